@@ -1,0 +1,5 @@
+"""`bsi`: the command line over brain_tui.core (thin: no rules here)."""
+
+from brain_tui.cli.main import main
+
+__all__ = ["main"]

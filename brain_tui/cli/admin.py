@@ -1,0 +1,48 @@
+"""`bsi init`, `bsi demo`, `bsi index`."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from brain_tui.cli.common import Context
+
+
+def register(sub: Any, parent: argparse.ArgumentParser) -> None:
+    """Add the brain-level commands."""
+    p = sub.add_parser("init", help="create a brain (git init when needed)", parents=[parent])
+    p.add_argument("path", nargs="?", default=".")
+    p.set_defaults(handler=cmd_init)
+    p = sub.add_parser("demo", help="write a realistic demo brain", parents=[parent])
+    p.add_argument("path")
+    p.set_defaults(handler=cmd_demo)
+    p = sub.add_parser("index", help="regenerate BRAIN-INDEX.md", parents=[parent])
+    p.set_defaults(handler=cmd_index)
+
+
+def cmd_init(ctx: Context) -> int:
+    """`bsi init [PATH]`."""
+    from brain_tui.core.brain import init_brain
+
+    root = init_brain(ctx.args.path, commit=not getattr(ctx.args, "no_commit", False))
+    ctx.emit({"brain": str(root)}, str(root))
+    return 0
+
+
+def cmd_demo(ctx: Context) -> int:
+    """`bsi demo PATH`."""
+    from brain_tui.core.clock import make_clock, zone_from_name
+    from brain_tui.demo import build_demo
+
+    now = make_clock(getattr(ctx.args, "now", None), zone_from_name("UTC"))()
+    root = build_demo(ctx.args.path, now)
+    ctx.emit({"brain": str(root)}, str(root))
+    return 0
+
+
+def cmd_index(ctx: Context) -> int:
+    """`bsi index`."""
+    applied = ctx.brain.regenerate_index()
+    ctx.emit({"paths": applied.paths, "imported_signals": applied.imported_signals,
+              "commit": applied.commit}, "BRAIN-INDEX.md up to date")
+    return 0

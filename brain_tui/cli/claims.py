@@ -1,0 +1,202 @@
+"""`bsi claim …`, `bsi check-scope`, `bsi watchdog`."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from brain_tui.cli.common import Context, one_line, table
+from brain_tui.core.clock import humanize_delta, parse_duration
+from brain_tui.core.errors import ConflictError, InvalidData
+from brain_tui.core.model import BLOCKING_STATUSES
+from brain_tui.core.protocol import CloseRequest, OpenRequest, require_claim
+from brain_tui.core.scope import parse_scope
+from brain_tui.core.views import claim_json
+
+
+def register(sub: Any, parent: argparse.ArgumentParser) -> None:
+    """Add the claim commands."""
+    claim = sub.add_parser("claim", help="open, close, renew, release, show, list claims", parents=[parent])
+    csub = claim.add_subparsers(dest="claim_command", metavar="ACTION")
+
+    p = csub.add_parser("open", help="open a claim on a scope", parents=[parent])
+    p.add_argument("--scope", action="append", required=True, metavar="S", help="scope entry (repeatable)")
+    p.add_argument("--ttl", help="2h (default), 4h, 8h, 90m, 2h30m… at most 8h")
+    p.add_argument("--type", dest="claim_type", help="pilote | satellite | solo")
+    p.add_argument("--satellite-type", help="code | brain-write | test | deploy | search | domain")
+    p.add_argument("--level", help="leaf | domain")
+    p.add_argument("--parent", help="parent session ID (satellites)")
+    p.add_argument("--story", default="", help="what the session is doing")
+    p.add_argument("--slug", help="ID slug ([a-z0-9-]); random by default")
+    p.add_argument("--instance", help="brain_name@machine (default: this machine)")
+    p.add_argument("--on-done")
+    p.add_argument("--on-partial")
+    p.add_argument("--on-fail")
+    p.add_argument("--theme-branch")
+    p.set_defaults(handler=cmd_open)
+
+    p = csub.add_parser("close", help="close a claim (tier rules apply)", parents=[parent])
+    p.add_argument("sess_id")
+    p.add_argument("--status", choices=None, help="ok | partial | failed")
+    p.add_argument("--files", nargs="+", default=[], metavar="F")
+    p.add_argument("--commit")
+    p.add_argument("--tests-total", type=_count)
+    p.add_argument("--tests-passed", type=_count)
+    p.add_argument("--tests-failed", type=_count)
+    p.add_argument("--notes")
+    p.set_defaults(handler=cmd_close)
+
+    p = csub.add_parser("renew", help="extend an open claim (never past 8h after opening)", parents=[parent])
+    p.add_argument("sess_id")
+    p.add_argument("--ttl")
+    p.set_defaults(handler=cmd_renew)
+
+    p = csub.add_parser("release", help="release a stale claim (human; reason required)", parents=[parent])
+    p.add_argument("sess_id")
+    p.add_argument("--reason", default="")
+    p.set_defaults(handler=cmd_release)
+
+    p = csub.add_parser("show", help="one claim", parents=[parent])
+    p.add_argument("sess_id")
+    p.set_defaults(handler=cmd_show)
+
+    p = csub.add_parser("list", help="claims (blocking ones by default)", parents=[parent])
+    p.add_argument("--status", nargs="+", default=None, metavar="S")
+    p.add_argument("--all", action="store_true", help="include closed, failed and released claims")
+    p.set_defaults(handler=cmd_list)
+
+    p = sub.add_parser("check-scope", help="conflicts a claim on S would meet (opens nothing)", parents=[parent])
+    p.add_argument("scopes", nargs="+", metavar="S")
+    p.add_argument("--parent")
+    p.add_argument("--satellite-type")
+    p.set_defaults(handler=cmd_check_scope)
+
+    p = sub.add_parser("watchdog", help="mark expired claims stale", parents=[parent])
+    p.set_defaults(handler=cmd_watchdog)
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is negative")
+    return value
+
+
+def cmd_open(ctx: Context) -> int:
+    """`bsi claim open`."""
+    a = ctx.args
+    brain = ctx.brain
+    entries = parse_scope(list(a.scope), brain.root)
+    ttl = parse_duration(a.ttl) if a.ttl else brain.config.ttl_default
+    req = OpenRequest(
+        scope=entries, ttl=ttl, instance=a.instance or brain.instance, type=a.claim_type,
+        satellite_type=a.satellite_type, level=a.level, parent=a.parent, story=a.story, slug=a.slug,
+        on_done=a.on_done, on_partial=a.on_partial, on_fail=a.on_fail, theme_branch=a.theme_branch,
+    )
+    try:
+        sess_id = brain.open_claim(req)
+    except ConflictError as exc:
+        if not ctx.json:
+            for conflict in exc.payload.get("conflicts", []):
+                ctx.say(f"  conflict: {conflict['sess_id']} ({conflict['status']}, {conflict['overlap']}) "
+                        f"on {conflict['scope']}")
+        raise
+    claim = brain.snapshot().claim(sess_id)
+    ctx.emit(claim_json(claim, brain.snapshot()) if claim else {"sess_id": sess_id}, sess_id)
+    return 0
+
+
+def cmd_close(ctx: Context) -> int:
+    """`bsi claim close`."""
+    a = ctx.args
+    req = CloseRequest(status=a.status, files=list(a.files), commit=a.commit, tests_total=a.tests_total,
+                       tests_passed=a.tests_passed, tests_failed=a.tests_failed, notes=a.notes)
+    outcome = ctx.brain.close_claim(a.sess_id, req)
+    if outcome.status == "waiting_human":
+        ctx.say(f"{a.sess_id} waits for a human gate (exit trigger gate:human); approve closes it")
+    ctx.emit({"sess_id": outcome.sess_id, "status": outcome.status, "tier": outcome.tier,
+              "result": outcome.result, "signals": outcome.signals}, f"{outcome.sess_id} {outcome.status}")
+    return 0
+
+
+def cmd_renew(ctx: Context) -> int:
+    """`bsi claim renew`."""
+    ttl = parse_duration(ctx.args.ttl) if ctx.args.ttl else None
+    expires = ctx.brain.renew_claim(ctx.args.sess_id, ttl)
+    ctx.emit({"sess_id": ctx.args.sess_id, "expires_at": expires}, f"{ctx.args.sess_id} expires {expires}")
+    return 0
+
+
+def cmd_release(ctx: Context) -> int:
+    """`bsi claim release`."""
+    if not ctx.args.reason.strip():
+        raise InvalidData("release needs a reason: --reason TEXT")
+    ctx.brain.release_claim(ctx.args.sess_id, ctx.args.reason)
+    ctx.emit({"sess_id": ctx.args.sess_id, "status": "released"}, f"{ctx.args.sess_id} released")
+    return 0
+
+
+def cmd_show(ctx: Context) -> int:
+    """`bsi claim show`."""
+    snapshot = ctx.brain.snapshot()
+    claim = require_claim(snapshot, ctx.args.sess_id)
+    data = claim_json(claim, snapshot)
+    if ctx.json:
+        ctx.emit(data)
+    else:
+        text = (ctx.brain.root / claim.path).read_text(encoding="utf-8")
+        ctx.emit(None, f"# {claim.path} — {claim.status}, tier {data['tier']} ({data['tier_name']})\n{text}")
+    return 0
+
+
+def _ttl_cell(claim: Any, now: Any) -> str:
+    if claim.expires_at is None:
+        return "—"
+    return humanize_delta(claim.expires_at - now)
+
+
+def cmd_list(ctx: Context) -> int:
+    """`bsi claim list`."""
+    snapshot = ctx.brain.snapshot()
+    wanted = set(ctx.args.status) if ctx.args.status else None
+    claims = [
+        c for c in snapshot.claims
+        if (wanted is not None and c.status in wanted)
+        or (wanted is None and (ctx.args.all or c.status in BLOCKING_STATUSES))
+    ]
+    if ctx.json:
+        ctx.emit({"claims": [claim_json(c, snapshot) for c in claims],
+                  "corrupt": [c.as_dict() for c in snapshot.corrupt]})
+        return 0
+    rows = [[c.sess_id, c.status, c.level, one_line(c.scope_text, 40), _ttl_cell(c, snapshot.now),
+             one_line(c.story, 40)] for c in claims]
+    out = table(rows, ["SESSION", "STATUS", "LEVEL", "SCOPE", "TTL", "STORY"]) or "no claims"
+    ctx.emit(None, out)
+    for bad in snapshot.corrupt:
+        ctx.say(f"corrupt: {bad.path} line {bad.line}: {bad.reason}")
+    return 0
+
+
+def cmd_check_scope(ctx: Context) -> int:
+    """`bsi check-scope`: exit 10 when the scope would conflict, 0 when free."""
+    brain = ctx.brain
+    entries = parse_scope(list(ctx.args.scopes), brain.root)
+    conflicts = brain.check_scope(entries, parent=ctx.args.parent, satellite_type=ctx.args.satellite_type)
+    ctx.emit({"conflicts": [c.as_dict() for c in conflicts]},
+             "\n".join(c.describe() for c in conflicts) if conflicts else None)
+    if conflicts:
+        ctx.say(f"scope {' '.join(str(e) for e in entries)} would conflict with {len(conflicts)} claim(s)")
+        return ConflictError.exit_code
+    if not ctx.json:
+        ctx.say(f"scope {' '.join(str(e) for e in entries)} is free")
+    return 0
+
+
+def cmd_watchdog(ctx: Context) -> int:
+    """`bsi watchdog`."""
+    report = ctx.brain.watchdog()
+    ctx.emit(report, f"{report['active']} claims actifs, {report['stale']} stale détectés")
+    return 0

@@ -1,0 +1,105 @@
+"""What every `bsi` command shares: global flags, the context, output helpers."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass, field
+from typing import Any, NoReturn
+
+from brain_tui.core.errors import UsageError
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse that reports usage errors as exit 64 (SPEC 19)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message}\n{self.format_usage().strip()}")
+
+
+def add_global_flags(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
+    """The global flags, accepted before or after the command."""
+    default: Any = argparse.SUPPRESS if suppress else None
+    parser.add_argument("--brain", metavar="PATH", default=default, help="the brain folder")
+    parser.add_argument("--now", metavar="ISO", default=default, help="the time to act at (tests, demos)")
+    parser.add_argument("--json", action="store_true", default=argparse.SUPPRESS if suppress else False,
+                        help="one JSON document on stdout")
+    parser.add_argument("--no-commit", dest="no_commit", action="store_true",
+                        default=argparse.SUPPRESS if suppress else False, help="leave the change uncommitted")
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--sync", action="store_true", default=argparse.SUPPRESS if suppress else False,
+                       help="sync with the git remote (fetch, re-check, push)")
+    group.add_argument("--offline", action="store_true", default=argparse.SUPPRESS if suppress else False,
+                       help="record locally; push at the next sync")
+
+
+def global_parent() -> argparse.ArgumentParser:
+    """A parent parser carrying the global flags, for every subcommand."""
+    parent = argparse.ArgumentParser(add_help=False)
+    add_global_flags(parent, suppress=True)
+    return parent
+
+
+@dataclass
+class Context:
+    """The parsed command line and lazily opened brain."""
+
+    args: argparse.Namespace
+    _brain: Any = field(default=None, repr=False)
+
+    @property
+    def json(self) -> bool:
+        """True with --json."""
+        return bool(getattr(self.args, "json", False))
+
+    @property
+    def brain(self) -> Any:
+        """The Brain (found from --brain, $BRAIN_ROOT, or the current folder)."""
+        if self._brain is None:
+            from brain_tui.core.brain import Brain, find_root
+
+            root = find_root(getattr(self.args, "brain", None))
+            self._brain = Brain(root, now=getattr(self.args, "now", None),
+                                commit=not getattr(self.args, "no_commit", False))
+        return self._brain
+
+    def emit(self, data: Any, text: str | None = None) -> None:
+        """Print a result: JSON with --json, else `text` (when given)."""
+        if self.json:
+            sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=None, sort_keys=False) + "\n")
+        elif text is not None:
+            sys.stdout.write(text + ("\n" if text and not text.endswith("\n") else ""))
+
+    def say(self, message: str) -> None:
+        """A message for humans, on stderr."""
+        sys.stderr.write(message.rstrip("\n") + "\n")
+
+    def report_applied(self) -> None:
+        """Print warnings and imported signals of the last write on stderr."""
+        brain = self._brain
+        applied = getattr(brain, "last_applied", None) if brain is not None else None
+        if applied is None:
+            return
+        for warning in applied.warnings:
+            self.say(f"bsi: warning: {warning}")
+        if applied.imported_signals:
+            self.say(f"bsi: imported {len(applied.imported_signals)} legacy signal rows from BRAIN-INDEX.md")
+
+
+def table(rows: list[list[str]], header: list[str]) -> str:
+    """A plain aligned text table (no colours: output may be piped)."""
+    if not rows:
+        return ""
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    lines = ["  ".join(str(c).ljust(w) for c, w in zip(header, widths, strict=True)).rstrip()]
+    for row in rows:
+        lines.append("  ".join(str(c).ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
+    return "\n".join(lines)
+
+
+def one_line(text: str, limit: int = 60) -> str:
+    """Collapse whitespace and control characters, cut at `limit` with an ellipsis."""
+    cleaned = "".join(ch if ch.isprintable() else " " for ch in str(text))
+    cleaned = " ".join(cleaned.split())
+    return cleaned if len(cleaned) <= limit else cleaned[: limit - 1] + "…"

@@ -1,0 +1,67 @@
+"""Entry point of `bsi`: builds the parser from the command modules and maps errors to exit codes."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from brain_tui.cli import admin, claims, gates, signals
+from brain_tui.cli.common import Context, Parser, add_global_flags, global_parent
+from brain_tui.core.errors import BsiError, UsageError
+
+#: Each module has `register(subparsers, parent)` adding its commands with `handler=`.
+COMMAND_MODULES = [admin, claims, gates, signals]
+
+
+def build_parser() -> Parser:
+    """The whole `bsi` parser."""
+    parser = Parser(prog="bsi", description="Brain Session Index: claims, gates and signals for a shared brain.")
+    add_global_flags(parser, suppress=False)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    parent = global_parent()
+    for module in COMMAND_MODULES:
+        module.register(sub, parent)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run `bsi` and return its exit code (SPEC 19)."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    ctx = Context(argparse.Namespace())
+    try:
+        parser = build_parser()
+        args = parser.parse_args(args_list)
+        ctx.args = args
+        handler = getattr(args, "handler", None)
+        if handler is None:
+            if args.command is None:
+                parser.print_help(sys.stderr)
+                return 64
+            raise UsageError(f"{args.command}: missing subcommand (see bsi {args.command} --help)")
+        code = handler(ctx)
+        ctx.report_applied()
+        return int(code or 0)
+    except BsiError as exc:
+        ctx.report_applied()
+        if getattr(ctx.args, "json", False):
+            doc = {"error": exc.message, "exit": exc.exit_code, **exc.payload}
+            sys.stdout.write(json.dumps(doc, ensure_ascii=False) + "\n")
+        for line in exc.message.splitlines() or [""]:
+            sys.stderr.write(f"bsi: {line}\n")
+        return exc.exit_code
+    except KeyboardInterrupt:
+        sys.stderr.write("bsi: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+def run() -> None:
+    """Console-script wrapper."""
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    run()

@@ -1,0 +1,84 @@
+"""`bsi signal send|list|ack|archive`."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from brain_tui.cli.common import Context, one_line, table
+from brain_tui.core.signals import addressed_to
+from brain_tui.core.views import signal_json
+
+
+def register(sub: Any, parent: argparse.ArgumentParser) -> None:
+    """Add the signal commands."""
+    sig = sub.add_parser("signal", help="the inter-session signal bus", parents=[parent])
+    ssub = sig.add_subparsers(dest="signal_command", metavar="ACTION")
+    p = ssub.add_parser("send", help="send a signal", parents=[parent])
+    p.add_argument("--to", required=True)
+    p.add_argument("--type", dest="sig_type", required=True)
+    p.add_argument("--from", dest="sender")
+    p.add_argument("--scope", default="")
+    p.add_argument("payload")
+    p.set_defaults(handler=cmd_send)
+    p = ssub.add_parser("list", help="list signals", parents=[parent])
+    p.add_argument("--pending", action="store_true")
+    p.add_argument("--to")
+    p.add_argument("--all", action="store_true", help="include archived signals")
+    p.set_defaults(handler=cmd_list)
+    p = ssub.add_parser("ack", help="acknowledge (pending → delivered)", parents=[parent])
+    p.add_argument("sig_id")
+    p.add_argument("--by")
+    p.set_defaults(handler=cmd_ack)
+    p = ssub.add_parser("archive", help="archive signals delivered 24h ago or more", parents=[parent])
+    p.set_defaults(handler=cmd_archive)
+
+
+def cmd_send(ctx: Context) -> int:
+    """`bsi signal send`: prints the new ID."""
+    a = ctx.args
+    brain = ctx.brain
+    sender = a.sender or brain.instance
+    sig_id = brain.send_signal(sender, a.to, a.sig_type, a.payload, a.scope)
+    if sig_id is None:
+        ctx.say("an identical signal is already pending: not written twice")
+        ctx.emit({"sig_id": None, "duplicate": True}, None)
+        return 0
+    ctx.emit({"sig_id": sig_id}, sig_id)
+    return 0
+
+
+def cmd_list(ctx: Context) -> int:
+    """`bsi signal list`."""
+    snapshot = ctx.brain.snapshot()
+    sigs = [
+        s for s in snapshot.signals
+        if (not ctx.args.pending or s.state == "pending")
+        and (ctx.args.all or ctx.args.pending or s.state != "archived")
+        and addressed_to(s, ctx.args.to or "", snapshot)
+    ]
+    sigs.sort(key=lambda s: (s.state != "pending",))
+    if ctx.json:
+        ctx.emit({"signals": [signal_json(s) for s in sigs]})
+        return 0
+    rows = [[s.sig_id, s.state, s.type, one_line(s.sender, 30), one_line(s.to, 30), one_line(s.payload, 50)]
+            for s in sigs]
+    ctx.emit(None, table(rows, ["SIGNAL", "STATE", "TYPE", "FROM", "TO", "PAYLOAD"]) or "no signals")
+    return 0
+
+
+def cmd_ack(ctx: Context) -> int:
+    """`bsi signal ack`."""
+    changed = ctx.brain.ack_signal(ctx.args.sig_id, by=ctx.args.by)
+    if not changed:
+        ctx.say(f"{ctx.args.sig_id} was already acknowledged")
+    ctx.emit({"sig_id": ctx.args.sig_id, "state": "delivered" if changed else "unchanged"},
+             f"{ctx.args.sig_id} delivered")
+    return 0
+
+
+def cmd_archive(ctx: Context) -> int:
+    """`bsi signal archive`."""
+    archived = ctx.brain.archive_signals()
+    ctx.emit({"archived": archived}, f"{len(archived)} signals archived")
+    return 0

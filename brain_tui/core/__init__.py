@@ -1,0 +1,1 @@
+"""Every rule and file format of the BSI protocol. Never imports Textual."""

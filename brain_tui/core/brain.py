@@ -1,0 +1,322 @@
+"""Brain: the one facade the CLI and the cockpit call.
+
+It finds the brain, owns the clock, the store and the local writer lock, and
+runs every mutating action as: lock → fresh snapshot → protocol decision
+(staged in a ChangeSet) → atomic writes → index regenerated → one commit of
+exactly the files changed.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import socket
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+from ruamel.yaml.comments import CommentedMap
+
+from brain_tui.core import gitops, index, protocol, signals
+from brain_tui.core.changes import ChangeSet
+from brain_tui.core.clock import Clock, make_clock, zone_from_name
+from brain_tui.core.config import BrainConfig, load_config
+from brain_tui.core.errors import BsiError, NotFound
+from brain_tui.core.model import BrainSnapshot
+from brain_tui.core.store import SIGNAL_ID_RE, BrainStore
+from brain_tui.core.yamlio import atomic_write_text, dump_round_trip, sweep_temp_files
+
+T = TypeVar("T")
+
+INDEX_FILE = "BRAIN-INDEX.md"
+STATE_DIR = ".brain"
+DATA_DIRS = ("claims", "signals", "locks", "breath")
+
+
+def find_root(explicit: str | os.PathLike[str] | None = None, cwd: str | os.PathLike[str] | None = None) -> Path:
+    """Find the brain: `--brain PATH`, else `$BRAIN_ROOT`, else walk up from the current folder.
+
+    Raises:
+        NotFound: no brain found (exit 66), with the commands that make one.
+    """
+    hint = "run `bsi init [PATH]` to create one, `bsi demo PATH` for a demo, or pass --brain PATH"
+    given = explicit or os.environ.get("BRAIN_ROOT")
+    if given:
+        path = Path(given).expanduser()
+        if not path.is_dir():
+            raise NotFound(f"no brain at {path}: {hint}")
+        return path.resolve()
+    start = Path(cwd or os.getcwd()).resolve()
+    for folder in (start, *start.parents):
+        if (folder / "claims").is_dir() or (folder / INDEX_FILE).is_file():
+            return folder
+    raise NotFound(f"no brain found from {start} upwards: {hint}")
+
+
+@dataclass
+class Applied:
+    """What `Brain.apply` did."""
+
+    paths: list[str] = field(default_factory=list)
+    commit: str | None = None
+    imported_signals: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+class Brain:
+    """A brain folder with its clock, configuration, store and write lock.
+
+    Args:
+        root: the brain folder (see `find_root`).
+        now: an ISO time for the clock (tests, demos); else `$BRAIN_NOW`, else the system clock.
+        clock: an explicit clock (overrides `now`; used by the cockpit's tests).
+        commit: False for `--no-commit`.
+        instance: the instance name (default `brain_name@hostname`).
+    """
+
+    def __init__(
+        self,
+        root: str | os.PathLike[str],
+        *,
+        now: str | None = None,
+        clock: Clock | None = None,
+        commit: bool = True,
+        instance: str | None = None,
+    ) -> None:
+        self.root = Path(root).resolve()
+        self.config: BrainConfig = load_config(self.root)
+        self.tz = zone_from_name(self.config.timezone)
+        self.display_tz = zone_from_name(self.config.timezone) if self.config.timezone else UTC
+        self.clock: Clock = clock or make_clock(now, self.tz)
+        self.commit_enabled = commit
+        self.store = BrainStore(self.root, self.tz, self.config)
+        self.brain_name = self.config.brain_name or self.root.name
+        self.instance = instance or f"{self.brain_name}@{socket.gethostname()}"
+        self.last_applied: Applied | None = None
+
+    # -- reading ------------------------------------------------------------------------------
+    def now(self) -> datetime:
+        """The clock's answer."""
+        return self.clock()
+
+    def snapshot(self) -> BrainSnapshot:
+        """The brain as it is on disk now."""
+        return self.store.snapshot(self.now())
+
+    def is_git(self) -> bool:
+        """True when the brain is a git work tree."""
+        return (self.root / ".git").exists() or gitops.is_repository(self.root)
+
+    # -- the write path -----------------------------------------------------------------------
+    @contextmanager
+    def locked(self) -> Iterator[None]:
+        """Hold the local writer lock (`flock` on `.brain/lock`; the kernel frees it if we die)."""
+        state = self.root / STATE_DIR
+        state.mkdir(exist_ok=True)
+        with open(state / "lock", "a+b") as handle:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+    def mutate(self, decide: Callable[[ChangeSet], T]) -> T:
+        """Run one mutating action under the lock and apply what it staged.
+
+        `decide` gets a ChangeSet over a fresh snapshot and stages writes. If it
+        raises a BsiError marked `commit_staged`, what it staged (e.g. a signal)
+        is still applied before the error propagates; any other error writes nothing.
+        """
+        with self.locked():
+            sweep_temp_files([self.root / d for d in DATA_DIRS] + [self.root])
+            cs = ChangeSet(self.store.snapshot(self.now()))
+            try:
+                result = decide(cs)
+            except BsiError as exc:
+                if getattr(exc, "commit_staged", False) and not cs.empty:
+                    self.last_applied = self._apply(cs)
+                raise
+            self.last_applied = self._apply(cs)
+            return result
+
+    def _apply(self, cs: ChangeSet) -> Applied:
+        applied = Applied()
+        for rel, text in cs.render().items():
+            target = self.root / rel
+            if text is None:
+                if target.exists():
+                    target.unlink()
+                    applied.paths.append(rel)
+            else:
+                atomic_write_text(target, text)
+                applied.paths.append(rel)
+        applied.imported_signals, index_paths = self._refresh_index()
+        applied.paths.extend(index_paths)
+        if not cs.message:
+            cs.message = "bsi: update"
+        if self.commit_enabled and applied.paths:
+            if self.is_git():
+                applied.commit = gitops.commit_paths(self.root, applied.paths, cs.message, self.now())
+            else:
+                applied.warnings.append(f"{self.root} is not a git repository: change not committed")
+        return applied
+
+    def _refresh_index(self) -> tuple[list[str], list[str]]:
+        """Import legacy signal rows once, then regenerate the generated block of BRAIN-INDEX.md."""
+        path = self.root / INDEX_FILE
+        existing = path.read_text(encoding="utf-8") if path.is_file() else None
+        written: list[str] = []
+        imported: list[str] = []
+        snapshot = self.store.snapshot(self.now())
+        if existing:
+            known = {s.sig_id for s in snapshot.signals}
+            for row in index.parse_legacy_signal_rows(existing):
+                sig_id = row["sig_id"]
+                if sig_id in known or not SIGNAL_ID_RE.match(sig_id):
+                    continue
+                known.add(sig_id)
+                doc = CommentedMap()
+                doc["sig_id"] = sig_id
+                doc["from"] = row["from"]
+                doc["to"] = row["to"]
+                doc["type"] = row["type"]
+                doc["scope"] = row["scope"]
+                doc["payload"] = row["payload"]
+                doc["state"] = row["state"]
+                created = _legacy_signal_time(sig_id)
+                if created:
+                    doc["created_at"] = created
+                doc["imported_from"] = INDEX_FILE
+                rel = f"signals/{sig_id}.yml"
+                atomic_write_text(self.root / rel, dump_round_trip(doc))
+                written.append(rel)
+                imported.append(sig_id)
+            if imported:
+                snapshot = self.store.snapshot(self.now())
+        new_text = index.apply_block(existing, index.render_block(snapshot, self.display_tz))
+        if new_text != existing:
+            atomic_write_text(path, new_text)
+            written.append(INDEX_FILE)
+        return imported, written
+
+    # -- commands -----------------------------------------------------------------------------
+    def regenerate_index(self) -> Applied:
+        """`bsi index`: import legacy rows and regenerate BRAIN-INDEX.md (one commit)."""
+
+        def decide(cs: ChangeSet) -> None:
+            cs.message = "bsi: regenerate index"
+
+        self.mutate(decide)
+        assert self.last_applied is not None
+        return self.last_applied
+
+    def human(self) -> str:
+        """Who a human actor is, for gate_history `by`."""
+        return gitops.human_identity(self.root)
+
+    def open_claim(self, req: protocol.OpenRequest) -> str:
+        """Open a claim (see `protocol.open_claim`)."""
+        return self.mutate(lambda cs: protocol.open_claim(cs, req))
+
+    def close_claim(self, sess_id: str, req: protocol.CloseRequest) -> protocol.CloseOutcome:
+        """Close a claim under its tier's rules (see `protocol.close_claim`)."""
+
+        def decide(cs: ChangeSet) -> protocol.CloseOutcome:
+            try:
+                return protocol.close_claim(cs, sess_id, req)
+            except BsiError as exc:
+                if cs.signals:
+                    exc.commit_staged = True  # type: ignore[attr-defined]
+                    cs.message = f"bsi: signal {cs.signals[0]} pending"
+                raise
+
+        return self.mutate(decide)
+
+    def renew_claim(self, sess_id: str, ttl: Any = None) -> str:
+        """Extend an open claim."""
+        return self.mutate(lambda cs: protocol.renew_claim(cs, sess_id, ttl))
+
+    def release_claim(self, sess_id: str, reason: str, by: str | None = None) -> None:
+        """A human releases a stale claim."""
+        actor = by or self.human()
+        self.mutate(lambda cs: protocol.release_claim(cs, sess_id, reason, actor))
+
+    def watchdog(self) -> dict[str, Any]:
+        """Mark expired claims stale."""
+        return self.mutate(protocol.watchdog)
+
+    def check_scope(self, entries: Any, parent: str | None = None,
+                    satellite_type: str | None = None) -> list[protocol.Conflict]:
+        """Conflicts a claim on `entries` would meet; opens nothing."""
+        return protocol.find_conflicts(self.snapshot(), entries, parent=parent, satellite_type=satellite_type)
+
+    def gate(self, action: str, sess_id: str, message: str = "", by: str | None = None) -> Any:
+        """Run one gate action: request | approve | reject | pause | resume | abort."""
+        actor = by or (sess_id if action == "request" else self.human())
+        actions: dict[str, Callable[[ChangeSet], Any]] = {
+            "request": lambda cs: protocol.gate_request(cs, sess_id, message),
+            "approve": lambda cs: protocol.gate_approve(cs, sess_id, actor, message),
+            "reject": lambda cs: protocol.gate_reject(cs, sess_id, actor, message),
+            "pause": lambda cs: protocol.gate_pause(cs, sess_id, actor, message),
+            "resume": lambda cs: protocol.gate_resume(cs, sess_id, actor, message),
+            "abort": lambda cs: protocol.gate_abort(cs, sess_id, actor, message),
+        }
+        return self.mutate(actions[action])
+
+    def send_signal(self, sender: str, to: str, sig_type: str, payload: str, scope: str = "") -> str | None:
+        """Write one pending signal (None when an identical one is pending)."""
+        return self.mutate(lambda cs: signals.send_signal(cs, sender, to, sig_type, payload, scope))
+
+    def ack_signal(self, sig_id: str, by: str | None = None) -> bool:
+        """Acknowledge a signal (pending → delivered)."""
+        actor = by or self.human()
+        return self.mutate(lambda cs: signals.ack_signal(cs, sig_id, actor))
+
+    def archive_signals(self) -> list[str]:
+        """Archive signals delivered 24 h ago or more."""
+        return self.mutate(signals.archive_signals)
+
+
+def _legacy_signal_time(sig_id: str) -> str | None:
+    """A creation date for an imported legacy signal, from its ID (`sig-YYYYMMDD-…`)."""
+    parts = sig_id.split("-")
+    if len(parts) >= 2 and len(parts[1]) == 8 and parts[1].isdigit():
+        day = parts[1]
+        clock = parts[2] if len(parts) >= 3 and len(parts[2]) == 6 and parts[2].isdigit() else "000000"
+        return f"{day[:4]}-{day[4:6]}-{day[6:]}T{clock[:2]}:{clock[2:4]}:{clock[4:]}"
+    return None
+
+
+def init_brain(path: str | os.PathLike[str], commit: bool = True) -> Path:
+    """`bsi init`: create the layout, `git init` when needed, ignore `.brain/`, commit it.
+
+    Returns:
+        The brain's path.
+    """
+    root = Path(path).expanduser().resolve()
+    root.mkdir(parents=True, exist_ok=True)
+    created: list[str] = []
+    if not gitops.is_repository(root):
+        gitops.run_git(root, "init", "--quiet")
+    for folder in DATA_DIRS:
+        (root / folder).mkdir(exist_ok=True)
+        keep = root / folder / ".gitkeep"
+        if not keep.exists():
+            keep.write_text("")
+            created.append(f"{folder}/.gitkeep")
+    ignore = root / ".gitignore"
+    lines = ignore.read_text(encoding="utf-8").splitlines() if ignore.exists() else []
+    if ".brain/" not in lines and ".brain" not in lines:
+        lines.append(".brain/")
+        atomic_write_text(ignore, "\n".join(lines) + "\n")
+        created.append(".gitignore")
+    brain = Brain(root, commit=False)
+    with brain.locked():
+        _, index_paths = brain._refresh_index()
+    created.extend(index_paths)
+    if commit and created:
+        gitops.commit_paths(root, created, "bsi: init brain", brain.now())
+    return root

@@ -1,0 +1,163 @@
+"""Time: the one injectable clock, timestamp parsing/formatting and durations (SPEC 3, 6.4).
+
+Nothing in the product reads the system clock except `system_clock` here.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+from datetime import UTC, date, datetime, timedelta, tzinfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from brain_tui.core.errors import InvalidData
+
+Clock = Callable[[], datetime]
+
+#: A timestamp this far in the future is flagged `clock-skew` (SPEC 3).
+SKEW_TOLERANCE = timedelta(minutes=5)
+#: No claim stays non-stale past this long after opening (SPEC 6.4).
+MAX_TTL = timedelta(hours=8)
+#: TTL classes of the seeds (SPEC 6.4).
+TTL_CLASSES: dict[str, timedelta] = {
+    "short": timedelta(hours=2),
+    "deep": timedelta(hours=4),
+    "long": timedelta(hours=8),
+}
+DEFAULT_TTL = TTL_CLASSES["short"]
+
+_DURATION_RE = re.compile(r"^(?:(\d+)h)?(?:(\d+)m)?$")
+
+
+def local_zone() -> tzinfo:
+    """Return the machine's local timezone as a tzinfo."""
+    tz = datetime.now().astimezone().tzinfo
+    assert tz is not None
+    return tz
+
+
+def zone_from_name(name: str | None) -> tzinfo:
+    """Return the named IANA zone (brain-compose `timezone:`), else the machine's.
+
+    Args:
+        name: an IANA name such as ``Europe/Paris``, ``UTC``, or None.
+    """
+    if name:
+        try:
+            return ZoneInfo(str(name))
+        except (ZoneInfoNotFoundError, ValueError):
+            pass
+    return local_zone()
+
+
+def system_clock() -> datetime:
+    """The real clock, timezone-aware (UTC)."""
+    return datetime.now(UTC)
+
+
+def fixed_clock(at: datetime) -> Clock:
+    """A clock that always answers `at` (tests, demos, `--now`)."""
+    return lambda: at
+
+
+def make_clock(now: str | None, tz: tzinfo) -> Clock:
+    """Build the clock from `--now`, else `$BRAIN_NOW`, else the system clock.
+
+    Raises:
+        InvalidData: the given time does not parse.
+    """
+    text = now if now else os.environ.get("BRAIN_NOW") or None
+    if text:
+        return fixed_clock(parse_timestamp(text, tz, what="--now"))
+    return system_clock
+
+
+def parse_timestamp(value: object, tz: tzinfo, *, what: str = "date") -> datetime:
+    """Parse a timestamp as written by the product or by the legacy tools.
+
+    Naive values are local time in `tz` (the brain's timezone); a trailing ``Z``
+    means UTC. Accepts ``datetime``/``date`` objects too.
+
+    Raises:
+        InvalidData: the value is not a timestamp.
+    """
+    if isinstance(value, datetime):
+        return value if value.tzinfo else value.replace(tzinfo=tz)
+    if isinstance(value, date):
+        return datetime(value.year, value.month, value.day, tzinfo=tz)
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidData(f"invalid {what}: {value!r} is not an ISO 8601 timestamp")
+    text = value.strip()
+    if text.endswith(("Z", "z")):
+        text = text[:-1] + "+00:00"
+    try:
+        parsed = datetime.fromisoformat(text)
+    except ValueError:
+        raise InvalidData(f"invalid {what}: {value!r} is not an ISO 8601 timestamp") from None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=tz)
+
+
+def try_parse_timestamp(value: object, tz: tzinfo) -> datetime | None:
+    """Like `parse_timestamp` but answers None instead of raising."""
+    if value is None:
+        return None
+    try:
+        return parse_timestamp(value, tz)
+    except InvalidData:
+        return None
+
+
+def format_timestamp(moment: datetime, tz: tzinfo) -> str:
+    """Write a timestamp as ISO 8601 with its UTC offset, in zone `tz`.
+
+    Seconds are kept only when non-zero: ``2026-11-29T09:30:00+01:00``.
+    """
+    return moment.astimezone(tz).replace(microsecond=0).isoformat()
+
+
+def parse_duration(text: str, *, what: str = "TTL") -> timedelta:
+    """Parse a TTL like ``90m``, ``2h``, ``2h30m`` or a class name (short/deep/long).
+
+    Raises:
+        InvalidData: zero, negative, malformed, or above 8 h.
+    """
+    raw = str(text).strip().lower()
+    if raw in TTL_CLASSES:
+        return TTL_CLASSES[raw]
+    match = _DURATION_RE.match(raw)
+    if not raw or not match or not any(match.groups()):
+        raise InvalidData(f"invalid {what} {text!r}: use a duration like 90m, 2h or 2h30m (at most 8h)")
+    hours, minutes = (int(g) if g else 0 for g in match.groups())
+    duration = timedelta(hours=hours, minutes=minutes)
+    if duration <= timedelta(0):
+        raise InvalidData(f"invalid {what} {text!r}: must be positive")
+    if duration > MAX_TTL:
+        raise InvalidData(f"invalid {what} {text!r}: at most 8h")
+    return duration
+
+
+def format_duration(duration: timedelta) -> str:
+    """Format a duration the way TTLs are written: ``2h``, ``90m`` → ``1h30m``."""
+    minutes = int(duration.total_seconds() // 60)
+    hours, rest = divmod(minutes, 60)
+    if hours and rest:
+        return f"{hours}h{rest}m"
+    if hours:
+        return f"{hours}h"
+    return f"{rest}m"
+
+
+def humanize_delta(delta: timedelta) -> str:
+    """Short human form of a signed duration: ``1h05m``, ``-12m``, ``3d02h``."""
+    seconds = int(delta.total_seconds())
+    sign = "-" if seconds < 0 else ""
+    seconds = abs(seconds)
+    days, seconds = divmod(seconds, 86400)
+    hours, seconds = divmod(seconds, 3600)
+    minutes = seconds // 60
+    if days:
+        return f"{sign}{days}d{hours:02d}h"
+    if hours:
+        return f"{sign}{hours}h{minutes:02d}m"
+    return f"{sign}{minutes}m"

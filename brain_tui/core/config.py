@@ -1,0 +1,122 @@
+"""brain-compose.yml, read with a tolerant loader (SPEC 12)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from brain_tui.core.clock import DEFAULT_TTL, parse_duration
+from brain_tui.core.errors import InvalidData
+from brain_tui.core.yamlio import CorruptYaml, safe_load_file
+
+CONFIG_FILE = "brain-compose.yml"
+
+DEFAULT_KERNEL_ZONE = (
+    "agents/",
+    "profil/",
+    "scripts/",
+    "KERNEL.md",
+    "CLAUDE.md",
+    "PATHS.md",
+    "brain-compose.yml",
+    "brain-constitution.md",
+    "BRAIN-INDEX.md",
+)
+DEFAULT_PERSONAL_ZONE = ("profil/capital.md", "profil/objectifs.md", "progression/", "MYSECRETS")
+DEFAULT_MAX_FAILS = 3
+
+
+@dataclass(frozen=True)
+class BrainConfig:
+    """The keys of brain-compose.yml the product uses, with their defaults."""
+
+    brain_name: str | None = None
+    timezone: str | None = None
+    kerneluser: bool = False
+    max_consecutive_fails: int = DEFAULT_MAX_FAILS
+    kernel_zone: tuple[str, ...] = DEFAULT_KERNEL_ZONE
+    personal_zone: tuple[str, ...] = DEFAULT_PERSONAL_ZONE
+    sync: str = "manual"
+    ttl_default: timedelta = DEFAULT_TTL
+    pm2: bool | None = None
+    ports: Mapping[str, int] = field(default_factory=dict)
+    fetch_interval_s: int = 30
+    raw: Mapping[str, Any] = field(default_factory=dict)
+    problem: str | None = None
+
+
+def _find_max_fails(node: Any, depth: int = 0) -> int | None:
+    """Find `circuit_breaker.max_consecutive_fails` at top level or under any mode."""
+    if depth > 8 or not isinstance(node, Mapping):
+        return None
+    breaker = node.get("circuit_breaker")
+    if isinstance(breaker, Mapping):
+        value = breaker.get("max_consecutive_fails")
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            return value
+    for value in node.values():
+        found = _find_max_fails(value, depth + 1)
+        if found is not None:
+            return found
+    return None
+
+
+def _str_tuple(value: Any, default: tuple[str, ...]) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return tuple(value.split())
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return tuple(value)
+    return default
+
+
+def load_config(root: str | Path) -> BrainConfig:
+    """Read brain-compose.yml tolerantly: unknown keys ignored, bad values defaulted.
+
+    A missing file gives the defaults; an unreadable one gives the defaults with
+    `problem` set, so callers can show it.
+    """
+    path = Path(root) / CONFIG_FILE
+    try:
+        raw = safe_load_file(path)
+    except FileNotFoundError:
+        return BrainConfig()
+    except CorruptYaml as exc:
+        return BrainConfig(problem=f"{CONFIG_FILE} line {exc.line}: {exc.reason}")
+    except OSError as exc:
+        return BrainConfig(problem=f"{CONFIG_FILE}: {exc.strerror}")
+    if not isinstance(raw, Mapping):
+        return BrainConfig(problem=f"{CONFIG_FILE}: top level is not a mapping")
+    zones = raw.get("zones") if isinstance(raw.get("zones"), Mapping) else {}
+    ttl = DEFAULT_TTL
+    if raw.get("ttl_default") is not None:
+        try:
+            ttl = parse_duration(str(raw["ttl_default"]), what="ttl_default")
+        except InvalidData:
+            ttl = DEFAULT_TTL
+    ports: dict[str, int] = {}
+    if isinstance(raw.get("ports"), Mapping):
+        for name, number in raw["ports"].items():
+            if isinstance(number, int) and not isinstance(number, bool) and 0 < number < 65536:
+                ports[str(name)] = number
+    sync = raw.get("sync")
+    sync_mode = sync if sync in ("auto", "manual", "off") else "manual"
+    if sync is False:
+        sync_mode = "off"
+    interval = raw.get("fetch_interval")
+    return BrainConfig(
+        brain_name=str(raw["brain_name"]) if raw.get("brain_name") else None,
+        timezone=str(raw["timezone"]) if raw.get("timezone") else None,
+        kerneluser=raw.get("kerneluser") is True,
+        max_consecutive_fails=_find_max_fails(raw) or DEFAULT_MAX_FAILS,
+        kernel_zone=_str_tuple(zones.get("kernel"), DEFAULT_KERNEL_ZONE),
+        personal_zone=_str_tuple(zones.get("personal"), DEFAULT_PERSONAL_ZONE),
+        sync=sync_mode,
+        ttl_default=ttl,
+        pm2=raw.get("pm2") if isinstance(raw.get("pm2"), bool) else None,
+        ports=ports,
+        fetch_interval_s=interval if isinstance(interval, int) and interval > 0 else 30,
+        raw=raw,
+    )

@@ -1,0 +1,83 @@
+"""Errors that carry the exit code SPEC 19 gives them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class BsiError(Exception):
+    """Base error: a one-line message and a stable exit code.
+
+    Args:
+        message: one line saying what is wrong and, where useful, what to do.
+        payload: optional machine-readable detail for `--json` output.
+    """
+
+    exit_code: int = 1
+
+    def __init__(self, message: str, payload: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.payload = payload or {}
+
+
+class UsageError(BsiError):
+    """Unknown command or flag (exit 64)."""
+
+    exit_code = 64
+
+
+class InvalidData(BsiError):
+    """Bad scope, TTL, ID, status, date, or a corrupt target file (exit 65)."""
+
+    exit_code = 65
+
+
+class NotFound(BsiError):
+    """Brain, claim or signal not found (exit 66)."""
+
+    exit_code = 66
+
+
+class ConflictError(BsiError):
+    """A claim was refused because it intersects blocking claims (exit 10)."""
+
+    exit_code = 10
+
+
+class TierRefused(BsiError):
+    """A close was refused: the tier requirement is not met (exit 11)."""
+
+    exit_code = 11
+
+
+class TransitionRefused(BsiError):
+    """The action is not allowed from the claim's current status (exit 12)."""
+
+    exit_code = 12
+
+
+class ScopeDrift(BsiError):
+    """`verify` found files changed outside the session's scope (exit 13)."""
+
+    exit_code = 13
+
+
+class RemoteUnreachable(BsiError):
+    """The git remote could not be reached (exit 69)."""
+
+    exit_code = 69
+
+
+class Contended(BsiError):
+    """Push retries exhausted (exit 75)."""
+
+    exit_code = 75
+
+
+class PreflightRefused(BsiError):
+    """A preflight or lock check refused, with its SPEC 9/10 code (1-6)."""
+
+    def __init__(self, code: int, message: str, payload: dict[str, Any] | None = None) -> None:
+        super().__init__(message, payload)
+        self.exit_code = code

@@ -1,0 +1,219 @@
+"""The data the product reads: claims, signals, locks, corrupt rows, snapshots.
+
+All frozen: a snapshot is an immutable picture of the brain at one "now".
+The raw mapping of each file is kept in `data` so unknown fields survive and
+can be shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, tzinfo
+from enum import StrEnum
+from typing import Any
+
+from brain_tui.core.scope import ScopeEntry
+
+
+class Status(StrEnum):
+    """Claim statuses (SPEC 6.3)."""
+
+    OPEN = "open"
+    WAITING_HUMAN = "waiting_human"
+    PAUSED = "paused"
+    STALE = "stale"
+    CLOSED = "closed"
+    FAILED = "failed"
+    RELEASED = "released"
+
+
+BLOCKING_STATUSES = frozenset({"open", "waiting_human", "paused", "stale"})
+TERMINAL_STATUSES = frozenset({"closed", "failed", "released"})
+
+SIGNAL_TYPES = (
+    "READY_FOR_REVIEW",
+    "REVIEWED",
+    "BLOCKED_ON",
+    "HANDOFF",
+    "CHECKPOINT",
+    "INFO",
+    "HUMAN_GATE",
+    "PAUSED",
+    "CIRCUIT_BREAK",
+    "UNBLOCK",
+)
+SIGNAL_STATES = ("pending", "delivered", "archived")
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One claim file, read leniently (v1, v2/v3 and current formats).
+
+    Attributes:
+        sess_id: the session ID.
+        path: file path relative to the brain root (``claims/<id>.yml``).
+        data: the whole parsed mapping, unknown keys included.
+        scope: parsed scope entries (empty when the scope did not parse).
+        scope_text: the scope as written, for display.
+        status: status string (unknown legacy values kept as-is).
+        type: ``pilote``/``satellite``/``solo`` or a legacy value.
+        instance: ``brain_name@machine`` or "" when unknown.
+        story: the story angle, "" when absent.
+        opened_at: when it was opened (None if unreadable).
+        expires_at: effective expiry: the written one, else opened + default TTL,
+            never later than opened + 8 h.
+        closed_at: when it reached a terminal status, if written.
+        parent: ``parent_satellite`` or None.
+        satellite_type: ``code``/``test``/… or None.
+        level: ``leaf`` or ``domain``.
+        flags: display flags such as ``clock-skew``, ``scope-invalid``.
+    """
+
+    sess_id: str
+    path: str
+    data: Mapping[str, Any]
+    scope: tuple[ScopeEntry, ...]
+    scope_text: str
+    status: str
+    type: str
+    instance: str
+    story: str
+    opened_at: datetime | None
+    expires_at: datetime | None
+    closed_at: datetime | None
+    parent: str | None
+    satellite_type: str | None
+    level: str
+    flags: tuple[str, ...] = ()
+
+    @property
+    def is_blocking(self) -> bool:
+        """True when the claim blocks overlapping claims (open/waiting/paused/stale)."""
+        return self.status in BLOCKING_STATUSES and self.satellite_type != "search"
+
+    @property
+    def is_terminal(self) -> bool:
+        """True for closed, failed and released claims."""
+        return self.status in TERMINAL_STATUSES
+
+    @property
+    def slug(self) -> str:
+        """The part of the ID after ``sess-YYYYMMDD-HHMM-`` (what a human types to confirm)."""
+        parts = self.sess_id.split("-", 3)
+        return parts[3] if len(parts) == 4 else self.sess_id
+
+
+@dataclass(frozen=True)
+class Signal:
+    """One signal file (SPEC 7)."""
+
+    sig_id: str
+    path: str
+    data: Mapping[str, Any]
+    sender: str
+    to: str
+    type: str
+    scope: str
+    payload: str
+    state: str
+    created_at: datetime | None
+    delivered_at: datetime | None
+
+
+@dataclass(frozen=True)
+class Lock:
+    """One file mutex (SPEC 9)."""
+
+    file: str
+    path: str
+    holder: str
+    generation: int
+    claimed_at: datetime | None
+    expires_at: datetime | None
+    ttl_min: int
+
+
+@dataclass(frozen=True)
+class CorruptFile:
+    """A file that could not be read: shown as one row, never hides the others."""
+
+    path: str
+    line: int
+    reason: str
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON shape of SPEC 19: ``{"path", "line", "reason"}``."""
+        return {"path": self.path, "line": self.line, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class BrainSnapshot:
+    """An immutable picture of the brain at one "now".
+
+    Attributes:
+        root: absolute path of the brain.
+        now: the clock's answer when the snapshot was taken.
+        tz: the brain's timezone (for legacy naive times and display).
+        claims: every claim, sorted by opening time then ID.
+        signals: every signal, sorted by creation time then ID.
+        locks: every lock file.
+        corrupt: files that did not load.
+        config: the parsed brain-compose.yml (empty mapping when absent).
+    """
+
+    root: str
+    now: datetime
+    tz: tzinfo
+    claims: tuple[Claim, ...]
+    signals: tuple[Signal, ...]
+    locks: tuple[Lock, ...] = ()
+    corrupt: tuple[CorruptFile, ...] = ()
+    config: Mapping[str, Any] = field(default_factory=dict)
+
+    def claim(self, sess_id: str) -> Claim | None:
+        """The claim with this ID, or None."""
+        for claim in self.claims:
+            if claim.sess_id == sess_id:
+                return claim
+        return None
+
+    def children(self, sess_id: str) -> tuple[Claim, ...]:
+        """Claims whose ``parent_satellite`` is exactly `sess_id`."""
+        return tuple(c for c in self.claims if c.parent == sess_id)
+
+    def descendants(self, sess_id: str) -> tuple[Claim, ...]:
+        """Every claim below `sess_id` in the satellite tree (exact parent links)."""
+        by_parent: dict[str, list[Claim]] = {}
+        for claim in self.claims:
+            if claim.parent:
+                by_parent.setdefault(claim.parent, []).append(claim)
+        found: list[Claim] = []
+        seen = {sess_id}
+        stack = [sess_id]
+        while stack:
+            for child in by_parent.get(stack.pop(), []):
+                if child.sess_id not in seen:
+                    seen.add(child.sess_id)
+                    found.append(child)
+                    stack.append(child.sess_id)
+        return tuple(found)
+
+    def ancestors(self, sess_id: str) -> tuple[Claim, ...]:
+        """The parent chain of `sess_id`, nearest first (cycles cut)."""
+        found: list[Claim] = []
+        seen = {sess_id}
+        current = self.claim(sess_id)
+        while current is not None and current.parent and current.parent not in seen:
+            seen.add(current.parent)
+            parent = self.claim(current.parent)
+            if parent is None:
+                break
+            found.append(parent)
+            current = parent
+        return tuple(found)
+
+    def root_of(self, sess_id: str) -> Claim | None:
+        """The root (pilot) of the tree holding `sess_id`."""
+        chain = self.ancestors(sess_id)
+        return chain[-1] if chain else self.claim(sess_id)

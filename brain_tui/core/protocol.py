@@ -1,0 +1,754 @@
+"""The BSI rules: open, close (tiers), renew, release, watchdog, gates, exit triggers (SPEC 5.3, 6).
+
+Every function here decides on a snapshot and stages its writes in a
+`ChangeSet`; none writes a file or reads the clock. `Brain` runs them under the
+brain lock and applies the result.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from ruamel.yaml.comments import CommentedMap
+
+from brain_tui.core.changes import ChangeSet, random_slug
+from brain_tui.core.clock import MAX_TTL, format_duration
+from brain_tui.core.errors import (
+    ConflictError,
+    InvalidData,
+    NotFound,
+    TierRefused,
+    TransitionRefused,
+)
+from brain_tui.core.model import BLOCKING_STATUSES, TERMINAL_STATUSES, BrainSnapshot, Claim
+from brain_tui.core.scope import ScopeEntry, ScopeIndex, format_scope
+from brain_tui.core.store import valid_session_id
+
+SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+CLAIM_TYPES = ("pilote", "satellite", "solo")
+SATELLITE_TYPES = ("code", "brain-write", "test", "deploy", "search", "domain")
+TIER_NAMES = {1: "atomic", 2: "validated", 3: "orchestrated"}
+RESULT_STATUSES = ("ok", "partial", "failed")
+STALE_REASON = "TTL expired without close"
+MAX_AGE_REASON = "8 h since opening without close"
+
+
+# ---------------------------------------------------------------------------------------------
+# Conflicts
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Conflict:
+    """One blocking claim a new scope would meet."""
+
+    sess_id: str
+    instance: str
+    scope: str
+    status: str
+    overlap: str
+
+    def as_dict(self) -> dict[str, str]:
+        """JSON shape of SPEC 19."""
+        return {
+            "sess_id": self.sess_id,
+            "instance": self.instance,
+            "scope": self.scope,
+            "status": self.status,
+            "overlap": self.overlap,
+        }
+
+    def describe(self) -> str:
+        """One line for stderr."""
+        holder = self.instance or "unknown instance"
+        return f"{self.sess_id} ({holder}) holds {self.scope} [{self.status}, {self.overlap}]"
+
+
+def blocking_index(snapshot: BrainSnapshot) -> ScopeIndex:
+    """A ScopeIndex over every blocking claim of the snapshot (search claims never block)."""
+    index = ScopeIndex()
+    for claim in snapshot.claims:
+        if claim.is_blocking and claim.scope:
+            index.add(claim.sess_id, claim.scope)
+    return index
+
+
+def find_conflicts(
+    snapshot: BrainSnapshot,
+    entries: Sequence[ScopeEntry],
+    *,
+    parent: str | None = None,
+    satellite_type: str | None = None,
+    exclude: str | None = None,
+    index: ScopeIndex | None = None,
+) -> list[Conflict]:
+    """The blocking claims a claim on `entries` would conflict with (SPEC 5.3).
+
+    Args:
+        entries: the scope of the would-be claim.
+        parent: its parent; the whole ancestor chain is exempt (delegation).
+        satellite_type: ``search`` never conflicts.
+        exclude: a claim ID to ignore (the claim itself, when re-checking).
+        index: a prebuilt `blocking_index`, to avoid rebuilding it.
+    """
+    if satellite_type == "search":
+        return []
+    index = index or blocking_index(snapshot)
+    exempt: set[str] = set()
+    if exclude:
+        exempt.add(exclude)
+        exempt.update(c.sess_id for c in snapshot.descendants(exclude))
+    if parent:
+        exempt.add(parent)
+        exempt.update(c.sess_id for c in snapshot.ancestors(parent))
+    conflicts = []
+    for owner, overlap in index.conflicts_with(entries):
+        if owner in exempt:
+            continue
+        claim = snapshot.claim(owner)
+        if claim is None:
+            continue
+        conflicts.append(Conflict(owner, claim.instance, claim.scope_text or "—", claim.status, overlap))
+    return conflicts
+
+
+# ---------------------------------------------------------------------------------------------
+# Open / renew
+# ---------------------------------------------------------------------------------------------
+@dataclass
+class OpenRequest:
+    """What `bsi claim open` asks for."""
+
+    scope: tuple[ScopeEntry, ...]
+    ttl: timedelta
+    instance: str
+    type: str | None = None
+    satellite_type: str | None = None
+    level: str | None = None
+    parent: str | None = None
+    story: str = ""
+    slug: str | None = None
+    on_done: str | None = None
+    on_partial: str | None = None
+    on_fail: str | None = None
+    theme_branch: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def _new_session_id(snapshot: BrainSnapshot, slug: str | None) -> str:
+    local = snapshot.now.astimezone(snapshot.tz)
+    prefix = f"sess-{local:%Y%m%d-%H%M}-"
+    taken = {c.sess_id for c in snapshot.claims}
+    candidate = prefix + (slug or random_slug())
+    while candidate in taken:
+        candidate = prefix + random_slug()
+    return candidate
+
+
+def validate_open(snapshot: BrainSnapshot, req: OpenRequest) -> None:
+    """Check the request's own fields (exit 65 on bad data, 66 on a missing parent)."""
+    if req.slug is not None and not SLUG_RE.match(req.slug):
+        raise InvalidData(f"invalid slug {req.slug!r}: use lowercase letters, digits and '-'")
+    if req.type is not None and req.type not in CLAIM_TYPES:
+        raise InvalidData(f"invalid type {req.type!r}: one of {', '.join(CLAIM_TYPES)}")
+    if req.satellite_type is not None and req.satellite_type not in SATELLITE_TYPES:
+        raise InvalidData(f"invalid satellite type {req.satellite_type!r}: one of {', '.join(SATELLITE_TYPES)}")
+    if req.level is not None and req.level not in ("leaf", "domain"):
+        raise InvalidData(f"invalid level {req.level!r}: leaf or domain")
+    if req.parent is not None:
+        if not valid_session_id(req.parent):
+            raise InvalidData(f"invalid parent ID {req.parent!r}")
+        parent = snapshot.claim(req.parent)
+        if parent is None:
+            raise NotFound(f"parent claim {req.parent} not found")
+        if parent.is_terminal:
+            raise TransitionRefused(f"parent claim {req.parent} is {parent.status}: open no satellite under it")
+    for name in ("on_done", "on_partial", "on_fail"):
+        value = getattr(req, name)
+        if value is not None and parse_trigger(value) is None:
+            raise InvalidData(
+                f"invalid {name.replace('_', '-')} {value!r}: use 'signal → TYPE DEST', "
+                "'notify → DEST', 'gate:human → \"message\"' or 'trigger → type:T scope:S'"
+            )
+
+
+def open_claim(cs: ChangeSet, req: OpenRequest) -> str:
+    """Open a claim: conflict check first, then the new file (SPEC 6.3 row 1).
+
+    Returns:
+        The new session ID.
+
+    Raises:
+        ConflictError: the scope intersects blocking claims (payload: conflicts).
+    """
+    snapshot = cs.snapshot
+    validate_open(snapshot, req)
+    conflicts = find_conflicts(snapshot, req.scope, parent=req.parent, satellite_type=req.satellite_type)
+    if conflicts:
+        lines = "; ".join(c.describe() for c in conflicts)
+        raise ConflictError(
+            f"claim refused: {format_scope_text(req.scope)} conflicts with {lines}",
+            {"conflicts": [c.as_dict() for c in conflicts]},
+        )
+    sess_id = _new_session_id(snapshot, req.slug)
+    ctype = req.type or ("satellite" if req.parent else "solo")
+    doc = CommentedMap()
+    doc["sess_id"] = sess_id
+    doc["type"] = ctype
+    doc["instance"] = req.instance
+    doc["scope"] = format_scope(req.scope)
+    doc["story_angle"] = req.story
+    doc["status"] = "open"
+    doc["opened_at"] = cs.ts()
+    doc["ttl"] = format_duration(req.ttl)
+    doc["expires_at"] = cs.ts(snapshot.now + min(req.ttl, MAX_TTL))
+    if req.satellite_type:
+        doc["satellite_type"] = req.satellite_type
+    if req.level or ctype == "satellite":
+        doc["satellite_level"] = req.level or ("domain" if req.satellite_type == "domain" else "leaf")
+    if req.parent:
+        doc["parent_satellite"] = req.parent
+    for key in ("on_done", "on_partial", "on_fail", "theme_branch"):
+        value = getattr(req, key)
+        if value:
+            doc[key] = value
+    for key, value in req.extra.items():
+        doc[key] = value
+    cs.new_claim(f"claims/{sess_id}.yml", doc)
+    kind = "satellite" if ctype == "satellite" else "claim"
+    cs.message = f"bsi: open {kind} {sess_id}"
+    return sess_id
+
+
+def format_scope_text(entries: Sequence[ScopeEntry]) -> str:
+    """Scope entries as one display string."""
+    return " ".join(str(e) for e in entries)
+
+
+def require_claim(snapshot: BrainSnapshot, sess_id: str) -> Claim:
+    """The claim with this ID.
+
+    Raises:
+        InvalidData: the ID is not a session ID (65).
+        NotFound: no such claim (66); or the file is corrupt (65).
+    """
+    if not valid_session_id(sess_id):
+        raise InvalidData(f"invalid session ID {sess_id!r}: expected sess-…")
+    claim = snapshot.claim(sess_id)
+    if claim is None:
+        for bad in snapshot.corrupt:
+            if bad.path in (f"claims/{sess_id}.yml", f"claims/{sess_id}.yaml"):
+                raise InvalidData(f"claim {sess_id} is corrupt: {bad.path} line {bad.line}: {bad.reason}")
+        raise NotFound(f"claim {sess_id} not found")
+    return claim
+
+
+def _refuse(claim: Claim, action: str, allowed: Sequence[str]) -> TransitionRefused:
+    return TransitionRefused(
+        f"cannot {action} {claim.sess_id}: it is {claim.status} (allowed from {', '.join(allowed)})"
+    )
+
+
+def renew_claim(cs: ChangeSet, sess_id: str, ttl: timedelta | None) -> str:
+    """Extend an open claim's expiry, never past opened_at + 8 h (SPEC 6.3 last row).
+
+    Returns:
+        The new expiry, formatted.
+    """
+    claim = require_claim(cs.snapshot, sess_id)
+    if claim.status != "open":
+        raise _refuse(claim, "renew", ["open"])
+    now = cs.snapshot.now
+    duration = ttl
+    if duration is None:
+        raw = claim.data.get("ttl")
+        from brain_tui.core.clock import parse_duration  # local: rarely used path
+
+        try:
+            duration = parse_duration(str(raw)) if raw else timedelta(hours=2)
+        except InvalidData:
+            duration = timedelta(hours=2)
+    new_expiry = now + duration
+    if claim.opened_at is not None:
+        new_expiry = min(new_expiry, claim.opened_at + MAX_TTL)
+    if claim.expires_at is not None and new_expiry < claim.expires_at:
+        new_expiry = claim.expires_at
+    formatted = cs.ts(new_expiry)
+    cs.update_claim(sess_id, {"expires_at": formatted})
+    cs.message = f"bsi: renew claim {sess_id}"
+    return formatted
+
+
+# ---------------------------------------------------------------------------------------------
+# Watchdog / release
+# ---------------------------------------------------------------------------------------------
+def expired(claim: Claim, snapshot: BrainSnapshot) -> str | None:
+    """Why a non-terminal claim is now stale, or None."""
+    if claim.status not in ("open", "paused", "waiting_human") or claim.opened_at is None:
+        return None
+    now = snapshot.now
+    if now >= claim.opened_at + MAX_TTL:
+        return MAX_AGE_REASON
+    if claim.expires_at is not None and now >= claim.expires_at:
+        return STALE_REASON
+    return None
+
+
+def watchdog(cs: ChangeSet) -> dict[str, Any]:
+    """Mark every expired claim stale (never releases anything).
+
+    Returns:
+        ``{"active": N, "stale": M, "marked": [ids]}``.
+    """
+    marked: list[str] = []
+    for claim in cs.snapshot.claims:
+        reason = expired(claim, cs.snapshot)
+        if reason is None:
+            continue
+        cs.update_claim(
+            claim.sess_id,
+            {"status": "stale", "stale_since": cs.ts(), "stale_from": claim.status, "stale_reason": reason},
+        )
+        cs.add_history(claim.sess_id, "STALE", "watchdog", reason)
+        marked.append(claim.sess_id)
+    active = sum(1 for c in cs.snapshot.claims if c.status in ("open", "waiting_human", "paused")) - len(marked)
+    stale = sum(1 for c in cs.snapshot.claims if c.status == "stale") + len(marked)
+    cs.message = f"bsi: mark stale {' '.join(marked)}"
+    return {"active": active, "stale": stale, "marked": marked}
+
+
+def release_claim(cs: ChangeSet, sess_id: str, reason: str, by: str) -> None:
+    """A human releases a stale claim (reason required; never automatic)."""
+    claim = require_claim(cs.snapshot, sess_id)
+    if not reason.strip():
+        raise InvalidData("release needs a reason: --reason TEXT")
+    if claim.status != "stale":
+        raise _refuse(claim, "release", ["stale"])
+    cs.update_claim(sess_id, {"status": "released", "closed_at": cs.ts(), "release_reason": reason})
+    cs.add_history(sess_id, "RELEASED", by, reason)
+    cs.message = f"bsi: release {sess_id}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Exit triggers (SPEC 6.6)
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Trigger:
+    """A parsed exit trigger."""
+
+    kind: str  # signal | notify | gate | trigger
+    sig_type: str = ""
+    dest: str = ""
+    message: str = ""
+    task_type: str = ""
+    task_scope: str = ""
+
+
+_TRIGGER_RE = re.compile(r"^\s*(signal|notify|gate\s*:\s*human|trigger)\s*(?:→|->)\s*(.*)$", re.IGNORECASE)
+
+
+def _strip_comment(text: str) -> str:
+    quote: str | None = None
+    for i, ch in enumerate(text):
+        if quote:
+            if ch == quote:
+                quote = None
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "#" and (i == 0 or text[i - 1].isspace()):
+            return text[:i].strip()
+    return text.strip()
+
+
+def parse_trigger(text: str) -> Trigger | None:
+    """Parse an exit trigger in any spelling of the fixtures (`→`/`->`, spacing, `# comment`)."""
+    match = _TRIGGER_RE.match(str(text))
+    if not match:
+        return None
+    kind = re.sub(r"\s+", "", match.group(1).lower())
+    rest = _strip_comment(match.group(2))
+    if kind == "signal":
+        parts = rest.split()
+        if len(parts) != 2:
+            return None
+        return Trigger("signal", sig_type=parts[0].upper(), dest=parts[1])
+    if kind == "notify":
+        parts = rest.split(None, 1)
+        if not parts:
+            return None
+        return Trigger("notify", dest=parts[0], message=parts[1] if len(parts) > 1 else "")
+    if kind == "gate:human":
+        message = rest
+        if len(message) >= 2 and message[0] == message[-1] and message[0] in "\"'":
+            message = message[1:-1]
+        return Trigger("gate", message=message)
+    fields = dict(re.findall(r"(type|scope)\s*:\s*(\S+)", rest))
+    if "type" not in fields or "scope" not in fields:
+        return None
+    return Trigger("trigger", task_type=fields["type"], task_scope=fields["scope"])
+
+
+def resolve_destination(snapshot: BrainSnapshot, claim: Claim, dest: str) -> str:
+    """`pilote`/`pilot` → root of the claim's tree; `parent` → its parent; anything else as is."""
+    lowered = dest.lower()
+    if lowered in ("pilote", "pilot"):
+        root = snapshot.root_of(claim.sess_id)
+        return root.sess_id if root else claim.sess_id
+    if lowered == "parent":
+        return claim.parent or claim.sess_id
+    return dest
+
+
+# ---------------------------------------------------------------------------------------------
+# Close (SPEC 6.5)
+# ---------------------------------------------------------------------------------------------
+def tier_of(claim: Claim) -> int:
+    """1 Atomic, 2 Validated, 3 Orchestrated (SPEC 6.5)."""
+    if claim.level in ("domain", "pilote"):
+        return 3
+    if claim.level == "solo":
+        return 1
+    if claim.satellite_type in ("code", "test"):
+        return 2
+    return 1
+
+
+@dataclass
+class CloseRequest:
+    """What `bsi claim close` gives."""
+
+    status: str | None = None
+    files: list[str] = field(default_factory=list)
+    commit: str | None = None
+    tests_total: int | None = None
+    tests_passed: int | None = None
+    tests_failed: int | None = None
+    notes: str | None = None
+
+
+@dataclass
+class CloseOutcome:
+    """What a close did: closed, or turned into a gate by a `gate:human` trigger."""
+
+    sess_id: str
+    status: str
+    tier: int
+    result: dict[str, Any]
+    signals: list[str]
+
+
+def _tests_given(req: CloseRequest) -> bool:
+    return any(v is not None for v in (req.tests_total, req.tests_passed, req.tests_failed))
+
+
+def close_claim(cs: ChangeSet, sess_id: str, req: CloseRequest) -> CloseOutcome:
+    """Close a claim under its tier's rules, then run its exit trigger.
+
+    Raises:
+        TransitionRefused: not open or stale (12).
+        TierRefused: the tier requirement is not met (11); a red Tier 2 close
+            still stages the BLOCKED_ON signal to the parent.
+    """
+    snapshot = cs.snapshot
+    claim = require_claim(snapshot, sess_id)
+    if claim.status not in ("open", "stale"):
+        raise _refuse(claim, "close", ["open", "stale"])
+    if req.status is not None and req.status not in RESULT_STATUSES:
+        raise InvalidData(f"invalid status {req.status!r}: ok, partial or failed")
+    tier = tier_of(claim)
+    result: dict[str, Any] = {}
+    files = list(dict.fromkeys(req.files))
+    if tier == 1:
+        if req.status is None:
+            raise TierRefused(
+                f"close refused: {sess_id} is Tier 1 (atomic) and needs a result: --status ok|partial|failed"
+            )
+        result["status"] = req.status
+    elif tier == 2:
+        if not _tests_given(req):
+            raise TierRefused(
+                f"close refused: {sess_id} is Tier 2 (validated) and needs green tests: "
+                "--tests-total N --tests-passed N --tests-failed 0"
+            )
+        total, passed, failed = req.tests_total or 0, req.tests_passed or 0, req.tests_failed or 0
+        if not (failed == 0 and passed == total and total > 0):
+            message = f"tests red on close: {passed}/{total} passed, {failed} failed"
+            if claim.parent:
+                cs.add_signal(sess_id, claim.parent, "BLOCKED_ON", message, claim.scope_text)
+            raise TierRefused(f"close refused: {sess_id} is Tier 2 (validated): {message}; the claim stays open")
+        result["status"] = req.status or "ok"
+        result["tests"] = {"total": total, "passed": passed, "failed": failed}
+    else:
+        descendants = snapshot.descendants(sess_id)
+        unfinished = [c for c in descendants if not c.is_terminal]
+        if unfinished:
+            names = ", ".join(f"{c.sess_id} ({c.status})" for c in unfinished)
+            raise TierRefused(
+                f"close refused: {sess_id} is Tier 3 (orchestrated) and has unfinished satellites: {names}"
+            )
+        children = []
+        any_failed = False
+        for child in snapshot.children(sess_id):
+            child_result = child.data.get("result") if isinstance(child.data.get("result"), dict) else {}
+            child_status = str(child_result.get("status") or child.data.get("result_status") or child.status)
+            if child.status == "failed" or child_status == "failed":
+                any_failed = True
+            children.append({"sess_id": child.sess_id, "status": child.status, "result": child_status})
+        for child in descendants:
+            child_result = child.data.get("result")
+            if isinstance(child_result, dict) and isinstance(child_result.get("files_modified"), list):
+                files.extend(str(f) for f in child_result["files_modified"])
+        files = list(dict.fromkeys(files))
+        result["status"] = req.status or ("partial" if any_failed else "ok")
+        result["children"] = children
+    if files:
+        result["files_modified"] = files
+    if tier == 2 and "files_modified" not in result:
+        result["files_modified"] = []
+    if req.commit:
+        result["commit"] = req.commit
+    if req.notes:
+        result["notes"] = req.notes
+    # exit trigger
+    trigger = _trigger_for(claim, result["status"])
+    signals_before = len(cs.signals)
+    to_gate = trigger is not None and trigger.kind == "gate"
+    if to_gate:
+        assert trigger is not None
+        pilot = resolve_destination(snapshot, claim, "pilote")
+        cs.update_claim(
+            sess_id,
+            {"status": "waiting_human", "result": result, "gate_origin": "close", "gate_message": trigger.message},
+        )
+        cs.add_history(sess_id, "HUMAN_GATE", sess_id, trigger.message)
+        sig = cs.add_signal(
+            sess_id, pilot, "HUMAN_GATE", trigger.message or f"gate on close of {sess_id}", claim.scope_text
+        )
+        if sig:
+            cs.update_claim(sess_id, {"result": {**result, "signal_id": sig}})
+        final_status = "waiting_human"
+    else:
+        fields: dict[str, Any] = {"status": "closed", "closed_at": cs.ts(), "result": result}
+        cs.update_claim(sess_id, fields)
+        _run_trigger(cs, claim, trigger, result)
+        new = cs.signals[signals_before:]
+        if new:
+            cs.update_claim(sess_id, {"result": {**result, "signal_id": new[0]}})
+        final_status = "closed"
+    if tier == 3:
+        cs.message = f"bsi: close {claim.type} {sess_id} [orchestrated]"
+    elif tier == 2:
+        cs.message = f"bsi: close satellite {sess_id} [validated]"
+    elif claim.type == "satellite":
+        cs.message = f"bsi: close satellite {sess_id} [atomic]"
+    else:
+        cs.message = f"bsi: close claim {sess_id}"
+    return CloseOutcome(sess_id, final_status, tier, result, list(cs.signals[signals_before:]))
+
+
+def _trigger_for(claim: Claim, status: str) -> Trigger | None:
+    data = claim.data
+    if status == "ok":
+        raw = data.get("on_done")
+    elif status == "partial":
+        raw = data.get("on_partial") or data.get("on_done")
+    else:
+        raw = data.get("on_fail")
+        if not raw:
+            return Trigger("signal", sig_type="BLOCKED_ON", dest="parent") if claim.parent else None
+    return parse_trigger(str(raw)) if raw else None
+
+
+def _summary(claim: Claim, result: dict[str, Any]) -> str:
+    files = ", ".join(result.get("files_modified", [])[:5]) or "—"
+    story = claim.story or claim.sess_id
+    return f"{story} — {files} — {result.get('status', '')}"
+
+
+def _run_trigger(cs: ChangeSet, claim: Claim, trigger: Trigger | None, result: dict[str, Any]) -> None:
+    snapshot = cs.snapshot
+    scope = claim.scope_text
+    if trigger is None:
+        if claim.parent:
+            cs.add_signal(claim.sess_id, claim.parent, "CHECKPOINT", _summary(claim, result), scope)
+        return
+    if trigger.kind == "signal":
+        cs.add_signal(
+            claim.sess_id,
+            resolve_destination(snapshot, claim, trigger.dest),
+            trigger.sig_type,
+            _summary(claim, result),
+            scope,
+        )
+    elif trigger.kind == "notify":
+        cs.add_signal(
+            claim.sess_id,
+            resolve_destination(snapshot, claim, trigger.dest),
+            "INFO",
+            trigger.message or _summary(claim, result),
+            scope,
+        )
+    elif trigger.kind == "trigger":
+        pilot = resolve_destination(snapshot, claim, "pilote")
+        cs.add_signal(
+            claim.sess_id,
+            pilot,
+            "HANDOFF",
+            f"launch type:{trigger.task_type} scope:{trigger.task_scope} — after {claim.sess_id}",
+            trigger.task_scope,
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# Gates, pause/resume, abort (SPEC 6.3)
+# ---------------------------------------------------------------------------------------------
+def gate_request(cs: ChangeSet, sess_id: str, message: str) -> str | None:
+    """A session stops at a human gate: open → waiting_human, HUMAN_GATE to the pilot."""
+    claim = require_claim(cs.snapshot, sess_id)
+    if claim.status != "open":
+        raise _refuse(claim, "request a gate on", ["open"])
+    cs.update_claim(sess_id, {"status": "waiting_human", "gate_origin": "request", "gate_message": message})
+    cs.add_history(sess_id, "HUMAN_GATE", sess_id, message)
+    pilot = resolve_destination(cs.snapshot, claim, "pilote")
+    cs.message = f"bsi: gate HUMAN_GATE {sess_id}"
+    return cs.add_signal(sess_id, pilot, "HUMAN_GATE", message or f"gate requested by {sess_id}", claim.scope_text)
+
+
+def gate_approve(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> str:
+    """A human approves: waiting_human → open, or closed when the gate came from a close trigger.
+
+    Returns:
+        The new status.
+    """
+    claim = require_claim(cs.snapshot, sess_id)
+    if claim.status != "waiting_human":
+        raise _refuse(claim, "approve", ["waiting_human"])
+    if claim.data.get("gate_origin") == "close":
+        cs.update_claim(sess_id, {"status": "closed", "closed_at": cs.ts()}, remove=("gate_origin",))
+        new_status = "closed"
+    else:
+        cs.update_claim(sess_id, {"status": "open"}, remove=("gate_origin",))
+        new_status = "open"
+    cs.add_history(sess_id, "APPROVED", by, message)
+    if claim.data.get("gate_origin") == "close":
+        result = claim.data.get("result") if isinstance(claim.data.get("result"), dict) else {}
+        if claim.parent:
+            cs.add_signal(sess_id, claim.parent, "CHECKPOINT", _summary(claim, dict(result)), claim.scope_text)
+    _deliver_gate_signals(cs, sess_id, by)
+    cs.message = f"bsi: gate APPROVED {sess_id}"
+    return new_status
+
+
+def _deliver_gate_signals(cs: ChangeSet, sess_id: str, by: str) -> None:
+    """Mark the claim's pending HUMAN_GATE signals delivered once the gate is decided."""
+    for sig in cs.snapshot.signals:
+        if sig.state == "pending" and sig.type == "HUMAN_GATE" and sig.sender == sess_id:
+            doc = cs.signal_doc(sig.path)
+            doc["state"] = "delivered"
+            doc["delivered_at"] = cs.ts()
+            doc["delivered_by"] = by
+
+
+def gate_reject(cs: ChangeSet, sess_id: str, by: str, reason: str) -> None:
+    """A human rejects (reason required): waiting_human → failed, BLOCKED_ON to the parent."""
+    claim = require_claim(cs.snapshot, sess_id)
+    if not reason.strip():
+        raise InvalidData("reject needs a reason")
+    if claim.status != "waiting_human":
+        raise _refuse(claim, "reject", ["waiting_human"])
+    cs.update_claim(
+        sess_id, {"status": "failed", "closed_at": cs.ts(), "reject_reason": reason}, remove=("gate_origin",)
+    )
+    cs.add_history(sess_id, "REJECTED", by, reason)
+    dest = claim.parent or resolve_destination(cs.snapshot, claim, "pilote")
+    cs.add_signal(f"human:{by}", dest, "BLOCKED_ON", f"gate rejected for {sess_id}: {reason}", claim.scope_text)
+    _deliver_gate_signals(cs, sess_id, by)
+    cs.message = f"bsi: gate REJECTED {sess_id}"
+
+
+def cascade_targets(snapshot: BrainSnapshot, sess_id: str, statuses: frozenset[str]) -> list[Claim]:
+    """Descendants (exact parent links, recursive) whose status is in `statuses`."""
+    return [c for c in snapshot.descendants(sess_id) if c.status in statuses]
+
+
+PAUSABLE = frozenset({"open", "waiting_human"})
+
+
+def gate_pause(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> list[str]:
+    """Pause a claim and, recursively, every open/waiting descendant (SPEC 6.3).
+
+    Returns:
+        IDs of the descendants the cascade paused.
+    """
+    claim = require_claim(cs.snapshot, sess_id)
+    if claim.status not in PAUSABLE:
+        raise _refuse(claim, "pause", sorted(PAUSABLE))
+    cs.update_claim(sess_id, {"status": "paused", "paused_by": sess_id, "paused_from": claim.status})
+    cs.add_history(sess_id, "PAUSED", by, message)
+    touched = []
+    for child in cascade_targets(cs.snapshot, sess_id, PAUSABLE):
+        cs.update_claim(child.sess_id, {"status": "paused", "paused_by": sess_id, "paused_from": child.status})
+        cs.add_history(child.sess_id, "PAUSED_CASCADE", by, f"ancestor {sess_id} paused")
+        touched.append(child.sess_id)
+    cs.add_signal(f"human:{by}", sess_id, "PAUSED", message or f"{sess_id} paused", claim.scope_text)
+    cs.message = f"bsi: gate PAUSED {sess_id}"
+    return touched
+
+
+def _previous_status(claim: Claim) -> str:
+    previous = str(claim.data.get("paused_from") or "open")
+    return previous if previous in PAUSABLE else "open"
+
+
+def gate_resume(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> list[str]:
+    """Resume a paused claim to its previous status, and the descendants paused by it.
+
+    Returns:
+        IDs of the descendants the cascade resumed.
+    """
+    claim = require_claim(cs.snapshot, sess_id)
+    if claim.status != "paused":
+        raise _refuse(claim, "resume", ["paused"])
+    cs.update_claim(sess_id, {"status": _previous_status(claim)}, remove=("paused_by", "paused_from"))
+    cs.add_history(sess_id, "RESUMED", by, message)
+    touched = []
+    for child in cascade_targets(cs.snapshot, sess_id, frozenset({"paused"})):
+        if str(child.data.get("paused_by") or "") != sess_id:
+            continue
+        cs.update_claim(child.sess_id, {"status": _previous_status(child)}, remove=("paused_by", "paused_from"))
+        cs.add_history(child.sess_id, "RESUMED_CASCADE", by, f"ancestor {sess_id} resumed")
+        touched.append(child.sess_id)
+    cs.message = f"bsi: gate RESUMED {sess_id}"
+    return touched
+
+
+def gate_abort(cs: ChangeSet, sess_id: str, by: str, reason: str) -> list[str]:
+    """Abort a non-terminal claim and every non-terminal descendant (reason required).
+
+    Returns:
+        IDs of the descendants the cascade aborted.
+    """
+    claim = require_claim(cs.snapshot, sess_id)
+    if not reason.strip():
+        raise InvalidData("abort needs a reason")
+    if claim.is_terminal or claim.status not in BLOCKING_STATUSES:
+        raise _refuse(claim, "abort", sorted(BLOCKING_STATUSES))
+    now = cs.ts()
+    cs.update_claim(sess_id, {"status": "failed", "closed_at": now, "abort_reason": reason})
+    cs.add_history(sess_id, "ABORTED", by, reason)
+    touched = []
+    for child in cascade_targets(cs.snapshot, sess_id, BLOCKING_STATUSES):
+        cs.update_claim(child.sess_id, {"status": "failed", "closed_at": now, "abort_reason": reason})
+        cs.add_history(child.sess_id, "ABORTED_CASCADE", by, f"ancestor {sess_id} aborted: {reason}")
+        touched.append(child.sess_id)
+    if claim.parent:
+        cs.add_signal(f"human:{by}", claim.parent, "BLOCKED_ON", f"{sess_id} aborted: {reason}", claim.scope_text)
+    cs.message = f"bsi: gate ABORTED {sess_id}"
+    return touched
+
+
+def is_terminal_status(status: str) -> bool:
+    """True for closed, failed and released."""
+    return status in TERMINAL_STATUSES

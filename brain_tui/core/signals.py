@@ -1,0 +1,93 @@
+"""Signals: send, acknowledge, archive, list (SPEC 7). One file per signal.
+
+Every signal the product writes (gates, closes, triggers, the circuit breaker,
+`bsi signal send`) goes through `ChangeSet.add_signal`.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+from brain_tui.core.changes import ChangeSet
+from brain_tui.core.errors import InvalidData, NotFound
+from brain_tui.core.model import BrainSnapshot, Signal
+from brain_tui.core.protocol import resolve_destination
+from brain_tui.core.store import SIGNAL_ID_RE, valid_session_id
+
+SIGNAL_TYPE_RE = re.compile(r"^[A-Z][A-Z0-9_]*$")
+ARCHIVE_AFTER = timedelta(hours=24)
+
+
+def send_signal(cs: ChangeSet, sender: str, to: str, sig_type: str, payload: str, scope: str = "") -> str | None:
+    """Stage one pending signal; `pilote`/`parent` destinations resolve through the sender's tree.
+
+    Returns:
+        The new signal ID, or None when an identical pending signal already exists.
+
+    Raises:
+        InvalidData: bad type or empty destination.
+    """
+    sig_type = sig_type.strip().upper()
+    if not SIGNAL_TYPE_RE.match(sig_type):
+        raise InvalidData(f"invalid signal type {sig_type!r}: an uppercase word like CHECKPOINT")
+    if not to.strip():
+        raise InvalidData("a signal needs a destination: --to X")
+    dest = to.strip()
+    if valid_session_id(sender) and dest.lower() in ("pilote", "pilot", "parent"):
+        claim = cs.snapshot.claim(sender)
+        if claim is None:
+            raise NotFound(f"cannot resolve {dest!r}: sender claim {sender} not found")
+        dest = resolve_destination(cs.snapshot, claim, dest)
+    sig_id = cs.add_signal(sender, dest, sig_type, payload, scope)
+    if sig_id:
+        cs.message = f"bsi: signal {sig_id} pending"
+    return sig_id
+
+
+def require_signal(snapshot: BrainSnapshot, sig_id: str) -> Signal:
+    """The signal with this ID (65 for a malformed ID, 66 when missing)."""
+    if not SIGNAL_ID_RE.match(sig_id):
+        raise InvalidData(f"invalid signal ID {sig_id!r}: expected sig-…")
+    for sig in snapshot.signals:
+        if sig.sig_id == sig_id:
+            return sig
+    raise NotFound(f"signal {sig_id} not found")
+
+
+def ack_signal(cs: ChangeSet, sig_id: str, by: str) -> bool:
+    """pending → delivered. Returns False when it was already delivered or archived."""
+    sig = require_signal(cs.snapshot, sig_id)
+    if sig.state != "pending":
+        return False
+    doc = cs.signal_doc(sig.path)
+    doc["state"] = "delivered"
+    doc["delivered_at"] = cs.ts()
+    doc["delivered_by"] = by
+    cs.message = f"bsi: signal {sig_id} delivered"
+    return True
+
+
+def archive_signals(cs: ChangeSet) -> list[str]:
+    """delivered for 24 h or more → archived. Returns the IDs archived."""
+    archived = []
+    now = cs.snapshot.now
+    for sig in cs.snapshot.signals:
+        if sig.state == "delivered" and sig.delivered_at is not None and now - sig.delivered_at >= ARCHIVE_AFTER:
+            doc = cs.signal_doc(sig.path)
+            doc["state"] = "archived"
+            doc["archived_at"] = cs.ts()
+            archived.append(sig.sig_id)
+    if archived:
+        cs.message = f"bsi: signal {' '.join(archived)} archived"
+    return archived
+
+
+def addressed_to(sig: Signal, target: str, snapshot: BrainSnapshot) -> bool:
+    """True when `sig` is for `target`: exact ID, `sess@machine`, or a `brain@machine` broadcast."""
+    if not target:
+        return True
+    if sig.to == target or sig.to.split("@", 1)[0] == target:
+        return True
+    claim = snapshot.claim(target)
+    return bool(claim and claim.instance and sig.to == claim.instance)
