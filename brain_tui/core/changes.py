@@ -7,6 +7,7 @@ are round-trip edits (ruamel), so order, comments and unknown keys survive.
 
 from __future__ import annotations
 
+import random
 import secrets
 import string
 from collections.abc import Mapping
@@ -22,11 +23,18 @@ from brain_tui.core.model import BrainSnapshot
 from brain_tui.core.yamlio import CorruptYaml, dump_round_trip, load_round_trip, safe_load_text
 
 _ALPHABET = string.ascii_lowercase + string.digits
+_rng: random.Random = secrets.SystemRandom()
+
+
+def seed_ids(seed: int | None) -> None:
+    """Make generated slugs reproducible (demo brains, snapshot tests); None restores the system RNG."""
+    global _rng
+    _rng = secrets.SystemRandom() if seed is None else random.Random(seed)
 
 
 def random_slug(length: int = 4) -> str:
     """A random slug of lowercase letters and digits (session and signal IDs)."""
-    return "".join(secrets.choice(_ALPHABET) for _ in range(length))
+    return "".join(_rng.choice(_ALPHABET) for _ in range(length))
 
 
 def flow_map(items: Mapping[str, Any]) -> CommentedMap:

@@ -1,0 +1,149 @@
+"""A realistic demo brain, built at a given "now" (used by `bsi demo`, `brain-tui --demo`, tests, screenshots).
+
+The same `now` always gives the same files, IDs and commit hashes.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from brain_tui.core import gitops
+from brain_tui.core.brain import Brain, init_brain
+from brain_tui.core.changes import seed_ids
+from brain_tui.core.clock import parse_duration
+from brain_tui.core.protocol import CloseRequest, OpenRequest
+from brain_tui.core.scope import parse_scope
+from brain_tui.core.yamlio import atomic_write_text
+
+DEMO_COMPOSE = """\
+# brain-compose.yml — demo brain
+brain_name: prod
+timezone: UTC
+kerneluser: false
+sync: manual
+ttl_default: 2h
+circuit_breaker:
+  max_consecutive_fails: 3
+ports:
+  brain-api: 7700
+  brain-mcp: 7701
+"""
+
+DEMO_README = """\
+# Demo brain
+
+A brain built by `bsi demo`: a pilot with a domain satellite and leaves, a gate
+waiting for a human, a stale claim, pending signals and some closed history.
+"""
+
+
+class _ShiftClock:
+    """A clock the demo moves along its story."""
+
+    def __init__(self, at: datetime) -> None:
+        self.at = at
+
+    def __call__(self) -> datetime:
+        return self.at
+
+
+def build_demo(path: str | os.PathLike[str], now: datetime) -> Path:
+    """Write the demo brain at `path` as it would be at `now`.
+
+    Returns:
+        The brain's root.
+    """
+    root = Path(path).expanduser().resolve()
+    root.mkdir(parents=True, exist_ok=True)
+    if not gitops.is_repository(root):
+        gitops.run_git(root, "init", "--quiet", "--initial-branch", "main")
+    gitops.run_git(root, "config", "user.name", "Demo Pilot")
+    gitops.run_git(root, "config", "user.email", "pilot@example.org")
+    atomic_write_text(root / "brain-compose.yml", DEMO_COMPOSE)
+    atomic_write_text(root / "README.md", DEMO_README)
+    for folder, files in {
+        "brain-engine": ["server.py", "search.py"],
+        "brain-engine/api": ["routes.py"],
+        "brain-engine/tests": ["test_search.py"],
+        "todo": ["brain.md"],
+        "wiki": ["concepts.md"],
+        "deploy": ["vps.md"],
+    }.items():
+        (root / folder).mkdir(parents=True, exist_ok=True)
+        for name in files:
+            target = root / folder / name
+            if not target.exists():
+                target.write_text(f"# {name}\n\n## Sprint 12\n\nDemo content.\n" if name.endswith(".md") else "")
+    seed_ids(20261129)
+    try:
+        clock = _ShiftClock(now - timedelta(hours=26))
+        init_brain(root, commit=False)
+        gitops.commit_paths(root, ["brain-compose.yml", "README.md", ".gitignore", "BRAIN-INDEX.md",
+                                   "claims/.gitkeep", "signals/.gitkeep", "locks/.gitkeep", "breath/.gitkeep",
+                                   *[str(p.relative_to(root)) for p in root.rglob("*")
+                                     if p.is_file() and p.parts[len(root.parts)] in
+                                     ("brain-engine", "todo", "wiki", "deploy")]],
+                            "bsi: init brain", clock())
+        brain = Brain(root, clock=clock)
+
+        def at(delta: timedelta) -> None:
+            clock.at = now + delta
+
+        def open_(slug: str, scope: str, instance: str, story: str, ttl: str = "2h", **kw: object) -> str:
+            req = OpenRequest(scope=parse_scope(scope, root), ttl=parse_duration(ttl), instance=instance,
+                              story=story, slug=slug, **kw)  # type: ignore[arg-type]
+            return brain.open_claim(req)
+
+        # Yesterday's history.
+        at(timedelta(hours=-25))
+        wiki = open_("wiki-glossary", "wiki/", "prod@laptop", "Glossary pass on the wiki")
+        at(timedelta(hours=-24, minutes=-20))
+        brain.close_claim(wiki, CloseRequest(status="ok", files=["wiki/concepts.md"]))
+        at(timedelta(hours=-23))
+        hotfix = open_("todo-triage", "todo/brain.md", "prod@vps", "Triage of the todo list")
+        at(timedelta(hours=-22, minutes=-30))
+        brain.close_claim(hotfix, CloseRequest(status="partial", notes="two items left for Monday"))
+
+        # A claim left behind on the laptop: it goes stale.
+        at(timedelta(hours=-5))
+        open_("notes-wrap", "todo/brain.md#Sprint 12", "prod@laptop", "Wrap-up notes for sprint 12")
+
+        # The pilot and its tree.
+        at(timedelta(hours=-2))
+        pilot = open_("pilote-be7", "brain-engine/", "prod@desktop", "Pilot BE-7 — search API, tests, deploy",
+                      ttl="4h", type="pilote")
+        at(timedelta(hours=-1, minutes=-50))
+        domain = open_("api-domain", "brain-engine/api/", "prod@desktop", "Domain: search API",
+                       ttl="4h", parent=pilot, satellite_type="domain", level="domain")
+        at(timedelta(hours=-1, minutes=-40))
+        search = open_("api-search", "brain-engine/api/routes.py", "prod@desktop",
+                       "Implement /search with pagination", parent=domain, satellite_type="code",
+                       on_done="trigger → type:test scope:brain-engine/tests/", on_fail="signal → BLOCKED_ON pilote")
+        at(timedelta(hours=-1, minutes=-30))
+        tests = open_("api-tests", "brain-engine/tests/", "prod@vps", "Tests for /search",
+                      parent=domain, satellite_type="test", on_done='gate:human → "deploy to staging?"')
+        at(timedelta(hours=-1, minutes=-20))
+        docs = open_("engine-docs", "brain-engine/search.py", "prod@laptop", "Docstrings for the search module",
+                     parent=pilot, satellite_type="brain-write")
+        at(timedelta(minutes=-50))
+        brain.close_claim(docs, CloseRequest(status="ok", files=["brain-engine/search.py"]))
+        at(timedelta(minutes=-35))
+        brain.send_signal(search, domain, "BLOCKED_ON", "waiting for the schema migration of the index table",
+                          "brain-engine/api/routes.py")
+        at(timedelta(minutes=-20))
+        brain.close_claim(tests, CloseRequest(tests_total=24, tests_passed=24, tests_failed=0,
+                                              files=["brain-engine/tests/test_search.py"]))
+        at(timedelta(minutes=-10))
+        open_("deploy-notes", "deploy/vps.md", "prod@vps", "Deployment checklist for the VPS",
+              satellite_type="deploy", parent=pilot)
+        at(timedelta(minutes=-5))
+        brain.send_signal("prod@laptop", "prod@desktop", "INFO", "laptop goes offline until tonight", "")
+        open_("search-scan", "*", "prod@laptop", "Read-only scan for TODO markers", satellite_type="search",
+              ttl="90m")
+        at(timedelta(0))
+        brain.watchdog()
+    finally:
+        seed_ids(None)
+    return root
