@@ -60,8 +60,13 @@ class Context:
             from brain_tui.core.brain import Brain, find_root
 
             root = find_root(getattr(self.args, "brain", None))
-            self._brain = Brain(root, now=getattr(self.args, "now", None),
-                                commit=not getattr(self.args, "no_commit", False))
+            no_commit = bool(getattr(self.args, "no_commit", False))
+            sync = "sync" if getattr(self.args, "sync", False) else None
+            if getattr(self.args, "offline", False):
+                sync = "offline"
+            if sync == "sync" and no_commit:
+                raise UsageError("--sync and --no-commit do not go together: a synced change is a pushed commit")
+            self._brain = Brain(root, now=getattr(self.args, "now", None), commit=not no_commit, sync=sync)
         return self._brain
 
     def emit(self, data: Any, text: str | None = None) -> None:

@@ -75,6 +75,9 @@ class Brain:
         clock: an explicit clock (overrides `now`; used by the cockpit's tests).
         commit: False for `--no-commit`.
         instance: the instance name (default `brain_name@hostname`).
+        sync: "sync" (`--sync`: every write goes through the remote), "offline"
+            (`--offline`: commit locally, pushed at the next sync), "local", or
+            None to follow brain-compose.yml (`sync: auto` → "sync").
     """
 
     def __init__(
@@ -85,6 +88,7 @@ class Brain:
         clock: Clock | None = None,
         commit: bool = True,
         instance: str | None = None,
+        sync: str | None = None,
     ) -> None:
         self.root = Path(root).resolve()
         self.config: BrainConfig = load_config(self.root)
@@ -96,6 +100,12 @@ class Brain:
         self.brain_name = self.config.brain_name or self.root.name
         self.instance = instance or f"{self.brain_name}@{socket.gethostname()}"
         self.last_applied: Applied | None = None
+        self._lock_depth = 0
+        if sync is None:
+            sync = "sync" if self.config.sync == "auto" else "local"
+        if sync not in ("sync", "offline", "local"):
+            raise ValueError(f"unknown sync mode {sync!r}")
+        self.sync_mode = sync
 
     # -- reading ------------------------------------------------------------------------------
     def now(self) -> datetime:
@@ -112,19 +122,50 @@ class Brain:
 
     # -- the write path -----------------------------------------------------------------------
     @contextmanager
-    def locked(self) -> Iterator[None]:
-        """Hold the local writer lock (`flock` on `.brain/lock`; the kernel frees it if we die)."""
+    def locked(self, reentrant: bool = True) -> Iterator[None]:
+        """Hold the local writer lock (`flock` on `.brain/lock`; the kernel frees it if we die).
+
+        Re-entrant within this Brain object (a synced write holds it across the
+        whole fetch → decide → push cycle and writes inside it).
+        """
+        if reentrant and self._lock_depth:
+            self._lock_depth += 1
+            try:
+                yield
+            finally:
+                self._lock_depth -= 1
+            return
         state = self.root / STATE_DIR
         state.mkdir(exist_ok=True)
         with open(state / "lock", "a+b") as handle:
             fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+            self._lock_depth = 1
             try:
                 yield
             finally:
+                self._lock_depth = 0
                 fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
     def mutate(self, decide: Callable[[ChangeSet], T]) -> T:
-        """Run one mutating action under the lock and apply what it staged.
+        """Run one mutating action, through the git remote when syncing (SPEC 11).
+
+        Local mode: see `mutate_local`. Sync mode: fetch → re-check on the fetched
+        tree → commit on the remote tip → non-forced push, retried (`core.sync`).
+        Offline mode: local commit, remembered as pending for the next sync.
+        """
+        if self.sync_mode == "sync" and self.commit_enabled:
+            from brain_tui.core.sync import synced_mutate
+
+            return synced_mutate(self, decide)
+        result = self.mutate_local(decide)
+        if self.sync_mode == "offline" and self.last_applied is not None and self.last_applied.commit:
+            from brain_tui.core.sync import record_sync
+
+            record_sync(self, pending=True)
+        return result
+
+    def mutate_local(self, decide: Callable[[ChangeSet], T]) -> T:
+        """Run one mutating action under the local lock and apply what it staged.
 
         `decide` gets a ChangeSet over a fresh snapshot and stages writes. If it
         raises a BsiError marked `commit_staged`, what it staged (e.g. a signal)
@@ -210,6 +251,16 @@ class Brain:
             cs.message = "bsi: regenerate index"
 
         self.mutate(decide)
+        assert self.last_applied is not None
+        return self.last_applied
+
+    def regenerate_index_local(self, message: str = "bsi: regenerate index") -> Applied:
+        """Regenerate the index without going through the remote (used inside a sync)."""
+
+        def decide(cs: ChangeSet) -> None:
+            cs.message = message
+
+        self.mutate_local(decide)
         assert self.last_applied is not None
         return self.last_applied
 
