@@ -120,8 +120,10 @@ def verify_scope(root: Path, snapshot: BrainSnapshot, claim: Claim) -> DriftRepo
             path = line[3:].split(" -> ")[-1].strip().strip('"')
             if path:
                 uncommitted.append(path)
+    changed = {p for p in changed if not _is_bookkeeping(p)}
+    uncommitted = [p for p in uncommitted if not _is_bookkeeping(p)]
     candidates = sorted({*changed, *uncommitted})
-    outside = tuple(p for p in candidates if not _is_bookkeeping(p) and not covers_file(claim.scope, p))
+    outside = tuple(p for p in candidates if not covers_file(claim.scope, p))
     return DriftReport(
         sess_id=claim.sess_id,
         scope=claim.scope_text,

@@ -101,6 +101,8 @@ class Brain:
         self.instance = instance or f"{self.brain_name}@{socket.gethostname()}"
         self.last_applied: Applied | None = None
         self._lock_depth = 0
+        #: `--sync` on a read: fetch and integrate once before the first snapshot.
+        self._pull_pending = sync == "sync"
         if sync is None:
             sync = "sync" if self.config.sync == "auto" else "local"
         if sync not in ("sync", "offline", "local"):
@@ -113,8 +115,22 @@ class Brain:
         return self.clock()
 
     def snapshot(self) -> BrainSnapshot:
-        """The brain as it is on disk now."""
+        """The brain as it is on disk now (after one pull from the remote with an explicit `--sync`)."""
+        if self._pull_pending and self._lock_depth == 0:
+            self._pull_pending = False
+            self.pull()
         return self.store.snapshot(self.now())
+
+    def pull(self) -> None:
+        """Fetch and integrate the remote tip (and regenerate the index), under the lock."""
+        from brain_tui.core import sync
+
+        with self.locked():
+            branch = sync.branch_of(self.root)
+            sync.fetch(self.root, branch)
+            if sync.integrate(self, branch):
+                sync.resolve_lost_claims(self, branch)
+                self.regenerate_index_local("bsi: regenerate index after sync")
 
     def is_git(self) -> bool:
         """True when the brain is a git work tree."""

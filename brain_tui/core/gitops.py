@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import time
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
@@ -32,7 +33,12 @@ def git_env() -> dict[str, str]:
 
 
 def run_git(
-    root: str | Path, *args: str, check: bool = True, timeout: float = 60.0, env: dict[str, str] | None = None
+    root: str | Path,
+    *args: str,
+    check: bool = True,
+    timeout: float = 60.0,
+    env: dict[str, str] | None = None,
+    _retried: bool = False,
 ) -> subprocess.CompletedProcess[str]:
     """Run one git command in `root` and capture its output.
 
@@ -53,10 +59,48 @@ def run_git(
         raise GitError("git is not installed: install git to keep the audit trail, or use --no-commit") from None
     except subprocess.TimeoutExpired:
         raise GitError(f"git {args[0]} timed out after {timeout:.0f}s") from None
+    if proc.returncode != 0 and not _retried and "index.lock" in proc.stderr and _clear_stale_index_lock(root):
+        return run_git(root, *args, check=check, timeout=timeout, env=env, _retried=True)
     if check and proc.returncode != 0:
         detail = (proc.stderr or proc.stdout).strip().splitlines()
         raise GitError(f"git {args[0]} failed: {detail[-1] if detail else proc.returncode}")
     return proc
+
+
+def _git_process_running(root: Path) -> bool:
+    """True when a git process works in this repository now (its cwd is inside it)."""
+    import psutil
+
+    top = str(root.resolve())
+    for proc in psutil.process_iter(["name", "cwd"]):
+        try:
+            if proc.info["name"] == "git" and proc.info["cwd"] and str(proc.info["cwd"]).startswith(top):
+                return True
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            continue
+    return False
+
+
+def _clear_stale_index_lock(root: str | Path) -> bool:
+    """Remove `.git/index.lock` left by a killed process; never one a live git holds.
+
+    Waits a little first (another git may be finishing). Returns True when a
+    stale lock was removed and the command is worth retrying.
+
+    Raises:
+        GitError: a lock remains and a git process is running: the exact repair step is given.
+    """
+    base = Path(root)
+    lock = base / ".git" / "index.lock"
+    for _ in range(10):
+        if not lock.exists():
+            return True
+        time.sleep(0.1)
+    if _git_process_running(base):
+        raise GitError(f"git is busy in {base} ({lock} exists); wait for it to finish, or if no git command "
+                       f"is running: rm {lock}")
+    lock.unlink(missing_ok=True)
+    return True
 
 
 def is_repository(root: str | Path) -> bool:

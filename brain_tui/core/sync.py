@@ -157,6 +157,7 @@ def integrate(brain: Brain, branch: str) -> bool:
     """
     root = brain.root
     upstream = f"{REMOTE}/{branch}"
+    _abort_interrupted_rebase(root)
     if _rev(root, f"refs/remotes/{upstream}") is None:
         return False
     ahead, behind = counts(root, branch)
@@ -178,6 +179,15 @@ def integrate(brain: Brain, branch: str) -> bool:
             "Resolve by hand: `git pull --rebase`, fix the files, then `bsi index` and `bsi sync`"
         )
     return True
+
+
+def _abort_interrupted_rebase(root: Path) -> None:
+    """A rebase left behind by a killed sync (we hold the brain lock, so none is running): abort it."""
+    for name in ("rebase-merge", "rebase-apply"):
+        marker = gitops.run_git(root, "rev-parse", "--git-path", name).stdout.strip()
+        if marker and (root / marker if not Path(marker).is_absolute() else Path(marker)).exists():
+            gitops.run_git(root, "rebase", "--abort", check=False)
+            return
 
 
 def _undo(brain: Brain, head_before: str, applied: Applied) -> None:
@@ -294,6 +304,7 @@ def synced_mutate(brain: Brain, decide: Callable[[ChangeSet], T]) -> T:
     """Run one mutating action through the fetch → re-check → commit → push cycle."""
     root = brain.root
     branch = branch_of(root)
+    brain._pull_pending = False
     last_error = ""
     for attempt in range(MAX_TRIES):
         with brain.locked(reentrant=True):
@@ -335,6 +346,7 @@ def sync_now(brain: Brain) -> SyncReport:
     """`bsi sync`: fetch, rebase pending local commits, re-check conflicts, regenerate the index, push."""
     root = brain.root
     branch = branch_of(root)
+    brain._pull_pending = False
     report = SyncReport()
     for attempt in range(MAX_TRIES):
         report.tries = attempt + 1

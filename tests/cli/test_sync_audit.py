@@ -1,0 +1,109 @@
+"""`--sync`, `--offline`, `bsi sync`, `bsi log`, `bsi verify` against a local bare remote."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+from tests.reliability.harness import BSI, env_for, git, make_remote
+
+NOW = "2026-11-29T10:00:00+00:00"
+
+
+def bsi(clone: Path, *args: str, now: str = NOW) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*BSI, "--brain", str(clone), "--now", now, *args], capture_output=True, text=True,
+                          env=env_for("tester"))
+
+
+def test_sync_open_pushes_and_the_other_clone_sees_it(tmp_path: Path) -> None:
+    remote, (a, b) = make_remote(tmp_path, 2)
+    opened = bsi(a, "--sync", "claim", "open", "--scope", "agents/", "--slug", "one")
+    assert opened.returncode == 0, opened.stderr
+    sess = opened.stdout.strip()
+    assert sess in git(remote, "log", "--format=%s", "main")
+    refused = bsi(b, "--sync", "claim", "open", "--scope", "agents/x.md")
+    assert refused.returncode == 10
+    assert sess in refused.stderr
+    # Nothing was written on the loser's side.
+    assert not (b / "claims" / "x.yml").exists()
+    assert git(b, "status", "--porcelain").strip() == ""
+
+
+def test_unreachable_remote_exits_69_and_writes_nothing(tmp_path: Path) -> None:
+    _, (a,) = make_remote(tmp_path, 1)
+    git(a, "remote", "set-url", "origin", str(tmp_path / "gone.git"))
+    before = sorted(p.name for p in (a / "claims").iterdir())
+    head = git(a, "rev-parse", "HEAD")
+    res = bsi(a, "--sync", "claim", "open", "--scope", "wiki/")
+    assert res.returncode == 69, res.stderr
+    assert "--offline" in res.stderr
+    assert sorted(p.name for p in (a / "claims").iterdir()) == before
+    assert git(a, "rev-parse", "HEAD") == head
+
+
+def test_offline_change_is_pending_then_pushed_by_sync(tmp_path: Path) -> None:
+    remote, (a,) = make_remote(tmp_path, 1)
+    good_url = git(a, "remote", "get-url", "origin").strip()
+    git(a, "remote", "set-url", "origin", str(tmp_path / "gone.git"))
+    res = bsi(a, "--offline", "claim", "open", "--scope", "wiki/", "--slug", "off")
+    assert res.returncode == 0, res.stderr
+    sess = res.stdout.strip()
+    state = json.loads((a / ".brain" / "sync.json").read_text())
+    assert "pending_since" in state
+    git(a, "remote", "set-url", "origin", good_url)
+    synced = bsi(a, "--json", "sync")
+    assert synced.returncode == 0, synced.stderr
+    assert json.loads(synced.stdout)["pushed"] is True
+    assert sess in git(remote, "log", "--format=%s", "main")
+    assert "pending_since" not in json.loads((a / ".brain" / "sync.json").read_text())
+
+
+def test_claim_that_lost_while_offline_is_reported_and_failed(tmp_path: Path) -> None:
+    _, (a, b) = make_remote(tmp_path, 2)
+    good_url = git(b, "remote", "get-url", "origin").strip()
+    git(b, "remote", "set-url", "origin", str(tmp_path / "gone.git"))
+    offline = bsi(b, "--offline", "claim", "open", "--scope", "wiki/", "--slug", "late")
+    assert offline.returncode == 0
+    winner = bsi(a, "--sync", "claim", "open", "--scope", "wiki/page.md", "--slug", "first").stdout.strip()
+    git(b, "remote", "set-url", "origin", good_url)
+    synced = bsi(b, "sync")
+    assert synced.returncode == 10
+    assert "lost while offline" in synced.stderr and winner in synced.stderr
+    listed = json.loads(bsi(b, "--json", "claim", "list", "--all").stdout)["claims"]
+    status = {c["sess_id"]: c["status"] for c in listed}
+    assert status[winner] == "open"
+    assert status[offline.stdout.strip()] == "failed"
+
+
+def test_log_names_who_changed_a_claim(tmp_path: Path) -> None:
+    _, (a,) = make_remote(tmp_path, 1)
+    sess = bsi(a, "claim", "open", "--scope", "wiki/", "--slug", "logme").stdout.strip()
+    assert bsi(a, "claim", "close", sess, "--status", "ok").returncode == 0
+    out = json.loads(bsi(a, "--json", "log", sess).stdout)["entries"]
+    messages = [e["message"] for e in out]
+    assert f"bsi: open claim {sess}" in messages and f"bsi: close claim {sess}" in messages
+    assert all(e["author"] == "tester <tester@example.org>" for e in out)
+    assert bsi(a, "log", "sess-nope").returncode == 66
+
+
+def test_verify_reports_drift_with_exit_13(tmp_path: Path) -> None:
+    _, (a,) = make_remote(tmp_path, 1)
+    sess = bsi(a, "claim", "open", "--scope", "wiki/", "--slug", "drift").stdout.strip()
+    (a / "wiki").mkdir()
+    (a / "wiki" / "ok.md").write_text("in scope\n")
+    git(a, "add", "wiki/ok.md")
+    git(a, "commit", "-q", "-m", f"wiki page\n\nBSI-Session: {sess}")
+    clean = bsi(a, "--json", "verify", sess)
+    assert clean.returncode == 0, clean.stdout
+    assert json.loads(clean.stdout)["changed"] == ["wiki/ok.md"]
+    (a / "agents").mkdir()
+    (a / "agents" / "oops.md").write_text("outside\n")
+    git(a, "add", "agents/oops.md")
+    git(a, "commit", "-q", "-m", f"{sess}: touch agents")
+    (a / "todo.md").write_text("uncommitted\n")
+    drift = bsi(a, "--json", "verify", sess)
+    assert drift.returncode == 13
+    report = json.loads(drift.stdout)
+    assert report["outside"] == ["agents/oops.md", "todo.md"]
+    assert "outside its scope" in drift.stderr
