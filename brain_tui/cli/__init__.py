@@ -1,5 +1,12 @@
 """`bsi`: the command line over brain_tui.core (thin: no rules here)."""
 
-from brain_tui.cli.main import main
+from __future__ import annotations
 
-__all__ = ["main"]
+from collections.abc import Sequence
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run `bsi` (see `brain_tui.cli.main.main`)."""
+    from brain_tui.cli.main import main as run_main
+
+    return run_main(argv)

@@ -1,0 +1,189 @@
+"""`bsi preflight check|fail|reset|status` and `bsi lock acquire|release|check|list|cleanup` (SPEC 9, 10).
+
+Exit codes: `preflight check` exits 0 (go) or the SPEC 10 code of the first
+failing check (4 claim, 1 scope, 5 zone, 2 lock, 3 circuit, 6 branch);
+`lock acquire` exits 1 when another session holds the lock; `lock release`
+exits 2 for a non-holder; `lock check` exits 1 when another session could not
+acquire it now (an unexpired lock exists), else 0. Bad paths, IDs and TTLs exit 65.
+
+`--json` shapes (one document on stdout; refusals use the common error shape
+`{"error", "exit", …}` with the extra keys named below):
+
+* lock object: `{"file", "holder", "generation", "claimed_at", "expires_at",
+  "ttl_min", "expired", "legacy", "path"}`
+* `preflight check` → `{"sess_id", "file", "code": 0, "check": "go"}`;
+  refused → `{"error", "exit", "sess_id", "file", "code", "check"}` where
+  `check` is `claim|scope|zone|lock|circuit|branch` (plus `status`,
+  `blocked_by`, `holder`, `expires_at`, `fails`, `max`, `branch`,
+  `theme_branch` where relevant)
+* `preflight fail|reset|status` → `{"sess_id", "fails", "max", "tripped",
+  "last_fail_at", "signal"}` (`signal`: the CIRCUIT_BREAK ID written by this
+  `fail`, else null)
+* `lock acquire` → `{"file", "holder", "generation", "claimed_at",
+  "expires_at", "ttl_min", "path", "action", "takeover", "previous_holder",
+  "previous_expires_at", "replaced_legacy"}` with `action` one of
+  `acquired|extended|taken_over|reacquired`; refused → `{"error", "exit": 1,
+  "file", "holder", "expires_at", "generation"}`
+* `lock release` → `{"file", "released": bool, "removed": [paths]}`
+* `lock check` → `{"file", "locked": bool, "lock": lock object | null}`
+  (`lock` is the newest lock file of the path, expired or not)
+* `lock list` → `{"locks": [lock objects], "corrupt": [{"path", "line", "reason"}]}`
+* `lock cleanup` → `{"removed": [lock objects]}`
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from brain_tui.cli.common import Context, one_line, table
+from brain_tui.core import preflight
+
+
+def register(sub: Any, parent: argparse.ArgumentParser) -> None:
+    """Add the `preflight` and `lock` commands."""
+    pre = sub.add_parser("preflight", help="checks before a write; the circuit breaker", parents=[parent])
+    psub = pre.add_subparsers(dest="preflight_command", metavar="ACTION")
+    p = psub.add_parser("check", help="may this session write FILE now? (exit 0 or 1-6)", parents=[parent])
+    p.add_argument("sess_id")
+    p.add_argument("file")
+    p.set_defaults(handler=cmd_check)
+    p = psub.add_parser("fail", help="record one failure (circuit breaker)", parents=[parent])
+    p.add_argument("sess_id")
+    p.set_defaults(handler=cmd_fail)
+    p = psub.add_parser("reset", help="clear the circuit breaker", parents=[parent])
+    p.add_argument("sess_id")
+    p.set_defaults(handler=cmd_reset)
+    p = psub.add_parser("status", help="the circuit breaker of a session", parents=[parent])
+    p.add_argument("sess_id")
+    p.set_defaults(handler=cmd_status)
+
+    lock = sub.add_parser("lock", help="file mutexes", parents=[parent])
+    lsub = lock.add_subparsers(dest="lock_command", metavar="ACTION")
+    p = lsub.add_parser("acquire", help="lock FILE for a session (re-entrant)", parents=[parent])
+    p.add_argument("file")
+    p.add_argument("sess_id")
+    p.add_argument("ttl_min", nargs="?", default=None, metavar="TTL_MIN",
+                   help=f"minutes (default {preflight.DEFAULT_LOCK_TTL_MIN})")
+    p.set_defaults(handler=cmd_acquire)
+    p = lsub.add_parser("release", help="release FILE (holder only)", parents=[parent])
+    p.add_argument("file")
+    p.add_argument("sess_id")
+    p.set_defaults(handler=cmd_release)
+    p = lsub.add_parser("check", help="who holds FILE (exit 1 when locked)", parents=[parent])
+    p.add_argument("file")
+    p.set_defaults(handler=cmd_lock_check)
+    p = lsub.add_parser("list", help="every lock", parents=[parent])
+    p.set_defaults(handler=cmd_lock_list)
+    p = lsub.add_parser("cleanup", help="delete expired locks", parents=[parent])
+    p.set_defaults(handler=cmd_cleanup)
+
+
+# -- preflight ----------------------------------------------------------------------------------
+def cmd_check(ctx: Context) -> int:
+    """`bsi preflight check ID FILE`: 0 or a refusal (raised, mapped to its exit code)."""
+    a = ctx.args
+    preflight.run_preflight(ctx.brain, a.sess_id, a.file)
+    norm = preflight.lock_file_path(a.file)
+    ctx.emit({"sess_id": a.sess_id, "file": norm, "code": 0, "check": "go"}, f"go: {a.sess_id} may write {norm}")
+    return 0
+
+
+def _circuit_text(state: preflight.CircuitState) -> str:
+    text = f"{state.sess_id}: {state.fails}/{state.max_fails} consecutive failures"
+    if state.tripped:
+        text += " — circuit breaker TRIPPED"
+    return text
+
+
+def cmd_fail(ctx: Context) -> int:
+    """`bsi preflight fail ID`: one more failure; trips the breaker at the maximum."""
+    state = preflight.circuit_fail(ctx.brain, ctx.args.sess_id)
+    if state.signal:
+        ctx.say(f"circuit breaker tripped: CIRCUIT_BREAK signal {state.signal} sent")
+    ctx.emit(state.as_dict(), _circuit_text(state))
+    return 0
+
+
+def cmd_reset(ctx: Context) -> int:
+    """`bsi preflight reset ID`: clear the breaker."""
+    state = preflight.circuit_reset(ctx.brain, ctx.args.sess_id)
+    ctx.emit(state.as_dict(), _circuit_text(state))
+    return 0
+
+
+def cmd_status(ctx: Context) -> int:
+    """`bsi preflight status ID`."""
+    state = preflight.circuit_status(ctx.brain, ctx.args.sess_id)
+    ctx.emit(state.as_dict(), _circuit_text(state))
+    return 0
+
+
+# -- locks --------------------------------------------------------------------------------------
+def cmd_acquire(ctx: Context) -> int:
+    """`bsi lock acquire FILE ID [TTL_MIN]`: the takeover of an expired lock is printed."""
+    a = ctx.args
+    out = preflight.acquire_lock(ctx.brain, a.file, a.sess_id, a.ttl_min)
+    text = f"{out.file} locked by {out.holder} until {out.expires_at} (generation {out.generation}, {out.action})"
+    if out.takeover:
+        ctx.say(f"takeover: {out.file} was held by {out.previous_holder}, expired at "
+                f"{out.previous_expires_at}; taken over by {out.holder}, generation {out.generation}")
+    ctx.emit(out.as_dict(), text)
+    return 0
+
+
+def cmd_release(ctx: Context) -> int:
+    """`bsi lock release FILE ID`."""
+    a = ctx.args
+    removed = preflight.release_lock(ctx.brain, a.file, a.sess_id)
+    norm = preflight.lock_file_path(a.file)
+    if not removed:
+        ctx.say(f"{norm} was not locked: nothing to release")
+    ctx.emit({"file": norm, "released": bool(removed), "removed": removed},
+             f"{norm} released" if removed else f"{norm} not locked")
+    return 0
+
+
+def cmd_lock_check(ctx: Context) -> int:
+    """`bsi lock check FILE`: exit 1 when an unexpired lock exists, else 0."""
+    norm = preflight.lock_file_path(ctx.args.file)
+    snapshot = ctx.brain.snapshot()
+    live = preflight.live_lock(snapshot, norm)
+    shown = live
+    if shown is None:
+        every = preflight.locks_for(snapshot, norm)
+        shown = max(every, key=lambda lock: lock.generation) if every else None
+    data = {"file": norm, "locked": live is not None,
+            "lock": preflight.lock_json(shown, snapshot) if shown is not None else None}
+    if shown is None:
+        text = f"{norm}: free"
+    else:
+        info = preflight.lock_json(shown, snapshot)
+        state = "expired" if info["expired"] else "locked"
+        text = (f"{norm}: {state} — holder {shown.holder}, generation {shown.generation}, "
+                f"expires {info['expires_at']}")
+    ctx.emit(data, text)
+    return preflight.LOCK_HELD if live is not None else 0
+
+
+def cmd_lock_list(ctx: Context) -> int:
+    """`bsi lock list`."""
+    snapshot = ctx.brain.snapshot()
+    locks = sorted((preflight.lock_json(lock, snapshot) for lock in snapshot.locks), key=lambda d: d["file"])
+    corrupt = [c.as_dict() for c in snapshot.corrupt if c.path.startswith(f"{preflight.LOCKS_DIR}/")]
+    if ctx.json:
+        ctx.emit({"locks": locks, "corrupt": corrupt})
+        return 0
+    rows = [[one_line(d["file"], 50), one_line(d["holder"], 40), str(d["generation"]), d["expires_at"] or "?",
+             "expired" if d["expired"] else "held", "legacy" if d["legacy"] else ""] for d in locks]
+    ctx.emit(None, table(rows, ["FILE", "HOLDER", "GEN", "EXPIRES", "STATE", "FORMAT"]) or "no locks")
+    for bad in corrupt:
+        ctx.say(f"corrupt lock file {bad['path']} line {bad['line']}: {bad['reason']}")
+    return 0
+
+
+def cmd_cleanup(ctx: Context) -> int:
+    """`bsi lock cleanup`: delete expired locks."""
+    removed = preflight.cleanup_locks(ctx.brain)
+    ctx.emit({"removed": removed}, f"{len(removed)} expired locks removed")
+    return 0

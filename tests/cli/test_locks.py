@@ -1,0 +1,227 @@
+"""`bsi lock acquire|release|check|list|cleanup`: file mutexes (SPEC 9, defect 14.6)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+import yaml
+
+NOW = "2026-11-29T10:00:00Z"
+LEGACY = Path("/work/shared/fixtures/legacy")
+A = "sess-20261129-1000-alfa"
+B = "sess-20261129-1000-bravo"
+
+ENV = {k: v for k, v in os.environ.items() if k not in ("BRAIN_ROOT", "BRAIN_NOW")}
+ENV.update({"GIT_AUTHOR_NAME": "Test", "GIT_AUTHOR_EMAIL": "test@example.org",
+            "GIT_COMMITTER_NAME": "Test", "GIT_COMMITTER_EMAIL": "test@example.org"})
+
+
+def bsi(brain: Path, *args: str, now: str | None = NOW) -> subprocess.CompletedProcess[str]:
+    """Run `bsi --brain BRAIN [--now NOW] ARGS…`."""
+    cmd = [sys.executable, "-m", "brain_tui.cli.main", "--brain", str(brain)]
+    if now:
+        cmd += ["--now", now]
+    return subprocess.run([*cmd, *args], capture_output=True, text=True, env=ENV, cwd=brain, check=False)
+
+
+def git(brain: Path, *args: str) -> str:
+    """Output of one git command in the brain."""
+    return subprocess.run(["git", *args], cwd=brain, capture_output=True, text=True, env=ENV,
+                          check=True).stdout
+
+
+def lock_file(brain: Path, file: str) -> Path:
+    """Where the lock of `file` must live: `locks/<percent-encoded>.yml`."""
+    return brain / "locks" / (quote(file, safe="") + ".yml")
+
+
+def read_lock(brain: Path, file: str) -> dict:
+    """The lock file of `file`, parsed."""
+    return yaml.safe_load(lock_file(brain, file).read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def base_brain(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An initialised empty brain, made once per module."""
+    root = tmp_path_factory.mktemp("base") / "brain"
+    proc = subprocess.run([sys.executable, "-m", "brain_tui.cli.main", "init", str(root)],
+                          capture_output=True, text=True, env=ENV, check=False)
+    assert proc.returncode == 0, proc.stderr
+    return root
+
+
+@pytest.fixture
+def brain(base_brain: Path, tmp_path: Path) -> Path:
+    """A private copy of the base brain (git history included)."""
+    target = tmp_path / "brain"
+    shutil.copytree(base_brain, target, symlinks=True)
+    return target
+
+
+def test_acquire_writes_the_lock_file_and_commits_only_it(brain: Path) -> None:
+    proc = bsi(brain, "--json", "lock", "acquire", "./agents//foo.md", A, "30")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["action"] == "acquired" and out["generation"] == 1 and out["holder"] == A
+    assert out["file"] == "agents/foo.md" and out["takeover"] is False
+    data = read_lock(brain, "agents/foo.md")
+    assert set(data) == {"file", "holder", "generation", "claimed_at", "expires_at", "ttl_min"}
+    assert data["file"] == "agents/foo.md" and data["holder"] == A
+    assert data["generation"] == 1 and data["ttl_min"] == 30
+    assert data["expires_at"].startswith("2026-11-29T") and ":30:00" in data["expires_at"]
+    assert git(brain, "log", "-1", "--format=%s").strip() == "bsi: lock acquire agents/foo.md"
+    assert git(brain, "show", "--name-only", "--format=", "HEAD").split() == [
+        f"locks/{quote('agents/foo.md', safe='')}.yml"]
+
+
+def test_default_ttl_is_60_minutes(brain: Path) -> None:
+    assert bsi(brain, "lock", "acquire", "todo/x.md", A).returncode == 0
+    assert read_lock(brain, "todo/x.md")["ttl_min"] == 60
+
+
+def test_reentry_by_the_holder_extends_with_the_same_generation(brain: Path) -> None:
+    assert bsi(brain, "lock", "acquire", "agents/foo.md", A, "30").returncode == 0
+    first = read_lock(brain, "agents/foo.md")
+    proc = bsi(brain, "--json", "lock", "acquire", "agents/foo.md", A, "30", now="2026-11-29T10:20:00Z")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["action"] == "extended"
+    again = read_lock(brain, "agents/foo.md")
+    assert again["generation"] == 1
+    assert again["claimed_at"] == first["claimed_at"]
+    assert again["expires_at"] != first["expires_at"] and ":50:00" in again["expires_at"]
+
+
+def test_another_session_is_refused_with_exit_1_naming_holder_and_expiry(brain: Path) -> None:
+    assert bsi(brain, "lock", "acquire", "agents/foo.md", A, "30").returncode == 0
+    before = lock_file(brain, "agents/foo.md").read_text()
+    head = git(brain, "rev-parse", "HEAD")
+    proc = bsi(brain, "lock", "acquire", "agents/foo.md", B, now="2026-11-29T10:10:00Z")
+    assert proc.returncode == 1
+    assert A in proc.stderr and read_lock(brain, "agents/foo.md")["expires_at"] in proc.stderr
+    assert lock_file(brain, "agents/foo.md").read_text() == before
+    assert git(brain, "rev-parse", "HEAD") == head
+    refused = json.loads(bsi(brain, "--json", "lock", "acquire", "agents/foo.md", B).stdout)
+    assert refused["exit"] == 1 and refused["holder"] == A
+
+
+def test_expired_lock_is_taken_over_with_generation_plus_one(brain: Path) -> None:
+    assert bsi(brain, "lock", "acquire", "agents/foo.md", A, "30").returncode == 0
+    proc = bsi(brain, "--json", "lock", "acquire", "agents/foo.md", B, now="2026-11-29T10:31:00Z")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["action"] == "taken_over" and out["takeover"] is True
+    assert out["previous_holder"] == A and out["generation"] == 2
+    assert "takeover" in proc.stderr and A in proc.stderr
+    data = read_lock(brain, "agents/foo.md")
+    assert data["holder"] == B and data["generation"] == 2
+    text = bsi(brain, "lock", "acquire", "agents/foo.md", A, now="2026-11-29T12:00:00Z")
+    assert text.returncode == 0 and "takeover" in text.stderr and B in text.stderr
+    assert read_lock(brain, "agents/foo.md")["generation"] == 3
+
+
+def test_release_by_non_holder_exits_2_and_holder_release_deletes(brain: Path) -> None:
+    assert bsi(brain, "lock", "acquire", "agents/foo.md", A).returncode == 0
+    proc = bsi(brain, "lock", "release", "agents/foo.md", B)
+    assert proc.returncode == 2 and A in proc.stderr
+    assert lock_file(brain, "agents/foo.md").exists()
+    proc = bsi(brain, "--json", "lock", "release", "agents/foo.md", A)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["released"] is True
+    assert not lock_file(brain, "agents/foo.md").exists()
+    assert git(brain, "log", "-1", "--format=%s").strip() == "bsi: lock release agents/foo.md"
+    assert git(brain, "ls-files", "locks/").split() == ["locks/.gitkeep"]
+
+
+def test_lock_names_never_collide(brain: Path) -> None:
+    assert bsi(brain, "lock", "acquire", "agents/foo.md", A).returncode == 0
+    proc = bsi(brain, "lock", "acquire", "agents-foo/md", B)
+    assert proc.returncode == 0, proc.stderr
+    assert lock_file(brain, "agents/foo.md") != lock_file(brain, "agents-foo/md")
+    assert read_lock(brain, "agents/foo.md")["holder"] == A
+    assert read_lock(brain, "agents-foo/md")["holder"] == B
+    listed = json.loads(bsi(brain, "--json", "lock", "list").stdout)["locks"]
+    assert {(d["file"], d["holder"]) for d in listed} == {("agents/foo.md", A), ("agents-foo/md", B)}
+
+
+def test_bad_paths_ttl_and_ids_exit_65(brain: Path) -> None:
+    assert bsi(brain, "lock", "acquire", "../outside.md", A).returncode == 65
+    assert bsi(brain, "lock", "acquire", "/etc/passwd", A).returncode == 65
+    assert bsi(brain, "lock", "acquire", "agents/x.md", A, "0").returncode == 65
+    assert bsi(brain, "lock", "acquire", "agents/x.md", A, "ten").returncode == 65
+    assert bsi(brain, "lock", "acquire", "agents/x.md", "../../etc").returncode == 65
+    assert sorted(p.name for p in (brain / "locks").iterdir()) == [".gitkeep"]
+
+
+def test_check_list_and_cleanup(brain: Path) -> None:
+    assert bsi(brain, "lock", "acquire", "a.md", A, "10").returncode == 0
+    assert bsi(brain, "lock", "acquire", "b.md", B, "60").returncode == 0
+    proc = bsi(brain, "--json", "lock", "check", "a.md")
+    assert proc.returncode == 1
+    assert json.loads(proc.stdout)["lock"]["holder"] == A
+    free = bsi(brain, "--json", "lock", "check", "c.md")
+    assert free.returncode == 0 and json.loads(free.stdout) == {"file": "c.md", "locked": False, "lock": None}
+    later = "2026-11-29T10:30:00Z"
+    expired = json.loads(bsi(brain, "--json", "lock", "check", "a.md", now=later).stdout)
+    assert expired["locked"] is False and expired["lock"]["expired"] is True
+    proc = bsi(brain, "--json", "lock", "cleanup", now=later)
+    assert proc.returncode == 0, proc.stderr
+    assert [d["file"] for d in json.loads(proc.stdout)["removed"]] == ["a.md"]
+    assert not lock_file(brain, "a.md").exists() and lock_file(brain, "b.md").exists()
+    assert git(brain, "log", "-1", "--format=%s").strip() == "bsi: lock cleanup"
+
+
+# -- legacy `.lock` files ------------------------------------------------------------------------
+@pytest.fixture
+def legacy_brain(tmp_path: Path) -> Path:
+    """A writable copy of the legacy fixture folder, made a git brain."""
+    target = tmp_path / "legacy"
+    shutil.copytree(LEGACY, target)
+    for path in [target, *target.rglob("*")]:
+        path.chmod(path.stat().st_mode | stat.S_IWUSR)
+    proc = subprocess.run([sys.executable, "-m", "brain_tui.cli.main", "init", str(target)],
+                          capture_output=True, text=True, env=ENV, check=False)
+    assert proc.returncode == 0, proc.stderr
+    return target
+
+
+HOLDER = "sess-20260316-2145-brain-engine-code"
+
+
+def test_legacy_lock_is_read_and_blocks(legacy_brain: Path) -> None:
+    # Legacy naive times are local to the brain: a naive --now is read the same way.
+    proc = bsi(legacy_brain, "--json", "lock", "check", "agents/foo.md", now="2026-11-29T16:00")
+    assert proc.returncode == 1
+    info = json.loads(proc.stdout)["lock"]
+    assert info["holder"] == HOLDER and info["legacy"] is True and info["ttl_min"] == 30
+    refused = bsi(legacy_brain, "lock", "acquire", "agents/foo.md", A, now="2026-11-29T16:00")
+    assert refused.returncode == 1 and HOLDER in refused.stderr
+    assert bsi(legacy_brain, "lock", "release", "agents/foo.md", A, now="2026-11-29T16:00").returncode == 2
+    assert (legacy_brain / "locks" / "agents-foo-md.lock").exists()
+
+
+def test_legacy_lock_takeover_rewrites_in_new_format(legacy_brain: Path) -> None:
+    proc = bsi(legacy_brain, "--json", "lock", "acquire", "agents/foo.md", A, now="2026-11-29T16:29")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["action"] == "taken_over" and out["previous_holder"] == HOLDER and out["generation"] == 2
+    assert out["replaced_legacy"] == ["locks/agents-foo-md.lock"]
+    assert not (legacy_brain / "locks" / "agents-foo-md.lock").exists()
+    data = read_lock(legacy_brain, "agents/foo.md")
+    assert data["holder"] == A and data["generation"] == 2
+
+
+def test_legacy_lock_reentry_by_its_holder_rewrites_it(legacy_brain: Path) -> None:
+    proc = bsi(legacy_brain, "--json", "lock", "acquire", "agents/foo.md", HOLDER, "30", now="2026-11-29T16:10")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["action"] == "extended"
+    assert not (legacy_brain / "locks" / "agents-foo-md.lock").exists()
+    data = read_lock(legacy_brain, "agents/foo.md")
+    assert data["holder"] == HOLDER and data["generation"] == 1 and data["ttl_min"] == 30

@@ -1,0 +1,255 @@
+"""`bsi preflight check|fail|reset|status`: every SPEC 10 code, its precedence, the circuit breaker (SPEC 9)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+NOW = "2026-11-29T10:10:00Z"
+LEGACY_COMPOSE = Path("/work/shared/fixtures/legacy/brain-compose.yml")
+
+ENV = {k: v for k, v in os.environ.items() if k not in ("BRAIN_ROOT", "BRAIN_NOW")}
+ENV.update({"GIT_AUTHOR_NAME": "Test", "GIT_AUTHOR_EMAIL": "test@example.org",
+            "GIT_COMMITTER_NAME": "Test", "GIT_COMMITTER_EMAIL": "test@example.org"})
+
+
+def bsi(brain: Path, *args: str, now: str | None = NOW) -> subprocess.CompletedProcess[str]:
+    """Run `bsi --brain BRAIN [--now NOW] ARGS…`."""
+    cmd = [sys.executable, "-m", "brain_tui.cli.main", "--brain", str(brain)]
+    if now:
+        cmd += ["--now", now]
+    return subprocess.run([*cmd, *args], capture_output=True, text=True, env=ENV, cwd=brain, check=False)
+
+
+def ok(proc: subprocess.CompletedProcess[str]) -> str:
+    """Assert success; return stdout stripped."""
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.strip()
+
+
+def git(brain: Path, *args: str) -> str:
+    """Output of one git command in the brain."""
+    return subprocess.run(["git", *args], cwd=brain, capture_output=True, text=True, env=ENV,
+                          check=True).stdout
+
+
+def preflight(brain: Path, sess_id: str, file: str, now: str = NOW) -> tuple[int, dict[str, Any], str]:
+    """`bsi --json preflight check`: (exit code, JSON document, stderr)."""
+    proc = bsi(brain, "--json", "preflight", "check", sess_id, file, now=now)
+    return proc.returncode, json.loads(proc.stdout), proc.stderr
+
+
+def claim_file(brain: Path, sess_id: str) -> dict[str, Any]:
+    """A claim file, parsed."""
+    return yaml.safe_load((brain / "claims" / f"{sess_id}.yml").read_text(encoding="utf-8"))
+
+
+def signal_docs(brain: Path) -> list[dict[str, Any]]:
+    """Every signal file, parsed."""
+    return [yaml.safe_load(p.read_text(encoding="utf-8")) for p in sorted((brain / "signals").glob("sig-*.yml"))]
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    """A brain with a pilot, a brain-write satellite under it, a solo claim and a themed satellite."""
+    root = tmp_path_factory.mktemp("base") / "brain"
+    ok(subprocess.run([sys.executable, "-m", "brain_tui.cli.main", "init", str(root)],
+                      capture_output=True, text=True, env=ENV, check=False))
+    ids = {}
+    ids["pil"] = ok(bsi(root, "claim", "open", "--scope", "brain-engine/", "--scope", "agents/",
+                        "--scope", "docs/", "--type", "pilote", "--slug", "pil", now="2026-11-29T10:00:00Z"))
+    ids["sat"] = ok(bsi(root, "claim", "open", "--scope", "brain-engine/", "--scope", "agents/",
+                        "--parent", ids["pil"], "--satellite-type", "brain-write", "--slug", "sat",
+                        now="2026-11-29T10:05:00Z"))
+    ids["solo"] = ok(bsi(root, "claim", "open", "--scope", "profil/", "--type", "solo", "--slug", "solo",
+                         now="2026-11-29T10:05:00Z"))
+    ids["theme"] = ok(bsi(root, "claim", "open", "--scope", "docs/", "--parent", ids["pil"],
+                          "--satellite-type", "brain-write", "--theme-branch", "theme/be6", "--slug", "theme",
+                          now="2026-11-29T10:05:00Z"))
+    return root, ids
+
+
+@pytest.fixture
+def brain(base: tuple[Path, dict[str, str]], tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """A private copy of the base brain (git history included) and its claim IDs."""
+    target = tmp_path / "brain"
+    shutil.copytree(base[0], target, symlinks=True)
+    return target, base[1]
+
+
+# -- 0 and 1 -------------------------------------------------------------------------------------
+def test_go_exit_0(brain: tuple[Path, dict[str, str]]) -> None:
+    root, ids = brain
+    code, doc, _ = preflight(root, ids["sat"], "./brain-engine//server.py")
+    assert code == 0
+    assert doc == {"sess_id": ids["sat"], "file": "brain-engine/server.py", "code": 0, "check": "go"}
+    assert "go" in ok(bsi(root, "preflight", "check", ids["sat"], "brain-engine/server.py"))
+
+
+def test_scope_violation_exit_1_including_dotdot_and_absolute(brain: tuple[Path, dict[str, str]]) -> None:
+    root, ids = brain
+    for path in ("other.md", "brain-engine-old/x.py", "brain-engine/../agents/x.md", "../brain-engine/x.py",
+                 "/brain-engine/x.py", "brain-engine"):
+        code, doc, err = preflight(root, ids["sat"], path)
+        assert (code, doc["check"]) == (1, "scope"), path
+        assert "scope violation" in err
+
+
+# -- 4 ---------------------------------------------------------------------------------------------
+def test_unknown_claim_exit_4(brain: tuple[Path, dict[str, str]]) -> None:
+    root, _ = brain
+    code, doc, err = preflight(root, "sess-20261129-0000-nope", "other.md")
+    assert (code, doc["check"]) == (4, "claim")
+    assert "unknown" in err and "bsi claim open" in err
+
+
+def test_waiting_human_exit_4_before_scope_and_names_the_unblock(brain: tuple[Path, dict[str, str]]) -> None:
+    root, ids = brain
+    ok(bsi(root, "gate", "request", ids["sat"], "deploy ok?"))
+    for path in ("brain-engine/x.py", "outside.md"):
+        code, doc, err = preflight(root, ids["sat"], path)
+        assert (code, doc["status"]) == (4, "waiting_human")
+        assert "waiting_human" in err and f"bsi gate approve {ids['sat']}" in err
+
+
+def test_paused_claim_and_paused_parent_exit_4(brain: tuple[Path, dict[str, str]]) -> None:
+    root, ids = brain
+    ok(bsi(root, "gate", "pause", ids["pil"], "hold on"))
+    code, doc, err = preflight(root, ids["sat"], "brain-engine/x.py")
+    assert (code, doc["status"]) == (4, "paused")
+    assert f"bsi gate resume {ids['pil']}" in err  # paused by the pilot's cascade: resume the pilot
+    ok(bsi(root, "gate", "resume", ids["sat"]))  # the child alone is open again, its parent still paused
+    assert claim_file(root, ids["sat"])["status"] == "open"
+    code, doc, err = preflight(root, ids["sat"], "brain-engine/x.py")
+    assert (code, doc["blocked_by"]) == (4, ids["pil"])
+    assert "paused" in err and f"bsi gate resume {ids['pil']}" in err
+    ok(bsi(root, "gate", "resume", ids["pil"]))
+    assert preflight(root, ids["sat"], "brain-engine/x.py")[0] == 0
+
+
+def test_failed_parent_exit_4(brain: tuple[Path, dict[str, str]]) -> None:
+    root, ids = brain
+    ok(bsi(root, "gate", "request", ids["pil"], "go?"))
+    ok(bsi(root, "gate", "reject", ids["pil"], "no"))
+    assert claim_file(root, ids["sat"])["status"] == "open"
+    code, doc, err = preflight(root, ids["sat"], "brain-engine/x.py")
+    assert (code, doc["blocked_by"]) == (4, ids["pil"])
+    assert "failed" in err
+
+
+def test_stale_claim_exit_4_names_release(brain: tuple[Path, dict[str, str]]) -> None:
+    root, ids = brain
+    late = "2026-11-29T13:00:00Z"
+    ok(bsi(root, "watchdog", now=late))
+    code, doc, err = preflight(root, ids["sat"], "brain-engine/x.py", now=late)
+    assert (code, doc["status"]) == (4, "stale")
+    assert f"bsi claim release {ids['sat']}" in err
+
+
+# -- 5 ---------------------------------------------------------------------------------------------
+def test_kernel_zone_fires_for_a_satellite_only(brain: tuple[Path, dict[str, str]]) -> None:
+    root, ids = brain
+    code, doc, err = preflight(root, ids["sat"], "agents/helper.md")
+    assert (code, doc["check"]) == (5, "zone")
+    assert "kernel zone" in err
+    assert preflight(root, ids["pil"], "agents/helper.md")[0] == 0
+    assert preflight(root, ids["solo"], "profil/x.md")[0] == 0
+    # Scope comes before zone: a kernel file outside the scope is a scope violation.
+    assert preflight(root, ids["sat"], "scripts/run.sh")[0] == 1
+
+
+def test_kerneluser_true_lifts_the_zone(brain: tuple[Path, dict[str, str]]) -> None:
+    root, ids = brain
+    (root / "brain-compose.yml").write_text("kerneluser: true\n", encoding="utf-8")
+    assert preflight(root, ids["sat"], "agents/helper.md")[0] == 0
+
+
+def test_kernel_zone_overridden_in_brain_compose(brain: tuple[Path, dict[str, str]]) -> None:
+    root, ids = brain
+    (root / "brain-compose.yml").write_text("zones:\n  kernel: [brain-engine/, docs/ADR.md]\n", encoding="utf-8")
+    assert preflight(root, ids["sat"], "brain-engine/server.py")[0] == 5
+    assert preflight(root, ids["sat"], "agents/helper.md")[0] == 0
+    assert preflight(root, ids["theme"], "docs/ADR.md")[0] == 5
+    assert preflight(root, ids["theme"], "docs/ADR.md.bak")[0] != 5
+
+
+# -- 2 ---------------------------------------------------------------------------------------------
+def test_locked_by_another_session_exit_2(brain: tuple[Path, dict[str, str]]) -> None:
+    root, ids = brain
+    ok(bsi(root, "lock", "acquire", "brain-engine/server.py", ids["pil"], "30"))
+    code, doc, err = preflight(root, ids["sat"], "brain-engine/server.py")
+    assert (code, doc["check"], doc["holder"]) == (2, "lock", ids["pil"])
+    assert ids["pil"] in err
+    assert preflight(root, ids["pil"], "brain-engine/server.py")[0] == 0  # its own lock
+    assert preflight(root, ids["sat"], "brain-engine/other.py")[0] == 0
+    assert preflight(root, ids["sat"], "brain-engine/server.py", now="2026-11-29T10:41:00Z")[0] == 0  # expired
+    ok(bsi(root, "lock", "acquire", "agents/helper.md", ids["pil"]))
+    assert preflight(root, ids["sat"], "agents/helper.md")[0] == 5  # zone before lock
+
+
+# -- 3 and the circuit breaker ------------------------------------------------------------------------
+def test_circuit_breaker_trips_once_and_resets(brain: tuple[Path, dict[str, str]]) -> None:
+    root, ids = brain
+    sat = ids["sat"]
+    for expected in (1, 2):
+        state = json.loads(ok(bsi(root, "--json", "preflight", "fail", sat)))
+        assert (state["fails"], state["max"], state["tripped"], state["signal"]) == (expected, 3, False, None)
+        assert preflight(root, sat, "brain-engine/x.py")[0] == 0
+    assert git(root, "log", "-1", "--format=%s").strip() == f"bsi: circuit fail {sat}"
+    state = json.loads(ok(bsi(root, "--json", "preflight", "fail", sat)))
+    assert state["tripped"] is True and state["signal"]
+    ok(bsi(root, "preflight", "fail", sat))  # a fourth failure sends nothing more
+    breaks = [s for s in signal_docs(root) if s["type"] == "CIRCUIT_BREAK"]
+    assert len(breaks) == 1
+    assert (breaks[0]["from"], breaks[0]["to"], breaks[0]["sig_id"]) == (sat, ids["pil"], state["signal"])
+    circuit = claim_file(root, sat)["circuit"]
+    assert circuit["fails"] == 4 and circuit["tripped"] is True and circuit["last_fail_at"]
+    code, doc, err = preflight(root, sat, "brain-engine/x.py")
+    assert (code, doc["check"]) == (3, "circuit")
+    assert f"bsi preflight reset {sat}" in err
+    status = json.loads(ok(bsi(root, "--json", "preflight", "status", sat)))
+    assert (status["fails"], status["max"], status["tripped"]) == (4, 3, True)
+    ok(bsi(root, "lock", "acquire", "brain-engine/x.py", ids["pil"]))
+    assert preflight(root, sat, "brain-engine/x.py")[0] == 2  # lock before circuit
+    ok(bsi(root, "preflight", "reset", sat))
+    assert git(root, "log", "-1", "--format=%s").strip() == f"bsi: circuit reset {sat}"
+    assert claim_file(root, sat)["circuit"] == {"fails": 0, "last_fail_at": None}
+    assert preflight(root, sat, "brain-engine/y.py")[0] == 0
+    status = json.loads(ok(bsi(root, "--json", "preflight", "status", sat)))
+    assert (status["fails"], status["tripped"]) == (0, False)
+
+
+def test_max_consecutive_fails_read_under_a_mode(brain: tuple[Path, dict[str, str]]) -> None:
+    root, ids = brain
+    text = LEGACY_COMPOSE.read_text(encoding="utf-8")
+    assert "    circuit_breaker:\n      max_consecutive_fails: 3" in text  # nested under modes.rendering
+    (root / "brain-compose.yml").write_text(text.replace("max_consecutive_fails: 3", "max_consecutive_fails: 2"),
+                                            encoding="utf-8")
+    first = json.loads(ok(bsi(root, "--json", "preflight", "fail", ids["theme"])))
+    assert (first["max"], first["tripped"]) == (2, False)
+    second = json.loads(ok(bsi(root, "--json", "preflight", "fail", ids["theme"])))
+    assert second["tripped"] is True and second["signal"]
+    assert [s["to"] for s in signal_docs(root) if s["type"] == "CIRCUIT_BREAK"] == [ids["pil"]]
+
+
+# -- 6 ---------------------------------------------------------------------------------------------
+def test_theme_branch_exit_6_then_go_on_the_branch(brain: tuple[Path, dict[str, str]]) -> None:
+    root, ids = brain
+    code, doc, err = preflight(root, ids["theme"], "docs/guide.md")
+    assert (code, doc["check"], doc["theme_branch"]) == (6, "branch", "theme/be6")
+    assert "git checkout theme/be6" in err
+    ok(bsi(root, "preflight", "fail", ids["theme"]))
+    ok(bsi(root, "preflight", "fail", ids["theme"]))
+    ok(bsi(root, "preflight", "fail", ids["theme"]))
+    assert preflight(root, ids["theme"], "docs/guide.md")[0] == 3  # circuit before branch
+    ok(bsi(root, "preflight", "reset", ids["theme"]))
+    git(root, "checkout", "--quiet", "-b", "theme/be6")
+    assert preflight(root, ids["theme"], "docs/guide.md")[0] == 0
