@@ -11,6 +11,7 @@ from pathlib import Path
 
 from brain_tui.core import gitops
 from brain_tui.core.brain import Brain, init_brain
+from brain_tui.core.breath import write_demo_breath
 from brain_tui.core.changes import seed_ids
 from brain_tui.core.clock import parse_duration
 from brain_tui.core.protocol import CloseRequest, OpenRequest
@@ -143,6 +144,7 @@ def build_demo(path: str | os.PathLike[str], now: datetime) -> Path:
         open_("search-scan", "*", "prod@laptop", "Read-only scan for TODO markers", satellite_type="search",
               ttl="90m")
         at(timedelta(0))
+        brain.mutate(write_demo_breath)
         brain.watchdog()
     finally:
         seed_ids(None)

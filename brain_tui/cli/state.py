@@ -1,0 +1,271 @@
+"""`bsi env`, `bsi breath inhale|reference|expire|show`, `bsi lint` (SPEC 16, 17, 18)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import Any
+
+from brain_tui.cli.common import Context, one_line, table
+from brain_tui.core.errors import InvalidData, NotFound, UsageError
+
+
+def register(sub: Any, parent: argparse.ArgumentParser) -> None:
+    """Add the environment, breath and lint commands."""
+    p = sub.add_parser("env", help="the environment, derived live (git, pm2, ports, system)", parents=[parent])
+    p.add_argument("--timeout", type=float, default=2.0, metavar="SECONDS", help="timeout of each probe")
+    p.set_defaults(handler=cmd_env)
+
+    breath = sub.add_parser("breath", help="context-broker breath records and metrics", parents=[parent])
+    bsub = breath.add_subparsers(dest="breath_command", metavar="ACTION")
+    p = bsub.add_parser("inhale", help="record the files loaded for an agent", parents=[parent])
+    p.add_argument("sprint")
+    p.add_argument("--agent", required=True)
+    p.add_argument("--session", help="the session running the sprint")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.set_defaults(handler=cmd_inhale)
+    p = bsub.add_parser("reference", help="record files the sprint actually used", parents=[parent])
+    p.add_argument("sprint")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.set_defaults(handler=cmd_reference)
+    p = bsub.add_parser("expire", help="release files (or keep them with a reason); closes the sprint",
+                        parents=[parent])
+    p.add_argument("sprint")
+    p.add_argument("files", nargs="*", metavar="FILE")
+    p.add_argument("--keep", action="append", default=[], metavar="FILE=REASON", help="keep a file, with why")
+    p.set_defaults(handler=cmd_expire)
+    p = bsub.add_parser("show", help="breath metrics of the sprints", parents=[parent])
+    p.add_argument("sprints", nargs="*", metavar="SPRINT")
+    p.set_defaults(handler=cmd_show)
+
+    p = sub.add_parser("lint", help="check brain-language headers (ADR-010)", parents=[parent])
+    p.add_argument("paths", nargs="*", metavar="PATH")
+    p.set_defaults(handler=cmd_lint)
+
+
+# -- env ------------------------------------------------------------------------------------------
+def _size(n: Any) -> str:
+    if not isinstance(n, (int, float)):
+        return "?"
+    value = float(n)
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if value < 1024 or unit == "TiB":
+            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
+        value /= 1024
+    return f"{value:.1f} TiB"
+
+
+def _duration(seconds: Any) -> str:
+    if not isinstance(seconds, (int, float)):
+        return "-"
+    s = int(seconds)
+    days, s = divmod(s, 86400)
+    hours, s = divmod(s, 3600)
+    minutes = s // 60
+    if days:
+        return f"{days}d{hours:02d}h"
+    if hours:
+        return f"{hours}h{minutes:02d}m"
+    return f"{minutes}m"
+
+
+def format_env(env: dict[str, Any]) -> str:
+    """A short human summary of `collect_env(...).as_dict()`."""
+    out = [f"host      {one_line(env['hostname'], 40)}   instance {one_line(env['instance'], 60)}"]
+    git = env["git"]
+    if git.get("error"):
+        out.append(f"git       error: {one_line(git['error'], 100)}")
+    else:
+        sync = "no upstream" if git.get("ahead") is None else f"↑{git['ahead']} ↓{git['behind']}"
+        out.append(f"git       {one_line(git.get('branch') or '(detached)', 30)}  "
+                   f"{one_line(git.get('version') or '(no commit)', 60)}")
+        out.append(f"          {sync}  remote {one_line(git.get('remote') or '-', 30)}  "
+                   f"dirty {git.get('dirty_count', 0)}  last sync {git.get('last_sync') or 'never'}")
+    pm2 = env["pm2"]
+    if not pm2.get("available"):
+        out.append(f"pm2       {one_line(pm2.get('error') or 'pm2 not found', 80)}")
+    elif pm2.get("error"):
+        out.append(f"pm2       error: {one_line(pm2['error'], 100)}")
+    elif not pm2.get("processes"):
+        out.append("pm2       no processes")
+    else:
+        rows = [[one_line(p["name"], 30), one_line(p["status"], 12), _duration(p.get("uptime_s")),
+                 str(p.get("restarts") if p.get("restarts") is not None else "-"),
+                 f"{p['cpu']}%" if p.get("cpu") is not None else "-", _size(p.get("memory")),
+                 str(p.get("port") or "-")] for p in pm2["processes"]]
+        out.append("pm2")
+        out.extend("  " + line for line in
+                   table(rows, ["NAME", "STATUS", "UPTIME", "RESTARTS", "CPU", "MEMORY", "PORT"]).splitlines())
+    ports = env["ports"]
+    if ports.get("error"):
+        out.append(f"ports     error: {one_line(ports['error'], 100)}")
+    listening = ports.get("listening") or []
+    shown = ", ".join(f"{r['port']} ({one_line(r['process'] or '?', 20)})" for r in listening[:12])
+    more = f" … +{len(listening) - 12}" if len(listening) > 12 else ""
+    out.append(f"listening {shown or 'none'}{more}")
+    for entry in ports.get("configured") or []:
+        state = "up" if entry.get("up") else "down"
+        detail = f"  ({one_line(entry['error'], 50)})" if entry.get("error") else ""
+        out.append(f"port      {one_line(entry['name'], 30)} {entry.get('port') or '-'} {state}{detail}")
+    system = env["system"]
+    load = system.get("load", {})
+    mem = system.get("memory", {})
+    disk = system.get("disk", {})
+    parts = [
+        f"load {load['1m']} {load['5m']} {load['15m']}" if "1m" in load else f"load ? ({load.get('error')})",
+        f"mem {mem['percent']}% ({_size(mem['used'])}/{_size(mem['total'])})" if "percent" in mem
+        else f"mem ? ({mem.get('error')})",
+        f"disk {disk['percent']}% ({_size(disk['used'])}/{_size(disk['total'])})" if "total" in disk
+        else f"disk ? ({disk.get('error')})",
+    ]
+    out.append("system    " + "  ".join(parts))
+    return "\n".join(out)
+
+
+def cmd_env(ctx: Context) -> int:
+    """`bsi env [--json]`: always exits 0; a failing source shows its error."""
+    from brain_tui.core.env import collect_env
+
+    brain = ctx.brain
+    env = collect_env(brain.root, brain.config, brain.instance, ctx.args.timeout, now=brain.now()).as_dict()
+    ctx.emit(env, format_env(env))
+    return 0
+
+
+# -- breath ---------------------------------------------------------------------------------------
+def _keeps(items: list[str]) -> dict[str, str]:
+    kept: dict[str, str] = {}
+    for item in items:
+        file, sep, reason = item.partition("=")
+        if not sep or not file.strip() or not reason.strip():
+            raise UsageError(f"--keep {item!r}: expected FILE=REASON")
+        kept[file.strip()] = reason.strip()
+    return kept
+
+
+def cmd_inhale(ctx: Context) -> int:
+    """`bsi breath inhale SPRINT --agent A FILE…` (alerts of the 2-sources rule on stderr)."""
+    from brain_tui.core import breath
+
+    a = ctx.args
+    alerts = ctx.brain.mutate(lambda cs: breath.inhale(cs, a.sprint, a.agent, a.files, session=a.session))
+    for alert in alerts:
+        ctx.say(f"bsi: alert: {alert['message']}")
+    ctx.emit({"sprint": a.sprint, "agent": a.agent, "files": a.files, "alerts": alerts},
+             f"{a.sprint}: {a.agent} inhaled {len(a.files)} file(s)")
+    return 0
+
+
+def cmd_reference(ctx: Context) -> int:
+    """`bsi breath reference SPRINT FILE…`."""
+    from brain_tui.core import breath
+
+    a = ctx.args
+    added = ctx.brain.mutate(lambda cs: breath.reference(cs, a.sprint, a.files))
+    ctx.emit({"sprint": a.sprint, "added": added}, f"{a.sprint}: {len(added)} file(s) referenced")
+    return 0
+
+
+def cmd_expire(ctx: Context) -> int:
+    """`bsi breath expire SPRINT FILE… [--keep FILE=REASON]`."""
+    from brain_tui.core import breath
+
+    a = ctx.args
+    kept = _keeps(a.keep)
+    if not a.files and not kept:
+        raise UsageError("breath expire: give files to release and/or --keep FILE=REASON")
+    warnings = ctx.brain.mutate(lambda cs: breath.expire(cs, a.sprint, a.files, kept))
+    for warning in warnings:
+        ctx.say(f"bsi: warning: {warning}")
+    ctx.emit({"sprint": a.sprint, "released": a.files, "kept": kept, "warnings": warnings},
+             f"{a.sprint}: {len(a.files)} released, {len(kept)} kept")
+    return 0
+
+
+def _ratio_text(value: float | None, percent: bool) -> str:
+    if value is None:
+        return "-"
+    return f"{value:.0%}" if percent else f"{value:.2f}"
+
+
+def cmd_show(ctx: Context) -> int:
+    """`bsi breath show [SPRINT…]`."""
+    from brain_tui.core import breath
+
+    for sprint in ctx.args.sprints:
+        breath.validate_sprint_id(sprint)
+    brain = ctx.brain
+    records, corrupt = breath.load_records(brain.root, brain.tz)
+    rows = breath.metrics(records)
+    if ctx.args.sprints:
+        known = {m.sprint for m in rows}
+        missing = [s for s in ctx.args.sprints if s not in known]
+        if missing:
+            raise NotFound(f"no breath record for {missing[0]}")
+        wanted = set(ctx.args.sprints)
+        rows = [m for m in rows if m.sprint in wanted]
+    for bad in corrupt:
+        ctx.say(f"bsi: warning: {bad.path} line {bad.line}: {bad.reason}")
+    if ctx.json:
+        ctx.emit({"sprints": [m.as_dict() for m in rows], "corrupt": [c.as_dict() for c in corrupt]})
+        return 0
+    if not rows:
+        ctx.emit(None, "no breath records")
+        return 0
+    lines = [table(
+        [[m.sprint + (" (open)" if m.is_open else ""), _ratio_text(m.context_load, False),
+          _ratio_text(m.stale_ratio, True), f"{m.breath_depth:+d}", _ratio_text(m.exhale_rate, True),
+          str(len(m.alerts))] for m in rows],
+        ["SPRINT", "CONTEXT_LOAD", "STALE_RATIO", "BREATH_DEPTH", "EXHALE_RATE", "ALERTS"],
+    ), "thresholds: context_load > 2.0, stale_ratio > 30%, exhale_rate < 50%, "
+       "breath_depth growing 3 sprints in a row, at most 2 sources per agent"]
+    for m in rows:
+        for alert in m.alerts:
+            lines.append(f"alert  {m.sprint}  {one_line(alert['message'], 100)}")
+    ctx.emit(None, "\n".join(lines))
+    return 0
+
+
+# -- lint -----------------------------------------------------------------------------------------
+def _lint_root(ctx: Context) -> Path:
+    from brain_tui.core.brain import find_root
+
+    try:
+        return find_root(getattr(ctx.args, "brain", None))
+    except NotFound:
+        if ctx.args.paths:
+            return Path.cwd()
+        raise
+
+
+def cmd_lint(ctx: Context) -> int:
+    """`bsi lint [PATHS]`: exit 0 when clean, 1 with findings."""
+    from brain_tui.core.headers import lint
+
+    root = _lint_root(ctx)
+    paths: list[str] | None = None
+    if ctx.args.paths:
+        paths = []
+        for given in ctx.args.paths:
+            here = Path(given)
+            if here.is_absolute() or os.path.lexists(here):
+                paths.append(str(here.resolve()) if os.path.lexists(here) else given)
+            elif (root / given).exists():
+                paths.append(str(root / given))
+            else:
+                raise NotFound(f"no such file: {given}")
+    try:
+        findings = lint(root, paths)
+    except FileNotFoundError as exc:
+        raise NotFound(f"no such file: {exc}") from None
+    except OSError as exc:
+        raise InvalidData(f"cannot lint: {exc}") from None
+    if ctx.json:
+        ctx.emit({"findings": [f.as_dict() for f in findings]})
+    else:
+        text = "\n".join(f"{one_line(f.path, 80)}:{f.line}: {f.field}: {one_line(f.message, 140)}" for f in findings)
+        ctx.emit(None, text or None)
+        files = len({f.path for f in findings})
+        ctx.say(f"{len(findings)} finding(s) in {files} file(s)" if findings else "headers clean")
+    return 1 if findings else 0

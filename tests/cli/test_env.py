@@ -1,0 +1,220 @@
+"""`bsi env`: the environment derived live — git, pm2, listening and configured ports, system (SPEC 16)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import psutil
+import pytest
+
+from brain_tui.core.config import load_config
+from brain_tui.core.env import collect_env
+
+NOW = "2026-11-29T10:00:00Z"
+NOW_DT = datetime(2026, 11, 29, 10, 0, tzinfo=UTC)
+ENV = {k: v for k, v in os.environ.items()
+       if k not in ("BRAIN_ROOT", "BRAIN_NOW", "BRAIN_PORT", "BRAIN_MCP_PORT", "BRAIN_KEY_PORT")}
+ENV.update({"GIT_AUTHOR_NAME": "Test", "GIT_AUTHOR_EMAIL": "test@example.org",
+            "GIT_COMMITTER_NAME": "Test", "GIT_COMMITTER_EMAIL": "test@example.org"})
+
+#: A `pm2 jlist` as pm2 5 prints it (trimmed), after a banner line; the env holds a secret.
+JLIST = [
+    {
+        "pid": 4242,
+        "name": "brain-engine",
+        "pm_id": 0,
+        "monit": {"memory": 73400320, "cpu": 1.5},
+        "pm2_env": {
+            "name": "brain-engine",
+            "status": "online",
+            "pm_uptime": int(NOW_DT.timestamp() * 1000) - 3_600_000,
+            "restart_time": 2,
+            "unstable_restarts": 0,
+            "env": {"PORT": "7700", "API_SECRET": "hunter2-do-not-show"},
+        },
+    },
+    {
+        "pid": 0,
+        "name": "brain-mcp",
+        "pm_id": 1,
+        "monit": {"memory": 0, "cpu": 0},
+        "pm2_env": {"name": "brain-mcp", "status": "stopped", "pm_uptime": 1764000000000, "restart_time": 15,
+                    "env": {}},
+    },
+]
+
+
+def bsi(brain: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Run `bsi --brain BRAIN --now NOW ARGS…`."""
+    cmd = [sys.executable, "-m", "brain_tui.cli.main", "--brain", str(brain), "--now", NOW, *args]
+    return subprocess.run(cmd, capture_output=True, text=True, env=env or ENV, cwd=brain, check=False,
+                          timeout=120)
+
+
+def env_json(brain: Path, *args: str, env: dict[str, str] | None = None) -> dict:
+    """`bsi env --json`, parsed (exit 0 required)."""
+    proc = bsi(brain, "env", "--json", *args, env=env)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+@pytest.fixture(scope="module")
+def listener() -> Iterator[socket.socket]:
+    """A real TCP socket listening on 127.0.0.1, owned by this test process."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen()
+    yield sock
+    sock.close()
+
+
+def free_port() -> int:
+    """A port nothing listens on (bound then released)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def brain(tmp_path_factory: pytest.TempPathFactory, listener: socket.socket) -> Path:
+    """An initialised brain whose brain-compose.yml configures one port up and one down."""
+    root = tmp_path_factory.mktemp("env") / "brain"
+    proc = subprocess.run([sys.executable, "-m", "brain_tui.cli.main", "init", str(root)],
+                          capture_output=True, text=True, env=ENV, check=False)
+    assert proc.returncode == 0, proc.stderr
+    up = listener.getsockname()[1]
+    (root / "brain-compose.yml").write_text(
+        f"brain_name: testbrain\nports:\n  svc-up: {up}\n  svc-down: {free_port()}\n", encoding="utf-8")
+    (root / "notes.md").write_text("dirty\n", encoding="utf-8")
+    return root
+
+
+def fake_pm2(body: str) -> str:
+    """A fake `pm2` executable: a Python script (PATH holds no shell tools in these tests)."""
+    return f"#!{sys.executable}\nimport sys\n{body}\n"
+
+
+def path_with(tmp_path: Path, pm2_script: str | None) -> dict[str, str]:
+    """An environment whose PATH holds git and, when given, a fake `pm2` — and no other pm2."""
+    bindir = tmp_path / "bin"
+    bindir.mkdir(exist_ok=True)
+    git = shutil.which("git")
+    assert git
+    (bindir / "git").symlink_to(git)
+    if pm2_script is not None:
+        pm2 = bindir / "pm2"
+        pm2.write_text(pm2_script, encoding="utf-8")
+        pm2.chmod(0o755)
+    return {**ENV, "PATH": str(bindir)}
+
+
+def test_listening_socket_appears_with_this_process(brain: Path, listener: socket.socket) -> None:
+    port = listener.getsockname()[1]
+    data = env_json(brain)
+    rows = [r for r in data["ports"]["listening"] if r["port"] == port]
+    assert rows, data["ports"]["listening"]
+    assert rows[0]["address"] == "127.0.0.1"
+    assert rows[0]["pid"] == os.getpid()
+    assert rows[0]["process"] == psutil.Process().name()
+
+
+def test_json_has_the_spec_keys_and_live_git(brain: Path) -> None:
+    data = env_json(brain)
+    assert set(data) == {"hostname", "instance", "git", "pm2", "ports", "system"}
+    assert data["hostname"] == socket.gethostname()
+    assert data["instance"] == f"testbrain@{socket.gethostname()}"
+    head = subprocess.run(["git", "log", "-1", "--oneline"], cwd=brain, capture_output=True, text=True,
+                          check=True).stdout.strip()
+    assert data["git"]["version"] == head
+    assert data["git"]["branch"]
+    assert "notes.md" in data["git"]["dirty"] and "brain-compose.yml" in data["git"]["dirty"]
+    assert data["git"]["ahead"] is None and data["git"]["behind"] is None  # no upstream
+    assert data["git"]["last_sync"] is None  # never fetched
+    assert data["system"]["memory"]["total"] == psutil.virtual_memory().total
+    assert data["system"]["disk"]["total"] == shutil.disk_usage(brain).total
+    assert len([data["system"]["load"][k] for k in ("1m", "5m", "15m")]) == 3
+
+
+def test_configured_ports_up_and_down(brain: Path, listener: socket.socket, tmp_path: Path) -> None:
+    up = listener.getsockname()[1]
+    env = {**ENV, "BRAIN_KEY_PORT": str(up), "BRAIN_MCP_PORT": "not-a-port"}
+    configured = {c["name"]: c for c in env_json(brain, env=env)["ports"]["configured"]}
+    assert configured["svc-up"]["port"] == up and configured["svc-up"]["up"] is True
+    assert configured["svc-down"]["up"] is False
+    assert configured["BRAIN_KEY_PORT"]["up"] is True and configured["BRAIN_KEY_PORT"]["source"] == "env"
+    assert configured["BRAIN_MCP_PORT"]["up"] is False and "not a port" in configured["BRAIN_MCP_PORT"]["error"]
+    assert "BRAIN_PORT" not in configured
+    text = bsi(brain, "env", env=env).stdout
+    assert f"svc-up {up} up" in text and "svc-down" in text and " down" in text
+
+
+def test_fake_pm2_processes_appear_without_their_env(brain: Path, tmp_path: Path) -> None:
+    script = fake_pm2(f"assert sys.argv[1:] == ['jlist']\nprint('[PM2] Spawning PM2 daemon')\n"
+                      f"print({json.dumps(JLIST)!r})")
+    env = path_with(tmp_path, script)
+    proc = bsi(brain, "env", "--json", env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert "hunter2" not in proc.stdout
+    pm2 = json.loads(proc.stdout)["pm2"]
+    assert pm2["available"] is True and pm2["error"] is None
+    engine, mcp = pm2["processes"]
+    assert engine == {"name": "brain-engine", "pid": 4242, "status": "online", "uptime_s": 3600.0,
+                      "restarts": 2, "cpu": 1.5, "memory": 73400320, "port": 7700}
+    assert mcp["name"] == "brain-mcp" and mcp["status"] == "stopped" and mcp["uptime_s"] is None
+    assert mcp["restarts"] == 15 and mcp["port"] is None
+    text = bsi(brain, "env", env=env).stdout
+    assert "brain-engine" in text and "online" in text and "1h00m" in text
+
+
+def test_no_pm2_on_path_says_pm2_not_found(brain: Path, tmp_path: Path) -> None:
+    env = path_with(tmp_path, None)
+    data = env_json(brain, env=env)
+    assert data["pm2"] == {"available": False, "error": "pm2 not found", "processes": []}
+    assert data["git"]["version"]  # git still found on that PATH: the other sources fill in
+    text = bsi(brain, "env", env=env)
+    assert text.returncode == 0
+    assert "pm2 not found" in text.stdout
+
+
+def test_hanging_pm2_is_cut_by_the_timeout(brain: Path, tmp_path: Path) -> None:
+    env = path_with(tmp_path, fake_pm2("import time\ntime.sleep(30)"))
+    data = env_json(brain, "--timeout", "0.5", env=env)
+    assert data["pm2"]["available"] is True
+    assert "timed out" in data["pm2"]["error"] and data["pm2"]["processes"] == []
+    assert data["ports"]["listening"] is not None and "total" in data["system"]["memory"]
+
+
+def test_failing_pm2_reports_its_error(brain: Path, tmp_path: Path) -> None:
+    env = path_with(tmp_path, fake_pm2("sys.stderr.write('connect EACCES /root/.pm2/rpc.sock\\n')\nsys.exit(1)"))
+    pm2 = env_json(brain, env=env)["pm2"]
+    assert pm2["available"] is True and "EACCES" in pm2["error"]
+
+
+def test_a_failing_source_does_not_hide_the_others(tmp_path: Path) -> None:
+    root = tmp_path / "plain"
+    (root / "claims").mkdir(parents=True)  # a brain folder that is not a git repository
+    data = env_json(root, env={**ENV, "GIT_CEILING_DIRECTORIES": str(tmp_path)})
+    assert "error" in data["git"] and "not a git repository" in data["git"]["error"]
+    assert data["system"]["memory"]["total"] > 0
+    assert isinstance(data["ports"]["listening"], list)
+    text = bsi(root, "env", env={**ENV, "GIT_CEILING_DIRECTORIES": str(tmp_path)})
+    assert text.returncode == 0 and "git       error:" in text.stdout
+
+
+def test_collect_env_core_api(brain: Path, tmp_path: Path) -> None:
+    """The function the cockpit's thread worker calls: plain data, time only from the caller."""
+    state = collect_env(brain, load_config(brain), "x@y", 1.0, now=NOW_DT,
+                        environ=path_with(tmp_path, None))
+    data = state.as_dict()
+    assert data["instance"] == "x@y"
+    assert data["pm2"]["error"] == "pm2 not found"
+    assert json.loads(json.dumps(data)) == data  # JSON-ready
+    assert {c["name"] for c in data["ports"]["configured"]} == {"svc-up", "svc-down"}
