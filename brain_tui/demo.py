@@ -19,6 +19,11 @@ from brain_tui.core.scope import parse_scope
 from brain_tui.core.yamlio import atomic_write_text
 
 DEMO_COMPOSE = """\
+# brain:
+#   type: protocol
+#   scope: kernel
+#   lifecycle: stable
+#   read: full
 # brain-compose.yml — demo brain
 brain_name: prod
 timezone: UTC
@@ -32,7 +37,43 @@ ports:
   brain-mcp: 7701
 """
 
+MD_HEADER = """\
+---
+brain:
+  type: {type}
+  scope: work
+  lifecycle: {lifecycle}
+  read: header
+  triggers: [sprint]
+  export: false
+---
+"""
+CODE_HEADER = """\
+# brain:
+#   type: work
+#   scope: work
+#   lifecycle: stable
+#   read: header
+"""
+
+
+def _demo_file(rel: str) -> str:
+    """A demo file with a brain-language header (one deliberately wrong, so `bsi lint` has a finding)."""
+    if rel.endswith(".py"):
+        return CODE_HEADER + f'"""{rel} (demo)."""\n'
+    kind = "notes" if rel == "wiki/concepts.md" else "work"
+    lifecycle = "sprint" if rel.startswith("todo/") else "stable"
+    return MD_HEADER.format(type=kind, lifecycle=lifecycle) + f"# {rel}\n\n## Sprint 12\n\nDemo content.\n"
+
+
 DEMO_README = """\
+---
+brain:
+  type: reference
+  scope: work
+  lifecycle: permanent
+  read: full
+---
 # Demo brain
 
 A brain built by `bsi demo`: a pilot with a domain satellite and leaves, a gate
@@ -76,7 +117,7 @@ def build_demo(path: str | os.PathLike[str], now: datetime) -> Path:
         for name in files:
             target = root / folder / name
             if not target.exists():
-                target.write_text(f"# {name}\n\n## Sprint 12\n\nDemo content.\n" if name.endswith(".md") else "")
+                target.write_text(_demo_file(f"{folder}/{name}"))
     seed_ids(20261129)
     try:
         clock = _ShiftClock(now - timedelta(hours=26))
