@@ -1,0 +1,1 @@
+"""brain-tui: the Textual cockpit over `brain_tui.core` (screens, widgets, themes)."""

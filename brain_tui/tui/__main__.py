@@ -1,0 +1,90 @@
+"""`brain-tui`: open the cockpit on a brain (or on a fresh demo brain)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Sequence
+
+from brain_tui.core.errors import BsiError
+
+from .themes import NO_COLOR_THEME
+
+#: Exit code when the terminal went away (SIGHUP).
+EXIT_HANGUP = 129
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of `brain-tui` (SPEC 19)."""
+    parser = argparse.ArgumentParser(
+        prog="brain-tui",
+        description="The cockpit of a BSI brain: claims, signals, satellites, gates, environment and breath.",
+    )
+    parser.add_argument("--brain", metavar="PATH", help="the brain folder (default: $BRAIN_ROOT, else found upwards)")
+    parser.add_argument("--demo", action="store_true", help="build a demo brain in a temporary folder and open it")
+    parser.add_argument("--gates", action="store_true", help="open straight on the human-gate approval screen")
+    parser.add_argument("--readonly", action="store_true", help="show only: every action is hidden and refused")
+    parser.add_argument("--theme", metavar="NAME",
+                        help="brain-dark, brain-light, high-contrast, ansi-dark, ansi-light, or any Textual theme")
+    parser.add_argument("--now", metavar="ISO", help="the time to run at (demos, tests); default: the clock")
+    parser.add_argument("--no-bell", dest="bell", action="store_false", default=None,
+                        help="no terminal bell on a new gate or BLOCKED_ON")
+    parser.add_argument("--instance", metavar="NAME", help="this cockpit's instance (default brain_name@host)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the cockpit and return its exit code.
+
+    Returns:
+        0 on quit, 64 on a usage error, 66 when no brain is found, 129 on hang-up.
+    """
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    from brain_tui.core.brain import Brain, find_root
+    from brain_tui.core.clock import make_clock, zone_from_name
+
+    demo_dir: str | None = None
+    try:
+        if args.demo:
+            from brain_tui.demo import build_demo
+
+            demo_dir = tempfile.mkdtemp(prefix="brain-tui-demo-")
+            root = build_demo(demo_dir, make_clock(args.now, zone_from_name(None))())
+        else:
+            root = find_root(args.brain)
+        brain = Brain(root, now=args.now, instance=args.instance)
+    except BsiError as exc:
+        hint = "; or try `brain-tui --demo`" if exc.exit_code == 66 else ""
+        sys.stderr.write(f"brain-tui: {exc.message}{hint}\n")
+        if demo_dir:
+            shutil.rmtree(demo_dir, ignore_errors=True)
+        return exc.exit_code
+    from .app import BrainApp
+
+    theme = args.theme
+    if theme is None and os.environ.get("NO_COLOR") is not None:
+        theme = NO_COLOR_THEME
+    app = BrainApp(brain, readonly=args.readonly, gates=args.gates, theme=theme, bell=args.bell,
+                   title_hint="demo" if args.demo else "", demo_path=demo_dir)
+    if args.theme and args.theme not in app.available_themes:
+        names = ", ".join(sorted(app.available_themes))
+        sys.stderr.write(f"brain-tui: unknown theme {args.theme!r}: one of {names}\n")
+        if demo_dir:
+            shutil.rmtree(demo_dir, ignore_errors=True)
+        return 64
+    try:
+        code = app.run()
+    finally:
+        if demo_dir:
+            shutil.rmtree(demo_dir, ignore_errors=True)
+    if app.return_code is not None and app.return_code != 0:
+        return app.return_code
+    return int(code or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

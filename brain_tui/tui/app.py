@@ -1,0 +1,475 @@
+"""BrainApp: the cockpit's application — screens, bindings, the live refresh loop, themes and actions.
+
+Data flows one way: files on disk → `Brain.snapshot()` (cached parses) → the
+screens. Actions flow the other way: a key → a dialog → a `Brain` method run
+in a thread worker (the same code path as `bsi`) → files and a git commit →
+the watcher notices → a new snapshot. The cockpit never writes a brain file
+itself and never decides a rule.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import threading
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from textual import work
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.screen import ModalScreen, Screen
+from textual.theme import Theme
+
+from brain_tui.core import gitops
+from brain_tui.core.brain import DATA_DIRS, Brain
+from brain_tui.core.errors import BsiError
+from brain_tui.core.model import BrainSnapshot, Claim
+
+from . import sources
+from .commands import COMMANDS, MUTATING_ACTIONS, bindings_for, command_by_action
+from .present import Palette, gate_keys
+from .safe import safe_str
+from .themes import DEFAULT_THEME, THEME_CYCLE, load_settings, load_themes, save_settings, settings_path
+
+#: Seconds between TTL countdown ticks (no disk read).
+TICK_SECONDS = 30.0
+#: Seconds between environment readings (thread worker).
+ENV_SECONDS = 5.0
+#: Seconds between stat polls when file watching is unavailable.
+POLL_SECONDS = 1.0
+
+EnvProvider = Callable[[Brain], tuple[Mapping[str, Any] | None, str]]
+
+
+def fingerprint(root: Path) -> tuple[tuple[str, int, int, int], ...]:
+    """A cheap signature of the watched folders: one `stat` per file, nothing parsed."""
+    items: list[tuple[str, int, int, int]] = []
+    for folder in DATA_DIRS:
+        try:
+            with os.scandir(root / folder) as entries:
+                for entry in entries:
+                    try:
+                        st = entry.stat(follow_symlinks=False)
+                    except OSError:
+                        continue
+                    items.append((f"{folder}/{entry.name}", st.st_mtime_ns, st.st_size, st.st_ino))
+        except OSError:
+            continue
+    items.sort()
+    return tuple(items)
+
+
+class BrainApp(App[int]):
+    """The cockpit over one brain.
+
+    Args:
+        brain: the brain to show (its clock is the cockpit's clock).
+        live: watch the files, tick TTLs, read the environment and ring the bell.
+            Tests and screenshots pass False: nothing then happens without a key.
+        readonly: hide and refuse every action that changes the brain.
+        gates: open on the gate screen.
+        theme: a theme name (else the remembered one, else brain-dark).
+        bell: ring the terminal bell on a new gate or BLOCKED_ON (default: the
+            remembered setting, else on).
+        env_provider: where the environment pane's data comes from (default: `core.env`).
+        remember_theme: save the theme chosen with `t` in the settings file.
+        title_hint: shown in the header after the brain's name (e.g. "demo").
+        demo_path: the temporary demo brain (told once, so `bsi --brain PATH` can drive it).
+    """
+
+    CSS_PATH = "cockpit.tcss"
+    TITLE = "brain-tui"
+    BINDINGS = [
+        *bindings_for("app"),
+        Binding("ctrl+c", "quit", "Quit", show=False, id="quit-ctrl-c", priority=True),
+    ]
+
+    def __init__(
+        self,
+        brain: Brain,
+        *,
+        live: bool = True,
+        readonly: bool = False,
+        gates: bool = False,
+        theme: str | None = None,
+        bell: bool | None = None,
+        env_provider: EnvProvider | None = None,
+        remember_theme: bool = True,
+        title_hint: str = "",
+        demo_path: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.brain = brain
+        self.live = live
+        self.readonly = readonly
+        self.start_on_gates = gates
+        self.title_hint = title_hint
+        self.demo_path = demo_path
+        self.env_provider: EnvProvider = env_provider or sources.collect_env
+        self.settings = load_settings()
+        self.bell_enabled = bell if bell is not None else bool(self.settings.get("bell", True))
+        self.remember_theme = remember_theme
+        self.theme_problems: list[str] = []
+        self._write_lock = threading.Lock()
+        self._writer: Brain | None = None
+        self._refresh_pending = False
+        self._gate_keys: frozenset[str] | None = None
+        self._fingerprint: tuple[tuple[str, int, int, int], ...] = ()
+        self._env_busy = False
+        self._stop_watch = asyncio.Event()
+        self._hung_up = False
+        self.branch = ""
+        self.env_data: Mapping[str, Any] | None = None
+        self.env_note = "environment: collecting…" if live else "environment: live readings off"
+        self.breath_data: list[Mapping[str, Any]] | None = None
+        self.breath_note = ""
+        self.needle = ""
+        loaded = load_themes()
+        self.theme_problems = loaded.problems
+        for item in loaded.themes.values():
+            self.register_theme(item)
+        self._initial_theme = self._pick_theme(theme)
+        self.theme = self._initial_theme
+        self.palette = Palette.from_variables(self.get_css_variables())
+        self.snapshot: BrainSnapshot = brain.snapshot()
+        if not live:
+            self.animation_level = "none"
+
+    # -- set-up -------------------------------------------------------------------------------
+    def _pick_theme(self, asked: str | None) -> str:
+        for candidate in (asked, self.settings.get("theme"), DEFAULT_THEME, "textual-dark"):
+            if isinstance(candidate, str) and candidate in self.available_themes:
+                return candidate
+        return "textual-dark"
+
+    @property
+    def writer(self) -> Brain:
+        """The Brain used by actions (in worker threads): same root, clock and instance, its own cache."""
+        if self._writer is None:
+            self._writer = Brain(self.brain.root, clock=self.brain.clock, commit=self.brain.commit_enabled,
+                                 instance=self.brain.instance)
+        return self._writer
+
+    def on_mount(self) -> None:
+        """Install the screens, timers, watchers and the hang-up handler."""
+        from .screens.cockpit import CockpitScreen
+
+        self.theme_changed_signal.subscribe(self, self._on_theme_changed)
+        self.branch = gitops.current_branch(self.brain.root) if self.brain.is_git() else ""
+        self.push_screen(CockpitScreen())
+        if self.start_on_gates:
+            self.action_gates()
+        if self.live:
+            self._load_breath()
+        else:
+            self._load_breath_now()
+        if self.live:
+            self._fingerprint = fingerprint(self.brain.root)
+            self._watch()
+            self.set_interval(TICK_SECONDS, self.tick, name="ttl-tick")
+            self.set_interval(ENV_SECONDS, self._env_tick, name="env-tick")
+            self._env_tick()
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self._on_hangup)
+        elif self.env_provider is not sources.collect_env:
+            self.env_data, self.env_note = self.env_provider(self.brain)
+        if self.demo_path:
+            self.notify(f"demo brain in {self.demo_path} (deleted on quit): try "
+                        f"`bsi --brain {self.demo_path} claim open --scope wiki/` in another terminal",
+                        title="demo", timeout=12, markup=False)
+        for problem in self.theme_problems:
+            self.notify(safe_str(problem), title="theme skipped", severity="warning", markup=False)
+        self.show_snapshot()
+
+    def _on_hangup(self) -> None:
+        """The terminal went away (SSH dropped): stop watching and leave without drawing."""
+        self._hung_up = True
+        self._stop_watch.set()
+        self.exit(129)
+
+    # -- snapshot & refresh --------------------------------------------------------------------
+    def modal_open(self) -> bool:
+        """True while a dialog (or the palette) covers the screen: refresh waits."""
+        return isinstance(self.screen, ModalScreen)
+
+    def refresh_snapshot(self, *, force: bool = False) -> None:
+        """Re-read the brain (only changed files are parsed) and update every screen.
+
+        While a modal is open the refresh is deferred until it closes (unless `force`).
+        """
+        if self.modal_open() and not force:
+            self._refresh_pending = True
+            return
+        self._refresh_pending = False
+        try:
+            snapshot = self.brain.snapshot()
+        except OSError as exc:
+            self.notify(safe_str(f"cannot read the brain: {exc}"), severity="error", markup=False)
+            return
+        self.snapshot = snapshot
+        self._ring_for_new_gates(snapshot)
+        self.show_snapshot()
+
+    def catch_up(self) -> None:
+        """Called when a screen comes back from under a modal: run a deferred refresh."""
+        if self._refresh_pending:
+            self.refresh_snapshot()
+
+    def tick(self) -> None:
+        """Count TTLs down from the clock, without touching the disk."""
+        if self.modal_open():
+            return
+        self.snapshot = replace(self.snapshot, now=self.brain.now())
+        self.show_snapshot()
+
+    def show_snapshot(self) -> None:
+        """Push the current snapshot to every screen that shows brain data."""
+        for screen in self.screen_stack:
+            show = getattr(screen, "show_snapshot", None)
+            if show is not None and screen.is_mounted:
+                show(self.snapshot)
+
+    def _ring_for_new_gates(self, snapshot: BrainSnapshot) -> None:
+        keys = gate_keys(snapshot)
+        previous, self._gate_keys = self._gate_keys, keys
+        if previous is None:
+            return
+        new = keys - previous
+        if not new:
+            return
+        if self.bell_enabled:
+            self.bell()
+        self.notify(f"{len(new)} new item(s) waiting for a human — press g", title="gate",
+                    severity="warning", markup=False)
+
+    def _on_fs_change(self, paths: Iterable[str]) -> None:
+        changed = list(paths)
+        if any(f"{os.sep}breath{os.sep}" in p or p.endswith(f"{os.sep}breath") for p in changed):
+            self._load_breath()
+        self.refresh_snapshot()
+
+    @work(exclusive=True, group="watch", exit_on_error=False)
+    async def _watch(self) -> None:
+        """Watch claims/ signals/ locks/ breath/ with watchfiles; fall back to stat polling."""
+        root = self.brain.root
+        folders = [str(root / d) for d in DATA_DIRS if (root / d).is_dir()]
+        try:
+            from watchfiles import awatch
+
+            if not folders:
+                raise FileNotFoundError("nothing to watch")
+            async for changes in awatch(*folders, stop_event=self._stop_watch, debounce=150, step=50,
+                                        recursive=False, yield_on_timeout=False):
+                self._fingerprint = fingerprint(root)
+                self._on_fs_change(path for _, path in changes)
+        except Exception:  # noqa: BLE001 - any watcher failure falls back to polling
+            if self._stop_watch.is_set():
+                return
+            self.set_interval(POLL_SECONDS, self._poll, name="stat-poll")
+
+    def _poll(self) -> None:
+        """The fallback when watching is impossible: one `stat` per file, a refresh when any changed."""
+        current = fingerprint(self.brain.root)
+        if current != self._fingerprint:
+            changed = {item[0] for item in set(current) ^ set(self._fingerprint)}
+            self._fingerprint = current
+            self._on_fs_change(str(self.brain.root / name) for name in changed)
+
+    # -- environment & breath ------------------------------------------------------------------
+    def _env_tick(self) -> None:
+        # A safety net for missed watch events (network filesystems): a cheap stat scan.
+        current = fingerprint(self.brain.root)
+        if self._fingerprint and current != self._fingerprint:
+            self._fingerprint = current
+            self.refresh_snapshot()
+        if not self._env_busy:
+            self._env_busy = True
+            self._collect_env()
+
+    @work(thread=True, exclusive=True, group="env", exit_on_error=False)
+    def _collect_env(self) -> None:
+        try:
+            data, note = self.env_provider(self.brain)
+        except Exception as exc:  # noqa: BLE001
+            data, note = None, f"environment: {exc}"
+        self.call_from_thread(self._env_done, data, note)
+
+    def _env_done(self, data: Mapping[str, Any] | None, note: str) -> None:
+        self._env_busy = False
+        self.env_data, self.env_note = data, note
+        if data:
+            git = data.get("git")
+            if isinstance(git, Mapping) and isinstance(git.get("branch"), str):
+                self.branch = git["branch"]
+        self.show_snapshot()
+
+    def _load_breath_now(self) -> None:
+        self.breath_data, self.breath_note = sources.load_breath(self.brain)
+
+    @work(thread=True, exclusive=True, group="breath", exit_on_error=False)
+    def _load_breath(self) -> None:
+        data, note = sources.load_breath(self.brain)
+        self.call_from_thread(self._breath_done, data, note)
+
+    def _breath_done(self, data: list[Mapping[str, Any]] | None, note: str) -> None:
+        self.breath_data, self.breath_note = data, note
+        self.show_snapshot()
+
+    # -- themes --------------------------------------------------------------------------------
+    def _on_theme_changed(self, theme: Theme) -> None:
+        self.palette = Palette.from_variables(self.get_css_variables())
+        if self.remember_theme and self.is_running and theme.name != self.settings.get("theme"):
+            self.settings["theme"] = theme.name
+            save_settings(self.settings, settings_path())
+        self.show_snapshot()
+
+    def action_next_theme(self) -> None:
+        """Cycle brain-dark → brain-light → high-contrast → ansi-dark → ansi-light."""
+        names = [n for n in THEME_CYCLE if n in self.available_themes]
+        extra = [n for n in self.available_themes if n not in THEME_CYCLE and n.startswith(("brain", "high"))]
+        names += sorted(extra)
+        current = names.index(self.theme) if self.theme in names else -1
+        self.theme = names[(current + 1) % len(names)]
+        self.notify(f"theme: {self.theme}", timeout=2, markup=False)
+
+    # -- actions shared by screens --------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Hide and disable actions that change the brain when read-only."""
+        return not (self.readonly and action in MUTATING_ACTIONS)
+
+    def refuse_readonly(self) -> bool:
+        """True (and a message) when the cockpit is read-only."""
+        if self.readonly:
+            self.notify("read-only: actions are disabled (--readonly)", severity="warning", markup=False)
+        return self.readonly
+
+    def claim(self, sess_id: str | None) -> Claim | None:
+        """The claim with this ID in the current snapshot."""
+        return self.snapshot.claim(sess_id) if sess_id else None
+
+    def run_core(self, describe: str, call: Callable[[Brain], Any], done: Callable[[Any], str] | None = None) -> None:
+        """Run one core action in a thread worker (no dialog) and report the result.
+
+        Args:
+            describe: what is being done, for messages.
+            call: the function of the writer Brain to run.
+            done: turns the result into the success message.
+        """
+        if self.refuse_readonly():
+            return
+        self._core_worker(describe, call, done)
+
+    @work(thread=True, group="core", exit_on_error=False)
+    def _core_worker(self, describe: str, call: Callable[[Brain], Any], done: Callable[[Any], str] | None) -> None:
+        try:
+            result = self.call_core(call)
+        except BsiError as exc:
+            self.call_from_thread(self.report, f"{describe} refused: {exc.message}", "error")
+            return
+        except Exception as exc:  # noqa: BLE001
+            self.call_from_thread(self.report, f"{describe} failed: {exc.__class__.__name__}: {exc}", "error")
+            return
+        message = done(result) if done else f"{describe}: done"
+        self.call_from_thread(self.report, message, "information")
+
+    def call_core(self, call: Callable[[Brain], Any]) -> Any:
+        """Run `call(writer)` under the cockpit's write lock (from a worker thread)."""
+        with self._write_lock:
+            return call(self.writer)
+
+    def report(self, message: str | None, severity: str = "information") -> None:
+        """Show the outcome of an action and refresh from disk."""
+        if message:
+            self.notify(safe_str(message, 400), severity=severity, markup=False,  # type: ignore[arg-type]
+                        timeout=8 if severity == "error" else 4)
+        self.refresh_snapshot(force=False)
+
+    def after_dialog(self, message: str | None) -> None:
+        """Callback of every action dialog: the core's success message, or None when cancelled."""
+        if message:
+            self.report(message)
+        else:
+            self.catch_up()
+
+    # -- app-level key actions ----------------------------------------------------------------------
+    def action_gates(self) -> None:
+        """Open the gate screen (or go back from it)."""
+        from .screens.gates import GateScreen
+
+        if isinstance(self.screen, GateScreen):
+            self.pop_screen()
+            return
+        self.push_screen(GateScreen())
+
+    def action_help(self) -> None:
+        """Show the keys."""
+        from .screens.help import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(), callback=lambda _: self.catch_up())
+
+    def action_watchdog(self) -> None:
+        """Mark expired claims stale (the core's watchdog)."""
+
+        def done(result: Any) -> str:
+            marked = result.get("marked", []) if isinstance(result, Mapping) else []
+            active = result.get("active", "?") if isinstance(result, Mapping) else "?"
+            stale = result.get("stale", "?") if isinstance(result, Mapping) else "?"
+            return f"watchdog: {active} claims actifs, {stale} stale détectés" + (
+                f" — marked {', '.join(marked)}" if marked else "")
+
+        self.run_core("watchdog", lambda b: b.watchdog(), done)
+
+    def action_sync(self) -> None:
+        """Sync with the git remote through the core, when this brain and build can."""
+        if self.refuse_readonly():
+            return
+        sync_now, reason = sources.sync_function(self.brain)
+        if sync_now is None:
+            self.notify(reason, severity="warning", markup=False)
+            return
+
+        def done(report: Any) -> str:
+            data = report.as_dict() if hasattr(report, "as_dict") else {}
+            return (f"sync: pushed={data.get('pushed')} ahead={data.get('ahead')} behind={data.get('behind')}"
+                    if data else "sync: done")
+
+        self.run_core("sync", sync_now, done)
+
+    async def action_quit(self) -> None:
+        """Quit."""
+        self._stop_watch.set()
+        self.exit(0)
+
+    # -- command palette ------------------------------------------------------------------------------
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """Our commands first (the same table as keys and help), then Textual's own."""
+        for command in COMMANDS:
+            if self.readonly and command.mutating:
+                continue
+            target = self if "app" in command.where else screen
+            if "app" not in command.where and not hasattr(target, f"action_{command.action}"):
+                continue
+            yield SystemCommand(f"{command.label} ({command.shown_key})", command.description,
+                                partial(self.run_action, command.action, target))
+        yield SystemCommand(f"Bell: turn {'off' if self.bell_enabled else 'on'}",
+                            "Ring (or not) when a new gate or BLOCKED_ON arrives (remembered)", self.toggle_bell)
+        yield from super().get_system_commands(screen)
+
+    def toggle_bell(self) -> None:
+        """Turn the new-gate bell on or off, and remember it."""
+        self.bell_enabled = not self.bell_enabled
+        self.settings["bell"] = self.bell_enabled
+        save_settings(self.settings, settings_path())
+        self.notify(f"bell {'on' if self.bell_enabled else 'off'}", timeout=2, markup=False)
+
+    def describe_action(self, action: str) -> str:
+        """The help text of an action."""
+        command = command_by_action(action)
+        return command.description if command else action

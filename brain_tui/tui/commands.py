@@ -1,0 +1,111 @@
+"""One declaration per cockpit command: it drives the key bindings, the footer, the help screen and the palette."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.binding import Binding
+
+
+@dataclass(frozen=True)
+class Command:
+    """A cockpit command.
+
+    Attributes:
+        key: the key (Textual key name).
+        action: the action name on the screen or app.
+        label: the short footer label.
+        description: one line for help and the command palette.
+        id: the binding id (stable, for keymaps).
+        mutating: True when it changes the brain (hidden and refused with --readonly).
+        footer: shown in the footer.
+        where: "cockpit", "gates" or "app" (app-wide).
+        display_key: how help shows the key.
+        priority: checked before the focused widget's own bindings (enter over a table's select).
+    """
+
+    key: str
+    action: str
+    label: str
+    description: str
+    id: str
+    mutating: bool = False
+    footer: bool = False
+    where: tuple[str, ...] = ("cockpit",)
+    display_key: str = ""
+    priority: bool = False
+
+    @property
+    def shown_key(self) -> str:
+        """The key as written in help."""
+        return self.display_key or self.key
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command("o", "open_claim", "Open", "Open a claim (form with a live conflict preview)", "open-claim",
+            mutating=True, footer=True),
+    Command("c", "close_claim", "Close", "Close the selected claim (tier shown, its requirements asked)",
+            "close-claim", mutating=True, footer=True),
+    Command("a", "approve", "Approve", "Approve the selected human gate", "approve-gate", mutating=True,
+            footer=True, where=("cockpit", "gates")),
+    Command("x", "reject", "Reject", "Reject the selected human gate (a reason is required)", "reject-gate",
+            mutating=True, footer=True, where=("cockpit", "gates")),
+    Command("p", "pause", "Pause", "Pause the selected claim and every open descendant", "pause-claim",
+            mutating=True),
+    Command("u", "resume", "Resume", "Resume the selected claim and the descendants it paused", "resume-claim",
+            mutating=True),
+    Command("X", "abort", "Abort", "Abort the claim and its whole tree (type its slug)",
+            "abort-claim", mutating=True, display_key="X  shift+x"),
+    Command("R", "release", "Release", "Release a stale claim (type its slug, give a reason)",
+            "release-claim", mutating=True, display_key="R  shift+r"),
+    Command("k", "ack", "Ack", "Acknowledge the selected signal", "ack-signal", mutating=True, footer=True,
+            where=("cockpit", "gates")),
+    Command("enter", "detail", "Detail", "Detail: claim file, gate history, result, git log", "detail",
+            where=("cockpit", "gates"), display_key="enter", priority=True),
+    Command("g", "gates", "Gates", "Gate screen: everything waiting for a human, oldest first", "gates",
+            footer=True, where=("app",)),
+    Command("s", "sync", "Sync", "Sync with the git remote now", "sync", mutating=True, where=("app",)),
+    Command("w", "watchdog", "Watchdog", "Run the watchdog (mark expired claims stale)", "watchdog",
+            mutating=True, where=("app",)),
+    Command("slash", "filter", "Filter", "Filter the tables (esc clears)", "filter",
+            display_key="/"),
+    Command("question_mark", "help", "Help", "Keys and what they do", "help", footer=True, where=("app",),
+            display_key="?"),
+    Command("t", "next_theme", "Theme", "Next theme (the choice is remembered)", "theme", where=("app",)),
+    Command("q", "quit", "Quit", "Quit the cockpit", "quit", footer=True, where=("app",)),
+)
+
+#: Panes of the cockpit: `1`–`5` focus one (and, below 120 columns, show only it).
+PANES: tuple[tuple[str, str], ...] = (
+    ("1", "Claims"),
+    ("2", "Signals"),
+    ("3", "Satellites"),
+    ("4", "Environment"),
+    ("5", "Breath"),
+)
+
+MUTATING_ACTIONS = frozenset(c.action for c in COMMANDS if c.mutating)
+
+
+def bindings_for(where: str) -> list[Binding]:
+    """The Bindings of one place ("cockpit", "gates" or "app").
+
+    Args:
+        where: which commands to take.
+
+    Returns:
+        A list of Binding objects with ids and tooltips.
+    """
+    return [
+        Binding(c.key, c.action, c.label, show=c.footer, id=c.id, tooltip=c.description, priority=c.priority)
+        for c in COMMANDS
+        if where in c.where
+    ]
+
+
+def command_by_action(action: str) -> Command | None:
+    """The command for an action name, or None."""
+    for command in COMMANDS:
+        if command.action == action:
+            return command
+    return None

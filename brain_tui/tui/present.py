@@ -1,0 +1,243 @@
+"""How brain data looks in the cockpit: status icons, short IDs, TTLs, ages, theme-aware styles.
+
+Presentation only: every rule (tiers, expiry, cascades) comes from the core.
+Everything returned for display is a `Text` built through `safe_text`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta, tzinfo
+from typing import Any
+
+from rich.style import Style
+from rich.text import Text
+from textual.color import Color, ColorParseError
+
+from brain_tui.core.clock import humanize_delta, try_parse_timestamp
+from brain_tui.core.model import BrainSnapshot, Claim, Signal
+
+from .safe import safe_text, styled
+
+#: Status → (icon, style role). Icons are one cell wide in every common terminal font.
+STATUS_ICONS: dict[str, tuple[str, str]] = {
+    "open": ("●", "ok"),
+    "waiting_human": ("⚑", "warn"),
+    "paused": ("‖", "accent"),
+    "stale": ("!", "error"),
+    "closed": ("✓", "muted"),
+    "failed": ("✗", "error"),
+    "released": ("○", "muted"),
+}
+SIGNAL_STATE_ICONS: dict[str, tuple[str, str]] = {
+    "pending": ("●", "warn"),
+    "delivered": ("✓", "muted"),
+    "archived": ("·", "muted"),
+}
+LEVEL_NAMES = {"pilote": "pilot", "domain": "domain", "leaf": "leaf", "solo": "solo"}
+_SESS_RE = re.compile(r"^sess-(\d{8})-(\d{4})-(.+)$")
+GATE_SIGNAL_TYPES = ("HUMAN_GATE", "BLOCKED_ON")
+#: Sorts unknown times first.
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class Palette:
+    """Rich styles for the roles the cockpit uses, taken from the current Textual theme."""
+
+    ok: Style
+    warn: Style
+    error: Style
+    accent: Style
+    muted: Style
+    strong: Style
+
+    @classmethod
+    def from_variables(cls, variables: Mapping[str, str]) -> Palette:
+        """Build the palette from `App.get_css_variables()`.
+
+        Args:
+            variables: the theme's CSS variables.
+        """
+
+        def color(*names: str) -> Style:
+            for name in names:
+                value = variables.get(name)
+                if not value:
+                    continue
+                try:
+                    parsed = Color.parse(value)
+                except ColorParseError:
+                    continue
+                return Style(color=parsed.rich_color)
+            return Style()
+
+        return cls(
+            ok=color("text-success", "success"),
+            warn=color("text-warning", "warning") + Style(bold=True),
+            error=color("text-error", "error") + Style(bold=True),
+            accent=color("text-accent", "accent"),
+            muted=Style(dim=True),
+            strong=Style(bold=True),
+        )
+
+    def role(self, name: str) -> Style:
+        """The style of a role name (ok, warn, error, accent, muted, strong)."""
+        return getattr(self, name, Style())
+
+
+PLAIN_PALETTE = Palette(Style(), Style(bold=True), Style(bold=True), Style(), Style(dim=True), Style(bold=True))
+
+
+def status_icon(status: str, palette: Palette) -> Text:
+    """The one-cell icon of a claim status."""
+    icon, role = STATUS_ICONS.get(status, ("?", "muted"))
+    return styled(icon, palette.role(role))
+
+
+def status_text(status: str, palette: Palette) -> Text:
+    """Icon and status name."""
+    icon, role = STATUS_ICONS.get(status, ("?", "muted"))
+    out = styled(icon + " ", palette.role(role))
+    out.append_text(safe_text(status, 24, style=palette.role(role)))
+    return out
+
+
+def short_id(sess_id: str, now: datetime | None = None, tz: tzinfo | None = None) -> str:
+    """A session ID without ``sess-``, and without its date when it is today's (brain timezone).
+
+    ``sess-20261129-0830-api-tests`` → ``0830-api-tests`` on 2026-11-29, else
+    ``1129-0830-api-tests``. Legacy IDs lose only the ``sess-`` prefix.
+    """
+    match = _SESS_RE.match(sess_id)
+    if not match:
+        return sess_id[5:] if sess_id.startswith("sess-") else sess_id
+    day, hhmm, slug = match.groups()
+    if now is not None and tz is not None and now.astimezone(tz).strftime("%Y%m%d") == day:
+        return f"{hhmm}-{slug}"
+    return f"{day[4:]}-{hhmm}-{slug}"
+
+
+def short_instance(instance: str, brain_name: str) -> str:
+    """``prod@desktop`` → ``desktop`` when the brain part is this brain's name."""
+    name, sep, machine = instance.partition("@")
+    if sep and name == brain_name and machine:
+        return machine
+    return instance
+
+
+def short_party(value: str, snapshot: BrainSnapshot, brain_name: str, *, slug_only: bool = False) -> str:
+    """A signal's from/to shortened: session IDs by `short_id` (or to their slug), instances by `short_instance`."""
+    if value.startswith("sess-"):
+        base, _, machine = value.partition("@")
+        parts = base.split("-", 3)
+        shown = parts[3] if slug_only and len(parts) == 4 else short_id(base, snapshot.now, snapshot.tz)
+        return f"{shown}@{machine}" if machine else shown
+    return short_instance(value, brain_name)
+
+
+def ttl_left(claim: Claim, now: datetime, palette: Palette) -> Text:
+    """Time left before expiry: ``1h20m``; ``-5m`` in the error style once past it."""
+    if claim.expires_at is None:
+        return styled("—", palette.muted)
+    delta = claim.expires_at - now
+    if delta <= timedelta(0):
+        return styled(humanize_delta(delta), palette.error)
+    style = palette.warn if delta <= timedelta(minutes=15) else Style()
+    return styled(humanize_delta(delta), style)
+
+
+def age(moment: datetime | None, now: datetime) -> str:
+    """How long ago: ``35m``, ``2h05m``, ``1d03h``; ``—`` when unknown."""
+    if moment is None:
+        return "—"
+    delta = now - moment
+    if delta < timedelta(0):
+        return "in " + humanize_delta(-delta)
+    return humanize_delta(delta)
+
+
+def level_name(claim: Claim) -> str:
+    """The claim's level as shown in tables."""
+    return LEVEL_NAMES.get(claim.level, claim.level)
+
+
+def stale_since(claim: Claim, tz: tzinfo) -> datetime | None:
+    """When the claim expired (its expiry), else when it was marked stale."""
+    if claim.expires_at is not None:
+        return claim.expires_at
+    return try_parse_timestamp(claim.data.get("stale_since"), tz)
+
+
+def gate_history(claim: Claim) -> list[Mapping[str, Any]]:
+    """The claim's `gate_history` entries that are mappings (others are skipped)."""
+    history = claim.data.get("gate_history")
+    if not isinstance(history, list):
+        return []
+    return [entry for entry in history if isinstance(entry, Mapping)]
+
+
+def gate_raised_at(claim: Claim, tz: tzinfo) -> datetime | None:
+    """When the claim's current gate was raised: its last HUMAN_GATE event, else its opening."""
+    for entry in reversed(gate_history(claim)):
+        if str(entry.get("event", "")).upper() == "HUMAN_GATE":
+            moment = try_parse_timestamp(entry.get("ts"), tz)
+            if moment is not None:
+                return moment
+    return claim.opened_at
+
+
+def gate_message(claim: Claim) -> str:
+    """The message of the claim's current gate (`gate_message`, else its last HUMAN_GATE event)."""
+    message = claim.data.get("gate_message")
+    if message:
+        return str(message)
+    for entry in reversed(gate_history(claim)):
+        if str(entry.get("event", "")).upper() == "HUMAN_GATE":
+            return str(entry.get("message") or "")
+    return ""
+
+
+def result_of(claim: Claim) -> Mapping[str, Any]:
+    """The claim's `result` mapping ({} when absent)."""
+    result = claim.data.get("result")
+    return result if isinstance(result, Mapping) else {}
+
+
+def claim_matches(claim: Claim, needle: str) -> bool:
+    """True when the filter text occurs in the claim's ID, instance, scope, story, type or status."""
+    if not needle:
+        return True
+    hay = " ".join((claim.sess_id, claim.instance, claim.scope_text, claim.story, claim.type, claim.status,
+                    claim.satellite_type or "")).lower()
+    return needle.lower() in hay
+
+
+def signal_matches(sig: Signal, needle: str) -> bool:
+    """True when the filter text occurs in the signal's ID, parties, type, scope or payload."""
+    if not needle:
+        return True
+    hay = " ".join((sig.sig_id, sig.sender, sig.to, sig.type, sig.scope, sig.payload, sig.state)).lower()
+    return needle.lower() in hay
+
+
+def is_gate_signal(sig: Signal) -> bool:
+    """A pending signal that waits for a human (HUMAN_GATE or BLOCKED_ON)."""
+    return sig.state == "pending" and sig.type in GATE_SIGNAL_TYPES
+
+
+def gate_keys(snapshot: BrainSnapshot) -> frozenset[str]:
+    """Identities of everything waiting for a human (for the bell: a new key means a new gate)."""
+    waiting = {c.sess_id: c for c in snapshot.claims if c.status == "waiting_human"}
+    keys = {f"claim:{c.sess_id}:{gate_raised_at(c, snapshot.tz)}" for c in waiting.values()}
+    keys |= {f"signal:{s.sig_id}" for s in snapshot.signals
+             if is_gate_signal(s) and not (s.type == "HUMAN_GATE" and s.sender.partition("@")[0] in waiting)}
+    return frozenset(keys)
+
+
+def format_clock(moment: datetime, tz: tzinfo) -> str:
+    """``2026-11-29 10:00 UTC`` in the brain's display timezone."""
+    local = moment.astimezone(tz)
+    return f"{local:%Y-%m-%d %H:%M} {local.tzname() or ''}".rstrip()

@@ -1,0 +1,208 @@
+"""safe_text(): the one way brain text reaches the screen (SPEC 15).
+
+Claim and signal text is written by other sessions and is hostile until shown
+otherwise. Everything a widget displays from the brain goes through
+`safe_text` (a Rich `Text`, never markup) or `safe_str` (a plain string for the
+few APIs that only take strings, always used with ``markup=False``):
+
+- markup is never parsed: the text is put into a `Text` object as-is, so
+  ``[b]`` and ``[ @click=app.quit]`` show literally and carry no style or action;
+- C0 controls (except newline and tab), DEL and C1 controls become visible
+  placeholders such as ``⟨ESC⟩``, so no escape sequence from the data can reach
+  the terminal;
+- bidi overrides/isolates/marks, zero-width characters and every other
+  invisible "format" character (Unicode category Cf), line/paragraph
+  separators and lone surrogates become ``⟨U+202E⟩``-style placeholders;
+- long fields are truncated with an ellipsis.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterator
+from functools import lru_cache
+
+from rich.cells import cell_len
+from rich.style import Style
+from rich.text import Text
+
+#: Default limit for one field (characters of display width).
+DEFAULT_MAX_LEN = 240
+ELLIPSIS = "…"
+#: The style of a placeholder: reversed, so it can never pass for real text.
+PLACEHOLDER_STYLE = Style(reverse=True)
+
+_C0_NAMES = (
+    "NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL", "BS", "HT", "LF", "VT", "FF", "CR", "SO", "SI",
+    "DLE", "DC1", "DC2", "DC3", "DC4", "NAK", "SYN", "ETB", "CAN", "EM", "SUB", "ESC", "FS", "GS", "RS", "US",
+)
+_C1_NAMES = {0x85: "NEL", 0x90: "DCS", 0x9B: "CSI", 0x9C: "ST", 0x9D: "OSC", 0x9E: "PM", 0x9F: "APC"}
+#: Characters shown as placeholders although their category is not Cf/Cc.
+_EXTRA_INVISIBLE = frozenset({
+    0x2028, 0x2029,  # line / paragraph separator (Zl, Zp)
+    0x115F, 0x1160, 0x3164, 0xFFA0,  # Hangul fillers (render as blank)
+    0x034F,  # combining grapheme joiner
+})
+
+
+@lru_cache(maxsize=512)
+def placeholder_for(char: str) -> str | None:
+    """The visible placeholder of one character, or None when it may be shown as is.
+
+    Args:
+        char: one character.
+
+    Returns:
+        ``⟨ESC⟩`` for a named control, ``⟨U+202E⟩`` for other invisible or
+        direction-changing characters, None for ordinary text.
+    """
+    code = ord(char)
+    if code < 0x20:
+        return f"⟨{_C0_NAMES[code]}⟩"
+    if code == 0x7F:
+        return "⟨DEL⟩"
+    if 0x80 <= code <= 0x9F:
+        return f"⟨{_C1_NAMES.get(code, f'U+{code:04X}')}⟩"
+    if code < 0xA0:
+        return None
+    if code in _EXTRA_INVISIBLE or unicodedata.category(char) in ("Cf", "Cs", "Zl", "Zp"):
+        return f"⟨U+{code:04X}⟩"
+    return None
+
+
+def _pieces(value: str, multiline: bool) -> Iterator[tuple[str, bool]]:
+    """Split `value` into (text, is_placeholder) runs."""
+    run: list[str] = []
+    for char in value:
+        if char == "\n":
+            if multiline:
+                run.append(char)
+                continue
+            if run:
+                yield "".join(run), False
+                run = []
+            yield "↵", True
+            continue
+        if char == "\t":
+            run.append(char if multiline else " ")
+            continue
+        marker = placeholder_for(char)
+        if marker is None:
+            run.append(char)
+            continue
+        if run:
+            yield "".join(run), False
+            run = []
+        yield marker, True
+    if run:
+        yield "".join(run), False
+
+
+def _as_str(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    return str(value)
+
+
+def safe_text(
+    value: object,
+    max_len: int | None = DEFAULT_MAX_LEN,
+    *,
+    style: Style | str | None = None,
+    multiline: bool = False,
+) -> Text:
+    """Make brain data displayable: a `Text` that cannot carry markup, escapes or hidden characters.
+
+    Args:
+        value: any value from a claim, signal or file (None shows as "").
+        max_len: the maximum display width; longer text is cut and ends with "…".
+            None for no limit (whole files in the detail view).
+        style: a base style for the whole text (a `Style`, or a plain style
+            name such as "bold" — never markup).
+        multiline: keep newlines and tabs (detail views); otherwise a newline
+            shows as a ``↵`` placeholder and a tab as a space.
+
+    Returns:
+        A `rich.text.Text` built piece by piece (never from markup).
+    """
+    text = Text(no_wrap=not multiline, overflow="fold" if multiline else "ellipsis", end="")
+    base: Style | None = Style.parse(style) if isinstance(style, str) else style
+    marker_style = PLACEHOLDER_STYLE if base is None else base + PLACEHOLDER_STYLE
+    width = 0
+    limit = None if max_len is None else max(1, max_len)
+    for piece, is_placeholder in _pieces(_as_str(value), multiline):
+        piece_width = cell_len(piece)
+        if limit is not None and width + piece_width > limit:
+            room = limit - width - 1
+            if not is_placeholder and room > 0:
+                text.append(_cut(piece, room), style=base)
+            text.append(ELLIPSIS, style=base)
+            return text
+        text.append(piece, style=marker_style if is_placeholder else base)
+        width += piece_width
+    return text
+
+
+def _cut(piece: str, room: int) -> str:
+    """The longest prefix of `piece` whose display width fits in `room` cells."""
+    out: list[str] = []
+    used = 0
+    for char in piece:
+        w = cell_len(char)
+        if used + w > room:
+            break
+        out.append(char)
+        used += w
+    return "".join(out)
+
+
+def safe_str(value: object, max_len: int | None = DEFAULT_MAX_LEN, *, multiline: bool = False) -> str:
+    """The plain string of `safe_text`: for APIs that take only strings (notifications, titles).
+
+    Always pass the result with ``markup=False`` where the API has that flag.
+
+    Args:
+        value: any value from the brain or from a core error message.
+        max_len: the maximum display width (None: no limit).
+        multiline: keep newlines and tabs.
+
+    Returns:
+        The sanitised text with placeholders, and no control or invisible characters.
+    """
+    return safe_text(value, max_len, multiline=multiline).plain
+
+
+def join(*parts: Text | str, sep: str = "") -> Text:
+    """Join Texts (and constant strings written in this package) into one Text, never parsing markup.
+
+    Args:
+        parts: Text objects, or literal strings from the cockpit's own code.
+        sep: a literal separator.
+
+    Returns:
+        A new Text.
+    """
+    out = Text(end="", no_wrap=True, overflow="ellipsis")
+    for index, part in enumerate(parts):
+        if index and sep:
+            out.append(sep)
+        if isinstance(part, Text):
+            out.append_text(part)
+        else:
+            out.append(part)
+    return out
+
+
+def styled(text: str, style: Style | str | None = None) -> Text:
+    """A Text of one literal string (cockpit code, never brain data) in `style`, as a span.
+
+    Unlike ``Text(text, style=…)``, the style does not become the base style of
+    everything appended afterwards.
+    """
+    out = Text(end="")
+    out.append(text, style=style)
+    return out

@@ -1,0 +1,181 @@
+"""The keys that act on the selected claim or signal, shared by the cockpit and the gate screen."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from textual.screen import Screen
+
+from brain_tui.core.model import Claim, Signal
+
+from ..commands import MUTATING_ACTIONS
+from ..safe import safe_str
+
+if TYPE_CHECKING:
+    from ..app import BrainApp
+
+_TYPE_IN_PAYLOAD = re.compile(r"\btype:([a-z-]+)")
+
+
+class ClaimActions(Screen[None]):
+    """A screen whose keys act on a selected claim or signal through dialogs and the core."""
+
+    @property
+    def brain_app(self) -> BrainApp:
+        """The app, typed."""
+        return self.app  # type: ignore[return-value]
+
+    # -- selection (screens override) ----------------------------------------------------------
+    def selected_claim_id(self) -> str | None:
+        """The claim the keys act on."""
+        return None
+
+    def selected_signal_id(self) -> str | None:
+        """The signal the keys act on (k), when a signal row is selected."""
+        return None
+
+    def selected_signal(self) -> Signal | None:
+        """The selected signal object."""
+        sig_id = self.selected_signal_id()
+        if not sig_id:
+            return None
+        return next((s for s in self.brain_app.snapshot.signals if s.sig_id == sig_id), None)
+
+    def target_claim(self, what: str) -> Claim | None:
+        """The selected claim — or, for a selected signal, the claim that sent it; a message when none."""
+        app = self.brain_app
+        claim = app.claim(self.selected_claim_id())
+        if claim is None:
+            sig = self.selected_signal()
+            if sig is not None and sig.sender.startswith("sess-"):
+                claim = app.claim(sig.sender.partition("@")[0])
+        if claim is None:
+            self.notify(f"{what}: select a claim first", severity="warning", markup=False)
+        return claim
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Read-only hides every action that changes the brain."""
+        return not (self.brain_app.readonly and action in MUTATING_ACTIONS)
+
+    # -- actions -------------------------------------------------------------------------------
+    def _push(self, screen: Screen[str | None]) -> None:
+        self.app.push_screen(screen, callback=self.brain_app.after_dialog)
+
+    def _push_decision(self, screen: Screen[str | None]) -> None:
+        """Open a decision dialog — or, when the core already refuses the action, just say why."""
+        outcome = getattr(screen, "preview", None)
+        if outcome is not None and not outcome.allowed:
+            self.notify(safe_str(outcome.refusal, 400), title="refused", severity="warning", markup=False)
+            return
+        self._push(screen)
+
+    def action_open_claim(self) -> None:
+        """The open-claim form, pre-filled from a selected pilot/domain or HANDOFF signal."""
+        from .claim_form import OpenClaimScreen, OpenDefaults
+
+        app = self.brain_app
+        if app.refuse_readonly():
+            return
+        defaults = OpenDefaults()
+        sig = self.selected_signal()
+        claim = app.claim(self.selected_claim_id())
+        if sig is not None and sig.type == "HANDOFF":
+            match = _TYPE_IN_PAYLOAD.search(sig.payload)
+            parent = sig.to.partition("@")[0] if sig.to.startswith("sess-") else ""
+            defaults = OpenDefaults(scope=sig.scope, parent=parent,
+                                    satellite_type=match.group(1) if match else "auto",
+                                    story=safe_str(sig.payload, 120))
+            from brain_tui.core.protocol import SATELLITE_TYPES
+
+            if defaults.satellite_type not in SATELLITE_TYPES:
+                defaults = OpenDefaults(scope=defaults.scope, parent=defaults.parent, story=defaults.story)
+        elif claim is not None and claim.level in ("pilote", "domain") and not claim.is_terminal:
+            defaults = OpenDefaults(parent=claim.sess_id)
+        self._push(OpenClaimScreen(defaults))
+
+    def action_close_claim(self) -> None:
+        """The close dialog of the selected claim."""
+        from .close_form import CloseClaimScreen
+
+        if self.brain_app.refuse_readonly():
+            return
+        claim = self.target_claim("close")
+        if claim is not None:
+            self._push(CloseClaimScreen(claim, self.brain_app.snapshot))
+
+    def _decision(self, decision: str) -> None:
+        from .confirm import GateDecisionDialog
+
+        if self.brain_app.refuse_readonly():
+            return
+        claim = self.target_claim(decision)
+        if claim is not None:
+            self._push_decision(GateDecisionDialog(claim, self.brain_app.snapshot, decision))
+
+    def action_approve(self) -> None:
+        """Approve the selected gate (dialog)."""
+        self._decision("approve")
+
+    def action_reject(self) -> None:
+        """Reject the selected gate (dialog, reason required)."""
+        self._decision("reject")
+
+    def _cascade(self, action: str) -> None:
+        from .confirm import CascadeDialog
+
+        if self.brain_app.refuse_readonly():
+            return
+        claim = self.target_claim(action)
+        if claim is not None:
+            self._push_decision(CascadeDialog(claim, self.brain_app.snapshot, action))
+
+    def action_pause(self) -> None:
+        """Pause the selected claim and its tree (dialog lists the cascade)."""
+        self._cascade("pause")
+
+    def action_resume(self) -> None:
+        """Resume the selected claim and what it paused (dialog lists the cascade)."""
+        self._cascade("resume")
+
+    def _slug(self, action: str) -> None:
+        from .confirm import SlugConfirmDialog
+
+        if self.brain_app.refuse_readonly():
+            return
+        claim = self.target_claim(action)
+        if claim is not None:
+            self._push_decision(SlugConfirmDialog(claim, self.brain_app.snapshot, action))
+
+    def action_abort(self) -> None:
+        """Abort the selected claim and its tree (type the slug)."""
+        self._slug("abort")
+
+    def action_release(self) -> None:
+        """Release the selected stale claim (type the slug, give a reason)."""
+        self._slug("release")
+
+    def action_ack(self) -> None:
+        """Acknowledge the selected signal."""
+        app = self.brain_app
+        if app.refuse_readonly():
+            return
+        sig = self.selected_signal()
+        if sig is None:
+            self.notify("ack: select a signal first (pane 2)", severity="warning", markup=False)
+            return
+        sig_id = sig.sig_id
+        app.run_core("ack", lambda brain: brain.ack_signal(sig_id),
+                     lambda changed: f"acknowledged {sig_id}" if changed else f"{sig_id} was already acknowledged")
+
+    def action_detail(self) -> None:
+        """The detail view of the selected claim or signal."""
+        from .detail import DetailScreen
+
+        app = self.brain_app
+        claim = app.claim(self.selected_claim_id())
+        sig = self.selected_signal() if claim is None else None
+        if claim is None and sig is None:
+            self.notify("detail: nothing selected", severity="warning", markup=False)
+            return
+        app.push_screen(DetailScreen(app.snapshot, claim=claim, signal=sig))

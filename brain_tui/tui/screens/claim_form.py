@@ -1,0 +1,190 @@
+"""The open-claim form: scope, TTL class, type, parent, story — with a live conflict preview while typing."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Button, Input, Label, Select, Static
+
+from brain_tui.core import protocol
+from brain_tui.core.clock import format_duration, parse_duration
+from brain_tui.core.errors import BsiError
+from brain_tui.core.scope import parse_scope
+
+from ..present import short_id
+from ..safe import safe_text, styled
+from .dialog import CoreDialog
+
+TTL_CHOICES = (("2h — short session", "2h"), ("4h — deep work", "4h"), ("8h — long (architecture, migration)", "8h"))
+AUTO = "auto"
+
+
+@dataclass(frozen=True)
+class OpenDefaults:
+    """What the form starts with (a selected pilot as parent, a HANDOFF signal's scope…)."""
+
+    scope: str = ""
+    parent: str = ""
+    satellite_type: str = AUTO
+    story: str = ""
+    claim_type: str = AUTO
+
+
+class OpenClaimScreen(CoreDialog):
+    """Open a claim through `Brain.open_claim`, previewing conflicts with `Brain.check_scope` as you type."""
+
+    BINDINGS = [
+        *CoreDialog.BINDINGS,
+        Binding("ctrl+s", "submit", "Open claim", id="open-submit"),
+    ]
+
+    def __init__(self, defaults: OpenDefaults | None = None) -> None:
+        super().__init__()
+        self.defaults = defaults or OpenDefaults()
+
+    def compose(self) -> ComposeResult:
+        d = self.defaults
+        app = self.brain_app
+        ttl_default = format_duration(app.brain.config.ttl_default)
+        ttl_options = list(TTL_CHOICES)
+        if ttl_default not in {v for _, v in ttl_options}:
+            ttl_options.insert(0, (f"{ttl_default} — brain default", ttl_default))
+        with Vertical(id="dialog-box", classes="form"):
+            yield Label(styled("Open a claim", "bold"), classes="dialog-title", markup=False)
+            with VerticalScroll(id="form-fields"):
+                yield Label(Text("Scope (dir/, file, file.md#Section; several separated by spaces)", end=""),
+                            markup=False)
+                yield Input(compact=True, value=d.scope, placeholder="e.g. brain-engine/api/", id="scope")
+                with Horizontal(classes="row"):
+                    with Vertical():
+                        yield Label(Text("TTL", end=""), markup=False)
+                        yield Select(ttl_options, value=ttl_default, allow_blank=False, id="ttl")
+                    with Vertical():
+                        yield Label(Text("Type", end=""), markup=False)
+                        yield Select([("auto", AUTO), *((t, t) for t in protocol.CLAIM_TYPES)],
+                                     value=d.claim_type, allow_blank=False, id="type")
+                with Horizontal(classes="row"):
+                    with Vertical():
+                        yield Label(Text("Satellite type", end=""), markup=False)
+                        yield Select([("none", AUTO), *((t, t) for t in protocol.SATELLITE_TYPES)],
+                                     value=d.satellite_type, allow_blank=False, id="satellite-type")
+                    with Vertical():
+                        yield Label(Text("Level", end=""), markup=False)
+                        yield Select([("auto", AUTO), ("leaf", "leaf"), ("domain", "domain")], value=AUTO,
+                                     allow_blank=False, id="level")
+                yield Label(Text("Parent (session ID, from the selected pilot/domain; empty for none)", end=""),
+                            markup=False)
+                yield Input(compact=True, value=d.parent, placeholder="sess-…", id="parent")
+                yield Label(Text("Story (what this session is doing)", end=""), markup=False)
+                yield Input(compact=True, value=d.story, placeholder="e.g. Implement /search with pagination",
+                            id="story")
+            yield Static(Text("", end=""), id="preview", markup=False, classes="preview")
+            yield self.error_line()
+            with Horizontal(classes="buttons"):
+                yield Button(compact=True, label="Open claim", id="submit", variant="primary")
+                yield Button(compact=True, label="Cancel", id="cancel")
+            yield Label(Text("ctrl+s open · tab next field · esc cancel", end=""), classes="hint", markup=False)
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.query_one("#scope", Input).focus()
+        self.update_preview()
+
+    # -- reading the form ---------------------------------------------------------------------
+    def _value(self, widget_id: str) -> str:
+        widget = self.query_one(f"#{widget_id}")
+        if isinstance(widget, Input):
+            return widget.value.strip()
+        value = widget.value if isinstance(widget, Select) else ""
+        return "" if value in (AUTO, Select.BLANK) else str(value)
+
+    def build_request(self) -> protocol.OpenRequest:
+        """The OpenRequest the form describes.
+
+        Raises:
+            BsiError: the scope or TTL does not parse (the core's message).
+        """
+        app = self.brain_app
+        scope_text = self._value("scope")
+        if not scope_text:
+            from brain_tui.core.errors import InvalidData
+
+            raise InvalidData("a claim needs a scope")
+        return protocol.OpenRequest(
+            scope=parse_scope(scope_text, app.brain.root),
+            ttl=parse_duration(self._value("ttl") or "2h"),
+            instance=app.brain.instance,
+            type=self._value("type") or None,
+            satellite_type=self._value("satellite-type") or None,
+            level=self._value("level") or None,
+            parent=self._value("parent") or None,
+            story=self.query_one("#story", Input).value,
+        )
+
+    # -- live preview -------------------------------------------------------------------------
+    @on(Input.Changed)
+    @on(Select.Changed)
+    def _changed(self) -> None:
+        self.update_preview()
+
+    def update_preview(self) -> None:
+        """Show what the core says about this scope now: conflicts, or why the request is invalid."""
+        app = self.brain_app
+        palette = app.palette
+        preview = self.query_one("#preview", Static)
+        if not self._value("scope"):
+            preview.update(styled("Conflict preview: type a scope.", palette.muted))
+            return
+        try:
+            req = self.build_request()
+            snapshot = app.brain.snapshot()
+            protocol.validate_open(snapshot, req)
+            conflicts = app.brain.check_scope(req.scope, parent=req.parent, satellite_type=req.satellite_type)
+        except BsiError as exc:
+            preview.update(safe_text(exc.message, 400, style=palette.warn, multiline=True))
+            return
+        if not conflicts:
+            preview.update(styled("✓ no conflict: no blocking claim intersects this scope", palette.ok))
+            return
+        out = styled(f"✗ {len(conflicts)} conflict(s) — the core will refuse this claim:", palette.error)
+        for conflict in conflicts[:8]:
+            out.append("\n  ")
+            out.append_text(safe_text(short_id(conflict.sess_id, snapshot.now, snapshot.tz), 40, style="bold"))
+            out.append(" ")
+            out.append_text(safe_text(conflict.instance or "?", 40))
+            out.append(" holds ")
+            out.append_text(safe_text(conflict.scope, 60))
+            out.append_text(safe_text(f" [{conflict.status}, {conflict.overlap}]", 40, style=palette.muted))
+        if len(conflicts) > 8:
+            out.append(f"\n  … {len(conflicts) - 8} more")
+        preview.update(out)
+
+    # -- submit -------------------------------------------------------------------------------
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "story":
+            self.action_submit()
+        else:
+            self.focus_next()
+
+    @on(Button.Pressed, "#submit")
+    def _pressed_submit(self) -> None:
+        self.action_submit()
+
+    @on(Button.Pressed, "#cancel")
+    def _pressed_cancel(self) -> None:
+        self.action_cancel()
+
+    def action_submit(self) -> None:
+        """Ask the core to open the claim."""
+        try:
+            req = self.build_request()
+        except BsiError as exc:
+            self.show_error(exc.message)
+            return
+        self.submit_core("open", lambda brain: brain.open_claim(req), lambda sess_id: f"opened {sess_id}")

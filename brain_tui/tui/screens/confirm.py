@@ -1,0 +1,273 @@
+"""Confirmation dialogs: gate decisions, pause/resume cascades, and abort/release by typing the slug.
+
+A decision needs a real key press in this focused dialog: the key that opened
+it does nothing here, no text from the brain is ever markup (so no data can
+click a button), and the destructive ones need the claim's slug typed exactly.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Button, Input, Label, Static
+
+from brain_tui.core.model import BrainSnapshot, Claim
+
+from ..describe import claim_summary, gate_details
+from ..present import Palette, short_id, status_icon
+from ..preview import Preview, preview
+from ..safe import safe_text, styled
+from .dialog import CoreDialog
+
+
+def _touched_text(touched: tuple[str, ...], snapshot: BrainSnapshot, verb: str, palette: Palette) -> Text:
+    """The descendants a cascade will touch (as the core's dry run computed them)."""
+    if not touched:
+        return styled(f"The cascade will {verb} no descendant.", palette.muted)
+    out = styled(f"The cascade will also {verb} {len(touched)} descendant(s):", palette.strong)
+    for sess_id in touched[:20]:
+        claim = snapshot.claim(sess_id)
+        out.append("\n  ")
+        if claim is not None:
+            out.append_text(status_icon(claim.status, palette))
+            out.append(" ")
+        out.append_text(safe_text(short_id(sess_id, snapshot.now, snapshot.tz), 40))
+        if claim is not None:
+            out.append(" ")
+            out.append_text(safe_text(claim.status, 20, style=palette.muted))
+            out.append(" ")
+            out.append_text(safe_text(claim.story, 60, style=palette.muted))
+    if len(touched) > 20:
+        out.append(f"\n  … {len(touched) - 20} more")
+    return out
+
+
+class GateDecisionDialog(CoreDialog):
+    """Approve or reject a human gate, showing the gate message, result, files and children."""
+
+    def __init__(self, claim: Claim, snapshot: BrainSnapshot, decision: str) -> None:
+        super().__init__()
+        self.claim = claim
+        self.snapshot = snapshot
+        self.decision = decision  # "approve" | "reject"
+        self.preview: Preview = preview(snapshot, decision, claim.sess_id)
+
+    def compose(self) -> ComposeResult:
+        approve = self.decision == "approve"
+        palette = self.brain_app.palette
+        title = styled("Approve gate — " if approve else "Reject gate — ", "bold")
+        title.append_text(safe_text(short_id(self.claim.sess_id, self.snapshot.now, self.snapshot.tz), 60,
+                                    style="bold"))
+        with Vertical(id="dialog-box", classes="decision"):
+            yield Label(title, classes="dialog-title", markup=False)
+            with VerticalScroll(id="details"):
+                yield Static(gate_details(self.claim, self.snapshot, palette), markup=False)
+            if not self.preview.allowed:
+                yield Static(safe_text(f"The core refuses: {self.preview.refusal}", 400, style=palette.error),
+                             markup=False, classes="refusal")
+            if approve:
+                yield Label(Text("Message (optional)", end=""), markup=False)
+                yield Input(compact=True, placeholder="optional, e.g. go", id="message")
+            else:
+                yield Label(Text("Reason (required)", end=""), markup=False)
+                yield Input(compact=True, placeholder="why the gate is rejected (required)", id="message")
+            yield self.error_line()
+            with Horizontal(classes="buttons"):
+                yield Button(compact=True, label="Approve" if approve else "Reject", id="submit",
+                             variant="success" if approve else "error",
+                             disabled=not self.preview.allowed or not approve)
+                yield Button(compact=True, label="Cancel", id="cancel")
+            hint = ("enter on Approve decides · tab to the message · esc cancels" if approve
+                    else "type a reason, then enter · esc cancels")
+            yield Label(Text(hint, end=""), classes="hint", markup=False)
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        if self.decision == "approve" and self.preview.allowed:
+            self.query_one("#submit", Button).focus()
+        else:
+            self.query_one("#message", Input).focus()
+
+    @on(Input.Changed, "#message")
+    def _message_changed(self, event: Input.Changed) -> None:
+        if self.decision == "reject":
+            self.query_one("#submit", Button).disabled = not (self.preview.allowed and event.value.strip())
+
+    @on(Input.Submitted, "#message")
+    def _message_submitted(self) -> None:
+        if self.decision == "approve":
+            self.query_one("#submit", Button).focus()
+        elif not self.query_one("#submit", Button).disabled:
+            self.decide()
+
+    @on(Button.Pressed, "#submit")
+    def _pressed_submit(self) -> None:
+        self.decide()
+
+    @on(Button.Pressed, "#cancel")
+    def _pressed_cancel(self) -> None:
+        self.action_cancel()
+
+    def decide(self) -> None:
+        """Run the gate decision through the core."""
+        message = self.query_one("#message", Input).value.strip()
+        if self.decision == "reject" and not message:
+            self.show_error("a reason is required to reject a gate")
+            return
+        sess_id, decision = self.claim.sess_id, self.decision
+
+        def done(result: object) -> str:
+            if decision == "approve":
+                return f"approved {sess_id} → {result}"
+            return f"rejected {sess_id} → failed"
+
+        self.submit_core(decision, lambda brain: brain.gate(decision, sess_id, message), done)
+
+
+class CascadeDialog(CoreDialog):
+    """Pause or resume a claim, listing every descendant the cascade will touch (as the core computes it)."""
+
+    def __init__(self, claim: Claim, snapshot: BrainSnapshot, action: str) -> None:
+        super().__init__()
+        self.claim = claim
+        self.snapshot = snapshot
+        self.action = action  # "pause" | "resume"
+        self.preview = preview(snapshot, action, claim.sess_id)
+
+    def compose(self) -> ComposeResult:
+        palette = self.brain_app.palette
+        verb = self.action
+        title = styled(f"{self.action.capitalize()} — ", "bold")
+        title.append_text(safe_text(short_id(self.claim.sess_id, self.snapshot.now, self.snapshot.tz), 60,
+                                    style="bold"))
+        with Vertical(id="dialog-box", classes="decision"):
+            yield Label(title, classes="dialog-title", markup=False)
+            with VerticalScroll(id="details"):
+                yield Static(claim_summary(self.claim, self.snapshot, palette), markup=False)
+                if self.preview.allowed:
+                    yield Static(_touched_text(self.preview.touched, self.snapshot, verb, palette),
+                                 id="cascade", markup=False, classes="cascade")
+            if not self.preview.allowed:
+                yield Static(safe_text(f"The core refuses: {self.preview.refusal}", 400, style=palette.error),
+                             markup=False, classes="refusal")
+            yield Label(Text("Message (optional)", end=""), markup=False)
+            yield Input(compact=True, placeholder="", id="message")
+            yield self.error_line()
+            with Horizontal(classes="buttons"):
+                yield Button(compact=True, label=self.action.capitalize(), id="submit", variant="warning",
+                             disabled=not self.preview.allowed)
+                yield Button(compact=True, label="Cancel", id="cancel")
+            yield Label(Text(f"enter on {self.action.capitalize()} confirms · esc cancels", end=""),
+                        classes="hint", markup=False)
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        target = "#submit" if self.preview.allowed else "#cancel"
+        self.query_one(target, Button).focus()
+
+    @on(Input.Submitted, "#message")
+    def _message_submitted(self) -> None:
+        self.query_one("#submit", Button).focus()
+
+    @on(Button.Pressed, "#submit")
+    def _pressed_submit(self) -> None:
+        message = self.query_one("#message", Input).value.strip()
+        sess_id, action = self.claim.sess_id, self.action
+
+        def done(touched: object) -> str:
+            count = len(touched) if isinstance(touched, list) else 0
+            return f"{action}d {sess_id}" + (f" and {count} descendant(s)" if count else "")
+
+        self.submit_core(action, lambda brain: brain.gate(action, sess_id, message), done)
+
+    @on(Button.Pressed, "#cancel")
+    def _pressed_cancel(self) -> None:
+        self.action_cancel()
+
+
+class SlugConfirmDialog(CoreDialog):
+    """Abort (recursive) or release a stale claim: a reason, and the claim's slug typed exactly."""
+
+    def __init__(self, claim: Claim, snapshot: BrainSnapshot, action: str) -> None:
+        super().__init__()
+        self.claim = claim
+        self.snapshot = snapshot
+        self.action = action  # "abort" | "release"
+        self.preview = preview(snapshot, action, claim.sess_id)
+
+    def compose(self) -> ComposeResult:
+        palette = self.brain_app.palette
+        title = styled(f"{self.action.capitalize()} — ", "bold")
+        title.append_text(safe_text(self.claim.sess_id, 80, style="bold"))
+        with Vertical(id="dialog-box", classes="decision"):
+            yield Label(title, classes="dialog-title", markup=False)
+            with VerticalScroll(id="details"):
+                yield Static(claim_summary(self.claim, self.snapshot, palette), markup=False)
+                if self.action == "abort" and self.preview.allowed:
+                    yield Static(_touched_text(self.preview.touched, self.snapshot, "abort", palette),
+                                 id="cascade", markup=False, classes="cascade")
+            if not self.preview.allowed:
+                yield Static(safe_text(f"The core refuses: {self.preview.refusal}", 400, style=palette.error),
+                             markup=False, classes="refusal")
+            yield Label(Text("Reason (required)", end=""), markup=False)
+            yield Input(compact=True, placeholder="required", id="reason")
+            prompt = Text("Type the slug ", end="")
+            prompt.append_text(safe_text(self.claim.slug, 60, style="bold"))
+            prompt.append(" to confirm")
+            yield Label(prompt, markup=False)
+            yield Input(compact=True, placeholder=self.claim.slug, id="slug")
+            yield self.error_line()
+            with Horizontal(classes="buttons"):
+                yield Button(compact=True, label=self.action.capitalize(), id="submit", variant="error",
+                             disabled=True)
+                yield Button(compact=True, label="Cancel", id="cancel")
+            yield Label(Text("esc cancels", end=""), classes="hint", markup=False)
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.query_one("#reason", Input).focus()
+
+    @property
+    def confirmed(self) -> bool:
+        """True when a reason is given and the slug typed matches exactly."""
+        reason = self.query_one("#reason", Input).value.strip()
+        slug = self.query_one("#slug", Input).value
+        return self.preview.allowed and bool(reason) and slug == self.claim.slug
+
+    @on(Input.Changed)
+    def _changed(self) -> None:
+        self.query_one("#submit", Button).disabled = not self.confirmed
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "reason":
+            self.query_one("#slug", Input).focus()
+        elif self.confirmed:
+            self.confirm()
+        else:
+            self.show_error(f"type the slug {self.claim.slug} exactly, and give a reason")
+
+    @on(Button.Pressed, "#submit")
+    def _pressed_submit(self) -> None:
+        self.confirm()
+
+    @on(Button.Pressed, "#cancel")
+    def _pressed_cancel(self) -> None:
+        self.action_cancel()
+
+    def confirm(self) -> None:
+        """Run the abort or release through the core."""
+        if not self.confirmed:
+            return
+        reason = self.query_one("#reason", Input).value.strip()
+        sess_id = self.claim.sess_id
+        if self.action == "abort":
+            self.submit_core("abort", lambda brain: brain.gate("abort", sess_id, reason),
+                             lambda touched: f"aborted {sess_id}" + (
+                                 f" and {len(touched)} descendant(s)" if isinstance(touched, list) and touched
+                                 else ""))
+        else:
+            self.submit_core("release", lambda brain: brain.release_claim(sess_id, reason),
+                             lambda _: f"released {sess_id}")

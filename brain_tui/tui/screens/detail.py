@@ -1,0 +1,148 @@
+"""Detail view of a claim (or a signal): its file, gate history, result, git log and scope drift."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from brain_tui.core.model import BrainSnapshot, Claim, Signal
+
+from .. import sources
+from ..describe import children_text, claim_summary, result_text, signal_details
+from ..present import gate_history
+from ..safe import safe_text, styled
+
+if TYPE_CHECKING:
+    from ..app import BrainApp
+
+MAX_FILE = 64 * 1024
+
+
+def read_brain_file(root: Path, rel: str) -> str:
+    """The raw text of a brain file (at most 64 KiB), or why it cannot be read."""
+    path = root / rel
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(MAX_FILE + 1)
+    except OSError as exc:
+        return f"(cannot read {rel}: {exc.strerror})"
+    text = data[:MAX_FILE].decode("utf-8", "replace")
+    return text + ("\n… (truncated at 64 KiB)" if len(data) > MAX_FILE else "")
+
+
+class DetailScreen(Screen[None]):
+    """Everything about one claim or signal; esc goes back."""
+
+    BINDINGS = [
+        Binding("escape", "back", "Back", id="detail-back"),
+        Binding("backspace", "back", "Back", show=False, id="detail-back-2"),
+    ]
+
+    def __init__(self, snapshot: BrainSnapshot, claim: Claim | None = None, signal: Signal | None = None) -> None:
+        super().__init__()
+        self.snapshot = snapshot
+        self.claim = claim
+        self.signal = signal
+
+    @property
+    def brain_app(self) -> BrainApp:
+        """The app, typed."""
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        app, palette, snapshot = self.brain_app, self.brain_app.palette, self.snapshot
+        with VerticalScroll(id="detail"):
+            if self.claim is not None:
+                claim = self.claim
+                yield Static(claim_summary(claim, snapshot, palette), markup=False, classes="section")
+                yield Static(styled("Gate history", "bold"), markup=False, classes="heading")
+                yield Static(self._history(claim), markup=False, classes="section")
+                yield Static(styled("Result", "bold"), markup=False, classes="heading")
+                yield Static(result_text(claim, palette), markup=False, classes="section")
+                yield Static(styled("Satellites", "bold"), markup=False, classes="heading")
+                yield Static(children_text(claim, snapshot, palette), markup=False, classes="section")
+                yield Static(styled("Git log", "bold"), markup=False, classes="heading")
+                yield Static(Text("loading…", end=""), id="git-log", markup=False, classes="section")
+                yield Static(styled("Scope drift (verify)", "bold"), markup=False, classes="heading")
+                yield Static(Text("loading…", end=""), id="verify", markup=False, classes="section")
+                path = claim.path
+            else:
+                assert self.signal is not None
+                yield Static(signal_details(self.signal, snapshot, palette, app.brain.brain_name),
+                             markup=False, classes="section")
+                path = self.signal.path
+            heading = styled("File ", "bold")
+            heading.append_text(safe_text(path, 120, style="bold"))
+            yield Static(heading, markup=False, classes="heading")
+            yield Static(safe_text(read_brain_file(app.brain.root, path), None, multiline=True),
+                         id="file", markup=False, classes="section file")
+        yield Footer()
+
+    def _history(self, claim: Claim) -> Text:
+        palette = self.brain_app.palette
+        entries = gate_history(claim)
+        if not entries:
+            return styled("no gate events", palette.muted)
+        out = Text(end="")
+        for index, entry in enumerate(entries):
+            if index:
+                out.append("\n")
+            out.append_text(safe_text(entry.get("ts", "?"), 32, style=palette.muted))
+            out.append(" ")
+            out.append_text(safe_text(entry.get("event", "?"), 20, style=palette.strong))
+            out.append(" ")
+            out.append_text(safe_text(entry.get("by", "?"), 60))
+            if entry.get("message"):
+                out.append(" — ")
+                out.append_text(safe_text(entry.get("message"), 300))
+        return out
+
+    def on_mount(self) -> None:
+        """Load the git log and the drift report in a thread (git may be slow)."""
+        if self.claim is not None:
+            self._load_git(self.claim)
+
+    @work(thread=True, exclusive=True, group="detail-git", exit_on_error=False)
+    def _load_git(self, claim: Claim) -> None:
+        app = self.brain_app
+        lines = sources.claim_git_log(app.brain, claim)
+        drift, note = sources.verify_claim(app.brain, self.snapshot, claim)
+        app.call_from_thread(self._git_done, lines, drift, note)
+
+    def _git_done(self, lines: list[str], drift: dict[str, Any] | None, note: str) -> None:
+        palette = self.brain_app.palette
+        log = Text(end="")
+        for index, line in enumerate(lines[:50]):
+            if index:
+                log.append("\n")
+            sha, _, message = line.partition(" ")
+            log.append_text(safe_text(sha, 12, style=palette.accent))
+            log.append(" ")
+            log.append_text(safe_text(message, 200))
+        self.query_one("#git-log", Static).update(log)
+        if drift is None:
+            self.query_one("#verify", Static).update(safe_text(note, 200, style=palette.muted))
+            return
+        outside = drift.get("outside") or []
+        out = Text(end="")
+        if outside:
+            out.append(f"{len(outside)} file(s) changed outside the scope:", style=palette.error)
+            for name in outside[:20]:
+                out.append("\n  ")
+                out.append_text(safe_text(name, 160))
+        else:
+            changed = drift.get("changed") or []
+            out.append(f"no drift ({len(changed)} file(s) changed, all inside the scope)", style=palette.ok)
+        self.query_one("#verify", Static).update(out)
+
+    def action_back(self) -> None:
+        """Back to where we came from."""
+        self.dismiss(None)

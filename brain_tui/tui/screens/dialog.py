@@ -1,0 +1,118 @@
+"""CoreDialog: the base of every action dialog — runs one core call in a thread, shows the core's refusal inline."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual import work
+from textual.binding import Binding
+from textual.events import Resize
+from textual.screen import ModalScreen
+from textual.widgets import Input, Static
+from textual.worker import Worker, WorkerState
+
+from brain_tui.core.brain import Brain
+from brain_tui.core.errors import BsiError
+
+from ..safe import safe_text
+
+if TYPE_CHECKING:
+    from ..app import BrainApp
+
+
+class CoreDialog(ModalScreen[str | None]):
+    """A modal dialog that ends with one core action (or esc).
+
+    Subclasses compose an ``#error`` Static (see `error_line`) and call
+    `submit_core`. The dialog is dismissed with the success message; a refusal
+    stays in the dialog, in the core's words.
+    """
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="dialog-cancel")]
+    DEFAULT_CLASSES = "dialog"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.busy = False
+
+    @property
+    def brain_app(self) -> BrainApp:
+        """The app, typed."""
+        return self.app  # type: ignore[return-value]
+
+    @staticmethod
+    def error_line() -> Static:
+        """The widget that shows refusals."""
+        line = Static(Text("", end=""), id="error", markup=False, classes="error-line")
+        line.display = False
+        return line
+
+    def on_mount(self) -> None:
+        """Fit the scrolling parts to the terminal; inputs do not blink in tests and screenshots."""
+        if not self.brain_app.live:
+            for field in self.query(Input):
+                field.cursor_blink = False
+        self._fit(self.app.size.height)
+
+    def on_resize(self, event: Resize) -> None:
+        """Re-fit the scrolling parts when the terminal changes size."""
+        self._fit(event.size.height)
+
+    def _fit(self, height: int) -> None:
+        # Absolute limits (Textual sizes an auto-height box from the children's own limits).
+        for selector, share in (("#details", 0.45), ("#form-fields", 0.55)):
+            for widget in self.query(selector):
+                widget.styles.max_height = max(4, int(height * share))
+
+    def show_error(self, message: str) -> None:
+        """Show the core's refusal (or a form error) in the dialog."""
+        self.busy = False
+        self.query_one("#error", Static).update(safe_text(message, 600, style="bold", multiline=True))
+        self.query_one("#error", Static).display = True
+
+    def action_cancel(self) -> None:
+        """Close without doing anything."""
+        if not self.busy:
+            self.dismiss(None)
+
+    def submit_core(self, describe: str, call: Callable[[Brain], Any], done: Callable[[Any], str]) -> None:
+        """Run `call(writer)` in a thread; dismiss with `done(result)`, or show the refusal.
+
+        Args:
+            describe: what is being done (for unexpected failures).
+            call: the core call.
+            done: turns the result into the success message.
+        """
+        if self.busy:
+            return
+        if self.brain_app.refuse_readonly():
+            self.dismiss(None)
+            return
+        self.busy = True
+        line = self.query_one("#error", Static)
+        line.update(Text("working…", end=""))
+        line.display = True
+        self._run(describe, call, done)
+
+    @work(thread=True, exclusive=True, group="dialog-core", exit_on_error=False)
+    def _run(self, describe: str, call: Callable[[Brain], Any], done: Callable[[Any], str]) -> tuple[bool, str]:
+        """The core call, in a thread. Returns (succeeded, message); the dialog reacts when the worker ends."""
+        try:
+            result = self.brain_app.call_core(call)
+        except BsiError as exc:
+            return False, exc.message
+        except Exception as exc:  # noqa: BLE001 - show anything unexpected instead of crashing
+            return False, f"{describe} failed: {exc.__class__.__name__}: {exc}"
+        return True, done(result)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """Dismiss with the success message, or show the refusal and stay."""
+        if event.worker.group != "dialog-core" or event.state != WorkerState.SUCCESS:
+            return
+        succeeded, message = event.worker.result
+        if succeeded:
+            self.dismiss(message)
+        else:
+            self.show_error(message)

@@ -1,0 +1,83 @@
+"""The help screen: every key, from the same command table as the bindings and the palette."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Label, Static
+
+from ..commands import COMMANDS, PANES
+
+if TYPE_CHECKING:
+    from ..app import BrainApp
+
+KEY_WIDTH = 12
+
+
+def help_text(readonly: bool, palette_muted: object = None) -> Text:
+    """The key table as Text."""
+    out = Text(end="")
+    out.append("Keys", style="bold")
+    for command in COMMANDS:
+        out.append("\n")
+        out.append(command.shown_key.ljust(KEY_WIDTH), style="bold")
+        if readonly and command.mutating:
+            out.append(f"{command.description} (off: read-only)", style="dim")
+        else:
+            out.append(command.description)
+    extra = (
+        ("ctrl+p", "Command palette: every command, searchable"),
+        ("tab", "Next pane / field"),
+        ("esc", "Back, cancel, clear the filter"),
+    )
+    for key, text in extra:
+        out.append("\n")
+        out.append(key.ljust(KEY_WIDTH), style="bold")
+        out.append(text)
+    out.append("\n\n")
+    out.append("Panes", style="bold")
+    out.append("  (below 120 columns one pane at a time)", style="dim")
+    for key, name in PANES:
+        out.append("\n")
+        out.append(key.ljust(KEY_WIDTH), style="bold")
+        out.append(name)
+    out.append("\n\n")
+    out.append("Icons", style="bold")
+    for icon, meaning in (("●", "open"), ("⚑", "waiting for a human gate"), ("‖", "paused"),
+                          ("!", "stale: expired, still blocking — release it"), ("✓", "closed"),
+                          ("✗", "failed"), ("○", "released")):
+        out.append("\n")
+        out.append(icon.ljust(KEY_WIDTH), style="bold")
+        out.append(meaning)
+    out.append("\n\n")
+    out.append("The screen follows the files: another session's open, close or gate shows up by itself. "
+               "TTLs count down every 30 s. A bell rings when a new gate or BLOCKED_ON arrives.", style="dim")
+    return out
+
+
+class HelpScreen(ModalScreen[None]):
+    """Keys and icons; esc, q or ? closes it."""
+
+    BINDINGS = [
+        Binding("escape", "dismiss_help", "Close", id="help-close"),
+        Binding("question_mark", "dismiss_help", "Close", show=False, id="help-close-2"),
+        Binding("q", "dismiss_help", "Close", show=False, id="help-close-3"),
+    ]
+    DEFAULT_CLASSES = "dialog"
+
+    def compose(self) -> ComposeResult:
+        app: BrainApp = self.app  # type: ignore[assignment]
+        with Vertical(id="dialog-box", classes="help"):
+            yield Label(Text("brain-tui — help", style="bold", end=""), classes="dialog-title", markup=False)
+            with VerticalScroll(id="help-body"):
+                yield Static(help_text(app.readonly), markup=False)
+            yield Label(Text("esc close", end=""), classes="hint", markup=False)
+
+    def action_dismiss_help(self) -> None:
+        """Close the help."""
+        self.dismiss(None)

@@ -1,0 +1,105 @@
+"""Optional data sources of the cockpit, each imported lazily so a missing core module shows a placeholder.
+
+These run in thread workers (they may start subprocesses) and never raise:
+they answer ``(data, note)`` where `note` says why there is no data.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from brain_tui.core.brain import Brain
+from brain_tui.core.errors import BsiError
+from brain_tui.core.model import BrainSnapshot, Claim
+
+EnvData = Mapping[str, Any]
+
+
+def _module(name: str) -> Any | None:
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
+
+
+def collect_env(brain: Brain) -> tuple[EnvData | None, str]:
+    """The environment of the brain's machine (SPEC 16), via `brain_tui.core.env.collect_env`.
+
+    Returns:
+        (the `bsi env --json` mapping, "") or (None, why not).
+    """
+    env = _module("brain_tui.core.env")
+    if env is None or not hasattr(env, "collect_env"):
+        return None, "environment: not available in this build (brain_tui.core.env missing)"
+    try:
+        state = env.collect_env(brain.root, brain.config, brain.instance, now=brain.now())
+    except Exception as exc:  # noqa: BLE001 - a failing source must never stop the cockpit
+        return None, f"environment: {exc.__class__.__name__}: {exc}"
+    data = state.as_dict() if hasattr(state, "as_dict") else state
+    return (data, "") if isinstance(data, Mapping) else (None, "environment: unexpected data")
+
+
+def load_breath(brain: Brain) -> tuple[list[Mapping[str, Any]] | None, str]:
+    """Breath metrics of every sprint (SPEC 17), via `brain_tui.core.breath`.
+
+    Returns:
+        (metrics dicts oldest first, note) or (None, why not).
+    """
+    breath = _module("brain_tui.core.breath")
+    if breath is None or not hasattr(breath, "load_records") or not hasattr(breath, "metrics"):
+        return None, "breath: not available in this build (brain_tui.core.breath missing)"
+    try:
+        records, corrupt = breath.load_records(brain.root, brain.tz)
+        items = [m.as_dict() if hasattr(m, "as_dict") else dict(m) for m in breath.metrics(records)]
+    except Exception as exc:  # noqa: BLE001 - a failing source must never stop the cockpit
+        return None, f"breath: {exc.__class__.__name__}: {exc}"
+    note = f"{len(corrupt)} unreadable breath file(s)" if corrupt else ""
+    return items, note
+
+
+def sync_function(brain: Brain) -> tuple[Callable[[Brain], Any] | None, str]:
+    """The core's `sync_now`, when this build has it and the brain has a remote.
+
+    Returns:
+        (a function of a Brain, "") or (None, why sync is not possible). This is the
+        hook for `s`: nothing else in the cockpit knows how sync works.
+    """
+    sync = _module("brain_tui.core.sync")
+    if sync is None or not hasattr(sync, "sync_now"):
+        return None, "sync not configured: this build has no brain_tui.core.sync"
+    has_remote = getattr(sync, "has_remote", None)
+    try:
+        if has_remote is not None and not has_remote(brain.root):
+            return None, "sync not configured: this brain has no git remote"
+    except Exception as exc:  # noqa: BLE001
+        return None, f"sync: {exc}"
+    return sync.sync_now, ""
+
+
+def claim_git_log(brain: Brain, claim: Claim) -> list[str]:
+    """`git log --oneline -- <claim file>`: the claim's audit trail, newest first."""
+    from brain_tui.core import gitops
+
+    try:
+        proc = gitops.run_git(brain.root, "log", "--oneline", "--", claim.path, check=False, timeout=10)
+    except BsiError as exc:
+        return [f"git: {exc.message}"]
+    if proc.returncode != 0:
+        return [f"git log failed: {(proc.stderr or '').strip()[:200]}"]
+    return proc.stdout.splitlines() or ["(no commits touch this claim file)"]
+
+
+def verify_claim(brain: Brain, snapshot: BrainSnapshot, claim: Claim) -> tuple[Mapping[str, Any] | None, str]:
+    """Scope drift of the claim (`bsi verify`), via `brain_tui.core.audit.verify_scope`, when available."""
+    audit = _module("brain_tui.core.audit")
+    if audit is None or not hasattr(audit, "verify_scope"):
+        return None, "verify: not available in this build"
+    try:
+        report = audit.verify_scope(brain.root, snapshot, claim)
+    except BsiError as exc:
+        return None, f"verify: {exc.message}"
+    except Exception as exc:  # noqa: BLE001
+        return None, f"verify: {exc.__class__.__name__}: {exc}"
+    return (report.as_dict() if hasattr(report, "as_dict") else dict(report)), ""

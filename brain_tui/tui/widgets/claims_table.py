@@ -1,0 +1,105 @@
+"""Active and stale claims tables."""
+
+from __future__ import annotations
+
+from brain_tui.core import protocol
+from brain_tui.core.model import BrainSnapshot, Claim
+
+from ..present import (
+    Palette,
+    age,
+    claim_matches,
+    level_name,
+    short_id,
+    short_instance,
+    stale_since,
+    status_icon,
+    ttl_left,
+)
+from ..safe import safe_text
+from .table import Col, KeyedTable, Row
+
+ACTIVE_STATUSES = ("open", "waiting_human", "paused")
+
+
+class ActiveClaimsTable(KeyedTable):
+    """Open, waiting and paused claims: ID, instance, scope, level, status, TTL left and story."""
+
+    COLUMNS = (
+        Col("status", "", 1),
+        Col("id", "ID", 17, wide_width=20),
+        Col("instance", "Instance", 9, min_table_width=96, wide_width=12),
+        Col("scope", "Scope", 18, wide_width=24),
+        Col("level", "Level", 6, min_table_width=96),
+        Col("ttl", "TTL", 6),
+        Col("story", "Story", None),
+    )
+
+
+class StaleClaimsTable(KeyedTable):
+    """Stale claims: expired, still blocking, waiting for a human to release them."""
+
+    COLUMNS = (
+        Col("status", "", 1),
+        Col("id", "ID", 17, wide_width=20),
+        Col("instance", "Instance", 9, min_table_width=96, wide_width=12),
+        Col("scope", "Scope", 18, wide_width=24),
+        Col("expired", "Expired", 10),
+        Col("action", "Action", None),
+    )
+
+
+def active_rows(snapshot: BrainSnapshot, palette: Palette, brain_name: str, needle: str = "") -> list[Row]:
+    """Rows of the active claims table (opening order).
+
+    Args:
+        snapshot: the brain; its `now` is the time TTLs are counted from.
+        palette: styles of the current theme.
+        brain_name: this brain's name (to shorten instances).
+        needle: the filter text.
+    """
+    rows: list[Row] = []
+    for claim in snapshot.claims:
+        if claim.status not in ACTIVE_STATUSES or not claim_matches(claim, needle):
+            continue
+        rows.append((claim.sess_id, _active_cells(claim, snapshot, palette, brain_name)))
+    return rows
+
+
+def _active_cells(claim: Claim, snapshot: BrainSnapshot, palette: Palette, brain_name: str) -> dict:
+    now = snapshot.now
+    ttl = ttl_left(claim, now, palette)
+    if protocol.expired(claim, snapshot):
+        ttl = safe_text(ttl.plain + "!", 8, style=palette.error)
+    story = safe_text(claim.story or "—", 200)
+    if "clock-skew" in claim.flags:
+        story = safe_text("[clock-skew] ", 20, style=palette.warn) + story
+    return {
+        "status": status_icon(claim.status, palette),
+        "id": safe_text(short_id(claim.sess_id, now, snapshot.tz), 40),
+        "instance": safe_text(short_instance(claim.instance, brain_name) or "—", 40, style=palette.muted),
+        "scope": safe_text(claim.scope_text or "—", 120),
+        "level": safe_text(level_name(claim), 10, style=palette.muted),
+        "ttl": ttl,
+        "story": story,
+    }
+
+
+def stale_rows(snapshot: BrainSnapshot, palette: Palette, brain_name: str, needle: str = "",
+               readonly: bool = False) -> list[Row]:
+    """Rows of the stale claims table (the action hint is left out when read-only)."""
+    rows: list[Row] = []
+    for claim in snapshot.claims:
+        if claim.status != "stale" or not claim_matches(claim, needle):
+            continue
+        since = stale_since(claim, snapshot.tz)
+        reason = str(claim.data.get("stale_reason") or "expired")
+        rows.append((claim.sess_id, {
+            "status": status_icon("stale", palette),
+            "id": safe_text(short_id(claim.sess_id, snapshot.now, snapshot.tz), 40),
+            "instance": safe_text(short_instance(claim.instance, brain_name) or "—", 40, style=palette.muted),
+            "scope": safe_text(claim.scope_text or "—", 120),
+            "expired": safe_text(age(since, snapshot.now) + " ago", 16, style=palette.error),
+            "action": safe_text(reason if readonly else f"R release · {reason}", 120, style=palette.warn),
+        }))
+    return rows

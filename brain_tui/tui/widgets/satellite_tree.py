@@ -1,0 +1,160 @@
+"""The satellite tree: pilot → domain → leaf, with status icons, gate markers, TTLs and children counts."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+
+from rich.text import Text
+from textual.widgets import Tree
+from textual.widgets.tree import TreeNode
+
+from brain_tui.core.model import BrainSnapshot, Claim
+
+from ..present import Palette, claim_matches, level_name, short_id, status_icon, ttl_left
+from ..safe import safe_text
+
+Shape = tuple[tuple[str, str | None], ...]
+
+
+def tree_roots(snapshot: BrainSnapshot) -> list[Claim]:
+    """Claims shown as roots: trees (pilots, domains, any claim with satellites) that still have live work."""
+    known = {c.sess_id for c in snapshot.claims}
+    roots = []
+    for claim in snapshot.claims:
+        if claim.parent and claim.parent in known:
+            continue
+        children = snapshot.children(claim.sess_id)
+        is_tree = bool(children) or claim.level in ("pilote", "domain")
+        if not is_tree:
+            continue
+        live = not claim.is_terminal or any(not c.is_terminal for c in snapshot.descendants(claim.sess_id))
+        if live:
+            roots.append(claim)
+    return roots
+
+
+def node_label(claim: Claim, snapshot: BrainSnapshot, palette: Palette) -> Text:
+    """One node: icon, short ID, level, gate marker, TTL left and children counts."""
+    label = status_icon(claim.status, palette)
+    label.append(" ")
+    label.append_text(safe_text(short_id(claim.sess_id, snapshot.now, snapshot.tz), 40,
+                                style=palette.strong if not claim.is_terminal else palette.muted))
+    label.append(" ")
+    label.append_text(safe_text(level_name(claim), 10, style=palette.muted))
+    if claim.status == "waiting_human":
+        label.append(" ⚑ gate", style=palette.warn)
+    if claim.status == "paused":
+        label.append(" paused", style=palette.accent)
+    if not claim.is_terminal:
+        label.append(" ")
+        label.append_text(ttl_left(claim, snapshot.now, palette))
+    children = snapshot.children(claim.sess_id)
+    if children:
+        counts = Counter(c.status for c in children)
+        done = sum(counts[s] for s in ("closed", "failed", "released"))
+        label.append(f" [{done}/{len(children)} done", style=palette.muted)
+        if counts["failed"]:
+            label.append(f", {counts['failed']} failed", style=palette.error)
+        label.append("]", style=palette.muted)
+    return label
+
+
+class SatelliteTree(Tree[str]):
+    """The satellite trees of the brain; node data is the session ID."""
+
+    def __init__(self, *, id: str | None = None) -> None:  # noqa: A002
+        super().__init__("brain", id=id)
+        self.show_root = False
+        self.auto_expand = False
+        self.guide_depth = 3
+        self._shape: Shape = ()
+        self._collapsed: set[str] = set()
+        self._claim_nodes: dict[str, TreeNode[str]] = {}
+
+    @property
+    def selected_id(self) -> str | None:
+        """The session ID under the cursor."""
+        node = self.cursor_node
+        return node.data if node is not None and node.data else None
+
+    def on_focus(self) -> None:
+        """Put the cursor on the first node when focus arrives with none selected."""
+        if self.cursor_node is None and self._claim_nodes:
+            self.cursor_line = 0
+
+    def on_tree_node_collapsed(self, event: Tree.NodeCollapsed[str]) -> None:
+        """Remember collapsed nodes across rebuilds."""
+        if event.node.data:
+            self._collapsed.add(event.node.data)
+
+    def on_tree_node_expanded(self, event: Tree.NodeExpanded[str]) -> None:
+        """Forget an expanded node."""
+        self._collapsed.discard(event.node.data or "")
+
+    def update_tree(self, snapshot: BrainSnapshot, palette: Palette, needle: str = "") -> None:
+        """Show the trees of `snapshot`; labels change in place when the shape is unchanged."""
+        order: list[tuple[Claim, str | None]] = []
+
+        def walk(claim: Claim, parent: str | None, seen: set[str]) -> None:
+            order.append((claim, parent))
+            for child in snapshot.children(claim.sess_id):
+                if child.sess_id not in seen:
+                    seen.add(child.sess_id)
+                    walk(child, claim.sess_id, seen)
+
+        for root in tree_roots(snapshot):
+            walk(root, None, {root.sess_id})
+        if needle:
+            keep = _matching_branches(order, lambda c: claim_matches(c, needle))
+            order = [(c, p) for c, p in order if c.sess_id in keep]
+        shape: Shape = tuple((c.sess_id, p) for c, p in order)
+        labels = {c.sess_id: node_label(c, snapshot, palette) for c, _ in order}
+        if shape == self._shape:
+            for sess_id, label in labels.items():
+                node = self._claim_nodes.get(sess_id)
+                if node is not None and node.label != label:
+                    node.set_label(label)
+            return
+        keep_cursor = self.selected_id
+        self.clear()
+        self._claim_nodes = {}
+        for sess_id, parent in shape:
+            parent_node = self._claim_nodes.get(parent) if parent else self.root
+            if parent_node is None:
+                continue
+            node = parent_node.add(labels[sess_id], data=sess_id, expand=sess_id not in self._collapsed)
+            self._claim_nodes[sess_id] = node
+        for node in self._claim_nodes.values():
+            if not node.children:
+                node.allow_expand = False
+        self._shape = shape
+        if keep_cursor and keep_cursor in self._claim_nodes:
+            target = self._claim_nodes[keep_cursor]
+            self.call_after_refresh(self.move_cursor, target)
+
+    def select_id(self, sess_id: str) -> bool:
+        """Move the cursor to the node of `sess_id`."""
+        node = self._claim_nodes.get(sess_id)
+        if node is None:
+            return False
+        self.move_cursor(node)
+        return True
+
+    @property
+    def node_ids(self) -> list[str]:
+        """Session IDs shown, in tree order."""
+        return [sess_id for sess_id, _ in self._shape]
+
+
+def _matching_branches(order: list[tuple[Claim, str | None]], match: Callable[[Claim], bool]) -> set[str]:
+    """IDs of matching nodes and their ancestors (so a match keeps its path to the root)."""
+    parent_of = {c.sess_id: p for c, p in order}
+    keep: set[str] = set()
+    for claim, _ in order:
+        if match(claim):
+            current: str | None = claim.sess_id
+            while current and current not in keep:
+                keep.add(current)
+                current = parent_of.get(current)
+    return keep

@@ -1,0 +1,52 @@
+"""The signals queue: pending first (oldest first), then delivered (newest first)."""
+
+from __future__ import annotations
+
+from brain_tui.core.model import BrainSnapshot, Signal
+
+from ..present import SIGNAL_STATE_ICONS, Palette, age, short_party, signal_matches
+from ..safe import safe_text, styled
+from .table import Col, KeyedTable, Row
+
+#: At most this many delivered signals are listed under the pending ones.
+MAX_DELIVERED = 50
+
+
+class SignalsTable(KeyedTable):
+    """Pending and recently delivered signals."""
+
+    COLUMNS = (
+        Col("state", "", 1),
+        Col("type", "Type", 10, wide_width=16),
+        Col("age", "Age", 5),
+        Col("route", "From → To", 22, wide_width=34),
+        Col("payload", "Payload", None),
+    )
+
+
+def ordered_signals(snapshot: BrainSnapshot, needle: str = "") -> list[Signal]:
+    """Pending signals oldest first, then delivered ones newest first (archived ones are history)."""
+    pending = [s for s in snapshot.signals if s.state == "pending" and signal_matches(s, needle)]
+    delivered = [s for s in snapshot.signals if s.state == "delivered" and signal_matches(s, needle)]
+    delivered.reverse()
+    return pending + delivered[:MAX_DELIVERED]
+
+
+def signal_rows(snapshot: BrainSnapshot, palette: Palette, brain_name: str, needle: str = "") -> list[Row]:
+    """Rows of the signals table."""
+    rows: list[Row] = []
+    for sig in ordered_signals(snapshot, needle):
+        icon, role = SIGNAL_STATE_ICONS.get(sig.state, ("?", "muted"))
+        type_style = palette.warn if sig.state == "pending" and sig.type in ("BLOCKED_ON", "HUMAN_GATE") else None
+        route = safe_text(short_party(sig.sender, snapshot, brain_name, slug_only=True), 60)
+        route.append("→")
+        route.append_text(safe_text(short_party(sig.to, snapshot, brain_name, slug_only=True), 60))
+        muted = sig.state != "pending"
+        rows.append((sig.sig_id, {
+            "state": styled(icon, palette.role(role)),
+            "type": safe_text(sig.type, 24, style=type_style or (palette.muted if muted else None)),
+            "age": safe_text(age(sig.created_at, snapshot.now), 10, style=palette.muted),
+            "route": route,
+            "payload": safe_text(sig.payload or "—", 240, style=palette.muted if muted else None),
+        }))
+    return rows

@@ -1,0 +1,120 @@
+"""Export the README screenshots (SVG) of the cockpit from the demo brain at a fixed time.
+
+    python scripts/export_screenshots.py [--out screenshots]
+
+Each screenshot is taken with `App.run_test` + `save_screenshot` on a fresh demo
+brain built for 2026-11-29 10:00 UTC, with the same clock injected into the app,
+no timers or watchers, and a fixed environment reading (the real one depends on
+the machine), so running it again gives the same files. Never edit the SVGs by
+hand: change the cockpit, then run this script.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+import tempfile
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+NOW = datetime(2026, 11, 29, 10, 0, tzinfo=UTC)
+INSTANCE = "prod@desktop"
+GATED = "sess-20261129-0830-api-tests"
+
+#: A fixed environment reading in the shape of `bsi env --json`.
+DEMO_ENV: dict[str, Any] = {
+    "hostname": "desktop",
+    "instance": INSTANCE,
+    "git": {"branch": "main", "dirty_count": 0, "ahead": 0, "behind": 0, "remote": "origin",
+            "last_sync": "2026-11-29T09:58:00+00:00", "last_sync_age_s": 120,
+            "version": "e3c41d2 bsi: mark stale sess-20261129-0500-notes-wrap"},
+    "pm2": {"available": True, "error": None, "processes": [
+        {"name": "brain-api", "status": "online", "uptime_s": 93784, "restarts": 0, "cpu": 1.5,
+         "memory": 88 * 1024 ** 2, "port": 7700},
+        {"name": "brain-mcp", "status": "stopped", "uptime_s": None, "restarts": 3, "cpu": 0,
+         "memory": 0, "port": 7701},
+    ]},
+    "ports": {"listening": [], "configured": [
+        {"name": "brain-api", "port": 7700, "up": True, "source": "brain-compose.yml"},
+        {"name": "brain-mcp", "port": 7701, "up": False, "source": "brain-compose.yml"},
+    ]},
+    "system": {"load": {"1m": 0.42, "5m": 0.35, "15m": 0.30, "cpus": 8},
+               "memory": {"percent": 41.0}, "disk": {"percent": 63.0, "free": 180 * 1024 ** 3}},
+}
+
+Step = Callable[[Any], Awaitable[None]]
+
+
+async def _select_gate(pilot: Any) -> None:
+    table = pilot.app.screen.query_one("#active")
+    table.focus()
+    table.select_key(GATED)
+    await pilot.pause()
+
+
+async def _gate_screen(pilot: Any) -> None:
+    await pilot.press("g", "down")
+
+
+async def _approve(pilot: Any) -> None:
+    await _select_gate(pilot)
+    await pilot.press("a")
+
+
+#: (file name, terminal size, theme, what to do before the shot).
+SHOTS: list[tuple[str, tuple[int, int], str, Step | None]] = [
+    ("cockpit-wide.svg", (120, 40), "brain-dark", _select_gate),
+    ("cockpit-80x24.svg", (80, 24), "brain-dark", None),
+    ("gates.svg", (100, 32), "brain-dark", _gate_screen),
+    ("approve.svg", (100, 32), "brain-dark", _approve),
+    ("cockpit-light.svg", (120, 40), "brain-light", _select_gate),
+]
+
+
+async def _shoot(root: Path, out: Path, name: str, size: tuple[int, int], theme: str, step: Step | None) -> None:
+    from brain_tui.core.brain import Brain
+    from brain_tui.tui.app import BrainApp
+
+    brain = Brain(root, clock=lambda: NOW, instance=INSTANCE)
+    app = BrainApp(brain, live=False, theme=theme, remember_theme=False,
+                   env_provider=lambda _brain: (DEMO_ENV, ""))
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        if step is not None:
+            await step(pilot)
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        app.save_screenshot(filename=name, path=str(out))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Build the demo brain and write every screenshot.
+
+    Returns:
+        0.
+    """
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default=str(Path(__file__).resolve().parent.parent / "screenshots"),
+                        help="output folder (default: screenshots/)")
+    args = parser.parse_args(argv)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    from brain_tui.demo import build_demo
+
+    with tempfile.TemporaryDirectory(prefix="brain-tui-shots-") as tmp:
+        os.environ["XDG_CONFIG_HOME"] = str(Path(tmp) / "xdg")  # never touch the user's settings
+        os.environ.pop("NO_COLOR", None)
+        root = build_demo(Path(tmp) / "brain", NOW)
+        for name, size, theme, step in SHOTS:
+            asyncio.run(_shoot(root, out, name, size, theme, step))
+            sys.stderr.write(f"wrote {out / name}\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

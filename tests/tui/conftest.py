@@ -1,0 +1,169 @@
+"""Fixtures of the cockpit tests: a demo brain at a fixed now, an app with every live feature off."""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from brain_tui.core.brain import Brain
+from brain_tui.demo import build_demo
+from brain_tui.tui.app import BrainApp
+
+#: Every cockpit test runs at this instant (the demo brain is built for it).
+NOW = datetime(2026, 11, 29, 10, 0, tzinfo=UTC)
+INSTANCE = "prod@desktop"
+
+PILOT = "sess-20261129-0800-pilote-be7"
+DOMAIN = "sess-20261129-0810-api-domain"
+SEARCH = "sess-20261129-0820-api-search"
+GATED = "sess-20261129-0830-api-tests"
+DEPLOY = "sess-20261129-0950-deploy-notes"
+STALE = "sess-20261129-0500-notes-wrap"
+
+#: A fixed environment reading (the real one depends on the machine).
+FAKE_ENV: dict[str, Any] = {
+    "hostname": "desktop",
+    "instance": INSTANCE,
+    "git": {"branch": "main", "dirty_count": 0, "ahead": None, "behind": None, "remote": None,
+            "version": "0000000 bsi: demo"},
+    "pm2": {"available": False, "error": "pm2 not found", "processes": []},
+    "ports": {"listening": [], "configured": [
+        {"name": "brain-api", "port": 7700, "up": True, "source": "brain-compose.yml"},
+        {"name": "brain-mcp", "port": 7701, "up": False, "source": "brain-compose.yml"},
+    ]},
+    "system": {"load": {"1m": 0.42, "5m": 0.35, "15m": 0.3, "cpus": 4},
+               "memory": {"percent": 41.0}, "disk": {"percent": 63.0, "free": 40 * 1024 ** 3}},
+}
+
+
+class MovableClock:
+    """A clock tests can move forward."""
+
+    def __init__(self, at: datetime = NOW) -> None:
+        self.at = at
+
+    def __call__(self) -> datetime:
+        return self.at
+
+    def advance(self, **kwargs: float) -> None:
+        self.at = self.at + timedelta(**kwargs)
+
+
+@pytest.fixture(autouse=True)
+def _isolated_settings(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Settings go to a temporary XDG_CONFIG_HOME; NO_COLOR and BRAIN_* never leak in from the shell."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("xdg")))
+    for name in ("NO_COLOR", "BRAIN_NOW", "BRAIN_ROOT", "TEXTUAL"):
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture(scope="session")
+def demo_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo brain, built once per test session at NOW."""
+    return build_demo(tmp_path_factory.mktemp("template") / "brain", NOW)
+
+
+@pytest.fixture
+def demo_root(demo_template: Path, tmp_path: Path) -> Path:
+    """A private copy of the demo brain (a git repository) for one test."""
+    target = tmp_path / "brain"
+    shutil.copytree(demo_template, target, symlinks=True)
+    return target
+
+
+@pytest.fixture
+def clock() -> MovableClock:
+    """The injected clock (starts at NOW)."""
+    return MovableClock()
+
+
+@pytest.fixture
+def make_app(demo_root: Path, clock: MovableClock) -> Callable[..., BrainApp]:
+    """Build a deterministic cockpit over the test's demo brain (no timers, no watcher, fixed env)."""
+
+    def factory(**kwargs: Any) -> BrainApp:
+        brain = Brain(demo_root, clock=clock, instance=INSTANCE)
+        options: dict[str, Any] = {"live": False, "theme": "brain-dark", "remember_theme": False,
+                                   "env_provider": lambda _brain: (FAKE_ENV, "")}
+        options.update(kwargs)
+        return BrainApp(brain, **options)
+
+    return factory
+
+
+def fresh(root: Path) -> Brain:
+    """A new Brain on `root`, as `bsi` would open it."""
+    return Brain(root, now=NOW.isoformat(), instance="prod@laptop")
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    """Pilot tests run on asyncio (Textual's loop)."""
+    return "asyncio"
+
+
+def screen_text(app: BrainApp) -> str:
+    """The screen as plain text (what a person would read)."""
+    strips = app.screen._compositor.render_strips()
+    return "\n".join("".join(segment.text for segment in strip) for strip in strips)
+
+
+async def settle(pilot: Any) -> None:
+    """Let key handlers, worker threads and the refresh they trigger finish."""
+    from textual.worker import WorkerCancelled
+
+    for _ in range(3):
+        await pilot.pause()
+        with contextlib.suppress(WorkerCancelled):  # a screen closed while its worker ran (a detail's git log)
+            await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def status(root: Path, sess_id: str) -> str:
+    """The claim's status as `bsi` reads it now."""
+    claim = fresh(root).snapshot().claim(sess_id)
+    assert claim is not None
+    return claim.status
+
+
+def last_commit(root: Path) -> str:
+    """The subject of the brain's last commit."""
+    import subprocess
+
+    return subprocess.run(["git", "log", "-1", "--format=%s"], cwd=root, capture_output=True, text=True,
+                          check=True).stdout.strip()
+
+
+async def select(pilot: Any, table_id: str, key: str) -> None:
+    """Focus a table and put its cursor on the row `key`."""
+    table = pilot.app.screen.query_one(table_id)
+    table.focus()
+    assert table.select_key(key), f"{key} not in {table_id}"
+    await pilot.pause()
+
+
+@pytest.fixture
+def hostile_root(demo_root: Path) -> Iterator[Path]:
+    """The demo brain plus claims whose stories carry escapes, markup, bidi and zero-width characters."""
+    from brain_tui.core import protocol
+    from brain_tui.core.clock import parse_duration
+    from brain_tui.core.scope import parse_scope
+
+    brain = Brain(demo_root, clock=lambda: NOW, instance="evil@box")
+    for slug, scope, story in HOSTILE_STORIES:
+        brain.open_claim(protocol.OpenRequest(scope=parse_scope(scope, demo_root), ttl=parse_duration("2h"),
+                                              instance="evil@box", story=story, slug=slug))
+    yield demo_root
+
+
+HOSTILE_STORIES = (
+    ("esc", "wiki/a.md", "esc \x1b[31mRED\x1b[0m osc \x1b]0;pwned\x07 end"),
+    ("mkp", "wiki/b.md", "mk [ @click=app.quit] [b]bold[/b] [link=https://x]y[/link]"),
+    ("bidi", "wiki/c.md", "bidi \u202eevil\u202c zw\u200bsp \x9b31m c1"),
+)

@@ -1,0 +1,123 @@
+"""Gate keys: approve, reject, pause/resume cascades, the gate screen — checked on disk.
+
+What the cockpit does must be what `bsi` sees: tests re-read the brain with a
+fresh `Brain` (the CLI's code path) after the keys.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets import Button
+
+from brain_tui.tui.screens.confirm import CascadeDialog, GateDecisionDialog
+from brain_tui.tui.screens.gates import GateScreen
+
+from .conftest import (
+    DEPLOY,
+    DOMAIN,
+    GATED,
+    PILOT,
+    SEARCH,
+    fresh,
+    last_commit,
+    screen_text,
+    select,
+    settle,
+    status,
+)
+
+pytestmark = pytest.mark.anyio
+SMALL = (80, 24)
+
+
+async def test_approve_in_the_cockpit_is_approved_for_bsi(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    app = make_app()
+    async with app.run_test(size=SMALL) as pilot:
+        await select(pilot, "#active", GATED)
+        await pilot.press("a")
+        dialog = app.screen
+        assert isinstance(dialog, GateDecisionDialog)
+        assert "deploy to staging?" in screen_text(app)  # the gate message is shown
+        assert app.focused is dialog.query_one("#submit", Button)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert not isinstance(app.screen, GateDecisionDialog)
+    # The gate came from an exit trigger at close: approving closes the claim.
+    assert status(demo_root, GATED) == "closed"
+    assert last_commit(demo_root) == f"bsi: gate APPROVED {GATED}"
+
+
+async def test_a_stray_key_in_the_dialog_decides_nothing(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    app = make_app()
+    async with app.run_test(size=SMALL) as pilot:
+        await select(pilot, "#active", GATED)
+        await pilot.press("a", "a", "x", "y")
+        await settle(pilot)
+        assert isinstance(app.screen, GateDecisionDialog)
+        await pilot.press("escape")
+        await settle(pilot)
+    assert status(demo_root, GATED) == "waiting_human"
+
+
+async def test_reject_needs_a_reason(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    app = make_app()
+    async with app.run_test(size=SMALL) as pilot:
+        await select(pilot, "#active", GATED)
+        await pilot.press("x")
+        dialog = app.screen
+        assert dialog.query_one("#submit", Button).disabled
+        await pilot.press("enter")  # empty reason: nothing happens
+        await settle(pilot)
+        assert status(demo_root, GATED) == "waiting_human"
+        await pilot.press(*"flaky")
+        assert not dialog.query_one("#submit", Button).disabled
+        await pilot.press("enter")
+        await settle(pilot)
+    assert status(demo_root, GATED) == "failed"
+    claim = fresh(demo_root).snapshot().claim(GATED)
+    assert claim is not None and claim.data["reject_reason"] == "flaky"
+
+
+async def test_pause_lists_the_cascade_and_resume_restores_the_gate(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    app = make_app()
+    async with app.run_test(size=SMALL) as pilot:
+        await select(pilot, "#active", PILOT)
+        await pilot.press("p")
+        assert isinstance(app.screen, CascadeDialog)
+        text = screen_text(app)
+        assert "will also pause 4 descendant(s)" in text
+        for short in ("0810-api-domain", "0820-api-search", "0830-api-tests", "0950-deploy-notes"):
+            assert short in text
+        await pilot.press("enter")
+        await settle(pilot)
+        assert [status(demo_root, s) for s in (PILOT, DOMAIN, SEARCH, GATED, DEPLOY)] == ["paused"] * 5
+        await select(pilot, "#active", PILOT)
+        await pilot.press("u")
+        assert "will also resume 4 descendant(s)" in screen_text(app)
+        await pilot.press("enter")
+        await settle(pilot)
+    assert status(demo_root, PILOT) == "open"
+    assert status(demo_root, GATED) == "waiting_human"  # a pending gate is never lost
+
+
+async def test_gate_screen_lists_what_waits_oldest_first(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    app = make_app(gates=True)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, GateScreen)
+        keys = app.screen.query_one("#gate-table").row_keys
+        # the BLOCKED_ON (09:25) before the gate (09:40); the gate's own HUMAN_GATE signal is folded in
+        assert keys[0].startswith("signal:") and keys[1] == f"claim:{GATED}" and len(keys) == 2
+        await pilot.press("down")
+        info = str(app.screen.query_one("#gate-info").render())
+        assert "deploy to staging?" in info and "approve → closed" in info
+        assert "brain-engine/tests/test_search.py" in info  # the result's files
+        await pilot.press("a")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen.query_one("#gate-table").row_keys == keys[:1]
+        await pilot.press("escape")
+        assert not isinstance(app.screen, GateScreen)
+    assert status(demo_root, GATED) == "closed"

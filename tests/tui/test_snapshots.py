@@ -1,0 +1,65 @@
+"""Snapshot tests of the cockpit's screens (pytest-textual-snapshot).
+
+Deterministic: the demo brain is built at a fixed now, the same clock is
+injected into the app, the environment reading is fixed, there is no timer,
+watcher or animation, inputs do not blink and the theme is set explicitly.
+Regenerate with `pytest tests/tui/test_snapshots.py --snapshot-update` only
+after reading the diff report.
+"""
+
+from __future__ import annotations
+
+from .conftest import GATED, SEARCH
+
+
+def _select(table_id: str, key: str):  # noqa: ANN202
+    async def run_before(pilot) -> None:  # noqa: ANN001
+        table = pilot.app.screen.query_one(table_id)
+        table.focus()
+        table.select_key(key)
+        await pilot.pause()
+
+    return run_before
+
+
+def test_main_screen_80x24(snap_compare, make_app) -> None:  # noqa: ANN001
+    """SSH on a phone: one pane at a time, the claims pane first."""
+    assert snap_compare(make_app(), terminal_size=(80, 24))
+
+
+def test_main_screen_120x40(snap_compare, make_app) -> None:  # noqa: ANN001
+    """The wide layout: every pane at once."""
+    assert snap_compare(make_app(), terminal_size=(120, 40))
+
+
+def test_gate_screen(snap_compare, make_app) -> None:  # noqa: ANN001
+    """`--gates` at 80x24, the gate claim selected: message, effect, result, files."""
+    assert snap_compare(make_app(gates=True), press=["down"], terminal_size=(80, 24))
+
+
+def test_open_form_with_conflict_preview(snap_compare, make_app) -> None:  # noqa: ANN001
+    """`o` on a leaf, scope `*`: the preview lists every blocking claim it meets."""
+    assert snap_compare(make_app(), press=["o", "asterisk"], terminal_size=(120, 40),
+                        run_before=_select("#active", SEARCH))
+
+
+def test_close_dialog_tier2(snap_compare, make_app) -> None:  # noqa: ANN001
+    """`c` on a code satellite: Tier 2 asks the test counts."""
+    assert snap_compare(make_app(), press=["c"], terminal_size=(100, 32), run_before=_select("#active", SEARCH))
+
+
+def test_approve_dialog(snap_compare, make_app) -> None:  # noqa: ANN001
+    """`a` on the waiting gate: message, effect, result, files; the Approve button has focus."""
+    assert snap_compare(make_app(), press=["a"], terminal_size=(100, 32), run_before=_select("#active", GATED))
+
+
+def test_help_screen(snap_compare, make_app) -> None:  # noqa: ANN001
+    """`?`: every key from the command table."""
+    assert snap_compare(make_app(), press=["question_mark"], terminal_size=(80, 24))
+
+
+def test_ansi_dark(snap_compare, make_app) -> None:  # noqa: ANN001
+    """A poor terminal: the ansi-dark theme uses only the terminal's 16 colours (`brain-tui` picks it under
+    NO_COLOR, where Textual then drops the colours too — see test_no_color_keeps_meaning_without_colour)."""
+    app = make_app(theme="ansi-dark")
+    assert snap_compare(app, terminal_size=(80, 24))
