@@ -5,8 +5,9 @@
 Each screenshot is taken with `App.run_test` + `save_screenshot` on a fresh demo
 brain built for 2026-11-29 10:00 UTC, with the same clock injected into the app,
 no timers or watchers, and a fixed environment reading (the real one depends on
-the machine), so running it again gives the same files. Never edit the SVGs by
-hand: change the cockpit, then run this script.
+the machine), so running it again gives the same files. The demo brain gets a
+local bare remote, last synced at 09:58, so the header shows the sync state.
+Never edit the SVGs by hand: change the cockpit, then run this script.
 """
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import subprocess
 import sys
 import tempfile
 from collections.abc import Awaitable, Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +40,9 @@ DEMO_ENV: dict[str, Any] = {
         {"name": "brain-mcp", "status": "stopped", "uptime_s": None, "restarts": 3, "cpu": 0,
          "memory": 0, "port": 7701},
     ]},
-    "ports": {"listening": [], "configured": [
+    "ports": {"listening": [{"port": 22, "address": "0.0.0.0", "pid": 801, "process": "sshd"},
+                            {"port": 7700, "address": "127.0.0.1", "pid": 4242, "process": "node"}],
+              "configured": [
         {"name": "brain-api", "port": 7700, "up": True, "source": "brain-compose.yml"},
         {"name": "brain-mcp", "port": 7701, "up": False, "source": "brain-compose.yml"},
     ]},
@@ -65,6 +69,13 @@ async def _approve(pilot: Any) -> None:
     await pilot.press("a")
 
 
+def _keys(*keys: str) -> Step:
+    async def step(pilot: Any) -> None:
+        await pilot.press(*keys)
+
+    return step
+
+
 #: (file name, terminal size, theme, what to do before the shot).
 SHOTS: list[tuple[str, tuple[int, int], str, Step | None]] = [
     ("cockpit-wide.svg", (120, 40), "brain-dark", _select_gate),
@@ -72,7 +83,25 @@ SHOTS: list[tuple[str, tuple[int, int], str, Step | None]] = [
     ("gates.svg", (100, 32), "brain-dark", _gate_screen),
     ("approve.svg", (100, 32), "brain-dark", _approve),
     ("cockpit-light.svg", (120, 40), "brain-light", _select_gate),
+    ("environment-80x24.svg", (80, 24), "brain-dark", _keys("4")),
+    ("breath-80x24.svg", (80, 24), "brain-dark", _keys("5")),
+    ("lint.svg", (100, 24), "brain-dark", _keys("l")),
 ]
+
+
+def _git(*args: str) -> None:
+    subprocess.run(["git", *args], check=True, capture_output=True)
+
+
+def _give_remote(root: Path, remote: Path) -> None:
+    """A local bare remote holding the demo brain, last synced two minutes before NOW."""
+    from brain_tui.core.brain import Brain
+    from brain_tui.core.sync import record_sync
+
+    _git("clone", "--bare", "--quiet", str(root), str(remote))
+    _git("-C", str(root), "remote", "add", "origin", str(remote))
+    _git("-C", str(root), "fetch", "--quiet", "origin")
+    record_sync(Brain(root, clock=lambda: NOW - timedelta(minutes=2), instance=INSTANCE), pending=False)
 
 
 async def _shoot(root: Path, out: Path, name: str, size: tuple[int, int], theme: str, step: Step | None) -> None:
@@ -86,8 +115,9 @@ async def _shoot(root: Path, out: Path, name: str, size: tuple[int, int], theme:
         await pilot.pause()
         if step is not None:
             await step(pilot)
-        await pilot.pause()
-        await app.workers.wait_for_complete()
+        for _ in range(2):
+            await pilot.pause()
+            await app.workers.wait_for_complete()
         await pilot.pause()
         app.save_screenshot(filename=name, path=str(out))
 
@@ -110,6 +140,7 @@ def main(argv: list[str] | None = None) -> int:
         os.environ["XDG_CONFIG_HOME"] = str(Path(tmp) / "xdg")  # never touch the user's settings
         os.environ.pop("NO_COLOR", None)
         root = build_demo(Path(tmp) / "brain", NOW)
+        _give_remote(root, Path(tmp) / "remote.git")
         for name, size, theme, step in SHOTS:
             asyncio.run(_shoot(root, out, name, size, theme, step))
             sys.stderr.write(f"wrote {out / name}\n")

@@ -79,6 +79,15 @@ class PushRejected(Exception):
     """The remote moved between our fetch and our push."""
 
 
+def _git_reason(stderr: str, default: str) -> str:
+    """The telling line of git's error output (its `fatal:` line, else the first)."""
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    for line in lines:
+        if line.startswith(("fatal:", "error:")):
+            return line.split(":", 1)[1].strip()
+    return lines[0] if lines else default
+
+
 def _unreachable(stderr: str) -> bool:
     low = stderr.lower()
     return any(hint in low for hint in _UNREACHABLE_HINTS)
@@ -115,8 +124,8 @@ def fetch(root: Path, branch: str) -> bool:
         raise RemoteUnreachable("no git remote 'origin' configured: add one, or work without --sync")
     proc = gitops.run_git(root, "fetch", "--quiet", REMOTE, check=False, timeout=60)
     if proc.returncode != 0:
-        detail = (proc.stderr.strip().splitlines() or ["fetch failed"])[-1]
-        raise RemoteUnreachable(f"remote unreachable ({detail}); use --offline to record the change locally")
+        raise RemoteUnreachable(f"remote unreachable ({_git_reason(proc.stderr, 'fetch failed')}); "
+                                "use --offline to record the change locally")
     return _rev(root, f"refs/remotes/{REMOTE}/{branch}") is not None
 
 
@@ -218,8 +227,8 @@ def push(root: Path, branch: str) -> None:
     if "[rejected]" in text or "non-fast-forward" in text or "fetch first" in text or "rejected" in text:
         raise PushRejected(text.strip())
     if _unreachable(text):
-        raise RemoteUnreachable(f"remote unreachable on push: {text.strip().splitlines()[-1:]}")
-    raise BsiError(f"git push failed: {text.strip().splitlines()[-1:]}")
+        raise RemoteUnreachable(f"remote unreachable on push ({_git_reason(text, 'push failed')})")
+    raise BsiError(f"git push failed: {_git_reason(text, 'no reason given')}")
 
 
 def record_sync(brain: Brain, pending: bool) -> str:
@@ -373,3 +382,41 @@ def sync_now(brain: Brain) -> SyncReport:
         _backoff(attempt)
     raise Contended(f"push rejected {MAX_TRIES} times (the remote keeps moving); local commits are kept, "
                     "run `bsi sync` again")
+
+
+def sync_status(brain: Brain) -> dict[str, Any]:
+    """Where this brain stands against its remote, from local git state only (no network).
+
+    Used by the cockpit's header and `bsi env`-like views; cheap enough to run after
+    every fetch (a few local git commands).
+
+    Args:
+        brain: the brain (its root, config and `.brain/sync.json`).
+
+    Returns:
+        ``{"mode", "has_remote", "branch", "ahead", "behind", "last_sync", "pending_since",
+        "fetch_interval_s"}``: `mode` is the brain-compose.yml `sync` setting; `ahead` /
+        `behind` count commits against ``origin/<branch>`` as of the last fetch (None
+        without a remote or a branch); `last_sync` and `pending_since` are the ISO times
+        recorded in `.brain/sync.json` (None when never).
+    """
+    root = brain.root
+    state = read_sync_state(root)
+    branch = gitops.current_branch(root)
+    remote = has_remote(root)
+    ahead: int | None = None
+    behind: int | None = None
+    if remote and branch:
+        ahead, behind = counts(root, branch)
+    last_sync = state.get("last_sync")
+    pending_since = state.get("pending_since")
+    return {
+        "mode": brain.config.sync,
+        "has_remote": remote,
+        "branch": branch,
+        "ahead": ahead,
+        "behind": behind,
+        "last_sync": last_sync if isinstance(last_sync, str) else None,
+        "pending_since": pending_since if isinstance(pending_since, str) else None,
+        "fetch_interval_s": brain.config.fetch_interval_s,
+    }

@@ -16,10 +16,12 @@ import signal
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
+from datetime import datetime
 from functools import partial
 from pathlib import Path
 from typing import Any
 
+from rich.text import Text
 from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -36,6 +38,7 @@ from .commands import COMMANDS, MUTATING_ACTIONS, bindings_for, command_by_actio
 from .present import Palette, gate_keys
 from .safe import safe_str
 from .themes import DEFAULT_THEME, THEME_CYCLE, load_settings, load_themes, save_settings, settings_path
+from .widgets.header import header_text
 
 #: Seconds between TTL countdown ticks (no disk read).
 TICK_SECONDS = 30.0
@@ -43,6 +46,8 @@ TICK_SECONDS = 30.0
 ENV_SECONDS = 5.0
 #: Seconds between stat polls when file watching is unavailable.
 POLL_SECONDS = 1.0
+#: Seconds the environment reading may take before the pane says it timed out.
+ENV_TIMEOUT_SECONDS = 20.0
 
 EnvProvider = Callable[[Brain], tuple[Mapping[str, Any] | None, str]]
 
@@ -78,6 +83,7 @@ class BrainApp(App[int]):
         bell: ring the terminal bell on a new gate or BLOCKED_ON (default: the
             remembered setting, else on).
         env_provider: where the environment pane's data comes from (default: `core.env`).
+            It runs in a thread worker with a time limit (`ENV_TIMEOUT_SECONDS`).
         remember_theme: save the theme chosen with `t` in the settings file.
         title_hint: shown in the header after the brain's name (e.g. "demo").
         demo_path: the temporary demo brain (told once, so `bsi --brain PATH` can drive it).
@@ -129,6 +135,17 @@ class BrainApp(App[int]):
         self.env_note = "environment: collecting…" if live else "environment: live readings off"
         self.breath_data: list[Mapping[str, Any]] | None = None
         self.breath_note = ""
+        #: `core.sync.sync_status()`: ahead/behind, last sync, pending changes (None: unknown yet).
+        self.sync_data: Mapping[str, Any] | None = None
+        #: The last sync/fetch error ("" once one works again).
+        self.sync_error = ""
+        #: "syncing" while `s` runs, "fetching" during a background fetch, "" when idle.
+        self.sync_busy = ""
+        self._sync_queued = False
+        #: When the last background fetch worked (brain clock; kept in memory only).
+        self.fetched_at: datetime | None = None
+        self._fetch_timer: Any = None
+        self._env_guard = sources.Bounded("environment", ENV_TIMEOUT_SECONDS)
         self.needle = ""
         loaded = load_themes()
         self.theme_problems = loaded.problems
@@ -169,12 +186,17 @@ class BrainApp(App[int]):
             self._load_breath()
         else:
             self._load_breath_now()
+            self.sync_data, _ = sources.sync_status(self.brain)
         if self.live:
             self._fingerprint = fingerprint(self.brain.root)
             self._watch()
             self.set_interval(TICK_SECONDS, self.tick, name="ttl-tick")
             self.set_interval(ENV_SECONDS, self._env_tick, name="env-tick")
             self._env_tick()
+            if self.auto_fetch:
+                self._fetch_timer = self.set_interval(self.fetch_interval_s, self.background_fetch,
+                                                      name="auto-fetch")
+                self.background_fetch()
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self._on_hangup)
         elif self.env_provider is not sources.collect_env:
@@ -192,6 +214,13 @@ class BrainApp(App[int]):
         self._hung_up = True
         self._stop_watch.set()
         self.exit(129)
+
+    def header_line(self, snapshot: BrainSnapshot, width: int) -> Text:
+        """The header every screen shows: brain, instance, branch, sync state, gates/stale counts, clock."""
+        return header_text(brain_name=self.brain.brain_name, instance=self.brain.instance, branch=self.branch,
+                           snapshot=snapshot, palette=self.palette, readonly=self.readonly, hint=self.title_hint,
+                           env=self.env_data, width=width, sync=self.sync_data, sync_error=self.sync_error,
+                           sync_busy="syncing" if self.sync_busy == "syncing" else "", fetched_at=self.fetched_at)
 
     # -- snapshot & refresh --------------------------------------------------------------------
     def modal_open(self) -> bool:
@@ -291,11 +320,15 @@ class BrainApp(App[int]):
         if not self._env_busy:
             self._env_busy = True
             self._collect_env()
+        if not self.sync_busy:
+            self._sync_status_worker()
 
     @work(thread=True, exclusive=True, group="env", exit_on_error=False)
     def _collect_env(self) -> None:
         try:
-            data, note = self.env_provider(self.brain)
+            data, note = self._env_guard(lambda: self.env_provider(self.brain))
+        except sources.SourceTimeout as exc:
+            data, note = None, f"{exc} (a slow pm2, git or disk?)"
         except Exception as exc:  # noqa: BLE001
             data, note = None, f"environment: {exc}"
         self.call_from_thread(self._env_done, data, note)
@@ -319,6 +352,102 @@ class BrainApp(App[int]):
 
     def _breath_done(self, data: list[Mapping[str, Any]] | None, note: str) -> None:
         self.breath_data, self.breath_note = data, note
+        self.show_snapshot()
+
+    # -- sync (SPEC 11) ------------------------------------------------------------------------
+    @property
+    def auto_fetch(self) -> bool:
+        """True when brain-compose.yml says `sync: auto`: the cockpit fetches in the background."""
+        return self.brain.config.sync == "auto"
+
+    @property
+    def fetch_interval_s(self) -> float:
+        """Seconds between background fetches (`fetch_interval` in brain-compose.yml, default 30)."""
+        return float(self.brain.config.fetch_interval_s)
+
+    def background_fetch(self) -> None:
+        """One background fetch (`sync: auto`): fetch and integrate the remote tip in a thread worker.
+
+        Skipped while a sync or fetch is already running. Read-only cockpits only fetch
+        (the work tree is left alone). Errors (remote unreachable) show in the header.
+        """
+        if self.sync_busy:
+            return
+        self.sync_busy = "fetching"
+        self._sync_worker("fetch")
+
+    def action_sync(self) -> None:
+        """`s`: sync with the git remote now (fetch → rebase pending → re-check → push) in a thread worker."""
+        if self.refuse_readonly():
+            return
+        if self.sync_busy == "syncing":
+            self.notify("sync: already running", timeout=3, markup=False)
+            return
+        if self.sync_busy:  # a background fetch: sync right after it
+            self._sync_queued = True
+            self.notify("sync: after the running fetch", timeout=2, markup=False)
+            return
+        self.sync_busy = "syncing"
+        self.show_snapshot()
+        self._sync_worker("sync")
+
+    @work(thread=True, exclusive=True, group="sync", exit_on_error=False)
+    def _sync_worker(self, kind: str) -> None:
+        """Run a fetch (`kind="fetch"`) or a full sync (`kind="sync"`) off the UI thread."""
+        message, error, severity = "", "", "information"
+        fetched_at: datetime | None = None
+        try:
+            if kind == "fetch":
+                integrate = not self.readonly
+                if self.call_core(lambda brain: sources.fetch_remote(brain, integrate=integrate)):
+                    fetched_at = self.brain.now()
+            else:
+                sync_now, reason = sources.sync_function(self.brain)
+                if sync_now is None:
+                    message, severity = reason, "warning"
+                else:
+                    report = self.call_core(sync_now)
+                    message = describe_sync(report)
+                    if getattr(report, "lost", None):
+                        severity = "warning"
+        except BsiError as exc:
+            error = exc.message
+        except Exception as exc:  # noqa: BLE001 - never crash the cockpit on a sync failure
+            error = f"{exc.__class__.__name__}: {exc}"
+        status, _ = sources.sync_status(self.brain)
+        self.call_from_thread(self._sync_done, kind, status, message, error, severity, fetched_at)
+
+    def _sync_done(self, kind: str, status: Mapping[str, Any] | None, message: str, error: str,
+                   severity: str, fetched_at: datetime | None = None) -> None:
+        previous_error = self.sync_error
+        self.sync_busy = ""
+        if fetched_at is not None:
+            self.fetched_at = fetched_at
+        if status is not None:
+            self.sync_data = status
+        self.sync_error = error
+        if error and (kind == "sync" or error != previous_error):
+            # A background fetch tells a new error once; the header keeps showing it.
+            self.notify(safe_str(f"{'sync' if kind == 'sync' else 'background fetch'} failed: {error}", 400),
+                        title="sync", severity="error" if kind == "sync" else "warning", markup=False,
+                        timeout=10 if kind == "sync" else 6)
+        elif kind == "fetch" and previous_error and not error:
+            self.notify("remote reachable again", title="sync", timeout=3, markup=False)
+        elif message:
+            self.notify(safe_str(message, 400), title="sync", severity=severity, markup=False,  # type: ignore[arg-type]
+                        timeout=4)
+        self.refresh_snapshot()
+        if self._sync_queued:
+            self._sync_queued = False
+            self.action_sync()
+
+    @work(thread=True, exclusive=True, group="sync-status", exit_on_error=False)
+    def _sync_status_worker(self) -> None:
+        status, _ = sources.sync_status(self.brain)
+        self.call_from_thread(self._sync_status_done, status)
+
+    def _sync_status_done(self, status: Mapping[str, Any] | None) -> None:
+        self.sync_data = status
         self.show_snapshot()
 
     # -- themes --------------------------------------------------------------------------------
@@ -389,6 +518,8 @@ class BrainApp(App[int]):
             self.notify(safe_str(message, 400), severity=severity, markup=False,  # type: ignore[arg-type]
                         timeout=8 if severity == "error" else 4)
         self.refresh_snapshot(force=False)
+        if not self.sync_busy:
+            self._sync_status_worker()  # an action's commit changes what is pending
 
     def after_dialog(self, message: str | None) -> None:
         """Callback of every action dialog: the core's success message, or None when cancelled."""
@@ -426,22 +557,6 @@ class BrainApp(App[int]):
 
         self.run_core("watchdog", lambda b: b.watchdog(), done)
 
-    def action_sync(self) -> None:
-        """Sync with the git remote through the core, when this brain and build can."""
-        if self.refuse_readonly():
-            return
-        sync_now, reason = sources.sync_function(self.brain)
-        if sync_now is None:
-            self.notify(reason, severity="warning", markup=False)
-            return
-
-        def done(report: Any) -> str:
-            data = report.as_dict() if hasattr(report, "as_dict") else {}
-            return (f"sync: pushed={data.get('pushed')} ahead={data.get('ahead')} behind={data.get('behind')}"
-                    if data else "sync: done")
-
-        self.run_core("sync", sync_now, done)
-
     async def action_quit(self) -> None:
         """Quit."""
         self._stop_watch.set()
@@ -469,7 +584,33 @@ class BrainApp(App[int]):
         save_settings(self.settings, settings_path())
         self.notify(f"bell {'on' if self.bell_enabled else 'off'}", timeout=2, markup=False)
 
+    def action_lint(self) -> None:
+        """Open the lint screen: brain-language header findings across the brain (`bsi lint`)."""
+        from .screens.lint import LintScreen
+
+        if isinstance(self.screen, LintScreen):
+            self.screen.action_rerun()
+            return
+        self.push_screen(LintScreen())
+
     def describe_action(self, action: str) -> str:
         """The help text of an action."""
         command = command_by_action(action)
         return command.description if command else action
+
+
+def describe_sync(report: Any) -> str:
+    """The message after `s`: what the sync did (pushed, rebased, claims lost while offline)."""
+    data = report.as_dict() if hasattr(report, "as_dict") else {}
+    if not data:
+        return "sync: done"
+    parts = ["pushed" if data.get("pushed") else "up to date"]
+    if data.get("rebased"):
+        parts.append("local commits rebased on the remote")
+    parts.append(f"↑{data.get('ahead') or 0} ↓{data.get('behind') or 0}")
+    message = "sync: " + ", ".join(parts)
+    lost = data.get("lost") or []
+    if lost:
+        names = ", ".join(str(item.get("sess_id")) for item in lost if isinstance(item, Mapping))
+        message += f"; lost while offline: {names}"
+    return message

@@ -7,14 +7,65 @@ they answer ``(data, note)`` where `note` says why there is no data.
 from __future__ import annotations
 
 import importlib
+import threading
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from brain_tui.core.brain import Brain
 from brain_tui.core.errors import BsiError
 from brain_tui.core.model import BrainSnapshot, Claim
 
 EnvData = Mapping[str, Any]
+T = TypeVar("T")
+
+#: Seconds a slow source (the environment, lint) may take before the cockpit says it timed out.
+SOURCE_TIMEOUT_S = 20.0
+
+
+class SourceTimeout(Exception):
+    """A source did not answer within its time limit (its thread is left to finish on its own)."""
+
+
+class Bounded:
+    """Run a slow source in a daemon thread with a time limit, one call at a time.
+
+    A call that times out keeps running in its thread (threads cannot be killed);
+    until it ends, a new call answers at once with `SourceTimeout` instead of
+    starting a second thread, so a hung source never piles threads up.
+    """
+
+    def __init__(self, name: str, timeout_s: float = SOURCE_TIMEOUT_S) -> None:
+        self.name = name
+        self.timeout_s = timeout_s
+        self._running: threading.Thread | None = None
+
+    def __call__(self, fn: Callable[[], T]) -> T:
+        """Call `fn()` and return its answer.
+
+        Raises:
+            SourceTimeout: it took longer than `timeout_s`, or the previous call still runs.
+            Exception: whatever `fn` raised.
+        """
+        if self._running is not None and self._running.is_alive():
+            raise SourceTimeout(f"{self.name}: the previous reading has not finished (over {self.timeout_s:g} s)")
+        box: dict[str, Any] = {}
+
+        def run() -> None:
+            try:
+                box["value"] = fn()
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller
+                box["error"] = exc
+
+        thread = threading.Thread(target=run, name=f"brain-tui-{self.name}", daemon=True)
+        self._running = thread
+        thread.start()
+        thread.join(self.timeout_s)
+        if thread.is_alive():
+            raise SourceTimeout(f"{self.name}: no answer after {self.timeout_s:g} s")
+        self._running = None
+        if "error" in box:
+            raise box["error"]
+        return box["value"]  # type: ignore[no-any-return]
 
 
 def _module(name: str) -> Any | None:
@@ -103,3 +154,63 @@ def verify_claim(brain: Brain, snapshot: BrainSnapshot, claim: Claim) -> tuple[M
     except Exception as exc:  # noqa: BLE001
         return None, f"verify: {exc.__class__.__name__}: {exc}"
     return (report.as_dict() if hasattr(report, "as_dict") else dict(report)), ""
+
+
+def sync_status(brain: Brain) -> tuple[Mapping[str, Any] | None, str]:
+    """Where the brain stands against its remote (`core.sync.sync_status`): local git only, no network.
+
+    Returns:
+        (the status mapping, "") or (None, why not).
+    """
+    sync = _module("brain_tui.core.sync")
+    if sync is None or not hasattr(sync, "sync_status"):
+        return None, "sync: not available in this build"
+    try:
+        return sync.sync_status(brain), ""
+    except BsiError as exc:
+        return None, f"sync: {exc.message}"
+    except Exception as exc:  # noqa: BLE001 - a failing source must never stop the cockpit
+        return None, f"sync: {exc.__class__.__name__}: {exc}"
+
+
+def fetch_remote(brain: Brain, *, integrate: bool = True) -> bool:
+    """The background fetch of `sync: auto`: `Brain.pull()` (fetch, then bring the work tree to the
+    remote tip under the brain lock), or only `git fetch` when `integrate` is False (read-only cockpit).
+
+    Returns:
+        False when there is nothing to do (no remote, no branch), True after a fetch.
+
+    Raises:
+        BsiError: the remote is unreachable (`RemoteUnreachable`), a rebase stopped, …
+    """
+    sync = _module("brain_tui.core.sync")
+    if sync is None or not hasattr(sync, "fetch"):
+        return False
+    if not sync.has_remote(brain.root):
+        return False
+    from brain_tui.core import gitops
+
+    branch = gitops.current_branch(brain.root)
+    if not branch:
+        return False
+    if integrate:
+        brain.pull()
+    else:
+        sync.fetch(brain.root, branch)
+    return True
+
+
+def lint_findings(brain: Brain) -> tuple[list[Mapping[str, Any]] | None, str]:
+    """`bsi lint` over the whole brain (`core.headers.lint`): path, line, field, message of each finding.
+
+    Returns:
+        (finding dicts in file order, "") or (None, why not).
+    """
+    headers = _module("brain_tui.core.headers")
+    if headers is None or not hasattr(headers, "lint"):
+        return None, "lint: not available in this build (brain_tui.core.headers missing)"
+    try:
+        findings = headers.lint(brain.root)
+    except Exception as exc:  # noqa: BLE001 - a failing source must never stop the cockpit
+        return None, f"lint: {exc.__class__.__name__}: {exc}"
+    return [f.as_dict() if hasattr(f, "as_dict") else dict(f) for f in findings], ""

@@ -62,7 +62,7 @@ async def test_narrow_layout_shows_one_pane_at_a_time(make_app) -> None:  # noqa
         await pilot.press("3")
         assert screen.query_one("#pane-tree").display and app.focused is screen.query_one("#tree")
         await pilot.press("5")
-        assert "limit" in screen_text(app)  # breath metrics with their thresholds
+        assert ">2.0" in screen_text(app) and "<50%" in screen_text(app)  # breath charts with their thresholds
         await pilot.press("1")
         assert screen.query_one("#pane-claims").display
 

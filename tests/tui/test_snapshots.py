@@ -9,7 +9,7 @@ after reading the diff report.
 
 from __future__ import annotations
 
-from .conftest import GATED, SEARCH
+from .conftest import FULL_ENV, GATED, SEARCH
 
 
 def _select(table_id: str, key: str):  # noqa: ANN202
@@ -63,3 +63,33 @@ def test_ansi_dark(snap_compare, make_app) -> None:  # noqa: ANN001
     NO_COLOR, where Textual then drops the colours too — see test_no_color_keeps_meaning_without_colour)."""
     app = make_app(theme="ansi-dark")
     assert snap_compare(app, terminal_size=(80, 24))
+
+
+def _keys_then_workers(*keys: str):  # noqa: ANN202
+    """Press keys, then wait for the thread workers they started (the lint) and the refresh after them."""
+    async def run_before(pilot) -> None:  # noqa: ANN001
+        await pilot.press(*keys)
+        for _ in range(2):
+            await pilot.pause()
+            await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+    return run_before
+
+
+def test_environment_pane_80x24(snap_compare, make_app) -> None:  # noqa: ANN001
+    """Pane 4 with a full fixed reading: git (dirty, ahead/behind), pm2, ports up/down, listening ports with their
+    process, a port variable that is not a number, and a failing memory source shown as such."""
+    app = make_app(env_provider=lambda _brain: (FULL_ENV, ""))
+    assert snap_compare(app, press=["4"], terminal_size=(80, 24))
+
+
+def test_breath_pane_80x24(snap_compare, make_app) -> None:  # noqa: ANN001
+    """Pane 5: the demo's five sprints, each metric a bar chart with its threshold line, the inhale rule, the
+    alerts (red bars where the core raised one)."""
+    assert snap_compare(make_app(), press=["5"], terminal_size=(80, 24))
+
+
+def test_lint_screen(snap_compare, make_app) -> None:  # noqa: ANN001
+    """`l` (or the palette's "Lint"): the demo's deliberately invalid header, with path, line, field, message."""
+    assert snap_compare(make_app(), terminal_size=(100, 24), run_before=_keys_then_workers("l"))

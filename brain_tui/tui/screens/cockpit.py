@@ -21,10 +21,10 @@ from brain_tui.core.model import BrainSnapshot
 from ..commands import PANES, bindings_for
 from ..present import status_icon
 from ..safe import safe_text, styled
-from ..widgets.breath_panel import BreathPanel
+from ..widgets.breath_panel import BreathPanel, alert_count
 from ..widgets.claims_table import ActiveClaimsTable, StaleClaimsTable, active_rows, stale_rows
 from ..widgets.env_panel import EnvPanel
-from ..widgets.header import BrainHeader, SelectionBar, header_text
+from ..widgets.header import BrainHeader, SelectionBar
 from ..widgets.satellite_tree import SatelliteTree
 from ..widgets.signals_table import SignalsTable, signal_rows
 from .actions import ClaimActions
@@ -150,17 +150,16 @@ class CockpitScreen(ClaimActions):
         palette, needle, name = app.palette, app.needle, app.brain.brain_name
         with app.batch_update():
             header = self.query_one("#header", BrainHeader)
-            header.update(header_text(brain_name=name, instance=app.brain.instance, branch=app.branch,
-                                      snapshot=snapshot, palette=palette, readonly=app.readonly,
-                                      hint=app.title_hint, env=app.env_data,
-                                      width=header.content_region.width or self.app.size.width - 2))
+            header.update(app.header_line(snapshot, header.content_region.width or self.app.size.width - 2))
             active = self.query_one("#active", ActiveClaimsTable)
             active.update_rows(active_rows(snapshot, palette, name, needle))
             stale = self.query_one("#stale", StaleClaimsTable)
             stale.update_rows(stale_rows(snapshot, palette, name, needle, readonly=app.readonly))
             self.query_one("#signals", SignalsTable).update_rows(signal_rows(snapshot, palette, name, needle))
             self.query_one("#tree", SatelliteTree).update_tree(snapshot, palette, needle)
-            self.query_one("#env", EnvPanel).show(app.env_data, palette, app.env_note)
+            self.query_one("#env", EnvPanel).show(app.env_data, palette, app.env_note, sync=app.sync_data,
+                                                  sync_error=app.sync_error, now=snapshot.now,
+                                                  tz=snapshot.tz)
             self.query_one("#breath", BreathPanel).show(app.breath_data, palette, app.breath_note)
             self._titles(snapshot)
             self._apply_layout(self.app.size.width)
@@ -177,7 +176,12 @@ class CockpitScreen(ClaimActions):
         self.query_one("#pane-signals", Pane).set_title(f"{pending} pending" + (f" · {extra}" if extra else ""))
         self.query_one("#pane-tree", Pane).set_title("pilot → domain → leaf")
         self.query_one("#pane-env", Pane).set_title()
-        self.query_one("#pane-breath", Pane).set_title()
+        sprints = self.brain_app.breath_data
+        breath = self.query_one("#breath", BreathPanel)
+        alerts = alert_count(sprints, breath.chart_width)
+        self.query_one("#pane-breath", Pane).set_title(
+            f"{len(sprints)} sprint{'s' if len(sprints) != 1 else ''} · "
+            f"{alerts} alert{'s' if alerts != 1 else ''}" if sprints else "")
 
     # -- selection -----------------------------------------------------------------------------
     def selected_claim_id(self) -> str | None:

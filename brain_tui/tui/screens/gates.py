@@ -34,7 +34,7 @@ from ..present import (
     status_icon,
 )
 from ..safe import safe_text, styled
-from ..widgets.header import BrainHeader, header_text
+from ..widgets.header import BrainHeader
 from ..widgets.table import Col, KeyedTable, Row
 from .actions import ClaimActions
 
@@ -139,10 +139,7 @@ class GateScreen(ClaimActions):
         app = self.brain_app
         with app.batch_update():
             header = self.query_one("#header", BrainHeader)
-            header.update(header_text(
-                brain_name=app.brain.brain_name, instance=app.brain.instance, branch=app.branch,
-                snapshot=snapshot, palette=app.palette, readonly=app.readonly, hint=app.title_hint,
-                env=app.env_data, width=header.content_region.width or self.app.size.width - 2))
+            header.update(app.header_line(snapshot, header.content_region.width or self.app.size.width - 2))
             table = self.query_one("#gate-table", GateTable)
             table.update_rows(gate_rows(snapshot, app.palette, app.brain.brain_name))
             count = table.row_count

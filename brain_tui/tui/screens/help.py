@@ -56,7 +56,10 @@ def help_text(readonly: bool, palette_muted: object = None) -> Text:
         out.append(meaning)
     out.append("\n\n")
     out.append("The screen follows the files: another session's open, close or gate shows up by itself. "
-               "TTLs count down every 30 s. A bell rings when a new gate or BLOCKED_ON arrives.", style="dim")
+               "TTLs count down every 30 s. A bell rings when a new gate or BLOCKED_ON arrives. "
+               "With `sync: auto` in brain-compose.yml the cockpit also fetches from the remote in the background "
+               "(every 30 s, or `fetch_interval`); the header shows ↑ahead ↓behind, the last sync and what is "
+               "pending.", style="dim")
     return out
 
 

@@ -1,97 +1,272 @@
-"""The breath pane (SPEC 17): each metric over the last sprints, with its threshold and the alerts."""
+"""The breath pane (SPEC 17): each metric over the last sprints as a bar chart with its threshold line, and the alerts.
+
+Each metric is a two-row bar chart, one bar per sprint (oldest left). For the
+three metrics with a threshold the lower row spans 0 → threshold and the upper
+row threshold → twice the threshold, so the threshold is the line between the
+two rows, drawn as ``▁`` wherever a bar stays below it::
+
+    sprint wiki be5  be6  be6b be7•   last
+    load   ▁▁▁▁▁▁▁▁▁▁▂▂▂▁▁▁▁▁▁▁▁▁▁▁▁
+    >2.0   ▄▄▄  ▄▄▄  ███  ▅▅▅  ▅▅▅    1.33
+
+A bar is red when the core flagged that metric for that sprint (the rules stay
+in `core.breath`; this module only draws), green otherwise, and dim while the
+sprint is still open for the exhale-side metrics (nothing can be released
+before the sprint's expire). `breath_depth` has no fixed threshold (its alert is
+"grew 3 sprints in a row"), so it is scaled to its largest value. A row below
+shows the inhale rule (at most 2 sources per agent) per sprint, then the alerts,
+newest first. Sprint names come from the brain, so they go through `safe_text`.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rich.style import Style
 from rich.text import Text
+from textual.events import Resize
 from textual.widgets import Static
 
 from ..present import PLAIN_PALETTE, Palette
 from ..safe import safe_text
 
-#: How many sprints are shown (most recent last).
-SHOWN_SPRINTS = 5
-MAX_ALERTS = 3
-SPRINT_WIDTH = 12
-CELL = 7
-#: (metric key, header, limit shown under the header).
-COLUMNS = (("context_load", "load", "≤2.0"), ("stale_ratio", "stale", "≤30%"),
-           ("breath_depth", "depth", "↗3×"), ("exhale_rate", "exhale", "≥50%"))
+#: Bar heights in eighths of a cell.
+BLOCKS = " ▁▂▃▄▅▆▇█"
+#: The threshold line (the bottom eighth of the upper row is exactly the threshold).
+LINE = "▁"
+#: Width of the label column, of one bar, of the gap after it, and of the value column.
+LABEL = 7
+BAR = 3
+GAP = 2
+VALUE = 6
+#: Sprints shown at most (the most recent ones), and at least when the pane is narrow.
+MAX_SPRINTS = 8
+MIN_SPRINTS = 3
+#: Width assumed before the widget is laid out.
+DEFAULT_WIDTH = 44
+#: (metric key, label, alert direction, default threshold). The thresholds are read from
+#: `core.breath.THRESHOLDS` when available (the defaults are the SPEC 17 values).
+METRICS: tuple[tuple[str, str, str, float | None], ...] = (
+    ("context_load", "load", ">", 2.0),
+    ("stale_ratio", "stale", ">", 0.30),
+    ("breath_depth", "depth", "↗", None),
+    ("exhale_rate", "exhale", "<", 0.50),
+)
+#: Metrics that are only final once the sprint is expired.
+EXHALE_SIDE = frozenset({"breath_depth", "exhale_rate"})
+PERCENT = frozenset({"stale_ratio", "exhale_rate"})
 
 
-def _fmt(key: str, value: Any) -> str:
-    if value is None:
+def _limits() -> tuple[dict[str, tuple[str, float]], int, int]:
+    """(thresholds, sources allowed per agent, depth trend length) from `core.breath`, else SPEC 17's values."""
+    try:
+        from brain_tui.core import breath
+    except ImportError:  # pragma: no cover - the core module is optional for the cockpit
+        return {k: (d, t) for k, _, d, t in METRICS if t is not None}, 2, 3
+    return dict(breath.THRESHOLDS), breath.MAX_SOURCES_PER_AGENT, breath.DEPTH_TREND_SPRINTS
+
+
+def fmt_value(key: str, value: Any) -> str:
+    """A metric value for display: ``1.33``, ``25%``, ``4``; ``—`` when null."""
+    if value is None or isinstance(value, bool):
         return "—"
-    if key in ("stale_ratio", "exhale_rate") and isinstance(value, (int, float)):
+    if key in PERCENT and isinstance(value, (int, float)):
         return f"{value:.0%}"
     if isinstance(value, float):
         return f"{value:.2f}"
     return str(value)
 
 
-def _short_sprint(sprint: str) -> str:
+def fmt_limit(key: str, direction: str, threshold: float | None, trend: int) -> str:
+    """The alert condition shown under a metric's name: ``>2.0``, ``>30%``, ``↗3×``, ``<50%``."""
+    if threshold is None:
+        return f"↗{trend}×"
+    return f"{direction}{threshold:.0%}" if key in PERCENT else f"{direction}{threshold:.1f}"
+
+
+def short_sprint(sprint: str) -> str:
+    """``sprint-20261129-1000-be6`` → ``be6`` (any other ID loses only its ``sprint-`` prefix)."""
     parts = sprint.split("-", 3)
     return parts[3] if len(parts) == 4 and parts[1].isdigit() else sprint.removeprefix("sprint-")
 
 
+def bar_cells(value: Any, threshold: float | None, scale: float) -> tuple[int, int] | None:
+    """(lower-row eighths, upper-row eighths) of one bar, or None for a null value.
+
+    Args:
+        value: the metric value.
+        threshold: the line between the rows (None: both rows share `scale`).
+        scale: the value of a full two-row bar when there is no threshold.
+    """
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return None
+    value = max(0.0, float(value))
+    unit = threshold if threshold else max(scale, 1e-9) / 2
+    lower = min(value, unit) / unit * 8
+    upper = min(max(value - unit, 0.0), unit) / unit * 8
+    low, up = round(lower), round(upper)
+    if value > 0 and low == 0:
+        low = 1  # a small non-zero value stays visible
+    if value > unit and up == 0:
+        up = 1  # past the line, if only just
+    return low, up
+
+
+def _flagged(sprint: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    """metric → the core's alert for it in this sprint."""
+    out: dict[str, Mapping[str, Any]] = {}
+    for alert in sprint.get("alerts") or []:
+        if isinstance(alert, Mapping):
+            metric = str(alert.get("metric"))
+            if metric == "inhale" and metric in out:
+                worst = out[metric].get("value") or 0
+                if not isinstance(alert.get("value"), int) or alert["value"] <= worst:
+                    continue
+            out[metric] = alert
+    return out
+
+
+def shown_count(width: int, total: int) -> int:
+    """How many of the last sprints fit in `width` cells."""
+    room = (width - LABEL - VALUE) // (BAR + GAP)
+    return max(1, min(total, MAX_SPRINTS, max(MIN_SPRINTS, room)))
+
+
 def render_breath(sprints: Sequence[Mapping[str, Any]] | None, palette: Palette = PLAIN_PALETTE,
-                  note: str = "") -> Text:
-    """The breath metrics of the last sprints as a small table, with the limits and the alerts.
+                  note: str = "", width: int = DEFAULT_WIDTH) -> Text:
+    """The breath metrics of the last sprints as bar charts with threshold lines, then the alerts.
 
     Args:
         sprints: `SprintMetrics.as_dict()` items, oldest first; None when not loaded.
         palette: theme styles.
-        note: shown when there is nothing to show.
+        note: shown when there is nothing to show, or below the charts (e.g. unreadable files).
+        width: the cells available (decides how many sprints are shown).
     """
     out = Text(end="")
     if not sprints:
         out.append_text(safe_text(note or "no breath records (breath/)", 200, style=palette.muted))
         return out
-    recent = list(sprints)[-SHOWN_SPRINTS:]
-    out.append("sprint".ljust(SPRINT_WIDTH), style=palette.strong)
-    for _, label, _ in COLUMNS:
-        out.append(label.rjust(CELL), style=palette.strong)
-    out.append("\n")
-    out.append("  limit".ljust(SPRINT_WIDTH), style=palette.muted)
-    for _, _, limit in COLUMNS:
-        out.append(limit.rjust(CELL), style=palette.muted)
-    alerts: list[tuple[str, Any]] = []
+    thresholds, max_sources, trend = _limits()
+    recent = list(sprints)[-shown_count(width, len(sprints)):]
+    flags = [_flagged(s) for s in recent]
+    line_style = palette.warn
+    # header: the sprint names under which the bars stand
+    out.append("sprint".ljust(LABEL), style=palette.muted)
     for sprint in recent:
-        name = str(sprint.get("sprint") or "?")
-        flagged = {str(a.get("metric")) for a in sprint.get("alerts") or [] if isinstance(a, Mapping)}
-        out.append("\n")
-        label = safe_text(_short_sprint(name) + (" •" if sprint.get("open") else ""), SPRINT_WIDTH - 1)
+        name = short_sprint(str(sprint.get("sprint") or "?")) + ("•" if sprint.get("open") else "")
+        label = safe_text(name, BAR + GAP - 1, style=palette.strong)
         out.append_text(label)
-        out.append(" " * (SPRINT_WIDTH - label.cell_len))
-        for key, _, _ in COLUMNS:
-            cell = _fmt(key, sprint.get(key)) + ("!" if key in flagged else " ")
-            out.append_text(safe_text(cell.rjust(CELL), CELL, style=palette.error if key in flagged else None))
+        out.append(" " * (BAR + GAP - label.cell_len))
+    out.append("last".rjust(VALUE), style=palette.muted)
+    for key, label, direction, default in METRICS:
+        limit = thresholds.get(key)
+        threshold = limit[1] if limit else default
+        if key == "breath_depth":
+            threshold = None
+        values = [s.get(key) for s in recent]
+        numbers = [float(v) for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
+        scale = max(numbers, default=0.0) or 1.0
+        upper = Text(end="")
+        lower = Text(end="")
+        upper.append(label.ljust(LABEL), style=palette.strong)
+        lower.append(fmt_limit(key, direction, threshold, trend).ljust(LABEL), style=palette.muted)
+        for sprint, flagged, value in zip(recent, flags, values, strict=True):
+            cells = bar_cells(value, threshold, scale)
+            if key in flagged:
+                style: Style = palette.error
+            elif sprint.get("open") and key in EXHALE_SIDE:
+                style = palette.muted
+            else:
+                style = palette.ok
+            if cells is None:
+                upper.append(LINE * BAR if threshold else " " * BAR, style=line_style)
+                lower.append("·".center(BAR), style=palette.muted)
+            else:
+                low, up = cells
+                if up:
+                    upper.append(BLOCKS[up] * BAR, style=style)
+                elif threshold:
+                    upper.append(LINE * BAR, style=line_style)
+                else:
+                    upper.append(" " * BAR)
+                lower.append(BLOCKS[low] * BAR, style=style)
+            upper.append(LINE * GAP if threshold else " " * GAP, style=line_style)
+            lower.append(" " * GAP)
+        last_flagged = key in flags[-1]
+        provisional = bool(recent[-1].get("open")) and key in EXHALE_SIDE
+        lower.append(fmt_value(key, values[-1]).rjust(VALUE),
+                     style=palette.error if last_flagged else palette.muted if provisional else palette.strong)
+        out.append("\n")
+        out.append_text(upper)
+        out.append("\n")
+        out.append_text(lower)
+    # the inhale rule: at most N sources per agent
+    out.append("\n")
+    out.append("inhale".ljust(LABEL), style=palette.strong)
+    for flagged in flags:
+        alert = flagged.get("inhale")
+        if alert is not None:
+            cell = f"{alert.get('value') or '?'}!"
+            out.append(cell.ljust(BAR + GAP)[: BAR + GAP], style=palette.error)
+        else:
+            out.append("✓".ljust(BAR + GAP), style=palette.ok)
+    out.append(f"≤{max_sources}/ag".rjust(VALUE), style=palette.muted)
+    # the alerts, newest sprint first
+    alerts: list[tuple[str, str]] = []
+    for sprint in reversed(recent):
         for alert in sprint.get("alerts") or []:
             if isinstance(alert, Mapping):
-                alerts.append((name, alert.get("message") or alert.get("metric")))
-    for name, message in list(reversed(alerts))[:MAX_ALERTS]:
-        out.append("\n")
-        out.append("⚠ ", style=palette.warn)
-        out.append_text(safe_text(f"{_short_sprint(name)}: {message}", 160, style=palette.warn))
-    if len(alerts) > MAX_ALERTS:
-        out.append(f"\n… {len(alerts) - MAX_ALERTS} more alert(s)", style=palette.muted)
+                alerts.append((short_sprint(str(sprint.get("sprint") or "?")),
+                               str(alert.get("message") or alert.get("metric") or "?")))
     if not alerts:
         out.append("\n")
-        out.append("no alerts", style=palette.ok)
+        out.append("✓ no alerts", style=palette.ok)
+    for name, message in alerts:
+        out.append("\n")
+        out.append("⚠ ", style=palette.warn)
+        out.append_text(safe_text(name, 12, style=palette.strong))
+        out.append(" ")
+        out.append_text(safe_text(message, 200, style=palette.warn))
+    if note:
+        out.append("\n")
+        out.append_text(safe_text(note, 200, style=palette.muted))
     return out
 
 
+def alert_count(sprints: Sequence[Mapping[str, Any]] | None, width: int = DEFAULT_WIDTH) -> int:
+    """How many alerts the pane lists (for its title)."""
+    if not sprints:
+        return 0
+    recent = list(sprints)[-shown_count(width, len(sprints)):]
+    return sum(1 for s in recent for a in s.get("alerts") or [] if isinstance(a, Mapping))
+
+
 class BreathPanel(Static):
-    """Shows the breath metrics; reloaded when `breath/` changes."""
+    """Shows the breath charts; reloaded when `breath/` changes, redrawn when its width changes."""
 
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002
         super().__init__(Text("loading…", end=""), id=id, markup=False)
         self.sprints: Sequence[Mapping[str, Any]] | None = None
         self.note = ""
+        self.palette: Palette = PLAIN_PALETTE
+        self._drawn_width = 0
+
+    @property
+    def chart_width(self) -> int:
+        """The cells the charts may use."""
+        return self.size.width or DEFAULT_WIDTH
 
     def show(self, sprints: Sequence[Mapping[str, Any]] | None, palette: Palette, note: str = "") -> None:
         """Render `sprints` (None shows `note`)."""
-        self.sprints, self.note = sprints, note
-        self.update(render_breath(sprints, palette, note))
+        self.sprints, self.note, self.palette = sprints, note, palette
+        self._draw()
+
+    def _draw(self) -> None:
+        self._drawn_width = self.chart_width
+        self.update(render_breath(self.sprints, self.palette, self.note, self._drawn_width))
+
+    def on_resize(self, event: Resize) -> None:
+        """More or fewer sprints fit: draw again."""
+        if event.size.width and event.size.width != self._drawn_width:
+            self._draw()

@@ -3,15 +3,74 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 
 from rich.text import Text
 from textual.widgets import Static
 
+from brain_tui.core.clock import try_parse_timestamp
 from brain_tui.core.model import BrainSnapshot
 
-from ..present import Palette, format_clock
+from ..present import Palette, age, format_clock
 from ..safe import safe_text, styled
+
+
+def sync_badge(
+    sync: Mapping[str, Any] | None,
+    snapshot: BrainSnapshot,
+    palette: Palette,
+    *,
+    error: str = "",
+    busy: str = "",
+    compact: bool = False,
+    fetched_at: datetime | None = None,
+) -> Text:
+    """The header's sync state: ahead/behind, the last sync, pending local changes, errors.
+
+    Args:
+        sync: `core.sync.sync_status()` (None when unknown: nothing is shown).
+        snapshot: for the clock (ages) and the timezone.
+        palette: theme styles.
+        error: the last sync or fetch error ("" when the last one worked).
+        busy: "syncing" while `s` runs ("" otherwise).
+        compact: the short form for narrow terminals.
+        fetched_at: when this cockpit's last background fetch worked (brain clock): with nothing
+            pending, the brain then matches the remote, so it counts as the last sync when newer.
+
+    Returns:
+        A Text starting with a space, or an empty Text when the brain has no remote.
+    """
+    out = Text(end="")
+    if not isinstance(sync, Mapping) or not sync.get("has_remote"):
+        return out
+    ahead, behind = sync.get("ahead") or 0, sync.get("behind") or 0
+    pending_since = try_parse_timestamp(sync.get("pending_since"), snapshot.tz)
+    last = try_parse_timestamp(sync.get("last_sync"), snapshot.tz)
+    out.append(" " if compact else " ⇅ ", style=palette.muted)
+    out.append(f"↑{ahead}", style=palette.warn if ahead or pending_since else palette.muted)
+    out.append(f"↓{behind}" if compact else f" ↓{behind}", style=palette.accent if behind else palette.muted)
+    if busy:
+        out.append(" …" if compact else f" · {busy}…", style=palette.muted)
+    elif error:
+        out.append(" ✗" if compact else " · ✗ ", style=palette.error)
+        if not compact:
+            out.append_text(safe_text(error, 24, style=palette.error))
+    elif pending_since is not None or ahead:
+        if compact:
+            out.append(" pending", style=palette.warn)
+        else:
+            since = f" since {pending_since.astimezone(snapshot.tz):%H:%M}" if pending_since else ""
+            out.append(f" · {ahead} pending{since}", style=palette.warn)
+    else:
+        # Nothing pending: a background fetch that brought the work tree to the remote tip is a sync too.
+        moment = max((m for m in (last, fetched_at) if m is not None), default=None)
+        if compact:
+            out.append(f" {age(moment, snapshot.now)} ago" if moment else " never synced", style=palette.muted)
+        else:
+            out.append(f" · synced {age(moment, snapshot.now)} ago" if moment else " · never synced",
+                       style=palette.muted)
+    return out
 
 
 def header_text(
@@ -25,6 +84,10 @@ def header_text(
     hint: str = "",
     env: Mapping[str, Any] | None = None,
     width: int = 120,
+    sync: Mapping[str, Any] | None = None,
+    sync_error: str = "",
+    sync_busy: str = "",
+    fetched_at: datetime | None = None,
 ) -> Text:
     """The header line.
 
@@ -36,8 +99,12 @@ def header_text(
         palette: theme styles.
         readonly: show the READ-ONLY badge.
         hint: e.g. "demo".
-        env: the environment data (ahead/behind).
+        env: the environment data (ahead/behind, when `sync` is unknown).
         width: the header's width (the clock is right-aligned).
+        sync: `core.sync.sync_status()` — ahead/behind, last sync, pending changes.
+        sync_error: the last sync or background fetch error.
+        sync_busy: set while `s` runs.
+        fetched_at: when the last background fetch worked.
     """
     compact = width < 100
     left = styled("◆ " if compact else "◆ brain-tui ", palette.strong)
@@ -50,7 +117,10 @@ def header_text(
         left.append(" · ⎇ ", style=palette.muted)
         left.append_text(safe_text(branch, 30))
     git = env.get("git") if isinstance(env, Mapping) else None
-    if isinstance(git, Mapping) and (git.get("ahead") is not None or git.get("behind") is not None):
+    if isinstance(sync, Mapping):
+        left.append_text(sync_badge(sync, snapshot, palette, error=sync_error, busy=sync_busy, compact=compact,
+                                    fetched_at=fetched_at))
+    elif isinstance(git, Mapping) and (git.get("ahead") is not None or git.get("behind") is not None):
         left.append_text(safe_text(f" ↑{git.get('ahead') or 0}↓{git.get('behind') or 0}", 16, style=palette.muted))
     if readonly:
         left.append("  READ-ONLY", style=palette.warn)

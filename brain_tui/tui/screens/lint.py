@@ -1,0 +1,177 @@
+"""The lint screen: brain-language header findings across the brain (SPEC 18, `bsi lint`).
+
+The lint walks the whole brain (it reads only each file's header, but there may
+be many files), so it runs in a thread worker; the screen shows "linting…"
+until it answers. Every path and message goes through `safe_text`: file names
+and header values come from the brain and may be hostile.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.events import ScreenResume
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer
+
+from brain_tui.core.model import BrainSnapshot
+
+from .. import sources
+from ..present import Palette
+from ..safe import safe_text, styled
+from ..widgets.header import BrainHeader, SelectionBar
+from ..widgets.table import Col, KeyedTable, Row
+
+if TYPE_CHECKING:
+    from ..app import BrainApp
+
+
+class LintTable(KeyedTable):
+    """One row per finding: path, line, field, message."""
+
+    COLUMNS = (
+        Col("path", "Path", 24, wide_width=40),
+        Col("line", "Line", 4),
+        Col("field", "Field", 9, wide_width=10),
+        Col("message", "Message", None),
+    )
+
+
+def lint_rows(findings: Sequence[Mapping[str, Any]], palette: Palette) -> list[Row]:
+    """Rows of the lint table (keys ``<index>:<path>:<line>:<field>``, unique and stable for one run)."""
+    rows: list[Row] = []
+    for index, finding in enumerate(findings):
+        path = str(finding.get("path") or "?")
+        line = finding.get("line")
+        field = str(finding.get("field") or "?")
+        rows.append((f"{index}:{path}:{line}:{field}", {
+            "path": safe_text(path, 200, style=palette.strong),
+            "line": safe_text(str(line) if line else "—", 8, style=palette.muted),
+            "field": safe_text(field, 20, style=palette.error if field == "header" else palette.warn),
+            "message": safe_text(finding.get("message") or "—", 300),
+        }))
+    return rows
+
+
+class LintScreen(Screen[None]):
+    """`bsi lint` in the cockpit: r runs it again, esc goes back."""
+
+    BINDINGS = [
+        Binding("escape", "back", "Back", id="lint-back"),
+        Binding("r", "rerun", "Run again", id="lint-rerun"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__(id="lint")
+        self.findings: list[Mapping[str, Any]] | None = None
+        self.note = "linting…"
+        self.running = False
+
+    @property
+    def brain_app(self) -> BrainApp:
+        """The app, typed."""
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        yield BrainHeader(id="header")
+        with Vertical(id="lint-list", classes="pane"):
+            yield LintTable(id="lint-table")
+        yield SelectionBar(id="lint-selection")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        """Start the lint and show the header."""
+        self.show_snapshot(self.brain_app.snapshot)
+        self.query_one("#lint-table", LintTable).focus()
+        self.action_rerun()
+
+    def on_screen_resume(self, event: ScreenResume) -> None:
+        """Back from a dialog: run the refresh that waited."""
+        self.brain_app.catch_up()
+
+    # -- data ------------------------------------------------------------------------------------
+    def action_rerun(self) -> None:
+        """Lint the brain again (in a thread worker)."""
+        if self.running:
+            return
+        self.running = True
+        self.note = "linting…"
+        self._show_findings()
+        self._lint()
+
+    @work(thread=True, exclusive=True, group="lint", exit_on_error=False)
+    def _lint(self) -> None:
+        findings, note = sources.lint_findings(self.brain_app.brain)
+        self.app.call_from_thread(self._lint_done, findings, note)
+
+    def _lint_done(self, findings: list[Mapping[str, Any]] | None, note: str) -> None:
+        self.running = False
+        self.findings, self.note = findings, note
+        self._show_findings()
+
+    def show_snapshot(self, snapshot: BrainSnapshot) -> None:
+        """Update the header (the lint itself is re-run only with r)."""
+        app = self.brain_app
+        header = self.query_one("#header", BrainHeader)
+        header.update(app.header_line(snapshot, header.content_region.width or self.app.size.width - 2))
+
+    def _show_findings(self) -> None:
+        palette = self.brain_app.palette
+        table = self.query_one("#lint-table", LintTable)
+        pane = self.query_one("#lint-list")
+        findings = self.findings
+        if findings is None:
+            table.update_rows([])
+            title = Text(f" Lint · {self.note} ", end="") if self.running else Text(" Lint ", end="")
+            if not self.running:
+                title.append_text(safe_text(f"· {self.note} ", 200))
+            pane.border_title = title
+        else:
+            table.update_rows(lint_rows(findings, palette))
+            files = len({str(f.get("path")) for f in findings})
+            summary = (f" Lint · {len(findings)} finding(s) in {files} file(s) · r runs again "
+                       if findings else " Lint · every header is valid · r runs again ")
+            pane.border_title = Text(summary + ("· linting… " if self.running else ""), end="")
+        self._update_selection()
+
+    @on(DataTable.RowHighlighted)
+    def _highlighted(self) -> None:
+        self._update_selection()
+
+    def selected_finding(self) -> Mapping[str, Any] | None:
+        """The finding under the cursor, or None."""
+        key = self.query_one("#lint-table", LintTable).selected_key
+        if key is None or not self.findings:
+            return None
+        index = int(key.partition(":")[0])
+        return self.findings[index] if 0 <= index < len(self.findings) else None
+
+    def _update_selection(self) -> None:
+        palette = self.brain_app.palette
+        bar = self.query_one("#lint-selection", SelectionBar)
+        finding = self.selected_finding()
+        if self.findings is None:
+            bar.update(safe_text(self.note, 200, style=palette.error if not self.running else palette.muted))
+            return
+        if finding is None:
+            bar.update(styled("✓ no findings: every brain file has a valid brain-language header", palette.ok))
+            return
+        out = safe_text(f"{finding.get('path')}:{finding.get('line')}", 160, style=palette.strong)
+        out.append(" ")
+        out.append_text(safe_text(finding.get("field") or "?", 20, style=palette.warn))
+        out.append(" ")
+        out.append_text(safe_text(finding.get("message") or "", 400))
+        bar.update(out)
+
+    def action_back(self) -> None:
+        """Back to the cockpit."""
+        if len(self.app.screen_stack) > 2:
+            self.app.pop_screen()
+        else:
+            self.app.exit(0)
