@@ -8,7 +8,7 @@ from typing import Any
 from brain_tui.cli.common import Context, one_line, table
 from brain_tui.core.clock import humanize_delta, parse_duration
 from brain_tui.core.errors import ConflictError, InvalidData
-from brain_tui.core.model import BLOCKING_STATUSES
+from brain_tui.core.model import BLOCKING_STATUSES, Status
 from brain_tui.core.protocol import CloseRequest, OpenRequest, require_claim
 from brain_tui.core.scope import parse_scope
 from brain_tui.core.views import claim_json
@@ -160,8 +160,12 @@ def _ttl_cell(claim: Any, now: Any) -> str:
 
 def cmd_list(ctx: Context) -> int:
     """`bsi claim list`."""
-    snapshot = ctx.brain.snapshot()
     wanted = set(ctx.args.status) if ctx.args.status else None
+    unknown = sorted((wanted or set()) - {s.value for s in Status})
+    if unknown:
+        raise InvalidData(f"invalid status {', '.join(unknown)}: one of {', '.join(s.value for s in Status)}")
+    # Only the listed statuses are read: closed history is skipped through the parse cache's hints.
+    snapshot = ctx.brain.snapshot(only_statuses=wanted or (None if ctx.args.all else BLOCKING_STATUSES))
     claims = [
         c for c in snapshot.claims
         if (wanted is not None and c.status in wanted)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
@@ -12,7 +13,15 @@ from brain_tui.core.errors import UsageError
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse that reports usage errors as exit 64 (SPEC 19)."""
+    """argparse that reports usage errors as exit 64 (SPEC 19).
+
+    A value that starts with ``-`` and a digit (``--ttl -1h``) is read as a value,
+    not as an unknown flag, so a bad value gets its own exit 65 rather than 64.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._negative_number_matcher = re.compile(r"^-\d")
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{message}\n{self.format_usage().strip()}")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import fcntl
 import os
 import socket
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -21,11 +21,11 @@ from typing import Any, TypeVar
 from ruamel.yaml.comments import CommentedMap
 
 from brain_tui.core import gitops, index, protocol, signals
-from brain_tui.core.changes import ChangeSet
+from brain_tui.core.changes import ChangeSet, yaml_safe
 from brain_tui.core.clock import Clock, make_clock, zone_from_name
 from brain_tui.core.config import BrainConfig, load_config
 from brain_tui.core.errors import BsiError, NotFound
-from brain_tui.core.model import BrainSnapshot
+from brain_tui.core.model import BLOCKING_STATUSES, BrainSnapshot
 from brain_tui.core.store import SIGNAL_ID_RE, BrainStore
 from brain_tui.core.yamlio import atomic_write_text, dump_round_trip, sweep_temp_files
 
@@ -42,12 +42,13 @@ def find_root(explicit: str | os.PathLike[str] | None = None, cwd: str | os.Path
     Raises:
         NotFound: no brain found (exit 66), with the commands that make one.
     """
-    hint = "run `bsi init [PATH]` to create one, `bsi demo PATH` for a demo, or pass --brain PATH"
+    hint = ("run `bsi init [PATH]` to create one, or try the demo (`bsi demo PATH`, `brain-tui --demo`), "
+            "or pass --brain PATH")
     given = explicit or os.environ.get("BRAIN_ROOT")
     if given:
         path = Path(given).expanduser()
-        if not path.is_dir():
-            raise NotFound(f"no brain at {path}: {hint}")
+        if not path.is_dir() or not ((path / "claims").is_dir() or (path / INDEX_FILE).is_file()):
+            raise NotFound(f"no brain at {path} (no claims/ nor {INDEX_FILE}): {hint}")
         return path.resolve()
     start = Path(cwd or os.getcwd()).resolve()
     for folder in (start, *start.parents):
@@ -114,12 +115,16 @@ class Brain:
         """The clock's answer."""
         return self.clock()
 
-    def snapshot(self) -> BrainSnapshot:
-        """The brain as it is on disk now (after one pull from the remote with an explicit `--sync`)."""
+    def snapshot(self, only_statuses: Collection[str] | None = None) -> BrainSnapshot:
+        """The brain as it is on disk now (after one pull from the remote with an explicit `--sync`).
+
+        Args:
+            only_statuses: keep only claims with these statuses (see `BrainStore.snapshot`); None: all.
+        """
         if self._pull_pending and self._lock_depth == 0:
             self._pull_pending = False
             self.pull()
-        return self.store.snapshot(self.now())
+        return self.store.snapshot(self.now(), only_statuses=only_statuses)
 
     def pull(self) -> None:
         """Fetch and integrate the remote tip (and regenerate the index), under the lock."""
@@ -248,7 +253,7 @@ class Brain:
                     doc["created_at"] = created
                 doc["imported_from"] = INDEX_FILE
                 rel = f"signals/{sig_id}.yml"
-                atomic_write_text(self.root / rel, dump_round_trip(doc))
+                atomic_write_text(self.root / rel, dump_round_trip(yaml_safe(doc)))
                 written.append(rel)
                 imported.append(sig_id)
             if imported:
@@ -317,8 +322,16 @@ class Brain:
 
     def check_scope(self, entries: Any, parent: str | None = None,
                     satellite_type: str | None = None) -> list[protocol.Conflict]:
-        """Conflicts a claim on `entries` would meet; opens nothing."""
-        return protocol.find_conflicts(self.snapshot(), entries, parent=parent, satellite_type=satellite_type)
+        """Conflicts a claim on `entries` would meet; opens nothing.
+
+        Reads only the claims that can block (closed history is skipped through the
+        parse cache), unless the parent's chain passes through a claim that cannot
+        block: then the whole brain, so the delegation exemption is exact.
+        """
+        snapshot = self.snapshot(only_statuses=BLOCKING_STATUSES)
+        if parent is not None and not _chain_complete(snapshot, parent):
+            snapshot = self.snapshot()
+        return protocol.find_conflicts(snapshot, entries, parent=parent, satellite_type=satellite_type)
 
     def gate(self, action: str, sess_id: str, message: str = "", by: str | None = None) -> Any:
         """Run one gate action: request | approve | reject | pause | resume | abort."""
@@ -345,6 +358,18 @@ class Brain:
     def archive_signals(self) -> list[str]:
         """Archive signals delivered 24 h ago or more."""
         return self.mutate(signals.archive_signals)
+
+
+def _chain_complete(snapshot: BrainSnapshot, sess_id: str) -> bool:
+    """True when `sess_id` and every ancestor it names are in `snapshot` (a cycle ends the chain)."""
+    current = snapshot.claim(sess_id)
+    seen = {sess_id}
+    while current is not None:
+        if not current.parent or current.parent in seen:
+            return True
+        seen.add(current.parent)
+        current = snapshot.claim(current.parent)
+    return False
 
 
 def _legacy_signal_time(sig_id: str) -> str | None:

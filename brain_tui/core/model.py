@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 from enum import StrEnum
+from functools import cached_property
 from typing import Any
 
 from brain_tui.core.scope import ScopeEntry
@@ -171,23 +172,34 @@ class BrainSnapshot:
     corrupt: tuple[CorruptFile, ...] = ()
     config: Mapping[str, Any] = field(default_factory=dict)
 
-    def claim(self, sess_id: str) -> Claim | None:
-        """The claim with this ID, or None."""
+    @cached_property
+    def _by_id(self) -> dict[str, Claim]:
+        """Claims by ID (the first one when IDs repeat), built once per snapshot: lookups are O(1)."""
+        by_id: dict[str, Claim] = {}
         for claim in self.claims:
-            if claim.sess_id == sess_id:
-                return claim
-        return None
+            by_id.setdefault(claim.sess_id, claim)
+        return by_id
 
-    def children(self, sess_id: str) -> tuple[Claim, ...]:
-        """Claims whose ``parent_satellite`` is exactly `sess_id`."""
-        return tuple(c for c in self.claims if c.parent == sess_id)
-
-    def descendants(self, sess_id: str) -> tuple[Claim, ...]:
-        """Every claim below `sess_id` in the satellite tree (exact parent links)."""
+    @cached_property
+    def _by_parent(self) -> dict[str, list[Claim]]:
+        """Claims by ``parent_satellite``, in snapshot order, built once per snapshot."""
         by_parent: dict[str, list[Claim]] = {}
         for claim in self.claims:
             if claim.parent:
                 by_parent.setdefault(claim.parent, []).append(claim)
+        return by_parent
+
+    def claim(self, sess_id: str) -> Claim | None:
+        """The claim with this ID, or None."""
+        return self._by_id.get(sess_id)
+
+    def children(self, sess_id: str) -> tuple[Claim, ...]:
+        """Claims whose ``parent_satellite`` is exactly `sess_id`."""
+        return tuple(self._by_parent.get(sess_id, ()))
+
+    def descendants(self, sess_id: str) -> tuple[Claim, ...]:
+        """Every claim below `sess_id` in the satellite tree (exact parent links)."""
+        by_parent = self._by_parent
         found: list[Claim] = []
         seen = {sess_id}
         stack = [sess_id]

@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
+from pathlib import PurePosixPath
 from typing import Any
 
 from ruamel.yaml.comments import CommentedMap
@@ -24,7 +25,7 @@ from brain_tui.core.errors import (
     TierRefused,
     TransitionRefused,
 )
-from brain_tui.core.model import BLOCKING_STATUSES, TERMINAL_STATUSES, BrainSnapshot, Claim
+from brain_tui.core.model import TERMINAL_STATUSES, BrainSnapshot, Claim
 from brain_tui.core.scope import ScopeEntry, ScopeIndex, format_scope
 from brain_tui.core.store import valid_session_id
 
@@ -91,11 +92,15 @@ def find_conflicts(
         parent: its parent; the whole ancestor chain is exempt (delegation).
         satellite_type: ``search`` never conflicts.
         exclude: a claim ID to ignore (the claim itself, when re-checking).
-        index: a prebuilt `blocking_index`, to avoid rebuilding it.
+        index: a prebuilt `blocking_index`; by default the snapshot's own, built once per snapshot.
     """
     if satellite_type == "search":
         return []
-    index = index or blocking_index(snapshot)
+    if index is None:  # not `or`: an empty index is falsy
+        # Memoised on the (immutable) snapshot like a cached_property, so repeated checks never rebuild it.
+        index = snapshot.__dict__.get("_blocking_index")
+        if index is None:
+            index = snapshot.__dict__["_blocking_index"] = blocking_index(snapshot)
     exempt: set[str] = set()
     if exclude:
         exempt.add(exclude)
@@ -140,7 +145,9 @@ class OpenRequest:
 def _new_session_id(snapshot: BrainSnapshot, slug: str | None) -> str:
     local = snapshot.now.astimezone(snapshot.tz)
     prefix = f"sess-{local:%Y%m%d-%H%M}-"
+    # IDs in use, and file names in use (a corrupt claim file or `init.yml` must never be overwritten).
     taken = {c.sess_id for c in snapshot.claims}
+    taken |= {PurePosixPath(c.path).stem for c in (*snapshot.claims, *snapshot.corrupt)}
     candidate = prefix + (slug or random_slug())
     while candidate in taken:
         candidate = prefix + random_slug()
@@ -297,11 +304,13 @@ def expired(claim: Claim, snapshot: BrainSnapshot) -> str | None:
 
 
 def watchdog(cs: ChangeSet) -> dict[str, Any]:
-    """Mark every expired claim stale (never releases anything).
+    """Mark every expired claim stale (never releases anything); archive signals delivered 24 h ago (SPEC 7).
 
     Returns:
-        ``{"active": N, "stale": M, "marked": [ids]}``.
+        ``{"active": N, "stale": M, "marked": [ids], "archived": [signal ids]}``.
     """
+    from brain_tui.core.signals import archive_signals  # signals imports this module
+
     marked: list[str] = []
     for claim in cs.snapshot.claims:
         reason = expired(claim, cs.snapshot)
@@ -315,8 +324,12 @@ def watchdog(cs: ChangeSet) -> dict[str, Any]:
         marked.append(claim.sess_id)
     active = sum(1 for c in cs.snapshot.claims if c.status in ("open", "waiting_human", "paused")) - len(marked)
     stale = sum(1 for c in cs.snapshot.claims if c.status == "stale") + len(marked)
-    cs.message = f"bsi: mark stale {' '.join(marked)}"
-    return {"active": active, "stale": stale, "marked": marked}
+    archived = archive_signals(cs)
+    if marked:
+        cs.message = f"bsi: mark stale {' '.join(marked)}"
+    elif not archived:
+        cs.message = "bsi: watchdog"
+    return {"active": active, "stale": stale, "marked": marked, "archived": archived}
 
 
 def release_claim(cs: ChangeSet, sess_id: str, reason: str, by: str) -> None:
@@ -351,9 +364,14 @@ _TRIGGER_RE = re.compile(r"^\s*(signal|notify|gate\s*:\s*human|trigger)\s*(?:→
 
 def _strip_comment(text: str) -> str:
     quote: str | None = None
+    escaped = False
     for i, ch in enumerate(text):
         if quote:
-            if ch == quote:
+            if escaped:
+                escaped = False
+            elif ch == "\\" and quote == '"':
+                escaped = True
+            elif ch == quote:
                 quote = None
         elif ch in "\"'":
             quote = ch
@@ -381,8 +399,10 @@ def parse_trigger(text: str) -> Trigger | None:
         return Trigger("notify", dest=parts[0], message=parts[1] if len(parts) > 1 else "")
     if kind == "gate:human":
         message = rest
-        if len(message) >= 2 and message[0] == message[-1] and message[0] in "\"'":
-            message = message[1:-1]
+        if len(message) >= 2 and message[0] == message[-1] == '"':
+            message = re.sub(r'\\(["\\])', r"\1", message[1:-1])
+        elif len(message) >= 2 and message[0] == message[-1] == "'":
+            message = message[1:-1].replace("''", "'")
         return Trigger("gate", message=message)
     fields = dict(re.findall(r"(type|scope)\s*:\s*(\S+)", rest))
     if "type" not in fields or "scope" not in fields:
@@ -473,7 +493,14 @@ def close_claim(cs: ChangeSet, sess_id: str, req: CloseRequest) -> CloseOutcome:
                 "--tests-total N --tests-passed N --tests-failed 0"
             )
         total, passed, failed = req.tests_total or 0, req.tests_passed or 0, req.tests_failed or 0
-        if not (failed == 0 and passed == total and total > 0):
+        if passed + failed > total:
+            raise InvalidData(f"invalid test counts: {passed} passed + {failed} failed is more than {total} in total")
+        if total == 0:
+            raise TierRefused(
+                f"close refused: {sess_id} is Tier 2 (validated) and no test ran: "
+                "--tests-total N --tests-passed N --tests-failed 0 with N > 0"
+            )
+        if not (failed == 0 and passed == total):
             message = f"tests red on close: {passed}/{total} passed, {failed} failed"
             if claim.parent:
                 cs.add_signal(sess_id, claim.parent, "BLOCKED_ON", message, claim.scope_text)
@@ -645,10 +672,7 @@ def _deliver_gate_signals(cs: ChangeSet, sess_id: str, by: str) -> None:
     """Mark the claim's pending HUMAN_GATE signals delivered once the gate is decided."""
     for sig in cs.snapshot.signals:
         if sig.state == "pending" and sig.type == "HUMAN_GATE" and sig.sender == sess_id:
-            doc = cs.signal_doc(sig.path)
-            doc["state"] = "delivered"
-            doc["delivered_at"] = cs.ts()
-            doc["delivered_by"] = by
+            cs.update_signal(sig.path, {"state": "delivered", "delivered_at": cs.ts(), "delivered_by": by})
 
 
 def gate_reject(cs: ChangeSet, sess_id: str, by: str, reason: str) -> None:
@@ -674,6 +698,8 @@ def cascade_targets(snapshot: BrainSnapshot, sess_id: str, statuses: frozenset[s
 
 
 PAUSABLE = frozenset({"open", "waiting_human"})
+#: Abort takes every non-terminal status except `stale`: nothing leaves stale but a release or the owner's close.
+ABORTABLE = frozenset({"open", "waiting_human", "paused"})
 
 
 def gate_pause(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> list[str]:
@@ -725,7 +751,10 @@ def gate_resume(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> list
 
 
 def gate_abort(cs: ChangeSet, sess_id: str, by: str, reason: str) -> list[str]:
-    """Abort a non-terminal claim and every non-terminal descendant (reason required).
+    """Abort an open, waiting or paused claim and every such descendant (reason required).
+
+    Stale claims are left alone (refused when aimed at directly): they leave
+    `stale` only by a human release or their owner's close.
 
     Returns:
         IDs of the descendants the cascade aborted.
@@ -733,13 +762,18 @@ def gate_abort(cs: ChangeSet, sess_id: str, by: str, reason: str) -> list[str]:
     claim = require_claim(cs.snapshot, sess_id)
     if not reason.strip():
         raise InvalidData("abort needs a reason")
-    if claim.is_terminal or claim.status not in BLOCKING_STATUSES:
-        raise _refuse(claim, "abort", sorted(BLOCKING_STATUSES))
+    if claim.status == "stale":
+        raise TransitionRefused(
+            f"cannot abort {sess_id}: it is stale, and a stale claim only leaves stale by a human release "
+            f"(bsi claim release {sess_id} --reason TEXT) or its owner's close"
+        )
+    if claim.status not in ABORTABLE:
+        raise _refuse(claim, "abort", sorted(ABORTABLE))
     now = cs.ts()
     cs.update_claim(sess_id, {"status": "failed", "closed_at": now, "abort_reason": reason})
     cs.add_history(sess_id, "ABORTED", by, reason)
     touched = []
-    for child in cascade_targets(cs.snapshot, sess_id, BLOCKING_STATUSES):
+    for child in cascade_targets(cs.snapshot, sess_id, ABORTABLE):
         cs.update_claim(child.sess_id, {"status": "failed", "closed_at": now, "abort_reason": reason})
         cs.add_history(child.sess_id, "ABORTED_CASCADE", by, f"ancestor {sess_id} aborted: {reason}")
         touched.append(child.sess_id)

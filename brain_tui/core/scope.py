@@ -241,7 +241,7 @@ def _is_folder(root: str | os.PathLike[str] | None, path: str) -> bool:
     if root is None:
         return False
     try:
-        return Path(root, path).is_dir()
+        return os.path.isdir(os.path.join(root, path))  # not pathlib: called per claim on a cold start
     except OSError:
         return False
 

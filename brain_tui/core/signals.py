@@ -60,10 +60,7 @@ def ack_signal(cs: ChangeSet, sig_id: str, by: str) -> bool:
     sig = require_signal(cs.snapshot, sig_id)
     if sig.state != "pending":
         return False
-    doc = cs.signal_doc(sig.path)
-    doc["state"] = "delivered"
-    doc["delivered_at"] = cs.ts()
-    doc["delivered_by"] = by
+    cs.update_signal(sig.path, {"state": "delivered", "delivered_at": cs.ts(), "delivered_by": by})
     cs.message = f"bsi: signal {sig_id} delivered"
     return True
 
@@ -74,9 +71,7 @@ def archive_signals(cs: ChangeSet) -> list[str]:
     now = cs.snapshot.now
     for sig in cs.snapshot.signals:
         if sig.state == "delivered" and sig.delivered_at is not None and now - sig.delivered_at >= ARCHIVE_AFTER:
-            doc = cs.signal_doc(sig.path)
-            doc["state"] = "archived"
-            doc["archived_at"] = cs.ts()
+            cs.update_signal(sig.path, {"state": "archived", "archived_at": cs.ts()})
             archived.append(sig.sig_id)
     if archived:
         cs.message = f"bsi: signal {' '.join(archived)} archived"

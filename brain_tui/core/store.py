@@ -1,7 +1,8 @@
 """BrainStore: reads claims, signals and locks from disk, parsing a file only when it changed.
 
 Files on disk are the source of truth. Each file is parsed once per
-`(mtime_ns, size, inode)`; a snapshot is then assembled from the cached
+`(mtime_ns, size, inode, ctime_ns)` — across processes, through the parse cache
+under `.brain/` (core/cache.py); a snapshot is then assembled from the cached
 results, so refreshing a brain of thousands of claims costs a `stat` per file.
 """
 
@@ -9,19 +10,20 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta, tzinfo
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote
 
+from brain_tui.core.cache import ParseCache, Parsed, pausing_gc
 from brain_tui.core.clock import DEFAULT_TTL, MAX_TTL, SKEW_TOLERANCE, parse_duration, try_parse_timestamp
 from brain_tui.core.config import BrainConfig
 from brain_tui.core.errors import InvalidData
 from brain_tui.core.model import BrainSnapshot, Claim, CorruptFile, Lock, Signal
 from brain_tui.core.scope import ScopeEntry, parse_scope
-from brain_tui.core.yamlio import TEMP_MARK, CorruptYaml, safe_load_file
+from brain_tui.core.yamlio import TEMP_MARK, safe_load_bytes
 
 SESSION_ID_RE = re.compile(r"^sess-[A-Za-z0-9._-]+$")
 SIGNAL_ID_RE = re.compile(r"^sig-[A-Za-z0-9._-]+$")
@@ -59,6 +61,27 @@ def _text(value: Any) -> str:
     return str(value)
 
 
+_LEGACY_SECTION_RE = re.compile(
+    r"^scope:[ \t]*(?P<path>[^'\"\s#][^\n#]*?)[ \t]+(?P<section>##[ \t]*[^\s#][^\n]*?)[ \t]*$", re.MULTILINE
+)
+
+
+def recover_legacy_section(text: str, scope: Any) -> str | None:
+    """The legacy section scope that YAML read as a comment, or None.
+
+    The original tools wrote ``scope: todo/brain.md ## Sprint BSI`` unquoted:
+    for YAML the ``## Sprint BSI`` part is a comment, so the parsed scope is only
+    the file. The tools themselves read the whole line (SPEC 5.1 legacy
+    spelling), so the product does too.
+    """
+    if not isinstance(scope, str) or any(marker in scope for marker in ("#", "\u00a7")):
+        return None
+    for match in _LEGACY_SECTION_RE.finditer(text):
+        if match.group("path").strip() == scope.strip():
+            return f"{match.group('path').strip()} {match.group('section')}"
+    return None
+
+
 def _claim_ttl(data: Mapping[str, Any], default_ttl: timedelta) -> timedelta:
     raw = data.get("ttl")
     if raw is None:
@@ -71,14 +94,11 @@ def _claim_ttl(data: Mapping[str, Any], default_ttl: timedelta) -> timedelta:
         return default_ttl
 
 
-def claim_from_mapping(
-    data: Any, rel_path: str, root: str | Path, tz: tzinfo, default_ttl: timedelta = DEFAULT_TTL
-) -> Claim | CorruptFile | None:
-    """Read one claim leniently (current, v2/v3 and v1 formats, SPEC 6.2).
+def claim_identity(data: Any, rel_path: str, tz: tzinfo) -> tuple[str, str] | CorruptFile | None:
+    """``(sess_id, status)`` of a claim, without building it (enough for a snapshot filtered by status).
 
     Returns:
-        A Claim; a CorruptFile when it is a claim that cannot be used; None when
-        the file is not a claim at all (e.g. ``gate-ack-*.yml``).
+        The pair; else the CorruptFile or None that `claim_from_mapping` returns for this data.
     """
     if not isinstance(data, Mapping):
         return CorruptFile(rel_path, 1, "top level is not a mapping")
@@ -88,17 +108,38 @@ def claim_from_mapping(
     sess_id = _text(raw_id).strip() if raw_id is not None else Path(rel_path).stem
     if not valid_session_id(sess_id):
         return CorruptFile(rel_path, 1, f"invalid session ID {sess_id!r}")
+    status = _text(data.get("status")).strip()
+    if not status:
+        status = "closed" if try_parse_timestamp(data.get("closed_at", data.get("closed")), tz) else "open"
+    return sess_id, status
+
+
+def claim_from_mapping(
+    data: Any, rel_path: str, root: str | Path, tz: tzinfo, default_ttl: timedelta = DEFAULT_TTL,
+    scope_parser: Callable[[Any], tuple[ScopeEntry, ...]] | None = None,
+) -> Claim | CorruptFile | None:
+    """Read one claim leniently (current, v2/v3 and v1 formats, SPEC 6.2).
+
+    `scope_parser` replaces ``parse_scope(value, root)`` (the store passes a memoised one).
+
+    Returns:
+        A Claim; a CorruptFile when it is a claim that cannot be used; None when
+        the file is not a claim at all (e.g. ``gate-ack-*.yml``).
+    """
+    identity = claim_identity(data, rel_path, tz)
+    if not isinstance(identity, tuple):
+        return identity
+    sess_id, status = identity
     flags: list[str] = []
     scope: tuple[ScopeEntry, ...] = ()
     raw_scope = data.get("scope")
     scope_text = " ".join(_text(s) for s in raw_scope) if isinstance(raw_scope, list) else _text(raw_scope)
     try:
-        scope = parse_scope(raw_scope, root)
+        scope = parse_scope(raw_scope, root) if scope_parser is None else scope_parser(raw_scope)
     except InvalidData:
         flags.append("scope-invalid")
     opened_at = try_parse_timestamp(data.get("opened_at", data.get("opened")), tz)
     closed_at = try_parse_timestamp(data.get("closed_at", data.get("closed")), tz)
-    status = _text(data.get("status")).strip() or ("closed" if closed_at else "open")
     expires_at = try_parse_timestamp(data.get("expires_at"), tz)
     if opened_at is not None:
         if expires_at is None:
@@ -180,6 +221,16 @@ def lock_from_mapping(data: Any, rel_path: str, tz: tzinfo) -> Lock | CorruptFil
     )
 
 
+def _parse_claim_bytes(raw: bytes) -> Any:
+    """A claim file's data: the safe load, plus the legacy section scope YAML read as a comment."""
+    data = safe_load_bytes(raw)
+    if isinstance(data, Mapping) and "expires_at" not in data and isinstance(data.get("scope"), str):
+        recovered = recover_legacy_section(raw.decode("utf-8", errors="replace"), data["scope"])
+        if recovered:
+            data = {**data, "scope": recovered}
+    return data
+
+
 class BrainStore:
     """Loads the brain's files into snapshots, re-parsing only what changed on disk.
 
@@ -189,11 +240,15 @@ class BrainStore:
         config: the brain's configuration (default TTL).
     """
 
-    def __init__(self, root: str | Path, tz: tzinfo, config: BrainConfig) -> None:
+    def __init__(self, root: str | Path, tz: tzinfo, config: BrainConfig, *, persist_cache: bool = True) -> None:
         self.root = Path(root)
         self.tz = tz
         self.config = config
-        self._cache: dict[str, tuple[StatKey, Any]] = {}
+        #: outcomes of reading each file, valid per (mtime_ns, size, inode, ctime_ns); on disk under .brain/.
+        self.files = ParseCache(self.root, persist=persist_cache)
+        #: the object built from each file, for the `Parsed` outcome it was built from.
+        self._cache: dict[str, tuple[Parsed, Any]] = {}
+        self._scopes: dict[Any, tuple[ScopeEntry, ...] | str] = {}
         #: how many files were parsed by the last `snapshot()` call (for tests and benchmarks).
         self.parsed_last = 0
 
@@ -217,60 +272,111 @@ class BrainStore:
         found.sort()
         return found
 
-    def _load(self, rel: str, st: os.stat_result, kind: str) -> Any:
-        key = stat_key(st)
-        cached = self._cache.get(rel)
-        if cached is not None and cached[0] == key:
-            return cached[1]
-        self.parsed_last += 1
+    def _scope(self, value: Any) -> tuple[ScopeEntry, ...]:
+        """`parse_scope` memoised for one snapshot (history repeats the same scopes; entries are shared)."""
+        key = value if isinstance(value, str) else tuple(value) if isinstance(value, list) else None
         try:
-            data = safe_load_file(self.root / rel)
-        except CorruptYaml as exc:
-            result: Any = CorruptFile(rel, exc.line, exc.reason)
-        except FileNotFoundError:
+            hit = self._scopes.get(key) if key is not None else None
+        except TypeError:  # a list holding unhashable items: not memoised
+            key, hit = None, None
+        if hit is None:
+            try:
+                hit = parse_scope(value, self.root)
+            except InvalidData as exc:
+                hit = exc.message
+            if key is not None:
+                self._scopes[key] = hit
+        if isinstance(hit, str):
+            raise InvalidData(hit)
+        return hit
+
+    def _identity(self, rel: str, st: os.stat_result) -> tuple[str, str] | None:
+        """A claim file's ``(sess_id, status)`` without building the claim (recorded as its hint), or None."""
+        parsed = self.files.get(rel, st, _parse_claim_bytes)
+        if parsed is None or parsed.corrupt is not None:
             return None
-        except OSError as exc:
-            result = CorruptFile(rel, 0, exc.strerror or "unreadable")
+        identity = claim_identity(parsed.data, rel, self.tz)
+        if not isinstance(identity, tuple):
+            return None
+        self.files.set_hint(rel, parsed, identity)
+        return identity
+
+    def _load(self, rel: str, st: os.stat_result, kind: str) -> Any:
+        parsed = self.files.get(rel, st, _parse_claim_bytes if kind == "claim" else safe_load_bytes)
+        if parsed is None:
+            return None
+        cached = self._cache.get(rel)
+        if cached is not None and cached[0] is parsed:
+            return cached[1]
+        result: Any
+        if parsed.corrupt is not None:
+            result = CorruptFile(rel, *parsed.corrupt)
+        elif kind == "claim":
+            result = claim_from_mapping(parsed.data, rel, self.root, self.tz, self.config.ttl_default, self._scope)
+            self.files.set_hint(rel, parsed, (result.sess_id, result.status) if isinstance(result, Claim) else None)
+        elif kind == "signal":
+            result = signal_from_mapping(parsed.data, rel, self.tz)
         else:
-            if kind == "claim":
-                result = claim_from_mapping(data, rel, self.root, self.tz, self.config.ttl_default)
-            elif kind == "signal":
-                result = signal_from_mapping(data, rel, self.tz)
-            else:
-                result = lock_from_mapping(data, rel, self.tz)
-        self._cache[rel] = (key, result)
+            result = lock_from_mapping(parsed.data, rel, self.tz)
+        self._cache[rel] = (parsed, result)
         return result
 
-    def snapshot(self, now: datetime) -> BrainSnapshot:
-        """Read the brain as it is on disk now (cached parses for unchanged files)."""
+    @pausing_gc
+    def snapshot(self, now: datetime, *, only_statuses: Collection[str] | None = None) -> BrainSnapshot:
+        """Read the brain as it is on disk now (cached parses for unchanged files).
+
+        Args:
+            now: the clock's answer.
+            only_statuses: keep only the claims with one of these statuses (``bsi claim list``,
+                ``bsi check-scope``): the others are skipped from the parse cache's hints without
+                being decoded. Signals, locks, corrupt rows and duplicate-ID detection are as in a
+                full snapshot. None (the default): every claim.
+        """
         self.parsed_last = 0
+        self.files.reset_counters()
+        self._scopes = {}
+        if only_statuses is None:
+            self.files.preload()
+        claim_files = self._scan("claims", YAML_SUFFIXES)
+        signal_files = self._scan("signals", YAML_SUFFIXES)
+        lock_files = self._scan("locks", (*YAML_SUFFIXES, ".lock"))
+        self.files.prefetch([(claim_files, _parse_claim_bytes), (signal_files + lock_files, safe_load_bytes)])
         claims: list[Claim] = []
         signals: list[Signal] = []
         locks: list[Lock] = []
         corrupt: list[CorruptFile] = []
         seen: set[str] = set()
         ids: set[str] = set()
-        for rel, st in self._scan("claims", YAML_SUFFIXES):
+        for rel, st in claim_files:
             seen.add(rel)
+            if only_statuses is not None:
+                hint = self.files.hint(rel, st) or self._identity(rel, st)
+                if hint is not None and hint[1] not in only_statuses:
+                    if hint[0] in ids:
+                        corrupt.append(CorruptFile(rel, 1, f"duplicate session ID {hint[0]}"))
+                    ids.add(hint[0])
+                    continue
             item = self._load(rel, st, "claim")
             if isinstance(item, Claim):
                 if item.sess_id in ids:
                     corrupt.append(CorruptFile(rel, 1, f"duplicate session ID {item.sess_id}"))
                     continue
                 ids.add(item.sess_id)
+                if only_statuses is not None and item.status not in only_statuses:
+                    continue
                 if item.opened_at is not None and item.opened_at > now + SKEW_TOLERANCE:
                     item = replace(item, flags=(*item.flags, "clock-skew"))
                 claims.append(item)
             elif isinstance(item, CorruptFile):
                 corrupt.append(item)
-        for rel, st in self._scan("signals", YAML_SUFFIXES):
+        for rel, st in signal_files:
             seen.add(rel)
             item = self._load(rel, st, "signal")
             if isinstance(item, Signal):
                 signals.append(item)
             elif isinstance(item, CorruptFile):
                 corrupt.append(item)
-        for rel, st in self._scan("locks", (*YAML_SUFFIXES, ".lock")):
+        for rel, st in lock_files:
             seen.add(rel)
             item = self._load(rel, st, "lock")
             if isinstance(item, Lock):
@@ -279,6 +385,10 @@ class BrainStore:
                 corrupt.append(item)
         for stale_key in set(self._cache) - seen:
             del self._cache[stale_key]
+        self.files.forget_missing(seen)
+        self.files.flush()
+        self.parsed_last = self.files.parsed
+        self._scopes = {}
         epoch = EPOCH
         claims.sort(key=lambda c: (c.opened_at or epoch, c.sess_id))
         signals.sort(key=lambda s: (s.created_at or epoch, s.sig_id))

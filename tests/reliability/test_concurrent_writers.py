@@ -1,0 +1,137 @@
+"""Several `bsi` processes writing one brain at the same instant, and kill -9 during writes (SPEC 13).
+
+Each racer imports the CLI first, then waits for a start file to appear (the barrier), then
+runs `brain_tui.cli.main.main(argv)` — the `bsi` command itself, in its own process.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import yaml
+
+from brain_tui.core.yamlio import CorruptYaml, safe_load_file
+from tests.conftest import clean_env, git, ok, run_bsi
+
+RACERS = 8
+NOW = "2026-11-29T10:00:00Z"
+
+RACER = """
+import os, sys, time
+from brain_tui.cli.main import main
+go, argv = sys.argv[1], sys.argv[2:]
+sys.stdout.write("ready\\n"); sys.stdout.flush()
+while not os.path.exists(go):
+    time.sleep(0.0005)
+sys.stdout.write("result:"); sys.stdout.flush()
+sys.exit(main(argv))
+"""
+
+WRITER = """
+import sys
+from brain_tui.cli.main import main
+root, seed = sys.argv[1], int(sys.argv[2])
+sys.stdout.write("ready\\n"); sys.stdout.flush()
+base = ["--brain", root, "--now", "2026-11-29T10:00:00Z"]
+for i in range(1000):
+    slug = f"k{seed}-{i}"
+    main([*base, "claim", "open", "--scope", f"kill/{slug}/", "--slug", slug, "--story", "x" * 2000])
+    sess = "sess-20261129-1000-" + slug
+    main([*base, "claim", "renew", sess, "--ttl", "3h"])
+    main([*base, "claim", "close", sess, "--status", "ok", "--notes", "y" * 2000])
+"""
+
+
+def _start(code: str, *args: str) -> subprocess.Popen[str]:
+    proc = subprocess.Popen([sys.executable, "-c", code, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=clean_env())
+    assert proc.stdout is not None and proc.stdout.readline() == "ready\n"
+    return proc
+
+
+def _race(brain: Path, tmp_path: Path, scopes: list[str]) -> list[tuple[int, str, str]]:
+    go = tmp_path / "go"
+    racers = [_start(RACER, str(go), "--brain", str(brain), "--now", NOW, "claim", "open", "--scope", scope,
+                     "--slug", f"racer{i}") for i, scope in enumerate(scopes)]
+    go.touch()
+    results = []
+    for proc in racers:
+        out, err = proc.communicate(timeout=120)
+        results.append((proc.returncode, out, err))
+    return results
+
+
+def _assert_git_sound(brain: Path) -> None:
+    fsck = subprocess.run(["git", "fsck", "--no-progress", "--strict"], cwd=brain, capture_output=True, text=True,
+                          env=clean_env())
+    assert fsck.returncode == 0, fsck.stderr
+
+
+def test_eight_racers_on_one_scope_exactly_one_wins(brain: Path, tmp_path: Path) -> None:
+    results = _race(brain, tmp_path, ["same/"] * RACERS)
+    codes = sorted(code for code, _, _ in results)
+    assert codes == [0] + [10] * (RACERS - 1), results
+    (winner,) = [out.split("result:", 1)[1].strip() for code, out, _ in results if code == 0]
+    for code, _, err in results:
+        if code == 10:
+            assert winner in err  # each loser is told who holds the scope
+    assert [p.name for p in (brain / "claims").glob("*.yml")] == [f"{winner}.yml"]
+    assert git(brain, "log", "--format=%s").splitlines() == [f"bsi: open claim {winner}", "bsi: init brain"]
+    assert git(brain, "status", "--porcelain") == ""
+    _assert_git_sound(brain)
+    assert f"| {winner} |" in (brain / "BRAIN-INDEX.md").read_text()
+
+
+def test_eight_racers_on_different_scopes_all_win_and_nothing_is_lost(brain: Path, tmp_path: Path) -> None:
+    results = _race(brain, tmp_path, [f"area{i}/" for i in range(RACERS)])
+    assert [code for code, _, _ in results] == [0] * RACERS, results
+    ids = sorted(out.split("result:", 1)[1].strip() for _, out, _ in results)
+    assert sorted(p.stem for p in (brain / "claims").glob("*.yml")) == ids
+    subjects = git(brain, "log", "--format=%s").splitlines()
+    assert sorted(subjects[:-1]) == sorted(f"bsi: open claim {sess}" for sess in ids)
+    assert git(brain, "status", "--porcelain") == ""
+    index = (brain / "BRAIN-INDEX.md").read_text()
+    assert all(f"| {sess} |" in index for sess in ids)  # the last writer saw every other claim
+    _assert_git_sound(brain)
+
+
+def _assert_whole(brain: Path) -> int:
+    count = 0
+    for folder in ("claims", "signals"):
+        for path in (brain / folder).glob("*.yml"):
+            try:
+                data = safe_load_file(path)
+            except CorruptYaml as exc:
+                raise AssertionError(f"{path.name} is not whole: {exc}") from exc
+            assert isinstance(data, dict) and (data.get("sess_id") or data.get("sig_id")), path.name
+            if folder == "claims":
+                assert data["story_angle"] == "x" * 2000, f"{path.name} lost its content"
+            count += 1
+    return count
+
+
+def test_kill_dash_nine_during_writes_leaves_every_file_whole(brain: Path) -> None:
+    rng = random.Random(20261129)
+    for i in range(30):
+        proc = _start(WRITER, str(brain), str(i))
+        time.sleep(rng.uniform(0.0, 0.25))
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.communicate(timeout=30)
+        assert proc.returncode == -signal.SIGKILL
+        _assert_whole(brain)
+    assert _assert_whole(brain) > 0
+    # the next command works, sweeps stray temp files, and commits only its own change
+    sess = ok(run_bsi("claim", "open", "--scope", "after/kill/", "--slug", "after", "--story", "x" * 2000,
+                      brain=brain))
+    assert not [p for p in brain.rglob(".bsi-tmp-*")]
+    listed = run_bsi("--json", "claim", "list", "--all", brain=brain).json()
+    assert listed["corrupt"] == [] and sess in {c["sess_id"] for c in listed["claims"]}
+    assert yaml.safe_load((brain / "claims" / f"{sess}.yml").read_text())["status"] == "open"
+    _assert_git_sound(brain)
+    assert git(brain, "log", "-1", "--format=%s").strip() == f"bsi: open claim {sess}"
