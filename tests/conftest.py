@@ -18,10 +18,11 @@ from typing import Any, NamedTuple
 
 import pytest
 
+from tests.paths import LEGACY
+
 BSI = [sys.executable, "-m", "brain_tui.cli.main"]
 #: The default "now" of every CLI call (a Sunday morning, UTC).
 NOW = "2026-11-29T10:00:00Z"
-LEGACY = Path("/work/shared/fixtures/legacy")
 GIT_USER = ("Ada Tester", "ada@example.org")
 
 

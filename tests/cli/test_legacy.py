@@ -1,4 +1,4 @@
-"""The legacy fixture (`/work/shared/fixtures/legacy`) loads as is and works under every command (SPEC 6.2, 14)."""
+"""The legacy fixture (`tests/fixtures/legacy`) loads as is and works under every command (SPEC 6.2, 14)."""
 
 from __future__ import annotations
 

@@ -14,8 +14,9 @@ from urllib.parse import quote
 import pytest
 import yaml
 
+from tests.paths import LEGACY
+
 NOW = "2026-11-29T10:00:00Z"
-LEGACY = Path("/work/shared/fixtures/legacy")
 A = "sess-20261129-1000-alfa"
 B = "sess-20261129-1000-bravo"
 

@@ -13,8 +13,10 @@ from typing import Any
 import pytest
 import yaml
 
+from tests.paths import LEGACY
+
 NOW = "2026-11-29T10:10:00Z"
-LEGACY_COMPOSE = Path("/work/shared/fixtures/legacy/brain-compose.yml")
+LEGACY_COMPOSE = LEGACY / "brain-compose.yml"
 
 ENV = {k: v for k, v in os.environ.items() if k not in ("BRAIN_ROOT", "BRAIN_NOW")}
 ENV.update({"GIT_AUTHOR_NAME": "Test", "GIT_AUTHOR_EMAIL": "test@example.org",

@@ -343,3 +343,37 @@ def test_bsi_claim_list_reads_the_same_cold_and_warm(tmp_path: Path) -> None:
     assert [c["sess_id"] for c in warm["claims"]] == [
         c["sess_id"] for c in everything["claims"] if c["status"] in BLOCKING_STATUSES]
     assert [c["sess_id"] for c in warm["claims"]] == ["sess-20261129-0900-a", "sess-20261129-0902-c"]
+
+
+@pytest.mark.parametrize(("text", "answer"), [
+    ("a: 1\nb: [x, {c: d}]\n", {"a": 1, "b": ["x", {"c": "d"}]}),
+    ("a: yes\nb: true\nc: 2026-11-29\nd: ~\ne: 1:30\n", {"a": "yes", "b": True, "c": "2026-11-29", "d": None,
+                                                       "e": 90}),
+    ("a: 1\na: 2\n", {"a": 2}),
+    ("a: {<<: {b: 1}}\n", {"a": {"b": 1}}),
+    ("a: " + "[" * 63 + "]" * 63 + "\n", "64 levels"),
+    ("a: " + "[" * 64 + "]" * 64 + "\n", (1, "nested deeper than 64")),
+    ("".join(" " * i + "k:\n" for i in range(70)), (65, "nested deeper than 64")),
+    ("a: &x 1\nb: 2\n", (1, "YAML anchors are not allowed")),
+    ("a: !!binary aGk=\n", (1, "YAML tags are not allowed (tag:yaml.org,2002:binary)")),
+    ("a: 1\n---\nb: 2\n", (2, "more than one YAML document")),
+    ("? [a]\n: 1\n", (1, "found unhashable key")),
+    ("a: =\n", None),
+])
+def test_the_one_pass_reader_answers_like_the_event_scan(text: str, answer: Any) -> None:
+    """yamlio reads most files in one pass (no event scan): SPEC 13's refusals must not change."""
+    from brain_tui.core.yamlio import CorruptYaml, safe_load_text
+
+    try:
+        got: Any = safe_load_text(text)
+    except CorruptYaml as exc:
+        got = (exc.line, exc.reason)
+    if answer == "64 levels":  # the mapping and 63 lists: data, not an error
+        depth, node = 0, got["a"]
+        while isinstance(node, list):
+            depth, node = depth + 1, node[0] if node else None
+        assert depth == 63
+    elif answer is None:  # an error either way (the reason is PyYAML's)
+        assert isinstance(got, tuple)
+    else:
+        assert got == answer

@@ -26,10 +26,11 @@ from brain_tui.core.index import (
 )
 from brain_tui.core.model import BrainSnapshot, Claim, Signal
 from brain_tui.core.scope import ScopeEntry
+from tests.paths import LEGACY
 
 PARIS = ZoneInfo("Europe/Paris")
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=PARIS)
-LEGACY_INDEX = Path("/work/shared/fixtures/legacy/BRAIN-INDEX.md")
+LEGACY_INDEX = LEGACY / "BRAIN-INDEX.md"
 
 
 def make_claim(sess_id: str, **kw: Any) -> Claim:
