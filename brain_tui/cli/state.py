@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import os
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 from brain_tui.cli.common import Context, one_line, table
+from brain_tui.core.clock import humanize_delta
 from brain_tui.core.errors import InvalidData, NotFound, UsageError
 
 
@@ -59,15 +61,7 @@ def _size(n: Any) -> str:
 def _duration(seconds: Any) -> str:
     if not isinstance(seconds, (int, float)):
         return "-"
-    s = int(seconds)
-    days, s = divmod(s, 86400)
-    hours, s = divmod(s, 3600)
-    minutes = s // 60
-    if days:
-        return f"{days}d{hours:02d}h"
-    if hours:
-        return f"{hours}h{minutes:02d}m"
-    return f"{minutes}m"
+    return humanize_delta(timedelta(seconds=int(seconds)))
 
 
 def format_env(env: dict[str, Any]) -> str:

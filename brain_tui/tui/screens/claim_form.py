@@ -18,7 +18,7 @@ from brain_tui.core.scope import parse_scope
 
 from ..present import short_id
 from ..safe import safe_text, styled
-from .dialog import CoreDialog
+from .dialog import FormDialog
 
 TTL_CHOICES = (("2h — short session", "2h"), ("4h — deep work", "4h"), ("8h — long (architecture, migration)", "8h"))
 AUTO = "auto"
@@ -35,11 +35,13 @@ class OpenDefaults:
     claim_type: str = AUTO
 
 
-class OpenClaimScreen(CoreDialog):
+class OpenClaimScreen(FormDialog):
     """Open a claim through `Brain.open_claim`, previewing conflicts with `Brain.check_scope` as you type."""
 
+    last_field = "story"
+
     BINDINGS = [
-        *CoreDialog.BINDINGS,
+        *FormDialog.BINDINGS,
         Binding("ctrl+s", "submit", "Open claim", id="open-submit"),
     ]
 
@@ -165,21 +167,6 @@ class OpenClaimScreen(CoreDialog):
         preview.update(out)
 
     # -- submit -------------------------------------------------------------------------------
-    @on(Input.Submitted)
-    def _submitted(self, event: Input.Submitted) -> None:
-        if event.input.id == "story":
-            self.action_submit()
-        else:
-            self.focus_next()
-
-    @on(Button.Pressed, "#submit")
-    def _pressed_submit(self) -> None:
-        self.action_submit()
-
-    @on(Button.Pressed, "#cancel")
-    def _pressed_cancel(self) -> None:
-        self.action_cancel()
-
     def action_submit(self) -> None:
         """Ask the core to open the claim."""
         try:

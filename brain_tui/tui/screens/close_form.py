@@ -8,7 +8,6 @@ refused close shows the core's message and nothing is closed.
 from __future__ import annotations
 
 from rich.text import Text
-from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -20,7 +19,7 @@ from brain_tui.core.model import BrainSnapshot, Claim
 
 from ..present import short_id, status_icon
 from ..safe import safe_text, styled
-from .dialog import CoreDialog
+from .dialog import FormDialog
 
 TIER_HELP = {
     1: "A result status is required.",
@@ -31,10 +30,12 @@ TIER_HELP = {
 DEFAULT_STATUS = "default"
 
 
-class CloseClaimScreen(CoreDialog):
+class CloseClaimScreen(FormDialog):
     """Close one claim through `Brain.close_claim`."""
 
-    BINDINGS = [*CoreDialog.BINDINGS, Binding("ctrl+s", "submit", "Close claim", id="close-submit")]
+    last_field = "notes"
+
+    BINDINGS = [*FormDialog.BINDINGS, Binding("ctrl+s", "submit", "Close claim", id="close-submit")]
 
     def __init__(self, claim: Claim, snapshot: BrainSnapshot) -> None:
         super().__init__()
@@ -135,21 +136,6 @@ class CloseClaimScreen(CoreDialog):
             req.tests_passed = self._int("tests-passed")
             req.tests_failed = self._int("tests-failed")
         return req
-
-    @on(Input.Submitted)
-    def _submitted(self, event: Input.Submitted) -> None:
-        if event.input.id == "notes":
-            self.action_submit()
-        else:
-            self.focus_next()
-
-    @on(Button.Pressed, "#submit")
-    def _pressed_submit(self) -> None:
-        self.action_submit()
-
-    @on(Button.Pressed, "#cancel")
-    def _pressed_cancel(self) -> None:
-        self.action_cancel()
 
     def action_submit(self) -> None:
         """Ask the core to close the claim under its tier's rules."""

@@ -6,11 +6,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
-from textual import work
+from textual import on, work
 from textual.binding import Binding
 from textual.events import Resize
 from textual.screen import ModalScreen
-from textual.widgets import Input, Static
+from textual.widgets import Button, Input, Static
 from textual.worker import Worker, WorkerState
 
 from brain_tui.core.brain import Brain
@@ -116,3 +116,32 @@ class CoreDialog(ModalScreen[str | None]):
             self.dismiss(message)
         else:
             self.show_error(message)
+
+
+class FormDialog(CoreDialog):
+    """A CoreDialog with input fields: Enter moves on, Enter in `last_field` (or Submit) acts.
+
+    Subclasses set `last_field` and implement `action_submit`.
+    """
+
+    last_field = ""
+
+    def action_submit(self) -> None:  # pragma: no cover - every form overrides it
+        """Run the form's core action."""
+        raise NotImplementedError
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == self.last_field:
+            self.action_submit()
+        else:
+            self.focus_next()
+
+    @on(Button.Pressed, "#submit")
+    def _pressed_submit(self) -> None:
+        self.action_submit()
+
+    @on(Button.Pressed, "#cancel")
+    def _pressed_cancel(self) -> None:
+        self.action_cancel()
+
