@@ -116,6 +116,7 @@ class _Gen:
     signals: list[dict[str, Any]] = field(default_factory=list)
     locks: list[dict[str, Any]] = field(default_factory=list)
     folders: set[str] = field(default_factory=set)
+    live_sections: set[str] = field(default_factory=set)
     serial: int = 0
 
     def sess_id(self, at: datetime, slug: str) -> str:
@@ -257,7 +258,12 @@ def _tree(gen: _Gen, project: str, at: datetime, budget: int, *, active: bool) -
             if sat_type == "search":
                 scope = "*" if roll < 0.3 else f"projects/{project}/"
             elif roll < 0.15:  # a section of the project's todo
-                scope = f"todo/{project}.md#Sprint {rng.randint(1, 40)}"
+                sprint = rng.randint(1, 40)
+                while active and f"{project}#{sprint}" in gen.live_sections:  # live claims never overlap
+                    sprint += 1
+                if active:
+                    gen.live_sections.add(f"{project}#{sprint}")
+                scope = f"todo/{project}.md#Sprint {sprint}"
                 gen.folders.add("todo")
             elif roll < 0.30 and modules:  # several entries
                 other = modules.pop()
@@ -333,6 +339,19 @@ def _activate(gen: _Gen, trees: list[list[_Claim]]) -> None:
                     "claimed_at": claim.opened + timedelta(minutes=5),
                     "expires_at": claim.opened + timedelta(minutes=65), "ttl_min": 60,
                 })
+
+
+def _keep_alive(gen: _Gen, claims: list[_Claim]) -> None:
+    """Active claims were opened before now and expire after it (else a watchdog would have marked them)."""
+    for claim in claims:
+        doc = claim.doc
+        if claim.opened >= gen.now:
+            claim.opened = gen.now - timedelta(minutes=gen.rng.randint(2, 20))
+            doc["opened_at"] = claim.opened
+        if doc["expires_at"] <= gen.now:
+            hours = min(8, math.ceil((gen.now - claim.opened).total_seconds() / 3600) + 1)
+            doc["ttl"] = _ttl(hours)
+            doc["expires_at"] = claim.opened + timedelta(hours=hours)
 
 
 def _stale(gen: _Gen, at: datetime) -> _Claim:
@@ -433,6 +452,7 @@ def plan(n_claims: int, seed: int = DEFAULT_SEED, now: datetime | None = None) -
             active.extend(tree)
         t += timedelta(minutes=rng.randint(1, 4))
     _activate(gen, active_trees)
+    _keep_alive(gen, active)
 
     stale = [_stale(gen, at_now - timedelta(days=rng.randint(1, 9), hours=rng.randint(0, 12)))
              for _ in range(n_stale)]
@@ -544,7 +564,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--index", action="store_true", help="also write BRAIN-INDEX.md")
     parser.add_argument("--git", action="store_true", help="also make it a git repository (one commit)")
     args = parser.parse_args(argv)
-    counts = generate(args.path, args.claims, args.seed, now=args.now, index=args.index, git=args.git)
+    try:
+        counts = generate(args.path, args.claims, args.seed, now=args.now, index=args.index, git=args.git)
+    except FileExistsError as exc:
+        print(f"generate.py: {exc}", file=sys.stderr)
+        return 1
     print(json.dumps({"path": str(args.path), **counts}))
     return 0
 

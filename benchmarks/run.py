@@ -122,6 +122,14 @@ def machine() -> dict[str, str]:
     }
 
 
+def _load() -> str:
+    """The 1-minute load average, as text."""
+    try:
+        return f"{os.getloadavg()[0]:.2f}"
+    except OSError:
+        return "?"
+
+
 def filesystem_of(path: Path) -> str:
     """The filesystem type holding `path` (from /proc/mounts), or "unknown"."""
     best, kind = "", "unknown"
@@ -522,7 +530,9 @@ def render_markdown(results: Results, info: dict[str, str], args: argparse.Names
     sizes = results.sizes
     lines = ["# Benchmark results", ""]
     lines.append(f"Machine: {info['nproc']} CPU ({info['cpu']}), {info['memory']} RAM, {info['os']}, "
-                 f"{info['python']}; brains on {info['fs']}.")
+                 f"{info['python']}; brains on {info['fs']}. Load average (1 min) at start "
+                 f"{info.get('load_start', '?')}, at end {info.get('load_end', '?')}: other work on the "
+                 f"machine shows directly in these numbers.")
     lines.append("")
     lines.append(f"Command: `python benchmarks/run.py --sizes {','.join(str(s) for s in sizes)} "
                  f"--repeat {args.repeat}` — medians of {args.repeat} runs "
@@ -606,7 +616,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("sizes and --repeat must be positive")
     workdir = Path(args.workdir) if args.workdir else Path(tempfile.mkdtemp(prefix="brain-bench-"))
     workdir.mkdir(parents=True, exist_ok=True)
-    info = {**machine(), "fs": filesystem_of(workdir)}
+    info = {**machine(), "fs": filesystem_of(workdir), "load_start": _load()}
     results = Results(sizes)
     began = time.perf_counter()
     try:
@@ -625,6 +635,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if not args.workdir:
             shutil.rmtree(workdir, ignore_errors=True)
+    info["load_end"] = _load()
     text = render_markdown(results, info, args)
     print(text)
     print(f"(benchmarks took {time.perf_counter() - began:.1f} s)", file=sys.stderr)

@@ -278,6 +278,7 @@ class ParseCache:
     def __init__(self, root: str | os.PathLike[str], *, persist: bool = True,
                  clock_ns: Callable[[], int] = time.time_ns) -> None:
         self.root = Path(root)
+        self._root_text = os.fspath(self.root)
         self.persist = persist
         self.path = self.root / STATE_DIR / CACHE_FILE
         self._clock_ns = clock_ns
@@ -403,7 +404,7 @@ class ParseCache:
         """
         read_ns = self._clock_ns()
         try:
-            with open(self.root / rel, "rb") as handle:
+            with open(os.path.join(self._root_text, rel), "rb") as handle:  # not pathlib: once per file
                 raw = handle.read(MAX_FILE_BYTES + 1)
                 after = file_key(os.fstat(handle.fileno()))
         except (FileNotFoundError, NotADirectoryError):
