@@ -392,14 +392,19 @@ def probe_cockpit(root: Path, live: bool, seed: int) -> dict[str, Any]:
     out: dict[str, Any] = {"import_s": time.perf_counter() - started}
 
     async def run() -> None:
-        t0 = time.perf_counter()
+        t0_wall = time.time()
         brain = Brain(root, now=NOW, commit=False)
-        app = BrainApp(brain, live=live, bell=False, remember_theme=False,
+        # progressive=True: as `bsi tui` starts (blocking claims first, the rest in a worker after the paint).
+        app = BrainApp(brain, live=live, bell=False, remember_theme=False, progressive=True,
                        env_provider=lambda _brain: (None, "environment: off (benchmark)"))
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.pause()
-            out["paint_s"] = time.perf_counter() - t0
-            out["process_to_paint_s"] = time.time() - process.create_time()
+            painted = app.first_paint_at or time.time()  # when the first frame was drawn, not the idle wait
+            out["paint_s"] = painted - t0_wall
+            out["process_to_paint_s"] = painted - process.create_time()
+            loading = [w for w in app.workers if w.group == "full-load"]
+            if loading:  # (an empty list would wait for every worker, the watcher included)
+                await app.workers.wait_for_complete(loading)
             # Pilot's press/pause sleep until the process looks idle (tens of ms of wall time that are
             # not the app's): a keystroke is measured as the CPU time the app spends on it.
             keys = []

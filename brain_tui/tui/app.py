@@ -14,6 +14,7 @@ import contextlib
 import os
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from datetime import datetime
@@ -31,7 +32,7 @@ from textual.theme import Theme
 from brain_tui.core import gitops
 from brain_tui.core.brain import DATA_DIRS, Brain
 from brain_tui.core.errors import BsiError
-from brain_tui.core.model import BrainSnapshot, Claim
+from brain_tui.core.model import BLOCKING_STATUSES, BrainSnapshot, Claim
 
 from . import sources
 from .commands import COMMANDS, MUTATING_ACTIONS, bindings_for, command_by_action
@@ -48,6 +49,9 @@ ENV_SECONDS = 5.0
 POLL_SECONDS = 1.0
 #: Seconds the environment reading may take before the pane says it timed out.
 ENV_TIMEOUT_SECONDS = 20.0
+#: watchfiles: the longest a batch of changes is collected, and the quiet time that ends one (ms).
+WATCH_DEBOUNCE_MS = 100
+WATCH_STEP_MS = 20
 
 EnvProvider = Callable[[Brain], tuple[Mapping[str, Any] | None, str]]
 
@@ -87,6 +91,10 @@ class BrainApp(App[int]):
         remember_theme: save the theme chosen with `t` in the settings file.
         title_hint: shown in the header after the brain's name (e.g. "demo").
         demo_path: the temporary demo brain (told once, so `bsi --brain PATH` can drive it).
+        progressive: paint first from the blocking claims only (open/waiting/paused/stale, a
+            cheap read), then load the full snapshot (closed claims: history, children counts)
+            in a thread worker and show it. Default: the same as `live` (tests and screenshots
+            load everything before the first paint).
     """
 
     CSS_PATH = "cockpit.tcss"
@@ -109,6 +117,7 @@ class BrainApp(App[int]):
         remember_theme: bool = True,
         title_hint: str = "",
         demo_path: str | None = None,
+        progressive: bool | None = None,
     ) -> None:
         super().__init__()
         self.brain = brain
@@ -123,6 +132,8 @@ class BrainApp(App[int]):
         self.remember_theme = remember_theme
         self.theme_problems: list[str] = []
         self._write_lock = threading.Lock()
+        #: Held while a thread reads `self.brain` (its store is not thread-safe): the progressive full load.
+        self.read_lock = threading.RLock()
         self._writer: Brain | None = None
         self._refresh_pending = False
         self._gate_keys: frozenset[str] | None = None
@@ -154,7 +165,14 @@ class BrainApp(App[int]):
         self._initial_theme = self._pick_theme(theme)
         self.theme = self._initial_theme
         self.palette = Palette.from_variables(self.get_css_variables())
-        self.snapshot: BrainSnapshot = brain.snapshot()
+        self.progressive = live if progressive is None else progressive
+        #: False while only the blocking claims are loaded (progressive start, until the worker is done).
+        self.full_loaded = not self.progressive
+        self._refresh_after_load = False
+        #: `time.time()` when the cockpit screen was first painted (None before).
+        self.first_paint_at: float | None = None
+        self.snapshot: BrainSnapshot = (brain.snapshot(only_statuses=BLOCKING_STATUSES) if self.progressive
+                                        else brain.snapshot())
         if not live:
             self.animation_level = "none"
 
@@ -187,6 +205,7 @@ class BrainApp(App[int]):
         else:
             self._load_breath_now()
             self.sync_data, _ = sources.sync_status(self.brain)
+        self.call_after_refresh(self._first_painted)
         if self.live:
             self._fingerprint = fingerprint(self.brain.root)
             self._watch()
@@ -208,6 +227,40 @@ class BrainApp(App[int]):
         for problem in self.theme_problems:
             self.notify(safe_str(problem), title="theme skipped", severity="warning", markup=False)
         self.show_snapshot()
+
+    def _first_painted(self) -> None:
+        """The first frame is on screen: note when, then load the rest of the brain (progressive start)."""
+        if self.first_paint_at is None:
+            self.first_paint_at = time.time()
+        if not self.full_loaded:
+            self._load_full()
+
+    @work(thread=True, exclusive=True, group="full-load", exit_on_error=False)
+    def _load_full(self) -> None:
+        """Read the full snapshot (closed claims too) off the UI thread; refreshes wait for it."""
+        try:
+            with self.read_lock:
+                snapshot: BrainSnapshot | None = self.brain.snapshot()
+            error = ""
+        except Exception as exc:  # noqa: BLE001 - shown, then a normal refresh retries
+            snapshot, error = None, f"cannot read the brain: {exc}"
+        self.call_from_thread(self._full_loaded, snapshot, error)
+
+    def _full_loaded(self, snapshot: BrainSnapshot | None, error: str) -> None:
+        self.full_loaded = True
+        if error:
+            self.notify(safe_str(error), severity="error", markup=False)
+        if snapshot is not None and not self._refresh_after_load:
+            self.snapshot = snapshot
+            self._ring_for_new_gates(snapshot)
+            if self.modal_open():
+                self._refresh_pending = True  # shown when the dialog closes
+            else:
+                self.show_snapshot()
+            return
+        # A change arrived while loading (or the load failed): read the disk again, incrementally.
+        self._refresh_after_load = False
+        self.refresh_snapshot()
 
     def _on_hangup(self) -> None:
         """The terminal went away (SSH dropped): stop watching and leave without drawing."""
@@ -234,6 +287,10 @@ class BrainApp(App[int]):
         """
         if self.modal_open() and not force:
             self._refresh_pending = True
+            return
+        if not self.full_loaded:
+            # The full load (a thread worker using the same store) runs: refresh when it is done.
+            self._refresh_after_load = True
             return
         self._refresh_pending = False
         try:
@@ -293,14 +350,20 @@ class BrainApp(App[int]):
 
             if not folders:
                 raise FileNotFoundError("nothing to watch")
-            async for changes in awatch(*folders, stop_event=self._stop_watch, debounce=150, step=50,
-                                        recursive=False, yield_on_timeout=False):
-                self._fingerprint = fingerprint(root)
+            async for changes in awatch(*folders, stop_event=self._stop_watch, debounce=WATCH_DEBOUNCE_MS,
+                                        step=WATCH_STEP_MS, recursive=False, yield_on_timeout=False):
+                # watchfiles says what changed: refresh first, re-stat for the safety net afterwards.
                 self._on_fs_change(path for _, path in changes)
+                self._restat()
         except Exception:  # noqa: BLE001 - any watcher failure falls back to polling
             if self._stop_watch.is_set():
                 return
             self.set_interval(POLL_SECONDS, self._poll, name="stat-poll")
+
+    @work(thread=True, exclusive=True, group="restat", exit_on_error=False)
+    def _restat(self) -> None:
+        """Off the event path: remember the files as they are now, so the safety net does not refresh again."""
+        self._fingerprint = fingerprint(self.brain.root)
 
     def _poll(self) -> None:
         """The fallback when watching is impossible: one `stat` per file, a refresh when any changed."""

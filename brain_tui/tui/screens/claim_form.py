@@ -144,9 +144,10 @@ class OpenClaimScreen(FormDialog):
             return
         try:
             req = self.build_request()
-            snapshot = app.brain.snapshot()
-            protocol.validate_open(snapshot, req)
-            conflicts = app.brain.check_scope(req.scope, parent=req.parent, satellite_type=req.satellite_type)
+            with app.read_lock:  # the progressive full load may be reading the same store
+                snapshot = app.brain.snapshot()
+                protocol.validate_open(snapshot, req)
+                conflicts = app.brain.check_scope(req.scope, parent=req.parent, satellite_type=req.satellite_type)
         except BsiError as exc:
             preview.update(safe_text(exc.message, 400, style=palette.warn, multiline=True))
             return
