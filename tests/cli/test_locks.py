@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import stat
 import subprocess
@@ -14,23 +13,14 @@ from urllib.parse import quote
 import pytest
 import yaml
 
+from tests.cli.runner import ENV, bsi_at
 from tests.paths import LEGACY
 
 NOW = "2026-11-29T10:00:00Z"
 A = "sess-20261129-1000-alfa"
 B = "sess-20261129-1000-bravo"
 
-ENV = {k: v for k, v in os.environ.items() if k not in ("BRAIN_ROOT", "BRAIN_NOW")}
-ENV.update({"GIT_AUTHOR_NAME": "Test", "GIT_AUTHOR_EMAIL": "test@example.org",
-            "GIT_COMMITTER_NAME": "Test", "GIT_COMMITTER_EMAIL": "test@example.org"})
-
-
-def bsi(brain: Path, *args: str, now: str | None = NOW) -> subprocess.CompletedProcess[str]:
-    """Run `bsi --brain BRAIN [--now NOW] ARGS…`."""
-    cmd = [sys.executable, "-m", "brain_tui.cli.main", "--brain", str(brain)]
-    if now:
-        cmd += ["--now", now]
-    return subprocess.run([*cmd, *args], capture_output=True, text=True, env=ENV, cwd=brain, check=False)
+bsi = bsi_at(NOW)
 
 
 def git(brain: Path, *args: str) -> str:
