@@ -502,16 +502,19 @@ def metrics(records: Iterable[BreathRecord | Mapping[str, Any]]) -> list[SprintM
         exhale_rate = _ratio(released, n_loaded)
         depth = n_loaded - released
         alerts = inhale_alerts(rec.inhale)
-        if context_load is not None and context_load > THRESHOLDS["context_load"][1]:
-            alerts.append({"metric": "context_load", "value": round(context_load, 4), "threshold": 2.0,
-                           "message": f"context_load {context_load:.2f} > 2.0: over-loading"})
-        if stale_ratio is not None and stale_ratio > THRESHOLDS["stale_ratio"][1]:
-            alerts.append({"metric": "stale_ratio", "value": round(stale_ratio, 4), "threshold": 0.30,
-                           "message": f"stale_ratio {stale_ratio:.0%} > 30%: noise"})
+        load_max = THRESHOLDS["context_load"][1]
+        stale_max = THRESHOLDS["stale_ratio"][1]
+        if context_load is not None and context_load > load_max:
+            alerts.append({"metric": "context_load", "value": round(context_load, 4), "threshold": load_max,
+                           "message": f"context_load {context_load:.2f} > {load_max:.1f}: over-loading"})
+        if stale_ratio is not None and stale_ratio > stale_max:
+            alerts.append({"metric": "stale_ratio", "value": round(stale_ratio, 4), "threshold": stale_max,
+                           "message": f"stale_ratio {stale_ratio:.0%} > {stale_max:.0%}: noise"})
         if rec.is_closed:
-            if exhale_rate is not None and exhale_rate < THRESHOLDS["exhale_rate"][1]:
-                alerts.append({"metric": "exhale_rate", "value": round(exhale_rate, 4), "threshold": 0.50,
-                               "message": f"exhale_rate {exhale_rate:.0%} < 50%: retention"})
+            exhale_min = THRESHOLDS["exhale_rate"][1]
+            if exhale_rate is not None and exhale_rate < exhale_min:
+                alerts.append({"metric": "exhale_rate", "value": round(exhale_rate, 4), "threshold": exhale_min,
+                               "message": f"exhale_rate {exhale_rate:.0%} < {exhale_min:.0%}: retention"})
             closed_depths.append(depth)
             window = closed_depths[-DEPTH_TREND_SPRINTS:]
             if len(window) == DEPTH_TREND_SPRINTS and all(a < b for a, b in zip(window, window[1:], strict=False)):

@@ -1,4 +1,4 @@
-"""Optional data sources of the cockpit, each imported lazily so a missing core module shows a placeholder.
+"""The cockpit's slower data sources (environment, breath, sync, verify, lint), over the core.
 
 These run in thread workers (they may start subprocesses) and never raise:
 they answer ``(data, note)`` where `note` says why there is no data.
@@ -6,7 +6,6 @@ they answer ``(data, note)`` where `note` says why there is no data.
 
 from __future__ import annotations
 
-import importlib
 import threading
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
@@ -68,42 +67,31 @@ class Bounded:
         return box["value"]  # type: ignore[no-any-return]
 
 
-def _module(name: str) -> Any | None:
-    try:
-        return importlib.import_module(name)
-    except ImportError:
-        return None
-
-
 def collect_env(brain: Brain) -> tuple[EnvData | None, str]:
-    """The environment of the brain's machine (SPEC 16), via `brain_tui.core.env.collect_env`.
+    """The environment of the brain's machine (SPEC 16), via `core.env.collect_env`.
 
     Returns:
         (the `bsi env --json` mapping, "") or (None, why not).
     """
-    env = _module("brain_tui.core.env")
-    if env is None or not hasattr(env, "collect_env"):
-        return None, "environment: not available in this build (brain_tui.core.env missing)"
+    from brain_tui.core import env
+
     try:
-        state = env.collect_env(brain.root, brain.config, brain.instance, now=brain.now())
+        return env.collect_env(brain.root, brain.config, brain.instance, now=brain.now()).as_dict(), ""
     except Exception as exc:  # noqa: BLE001 - a failing source must never stop the cockpit
         return None, f"environment: {exc.__class__.__name__}: {exc}"
-    data = state.as_dict() if hasattr(state, "as_dict") else state
-    return (data, "") if isinstance(data, Mapping) else (None, "environment: unexpected data")
 
 
 def load_breath(brain: Brain) -> tuple[list[Mapping[str, Any]] | None, str]:
-    """Breath metrics of every sprint (SPEC 17), via `brain_tui.core.breath`.
+    """Breath metrics of every sprint (SPEC 17), via `core.breath`.
 
     Returns:
         (metrics dicts oldest first, note) or (None, why not).
     """
-    breath = _module("brain_tui.core.breath")
-    if breath is None or not hasattr(breath, "load_records") or not hasattr(breath, "metrics"):
-        return None, "breath: not available in this build (brain_tui.core.breath missing)"
+    from brain_tui.core import breath
+
     try:
         records, corrupt = breath.load_records(brain.root, brain.tz)
-        items = [m.as_dict() if hasattr(m, "as_dict") else dict(m) for m in breath.metrics(records)]
+        items = [m.as_dict() for m in breath.metrics(records)]
     except Exception as exc:  # noqa: BLE001 - a failing source must never stop the cockpit
         return None, f"breath: {exc.__class__.__name__}: {exc}"
     note = f"{len(corrupt)} unreadable breath file(s)" if corrupt else ""
@@ -111,21 +99,18 @@ def load_breath(brain: Brain) -> tuple[list[Mapping[str, Any]] | None, str]:
 
 
 def sync_function(brain: Brain) -> tuple[Callable[[Brain], Any] | None, str]:
-    """The core's `sync_now`, when this build has it and the brain has a remote.
+    """The core's `sync_now` when the brain has a remote: the one hook for `s`.
 
     Returns:
-        (a function of a Brain, "") or (None, why sync is not possible). This is the
-        hook for `s`: nothing else in the cockpit knows how sync works.
+        (a function of a Brain, "") or (None, why sync is not possible).
     """
-    sync = _module("brain_tui.core.sync")
-    if sync is None or not hasattr(sync, "sync_now"):
-        return None, "sync not configured: this build has no brain_tui.core.sync"
-    has_remote = getattr(sync, "has_remote", None)
+    from brain_tui.core import sync
+
     try:
-        if has_remote is not None and not has_remote(brain.root):
+        if not sync.has_remote(brain.root):
             return None, "sync not configured: this brain has no git remote"
-    except Exception as exc:  # noqa: BLE001
-        return None, f"sync: {exc}"
+    except BsiError as exc:
+        return None, f"sync: {exc.message}"
     return sync.sync_now, ""
 
 
@@ -143,17 +128,15 @@ def claim_git_log(brain: Brain, claim: Claim) -> list[str]:
 
 
 def verify_claim(brain: Brain, snapshot: BrainSnapshot, claim: Claim) -> tuple[Mapping[str, Any] | None, str]:
-    """Scope drift of the claim (`bsi verify`), via `brain_tui.core.audit.verify_scope`, when available."""
-    audit = _module("brain_tui.core.audit")
-    if audit is None or not hasattr(audit, "verify_scope"):
-        return None, "verify: not available in this build"
+    """Scope drift of the claim (`bsi verify`), via `core.audit.verify_scope`."""
+    from brain_tui.core import audit
+
     try:
-        report = audit.verify_scope(brain.root, snapshot, claim)
+        return audit.verify_scope(brain.root, snapshot, claim).as_dict(), ""
     except BsiError as exc:
         return None, f"verify: {exc.message}"
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:  # noqa: BLE001 - a failing source must never stop the cockpit
         return None, f"verify: {exc.__class__.__name__}: {exc}"
-    return (report.as_dict() if hasattr(report, "as_dict") else dict(report)), ""
 
 
 def sync_status(brain: Brain) -> tuple[Mapping[str, Any] | None, str]:
@@ -162,9 +145,8 @@ def sync_status(brain: Brain) -> tuple[Mapping[str, Any] | None, str]:
     Returns:
         (the status mapping, "") or (None, why not).
     """
-    sync = _module("brain_tui.core.sync")
-    if sync is None or not hasattr(sync, "sync_status"):
-        return None, "sync: not available in this build"
+    from brain_tui.core import sync
+
     try:
         return sync.sync_status(brain), ""
     except BsiError as exc:
@@ -183,13 +165,10 @@ def fetch_remote(brain: Brain, *, integrate: bool = True) -> bool:
     Raises:
         BsiError: the remote is unreachable (`RemoteUnreachable`), a rebase stopped, …
     """
-    sync = _module("brain_tui.core.sync")
-    if sync is None or not hasattr(sync, "fetch"):
-        return False
+    from brain_tui.core import gitops, sync
+
     if not sync.has_remote(brain.root):
         return False
-    from brain_tui.core import gitops
-
     branch = gitops.current_branch(brain.root)
     if not branch:
         return False
@@ -206,11 +185,10 @@ def lint_findings(brain: Brain) -> tuple[list[Mapping[str, Any]] | None, str]:
     Returns:
         (finding dicts in file order, "") or (None, why not).
     """
-    headers = _module("brain_tui.core.headers")
-    if headers is None or not hasattr(headers, "lint"):
-        return None, "lint: not available in this build (brain_tui.core.headers missing)"
+    from brain_tui.core import headers
+
     try:
         findings = headers.lint(brain.root)
     except Exception as exc:  # noqa: BLE001 - a failing source must never stop the cockpit
         return None, f"lint: {exc.__class__.__name__}: {exc}"
-    return [f.as_dict() if hasattr(f, "as_dict") else dict(f) for f in findings], ""
+    return [f.as_dict() for f in findings], ""

@@ -16,7 +16,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Footer, Input, Tree
 
 from brain_tui.core import protocol
-from brain_tui.core.model import BrainSnapshot
+from brain_tui.core.model import BLOCKING_STATUSES, BrainSnapshot
 
 from ..commands import PANES, bindings_for
 from ..present import status_icon
@@ -133,7 +133,7 @@ class CockpitScreen(ClaimActions):
         snapshot = self.brain_app.snapshot
         palette = self.brain_app.palette
         counts = {
-            1: sum(1 for c in snapshot.claims if c.status in ("open", "waiting_human", "paused", "stale")),
+            1: sum(1 for c in snapshot.claims if c.status in BLOCKING_STATUSES),
             2: sum(1 for s in snapshot.signals if s.state == "pending"),
         }
         bar = Text(end="")

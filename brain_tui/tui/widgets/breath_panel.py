@@ -28,6 +28,8 @@ from rich.text import Text
 from textual.events import Resize
 from textual.widgets import Static
 
+from brain_tui.core import breath
+
 from ..present import PLAIN_PALETTE, Palette
 from ..safe import safe_text
 
@@ -45,13 +47,12 @@ MAX_SPRINTS = 8
 MIN_SPRINTS = 3
 #: Width assumed before the widget is laid out.
 DEFAULT_WIDTH = 44
-#: (metric key, label, alert direction, default threshold). The thresholds are read from
-#: `core.breath.THRESHOLDS` when available (the defaults are the SPEC 17 values).
-METRICS: tuple[tuple[str, str, str, float | None], ...] = (
-    ("context_load", "load", ">", 2.0),
-    ("stale_ratio", "stale", ">", 0.30),
-    ("breath_depth", "depth", "↗", None),
-    ("exhale_rate", "exhale", "<", 0.50),
+#: (metric key, label, alert direction). Thresholds come from `core.breath.THRESHOLDS`.
+METRICS: tuple[tuple[str, str, str], ...] = (
+    ("context_load", "load", ">"),
+    ("stale_ratio", "stale", ">"),
+    ("breath_depth", "depth", "↗"),
+    ("exhale_rate", "exhale", "<"),
 )
 #: Metrics that are only final once the sprint is expired.
 EXHALE_SIDE = frozenset({"breath_depth", "exhale_rate"})
@@ -59,11 +60,7 @@ PERCENT = frozenset({"stale_ratio", "exhale_rate"})
 
 
 def _limits() -> tuple[dict[str, tuple[str, float]], int, int]:
-    """(thresholds, sources allowed per agent, depth trend length) from `core.breath`, else SPEC 17's values."""
-    try:
-        from brain_tui.core import breath
-    except ImportError:  # pragma: no cover - the core module is optional for the cockpit
-        return {k: (d, t) for k, _, d, t in METRICS if t is not None}, 2, 3
+    """(thresholds, sources allowed per agent, depth trend length): the core's, never a copy."""
     return dict(breath.THRESHOLDS), breath.MAX_SOURCES_PER_AGENT, breath.DEPTH_TREND_SPRINTS
 
 
@@ -159,11 +156,9 @@ def render_breath(sprints: Sequence[Mapping[str, Any]] | None, palette: Palette 
         out.append_text(label)
         out.append(" " * (BAR + GAP - label.cell_len))
     out.append("last".rjust(VALUE), style=palette.muted)
-    for key, label, direction, default in METRICS:
+    for key, label, direction in METRICS:
         limit = thresholds.get(key)
-        threshold = limit[1] if limit else default
-        if key == "breath_depth":
-            threshold = None
+        threshold = limit[1] if limit else None
         values = [s.get(key) for s in recent]
         numbers = [float(v) for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
         scale = max(numbers, default=0.0) or 1.0
