@@ -25,3 +25,9 @@ def bsi_at(default_now: str) -> Runner:
         return subprocess.run([*cmd, *args], capture_output=True, text=True, env=ENV, cwd=brain, check=False)
 
     return bsi
+
+
+def git(brain: Path, *args: str) -> str:
+    """Output of one git command in the brain (raises on failure)."""
+    return subprocess.run(["git", *args], cwd=brain, capture_output=True, text=True, env=ENV,
+                          check=True).stdout

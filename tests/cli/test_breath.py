@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -15,23 +14,14 @@ import yaml
 
 from brain_tui.core.breath import metrics, record_from_mapping, validate_sprint_id
 from brain_tui.core.errors import InvalidData
+from tests.cli.runner import ENV, bsi_at, git
 
 NOW = "2026-11-29T10:00:00Z"
-ENV = {k: v for k, v in os.environ.items() if k not in ("BRAIN_ROOT", "BRAIN_NOW")}
-ENV.update({"GIT_AUTHOR_NAME": "Test", "GIT_AUTHOR_EMAIL": "test@example.org",
-            "GIT_COMMITTER_NAME": "Test", "GIT_COMMITTER_EMAIL": "test@example.org"})
 S1 = "sprint-20261129-1000-be6"
 
 
-def bsi(brain: Path, *args: str, now: str = NOW) -> subprocess.CompletedProcess[str]:
-    """Run `bsi --brain BRAIN --now NOW ARGS…`."""
-    cmd = [sys.executable, "-m", "brain_tui.cli.main", "--brain", str(brain), "--now", now, *args]
-    return subprocess.run(cmd, capture_output=True, text=True, env=ENV, cwd=brain, check=False, timeout=120)
+bsi = bsi_at(NOW)
 
-
-def git(brain: Path, *args: str) -> str:
-    """Output of one git command in the brain."""
-    return subprocess.run(["git", *args], cwd=brain, capture_output=True, text=True, env=ENV, check=True).stdout
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ from urllib.parse import quote
 import pytest
 import yaml
 
-from tests.cli.runner import ENV, bsi_at
+from tests.cli.runner import ENV, bsi_at, git
 from tests.paths import LEGACY
 
 NOW = "2026-11-29T10:00:00Z"
@@ -22,11 +22,6 @@ B = "sess-20261129-1000-bravo"
 
 bsi = bsi_at(NOW)
 
-
-def git(brain: Path, *args: str) -> str:
-    """Output of one git command in the brain."""
-    return subprocess.run(["git", *args], cwd=brain, capture_output=True, text=True, env=ENV,
-                          check=True).stdout
 
 
 def lock_file(brain: Path, file: str) -> Path:

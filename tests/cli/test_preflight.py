@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import yaml
 
-from tests.cli.runner import ENV, bsi_at
+from tests.cli.runner import ENV, bsi_at, git
 from tests.paths import LEGACY
 
 NOW = "2026-11-29T10:10:00Z"
@@ -26,11 +26,6 @@ def ok(proc: subprocess.CompletedProcess[str]) -> str:
     assert proc.returncode == 0, proc.stderr
     return proc.stdout.strip()
 
-
-def git(brain: Path, *args: str) -> str:
-    """Output of one git command in the brain."""
-    return subprocess.run(["git", *args], cwd=brain, capture_output=True, text=True, env=ENV,
-                          check=True).stdout
 
 
 def preflight(brain: Path, sess_id: str, file: str, now: str = NOW) -> tuple[int, dict[str, Any], str]:
