@@ -153,7 +153,7 @@ def cmd_show(ctx: Context) -> int:
 
 
 def _ttl_cell(claim: Any, now: Any) -> str:
-    if claim.expires_at is None:
+    if claim.expires_at is None or claim.is_terminal:
         return "—"
     return humanize_delta(claim.expires_at - now)
 

@@ -523,3 +523,11 @@ def test_invalid_utf8_text_is_refused_not_crashed(brain: Path) -> None:
     assert proc.returncode == 65, proc.stderr
     assert b"Traceback" not in proc.stderr and len(proc.stderr.splitlines()) == 1
     assert git(brain, "status", "--porcelain") == ""
+
+
+def test_list_shows_no_ttl_for_a_closed_claim(brain: Path, bsi: Bsi) -> None:
+    sess = bsi("claim", "open", "--scope", "wiki/", "--slug", "done", brain=brain).out.strip()
+    assert bsi("claim", "close", sess, "--status", "ok", brain=brain).code == 0
+    row = next(line for line in bsi("claim", "list", "--all", brain=brain).out.splitlines() if sess in line)
+    assert row.split()[1] == "closed"
+    assert row.split()[4] == "—", row
