@@ -1,9 +1,16 @@
-"""Brain: the one facade the CLI and the cockpit call.
+"""Brain: the one typed facade every front-end calls (CLI, cockpit, hooks, MCP server).
 
-It finds the brain, owns the clock, the store and the local writer lock, and
-runs every mutating action as: lock → fresh snapshot → protocol decision
-(staged in a ChangeSet) → atomic writes → index regenerated → one commit of
-exactly the files changed.
+Read this file as "what a brain can do". It finds the brain, owns the clock,
+the store and the local writer lock, and runs every mutating action as: lock →
+fresh snapshot → rule decision (staged in a ChangeSet) → atomic writes → index
+regenerated → one commit of exactly the files changed. Reads are pure: a
+snapshot never fetches, writes or commits (except the one explicit pull that
+`--sync` asks for before the first read).
+
+Claims live on `Brain` itself; the other areas are typed sub-objects
+(core/facade.py): `brain.gates`, `brain.signals`, `brain.locks`,
+`brain.circuit`, `brain.breath`, `brain.remote`, `brain.audit`. Every result
+is a frozen dataclass with an `as_dict()` giving the `--json` shape.
 """
 
 from __future__ import annotations
@@ -11,29 +18,54 @@ from __future__ import annotations
 import fcntl
 import os
 import socket
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-from ruamel.yaml.comments import CommentedMap
-
-from brain_tui.core import gitops, index, protocol, signals
-from brain_tui.core.changes import ChangeSet, yaml_safe
+from brain_tui.core import facade, gitops, index_file, preflight, protocol
+from brain_tui.core.changes import ChangeSet
 from brain_tui.core.clock import Clock, make_clock, zone_from_name
 from brain_tui.core.config import BrainConfig, load_config
 from brain_tui.core.errors import BsiError, NotFound
+from brain_tui.core.layout import DATA_DIRS, INDEX_FILE, LOCK_FILE, STATE_DIR
 from brain_tui.core.model import BLOCKING_STATUSES, BrainSnapshot
-from brain_tui.core.store import SIGNAL_ID_RE, BrainStore
-from brain_tui.core.yamlio import atomic_write_text, dump_round_trip, sweep_temp_files
+from brain_tui.core.preview import Preview
+from brain_tui.core.preview import preview as dry_run
+from brain_tui.core.protocol import (
+    CloseOutcome,
+    CloseRequest,
+    Conflict,
+    OpenRequest,
+    WatchdogReport,
+)
+from brain_tui.core.scope import ScopeEntry
+from brain_tui.core.store import BrainStore
+from brain_tui.core.yamlio import atomic_write_text, sweep_temp_files
+
+if TYPE_CHECKING:
+    from brain_tui.core.env import EnvState
+    from brain_tui.core.headers import Finding
 
 T = TypeVar("T")
 
-INDEX_FILE = "BRAIN-INDEX.md"
-STATE_DIR = ".brain"
-DATA_DIRS = ("claims", "signals", "locks", "breath")
+__all__ = [
+    "DATA_DIRS",
+    "INDEX_FILE",
+    "STATE_DIR",
+    "Applied",
+    "Brain",
+    "CloseOutcome",
+    "CloseRequest",
+    "Conflict",
+    "OpenRequest",
+    "Preview",
+    "WatchdogReport",
+    "find_root",
+    "init_brain",
+]
 
 
 def find_root(explicit: str | os.PathLike[str] | None = None, cwd: str | os.PathLike[str] | None = None) -> Path:
@@ -109,6 +141,13 @@ class Brain:
         if sync not in ("sync", "offline", "local"):
             raise ValueError(f"unknown sync mode {sync!r}")
         self.sync_mode = sync
+        self.gates = facade.Gates(self)
+        self.signals = facade.Signals(self)
+        self.locks = facade.Locks(self)
+        self.circuit = facade.Circuit(self)
+        self.breath = facade.Breath(self)
+        self.remote = facade.Remote(self)
+        self.audit = facade.Audit(self)
 
     # -- reading ------------------------------------------------------------------------------
     def now(self) -> datetime:
@@ -158,7 +197,7 @@ class Brain:
             return
         state = self.root / STATE_DIR
         state.mkdir(exist_ok=True)
-        with open(state / "lock", "a+b") as handle:
+        with open(state / LOCK_FILE, "a+b") as handle:
             fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
             self._lock_depth = 1
             try:
@@ -228,41 +267,7 @@ class Brain:
 
     def _refresh_index(self) -> tuple[list[str], list[str]]:
         """Import legacy signal rows once, then regenerate the generated block of BRAIN-INDEX.md."""
-        path = self.root / INDEX_FILE
-        existing = path.read_text(encoding="utf-8") if path.is_file() else None
-        written: list[str] = []
-        imported: list[str] = []
-        snapshot = self.store.snapshot(self.now())
-        if existing:
-            known = {s.sig_id for s in snapshot.signals}
-            for row in index.parse_legacy_signal_rows(existing):
-                sig_id = row["sig_id"]
-                if sig_id in known or not SIGNAL_ID_RE.match(sig_id):
-                    continue
-                known.add(sig_id)
-                doc = CommentedMap()
-                doc["sig_id"] = sig_id
-                doc["from"] = row["from"]
-                doc["to"] = row["to"]
-                doc["type"] = row["type"]
-                doc["scope"] = row["scope"]
-                doc["payload"] = row["payload"]
-                doc["state"] = row["state"]
-                created = _legacy_signal_time(sig_id)
-                if created:
-                    doc["created_at"] = created
-                doc["imported_from"] = INDEX_FILE
-                rel = f"signals/{sig_id}.yml"
-                atomic_write_text(self.root / rel, dump_round_trip(yaml_safe(doc)))
-                written.append(rel)
-                imported.append(sig_id)
-            if imported:
-                snapshot = self.store.snapshot(self.now())
-        new_text = index.apply_block(existing, index.render_block(snapshot, self.display_tz))
-        if new_text != existing:
-            atomic_write_text(path, new_text)
-            written.append(INDEX_FILE)
-        return imported, written
+        return index_file.refresh(self.root, lambda: self.store.snapshot(self.now()), self.display_tz)
 
     # -- commands -----------------------------------------------------------------------------
     def regenerate_index(self) -> Applied:
@@ -289,14 +294,18 @@ class Brain:
         """Who a human actor is, for gate_history `by`."""
         return gitops.human_identity(self.root)
 
-    def open_claim(self, req: protocol.OpenRequest) -> str:
-        """Open a claim (see `protocol.open_claim`)."""
+    # -- claims (SPEC 6) ----------------------------------------------------------------------
+    def open_claim(self, req: OpenRequest) -> str:
+        """Open a claim after the conflict check; returns the new session ID (exit 10 on a conflict)."""
         return self.mutate(lambda cs: protocol.open_claim(cs, req))
 
-    def close_claim(self, sess_id: str, req: protocol.CloseRequest) -> protocol.CloseOutcome:
-        """Close a claim under its tier's rules (see `protocol.close_claim`)."""
+    def close_claim(self, sess_id: str, req: CloseRequest) -> CloseOutcome:
+        """Close a claim under its tier's rules, then run its exit trigger.
 
-        def decide(cs: ChangeSet) -> protocol.CloseOutcome:
+        A red Tier 2 close is refused (exit 11) but still commits the BLOCKED_ON it sends.
+        """
+
+        def decide(cs: ChangeSet) -> CloseOutcome:
             try:
                 return protocol.close_claim(cs, sess_id, req)
             except BsiError as exc:
@@ -307,21 +316,21 @@ class Brain:
 
         return self.mutate(decide)
 
-    def renew_claim(self, sess_id: str, ttl: Any = None) -> str:
-        """Extend an open claim."""
+    def renew_claim(self, sess_id: str, ttl: timedelta | None = None) -> str:
+        """Extend an open claim (never past opened_at + 8 h); returns the new expiry."""
         return self.mutate(lambda cs: protocol.renew_claim(cs, sess_id, ttl))
 
     def release_claim(self, sess_id: str, reason: str, by: str | None = None) -> None:
-        """A human releases a stale claim."""
+        """A human releases a stale claim (reason required)."""
         actor = by or self.human()
         self.mutate(lambda cs: protocol.release_claim(cs, sess_id, reason, actor))
 
-    def watchdog(self) -> dict[str, Any]:
-        """Mark expired claims stale."""
+    def watchdog(self) -> WatchdogReport:
+        """Mark expired claims stale and archive old delivered signals."""
         return self.mutate(protocol.watchdog)
 
-    def check_scope(self, entries: Any, parent: str | None = None,
-                    satellite_type: str | None = None) -> list[protocol.Conflict]:
+    def check_scope(self, entries: Sequence[ScopeEntry], parent: str | None = None,
+                    satellite_type: str | None = None) -> list[Conflict]:
         """Conflicts a claim on `entries` would meet; opens nothing.
 
         Reads only the claims that can block (closed history is skipped through the
@@ -333,31 +342,47 @@ class Brain:
             snapshot = self.snapshot()
         return protocol.find_conflicts(snapshot, entries, parent=parent, satellite_type=satellite_type)
 
-    def gate(self, action: str, sess_id: str, message: str = "", by: str | None = None) -> Any:
-        """Run one gate action: request | approve | reject | pause | resume | abort."""
-        actor = by or (sess_id if action == "request" else self.human())
-        actions: dict[str, Callable[[ChangeSet], Any]] = {
-            "request": lambda cs: protocol.gate_request(cs, sess_id, message),
-            "approve": lambda cs: protocol.gate_approve(cs, sess_id, actor, message),
-            "reject": lambda cs: protocol.gate_reject(cs, sess_id, actor, message),
-            "pause": lambda cs: protocol.gate_pause(cs, sess_id, actor, message),
-            "resume": lambda cs: protocol.gate_resume(cs, sess_id, actor, message),
-            "abort": lambda cs: protocol.gate_abort(cs, sess_id, actor, message),
-        }
-        return self.mutate(actions[action])
+    def preview_open(self, req: OpenRequest, snapshot: BrainSnapshot | None = None) -> list[Conflict]:
+        """Dry run of `open_claim`: the request's own checks, then the conflicts it would meet; writes nothing.
 
-    def send_signal(self, sender: str, to: str, sig_type: str, payload: str, scope: str = "") -> str | None:
-        """Write one pending signal (None when an identical one is pending)."""
-        return self.mutate(lambda cs: signals.send_signal(cs, sender, to, sig_type, payload, scope))
+        Args:
+            req: the would-be claim.
+            snapshot: the snapshot already in memory (the cockpit's); None reads the brain now.
+                A snapshot missing part of the parent chain (a partial load) falls back to a fresh read.
 
-    def ack_signal(self, sig_id: str, by: str | None = None) -> bool:
-        """Acknowledge a signal (pending → delivered)."""
-        actor = by or self.human()
-        return self.mutate(lambda cs: signals.ack_signal(cs, sig_id, actor))
+        Raises:
+            InvalidData / NotFound / TransitionRefused: the request itself is refused (as the open would).
+        """
+        protocol.validate_open(snapshot if snapshot is not None else self.snapshot(), req)
+        if snapshot is None or (req.parent is not None and not _chain_complete(snapshot, req.parent)):
+            return self.check_scope(req.scope, parent=req.parent, satellite_type=req.satellite_type)
+        return protocol.find_conflicts(snapshot, req.scope, parent=req.parent, satellite_type=req.satellite_type)
 
-    def archive_signals(self) -> list[str]:
-        """Archive signals delivered 24 h ago or more."""
-        return self.mutate(signals.archive_signals)
+    def preview(self, action: str, sess_id: str, snapshot: BrainSnapshot | None = None) -> Preview:
+        """Dry run of pause | resume | abort | approve | reject | release on `snapshot` (default: now)."""
+        return dry_run(snapshot if snapshot is not None else self.snapshot(), action, sess_id)
+
+    # -- preflight, environment, lint ---------------------------------------------------------
+    def preflight(self, sess_id: str, file: str) -> preflight.PreflightResult:
+        """May `sess_id` write `file` now? (SPEC 10; read-only).
+
+        Raises:
+            PreflightRefused: code 4, 1, 5, 2, 3 or 6 (the first failing check), with what unblocks it.
+        """
+        preflight.check(self.snapshot(), self.config, sess_id, file, lambda: gitops.current_branch(self.root))
+        return preflight.PreflightResult(sess_id, preflight.lock_file_path(file))
+
+    def env(self, timeout_s: float = 2.0) -> EnvState:
+        """The environment derived live (git, pm2, ports, system; SPEC 16); never raises for a failing probe."""
+        from brain_tui.core.env import collect_env
+
+        return collect_env(self.root, self.config, self.instance, timeout_s, now=self.now())
+
+    def lint(self, paths: Sequence[str] | None = None) -> list[Finding]:
+        """Brain-language header findings (ADR-010) of `paths` (as given on a command line) or of the brain."""
+        from brain_tui.core.headers import lint_given
+
+        return lint_given(self.root, paths)
 
 
 def _chain_complete(snapshot: BrainSnapshot, sess_id: str) -> bool:
@@ -370,16 +395,6 @@ def _chain_complete(snapshot: BrainSnapshot, sess_id: str) -> bool:
         seen.add(current.parent)
         current = snapshot.claim(current.parent)
     return False
-
-
-def _legacy_signal_time(sig_id: str) -> str | None:
-    """A creation date for an imported legacy signal, from its ID (`sig-YYYYMMDD-…`)."""
-    parts = sig_id.split("-")
-    if len(parts) >= 2 and len(parts[1]) == 8 and parts[1].isdigit():
-        day = parts[1]
-        clock = parts[2] if len(parts) >= 3 and len(parts[2]) == 6 and parts[2].isdigit() else "000000"
-        return f"{day[:4]}-{day[4:6]}-{day[6:]}T{clock[:2]}:{clock[2:4]}:{clock[4:]}"
-    return None
 
 
 def init_brain(path: str | os.PathLike[str], commit: bool = True) -> Path:

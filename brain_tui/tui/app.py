@@ -29,8 +29,7 @@ from textual.binding import Binding
 from textual.screen import ModalScreen, Screen
 from textual.theme import Theme
 
-from brain_tui.core import gitops
-from brain_tui.core.brain import DATA_DIRS, Brain
+from brain_tui.core.brain import DATA_DIRS, Brain, WatchdogReport
 from brain_tui.core.errors import BsiError
 from brain_tui.core.model import BLOCKING_STATUSES, BrainSnapshot, Claim
 
@@ -196,7 +195,7 @@ class BrainApp(App[int]):
         from .screens.cockpit import CockpitScreen
 
         self.theme_changed_signal.subscribe(self, self._on_theme_changed)
-        self.branch = gitops.current_branch(self.brain.root) if self.brain.is_git() else ""
+        self.branch = self.brain.remote.branch() if self.brain.is_git() else ""
         self.push_screen(CockpitScreen())
         if self.start_on_gates:
             self.action_gates()
@@ -611,12 +610,9 @@ class BrainApp(App[int]):
     def action_watchdog(self) -> None:
         """Mark expired claims stale (the core's watchdog)."""
 
-        def done(result: Any) -> str:
-            marked = result.get("marked", []) if isinstance(result, Mapping) else []
-            active = result.get("active", "?") if isinstance(result, Mapping) else "?"
-            stale = result.get("stale", "?") if isinstance(result, Mapping) else "?"
-            return f"watchdog: {active} claims actifs, {stale} stale détectés" + (
-                f" — marked {', '.join(marked)}" if marked else "")
+        def done(report: WatchdogReport) -> str:
+            return f"watchdog: {report.summary()}" + (
+                f" — marked {', '.join(report.marked)}" if report.marked else "")
 
         self.run_core("watchdog", lambda b: b.watchdog(), done)
 

@@ -165,7 +165,7 @@ class ClaimActions(Screen[None]):
             self.notify("ack: select a signal first (pane 2)", severity="warning", markup=False)
             return
         sig_id = sig.sig_id
-        app.run_core("ack", lambda brain: brain.ack_signal(sig_id),
+        app.run_core("ack", lambda brain: brain.signals.ack(sig_id),
                      lambda changed: f"acknowledged {sig_id}" if changed else f"{sig_id} was already acknowledged")
 
     def action_detail(self) -> None:

@@ -146,8 +146,7 @@ class OpenClaimScreen(FormDialog):
             req = self.build_request()
             with app.read_lock:  # the progressive full load may be reading the same store
                 snapshot = app.brain.snapshot()
-                protocol.validate_open(snapshot, req)
-                conflicts = app.brain.check_scope(req.scope, parent=req.parent, satellite_type=req.satellite_type)
+                conflicts = app.brain.preview_open(req, snapshot)
         except BsiError as exc:
             preview.update(safe_text(exc.message, 400, style=palette.warn, multiline=True))
             return

@@ -82,7 +82,7 @@ def gate_rows(snapshot: BrainSnapshot, app_palette, brain_name: str) -> list[Row
         if kind == "claim":
             claim = snapshot.claim(item_id)
             assert claim is not None
-            origin = "gate·close" if claim.data.get("gate_origin") == "close" else "gate"
+            origin = "gate·close" if claim.gate_origin == "close" else "gate"
             rows.append((f"claim:{item_id}", {
                 "icon": status_icon(claim.status, palette),
                 "age": safe_text(age(since, snapshot.now), 10, style=palette.warn),
