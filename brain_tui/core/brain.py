@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ruamel.yaml.comments import CommentedMap
 
@@ -29,6 +29,9 @@ from brain_tui.core.errors import BsiError, NotFound
 from brain_tui.core.model import BLOCKING_STATUSES, BrainSnapshot
 from brain_tui.core.store import SIGNAL_ID_RE, BrainStore
 from brain_tui.core.yamlio import atomic_write_text, dump_round_trip, sweep_temp_files
+
+if TYPE_CHECKING:
+    from brain_tui.core.attention import AttentionItem
 
 T = TypeVar("T")
 
@@ -341,6 +344,16 @@ class Brain:
         if parent is not None and not _chain_complete(snapshot, parent):
             snapshot = self.snapshot()
         return protocol.find_conflicts(snapshot, entries, parent=parent, satellite_type=satellite_type)
+
+    def attention(self, snapshot: BrainSnapshot | None = None) -> list[AttentionItem]:
+        """Everything waiting for a human, ranked by what each unblocks (`core.attention`).
+
+        Args:
+            snapshot: the brain as already read (the cockpit's picture in memory); None reads it now.
+        """
+        from brain_tui.core import attention
+
+        return attention.attention(snapshot if snapshot is not None else self.snapshot())
 
     def gate(self, action: str, sess_id: str, message: str = "", by: str | None = None) -> Any:
         """Run one gate action: request | approve | reject | pause | resume | abort."""
