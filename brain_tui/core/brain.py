@@ -22,6 +22,7 @@ from ruamel.yaml.comments import CommentedMap
 
 from brain_tui.core import gitops, index, protocol, signals
 from brain_tui.core import launch as launching
+from brain_tui.core.agents import Agents
 from brain_tui.core.changes import ChangeSet, yaml_safe
 from brain_tui.core.clock import Clock, make_clock, zone_from_name
 from brain_tui.core.config import BrainConfig, load_config
@@ -294,8 +295,16 @@ class Brain:
         return gitops.human_identity(self.root)
 
     def open_claim(self, req: protocol.OpenRequest) -> str:
-        """Open a claim (see `protocol.open_claim`)."""
-        return self.mutate(lambda cs: protocol.open_claim(cs, req))
+        """Open a claim (see `protocol.open_claim`); an `agent_session` is also recorded locally for the hooks."""
+        sess_id = self.mutate(lambda cs: protocol.open_claim(cs, req))
+        if req.agent_session:
+            self.agents.bind(sess_id, req.agent_session)
+        return sess_id
+
+    @property
+    def agents(self) -> Agents:
+        """Agent sessions bound to claims and their liveness (`core.agents`, local only)."""
+        return Agents(self.root, self.now)
 
     def close_claim(self, sess_id: str, req: protocol.CloseRequest) -> protocol.CloseOutcome:
         """Close a claim under its tier's rules (see `protocol.close_claim`)."""
