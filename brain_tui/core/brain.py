@@ -25,12 +25,14 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from brain_tui.core import facade, gitops, index_file, preflight, protocol
+from brain_tui.core import facade, gitops, index_file, preflight, protocol, signals
+from brain_tui.core import launch as launching
+from brain_tui.core.agents import Agents
 from brain_tui.core.changes import ChangeSet
 from brain_tui.core.clock import Clock, make_clock, zone_from_name
 from brain_tui.core.config import BrainConfig, load_config
-from brain_tui.core.errors import BsiError, NotFound
-from brain_tui.core.layout import DATA_DIRS, INDEX_FILE, LOCK_FILE, STATE_DIR
+from brain_tui.core.errors import BsiError
+from brain_tui.core.layout import DATA_DIRS, INDEX_FILE, LOCK_FILE, STATE_DIR, find_root
 from brain_tui.core.model import BLOCKING_STATUSES, BrainSnapshot
 from brain_tui.core.preview import Preview
 from brain_tui.core.preview import preview as dry_run
@@ -46,6 +48,7 @@ from brain_tui.core.store import BrainStore
 from brain_tui.core.yamlio import atomic_write_text, sweep_temp_files
 
 if TYPE_CHECKING:
+    from brain_tui.core.attention import AttentionItem
     from brain_tui.core.env import EnvState
     from brain_tui.core.headers import Finding
 
@@ -66,27 +69,6 @@ __all__ = [
     "find_root",
     "init_brain",
 ]
-
-
-def find_root(explicit: str | os.PathLike[str] | None = None, cwd: str | os.PathLike[str] | None = None) -> Path:
-    """Find the brain: `--brain PATH`, else `$BRAIN_ROOT`, else walk up from the current folder.
-
-    Raises:
-        NotFound: no brain found (exit 66), with the commands that make one.
-    """
-    hint = ("run `bsi init [PATH]` to create one, or try the demo (`bsi demo PATH`, `brain-tui --demo`), "
-            "or pass --brain PATH")
-    given = explicit or os.environ.get("BRAIN_ROOT")
-    if given:
-        path = Path(given).expanduser()
-        if not path.is_dir() or not ((path / "claims").is_dir() or (path / INDEX_FILE).is_file()):
-            raise NotFound(f"no brain at {path} (no claims/ nor {INDEX_FILE}): {hint}")
-        return path.resolve()
-    start = Path(cwd or os.getcwd()).resolve()
-    for folder in (start, *start.parents):
-        if (folder / "claims").is_dir() or (folder / INDEX_FILE).is_file():
-            return folder
-    raise NotFound(f"no brain found from {start} upwards: {hint}")
 
 
 @dataclass
@@ -294,10 +276,21 @@ class Brain:
         """Who a human actor is, for gate_history `by`."""
         return gitops.human_identity(self.root)
 
+    @property
+    def agents(self) -> Agents:
+        """Agent sessions bound to claims and their liveness (`core.agents`, local only)."""
+        return Agents(self.root, self.now)
+
     # -- claims (SPEC 6) ----------------------------------------------------------------------
     def open_claim(self, req: OpenRequest) -> str:
-        """Open a claim after the conflict check; returns the new session ID (exit 10 on a conflict)."""
-        return self.mutate(lambda cs: protocol.open_claim(cs, req))
+        """Open a claim after the conflict check; returns the new session ID (exit 10 on a conflict).
+
+        An `agent_session` is also recorded locally for the hooks.
+        """
+        sess_id = self.mutate(lambda cs: protocol.open_claim(cs, req))
+        if req.agent_session:
+            self.agents.bind(sess_id, req.agent_session)
+        return sess_id
 
     def close_claim(self, sess_id: str, req: CloseRequest) -> CloseOutcome:
         """Close a claim under its tier's rules, then run its exit trigger.
@@ -342,6 +335,16 @@ class Brain:
             snapshot = self.snapshot()
         return protocol.find_conflicts(snapshot, entries, parent=parent, satellite_type=satellite_type)
 
+    def attention(self, snapshot: BrainSnapshot | None = None) -> list[AttentionItem]:
+        """Everything waiting for a human, ranked by what each unblocks (`core.attention`).
+
+        Args:
+            snapshot: the brain as already read (the cockpit's picture in memory); None reads it now.
+        """
+        from brain_tui.core import attention
+
+        return attention.attention(snapshot if snapshot is not None else self.snapshot())
+
     def preview_open(self, req: OpenRequest, snapshot: BrainSnapshot | None = None) -> list[Conflict]:
         """Dry run of `open_claim`: the request's own checks, then the conflicts it would meet; writes nothing.
 
@@ -383,6 +386,53 @@ class Brain:
         from brain_tui.core.headers import lint_given
 
         return lint_given(self.root, paths)
+
+    # -- launching satellites (SPEC 20.5; the rules are in core/launch.py) ----------------------
+    def launch_plan(self, sess_id: str, *, tmux: bool | None = None) -> launching.LaunchPlan:
+        """What `launch` would start for `sess_id` (the argv, env, window), starting nothing."""
+        settings = launching.launch_settings(self.config.raw)
+        return launching.plan_launch(self.snapshot(), settings, self.root, sess_id, tmux=tmux)
+
+    def launch(self, sess_id: str, *, tmux: bool | None = None) -> launching.LaunchRecord:
+        """Start an agent for an open claim: a new tmux window, or (no tmux) this very process.
+
+        Under the writer lock, so two launchers never both take the last of the `MAX_RUNNING` slots.
+        Without tmux the current process becomes the agent and this never returns.
+        """
+        with self.locked():
+            plan = self.launch_plan(sess_id, tmux=tmux)
+            started_at = self.now().isoformat(timespec="seconds")
+            if plan.tmux:
+                record = launching.start_tmux(plan, brain_name=self.brain_name, started_at=started_at)
+                launching.write_record(self.root, record)
+                return record
+        launching.exec_here(plan, self.root, started_at)
+
+    def running_launches(self) -> list[launching.LaunchRecord]:
+        """The launched agents still running from this brain on this machine."""
+        return launching.running(self.root)
+
+    def attach_command(self, sess_id: str, *, inside_tmux: bool) -> list[str]:
+        """The tmux argv that shows the window of `sess_id`'s launched agent."""
+        return launching.attach_command(launching.find_running(self.root, sess_id), inside_tmux=inside_tmux)
+
+    def open_handoff(self, sig_id: str, by: str | None = None) -> str:
+        """Open the claim a HANDOFF signal asks for and acknowledge the signal, in one commit.
+
+        Returns:
+            The new claim's ID (launch it with `launch`).
+        """
+        actor = by or self.human()
+
+        def decide(cs: ChangeSet) -> str:
+            signal = signals.require_signal(cs.snapshot, sig_id)
+            req = launching.handoff_request(cs.snapshot, signal, self.instance, self.config.ttl_default)
+            new_id = protocol.open_claim(cs, req)
+            signals.ack_signal(cs, sig_id, actor)
+            cs.message = f"bsi: open satellite {new_id} (handoff {sig_id})"
+            return new_id
+
+        return self.mutate(decide)
 
 
 def _chain_complete(snapshot: BrainSnapshot, sess_id: str) -> bool:

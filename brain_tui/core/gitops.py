@@ -49,6 +49,7 @@ def run_git(
         proc = subprocess.run(
             ["git", *args],
             cwd=root,
+            stdin=subprocess.DEVNULL,  # never the caller's stdin (`bsi mcp`: it is the protocol stream)
             env={**git_env(), **(env or {})},
             capture_output=True,
             text=True,
