@@ -406,6 +406,13 @@ class Reconciler(Protocol):
         """Runs once the work tree is on the remote tip."""
 
 
+def _ready(root: Path) -> str:
+    """Under the lock: clear what a killed bsi left, refuse during the user's git operation, the branch."""
+    recover(root)
+    gitops.refuse_mid_operation(root)
+    return branch_of(root)
+
+
 def _integrate(root: Path, branch: str, reconciler: Reconciler) -> bool:
     reconciler.before_integrate(branch)
     rebased = integrate(root, branch)
@@ -424,12 +431,10 @@ def write_through(root: Path, lock: Lock, reconciler: Reconciler, attempt: Calla
         Contended: the push was rejected `MAX_TRIES` times (exit 75).
         RemoteUnreachable, PushDeclined: the local commit was taken back first.
     """
-    branch = branch_of(root)
     last_error = ""
     for tries in range(MAX_TRIES):
         with lock():
-            recover(root)
-            gitops.refuse_mid_operation(root)
+            branch = _ready(root)
             fetch(root, branch)
             _integrate(root, branch, reconciler)
             head_before = rev(root, "HEAD") or ""
@@ -458,12 +463,10 @@ def sync(root: Path, lock: Lock, reconciler: Reconciler, now: Callable[[], str])
     Raises:
         Contended: the push was rejected `MAX_TRIES` times; local commits are kept.
     """
-    branch = branch_of(root)
     rebased = False
     for tries in range(1, MAX_TRIES + 1):
         with lock():
-            recover(root)
-            gitops.refuse_mid_operation(root)
+            branch = _ready(root)
             remote_has_branch = fetch(root, branch)
             rebased = _integrate(root, branch, reconciler) or rebased
             ahead, _ = counts(root, branch)
@@ -490,9 +493,7 @@ def pull(root: Path, lock: Lock, reconciler: Reconciler) -> bool:
         True when local commits were rebased.
     """
     with lock():
-        recover(root)
-        gitops.refuse_mid_operation(root)
-        branch = branch_of(root)
+        branch = _ready(root)
         fetch(root, branch)
         return _integrate(root, branch, reconciler)
 
