@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import os
 from typing import Any
 
 from brain_tui.cli.common import Context, one_line, table
+from brain_tui.core.agents import agent_session_for_open
 from brain_tui.core.clock import humanize_delta, parse_duration
 from brain_tui.core.errors import ConflictError, InvalidData
 from brain_tui.core.model import BLOCKING_STATUSES, Status
@@ -33,6 +35,8 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
     p.add_argument("--on-partial")
     p.add_argument("--on-fail")
     p.add_argument("--theme-branch")
+    p.add_argument("--agent-session", metavar="ID",
+                   help="bind this agent session to the claim (default: $CLAUDE_CODE_SESSION_ID)")
     p.set_defaults(handler=cmd_open)
 
     p = csub.add_parser("close", help="close a claim (tier rules apply)", parents=[parent])
@@ -95,6 +99,7 @@ def cmd_open(ctx: Context) -> int:
         scope=entries, ttl=ttl, instance=a.instance or brain.instance, type=a.claim_type,
         satellite_type=a.satellite_type, level=a.level, parent=a.parent, story=a.story, slug=a.slug,
         on_done=a.on_done, on_partial=a.on_partial, on_fail=a.on_fail, theme_branch=a.theme_branch,
+        agent_session=agent_session_for_open(a.agent_session, os.environ),
     )
     try:
         sess_id = brain.open_claim(req)

@@ -7,12 +7,12 @@ import json
 import sys
 from collections.abc import Sequence
 
-from brain_tui.cli import admin, claims, gates, preflight, signals, state, sync
+from brain_tui.cli import admin, attention, claims, gates, launch, preflight, signals, state, sync
 from brain_tui.cli.common import Context, Parser, add_global_flags, global_parent
 from brain_tui.core.errors import BsiError, UsageError
 
 #: Each module has `register(subparsers, parent)` adding its commands with `handler=`.
-COMMAND_MODULES = [admin, claims, gates, signals, preflight, sync, state]
+COMMAND_MODULES = [admin, claims, gates, signals, preflight, sync, state, attention, launch]
 
 #: The commands that only read: under `--sync` they pull the remote first (`Brain.pull`), as an
 #: explicit step, because a snapshot never fetches. None: the command has no subcommand.

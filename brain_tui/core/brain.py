@@ -16,11 +16,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ruamel.yaml.comments import CommentedMap
 
 from brain_tui.core import gitops, index, protocol, reconcile, remote, signals
+from brain_tui.core import launch as launching
+from brain_tui.core.agents import Agents
 from brain_tui.core.changes import ChangeSet, yaml_safe
 from brain_tui.core.clock import Clock, make_clock, zone_from_name
 from brain_tui.core.config import BrainConfig, load_config
@@ -29,6 +31,9 @@ from brain_tui.core.model import BLOCKING_STATUSES, BrainSnapshot
 from brain_tui.core.reconcile import SyncReport
 from brain_tui.core.store import SIGNAL_ID_RE, BrainStore
 from brain_tui.core.yamlio import atomic_write_text, dump_round_trip, sweep_temp_files
+
+if TYPE_CHECKING:
+    from brain_tui.core.attention import AttentionItem
 
 T = TypeVar("T")
 
@@ -287,8 +292,16 @@ class Brain:
         return gitops.human_identity(self.root)
 
     def open_claim(self, req: protocol.OpenRequest) -> str:
-        """Open a claim (see `protocol.open_claim`)."""
-        return self.mutate(lambda cs: protocol.open_claim(cs, req))
+        """Open a claim (see `protocol.open_claim`); an `agent_session` is also recorded locally for the hooks."""
+        sess_id = self.mutate(lambda cs: protocol.open_claim(cs, req))
+        if req.agent_session:
+            self.agents.bind(sess_id, req.agent_session)
+        return sess_id
+
+    @property
+    def agents(self) -> Agents:
+        """Agent sessions bound to claims and their liveness (`core.agents`, local only)."""
+        return Agents(self.root, self.now)
 
     def close_claim(self, sess_id: str, req: protocol.CloseRequest) -> protocol.CloseOutcome:
         """Close a claim under its tier's rules (see `protocol.close_claim`)."""
@@ -330,6 +343,16 @@ class Brain:
             snapshot = self.snapshot()
         return protocol.find_conflicts(snapshot, entries, parent=parent, satellite_type=satellite_type)
 
+    def attention(self, snapshot: BrainSnapshot | None = None) -> list[AttentionItem]:
+        """Everything waiting for a human, ranked by what each unblocks (`core.attention`).
+
+        Args:
+            snapshot: the brain as already read (the cockpit's picture in memory); None reads it now.
+        """
+        from brain_tui.core import attention
+
+        return attention.attention(snapshot if snapshot is not None else self.snapshot())
+
     def gate(self, action: str, sess_id: str, message: str = "", by: str | None = None) -> Any:
         """Run one gate action: request | approve | reject | pause | resume | abort."""
         actor = by or (sess_id if action == "request" else self.human())
@@ -355,6 +378,53 @@ class Brain:
     def archive_signals(self) -> list[str]:
         """Archive signals delivered 24 h ago or more."""
         return self.mutate(signals.archive_signals)
+
+    # -- launching satellites (SPEC 20.5; the rules are in core/launch.py) ----------------------
+    def launch_plan(self, sess_id: str, *, tmux: bool | None = None) -> launching.LaunchPlan:
+        """What `launch` would start for `sess_id` (the argv, env, window), starting nothing."""
+        settings = launching.launch_settings(self.config.raw)
+        return launching.plan_launch(self.snapshot(), settings, self.root, sess_id, tmux=tmux)
+
+    def launch(self, sess_id: str, *, tmux: bool | None = None) -> launching.LaunchRecord:
+        """Start an agent for an open claim: a new tmux window, or (no tmux) this very process.
+
+        Under the writer lock, so two launchers never both take the last of the `MAX_RUNNING` slots.
+        Without tmux the current process becomes the agent and this never returns.
+        """
+        with self.locked():
+            plan = self.launch_plan(sess_id, tmux=tmux)
+            started_at = self.now().isoformat(timespec="seconds")
+            if plan.tmux:
+                record = launching.start_tmux(plan, brain_name=self.brain_name, started_at=started_at)
+                launching.write_record(self.root, record)
+                return record
+        launching.exec_here(plan, self.root, started_at)
+
+    def running_launches(self) -> list[launching.LaunchRecord]:
+        """The launched agents still running from this brain on this machine."""
+        return launching.running(self.root)
+
+    def attach_command(self, sess_id: str, *, inside_tmux: bool) -> list[str]:
+        """The tmux argv that shows the window of `sess_id`'s launched agent."""
+        return launching.attach_command(launching.find_running(self.root, sess_id), inside_tmux=inside_tmux)
+
+    def open_handoff(self, sig_id: str, by: str | None = None) -> str:
+        """Open the claim a HANDOFF signal asks for and acknowledge the signal, in one commit.
+
+        Returns:
+            The new claim's ID (launch it with `launch`).
+        """
+        actor = by or self.human()
+
+        def decide(cs: ChangeSet) -> str:
+            signal = signals.require_signal(cs.snapshot, sig_id)
+            req = launching.handoff_request(cs.snapshot, signal, self.instance, self.config.ttl_default)
+            new_id = protocol.open_claim(cs, req)
+            signals.ack_signal(cs, sig_id, actor)
+            cs.message = f"bsi: open satellite {new_id} (handoff {sig_id})"
+            return new_id
+
+        return self.mutate(decide)
 
 
 class BrainRemote:

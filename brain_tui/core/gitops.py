@@ -121,6 +121,7 @@ def _run(cmd: list[str], cwd: str | Path, env: dict[str, str], timeout: float,
     Killing only git is not enough: a transport it started (ssh, a credential
     helper) keeps the output pipes open and the wait would hang with it.
     """
+    # Never the caller's stdin (`bsi mcp`: it is the protocol stream).
     stdin = subprocess.DEVNULL if input_text is None else subprocess.PIPE
     with subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           stdin=stdin, text=True, start_new_session=True) as proc:

@@ -1,0 +1,28 @@
+"""`bsi attention`: everything waiting for a human, ranked by what each unblocks (the cockpit's queue)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from brain_tui.cli.common import Context, one_line, table
+from brain_tui.core.attention import describe_time_left
+
+
+def register(sub: Any, parent: argparse.ArgumentParser) -> None:
+    """Add `bsi attention`."""
+    p = sub.add_parser("attention", help="what waits for a human, most unblocking first", parents=[parent])
+    p.set_defaults(handler=cmd_attention)
+
+
+def cmd_attention(ctx: Context) -> int:
+    """`bsi attention [--json]`: the ranked queue (exit 0, also when it is empty)."""
+    items = ctx.brain.attention()
+    if ctx.json:
+        ctx.emit({"items": [item.as_dict() for item in items]})
+        return 0
+    rows = [[str(rank), item.kind, item.sess_id or item.sig_id or "—", str(item.unblocks),
+             describe_time_left(item.time_left) + (" !" if item.warning else ""), one_line(item.summary, 60)]
+            for rank, item in enumerate(items, 1)]
+    ctx.emit(None, table(rows, ["#", "KIND", "ID", "UNBLOCKS", "TIME LEFT", "WHAT"]) or "nothing waits for a human")
+    return 0

@@ -1,0 +1,33 @@
+"""`bsi attention [--json]`: the queue the cockpit shows, ranked by what each item unblocks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.conftest import ok, run_bsi
+
+GATED = "sess-20261129-0830-api-tests"
+SEARCH = "sess-20261129-0820-api-search"
+STALE = "sess-20261129-0500-notes-wrap"
+
+
+def test_json_lists_the_demo_queue_in_rank_order(demo_brain: Path) -> None:
+    run = run_bsi("--json", "attention", brain=demo_brain)
+    assert run.code == 0, run.err
+    items = run.json()["items"]
+    assert [(i["kind"], i["sess_id"]) for i in items] == [("gate", GATED), ("blocked", SEARCH), ("stale", STALE)]
+    gate = items[0]
+    assert gate["unblocks"] == 3 and gate["time_left_s"] == 30 * 60 and gate["warning"] is False
+    assert set(gate) == {"kind", "sess_id", "sig_id", "since", "time_left_s", "unblocks", "warning", "summary"}
+
+
+def test_text_names_time_left_and_warns_under_15_minutes(demo_brain: Path) -> None:
+    out = ok(run_bsi("attention", brain=demo_brain, now="2026-11-29T10:20:00Z"))
+    first = out.splitlines()[1]
+    assert GATED in first and "10m left !" in first
+
+
+def test_an_empty_queue_says_so(brain: Path) -> None:
+    run = run_bsi("attention", brain=brain)
+    assert (run.code, run.out.strip()) == (0, "nothing waits for a human")
+    assert run_bsi("--json", "attention", brain=brain).json() == {"items": []}

@@ -1,0 +1,162 @@
+"""The attention queue (core/attention.py): what it lists, once each, and how it ranks them.
+
+In process, on a temporary brain without git and a movable clock.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from brain_tui.core import attention
+from brain_tui.core.brain import Brain
+from brain_tui.core.clock import parse_duration
+from brain_tui.core.protocol import OpenRequest
+from brain_tui.core.scope import parse_scope
+
+T0 = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.at = T0
+
+    def __call__(self) -> datetime:
+        return self.at
+
+
+@pytest.fixture
+def world() -> Iterator[tuple[Brain, Clock]]:
+    root = Path(tempfile.mkdtemp(prefix="bsi-attention-"))
+    for folder in ("claims", "signals", "locks", "breath"):
+        (root / folder).mkdir()
+    clock = Clock()
+    yield Brain(root, clock=clock, commit=False, instance="t@test"), clock
+    shutil.rmtree(root, ignore_errors=True)
+
+
+def _open(brain: Brain, slug: str, scope: str, ttl: str = "2h", **kw: object) -> str:
+    req = OpenRequest(scope=parse_scope(scope, brain.root), ttl=parse_duration(ttl), instance="t@test",
+                      story=f"story of {slug}", slug=slug, **kw)  # type: ignore[arg-type]
+    return brain.open_claim(req)
+
+
+def _tree(brain: Brain) -> dict[str, str]:
+    """A pilot, a domain under it and four leaves under the domain."""
+    pilot = _open(brain, "pilot", "eng/", ttl="4h", type="pilote")
+    domain = _open(brain, "dom", "eng/api/", ttl="4h", parent=pilot, satellite_type="domain", level="domain")
+    ids = {"pilot": pilot, "domain": domain}
+    for n in range(4):
+        ids[f"leaf{n}"] = _open(brain, f"leaf{n}", f"eng/api/f{n}.py", parent=domain, satellite_type="code")
+    return ids
+
+
+def test_a_gate_holding_a_tree_ranks_before_a_lone_stale_claim(world: tuple[Brain, Clock]) -> None:
+    brain, clock = world
+    lone = _open(brain, "note", "wiki/", ttl="1h")
+    clock.at += timedelta(minutes=70)
+    brain.watchdog()  # the lone note is stale now
+    ids = _tree(brain)
+    brain.gate("request", ids["domain"], "ship the API?")
+    items = brain.attention()
+    assert [(i.kind, i.sess_id) for i in items] == [("gate", ids["domain"]), ("stale", lone)]
+    assert items[0].unblocks == 6  # the domain, the pilot above it and the four leaves below
+    assert items[1].unblocks == 1
+
+
+def test_each_kind_is_listed_once(world: tuple[Brain, Clock]) -> None:
+    brain, clock = world
+    ids = _tree(brain)
+    brain.gate("request", ids["leaf0"], "merge?")
+    # The gate request also sends a HUMAN_GATE signal: folded into the claim's row.
+    sig = brain.send_signal(ids["leaf1"], ids["domain"], "BLOCKED_ON", "waiting for the schema")
+    brain.send_signal(ids["leaf2"], ids["domain"], "INFO", "fyi")
+    items = brain.attention()
+    kinds = sorted((i.kind, i.sess_id, i.sig_id) for i in items)
+    assert kinds == sorted([("gate", ids["leaf0"], None), ("blocked", ids["leaf1"], sig)])
+
+
+def test_an_expired_open_claim_counts_before_the_watchdog_runs(world: tuple[Brain, Clock]) -> None:
+    brain, clock = world
+    sess = _open(brain, "late", "docs/", ttl="1h")
+    clock.at += timedelta(minutes=61)
+    (item,) = brain.attention()
+    assert (item.kind, item.sess_id) == ("stale", sess)
+    assert item.time_left is not None and item.time_left < timedelta(0)
+
+
+def test_a_gate_close_to_expiry_is_a_warning_and_ranks_first_among_equals(world: tuple[Brain, Clock]) -> None:
+    brain, clock = world
+    early = _open(brain, "early", "a/", ttl="1h")
+    clock.at += timedelta(minutes=10)
+    late = _open(brain, "late", "b/", ttl="2h")
+    brain.gate("request", early, "one?")
+    brain.gate("request", late, "two?")
+    items = brain.attention()
+    assert [i.sess_id for i in items] == [early, late]
+    assert not any(i.warning for i in items)
+    clock.at += timedelta(minutes=40)  # early has 10 min left, late 1h20
+    items = brain.attention()
+    assert [(i.sess_id, i.warning) for i in items] == [(early, True), (late, False)]
+    assert items[0].time_left == timedelta(minutes=10)
+    assert attention.describe_time_left(items[0].time_left) == "10m left"
+
+
+def test_paused_claims_close_to_expiry_are_announced_not_the_ancestors_with_time(world: tuple[Brain, Clock]) -> None:
+    brain, clock = world
+    ids = _tree(brain)
+    brain.gate("pause", ids["domain"], "hold on")
+    assert brain.attention() == []  # paused with hours left: nothing to decide yet
+    clock.at += timedelta(minutes=110)  # the 2 h leaves have 10 min left, the domain 2h10
+    items = brain.attention()
+    assert [(i.kind, i.warning) for i in items] == [("paused", True)] * 4
+    assert all(i.sess_id not in (ids["domain"], ids["pilot"]) for i in items)
+
+
+def test_needs_input_comes_from_the_liveness_of_bound_sessions(world: tuple[Brain, Clock]) -> None:
+    @dataclass(frozen=True)
+    class Live:
+        state: str
+
+    brain, _ = world
+    ids = _tree(brain)
+    snapshot = brain.snapshot()
+    items = attention.attention(snapshot, {ids["leaf3"]: Live("needs_input"), ids["leaf2"]: Live("working")})
+    assert [(i.kind, i.sess_id) for i in items] == [("needs_input", ids["leaf3"])]
+
+
+def test_circuit_break_is_listed_on_its_claim(world: tuple[Brain, Clock]) -> None:
+    from brain_tui.core import preflight
+
+    brain, _ = world
+    sess = _open(brain, "flaky", "src/")
+    for _ in range(3):
+        preflight.circuit_fail(brain, sess)
+    items = brain.attention()
+    assert [(i.kind, i.sess_id) for i in items] == [("circuit", sess)]
+
+
+def test_waiting_inside_counts_items_up_the_tree(world: tuple[Brain, Clock]) -> None:
+    brain, _ = world
+    ids = _tree(brain)
+    brain.gate("request", ids["leaf0"], "one?")
+    brain.gate("request", ids["leaf1"], "two?")
+    snapshot = brain.snapshot()
+    counts = attention.waiting_inside(snapshot, attention.attention(snapshot))
+    assert counts[ids["pilot"]] == 2 and counts[ids["domain"]] == 2 and counts[ids["leaf0"]] == 1
+    assert ids["leaf2"] not in counts
+
+
+def test_json_shape(world: tuple[Brain, Clock]) -> None:
+    brain, _ = world
+    sess = _open(brain, "g", "g/")
+    brain.gate("request", sess, "go?")
+    (item,) = brain.attention()
+    assert item.as_dict() == {"kind": "gate", "sess_id": sess, "sig_id": None, "since": T0.isoformat(),
+                              "time_left_s": 7200, "unblocks": 1, "warning": False, "summary": "gate: go?"}
