@@ -14,7 +14,9 @@ if TYPE_CHECKING:
 
 #: The modules under brain_tui.cli holding `register(subparsers, parent)` (imported only to build the parser:
 #: `bsi hook` never builds it).
-COMMAND_MODULES = ["admin", "claims", "gates", "signals", "preflight", "sync", "state", "attention", "hooks"]
+COMMAND_MODULES = [
+    "admin", "claims", "gates", "signals", "preflight", "sync", "state", "attention", "launch", "hooks",
+]
 
 
 def build_parser() -> Parser:

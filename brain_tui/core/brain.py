@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from ruamel.yaml.comments import CommentedMap
 
 from brain_tui.core import gitops, index, protocol, signals
+from brain_tui.core import launch as launching
 from brain_tui.core.agents import Agents
 from brain_tui.core.changes import ChangeSet, yaml_safe
 from brain_tui.core.clock import Clock, make_clock, zone_from_name
@@ -380,6 +381,53 @@ class Brain:
     def archive_signals(self) -> list[str]:
         """Archive signals delivered 24 h ago or more."""
         return self.mutate(signals.archive_signals)
+
+    # -- launching satellites (SPEC 20.5; the rules are in core/launch.py) ----------------------
+    def launch_plan(self, sess_id: str, *, tmux: bool | None = None) -> launching.LaunchPlan:
+        """What `launch` would start for `sess_id` (the argv, env, window), starting nothing."""
+        settings = launching.launch_settings(self.config.raw)
+        return launching.plan_launch(self.snapshot(), settings, self.root, sess_id, tmux=tmux)
+
+    def launch(self, sess_id: str, *, tmux: bool | None = None) -> launching.LaunchRecord:
+        """Start an agent for an open claim: a new tmux window, or (no tmux) this very process.
+
+        Under the writer lock, so two launchers never both take the last of the `MAX_RUNNING` slots.
+        Without tmux the current process becomes the agent and this never returns.
+        """
+        with self.locked():
+            plan = self.launch_plan(sess_id, tmux=tmux)
+            started_at = self.now().isoformat(timespec="seconds")
+            if plan.tmux:
+                record = launching.start_tmux(plan, brain_name=self.brain_name, started_at=started_at)
+                launching.write_record(self.root, record)
+                return record
+        launching.exec_here(plan, self.root, started_at)
+
+    def running_launches(self) -> list[launching.LaunchRecord]:
+        """The launched agents still running from this brain on this machine."""
+        return launching.running(self.root)
+
+    def attach_command(self, sess_id: str, *, inside_tmux: bool) -> list[str]:
+        """The tmux argv that shows the window of `sess_id`'s launched agent."""
+        return launching.attach_command(launching.find_running(self.root, sess_id), inside_tmux=inside_tmux)
+
+    def open_handoff(self, sig_id: str, by: str | None = None) -> str:
+        """Open the claim a HANDOFF signal asks for and acknowledge the signal, in one commit.
+
+        Returns:
+            The new claim's ID (launch it with `launch`).
+        """
+        actor = by or self.human()
+
+        def decide(cs: ChangeSet) -> str:
+            signal = signals.require_signal(cs.snapshot, sig_id)
+            req = launching.handoff_request(cs.snapshot, signal, self.instance, self.config.ttl_default)
+            new_id = protocol.open_claim(cs, req)
+            signals.ack_signal(cs, sig_id, actor)
+            cs.message = f"bsi: open satellite {new_id} (handoff {sig_id})"
+            return new_id
+
+        return self.mutate(decide)
 
 
 def _chain_complete(snapshot: BrainSnapshot, sess_id: str) -> bool:
