@@ -18,6 +18,31 @@ COMMAND_MODULES = [
     "admin", "claims", "gates", "signals", "preflight", "sync", "state", "attention", "launch", "hooks",
 ]
 
+#: The commands that only read: under `--sync` they pull the remote first (`Brain.pull`), as an
+#: explicit step, because a snapshot never fetches. None: the command has no subcommand.
+READ_COMMANDS: dict[str, frozenset[str] | None] = {
+    "claim": frozenset({"show", "list"}),
+    "check-scope": None,
+    "gate": frozenset({"status"}),
+    "signal": frozenset({"list"}),
+    "preflight": frozenset({"check", "status"}),
+    "lock": frozenset({"check", "list"}),
+    "breath": frozenset({"show"}),
+    "env": None,
+    "lint": None,
+    "log": None,
+    "verify": None,
+}
+
+
+def is_read(args: argparse.Namespace) -> bool:
+    """True when the parsed command only reads the brain (see `READ_COMMANDS`)."""
+    command = getattr(args, "command", None)
+    if command not in READ_COMMANDS:
+        return False
+    actions = READ_COMMANDS[command]
+    return actions is None or getattr(args, f"{command}_command", None) in actions
+
 
 def build_parser() -> Parser:
     """The whole `bsi` parser."""
@@ -58,6 +83,8 @@ def _main(args_list: list[str]) -> int:
                 parser.print_help(sys.stderr)
                 return 64
             raise UsageError(f"{args.command}: missing subcommand (see bsi {args.command} --help)")
+        if getattr(args, "sync", False) and is_read(args):
+            ctx.pull()
         code = handler(ctx)
         ctx.report_applied()
         return int(code or 0)

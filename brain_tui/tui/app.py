@@ -146,7 +146,7 @@ class BrainApp(App[int]):
         self.env_note = "environment: collecting…" if live else "environment: live readings off"
         self.breath_data: list[Mapping[str, Any]] | None = None
         self.breath_note = ""
-        #: `core.sync.sync_status()`: ahead/behind, last sync, pending changes (None: unknown yet).
+        #: `brain.remote.status().as_dict()`: ahead/behind, last sync, pending changes (None: unknown yet).
         self.sync_data: Mapping[str, Any] | None = None
         #: The last sync/fetch error ("" once one works again).
         self.sync_error = ""
