@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 from brain_tui.hooks import main as hooks_main
 
 if TYPE_CHECKING:
+    import argparse
+
     from brain_tui.cli.common import Parser
 
 #: The modules under brain_tui.cli holding `register(subparsers, parent)` (imported only to build the parser:
