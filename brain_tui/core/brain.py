@@ -404,9 +404,13 @@ class Brain:
         """The launched agents still running from this brain on this machine."""
         return launching.running(self.root)
 
-    def attach_command(self, sess_id: str, *, inside_tmux: bool) -> list[str]:
-        """The tmux argv that shows the window of `sess_id`'s launched agent."""
-        return launching.attach_command(launching.find_running(self.root, sess_id), inside_tmux=inside_tmux)
+    def check_launch_settings(self) -> None:
+        """Raise NoLaunchCommand (64) or InvalidData (65) unless `launch.command` is configured and usable."""
+        launching.check_settings(launching.launch_settings(self.config.raw))
+
+    def attach_command(self, sess_id: str, *, current_tmux: str | None) -> launching.AttachCommand:
+        """The tmux command that shows the window of `sess_id`'s launched agent (`current_tmux`: the caller's $TMUX)."""
+        return launching.attach_command(launching.find_running(self.root, sess_id), current_tmux=current_tmux)
 
     def open_handoff(self, sig_id: str, by: str | None = None) -> str:
         """Open the claim a HANDOFF signal asks for and acknowledge the signal, in one commit.
