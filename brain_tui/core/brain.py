@@ -25,13 +25,14 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from brain_tui.core import facade, gitops, index_file, preflight, protocol, signals
+from brain_tui.core import facade, gitops, index_file, preflight, protocol, remote, signals
 from brain_tui.core import launch as launching
 from brain_tui.core.agents import Agents
+from brain_tui.core.bootstrap import init_brain, make_folder
 from brain_tui.core.changes import ChangeSet
 from brain_tui.core.clock import Clock, make_clock, zone_from_name
 from brain_tui.core.config import BrainConfig, load_config
-from brain_tui.core.errors import BsiError
+from brain_tui.core.errors import BsiError, InvalidData
 from brain_tui.core.layout import DATA_DIRS, INDEX_FILE, LOCK_FILE, STATE_DIR, find_root
 from brain_tui.core.model import BLOCKING_STATUSES, BrainSnapshot
 from brain_tui.core.preview import Preview
@@ -43,14 +44,16 @@ from brain_tui.core.protocol import (
     OpenRequest,
     WatchdogReport,
 )
+from brain_tui.core.reconcile import SyncReport
 from brain_tui.core.scope import ScopeEntry
 from brain_tui.core.store import BrainStore
-from brain_tui.core.yamlio import atomic_write_text, sweep_temp_files
+from brain_tui.core.yamlio import atomic_write_text, restore_texts, sweep_temp_files, texts_before
 
 if TYPE_CHECKING:
     from brain_tui.core.attention import AttentionItem
     from brain_tui.core.env import EnvState
     from brain_tui.core.headers import Finding
+    from brain_tui.core.syncing import BrainRemote
 
 T = TypeVar("T")
 
@@ -68,6 +71,7 @@ __all__ = [
     "WatchdogReport",
     "find_root",
     "init_brain",
+    "make_folder",
 ]
 
 
@@ -116,20 +120,20 @@ class Brain:
         self.instance = instance or f"{self.brain_name}@{socket.gethostname()}"
         self.last_applied: Applied | None = None
         self._lock_depth = 0
-        #: `--sync` on a read: fetch and integrate once before the first snapshot.
-        self._pull_pending = sync == "sync"
-        if sync is None:
-            sync = "sync" if self.config.sync == "auto" else "local"
-        if sync not in ("sync", "offline", "local"):
-            raise ValueError(f"unknown sync mode {sync!r}")
-        self.sync_mode = sync
+        from brain_tui.core.syncing import BrainRemote  # it calls back into Brain
+
+        self.remote: BrainRemote = BrainRemote(self)
         self.gates = facade.Gates(self)
         self.signals = facade.Signals(self)
         self.locks = facade.Locks(self)
         self.circuit = facade.Circuit(self)
         self.breath = facade.Breath(self)
-        self.remote = facade.Remote(self)
         self.audit = facade.Audit(self)
+        if sync is None:
+            sync = "sync" if self.config.sync == "auto" else "local"
+        if sync not in ("sync", "offline", "local"):
+            raise ValueError(f"unknown sync mode {sync!r}")
+        self.sync_mode = sync
 
     # -- reading ------------------------------------------------------------------------------
     def now(self) -> datetime:
@@ -137,26 +141,16 @@ class Brain:
         return self.clock()
 
     def snapshot(self, only_statuses: Collection[str] | None = None) -> BrainSnapshot:
-        """The brain as it is on disk now (after one pull from the remote with an explicit `--sync`).
+        """The brain as it is on disk now: a pure read (no fetch; `pull()` is the explicit step).
 
         Args:
             only_statuses: keep only claims with these statuses (see `BrainStore.snapshot`); None: all.
         """
-        if self._pull_pending and self._lock_depth == 0:
-            self._pull_pending = False
-            self.pull()
         return self.store.snapshot(self.now(), only_statuses=only_statuses)
 
-    def pull(self) -> None:
-        """Fetch and integrate the remote tip (and regenerate the index), under the lock."""
-        from brain_tui.core import sync
-
-        with self.locked():
-            branch = sync.branch_of(self.root)
-            sync.fetch(self.root, branch)
-            if sync.integrate(self, branch):
-                sync.resolve_lost_claims(self, branch)
-                self.regenerate_index_local("bsi: regenerate index after sync")
+    def pull(self) -> SyncReport:
+        """Fetch and bring the work tree to the remote tip (the reads of `--sync` call it first)."""
+        return self.remote.pull()
 
     def is_git(self) -> bool:
         """True when the brain is a git work tree."""
@@ -192,19 +186,26 @@ class Brain:
         """Run one mutating action, through the git remote when syncing (SPEC 11).
 
         Local mode: see `mutate_local`. Sync mode: fetch → re-check on the fetched
-        tree → commit on the remote tip → non-forced push, retried (`core.sync`).
+        tree → commit on the remote tip → non-forced push, retried (`core.remote`).
         Offline mode: local commit, remembered as pending for the next sync.
         """
+        self.refuse_broken_config()
         if self.sync_mode == "sync" and self.commit_enabled:
-            from brain_tui.core.sync import synced_mutate
-
-            return synced_mutate(self, decide)
+            return self.remote.write(decide)
         result = self.mutate_local(decide)
         if self.sync_mode == "offline" and self.last_applied is not None and self.last_applied.commit:
-            from brain_tui.core.sync import record_sync
-
-            record_sync(self, pending=True)
+            remote.record(self.root, self.now().isoformat(), pending=True)
         return result
+
+    def refuse_broken_config(self) -> None:
+        """No write while brain-compose.yml does not parse (its sync, zones, breaker would be guessed).
+
+        Raises:
+            InvalidData: naming the file and the line (exit 65); reads only warn (`config.problem`).
+        """
+        if self.config.problem:
+            raise InvalidData(f"{self.config.problem}; nothing was written. Fix the file first "
+                              "(its sync mode, zones and breaker limit would otherwise be guessed)")
 
     def mutate_local(self, decide: Callable[[ChangeSet], T]) -> T:
         """Run one mutating action under the local lock and apply what it staged.
@@ -213,7 +214,10 @@ class Brain:
         raises a BsiError marked `commit_staged`, what it staged (e.g. a signal)
         is still applied before the error propagates; any other error writes nothing.
         """
+        self.refuse_broken_config()
         with self.locked():
+            remote.recover(self.root)
+            gitops.refuse_mid_operation(self.root)
             sweep_temp_files([self.root / d for d in DATA_DIRS] + [self.root])
             cs = ChangeSet(self.store.snapshot(self.now()))
             try:
@@ -227,7 +231,16 @@ class Brain:
 
     def _apply(self, cs: ChangeSet) -> Applied:
         applied = Applied()
-        for rel, text in cs.render().items():
+        rendered = cs.render()
+        before = texts_before(self.root, [*rendered, INDEX_FILE])
+        try:
+            return self._write_and_commit(cs, rendered, applied)
+        except gitops.CommitFailed:
+            restore_texts(self.root, before)
+            raise
+
+    def _write_and_commit(self, cs: ChangeSet, rendered: dict[str, str | None], applied: Applied) -> Applied:
+        for rel, text in rendered.items():
             target = self.root / rel
             if text is None:
                 if target.exists():
@@ -412,9 +425,13 @@ class Brain:
         """The launched agents still running from this brain on this machine."""
         return launching.running(self.root)
 
-    def attach_command(self, sess_id: str, *, inside_tmux: bool) -> list[str]:
-        """The tmux argv that shows the window of `sess_id`'s launched agent."""
-        return launching.attach_command(launching.find_running(self.root, sess_id), inside_tmux=inside_tmux)
+    def check_launch_settings(self) -> None:
+        """Raise NoLaunchCommand (64) or InvalidData (65) unless `launch.command` is configured and usable."""
+        launching.check_settings(launching.launch_settings(self.config.raw))
+
+    def attach_command(self, sess_id: str, *, current_tmux: str | None) -> launching.AttachCommand:
+        """The tmux command that shows the window of `sess_id`'s launched agent (`current_tmux`: the caller's $TMUX)."""
+        return launching.attach_command(launching.find_running(self.root, sess_id), current_tmux=current_tmux)
 
     def open_handoff(self, sig_id: str, by: str | None = None) -> str:
         """Open the claim a HANDOFF signal asks for and acknowledge the signal, in one commit.
@@ -445,35 +462,3 @@ def _chain_complete(snapshot: BrainSnapshot, sess_id: str) -> bool:
         seen.add(current.parent)
         current = snapshot.claim(current.parent)
     return False
-
-
-def init_brain(path: str | os.PathLike[str], commit: bool = True) -> Path:
-    """`bsi init`: create the layout, `git init` when needed, ignore `.brain/`, commit it.
-
-    Returns:
-        The brain's path.
-    """
-    root = Path(path).expanduser().resolve()
-    root.mkdir(parents=True, exist_ok=True)
-    created: list[str] = []
-    if not gitops.is_repository(root):
-        gitops.run_git(root, "init", "--quiet")
-    for folder in DATA_DIRS:
-        (root / folder).mkdir(exist_ok=True)
-        keep = root / folder / ".gitkeep"
-        if not keep.exists():
-            keep.write_text("")
-            created.append(f"{folder}/.gitkeep")
-    ignore = root / ".gitignore"
-    lines = ignore.read_text(encoding="utf-8").splitlines() if ignore.exists() else []
-    if ".brain/" not in lines and ".brain" not in lines:
-        lines.append(".brain/")
-        atomic_write_text(ignore, "\n".join(lines) + "\n")
-        created.append(".gitignore")
-    brain = Brain(root, commit=False)
-    with brain.locked():
-        _, index_paths = brain._refresh_index()
-    created.extend(index_paths)
-    if commit and created:
-        gitops.commit_paths(root, created, "bsi: init brain", brain.now())
-    return root

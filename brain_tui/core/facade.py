@@ -1,10 +1,11 @@
-"""The typed areas of the `Brain` facade: gates, signals, locks, circuit, breath, remote, audit.
+"""The typed areas of the `Brain` facade: gates, signals, locks, circuit, breath, audit.
 
 Each class is a thin door: it picks the actor, runs one rule through
 `Brain.mutate` (lock → fresh snapshot → decision staged in a ChangeSet → one
 commit) or reads the snapshot, and returns a typed, frozen result. No rule lives
 here; the rules are in the modules named after them. `Brain` creates one of each
 (`brain.gates`, `brain.locks`, …), so a front-end never reaches past the facade.
+`brain.remote` (git sync) is in core/syncing.py.
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ from brain_tui.core.model import CorruptFile
 if TYPE_CHECKING:
     from brain_tui.core.audit import DriftReport, LogEntry
     from brain_tui.core.brain import Brain
-    from brain_tui.core.sync import SyncReport
 
 
 class Gates:
@@ -250,53 +250,6 @@ class Breath:
     def thresholds_text() -> str:
         """The alert thresholds in one line, as `bsi breath show` prints them under the table."""
         return breath_rules.thresholds_text()
-
-
-class Remote:
-    """The git remote (SPEC 11): explicit sync, status and pull."""
-
-    def __init__(self, brain: Brain) -> None:
-        self._brain = brain
-
-    def has_remote(self) -> bool:
-        """True when the brain has a git remote to sync with."""
-        from brain_tui.core import sync
-
-        return sync.has_remote(self._brain.root)
-
-    def sync(self) -> SyncReport:
-        """`bsi sync`: fetch, rebase pending commits, re-check conflicts, regenerate the index, push."""
-        from brain_tui.core import sync
-
-        return sync.sync_now(self._brain)
-
-    def status(self) -> dict[str, Any]:
-        """Where the brain stands against its remote, from local git state only (no network)."""
-        from brain_tui.core import sync
-
-        return sync.sync_status(self._brain)
-
-    def pull(self) -> None:
-        """Fetch and integrate the remote tip now (an explicit step: a read never pulls by itself)."""
-        self._brain.pull()
-
-    def branch(self) -> str:
-        """The checked-out branch ("" when detached or not a repository)."""
-        from brain_tui.core import gitops
-
-        return gitops.current_branch(self._brain.root)
-
-    def fetch(self) -> bool:
-        """`git fetch` only (the read-only cockpit); False when there is no remote or branch."""
-        from brain_tui.core import sync
-
-        if not self.has_remote():
-            return False
-        branch = self.branch()
-        if not branch:
-            return False
-        sync.fetch(self._brain.root, branch)
-        return True
 
 
 class Audit:

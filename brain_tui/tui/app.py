@@ -29,6 +29,7 @@ from textual.binding import Binding
 from textual.screen import ModalScreen, Screen
 from textual.theme import Theme
 
+from brain_tui.core import gitops
 from brain_tui.core.brain import DATA_DIRS, Brain, WatchdogReport
 from brain_tui.core.errors import BsiError
 from brain_tui.core.model import BLOCKING_STATUSES, BrainSnapshot, Claim
@@ -145,7 +146,7 @@ class BrainApp(App[int]):
         self.env_note = "environment: collecting…" if live else "environment: live readings off"
         self.breath_data: list[Mapping[str, Any]] | None = None
         self.breath_note = ""
-        #: `core.sync.sync_status()`: ahead/behind, last sync, pending changes (None: unknown yet).
+        #: `brain.remote.status().as_dict()`: ahead/behind, last sync, pending changes (None: unknown yet).
         self.sync_data: Mapping[str, Any] | None = None
         #: The last sync/fetch error ("" once one works again).
         self.sync_error = ""
@@ -195,7 +196,7 @@ class BrainApp(App[int]):
         from .screens.cockpit import CockpitScreen
 
         self.theme_changed_signal.subscribe(self, self._on_theme_changed)
-        self.branch = self.brain.remote.branch() if self.brain.is_git() else ""
+        self.branch = gitops.current_branch(self.brain.root) if self.brain.is_git() else ""
         self.push_screen(CockpitScreen())
         if self.start_on_gates:
             self.action_gates()

@@ -95,7 +95,7 @@ def load_breath(brain: Brain) -> tuple[list[Mapping[str, Any]] | None, str]:
 
 
 def sync_function(brain: Brain) -> tuple[Callable[[Brain], Any] | None, str]:
-    """`Brain.remote.sync` when the brain has a remote: the one hook for `s`.
+    """`brain.remote.sync` when the brain has a remote: the one hook for `s`.
 
     Returns:
         (a function of a Brain, "") or (None, why sync is not possible).
@@ -105,7 +105,7 @@ def sync_function(brain: Brain) -> tuple[Callable[[Brain], Any] | None, str]:
             return None, "sync not configured: this brain has no git remote"
     except BsiError as exc:
         return None, f"sync: {exc.message}"
-    return lambda writer: writer.remote.sync(), ""
+    return lambda b: b.remote.sync(), ""
 
 
 def claim_git_log(brain: Brain, claim: Claim) -> list[str]:
@@ -129,13 +129,13 @@ def verify_claim(brain: Brain, snapshot: BrainSnapshot, claim: Claim) -> tuple[M
 
 
 def sync_status(brain: Brain) -> tuple[Mapping[str, Any] | None, str]:
-    """Where the brain stands against its remote (`Brain.remote.status`): local git only, no network.
+    """Where the brain stands against its remote (`brain.remote.status()`): local git only, no network.
 
     Returns:
         (the status mapping, "") or (None, why not).
     """
     try:
-        return brain.remote.status(), ""
+        return brain.remote.status().as_dict(), ""
     except BsiError as exc:
         return None, f"sync: {exc.message}"
     except Exception as exc:  # noqa: BLE001 - a failing source must never stop the cockpit
@@ -152,11 +152,14 @@ def fetch_remote(brain: Brain, *, integrate: bool = True) -> bool:
     Raises:
         BsiError: the remote is unreachable (`RemoteUnreachable`), a rebase stopped, …
     """
-    if not integrate:
-        return brain.remote.fetch()
-    if not brain.remote.has_remote() or not brain.remote.branch():
+    from brain_tui.core import gitops
+
+    if not brain.remote.has_remote() or not gitops.current_branch(brain.root):
         return False
-    brain.remote.pull()
+    if integrate:
+        brain.pull()
+    else:
+        brain.remote.fetch()
     return True
 
 
