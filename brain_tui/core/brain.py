@@ -405,13 +405,18 @@ class Brain:
         """The launched agents still running from this brain on this machine."""
         return launching.running(self.root)
 
-    def live_sessions(self) -> dict[str, LiveSession]:
+    def live_sessions(self, snapshot: BrainSnapshot | None = None) -> dict[str, LiveSession]:
         """Each live claim's agent: state, last tool activity, last commit by it, its launch (SPEC 20.4).
+
+        Args:
+            snapshot: the claims to look at (default: a fresh read of the blocking ones). Given one,
+                nothing here touches the store, so a thread may call it.
 
         Returns:
             ``{sess_id: LiveSession}`` for the non-terminal claims with a bound agent or a running launch.
         """
-        snapshot = self.snapshot(only_statuses=BLOCKING_STATUSES)
+        if snapshot is None:
+            snapshot = self.snapshot(only_statuses=BLOCKING_STATUSES)
         return live_sessions(self.root, snapshot, self.agents.liveness(), launching.running(self.root))
 
     def check_launch_settings(self) -> None:

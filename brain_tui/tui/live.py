@@ -1,6 +1,6 @@
 """Live sessions on screen (SPEC 20.4): one short Text per claim with a bound agent or a launch.
 
-``● working · Edit 2m · a1b2c3d 5m`` — the state, the last tool and how long ago, the last
+``● working Edit 2m · a1b2c3d 5m`` — the state, the last tool and how long ago, the last
 commit in the brain by the session and its age. The data is `Brain.live_sessions()` (core);
 this module only draws it, through safe.py.
 """
@@ -35,6 +35,13 @@ def _commit_time(live: LiveSession) -> datetime | None:
         return None
 
 
+def live_glyph(live: LiveSession | None, palette: Palette) -> Text:
+    """One cell: the agent's state as a glyph (blank without a bound agent)."""
+    if live is None:
+        return Text(" ", end="")
+    return Text(STATE_GLYPHS.get(live.state, "·"), style=_state_style(live.state, palette), end="")
+
+
 def live_text(live: LiveSession | None, now: datetime, palette: Palette, *, short: bool = False) -> Text:
     """The live-session cell: state, last tool + age, last commit + age (``short``: the state and its age)."""
     if live is None:
@@ -45,7 +52,7 @@ def live_text(live: LiveSession | None, now: datetime, palette: Palette, *, shor
     liveness = live.liveness
     if liveness is not None and liveness.last_activity is not None:
         tool = f"{liveness.last_tool} " if liveness.last_tool and not short else ""
-        out.append(" · ", style=palette.muted)
+        out.append(" ")
         out.append_text(safe_text(f"{tool}{age(liveness.last_activity, now)}", 40))
     if short:
         return out

@@ -1,4 +1,4 @@
-"""Live sessions (SPEC 20.4): state and last tool from the hooks' records, the last commit in the brain by the session."""
+"""Live sessions (SPEC 20.4): state and last tool from the hooks, the last commit in the brain by the session."""
 
 from __future__ import annotations
 
