@@ -336,6 +336,23 @@ class Brain:
             snapshot = self.snapshot()
         return protocol.find_conflicts(snapshot, entries, parent=parent, satellite_type=satellite_type)
 
+    def preview_open(self, req: protocol.OpenRequest,
+                     snapshot: BrainSnapshot | None = None) -> list[protocol.Conflict]:
+        """A dry run of `open_claim` on a snapshot already read: its refusal, or the conflicts it would meet.
+
+        Args:
+            req: the request as the form describes it.
+            snapshot: the brain as already read (the cockpit's picture in memory); None reads the claims that
+                can block now.
+
+        Raises:
+            BsiError: the request itself is invalid (unknown parent, bad type…), in the core's words.
+        """
+        if snapshot is None:
+            snapshot = self.snapshot(only_statuses=BLOCKING_STATUSES)
+        protocol.validate_open(snapshot, req)
+        return protocol.find_conflicts(snapshot, req.scope, parent=req.parent, satellite_type=req.satellite_type)
+
     def attention(self, snapshot: BrainSnapshot | None = None) -> list[AttentionItem]:
         """Everything waiting for a human, ranked by what each unblocks (`core.attention`).
 
