@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import os
 from typing import Any
 
 from brain_tui.cli.common import Context, one_line, table
+from brain_tui.core.agents import agent_session_for_open
 from brain_tui.core.clock import humanize_delta, parse_duration
 from brain_tui.core.errors import ConflictError, InvalidData
 from brain_tui.core.model import BLOCKING_STATUSES, Status
 from brain_tui.core.protocol import CloseRequest, OpenRequest, require_claim
-from brain_tui.core.scope import parse_scope
+from brain_tui.core.scope import parse_scope_args
 from brain_tui.core.views import claim_json
 
 
@@ -33,6 +35,8 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
     p.add_argument("--on-partial")
     p.add_argument("--on-fail")
     p.add_argument("--theme-branch")
+    p.add_argument("--agent-session", metavar="ID",
+                   help="bind this agent session to the claim (default: $CLAUDE_CODE_SESSION_ID)")
     p.set_defaults(handler=cmd_open)
 
     p = csub.add_parser("close", help="close a claim (tier rules apply)", parents=[parent])
@@ -76,25 +80,30 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
 
 
 def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is negative")
-    return value
+    """A test count: ASCII digits only; a bad count is invalid data (65), not a usage error.
+
+    Raises:
+        InvalidData: not a whole number (full-width digits included), or negative.
+    """
+    raw = text.strip()
+    if raw.startswith("-") and raw[1:].isascii() and raw[1:].isdigit():
+        raise InvalidData(f"invalid test count {text!r}: it is negative")
+    if not (raw.isascii() and raw.isdigit()):
+        raise InvalidData(f"invalid test count {text!r}: a whole number like 12")
+    return int(raw)
 
 
 def cmd_open(ctx: Context) -> int:
     """`bsi claim open`."""
     a = ctx.args
     brain = ctx.brain
-    entries = parse_scope(list(a.scope), brain.root)
+    entries = parse_scope_args(list(a.scope), brain.root)
     ttl = parse_duration(a.ttl) if a.ttl else brain.config.ttl_default
     req = OpenRequest(
         scope=entries, ttl=ttl, instance=a.instance or brain.instance, type=a.claim_type,
         satellite_type=a.satellite_type, level=a.level, parent=a.parent, story=a.story, slug=a.slug,
         on_done=a.on_done, on_partial=a.on_partial, on_fail=a.on_fail, theme_branch=a.theme_branch,
+        agent_session=agent_session_for_open(a.agent_session, os.environ),
     )
     try:
         sess_id = brain.open_claim(req)
@@ -187,7 +196,7 @@ def cmd_list(ctx: Context) -> int:
 def cmd_check_scope(ctx: Context) -> int:
     """`bsi check-scope`: exit 10 when the scope would conflict, 0 when free."""
     brain = ctx.brain
-    entries = parse_scope(list(ctx.args.scopes), brain.root)
+    entries = parse_scope_args(list(ctx.args.scopes), brain.root)
     conflicts = brain.check_scope(entries, parent=ctx.args.parent, satellite_type=ctx.args.satellite_type)
     ctx.emit({"conflicts": [c.as_dict() for c in conflicts]},
              "\n".join(c.describe() for c in conflicts) if conflicts else None)

@@ -27,7 +27,9 @@ TTL_CLASSES: dict[str, timedelta] = {
 }
 DEFAULT_TTL = TTL_CLASSES["short"]
 
-_DURATION_RE = re.compile(r"^(?:(\d+)h)?(?:(\d+)m)?$")
+_DURATION_RE = re.compile(r"^(?:([0-9]{1,6})h)?(?:([0-9]{1,6})m)?$", re.ASCII)
+#: Years a timestamp may name: anything outside is a typo or an attack, and would overflow date arithmetic.
+MIN_YEAR, MAX_YEAR = 1900, 8999
 
 
 def local_zone() -> tzinfo:
@@ -83,19 +85,33 @@ def parse_timestamp(value: object, tz: tzinfo, *, what: str = "date") -> datetim
         InvalidData: the value is not a timestamp.
     """
     if isinstance(value, datetime):
-        return value if value.tzinfo else value.replace(tzinfo=tz)
+        return _in_range(value if value.tzinfo else value.replace(tzinfo=tz), value, what)
     if isinstance(value, date):
-        return datetime(value.year, value.month, value.day, tzinfo=tz)
+        return _in_range(datetime(value.year, value.month, value.day, tzinfo=tz), value, what)
     if not isinstance(value, str) or not value.strip():
         raise InvalidData(f"invalid {what}: {value!r} is not an ISO 8601 timestamp")
     text = value.strip()
     if text.endswith(("Z", "z")):
         text = text[:-1] + "+00:00"
+    if not text.isascii():  # fromisoformat reads full-width and other non-ASCII digits
+        raise InvalidData(f"invalid {what}: {value!r} is not an ISO 8601 timestamp")
     try:
         parsed = datetime.fromisoformat(text)
     except ValueError:
         raise InvalidData(f"invalid {what}: {value!r} is not an ISO 8601 timestamp") from None
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=tz)
+    return _in_range(parsed if parsed.tzinfo else parsed.replace(tzinfo=tz), value, what)
+
+
+def _in_range(moment: datetime, value: object, what: str) -> datetime:
+    """`moment` when its year is in MIN_YEAR..MAX_YEAR (date arithmetic on it cannot overflow).
+
+    Raises:
+        InvalidData: the year is out of that range.
+    """
+    if not MIN_YEAR <= moment.year <= MAX_YEAR:
+        shown = value if isinstance(value, str) else moment.isoformat()
+        raise InvalidData(f"invalid {what}: {shown!r} is out of range (years {MIN_YEAR} to {MAX_YEAR})")
+    return moment
 
 
 def try_parse_timestamp(value: object, tz: tzinfo) -> datetime | None:
@@ -127,9 +143,11 @@ def parse_duration(text: str, *, what: str = "TTL") -> timedelta:
         return TTL_CLASSES[raw]
     match = _DURATION_RE.match(raw)
     if not raw or not match or not any(match.groups()):
+        if re.fullmatch(r"(?:[0-9]+h)?(?:[0-9]+m)?", raw, re.ASCII):
+            raise InvalidData(f"invalid {what} {text!r}: at most 8h")
         raise InvalidData(f"invalid {what} {text!r}: use a duration like 90m, 2h or 2h30m (at most 8h)")
     hours, minutes = (int(g) if g else 0 for g in match.groups())
-    duration = timedelta(hours=hours, minutes=minutes)
+    duration = timedelta(hours=hours, minutes=minutes)  # at most 6 digits each: cannot overflow
     if duration <= timedelta(0):
         raise InvalidData(f"invalid {what} {text!r}: must be positive")
     if duration > MAX_TTL:

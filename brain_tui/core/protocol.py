@@ -16,6 +16,7 @@ from typing import Any
 
 from ruamel.yaml.comments import CommentedMap
 
+from brain_tui.core.agents import valid_agent_session
 from brain_tui.core.changes import ChangeSet, random_slug
 from brain_tui.core.clock import MAX_TTL, format_duration
 from brain_tui.core.errors import (
@@ -139,6 +140,8 @@ class OpenRequest:
     on_partial: str | None = None
     on_fail: str | None = None
     theme_branch: str | None = None
+    #: the agent session that opened it (SPEC 20.1), written as `agent_session:`.
+    agent_session: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -172,6 +175,8 @@ def validate_open(snapshot: BrainSnapshot, req: OpenRequest) -> None:
             raise NotFound(f"parent claim {req.parent} not found")
         if parent.is_terminal:
             raise TransitionRefused(f"parent claim {req.parent} is {parent.status}: open no satellite under it")
+    if req.agent_session is not None and not valid_agent_session(req.agent_session):
+        raise InvalidData(f"invalid agent session {req.agent_session[:80]!r}: letters, digits, '.', '_', ':', '-'")
     for name in ("on_done", "on_partial", "on_fail"):
         value = getattr(req, name)
         if value is not None and parse_trigger(value) is None:
@@ -217,7 +222,7 @@ def open_claim(cs: ChangeSet, req: OpenRequest) -> str:
         doc["satellite_level"] = req.level or ("domain" if req.satellite_type == "domain" else "leaf")
     if req.parent:
         doc["parent_satellite"] = req.parent
-    for key in ("on_done", "on_partial", "on_fail", "theme_branch"):
+    for key in ("on_done", "on_partial", "on_fail", "theme_branch", "agent_session"):
         value = getattr(req, key)
         if value:
             doc[key] = value

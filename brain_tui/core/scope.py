@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +33,8 @@ __all__ = [
     "normalize_path",
     "parse_entry",
     "parse_scope",
+    "parse_scope_args",
+    "nfc",
     "format_scope",
     "overlap",
     "scopes_overlap",
@@ -56,6 +59,13 @@ _LEGACY_BRAIN = "brain/"
 _CONTROL_RE = re.compile("[\x00-\x1f\x7f-\x9f]")
 _SPLIT_RE = re.compile(r"[\s,]+")
 _TITLE_LEAD_RE = re.compile(r"^[#\s]+")
+#: An ATX closing sequence (``## Sprint 3 ##``): spaces then ``#`` marks at the end of the title.
+_TITLE_CLOSING_RE = re.compile(r"\s+#+\s*$")
+_SPACES_RE = re.compile(r"\s+")
+#: Glob characters: a scope names folders, files and sections, never patterns.
+_GLOB_CHARS = ("*", "?")
+#: ``agents/*`` and ``agents/**``: what a user means is the folder.
+_FOLDER_GLOB_RE = re.compile(r"/\*{1,2}$")
 _SECTION_MARKERS = ("#", "\u00a7")  # '#' (also '##') and '§'
 _MAX_QUOTED = 80
 
@@ -132,10 +142,23 @@ def _quote(text: str) -> str:
     return repr(text)
 
 
-def _section_title(text: str) -> str:
-    """Trim a section title and strip all its leading ``#`` marks and spaces.
+def nfc(text: str) -> str:
+    """The NFC form of a text: one spelling for paths and titles written on macOS (NFD) and Linux (NFC).
 
-    Idempotent, so a stored title and its :attr:`ScopeEntry.section_key` agree.
+    Args:
+        text: any text.
+
+    Returns:
+        The text in Unicode normalisation form C.
+    """
+    return text if text.isascii() else unicodedata.normalize("NFC", text)
+
+
+def _section_title(text: str) -> str:
+    """Clean a section title: NFC, leading ``#`` marks and spaces, an ATX closing ``##``, inner runs of spaces.
+
+    ``##  Sprint   3 ##`` and ``Sprint 3`` are one title. Idempotent, so a stored
+    title and its :attr:`ScopeEntry.section_key` agree.
 
     Args:
         text: the raw title.
@@ -143,7 +166,9 @@ def _section_title(text: str) -> str:
     Returns:
         The cleaned title.
     """
-    return _TITLE_LEAD_RE.sub("", text).rstrip()
+    title = _TITLE_LEAD_RE.sub("", nfc(text))
+    title = _TITLE_CLOSING_RE.sub("", title)
+    return _SPACES_RE.sub(" ", title).strip()
 
 
 def _normalize(text: str) -> str:
@@ -156,10 +181,10 @@ def _normalize(text: str) -> str:
         The normalised path, keeping a trailing ``/`` when one was given.
 
     Raises:
-        _BadPath: when the path is empty, absolute, has ``..``, a backslash or
-            control characters.
+        _BadPath: when the path is empty, absolute, has ``..``, a backslash,
+            glob characters or control characters.
     """
-    text = text.strip()
+    text = nfc(text.strip())
     if _CONTROL_RE.search(text):
         raise _BadPath("NUL and control characters are not allowed")
     if not text:
@@ -171,6 +196,8 @@ def _normalize(text: str) -> str:
     parts = text.split("/")
     if ".." in parts:
         raise _BadPath("'..' is not allowed")
+    if any(char in text for char in _GLOB_CHARS):
+        raise _BadPath("glob characters (* ?) are not allowed: claim the folder (agents/), the files, or * for all")
     trailing = text.endswith("/") or parts[-1] == "."
     kept = [part for part in parts if part not in ("", ".")]
     if not kept:
@@ -182,7 +209,8 @@ def normalize_path(text: str) -> str:
     """Normalise a POSIX path relative to the brain root.
 
     Strips surrounding spaces, leading ``./`` (repeatedly) and inner ``/./``,
-    and collapses ``//``. A trailing ``/`` is kept when given.
+    and collapses ``//``. A trailing ``/`` is kept when given. The result is in
+    NFC (SPEC 5.1: one spelling whatever the machine wrote).
 
     Args:
         text: the path as written.
@@ -192,7 +220,7 @@ def normalize_path(text: str) -> str:
 
     Raises:
         InvalidData: for an empty or absolute path, a ``..`` component, a
-            backslash, NUL, C0/C1 control characters or DEL.
+            backslash, a glob character, NUL, C0/C1 control characters or DEL.
     """
     try:
         return _normalize(text)
@@ -270,7 +298,7 @@ def parse_entry(text: str, root: str | os.PathLike[str] | None = None) -> ScopeE
     def bad(reason: str) -> InvalidData:
         return InvalidData(f"invalid scope {_quote(text)}: {reason}")
 
-    stripped = text.strip()
+    stripped = nfc(text.strip())
     if not stripped:
         raise bad("the scope is empty")
     if stripped in _GLOBAL_SPELLINGS:
@@ -296,6 +324,8 @@ def parse_entry(text: str, root: str | os.PathLike[str] | None = None) -> ScopeE
             raise bad("a section must belong to a file, not a folder")
         return ScopeEntry(SECTION, path, title)
 
+    if _FOLDER_GLOB_RE.search(stripped) and stripped.rstrip("*") != "/":
+        stripped = stripped.rstrip("*")  # agents/* and agents/** mean the folder agents/
     try:
         path = _normalize(stripped)
     except _BadPath as exc:
@@ -372,6 +402,38 @@ def parse_scope(value: object, root: str | os.PathLike[str] | None = None) -> tu
         if key not in seen:
             seen.add(key)
             entries.append(entry)
+    return tuple(entries)
+
+
+def parse_scope_args(values: Sequence[str], root: str | os.PathLike[str] | None = None) -> tuple[ScopeEntry, ...]:
+    """Parse scope values typed on a command line or in a form: each one read as a claim file's string.
+
+    ``--scope "a/ b.md"`` is two entries, exactly as ``scope: a/ b.md`` in a claim
+    file is (SPEC 5.1: whitespace and commas separate entries unless the text
+    holds a section marker), so what is typed and what is read back agree.
+
+    Args:
+        values: the values, one per ``--scope``.
+        root: the brain root (see :func:`parse_entry`), or None.
+
+    Returns:
+        The entries, duplicates removed, first spelling kept.
+
+    Raises:
+        InvalidData: no value, or any bad entry.
+    """
+    if not values:
+        raise InvalidData("invalid scope []: the scope is empty")
+    seen: set[tuple[str, str, str]] = set()
+    entries: list[ScopeEntry] = []
+    for value in values:
+        if not isinstance(value, str):
+            raise InvalidData(f"invalid scope {value!r}: expected a string")
+        for entry in parse_scope(value, root):
+            key = _identity(entry)
+            if key not in seen:
+                seen.add(key)
+                entries.append(entry)
     return tuple(entries)
 
 

@@ -56,7 +56,32 @@ def _loaders() -> tuple[type, type]:
         )
     if not getattr(base, "yaml_path_resolvers", None):
         _lean_resolver(loader, yaml)
+    base_construct = base.construct_mapping  # type: ignore[attr-defined]
+
+    def construct_mapping(self: Any, node: Any, deep: bool = False) -> Any:
+        if isinstance(node, yaml.MappingNode):
+            _refuse_duplicate_keys(node, lambda key_node: self.construct_object(key_node, deep=True))
+        return base_construct(self, node, deep)
+
+    loader.construct_mapping = construct_mapping  # type: ignore[attr-defined]
     return base, loader
+
+
+def _refuse_duplicate_keys(node: Any, construct: Any) -> None:
+    """Raise `CorruptYaml` when a mapping node repeats a key (never last-one-wins: SPEC 13)."""
+    seen: set[Any] = set()
+    for key_node, _value in node.value:
+        if key_node.id != "scalar" or key_node.tag == "tag:yaml.org,2002:merge":
+            continue
+        key = construct(key_node)
+        try:
+            duplicate = key in seen
+        except TypeError:
+            continue
+        if duplicate:
+            line = key_node.start_mark.line + 1 if key_node.start_mark else 0
+            raise CorruptYaml(line, f"duplicate key {str(key)[:80]!r}")
+        seen.add(key)
 
 
 def _lean_resolver(loader: Any, yaml: Any) -> None:
@@ -158,6 +183,8 @@ def _fast_load(text: str) -> Any:
     try:
         node = loader.get_single_node()
         return None if node is None else _build(node, loader, MAX_DEPTH)
+    except CorruptYaml:
+        raise
     except Exception as exc:  # noqa: BLE001 - whatever it is, the full path decides
         raise _Unusual from exc
     finally:
@@ -186,6 +213,9 @@ def _build(node: Any, loader: Any, limit: int) -> Any:
             if key_node.id != "scalar":
                 raise _Unusual  # a collection key: unhashable
             key = _build(key_node, loader, limit - 1)
+            if key in mapping:
+                line = key_node.start_mark.line + 1 if key_node.start_mark else 0
+                raise CorruptYaml(line, f"duplicate key {str(key)[:80]!r}")
             mapping[key] = _build(value_node, loader, limit - 1)
         return mapping
     raise _Unusual

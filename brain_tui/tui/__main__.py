@@ -33,6 +33,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-bell", dest="bell", action="store_false", default=None,
                         help="no terminal bell on a new gate or BLOCKED_ON")
     parser.add_argument("--instance", metavar="NAME", help="this cockpit's instance (default brain_name@host)")
+    parser.add_argument("--serve", action="store_true",
+                        help="serve the cockpit to a browser on this machine (one-time link; ssh -L from afar)")
+    parser.add_argument("--port", type=int, default=None, metavar="N", help="--serve: the port (default 8000)")
+    parser.add_argument("--host", default="127.0.0.1", metavar="H",
+                        help="--serve: a loopback address to bind (default 127.0.0.1; others are refused)")
     return parser
 
 
@@ -44,6 +49,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.serve:
+        from .serve import ServeRefused, loopback_host
+
+        try:
+            loopback_host(args.host)  # refused before anything is built or bound
+        except ServeRefused as exc:
+            sys.stderr.write(exc.message + "\n")
+            return exc.exit_code
+    elif args.port is not None or args.host != "127.0.0.1":
+        sys.stderr.write("brain-tui: --port and --host go with --serve\n")
+        return 64
     from brain_tui.core.brain import Brain, find_root
     from brain_tui.core.clock import make_clock, zone_from_name
 
@@ -63,6 +79,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if demo_dir:
             shutil.rmtree(demo_dir, ignore_errors=True)
         return exc.exit_code
+    if args.serve:
+        try:
+            return _serve(args, brain.root, brain.brain_name)
+        finally:
+            if demo_dir:
+                shutil.rmtree(demo_dir, ignore_errors=True)
     from .app import BrainApp
 
     theme = args.theme
@@ -86,6 +108,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     if app.return_code is not None and app.return_code != 0:
         return app.return_code
     return int(code or 0)
+
+
+def _serve(args: argparse.Namespace, root: os.PathLike[str] | str, name: str) -> int:
+    """`--serve`: the cockpit in a browser (tui/serve.py); each connection runs this cockpit's command line."""
+    from pathlib import Path
+
+    from .serve import DEFAULT_PORT, cockpit_argv, serve
+
+    argv = cockpit_argv(Path(root), readonly=args.readonly, gates=args.gates, theme=args.theme, now=args.now,
+                        instance=args.instance, bell=args.bell)
+    port = DEFAULT_PORT if args.port is None else args.port
+    return serve(argv, host=args.host, port=port, brain_name=name)
 
 
 if __name__ == "__main__":

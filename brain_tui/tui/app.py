@@ -27,6 +27,7 @@ from textual.screen import ModalScreen
 from textual.theme import Theme
 
 from brain_tui.core import gitops
+from brain_tui.core.agents import Liveness
 from brain_tui.core.attention import AttentionItem, describe_time_left
 from brain_tui.core.brain import Brain
 from brain_tui.core.errors import BsiError
@@ -140,8 +141,10 @@ class BrainApp(Navigation, PaletteCommands, App[int]):
         self.first_paint_at: float | None = None
         self.snapshot: BrainSnapshot = (brain.snapshot(only_statuses=BLOCKING_STATUSES) if self.progressive
                                         else brain.snapshot())
+        #: The bound agent sessions' liveness, read with each snapshot (`brain.agents`).
+        self.liveness: Mapping[str, Liveness] = brain.read_liveness()
         #: What needs the pilot, ranked (`Brain.attention` on the snapshot shown).
-        self.queue: list[AttentionItem] = brain.attention(self.snapshot)
+        self.queue: list[AttentionItem] = brain.attention(self.snapshot, self.liveness)
         if not live:
             self.animation_level = "none"
 
@@ -151,6 +154,11 @@ class BrainApp(Navigation, PaletteCommands, App[int]):
             if isinstance(candidate, str) and candidate in self.available_themes:
                 return candidate
         return "textual-dark"
+
+    @property
+    def read_lock(self) -> threading.RLock:
+        """Held by any thread that reads `self.brain` (its store is not thread-safe): the feed's lock."""
+        return self.feed.read_lock
 
     @property
     def writer(self) -> Brain:
@@ -246,6 +254,8 @@ class BrainApp(Navigation, PaletteCommands, App[int]):
         if event.snapshot is None:
             return
         self.full_loaded = True
+        if event.liveness is not None:
+            self.liveness = event.liveness
         if self.modal_open():
             self._held = event.snapshot  # shown when the dialog closes
             return
@@ -261,7 +271,7 @@ class BrainApp(Navigation, PaletteCommands, App[int]):
 
     def _apply(self, snapshot: BrainSnapshot) -> None:
         self.snapshot = snapshot
-        self.queue = self.brain.attention(snapshot)
+        self.queue = self.brain.attention(snapshot, self.liveness)
         self._announce(self.queue)
         self.show_snapshot()
 

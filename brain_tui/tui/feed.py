@@ -99,7 +99,7 @@ class LiveFeed:
             try:
                 with self.read_lock:
                     snapshot = self.brain.snapshot()
-                message = SnapshotLoaded(snapshot)
+                message = SnapshotLoaded(snapshot, liveness=self.brain.read_liveness())
             except Exception as exc:  # noqa: BLE001 - shown, the next change retries
                 message = SnapshotLoaded(None, f"cannot read the brain: {exc}")
             self.app.post_message(message)

@@ -9,6 +9,7 @@ from typing import Any
 
 from textual.message import Message
 
+from brain_tui.core.agents import Liveness
 from brain_tui.core.model import BrainSnapshot
 
 
@@ -23,6 +24,8 @@ class SnapshotLoaded(Message):
 
     snapshot: BrainSnapshot | None
     error: str = ""
+    #: The bound agent sessions (`brain.agents.liveness()`), read in the same thread.
+    liveness: Mapping[str, Liveness] | None = None
 
 
 

@@ -28,7 +28,7 @@ class SyncController:
     """What the cockpit knows about the remote, and the workers that talk to it.
 
     Attributes:
-        data: `core.sync.sync_status()`: ahead/behind, last sync, pending changes (None: unknown yet).
+        data: `brain.remote.status().as_dict()`: ahead/behind, last sync, pending changes (None: unknown yet).
         error: the last sync/fetch error ("" once one works again).
         busy: "syncing" while `s` runs, "fetching" during a background fetch, "" when idle.
         fetched_at: when the last background fetch worked (brain clock; kept in memory only).

@@ -107,3 +107,56 @@ def test_verify_reports_drift_with_exit_13(tmp_path: Path) -> None:
     report = json.loads(drift.stdout)
     assert report["outside"] == ["agents/oops.md", "todo.md"]
     assert "outside its scope" in drift.stderr
+
+
+def test_verify_and_log_match_session_ids_exactly(tmp_path: Path) -> None:
+    _, (a,) = make_remote(tmp_path, 1)
+    short = bsi(a, "claim", "open", "--scope", "wiki/", "--slug", "pilote").stdout.strip()
+    long = bsi(a, "claim", "open", "--scope", "agents/", "--slug", "pilote-be5").stdout.strip()
+    assert long.startswith(short)
+    (a / "agents").mkdir()
+    (a / "agents" / "be5.md").write_text("the satellite's work\n")
+    git(a, "add", "agents/be5.md")
+    git(a, "commit", "-q", "-m", f"{long}: agents page\n\nBSI-Session: {long}")
+    verified = bsi(a, "--json", "verify", short)
+    assert verified.returncode == 0, verified.stdout
+    assert json.loads(verified.stdout)["changed"] == []
+    messages = [e["message"] for e in json.loads(bsi(a, "--json", "log", short).stdout)["entries"]]
+    assert messages == [f"bsi: open claim {short}"]
+    long_messages = [e["message"] for e in json.loads(bsi(a, "--json", "log", long).stdout)["entries"]]
+    assert f"{long}: agents page" in long_messages and f"bsi: open claim {short}" not in long_messages
+
+
+def test_a_brain_in_a_subfolder_counts_paths_from_the_brain_root(tmp_path: Path) -> None:
+    repo = tmp_path / "big"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    git(repo, "config", "user.name", "tester")
+    git(repo, "config", "user.email", "tester@example.org")
+    (repo / "src").mkdir()
+    (repo / "src" / "app.py").write_text("print('app')\n")
+    git(repo, "add", "src/app.py")
+    git(repo, "commit", "-q", "-m", "the app")
+    subprocess.run([*BSI, "init", str(repo / "brain")], check=True, capture_output=True, env=env_for("tester"))
+    brain = repo / "brain"
+    sess = bsi(brain, "claim", "open", "--scope", "wiki/", "--slug", "sub").stdout.strip()
+    fresh = bsi(brain, "--json", "verify", sess)
+    assert fresh.returncode == 0, fresh.stdout
+    assert json.loads(fresh.stdout)["outside"] == []
+    (brain / "wiki").mkdir()
+    (brain / "wiki" / "page.md").write_text("in scope\n")
+    git(brain, "add", "wiki/page.md")
+    git(brain, "commit", "-q", "-m", f"wiki page\n\nBSI-Session: {sess}")
+    (repo / "README.md").write_text("someone else's uncommitted work, outside the brain\n")
+    inside = bsi(brain, "--json", "verify", sess)
+    assert inside.returncode == 0, inside.stdout
+    assert json.loads(inside.stdout)["changed"] == ["wiki/page.md"]
+    (repo / "src" / "app.py").write_text("print('changed by the session')\n")
+    git(repo, "add", "src/app.py")
+    git(repo, "commit", "-q", "-m", f"app change\n\nBSI-Session: {sess}")
+    drift = bsi(brain, "--json", "verify", sess)
+    assert drift.returncode == 13
+    assert json.loads(drift.stdout)["outside"] == ["../src/app.py"]
+    entries = json.loads(bsi(brain, "--json", "log", sess).stdout)["entries"]
+    opened = next(e for e in entries if e["message"] == f"bsi: open claim {sess}")
+    assert f"claims/{sess}.yml" in opened["files"]

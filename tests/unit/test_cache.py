@@ -349,7 +349,7 @@ def test_bsi_claim_list_reads_the_same_cold_and_warm(tmp_path: Path) -> None:
     ("a: 1\nb: [x, {c: d}]\n", {"a": 1, "b": ["x", {"c": "d"}]}),
     ("a: yes\nb: true\nc: 2026-11-29\nd: ~\ne: 1:30\n", {"a": "yes", "b": True, "c": "2026-11-29", "d": None,
                                                        "e": 90}),
-    ("a: 1\na: 2\n", {"a": 2}),
+    ("a: 1\na: 2\n", (2, "duplicate key 'a'")),  # never last-one-wins (issue 11 item 6)
     ("a: {<<: {b: 1}}\n", {"a": {"b": 1}}),
     ("a: " + "[" * 63 + "]" * 63 + "\n", "64 levels"),
     ("a: " + "[" * 64 + "]" * 64 + "\n", (1, "nested deeper than 64")),

@@ -201,6 +201,31 @@ class ClaimActions(Screen[None]):
         to = claim.parent or "" if claim is not None else ""
         self._push(SendSignalDialog(sender, to))
 
+    def action_launch(self) -> None:
+        """Launch an agent for the selected open claim, or for the claim a selected HANDOFF asks for."""
+        from .launch import LaunchDialog
+
+        if self.brain_app.refuse_readonly():
+            return
+        sig = self.selected_signal()
+        if sig is not None:
+            if sig.type != "HANDOFF":
+                self.notify("launch: select a claim or a HANDOFF signal", severity="warning", markup=False)
+                return
+            self._push(LaunchDialog(signal=sig))
+            return
+        claim = self.target_claim("launch")
+        if claim is not None:
+            self._push(LaunchDialog(claim=claim))
+
+    def action_attach(self) -> None:
+        """Show the tmux window of the selected claim's launched agent."""
+        from .launch import attach
+
+        claim = self.target_claim("attach")
+        if claim is not None:
+            attach(self.brain_app, claim.sess_id)
+
     def action_detail(self) -> None:
         """The detail view of the selected claim or signal."""
         from .detail import DetailScreen

@@ -31,7 +31,7 @@ def sync_badge(
     """The header's sync state: ahead/behind, the last sync, pending local changes, errors.
 
     Args:
-        sync: `core.sync.sync_status()` (None when unknown: nothing is shown).
+        sync: `brain.remote.status().as_dict()` (None when unknown: nothing is shown).
         snapshot: for the clock (ages) and the timezone.
         palette: theme styles.
         error: the last sync or fetch error ("" when the last one worked).
@@ -104,7 +104,7 @@ def header_text(
         hint: e.g. "demo".
         env: the environment data (ahead/behind, when `sync` is unknown).
         width: the header's width (the clock is right-aligned).
-        sync: `core.sync.sync_status()` — ahead/behind, last sync, pending changes.
+        sync: `brain.remote.status().as_dict()` — ahead/behind, last sync, pending changes.
         sync_error: the last sync or background fetch error.
         sync_busy: set while `s` runs.
         fetched_at: when the last background fetch worked.

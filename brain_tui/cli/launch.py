@@ -1,0 +1,86 @@
+"""`bsi launch ID`: start an agent for an open claim (SPEC 20.5); `--attach`, `--list`, `--handoff SIG`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any
+
+from brain_tui.cli.common import Context, table
+from brain_tui.core.errors import UsageError
+from brain_tui.core.launch import EXAMPLES, NoLaunchCommand
+
+
+def register(sub: Any, parent: argparse.ArgumentParser) -> None:
+    """Add `bsi launch`."""
+    p = sub.add_parser("launch", parents=[parent],
+                       help="start an agent for an open claim (launch.command in brain-compose.yml)",
+                       description="Start an agent for an open claim: launch.command of brain-compose.yml, "
+                                   "in a new tmux window named after the slug, with BSI_SESSION and "
+                                   "BRAIN_ROOT set. At most 3 launched agents run at once.")
+    p.add_argument("sess_id", nargs="?", metavar="ID", help="the open claim to launch")
+    p.add_argument("--handoff", metavar="SIG", help="open the claim a HANDOFF signal asks for, then launch it")
+    p.add_argument("--dry-run", action="store_true", help="print the argv and environment, start nothing")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--tmux", dest="tmux", action="store_const", const=True, default=None,
+                       help="in a new tmux window (the default when tmux is installed)")
+    where.add_argument("--here", dest="tmux", action="store_const", const=False,
+                       help="in this terminal (this process becomes the agent)")
+    p.add_argument("--attach", action="store_true", help="show the tmux window of the claim's running agent")
+    p.add_argument("--list", action="store_true", help="the launched agents still running")
+    p.set_defaults(handler=cmd_launch)
+
+
+def cmd_launch(ctx: Context) -> int:
+    """Run `bsi launch`."""
+    a = ctx.args
+    brain = ctx.brain
+    if a.list:
+        return _list(ctx)
+    if bool(a.sess_id) == bool(a.handoff):
+        raise UsageError("bsi launch: give a claim ID or --handoff SIG (one of them)")
+    if a.handoff and a.dry_run:
+        raise UsageError("bsi launch: --dry-run does not go with --handoff (it opens a claim)")
+    if a.attach:
+        if not a.sess_id:
+            raise UsageError("bsi launch --attach: give the claim ID")
+        attach = brain.attach_command(a.sess_id, current_tmux=os.environ.get("TMUX"))
+        sys.stdout.flush()
+        os.execvp(attach.argv[0], list(attach.argv))
+    try:
+        if a.handoff:
+            brain.check_launch_settings()
+            sess_id = brain.open_handoff(a.handoff)
+            ctx.say(f"bsi: opened {sess_id} for {a.handoff}")
+        else:
+            sess_id = a.sess_id
+        if a.dry_run:
+            plan = brain.launch_plan(sess_id, tmux=a.tmux)
+            ctx.emit(plan.as_dict(), "\n".join(json.dumps(arg, ensure_ascii=False) for arg in plan.argv))
+            return 0
+        record = brain.launch(sess_id, tmux=a.tmux)
+    except NoLaunchCommand:
+        return _no_command(ctx)
+    ctx.say(f"bsi: {sess_id} launched in tmux window {record.target} ({record.name}); "
+            f"attach: bsi launch --attach {sess_id}")
+    ctx.emit(record.as_dict(), record.target)
+    return 0
+
+
+def _no_command(ctx: Context) -> int:
+    """No `launch.command`: exit 64 with the examples to copy (unprefixed, so they paste as YAML)."""
+    first, _, rest = EXAMPLES.partition("\n")
+    if ctx.json:
+        sys.stdout.write(json.dumps({"error": first, "exit": 64, "examples": rest}, ensure_ascii=False) + "\n")
+    sys.stderr.write(f"bsi: {first}\n{rest}\n")
+    return 64
+
+
+def _list(ctx: Context) -> int:
+    records = ctx.brain.running_launches()
+    rows = [[r.sess_id, r.mode, r.target or "-", r.name or "-", str(r.pid), r.started_at] for r in records]
+    ctx.emit({"launches": [r.as_dict() for r in records]},
+             table(rows, ["ID", "MODE", "TMUX", "WINDOW", "PID", "STARTED"]) or "no launched agent runs")
+    return 0

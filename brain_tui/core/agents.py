@@ -1,0 +1,445 @@
+"""Agent sessions bound to claims, and their liveness (SPEC 20.1, 20.4).
+
+Local only, never committed: everything here lives under ``.brain/agents/``.
+
+* ``.brain/agents/<sess-id>.json`` — one record per claim with a bound agent
+  session: the agent session ID(s), the state (``working``, ``needs_input``,
+  ``idle``, ``ended``), the last activity and tool, the files it touched. The
+  hooks write it (``post-tool-use``, ``notification``, ``stop``,
+  ``session-end``); the cockpit reads it through :func:`read_liveness`.
+* ``.brain/agents/sessions/<agent-session>.json`` — which claims an agent
+  session opened (written when a claim is opened with ``agent_session``), so a
+  hook finds its claim without reading the brain.
+* ``.brain/agents/handover/<agent-session>.json`` — a binding waiting to be
+  carried over: Claude Code gives a session a new ID on ``/clear`` and
+  compaction; ``session-end`` leaves the old binding here and the next
+  ``session-start`` of the same agent process picks it up. Two candidates
+  are never guessed between.
+
+Every write is atomic (temp file in the same folder, then rename); a record
+that does not read is ignored, never an error. This module imports only the
+standard library, so the hooks stay cheap.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+__all__ = [
+    "AGENTS_DIR",
+    "AGENT_SESSION_ENV",
+    "BSI_SESSION_ENV",
+    "agent_session_for_open",
+    "IDLE_AFTER",
+    "STATES",
+    "Agents",
+    "Liveness",
+    "bound_claims",
+    "record_binding",
+    "record_activity",
+    "record_state",
+    "read_liveness",
+    "leave_handover",
+    "drop_handover",
+    "unseen",
+    "first_time",
+    "take_handover",
+    "valid_agent_session",
+]
+
+#: Where the records live, relative to the brain root.
+AGENTS_DIR = ".brain/agents"
+#: The states a bound agent session can be in (SPEC 20.4).
+STATES = ("working", "needs_input", "idle", "ended")
+#: A session that did nothing for this long reads as `idle` (unless it needs input or ended).
+IDLE_AFTER = timedelta(minutes=10)
+#: A hand-over older than this is not carried over (the agent restarted long ago: not the same session).
+HANDOVER_MAX_AGE = timedelta(hours=8)
+#: At most this many touched files are kept per claim (the most recent).
+MAX_TOUCHED = 500
+#: At most this many "already brought in" item keys are kept per claim.
+MAX_SEEN = 2000
+#: Agent session IDs as the agents give them (Claude Code: a UUID).
+AGENT_SESSION_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$")
+_SESS_RE = re.compile(r"^sess-[A-Za-z0-9._-]+$")
+_MAX_RECORD_BYTES = 256 * 1024
+
+
+def valid_agent_session(value: object) -> bool:
+    """True when `value` is a usable agent session ID (never a path)."""
+    return isinstance(value, str) and bool(AGENT_SESSION_RE.match(value)) and ".." not in value
+
+
+@dataclass(frozen=True)
+class Liveness:
+    """What the hooks last saw of the agent session bound to one claim.
+
+    Attributes:
+        sess_id: the claim.
+        agent_session: the agent session ID bound to it now (the latest after a hand-over).
+        state: ``working``, ``needs_input``, ``idle`` or ``ended``.
+        last_activity: the last hook event seen, or None.
+        last_tool: the tool of the last tool event (``Edit``, ``Bash``…), or None.
+        touched: files the session wrote, brain-relative, oldest first.
+    """
+
+    sess_id: str
+    agent_session: str | None
+    state: str
+    last_activity: datetime | None
+    last_tool: str | None
+    touched: tuple[str, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON shape: the fields, `last_activity` as ISO text."""
+        return {
+            "sess_id": self.sess_id,
+            "agent_session": self.agent_session,
+            "state": self.state,
+            "last_activity": self.last_activity.isoformat() if self.last_activity else None,
+            "last_tool": self.last_tool,
+            "touched": list(self.touched),
+        }
+
+
+# ---------------------------------------------------------------------------------------------
+# Files
+# ---------------------------------------------------------------------------------------------
+def _dir(root: str | os.PathLike[str], *parts: str) -> str:
+    return os.path.join(os.fspath(root), AGENTS_DIR, *parts)
+
+
+def _read(path: str) -> dict[str, Any] | None:
+    """A record as a dict, or None (missing, too big, not JSON, not an object)."""
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(_MAX_RECORD_BYTES + 1)
+    except OSError:
+        return None
+    if len(raw) > _MAX_RECORD_BYTES:
+        return None
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _write(path: str, data: Mapping[str, Any]) -> None:
+    """Write one record atomically (temp file + rename); folders made as needed."""
+    folder = os.path.dirname(path)
+    os.makedirs(folder, exist_ok=True)
+    tmp = os.path.join(folder, f".bsi-tmp-{os.getpid()}-{os.path.basename(path)}")
+    text = json.dumps(data, ensure_ascii=False, sort_keys=True, indent=1) + "\n"
+    with open(tmp, "w", encoding="utf-8") as handle:
+        handle.write(text)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(tmp, path)
+
+
+@contextlib.contextmanager
+def _locked(root: str | os.PathLike[str]) -> Iterator[None]:
+    """Serialise read-modify-write of the records (parallel tool calls of one agent run hooks at once)."""
+    import fcntl
+
+    folder = _dir(root)
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, ".lock"), "a+b") as handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+def _claim_path(root: str | os.PathLike[str], sess_id: str) -> str:
+    if not _SESS_RE.match(sess_id):
+        raise ValueError(f"invalid session ID {sess_id!r}")
+    return _dir(root, f"{sess_id}.json")
+
+
+def _session_path(root: str | os.PathLike[str], agent_session: str, kind: str = "sessions") -> str:
+    if not valid_agent_session(agent_session):
+        raise ValueError(f"invalid agent session ID {agent_session!r}")
+    return _dir(root, kind, f"{agent_session}.json")
+
+
+def _iso(moment: datetime) -> str:
+    return moment.replace(microsecond=0).isoformat()
+
+
+def _parse_time(value: object) -> datetime | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    return moment if moment.tzinfo is not None else None
+
+
+# ---------------------------------------------------------------------------------------------
+# Binding
+# ---------------------------------------------------------------------------------------------
+#: The environment variable Claude Code sets for Bash, hooks and stdio MCP servers.
+AGENT_SESSION_ENV = "CLAUDE_CODE_SESSION_ID"
+#: The claim a launcher gave the session (SPEC 20.5); it wins over any binding.
+BSI_SESSION_ENV = "BSI_SESSION"
+
+
+def agent_session_for_open(explicit: str | None, environ: Mapping[str, str]) -> str | None:
+    """The agent session a new claim binds: `--agent-session`, else `$CLAUDE_CODE_SESSION_ID`, else None.
+
+    An empty value means none; a malformed one is refused by the open (exit 65).
+    """
+    if explicit is not None:
+        return explicit.strip() or None
+    return (environ.get(AGENT_SESSION_ENV) or "").strip() or None
+
+
+def record_binding(root: str | os.PathLike[str], sess_id: str, agent_session: str, now: datetime) -> None:
+    """Remember that `agent_session` holds claim `sess_id` (called when the claim is opened or carried over).
+
+    Raises:
+        ValueError: a malformed session or agent session ID.
+    """
+    with _locked(root):
+        _bind_unlocked(root, sess_id, agent_session, now)
+
+
+def _bind_unlocked(root: str | os.PathLike[str], sess_id: str, agent_session: str, now: datetime) -> None:
+    path = _session_path(root, agent_session)
+    entry = _read(path) or {}
+    ids = [s for s in entry.get("sess_ids", []) if isinstance(s, str) and s != sess_id]
+    _write(path, {"agent_session": agent_session, "sess_ids": [*ids, sess_id], "updated_at": _iso(now)})
+    record_path = _claim_path(root, sess_id)
+    record = _read(record_path) or {"sess_id": sess_id, "state": "working", "touched": []}
+    history = [a for a in record.get("agent_sessions", []) if isinstance(a, str) and a != agent_session]
+    record.update({"agent_session": agent_session, "agent_sessions": [*history, agent_session][-20:],
+                   "last_activity": record.get("last_activity") or _iso(now)})
+    if record.get("state") not in STATES or record.get("state") == "ended":
+        record["state"] = "working"
+    _write(record_path, record)
+
+
+def bound_claims(root: str | os.PathLike[str], agent_session: str) -> list[str]:
+    """The claims opened by (or carried over to) this agent session on this machine, oldest first."""
+    if not valid_agent_session(agent_session):
+        return []
+    entry = _read(_session_path(root, agent_session)) or {}
+    return [s for s in entry.get("sess_ids", []) if isinstance(s, str) and _SESS_RE.match(s)]
+
+
+# ---------------------------------------------------------------------------------------------
+# Liveness writers (the hooks)
+# ---------------------------------------------------------------------------------------------
+def record_activity(root: str | os.PathLike[str], sess_id: str, agent_session: str | None, now: datetime,
+                    tool: str | None = None, touched: Sequence[str] = ()) -> None:
+    """A tool event of the bound session: state `working`, last activity and tool, touched files added."""
+    with _locked(root):
+        path = _claim_path(root, sess_id)
+        record = _read(path) or {"sess_id": sess_id}
+        files = [f for f in record.get("touched", []) if isinstance(f, str)]
+        for name in touched:
+            if name in files:
+                files.remove(name)
+            files.append(name)
+        record.update({"sess_id": sess_id, "state": "working", "last_activity": _iso(now),
+                       "touched": files[-MAX_TOUCHED:]})
+        if tool:
+            record["last_tool"] = tool[:64]
+        if agent_session:
+            record["agent_session"] = agent_session
+        _write(path, record)
+
+
+def record_state(root: str | os.PathLike[str], sess_id: str, agent_session: str | None, state: str,
+                 now: datetime) -> None:
+    """Record `needs_input`, `idle`, `ended` (or `working`) for the cockpit.
+
+    Raises:
+        ValueError: an unknown state.
+    """
+    if state not in STATES:
+        raise ValueError(f"unknown state {state!r}")
+    with _locked(root):
+        path = _claim_path(root, sess_id)
+        record = _read(path) or {"sess_id": sess_id, "touched": []}
+        record.update({"sess_id": sess_id, "state": state, "last_activity": _iso(now)})
+        if agent_session:
+            record["agent_session"] = agent_session
+        _write(path, record)
+
+
+def unseen(root: str | os.PathLike[str], sess_id: str, keys: Sequence[str]) -> set[str]:
+    """Which of `keys` were never brought to the claim's session before; they are marked seen now.
+
+    Each item (a signal, a gate decision, a TTL warning) reaches the agent once, never again.
+    """
+    if not keys:
+        return set()
+    with _locked(root):
+        path = _claim_path(root, sess_id)
+        record = _read(path) or {"sess_id": sess_id, "touched": []}
+        seen = [k for k in record.get("seen", []) if isinstance(k, str)]
+        known = set(seen)
+        fresh = [k for k in dict.fromkeys(keys) if k not in known]
+        if fresh:
+            record["seen"] = [*seen, *fresh][-MAX_SEEN:]
+            _write(path, record)
+        return set(fresh)
+
+
+def first_time(root: str | os.PathLike[str], sess_id: str, key: str) -> bool:
+    """True the first time `key` is asked for this claim (then False for ever)."""
+    return bool(unseen(root, sess_id, [key]))
+
+
+# ---------------------------------------------------------------------------------------------
+# Hand-over on /clear and compaction
+# ---------------------------------------------------------------------------------------------
+def leave_handover(root: str | os.PathLike[str], agent_session: str, sess_ids: Sequence[str], now: datetime,
+                   *, cwd: str = "", process: str = "") -> None:
+    """Leave the binding of an ending agent session for its successor (`session-end` with reason `clear`)."""
+    if not sess_ids:
+        return
+    with _locked(root):
+        _write(_session_path(root, agent_session, "handover"), {
+            "agent_session": agent_session, "sess_ids": list(sess_ids), "at": _iso(now),
+            "cwd": cwd, "process": process,
+        })
+
+
+def take_handover(root: str | os.PathLike[str], agent_session: str, now: datetime, *, cwd: str = "",
+                  process: str = "") -> tuple[list[str], str]:
+    """Carry a pending binding over to a new agent session (`session-start` after `/clear` or compaction).
+
+    The candidates are the pending hand-overs younger than `HANDOVER_MAX_AGE`
+    left by the same agent process (when both sides know it), else from the
+    same working folder. Exactly one candidate is taken and bound to
+    `agent_session`; with none, or with two or more (never guessed between),
+    nothing is bound.
+
+    Returns:
+        ``(sess_ids bound, why)``: the claims now bound (empty when none), and a
+        short fact about what happened ("" when there was nothing to carry over).
+    """
+    folder = _dir(root, "handover")
+    with _locked(root):
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError:
+            return [], ""
+        candidates: list[tuple[str, dict[str, Any]]] = []
+        for name in names:
+            if not name.endswith(".json") or name.startswith("."):
+                continue
+            path = os.path.join(folder, name)
+            entry = _read(path)
+            at = _parse_time(entry.get("at")) if entry else None
+            if entry is None or at is None or now - at > HANDOVER_MAX_AGE or now < at - timedelta(minutes=5):
+                continue
+            if entry.get("agent_session") == agent_session:
+                continue
+            if process and entry.get("process"):
+                if entry["process"] != process:
+                    continue
+            elif cwd and entry.get("cwd") and entry["cwd"] != cwd:
+                continue
+            candidates.append((path, entry))
+        if not candidates:
+            return [], ""
+        if len(candidates) > 1:
+            ids = sorted({s for _p, e in candidates for s in e.get("sess_ids", []) if isinstance(s, str)})
+            return [], f"{len(candidates)} bindings wait to be carried over ({', '.join(ids)[:300]}): none taken"
+        path, entry = candidates[0]
+        ids = [s for s in entry.get("sess_ids", []) if isinstance(s, str) and _SESS_RE.match(s)]
+        for sess_id in ids:
+            _bind_unlocked(root, sess_id, agent_session, now)
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        return ids, f"binding carried over from agent session {entry.get('agent_session')}"
+
+
+def drop_handover(root: str | os.PathLike[str], agent_session: str) -> None:
+    """Forget a hand-over this agent session left (it came back with the same ID: nothing to carry over)."""
+    with contextlib.suppress(OSError, ValueError):
+        os.unlink(_session_path(root, agent_session, "handover"))
+
+
+# ---------------------------------------------------------------------------------------------
+# Reader (the cockpit)
+# ---------------------------------------------------------------------------------------------
+def read_liveness(root: str | os.PathLike[str], now: datetime | None = None) -> dict[str, Liveness]:
+    """Every claim's liveness record, by session ID.
+
+    Args:
+        root: the brain.
+        now: the brain's clock; a `working` session quiet for `IDLE_AFTER` reads as `idle`.
+            None: states as recorded.
+    """
+    folder = _dir(root)
+    out: dict[str, Liveness] = {}
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return out
+    for name in sorted(names):
+        if not name.startswith("sess-") or not name.endswith(".json"):
+            continue
+        record = _read(os.path.join(folder, name))
+        if record is None:
+            continue
+        sess_id = record.get("sess_id")
+        if not isinstance(sess_id, str) or f"{sess_id}.json" != name:
+            continue
+        state = record.get("state") if record.get("state") in STATES else "idle"
+        last = _parse_time(record.get("last_activity"))
+        if now is not None and state == "working" and (last is None or now - last >= IDLE_AFTER):
+            state = "idle"
+        agent = record.get("agent_session")
+        tool = record.get("last_tool")
+        touched = tuple(f for f in record.get("touched", []) if isinstance(f, str)) \
+            if isinstance(record.get("touched"), list) else ()
+        out[sess_id] = Liveness(
+            sess_id=sess_id,
+            agent_session=agent if isinstance(agent, str) else None,
+            state=str(state),
+            last_activity=last,
+            last_tool=tool if isinstance(tool, str) else None,
+            touched=touched,
+        )
+    return out
+
+
+class Agents:
+    """The facade's view of agent sessions (``brain.agents``).
+
+    Args:
+        root: the brain.
+        now: the brain's clock (a callable giving "now").
+    """
+
+    def __init__(self, root: str | os.PathLike[str], now: Any) -> None:
+        self.root = os.fspath(root)
+        self._now = now
+
+    def liveness(self) -> dict[str, Liveness]:
+        """Every bound claim's liveness, by session ID (see `read_liveness`)."""
+        return read_liveness(self.root, self._now())
+
+    def bind(self, sess_id: str, agent_session: str) -> None:
+        """Record locally that `agent_session` holds `sess_id` (see `record_binding`)."""
+        record_binding(self.root, sess_id, agent_session, self._now())
+
+    def bound_claims(self, agent_session: str) -> list[str]:
+        """The claims this agent session holds on this machine, oldest first."""
+        return bound_claims(self.root, agent_session)

@@ -1,0 +1,231 @@
+"""`bsi launch ID` (SPEC 20.5): which claim may be launched, the argv from launch.command, tmux, the limit of 3.
+
+The launched "agent" is a small Python script that writes the argv and environment it received
+as JSON: a hostile story must arrive as exactly one argument, and nothing in it may run.
+tmux runs as a private server (its own TMUX_TMPDIR), never the user's.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import Run, clean_env, load_claim, ok, run_bsi, signal_docs
+
+RECORDER = """\
+import json, os, sys, time
+out = sys.argv[1]
+doc = {"argv": sys.argv[2:], "cwd": os.getcwd(),
+       "env": {k: os.environ.get(k) for k in ("BSI_SESSION", "BRAIN_ROOT")}}
+with open(out + ".tmp", "w", encoding="utf-8") as fh:
+    json.dump(doc, fh)
+os.replace(out + ".tmp", out)
+time.sleep(float(os.environ.get("RECORDER_SLEEP", "0")))
+"""
+
+HOSTILE = "$(touch PWNED) `touch PWNED` \"dq\" 'sq' \\ back\nnew line; touch PWNED; x;"
+needs_tmux = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+
+
+def write_config(brain: Path, command: list[str], *, tmux: bool | None = None) -> None:
+    """brain-compose.yml with a launch block (JSON is YAML)."""
+    block: dict[str, Any] = {"command": command}
+    if tmux is not None:
+        block["tmux"] = tmux
+    (brain / "brain-compose.yml").write_text(json.dumps({"launch": block}), encoding="utf-8")
+
+
+def recorder(tmp_path: Path) -> Path:
+    """The script standing in for an agent."""
+    path = tmp_path / "recorder.py"
+    path.write_text(RECORDER, encoding="utf-8")
+    return path
+
+
+def recorded(path: Path, timeout: float = 20.0) -> dict[str, Any]:
+    """What the recorder wrote (waits for it: a tmux window starts asynchronously)."""
+    deadline = time.monotonic() + timeout
+    while not path.exists():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the launched command never ran ({path} missing)")
+        time.sleep(0.05)
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def opened(brain: Path, *args: str) -> str:
+    return ok(run_bsi("claim", "open", *args, brain=brain))
+
+
+def no_tmux_env(**extra: str) -> dict[str, str]:
+    env = clean_env(**extra)
+    env.pop("TMUX", None)
+    return env
+
+
+def test_no_command_configured_exits_64_with_examples_to_copy(brain: Path) -> None:
+    sess = opened(brain, "--scope", "wiki/")
+    run = run_bsi("launch", sess, brain=brain)
+    assert run.code == 64
+    assert run.err.startswith("bsi: no launch command configured")
+    for agent in ("Claude Code", "Codex", "Gemini"):
+        assert agent in run.err
+    # the examples are lines of YAML, not prefixed, so they paste as they are
+    assert "\n    launch:\n      command: [claude, \"{prompt}\"]\n" in run.err
+    assert run.out == ""
+
+
+def test_hostile_story_is_one_argument_and_nothing_runs(brain: Path, tmp_path: Path) -> None:
+    out = tmp_path / "argv.json"
+    write_config(brain, [sys.executable, str(recorder(tmp_path)), str(out), "{story}", "{scope}", "{sess_id}",
+                         "--slug={slug}", "{root}", "{prompt}"], tmux=False)
+    sess = opened(brain, "--scope", "wiki/", "--story", HOSTILE, "--slug", "hostile")
+    run = run_bsi("launch", sess, brain=brain, env=no_tmux_env())
+    assert run.code == 0, run.err
+    doc = recorded(out)
+    argv = doc["argv"]
+    assert argv[:5] == [HOSTILE, "wiki/", sess, "--slug=hostile", str(brain)]
+    prompt = argv[5]
+    assert len(argv) == 6
+    assert prompt.splitlines()[0].startswith("Satellite: wiki/ — $(touch PWNED)")
+    assert f"claim: {sess}" in prompt
+    assert "pilote: standalone" in prompt
+    assert len(prompt.splitlines()) == 3  # claim text cannot add lines to the launch message
+    assert doc["env"] == {"BSI_SESSION": sess, "BRAIN_ROOT": str(brain)}
+    assert doc["cwd"] == str(brain)
+    assert not list(brain.rglob("PWNED")) and not list(tmp_path.rglob("PWNED"))
+
+
+def test_launch_message_names_type_and_pilot(brain: Path, tmp_path: Path) -> None:
+    write_config(brain, ["echo", "{prompt}"], tmux=False)
+    pilot = opened(brain, "--scope", "brain-engine/", "--type", "pilote", "--slug", "pilo")
+    sat = opened(brain, "--scope", "brain-engine/server.py", "--parent", pilot, "--satellite-type", "code",
+                 "--story", "implement BE-6")
+    run = run_bsi("launch", sat, "--dry-run", "--json", brain=brain)
+    assert run.code == 0, run.err
+    plan = run.json()
+    assert plan["argv"] == ["echo", "Satellite: brain-engine/server.py — implement BE-6\nsatellite_type: code\n"
+                                    f"pilote: {pilot}\nclaim: {sat} (already open: do not open another)"]
+    assert plan["env"] == {"BSI_SESSION": sat, "BRAIN_ROOT": str(brain)}
+
+
+@pytest.mark.parametrize("action", ["pause", "close", "missing"])
+def test_only_an_open_claim_is_launched(brain: Path, tmp_path: Path, action: str) -> None:
+    write_config(brain, ["echo", "{sess_id}"], tmux=False)
+    sess = opened(brain, "--scope", "wiki/")
+    if action == "pause":
+        ok(run_bsi("gate", "pause", sess, "hold", brain=brain))
+    elif action == "close":
+        ok(run_bsi("claim", "close", sess, "--status", "ok", brain=brain))
+    else:
+        sess = "sess-20261129-1000-none"
+    run = run_bsi("launch", sess, brain=brain, env=no_tmux_env())
+    assert run.code == (66 if action == "missing" else 12), run.err
+    assert run.err.count("\n") == 1 and "Traceback" not in run.err
+
+
+@pytest.mark.parametrize(("command", "story", "fragment"), [
+    (["{story}", "x"], "ls", "program"),
+    (["echo", "{story}"], "--dangerously-skip-permissions", "option"),
+    (["echo", "{nope}"], "x", "unknown placeholder {nope}"),
+    ("claude {prompt}", "x", "argv list"),
+])
+def test_bad_command_or_hostile_option_is_refused(brain: Path, command: Any, story: str, fragment: str) -> None:
+    (brain / "brain-compose.yml").write_text(json.dumps({"launch": {"command": command, "tmux": False}}))
+    sess = opened(brain, "--scope", "wiki/", f"--story={story}")
+    run = run_bsi("launch", sess, brain=brain, env=no_tmux_env())
+    assert run.code == 65, run.err
+    assert fragment in run.err
+
+
+def test_handoff_opens_the_claim_then_launches_it(brain: Path, tmp_path: Path) -> None:
+    out = tmp_path / "argv.json"
+    write_config(brain, [sys.executable, str(recorder(tmp_path)), str(out), "{sess_id}", "{scope}"], tmux=False)
+    pilot = opened(brain, "--scope", "src/", "--type", "pilote")
+    sat = opened(brain, "--scope", "src/a.md", "--parent", pilot, "--satellite-type", "brain-write",
+                 "--on-done", "trigger → type:test scope:src/tests/")
+    ok(run_bsi("claim", "close", sat, "--status", "ok", brain=brain))
+    handoff = next(s for s in signal_docs(brain) if s["type"] == "HANDOFF")
+    run = run_bsi("launch", "--handoff", handoff["sig_id"], brain=brain, env=no_tmux_env())
+    assert run.code == 0, run.err
+    argv = recorded(out)["argv"]
+    new = load_claim(brain, argv[0])
+    assert argv[1] == "src/tests/"
+    assert (new["status"], new["satellite_type"], new["parent_satellite"]) == ("open", "test", pilot)
+    assert next(s for s in signal_docs(brain) if s["sig_id"] == handoff["sig_id"])["state"] == "delivered"
+
+
+# -- tmux ---------------------------------------------------------------------------------------
+@pytest.fixture
+def tmux_env(tmp_path: Path) -> Any:
+    """An environment whose tmux server is private (its own TMUX_TMPDIR), killed afterwards."""
+    folder = Path("/tmp") / f"bsi-tmux-{tmp_path.name[-20:]}"  # short: socket paths are limited
+    folder.mkdir(exist_ok=True)
+    env = no_tmux_env(TMUX_TMPDIR=str(folder), RECORDER_SLEEP="60")
+    yield env
+    subprocess.run(["tmux", "kill-server"], env=env, capture_output=True, check=False)
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def tmux_windows(env: dict[str, str]) -> list[str]:
+    proc = subprocess.run(["tmux", "list-windows", "-a", "-F", "#{window_name}"], env=env, capture_output=True,
+                          text=True, check=False)
+    return proc.stdout.split()
+
+
+@needs_tmux
+def test_tmux_window_named_after_slug_with_env_and_hostile_story(brain: Path, tmp_path: Path,
+                                                                 tmux_env: dict[str, str]) -> None:
+    out = tmp_path / "argv.json"
+    pwned = tmp_path / "PWNED-by-tmux"
+    # An argument ending in ";" would end tmux's command: the next ones would run as a tmux command.
+    write_config(brain, [sys.executable, str(recorder(tmp_path)), str(out), "{story}", "run-shell",
+                         f"touch {pwned}"])
+    story = "done; " + HOSTILE
+    sess = opened(brain, "--scope", "wiki/", "--story", story, "--slug", "wiki-fix")
+    run: Run = run_bsi("launch", sess, "--json", brain=brain, env=tmux_env)
+    assert run.code == 0, run.err
+    record = run.json()
+    assert record["mode"] == "tmux" and record["name"] == "wiki-fix" and record["window"].startswith("@")
+    doc = recorded(out)
+    assert doc["argv"] == [story, "run-shell", f"touch {pwned}"]
+    assert doc["env"] == {"BSI_SESSION": sess, "BRAIN_ROOT": str(brain)}
+    assert doc["cwd"] == str(brain)
+    assert "wiki-fix" in tmux_windows(tmux_env)
+    time.sleep(0.3)
+    assert not pwned.exists() and not list(brain.rglob("PWNED")) and not list(tmp_path.rglob("PWNED"))
+    # the same claim again: its agent runs
+    again = run_bsi("launch", sess, brain=brain, env=tmux_env)
+    assert again.code == 12 and "already runs" in again.err
+    listed = run_bsi("launch", "--list", "--json", brain=brain, env=tmux_env)
+    assert [r["sess_id"] for r in listed.json()["launches"]] == [sess]
+
+
+@needs_tmux
+def test_at_most_three_launches_at_once(brain: Path, tmp_path: Path, tmux_env: dict[str, str]) -> None:
+    write_config(brain, [sys.executable, str(recorder(tmp_path)), str(tmp_path / "{slug}.json")])
+    ids = [opened(brain, "--scope", f"w{i}/", "--slug", f"s{i}") for i in range(4)]
+    for sess in ids[:3]:
+        run = run_bsi("launch", sess, brain=brain, env=tmux_env)
+        assert run.code == 0, run.err
+    for i in range(3):
+        recorded(tmp_path / f"s{i}.json")
+    fourth = run_bsi("launch", ids[3], brain=brain, env=tmux_env)
+    assert fourth.code == 75, fourth.err
+    assert "at most 3 at once" in fourth.err
+    assert sorted(tmux_windows(tmux_env)) == ["s0", "s1", "s2"]
+    # one ends: a slot is free again
+    subprocess.run(["tmux", "kill-window", "-t", "s0"], env=tmux_env, check=True, capture_output=True)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        fourth = run_bsi("launch", ids[3], brain=brain, env=tmux_env)
+        if fourth.code == 0:
+            break
+        time.sleep(0.2)
+    assert fourth.code == 0, fourth.err

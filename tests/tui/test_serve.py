@@ -1,0 +1,159 @@
+"""`brain-tui --serve` (SPEC 20.6): loopback only, a one-time token for a cookie, Host and Origin checks.
+
+No log line holds the token. A real server (a subprocess on a free port) is driven over HTTP and
+WebSocket with aiohttp's client;
+the accepted WebSocket runs a real cockpit, whose first bytes must arrive.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import pytest
+
+aiohttp = pytest.importorskip("aiohttp")
+pytest.importorskip("textual_serve")
+
+from tests.conftest import clean_env  # noqa: E402
+
+
+class Served(NamedTuple):
+    url: str
+    base: str
+    port: int
+    process: subprocess.Popen[str]
+    stderr: Path
+
+
+def cockpit(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "brain_tui.tui", *args], capture_output=True, text=True,
+                          env=clean_env(), timeout=30, check=False)
+
+
+@pytest.fixture
+def served(demo_brain: Path, tmp_path: Path) -> Iterator[Served]:
+    stderr = tmp_path / "serve.log"
+    with open(stderr, "w", encoding="utf-8") as err:
+        process = subprocess.Popen([sys.executable, "-m", "brain_tui.tui", "--serve", "--port", "0", "--brain",
+                                    str(demo_brain), "--now", "2026-11-29T10:00:00Z"],
+                                   stdout=subprocess.PIPE, stderr=err, text=True, env=clean_env())
+    try:
+        assert process.stdout is not None
+        deadline = time.monotonic() + 30
+        url = ""
+        while not url and time.monotonic() < deadline:
+            line = process.stdout.readline()
+            if not line:
+                break
+            found = re.search(r"http://127\.0\.0\.1:(\d+)/\?token=\S+", line)
+            url = found.group(0) if found else ""
+        assert url, f"no URL printed; stderr: {stderr.read_text()}"
+        port = int(re.search(r":(\d+)/", url).group(1))  # type: ignore[union-attr]
+        yield Served(url, f"http://127.0.0.1:{port}", port, process, stderr)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+def run(coro: Any) -> Any:
+    return asyncio.run(coro)
+
+
+async def get(url: str, **headers: str) -> tuple[int, dict[str, str], str, list[str]]:
+    async with aiohttp.ClientSession() as session, session.get(url, headers=headers,
+                                                               allow_redirects=False) as response:
+        return (response.status, dict(response.headers), await response.text(),
+                response.headers.getall("Set-Cookie", []))
+
+
+async def sign_in(served: Served) -> str:
+    """Exchange the token: returns the `name=value` cookie."""
+    status, headers, _, cookies = await get(served.url)
+    assert status == 303 and headers["Location"] == "/"
+    assert len(cookies) == 1
+    return cookies[0].split(";", 1)[0]
+
+
+async def websocket(served: Served, **headers: str) -> tuple[int, bytes]:
+    """Open /ws with these headers: (HTTP status of a refusal or 101, the first bytes of the cockpit)."""
+    async with aiohttp.ClientSession() as session:
+        try:
+            ws = await session.ws_connect(f"{served.base}/ws?width=80&height=24", headers=headers)
+        except aiohttp.WSServerHandshakeError as exc:
+            return exc.status, b""
+        async with ws:
+            while True:
+                message = await asyncio.wait_for(ws.receive(), timeout=60)
+                if message.type == aiohttp.WSMsgType.BINARY:
+                    await ws.send_str('["stdin", "q"]')
+                    return 101, bytes(message.data)
+                if message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.ERROR):
+                    return 101, b""
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "::", "192.168.1.20", "example.com"])
+def test_non_loopback_host_is_refused_with_one_line(host: str) -> None:
+    done = cockpit("--serve", "--host", host, "--port", "0", "--demo")
+    assert done.returncode == 65
+    assert done.stderr.count("\n") == 1 and "loopback only" in done.stderr
+    assert done.stdout == ""
+
+
+def test_without_the_token_everything_is_refused(served: Served) -> None:
+    for path in ("/", "/static/js/textual.js", "/download/x", "/?token=wrong"):
+        status, _, body, cookies = run(get(served.base + path))
+        assert status == 403, path
+        assert not cookies
+    assert run(websocket(served, Origin=served.base))[0] == 403
+
+
+def test_token_gives_a_strict_httponly_cookie_once_then_the_page(served: Served) -> None:
+    status, headers, _, cookies = run(get(served.url))
+    assert status == 303 and headers["Location"] == "/"  # to a URL without the token
+    attributes = [a.strip().lower() for a in cookies[0].split(";")]
+    assert "httponly" in attributes and "samesite=strict" in attributes and "path=/" in attributes
+    cookie = cookies[0].split(";", 1)[0]
+    assert run(get(served.url))[0] == 403  # one-time
+    status, headers, page, _ = run(get(served.base + "/", Cookie=cookie))
+    assert status == 200
+    assert f"ws://127.0.0.1:{served.port}/ws" in page
+    assert "token" not in page and cookie.split("=", 1)[1] not in page
+    assert headers["Referrer-Policy"] == "no-referrer"
+    assert run(get(served.base + "/static/js/textual.js", Cookie=cookie))[0] == 200
+
+
+def test_foreign_origin_and_foreign_host_are_refused(served: Served) -> None:
+    cookie = run(sign_in(served))
+    assert run(websocket(served, Cookie=cookie, Origin="http://evil.example"))[0] == 403
+    assert run(websocket(served, Cookie=cookie, Origin=f"http://127.0.0.1:{served.port + 1}"))[0] == 403
+    assert run(websocket(served, Cookie=cookie))[0] == 403  # a WebSocket without Origin
+    # DNS rebinding: a foreign name resolving to 127.0.0.1 carries its own Host
+    rebound = f"evil.example:{served.port}"
+    assert run(websocket(served, Cookie=cookie, Origin=f"http://{rebound}", Host=rebound))[0] == 403
+    assert run(get(served.base + "/", Cookie=cookie, Host=rebound))[0] == 403
+    assert run(get(served.base + "/", Cookie=cookie, Origin="http://evil.example"))[0] == 403
+
+
+def test_cookie_and_exact_origin_open_a_live_cockpit_and_no_log_line_holds_a_secret(served: Served) -> None:
+    cookie = run(sign_in(served))
+    status, first = run(websocket(served, Cookie=cookie, Origin=served.base))
+    assert status == 101
+    assert first, "the cockpit sent nothing"
+    served.process.terminate()
+    served.process.wait(timeout=10)
+    log = served.stderr.read_text(encoding="utf-8")
+    token = served.url.split("token=", 1)[1]
+    assert "GET / 303" in log and "browser connected" in log  # the access log is there, path only
+    assert token not in log and cookie.split("=", 1)[1] not in log
+    assert os.environ.get("BRAIN_TUI_SERVE_TOKEN") is None

@@ -1,0 +1,65 @@
+"""core/launch.py: the argv rule and what tmux is given (no process started)."""
+
+from __future__ import annotations
+
+import pytest
+
+from brain_tui.core.errors import InvalidData
+from brain_tui.core.launch import LaunchPlan, build_argv, launch_settings, tmux_arg, tmux_command
+
+VALUES = {"sess_id": "sess-20261129-1000-ab12", "scope": "wiki/", "story": "a b; c", "prompt": "P",
+          "slug": "ab12", "root": "/b"}
+
+
+def plan(*argv: str, cwd: str = "/b") -> LaunchPlan:
+    return LaunchPlan(sess_id="sess-x", argv=argv, env={"BSI_SESSION": "sess-x", "BRAIN_ROOT": cwd}, cwd=cwd,
+                      tmux=True, name="ab12")
+
+
+def test_each_placeholder_stays_inside_its_element() -> None:
+    assert build_argv(["a", "--s={story}", "{story}", "{scope}{slug}"], VALUES) == (
+        "a", "--s=a b; c", "a b; c", "wiki/ab12")
+
+
+@pytest.mark.parametrize("template", [["{story}"], ["{prompt}", "x"], ["x", "{bogus}"]])
+def test_program_never_from_claim_text_and_placeholders_known(template: list[str]) -> None:
+    with pytest.raises(InvalidData):
+        build_argv(template, VALUES)
+
+
+def test_claim_text_cannot_add_an_option_or_a_nul() -> None:
+    with pytest.raises(InvalidData, match="option"):
+        build_argv(["x", "{story}"], {**VALUES, "story": "--yolo"})
+    with pytest.raises(InvalidData, match="NUL"):
+        build_argv(["x", "{story}"], {**VALUES, "story": "a\x00b"})
+    assert build_argv(["x", "--flag={story}"], {**VALUES, "story": "--yolo"}) == ("x", "--flag=--yolo")
+
+
+def test_tmux_sees_escaped_semicolons_and_never_a_lone_command() -> None:
+    assert tmux_arg("a;") == "a\\;" and tmux_arg("a\\;") == "a\\\\;" and tmux_arg("a;b") == "a;b"
+    argv = tmux_command(plan("claude"), inside_tmux=True, session="bsi-x", session_exists=False)
+    assert argv[argv.index("--") + 1:] == ["env", "claude"]  # one argument would be run by a shell
+    argv = tmux_command(plan("a", "x;", cwd="/b#(id)"), inside_tmux=False, session="bsi-x", session_exists=False)
+    assert argv[:2] == ["tmux", "new-session"] and argv[-2:] == ["a", "x\\;"]
+    assert argv[argv.index("-c") + 1] == "/b##(id)"  # -c is format-expanded by tmux
+    assert "BRAIN_ROOT=/b#(id)" in argv
+
+
+def test_settings_want_an_argv_list() -> None:
+    assert launch_settings({"launch": {"command": ["claude", "{prompt}"]}}).command == ("claude", "{prompt}")
+    assert "argv list" in launch_settings({"launch": {"command": "claude {prompt}"}}).problem
+    assert launch_settings({}).command is None
+    assert launch_settings({"launch": {"command": ["x"], "tmux": False}}).use_tmux() is False
+
+
+def test_attach_switches_inside_the_same_tmux_server_else_takes_the_terminal() -> None:
+    from brain_tui.core.launch import LaunchRecord, attach_command
+
+    record = LaunchRecord(sess_id="sess-x", mode="tmux", pid=1, create_time=0.0, started_at="",
+                          window="@4", target="bsi-b:2", socket="/tmp/tmux-0/default", name="x")
+    inside = attach_command(record, current_tmux="/tmp/tmux-0/default,123,0")
+    assert inside.argv == ("tmux", "-S", "/tmp/tmux-0/default", "switch-client", "-t", "@4")
+    assert not inside.takes_terminal
+    for current in (None, "/tmp/tmux-0/other,1,0"):
+        outside = attach_command(record, current_tmux=current)
+        assert outside.argv[-3:] == ("attach-session", "-t", "@4") and outside.takes_terminal
