@@ -85,7 +85,8 @@ def _main(args_list: list[str]) -> int:
                 parser.print_help(sys.stderr)
                 return 64
             raise UsageError(f"{args.command}: missing subcommand (see bsi {args.command} --help)")
-        if getattr(args, "sync", False) and is_read(args):
+        ctx.reading = is_read(args)
+        if getattr(args, "sync", False) and ctx.reading:
             ctx.pull()
         code = handler(ctx)
         ctx.report_applied()

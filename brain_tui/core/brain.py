@@ -13,7 +13,7 @@ import os
 import socket
 from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -26,7 +26,8 @@ from brain_tui.core.agents import Agents
 from brain_tui.core.changes import ChangeSet, yaml_safe
 from brain_tui.core.clock import Clock, make_clock, zone_from_name
 from brain_tui.core.config import BrainConfig, load_config
-from brain_tui.core.errors import BsiError, NotFound
+from brain_tui.core.errors import BsiError, InvalidData, NotFound
+from brain_tui.core.live import LiveSession, live_sessions
 from brain_tui.core.model import BLOCKING_STATUSES, BrainSnapshot
 from brain_tui.core.reconcile import SyncReport
 from brain_tui.core.store import SIGNAL_ID_RE, BrainStore
@@ -170,12 +171,23 @@ class Brain:
         tree → commit on the remote tip → non-forced push, retried (`core.remote`).
         Offline mode: local commit, remembered as pending for the next sync.
         """
+        self.refuse_broken_config()
         if self.sync_mode == "sync" and self.commit_enabled:
             return self.remote.write(decide)
         result = self.mutate_local(decide)
         if self.sync_mode == "offline" and self.last_applied is not None and self.last_applied.commit:
             remote.record(self.root, self.now().isoformat(), pending=True)
         return result
+
+    def refuse_broken_config(self) -> None:
+        """No write while brain-compose.yml does not parse (its sync, zones, breaker would be guessed).
+
+        Raises:
+            InvalidData: naming the file and the line (exit 65); reads only warn (`config.problem`).
+        """
+        if self.config.problem:
+            raise InvalidData(f"{self.config.problem}; nothing was written. Fix the file first "
+                              "(its sync mode, zones and breaker limit would otherwise be guessed)")
 
     def mutate_local(self, decide: Callable[[ChangeSet], T]) -> T:
         """Run one mutating action under the local lock and apply what it staged.
@@ -184,6 +196,7 @@ class Brain:
         raises a BsiError marked `commit_staged`, what it staged (e.g. a signal)
         is still applied before the error propagates; any other error writes nothing.
         """
+        self.refuse_broken_config()
         with self.locked():
             remote.recover(self.root)
             gitops.refuse_mid_operation(self.root)
@@ -305,7 +318,14 @@ class Brain:
         return Agents(self.root, self.now)
 
     def close_claim(self, sess_id: str, req: protocol.CloseRequest) -> protocol.CloseOutcome:
-        """Close a claim under its tier's rules (see `protocol.close_claim`)."""
+        """Close a claim under its tier's rules (see `protocol.close_claim`).
+
+        Without `files`, the files its bound agent session wrote (recorded by the hooks) are `files_modified`.
+        """
+        if not req.files:
+            live = self.agents.liveness().get(sess_id)
+            if live is not None and live.touched:
+                req = replace(req, files=list(live.touched))
 
         def decide(cs: ChangeSet) -> protocol.CloseOutcome:
             try:
@@ -434,6 +454,20 @@ class Brain:
         """The launched agents still running from this brain on this machine."""
         return launching.running(self.root)
 
+    def live_sessions(self, snapshot: BrainSnapshot | None = None) -> dict[str, LiveSession]:
+        """Each live claim's agent: state, last tool activity, last commit by it, its launch (SPEC 20.4).
+
+        Args:
+            snapshot: the claims to look at (default: a fresh read of the blocking ones). Given one,
+                nothing here touches the store, so a thread may call it.
+
+        Returns:
+            ``{sess_id: LiveSession}`` for the non-terminal claims with a bound agent or a running launch.
+        """
+        if snapshot is None:
+            snapshot = self.snapshot(only_statuses=BLOCKING_STATUSES)
+        return live_sessions(self.root, snapshot, self.agents.liveness(), launching.running(self.root))
+
     def check_launch_settings(self) -> None:
         """Raise NoLaunchCommand (64) or InvalidData (65) unless `launch.command` is configured and usable."""
         launching.check_settings(launching.launch_settings(self.config.raw))
@@ -503,6 +537,7 @@ class BrainRemote:
     def sync(self) -> SyncReport:
         """`bsi sync`: fetch, rename clashing IDs, rebase, mark lost claims, regenerate the index, push."""
         b = self._brain
+        b.refuse_broken_config()
         self._start(regenerate=True)
         done = remote.sync(b.root, b.locked, self, lambda: b.now().isoformat())
         return SyncReport(fetched=done.fetched, rebased=done.rebased, pushed=done.pushed, ahead=done.ahead,
@@ -619,6 +654,23 @@ def _legacy_signal_time(sig_id: str) -> str | None:
     return None
 
 
+def make_folder(root: Path) -> None:
+    """Create `root` (and its parents) for a new brain.
+
+    Raises:
+        InvalidData: it exists as a file, or cannot be created (exit 65, one line).
+    """
+    if root.exists() and not root.is_dir():
+        raise InvalidData(f"{root} exists and is not a folder: give a folder for the brain")
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        probe = root / f".bsi-probe-{os.getpid()}"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as exc:
+        raise InvalidData(f"cannot make a brain at {root}: {exc.strerror or exc}") from None
+
+
 def init_brain(path: str | os.PathLike[str], commit: bool = True) -> Path:
     """`bsi init`: create the layout, `git init` when needed, ignore `.brain/`, commit it.
 
@@ -626,7 +678,13 @@ def init_brain(path: str | os.PathLike[str], commit: bool = True) -> Path:
         The brain's path.
     """
     root = Path(path).expanduser().resolve()
-    root.mkdir(parents=True, exist_ok=True)
+    make_folder(root)
+    for name in (*DATA_DIRS, STATE_DIR):
+        if (root / name).exists() and not (root / name).is_dir():
+            raise InvalidData(f"{root / name} exists and is not a folder: a brain needs {name}/ there; "
+                              "move that file away, then run `bsi init` again")
+    if (root / INDEX_FILE).exists() and not (root / INDEX_FILE).is_file():
+        raise InvalidData(f"{root / INDEX_FILE} is not a file: move it away, then run `bsi init` again")
     created: list[str] = []
     if not gitops.is_repository(root):
         gitops.run_git(root, "init", "--quiet")

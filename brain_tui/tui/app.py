@@ -36,7 +36,16 @@ from brain_tui.core.model import BLOCKING_STATUSES, BrainSnapshot, Claim
 from . import sources
 from .commands import MUTATING_ACTIONS, bindings_for
 from .feed import LiveFeed
-from .messages import BreathRead, CoreDone, EnvRead, FilesChanged, SnapshotLoaded, SyncFinished, SyncStatusRead
+from .messages import (
+    BreathRead,
+    CoreDone,
+    EnvRead,
+    FilesChanged,
+    LiveSessionsRead,
+    SnapshotLoaded,
+    SyncFinished,
+    SyncStatusRead,
+)
 from .navigation import Navigation
 from .palette import BrainProvider, PaletteCommands
 from .present import Palette, short_id
@@ -125,6 +134,9 @@ class BrainApp(Navigation, PaletteCommands, App[int]):
         self.branch = ""
         self.env_data: Mapping[str, Any] | None = None
         self.env_note = "environment: collecting…" if live else "environment: live readings off"
+        #: `Brain.live_sessions()`: each live claim's agent (state, last tool, last commit, launch).
+        self.live_sessions: Mapping[str, Any] = {}
+        self._live_busy = False
         self.breath_data: list[Mapping[str, Any]] | None = None
         self.breath_note = ""
         self._env_guard = sources.Bounded("environment", ENV_TIMEOUT_SECONDS)
@@ -195,6 +207,7 @@ class BrainApp(Navigation, PaletteCommands, App[int]):
             self.branch = gitops.current_branch(self.brain.root) if self.brain.is_git() else ""
             self.breath_data, self.breath_note = sources.load_breath(self.brain)
             self.syncer.data, _ = sources.sync_status(self.brain)
+            self.live_sessions = self.brain.live_sessions(self.snapshot)
             if self.env_provider is not sources.collect_env:
                 self.env_data, self.env_note = self.env_provider(self.brain)
         if self.demo_path:
@@ -273,7 +286,11 @@ class BrainApp(Navigation, PaletteCommands, App[int]):
         self.snapshot = snapshot
         self.queue = self.brain.attention(snapshot, self.liveness)
         self._announce(self.queue)
+        if not self.live:
+            self.load_live_sessions()
         self.show_snapshot()
+        if self.live:
+            self.load_live_sessions()
 
     def catch_up(self) -> None:
         """Called when a screen comes back from under a modal: show what arrived, run a deferred read."""
@@ -325,7 +342,33 @@ class BrainApp(Navigation, PaletteCommands, App[int]):
         if not self._env_busy:
             self._env_busy = True
             self.run_worker(self._collect_env, thread=True, group="env", exclusive=True, exit_on_error=False)
+        self.load_live_sessions()
         self.syncer.read_status()
+
+    def load_live_sessions(self) -> None:
+        """Read the agents' liveness and last commits: in a thread when live, at once in tests."""
+        if not self.live:
+            self.live_sessions = self.brain.live_sessions(self.snapshot)
+            return
+        if not self._live_busy:
+            self._live_busy = True
+            snapshot = self.snapshot
+
+            def work() -> None:
+                try:
+                    found: Mapping[str, Any] | None = self.brain.live_sessions(snapshot)
+                except Exception:  # noqa: BLE001 - a missing git or unreadable record: keep what is shown
+                    found = None
+                self.post_message(LiveSessionsRead(found))
+
+            self.run_worker(work, thread=True, group="live-sessions", exclusive=True, exit_on_error=False)
+
+    @on(LiveSessionsRead)
+    def _live_sessions_read(self, event: LiveSessionsRead) -> None:
+        self._live_busy = False
+        if event.sessions is not None and event.sessions != self.live_sessions:
+            self.live_sessions = event.sessions
+            self.show_snapshot()
 
     def _collect_env(self) -> None:
         try:

@@ -94,3 +94,10 @@ class CoreDone(Message):
     message: str
     severity: str = "information"
 
+
+
+@dataclass
+class LiveSessionsRead(Message):
+    """The live sessions were read (`Brain.live_sessions`; None: the read failed, keep what is shown)."""
+
+    sessions: Mapping[str, Any] | None

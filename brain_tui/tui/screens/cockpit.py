@@ -21,6 +21,7 @@ from brain_tui.core.attention import AttentionItem
 from brain_tui.core.model import BLOCKING_STATUSES, BrainSnapshot
 
 from ..commands import PANES, bindings_for
+from ..live import live_text
 from ..present import short_id, status_icon
 from ..safe import safe_text, styled
 from ..widgets.breath_panel import BreathPanel, alert_count
@@ -187,12 +188,14 @@ class CockpitScreen(ClaimActions):
         with app.batch_update():
             self.query_one("#header", BrainHeader).refresh()
             active = self.query_one("#active", ActiveClaimsTable)
-            active.update_rows(active_rows(snapshot, palette, name, needle))
+            active.update_rows(active_rows(snapshot, palette, name, needle, live=app.live_sessions))
             stale = self.query_one("#stale", StaleClaimsTable)
-            stale.update_rows(stale_rows(snapshot, palette, name, needle, readonly=app.readonly))
+            stale.update_rows(stale_rows(snapshot, palette, name, needle, readonly=app.readonly,
+                                         live=app.live_sessions))
             self.query_one("#signals", SignalsTable).update_rows(signal_rows(snapshot, palette, name, needle))
             waiting = attention.waiting_inside(snapshot, app.queue)
-            self.query_one("#tree", SatelliteTree).update_tree(snapshot, palette, needle, waiting=waiting)
+            self.query_one("#tree", SatelliteTree).update_tree(snapshot, palette, needle, waiting=waiting,
+                                                                 live=app.live_sessions)
             self.query_one("#env", EnvPanel).show(app.env_data, palette, app.env_note, sync=app.syncer.data,
                                                   sync_error=app.syncer.error, now=snapshot.now,
                                                   tz=snapshot.tz)
@@ -285,6 +288,10 @@ class CockpitScreen(ClaimActions):
             details = f" · {claim.status}" + (f" · {left}" if left and not claim.is_terminal else "")
             details += f" · tier {tier} {protocol.TIER_NAMES[tier]}" if self.wide else ""
             out.append_text(safe_text(f"{details} · {where} · ", 120, style=palette.muted))
+            session = app.live_sessions.get(claim.sess_id)
+            if session is not None:
+                out.append_text(live_text(session, app.snapshot.now, palette))
+                out.append(" · ", style=palette.muted)
             out.append_text(safe_text(claim.story or "—", 300))
         elif sig is not None:
             out.append_text(safe_text(sig.sig_id, 60, style=palette.strong))

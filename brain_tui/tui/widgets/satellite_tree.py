@@ -12,6 +12,7 @@ from textual.widgets.tree import TreeNode
 
 from brain_tui.core.model import BrainSnapshot, Claim
 
+from ..live import LiveMap, live_text
 from ..present import Palette, claim_matches, level_name, short_id, status_icon, ttl_left
 from ..safe import safe_text
 
@@ -35,7 +36,8 @@ def tree_roots(snapshot: BrainSnapshot) -> list[Claim]:
     return roots
 
 
-def node_label(claim: Claim, snapshot: BrainSnapshot, palette: Palette, inside: int = 0) -> Text:
+def node_label(claim: Claim, snapshot: BrainSnapshot, palette: Palette, inside: int = 0,
+               live: LiveMap | None = None) -> Text:
     """One node: icon, short ID, level, gate marker, TTL left, children counts, and what waits below it."""
     label = status_icon(claim.status, palette)
     label.append(" ")
@@ -50,6 +52,10 @@ def node_label(claim: Claim, snapshot: BrainSnapshot, palette: Palette, inside: 
     if not claim.is_terminal:
         label.append(" ")
         label.append_text(ttl_left(claim, snapshot.now, palette))
+    session = (live or {}).get(claim.sess_id)
+    if session is not None:
+        label.append(" ")
+        label.append_text(live_text(session, snapshot.now, palette, short=True))
     children = snapshot.children(claim.sess_id)
     if children:
         counts = Counter(c.status for c in children)
@@ -103,7 +109,7 @@ class SatelliteTree(Tree[str]):
         self._collapsed.discard(event.node.data or "")
 
     def update_tree(self, snapshot: BrainSnapshot, palette: Palette, needle: str = "",
-                    waiting: Mapping[str, int] | None = None) -> None:
+                    waiting: Mapping[str, int] | None = None, live: LiveMap | None = None) -> None:
         """Show the trees of `snapshot`; labels change in place when the shape is unchanged.
 
         Args:
@@ -112,6 +118,7 @@ class SatelliteTree(Tree[str]):
             needle: the filter text.
             waiting: attention items at or below each claim (`core.attention.waiting_inside`): a node
                 shows how many wait below it, so a collapsed node still tells.
+            live: the live sessions (`Brain.live_sessions()`): each node's agent state.
         """
         counts = waiting or {}
         order: list[tuple[Claim, str | None]] = []
@@ -132,7 +139,8 @@ class SatelliteTree(Tree[str]):
         labels = {}
         for c, _ in order:
             own = counts.get(c.sess_id, 0) - sum(counts.get(k.sess_id, 0) for k in snapshot.children(c.sess_id))
-            labels[c.sess_id] = node_label(c, snapshot, palette, inside=counts.get(c.sess_id, 0) - own)
+            labels[c.sess_id] = node_label(c, snapshot, palette, inside=counts.get(c.sess_id, 0) - own,
+                                          live=live)
         if shape == self._shape:
             for sess_id, label in labels.items():
                 node = self._claim_nodes.get(sess_id)

@@ -34,6 +34,7 @@ class Col:
         weight: a flex column's share of the room left (the story gets more than the scope).
         min_width: a flex column never gets less than this.
         keep_end: cut a long cell at its start ("…api/routes.py"): paths differ at their end.
+        optional: shown only while some row has a cell for it (e.g. live sessions, when any is known).
     """
 
     key: str
@@ -44,6 +45,7 @@ class Col:
     weight: int = 1
     min_width: int = 8
     keep_end: bool = False
+    optional: bool = False
 
     def width_at(self, table_width: int) -> int | None:
         """The column's fixed width for a table this wide (None: flex)."""
@@ -100,7 +102,8 @@ class KeyedTable(DataTable[Text]):
     # -- columns ------------------------------------------------------------------------------
     def _layout_for(self, width: int) -> tuple[tuple[str, int], ...]:
         usable = max(20, width - 2)  # the vertical scrollbar
-        cols = [c for c in self.COLUMNS if usable >= c.min_table_width]
+        cols = [c for c in self.COLUMNS if usable >= c.min_table_width
+                and (not c.optional or any(c.key in cells for _, cells in self._keyed_rows))]
         widths = {c.key: c.width_at(usable) for c in cols}
         fixed = sum((w or 0) + 2 * self.cell_padding for w in widths.values() if w is not None)
         flex = [c for c in cols if widths[c.key] is None]
