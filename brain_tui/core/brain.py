@@ -27,6 +27,7 @@ from brain_tui.core.changes import ChangeSet, yaml_safe
 from brain_tui.core.clock import Clock, make_clock, zone_from_name
 from brain_tui.core.config import BrainConfig, load_config
 from brain_tui.core.errors import BsiError, InvalidData, NotFound
+from brain_tui.core.live import LiveSession, live_sessions
 from brain_tui.core.model import BLOCKING_STATUSES, BrainSnapshot
 from brain_tui.core.reconcile import SyncReport
 from brain_tui.core.store import SIGNAL_ID_RE, BrainStore
@@ -415,6 +416,20 @@ class Brain:
     def running_launches(self) -> list[launching.LaunchRecord]:
         """The launched agents still running from this brain on this machine."""
         return launching.running(self.root)
+
+    def live_sessions(self, snapshot: BrainSnapshot | None = None) -> dict[str, LiveSession]:
+        """Each live claim's agent: state, last tool activity, last commit by it, its launch (SPEC 20.4).
+
+        Args:
+            snapshot: the claims to look at (default: a fresh read of the blocking ones). Given one,
+                nothing here touches the store, so a thread may call it.
+
+        Returns:
+            ``{sess_id: LiveSession}`` for the non-terminal claims with a bound agent or a running launch.
+        """
+        if snapshot is None:
+            snapshot = self.snapshot(only_statuses=BLOCKING_STATUSES)
+        return live_sessions(self.root, snapshot, self.agents.liveness(), launching.running(self.root))
 
     def check_launch_settings(self) -> None:
         """Raise NoLaunchCommand (64) or InvalidData (65) unless `launch.command` is configured and usable."""

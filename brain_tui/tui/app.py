@@ -144,6 +144,9 @@ class BrainApp(App[int]):
         self.branch = ""
         self.env_data: Mapping[str, Any] | None = None
         self.env_note = "environment: collecting…" if live else "environment: live readings off"
+        #: `Brain.live_sessions()`: each live claim's agent (state, last tool, last commit, launch).
+        self.live_sessions: Mapping[str, Any] = {}
+        self._live_busy = False
         self.breath_data: list[Mapping[str, Any]] | None = None
         self.breath_note = ""
         #: `brain.remote.status().as_dict()`: ahead/behind, last sync, pending changes (None: unknown yet).
@@ -205,6 +208,7 @@ class BrainApp(App[int]):
         else:
             self._load_breath_now()
             self.sync_data, _ = sources.sync_status(self.brain)
+            self.live_sessions = self.brain.live_sessions(self.snapshot)
         self.call_after_refresh(self._first_painted)
         if self.live:
             self._fingerprint = fingerprint(self.brain.root)
@@ -300,7 +304,11 @@ class BrainApp(App[int]):
             return
         self.snapshot = snapshot
         self._ring_for_new_gates(snapshot)
+        if not self.live:
+            self.load_live_sessions()
         self.show_snapshot()
+        if self.live:
+            self.load_live_sessions()
 
     def catch_up(self) -> None:
         """Called when a screen comes back from under a modal: run a deferred refresh."""
@@ -383,6 +391,7 @@ class BrainApp(App[int]):
         if not self._env_busy:
             self._env_busy = True
             self._collect_env()
+        self.load_live_sessions()
         if not self.sync_busy:
             self._sync_status_worker()
 
@@ -404,6 +413,29 @@ class BrainApp(App[int]):
             if isinstance(git, Mapping) and isinstance(git.get("branch"), str):
                 self.branch = git["branch"]
         self.show_snapshot()
+
+    def load_live_sessions(self) -> None:
+        """Read the agents' liveness and last commits: in a thread when live, at once in tests."""
+        if not self.live:
+            self.live_sessions = self.brain.live_sessions(self.snapshot)
+            return
+        if not self._live_busy:
+            self._live_busy = True
+            self._live_worker(self.snapshot)
+
+    @work(thread=True, exclusive=True, group="live-sessions", exit_on_error=False)
+    def _live_worker(self, snapshot: BrainSnapshot) -> None:
+        try:
+            found: Mapping[str, Any] | None = self.brain.live_sessions(snapshot)
+        except Exception:  # noqa: BLE001 - a missing git or unreadable record: keep what is shown
+            found = None
+        self.call_from_thread(self._live_done, found)
+
+    def _live_done(self, found: Mapping[str, Any] | None) -> None:
+        self._live_busy = False
+        if found is not None and found != self.live_sessions:
+            self.live_sessions = found
+            self.show_snapshot()
 
     def _load_breath_now(self) -> None:
         self.breath_data, self.breath_note = sources.load_breath(self.brain)

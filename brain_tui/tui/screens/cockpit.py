@@ -19,6 +19,7 @@ from brain_tui.core import protocol
 from brain_tui.core.model import BLOCKING_STATUSES, BrainSnapshot
 
 from ..commands import PANES, bindings_for
+from ..live import live_text
 from ..present import status_icon
 from ..safe import safe_text, styled
 from ..widgets.breath_panel import BreathPanel, alert_count
@@ -152,11 +153,12 @@ class CockpitScreen(ClaimActions):
             header = self.query_one("#header", BrainHeader)
             header.update(app.header_line(snapshot, header.content_region.width or self.app.size.width - 2))
             active = self.query_one("#active", ActiveClaimsTable)
-            active.update_rows(active_rows(snapshot, palette, name, needle))
+            active.update_rows(active_rows(snapshot, palette, name, needle, live=app.live_sessions))
             stale = self.query_one("#stale", StaleClaimsTable)
-            stale.update_rows(stale_rows(snapshot, palette, name, needle, readonly=app.readonly))
+            stale.update_rows(stale_rows(snapshot, palette, name, needle, readonly=app.readonly,
+                                         live=app.live_sessions))
             self.query_one("#signals", SignalsTable).update_rows(signal_rows(snapshot, palette, name, needle))
-            self.query_one("#tree", SatelliteTree).update_tree(snapshot, palette, needle)
+            self.query_one("#tree", SatelliteTree).update_tree(snapshot, palette, needle, live=app.live_sessions)
             self.query_one("#env", EnvPanel).show(app.env_data, palette, app.env_note, sync=app.sync_data,
                                                   sync_error=app.sync_error, now=snapshot.now,
                                                   tz=snapshot.tz)
@@ -228,6 +230,10 @@ class CockpitScreen(ClaimActions):
             details = (f" · {claim.status} · {where} · " if not self.wide else
                        f" · {claim.status} · tier {tier} {protocol.TIER_NAMES[tier]} · {where} · ")
             out.append_text(safe_text(details, 80, style=palette.muted))
+            session = app.live_sessions.get(claim.sess_id)
+            if session is not None:
+                out.append_text(live_text(session, self.brain_app.snapshot.now, palette))
+                out.append(" · ", style=palette.muted)
             out.append_text(safe_text(claim.story or "—", 300))
         elif sig is not None:
             out.append_text(safe_text(sig.sig_id, 60, style=palette.strong))

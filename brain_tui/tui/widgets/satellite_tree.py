@@ -11,6 +11,7 @@ from textual.widgets.tree import TreeNode
 
 from brain_tui.core.model import BrainSnapshot, Claim
 
+from ..live import LiveMap, live_text
 from ..present import Palette, claim_matches, level_name, short_id, status_icon, ttl_left
 from ..safe import safe_text
 
@@ -34,8 +35,8 @@ def tree_roots(snapshot: BrainSnapshot) -> list[Claim]:
     return roots
 
 
-def node_label(claim: Claim, snapshot: BrainSnapshot, palette: Palette) -> Text:
-    """One node: icon, short ID, level, gate marker, TTL left and children counts."""
+def node_label(claim: Claim, snapshot: BrainSnapshot, palette: Palette, live: LiveMap | None = None) -> Text:
+    """One node: icon, short ID, level, gate marker, TTL left, its agent's state and children counts."""
     label = status_icon(claim.status, palette)
     label.append(" ")
     label.append_text(safe_text(short_id(claim.sess_id, snapshot.now, snapshot.tz), 40,
@@ -49,6 +50,10 @@ def node_label(claim: Claim, snapshot: BrainSnapshot, palette: Palette) -> Text:
     if not claim.is_terminal:
         label.append(" ")
         label.append_text(ttl_left(claim, snapshot.now, palette))
+    session = (live or {}).get(claim.sess_id)
+    if session is not None:
+        label.append(" ")
+        label.append_text(live_text(session, snapshot.now, palette, short=True))
     children = snapshot.children(claim.sess_id)
     if children:
         counts = Counter(c.status for c in children)
@@ -92,7 +97,8 @@ class SatelliteTree(Tree[str]):
         """Forget an expanded node."""
         self._collapsed.discard(event.node.data or "")
 
-    def update_tree(self, snapshot: BrainSnapshot, palette: Palette, needle: str = "") -> None:
+    def update_tree(self, snapshot: BrainSnapshot, palette: Palette, needle: str = "",
+                    live: LiveMap | None = None) -> None:
         """Show the trees of `snapshot`; labels change in place when the shape is unchanged."""
         order: list[tuple[Claim, str | None]] = []
 
@@ -109,7 +115,7 @@ class SatelliteTree(Tree[str]):
             keep = _matching_branches(order, lambda c: claim_matches(c, needle))
             order = [(c, p) for c, p in order if c.sess_id in keep]
         shape: Shape = tuple((c.sess_id, p) for c, p in order)
-        labels = {c.sess_id: node_label(c, snapshot, palette) for c, _ in order}
+        labels = {c.sess_id: node_label(c, snapshot, palette, live) for c, _ in order}
         if shape == self._shape:
             for sess_id, label in labels.items():
                 node = self._claim_nodes.get(sess_id)

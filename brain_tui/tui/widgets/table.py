@@ -27,6 +27,7 @@ class Col:
         width: a fixed width; None for the flex column (takes what is left).
         min_table_width: hide the column when the table is narrower than this.
         wide_width: the width when the table is at least `WIDE` cells wide (default: `width`).
+        optional: shown only while some row has a cell for it (e.g. live sessions, when any is known).
     """
 
     key: str
@@ -34,6 +35,7 @@ class Col:
     width: int | None
     min_table_width: int = 0
     wide_width: int | None = None
+    optional: bool = False
 
     def width_at(self, table_width: int) -> int | None:
         """The column's fixed width for a table this wide (None: flex)."""
@@ -65,7 +67,8 @@ class KeyedTable(DataTable[Text]):
     # -- columns ------------------------------------------------------------------------------
     def _layout_for(self, width: int) -> tuple[tuple[str, int], ...]:
         usable = max(20, width - 2)  # the vertical scrollbar
-        cols = [c for c in self.COLUMNS if usable >= c.min_table_width]
+        cols = [c for c in self.COLUMNS if usable >= c.min_table_width
+                and (not c.optional or any(c.key in cells for _, cells in self._keyed_rows))]
         widths = {c.key: c.width_at(usable) for c in cols}
         fixed = sum((w or 0) + 2 * self.cell_padding for w in widths.values() if w is not None)
         flex_room = max(self.MIN_FLEX, usable - fixed - 2 * self.cell_padding)
@@ -111,8 +114,8 @@ class KeyedTable(DataTable[Text]):
         new_keys = [key for key, _ in rows]
         previous = dict(self._keyed_rows)
         self._keyed_rows = rows
-        if not self._shown:
-            layout = self._layout_for(self.size.width or 80)
+        layout = self._layout_for(self.size.width or 80)
+        if not self._shown or layout != self._shown:  # first rows, or an optional column comes or goes
             self._rebuild(layout)
             return
         if old_keys == new_keys:
