@@ -13,7 +13,7 @@ import os
 import socket
 from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -317,7 +317,14 @@ class Brain:
         return Agents(self.root, self.now)
 
     def close_claim(self, sess_id: str, req: protocol.CloseRequest) -> protocol.CloseOutcome:
-        """Close a claim under its tier's rules (see `protocol.close_claim`)."""
+        """Close a claim under its tier's rules (see `protocol.close_claim`).
+
+        Without `files`, the files its bound agent session wrote (recorded by the hooks) are `files_modified`.
+        """
+        if not req.files:
+            live = self.agents.liveness().get(sess_id)
+            if live is not None and live.touched:
+                req = replace(req, files=list(live.touched))
 
         def decide(cs: ChangeSet) -> protocol.CloseOutcome:
             try:
