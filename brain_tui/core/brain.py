@@ -13,7 +13,7 @@ import os
 import socket
 from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -317,7 +317,14 @@ class Brain:
         return Agents(self.root, self.now)
 
     def close_claim(self, sess_id: str, req: protocol.CloseRequest) -> protocol.CloseOutcome:
-        """Close a claim under its tier's rules (see `protocol.close_claim`)."""
+        """Close a claim under its tier's rules (see `protocol.close_claim`).
+
+        Without `files`, the files its bound agent session wrote (recorded by the hooks) are `files_modified`.
+        """
+        if not req.files:
+            live = self.agents.liveness().get(sess_id)
+            if live is not None and live.touched:
+                req = replace(req, files=list(live.touched))
 
         def decide(cs: ChangeSet) -> protocol.CloseOutcome:
             try:
@@ -396,7 +403,8 @@ class Brain:
     def launch_plan(self, sess_id: str, *, tmux: bool | None = None) -> launching.LaunchPlan:
         """What `launch` would start for `sess_id` (the argv, env, window), starting nothing."""
         settings = launching.launch_settings(self.config.raw)
-        return launching.plan_launch(self.snapshot(), settings, self.root, sess_id, tmux=tmux)
+        return launching.plan_launch(self.snapshot(), settings, self.root, sess_id, tmux=tmux,
+                                     liveness=self.agents.liveness())
 
     def launch(self, sess_id: str, *, tmux: bool | None = None) -> launching.LaunchRecord:
         """Start an agent for an open claim: a new tmux window, or (no tmux) this very process.
