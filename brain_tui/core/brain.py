@@ -433,7 +433,8 @@ class Brain:
     def launch_plan(self, sess_id: str, *, tmux: bool | None = None) -> launching.LaunchPlan:
         """What `launch` would start for `sess_id` (the argv, env, window), starting nothing."""
         settings = launching.launch_settings(self.config.raw)
-        return launching.plan_launch(self.snapshot(), settings, self.root, sess_id, tmux=tmux)
+        return launching.plan_launch(self.snapshot(), settings, self.root, sess_id, tmux=tmux,
+                                     liveness=self.agents.liveness())
 
     def launch(self, sess_id: str, *, tmux: bool | None = None) -> launching.LaunchRecord:
         """Start an agent for an open claim: a new tmux window, or (no tmux) this very process.
