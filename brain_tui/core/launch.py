@@ -330,8 +330,12 @@ def check_settings(settings: LaunchSettings) -> None:
         raise NoLaunchCommand()
 
 
+#: A bound agent in one of these states still holds its claim: no second agent is launched for it.
+HOLDING_STATES = frozenset({"working", "needs_input"})
+
+
 def plan_launch(snapshot: BrainSnapshot, settings: LaunchSettings, root: Path, sess_id: str,
-                *, tmux: bool | None = None) -> LaunchPlan:
+                *, tmux: bool | None = None, liveness: Mapping[str, Any] | None = None) -> LaunchPlan:
     """Decide a launch: the claim may be launched, a slot is free, the argv is built.
 
     Args:
@@ -340,17 +344,24 @@ def plan_launch(snapshot: BrainSnapshot, settings: LaunchSettings, root: Path, s
         root: the brain root.
         sess_id: the claim to launch.
         tmux: force (True) or refuse (False) a tmux window; None follows the settings.
+        liveness: the bound agents' liveness (`brain.agents.liveness()`): a claim whose agent is
+            working or needs input is not launched again.
 
     Raises:
         NoLaunchCommand: no launch command configured (exit 64, with examples).
         InvalidData: a bad ``launch:`` block or claim text that cannot become an argument (65).
-        NotFound: no such claim (66). TransitionRefused: the claim is not open, or its launch runs (12).
+        NotFound: no such claim (66). TransitionRefused: the claim is not open, its launch runs, or
+            its bound agent still works on it (12).
         Contended: `MAX_RUNNING` launches already run (75).
     """
     check_settings(settings)
     assert settings.command is not None
     claim = require_claim(snapshot, sess_id)
     launchable(claim)
+    bound = (liveness or {}).get(claim.sess_id)
+    if bound is not None and getattr(bound, "state", None) in HOLDING_STATES:
+        raise TransitionRefused(f"cannot launch {claim.sess_id}: its agent session {bound.agent_session or '?'} "
+                                f"is {bound.state.replace('_', ' ')} on it")
     live = running(root)
     mine = [r for r in live if r.sess_id == claim.sess_id]
     if mine:
