@@ -11,7 +11,7 @@ from __future__ import annotations
 import fcntl
 import os
 import socket
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -35,6 +35,7 @@ from brain_tui.core.store import SIGNAL_ID_RE, BrainStore
 from brain_tui.core.yamlio import atomic_write_text, dump_round_trip, sweep_temp_files
 
 if TYPE_CHECKING:
+    from brain_tui.core.agents import Liveness
     from brain_tui.core.attention import AttentionItem
 
 T = TypeVar("T")
@@ -364,15 +365,44 @@ class Brain:
             snapshot = self.snapshot()
         return protocol.find_conflicts(snapshot, entries, parent=parent, satellite_type=satellite_type)
 
-    def attention(self, snapshot: BrainSnapshot | None = None) -> list[AttentionItem]:
+    def preview_open(self, req: protocol.OpenRequest,
+                     snapshot: BrainSnapshot | None = None) -> list[protocol.Conflict]:
+        """A dry run of `open_claim` on a snapshot already read: its refusal, or the conflicts it would meet.
+
+        Args:
+            req: the request as the form describes it.
+            snapshot: the brain as already read (the cockpit's picture in memory); None reads the claims that
+                can block now.
+
+        Raises:
+            BsiError: the request itself is invalid (unknown parent, bad type…), in the core's words.
+        """
+        if snapshot is None:
+            snapshot = self.snapshot(only_statuses=BLOCKING_STATUSES)
+        protocol.validate_open(snapshot, req)
+        return protocol.find_conflicts(snapshot, req.scope, parent=req.parent, satellite_type=req.satellite_type)
+
+    def attention(self, snapshot: BrainSnapshot | None = None,
+                  liveness: Mapping[str, Liveness] | None = None) -> list[AttentionItem]:
         """Everything waiting for a human, ranked by what each unblocks (`core.attention`).
 
         Args:
             snapshot: the brain as already read (the cockpit's picture in memory); None reads it now.
+            liveness: the bound agent sessions as already read; None reads `.brain/agents/` now (an
+                unreadable folder counts as no agent session).
         """
         from brain_tui.core import attention
 
-        return attention.attention(snapshot if snapshot is not None else self.snapshot())
+        if liveness is None:
+            liveness = self.read_liveness()
+        return attention.attention(snapshot if snapshot is not None else self.snapshot(), liveness)
+
+    def read_liveness(self) -> dict[str, Liveness]:
+        """The agents' liveness by claim (local files), or {} when they cannot be read."""
+        try:
+            return self.agents.liveness()
+        except (OSError, ValueError):
+            return {}
 
     def gate(self, action: str, sess_id: str, message: str = "", by: str | None = None) -> Any:
         """Run one gate action: request | approve | reject | pause | resume | abort."""

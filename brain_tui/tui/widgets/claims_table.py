@@ -35,11 +35,11 @@ class ActiveClaimsTable(KeyedTable):
         Col("live", "", 1, optional=True),
         Col("id", "ID", 17, wide_width=20),
         Col("instance", "Instance", 9, min_table_width=96, wide_width=12),
-        Col("scope", "Scope", 18, wide_width=24),
+        Col("scope", "Scope", None, weight=2, min_width=14, keep_end=True),
         Col("level", "Level", 6, min_table_width=96),
-        Col("ttl", "TTL", 6),
+        Col("ttl", "TTL", 7),
         Col("agent", "Agent", 32, min_table_width=140, optional=True),
-        Col("story", "Story", None),
+        Col("story", "Story", None, weight=3, min_width=10),
     )
 
 
@@ -50,10 +50,10 @@ class StaleClaimsTable(KeyedTable):
         Col("status", "", 1),
         Col("id", "ID", 17, wide_width=20),
         Col("instance", "Instance", 9, min_table_width=96, wide_width=12),
-        Col("scope", "Scope", 18, wide_width=24),
+        Col("scope", "Scope", None, weight=2, min_width=14, keep_end=True),
         Col("expired", "Expired", 10),
         Col("agent", "Session", 22, wide_width=24, optional=True),
-        Col("action", "Action", None),
+        Col("action", "Action", None, weight=2, min_width=10),
     )
 
 
