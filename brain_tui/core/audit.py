@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -186,3 +187,55 @@ def verify_scope(root: Path, snapshot: BrainSnapshot, claim: Claim) -> DriftRepo
         uncommitted=tuple(sorted(uncommitted)),
         outside=outside,
     )
+
+
+#: Subjects of the protocol commits a session makes itself (a human's or the watchdog's are not its own).
+SESSION_ACTIONS = ("bsi: open ", "bsi: renew claim ", "bsi: close ", "bsi: gate HUMAN_GATE ", "bsi: circuit fail ")
+
+
+def last_commits_by(root: Path, claims: Sequence[Claim], touched: Mapping[str, Sequence[str]],
+                    limit: int = 300) -> dict[str, LogEntry]:
+    """The newest commit made by each session, over the last `limit` commits since the earliest opening.
+
+    A commit is by session S when its ``BSI-Session:`` trailer names S, when it is one of
+    S's own protocol actions (open, renew, close, gate request, circuit fail: `SESSION_ACTIONS`
+    naming S), or when — after S opened — it changes a file S's agent wrote (`touched`,
+    recorded by the hooks). One `git log` for all the claims.
+
+    Returns:
+        ``{sess_id: LogEntry}`` for the sessions a commit was found for.
+    """
+    opened = [c.opened_at for c in claims if c.opened_at is not None]
+    if not claims or not opened:
+        return {}
+    fmt = f"{_REC}%h{_SEP}%aI{_SEP}%an <%ae>{_SEP}%s{_SEP}%(trailers:key=BSI-Session,valueonly,separator=%x2C)"
+    proc = gitops.run_git(root, "log", f"-n{limit}", f"--since={min(opened).isoformat()}", f"--format={fmt}",
+                          "--name-only", check=False)
+    if proc.returncode != 0:
+        return {}
+    files_of = {c.sess_id: frozenset(touched.get(c.sess_id, ())) for c in claims}
+    found: dict[str, LogEntry] = {}
+    for record in proc.stdout.split(_REC):
+        head, _, names = record.partition("\n")
+        parts = head.split(_SEP)
+        if len(parts) < 5:
+            continue
+        files = tuple(f for f in names.splitlines() if f.strip())
+        try:
+            when: datetime | None = datetime.fromisoformat(parts[1])
+        except ValueError:
+            when = None
+        trailer = {s.strip() for s in parts[4].split(",") if s.strip()}
+        subject = parts[3]
+        for claim in claims:
+            sess_id = claim.sess_id
+            if sess_id in found:
+                continue
+            own_action = subject.startswith(SESSION_ACTIONS) and sess_id in subject.split()
+            wrote = (when is not None and claim.opened_at is not None and when >= claim.opened_at
+                     and not files_of[sess_id].isdisjoint(files))
+            if sess_id in trailer or own_action or wrote:
+                found[sess_id] = LogEntry(parts[0], parts[1], parts[2], subject, files)
+        if len(found) == len(claims):
+            break
+    return found

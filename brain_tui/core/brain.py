@@ -18,15 +18,16 @@ from __future__ import annotations
 import fcntl
 import os
 import socket
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from brain_tui.core import facade, gitops, index_file, preflight, protocol, remote, signals
 from brain_tui.core import launch as launching
+from brain_tui.core import tmux as tmux_launcher
 from brain_tui.core.agents import Agents
 from brain_tui.core.bootstrap import init_brain, make_folder
 from brain_tui.core.changes import ChangeSet
@@ -34,6 +35,7 @@ from brain_tui.core.clock import Clock, make_clock, zone_from_name
 from brain_tui.core.config import BrainConfig, load_config
 from brain_tui.core.errors import BsiError, InvalidData
 from brain_tui.core.layout import DATA_DIRS, INDEX_FILE, LOCK_FILE, STATE_DIR, find_root
+from brain_tui.core.live import LiveSession, live_sessions
 from brain_tui.core.model import BLOCKING_STATUSES, BrainSnapshot
 from brain_tui.core.preview import Preview
 from brain_tui.core.preview import preview as dry_run
@@ -50,6 +52,7 @@ from brain_tui.core.store import BrainStore
 from brain_tui.core.yamlio import atomic_write_text, restore_texts, sweep_temp_files, texts_before
 
 if TYPE_CHECKING:
+    from brain_tui.core.agents import Liveness
     from brain_tui.core.attention import AttentionItem
     from brain_tui.core.env import EnvState
     from brain_tui.core.headers import Finding
@@ -308,8 +311,13 @@ class Brain:
     def close_claim(self, sess_id: str, req: CloseRequest) -> CloseOutcome:
         """Close a claim under its tier's rules, then run its exit trigger.
 
-        A red Tier 2 close is refused (exit 11) but still commits the BLOCKED_ON it sends.
+        A red Tier 2 close is refused (exit 11) but still commits the BLOCKED_ON it sends. Without
+        `files`, the files its bound agent session wrote (recorded by the hooks) are `files_modified`.
         """
+        if not req.files:
+            live = self.agents.liveness().get(sess_id)
+            if live is not None and live.touched:
+                req = replace(req, files=list(live.touched))
 
         def decide(cs: ChangeSet) -> CloseOutcome:
             try:
@@ -348,15 +356,27 @@ class Brain:
             snapshot = self.snapshot()
         return protocol.find_conflicts(snapshot, entries, parent=parent, satellite_type=satellite_type)
 
-    def attention(self, snapshot: BrainSnapshot | None = None) -> list[AttentionItem]:
+    def attention(self, snapshot: BrainSnapshot | None = None,
+                  liveness: Mapping[str, Liveness] | None = None) -> list[AttentionItem]:
         """Everything waiting for a human, ranked by what each unblocks (`core.attention`).
 
         Args:
             snapshot: the brain as already read (the cockpit's picture in memory); None reads it now.
+            liveness: the bound agent sessions as already read; None reads `.brain/agents/` now (an
+                unreadable folder counts as no agent session).
         """
         from brain_tui.core import attention
 
-        return attention.attention(snapshot if snapshot is not None else self.snapshot())
+        if liveness is None:
+            liveness = self.read_liveness()
+        return attention.attention(snapshot if snapshot is not None else self.snapshot(), liveness)
+
+    def read_liveness(self) -> dict[str, Liveness]:
+        """The agents' liveness by claim (local files), or {} when they cannot be read."""
+        try:
+            return self.agents.liveness()
+        except (OSError, ValueError):
+            return {}
 
     def preview_open(self, req: OpenRequest, snapshot: BrainSnapshot | None = None) -> list[Conflict]:
         """Dry run of `open_claim`: the request's own checks, then the conflicts it would meet; writes nothing.
@@ -404,7 +424,8 @@ class Brain:
     def launch_plan(self, sess_id: str, *, tmux: bool | None = None) -> launching.LaunchPlan:
         """What `launch` would start for `sess_id` (the argv, env, window), starting nothing."""
         settings = launching.launch_settings(self.config.raw)
-        return launching.plan_launch(self.snapshot(), settings, self.root, sess_id, tmux=tmux)
+        return launching.plan_launch(self.snapshot(), settings, self.root, sess_id, tmux=tmux,
+                                     liveness=self.agents.liveness())
 
     def launch(self, sess_id: str, *, tmux: bool | None = None) -> launching.LaunchRecord:
         """Start an agent for an open claim: a new tmux window, or (no tmux) this very process.
@@ -416,7 +437,7 @@ class Brain:
             plan = self.launch_plan(sess_id, tmux=tmux)
             started_at = self.now().isoformat(timespec="seconds")
             if plan.tmux:
-                record = launching.start_tmux(plan, brain_name=self.brain_name, started_at=started_at)
+                record = tmux_launcher.start_tmux(plan, brain_name=self.brain_name, started_at=started_at)
                 launching.write_record(self.root, record)
                 return record
         launching.exec_here(plan, self.root, started_at)
@@ -425,13 +446,27 @@ class Brain:
         """The launched agents still running from this brain on this machine."""
         return launching.running(self.root)
 
+    def live_sessions(self, snapshot: BrainSnapshot | None = None) -> dict[str, LiveSession]:
+        """Each live claim's agent: state, last tool activity, last commit by it, its launch (SPEC 20.4).
+
+        Args:
+            snapshot: the claims to look at (default: a fresh read of the blocking ones). Given one,
+                nothing here touches the store, so a thread may call it.
+
+        Returns:
+            ``{sess_id: LiveSession}`` for the non-terminal claims with a bound agent or a running launch.
+        """
+        if snapshot is None:
+            snapshot = self.snapshot(only_statuses=BLOCKING_STATUSES)
+        return live_sessions(self.root, snapshot, self.agents.liveness(), launching.running(self.root))
+
     def check_launch_settings(self) -> None:
         """Raise NoLaunchCommand (64) or InvalidData (65) unless `launch.command` is configured and usable."""
         launching.check_settings(launching.launch_settings(self.config.raw))
 
-    def attach_command(self, sess_id: str, *, current_tmux: str | None) -> launching.AttachCommand:
+    def attach_command(self, sess_id: str, *, current_tmux: str | None) -> tmux_launcher.AttachCommand:
         """The tmux command that shows the window of `sess_id`'s launched agent (`current_tmux`: the caller's $TMUX)."""
-        return launching.attach_command(launching.find_running(self.root, sess_id), current_tmux=current_tmux)
+        return tmux_launcher.attach_command(launching.find_running(self.root, sess_id), current_tmux=current_tmux)
 
     def open_handoff(self, sig_id: str, by: str | None = None) -> str:
         """Open the claim a HANDOFF signal asks for and acknowledge the signal, in one commit.

@@ -380,11 +380,11 @@ def status(root: Path, mode: str, fetch_interval_s: int) -> SyncStatus:
 
 
 def local_added_claims(root: Path, branch: str) -> set[str]:
-    """IDs of the claim files local pending commits add (against the remote tip)."""
+    """IDs of the claim files the local pending commits add (since the fork point from the remote tip)."""
     upstream = f"{REMOTE}/{branch}"
     if rev(root, f"refs/remotes/{upstream}") is None:
         return set()
-    proc = gitops.run_git(root, "diff", "--name-only", "-z", "--relative", "--diff-filter=A", upstream, "HEAD",
+    proc = gitops.run_git(root, "diff", "--name-only", "-z", "--relative", "--diff-filter=A", f"{upstream}...HEAD",
                           "--", "claims/", check=False)
     return {Path(p).stem for p in proc.stdout.split("\0") if p.endswith((".yml", ".yaml"))}
 

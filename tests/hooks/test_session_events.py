@@ -153,3 +153,14 @@ def test_other_events_never_fail_the_agent_on_garbage(bound: tuple[Path, str], n
     for raw in (b"garbage", b"[]", b""):
         done = hook(brain, name, None, raw=raw, env=clean_env(BSI_SESSION=sess))
         assert done.returncode == 0 and done.stdout == "" and len(done.stderr.splitlines()) == 1
+
+
+def test_touched_files_are_the_default_files_modified_at_close(bound: tuple[Path, str]) -> None:
+    brain, sess = bound
+    for name in ("a.py", "b.py"):
+        hook(brain, "post-tool-use", {**event(brain, "Write", str(brain / "src" / name)),
+                                      "hook_event_name": "PostToolUse", "tool_response": {"success": True}})
+    ok(run_bsi("claim", "close", sess, "--status", "ok", brain=brain))
+    from tests.conftest import load_claim
+
+    assert load_claim(brain, sess)["result"]["files_modified"] == ["src/a.py", "src/b.py"]

@@ -130,3 +130,17 @@ async def test_readonly_cockpit_cannot_launch(make_app, demo_root: Path, tmp_pat
         await settle(pilot)
         assert not isinstance(app.screen, LaunchDialog)
     assert not out.exists()
+
+
+async def test_L_without_a_launch_command_says_how_to_add_one(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await select(pilot, "#active", DEPLOY)
+        await pilot.press("L")
+        await settle(pilot)
+        assert isinstance(app.screen, LaunchDialog)
+        assert app.screen.query_one("#submit").disabled
+        assert "no launch command configured" in screen_text(app)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not isinstance(app.screen, LaunchDialog)

@@ -18,6 +18,7 @@ from textual.widgets import Button, Label, Static
 
 from brain_tui.core.brain import Brain
 from brain_tui.core.errors import BsiError
+from brain_tui.core.launch import NoLaunchCommand
 from brain_tui.core.model import Claim, Signal
 
 from ..safe import safe_str, safe_text, styled
@@ -27,17 +28,30 @@ if TYPE_CHECKING:
     from ..app import BrainApp
 
 
+#: What the dialog says when brain-compose.yml has no `launch.command` (`bsi launch ID` prints all examples).
+NO_COMMAND = ('no launch command configured: add to brain-compose.yml, e.g. launch: {command: [claude, "{prompt}"]} '
+              "(`bsi launch ID` prints the examples for Claude Code, Codex and Gemini)")
+
+
+def refusal_line(exc: BsiError) -> str:
+    """The one line the dialog shows for a refusal."""
+    if isinstance(exc, NoLaunchCommand):
+        return NO_COMMAND
+    return exc.message.splitlines()[0] if exc.message else ""
+
+
 def _plan_text(brain: Brain, sess_id: str) -> tuple[Text, str]:
-    """(what would run, the refusal or "")."""
+    """(what would run — one line per argument, line breaks shown as ↵ —, the refusal or "")."""
     try:
         plan = brain.launch_plan(sess_id, tmux=True)
     except BsiError as exc:
-        return Text("", end=""), exc.message
+        return Text("", end=""), refusal_line(exc)
     out = Text(end="")
-    out.append_text(safe_text(f"in a new tmux window “{plan.name}”, BSI_SESSION={plan.sess_id}\n", 200))
+    out.append_text(safe_text(f"in a new tmux window “{plan.name}”, BSI_SESSION={plan.sess_id}", 200))
+    out.append("\n")
     for index, arg in enumerate(plan.argv):
-        out.append(f"  argv[{index}] ", style="dim")
-        out.append_text(safe_text(arg, 400, multiline=True))
+        out.append(f"argv[{index}] ", style="dim")
+        out.append_text(safe_text(arg, 400))
         out.append("\n")
     return out, ""
 
@@ -60,7 +74,7 @@ class LaunchDialog(CoreDialog):
                 try:
                     app.brain.check_launch_settings()
                 except BsiError as exc:
-                    self.refusal = exc.message.splitlines()[0]
+                    self.refusal = refusal_line(exc)
                 subject = safe_text(f"{self.signal.sig_id}: {self.signal.payload}", 200)
                 self.plan = Text("opens the claim it asks for (under its pilot), acknowledges the signal, "
                                  "then launches it", end="")
@@ -68,7 +82,6 @@ class LaunchDialog(CoreDialog):
                 assert self.claim is not None
                 subject = safe_text(self.claim.sess_id, 80)
                 self.plan, self.refusal = _plan_text(app.brain, self.claim.sess_id)
-                self.refusal = self.refusal.splitlines()[0] if self.refusal else ""
         title = styled("Launch — ", "bold")
         title.append_text(subject)
         with Vertical(id="dialog-box", classes="decision"):
