@@ -7,6 +7,7 @@ brain is being built, while Textual starts, after the first paint.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import signal
@@ -43,10 +44,8 @@ def start(tmp_path: Path) -> tuple[subprocess.Popen[bytes], int, Path]:
 def lose_terminal(proc: subprocess.Popen[bytes], master: int) -> None:
     """What `tmux kill-server` does to a pane: the terminal closes and the process group gets SIGHUP."""
     os.close(master)
-    try:
+    with contextlib.suppress(ProcessLookupError):
         os.killpg(proc.pid, signal.SIGHUP)
-    except ProcessLookupError:
-        pass
 
 
 def ended(proc: subprocess.Popen[bytes], limit: float = 20.0) -> int | None:
