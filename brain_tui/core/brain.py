@@ -22,6 +22,7 @@ from ruamel.yaml.comments import CommentedMap
 
 from brain_tui.core import gitops, index, protocol, reconcile, remote, signals
 from brain_tui.core import launch as launching
+from brain_tui.core import tmux as tmux_launcher
 from brain_tui.core.agents import Agents
 from brain_tui.core.changes import ChangeSet, yaml_safe
 from brain_tui.core.clock import Clock, make_clock, zone_from_name
@@ -446,7 +447,7 @@ class Brain:
             plan = self.launch_plan(sess_id, tmux=tmux)
             started_at = self.now().isoformat(timespec="seconds")
             if plan.tmux:
-                record = launching.start_tmux(plan, brain_name=self.brain_name, started_at=started_at)
+                record = tmux_launcher.start_tmux(plan, brain_name=self.brain_name, started_at=started_at)
                 launching.write_record(self.root, record)
                 return record
         launching.exec_here(plan, self.root, started_at)
@@ -473,9 +474,15 @@ class Brain:
         """Raise NoLaunchCommand (64) or InvalidData (65) unless `launch.command` is configured and usable."""
         launching.check_settings(launching.launch_settings(self.config.raw))
 
-    def attach_command(self, sess_id: str, *, current_tmux: str | None) -> launching.AttachCommand:
+    def attach_command(self, sess_id: str, *, current_tmux: str | None) -> tmux_launcher.AttachCommand:
         """The tmux command that shows the window of `sess_id`'s launched agent (`current_tmux`: the caller's $TMUX)."""
-        return launching.attach_command(launching.find_running(self.root, sess_id), current_tmux=current_tmux)
+        return tmux_launcher.attach_command(launching.find_running(self.root, sess_id), current_tmux=current_tmux)
+
+    def handoff_request(self, sig_id: str, snapshot: BrainSnapshot | None = None) -> protocol.OpenRequest:
+        """The claim a HANDOFF signal asks for (type, scope, parent), opening nothing (see `open_handoff`)."""
+        snapshot = snapshot or self.snapshot()
+        signal = signals.require_signal(snapshot, sig_id)
+        return launching.handoff_request(snapshot, signal, self.instance, self.config.ttl_default)
 
     def open_handoff(self, sig_id: str, by: str | None = None) -> str:
         """Open the claim a HANDOFF signal asks for and acknowledge the signal, in one commit.

@@ -186,10 +186,13 @@ def _check_one(ctx: HookContext, path: str) -> Answer:
     if rel == "" or is_protocol_file(rel):
         return refuse(ctx, f"{fact(rel or '.', 200)} is a protocol file of the brain: change it through `bsi` "
                            "(claim, signal, lock, gate commands), never with an editor tool")
+    from brain_tui.core import hook_index
     from brain_tui.core.model import BLOCKING_STATUSES
 
     brain = ctx.brain
     snapshot = brain.snapshot(only_statuses=BLOCKING_STATUSES)
+    if hook_index.load(ctx.root) is None:  # the next write asks the index first (`hooks.fast`)
+        hook_index.write(ctx.root, snapshot, brain.config)
     bound = bound_claims(ctx, snapshot)
     if bound:
         return _check_bound(ctx, bound, rel)
