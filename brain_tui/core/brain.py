@@ -468,6 +468,12 @@ class Brain:
         """The tmux command that shows the window of `sess_id`'s launched agent (`current_tmux`: the caller's $TMUX)."""
         return tmux_launcher.attach_command(launching.find_running(self.root, sess_id), current_tmux=current_tmux)
 
+    def handoff_request(self, sig_id: str, snapshot: BrainSnapshot | None = None) -> protocol.OpenRequest:
+        """The claim a HANDOFF signal asks for (type, scope, parent), opening nothing (see `open_handoff`)."""
+        snapshot = snapshot or self.snapshot()
+        signal = signals.require_signal(snapshot, sig_id)
+        return launching.handoff_request(snapshot, signal, self.instance, self.config.ttl_default)
+
     def open_handoff(self, sig_id: str, by: str | None = None) -> str:
         """Open the claim a HANDOFF signal asks for and acknowledge the signal, in one commit.
 

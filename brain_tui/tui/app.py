@@ -10,9 +10,6 @@ what needs the pilot is `Brain.attention()`, counted one way everywhere.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import signal
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -191,8 +188,6 @@ class BrainApp(Navigation, PaletteCommands, App[int]):
         self.call_after_refresh(self._first_painted)
         self._alert_keys = alert_keys(self.queue)
         if self.live:
-            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self._on_hangup)
             self.run_worker(self._read_branch, thread=True, group="branch", exit_on_error=False)
             self._read_breath()
             self.feed.start()
@@ -227,8 +222,8 @@ class BrainApp(Navigation, PaletteCommands, App[int]):
         if not self.full_loaded:
             self.feed.request()
 
-    def _on_hangup(self) -> None:
-        """The terminal went away (SSH dropped): stop watching and leave without drawing."""
+    def hang_up(self) -> None:
+        """The terminal went away (SSH dropped; `hangup.HangUp` calls this): stop watching and leave."""
         self._hung_up = True
         self.feed.stop()
         self.exit(129)
