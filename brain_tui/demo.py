@@ -196,7 +196,7 @@ def build_demo(path: str | os.PathLike[str], now: datetime) -> Path:
         at(timedelta(minutes=-50))
         brain.close_claim(docs, CloseRequest(status="ok", files=["brain-engine/search.py"]))
         at(timedelta(minutes=-35))
-        brain.send_signal(search, domain, "BLOCKED_ON", "waiting for the schema migration of the index table",
+        brain.signals.send(search, domain, "BLOCKED_ON", "waiting for the schema migration of the index table",
                           "brain-engine/api/routes.py")
         at(timedelta(minutes=-20))
         brain.close_claim(tests, CloseRequest(tests_total=24, tests_passed=24, tests_failed=0,
@@ -205,7 +205,7 @@ def build_demo(path: str | os.PathLike[str], now: datetime) -> Path:
         open_("deploy-notes", "deploy/vps.md", "prod@vps", "Deployment checklist for the VPS",
               satellite_type="deploy", parent=pilot)
         at(timedelta(minutes=-5))
-        brain.send_signal("prod@laptop", "prod@desktop", "INFO", "laptop goes offline until tonight", "")
+        brain.signals.send("prod@laptop", "prod@desktop", "INFO", "laptop goes offline until tonight", "")
         open_("search-scan", "*", "prod@laptop", "Read-only scan for TODO markers", satellite_type="search",
               ttl="90m")
         at(timedelta(0))
