@@ -240,7 +240,7 @@ def measure_conflicts(results: Results, brains: dict[int, Path], queries: int) -
     """In-process conflict checks against every claim of the brain made blocking (index build excluded)."""
     from dataclasses import replace
 
-    from brain_tui.core import protocol
+    from brain_tui.core import conflicts
     from brain_tui.core.brain import Brain
     from brain_tui.core.model import BLOCKING_STATUSES
 
@@ -251,7 +251,7 @@ def measure_conflicts(results: Results, brains: dict[int, Path], queries: int) -
         all_blocking = replace(snap, claims=tuple(
             c if c.status in BLOCKING_STATUSES else replace(c, status="open") for c in snap.claims))
         start = time.perf_counter()
-        index = protocol.blocking_index(all_blocking)
+        index = conflicts.blocking_index(all_blocking)
         build = time.perf_counter() - start
         rng = random.Random(size)
         candidates = [c for c in all_blocking.claims if c.is_blocking and c.scope]
@@ -260,17 +260,17 @@ def measure_conflicts(results: Results, brains: dict[int, Path], queries: int) -
         hits: list[int] = []
         for claim in picks:
             start = time.perf_counter()
-            found = protocol.find_conflicts(all_blocking, claim.scope, parent=claim.parent,
+            found = conflicts.find_conflicts(all_blocking, claim.scope, parent=claim.parent,
                                             satellite_type=claim.satellite_type, index=index)
             per_check.append(time.perf_counter() - start)
             hits.append(len(found))
             if claim.parent is None and not found:
                 raise BenchError(f"{size}: a blocking claim does not conflict with itself ({claim.sess_id})")
-        protocol.find_conflicts(all_blocking, claim.scope)  # without `index=`: the snapshot's own, built once
+        conflicts.find_conflicts(all_blocking, claim.scope)  # without `index=`: the snapshot's own, built once
         again = []
         for claim in picks[:50]:
             start = time.perf_counter()
-            protocol.find_conflicts(all_blocking, claim.scope, parent=claim.parent)
+            conflicts.find_conflicts(all_blocking, claim.scope, parent=claim.parent)
             again.append(time.perf_counter() - start)
         results.put("conflict check without index= (memoised per snapshot)", size, median(again) * 1e6, "µs")
         results.put("conflict check, per check (in-process)", size, median(per_check) * 1e6, "µs")

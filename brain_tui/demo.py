@@ -12,10 +12,10 @@ from pathlib import Path
 from brain_tui.core import gitops
 from brain_tui.core.brain import Brain, init_brain, make_folder
 from brain_tui.core.breath import write_demo_breath
-from brain_tui.core.changes import seed_ids
+from brain_tui.core.claims import CloseRequest, OpenRequest
 from brain_tui.core.clock import parse_duration
 from brain_tui.core.errors import InvalidData
-from brain_tui.core.protocol import CloseRequest, OpenRequest
+from brain_tui.core.ids import seed_ids
 from brain_tui.core.scope import parse_scope
 from brain_tui.core.yamlio import atomic_write_text
 from brain_tui.hooks import settings as agent_settings

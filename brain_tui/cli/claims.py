@@ -10,10 +10,10 @@ from typing import Any
 from brain_tui.cli.common import Context, one_line, table
 from brain_tui.core.agents import agent_session_for_open
 from brain_tui.core.brain import CloseRequest, OpenRequest
+from brain_tui.core.claims import require_claim
 from brain_tui.core.clock import humanize_delta, parse_duration
 from brain_tui.core.errors import ConflictError, InvalidData
 from brain_tui.core.model import BLOCKING_STATUSES, Claim, Status
-from brain_tui.core.protocol import require_claim
 from brain_tui.core.scope import parse_scope_args
 from brain_tui.core.views import claim_json
 

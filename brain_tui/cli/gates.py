@@ -6,8 +6,9 @@ import argparse
 from typing import Any
 
 from brain_tui.cli.common import Context, one_line
+from brain_tui.core.claims import require_claim
 from brain_tui.core.facade import GATE_ACTIONS
-from brain_tui.core.protocol import Cascade, require_claim
+from brain_tui.core.gates import Cascade
 from brain_tui.core.views import claim_json
 
 

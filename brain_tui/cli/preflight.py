@@ -37,7 +37,7 @@ import argparse
 from typing import Any
 
 from brain_tui.cli.common import Context, one_line, table
-from brain_tui.core import preflight
+from brain_tui.core import circuit, locks
 
 
 def register(sub: Any, parent: argparse.ArgumentParser) -> None:
@@ -64,7 +64,7 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
     p.add_argument("file")
     p.add_argument("sess_id")
     p.add_argument("ttl_min", nargs="?", default=None, metavar="TTL_MIN",
-                   help=f"minutes (default {preflight.DEFAULT_LOCK_TTL_MIN})")
+                   help=f"minutes (default {locks.DEFAULT_LOCK_TTL_MIN})")
     p.set_defaults(handler=cmd_acquire)
     p = lsub.add_parser("release", help="release FILE (holder only)", parents=[parent])
     p.add_argument("file")
@@ -88,7 +88,7 @@ def cmd_check(ctx: Context) -> int:
     return 0
 
 
-def _circuit_text(state: preflight.CircuitState) -> str:
+def _circuit_text(state: circuit.CircuitState) -> str:
     text = f"{state.sess_id}: {state.fails}/{state.max_fails} consecutive failures"
     if state.tripped:
         text += " — circuit breaker TRIPPED"

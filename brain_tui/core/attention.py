@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
+from brain_tui.core.circuit import circuit_state
 from brain_tui.core.clock import humanize_delta, try_parse_timestamp
 from brain_tui.core.model import BrainSnapshot, Claim, Signal
-from brain_tui.core.preflight import circuit_state
 
 #: Under this much time left, a gate or a paused tree is announced (header, bell, toast).
 WARN_BEFORE = timedelta(minutes=15)

@@ -25,30 +25,28 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from brain_tui.core import facade, gitops, index_file, preflight, protocol, remote, signals
+from brain_tui.core import claims, conflicts, facade, gitops, index_file, remote, signals, watchdog
 from brain_tui.core import launch as launching
+from brain_tui.core import preflight as preflight_rules
 from brain_tui.core import tmux as tmux_launcher
 from brain_tui.core.agents import Agents
 from brain_tui.core.bootstrap import init_brain, make_folder
 from brain_tui.core.changes import ChangeSet
+from brain_tui.core.claims import CloseOutcome, CloseRequest, OpenRequest
 from brain_tui.core.clock import Clock, make_clock, zone_from_name
 from brain_tui.core.config import BrainConfig, load_config
+from brain_tui.core.conflicts import Conflict
 from brain_tui.core.errors import BsiError, InvalidData
 from brain_tui.core.layout import DATA_DIRS, INDEX_FILE, LOCK_FILE, STATE_DIR, find_root
 from brain_tui.core.live import LiveSession, live_sessions
+from brain_tui.core.locks import lock_file_path
 from brain_tui.core.model import BLOCKING_STATUSES, BrainSnapshot
 from brain_tui.core.preview import Preview
 from brain_tui.core.preview import preview as dry_run
-from brain_tui.core.protocol import (
-    CloseOutcome,
-    CloseRequest,
-    Conflict,
-    OpenRequest,
-    WatchdogReport,
-)
 from brain_tui.core.reconcile import SyncReport
 from brain_tui.core.scope import ScopeEntry
 from brain_tui.core.store import BrainStore
+from brain_tui.core.watchdog import WatchdogReport
 from brain_tui.core.yamlio import atomic_write_text, restore_texts, sweep_temp_files, texts_before
 
 if TYPE_CHECKING:
@@ -303,7 +301,7 @@ class Brain:
 
         An `agent_session` is also recorded locally for the hooks.
         """
-        sess_id = self.mutate(lambda cs: protocol.open_claim(cs, req))
+        sess_id = self.mutate(lambda cs: claims.open_claim(cs, req))
         if req.agent_session:
             self.agents.bind(sess_id, req.agent_session)
         return sess_id
@@ -321,7 +319,7 @@ class Brain:
 
         def decide(cs: ChangeSet) -> CloseOutcome:
             try:
-                return protocol.close_claim(cs, sess_id, req)
+                return claims.close_claim(cs, sess_id, req)
             except BsiError as exc:
                 if cs.signals:
                     exc.commit_staged = True  # type: ignore[attr-defined]
@@ -332,16 +330,16 @@ class Brain:
 
     def renew_claim(self, sess_id: str, ttl: timedelta | None = None) -> str:
         """Extend an open claim (never past opened_at + 8 h); returns the new expiry."""
-        return self.mutate(lambda cs: protocol.renew_claim(cs, sess_id, ttl))
+        return self.mutate(lambda cs: claims.renew_claim(cs, sess_id, ttl))
 
     def release_claim(self, sess_id: str, reason: str, by: str | None = None) -> None:
         """A human releases a stale claim (reason required)."""
         actor = by or self.human()
-        self.mutate(lambda cs: protocol.release_claim(cs, sess_id, reason, actor))
+        self.mutate(lambda cs: claims.release_claim(cs, sess_id, reason, actor))
 
     def watchdog(self) -> WatchdogReport:
         """Mark expired claims stale and archive old delivered signals."""
-        return self.mutate(protocol.watchdog)
+        return self.mutate(watchdog.watchdog)
 
     def check_scope(self, entries: Sequence[ScopeEntry], parent: str | None = None,
                     satellite_type: str | None = None) -> list[Conflict]:
@@ -352,9 +350,9 @@ class Brain:
         block: then the whole brain, so the delegation exemption is exact.
         """
         snapshot = self.snapshot(only_statuses=BLOCKING_STATUSES)
-        if parent is not None and not _chain_complete(snapshot, parent):
+        if parent is not None and not conflicts.chain_complete(snapshot, parent):
             snapshot = self.snapshot()
-        return protocol.find_conflicts(snapshot, entries, parent=parent, satellite_type=satellite_type)
+        return conflicts.find_conflicts(snapshot, entries, parent=parent, satellite_type=satellite_type)
 
     def attention(self, snapshot: BrainSnapshot | None = None,
                   liveness: Mapping[str, Liveness] | None = None) -> list[AttentionItem]:
@@ -389,24 +387,24 @@ class Brain:
         Raises:
             InvalidData / NotFound / TransitionRefused: the request itself is refused (as the open would).
         """
-        protocol.validate_open(snapshot if snapshot is not None else self.snapshot(), req)
-        if snapshot is None or (req.parent is not None and not _chain_complete(snapshot, req.parent)):
+        claims.validate_open(snapshot if snapshot is not None else self.snapshot(), req)
+        if snapshot is None or (req.parent is not None and not conflicts.chain_complete(snapshot, req.parent)):
             return self.check_scope(req.scope, parent=req.parent, satellite_type=req.satellite_type)
-        return protocol.find_conflicts(snapshot, req.scope, parent=req.parent, satellite_type=req.satellite_type)
+        return conflicts.find_conflicts(snapshot, req.scope, parent=req.parent, satellite_type=req.satellite_type)
 
     def preview(self, action: str, sess_id: str, snapshot: BrainSnapshot | None = None) -> Preview:
         """Dry run of pause | resume | abort | approve | reject | release on `snapshot` (default: now)."""
         return dry_run(snapshot if snapshot is not None else self.snapshot(), action, sess_id)
 
     # -- preflight, environment, lint ---------------------------------------------------------
-    def preflight(self, sess_id: str, file: str) -> preflight.PreflightResult:
+    def preflight(self, sess_id: str, file: str) -> preflight_rules.PreflightResult:
         """May `sess_id` write `file` now? (SPEC 10; read-only).
 
         Raises:
             PreflightRefused: code 4, 1, 5, 2, 3 or 6 (the first failing check), with what unblocks it.
         """
-        preflight.check(self.snapshot(), self.config, sess_id, file, lambda: gitops.current_branch(self.root))
-        return preflight.PreflightResult(sess_id, preflight.lock_file_path(file))
+        preflight_rules.check(self.snapshot(), self.config, sess_id, file, lambda: gitops.current_branch(self.root))
+        return preflight_rules.PreflightResult(sess_id, lock_file_path(file))
 
     def env(self, timeout_s: float = 2.0) -> EnvState:
         """The environment derived live (git, pm2, ports, system; SPEC 16); never raises for a failing probe."""
@@ -468,7 +466,7 @@ class Brain:
         """The tmux command that shows the window of `sess_id`'s launched agent (`current_tmux`: the caller's $TMUX)."""
         return tmux_launcher.attach_command(launching.find_running(self.root, sess_id), current_tmux=current_tmux)
 
-    def handoff_request(self, sig_id: str, snapshot: BrainSnapshot | None = None) -> protocol.OpenRequest:
+    def handoff_request(self, sig_id: str, snapshot: BrainSnapshot | None = None) -> OpenRequest:
         """The claim a HANDOFF signal asks for (type, scope, parent), opening nothing (see `open_handoff`)."""
         snapshot = snapshot or self.snapshot()
         signal = signals.require_signal(snapshot, sig_id)
@@ -485,21 +483,9 @@ class Brain:
         def decide(cs: ChangeSet) -> str:
             signal = signals.require_signal(cs.snapshot, sig_id)
             req = launching.handoff_request(cs.snapshot, signal, self.instance, self.config.ttl_default)
-            new_id = protocol.open_claim(cs, req)
+            new_id = claims.open_claim(cs, req)
             signals.ack_signal(cs, sig_id, actor)
             cs.message = f"bsi: open satellite {new_id} (handoff {sig_id})"
             return new_id
 
         return self.mutate(decide)
-
-
-def _chain_complete(snapshot: BrainSnapshot, sess_id: str) -> bool:
-    """True when `sess_id` and every ancestor it names are in `snapshot` (a cycle ends the chain)."""
-    current = snapshot.claim(sess_id)
-    seen = {sess_id}
-    while current is not None:
-        if not current.parent or current.parent in seen:
-            return True
-        seen.add(current.parent)
-        current = snapshot.claim(current.parent)
-    return False

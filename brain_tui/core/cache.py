@@ -75,7 +75,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from brain_tui.core.layout import CACHE_FILE, STATE_DIR
 from brain_tui.core.yamlio import MAX_FILE_BYTES, CorruptYaml
@@ -115,6 +115,9 @@ Hint = tuple[str, str]
 #: Reads a file's bytes into its outcome data; raises CorruptYaml for a corrupt file.
 Parser = Callable[[bytes], Any]
 
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 def file_key(st: os.stat_result) -> FileKey:
     """The cache key of a file: ``(mtime_ns, size, inode, ctime_ns)`` (see the module docstring).
@@ -209,7 +212,7 @@ def _no_gc() -> Iterator[None]:
             gc.enable()
 
 
-def pausing_gc(func: Callable[..., Any]) -> Callable[..., Any]:
+def pausing_gc(func: Callable[P, R]) -> Callable[P, R]:
     """Decorator: run `func` with the cyclic GC paused (for the snapshot that builds thousands of objects).
 
     The objects a snapshot makes are acyclic, so collections during it only
@@ -218,7 +221,7 @@ def pausing_gc(func: Callable[..., Any]) -> Callable[..., Any]:
     """
 
     @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         with _no_gc():
             return func(*args, **kwargs)
 
@@ -819,7 +822,7 @@ class _Helper:
             with _no_gc():
                 for rel, after, read_ns, digest, outcome in json.loads(out):
                     if after is not None and outcome is not None:
-                        answers[str(rel)] = (tuple(after), int(read_ns), str(digest), outcome)  # type: ignore[arg-type]
+                        answers[str(rel)] = (tuple(after), int(read_ns), str(digest), outcome)
         except (ValueError, TypeError):
             return None
         return answers

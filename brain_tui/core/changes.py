@@ -7,10 +7,7 @@ are round-trip edits (ruamel), so order, comments and unknown keys survive.
 
 from __future__ import annotations
 
-import random
 import re
-import secrets
-import string
 from collections.abc import Mapping
 from datetime import datetime
 from pathlib import Path
@@ -21,28 +18,16 @@ from ruamel.yaml.scalarstring import DoubleQuotedScalarString, ScalarString
 
 from brain_tui.core.clock import format_timestamp
 from brain_tui.core.errors import InvalidData
+from brain_tui.core.ids import new_signal_id
 from brain_tui.core.model import BrainSnapshot
 from brain_tui.core.yamlio import CorruptYaml, dump_round_trip, load_round_trip, safe_load_text
 
-_ALPHABET = string.ascii_lowercase + string.digits
 #: Text ruamel may write plain in any context (block or flow) and every YAML reader reads back as is.
 _PLAIN_SAFE_RE = re.compile(r"[A-Za-z0-9_](?:[A-Za-z0-9_./@+<>()=-]| (?! |$)){0,200}")
 #: Words a YAML 1.1 reader (PyYAML, most tools) would not read back as text when written plain.
 _YAML11_WORDS = frozenset({"yes", "no", "on", "off", "y", "n", "true", "false", "null", "~"})
 #: Timestamps as `format_timestamp` writes them (ruamel single-quotes them; safe everywhere).
 _TIMESTAMP_RE = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d)?(?:[+-]\d\d:\d\d|Z)?")
-_rng: random.Random = secrets.SystemRandom()
-
-
-def seed_ids(seed: int | None) -> None:
-    """Make generated slugs reproducible (demo brains, snapshot tests); None restores the system RNG."""
-    global _rng
-    _rng = secrets.SystemRandom() if seed is None else random.Random(seed)
-
-
-def random_slug(length: int = 4) -> str:
-    """A random slug of lowercase letters and digits (session and signal IDs)."""
-    return "".join(_rng.choice(_ALPHABET) for _ in range(length))
 
 
 def yaml_safe(value: Any) -> Any:
@@ -157,13 +142,8 @@ class ChangeSet:
 
     # -- signals ----------------------------------------------------------------------------
     def new_signal_id(self) -> str:
-        """A fresh `sig-YYYYMMDD-HHMMSS-xxxx` ID in the brain's timezone."""
-        stamp = self.snapshot.now.astimezone(self.snapshot.tz).strftime("%Y%m%d-%H%M%S")
-        existing = {s.sig_id for s in self.snapshot.signals} | set(self.signals)
-        while True:
-            sig_id = f"sig-{stamp}-{random_slug()}"
-            if sig_id not in existing:
-                return sig_id
+        """A fresh `sig-YYYYMMDD-HHMMSS-xxxx` ID, unused by the snapshot and by this change (`core.ids`)."""
+        return new_signal_id(self.snapshot, self.signals)
 
     def add_signal(
         self, sender: str, to: str, sig_type: str, payload: str, scope: str = ""

@@ -16,8 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from brain_tui.core import breath as breath_rules
-from brain_tui.core import preflight as lock_rules
-from brain_tui.core import protocol
+from brain_tui.core import circuit, claims, gates, locks
 from brain_tui.core import signals as signal_rules
 from brain_tui.core.errors import NotFound
 from brain_tui.core.model import CorruptFile
@@ -33,38 +32,38 @@ class Gates:
     def __init__(self, brain: Brain) -> None:
         self._brain = brain
 
-    def request(self, sess_id: str, message: str = "", by: str | None = None) -> protocol.GateOutcome:
+    def request(self, sess_id: str, message: str = "", by: str | None = None) -> gates.GateOutcome:
         """The session stops at a human gate (open → waiting_human; HUMAN_GATE to its pilot)."""
         del by  # the session itself requests its gate
-        return self._brain.mutate(lambda cs: protocol.gate_request(cs, sess_id, message))
+        return self._brain.mutate(lambda cs: gates.gate_request(cs, sess_id, message))
 
-    def approve(self, sess_id: str, message: str = "", by: str | None = None) -> protocol.GateOutcome:
+    def approve(self, sess_id: str, message: str = "", by: str | None = None) -> gates.GateOutcome:
         """A human approves (waiting_human → open, or closed for a gate raised by a close)."""
         actor = by or self._brain.human()
-        return self._brain.mutate(lambda cs: protocol.gate_approve(cs, sess_id, actor, message))
+        return self._brain.mutate(lambda cs: gates.gate_approve(cs, sess_id, actor, message))
 
-    def reject(self, sess_id: str, reason: str, by: str | None = None) -> protocol.GateOutcome:
+    def reject(self, sess_id: str, reason: str, by: str | None = None) -> gates.GateOutcome:
         """A human rejects with a reason (waiting_human → failed; BLOCKED_ON upwards)."""
         actor = by or self._brain.human()
-        return self._brain.mutate(lambda cs: protocol.gate_reject(cs, sess_id, actor, reason))
+        return self._brain.mutate(lambda cs: gates.gate_reject(cs, sess_id, actor, reason))
 
-    def pause(self, sess_id: str, message: str = "", by: str | None = None) -> protocol.Cascade:
+    def pause(self, sess_id: str, message: str = "", by: str | None = None) -> gates.Cascade:
         """Pause a claim and every open/waiting descendant."""
         actor = by or self._brain.human()
-        return self._brain.mutate(lambda cs: protocol.gate_pause(cs, sess_id, actor, message))
+        return self._brain.mutate(lambda cs: gates.gate_pause(cs, sess_id, actor, message))
 
-    def resume(self, sess_id: str, message: str = "", by: str | None = None) -> protocol.Cascade:
+    def resume(self, sess_id: str, message: str = "", by: str | None = None) -> gates.Cascade:
         """Resume a paused claim and the descendants its pause reached."""
         actor = by or self._brain.human()
-        return self._brain.mutate(lambda cs: protocol.gate_resume(cs, sess_id, actor, message))
+        return self._brain.mutate(lambda cs: gates.gate_resume(cs, sess_id, actor, message))
 
-    def abort(self, sess_id: str, reason: str, by: str | None = None) -> protocol.Cascade:
+    def abort(self, sess_id: str, reason: str, by: str | None = None) -> gates.Cascade:
         """Abort a claim and every open/waiting/paused descendant (reason required)."""
         actor = by or self._brain.human()
-        return self._brain.mutate(lambda cs: protocol.gate_abort(cs, sess_id, actor, reason))
+        return self._brain.mutate(lambda cs: gates.gate_abort(cs, sess_id, actor, reason))
 
     def act(self, action: str, sess_id: str, message: str = "",
-            by: str | None = None) -> protocol.GateOutcome | protocol.Cascade:
+            by: str | None = None) -> gates.GateOutcome | gates.Cascade:
         """Run one gate action by name (`bsi gate ACTION`): request | approve | reject | pause | resume | abort.
 
         Raises:
@@ -73,7 +72,7 @@ class Gates:
         if action not in GATE_ACTIONS:
             raise ValueError(f"unknown gate action {action!r}")
         method = getattr(self, action)
-        outcome: protocol.GateOutcome | protocol.Cascade = method(sess_id, message, by=by)
+        outcome: gates.GateOutcome | gates.Cascade = method(sess_id, message, by=by)
         return outcome
 
 
@@ -107,25 +106,25 @@ class Locks:
     def __init__(self, brain: Brain) -> None:
         self._brain = brain
 
-    def acquire(self, file: str, sess_id: str, ttl_min: Any = None) -> lock_rules.LockOutcome:
+    def acquire(self, file: str, sess_id: str, ttl_min: Any = None) -> locks.LockOutcome:
         """Acquire, extend or take over the lock of `file` (refused with code 1 while another holds it)."""
-        return self._brain.mutate(lambda cs: lock_rules.stage_acquire(cs, file, sess_id, ttl_min))
+        return self._brain.mutate(lambda cs: locks.stage_acquire(cs, file, sess_id, ttl_min))
 
-    def release(self, file: str, sess_id: str) -> lock_rules.LockRelease:
+    def release(self, file: str, sess_id: str) -> locks.LockRelease:
         """The holder releases the lock of `file` (refused with code 2 for anyone else)."""
-        return self._brain.mutate(lambda cs: lock_rules.stage_release(cs, file, sess_id))
+        return self._brain.mutate(lambda cs: locks.stage_release(cs, file, sess_id))
 
-    def check(self, file: str) -> lock_rules.LockCheck:
+    def check(self, file: str) -> locks.LockCheck:
         """Who holds `file` now (read-only)."""
-        return lock_rules.check_lock(self._brain.snapshot(), file)
+        return locks.check_lock(self._brain.snapshot(), file)
 
-    def list(self) -> lock_rules.LockList:
+    def list(self) -> locks.LockList:
         """Every lock and every corrupt lock file (read-only)."""
-        return lock_rules.list_locks(self._brain.snapshot())
+        return locks.list_locks(self._brain.snapshot())
 
-    def cleanup(self) -> builtins.list[lock_rules.LockInfo]:
+    def cleanup(self) -> builtins.list[locks.LockInfo]:
         """Delete every expired lock; returns what was removed."""
-        return self._brain.mutate(lock_rules.stage_cleanup)
+        return self._brain.mutate(locks.stage_cleanup)
 
 
 class Circuit:
@@ -134,20 +133,20 @@ class Circuit:
     def __init__(self, brain: Brain) -> None:
         self._brain = brain
 
-    def fail(self, sess_id: str) -> lock_rules.CircuitState:
+    def fail(self, sess_id: str) -> circuit.CircuitState:
         """Record one failure; trips the breaker (one CIRCUIT_BREAK signal) at the maximum."""
         limit = self._brain.config.max_consecutive_fails
-        return self._brain.mutate(lambda cs: lock_rules.stage_fail(cs, sess_id, limit))
+        return self._brain.mutate(lambda cs: circuit.stage_fail(cs, sess_id, limit))
 
-    def reset(self, sess_id: str) -> lock_rules.CircuitState:
+    def reset(self, sess_id: str) -> circuit.CircuitState:
         """Clear the breaker."""
         limit = self._brain.config.max_consecutive_fails
-        return self._brain.mutate(lambda cs: lock_rules.stage_reset(cs, sess_id, limit))
+        return self._brain.mutate(lambda cs: circuit.stage_reset(cs, sess_id, limit))
 
-    def status(self, sess_id: str) -> lock_rules.CircuitState:
+    def status(self, sess_id: str) -> circuit.CircuitState:
         """The breaker of one claim (read-only)."""
-        claim = protocol.require_claim(self._brain.snapshot(), sess_id)
-        return lock_rules.circuit_state(claim, self._brain.config.max_consecutive_fails)
+        claim = claims.require_claim(self._brain.snapshot(), sess_id)
+        return circuit.circuit_state(claim, self._brain.config.max_consecutive_fails)
 
 
 @dataclass(frozen=True)
@@ -266,13 +265,13 @@ class Audit:
             NotFound: an unknown claim with no history (66).
         """
         from brain_tui.core.audit import claim_log
-        from brain_tui.core.store import valid_session_id
+        from brain_tui.core.ids import valid_session_id
 
         if sess_id is not None and not valid_session_id(sess_id):
-            protocol.require_claim(self._brain.snapshot(), sess_id)
+            claims.require_claim(self._brain.snapshot(), sess_id)
         entries = claim_log(self._brain.root, sess_id, limit=max(1, limit))
         if sess_id is not None and not entries and self._brain.snapshot().claim(sess_id) is None:
-            protocol.require_claim(self._brain.snapshot(), sess_id)
+            claims.require_claim(self._brain.snapshot(), sess_id)
         return entries[:limit]
 
     def verify(self, sess_id: str) -> DriftReport:
@@ -280,5 +279,5 @@ class Audit:
         from brain_tui.core.audit import verify_scope
 
         snapshot = self._brain.snapshot()
-        claim = protocol.require_claim(snapshot, sess_id)
+        claim = claims.require_claim(snapshot, sess_id)
         return verify_scope(self._brain.root, snapshot, claim)

@@ -77,8 +77,9 @@ def build(root: str | os.PathLike[str], snapshot: BrainSnapshot, config: BrainCo
         snapshot: a snapshot holding at least every blocking claim (a blocking-only one is enough).
         config: brain-compose.yml as the core read it.
     """
+    from brain_tui.core.circuit import circuit_state
+    from brain_tui.core.locks import lock_file_path
     from brain_tui.core.model import BLOCKING_STATUSES
-    from brain_tui.core.preflight import circuit_state, lock_file_path
     from brain_tui.core.scope import normalize_path
 
     base = os.fspath(root)

@@ -14,9 +14,9 @@ from ruamel.yaml.comments import CommentedMap
 
 from brain_tui.core import index
 from brain_tui.core.changes import yaml_safe
+from brain_tui.core.ids import SIGNAL_ID_RE
 from brain_tui.core.layout import INDEX_FILE, SIGNALS_DIR
 from brain_tui.core.model import BrainSnapshot
-from brain_tui.core.store import SIGNAL_ID_RE
 from brain_tui.core.yamlio import atomic_write_text, dump_round_trip
 
 

@@ -30,10 +30,11 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any, NoReturn
 
+from brain_tui.core.claims import SATELLITE_TYPES, OpenRequest, require_claim
 from brain_tui.core.errors import Contended, InvalidData, NotFound, TransitionRefused, UsageError
 from brain_tui.core.model import BrainSnapshot, Claim, Signal
-from brain_tui.core.protocol import SATELLITE_TYPES, OpenRequest, parse_trigger, require_claim
 from brain_tui.core.scope import parse_scope
+from brain_tui.core.triggers import parse_trigger
 from brain_tui.core.yamlio import atomic_write_text
 
 #: At most this many launched agents run at once from one brain on one machine.

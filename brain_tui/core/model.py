@@ -330,3 +330,14 @@ class BrainSnapshot:
         """The root (pilot) of the tree holding `sess_id`."""
         chain = self.ancestors(sess_id)
         return chain[-1] if chain else self.claim(sess_id)
+
+    def resolve_destination(self, claim: Claim, dest: str) -> str:
+        """Where a signal from `claim` to `dest` goes: `pilote`/`pilot` → the root of its tree,
+        `parent` → its parent (itself for a root), anything else as written."""
+        lowered = dest.lower()
+        if lowered in ("pilote", "pilot"):
+            root = self.root_of(claim.sess_id)
+            return root.sess_id if root else claim.sess_id
+        if lowered == "parent":
+            return claim.parent or claim.sess_id
+        return dest

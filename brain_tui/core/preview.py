@@ -12,20 +12,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from brain_tui.core import protocol
+from brain_tui.core import claims, gates
 from brain_tui.core.changes import ChangeSet
 from brain_tui.core.errors import BsiError
 from brain_tui.core.model import BrainSnapshot
 
 PREVIEW_ACTIONS = ("pause", "resume", "abort", "approve", "reject", "release")
 
-_ACTIONS: dict[str, Callable[[ChangeSet, str], protocol.GateOutcome | protocol.Cascade | None]] = {
-    "pause": lambda cs, sid: protocol.gate_pause(cs, sid, "preview", ""),
-    "resume": lambda cs, sid: protocol.gate_resume(cs, sid, "preview", ""),
-    "abort": lambda cs, sid: protocol.gate_abort(cs, sid, "preview", "preview"),
-    "approve": lambda cs, sid: protocol.gate_approve(cs, sid, "preview", ""),
-    "reject": lambda cs, sid: protocol.gate_reject(cs, sid, "preview", "preview"),
-    "release": lambda cs, sid: protocol.release_claim(cs, sid, "preview", "preview"),
+_ACTIONS: dict[str, Callable[[ChangeSet, str], gates.GateOutcome | gates.Cascade | None]] = {
+    "pause": lambda cs, sid: gates.gate_pause(cs, sid, "preview", ""),
+    "resume": lambda cs, sid: gates.gate_resume(cs, sid, "preview", ""),
+    "abort": lambda cs, sid: gates.gate_abort(cs, sid, "preview", "preview"),
+    "approve": lambda cs, sid: gates.gate_approve(cs, sid, "preview", ""),
+    "reject": lambda cs, sid: gates.gate_reject(cs, sid, "preview", "preview"),
+    "release": lambda cs, sid: claims.release_claim(cs, sid, "preview", "preview"),
 }
 
 
@@ -73,5 +73,5 @@ def preview(snapshot: BrainSnapshot, action: str, sess_id: str) -> Preview:
         return Preview(False, refusal=f"{exc.__class__.__name__}: {exc}")
     if outcome is None:  # a release
         return Preview(True, status="released", signals=len(cs.signals))
-    touched = outcome.touched if isinstance(outcome, protocol.Cascade) else ()
+    touched = outcome.touched if isinstance(outcome, gates.Cascade) else ()
     return Preview(True, status=outcome.status, touched=touched, signals=len(cs.signals))

@@ -18,8 +18,9 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from brain_tui.core import protocol
-from brain_tui.core.changes import ChangeSet, random_slug
+from brain_tui.core import conflicts
+from brain_tui.core.changes import ChangeSet
+from brain_tui.core.ids import random_slug
 from brain_tui.core.model import BrainSnapshot
 
 _CANONICAL_RE = re.compile(r"^(sess-\d{8}-\d{4}-)[a-z0-9][a-z0-9-]*$")
@@ -32,7 +33,7 @@ class LostClaim:
 
     sess_id: str
     scope: str
-    winners: tuple[protocol.Conflict, ...]
+    winners: tuple[conflicts.Conflict, ...]
 
     def as_dict(self) -> dict[str, Any]:
         """JSON shape inside `bsi sync --json` (`lost`)."""
@@ -113,13 +114,13 @@ def lost_claims(snapshot: BrainSnapshot, local_ids: Collection[str]) -> list[Los
     """
     if not local_ids:
         return []
-    index = protocol.blocking_index(snapshot)
+    index = conflicts.blocking_index(snapshot)
     lost: list[LostClaim] = []
     for sess_id in sorted(local_ids):
         claim = snapshot.claim(sess_id)
         if claim is None or not claim.is_blocking:
             continue
-        winners = [c for c in protocol.find_conflicts(snapshot, claim.scope, parent=claim.parent,
+        winners = [c for c in conflicts.find_conflicts(snapshot, claim.scope, parent=claim.parent,
                                                       satellite_type=claim.satellite_type, exclude=sess_id,
                                                       index=index)
                    if c.sess_id not in local_ids]

@@ -11,9 +11,8 @@ from datetime import timedelta
 
 from brain_tui.core.changes import ChangeSet
 from brain_tui.core.errors import InvalidData, NotFound
+from brain_tui.core.ids import SIGNAL_ID_RE, valid_session_id
 from brain_tui.core.model import BrainSnapshot, Signal
-from brain_tui.core.protocol import resolve_destination
-from brain_tui.core.store import SIGNAL_ID_RE, valid_session_id
 
 SIGNAL_TYPE_RE = re.compile(r"^[A-Z][A-Z0-9_]*$")
 ARCHIVE_AFTER = timedelta(hours=24)
@@ -38,7 +37,7 @@ def send_signal(cs: ChangeSet, sender: str, to: str, sig_type: str, payload: str
         claim = cs.snapshot.claim(sender)
         if claim is None:
             raise NotFound(f"cannot resolve {dest!r}: sender claim {sender} not found")
-        dest = resolve_destination(cs.snapshot, claim, dest)
+        dest = cs.snapshot.resolve_destination(claim, dest)
     sig_id = cs.add_signal(sender, dest, sig_type, payload, scope)
     if sig_id:
         cs.message = f"bsi: signal {sig_id} pending"

@@ -15,32 +15,24 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta, tzinfo
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, unquote
+from urllib.parse import quote
 
 from brain_tui.core.cache import ParseCache, Parsed, pausing_gc
 from brain_tui.core.clock import DEFAULT_TTL, MAX_TTL, SKEW_TOLERANCE, parse_duration, try_parse_timestamp
 from brain_tui.core.config import BrainConfig
 from brain_tui.core.errors import InvalidData
+from brain_tui.core.ids import SIGNAL_ID_RE, valid_session_id
 from brain_tui.core.model import BrainSnapshot, Claim, CorruptFile, Lock, Signal
 from brain_tui.core.scope import ScopeEntry, parse_scope
 from brain_tui.core.yamlio import TEMP_MARK, safe_load_bytes
 
-SESSION_ID_RE = re.compile(r"^sess-[A-Za-z0-9._-]+$")
-SIGNAL_ID_RE = re.compile(r"^sig-[A-Za-z0-9._-]+$")
 YAML_SUFFIXES = (".yml", ".yaml")
 
-StatKey = tuple[int, int, int]
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
-def stat_key(st: os.stat_result) -> StatKey:
-    """The cache key of a file: content changes move at least one of these."""
-    return (st.st_mtime_ns, st.st_size, st.st_ino)
 
 
-def valid_session_id(sess_id: str) -> bool:
-    """True when `sess_id` is a readable session ID (never a path)."""
-    return bool(SESSION_ID_RE.match(sess_id)) and sess_id not in (".", "..")
 
 
 def encode_lock_name(file: str) -> str:
@@ -48,9 +40,6 @@ def encode_lock_name(file: str) -> str:
     return quote(file, safe="") + ".yml"
 
 
-def decode_lock_name(name: str) -> str:
-    """Inverse of `encode_lock_name`."""
-    return unquote(name[: -len(".yml")] if name.endswith(".yml") else name)
 
 
 def _text(value: Any) -> str:

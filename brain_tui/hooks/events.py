@@ -82,7 +82,7 @@ class HookContext:
 # ---------------------------------------------------------------------------------------------
 def launcher_claim(environ: dict[str, str]) -> str | None:
     """`$BSI_SESSION`, when set to a session ID (it wins over any binding)."""
-    from brain_tui.core.store import valid_session_id
+    from brain_tui.core.ids import valid_session_id
 
     value = environ.get(agents.BSI_SESSION_ENV, "").strip()
     return value if value and valid_session_id(value) else None
@@ -221,16 +221,16 @@ def preflight(brain: Brain, sess_id: str, rel: str) -> None:
         BsiError: the refusal, with the message saying what unblocks it.
     """
     from brain_tui.core import preflight as rules
-    from brain_tui.core import protocol
     from brain_tui.core.errors import PreflightRefused
     from brain_tui.core.model import BLOCKING_STATUSES
+    from brain_tui.core.watchdog import expired
 
     snapshot = brain.snapshot(only_statuses=BLOCKING_STATUSES)
     if not _chain_in(snapshot, sess_id):  # a closed claim, or a terminal ancestor: read the whole brain
         snapshot = brain.snapshot()
     rules.check(snapshot, brain.config, sess_id, rel, lambda: _branch(brain))
     claim = snapshot.claim(sess_id)
-    if claim is not None and protocol.expired(claim, snapshot):
+    if claim is not None and expired(claim, snapshot):
         raise PreflightRefused(4, f"claim {sess_id} expired (stale, TTL over): renew it with "
                                   f"`bsi claim renew {sess_id}` while it is open, or open a new claim")
 
@@ -254,8 +254,8 @@ def _branch(brain: Brain) -> str:
 
 
 def _check_unbound(ctx: HookContext, snapshot: BrainSnapshot, rel: str) -> Answer:
+    from brain_tui.core.conflicts import find_conflicts
     from brain_tui.core.errors import InvalidData
-    from brain_tui.core.protocol import find_conflicts
     from brain_tui.core.scope import parse_scope
 
     try:
@@ -361,7 +361,7 @@ def stop(ctx: HookContext) -> Answer:
 
 def close_command(claim: Claim, snapshot: BrainSnapshot) -> str:
     """The `bsi claim close` command line this claim's tier requires (SPEC 6.5)."""
-    from brain_tui.core.protocol import tier_of
+    from brain_tui.core.tiers import tier_of
 
     tier = tier_of(claim)
     if tier == 1:

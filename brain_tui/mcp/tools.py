@@ -122,7 +122,7 @@ def brain_state(s: Session) -> dict[str, Any]:
 
 def my_claim(s: Session, sess_id: str | None = None) -> dict[str, Any]:
     """The session's claim, as `bsi claim show --json`, with its liveness."""
-    from brain_tui.core.protocol import require_claim
+    from brain_tui.core.claims import require_claim
     from brain_tui.core.views import claim_json
 
     own = s.own(sess_id)
@@ -138,8 +138,8 @@ def claim_open(s: Session, scope: list[str], story: str = "", ttl: str | None = 
                slug: str | None = None, on_done: str | None = None, on_partial: str | None = None,
                on_fail: str | None = None) -> dict[str, Any]:
     """`bsi claim open --json`, bound to the agent session."""
+    from brain_tui.core.claims import OpenRequest
     from brain_tui.core.clock import parse_duration
-    from brain_tui.core.protocol import OpenRequest
     from brain_tui.core.scope import parse_scope
     from brain_tui.core.views import claim_json
 
@@ -171,7 +171,7 @@ def claim_close(s: Session, sess_id: str | None = None, status: str | None = Non
                 commit: str | None = None, tests_total: int | None = None, tests_passed: int | None = None,
                 tests_failed: int | None = None, notes: str | None = None) -> dict[str, Any]:
     """`bsi claim close --json` (files default to what the hooks saw the session touch)."""
-    from brain_tui.core.protocol import CloseRequest
+    from brain_tui.core.claims import CloseRequest
 
     own = s.own(sess_id)
     req = CloseRequest(status=status, files=list(files or []), commit=commit, tests_total=tests_total,
@@ -250,7 +250,7 @@ def gate_request(s: Session, message: str, sess_id: str | None = None) -> dict[s
 
 def gate_status(s: Session, sess_id: str | None = None) -> dict[str, Any]:
     """`bsi gate status --json`: the claim and its subtree."""
-    from brain_tui.core.protocol import require_claim
+    from brain_tui.core.claims import require_claim
     from brain_tui.core.views import claim_json
 
     snapshot = s.brain.snapshot()

@@ -7,7 +7,7 @@ from typing import Any
 
 from rich.text import Text
 
-from brain_tui.core import protocol
+from brain_tui.core import tiers
 from brain_tui.core.attention import WARN_BEFORE, describe_time_left, time_left
 from brain_tui.core.clock import format_timestamp
 from brain_tui.core.model import BrainSnapshot, Claim, Signal
@@ -43,8 +43,8 @@ def claim_summary(claim: Claim, snapshot: BrainSnapshot, palette: Palette) -> Te
     out.append_text(safe_text(claim.sess_id, 80, style=palette.strong))
     out.append("  ")
     out.append_text(safe_text(claim.status, 20))
-    tier = protocol.tier_of(claim)
-    out.append(f" · tier {tier} {protocol.TIER_NAMES[tier]}", style=palette.muted)
+    tier = tiers.tier_of(claim)
+    out.append(f" · tier {tier} {tiers.TIER_NAMES[tier]}", style=palette.muted)
     out.append("\n")
     kind = claim.type if claim.type == claim.level else f"{claim.type} · {level_name(claim)}"
     out.append_text(safe_text(f"{kind} · {claim.instance or '?'}", 120, style=palette.muted))

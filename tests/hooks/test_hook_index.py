@@ -10,12 +10,11 @@ import sys
 import time
 from pathlib import Path
 
-from brain_tui.core import hook_index
-from brain_tui.core import preflight as rules
+from brain_tui.core import hook_index, preflight
 from brain_tui.core.brain import Brain
+from brain_tui.core.conflicts import find_conflicts
 from brain_tui.core.errors import BsiError
 from brain_tui.core.model import BLOCKING_STATUSES
-from brain_tui.core.protocol import find_conflicts
 from brain_tui.core.scope import parse_scope
 from tests.conftest import NOW, clean_env, ok, run_bsi
 from tests.hooks.test_pre_tool_use import AGENT, assert_allowed, assert_denied, event, hook
@@ -89,7 +88,7 @@ def test_the_shortcut_never_says_go_where_the_core_refuses(demo_brain: Path) -> 
     for claim, rel in itertools.product(full.claims, sorted(files)):
         if hook_index.may_write(index, claim.sess_id, rel, now):
             checked += 1
-            rules.check(full, brain.config, claim.sess_id, rel, lambda: "main")
+            preflight.check(full, brain.config, claim.sess_id, rel, lambda: "main")
             agreed += 1
     for rel in sorted(files):
         if hook_index.unclaimed_free(index, rel):
@@ -110,6 +109,6 @@ def test_may_write_answers_no_on_every_refusal_it_knows(brain: Path) -> None:
     assert not hook_index.may_write(index, "sess-unknown", "src/a.py", now)
     assert not hook_index.unclaimed_free(index, "src/a.py") and hook_index.unclaimed_free(index, "docs/a.py")
     try:
-        rules.check(b.snapshot(), b.config, sess, "docs/a.py")
+        preflight.check(b.snapshot(), b.config, sess, "docs/a.py")
     except BsiError as exc:
         assert exc.exit_code == 1

@@ -15,8 +15,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from brain_tui.core.brain import Brain, init_brain
+from brain_tui.core.claims import CloseRequest, OpenRequest
 from brain_tui.core.clock import parse_duration
-from brain_tui.core.protocol import CloseRequest, OpenRequest
 from brain_tui.core.scope import parse_scope
 from brain_tui.core.yamlio import CorruptYaml, safe_load_file
 

@@ -179,13 +179,13 @@ async def select(pilot: Any, table_id: str, key: str) -> None:
 @pytest.fixture
 def hostile_root(demo_root: Path) -> Iterator[Path]:
     """The demo brain plus claims whose stories carry escapes, markup, bidi and zero-width characters."""
-    from brain_tui.core import protocol
+    from brain_tui.core import claims
     from brain_tui.core.clock import parse_duration
     from brain_tui.core.scope import parse_scope
 
     brain = Brain(demo_root, clock=lambda: NOW, instance="evil@box")
     for slug, scope, story in HOSTILE_STORIES:
-        brain.open_claim(protocol.OpenRequest(scope=parse_scope(scope, demo_root), ttl=parse_duration("2h"),
+        brain.open_claim(claims.OpenRequest(scope=parse_scope(scope, demo_root), ttl=parse_duration("2h"),
                                               instance="evil@box", story=story, slug=slug))
     yield demo_root
 

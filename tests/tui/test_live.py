@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from brain_tui.core import protocol
+from brain_tui.core import claims
 from brain_tui.core.clock import parse_duration
 from brain_tui.core.scope import parse_scope
 from brain_tui.tui.screens.help import HelpScreen
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.anyio
 def open_elsewhere(root: Path, scope: str, story: str, slug: str) -> str:
     """Another session (another process, as far as the cockpit knows) opens a claim."""
     brain = fresh(root)
-    return brain.open_claim(protocol.OpenRequest(scope=parse_scope(scope, root), ttl=parse_duration("2h"),
+    return brain.open_claim(claims.OpenRequest(scope=parse_scope(scope, root), ttl=parse_duration("2h"),
                                                  instance="prod@laptop", story=story, slug=slug))
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from brain_tui.core import protocol
+from brain_tui.core import claims
 from brain_tui.core.brain import Brain
 from brain_tui.core.clock import parse_duration
 from brain_tui.core.scope import parse_scope
@@ -47,7 +47,7 @@ def other_machine(remote: Path, tmp_path: Path) -> Path:
 
 
 def open_claim(brain: Brain, scope: str, slug: str) -> str:
-    return brain.open_claim(protocol.OpenRequest(scope=parse_scope(scope, brain.root), ttl=parse_duration("2h"),
+    return brain.open_claim(claims.OpenRequest(scope=parse_scope(scope, brain.root), ttl=parse_duration("2h"),
                                                  instance=brain.instance, story=f"{slug} story", slug=slug))
 
 

@@ -16,8 +16,8 @@ import pytest
 
 from brain_tui.core import attention
 from brain_tui.core.brain import Brain
+from brain_tui.core.claims import OpenRequest
 from brain_tui.core.clock import parse_duration
-from brain_tui.core.protocol import OpenRequest
 from brain_tui.core.scope import parse_scope
 
 T0 = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)

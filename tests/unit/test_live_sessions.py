@@ -7,8 +7,8 @@ from pathlib import Path
 
 from brain_tui.core import agents
 from brain_tui.core.brain import Brain
+from brain_tui.core.claims import OpenRequest
 from brain_tui.core.clock import parse_duration
-from brain_tui.core.protocol import OpenRequest
 from brain_tui.core.scope import parse_scope
 from tests.conftest import clean_env, git
 

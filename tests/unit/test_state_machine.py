@@ -26,11 +26,13 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from brain_tui.core.brain import Brain
+from brain_tui.core.claims import CloseRequest, OpenRequest
 from brain_tui.core.clock import parse_duration
 from brain_tui.core.errors import ConflictError, InvalidData, TierRefused, TransitionRefused
+from brain_tui.core.gates import Cascade
 from brain_tui.core.model import BLOCKING_STATUSES, BrainSnapshot, Claim
-from brain_tui.core.protocol import Cascade, CloseRequest, OpenRequest, tier_of
 from brain_tui.core.scope import parse_scope, scopes_overlap
+from brain_tui.core.tiers import tier_of
 from brain_tui.core.yamlio import safe_load_file
 
 T0 = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)

@@ -89,7 +89,7 @@ class ClaimActions(Screen[None]):
             defaults = OpenDefaults(scope=sig.scope, parent=parent,
                                     satellite_type=match.group(1) if match else "auto",
                                     story=safe_str(sig.payload, 120))
-            from brain_tui.core.protocol import SATELLITE_TYPES
+            from brain_tui.core.claims import SATELLITE_TYPES
 
             if defaults.satellite_type not in SATELLITE_TYPES:
                 defaults = OpenDefaults(scope=defaults.scope, parent=defaults.parent, story=defaults.story)

@@ -11,7 +11,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Input, Label, Select, Static
 
-from brain_tui.core import protocol
+from brain_tui.core import claims
 from brain_tui.core.clock import format_duration, parse_duration
 from brain_tui.core.errors import BsiError
 from brain_tui.core.scope import parse_scope
@@ -71,12 +71,12 @@ class OpenClaimScreen(FormDialog):
                         yield Select(ttl_options, value=ttl_default, allow_blank=False, id="ttl")
                     with Vertical():
                         yield Label(Text("Type", end=""), markup=False)
-                        yield Select([("auto", AUTO), *((t, t) for t in protocol.CLAIM_TYPES)],
+                        yield Select([("auto", AUTO), *((t, t) for t in claims.CLAIM_TYPES)],
                                      value=d.claim_type, allow_blank=False, id="type")
                 with Horizontal(classes="row"):
                     with Vertical():
                         yield Label(Text("Satellite type", end=""), markup=False)
-                        yield Select([("none", AUTO), *((t, t) for t in protocol.SATELLITE_TYPES)],
+                        yield Select([("none", AUTO), *((t, t) for t in claims.SATELLITE_TYPES)],
                                      value=d.satellite_type, allow_blank=False, id="satellite-type")
                     with Vertical():
                         yield Label(Text("Level", end=""), markup=False)
@@ -112,7 +112,7 @@ class OpenClaimScreen(FormDialog):
         value = widget.value if isinstance(widget, Select) else ""
         return "" if value in (AUTO, Select.BLANK) else str(value)
 
-    def build_request(self) -> protocol.OpenRequest:
+    def build_request(self) -> claims.OpenRequest:
         """The OpenRequest the form describes.
 
         Raises:
@@ -124,7 +124,7 @@ class OpenClaimScreen(FormDialog):
             from brain_tui.core.errors import InvalidData
 
             raise InvalidData("a claim needs a scope")
-        return protocol.OpenRequest(
+        return claims.OpenRequest(
             scope=parse_scope(scope_text, app.brain.root),
             ttl=parse_duration(self._value("ttl") or "2h"),
             instance=app.brain.instance,

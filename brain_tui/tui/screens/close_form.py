@@ -13,7 +13,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Input, Label, Select, Static
 
-from brain_tui.core import protocol
+from brain_tui.core import claims, tiers
 from brain_tui.core.errors import InvalidData
 from brain_tui.core.model import BrainSnapshot, Claim
 
@@ -41,7 +41,7 @@ class CloseClaimScreen(FormDialog):
         super().__init__()
         self.claim = claim
         self.snapshot = snapshot
-        self.tier = protocol.tier_of(claim)
+        self.tier = tiers.tier_of(claim)
 
     def compose(self) -> ComposeResult:
         claim, palette = self.claim, self.brain_app.palette
@@ -57,7 +57,7 @@ class CloseClaimScreen(FormDialog):
             summary.append("\n")
             summary.append_text(safe_text(claim.story or "—", 200, style=palette.muted))
             yield Static(summary, markup=False, classes="summary")
-            tier_line = styled(f"Tier {self.tier} — {protocol.TIER_NAMES[self.tier]}", palette.strong)
+            tier_line = styled(f"Tier {self.tier} — {tiers.TIER_NAMES[self.tier]}", palette.strong)
             tier_line.append("\n")
             tier_line.append(TIER_HELP[self.tier], style=palette.muted)
             yield Static(tier_line, id="tier", markup=False, classes="tier")
@@ -71,7 +71,7 @@ class CloseClaimScreen(FormDialog):
                             with Vertical():
                                 yield Label(Text(label, end=""), markup=False)
                                 yield Input(compact=True, placeholder="N", id=name, type="integer")
-                status_options = [(s, s) for s in protocol.RESULT_STATUSES]
+                status_options = [(s, s) for s in claims.RESULT_STATUSES]
                 if self.tier != 1:
                     status_options.insert(0, ("default (from the tier)", DEFAULT_STATUS))
                 yield Label(Text("Result status" + (" (required)" if self.tier == 1 else ""), end=""),
@@ -119,14 +119,14 @@ class CloseClaimScreen(FormDialog):
         except ValueError:
             raise InvalidData(f"{widget_id.replace('-', ' ')}: {raw!r} is not a whole number") from None
 
-    def build_request(self) -> protocol.CloseRequest:
+    def build_request(self) -> claims.CloseRequest:
         """The CloseRequest the form describes.
 
         Raises:
             InvalidData: a test count is not a number.
         """
         status = self.query_one("#status", Select).value
-        req = protocol.CloseRequest(
+        req = claims.CloseRequest(
             status=None if status in (DEFAULT_STATUS, Select.BLANK) else str(status),
             files=self.query_one("#files", Input).value.split(),
             notes=self.query_one("#notes", Input).value.strip() or None,
@@ -150,8 +150,8 @@ class CloseClaimScreen(FormDialog):
             return
         sess_id = self.claim.sess_id
 
-        def done(outcome: protocol.CloseOutcome) -> str:
-            tier = protocol.TIER_NAMES.get(outcome.tier, "")
+        def done(outcome: claims.CloseOutcome) -> str:
+            tier = tiers.TIER_NAMES.get(outcome.tier, "")
             if outcome.status == "waiting_human":
                 return f"{sess_id} is now waiting for a human gate (exit trigger) [{tier}]"
             return f"closed {sess_id} [{tier}] — result {outcome.result.get('status', '?')}"

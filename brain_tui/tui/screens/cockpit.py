@@ -16,7 +16,7 @@ from textual.events import Resize, ScreenResume
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, Tab, Tabs, Tree
 
-from brain_tui.core import attention, protocol
+from brain_tui.core import attention, tiers
 from brain_tui.core.attention import AttentionItem
 from brain_tui.core.model import BLOCKING_STATUSES, BrainSnapshot
 
@@ -282,11 +282,11 @@ class CockpitScreen(ClaimActions):
             out.append_text(status_icon(claim.status, palette))
             out.append(" ")
             out.append_text(safe_text(claim.sess_id, 60, style=palette.strong))
-            tier = protocol.tier_of(claim)
+            tier = tiers.tier_of(claim)
             where = claim.instance or "?"
             left = attention.describe_time_left(attention.time_left(claim, app.snapshot.now))
             details = f" · {claim.status}" + (f" · {left}" if left and not claim.is_terminal else "")
-            details += f" · tier {tier} {protocol.TIER_NAMES[tier]}" if self.wide else ""
+            details += f" · tier {tier} {tiers.TIER_NAMES[tier]}" if self.wide else ""
             out.append_text(safe_text(f"{details} · {where} · ", 120, style=palette.muted))
             session = app.live_sessions.get(claim.sess_id)
             if session is not None:

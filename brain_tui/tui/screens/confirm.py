@@ -13,9 +13,9 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Input, Label, Static
 
+from brain_tui.core.gates import Cascade, GateOutcome
 from brain_tui.core.model import BrainSnapshot, Claim
 from brain_tui.core.preview import Preview, preview
-from brain_tui.core.protocol import Cascade, GateOutcome
 
 from ..describe import claim_summary, gate_details
 from ..present import Palette, short_id, status_icon

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from brain_tui.core import protocol
+from brain_tui.core import watchdog
 from brain_tui.core.model import BrainSnapshot, Claim
 
 from ..live import LiveMap, live_glyph, live_text, stale_evidence
@@ -84,7 +84,7 @@ def active_rows(snapshot: BrainSnapshot, palette: Palette, brain_name: str, need
 def _active_cells(claim: Claim, snapshot: BrainSnapshot, palette: Palette, brain_name: str) -> dict:
     now = snapshot.now
     ttl = ttl_left(claim, now, palette)
-    if protocol.expired(claim, snapshot):
+    if watchdog.expired(claim, snapshot):
         ttl = safe_text(ttl.plain + "!", 8, style=palette.error)
     story = safe_text(claim.story or "—", 200)
     if "clock-skew" in claim.flags:

@@ -1,0 +1,271 @@
+"""Claims: open, renew, release and close (SPEC 6.3, 6.5).
+
+Every function decides on the ChangeSet's snapshot and stages its writes;
+none writes a file or reads the clock. The conflict check is in conflicts.py,
+the tier requirements in tiers.py, the exit triggers in triggers.py.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from ruamel.yaml.comments import CommentedMap
+
+from brain_tui.core.agents import valid_agent_session
+from brain_tui.core.changes import ChangeSet
+from brain_tui.core.clock import MAX_TTL, format_duration
+from brain_tui.core.conflicts import find_conflicts, format_scope_text
+from brain_tui.core.errors import ConflictError, InvalidData, NotFound, TransitionRefused
+from brain_tui.core.ids import new_session_id, valid_session_id
+from brain_tui.core.model import BrainSnapshot, Claim
+from brain_tui.core.scope import ScopeEntry, format_scope
+from brain_tui.core.tiers import close_result, tier_of
+from brain_tui.core.triggers import parse_trigger, run_trigger, trigger_for
+
+SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+
+CLAIM_TYPES = ("pilote", "satellite", "solo")
+
+SATELLITE_TYPES = ("code", "brain-write", "test", "deploy", "search", "domain")
+
+RESULT_STATUSES = ("ok", "partial", "failed")
+
+@dataclass
+class OpenRequest:
+    """What `bsi claim open` asks for."""
+
+    scope: tuple[ScopeEntry, ...]
+    ttl: timedelta
+    instance: str
+    type: str | None = None
+    satellite_type: str | None = None
+    level: str | None = None
+    parent: str | None = None
+    story: str = ""
+    slug: str | None = None
+    on_done: str | None = None
+    on_partial: str | None = None
+    on_fail: str | None = None
+    theme_branch: str | None = None
+    #: the agent session that opened it (SPEC 20.1), written as `agent_session:`.
+    agent_session: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+def validate_open(snapshot: BrainSnapshot, req: OpenRequest) -> None:
+    """Check the request's own fields (exit 65 on bad data, 66 on a missing parent)."""
+    if req.slug is not None and not SLUG_RE.match(req.slug):
+        raise InvalidData(f"invalid slug {req.slug!r}: use lowercase letters, digits and '-'")
+    if req.type is not None and req.type not in CLAIM_TYPES:
+        raise InvalidData(f"invalid type {req.type!r}: one of {', '.join(CLAIM_TYPES)}")
+    if req.satellite_type is not None and req.satellite_type not in SATELLITE_TYPES:
+        raise InvalidData(f"invalid satellite type {req.satellite_type!r}: one of {', '.join(SATELLITE_TYPES)}")
+    if req.level is not None and req.level not in ("leaf", "domain"):
+        raise InvalidData(f"invalid level {req.level!r}: leaf or domain")
+    if req.parent is not None:
+        if not valid_session_id(req.parent):
+            raise InvalidData(f"invalid parent ID {req.parent!r}")
+        parent = snapshot.claim(req.parent)
+        if parent is None:
+            raise NotFound(f"parent claim {req.parent} not found")
+        if parent.is_terminal:
+            raise TransitionRefused(f"parent claim {req.parent} is {parent.status}: open no satellite under it")
+    if req.agent_session is not None and not valid_agent_session(req.agent_session):
+        raise InvalidData(f"invalid agent session {req.agent_session[:80]!r}: letters, digits, '.', '_', ':', '-'")
+    for name in ("on_done", "on_partial", "on_fail"):
+        value = getattr(req, name)
+        if value is not None and parse_trigger(value) is None:
+            raise InvalidData(
+                f"invalid {name.replace('_', '-')} {value!r}: use 'signal → TYPE DEST', "
+                "'notify → DEST', 'gate:human → \"message\"' or 'trigger → type:T scope:S'"
+            )
+
+def open_claim(cs: ChangeSet, req: OpenRequest) -> str:
+    """Open a claim: conflict check first, then the new file (SPEC 6.3 row 1).
+
+    Returns:
+        The new session ID.
+
+    Raises:
+        ConflictError: the scope intersects blocking claims (payload: conflicts).
+    """
+    snapshot = cs.snapshot
+    validate_open(snapshot, req)
+    conflicts = find_conflicts(snapshot, req.scope, parent=req.parent, satellite_type=req.satellite_type)
+    if conflicts:
+        lines = "; ".join(c.describe() for c in conflicts)
+        raise ConflictError(
+            f"claim refused: {format_scope_text(req.scope)} conflicts with {lines}",
+            {"conflicts": [c.as_dict() for c in conflicts]},
+        )
+    sess_id = new_session_id(snapshot, req.slug)
+    ctype = req.type or ("satellite" if req.parent else "solo")
+    doc = CommentedMap()
+    doc["sess_id"] = sess_id
+    doc["type"] = ctype
+    doc["instance"] = req.instance
+    doc["scope"] = format_scope(req.scope)
+    doc["story_angle"] = req.story
+    doc["status"] = "open"
+    doc["opened_at"] = cs.ts()
+    doc["ttl"] = format_duration(req.ttl)
+    doc["expires_at"] = cs.ts(snapshot.now + min(req.ttl, MAX_TTL))
+    if req.satellite_type:
+        doc["satellite_type"] = req.satellite_type
+    if req.level or ctype == "satellite":
+        doc["satellite_level"] = req.level or ("domain" if req.satellite_type == "domain" else "leaf")
+    if req.parent:
+        doc["parent_satellite"] = req.parent
+    for key in ("on_done", "on_partial", "on_fail", "theme_branch", "agent_session"):
+        value = getattr(req, key)
+        if value:
+            doc[key] = value
+    for key, value in req.extra.items():
+        doc[key] = value
+    cs.new_claim(f"claims/{sess_id}.yml", doc)
+    kind = "satellite" if ctype == "satellite" else "claim"
+    cs.message = f"bsi: open {kind} {sess_id}"
+    return sess_id
+
+def require_claim(snapshot: BrainSnapshot, sess_id: str) -> Claim:
+    """The claim with this ID.
+
+    Raises:
+        InvalidData: the ID is not a session ID (65).
+        NotFound: no such claim (66); or the file is corrupt (65).
+    """
+    if not valid_session_id(sess_id):
+        raise InvalidData(f"invalid session ID {sess_id!r}: expected sess-…")
+    claim = snapshot.claim(sess_id)
+    if claim is None:
+        for bad in snapshot.corrupt:
+            if bad.path in (f"claims/{sess_id}.yml", f"claims/{sess_id}.yaml"):
+                raise InvalidData(f"claim {sess_id} is corrupt: {bad.path} line {bad.line}: {bad.reason}")
+        raise NotFound(f"claim {sess_id} not found")
+    return claim
+
+
+def refuse_transition(claim: Claim, action: str, allowed: Sequence[str]) -> TransitionRefused:
+    """The refusal (exit 12) of an action the claim's status does not allow."""
+    return TransitionRefused(
+        f"cannot {action} {claim.sess_id}: it is {claim.status} (allowed from {', '.join(allowed)})"
+    )
+
+
+def renew_claim(cs: ChangeSet, sess_id: str, ttl: timedelta | None) -> str:
+    """Extend an open claim's expiry, never past opened_at + 8 h (SPEC 6.3 last row).
+
+    Returns:
+        The new expiry, formatted.
+    """
+    claim = require_claim(cs.snapshot, sess_id)
+    if claim.status != "open":
+        raise refuse_transition(claim, "renew", ["open"])
+    now = cs.snapshot.now
+    duration = ttl
+    if duration is None:
+        raw = claim.data.get("ttl")
+        from brain_tui.core.clock import parse_duration  # local: rarely used path
+
+        try:
+            duration = parse_duration(str(raw)) if raw else timedelta(hours=2)
+        except InvalidData:
+            duration = timedelta(hours=2)
+    new_expiry = now + duration
+    if claim.opened_at is not None:
+        new_expiry = min(new_expiry, claim.opened_at + MAX_TTL)
+    if claim.expires_at is not None and new_expiry < claim.expires_at:
+        new_expiry = claim.expires_at
+    formatted = cs.ts(new_expiry)
+    cs.update_claim(sess_id, {"expires_at": formatted})
+    cs.message = f"bsi: renew claim {sess_id}"
+    return formatted
+
+def release_claim(cs: ChangeSet, sess_id: str, reason: str, by: str) -> None:
+    """A human releases a stale claim (reason required; never automatic)."""
+    if not reason.strip():  # before the lookup: a missing reason is bad input whatever the ID
+        raise InvalidData("release needs a reason: --reason TEXT")
+    claim = require_claim(cs.snapshot, sess_id)
+    if claim.status != "stale":
+        raise refuse_transition(claim, "release", ["stale"])
+    cs.update_claim(sess_id, {"status": "released", "closed_at": cs.ts(), "release_reason": reason})
+    cs.add_history(sess_id, "RELEASED", by, reason)
+    cs.message = f"bsi: release {sess_id}"
+
+@dataclass
+class CloseRequest:
+    """What `bsi claim close` gives."""
+
+    status: str | None = None
+    files: list[str] = field(default_factory=list)
+    commit: str | None = None
+    tests_total: int | None = None
+    tests_passed: int | None = None
+    tests_failed: int | None = None
+    notes: str | None = None
+
+@dataclass
+class CloseOutcome:
+    """What a close did: closed, or turned into a gate by a `gate:human` trigger."""
+
+    sess_id: str
+    status: str
+    tier: int
+    result: dict[str, Any]
+    signals: list[str]
+
+
+def close_claim(cs: ChangeSet, sess_id: str, req: CloseRequest) -> CloseOutcome:
+    """Close a claim under its tier's rules, then run its exit trigger.
+
+    Raises:
+        TransitionRefused: not open or stale (12).
+        TierRefused: the tier requirement is not met (11); a red Tier 2 close
+            still stages the BLOCKED_ON signal to the parent.
+    """
+    snapshot = cs.snapshot
+    claim = require_claim(snapshot, sess_id)
+    if claim.status not in ("open", "stale"):
+        raise refuse_transition(claim, "close", ["open", "stale"])
+    if req.status is not None and req.status not in RESULT_STATUSES:
+        raise InvalidData(f"invalid status {req.status!r}: ok, partial or failed")
+    tier = tier_of(claim)
+    result = close_result(cs, claim, req)
+    # exit trigger
+    trigger = trigger_for(claim, result["status"])
+    signals_before = len(cs.signals)
+    to_gate = trigger is not None and trigger.kind == "gate"
+    if to_gate:
+        assert trigger is not None
+        pilot = snapshot.resolve_destination(claim, "pilote")
+        cs.update_claim(
+            sess_id,
+            {"status": "waiting_human", "result": result, "gate_origin": "close", "gate_message": trigger.message},
+        )
+        cs.add_history(sess_id, "HUMAN_GATE", sess_id, trigger.message)
+        sig = cs.add_signal(
+            sess_id, pilot, "HUMAN_GATE", trigger.message or f"gate on close of {sess_id}", claim.scope_text
+        )
+        if sig:
+            cs.update_claim(sess_id, {"result": {**result, "signal_id": sig}})
+        final_status = "waiting_human"
+    else:
+        fields: dict[str, Any] = {"status": "closed", "closed_at": cs.ts(), "result": result}
+        cs.update_claim(sess_id, fields)
+        run_trigger(cs, claim, trigger, result)
+        new = cs.signals[signals_before:]
+        if new:
+            cs.update_claim(sess_id, {"result": {**result, "signal_id": new[0]}})
+        final_status = "closed"
+    if tier == 3:
+        cs.message = f"bsi: close {claim.type} {sess_id} [orchestrated]"
+    elif tier == 2:
+        cs.message = f"bsi: close satellite {sess_id} [validated]"
+    elif claim.type == "satellite":
+        cs.message = f"bsi: close satellite {sess_id} [atomic]"
+    else:
+        cs.message = f"bsi: close claim {sess_id}"
+    return CloseOutcome(sess_id, final_status, tier, result, list(cs.signals[signals_before:]))

@@ -1,0 +1,62 @@
+"""IDs: the shape of session and signal IDs, and making fresh ones.
+
+`sess-YYYYMMDD-HHMM-<slug>` and `sig-YYYYMMDD-HHMMSS-<slug>` in the brain's
+timezone; the slug is random (reproducible with `seed_ids` for demos and
+snapshot tests). An ID is also a file name, so a valid one is never a path.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import secrets
+import string
+from collections.abc import Collection
+from pathlib import PurePosixPath
+
+from brain_tui.core.model import BrainSnapshot
+
+SESSION_ID_RE = re.compile(r"^sess-[A-Za-z0-9._-]+$")
+SIGNAL_ID_RE = re.compile(r"^sig-[A-Za-z0-9._-]+$")
+_ALPHABET = string.ascii_lowercase + string.digits
+_rng: random.Random = secrets.SystemRandom()
+
+
+def valid_session_id(sess_id: str) -> bool:
+    """True when `sess_id` is a readable session ID (never a path)."""
+    return bool(SESSION_ID_RE.match(sess_id)) and sess_id not in (".", "..")
+
+
+def seed_ids(seed: int | None) -> None:
+    """Make generated slugs reproducible (demo brains, snapshot tests); None restores the system RNG."""
+    global _rng
+    _rng = secrets.SystemRandom() if seed is None else random.Random(seed)
+
+
+def random_slug(length: int = 4) -> str:
+    """A random slug of lowercase letters and digits (session and signal IDs)."""
+    return "".join(_rng.choice(_ALPHABET) for _ in range(length))
+
+
+def new_session_id(snapshot: BrainSnapshot, slug: str | None) -> str:
+    """A fresh `sess-YYYYMMDD-HHMM-<slug>` in the brain's timezone, never an ID or file name in use."""
+    local = snapshot.now.astimezone(snapshot.tz)
+    prefix = f"sess-{local:%Y%m%d-%H%M}-"
+    # IDs in use, and file names in use (a corrupt claim file or `init.yml` must never be overwritten).
+    taken = {c.sess_id for c in snapshot.claims}
+    taken |= {PurePosixPath(c.path).stem for c in snapshot.claims}
+    taken |= {PurePosixPath(c.path).stem for c in snapshot.corrupt}
+    candidate = prefix + (slug or random_slug())
+    while candidate in taken:
+        candidate = prefix + random_slug()
+    return candidate
+
+
+def new_signal_id(snapshot: BrainSnapshot, also_taken: Collection[str] = ()) -> str:
+    """A fresh `sig-YYYYMMDD-HHMMSS-xxxx` in the brain's timezone, unused in the snapshot and `also_taken`."""
+    stamp = snapshot.now.astimezone(snapshot.tz).strftime("%Y%m%d-%H%M%S")
+    existing = {s.sig_id for s in snapshot.signals} | set(also_taken)
+    while True:
+        sig_id = f"sig-{stamp}-{random_slug()}"
+        if sig_id not in existing:
+            return sig_id

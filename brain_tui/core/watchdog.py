@@ -1,0 +1,77 @@
+"""The watchdog: expired claims become stale, never released (SPEC 7); old delivered signals are archived."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from brain_tui.core.changes import ChangeSet
+from brain_tui.core.clock import MAX_TTL
+from brain_tui.core.model import BrainSnapshot, Claim
+from brain_tui.core.signals import archive_signals
+
+STALE_REASON = "TTL expired without close"
+
+MAX_AGE_REASON = "8 h since opening without close"
+
+def expired(claim: Claim, snapshot: BrainSnapshot) -> str | None:
+    """Why a non-terminal claim is now stale, or None."""
+    if claim.status not in ("open", "paused", "waiting_human") or claim.opened_at is None:
+        return None
+    now = snapshot.now
+    if now >= claim.opened_at + MAX_TTL:
+        return MAX_AGE_REASON
+    if claim.expires_at is not None and now >= claim.expires_at:
+        return STALE_REASON
+    return None
+
+@dataclass(frozen=True)
+class WatchdogReport:
+    """What one watchdog run found and did.
+
+    Attributes:
+        active: claims still open, waiting or paused after the run.
+        stale: claims stale after the run.
+        marked: claims this run marked stale.
+        archived: signals this run archived.
+    """
+
+    active: int
+    stale: int
+    marked: tuple[str, ...]
+    archived: tuple[str, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON shape: ``{"active": N, "stale": M, "marked": [ids], "archived": [signal ids]}``."""
+        return {"active": self.active, "stale": self.stale, "marked": list(self.marked),
+                "archived": list(self.archived)}
+
+    def summary(self) -> str:
+        """The one-line report of `bsi watchdog` (the words the original scripts print)."""
+        return f"{self.active} claims actifs, {self.stale} stale détectés"
+
+def watchdog(cs: ChangeSet) -> WatchdogReport:
+    """Mark every expired claim stale (never releases anything); archive signals delivered 24 h ago (SPEC 7).
+
+    Returns:
+        The counts after the run, the claims marked and the signals archived.
+    """
+    marked: list[str] = []
+    for claim in cs.snapshot.claims:
+        reason = expired(claim, cs.snapshot)
+        if reason is None:
+            continue
+        cs.update_claim(
+            claim.sess_id,
+            {"status": "stale", "stale_since": cs.ts(), "stale_from": claim.status, "stale_reason": reason},
+        )
+        cs.add_history(claim.sess_id, "STALE", "watchdog", reason)
+        marked.append(claim.sess_id)
+    active = sum(1 for c in cs.snapshot.claims if c.status in ("open", "waiting_human", "paused")) - len(marked)
+    stale = sum(1 for c in cs.snapshot.claims if c.status == "stale") + len(marked)
+    archived = archive_signals(cs)
+    if marked:
+        cs.message = f"bsi: mark stale {' '.join(marked)}"
+    elif not archived:
+        cs.message = "bsi: watchdog"
+    return WatchdogReport(active, stale, tuple(marked), tuple(archived))
