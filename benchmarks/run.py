@@ -312,6 +312,78 @@ def measure_imports(results: Results, root: Path, size: int, repeat: int) -> Non
     results.extra["imported by `bsi claim list`"] = ", ".join(heavy) or "none of the heavy ones"
 
 
+HOOK_AGENT = "bench-agent-0001"
+HOOK_SCOPE = "bench-hook/"
+
+
+def hook_env(workdir: Path) -> dict[str, str]:
+    """The hook's environment: unbound unless by the event, bytecode cached (an installed package has it)."""
+    env = {k: v for k, v in child_env().items()
+           if k not in ("BSI_SESSION", "CLAUDE_CODE_SESSION_ID", "BSI_HOOKS", "PYTHONDONTWRITEBYTECODE")}
+    env["PYTHONPYCACHEPREFIX"] = str(workdir / "pycache")
+    return env
+
+
+def measure_hook(results: Results, brains: dict[int, Path], repeat: int, workdir: Path, smoke: bool) -> None:
+    """`bsi hook pre-tool-use` for a bound Edit inside the claim's scope, beside `python -c pass` (same run).
+
+    Each brain gets one claim on `bench-hook/` bound to an agent session; the hook index is left to settle
+    (2 s) and is written by a first hook run, as it would be after any change. Then the sizes and the bare
+    interpreter alternate. A second row measures the same hook when the index is stale (the core decides).
+    """
+    env = hook_env(workdir)
+    events: dict[int, bytes] = {}
+    for size, root in brains.items():
+        run_bsi(root, "--no-commit", "claim", "open", "--scope", HOOK_SCOPE, "--story", "hook bench",
+                "--agent-session", HOOK_AGENT)
+        events[size] = json.dumps({
+            "session_id": HOOK_AGENT, "transcript_path": "/tmp/bench.jsonl", "cwd": str(root),
+            "hook_event_name": "PreToolUse", "tool_name": "Edit",
+            "tool_input": {"file_path": str(root / HOOK_SCOPE / "x.py"), "old_string": "a", "new_string": "b"},
+        }).encode()
+    if not smoke:
+        time.sleep(2.1)  # the index of a brain changed less than 2 s ago is racy (core/hook_index.py)
+
+    def hook(size: int) -> float:
+        cmd = [*bsi_command(), "--brain", str(brains[size]), "--now", NOW, "hook", "pre-tool-use"]
+        start = time.perf_counter()
+        done = subprocess.run(cmd, input=events[size], capture_output=True, env=env, timeout=120, check=False)
+        elapsed = time.perf_counter() - start
+        if done.returncode != 0 or done.stdout:
+            raise BenchError(f"{size}: bsi hook pre-tool-use exited {done.returncode}: "
+                             f"{(done.stdout + done.stderr).decode(errors='replace')[-400:]}")
+        return elapsed
+
+    def bare() -> float:
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "pass"], env=env, check=True, timeout=60)
+        return time.perf_counter() - start
+
+    for size in brains:  # warm-up: writes the index (and the bytecode cache)
+        hook(size)
+        hook(size)
+        if not smoke and not (brains[size] / ".brain" / "hook-index.json").is_file():
+            raise BenchError(f"{size}: the hook wrote no index")
+    bare()
+    times: dict[int, list[float]] = {}
+    bare_times: list[float] = []
+    for _ in range(max(repeat, 3) * 3):
+        bare_times.append(bare())
+        for size in brains:
+            times.setdefault(size, []).append(hook(size))
+    for size, values in times.items():
+        results.put("bsi hook pre-tool-use, bound Edit in scope", size, median(values) * 1000)
+        results.put("python -c pass (same run)", size, median(bare_times) * 1000)
+    for size, root in brains.items():
+        if size > LIGHT_ABOVE and not smoke:
+            continue
+        stale = []
+        for _ in range(max(1, repeat)):
+            (root / ".brain" / "hook-index.json").unlink(missing_ok=True)
+            stale.append(hook(size))
+        results.put("bsi hook pre-tool-use, index stale (the core decides)", size, median(stale) * 1000)
+
+
 def cockpit_available() -> str | None:
     """None when `brain_tui.tui.app` imports, else why not."""
     done = subprocess.run([sys.executable, "-c", "import brain_tui.tui.app"], capture_output=True, text=True,
@@ -500,6 +572,10 @@ GOALS: list[tuple[str, str, Callable[[Results, int, int], float | None], float, 
      lambda r, big, small: r.get("cockpit RSS after paint and refresh", big), 150.0, "MB"),
     ("cockpit memory after a write, 10k", "< 150 MB RSS",
      lambda r, big, small: r.get("cockpit RSS after one write (approve)", big), 150.0, "MB"),
+    ("hook pre-tool-use, 10k ÷ 10", "≤ 1.5×",
+     lambda r, big, small: _ratio(r, "bsi hook pre-tool-use, bound Edit in scope", big, small), 1.5, "×"),
+    ("hook pre-tool-use 10k ÷ python -c pass", "≤ 3×",
+     lambda r, big, small: _hook_vs_bare(r, big), 3.0, "×"),
     ("bsi index, 10k warm", "< 1 s",
      lambda r, big, small: _ms(r, "bsi index --no-commit (warm)", big), 1000.0, "ms"),
 ]
@@ -508,6 +584,11 @@ GOALS: list[tuple[str, str, Callable[[Results, int, int], float | None], float, 
 def _ratio(r: Results, name: str, big: int, small: int) -> float | None:
     a, b = r.get(name, big), r.get(name, small)
     return None if a is None or b is None or b == 0 else a / b
+
+
+def _hook_vs_bare(r: Results, size: int) -> float | None:
+    hook, bare = r.get("bsi hook pre-tool-use, bound Edit in scope", size), r.get("python -c pass (same run)", size)
+    return None if hook is None or not bare else hook / bare
 
 
 def _ms(r: Results, name: str, size: int) -> float | None:
@@ -633,6 +714,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--smoke", action="store_true", help="everything once at the smallest size, untimed")
     parser.add_argument("--workdir", help="where to build the brains (default: a temporary folder, removed)")
     parser.add_argument("--no-cockpit", action="store_true", help="skip the cockpit measurements")
+    parser.add_argument("--no-hook", action="store_true", help="skip the hook measurements")
+    parser.add_argument("--only-hook", action="store_true", help="only generation and the hook measurements")
     parser.add_argument("--probe-cockpit", metavar="PATH", help=argparse.SUPPRESS)
     parser.add_argument("--probe-live", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--probe-seed", type=int, default=0, help=argparse.SUPPRESS)
@@ -657,11 +740,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         brains, counts = build_brains(workdir, sizes, results)
         if not args.smoke:
             time.sleep(2.1)  # let the fresh files leave the parse cache's racy window (core/cache.py)
-        measure_cli(results, brains, args.repeat, counts, args.smoke)
-        measure_index(results, brains, args.repeat)
-        measure_conflicts(results, brains, queries=20 if args.smoke else 300)
-        measure_imports(results, brains[sizes[0]], sizes[0], args.repeat)
-        if not args.no_cockpit:
+        if not args.only_hook:
+            measure_cli(results, brains, args.repeat, counts, args.smoke)
+            measure_index(results, brains, args.repeat)
+            measure_conflicts(results, brains, queries=20 if args.smoke else 300)
+            measure_imports(results, brains[sizes[0]], sizes[0], args.repeat)
+        if not args.no_hook:
+            measure_hook(results, brains, args.repeat, workdir, args.smoke)
+        if not args.no_cockpit and not args.only_hook:
             measure_cockpit(results, brains, 1 if args.smoke else min(args.repeat, 3), args.smoke)
     except (BenchError, subprocess.TimeoutExpired, json.JSONDecodeError, KeyError) as exc:
         print(f"benchmark failed: {exc}", file=sys.stderr)

@@ -93,7 +93,7 @@ async def test_L_refuses_a_claim_that_is_not_open_inside_the_dialog(make_app, de
 async def test_L_on_a_handoff_opens_its_claim_then_launches_it(make_app, demo_root: Path,  # noqa: ANN001
                                                               tmp_path: Path, private_tmux: Path) -> None:
     out = configure(demo_root, tmp_path)
-    sig = Brain(demo_root, clock=lambda: NOW).send_signal(DEPLOY, PILOT, "HANDOFF",
+    sig = Brain(demo_root, clock=lambda: NOW).signals.send(DEPLOY, PILOT, "HANDOFF",
                                                          f"launch type:test scope:wiki/ — after {DEPLOY}", "wiki/")
     assert sig
     app = make_app()
