@@ -535,7 +535,8 @@ def probe_cockpit(root: Path, live: bool, seed: int) -> dict[str, Any]:
                                                     lambda b: b.gate("approve", gate.sess_id, "benchmark")))
                 except Exception:  # noqa: BLE001 - a refused approve: the write measured is a renew
                     out["write"] = "renew"
-                    await asyncio.to_thread(partial(app.call_core, lambda b: b.renew_claim(target.sess_id)))
+                    live_one = next(c for c in app.snapshot.claims if c.status == "open")
+                    await asyncio.to_thread(partial(app.call_core, lambda b: b.renew_claim(live_one.sess_id)))
                 app.refresh_snapshot()
                 await pilot.pause(0.3)
                 gc.collect()
