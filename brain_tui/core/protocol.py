@@ -27,7 +27,7 @@ from brain_tui.core.errors import (
     TierRefused,
     TransitionRefused,
 )
-from brain_tui.core.model import TERMINAL_STATUSES, BrainSnapshot, Claim
+from brain_tui.core.model import BrainSnapshot, Claim
 from brain_tui.core.scope import ScopeEntry, ScopeIndex, format_scope
 from brain_tui.core.store import valid_session_id
 
@@ -310,11 +310,37 @@ def expired(claim: Claim, snapshot: BrainSnapshot) -> str | None:
     return None
 
 
-def watchdog(cs: ChangeSet) -> dict[str, Any]:
+@dataclass(frozen=True)
+class WatchdogReport:
+    """What one watchdog run found and did.
+
+    Attributes:
+        active: claims still open, waiting or paused after the run.
+        stale: claims stale after the run.
+        marked: claims this run marked stale.
+        archived: signals this run archived.
+    """
+
+    active: int
+    stale: int
+    marked: tuple[str, ...]
+    archived: tuple[str, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON shape: ``{"active": N, "stale": M, "marked": [ids], "archived": [signal ids]}``."""
+        return {"active": self.active, "stale": self.stale, "marked": list(self.marked),
+                "archived": list(self.archived)}
+
+    def summary(self) -> str:
+        """The one-line report of `bsi watchdog` (the words the original scripts print)."""
+        return f"{self.active} claims actifs, {self.stale} stale détectés"
+
+
+def watchdog(cs: ChangeSet) -> WatchdogReport:
     """Mark every expired claim stale (never releases anything); archive signals delivered 24 h ago (SPEC 7).
 
     Returns:
-        ``{"active": N, "stale": M, "marked": [ids], "archived": [signal ids]}``.
+        The counts after the run, the claims marked and the signals archived.
     """
     from brain_tui.core.signals import archive_signals  # signals imports this module
 
@@ -336,14 +362,14 @@ def watchdog(cs: ChangeSet) -> dict[str, Any]:
         cs.message = f"bsi: mark stale {' '.join(marked)}"
     elif not archived:
         cs.message = "bsi: watchdog"
-    return {"active": active, "stale": stale, "marked": marked, "archived": archived}
+    return WatchdogReport(active, stale, tuple(marked), tuple(archived))
 
 
 def release_claim(cs: ChangeSet, sess_id: str, reason: str, by: str) -> None:
     """A human releases a stale claim (reason required; never automatic)."""
-    claim = require_claim(cs.snapshot, sess_id)
-    if not reason.strip():
+    if not reason.strip():  # before the lookup: a missing reason is bad input whatever the ID
         raise InvalidData("release needs a reason: --reason TEXT")
+    claim = require_claim(cs.snapshot, sess_id)
     if claim.status != "stale":
         raise _refuse(claim, "release", ["stale"])
     cs.update_claim(sess_id, {"status": "released", "closed_at": cs.ts(), "release_reason": reason})
@@ -638,7 +664,53 @@ def _run_trigger(cs: ChangeSet, claim: Claim, trigger: Trigger | None, result: d
 # ---------------------------------------------------------------------------------------------
 # Gates, pause/resume, abort (SPEC 6.3)
 # ---------------------------------------------------------------------------------------------
-def gate_request(cs: ChangeSet, sess_id: str, message: str) -> str | None:
+@dataclass(frozen=True)
+class GateOutcome:
+    """What a gate request, approve or reject did.
+
+    Attributes:
+        sess_id: the claim.
+        action: ``request``, ``approve`` or ``reject``.
+        status: the claim's status after the action.
+        signal_id: the HUMAN_GATE signal a request sent (None for a duplicate, and for other actions).
+    """
+
+    sess_id: str
+    action: str
+    status: str
+    signal_id: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON shape of `bsi gate ACTION`: ``{sess_id, action, status[, signal_id]}``."""
+        out: dict[str, Any] = {"sess_id": self.sess_id, "action": self.action, "status": self.status}
+        if self.signal_id:
+            out["signal_id"] = self.signal_id
+        return out
+
+
+@dataclass(frozen=True)
+class Cascade:
+    """What a pause, resume or abort did to a claim and its subtree.
+
+    Attributes:
+        sess_id: the claim acted on.
+        action: ``pause``, ``resume`` or ``abort``.
+        status: the claim's status after the action.
+        touched: the descendants the cascade changed, in tree order.
+    """
+
+    sess_id: str
+    action: str
+    status: str
+    touched: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON shape of `bsi gate ACTION`: ``{sess_id, action, status, cascade: [ids]}``."""
+        return {"sess_id": self.sess_id, "action": self.action, "status": self.status,
+                "cascade": list(self.touched)}
+
+
+def gate_request(cs: ChangeSet, sess_id: str, message: str) -> GateOutcome:
     """A session stops at a human gate: open → waiting_human, HUMAN_GATE to the pilot."""
     claim = require_claim(cs.snapshot, sess_id)
     if claim.status != "open":
@@ -647,32 +719,33 @@ def gate_request(cs: ChangeSet, sess_id: str, message: str) -> str | None:
     cs.add_history(sess_id, "HUMAN_GATE", sess_id, message)
     pilot = resolve_destination(cs.snapshot, claim, "pilote")
     cs.message = f"bsi: gate HUMAN_GATE {sess_id}"
-    return cs.add_signal(sess_id, pilot, "HUMAN_GATE", message or f"gate requested by {sess_id}", claim.scope_text)
+    sig = cs.add_signal(sess_id, pilot, "HUMAN_GATE", message or f"gate requested by {sess_id}", claim.scope_text)
+    return GateOutcome(sess_id, "request", "waiting_human", sig)
 
 
-def gate_approve(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> str:
+def gate_approve(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> GateOutcome:
     """A human approves: waiting_human → open, or closed when the gate came from a close trigger.
 
     Returns:
-        The new status.
+        The outcome (status ``open`` or ``closed``).
     """
     claim = require_claim(cs.snapshot, sess_id)
     if claim.status != "waiting_human":
         raise _refuse(claim, "approve", ["waiting_human"])
-    if claim.data.get("gate_origin") == "close":
+    if claim.gate_origin == "close":
         cs.update_claim(sess_id, {"status": "closed", "closed_at": cs.ts()}, remove=("gate_origin",))
         new_status = "closed"
     else:
         cs.update_claim(sess_id, {"status": "open"}, remove=("gate_origin",))
         new_status = "open"
     cs.add_history(sess_id, "APPROVED", by, message)
-    if claim.data.get("gate_origin") == "close":
-        result = claim.data.get("result") if isinstance(claim.data.get("result"), dict) else {}
+    if claim.gate_origin == "close":
+        result = claim.result.data if claim.result is not None else {}
         if claim.parent:
             cs.add_signal(sess_id, claim.parent, "CHECKPOINT", _summary(claim, dict(result)), claim.scope_text)
     _deliver_gate_signals(cs, sess_id, by)
     cs.message = f"bsi: gate APPROVED {sess_id}"
-    return new_status
+    return GateOutcome(sess_id, "approve", new_status)
 
 
 def _deliver_gate_signals(cs: ChangeSet, sess_id: str, by: str) -> None:
@@ -682,7 +755,7 @@ def _deliver_gate_signals(cs: ChangeSet, sess_id: str, by: str) -> None:
             cs.update_signal(sig.path, {"state": "delivered", "delivered_at": cs.ts(), "delivered_by": by})
 
 
-def gate_reject(cs: ChangeSet, sess_id: str, by: str, reason: str) -> None:
+def gate_reject(cs: ChangeSet, sess_id: str, by: str, reason: str) -> GateOutcome:
     """A human rejects (reason required): waiting_human → failed, BLOCKED_ON to the parent."""
     claim = require_claim(cs.snapshot, sess_id)
     if not reason.strip():
@@ -697,6 +770,7 @@ def gate_reject(cs: ChangeSet, sess_id: str, by: str, reason: str) -> None:
     cs.add_signal(f"human:{by}", dest, "BLOCKED_ON", f"gate rejected for {sess_id}: {reason}", claim.scope_text)
     _deliver_gate_signals(cs, sess_id, by)
     cs.message = f"bsi: gate REJECTED {sess_id}"
+    return GateOutcome(sess_id, "reject", "failed")
 
 
 def cascade_targets(snapshot: BrainSnapshot, sess_id: str, statuses: frozenset[str]) -> list[Claim]:
@@ -709,11 +783,11 @@ PAUSABLE = frozenset({"open", "waiting_human"})
 ABORTABLE = frozenset({"open", "waiting_human", "paused"})
 
 
-def gate_pause(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> list[str]:
+def gate_pause(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> Cascade:
     """Pause a claim and, recursively, every open/waiting descendant (SPEC 6.3).
 
     Returns:
-        IDs of the descendants the cascade paused.
+        The cascade (`touched`: the descendants it paused).
     """
     claim = require_claim(cs.snapshot, sess_id)
     if claim.status not in PAUSABLE:
@@ -727,44 +801,45 @@ def gate_pause(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> list[
         touched.append(child.sess_id)
     cs.add_signal(f"human:{by}", sess_id, "PAUSED", message or f"{sess_id} paused", claim.scope_text)
     cs.message = f"bsi: gate PAUSED {sess_id}"
-    return touched
+    return Cascade(sess_id, "pause", "paused", tuple(touched))
 
 
 def _previous_status(claim: Claim) -> str:
-    previous = str(claim.data.get("paused_from") or "open")
+    previous = claim.paused_from or "open"
     return previous if previous in PAUSABLE else "open"
 
 
-def gate_resume(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> list[str]:
+def gate_resume(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> Cascade:
     """Resume a paused claim to its previous status, and the descendants paused by it.
 
     Returns:
-        IDs of the descendants the cascade resumed.
+        The cascade (`touched`: the descendants it resumed).
     """
     claim = require_claim(cs.snapshot, sess_id)
     if claim.status != "paused":
         raise _refuse(claim, "resume", ["paused"])
-    cs.update_claim(sess_id, {"status": _previous_status(claim)}, remove=("paused_by", "paused_from"))
+    status = _previous_status(claim)
+    cs.update_claim(sess_id, {"status": status}, remove=("paused_by", "paused_from"))
     cs.add_history(sess_id, "RESUMED", by, message)
     touched = []
     for child in cascade_targets(cs.snapshot, sess_id, frozenset({"paused"})):
-        if str(child.data.get("paused_by") or "") != sess_id:
+        if (child.paused_by or "") != sess_id:
             continue
         cs.update_claim(child.sess_id, {"status": _previous_status(child)}, remove=("paused_by", "paused_from"))
         cs.add_history(child.sess_id, "RESUMED_CASCADE", by, f"ancestor {sess_id} resumed")
         touched.append(child.sess_id)
     cs.message = f"bsi: gate RESUMED {sess_id}"
-    return touched
+    return Cascade(sess_id, "resume", status, tuple(touched))
 
 
-def gate_abort(cs: ChangeSet, sess_id: str, by: str, reason: str) -> list[str]:
+def gate_abort(cs: ChangeSet, sess_id: str, by: str, reason: str) -> Cascade:
     """Abort an open, waiting or paused claim and every such descendant (reason required).
 
     Stale claims are left alone (refused when aimed at directly): they leave
     `stale` only by a human release or their owner's close.
 
     Returns:
-        IDs of the descendants the cascade aborted.
+        The cascade (`touched`: the descendants it aborted).
     """
     claim = require_claim(cs.snapshot, sess_id)
     if not reason.strip():
@@ -787,9 +862,5 @@ def gate_abort(cs: ChangeSet, sess_id: str, by: str, reason: str) -> list[str]:
     if claim.parent:
         cs.add_signal(f"human:{by}", claim.parent, "BLOCKED_ON", f"{sess_id} aborted: {reason}", claim.scope_text)
     cs.message = f"bsi: gate ABORTED {sess_id}"
-    return touched
+    return Cascade(sess_id, "abort", "failed", tuple(touched))
 
-
-def is_terminal_status(status: str) -> bool:
-    """True for closed, failed and released."""
-    return status in TERMINAL_STATUSES
