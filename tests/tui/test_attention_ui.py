@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 from textual.widgets._footer import FooterKey
 
-from brain_tui.core import preflight
 from brain_tui.tui.screens.cockpit import CockpitScreen
 from brain_tui.tui.screens.confirm import GateDecisionDialog
 from brain_tui.tui.screens.detail import DetailScreen
@@ -265,7 +264,7 @@ async def test_palette_finds_claims_and_panes(make_app) -> None:  # noqa: ANN001
 
 
 async def test_locks_pane_lists_the_locks(make_app, demo_root: Path) -> None:  # noqa: ANN001
-    preflight.acquire_lock(fresh(demo_root), "brain-engine/api/routes.py", SEARCH)
+    fresh(demo_root).locks.acquire("brain-engine/api/routes.py", SEARCH)
     app = make_app()
     async with app.run_test(size=SMALL) as pilot:
         await settle(pilot)

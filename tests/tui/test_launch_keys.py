@@ -149,7 +149,7 @@ async def test_L_without_a_launch_command_says_how_to_add_one(make_app, demo_roo
 async def test_L_on_a_handoff_whose_claim_would_conflict_opens_nothing(make_app, demo_root: Path,  # noqa: ANN001
                                                                       tmp_path: Path) -> None:
     out = configure(demo_root, tmp_path)
-    sig = Brain(demo_root, clock=lambda: NOW).send_signal(DEPLOY, PILOT, "HANDOFF",
+    sig = Brain(demo_root, clock=lambda: NOW).signals.send(DEPLOY, PILOT, "HANDOFF",
                                                          f"launch type:test scope:deploy/ — after {DEPLOY}", "deploy/")
     before = len(fresh(demo_root).snapshot().claims)
     app = make_app()
