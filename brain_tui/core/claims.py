@@ -15,6 +15,7 @@ from typing import Any
 
 from ruamel.yaml.comments import CommentedMap
 
+from brain_tui.core import skew
 from brain_tui.core.agents import valid_agent_session
 from brain_tui.core.changes import ChangeSet
 from brain_tui.core.clock import MAX_TTL, format_duration
@@ -162,7 +163,8 @@ def renew_claim(cs: ChangeSet, sess_id: str, ttl: timedelta | None) -> str:
         The new expiry, formatted.
     """
     claim = require_claim(cs.snapshot, sess_id)
-    if claim.status != "open":
+    status = skew.revive(cs, claim, sess_id) or claim.status  # a stale mark from a clock ahead
+    if status != "open":
         raise refuse_transition(claim, "renew", ["open"])
     now = cs.snapshot.now
     duration = ttl

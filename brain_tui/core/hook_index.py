@@ -13,7 +13,7 @@ It is a cache of one answer only: "nothing here can refuse this write".
 would run is plainly passed; on anything else (a refusal, a claim or an
 ancestor missing from the index, a branch requirement, an odd path) they
 answer False, and the hook asks the core (`preflight.check`,
-`protocol.find_conflicts`), which decides and explains. So the rules stay in
+`conflicts.find_conflicts`), which decides and explains. So the rules stay in
 one place and the index can only make a write faster, never let one through
 that the core would stop.
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from brain_tui.core import skew
 from brain_tui.core.changes import ChangeSet
 from brain_tui.core.clock import MAX_TTL
 from brain_tui.core.model import BrainSnapshot, Claim
@@ -59,8 +60,8 @@ def watchdog(cs: ChangeSet) -> WatchdogReport:
     marked: list[str] = []
     for claim in cs.snapshot.claims:
         reason = expired(claim, cs.snapshot)
-        if reason is None:
-            continue
+        if reason is None or not skew.past_deadline(claim, cs.snapshot.now):
+            continue  # a clock ahead by less than the skew limit never marks a live claim
         cs.update_claim(
             claim.sess_id,
             {"status": "stale", "stale_since": cs.ts(), "stale_from": claim.status, "stale_reason": reason},

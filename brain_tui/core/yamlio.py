@@ -18,7 +18,7 @@ import secrets
 import time
 from collections.abc import Collection
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ruamel.yaml import YAML
@@ -103,9 +103,9 @@ def _lean_resolver(loader: Any, yaml: Any) -> None:
             if implicit_flags[0]:
                 for tag, regexp in table.get(value[:1], wildcard):
                     if regexp.match(value):
-                        return cast(str, tag)
-            return cast(str, scalar_tag)
-        return cast(str, sequence_tag if kind is sequence_node else mapping_tag)
+                        return str(tag)
+            return str(scalar_tag)
+        return str(sequence_tag if kind is sequence_node else mapping_tag)
 
     def no_path(self: Any, *_args: Any) -> None:
         return None
