@@ -16,6 +16,7 @@ from typing import Any
 
 from ruamel.yaml.comments import CommentedMap
 
+from brain_tui.core import skew
 from brain_tui.core.agents import valid_agent_session
 from brain_tui.core.changes import ChangeSet, random_slug
 from brain_tui.core.clock import MAX_TTL, format_duration
@@ -270,7 +271,8 @@ def renew_claim(cs: ChangeSet, sess_id: str, ttl: timedelta | None) -> str:
         The new expiry, formatted.
     """
     claim = require_claim(cs.snapshot, sess_id)
-    if claim.status != "open":
+    status = skew.revive(cs, claim, sess_id) or claim.status  # a stale mark from a clock ahead
+    if status != "open":
         raise _refuse(claim, "renew", ["open"])
     now = cs.snapshot.now
     duration = ttl
@@ -345,8 +347,8 @@ def watchdog(cs: ChangeSet) -> WatchdogReport:
     marked: list[str] = []
     for claim in cs.snapshot.claims:
         reason = expired(claim, cs.snapshot)
-        if reason is None:
-            continue
+        if reason is None or not skew.past_deadline(claim, cs.snapshot.now):
+            continue  # a clock ahead by less than the skew limit never marks a live claim
         cs.update_claim(
             claim.sess_id,
             {"status": "stale", "stale_since": cs.ts(), "stale_from": claim.status, "stale_reason": reason},
