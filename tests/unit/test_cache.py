@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from brain_tui.core import cache as cache_mod
+from brain_tui.core import cache_worker
 from brain_tui.core.brain import Brain
 from brain_tui.core.cache import CACHE_FILE, file_key
 from brain_tui.core.config import BrainConfig
@@ -300,7 +301,7 @@ def test_a_cold_start_shared_with_a_helper_process_reads_the_same(tmp_path: Path
     alone = BrainStore(root, UTC, BrainConfig(), persist_cache=False).snapshot(NOW)
 
     answered: list[int] = []
-    finish = cache_mod._Helper.finish
+    finish = cache_worker.Helper.finish
 
     def counting_finish(self: Any) -> Any:
         answers = finish(self)
@@ -308,9 +309,9 @@ def test_a_cold_start_shared_with_a_helper_process_reads_the_same(tmp_path: Path
         return answers
 
     monkeypatch.setattr(cache_mod, "PARALLEL_MIN", 0)
-    monkeypatch.setattr(cache_mod, "_spare_core", lambda: True)
-    monkeypatch.setattr(cache_mod, "_helper_share", lambda misses: misses - 1)  # the helper takes all but one
-    monkeypatch.setattr(cache_mod._Helper, "finish", counting_finish)
+    monkeypatch.setattr(cache_worker, "spare_core", lambda: True)
+    monkeypatch.setattr(cache_worker, "helper_share", lambda misses: misses - 1)  # the helper takes all but one
+    monkeypatch.setattr(cache_worker.Helper, "finish", counting_finish)
     shared = store(root)
     snap = shared.snapshot(NOW)
     assert answered == [4]  # the last five files but the int-key claim, which is left to this process
