@@ -48,7 +48,7 @@ from brain_tui.core.clock import try_parse_timestamp
 from brain_tui.core.errors import InvalidData, NotFound
 from brain_tui.core.layout import BREATH_DIR
 from brain_tui.core.model import CorruptFile
-from brain_tui.core.scope import normalize_path
+from brain_tui.core.scope_paths import normalize_path
 from brain_tui.core.yamlio import CorruptYaml, load_round_trip, safe_load_file
 
 SPRINT_ID_RE = re.compile(r"^sprint-[A-Za-z0-9._-]+$")

@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from brain_tui.core.model import BrainSnapshot
-from brain_tui.core.scope import ScopeEntry, ScopeIndex
+from brain_tui.core.scope import ScopeEntry
+from brain_tui.core.scope_index import ScopeIndex
 
 
 @dataclass(frozen=True)

@@ -80,7 +80,7 @@ def build(root: str | os.PathLike[str], snapshot: BrainSnapshot, config: BrainCo
     from brain_tui.core.circuit import circuit_state
     from brain_tui.core.locks import lock_file_path
     from brain_tui.core.model import BLOCKING_STATUSES
-    from brain_tui.core.scope import normalize_path
+    from brain_tui.core.scope_paths import normalize_path
 
     base = os.fspath(root)
     keys = _keys(base)

@@ -11,15 +11,15 @@ from hypothesis import strategies as st
 from brain_tui.core.errors import InvalidData
 from brain_tui.core.scope import (
     ScopeEntry,
-    ScopeIndex,
     covers_file,
     format_scope,
-    normalize_path,
     overlap,
     parse_entry,
     parse_scope,
     scopes_overlap,
 )
+from brain_tui.core.scope_index import ScopeIndex
+from brain_tui.core.scope_paths import normalize_path
 
 G = ScopeEntry("global", "")
 
