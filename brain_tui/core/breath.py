@@ -1,75 +1,27 @@
-"""Breath records and metrics of the context-broker (SPEC 17).
-
-One record per sprint, ``breath/<sprint-id>.yml``::
-
-    sprint: sprint-20261129-1000-be6
-    session: sess-…
-    opened_at: …
-    closed_at: …                        # set by expire
-    inhale: {tech-lead: [projets/x.md, src/auth.ts], testing: [tests/auth.spec.ts]}
-    referenced: [projets/x.md, src/auth.ts]
-    released: [projets/x.md]
-    kept: {src/auth.ts: "pagination not tested"}
+"""Breath records of the context-broker (SPEC 17): the writes.
 
 Writes are staged in a ChangeSet (`inhale`, `reference`, `expire`); existing
 records are edited round-trip so comments and unknown keys survive.
-
-Metrics (seed formulas), where `loaded` is the number of distinct files inhaled
-by all agents:
-
-- ``context_load = loaded / referenced``                 alert > 2.0
-- ``stale_ratio  = loaded not referenced / loaded``      alert > 0.30
-- ``breath_depth = loaded − released``                   alert when it grows 3 sprints in a row
-- ``exhale_rate  = released / loaded``                   alert < 0.50
-
-`released` counts only released files that were loaded, so a stray release
-can neither push the exhale rate above 1 nor the depth below 0. A division by
-zero gives a null metric and no alert. The exhale-side alerts (exhale rate,
-depth trend) wait for the sprint's expire: before it nothing can have been
-released. The inhale rule "at most 2 sources per agent" is reported as an
-alert, never refused.
+Records are read in `breath_records`; metrics and alerts are computed in
+`breath_metrics`.
 """
 
 from __future__ import annotations
 
-import os
 import re
 import weakref
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta, tzinfo
-from pathlib import Path
+from datetime import datetime, timedelta
 from typing import Any
 
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
+from brain_tui.core.breath_metrics import inhale_alerts
+from brain_tui.core.breath_records import record_from_mapping, record_path, str_list, validate_sprint_id
 from brain_tui.core.changes import ChangeSet, flow_map
-from brain_tui.core.clock import try_parse_timestamp
 from brain_tui.core.errors import InvalidData, NotFound
-from brain_tui.core.layout import BREATH_DIR
-from brain_tui.core.model import CorruptFile
 from brain_tui.core.scope_paths import normalize_path
 from brain_tui.core.yamlio import CorruptYaml, load_round_trip, safe_load_file
-
-SPRINT_ID_RE = re.compile(r"^sprint-[A-Za-z0-9._-]+$")
-MAX_SOURCES_PER_AGENT = 2
-#: The trend alert fires when breath_depth grew over this many consecutive (closed) sprints.
-DEPTH_TREND_SPRINTS = 3
-#: Alert thresholds (SPEC 17), for display next to each metric.
-THRESHOLDS: dict[str, tuple[str, float]] = {
-    "context_load": (">", 2.0),
-    "stale_ratio": (">", 0.30),
-    "exhale_rate": ("<", 0.50),
-}
-
-
-def thresholds_text() -> str:
-    """The alert thresholds in one line (shown under the metrics table)."""
-    load, stale, exhale = THRESHOLDS["context_load"], THRESHOLDS["stale_ratio"], THRESHOLDS["exhale_rate"]
-    return (f"thresholds: context_load {load[0]} {load[1]:.1f}, stale_ratio {stale[0]} {stale[1]:.0%}, "
-            f"exhale_rate {exhale[0]} {exhale[1]:.0%}, breath_depth growing {DEPTH_TREND_SPRINTS} sprints in a row, "
-            f"at most {MAX_SOURCES_PER_AGENT} sources per agent")
-
 
 _AGENT_RE = re.compile(r"^[^\x00-\x1f\x7f]{1,80}$")
 
@@ -77,153 +29,6 @@ _AGENT_RE = re.compile(r"^[^\x00-\x1f\x7f]{1,80}$")
 _STAGED: weakref.WeakKeyDictionary[ChangeSet, dict[str, CommentedMap]] = weakref.WeakKeyDictionary()
 
 
-def validate_sprint_id(sprint: str) -> str:
-    """Check a sprint ID (``^sprint-[A-Za-z0-9._-]+$``; never a path).
-
-    Raises:
-        InvalidData: the ID does not match (exit 65).
-    """
-    if not isinstance(sprint, str) or not SPRINT_ID_RE.match(sprint) or sprint in (".", ".."):
-        raise InvalidData(f"invalid sprint ID {sprint!r}: expected sprint-<letters, digits, . _ ->")
-    return sprint
-
-
-def record_path(sprint: str) -> str:
-    """``breath/<sprint-id>.yml`` for a valid sprint ID."""
-    return f"{BREATH_DIR}/{validate_sprint_id(sprint)}.yml"
-
-
-# -- reading --------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class BreathRecord:
-    """One sprint's breath record, read leniently.
-
-    Attributes:
-        sprint: the sprint ID (the file's name).
-        path: ``breath/<sprint>.yml``.
-        session: the session that ran the sprint, or None.
-        opened_at / closed_at: parsed times (None when absent or unreadable).
-        inhale: agent → files loaded for it.
-        referenced: files the sprint referenced.
-        released: files released at expire.
-        kept: file → reason it was kept.
-    """
-
-    sprint: str
-    path: str = ""
-    session: str | None = None
-    opened_at: datetime | None = None
-    closed_at: datetime | None = None
-    inhale: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    referenced: tuple[str, ...] = ()
-    released: tuple[str, ...] = ()
-    kept: Mapping[str, str] = field(default_factory=dict)
-
-    @property
-    def loaded(self) -> tuple[str, ...]:
-        """Distinct files inhaled by all agents, in first-seen order."""
-        return tuple(dict.fromkeys(f for files in self.inhale.values() for f in files))
-
-    @property
-    def is_closed(self) -> bool:
-        """True once the sprint was expired (closed_at set)."""
-        return self.closed_at is not None
-
-
-def _str_list(value: Any) -> tuple[str, ...]:
-    if value is None:
-        return ()
-    if isinstance(value, str):
-        return (value,)
-    if isinstance(value, (list, tuple)):
-        return tuple(dict.fromkeys(str(v) for v in value if v is not None and str(v) != ""))
-    raise ValueError(f"expected a list of files, got {type(value).__name__}")
-
-
-def record_from_mapping(data: Any, sprint: str | None = None, tz: tzinfo | None = None,
-                        path: str = "") -> BreathRecord:
-    """Build a BreathRecord from a parsed mapping.
-
-    Args:
-        data: the parsed YAML mapping.
-        sprint: the sprint ID (default: the mapping's `sprint`).
-        tz: zone for naive timestamps (default UTC).
-        path: the file's path relative to the brain.
-
-    Raises:
-        ValueError: the mapping is not a breath record.
-    """
-    if not isinstance(data, Mapping):
-        raise ValueError("top level is not a mapping")
-    zone = tz or UTC
-    sprint_id = sprint or str(data.get("sprint") or "")
-    if not SPRINT_ID_RE.match(sprint_id):
-        raise ValueError(f"invalid sprint ID {sprint_id!r}")
-    inhale_raw = data.get("inhale") or {}
-    if not isinstance(inhale_raw, Mapping):
-        raise ValueError("inhale is not a mapping of agent → files")
-    inhale = {str(agent): _str_list(files) for agent, files in inhale_raw.items()}
-    kept_raw = data.get("kept") or {}
-    if isinstance(kept_raw, Mapping):
-        kept = {str(k): "" if v is None else str(v) for k, v in kept_raw.items()}
-    elif isinstance(kept_raw, list):
-        kept = {str(k): "" for k in kept_raw}
-    else:
-        raise ValueError("kept is not a mapping of file → reason")
-    session = data.get("session")
-    return BreathRecord(
-        sprint=sprint_id,
-        path=path or f"{BREATH_DIR}/{sprint_id}.yml",
-        session=str(session) if session else None,
-        opened_at=try_parse_timestamp(data.get("opened_at"), zone),
-        closed_at=try_parse_timestamp(data.get("closed_at"), zone),
-        inhale=inhale,
-        referenced=_str_list(data.get("referenced")),
-        released=_str_list(data.get("released")),
-        kept=kept,
-    )
-
-
-def load_records(root: str | os.PathLike[str], tz: tzinfo | None = None
-                 ) -> tuple[list[BreathRecord], list[CorruptFile]]:
-    """Read every ``breath/*.yml`` (bounded safe loads); bad files become corrupt rows.
-
-    Returns:
-        (records ordered by opened_at then ID, corrupt files).
-    """
-    folder = Path(root) / BREATH_DIR
-    records: list[BreathRecord] = []
-    corrupt: list[CorruptFile] = []
-    if not folder.is_dir():
-        return records, corrupt
-    for entry in sorted(folder.iterdir(), key=lambda p: p.name):
-        if entry.suffix not in (".yml", ".yaml") or entry.name.startswith("."):
-            continue
-        rel = f"{BREATH_DIR}/{entry.name}"
-        if not SPRINT_ID_RE.match(entry.stem) or not entry.is_file():
-            corrupt.append(CorruptFile(rel, 0, "not a sprint record (name must be sprint-<id>.yml)"))
-            continue
-        try:
-            data = safe_load_file(entry)
-            records.append(record_from_mapping(data, entry.stem, tz, rel))
-        except CorruptYaml as exc:
-            corrupt.append(CorruptFile(rel, exc.line, exc.reason))
-        except (ValueError, OSError) as exc:
-            corrupt.append(CorruptFile(rel, 0, str(exc)))
-    return order_records(records), corrupt
-
-
-def order_records(records: Iterable[BreathRecord]) -> list[BreathRecord]:
-    """Sprints ordered by opened_at (unknown last) then ID."""
-
-    def key(rec: BreathRecord) -> tuple[bool, float, str]:
-        opened = rec.opened_at
-        return (opened is None, opened.timestamp() if opened else 0.0, rec.sprint)
-
-    return sorted(records, key=key)
-
-
-# -- writing --------------------------------------------------------------------------------------
 def _files(files: Iterable[str]) -> list[str]:
     out: list[str] = []
     for raw in files:
@@ -270,7 +75,7 @@ def _list_field(doc: CommentedMap, key: str) -> CommentedSeq:
     value = doc.get(key)
     if isinstance(value, CommentedSeq):
         return value
-    seq = _seq(_str_list(value) if isinstance(value, (list, str)) else ())
+    seq = _seq(str_list(value) if isinstance(value, (list, str)) else ())
     doc[key] = seq
     return seq
 
@@ -335,7 +140,7 @@ def inhale(cs: ChangeSet, sprint: str, agent: str, files: Sequence[str], session
         _set_after(doc, "opened_at", cs.ts(at), "session", "sprint")
     inhaled = _map_field(doc, "inhale")
     current = inhaled.get(agent)
-    merged = list(_str_list(current)) if current is not None else []
+    merged = list(str_list(current)) if current is not None else []
     for path in paths:
         if path not in merged:
             merged.append(path)
@@ -410,138 +215,6 @@ def expire(cs: ChangeSet, sprint: str, files: Sequence[str], kept: Mapping[str, 
     return warnings
 
 
-# -- metrics --------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class SprintMetrics:
-    """The four breath metrics of one sprint and its alerts.
-
-    Attributes:
-        sprint: the sprint ID.
-        opened_at / closed_at: as recorded (None when absent).
-        loaded / referenced / released / stale / kept: counts of distinct files.
-        context_load / stale_ratio / exhale_rate: ratios, None on a division by zero.
-        breath_depth: loaded − released (released ∩ loaded).
-        alerts: ``{"metric", "message", …}`` dicts.
-    """
-
-    sprint: str
-    opened_at: datetime | None
-    closed_at: datetime | None
-    loaded: int
-    referenced: int
-    released: int
-    stale: int
-    kept: int
-    context_load: float | None
-    stale_ratio: float | None
-    breath_depth: int
-    exhale_rate: float | None
-    alerts: tuple[dict[str, Any], ...] = ()
-
-    @property
-    def is_open(self) -> bool:
-        """True before the sprint's expire."""
-        return self.closed_at is None
-
-    def as_dict(self) -> dict[str, Any]:
-        """JSON shape of `bsi breath show --json` (ratios rounded to 4 places)."""
-
-        def r(value: float | None) -> float | None:
-            return None if value is None else round(value, 4)
-
-        return {
-            "sprint": self.sprint,
-            "context_load": r(self.context_load),
-            "stale_ratio": r(self.stale_ratio),
-            "breath_depth": self.breath_depth,
-            "exhale_rate": r(self.exhale_rate),
-            "alerts": [dict(a) for a in self.alerts],
-            "open": self.is_open,
-            "opened_at": self.opened_at.isoformat() if self.opened_at else None,
-            "closed_at": self.closed_at.isoformat() if self.closed_at else None,
-            "loaded": self.loaded,
-            "referenced": self.referenced,
-            "released": self.released,
-            "stale": self.stale,
-            "kept": self.kept,
-        }
-
-
-def inhale_alerts(inhale_map: Mapping[str, Sequence[str]]) -> list[dict[str, Any]]:
-    """Alerts of the inhale rule: at most 2 sources per agent."""
-    alerts = []
-    for agent, files in inhale_map.items():
-        count = len(dict.fromkeys(files))
-        if count > MAX_SOURCES_PER_AGENT:
-            alerts.append({
-                "metric": "inhale",
-                "agent": agent,
-                "value": count,
-                "threshold": MAX_SOURCES_PER_AGENT,
-                "message": f"{agent} inhaled {count} sources (rule: at most {MAX_SOURCES_PER_AGENT} per agent)",
-            })
-    return alerts
-
-
-def _ratio(num: int, den: int) -> float | None:
-    return None if den == 0 else num / den
-
-
-def metrics(records: Iterable[BreathRecord | Mapping[str, Any]]) -> list[SprintMetrics]:
-    """Compute the breath metrics of every sprint, ordered by opened_at then ID.
-
-    Args:
-        records: BreathRecords (or raw record mappings with a `sprint` key).
-
-    Returns:
-        One SprintMetrics per sprint, with its alerts (the depth trend is computed
-        over the closed sprints in order).
-    """
-    recs = order_records(r if isinstance(r, BreathRecord) else record_from_mapping(r) for r in records)
-    out: list[SprintMetrics] = []
-    closed_depths: list[int] = []
-    for rec in recs:
-        loaded = rec.loaded
-        loaded_set = set(loaded)
-        referenced_set = set(rec.referenced)
-        released = len(loaded_set & set(rec.released))
-        stale = len(loaded_set - referenced_set)
-        n_loaded = len(loaded_set)
-        context_load = _ratio(n_loaded, len(referenced_set))
-        stale_ratio = _ratio(stale, n_loaded)
-        exhale_rate = _ratio(released, n_loaded)
-        depth = n_loaded - released
-        alerts = inhale_alerts(rec.inhale)
-        load_max = THRESHOLDS["context_load"][1]
-        stale_max = THRESHOLDS["stale_ratio"][1]
-        if context_load is not None and context_load > load_max:
-            alerts.append({"metric": "context_load", "value": round(context_load, 4), "threshold": load_max,
-                           "message": f"context_load {context_load:.2f} > {load_max:.1f}: over-loading"})
-        if stale_ratio is not None and stale_ratio > stale_max:
-            alerts.append({"metric": "stale_ratio", "value": round(stale_ratio, 4), "threshold": stale_max,
-                           "message": f"stale_ratio {stale_ratio:.0%} > {stale_max:.0%}: noise"})
-        if rec.is_closed:
-            exhale_min = THRESHOLDS["exhale_rate"][1]
-            if exhale_rate is not None and exhale_rate < exhale_min:
-                alerts.append({"metric": "exhale_rate", "value": round(exhale_rate, 4), "threshold": exhale_min,
-                               "message": f"exhale_rate {exhale_rate:.0%} < {exhale_min:.0%}: retention"})
-            closed_depths.append(depth)
-            window = closed_depths[-DEPTH_TREND_SPRINTS:]
-            if len(window) == DEPTH_TREND_SPRINTS and all(a < b for a, b in zip(window, window[1:], strict=False)):
-                trend = " → ".join(str(d) for d in window)
-                alerts.append({"metric": "breath_depth", "value": depth, "threshold": DEPTH_TREND_SPRINTS,
-                               "message": f"breath_depth grew {DEPTH_TREND_SPRINTS} sprints in a row "
-                                          f"({trend}): accumulation"})
-        out.append(SprintMetrics(
-            sprint=rec.sprint, opened_at=rec.opened_at, closed_at=rec.closed_at, loaded=n_loaded,
-            referenced=len(referenced_set), released=released, stale=stale, kept=len(rec.kept),
-            context_load=context_load, stale_ratio=stale_ratio, breath_depth=depth, exhale_rate=exhale_rate,
-            alerts=tuple(alerts),
-        ))
-    return out
-
-
-# -- demo -----------------------------------------------------------------------------------------
 def write_demo_breath(cs: ChangeSet) -> None:
     """Stage five realistic sprints for the demo brain, timed from the demo clock.
 

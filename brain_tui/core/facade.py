@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from brain_tui.core import breath as breath_rules
-from brain_tui.core import circuit, claims, gates, locks
+from brain_tui.core import breath_metrics, breath_records, circuit, claims, gates, locks
 from brain_tui.core import signals as signal_rules
 from brain_tui.core.errors import NotFound
 from brain_tui.core.model import CorruptFile
@@ -195,7 +195,7 @@ class Expired:
 class BreathMetrics:
     """The metrics of the sprints asked for, and the breath files that did not load."""
 
-    sprints: tuple[breath_rules.SprintMetrics, ...]
+    sprints: tuple[breath_metrics.SprintMetrics, ...]
     corrupt: tuple[CorruptFile, ...] = field(default_factory=tuple)
 
     def as_dict(self) -> dict[str, Any]:
@@ -233,9 +233,9 @@ class Breath:
             NotFound: a named sprint has no record (66).
         """
         for sprint in sprints:
-            breath_rules.validate_sprint_id(sprint)
-        records, corrupt = breath_rules.load_records(self._brain.root, self._brain.tz)
-        rows = breath_rules.metrics(records)
+            breath_records.validate_sprint_id(sprint)
+        records, corrupt = breath_records.load_records(self._brain.root, self._brain.tz)
+        rows = breath_metrics.metrics(records)
         if sprints:
             known = {m.sprint for m in rows}
             missing = [s for s in sprints if s not in known]
@@ -248,7 +248,7 @@ class Breath:
     @staticmethod
     def thresholds_text() -> str:
         """The alert thresholds in one line, as `bsi breath show` prints them under the table."""
-        return breath_rules.thresholds_text()
+        return breath_metrics.thresholds_text()
 
 
 class Audit:

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 import yaml
 
-from brain_tui.core.breath import metrics, record_from_mapping, validate_sprint_id
+from brain_tui.core.breath_metrics import metrics
+from brain_tui.core.breath_records import record_from_mapping, validate_sprint_id
 from brain_tui.core.errors import InvalidData
 from tests.cli.runner import ENV, bsi_at, git
 

@@ -10,7 +10,7 @@ two rows, drawn as ``▁`` wherever a bar stays below it::
     >2.0   ▄▄▄  ▄▄▄  ███  ▅▅▅  ▅▅▅    1.33
 
 A bar is red when the core flagged that metric for that sprint (the rules stay
-in `core.breath`; this module only draws), green otherwise, and dim while the
+in `core.breath_metrics`; this module only draws), green otherwise, and dim while the
 sprint is still open for the exhale-side metrics (nothing can be released
 before the sprint's expire). `breath_depth` has no fixed threshold (its alert is
 "grew 3 sprints in a row"), so it is scaled to its largest value. A row below
@@ -28,7 +28,7 @@ from rich.text import Text
 from textual.events import Resize
 from textual.widgets import Static
 
-from brain_tui.core import breath
+from brain_tui.core import breath_metrics
 
 from ..present import PLAIN_PALETTE, Palette
 from ..safe import safe_text
@@ -47,7 +47,7 @@ MAX_SPRINTS = 8
 MIN_SPRINTS = 3
 #: Width assumed before the widget is laid out.
 DEFAULT_WIDTH = 44
-#: (metric key, label, alert direction). Thresholds come from `core.breath.THRESHOLDS`.
+#: (metric key, label, alert direction). Thresholds come from `core.breath_metrics.THRESHOLDS`.
 METRICS: tuple[tuple[str, str, str], ...] = (
     ("context_load", "load", ">"),
     ("stale_ratio", "stale", ">"),
@@ -61,7 +61,7 @@ PERCENT = frozenset({"stale_ratio", "exhale_rate"})
 
 def _limits() -> tuple[dict[str, tuple[str, float]], int, int]:
     """(thresholds, sources allowed per agent, depth trend length): the core's, never a copy."""
-    return dict(breath.THRESHOLDS), breath.MAX_SOURCES_PER_AGENT, breath.DEPTH_TREND_SPRINTS
+    return dict(breath_metrics.THRESHOLDS), breath_metrics.MAX_SOURCES_PER_AGENT, breath_metrics.DEPTH_TREND_SPRINTS
 
 
 def fmt_value(key: str, value: Any) -> str:

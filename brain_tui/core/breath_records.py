@@ -1,0 +1,184 @@
+"""Breath records of the context-broker (SPEC 17): reading ``breath/<sprint-id>.yml``.
+
+One record per sprint, ``breath/<sprint-id>.yml``::
+
+    sprint: sprint-20261129-1000-be6
+    session: sess-…
+    opened_at: …
+    closed_at: …                        # set by expire
+    inhale: {tech-lead: [projets/x.md, src/auth.ts], testing: [tests/auth.spec.ts]}
+    referenced: [projets/x.md, src/auth.ts]
+    released: [projets/x.md]
+    kept: {src/auth.ts: "pagination not tested"}
+
+Writes (`inhale`, `reference`, `expire`) live in `breath`, metrics in `breath_metrics`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, tzinfo
+from pathlib import Path
+from typing import Any
+
+from brain_tui.core.clock import try_parse_timestamp
+from brain_tui.core.errors import InvalidData
+from brain_tui.core.layout import BREATH_DIR
+from brain_tui.core.model import CorruptFile
+from brain_tui.core.yamlio import CorruptYaml, safe_load_file
+
+SPRINT_ID_RE = re.compile(r"^sprint-[A-Za-z0-9._-]+$")
+
+
+def validate_sprint_id(sprint: str) -> str:
+    """Check a sprint ID (``^sprint-[A-Za-z0-9._-]+$``; never a path).
+
+    Raises:
+        InvalidData: the ID does not match (exit 65).
+    """
+    if not isinstance(sprint, str) or not SPRINT_ID_RE.match(sprint) or sprint in (".", ".."):
+        raise InvalidData(f"invalid sprint ID {sprint!r}: expected sprint-<letters, digits, . _ ->")
+    return sprint
+
+
+def record_path(sprint: str) -> str:
+    """``breath/<sprint-id>.yml`` for a valid sprint ID."""
+    return f"{BREATH_DIR}/{validate_sprint_id(sprint)}.yml"
+
+
+# -- reading --------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class BreathRecord:
+    """One sprint's breath record, read leniently.
+
+    Attributes:
+        sprint: the sprint ID (the file's name).
+        path: ``breath/<sprint>.yml``.
+        session: the session that ran the sprint, or None.
+        opened_at / closed_at: parsed times (None when absent or unreadable).
+        inhale: agent → files loaded for it.
+        referenced: files the sprint referenced.
+        released: files released at expire.
+        kept: file → reason it was kept.
+    """
+
+    sprint: str
+    path: str = ""
+    session: str | None = None
+    opened_at: datetime | None = None
+    closed_at: datetime | None = None
+    inhale: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    referenced: tuple[str, ...] = ()
+    released: tuple[str, ...] = ()
+    kept: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def loaded(self) -> tuple[str, ...]:
+        """Distinct files inhaled by all agents, in first-seen order."""
+        return tuple(dict.fromkeys(f for files in self.inhale.values() for f in files))
+
+    @property
+    def is_closed(self) -> bool:
+        """True once the sprint was expired (closed_at set)."""
+        return self.closed_at is not None
+
+
+def str_list(value: Any) -> tuple[str, ...]:
+    """A record field as a tuple of distinct non-empty strings (a lone string is one; None none).
+
+    Raises:
+        ValueError: when the field is neither a string nor a list.
+    """
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, (list, tuple)):
+        return tuple(dict.fromkeys(str(v) for v in value if v is not None and str(v) != ""))
+    raise ValueError(f"expected a list of files, got {type(value).__name__}")
+
+
+def record_from_mapping(data: Any, sprint: str | None = None, tz: tzinfo | None = None,
+                        path: str = "") -> BreathRecord:
+    """Build a BreathRecord from a parsed mapping.
+
+    Args:
+        data: the parsed YAML mapping.
+        sprint: the sprint ID (default: the mapping's `sprint`).
+        tz: zone for naive timestamps (default UTC).
+        path: the file's path relative to the brain.
+
+    Raises:
+        ValueError: the mapping is not a breath record.
+    """
+    if not isinstance(data, Mapping):
+        raise ValueError("top level is not a mapping")
+    zone = tz or UTC
+    sprint_id = sprint or str(data.get("sprint") or "")
+    if not SPRINT_ID_RE.match(sprint_id):
+        raise ValueError(f"invalid sprint ID {sprint_id!r}")
+    inhale_raw = data.get("inhale") or {}
+    if not isinstance(inhale_raw, Mapping):
+        raise ValueError("inhale is not a mapping of agent → files")
+    inhale = {str(agent): str_list(files) for agent, files in inhale_raw.items()}
+    kept_raw = data.get("kept") or {}
+    if isinstance(kept_raw, Mapping):
+        kept = {str(k): "" if v is None else str(v) for k, v in kept_raw.items()}
+    elif isinstance(kept_raw, list):
+        kept = {str(k): "" for k in kept_raw}
+    else:
+        raise ValueError("kept is not a mapping of file → reason")
+    session = data.get("session")
+    return BreathRecord(
+        sprint=sprint_id,
+        path=path or f"{BREATH_DIR}/{sprint_id}.yml",
+        session=str(session) if session else None,
+        opened_at=try_parse_timestamp(data.get("opened_at"), zone),
+        closed_at=try_parse_timestamp(data.get("closed_at"), zone),
+        inhale=inhale,
+        referenced=str_list(data.get("referenced")),
+        released=str_list(data.get("released")),
+        kept=kept,
+    )
+
+
+def load_records(root: str | os.PathLike[str], tz: tzinfo | None = None
+                 ) -> tuple[list[BreathRecord], list[CorruptFile]]:
+    """Read every ``breath/*.yml`` (bounded safe loads); bad files become corrupt rows.
+
+    Returns:
+        (records ordered by opened_at then ID, corrupt files).
+    """
+    folder = Path(root) / BREATH_DIR
+    records: list[BreathRecord] = []
+    corrupt: list[CorruptFile] = []
+    if not folder.is_dir():
+        return records, corrupt
+    for entry in sorted(folder.iterdir(), key=lambda p: p.name):
+        if entry.suffix not in (".yml", ".yaml") or entry.name.startswith("."):
+            continue
+        rel = f"{BREATH_DIR}/{entry.name}"
+        if not SPRINT_ID_RE.match(entry.stem) or not entry.is_file():
+            corrupt.append(CorruptFile(rel, 0, "not a sprint record (name must be sprint-<id>.yml)"))
+            continue
+        try:
+            data = safe_load_file(entry)
+            records.append(record_from_mapping(data, entry.stem, tz, rel))
+        except CorruptYaml as exc:
+            corrupt.append(CorruptFile(rel, exc.line, exc.reason))
+        except (ValueError, OSError) as exc:
+            corrupt.append(CorruptFile(rel, 0, str(exc)))
+    return order_records(records), corrupt
+
+
+def order_records(records: Iterable[BreathRecord]) -> list[BreathRecord]:
+    """Sprints ordered by opened_at (unknown last) then ID."""
+
+    def key(rec: BreathRecord) -> tuple[bool, float, str]:
+        opened = rec.opened_at
+        return (opened is None, opened.timestamp() if opened else 0.0, rec.sprint)
+
+    return sorted(records, key=key)
