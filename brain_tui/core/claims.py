@@ -74,6 +74,11 @@ def validate_open(snapshot: BrainSnapshot, req: OpenRequest) -> None:
             raise NotFound(f"parent claim {req.parent} not found")
         if parent.is_terminal:
             raise TransitionRefused(f"parent claim {req.parent} is {parent.status}: open no satellite under it")
+    check_text("story", req.story)
+    for name in ("on_done", "on_partial", "on_fail", "theme_branch", "instance"):
+        check_text(name, getattr(req, name))
+    if len(req.scope) > MAX_SCOPE_ENTRIES:
+        raise InvalidData(f"invalid scope: {len(req.scope)} entries, at most {MAX_SCOPE_ENTRIES} (claim a folder)")
     if req.agent_session is not None and not valid_agent_session(req.agent_session):
         raise InvalidData(f"invalid agent session {req.agent_session[:80]!r}: letters, digits, '.', '_', ':', '-'")
     for name in ("on_done", "on_partial", "on_fail"):
@@ -126,6 +131,10 @@ def open_claim(cs: ChangeSet, req: OpenRequest) -> str:
             doc[key] = value
     for key, value in req.extra.items():
         doc[key] = value
+    size = len(dump_round_trip(yaml_safe(doc)).encode("utf-8"))
+    if size > MAX_NEW_CLAIM_BYTES:
+        raise InvalidData(f"invalid claim: {size // 1024} KiB written, at most {MAX_NEW_CLAIM_BYTES // 1024} KiB "
+                          "(shorten the scope list or the texts)")
     cs.new_claim(f"claims/{sess_id}.yml", doc)
     kind = "satellite" if ctype == "satellite" else "claim"
     cs.message = f"bsi: open {kind} {sess_id}"
@@ -149,24 +158,83 @@ def require_claim(snapshot: BrainSnapshot, sess_id: str) -> Claim:
     return claim
 
 
-def refuse_transition(claim: Claim, action: str, allowed: Sequence[str]) -> TransitionRefused:
-    """The refusal (exit 12) of an action the claim's status does not allow."""
+def refuse_transition(claim: Claim, action: str, allowed: Sequence[str], status: str | None = None) -> TransitionRefused:
+    """The refusal (exit 12) of an action the claim's (effective) status does not allow."""
+    shown = status or claim.status
+    if shown != claim.status:
+        shown = f"{shown} (expired while {claim.status})"
     return TransitionRefused(
-        f"cannot {action} {claim.sess_id}: it is {claim.status} (allowed from {', '.join(allowed)})"
+        f"cannot {action} {claim.sess_id}: it is {shown} (allowed from {', '.join(allowed)})"
     )
 
 
+#: Renew is allowed while a claim is live: a gate or a pause keeps counting its TTL (issue 13).
+RENEWABLE = ("open", "waiting_human", "paused")
+
+
+def validate_check(snapshot: BrainSnapshot, parent: str | None, satellite_type: str | None) -> None:
+    """Check `check-scope`'s options as `claim open` checks them (65 bad data, 66 unknown parent)."""
+    if satellite_type is not None and satellite_type not in SATELLITE_TYPES:
+        raise InvalidData(f"invalid satellite type {satellite_type!r}: one of {', '.join(SATELLITE_TYPES)}")
+    if parent is not None:
+        if not valid_session_id(parent):
+            raise InvalidData(f"invalid parent ID {parent!r}")
+        if snapshot.claim(parent) is None:
+            raise NotFound(f"parent claim {parent} not found")
+
+
+def _who_must_act(claim: Claim, origin: str | None) -> str:
+    """The human action that takes a stale claim out of a gate or a pause."""
+    sess_id = claim.sess_id
+    if origin == "waiting_human":
+        return (f"its gate is still pending: a human approves or rejects it (`bsi gate approve {sess_id}` / "
+                f"`bsi gate reject {sess_id} REASON`) or releases it")
+    if origin == "paused":
+        by = str(claim.data.get("paused_by") or sess_id)
+        return f"it is paused: a human resumes it (`bsi gate resume {by}`) or releases it"
+    return f"a human releases it (`bsi claim release {sess_id} --reason TEXT`)"
+
+
+def _check_closable(snapshot: BrainSnapshot, claim: Claim) -> None:
+    """An owner's close: from ``open``, or late from a stale claim that was ``open`` (never past a gate or pause).
+
+    Raises:
+        TransitionRefused: any other status, a stale claim whose gate or pause is pending
+            (the message says who must act), or an ancestor holding the tree paused (12).
+    """
+    now = snapshot.now
+    current = effective_status(claim, now)
+    if current == "stale":
+        origin = stale_origin(claim, now)
+        if origin != "open":
+            raise TransitionRefused(
+                f"cannot close {claim.sess_id}: it is stale from {origin}; {_who_must_act(claim, origin)}"
+            )
+    elif current != "open":
+        raise refuse_transition(claim, "close", ["open", "stale (from open)"], current)
+    held = paused_ancestor(snapshot, claim)
+    if held is not None:
+        raise TransitionRefused(
+            f"cannot close {claim.sess_id}: its ancestor {held.sess_id} is paused; "
+            f"a human resumes it first (`bsi gate resume {held.sess_id}`)"
+        )
+
+
 def renew_claim(cs: ChangeSet, sess_id: str, ttl: timedelta | None) -> str:
-    """Extend an open claim's expiry, never past opened_at + 8 h (SPEC 6.3 last row).
+    """Extend a live claim's expiry, never past opened_at + 8 h (SPEC 6.3 last row).
+
+    Allowed from ``open``, ``waiting_human`` and ``paused`` (by the owner or a
+    human: a gate waiting for a human must not die unseen); never once stale.
 
     Returns:
         The new expiry, formatted.
     """
     claim = require_claim(cs.snapshot, sess_id)
-    status = skew.revive(cs, claim, sess_id) or claim.status  # a stale mark from a clock ahead
-    if status != "open":
-        raise refuse_transition(claim, "renew", ["open"])
     now = cs.snapshot.now
+    revived = skew.revive(cs, claim, sess_id)  # a stale mark from a clock ahead
+    current = revived or effective_status(claim, now)
+    if current not in RENEWABLE:
+        raise refuse_transition(claim, "renew", RENEWABLE, current)
     duration = ttl
     if duration is None:
         raw = claim.data.get("ttl")
@@ -190,11 +258,13 @@ def release_claim(cs: ChangeSet, sess_id: str, reason: str, by: str) -> None:
     """A human releases a stale claim (reason required; never automatic)."""
     if not reason.strip():  # before the lookup: a missing reason is bad input whatever the ID
         raise InvalidData("release needs a reason: --reason TEXT")
+    check_text("message", reason)
     claim = require_claim(cs.snapshot, sess_id)
-    if claim.status != "stale":
-        raise refuse_transition(claim, "release", ["stale"])
+    current = effective_status(claim, cs.snapshot.now)
+    if current != "stale":
+        raise refuse_transition(claim, "release", ["stale"], current)
     cs.update_claim(sess_id, {"status": "released", "closed_at": cs.ts(), "release_reason": reason})
-    cs.add_history(sess_id, "RELEASED", by, reason)
+    add_history(cs, sess_id, "RELEASED", by, reason)
     cs.message = f"bsi: release {sess_id}"
 
 @dataclass
@@ -208,6 +278,9 @@ class CloseRequest:
     tests_passed: int | None = None
     tests_failed: int | None = None
     notes: str | None = None
+    #: A refused Tier 2 close sends BLOCKED_ON to the parent (SPEC 6.5); False when a human asked for the
+    #: close in the cockpit (the refusal is shown there: a human's own action never notifies that human).
+    notify_parent: bool = True
 
 @dataclass
 class CloseOutcome:
@@ -230,8 +303,8 @@ def close_claim(cs: ChangeSet, sess_id: str, req: CloseRequest) -> CloseOutcome:
     """
     snapshot = cs.snapshot
     claim = require_claim(snapshot, sess_id)
-    if claim.status not in ("open", "stale"):
-        raise refuse_transition(claim, "close", ["open", "stale"])
+    _check_closable(snapshot, claim)
+    check_text("notes", req.notes)
     if req.status is not None and req.status not in RESULT_STATUSES:
         raise InvalidData(f"invalid status {req.status!r}: ok, partial or failed")
     tier = tier_of(claim)
@@ -247,7 +320,7 @@ def close_claim(cs: ChangeSet, sess_id: str, req: CloseRequest) -> CloseOutcome:
             sess_id,
             {"status": "waiting_human", "result": result, "gate_origin": "close", "gate_message": trigger.message},
         )
-        cs.add_history(sess_id, "HUMAN_GATE", sess_id, trigger.message)
+        add_history(cs, sess_id, "HUMAN_GATE", sess_id, trigger.message)
         sig = cs.add_signal(
             sess_id, pilot, "HUMAN_GATE", trigger.message or f"gate on close of {sess_id}", claim.scope_text
         )

@@ -62,7 +62,8 @@ def find_conflicts(
 
     Args:
         entries: the scope of the would-be claim.
-        parent: its parent; the whole ancestor chain is exempt (delegation).
+        parent: its parent; its ancestor chain is exempt (delegation) up to the first
+            ancestor that is not effectively open (`delegating_chain`).
         satellite_type: ``search`` never conflicts.
         exclude: a claim ID to ignore (the claim itself, when re-checking).
         index: a prebuilt `blocking_index`; by default the snapshot's own, built once per snapshot.
@@ -79,8 +80,7 @@ def find_conflicts(
         exempt.add(exclude)
         exempt.update(c.sess_id for c in snapshot.descendants(exclude))
     if parent:
-        exempt.add(parent)
-        exempt.update(c.sess_id for c in snapshot.ancestors(parent))
+        exempt.update(delegating_chain(snapshot, parent))
     conflicts = []
     for owner, overlap in index.conflicts_with(entries):
         if owner in exempt:

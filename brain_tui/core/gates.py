@@ -56,13 +56,47 @@ class Cascade:
         return {"sess_id": self.sess_id, "action": self.action, "status": self.status,
                 "cascade": list(self.touched)}
 
+def _pending_gate(cs: ChangeSet, claim: Claim, action: str) -> bool:
+    """Whether `claim` has a gate a human may decide; True when it expired meanwhile (it is stale).
+
+    Raises:
+        TransitionRefused: no pending gate (12).
+    """
+    now = cs.snapshot.now
+    current = effective_status(claim, now)
+    if current == "waiting_human":
+        return False
+    if current == "stale" and stale_origin(claim, now) == "waiting_human":
+        return True
+    raise refuse_transition(claim, action, ["waiting_human", "stale (from waiting_human)"], current)
+
+
+def _tell_parent(cs: ChangeSet, claim: Claim, by: str, text: str) -> None:
+    """A human decided about `claim`: its parent session learns it as INFO (nothing blocks).
+
+    Never BLOCKED_ON: that means "a human is needed", and the human is the one who acted
+    (a human's own decision never notifies that human).
+    """
+    if claim.parent:
+        cs.add_signal(f"human:{by}", claim.parent, "INFO", text, claim.scope_text)
+
+
 def gate_request(cs: ChangeSet, sess_id: str, message: str) -> GateOutcome:
     """A session stops at a human gate: open → waiting_human, HUMAN_GATE to the pilot."""
     claim = require_claim(cs.snapshot, sess_id)
-    if claim.status != "open":
-        raise refuse_transition(claim, "request a gate on", ["open"])
+    check_text("message", message)
+    current = effective_status(claim, cs.snapshot.now)
+    if current != "open":
+        raise refuse_transition(claim, "request a gate on", ["open"], current)
+    try:
+        size = (cs.root / claim.path).stat().st_size
+    except OSError:
+        size = 0
+    if size > GATE_ROOM_BYTES:
+        raise InvalidData(f"cannot request a gate on {sess_id}: its file is {size // 1024} KiB; "
+                          "close it and open a new claim")
     cs.update_claim(sess_id, {"status": "waiting_human", "gate_origin": "request", "gate_message": message})
-    cs.add_history(sess_id, "HUMAN_GATE", sess_id, message)
+    add_history(cs, sess_id, "HUMAN_GATE", sess_id, message)
     pilot = cs.snapshot.resolve_destination(claim, "pilote")
     cs.message = f"bsi: gate HUMAN_GATE {sess_id}"
     sig = cs.add_signal(sess_id, pilot, "HUMAN_GATE", message or f"gate requested by {sess_id}", claim.scope_text)
@@ -71,19 +105,26 @@ def gate_request(cs: ChangeSet, sess_id: str, message: str) -> GateOutcome:
 def gate_approve(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> GateOutcome:
     """A human approves: waiting_human → open, or closed when the gate came from a close trigger.
 
+    An expired gate (stale from waiting_human) can still be approved by a human:
+    a close gate closes; a requested gate leaves the claim stale from ``open`` (its
+    owner may then close it late, a human may release it).
+
     Returns:
-        The outcome (status ``open`` or ``closed``).
+        The outcome (status ``open``, ``closed``, or ``stale`` for an expired requested gate).
     """
     claim = require_claim(cs.snapshot, sess_id)
-    if claim.status != "waiting_human":
-        raise refuse_transition(claim, "approve", ["waiting_human"])
+    check_text("message", message)
+    _pending_gate(cs, claim, "approve")
     if claim.gate_origin == "close":
         cs.update_claim(sess_id, {"status": "closed", "closed_at": cs.ts()}, remove=("gate_origin",))
         new_status = "closed"
+    elif claim.status == "stale":
+        cs.update_claim(sess_id, {"stale_from": "open"}, remove=("gate_origin",))
+        new_status = "stale"
     else:
         cs.update_claim(sess_id, {"status": "open"}, remove=("gate_origin",))
-        new_status = "open"
-    cs.add_history(sess_id, "APPROVED", by, message)
+        new_status = "open"  # an expired gate: open as written, stale for every decision (effective status)
+    add_history(cs, sess_id, "APPROVED", by, message)
     if claim.gate_origin == "close":
         result = claim.result.data if claim.result is not None else {}
         if claim.parent:
@@ -99,30 +140,35 @@ def _deliver_gate_signals(cs: ChangeSet, sess_id: str, by: str) -> None:
             cs.update_signal(sig.path, {"state": "delivered", "delivered_at": cs.ts(), "delivered_by": by})
 
 def gate_reject(cs: ChangeSet, sess_id: str, by: str, reason: str) -> GateOutcome:
-    """A human rejects (reason required): waiting_human → failed, BLOCKED_ON to the parent."""
+    """A human rejects (reason required): waiting_human (or an expired gate) → failed; INFO to the parent."""
     claim = require_claim(cs.snapshot, sess_id)
     if not reason.strip():
         raise InvalidData("reject needs a reason")
-    if claim.status != "waiting_human":
-        raise refuse_transition(claim, "reject", ["waiting_human"])
+    check_text("message", reason)
+    _pending_gate(cs, claim, "reject")
     cs.update_claim(
         sess_id, {"status": "failed", "closed_at": cs.ts(), "reject_reason": reason}, remove=("gate_origin",)
     )
-    cs.add_history(sess_id, "REJECTED", by, reason)
-    dest = claim.parent or cs.snapshot.resolve_destination(claim, "pilote")
-    cs.add_signal(f"human:{by}", dest, "BLOCKED_ON", f"gate rejected for {sess_id}: {reason}", claim.scope_text)
+    add_history(cs, sess_id, "REJECTED", by, reason)
+    _tell_parent(cs, claim, by, f"gate rejected for {sess_id} by {by}: {reason}")
     _deliver_gate_signals(cs, sess_id, by)
     cs.message = f"bsi: gate REJECTED {sess_id}"
     return GateOutcome(sess_id, "reject", "failed")
 
 def cascade_targets(snapshot: BrainSnapshot, sess_id: str, statuses: frozenset[str]) -> list[Claim]:
-    """Descendants (exact parent links, recursive) whose status is in `statuses`."""
-    return [c for c in snapshot.descendants(sess_id) if c.status in statuses]
+    """Descendants (exact parent links, recursive) whose effective status is in `statuses`."""
+    return [c for c in snapshot.descendants(sess_id) if effective_status(c, snapshot.now) in statuses]
 
 PAUSABLE = frozenset({"open", "waiting_human"})
 
 #: Abort takes every non-terminal status except `stale`: nothing leaves stale but a release or the owner's close.
 ABORTABLE = frozenset({"open", "waiting_human", "paused"})
+
+def _abortable(claim: Claim, now: datetime) -> bool:
+    """Open, waiting or paused, or a live status the product does not know (a human may stop it)."""
+    current = effective_status(claim, now)
+    return current in ABORTABLE or (current != "stale" and not claim.is_terminal and current not in LIVE_STATUSES)
+
 
 def gate_pause(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> Cascade:
     """Pause a claim and, recursively, every open/waiting descendant (SPEC 6.3).
@@ -131,14 +177,16 @@ def gate_pause(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> Casca
         The cascade (`touched`: the descendants it paused).
     """
     claim = require_claim(cs.snapshot, sess_id)
-    if claim.status not in PAUSABLE:
-        raise refuse_transition(claim, "pause", sorted(PAUSABLE))
+    check_text("message", message)
+    current = effective_status(claim, cs.snapshot.now)
+    if current not in PAUSABLE:
+        raise refuse_transition(claim, "pause", sorted(PAUSABLE), current)
     cs.update_claim(sess_id, {"status": "paused", "paused_by": sess_id, "paused_from": claim.status})
-    cs.add_history(sess_id, "PAUSED", by, message)
+    add_history(cs, sess_id, "PAUSED", by, message)
     touched = []
     for child in cascade_targets(cs.snapshot, sess_id, PAUSABLE):
         cs.update_claim(child.sess_id, {"status": "paused", "paused_by": sess_id, "paused_from": child.status})
-        cs.add_history(child.sess_id, "PAUSED_CASCADE", by, f"ancestor {sess_id} paused")
+        add_history(cs, child.sess_id, "PAUSED_CASCADE", by, f"ancestor {sess_id} paused")
         touched.append(child.sess_id)
     cs.add_signal(f"human:{by}", sess_id, "PAUSED", message or f"{sess_id} paused", claim.scope_text)
     cs.message = f"bsi: gate PAUSED {sess_id}"
@@ -148,33 +196,55 @@ def _previous_status(claim: Claim) -> str:
     previous = claim.paused_from or "open"
     return previous if previous in PAUSABLE else "open"
 
+def _lift_pause(cs: ChangeSet, claim: Claim) -> None:
+    """Restore a paused claim's previous status; a stale one stays stale, now from that status."""
+    previous = _previous_status(claim)
+    if claim.status == "stale":
+        cs.update_claim(claim.sess_id, {"stale_from": previous}, remove=("paused_by", "paused_from"))
+    else:
+        cs.update_claim(claim.sess_id, {"status": previous}, remove=("paused_by", "paused_from"))
+
+
 def gate_resume(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> Cascade:
     """Resume a paused claim to its previous status, and the descendants paused by it.
+
+    An expired pause (stale from paused) can still be lifted by a human: the claim
+    stays stale, from its previous status. A claim paused by an ancestor that is
+    still paused cannot be resumed on its own (resume the ancestor).
 
     Returns:
         The cascade (`touched`: the descendants it resumed).
     """
     claim = require_claim(cs.snapshot, sess_id)
-    if claim.status != "paused":
-        raise refuse_transition(claim, "resume", ["paused"])
-    status = _previous_status(claim)
-    cs.update_claim(sess_id, {"status": status}, remove=("paused_by", "paused_from"))
-    cs.add_history(sess_id, "RESUMED", by, message)
+    check_text("message", message)
+    now = cs.snapshot.now
+    if not is_held_pause(claim, now):
+        raise refuse_transition(claim, "resume", ["paused", "stale (from paused)"], effective_status(claim, now))
+    held = paused_ancestor(cs.snapshot, claim)
+    if held is not None:
+        raise TransitionRefused(
+            f"cannot resume {sess_id}: its ancestor {held.sess_id} is still paused; "
+            f"resume it instead (`bsi gate resume {held.sess_id}`)"
+        )
+    _lift_pause(cs, claim)
+    add_history(cs, sess_id, "RESUMED", by, message)
     touched = []
-    for child in cascade_targets(cs.snapshot, sess_id, frozenset({"paused"})):
-        if (child.paused_by or "") != sess_id:
+    for child in cs.snapshot.descendants(sess_id):
+        if not is_held_pause(child, now) or str(child.data.get("paused_by") or "") != sess_id:
             continue
-        cs.update_claim(child.sess_id, {"status": _previous_status(child)}, remove=("paused_by", "paused_from"))
-        cs.add_history(child.sess_id, "RESUMED_CASCADE", by, f"ancestor {sess_id} resumed")
+        _lift_pause(cs, child)
+        add_history(cs, child.sess_id, "RESUMED_CASCADE", by, f"ancestor {sess_id} resumed")
         touched.append(child.sess_id)
     cs.message = f"bsi: gate RESUMED {sess_id}"
-    return Cascade(sess_id, "resume", status, tuple(touched))
+    after = "stale" if claim.status == "stale" else _previous_status(claim)
+    return Cascade(sess_id, "resume", after, tuple(touched))
 
 def gate_abort(cs: ChangeSet, sess_id: str, by: str, reason: str) -> Cascade:
     """Abort an open, waiting or paused claim and every such descendant (reason required).
 
     Stale claims are left alone (refused when aimed at directly): they leave
-    `stale` only by a human release or their owner's close.
+    `stale` only by a human release or their owner's close. The parent learns it
+    as INFO (a human's own decision never rings that human as "needs you").
 
     Returns:
         The cascade (`touched`: the descendants it aborted).
@@ -182,22 +252,25 @@ def gate_abort(cs: ChangeSet, sess_id: str, by: str, reason: str) -> Cascade:
     claim = require_claim(cs.snapshot, sess_id)
     if not reason.strip():
         raise InvalidData("abort needs a reason")
-    if claim.status == "stale":
+    check_text("message", reason)
+    now_dt = cs.snapshot.now
+    if effective_status(claim, now_dt) == "stale":
         raise TransitionRefused(
             f"cannot abort {sess_id}: it is stale, and a stale claim only leaves stale by a human release "
             f"(bsi claim release {sess_id} --reason TEXT) or its owner's close"
         )
-    if claim.status not in ABORTABLE:
-        raise refuse_transition(claim, "abort", sorted(ABORTABLE))
+    if not _abortable(claim, now_dt):
+        raise refuse_transition(claim, "abort", sorted(ABORTABLE), effective_status(claim, now_dt))
     now = cs.ts()
     cs.update_claim(sess_id, {"status": "failed", "closed_at": now, "abort_reason": reason})
-    cs.add_history(sess_id, "ABORTED", by, reason)
+    add_history(cs, sess_id, "ABORTED", by, reason)
     touched = []
-    for child in cascade_targets(cs.snapshot, sess_id, ABORTABLE):
+    for child in cs.snapshot.descendants(sess_id):
+        if not _abortable(child, now_dt):
+            continue
         cs.update_claim(child.sess_id, {"status": "failed", "closed_at": now, "abort_reason": reason})
-        cs.add_history(child.sess_id, "ABORTED_CASCADE", by, f"ancestor {sess_id} aborted: {reason}")
+        add_history(cs, child.sess_id, "ABORTED_CASCADE", by, f"ancestor {sess_id} aborted: {reason}")
         touched.append(child.sess_id)
-    if claim.parent:
-        cs.add_signal(f"human:{by}", claim.parent, "BLOCKED_ON", f"{sess_id} aborted: {reason}", claim.scope_text)
+    _tell_parent(cs, claim, by, f"{sess_id} aborted by {by}: {reason}")
     cs.message = f"bsi: gate ABORTED {sess_id}"
     return Cascade(sess_id, "abort", "failed", tuple(touched))

@@ -81,7 +81,7 @@ def close_result(cs: ChangeSet, claim: Claim, req: CloseRequest) -> dict[str, An
             )
         if not (failed == 0 and passed == total):
             message = f"tests red on close: {passed}/{total} passed, {failed} failed"
-            if claim.parent:
+            if claim.parent and req.notify_parent:
                 cs.add_signal(sess_id, claim.parent, "BLOCKED_ON", message, claim.scope_text)
             raise TierRefused(f"close refused: {sess_id} is Tier 2 (validated): {message}; the claim stays open")
         result["status"] = req.status or "ok"
@@ -94,30 +94,25 @@ def close_result(cs: ChangeSet, claim: Claim, req: CloseRequest) -> dict[str, An
             raise TierRefused(
                 f"close refused: {sess_id} is Tier 3 (orchestrated) and has unfinished satellites: {names}"
             )
-        children = []
-        any_failed = False
+        children: list[str] = []
+        detail: list[dict[str, str]] = []
+        any_short = False
         for child in snapshot.children(sess_id):
             raw_result = child.data.get("result")
             child_result: Mapping[str, Any] = raw_result if isinstance(raw_result, dict) else {}
             child_status = str(child_result.get("status") or child.data.get("result_status") or child.status)
-            if child.status == "failed" or child_status == "failed":
-                any_failed = True
-            children.append({"sess_id": child.sess_id, "status": child.status, "result": child_status})
+            if child.status in ("failed", "released") or child_status in ("failed", "partial"):
+                any_short = True
+            children.append(child.sess_id)
+            detail.append({"sess_id": child.sess_id, "status": child.status, "result": child_status})
         for child in descendants:
             below = child.data.get("result")
             if isinstance(below, dict) and isinstance(below.get("files_modified"), list):
                 files.extend(str(f) for f in below["files_modified"])
         files = list(dict.fromkeys(files))
-        result["status"] = req.status or ("partial" if any_failed else "ok")
-        result["children"] = children
-    if files:
-        result["files_modified"] = files
-    if tier == 2 and "files_modified" not in result:
-        result["files_modified"] = []
-    if req.commit:
-        result["commit"] = req.commit
-    if req.notes:
-        result["notes"] = req.notes
+        result["status"] = req.status or ("partial" if any_short else "ok")
+        result["children"] = children  # the seeds' contract (BSI-v3-2): a list of session IDs
+        result["children_detail"] = detail
     if files:
         result["files_modified"] = files
     if tier == 2 and "files_modified" not in result:

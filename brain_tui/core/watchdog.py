@@ -16,15 +16,8 @@ STALE_REASON = "TTL expired without close"
 MAX_AGE_REASON = "8 h since opening without close"
 
 def expired(claim: Claim, snapshot: BrainSnapshot) -> str | None:
-    """Why a non-terminal claim is now stale, or None."""
-    if claim.status not in ("open", "paused", "waiting_human") or claim.opened_at is None:
-        return None
-    now = snapshot.now
-    if now >= claim.opened_at + MAX_TTL:
-        return MAX_AGE_REASON
-    if claim.expires_at is not None and now >= claim.expires_at:
-        return STALE_REASON
-    return None
+    """Why a non-terminal claim is now stale, or None (see `expiry_reason`)."""
+    return expiry_reason(claim, snapshot.now)
 
 @dataclass(frozen=True)
 class WatchdogReport:
@@ -35,17 +28,24 @@ class WatchdogReport:
         stale: claims stale after the run.
         marked: claims this run marked stale.
         archived: signals this run archived.
+        unwritable: expired claims whose file could not take the change (left as they are;
+            stale for every decision all the same).
     """
 
     active: int
     stale: int
     marked: tuple[str, ...]
     archived: tuple[str, ...]
+    unwritable: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
-        """JSON shape: ``{"active": N, "stale": M, "marked": [ids], "archived": [signal ids]}``."""
-        return {"active": self.active, "stale": self.stale, "marked": list(self.marked),
-                "archived": list(self.archived)}
+        """JSON shape: ``{"active": N, "stale": M, "marked": [ids], "archived": [signal ids]}``,
+        plus ``"unwritable": [ids]`` when there are any."""
+        out: dict[str, Any] = {"active": self.active, "stale": self.stale, "marked": list(self.marked),
+                               "archived": list(self.archived)}
+        if self.unwritable:
+            out["unwritable"] = list(self.unwritable)
+        return out
 
     def summary(self) -> str:
         """The one-line report of `bsi watchdog` (the words the original scripts print)."""
@@ -54,25 +54,37 @@ class WatchdogReport:
 def watchdog(cs: ChangeSet) -> WatchdogReport:
     """Mark every expired claim stale (never releases anything); archive signals delivered 24 h ago (SPEC 7).
 
+    A claim whose file cannot take the change (it would pass 64 KiB, or does not
+    parse for editing) is left as it is and reported: it is stale for every
+    decision anyway (`effective_status`), and it never stops the others.
+
     Returns:
-        The counts after the run, the claims marked and the signals archived.
+        The counts after the run, the claims marked, the signals archived and the claims
+        that could not be marked (`unwritable`).
     """
     marked: list[str] = []
+    unwritable: list[str] = []
     for claim in cs.snapshot.claims:
         reason = expired(claim, cs.snapshot)
-        if reason is None or not skew.past_deadline(claim, cs.snapshot.now):
+        if reason is None or (reason != NO_OPENING_REASON and not skew.past_deadline(claim, cs.snapshot.now)):
             continue  # a clock ahead by less than the skew limit never marks a live claim
-        cs.update_claim(
-            claim.sess_id,
-            {"status": "stale", "stale_since": cs.ts(), "stale_from": claim.status, "stale_reason": reason},
-        )
-        cs.add_history(claim.sess_id, "STALE", "watchdog", reason)
+        fields = {"status": "stale", "stale_since": cs.ts(), "stale_from": claim.status, "stale_reason": reason}
+        trial = ChangeSet(cs.snapshot)
+        try:
+            trial.update_claim(claim.sess_id, fields)
+            trial.add_history(claim.sess_id, "STALE", "watchdog", reason)
+            trial.render()
+        except InvalidData:
+            unwritable.append(claim.sess_id)
+            continue
+        cs.update_claim(claim.sess_id, fields)
+        add_history(cs, claim.sess_id, "STALE", "watchdog", reason)
         marked.append(claim.sess_id)
-    active = sum(1 for c in cs.snapshot.claims if c.status in ("open", "waiting_human", "paused")) - len(marked)
+    active = sum(1 for c in cs.snapshot.claims if not c.is_terminal and c.status != "stale") - len(marked)
     stale = sum(1 for c in cs.snapshot.claims if c.status == "stale") + len(marked)
     archived = archive_signals(cs)
     if marked:
         cs.message = f"bsi: mark stale {' '.join(marked)}"
     elif not archived:
         cs.message = "bsi: watchdog"
-    return WatchdogReport(active, stale, tuple(marked), tuple(archived))
+    return WatchdogReport(active, stale, tuple(marked), tuple(archived), tuple(unwritable))
