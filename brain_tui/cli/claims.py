@@ -178,7 +178,7 @@ def cmd_list(ctx: Context) -> int:
     claims = [
         c for c in snapshot.claims
         if (wanted is not None and c.status in wanted)
-        or (wanted is None and (ctx.args.all or c.status in BLOCKING_STATUSES))
+        or (wanted is None and (ctx.args.all or not c.is_terminal))
     ]
     if ctx.json:
         ctx.emit({"claims": [claim_json(c, snapshot) for c in claims],

@@ -344,6 +344,7 @@ class Brain:
         snapshot = self.snapshot(only_statuses=BLOCKING_STATUSES)
         if parent is not None and not _chain_complete(snapshot, parent):
             snapshot = self.snapshot()
+        protocol.validate_check(snapshot, parent, satellite_type)
         return protocol.find_conflicts(snapshot, entries, parent=parent, satellite_type=satellite_type)
 
     def attention(self, snapshot: BrainSnapshot | None = None) -> list[AttentionItem]:

@@ -10,14 +10,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import PurePosixPath
 from typing import Any
 
 from ruamel.yaml.comments import CommentedMap
 
 from brain_tui.core.agents import valid_agent_session
-from brain_tui.core.changes import ChangeSet, random_slug
+from brain_tui.core.changes import ChangeSet, random_slug, yaml_safe
 from brain_tui.core.clock import MAX_TTL, format_duration
 from brain_tui.core.errors import (
     ConflictError,
@@ -29,6 +29,7 @@ from brain_tui.core.errors import (
 from brain_tui.core.model import TERMINAL_STATUSES, BrainSnapshot, Claim
 from brain_tui.core.scope import ScopeEntry, ScopeIndex, format_scope
 from brain_tui.core.store import valid_session_id
+from brain_tui.core.yamlio import dump_round_trip
 
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 CLAIM_TYPES = ("pilote", "satellite", "solo")
@@ -37,6 +38,114 @@ TIER_NAMES = {1: "atomic", 2: "validated", 3: "orchestrated"}
 RESULT_STATUSES = ("ok", "partial", "failed")
 STALE_REASON = "TTL expired without close"
 MAX_AGE_REASON = "8 h since opening without close"
+
+
+#: Statuses a live (non-terminal, non-stale) claim has in the table of SPEC 6.3.
+LIVE_STATUSES = ("open", "waiting_human", "paused")
+#: Longest text kept per field of a claim (characters): the file must stay under 64 KiB (SPEC 13) for life.
+TEXT_LIMITS = {"story": 4000, "on_done": 1000, "on_partial": 1000, "on_fail": 1000, "theme_branch": 200,
+               "instance": 200, "message": 4000, "notes": 4000}
+MAX_SCOPE_ENTRIES = 200
+#: A new claim file may use at most this much: gate history and the result need the rest of the 64 KiB.
+MAX_NEW_CLAIM_BYTES = 24 * 1024
+NO_OPENING_REASON = "no readable opening time"
+
+
+# ---------------------------------------------------------------------------------------------
+# Effective status (SPEC 6.4: nothing is non-stale past its expiry or 8 h)
+# ---------------------------------------------------------------------------------------------
+def expiry_reason(claim: Claim, now: datetime) -> str | None:
+    """Why a non-terminal, non-stale claim is expired at `now` (TTL, 8 h, or no opening time), or None."""
+    if claim.is_terminal or claim.status == "stale":
+        return None
+    if claim.opened_at is None:
+        return NO_OPENING_REASON
+    if now >= claim.opened_at + MAX_TTL:
+        return MAX_AGE_REASON
+    if claim.expires_at is not None and now >= claim.expires_at:
+        return STALE_REASON
+    return None
+
+
+def effective_status(claim: Claim, now: datetime) -> str:
+    """The status every decision uses: a live claim past its expiry (or 8 h, or with no opening time) is stale.
+
+    The watchdog only writes down what this already says.
+    """
+    if expiry_reason(claim, now) is not None:
+        return "stale"
+    return claim.status
+
+
+def stale_origin(claim: Claim, now: datetime) -> str | None:
+    """For a claim that is (effectively) stale, what it was stale from: ``open``, ``waiting_human``, ``paused``.
+
+    A pending gate or pause is never forgotten: a claim still carrying ``gate_origin``
+    (a gate not yet decided) or ``paused_by`` counts as stale from that, whatever
+    ``stale_from`` says; an unknown status counts as itself. None when not stale.
+    """
+    if effective_status(claim, now) != "stale":
+        return None
+    data = claim.data
+    if claim.status != "stale":
+        return claim.status
+    if data.get("paused_by"):
+        return "paused"
+    if data.get("gate_origin"):
+        return "waiting_human"
+    origin = str(data.get("stale_from") or "open").strip()
+    return origin if origin else "open"
+
+
+def time_left(claim: Claim, now: datetime) -> timedelta | None:
+    """How long a live claim has before it goes stale (negative once past); None when terminal or unknown.
+
+    The cockpit shows it on every gate and paused row (issue 13): a gate waits
+    inside its claim's TTL, within opened_at + 8 h.
+    """
+    if claim.is_terminal or claim.expires_at is None:
+        return None
+    deadline = claim.expires_at
+    if claim.opened_at is not None:
+        deadline = min(deadline, claim.opened_at + MAX_TTL)
+    return deadline - now
+
+
+def delegating_chain(snapshot: BrainSnapshot, parent: str | None) -> list[str]:
+    """`parent` and its ancestors, nearest first, as long as each is effectively ``open`` (SPEC 5.3).
+
+    Delegation goes only through an open ancestor: the chain stops at the first one
+    that is stale (or expired), waiting, paused, terminal or unknown.
+    """
+    chain: list[str] = []
+    current = snapshot.claim(parent) if parent else None
+    seen: set[str] = set()
+    while current is not None and current.sess_id not in seen:
+        if effective_status(current, snapshot.now) != "open":
+            break
+        seen.add(current.sess_id)
+        chain.append(current.sess_id)
+        current = snapshot.claim(current.parent) if current.parent else None
+    return chain
+
+
+def paused_ancestor(snapshot: BrainSnapshot, claim: Claim) -> Claim | None:
+    """The nearest ancestor that is paused (or stale from paused), or None: its tree is on hold."""
+    for ancestor in snapshot.ancestors(claim.sess_id):
+        if effective_status(ancestor, snapshot.now) == "paused" or stale_origin(ancestor, snapshot.now) == "paused":
+            return ancestor
+    return None
+
+
+def check_text(name: str, value: str | None) -> None:
+    """Refuse a text field longer than its limit (exit 65), so every claim file stays writable.
+
+    Raises:
+        InvalidData: the text is longer than `TEXT_LIMITS[name]` characters.
+    """
+    limit = TEXT_LIMITS[name]
+    if value is not None and len(value) > limit:
+        raise InvalidData(f"invalid {name.replace('_', '-')}: {len(value)} characters, at most {limit}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -90,7 +199,8 @@ def find_conflicts(
 
     Args:
         entries: the scope of the would-be claim.
-        parent: its parent; the whole ancestor chain is exempt (delegation).
+        parent: its parent; its ancestor chain is exempt (delegation) up to the first
+            ancestor that is not effectively open (`delegating_chain`).
         satellite_type: ``search`` never conflicts.
         exclude: a claim ID to ignore (the claim itself, when re-checking).
         index: a prebuilt `blocking_index`; by default the snapshot's own, built once per snapshot.
@@ -107,8 +217,7 @@ def find_conflicts(
         exempt.add(exclude)
         exempt.update(c.sess_id for c in snapshot.descendants(exclude))
     if parent:
-        exempt.add(parent)
-        exempt.update(c.sess_id for c in snapshot.ancestors(parent))
+        exempt.update(delegating_chain(snapshot, parent))
     conflicts = []
     for owner, overlap in index.conflicts_with(entries):
         if owner in exempt:
@@ -175,6 +284,11 @@ def validate_open(snapshot: BrainSnapshot, req: OpenRequest) -> None:
             raise NotFound(f"parent claim {req.parent} not found")
         if parent.is_terminal:
             raise TransitionRefused(f"parent claim {req.parent} is {parent.status}: open no satellite under it")
+    check_text("story", req.story)
+    for name in ("on_done", "on_partial", "on_fail", "theme_branch", "instance"):
+        check_text(name, getattr(req, name))
+    if len(req.scope) > MAX_SCOPE_ENTRIES:
+        raise InvalidData(f"invalid scope: {len(req.scope)} entries, at most {MAX_SCOPE_ENTRIES} (claim a folder)")
     if req.agent_session is not None and not valid_agent_session(req.agent_session):
         raise InvalidData(f"invalid agent session {req.agent_session[:80]!r}: letters, digits, '.', '_', ':', '-'")
     for name in ("on_done", "on_partial", "on_fail"):
@@ -184,6 +298,17 @@ def validate_open(snapshot: BrainSnapshot, req: OpenRequest) -> None:
                 f"invalid {name.replace('_', '-')} {value!r}: use 'signal → TYPE DEST', "
                 "'notify → DEST', 'gate:human → \"message\"' or 'trigger → type:T scope:S'"
             )
+
+
+def validate_check(snapshot: BrainSnapshot, parent: str | None, satellite_type: str | None) -> None:
+    """Check `check-scope`'s options as `claim open` checks them (65 bad data, 66 unknown parent)."""
+    if satellite_type is not None and satellite_type not in SATELLITE_TYPES:
+        raise InvalidData(f"invalid satellite type {satellite_type!r}: one of {', '.join(SATELLITE_TYPES)}")
+    if parent is not None:
+        if not valid_session_id(parent):
+            raise InvalidData(f"invalid parent ID {parent!r}")
+        if snapshot.claim(parent) is None:
+            raise NotFound(f"parent claim {parent} not found")
 
 
 def open_claim(cs: ChangeSet, req: OpenRequest) -> str:
@@ -228,6 +353,10 @@ def open_claim(cs: ChangeSet, req: OpenRequest) -> str:
             doc[key] = value
     for key, value in req.extra.items():
         doc[key] = value
+    size = len(dump_round_trip(yaml_safe(doc)).encode("utf-8"))
+    if size > MAX_NEW_CLAIM_BYTES:
+        raise InvalidData(f"invalid claim: {size // 1024} KiB written, at most {MAX_NEW_CLAIM_BYTES // 1024} KiB "
+                          "(shorten the scope list or the texts)")
     cs.new_claim(f"claims/{sess_id}.yml", doc)
     kind = "satellite" if ctype == "satellite" else "claim"
     cs.message = f"bsi: open {kind} {sess_id}"
@@ -257,22 +386,33 @@ def require_claim(snapshot: BrainSnapshot, sess_id: str) -> Claim:
     return claim
 
 
-def _refuse(claim: Claim, action: str, allowed: Sequence[str]) -> TransitionRefused:
+def _refuse(claim: Claim, action: str, allowed: Sequence[str], status: str | None = None) -> TransitionRefused:
+    shown = status or claim.status
+    if shown != claim.status:
+        shown = f"{shown} (expired while {claim.status})"
     return TransitionRefused(
-        f"cannot {action} {claim.sess_id}: it is {claim.status} (allowed from {', '.join(allowed)})"
+        f"cannot {action} {claim.sess_id}: it is {shown} (allowed from {', '.join(allowed)})"
     )
 
 
+#: Renew is allowed while a claim is live: a gate or a pause keeps counting its TTL (issue 13).
+RENEWABLE = ("open", "waiting_human", "paused")
+
+
 def renew_claim(cs: ChangeSet, sess_id: str, ttl: timedelta | None) -> str:
-    """Extend an open claim's expiry, never past opened_at + 8 h (SPEC 6.3 last row).
+    """Extend a live claim's expiry, never past opened_at + 8 h (SPEC 6.3 last row).
+
+    Allowed from ``open``, ``waiting_human`` and ``paused`` (by the owner or a
+    human: a gate waiting for a human must not die unseen); never once stale.
 
     Returns:
         The new expiry, formatted.
     """
     claim = require_claim(cs.snapshot, sess_id)
-    if claim.status != "open":
-        raise _refuse(claim, "renew", ["open"])
     now = cs.snapshot.now
+    current = effective_status(claim, now)
+    if current not in RENEWABLE:
+        raise _refuse(claim, "renew", RENEWABLE, current)
     duration = ttl
     if duration is None:
         raw = claim.data.get("ttl")
@@ -297,44 +437,53 @@ def renew_claim(cs: ChangeSet, sess_id: str, ttl: timedelta | None) -> str:
 # Watchdog / release
 # ---------------------------------------------------------------------------------------------
 def expired(claim: Claim, snapshot: BrainSnapshot) -> str | None:
-    """Why a non-terminal claim is now stale, or None."""
-    if claim.status not in ("open", "paused", "waiting_human") or claim.opened_at is None:
-        return None
-    now = snapshot.now
-    if now >= claim.opened_at + MAX_TTL:
-        return MAX_AGE_REASON
-    if claim.expires_at is not None and now >= claim.expires_at:
-        return STALE_REASON
-    return None
+    """Why a non-terminal claim is now stale, or None (see `expiry_reason`)."""
+    return expiry_reason(claim, snapshot.now)
 
 
 def watchdog(cs: ChangeSet) -> dict[str, Any]:
     """Mark every expired claim stale (never releases anything); archive signals delivered 24 h ago (SPEC 7).
 
+    A claim whose file cannot take the change (it would pass 64 KiB, or does not
+    parse for editing) is left as it is and reported: it is stale for every
+    decision anyway (`effective_status`), and it never stops the others.
+
     Returns:
-        ``{"active": N, "stale": M, "marked": [ids], "archived": [signal ids]}``.
+        ``{"active": N, "stale": M, "marked": [ids], "archived": [signal ids]}``, plus
+        ``"unwritable": [ids]`` when some expired claim could not be marked.
     """
     from brain_tui.core.signals import archive_signals  # signals imports this module
 
     marked: list[str] = []
+    unwritable: list[str] = []
     for claim in cs.snapshot.claims:
         reason = expired(claim, cs.snapshot)
         if reason is None:
             continue
-        cs.update_claim(
-            claim.sess_id,
-            {"status": "stale", "stale_since": cs.ts(), "stale_from": claim.status, "stale_reason": reason},
-        )
-        cs.add_history(claim.sess_id, "STALE", "watchdog", reason)
+        fields = {"status": "stale", "stale_since": cs.ts(), "stale_from": claim.status, "stale_reason": reason}
+        trial = ChangeSet(cs.snapshot)
+        try:
+            trial.update_claim(claim.sess_id, fields)
+            trial.add_history(claim.sess_id, "STALE", "watchdog", reason)
+            trial.render()
+        except InvalidData:
+            unwritable.append(claim.sess_id)
+            continue
+        cs.update_claim(claim.sess_id, fields)
+        _history(cs, claim.sess_id, "STALE", "watchdog", reason)
         marked.append(claim.sess_id)
-    active = sum(1 for c in cs.snapshot.claims if c.status in ("open", "waiting_human", "paused")) - len(marked)
-    stale = sum(1 for c in cs.snapshot.claims if c.status == "stale") + len(marked)
+    now = cs.snapshot.now
+    active = sum(1 for c in cs.snapshot.claims if not c.is_terminal and effective_status(c, now) != "stale")
+    stale = sum(1 for c in cs.snapshot.claims if effective_status(c, now) == "stale")
     archived = archive_signals(cs)
     if marked:
         cs.message = f"bsi: mark stale {' '.join(marked)}"
     elif not archived:
         cs.message = "bsi: watchdog"
-    return {"active": active, "stale": stale, "marked": marked, "archived": archived}
+    report: dict[str, Any] = {"active": active, "stale": stale, "marked": marked, "archived": archived}
+    if unwritable:
+        report["unwritable"] = unwritable
+    return report
 
 
 def release_claim(cs: ChangeSet, sess_id: str, reason: str, by: str) -> None:
@@ -342,10 +491,12 @@ def release_claim(cs: ChangeSet, sess_id: str, reason: str, by: str) -> None:
     claim = require_claim(cs.snapshot, sess_id)
     if not reason.strip():
         raise InvalidData("release needs a reason: --reason TEXT")
-    if claim.status != "stale":
-        raise _refuse(claim, "release", ["stale"])
+    check_text("message", reason)
+    current = effective_status(claim, cs.snapshot.now)
+    if current != "stale":
+        raise _refuse(claim, "release", ["stale"], current)
     cs.update_claim(sess_id, {"status": "released", "closed_at": cs.ts(), "release_reason": reason})
-    cs.add_history(sess_id, "RELEASED", by, reason)
+    _history(cs, sess_id, "RELEASED", by, reason)
     cs.message = f"bsi: release {sess_id}"
 
 
@@ -451,6 +602,9 @@ class CloseRequest:
     tests_passed: int | None = None
     tests_failed: int | None = None
     notes: str | None = None
+    #: A refused Tier 2 close sends BLOCKED_ON to the parent (SPEC 6.5); False when a human asked for the
+    #: close in the cockpit (the refusal is shown there: a human's own action never notifies that human).
+    notify_parent: bool = True
 
 
 @dataclass
@@ -478,8 +632,8 @@ def close_claim(cs: ChangeSet, sess_id: str, req: CloseRequest) -> CloseOutcome:
     """
     snapshot = cs.snapshot
     claim = require_claim(snapshot, sess_id)
-    if claim.status not in ("open", "stale"):
-        raise _refuse(claim, "close", ["open", "stale"])
+    _check_closable(snapshot, claim)
+    check_text("notes", req.notes)
     if req.status is not None and req.status not in RESULT_STATUSES:
         raise InvalidData(f"invalid status {req.status!r}: ok, partial or failed")
     tier = tier_of(claim)
@@ -507,7 +661,7 @@ def close_claim(cs: ChangeSet, sess_id: str, req: CloseRequest) -> CloseOutcome:
             )
         if not (failed == 0 and passed == total):
             message = f"tests red on close: {passed}/{total} passed, {failed} failed"
-            if claim.parent:
+            if claim.parent and req.notify_parent:
                 cs.add_signal(sess_id, claim.parent, "BLOCKED_ON", message, claim.scope_text)
             raise TierRefused(f"close refused: {sess_id} is Tier 2 (validated): {message}; the claim stays open")
         result["status"] = req.status or "ok"
@@ -520,21 +674,24 @@ def close_claim(cs: ChangeSet, sess_id: str, req: CloseRequest) -> CloseOutcome:
             raise TierRefused(
                 f"close refused: {sess_id} is Tier 3 (orchestrated) and has unfinished satellites: {names}"
             )
-        children = []
-        any_failed = False
+        children: list[str] = []
+        detail = []
+        any_short = False
         for child in snapshot.children(sess_id):
             child_result = child.data.get("result") if isinstance(child.data.get("result"), dict) else {}
             child_status = str(child_result.get("status") or child.data.get("result_status") or child.status)
-            if child.status == "failed" or child_status == "failed":
-                any_failed = True
-            children.append({"sess_id": child.sess_id, "status": child.status, "result": child_status})
+            if child.status in ("failed", "released") or child_status in ("failed", "partial"):
+                any_short = True
+            children.append(child.sess_id)
+            detail.append({"sess_id": child.sess_id, "status": child.status, "result": child_status})
         for child in descendants:
             child_result = child.data.get("result")
             if isinstance(child_result, dict) and isinstance(child_result.get("files_modified"), list):
                 files.extend(str(f) for f in child_result["files_modified"])
         files = list(dict.fromkeys(files))
-        result["status"] = req.status or ("partial" if any_failed else "ok")
-        result["children"] = children
+        result["status"] = req.status or ("partial" if any_short else "ok")
+        result["children"] = children  # the seeds' contract (BSI-v3-2): a list of session IDs
+        result["children_detail"] = detail
     if files:
         result["files_modified"] = files
     if tier == 2 and "files_modified" not in result:
@@ -554,7 +711,7 @@ def close_claim(cs: ChangeSet, sess_id: str, req: CloseRequest) -> CloseOutcome:
             sess_id,
             {"status": "waiting_human", "result": result, "gate_origin": "close", "gate_message": trigger.message},
         )
-        cs.add_history(sess_id, "HUMAN_GATE", sess_id, trigger.message)
+        _history(cs, sess_id, "HUMAN_GATE", sess_id, trigger.message)
         sig = cs.add_signal(
             sess_id, pilot, "HUMAN_GATE", trigger.message or f"gate on close of {sess_id}", claim.scope_text
         )
@@ -578,6 +735,43 @@ def close_claim(cs: ChangeSet, sess_id: str, req: CloseRequest) -> CloseOutcome:
     else:
         cs.message = f"bsi: close claim {sess_id}"
     return CloseOutcome(sess_id, final_status, tier, result, list(cs.signals[signals_before:]))
+
+
+def _who_must_act(claim: Claim, origin: str | None) -> str:
+    """The human action that takes a stale claim out of a gate or a pause."""
+    sess_id = claim.sess_id
+    if origin == "waiting_human":
+        return (f"its gate is still pending: a human approves or rejects it (`bsi gate approve {sess_id}` / "
+                f"`bsi gate reject {sess_id} REASON`) or releases it")
+    if origin == "paused":
+        by = str(claim.data.get("paused_by") or sess_id)
+        return f"it is paused: a human resumes it (`bsi gate resume {by}`) or releases it"
+    return f"a human releases it (`bsi claim release {sess_id} --reason TEXT`)"
+
+
+def _check_closable(snapshot: BrainSnapshot, claim: Claim) -> None:
+    """An owner's close: from ``open``, or late from a stale claim that was ``open`` (never past a gate or pause).
+
+    Raises:
+        TransitionRefused: any other status, a stale claim whose gate or pause is pending
+            (the message says who must act), or an ancestor holding the tree paused (12).
+    """
+    now = snapshot.now
+    current = effective_status(claim, now)
+    if current == "stale":
+        origin = stale_origin(claim, now)
+        if origin != "open":
+            raise TransitionRefused(
+                f"cannot close {claim.sess_id}: it is stale from {origin}; {_who_must_act(claim, origin)}"
+            )
+    elif current != "open":
+        raise _refuse(claim, "close", ["open", "stale (from open)"], current)
+    held = paused_ancestor(snapshot, claim)
+    if held is not None:
+        raise TransitionRefused(
+            f"cannot close {claim.sess_id}: its ancestor {held.sess_id} is paused; "
+            f"a human resumes it first (`bsi gate resume {held.sess_id}`)"
+        )
 
 
 def _trigger_for(claim: Claim, status: str) -> Trigger | None:
@@ -636,34 +830,77 @@ def _run_trigger(cs: ChangeSet, claim: Claim, trigger: Trigger | None, result: d
 # ---------------------------------------------------------------------------------------------
 # Gates, pause/resume, abort (SPEC 6.3)
 # ---------------------------------------------------------------------------------------------
+#: Past this size a claim file takes no new gate: what is left of the 64 KiB is kept for its close.
+GATE_ROOM_BYTES = 48 * 1024
+#: gate_history keeps at most this much of each message (the full text stays in its own field).
+HISTORY_TEXT = 500
+
+
+def _history(cs: ChangeSet, sess_id: str, event: str, by: str, message: str = "") -> None:
+    """Append one gate_history event, its message cut so the history cannot outgrow the file."""
+    text = message if len(message) <= HISTORY_TEXT else message[: HISTORY_TEXT - 1] + "…"
+    cs.add_history(sess_id, event, by, text)
+
+
 def gate_request(cs: ChangeSet, sess_id: str, message: str) -> str | None:
     """A session stops at a human gate: open → waiting_human, HUMAN_GATE to the pilot."""
     claim = require_claim(cs.snapshot, sess_id)
-    if claim.status != "open":
-        raise _refuse(claim, "request a gate on", ["open"])
+    check_text("message", message)
+    current = effective_status(claim, cs.snapshot.now)
+    if current != "open":
+        raise _refuse(claim, "request a gate on", ["open"], current)
+    try:
+        size = (cs.root / claim.path).stat().st_size
+    except OSError:
+        size = 0
+    if size > GATE_ROOM_BYTES:
+        raise InvalidData(f"cannot request a gate on {sess_id}: its file is {size // 1024} KiB; "
+                          "close it and open a new claim")
     cs.update_claim(sess_id, {"status": "waiting_human", "gate_origin": "request", "gate_message": message})
-    cs.add_history(sess_id, "HUMAN_GATE", sess_id, message)
+    _history(cs, sess_id, "HUMAN_GATE", sess_id, message)
     pilot = resolve_destination(cs.snapshot, claim, "pilote")
     cs.message = f"bsi: gate HUMAN_GATE {sess_id}"
     return cs.add_signal(sess_id, pilot, "HUMAN_GATE", message or f"gate requested by {sess_id}", claim.scope_text)
 
 
+def _pending_gate(cs: ChangeSet, claim: Claim, action: str) -> bool:
+    """Whether `claim` has a gate a human may decide; True when it expired meanwhile (it is stale).
+
+    Raises:
+        TransitionRefused: no pending gate (12).
+    """
+    now = cs.snapshot.now
+    current = effective_status(claim, now)
+    if current == "waiting_human":
+        return False
+    if current == "stale" and stale_origin(claim, now) == "waiting_human":
+        return True
+    raise _refuse(claim, action, ["waiting_human", "stale (from waiting_human)"], current)
+
+
 def gate_approve(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> str:
     """A human approves: waiting_human → open, or closed when the gate came from a close trigger.
+
+    An expired gate (stale from waiting_human) can still be approved by a human:
+    a close gate closes; a requested gate leaves the claim stale from ``open`` (its
+    owner may then close it late, a human may release it).
 
     Returns:
         The new status.
     """
     claim = require_claim(cs.snapshot, sess_id)
-    if claim.status != "waiting_human":
-        raise _refuse(claim, "approve", ["waiting_human"])
+    check_text("message", message)
+    expired_gate = _pending_gate(cs, claim, "approve")
     if claim.data.get("gate_origin") == "close":
         cs.update_claim(sess_id, {"status": "closed", "closed_at": cs.ts()}, remove=("gate_origin",))
         new_status = "closed"
+    elif claim.status == "stale":
+        cs.update_claim(sess_id, {"stale_from": "open"}, remove=("gate_origin",))
+        new_status = "stale"
     else:
         cs.update_claim(sess_id, {"status": "open"}, remove=("gate_origin",))
-        new_status = "open"
-    cs.add_history(sess_id, "APPROVED", by, message)
+        new_status = "stale" if expired_gate else "open"
+    _history(cs, sess_id, "APPROVED", by, message)
     if claim.data.get("gate_origin") == "close":
         result = claim.data.get("result") if isinstance(claim.data.get("result"), dict) else {}
         if claim.parent:
@@ -680,31 +917,46 @@ def _deliver_gate_signals(cs: ChangeSet, sess_id: str, by: str) -> None:
             cs.update_signal(sig.path, {"state": "delivered", "delivered_at": cs.ts(), "delivered_by": by})
 
 
+def _tell_parent(cs: ChangeSet, claim: Claim, by: str, text: str) -> None:
+    """A human decided about `claim`: its parent session learns it as INFO (nothing blocks).
+
+    Never BLOCKED_ON: that means "a human is needed", and the human is the one who acted
+    (a human's own decision never notifies that human).
+    """
+    if claim.parent:
+        cs.add_signal(f"human:{by}", claim.parent, "INFO", text, claim.scope_text)
+
+
 def gate_reject(cs: ChangeSet, sess_id: str, by: str, reason: str) -> None:
-    """A human rejects (reason required): waiting_human → failed, BLOCKED_ON to the parent."""
+    """A human rejects (reason required): waiting_human (or an expired gate) → failed; INFO to the parent."""
     claim = require_claim(cs.snapshot, sess_id)
     if not reason.strip():
         raise InvalidData("reject needs a reason")
-    if claim.status != "waiting_human":
-        raise _refuse(claim, "reject", ["waiting_human"])
+    check_text("message", reason)
+    _pending_gate(cs, claim, "reject")
     cs.update_claim(
         sess_id, {"status": "failed", "closed_at": cs.ts(), "reject_reason": reason}, remove=("gate_origin",)
     )
-    cs.add_history(sess_id, "REJECTED", by, reason)
-    dest = claim.parent or resolve_destination(cs.snapshot, claim, "pilote")
-    cs.add_signal(f"human:{by}", dest, "BLOCKED_ON", f"gate rejected for {sess_id}: {reason}", claim.scope_text)
+    _history(cs, sess_id, "REJECTED", by, reason)
+    _tell_parent(cs, claim, by, f"gate rejected for {sess_id} by {by}: {reason}")
     _deliver_gate_signals(cs, sess_id, by)
     cs.message = f"bsi: gate REJECTED {sess_id}"
 
 
 def cascade_targets(snapshot: BrainSnapshot, sess_id: str, statuses: frozenset[str]) -> list[Claim]:
-    """Descendants (exact parent links, recursive) whose status is in `statuses`."""
-    return [c for c in snapshot.descendants(sess_id) if c.status in statuses]
+    """Descendants (exact parent links, recursive) whose effective status is in `statuses`."""
+    return [c for c in snapshot.descendants(sess_id) if effective_status(c, snapshot.now) in statuses]
 
 
 PAUSABLE = frozenset({"open", "waiting_human"})
 #: Abort takes every non-terminal status except `stale`: nothing leaves stale but a release or the owner's close.
 ABORTABLE = frozenset({"open", "waiting_human", "paused"})
+
+
+def _abortable(claim: Claim, now: datetime) -> bool:
+    """Open, waiting or paused, or a live status the product does not know (a human may stop it)."""
+    current = effective_status(claim, now)
+    return current in ABORTABLE or (current != "stale" and not claim.is_terminal and current not in LIVE_STATUSES)
 
 
 def gate_pause(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> list[str]:
@@ -714,14 +966,16 @@ def gate_pause(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> list[
         IDs of the descendants the cascade paused.
     """
     claim = require_claim(cs.snapshot, sess_id)
-    if claim.status not in PAUSABLE:
-        raise _refuse(claim, "pause", sorted(PAUSABLE))
+    check_text("message", message)
+    current = effective_status(claim, cs.snapshot.now)
+    if current not in PAUSABLE:
+        raise _refuse(claim, "pause", sorted(PAUSABLE), current)
     cs.update_claim(sess_id, {"status": "paused", "paused_by": sess_id, "paused_from": claim.status})
-    cs.add_history(sess_id, "PAUSED", by, message)
+    _history(cs, sess_id, "PAUSED", by, message)
     touched = []
     for child in cascade_targets(cs.snapshot, sess_id, PAUSABLE):
         cs.update_claim(child.sess_id, {"status": "paused", "paused_by": sess_id, "paused_from": child.status})
-        cs.add_history(child.sess_id, "PAUSED_CASCADE", by, f"ancestor {sess_id} paused")
+        _history(cs, child.sess_id, "PAUSED_CASCADE", by, f"ancestor {sess_id} paused")
         touched.append(child.sess_id)
     cs.add_signal(f"human:{by}", sess_id, "PAUSED", message or f"{sess_id} paused", claim.scope_text)
     cs.message = f"bsi: gate PAUSED {sess_id}"
@@ -733,23 +987,50 @@ def _previous_status(claim: Claim) -> str:
     return previous if previous in PAUSABLE else "open"
 
 
+def is_held_pause(claim: Claim, now: datetime) -> bool:
+    """Paused, or stale while paused (an expired pause a human may still lift)."""
+    current = effective_status(claim, now)
+    return current == "paused" or (current == "stale" and stale_origin(claim, now) == "paused")
+
+
+def _lift_pause(cs: ChangeSet, claim: Claim) -> None:
+    """Restore a paused claim's previous status; a stale one stays stale, now from that status."""
+    previous = _previous_status(claim)
+    if claim.status == "stale":
+        cs.update_claim(claim.sess_id, {"stale_from": previous}, remove=("paused_by", "paused_from"))
+    else:
+        cs.update_claim(claim.sess_id, {"status": previous}, remove=("paused_by", "paused_from"))
+
+
 def gate_resume(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> list[str]:
     """Resume a paused claim to its previous status, and the descendants paused by it.
+
+    An expired pause (stale from paused) can still be lifted by a human: the claim
+    stays stale, from its previous status. A claim paused by an ancestor that is
+    still paused cannot be resumed on its own (resume the ancestor).
 
     Returns:
         IDs of the descendants the cascade resumed.
     """
     claim = require_claim(cs.snapshot, sess_id)
-    if claim.status != "paused":
-        raise _refuse(claim, "resume", ["paused"])
-    cs.update_claim(sess_id, {"status": _previous_status(claim)}, remove=("paused_by", "paused_from"))
-    cs.add_history(sess_id, "RESUMED", by, message)
+    check_text("message", message)
+    now = cs.snapshot.now
+    if not is_held_pause(claim, now):
+        raise _refuse(claim, "resume", ["paused", "stale (from paused)"], effective_status(claim, now))
+    held = paused_ancestor(cs.snapshot, claim)
+    if held is not None:
+        raise TransitionRefused(
+            f"cannot resume {sess_id}: its ancestor {held.sess_id} is still paused; "
+            f"resume it instead (`bsi gate resume {held.sess_id}`)"
+        )
+    _lift_pause(cs, claim)
+    _history(cs, sess_id, "RESUMED", by, message)
     touched = []
-    for child in cascade_targets(cs.snapshot, sess_id, frozenset({"paused"})):
-        if str(child.data.get("paused_by") or "") != sess_id:
+    for child in cs.snapshot.descendants(sess_id):
+        if not is_held_pause(child, now) or str(child.data.get("paused_by") or "") != sess_id:
             continue
-        cs.update_claim(child.sess_id, {"status": _previous_status(child)}, remove=("paused_by", "paused_from"))
-        cs.add_history(child.sess_id, "RESUMED_CASCADE", by, f"ancestor {sess_id} resumed")
+        _lift_pause(cs, child)
+        _history(cs, child.sess_id, "RESUMED_CASCADE", by, f"ancestor {sess_id} resumed")
         touched.append(child.sess_id)
     cs.message = f"bsi: gate RESUMED {sess_id}"
     return touched
@@ -759,7 +1040,8 @@ def gate_abort(cs: ChangeSet, sess_id: str, by: str, reason: str) -> list[str]:
     """Abort an open, waiting or paused claim and every such descendant (reason required).
 
     Stale claims are left alone (refused when aimed at directly): they leave
-    `stale` only by a human release or their owner's close.
+    `stale` only by a human release or their owner's close. The parent learns it
+    as INFO (a human's own decision never rings that human as "needs you").
 
     Returns:
         IDs of the descendants the cascade aborted.
@@ -767,23 +1049,26 @@ def gate_abort(cs: ChangeSet, sess_id: str, by: str, reason: str) -> list[str]:
     claim = require_claim(cs.snapshot, sess_id)
     if not reason.strip():
         raise InvalidData("abort needs a reason")
-    if claim.status == "stale":
+    check_text("message", reason)
+    now_dt = cs.snapshot.now
+    if effective_status(claim, now_dt) == "stale":
         raise TransitionRefused(
             f"cannot abort {sess_id}: it is stale, and a stale claim only leaves stale by a human release "
             f"(bsi claim release {sess_id} --reason TEXT) or its owner's close"
         )
-    if claim.status not in ABORTABLE:
-        raise _refuse(claim, "abort", sorted(ABORTABLE))
+    if not _abortable(claim, now_dt):
+        raise _refuse(claim, "abort", sorted(ABORTABLE), effective_status(claim, now_dt))
     now = cs.ts()
     cs.update_claim(sess_id, {"status": "failed", "closed_at": now, "abort_reason": reason})
-    cs.add_history(sess_id, "ABORTED", by, reason)
+    _history(cs, sess_id, "ABORTED", by, reason)
     touched = []
-    for child in cascade_targets(cs.snapshot, sess_id, ABORTABLE):
+    for child in cs.snapshot.descendants(sess_id):
+        if not _abortable(child, now_dt):
+            continue
         cs.update_claim(child.sess_id, {"status": "failed", "closed_at": now, "abort_reason": reason})
-        cs.add_history(child.sess_id, "ABORTED_CASCADE", by, f"ancestor {sess_id} aborted: {reason}")
+        _history(cs, child.sess_id, "ABORTED_CASCADE", by, f"ancestor {sess_id} aborted: {reason}")
         touched.append(child.sess_id)
-    if claim.parent:
-        cs.add_signal(f"human:{by}", claim.parent, "BLOCKED_ON", f"{sess_id} aborted: {reason}", claim.scope_text)
+    _tell_parent(cs, claim, by, f"{sess_id} aborted by {by}: {reason}")
     cs.message = f"bsi: gate ABORTED {sess_id}"
     return touched
 

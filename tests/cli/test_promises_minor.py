@@ -57,3 +57,10 @@ def test_ttls_are_ascii_digits(brain: Path, bsi: Bsi) -> None:
         assert run.code == 65 and "Traceback" not in run.err, (bad, run)
     assert not list((brain / "claims").glob("*.yml"))
 
+
+
+def test_lock_ttl_is_ascii_digits(brain: Path, bsi: Bsi) -> None:
+    sess = opened(brain, "--scope", "be/")
+    for bad in ("²", "١٢"):
+        run = bsi("lock", "acquire", "be/x.py", sess, bad, brain=brain)
+        assert run.code == 65 and "Traceback" not in run.err, (bad, run)
