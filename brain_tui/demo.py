@@ -10,10 +10,11 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from brain_tui.core import gitops
-from brain_tui.core.brain import Brain, init_brain
+from brain_tui.core.brain import Brain, init_brain, make_folder
 from brain_tui.core.breath import write_demo_breath
 from brain_tui.core.changes import seed_ids
 from brain_tui.core.clock import parse_duration
+from brain_tui.core.errors import InvalidData
 from brain_tui.core.protocol import CloseRequest, OpenRequest
 from brain_tui.core.scope import parse_scope
 from brain_tui.core.yamlio import atomic_write_text
@@ -91,6 +92,23 @@ class _ShiftClock:
         return self.at
 
 
+def refuse_demo_target(root: Path) -> None:
+    """A demo writes fake claims (a `*` search, a stale one) and many commits: only into an empty folder.
+
+    Raises:
+        InvalidData: `root` is a brain, lies inside one, or is a folder that is not empty (exit 65).
+    """
+    for folder in (root, *root.parents):
+        if (folder / "claims").is_dir() or (folder / "BRAIN-INDEX.md").is_file():
+            where = "is" if folder == root else f"is inside the brain {folder}, which"
+            raise InvalidData(f"{root} {where} already a brain: the demo's fake claims and commits would "
+                              "mix with real ones; give the demo a new, empty folder")
+    if root.exists() and not root.is_dir():
+        raise InvalidData(f"{root} exists and is not a folder: give the demo a new, empty folder")
+    if root.is_dir() and any(root.iterdir()):
+        raise InvalidData(f"{root} is not empty: give the demo a new, empty folder")
+
+
 def build_demo(path: str | os.PathLike[str], now: datetime) -> Path:
     """Write the demo brain at `path` as it would be at `now`.
 
@@ -98,7 +116,8 @@ def build_demo(path: str | os.PathLike[str], now: datetime) -> Path:
         The brain's root.
     """
     root = Path(path).expanduser().resolve()
-    root.mkdir(parents=True, exist_ok=True)
+    refuse_demo_target(root)
+    make_folder(root)
     if not gitops.is_repository(root):
         gitops.run_git(root, "init", "--quiet", "--initial-branch", "main")
     gitops.run_git(root, "config", "user.name", "Demo Pilot")

@@ -56,6 +56,8 @@ class Context:
 
     args: argparse.Namespace
     _brain: Any = field(default=None, repr=False)
+    #: True for a command that only reads (`main.READ_COMMANDS`): a broken brain-compose.yml only warns.
+    reading: bool = False
 
     @property
     def json(self) -> bool:
@@ -72,11 +74,26 @@ class Context:
             no_commit = bool(getattr(self.args, "no_commit", False))
             sync = "sync" if getattr(self.args, "sync", False) else None
             if getattr(self.args, "offline", False):
+                if sync == "sync":
+                    raise UsageError("--sync and --offline do not go together: choose one")
                 sync = "offline"
             if sync == "sync" and no_commit:
                 raise UsageError("--sync and --no-commit do not go together: a synced change is a pushed commit")
             self._brain = Brain(root, now=getattr(self.args, "now", None), commit=not no_commit, sync=sync)
+            if self.reading and self._brain.config.problem:
+                self.say(f"bsi: warning: {self._brain.config.problem}; defaults used, writes are refused")
         return self._brain
+
+    def pull(self) -> None:
+        """`--sync` on a read: bring the remote's changes in first (the explicit pull step)."""
+        if self.brain.config.problem:
+            return  # pulling writes (rebase, index); the warning already says why it is skipped
+        report = self.brain.pull()
+        for renamed in report.renamed:
+            self.say(f"bsi: {renamed.old} was also opened on another machine, which pushed it first: "
+                     f"the local claim is now {renamed.new}")
+        for item in report.lost:
+            self.say(f"bsi: lost while offline: {item.sess_id} on {item.scope}; marked failed")
 
     def emit(self, data: Any, text: str | None = None) -> None:
         """Print a result: JSON with --json, else `text` (when given)."""

@@ -46,12 +46,12 @@ def cmd_launch(ctx: Context) -> int:
     if a.attach:
         if not a.sess_id:
             raise UsageError("bsi launch --attach: give the claim ID")
-        argv = brain.attach_command(a.sess_id, inside_tmux=bool(os.environ.get("TMUX")))
+        attach = brain.attach_command(a.sess_id, current_tmux=os.environ.get("TMUX"))
         sys.stdout.flush()
-        os.execvp(argv[0], argv)
+        os.execvp(attach.argv[0], list(attach.argv))
     try:
         if a.handoff:
-            _check_command(brain)
+            brain.check_launch_settings()
             sess_id = brain.open_handoff(a.handoff)
             ctx.say(f"bsi: opened {sess_id} for {a.handoff}")
         else:
@@ -67,14 +67,6 @@ def cmd_launch(ctx: Context) -> int:
             f"attach: bsi launch --attach {sess_id}")
     ctx.emit(record.as_dict(), record.target)
     return 0
-
-
-def _check_command(brain: Any) -> None:
-    """Refuse (exit 64) before opening a claim from a HANDOFF when nothing could launch it."""
-    from brain_tui.core.launch import launch_settings
-
-    if launch_settings(brain.config.raw).command is None:
-        raise NoLaunchCommand()
 
 
 def _no_command(ctx: Context) -> int:

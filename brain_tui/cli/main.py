@@ -2,33 +2,78 @@
 
 from __future__ import annotations
 
-import argparse
-import json
+import importlib
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from brain_tui.cli import admin, attention, claims, gates, launch, preflight, signals, state, sync
-from brain_tui.cli.common import Context, Parser, add_global_flags, global_parent
-from brain_tui.core.errors import BsiError, UsageError
+from brain_tui.hooks import main as hooks_main
 
-#: Each module has `register(subparsers, parent)` adding its commands with `handler=`.
-COMMAND_MODULES = [admin, claims, gates, signals, preflight, sync, state, attention, launch]
+if TYPE_CHECKING:
+    import argparse
+
+    from brain_tui.cli.common import Parser
+
+#: The modules under brain_tui.cli holding `register(subparsers, parent)` (imported only to build the parser:
+#: `bsi hook` never builds it).
+COMMAND_MODULES = [
+    "admin", "claims", "gates", "signals", "preflight", "sync", "state", "attention", "launch", "hooks",
+]
+
+#: The commands that only read: under `--sync` they pull the remote first (`Brain.pull`), as an
+#: explicit step, because a snapshot never fetches. None: the command has no subcommand.
+READ_COMMANDS: dict[str, frozenset[str] | None] = {
+    "claim": frozenset({"show", "list"}),
+    "check-scope": None,
+    "gate": frozenset({"status"}),
+    "signal": frozenset({"list"}),
+    "preflight": frozenset({"check", "status"}),
+    "lock": frozenset({"check", "list"}),
+    "breath": frozenset({"show"}),
+    "env": None,
+    "lint": None,
+    "log": None,
+    "verify": None,
+}
+
+
+def is_read(args: argparse.Namespace) -> bool:
+    """True when the parsed command only reads the brain (see `READ_COMMANDS`)."""
+    command = getattr(args, "command", None)
+    if command not in READ_COMMANDS:
+        return False
+    actions = READ_COMMANDS[command]
+    return actions is None or getattr(args, f"{command}_command", None) in actions
 
 
 def build_parser() -> Parser:
     """The whole `bsi` parser."""
+    from brain_tui.cli.common import Parser, add_global_flags, global_parent
+
     parser = Parser(prog="bsi", description="Brain Session Index: claims, gates and signals for a shared brain.")
     add_global_flags(parser, suppress=False)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     parent = global_parent()
-    for module in COMMAND_MODULES:
-        module.register(sub, parent)
+    for name in COMMAND_MODULES:
+        importlib.import_module(f"brain_tui.cli.{name}").register(sub, parent)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run `bsi` and return its exit code (SPEC 19)."""
     args_list = list(sys.argv[1:] if argv is None else argv)
+    if hooks_main.is_hook_command(args_list):  # the hot path: no parser tree, only what the event needs
+        return hooks_main.run(args_list)
+    return _main(args_list)
+
+
+def _main(args_list: list[str]) -> int:
+    import argparse
+    import json
+
+    from brain_tui.cli.common import Context
+    from brain_tui.core.errors import BsiError, UsageError
+
     ctx = Context(argparse.Namespace())
     try:
         parser = build_parser()
@@ -40,6 +85,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 parser.print_help(sys.stderr)
                 return 64
             raise UsageError(f"{args.command}: missing subcommand (see bsi {args.command} --help)")
+        ctx.reading = is_read(args)
+        if getattr(args, "sync", False) and ctx.reading:
+            ctx.pull()
         code = handler(ctx)
         ctx.report_applied()
         return int(code or 0)

@@ -24,12 +24,13 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
 
 def cmd_sync(ctx: Context) -> int:
     """`bsi sync`."""
-    from brain_tui.core.sync import sync_now
-
-    report = sync_now(ctx.brain)
+    report = ctx.brain.remote.sync()
+    for renamed in report.renamed:
+        ctx.say(f"bsi: {renamed.old} was also opened on another machine, which pushed it first: "
+                f"the local claim is now {renamed.new}")
     for item in report.lost:
-        winners = ", ".join(f"{w['sess_id']} ({w['instance'] or '?'})" for w in item["winners"])
-        ctx.say(f"lost while offline: {item['sess_id']} on {item['scope']} — held first by {winners}; "
+        winners = ", ".join(f"{w.sess_id} ({w.instance or '?'})" for w in item.winners)
+        ctx.say(f"lost while offline: {item.sess_id} on {item.scope} — held first by {winners}; "
                 "marked failed")
     text = f"synced: {'pushed' if report.pushed else 'up to date'}, ahead {report.ahead}, behind {report.behind}"
     ctx.emit(report.as_dict(), text)

@@ -47,6 +47,9 @@ __all__ = [
     "record_state",
     "read_liveness",
     "leave_handover",
+    "drop_handover",
+    "unseen",
+    "first_time",
     "take_handover",
     "valid_agent_session",
 ]
@@ -61,6 +64,8 @@ IDLE_AFTER = timedelta(minutes=10)
 HANDOVER_MAX_AGE = timedelta(hours=8)
 #: At most this many touched files are kept per claim (the most recent).
 MAX_TOUCHED = 500
+#: At most this many "already brought in" item keys are kept per claim.
+MAX_SEEN = 2000
 #: Agent session IDs as the agents give them (Claude Code: a UUID).
 AGENT_SESSION_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$")
 _SESS_RE = re.compile(r"^sess-[A-Za-z0-9._-]+$")
@@ -274,6 +279,30 @@ def record_state(root: str | os.PathLike[str], sess_id: str, agent_session: str 
         _write(path, record)
 
 
+def unseen(root: str | os.PathLike[str], sess_id: str, keys: Sequence[str]) -> set[str]:
+    """Which of `keys` were never brought to the claim's session before; they are marked seen now.
+
+    Each item (a signal, a gate decision, a TTL warning) reaches the agent once, never again.
+    """
+    if not keys:
+        return set()
+    with _locked(root):
+        path = _claim_path(root, sess_id)
+        record = _read(path) or {"sess_id": sess_id, "touched": []}
+        seen = [k for k in record.get("seen", []) if isinstance(k, str)]
+        known = set(seen)
+        fresh = [k for k in dict.fromkeys(keys) if k not in known]
+        if fresh:
+            record["seen"] = [*seen, *fresh][-MAX_SEEN:]
+            _write(path, record)
+        return set(fresh)
+
+
+def first_time(root: str | os.PathLike[str], sess_id: str, key: str) -> bool:
+    """True the first time `key` is asked for this claim (then False for ever)."""
+    return bool(unseen(root, sess_id, [key]))
+
+
 # ---------------------------------------------------------------------------------------------
 # Hand-over on /clear and compaction
 # ---------------------------------------------------------------------------------------------
@@ -338,6 +367,12 @@ def take_handover(root: str | os.PathLike[str], agent_session: str, now: datetim
         with contextlib.suppress(OSError):
             os.unlink(path)
         return ids, f"binding carried over from agent session {entry.get('agent_session')}"
+
+
+def drop_handover(root: str | os.PathLike[str], agent_session: str) -> None:
+    """Forget a hand-over this agent session left (it came back with the same ID: nothing to carry over)."""
+    with contextlib.suppress(OSError, ValueError):
+        os.unlink(_session_path(root, agent_session, "handover"))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -11,27 +11,30 @@ from __future__ import annotations
 import fcntl
 import os
 import socket
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ruamel.yaml.comments import CommentedMap
 
-from brain_tui.core import gitops, index, protocol, signals
+from brain_tui.core import gitops, index, protocol, reconcile, remote, signals
 from brain_tui.core import launch as launching
 from brain_tui.core.agents import Agents
 from brain_tui.core.changes import ChangeSet, yaml_safe
 from brain_tui.core.clock import Clock, make_clock, zone_from_name
 from brain_tui.core.config import BrainConfig, load_config
-from brain_tui.core.errors import BsiError, NotFound
+from brain_tui.core.errors import BsiError, InvalidData, NotFound
+from brain_tui.core.live import LiveSession, live_sessions
 from brain_tui.core.model import BLOCKING_STATUSES, BrainSnapshot
+from brain_tui.core.reconcile import SyncReport
 from brain_tui.core.store import SIGNAL_ID_RE, BrainStore
 from brain_tui.core.yamlio import atomic_write_text, dump_round_trip, sweep_temp_files
 
 if TYPE_CHECKING:
+    from brain_tui.core.agents import Liveness
     from brain_tui.core.attention import AttentionItem
 
 T = TypeVar("T")
@@ -107,8 +110,7 @@ class Brain:
         self.instance = instance or f"{self.brain_name}@{socket.gethostname()}"
         self.last_applied: Applied | None = None
         self._lock_depth = 0
-        #: `--sync` on a read: fetch and integrate once before the first snapshot.
-        self._pull_pending = sync == "sync"
+        self.remote = BrainRemote(self)
         if sync is None:
             sync = "sync" if self.config.sync == "auto" else "local"
         if sync not in ("sync", "offline", "local"):
@@ -121,26 +123,16 @@ class Brain:
         return self.clock()
 
     def snapshot(self, only_statuses: Collection[str] | None = None) -> BrainSnapshot:
-        """The brain as it is on disk now (after one pull from the remote with an explicit `--sync`).
+        """The brain as it is on disk now: a pure read (no fetch; `pull()` is the explicit step).
 
         Args:
             only_statuses: keep only claims with these statuses (see `BrainStore.snapshot`); None: all.
         """
-        if self._pull_pending and self._lock_depth == 0:
-            self._pull_pending = False
-            self.pull()
         return self.store.snapshot(self.now(), only_statuses=only_statuses)
 
-    def pull(self) -> None:
-        """Fetch and integrate the remote tip (and regenerate the index), under the lock."""
-        from brain_tui.core import sync
-
-        with self.locked():
-            branch = sync.branch_of(self.root)
-            sync.fetch(self.root, branch)
-            if sync.integrate(self, branch):
-                sync.resolve_lost_claims(self, branch)
-                self.regenerate_index_local("bsi: regenerate index after sync")
+    def pull(self) -> SyncReport:
+        """Fetch and bring the work tree to the remote tip (the reads of `--sync` call it first)."""
+        return self.remote.pull()
 
     def is_git(self) -> bool:
         """True when the brain is a git work tree."""
@@ -176,19 +168,26 @@ class Brain:
         """Run one mutating action, through the git remote when syncing (SPEC 11).
 
         Local mode: see `mutate_local`. Sync mode: fetch → re-check on the fetched
-        tree → commit on the remote tip → non-forced push, retried (`core.sync`).
+        tree → commit on the remote tip → non-forced push, retried (`core.remote`).
         Offline mode: local commit, remembered as pending for the next sync.
         """
+        self.refuse_broken_config()
         if self.sync_mode == "sync" and self.commit_enabled:
-            from brain_tui.core.sync import synced_mutate
-
-            return synced_mutate(self, decide)
+            return self.remote.write(decide)
         result = self.mutate_local(decide)
         if self.sync_mode == "offline" and self.last_applied is not None and self.last_applied.commit:
-            from brain_tui.core.sync import record_sync
-
-            record_sync(self, pending=True)
+            remote.record(self.root, self.now().isoformat(), pending=True)
         return result
+
+    def refuse_broken_config(self) -> None:
+        """No write while brain-compose.yml does not parse (its sync, zones, breaker would be guessed).
+
+        Raises:
+            InvalidData: naming the file and the line (exit 65); reads only warn (`config.problem`).
+        """
+        if self.config.problem:
+            raise InvalidData(f"{self.config.problem}; nothing was written. Fix the file first "
+                              "(its sync mode, zones and breaker limit would otherwise be guessed)")
 
     def mutate_local(self, decide: Callable[[ChangeSet], T]) -> T:
         """Run one mutating action under the local lock and apply what it staged.
@@ -197,7 +196,10 @@ class Brain:
         raises a BsiError marked `commit_staged`, what it staged (e.g. a signal)
         is still applied before the error propagates; any other error writes nothing.
         """
+        self.refuse_broken_config()
         with self.locked():
+            remote.recover(self.root)
+            gitops.refuse_mid_operation(self.root)
             sweep_temp_files([self.root / d for d in DATA_DIRS] + [self.root])
             cs = ChangeSet(self.store.snapshot(self.now()))
             try:
@@ -211,7 +213,16 @@ class Brain:
 
     def _apply(self, cs: ChangeSet) -> Applied:
         applied = Applied()
-        for rel, text in cs.render().items():
+        rendered = cs.render()
+        before = _texts_before(self.root, [*rendered, INDEX_FILE])
+        try:
+            return self._write_and_commit(cs, rendered, applied)
+        except gitops.CommitFailed:
+            _restore(self.root, before)
+            raise
+
+    def _write_and_commit(self, cs: ChangeSet, rendered: dict[str, str | None], applied: Applied) -> Applied:
+        for rel, text in rendered.items():
             target = self.root / rel
             if text is None:
                 if target.exists():
@@ -307,7 +318,14 @@ class Brain:
         return Agents(self.root, self.now)
 
     def close_claim(self, sess_id: str, req: protocol.CloseRequest) -> protocol.CloseOutcome:
-        """Close a claim under its tier's rules (see `protocol.close_claim`)."""
+        """Close a claim under its tier's rules (see `protocol.close_claim`).
+
+        Without `files`, the files its bound agent session wrote (recorded by the hooks) are `files_modified`.
+        """
+        if not req.files:
+            live = self.agents.liveness().get(sess_id)
+            if live is not None and live.touched:
+                req = replace(req, files=list(live.touched))
 
         def decide(cs: ChangeSet) -> protocol.CloseOutcome:
             try:
@@ -347,15 +365,44 @@ class Brain:
         protocol.validate_check(snapshot, parent, satellite_type)
         return protocol.find_conflicts(snapshot, entries, parent=parent, satellite_type=satellite_type)
 
-    def attention(self, snapshot: BrainSnapshot | None = None) -> list[AttentionItem]:
+    def preview_open(self, req: protocol.OpenRequest,
+                     snapshot: BrainSnapshot | None = None) -> list[protocol.Conflict]:
+        """A dry run of `open_claim` on a snapshot already read: its refusal, or the conflicts it would meet.
+
+        Args:
+            req: the request as the form describes it.
+            snapshot: the brain as already read (the cockpit's picture in memory); None reads the claims that
+                can block now.
+
+        Raises:
+            BsiError: the request itself is invalid (unknown parent, bad type…), in the core's words.
+        """
+        if snapshot is None:
+            snapshot = self.snapshot(only_statuses=BLOCKING_STATUSES)
+        protocol.validate_open(snapshot, req)
+        return protocol.find_conflicts(snapshot, req.scope, parent=req.parent, satellite_type=req.satellite_type)
+
+    def attention(self, snapshot: BrainSnapshot | None = None,
+                  liveness: Mapping[str, Liveness] | None = None) -> list[AttentionItem]:
         """Everything waiting for a human, ranked by what each unblocks (`core.attention`).
 
         Args:
             snapshot: the brain as already read (the cockpit's picture in memory); None reads it now.
+            liveness: the bound agent sessions as already read; None reads `.brain/agents/` now (an
+                unreadable folder counts as no agent session).
         """
         from brain_tui.core import attention
 
-        return attention.attention(snapshot if snapshot is not None else self.snapshot())
+        if liveness is None:
+            liveness = self.read_liveness()
+        return attention.attention(snapshot if snapshot is not None else self.snapshot(), liveness)
+
+    def read_liveness(self) -> dict[str, Liveness]:
+        """The agents' liveness by claim (local files), or {} when they cannot be read."""
+        try:
+            return self.agents.liveness()
+        except (OSError, ValueError):
+            return {}
 
     def gate(self, action: str, sess_id: str, message: str = "", by: str | None = None) -> Any:
         """Run one gate action: request | approve | reject | pause | resume | abort."""
@@ -387,7 +434,8 @@ class Brain:
     def launch_plan(self, sess_id: str, *, tmux: bool | None = None) -> launching.LaunchPlan:
         """What `launch` would start for `sess_id` (the argv, env, window), starting nothing."""
         settings = launching.launch_settings(self.config.raw)
-        return launching.plan_launch(self.snapshot(), settings, self.root, sess_id, tmux=tmux)
+        return launching.plan_launch(self.snapshot(), settings, self.root, sess_id, tmux=tmux,
+                                     liveness=self.agents.liveness())
 
     def launch(self, sess_id: str, *, tmux: bool | None = None) -> launching.LaunchRecord:
         """Start an agent for an open claim: a new tmux window, or (no tmux) this very process.
@@ -408,9 +456,27 @@ class Brain:
         """The launched agents still running from this brain on this machine."""
         return launching.running(self.root)
 
-    def attach_command(self, sess_id: str, *, inside_tmux: bool) -> list[str]:
-        """The tmux argv that shows the window of `sess_id`'s launched agent."""
-        return launching.attach_command(launching.find_running(self.root, sess_id), inside_tmux=inside_tmux)
+    def live_sessions(self, snapshot: BrainSnapshot | None = None) -> dict[str, LiveSession]:
+        """Each live claim's agent: state, last tool activity, last commit by it, its launch (SPEC 20.4).
+
+        Args:
+            snapshot: the claims to look at (default: a fresh read of the blocking ones). Given one,
+                nothing here touches the store, so a thread may call it.
+
+        Returns:
+            ``{sess_id: LiveSession}`` for the non-terminal claims with a bound agent or a running launch.
+        """
+        if snapshot is None:
+            snapshot = self.snapshot(only_statuses=BLOCKING_STATUSES)
+        return live_sessions(self.root, snapshot, self.agents.liveness(), launching.running(self.root))
+
+    def check_launch_settings(self) -> None:
+        """Raise NoLaunchCommand (64) or InvalidData (65) unless `launch.command` is configured and usable."""
+        launching.check_settings(launching.launch_settings(self.config.raw))
+
+    def attach_command(self, sess_id: str, *, current_tmux: str | None) -> launching.AttachCommand:
+        """The tmux command that shows the window of `sess_id`'s launched agent (`current_tmux`: the caller's $TMUX)."""
+        return launching.attach_command(launching.find_running(self.root, sess_id), current_tmux=current_tmux)
 
     def open_handoff(self, sig_id: str, by: str | None = None) -> str:
         """Open the claim a HANDOFF signal asks for and acknowledge the signal, in one commit.
@@ -429,6 +495,143 @@ class Brain:
             return new_id
 
         return self.mutate(decide)
+
+
+class BrainRemote:
+    """`brain.remote`: the git remote (`core.remote`) joined with the protocol's reconciliation.
+
+    The remote moves commits; before it rebases, a local claim whose ID another
+    machine pushed first takes a fresh ID; after, a local claim that lost its
+    scope is marked failed (`core.reconcile`). Every step runs under the brain lock.
+    """
+
+    def __init__(self, brain: Brain) -> None:
+        self._brain = brain
+        self._lost: list[reconcile.LostClaim] = []
+        self._renamed: list[reconcile.Renamed] = []
+        self._regenerate = False
+
+    def has_remote(self) -> bool:
+        """True when the brain has an `origin` remote."""
+        return remote.has_remote(self._brain.root)
+
+    def status(self) -> remote.SyncStatus:
+        """Where the brain stands against its remote, from local git state only (no network)."""
+        b = self._brain
+        return remote.status(b.root, b.config.sync, b.config.fetch_interval_s)
+
+    def fetch(self) -> bool:
+        """Only `git fetch` (the read-only cockpit): False without a remote or a branch."""
+        root = self._brain.root
+        branch = gitops.current_branch(root)
+        if not branch or not remote.has_remote(root):
+            return False
+        remote.fetch(root, branch)
+        return True
+
+    def pull(self) -> SyncReport:
+        """Fetch and integrate the remote tip, reconcile, regenerate the index when it moved."""
+        b = self._brain
+        self._start(regenerate=False)
+        rebased = remote.pull(b.root, b.locked, self)
+        return SyncReport(fetched=True, rebased=rebased, lost=tuple(self._lost), renamed=tuple(self._renamed))
+
+    def sync(self) -> SyncReport:
+        """`bsi sync`: fetch, rename clashing IDs, rebase, mark lost claims, regenerate the index, push."""
+        b = self._brain
+        b.refuse_broken_config()
+        self._start(regenerate=True)
+        done = remote.sync(b.root, b.locked, self, lambda: b.now().isoformat())
+        return SyncReport(fetched=done.fetched, rebased=done.rebased, pushed=done.pushed, ahead=done.ahead,
+                          behind=done.behind, tries=done.tries, lost=tuple(self._lost),
+                          renamed=tuple(self._renamed), last_sync=done.last_sync)
+
+    def write(self, decide: Callable[[ChangeSet], T]) -> T:
+        """One mutating action through fetch → re-check on the fetched tree → commit → push (SPEC 11)."""
+        b = self._brain
+        self._start(regenerate=False)
+        results: list[T] = []
+        refused: list[BsiError] = []
+
+        def attempt() -> remote.Staged:
+            results.clear()
+            refused.clear()
+            try:
+                results.append(b.mutate_local(decide))
+            except BsiError as exc:
+                if not getattr(exc, "commit_staged", False):
+                    raise
+                refused.append(exc)
+            applied = b.last_applied
+            return remote.Staged(tuple(applied.paths) if applied else (), bool(applied and applied.commit))
+
+        remote.write_through(b.root, b.locked, self, attempt)
+        remote.record(b.root, b.now().isoformat(), pending=False)
+        if refused:
+            raise refused[0]
+        return results[0]
+
+    def _start(self, regenerate: bool) -> None:
+        self._lost, self._renamed, self._regenerate = [], [], regenerate
+
+    # -- the reconciler the remote calls -----------------------------------------------------
+    def before_integrate(self, branch: str) -> None:
+        """Local, unpushed claims whose ID the remote already holds take a fresh ID (SPEC 4)."""
+        root = self._brain.root
+        clashes: dict[str, str] = {}
+        local = sorted(remote.local_added_claims(root, branch))
+        for sess_id in local:
+            rel = f"claims/{sess_id}.yml"
+            theirs = remote.remote_file(root, branch, rel)
+            if theirs is not None and theirs != remote.file_at(root, "HEAD", rel):
+
+                def taken(candidate: str) -> bool:
+                    rel_new = f"claims/{candidate}.yml"
+                    return (candidate in clashes.values() or (root / rel_new).exists()
+                            or remote.remote_file(root, branch, rel_new) is not None)
+
+                clashes[sess_id] = reconcile.fresh_id(sess_id, taken)
+        if not clashes:
+            return
+        touched = {f"claims/{i}.yml": f"claims/{clashes.get(i, i)}.yml" for i in local}
+
+        def rename_all(text: str) -> str:
+            for old, new in clashes.items():
+                text = reconcile.rename_text(text, old, new)
+            return text
+
+        def edit(rel: str, text: str) -> tuple[str, str] | None:
+            new_text = rename_all(text)
+            return None if new_text == text and touched[rel] == rel else (touched[rel], new_text)
+
+        remote.rewrite_local(root, branch, edit, rename_all, touched)
+        self._renamed.extend(reconcile.Renamed(old, new) for old, new in clashes.items())
+
+    def after_integrate(self, branch: str, rebased: bool) -> None:
+        """A local claim that lost its scope to a remote one is marked failed; the index follows."""
+        b = self._brain
+        local = remote.local_added_claims(b.root, branch)
+        lost = reconcile.lost_claims(b.store.snapshot(b.now()), local) if local else []
+        if lost:
+            b.mutate_local(lambda cs: reconcile.mark_lost(cs, lost))
+            self._lost.extend(lost)
+        if rebased or self._regenerate or self._renamed:
+            b.regenerate_index_local("bsi: regenerate index after sync")
+
+
+def _texts_before(root: Path, rels: Collection[str]) -> dict[str, bytes | None]:
+    """The bytes of each file before a write (None: absent), to put back if the commit fails."""
+    return {rel: (root / rel).read_bytes() if (root / rel).is_file() else None for rel in dict.fromkeys(rels)}
+
+
+def _restore(root: Path, before: dict[str, bytes | None]) -> None:
+    """Put files back as `_texts_before` found them."""
+    for rel, data in before.items():
+        target = root / rel
+        if data is None:
+            target.unlink(missing_ok=True)
+        else:
+            target.write_bytes(data)
 
 
 def _chain_complete(snapshot: BrainSnapshot, sess_id: str) -> bool:
@@ -453,6 +656,23 @@ def _legacy_signal_time(sig_id: str) -> str | None:
     return None
 
 
+def make_folder(root: Path) -> None:
+    """Create `root` (and its parents) for a new brain.
+
+    Raises:
+        InvalidData: it exists as a file, or cannot be created (exit 65, one line).
+    """
+    if root.exists() and not root.is_dir():
+        raise InvalidData(f"{root} exists and is not a folder: give a folder for the brain")
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        probe = root / f".bsi-probe-{os.getpid()}"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as exc:
+        raise InvalidData(f"cannot make a brain at {root}: {exc.strerror or exc}") from None
+
+
 def init_brain(path: str | os.PathLike[str], commit: bool = True) -> Path:
     """`bsi init`: create the layout, `git init` when needed, ignore `.brain/`, commit it.
 
@@ -460,7 +680,13 @@ def init_brain(path: str | os.PathLike[str], commit: bool = True) -> Path:
         The brain's path.
     """
     root = Path(path).expanduser().resolve()
-    root.mkdir(parents=True, exist_ok=True)
+    make_folder(root)
+    for name in (*DATA_DIRS, STATE_DIR):
+        if (root / name).exists() and not (root / name).is_dir():
+            raise InvalidData(f"{root / name} exists and is not a folder: a brain needs {name}/ there; "
+                              "move that file away, then run `bsi init` again")
+    if (root / INDEX_FILE).exists() and not (root / INDEX_FILE).is_file():
+        raise InvalidData(f"{root / INDEX_FILE} is not a file: move it away, then run `bsi init` again")
     created: list[str] = []
     if not gitops.is_repository(root):
         gitops.run_git(root, "init", "--quiet")

@@ -84,12 +84,15 @@ def load_config(root: str | Path) -> BrainConfig:
     except FileNotFoundError:
         return BrainConfig()
     except CorruptYaml as exc:
-        return BrainConfig(problem=f"{CONFIG_FILE} line {exc.line}: {exc.reason}")
+        return BrainConfig(problem=f"{path} line {max(exc.line, 1)}: {exc.reason}")
     except OSError as exc:
-        return BrainConfig(problem=f"{CONFIG_FILE}: {exc.strerror}")
+        return BrainConfig(problem=f"{path}: cannot read it ({exc.strerror})")
+    if raw is None:
+        return BrainConfig()
     if not isinstance(raw, Mapping):
-        return BrainConfig(problem=f"{CONFIG_FILE}: top level is not a mapping")
-    zones = raw.get("zones") if isinstance(raw.get("zones"), Mapping) else {}
+        return BrainConfig(problem=f"{path} line 1: the top level is not a mapping of keys")
+    zones_raw = raw.get("zones")
+    zones: Mapping[str, Any] = zones_raw if isinstance(zones_raw, Mapping) else {}
     ttl = DEFAULT_TTL
     if raw.get("ttl_default") is not None:
         try:

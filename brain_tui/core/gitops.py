@@ -7,7 +7,9 @@ Uses the `git` command directly: one short subprocess per operation keeps the
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import subprocess
 import time
 from collections.abc import Sequence
@@ -20,9 +22,53 @@ _GIT_ENV_DROP = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE")
 
 
 class GitError(BsiError):
-    """A git command failed in a way the user must see."""
+    """A git command failed in a way the user must see (exit 25; SPEC keeps 1 for preflight and locks)."""
 
-    exit_code = 1
+    exit_code = 25
+
+
+class GitBusy(GitError):
+    """A rebase, merge, cherry-pick or revert is in progress: no write until it ends (exit 20)."""
+
+    exit_code = 20
+
+
+class RebaseConflict(GitError):
+    """Rebasing local commits onto the remote stopped on a conflict; it was aborted (exit 21)."""
+
+    exit_code = 21
+
+
+class FastForwardFailed(GitError):
+    """The work tree could not be fast-forwarded to the remote tip (exit 22)."""
+
+    exit_code = 22
+
+
+class CommitFailed(GitError):
+    """`git commit` failed; the files it was given were restored (exit 23)."""
+
+    exit_code = 23
+
+
+class PushDeclined(GitError):
+    """The remote refused the push for a reason a retry cannot change: a hook, a protected branch (exit 24)."""
+
+    exit_code = 24
+
+
+class GitTimeout(GitError):
+    """A git command ran past its time limit and was stopped."""
+
+
+#: What each in-progress operation leaves in the git directory, and how to end it.
+_OPERATIONS = (
+    ("rebase-merge", "a rebase", "git rebase --continue (or --abort)"),
+    ("rebase-apply", "a rebase", "git rebase --continue (or --abort)"),
+    ("MERGE_HEAD", "a merge", "git commit (or git merge --abort)"),
+    ("CHERRY_PICK_HEAD", "a cherry-pick", "git cherry-pick --continue (or --abort)"),
+    ("REVERT_HEAD", "a revert", "git revert --continue (or --abort)"),
+)
 
 
 def git_env() -> dict[str, str]:
@@ -38,6 +84,7 @@ def run_git(
     check: bool = True,
     timeout: float = 60.0,
     env: dict[str, str] | None = None,
+    input_text: str | None = None,
     _retried: bool = False,
 ) -> subprocess.CompletedProcess[str]:
     """Run one git command in `root` and capture its output.
@@ -46,26 +93,94 @@ def run_git(
         GitError: git is missing, times out, or (with check) exits non-zero.
     """
     try:
-        proc = subprocess.run(
-            ["git", *args],
-            cwd=root,
-            stdin=subprocess.DEVNULL,  # never the caller's stdin (`bsi mcp`: it is the protocol stream)
-            env={**git_env(), **(env or {})},
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-            check=False,
-        )
+        proc = _run(["git", *args], root, {**git_env(), **(env or {})}, timeout, input_text)
     except FileNotFoundError:
         raise GitError("git is not installed: install git to keep the audit trail, or use --no-commit") from None
     except subprocess.TimeoutExpired:
-        raise GitError(f"git {args[0]} timed out after {timeout:.0f}s") from None
+        raise GitTimeout(f"git {args[0]} timed out after {timeout:.0f}s") from None
     if proc.returncode != 0 and not _retried and "index.lock" in proc.stderr and _clear_stale_index_lock(root):
-        return run_git(root, *args, check=check, timeout=timeout, env=env, _retried=True)
+        return run_git(root, *args, check=check, timeout=timeout, env=env, input_text=input_text, _retried=True)
     if check and proc.returncode != 0:
-        detail = (proc.stderr or proc.stdout).strip().splitlines()
-        raise GitError(f"git {args[0]} failed: {detail[-1] if detail else proc.returncode}")
+        raise GitError(f"git {args[0]} failed: {reason(proc.stderr or proc.stdout, str(proc.returncode))}")
     return proc
+
+
+def reason(output: str, default: str) -> str:
+    """The telling line of git's error output as plain text: its `fatal:`/`error:` line, else the first."""
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    for line in lines:
+        if line.startswith(("fatal:", "error:")):
+            return line.split(":", 1)[1].strip()
+    return lines[0] if lines else default
+
+
+def _run(cmd: list[str], cwd: str | Path, env: dict[str, str], timeout: float,
+         input_text: str | None = None) -> subprocess.CompletedProcess[str]:
+    """Run `cmd` in its own process group; on timeout the whole group is killed.
+
+    Killing only git is not enough: a transport it started (ssh, a credential
+    helper) keeps the output pipes open and the wait would hang with it.
+    """
+    # Never the caller's stdin (`bsi mcp`: it is the protocol stream).
+    stdin = subprocess.DEVNULL if input_text is None else subprocess.PIPE
+    with subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          stdin=stdin, text=True, start_new_session=True) as proc:
+        try:
+            out, err = proc.communicate(input_text, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+            raise
+    return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
+
+
+def git_dir(root: str | Path) -> Path | None:
+    """The absolute git directory of the work tree holding `root` (None outside a repository)."""
+    proc = run_git(root, "rev-parse", "--absolute-git-dir", check=False)
+    return Path(proc.stdout.strip()) if proc.returncode == 0 and proc.stdout.strip() else None
+
+
+def operation_in_progress(root: str | Path) -> tuple[str, str] | None:
+    """(what, how to end it) when a rebase, merge, cherry-pick or revert is under way; else None."""
+    gdir = git_dir(root)
+    if gdir is None:
+        return None
+    for marker, what, how in _OPERATIONS:
+        if (gdir / marker).exists():
+            return what, how
+    return None
+
+
+def refuse_mid_operation(root: str | Path) -> None:
+    """Raise GitBusy when git is in the middle of an operation a commit would corrupt.
+
+    A commit during a stopped rebase lands on its detached HEAD (and `rebase
+    --abort` drops it); during a merge it joins the user's merge commit.
+    """
+    busy = operation_in_progress(root)
+    if busy is not None:
+        what, how = busy
+        raise GitBusy(f"{what} is in progress in this repository; nothing was written. "
+                      f"Finish it first ({how}), then run the command again")
+
+
+def toplevel(root: str | Path) -> Path:
+    """The top folder of the work tree holding `root`."""
+    return Path(run_git(root, "rev-parse", "--show-toplevel").stdout.strip())
+
+
+def top_prefix(root: str | Path) -> str:
+    """The brain's folder relative to the repository top, with a trailing `/` ("" at the top)."""
+    proc = run_git(root, "rev-parse", "--show-prefix", check=False)
+    return proc.stdout.strip() if proc.returncode == 0 else ""
+
+
+def brain_relative(path: str, prefix: str) -> str:
+    """A repository-top-relative path made relative to the brain folder (`../x` when outside it)."""
+    if not prefix or path.startswith(prefix):
+        return path[len(prefix):]
+    return os.path.relpath(path, prefix.rstrip("/"))
 
 
 def _git_process_running(root: Path) -> bool:
@@ -154,15 +269,12 @@ def commit_paths(root: str | Path, paths: Sequence[str], message: str, when: dat
     if when is not None:
         stamp = when.isoformat()
         dates = {"GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp}
-    run_git(root, *identity_args(root), "commit", "--quiet", "--no-verify", "--only", "-m", message,
-            "--", *candidates, env=dates)
+    proc = run_git(root, *identity_args(root), "commit", "--quiet", "--no-verify", "--only", "-m", message,
+                   "--", *candidates, env=dates, check=False)
+    if proc.returncode != 0:
+        run_git(root, "reset", "--quiet", "--", *candidates, check=False)
+        raise CommitFailed(f"git commit failed: {reason(proc.stderr or proc.stdout, 'no reason given')}")
     return run_git(root, "rev-parse", "--short", "HEAD").stdout.strip()
-
-
-def head_summary(root: str | Path) -> str:
-    """`git log -1 --oneline`, or "" when there is no commit."""
-    proc = run_git(root, "log", "-1", "--oneline", check=False)
-    return proc.stdout.strip() if proc.returncode == 0 else ""
 
 
 def current_branch(root: str | Path) -> str:

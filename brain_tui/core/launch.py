@@ -318,8 +318,24 @@ class LaunchPlan:
                 "tmux": self.tmux, "window": self.name}
 
 
+def check_settings(settings: LaunchSettings) -> None:
+    """Raise unless a launch command is configured and usable.
+
+    Raises:
+        NoLaunchCommand: none configured (exit 64). InvalidData: a bad ``launch:`` block (65).
+    """
+    if settings.problem:
+        raise InvalidData(settings.problem)
+    if settings.command is None:
+        raise NoLaunchCommand()
+
+
+#: A bound agent in one of these states still holds its claim: no second agent is launched for it.
+HOLDING_STATES = frozenset({"working", "needs_input"})
+
+
 def plan_launch(snapshot: BrainSnapshot, settings: LaunchSettings, root: Path, sess_id: str,
-                *, tmux: bool | None = None) -> LaunchPlan:
+                *, tmux: bool | None = None, liveness: Mapping[str, Any] | None = None) -> LaunchPlan:
     """Decide a launch: the claim may be launched, a slot is free, the argv is built.
 
     Args:
@@ -328,19 +344,24 @@ def plan_launch(snapshot: BrainSnapshot, settings: LaunchSettings, root: Path, s
         root: the brain root.
         sess_id: the claim to launch.
         tmux: force (True) or refuse (False) a tmux window; None follows the settings.
+        liveness: the bound agents' liveness (`brain.agents.liveness()`): a claim whose agent is
+            working or needs input is not launched again.
 
     Raises:
         NoLaunchCommand: no launch command configured (exit 64, with examples).
         InvalidData: a bad ``launch:`` block or claim text that cannot become an argument (65).
-        NotFound: no such claim (66). TransitionRefused: the claim is not open, or its launch runs (12).
+        NotFound: no such claim (66). TransitionRefused: the claim is not open, its launch runs, or
+            its bound agent still works on it (12).
         Contended: `MAX_RUNNING` launches already run (75).
     """
-    if settings.problem:
-        raise InvalidData(settings.problem)
-    if settings.command is None:
-        raise NoLaunchCommand()
+    check_settings(settings)
+    assert settings.command is not None
     claim = require_claim(snapshot, sess_id)
     launchable(claim)
+    bound = (liveness or {}).get(claim.sess_id)
+    if bound is not None and getattr(bound, "state", None) in HOLDING_STATES:
+        raise TransitionRefused(f"cannot launch {claim.sess_id}: its agent session {bound.agent_session or '?'} "
+                                f"is {bound.state.replace('_', ' ')} on it")
     live = running(root)
     mine = [r for r in live if r.sess_id == claim.sess_id]
     if mine:
@@ -352,6 +373,9 @@ def plan_launch(snapshot: BrainSnapshot, settings: LaunchSettings, root: Path, s
                         f"at most {MAX_RUNNING} at once — end one first")
     argv = build_argv(settings.command, placeholder_values(snapshot, claim, root))
     use_tmux = settings.use_tmux() if tmux is None else tmux
+    if use_tmux and shutil.which("tmux") is None:
+        raise UsageError("launch: tmux is not installed: run `bsi launch ID --here` in a terminal, "
+                         "or set `launch.tmux: false`")
     return LaunchPlan(sess_id=claim.sess_id, argv=argv, env={ENV_SESSION: claim.sess_id, ENV_ROOT: str(root)},
                       cwd=str(root), tmux=use_tmux, name=window_name(claim))
 
@@ -432,10 +456,27 @@ def _create_time(pid: int) -> float:
         return 0.0
 
 
-def attach_command(record: LaunchRecord, *, inside_tmux: bool) -> list[str]:
-    """The argv that shows a launched agent's tmux window.
+@dataclass(frozen=True)
+class AttachCommand:
+    """How to show a launched agent's tmux window.
 
-    Inside tmux: switch this client to the window. Outside: attach a terminal to it.
+    Attributes:
+        argv: the tmux command line.
+        takes_terminal: True when it attaches this terminal (the caller gives it the screen until
+            the user detaches); False when it only switches the current tmux client.
+    """
+
+    argv: tuple[str, ...]
+    takes_terminal: bool
+
+
+def attach_command(record: LaunchRecord, *, current_tmux: str | None) -> AttachCommand:
+    """The tmux command that shows a launched agent's window.
+
+    Args:
+        record: the running launch.
+        current_tmux: ``$TMUX`` of the caller (None outside tmux). Inside the same tmux server the
+            client switches to the window; elsewhere a terminal attaches to it.
 
     Raises:
         NotFound: the launch did not run in tmux (exit 66).
@@ -443,9 +484,10 @@ def attach_command(record: LaunchRecord, *, inside_tmux: bool) -> list[str]:
     if record.mode != "tmux" or not record.window:
         raise NotFound(f"{record.sess_id} was not launched in tmux: nothing to attach to")
     base = ["tmux"] + (["-S", record.socket] if record.socket else [])
-    if inside_tmux:
-        return [*base, "switch-client", "-t", record.window]
-    return [*base, "attach-session", "-t", record.window]
+    same_server = bool(current_tmux) and (not record.socket or str(current_tmux).split(",")[0] == record.socket)
+    if same_server:
+        return AttachCommand((*base, "switch-client", "-t", record.window), takes_terminal=False)
+    return AttachCommand((*base, "attach-session", "-t", record.window), takes_terminal=True)
 
 
 def find_running(root: Path, sess_id: str) -> LaunchRecord:

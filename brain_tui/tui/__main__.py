@@ -88,10 +88,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .app import BrainApp
 
     theme = args.theme
-    if theme is None and os.environ.get("NO_COLOR") is not None:
+    no_color = os.environ.get("NO_COLOR") is not None
+    if theme is None and no_color:
         theme = NO_COLOR_THEME
+    # NO_COLOR: the terminal's own colours (Textual's NoColor filter), not a grey picture of the theme.
     app = BrainApp(brain, readonly=args.readonly, gates=args.gates, theme=theme, bell=args.bell,
-                   title_hint="demo" if args.demo else "", demo_path=demo_dir)
+                   title_hint="demo" if args.demo else "", demo_path=demo_dir, ansi_color=True if no_color else None)
     if args.theme and args.theme not in app.available_themes:
         names = ", ".join(sorted(app.available_themes))
         sys.stderr.write(f"brain-tui: unknown theme {args.theme!r}: one of {names}\n")

@@ -1,80 +1,71 @@
-"""BrainApp: the cockpit's application — screens, bindings, the live refresh loop, themes and actions.
+"""BrainApp: the cockpit's application — screens, the snapshot it shows, the attention queue, actions.
 
-Data flows one way: files on disk → `Brain.snapshot()` (cached parses) → the
-screens. Actions flow the other way: a key → a dialog → a `Brain` method run
-in a thread worker (the same code path as `bsi`) → files and a git commit →
-the watcher notices → a new snapshot. The cockpit never writes a brain file
-itself and never decides a rule.
+Data flows one way: files on disk → `Brain.snapshot()` read in a worker thread
+(`feed.LiveFeed`) → a `SnapshotLoaded` message → the screens. Actions flow the
+other way: a key → a dialog → a `Brain` method run in a thread worker (the same
+code path as `bsi`) → files and a git commit → the watcher notices → a new
+snapshot. The cockpit never writes a brain file itself and never decides a rule:
+what needs the pilot is `Brain.attention()`, counted one way everywhere.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
-from datetime import datetime
-from functools import partial
-from pathlib import Path
 from typing import Any
 
 from rich.text import Text
-from textual import work
-from textual.app import App, SystemCommand
+from textual import on
+from textual.app import App
 from textual.binding import Binding
-from textual.screen import ModalScreen, Screen
+from textual.screen import ModalScreen
 from textual.theme import Theme
 
 from brain_tui.core import gitops
-from brain_tui.core.brain import DATA_DIRS, Brain
+from brain_tui.core.agents import Liveness
+from brain_tui.core.attention import AttentionItem, describe_time_left
+from brain_tui.core.brain import Brain
 from brain_tui.core.errors import BsiError
 from brain_tui.core.model import BLOCKING_STATUSES, BrainSnapshot, Claim
 
 from . import sources
-from .commands import COMMANDS, MUTATING_ACTIONS, bindings_for, command_by_action
-from .present import Palette, gate_keys
+from .commands import MUTATING_ACTIONS, bindings_for
+from .feed import LiveFeed
+from .messages import (
+    BreathRead,
+    CoreDone,
+    EnvRead,
+    FilesChanged,
+    LiveSessionsRead,
+    SnapshotLoaded,
+    SyncFinished,
+    SyncStatusRead,
+)
+from .navigation import Navigation
+from .palette import BrainProvider, PaletteCommands
+from .present import Palette, short_id
 from .safe import safe_str
+from .syncing import SyncController
 from .themes import DEFAULT_THEME, THEME_CYCLE, load_settings, load_themes, save_settings, settings_path
 from .widgets.header import header_text
+from .words import describe_watchdog, plain_refusal
 
 #: Seconds between TTL countdown ticks (no disk read).
 TICK_SECONDS = 30.0
 #: Seconds between environment readings (thread worker).
 ENV_SECONDS = 5.0
-#: Seconds between stat polls when file watching is unavailable.
-POLL_SECONDS = 1.0
 #: Seconds the environment reading may take before the pane says it timed out.
 ENV_TIMEOUT_SECONDS = 20.0
-#: watchfiles: the longest a batch of changes is collected, and the quiet time that ends one (ms).
-WATCH_DEBOUNCE_MS = 100
-WATCH_STEP_MS = 20
 
 EnvProvider = Callable[[Brain], tuple[Mapping[str, Any] | None, str]]
 
 
-def fingerprint(root: Path) -> tuple[tuple[str, int, int, int], ...]:
-    """A cheap signature of the watched folders: one `stat` per file, nothing parsed."""
-    items: list[tuple[str, int, int, int]] = []
-    for folder in DATA_DIRS:
-        try:
-            with os.scandir(root / folder) as entries:
-                for entry in entries:
-                    try:
-                        st = entry.stat(follow_symlinks=False)
-                    except OSError:
-                        continue
-                    items.append((f"{folder}/{entry.name}", st.st_mtime_ns, st.st_size, st.st_ino))
-        except OSError:
-            continue
-    items.sort()
-    return tuple(items)
-
-
-class BrainApp(App[int]):
+class BrainApp(Navigation, PaletteCommands, App[int]):
     """The cockpit over one brain.
 
     Args:
@@ -82,23 +73,23 @@ class BrainApp(App[int]):
         live: watch the files, tick TTLs, read the environment and ring the bell.
             Tests and screenshots pass False: nothing then happens without a key.
         readonly: hide and refuse every action that changes the brain.
-        gates: open on the gate screen.
+        gates: open on the attention queue.
         theme: a theme name (else the remembered one, else brain-dark).
-        bell: ring the terminal bell on a new gate or BLOCKED_ON (default: the
+        bell: ring the terminal bell when something new needs the pilot (default: the
             remembered setting, else on).
         env_provider: where the environment pane's data comes from (default: `core.env`).
             It runs in a thread worker with a time limit (`ENV_TIMEOUT_SECONDS`).
         remember_theme: save the theme chosen with `t` in the settings file.
         title_hint: shown in the header after the brain's name (e.g. "demo").
         demo_path: the temporary demo brain (told once, so `bsi --brain PATH` can drive it).
-        progressive: paint first from the blocking claims only (open/waiting/paused/stale, a
-            cheap read), then load the full snapshot (closed claims: history, children counts)
-            in a thread worker and show it. Default: the same as `live` (tests and screenshots
-            load everything before the first paint).
+        progressive: paint first from the blocking claims only (a cheap read), then load the
+            full snapshot (closed claims: history, children counts) in a thread worker. Default:
+            the same as `live` (tests and screenshots load everything before the first paint).
     """
 
     CSS_PATH = "cockpit.tcss"
     TITLE = "brain-tui"
+    COMMANDS = App.COMMANDS | {BrainProvider}
     BINDINGS = [
         *bindings_for("app"),
         Binding("ctrl+c", "quit", "Quit", show=False, id="quit-ctrl-c", priority=True),
@@ -118,8 +109,9 @@ class BrainApp(App[int]):
         title_hint: str = "",
         demo_path: str | None = None,
         progressive: bool | None = None,
+        ansi_color: bool | None = None,
     ) -> None:
-        super().__init__()
+        super().__init__(ansi_color=ansi_color)
         self.brain = brain
         self.live = live
         self.readonly = readonly
@@ -130,49 +122,41 @@ class BrainApp(App[int]):
         self.settings = load_settings()
         self.bell_enabled = bell if bell is not None else bool(self.settings.get("bell", True))
         self.remember_theme = remember_theme
-        self.theme_problems: list[str] = []
         self._write_lock = threading.Lock()
-        #: Held while a thread reads `self.brain` (its store is not thread-safe): the progressive full load.
-        self.read_lock = threading.RLock()
         self._writer: Brain | None = None
+        self.feed = LiveFeed(self, brain)
+        self.syncer = SyncController(self)
         self._refresh_pending = False
-        self._gate_keys: frozenset[str] | None = None
-        self._fingerprint: tuple[tuple[str, int, int, int], ...] = ()
+        self._held: BrainSnapshot | None = None
+        self._alert_keys: frozenset[str] | None = None
         self._env_busy = False
-        self._stop_watch = asyncio.Event()
         self._hung_up = False
         self.branch = ""
         self.env_data: Mapping[str, Any] | None = None
         self.env_note = "environment: collecting…" if live else "environment: live readings off"
+        #: `Brain.live_sessions()`: each live claim's agent (state, last tool, last commit, launch).
+        self.live_sessions: Mapping[str, Any] = {}
+        self._live_busy = False
         self.breath_data: list[Mapping[str, Any]] | None = None
         self.breath_note = ""
-        #: `core.sync.sync_status()`: ahead/behind, last sync, pending changes (None: unknown yet).
-        self.sync_data: Mapping[str, Any] | None = None
-        #: The last sync/fetch error ("" once one works again).
-        self.sync_error = ""
-        #: "syncing" while `s` runs, "fetching" during a background fetch, "" when idle.
-        self.sync_busy = ""
-        self._sync_queued = False
-        #: When the last background fetch worked (brain clock; kept in memory only).
-        self.fetched_at: datetime | None = None
-        self._fetch_timer: Any = None
         self._env_guard = sources.Bounded("environment", ENV_TIMEOUT_SECONDS)
-        self.needle = ""
         loaded = load_themes()
         self.theme_problems = loaded.problems
         for item in loaded.themes.values():
             self.register_theme(item)
-        self._initial_theme = self._pick_theme(theme)
-        self.theme = self._initial_theme
+        self.theme = self._pick_theme(theme)
         self.palette = Palette.from_variables(self.get_css_variables())
         self.progressive = live if progressive is None else progressive
-        #: False while only the blocking claims are loaded (progressive start, until the worker is done).
+        #: False while only the blocking claims are loaded (progressive start, until the first full read).
         self.full_loaded = not self.progressive
-        self._refresh_after_load = False
         #: `time.time()` when the cockpit screen was first painted (None before).
         self.first_paint_at: float | None = None
         self.snapshot: BrainSnapshot = (brain.snapshot(only_statuses=BLOCKING_STATUSES) if self.progressive
                                         else brain.snapshot())
+        #: The bound agent sessions' liveness, read with each snapshot (`brain.agents`).
+        self.liveness: Mapping[str, Liveness] = brain.read_liveness()
+        #: What needs the pilot, ranked (`Brain.attention` on the snapshot shown).
+        self.queue: list[AttentionItem] = brain.attention(self.snapshot, self.liveness)
         if not live:
             self.animation_level = "none"
 
@@ -182,6 +166,11 @@ class BrainApp(App[int]):
             if isinstance(candidate, str) and candidate in self.available_themes:
                 return candidate
         return "textual-dark"
+
+    @property
+    def read_lock(self) -> threading.RLock:
+        """Held by any thread that reads `self.brain` (its store is not thread-safe): the feed's lock."""
+        return self.feed.read_lock
 
     @property
     def writer(self) -> Brain:
@@ -196,84 +185,62 @@ class BrainApp(App[int]):
         from .screens.cockpit import CockpitScreen
 
         self.theme_changed_signal.subscribe(self, self._on_theme_changed)
-        self.branch = gitops.current_branch(self.brain.root) if self.brain.is_git() else ""
         self.push_screen(CockpitScreen())
         if self.start_on_gates:
             self.action_gates()
-        if self.live:
-            self._load_breath()
-        else:
-            self._load_breath_now()
-            self.sync_data, _ = sources.sync_status(self.brain)
         self.call_after_refresh(self._first_painted)
+        self._alert_keys = alert_keys(self.queue)
         if self.live:
-            self._fingerprint = fingerprint(self.brain.root)
-            self._watch()
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self._on_hangup)
+            self.run_worker(self._read_branch, thread=True, group="branch", exit_on_error=False)
+            self._read_breath()
+            self.feed.start()
             self.set_interval(TICK_SECONDS, self.tick, name="ttl-tick")
             self.set_interval(ENV_SECONDS, self._env_tick, name="env-tick")
             self._env_tick()
-            if self.auto_fetch:
-                self._fetch_timer = self.set_interval(self.fetch_interval_s, self.background_fetch,
+            if self.syncer.auto_fetch:
+                self.syncer.timer = self.set_interval(self.syncer.fetch_interval_s, self.syncer.background_fetch,
                                                       name="auto-fetch")
-                self.background_fetch()
-            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self._on_hangup)
-        elif self.env_provider is not sources.collect_env:
-            self.env_data, self.env_note = self.env_provider(self.brain)
+                self.syncer.background_fetch()
+        else:
+            self.branch = gitops.current_branch(self.brain.root) if self.brain.is_git() else ""
+            self.breath_data, self.breath_note = sources.load_breath(self.brain)
+            self.syncer.data, _ = sources.sync_status(self.brain)
+            self.live_sessions = self.brain.live_sessions(self.snapshot)
+            if self.env_provider is not sources.collect_env:
+                self.env_data, self.env_note = self.env_provider(self.brain)
         if self.demo_path:
-            self.notify(f"demo brain in {self.demo_path} (deleted on quit): try "
-                        f"`bsi --brain {self.demo_path} claim open --scope wiki/` in another terminal",
-                        title="demo", timeout=12, markup=False)
+            self.notify(f"demo brain in {self.demo_path} (deleted on quit) — try `bsi --brain {self.demo_path} "
+                        "claim open --scope wiki/` in another terminal", title="demo", timeout=6, markup=False)
         for problem in self.theme_problems:
             self.notify(safe_str(problem), title="theme skipped", severity="warning", markup=False)
         self.show_snapshot()
 
+    def _read_branch(self) -> None:
+        self.branch = gitops.current_branch(self.brain.root) if self.brain.is_git() else ""
+
     def _first_painted(self) -> None:
-        """The first frame is on screen: note when, then load the rest of the brain (progressive start)."""
+        """The first frame is on screen: note when, then read the rest of the brain (progressive start)."""
         if self.first_paint_at is None:
             self.first_paint_at = time.time()
         if not self.full_loaded:
-            self._load_full()
-
-    @work(thread=True, exclusive=True, group="full-load", exit_on_error=False)
-    def _load_full(self) -> None:
-        """Read the full snapshot (closed claims too) off the UI thread; refreshes wait for it."""
-        try:
-            with self.read_lock:
-                snapshot: BrainSnapshot | None = self.brain.snapshot()
-            error = ""
-        except Exception as exc:  # noqa: BLE001 - shown, then a normal refresh retries
-            snapshot, error = None, f"cannot read the brain: {exc}"
-        self.call_from_thread(self._full_loaded, snapshot, error)
-
-    def _full_loaded(self, snapshot: BrainSnapshot | None, error: str) -> None:
-        self.full_loaded = True
-        if error:
-            self.notify(safe_str(error), severity="error", markup=False)
-        if snapshot is not None and not self._refresh_after_load:
-            self.snapshot = snapshot
-            self._ring_for_new_gates(snapshot)
-            if self.modal_open():
-                self._refresh_pending = True  # shown when the dialog closes
-            else:
-                self.show_snapshot()
-            return
-        # A change arrived while loading (or the load failed): read the disk again, incrementally.
-        self._refresh_after_load = False
-        self.refresh_snapshot()
+            self.feed.request()
 
     def _on_hangup(self) -> None:
         """The terminal went away (SSH dropped): stop watching and leave without drawing."""
         self._hung_up = True
-        self._stop_watch.set()
+        self.feed.stop()
         self.exit(129)
 
     def header_line(self, snapshot: BrainSnapshot, width: int) -> Text:
-        """The header every screen shows: brain, instance, branch, sync state, gates/stale counts, clock."""
+        """The header every screen shows: brain, instance, branch, sync state, what needs you, clock."""
+        s = self.syncer
         return header_text(brain_name=self.brain.brain_name, instance=self.brain.instance, branch=self.branch,
                            snapshot=snapshot, palette=self.palette, readonly=self.readonly, hint=self.title_hint,
-                           env=self.env_data, width=width, sync=self.sync_data, sync_error=self.sync_error,
-                           sync_busy="syncing" if self.sync_busy == "syncing" else "", fetched_at=self.fetched_at)
+                           env=self.env_data, width=width, sync=s.data, sync_error=s.error,
+                           sync_busy="syncing" if s.busy == "syncing" else "", fetched_at=s.fetched_at,
+                           queue=self.queue)
 
     # -- snapshot & refresh --------------------------------------------------------------------
     def modal_open(self) -> bool:
@@ -281,29 +248,55 @@ class BrainApp(App[int]):
         return isinstance(self.screen, ModalScreen)
 
     def refresh_snapshot(self, *, force: bool = False) -> None:
-        """Re-read the brain (only changed files are parsed) and update every screen.
+        """Ask for a fresh read of the brain (in a worker thread; only changed files are parsed).
 
-        While a modal is open the refresh is deferred until it closes (unless `force`).
+        While a modal is open the read is deferred until it closes (unless `force`).
         """
         if self.modal_open() and not force:
             self._refresh_pending = True
             return
-        if not self.full_loaded:
-            # The full load (a thread worker using the same store) runs: refresh when it is done.
-            self._refresh_after_load = True
-            return
         self._refresh_pending = False
-        try:
-            snapshot = self.brain.snapshot()
-        except OSError as exc:
-            self.notify(safe_str(f"cannot read the brain: {exc}"), severity="error", markup=False)
+        self.feed.request()
+
+    request_refresh = refresh_snapshot
+
+    @on(SnapshotLoaded)
+    def _snapshot_loaded(self, event: SnapshotLoaded) -> None:
+        if event.error:
+            self.notify(safe_str(event.error), severity="error", markup=False)
+        if event.snapshot is None:
             return
+        self.full_loaded = True
+        if event.liveness is not None:
+            self.liveness = event.liveness
+        if self.modal_open():
+            self._held = event.snapshot  # shown when the dialog closes
+            return
+        self._apply(event.snapshot)
+
+    @on(FilesChanged)
+    def _files_changed(self, event: FilesChanged) -> None:
+        if any("/breath" in path for path in event.paths):
+            self._read_breath()
+        self.refresh_snapshot()
+        if event.watched:
+            self.feed.restat()
+
+    def _apply(self, snapshot: BrainSnapshot) -> None:
         self.snapshot = snapshot
-        self._ring_for_new_gates(snapshot)
+        self.queue = self.brain.attention(snapshot, self.liveness)
+        self._announce(self.queue)
+        if not self.live:
+            self.load_live_sessions()
         self.show_snapshot()
+        if self.live:
+            self.load_live_sessions()
 
     def catch_up(self) -> None:
-        """Called when a screen comes back from under a modal: run a deferred refresh."""
+        """Called when a screen comes back from under a modal: show what arrived, run a deferred read."""
+        if self._held is not None:
+            held, self._held = self._held, None
+            self._apply(held)
         if self._refresh_pending:
             self.refresh_snapshot()
 
@@ -311,8 +304,7 @@ class BrainApp(App[int]):
         """Count TTLs down from the clock, without touching the disk."""
         if self.modal_open():
             return
-        self.snapshot = replace(self.snapshot, now=self.brain.now())
-        self.show_snapshot()
+        self._apply(replace(self.snapshot, now=self.brain.now()))
 
     def show_snapshot(self) -> None:
         """Push the current snapshot to every screen that shows brain data."""
@@ -321,9 +313,11 @@ class BrainApp(App[int]):
             if show is not None and screen.is_mounted:
                 show(self.snapshot)
 
-    def _ring_for_new_gates(self, snapshot: BrainSnapshot) -> None:
-        keys = gate_keys(snapshot)
-        previous, self._gate_keys = self._gate_keys, keys
+    # -- attention -----------------------------------------------------------------------------
+    def _announce(self, queue: list[AttentionItem]) -> None:
+        """Bell and toast for what is new in the queue: a new item, or a gate/pause entering its last 15 min."""
+        keys = alert_keys(queue)
+        previous, self._alert_keys = self._alert_keys, keys
         if previous is None:
             return
         new = keys - previous
@@ -331,62 +325,51 @@ class BrainApp(App[int]):
             return
         if self.bell_enabled:
             self.bell()
-        self.notify(f"{len(new)} new item(s) waiting for a human — press g", title="gate",
-                    severity="warning", markup=False)
-
-    def _on_fs_change(self, paths: Iterable[str]) -> None:
-        changed = list(paths)
-        if any(f"{os.sep}breath{os.sep}" in p or p.endswith(f"{os.sep}breath") for p in changed):
-            self._load_breath()
-        self.refresh_snapshot()
-
-    @work(exclusive=True, group="watch", exit_on_error=False)
-    async def _watch(self) -> None:
-        """Watch claims/ signals/ locks/ breath/ with watchfiles; fall back to stat polling."""
-        root = self.brain.root
-        folders = [str(root / d) for d in DATA_DIRS if (root / d).is_dir()]
-        try:
-            from watchfiles import awatch
-
-            if not folders:
-                raise FileNotFoundError("nothing to watch")
-            async for changes in awatch(*folders, stop_event=self._stop_watch, debounce=WATCH_DEBOUNCE_MS,
-                                        step=WATCH_STEP_MS, recursive=False, yield_on_timeout=False):
-                # watchfiles says what changed: refresh first, re-stat for the safety net afterwards.
-                self._on_fs_change(path for _, path in changes)
-                self._restat()
-        except Exception:  # noqa: BLE001 - any watcher failure falls back to polling
-            if self._stop_watch.is_set():
-                return
-            self.set_interval(POLL_SECONDS, self._poll, name="stat-poll")
-
-    @work(thread=True, exclusive=True, group="restat", exit_on_error=False)
-    def _restat(self) -> None:
-        """Off the event path: remember the files as they are now, so the safety net does not refresh again."""
-        self._fingerprint = fingerprint(self.brain.root)
-
-    def _poll(self) -> None:
-        """The fallback when watching is impossible: one `stat` per file, a refresh when any changed."""
-        current = fingerprint(self.brain.root)
-        if current != self._fingerprint:
-            changed = {item[0] for item in set(current) ^ set(self._fingerprint)}
-            self._fingerprint = current
-            self._on_fs_change(str(self.brain.root / name) for name in changed)
+        warned = [i for i in queue if i.warning and f"warn:{i.key}" in new]
+        if warned:
+            item = warned[0]
+            who = short_id(item.sess_id, self.snapshot.now, self.snapshot.tz) if item.sess_id else "?"
+            self.notify(f"{item.kind} {who}: {describe_time_left(item.time_left)} — decide, or renew it (r)",
+                        title="expiring", severity="error", markup=False, timeout=10)
+        fresh = len([key for key in new if not key.startswith("warn:")])
+        if fresh:
+            self.notify(f"{fresh} new item{'s' if fresh > 1 else ''} waiting for a human — n goes to it, g lists all",
+                        title="needs you", severity="warning", markup=False)
 
     # -- environment & breath ------------------------------------------------------------------
     def _env_tick(self) -> None:
-        # A safety net for missed watch events (network filesystems): a cheap stat scan.
-        current = fingerprint(self.brain.root)
-        if self._fingerprint and current != self._fingerprint:
-            self._fingerprint = current
-            self.refresh_snapshot()
+        self.feed.check_files()  # the safety net for missed watch events (network filesystems), in a thread
         if not self._env_busy:
             self._env_busy = True
-            self._collect_env()
-        if not self.sync_busy:
-            self._sync_status_worker()
+            self.run_worker(self._collect_env, thread=True, group="env", exclusive=True, exit_on_error=False)
+        self.load_live_sessions()
+        self.syncer.read_status()
 
-    @work(thread=True, exclusive=True, group="env", exit_on_error=False)
+    def load_live_sessions(self) -> None:
+        """Read the agents' liveness and last commits: in a thread when live, at once in tests."""
+        if not self.live:
+            self.live_sessions = self.brain.live_sessions(self.snapshot)
+            return
+        if not self._live_busy:
+            self._live_busy = True
+            snapshot = self.snapshot
+
+            def work() -> None:
+                try:
+                    found: Mapping[str, Any] | None = self.brain.live_sessions(snapshot)
+                except Exception:  # noqa: BLE001 - a missing git or unreadable record: keep what is shown
+                    found = None
+                self.post_message(LiveSessionsRead(found))
+
+            self.run_worker(work, thread=True, group="live-sessions", exclusive=True, exit_on_error=False)
+
+    @on(LiveSessionsRead)
+    def _live_sessions_read(self, event: LiveSessionsRead) -> None:
+        self._live_busy = False
+        if event.sessions is not None and event.sessions != self.live_sessions:
+            self.live_sessions = event.sessions
+            self.show_snapshot()
+
     def _collect_env(self) -> None:
         try:
             data, note = self._env_guard(lambda: self.env_provider(self.brain))
@@ -394,124 +377,41 @@ class BrainApp(App[int]):
             data, note = None, f"{exc} (a slow pm2, git or disk?)"
         except Exception as exc:  # noqa: BLE001
             data, note = None, f"environment: {exc}"
-        self.call_from_thread(self._env_done, data, note)
+        self.post_message(EnvRead(data, note))
 
-    def _env_done(self, data: Mapping[str, Any] | None, note: str) -> None:
+    @on(EnvRead)
+    def _env_read(self, event: EnvRead) -> None:
         self._env_busy = False
-        self.env_data, self.env_note = data, note
-        if data:
-            git = data.get("git")
-            if isinstance(git, Mapping) and isinstance(git.get("branch"), str):
-                self.branch = git["branch"]
+        self.env_data, self.env_note = event.data, event.note
+        git = event.data.get("git") if event.data else None
+        if isinstance(git, Mapping) and isinstance(git.get("branch"), str):
+            self.branch = git["branch"]
         self.show_snapshot()
 
-    def _load_breath_now(self) -> None:
-        self.breath_data, self.breath_note = sources.load_breath(self.brain)
+    def _read_breath(self) -> None:
+        def work() -> None:
+            self.post_message(BreathRead(*sources.load_breath(self.brain)))
 
-    @work(thread=True, exclusive=True, group="breath", exit_on_error=False)
-    def _load_breath(self) -> None:
-        data, note = sources.load_breath(self.brain)
-        self.call_from_thread(self._breath_done, data, note)
+        self.run_worker(work, thread=True, group="breath", exclusive=True, exit_on_error=False)
 
-    def _breath_done(self, data: list[Mapping[str, Any]] | None, note: str) -> None:
-        self.breath_data, self.breath_note = data, note
+    @on(BreathRead)
+    def _breath_read(self, event: BreathRead) -> None:
+        self.breath_data, self.breath_note = event.data, event.note
         self.show_snapshot()
 
     # -- sync (SPEC 11) ------------------------------------------------------------------------
-    @property
-    def auto_fetch(self) -> bool:
-        """True when brain-compose.yml says `sync: auto`: the cockpit fetches in the background."""
-        return self.brain.config.sync == "auto"
-
-    @property
-    def fetch_interval_s(self) -> float:
-        """Seconds between background fetches (`fetch_interval` in brain-compose.yml, default 30)."""
-        return float(self.brain.config.fetch_interval_s)
-
-    def background_fetch(self) -> None:
-        """One background fetch (`sync: auto`): fetch and integrate the remote tip in a thread worker.
-
-        Skipped while a sync or fetch is already running. Read-only cockpits only fetch
-        (the work tree is left alone). Errors (remote unreachable) show in the header.
-        """
-        if self.sync_busy:
-            return
-        self.sync_busy = "fetching"
-        self._sync_worker("fetch")
-
     def action_sync(self) -> None:
         """`s`: sync with the git remote now (fetch → rebase pending → re-check → push) in a thread worker."""
-        if self.refuse_readonly():
-            return
-        if self.sync_busy == "syncing":
-            self.notify("sync: already running", timeout=3, markup=False)
-            return
-        if self.sync_busy:  # a background fetch: sync right after it
-            self._sync_queued = True
-            self.notify("sync: after the running fetch", timeout=2, markup=False)
-            return
-        self.sync_busy = "syncing"
-        self.show_snapshot()
-        self._sync_worker("sync")
+        if not self.refuse_readonly():
+            self.syncer.sync_now()
 
-    @work(thread=True, exclusive=True, group="sync", exit_on_error=False)
-    def _sync_worker(self, kind: str) -> None:
-        """Run a fetch (`kind="fetch"`) or a full sync (`kind="sync"`) off the UI thread."""
-        message, error, severity = "", "", "information"
-        fetched_at: datetime | None = None
-        try:
-            if kind == "fetch":
-                integrate = not self.readonly
-                if self.call_core(lambda brain: sources.fetch_remote(brain, integrate=integrate)):
-                    fetched_at = self.brain.now()
-            else:
-                sync_now, reason = sources.sync_function(self.brain)
-                if sync_now is None:
-                    message, severity = reason, "warning"
-                else:
-                    report = self.call_core(sync_now)
-                    message = describe_sync(report)
-                    if getattr(report, "lost", None):
-                        severity = "warning"
-        except BsiError as exc:
-            error = exc.message
-        except Exception as exc:  # noqa: BLE001 - never crash the cockpit on a sync failure
-            error = f"{exc.__class__.__name__}: {exc}"
-        status, _ = sources.sync_status(self.brain)
-        self.call_from_thread(self._sync_done, kind, status, message, error, severity, fetched_at)
+    @on(SyncFinished)
+    def _sync_finished(self, event: SyncFinished) -> None:
+        self.syncer.finished(event)
 
-    def _sync_done(self, kind: str, status: Mapping[str, Any] | None, message: str, error: str,
-                   severity: str, fetched_at: datetime | None = None) -> None:
-        previous_error = self.sync_error
-        self.sync_busy = ""
-        if fetched_at is not None:
-            self.fetched_at = fetched_at
-        if status is not None:
-            self.sync_data = status
-        self.sync_error = error
-        if error and (kind == "sync" or error != previous_error):
-            # A background fetch tells a new error once; the header keeps showing it.
-            self.notify(safe_str(f"{'sync' if kind == 'sync' else 'background fetch'} failed: {error}", 400),
-                        title="sync", severity="error" if kind == "sync" else "warning", markup=False,
-                        timeout=10 if kind == "sync" else 6)
-        elif kind == "fetch" and previous_error and not error:
-            self.notify("remote reachable again", title="sync", timeout=3, markup=False)
-        elif message:
-            self.notify(safe_str(message, 400), title="sync", severity=severity, markup=False,  # type: ignore[arg-type]
-                        timeout=4)
-        self.refresh_snapshot()
-        if self._sync_queued:
-            self._sync_queued = False
-            self.action_sync()
-
-    @work(thread=True, exclusive=True, group="sync-status", exit_on_error=False)
-    def _sync_status_worker(self) -> None:
-        status, _ = sources.sync_status(self.brain)
-        self.call_from_thread(self._sync_status_done, status)
-
-    def _sync_status_done(self, status: Mapping[str, Any] | None) -> None:
-        self.sync_data = status
-        self.show_snapshot()
+    @on(SyncStatusRead)
+    def _sync_status_read(self, event: SyncStatusRead) -> None:
+        self.syncer.status_read(event)
 
     # -- themes --------------------------------------------------------------------------------
     def _on_theme_changed(self, theme: Theme) -> None:
@@ -546,7 +446,7 @@ class BrainApp(App[int]):
         return self.snapshot.claim(sess_id) if sess_id else None
 
     def run_core(self, describe: str, call: Callable[[Brain], Any], done: Callable[[Any], str] | None = None) -> None:
-        """Run one core action in a thread worker (no dialog) and report the result.
+        """Run one core action in a thread worker (no dialog); the outcome comes back as `CoreDone`.
 
         Args:
             describe: what is being done, for messages.
@@ -555,20 +455,23 @@ class BrainApp(App[int]):
         """
         if self.refuse_readonly():
             return
-        self._core_worker(describe, call, done)
 
-    @work(thread=True, group="core", exit_on_error=False)
-    def _core_worker(self, describe: str, call: Callable[[Brain], Any], done: Callable[[Any], str] | None) -> None:
-        try:
-            result = self.call_core(call)
-        except BsiError as exc:
-            self.call_from_thread(self.report, f"{describe} refused: {exc.message}", "error")
-            return
-        except Exception as exc:  # noqa: BLE001
-            self.call_from_thread(self.report, f"{describe} failed: {exc.__class__.__name__}: {exc}", "error")
-            return
-        message = done(result) if done else f"{describe}: done"
-        self.call_from_thread(self.report, message, "information")
+        def work() -> None:
+            try:
+                result = self.call_core(call)
+            except BsiError as exc:
+                self.post_message(CoreDone(f"{describe} refused: {plain_refusal(exc.message)}", "error"))
+                return
+            except Exception as exc:  # noqa: BLE001
+                self.post_message(CoreDone(f"{describe} failed: {exc.__class__.__name__}: {exc}", "error"))
+                return
+            self.post_message(CoreDone(done(result) if done else f"{describe}: done"))
+
+        self.run_worker(work, thread=True, group="core", exit_on_error=False)
+
+    @on(CoreDone)
+    def _core_done(self, event: CoreDone) -> None:
+        self.report(event.message, event.severity)
 
     def call_core(self, call: Callable[[Brain], Any]) -> Any:
         """Run `call(writer)` under the cockpit's write lock (from a worker thread)."""
@@ -580,9 +483,8 @@ class BrainApp(App[int]):
         if message:
             self.notify(safe_str(message, 400), severity=severity, markup=False,  # type: ignore[arg-type]
                         timeout=8 if severity == "error" else 4)
-        self.refresh_snapshot(force=False)
-        if not self.sync_busy:
-            self._sync_status_worker()  # an action's commit changes what is pending
+        self.refresh_snapshot()
+        self.syncer.read_status()  # an action's commit changes what is pending
 
     def after_dialog(self, message: str | None) -> None:
         """Callback of every action dialog: the core's success message, or None when cancelled."""
@@ -593,13 +495,13 @@ class BrainApp(App[int]):
 
     # -- app-level key actions ----------------------------------------------------------------------
     def action_gates(self) -> None:
-        """Open the gate screen (or go back from it)."""
-        from .screens.gates import GateScreen
+        """Open the attention queue (or go back from it)."""
+        from .screens.queue import QueueScreen
 
-        if isinstance(self.screen, GateScreen):
+        if isinstance(self.screen, QueueScreen):
             self.pop_screen()
             return
-        self.push_screen(GateScreen())
+        self.push_screen(QueueScreen())
 
     def action_help(self) -> None:
         """Show the keys."""
@@ -610,42 +512,12 @@ class BrainApp(App[int]):
 
     def action_watchdog(self) -> None:
         """Mark expired claims stale (the core's watchdog)."""
-
-        def done(result: Any) -> str:
-            marked = result.get("marked", []) if isinstance(result, Mapping) else []
-            active = result.get("active", "?") if isinstance(result, Mapping) else "?"
-            stale = result.get("stale", "?") if isinstance(result, Mapping) else "?"
-            return f"watchdog: {active} claims actifs, {stale} stale détectés" + (
-                f" — marked {', '.join(marked)}" if marked else "")
-
-        self.run_core("watchdog", lambda b: b.watchdog(), done)
+        self.run_core("watchdog", lambda b: b.watchdog(), describe_watchdog)
 
     async def action_quit(self) -> None:
         """Quit."""
-        self._stop_watch.set()
+        self.feed.stop()
         self.exit(0)
-
-    # -- command palette ------------------------------------------------------------------------------
-    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        """Our commands first (the same table as keys and help), then Textual's own."""
-        for command in COMMANDS:
-            if self.readonly and command.mutating:
-                continue
-            target = self if "app" in command.where else screen
-            if "app" not in command.where and not hasattr(target, f"action_{command.action}"):
-                continue
-            yield SystemCommand(f"{command.label} ({command.shown_key})", command.description,
-                                partial(self.run_action, command.action, target))
-        yield SystemCommand(f"Bell: turn {'off' if self.bell_enabled else 'on'}",
-                            "Ring (or not) when a new gate or BLOCKED_ON arrives (remembered)", self.toggle_bell)
-        yield from super().get_system_commands(screen)
-
-    def toggle_bell(self) -> None:
-        """Turn the new-gate bell on or off, and remember it."""
-        self.bell_enabled = not self.bell_enabled
-        self.settings["bell"] = self.bell_enabled
-        save_settings(self.settings, settings_path())
-        self.notify(f"bell {'on' if self.bell_enabled else 'off'}", timeout=2, markup=False)
 
     def action_lint(self) -> None:
         """Open the lint screen: brain-language header findings across the brain (`bsi lint`)."""
@@ -656,24 +528,6 @@ class BrainApp(App[int]):
             return
         self.push_screen(LintScreen())
 
-    def describe_action(self, action: str) -> str:
-        """The help text of an action."""
-        command = command_by_action(action)
-        return command.description if command else action
-
-
-def describe_sync(report: Any) -> str:
-    """The message after `s`: what the sync did (pushed, rebased, claims lost while offline)."""
-    data = report.as_dict() if hasattr(report, "as_dict") else {}
-    if not data:
-        return "sync: done"
-    parts = ["pushed" if data.get("pushed") else "up to date"]
-    if data.get("rebased"):
-        parts.append("local commits rebased on the remote")
-    parts.append(f"↑{data.get('ahead') or 0} ↓{data.get('behind') or 0}")
-    message = "sync: " + ", ".join(parts)
-    lost = data.get("lost") or []
-    if lost:
-        names = ", ".join(str(item.get("sess_id")) for item in lost if isinstance(item, Mapping))
-        message += f"; lost while offline: {names}"
-    return message
+def alert_keys(queue: list[AttentionItem]) -> frozenset[str]:
+    """What the bell compares: one key per item, plus one per item close to expiry."""
+    return frozenset({item.key for item in queue} | {f"warn:{item.key}" for item in queue if item.warning})

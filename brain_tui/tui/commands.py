@@ -41,29 +41,47 @@ class Command:
         return self.display_key or self.key
 
 
+#: Where the keys that act on one claim or signal work: the cockpit, the queue and the detail view.
+ON_SELECTION = ("cockpit", "gates", "detail")
+
 COMMANDS: tuple[Command, ...] = (
     Command("o", "open_claim", "Open", "Open a claim (form with a live conflict preview)", "open-claim",
             mutating=True, footer=True),
     Command("c", "close_claim", "Close", "Close the selected claim (tier shown, its requirements asked)",
-            "close-claim", mutating=True, footer=True),
+            "close-claim", mutating=True, footer=True, where=("cockpit", "detail")),
     Command("a", "approve", "Approve", "Approve the selected human gate", "approve-gate", mutating=True,
-            footer=True, where=("cockpit", "gates")),
+            footer=True, where=ON_SELECTION),
     Command("x", "reject", "Reject", "Reject the selected human gate (a reason is required)", "reject-gate",
-            mutating=True, footer=True, where=("cockpit", "gates")),
+            mutating=True, footer=True, where=ON_SELECTION),
+    Command("r", "renew", "Renew", "Renew the selected claim's TTL (also at a gate or paused)", "renew-claim",
+            mutating=True, where=ON_SELECTION),
     Command("p", "pause", "Pause", "Pause the selected claim and every open descendant", "pause-claim",
-            mutating=True),
+            mutating=True, where=ON_SELECTION),
     Command("u", "resume", "Resume", "Resume the selected claim and the descendants it paused", "resume-claim",
-            mutating=True),
+            mutating=True, where=ON_SELECTION),
     Command("X", "abort", "Abort", "Abort the claim and its whole tree (type its slug)",
-            "abort-claim", mutating=True, display_key="X  shift+x"),
+            "abort-claim", mutating=True, display_key="X  shift+x", where=ON_SELECTION),
     Command("R", "release", "Release", "Release a stale claim (type its slug, give a reason)",
-            "release-claim", mutating=True, display_key="R  shift+r"),
-    Command("k", "ack", "Ack", "Acknowledge the selected signal", "ack-signal", mutating=True, footer=True,
-            where=("cockpit", "gates")),
+            "release-claim", mutating=True, display_key="R  shift+r", where=ON_SELECTION),
+    Command("K", "ack", "Ack", "Acknowledge the selected signal (asks first)", "ack-signal", mutating=True,
+            where=ON_SELECTION, display_key="K  shift+k"),
+    Command("S", "send_signal", "Signal", "Send a signal (from the selected claim, else from this instance)",
+            "send-signal", mutating=True, display_key="S  shift+s"),
+    Command("L", "launch", "Launch", "Launch an agent for this claim or HANDOFF (tmux)",
+            "launch-claim", mutating=True, display_key="L  shift+l"),
+    Command("A", "attach", "Attach", "Attach to the tmux window of the claim's agent", "attach-claim",
+            display_key="A  shift+a"),
     Command("enter", "detail", "Detail", "Detail: claim file, gate history, result, git log", "detail",
             where=("cockpit", "gates"), display_key="enter", priority=True),
-    Command("g", "gates", "Gates", "Gate screen: everything waiting for a human, oldest first", "gates",
+    Command("n", "next_item", "Next", "Go to the next item that needs you, from any screen", "next-item",
             footer=True, where=("app",)),
+    Command("g", "gates", "Queue", "What needs you: gates, blocked, stale… most unblocking first", "gates",
+            footer=True, where=("app",)),
+    Command("colon", "jump", "Jump", "Jump to a claim by its ID (or part of it)", "jump", display_key=":"),
+    Command("greater_than_sign", "sort_next", "Sort", "Sort the focused table by its next column "
+            "(or click a column header)", "sort-next", display_key=">"),
+    Command("less_than_sign", "sort_reverse", "Reverse", "Reverse the sort of the focused table", "sort-reverse",
+            display_key="<"),
     Command("s", "sync", "Sync", "Sync with the git remote now (fetch, rebase, push)", "sync", mutating=True,
             where=("app",)),
     Command("l", "lint", "Lint", "Lint headers: findings across the brain (bsi lint)", "lint", where=("app",)),
@@ -84,6 +102,8 @@ PANES: tuple[tuple[str, str], ...] = (
     ("3", "Satellites"),
     ("4", "Environment"),
     ("5", "Breath"),
+    ("6", "Locks"),
+    ("7", "History"),
 )
 
 MUTATING_ACTIONS = frozenset(c.action for c in COMMANDS if c.mutating)

@@ -8,6 +8,7 @@ from typing import Any
 from rich.text import Text
 
 from brain_tui.core import protocol
+from brain_tui.core.attention import WARN_BEFORE, describe_time_left, time_left
 from brain_tui.core.clock import format_timestamp
 from brain_tui.core.model import BrainSnapshot, Claim, Signal
 
@@ -160,6 +161,12 @@ def gate_details(claim: Claim, snapshot: BrainSnapshot, palette: Palette) -> Tex
                               + (f" ({format_timestamp(raised, snapshot.tz)})" if raised else "")
                               + f" · {'exit trigger at close' if origin == 'close' else 'gate request'}",
                               200, style=palette.muted, multiline=True))
+    left = time_left(claim, snapshot.now)
+    if left is not None:
+        out.append("\n")
+        out.append_text(safe_text(describe_time_left(left) + (" — renew it (r) or decide now" if left < WARN_BEFORE
+                                                              else ""), 120,
+                                  style=palette.error if left < WARN_BEFORE else palette.muted))
     out.append("\n")
     out.append_text(approve_effect(claim, snapshot, palette))
     _heading(out, "Result", palette)
@@ -191,11 +198,13 @@ def signal_details(sig: Signal, snapshot: BrainSnapshot, palette: Palette, brain
         out.append_text(safe_text(sig.scope, 160))
     out.append("\npayload ")
     out.append_text(safe_text(sig.payload or "—", 600))
-    blocked = snapshot.claim(sig.to.partition("@")[0]) if sig.to.startswith("sess-") else None
+    # The sender is the session that waits (BLOCKED_ON, HUMAN_GATE): the one the keys act on.
+    blocked = snapshot.claim(sig.sender.partition("@")[0]) if sig.sender.startswith("sess-") else None
     if blocked is not None:
-        _heading(out, "Blocked session", palette)
+        _heading(out, "Waiting session" if sig.type != "BLOCKED_ON" else "Blocked session", palette)
         out.append("\n")
         out.append_text(claim_summary(blocked, snapshot, palette))
     out.append("\n\n")
-    out.append("k acknowledges it (pending → delivered).", style=palette.muted)
+    if sig.state == "pending":
+        out.append("K acknowledges it (pending → delivered), after a confirmation.", style=palette.muted)
     return out

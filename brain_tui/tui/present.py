@@ -38,7 +38,6 @@ SIGNAL_STATE_ICONS: dict[str, tuple[str, str]] = {
 }
 LEVEL_NAMES = {"pilote": "pilot", "domain": "domain", "leaf": "leaf", "solo": "solo"}
 _SESS_RE = re.compile(r"^sess-(\d{8})-(\d{4})-(.+)$")
-GATE_SIGNAL_TYPES = ("HUMAN_GATE", "BLOCKED_ON")
 #: Sorts unknown times first.
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
@@ -221,20 +220,6 @@ def signal_matches(sig: Signal, needle: str) -> bool:
         return True
     hay = " ".join((sig.sig_id, sig.sender, sig.to, sig.type, sig.scope, sig.payload, sig.state)).lower()
     return needle.lower() in hay
-
-
-def is_gate_signal(sig: Signal) -> bool:
-    """A pending signal that waits for a human (HUMAN_GATE or BLOCKED_ON)."""
-    return sig.state == "pending" and sig.type in GATE_SIGNAL_TYPES
-
-
-def gate_keys(snapshot: BrainSnapshot) -> frozenset[str]:
-    """Identities of everything waiting for a human (for the bell: a new key means a new gate)."""
-    waiting = {c.sess_id: c for c in snapshot.claims if c.status == "waiting_human"}
-    keys = {f"claim:{c.sess_id}:{gate_raised_at(c, snapshot.tz)}" for c in waiting.values()}
-    keys |= {f"signal:{s.sig_id}" for s in snapshot.signals
-             if is_gate_signal(s) and not (s.type == "HUMAN_GATE" and s.sender.partition("@")[0] in waiting)}
-    return frozenset(keys)
 
 
 def format_clock(moment: datetime, tz: tzinfo) -> str:

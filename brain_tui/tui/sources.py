@@ -99,19 +99,17 @@ def load_breath(brain: Brain) -> tuple[list[Mapping[str, Any]] | None, str]:
 
 
 def sync_function(brain: Brain) -> tuple[Callable[[Brain], Any] | None, str]:
-    """The core's `sync_now` when the brain has a remote: the one hook for `s`.
+    """`brain.remote.sync` when the brain has a remote: the one hook for `s`.
 
     Returns:
         (a function of a Brain, "") or (None, why sync is not possible).
     """
-    from brain_tui.core import sync
-
     try:
-        if not sync.has_remote(brain.root):
+        if not brain.remote.has_remote():
             return None, "sync not configured: this brain has no git remote"
     except BsiError as exc:
         return None, f"sync: {exc.message}"
-    return sync.sync_now, ""
+    return lambda b: b.remote.sync(), ""
 
 
 def claim_git_log(brain: Brain, claim: Claim) -> list[str]:
@@ -140,15 +138,13 @@ def verify_claim(brain: Brain, snapshot: BrainSnapshot, claim: Claim) -> tuple[M
 
 
 def sync_status(brain: Brain) -> tuple[Mapping[str, Any] | None, str]:
-    """Where the brain stands against its remote (`core.sync.sync_status`): local git only, no network.
+    """Where the brain stands against its remote (`brain.remote.status()`): local git only, no network.
 
     Returns:
         (the status mapping, "") or (None, why not).
     """
-    from brain_tui.core import sync
-
     try:
-        return sync.sync_status(brain), ""
+        return brain.remote.status().as_dict(), ""
     except BsiError as exc:
         return None, f"sync: {exc.message}"
     except Exception as exc:  # noqa: BLE001 - a failing source must never stop the cockpit
@@ -165,17 +161,14 @@ def fetch_remote(brain: Brain, *, integrate: bool = True) -> bool:
     Raises:
         BsiError: the remote is unreachable (`RemoteUnreachable`), a rebase stopped, …
     """
-    from brain_tui.core import gitops, sync
+    from brain_tui.core import gitops
 
-    if not sync.has_remote(brain.root):
-        return False
-    branch = gitops.current_branch(brain.root)
-    if not branch:
+    if not brain.remote.has_remote() or not gitops.current_branch(brain.root):
         return False
     if integrate:
         brain.pull()
     else:
-        sync.fetch(brain.root, branch)
+        brain.remote.fetch()
     return True
 
 

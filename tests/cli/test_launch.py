@@ -229,3 +229,18 @@ def test_at_most_three_launches_at_once(brain: Path, tmp_path: Path, tmux_env: d
             break
         time.sleep(0.2)
     assert fourth.code == 0, fourth.err
+
+
+def test_a_claim_whose_bound_agent_still_works_is_not_launched_again(brain: Path) -> None:
+    from datetime import datetime
+
+    from brain_tui.core import agents
+
+    write_config(brain, ["echo", "{sess_id}"], tmux=False)
+    sess = opened(brain, "--scope", "wiki/")
+    at = datetime.fromisoformat("2026-11-29T10:00:00+00:00")
+    agents.record_activity(brain, sess, "agent-1", at, tool="Edit")
+    run = run_bsi("launch", sess, "--dry-run", brain=brain)
+    assert run.code == 12 and "agent session agent-1 is working" in run.err
+    agents.record_state(brain, sess, "agent-1", "ended", at)
+    assert run_bsi("launch", sess, "--dry-run", brain=brain).code == 0

@@ -15,6 +15,7 @@ from brain_tui.tui.screens.close_form import CloseClaimScreen
 from brain_tui.tui.screens.confirm import CascadeDialog, GateDecisionDialog, SlugConfirmDialog
 from brain_tui.tui.screens.detail import DetailScreen
 from brain_tui.tui.screens.help import HelpScreen
+from brain_tui.tui.screens.quick import AckDialog
 
 from .conftest import (
     DEPLOY,
@@ -67,16 +68,38 @@ async def test_narrow_layout_shows_one_pane_at_a_time(make_app) -> None:  # noqa
         assert screen.query_one("#pane-claims").display
 
 
-async def test_ack_a_signal(make_app, demo_root: Path) -> None:  # noqa: ANN001
+async def test_ack_asks_first_and_the_cursor_stays_on_its_line(make_app, demo_root: Path) -> None:  # noqa: ANN001
     app = make_app()
     async with app.run_test(size=SMALL) as pilot:
         await pilot.press("2")
-        first = app.screen.query_one("#signals").selected_key
-        await pilot.press("k")
+        table = app.screen.query_one("#signals")
+        first, second = table.row_keys[:2]
+        await pilot.press("K")
+        assert isinstance(app.screen, AckDialog)  # asked first: nothing acknowledged yet
+        assert {s.sig_id: s.state for s in fresh(demo_root).snapshot().signals}[first] == "pending"
+        await pilot.press("enter")
         await settle(pilot)
+        assert table.cursor_row == 0 and table.selected_key == second  # the line, not the row that moved down
     states = {s.sig_id: s.state for s in fresh(demo_root).snapshot().signals}
     assert states[first] == "delivered"
     assert sum(1 for s in states.values() if s == "pending") == 3
+
+
+async def test_k_and_j_move_and_never_ack(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    app = make_app()
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("2")
+        table = app.screen.query_one("#signals")
+        await pilot.press("j", "j")
+        assert table.cursor_row == 2
+        await pilot.press("k")
+        assert table.cursor_row == 1
+        await pilot.press("end")
+        assert table.cursor_row == table.row_count - 1
+        await pilot.press("home")
+        assert table.cursor_row == 0
+        await settle(pilot)
+    assert sum(1 for s in fresh(demo_root).snapshot().signals if s.state == "pending") == 4
 
 
 async def test_detail_shows_file_history_and_git_log(make_app) -> None:  # noqa: ANN001

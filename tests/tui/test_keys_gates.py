@@ -12,7 +12,7 @@ import pytest
 from textual.widgets import Button
 
 from brain_tui.tui.screens.confirm import CascadeDialog, GateDecisionDialog
-from brain_tui.tui.screens.gates import GateScreen
+from brain_tui.tui.screens.queue import QueueScreen as GateScreen
 
 from .conftest import (
     DEPLOY,
@@ -102,22 +102,23 @@ async def test_pause_lists_the_cascade_and_resume_restores_the_gate(make_app, de
     assert status(demo_root, GATED) == "waiting_human"  # a pending gate is never lost
 
 
-async def test_gate_screen_lists_what_waits_oldest_first(make_app, demo_root: Path) -> None:  # noqa: ANN001
+async def test_queue_lists_what_needs_you_most_unblocking_first(make_app, demo_root: Path) -> None:  # noqa: ANN001
     app = make_app(gates=True)
     async with app.run_test(size=SMALL) as pilot:
         await settle(pilot)
         assert isinstance(app.screen, GateScreen)
         keys = app.screen.query_one("#gate-table").row_keys
-        # the BLOCKED_ON (09:25) before the gate (09:40); the gate's own HUMAN_GATE signal is folded in
-        assert keys[0].startswith("signal:") and keys[1] == f"claim:{GATED}" and len(keys) == 2
-        await pilot.press("down")
+        # the gate (holding its domain and pilot) first, the BLOCKED_ON next (a tie: a gate is more urgent),
+        # the lone stale claim last; the gate's own HUMAN_GATE signal is folded into its row
+        assert [k.split(":")[0] for k in keys] == ["gate", "signal", "stale"] and GATED in keys[0]
+        assert "30m" in screen_text(app)  # the gate's time left
         info = str(app.screen.query_one("#gate-info").render())
         assert "deploy to staging?" in info and "approve → closed" in info
         assert "brain-engine/tests/test_search.py" in info  # the result's files
         await pilot.press("a")
         await pilot.press("enter")
         await settle(pilot)
-        assert app.screen.query_one("#gate-table").row_keys == keys[:1]
+        assert app.screen.query_one("#gate-table").row_keys == keys[1:]
         await pilot.press("escape")
         assert not isinstance(app.screen, GateScreen)
     assert status(demo_root, GATED) == "closed"

@@ -33,7 +33,7 @@ async def test_refresh_shows_other_sessions_and_keeps_the_cursor(make_app, demo_
         new_id = open_elsewhere(demo_root, "wiki/", "Glossary again", "glossary2")
         # sorted by opening time: the new claim (10:00) goes after DEPLOY (09:50), before the search scan
         app.refresh_snapshot()
-        await pilot.pause()
+        await settle(pilot)
         assert new_id in table.row_keys
         assert table.selected_key == DEPLOY  # the cursor did not jump
         assert app.brain.store.parsed_last == 1  # only the new file was parsed
@@ -59,7 +59,7 @@ async def test_refresh_waits_while_a_modal_is_open(make_app, demo_root: Path) ->
         assert isinstance(app.screen, HelpScreen)
         new_id = open_elsewhere(demo_root, "wiki/", "While you read help", "behind")
         app.refresh_snapshot()
-        await pilot.pause()
+        await settle(pilot)
         assert app.snapshot.claim(new_id) is None  # nothing re-read under the modal
         await pilot.press("escape")
         await settle(pilot)
@@ -93,9 +93,10 @@ async def test_bell_rings_for_a_new_gate(make_app, demo_root: Path) -> None:  # 
         assert rings == []
         fresh(demo_root).gate("request", PILOT, "merge to main?")
         app.refresh_snapshot()
-        await pilot.pause()
+        await settle(pilot)
         assert rings == [1]
         app.refresh_snapshot()  # nothing new: silence
+        await settle(pilot)
         assert rings == [1]
 
 
@@ -107,7 +108,7 @@ async def test_bell_can_be_turned_off(make_app, demo_root: Path) -> None:  # noq
         app.refresh_snapshot()
         fresh(demo_root).send_signal("sess-20261129-0820-api-search", PILOT, "BLOCKED_ON", "need the schema")
         app.refresh_snapshot()
-        await pilot.pause()
+        await settle(pilot)
         assert rings == []
         assert any("waiting for a human" in n.message for n in app._notifications)
 
@@ -117,8 +118,8 @@ async def test_gate_key_from_anywhere_and_approval_refreshes(make_app, demo_root
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("g")
         keys = app.screen.query_one("#gate-table").row_keys
-        assert f"claim:{GATED}" in keys
+        assert any(GATED in key for key in keys)
         fresh(demo_root).gate("approve", GATED, "ok from the CLI")
         app.refresh_snapshot()
-        await pilot.pause()
-        assert f"claim:{GATED}" not in app.screen.query_one("#gate-table").row_keys
+        await settle(pilot)
+        assert not any(GATED in key for key in app.screen.query_one("#gate-table").row_keys)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from brain_tui.core.model import BLOCKING_STATUSES
-from brain_tui.tui import app as app_module
+from brain_tui.tui import feed as feed_module
 
 from .conftest import fresh, settle
 
@@ -41,19 +41,35 @@ async def test_progressive_start_then_full_snapshot(make_app, demo_root: Path) -
             assert any("done" in label for label in labels)  # children counts, closed ones included
 
 
-async def test_refresh_during_full_load_waits_for_it(make_app, demo_root: Path) -> None:  # noqa: ANN001
+async def test_reads_run_off_the_ui_thread_one_at_a_time(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    import threading
+    import time
+
     app = make_app(progressive=True)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        partial = fresh(demo_root).snapshot(only_statuses=BLOCKING_STATUSES)
-        app.full_loaded = False  # as while the worker reads
-        parsed = app.brain.store.parsed_last
-        app.refresh_snapshot()  # deferred: the store is the worker's
-        assert app._refresh_after_load and app.brain.store.parsed_last == parsed
-        app._full_loaded(partial, "")  # the load ends: a fresh incremental read, not the (older) result
+        real = app.brain.snapshot
+        seen: list[str] = []
+        running = [0, 0]  # now, most at once
+
+        def slow_snapshot(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+            running[0] += 1
+            running[1] = max(running)
+            seen.append(threading.current_thread().name)
+            time.sleep(0.05)
+            try:
+                return real(*args, **kwargs)
+            finally:
+                running[0] -= 1
+
+        app.brain.snapshot = slow_snapshot  # type: ignore[method-assign]
+        fresh(demo_root).gate("request", "sess-20261129-0950-deploy-notes", "ship?")
+        for _ in range(5):
+            app.refresh_snapshot()
         await settle(pilot)
-        assert app.full_loaded and not app._refresh_after_load
-        assert closed_ids(demo_root) <= {c.sess_id for c in app.snapshot.claims}
+        assert seen and threading.main_thread().name not in seen  # never on the UI thread
+        assert running[1] == 1 and len(seen) <= 2  # five asks: one read, and at most one more after it
+        assert app.snapshot.claim("sess-20261129-0950-deploy-notes").status == "waiting_human"
 
 
 async def test_watch_event_refreshes_before_any_stat_scan(make_app, monkeypatch) -> None:  # noqa: ANN001
@@ -70,8 +86,8 @@ async def test_watch_event_refreshes_before_any_stat_scan(make_app, monkeypatch)
 
     monkeypatch.setattr(watchfiles, "awatch", fake_awatch)
     app = make_app(live=True, progressive=False)
-    real = app_module.fingerprint
-    monkeypatch.setattr(app_module, "fingerprint", lambda root: calls.append("stat") or real(root))
+    real = feed_module.fingerprint
+    monkeypatch.setattr(feed_module, "fingerprint", lambda root: calls.append("stat") or real(root))
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause(0.2)  # the watcher, env and breath workers start (the watcher never ends here)
         monkeypatch.setattr(app, "refresh_snapshot", lambda **_: calls.append("refresh"))
@@ -81,6 +97,6 @@ async def test_watch_event_refreshes_before_any_stat_scan(make_app, monkeypatch)
             await pilot.pause(0.02)
             if "stat" in calls:
                 break
-        app._stop_watch.set()
+        app.feed.stop()
     assert calls[:1] == ["refresh"]  # no stat scan of the whole brain before the refresh
     assert "stat" in calls[1:]  # the safety net's fingerprint is taken afterwards

@@ -157,3 +157,8 @@ def test_cookie_and_exact_origin_open_a_live_cockpit_and_no_log_line_holds_a_sec
     assert "GET / 303" in log and "browser connected" in log  # the access log is there, path only
     assert token not in log and cookie.split("=", 1)[1] not in log
     assert os.environ.get("BRAIN_TUI_SERVE_TOKEN") is None
+
+
+def test_port_and_host_without_serve_are_a_usage_error() -> None:
+    done = cockpit("--port", "9000", "--demo")
+    assert done.returncode == 64 and done.stderr.strip() == "brain-tui: --port and --host go with --serve"

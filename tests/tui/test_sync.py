@@ -73,7 +73,7 @@ async def test_header_shows_ahead_behind_last_sync_and_pending(make_app, demo_ro
         await settle(pilot)
         line = header(app)
         assert "↑1 ↓0" in line and "1 pending" in line
-        assert app.sync_data is not None and app.sync_data["ahead"] == 1
+        assert app.syncer.data is not None and app.syncer.data["ahead"] == 1
         env = str(app.screen.query_one("#env").render())
         assert "never synced" in env and "1 pending — s pushes" in env
 
@@ -88,7 +88,7 @@ async def test_s_pushes_pending_changes_and_records_the_sync(make_app, demo_root
         assert "1 pending" in header(app)
         await pilot.press("s")
         await settle(pilot)
-        assert app.sync_error == ""
+        assert app.syncer.error == ""
         assert sess in git(remote, "log", "--format=%s", "main")  # on the remote now
         line = header(app)
         assert "↑0 ↓0" in line and "synced 0m ago" in line
@@ -110,8 +110,8 @@ async def test_unreachable_remote_shows_in_header_without_crashing(make_app, dem
         await settle(pilot)
         await pilot.press("s")
         await settle(pilot)
-        assert app.is_running and app.sync_busy == ""
-        assert "remote unreachable" in app.sync_error
+        assert app.is_running and app.syncer.busy == ""
+        assert "remote unreachable" in app.syncer.error
         assert "✗ remote unreachable" in header(app)
         errors = [n for n in app._notifications if n.severity == "error"]
         assert errors and "sync failed: remote unreachable" in errors[-1].message
@@ -127,13 +127,13 @@ async def test_background_fetch_brings_another_machines_claim(make_app, demo_roo
     laptop = other_machine(remote, tmp_path)
     theirs = open_claim(Brain(laptop, now=NOW.isoformat(), instance="prod@laptop", sync="sync"), "agents/", "remote")
     app = make_app()
-    assert app.auto_fetch and app.fetch_interval_s == 7.0
+    assert app.syncer.auto_fetch and app.syncer.fetch_interval_s == 7.0
     async with app.run_test(size=WIDE) as pilot:
         await settle(pilot)
         assert theirs not in app.screen.query_one("#active").row_keys  # nothing fetched yet (no timers in tests)
-        app.background_fetch()  # what the 7 s timer calls
+        app.syncer.background_fetch()  # what the 7 s timer calls
         await settle(pilot)
-        assert app.sync_error == ""
+        assert app.syncer.error == ""
         assert theirs in app.screen.query_one("#active").row_keys
         line = header(app)
         assert "↑0 ↓0" in line and "synced 0m ago" in line  # fetched and integrated just now: in sync
@@ -146,18 +146,18 @@ async def test_live_cockpit_starts_the_fetch_timer_at_the_configured_interval(ma
     app = make_app(live=True)
     async with app.run_test(size=SMALL) as pilot:
         await pilot.pause()
-        assert app._fetch_timer is not None and app._fetch_timer._interval == 45.0
-        app._stop_watch.set()
+        assert app.syncer.timer is not None and app.syncer.timer._interval == 45.0
+        app.feed.stop()
 
 
 async def test_manual_sync_starts_no_fetch_timer(make_app, demo_root: Path, tmp_path: Path) -> None:  # noqa: ANN001
     add_remote(demo_root, tmp_path)
     app = make_app(live=True)
-    assert not app.auto_fetch  # the demo says `sync: manual`
+    assert not app.syncer.auto_fetch  # the demo says `sync: manual`
     async with app.run_test(size=SMALL) as pilot:
         await pilot.pause()
-        assert app._fetch_timer is None
-        app._stop_watch.set()
+        assert app.syncer.timer is None
+        app.feed.stop()
 
 
 async def test_background_fetch_failure_is_told_once_and_then_recovers(make_app, demo_root: Path,
@@ -167,15 +167,15 @@ async def test_background_fetch_failure_is_told_once_and_then_recovers(make_app,
     app = make_app()
     async with app.run_test(size=WIDE) as pilot:
         for _ in range(3):
-            app.background_fetch()
+            app.syncer.background_fetch()
             await settle(pilot)
         warnings = [n for n in app._notifications if "background fetch failed" in n.message]
         assert len(warnings) == 1  # not one every 30 s
         assert "✗" in header(app)
         git(demo_root, "remote", "set-url", "origin", str(remote))
-        app.background_fetch()
+        app.syncer.background_fetch()
         await settle(pilot)
-        assert app.sync_error == "" and "✗" not in header(app)
+        assert app.syncer.error == "" and "✗" not in header(app)
         assert any("reachable again" in n.message for n in app._notifications)
 
 
@@ -186,7 +186,7 @@ async def test_readonly_background_fetch_leaves_the_work_tree(make_app, demo_roo
     head = git(demo_root, "rev-parse", "HEAD")
     app = make_app(readonly=True)
     async with app.run_test(size=WIDE) as pilot:
-        app.background_fetch()
+        app.syncer.background_fetch()
         await settle(pilot)
         assert "↓1" in header(app)  # fetched: one commit behind
         assert theirs not in app.screen.query_one("#active").row_keys

@@ -50,3 +50,16 @@ def test_settings_want_an_argv_list() -> None:
     assert "argv list" in launch_settings({"launch": {"command": "claude {prompt}"}}).problem
     assert launch_settings({}).command is None
     assert launch_settings({"launch": {"command": ["x"], "tmux": False}}).use_tmux() is False
+
+
+def test_attach_switches_inside_the_same_tmux_server_else_takes_the_terminal() -> None:
+    from brain_tui.core.launch import LaunchRecord, attach_command
+
+    record = LaunchRecord(sess_id="sess-x", mode="tmux", pid=1, create_time=0.0, started_at="",
+                          window="@4", target="bsi-b:2", socket="/tmp/tmux-0/default", name="x")
+    inside = attach_command(record, current_tmux="/tmp/tmux-0/default,123,0")
+    assert inside.argv == ("tmux", "-S", "/tmp/tmux-0/default", "switch-client", "-t", "@4")
+    assert not inside.takes_terminal
+    for current in (None, "/tmp/tmux-0/other,1,0"):
+        outside = attach_command(record, current_tmux=current)
+        assert outside.argv[-3:] == ("attach-session", "-t", "@4") and outside.takes_terminal

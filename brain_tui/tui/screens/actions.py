@@ -66,7 +66,10 @@ class ClaimActions(Screen[None]):
         """Open a decision dialog — or, when the core already refuses the action, just say why."""
         outcome = getattr(screen, "preview", None)
         if outcome is not None and not outcome.allowed:
-            self.notify(safe_str(outcome.refusal, 400), title="refused", severity="warning", markup=False)
+            from ..words import plain_refusal
+
+            self.notify(safe_str(plain_refusal(outcome.refusal), 400), title="refused", severity="warning",
+                        markup=False)
             return
         self._push(screen)
 
@@ -91,7 +94,8 @@ class ClaimActions(Screen[None]):
             if defaults.satellite_type not in SATELLITE_TYPES:
                 defaults = OpenDefaults(scope=defaults.scope, parent=defaults.parent, story=defaults.story)
         elif claim is not None and claim.level in ("pilote", "domain") and not claim.is_terminal:
-            defaults = OpenDefaults(parent=claim.sess_id)
+            # Offered, never filled in: the form shows it and ctrl+r takes it as the parent.
+            defaults = OpenDefaults(suggested_parent=claim.sess_id)
         self._push(OpenClaimScreen(defaults))
 
     def action_close_claim(self) -> None:
@@ -156,17 +160,71 @@ class ClaimActions(Screen[None]):
         self._slug("release")
 
     def action_ack(self) -> None:
-        """Acknowledge the selected signal."""
+        """Acknowledge the selected signal, after a confirmation (a signal cannot be un-acknowledged)."""
+        from .quick import AckDialog
+
         app = self.brain_app
         if app.refuse_readonly():
             return
         sig = self.selected_signal()
         if sig is None:
-            self.notify("ack: select a signal first (pane 2)", severity="warning", markup=False)
+            self.notify("acknowledge: select a signal first (pane 2)", severity="warning", markup=False)
             return
-        sig_id = sig.sig_id
-        app.run_core("ack", lambda brain: brain.ack_signal(sig_id),
-                     lambda changed: f"acknowledged {sig_id}" if changed else f"{sig_id} was already acknowledged")
+        if sig.state != "pending":
+            self.notify(f"{sig.sig_id} is already {sig.state}", severity="warning", markup=False)
+            return
+        self.hold_cursor()
+        self._push(AckDialog(sig, app.snapshot))
+
+    def hold_cursor(self) -> None:
+        """Keep the cursor on the same line after the next refresh (the acknowledged row moves away)."""
+
+    def action_renew(self) -> None:
+        """Renew the selected claim's TTL (a gate or a paused claim too)."""
+        from .quick import RenewDialog
+
+        if self.brain_app.refuse_readonly():
+            return
+        claim = self.target_claim("renew")
+        if claim is not None:
+            self._push(RenewDialog(claim, self.brain_app.snapshot))
+
+    def action_send_signal(self) -> None:
+        """Send a signal: from the selected claim (else this instance), to its parent when it has one."""
+        from .quick import SendSignalDialog
+
+        app = self.brain_app
+        if app.refuse_readonly():
+            return
+        claim = app.claim(self.selected_claim_id())
+        sender = claim.sess_id if claim is not None else app.brain.instance
+        to = claim.parent or "" if claim is not None else ""
+        self._push(SendSignalDialog(sender, to))
+
+    def action_launch(self) -> None:
+        """Launch an agent for the selected open claim, or for the claim a selected HANDOFF asks for."""
+        from .launch import LaunchDialog
+
+        if self.brain_app.refuse_readonly():
+            return
+        sig = self.selected_signal()
+        if sig is not None:
+            if sig.type != "HANDOFF":
+                self.notify("launch: select a claim or a HANDOFF signal", severity="warning", markup=False)
+                return
+            self._push(LaunchDialog(signal=sig))
+            return
+        claim = self.target_claim("launch")
+        if claim is not None:
+            self._push(LaunchDialog(claim=claim))
+
+    def action_attach(self) -> None:
+        """Show the tmux window of the selected claim's launched agent."""
+        from .launch import attach
+
+        claim = self.target_claim("attach")
+        if claim is not None:
+            attach(self.brain_app, claim.sess_id)
 
     def action_detail(self) -> None:
         """The detail view of the selected claim or signal."""

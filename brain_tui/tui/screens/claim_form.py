@@ -33,6 +33,8 @@ class OpenDefaults:
     satellite_type: str = AUTO
     story: str = ""
     claim_type: str = AUTO
+    #: A pilot/domain selected when `o` was pressed: offered as the parent (ctrl+r), never filled in silently.
+    suggested_parent: str = ""
 
 
 class OpenClaimScreen(FormDialog):
@@ -43,6 +45,7 @@ class OpenClaimScreen(FormDialog):
     BINDINGS = [
         *FormDialog.BINDINGS,
         Binding("ctrl+s", "submit", "Open claim", id="open-submit"),
+        Binding("ctrl+r", "use_parent", "Use the selected parent", id="open-use-parent"),
     ]
 
     def __init__(self, defaults: OpenDefaults | None = None) -> None:
@@ -79,9 +82,13 @@ class OpenClaimScreen(FormDialog):
                         yield Label(Text("Level", end=""), markup=False)
                         yield Select([("auto", AUTO), ("leaf", "leaf"), ("domain", "domain")], value=AUTO,
                                      allow_blank=False, id="level")
-                yield Label(Text("Parent (session ID, from the selected pilot/domain; empty for none)", end=""),
-                            markup=False)
-                yield Input(compact=True, value=d.parent, placeholder="sess-…", id="parent")
+                parent_help = "Parent (a session ID; empty: a standalone claim)"
+                if d.suggested_parent:
+                    parent_help += f" · ctrl+r: under {d.suggested_parent.split('-', 3)[-1]}"
+                yield Label(safe_text(parent_help, 200), markup=False, id="parent-help")
+                yield Input(compact=True, value=d.parent, placeholder="none: a standalone claim", id="parent")
+                yield Label(Text("Slug (the end of the ID; empty: from the scope)", end=""), markup=False)
+                yield Input(compact=True, placeholder="e.g. api-search", id="slug")
                 yield Label(Text("Story (what this session is doing)", end=""), markup=False)
                 yield Input(compact=True, value=d.story, placeholder="e.g. Implement /search with pagination",
                             id="story")
@@ -126,6 +133,7 @@ class OpenClaimScreen(FormDialog):
             level=self._value("level") or None,
             parent=self._value("parent") or None,
             story=self.query_one("#story", Input).value,
+            slug=self._value("slug") or None,
         )
 
     # -- live preview -------------------------------------------------------------------------
@@ -144,10 +152,8 @@ class OpenClaimScreen(FormDialog):
             return
         try:
             req = self.build_request()
-            with app.read_lock:  # the progressive full load may be reading the same store
-                snapshot = app.brain.snapshot()
-                protocol.validate_open(snapshot, req)
-                conflicts = app.brain.check_scope(req.scope, parent=req.parent, satellite_type=req.satellite_type)
+            snapshot = app.snapshot  # in memory: no file is read per keystroke
+            conflicts = app.brain.preview_open(req, snapshot)
         except BsiError as exc:
             preview.update(safe_text(exc.message, 400, style=palette.warn, multiline=True))
             return
@@ -166,6 +172,11 @@ class OpenClaimScreen(FormDialog):
         if len(conflicts) > 8:
             out.append(f"\n  … {len(conflicts) - 8} more")
         preview.update(out)
+
+    def action_use_parent(self) -> None:
+        """ctrl+r: take the pilot/domain selected when the form was opened as the parent."""
+        if self.defaults.suggested_parent:
+            self.query_one("#parent", Input).value = self.defaults.suggested_parent
 
     # -- submit -------------------------------------------------------------------------------
     def action_submit(self) -> None:

@@ -135,6 +135,10 @@ class CloseClaimScreen(FormDialog):
             req.tests_total = self._int("tests-total")
             req.tests_passed = self._int("tests-passed")
             req.tests_failed = self._int("tests-failed")
+            counts = (req.tests_total, req.tests_passed, req.tests_failed)
+            if None not in counts and req.tests_passed + req.tests_failed != req.tests_total:  # type: ignore[operator]
+                raise InvalidData(f"{req.tests_passed} passed + {req.tests_failed} failed is not the "
+                                  f"{req.tests_total} total: check the counts")
         return req
 
     def action_submit(self) -> None:

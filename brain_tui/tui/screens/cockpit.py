@@ -1,7 +1,8 @@
-"""The main cockpit: active and stale claims, signals, the satellite tree, environment and breath.
+"""The main cockpit: claims, stale claims, signals, the satellite tree, environment, breath, locks, history.
 
-Wide (≥ 120 columns): every pane at once. Narrow (80x24 over SSH): one pane
-at a time, `1`–`5` to switch, the same keys.
+Wide (≥ 120 columns): every pane at once (locks and history take the breath
+pane's place with `6` / `7`). Narrow (80x24 over SSH): one pane at a time,
+`1`–`7` or a click on a tab to switch, the same keys.
 """
 
 from __future__ import annotations
@@ -13,31 +14,45 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.events import Resize, ScreenResume
 from textual.widget import Widget
-from textual.widgets import DataTable, Footer, Input, Tree
+from textual.widgets import DataTable, Input, Tab, Tabs, Tree
 
-from brain_tui.core import protocol
+from brain_tui.core import attention, protocol
+from brain_tui.core.attention import AttentionItem
 from brain_tui.core.model import BLOCKING_STATUSES, BrainSnapshot
 
 from ..commands import PANES, bindings_for
-from ..present import status_icon
+from ..live import live_text
+from ..present import short_id, status_icon
 from ..safe import safe_text, styled
 from ..widgets.breath_panel import BreathPanel, alert_count
 from ..widgets.claims_table import ActiveClaimsTable, StaleClaimsTable, active_rows, stale_rows
 from ..widgets.env_panel import EnvPanel
+from ..widgets.footer import FittingFooter
 from ..widgets.header import BrainHeader, SelectionBar
+from ..widgets.history import PAGE_SIZE, HistoryTable, LocksTable, history_rows, lock_rows
 from ..widgets.satellite_tree import SatelliteTree
 from ..widgets.signals_table import SignalsTable, signal_rows
+from ..widgets.table import KeyedTable
 from .actions import ClaimActions
 
 #: From this width on, every pane is shown at once.
 WIDE_WIDTH = 120
+#: Below this width the footer leaves out the palette hint (it would be cut mid-word).
+FOOTER_PALETTE_WIDTH = 70
 
-PANE_IDS = {1: "pane-claims", 2: "pane-signals", 3: "pane-tree", 4: "pane-env", 5: "pane-breath"}
-FOCUS_TARGETS = {1: "#active", 2: "#signals", 3: "#tree", 4: "#env-scroll", 5: "#breath-scroll"}
+PANE_IDS = {1: "pane-claims", 2: "pane-signals", 3: "pane-tree", 4: "pane-env", 5: "pane-breath",
+            6: "pane-locks", 7: "pane-history"}
+FOCUS_TARGETS = {1: "#active", 2: "#signals", 3: "#tree", 4: "#env-scroll", 5: "#breath-scroll", 6: "#locks",
+                 7: "#history"}
+#: Short tab names (the seven tabs fit in 80 columns).
+TAB_NAMES = {"3": "Tree", "4": "Env"}
+#: Which band holds each pane.
+BANDS = {1: "#row-top", 2: "#row-mid", 3: "#row-mid", 4: "#row-bottom", 5: "#row-bottom", 6: "#row-bottom",
+         7: "#row-bottom"}
 
 
 class Pane(Vertical):
-    """A bordered pane with a title; `group` is its number for `1`–`5`."""
+    """A bordered pane with a title; `group` is its number for `1`–`7`."""
 
     can_focus = False
 
@@ -67,12 +82,18 @@ class CockpitScreen(ClaimActions):
     def __init__(self) -> None:
         super().__init__(id="cockpit")
         self.current_pane = 1
+        #: The pane shown at the bottom right in the wide layout (breath, locks or history).
+        self.corner = 5
         self.wide = True
+        self.needle = ""
         self._last_claim: str | None = None
 
     def compose(self) -> ComposeResult:
         yield BrainHeader(id="header")
-        yield SelectionBar(id="panebar")
+        tabs = Tabs(*(Tab(f"{key} {TAB_NAMES.get(key, name)}", id=f"tab-{key}") for key, name in PANES),
+                    id="panebar")
+        tabs.can_focus = False
+        yield tabs
         yield Input(placeholder="filter: ID, instance, scope, story, type… (enter keeps it, esc clears)",
                     id="filter")
         with Vertical(id="body"):
@@ -88,8 +109,10 @@ class CockpitScreen(ClaimActions):
                            id="pane-env")
                 yield Pane(VerticalScroll(BreathPanel(id="breath"), id="breath-scroll"), group=5, title="Breath",
                            id="pane-breath")
+                yield Pane(LocksTable(id="locks"), group=6, title="Locks", id="pane-locks")
+                yield Pane(HistoryTable(id="history"), group=7, title="History", id="pane-history")
         yield SelectionBar(id="selection")
-        yield Footer(compact=True)
+        yield FittingFooter(compact=True)
 
     def on_mount(self) -> None:
         """Lay out for the current size and show the snapshot."""
@@ -112,62 +135,89 @@ class CockpitScreen(ClaimActions):
         current = self.current_pane
         for pane in self.query(Pane):
             group = pane.group or 1
-            pane.display = self.wide or group == current
+            if self.wide:
+                pane.display = group not in (5, 6, 7) or group == self.corner
+            else:
+                pane.display = group == current
         stale = self.query_one("#pane-stale", Pane)
         stale.display = stale.display and bool(self.query_one("#stale", StaleClaimsTable).row_count)
-        self.query_one("#row-top").display = self.wide or current == 1
-        self.query_one("#row-mid").display = self.wide or current in (2, 3)
-        self.query_one("#row-bottom").display = self.wide or current in (4, 5)
+        for band in ("#row-top", "#row-mid", "#row-bottom"):
+            self.query_one(band).display = self.wide or BANDS[current] == band
         self.query_one("#panebar").display = not self.wide
+        self.query_one(FittingFooter).show_command_palette = width >= FOOTER_PALETTE_WIDTH
         self._update_panebar()
 
     def action_pane(self, number: str) -> None:
         """Show (narrow) and focus pane `number`."""
         self.current_pane = int(number)
+        if self.current_pane in (5, 6, 7):
+            self.corner = self.current_pane
         self._apply_layout(self.app.size.width)
         target = self.query_one(FOCUS_TARGETS[self.current_pane])
         if target.can_focus:
             target.focus()
 
+    @on(Tabs.TabActivated, "#panebar")
+    def _tab_clicked(self, event: Tabs.TabActivated) -> None:
+        number = (event.tab.id or "tab-1").removeprefix("tab-")
+        if number != str(self.current_pane):
+            self.action_pane(number)
+
     def _update_panebar(self) -> None:
         snapshot = self.brain_app.snapshot
-        palette = self.brain_app.palette
         counts = {
             1: sum(1 for c in snapshot.claims if c.status in BLOCKING_STATUSES),
             2: sum(1 for s in snapshot.signals if s.state == "pending"),
+            6: len(snapshot.locks),
         }
-        bar = Text(end="")
+        tabs = self.query_one("#panebar", Tabs)
         for key, name in PANES:
             number = int(key)
-            label = f" {key} {name}" + (f" {counts[number]}" if number in counts else "") + " "
-            bar.append(label, style="reverse bold" if number == self.current_pane else palette.muted)
-        self.query_one("#panebar", SelectionBar).update(bar)
+            tab = tabs.query_one(f"#tab-{key}", Tab)
+            label = f"{key} {TAB_NAMES.get(key, name)}" + (f" {counts[number]}" if number in counts else "")
+            if str(tab.label) != label:
+                tab.label = label
+        if tabs.active != f"tab-{self.current_pane}":
+            tabs.active = f"tab-{self.current_pane}"
 
     # -- data ----------------------------------------------------------------------------------
     def show_snapshot(self, snapshot: BrainSnapshot) -> None:
         """Update every pane from `snapshot` (rows by key: the cursor does not move)."""
         app = self.brain_app
-        palette, needle, name = app.palette, app.needle, app.brain.brain_name
+        palette, needle, name = app.palette, self.needle, app.brain.brain_name
         with app.batch_update():
-            header = self.query_one("#header", BrainHeader)
-            header.update(app.header_line(snapshot, header.content_region.width or self.app.size.width - 2))
+            self.query_one("#header", BrainHeader).refresh()
             active = self.query_one("#active", ActiveClaimsTable)
-            active.update_rows(active_rows(snapshot, palette, name, needle))
+            active.update_rows(active_rows(snapshot, palette, name, needle, live=app.live_sessions))
             stale = self.query_one("#stale", StaleClaimsTable)
-            stale.update_rows(stale_rows(snapshot, palette, name, needle, readonly=app.readonly))
+            stale.update_rows(stale_rows(snapshot, palette, name, needle, readonly=app.readonly,
+                                         live=app.live_sessions))
             self.query_one("#signals", SignalsTable).update_rows(signal_rows(snapshot, palette, name, needle))
-            self.query_one("#tree", SatelliteTree).update_tree(snapshot, palette, needle)
-            self.query_one("#env", EnvPanel).show(app.env_data, palette, app.env_note, sync=app.sync_data,
-                                                  sync_error=app.sync_error, now=snapshot.now,
+            waiting = attention.waiting_inside(snapshot, app.queue)
+            self.query_one("#tree", SatelliteTree).update_tree(snapshot, palette, needle, waiting=waiting,
+                                                                 live=app.live_sessions)
+            self.query_one("#env", EnvPanel).show(app.env_data, palette, app.env_note, sync=app.syncer.data,
+                                                  sync_error=app.syncer.error, now=snapshot.now,
                                                   tz=snapshot.tz)
             self.query_one("#breath", BreathPanel).show(app.breath_data, palette, app.breath_note)
+            self.query_one("#locks", LocksTable).update_rows(lock_rows(snapshot, palette, needle))
+            self._show_history(snapshot)
             self._titles(snapshot)
             self._apply_layout(self.app.size.width)
             self._update_selection()
 
+    def _show_history(self, snapshot: BrainSnapshot) -> None:
+        history = self.query_one("#history", HistoryTable)
+        rows, history.total = history_rows(snapshot, self.brain_app.palette, history.page, self.needle)
+        history.update_rows(rows)
+
+    @on(HistoryTable.PageChanged)
+    def _history_page(self) -> None:
+        self._show_history(self.brain_app.snapshot)
+        self._titles(self.brain_app.snapshot)
+
     def _titles(self, snapshot: BrainSnapshot) -> None:
-        needle = self.brain_app.needle
-        extra = f"filter “{needle}”" if needle else ""
+        extra = f"filter “{self.needle}”" if self.needle else ""
         active = self.query_one("#active", ActiveClaimsTable).row_count
         self.query_one("#pane-claims", Pane).set_title(" · ".join(x for x in (f"{active}", extra) if x))
         stale = self.query_one("#stale", StaleClaimsTable).row_count
@@ -182,16 +232,21 @@ class CockpitScreen(ClaimActions):
         self.query_one("#pane-breath", Pane).set_title(
             f"{len(sprints)} sprint{'s' if len(sprints) != 1 else ''} · "
             f"{alerts} alert{'s' if alerts != 1 else ''}" if sprints else "")
+        self.query_one("#pane-locks", Pane).set_title(f"{len(snapshot.locks)}")
+        history = self.query_one("#history", HistoryTable)
+        pages = max(1, -(-history.total // PAGE_SIZE))
+        self.query_one("#pane-history", Pane).set_title(
+            f"{history.total} finished · page {history.page + 1}/{pages} · [ ] pages")
 
     # -- selection -----------------------------------------------------------------------------
     def selected_claim_id(self) -> str | None:
         """The claim under the cursor of the focused claims table or tree (else the last one selected)."""
         focused = self.focused
-        if isinstance(focused, (ActiveClaimsTable, StaleClaimsTable)):
+        if isinstance(focused, (ActiveClaimsTable, StaleClaimsTable, HistoryTable)):
             return focused.selected_key
         if isinstance(focused, SatelliteTree):
             return focused.selected_id
-        if isinstance(focused, SignalsTable):
+        if isinstance(focused, (SignalsTable, LocksTable)):
             return None
         return self._last_claim
 
@@ -201,6 +256,10 @@ class CockpitScreen(ClaimActions):
         if isinstance(focused, SignalsTable):
             return focused.selected_key
         return None
+
+    def hold_cursor(self) -> None:
+        """After an ack the signals table keeps its cursor line (the acknowledged row moves down)."""
+        self.query_one("#signals", SignalsTable).hold_index_once()
 
     @on(DataTable.RowHighlighted)
     @on(Tree.NodeHighlighted)
@@ -225,9 +284,14 @@ class CockpitScreen(ClaimActions):
             out.append_text(safe_text(claim.sess_id, 60, style=palette.strong))
             tier = protocol.tier_of(claim)
             where = claim.instance or "?"
-            details = (f" · {claim.status} · {where} · " if not self.wide else
-                       f" · {claim.status} · tier {tier} {protocol.TIER_NAMES[tier]} · {where} · ")
-            out.append_text(safe_text(details, 80, style=palette.muted))
+            left = attention.describe_time_left(attention.time_left(claim, app.snapshot.now))
+            details = f" · {claim.status}" + (f" · {left}" if left and not claim.is_terminal else "")
+            details += f" · tier {tier} {protocol.TIER_NAMES[tier]}" if self.wide else ""
+            out.append_text(safe_text(f"{details} · {where} · ", 120, style=palette.muted))
+            session = app.live_sessions.get(claim.sess_id)
+            if session is not None:
+                out.append_text(live_text(session, app.snapshot.now, palette))
+                out.append(" · ", style=palette.muted)
             out.append_text(safe_text(claim.story or "—", 300))
         elif sig is not None:
             out.append_text(safe_text(sig.sig_id, 60, style=palette.strong))
@@ -236,12 +300,83 @@ class CockpitScreen(ClaimActions):
                 out.append_text(styled("o opens the claim it asks for · ", palette.warn))
             out.append_text(safe_text(sig.payload or "—", 300))
         else:
-            out.append("no selection — tab moves between panes, 1–5 jumps to one", style=palette.muted)
+            out.append("no selection — tab moves between panes, 1–7 jumps to one, n to what needs you",
+                       style=palette.muted)
         bar.update(out)
 
     def on_screen_resume(self, event: ScreenResume) -> None:
         """Back from a dialog: run the refresh that waited."""
         self.brain_app.catch_up()
+
+    # -- going to things -----------------------------------------------------------------------
+    def current_item_key(self) -> str | None:
+        """For `n`: the queue item under the cursor (a claim's or a signal's), if any."""
+        app = self.brain_app
+        sig_id, sess_id = self.selected_signal_id(), self.selected_claim_id()
+        for item in app.queue:
+            if (sig_id and item.sig_id == sig_id) or (not sig_id and sess_id and item.sess_id == sess_id
+                                                       and item.sig_id is None):
+                return item.key
+        return None
+
+    def go_to_item(self, item: AttentionItem, rank: int, total: int) -> None:
+        """`n`: put the cursor on the item's row (its signal, else its claim)."""
+        snapshot = self.brain_app.snapshot
+        found = self._select_signal(item.sig_id) if item.sig_id else False
+        if not found and item.sess_id:
+            found = self.jump_to(item.sess_id)
+        who = short_id(item.sess_id, snapshot.now, snapshot.tz) if item.sess_id else item.sig_id or "?"
+        self.notify(f"{rank}/{total} · {item.kind} · {who}", timeout=3, markup=False)
+
+    def _select_signal(self, sig_id: str) -> bool:
+        table = self.query_one("#signals", SignalsTable)
+        if sig_id not in table.row_keys:
+            return False
+        self.action_pane("2")
+        return table.select_key(sig_id)
+
+    def jump_to(self, sess_id: str) -> bool:
+        """Show and select the claim `sess_id` in the table that lists it (clearing a filter that hides it)."""
+        for table_id, pane in (("#active", "1"), ("#stale", "1"), ("#history", "7")):
+            table = self.query_one(table_id, KeyedTable)
+            if sess_id not in table.row_keys and self.needle:
+                self.action_clear_filter()
+            if sess_id in table.row_keys:
+                self.action_pane(pane)
+                table.focus()
+                return table.select_key(sess_id)
+        claim = self.brain_app.claim(sess_id)
+        if claim is not None and claim.is_terminal:  # on another history page
+            history = self.query_one("#history", HistoryTable)
+            from ..widgets.history import finished_claims
+
+            ids = [c.sess_id for c in finished_claims(self.brain_app.snapshot)]
+            history.page = ids.index(sess_id) // PAGE_SIZE
+            self._show_history(self.brain_app.snapshot)
+            self.action_pane("7")
+            return history.select_key(sess_id)
+        return False
+
+    def action_jump(self) -> None:
+        """`:`: the palette, which finds claims by ID, slug or story (and panes, and commands)."""
+        self.app.action_command_palette()
+
+    # -- sorting -------------------------------------------------------------------------------
+    def _focused_table(self) -> KeyedTable | None:
+        return self.focused if isinstance(self.focused, KeyedTable) else None
+
+    def action_sort_next(self) -> None:
+        """`>`: sort the focused table by its next column."""
+        table = self._focused_table()
+        if table is not None:
+            table.sort_next()
+            self.notify(f"sorted by {table.sort_column or 'default order'}", timeout=2, markup=False)
+
+    def action_sort_reverse(self) -> None:
+        """`<`: reverse the focused table's sort."""
+        table = self._focused_table()
+        if table is not None:
+            table.sort_by(table.sort_column, reverse=not table.sort_reverse)
 
     # -- filter --------------------------------------------------------------------------------
     def action_filter(self) -> None:
@@ -252,7 +387,8 @@ class CockpitScreen(ClaimActions):
 
     @on(Input.Changed, "#filter")
     def _filter_changed(self, event: Input.Changed) -> None:
-        self.brain_app.needle = event.value.strip()
+        self.needle = event.value.strip()
+        self.query_one("#history", HistoryTable).page = 0
         self.show_snapshot(self.brain_app.snapshot)
 
     @on(Input.Submitted, "#filter")
@@ -268,7 +404,7 @@ class CockpitScreen(ClaimActions):
         was_focused = box.has_focus
         box.value = ""
         box.display = False
-        self.brain_app.needle = ""
+        self.needle = ""
         self.show_snapshot(self.brain_app.snapshot)
         if was_focused:
             self.action_pane(str(self.current_pane))
@@ -279,5 +415,5 @@ class CockpitScreen(ClaimActions):
             return False
         if action == "clear_filter":
             box = self.query_one("#filter", Input)
-            return box.display or bool(self.brain_app.needle)
+            return box.display or bool(self.needle)
         return super().check_action(action, parameters)

@@ -3,25 +3,24 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from brain_tui.core.model import BrainSnapshot, Claim, Signal
 
 from .. import sources
+from ..commands import bindings_for
 from ..describe import children_text, claim_summary, result_text, signal_details
 from ..present import gate_history
 from ..safe import safe_text, styled
-
-if TYPE_CHECKING:
-    from ..app import BrainApp
+from ..widgets.footer import FittingFooter
+from .actions import ClaimActions
 
 MAX_FILE = 64 * 1024
 
@@ -38,11 +37,14 @@ def read_brain_file(root: Path, rel: str) -> str:
     return text + ("\n… (truncated at 64 KiB)" if len(data) > MAX_FILE else "")
 
 
-class DetailScreen(Screen[None]):
-    """Everything about one claim or signal; esc goes back."""
+class DetailScreen(ClaimActions):
+    """Everything about one claim or signal; the claim keys act on it (a, x, c, r, p, u, X, R, K); esc or q
+    goes back."""
 
     BINDINGS = [
+        *bindings_for("detail"),
         Binding("escape", "back", "Back", id="detail-back"),
+        Binding("q", "back", "Back", id="detail-back-q"),
         Binding("backspace", "back", "Back", show=False, id="detail-back-2"),
     ]
 
@@ -52,10 +54,13 @@ class DetailScreen(Screen[None]):
         self.claim = claim
         self.signal = signal
 
-    @property
-    def brain_app(self) -> BrainApp:
-        """The app, typed."""
-        return self.app  # type: ignore[return-value]
+    def selected_claim_id(self) -> str | None:
+        """The claim shown (for a signal: none; the keys then act on its sender)."""
+        return self.claim.sess_id if self.claim is not None else None
+
+    def selected_signal_id(self) -> str | None:
+        """The signal shown."""
+        return self.signal.sig_id if self.signal is not None else None
 
     def compose(self) -> ComposeResult:
         app, palette, snapshot = self.brain_app, self.brain_app.palette, self.snapshot
@@ -82,9 +87,9 @@ class DetailScreen(Screen[None]):
             heading = styled("File ", "bold")
             heading.append_text(safe_text(path, 120, style="bold"))
             yield Static(heading, markup=False, classes="heading")
-            yield Static(safe_text(read_brain_file(app.brain.root, path), None, multiline=True),
-                         id="file", markup=False, classes="section file")
-        yield Footer()
+            self._path = path
+            yield Static(Text("loading…", end=""), id="file", markup=False, classes="section file")
+        yield FittingFooter()
 
     def _history(self, claim: Claim) -> Text:
         palette = self.brain_app.palette
@@ -106,9 +111,25 @@ class DetailScreen(Screen[None]):
         return out
 
     def on_mount(self) -> None:
-        """Load the git log and the drift report in a thread (git may be slow)."""
+        """Read the file, the git log and the drift report in threads (the disk and git may be slow)."""
+        self._load_file(self._path)
         if self.claim is not None:
             self._load_git(self.claim)
+
+    @work(thread=True, exclusive=True, group="detail-file", exit_on_error=False)
+    def _load_file(self, path: str) -> None:
+        text = read_brain_file(self.brain_app.brain.root, path)
+        self.app.call_from_thread(self._file_done, text)
+
+    def _file_done(self, text: str) -> None:
+        self.query_one("#file", Static).update(safe_text(text, None, multiline=True))
+
+    def show_snapshot(self, snapshot: BrainSnapshot) -> None:
+        """Keep acting on the claim as it is now (the text shown is the picture taken when opened)."""
+        if self.claim is not None:
+            self.claim = snapshot.claim(self.claim.sess_id) or self.claim
+        if self.signal is not None:
+            self.signal = next((s for s in snapshot.signals if s.sig_id == self.signal.sig_id), self.signal)
 
     @work(thread=True, exclusive=True, group="detail-git", exit_on_error=False)
     def _load_git(self, claim: Claim) -> None:

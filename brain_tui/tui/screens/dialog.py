@@ -61,10 +61,19 @@ class CoreDialog(ModalScreen[str | None]):
         self._fit(event.size.height)
 
     def _fit(self, height: int) -> None:
-        # Absolute limits (Textual sizes an auto-height box from the children's own limits).
-        for selector, share in (("#details", 0.45), ("#form-fields", 0.55)):
-            for widget in self.query(selector):
-                widget.styles.max_height = max(4, int(height * share))
+        # Absolute limits (Textual sizes an auto-height box from the children's own limits). On a small
+        # terminal a form takes the whole height and its fields scroll: the preview, the refusal and the
+        # buttons stay on screen whatever the preview holds.
+        small = height < 40
+        for box in self.query("#dialog-box.form"):
+            box.styles.height = "100%" if small else "auto"
+        for widget in self.query("#form-fields"):
+            widget.styles.height = "1fr" if small else "auto"
+            widget.styles.max_height = None if small else max(4, int(height * 0.55))
+        for widget in self.query("#details"):
+            widget.styles.max_height = max(4, int(height * 0.45))
+        for widget in self.query(".preview"):
+            widget.styles.max_height = max(3, int(height * 0.25))
 
     def show_error(self, message: str) -> None:
         """Show the core's refusal (or a form error) in the dialog."""
@@ -102,7 +111,9 @@ class CoreDialog(ModalScreen[str | None]):
         try:
             result = self.brain_app.call_core(call)
         except BsiError as exc:
-            return False, exc.message
+            from ..words import plain_refusal
+
+            return False, plain_refusal(exc.message)
         except Exception as exc:  # noqa: BLE001 - show anything unexpected instead of crashing
             return False, f"{describe} failed: {exc.__class__.__name__}: {exc}"
         return True, done(result)
@@ -125,6 +136,13 @@ class FormDialog(CoreDialog):
     """
 
     last_field = ""
+    #: Tab moves focus as soon as it is read (a priority binding), so keys typed in one burst after it (over
+    #: SSH, or by a fast typist) land in the next field, not in the one that had focus when they were queued.
+    BINDINGS = [
+        *CoreDialog.BINDINGS,
+        Binding("tab", "app.focus_next", "Next field", show=False, priority=True, id="form-next"),
+        Binding("shift+tab", "app.focus_previous", "Previous field", show=False, priority=True, id="form-previous"),
+    ]
 
     def action_submit(self) -> None:  # pragma: no cover - every form overrides it
         """Run the form's core action."""

@@ -32,8 +32,11 @@ def help_text(readonly: bool, palette_muted: object = None) -> Text:
             out.append(command.description)
     extra = (
         ("ctrl+p", "Command palette: every command, searchable"),
+        ("j / k", "Down / up in a table or the tree (also the arrows)"),
+        ("home / end", "First / last row"),
+        ("[ / ]", "Newer / older page of the history pane (7)"),
         ("tab", "Next pane / field"),
-        ("esc", "Back, cancel, clear the filter"),
+        ("esc / q", "Back (q quits only from the cockpit), cancel, clear the filter"),
     )
     for key, text in extra:
         out.append("\n")

@@ -18,13 +18,14 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.events import ScreenResume
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer
+from textual.widgets import DataTable
 
 from brain_tui.core.model import BrainSnapshot
 
 from .. import sources
 from ..present import Palette
 from ..safe import safe_text, styled
+from ..widgets.footer import FittingFooter
 from ..widgets.header import BrainHeader, SelectionBar
 from ..widgets.table import Col, KeyedTable, Row
 
@@ -83,7 +84,7 @@ class LintScreen(Screen[None]):
         with Vertical(id="lint-list", classes="pane"):
             yield LintTable(id="lint-table")
         yield SelectionBar(id="lint-selection")
-        yield Footer(compact=True)
+        yield FittingFooter(compact=True)
 
     def on_mount(self) -> None:
         """Start the lint and show the header."""
@@ -117,9 +118,7 @@ class LintScreen(Screen[None]):
 
     def show_snapshot(self, snapshot: BrainSnapshot) -> None:
         """Update the header (the lint itself is re-run only with r)."""
-        app = self.brain_app
-        header = self.query_one("#header", BrainHeader)
-        header.update(app.header_line(snapshot, header.content_region.width or self.app.size.width - 2))
+        self.query_one("#header", BrainHeader).refresh()
 
     def _show_findings(self) -> None:
         palette = self.brain_app.palette

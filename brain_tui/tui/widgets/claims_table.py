@@ -5,6 +5,7 @@ from __future__ import annotations
 from brain_tui.core import protocol
 from brain_tui.core.model import BrainSnapshot, Claim
 
+from ..live import LiveMap, live_glyph, live_text, stale_evidence
 from ..present import (
     Palette,
     age,
@@ -23,16 +24,22 @@ ACTIVE_STATUSES = ("open", "waiting_human", "paused")
 
 
 class ActiveClaimsTable(KeyedTable):
-    """Open, waiting and paused claims: ID, instance, scope, level, status, TTL left and story."""
+    """Open, waiting and paused claims: ID, instance, scope, level, status, TTL left, agent and story.
+
+    With bound agents, a one-cell column shows each claim's agent state (● ? ◌ ✕), and from 140
+    columns the Agent column its last tool and last commit.
+    """
 
     COLUMNS = (
         Col("status", "", 1),
+        Col("live", "", 1, optional=True),
         Col("id", "ID", 17, wide_width=20),
         Col("instance", "Instance", 9, min_table_width=96, wide_width=12),
-        Col("scope", "Scope", 18, wide_width=24),
+        Col("scope", "Scope", None, weight=2, min_width=14, keep_end=True),
         Col("level", "Level", 6, min_table_width=96),
-        Col("ttl", "TTL", 6),
-        Col("story", "Story", None),
+        Col("ttl", "TTL", 7),
+        Col("agent", "Agent", 32, min_table_width=140, optional=True),
+        Col("story", "Story", None, weight=3, min_width=10),
     )
 
 
@@ -43,13 +50,15 @@ class StaleClaimsTable(KeyedTable):
         Col("status", "", 1),
         Col("id", "ID", 17, wide_width=20),
         Col("instance", "Instance", 9, min_table_width=96, wide_width=12),
-        Col("scope", "Scope", 18, wide_width=24),
+        Col("scope", "Scope", None, weight=2, min_width=14, keep_end=True),
         Col("expired", "Expired", 10),
-        Col("action", "Action", None),
+        Col("agent", "Session", 22, wide_width=24, optional=True),
+        Col("action", "Action", None, weight=2, min_width=10),
     )
 
 
-def active_rows(snapshot: BrainSnapshot, palette: Palette, brain_name: str, needle: str = "") -> list[Row]:
+def active_rows(snapshot: BrainSnapshot, palette: Palette, brain_name: str, needle: str = "",
+                live: LiveMap | None = None) -> list[Row]:
     """Rows of the active claims table (opening order).
 
     Args:
@@ -57,12 +66,18 @@ def active_rows(snapshot: BrainSnapshot, palette: Palette, brain_name: str, need
         palette: styles of the current theme.
         brain_name: this brain's name (to shorten instances).
         needle: the filter text.
+        live: the live sessions (`Brain.live_sessions()`), for the Agent column.
     """
     rows: list[Row] = []
+    live = live or {}
     for claim in snapshot.claims:
         if claim.status not in ACTIVE_STATUSES or not claim_matches(claim, needle):
             continue
-        rows.append((claim.sess_id, _active_cells(claim, snapshot, palette, brain_name)))
+        cells = _active_cells(claim, snapshot, palette, brain_name)
+        if live:
+            cells["live"] = live_glyph(live.get(claim.sess_id), palette)
+            cells["agent"] = live_text(live.get(claim.sess_id), snapshot.now, palette)
+        rows.append((claim.sess_id, cells))
     return rows
 
 
@@ -86,9 +101,15 @@ def _active_cells(claim: Claim, snapshot: BrainSnapshot, palette: Palette, brain
 
 
 def stale_rows(snapshot: BrainSnapshot, palette: Palette, brain_name: str, needle: str = "",
-               readonly: bool = False) -> list[Row]:
-    """Rows of the stale claims table (the action hint is left out when read-only)."""
+               readonly: bool = False, live: LiveMap | None = None) -> list[Row]:
+    """Rows of the stale claims table (the action hint is left out when read-only).
+
+    Beside each claim, the evidence about its session (`live`): a release is decided knowing
+    whether the agent still works.
+    """
     rows: list[Row] = []
+    live = live or {}
+    evidence = any(c.status == "stale" and c.sess_id in live for c in snapshot.claims)
     for claim in snapshot.claims:
         if claim.status != "stale" or not claim_matches(claim, needle):
             continue
@@ -102,4 +123,6 @@ def stale_rows(snapshot: BrainSnapshot, palette: Palette, brain_name: str, needl
             "expired": safe_text(age(since, snapshot.now) + " ago", 16, style=palette.error),
             "action": safe_text(reason if readonly else f"R release · {reason}", 120, style=palette.warn),
         }))
+        if evidence:
+            rows[-1][1]["agent"] = stale_evidence(live.get(claim.sess_id), snapshot.now, palette)
     return rows

@@ -126,7 +126,7 @@ def render_env(data: Mapping[str, Any] | None, palette: Palette = PLAIN_PALETTE,
         data: `EnvState.as_dict()` (hostname, instance, git, pm2, ports, system), or None.
         palette: theme styles.
         note: a line shown when there is no data (placeholder, or why it failed).
-        sync: `core.sync.sync_status()` for the `sync` line (mode, last sync, pending).
+        sync: `brain.remote.status().as_dict()` for the `sync` line (mode, last sync, pending).
         sync_error: the last sync or fetch error.
         now: the brain's time (ages).
         tz: the brain's display zone.

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from rich.style import Style
 from rich.text import Text
 from textual.widgets import Static
 
+from brain_tui.core.attention import AttentionItem
 from brain_tui.core.clock import try_parse_timestamp
 from brain_tui.core.model import BrainSnapshot
 
@@ -29,7 +31,7 @@ def sync_badge(
     """The header's sync state: ahead/behind, the last sync, pending local changes, errors.
 
     Args:
-        sync: `core.sync.sync_status()` (None when unknown: nothing is shown).
+        sync: `brain.remote.status().as_dict()` (None when unknown: nothing is shown).
         snapshot: for the clock (ages) and the timezone.
         palette: theme styles.
         error: the last sync or fetch error ("" when the last one worked).
@@ -88,6 +90,7 @@ def header_text(
     sync_error: str = "",
     sync_busy: str = "",
     fetched_at: datetime | None = None,
+    queue: Sequence[AttentionItem] | None = None,
 ) -> Text:
     """The header line.
 
@@ -101,10 +104,11 @@ def header_text(
         hint: e.g. "demo".
         env: the environment data (ahead/behind, when `sync` is unknown).
         width: the header's width (the clock is right-aligned).
-        sync: `core.sync.sync_status()` — ahead/behind, last sync, pending changes.
+        sync: `brain.remote.status().as_dict()` — ahead/behind, last sync, pending changes.
         sync_error: the last sync or background fetch error.
         sync_busy: set while `s` runs.
         fetched_at: when the last background fetch worked.
+        queue: what needs the pilot (`Brain.attention`): counted, and those close to expiry.
     """
     compact = width < 100
     left = styled("◆ " if compact else "◆ brain-tui ", palette.strong)
@@ -124,14 +128,13 @@ def header_text(
         left.append_text(safe_text(f" ↑{git.get('ahead') or 0}↓{git.get('behind') or 0}", 16, style=palette.muted))
     if readonly:
         left.append("  READ-ONLY", style=palette.warn)
-    waiting = sum(1 for c in snapshot.claims if c.status == "waiting_human")
-    stale = sum(1 for c in snapshot.claims if c.status == "stale")
+    items = list(queue or ())
+    expiring = sum(1 for item in items if item.warning)
     right = Text(end="")
-    if waiting:
-        right.append(f"⚑ {waiting}" + ("  " if compact else f" gate{'s' if waiting > 1 else ''}  "),
-                     style=palette.warn)
-    if stale:
-        right.append(f"! {stale}" + ("  " if compact else " stale  "), style=palette.error)
+    if items:
+        right.append(f"⚑ {len(items)}" + ("  " if compact else " need you  "), style=palette.warn)
+    if expiring:
+        right.append(f"⏳ {expiring}" + ("  " if compact else " expiring  "), style=palette.error + Style(reverse=True))
     if snapshot.corrupt:
         right.append(f"✗ {len(snapshot.corrupt)}" + ("  " if compact else " corrupt  "), style=palette.error)
     clock = format_clock(snapshot.now, snapshot.tz)
@@ -146,10 +149,22 @@ def header_text(
 
 
 class BrainHeader(Static):
-    """One line at the top of the cockpit."""
+    """One line at the top of every screen, drawn at its own width (a resize never loses the counters)."""
 
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002
         super().__init__(Text("", end=""), id=id, markup=False)
+
+    def render(self) -> Text:
+        """The app's header line for this widget's current width."""
+        app = self.app
+        line = getattr(app, "header_line", None)
+        if line is None:
+            return Text("", end="")
+        return line(app.snapshot, self.content_region.width or app.size.width - 2)  # type: ignore[attr-defined,no-any-return]
+
+    def update_line(self) -> None:
+        """Draw again with the app's current snapshot."""
+        self.refresh()
 
 
 class SelectionBar(Static):

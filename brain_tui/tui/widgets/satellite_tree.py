@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from rich.text import Text
+from textual.binding import Binding
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from brain_tui.core.model import BrainSnapshot, Claim
 
+from ..live import LiveMap, live_text
 from ..present import Palette, claim_matches, level_name, short_id, status_icon, ttl_left
 from ..safe import safe_text
 
@@ -34,8 +36,9 @@ def tree_roots(snapshot: BrainSnapshot) -> list[Claim]:
     return roots
 
 
-def node_label(claim: Claim, snapshot: BrainSnapshot, palette: Palette) -> Text:
-    """One node: icon, short ID, level, gate marker, TTL left and children counts."""
+def node_label(claim: Claim, snapshot: BrainSnapshot, palette: Palette, inside: int = 0,
+               live: LiveMap | None = None) -> Text:
+    """One node: icon, short ID, level, gate marker, TTL left, children counts, and what waits below it."""
     label = status_icon(claim.status, palette)
     label.append(" ")
     label.append_text(safe_text(short_id(claim.sess_id, snapshot.now, snapshot.tz), 40,
@@ -49,6 +52,10 @@ def node_label(claim: Claim, snapshot: BrainSnapshot, palette: Palette) -> Text:
     if not claim.is_terminal:
         label.append(" ")
         label.append_text(ttl_left(claim, snapshot.now, palette))
+    session = (live or {}).get(claim.sess_id)
+    if session is not None:
+        label.append(" ")
+        label.append_text(live_text(session, snapshot.now, palette, short=True))
     children = snapshot.children(claim.sess_id)
     if children:
         counts = Counter(c.status for c in children)
@@ -57,11 +64,20 @@ def node_label(claim: Claim, snapshot: BrainSnapshot, palette: Palette) -> Text:
         if counts["failed"]:
             label.append(f", {counts['failed']} failed", style=palette.error)
         label.append("]", style=palette.muted)
+    if inside:
+        label.append(f" ⚑{inside} inside", style=palette.warn)
     return label
 
 
 class SatelliteTree(Tree[str]):
     """The satellite trees of the brain; node data is the session ID."""
+
+    BINDINGS = [
+        Binding("j", "cursor_down", "Down", show=False, id="tree-j"),
+        Binding("k", "cursor_up", "Up", show=False, id="tree-k"),
+        Binding("home", "scroll_home", "First", show=False, id="tree-home"),
+        Binding("end", "scroll_end", "Last", show=False, id="tree-end"),
+    ]
 
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002
         super().__init__("brain", id=id)
@@ -92,8 +108,19 @@ class SatelliteTree(Tree[str]):
         """Forget an expanded node."""
         self._collapsed.discard(event.node.data or "")
 
-    def update_tree(self, snapshot: BrainSnapshot, palette: Palette, needle: str = "") -> None:
-        """Show the trees of `snapshot`; labels change in place when the shape is unchanged."""
+    def update_tree(self, snapshot: BrainSnapshot, palette: Palette, needle: str = "",
+                    waiting: Mapping[str, int] | None = None, live: LiveMap | None = None) -> None:
+        """Show the trees of `snapshot`; labels change in place when the shape is unchanged.
+
+        Args:
+            snapshot: the brain.
+            palette: theme styles.
+            needle: the filter text.
+            waiting: attention items at or below each claim (`core.attention.waiting_inside`): a node
+                shows how many wait below it, so a collapsed node still tells.
+            live: the live sessions (`Brain.live_sessions()`): each node's agent state.
+        """
+        counts = waiting or {}
         order: list[tuple[Claim, str | None]] = []
 
         def walk(claim: Claim, parent: str | None, seen: set[str]) -> None:
@@ -109,7 +136,11 @@ class SatelliteTree(Tree[str]):
             keep = _matching_branches(order, lambda c: claim_matches(c, needle))
             order = [(c, p) for c, p in order if c.sess_id in keep]
         shape: Shape = tuple((c.sess_id, p) for c, p in order)
-        labels = {c.sess_id: node_label(c, snapshot, palette) for c, _ in order}
+        labels = {}
+        for c, _ in order:
+            own = counts.get(c.sess_id, 0) - sum(counts.get(k.sess_id, 0) for k in snapshot.children(c.sess_id))
+            labels[c.sess_id] = node_label(c, snapshot, palette, inside=counts.get(c.sess_id, 0) - own,
+                                          live=live)
         if shape == self._shape:
             for sess_id, label in labels.items():
                 node = self._claim_nodes.get(sess_id)

@@ -4,15 +4,19 @@ Rows are given as ``(key, {column: Text})``. When the keys and their order are
 unchanged only the cells that differ are updated; otherwise the table is
 rebuilt and the cursor goes back to the row with the same key (dolphie's
 pattern). Columns adapt to the width: a column may ask for a minimum table
-width to be shown, and one "flex" column takes the room left.
+width to be shown, and the "flex" columns share the room left, each up to what
+its longest cell needs. Any column sorts (`>` / a click on its header; `<`
+reverses).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rich.text import Text
+from textual.binding import Binding
 from textual.events import Resize
 from textual.widgets import DataTable
 
@@ -24,9 +28,13 @@ class Col:
     Attributes:
         key: the column key.
         label: the header.
-        width: a fixed width; None for the flex column (takes what is left).
+        width: a fixed width; None for a flex column (shares what is left).
         min_table_width: hide the column when the table is narrower than this.
         wide_width: the width when the table is at least `WIDE` cells wide (default: `width`).
+        weight: a flex column's share of the room left (the story gets more than the scope).
+        min_width: a flex column never gets less than this.
+        keep_end: cut a long cell at its start ("…api/routes.py"): paths differ at their end.
+        optional: shown only while some row has a cell for it (e.g. live sessions, when any is known).
     """
 
     key: str
@@ -34,6 +42,10 @@ class Col:
     width: int | None
     min_table_width: int = 0
     wide_width: int | None = None
+    weight: int = 1
+    min_width: int = 8
+    keep_end: bool = False
+    optional: bool = False
 
     def width_at(self, table_width: int) -> int | None:
         """The column's fixed width for a table this wide (None: flex)."""
@@ -54,28 +66,82 @@ Row = tuple[str, dict[str, Text]]
 class KeyedTable(DataTable[Text]):
     """A DataTable of Text cells updated in place by row key."""
 
+    BINDINGS = [
+        Binding("j", "cursor_down", "Down", show=False, id="table-j"),
+        Binding("k", "cursor_up", "Up", show=False, id="table-k"),
+        Binding("home", "first_row", "First row", show=False, id="table-home"),
+        Binding("end", "last_row", "Last row", show=False, id="table-end"),
+    ]
+
     COLUMNS: Sequence[Col] = ()
-    MIN_FLEX = 8
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:  # noqa: A002
         super().__init__(id=id, classes=classes, cursor_type="row", zebra_stripes=False, show_row_labels=False)
         self._keyed_rows: list[Row] = []
         self._shown: tuple[tuple[str, int], ...] = ()
+        #: The column the rows are sorted by (None: the order given) and the direction.
+        self.sort_column: str | None = None
+        self.sort_reverse = False
+        self._hold_index = False
+
+    # -- keys ---------------------------------------------------------------------------------
+    def action_first_row(self) -> None:
+        """Home: the first row."""
+        if self.row_count:
+            self.move_cursor(row=0, animate=False)
+
+    def action_last_row(self) -> None:
+        """End: the last row."""
+        if self.row_count:
+            self.move_cursor(row=self.row_count - 1, animate=False)
+
+    def hold_index_once(self) -> None:
+        """At the next rebuild keep the cursor on the same line, not on the same row (after an ack)."""
+        self._hold_index = True
 
     # -- columns ------------------------------------------------------------------------------
     def _layout_for(self, width: int) -> tuple[tuple[str, int], ...]:
         usable = max(20, width - 2)  # the vertical scrollbar
-        cols = [c for c in self.COLUMNS if usable >= c.min_table_width]
+        cols = [c for c in self.COLUMNS if usable >= c.min_table_width
+                and (not c.optional or any(c.key in cells for _, cells in self._keyed_rows))]
         widths = {c.key: c.width_at(usable) for c in cols}
         fixed = sum((w or 0) + 2 * self.cell_padding for w in widths.values() if w is not None)
-        flex_room = max(self.MIN_FLEX, usable - fixed - 2 * self.cell_padding)
-        return tuple((c.key, w if (w := widths[c.key]) is not None else flex_room) for c in cols)
+        flex = [c for c in cols if widths[c.key] is None]
+        room = max(0, usable - fixed - 2 * self.cell_padding * len(flex))
+        widths.update(self._share(flex, room))
+        return tuple((c.key, widths[c.key] or c.min_width) for c in cols)
+
+    def _share(self, flex: list[Col], room: int) -> dict[str, int]:
+        """Split `room` between the flex columns by weight; a column never takes more than its longest cell."""
+        need = {c.key: max([c.min_width, len(c.label)] + [cells[c.key].cell_len for _, cells in self._keyed_rows
+                                                          if c.key in cells]) for c in flex}
+        given: dict[str, int] = {}
+        left = list(flex)
+        while left:
+            total = sum(c.weight for c in left)
+            share = {c.key: max(c.min_width, room * c.weight // total) for c in left}
+            capped = [c for c in left if need[c.key] <= share[c.key]]
+            if not capped:
+                given.update(share)
+                break
+            for c in capped:
+                given[c.key] = need[c.key]
+                room -= need[c.key]
+                left.remove(c)
+            room = max(0, room)
+        if flex and room > 0 and not left:
+            last = flex[-1]
+            given[last.key] = given.get(last.key, last.min_width) + room  # the rest goes to the last one
+        return given
 
     def _apply_columns(self, layout: tuple[tuple[str, int], ...]) -> None:
         labels = {c.key: c.label for c in self.COLUMNS}
         self.clear(columns=True)
         for key, width in layout:
-            self.add_column(Text(labels[key], end=""), key=key, width=width)
+            label = labels[key]
+            if key == self.sort_column:
+                label += " ▼" if self.sort_reverse else " ▲"
+            self.add_column(Text(label, end=""), key=key, width=width)
         self._shown = layout
 
     def on_resize(self, event: Resize) -> None:
@@ -83,6 +149,36 @@ class KeyedTable(DataTable[Text]):
         layout = self._layout_for(event.size.width)
         if layout != self._shown:
             self._rebuild(layout)
+
+    # -- sorting ------------------------------------------------------------------------------
+    def sort_by(self, column: str | None, reverse: bool = False) -> None:
+        """Sort the rows by `column` (its plain text; None: the order given) and redraw."""
+        self.sort_column, self.sort_reverse = column, reverse
+        self._keyed_rows = self._sorted(self._keyed_rows)
+        self._apply_columns(self._shown)
+        self._rebuild(self._shown, force=True)
+
+    def sort_next(self) -> None:
+        """The next column (the cycle ends with the order given)."""
+        keys = [key for key, _ in self._shown]
+        if not keys:
+            return
+        if self.sort_column not in keys:
+            self.sort_by(keys[0] if keys[0] != "status" or len(keys) == 1 else keys[1])
+            return
+        index = keys.index(self.sort_column) + 1
+        self.sort_by(keys[index] if index < len(keys) else None)
+
+    def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
+        """A click on a header sorts by it (again: reversed)."""
+        key = str(event.column_key.value)
+        self.sort_by(key, reverse=not self.sort_reverse if key == self.sort_column else False)
+
+    def _sorted(self, rows: list[Row]) -> list[Row]:
+        column = self.sort_column
+        if column is None:
+            return rows
+        return sorted(rows, key=lambda row: _sort_key(row[1].get(column)), reverse=self.sort_reverse)
 
     # -- rows ---------------------------------------------------------------------------------
     @property
@@ -107,12 +203,13 @@ class KeyedTable(DataTable[Text]):
 
     def update_rows(self, rows: list[Row]) -> None:
         """Show `rows`, changing only what changed; the cursor stays on its row key."""
+        rows = self._sorted(rows)
         old_keys = [key for key, _ in self._keyed_rows]
         new_keys = [key for key, _ in rows]
         previous = dict(self._keyed_rows)
         self._keyed_rows = rows
-        if not self._shown:
-            layout = self._layout_for(self.size.width or 80)
+        layout = self._layout_for(self.size.width or 80)
+        if not self._shown or layout != self._shown:
             self._rebuild(layout)
             return
         if old_keys == new_keys:
@@ -123,29 +220,62 @@ class KeyedTable(DataTable[Text]):
                     value = cells.get(column, Text(""))
                     old = before.get(column)
                     if old is None or not _same(old, value):
-                        self.update_cell(key, column, value)
+                        self.update_cell(key, column, self._fit(column, value))
             return
         self._rebuild(self._shown)
 
-    def _rebuild(self, layout: tuple[tuple[str, int], ...]) -> None:
-        keep = self.selected_key
+    def _rebuild(self, layout: tuple[tuple[str, int], ...], force: bool = False) -> None:
+        keep = None if self._hold_index else self.selected_key
+        self._hold_index = False
         old_row = self.cursor_row
-        if layout != self._shown:
+        if layout != self._shown or force:
             self._apply_columns(layout)
         else:
             self.clear()
         columns = [key for key, _ in layout]
         for key, cells in self._keyed_rows:
-            self.add_row(*(cells.get(column, Text("")) for column in columns), key=key)
+            self.add_row(*(self._fit(column, cells.get(column, Text(""))) for column in columns), key=key)
         if keep is not None and self.select_key(keep):
             return
         if self.row_count:
             self.move_cursor(row=min(max(old_row, 0), self.row_count - 1), animate=False)
 
+    def _fit(self, column: str, cell: Text) -> Text:
+        """A `keep_end` column's cell cut at its start to the column's width."""
+        width = dict(self._shown).get(column)
+        col = next((c for c in self.COLUMNS if c.key == column), None)
+        if col is None or not col.keep_end or width is None or cell.cell_len <= width:
+            return cell
+        cut = cell[len(cell.plain) - (width - 1):]
+        return Text("…", style=cell.style, end="") + cut
+
     @property
     def row_keys(self) -> list[str]:
         """The keys of the rows shown, in order."""
         return [key for key, _ in self._keyed_rows]
+
+
+def _sort_key(cell: Text | None) -> tuple[int, float, str]:
+    """Numbers (and durations such as 1h20m) sort by value, the rest by text; empty cells last."""
+    plain = cell.plain.strip() if cell is not None else ""
+    if not plain or plain == "—":
+        return (2, 0.0, "")
+    minutes = _minutes(plain)
+    if minutes is not None:
+        return (0, minutes, plain)
+    return (1, 0.0, plain.lower())
+
+
+def _minutes(text: str) -> float | None:
+    """``12`` → 12, ``1h20m`` → 80, ``-5m`` → -5, ``2d03h`` → 2,1620; None when not a number or duration."""
+    match = re.fullmatch(r"(-)?(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?!?", text.replace(" ago", ""))
+    if text.isdigit():
+        return float(text)
+    if not match or not any(match.groups()[1:]):
+        return None
+    sign, days, hours, mins, secs = match.groups()
+    value = int(days or 0) * 1440 + int(hours or 0) * 60 + int(mins or 0) + int(secs or 0) / 60
+    return -value if sign else value
 
 
 def _same(a: Text, b: Text) -> bool:

@@ -1,0 +1,576 @@
+"""The brain's git remote: fetch, integrate, push — git only (SPEC 11, DESIGN 5).
+
+This module knows git, the remote and the brain's folder layout; it knows
+nothing of claims' meaning nor of `Brain`. What the protocol decides after the
+remote brought other machines' work in (a claim lost while offline, an ID taken
+on two machines) is `core.reconcile`; the facade (`Brain.remote`) runs both.
+
+A synced write is one cycle, repeated until the push lands:
+
+    fetch → bring the work tree to the remote tip (fast-forward, or rebase of
+    local pending commits) → the caller reconciles and decides on that exact
+    tree → commit on top → non-forced push.
+
+A rejected push undoes the local commit (only the paths it wrote) and repeats
+the cycle after a jittered backoff, at most `MAX_TRIES` times (then exit 75).
+A push the server refuses for good (a hook, a protected branch) is reported at
+once with the server's message (exit 24). BRAIN-INDEX.md is never merged as
+text: a local merge driver keeps either side and the index is regenerated.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
+
+from brain_tui.core import gitops
+from brain_tui.core.errors import Contended, RemoteUnreachable, UsageError
+from brain_tui.core.gitops import FastForwardFailed, GitTimeout, PushDeclined, RebaseConflict
+from brain_tui.core.yamlio import atomic_write_text
+
+T = TypeVar("T")
+
+MAX_TRIES = 8
+REMOTE = "origin"
+INDEX_FILE = "BRAIN-INDEX.md"
+INDEX_DRIVER = "bsi-index"
+STATE_DIR = ".brain"
+SYNC_STATE = "sync.json"
+#: Present while bsi itself rebases: a rebase found with it was left by a killed bsi (ours to abort).
+REBASE_MARK = "rebasing"
+#: Seconds a fetch or push may take before the remote counts as unreachable (exit 69).
+DEFAULT_NETWORK_TIMEOUT = 60.0
+_UNREACHABLE_HINTS = (
+    "could not read from remote",
+    "does not appear to be a git repository",
+    "unable to access",
+    "could not resolve host",
+    "connection refused",
+    "connection timed out",
+    "no such file or directory",
+    "repository not found",
+)
+#: A `[remote rejected]` with these words lost a race on the server's ref: retry, it is not a refusal.
+_RACE_WORDS = ("failed to update ref", "cannot lock ref", "incorrect old value", "failed to lock")
+_REJECTED_RE = re.compile(r"^!\s+\S+\s+\[(remote )?rejected\]\s*(\((?P<why>[^)]*)\))?", re.MULTILINE)
+
+
+def network_timeout() -> float:
+    """The fetch/push time limit: `$BSI_NETWORK_TIMEOUT` seconds when set (and positive), else 60."""
+    try:
+        value = float(os.environ.get("BSI_NETWORK_TIMEOUT", ""))
+    except ValueError:
+        return DEFAULT_NETWORK_TIMEOUT
+    return value if value > 0 else DEFAULT_NETWORK_TIMEOUT
+
+
+@dataclass(frozen=True)
+class RemoteReport:
+    """What one `sync` did on the git side."""
+
+    fetched: bool
+    rebased: bool
+    pushed: bool
+    ahead: int
+    behind: int
+    tries: int
+    last_sync: str | None
+
+
+@dataclass(frozen=True)
+class SyncStatus:
+    """Where the brain stands against its remote, from local git state only (no network).
+
+    `ahead`/`behind` count commits against ``origin/<branch>`` as of the last
+    fetch (None without a remote or a branch); `last_sync`/`pending_since` are
+    the ISO times recorded in `.brain/sync.json` (None when never).
+    """
+
+    mode: str
+    has_remote: bool
+    branch: str
+    ahead: int | None
+    behind: int | None
+    last_sync: str | None
+    pending_since: str | None
+    fetch_interval_s: int
+
+    def as_dict(self) -> dict[str, Any]:
+        """The mapping the cockpit's header and environment pane read."""
+        return {"mode": self.mode, "has_remote": self.has_remote, "branch": self.branch, "ahead": self.ahead,
+                "behind": self.behind, "last_sync": self.last_sync, "pending_since": self.pending_since,
+                "fetch_interval_s": self.fetch_interval_s}
+
+
+@dataclass(frozen=True)
+class Staged:
+    """What one attempt of a synced write left for the push: the paths it wrote and whether it committed."""
+
+    paths: tuple[str, ...]
+    committed: bool
+
+
+class PushRejected(Exception):
+    """The remote moved between our fetch and our push (retry the cycle)."""
+
+
+def _unreachable(text: str) -> bool:
+    low = text.lower()
+    return any(hint in low for hint in _UNREACHABLE_HINTS)
+
+
+def has_remote(root: Path) -> bool:
+    """True when the brain has an `origin` remote."""
+    return gitops.run_git(root, "remote", "get-url", REMOTE, check=False).returncode == 0
+
+
+def branch_of(root: Path) -> str:
+    """The current branch (sync needs one; a detached HEAD is a usage error)."""
+    branch = gitops.current_branch(root)
+    if not branch:
+        raise UsageError("sync needs a checked-out branch (HEAD is detached)")
+    return branch
+
+
+def rev(root: Path, ref: str) -> str | None:
+    """The commit `ref` names, or None."""
+    proc = gitops.run_git(root, "rev-parse", "--verify", "--quiet", ref, check=False)
+    return (proc.stdout.strip() or None) if proc.returncode == 0 else None
+
+
+def fetch(root: Path, branch: str) -> bool:
+    """Fetch from origin.
+
+    Returns:
+        True when the remote has the branch, False when it does not exist there yet.
+
+    Raises:
+        RemoteUnreachable: no remote, it cannot be reached, or it does not answer in time (exit 69).
+    """
+    if not has_remote(root):
+        raise RemoteUnreachable("no git remote 'origin' configured: add one, or work without --sync")
+    limit = network_timeout()
+    try:
+        proc = gitops.run_git(root, "fetch", "--quiet", REMOTE, check=False, timeout=limit)
+    except GitTimeout:
+        raise RemoteUnreachable(f"remote did not answer within {limit:.0f}s (fetch stopped); "
+                                "use --offline to record the change locally") from None
+    if proc.returncode != 0:
+        raise RemoteUnreachable(f"remote unreachable ({gitops.reason(proc.stderr, 'fetch failed')}); "
+                                "use --offline to record the change locally")
+    return rev(root, f"refs/remotes/{REMOTE}/{branch}") is not None
+
+
+def counts(root: Path, branch: str) -> tuple[int, int]:
+    """(ahead, behind) of HEAD against origin/branch, (commits, 0) without an upstream."""
+    upstream = f"refs/remotes/{REMOTE}/{branch}"
+    if rev(root, upstream) is None:
+        ahead = gitops.run_git(root, "rev-list", "--count", "HEAD", check=False).stdout.strip()
+        return (int(ahead or 0), 0)
+    proc = gitops.run_git(root, "rev-list", "--left-right", "--count", f"HEAD...{upstream}", check=False)
+    parts = proc.stdout.split()
+    return (int(parts[0]), int(parts[1])) if len(parts) == 2 else (0, 0)
+
+
+def ensure_index_driver(root: Path) -> None:
+    """Never merge BRAIN-INDEX.md as text: a local driver keeps one side; the facade regenerates it."""
+    gitops.run_git(root, "config", f"merge.{INDEX_DRIVER}.name", "BRAIN-INDEX.md is regenerated, never merged")
+    gitops.run_git(root, "config", f"merge.{INDEX_DRIVER}.driver", "true")
+    gdir = gitops.git_dir(root)
+    if gdir is None:
+        return
+    info = gdir / "info" / "attributes"
+    line = f"{INDEX_FILE} merge={INDEX_DRIVER}"
+    pattern = f"{gitops.top_prefix(root)}{INDEX_FILE} merge={INDEX_DRIVER}"
+    existing = info.read_text(encoding="utf-8").splitlines() if info.exists() else []
+    wanted = [x for x in dict.fromkeys((line, pattern)) if x not in existing]
+    if wanted:
+        info.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(info, "\n".join([*existing, *wanted]) + "\n")
+
+
+def _mark(root: Path) -> Path:
+    return root / STATE_DIR / REBASE_MARK
+
+
+def recover(root: Path) -> None:
+    """Abort a rebase a killed bsi left behind (call with the brain lock held: none of ours runs).
+
+    A rebase without bsi's mark is the user's: it is left alone, and writes are
+    refused until it ends (`gitops.refuse_mid_operation`).
+    """
+    mark = _mark(root)
+    if not mark.exists():
+        return
+    busy = gitops.operation_in_progress(root)
+    if busy is not None and busy[0] == "a rebase":
+        gitops.run_git(root, "rebase", "--abort", check=False)
+    mark.unlink(missing_ok=True)
+
+
+def _regenerated_index_out_of_the_way(root: Path) -> None:
+    """Put BRAIN-INDEX.md back to HEAD's text when only its generated block changed.
+
+    It is regenerated after every integration, so an uncommitted regeneration
+    (`--no-commit`) must never block a fast-forward or a rebase.
+    """
+    from brain_tui.core.index import END, START
+
+    path = root / INDEX_FILE
+    if not path.is_file():
+        return
+    head = gitops.run_git(root, "show", f"HEAD:./{INDEX_FILE}", check=False)
+    if head.returncode != 0:
+        return
+    text = path.read_text(encoding="utf-8", errors="replace")
+
+    def outside(doc: str) -> str:
+        start, end = doc.find(START), doc.rfind(END)
+        return doc if start < 0 or end < start else doc[:start] + doc[end + len(END):]
+
+    if text != head.stdout and outside(text) == outside(head.stdout):
+        gitops.run_git(root, "checkout", "HEAD", "--", INDEX_FILE, check=False)
+
+
+def integrate(root: Path, branch: str) -> bool:
+    """Bring HEAD onto the fetched remote tip. Call with the brain lock held.
+
+    Fast-forward when there is nothing local; otherwise rebase the local pending
+    commits. Both carry uncommitted files over (autostash). A rebase that stops
+    on a conflict is aborted and reported.
+
+    Returns:
+        True when local commits were rebased.
+
+    Raises:
+        FastForwardFailed: uncommitted local files collide with the remote's (exit 22).
+        RebaseConflict: a local commit conflicts with the remote's; nothing lost (exit 21).
+    """
+    upstream = f"{REMOTE}/{branch}"
+    if rev(root, f"refs/remotes/{upstream}") is None:
+        return False
+    ahead, behind = counts(root, branch)
+    if behind == 0:
+        return False
+    _regenerated_index_out_of_the_way(root)
+    ident = gitops.identity_args(root)
+    if ahead == 0:
+        proc = gitops.run_git(root, *ident, "merge", "--ff-only", "--autostash", "--quiet", upstream, check=False)
+        if proc.returncode != 0:
+            raise FastForwardFailed(
+                f"cannot fast-forward to {upstream}: {_collision(proc.stderr)}; nothing was changed. "
+                "Commit, move or stash those files, then run `bsi sync`")
+        return False
+    ensure_index_driver(root)
+    mark = _mark(root)
+    mark.parent.mkdir(exist_ok=True)
+    mark.write_text(upstream + "\n", encoding="utf-8")
+    try:
+        proc = gitops.run_git(root, *ident, "rebase", "--autostash", "--quiet", upstream, check=False, timeout=120)
+        if proc.returncode != 0:
+            gitops.run_git(root, "rebase", "--abort", check=False)
+            raise RebaseConflict(
+                f"rebase onto {upstream} stopped on a conflict ({_collision(proc.stdout + proc.stderr)}) and was "
+                "aborted; nothing was lost. Resolve by hand: `git pull --rebase`, fix the files, "
+                "then `bsi index` and `bsi sync`")
+    finally:
+        mark.unlink(missing_ok=True)
+    return True
+
+
+def _collision(stderr: str) -> str:
+    """Git's complaint as one plain line, naming the files when it lists them."""
+    files = [line.strip() for line in stderr.splitlines() if line.startswith(("\t", "    "))]
+    conflict = re.findall(r"CONFLICT \([^)]*\): .*?(?:in|for) (\S+)", stderr)
+    named = conflict or files
+    if named:
+        return "files in the way: " + ", ".join(dict.fromkeys(named))
+    return gitops.reason(stderr, "git gave no reason")
+
+
+def undo(root: Path, head_before: str, paths: Sequence[str]) -> None:
+    """Take back one local commit, touching only the paths it wrote."""
+    gitops.run_git(root, "reset", "--soft", "--quiet", head_before)
+    for rel in paths:
+        in_old = gitops.run_git(root, "cat-file", "-e", f"{head_before}:./{rel}", check=False).returncode == 0
+        if in_old:
+            gitops.run_git(root, "checkout", head_before, "--", rel)
+        else:
+            gitops.run_git(root, "rm", "--cached", "--quiet", "--ignore-unmatch", "--", rel, check=False)
+            (root / rel).unlink(missing_ok=True)
+
+
+def push(root: Path, branch: str) -> None:
+    """Non-forced push of HEAD to origin/branch.
+
+    Raises:
+        PushRejected: the remote moved (retry the cycle).
+        PushDeclined: the server refused it for good (hook, protected branch): its message, exit 24.
+        RemoteUnreachable: the remote cannot be reached or does not answer in time.
+    """
+    limit = network_timeout()
+    try:
+        proc = gitops.run_git(root, "push", "--porcelain", REMOTE, f"HEAD:refs/heads/{branch}",
+                              check=False, timeout=limit)
+    except GitTimeout:
+        raise RemoteUnreachable(f"remote did not answer within {limit:.0f}s (push stopped)") from None
+    if proc.returncode == 0:
+        return
+    text = proc.stdout + "\n" + proc.stderr
+    match = _REJECTED_RE.search(proc.stdout)
+    raced = any(word in text for word in _RACE_WORDS)
+    if match and match.group(1) and not raced:
+        said = [line[len("remote:"):].strip() for line in proc.stderr.splitlines() if line.startswith("remote:")]
+        said = [line for line in said if line]
+        why = match.group("why") or "declined"
+        raise PushDeclined(f"the remote declined the push ({why})"
+                           + (f": {' / '.join(said)}" if said else "")
+                           + "; nothing was pushed, the local commit was taken back")
+    if match or raced or "non-fast-forward" in text or "fetch first" in text:
+        raise PushRejected(text.strip())
+    if _unreachable(text):
+        raise RemoteUnreachable(f"remote unreachable on push ({gitops.reason(text, 'push failed')})")
+    raise PushDeclined(f"git push failed: {gitops.reason(proc.stderr or proc.stdout, 'no reason given')}")
+
+
+def read_state(root: Path) -> dict[str, Any]:
+    """`.brain/sync.json` as a dict (empty when absent or unreadable)."""
+    try:
+        state = json.loads((root / STATE_DIR / SYNC_STATE).read_text(encoding="utf-8"))
+        return state if isinstance(state, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def record(root: Path, stamp: str, pending: bool) -> str:
+    """Remember the last sync time, or that local changes wait to be pushed (`.brain/sync.json`)."""
+    (root / STATE_DIR).mkdir(exist_ok=True)
+    state = read_state(root)
+    if pending:
+        state["pending_since"] = state.get("pending_since") or stamp
+    else:
+        state["last_sync"] = stamp
+        state.pop("pending_since", None)
+    atomic_write_text(root / STATE_DIR / SYNC_STATE, json.dumps(state, sort_keys=True) + "\n")
+    return stamp
+
+
+def status(root: Path, mode: str, fetch_interval_s: int) -> SyncStatus:
+    """Where this brain stands against its remote, from local git state only (a few local git commands)."""
+    state = read_state(root)
+    branch = gitops.current_branch(root)
+    remote = has_remote(root)
+    ahead: int | None = None
+    behind: int | None = None
+    if remote and branch:
+        ahead, behind = counts(root, branch)
+    last_sync, pending_since = state.get("last_sync"), state.get("pending_since")
+    return SyncStatus(mode=mode, has_remote=remote, branch=branch, ahead=ahead, behind=behind,
+                      last_sync=last_sync if isinstance(last_sync, str) else None,
+                      pending_since=pending_since if isinstance(pending_since, str) else None,
+                      fetch_interval_s=fetch_interval_s)
+
+
+def local_added_claims(root: Path, branch: str) -> set[str]:
+    """IDs of the claim files the local pending commits add (since the fork point from the remote tip)."""
+    upstream = f"{REMOTE}/{branch}"
+    if rev(root, f"refs/remotes/{upstream}") is None:
+        return set()
+    proc = gitops.run_git(root, "diff", "--name-only", "-z", "--relative", "--diff-filter=A", f"{upstream}...HEAD",
+                          "--", "claims/", check=False)
+    return {Path(p).stem for p in proc.stdout.split("\0") if p.endswith((".yml", ".yaml"))}
+
+
+def _backoff(attempt: int) -> None:
+    time.sleep(min(2.0, 0.05 * (2**attempt)) * (0.5 + random.random()))
+
+
+Lock = Callable[[], AbstractContextManager[None]]
+
+
+class Reconciler(Protocol):
+    """What the caller decides around an integration (the facade runs the protocol's rules here)."""
+
+    def before_integrate(self, branch: str) -> None:
+        """Runs after the fetch, before local commits are rebased (may rewrite them: `rewrite_local`)."""
+
+    def after_integrate(self, branch: str, rebased: bool) -> None:
+        """Runs once the work tree is on the remote tip."""
+
+
+def _ready(root: Path) -> str:
+    """Under the lock: clear what a killed bsi left, refuse during the user's git operation, the branch."""
+    recover(root)
+    gitops.refuse_mid_operation(root)
+    return branch_of(root)
+
+
+def _integrate(root: Path, branch: str, reconciler: Reconciler) -> bool:
+    reconciler.before_integrate(branch)
+    rebased = integrate(root, branch)
+    reconciler.after_integrate(branch, rebased)
+    return rebased
+
+
+def write_through(root: Path, lock: Lock, reconciler: Reconciler, attempt: Callable[[], Staged]) -> None:
+    """One synced write: fetch → integrate (with `reconciler`) → `attempt()` → push, retried.
+
+    `attempt` decides on the integrated tree and writes (and commits) locally;
+    it raises to refuse (nothing is pushed then). A rejected push takes the
+    local commit back and repeats the whole cycle.
+
+    Raises:
+        Contended: the push was rejected `MAX_TRIES` times (exit 75).
+        RemoteUnreachable, PushDeclined: the local commit was taken back first.
+    """
+    last_error = ""
+    for tries in range(MAX_TRIES):
+        with lock():
+            branch = _ready(root)
+            fetch(root, branch)
+            _integrate(root, branch, reconciler)
+            head_before = rev(root, "HEAD") or ""
+            staged = attempt()
+            try:
+                push(root, branch)
+            except PushRejected as exc:
+                last_error = str(exc)
+                if staged.committed and head_before:
+                    undo(root, head_before, staged.paths)
+            except (RemoteUnreachable, PushDeclined):
+                if staged.committed and head_before:
+                    undo(root, head_before, staged.paths)
+                raise
+            else:
+                return
+        _backoff(tries)
+    last = [line for line in last_error.splitlines() if line.strip()][-1:]
+    raise Contended(f"push rejected {MAX_TRIES} times (the remote keeps moving); nothing was changed. "
+                    f"Try again.{' Last: ' + last[0].strip() if last else ''}")
+
+
+def sync(root: Path, lock: Lock, reconciler: Reconciler, now: Callable[[], str]) -> RemoteReport:
+    """`bsi sync`: fetch, rebase pending local commits (with `reconciler`), push.
+
+    Raises:
+        Contended: the push was rejected `MAX_TRIES` times; local commits are kept.
+    """
+    rebased = False
+    for tries in range(1, MAX_TRIES + 1):
+        with lock():
+            branch = _ready(root)
+            remote_has_branch = fetch(root, branch)
+            rebased = _integrate(root, branch, reconciler) or rebased
+            ahead, _ = counts(root, branch)
+            pushed = False
+            if ahead or not remote_has_branch:
+                try:
+                    push(root, branch)
+                    pushed = True
+                except PushRejected:
+                    _backoff(tries)
+                    continue
+            stamp = record(root, now(), pending=False)
+            ahead, behind = counts(root, branch)
+            return RemoteReport(fetched=True, rebased=rebased, pushed=pushed, ahead=ahead, behind=behind,
+                                tries=tries, last_sync=stamp)
+    raise Contended(f"push rejected {MAX_TRIES} times (the remote keeps moving); local commits are kept, "
+                    "run `bsi sync` again")
+
+
+def pull(root: Path, lock: Lock, reconciler: Reconciler) -> bool:
+    """Fetch and bring the work tree to the remote tip (with `reconciler`).
+
+    Returns:
+        True when local commits were rebased.
+    """
+    with lock():
+        branch = _ready(root)
+        fetch(root, branch)
+        return _integrate(root, branch, reconciler)
+
+
+def iter_local_commits(root: Path, branch: str) -> Iterator[str]:
+    """The local commits not on the remote tip, oldest first."""
+    upstream = f"refs/remotes/{REMOTE}/{branch}"
+    if rev(root, upstream) is None:
+        return iter(())
+    proc = gitops.run_git(root, "rev-list", "--reverse", f"{upstream}..HEAD", check=False)
+    return iter(proc.stdout.split())
+
+
+def file_at(root: Path, ref: str, rel: str) -> str | None:
+    """The text of `rel` (brain-relative) at `ref`, or None when it is not there."""
+    proc = gitops.run_git(root, "show", f"{ref}:./{rel}", check=False)
+    return proc.stdout if proc.returncode == 0 else None
+
+
+def remote_file(root: Path, branch: str, rel: str) -> str | None:
+    """The text of `rel` on the fetched remote tip, or None."""
+    return file_at(root, f"refs/remotes/{REMOTE}/{branch}", rel)
+
+
+def rewrite_local(root: Path, branch: str, edit: Callable[[str, str], tuple[str, str] | None],
+                  message: Callable[[str], str], touched: Mapping[str, str]) -> None:
+    """Rewrite the local pending commits (never pushed, so nobody else has them), path by path.
+
+    For each local commit, every brain path in `touched` (old path → new path)
+    present in its tree is replaced by `edit(old_path, text)` → (new path, new
+    text), or kept when `edit` returns None; its message goes through `message`.
+    Authors and dates are kept. The work tree and the index follow for those
+    paths only: nothing else is touched. Call with the brain lock held.
+    """
+    commits = list(iter_local_commits(root, branch))
+    if not commits:
+        return
+    prefix = gitops.top_prefix(root)
+    top = gitops.toplevel(root)
+    gdir = gitops.git_dir(root)
+    assert gdir is not None
+    tmp_index = gdir / "bsi-rewrite.index"
+    env = {"GIT_INDEX_FILE": str(tmp_index)}
+    parent = gitops.run_git(root, "rev-parse", f"{commits[0]}^").stdout.strip()
+    try:
+        for commit in commits:
+            gitops.run_git(root, "read-tree", commit, env=env)
+            for old in touched:
+                text = file_at(root, commit, old)
+                if text is None:
+                    continue
+                changed = edit(old, text)
+                if changed is None:
+                    continue
+                new_rel, new_text = changed
+                blob = gitops.run_git(root, "hash-object", "-w", "--stdin", input_text=new_text).stdout.strip()
+                gitops.run_git(top, "update-index", "--force-remove", "--", f"{prefix}{old}", env=env)
+                gitops.run_git(top, "update-index", "--add", "--cacheinfo", f"100644,{blob},{prefix}{new_rel}",
+                               env=env)
+            tree = gitops.run_git(root, "write-tree", env=env).stdout.strip()
+            meta = gitops.run_git(root, "log", "-1", "--format=%an%x00%ae%x00%aI%x00%cn%x00%ce%x00%cI%x00%B",
+                                  commit).stdout
+            an, ae, ad, cn, ce, cd, body = meta.split("\0", 6)
+            dates = {"GIT_AUTHOR_NAME": an, "GIT_AUTHOR_EMAIL": ae, "GIT_AUTHOR_DATE": ad,
+                     "GIT_COMMITTER_NAME": cn, "GIT_COMMITTER_EMAIL": ce, "GIT_COMMITTER_DATE": cd}
+            parent = gitops.run_git(root, "commit-tree", tree, "-p", parent, "-F", "-", env=dates,
+                                    input_text=message(body.rstrip("\n")) + "\n").stdout.strip()
+    finally:
+        tmp_index.unlink(missing_ok=True)
+    gitops.run_git(root, "update-ref", "-m", "bsi: rename clashing claim IDs", "HEAD", parent)
+    for old, new in touched.items():
+        for rel in dict.fromkeys((old, new)):
+            text = file_at(root, "HEAD", rel)
+            target = root / rel
+            if text is None:
+                target.unlink(missing_ok=True)
+                gitops.run_git(root, "rm", "--cached", "--quiet", "--ignore-unmatch", "--", rel, check=False)
+            else:
+                atomic_write_text(target, text)
+                gitops.run_git(root, "reset", "--quiet", "HEAD", "--", rel, check=False)

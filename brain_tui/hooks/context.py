@@ -1,0 +1,144 @@
+"""`session-start` and `user-prompt-submit`: what a session is told about its claim (SPEC 20.2).
+
+Facts, short, never orders; brain text goes through `fact()` (inert, cut short).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from brain_tui.core import agents
+from brain_tui.hooks import wire
+from brain_tui.hooks.events import Answer, HookContext, agent_process, bound_claims, close_command, launcher_claim
+from brain_tui.hooks.text import fact
+
+if TYPE_CHECKING:
+    from brain_tui.core.model import BrainSnapshot, Claim
+
+#: `additionalContext` is at most this long (SPEC 20.2).
+CONTEXT_LIMIT = 10_000
+#: A TTL under this is brought to the session's attention.
+TTL_WARNING_S = 15 * 60
+
+
+def session_start(ctx: HookContext) -> Answer:
+    """The brain state, the session's claim and its pending signals as `additionalContext`; `BSI_SESSION` exported."""
+    if ctx.root is None:
+        return Answer()
+    brain = ctx.brain
+    now = brain.now()
+    facts: list[str] = []
+    bound = bound_claims(ctx)
+    session = ctx.agent_session
+    source = wire.text_field(ctx.event, "source")
+    if bound and session and not launcher_claim(ctx.environ):
+        agents.drop_handover(ctx.root, session)
+    if not bound and session and source in ("clear", "compact", "resume"):
+        taken, why = agents.take_handover(ctx.root, session, now, cwd=ctx.cwd, process=agent_process())
+        bound = list(reversed(taken))
+        if why:
+            facts.append(f"BSI: {why}.")
+    snapshot = brain.snapshot()
+    facts.append(brain_state(ctx, snapshot))
+    if bound:
+        claim = snapshot.claim(bound[0])
+        facts.extend(claim_facts(claim, snapshot) if claim else [f"BSI: claim {bound[0]} not found in the brain."])
+        for sig in pending_signals(snapshot, bound[0])[:20]:
+            facts.append(f"- signal {sig.sig_id} {fact(sig.type, 24)} from {fact(sig.sender, 60)}: "
+                         f"\"{fact(sig.payload, 200)}\"")
+        env_file = ctx.environ.get("CLAUDE_ENV_FILE", "")
+        if env_file and claim is not None and not claim.is_terminal:
+            with open(env_file, "a", encoding="utf-8") as handle:
+                handle.write(f"export BSI_SESSION={claim.sess_id}\n")
+        agents.record_state(ctx.root, bound[0], session, "working", now)
+    else:
+        facts.append("BSI: this session holds no claim. Writes into a claimed scope are refused; "
+                     "`bsi claim open --scope S --story TEXT` declares one.")
+    text = "\n".join(facts)
+    if len(text) > CONTEXT_LIMIT:
+        text = text[: CONTEXT_LIMIT - 1] + "…"
+    return Answer(0, wire.dumps(wire.context("SessionStart", text)))
+
+
+def brain_state(ctx: HookContext, snapshot: BrainSnapshot) -> str:
+    """A short brain state (SPEC 16, the part a session needs): where, how many claims, what waits."""
+    from brain_tui.core import gitops
+
+    counts: dict[str, int] = {}
+    for claim in snapshot.claims:
+        counts[claim.status] = counts.get(claim.status, 0) + 1
+    active = ", ".join(f"{counts[s]} {s}" for s in ("open", "waiting_human", "paused", "stale") if counts.get(s))
+    try:
+        version = fact(gitops.head_summary(ctx.brain.root), 80)
+    except Exception:  # noqa: BLE001 - a brain that is not a git work tree still has a state
+        version = "not a git repository"
+    pending = sum(1 for s in snapshot.signals if s.state == "pending")
+    return (f"BSI brain {fact(ctx.brain.brain_name, 60)} at {fact(ctx.brain.root, 200)} "
+            f"(version {version}): claims {active or 'none blocking'}; {pending} signals pending.")
+
+
+def claim_facts(claim: Claim, snapshot: BrainSnapshot) -> list[str]:
+    """The claim's facts: ID, scope, status, TTL left, tier requirement, parent, triggers."""
+    from brain_tui.core.protocol import TIER_NAMES, tier_of
+
+    tier = tier_of(claim)
+    left = ""
+    if claim.expires_at is not None:
+        minutes = int((claim.expires_at - snapshot.now).total_seconds() // 60)
+        left = f"; TTL left {minutes} min" if minutes >= 0 else f"; TTL over by {-minutes} min"
+    lines = [
+        f"BSI claim {claim.sess_id}: status {fact(claim.status, 20)}; scope {fact(claim.scope_text, 300)}{left}; "
+        f"tier {tier} ({TIER_NAMES[tier]}): close with `{close_command(claim, snapshot)}`.",
+    ]
+    if claim.parent:
+        lines.append(f"Parent claim: {fact(claim.parent, 80)}.")
+    triggers = [f"{key}: \"{fact(claim.data.get(key), 120)}\"" for key in ("on_done", "on_partial", "on_fail")
+                if claim.data.get(key)]
+    if triggers:
+        lines.append("Exit triggers: " + "; ".join(triggers) + ".")
+    if claim.story:
+        lines.append(f"Story (as written by its author): \"{fact(claim.story, 200)}\".")
+    return lines
+
+
+def pending_signals(snapshot: BrainSnapshot, sess_id: str) -> list[Any]:
+    """The pending signals addressed to this claim, oldest first."""
+    return [s for s in snapshot.signals if s.state == "pending" and s.to == sess_id]
+
+
+def user_prompt_submit(ctx: HookContext) -> Answer:
+    """What is new for the session since the last prompt, each item brought in once."""
+    if ctx.root is None:
+        return Answer()
+    bound = bound_claims(ctx)
+    if not bound:
+        return Answer()
+    brain = ctx.brain
+    snapshot = brain.snapshot()
+    claim = snapshot.claim(bound[0])
+    if claim is None:
+        return Answer()
+    items: list[tuple[str, str]] = []
+    for sig in pending_signals(snapshot, claim.sess_id):
+        items.append((f"sig:{sig.sig_id}", f"- signal {sig.sig_id} {fact(sig.type, 24)} from "
+                                           f"{fact(sig.sender, 60)}: \"{fact(sig.payload, 200)}\""))
+    history = claim.data.get("gate_history")
+    if isinstance(history, list):
+        for number, entry in enumerate(history):
+            if isinstance(entry, dict) and str(entry.get("event", "")).upper() not in ("HUMAN_GATE", "REQUEST"):
+                line = (f"- gate {fact(entry.get('event'), 20)} by {fact(entry.get('by'), 60)} at "
+                        f"{fact(entry.get('ts'), 30)}: \"{fact(entry.get('message'), 200)}\"")
+                items.append((f"gate:{number}", line))
+    if claim.expires_at is not None and claim.status == "open":
+        left = (claim.expires_at - snapshot.now).total_seconds()
+        if 0 <= left < TTL_WARNING_S:
+            items.append((f"ttl:{claim.expires_at.isoformat()}",
+                          f"- TTL of {claim.sess_id}: {int(left // 60)} min left (`bsi claim renew {claim.sess_id}`)"))
+    fresh = agents.unseen(ctx.root, claim.sess_id, [key for key, _ in items])
+    lines = [line for key, line in items if key in fresh]
+    if not lines:
+        return Answer()
+    text = "\n".join([f"BSI: new for claim {claim.sess_id} (status {fact(claim.status, 20)}):", *lines])
+    if len(text) > CONTEXT_LIMIT:
+        text = text[: CONTEXT_LIMIT - 1] + "…"
+    return Answer(0, wire.dumps(wire.context("UserPromptSubmit", text)))

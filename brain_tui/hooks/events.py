@@ -1,0 +1,368 @@
+"""What each hook event does (SPEC 20.2), on the core facade.
+
+Every handler gets a `HookContext` and returns an `Answer` (exit code 0 or 2,
+stdout, stderr). Nothing here prints, exits or reads stdin: `hooks.main` does.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from brain_tui.core import agents
+from brain_tui.hooks import wire
+from brain_tui.hooks.text import fact
+
+if TYPE_CHECKING:
+    from brain_tui.core.brain import Brain
+    from brain_tui.core.model import BrainSnapshot, Claim
+
+#: The protocol's own files: an agent never writes them with an editor tool (SPEC 20.2).
+PROTOCOL_DIRS = ("claims/", "signals/", "locks/", "breath/", ".brain/")
+PROTOCOL_FILES = ("BRAIN-INDEX.md",)
+#: `hooks.unclaimed_writes` in brain-compose.yml.
+UNCLAIMED_MODES = ("allow", "warn", "deny")
+
+
+@dataclass
+class Answer:
+    """What the hook answers: exit code (0 or 2 only), stdout, stderr."""
+
+    code: int = 0
+    out: str = ""
+    err: str = ""
+
+
+@dataclass
+class HookContext:
+    """One hook run: the event, the agent, the brain and the environment.
+
+    Attributes:
+        event_name: the kebab-case event (`pre-tool-use`, …).
+        event: the decoded stdin object.
+        agent: `claude`, `codex` or `gemini`.
+        root: the brain folder, or None when none was found.
+        now: `--now` (else `$BRAIN_NOW`, else the system clock).
+        environ: the process environment.
+    """
+
+    event_name: str
+    event: dict[str, Any]
+    agent: str
+    root: str | None
+    now: str | None
+    environ: dict[str, str]
+    _brain: Brain | None = field(default=None, repr=False)
+
+    @property
+    def brain(self) -> Brain:
+        """The facade, opened once, never committing and never syncing from a hook."""
+        if self._brain is None:
+            from brain_tui.core.brain import Brain
+
+            assert self.root is not None
+            self._brain = Brain(self.root, now=self.now, commit=False, sync="local")
+        return self._brain
+
+    @property
+    def agent_session(self) -> str | None:
+        """The agent's session ID: the event's `session_id`, else `$CLAUDE_CODE_SESSION_ID`."""
+        value = wire.text_field(self.event, "session_id") or self.environ.get(agents.AGENT_SESSION_ENV, "")
+        return value if agents.valid_agent_session(value) else None
+
+    @property
+    def cwd(self) -> str:
+        """The event's working folder (else ours)."""
+        return wire.text_field(self.event, "cwd") or os.getcwd()
+
+
+# ---------------------------------------------------------------------------------------------
+# Binding (SPEC 20.1)
+# ---------------------------------------------------------------------------------------------
+def launcher_claim(environ: dict[str, str]) -> str | None:
+    """`$BSI_SESSION`, when set to a session ID (it wins over any binding)."""
+    from brain_tui.core.store import valid_session_id
+
+    value = environ.get(agents.BSI_SESSION_ENV, "").strip()
+    return value if value and valid_session_id(value) else None
+
+
+def bound_claims(ctx: HookContext, snapshot: BrainSnapshot | None = None) -> list[str]:
+    """The claims this agent session holds, newest first: `$BSI_SESSION`, else its binding.
+
+    The binding is read from the local records (`core.agents`), else from the
+    `agent_session:` of the blocking claims in `snapshot` (a claim opened on
+    another path, or the records lost).
+    """
+    launched = launcher_claim(ctx.environ)
+    if launched:
+        return [launched]
+    session = ctx.agent_session
+    if session is None or ctx.root is None:
+        return []
+    found = list(reversed(agents.bound_claims(ctx.root, session)))
+    if not found and snapshot is not None:
+        found = [c.sess_id for c in reversed(snapshot.claims) if c.data.get("agent_session") == session]
+    return found
+
+
+def agent_process() -> str:
+    """An ID of the agent process running this hook (the nearest ancestor that is not a shell), or "".
+
+    Claude Code keeps its process across `/clear`: a hand-over is only taken by
+    a session of the same process. Linux only (/proc); elsewhere "".
+    """
+    shells = {"sh", "bash", "dash", "zsh", "fish", "ksh", "env", "timeout", "nice", "uv", "python", "python3"}
+    pid = os.getppid()
+    for _ in range(6):
+        try:
+            with open(f"/proc/{pid}/stat", encoding="utf-8", errors="replace") as handle:
+                stat = handle.read()
+        except OSError:
+            return ""
+        name = stat[stat.find("(") + 1: stat.rfind(")")]
+        rest = stat[stat.rfind(")") + 2:].split()
+        if len(rest) < 20:
+            return ""
+        if name not in shells and not name.startswith("python"):
+            return f"{pid}:{rest[19]}"
+        pid = int(rest[1])
+        if pid <= 1:
+            return ""
+    return ""
+
+
+# ---------------------------------------------------------------------------------------------
+# pre-tool-use
+# ---------------------------------------------------------------------------------------------
+def relative_to_brain(root: str, path: str, cwd: str) -> str | None:
+    """The brain-relative POSIX path of a tool's target (symlinks and `..` resolved), or None if outside."""
+    real_root = os.path.realpath(root)
+    real = os.path.realpath(wire.absolute(path, cwd))
+    if real == real_root:
+        return ""
+    if not real.startswith(real_root.rstrip(os.sep) + os.sep):
+        return None
+    return os.path.relpath(real, real_root).replace(os.sep, "/")
+
+
+def is_protocol_file(rel: str) -> bool:
+    """True for the brain's protocol files (`claims/ signals/ locks/ breath/ BRAIN-INDEX.md .brain/`)."""
+    return rel in PROTOCOL_FILES or any(rel == d.rstrip("/") or rel.startswith(d) for d in PROTOCOL_DIRS)
+
+
+def unclaimed_mode(brain: Brain) -> str:
+    """`hooks.unclaimed_writes` in brain-compose.yml (`warn` when absent or unreadable)."""
+    raw = brain.config.raw.get("hooks") if hasattr(brain.config.raw, "get") else None
+    mode = raw.get("unclaimed_writes") if isinstance(raw, dict) else None
+    return mode if mode in UNCLAIMED_MODES else "warn"
+
+
+def pre_tool_use(ctx: HookContext) -> Answer:
+    """Decide one write (SPEC 20.2 table, first row). Exit 2 with the deny shape, else exit 0 with nothing."""
+    paths = wire.target_files(ctx.event, ctx.agent)
+    if paths is None:
+        return Answer()
+    if not paths:
+        raise wire.BadInput(f"{wire.text_field(ctx.event, 'tool_name') or 'the tool'} names no file "
+                            "(tool_input.file_path or notebook_path)")
+    if ctx.root is None:
+        return Answer()
+    for path in paths:
+        answer = _check_one(ctx, path)
+        if answer.code != 0 or answer.out:
+            return answer
+    return Answer()
+
+
+def _check_one(ctx: HookContext, path: str) -> Answer:
+    assert ctx.root is not None
+    if "\x00" in path:
+        raise wire.BadInput("the tool's file path holds a NUL character")
+    rel = relative_to_brain(ctx.root, path, ctx.cwd)
+    if rel is None:
+        return Answer()
+    if rel == "" or is_protocol_file(rel):
+        return refuse(ctx, f"{fact(rel or '.', 200)} is a protocol file of the brain: change it through `bsi` "
+                           "(claim, signal, lock, gate commands), never with an editor tool")
+    from brain_tui.core.model import BLOCKING_STATUSES
+
+    brain = ctx.brain
+    snapshot = brain.snapshot(only_statuses=BLOCKING_STATUSES)
+    bound = bound_claims(ctx, snapshot)
+    if bound:
+        return _check_bound(ctx, bound, rel)
+    return _check_unbound(ctx, snapshot, rel)
+
+
+def _check_bound(ctx: HookContext, bound: list[str], rel: str) -> Answer:
+    """The full preflight (SPEC 10) for the session's claim; allowed when one of its claims passes."""
+    from brain_tui.core.errors import BsiError
+
+    reasons: list[str] = []
+    for sess_id in bound:
+        try:
+            preflight(ctx.brain, sess_id, rel)
+        except BsiError as exc:
+            reasons.append(fact(exc.message, 400))
+            continue
+        return Answer()
+    return refuse(ctx, f"preflight refused for {bound[0]}: {reasons[0]}")
+
+
+def preflight(brain: Brain, sess_id: str, rel: str) -> None:
+    """The core's preflight of one write, plus the claim's effective status (an expired open claim is stale).
+
+    Raises:
+        BsiError: the refusal, with the message saying what unblocks it.
+    """
+    from brain_tui.core import preflight as rules
+    from brain_tui.core import protocol
+    from brain_tui.core.errors import PreflightRefused
+
+    snapshot = brain.snapshot()
+    rules.check(snapshot, brain.config, sess_id, rel, lambda: _branch(brain))
+    claim = snapshot.claim(sess_id)
+    if claim is not None and protocol.expired(claim, snapshot):
+        raise PreflightRefused(4, f"claim {sess_id} expired (stale, TTL over): renew it with "
+                                  f"`bsi claim renew {sess_id}` while it is open, or open a new claim")
+
+
+def _branch(brain: Brain) -> str:
+    from brain_tui.core import gitops
+
+    return gitops.current_branch(brain.root)
+
+
+def _check_unbound(ctx: HookContext, snapshot: BrainSnapshot, rel: str) -> Answer:
+    from brain_tui.core.errors import InvalidData
+    from brain_tui.core.protocol import find_conflicts
+    from brain_tui.core.scope import parse_scope
+
+    try:
+        entries = parse_scope([rel], ctx.brain.root)
+    except InvalidData as exc:
+        return refuse(ctx, f"{fact(rel, 200)} cannot be checked: {fact(exc.message, 200)}")
+    conflicts = find_conflicts(snapshot, entries)
+    if conflicts:
+        holders = "; ".join(f"{c.sess_id} ({c.status}) holds {fact(c.scope, 120)}" for c in conflicts[:3])
+        more = f" and {len(conflicts) - 3} more" if len(conflicts) > 3 else ""
+        first = conflicts[0].sess_id
+        return refuse(ctx, f"{fact(rel, 200)} is claimed: {holders}{more}. This session holds no claim. "
+                           f"To coordinate: `bsi signal send --to {first} --type BLOCKED_ON …`, or wait for its "
+                           f"close and open a claim (`bsi claim open --scope {fact(rel, 200)}`)")
+    mode = unclaimed_mode(ctx.brain)
+    if mode == "deny":
+        return refuse(ctx, f"{fact(rel, 200)}: this session holds no claim and the brain denies unclaimed "
+                           f"writes (hooks.unclaimed_writes: deny): `bsi claim open --scope {fact(rel, 200)}` first")
+    if mode == "warn":
+        text = (f"bsi: note: {fact(rel, 200)} written without a claim (no claim holds it; "
+                f"`bsi claim open --scope …` makes the work visible to other sessions)")
+        return Answer(0, wire.dumps(wire.note(text)), text + "\n")
+    return Answer()
+
+
+def refuse(ctx: HookContext, reason: str) -> Answer:
+    """A denial: exit 2, the reason on stderr and the deny shape on stdout; a note under `BSI_HOOKS=warn`."""
+    reason = reason[:2000]
+    if ctx.environ.get("BSI_HOOKS", "").strip().lower() == "warn":
+        text = f"bsi: note (BSI_HOOKS=warn, not enforced): would deny: {reason}"
+        return Answer(0, wire.dumps(wire.note(text)), text + "\n")
+    return Answer(2, wire.dumps(wire.deny(reason, ctx.agent)), f"bsi: {reason}\n")
+
+
+# ---------------------------------------------------------------------------------------------
+# post-tool-use, notification, session-end, stop
+# ---------------------------------------------------------------------------------------------
+def _now(ctx: HookContext) -> Any:
+    return ctx.brain.now()
+
+
+def post_tool_use(ctx: HookContext) -> Answer:
+    """Record the touched file and the last activity for the bound claim (local, no commit)."""
+    if ctx.root is None:
+        return Answer()
+    bound = bound_claims(ctx)
+    if not bound:
+        return Answer()
+    touched: list[str] = []
+    for path in wire.target_files(ctx.event, ctx.agent) or []:
+        rel = relative_to_brain(ctx.root, path, ctx.cwd)
+        if rel and not is_protocol_file(rel):
+            touched.append(rel)
+    tool = wire.text_field(ctx.event, "tool_name") or None
+    agents.record_activity(ctx.root, bound[0], ctx.agent_session, _now(ctx), tool=tool, touched=touched)
+    return Answer()
+
+
+def notification(ctx: HookContext) -> Answer:
+    """The agent waits for its user: `needs_input` for the cockpit."""
+    if ctx.root is None:
+        return Answer()
+    for sess_id in bound_claims(ctx)[:1]:
+        agents.record_state(ctx.root, sess_id, ctx.agent_session, "needs_input", _now(ctx))
+    return Answer()
+
+
+def session_end(ctx: HookContext) -> Answer:
+    """`ended` for the cockpit; on `/clear` the binding is left for the next session of the same agent."""
+    if ctx.root is None:
+        return Answer()
+    bound = bound_claims(ctx)
+    if not bound:
+        return Answer()
+    now = _now(ctx)
+    for sess_id in bound[:1]:
+        agents.record_state(ctx.root, sess_id, ctx.agent_session, "ended", now)
+    session = ctx.agent_session
+    if session and not launcher_claim(ctx.environ) and wire.text_field(ctx.event, "reason") in ("clear", "compact"):
+        agents.leave_handover(ctx.root, session, list(reversed(bound)), now, cwd=ctx.cwd, process=agent_process())
+    return Answer()
+
+
+def stop(ctx: HookContext) -> Answer:
+    """Block the first stop while the bound claim is `open`, with the exact close command for its tier."""
+    if ctx.root is None or ctx.event.get("stop_hook_active") is True:
+        return Answer()
+    bound = bound_claims(ctx)
+    if not bound:
+        return Answer()
+    brain = ctx.brain
+    snapshot = brain.snapshot()
+    claim = snapshot.claim(bound[0])
+    agents.record_state(ctx.root, bound[0], ctx.agent_session, "idle", brain.now())
+    if claim is None or claim.status != "open":
+        return Answer()
+    if not agents.first_time(ctx.root, claim.sess_id, f"stop:{ctx.agent_session or '-'}"):
+        return Answer()
+    reason = (f"Claim {claim.sess_id} is still open. Before stopping, close it: `{close_command(claim, snapshot)}`"
+              f", or ask a human: `bsi gate request {claim.sess_id} \"what to decide\"`.")
+    return Answer(0, wire.dumps(wire.block_stop(reason)))
+
+
+def close_command(claim: Claim, snapshot: BrainSnapshot) -> str:
+    """The `bsi claim close` command line this claim's tier requires (SPEC 6.5)."""
+    from brain_tui.core.protocol import tier_of
+
+    tier = tier_of(claim)
+    if tier == 1:
+        return f"bsi claim close {claim.sess_id} --status ok|partial|failed --files F…"
+    if tier == 2:
+        return f"bsi claim close {claim.sess_id} --tests-total N --tests-passed N --tests-failed 0 --files F…"
+    return f"bsi claim close {claim.sess_id} --status ok (once every child claim is closed)"
+
+
+def handlers() -> dict[str, Any]:
+    """The handler of each event."""
+    from brain_tui.hooks import context
+
+    return {
+        "pre-tool-use": pre_tool_use,
+        "post-tool-use": post_tool_use,
+        "session-start": context.session_start,
+        "session-end": session_end,
+        "user-prompt-submit": context.user_prompt_submit,
+        "stop": stop,
+        "notification": notification,
+    }

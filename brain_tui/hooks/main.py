@@ -1,0 +1,181 @@
+"""`bsi [--brain PATH] [--now ISO] hook EVENT [--agent claude|codex|gemini]`: read, decide, answer, exit 0 or 2.
+
+Reached straight from `bsi`'s entry point, before the command-line parser is
+built: the hook path imports only what its event needs. Whatever happens,
+the process exits 0 or 2 (Claude Code reads any other code, 1 included, as
+"go ahead") and no traceback is ever printed: a `pre-tool-use` that cannot
+decide for a bound session fails closed (exit 2, one line and the command
+to check by hand); every other event, and an unbound session, goes on with a note.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any, BinaryIO, TextIO
+
+USAGE = "usage: bsi hook EVENT [--agent claude|codex|gemini]  (EVENT: {events})"
+_VALUE_FLAGS = ("--brain", "--now", "--agent")
+_BARE_FLAGS = ("--json", "--no-commit", "--sync", "--offline")
+
+
+def is_hook_command(argv: Sequence[str]) -> bool:
+    """True when the command line is `bsi [global flags] hook …` (checked before any parser is built)."""
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+            continue
+        if arg in ("--brain", "--now"):
+            skip = True
+            continue
+        if arg.startswith(("--brain=", "--now=")) or arg in _BARE_FLAGS:
+            continue
+        return arg == "hook"
+    return False
+
+
+def _parse(argv: Sequence[str]) -> tuple[dict[str, str], list[str]]:
+    """Flags (`--brain`, `--now`, `--agent`) and positionals after `hook`; unknown flags are errors."""
+    flags: dict[str, str] = {}
+    rest: list[str] = []
+    items = list(argv)
+    index = 0
+    while index < len(items):
+        arg = items[index]
+        name, eq, value = arg.partition("=")
+        if name in _VALUE_FLAGS:
+            if not eq:
+                index += 1
+                if index >= len(items):
+                    raise ValueError(f"{name} needs a value")
+                value = items[index]
+            flags[name[2:]] = value
+        elif arg in _BARE_FLAGS:
+            pass
+        elif arg.startswith("-"):
+            raise ValueError(f"unknown flag {arg[:40]!r}")
+        else:
+            rest.append(arg)
+        index += 1
+    return flags, rest
+
+
+def find_brain(explicit: str | None, environ: dict[str, str], event: dict[str, Any], files: list[str]) -> str | None:
+    """The brain: `--brain`, `$BRAIN_ROOT`, `$CLAUDE_PROJECT_DIR`, the event's cwd, then up from the file.
+
+    Returns:
+        The brain folder, or None when none is found from the places an agent gives.
+
+    Raises:
+        NotFound: `--brain` or `$BRAIN_ROOT` names a folder that is not a brain.
+    """
+    from brain_tui.core.brain import find_root
+    from brain_tui.core.errors import NotFound
+
+    if explicit or environ.get("BRAIN_ROOT"):
+        return str(find_root(explicit))
+    starts = [environ.get("CLAUDE_PROJECT_DIR", ""), event.get("cwd") if isinstance(event.get("cwd"), str) else ""]
+    starts += [os.path.dirname(f) for f in files if os.path.isabs(f)]
+    for start in starts:
+        if not start or not os.path.isabs(start):
+            continue
+        try:
+            return str(find_root(None, cwd=start))
+        except NotFound:
+            continue
+    return None
+
+
+def run(argv: Sequence[str], stdin: BinaryIO | None = None, stdout: TextIO | None = None,
+        stderr: TextIO | None = None, environ: dict[str, str] | None = None) -> int:
+    """Run one hook; answer its exit code (0 or 2, nothing else, ever)."""
+    out = stdout or sys.stdout
+    err = stderr or sys.stderr
+    env = dict(os.environ if environ is None else environ)
+    try:
+        code, text, note = _run(argv, stdin or sys.stdin.buffer, env)
+    except BaseException as exc:  # noqa: BLE001 - the contract: exit 0 or 2, never a traceback
+        if isinstance(exc, KeyboardInterrupt | SystemExit):
+            code, text, note = 2, "", "bsi hook: interrupted\n"
+        else:
+            code, text, note = 2, "", f"bsi hook: internal error ({type(exc).__name__}): check by hand with " \
+                                      "`bsi preflight check ID FILE`\n"
+    try:
+        if text:
+            out.write(text)
+            out.flush()
+        if note:
+            err.write(note)
+            err.flush()
+    except (BrokenPipeError, OSError):
+        pass
+    return code if code in (0, 2) else 2
+
+
+def _run(argv: Sequence[str], stream: BinaryIO, env: dict[str, str]) -> tuple[int, str, str]:
+    from brain_tui.hooks import wire
+
+    events = ", ".join(wire.EVENT_NAMES)
+    try:
+        flags, rest = _parse(argv)
+    except ValueError as exc:
+        return 2, "", f"bsi hook: {exc}; {USAGE.format(events=events)}\n"
+    if rest[:1] == ["hook"]:
+        rest = rest[1:]
+    if len(rest) != 1 or rest[0] not in wire.EVENT_NAMES:
+        given = repr(rest[0][:40]) if rest else "no event"
+        return 2, "", f"bsi hook: {given} is not a hook event; {USAGE.format(events=events)}\n"
+    event_name = rest[0]
+    agent = flags.get("agent", "claude")
+    if agent not in wire.AGENTS:
+        return 2, "", f"bsi hook: unknown agent {agent[:40]!r}: claude, codex or gemini\n"
+    bad: str | None = None
+    event: dict[str, Any] = {}
+    try:
+        event = wire.read_event(stream)
+    except wire.BadInput as exc:
+        bad = str(exc)
+    except OSError as exc:
+        bad = f"stdin could not be read ({type(exc).__name__})"
+    return _decide(event_name, event, agent, flags, env, bad)
+
+
+def _decide(event_name: str, event: dict[str, Any], agent: str, flags: dict[str, str], env: dict[str, str],
+            bad: str | None) -> tuple[int, str, str]:
+    from brain_tui.hooks import events, wire
+
+    ctx = events.HookContext(event_name, event, agent, None, flags.get("now"), env)
+    try:
+        files = (wire.target_files(event, agent) or []) if bad is None else []
+        ctx.root = find_brain(flags.get("brain"), env, event, files)
+        if bad is not None:
+            raise wire.BadInput(bad)
+        answer = events.handlers()[event_name](ctx)
+        return answer.code, answer.out, answer.err
+    except Exception as exc:  # noqa: BLE001 - one line, never a traceback; fail closed when bound
+        return _failure(ctx, exc)
+
+
+def _failure(ctx: Any, exc: Exception) -> tuple[int, str, str]:
+    """Fail closed for a bound session's write; any other event or an unbound session goes on with a note."""
+    from brain_tui.core.errors import BsiError
+    from brain_tui.hooks import events, wire
+    from brain_tui.hooks.text import fact
+
+    what = exc.message if isinstance(exc, BsiError) else str(exc) if isinstance(exc, wire.BadInput) \
+        else f"internal error ({type(exc).__name__})"
+    what = fact(what, 300)
+    try:
+        bound = events.bound_claims(ctx)
+    except Exception:  # noqa: BLE001 - a binding that cannot be read counts as bound: fail closed
+        bound = ["ID"]
+    if ctx.event_name != "pre-tool-use" or not bound:
+        return 0, "", f"bsi hook {ctx.event_name}: {what} (not enforced: nothing to protect here)\n"
+    files = (wire.target_files(ctx.event, ctx.agent) or ["FILE"]) if isinstance(ctx.event, dict) else ["FILE"]
+    check = f"bsi preflight check {bound[0]} {fact(files[0], 200)}"
+    reason = f"bsi hook pre-tool-use could not decide: {what}. Check by hand: `{check}`"
+    if ctx.environ.get("BSI_HOOKS", "").strip().lower() == "warn":
+        return 0, wire.dumps(wire.note(f"bsi: note (BSI_HOOKS=warn): {reason}")), f"bsi: note: {reason}\n"
+    return 2, wire.dumps(wire.deny(reason, ctx.agent)), f"bsi: {reason}\n"

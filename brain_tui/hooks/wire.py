@@ -1,0 +1,143 @@
+"""The agents' hook wire formats: what an event carries in, and the exact shapes that go out.
+
+Claude Code sends one JSON object on stdin (``session_id``, ``transcript_path``,
+``cwd``, ``hook_event_name``, ``tool_name``, ``tool_input``, …) and reads the
+exit code and stdout. Only exit 0 and 2 mean anything to it: 2 blocks, every
+other code is "go ahead". Codex CLI speaks the same format (its edits arrive
+as ``apply_patch`` with the paths in the patch); Gemini CLI names its edit
+tools ``write_file`` and ``replace``.
+
+The output shapes are tested byte for byte: Claude Code silently ignores
+output it does not understand.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from typing import Any
+
+#: At most this much of stdin is read (SPEC 20.2).
+MAX_INPUT = 1024 * 1024
+AGENTS = ("claude", "codex", "gemini")
+#: The write tools of each agent whose target file is in `tool_input`.
+FILE_TOOLS = {
+    "claude": ("Write", "Edit", "MultiEdit", "NotebookEdit"),
+    "codex": ("Write", "Edit", "MultiEdit", "NotebookEdit"),
+    "gemini": ("write_file", "replace", "Write", "Edit"),
+}
+#: Tools whose input is a patch naming its files (Codex).
+PATCH_TOOLS = ("apply_patch", "ApplyPatch")
+_PATCH_LINE = re.compile(r"^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+?)\s*$", re.MULTILINE)
+#: The event names the agents give (``hook_event_name``), by our kebab-case event.
+EVENT_NAMES = {
+    "pre-tool-use": "PreToolUse",
+    "post-tool-use": "PostToolUse",
+    "session-start": "SessionStart",
+    "session-end": "SessionEnd",
+    "user-prompt-submit": "UserPromptSubmit",
+    "stop": "Stop",
+    "notification": "Notification",
+}
+
+
+class BadInput(ValueError):
+    """The hook's stdin is not what the event should carry (one line saying what)."""
+
+
+def read_event(stream: Any) -> dict[str, Any]:
+    """Read and decode the event object from a binary stream (at most `MAX_INPUT` bytes).
+
+    Raises:
+        BadInput: too big, not UTF-8 JSON, or not an object.
+    """
+    raw = stream.read(MAX_INPUT + 1)
+    if len(raw) > MAX_INPUT:
+        raise BadInput(f"the event on stdin is over {MAX_INPUT // 1024} KiB")
+    if not raw.strip():
+        raise BadInput("no event on stdin (expected one JSON object)")
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise BadInput("the event on stdin is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise BadInput("the event on stdin is not a JSON object")
+    return data
+
+
+def text_field(event: dict[str, Any], key: str) -> str:
+    """A string field of the event, "" when absent or not a string."""
+    value = event.get(key)
+    return value if isinstance(value, str) else ""
+
+
+def target_files(event: dict[str, Any], agent: str) -> list[str] | None:
+    """The files a write tool is about to change, as given (absolute, or relative to the event's cwd).
+
+    Returns:
+        None when the tool is not a write tool this hook checks; else the paths
+        (possibly empty when the tool input names none: the caller treats that as bad input).
+    """
+    tool = text_field(event, "tool_name")
+    tool_input = event.get("tool_input")
+    if tool in PATCH_TOOLS:
+        if not isinstance(tool_input, dict):
+            return []
+        patch = _patch_text(tool_input)
+        return [m.group(1) for m in _PATCH_LINE.finditer(patch)]
+    if tool not in FILE_TOOLS.get(agent, FILE_TOOLS["claude"]):
+        return None
+    if not isinstance(tool_input, dict):
+        return []
+    for key in ("file_path", "notebook_path", "absolute_path", "path"):
+        value = tool_input.get(key)
+        if isinstance(value, str) and value:
+            return [value]
+    return []
+
+
+def _patch_text(tool_input: dict[str, Any]) -> str:
+    for key in ("patch", "input", "command"):
+        value = tool_input.get(key)
+        if isinstance(value, str):
+            return value
+        if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+            return "\n".join(value)
+    return ""
+
+
+def absolute(path: str, cwd: str) -> str:
+    """`path` made absolute against the event's cwd (Claude Code gives absolute paths already)."""
+    return path if os.path.isabs(path) else os.path.join(cwd or os.getcwd(), path)
+
+
+# ---------------------------------------------------------------------------------------------
+# Output shapes
+# ---------------------------------------------------------------------------------------------
+def dumps(doc: dict[str, Any]) -> str:
+    """One JSON line (the exact bytes the tests compare)."""
+    return json.dumps(doc, ensure_ascii=False, separators=(", ", ": ")) + "\n"
+
+
+def deny(reason: str, agent: str = "claude") -> dict[str, Any]:
+    """A `pre-tool-use` denial. Never an `allow`: that would override the user's own permission rules."""
+    if agent == "gemini":
+        return {"decision": "deny", "reason": reason}
+    return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+                                   "permissionDecisionReason": reason}}
+
+
+def context(event_name: str, text: str) -> dict[str, Any]:
+    """`additionalContext` for `SessionStart` or `UserPromptSubmit`."""
+    return {"hookSpecificOutput": {"hookEventName": event_name, "additionalContext": text}}
+
+
+def block_stop(reason: str) -> dict[str, Any]:
+    """A `stop` that asks the agent to go on (close its claim first)."""
+    return {"decision": "block", "reason": reason}
+
+
+def note(text: str) -> dict[str, Any]:
+    """A note shown to the user, deciding nothing."""
+    return {"systemMessage": text}

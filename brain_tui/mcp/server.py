@@ -1,0 +1,135 @@
+"""`bsi mcp`: the stdio MCP server (official `mcp` SDK, `MCPServer`), one tool per protocol action of SPEC 20.3.
+
+Only JSON-RPC ever reaches stdout: the SDK points fd 1 at stderr while it
+serves, git subprocesses get `stdin=DEVNULL`, and the SDK's own logging goes
+to stderr.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from mcp.server.mcpserver import MCPServer
+from mcp_types import CallToolResult, TextContent
+
+from brain_tui.mcp import tools
+from brain_tui.mcp.tools import Session
+
+INSTRUCTIONS = (
+    "BSI coordinates parallel coding sessions on one brain. Before writing, hold a claim on what you change "
+    "(claim_open); writes outside it are refused. Close it with claim_close under its tier's rule. A human "
+    "decides gates: after gate_request, stop and wait."
+)
+
+
+def _result(body: Any) -> CallToolResult:
+    data, is_error = tools.call(body)
+    return CallToolResult(content=[TextContent(type="text", text=tools.as_text(data))], structured_content=data,
+                          is_error=is_error)
+
+
+def build_server(session: Session) -> MCPServer[Any]:
+    """The server with every tool bound to `session`."""
+    server: MCPServer[Any] = MCPServer(name="bsi", instructions=INSTRUCTIONS, log_level="WARNING")
+    s = session
+
+    @server.tool(description="The environment of the brain (SPEC 16): host, git state, pm2, ports, system. "
+                             "Read-only.")
+    def brain_state() -> CallToolResult:
+        return _result(lambda: tools.brain_state(s))
+
+    @server.tool(description="This session's claim: ID, status, scope, TTL left, tier, parent, triggers, "
+                             "liveness. sess_id is optional (default: the session's own claim).")
+    def my_claim(sess_id: str | None = None) -> CallToolResult:
+        return _result(lambda: tools.my_claim(s, sess_id))
+
+    @server.tool(description="Open a claim on scope entries (dir/, file, file#Section, *) before writing them. "
+                             "Refused (isError, exit 10) when it overlaps a blocking claim: the holders are named. "
+                             "The claim is bound to this agent session for the hooks.")
+    def claim_open(scope: list[str], story: str = "", ttl: str | None = None, type: str | None = None,
+                   satellite_type: str | None = None, level: str | None = None, parent: str | None = None,
+                   slug: str | None = None, on_done: str | None = None, on_partial: str | None = None,
+                   on_fail: str | None = None) -> CallToolResult:
+        return _result(lambda: tools.claim_open(s, scope, story, ttl, type, satellite_type, level, parent, slug,
+                                                on_done, on_partial, on_fail))
+
+    @server.tool(description="Extend the session's open claim (never past 8 h after opening).")
+    def claim_renew(sess_id: str | None = None, ttl: str | None = None) -> CallToolResult:
+        return _result(lambda: tools.claim_renew(s, sess_id, ttl))
+
+    @server.tool(description="Close the session's claim under its tier's rule: Tier 1 needs status ok|partial|"
+                             "failed, Tier 2 green tests (tests_total, tests_passed, tests_failed=0), Tier 3 every "
+                             "child closed. files default to the files this session wrote.")
+    def claim_close(sess_id: str | None = None, status: str | None = None, files: list[str] | None = None,
+                    commit: str | None = None, tests_total: int | None = None, tests_passed: int | None = None,
+                    tests_failed: int | None = None, notes: str | None = None) -> CallToolResult:
+        return _result(lambda: tools.claim_close(s, sess_id, status, files, commit, tests_total, tests_passed,
+                                                 tests_failed, notes))
+
+    @server.tool(description="The claims (blocking ones by default; all=true adds closed, failed, released).")
+    def claim_list(status: list[str] | None = None, all: bool = False) -> CallToolResult:
+        return _result(lambda: tools.claim_list(s, status, all))
+
+    @server.tool(description="The conflicts a claim on these scopes would meet (opens nothing): "
+                             "{\"conflicts\": [...]}, empty when free.")
+    def check_scope(scopes: list[str], parent: str | None = None,
+                    satellite_type: str | None = None) -> CallToolResult:
+        return _result(lambda: tools.check_scope(s, scopes, parent, satellite_type))
+
+    @server.tool(description="May the session's claim write this brain-relative file now? go, or a refusal "
+                             "with the preflight code (exit 1 scope, 2 locked, 3 breaker, 4 claim not open, "
+                             "5 kernel zone, 6 branch) and what unblocks it.")
+    def preflight(file: str, sess_id: str | None = None) -> CallToolResult:
+        return _result(lambda: tools.preflight(s, file, sess_id))
+
+    @server.tool(description="Send a signal (READY_FOR_REVIEW, BLOCKED_ON, HANDOFF, CHECKPOINT, INFO, …) to a "
+                             "claim, `pilote` or `parent`, from the session's claim.")
+    def signal_send(to: str, type: str, payload: str, scope: str = "",
+                    sess_id: str | None = None) -> CallToolResult:
+        return _result(lambda: tools.signal_send(s, to, type, payload, scope, sess_id))
+
+    @server.tool(description="Signals, optionally only pending ones and only those to one claim.")
+    def signal_list(pending: bool = False, to: str | None = None) -> CallToolResult:
+        return _result(lambda: tools.signal_list(s, pending, to))
+
+    @server.tool(description="Acknowledge a signal addressed to this session (pending → delivered).")
+    def signal_ack(sig_id: str) -> CallToolResult:
+        return _result(lambda: tools.signal_ack(s, sig_id))
+
+    @server.tool(description="Ask a human to decide (human gate). Returns at once with status waiting_human: "
+                             "then stop working and wait. Writes are refused until a human approves or "
+                             "rejects in the cockpit or with `bsi gate`; gate_status shows the decision.")
+    def gate_request(message: str, sess_id: str | None = None) -> CallToolResult:
+        return _result(lambda: tools.gate_request(s, message, sess_id))
+
+    @server.tool(description="The session's claim and its subtree, with their statuses and gate history.")
+    def gate_status(sess_id: str | None = None) -> CallToolResult:
+        return _result(lambda: tools.gate_status(s, sess_id))
+
+    @server.tool(description="Lock one file for the session's claim (TTL in minutes, default 60).")
+    def lock_acquire(file: str, ttl_min: int | None = None, sess_id: str | None = None) -> CallToolResult:
+        return _result(lambda: tools.lock_acquire(s, file, ttl_min, sess_id))
+
+    @server.tool(description="Release the session's lock of one file.")
+    def lock_release(file: str, sess_id: str | None = None) -> CallToolResult:
+        return _result(lambda: tools.lock_release(s, file, sess_id))
+
+    @server.resource("brain://state", name="brain_state", description="The brain's environment (SPEC 16), JSON.",
+                     mime_type="application/json")
+    def state_resource() -> str:
+        data, _error = tools.call(lambda: tools.brain_state(s))
+        return tools.as_text(data)
+
+    return server
+
+
+def serve(root: str | os.PathLike[str], now: str | None = None, stdout: Any = None) -> int:
+    """Serve over stdio until the client closes stdin; answer the exit code."""
+    del stdout  # the SDK owns fd 1 while it serves
+    server = build_server(Session(root, now=now))
+    try:
+        server.run("stdio")
+    except KeyboardInterrupt:
+        return 130
+    return 0

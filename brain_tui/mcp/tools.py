@@ -1,0 +1,291 @@
+"""The protocol as MCP tools (SPEC 20.3): each tool calls the core facade and answers the CLI's `--json` shape.
+
+A refusal is a result with `isError: true` and structured content
+`{"error", "exit", "kind", "retryable", …payload}`. No tool decides a human's
+action (approve, reject, pause, resume, abort, release). Brain text in a
+result is made inert (control, bidi and zero-width characters shown as
+placeholders) and cut short: it is context for a model.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from brain_tui.core import agents
+from brain_tui.core.brain import Brain
+from brain_tui.core.errors import BsiError, InvalidData, NotFound
+
+#: What kind of refusal each exit code is, and whether trying again later may succeed.
+KINDS: dict[int, tuple[str, bool]] = {
+    1: ("preflight", False), 2: ("preflight", True), 3: ("preflight", False), 4: ("preflight", False),
+    5: ("preflight", False), 6: ("preflight", False), 10: ("conflict", False), 11: ("tier", False),
+    12: ("transition", False), 13: ("drift", False), 64: ("usage", False), 65: ("invalid", False),
+    66: ("not_found", False), 69: ("remote", True), 75: ("contended", True),
+}
+MAX_TEXT = 4000
+
+
+def inert(value: Any, limit: int = MAX_TEXT) -> Any:
+    """`value` with every string made inert: control/bidi/zero-width characters as placeholders, cut at `limit`."""
+    from brain_tui.hooks.text import _placeholder
+
+    if isinstance(value, str):
+        out = []
+        for char in value[:limit]:
+            code = ord(char)
+            if code in (0x0A, 0x09):
+                out.append(char)
+                continue
+            shown = _placeholder(char) if (code < 0x20 or code >= 0x7F) else None
+            out.append(char if shown is None else shown)
+        text = "".join(out)
+        return text + "…" if len(value) > limit else text
+    if isinstance(value, Mapping):
+        return {str(inert(k, 200)): inert(v, limit) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [inert(v, limit) for v in value]
+    return value
+
+
+def refusal(exc: BsiError) -> dict[str, Any]:
+    """The structured content of a refused call."""
+    kind, retryable = KINDS.get(exc.exit_code, ("error", False))
+    payload = {k: v for k, v in exc.payload.items() if k not in ("error", "exit", "kind", "retryable")}
+    return {"error": exc.message, "exit": exc.exit_code, "kind": kind, "retryable": retryable, **payload}
+
+
+class Session:
+    """The brain and the claim of the agent session this server serves.
+
+    Args:
+        root: the brain.
+        now: `--now` (tests, demos), else the brain's clock.
+        environ: the server's environment (`BSI_SESSION`, `CLAUDE_CODE_SESSION_ID`).
+    """
+
+    def __init__(self, root: str | os.PathLike[str], now: str | None = None,
+                 environ: Mapping[str, str] | None = None) -> None:
+        self.brain = Brain(root, now=now)
+        self.environ = dict(os.environ if environ is None else environ)
+        #: claims opened through this server, newest last (an agent without an ID still finds its own).
+        self.opened: list[str] = []
+
+    @property
+    def agent_session(self) -> str | None:
+        """`$CLAUDE_CODE_SESSION_ID` (Claude Code sets it for stdio MCP servers), when valid."""
+        value = agents.agent_session_for_open(None, self.environ)
+        return value if value and agents.valid_agent_session(value) else None
+
+    def own(self, sess_id: str | None) -> str:
+        """The claim meant: `sess_id`, else `$BSI_SESSION`, else the agent session's binding (SPEC 20.1).
+
+        Raises:
+            NotFound: the session holds no claim (66).
+        """
+        if sess_id:
+            return sess_id
+        launched = self.environ.get(agents.BSI_SESSION_ENV, "").strip()
+        if launched:
+            return launched
+        candidates: list[str] = []
+        if self.agent_session:
+            candidates = agents.bound_claims(self.brain.root, self.agent_session)
+        candidates = candidates + [s for s in self.opened if s not in candidates]
+        if candidates:
+            snapshot = self.brain.snapshot()
+            live = [s for s in candidates if (c := snapshot.claim(s)) is not None and not c.is_terminal]
+            return (live or candidates)[-1]
+        raise NotFound("this session holds no claim: give sess_id, or open one with claim_open")
+
+
+def call(fn: Callable[[], dict[str, Any]]) -> tuple[dict[str, Any], bool]:
+    """Run one tool body: ``(structured content, is_error)``; a core refusal is a result, never an exception."""
+    try:
+        return inert(fn()), False
+    except BsiError as exc:
+        return inert(refusal(exc)), True
+    except Exception as exc:  # noqa: BLE001 - one line for the agent; the server keeps running
+        return {"error": f"internal error ({type(exc).__name__}): try the same with `bsi` to see more",
+                "exit": 70, "kind": "internal", "retryable": False}, True
+
+
+# ---------------------------------------------------------------------------------------------
+# Tool bodies (plain functions over a Session; server.py registers them)
+# ---------------------------------------------------------------------------------------------
+def brain_state(s: Session) -> dict[str, Any]:
+    """SPEC 16, as `bsi env --json`."""
+    from brain_tui.core.env import collect_env
+
+    brain = s.brain
+    return collect_env(brain.root, brain.config, brain.instance, 2.0, now=brain.now()).as_dict()
+
+
+def my_claim(s: Session, sess_id: str | None = None) -> dict[str, Any]:
+    """The session's claim, as `bsi claim show --json`, with its liveness."""
+    from brain_tui.core.protocol import require_claim
+    from brain_tui.core.views import claim_json
+
+    own = s.own(sess_id)
+    snapshot = s.brain.snapshot()
+    out = claim_json(require_claim(snapshot, own), snapshot)
+    live = s.brain.agents.liveness().get(own)
+    out["liveness"] = live.as_dict() if live else None
+    return out
+
+
+def claim_open(s: Session, scope: list[str], story: str = "", ttl: str | None = None, type: str | None = None,
+               satellite_type: str | None = None, level: str | None = None, parent: str | None = None,
+               slug: str | None = None, on_done: str | None = None, on_partial: str | None = None,
+               on_fail: str | None = None) -> dict[str, Any]:
+    """`bsi claim open --json`, bound to the agent session."""
+    from brain_tui.core.clock import parse_duration
+    from brain_tui.core.protocol import OpenRequest
+    from brain_tui.core.scope import parse_scope
+    from brain_tui.core.views import claim_json
+
+    brain = s.brain
+    if not scope:
+        raise InvalidData("claim_open needs at least one scope entry")
+    entries = parse_scope(list(scope), brain.root)
+    req = OpenRequest(scope=entries, ttl=parse_duration(ttl) if ttl else brain.config.ttl_default,
+                      instance=brain.instance, type=type, satellite_type=satellite_type, level=level, parent=parent,
+                      story=story, slug=slug, on_done=on_done, on_partial=on_partial, on_fail=on_fail,
+                      agent_session=s.agent_session)
+    sess_id = brain.open_claim(req)
+    s.opened.append(sess_id)
+    snapshot = brain.snapshot()
+    claim = snapshot.claim(sess_id)
+    return claim_json(claim, snapshot) if claim else {"sess_id": sess_id}
+
+
+def claim_renew(s: Session, sess_id: str | None = None, ttl: str | None = None) -> dict[str, Any]:
+    """`bsi claim renew --json`."""
+    from brain_tui.core.clock import parse_duration
+
+    own = s.own(sess_id)
+    expires = s.brain.renew_claim(own, parse_duration(ttl) if ttl else None)
+    return {"sess_id": own, "expires_at": expires}
+
+
+def claim_close(s: Session, sess_id: str | None = None, status: str | None = None, files: list[str] | None = None,
+                commit: str | None = None, tests_total: int | None = None, tests_passed: int | None = None,
+                tests_failed: int | None = None, notes: str | None = None) -> dict[str, Any]:
+    """`bsi claim close --json` (files default to what the hooks saw the session touch)."""
+    from brain_tui.core.protocol import CloseRequest
+
+    own = s.own(sess_id)
+    req = CloseRequest(status=status, files=list(files or []), commit=commit, tests_total=tests_total,
+                       tests_passed=tests_passed, tests_failed=tests_failed, notes=notes)
+    out = s.brain.close_claim(own, req)
+    return {"sess_id": out.sess_id, "status": out.status, "tier": out.tier, "result": out.result,
+            "signals": out.signals}
+
+
+def claim_list(s: Session, status: list[str] | None = None, all: bool = False) -> dict[str, Any]:
+    """`bsi claim list --json`."""
+    from brain_tui.core.model import BLOCKING_STATUSES, Status
+    from brain_tui.core.views import claim_json
+
+    wanted = set(status) if status else None
+    unknown = sorted((wanted or set()) - {x.value for x in Status})
+    if unknown:
+        raise InvalidData(f"invalid status {', '.join(unknown)}: one of {', '.join(x.value for x in Status)}")
+    snapshot = s.brain.snapshot(only_statuses=wanted or (None if all else BLOCKING_STATUSES))
+    claims = [c for c in snapshot.claims if (wanted is not None and c.status in wanted)
+              or (wanted is None and (all or c.status in BLOCKING_STATUSES))]
+    return {"claims": [claim_json(c, snapshot) for c in claims], "corrupt": [c.as_dict() for c in snapshot.corrupt]}
+
+
+def check_scope(s: Session, scopes: list[str], parent: str | None = None,
+                satellite_type: str | None = None) -> dict[str, Any]:
+    """`bsi check-scope --json`: the conflicts a claim on `scopes` would meet (opens nothing)."""
+    from brain_tui.core.scope import parse_scope
+
+    if not scopes:
+        raise InvalidData("check_scope needs at least one scope entry")
+    entries = parse_scope(list(scopes), s.brain.root)
+    conflicts = s.brain.check_scope(entries, parent=parent, satellite_type=satellite_type)
+    return {"conflicts": [c.as_dict() for c in conflicts]}
+
+
+def preflight(s: Session, file: str, sess_id: str | None = None) -> dict[str, Any]:
+    """`bsi preflight check --json`: go, or a refusal with the code of SPEC 10 as `exit`."""
+    from brain_tui.core import preflight as rules
+
+    own = s.own(sess_id)
+    rules.run_preflight(s.brain, own, file)
+    return {"sess_id": own, "file": rules.lock_file_path(file), "code": 0, "check": "go"}
+
+
+def signal_send(s: Session, to: str, type: str, payload: str, scope: str = "",
+                sess_id: str | None = None) -> dict[str, Any]:
+    """`bsi signal send --json` from the session's claim (else from this instance)."""
+    try:
+        sender = s.own(sess_id)
+    except NotFound:
+        sender = s.brain.instance
+    sig_id = s.brain.send_signal(sender, to, type, payload, scope)
+    return {"sig_id": sig_id, "duplicate": True} if sig_id is None else {"sig_id": sig_id}
+
+
+def signal_list(s: Session, pending: bool = False, to: str | None = None) -> dict[str, Any]:
+    """`bsi signal list --json`."""
+    from brain_tui.core.views import signal_json
+
+    sigs = [x for x in s.brain.snapshot().signals if (not pending or x.state == "pending") and (not to or x.to == to)]
+    return {"signals": [signal_json(x) for x in sigs]}
+
+
+def signal_ack(s: Session, sig_id: str) -> dict[str, Any]:
+    """`bsi signal ack --json`, acknowledged by the session's claim."""
+    try:
+        by = s.own(None)
+    except NotFound:
+        by = s.brain.instance
+    changed = s.brain.ack_signal(sig_id, by=by)
+    return {"sig_id": sig_id, "state": "delivered" if changed else "unchanged"}
+
+
+def gate_request(s: Session, message: str, sess_id: str | None = None) -> dict[str, Any]:
+    """`bsi gate request --json`: returns at once with `waiting_human`."""
+    own = s.own(sess_id)
+    out = s.brain.gate("request", own, message)
+    claim = s.brain.snapshot().claim(own)
+    data: dict[str, Any] = {"sess_id": own, "action": "request", "status": claim.status if claim else None}
+    if isinstance(out, str) and out.startswith("sig-"):
+        data["signal_id"] = out
+    return data
+
+
+def gate_status(s: Session, sess_id: str | None = None) -> dict[str, Any]:
+    """`bsi gate status --json`: the claim and its subtree."""
+    from brain_tui.core.protocol import require_claim
+    from brain_tui.core.views import claim_json
+
+    snapshot = s.brain.snapshot()
+    claim = require_claim(snapshot, s.own(sess_id))
+    return {"claim": claim_json(claim, snapshot),
+            "subtree": [claim_json(c, snapshot) for c in snapshot.descendants(claim.sess_id)]}
+
+
+def lock_acquire(s: Session, file: str, ttl_min: int | None = None, sess_id: str | None = None) -> dict[str, Any]:
+    """`bsi lock acquire --json` for the session's claim."""
+    from brain_tui.core import preflight as rules
+
+    return rules.acquire_lock(s.brain, file, s.own(sess_id), ttl_min).as_dict()
+
+
+def lock_release(s: Session, file: str, sess_id: str | None = None) -> dict[str, Any]:
+    """`bsi lock release --json` for the session's claim."""
+    from brain_tui.core import preflight as rules
+
+    removed = rules.release_lock(s.brain, file, s.own(sess_id))
+    return {"file": rules.lock_file_path(file), "released": bool(removed), "removed": removed}
+
+
+def as_text(data: dict[str, Any]) -> str:
+    """The JSON text of a result (the content block beside the structured content)."""
+    return json.dumps(data, ensure_ascii=False)

@@ -1,0 +1,150 @@
+"""The live feed: how the cockpit learns that the brain changed, and reads it again off the UI thread.
+
+Files are watched with watchfiles (stat polling as a fallback for network
+filesystems); every change asks for one read. Reads run in one thread at a time
+and coalesce: changes that arrive while a read runs give exactly one more read
+after it (dolphie's self-rescheduling refresh, never overlapping). Each read
+posts `SnapshotLoaded` to the app. The UI thread never parses a file and never
+scans the folders.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from brain_tui.core.brain import DATA_DIRS, Brain
+
+from .messages import FilesChanged, SnapshotLoaded
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+#: Seconds between stat polls when file watching is unavailable.
+POLL_SECONDS = 1.0
+#: watchfiles: the longest a batch of changes is collected, and the quiet time that ends one (ms).
+WATCH_DEBOUNCE_MS = 100
+WATCH_STEP_MS = 20
+
+Fingerprint = tuple[tuple[str, int, int, int], ...]
+
+
+def fingerprint(root: Path) -> Fingerprint:
+    """A cheap signature of the watched folders: one `stat` per file, nothing parsed."""
+    items: list[tuple[str, int, int, int]] = []
+    for folder in DATA_DIRS:
+        try:
+            with os.scandir(root / folder) as entries:
+                for entry in entries:
+                    try:
+                        st = entry.stat(follow_symlinks=False)
+                    except OSError:
+                        continue
+                    items.append((f"{folder}/{entry.name}", st.st_mtime_ns, st.st_size, st.st_ino))
+        except OSError:
+            continue
+    items.sort()
+    return tuple(items)
+
+
+class LiveFeed:
+    """Watches the brain's folders and reads snapshots in a worker thread, one at a time.
+
+    Args:
+        app: the app that receives `SnapshotLoaded` and `FilesChanged`.
+        brain: the brain to read (its store is used by this feed's reader thread only, under `read_lock`).
+    """
+
+    def __init__(self, app: App[Any], brain: Brain) -> None:
+        self.app = app
+        self.brain = brain
+        #: Held by every thread that reads `brain` (its store is not thread-safe).
+        self.read_lock = threading.RLock()
+        self._flags = threading.Lock()
+        self._wanted = False
+        self._reading = False
+        self.fingerprint: Fingerprint = ()
+        self.stop_event = asyncio.Event()
+        #: Called (in a thread) with the changed paths before each read (breath records, for instance).
+        self.on_paths: Callable[[tuple[str, ...]], None] | None = None
+
+    # -- reading ----------------------------------------------------------------------------------
+    def request(self) -> None:
+        """Ask for a fresh snapshot: read now in a worker, or once more right after the running read."""
+        with self._flags:
+            self._wanted = True
+            if self._reading:
+                return
+            self._reading = True
+        self.app.run_worker(self._read_loop, thread=True, group="snapshot-read", exit_on_error=False,
+                            name="snapshot-read")
+
+    @property
+    def busy(self) -> bool:
+        """True while a read runs or is asked for."""
+        with self._flags:
+            return self._reading or self._wanted
+
+    def _read_loop(self) -> None:
+        while True:
+            with self._flags:
+                if not self._wanted:
+                    self._reading = False
+                    return
+                self._wanted = False
+            try:
+                with self.read_lock:
+                    snapshot = self.brain.snapshot()
+                message = SnapshotLoaded(snapshot, liveness=self.brain.read_liveness())
+            except Exception as exc:  # noqa: BLE001 - shown, the next change retries
+                message = SnapshotLoaded(None, f"cannot read the brain: {exc}")
+            self.app.post_message(message)
+
+    # -- watching ---------------------------------------------------------------------------------
+    def start(self) -> None:
+        """Take the first fingerprint (in a thread) and start watching."""
+        self.app.run_worker(self._take_fingerprint, thread=True, group="restat", exit_on_error=False)
+        self.app.run_worker(self._watch(), group="watch", exclusive=True, exit_on_error=False)
+
+    def stop(self) -> None:
+        """Stop the watcher."""
+        self.stop_event.set()
+
+    def restat(self) -> None:
+        """Remember the files as they are now (in a thread), so the safety net does not refresh again."""
+        self.app.run_worker(self._take_fingerprint, thread=True, group="restat", exclusive=True, exit_on_error=False)
+
+    def _take_fingerprint(self) -> None:
+        self.fingerprint = fingerprint(self.brain.root)
+
+    async def _watch(self) -> None:
+        root = self.brain.root
+        folders = [str(root / d) for d in DATA_DIRS if (root / d).is_dir()]
+        try:
+            from watchfiles import awatch
+
+            if not folders:
+                raise FileNotFoundError("nothing to watch")
+            async for changes in awatch(*folders, stop_event=self.stop_event, debounce=WATCH_DEBOUNCE_MS,
+                                        step=WATCH_STEP_MS, recursive=False, yield_on_timeout=False):
+                # watchfiles says what changed: the app refreshes first, then calls `restat`.
+                self.app.post_message(FilesChanged(tuple(path for _, path in changes), watched=True))
+        except Exception:  # noqa: BLE001 - any watcher failure falls back to polling
+            if self.stop_event.is_set():
+                return
+            self.app.set_interval(POLL_SECONDS, self.check_files, name="stat-poll")
+
+    def check_files(self) -> None:
+        """The safety net (and the fallback when watching is impossible): a stat scan in a thread."""
+        self.app.run_worker(self._scan, thread=True, group="stat-scan", exclusive=True, exit_on_error=False)
+
+    def _scan(self) -> None:
+        current = fingerprint(self.brain.root)
+        previous, self.fingerprint = self.fingerprint, current
+        if previous and current != previous:
+            changed = tuple(sorted({item[0] for item in set(current) ^ set(previous)}))
+            self.app.post_message(FilesChanged(tuple(str(self.brain.root / name) for name in changed)))

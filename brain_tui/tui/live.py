@@ -1,0 +1,74 @@
+"""Live sessions on screen (SPEC 20.4): one short Text per claim with a bound agent or a launch.
+
+``● working Edit 2m · a1b2c3d 5m`` — the state, the last tool and how long ago, the last
+commit in the brain by the session and its age. The data is `Brain.live_sessions()` (core);
+this module only draws it, through safe.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+
+from rich.text import Text
+
+from brain_tui.core.live import LiveSession
+
+from .present import Palette, age
+from .safe import safe_text
+
+#: The glyph of each state (a shape as well as a colour: NO_COLOR keeps the meaning).
+STATE_GLYPHS = {"working": "●", "needs_input": "?", "idle": "◌", "ended": "✕", "launched": "▶", "unknown": "·"}
+LiveMap = Mapping[str, LiveSession]
+
+
+def _state_style(state: str, palette: Palette) -> object:
+    return {"working": palette.ok, "needs_input": palette.warn, "ended": palette.error}.get(state, palette.muted)
+
+
+def _commit_time(live: LiveSession) -> datetime | None:
+    if live.last_commit is None:
+        return None
+    try:
+        return datetime.fromisoformat(live.last_commit.date)
+    except ValueError:
+        return None
+
+
+def live_glyph(live: LiveSession | None, palette: Palette) -> Text:
+    """One cell: the agent's state as a glyph (blank without a bound agent)."""
+    if live is None:
+        return Text(" ", end="")
+    return Text(STATE_GLYPHS.get(live.state, "·"), style=_state_style(live.state, palette), end="")
+
+
+def live_text(live: LiveSession | None, now: datetime, palette: Palette, *, short: bool = False) -> Text:
+    """The live-session cell: state, last tool + age, last commit + age (``short``: the state and its age)."""
+    if live is None:
+        return Text("—", style=palette.muted, end="")
+    state = live.state
+    out = Text(end="")
+    out.append(f"{STATE_GLYPHS.get(state, '·')} {state.replace('_', ' ')}", style=_state_style(state, palette))
+    liveness = live.liveness
+    if liveness is not None and liveness.last_activity is not None:
+        tool = f"{liveness.last_tool} " if liveness.last_tool and not short else ""
+        out.append(" ")
+        out.append_text(safe_text(f"{tool}{age(liveness.last_activity, now)}", 40))
+    if short:
+        return out
+    if live.last_commit is not None:
+        out.append(" · ", style=palette.muted)
+        out.append_text(safe_text(f"{live.last_commit.commit} {age(_commit_time(live), now)}", 40))
+    else:
+        out.append(" · no commit", style=palette.muted)
+    if live.launch is not None and live.launch.target:
+        out.append(" · ", style=palette.muted)
+        out.append_text(safe_text(f"tmux {live.launch.target}", 40, style=palette.accent))
+    return out
+
+
+def stale_evidence(live: LiveSession | None, now: datetime, palette: Palette) -> Text:
+    """Beside a stale claim: is its session still alive? (``no bound agent`` when nothing is known.)"""
+    if live is None:
+        return Text("no bound agent", style=palette.muted, end="")
+    return live_text(live, now, palette)

@@ -1,0 +1,103 @@
+"""The typed messages thread workers post to the app (never callbacks into the UI from a thread)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from textual.message import Message
+
+from brain_tui.core.agents import Liveness
+from brain_tui.core.model import BrainSnapshot
+
+
+@dataclass
+class SnapshotLoaded(Message):
+    """A fresh snapshot was read off the UI thread (or the read failed: `error`).
+
+    Attributes:
+        snapshot: the brain as read (None when the read failed).
+        error: why it failed ("" on success).
+    """
+
+    snapshot: BrainSnapshot | None
+    error: str = ""
+    #: The bound agent sessions (`brain.agents.liveness()`), read in the same thread.
+    liveness: Mapping[str, Liveness] | None = None
+
+
+
+@dataclass
+class FilesChanged(Message):
+    """The watcher (or the stat poll) saw files change under the watched folders."""
+
+    paths: tuple[str, ...]
+    #: True when watchfiles told (the fingerprint is taken again after the refresh).
+    watched: bool = False
+
+
+
+@dataclass
+class SyncFinished(Message):
+    """A background fetch or a sync (`s`) ended.
+
+    Attributes:
+        kind: "fetch" or "sync".
+        status: `core.sync.sync_status()` after it (None when unknown).
+        message: what it did, for the toast ("" when nothing to say).
+        error: why it failed ("" on success).
+        severity: the toast's severity.
+        fetched_at: when the fetch worked (brain clock), else None.
+    """
+
+    kind: str
+    status: Mapping[str, Any] | None
+    message: str = ""
+    error: str = ""
+    severity: str = "information"
+    fetched_at: datetime | None = None
+
+
+
+@dataclass
+class SyncStatusRead(Message):
+    """The sync state (ahead/behind, last sync, pending) was read."""
+
+    status: Mapping[str, Any] | None
+
+
+
+@dataclass
+class EnvRead(Message):
+    """The environment reading ended (`data` None: `note` says why)."""
+
+    data: Mapping[str, Any] | None
+    note: str
+
+
+
+@dataclass
+class BreathRead(Message):
+    """The breath records were read."""
+
+    data: list[Mapping[str, Any]] | None
+    note: str
+
+
+
+@dataclass
+class CoreDone(Message):
+    """A core action run without a dialog ended: its message and severity for the toast."""
+
+    message: str
+    severity: str = "information"
+
+
+
+@dataclass
+class LiveSessionsRead(Message):
+    """The live sessions were read (`Brain.live_sessions`; None: the read failed, keep what is shown)."""
+
+    sessions: Mapping[str, Any] | None

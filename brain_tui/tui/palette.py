@@ -1,0 +1,92 @@
+"""The command palette finds panes and claims, not only commands (`ctrl+p`, or `:` to jump to a claim)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from textual.app import App, SystemCommand
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.screen import Screen
+
+from .commands import COMMANDS, PANES, command_by_action
+from .present import short_id
+from .safe import safe_str
+from .themes import save_settings, settings_path
+
+if TYPE_CHECKING:
+    from .app import BrainApp
+
+#: At most this many claims are offered for one query.
+MAX_CLAIM_HITS = 30
+
+
+class BrainProvider(Provider):
+    """Panes ("Pane: Signals") and claims (by ID, slug, scope or story): choosing one goes there."""
+
+    @property
+    def brain_app(self) -> BrainApp:
+        """The app, typed."""
+        return self.app  # type: ignore[return-value]
+
+    def _targets(self) -> list[tuple[str, str, Callable[[], None]]]:
+        app = self.brain_app
+        targets: list[tuple[str, str, Callable[[], None]]] = []
+        for key, name in PANES:
+            targets.append((f"Pane: {name}", f"show pane {key}", partial(app.go_to_pane, key)))
+        snapshot = app.snapshot
+        for claim in reversed(snapshot.claims):
+            label = f"Claim: {short_id(claim.sess_id, snapshot.now, snapshot.tz)} · {claim.status}"
+            help_text = safe_str(f"{claim.sess_id} · {claim.scope_text} · {claim.story}", 160)
+            targets.append((safe_str(label, 100), help_text, partial(app.go_to_claim, claim.sess_id)))
+        return targets
+
+    async def discover(self) -> Hits:
+        """Before typing: the panes."""
+        for label, help_text, run in self._targets()[: len(PANES)]:
+            yield DiscoveryHit(label, run, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        """Panes and claims whose label or ID, scope and story match `query`."""
+        matcher = self.matcher(query)
+        claims = 0
+        for label, help_text, run in self._targets():
+            score = max(matcher.match(label), matcher.match(help_text) * 0.9)
+            if score <= 0:
+                continue
+            if label.startswith("Claim:"):
+                claims += 1
+                if claims > MAX_CLAIM_HITS:
+                    continue
+            yield Hit(score, matcher.highlight(label), run, help=help_text)
+
+
+class PaletteCommands:
+    """Mixed into `BrainApp`: the palette's commands come from the same table as keys and help."""
+
+    def get_system_commands(self: BrainApp, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """Our commands first (the same table as keys and help), then Textual's own."""
+        for command in COMMANDS:
+            if self.readonly and command.mutating:
+                continue
+            target = self if "app" in command.where else screen
+            if "app" not in command.where and not hasattr(target, f"action_{command.action}"):
+                continue
+            yield SystemCommand(f"{command.label} ({command.shown_key})", command.description,
+                                partial(self.run_action, command.action, target))
+        yield SystemCommand(f"Bell: turn {'off' if self.bell_enabled else 'on'}",
+                            "Ring (or not) when something new needs you (remembered)", self.toggle_bell)
+        yield from App.get_system_commands(self, screen)
+
+    def toggle_bell(self: BrainApp) -> None:
+        """Turn the bell on or off, and remember it."""
+        self.bell_enabled = not self.bell_enabled
+        self.settings["bell"] = self.bell_enabled
+        save_settings(self.settings, settings_path())
+        self.notify(f"bell {'on' if self.bell_enabled else 'off'}", timeout=2, markup=False)
+
+    def describe_action(self, action: str) -> str:
+        """The help text of an action."""
+        command = command_by_action(action)
+        return command.description if command else action

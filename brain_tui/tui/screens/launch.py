@@ -1,0 +1,153 @@
+"""Launch and attach from the cockpit (SPEC 20.5): `L` on an open claim or a HANDOFF signal, `A` to attach.
+
+The dialog shows what the core would start (the argv, each argument on its own line, through
+safe.py) before anything runs; the core decides whether it may (launch.py).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Button, Label, Static
+
+from brain_tui.core.brain import Brain
+from brain_tui.core.errors import BsiError
+from brain_tui.core.launch import NoLaunchCommand
+from brain_tui.core.model import Claim, Signal
+
+from ..safe import safe_str, safe_text, styled
+from .dialog import CoreDialog
+
+if TYPE_CHECKING:
+    from ..app import BrainApp
+
+
+#: What the dialog says when brain-compose.yml has no `launch.command` (`bsi launch ID` prints all examples).
+NO_COMMAND = ('no launch command configured: add to brain-compose.yml, e.g. launch: {command: [claude, "{prompt}"]} '
+              "(`bsi launch ID` prints the examples for Claude Code, Codex and Gemini)")
+
+
+def refusal_line(exc: BsiError) -> str:
+    """The one line the dialog shows for a refusal."""
+    if isinstance(exc, NoLaunchCommand):
+        return NO_COMMAND
+    return exc.message.splitlines()[0] if exc.message else ""
+
+
+def _plan_text(brain: Brain, sess_id: str) -> tuple[Text, str]:
+    """(what would run — one line per argument, line breaks shown as ↵ —, the refusal or "")."""
+    try:
+        plan = brain.launch_plan(sess_id, tmux=True)
+    except BsiError as exc:
+        return Text("", end=""), refusal_line(exc)
+    out = Text(end="")
+    out.append_text(safe_text(f"in a new tmux window “{plan.name}”, BSI_SESSION={plan.sess_id}", 200))
+    out.append("\n")
+    for index, arg in enumerate(plan.argv):
+        out.append(f"argv[{index}] ", style="dim")
+        out.append_text(safe_text(arg, 400))
+        out.append("\n")
+    return out, ""
+
+
+class LaunchDialog(CoreDialog):
+    """Confirm a launch: an open claim, or the claim a HANDOFF signal asks for (opened first)."""
+
+    def __init__(self, claim: Claim | None = None, signal: Signal | None = None) -> None:
+        super().__init__()
+        self.claim = claim
+        self.signal = signal
+        self.refusal = ""
+        self.plan = Text("", end="")
+
+    def compose(self) -> ComposeResult:
+        app = self.brain_app
+        palette = app.palette
+        with app.read_lock:
+            if self.signal is not None:
+                try:
+                    app.brain.check_launch_settings()
+                except BsiError as exc:
+                    self.refusal = refusal_line(exc)
+                subject = safe_text(f"{self.signal.sig_id}: {self.signal.payload}", 200)
+                self.plan = Text("opens the claim it asks for (under its pilot), acknowledges the signal, "
+                                 "then launches it", end="")
+            else:
+                assert self.claim is not None
+                subject = safe_text(self.claim.sess_id, 80)
+                self.plan, self.refusal = _plan_text(app.brain, self.claim.sess_id)
+        title = styled("Launch — ", "bold")
+        title.append_text(subject)
+        with Vertical(id="dialog-box", classes="decision"):
+            yield Label(title, classes="dialog-title", markup=False)
+            with VerticalScroll(id="details"):
+                yield Static(self.plan, markup=False, id="launch-plan")
+            if self.refusal:
+                yield Static(safe_text(f"The core refuses: {self.refusal}", 400, style=palette.error),
+                             markup=False, classes="refusal")
+            yield self.error_line()
+            with Horizontal(classes="buttons"):
+                yield Button(compact=True, label="Launch", id="submit", variant="warning",
+                             disabled=bool(self.refusal))
+                yield Button(compact=True, label="Cancel", id="cancel")
+            yield Label(Text("enter on Launch starts it · esc cancels", end=""), classes="hint", markup=False)
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.query_one("#cancel" if self.refusal else "#submit", Button).focus()
+
+    @on(Button.Pressed, "#submit")
+    def _pressed_submit(self) -> None:
+        if self.signal is not None:
+            sig_id = self.signal.sig_id
+
+            def call(brain: Brain) -> str:
+                new_id = brain.open_handoff(sig_id)
+                try:
+                    record = brain.launch(new_id, tmux=True)
+                except BsiError as exc:
+                    return f"opened {new_id} for {sig_id}; launch refused: {exc.message}"
+                return f"opened {new_id} for {sig_id}, launched in tmux window {record.target} — A attaches"
+
+            self.submit_core("launch", call, str)
+            return
+        assert self.claim is not None
+        sess_id = self.claim.sess_id
+        self.submit_core("launch", lambda brain: brain.launch(sess_id, tmux=True),
+                         lambda record: f"launched {sess_id} in tmux window {record.target} — A attaches")
+
+    @on(Button.Pressed, "#cancel")
+    def _pressed_cancel(self) -> None:
+        self.action_cancel()
+
+
+def attach(app: BrainApp, sess_id: str) -> None:
+    """Show the tmux window of `sess_id`'s launched agent: switch to it inside tmux, else attach this terminal.
+
+    Outside tmux the cockpit steps aside (suspended) until the window is detached.
+    """
+    try:
+        command = app.brain.attach_command(sess_id, current_tmux=os.environ.get("TMUX"))
+    except BsiError as exc:
+        app.notify(safe_str(exc.message, 300), title="attach", severity="warning", markup=False)
+        return
+    if not command.takes_terminal:
+        done = subprocess.run(list(command.argv), capture_output=True, text=True, check=False,
+                              stdin=subprocess.DEVNULL)
+        if done.returncode != 0:
+            app.notify(safe_str(f"tmux: {done.stderr.strip()}", 300), title="attach", severity="error",
+                       markup=False)
+        return
+    env = {k: v for k, v in os.environ.items() if k != "TMUX"}
+    try:
+        with app.suspend():
+            subprocess.run(list(command.argv), env=env, check=False)
+    except Exception:  # noqa: BLE001 - SuspendNotSupported (browser cockpit) and the like
+        app.notify(f"attach from a terminal: bsi launch --attach {sess_id}", title="attach", severity="warning",
+                   markup=False)

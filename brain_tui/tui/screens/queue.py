@@ -1,0 +1,191 @@
+"""The attention queue (`g`): everything that needs the pilot, ranked by what deciding it unblocks.
+
+The rows are `Brain.attention()` as the core ranks it — gates, BLOCKED_ON
+signals, circuit breaks, agent sessions waiting for input, paused trees close to
+expiry, stale claims — each with its time left. The panel below shows the
+selected item: the gate message, result, files, children and the effect of
+approving, as the core computes it.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.events import ScreenResume
+from textual.widgets import DataTable, Static
+
+from brain_tui.core.attention import AttentionItem
+from brain_tui.core.clock import format_timestamp, humanize_delta
+from brain_tui.core.model import BrainSnapshot
+
+from ..commands import bindings_for
+from ..describe import claim_summary, gate_details, signal_details
+from ..present import Palette, age, short_id, status_icon
+from ..safe import safe_text, styled
+from ..widgets.footer import FittingFooter
+from ..widgets.header import BrainHeader
+from ..widgets.table import Col, KeyedTable, Row
+from .actions import ClaimActions
+
+#: How each kind reads in the queue.
+KIND_LABELS = {"gate": "gate", "blocked": "BLOCKED_ON", "circuit": "circuit", "needs_input": "needs input",
+               "paused": "paused", "stale": "stale"}
+
+
+class QueueTable(KeyedTable):
+    """The ranked items (row key: the item's key)."""
+
+    COLUMNS = (
+        Col("icon", "", 1),
+        Col("rank", "#", 2),
+        Col("kind", "Kind", 10, wide_width=11),
+        Col("who", "Who", 18, wide_width=26),
+        Col("holds", "Holds", 5),
+        Col("left", "Left", 8, wide_width=12),
+        Col("age", "Waiting", 7, min_table_width=90),
+        Col("what", "What", None),
+    )
+
+
+def queue_rows(snapshot: BrainSnapshot, queue: list[AttentionItem], palette: Palette) -> list[Row]:
+    """Rows of the queue table, in the core's order."""
+    rows: list[Row] = []
+    for rank, item in enumerate(queue, 1):
+        claim = snapshot.claim(item.sess_id) if item.sess_id else None
+        icon = status_icon(claim.status, palette) if claim is not None else styled("●", palette.warn)
+        who = short_id(item.sess_id, snapshot.now, snapshot.tz) if item.sess_id else (item.sig_id or "—")
+        kind_style = palette.error if item.kind in ("blocked", "circuit", "stale") else palette.warn
+        left = "—" if item.time_left is None else humanize_delta(item.time_left)
+        rows.append((item.key, {
+            "icon": icon,
+            "rank": safe_text(str(rank), 4, style=palette.muted),
+            "kind": safe_text(KIND_LABELS.get(item.kind, item.kind), 16, style=kind_style),
+            "who": safe_text(who, 60, style=palette.strong),
+            "holds": safe_text(str(item.unblocks), 6),
+            "left": safe_text(left, 24, style=palette.error if item.warning else palette.muted),
+            "age": safe_text(age(item.since, snapshot.now), 10, style=palette.muted),
+            "what": safe_text(item.summary or "—", 300),
+        }))
+    return rows
+
+
+class QueueScreen(ClaimActions):
+    """What needs the pilot; a/x decide a gate, R releases, r renews, K acknowledges, enter shows the detail."""
+
+    BINDINGS = [
+        *bindings_for("gates"),
+        Binding("escape", "back", "Back", id="queue-back"),
+        Binding("q", "back", "Back", show=False, id="queue-back-q"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__(id="gates")
+
+    def compose(self) -> ComposeResult:
+        yield BrainHeader(id="header")
+        with Vertical(id="gate-body"):
+            with Vertical(id="gate-list", classes="pane"):
+                yield QueueTable(id="gate-table")
+            with VerticalScroll(id="gate-detail", classes="pane"):
+                yield Static(Text("", end=""), id="gate-info", markup=False)
+        yield FittingFooter(compact=True)
+
+    def on_mount(self) -> None:
+        """Show the snapshot and focus the list."""
+        self.show_snapshot(self.brain_app.snapshot)
+        self.query_one("#gate-table", QueueTable).focus()
+
+    def on_screen_resume(self, event: ScreenResume) -> None:
+        """Back from a dialog: run the refresh that waited."""
+        self.brain_app.catch_up()
+
+    def show_snapshot(self, snapshot: BrainSnapshot) -> None:
+        """Update the list and the detail of the selected item."""
+        app = self.brain_app
+        with app.batch_update():
+            self.query_one("#header", BrainHeader).refresh()
+            table = self.query_one("#gate-table", QueueTable)
+            table.update_rows(queue_rows(snapshot, app.queue, app.palette))
+            expiring = sum(1 for item in app.queue if item.warning)
+            title = f" Needs you · {table.row_count}" + (f" · {expiring} expiring" if expiring else "")
+            self.query_one("#gate-list").border_title = Text(title + " · most unblocking first ", end="")
+            self._show_detail()
+
+    # -- selection -----------------------------------------------------------------------------
+    def selected_item(self) -> AttentionItem | None:
+        """The item under the cursor."""
+        key = self.query_one("#gate-table", QueueTable).selected_key
+        return next((item for item in self.brain_app.queue if item.key == key), None)
+
+    def selected_claim_id(self) -> str | None:
+        """The claim the selected item is about."""
+        item = self.selected_item()
+        return item.sess_id if item is not None else None
+
+    def selected_signal_id(self) -> str | None:
+        """The signal behind the selected item, if any."""
+        item = self.selected_item()
+        return item.sig_id if item is not None else None
+
+    def current_item_key(self) -> str | None:
+        """For `n`: the item under the cursor."""
+        item = self.selected_item()
+        return item.key if item is not None else None
+
+    def go_to_item(self, item: AttentionItem, rank: int, total: int) -> None:
+        """`n`: put the cursor on `item`."""
+        table = self.query_one("#gate-table", QueueTable)
+        table.focus()
+        table.select_key(item.key)
+
+    @on(DataTable.RowHighlighted)
+    def _highlighted(self) -> None:
+        self._show_detail()
+
+    def _show_detail(self) -> None:
+        app = self.brain_app
+        snapshot, palette = app.snapshot, app.palette
+        info = self.query_one("#gate-info", Static)
+        detail = self.query_one("#gate-detail")
+        item = self.selected_item()
+        claim = app.claim(item.sess_id) if item is not None else None
+        sig = self.selected_signal()
+        if item is None:
+            detail.border_title = None
+            done = styled("✓ nothing is waiting for a human", palette.ok)
+            done.append(f"\n{format_timestamp(snapshot.now, snapshot.tz)}", style=palette.muted)
+            info.update(done)
+            return
+        detail.border_title = Text(f" {hint_for(item, app.readonly)} ", end="")
+        if item.kind == "gate" and claim is not None and claim.status == "waiting_human":
+            info.update(gate_details(claim, snapshot, palette))
+        elif sig is not None:
+            info.update(signal_details(sig, snapshot, palette, app.brain.brain_name))
+        elif claim is not None:
+            out = safe_text(item.summary, 300, style=palette.warn)
+            out.append("\n\n")
+            out.append_text(claim_summary(claim, snapshot, palette))
+            info.update(out)
+
+    def action_back(self) -> None:
+        """Back to the cockpit (or stay when the cockpit was never shown)."""
+        if len(self.app.screen_stack) > 2:
+            self.app.pop_screen()
+
+
+def hint_for(item: AttentionItem, readonly: bool) -> str:
+    """The keys that decide this kind of item."""
+    if readonly:
+        return "enter detail"
+    keys = {
+        "gate": "a approve · x reject · r renew · enter detail",
+        "blocked": "K acknowledge · enter detail",
+        "circuit": "enter detail",
+        "needs_input": "enter detail",
+        "paused": "u resume · r renew · enter detail",
+        "stale": "R release · enter detail",
+    }
+    return keys.get(item.kind, "enter detail")

@@ -1,0 +1,107 @@
+"""The locks pane (file mutexes, SPEC 9) and the closed history, one page at a time."""
+
+from __future__ import annotations
+
+from textual.binding import Binding
+from textual.message import Message
+
+from brain_tui.core.model import BrainSnapshot, Claim
+from brain_tui.core.preflight import is_expired
+
+from ..present import Palette, age, claim_matches, result_of, short_id, status_icon
+from ..safe import safe_text
+from .table import Col, KeyedTable, Row
+
+#: Closed claims shown per history page (a DataTable of 10,000 rows costs ~0.9 s to mount).
+PAGE_SIZE = 50
+
+
+class LocksTable(KeyedTable):
+    """Every lock file: the file, its holder, when it expires."""
+
+    COLUMNS = (
+        Col("file", "File", None, weight=3, min_width=16, keep_end=True),
+        Col("holder", "Holder", None, weight=2, min_width=12),
+        Col("left", "Expires", 10),
+        Col("generation", "Gen", 4, min_table_width=70),
+    )
+
+
+def lock_rows(snapshot: BrainSnapshot, palette: Palette, needle: str = "") -> list[Row]:
+    """Rows of the locks table (expired locks are marked: `bsi lock cleanup` removes them)."""
+    rows: list[Row] = []
+    for lock in sorted(snapshot.locks, key=lambda item: item.file):
+        if needle and needle.lower() not in f"{lock.file} {lock.holder}".lower():
+            continue
+        expired = is_expired(lock, snapshot.now)
+        if lock.expires_at is None:
+            left = safe_text("—", 4, style=palette.muted)
+        elif expired:
+            left = safe_text(f"{age(lock.expires_at, snapshot.now)} ago", 16, style=palette.error)
+        else:
+            left = safe_text(f"in {age(snapshot.now, lock.expires_at)}", 16)
+        rows.append((lock.path, {
+            "file": safe_text(lock.file, 200),
+            "holder": safe_text(short_id(lock.holder, snapshot.now, snapshot.tz), 60, style=palette.strong),
+            "left": left,
+            "generation": safe_text(str(lock.generation), 8, style=palette.muted),
+        }))
+    return rows
+
+
+class HistoryTable(KeyedTable):
+    """Closed, failed and released claims, newest first, a page at a time (`[` / `]`)."""
+
+    BINDINGS = [
+        Binding("right_square_bracket", "page(1)", "Older", show=False, id="history-older"),
+        Binding("left_square_bracket", "page(-1)", "Newer", show=False, id="history-newer"),
+    ]
+    COLUMNS = (
+        Col("status", "", 1),
+        Col("id", "ID", 17, wide_width=22),
+        Col("scope", "Scope", None, weight=2, min_width=12, keep_end=True),
+        Col("when", "Ended", 8),
+        Col("result", "Result", 8, min_table_width=80),
+        Col("story", "Story", None, weight=3, min_width=10),
+    )
+
+    def __init__(self, *, id: str | None = None) -> None:  # noqa: A002
+        super().__init__(id=id)
+        self.page = 0
+        self.total = 0
+
+    def action_page(self, step: int) -> None:
+        """Show the next (older) or previous (newer) page."""
+        pages = max(1, -(-self.total // PAGE_SIZE))
+        page = min(max(0, self.page + step), pages - 1)
+        if page != self.page:
+            self.page = page
+            self.post_message(HistoryTable.PageChanged())
+
+    class PageChanged(Message):
+        """The page changed: the screen redraws the table."""
+
+
+def finished_claims(snapshot: BrainSnapshot, needle: str = "") -> list[Claim]:
+    """Terminal claims, newest end first."""
+    done = [c for c in snapshot.claims if c.is_terminal and claim_matches(c, needle)]
+    done.sort(key=lambda c: (c.closed_at or c.opened_at or snapshot.now, c.sess_id), reverse=True)
+    return done
+
+
+def history_rows(snapshot: BrainSnapshot, palette: Palette, page: int, needle: str = "") -> tuple[list[Row], int]:
+    """One page of history rows, and how many finished claims there are in all."""
+    done = finished_claims(snapshot, needle)
+    rows: list[Row] = []
+    for claim in done[page * PAGE_SIZE:(page + 1) * PAGE_SIZE]:
+        result = result_of(claim)
+        ended = claim.closed_at or claim.opened_at
+        rows.append((claim.sess_id, {
+            "status": status_icon(claim.status, palette),
+            "id": safe_text(short_id(claim.sess_id, snapshot.now, snapshot.tz), 40, style=palette.muted),
+            "scope": safe_text(claim.scope_text or "—", 200),
+            "when": safe_text(age(ended, snapshot.now), 10, style=palette.muted),
+            "result": safe_text(str(result.get("status") or claim.status), 12),
+            "story": safe_text(claim.story or "—", 200, style=palette.muted),
+        }))
+    return rows, len(done)

@@ -1,0 +1,173 @@
+"""Git failures through `bsi`: each has its own exit code (never 1, SPEC 19 keeps it for preflight/locks).
+
+20 an operation in progress, 21 rebase conflict, 22 failed fast-forward, 23 failed
+commit, 24 push declined by the server, 69 remote unreachable or silent.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+from pathlib import Path
+
+from tests.reliability.harness import BSI, env_for, git, make_remote
+
+NOW = "2026-11-29T10:00:00+00:00"
+
+
+def bsi(clone: Path, *args: str, now: str = NOW, env: dict[str, str] | None = None,
+        timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*BSI, "--brain", str(clone), "--now", now, *args], capture_output=True, text=True,
+                          env={**env_for("tester"), **(env or {})}, timeout=timeout)
+
+
+def claim_files(clone: Path) -> list[str]:
+    return sorted(p.name for p in (clone / "claims").iterdir())
+
+
+def commit_file(clone: Path, rel: str, text: str, message: str) -> None:
+    (clone / rel).parent.mkdir(parents=True, exist_ok=True)
+    (clone / rel).write_text(text)
+    git(clone, "add", rel)
+    git(clone, "commit", "-q", "-m", message)
+
+
+def test_push_declined_by_a_server_hook_is_reported_at_once_with_its_message(tmp_path: Path) -> None:
+    remote, (a,) = make_remote(tmp_path, 1)
+    hook = remote / "hooks" / "pre-receive"
+    hook.write_text("#!/bin/sh\necho 'policy: the brain is frozen for the release' >&2\nexit 1\n")
+    hook.chmod(hook.stat().st_mode | stat.S_IEXEC)
+    head = git(a, "rev-parse", "HEAD")
+    before = claim_files(a)
+    res = bsi(a, "--sync", "claim", "open", "--scope", "wiki/", "--slug", "frozen")
+    assert res.returncode == 24, res.stderr
+    assert "policy: the brain is frozen for the release" in res.stderr
+    assert "declined" in res.stderr
+    # One try, not eight: the remote got exactly one push attempt, and nothing stayed behind locally.
+    assert git(a, "rev-parse", "HEAD") == head
+    assert claim_files(a) == before
+    assert git(a, "status", "--porcelain").strip() == ""
+
+
+def test_a_remote_that_does_not_answer_is_69_not_a_hang(tmp_path: Path) -> None:
+    _, (a,) = make_remote(tmp_path, 1)
+    git(a, "remote", "set-url", "origin", "ssh://silent.invalid/brain.git")
+    git(a, "config", "core.sshCommand", "sh -c 'sleep 60'")
+    res = bsi(a, "--sync", "claim", "open", "--scope", "wiki/", env={"BSI_NETWORK_TIMEOUT": "2"}, timeout=30)
+    assert res.returncode == 69, res.stderr
+    assert "did not answer within 2s" in res.stderr
+    assert "Traceback" not in res.stderr
+
+
+def test_a_rebase_conflict_is_21_and_aborted(tmp_path: Path) -> None:
+    _, (a, b) = make_remote(tmp_path, 2)
+    commit_file(a, "notes/plan.md", "from A\n", "plan A")
+    git(a, "push", "-q", "origin", "main")
+    commit_file(b, "notes/plan.md", "from B\n", "plan B")
+    local = git(b, "rev-parse", "HEAD")
+    res = bsi(b, "sync")
+    assert res.returncode == 21, res.stderr
+    assert "conflict" in res.stderr and "notes/plan.md" in res.stderr
+    assert "['" not in res.stderr
+    assert git(b, "rev-parse", "HEAD") == local
+    assert not (Path(git(b, "rev-parse", "--absolute-git-dir").strip()) / "rebase-merge").exists()
+
+
+def test_a_failed_fast_forward_is_22_names_the_file_and_shows_no_list_repr(tmp_path: Path) -> None:
+    _, (a, b) = make_remote(tmp_path, 2)
+    commit_file(a, "notes/todo.md", "from A\n", "todo")
+    git(a, "push", "-q", "origin", "main")
+    (b / "notes").mkdir()
+    (b / "notes" / "todo.md").write_text("B's own, never committed\n")
+    res = bsi(b, "--sync", "claim", "open", "--scope", "wiki/")
+    assert res.returncode == 22, res.stderr
+    assert "notes/todo.md" in res.stderr
+    assert "['" not in res.stderr and "Aborting" not in res.stderr
+    assert (b / "notes" / "todo.md").read_text() == "B's own, never committed\n"
+    assert claim_files(b) == [".gitkeep"]
+
+
+def test_a_failed_commit_is_23_and_leaves_nothing_written(tmp_path: Path) -> None:
+    _, (a,) = make_remote(tmp_path, 1)
+    git(a, "config", "commit.gpgsign", "true")
+    git(a, "config", "gpg.program", "false")
+    index_before = (a / "BRAIN-INDEX.md").read_text()
+    res = bsi(a, "claim", "open", "--scope", "wiki/", "--slug", "unsigned")
+    assert res.returncode == 23, res.stderr
+    assert "commit failed" in res.stderr
+    assert claim_files(a) == [".gitkeep"]
+    assert (a / "BRAIN-INDEX.md").read_text() == index_before
+    assert git(a, "status", "--porcelain").strip() == ""
+
+
+def test_no_git_failure_exits_1(tmp_path: Path) -> None:
+    """A broken repository (HEAD pointing nowhere git can read) is a git failure: 25, never 1."""
+    brain = tmp_path / "b"
+    subprocess.run([*BSI, "init", str(brain)], check=True, capture_output=True, env=env_for("t"))
+    objects = brain / ".git" / "objects"
+    for folder in objects.iterdir():
+        if len(folder.name) == 2:
+            for obj in folder.iterdir():
+                os.chmod(obj, 0o644)
+                obj.write_bytes(b"garbage")
+    res = bsi(brain, "claim", "open", "--scope", "wiki/")
+    assert res.returncode not in (0, 1), res.stderr
+    assert res.returncode == 25, res.stderr
+    assert "Traceback" not in res.stderr
+
+
+def test_sync_and_offline_together_are_a_usage_error(tmp_path: Path) -> None:
+    _, (a,) = make_remote(tmp_path, 1)
+    res = bsi(a, "--sync", "claim", "open", "--scope", "wiki/", "--offline")
+    assert res.returncode == 64, res.stderr
+    assert "--offline" in res.stderr
+    assert claim_files(a) == [".gitkeep"]
+
+
+def _stop_mid(clone: Path, operation: str) -> None:
+    """Leave `operation` stopped on a conflict in `clone` (as a user's own git work would)."""
+    base = git(clone, "rev-parse", "HEAD").strip()
+    commit_file(clone, "notes/x.md", "main side\n", "main side")
+    git(clone, "checkout", "-q", "-b", "topic", base)
+    commit_file(clone, "notes/x.md", "topic side\n", "topic side")
+    topic = git(clone, "rev-parse", "HEAD").strip()
+    if operation == "rebase":
+        args = ["rebase", "main"]
+    else:
+        git(clone, "checkout", "-q", "main")
+        if operation == "merge":
+            args = ["merge", "topic"]
+        elif operation == "cherry-pick":
+            args = ["cherry-pick", topic]
+        else:  # revert the main side after changing the file again
+            commit_file(clone, "notes/x.md", "main again\n", "main again")
+            args = ["revert", "--no-edit", "HEAD~1"]
+    proc = subprocess.run(["git", *args], cwd=clone, capture_output=True, text=True, env=env_for("user"))
+    assert proc.returncode != 0, f"{operation} did not stop: {proc.stdout}"
+
+
+import pytest  # noqa: E402
+
+
+@pytest.mark.parametrize("operation", ["rebase", "merge", "cherry-pick", "revert"])
+def test_no_write_while_git_is_mid_operation(tmp_path: Path, operation: str) -> None:
+    _, (a,) = make_remote(tmp_path, 1)
+    _stop_mid(a, operation)
+    head = git(a, "rev-parse", "HEAD")
+    status = git(a, "status", "--porcelain")
+    for flags in ([], ["--sync"], ["--no-commit"]):
+        res = bsi(a, *flags, "claim", "open", "--scope", "wiki/", "--slug", "mid")
+        assert res.returncode == 20, (flags, res.stderr)
+        assert "in progress" in res.stderr and "nothing was written" in res.stderr
+        assert len(res.stderr.strip().splitlines()) == 1
+        assert claim_files(a) == [".gitkeep"]
+        assert git(a, "rev-parse", "HEAD") == head
+        assert git(a, "status", "--porcelain") == status
+    # The user's own operation is still there to finish (bsi never aborts it).
+    gdir = Path(git(a, "rev-parse", "--absolute-git-dir").strip())
+    markers = {"rebase": "rebase-merge", "merge": "MERGE_HEAD", "cherry-pick": "CHERRY_PICK_HEAD",
+               "revert": "REVERT_HEAD"}
+    assert (gdir / markers[operation]).exists()
+    git(a, operation, "--abort")
+    assert bsi(a, "claim", "open", "--scope", "wiki/", "--slug", "after").returncode == 0

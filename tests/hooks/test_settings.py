@@ -1,0 +1,109 @@
+"""`bsi hooks install|uninstall|status` and `bsi mcp install`: merging into the agent's settings (SPEC 20.2, 20.3)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from brain_tui.hooks import settings
+from tests.conftest import ok, run_bsi
+
+FOREIGN = {
+    "model": "opus",
+    "env": {"FOO": "1"},
+    "permissions": {"allow": ["Bash(npm test)"], "deny": ["Read(.env)"]},
+    "hooks": {
+        "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}],
+        "Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}],
+    },
+}
+
+
+def write(path: Path, data: object) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=4) + "\n")
+
+
+def test_install_merges_keeps_foreign_entries_and_is_idempotent(brain: Path) -> None:
+    target = brain / ".claude" / "settings.json"
+    write(target, FOREIGN)
+    run = run_bsi("hooks", "install", brain=brain)
+    assert run.code == 0 and "installed" in run.out
+    data = json.loads(target.read_text())
+    assert data["model"] == "opus" and data["env"] == {"FOO": "1"}
+    assert data["permissions"]["allow"] == ["Bash(npm test)"]
+    assert data["permissions"]["deny"][0] == "Read(.env)"
+    assert set(settings.DENY_RULES) <= set(data["permissions"]["deny"])
+    pre = data["hooks"]["PreToolUse"]
+    assert pre[0] == FOREIGN["hooks"]["PreToolUse"][0]
+    assert pre[1] == {"matcher": "Write|Edit|MultiEdit|NotebookEdit",
+                      "hooks": [{"type": "command", "command": "bsi hook pre-tool-use", "timeout": 10}]}
+    assert data["hooks"]["Stop"][0] == FOREIGN["hooks"]["Stop"][0]
+    assert data["hooks"]["SessionStart"][0]["matcher"] == "startup|resume|clear|compact"
+    for name in ("PostToolUse", "UserPromptSubmit", "Notification", "SessionEnd"):
+        assert data["hooks"][name][-1]["hooks"][0]["command"].startswith("bsi hook ")
+    first = target.read_bytes()
+    again = run_bsi("hooks", "install", brain=brain)
+    assert again.code == 0 and "unchanged" in again.out
+    assert target.read_bytes() == first
+
+
+def test_install_replaces_its_own_entries_in_place(brain: Path) -> None:
+    target = brain / ".claude" / "settings.json"
+    old = json.loads(json.dumps(FOREIGN))
+    old["hooks"]["PreToolUse"].insert(0, {"matcher": "Write", "hooks": [
+        {"type": "command", "command": "/old/bin/bsi hook pre-tool-use"}]})
+    write(target, old)
+    status = json.loads(ok(run_bsi("hooks", "status", "--json", brain=brain)))
+    assert "PreToolUse: pre-tool-use" in status["outdated"] and "Stop: stop" in status["missing"]
+    ok(run_bsi("hooks", "install", brain=brain))
+    pre = json.loads(target.read_text())["hooks"]["PreToolUse"]
+    assert len(pre) == 2 and pre[0]["hooks"][0]["command"] == "bsi hook pre-tool-use" and pre[0]["matcher"] == \
+        "Write|Edit|MultiEdit|NotebookEdit"
+    status = json.loads(ok(run_bsi("hooks", "status", "--json", brain=brain)))
+    assert status["installed"] and status["missing"] == [] and status["outdated"] == []
+    assert isinstance(status["resolves"], bool)
+
+
+def test_invalid_json_is_refused_with_65_and_left_untouched(brain: Path) -> None:
+    target = brain / ".claude" / "settings.json"
+    target.parent.mkdir()
+    for text in ('{"hooks": [', "[1, 2]", '{"hooks": []}'):
+        target.write_text(text)
+        run = run_bsi("hooks", "install", brain=brain)
+        assert run.code == 65 and "nothing was changed" in run.err and "Traceback" not in run.err
+        assert target.read_text() == text
+    mcp = brain / ".mcp.json"
+    mcp.write_text("{oops")
+    assert run_bsi("mcp", "install", brain=brain).code == 65 and mcp.read_text() == "{oops"
+
+
+def test_uninstall_removes_exactly_its_entries(brain: Path) -> None:
+    target = brain / ".claude" / "settings.json"
+    write(target, FOREIGN)
+    ok(run_bsi("hooks", "install", brain=brain))
+    run = run_bsi("hooks", "uninstall", brain=brain)
+    assert run.code == 0 and "removed" in run.out
+    assert json.loads(target.read_text()) == FOREIGN
+    assert "absent" in ok(run_bsi("hooks", "uninstall", brain=brain))
+
+
+def test_local_goes_to_settings_local(brain: Path) -> None:
+    ok(run_bsi("hooks", "install", "--local", brain=brain))
+    assert (brain / ".claude" / "settings.local.json").is_file()
+    assert not (brain / ".claude" / "settings.json").exists()
+    status = json.loads(ok(run_bsi("hooks", "status", "--json", brain=brain)))
+    assert not status["installed"]
+
+
+def test_mcp_install_merges_mcp_json(brain: Path) -> None:
+    target = brain / ".mcp.json"
+    write(target, {"mcpServers": {"other": {"command": "x", "args": []}}, "note": 1})
+    out = json.loads(ok(run_bsi("mcp", "install", "--json", brain=brain)))
+    assert out["action"] == "installed"
+    data = json.loads(target.read_text())
+    assert data["note"] == 1 and data["mcpServers"]["other"] == {"command": "x", "args": []}
+    assert data["mcpServers"]["bsi"] == {"type": "stdio", "command": "bsi", "args": ["mcp"]}
+    first = target.read_bytes()
+    assert "unchanged" in ok(run_bsi("mcp", "install", brain=brain))
+    assert target.read_bytes() == first

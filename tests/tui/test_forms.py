@@ -1,0 +1,116 @@
+"""The open and close forms as a pilot types into them: bursts of keys, small terminals, no silent defaults."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual import events
+from textual.widgets import Button, Input
+
+from brain_tui.tui.screens.claim_form import OpenClaimScreen
+from brain_tui.tui.screens.close_form import CloseClaimScreen
+
+from .conftest import PILOT, SEARCH, select, settle, status
+
+pytestmark = pytest.mark.anyio
+
+
+async def burst(pilot: Any, keys: str) -> None:
+    """Send keys the way a fast typist or an SSH connection delivers them: all at once, no pause between."""
+    app = pilot.app
+    names = {"\t": ("tab", None)}
+    for ch in keys:
+        key, char = names.get(ch, (ch, ch))
+        event = events.Key(key, char)
+        event.set_sender(app)
+        app._driver.send_message(event)
+    await settle(pilot)
+
+
+def visible(app: Any, widget: Any) -> bool:
+    """True when the widget is laid out inside the screen."""
+    region = widget.region
+    return widget.display and region.height > 0 and app.screen.region.contains_region(region)
+
+
+async def test_close_form_burst_lands_each_count_in_its_field(make_app) -> None:  # noqa: ANN001
+    app = make_app()
+    async with app.run_test(size=(100, 32)) as pilot:
+        await select(pilot, "#active", SEARCH)
+        await pilot.press("c")
+        assert isinstance(app.screen, CloseClaimScreen)
+        await burst(pilot, "12\t12\t0")
+        values = [app.screen.query_one(f"#{name}", Input).value for name in ("tests-total", "tests-passed",
+                                                                              "tests-failed")]
+        assert values == ["12", "12", "0"]
+
+
+async def test_close_form_checks_the_counts_add_up_before_asking_the_core(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    app = make_app()
+    async with app.run_test(size=(100, 32)) as pilot:
+        await select(pilot, "#active", SEARCH)
+        await pilot.press("c")
+        for name, value in (("tests-total", "12"), ("tests-passed", "10"), ("tests-failed", "1")):
+            app.screen.query_one(f"#{name}", Input).value = value
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, CloseClaimScreen)  # still open, nothing sent to the core
+        error = str(app.screen.query_one("#error").render())
+        assert "10 passed + 1 failed is not the 12 total" in error
+    assert status(demo_root, SEARCH) == "open"
+
+
+async def test_open_form_at_80x24_keeps_preview_refusal_and_buttons_on_screen(make_app) -> None:  # noqa: ANN001
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("o")
+        assert isinstance(app.screen, OpenClaimScreen)
+        await pilot.press("b", "r", "a", "i", "n", "-", "e", "n", "g", "i", "n", "e", "/")  # meets 3+ claims
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, OpenClaimScreen)
+        assert "conflict" in str(screen.query_one("#preview").render())
+        assert visible(app, screen.query_one("#submit", Button)) and visible(app, screen.query_one("#cancel"))
+        error = screen.query_one("#error")
+        assert "conflict" in str(error.render()).lower() and visible(app, error)
+
+
+async def test_open_form_never_fills_the_parent_silently(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await select(pilot, "#active", PILOT)
+        await pilot.press("o")
+        screen = app.screen
+        assert screen.query_one("#parent", Input).value == ""  # offered, not filled
+        assert "ctrl+r" in str(screen.query_one("#parent-help").render())
+        await pilot.press("w", "i", "k", "i", "/")
+        screen.query_one("#slug", Input).value = "glossary-three"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+    opened = [c for c in app.snapshot.claims if c.sess_id.endswith("-glossary-three")]
+    assert len(opened) == 1 and opened[0].parent is None  # a standalone claim, with the slug asked for
+
+
+async def test_open_form_parent_on_request(make_app) -> None:  # noqa: ANN001
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await select(pilot, "#active", PILOT)
+        await pilot.press("o")
+        await pilot.press("ctrl+r")
+        assert app.screen.query_one("#parent", Input).value == PILOT
+
+
+async def test_open_preview_reads_no_file_per_keystroke(make_app) -> None:  # noqa: ANN001
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("o")
+
+        def no_disk(*_args: Any, **_kwargs: Any) -> None:
+            raise AssertionError("the preview must use the snapshot in memory")
+
+        app.brain.store.snapshot = no_disk  # type: ignore[method-assign]
+        await pilot.press("w", "i", "k", "i", "/")
+        assert "no conflict" in str(app.screen.query_one("#preview").render())

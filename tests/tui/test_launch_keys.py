@@ -1,0 +1,146 @@
+"""`L` launches (an open claim, or the claim a HANDOFF asks for) and `A` attaches, from the cockpit (SPEC 20.5).
+
+The agent is a recorder script; tmux is a private server (own TMUX_TMPDIR), killed afterwards.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from brain_tui.core.brain import Brain
+from brain_tui.tui.screens.launch import LaunchDialog
+
+from .conftest import DEPLOY, GATED, NOW, PILOT, fresh, screen_text, select, settle
+
+pytestmark = [pytest.mark.anyio,
+              pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")]
+RECORDER = ("import json, os, sys, time\n"
+            "json.dump({'argv': sys.argv[2:], 'session': os.environ.get('BSI_SESSION')}, open(sys.argv[1], 'w'))\n"
+            "time.sleep(60)\n")
+
+
+@pytest.fixture
+def private_tmux(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    folder = Path("/tmp") / f"bsi-tui-tmux-{tmp_path.name[-16:]}"
+    folder.mkdir(exist_ok=True)
+    monkeypatch.setenv("TMUX_TMPDIR", str(folder))
+    monkeypatch.delenv("TMUX", raising=False)
+    yield folder
+    subprocess.run(["tmux", "kill-server"], capture_output=True, check=False)
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def configure(root: Path, tmp_path: Path) -> Path:
+    script = tmp_path / "recorder.py"
+    script.write_text(RECORDER, encoding="utf-8")
+    out = tmp_path / "launched.json"
+    (root / "brain-compose.yml").write_text(json.dumps(
+        {"launch": {"command": [sys.executable, str(script), str(out), "{sess_id}", "{story}"]}}), encoding="utf-8")
+    return out
+
+
+def wait_for(path: Path) -> dict[str, object]:
+    deadline = time.monotonic() + 20
+    while not path.exists():
+        assert time.monotonic() < deadline, "the agent never started"
+        time.sleep(0.05)
+    time.sleep(0.1)
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+async def test_L_shows_the_argv_then_launches_in_tmux(make_app, demo_root: Path, tmp_path: Path,  # noqa: ANN001
+                                                      private_tmux: Path) -> None:
+    out = configure(demo_root, tmp_path)
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await select(pilot, "#active", DEPLOY)
+        await pilot.press("L")
+        await settle(pilot)
+        assert isinstance(app.screen, LaunchDialog)
+        text = screen_text(app)
+        assert "argv[3]" in text and DEPLOY in text and "tmux window" in text
+        await pilot.press("enter")
+        await settle(pilot)
+        assert not isinstance(app.screen, LaunchDialog)
+    doc = wait_for(out)
+    assert doc["argv"] == [DEPLOY, "Deployment checklist for the VPS"] and doc["session"] == DEPLOY
+    assert [r.sess_id for r in fresh(demo_root).running_launches()] == [DEPLOY]
+
+
+async def test_L_refuses_a_claim_that_is_not_open_inside_the_dialog(make_app, demo_root: Path,  # noqa: ANN001
+                                                                   tmp_path: Path, private_tmux: Path) -> None:
+    out = configure(demo_root, tmp_path)
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await select(pilot, "#active", GATED)
+        await pilot.press("L")
+        await settle(pilot)
+        assert "only an open claim is launched" in screen_text(app)
+        await pilot.press("enter")  # the focus is on Cancel
+        await settle(pilot)
+        assert not isinstance(app.screen, LaunchDialog)
+    assert not out.exists()
+
+
+async def test_L_on_a_handoff_opens_its_claim_then_launches_it(make_app, demo_root: Path,  # noqa: ANN001
+                                                              tmp_path: Path, private_tmux: Path) -> None:
+    out = configure(demo_root, tmp_path)
+    sig = Brain(demo_root, clock=lambda: NOW).send_signal(DEPLOY, PILOT, "HANDOFF",
+                                                         f"launch type:test scope:wiki/ — after {DEPLOY}", "wiki/")
+    assert sig
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await select(pilot, "#signals", sig)
+        await pilot.press("L")
+        await settle(pilot)
+        assert isinstance(app.screen, LaunchDialog)
+        await pilot.press("enter")
+        await settle(pilot)
+    doc = wait_for(out)
+    snapshot = fresh(demo_root).snapshot()
+    new = snapshot.claim(str(doc["argv"][0]))  # type: ignore[index]
+    assert new is not None and new.status == "open" and new.satellite_type == "test" and new.parent == PILOT
+    assert new.scope_text == "wiki/"
+    assert next(s for s in snapshot.signals if s.sig_id == sig).state == "delivered"
+
+
+async def test_A_without_a_launched_agent_says_so(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await select(pilot, "#active", DEPLOY)
+        await pilot.press("A")
+        await settle(pilot)
+        assert any("no launched agent" in n.message for n in app._notifications)
+
+
+async def test_readonly_cockpit_cannot_launch(make_app, demo_root: Path, tmp_path: Path) -> None:  # noqa: ANN001
+    out = configure(demo_root, tmp_path)
+    app = make_app(readonly=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await select(pilot, "#active", DEPLOY)
+        await pilot.press("L")
+        await settle(pilot)
+        assert not isinstance(app.screen, LaunchDialog)
+    assert not out.exists()
+
+
+async def test_L_without_a_launch_command_says_how_to_add_one(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await select(pilot, "#active", DEPLOY)
+        await pilot.press("L")
+        await settle(pilot)
+        assert isinstance(app.screen, LaunchDialog)
+        assert app.screen.query_one("#submit").disabled
+        assert "no launch command configured" in screen_text(app)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not isinstance(app.screen, LaunchDialog)
