@@ -247,12 +247,14 @@ def stage_acquire(cs: ChangeSet, file: str, sess_id: str, ttl_min: int | None = 
 
     Raises:
         InvalidData: bad path, session ID, TTL, or a corrupt lock file (65).
+        NotFound: no claim has this session ID (66).
         PreflightRefused: code 1, another session holds an unexpired lock (names holder and expiry).
     """
     norm = lock_file_path(file)
     _require_session(sess_id)
     ttl = parse_ttl_min(ttl_min)
     snapshot = cs.snapshot
+    require_claim(snapshot, sess_id)  # a lock belongs to a claim: no claim, no lock (66)
     rel = lock_rel_path(norm)
     _refuse_corrupt(snapshot, rel)
     now = snapshot.now
