@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import platform
@@ -34,6 +35,7 @@ import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -310,6 +312,78 @@ def measure_imports(results: Results, root: Path, size: int, repeat: int) -> Non
     results.extra["imported by `bsi claim list`"] = ", ".join(heavy) or "none of the heavy ones"
 
 
+HOOK_AGENT = "bench-agent-0001"
+HOOK_SCOPE = "bench-hook/"
+
+
+def hook_env(workdir: Path) -> dict[str, str]:
+    """The hook's environment: unbound unless by the event, bytecode cached (an installed package has it)."""
+    env = {k: v for k, v in child_env().items()
+           if k not in ("BSI_SESSION", "CLAUDE_CODE_SESSION_ID", "BSI_HOOKS", "PYTHONDONTWRITEBYTECODE")}
+    env["PYTHONPYCACHEPREFIX"] = str(workdir / "pycache")
+    return env
+
+
+def measure_hook(results: Results, brains: dict[int, Path], repeat: int, workdir: Path, smoke: bool) -> None:
+    """`bsi hook pre-tool-use` for a bound Edit inside the claim's scope, beside `python -c pass` (same run).
+
+    Each brain gets one claim on `bench-hook/` bound to an agent session; the hook index is left to settle
+    (2 s) and is written by a first hook run, as it would be after any change. Then the sizes and the bare
+    interpreter alternate. A second row measures the same hook when the index is stale (the core decides).
+    """
+    env = hook_env(workdir)
+    events: dict[int, bytes] = {}
+    for size, root in brains.items():
+        run_bsi(root, "--no-commit", "claim", "open", "--scope", HOOK_SCOPE, "--story", "hook bench",
+                "--agent-session", HOOK_AGENT)
+        events[size] = json.dumps({
+            "session_id": HOOK_AGENT, "transcript_path": "/tmp/bench.jsonl", "cwd": str(root),
+            "hook_event_name": "PreToolUse", "tool_name": "Edit",
+            "tool_input": {"file_path": str(root / HOOK_SCOPE / "x.py"), "old_string": "a", "new_string": "b"},
+        }).encode()
+    if not smoke:
+        time.sleep(2.1)  # the index of a brain changed less than 2 s ago is racy (core/hook_index.py)
+
+    def hook(size: int) -> float:
+        cmd = [*bsi_command(), "--brain", str(brains[size]), "--now", NOW, "hook", "pre-tool-use"]
+        start = time.perf_counter()
+        done = subprocess.run(cmd, input=events[size], capture_output=True, env=env, timeout=120, check=False)
+        elapsed = time.perf_counter() - start
+        if done.returncode != 0 or done.stdout:
+            raise BenchError(f"{size}: bsi hook pre-tool-use exited {done.returncode}: "
+                             f"{(done.stdout + done.stderr).decode(errors='replace')[-400:]}")
+        return elapsed
+
+    def bare() -> float:
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "pass"], env=env, check=True, timeout=60)
+        return time.perf_counter() - start
+
+    for size in brains:  # warm-up: writes the index (and the bytecode cache)
+        hook(size)
+        hook(size)
+        if not smoke and not (brains[size] / ".brain" / "hook-index.json").is_file():
+            raise BenchError(f"{size}: the hook wrote no index")
+    bare()
+    times: dict[int, list[float]] = {}
+    bare_times: list[float] = []
+    for _ in range(max(repeat, 3) * 3):
+        bare_times.append(bare())
+        for size in brains:
+            times.setdefault(size, []).append(hook(size))
+    for size, values in times.items():
+        results.put("bsi hook pre-tool-use, bound Edit in scope", size, median(values) * 1000)
+        results.put("python -c pass (same run)", size, median(bare_times) * 1000)
+    for size, root in brains.items():
+        if size > LIGHT_ABOVE and not smoke:
+            continue
+        stale = []
+        for _ in range(max(1, repeat)):
+            (root / ".brain" / "hook-index.json").unlink(missing_ok=True)
+            stale.append(hook(size))
+        results.put("bsi hook pre-tool-use, index stale (the core decides)", size, median(stale) * 1000)
+
+
 def cockpit_available() -> str | None:
     """None when `brain_tui.tui.app` imports, else why not."""
     done = subprocess.run([sys.executable, "-c", "import brain_tui.tui.app"], capture_output=True, text=True,
@@ -360,7 +434,10 @@ def measure_cockpit(results: Results, brains: dict[int, Path], repeat: int, smok
                         median([s["live_latency_s"] for s in live_runs]) * 1000)
         else:
             results.notes.append(f"{size}: the live watcher did not show the change within the timeout")
+        results.put("cockpit RSS idle (full snapshot shown)", size, max(s["rss_idle_mb"] for s in samples), "MB")
         results.put("cockpit RSS after paint and refresh", size, max(s["rss_mb"] for s in samples), "MB")
+        results.put("cockpit RSS after one write (approve)", size,
+                    max(s["rss_after_write_mb"] for s in manual), "MB")
         for sample in manual:
             if sample["refresh_parsed"] != 1 or not sample["refresh_seen"]:
                 raise BenchError(f"{size}: the refresh after one change parsed {sample['refresh_parsed']} files "
@@ -402,9 +479,11 @@ def probe_cockpit(root: Path, live: bool, seed: int) -> dict[str, Any]:
             painted = app.first_paint_at or time.time()  # when the first frame was drawn, not the idle wait
             out["paint_s"] = painted - t0_wall
             out["process_to_paint_s"] = painted - process.create_time()
-            loading = [w for w in app.workers if w.group == "full-load"]
-            if loading:  # (an empty list would wait for every worker, the watcher included)
-                await app.workers.wait_for_complete(loading)
+            while not app.full_loaded:  # the full snapshot arrives from the feed's reader thread
+                await asyncio.sleep(0.005)
+            await pilot.pause()
+            gc.collect()
+            out["rss_idle_mb"] = process.memory_info().rss / 2**20
             # Pilot's press/pause sleep until the process looks idle (tens of ms of wall time that are
             # not the app's): a keystroke is measured as the CPU time the app spends on it.
             keys = []
@@ -433,14 +512,35 @@ def probe_cockpit(root: Path, live: bool, seed: int) -> dict[str, Any]:
             else:
                 _edit_story(root / target.path, story)
                 start = time.perf_counter()
-                app.refresh_snapshot()  # synchronous: re-read, then update every widget
+                app.refresh_snapshot()  # read in the feed's thread, shown when its message arrives
+                shown = None
+                while time.perf_counter() < start + 10.0:
+                    await asyncio.sleep(0.001)
+                    shown = app.snapshot.claim(target.sess_id)
+                    if shown is not None and shown.story == story:
+                        break
                 work = time.perf_counter() - start
                 start = time.process_time()
                 await pilot.pause()  # the render (CPU time, not Pilot's idle wait)
                 out["refresh_s"] = work + time.process_time() - start
                 out["refresh_parsed"] = brain.store.parsed_last
-                shown = app.snapshot.claim(target.sess_id)
                 out["refresh_seen"] = shown is not None and shown.story == story
+                # One write through the cockpit (an approve, else a renew), then memory again.
+                gate = next((c for c in app.snapshot.claims if c.status == "waiting_human"), None)
+                out["write"] = "approve" if gate is not None else "renew"
+                try:
+                    if gate is None:
+                        raise LookupError("no gate")
+                    await asyncio.to_thread(partial(app.call_core,
+                                                    lambda b: b.gate("approve", gate.sess_id, "benchmark")))
+                except Exception:  # noqa: BLE001 - a refused approve: the write measured is a renew
+                    out["write"] = "renew"
+                    live_one = next(c for c in app.snapshot.claims if c.status == "open")
+                    await asyncio.to_thread(partial(app.call_core, lambda b: b.renew_claim(live_one.sess_id)))
+                app.refresh_snapshot()
+                await pilot.pause(0.3)
+                gc.collect()
+                out["rss_after_write_mb"] = process.memory_info().rss / 2**20
             out["rss_mb"] = process.memory_info().rss / 2**20
             out["claims"] = len(app.snapshot.claims)
 
@@ -471,6 +571,12 @@ GOALS: list[tuple[str, str, Callable[[Results, int, int], float | None], float, 
      lambda r, big, small: _ms(r, "cockpit keystroke → screen (down, CPU time)", big), 50.0, "ms"),
     ("cockpit memory, 10k", "< 150 MB RSS",
      lambda r, big, small: r.get("cockpit RSS after paint and refresh", big), 150.0, "MB"),
+    ("cockpit memory after a write, 10k", "< 150 MB RSS",
+     lambda r, big, small: r.get("cockpit RSS after one write (approve)", big), 150.0, "MB"),
+    ("hook pre-tool-use, 10k ÷ 10", "≤ 1.5×",
+     lambda r, big, small: _ratio(r, "bsi hook pre-tool-use, bound Edit in scope", big, small), 1.5, "×"),
+    ("hook pre-tool-use 10k ÷ python -c pass", "≤ 3×",
+     lambda r, big, small: _hook_vs_bare(r, big), 3.0, "×"),
     ("bsi index, 10k warm", "< 1 s",
      lambda r, big, small: _ms(r, "bsi index --no-commit (warm)", big), 1000.0, "ms"),
 ]
@@ -479,6 +585,11 @@ GOALS: list[tuple[str, str, Callable[[Results, int, int], float | None], float, 
 def _ratio(r: Results, name: str, big: int, small: int) -> float | None:
     a, b = r.get(name, big), r.get(name, small)
     return None if a is None or b is None or b == 0 else a / b
+
+
+def _hook_vs_bare(r: Results, size: int) -> float | None:
+    hook, bare = r.get("bsi hook pre-tool-use, bound Edit in scope", size), r.get("python -c pass (same run)", size)
+    return None if hook is None or not bare else hook / bare
 
 
 def _ms(r: Results, name: str, size: int) -> float | None:
@@ -604,6 +715,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--smoke", action="store_true", help="everything once at the smallest size, untimed")
     parser.add_argument("--workdir", help="where to build the brains (default: a temporary folder, removed)")
     parser.add_argument("--no-cockpit", action="store_true", help="skip the cockpit measurements")
+    parser.add_argument("--no-hook", action="store_true", help="skip the hook measurements")
+    parser.add_argument("--only-hook", action="store_true", help="only generation and the hook measurements")
     parser.add_argument("--probe-cockpit", metavar="PATH", help=argparse.SUPPRESS)
     parser.add_argument("--probe-live", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--probe-seed", type=int, default=0, help=argparse.SUPPRESS)
@@ -628,11 +741,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         brains, counts = build_brains(workdir, sizes, results)
         if not args.smoke:
             time.sleep(2.1)  # let the fresh files leave the parse cache's racy window (core/cache.py)
-        measure_cli(results, brains, args.repeat, counts, args.smoke)
-        measure_index(results, brains, args.repeat)
-        measure_conflicts(results, brains, queries=20 if args.smoke else 300)
-        measure_imports(results, brains[sizes[0]], sizes[0], args.repeat)
-        if not args.no_cockpit:
+        if not args.only_hook:
+            measure_cli(results, brains, args.repeat, counts, args.smoke)
+            measure_index(results, brains, args.repeat)
+            measure_conflicts(results, brains, queries=20 if args.smoke else 300)
+            measure_imports(results, brains[sizes[0]], sizes[0], args.repeat)
+        if not args.no_hook:
+            measure_hook(results, brains, args.repeat, workdir, args.smoke)
+        if not args.no_cockpit and not args.only_hook:
             measure_cockpit(results, brains, 1 if args.smoke else min(args.repeat, 3), args.smoke)
     except (BenchError, subprocess.TimeoutExpired, json.JSONDecodeError, KeyError) as exc:
         print(f"benchmark failed: {exc}", file=sys.stderr)

@@ -18,6 +18,7 @@ from brain_tui.core.errors import InvalidData
 from brain_tui.core.protocol import CloseRequest, OpenRequest
 from brain_tui.core.scope import parse_scope
 from brain_tui.core.yamlio import atomic_write_text
+from brain_tui.hooks import settings as agent_settings
 
 DEMO_COMPOSE = """\
 # brain:
@@ -124,6 +125,9 @@ def build_demo(path: str | os.PathLike[str], now: datetime) -> Path:
     gitops.run_git(root, "config", "user.email", "pilot@example.org")
     atomic_write_text(root / "brain-compose.yml", DEMO_COMPOSE)
     atomic_write_text(root / "README.md", DEMO_README)
+    # The agents' settings: Claude Code's hooks and deny rules, and the MCP server (SPEC 20.2, 20.3).
+    agent_settings.install(root, local=False)
+    agent_settings.mcp_install(root)
     for folder, files in {
         "brain-engine": ["server.py", "search.py"],
         "brain-engine/api": ["routes.py"],
@@ -142,6 +146,7 @@ def build_demo(path: str | os.PathLike[str], now: datetime) -> Path:
         clock = _ShiftClock(now - timedelta(hours=26))
         init_brain(root, commit=False)
         gitops.commit_paths(root, ["brain-compose.yml", "README.md", ".gitignore", "BRAIN-INDEX.md",
+                                   ".claude/settings.json", ".mcp.json",
                                    "claims/.gitkeep", "signals/.gitkeep", "locks/.gitkeep", "breath/.gitkeep",
                                    *[str(p.relative_to(root)) for p in root.rglob("*")
                                      if p.is_file() and p.parts[len(root.parts)] in
@@ -191,7 +196,7 @@ def build_demo(path: str | os.PathLike[str], now: datetime) -> Path:
         at(timedelta(minutes=-50))
         brain.close_claim(docs, CloseRequest(status="ok", files=["brain-engine/search.py"]))
         at(timedelta(minutes=-35))
-        brain.send_signal(search, domain, "BLOCKED_ON", "waiting for the schema migration of the index table",
+        brain.signals.send(search, domain, "BLOCKED_ON", "waiting for the schema migration of the index table",
                           "brain-engine/api/routes.py")
         at(timedelta(minutes=-20))
         brain.close_claim(tests, CloseRequest(tests_total=24, tests_passed=24, tests_failed=0,
@@ -200,7 +205,7 @@ def build_demo(path: str | os.PathLike[str], now: datetime) -> Path:
         open_("deploy-notes", "deploy/vps.md", "prod@vps", "Deployment checklist for the VPS",
               satellite_type="deploy", parent=pilot)
         at(timedelta(minutes=-5))
-        brain.send_signal("prod@laptop", "prod@desktop", "INFO", "laptop goes offline until tonight", "")
+        brain.signals.send("prod@laptop", "prod@desktop", "INFO", "laptop goes offline until tonight", "")
         open_("search-scan", "*", "prod@laptop", "Read-only scan for TODO markers", satellite_type="search",
               ttl="90m")
         at(timedelta(0))

@@ -69,6 +69,22 @@ async def _approve(pilot: Any) -> None:
     await pilot.press("a")
 
 
+async def _live_sessions(pilot: Any) -> None:
+    """Hook records as a working pilot, a satellite waiting for input and a stale claim's ended session leave."""
+    from brain_tui.core import agents
+
+    root = pilot.app.brain.root
+    agents.record_binding(root, "sess-20261129-0800-pilote-be7", "agent-pilot", NOW - timedelta(minutes=30))
+    agents.record_activity(root, "sess-20261129-0800-pilote-be7", "agent-pilot", NOW - timedelta(minutes=2),
+                           tool="Edit", touched=["brain-engine/api/schema.md"])
+    agents.record_state(root, "sess-20261129-0820-api-search", "agent-search", "needs_input",
+                        NOW - timedelta(minutes=4))
+    agents.record_state(root, "sess-20261129-0500-notes-wrap", "agent-notes", "ended", NOW - timedelta(hours=3))
+    pilot.app.load_live_sessions()
+    pilot.app.show_snapshot()
+    await _select_gate(pilot)
+
+
 def _keys(*keys: str) -> Step:
     async def step(pilot: Any) -> None:
         await pilot.press(*keys)
@@ -86,6 +102,7 @@ SHOTS: list[tuple[str, tuple[int, int], str, Step | None]] = [
     ("environment-80x24.svg", (80, 24), "brain-dark", _keys("4")),
     ("breath-80x24.svg", (80, 24), "brain-dark", _keys("5")),
     ("lint.svg", (100, 24), "brain-dark", _keys("l")),
+    ("live-sessions.svg", (160, 45), "brain-dark", _live_sessions),
 ]
 
 
@@ -95,13 +112,12 @@ def _git(*args: str) -> None:
 
 def _give_remote(root: Path, remote: Path) -> None:
     """A local bare remote holding the demo brain, last synced two minutes before NOW."""
-    from brain_tui.core.brain import Brain
-    from brain_tui.core.sync import record_sync
+    from brain_tui.core import remote as git_remote
 
     _git("clone", "--bare", "--quiet", str(root), str(remote))
     _git("-C", str(root), "remote", "add", "origin", str(remote))
     _git("-C", str(root), "fetch", "--quiet", "origin")
-    record_sync(Brain(root, clock=lambda: NOW - timedelta(minutes=2), instance=INSTANCE), pending=False)
+    git_remote.record(root, (NOW - timedelta(minutes=2)).isoformat(), pending=False)
 
 
 async def _shoot(root: Path, out: Path, name: str, size: tuple[int, int], theme: str, step: Step | None) -> None:

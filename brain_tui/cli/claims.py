@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import argparse
 import os
+from datetime import datetime
 from typing import Any
 
 from brain_tui.cli.common import Context, one_line, table
 from brain_tui.core.agents import agent_session_for_open
+from brain_tui.core.brain import CloseRequest, OpenRequest
 from brain_tui.core.clock import humanize_delta, parse_duration
 from brain_tui.core.errors import ConflictError, InvalidData
-from brain_tui.core.model import BLOCKING_STATUSES, Status
-from brain_tui.core.protocol import CloseRequest, OpenRequest, require_claim
+from brain_tui.core.model import BLOCKING_STATUSES, Claim, Status
+from brain_tui.core.protocol import require_claim
 from brain_tui.core.scope import parse_scope_args
 from brain_tui.core.views import claim_json
 
@@ -141,8 +143,6 @@ def cmd_renew(ctx: Context) -> int:
 
 def cmd_release(ctx: Context) -> int:
     """`bsi claim release`."""
-    if not ctx.args.reason.strip():
-        raise InvalidData("release needs a reason: --reason TEXT")
     ctx.brain.release_claim(ctx.args.sess_id, ctx.args.reason)
     ctx.emit({"sess_id": ctx.args.sess_id, "status": "released"}, f"{ctx.args.sess_id} released")
     return 0
@@ -161,7 +161,7 @@ def cmd_show(ctx: Context) -> int:
     return 0
 
 
-def _ttl_cell(claim: Any, now: Any) -> str:
+def _ttl_cell(claim: Claim, now: datetime) -> str:
     if claim.expires_at is None or claim.is_terminal:
         return "—"
     return humanize_delta(claim.expires_at - now)
@@ -211,5 +211,8 @@ def cmd_check_scope(ctx: Context) -> int:
 def cmd_watchdog(ctx: Context) -> int:
     """`bsi watchdog`."""
     report = ctx.brain.watchdog()
-    ctx.emit(report, f"{report['active']} claims actifs, {report['stale']} stale détectés")
+    ctx.emit(report.as_dict(), report.summary())
+    for sess_id in report.unwritable:
+        ctx.say(f"bsi: warning: {sess_id} expired but its file cannot take the change (stale all the same): "
+                "a human releases it")
     return 0

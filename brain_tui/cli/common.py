@@ -7,9 +7,12 @@ import json
 import re
 import sys
 from dataclasses import dataclass, field
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from brain_tui.core.errors import UsageError
+
+if TYPE_CHECKING:
+    from brain_tui.core.brain import Brain
 
 
 class Parser(argparse.ArgumentParser):
@@ -55,7 +58,7 @@ class Context:
     """The parsed command line and lazily opened brain."""
 
     args: argparse.Namespace
-    _brain: Any = field(default=None, repr=False)
+    _brain: Brain | None = field(default=None, repr=False)
     #: True for a command that only reads (`main.READ_COMMANDS`): a broken brain-compose.yml only warns.
     reading: bool = False
 
@@ -65,7 +68,7 @@ class Context:
         return bool(getattr(self.args, "json", False))
 
     @property
-    def brain(self) -> Any:
+    def brain(self) -> Brain:
         """The Brain (found from --brain, $BRAIN_ROOT, or the current folder)."""
         if self._brain is None:
             from brain_tui.core.brain import Brain, find_root
@@ -109,7 +112,7 @@ class Context:
     def report_applied(self) -> None:
         """Print warnings and imported signals of the last write on stderr."""
         brain = self._brain
-        applied = getattr(brain, "last_applied", None) if brain is not None else None
+        applied = brain.last_applied if brain is not None else None
         if applied is None:
             return
         for warning in applied.warnings:

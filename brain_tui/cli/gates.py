@@ -6,17 +6,16 @@ import argparse
 from typing import Any
 
 from brain_tui.cli.common import Context, one_line
-from brain_tui.core.protocol import require_claim
+from brain_tui.core.facade import GATE_ACTIONS
+from brain_tui.core.protocol import Cascade, require_claim
 from brain_tui.core.views import claim_json
-
-ACTIONS = ("request", "approve", "reject", "pause", "resume", "abort")
 
 
 def register(sub: Any, parent: argparse.ArgumentParser) -> None:
     """Add the gate commands."""
     gate = sub.add_parser("gate", help="human gates, pause/resume, abort", parents=[parent])
     gsub = gate.add_subparsers(dest="gate_command", metavar="ACTION")
-    for action in ACTIONS:
+    for action in GATE_ACTIONS:
         p = gsub.add_parser(action, help=f"{action} a claim's gate", parents=[parent])
         p.add_argument("sess_id")
         p.add_argument("message", nargs="?", default="", help="gate message or reason")
@@ -30,19 +29,11 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
 def cmd_gate(ctx: Context) -> int:
     """Run one gate action through the core."""
     a = ctx.args
-    out = ctx.brain.gate(a.gate_action, a.sess_id, a.message, by=a.by)
-    snapshot = ctx.brain.snapshot()
-    claim = snapshot.claim(a.sess_id)
-    data: dict[str, Any] = {"sess_id": a.sess_id, "action": a.gate_action,
-                            "status": claim.status if claim else None}
-    if isinstance(out, list):
-        data["cascade"] = out
-    elif isinstance(out, str) and out.startswith("sig-"):
-        data["signal_id"] = out
-    text = f"{a.sess_id} {data['status']}"
-    if isinstance(out, list) and out:
-        text += f" (cascade: {', '.join(out)})"
-    ctx.emit(data, text)
+    out = ctx.brain.gates.act(a.gate_action, a.sess_id, a.message, by=a.by)
+    text = f"{out.sess_id} {out.status}"
+    if isinstance(out, Cascade) and out.touched:
+        text += f" (cascade: {', '.join(out.touched)})"
+    ctx.emit(out.as_dict(), text)
     return 0
 
 
@@ -57,12 +48,9 @@ def cmd_status(ctx: Context) -> int:
         return 0
     depth = {claim.sess_id: 0}
     lines = [f"{claim.sess_id}  {claim.status}  {one_line(claim.scope_text, 40)}"]
-    history = claim.data.get("gate_history")
-    if isinstance(history, list) and history:
-        last = history[-1]
-        if isinstance(last, dict):
-            lines.append(f"  last gate event: {last.get('event')} by {last.get('by', '?')}: "
-                         f"{one_line(str(last.get('message', '')), 60)}")
+    if claim.gate_history:
+        last = claim.gate_history[-1]
+        lines.append(f"  last gate event: {last.event or None} by {last.by or '?'}: {one_line(last.message, 60)}")
     for child in subtree:
         depth[child.sess_id] = depth.get(child.parent or "", 0) + 1
         lines.append(f"{'  ' * depth[child.sess_id]}└ {child.sess_id}  {child.status}  "

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import importlib
 import sys
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from brain_tui.hooks import main as hooks_main
 
+TYPE_CHECKING = False  # not `typing`: `bsi hook` must start fast
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Sequence
 
     from brain_tui.cli.common import Parser
 

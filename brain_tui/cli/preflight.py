@@ -83,9 +83,8 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
 def cmd_check(ctx: Context) -> int:
     """`bsi preflight check ID FILE`: 0 or a refusal (raised, mapped to its exit code)."""
     a = ctx.args
-    preflight.run_preflight(ctx.brain, a.sess_id, a.file)
-    norm = preflight.lock_file_path(a.file)
-    ctx.emit({"sess_id": a.sess_id, "file": norm, "code": 0, "check": "go"}, f"go: {a.sess_id} may write {norm}")
+    result = ctx.brain.preflight(a.sess_id, a.file)
+    ctx.emit(result.as_dict(), f"go: {result.sess_id} may write {result.file}")
     return 0
 
 
@@ -98,7 +97,7 @@ def _circuit_text(state: preflight.CircuitState) -> str:
 
 def cmd_fail(ctx: Context) -> int:
     """`bsi preflight fail ID`: one more failure; trips the breaker at the maximum."""
-    state = preflight.circuit_fail(ctx.brain, ctx.args.sess_id)
+    state = ctx.brain.circuit.fail(ctx.args.sess_id)
     if state.signal:
         ctx.say(f"circuit breaker tripped: CIRCUIT_BREAK signal {state.signal} sent")
     ctx.emit(state.as_dict(), _circuit_text(state))
@@ -107,14 +106,14 @@ def cmd_fail(ctx: Context) -> int:
 
 def cmd_reset(ctx: Context) -> int:
     """`bsi preflight reset ID`: clear the breaker."""
-    state = preflight.circuit_reset(ctx.brain, ctx.args.sess_id)
+    state = ctx.brain.circuit.reset(ctx.args.sess_id)
     ctx.emit(state.as_dict(), _circuit_text(state))
     return 0
 
 
 def cmd_status(ctx: Context) -> int:
     """`bsi preflight status ID`."""
-    state = preflight.circuit_status(ctx.brain, ctx.args.sess_id)
+    state = ctx.brain.circuit.status(ctx.args.sess_id)
     ctx.emit(state.as_dict(), _circuit_text(state))
     return 0
 
@@ -123,7 +122,7 @@ def cmd_status(ctx: Context) -> int:
 def cmd_acquire(ctx: Context) -> int:
     """`bsi lock acquire FILE ID [TTL_MIN]`: the takeover of an expired lock is printed."""
     a = ctx.args
-    out = preflight.acquire_lock(ctx.brain, a.file, a.sess_id, a.ttl_min)
+    out = ctx.brain.locks.acquire(a.file, a.sess_id, a.ttl_min)
     text = f"{out.file} locked by {out.holder} until {out.expires_at} (generation {out.generation}, {out.action})"
     if out.takeover:
         ctx.say(f"takeover: {out.file} was held by {out.previous_holder}, expired at "
@@ -135,55 +134,43 @@ def cmd_acquire(ctx: Context) -> int:
 def cmd_release(ctx: Context) -> int:
     """`bsi lock release FILE ID`."""
     a = ctx.args
-    removed = preflight.release_lock(ctx.brain, a.file, a.sess_id)
-    norm = preflight.lock_file_path(a.file)
-    if not removed:
-        ctx.say(f"{norm} was not locked: nothing to release")
-    ctx.emit({"file": norm, "released": bool(removed), "removed": removed},
-             f"{norm} released" if removed else f"{norm} not locked")
+    out = ctx.brain.locks.release(a.file, a.sess_id)
+    if not out.released:
+        ctx.say(f"{out.file} was not locked: nothing to release")
+    ctx.emit(out.as_dict(), f"{out.file} released" if out.released else f"{out.file} not locked")
     return 0
 
 
 def cmd_lock_check(ctx: Context) -> int:
     """`bsi lock check FILE`: exit 1 when an unexpired lock exists, else 0."""
-    norm = preflight.lock_file_path(ctx.args.file)
-    snapshot = ctx.brain.snapshot()
-    live = preflight.live_lock(snapshot, norm)
-    shown = live
+    out = ctx.brain.locks.check(ctx.args.file)
+    shown = out.lock
     if shown is None:
-        every = preflight.locks_for(snapshot, norm)
-        shown = max(every, key=lambda lock: lock.generation) if every else None
-    data = {"file": norm, "locked": live is not None,
-            "lock": preflight.lock_json(shown, snapshot) if shown is not None else None}
-    if shown is None:
-        text = f"{norm}: free"
+        text = f"{out.file}: free"
     else:
-        info = preflight.lock_json(shown, snapshot)
-        state = "expired" if info["expired"] else "locked"
-        text = (f"{norm}: {state} — holder {shown.holder}, generation {shown.generation}, "
-                f"expires {info['expires_at']}")
-    ctx.emit(data, text)
-    return preflight.LOCK_HELD if live is not None else 0
+        state = "expired" if shown.expired else "locked"
+        text = (f"{out.file}: {state} — holder {shown.holder}, generation {shown.generation}, "
+                f"expires {shown.expires_at}")
+    ctx.emit(out.as_dict(), text)
+    return out.exit_code
 
 
 def cmd_lock_list(ctx: Context) -> int:
     """`bsi lock list`."""
-    snapshot = ctx.brain.snapshot()
-    locks = sorted((preflight.lock_json(lock, snapshot) for lock in snapshot.locks), key=lambda d: d["file"])
-    corrupt = [c.as_dict() for c in snapshot.corrupt if c.path.startswith(f"{preflight.LOCKS_DIR}/")]
+    listing = ctx.brain.locks.list()
     if ctx.json:
-        ctx.emit({"locks": locks, "corrupt": corrupt})
+        ctx.emit(listing.as_dict())
         return 0
-    rows = [[one_line(d["file"], 50), one_line(d["holder"], 40), str(d["generation"]), d["expires_at"] or "?",
-             "expired" if d["expired"] else "held", "legacy" if d["legacy"] else ""] for d in locks]
+    rows = [[one_line(d.file, 50), one_line(d.holder, 40), str(d.generation), d.expires_at or "?",
+             "expired" if d.expired else "held", "legacy" if d.legacy else ""] for d in listing.locks]
     ctx.emit(None, table(rows, ["FILE", "HOLDER", "GEN", "EXPIRES", "STATE", "FORMAT"]) or "no locks")
-    for bad in corrupt:
-        ctx.say(f"corrupt lock file {bad['path']} line {bad['line']}: {bad['reason']}")
+    for bad in listing.corrupt:
+        ctx.say(f"corrupt lock file {bad.path} line {bad.line}: {bad.reason}")
     return 0
 
 
 def cmd_cleanup(ctx: Context) -> int:
     """`bsi lock cleanup`: delete expired locks."""
-    removed = preflight.cleanup_locks(ctx.brain)
-    ctx.emit({"removed": removed}, f"{len(removed)} expired locks removed")
+    removed = ctx.brain.locks.cleanup()
+    ctx.emit({"removed": [lock.as_dict() for lock in removed]}, f"{len(removed)} expired locks removed")
     return 0

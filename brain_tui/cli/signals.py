@@ -39,7 +39,7 @@ def cmd_send(ctx: Context) -> int:
     a = ctx.args
     brain = ctx.brain
     sender = a.sender or brain.instance
-    sig_id = brain.send_signal(sender, a.to, a.sig_type, a.payload, a.scope)
+    sig_id = brain.signals.send(sender, a.to, a.sig_type, a.payload, a.scope)
     if sig_id is None:
         ctx.say("an identical signal is already pending: not written twice")
         ctx.emit({"sig_id": None, "duplicate": True}, None)
@@ -75,7 +75,7 @@ def cmd_list(ctx: Context) -> int:
 
 def cmd_ack(ctx: Context) -> int:
     """`bsi signal ack`."""
-    changed = ctx.brain.ack_signal(ctx.args.sig_id, by=ctx.args.by)
+    changed = ctx.brain.signals.ack(ctx.args.sig_id, by=ctx.args.by)
     state = "delivered"
     if not changed:
         state = require_signal(ctx.brain.snapshot(), ctx.args.sig_id).state
@@ -87,6 +87,6 @@ def cmd_ack(ctx: Context) -> int:
 
 def cmd_archive(ctx: Context) -> int:
     """`bsi signal archive`."""
-    archived = ctx.brain.archive_signals()
+    archived = ctx.brain.signals.archive()
     ctx.emit({"archived": archived}, f"{len(archived)} signals archived")
     return 0

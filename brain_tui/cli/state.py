@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import os
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 from brain_tui.cli.common import Context, one_line, table
 from brain_tui.core.clock import humanize_delta
-from brain_tui.core.errors import InvalidData, NotFound, UsageError
+from brain_tui.core.errors import NotFound, UsageError
 
 
 def register(sub: Any, parent: argparse.ArgumentParser) -> None:
@@ -119,10 +118,7 @@ def format_env(env: dict[str, Any]) -> str:
 
 def cmd_env(ctx: Context) -> int:
     """`bsi env [--json]`: always exits 0; a failing source shows its error."""
-    from brain_tui.core.env import collect_env
-
-    brain = ctx.brain
-    env = collect_env(brain.root, brain.config, brain.instance, ctx.args.timeout, now=brain.now()).as_dict()
+    env = ctx.brain.env(ctx.args.timeout).as_dict()
     ctx.emit(env, format_env(env))
     return 0
 
@@ -140,40 +136,32 @@ def _keeps(items: list[str]) -> dict[str, str]:
 
 def cmd_inhale(ctx: Context) -> int:
     """`bsi breath inhale SPRINT --agent A FILE…` (alerts of the 2-sources rule on stderr)."""
-    from brain_tui.core import breath
-
     a = ctx.args
-    alerts = ctx.brain.mutate(lambda cs: breath.inhale(cs, a.sprint, a.agent, a.files, session=a.session))
-    for alert in alerts:
+    out = ctx.brain.breath.inhale(a.sprint, a.agent, a.files, session=a.session)
+    for alert in out.alerts:
         ctx.say(f"bsi: alert: {alert['message']}")
-    ctx.emit({"sprint": a.sprint, "agent": a.agent, "files": a.files, "alerts": alerts},
-             f"{a.sprint}: {a.agent} inhaled {len(a.files)} file(s)")
+    ctx.emit(out.as_dict(), f"{out.sprint}: {out.agent} inhaled {len(out.files)} file(s)")
     return 0
 
 
 def cmd_reference(ctx: Context) -> int:
     """`bsi breath reference SPRINT FILE…`."""
-    from brain_tui.core import breath
-
     a = ctx.args
-    added = ctx.brain.mutate(lambda cs: breath.reference(cs, a.sprint, a.files))
-    ctx.emit({"sprint": a.sprint, "added": added}, f"{a.sprint}: {len(added)} file(s) referenced")
+    out = ctx.brain.breath.reference(a.sprint, a.files)
+    ctx.emit(out.as_dict(), f"{out.sprint}: {len(out.added)} file(s) referenced")
     return 0
 
 
 def cmd_expire(ctx: Context) -> int:
     """`bsi breath expire SPRINT FILE… [--keep FILE=REASON]`."""
-    from brain_tui.core import breath
-
     a = ctx.args
     kept = _keeps(a.keep)
     if not a.files and not kept:
         raise UsageError("breath expire: give files to release and/or --keep FILE=REASON")
-    warnings = ctx.brain.mutate(lambda cs: breath.expire(cs, a.sprint, a.files, kept))
-    for warning in warnings:
+    out = ctx.brain.breath.expire(a.sprint, a.files, kept)
+    for warning in out.warnings:
         ctx.say(f"bsi: warning: {warning}")
-    ctx.emit({"sprint": a.sprint, "released": a.files, "kept": kept, "warnings": warnings},
-             f"{a.sprint}: {len(a.files)} released, {len(kept)} kept")
+    ctx.emit(out.as_dict(), f"{out.sprint}: {len(out.released)} released, {len(out.kept)} kept")
     return 0
 
 
@@ -185,24 +173,12 @@ def _ratio_text(value: float | None, percent: bool) -> str:
 
 def cmd_show(ctx: Context) -> int:
     """`bsi breath show [SPRINT…]`."""
-    from brain_tui.core import breath
-
-    for sprint in ctx.args.sprints:
-        breath.validate_sprint_id(sprint)
-    brain = ctx.brain
-    records, corrupt = breath.load_records(brain.root, brain.tz)
-    rows = breath.metrics(records)
-    if ctx.args.sprints:
-        known = {m.sprint for m in rows}
-        missing = [s for s in ctx.args.sprints if s not in known]
-        if missing:
-            raise NotFound(f"no breath record for {missing[0]}")
-        wanted = set(ctx.args.sprints)
-        rows = [m for m in rows if m.sprint in wanted]
-    for bad in corrupt:
+    found = ctx.brain.breath.metrics(ctx.args.sprints)
+    rows = found.sprints
+    for bad in found.corrupt:
         ctx.say(f"bsi: warning: {bad.path} line {bad.line}: {bad.reason}")
     if ctx.json:
-        ctx.emit({"sprints": [m.as_dict() for m in rows], "corrupt": [c.as_dict() for c in corrupt]})
+        ctx.emit(found.as_dict())
         return 0
     if not rows:
         ctx.emit(None, "no breath records")
@@ -212,8 +188,7 @@ def cmd_show(ctx: Context) -> int:
           _ratio_text(m.stale_ratio, True), f"{m.breath_depth:+d}", _ratio_text(m.exhale_rate, True),
           str(len(m.alerts))] for m in rows],
         ["SPRINT", "CONTEXT_LOAD", "STALE_RATIO", "BREATH_DEPTH", "EXHALE_RATE", "ALERTS"],
-    ), "thresholds: context_load > 2.0, stale_ratio > 30%, exhale_rate < 50%, "
-       "breath_depth growing 3 sprints in a row, at most 2 sources per agent"]
+    ), ctx.brain.breath.thresholds_text()]
     for m in rows:
         for alert in m.alerts:
             lines.append(f"alert  {m.sprint}  {one_line(alert['message'], 100)}")
@@ -235,26 +210,11 @@ def _lint_root(ctx: Context) -> Path:
 
 def cmd_lint(ctx: Context) -> int:
     """`bsi lint [PATHS]`: exit 0 when clean, 1 with findings."""
-    from brain_tui.core.headers import lint
+    from brain_tui.core.headers import lint_given
 
-    root = _lint_root(ctx)
-    paths: list[str] | None = None
-    if ctx.args.paths:
-        paths = []
-        for given in ctx.args.paths:
-            here = Path(given)
-            if here.is_absolute() or os.path.lexists(here):
-                paths.append(str(here.resolve()) if os.path.lexists(here) else given)
-            elif (root / given).exists():
-                paths.append(str(root / given))
-            else:
-                raise NotFound(f"no such file: {given}")
-    try:
-        findings = lint(root, paths)
-    except FileNotFoundError as exc:
-        raise NotFound(f"no such file: {exc}") from None
-    except OSError as exc:
-        raise InvalidData(f"cannot lint: {exc}") from None
+    # `bsi lint FILE` works outside any brain too, so no Brain is opened here (a broken
+    # brain-compose.yml must not stop a lint of plain files).
+    findings = lint_given(_lint_root(ctx), ctx.args.paths)
     if ctx.json:
         ctx.emit({"findings": [f.as_dict() for f in findings]})
     else:

@@ -39,39 +39,25 @@ def cmd_sync(ctx: Context) -> int:
 
 def cmd_log(ctx: Context) -> int:
     """`bsi log [ID]`."""
-    from brain_tui.core.audit import claim_log
-    from brain_tui.core.protocol import require_claim
-    from brain_tui.core.store import valid_session_id
-
-    sess_id = ctx.args.sess_id
-    if sess_id is not None and not valid_session_id(sess_id):
-        require_claim(ctx.brain.snapshot(), sess_id)
-    entries = claim_log(ctx.brain.root, sess_id, limit=max(1, ctx.args.limit))
-    if sess_id is not None and not entries and ctx.brain.snapshot().claim(sess_id) is None:
-        require_claim(ctx.brain.snapshot(), sess_id)
+    entries = ctx.brain.audit.log(ctx.args.sess_id, limit=ctx.args.limit)
     lines = [f"{e.date[:16].replace('T', ' ')}  {e.commit}  {one_line(e.author, 40)}  {one_line(e.message, 80)}"
-             for e in entries[: ctx.args.limit]]
-    ctx.emit({"entries": [e.as_dict() for e in entries[: ctx.args.limit]]}, "\n".join(lines) or "no history")
+             for e in entries]
+    ctx.emit({"entries": [e.as_dict() for e in entries]}, "\n".join(lines) or "no history")
     return 0
 
 
 def cmd_verify(ctx: Context) -> int:
     """`bsi verify ID`: exit 13 on scope drift."""
-    from brain_tui.core.audit import verify_scope
-    from brain_tui.core.protocol import require_claim
-
-    snapshot = ctx.brain.snapshot()
-    claim = require_claim(snapshot, ctx.args.sess_id)
-    report = verify_scope(ctx.brain.root, snapshot, claim)
+    report = ctx.brain.audit.verify(ctx.args.sess_id)
     if ctx.json:
         ctx.emit(report.as_dict())
     else:
-        lines = [f"{claim.sess_id} scope {claim.scope_text}: {len(report.changed)} committed, "
+        lines = [f"{report.sess_id} scope {report.scope}: {len(report.changed)} committed, "
                  f"{len(report.uncommitted)} uncommitted files"]
         lines += [f"  outside scope: {p}" for p in report.outside]
         ctx.emit(None, "\n".join(lines))
     if report.outside:
-        ctx.say(f"bsi: {claim.sess_id} changed {len(report.outside)} file(s) outside its scope: "
+        ctx.say(f"bsi: {report.sess_id} changed {len(report.outside)} file(s) outside its scope: "
                 f"{', '.join(report.outside[:5])}{' …' if len(report.outside) > 5 else ''}")
         return ScopeDrift.exit_code
     return 0

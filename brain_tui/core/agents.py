@@ -26,11 +26,27 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
+
+from brain_tui.core.agent_files import (
+    AGENT_SESSION_ENV,
+    AGENTS_DIR,
+    BSI_SESSION_ENV,
+    SESS_RE,
+    agents_dir,
+    bound_claims,
+    read_record,
+    session_path,
+    valid_agent_session,
+)
+
+_SESS_RE = SESS_RE
+_dir = agents_dir
+_read = read_record
+_session_path = session_path
 
 __all__ = [
     "AGENTS_DIR",
@@ -54,8 +70,6 @@ __all__ = [
     "valid_agent_session",
 ]
 
-#: Where the records live, relative to the brain root.
-AGENTS_DIR = ".brain/agents"
 #: The states a bound agent session can be in (SPEC 20.4).
 STATES = ("working", "needs_input", "idle", "ended")
 #: A session that did nothing for this long reads as `idle` (unless it needs input or ended).
@@ -66,17 +80,6 @@ HANDOVER_MAX_AGE = timedelta(hours=8)
 MAX_TOUCHED = 500
 #: At most this many "already brought in" item keys are kept per claim.
 MAX_SEEN = 2000
-#: Agent session IDs as the agents give them (Claude Code: a UUID).
-AGENT_SESSION_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$")
-_SESS_RE = re.compile(r"^sess-[A-Za-z0-9._-]+$")
-_MAX_RECORD_BYTES = 256 * 1024
-
-
-def valid_agent_session(value: object) -> bool:
-    """True when `value` is a usable agent session ID (never a path)."""
-    return isinstance(value, str) and bool(AGENT_SESSION_RE.match(value)) and ".." not in value
-
-
 @dataclass(frozen=True)
 class Liveness:
     """What the hooks last saw of the agent session bound to one claim.
@@ -112,26 +115,6 @@ class Liveness:
 # ---------------------------------------------------------------------------------------------
 # Files
 # ---------------------------------------------------------------------------------------------
-def _dir(root: str | os.PathLike[str], *parts: str) -> str:
-    return os.path.join(os.fspath(root), AGENTS_DIR, *parts)
-
-
-def _read(path: str) -> dict[str, Any] | None:
-    """A record as a dict, or None (missing, too big, not JSON, not an object)."""
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read(_MAX_RECORD_BYTES + 1)
-    except OSError:
-        return None
-    if len(raw) > _MAX_RECORD_BYTES:
-        return None
-    try:
-        data = json.loads(raw)
-    except ValueError:
-        return None
-    return data if isinstance(data, dict) else None
-
-
 def _write(path: str, data: Mapping[str, Any]) -> None:
     """Write one record atomically (temp file + rename); folders made as needed."""
     folder = os.path.dirname(path)
@@ -166,12 +149,6 @@ def _claim_path(root: str | os.PathLike[str], sess_id: str) -> str:
     return _dir(root, f"{sess_id}.json")
 
 
-def _session_path(root: str | os.PathLike[str], agent_session: str, kind: str = "sessions") -> str:
-    if not valid_agent_session(agent_session):
-        raise ValueError(f"invalid agent session ID {agent_session!r}")
-    return _dir(root, kind, f"{agent_session}.json")
-
-
 def _iso(moment: datetime) -> str:
     return moment.replace(microsecond=0).isoformat()
 
@@ -189,12 +166,6 @@ def _parse_time(value: object) -> datetime | None:
 # ---------------------------------------------------------------------------------------------
 # Binding
 # ---------------------------------------------------------------------------------------------
-#: The environment variable Claude Code sets for Bash, hooks and stdio MCP servers.
-AGENT_SESSION_ENV = "CLAUDE_CODE_SESSION_ID"
-#: The claim a launcher gave the session (SPEC 20.5); it wins over any binding.
-BSI_SESSION_ENV = "BSI_SESSION"
-
-
 def agent_session_for_open(explicit: str | None, environ: Mapping[str, str]) -> str | None:
     """The agent session a new claim binds: `--agent-session`, else `$CLAUDE_CODE_SESSION_ID`, else None.
 
@@ -228,14 +199,6 @@ def _bind_unlocked(root: str | os.PathLike[str], sess_id: str, agent_session: st
     if record.get("state") not in STATES or record.get("state") == "ended":
         record["state"] = "working"
     _write(record_path, record)
-
-
-def bound_claims(root: str | os.PathLike[str], agent_session: str) -> list[str]:
-    """The claims opened by (or carried over to) this agent session on this machine, oldest first."""
-    if not valid_agent_session(agent_session):
-        return []
-    entry = _read(_session_path(root, agent_session)) or {}
-    return [s for s in entry.get("sess_ids", []) if isinstance(s, str) and _SESS_RE.match(s)]
 
 
 # ---------------------------------------------------------------------------------------------

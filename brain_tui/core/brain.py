@@ -1,9 +1,16 @@
-"""Brain: the one facade the CLI and the cockpit call.
+"""Brain: the one typed facade every front-end calls (CLI, cockpit, hooks, MCP server).
 
-It finds the brain, owns the clock, the store and the local writer lock, and
-runs every mutating action as: lock → fresh snapshot → protocol decision
-(staged in a ChangeSet) → atomic writes → index regenerated → one commit of
-exactly the files changed.
+Read this file as "what a brain can do". It finds the brain, owns the clock,
+the store and the local writer lock, and runs every mutating action as: lock →
+fresh snapshot → rule decision (staged in a ChangeSet) → atomic writes → index
+regenerated → one commit of exactly the files changed. Reads are pure: a
+snapshot never fetches, writes or commits (except the one explicit pull that
+`--sync` asks for before the first read).
+
+Claims live on `Brain` itself; the other areas are typed sub-objects
+(core/facade.py): `brain.gates`, `brain.signals`, `brain.locks`,
+`brain.circuit`, `brain.breath`, `brain.remote`, `brain.audit`. Every result
+is a frozen dataclass with an `as_dict()` giving the `--json` shape.
 """
 
 from __future__ import annotations
@@ -11,58 +18,64 @@ from __future__ import annotations
 import fcntl
 import os
 import socket
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-from ruamel.yaml.comments import CommentedMap
-
-from brain_tui.core import gitops, index, protocol, reconcile, remote, signals
+from brain_tui.core import facade, gitops, index_file, preflight, protocol, remote, signals
 from brain_tui.core import launch as launching
+from brain_tui.core import tmux as tmux_launcher
 from brain_tui.core.agents import Agents
-from brain_tui.core.changes import ChangeSet, yaml_safe
+from brain_tui.core.bootstrap import init_brain, make_folder
+from brain_tui.core.changes import ChangeSet
 from brain_tui.core.clock import Clock, make_clock, zone_from_name
 from brain_tui.core.config import BrainConfig, load_config
-from brain_tui.core.errors import BsiError, InvalidData, NotFound
+from brain_tui.core.errors import BsiError, InvalidData
+from brain_tui.core.layout import DATA_DIRS, INDEX_FILE, LOCK_FILE, STATE_DIR, find_root
 from brain_tui.core.live import LiveSession, live_sessions
 from brain_tui.core.model import BLOCKING_STATUSES, BrainSnapshot
+from brain_tui.core.preview import Preview
+from brain_tui.core.preview import preview as dry_run
+from brain_tui.core.protocol import (
+    CloseOutcome,
+    CloseRequest,
+    Conflict,
+    OpenRequest,
+    WatchdogReport,
+)
 from brain_tui.core.reconcile import SyncReport
-from brain_tui.core.store import SIGNAL_ID_RE, BrainStore
-from brain_tui.core.yamlio import atomic_write_text, dump_round_trip, sweep_temp_files
+from brain_tui.core.scope import ScopeEntry
+from brain_tui.core.store import BrainStore
+from brain_tui.core.yamlio import atomic_write_text, restore_texts, sweep_temp_files, texts_before
 
 if TYPE_CHECKING:
     from brain_tui.core.agents import Liveness
     from brain_tui.core.attention import AttentionItem
+    from brain_tui.core.env import EnvState
+    from brain_tui.core.headers import Finding
+    from brain_tui.core.syncing import BrainRemote
 
 T = TypeVar("T")
 
-INDEX_FILE = "BRAIN-INDEX.md"
-STATE_DIR = ".brain"
-DATA_DIRS = ("claims", "signals", "locks", "breath")
-
-
-def find_root(explicit: str | os.PathLike[str] | None = None, cwd: str | os.PathLike[str] | None = None) -> Path:
-    """Find the brain: `--brain PATH`, else `$BRAIN_ROOT`, else walk up from the current folder.
-
-    Raises:
-        NotFound: no brain found (exit 66), with the commands that make one.
-    """
-    hint = ("run `bsi init [PATH]` to create one, or try the demo (`bsi demo PATH`, `brain-tui --demo`), "
-            "or pass --brain PATH")
-    given = explicit or os.environ.get("BRAIN_ROOT")
-    if given:
-        path = Path(given).expanduser()
-        if not path.is_dir() or not ((path / "claims").is_dir() or (path / INDEX_FILE).is_file()):
-            raise NotFound(f"no brain at {path} (no claims/ nor {INDEX_FILE}): {hint}")
-        return path.resolve()
-    start = Path(cwd or os.getcwd()).resolve()
-    for folder in (start, *start.parents):
-        if (folder / "claims").is_dir() or (folder / INDEX_FILE).is_file():
-            return folder
-    raise NotFound(f"no brain found from {start} upwards: {hint}")
+__all__ = [
+    "DATA_DIRS",
+    "INDEX_FILE",
+    "STATE_DIR",
+    "Applied",
+    "Brain",
+    "CloseOutcome",
+    "CloseRequest",
+    "Conflict",
+    "OpenRequest",
+    "Preview",
+    "WatchdogReport",
+    "find_root",
+    "init_brain",
+    "make_folder",
+]
 
 
 @dataclass
@@ -110,7 +123,15 @@ class Brain:
         self.instance = instance or f"{self.brain_name}@{socket.gethostname()}"
         self.last_applied: Applied | None = None
         self._lock_depth = 0
-        self.remote = BrainRemote(self)
+        from brain_tui.core.syncing import BrainRemote  # it calls back into Brain
+
+        self.remote: BrainRemote = BrainRemote(self)
+        self.gates = facade.Gates(self)
+        self.signals = facade.Signals(self)
+        self.locks = facade.Locks(self)
+        self.circuit = facade.Circuit(self)
+        self.breath = facade.Breath(self)
+        self.audit = facade.Audit(self)
         if sync is None:
             sync = "sync" if self.config.sync == "auto" else "local"
         if sync not in ("sync", "offline", "local"):
@@ -155,7 +176,7 @@ class Brain:
             return
         state = self.root / STATE_DIR
         state.mkdir(exist_ok=True)
-        with open(state / "lock", "a+b") as handle:
+        with open(state / LOCK_FILE, "a+b") as handle:
             fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
             self._lock_depth = 1
             try:
@@ -214,11 +235,11 @@ class Brain:
     def _apply(self, cs: ChangeSet) -> Applied:
         applied = Applied()
         rendered = cs.render()
-        before = _texts_before(self.root, [*rendered, INDEX_FILE])
+        before = texts_before(self.root, [*rendered, INDEX_FILE])
         try:
             return self._write_and_commit(cs, rendered, applied)
         except gitops.CommitFailed:
-            _restore(self.root, before)
+            restore_texts(self.root, before)
             raise
 
     def _write_and_commit(self, cs: ChangeSet, rendered: dict[str, str | None], applied: Applied) -> Applied:
@@ -244,41 +265,7 @@ class Brain:
 
     def _refresh_index(self) -> tuple[list[str], list[str]]:
         """Import legacy signal rows once, then regenerate the generated block of BRAIN-INDEX.md."""
-        path = self.root / INDEX_FILE
-        existing = path.read_text(encoding="utf-8") if path.is_file() else None
-        written: list[str] = []
-        imported: list[str] = []
-        snapshot = self.store.snapshot(self.now())
-        if existing:
-            known = {s.sig_id for s in snapshot.signals}
-            for row in index.parse_legacy_signal_rows(existing):
-                sig_id = row["sig_id"]
-                if sig_id in known or not SIGNAL_ID_RE.match(sig_id):
-                    continue
-                known.add(sig_id)
-                doc = CommentedMap()
-                doc["sig_id"] = sig_id
-                doc["from"] = row["from"]
-                doc["to"] = row["to"]
-                doc["type"] = row["type"]
-                doc["scope"] = row["scope"]
-                doc["payload"] = row["payload"]
-                doc["state"] = row["state"]
-                created = _legacy_signal_time(sig_id)
-                if created:
-                    doc["created_at"] = created
-                doc["imported_from"] = INDEX_FILE
-                rel = f"signals/{sig_id}.yml"
-                atomic_write_text(self.root / rel, dump_round_trip(yaml_safe(doc)))
-                written.append(rel)
-                imported.append(sig_id)
-            if imported:
-                snapshot = self.store.snapshot(self.now())
-        new_text = index.apply_block(existing, index.render_block(snapshot, self.display_tz))
-        if new_text != existing:
-            atomic_write_text(path, new_text)
-            written.append(INDEX_FILE)
-        return imported, written
+        return index_file.refresh(self.root, lambda: self.store.snapshot(self.now()), self.display_tz)
 
     # -- commands -----------------------------------------------------------------------------
     def regenerate_index(self) -> Applied:
@@ -305,29 +292,34 @@ class Brain:
         """Who a human actor is, for gate_history `by`."""
         return gitops.human_identity(self.root)
 
-    def open_claim(self, req: protocol.OpenRequest) -> str:
-        """Open a claim (see `protocol.open_claim`); an `agent_session` is also recorded locally for the hooks."""
-        sess_id = self.mutate(lambda cs: protocol.open_claim(cs, req))
-        if req.agent_session:
-            self.agents.bind(sess_id, req.agent_session)
-        return sess_id
-
     @property
     def agents(self) -> Agents:
         """Agent sessions bound to claims and their liveness (`core.agents`, local only)."""
         return Agents(self.root, self.now)
 
-    def close_claim(self, sess_id: str, req: protocol.CloseRequest) -> protocol.CloseOutcome:
-        """Close a claim under its tier's rules (see `protocol.close_claim`).
+    # -- claims (SPEC 6) ----------------------------------------------------------------------
+    def open_claim(self, req: OpenRequest) -> str:
+        """Open a claim after the conflict check; returns the new session ID (exit 10 on a conflict).
 
-        Without `files`, the files its bound agent session wrote (recorded by the hooks) are `files_modified`.
+        An `agent_session` is also recorded locally for the hooks.
+        """
+        sess_id = self.mutate(lambda cs: protocol.open_claim(cs, req))
+        if req.agent_session:
+            self.agents.bind(sess_id, req.agent_session)
+        return sess_id
+
+    def close_claim(self, sess_id: str, req: CloseRequest) -> CloseOutcome:
+        """Close a claim under its tier's rules, then run its exit trigger.
+
+        A red Tier 2 close is refused (exit 11) but still commits the BLOCKED_ON it sends. Without
+        `files`, the files its bound agent session wrote (recorded by the hooks) are `files_modified`.
         """
         if not req.files:
             live = self.agents.liveness().get(sess_id)
             if live is not None and live.touched:
                 req = replace(req, files=list(live.touched))
 
-        def decide(cs: ChangeSet) -> protocol.CloseOutcome:
+        def decide(cs: ChangeSet) -> CloseOutcome:
             try:
                 return protocol.close_claim(cs, sess_id, req)
             except BsiError as exc:
@@ -338,21 +330,21 @@ class Brain:
 
         return self.mutate(decide)
 
-    def renew_claim(self, sess_id: str, ttl: Any = None) -> str:
-        """Extend an open claim."""
+    def renew_claim(self, sess_id: str, ttl: timedelta | None = None) -> str:
+        """Extend an open claim (never past opened_at + 8 h); returns the new expiry."""
         return self.mutate(lambda cs: protocol.renew_claim(cs, sess_id, ttl))
 
     def release_claim(self, sess_id: str, reason: str, by: str | None = None) -> None:
-        """A human releases a stale claim."""
+        """A human releases a stale claim (reason required)."""
         actor = by or self.human()
         self.mutate(lambda cs: protocol.release_claim(cs, sess_id, reason, actor))
 
-    def watchdog(self) -> dict[str, Any]:
-        """Mark expired claims stale."""
+    def watchdog(self) -> WatchdogReport:
+        """Mark expired claims stale and archive old delivered signals."""
         return self.mutate(protocol.watchdog)
 
-    def check_scope(self, entries: Any, parent: str | None = None,
-                    satellite_type: str | None = None) -> list[protocol.Conflict]:
+    def check_scope(self, entries: Sequence[ScopeEntry], parent: str | None = None,
+                    satellite_type: str | None = None) -> list[Conflict]:
         """Conflicts a claim on `entries` would meet; opens nothing.
 
         Reads only the claims that can block (closed history is skipped through the
@@ -364,23 +356,6 @@ class Brain:
             snapshot = self.snapshot()
         protocol.validate_check(snapshot, parent, satellite_type)
         return protocol.find_conflicts(snapshot, entries, parent=parent, satellite_type=satellite_type)
-
-    def preview_open(self, req: protocol.OpenRequest,
-                     snapshot: BrainSnapshot | None = None) -> list[protocol.Conflict]:
-        """A dry run of `open_claim` on a snapshot already read: its refusal, or the conflicts it would meet.
-
-        Args:
-            req: the request as the form describes it.
-            snapshot: the brain as already read (the cockpit's picture in memory); None reads the claims that
-                can block now.
-
-        Raises:
-            BsiError: the request itself is invalid (unknown parent, bad type…), in the core's words.
-        """
-        if snapshot is None:
-            snapshot = self.snapshot(only_statuses=BLOCKING_STATUSES)
-        protocol.validate_open(snapshot, req)
-        return protocol.find_conflicts(snapshot, req.scope, parent=req.parent, satellite_type=req.satellite_type)
 
     def attention(self, snapshot: BrainSnapshot | None = None,
                   liveness: Mapping[str, Liveness] | None = None) -> list[AttentionItem]:
@@ -404,31 +379,47 @@ class Brain:
         except (OSError, ValueError):
             return {}
 
-    def gate(self, action: str, sess_id: str, message: str = "", by: str | None = None) -> Any:
-        """Run one gate action: request | approve | reject | pause | resume | abort."""
-        actor = by or (sess_id if action == "request" else self.human())
-        actions: dict[str, Callable[[ChangeSet], Any]] = {
-            "request": lambda cs: protocol.gate_request(cs, sess_id, message),
-            "approve": lambda cs: protocol.gate_approve(cs, sess_id, actor, message),
-            "reject": lambda cs: protocol.gate_reject(cs, sess_id, actor, message),
-            "pause": lambda cs: protocol.gate_pause(cs, sess_id, actor, message),
-            "resume": lambda cs: protocol.gate_resume(cs, sess_id, actor, message),
-            "abort": lambda cs: protocol.gate_abort(cs, sess_id, actor, message),
-        }
-        return self.mutate(actions[action])
+    def preview_open(self, req: OpenRequest, snapshot: BrainSnapshot | None = None) -> list[Conflict]:
+        """Dry run of `open_claim`: the request's own checks, then the conflicts it would meet; writes nothing.
 
-    def send_signal(self, sender: str, to: str, sig_type: str, payload: str, scope: str = "") -> str | None:
-        """Write one pending signal (None when an identical one is pending)."""
-        return self.mutate(lambda cs: signals.send_signal(cs, sender, to, sig_type, payload, scope))
+        Args:
+            req: the would-be claim.
+            snapshot: the snapshot already in memory (the cockpit's); None reads the brain now.
+                A snapshot missing part of the parent chain (a partial load) falls back to a fresh read.
 
-    def ack_signal(self, sig_id: str, by: str | None = None) -> bool:
-        """Acknowledge a signal (pending → delivered)."""
-        actor = by or self.human()
-        return self.mutate(lambda cs: signals.ack_signal(cs, sig_id, actor))
+        Raises:
+            InvalidData / NotFound / TransitionRefused: the request itself is refused (as the open would).
+        """
+        protocol.validate_open(snapshot if snapshot is not None else self.snapshot(), req)
+        if snapshot is None or (req.parent is not None and not _chain_complete(snapshot, req.parent)):
+            return self.check_scope(req.scope, parent=req.parent, satellite_type=req.satellite_type)
+        return protocol.find_conflicts(snapshot, req.scope, parent=req.parent, satellite_type=req.satellite_type)
 
-    def archive_signals(self) -> list[str]:
-        """Archive signals delivered 24 h ago or more."""
-        return self.mutate(signals.archive_signals)
+    def preview(self, action: str, sess_id: str, snapshot: BrainSnapshot | None = None) -> Preview:
+        """Dry run of pause | resume | abort | approve | reject | release on `snapshot` (default: now)."""
+        return dry_run(snapshot if snapshot is not None else self.snapshot(), action, sess_id)
+
+    # -- preflight, environment, lint ---------------------------------------------------------
+    def preflight(self, sess_id: str, file: str) -> preflight.PreflightResult:
+        """May `sess_id` write `file` now? (SPEC 10; read-only).
+
+        Raises:
+            PreflightRefused: code 4, 1, 5, 2, 3 or 6 (the first failing check), with what unblocks it.
+        """
+        preflight.check(self.snapshot(), self.config, sess_id, file, lambda: gitops.current_branch(self.root))
+        return preflight.PreflightResult(sess_id, preflight.lock_file_path(file))
+
+    def env(self, timeout_s: float = 2.0) -> EnvState:
+        """The environment derived live (git, pm2, ports, system; SPEC 16); never raises for a failing probe."""
+        from brain_tui.core.env import collect_env
+
+        return collect_env(self.root, self.config, self.instance, timeout_s, now=self.now())
+
+    def lint(self, paths: Sequence[str] | None = None) -> list[Finding]:
+        """Brain-language header findings (ADR-010) of `paths` (as given on a command line) or of the brain."""
+        from brain_tui.core.headers import lint_given
+
+        return lint_given(self.root, paths)
 
     # -- launching satellites (SPEC 20.5; the rules are in core/launch.py) ----------------------
     def launch_plan(self, sess_id: str, *, tmux: bool | None = None) -> launching.LaunchPlan:
@@ -447,7 +438,7 @@ class Brain:
             plan = self.launch_plan(sess_id, tmux=tmux)
             started_at = self.now().isoformat(timespec="seconds")
             if plan.tmux:
-                record = launching.start_tmux(plan, brain_name=self.brain_name, started_at=started_at)
+                record = tmux_launcher.start_tmux(plan, brain_name=self.brain_name, started_at=started_at)
                 launching.write_record(self.root, record)
                 return record
         launching.exec_here(plan, self.root, started_at)
@@ -474,9 +465,15 @@ class Brain:
         """Raise NoLaunchCommand (64) or InvalidData (65) unless `launch.command` is configured and usable."""
         launching.check_settings(launching.launch_settings(self.config.raw))
 
-    def attach_command(self, sess_id: str, *, current_tmux: str | None) -> launching.AttachCommand:
+    def attach_command(self, sess_id: str, *, current_tmux: str | None) -> tmux_launcher.AttachCommand:
         """The tmux command that shows the window of `sess_id`'s launched agent (`current_tmux`: the caller's $TMUX)."""
-        return launching.attach_command(launching.find_running(self.root, sess_id), current_tmux=current_tmux)
+        return tmux_launcher.attach_command(launching.find_running(self.root, sess_id), current_tmux=current_tmux)
+
+    def handoff_request(self, sig_id: str, snapshot: BrainSnapshot | None = None) -> protocol.OpenRequest:
+        """The claim a HANDOFF signal asks for (type, scope, parent), opening nothing (see `open_handoff`)."""
+        snapshot = snapshot or self.snapshot()
+        signal = signals.require_signal(snapshot, sig_id)
+        return launching.handoff_request(snapshot, signal, self.instance, self.config.ttl_default)
 
     def open_handoff(self, sig_id: str, by: str | None = None) -> str:
         """Open the claim a HANDOFF signal asks for and acknowledge the signal, in one commit.
@@ -497,143 +494,6 @@ class Brain:
         return self.mutate(decide)
 
 
-class BrainRemote:
-    """`brain.remote`: the git remote (`core.remote`) joined with the protocol's reconciliation.
-
-    The remote moves commits; before it rebases, a local claim whose ID another
-    machine pushed first takes a fresh ID; after, a local claim that lost its
-    scope is marked failed (`core.reconcile`). Every step runs under the brain lock.
-    """
-
-    def __init__(self, brain: Brain) -> None:
-        self._brain = brain
-        self._lost: list[reconcile.LostClaim] = []
-        self._renamed: list[reconcile.Renamed] = []
-        self._regenerate = False
-
-    def has_remote(self) -> bool:
-        """True when the brain has an `origin` remote."""
-        return remote.has_remote(self._brain.root)
-
-    def status(self) -> remote.SyncStatus:
-        """Where the brain stands against its remote, from local git state only (no network)."""
-        b = self._brain
-        return remote.status(b.root, b.config.sync, b.config.fetch_interval_s)
-
-    def fetch(self) -> bool:
-        """Only `git fetch` (the read-only cockpit): False without a remote or a branch."""
-        root = self._brain.root
-        branch = gitops.current_branch(root)
-        if not branch or not remote.has_remote(root):
-            return False
-        remote.fetch(root, branch)
-        return True
-
-    def pull(self) -> SyncReport:
-        """Fetch and integrate the remote tip, reconcile, regenerate the index when it moved."""
-        b = self._brain
-        self._start(regenerate=False)
-        rebased = remote.pull(b.root, b.locked, self)
-        return SyncReport(fetched=True, rebased=rebased, lost=tuple(self._lost), renamed=tuple(self._renamed))
-
-    def sync(self) -> SyncReport:
-        """`bsi sync`: fetch, rename clashing IDs, rebase, mark lost claims, regenerate the index, push."""
-        b = self._brain
-        b.refuse_broken_config()
-        self._start(regenerate=True)
-        done = remote.sync(b.root, b.locked, self, lambda: b.now().isoformat())
-        return SyncReport(fetched=done.fetched, rebased=done.rebased, pushed=done.pushed, ahead=done.ahead,
-                          behind=done.behind, tries=done.tries, lost=tuple(self._lost),
-                          renamed=tuple(self._renamed), last_sync=done.last_sync)
-
-    def write(self, decide: Callable[[ChangeSet], T]) -> T:
-        """One mutating action through fetch → re-check on the fetched tree → commit → push (SPEC 11)."""
-        b = self._brain
-        self._start(regenerate=False)
-        results: list[T] = []
-        refused: list[BsiError] = []
-
-        def attempt() -> remote.Staged:
-            results.clear()
-            refused.clear()
-            try:
-                results.append(b.mutate_local(decide))
-            except BsiError as exc:
-                if not getattr(exc, "commit_staged", False):
-                    raise
-                refused.append(exc)
-            applied = b.last_applied
-            return remote.Staged(tuple(applied.paths) if applied else (), bool(applied and applied.commit))
-
-        remote.write_through(b.root, b.locked, self, attempt)
-        remote.record(b.root, b.now().isoformat(), pending=False)
-        if refused:
-            raise refused[0]
-        return results[0]
-
-    def _start(self, regenerate: bool) -> None:
-        self._lost, self._renamed, self._regenerate = [], [], regenerate
-
-    # -- the reconciler the remote calls -----------------------------------------------------
-    def before_integrate(self, branch: str) -> None:
-        """Local, unpushed claims whose ID the remote already holds take a fresh ID (SPEC 4)."""
-        root = self._brain.root
-        clashes: dict[str, str] = {}
-        local = sorted(remote.local_added_claims(root, branch))
-        for sess_id in local:
-            rel = f"claims/{sess_id}.yml"
-            theirs = remote.remote_file(root, branch, rel)
-            if theirs is not None and theirs != remote.file_at(root, "HEAD", rel):
-
-                def taken(candidate: str) -> bool:
-                    rel_new = f"claims/{candidate}.yml"
-                    return (candidate in clashes.values() or (root / rel_new).exists()
-                            or remote.remote_file(root, branch, rel_new) is not None)
-
-                clashes[sess_id] = reconcile.fresh_id(sess_id, taken)
-        if not clashes:
-            return
-        touched = {f"claims/{i}.yml": f"claims/{clashes.get(i, i)}.yml" for i in local}
-
-        def rename_all(text: str) -> str:
-            for old, new in clashes.items():
-                text = reconcile.rename_text(text, old, new)
-            return text
-
-        def edit(rel: str, text: str) -> tuple[str, str] | None:
-            new_text = rename_all(text)
-            return None if new_text == text and touched[rel] == rel else (touched[rel], new_text)
-
-        remote.rewrite_local(root, branch, edit, rename_all, touched)
-        self._renamed.extend(reconcile.Renamed(old, new) for old, new in clashes.items())
-
-    def after_integrate(self, branch: str, rebased: bool) -> None:
-        """A local claim that lost its scope to a remote one is marked failed; the index follows."""
-        b = self._brain
-        local = remote.local_added_claims(b.root, branch)
-        lost = reconcile.lost_claims(b.store.snapshot(b.now()), local) if local else []
-        if lost:
-            b.mutate_local(lambda cs: reconcile.mark_lost(cs, lost))
-            self._lost.extend(lost)
-        if rebased or self._regenerate or self._renamed:
-            b.regenerate_index_local("bsi: regenerate index after sync")
-
-
-def _texts_before(root: Path, rels: Collection[str]) -> dict[str, bytes | None]:
-    """The bytes of each file before a write (None: absent), to put back if the commit fails."""
-    return {rel: (root / rel).read_bytes() if (root / rel).is_file() else None for rel in dict.fromkeys(rels)}
-
-
-def _restore(root: Path, before: dict[str, bytes | None]) -> None:
-    """Put files back as `_texts_before` found them."""
-    for rel, data in before.items():
-        target = root / rel
-        if data is None:
-            target.unlink(missing_ok=True)
-        else:
-            target.write_bytes(data)
-
-
 def _chain_complete(snapshot: BrainSnapshot, sess_id: str) -> bool:
     """True when `sess_id` and every ancestor it names are in `snapshot` (a cycle ends the chain)."""
     current = snapshot.claim(sess_id)
@@ -644,68 +504,3 @@ def _chain_complete(snapshot: BrainSnapshot, sess_id: str) -> bool:
         seen.add(current.parent)
         current = snapshot.claim(current.parent)
     return False
-
-
-def _legacy_signal_time(sig_id: str) -> str | None:
-    """A creation date for an imported legacy signal, from its ID (`sig-YYYYMMDD-…`)."""
-    parts = sig_id.split("-")
-    if len(parts) >= 2 and len(parts[1]) == 8 and parts[1].isdigit():
-        day = parts[1]
-        clock = parts[2] if len(parts) >= 3 and len(parts[2]) == 6 and parts[2].isdigit() else "000000"
-        return f"{day[:4]}-{day[4:6]}-{day[6:]}T{clock[:2]}:{clock[2:4]}:{clock[4:]}"
-    return None
-
-
-def make_folder(root: Path) -> None:
-    """Create `root` (and its parents) for a new brain.
-
-    Raises:
-        InvalidData: it exists as a file, or cannot be created (exit 65, one line).
-    """
-    if root.exists() and not root.is_dir():
-        raise InvalidData(f"{root} exists and is not a folder: give a folder for the brain")
-    try:
-        root.mkdir(parents=True, exist_ok=True)
-        probe = root / f".bsi-probe-{os.getpid()}"
-        probe.write_text("")
-        probe.unlink()
-    except OSError as exc:
-        raise InvalidData(f"cannot make a brain at {root}: {exc.strerror or exc}") from None
-
-
-def init_brain(path: str | os.PathLike[str], commit: bool = True) -> Path:
-    """`bsi init`: create the layout, `git init` when needed, ignore `.brain/`, commit it.
-
-    Returns:
-        The brain's path.
-    """
-    root = Path(path).expanduser().resolve()
-    make_folder(root)
-    for name in (*DATA_DIRS, STATE_DIR):
-        if (root / name).exists() and not (root / name).is_dir():
-            raise InvalidData(f"{root / name} exists and is not a folder: a brain needs {name}/ there; "
-                              "move that file away, then run `bsi init` again")
-    if (root / INDEX_FILE).exists() and not (root / INDEX_FILE).is_file():
-        raise InvalidData(f"{root / INDEX_FILE} is not a file: move it away, then run `bsi init` again")
-    created: list[str] = []
-    if not gitops.is_repository(root):
-        gitops.run_git(root, "init", "--quiet")
-    for folder in DATA_DIRS:
-        (root / folder).mkdir(exist_ok=True)
-        keep = root / folder / ".gitkeep"
-        if not keep.exists():
-            keep.write_text("")
-            created.append(f"{folder}/.gitkeep")
-    ignore = root / ".gitignore"
-    lines = ignore.read_text(encoding="utf-8").splitlines() if ignore.exists() else []
-    if ".brain/" not in lines and ".brain" not in lines:
-        lines.append(".brain/")
-        atomic_write_text(ignore, "\n".join(lines) + "\n")
-        created.append(".gitignore")
-    brain = Brain(root, commit=False)
-    with brain.locked():
-        _, index_paths = brain._refresh_index()
-    created.extend(index_paths)
-    if commit and created:
-        gitops.commit_paths(root, created, "bsi: init brain", brain.now())
-    return root

@@ -46,11 +46,11 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from brain_tui.core.changes import ChangeSet, flow_map
 from brain_tui.core.clock import try_parse_timestamp
 from brain_tui.core.errors import InvalidData, NotFound
+from brain_tui.core.layout import BREATH_DIR
 from brain_tui.core.model import CorruptFile
 from brain_tui.core.scope import normalize_path
 from brain_tui.core.yamlio import CorruptYaml, load_round_trip, safe_load_file
 
-BREATH_DIR = "breath"
 SPRINT_ID_RE = re.compile(r"^sprint-[A-Za-z0-9._-]+$")
 MAX_SOURCES_PER_AGENT = 2
 #: The trend alert fires when breath_depth grew over this many consecutive (closed) sprints.
@@ -61,6 +61,16 @@ THRESHOLDS: dict[str, tuple[str, float]] = {
     "stale_ratio": (">", 0.30),
     "exhale_rate": ("<", 0.50),
 }
+
+
+def thresholds_text() -> str:
+    """The alert thresholds in one line (shown under the metrics table)."""
+    load, stale, exhale = THRESHOLDS["context_load"], THRESHOLDS["stale_ratio"], THRESHOLDS["exhale_rate"]
+    return (f"thresholds: context_load {load[0]} {load[1]:.1f}, stale_ratio {stale[0]} {stale[1]:.0%}, "
+            f"exhale_rate {exhale[0]} {exhale[1]:.0%}, breath_depth growing {DEPTH_TREND_SPRINTS} sprints in a row, "
+            f"at most {MAX_SOURCES_PER_AGENT} sources per agent")
+
+
 _AGENT_RE = re.compile(r"^[^\x00-\x1f\x7f]{1,80}$")
 
 #: Records already being edited by a ChangeSet (so several calls in one change compose).

@@ -77,6 +77,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from brain_tui.core.layout import CACHE_FILE, STATE_DIR
 from brain_tui.core.yamlio import MAX_FILE_BYTES, CorruptYaml
 
 __all__ = [
@@ -91,9 +92,6 @@ __all__ = [
     "is_json_value",
 ]
 
-#: The database, under the brain's local state folder.
-STATE_DIR = ".brain"
-CACHE_FILE = "parse-cache.sqlite3"
 #: Bump when the table layout or the meaning of a row changes.
 SCHEMA = 1
 #: A file changed less than this before it was read is verified by digest until it settles.

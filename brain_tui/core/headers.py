@@ -388,3 +388,35 @@ def lint(root: str | os.PathLike[str], paths: Iterable[str | os.PathLike[str]] |
         seen.add(rel)
         findings.extend(lint_file(path, rel))
     return findings
+
+
+def lint_given(root: str | os.PathLike[str], given: Iterable[str] | None = None) -> list[Finding]:
+    """`bsi lint [PATHS]`: lint paths as a user typed them, or the whole brain when none are given.
+
+    A path that exists from the current folder is taken as is; else it is looked
+    up under the brain.
+
+    Raises:
+        NotFound: a path exists neither here nor in the brain (66).
+        InvalidData: a file cannot be read (65).
+    """
+    from brain_tui.core.errors import InvalidData, NotFound
+
+    base = Path(root)
+    paths: list[str] | None = None
+    if given:
+        paths = []
+        for text in given:
+            here = Path(text)
+            if here.is_absolute() or os.path.lexists(here):
+                paths.append(str(here.resolve()) if os.path.lexists(here) else text)
+            elif (base / text).exists():
+                paths.append(str(base / text))
+            else:
+                raise NotFound(f"no such file: {text}")
+    try:
+        return lint(base, paths)
+    except FileNotFoundError as exc:
+        raise NotFound(f"no such file: {exc}") from None
+    except OSError as exc:
+        raise InvalidData(f"cannot lint: {exc}") from None

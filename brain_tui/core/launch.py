@@ -11,12 +11,8 @@ The rule of what may be launched and how the agent's argv is built lives here:
   nor add an option (an element that only starts with ``-`` because of claim
   text is refused);
 - in tmux (``launch.tmux``, default: when tmux is installed) the agent runs in a
-  new window named after the slug, with ``BSI_SESSION`` and ``BRAIN_ROOT`` set.
-  tmux reads its own argv too: an argument ending in ``;`` would end the
-  command and start another, a single argument is run by a shell, a window
-  name is format-expanded (``#(…)`` runs a command). Every argument is escaped
-  for that, the agent's argv always has two elements or more, and window names
-  keep only ``[A-Za-z0-9._-]``.
+  new window named after the slug, with ``BSI_SESSION`` and ``BRAIN_ROOT`` set
+  (`core.tmux` starts it; window names keep only ``[A-Za-z0-9._-]``).
 
 Running launches are remembered in ``.brain/launches/<sess-id>.json`` (local,
 never committed): the process (pid and start time), and the tmux window.
@@ -28,7 +24,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from datetime import timedelta
@@ -50,7 +45,7 @@ LAUNCH_DIR = ".brain/launches"
 ENV_SESSION = "BSI_SESSION"
 ENV_ROOT = "BRAIN_ROOT"
 _PLACEHOLDER_RE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
-_WINDOW_NAME_RE = re.compile(r"[^A-Za-z0-9._-]+")
+WINDOW_NAME_RE = re.compile(r"[^A-Za-z0-9._-]+")
 
 #: What `bsi launch` prints when brain-compose.yml has no `launch.command`.
 EXAMPLES = """\
@@ -183,21 +178,8 @@ def build_argv(template: Sequence[str], values: Mapping[str, str]) -> tuple[str,
 
 def window_name(claim: Claim) -> str:
     """The tmux window name: the claim's slug, kept to ``[A-Za-z0-9._-]`` (tmux expands ``#`` in names)."""
-    name = _WINDOW_NAME_RE.sub("-", claim.slug).strip("-")
+    name = WINDOW_NAME_RE.sub("-", claim.slug).strip("-")
     return name[:40] or "satellite"
-
-
-def tmux_arg(arg: str) -> str:
-    """One argument as tmux must receive it to pass it on unchanged.
-
-    tmux ends a command at an argument ending in ``;`` unless that ``;`` is escaped as ``\\;``.
-    """
-    return arg[:-1] + "\\;" if arg.endswith(";") else arg
-
-
-def tmux_session_name(brain_name: str) -> str:
-    """The tmux session used for launches when the caller is not inside tmux."""
-    return "bsi-" + (_WINDOW_NAME_RE.sub("-", brain_name).strip("-")[:30] or "brain")
 
 
 def launchable(claim: Claim) -> None:
@@ -380,56 +362,6 @@ def plan_launch(snapshot: BrainSnapshot, settings: LaunchSettings, root: Path, s
                       cwd=str(root), tmux=use_tmux, name=window_name(claim))
 
 
-def tmux_command(plan: LaunchPlan, *, inside_tmux: bool, session: str, session_exists: bool,
-                 tmux: str = "tmux") -> list[str]:
-    """The tmux argv that starts `plan` in a new, detached window (every argument escaped for tmux).
-
-    Inside tmux: a window in the current session. Outside: a window in `session`
-    (created when it does not exist yet).
-    """
-    program = list(plan.argv) if len(plan.argv) > 1 else ["env", *plan.argv]  # one argument = run by a shell
-    fmt = "#{session_name}:#{window_index} #{window_id} #{pane_pid} #{socket_path}"
-    if inside_tmux or session_exists:
-        head = [tmux, "new-window", "-d", "-P", "-F", fmt, "-n", plan.name]
-        if not inside_tmux:
-            head += ["-t", f"={session}:"]
-    else:
-        head = [tmux, "new-session", "-d", "-P", "-F", fmt, "-s", session, "-n", plan.name]
-    env_args: list[str] = []
-    for key, value in plan.env.items():
-        env_args += ["-e", f"{key}={value}"]
-    args = [*head, *env_args, "-c", plan.cwd.replace("#", "##"), "--", *program]
-    return [args[0], *(tmux_arg(a) for a in args[1:])]
-
-
-def start_tmux(plan: LaunchPlan, *, brain_name: str, started_at: str) -> LaunchRecord:
-    """Start the agent in a new tmux window and return what to remember.
-
-    Raises:
-        UsageError: tmux is not installed (exit 64). InvalidData: tmux refused (65).
-    """
-    tmux = shutil.which("tmux")
-    if tmux is None:
-        raise UsageError("launch: tmux is not installed (set `launch.tmux: false` to run in this terminal)")
-    inside = bool(os.environ.get("TMUX"))
-    session = tmux_session_name(brain_name)
-    exists = False
-    if not inside:
-        probe = subprocess.run([tmux, "has-session", "-t", f"={session}"], capture_output=True, check=False,
-                               stdin=subprocess.DEVNULL)
-        exists = probe.returncode == 0
-    argv = tmux_command(plan, inside_tmux=inside, session=session, session_exists=exists, tmux=tmux)
-    done = subprocess.run(argv, capture_output=True, text=True, check=False, stdin=subprocess.DEVNULL)
-    if done.returncode != 0:
-        reason = one_line(done.stderr or done.stdout)[:200] or f"exit {done.returncode}"
-        raise InvalidData(f"launch: tmux refused the new window: {reason}")
-    parts = done.stdout.strip().split(" ", 3)
-    target, window, pid_text, socket = (parts + ["", "", "0", ""])[:4]
-    pid = int(pid_text) if pid_text.isdigit() else 0
-    return LaunchRecord(sess_id=plan.sess_id, mode="tmux", pid=pid, create_time=_create_time(pid),
-                        started_at=started_at, window=window, target=target, socket=socket, name=plan.name)
-
-
 def exec_here(plan: LaunchPlan, root: Path, started_at: str) -> NoReturn:
     """Replace this process by the agent (same terminal), remembering the launch first.
 
@@ -440,54 +372,21 @@ def exec_here(plan: LaunchPlan, root: Path, started_at: str) -> NoReturn:
     if program is None:
         raise NotFound(f"launch: program {plan.argv[0]!r} not found on PATH")
     pid = os.getpid()
-    write_record(root, LaunchRecord(sess_id=plan.sess_id, mode="terminal", pid=pid, create_time=_create_time(pid),
+    write_record(root, LaunchRecord(sess_id=plan.sess_id, mode="terminal", pid=pid, create_time=create_time(pid),
                                     started_at=started_at))
     env = {**os.environ, **plan.env}
     os.chdir(plan.cwd)
     os.execve(program, list(plan.argv), env)
 
 
-def _create_time(pid: int) -> float:
+def create_time(pid: int) -> float:
+    """The process start time of `pid` (0.0 when unknown)."""
     import psutil
 
     try:
         return float(psutil.Process(pid).create_time()) if pid > 0 else 0.0
     except (psutil.Error, OSError):
         return 0.0
-
-
-@dataclass(frozen=True)
-class AttachCommand:
-    """How to show a launched agent's tmux window.
-
-    Attributes:
-        argv: the tmux command line.
-        takes_terminal: True when it attaches this terminal (the caller gives it the screen until
-            the user detaches); False when it only switches the current tmux client.
-    """
-
-    argv: tuple[str, ...]
-    takes_terminal: bool
-
-
-def attach_command(record: LaunchRecord, *, current_tmux: str | None) -> AttachCommand:
-    """The tmux command that shows a launched agent's window.
-
-    Args:
-        record: the running launch.
-        current_tmux: ``$TMUX`` of the caller (None outside tmux). Inside the same tmux server the
-            client switches to the window; elsewhere a terminal attaches to it.
-
-    Raises:
-        NotFound: the launch did not run in tmux (exit 66).
-    """
-    if record.mode != "tmux" or not record.window:
-        raise NotFound(f"{record.sess_id} was not launched in tmux: nothing to attach to")
-    base = ["tmux"] + (["-S", record.socket] if record.socket else [])
-    same_server = bool(current_tmux) and (not record.socket or str(current_tmux).split(",")[0] == record.socket)
-    if same_server:
-        return AttachCommand((*base, "switch-client", "-t", record.window), takes_terminal=False)
-    return AttachCommand((*base, "attach-session", "-t", record.window), takes_terminal=True)
 
 
 def find_running(root: Path, sess_id: str) -> LaunchRecord:

@@ -48,6 +48,48 @@ SIGNAL_STATES = ("pending", "delivered", "archived")
 
 
 @dataclass(frozen=True)
+class GateEvent:
+    """One `gate_history` entry: ``{ts, event, by, message}`` (texts as written; `ts` parsed by readers)."""
+
+    ts: Any
+    event: str
+    by: str
+    message: str
+
+    @classmethod
+    def from_mapping(cls, entry: Mapping[str, Any]) -> GateEvent:
+        """Read one entry leniently (missing keys are empty)."""
+        return cls(entry.get("ts"), str(entry.get("event") or ""), str(entry.get("by") or ""),
+                   str(entry.get("message") or ""))
+
+
+@dataclass(frozen=True)
+class ClaimResult:
+    """The `result:` mapping a close writes (SPEC 6.5).
+
+    Attributes:
+        status: ``ok``/``partial``/``failed`` ("" when absent).
+        files_modified: the files the close named (non-list values read as none).
+        signal_id: the signal the close sent, if recorded.
+        data: the whole mapping (tests, children, commit, notes…).
+    """
+
+    status: str
+    files_modified: tuple[str, ...]
+    signal_id: str | None
+    data: Mapping[str, Any]
+
+    @classmethod
+    def from_mapping(cls, raw: Mapping[str, Any]) -> ClaimResult:
+        """Read a `result:` mapping leniently."""
+        files = raw.get("files_modified")
+        signal = raw.get("signal_id")
+        return cls(str(raw.get("status") or ""),
+                   tuple(str(f) for f in files) if isinstance(files, list) else (),
+                   str(signal) if signal else None, raw)
+
+
+@dataclass(frozen=True)
 class Claim:
     """One claim file, read leniently (v1, v2/v3 and current formats).
 
@@ -87,6 +129,65 @@ class Claim:
     satellite_type: str | None
     level: str
     flags: tuple[str, ...] = ()
+
+    # -- typed views of the protocol fields (read from `data`, so legacy files need no migration) ---
+    def _text_field(self, key: str) -> str:
+        value = self.data.get(key)
+        return "" if value is None else str(value)
+
+    @property
+    def gate_origin(self) -> str | None:
+        """``request`` or ``close`` (a `gate:human` exit trigger) while waiting for a human; else None."""
+        return self._text_field("gate_origin") or None
+
+    @property
+    def gate_message(self) -> str:
+        """The message of the current human gate, as written ("" when none)."""
+        return self._text_field("gate_message")
+
+    @property
+    def stale_reason(self) -> str:
+        """Why the watchdog marked the claim stale ("" when it never did)."""
+        return self._text_field("stale_reason")
+
+    @property
+    def stale_from(self) -> str | None:
+        """The status the claim had when the watchdog marked it stale, or None."""
+        return self._text_field("stale_from") or None
+
+    @property
+    def stale_since(self) -> str | None:
+        """When the watchdog marked the claim stale, as written, or None."""
+        return self._text_field("stale_since") or None
+
+    @property
+    def paused_by(self) -> str | None:
+        """The claim whose pause cascaded here (itself when paused directly), or None."""
+        return self._text_field("paused_by") or None
+
+    @property
+    def paused_from(self) -> str | None:
+        """The status a resume restores, as written, or None."""
+        return self._text_field("paused_from") or None
+
+    @property
+    def theme_branch(self) -> str:
+        """The git branch the claim works on ("" when it names none)."""
+        return self._text_field("theme_branch").strip()
+
+    @cached_property
+    def result(self) -> ClaimResult | None:
+        """The `result:` mapping written at close, typed; None when absent or not a mapping."""
+        raw = self.data.get("result")
+        return ClaimResult.from_mapping(raw) if isinstance(raw, Mapping) else None
+
+    @cached_property
+    def gate_history(self) -> tuple[GateEvent, ...]:
+        """The `gate_history` entries that are mappings, oldest first (others are skipped)."""
+        raw = self.data.get("gate_history")
+        if not isinstance(raw, list):
+            return ()
+        return tuple(GateEvent.from_mapping(entry) for entry in raw if isinstance(entry, Mapping))
 
     @property
     def is_blocking(self) -> bool:

@@ -18,10 +18,9 @@ Three groups of rules, all deciding on a snapshot:
   5 (kernel zone), 2 (locked), 3 (circuit tripped), 6 (branch). Exit 1 means
   only "scope violation".
 
-The `*_lock`, `circuit_*` and `run_preflight` functions at the end wire these
-rules to a `Brain` (commit messages `bsi: lock acquire <file>`,
-`bsi: lock release <file>`, `bsi: lock cleanup`, `bsi: circuit fail <id>`,
-`bsi: circuit reset <id>`).
+`Brain.locks`, `Brain.circuit` and `Brain.preflight` run these rules (commit
+messages `bsi: lock acquire <file>`, `bsi: lock release <file>`,
+`bsi: lock cleanup`, `bsi: circuit fail <id>`, `bsi: circuit reset <id>`).
 """
 
 from __future__ import annotations
@@ -29,16 +28,16 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ruamel.yaml.comments import CommentedMap
 
-from brain_tui.core import gitops
 from brain_tui.core.changes import ChangeSet, flow_map
 from brain_tui.core.clock import format_timestamp
 from brain_tui.core.config import DEFAULT_MAX_FAILS, BrainConfig
 from brain_tui.core.errors import InvalidData, NotFound, PreflightRefused, TransitionRefused
-from brain_tui.core.model import BrainSnapshot, Claim, Lock
+from brain_tui.core.layout import LOCKS_DIR
+from brain_tui.core.model import BrainSnapshot, Claim, CorruptFile, Lock
 from brain_tui.core.protocol import (
     delegating_chain,
     effective_status,
@@ -50,10 +49,6 @@ from brain_tui.core.protocol import (
 from brain_tui.core.scope import FILE, ScopeEntry, covers_file, normalize_path
 from brain_tui.core.store import encode_lock_name, valid_session_id
 
-if TYPE_CHECKING:
-    from brain_tui.core.brain import Brain
-
-LOCKS_DIR = "locks"
 DEFAULT_LOCK_TTL_MIN = 60
 MAX_LOCK_TTL_MIN = 8 * 60
 
@@ -134,23 +129,135 @@ def live_lock(snapshot: BrainSnapshot, file: str) -> Lock | None:
     return live[0] if live else None
 
 
-def lock_json(lock: Lock, snapshot: BrainSnapshot) -> dict[str, Any]:
-    """JSON shape of a lock: its file fields plus `path`, `expired` and `legacy`."""
+@dataclass(frozen=True)
+class LockInfo:
+    """One lock file as a front-end shows it (times formatted in the brain's timezone).
+
+    Attributes:
+        file: the normalised path it locks (its raw `file:` text when that does not normalise).
+        holder: the session holding it.
+        generation: its generation counter.
+        claimed_at: when the holder took this generation, or None when unreadable.
+        expires_at: its expiry, or None when unreadable (then it counts as expired).
+        ttl_min: the TTL it was taken with.
+        expired: True when its expiry has passed.
+        legacy: True for an original scripts' `.lock` file.
+        path: the lock file, relative to the brain.
+    """
+
+    file: str
+    holder: str
+    generation: int
+    claimed_at: str | None
+    expires_at: str | None
+    ttl_min: int
+    expired: bool
+    legacy: bool
+    path: str
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON shape of a lock: its file fields plus `path`, `expired` and `legacy`."""
+        return {
+            "file": self.file,
+            "holder": self.holder,
+            "generation": self.generation,
+            "claimed_at": self.claimed_at,
+            "expires_at": self.expires_at,
+            "ttl_min": self.ttl_min,
+            "expired": self.expired,
+            "legacy": self.legacy,
+            "path": self.path,
+        }
+
+
+def lock_info(lock: Lock, snapshot: BrainSnapshot) -> LockInfo:
+    """A lock as a front-end shows it (see `LockInfo`)."""
 
     def when(moment: datetime | None) -> str | None:
         return format_timestamp(moment, snapshot.tz) if moment is not None else None
 
-    return {
-        "file": _lock_key(lock),
-        "holder": lock.holder,
-        "generation": lock.generation,
-        "claimed_at": when(lock.claimed_at),
-        "expires_at": when(lock.expires_at),
-        "ttl_min": lock.ttl_min,
-        "expired": is_expired(lock, snapshot.now),
-        "legacy": is_legacy(lock),
-        "path": lock.path,
-    }
+    return LockInfo(_lock_key(lock), lock.holder, lock.generation, when(lock.claimed_at), when(lock.expires_at),
+                    lock.ttl_min, is_expired(lock, snapshot.now), is_legacy(lock), lock.path)
+
+
+def lock_json(lock: Lock, snapshot: BrainSnapshot) -> dict[str, Any]:
+    """JSON shape of a lock (`LockInfo.as_dict`)."""
+    return lock_info(lock, snapshot).as_dict()
+
+
+@dataclass(frozen=True)
+class LockRelease:
+    """What a release did: the lock files deleted (none when the file was not locked)."""
+
+    file: str
+    removed: tuple[str, ...]
+
+    @property
+    def released(self) -> bool:
+        """True when a lock file was deleted."""
+        return bool(self.removed)
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON shape of `bsi lock release`: ``{file, released, removed}``."""
+        return {"file": self.file, "released": self.released, "removed": list(self.removed)}
+
+
+@dataclass(frozen=True)
+class LockCheck:
+    """Who holds a file now.
+
+    Attributes:
+        file: the normalised path.
+        locked: True when an unexpired lock exists (another session could not acquire it now).
+        lock: the live lock, else the newest lock file of the path (expired), else None.
+    """
+
+    file: str
+    locked: bool
+    lock: LockInfo | None
+
+    @property
+    def exit_code(self) -> int:
+        """`bsi lock check` exits 1 when locked, else 0."""
+        return LOCK_HELD if self.locked else 0
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON shape of `bsi lock check`: ``{file, locked, lock: lock object | null}``."""
+        return {"file": self.file, "locked": self.locked, "lock": self.lock.as_dict() if self.lock else None}
+
+
+@dataclass(frozen=True)
+class LockList:
+    """Every lock file (sorted by path locked) and the lock files that did not load."""
+
+    locks: tuple[LockInfo, ...]
+    corrupt: tuple[CorruptFile, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON shape of `bsi lock list`: ``{locks: [lock objects], corrupt: [{path, line, reason}]}``."""
+        return {"locks": [lock.as_dict() for lock in self.locks], "corrupt": [c.as_dict() for c in self.corrupt]}
+
+
+def check_lock(snapshot: BrainSnapshot, file: str) -> LockCheck:
+    """Who holds `file` now (`bsi lock check`).
+
+    Raises:
+        InvalidData: a bad path (65).
+    """
+    norm = lock_file_path(file)
+    live = live_lock(snapshot, norm)
+    shown = live
+    if shown is None:
+        every = locks_for(snapshot, norm)
+        shown = max(every, key=lambda lock: lock.generation) if every else None
+    return LockCheck(norm, live is not None, lock_info(shown, snapshot) if shown is not None else None)
+
+
+def list_locks(snapshot: BrainSnapshot) -> LockList:
+    """Every lock of the snapshot, sorted by the file locked, with the corrupt lock files."""
+    locks = sorted((lock_info(lock, snapshot) for lock in snapshot.locks), key=lambda info: info.file)
+    corrupt = tuple(c for c in snapshot.corrupt if c.path.startswith(f"{LOCKS_DIR}/"))
+    return LockList(tuple(locks), corrupt)
 
 
 def _require_session(sess_id: str) -> None:
@@ -320,7 +427,7 @@ def stage_acquire(cs: ChangeSet, file: str, sess_id: str, ttl_min: int | None = 
     )
 
 
-def stage_release(cs: ChangeSet, file: str, sess_id: str) -> list[str]:
+def stage_release(cs: ChangeSet, file: str, sess_id: str) -> LockRelease:
     """Release the lock of one file: its holder deletes it (SPEC 9).
 
     Returns:
@@ -347,20 +454,20 @@ def stage_release(cs: ChangeSet, file: str, sess_id: str) -> list[str]:
     for lock in existing:
         cs.delete(lock.path)
     cs.message = f"bsi: lock release {norm}"
-    return [lock.path for lock in existing]
+    return LockRelease(norm, tuple(lock.path for lock in existing))
 
 
-def stage_cleanup(cs: ChangeSet) -> list[dict[str, Any]]:
+def stage_cleanup(cs: ChangeSet) -> list[LockInfo]:
     """Delete every expired lock file (corrupt lock files are left alone).
 
     Returns:
-        The removed locks, as `lock_json` objects.
+        The removed locks.
     """
     removed = [lock for lock in cs.snapshot.locks if is_expired(lock, cs.snapshot.now)]
     for lock in removed:
         cs.delete(lock.path)
     cs.message = "bsi: lock cleanup"
-    return [lock_json(lock, cs.snapshot) for lock in removed]
+    return [lock_info(lock, cs.snapshot) for lock in removed]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -500,7 +607,7 @@ def _check_claim(snapshot: BrainSnapshot, sess_id: str, file: str) -> Claim:
                       sess_id, file) from None
     current = effective_status(claim, snapshot.now)
     if current != "open":
-        by = str(claim.data.get("paused_by") or sess_id) if current == "paused" else sess_id
+        by = (claim.paused_by or sess_id) if current == "paused" else sess_id
         hint = _UNBLOCK.get(current, "only an open claim may write").format(id=sess_id, by=by)
         shown = current if current == claim.status else f"{current} (expired while {claim.status})"
         raise _refuse(CLAIM_NOT_OPEN, f"claim {sess_id} is {shown}, not open: {hint}",
@@ -543,6 +650,24 @@ def _check_search_write(snapshot: BrainSnapshot, claim: Claim, file: str) -> Non
             f"a search claim writes only files no other claim holds (signal the holder, or open a claim)",
             claim.sess_id, file, holders=[c.sess_id for c in holders],
         )
+
+
+@dataclass(frozen=True)
+class PreflightResult:
+    """A preflight that let the write go (a refusal raises `PreflightRefused` instead)."""
+
+    sess_id: str
+    file: str
+    code: int = GO
+
+    @property
+    def check(self) -> str:
+        """The name of the check behind the code (``go``)."""
+        return CHECK_NAMES[self.code]
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON shape of `bsi preflight check`: ``{sess_id, file, code: 0, check: "go"}``."""
+        return {"sess_id": self.sess_id, "file": self.file, "code": self.code, "check": self.check}
 
 
 def check(
@@ -611,7 +736,7 @@ def check(
             f"stop; after fixing the cause, `bsi preflight reset {sess_id}`",
             sess_id, norm, fails=breaker.fails, max=breaker.max_fails,
         )
-    wanted = str(claim.data.get("theme_branch") or "").strip()
+    wanted = claim.theme_branch
     if wanted:
         branch = current_branch() if callable(current_branch) else (current_branch or "")
         if branch != wanted:
@@ -622,41 +747,3 @@ def check(
                 sess_id, norm, branch=branch, theme_branch=wanted,
             )
     return GO
-
-
-# ---------------------------------------------------------------------------------------------
-# Brain wiring (each mutating call is one `Brain.mutate`: flock, fresh snapshot, one commit)
-# ---------------------------------------------------------------------------------------------
-def run_preflight(brain: Brain, sess_id: str, file: str) -> int:
-    """`bsi preflight check`: read-only; the git branch is read only when the claim names one."""
-    return check(brain.snapshot(), brain.config, sess_id, file, lambda: gitops.current_branch(brain.root))
-
-
-def acquire_lock(brain: Brain, file: str, sess_id: str, ttl_min: int | None = None) -> LockOutcome:
-    """`bsi lock acquire` (see `stage_acquire`)."""
-    return brain.mutate(lambda cs: stage_acquire(cs, file, sess_id, ttl_min))
-
-
-def release_lock(brain: Brain, file: str, sess_id: str) -> list[str]:
-    """`bsi lock release` (see `stage_release`)."""
-    return brain.mutate(lambda cs: stage_release(cs, file, sess_id))
-
-
-def cleanup_locks(brain: Brain) -> list[dict[str, Any]]:
-    """`bsi lock cleanup` (see `stage_cleanup`)."""
-    return brain.mutate(stage_cleanup)
-
-
-def circuit_fail(brain: Brain, sess_id: str) -> CircuitState:
-    """`bsi preflight fail` (see `stage_fail`)."""
-    return brain.mutate(lambda cs: stage_fail(cs, sess_id, brain.config.max_consecutive_fails))
-
-
-def circuit_reset(brain: Brain, sess_id: str) -> CircuitState:
-    """`bsi preflight reset` (see `stage_reset`)."""
-    return brain.mutate(lambda cs: stage_reset(cs, sess_id, brain.config.max_consecutive_fails))
-
-
-def circuit_status(brain: Brain, sess_id: str) -> CircuitState:
-    """`bsi preflight status`: the breaker of one claim (read-only)."""
-    return circuit_state(require_claim(brain.snapshot(), sess_id), brain.config.max_consecutive_fails)

@@ -26,7 +26,7 @@ from brain_tui.core.errors import (
     TierRefused,
     TransitionRefused,
 )
-from brain_tui.core.model import TERMINAL_STATUSES, BrainSnapshot, Claim
+from brain_tui.core.model import BrainSnapshot, Claim
 from brain_tui.core.scope import ScopeEntry, ScopeIndex, format_scope
 from brain_tui.core.store import valid_session_id
 from brain_tui.core.yamlio import dump_round_trip
@@ -441,7 +441,40 @@ def expired(claim: Claim, snapshot: BrainSnapshot) -> str | None:
     return expiry_reason(claim, snapshot.now)
 
 
-def watchdog(cs: ChangeSet) -> dict[str, Any]:
+@dataclass(frozen=True)
+class WatchdogReport:
+    """What one watchdog run found and did.
+
+    Attributes:
+        active: claims still open, waiting or paused after the run.
+        stale: claims stale after the run.
+        marked: claims this run marked stale.
+        archived: signals this run archived.
+        unwritable: expired claims whose file could not take the change (left as they are;
+            stale for every decision all the same).
+    """
+
+    active: int
+    stale: int
+    marked: tuple[str, ...]
+    archived: tuple[str, ...]
+    unwritable: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON shape: ``{"active": N, "stale": M, "marked": [ids], "archived": [signal ids]}``,
+        plus ``"unwritable": [ids]`` when there are any."""
+        out: dict[str, Any] = {"active": self.active, "stale": self.stale, "marked": list(self.marked),
+                               "archived": list(self.archived)}
+        if self.unwritable:
+            out["unwritable"] = list(self.unwritable)
+        return out
+
+    def summary(self) -> str:
+        """The one-line report of `bsi watchdog` (the words the original scripts print)."""
+        return f"{self.active} claims actifs, {self.stale} stale détectés"
+
+
+def watchdog(cs: ChangeSet) -> WatchdogReport:
     """Mark every expired claim stale (never releases anything); archive signals delivered 24 h ago (SPEC 7).
 
     A claim whose file cannot take the change (it would pass 64 KiB, or does not
@@ -449,8 +482,8 @@ def watchdog(cs: ChangeSet) -> dict[str, Any]:
     decision anyway (`effective_status`), and it never stops the others.
 
     Returns:
-        ``{"active": N, "stale": M, "marked": [ids], "archived": [signal ids]}``, plus
-        ``"unwritable": [ids]`` when some expired claim could not be marked.
+        The counts after the run, the claims marked, the signals archived and the claims
+        that could not be marked (`unwritable`).
     """
     from brain_tui.core.signals import archive_signals  # signals imports this module
 
@@ -480,18 +513,15 @@ def watchdog(cs: ChangeSet) -> dict[str, Any]:
         cs.message = f"bsi: mark stale {' '.join(marked)}"
     elif not archived:
         cs.message = "bsi: watchdog"
-    report: dict[str, Any] = {"active": active, "stale": stale, "marked": marked, "archived": archived}
-    if unwritable:
-        report["unwritable"] = unwritable
-    return report
+    return WatchdogReport(active, stale, tuple(marked), tuple(archived), tuple(unwritable))
 
 
 def release_claim(cs: ChangeSet, sess_id: str, reason: str, by: str) -> None:
     """A human releases a stale claim (reason required; never automatic)."""
-    claim = require_claim(cs.snapshot, sess_id)
-    if not reason.strip():
+    if not reason.strip():  # before the lookup: a missing reason is bad input whatever the ID
         raise InvalidData("release needs a reason: --reason TEXT")
     check_text("message", reason)
+    claim = require_claim(cs.snapshot, sess_id)
     current = effective_status(claim, cs.snapshot.now)
     if current != "stale":
         raise _refuse(claim, "release", ["stale"], current)
@@ -830,6 +860,52 @@ def _run_trigger(cs: ChangeSet, claim: Claim, trigger: Trigger | None, result: d
 # ---------------------------------------------------------------------------------------------
 # Gates, pause/resume, abort (SPEC 6.3)
 # ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class GateOutcome:
+    """What a gate request, approve or reject did.
+
+    Attributes:
+        sess_id: the claim.
+        action: ``request``, ``approve`` or ``reject``.
+        status: the claim's status after the action.
+        signal_id: the HUMAN_GATE signal a request sent (None for a duplicate, and for other actions).
+    """
+
+    sess_id: str
+    action: str
+    status: str
+    signal_id: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON shape of `bsi gate ACTION`: ``{sess_id, action, status[, signal_id]}``."""
+        out: dict[str, Any] = {"sess_id": self.sess_id, "action": self.action, "status": self.status}
+        if self.signal_id:
+            out["signal_id"] = self.signal_id
+        return out
+
+
+@dataclass(frozen=True)
+class Cascade:
+    """What a pause, resume or abort did to a claim and its subtree.
+
+    Attributes:
+        sess_id: the claim acted on.
+        action: ``pause``, ``resume`` or ``abort``.
+        status: the claim's status after the action.
+        touched: the descendants the cascade changed, in tree order.
+    """
+
+    sess_id: str
+    action: str
+    status: str
+    touched: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON shape of `bsi gate ACTION`: ``{sess_id, action, status, cascade: [ids]}``."""
+        return {"sess_id": self.sess_id, "action": self.action, "status": self.status,
+                "cascade": list(self.touched)}
+
+
 #: Past this size a claim file takes no new gate: what is left of the 64 KiB is kept for its close.
 GATE_ROOM_BYTES = 48 * 1024
 #: gate_history keeps at most this much of each message (the full text stays in its own field).
@@ -842,7 +918,7 @@ def _history(cs: ChangeSet, sess_id: str, event: str, by: str, message: str = ""
     cs.add_history(sess_id, event, by, text)
 
 
-def gate_request(cs: ChangeSet, sess_id: str, message: str) -> str | None:
+def gate_request(cs: ChangeSet, sess_id: str, message: str) -> GateOutcome:
     """A session stops at a human gate: open → waiting_human, HUMAN_GATE to the pilot."""
     claim = require_claim(cs.snapshot, sess_id)
     check_text("message", message)
@@ -860,7 +936,8 @@ def gate_request(cs: ChangeSet, sess_id: str, message: str) -> str | None:
     _history(cs, sess_id, "HUMAN_GATE", sess_id, message)
     pilot = resolve_destination(cs.snapshot, claim, "pilote")
     cs.message = f"bsi: gate HUMAN_GATE {sess_id}"
-    return cs.add_signal(sess_id, pilot, "HUMAN_GATE", message or f"gate requested by {sess_id}", claim.scope_text)
+    sig = cs.add_signal(sess_id, pilot, "HUMAN_GATE", message or f"gate requested by {sess_id}", claim.scope_text)
+    return GateOutcome(sess_id, "request", "waiting_human", sig)
 
 
 def _pending_gate(cs: ChangeSet, claim: Claim, action: str) -> bool:
@@ -878,7 +955,7 @@ def _pending_gate(cs: ChangeSet, claim: Claim, action: str) -> bool:
     raise _refuse(claim, action, ["waiting_human", "stale (from waiting_human)"], current)
 
 
-def gate_approve(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> str:
+def gate_approve(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> GateOutcome:
     """A human approves: waiting_human → open, or closed when the gate came from a close trigger.
 
     An expired gate (stale from waiting_human) can still be approved by a human:
@@ -886,12 +963,12 @@ def gate_approve(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> str
     owner may then close it late, a human may release it).
 
     Returns:
-        The new status.
+        The outcome (status ``open``, ``closed``, or ``stale`` for an expired requested gate).
     """
     claim = require_claim(cs.snapshot, sess_id)
     check_text("message", message)
-    expired_gate = _pending_gate(cs, claim, "approve")
-    if claim.data.get("gate_origin") == "close":
+    _pending_gate(cs, claim, "approve")
+    if claim.gate_origin == "close":
         cs.update_claim(sess_id, {"status": "closed", "closed_at": cs.ts()}, remove=("gate_origin",))
         new_status = "closed"
     elif claim.status == "stale":
@@ -899,15 +976,15 @@ def gate_approve(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> str
         new_status = "stale"
     else:
         cs.update_claim(sess_id, {"status": "open"}, remove=("gate_origin",))
-        new_status = "stale" if expired_gate else "open"
+        new_status = "open"  # an expired gate: open as written, stale for every decision (effective status)
     _history(cs, sess_id, "APPROVED", by, message)
-    if claim.data.get("gate_origin") == "close":
-        result = claim.data.get("result") if isinstance(claim.data.get("result"), dict) else {}
+    if claim.gate_origin == "close":
+        result = claim.result.data if claim.result is not None else {}
         if claim.parent:
             cs.add_signal(sess_id, claim.parent, "CHECKPOINT", _summary(claim, dict(result)), claim.scope_text)
     _deliver_gate_signals(cs, sess_id, by)
     cs.message = f"bsi: gate APPROVED {sess_id}"
-    return new_status
+    return GateOutcome(sess_id, "approve", new_status)
 
 
 def _deliver_gate_signals(cs: ChangeSet, sess_id: str, by: str) -> None:
@@ -927,7 +1004,7 @@ def _tell_parent(cs: ChangeSet, claim: Claim, by: str, text: str) -> None:
         cs.add_signal(f"human:{by}", claim.parent, "INFO", text, claim.scope_text)
 
 
-def gate_reject(cs: ChangeSet, sess_id: str, by: str, reason: str) -> None:
+def gate_reject(cs: ChangeSet, sess_id: str, by: str, reason: str) -> GateOutcome:
     """A human rejects (reason required): waiting_human (or an expired gate) → failed; INFO to the parent."""
     claim = require_claim(cs.snapshot, sess_id)
     if not reason.strip():
@@ -941,6 +1018,7 @@ def gate_reject(cs: ChangeSet, sess_id: str, by: str, reason: str) -> None:
     _tell_parent(cs, claim, by, f"gate rejected for {sess_id} by {by}: {reason}")
     _deliver_gate_signals(cs, sess_id, by)
     cs.message = f"bsi: gate REJECTED {sess_id}"
+    return GateOutcome(sess_id, "reject", "failed")
 
 
 def cascade_targets(snapshot: BrainSnapshot, sess_id: str, statuses: frozenset[str]) -> list[Claim]:
@@ -959,11 +1037,11 @@ def _abortable(claim: Claim, now: datetime) -> bool:
     return current in ABORTABLE or (current != "stale" and not claim.is_terminal and current not in LIVE_STATUSES)
 
 
-def gate_pause(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> list[str]:
+def gate_pause(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> Cascade:
     """Pause a claim and, recursively, every open/waiting descendant (SPEC 6.3).
 
     Returns:
-        IDs of the descendants the cascade paused.
+        The cascade (`touched`: the descendants it paused).
     """
     claim = require_claim(cs.snapshot, sess_id)
     check_text("message", message)
@@ -979,11 +1057,11 @@ def gate_pause(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> list[
         touched.append(child.sess_id)
     cs.add_signal(f"human:{by}", sess_id, "PAUSED", message or f"{sess_id} paused", claim.scope_text)
     cs.message = f"bsi: gate PAUSED {sess_id}"
-    return touched
+    return Cascade(sess_id, "pause", "paused", tuple(touched))
 
 
 def _previous_status(claim: Claim) -> str:
-    previous = str(claim.data.get("paused_from") or "open")
+    previous = claim.paused_from or "open"
     return previous if previous in PAUSABLE else "open"
 
 
@@ -1002,7 +1080,7 @@ def _lift_pause(cs: ChangeSet, claim: Claim) -> None:
         cs.update_claim(claim.sess_id, {"status": previous}, remove=("paused_by", "paused_from"))
 
 
-def gate_resume(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> list[str]:
+def gate_resume(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> Cascade:
     """Resume a paused claim to its previous status, and the descendants paused by it.
 
     An expired pause (stale from paused) can still be lifted by a human: the claim
@@ -1010,7 +1088,7 @@ def gate_resume(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> list
     still paused cannot be resumed on its own (resume the ancestor).
 
     Returns:
-        IDs of the descendants the cascade resumed.
+        The cascade (`touched`: the descendants it resumed).
     """
     claim = require_claim(cs.snapshot, sess_id)
     check_text("message", message)
@@ -1033,10 +1111,11 @@ def gate_resume(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> list
         _history(cs, child.sess_id, "RESUMED_CASCADE", by, f"ancestor {sess_id} resumed")
         touched.append(child.sess_id)
     cs.message = f"bsi: gate RESUMED {sess_id}"
-    return touched
+    after = "stale" if claim.status == "stale" else _previous_status(claim)
+    return Cascade(sess_id, "resume", after, tuple(touched))
 
 
-def gate_abort(cs: ChangeSet, sess_id: str, by: str, reason: str) -> list[str]:
+def gate_abort(cs: ChangeSet, sess_id: str, by: str, reason: str) -> Cascade:
     """Abort an open, waiting or paused claim and every such descendant (reason required).
 
     Stale claims are left alone (refused when aimed at directly): they leave
@@ -1044,7 +1123,7 @@ def gate_abort(cs: ChangeSet, sess_id: str, by: str, reason: str) -> list[str]:
     as INFO (a human's own decision never rings that human as "needs you").
 
     Returns:
-        IDs of the descendants the cascade aborted.
+        The cascade (`touched`: the descendants it aborted).
     """
     claim = require_claim(cs.snapshot, sess_id)
     if not reason.strip():
@@ -1070,9 +1149,4 @@ def gate_abort(cs: ChangeSet, sess_id: str, by: str, reason: str) -> list[str]:
         touched.append(child.sess_id)
     _tell_parent(cs, claim, by, f"{sess_id} aborted by {by}: {reason}")
     cs.message = f"bsi: gate ABORTED {sess_id}"
-    return touched
-
-
-def is_terminal_status(status: str) -> bool:
-    """True for closed, failed and released."""
-    return status in TERMINAL_STATUSES
+    return Cascade(sess_id, "abort", "failed", tuple(touched))

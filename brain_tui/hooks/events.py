@@ -186,10 +186,13 @@ def _check_one(ctx: HookContext, path: str) -> Answer:
     if rel == "" or is_protocol_file(rel):
         return refuse(ctx, f"{fact(rel or '.', 200)} is a protocol file of the brain: change it through `bsi` "
                            "(claim, signal, lock, gate commands), never with an editor tool")
+    from brain_tui.core import hook_index
     from brain_tui.core.model import BLOCKING_STATUSES
 
     brain = ctx.brain
     snapshot = brain.snapshot(only_statuses=BLOCKING_STATUSES)
+    if hook_index.load(ctx.root) is None:  # the next write asks the index first (`hooks.fast`)
+        hook_index.write(ctx.root, snapshot, brain.config)
     bound = bound_claims(ctx, snapshot)
     if bound:
         return _check_bound(ctx, bound, rel)
@@ -220,13 +223,28 @@ def preflight(brain: Brain, sess_id: str, rel: str) -> None:
     from brain_tui.core import preflight as rules
     from brain_tui.core import protocol
     from brain_tui.core.errors import PreflightRefused
+    from brain_tui.core.model import BLOCKING_STATUSES
 
-    snapshot = brain.snapshot()
+    snapshot = brain.snapshot(only_statuses=BLOCKING_STATUSES)
+    if not _chain_in(snapshot, sess_id):  # a closed claim, or a terminal ancestor: read the whole brain
+        snapshot = brain.snapshot()
     rules.check(snapshot, brain.config, sess_id, rel, lambda: _branch(brain))
     claim = snapshot.claim(sess_id)
     if claim is not None and protocol.expired(claim, snapshot):
         raise PreflightRefused(4, f"claim {sess_id} expired (stale, TTL over): renew it with "
                                   f"`bsi claim renew {sess_id}` while it is open, or open a new claim")
+
+
+def _chain_in(snapshot: BrainSnapshot, sess_id: str) -> bool:
+    """True when the claim and every ancestor it names are in `snapshot` (a cycle ends the chain)."""
+    current = snapshot.claim(sess_id)
+    seen = {sess_id}
+    while current is not None:
+        if not current.parent or current.parent in seen:
+            return True
+        seen.add(current.parent)
+        current = snapshot.claim(current.parent)
+    return False
 
 
 def _branch(brain: Brain) -> str:

@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
-from typing import Any, BinaryIO, TextIO
+
+TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any, BinaryIO, TextIO
 
 USAGE = "usage: bsi hook EVENT [--agent claude|codex|gemini]  (EVENT: {events})"
 _VALUE_FLAGS = ("--brain", "--now", "--agent")
@@ -139,6 +142,15 @@ def _run(argv: Sequence[str], stream: BinaryIO, env: dict[str, str]) -> tuple[in
         bad = str(exc)
     except OSError as exc:
         bad = f"stdin could not be read ({type(exc).__name__})"
+    if event_name == "pre-tool-use" and bad is None:
+        from brain_tui.hooks import fast
+
+        try:
+            quick = fast.decide(event, agent, flags, env)
+        except Exception:  # noqa: BLE001 - the shortcut only ever speeds up; the core decides otherwise
+            quick = None
+        if quick is not None:
+            return quick
     return _decide(event_name, event, agent, flags, env, bad)
 
 

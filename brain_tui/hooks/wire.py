@@ -16,7 +16,10 @@ from __future__ import annotations
 import json
 import os
 import re
-from typing import Any
+
+TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
+if TYPE_CHECKING:
+    from typing import Any
 
 #: At most this much of stdin is read (SPEC 20.2).
 MAX_INPUT = 1024 * 1024

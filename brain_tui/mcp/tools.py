@@ -117,10 +117,7 @@ def call(fn: Callable[[], dict[str, Any]]) -> tuple[dict[str, Any], bool]:
 # ---------------------------------------------------------------------------------------------
 def brain_state(s: Session) -> dict[str, Any]:
     """SPEC 16, as `bsi env --json`."""
-    from brain_tui.core.env import collect_env
-
-    brain = s.brain
-    return collect_env(brain.root, brain.config, brain.instance, 2.0, now=brain.now()).as_dict()
+    return s.brain.env(2.0).as_dict()
 
 
 def my_claim(s: Session, sess_id: str | None = None) -> dict[str, Any]:
@@ -213,11 +210,7 @@ def check_scope(s: Session, scopes: list[str], parent: str | None = None,
 
 def preflight(s: Session, file: str, sess_id: str | None = None) -> dict[str, Any]:
     """`bsi preflight check --json`: go, or a refusal with the code of SPEC 10 as `exit`."""
-    from brain_tui.core import preflight as rules
-
-    own = s.own(sess_id)
-    rules.run_preflight(s.brain, own, file)
-    return {"sess_id": own, "file": rules.lock_file_path(file), "code": 0, "check": "go"}
+    return s.brain.preflight(s.own(sess_id), file).as_dict()
 
 
 def signal_send(s: Session, to: str, type: str, payload: str, scope: str = "",
@@ -227,7 +220,7 @@ def signal_send(s: Session, to: str, type: str, payload: str, scope: str = "",
         sender = s.own(sess_id)
     except NotFound:
         sender = s.brain.instance
-    sig_id = s.brain.send_signal(sender, to, type, payload, scope)
+    sig_id = s.brain.signals.send(sender, to, type, payload, scope)
     return {"sig_id": sig_id, "duplicate": True} if sig_id is None else {"sig_id": sig_id}
 
 
@@ -245,19 +238,14 @@ def signal_ack(s: Session, sig_id: str) -> dict[str, Any]:
         by = s.own(None)
     except NotFound:
         by = s.brain.instance
-    changed = s.brain.ack_signal(sig_id, by=by)
+    changed = s.brain.signals.ack(sig_id, by=by)
     return {"sig_id": sig_id, "state": "delivered" if changed else "unchanged"}
 
 
 def gate_request(s: Session, message: str, sess_id: str | None = None) -> dict[str, Any]:
     """`bsi gate request --json`: returns at once with `waiting_human`."""
     own = s.own(sess_id)
-    out = s.brain.gate("request", own, message)
-    claim = s.brain.snapshot().claim(own)
-    data: dict[str, Any] = {"sess_id": own, "action": "request", "status": claim.status if claim else None}
-    if isinstance(out, str) and out.startswith("sig-"):
-        data["signal_id"] = out
-    return data
+    return s.brain.gates.request(own, message).as_dict()
 
 
 def gate_status(s: Session, sess_id: str | None = None) -> dict[str, Any]:
@@ -273,17 +261,12 @@ def gate_status(s: Session, sess_id: str | None = None) -> dict[str, Any]:
 
 def lock_acquire(s: Session, file: str, ttl_min: int | None = None, sess_id: str | None = None) -> dict[str, Any]:
     """`bsi lock acquire --json` for the session's claim."""
-    from brain_tui.core import preflight as rules
-
-    return rules.acquire_lock(s.brain, file, s.own(sess_id), ttl_min).as_dict()
+    return s.brain.locks.acquire(file, s.own(sess_id), ttl_min).as_dict()
 
 
 def lock_release(s: Session, file: str, sess_id: str | None = None) -> dict[str, Any]:
     """`bsi lock release --json` for the session's claim."""
-    from brain_tui.core import preflight as rules
-
-    removed = rules.release_lock(s.brain, file, s.own(sess_id))
-    return {"file": rules.lock_file_path(file), "released": bool(removed), "removed": removed}
+    return s.brain.locks.release(file, s.own(sess_id)).as_dict()
 
 
 def as_text(data: dict[str, Any]) -> str:

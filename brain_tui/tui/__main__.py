@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from brain_tui.core.errors import BsiError
 
+from .hangup import HangUp
 from .themes import NO_COLOR_THEME
 
 #: Exit code when the terminal went away (SIGHUP).
@@ -47,6 +48,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     Returns:
         0 on quit, 64 on a usage error, 66 when no brain is found, 129 on hang-up.
     """
+    hangup = HangUp()
+    hangup.install()
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.serve:
@@ -68,7 +71,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.demo:
             from brain_tui.demo import build_demo
 
-            demo_dir = tempfile.mkdtemp(prefix="brain-tui-demo-")
+            demo_dir = hangup.demo_dir = tempfile.mkdtemp(prefix="brain-tui-demo-")
             root = build_demo(demo_dir, make_clock(args.now, zone_from_name(None))())
         else:
             root = find_root(args.brain)
@@ -100,6 +103,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if demo_dir:
             shutil.rmtree(demo_dir, ignore_errors=True)
         return 64
+    hangup.app = app
     try:
         code = app.run()
     finally:

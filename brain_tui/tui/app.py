@@ -10,9 +10,6 @@ what needs the pilot is `Brain.attention()`, counted one way everywhere.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import signal
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -37,11 +34,8 @@ from . import sources
 from .commands import MUTATING_ACTIONS, bindings_for
 from .feed import LiveFeed
 from .messages import (
-    BreathRead,
     CoreDone,
-    EnvRead,
     FilesChanged,
-    LiveSessionsRead,
     SnapshotLoaded,
     SyncFinished,
     SyncStatusRead,
@@ -49,6 +43,7 @@ from .messages import (
 from .navigation import Navigation
 from .palette import BrainProvider, PaletteCommands
 from .present import Palette, short_id
+from .readings import Readings
 from .safe import safe_str
 from .syncing import SyncController
 from .themes import DEFAULT_THEME, THEME_CYCLE, load_settings, load_themes, save_settings, settings_path
@@ -65,7 +60,7 @@ ENV_TIMEOUT_SECONDS = 20.0
 EnvProvider = Callable[[Brain], tuple[Mapping[str, Any] | None, str]]
 
 
-class BrainApp(Navigation, PaletteCommands, App[int]):
+class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
     """The cockpit over one brain.
 
     Args:
@@ -123,7 +118,6 @@ class BrainApp(Navigation, PaletteCommands, App[int]):
         self.bell_enabled = bell if bell is not None else bool(self.settings.get("bell", True))
         self.remember_theme = remember_theme
         self._write_lock = threading.Lock()
-        self._writer: Brain | None = None
         self.feed = LiveFeed(self, brain)
         self.syncer = SyncController(self)
         self._refresh_pending = False
@@ -174,11 +168,8 @@ class BrainApp(Navigation, PaletteCommands, App[int]):
 
     @property
     def writer(self) -> Brain:
-        """The Brain used by actions (in worker threads): same root, clock and instance, its own cache."""
-        if self._writer is None:
-            self._writer = Brain(self.brain.root, clock=self.brain.clock, commit=self.brain.commit_enabled,
-                                 instance=self.brain.instance)
-        return self._writer
+        """The Brain actions use: the cockpit's own (one parse cache in memory, not two), under `read_lock`."""
+        return self.brain
 
     def on_mount(self) -> None:
         """Install the screens, timers, watchers and the hang-up handler."""
@@ -191,8 +182,6 @@ class BrainApp(Navigation, PaletteCommands, App[int]):
         self.call_after_refresh(self._first_painted)
         self._alert_keys = alert_keys(self.queue)
         if self.live:
-            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self._on_hangup)
             self.run_worker(self._read_branch, thread=True, group="branch", exit_on_error=False)
             self._read_breath()
             self.feed.start()
@@ -227,8 +216,8 @@ class BrainApp(Navigation, PaletteCommands, App[int]):
         if not self.full_loaded:
             self.feed.request()
 
-    def _on_hangup(self) -> None:
-        """The terminal went away (SSH dropped): stop watching and leave without drawing."""
+    def hang_up(self) -> None:
+        """The terminal went away (SSH dropped; `hangup.HangUp` calls this): stop watching and leave."""
         self._hung_up = True
         self.feed.stop()
         self.exit(129)
@@ -336,69 +325,6 @@ class BrainApp(Navigation, PaletteCommands, App[int]):
             self.notify(f"{fresh} new item{'s' if fresh > 1 else ''} waiting for a human — n goes to it, g lists all",
                         title="needs you", severity="warning", markup=False)
 
-    # -- environment & breath ------------------------------------------------------------------
-    def _env_tick(self) -> None:
-        self.feed.check_files()  # the safety net for missed watch events (network filesystems), in a thread
-        if not self._env_busy:
-            self._env_busy = True
-            self.run_worker(self._collect_env, thread=True, group="env", exclusive=True, exit_on_error=False)
-        self.load_live_sessions()
-        self.syncer.read_status()
-
-    def load_live_sessions(self) -> None:
-        """Read the agents' liveness and last commits: in a thread when live, at once in tests."""
-        if not self.live:
-            self.live_sessions = self.brain.live_sessions(self.snapshot)
-            return
-        if not self._live_busy:
-            self._live_busy = True
-            snapshot = self.snapshot
-
-            def work() -> None:
-                try:
-                    found: Mapping[str, Any] | None = self.brain.live_sessions(snapshot)
-                except Exception:  # noqa: BLE001 - a missing git or unreadable record: keep what is shown
-                    found = None
-                self.post_message(LiveSessionsRead(found))
-
-            self.run_worker(work, thread=True, group="live-sessions", exclusive=True, exit_on_error=False)
-
-    @on(LiveSessionsRead)
-    def _live_sessions_read(self, event: LiveSessionsRead) -> None:
-        self._live_busy = False
-        if event.sessions is not None and event.sessions != self.live_sessions:
-            self.live_sessions = event.sessions
-            self.show_snapshot()
-
-    def _collect_env(self) -> None:
-        try:
-            data, note = self._env_guard(lambda: self.env_provider(self.brain))
-        except sources.SourceTimeout as exc:
-            data, note = None, f"{exc} (a slow pm2, git or disk?)"
-        except Exception as exc:  # noqa: BLE001
-            data, note = None, f"environment: {exc}"
-        self.post_message(EnvRead(data, note))
-
-    @on(EnvRead)
-    def _env_read(self, event: EnvRead) -> None:
-        self._env_busy = False
-        self.env_data, self.env_note = event.data, event.note
-        git = event.data.get("git") if event.data else None
-        if isinstance(git, Mapping) and isinstance(git.get("branch"), str):
-            self.branch = git["branch"]
-        self.show_snapshot()
-
-    def _read_breath(self) -> None:
-        def work() -> None:
-            self.post_message(BreathRead(*sources.load_breath(self.brain)))
-
-        self.run_worker(work, thread=True, group="breath", exclusive=True, exit_on_error=False)
-
-    @on(BreathRead)
-    def _breath_read(self, event: BreathRead) -> None:
-        self.breath_data, self.breath_note = event.data, event.note
-        self.show_snapshot()
-
     # -- sync (SPEC 11) ------------------------------------------------------------------------
     def action_sync(self) -> None:
         """`s`: sync with the git remote now (fetch → rebase pending → re-check → push) in a thread worker."""
@@ -474,8 +400,12 @@ class BrainApp(Navigation, PaletteCommands, App[int]):
         self.report(event.message, event.severity)
 
     def call_core(self, call: Callable[[Brain], Any]) -> Any:
-        """Run `call(writer)` under the cockpit's write lock (from a worker thread)."""
-        with self._write_lock:
+        """Run `call(writer)` from a worker thread, under the write lock and the store's read lock.
+
+        The writer is the Brain the feed reads with: one store and one parse cache in memory (a second
+        Brain doubled the cockpit's memory at 10,000 claims after the first write).
+        """
+        with self._write_lock, self.feed.read_lock:
             return call(self.writer)
 
     def report(self, message: str | None, severity: str = "information") -> None:

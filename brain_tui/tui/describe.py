@@ -11,6 +11,7 @@ from brain_tui.core import protocol
 from brain_tui.core.attention import WARN_BEFORE, describe_time_left, time_left
 from brain_tui.core.clock import format_timestamp
 from brain_tui.core.model import BrainSnapshot, Claim, Signal
+from brain_tui.core.preview import preview
 
 from .present import (
     Palette,
@@ -24,7 +25,6 @@ from .present import (
     status_icon,
     ttl_left,
 )
-from .preview import preview
 from .safe import safe_text, styled
 
 MAX_LISTED = 12
@@ -117,8 +117,8 @@ def approve_effect(claim: Claim, snapshot: BrainSnapshot, palette: Palette) -> T
     if not outcome.allowed:
         return safe_text(f"cannot approve now: {outcome.refusal}", 400, style=palette.error)
     out = styled("approve → ", palette.strong)
-    out.append_text(safe_text(str(outcome.result), 20, style=palette.ok))
-    if outcome.result == "open":
+    out.append_text(safe_text(outcome.status, 20, style=palette.ok))
+    if outcome.status == "open":
         out.append_text(safe_text(f": {short_id(claim.sess_id, snapshot.now, snapshot.tz)} resumes its work", 120))
         waiting = [c for c in snapshot.descendants(claim.sess_id) if not c.is_terminal]
         if waiting:
@@ -140,7 +140,7 @@ def approve_effect(claim: Claim, snapshot: BrainSnapshot, palette: Palette) -> T
     reject = preview(snapshot, "reject", claim.sess_id)
     if reject.allowed:
         out.append("\nreject → ", style=palette.strong)
-        out.append_text(safe_text(str(reject.result or "failed"), 20, style=palette.error))
+        out.append_text(safe_text(reject.status or "failed", 20, style=palette.error))
         out.append_text(safe_text(f" (reason required); {reject.signals} signal(s) sent", 60, style=palette.muted))
     return out
 
@@ -156,7 +156,7 @@ def gate_details(claim: Claim, snapshot: BrainSnapshot, palette: Palette) -> Tex
     out.append("\n")
     out.append("gate ", style=palette.strong)
     out.append_text(safe_text(gate_message(claim) or "—", 400, style=palette.warn))
-    origin = str(claim.data.get("gate_origin") or "request")
+    origin = claim.gate_origin or "request"
     out.append_text(safe_text(f"\nraised {age(raised, snapshot.now)} ago"
                               + (f" ({format_timestamp(raised, snapshot.tz)})" if raised else "")
                               + f" · {'exit trigger at close' if origin == 'close' else 'gate request'}",

@@ -1,4 +1,4 @@
-"""The cockpit's slower data sources (environment, breath, sync, verify, lint), over the core.
+"""The cockpit's slower data sources (environment, breath, sync, verify, lint), over the `Brain` facade.
 
 These run in thread workers (they may start subprocesses) and never raise:
 they answer ``(data, note)`` where `note` says why there is no data.
@@ -68,33 +68,29 @@ class Bounded:
 
 
 def collect_env(brain: Brain) -> tuple[EnvData | None, str]:
-    """The environment of the brain's machine (SPEC 16), via `core.env.collect_env`.
+    """The environment of the brain's machine (SPEC 16), via `Brain.env`.
 
     Returns:
         (the `bsi env --json` mapping, "") or (None, why not).
     """
-    from brain_tui.core import env
-
     try:
-        return env.collect_env(brain.root, brain.config, brain.instance, now=brain.now()).as_dict(), ""
+        return brain.env().as_dict(), ""
     except Exception as exc:  # noqa: BLE001 - a failing source must never stop the cockpit
         return None, f"environment: {exc.__class__.__name__}: {exc}"
 
 
 def load_breath(brain: Brain) -> tuple[list[Mapping[str, Any]] | None, str]:
-    """Breath metrics of every sprint (SPEC 17), via `core.breath`.
+    """Breath metrics of every sprint (SPEC 17), via `Brain.breath.metrics`.
 
     Returns:
         (metrics dicts oldest first, note) or (None, why not).
     """
-    from brain_tui.core import breath
-
     try:
-        records, corrupt = breath.load_records(brain.root, brain.tz)
-        items = [m.as_dict() for m in breath.metrics(records)]
+        found = brain.breath.metrics()
+        items: list[Mapping[str, Any]] = [m.as_dict() for m in found.sprints]
     except Exception as exc:  # noqa: BLE001 - a failing source must never stop the cockpit
         return None, f"breath: {exc.__class__.__name__}: {exc}"
-    note = f"{len(corrupt)} unreadable breath file(s)" if corrupt else ""
+    note = f"{len(found.corrupt)} unreadable breath file(s)" if found.corrupt else ""
     return items, note
 
 
@@ -113,24 +109,19 @@ def sync_function(brain: Brain) -> tuple[Callable[[Brain], Any] | None, str]:
 
 
 def claim_git_log(brain: Brain, claim: Claim) -> list[str]:
-    """`git log --oneline -- <claim file>`: the claim's audit trail, newest first."""
-    from brain_tui.core import gitops
-
+    """The claim's audit trail (`Brain.audit.log`, as `bsi log ID`), newest first, as ``"<sha> <message>"``."""
     try:
-        proc = gitops.run_git(brain.root, "log", "--oneline", "--", claim.path, check=False, timeout=10)
+        entries = brain.audit.log(claim.sess_id, limit=50)
     except BsiError as exc:
         return [f"git: {exc.message}"]
-    if proc.returncode != 0:
-        return [f"git log failed: {(proc.stderr or '').strip()[:200]}"]
-    return proc.stdout.splitlines() or ["(no commits touch this claim file)"]
+    return [f"{e.commit} {e.message}" for e in entries] or ["(no commits touch this claim file)"]
 
 
 def verify_claim(brain: Brain, snapshot: BrainSnapshot, claim: Claim) -> tuple[Mapping[str, Any] | None, str]:
-    """Scope drift of the claim (`bsi verify`), via `core.audit.verify_scope`."""
-    from brain_tui.core import audit
-
+    """Scope drift of the claim (`bsi verify`), via `Brain.audit.verify`."""
+    del snapshot  # the report reads the brain as it is now, like `bsi verify`
     try:
-        return audit.verify_scope(brain.root, snapshot, claim).as_dict(), ""
+        return brain.audit.verify(claim.sess_id).as_dict(), ""
     except BsiError as exc:
         return None, f"verify: {exc.message}"
     except Exception as exc:  # noqa: BLE001 - a failing source must never stop the cockpit
@@ -173,15 +164,13 @@ def fetch_remote(brain: Brain, *, integrate: bool = True) -> bool:
 
 
 def lint_findings(brain: Brain) -> tuple[list[Mapping[str, Any]] | None, str]:
-    """`bsi lint` over the whole brain (`core.headers.lint`): path, line, field, message of each finding.
+    """`bsi lint` over the whole brain (`Brain.lint`): path, line, field, message of each finding.
 
     Returns:
         (finding dicts in file order, "") or (None, why not).
     """
-    from brain_tui.core import headers
-
     try:
-        findings = headers.lint(brain.root)
+        findings = brain.lint()
     except Exception as exc:  # noqa: BLE001 - a failing source must never stop the cockpit
         return None, f"lint: {exc.__class__.__name__}: {exc}"
     return [f.as_dict() for f in findings], ""

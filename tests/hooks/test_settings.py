@@ -107,3 +107,12 @@ def test_mcp_install_merges_mcp_json(brain: Path) -> None:
     first = target.read_bytes()
     assert "unchanged" in ok(run_bsi("mcp", "install", brain=brain))
     assert target.read_bytes() == first
+
+
+def test_the_demo_brain_carries_the_settings(demo_brain: Path) -> None:
+    status = json.loads(ok(run_bsi("hooks", "status", "--json", brain=demo_brain)))
+    assert status["installed"], status
+    assert json.loads((demo_brain / ".mcp.json").read_text())["mcpServers"]["bsi"]["args"] == ["mcp"]
+    from tests.conftest import git
+
+    assert git(demo_brain, "status", "--porcelain", ".claude", ".mcp.json") == ""

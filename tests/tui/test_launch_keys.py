@@ -93,7 +93,7 @@ async def test_L_refuses_a_claim_that_is_not_open_inside_the_dialog(make_app, de
 async def test_L_on_a_handoff_opens_its_claim_then_launches_it(make_app, demo_root: Path,  # noqa: ANN001
                                                               tmp_path: Path, private_tmux: Path) -> None:
     out = configure(demo_root, tmp_path)
-    sig = Brain(demo_root, clock=lambda: NOW).send_signal(DEPLOY, PILOT, "HANDOFF",
+    sig = Brain(demo_root, clock=lambda: NOW).signals.send(DEPLOY, PILOT, "HANDOFF",
                                                          f"launch type:test scope:wiki/ — after {DEPLOY}", "wiki/")
     assert sig
     app = make_app()
@@ -144,3 +144,22 @@ async def test_L_without_a_launch_command_says_how_to_add_one(make_app, demo_roo
         await pilot.press("escape")
         await settle(pilot)
         assert not isinstance(app.screen, LaunchDialog)
+
+
+async def test_L_on_a_handoff_whose_claim_would_conflict_opens_nothing(make_app, demo_root: Path,  # noqa: ANN001
+                                                                      tmp_path: Path) -> None:
+    out = configure(demo_root, tmp_path)
+    sig = Brain(demo_root, clock=lambda: NOW).signals.send(DEPLOY, PILOT, "HANDOFF",
+                                                         f"launch type:test scope:deploy/ — after {DEPLOY}", "deploy/")
+    before = len(fresh(demo_root).snapshot().claims)
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await select(pilot, "#signals", sig)
+        await pilot.press("L")
+        await settle(pilot)
+        text = screen_text(app)
+        assert "opens a test satellite on deploy/" in text and "would be refused" in text
+        assert app.screen.query_one("#submit").disabled
+        await pilot.press("enter")  # the focus is on Cancel
+        await settle(pilot)
+    assert len(fresh(demo_root).snapshot().claims) == before and not out.exists()

@@ -91,7 +91,7 @@ async def test_bell_rings_for_a_new_gate(make_app, demo_root: Path) -> None:  # 
     async with app.run_test(size=(80, 24)) as pilot:
         app.refresh_snapshot()  # the first look sets the baseline: no bell for gates already there
         assert rings == []
-        fresh(demo_root).gate("request", PILOT, "merge to main?")
+        fresh(demo_root).gates.request(PILOT, "merge to main?")
         app.refresh_snapshot()
         await settle(pilot)
         assert rings == [1]
@@ -106,7 +106,7 @@ async def test_bell_can_be_turned_off(make_app, demo_root: Path) -> None:  # noq
     app.bell = lambda: rings.append(1)  # type: ignore[method-assign]
     async with app.run_test(size=(80, 24)) as pilot:
         app.refresh_snapshot()
-        fresh(demo_root).send_signal("sess-20261129-0820-api-search", PILOT, "BLOCKED_ON", "need the schema")
+        fresh(demo_root).signals.send("sess-20261129-0820-api-search", PILOT, "BLOCKED_ON", "need the schema")
         app.refresh_snapshot()
         await settle(pilot)
         assert rings == []
@@ -119,7 +119,7 @@ async def test_gate_key_from_anywhere_and_approval_refreshes(make_app, demo_root
         await pilot.press("g")
         keys = app.screen.query_one("#gate-table").row_keys
         assert any(GATED in key for key in keys)
-        fresh(demo_root).gate("approve", GATED, "ok from the CLI")
+        fresh(demo_root).gates.approve(GATED, "ok from the CLI")
         app.refresh_snapshot()
         await settle(pilot)
         assert not any(GATED in key for key in app.screen.query_one("#gate-table").row_keys)

@@ -63,7 +63,7 @@ async def test_reads_run_off_the_ui_thread_one_at_a_time(make_app, demo_root: Pa
                 running[0] -= 1
 
         app.brain.snapshot = slow_snapshot  # type: ignore[method-assign]
-        fresh(demo_root).gate("request", "sess-20261129-0950-deploy-notes", "ship?")
+        fresh(demo_root).gates.request("sess-20261129-0950-deploy-notes", "ship?")
         for _ in range(5):
             app.refresh_snapshot()
         await settle(pilot)

@@ -115,6 +115,8 @@ async def test_unreachable_remote_shows_in_header_without_crashing(make_app, dem
         assert "✗ remote unreachable" in header(app)
         errors = [n for n in app._notifications if n.severity == "error"]
         assert errors and "sync failed: remote unreachable" in errors[-1].message
+        assert "changes stay local" in errors[-1].message  # in words, never a command-line flag
+        assert not any("--offline" in n.message for n in app._notifications)
         await pilot.press("1")  # the cockpit still answers keys
         assert app.screen.query_one("#active").row_keys
 

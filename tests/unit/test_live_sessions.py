@@ -49,7 +49,7 @@ def test_state_tool_and_last_commit_by_the_session(brain: Path) -> None:
     work = commit(brain, "wiki/a.md", "wiki: glossary", NOW + timedelta(minutes=7))
     commit(brain, "todo/x.md", "todo: someone else", NOW + timedelta(minutes=8))
     # a human's decision naming it is not its commit
-    Brain(brain, clock=lambda: NOW + timedelta(minutes=9)).gate("pause", mine, "hold", by="Ada <ada@x>")
+    Brain(brain, clock=lambda: NOW + timedelta(minutes=9)).gates.pause(mine, "hold", by="Ada <ada@x>")
     live = Brain(brain, clock=lambda: NOW + timedelta(minutes=30)).live_sessions()
     assert live[mine].last_commit is not None and live[mine].last_commit.commit == work
     assert live[mine].state == "idle"  # quiet for more than 10 minutes
@@ -64,5 +64,5 @@ def test_trailer_names_the_session_and_ended_claims_are_left_out(brain: Path) ->
     live = Brain(brain, clock=lambda: NOW + timedelta(minutes=3)).live_sessions()
     assert live[mine].state == "needs_input" and live[mine].last_commit is not None
     assert live[mine].last_commit.commit == sha
-    Brain(brain, clock=lambda: NOW + timedelta(minutes=4)).gate("abort", mine, "stop", by="Ada <ada@x>")
+    Brain(brain, clock=lambda: NOW + timedelta(minutes=4)).gates.abort(mine, "stop", by="Ada <ada@x>")
     assert Brain(brain, clock=lambda: NOW + timedelta(minutes=5)).live_sessions() == {}

@@ -34,7 +34,7 @@ from brain_tui.core.brain import Brain
 from brain_tui.core.clock import parse_duration
 from brain_tui.core.errors import ConflictError, InvalidData, TierRefused, TransitionRefused
 from brain_tui.core.model import BLOCKING_STATUSES, BrainSnapshot, Claim
-from brain_tui.core.protocol import CloseRequest, OpenRequest, tier_of
+from brain_tui.core.protocol import Cascade, CloseRequest, OpenRequest, tier_of
 from brain_tui.core.scope import parse_scope, scopes_overlap
 from brain_tui.core.yamlio import safe_load_file
 
@@ -230,19 +230,23 @@ class ClaimMachine(RuleBasedStateMachine):
         state = state_of(claim, self.now)
         allowed = state in ALLOWED[action] and not (action == "resume" and _paused_above(before_snap, claim))
         try:
-            out = self.brain.gate(action, sess, HOSTILE, by="human:sm")
+            out = self.brain.gates.act(action, sess, HOSTILE, by="human:sm")
         except TransitionRefused:
             event(f"{action} refused")
             assert not allowed, f"{action} refused from {state}"
             assert self.files() == before_files
             return
         assert allowed, f"{action} allowed from {state}"
-        event(f"{action} ok from {state}" + (" with cascade" if isinstance(out, list) and out else ""))
+        event(f"{action} ok from {state}" + (" with cascade" if isinstance(out, Cascade) and out.touched else ""))
         after = self.snap()
         now_claim = after.claim(sess)
         assert now_claim is not None
         status = now_claim.status
         descendants = before_snap.descendants(sess)
+        if action in ("pause", "resume", "abort"):
+            assert isinstance(out, Cascade) and out.status == status, "the outcome names the status written"
+        else:
+            assert not isinstance(out, Cascade) and out.status == status, "the outcome names the status written"
         if action == "request":
             assert status == "waiting_human"
         elif action == "approve":
@@ -257,6 +261,9 @@ class ClaimMachine(RuleBasedStateMachine):
                 assert now_d is not None
                 if state_of(d, self.now) in ("open", "waiting_human"):
                     assert (now_d.data["paused_by"], now_d.data["paused_from"]) == (sess, d.status), "pause missed one"
+            assert isinstance(out, Cascade)
+            assert sorted(out.touched) == sorted(d.sess_id for d in descendants
+                                                 if state_of(d, self.now) in ("open", "waiting_human"))
         elif action == "resume":
             previous = claim.data.get("paused_from", "open")
             if claim.status == "stale":
@@ -346,9 +353,9 @@ class ClaimMachine(RuleBasedStateMachine):
         before = self.snap()
         report = self.brain.watchdog()
         after = self.snap()
-        if report["marked"]:
+        if report.marked:
             event("watchdog marked")
-        for sess in report["marked"]:
+        for sess in report.marked:
             assert before.claim(sess).status in ("open", "paused", "waiting_human")  # type: ignore[union-attr]
             assert after.claim(sess).status == "stale"  # type: ignore[union-attr]
             assert after.claim(sess).data["stale_from"] == before.claim(sess).status  # type: ignore[union-attr]
@@ -480,7 +487,7 @@ def test_invalid_data_is_not_swallowed() -> None:
         brain = Brain(root, clock=lambda: T0, commit=False, instance="sm@test")
         sess = brain.open_claim(OpenRequest(scope=parse_scope("a/"), ttl=parse_duration("1h"), instance="sm@test"))
         try:
-            brain.gate("reject", sess, "   ", by="human:sm")
+            brain.gates.reject(sess, "   ", by="human:sm")
         except InvalidData:
             pass
         else:  # pragma: no cover - the assertion is the point

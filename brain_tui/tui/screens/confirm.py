@@ -14,10 +14,11 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Input, Label, Static
 
 from brain_tui.core.model import BrainSnapshot, Claim
+from brain_tui.core.preview import Preview, preview
+from brain_tui.core.protocol import Cascade, GateOutcome
 
 from ..describe import claim_summary, gate_details
 from ..present import Palette, short_id, status_icon
-from ..preview import Preview, preview
 from ..safe import safe_text, styled
 from .dialog import CoreDialog
 
@@ -118,12 +119,12 @@ class GateDecisionDialog(CoreDialog):
             return
         sess_id, decision = self.claim.sess_id, self.decision
 
-        def done(result: object) -> str:
+        def done(result: GateOutcome) -> str:
             if decision == "approve":
-                return f"approved {sess_id} → {result}"
+                return f"approved {sess_id} → {result.status}"
             return f"rejected {sess_id} → failed"
 
-        self.submit_core(decision, lambda brain: brain.gate(decision, sess_id, message), done)
+        self.submit_core(decision, lambda brain: brain.gates.act(decision, sess_id, message), done)
 
 
 class CascadeDialog(CoreDialog):
@@ -176,11 +177,11 @@ class CascadeDialog(CoreDialog):
         message = self.query_one("#message", Input).value.strip()
         sess_id, action = self.claim.sess_id, self.action
 
-        def done(touched: object) -> str:
-            count = len(touched) if isinstance(touched, list) else 0
+        def done(cascade: Cascade) -> str:
+            count = len(cascade.touched)
             return f"{action}d {sess_id}" + (f" and {count} descendant(s)" if count else "")
 
-        self.submit_core(action, lambda brain: brain.gate(action, sess_id, message), done)
+        self.submit_core(action, lambda brain: brain.gates.act(action, sess_id, message), done)
 
     @on(Button.Pressed, "#cancel")
     def _pressed_cancel(self) -> None:
@@ -264,10 +265,9 @@ class SlugConfirmDialog(CoreDialog):
         reason = self.query_one("#reason", Input).value.strip()
         sess_id = self.claim.sess_id
         if self.action == "abort":
-            self.submit_core("abort", lambda brain: brain.gate("abort", sess_id, reason),
-                             lambda touched: f"aborted {sess_id}" + (
-                                 f" and {len(touched)} descendant(s)" if isinstance(touched, list) and touched
-                                 else ""))
+            self.submit_core("abort", lambda brain: brain.gates.abort(sess_id, reason),
+                             lambda cascade: f"aborted {sess_id}" + (
+                                 f" and {len(cascade.touched)} descendant(s)" if cascade.touched else ""))
         else:
             self.submit_core("release", lambda brain: brain.release_claim(sess_id, reason),
                              lambda _: f"released {sess_id}")

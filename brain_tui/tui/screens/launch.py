@@ -56,6 +56,23 @@ def _plan_text(brain: Brain, sess_id: str) -> tuple[Text, str]:
     return out, ""
 
 
+def _handoff_text(app: BrainApp, sig_id: str) -> tuple[Text, str]:
+    """(the claim the HANDOFF would open, with the conflicts it meets; the refusal or "")."""
+    brain = app.brain
+    try:
+        brain.check_launch_settings()
+        req = brain.handoff_request(sig_id, app.snapshot)
+        conflicts = brain.preview_open(req, app.snapshot)
+    except BsiError as exc:
+        return Text("", end=""), refusal_line(exc)
+    scope = " ".join(str(e) for e in req.scope)
+    out = safe_text(f"opens a {req.satellite_type} satellite on {scope} under {req.parent or 'no pilot'}, "
+                    "acknowledges the signal, then launches it in a new tmux window", 400)
+    if conflicts:
+        return out, "the claim it asks for would be refused: " + "; ".join(c.describe() for c in conflicts)
+    return out, ""
+
+
 class LaunchDialog(CoreDialog):
     """Confirm a launch: an open claim, or the claim a HANDOFF signal asks for (opened first)."""
 
@@ -71,13 +88,8 @@ class LaunchDialog(CoreDialog):
         palette = app.palette
         with app.read_lock:
             if self.signal is not None:
-                try:
-                    app.brain.check_launch_settings()
-                except BsiError as exc:
-                    self.refusal = refusal_line(exc)
                 subject = safe_text(f"{self.signal.sig_id}: {self.signal.payload}", 200)
-                self.plan = Text("opens the claim it asks for (under its pilot), acknowledges the signal, "
-                                 "then launches it", end="")
+                self.plan, self.refusal = _handoff_text(app, self.signal.sig_id)
             else:
                 assert self.claim is not None
                 subject = safe_text(self.claim.sess_id, 80)

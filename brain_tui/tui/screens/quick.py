@@ -49,7 +49,7 @@ class AckDialog(CoreDialog):
     @on(Button.Pressed, "#submit")
     def _pressed_submit(self) -> None:
         sig_id = self.sig.sig_id
-        self.submit_core("ack", lambda brain: brain.ack_signal(sig_id),
+        self.submit_core("ack", lambda brain: brain.signals.ack(sig_id),
                          lambda changed: f"acknowledged {sig_id}" if changed else f"{sig_id} was already acknowledged")
 
     @on(Button.Pressed, "#cancel")
@@ -146,5 +146,5 @@ class SendSignalDialog(FormDialog):
         if not to:
             self.show_error("a signal needs a destination (To)")
             return
-        self.submit_core("signal", lambda brain: brain.send_signal(sender, to, sig_type, payload),
+        self.submit_core("signal", lambda brain: brain.signals.send(sender, to, sig_type, payload),
                          lambda sig: f"sent {sig}" if sig else "an identical signal is already pending")

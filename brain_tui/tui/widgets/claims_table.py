@@ -114,7 +114,7 @@ def stale_rows(snapshot: BrainSnapshot, palette: Palette, brain_name: str, needl
         if claim.status != "stale" or not claim_matches(claim, needle):
             continue
         since = stale_since(claim, snapshot.tz)
-        reason = str(claim.data.get("stale_reason") or "expired")
+        reason = claim.stale_reason or "expired"
         rows.append((claim.sess_id, {
             "status": status_icon("stale", palette),
             "id": safe_text(short_id(claim.sess_id, snapshot.now, snapshot.tz), 40),

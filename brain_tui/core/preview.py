@@ -1,23 +1,25 @@
-"""Previews of an action, decided by the core itself on a throw-away ChangeSet (nothing is written).
+"""Dry runs: what an action would do, decided by the very rule the action runs (nothing is written).
 
-The cockpit shows what a pause, resume, abort or approve will touch before the
-human confirms. Rather than re-implement the cascade rules, it runs the very
-protocol function the action will run, on the current snapshot, and discards
-the staged change.
+A front-end shows what a pause, resume, abort, approve, reject or release will
+touch before a human confirms. Rather than re-implement the cascade rules, the
+preview runs the protocol function on a throw-away ChangeSet over the snapshot
+already in memory and discards what it staged. `Brain.preview` and
+`Brain.preview_open` are the facade's doors to it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from brain_tui.core import protocol
 from brain_tui.core.changes import ChangeSet
 from brain_tui.core.errors import BsiError
 from brain_tui.core.model import BrainSnapshot
 
-_ACTIONS: dict[str, Callable[[ChangeSet, str], Any]] = {
+PREVIEW_ACTIONS = ("pause", "resume", "abort", "approve", "reject", "release")
+
+_ACTIONS: dict[str, Callable[[ChangeSet, str], protocol.GateOutcome | protocol.Cascade | None]] = {
     "pause": lambda cs, sid: protocol.gate_pause(cs, sid, "preview", ""),
     "resume": lambda cs, sid: protocol.gate_resume(cs, sid, "preview", ""),
     "abort": lambda cs, sid: protocol.gate_abort(cs, sid, "preview", "preview"),
@@ -33,14 +35,14 @@ class Preview:
 
     Attributes:
         allowed: False when the core refuses (then `refusal` holds its message).
-        result: what the protocol function returned (touched IDs, new status…).
-        touched: IDs of the descendants the cascade would touch (list results only).
+        status: the claim's status after the action ("" when refused).
+        touched: IDs of the descendants a cascade would touch.
         signals: number of signals the action would send.
         refusal: the core's message when refused.
     """
 
     allowed: bool
-    result: Any = None
+    status: str = ""
     touched: tuple[str, ...] = field(default_factory=tuple)
     signals: int = 0
     refusal: str = ""
@@ -51,18 +53,25 @@ def preview(snapshot: BrainSnapshot, action: str, sess_id: str) -> Preview:
 
     Args:
         snapshot: the brain as shown.
-        action: pause, resume, abort, approve, reject or release.
+        action: one of `PREVIEW_ACTIONS`.
         sess_id: the claim.
 
     Returns:
         A Preview (refusals carry the core's message).
+
+    Raises:
+        ValueError: an unknown action (a programming error, not a refusal).
     """
+    if action not in _ACTIONS:
+        raise ValueError(f"no preview for {action!r}: one of {', '.join(PREVIEW_ACTIONS)}")
     cs = ChangeSet(snapshot)
     try:
-        result = _ACTIONS[action](cs, sess_id)
+        outcome = _ACTIONS[action](cs, sess_id)
     except BsiError as exc:
         return Preview(False, refusal=exc.message)
     except OSError as exc:
         return Preview(False, refusal=f"{exc.__class__.__name__}: {exc}")
-    touched = tuple(result) if isinstance(result, list) else ()
-    return Preview(True, result=result, touched=touched, signals=len(cs.signals))
+    if outcome is None:  # a release
+        return Preview(True, status="released", signals=len(cs.signals))
+    touched = outcome.touched if isinstance(outcome, protocol.Cascade) else ()
+    return Preview(True, status=outcome.status, touched=touched, signals=len(cs.signals))

@@ -1,0 +1,72 @@
+"""Where agent-session records live under `.brain/agents/`, and the cheap reads the hooks make on every write.
+
+Standard library only (`os`, `json`, `re`): `bsi hook pre-tool-use` imports
+this module and not `core.agents`, whose `Liveness` and writers it does not need.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
+if TYPE_CHECKING:
+    from typing import Any
+
+#: Where the records live, relative to the brain root.
+AGENTS_DIR = ".brain/agents"
+#: The environment variable Claude Code sets for Bash, hooks and stdio MCP servers.
+AGENT_SESSION_ENV = "CLAUDE_CODE_SESSION_ID"
+#: The claim a launcher gave the session (SPEC 20.5); it wins over any binding.
+BSI_SESSION_ENV = "BSI_SESSION"
+#: Agent session IDs as the agents give them (Claude Code: a UUID).
+AGENT_SESSION_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$")
+SESS_RE = re.compile(r"^sess-[A-Za-z0-9._-]+$")
+MAX_RECORD_BYTES = 256 * 1024
+
+
+def valid_agent_session(value: object) -> bool:
+    """True when `value` is a usable agent session ID (never a path)."""
+    return isinstance(value, str) and bool(AGENT_SESSION_RE.match(value)) and ".." not in value
+
+
+def agents_dir(root: str | os.PathLike[str], *parts: str) -> str:
+    """A path under `.brain/agents/`."""
+    return os.path.join(os.fspath(root), AGENTS_DIR, *parts)
+
+
+def read_record(path: str) -> dict[str, Any] | None:
+    """A record as a dict, or None (missing, too big, not JSON, not an object)."""
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_RECORD_BYTES + 1)
+    except OSError:
+        return None
+    if len(raw) > MAX_RECORD_BYTES:
+        return None
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def session_path(root: str | os.PathLike[str], agent_session: str, kind: str = "sessions") -> str:
+    """The record of one agent session (`sessions/`) or of its pending hand-over (`handover/`).
+
+    Raises:
+        ValueError: a malformed agent session ID.
+    """
+    if not valid_agent_session(agent_session):
+        raise ValueError(f"invalid agent session ID {agent_session!r}")
+    return agents_dir(root, kind, f"{agent_session}.json")
+
+
+def bound_claims(root: str | os.PathLike[str], agent_session: str) -> list[str]:
+    """The claims opened by (or carried over to) this agent session on this machine, oldest first."""
+    if not valid_agent_session(agent_session):
+        return []
+    entry = read_record(session_path(root, agent_session)) or {}
+    ids = entry.get("sess_ids")
+    return [s for s in ids if isinstance(s, str) and SESS_RE.match(s)] if isinstance(ids, list) else []

@@ -1,0 +1,68 @@
+"""Making a new brain: the folder, `git init` when needed, the layout, `.brain/` ignored, the first commit."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from brain_tui.core import gitops
+from brain_tui.core.errors import InvalidData
+from brain_tui.core.layout import DATA_DIRS, INDEX_FILE, STATE_DIR
+from brain_tui.core.yamlio import atomic_write_text
+
+
+def make_folder(root: Path) -> None:
+    """Create `root` (and its parents) for a new brain.
+
+    Raises:
+        InvalidData: it exists as a file, or cannot be created (exit 65, one line).
+    """
+    if root.exists() and not root.is_dir():
+        raise InvalidData(f"{root} exists and is not a folder: give a folder for the brain")
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        probe = root / f".bsi-probe-{os.getpid()}"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as exc:
+        raise InvalidData(f"cannot make a brain at {root}: {exc.strerror or exc}") from None
+
+
+def init_brain(path: str | os.PathLike[str], commit: bool = True) -> Path:
+    """`bsi init`: create the layout, `git init` when needed, ignore `.brain/`, commit it.
+
+    Returns:
+        The brain's path.
+    """
+    root = Path(path).expanduser().resolve()
+    make_folder(root)
+    for name in (*DATA_DIRS, STATE_DIR):
+        if (root / name).exists() and not (root / name).is_dir():
+            raise InvalidData(f"{root / name} exists and is not a folder: a brain needs {name}/ there; "
+                              "move that file away, then run `bsi init` again")
+    if (root / INDEX_FILE).exists() and not (root / INDEX_FILE).is_file():
+        raise InvalidData(f"{root / INDEX_FILE} is not a file: move it away, then run `bsi init` again")
+    created: list[str] = []
+    if not gitops.is_repository(root):
+        gitops.run_git(root, "init", "--quiet")
+    for folder in DATA_DIRS:
+        (root / folder).mkdir(exist_ok=True)
+        keep = root / folder / ".gitkeep"
+        if not keep.exists():
+            keep.write_text("")
+            created.append(f"{folder}/.gitkeep")
+    ignore = root / ".gitignore"
+    lines = ignore.read_text(encoding="utf-8").splitlines() if ignore.exists() else []
+    if ".brain/" not in lines and ".brain" not in lines:
+        lines.append(".brain/")
+        atomic_write_text(ignore, "\n".join(lines) + "\n")
+        created.append(".gitignore")
+    from brain_tui.core.brain import Brain  # the index is written the way every write writes it
+
+    brain = Brain(root, commit=False)
+    with brain.locked():
+        _, index_paths = brain._refresh_index()
+    created.extend(index_paths)
+    if commit and created:
+        gitops.commit_paths(root, created, "bsi: init brain", brain.now())
+    return root

@@ -1,0 +1,284 @@
+"""The typed areas of the `Brain` facade: gates, signals, locks, circuit, breath, audit.
+
+Each class is a thin door: it picks the actor, runs one rule through
+`Brain.mutate` (lock → fresh snapshot → decision staged in a ChangeSet → one
+commit) or reads the snapshot, and returns a typed, frozen result. No rule lives
+here; the rules are in the modules named after them. `Brain` creates one of each
+(`brain.gates`, `brain.locks`, …), so a front-end never reaches past the facade.
+`brain.remote` (git sync) is in core/syncing.py.
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from brain_tui.core import breath as breath_rules
+from brain_tui.core import preflight as lock_rules
+from brain_tui.core import protocol
+from brain_tui.core import signals as signal_rules
+from brain_tui.core.errors import NotFound
+from brain_tui.core.model import CorruptFile
+
+if TYPE_CHECKING:
+    from brain_tui.core.audit import DriftReport, LogEntry
+    from brain_tui.core.brain import Brain
+
+
+class Gates:
+    """Human gates, pause/resume and abort (SPEC 6.3); a human acts unless `by` names someone."""
+
+    def __init__(self, brain: Brain) -> None:
+        self._brain = brain
+
+    def request(self, sess_id: str, message: str = "", by: str | None = None) -> protocol.GateOutcome:
+        """The session stops at a human gate (open → waiting_human; HUMAN_GATE to its pilot)."""
+        del by  # the session itself requests its gate
+        return self._brain.mutate(lambda cs: protocol.gate_request(cs, sess_id, message))
+
+    def approve(self, sess_id: str, message: str = "", by: str | None = None) -> protocol.GateOutcome:
+        """A human approves (waiting_human → open, or closed for a gate raised by a close)."""
+        actor = by or self._brain.human()
+        return self._brain.mutate(lambda cs: protocol.gate_approve(cs, sess_id, actor, message))
+
+    def reject(self, sess_id: str, reason: str, by: str | None = None) -> protocol.GateOutcome:
+        """A human rejects with a reason (waiting_human → failed; BLOCKED_ON upwards)."""
+        actor = by or self._brain.human()
+        return self._brain.mutate(lambda cs: protocol.gate_reject(cs, sess_id, actor, reason))
+
+    def pause(self, sess_id: str, message: str = "", by: str | None = None) -> protocol.Cascade:
+        """Pause a claim and every open/waiting descendant."""
+        actor = by or self._brain.human()
+        return self._brain.mutate(lambda cs: protocol.gate_pause(cs, sess_id, actor, message))
+
+    def resume(self, sess_id: str, message: str = "", by: str | None = None) -> protocol.Cascade:
+        """Resume a paused claim and the descendants its pause reached."""
+        actor = by or self._brain.human()
+        return self._brain.mutate(lambda cs: protocol.gate_resume(cs, sess_id, actor, message))
+
+    def abort(self, sess_id: str, reason: str, by: str | None = None) -> protocol.Cascade:
+        """Abort a claim and every open/waiting/paused descendant (reason required)."""
+        actor = by or self._brain.human()
+        return self._brain.mutate(lambda cs: protocol.gate_abort(cs, sess_id, actor, reason))
+
+    def act(self, action: str, sess_id: str, message: str = "",
+            by: str | None = None) -> protocol.GateOutcome | protocol.Cascade:
+        """Run one gate action by name (`bsi gate ACTION`): request | approve | reject | pause | resume | abort.
+
+        Raises:
+            ValueError: an unknown action (a programming error; the CLI offers only these).
+        """
+        if action not in GATE_ACTIONS:
+            raise ValueError(f"unknown gate action {action!r}")
+        method = getattr(self, action)
+        outcome: protocol.GateOutcome | protocol.Cascade = method(sess_id, message, by=by)
+        return outcome
+
+
+#: The gate actions, in the order `bsi gate --help` lists them.
+GATE_ACTIONS = ("request", "approve", "reject", "pause", "resume", "abort")
+
+
+class Signals:
+    """The signal bus (SPEC 7): one file per signal."""
+
+    def __init__(self, brain: Brain) -> None:
+        self._brain = brain
+
+    def send(self, sender: str, to: str, sig_type: str, payload: str, scope: str = "") -> str | None:
+        """Write one pending signal; None when an identical one is already pending."""
+        return self._brain.mutate(lambda cs: signal_rules.send_signal(cs, sender, to, sig_type, payload, scope))
+
+    def ack(self, sig_id: str, by: str | None = None) -> bool:
+        """pending → delivered; False when it was no longer pending."""
+        actor = by or self._brain.human()
+        return self._brain.mutate(lambda cs: signal_rules.ack_signal(cs, sig_id, actor))
+
+    def archive(self) -> list[str]:
+        """Archive signals delivered 24 h ago or more; returns their IDs."""
+        return self._brain.mutate(signal_rules.archive_signals)
+
+
+class Locks:
+    """File mutexes (SPEC 9)."""
+
+    def __init__(self, brain: Brain) -> None:
+        self._brain = brain
+
+    def acquire(self, file: str, sess_id: str, ttl_min: Any = None) -> lock_rules.LockOutcome:
+        """Acquire, extend or take over the lock of `file` (refused with code 1 while another holds it)."""
+        return self._brain.mutate(lambda cs: lock_rules.stage_acquire(cs, file, sess_id, ttl_min))
+
+    def release(self, file: str, sess_id: str) -> lock_rules.LockRelease:
+        """The holder releases the lock of `file` (refused with code 2 for anyone else)."""
+        return self._brain.mutate(lambda cs: lock_rules.stage_release(cs, file, sess_id))
+
+    def check(self, file: str) -> lock_rules.LockCheck:
+        """Who holds `file` now (read-only)."""
+        return lock_rules.check_lock(self._brain.snapshot(), file)
+
+    def list(self) -> lock_rules.LockList:
+        """Every lock and every corrupt lock file (read-only)."""
+        return lock_rules.list_locks(self._brain.snapshot())
+
+    def cleanup(self) -> builtins.list[lock_rules.LockInfo]:
+        """Delete every expired lock; returns what was removed."""
+        return self._brain.mutate(lock_rules.stage_cleanup)
+
+
+class Circuit:
+    """The circuit breaker of each claim (SPEC 9)."""
+
+    def __init__(self, brain: Brain) -> None:
+        self._brain = brain
+
+    def fail(self, sess_id: str) -> lock_rules.CircuitState:
+        """Record one failure; trips the breaker (one CIRCUIT_BREAK signal) at the maximum."""
+        limit = self._brain.config.max_consecutive_fails
+        return self._brain.mutate(lambda cs: lock_rules.stage_fail(cs, sess_id, limit))
+
+    def reset(self, sess_id: str) -> lock_rules.CircuitState:
+        """Clear the breaker."""
+        limit = self._brain.config.max_consecutive_fails
+        return self._brain.mutate(lambda cs: lock_rules.stage_reset(cs, sess_id, limit))
+
+    def status(self, sess_id: str) -> lock_rules.CircuitState:
+        """The breaker of one claim (read-only)."""
+        claim = protocol.require_claim(self._brain.snapshot(), sess_id)
+        return lock_rules.circuit_state(claim, self._brain.config.max_consecutive_fails)
+
+
+@dataclass(frozen=True)
+class Inhaled:
+    """What `breath inhale` recorded, with the alerts of the 2-sources rule."""
+
+    sprint: str
+    agent: str
+    files: tuple[str, ...]
+    alerts: tuple[dict[str, Any], ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON shape: ``{sprint, agent, files, alerts}``."""
+        return {"sprint": self.sprint, "agent": self.agent, "files": list(self.files),
+                "alerts": [dict(a) for a in self.alerts]}
+
+
+@dataclass(frozen=True)
+class Referenced:
+    """The files `breath reference` newly added."""
+
+    sprint: str
+    added: tuple[str, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON shape: ``{sprint, added}``."""
+        return {"sprint": self.sprint, "added": list(self.added)}
+
+
+@dataclass(frozen=True)
+class Expired:
+    """What `breath expire` released and kept, with its warnings (files never inhaled)."""
+
+    sprint: str
+    released: tuple[str, ...]
+    kept: Mapping[str, str]
+    warnings: tuple[str, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON shape: ``{sprint, released, kept, warnings}``."""
+        return {"sprint": self.sprint, "released": list(self.released), "kept": dict(self.kept),
+                "warnings": list(self.warnings)}
+
+
+@dataclass(frozen=True)
+class BreathMetrics:
+    """The metrics of the sprints asked for, and the breath files that did not load."""
+
+    sprints: tuple[breath_rules.SprintMetrics, ...]
+    corrupt: tuple[CorruptFile, ...] = field(default_factory=tuple)
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON shape of `bsi breath show --json`: ``{sprints: [...], corrupt: [...]}``."""
+        return {"sprints": [m.as_dict() for m in self.sprints], "corrupt": [c.as_dict() for c in self.corrupt]}
+
+
+class Breath:
+    """The context-broker's breath records and metrics (SPEC 17)."""
+
+    def __init__(self, brain: Brain) -> None:
+        self._brain = brain
+
+    def inhale(self, sprint: str, agent: str, files: Sequence[str], session: str | None = None) -> Inhaled:
+        """Record the files loaded for one agent (alerts, never refusals, for the 2-sources rule)."""
+        alerts = self._brain.mutate(lambda cs: breath_rules.inhale(cs, sprint, agent, files, session=session))
+        return Inhaled(sprint, agent, tuple(files), tuple(alerts))
+
+    def reference(self, sprint: str, files: Sequence[str]) -> Referenced:
+        """Record files the sprint actually used."""
+        added = self._brain.mutate(lambda cs: breath_rules.reference(cs, sprint, files))
+        return Referenced(sprint, tuple(added))
+
+    def expire(self, sprint: str, files: Sequence[str], kept: Mapping[str, str] | None = None) -> Expired:
+        """Release files (or keep them with a reason); closes the sprint."""
+        keep = dict(kept or {})
+        warnings = self._brain.mutate(lambda cs: breath_rules.expire(cs, sprint, files, keep))
+        return Expired(sprint, tuple(files), keep, tuple(warnings))
+
+    def metrics(self, sprints: Sequence[str] = ()) -> BreathMetrics:
+        """Metrics of every sprint, or of the sprints named (read-only).
+
+        Raises:
+            InvalidData: a malformed sprint ID (65).
+            NotFound: a named sprint has no record (66).
+        """
+        for sprint in sprints:
+            breath_rules.validate_sprint_id(sprint)
+        records, corrupt = breath_rules.load_records(self._brain.root, self._brain.tz)
+        rows = breath_rules.metrics(records)
+        if sprints:
+            known = {m.sprint for m in rows}
+            missing = [s for s in sprints if s not in known]
+            if missing:
+                raise NotFound(f"no breath record for {missing[0]}")
+            wanted = set(sprints)
+            rows = [m for m in rows if m.sprint in wanted]
+        return BreathMetrics(tuple(rows), tuple(corrupt))
+
+    @staticmethod
+    def thresholds_text() -> str:
+        """The alert thresholds in one line, as `bsi breath show` prints them under the table."""
+        return breath_rules.thresholds_text()
+
+
+class Audit:
+    """Who changed what: the claim's git history and scope drift (SPEC 12)."""
+
+    def __init__(self, brain: Brain) -> None:
+        self._brain = brain
+
+    def log(self, sess_id: str | None = None, limit: int = 50) -> list[LogEntry]:
+        """Commits touching one claim (or every claim), newest first.
+
+        Raises:
+            InvalidData: a malformed ID (65).
+            NotFound: an unknown claim with no history (66).
+        """
+        from brain_tui.core.audit import claim_log
+        from brain_tui.core.store import valid_session_id
+
+        if sess_id is not None and not valid_session_id(sess_id):
+            protocol.require_claim(self._brain.snapshot(), sess_id)
+        entries = claim_log(self._brain.root, sess_id, limit=max(1, limit))
+        if sess_id is not None and not entries and self._brain.snapshot().claim(sess_id) is None:
+            protocol.require_claim(self._brain.snapshot(), sess_id)
+        return entries[:limit]
+
+    def verify(self, sess_id: str) -> DriftReport:
+        """Files the session changed outside its scope (`outside` non-empty: exit 13)."""
+        from brain_tui.core.audit import verify_scope
+
+        snapshot = self._brain.snapshot()
+        claim = protocol.require_claim(snapshot, sess_id)
+        return verify_scope(self._brain.root, snapshot, claim)

@@ -1,0 +1,248 @@
+"""The small index of blocking claims that `bsi hook pre-tool-use` reads before every agent write (DESIGN 7).
+
+A hook runs before every write of every agent, so it must cost about one
+interpreter start. Reading the brain through the store (YAML, the parse
+cache, the whole model) costs several times that. This index,
+``.brain/hook-index.json`` (local, never committed), holds what the preflight
+of SPEC 10 looks at, for the blocking claims only: status, scope entries,
+parent, type, expiry, breaker, branch requirement, agent session, and the
+live locks and kernel zone.
+
+It is a cache of one answer only: "nothing here can refuse this write".
+`may_write` and `unclaimed_free` answer True only when every check the core
+would run is plainly passed; on anything else (a refusal, a claim or an
+ancestor missing from the index, a branch requirement, an odd path) they
+answer False, and the hook asks the core (`preflight.check`,
+`protocol.find_conflicts`), which decides and explains. So the rules stay in
+one place and the index can only make a write faster, never let one through
+that the core would stop.
+
+Validity: the index records the `(mtime_ns, ino)` of `claims/` and `locks/`
+(a file added, removed or atomically replaced moves them), the stat key of
+every file it read (an in-place edit moves it), and of brain-compose.yml. An
+index written less than 2 s after the newest of those times is *racy* (one
+timestamp tick can hide a change, as in git's racy-clean rule) and is not
+trusted. Not seen: an in-place edit (no rename) that turns a non-blocking
+claim file back into a blocking one; the product and git never write so.
+
+Standard library only: the hook imports this module, not the core model.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+
+TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
+
+    from brain_tui.core.config import BrainConfig
+    from brain_tui.core.model import BrainSnapshot
+
+INDEX_FILE = ".brain/hook-index.json"
+VERSION = 1
+RACY_NS = 2_000_000_000
+_KINDS = ("global", "dir", "file", "section")
+
+
+def _stat(path: str) -> list[int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return [st.st_mtime_ns, st.st_size, st.st_ino, st.st_ctime_ns]
+
+
+def _dir_key(path: str) -> list[int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return [st.st_mtime_ns, st.st_ino, st.st_ctime_ns]
+
+
+def _keys(root: str) -> dict[str, Any]:
+    return {"claims": _dir_key(os.path.join(root, "claims")), "locks": _dir_key(os.path.join(root, "locks")),
+            "config": _stat(os.path.join(root, "brain-compose.yml"))}
+
+
+def build(root: str | os.PathLike[str], snapshot: BrainSnapshot, config: BrainConfig) -> dict[str, Any]:
+    """The index of `snapshot` (blocking claims and live locks) as a JSON-ready mapping.
+
+    Args:
+        root: the brain.
+        snapshot: a snapshot holding at least every blocking claim (a blocking-only one is enough).
+        config: brain-compose.yml as the core read it.
+    """
+    from brain_tui.core.model import BLOCKING_STATUSES
+    from brain_tui.core.preflight import circuit_state, lock_file_path
+    from brain_tui.core.scope import normalize_path
+
+    base = os.fspath(root)
+    keys = _keys(base)
+    files: dict[str, list[int] | None] = {}
+    claims: dict[str, Any] = {}
+    for claim in snapshot.claims:
+        if claim.status not in BLOCKING_STATUSES:
+            continue
+        files[claim.path] = _stat(os.path.join(base, claim.path))
+        entries = [[e.kind, e.path] for e in claim.scope] if claim.scope and "scope-invalid" not in claim.flags \
+            else None
+        expires = claim.expires_at.timestamp() if claim.expires_at is not None and claim.opened_at else None
+        agent = claim.data.get("agent_session")
+        claims[claim.sess_id] = {
+            "status": claim.status, "scope": entries, "parent": claim.parent, "type": claim.type,
+            "search": claim.satellite_type == "search", "expires": expires,
+            "tripped": circuit_state(claim, config.max_consecutive_fails).tripped,
+            "branch": bool(str(claim.data.get("theme_branch") or "").strip()),
+            "agent_session": agent if isinstance(agent, str) else None,
+        }
+    locks = []
+    for lock in snapshot.locks:
+        files[lock.path] = _stat(os.path.join(base, lock.path))
+        try:
+            name = lock_file_path(lock.file)
+        except Exception:  # noqa: BLE001 - a lock naming no usable path: the index cannot vouch for anything
+            name = "*"
+        locks.append([name, lock.holder, lock.expires_at.timestamp() if lock.expires_at else None])
+    zone = []
+    for raw in config.kernel_zone:
+        try:
+            zone.append(normalize_path(raw))
+        except Exception:  # noqa: BLE001 - the core skips an entry that does not normalise, so may we
+            continue
+    raw_hooks = config.raw.get("hooks") if hasattr(config.raw, "get") else None
+    mode = raw_hooks.get("unclaimed_writes") if isinstance(raw_hooks, dict) else None
+    built = time.time_ns()
+    stamps = [0]
+    for key in [*keys.values(), *files.values()]:
+        if key:
+            stamps.extend((key[0], key[-1]))  # mtime and ctime (the last field of both key shapes)
+    return {
+        "version": VERSION, "keys": keys, "files": files, "claims": claims, "locks": locks, "zone": zone,
+        "kerneluser": bool(config.kerneluser), "unclaimed": mode if mode in ("allow", "warn", "deny") else "warn",
+        "corrupt": [c.path for c in snapshot.corrupt if c.path.startswith(("claims/", "locks/"))],
+        "racy": built - max(stamps) < RACY_NS,
+    }
+
+
+def write(root: str | os.PathLike[str], snapshot: BrainSnapshot, config: BrainConfig) -> None:
+    """Rebuild the index from `snapshot` and write it atomically (any failure: no index, never an error)."""
+    path = os.path.join(os.fspath(root), INDEX_FILE)
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        text = json.dumps(build(root, snapshot, config), separators=(",", ":"))
+        with open(tmp, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except OSError:
+        _unlink(tmp)
+
+
+def _unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        return
+
+
+def load(root: str | os.PathLike[str]) -> dict[str, Any] | None:
+    """The index when it is still the brain's state, else None (missing, racy, stale or unreadable)."""
+    base = os.fspath(root)
+    try:
+        with open(os.path.join(base, INDEX_FILE), "rb") as handle:
+            index = json.loads(handle.read())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(index, dict) or index.get("version") != VERSION or index.get("racy") is not False:
+        return None
+    if index.get("keys") != _keys(base):
+        return None
+    files = index.get("files")
+    if not isinstance(files, dict):
+        return None
+    for rel, key in files.items():
+        if _stat(os.path.join(base, rel)) != key:
+            return None
+    return index
+
+
+def _covers(entries: Iterable[Any], rel: str) -> bool | None:
+    """Whether scope entries cover a file (as `scope.covers_file`); None when an entry is not understood."""
+    for entry in entries:
+        if not isinstance(entry, list) or len(entry) != 2 or entry[0] not in _KINDS:
+            return None
+        kind, path = entry
+        if kind == "global" or (kind == "dir" and rel.startswith(path + "/")) or (kind != "dir" and rel == path):
+            return True
+    return False
+
+
+def near_kernel_zone(zone: Iterable[str], rel: str) -> bool:
+    """True when `rel` starts like a kernel-zone entry: every file `preflight.in_zone` puts in the zone, and more
+    (a shortcut that answers "maybe": the core then decides)."""
+    return any(rel.startswith(entry.rstrip("/")) for entry in zone)
+
+
+def _plain(rel: str) -> bool:
+    """A normalised brain-relative path the shortcut may judge (anything else goes to the core)."""
+    return bool(rel) and "\\" not in rel and not rel.startswith("/") and all(
+        ord(ch) >= 0x20 and ord(ch) != 0x7F and not 0x80 <= ord(ch) <= 0x9F for ch in rel) and \
+        all(part not in ("", ".", "..") for part in rel.split("/"))
+
+
+def may_write(index: dict[str, Any], sess_id: str, rel: str, now: float) -> bool:
+    """True only when no check of SPEC 10 (nor the effective status) can refuse `sess_id` writing `rel`."""
+    claims = index["claims"]
+    claim = claims.get(sess_id)
+    if not _plain(rel) or not isinstance(claim, dict) or claim["status"] != "open" or claim["tripped"] \
+            or claim["branch"] or not claim["scope"]:
+        return False
+    if claim["expires"] is not None and now >= claim["expires"]:
+        return False
+    seen = {sess_id}
+    parent = claim["parent"]
+    while parent:
+        ancestor = claims.get(parent)
+        if not isinstance(ancestor, dict) or parent in seen or ancestor["status"] == "paused":
+            return False
+        seen.add(parent)
+        parent = ancestor["parent"]
+    if _covers(claim["scope"], rel) is not True:
+        return False
+    if claim["type"] == "satellite" and not index["kerneluser"] and near_kernel_zone(index["zone"], rel):
+        return False
+    for name, holder, expires in index["locks"]:
+        if (name == rel or name == "*") and holder != sess_id and expires is not None and now < expires:
+            return False
+    return True
+
+
+def unclaimed_free(index: dict[str, Any], rel: str) -> bool:
+    """True only when no blocking claim's scope can hold `rel` (an unbound write then meets no holder)."""
+    if not _plain(rel) or index.get("corrupt"):
+        return False
+    parts = rel.split("/")
+    for claim in index["claims"].values():
+        if claim["search"]:
+            continue
+        if not claim["scope"]:
+            return False
+        for entry in claim["scope"]:
+            if not isinstance(entry, list) or len(entry) != 2 or entry[0] not in _KINDS:
+                return False
+            kind, path = entry
+            if kind == "global" or (kind == "dir" and (rel.startswith(path + "/") or path in (
+                    "/".join(parts[:i]) for i in range(1, len(parts) + 1)))) or (kind != "dir" and rel == path):
+                return False
+            if kind == "dir" and path.startswith(rel + "/"):
+                return False
+    return True
+
+
+def bound_in_index(index: dict[str, Any], agent_session: str) -> list[str]:
+    """The blocking claims whose `agent_session:` is this agent session."""
+    return [sess for sess, claim in index["claims"].items() if claim.get("agent_session") == agent_session]

@@ -1,0 +1,122 @@
+"""The shortcut of `pre-tool-use`: a write that nothing can refuse is let through from the hook index alone.
+
+Imports only the standard library, `hooks.wire`, `core.agent_files` and
+`core.hook_index`. It never refuses anything: whenever the index is missing,
+stale or racy, the file is a protocol file, or any check might refuse, it
+answers None and the hook asks the core (`hooks.events`), which decides,
+explains, and rebuilds the index.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+from brain_tui.core import agent_files, hook_index
+from brain_tui.hooks import wire
+
+TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
+if TYPE_CHECKING:
+    from typing import Any
+
+_PROTOCOL_DIRS = ("claims/", "signals/", "locks/", "breath/", ".brain/")
+_PROTOCOL_NAMES = ("claims", "signals", "locks", "breath", ".brain", "BRAIN-INDEX.md")
+
+
+def _is_brain(folder: str) -> bool:
+    return os.path.isdir(os.path.join(folder, "claims")) or os.path.isfile(os.path.join(folder, "BRAIN-INDEX.md"))
+
+
+def _root(flags: dict[str, str], environ: dict[str, str], event: dict[str, Any], files: list[str]) -> str | None:
+    given = flags.get("brain") or environ.get("BRAIN_ROOT")
+    if given:
+        path = os.path.realpath(os.path.expanduser(given))
+        return path if _is_brain(path) else None
+    starts = [environ.get("CLAUDE_PROJECT_DIR", ""), wire.text_field(event, "cwd")]
+    starts += [os.path.dirname(f) for f in files if os.path.isabs(f)]
+    for start in starts:
+        if not start or not os.path.isabs(start):
+            continue
+        folder = os.path.realpath(start)
+        while True:
+            if _is_brain(folder):
+                return folder
+            parent = os.path.dirname(folder)
+            if parent == folder:
+                break
+            folder = parent
+    return None
+
+
+def _now(flags: dict[str, str], environ: dict[str, str]) -> float | None:
+    text = flags.get("now") or environ.get("BRAIN_NOW")
+    if not text:
+        return time.time()
+    from datetime import datetime
+
+    try:
+        moment = datetime.fromisoformat(text.strip())
+    except ValueError:
+        return None
+    return moment.timestamp() if moment.tzinfo is not None else None
+
+
+def decide(event: dict[str, Any], agent: str, flags: dict[str, str],
+           environ: dict[str, str]) -> tuple[int, str, str] | None:
+    """``(0, stdout, stderr)`` when the write may go ahead on the index's word; None: ask the core."""
+    paths = wire.target_files(event, agent)
+    if paths is None:
+        return 0, "", ""
+    if not paths:
+        return None
+    root = _root(flags, environ, event, paths)
+    now = _now(flags, environ)
+    if root is None or now is None:
+        return None
+    cwd = wire.text_field(event, "cwd") or os.getcwd()
+    index: dict[str, Any] | None = None
+    notes: list[str] = []
+    for path in paths:
+        if "\x00" in path:
+            return None
+        real = os.path.realpath(wire.absolute(path, cwd))
+        if not real.startswith(root.rstrip(os.sep) + os.sep):
+            if real == root:
+                return None
+            continue
+        rel = os.path.relpath(real, root).replace(os.sep, "/")
+        if rel in _PROTOCOL_NAMES or rel.startswith(_PROTOCOL_DIRS):
+            return None
+        if index is None:
+            index = hook_index.load(root)
+            if index is None:
+                return None
+        bound = _bound(index, root, event, environ)
+        if bound:
+            if not any(hook_index.may_write(index, sess_id, rel, now) for sess_id in bound):
+                return None
+            continue
+        if not hook_index.unclaimed_free(index, rel):
+            return None
+        if index["unclaimed"] == "deny":
+            return None
+        if index["unclaimed"] == "warn":
+            notes.append(rel)
+    if not notes:
+        return 0, "", ""
+    from brain_tui.hooks.text import fact
+
+    text = (f"bsi: note: {fact(notes[0], 200)} written without a claim (no claim holds it; "
+            f"`bsi claim open --scope …` makes the work visible to other sessions)")
+    return 0, wire.dumps(wire.note(text)), text + "\n"
+
+
+def _bound(index: dict[str, Any], root: str, event: dict[str, Any], environ: dict[str, str]) -> list[str]:
+    """`$BSI_SESSION`, else the claims bound to the agent session (local records, then the index)."""
+    launched = environ.get(agent_files.BSI_SESSION_ENV, "").strip()
+    if launched:
+        return [launched] if agent_files.SESS_RE.match(launched) else ["(invalid BSI_SESSION)"]
+    session = wire.text_field(event, "session_id") or environ.get(agent_files.AGENT_SESSION_ENV, "")
+    if not agent_files.valid_agent_session(session):
+        return []
+    return agent_files.bound_claims(root, session) or hook_index.bound_in_index(index, session)

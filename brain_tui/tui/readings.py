@@ -1,0 +1,76 @@
+"""The cockpit's slow readings, each in a thread worker that posts a typed message: the environment (every
+5 s), the breath records (when breath/ changes) and the live sessions (`Brain.live_sessions`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from . import sources
+from .messages import BreathRead, EnvRead, LiveSessionsRead
+
+if TYPE_CHECKING:
+    from .app import BrainApp
+
+
+class Readings:
+    """Mixed into `BrainApp`: the environment, breath and live-session readings and their messages."""
+
+    def _env_tick(self: BrainApp) -> None:
+        self.feed.check_files()  # the safety net for missed watch events (network filesystems), in a thread
+        if not self._env_busy:
+            self._env_busy = True
+            self.run_worker(self._collect_env, thread=True, group="env", exclusive=True, exit_on_error=False)
+        self.load_live_sessions()
+        self.syncer.read_status()
+
+    def load_live_sessions(self: BrainApp) -> None:
+        """Read the agents' liveness and last commits: in a thread when live, at once in tests."""
+        if not self.live:
+            self.live_sessions = self.brain.live_sessions(self.snapshot)
+            return
+        if not self._live_busy:
+            self._live_busy = True
+            snapshot = self.snapshot
+
+            def work() -> None:
+                try:
+                    found: Mapping[str, Any] | None = self.brain.live_sessions(snapshot)
+                except Exception:  # noqa: BLE001 - a missing git or unreadable record: keep what is shown
+                    found = None
+                self.post_message(LiveSessionsRead(found))
+
+            self.run_worker(work, thread=True, group="live-sessions", exclusive=True, exit_on_error=False)
+
+    def on_live_sessions_read(self: BrainApp, event: LiveSessionsRead) -> None:
+        self._live_busy = False
+        if event.sessions is not None and event.sessions != self.live_sessions:
+            self.live_sessions = event.sessions
+            self.show_snapshot()
+
+    def _collect_env(self: BrainApp) -> None:
+        try:
+            data, note = self._env_guard(lambda: self.env_provider(self.brain))
+        except sources.SourceTimeout as exc:
+            data, note = None, f"{exc} (a slow pm2, git or disk?)"
+        except Exception as exc:  # noqa: BLE001
+            data, note = None, f"environment: {exc}"
+        self.post_message(EnvRead(data, note))
+
+    def on_env_read(self: BrainApp, event: EnvRead) -> None:
+        self._env_busy = False
+        self.env_data, self.env_note = event.data, event.note
+        git = event.data.get("git") if event.data else None
+        if isinstance(git, Mapping) and isinstance(git.get("branch"), str):
+            self.branch = git["branch"]
+        self.show_snapshot()
+
+    def _read_breath(self: BrainApp) -> None:
+        def work() -> None:
+            self.post_message(BreathRead(*sources.load_breath(self.brain)))
+
+        self.run_worker(work, thread=True, group="breath", exclusive=True, exit_on_error=False)
+
+    def on_breath_read(self: BrainApp, event: BreathRead) -> None:
+        self.breath_data, self.breath_note = event.data, event.note
+        self.show_snapshot()

@@ -1,0 +1,115 @@
+"""The hook index shortcut: fast for a write nothing can refuse, never a refusal the core would not make, and
+never a go the core would refuse."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from brain_tui.core import hook_index
+from brain_tui.core import preflight as rules
+from brain_tui.core.brain import Brain
+from brain_tui.core.errors import BsiError
+from brain_tui.core.model import BLOCKING_STATUSES
+from brain_tui.core.protocol import find_conflicts
+from brain_tui.core.scope import parse_scope
+from tests.conftest import NOW, clean_env, ok, run_bsi
+from tests.hooks.test_pre_tool_use import AGENT, assert_allowed, assert_denied, event, hook
+
+
+def settle(brain: Path) -> dict[str, object]:
+    """Let the index be written by one slow hook run, then outlive the racy window; answer it."""
+    hook(brain, "pre-tool-use", event(brain, "Edit", str(brain / "zz-nothing" / "x")))
+    time.sleep(2.2)
+    (brain / hook_index.INDEX_FILE).unlink()
+    hook(brain, "pre-tool-use", event(brain, "Edit", str(brain / "zz-nothing" / "x")))
+    index = hook_index.load(brain)
+    assert index is not None, "the index should be settled and valid"
+    return index
+
+
+def imported_by_hook(brain: Path, payload: dict[str, object]) -> tuple[int, set[str]]:
+    cmd = [sys.executable, "-X", "importtime", "-m", "brain_tui.cli.main", "--brain", str(brain), "--now", NOW,
+           "hook", "pre-tool-use"]
+    done = subprocess.run(cmd, input=json.dumps(payload), capture_output=True, text=True, env=clean_env(),
+                          check=False)
+    names = {line.split("|")[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
+    return done.returncode, names
+
+
+def test_a_bound_in_scope_write_imports_no_core_model_nor_yaml(brain: Path) -> None:
+    ok(run_bsi("claim", "open", "--scope", "src/", "--story", "s", "--agent-session", AGENT, brain=brain))
+    settle(brain)
+    code, names = imported_by_hook(brain, event(brain, "Edit", str(brain / "src" / "a.py")))
+    assert code == 0
+    heavy = {"brain_tui.core.brain", "brain_tui.core.model", "brain_tui.core.store", "ruamel.yaml", "yaml",
+             "argparse", "textual", "rich", "typing", "dataclasses", "sqlite3", "subprocess"}
+    assert not names & heavy, names & heavy
+    code, names = imported_by_hook(brain, event(brain, "Edit", str(brain / "docs" / "a.py")))
+    assert code == 2 and "brain_tui.core.preflight" in names  # a refusal always comes from the core
+
+
+def test_the_index_goes_stale_on_every_change_that_matters(brain: Path) -> None:
+    sess = ok(run_bsi("claim", "open", "--scope", "src/", "--story", "s", "--agent-session", AGENT, brain=brain))
+    settle(brain)
+    target = event(brain, "Edit", str(brain / "src" / "a.py"))
+    assert_allowed(hook(brain, "pre-tool-use", target))
+    path = brain / "claims" / f"{sess}.yml"
+    text = path.read_text()
+    with open(path, "r+", encoding="utf-8") as handle:  # an in-place edit: same inode, same folder mtime
+        handle.write(text.replace("status: open", "status: paused"))
+        handle.truncate()
+    assert hook_index.load(brain) is None
+    assert_denied(hook(brain, "pre-tool-use", target), "paused")
+    path.write_text(text)
+    settle(brain)
+    ok(run_bsi("lock", "acquire", "src/a.py", "sess-20261129-0900-other", brain=brain))
+    assert hook_index.load(brain) is None
+    assert_denied(hook(brain, "pre-tool-use", target), "locked")
+    other = ok(run_bsi("claim", "open", "--scope", "docs/", "--story", "d", brain=brain))
+    settle(brain)
+    assert_denied(hook(brain, "pre-tool-use", event(brain, "Write", str(brain / "docs" / "x"), session="z")), other)
+    (brain / "brain-compose.yml").write_text("hooks:\n  unclaimed_writes: deny\n")
+    assert hook_index.load(brain) is None
+
+
+def test_the_shortcut_never_says_go_where_the_core_refuses(demo_brain: Path) -> None:
+    brain = Brain(demo_brain, now=NOW, commit=False)
+    snapshot = brain.snapshot(only_statuses=BLOCKING_STATUSES)
+    index = hook_index.build(demo_brain, snapshot, brain.config)
+    full = brain.snapshot()
+    files = {f"{e.path}/x.md" if e.kind == "dir" else e.path for c in full.claims for e in c.scope if e.path}
+    files |= {"README.md", "agents/KERNEL.md", "CLAUDE.md", "profil/capital.md", "projets/a.md", "x/y/z.py"}
+    now = full.now.timestamp()
+    checked = agreed = 0
+    for claim, rel in itertools.product(full.claims, sorted(files)):
+        if hook_index.may_write(index, claim.sess_id, rel, now):
+            checked += 1
+            rules.check(full, brain.config, claim.sess_id, rel, lambda: "main")
+            agreed += 1
+    for rel in sorted(files):
+        if hook_index.unclaimed_free(index, rel):
+            entries = parse_scope([rel], demo_brain)
+            assert find_conflicts(snapshot, entries) == [], rel
+    assert checked == agreed and checked > 0
+
+
+def test_may_write_answers_no_on_every_refusal_it_knows(brain: Path) -> None:
+    sess = ok(run_bsi("claim", "open", "--scope", "src/", "--story", "s", brain=brain))
+    b = Brain(brain, now=NOW, commit=False)
+    index = hook_index.build(brain, b.snapshot(), b.config)
+    now = b.now().timestamp()
+    assert hook_index.may_write(index, sess, "src/a.py", now)
+    for rel in ("docs/a.py", "src", "src/../x", "src/\x1bx", "", "src//a"):
+        assert not hook_index.may_write(index, sess, rel, now), rel
+    assert not hook_index.may_write(index, sess, "src/a.py", now + 3 * 3600)
+    assert not hook_index.may_write(index, "sess-unknown", "src/a.py", now)
+    assert not hook_index.unclaimed_free(index, "src/a.py") and hook_index.unclaimed_free(index, "docs/a.py")
+    try:
+        rules.check(b.snapshot(), b.config, sess, "docs/a.py")
+    except BsiError as exc:
+        assert exc.exit_code == 1

@@ -1,0 +1,108 @@
+"""The `Brain` facade in process: typed outcomes, dry runs that write nothing, typed claim fields."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from brain_tui.core.brain import Brain, OpenRequest
+from brain_tui.core.errors import InvalidData, NotFound
+from brain_tui.core.protocol import Cascade, GateOutcome
+from brain_tui.core.scope import parse_scope
+
+T0 = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
+
+
+def files(root: Path) -> dict[str, bytes]:
+    """Every file of the brain outside `.brain/` (local state), by path."""
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*"))
+            if p.is_file() and ".brain" not in p.relative_to(root).parts}
+
+
+@pytest.fixture
+def brain(tmp_path: Path) -> Brain:
+    for folder in ("claims", "signals", "locks", "breath"):
+        (tmp_path / folder).mkdir()
+    return Brain(tmp_path, clock=lambda: T0, commit=False, instance="t@test")
+
+
+def request(scope: str, parent: str | None = None, **extra: str) -> OpenRequest:
+    return OpenRequest(scope=parse_scope(scope), ttl=timedelta(hours=2), instance="t@test", parent=parent,
+                       **extra)  # type: ignore[arg-type]
+
+
+def test_gate_outcomes_are_typed_and_give_the_json_shape(brain: Brain) -> None:
+    pilot = brain.open_claim(request("a/", type="pilote"))
+    child = brain.open_claim(request("a/x.md", parent=pilot))
+    asked = brain.gates.request(child, "look at this")
+    assert isinstance(asked, GateOutcome) and asked.status == "waiting_human" and asked.signal_id
+    assert asked.as_dict() == {"sess_id": child, "action": "request", "status": "waiting_human",
+                               "signal_id": asked.signal_id}
+    paused = brain.gates.pause(pilot, "hold", by="human:t")
+    assert isinstance(paused, Cascade) and paused.touched == (child,)
+    assert paused.as_dict() == {"sess_id": pilot, "action": "pause", "status": "paused", "cascade": [child]}
+    resumed = brain.gates.act("resume", pilot, "", by="human:t")
+    assert isinstance(resumed, Cascade) and resumed.touched == (child,)
+    assert brain.snapshot().claim(child).status == "waiting_human"  # type: ignore[union-attr]
+    approved = brain.gates.approve(child, by="human:t")
+    assert approved.as_dict() == {"sess_id": child, "action": "approve", "status": "open"}
+    with pytest.raises(ValueError):
+        brain.gates.act("delete", child)
+
+
+def test_preview_runs_the_rule_and_writes_nothing(brain: Brain) -> None:
+    pilot = brain.open_claim(request("a/", type="pilote"))
+    child = brain.open_claim(request("a/x.md", parent=pilot))
+    before = files(brain.root)
+    shown = brain.preview("pause", pilot)
+    assert shown.allowed and shown.status == "paused" and shown.touched == (child,) and shown.signals == 1
+    refused = brain.preview("resume", pilot)
+    assert not refused.allowed and "cannot resume" in refused.refusal
+    assert files(brain.root) == before
+
+
+def test_preview_open_checks_the_request_then_the_conflicts(brain: Brain) -> None:
+    holder = brain.open_claim(request("a/"))
+    before = files(brain.root)
+    snapshot = brain.snapshot()
+    conflicts = brain.preview_open(request("a/x.md"), snapshot)
+    assert [c.sess_id for c in conflicts] == [holder]
+    assert brain.preview_open(request("b/")) == []
+    assert [c.sess_id for c in brain.preview_open(request("a/x.md", parent=holder), snapshot)] == []
+    with pytest.raises(NotFound):
+        brain.preview_open(request("b/", parent="sess-20261129-0900-nope"), snapshot)
+    with pytest.raises(InvalidData):
+        brain.preview_open(request("b/", slug="Not A Slug"))
+    assert files(brain.root) == before
+
+
+def test_watchdog_report_and_typed_stale_fields(brain: Brain, tmp_path: Path) -> None:
+    sess = brain.open_claim(request("a/"))
+    later = Brain(tmp_path, clock=lambda: T0 + timedelta(hours=3), commit=False, instance="t@test")
+    report = later.watchdog()
+    assert report.marked == (sess,) and report.as_dict() == {"active": 0, "stale": 1, "marked": [sess],
+                                                             "archived": []}
+    assert report.summary() == "0 claims actifs, 1 stale détectés"
+    claim = later.snapshot().claim(sess)
+    assert claim is not None
+    assert (claim.stale_reason, claim.stale_from) == ("TTL expired without close", "open")
+    assert [(e.event, e.by) for e in claim.gate_history] == [("STALE", "watchdog")]
+
+
+def test_locks_and_circuit_through_the_facade(brain: Brain) -> None:
+    sess = brain.open_claim(request("a/"))
+    taken = brain.locks.acquire("a/x.md", sess, 30)
+    assert taken.action == "acquired"
+    check = brain.locks.check("./a//x.md")
+    assert check.locked and check.exit_code == 1 and check.lock is not None and check.lock.holder == sess
+    assert [lock.file for lock in brain.locks.list().locks] == ["a/x.md"]
+    released = brain.locks.release("a/x.md", sess)
+    assert released.as_dict() == {"file": "a/x.md", "released": True, "removed": ["locks/a%2Fx.md.yml"]}
+    assert brain.preflight(sess, "a/x.md").as_dict() == {"sess_id": sess, "file": "a/x.md", "code": 0,
+                                                         "check": "go"}
+    state = brain.circuit.fail(sess)
+    assert (state.fails, state.tripped) == (1, False)
+    assert brain.circuit.status(sess).fails == 1
+    assert brain.circuit.reset(sess).fails == 0
