@@ -64,6 +64,13 @@ async def _gate_screen(pilot: Any) -> None:
     await pilot.press("g", "down")
 
 
+async def _queue_expiring(pilot: Any) -> None:
+    """Twenty minutes later: the gate has 10 minutes left (header, queue row, toast)."""
+    pilot.app.brain.clock = lambda: NOW + timedelta(minutes=20)
+    pilot.app.tick()
+    await pilot.press("g")
+
+
 async def _approve(pilot: Any) -> None:
     await _select_gate(pilot)
     await pilot.press("a")
@@ -97,6 +104,8 @@ SHOTS: list[tuple[str, tuple[int, int], str, Step | None]] = [
     ("cockpit-wide.svg", (120, 40), "brain-dark", _select_gate),
     ("cockpit-80x24.svg", (80, 24), "brain-dark", None),
     ("gates.svg", (100, 32), "brain-dark", _gate_screen),
+    ("queue-expiring.svg", (120, 40), "brain-dark", _queue_expiring),
+    ("queue-80x24.svg", (80, 24), "brain-dark", _keys("g")),
     ("approve.svg", (100, 32), "brain-dark", _approve),
     ("cockpit-light.svg", (120, 40), "brain-light", _select_gate),
     ("environment-80x24.svg", (80, 24), "brain-dark", _keys("4")),

@@ -819,7 +819,7 @@ class _Helper:
             with _no_gc():
                 for rel, after, read_ns, digest, outcome in json.loads(out):
                     if after is not None and outcome is not None:
-                        answers[str(rel)] = (tuple(after), int(read_ns), str(digest), outcome)  # type: ignore[arg-type]
+                        answers[str(rel)] = (tuple(after), int(read_ns), str(digest), outcome)
         except (ValueError, TypeError):
             return None
         return answers

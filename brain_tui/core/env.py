@@ -252,7 +252,9 @@ def _number(value: Any) -> float | int | None:
 
 
 def _port_of(pm2_env: Mapping[str, Any]) -> int | None:
-    for source in (pm2_env, pm2_env.get("env") if isinstance(pm2_env.get("env"), Mapping) else {}):
+    nested = pm2_env.get("env")
+    sources: tuple[Mapping[str, Any], ...] = (pm2_env, nested if isinstance(nested, Mapping) else {})
+    for source in sources:
         for key in ("PORT", "port"):
             value = source.get(key)
             try:
@@ -278,8 +280,9 @@ def parse_pm2_processes(items: list[Any], now: datetime | None = None) -> list[d
     for item in items:
         if not isinstance(item, Mapping):
             continue
-        pm2_env = item.get("pm2_env") if isinstance(item.get("pm2_env"), Mapping) else {}
-        monit = item.get("monit") if isinstance(item.get("monit"), Mapping) else {}
+        raw_env, raw_monit = item.get("pm2_env"), item.get("monit")
+        pm2_env: Mapping[str, Any] = raw_env if isinstance(raw_env, Mapping) else {}
+        monit: Mapping[str, Any] = raw_monit if isinstance(raw_monit, Mapping) else {}
         status = str(pm2_env.get("status") or "unknown")
         started = _number(pm2_env.get("pm_uptime"))
         uptime: float | None = None

@@ -16,6 +16,7 @@ from typing import Any
 
 from ruamel.yaml.comments import CommentedMap
 
+from brain_tui.core import skew
 from brain_tui.core.agents import valid_agent_session
 from brain_tui.core.changes import ChangeSet, random_slug, yaml_safe
 from brain_tui.core.clock import MAX_TTL, format_duration
@@ -410,7 +411,8 @@ def renew_claim(cs: ChangeSet, sess_id: str, ttl: timedelta | None) -> str:
     """
     claim = require_claim(cs.snapshot, sess_id)
     now = cs.snapshot.now
-    current = effective_status(claim, now)
+    revived = skew.revive(cs, claim, sess_id)  # a stale mark from a clock ahead
+    current = revived or effective_status(claim, now)
     if current not in RENEWABLE:
         raise _refuse(claim, "renew", RENEWABLE, current)
     duration = ttl
@@ -491,8 +493,8 @@ def watchdog(cs: ChangeSet) -> WatchdogReport:
     unwritable: list[str] = []
     for claim in cs.snapshot.claims:
         reason = expired(claim, cs.snapshot)
-        if reason is None:
-            continue
+        if reason is None or not skew.past_deadline(claim, cs.snapshot.now):
+            continue  # a clock ahead by less than the skew limit never marks a live claim
         fields = {"status": "stale", "stale_since": cs.ts(), "stale_from": claim.status, "stale_reason": reason}
         trial = ChangeSet(cs.snapshot)
         try:

@@ -23,6 +23,7 @@ from brain_tui.core.config import BrainConfig
 from brain_tui.core.errors import InvalidData
 from brain_tui.core.model import BrainSnapshot, Claim, CorruptFile, Lock, Signal
 from brain_tui.core.scope import ScopeEntry, parse_scope
+from brain_tui.core.skew import suspect_stale
 from brain_tui.core.yamlio import TEMP_MARK, safe_load_bytes
 
 SESSION_ID_RE = re.compile(r"^sess-[A-Za-z0-9._-]+$")
@@ -417,7 +418,7 @@ class BrainStore:
                     continue
             if only_statuses is not None and item.status in KNOWN_STATUSES and item.status not in only_statuses:
                 continue
-            if item.opened_at is not None and item.opened_at > now + SKEW_TOLERANCE:
+            if (item.opened_at is not None and item.opened_at > now + SKEW_TOLERANCE) or suspect_stale(item, now):
                 item = replace(item, flags=(*item.flags, "clock-skew"))
             claims.append(item)
         for rel, st in signal_files:

@@ -27,7 +27,7 @@ def plain(value: Any) -> Any:
 
 def claim_json(claim: Claim, snapshot: BrainSnapshot) -> dict[str, Any]:
     """A claim as the claim file's fields plus `level`, `tier` and a few derived fields."""
-    out = plain(claim.data)
+    out: dict[str, Any] = plain(claim.data)
     out["sess_id"] = claim.sess_id
     out["status"] = claim.status
     out["type"] = claim.type
@@ -48,7 +48,7 @@ def claim_json(claim: Claim, snapshot: BrainSnapshot) -> dict[str, Any]:
 
 def signal_json(sig: Signal) -> dict[str, Any]:
     """A signal as its file's fields."""
-    out = plain(sig.data)
+    out: dict[str, Any] = plain(sig.data)
     out.update({"sig_id": sig.sig_id, "from": sig.sender, "to": sig.to, "type": sig.type,
                 "state": sig.state, "payload": sig.payload, "scope": sig.scope, "path": sig.path})
     return out

@@ -103,9 +103,9 @@ def _lean_resolver(loader: Any, yaml: Any) -> None:
             if implicit_flags[0]:
                 for tag, regexp in table.get(value[:1], wildcard):
                     if regexp.match(value):
-                        return tag
-            return scalar_tag
-        return sequence_tag if kind is sequence_node else mapping_tag
+                        return str(tag)
+            return str(scalar_tag)
+        return str(sequence_tag if kind is sequence_node else mapping_tag)
 
     def no_path(self: Any, *_args: Any) -> None:
         return None
@@ -141,8 +141,9 @@ def _check_events(text: str) -> None:
                 raise CorruptYaml(line, "YAML aliases are not allowed")
             if getattr(event, "anchor", None):
                 raise CorruptYaml(line, "YAML anchors are not allowed")
-            if getattr(event, "tag", None):
-                raise CorruptYaml(line, f"YAML tags are not allowed ({event.tag})")
+            tag = getattr(event, "tag", None)
+            if tag:
+                raise CorruptYaml(line, f"YAML tags are not allowed ({tag})")
             if isinstance(event, yaml.DocumentStartEvent):
                 documents += 1
                 if documents > 1:

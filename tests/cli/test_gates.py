@@ -156,7 +156,7 @@ def test_watchdog_marks_open_paused_and_waiting_claims_stale(brain: Path, bsi: B
            for name in ("op", "pa", "wa")}
     ok(bsi("gate", "pause", ids["pa"], brain=brain))
     ok(bsi("gate", "request", ids["wa"], "?", brain=brain))
-    run = bsi("--json", "watchdog", brain=brain, now="2026-11-29T11:00:00Z")
+    run = bsi("--json", "watchdog", brain=brain, now="2026-11-29T11:05:00Z")
     assert sorted(run.json()["marked"]) == sorted(ids.values())
     for name, previous in (("op", "open"), ("pa", "paused"), ("wa", "waiting_human")):
         doc = load_claim(brain, ids[name])

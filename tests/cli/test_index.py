@@ -62,7 +62,7 @@ def test_every_mutating_command_regenerates_the_index(brain: Path, bsi: Bsi) -> 
     assert gate[3] == "HUMAN_GATE" and gate[5] == "ok \\| not ok? say" and gate[6] == "pending"  # escaped cell
     ok(bsi("gate", "approve", sess, brain=brain))
     assert sections(brain)["## Signals — Bus inter-sessions"][0][6] == "delivered"
-    ok(bsi("watchdog", brain=brain, now="2026-11-29T12:00:00Z"))
+    ok(bsi("watchdog", brain=brain, now="2026-11-29T12:05:00Z"))
     stale = sections(brain)["## Claims stale — contrôle humain requis"]
     assert stale == [[sess, "prod@desktop", "agents/", "2026-11-29 12:00", f"bsi claim release {sess} --reason …"]]
     assert sections(brain)["## Claims actifs"] == []

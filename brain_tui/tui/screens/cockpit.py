@@ -153,6 +153,9 @@ class CockpitScreen(ClaimActions):
         if self.current_pane in (5, 6, 7):
             self.corner = self.current_pane
         self._apply_layout(self.app.size.width)
+        if self.current_pane == 7:
+            self._show_history(self.brain_app.snapshot)
+            self._titles(self.brain_app.snapshot)
         target = self.query_one(FOCUS_TARGETS[self.current_pane])
         if target.can_focus:
             target.focus()
@@ -208,6 +211,8 @@ class CockpitScreen(ClaimActions):
 
     def _show_history(self, snapshot: BrainSnapshot) -> None:
         history = self.query_one("#history", HistoryTable)
+        if not self.query_one("#pane-history", Pane).display:
+            return  # sorting 10,000 finished claims on every refresh is for when the pane is shown
         rows, history.total = history_rows(snapshot, self.brain_app.palette, history.page, self.needle)
         history.update_rows(rows)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +12,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.message import Message
 from textual.widgets import Static
 
 from brain_tui.core.model import BrainSnapshot, Claim, Signal
@@ -35,6 +38,22 @@ def read_brain_file(root: Path, rel: str) -> str:
         return f"(cannot read {rel}: {exc.strerror})"
     text = data[:MAX_FILE].decode("utf-8", "replace")
     return text + ("\n… (truncated at 64 KiB)" if len(data) > MAX_FILE else "")
+
+
+@dataclass
+class FileRead(Message):
+    """The raw file of the claim or signal shown."""
+
+    text: str
+
+
+@dataclass
+class GitRead(Message):
+    """The claim's git log and its scope drift (`drift` None: `note` says why)."""
+
+    lines: list[str]
+    drift: Mapping[str, Any] | None
+    note: str
 
 
 class DetailScreen(ClaimActions):
@@ -118,11 +137,11 @@ class DetailScreen(ClaimActions):
 
     @work(thread=True, exclusive=True, group="detail-file", exit_on_error=False)
     def _load_file(self, path: str) -> None:
-        text = read_brain_file(self.brain_app.brain.root, path)
-        self.app.call_from_thread(self._file_done, text)
+        self.post_message(FileRead(read_brain_file(self.brain_app.brain.root, path)))
 
-    def _file_done(self, text: str) -> None:
-        self.query_one("#file", Static).update(safe_text(text, None, multiline=True))
+    def on_file_read(self, event: FileRead) -> None:
+        """The claim or signal file was read."""
+        self.query_one("#file", Static).update(safe_text(event.text, None, multiline=True))
 
     def show_snapshot(self, snapshot: BrainSnapshot) -> None:
         """Keep acting on the claim as it is now (the text shown is the picture taken when opened)."""
@@ -136,9 +155,11 @@ class DetailScreen(ClaimActions):
         app = self.brain_app
         lines = sources.claim_git_log(app.brain, claim)
         drift, note = sources.verify_claim(app.brain, self.snapshot, claim)
-        app.call_from_thread(self._git_done, lines, drift, note)
+        self.post_message(GitRead(lines, drift, note))
 
-    def _git_done(self, lines: list[str], drift: dict[str, Any] | None, note: str) -> None:
+    def on_git_read(self, event: GitRead) -> None:
+        """The git log and the drift report arrived."""
+        lines, drift, note = event.lines, event.drift, event.note
         palette = self.brain_app.palette
         log = Text(end="")
         for index, line in enumerate(lines[:50]):

@@ -9,6 +9,7 @@ and header values come from the brain and may be hostile.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -17,6 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.events import ScreenResume
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable
 
@@ -58,6 +60,14 @@ def lint_rows(findings: Sequence[Mapping[str, Any]], palette: Palette) -> list[R
             "message": safe_text(finding.get("message") or "—", 300),
         }))
     return rows
+
+
+@dataclass
+class LintDone(Message):
+    """`bsi lint` over the brain ended (findings None: `note` says why)."""
+
+    findings: list[Mapping[str, Any]] | None
+    note: str
 
 
 class LintScreen(Screen[None]):
@@ -109,11 +119,12 @@ class LintScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="lint", exit_on_error=False)
     def _lint(self) -> None:
         findings, note = sources.lint_findings(self.brain_app.brain)
-        self.app.call_from_thread(self._lint_done, findings, note)
+        self.post_message(LintDone(findings, note))
 
-    def _lint_done(self, findings: list[Mapping[str, Any]] | None, note: str) -> None:
+    def on_lint_done(self, event: LintDone) -> None:
+        """The worker's findings arrived."""
         self.running = False
-        self.findings, self.note = findings, note
+        self.findings, self.note = event.findings, event.note
         self._show_findings()
 
     def show_snapshot(self, snapshot: BrainSnapshot) -> None:
