@@ -19,7 +19,7 @@ from ruamel.yaml.comments import CommentedMap
 from brain_tui.core import skew
 from brain_tui.core.agents import valid_agent_session
 from brain_tui.core.changes import ChangeSet, random_slug, yaml_safe
-from brain_tui.core.clock import MAX_TTL, format_duration
+from brain_tui.core.clock import MAX_TTL, SKEW_TOLERANCE, format_duration
 from brain_tui.core.errors import (
     ConflictError,
     InvalidData,
@@ -61,6 +61,7 @@ def expiry_reason(claim: Claim, now: datetime) -> str | None:
         return None
     if claim.opened_at is None:
         return NO_OPENING_REASON
+    now = now - SKEW_TOLERANCE  # the skew limit of SPEC 3: what the watchdog may mark is what is expired
     if now >= claim.opened_at + MAX_TTL:
         return MAX_AGE_REASON
     if claim.expires_at is not None and now >= claim.expires_at:
@@ -493,7 +494,7 @@ def watchdog(cs: ChangeSet) -> WatchdogReport:
     unwritable: list[str] = []
     for claim in cs.snapshot.claims:
         reason = expired(claim, cs.snapshot)
-        if reason is None or not skew.past_deadline(claim, cs.snapshot.now):
+        if reason is None or (reason != NO_OPENING_REASON and not skew.past_deadline(claim, cs.snapshot.now)):
             continue  # a clock ahead by less than the skew limit never marks a live claim
         fields = {"status": "stale", "stale_since": cs.ts(), "stale_from": claim.status, "stale_reason": reason}
         trial = ChangeSet(cs.snapshot)
@@ -507,9 +508,8 @@ def watchdog(cs: ChangeSet) -> WatchdogReport:
         cs.update_claim(claim.sess_id, fields)
         _history(cs, claim.sess_id, "STALE", "watchdog", reason)
         marked.append(claim.sess_id)
-    now = cs.snapshot.now
-    active = sum(1 for c in cs.snapshot.claims if not c.is_terminal and effective_status(c, now) != "stale")
-    stale = sum(1 for c in cs.snapshot.claims if effective_status(c, now) == "stale")
+    active = sum(1 for c in cs.snapshot.claims if not c.is_terminal and c.status != "stale") - len(marked)
+    stale = sum(1 for c in cs.snapshot.claims if c.status == "stale") + len(marked)
     archived = archive_signals(cs)
     if marked:
         cs.message = f"bsi: mark stale {' '.join(marked)}"
