@@ -178,7 +178,7 @@ def cmd_list(ctx: Context) -> int:
     claims = [
         c for c in snapshot.claims
         if (wanted is not None and c.status in wanted)
-        or (wanted is None and (ctx.args.all or c.status in BLOCKING_STATUSES))
+        or (wanted is None and (ctx.args.all or not c.is_terminal))
     ]
     if ctx.json:
         ctx.emit({"claims": [claim_json(c, snapshot) for c in claims],
@@ -212,4 +212,7 @@ def cmd_watchdog(ctx: Context) -> int:
     """`bsi watchdog`."""
     report = ctx.brain.watchdog()
     ctx.emit(report.as_dict(), report.summary())
+    for sess_id in report.unwritable:
+        ctx.say(f"bsi: warning: {sess_id} expired but its file cannot take the change (stale all the same): "
+                "a human releases it")
     return 0

@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from brain_tui.cli.common import Context, one_line, table
-from brain_tui.core.signals import addressed_to
+from brain_tui.core.signals import addressed_to, corrupt_signals, require_signal
 from brain_tui.core.views import signal_json
 
 
@@ -58,11 +58,17 @@ def cmd_list(ctx: Context) -> int:
         and addressed_to(s, ctx.args.to or "", snapshot)
     ]
     sigs.sort(key=lambda s: (s.state != "pending",))
+    corrupt = corrupt_signals(snapshot)
     if ctx.json:
-        ctx.emit({"signals": [signal_json(s) for s in sigs]})
+        doc: dict[str, Any] = {"signals": [signal_json(s) for s in sigs]}
+        if corrupt:  # SPEC 19's shape, plus the corrupt rows when there are any
+            doc["corrupt"] = [c.as_dict() for c in corrupt]
+        ctx.emit(doc)
         return 0
     rows = [[s.sig_id, s.state, s.type, one_line(s.sender, 30), one_line(s.to, 30), one_line(s.payload, 50)]
             for s in sigs]
+    rows += [[one_line(c.path, 40), "corrupt", "—", "—", "—", one_line(f"line {c.line}: {c.reason}", 50)]
+             for c in corrupt]
     ctx.emit(None, table(rows, ["SIGNAL", "STATE", "TYPE", "FROM", "TO", "PAYLOAD"]) or "no signals")
     return 0
 
@@ -70,10 +76,12 @@ def cmd_list(ctx: Context) -> int:
 def cmd_ack(ctx: Context) -> int:
     """`bsi signal ack`."""
     changed = ctx.brain.signals.ack(ctx.args.sig_id, by=ctx.args.by)
+    state = "delivered"
     if not changed:
-        ctx.say(f"{ctx.args.sig_id} was already acknowledged")
+        state = require_signal(ctx.brain.snapshot(), ctx.args.sig_id).state
+        ctx.say(f"{ctx.args.sig_id} was already acknowledged: it is {state}")
     ctx.emit({"sig_id": ctx.args.sig_id, "state": "delivered" if changed else "unchanged"},
-             f"{ctx.args.sig_id} delivered")
+             f"{ctx.args.sig_id} {state}")
     return 0
 
 

@@ -17,15 +17,18 @@ from ruamel.yaml.comments import CommentedMap
 
 from brain_tui.core import skew
 from brain_tui.core.agents import valid_agent_session
-from brain_tui.core.changes import ChangeSet
+from brain_tui.core.changes import ChangeSet, yaml_safe
 from brain_tui.core.clock import MAX_TTL, format_duration
 from brain_tui.core.conflicts import find_conflicts, format_scope_text
+from brain_tui.core.effective import effective_status, paused_ancestor, stale_origin
 from brain_tui.core.errors import ConflictError, InvalidData, NotFound, TransitionRefused
 from brain_tui.core.ids import new_session_id, valid_session_id
+from brain_tui.core.limits import MAX_NEW_CLAIM_BYTES, MAX_SCOPE_ENTRIES, add_history, check_text
 from brain_tui.core.model import BrainSnapshot, Claim
 from brain_tui.core.scope import ScopeEntry, format_scope
 from brain_tui.core.tiers import close_result, tier_of
 from brain_tui.core.triggers import parse_trigger, run_trigger, trigger_for
+from brain_tui.core.yamlio import dump_round_trip
 
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
@@ -158,7 +161,9 @@ def require_claim(snapshot: BrainSnapshot, sess_id: str) -> Claim:
     return claim
 
 
-def refuse_transition(claim: Claim, action: str, allowed: Sequence[str], status: str | None = None) -> TransitionRefused:
+def refuse_transition(
+    claim: Claim, action: str, allowed: Sequence[str], status: str | None = None
+) -> TransitionRefused:
     """The refusal (exit 12) of an action the claim's (effective) status does not allow."""
     shown = status or claim.status
     if shown != claim.status:

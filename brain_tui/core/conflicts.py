@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from brain_tui.core.effective import delegating_chain
 from brain_tui.core.model import BrainSnapshot
 from brain_tui.core.scope import ScopeEntry
 from brain_tui.core.scope_index import ScopeIndex

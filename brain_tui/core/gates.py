@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from brain_tui.core.changes import ChangeSet
 from brain_tui.core.claims import refuse_transition, require_claim
+from brain_tui.core.effective import LIVE_STATUSES, effective_status, is_held_pause, paused_ancestor, stale_origin
 from brain_tui.core.errors import InvalidData, TransitionRefused
+from brain_tui.core.limits import GATE_ROOM_BYTES, add_history, check_text
 from brain_tui.core.model import BrainSnapshot, Claim
 from brain_tui.core.triggers import summary
 

@@ -208,13 +208,16 @@ def may_write(index: dict[str, Any], sess_id: str, rel: str, now: float) -> bool
     parent = claim["parent"]
     while parent:
         ancestor = claims.get(parent)
-        if not isinstance(ancestor, dict) or parent in seen or ancestor["status"] == "paused":
+        if not isinstance(ancestor, dict) or parent in seen or ancestor["status"] != "open":
             return False
         seen.add(parent)
         parent = ancestor["parent"]
     if _covers(claim["scope"], rel) is not True:
         return False
-    if claim["type"] == "satellite" and not index["kerneluser"] and near_kernel_zone(index["zone"], rel):
+    if claim["search"]:  # a search claim's write depends on every other claim's scope: the core decides
+        return False
+    if (claim["type"] == "satellite" or claim["parent"]) and not index["kerneluser"] \
+            and near_kernel_zone(index["zone"], rel):
         return False
     for name, holder, expires in index["locks"]:
         if (name == rel or name == "*") and holder != sess_id and expires is not None and now < expires:

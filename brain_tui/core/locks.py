@@ -17,6 +17,7 @@ from typing import Any
 from ruamel.yaml.comments import CommentedMap
 
 from brain_tui.core.changes import ChangeSet
+from brain_tui.core.claims import require_claim
 from brain_tui.core.clock import format_timestamp
 from brain_tui.core.errors import InvalidData, PreflightRefused
 from brain_tui.core.ids import valid_session_id
@@ -214,7 +215,7 @@ def parse_ttl_min(value: Any) -> int:
     if value is None:
         return DEFAULT_LOCK_TTL_MIN
     text = str(value).strip()
-    if not text.isdigit() or not 0 < int(text) <= MAX_LOCK_TTL_MIN:
+    if not (text.isascii() and text.isdigit()) or not 0 < int(text) <= MAX_LOCK_TTL_MIN:
         raise InvalidData(f"invalid lock TTL {text!r}: a whole number of minutes from 1 to {MAX_LOCK_TTL_MIN}")
     return int(text)
 
@@ -291,12 +292,14 @@ def stage_acquire(cs: ChangeSet, file: str, sess_id: str, ttl_min: int | None = 
 
     Raises:
         InvalidData: bad path, session ID, TTL, or a corrupt lock file (65).
+        NotFound: no claim has this session ID (66).
         PreflightRefused: code 1, another session holds an unexpired lock (names holder and expiry).
     """
     norm = lock_file_path(file)
     _require_session(sess_id)
     ttl = parse_ttl_min(ttl_min)
     snapshot = cs.snapshot
+    require_claim(snapshot, sess_id)  # a lock belongs to a claim: no claim, no lock (66)
     rel = lock_rel_path(norm)
     _refuse_corrupt(snapshot, rel)
     now = snapshot.now

@@ -191,8 +191,12 @@ class Claim:
 
     @property
     def is_blocking(self) -> bool:
-        """True when the claim blocks overlapping claims (open/waiting/paused/stale)."""
-        return self.status in BLOCKING_STATUSES and self.satellite_type != "search"
+        """True when the claim blocks overlapping claims: every non-terminal status, unknown ones included.
+
+        open/waiting_human/paused/stale block (SPEC 5.3); a status the product does not
+        know blocks too (conservative, flagged ``status-unknown``). Search claims never block.
+        """
+        return self.status not in TERMINAL_STATUSES and self.satellite_type != "search"
 
     @property
     def is_terminal(self) -> bool:

@@ -16,10 +16,12 @@ from brain_tui.core.circuit import circuit_state
 from brain_tui.core.claims import require_claim
 from brain_tui.core.clock import format_timestamp
 from brain_tui.core.config import BrainConfig
+from brain_tui.core.conflicts import find_conflicts
+from brain_tui.core.effective import delegating_chain, effective_status, is_held_pause
 from brain_tui.core.errors import InvalidData, NotFound, PreflightRefused
 from brain_tui.core.locks import live_lock, lock_file_path
 from brain_tui.core.model import BrainSnapshot, Claim
-from brain_tui.core.scope import covers_file, normalize_path
+from brain_tui.core.scope import FILE, ScopeEntry, covers_file, normalize_path
 
 #: Preflight exit codes (SPEC 10) and the name of the check behind each.
 GO = 0
@@ -79,13 +81,15 @@ def _check_claim(snapshot: BrainSnapshot, sess_id: str, file: str) -> Claim:
     except NotFound:
         raise _refuse(CLAIM_NOT_OPEN, f"claim {sess_id} unknown: open one with `bsi claim open` first",
                       sess_id, file) from None
-    if claim.status != "open":
-        by = (claim.paused_by or sess_id) if claim.status == "paused" else sess_id
-        hint = _UNBLOCK.get(claim.status, "only an open claim may write").format(id=sess_id, by=by)
-        raise _refuse(CLAIM_NOT_OPEN, f"claim {sess_id} is {claim.status}, not open: {hint}",
-                      sess_id, file, status=claim.status)
+    current = effective_status(claim, snapshot.now)
+    if current != "open":
+        by = (claim.paused_by or sess_id) if current == "paused" else sess_id
+        hint = _UNBLOCK.get(current, "only an open claim may write").format(id=sess_id, by=by)
+        shown = current if current == claim.status else f"{current} (expired while {claim.status})"
+        raise _refuse(CLAIM_NOT_OPEN, f"claim {sess_id} is {shown}, not open: {hint}",
+                      sess_id, file, status=current)
     for ancestor in snapshot.ancestors(sess_id):
-        if ancestor.status == "paused":
+        if is_held_pause(ancestor, snapshot.now):
             raise _refuse(
                 CLAIM_NOT_OPEN,
                 f"{'parent' if ancestor.sess_id == claim.parent else 'ancestor'} {ancestor.sess_id} is paused: "
@@ -101,6 +105,28 @@ def _check_claim(snapshot: BrainSnapshot, sess_id: str, file: str) -> Claim:
                 sess_id, file, status=claim.status, blocked_by=ancestor.sess_id,
             )
     return claim
+
+
+def _check_search_write(snapshot: BrainSnapshot, claim: Claim, file: str) -> None:
+    """A search claim is read-only "or nearly": it never writes a file another blocking claim holds.
+
+    Its own open ancestors and its descendants are not "another" (delegation, SPEC 5.3).
+
+    Raises:
+        PreflightRefused: code 1, naming the holder.
+    """
+    exempt = {claim.sess_id, *delegating_chain(snapshot, claim.parent)}
+    exempt.update(c.sess_id for c in snapshot.descendants(claim.sess_id))
+    holders = [c for c in find_conflicts(snapshot, (ScopeEntry(FILE, file),)) if c.sess_id not in exempt]
+    if holders:
+        names = "; ".join(c.describe() for c in holders)
+        raise _refuse(
+            SCOPE_VIOLATION,
+            f"scope violation: {claim.sess_id} is a search claim and {file} is held by {names}: "
+            f"a search claim writes only files no other claim holds (signal the holder, or open a claim)",
+            claim.sess_id, file, holders=[c.sess_id for c in holders],
+        )
+
 
 @dataclass(frozen=True)
 class PreflightResult:
@@ -158,7 +184,11 @@ def check(
             f"signal BLOCKED_ON the pilot, or work under a claim whose scope covers it",
             sess_id, norm, scope=scope,
         )
-    if claim.type == "satellite" and not config.kerneluser and in_zone(norm, config.kernel_zone):
+    if claim.satellite_type == "search":
+        _check_search_write(snapshot, claim, norm)
+    # Any claim in a tree (with a parent) is a satellite for the zone check, whatever its `type` says.
+    satellite = claim.type == "satellite" or claim.parent is not None
+    if satellite and not config.kerneluser and in_zone(norm, config.kernel_zone):
         raise _refuse(
             ZONE_VIOLATION,
             f"zone violation: {norm} is in the kernel zone and {sess_id} is a satellite: "

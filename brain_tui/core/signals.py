@@ -12,10 +12,14 @@ from datetime import timedelta
 from brain_tui.core.changes import ChangeSet
 from brain_tui.core.errors import InvalidData, NotFound
 from brain_tui.core.ids import SIGNAL_ID_RE, valid_session_id
-from brain_tui.core.model import BrainSnapshot, Signal
+from brain_tui.core.limits import check_text
+from brain_tui.core.model import BrainSnapshot, CorruptFile, Signal
+from brain_tui.core.scope import parse_scope
 
 SIGNAL_TYPE_RE = re.compile(r"^[A-Z][A-Z0-9_]*$")
 ARCHIVE_AFTER = timedelta(hours=24)
+#: Who a signal is from or to: an ID, `x@machine`, `human:NAME`, `pilote`/`parent` — one printable token.
+ADDRESS_RE = re.compile(r"^[A-Za-z0-9._:@+-]{1,200}$")
 
 
 def send_signal(cs: ChangeSet, sender: str, to: str, sig_type: str, payload: str, scope: str = "") -> str | None:
@@ -33,6 +37,17 @@ def send_signal(cs: ChangeSet, sender: str, to: str, sig_type: str, payload: str
     if not to.strip():
         raise InvalidData("a signal needs a destination: --to X")
     dest = to.strip()
+    if not ADDRESS_RE.match(dest):
+        raise InvalidData(f"invalid destination {dest[:80]!r}: a session ID, sess-id@machine, brain@machine, "
+                          "human:NAME, pilote or parent (one word: no spaces or control characters)")
+    if not sender.strip() or len(sender) > 200 or any(not ch.isprintable() for ch in sender):
+        raise InvalidData(f"invalid sender {sender[:80]!r}: one line of printable text")
+    if scope.strip():
+        try:
+            parse_scope(scope, cs.root)
+        except InvalidData as exc:
+            raise InvalidData(f"invalid signal scope: {exc.message}") from None
+    check_text("message", payload)
     if valid_session_id(sender) and dest.lower() in ("pilote", "pilot", "parent"):
         claim = cs.snapshot.claim(sender)
         if claim is None:
@@ -51,7 +66,15 @@ def require_signal(snapshot: BrainSnapshot, sig_id: str) -> Signal:
     for sig in snapshot.signals:
         if sig.sig_id == sig_id:
             return sig
+    for bad in snapshot.corrupt:
+        if bad.path in (f"signals/{sig_id}.yml", f"signals/{sig_id}.yaml"):
+            raise InvalidData(f"signal {sig_id} is corrupt: {bad.path} line {bad.line}: {bad.reason}")
     raise NotFound(f"signal {sig_id} not found")
+
+
+def corrupt_signals(snapshot: BrainSnapshot) -> list[CorruptFile]:
+    """The signal files that did not load (shown as corrupt rows by `signal list`)."""
+    return [bad for bad in snapshot.corrupt if bad.path.startswith("signals/")]
 
 
 def ack_signal(cs: ChangeSet, sig_id: str, by: str) -> bool:

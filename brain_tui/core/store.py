@@ -84,6 +84,29 @@ def _claim_ttl(data: Mapping[str, Any], default_ttl: timedelta) -> timedelta:
         return default_ttl
 
 
+#: The statuses of SPEC 6.3; any other (after `normalize_status`) is kept, blocks, and is flagged.
+KNOWN_STATUSES = frozenset({"open", "waiting_human", "paused", "stale", "closed", "failed", "released"})
+#: Spellings of the live status in older formats (the seeds' BSI v1 writes `status: active`).
+_OPEN_SPELLINGS = frozenset({"active"})
+
+
+def normalize_status(raw: str) -> str:
+    """A status as the rules read it: case-insensitive, ``active`` is ``open``; unknown ones kept as written."""
+    lowered = raw.strip().lower()
+    if lowered in _OPEN_SPELLINGS:
+        return "open"
+    return lowered if lowered in KNOWN_STATUSES else raw.strip()
+
+
+def _claim_file_rank(rel_path: str, sess_id: str | None) -> int:
+    """0 for `claims/<sess_id>.yml`, 1 for `.yaml`, 2 for any other name: the lowest holds the ID."""
+    if sess_id is None:
+        return 3
+    if rel_path == f"claims/{sess_id}.yml":
+        return 0
+    return 1 if rel_path == f"claims/{sess_id}.yaml" else 2
+
+
 def claim_identity(data: Any, rel_path: str, tz: tzinfo) -> tuple[str, str] | CorruptFile | None:
     """``(sess_id, status)`` of a claim, without building it (enough for a snapshot filtered by status).
 
@@ -98,7 +121,7 @@ def claim_identity(data: Any, rel_path: str, tz: tzinfo) -> tuple[str, str] | Co
     sess_id = _text(raw_id).strip() if raw_id is not None else Path(rel_path).stem
     if not valid_session_id(sess_id):
         return CorruptFile(rel_path, 1, f"invalid session ID {sess_id!r}")
-    status = _text(data.get("status")).strip()
+    status = normalize_status(_text(data.get("status")))
     if not status:
         status = "closed" if try_parse_timestamp(data.get("closed_at", data.get("closed")), tz) else "open"
     return sess_id, status
@@ -120,15 +143,28 @@ def claim_from_mapping(
     if not isinstance(identity, tuple):
         return identity
     sess_id, status = identity
+    live = status not in ("closed", "failed", "released")
     flags: list[str] = []
+    if status not in KNOWN_STATUSES:
+        flags.append("status-unknown")
     scope: tuple[ScopeEntry, ...] = ()
     raw_scope = data.get("scope")
     scope_text = " ".join(_text(s) for s in raw_scope) if isinstance(raw_scope, list) else _text(raw_scope)
     try:
         scope = parse_scope(raw_scope, root) if scope_parser is None else scope_parser(raw_scope)
-    except InvalidData:
+    except InvalidData as exc:
+        if live:  # a live claim whose scope cannot be read would block nothing: it is a corrupt row
+            return CorruptFile(rel_path, 1, f"unreadable scope: {exc.message}")
         flags.append("scope-invalid")
-    opened_at = try_parse_timestamp(data.get("opened_at", data.get("opened")), tz)
+    history = data.get("gate_history")
+    if history is not None and not isinstance(history, list):
+        return CorruptFile(rel_path, 1, "gate_history is not a list (the audit trail cannot be appended to)")
+    raw_opened = data.get("opened_at", data.get("opened"))
+    opened_at = try_parse_timestamp(raw_opened, tz)
+    if live and opened_at is None:
+        if raw_opened not in (None, ""):
+            return CorruptFile(rel_path, 1, f"unreadable opening time {str(raw_opened)[:60]!r}")
+        flags.append("no-opened-at")  # no expiry can be computed: stale (and blocking) at once
     closed_at = try_parse_timestamp(data.get("closed_at", data.get("closed")), tz)
     expires_at = try_parse_timestamp(data.get("expires_at"), tz)
     if opened_at is not None:
@@ -336,29 +372,44 @@ class BrainStore:
         locks: list[Lock] = []
         corrupt: list[CorruptFile] = []
         seen: set[str] = set()
-        ids: set[str] = set()
+        # Pass 1: who each file says it is (from the parse cache's hints where filtered).
+        found: list[tuple[str, os.stat_result, str | None, Any]] = []
         for rel, st in claim_files:
             seen.add(rel)
             if only_statuses is not None:
                 hint = self.files.hint(rel, st) or self._identity(rel, st)
-                if hint is not None and hint[1] not in only_statuses:
-                    if hint[0] in ids:
-                        corrupt.append(CorruptFile(rel, 1, f"duplicate session ID {hint[0]}"))
-                    ids.add(hint[0])
+                if hint is not None:
+                    found.append((rel, st, hint[0], hint))
                     continue
             item = self._load(rel, st, "claim")
             if isinstance(item, Claim):
-                if item.sess_id in ids:
-                    corrupt.append(CorruptFile(rel, 1, f"duplicate session ID {item.sess_id}"))
-                    continue
-                ids.add(item.sess_id)
-                if only_statuses is not None and item.status not in only_statuses:
-                    continue
-                if (item.opened_at is not None and item.opened_at > now + SKEW_TOLERANCE) or suspect_stale(item, now):
-                    item = replace(item, flags=(*item.flags, "clock-skew"))
-                claims.append(item)
+                found.append((rel, st, item.sess_id, item))
             elif isinstance(item, CorruptFile):
                 corrupt.append(item)
+        # Pass 2: `claims/<sess_id>.yml` is the claim; any other file naming that ID is a corrupt row.
+        owner: dict[str, str] = {}
+        for rel, _st, sess_id, _item in sorted(found, key=lambda f: (_claim_file_rank(f[0], f[2]), f[0])):
+            if sess_id is not None:
+                owner.setdefault(sess_id, rel)
+        for rel, st, sess_id, item in found:
+            if sess_id is not None and owner[sess_id] != rel:
+                corrupt.append(CorruptFile(rel, 1, f"duplicate of {owner[sess_id]} (session ID {sess_id})"))
+                continue
+            if not isinstance(item, Claim):  # a hint: skipped when its status is known and not wanted
+                assert only_statuses is not None
+                if item[1] in KNOWN_STATUSES and item[1] not in only_statuses:
+                    continue
+                item = self._load(rel, st, "claim")
+                if isinstance(item, CorruptFile):
+                    corrupt.append(item)
+                    continue
+                if not isinstance(item, Claim):
+                    continue
+            if only_statuses is not None and item.status in KNOWN_STATUSES and item.status not in only_statuses:
+                continue
+            if (item.opened_at is not None and item.opened_at > now + SKEW_TOLERANCE) or suspect_stale(item, now):
+                item = replace(item, flags=(*item.flags, "clock-skew"))
+            claims.append(item)
         for rel, st in signal_files:
             seen.add(rel)
             item = self._load(rel, st, "signal")

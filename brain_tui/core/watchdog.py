@@ -7,13 +7,13 @@ from typing import Any
 
 from brain_tui.core import skew
 from brain_tui.core.changes import ChangeSet
-from brain_tui.core.clock import MAX_TTL
+from brain_tui.core.effective import MAX_AGE_REASON, NO_OPENING_REASON, STALE_REASON, expiry_reason
+from brain_tui.core.errors import InvalidData
+from brain_tui.core.limits import add_history
 from brain_tui.core.model import BrainSnapshot, Claim
 from brain_tui.core.signals import archive_signals
 
-STALE_REASON = "TTL expired without close"
-
-MAX_AGE_REASON = "8 h since opening without close"
+__all__ = ["MAX_AGE_REASON", "STALE_REASON", "WatchdogReport", "expired", "watchdog"]
 
 def expired(claim: Claim, snapshot: BrainSnapshot) -> str | None:
     """Why a non-terminal claim is now stale, or None (see `expiry_reason`)."""

@@ -95,7 +95,7 @@ ENVIRONMENTS = [
 
 
 def test_index_is_byte_identical_whatever_the_timezone_and_locale(brain: Path, bsi: Bsi) -> None:
-    pilot = ok(bsi("claim", "open", "--scope", "be/", "--type", "pilote", "--slug", "p", brain=brain,
+    pilot = ok(bsi("claim", "open", "--scope", "be/", "--type", "pilote", "--slug", "p", "--ttl", "4h", brain=brain,
                    now="2026-11-29T08:00:00+01:00"))
     ok(bsi("claim", "open", "--scope", "be/x.md", "--parent", pilot, "--satellite-type", "brain-write",
            "--story", "é → ü", brain=brain, now="2026-11-29T09:15:00Z"))

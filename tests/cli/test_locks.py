@@ -41,6 +41,10 @@ def base_brain(tmp_path_factory: pytest.TempPathFactory) -> Path:
     proc = subprocess.run([sys.executable, "-m", "brain_tui.cli.main", "init", str(root)],
                           capture_output=True, text=True, env=ENV, check=False)
     assert proc.returncode == 0, proc.stderr
+    for slug in ("alfa", "bravo"):  # a lock belongs to a claim (issue 11)
+        proc = bsi(root, "claim", "open", "--scope", f"{slug}/", "--ttl", "8h", "--slug", slug,
+                   now="2026-11-29T10:00:00Z")
+        assert proc.returncode == 0, proc.stderr
     return root
 
 
@@ -181,7 +185,14 @@ def legacy_brain(tmp_path: Path) -> Path:
 HOLDER = "sess-20260316-2145-brain-engine-code"
 
 
+def _claim_a(brain: Path) -> None:
+    """Open A's claim in the legacy brain (a lock belongs to a claim)."""
+    proc = bsi(brain, "claim", "open", "--scope", "alfa/", "--ttl", "8h", "--slug", "alfa", now="2026-11-29T10:00")
+    assert proc.returncode == 0 and proc.stdout.strip() == A, proc.stderr
+
+
 def test_legacy_lock_is_read_and_blocks(legacy_brain: Path) -> None:
+    _claim_a(legacy_brain)
     # Legacy naive times are local to the brain: a naive --now is read the same way.
     proc = bsi(legacy_brain, "--json", "lock", "check", "agents/foo.md", now="2026-11-29T16:00")
     assert proc.returncode == 1
@@ -194,6 +205,7 @@ def test_legacy_lock_is_read_and_blocks(legacy_brain: Path) -> None:
 
 
 def test_legacy_lock_takeover_rewrites_in_new_format(legacy_brain: Path) -> None:
+    _claim_a(legacy_brain)
     proc = bsi(legacy_brain, "--json", "lock", "acquire", "agents/foo.md", A, now="2026-11-29T16:29")
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)

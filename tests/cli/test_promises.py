@@ -54,7 +54,6 @@ def blocked_on(brain: Path) -> list[dict[str, Any]]:
 
 
 # -- 1. a gate or a pause is never bypassed by expiry ------------------------------------------------------
-@PENDING
 def test_owner_cannot_close_an_expired_gate(brain: Path, bsi: Bsi) -> None:
     sess = opened(brain, "--scope", "deploy/", "--on-done", "signal → CHECKPOINT pilote")
     ok(bsi("gate", "request", sess, "deploy ok?", brain=brain))
@@ -68,7 +67,6 @@ def test_owner_cannot_close_an_expired_gate(brain: Path, bsi: Bsi) -> None:
     assert len(signal_docs(brain)) == signals_before
 
 
-@PENDING
 def test_owner_cannot_close_an_expired_pause(brain: Path, bsi: Bsi) -> None:
     sess = opened(brain, "--scope", "deploy/")
     ok(bsi("gate", "pause", sess, "hold", brain=brain))
@@ -79,7 +77,6 @@ def test_owner_cannot_close_an_expired_pause(brain: Path, bsi: Bsi) -> None:
     assert status(brain, sess) == "stale"
 
 
-@PENDING
 def test_stale_without_stale_from_still_remembers_the_gate(brain: Path, bsi: Bsi) -> None:
     """A hand-edited stale claim that lost `stale_from` but still carries its gate cannot be closed by its owner."""
     sess = opened(brain, "--scope", "deploy/")
@@ -98,7 +95,6 @@ def test_owner_may_still_close_a_plain_stale_claim_late(brain: Path, bsi: Bsi) -
     assert status(brain, sess) == "closed"
 
 
-@PENDING
 def test_human_approves_an_expired_gate_then_owner_closes(brain: Path, bsi: Bsi) -> None:
     sess = opened(brain, "--scope", "deploy/")
     ok(bsi("gate", "request", sess, "deploy ok?", brain=brain))
@@ -111,7 +107,6 @@ def test_human_approves_an_expired_gate_then_owner_closes(brain: Path, bsi: Bsi)
     assert status(brain, sess) == "closed"
 
 
-@PENDING
 def test_human_approves_an_expired_close_gate(brain: Path, bsi: Bsi) -> None:
     """A gate from a `gate:human` trigger at close, expired: approve still closes it (24/24 is not lost)."""
     sess = opened(brain, "--scope", "deploy/", "--on-done", 'gate:human → "ship it?"')
@@ -122,7 +117,6 @@ def test_human_approves_an_expired_close_gate(brain: Path, bsi: Bsi) -> None:
     assert status(brain, sess) == "closed"
 
 
-@PENDING
 def test_human_rejects_an_expired_gate(brain: Path, bsi: Bsi) -> None:
     sess = opened(brain, "--scope", "deploy/")
     ok(bsi("gate", "request", sess, "deploy ok?", brain=brain))
@@ -131,7 +125,6 @@ def test_human_rejects_an_expired_gate(brain: Path, bsi: Bsi) -> None:
     assert status(brain, sess) == "failed"
 
 
-@PENDING
 def test_human_resumes_an_expired_pause(brain: Path, bsi: Bsi) -> None:
     sess = opened(brain, "--scope", "deploy/")
     ok(bsi("gate", "pause", sess, "hold", brain=brain))
@@ -151,7 +144,6 @@ def test_expired_gate_of_another_kind_is_refused_to_approve(brain: Path, bsi: Bs
 
 
 # -- 2. delegation only through an open ancestor -------------------------------------------------------------
-@PENDING
 def test_stale_pilot_cannot_be_adopted(brain: Path, bsi: Bsi) -> None:
     pilot = opened(brain, "--scope", "be/", "--type", "pilote", "--slug", "pilot")
     ok(bsi("watchdog", brain=brain, now=LATE))
@@ -162,14 +154,12 @@ def test_stale_pilot_cannot_be_adopted(brain: Path, bsi: Bsi) -> None:
     assert len(list((brain / "claims").glob("*.yml"))) == 1
 
 
-@PENDING
 def test_expired_pilot_cannot_be_adopted_before_the_watchdog(brain: Path, bsi: Bsi) -> None:
     pilot = opened(brain, "--scope", "be/", "--type", "pilote", "--slug", "pilot")
     run = bsi("claim", "open", "--parent", pilot, "--scope", "be/x.py", brain=brain, now=LATE)
     assert run.code == 10 and pilot in run.err
 
 
-@PENDING
 def test_waiting_and_paused_pilots_cannot_be_adopted(brain: Path, bsi: Bsi) -> None:
     gated = opened(brain, "--scope", "be/", "--type", "pilote", "--slug", "gated")
     paused = opened(brain, "--scope", "fe/", "--type", "pilote", "--slug", "paused")
@@ -180,7 +170,6 @@ def test_waiting_and_paused_pilots_cannot_be_adopted(brain: Path, bsi: Bsi) -> N
         assert run.code == 10 and parent in run.err, run
 
 
-@PENDING
 def test_delegation_stops_at_the_first_ancestor_that_is_not_open(brain: Path, bsi: Bsi) -> None:
     pilot = opened(brain, "--scope", "be/", "--type", "pilote", "--slug", "pilot")
     domain = opened(brain, "--scope", "be/api/", "--parent", pilot, "--satellite-type", "domain",
@@ -230,7 +219,6 @@ def test_nfc_nfd_locks_and_preflight(brain: Path, bsi: Bsi) -> None:
 
 
 # -- 4. live claims in every spelling block ---------------------------------------------------------------------
-@PENDING
 def test_v1_active_claim_blocks_and_goes_stale(brain: Path, bsi: Bsi) -> None:
     write_claim(brain, "sess-20261129-0930-v1.yml",
                 "name: sess-20261129-0930-v1\nscope: wiki/\nopened: 2026-11-29T09:30\nstatus: active\n")
@@ -239,7 +227,6 @@ def test_v1_active_claim_blocks_and_goes_stale(brain: Path, bsi: Bsi) -> None:
     assert "sess-20261129-0930-v1" in report["marked"]
 
 
-@PENDING
 def test_uppercase_open_blocks(brain: Path, bsi: Bsi) -> None:
     write_claim(brain, "sess-20261129-0930-up.yml",
                 "sess_id: sess-20261129-0930-up\nscope: wiki/\nopened_at: '2026-11-29T09:30:00Z'\nstatus: OPEN\n")
@@ -248,7 +235,6 @@ def test_uppercase_open_blocks(brain: Path, bsi: Bsi) -> None:
     assert "sess-20261129-0930-up" in report["marked"]
 
 
-@PENDING
 def test_unknown_status_blocks_and_is_flagged(brain: Path, bsi: Bsi) -> None:
     write_claim(brain, "sess-20261129-0930-odd.yml",
                 "sess_id: sess-20261129-0930-odd\nscope: wiki/\nopened_at: '2026-11-29T09:30:00Z'\nstatus: frozen\n")
@@ -260,7 +246,6 @@ def test_unknown_status_blocks_and_is_flagged(brain: Path, bsi: Bsi) -> None:
 
 
 # -- 5. a search satellite writes only where no other claim holds -------------------------------------------------
-@PENDING
 def test_search_satellite_cannot_write_into_a_held_file(brain: Path, bsi: Bsi) -> None:
     holder = opened(brain, "--scope", "be/x.py", "--slug", "holder")
     search = opened(brain, "--scope", "*", "--satellite-type", "search", "--slug", "search")
@@ -270,7 +255,6 @@ def test_search_satellite_cannot_write_into_a_held_file(brain: Path, bsi: Bsi) -
 
 
 # -- 6. a copy never hides the real claim; duplicate keys are corrupt ----------------------------------------------
-@PENDING
 def test_a_closed_copy_does_not_hide_the_real_claim(brain: Path, bsi: Bsi) -> None:
     sess = opened(brain, "--scope", "be/", "--slug", "a")
     real = claim_file(brain, sess)
@@ -293,7 +277,6 @@ def test_duplicate_yaml_keys_are_a_corrupt_row(brain: Path, bsi: Bsi) -> None:
 
 
 # -- 7. expired is stale before the watchdog runs -----------------------------------------------------------------
-@PENDING
 def test_expired_claim_is_stale_for_every_decision(brain: Path, bsi: Bsi) -> None:
     sess = opened(brain, "--scope", "be/", "--slug", "late")
     run = bsi("preflight", "check", sess, "be/x.py", brain=brain, now=LATE)
@@ -303,7 +286,6 @@ def test_expired_claim_is_stale_for_every_decision(brain: Path, bsi: Bsi) -> Non
     assert status(brain, sess) == "open"
 
 
-@PENDING
 def test_eight_hours_is_stale_whatever_the_file_says(brain: Path, bsi: Bsi) -> None:
     sess = opened(brain, "--scope", "be/", "--ttl", "8h", "--slug", "long")
     path = claim_file(brain, sess)
@@ -323,7 +305,6 @@ def test_expired_gate_cannot_be_approved_by_the_session(brain: Path, bsi: Bsi) -
 
 
 # -- 8. one date never takes the brain down -----------------------------------------------------------------------
-@PENDING
 def test_a_far_future_date_is_one_corrupt_row(brain: Path, bsi: Bsi) -> None:
     write_claim(brain, "sess-20261129-0930-far.yml",
                 "sess_id: sess-20261129-0930-far\nscope: be/\nstatus: open\nopened_at: 9999-12-31T23:59\n")
@@ -345,14 +326,12 @@ def test_absurd_ttl_and_now_are_invalid_data(brain: Path, bsi: Bsi) -> None:
 
 
 # -- 9. bounded text: every claim stays writable; one unwritable claim never stops the watchdog -----------------
-@PENDING
 def test_a_huge_story_is_refused_at_open(brain: Path, bsi: Bsi) -> None:
     run = bsi("claim", "open", "--scope", "be/", "--story", "x" * 64 * 1024, brain=brain)
     assert run.code == 65 and "story" in run.err
     assert not list((brain / "claims").glob("*.yml"))
 
 
-@PENDING
 def test_one_unwritable_claim_never_stops_the_watchdog(brain: Path, bsi: Bsi) -> None:
     write_claim(brain, "sess-20261129-0930-big.yml",
                 "sess_id: sess-20261129-0930-big\nscope: big/\nstatus: open\n"
@@ -366,17 +345,17 @@ def test_one_unwritable_claim_never_stops_the_watchdog(brain: Path, bsi: Bsi) ->
 
 
 # -- 10. every claim in a tree is a satellite for the kernel zone ---------------------------------------------------
-@PENDING
 def test_kernel_zone_applies_to_any_claim_with_a_parent(brain: Path, bsi: Bsi) -> None:
-    pilot = opened(brain, "--scope", "profil/", "--type", "pilote", "--slug", "pilot")
     for ctype in ("solo", "pilote"):
-        child = opened(brain, "--scope", "profil/capital.md", "--type", ctype, "--parent", pilot, "--slug", ctype)
-        run = bsi("preflight", "check", child, "profil/capital.md", brain=brain)
+        pilot = opened(brain, "--scope", f"profil/{ctype}/", "--type", "pilote", "--slug", f"p-{ctype}")
+        child = opened(brain, "--scope", f"profil/{ctype}/x.md", "--type", ctype, "--parent", pilot,
+                       "--slug", ctype)
+        run = bsi("preflight", "check", child, f"profil/{ctype}/x.md", brain=brain)
         assert run.code == 5, (ctype, run)
+        assert bsi("preflight", "check", pilot, f"profil/{ctype}/x.md", brain=brain).code == 0
 
 
 # -- 19. the result contract: children is a list of IDs -------------------------------------------------------------
-@PENDING
 def test_orchestrated_close_lists_children_ids_and_partial_propagates(brain: Path, bsi: Bsi) -> None:
     pilot = opened(brain, "--scope", "be/", "--type", "pilote", "--slug", "pilot")
     a = opened(brain, "--scope", "be/a.md", "--parent", pilot, "--satellite-type", "brain-write", "--slug", "a")
@@ -392,7 +371,6 @@ def test_orchestrated_close_lists_children_ids_and_partial_propagates(brain: Pat
 
 
 # -- issue 13, item 1: a gate or a pause can be renewed, within the 8 h cap -----------------------------------------
-@PENDING
 def test_renew_a_waiting_gate_and_a_paused_claim(brain: Path, bsi: Bsi) -> None:
     gated = opened(brain, "--scope", "be/", "--slug", "gated")
     paused = opened(brain, "--scope", "fe/", "--slug", "paused")
@@ -413,7 +391,6 @@ def test_renew_is_refused_once_stale_or_terminal(brain: Path, bsi: Bsi) -> None:
 
 
 # -- issue 13, item 3: a human's own decision never notifies that human ----------------------------------------------
-@PENDING
 def test_abort_and_reject_by_a_human_send_no_blocked_on(brain: Path, bsi: Bsi) -> None:
     pilot = opened(brain, "--scope", "be/", "--type", "pilote", "--slug", "pilot")
     a = opened(brain, "--scope", "be/a.md", "--parent", pilot, "--satellite-type", "brain-write", "--slug", "a")

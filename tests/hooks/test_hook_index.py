@@ -66,7 +66,9 @@ def test_the_index_goes_stale_on_every_change_that_matters(brain: Path) -> None:
     assert_denied(hook(brain, "pre-tool-use", target), "paused")
     path.write_text(text)
     settle(brain)
-    ok(run_bsi("lock", "acquire", "src/a.py", "sess-20261129-0900-other", brain=brain))
+    holder = ok(run_bsi("claim", "open", "--scope", "elsewhere/", "--slug", "other", brain=brain))  # locks need claims
+    settle(brain)
+    ok(run_bsi("lock", "acquire", "src/a.py", holder, brain=brain))
     assert hook_index.load(brain) is None
     assert_denied(hook(brain, "pre-tool-use", target), "locked")
     other = ok(run_bsi("claim", "open", "--scope", "docs/", "--story", "d", brain=brain))

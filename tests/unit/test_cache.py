@@ -271,7 +271,8 @@ def test_a_partial_snapshot_skips_other_statuses_without_decoding(tmp_path: Path
         c.sess_id for c in full.claims if c.status in BLOCKING_STATUSES]
     assert part.corrupt == full.corrupt
     assert [c.as_dict() for c in part.corrupt] == [{"path": "claims/sess-20261129-0900-z.yml", "line": 1,
-                                                    "reason": "duplicate session ID sess-20261129-0900-a"}]
+                                                    "reason": "duplicate of claims/sess-20261129-0900-a.yml "
+                                                              "(session ID sess-20261129-0900-a)"}]
     assert fresh.files._pending >= 1  # the closed claim's outcome was never fetched
 
 
@@ -285,9 +286,11 @@ def test_check_scope_reads_the_whole_brain_when_the_parent_chain_needs_it(tmp_pa
     })
     Brain(root, now=NOW.isoformat(), commit=False).snapshot()  # warm the cache and its hints
     entries = parse_scope("projects/api/v1/x.py", root)
-    # d → p (closed) → g (open): the whole chain is exempt, which needs the closed link.
+    # d → p (closed) → g (open): delegation goes only through open ancestors, so it stops at p and g
+    # conflicts (issue 11 item 2); the closed link is read all the same (the parent must exist).
     brain = Brain(root, now=NOW.isoformat(), commit=False)
-    assert brain.check_scope(entries, parent="sess-20261129-0810-d") == []
+    assert [c.sess_id for c in brain.check_scope(entries, parent="sess-20261129-0810-d")] == [
+        "sess-20261129-0800-g"]
     plain = Brain(root, now=NOW.isoformat(), commit=False).check_scope(entries)
     assert sorted(c.sess_id for c in plain) == ["sess-20261129-0800-g", "sess-20261129-0810-d"]
 
