@@ -34,7 +34,7 @@ from brain_tui.core.claims import SATELLITE_TYPES, OpenRequest, require_claim
 from brain_tui.core.errors import Contended, InvalidData, NotFound, TransitionRefused, UsageError
 from brain_tui.core.model import BrainSnapshot, Claim, Signal
 from brain_tui.core.scope import parse_scope
-from brain_tui.core.triggers import parse_trigger
+from brain_tui.core.triggers import handoff_task
 from brain_tui.core.yamlio import atomic_write_text
 
 #: At most this many launched agents run at once from one brain on one machine.
@@ -413,15 +413,16 @@ def handoff_request(snapshot: BrainSnapshot, signal: Signal, instance: str, ttl:
     """
     if signal.type != "HANDOFF":
         raise InvalidData(f"{signal.sig_id} is a {signal.type} signal: only a HANDOFF asks for a launch")
-    trigger = parse_trigger(f"trigger → {signal.payload}")
-    if trigger is None or trigger.kind != "trigger":
+    task = handoff_task(signal)
+    if task is None:
         raise InvalidData(f"{signal.sig_id}: no `type:T scope:S` in its payload")
-    if trigger.task_type not in SATELLITE_TYPES:
-        raise InvalidData(f"{signal.sig_id}: unknown satellite type {trigger.task_type!r}")
-    entries = parse_scope([trigger.task_scope], snapshot.root)
+    task_type, task_scope = task
+    if task_type not in SATELLITE_TYPES:
+        raise InvalidData(f"{signal.sig_id}: unknown satellite type {task_type!r}")
+    entries = parse_scope([task_scope], snapshot.root)
     to = signal.to.split("@", 1)[0]
     parent_claim = snapshot.claim(to)
     parent = parent_claim.sess_id if parent_claim is not None and not parent_claim.is_terminal else None
-    story = f"{trigger.task_type} on {trigger.task_scope} (handoff {signal.sig_id} from {one_line(signal.sender)})"
-    return OpenRequest(scope=entries, ttl=ttl, instance=instance, story=story, satellite_type=trigger.task_type,
+    story = f"{task_type} on {task_scope} (handoff {signal.sig_id} from {one_line(signal.sender)})"
+    return OpenRequest(scope=entries, ttl=ttl, instance=instance, story=story, satellite_type=task_type,
                        parent=parent, type="satellite" if parent else None)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from brain_tui.core.changes import ChangeSet
-from brain_tui.core.model import Claim
+from brain_tui.core.model import Claim, Signal
 
 
 @dataclass(frozen=True)
@@ -72,6 +72,21 @@ def parse_trigger(text: str) -> Trigger | None:
     if "type" not in fields or "scope" not in fields:
         return None
     return Trigger("trigger", task_type=fields["type"], task_scope=fields["scope"])
+
+def handoff_task(signal: Signal) -> tuple[str, str] | None:
+    """The work a HANDOFF signal asks for, as ``(satellite type, scope)``; None when it asks for none.
+
+    A HANDOFF's payload is what a ``trigger → type:T scope:S`` exit trigger wrote
+    (``launch type:T scope:S — after …``), read by the same parser as the trigger
+    itself, so the cockpit's form, `bsi launch` and the close agree on it. The type
+    is returned as written: whether it is a known satellite type is the caller's check.
+    """
+    if signal.type != "HANDOFF":
+        return None
+    trigger = parse_trigger(f"trigger → {signal.payload}")
+    if trigger is None or trigger.kind != "trigger":
+        return None
+    return trigger.task_type, trigger.task_scope
 
 def trigger_for(claim: Claim, status: str) -> Trigger | None:
     """The trigger a close with this result status runs (a failed satellite defaults to BLOCKED_ON its parent)."""

@@ -120,15 +120,14 @@ def approve_effect(claim: Claim, snapshot: BrainSnapshot, palette: Palette) -> T
     out.append_text(safe_text(outcome.status, 20, style=palette.ok))
     if outcome.status == "open":
         out.append_text(safe_text(f": {short_id(claim.sess_id, snapshot.now, snapshot.tz)} resumes its work", 120))
-        waiting = [c for c in snapshot.descendants(claim.sess_id) if not c.is_terminal]
+        waiting = tiers.unfinished_below(snapshot, claim.sess_id)
         if waiting:
             out.append_text(safe_text(f"; {len(waiting)} satellite(s) below it carry on", 80))
     else:
         out.append(": the result is accepted")
         if claim.parent:
             parent = snapshot.claim(claim.parent)
-            left = [c for c in snapshot.descendants(claim.parent)
-                    if not c.is_terminal and c.sess_id != claim.sess_id] if parent else []
+            left = tiers.unfinished_below(snapshot, claim.parent, besides=claim.sess_id) if parent else []
             out.append("; parent ")
             out.append_text(safe_text(short_id(claim.parent, snapshot.now, snapshot.tz), 40))
             if left:

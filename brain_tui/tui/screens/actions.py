@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from textual.screen import Screen
 
 from brain_tui.core.model import Claim, Signal
+from brain_tui.core.triggers import handoff_task
 
 from ..commands import MUTATING_ACTIONS
 from ..safe import safe_str
 
 if TYPE_CHECKING:
     from ..app import BrainApp
-
-_TYPE_IN_PAYLOAD = re.compile(r"\btype:([a-z-]+)")
-
 
 class ClaimActions(Screen[None]):
     """A screen whose keys act on a selected claim or signal through dialogs and the core."""
@@ -84,10 +81,10 @@ class ClaimActions(Screen[None]):
         sig = self.selected_signal()
         claim = app.claim(self.selected_claim_id())
         if sig is not None and sig.type == "HANDOFF":
-            match = _TYPE_IN_PAYLOAD.search(sig.payload)
+            task = handoff_task(sig)
             parent = sig.to.partition("@")[0] if sig.to.startswith("sess-") else ""
             defaults = OpenDefaults(scope=sig.scope, parent=parent,
-                                    satellite_type=match.group(1) if match else "auto",
+                                    satellite_type=task[0] if task else "auto",
                                     story=safe_str(sig.payload, 120))
             from brain_tui.core.claims import SATELLITE_TYPES
 
