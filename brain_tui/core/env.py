@@ -2,9 +2,10 @@
 
 `collect_env` gathers five independent sources — host, git, pm2, ports and
 system, the last four read in `env_sources` — each in its own thread with a
-timeout. A source that fails shows as ``{"error": "..."}`` (pm2 and ports keep their list keys, empty) and never stops
-the others. Nothing is written to disk. The function touches no global state,
-so the cockpit can call it from a thread worker.
+timeout. A source that fails shows as ``{"error": "..."}`` (pm2 and ports keep
+their list keys, empty) and never stops the others. Nothing is written to disk.
+The function touches no global state, so the cockpit can call it from a thread
+worker.
 
 Time: only the caller's ``now`` is used (pm2 uptimes, sync age); without it,
 ages are null.
