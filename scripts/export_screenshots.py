@@ -121,12 +121,12 @@ def _git(*args: str) -> None:
 
 def _give_remote(root: Path, remote: Path) -> None:
     """A local bare remote holding the demo brain, last synced two minutes before NOW."""
-    from brain_tui.core import remote as git_remote
+    from brain_tui.core import remote_state
 
     _git("clone", "--bare", "--quiet", str(root), str(remote))
     _git("-C", str(root), "remote", "add", "origin", str(remote))
     _git("-C", str(root), "fetch", "--quiet", "origin")
-    git_remote.record(root, (NOW - timedelta(minutes=2)).isoformat(), pending=False)
+    remote_state.record(root, (NOW - timedelta(minutes=2)).isoformat(), pending=False)
 
 
 async def _shoot(root: Path, out: Path, name: str, size: tuple[int, int], theme: str, step: Step | None) -> None:

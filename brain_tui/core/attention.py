@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, tzinfo
 from typing import Any, Protocol
 
 from brain_tui.core.circuit import circuit_state
@@ -119,16 +119,24 @@ def _claim_of(snapshot: BrainSnapshot, party: str) -> Claim | None:
     return snapshot.claim(party.partition("@")[0])
 
 
-def _gate_raised_at(claim: Claim, snapshot: BrainSnapshot) -> datetime | None:
-    """When the current gate was raised: its last HUMAN_GATE event, else the claim's opening."""
-    history = claim.data.get("gate_history")
-    if isinstance(history, list):
-        for entry in reversed(history):
-            if isinstance(entry, Mapping) and str(entry.get("event", "")).upper() == "HUMAN_GATE":
-                moment = try_parse_timestamp(entry.get("ts"), snapshot.tz)
-                if moment is not None:
-                    return moment
+def gate_raised_at(claim: Claim, tz: tzinfo) -> datetime | None:
+    """When the claim's current gate was raised: its last HUMAN_GATE event, else the claim's opening."""
+    for event in reversed(claim.gate_history):
+        if event.event.upper() == "HUMAN_GATE":
+            moment = try_parse_timestamp(event.ts, tz)
+            if moment is not None:
+                return moment
     return claim.opened_at
+
+
+def gate_message(claim: Claim) -> str:
+    """The message of the claim's current gate: `gate_message`, else its last HUMAN_GATE event's ("" if none)."""
+    if claim.gate_message:
+        return claim.gate_message
+    for event in reversed(claim.gate_history):
+        if event.event.upper() == "HUMAN_GATE":
+            return event.message
+    return ""
 
 
 def _warn(left: timedelta | None) -> bool:
@@ -141,8 +149,8 @@ def _claim_item(snapshot: BrainSnapshot, claim: Claim, liveness: Mapping[str, Ha
     left = time_left(claim, now)
     count = unblocks(snapshot, claim.sess_id)
     if claim.status == "waiting_human":
-        since = _gate_raised_at(claim, snapshot)
-        message = str(claim.data.get("gate_message") or claim.story or "")
+        since = gate_raised_at(claim, snapshot.tz)
+        message = claim.gate_message or claim.story
         return AttentionItem("gate", f"gate:{claim.sess_id}:{since.isoformat() if since else _EPOCH_KEY}",
                              claim.sess_id, None, since, left, count,
                              f"gate: {message}".rstrip(": "), warning=_warn(left))
@@ -156,7 +164,7 @@ def _claim_item(snapshot: BrainSnapshot, claim: Claim, liveness: Mapping[str, Ha
                              count, "its agent session waits for input")
     if claim.status == "stale" or (claim.status == "open" and left is not None and left <= timedelta(0)):
         since = claim.expires_at
-        reason = str(claim.data.get("stale_reason") or "TTL expired without close")
+        reason = claim.stale_reason or "TTL expired without close"
         if claim.status == "open":
             reason = "expired, not yet marked stale (the watchdog marks it)"
         return AttentionItem("stale", f"stale:{claim.sess_id}", claim.sess_id, None, since, left, count,

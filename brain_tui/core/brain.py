@@ -25,7 +25,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from brain_tui.core import claims, conflicts, facade, gitops, index_file, remote, signals, watchdog
+from brain_tui.core import claims, conflicts, facade, gitops, index_file, remote, remote_state, signals, watchdog
 from brain_tui.core import launch as launching
 from brain_tui.core import preflight as preflight_rules
 from brain_tui.core import tmux as tmux_launcher
@@ -195,7 +195,7 @@ class Brain:
             return self.remote.write(decide)
         result = self.mutate_local(decide)
         if self.sync_mode == "offline" and self.last_applied is not None and self.last_applied.commit:
-            remote.record(self.root, self.now().isoformat(), pending=True)
+            remote_state.record(self.root, self.now().isoformat(), pending=True)
         return result
 
     def refuse_broken_config(self) -> None:

@@ -16,16 +16,18 @@ the cycle after a jittered backoff, at most `MAX_TRIES` times (then exit 75).
 A push the server refuses for good (a hook, a protected branch) is reported at
 once with the server's message (exit 24). BRAIN-INDEX.md is never merged as
 text: a local merge driver keeps either side and the index is regenerated.
+
+The sync state file (`.brain/sync.json`) is `remote_state`; reading and
+rewriting the local pending commits is `remote_history`.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import re
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +36,7 @@ from typing import Any, Protocol, TypeVar
 from brain_tui.core import gitops
 from brain_tui.core.errors import Contended, RemoteUnreachable, UsageError
 from brain_tui.core.gitops import FastForwardFailed, GitTimeout, PushDeclined, RebaseConflict
+from brain_tui.core.remote_state import STATE_DIR, read_state, record
 from brain_tui.core.yamlio import atomic_write_text
 
 T = TypeVar("T")
@@ -42,8 +45,6 @@ MAX_TRIES = 8
 REMOTE = "origin"
 INDEX_FILE = "BRAIN-INDEX.md"
 INDEX_DRIVER = "bsi-index"
-STATE_DIR = ".brain"
-SYNC_STATE = "sync.json"
 #: Present while bsi itself rebases: a rebase found with it was left by a killed bsi (ours to abort).
 REBASE_MARK = "rebasing"
 #: Seconds a fetch or push may take before the remote counts as unreachable (exit 69).
@@ -341,28 +342,6 @@ def push(root: Path, branch: str) -> None:
     raise PushDeclined(f"git push failed: {gitops.reason(proc.stderr or proc.stdout, 'no reason given')}")
 
 
-def read_state(root: Path) -> dict[str, Any]:
-    """`.brain/sync.json` as a dict (empty when absent or unreadable)."""
-    try:
-        state = json.loads((root / STATE_DIR / SYNC_STATE).read_text(encoding="utf-8"))
-        return state if isinstance(state, dict) else {}
-    except (OSError, ValueError):
-        return {}
-
-
-def record(root: Path, stamp: str, pending: bool) -> str:
-    """Remember the last sync time, or that local changes wait to be pushed (`.brain/sync.json`)."""
-    (root / STATE_DIR).mkdir(exist_ok=True)
-    state = read_state(root)
-    if pending:
-        state["pending_since"] = state.get("pending_since") or stamp
-    else:
-        state["last_sync"] = stamp
-        state.pop("pending_since", None)
-    atomic_write_text(root / STATE_DIR / SYNC_STATE, json.dumps(state, sort_keys=True) + "\n")
-    return stamp
-
-
 def status(root: Path, mode: str, fetch_interval_s: int) -> SyncStatus:
     """Where this brain stands against its remote, from local git state only (a few local git commands)."""
     state = read_state(root)
@@ -379,14 +358,6 @@ def status(root: Path, mode: str, fetch_interval_s: int) -> SyncStatus:
                       fetch_interval_s=fetch_interval_s)
 
 
-def local_added_claims(root: Path, branch: str) -> set[str]:
-    """IDs of the claim files the local pending commits add (since the fork point from the remote tip)."""
-    upstream = f"{REMOTE}/{branch}"
-    if rev(root, f"refs/remotes/{upstream}") is None:
-        return set()
-    proc = gitops.run_git(root, "diff", "--name-only", "-z", "--relative", "--diff-filter=A", f"{upstream}...HEAD",
-                          "--", "claims/", check=False)
-    return {Path(p).stem for p in proc.stdout.split("\0") if p.endswith((".yml", ".yaml"))}
 
 
 def _backoff(attempt: int) -> None:
@@ -400,7 +371,7 @@ class Reconciler(Protocol):
     """What the caller decides around an integration (the facade runs the protocol's rules here)."""
 
     def before_integrate(self, branch: str) -> None:
-        """Runs after the fetch, before local commits are rebased (may rewrite them: `rewrite_local`)."""
+        """Runs after the fetch, before local commits are rebased (may rewrite them: `remote_history.rewrite_local`)."""
 
     def after_integrate(self, branch: str, rebased: bool) -> None:
         """Runs once the work tree is on the remote tip."""
@@ -496,81 +467,3 @@ def pull(root: Path, lock: Lock, reconciler: Reconciler) -> bool:
         branch = _ready(root)
         fetch(root, branch)
         return _integrate(root, branch, reconciler)
-
-
-def iter_local_commits(root: Path, branch: str) -> Iterator[str]:
-    """The local commits not on the remote tip, oldest first."""
-    upstream = f"refs/remotes/{REMOTE}/{branch}"
-    if rev(root, upstream) is None:
-        return iter(())
-    proc = gitops.run_git(root, "rev-list", "--reverse", f"{upstream}..HEAD", check=False)
-    return iter(proc.stdout.split())
-
-
-def file_at(root: Path, ref: str, rel: str) -> str | None:
-    """The text of `rel` (brain-relative) at `ref`, or None when it is not there."""
-    proc = gitops.run_git(root, "show", f"{ref}:./{rel}", check=False)
-    return proc.stdout if proc.returncode == 0 else None
-
-
-def remote_file(root: Path, branch: str, rel: str) -> str | None:
-    """The text of `rel` on the fetched remote tip, or None."""
-    return file_at(root, f"refs/remotes/{REMOTE}/{branch}", rel)
-
-
-def rewrite_local(root: Path, branch: str, edit: Callable[[str, str], tuple[str, str] | None],
-                  message: Callable[[str], str], touched: Mapping[str, str]) -> None:
-    """Rewrite the local pending commits (never pushed, so nobody else has them), path by path.
-
-    For each local commit, every brain path in `touched` (old path → new path)
-    present in its tree is replaced by `edit(old_path, text)` → (new path, new
-    text), or kept when `edit` returns None; its message goes through `message`.
-    Authors and dates are kept. The work tree and the index follow for those
-    paths only: nothing else is touched. Call with the brain lock held.
-    """
-    commits = list(iter_local_commits(root, branch))
-    if not commits:
-        return
-    prefix = gitops.top_prefix(root)
-    top = gitops.toplevel(root)
-    gdir = gitops.git_dir(root)
-    assert gdir is not None
-    tmp_index = gdir / "bsi-rewrite.index"
-    env = {"GIT_INDEX_FILE": str(tmp_index)}
-    parent = gitops.run_git(root, "rev-parse", f"{commits[0]}^").stdout.strip()
-    try:
-        for commit in commits:
-            gitops.run_git(root, "read-tree", commit, env=env)
-            for old in touched:
-                text = file_at(root, commit, old)
-                if text is None:
-                    continue
-                changed = edit(old, text)
-                if changed is None:
-                    continue
-                new_rel, new_text = changed
-                blob = gitops.run_git(root, "hash-object", "-w", "--stdin", input_text=new_text).stdout.strip()
-                gitops.run_git(top, "update-index", "--force-remove", "--", f"{prefix}{old}", env=env)
-                gitops.run_git(top, "update-index", "--add", "--cacheinfo", f"100644,{blob},{prefix}{new_rel}",
-                               env=env)
-            tree = gitops.run_git(root, "write-tree", env=env).stdout.strip()
-            meta = gitops.run_git(root, "log", "-1", "--format=%an%x00%ae%x00%aI%x00%cn%x00%ce%x00%cI%x00%B",
-                                  commit).stdout
-            an, ae, ad, cn, ce, cd, body = meta.split("\0", 6)
-            dates = {"GIT_AUTHOR_NAME": an, "GIT_AUTHOR_EMAIL": ae, "GIT_AUTHOR_DATE": ad,
-                     "GIT_COMMITTER_NAME": cn, "GIT_COMMITTER_EMAIL": ce, "GIT_COMMITTER_DATE": cd}
-            parent = gitops.run_git(root, "commit-tree", tree, "-p", parent, "-F", "-", env=dates,
-                                    input_text=message(body.rstrip("\n")) + "\n").stdout.strip()
-    finally:
-        tmp_index.unlink(missing_ok=True)
-    gitops.run_git(root, "update-ref", "-m", "bsi: rename clashing claim IDs", "HEAD", parent)
-    for old, new in touched.items():
-        for rel in dict.fromkeys((old, new)):
-            text = file_at(root, "HEAD", rel)
-            target = root / rel
-            if text is None:
-                target.unlink(missing_ok=True)
-                gitops.run_git(root, "rm", "--cached", "--quiet", "--ignore-unmatch", "--", rel, check=False)
-            else:
-                atomic_write_text(target, text)
-                gitops.run_git(root, "reset", "--quiet", "HEAD", "--", rel, check=False)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
-from brain_tui.core import gitops, reconcile, remote
+from brain_tui.core import gitops, reconcile, remote, remote_history, remote_state
 from brain_tui.core.changes import ChangeSet
 from brain_tui.core.errors import BsiError
 from brain_tui.core.reconcile import SyncReport
@@ -90,7 +90,7 @@ class BrainRemote:
             return remote.Staged(tuple(applied.paths) if applied else (), bool(applied and applied.commit))
 
         remote.write_through(b.root, b.locked, self, attempt)
-        remote.record(b.root, b.now().isoformat(), pending=False)
+        remote_state.record(b.root, b.now().isoformat(), pending=False)
         if refused:
             raise refused[0]
         return results[0]
@@ -103,16 +103,16 @@ class BrainRemote:
         """Local, unpushed claims whose ID the remote already holds take a fresh ID (SPEC 4)."""
         root = self._brain.root
         clashes: dict[str, str] = {}
-        local = sorted(remote.local_added_claims(root, branch))
+        local = sorted(remote_history.local_added_claims(root, branch))
         for sess_id in local:
             rel = f"claims/{sess_id}.yml"
-            theirs = remote.remote_file(root, branch, rel)
-            if theirs is not None and theirs != remote.file_at(root, "HEAD", rel):
+            theirs = remote_history.remote_file(root, branch, rel)
+            if theirs is not None and theirs != remote_history.file_at(root, "HEAD", rel):
 
                 def taken(candidate: str) -> bool:
                     rel_new = f"claims/{candidate}.yml"
                     return (candidate in clashes.values() or (root / rel_new).exists()
-                            or remote.remote_file(root, branch, rel_new) is not None)
+                            or remote_history.remote_file(root, branch, rel_new) is not None)
 
                 clashes[sess_id] = reconcile.fresh_id(sess_id, taken)
         if not clashes:
@@ -128,13 +128,13 @@ class BrainRemote:
             new_text = rename_all(text)
             return None if new_text == text and touched[rel] == rel else (touched[rel], new_text)
 
-        remote.rewrite_local(root, branch, edit, rename_all, touched)
+        remote_history.rewrite_local(root, branch, edit, rename_all, touched)
         self._renamed.extend(reconcile.Renamed(old, new) for old, new in clashes.items())
 
     def after_integrate(self, branch: str, rebased: bool) -> None:
         """A local claim that lost its scope to a remote one is marked failed; the index follows."""
         b = self._brain
-        local = remote.local_added_claims(b.root, branch)
+        local = remote_history.local_added_claims(b.root, branch)
         lost = reconcile.lost_claims(b.store.snapshot(b.now()), local) if local else []
         if lost:
             b.mutate_local(lambda cs: reconcile.mark_lost(cs, lost))

@@ -8,7 +8,7 @@ from typing import Any
 from rich.text import Text
 
 from brain_tui.core import tiers
-from brain_tui.core.attention import WARN_BEFORE, describe_time_left, time_left
+from brain_tui.core.attention import WARN_BEFORE, describe_time_left, gate_message, gate_raised_at, time_left
 from brain_tui.core.clock import format_timestamp
 from brain_tui.core.model import BrainSnapshot, Claim, Signal
 from brain_tui.core.preview import preview
@@ -16,8 +16,6 @@ from brain_tui.core.preview import preview
 from .present import (
     Palette,
     age,
-    gate_message,
-    gate_raised_at,
     level_name,
     result_of,
     short_id,

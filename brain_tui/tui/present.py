@@ -167,42 +167,12 @@ def stale_since(claim: Claim, tz: tzinfo) -> datetime | None:
     """When the claim expired (its expiry), else when it was marked stale."""
     if claim.expires_at is not None:
         return claim.expires_at
-    return try_parse_timestamp(claim.data.get("stale_since"), tz)
-
-
-def gate_history(claim: Claim) -> list[Mapping[str, Any]]:
-    """The claim's `gate_history` entries that are mappings (others are skipped)."""
-    history = claim.data.get("gate_history")
-    if not isinstance(history, list):
-        return []
-    return [entry for entry in history if isinstance(entry, Mapping)]
-
-
-def gate_raised_at(claim: Claim, tz: tzinfo) -> datetime | None:
-    """When the claim's current gate was raised: its last HUMAN_GATE event, else its opening."""
-    for entry in reversed(gate_history(claim)):
-        if str(entry.get("event", "")).upper() == "HUMAN_GATE":
-            moment = try_parse_timestamp(entry.get("ts"), tz)
-            if moment is not None:
-                return moment
-    return claim.opened_at
-
-
-def gate_message(claim: Claim) -> str:
-    """The message of the claim's current gate (`gate_message`, else its last HUMAN_GATE event)."""
-    message = claim.data.get("gate_message")
-    if message:
-        return str(message)
-    for entry in reversed(gate_history(claim)):
-        if str(entry.get("event", "")).upper() == "HUMAN_GATE":
-            return str(entry.get("message") or "")
-    return ""
+    return try_parse_timestamp(claim.stale_since, tz)
 
 
 def result_of(claim: Claim) -> Mapping[str, Any]:
     """The claim's `result` mapping ({} when absent)."""
-    result = claim.data.get("result")
-    return result if isinstance(result, Mapping) else {}
+    return claim.result.data if claim.result is not None else {}
 
 
 def claim_matches(claim: Claim, needle: str) -> bool:

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from brain_tui.core.watchdog import WatchdogReport
 
 
-def describe_watchdog(result: Any) -> str:
+def describe_watchdog(report: WatchdogReport) -> str:
     """The toast after `w`, in English (the French line is `bsi watchdog`'s, SPEC 19)."""
-    data = result.as_dict() if hasattr(result, "as_dict") else result
-    data = data if isinstance(data, Mapping) else {}
-    marked = data.get("marked") or []
-    message = f"watchdog: {data.get('active', '?')} active claims, {data.get('stale', '?')} stale"
-    return message + (f" — marked {', '.join(marked)}" if marked else "")
+    message = f"watchdog: {report.active} active claims, {report.stale} stale"
+    return message + (f" — marked {', '.join(report.marked)}" if report.marked else "")
 
 
 def plain_refusal(message: str) -> str:

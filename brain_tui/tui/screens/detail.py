@@ -20,7 +20,6 @@ from brain_tui.core.model import BrainSnapshot, Claim, Signal
 from .. import sources
 from ..commands import bindings_for
 from ..describe import children_text, claim_summary, result_text, signal_details
-from ..present import gate_history
 from ..safe import safe_text, styled
 from ..widgets.footer import FittingFooter
 from .actions import ClaimActions
@@ -112,21 +111,21 @@ class DetailScreen(ClaimActions):
 
     def _history(self, claim: Claim) -> Text:
         palette = self.brain_app.palette
-        entries = gate_history(claim)
+        entries = claim.gate_history
         if not entries:
             return styled("no gate events", palette.muted)
         out = Text(end="")
         for index, entry in enumerate(entries):
             if index:
                 out.append("\n")
-            out.append_text(safe_text(entry.get("ts", "?"), 32, style=palette.muted))
+            out.append_text(safe_text("?" if entry.ts is None else entry.ts, 32, style=palette.muted))
             out.append(" ")
-            out.append_text(safe_text(entry.get("event", "?"), 20, style=palette.strong))
+            out.append_text(safe_text(entry.event or "?", 20, style=palette.strong))
             out.append(" ")
-            out.append_text(safe_text(entry.get("by", "?"), 60))
-            if entry.get("message"):
+            out.append_text(safe_text(entry.by or "?", 60))
+            if entry.message:
                 out.append(" — ")
-                out.append_text(safe_text(entry.get("message"), 300))
+                out.append_text(safe_text(entry.message, 300))
         return out
 
     def on_mount(self) -> None:
