@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 
 from brain_tui.hooks import main as hooks_main
@@ -13,6 +14,9 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from brain_tui.cli.common import Parser
+
+#: Exit code of an unexpected error inside bsi (a bug), kept apart from every code of SPEC 19 (EX_SOFTWARE).
+INTERNAL_ERROR = 70
 
 #: The modules under brain_tui.cli holding `register(subparsers, parent)` (imported only to build the parser:
 #: `bsi hook` never builds it).
@@ -104,6 +108,13 @@ def _main(args_list: list[str]) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as exc:  # a bug: one line, never a traceback (SPEC 13); BSI_DEBUG=1 shows it
+        if os.environ.get("BSI_DEBUG"):
+            raise
+        detail = " ".join(str(exc).split())[:300]
+        sys.stderr.write(f"bsi: internal error ({type(exc).__name__}: {detail}); nothing was committed by this "
+                         f"command; BSI_DEBUG=1 shows the traceback\n")
+        return INTERNAL_ERROR
 
 
 def run() -> None:

@@ -102,10 +102,17 @@ def trigger_for(claim: Claim, status: str) -> Trigger | None:
     return parse_trigger(str(raw)) if raw else None
 
 def summary(claim: Claim, result: dict[str, Any]) -> str:
-    """The one-line payload of a close: story — first files — status."""
-    files = ", ".join(result.get("files_modified", [])[:5]) or "—"
+    """The one-line payload of a close: story — first files — status.
+
+    A hand-edited or legacy result may hold anything under `files_modified` (null, a
+    string): only a list of paths is shown, anything else reads as none.
+    """
+    listed = result.get("files_modified")
+    files = ", ".join(str(f) for f in listed[:5]) if isinstance(listed, list) else ""
+    files = files or "—"
     story = claim.story or claim.sess_id
     return f"{story} — {files} — {result.get('status', '')}"
+
 
 def run_trigger(cs: ChangeSet, claim: Claim, trigger: Trigger | None, result: dict[str, Any]) -> None:
     """Stage the signal a (non-gate) trigger sends; no trigger: CHECKPOINT to the parent."""

@@ -475,3 +475,21 @@ def test_gate_timestamps_come_from_now_in_the_brain_zone(brain: Path, bsi: Bsi) 
     sess = opened(brain, "--scope", "x/", now="2031-01-02T03:00:00+02:00")
     ok(bsi("gate", "request", sess, "?", brain=brain, now="2031-01-02T03:04:00+02:00"))
     assert load_claim(brain, sess)["gate_history"][-1]["ts"] == "2031-01-02T01:04:00+00:00"
+
+
+def test_approving_a_close_gate_whose_result_lists_no_files(brain: Path, bsi: Bsi) -> None:
+    """A hand-edited result with `files_modified: null` is approved like any other (no traceback)."""
+    pilot = ok(bsi("claim", "open", "--type", "pilote", "--scope", "app/", brain=brain))
+    sess = ok(bsi("claim", "open", "--parent", pilot, "--satellite-type", "deploy", "--scope", "app/x.md",
+                  "--on-done", 'gate:human → "ship?"', brain=brain))
+    ok(bsi("claim", "close", sess, "--status", "ok", brain=brain))
+    path = claim_file(brain, sess)
+    text = path.read_text(encoding="utf-8")
+    assert "files_modified" not in text
+    path.write_text(text.replace("result:", "result:\n  files_modified:", 1) if "result:\n" in text
+                    else text.replace("result: {", "result: {files_modified: null, ", 1), encoding="utf-8")
+    assert load_claim(brain, sess)["result"]["files_modified"] is None
+    run = bsi("gate", "approve", sess, brain=brain)
+    assert run.code == 0, run.err
+    assert "Traceback" not in run.err
+    assert load_claim(brain, sess)["status"] == "closed"
