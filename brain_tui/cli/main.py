@@ -97,7 +97,7 @@ def _main(args_list: list[str]) -> int:
         return int(code or 0)
     except BsiError as exc:
         ctx.report_applied()
-        if getattr(ctx.args, "json", False):
+        if getattr(ctx.args, "json", False) or (not vars(ctx.args) and "--json" in args_list):
             doc = {"error": exc.message, "exit": exc.exit_code, **exc.payload}
             sys.stdout.write(json.dumps(doc, ensure_ascii=False) + "\n")
         for line in exc.message.splitlines() or [""]:

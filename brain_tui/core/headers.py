@@ -363,16 +363,22 @@ def lint(root: str | os.PathLike[str], paths: Iterable[str | os.PathLike[str]] |
 
     Raises:
         FileNotFoundError: a given path does not exist.
+        InvalidData: a given path lies outside the brain (65).
     """
     base = Path(root)
     targets: list[Path] = []
     if paths is None:
         targets.extend(iter_brain_files(base))
     else:
+        inside = base.resolve()
         for given in paths:
             path = Path(given)
             if not path.is_absolute():
                 path = base / path
+            if not path.resolve().is_relative_to(inside):
+                from brain_tui.core.errors import InvalidData
+
+                raise InvalidData(f"{given} is outside the brain ({inside}): lint reads only the brain's files")
             if path.is_dir():
                 targets.extend(iter_brain_files(base, path))
             elif path.exists():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import json
 
 import pytest
 
@@ -30,3 +31,11 @@ def test_bsi_debug_shows_the_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("BSI_DEBUG", "1")
     with pytest.raises(TypeError, match="boom"):
         cli_main.main(["claim", "list"])
+
+
+def test_a_usage_error_under_json_is_one_json_document(monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli_main.main(["--json", "claim", "open", "--no-such-flag"]) == 64
+    out = capsys.readouterr().out
+    doc = json.loads(out)
+    assert doc["exit"] == 64 and doc["error"]

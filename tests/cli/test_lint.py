@@ -217,3 +217,15 @@ def test_a_huge_file_is_read_only_up_to_its_header(tmp_path: Path, monkeypatch: 
     monkeypatch.undo()
     p = bsi(root, "lint", "big.md", "big.py")
     assert p.returncode == 0, p.stdout + p.stderr
+
+
+def test_lint_refuses_files_outside_the_brain(tmp_path: Path) -> None:
+    root = make_brain(tmp_path / "b", {"agents/broker.md": GOOD_MD})
+    secret = tmp_path / "secret.md"
+    secret.write_text("no header, private text\n", encoding="utf-8")
+    for given in (str(secret), "../secret.md", "/etc/passwd"):
+        p = bsi(root, "lint", given)
+        assert p.returncode == 65, (given, p.stdout, p.stderr)
+        assert "outside the brain" in p.stderr
+        assert "secret" not in p.stdout and "root:" not in p.stdout
+    assert bsi(root, "lint", "agents/broker.md").returncode == 0
