@@ -18,7 +18,7 @@ from ruamel.yaml.comments import CommentedMap
 from brain_tui.core import skew
 from brain_tui.core.agents import valid_agent_session
 from brain_tui.core.changes import ChangeSet, yaml_safe
-from brain_tui.core.clock import MAX_TTL, format_duration
+from brain_tui.core.clock import MAX_TTL, claim_ttl, format_duration
 from brain_tui.core.conflicts import find_conflicts, format_scope_text
 from brain_tui.core.effective import effective_status, paused_ancestor, stale_origin
 from brain_tui.core.errors import ConflictError, InvalidData, NotFound, TransitionRefused
@@ -240,15 +240,7 @@ def renew_claim(cs: ChangeSet, sess_id: str, ttl: timedelta | None) -> str:
     current = revived or effective_status(claim, now)
     if current not in RENEWABLE:
         raise refuse_transition(claim, "renew", RENEWABLE, current)
-    duration = ttl
-    if duration is None:
-        raw = claim.data.get("ttl")
-        from brain_tui.core.clock import parse_duration  # local: rarely used path
-
-        try:
-            duration = parse_duration(str(raw)) if raw else timedelta(hours=2)
-        except InvalidData:
-            duration = timedelta(hours=2)
+    duration = ttl if ttl is not None else claim_ttl(claim.data.get("ttl"), cs.snapshot.default_ttl)
     new_expiry = now + duration
     if claim.opened_at is not None:
         new_expiry = min(new_expiry, claim.opened_at + MAX_TTL)

@@ -179,3 +179,19 @@ def humanize_delta(delta: timedelta) -> str:
     if hours:
         return f"{sign}{hours}h{minutes:02d}m"
     return f"{sign}{minutes}m"
+
+
+def claim_ttl(raw: object, default: timedelta) -> timedelta:
+    """The TTL a claim's `ttl:` field gives (`2h`, `90m`, or minutes as a number); `default` when absent or bad.
+
+    One rule for reading a claim's expiry and for renewing it, so a legacy claim
+    without `ttl:` is renewed by the brain's `ttl_default` it was read with.
+    """
+    if raw is None:
+        return default
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        raw = f"{raw}m"
+    try:
+        return parse_duration(str(raw))
+    except InvalidData:
+        return default

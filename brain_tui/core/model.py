@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, tzinfo
+from datetime import datetime, timedelta, tzinfo
 from enum import StrEnum
 from functools import cached_property
 from typing import Any
 
+from brain_tui.core.clock import DEFAULT_TTL
 from brain_tui.core.scope import ScopeEntry
 
 
@@ -266,6 +267,7 @@ class BrainSnapshot:
         locks: every lock file.
         corrupt: files that did not load.
         config: the parsed brain-compose.yml (empty mapping when absent).
+        default_ttl: the brain's `ttl_default`: the TTL of a claim whose file has no `ttl:`.
     """
 
     root: str
@@ -276,6 +278,7 @@ class BrainSnapshot:
     locks: tuple[Lock, ...] = ()
     corrupt: tuple[CorruptFile, ...] = ()
     config: Mapping[str, Any] = field(default_factory=dict)
+    default_ttl: timedelta = DEFAULT_TTL
 
     @cached_property
     def _by_id(self) -> dict[str, Claim]:

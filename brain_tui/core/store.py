@@ -18,7 +18,7 @@ from typing import Any
 from urllib.parse import quote
 
 from brain_tui.core.cache import ParseCache, Parsed, pausing_gc
-from brain_tui.core.clock import DEFAULT_TTL, MAX_TTL, SKEW_TOLERANCE, parse_duration, try_parse_timestamp
+from brain_tui.core.clock import DEFAULT_TTL, MAX_TTL, SKEW_TOLERANCE, claim_ttl, try_parse_timestamp
 from brain_tui.core.config import BrainConfig
 from brain_tui.core.errors import InvalidData
 from brain_tui.core.ids import SIGNAL_ID_RE, valid_session_id
@@ -73,15 +73,7 @@ def recover_legacy_section(text: str, scope: Any) -> str | None:
 
 
 def _claim_ttl(data: Mapping[str, Any], default_ttl: timedelta) -> timedelta:
-    raw = data.get("ttl")
-    if raw is None:
-        return default_ttl
-    if isinstance(raw, int) and not isinstance(raw, bool):
-        raw = f"{raw}m"
-    try:
-        return parse_duration(str(raw))
-    except InvalidData:
-        return default_ttl
+    return claim_ttl(data.get("ttl"), default_ttl)
 
 
 #: The statuses of SPEC 6.3; any other (after `normalize_status`) is kept, blocks, and is flagged.
@@ -442,4 +434,5 @@ class BrainStore:
             locks=tuple(locks),
             corrupt=tuple(sorted(corrupt, key=lambda c: c.path)),
             config=self.config.raw,
+            default_ttl=self.config.ttl_default,
         )

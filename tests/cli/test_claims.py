@@ -531,3 +531,18 @@ def test_list_shows_no_ttl_for_a_closed_claim(brain: Path, bsi: Bsi) -> None:
     row = next(line for line in bsi("claim", "list", "--all", brain=brain).out.splitlines() if sess in line)
     assert row.split()[1] == "closed"
     assert row.split()[4] == "—", row
+
+
+def test_renew_of_a_claim_without_ttl_uses_the_brain_default(brain: Path) -> None:
+    """One default TTL: a legacy claim without `ttl:` reads as expiring at +ttl_default and renews by it too."""
+    (brain / "brain-compose.yml").write_text("ttl_default: 4h\n", encoding="utf-8")
+    (brain / "claims" / "sess-20261129-0900-leg.yml").write_text(
+        "sess_id: sess-20261129-0900-leg\nstatus: open\nscope: notes/\nopened_at: 2026-11-29T09:00:00Z\n",
+        encoding="utf-8")
+    shown = run_bsi("--json", "claim", "show", "sess-20261129-0900-leg", brain=brain)
+    assert shown.code == 0, shown.err
+    assert shown.json()["expires_at"].startswith("2026-11-29T13:00")
+    renewed = run_bsi("--json", "claim", "renew", "sess-20261129-0900-leg", brain=brain)
+    assert renewed.code == 0, renewed.err
+    after = run_bsi("--json", "claim", "show", "sess-20261129-0900-leg", brain=brain).json()
+    assert after["expires_at"].startswith("2026-11-29T14:00"), after["expires_at"]
