@@ -221,30 +221,19 @@ def preflight(brain: Brain, sess_id: str, rel: str) -> None:
         BsiError: the refusal, with the message saying what unblocks it.
     """
     from brain_tui.core import preflight as rules
+    from brain_tui.core.conflicts import chain_complete
     from brain_tui.core.errors import PreflightRefused
     from brain_tui.core.model import BLOCKING_STATUSES
     from brain_tui.core.watchdog import expired
 
     snapshot = brain.snapshot(only_statuses=BLOCKING_STATUSES)
-    if not _chain_in(snapshot, sess_id):  # a closed claim, or a terminal ancestor: read the whole brain
+    if not chain_complete(snapshot, sess_id):  # a closed claim, or a terminal ancestor: read the whole brain
         snapshot = brain.snapshot()
     rules.check(snapshot, brain.config, sess_id, rel, lambda: _branch(brain))
     claim = snapshot.claim(sess_id)
     if claim is not None and expired(claim, snapshot):
         raise PreflightRefused(4, f"claim {sess_id} expired (stale, TTL over): renew it with "
                                   f"`bsi claim renew {sess_id}` while it is open, or open a new claim")
-
-
-def _chain_in(snapshot: BrainSnapshot, sess_id: str) -> bool:
-    """True when the claim and every ancestor it names are in `snapshot` (a cycle ends the chain)."""
-    current = snapshot.claim(sess_id)
-    seen = {sess_id}
-    while current is not None:
-        if not current.parent or current.parent in seen:
-            return True
-        seen.add(current.parent)
-        current = snapshot.claim(current.parent)
-    return False
 
 
 def _branch(brain: Brain) -> str:
