@@ -53,8 +53,9 @@ def test_no_color_uses_the_terminal_default_colours(demo_root: Path, tmp_path: P
     os.close(slave)
     raw = bytearray()
     try:
+        # The cockpit with its queue count drawn (the ⚑ of the header, in its wide or compact form).
         assert read_until(master, raw, lambda b: "Active claims" in CONTROL_RE.sub("", b.decode("utf-8", "replace"))
-                          and "need you" in CONTROL_RE.sub("", b.decode("utf-8", "replace")), 60)
+                          and "⚑" in CONTROL_RE.sub("", b.decode("utf-8", "replace")), 60)
         os.write(master, b"q")
         read_until(master, raw, lambda _b: proc.poll() is not None, 30)
     finally:
