@@ -35,7 +35,9 @@ sys.exit(main(argv))
 
 WRITER = """
 import sys
-from brain_tui.cli.main import main
+from brain_tui.cli.main import build_parser, main
+import brain_tui.core.brain  # imported before "ready" (bsi imports lazily): the kills land in the writes
+build_parser()
 root, seed = sys.argv[1], int(sys.argv[2])
 sys.stdout.write("ready\\n"); sys.stdout.flush()
 base = ["--brain", root, "--now", "2026-11-29T10:00:00Z"]
