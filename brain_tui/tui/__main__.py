@@ -11,11 +11,8 @@ from collections.abc import Sequence
 
 from brain_tui.core.errors import BsiError
 
-from .hangup import HangUp
+from .hangup import EXIT_HANGUP, HangUp
 from .themes import NO_COLOR_THEME
-
-#: Exit code when the terminal went away (SIGHUP).
-EXIT_HANGUP = 129
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -106,9 +103,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     hangup.app = app
     try:
         code = app.run()
+    except Exception:
+        if hangup.hung_up.is_set():  # the terminal went away under the app: a hang-up, not an error
+            return EXIT_HANGUP
+        raise
     finally:
         if demo_dir:
             shutil.rmtree(demo_dir, ignore_errors=True)
+    if hangup.hung_up.is_set():
+        return EXIT_HANGUP
     if app.return_code is not None and app.return_code != 0:
         return app.return_code
     return int(code or 0)
