@@ -28,6 +28,7 @@ from brain_tui.core.agents import Liveness
 from brain_tui.core.attention import AttentionItem, describe_time_left
 from brain_tui.core.brain import Brain
 from brain_tui.core.breath_metrics import SprintMetrics
+from brain_tui.core.env import EnvState
 from brain_tui.core.errors import BsiError
 from brain_tui.core.model import BLOCKING_STATUSES, BrainSnapshot, Claim
 
@@ -58,7 +59,7 @@ ENV_SECONDS = 5.0
 #: Seconds the environment reading may take before the pane says it timed out.
 ENV_TIMEOUT_SECONDS = 20.0
 
-EnvProvider = Callable[[Brain], tuple[Mapping[str, Any] | None, str]]
+EnvProvider = Callable[[Brain], tuple[EnvState | None, str]]
 
 
 class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
@@ -127,7 +128,7 @@ class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
         self._env_busy = False
         self._hung_up = False
         self.branch = ""
-        self.env_data: Mapping[str, Any] | None = None
+        self.env_data: EnvState | None = None
         self.env_note = "environment: collecting…" if live else "environment: live readings off"
         #: `Brain.live_sessions()`: each live claim's agent (state, last tool, last commit, launch).
         self.live_sessions: Mapping[str, Any] = {}

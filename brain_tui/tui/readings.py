@@ -60,7 +60,7 @@ class Readings:
     def on_env_read(self: BrainApp, event: EnvRead) -> None:
         self._env_busy = False
         self.env_data, self.env_note = event.data, event.note
-        git = event.data.get("git") if event.data else None
-        if isinstance(git, Mapping) and isinstance(git.get("branch"), str):
-            self.branch = git["branch"]
+        branch = event.data.git_reading.branch if event.data is not None else None
+        if branch is not None:
+            self.branch = branch
         self.show_snapshot()

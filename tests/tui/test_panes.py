@@ -9,6 +9,7 @@ findings through `safe_text`.
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -135,8 +136,8 @@ def test_env_shows_every_source_and_the_failing_one() -> None:
 
 
 def test_env_pm2_not_found_and_git_error() -> None:
-    data = {**FULL_ENV, "pm2": {"available": False, "error": "pm2 not found", "processes": []},
-            "git": {"error": "git timed out"}}
+    data = replace(FULL_ENV, pm2={"available": False, "error": "pm2 not found", "processes": []},
+                   git={"error": "git timed out"})
     text = render_env(data, PALETTE)
     assert "pm2    pm2 not found" in text.plain
     assert "git    ✗ git timed out" in text.plain and RED in styles_of(text, "✗ git timed out")
