@@ -23,6 +23,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from brain_tui.core.env_readings import GitReading, Pm2Reading, PortsReading, SystemReading
 from brain_tui.core.env_sources import collect_git, collect_pm2, collect_ports, collect_system, error_text
 
 
@@ -57,6 +58,26 @@ class EnvState:
             "ports": self.ports,
             "system": self.system,
         }
+
+    @property
+    def git_reading(self) -> GitReading:
+        """`git` as a typed view (what the cockpit reads)."""
+        return GitReading.of(self.git)
+
+    @property
+    def pm2_reading(self) -> Pm2Reading:
+        """`pm2` as a typed view."""
+        return Pm2Reading.of(self.pm2)
+
+    @property
+    def ports_reading(self) -> PortsReading:
+        """`ports` as a typed view."""
+        return PortsReading.of(self.ports)
+
+    @property
+    def system_reading(self) -> SystemReading:
+        """`system` as a typed view."""
+        return SystemReading.of(self.system)
 
 
 

@@ -20,11 +20,11 @@ from brain_tui.core.changes import ChangeSet
 from brain_tui.core.claims import require_claim
 from brain_tui.core.clock import format_timestamp
 from brain_tui.core.errors import InvalidData, PreflightRefused
+from brain_tui.core.formats import encode_lock_name
 from brain_tui.core.ids import valid_session_id
 from brain_tui.core.layout import LOCKS_DIR
 from brain_tui.core.model import BrainSnapshot, CorruptFile, Lock
 from brain_tui.core.scope_paths import normalize_path
-from brain_tui.core.store import encode_lock_name
 
 DEFAULT_LOCK_TTL_MIN = 60
 

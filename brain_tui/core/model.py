@@ -89,6 +89,16 @@ class ClaimResult:
                    tuple(str(f) for f in files) if isinstance(files, list) else (),
                    str(signal) if signal else None, raw)
 
+    @property
+    def commit_text(self) -> str | None:
+        """``commit`` as one line (a list joined with commas); None when absent."""
+        commit = self.data.get("commit")
+        if commit is None:
+            return None
+        if isinstance(commit, (list, tuple)):
+            return ", ".join(str(item) for item in commit if item is not None)
+        return str(commit)
+
 
 @dataclass(frozen=True)
 class Claim:
@@ -255,6 +265,42 @@ class CorruptFile:
 
 
 @dataclass(frozen=True)
+class BreathRecord:
+    """One sprint's breath record, read leniently.
+
+    Attributes:
+        sprint: the sprint ID (the file's name).
+        path: ``breath/<sprint>.yml``.
+        session: the session that ran the sprint, or None.
+        opened_at / closed_at: parsed times (None when absent or unreadable).
+        inhale: agent → files loaded for it.
+        referenced: files the sprint referenced.
+        released: files released at expire.
+        kept: file → reason it was kept.
+    """
+
+    sprint: str
+    path: str = ""
+    session: str | None = None
+    opened_at: datetime | None = None
+    closed_at: datetime | None = None
+    inhale: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    referenced: tuple[str, ...] = ()
+    released: tuple[str, ...] = ()
+    kept: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def loaded(self) -> tuple[str, ...]:
+        """Distinct files inhaled by all agents, in first-seen order."""
+        return tuple(dict.fromkeys(f for files in self.inhale.values() for f in files))
+
+    @property
+    def is_closed(self) -> bool:
+        """True once the sprint was expired (closed_at set)."""
+        return self.closed_at is not None
+
+
+@dataclass(frozen=True)
 class BrainSnapshot:
     """An immutable picture of the brain at one "now".
 
@@ -268,6 +314,8 @@ class BrainSnapshot:
         corrupt: files that did not load.
         config: the parsed brain-compose.yml (empty mapping when absent).
         default_ttl: the brain's `ttl_default`: the TTL of a claim whose file has no `ttl:`.
+        breath: the context-broker's sprint records (``breath/*.yml``), ordered by opening time then ID.
+        breath_corrupt: breath files that did not load (kept apart: they block nothing).
     """
 
     root: str
@@ -279,6 +327,8 @@ class BrainSnapshot:
     corrupt: tuple[CorruptFile, ...] = ()
     config: Mapping[str, Any] = field(default_factory=dict)
     default_ttl: timedelta = DEFAULT_TTL
+    breath: tuple[BreathRecord, ...] = ()
+    breath_corrupt: tuple[CorruptFile, ...] = ()
 
     @cached_property
     def _by_id(self) -> dict[str, Claim]:

@@ -10,7 +10,9 @@ from typing import Any
 from textual.message import Message
 
 from brain_tui.core.agents import Liveness
+from brain_tui.core.env import EnvState
 from brain_tui.core.model import BrainSnapshot
+from brain_tui.core.remote import SyncStatus
 
 
 @dataclass
@@ -45,7 +47,7 @@ class SyncFinished(Message):
 
     Attributes:
         kind: "fetch" or "sync".
-        status: `core.sync.sync_status()` after it (None when unknown).
+        status: `brain.remote.status()` after it (None when unknown).
         message: what it did, for the toast ("" when nothing to say).
         error: why it failed ("" on success).
         severity: the toast's severity.
@@ -53,7 +55,7 @@ class SyncFinished(Message):
     """
 
     kind: str
-    status: Mapping[str, Any] | None
+    status: SyncStatus | None
     message: str = ""
     error: str = ""
     severity: str = "information"
@@ -65,7 +67,7 @@ class SyncFinished(Message):
 class SyncStatusRead(Message):
     """The sync state (ahead/behind, last sync, pending) was read."""
 
-    status: Mapping[str, Any] | None
+    status: SyncStatus | None
 
 
 
@@ -73,16 +75,7 @@ class SyncStatusRead(Message):
 class EnvRead(Message):
     """The environment reading ended (`data` None: `note` says why)."""
 
-    data: Mapping[str, Any] | None
-    note: str
-
-
-
-@dataclass
-class BreathRead(Message):
-    """The breath records were read."""
-
-    data: list[Mapping[str, Any]] | None
+    data: EnvState | None
     note: str
 
 

@@ -7,11 +7,13 @@ behind, the last error, what runs now) is what the header shows.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from brain_tui.core.errors import BsiError
+from brain_tui.core.reconcile import SyncReport
+from brain_tui.core.remote import SyncStatus
 
 from . import sources
 from .messages import SyncFinished, SyncStatusRead
@@ -28,7 +30,7 @@ class SyncController:
     """What the cockpit knows about the remote, and the workers that talk to it.
 
     Attributes:
-        data: `brain.remote.status().as_dict()`: ahead/behind, last sync, pending changes (None: unknown yet).
+        data: `brain.remote.status()`: ahead/behind, last sync, pending changes (None: unknown yet).
         error: the last sync/fetch error ("" once one works again).
         busy: "syncing" while `s` runs, "fetching" during a background fetch, "" when idle.
         fetched_at: when the last background fetch worked (brain clock; kept in memory only).
@@ -36,7 +38,7 @@ class SyncController:
 
     def __init__(self, app: BrainApp) -> None:
         self.app = app
-        self.data: Mapping[str, Any] | None = None
+        self.data: SyncStatus | None = None
         self.error = ""
         self.busy = ""
         self.queued = False
@@ -107,7 +109,7 @@ class SyncController:
                 else:
                     report = app.call_core(sync_now)
                     message = describe_sync(report)
-                    if getattr(report, "lost", None):
+                    if report.lost:
                         severity = "warning"
         except BsiError as exc:
             error = plain_remote_error(exc.message, exc.exit_code)
@@ -154,18 +156,13 @@ def plain_remote_error(message: str, exit_code: int = 0) -> str:
     return message
 
 
-def describe_sync(report: Any) -> str:
+def describe_sync(report: SyncReport) -> str:
     """The message after `s`: what the sync did (pushed, rebased, claims lost while offline)."""
-    data = report.as_dict() if hasattr(report, "as_dict") else {}
-    if not data:
-        return "sync: done"
-    parts = ["pushed" if data.get("pushed") else "up to date"]
-    if data.get("rebased"):
+    parts = ["pushed" if report.pushed else "up to date"]
+    if report.rebased:
         parts.append("local commits rebased on the remote")
-    parts.append(f"↑{data.get('ahead') or 0} ↓{data.get('behind') or 0}")
+    parts.append(f"↑{report.ahead} ↓{report.behind}")
     message = "sync: " + ", ".join(parts)
-    lost = data.get("lost") or []
-    if lost:
-        names = ", ".join(str(item.get("sess_id")) for item in lost if isinstance(item, Mapping))
-        message += f"; lost while offline: {names}"
+    if report.lost:
+        message += f"; lost while offline: {', '.join(item.sess_id for item in report.lost)}"
     return message

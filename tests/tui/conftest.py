@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from brain_tui.core.brain import Brain
+from brain_tui.core.env import EnvState
 from brain_tui.demo import build_demo
 from brain_tui.tui.app import BrainApp
 
@@ -27,47 +28,47 @@ DEPLOY = "sess-20261129-0950-deploy-notes"
 STALE = "sess-20261129-0500-notes-wrap"
 
 #: A fixed environment reading (the real one depends on the machine).
-FAKE_ENV: dict[str, Any] = {
-    "hostname": "desktop",
-    "instance": INSTANCE,
-    "git": {"branch": "main", "dirty_count": 0, "ahead": None, "behind": None, "remote": None,
-            "version": "0000000 bsi: demo"},
-    "pm2": {"available": False, "error": "pm2 not found", "processes": []},
-    "ports": {"listening": [], "configured": [
+FAKE_ENV = EnvState(
+    hostname="desktop",
+    instance=INSTANCE,
+    git={"branch": "main", "dirty_count": 0, "ahead": None, "behind": None, "remote": None,
+         "version": "0000000 bsi: demo"},
+    pm2={"available": False, "error": "pm2 not found", "processes": []},
+    ports={"listening": [], "configured": [
         {"name": "brain-api", "port": 7700, "up": True, "source": "brain-compose.yml"},
         {"name": "brain-mcp", "port": 7701, "up": False, "source": "brain-compose.yml"},
     ]},
-    "system": {"load": {"1m": 0.42, "5m": 0.35, "15m": 0.3, "cpus": 4},
-               "memory": {"percent": 41.0}, "disk": {"percent": 63.0, "free": 40 * 1024 ** 3}},
-}
+    system={"load": {"1m": 0.42, "5m": 0.35, "15m": 0.3, "cpus": 4},
+            "memory": {"percent": 41.0}, "disk": {"percent": 63.0, "free": 40 * 1024 ** 3}},
+)
 
 #: A fuller fixed reading for the environment pane's own tests: pm2 processes, listening ports with their
 #: process, a dirty work tree, a remote — and one failing source (memory), which must show as such.
-FULL_ENV: dict[str, Any] = {
-    "hostname": "desktop",
-    "instance": INSTANCE,
-    "git": {"branch": "main", "dirty_count": 2, "dirty": ["wiki/concepts.md", "todo/brain.md"], "ahead": 1,
-            "behind": 2, "remote": "origin", "last_sync": "2026-11-29T09:58:00+00:00", "last_sync_age_s": 120,
-            "version": "e3c41d2 bsi: mark stale sess-20261129-0500-notes-wrap"},
-    "pm2": {"available": True, "error": None, "processes": [
+FULL_ENV = EnvState(
+    hostname="desktop",
+    instance=INSTANCE,
+    git={"branch": "main", "dirty_count": 2, "dirty": ["wiki/concepts.md", "todo/brain.md"], "ahead": 1,
+         "behind": 2, "remote": "origin", "last_sync": "2026-11-29T09:58:00+00:00", "last_sync_age_s": 120,
+         "version": "e3c41d2 bsi: mark stale sess-20261129-0500-notes-wrap"},
+    pm2={"available": True, "error": None, "processes": [
         {"name": "brain-api", "status": "online", "uptime_s": 93784, "restarts": 0, "cpu": 1.5,
          "memory": 88 * 1024 ** 2, "port": 7700},
         {"name": "brain-mcp", "status": "errored", "uptime_s": None, "restarts": 12, "cpu": 0, "memory": 0,
          "port": 7701},
     ]},
-    "ports": {"error": None, "note": None,
-              "listening": [{"port": 22, "address": "0.0.0.0", "pid": 801, "process": "sshd"},
-                            {"port": 7700, "address": "127.0.0.1", "pid": 4242, "process": "node"}],
-              "configured": [
-                  {"name": "brain-api", "port": 7700, "up": True, "source": "brain-compose.yml"},
-                  {"name": "brain-mcp", "port": 7701, "up": False, "source": "brain-compose.yml"},
-                  {"name": "BRAIN_KEY_PORT", "port": None, "up": False, "source": "env",
-                   "error": "not a port number: 'abc'"},
-              ]},
-    "system": {"load": {"1m": 0.42, "5m": 0.35, "15m": 0.3, "cpus": 4},
-               "memory": {"error": "PermissionError: /proc/meminfo"},
-               "disk": {"percent": 63.0, "free": 40 * 1024 ** 3}},
-}
+    ports={"error": None, "note": None,
+           "listening": [{"port": 22, "address": "0.0.0.0", "pid": 801, "process": "sshd"},
+                         {"port": 7700, "address": "127.0.0.1", "pid": 4242, "process": "node"}],
+           "configured": [
+               {"name": "brain-api", "port": 7700, "up": True, "source": "brain-compose.yml"},
+               {"name": "brain-mcp", "port": 7701, "up": False, "source": "brain-compose.yml"},
+               {"name": "BRAIN_KEY_PORT", "port": None, "up": False, "source": "env",
+                "error": "not a port number: 'abc'"},
+           ]},
+    system={"load": {"1m": 0.42, "5m": 0.35, "15m": 0.3, "cpus": 4},
+            "memory": {"error": "PermissionError: /proc/meminfo"},
+            "disk": {"percent": 63.0, "free": 40 * 1024 ** 3}},
+)
 
 
 class MovableClock:

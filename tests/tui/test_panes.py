@@ -9,12 +9,15 @@ findings through `safe_text`.
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 from rich.text import Text
 
+from brain_tui.core.breath_metrics import SprintMetrics
 from brain_tui.tui import sources
 from brain_tui.tui.present import PLAIN_PALETTE, Palette
 from brain_tui.tui.screens.lint import LintScreen
@@ -30,9 +33,11 @@ PALETTE = Palette(ok="green", warn="yellow", error=RED, accent="cyan", muted="di
 
 
 def sprint(name: str, *, load: float | None = 1.0, stale: float | None = 0.0, depth: int = 1,
-           exhale: float | None = 0.5, alerts: tuple[dict[str, Any], ...] = (), open_: bool = False) -> dict[str, Any]:
-    return {"sprint": f"sprint-20261129-1000-{name}", "context_load": load, "stale_ratio": stale,
-            "breath_depth": depth, "exhale_rate": exhale, "alerts": list(alerts), "open": open_}
+           exhale: float | None = 0.5, alerts: tuple[dict[str, Any], ...] = (), open_: bool = False) -> SprintMetrics:
+    return SprintMetrics(sprint=f"sprint-20261129-1000-{name}", opened_at=None,
+                         closed_at=None if open_ else datetime(2026, 11, 29, 11, tzinfo=UTC),
+                         loaded=2, referenced=2, released=1, stale=0, kept=0, context_load=load,
+                         stale_ratio=stale, breath_depth=depth, exhale_rate=exhale, alerts=alerts)
 
 
 def styles_of(text: Text, fragment: str, after: str = "") -> set[str]:
@@ -131,8 +136,8 @@ def test_env_shows_every_source_and_the_failing_one() -> None:
 
 
 def test_env_pm2_not_found_and_git_error() -> None:
-    data = {**FULL_ENV, "pm2": {"available": False, "error": "pm2 not found", "processes": []},
-            "git": {"error": "git timed out"}}
+    data = replace(FULL_ENV, pm2={"available": False, "error": "pm2 not found", "processes": []},
+                   git={"error": "git timed out"})
     text = render_env(data, PALETTE)
     assert "pm2    pm2 not found" in text.plain
     assert "git    ✗ git timed out" in text.plain and RED in styles_of(text, "✗ git timed out")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,8 @@ import pytest
 from brain_tui.core import claims
 from brain_tui.core.brain import Brain
 from brain_tui.core.clock import parse_duration
+from brain_tui.core.reconcile import LostClaim, SyncReport
+from brain_tui.core.remote import SyncStatus
 from brain_tui.core.scope import parse_scope
 from brain_tui.tui.app import BrainApp
 
@@ -73,7 +76,7 @@ async def test_header_shows_ahead_behind_last_sync_and_pending(make_app, demo_ro
         await settle(pilot)
         line = header(app)
         assert "↑1 ↓0" in line and "1 pending" in line
-        assert app.syncer.data is not None and app.syncer.data["ahead"] == 1
+        assert app.syncer.data is not None and app.syncer.data.ahead == 1
         env = str(app.screen.query_one("#env").render())
         assert "never synced" in env and "1 pending — s pushes" in env
 
@@ -238,13 +241,23 @@ def test_sync_badge_forms(demo_root: Path) -> None:
     from brain_tui.tui.widgets.header import sync_badge
 
     snap = fresh(demo_root).snapshot()
-    base = {"has_remote": True, "ahead": 0, "behind": 3, "last_sync": "2026-11-29T09:50:00+00:00",
-            "pending_since": None}
+    base = SyncStatus(mode="manual", has_remote=True, branch="main", ahead=0, behind=3,
+                      last_sync="2026-11-29T09:50:00+00:00", pending_since=None, fetch_interval_s=30)
     assert sync_badge(base, snap, PLAIN_PALETTE).plain == " ⇅ ↑0 ↓3 · synced 10m ago"
     assert sync_badge(base, snap, PLAIN_PALETTE, compact=True).plain == " ↑0↓3 10m ago"
-    pending = {**base, "ahead": 2, "pending_since": "2026-11-29T09:41:00+00:00"}
+    pending = replace(base, ahead=2, pending_since="2026-11-29T09:41:00+00:00")
     assert sync_badge(pending, snap, PLAIN_PALETTE).plain == " ⇅ ↑2 ↓3 · 2 pending since 09:41"
     assert sync_badge(base, snap, PLAIN_PALETTE, error="remote \x1b[31munreachable").plain.startswith(
         " ⇅ ↑0 ↓3 · ✗ remote ⟨ESC⟩")  # an error from git is shown inert
-    assert sync_badge({**base, "has_remote": False}, snap, PLAIN_PALETTE).plain == ""
-    assert sync_badge({**base, "last_sync": None}, snap, PLAIN_PALETTE).plain.endswith("never synced")
+    assert sync_badge(replace(base, has_remote=False), snap, PLAIN_PALETTE).plain == ""
+    assert sync_badge(replace(base, last_sync=None), snap, PLAIN_PALETTE).plain.endswith("never synced")
+
+
+def test_the_sync_message_reads_the_report() -> None:
+    from brain_tui.tui.syncing import describe_sync
+
+    assert describe_sync(SyncReport(fetched=True, pushed=True, ahead=0, behind=0)) == "sync: pushed, ↑0 ↓0"
+    lost = SyncReport(fetched=True, rebased=True, behind=2, lost=(
+        LostClaim("sess-20261129-0900-a", "wiki/", ()), LostClaim("sess-20261129-0901-b", "todo/", ())))
+    assert describe_sync(lost) == ("sync: up to date, local commits rebased on the remote, ↑0 ↓2; "
+                                   "lost while offline: sess-20261129-0900-a, sess-20261129-0901-b")

@@ -29,6 +29,7 @@ from textual.events import Resize
 from textual.widgets import Static
 
 from brain_tui.core import breath_metrics
+from brain_tui.core.breath_metrics import SprintMetrics
 
 from ..present import PLAIN_PALETTE, Palette
 from ..safe import safe_text
@@ -110,10 +111,10 @@ def bar_cells(value: Any, threshold: float | None, scale: float) -> tuple[int, i
     return low, up
 
 
-def _flagged(sprint: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+def _flagged(sprint: SprintMetrics) -> dict[str, Mapping[str, Any]]:
     """metric → the core's alert for it in this sprint."""
     out: dict[str, Mapping[str, Any]] = {}
-    for alert in sprint.get("alerts") or []:
+    for alert in sprint.alerts:
         if isinstance(alert, Mapping):
             metric = str(alert.get("metric"))
             if metric == "inhale" and metric in out:
@@ -130,12 +131,12 @@ def shown_count(width: int, total: int) -> int:
     return max(1, min(total, MAX_SPRINTS, max(MIN_SPRINTS, room)))
 
 
-def render_breath(sprints: Sequence[Mapping[str, Any]] | None, palette: Palette = PLAIN_PALETTE,
+def render_breath(sprints: Sequence[SprintMetrics] | None, palette: Palette = PLAIN_PALETTE,
                   note: str = "", width: int = DEFAULT_WIDTH) -> Text:
     """The breath metrics of the last sprints as bar charts with threshold lines, then the alerts.
 
     Args:
-        sprints: `SprintMetrics.as_dict()` items, oldest first; None when not loaded.
+        sprints: the core's metrics of each sprint, oldest first; None when not loaded.
         palette: theme styles.
         note: shown when there is nothing to show, or below the charts (e.g. unreadable files).
         width: the cells available (decides how many sprints are shown).
@@ -151,7 +152,7 @@ def render_breath(sprints: Sequence[Mapping[str, Any]] | None, palette: Palette 
     # header: the sprint names under which the bars stand
     out.append("sprint".ljust(LABEL), style=palette.muted)
     for sprint in recent:
-        name = short_sprint(str(sprint.get("sprint") or "?")) + ("•" if sprint.get("open") else "")
+        name = short_sprint(sprint.sprint or "?") + ("•" if sprint.is_open else "")
         label = safe_text(name, BAR + GAP - 1, style=palette.strong)
         out.append_text(label)
         out.append(" " * (BAR + GAP - label.cell_len))
@@ -159,7 +160,7 @@ def render_breath(sprints: Sequence[Mapping[str, Any]] | None, palette: Palette 
     for key, label, direction in METRICS:
         limit = thresholds.get(key)
         threshold = limit[1] if limit else None
-        values = [s.get(key) for s in recent]
+        values = [getattr(s, key) for s in recent]
         numbers = [float(v) for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
         scale = max(numbers, default=0.0) or 1.0
         upper = Text(end="")
@@ -170,7 +171,7 @@ def render_breath(sprints: Sequence[Mapping[str, Any]] | None, palette: Palette 
             cells = bar_cells(value, threshold, scale)
             if key in flagged:
                 style: Style = palette.error
-            elif sprint.get("open") and key in EXHALE_SIDE:
+            elif sprint.is_open and key in EXHALE_SIDE:
                 style = palette.muted
             else:
                 style = palette.ok
@@ -189,7 +190,7 @@ def render_breath(sprints: Sequence[Mapping[str, Any]] | None, palette: Palette 
             upper.append(LINE * GAP if threshold else " " * GAP, style=line_style)
             lower.append(" " * GAP)
         last_flagged = key in flags[-1]
-        provisional = bool(recent[-1].get("open")) and key in EXHALE_SIDE
+        provisional = recent[-1].is_open and key in EXHALE_SIDE
         lower.append(fmt_value(key, values[-1]).rjust(VALUE),
                      style=palette.error if last_flagged else palette.muted if provisional else palette.strong)
         out.append("\n")
@@ -210,9 +211,9 @@ def render_breath(sprints: Sequence[Mapping[str, Any]] | None, palette: Palette 
     # the alerts, newest sprint first
     alerts: list[tuple[str, str]] = []
     for sprint in reversed(recent):
-        for alert in sprint.get("alerts") or []:
+        for alert in sprint.alerts:
             if isinstance(alert, Mapping):
-                alerts.append((short_sprint(str(sprint.get("sprint") or "?")),
+                alerts.append((short_sprint(sprint.sprint or "?"),
                                str(alert.get("message") or alert.get("metric") or "?")))
     if not alerts:
         out.append("\n")
@@ -229,12 +230,12 @@ def render_breath(sprints: Sequence[Mapping[str, Any]] | None, palette: Palette 
     return out
 
 
-def alert_count(sprints: Sequence[Mapping[str, Any]] | None, width: int = DEFAULT_WIDTH) -> int:
+def alert_count(sprints: Sequence[SprintMetrics] | None, width: int = DEFAULT_WIDTH) -> int:
     """How many alerts the pane lists (for its title)."""
     if not sprints:
         return 0
     recent = list(sprints)[-shown_count(width, len(sprints)):]
-    return sum(1 for s in recent for a in s.get("alerts") or [] if isinstance(a, Mapping))
+    return sum(1 for s in recent for a in s.alerts if isinstance(a, Mapping))
 
 
 class BreathPanel(Static):
@@ -242,7 +243,7 @@ class BreathPanel(Static):
 
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002
         super().__init__(Text("loading…", end=""), id=id, markup=False)
-        self.sprints: Sequence[Mapping[str, Any]] | None = None
+        self.sprints: Sequence[SprintMetrics] | None = None
         self.note = ""
         self.palette: Palette = PLAIN_PALETTE
         self._drawn_width = 0
@@ -252,7 +253,7 @@ class BreathPanel(Static):
         """The cells the charts may use."""
         return self.size.width or DEFAULT_WIDTH
 
-    def show(self, sprints: Sequence[Mapping[str, Any]] | None, palette: Palette, note: str = "") -> None:
+    def show(self, sprints: Sequence[SprintMetrics] | None, palette: Palette, note: str = "") -> None:
         """Render `sprints` (None shows `note`)."""
         self.sprints, self.note, self.palette = sprints, note, palette
         self._draw()

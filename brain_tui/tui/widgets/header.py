@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
 
 from rich.style import Style
 from rich.text import Text
@@ -12,14 +11,16 @@ from textual.widgets import Static
 
 from brain_tui.core.attention import AttentionItem
 from brain_tui.core.clock import try_parse_timestamp
+from brain_tui.core.env import EnvState
 from brain_tui.core.model import BrainSnapshot
+from brain_tui.core.remote import SyncStatus
 
 from ..present import Palette, age, format_clock
 from ..safe import safe_text, styled
 
 
 def sync_badge(
-    sync: Mapping[str, Any] | None,
+    sync: SyncStatus | None,
     snapshot: BrainSnapshot,
     palette: Palette,
     *,
@@ -31,7 +32,7 @@ def sync_badge(
     """The header's sync state: ahead/behind, the last sync, pending local changes, errors.
 
     Args:
-        sync: `brain.remote.status().as_dict()` (None when unknown: nothing is shown).
+        sync: `brain.remote.status()` (None when unknown: nothing is shown).
         snapshot: for the clock (ages) and the timezone.
         palette: theme styles.
         error: the last sync or fetch error ("" when the last one worked).
@@ -44,11 +45,11 @@ def sync_badge(
         A Text starting with a space, or an empty Text when the brain has no remote.
     """
     out = Text(end="")
-    if not isinstance(sync, Mapping) or not sync.get("has_remote"):
+    if sync is None or not sync.has_remote:
         return out
-    ahead, behind = sync.get("ahead") or 0, sync.get("behind") or 0
-    pending_since = try_parse_timestamp(sync.get("pending_since"), snapshot.tz)
-    last = try_parse_timestamp(sync.get("last_sync"), snapshot.tz)
+    ahead, behind = sync.ahead or 0, sync.behind or 0
+    pending_since = try_parse_timestamp(sync.pending_since, snapshot.tz)
+    last = try_parse_timestamp(sync.last_sync, snapshot.tz)
     out.append(" " if compact else " ⇅ ", style=palette.muted)
     out.append(f"↑{ahead}", style=palette.warn if ahead or pending_since else palette.muted)
     out.append(f"↓{behind}" if compact else f" ↓{behind}", style=palette.accent if behind else palette.muted)
@@ -84,9 +85,9 @@ def header_text(
     palette: Palette,
     readonly: bool,
     hint: str = "",
-    env: Mapping[str, Any] | None = None,
+    env: EnvState | None = None,
     width: int = 120,
-    sync: Mapping[str, Any] | None = None,
+    sync: SyncStatus | None = None,
     sync_error: str = "",
     sync_busy: str = "",
     fetched_at: datetime | None = None,
@@ -102,9 +103,9 @@ def header_text(
         palette: theme styles.
         readonly: show the READ-ONLY badge.
         hint: e.g. "demo".
-        env: the environment data (ahead/behind, when `sync` is unknown).
+        env: the environment reading (ahead/behind, when `sync` is unknown).
         width: the header's width (the clock is right-aligned).
-        sync: `brain.remote.status().as_dict()` — ahead/behind, last sync, pending changes.
+        sync: `brain.remote.status()` — ahead/behind, last sync, pending changes.
         sync_error: the last sync or background fetch error.
         sync_busy: set while `s` runs.
         fetched_at: when the last background fetch worked.
@@ -120,12 +121,12 @@ def header_text(
     if branch:
         left.append(" · ⎇ ", style=palette.muted)
         left.append_text(safe_text(branch, 30))
-    git = env.get("git") if isinstance(env, Mapping) else None
-    if isinstance(sync, Mapping):
+    git = env.git_reading if env is not None else None
+    if sync is not None:
         left.append_text(sync_badge(sync, snapshot, palette, error=sync_error, busy=sync_busy, compact=compact,
                                     fetched_at=fetched_at))
-    elif isinstance(git, Mapping) and (git.get("ahead") is not None or git.get("behind") is not None):
-        left.append_text(safe_text(f" ↑{git.get('ahead') or 0}↓{git.get('behind') or 0}", 16, style=palette.muted))
+    elif git is not None and (git.ahead is not None or git.behind is not None):
+        left.append_text(safe_text(f" ↑{git.ahead or 0}↓{git.behind or 0}", 16, style=palette.muted))
     if readonly:
         left.append("  READ-ONLY", style=palette.warn)
     items = list(queue or ())
