@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from generate import DEFAULT_NOW, generate
+from parse_helper import measure_parse_helper
 
 NOW = DEFAULT_NOW
 DEFAULT_SIZES = (10, 1000, 10000)
@@ -577,6 +578,8 @@ GOALS: list[tuple[str, str, Callable[[Results, int, int], float | None], float, 
      lambda r, big, small: _ratio(r, "bsi hook pre-tool-use, bound Edit in scope", big, small), 1.5, "×"),
     ("hook pre-tool-use 10k ÷ python -c pass", "≤ 3×",
      lambda r, big, small: _hook_vs_bare(r, big), 3.0, "×"),
+    ("parse helper: cold claim list, helper on ÷ one core", "< 1×",
+     lambda r, big, small: _helper_ratio(r), 1.0, "×"),
     ("bsi index, 10k warm", "< 1 s",
      lambda r, big, small: _ms(r, "bsi index --no-commit (warm)", big), 1000.0, "ms"),
 ]
@@ -590,6 +593,13 @@ def _ratio(r: Results, name: str, big: int, small: int) -> float | None:
 def _hook_vs_bare(r: Results, size: int) -> float | None:
     hook, bare = r.get("bsi hook pre-tool-use, bound Edit in scope", size), r.get("python -c pass (same run)", size)
     return None if hook is None or not bare else hook / bare
+
+
+def _helper_ratio(r: Results) -> float | None:
+    on = r.rows.get("claim list --json (cold, parse helper on (2 cores))", {})
+    off = r.rows.get("claim list --json (cold, one core: no parse helper)", {})
+    size = max(set(on) & set(off), default=None)
+    return None if size is None or not off[size] else on[size] / off[size]
 
 
 def _ms(r: Results, name: str, size: int) -> float | None:
@@ -717,6 +727,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-cockpit", action="store_true", help="skip the cockpit measurements")
     parser.add_argument("--no-hook", action="store_true", help="skip the hook measurements")
     parser.add_argument("--only-hook", action="store_true", help="only generation and the hook measurements")
+    parser.add_argument("--only-helper", action="store_true",
+                        help="only generation and the parse helper's cold runs (with vs without it)")
     parser.add_argument("--probe-cockpit", metavar="PATH", help=argparse.SUPPRESS)
     parser.add_argument("--probe-live", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--probe-seed", type=int, default=0, help=argparse.SUPPRESS)
@@ -741,16 +753,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         brains, counts = build_brains(workdir, sizes, results)
         if not args.smoke:
             time.sleep(2.1)  # let the fresh files leave the parse cache's racy window (core/cache.py)
-        if not args.only_hook:
+        if not args.only_hook and not args.only_helper:
             measure_cli(results, brains, args.repeat, counts, args.smoke)
             measure_index(results, brains, args.repeat)
             measure_conflicts(results, brains, queries=20 if args.smoke else 300)
             measure_imports(results, brains[sizes[0]], sizes[0], args.repeat)
-        if not args.no_hook:
+        if not args.only_hook and (args.only_helper or max(sizes) >= 10_000 or args.smoke):
+            measure_parse_helper(results, brains, [*bsi_command(), "--now", NOW], child_env(), clear_cache,
+                                 args.smoke)
+        if not args.no_hook and not args.only_helper:
             measure_hook(results, brains, args.repeat, workdir, args.smoke)
-        if not args.no_cockpit and not args.only_hook:
+        if not args.no_cockpit and not args.only_hook and not args.only_helper:
             measure_cockpit(results, brains, 1 if args.smoke else min(args.repeat, 3), args.smoke)
-    except (BenchError, subprocess.TimeoutExpired, json.JSONDecodeError, KeyError) as exc:
+    except (BenchError, RuntimeError, subprocess.TimeoutExpired, json.JSONDecodeError, KeyError) as exc:
         print(f"benchmark failed: {exc}", file=sys.stderr)
         return 1
     finally:
