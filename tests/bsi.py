@@ -61,9 +61,17 @@ class Run(NamedTuple):
         return json.loads(self.out)
 
 
-def bsi_command(*args: str, brain: Path | None = None, now: str | None = None) -> list[str]:
-    """The command line `bsi [--brain BRAIN] [--now NOW] ARGS…` (for a process the test drives itself)."""
-    cmd = list(BSI)
+def bsi_command(*args: str, brain: Path | None = None, now: str | None = None,
+                python: tuple[str, ...] = ()) -> list[str]:
+    """The command line `bsi [--brain BRAIN] [--now NOW] ARGS…` (for a process the test drives itself).
+
+    Args:
+        args: the command line after the global flags.
+        brain: passed as `--brain`.
+        now: passed as `--now` (None or empty: no clock override).
+        python: interpreter options before `-m` (e.g. `-X importtime`).
+    """
+    cmd = [BSI[0], *python, *BSI[1:]]
     if brain is not None:
         cmd += ["--brain", str(brain)]
     if now:
