@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import NOW, clean_env, ok, run_bsi
+from tests.bsi import NOW, clean_env, ok, run_bsi
 
 AGENT = "0f8e2a4c-7b1d-4e9a-a3c5-6d2f1b0e9c87"
 DENY_KEYS = {"hookSpecificOutput"}
@@ -260,7 +260,8 @@ def test_usage_errors_exit_2(brain: Path) -> None:
 
 def test_no_write_and_no_commit_on_the_hot_path(bound: tuple[Path, str]) -> None:
     brain, _sess = bound
-    from tests.conftest import head, tree_bytes
+    from tests.bsi import head
+    from tests.conftest import tree_bytes
 
     before, commit = tree_bytes(brain), head(brain)
     hook(brain, "pre-tool-use", event(brain, "Edit", str(brain / "src" / "a.py")))

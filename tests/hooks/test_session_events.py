@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from brain_tui.core import agents
-from tests.conftest import clean_env, ok, run_bsi
+from tests.bsi import clean_env, ok, run_bsi
 from tests.hooks.test_pre_tool_use import AGENT, assert_allowed, assert_denied, event, hook
 
 

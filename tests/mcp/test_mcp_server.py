@@ -16,7 +16,8 @@ from mcp.client.stdio import StdioServerParameters
 from brain_tui.core import agents
 from brain_tui.mcp.server import build_server
 from brain_tui.mcp.tools import Session
-from tests.conftest import NOW, clean_env, load_claim, ok, run_bsi
+from tests.bsi import NOW, clean_env, ok, run_bsi
+from tests.conftest import load_claim
 from tests.hooks.test_pre_tool_use import assert_allowed, assert_denied, event, hook
 
 AGENT = "7a6b5c4d-3e2f-4a1b-9c8d-7e6f5a4b3c2d"
