@@ -98,13 +98,12 @@ def build(root: str | os.PathLike[str], snapshot: BrainSnapshot, config: BrainCo
         entries = [[e.kind, e.key] for e in claim.scope] if claim.scope and "scope-invalid" not in claim.flags \
             else None
         expires = claim.expires_at.timestamp() if claim.expires_at is not None and claim.opened_at else None
-        agent = claim.data.get("agent_session")
         claims[claim.sess_id] = {
             "status": claim.status, "scope": entries, "parent": claim.parent, "type": claim.type,
             "search": claim.satellite_type == "search", "expires": expires,
             "tripped": circuit_state(claim, config.max_consecutive_fails).tripped,
-            "branch": bool(str(claim.data.get("theme_branch") or "").strip()),
-            "agent_session": agent if isinstance(agent, str) else None,
+            "branch": bool(claim.theme_branch),
+            "agent_session": claim.agent_session,
         }
     locks = []
     for lock in snapshot.locks:

@@ -182,6 +182,17 @@ class Claim:
         return self._text_field("paused_from") or None
 
     @property
+    def agent_session(self) -> str | None:
+        """The coding agent's session bound at open (SPEC 20.1), when written as text; else None."""
+        value = self.data.get("agent_session")
+        return value if isinstance(value, str) else None
+
+    @property
+    def exit_triggers(self) -> dict[str, str]:
+        """The exit triggers as written (``on_done``, ``on_partial``, ``on_fail``: only those set)."""
+        return {key: str(self.data[key]) for key in ("on_done", "on_partial", "on_fail") if self.data.get(key)}
+
+    @property
     def theme_branch(self) -> str:
         """The git branch the claim works on ("" when it names none)."""
         return self._text_field("theme_branch").strip()

@@ -100,7 +100,7 @@ def bound_claims(ctx: HookContext, snapshot: BrainSnapshot | None = None) -> lis
         return []
     found = list(reversed(agents.bound_claims(ctx.root, session)))
     if not found and snapshot is not None:
-        found = [c.sess_id for c in reversed(snapshot.claims) if c.data.get("agent_session") == session]
+        found = [c.sess_id for c in reversed(snapshot.claims) if c.agent_session == session]
     return found
 
 

@@ -351,13 +351,14 @@ def test_a_cold_start_shared_with_a_helper_process_reads_the_same(tmp_path: Path
 
 def test_bsi_claim_list_reads_the_same_cold_and_warm(tmp_path: Path) -> None:
     import subprocess
-    import sys
+
+    from tests.bsi import bsi_command
 
     root = three_claims(tmp_path)
 
     def bsi(*args: str) -> Any:
-        done = subprocess.run([sys.executable, "-m", "brain_tui.cli.main", "--brain", str(root), "--now",
-                               NOW.isoformat(), *args, "--json"], capture_output=True, text=True, check=True)
+        done = subprocess.run(bsi_command(*args, "--json", brain=root, now=NOW.isoformat()), capture_output=True,
+                              text=True, check=True)
         return json.loads(done.stdout)
 
     cold = bsi("claim", "list")

@@ -137,3 +137,15 @@ def test_breath_records_are_parsed_once_per_change(brain: Brain) -> None:
     record.write_text(record.read_text(encoding="utf-8").replace("a.md", "c.md"), encoding="utf-8")
     assert brain.snapshot().breath[0].loaded == ("c.md",)
     assert brain.store.parsed_last == 1
+
+
+def test_agent_session_and_exit_triggers_are_typed_fields(brain: Brain) -> None:
+    sess = brain.open_claim(request("a/", on_done="signal → DONE parent", agent_session="agent-1"))
+    claim = brain.snapshot().claim(sess)
+    assert claim is not None
+    assert claim.agent_session == "agent-1"
+    assert claim.exit_triggers == {"on_done": "signal → DONE parent"}
+    path = brain.root / claim.path
+    path.write_text(path.read_text(encoding="utf-8").replace("agent_session: agent-1", "agent_session: 42"),
+                    encoding="utf-8")
+    assert brain.snapshot().claim(sess).agent_session is None  # type: ignore[union-attr]  # not text: not bound
