@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import claim_file, load_claim, ok, run_bsi, tree_bytes
+from tests.bsi import ok, run_bsi
+from tests.conftest import claim_file, load_claim, tree_bytes
 
 NFD_CAFE = unicodedata.normalize("NFD", "café.md")
 

@@ -14,7 +14,7 @@ from brain_tui.core.conflicts import find_conflicts
 from brain_tui.core.errors import BsiError
 from brain_tui.core.model import BLOCKING_STATUSES
 from brain_tui.core.scope import parse_scope
-from tests.conftest import NOW, ok, run_bsi
+from tests.bsi import NOW, ok, run_bsi
 from tests.hooks.test_pre_tool_use import AGENT, assert_allowed, assert_denied, event, hook
 
 
