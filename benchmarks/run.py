@@ -19,9 +19,7 @@ or answers something wrong (so the benchmarks cannot rot).
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
-import gc
 import json
 import os
 import platform
@@ -35,11 +33,11 @@ import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import partial
 from pathlib import Path
 from typing import Any
 
 from generate import DEFAULT_NOW, generate
+from parse_helper import measure_parse_helper
 
 NOW = DEFAULT_NOW
 DEFAULT_SIZES = (10, 1000, 10000)
@@ -406,10 +404,10 @@ def measure_cockpit(results: Results, brains: dict[int, Path], repeat: int, smok
         samples: list[dict[str, Any]] = []
         for number in range(repeat):
             for live in (False, True):
-                cmd = [sys.executable, str(Path(__file__).resolve()), "--probe-cockpit", str(root),
-                       "--probe-seed", str(number)]
+                cmd = [sys.executable, str(Path(__file__).resolve().with_name("cockpit_probe.py")), str(root),
+                       "--seed", str(number)]
                 if live:
-                    cmd.append("--probe-live")
+                    cmd.append("--live")
                 done = subprocess.run(cmd, capture_output=True, text=True, env=child_env(), check=False,
                                       timeout=300)
                 if done.returncode != 0 or not done.stdout.strip():
@@ -438,114 +436,12 @@ def measure_cockpit(results: Results, brains: dict[int, Path], repeat: int, smok
         results.put("cockpit RSS after paint and refresh", size, max(s["rss_mb"] for s in samples), "MB")
         results.put("cockpit RSS after one write (approve)", size,
                     max(s["rss_after_write_mb"] for s in manual), "MB")
+        results.extra[f"cockpit write measured at {size:,} claims"] = ", ".join(
+            sorted({str(s.get("write")) for s in manual}))
         for sample in manual:
             if sample["refresh_parsed"] != 1 or not sample["refresh_seen"]:
                 raise BenchError(f"{size}: the refresh after one change parsed {sample['refresh_parsed']} files "
                                  f"(seen: {sample['refresh_seen']})")
-
-
-# --------------------------------------------------------------------------- the cockpit probe (child)
-
-
-def _edit_story(path: Path, story: str) -> None:
-    """Rewrite one claim file's story_angle atomically, as another session would."""
-    text = path.read_text(encoding="utf-8")
-    new = re.sub(r"^story_angle:.*$", f"story_angle: {json.dumps(story)}", text, count=1, flags=re.MULTILINE)
-    tmp = path.with_name(f".bench-tmp-{os.getpid()}")
-    tmp.write_text(new, encoding="utf-8")
-    os.replace(tmp, path)
-
-
-def probe_cockpit(root: Path, live: bool, seed: int) -> dict[str, Any]:
-    """Run the cockpit headless on `root` and time it (runs in its own process; prints one JSON line)."""
-    started = time.perf_counter()
-    import psutil
-
-    from brain_tui.core.brain import Brain
-    from brain_tui.core.model import BLOCKING_STATUSES
-    from brain_tui.tui.app import BrainApp
-
-    process = psutil.Process()
-    out: dict[str, Any] = {"import_s": time.perf_counter() - started}
-
-    async def run() -> None:
-        t0_wall = time.time()
-        brain = Brain(root, now=NOW, commit=False)
-        # progressive=True: as `bsi tui` starts (blocking claims first, the rest in a worker after the paint).
-        app = BrainApp(brain, live=live, bell=False, remember_theme=False, progressive=True,
-                       env_provider=lambda _brain: (None, "environment: off (benchmark)"))
-        async with app.run_test(size=(120, 40)) as pilot:
-            await pilot.pause()
-            painted = app.first_paint_at or time.time()  # when the first frame was drawn, not the idle wait
-            out["paint_s"] = painted - t0_wall
-            out["process_to_paint_s"] = painted - process.create_time()
-            while not app.full_loaded:  # the full snapshot arrives from the feed's reader thread
-                await asyncio.sleep(0.005)
-            await pilot.pause()
-            gc.collect()
-            out["rss_idle_mb"] = process.memory_info().rss / 2**20
-            # Pilot's press/pause sleep until the process looks idle (tens of ms of wall time that are
-            # not the app's): a keystroke is measured as the CPU time the app spends on it.
-            keys = []
-            for _ in range(5):
-                start = time.process_time()
-                await pilot.press("down")
-                await pilot.pause()
-                keys.append(time.process_time() - start)
-            out["key_s"] = median(keys)
-            targets = [c for c in app.snapshot.claims if c.status in BLOCKING_STATUSES]
-            target = targets[seed % len(targets)]
-            story = f"benchmark edit {seed} {'live' if live else 'manual'}"
-            if live:
-                await asyncio.sleep(0.3)  # let the watcher start
-                start = time.perf_counter()
-                _edit_story(root / target.path, story)
-                deadline = start + 5.0
-                out["live_latency_s"] = None
-                while time.perf_counter() < deadline:
-                    shown = app.snapshot.claim(target.sess_id)
-                    if shown is not None and shown.story == story:
-                        out["live_latency_s"] = time.perf_counter() - start
-                        break
-                    await asyncio.sleep(0.002)
-                out["refresh_parsed"] = brain.store.parsed_last
-            else:
-                _edit_story(root / target.path, story)
-                start = time.perf_counter()
-                app.refresh_snapshot()  # read in the feed's thread, shown when its message arrives
-                shown = None
-                while time.perf_counter() < start + 10.0:
-                    await asyncio.sleep(0.001)
-                    shown = app.snapshot.claim(target.sess_id)
-                    if shown is not None and shown.story == story:
-                        break
-                work = time.perf_counter() - start
-                start = time.process_time()
-                await pilot.pause()  # the render (CPU time, not Pilot's idle wait)
-                out["refresh_s"] = work + time.process_time() - start
-                out["refresh_parsed"] = brain.store.parsed_last
-                out["refresh_seen"] = shown is not None and shown.story == story
-                # One write through the cockpit (an approve, else a renew), then memory again.
-                gate = next((c for c in app.snapshot.claims if c.status == "waiting_human"), None)
-                out["write"] = "approve" if gate is not None else "renew"
-                try:
-                    if gate is None:
-                        raise LookupError("no gate")
-                    await asyncio.to_thread(partial(app.call_core,
-                                                    lambda b: b.gate("approve", gate.sess_id, "benchmark")))
-                except Exception:  # noqa: BLE001 - a refused approve: the write measured is a renew
-                    out["write"] = "renew"
-                    live_one = next(c for c in app.snapshot.claims if c.status == "open")
-                    await asyncio.to_thread(partial(app.call_core, lambda b: b.renew_claim(live_one.sess_id)))
-                app.refresh_snapshot()
-                await pilot.pause(0.3)
-                gc.collect()
-                out["rss_after_write_mb"] = process.memory_info().rss / 2**20
-            out["rss_mb"] = process.memory_info().rss / 2**20
-            out["claims"] = len(app.snapshot.claims)
-
-    asyncio.run(run())
-    return out
 
 
 # --------------------------------------------------------------------------- goals & output
@@ -577,6 +473,8 @@ GOALS: list[tuple[str, str, Callable[[Results, int, int], float | None], float, 
      lambda r, big, small: _ratio(r, "bsi hook pre-tool-use, bound Edit in scope", big, small), 1.5, "×"),
     ("hook pre-tool-use 10k ÷ python -c pass", "≤ 3×",
      lambda r, big, small: _hook_vs_bare(r, big), 3.0, "×"),
+    ("parse helper: cold claim list, helper on ÷ one core", "< 1×",
+     lambda r, big, small: _helper_ratio(r), 1.0, "×"),
     ("bsi index, 10k warm", "< 1 s",
      lambda r, big, small: _ms(r, "bsi index --no-commit (warm)", big), 1000.0, "ms"),
 ]
@@ -590,6 +488,13 @@ def _ratio(r: Results, name: str, big: int, small: int) -> float | None:
 def _hook_vs_bare(r: Results, size: int) -> float | None:
     hook, bare = r.get("bsi hook pre-tool-use, bound Edit in scope", size), r.get("python -c pass (same run)", size)
     return None if hook is None or not bare else hook / bare
+
+
+def _helper_ratio(r: Results) -> float | None:
+    on = r.rows.get("claim list --json (cold, parse helper on (2 cores))", {})
+    off = r.rows.get("claim list --json (cold, one core: no parse helper)", {})
+    size = max(set(on) & set(off), default=None)
+    return None if size is None or not off[size] else on[size] / off[size]
 
 
 def _ms(r: Results, name: str, size: int) -> float | None:
@@ -717,14 +622,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-cockpit", action="store_true", help="skip the cockpit measurements")
     parser.add_argument("--no-hook", action="store_true", help="skip the hook measurements")
     parser.add_argument("--only-hook", action="store_true", help="only generation and the hook measurements")
-    parser.add_argument("--probe-cockpit", metavar="PATH", help=argparse.SUPPRESS)
-    parser.add_argument("--probe-live", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("--probe-seed", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--only-helper", action="store_true",
+                        help="only generation and the parse helper's cold runs (with vs without it)")
     args = parser.parse_args(argv)
-
-    if args.probe_cockpit:
-        print(json.dumps(probe_cockpit(Path(args.probe_cockpit), args.probe_live, args.probe_seed)))
-        return 0
 
     sizes = sorted({int(s) for s in args.sizes.split(",")}) if args.sizes else list(DEFAULT_SIZES)
     if args.smoke:
@@ -741,16 +641,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         brains, counts = build_brains(workdir, sizes, results)
         if not args.smoke:
             time.sleep(2.1)  # let the fresh files leave the parse cache's racy window (core/cache.py)
-        if not args.only_hook:
+        if not args.only_hook and not args.only_helper:
             measure_cli(results, brains, args.repeat, counts, args.smoke)
             measure_index(results, brains, args.repeat)
             measure_conflicts(results, brains, queries=20 if args.smoke else 300)
             measure_imports(results, brains[sizes[0]], sizes[0], args.repeat)
-        if not args.no_hook:
+        if not args.only_hook and (args.only_helper or max(sizes) >= 10_000 or args.smoke):
+            measure_parse_helper(results, brains, [*bsi_command(), "--now", NOW], child_env(), clear_cache,
+                                 args.smoke)
+        if not args.no_hook and not args.only_helper:
             measure_hook(results, brains, args.repeat, workdir, args.smoke)
-        if not args.no_cockpit and not args.only_hook:
+        if not args.no_cockpit and not args.only_hook and not args.only_helper:
             measure_cockpit(results, brains, 1 if args.smoke else min(args.repeat, 3), args.smoke)
-    except (BenchError, subprocess.TimeoutExpired, json.JSONDecodeError, KeyError) as exc:
+    except (BenchError, RuntimeError, subprocess.TimeoutExpired, json.JSONDecodeError, KeyError) as exc:
         print(f"benchmark failed: {exc}", file=sys.stderr)
         return 1
     finally:

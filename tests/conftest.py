@@ -1,4 +1,4 @@
-"""Shared fixtures: the `bsi` runner (a real subprocess) and temporary brains.
+"""Shared fixtures: the `bsi` runner (tests/bsi.py) and temporary brains.
 
 Every brain lives under `tmp_path`; the legacy fixtures are copied, never used in place.
 Brains are made once per session (init, demo) and copied per test: copying a small
@@ -7,92 +7,17 @@ repository is much cheaper than running `git init` and a commit again.
 
 from __future__ import annotations
 
-import json
-import os
 import shutil
-import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 import pytest
 
+from tests.bsi import Run, git, ok, run_bsi
 from tests.paths import LEGACY
 
-BSI = [sys.executable, "-m", "brain_tui.cli.main"]
-#: The default "now" of every CLI call (a Sunday morning, UTC).
-NOW = "2026-11-29T10:00:00Z"
 GIT_USER = ("Ada Tester", "ada@example.org")
-
-
-def clean_env(**extra: str) -> dict[str, str]:
-    """A process environment with no inherited brain or git settings, UTC and a C locale.
-
-    Args:
-        extra: variables to add or override.
-    """
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("BRAIN_", "GIT_"))}
-    env.update({"TZ": "UTC", "LC_ALL": "C.UTF-8", "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull})
-    env.update(extra)
-    return env
-
-
-class Run(NamedTuple):
-    """What one `bsi` call gave: exit code, stdout, stderr."""
-
-    code: int
-    out: str
-    err: str
-
-    def json(self) -> Any:
-        """stdout as one JSON document."""
-        return json.loads(self.out)
-
-
-def run_bsi(*args: str, brain: Path | None = None, now: str | None = NOW, cwd: Path | None = None,
-            env: dict[str, str] | None = None, timeout: float = 60) -> Run:
-    """Run `bsi [--brain BRAIN] [--now NOW] ARGS…` in a subprocess.
-
-    Args:
-        args: the command line after the global flags.
-        brain: passed as `--brain` (None: rely on discovery).
-        now: passed as `--now` (None: no clock override).
-        cwd: working folder (default: the brain, else the current folder).
-        env: the environment (default: `clean_env()`).
-    """
-    cmd = list(BSI)
-    if brain is not None:
-        cmd += ["--brain", str(brain)]
-    if now is not None:
-        cmd += ["--now", now]
-    proc = subprocess.run([*cmd, *args], capture_output=True, text=True, env=env or clean_env(),
-                          cwd=cwd or brain or None, timeout=timeout, check=False)
-    return Run(proc.returncode, proc.stdout, proc.stderr)
-
-
-def git(root: Path, *args: str) -> str:
-    """stdout of one git command in `root` (raises on failure)."""
-    proc = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, env=clean_env(), check=False)
-    if proc.returncode != 0:
-        raise AssertionError(f"git {' '.join(args)} failed: {proc.stderr}")
-    return proc.stdout
-
-
-def head(root: Path) -> str:
-    """The HEAD commit hash."""
-    return git(root, "rev-parse", "HEAD").strip()
-
-
-def last_commit(root: Path) -> tuple[str, list[str]]:
-    """(subject, sorted file list) of the HEAD commit."""
-    out = git(root, "show", "--name-only", "--format=%s", "HEAD").splitlines()
-    return out[0], sorted(line for line in out[1:] if line.strip())
-
-
-def commits_since(root: Path, rev: str) -> list[str]:
-    """Subjects of the commits after `rev`, oldest first."""
-    return git(root, "log", "--reverse", "--format=%s", f"{rev}..HEAD").splitlines()
 
 
 def claim_file(root: Path, sess_id: str) -> Path:
@@ -127,12 +52,6 @@ def tree_bytes(root: Path, folders: tuple[str, ...] = ("claims", "signals", "loc
     if index.exists():
         found["BRAIN-INDEX.md"] = index.read_bytes()
     return found
-
-
-def ok(run: Run) -> str:
-    """Assert a call succeeded and return its stdout stripped."""
-    assert run.code == 0, f"exit {run.code}\nstdout: {run.out}\nstderr: {run.err}"
-    return run.out.strip()
 
 
 def _configure_git(root: Path) -> None:

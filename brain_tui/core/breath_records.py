@@ -16,19 +16,19 @@ Writes (`inhale`, `reference`, `expire`) live in `breath`, metrics in `breath_me
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from datetime import UTC, datetime, tzinfo
+from datetime import UTC, tzinfo
 from pathlib import Path
 from typing import Any
 
 from brain_tui.core.clock import try_parse_timestamp
 from brain_tui.core.errors import InvalidData
 from brain_tui.core.layout import BREATH_DIR
-from brain_tui.core.model import CorruptFile
-from brain_tui.core.yamlio import CorruptYaml, safe_load_file
+from brain_tui.core.model import BreathRecord, CorruptFile
+
+__all__ = ["SPRINT_ID_RE", "BreathRecord", "breath_from_mapping", "order_records", "record_from_mapping",
+           "record_path", "str_list", "validate_sprint_id"]
 
 SPRINT_ID_RE = re.compile(r"^sprint-[A-Za-z0-9._-]+$")
 
@@ -50,42 +50,6 @@ def record_path(sprint: str) -> str:
 
 
 # -- reading --------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class BreathRecord:
-    """One sprint's breath record, read leniently.
-
-    Attributes:
-        sprint: the sprint ID (the file's name).
-        path: ``breath/<sprint>.yml``.
-        session: the session that ran the sprint, or None.
-        opened_at / closed_at: parsed times (None when absent or unreadable).
-        inhale: agent → files loaded for it.
-        referenced: files the sprint referenced.
-        released: files released at expire.
-        kept: file → reason it was kept.
-    """
-
-    sprint: str
-    path: str = ""
-    session: str | None = None
-    opened_at: datetime | None = None
-    closed_at: datetime | None = None
-    inhale: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    referenced: tuple[str, ...] = ()
-    released: tuple[str, ...] = ()
-    kept: Mapping[str, str] = field(default_factory=dict)
-
-    @property
-    def loaded(self) -> tuple[str, ...]:
-        """Distinct files inhaled by all agents, in first-seen order."""
-        return tuple(dict.fromkeys(f for files in self.inhale.values() for f in files))
-
-    @property
-    def is_closed(self) -> bool:
-        """True once the sprint was expired (closed_at set)."""
-        return self.closed_at is not None
-
-
 def str_list(value: Any) -> tuple[str, ...]:
     """A record field as a tuple of distinct non-empty strings (a lone string is one; None none).
 
@@ -145,33 +109,19 @@ def record_from_mapping(data: Any, sprint: str | None = None, tz: tzinfo | None 
     )
 
 
-def load_records(root: str | os.PathLike[str], tz: tzinfo | None = None
-                 ) -> tuple[list[BreathRecord], list[CorruptFile]]:
-    """Read every ``breath/*.yml`` (bounded safe loads); bad files become corrupt rows.
+def breath_from_mapping(data: Any, rel_path: str, tz: tzinfo) -> BreathRecord | CorruptFile:
+    """Read one ``breath/<sprint-id>.yml`` file's parsed data (the store's reader; never raises).
 
     Returns:
-        (records ordered by opened_at then ID, corrupt files).
+        The record; a CorruptFile when the file's name is not a sprint ID or its data is not a record.
     """
-    folder = Path(root) / BREATH_DIR
-    records: list[BreathRecord] = []
-    corrupt: list[CorruptFile] = []
-    if not folder.is_dir():
-        return records, corrupt
-    for entry in sorted(folder.iterdir(), key=lambda p: p.name):
-        if entry.suffix not in (".yml", ".yaml") or entry.name.startswith("."):
-            continue
-        rel = f"{BREATH_DIR}/{entry.name}"
-        if not SPRINT_ID_RE.match(entry.stem) or not entry.is_file():
-            corrupt.append(CorruptFile(rel, 0, "not a sprint record (name must be sprint-<id>.yml)"))
-            continue
-        try:
-            data = safe_load_file(entry)
-            records.append(record_from_mapping(data, entry.stem, tz, rel))
-        except CorruptYaml as exc:
-            corrupt.append(CorruptFile(rel, exc.line, exc.reason))
-        except (ValueError, OSError) as exc:
-            corrupt.append(CorruptFile(rel, 0, str(exc)))
-    return order_records(records), corrupt
+    stem = Path(rel_path).stem
+    if not SPRINT_ID_RE.match(stem):
+        return CorruptFile(rel_path, 0, "not a sprint record (name must be sprint-<id>.yml)")
+    try:
+        return record_from_mapping(data, stem, tz, rel_path)
+    except ValueError as exc:
+        return CorruptFile(rel_path, 0, str(exc))
 
 
 def order_records(records: Iterable[BreathRecord]) -> list[BreathRecord]:

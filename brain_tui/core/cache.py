@@ -50,8 +50,9 @@ receives paths and answers JSON over pipes, and any failure of it only means
 this process parses those files too.
 
 Other invalidation: the cache has a fingerprint of the code that produces
-outcomes and hints (this module, `cache_rows`, `cache_worker`, `yamlio`, `store`, `clock`, and PyYAML's
-files); a different fingerprint empties it. Rows are JSON; a row that
+outcomes and hints (this module, `cache_rows`, `cache_worker`, PyYAML's files, and the
+`code_files` its user passes in: `BrainStore` names `formats`, `yamlio`, `clock`, `ids` and
+itself); a different fingerprint empties it. Rows are JSON; a row that
 does not decode is ignored.
 
 Failure policy: the cache may make things faster, never wrong or broken. Any
@@ -144,8 +145,10 @@ class ParseCache(CacheRows):
     """
 
     def __init__(self, root: str | os.PathLike[str], *, persist: bool = True,
-                 clock_ns: Callable[[], int] = time.time_ns) -> None:
+                 clock_ns: Callable[[], int] = time.time_ns, code_files: Iterable[str] = ()) -> None:
         self.root = Path(root)
+        #: the source files whose code makes the outcomes and hints (part of the fingerprint).
+        self.code_files = tuple(code_files)
         self._root_text = os.fspath(self.root)
         self.persist = persist
         self.path = self.root / STATE_DIR / CACHE_FILE

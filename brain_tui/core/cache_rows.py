@@ -161,15 +161,20 @@ def package_stamp(name: str) -> str:
     return f"{name}={files!r}"
 
 
-def code_fingerprint() -> str:
-    """A digest of the code that turns bytes into outcomes; a new one empties the cache."""
+def code_fingerprint(code_files: Iterable[str] = ()) -> str:
+    """A digest of the code that turns bytes into outcomes and hints; a new one empties the cache.
+
+    Args:
+        code_files: the source files of the parsers and hint functions the cache's user
+            passes in (`BrainStore` names its formats and loaders); the cache's own modules
+            and PyYAML's files are always included.
+    """
     from brain_tui import __version__
-    from brain_tui.core import cache, cache_worker, clock, store, yamlio
+    from brain_tui.core import cache, cache_worker
 
     sha = hashlib.blake2b(digest_size=16)
     sha.update(f"schema={SCHEMA}\nversion={__version__}\n{package_stamp('yaml')}\n".encode())
-    for module_file in (yamlio.__file__, store.__file__, clock.__file__, cache.__file__, __file__,
-                        cache_worker.__file__):
+    for module_file in (cache.__file__, __file__, cache_worker.__file__, *code_files):
         try:
             sha.update(Path(module_file or "").read_bytes())
         except OSError:
@@ -207,6 +212,7 @@ class CacheRows:
     _reader: Any
     _broken: bool
     _fingerprint: str | None
+    code_files: tuple[str, ...]
     _dirty: set[str]
     _deleted: set[str]
     _retry_at: float
@@ -353,7 +359,7 @@ class CacheRows:
 
     def _code_fingerprint(self) -> str:
         if self._fingerprint is None:
-            self._fingerprint = code_fingerprint()
+            self._fingerprint = code_fingerprint(self.code_files)
         return self._fingerprint
 
     # -- writing the database -------------------------------------------------------------------

@@ -19,7 +19,7 @@ from brain_tui.core import breath as breath_rules
 from brain_tui.core import breath_metrics, breath_records, circuit, claims, gates, locks
 from brain_tui.core import signals as signal_rules
 from brain_tui.core.errors import NotFound
-from brain_tui.core.model import CorruptFile
+from brain_tui.core.model import BrainSnapshot, CorruptFile
 
 if TYPE_CHECKING:
     from brain_tui.core.audit import DriftReport, LogEntry
@@ -225,8 +225,13 @@ class Breath:
         warnings = self._brain.mutate(lambda cs: breath_rules.expire(cs, sprint, files, keep))
         return Expired(sprint, tuple(files), keep, tuple(warnings))
 
-    def metrics(self, sprints: Sequence[str] = ()) -> BreathMetrics:
+    def metrics(self, sprints: Sequence[str] = (), snapshot: BrainSnapshot | None = None) -> BreathMetrics:
         """Metrics of every sprint, or of the sprints named (read-only).
+
+        Args:
+            sprints: the sprint IDs wanted (none: every sprint).
+            snapshot: compute from the records this snapshot holds (the cockpit's); None: read
+                only the breath records from disk (through the store and its parse cache).
 
         Raises:
             InvalidData: a malformed sprint ID (65).
@@ -234,7 +239,8 @@ class Breath:
         """
         for sprint in sprints:
             breath_records.validate_sprint_id(sprint)
-        records, corrupt = breath_records.load_records(self._brain.root, self._brain.tz)
+        records, corrupt = ((snapshot.breath, snapshot.breath_corrupt) if snapshot is not None
+                            else self._brain.store.breath())
         rows = breath_metrics.metrics(records)
         if sprints:
             known = {m.sprint for m in rows}

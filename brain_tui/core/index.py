@@ -8,7 +8,7 @@ text on every machine.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING
 
@@ -148,13 +148,8 @@ def _level_cell(claim: Claim) -> str:
 
 def _commit_cell(claim: Claim) -> str:
     """``result.commit`` (a list is joined with commas), else ``—``."""
-    result = claim.data.get("result") if isinstance(claim.data, Mapping) else None
-    commit = result.get("commit") if isinstance(result, Mapping) else None
-    if commit is None:
-        return EMPTY
-    if isinstance(commit, (list, tuple)):
-        return escape_cell(", ".join(str(item) for item in commit if item is not None))
-    return escape_cell(commit)
+    commit = claim.result.commit_text if claim.result is not None else None
+    return EMPTY if commit is None else escape_cell(commit)
 
 
 def _active_rows(claims: Sequence[Claim], tz: tzinfo, naive_tz: tzinfo) -> list[list[str]]:

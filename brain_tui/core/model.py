@@ -89,6 +89,16 @@ class ClaimResult:
                    tuple(str(f) for f in files) if isinstance(files, list) else (),
                    str(signal) if signal else None, raw)
 
+    @property
+    def commit_text(self) -> str | None:
+        """``commit`` as one line (a list joined with commas); None when absent."""
+        commit = self.data.get("commit")
+        if commit is None:
+            return None
+        if isinstance(commit, (list, tuple)):
+            return ", ".join(str(item) for item in commit if item is not None)
+        return str(commit)
+
 
 @dataclass(frozen=True)
 class Claim:
@@ -170,6 +180,17 @@ class Claim:
     def paused_from(self) -> str | None:
         """The status a resume restores, as written, or None."""
         return self._text_field("paused_from") or None
+
+    @property
+    def agent_session(self) -> str | None:
+        """The coding agent's session bound at open (SPEC 20.1), when written as text; else None."""
+        value = self.data.get("agent_session")
+        return value if isinstance(value, str) else None
+
+    @property
+    def exit_triggers(self) -> dict[str, str]:
+        """The exit triggers as written (``on_done``, ``on_partial``, ``on_fail``: only those set)."""
+        return {key: str(self.data[key]) for key in ("on_done", "on_partial", "on_fail") if self.data.get(key)}
 
     @property
     def theme_branch(self) -> str:
@@ -255,6 +276,42 @@ class CorruptFile:
 
 
 @dataclass(frozen=True)
+class BreathRecord:
+    """One sprint's breath record, read leniently.
+
+    Attributes:
+        sprint: the sprint ID (the file's name).
+        path: ``breath/<sprint>.yml``.
+        session: the session that ran the sprint, or None.
+        opened_at / closed_at: parsed times (None when absent or unreadable).
+        inhale: agent → files loaded for it.
+        referenced: files the sprint referenced.
+        released: files released at expire.
+        kept: file → reason it was kept.
+    """
+
+    sprint: str
+    path: str = ""
+    session: str | None = None
+    opened_at: datetime | None = None
+    closed_at: datetime | None = None
+    inhale: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    referenced: tuple[str, ...] = ()
+    released: tuple[str, ...] = ()
+    kept: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def loaded(self) -> tuple[str, ...]:
+        """Distinct files inhaled by all agents, in first-seen order."""
+        return tuple(dict.fromkeys(f for files in self.inhale.values() for f in files))
+
+    @property
+    def is_closed(self) -> bool:
+        """True once the sprint was expired (closed_at set)."""
+        return self.closed_at is not None
+
+
+@dataclass(frozen=True)
 class BrainSnapshot:
     """An immutable picture of the brain at one "now".
 
@@ -268,6 +325,8 @@ class BrainSnapshot:
         corrupt: files that did not load.
         config: the parsed brain-compose.yml (empty mapping when absent).
         default_ttl: the brain's `ttl_default`: the TTL of a claim whose file has no `ttl:`.
+        breath: the context-broker's sprint records (``breath/*.yml``), ordered by opening time then ID.
+        breath_corrupt: breath files that did not load (kept apart: they block nothing).
     """
 
     root: str
@@ -279,6 +338,8 @@ class BrainSnapshot:
     corrupt: tuple[CorruptFile, ...] = ()
     config: Mapping[str, Any] = field(default_factory=dict)
     default_ttl: timedelta = DEFAULT_TTL
+    breath: tuple[BreathRecord, ...] = ()
+    breath_corrupt: tuple[CorruptFile, ...] = ()
 
     @cached_property
     def _by_id(self) -> dict[str, Claim]:

@@ -8,7 +8,6 @@ satellite below it is finished, and gathers their results.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from brain_tui.core.changes import ChangeSet
@@ -98,17 +97,15 @@ def close_result(cs: ChangeSet, claim: Claim, req: CloseRequest) -> dict[str, An
         detail: list[dict[str, str]] = []
         any_short = False
         for child in snapshot.children(sess_id):
-            raw_result = child.data.get("result")
-            child_result: Mapping[str, Any] = raw_result if isinstance(raw_result, dict) else {}
-            child_status = str(child_result.get("status") or child.data.get("result_status") or child.status)
+            written = child.result.status if child.result is not None else ""
+            child_status = written or str(child.data.get("result_status") or child.status)
             if child.status in ("failed", "released") or child_status in ("failed", "partial"):
                 any_short = True
             children.append(child.sess_id)
             detail.append({"sess_id": child.sess_id, "status": child.status, "result": child_status})
         for child in descendants:
-            below = child.data.get("result")
-            if isinstance(below, dict) and isinstance(below.get("files_modified"), list):
-                files.extend(str(f) for f in below["files_modified"])
+            if child.result is not None:
+                files.extend(child.result.files_modified)
         files = list(dict.fromkeys(files))
         result["status"] = req.status or ("partial" if any_short else "ok")
         result["children"] = children  # the seeds' contract (BSI-v3-2): a list of session IDs

@@ -90,16 +90,16 @@ def handoff_task(signal: Signal) -> tuple[str, str] | None:
 
 def trigger_for(claim: Claim, status: str) -> Trigger | None:
     """The trigger a close with this result status runs (a failed satellite defaults to BLOCKED_ON its parent)."""
-    data = claim.data
+    written = claim.exit_triggers
     if status == "ok":
-        raw = data.get("on_done")
+        raw = written.get("on_done")
     elif status == "partial":
-        raw = data.get("on_partial") or data.get("on_done")
+        raw = written.get("on_partial") or written.get("on_done")
     else:
-        raw = data.get("on_fail")
+        raw = written.get("on_fail")
         if not raw:
             return Trigger("signal", sig_type="BLOCKED_ON", dest="parent") if claim.parent else None
-    return parse_trigger(str(raw)) if raw else None
+    return parse_trigger(raw) if raw else None
 
 def summary(claim: Claim, result: dict[str, Any]) -> str:
     """The one-line payload of a close: story — first files — status.

@@ -92,8 +92,7 @@ def claim_facts(claim: Claim, snapshot: BrainSnapshot) -> list[str]:
     ]
     if claim.parent:
         lines.append(f"Parent claim: {fact(claim.parent, 80)}.")
-    triggers = [f"{key}: \"{fact(claim.data.get(key), 120)}\"" for key in ("on_done", "on_partial", "on_fail")
-                if claim.data.get(key)]
+    triggers = [f"{key}: \"{fact(value, 120)}\"" for key, value in claim.exit_triggers.items()]
     if triggers:
         lines.append("Exit triggers: " + "; ".join(triggers) + ".")
     if claim.story:
@@ -122,13 +121,11 @@ def user_prompt_submit(ctx: HookContext) -> Answer:
     for sig in pending_signals(snapshot, claim.sess_id):
         items.append((f"sig:{sig.sig_id}", f"- signal {sig.sig_id} {fact(sig.type, 24)} from "
                                            f"{fact(sig.sender, 60)}: \"{fact(sig.payload, 200)}\""))
-    history = claim.data.get("gate_history")
-    if isinstance(history, list):
-        for number, entry in enumerate(history):
-            if isinstance(entry, dict) and str(entry.get("event", "")).upper() not in ("HUMAN_GATE", "REQUEST"):
-                line = (f"- gate {fact(entry.get('event'), 20)} by {fact(entry.get('by'), 60)} at "
-                        f"{fact(entry.get('ts'), 30)}: \"{fact(entry.get('message'), 200)}\"")
-                items.append((f"gate:{number}", line))
+    for number, entry in enumerate(claim.gate_history):
+        if entry.event.upper() not in ("HUMAN_GATE", "REQUEST"):
+            line = (f"- gate {fact(entry.event, 20)} by {fact(entry.by, 60)} at "
+                    f"{fact(entry.ts, 30)}: \"{fact(entry.message, 200)}\"")
+            items.append((f"gate:{number}", line))
     if claim.expires_at is not None and claim.status == "open":
         left = (claim.expires_at - snapshot.now).total_seconds()
         if 0 <= left < TTL_WARNING_S:

@@ -27,6 +27,7 @@ from brain_tui.core import gitops
 from brain_tui.core.agents import Liveness
 from brain_tui.core.attention import AttentionItem, describe_time_left
 from brain_tui.core.brain import Brain
+from brain_tui.core.breath_metrics import SprintMetrics
 from brain_tui.core.env import EnvState
 from brain_tui.core.errors import BsiError
 from brain_tui.core.model import BLOCKING_STATUSES, BrainSnapshot, Claim
@@ -132,8 +133,8 @@ class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
         #: `Brain.live_sessions()`: each live claim's agent (state, last tool, last commit, launch).
         self.live_sessions: Mapping[str, Any] = {}
         self._live_busy = False
-        self.breath_data: list[Mapping[str, Any]] | None = None
-        self.breath_note = ""
+        self._breath_for: BrainSnapshot | None = None
+        self._breath: tuple[tuple[SprintMetrics, ...] | None, str] = (None, "")
         self._env_guard = sources.Bounded("environment", ENV_TIMEOUT_SECONDS)
         loaded = load_themes()
         self.theme_problems = loaded.problems
@@ -161,6 +162,23 @@ class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
                 return candidate
         return "textual-dark"
 
+    def _breath_reading(self) -> tuple[tuple[SprintMetrics, ...] | None, str]:
+        """The breath metrics of the snapshot shown, computed once per snapshot."""
+        if self._breath_for is not self.snapshot:
+            self._breath_for = self.snapshot
+            self._breath = sources.breath_of(self.brain, self.snapshot)
+        return self._breath
+
+    @property
+    def breath_data(self) -> tuple[SprintMetrics, ...] | None:
+        """The breath metrics of every sprint in the snapshot shown (None when they could not be computed)."""
+        return self._breath_reading()[0]
+
+    @property
+    def breath_note(self) -> str:
+        """Why there are no breath metrics, or how many breath files did not load ("" when all did)."""
+        return self._breath_reading()[1]
+
     @property
     def read_lock(self) -> threading.RLock:
         """Held by any thread that reads `self.brain` (its store is not thread-safe): the feed's lock."""
@@ -183,7 +201,6 @@ class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
         self._alert_keys = alert_keys(self.queue)
         if self.live:
             self.run_worker(self._read_branch, thread=True, group="branch", exit_on_error=False)
-            self._read_breath()
             self.feed.start()
             self.set_interval(TICK_SECONDS, self.tick, name="ttl-tick")
             self.set_interval(ENV_SECONDS, self._env_tick, name="env-tick")
@@ -194,7 +211,6 @@ class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
                 self.syncer.background_fetch()
         else:
             self.branch = gitops.current_branch(self.brain.root) if self.brain.is_git() else ""
-            self.breath_data, self.breath_note = sources.load_breath(self.brain)
             self.syncer.data, _ = sources.sync_status(self.brain)
             self.live_sessions = self.brain.live_sessions(self.snapshot)
             if self.env_provider is not sources.collect_env:
@@ -265,8 +281,6 @@ class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
 
     @on(FilesChanged)
     def _files_changed(self, event: FilesChanged) -> None:
-        if any("/breath" in path for path in event.paths):
-            self._read_breath()
         self.refresh_snapshot()
         if event.watched:
             self.feed.restat()

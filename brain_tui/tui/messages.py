@@ -81,15 +81,6 @@ class EnvRead(Message):
 
 
 @dataclass
-class BreathRead(Message):
-    """The breath records were read."""
-
-    data: list[Mapping[str, Any]] | None
-    note: str
-
-
-
-@dataclass
 class CoreDone(Message):
     """A core action run without a dialog ended: its message and severity for the toast."""
 

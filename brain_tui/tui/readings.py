@@ -1,5 +1,5 @@
 """The cockpit's slow readings, each in a thread worker that posts a typed message: the environment (every
-5 s), the breath records (when breath/ changes) and the live sessions (`Brain.live_sessions`)."""
+5 s) and the live sessions (`Brain.live_sessions`)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from . import sources
-from .messages import BreathRead, EnvRead, LiveSessionsRead
+from .messages import EnvRead, LiveSessionsRead
 
 if TYPE_CHECKING:
     from .app import BrainApp
@@ -63,14 +63,4 @@ class Readings:
         branch = event.data.git_reading.branch if event.data is not None else None
         if branch is not None:
             self.branch = branch
-        self.show_snapshot()
-
-    def _read_breath(self: BrainApp) -> None:
-        def work() -> None:
-            self.post_message(BreathRead(*sources.load_breath(self.brain)))
-
-        self.run_worker(work, thread=True, group="breath", exclusive=True, exit_on_error=False)
-
-    def on_breath_read(self: BrainApp, event: BreathRead) -> None:
-        self.breath_data, self.breath_note = event.data, event.note
         self.show_snapshot()

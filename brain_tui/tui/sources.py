@@ -1,4 +1,4 @@
-"""The cockpit's slower data sources (environment, breath, sync, verify, lint), over the `Brain` facade.
+"""The cockpit's data sources beside the snapshot (environment, breath, sync, verify, lint), over the `Brain` facade.
 
 These run in thread workers (they may start subprocesses) and never raise:
 they answer ``(data, note)`` where `note` says why there is no data.
@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from brain_tui.core.brain import Brain
+from brain_tui.core.breath_metrics import SprintMetrics
 from brain_tui.core.env import EnvState
 from brain_tui.core.errors import BsiError
 from brain_tui.core.model import BrainSnapshot, Claim
@@ -81,19 +82,18 @@ def collect_env(brain: Brain) -> tuple[EnvState | None, str]:
         return None, f"environment: {exc.__class__.__name__}: {exc}"
 
 
-def load_breath(brain: Brain) -> tuple[list[Mapping[str, Any]] | None, str]:
-    """Breath metrics of every sprint (SPEC 17), via `Brain.breath.metrics`.
+def breath_of(brain: Brain, snapshot: BrainSnapshot) -> tuple[tuple[SprintMetrics, ...] | None, str]:
+    """Breath metrics of every sprint (SPEC 17) from the records the snapshot holds (`Brain.breath.metrics`).
 
     Returns:
-        (metrics dicts oldest first, note) or (None, why not).
+        (metrics oldest first, note) or (None, why not).
     """
     try:
-        found = brain.breath.metrics()
-        items: list[Mapping[str, Any]] = [m.as_dict() for m in found.sprints]
+        found = brain.breath.metrics(snapshot=snapshot)
     except Exception as exc:  # noqa: BLE001 - a failing source must never stop the cockpit
         return None, f"breath: {exc.__class__.__name__}: {exc}"
     note = f"{len(found.corrupt)} unreadable breath file(s)" if found.corrupt else ""
-    return items, note
+    return found.sprints, note
 
 
 def sync_function(brain: Brain) -> tuple[Callable[[Brain], SyncReport] | None, str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.conftest import ok, run_bsi
+from tests.bsi import ok, run_bsi
 
 GATED = "sess-20261129-0830-api-tests"
 SEARCH = "sess-20261129-0820-api-search"

@@ -2,28 +2,26 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
 
-from tests.cli.runner import ENV, bsi_at, git
+from tests import bsi as runner
+from tests.bsi import INHERITED_ENV, bsi_at, run_bsi
 
 NOW = "2026-11-29T10:00:00+00:00"
-bsi = bsi_at(NOW)
-
-
-def run_bsi(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "brain_tui.cli.main", "--now", NOW, *args], capture_output=True,
-                          text=True, env=ENV, cwd=cwd, check=False)
+bsi = bsi_at(NOW, env=INHERITED_ENV, timeout=None)
+git = partial(runner.git, env=INHERITED_ENV)
+#: `bsi --now NOW ARGS…` from `cwd`, the brain found (or made) from there.
+run_in = partial(run_bsi, now=NOW, env=INHERITED_ENV, timeout=None)
 
 
 @pytest.fixture
 def brain(tmp_path: Path) -> Path:
     root = tmp_path / "brain"
-    res = run_bsi("init", str(root), cwd=tmp_path)
-    assert res.returncode == 0, res.stderr
+    res = run_in("init", str(root), cwd=tmp_path)
+    assert res.code == 0, res.err
     return root
 
 
@@ -35,43 +33,43 @@ def test_a_compose_file_that_does_not_parse_refuses_writes_and_reads_warn(brain:
     for args in (["claim", "open", "--scope", "wiki/"], ["watchdog"], ["index"],
                  ["signal", "send", "--to", "all", "--type", "info", "hello"]):
         res = bsi(brain, *args)
-        assert res.returncode == 65, (args, res.stderr)
-        assert "brain-compose.yml line " in res.stderr, res.stderr
-        assert len(res.stderr.strip().splitlines()) == 1
+        assert res.code == 65, (args, res.err)
+        assert "brain-compose.yml line " in res.err, res.err
+        assert len(res.err.strip().splitlines()) == 1
     assert sorted(p.name for p in (brain / "claims").iterdir()) == [".gitkeep"]
     assert git(brain, "rev-parse", "HEAD") == head
     assert git(brain, "status", "--porcelain").strip() == ""
     listed = bsi(brain, "claim", "list")
-    assert listed.returncode == 0, listed.stderr
-    assert "warning" in listed.stderr and "brain-compose.yml line " in listed.stderr
-    assert bsi(brain, "check-scope", "wiki/").returncode == 0
+    assert listed.code == 0, listed.err
+    assert "warning" in listed.err and "brain-compose.yml line " in listed.err
+    assert bsi(brain, "check-scope", "wiki/").code == 0
 
 
 def test_an_empty_compose_file_is_the_defaults(brain: Path) -> None:
     (brain / "brain-compose.yml").write_text("")
     res = bsi(brain, "claim", "open", "--scope", "wiki/")
-    assert res.returncode == 0, res.stderr
+    assert res.code == 0, res.err
 
 
 def test_demo_refuses_an_existing_brain_and_a_folder_that_is_not_empty(brain: Path, tmp_path: Path) -> None:
     head = git(brain, "rev-parse", "HEAD")
     for where in (brain, brain / "wiki"):
         where.mkdir(exist_ok=True)
-        res = run_bsi("demo", ".", cwd=where)
-        assert res.returncode == 65, res.stderr
-        assert "already a brain" in res.stderr and len(res.stderr.strip().splitlines()) == 1
+        res = run_in("demo", ".", cwd=where)
+        assert res.code == 65, res.err
+        assert "already a brain" in res.err and len(res.err.strip().splitlines()) == 1
     assert sorted(p.name for p in (brain / "claims").iterdir()) == [".gitkeep"]
     assert git(brain, "rev-parse", "HEAD") == head
     busy = tmp_path / "busy"
     busy.mkdir()
     (busy / "notes.md").write_text("mine\n")
-    res = run_bsi("demo", str(busy), cwd=tmp_path)
-    assert res.returncode == 65 and "not empty" in res.stderr
+    res = run_in("demo", str(busy), cwd=tmp_path)
+    assert res.code == 65 and "not empty" in res.err
     assert sorted(p.name for p in busy.iterdir()) == ["notes.md"]
     empty = tmp_path / "empty"
     empty.mkdir()
-    assert run_bsi("demo", str(empty), cwd=tmp_path).returncode == 0
-    assert run_bsi("demo", str(tmp_path / "new" / "demo"), cwd=tmp_path).returncode == 0
+    assert run_in("demo", str(empty), cwd=tmp_path).code == 0
+    assert run_in("demo", str(tmp_path / "new" / "demo"), cwd=tmp_path).code == 0
 
 
 def test_init_on_bad_ground_is_one_line_not_a_traceback(tmp_path: Path) -> None:
@@ -84,9 +82,9 @@ def test_init_on_bad_ground_is_one_line_not_a_traceback(tmp_path: Path) -> None:
     claims_file.mkdir()
     (claims_file / "claims").write_text("a file\n")
     for target in (a_file, a_file / "sub", dot_brain, claims_file, Path("/proc/self/brain")):
-        res = run_bsi("init", str(target), cwd=tmp_path)
-        assert res.returncode == 65, (target, res.stderr)
-        assert "Traceback" not in res.stderr
-        assert len(res.stderr.strip().splitlines()) == 1, res.stderr
+        res = run_in("init", str(target), cwd=tmp_path)
+        assert res.code == 65, (target, res.err)
+        assert "Traceback" not in res.err
+        assert len(res.err.strip().splitlines()) == 1, res.err
     assert a_file.read_text() == "not a folder\n"
     assert not (dot_brain / ".git").exists() and not (dot_brain / "claims").exists()

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -15,13 +14,15 @@ import yaml
 from brain_tui.core.breath_metrics import metrics
 from brain_tui.core.breath_records import record_from_mapping, validate_sprint_id
 from brain_tui.core.errors import InvalidData
-from tests.cli.runner import ENV, bsi_at, git
+from tests import bsi as runner
+from tests.bsi import INHERITED_ENV, bsi_at, run_bsi
 
 NOW = "2026-11-29T10:00:00Z"
 S1 = "sprint-20261129-1000-be6"
 
 
-bsi = bsi_at(NOW)
+bsi = bsi_at(NOW, env=INHERITED_ENV, timeout=None)
+git = partial(runner.git, env=INHERITED_ENV)
 
 
 
@@ -29,9 +30,8 @@ bsi = bsi_at(NOW)
 def brain(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One initialised brain for the module (each test uses its own sprint IDs)."""
     root = tmp_path_factory.mktemp("breath") / "brain"
-    proc = subprocess.run([sys.executable, "-m", "brain_tui.cli.main", "init", str(root)],
-                          capture_output=True, text=True, env=ENV, check=False)
-    assert proc.returncode == 0, proc.stderr
+    proc = run_bsi("init", str(root), now=None, env=INHERITED_ENV, timeout=None)
+    assert proc.code == 0, proc.err
     return root
 
 
@@ -156,17 +156,17 @@ def test_inhale_reference_expire_show_round_trip(brain: Path) -> None:
     sprint = S1
     p = bsi(brain, "breath", "inhale", sprint, "--agent", "tech-lead", "--session", "sess-20261129-1000-pilot",
             "projets/x.md", "./src/auth.ts")
-    assert p.returncode == 0, p.stderr
+    assert p.code == 0, p.err
     p = bsi(brain, "breath", "inhale", sprint, "--agent", "testing", "tests/auth.spec.ts",
             now="2026-11-29T10:30:00Z")
-    assert p.returncode == 0, p.stderr
+    assert p.code == 0, p.err
     assert git(brain, "log", "-1", "--format=%s").strip() == f"bsi: breath inhale {sprint}"
     p = bsi(brain, "breath", "reference", sprint, "projets/x.md", "src/auth.ts")
-    assert p.returncode == 0, p.stderr
+    assert p.code == 0, p.err
     assert git(brain, "log", "-1", "--format=%s").strip() == f"bsi: breath reference {sprint}"
     p = bsi(brain, "breath", "expire", sprint, "projets/x.md", "tests/auth.spec.ts",
             "--keep", "src/auth.ts=pagination not tested", now="2026-11-29T12:00:00Z")
-    assert p.returncode == 0, p.stderr
+    assert p.code == 0, p.err
     assert git(brain, "log", "-1", "--format=%s").strip() == f"bsi: breath expire {sprint}"
     assert git(brain, "status", "--porcelain", "breath").strip() == ""  # committed
 
@@ -181,8 +181,8 @@ def test_inhale_reference_expire_show_round_trip(brain: Path) -> None:
     assert list(data)[:4] == ["sprint", "session", "opened_at", "closed_at"]
 
     p = bsi(brain, "breath", "show", sprint, "--json")
-    assert p.returncode == 0, p.stderr
-    doc = json.loads(p.stdout)
+    assert p.code == 0, p.err
+    doc = json.loads(p.out)
     (row,) = doc["sprints"]
     assert {"sprint", "context_load", "stale_ratio", "breath_depth", "exhale_rate", "alerts"} <= set(row)
     # loaded 3, referenced 2, stale 1 (tests/auth.spec.ts), released 2
@@ -194,17 +194,17 @@ def test_inhale_reference_expire_show_round_trip(brain: Path) -> None:
     assert [a["metric"] for a in row["alerts"]] == ["stale_ratio"]
     assert all(isinstance(a["message"], str) for a in row["alerts"])
     text = bsi(brain, "breath", "show", sprint)
-    assert text.returncode == 0 and sprint in text.stdout and "stale_ratio 33% > 30%" in text.stdout
+    assert text.code == 0 and sprint in text.out and "stale_ratio 33% > 30%" in text.out
 
 
 def test_inhale_over_two_sources_is_reported_not_refused(brain: Path) -> None:
     sprint = "sprint-rule-2"
     p = bsi(brain, "breath", "inhale", sprint, "--agent", "tech-lead", "--json", "a.md", "b.md", "c.md")
-    assert p.returncode == 0, p.stderr
-    assert "at most 2" in p.stderr
-    assert [a["metric"] for a in json.loads(p.stdout)["alerts"]] == ["inhale"]
+    assert p.code == 0, p.err
+    assert "at most 2" in p.err
+    assert [a["metric"] for a in json.loads(p.out)["alerts"]] == ["inhale"]
     assert (brain / "breath" / f"{sprint}.yml").is_file()
-    row = json.loads(bsi(brain, "breath", "show", sprint, "--json").stdout)["sprints"][0]
+    row = json.loads(bsi(brain, "breath", "show", sprint, "--json").out)["sprints"][0]
     assert any(a["metric"] == "inhale" and a["agent"] == "tech-lead" for a in row["alerts"])
 
 
@@ -213,8 +213,8 @@ def test_inhale_over_two_sources_is_reported_not_refused(brain: Path) -> None:
 def test_bad_sprint_id_exits_65_on_every_action(brain: Path, args: list[str]) -> None:
     before = sorted(p.name for p in brain.rglob("*.yml"))
     p = bsi(brain, "breath", args[0], "../claims/evil", *args[1:])
-    assert p.returncode == 65, p.stderr
-    assert "invalid sprint ID" in p.stderr
+    assert p.code == 65, p.err
+    assert "invalid sprint ID" in p.err
     assert sorted(p.name for p in brain.rglob("*.yml")) == before
 
 
@@ -228,17 +228,17 @@ def test_sprint_id_pattern(bad: str) -> None:
 
 def test_reference_before_inhale_is_not_found(brain: Path) -> None:
     p = bsi(brain, "breath", "reference", "sprint-never-opened", "x.md")
-    assert p.returncode == 66
+    assert p.code == 66
     assert not (brain / "breath" / "sprint-never-opened.yml").exists()
-    assert bsi(brain, "breath", "show", "sprint-never-opened").returncode == 66
+    assert bsi(brain, "breath", "show", "sprint-never-opened").code == 66
 
 
 def test_bad_paths_and_keep_syntax_are_refused(brain: Path) -> None:
-    assert bsi(brain, "breath", "inhale", "sprint-paths", "--agent", "a", "/etc/passwd").returncode == 65
-    assert bsi(brain, "breath", "inhale", "sprint-paths", "--agent", "a", "../outside.md").returncode == 65
-    assert bsi(brain, "breath", "inhale", "sprint-paths", "--agent", "a", "ok.md").returncode == 0
-    assert bsi(brain, "breath", "expire", "sprint-paths", "--keep", "ok.md").returncode == 64
-    assert bsi(brain, "breath", "expire", "sprint-paths", "ok.md", "--keep", "ok.md=why").returncode == 65
+    assert bsi(brain, "breath", "inhale", "sprint-paths", "--agent", "a", "/etc/passwd").code == 65
+    assert bsi(brain, "breath", "inhale", "sprint-paths", "--agent", "a", "../outside.md").code == 65
+    assert bsi(brain, "breath", "inhale", "sprint-paths", "--agent", "a", "ok.md").code == 0
+    assert bsi(brain, "breath", "expire", "sprint-paths", "--keep", "ok.md").code == 64
+    assert bsi(brain, "breath", "expire", "sprint-paths", "ok.md", "--keep", "ok.md=why").code == 65
 
 
 def test_edits_keep_comments_of_a_hand_written_record(brain: Path) -> None:
@@ -246,7 +246,7 @@ def test_edits_keep_comments_of_a_hand_written_record(brain: Path) -> None:
     path.write_text("# written by hand\nsprint: sprint-hand\nopened_at: '2026-11-28T09:00:00+00:00'\n"
                     "inhale:\n  dev: [a.md]  # the only source\nreferenced: []\nreleased: []\nkept: {}\n",
                     encoding="utf-8")
-    assert bsi(brain, "breath", "reference", "sprint-hand", "a.md").returncode == 0
+    assert bsi(brain, "breath", "reference", "sprint-hand", "a.md").code == 0
     text = path.read_text(encoding="utf-8")
     assert "# written by hand" in text and "# the only source" in text
     assert yaml.safe_load(text)["referenced"] == ["a.md"]
@@ -255,19 +255,18 @@ def test_edits_keep_comments_of_a_hand_written_record(brain: Path) -> None:
 def test_corrupt_record_is_a_row_not_a_crash(brain: Path) -> None:
     (brain / "breath" / "sprint-broken.yml").write_text("sprint: [unclosed\n", encoding="utf-8")
     p = bsi(brain, "breath", "show", "--json")
-    assert p.returncode == 0, p.stderr
-    doc = json.loads(p.stdout)
+    assert p.code == 0, p.err
+    doc = json.loads(p.out)
     assert any(c["path"] == "breath/sprint-broken.yml" for c in doc["corrupt"])
-    assert bsi(brain, "breath", "reference", "sprint-broken", "a.md").returncode == 65
+    assert bsi(brain, "breath", "reference", "sprint-broken", "a.md").code == 65
     (brain / "breath" / "sprint-broken.yml").unlink()
 
 
 def test_demo_brain_has_breath_alerts(tmp_path: Path) -> None:
     root = tmp_path / "demo"
-    p = subprocess.run([sys.executable, "-m", "brain_tui.cli.main", "--now", NOW, "demo", str(root)],
-                       capture_output=True, text=True, env=ENV, check=False, timeout=120)
-    assert p.returncode == 0, p.stderr
-    rows = json.loads(bsi(root, "breath", "show", "--json").stdout)["sprints"]
+    p = run_bsi("demo", str(root), now=NOW, env=INHERITED_ENV, timeout=120)
+    assert p.code == 0, p.err
+    rows = json.loads(bsi(root, "breath", "show", "--json").out)["sprints"]
     assert len(rows) == 5
     alerts = {a["metric"] for r in rows for a in r["alerts"]}
     assert {"context_load", "stale_ratio", "exhale_rate", "breath_depth", "inhale"} <= alerts

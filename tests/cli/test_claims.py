@@ -9,21 +9,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.conftest import (
-    BSI,
-    NOW,
-    Run,
-    claim_file,
-    clean_env,
-    commits_since,
-    git,
-    head,
-    last_commit,
-    load_claim,
-    ok,
-    run_bsi,
-    tree_bytes,
-)
+from tests.bsi import BSI, NOW, Run, clean_env, commits_since, git, head, last_commit, ok, run_bsi
+from tests.conftest import claim_file, load_claim, tree_bytes
 
 Bsi = Callable[..., Run]
 ID_LINE = r"sess-20261129-1000-"

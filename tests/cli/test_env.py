@@ -6,7 +6,6 @@ import json
 import os
 import shutil
 import socket
-import subprocess
 import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -17,13 +16,13 @@ import pytest
 
 from brain_tui.core.config import load_config
 from brain_tui.core.env import collect_env
+from tests.bsi import Run, clean_env, git, run_bsi
 
 NOW = "2026-11-29T10:00:00Z"
 NOW_DT = datetime(2026, 11, 29, 10, 0, tzinfo=UTC)
-ENV = {k: v for k, v in os.environ.items()
-       if k not in ("BRAIN_ROOT", "BRAIN_NOW", "BRAIN_PORT", "BRAIN_MCP_PORT", "BRAIN_KEY_PORT")}
-ENV.update({"GIT_AUTHOR_NAME": "Test", "GIT_AUTHOR_EMAIL": "test@example.org",
-            "GIT_COMMITTER_NAME": "Test", "GIT_COMMITTER_EMAIL": "test@example.org"})
+#: The inherited environment minus the brain's root, clock and configured ports, committing as Test.
+ENV = clean_env(drop=("BRAIN_ROOT", "BRAIN_NOW", "BRAIN_PORT", "BRAIN_MCP_PORT", "BRAIN_KEY_PORT"), pin=False,
+                identity="Test")
 
 #: A `pm2 jlist` as pm2 5 prints it (trimmed), after a banner line; the env holds a secret.
 JLIST = [
@@ -52,18 +51,16 @@ JLIST = [
 ]
 
 
-def bsi(brain: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    """Run `bsi --brain BRAIN --now NOW ARGS…`."""
-    cmd = [sys.executable, "-m", "brain_tui.cli.main", "--brain", str(brain), "--now", NOW, *args]
-    return subprocess.run(cmd, capture_output=True, text=True, env=env or ENV, cwd=brain, check=False,
-                          timeout=120)
+def bsi(brain: Path, *args: str, env: dict[str, str] | None = None) -> Run:
+    """Run `bsi --brain BRAIN --now NOW ARGS…` (default environment: ENV)."""
+    return run_bsi(*args, brain=brain, now=NOW, env=env or ENV, timeout=120)
 
 
 def env_json(brain: Path, *args: str, env: dict[str, str] | None = None) -> dict:
     """`bsi env --json`, parsed (exit 0 required)."""
     proc = bsi(brain, "env", "--json", *args, env=env)
-    assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout)
+    assert proc.code == 0, proc.err
+    return json.loads(proc.out)
 
 
 @pytest.fixture(scope="module")
@@ -87,9 +84,8 @@ def free_port() -> int:
 def brain(tmp_path_factory: pytest.TempPathFactory, listener: socket.socket) -> Path:
     """An initialised brain whose brain-compose.yml configures one port up and one down."""
     root = tmp_path_factory.mktemp("env") / "brain"
-    proc = subprocess.run([sys.executable, "-m", "brain_tui.cli.main", "init", str(root)],
-                          capture_output=True, text=True, env=ENV, check=False)
-    assert proc.returncode == 0, proc.stderr
+    proc = run_bsi("init", str(root), now=None, env=ENV, timeout=None)
+    assert proc.code == 0, proc.err
     up = listener.getsockname()[1]
     (root / "brain-compose.yml").write_text(
         f"brain_name: testbrain\nports:\n  svc-up: {up}\n  svc-down: {free_port()}\n", encoding="utf-8")
@@ -131,8 +127,7 @@ def test_json_has_the_spec_keys_and_live_git(brain: Path) -> None:
     assert set(data) == {"hostname", "instance", "git", "pm2", "ports", "system"}
     assert data["hostname"] == socket.gethostname()
     assert data["instance"] == f"testbrain@{socket.gethostname()}"
-    head = subprocess.run(["git", "log", "-1", "--oneline"], cwd=brain, capture_output=True, text=True,
-                          check=True).stdout.strip()
+    head = git(brain, "log", "-1", "--oneline", env=os.environ).strip()
     assert data["git"]["version"] == head
     assert data["git"]["branch"]
     assert "notes.md" in data["git"]["dirty"] and "brain-compose.yml" in data["git"]["dirty"]
@@ -152,7 +147,7 @@ def test_configured_ports_up_and_down(brain: Path, listener: socket.socket, tmp_
     assert configured["BRAIN_KEY_PORT"]["up"] is True and configured["BRAIN_KEY_PORT"]["source"] == "env"
     assert configured["BRAIN_MCP_PORT"]["up"] is False and "not a port" in configured["BRAIN_MCP_PORT"]["error"]
     assert "BRAIN_PORT" not in configured
-    text = bsi(brain, "env", env=env).stdout
+    text = bsi(brain, "env", env=env).out
     assert f"svc-up {up} up" in text and "svc-down" in text and " down" in text
 
 
@@ -161,16 +156,16 @@ def test_fake_pm2_processes_appear_without_their_env(brain: Path, tmp_path: Path
                       f"print({json.dumps(JLIST)!r})")
     env = path_with(tmp_path, script)
     proc = bsi(brain, "env", "--json", env=env)
-    assert proc.returncode == 0, proc.stderr
-    assert "hunter2" not in proc.stdout
-    pm2 = json.loads(proc.stdout)["pm2"]
+    assert proc.code == 0, proc.err
+    assert "hunter2" not in proc.out
+    pm2 = json.loads(proc.out)["pm2"]
     assert pm2["available"] is True and pm2["error"] is None
     engine, mcp = pm2["processes"]
     assert engine == {"name": "brain-engine", "pid": 4242, "status": "online", "uptime_s": 3600.0,
                       "restarts": 2, "cpu": 1.5, "memory": 73400320, "port": 7700}
     assert mcp["name"] == "brain-mcp" and mcp["status"] == "stopped" and mcp["uptime_s"] is None
     assert mcp["restarts"] == 15 and mcp["port"] is None
-    text = bsi(brain, "env", env=env).stdout
+    text = bsi(brain, "env", env=env).out
     assert "brain-engine" in text and "online" in text and "1h00m" in text
 
 
@@ -180,8 +175,8 @@ def test_no_pm2_on_path_says_pm2_not_found(brain: Path, tmp_path: Path) -> None:
     assert data["pm2"] == {"available": False, "error": "pm2 not found", "processes": []}
     assert data["git"]["version"]  # git still found on that PATH: the other sources fill in
     text = bsi(brain, "env", env=env)
-    assert text.returncode == 0
-    assert "pm2 not found" in text.stdout
+    assert text.code == 0
+    assert "pm2 not found" in text.out
 
 
 def test_hanging_pm2_is_cut_by_the_timeout(brain: Path, tmp_path: Path) -> None:
@@ -206,7 +201,7 @@ def test_a_failing_source_does_not_hide_the_others(tmp_path: Path) -> None:
     assert data["system"]["memory"]["total"] > 0
     assert isinstance(data["ports"]["listening"], list)
     text = bsi(root, "env", env={**ENV, "GIT_CEILING_DIRECTORIES": str(tmp_path)})
-    assert text.returncode == 0 and "git       error:" in text.stdout
+    assert text.code == 0 and "git       error:" in text.out
 
 
 def test_collect_env_core_api(brain: Path, tmp_path: Path) -> None:

@@ -10,19 +10,8 @@ from typing import Any
 import pytest
 import yaml
 
-from tests.conftest import (
-    NOW,
-    Run,
-    claim_file,
-    commits_since,
-    head,
-    last_commit,
-    load_claim,
-    ok,
-    run_bsi,
-    signal_docs,
-    tree_bytes,
-)
+from tests.bsi import NOW, Run, commits_since, head, last_commit, ok, run_bsi
+from tests.conftest import claim_file, load_claim, signal_docs, tree_bytes
 
 Bsi = Callable[..., Run]
 HUMAN = "Ada Tester <ada@example.org>"

@@ -11,15 +11,15 @@ import stat
 import subprocess
 from pathlib import Path
 
-from tests.reliability.harness import BSI, env_for, git, make_remote
+from tests.bsi import Run, ok, run_bsi
+from tests.reliability.harness import git, make_remote, racer_env
 
 NOW = "2026-11-29T10:00:00+00:00"
 
 
-def bsi(clone: Path, *args: str, now: str = NOW, env: dict[str, str] | None = None,
-        timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*BSI, "--brain", str(clone), "--now", now, *args], capture_output=True, text=True,
-                          env={**env_for("tester"), **(env or {})}, timeout=timeout)
+def bsi(clone: Path, *args: str, now: str = NOW, env: dict[str, str] | None = None, timeout: float = 120) -> Run:
+    """`bsi --brain CLONE --now NOW ARGS…` as the tester, `env` added to the racer's environment."""
+    return run_bsi(*args, brain=clone, now=now, env={**racer_env("tester"), **(env or {})}, timeout=timeout)
 
 
 def claim_files(clone: Path) -> list[str]:
@@ -41,9 +41,9 @@ def test_push_declined_by_a_server_hook_is_reported_at_once_with_its_message(tmp
     head = git(a, "rev-parse", "HEAD")
     before = claim_files(a)
     res = bsi(a, "--sync", "claim", "open", "--scope", "wiki/", "--slug", "frozen")
-    assert res.returncode == 24, res.stderr
-    assert "policy: the brain is frozen for the release" in res.stderr
-    assert "declined" in res.stderr
+    assert res.code == 24, res.err
+    assert "policy: the brain is frozen for the release" in res.err
+    assert "declined" in res.err
     # One try, not eight: the remote got exactly one push attempt, and nothing stayed behind locally.
     assert git(a, "rev-parse", "HEAD") == head
     assert claim_files(a) == before
@@ -55,9 +55,9 @@ def test_a_remote_that_does_not_answer_is_69_not_a_hang(tmp_path: Path) -> None:
     git(a, "remote", "set-url", "origin", "ssh://silent.invalid/brain.git")
     git(a, "config", "core.sshCommand", "sh -c 'sleep 60'")
     res = bsi(a, "--sync", "claim", "open", "--scope", "wiki/", env={"BSI_NETWORK_TIMEOUT": "2"}, timeout=30)
-    assert res.returncode == 69, res.stderr
-    assert "did not answer within 2s" in res.stderr
-    assert "Traceback" not in res.stderr
+    assert res.code == 69, res.err
+    assert "did not answer within 2s" in res.err
+    assert "Traceback" not in res.err
 
 
 def test_a_rebase_conflict_is_21_and_aborted(tmp_path: Path) -> None:
@@ -67,9 +67,9 @@ def test_a_rebase_conflict_is_21_and_aborted(tmp_path: Path) -> None:
     commit_file(b, "notes/plan.md", "from B\n", "plan B")
     local = git(b, "rev-parse", "HEAD")
     res = bsi(b, "sync")
-    assert res.returncode == 21, res.stderr
-    assert "conflict" in res.stderr and "notes/plan.md" in res.stderr
-    assert "['" not in res.stderr
+    assert res.code == 21, res.err
+    assert "conflict" in res.err and "notes/plan.md" in res.err
+    assert "['" not in res.err
     assert git(b, "rev-parse", "HEAD") == local
     assert not (Path(git(b, "rev-parse", "--absolute-git-dir").strip()) / "rebase-merge").exists()
 
@@ -81,9 +81,9 @@ def test_a_failed_fast_forward_is_22_names_the_file_and_shows_no_list_repr(tmp_p
     (b / "notes").mkdir()
     (b / "notes" / "todo.md").write_text("B's own, never committed\n")
     res = bsi(b, "--sync", "claim", "open", "--scope", "wiki/")
-    assert res.returncode == 22, res.stderr
-    assert "notes/todo.md" in res.stderr
-    assert "['" not in res.stderr and "Aborting" not in res.stderr
+    assert res.code == 22, res.err
+    assert "notes/todo.md" in res.err
+    assert "['" not in res.err and "Aborting" not in res.err
     assert (b / "notes" / "todo.md").read_text() == "B's own, never committed\n"
     assert claim_files(b) == [".gitkeep"]
 
@@ -94,8 +94,8 @@ def test_a_failed_commit_is_23_and_leaves_nothing_written(tmp_path: Path) -> Non
     git(a, "config", "gpg.program", "false")
     index_before = (a / "BRAIN-INDEX.md").read_text()
     res = bsi(a, "claim", "open", "--scope", "wiki/", "--slug", "unsigned")
-    assert res.returncode == 23, res.stderr
-    assert "commit failed" in res.stderr
+    assert res.code == 23, res.err
+    assert "commit failed" in res.err
     assert claim_files(a) == [".gitkeep"]
     assert (a / "BRAIN-INDEX.md").read_text() == index_before
     assert git(a, "status", "--porcelain").strip() == ""
@@ -104,7 +104,7 @@ def test_a_failed_commit_is_23_and_leaves_nothing_written(tmp_path: Path) -> Non
 def test_no_git_failure_exits_1(tmp_path: Path) -> None:
     """A broken repository (HEAD pointing nowhere git can read) is a git failure: 25, never 1."""
     brain = tmp_path / "b"
-    subprocess.run([*BSI, "init", str(brain)], check=True, capture_output=True, env=env_for("t"))
+    ok(run_bsi("init", str(brain), now=None, env=racer_env("t"), timeout=None))
     objects = brain / ".git" / "objects"
     for folder in objects.iterdir():
         if len(folder.name) == 2:
@@ -112,16 +112,16 @@ def test_no_git_failure_exits_1(tmp_path: Path) -> None:
                 os.chmod(obj, 0o644)
                 obj.write_bytes(b"garbage")
     res = bsi(brain, "claim", "open", "--scope", "wiki/")
-    assert res.returncode not in (0, 1), res.stderr
-    assert res.returncode == 25, res.stderr
-    assert "Traceback" not in res.stderr
+    assert res.code not in (0, 1), res.err
+    assert res.code == 25, res.err
+    assert "Traceback" not in res.err
 
 
 def test_sync_and_offline_together_are_a_usage_error(tmp_path: Path) -> None:
     _, (a,) = make_remote(tmp_path, 1)
     res = bsi(a, "--sync", "claim", "open", "--scope", "wiki/", "--offline")
-    assert res.returncode == 64, res.stderr
-    assert "--offline" in res.stderr
+    assert res.code == 64, res.err
+    assert "--offline" in res.err
     assert claim_files(a) == [".gitkeep"]
 
 
@@ -143,7 +143,7 @@ def _stop_mid(clone: Path, operation: str) -> None:
         else:  # revert the main side after changing the file again
             commit_file(clone, "notes/x.md", "main again\n", "main again")
             args = ["revert", "--no-edit", "HEAD~1"]
-    proc = subprocess.run(["git", *args], cwd=clone, capture_output=True, text=True, env=env_for("user"))
+    proc = subprocess.run(["git", *args], cwd=clone, capture_output=True, text=True, env=racer_env("user"))
     assert proc.returncode != 0, f"{operation} did not stop: {proc.stdout}"
 
 
@@ -158,9 +158,9 @@ def test_no_write_while_git_is_mid_operation(tmp_path: Path, operation: str) -> 
     status = git(a, "status", "--porcelain")
     for flags in ([], ["--sync"], ["--no-commit"]):
         res = bsi(a, *flags, "claim", "open", "--scope", "wiki/", "--slug", "mid")
-        assert res.returncode == 20, (flags, res.stderr)
-        assert "in progress" in res.stderr and "nothing was written" in res.stderr
-        assert len(res.stderr.strip().splitlines()) == 1
+        assert res.code == 20, (flags, res.err)
+        assert "in progress" in res.err and "nothing was written" in res.err
+        assert len(res.err.strip().splitlines()) == 1
         assert claim_files(a) == [".gitkeep"]
         assert git(a, "rev-parse", "HEAD") == head
         assert git(a, "status", "--porcelain") == status
@@ -170,4 +170,4 @@ def test_no_write_while_git_is_mid_operation(tmp_path: Path, operation: str) -> 
                "revert": "REVERT_HEAD"}
     assert (gdir / markers[operation]).exists()
     git(a, operation, "--abort")
-    assert bsi(a, "claim", "open", "--scope", "wiki/", "--slug", "after").returncode == 0
+    assert bsi(a, "claim", "open", "--scope", "wiki/", "--slug", "after").code == 0

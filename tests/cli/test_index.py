@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import Run, clean_env, head, last_commit, ok, run_bsi, signal_docs, tree_bytes
+from tests.bsi import Run, clean_env, head, last_commit, ok, run_bsi
+from tests.conftest import signal_docs, tree_bytes
 
 Bsi = Callable[..., Run]
 START, END = "<!-- bsi:generated:start -->", "<!-- bsi:generated:end -->"

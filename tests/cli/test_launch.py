@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import Run, clean_env, load_claim, ok, run_bsi, signal_docs
+from tests.bsi import Run, clean_env, ok, run_bsi
+from tests.conftest import load_claim, signal_docs
 
 RECORDER = """\
 import json, os, sys, time

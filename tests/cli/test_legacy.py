@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.conftest import Run, clean_env, last_commit, ok, signal_docs, tree_bytes
+from tests.bsi import Run, clean_env, last_commit, ok
+from tests.conftest import signal_docs, tree_bytes
 
 Bsi = Callable[..., Run]
 LNOW = "2026-03-16T22:00:00Z"

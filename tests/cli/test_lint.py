@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -13,8 +10,10 @@ import pytest
 
 from brain_tui.core import headers
 from brain_tui.core.headers import HEADER_READ_LIMIT, lint
+from tests.bsi import bsi_at, clean_env
 
-ENV = {k: v for k, v in os.environ.items() if k not in ("BRAIN_ROOT", "BRAIN_NOW")}
+#: The inherited environment minus the brain's root and clock.
+ENV = clean_env(drop=("BRAIN_ROOT", "BRAIN_NOW"), pin=False)
 
 GOOD_MD = """\
 ---
@@ -84,10 +83,8 @@ echo hi
 """
 
 
-def bsi(brain: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """Run `bsi --brain BRAIN ARGS…` from the brain folder."""
-    cmd = [sys.executable, "-m", "brain_tui.cli.main", "--brain", str(brain), *args]
-    return subprocess.run(cmd, capture_output=True, text=True, env=ENV, cwd=brain, check=False, timeout=120)
+#: `bsi(brain, *args)`: `bsi --brain BRAIN ARGS…` from the brain folder, on the real clock.
+bsi = bsi_at(None, env=ENV, timeout=120)
 
 
 def make_brain(root: Path, files: dict[str, str | bytes]) -> Path:
@@ -115,10 +112,10 @@ def test_good_headers_are_clean(tmp_path: Path) -> None:
     root = make_brain(tmp_path, {"agents/broker.md": GOOD_MD, "scripts/deploy.py": GOOD_PY, "src/x.ts": GOOD_TS})
     assert lint(root) == []
     p = bsi(root, "lint")
-    assert p.returncode == 0, p.stdout + p.stderr
-    assert p.stdout == ""
+    assert p.code == 0, p.out + p.err
+    assert p.out == ""
     p = bsi(root, "lint", "--json")
-    assert p.returncode == 0 and json.loads(p.stdout) == {"findings": []}
+    assert p.code == 0 and json.loads(p.out) == {"findings": []}
 
 
 def test_every_invalid_field_is_reported_with_its_line(tmp_path: Path) -> None:
@@ -160,17 +157,17 @@ def test_invalid_yaml_header_is_a_finding(tmp_path: Path) -> None:
 
 def test_cli_exit_codes_paths_and_json(tmp_path: Path) -> None:
     root = make_brain(tmp_path, {"good.md": GOOD_MD, "bad.md": BAD_MD, "sub/good.py": GOOD_PY, "sub/bad.sh": BAD_SH})
-    assert bsi(root, "lint", "good.md", "sub/good.py").returncode == 0
+    assert bsi(root, "lint", "good.md", "sub/good.py").code == 0
     p = bsi(root, "lint", "bad.md")
-    assert p.returncode == 1
-    assert "bad.md:4: type: invalid type 'decision'" in p.stdout
+    assert p.code == 1
+    assert "bad.md:4: type: invalid type 'decision'" in p.out
     p = bsi(root, "lint", "--json", "sub")
-    assert p.returncode == 1
-    doc = json.loads(p.stdout)
+    assert p.code == 1
+    doc = json.loads(p.out)
     assert set(doc) == {"findings"}
     assert {tuple(sorted(f)) for f in doc["findings"]} == {("field", "line", "message", "path")}
     assert {f["path"] for f in doc["findings"]} == {"sub/bad.sh"}
-    assert bsi(root, "lint", "does-not-exist.md").returncode == 66
+    assert bsi(root, "lint", "does-not-exist.md").code == 66
 
 
 def test_walk_skips_data_folders_generated_index_and_hidden(tmp_path: Path) -> None:
@@ -186,7 +183,7 @@ def test_walk_skips_data_folders_generated_index_and_hidden(tmp_path: Path) -> N
         "node_modules/pkg/index.js": "x\n",
     })
     assert lint(root) == []
-    assert bsi(root, "lint").returncode == 0
+    assert bsi(root, "lint").code == 0
 
 
 def test_a_huge_file_is_read_only_up_to_its_header(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -216,7 +213,7 @@ def test_a_huge_file_is_read_only_up_to_its_header(tmp_path: Path, monkeypatch: 
     assert read_sizes and max(read_sizes) <= HEADER_READ_LIMIT + 1
     monkeypatch.undo()
     p = bsi(root, "lint", "big.md", "big.py")
-    assert p.returncode == 0, p.stdout + p.stderr
+    assert p.code == 0, p.out + p.err
 
 
 def test_lint_refuses_files_outside_the_brain(tmp_path: Path) -> None:
@@ -225,7 +222,7 @@ def test_lint_refuses_files_outside_the_brain(tmp_path: Path) -> None:
     secret.write_text("no header, private text\n", encoding="utf-8")
     for given in (str(secret), "../secret.md", "/etc/passwd"):
         p = bsi(root, "lint", given)
-        assert p.returncode == 65, (given, p.stdout, p.stderr)
-        assert "outside the brain" in p.stderr
-        assert "secret" not in p.stdout and "root:" not in p.stdout
-    assert bsi(root, "lint", "agents/broker.md").returncode == 0
+        assert p.code == 65, (given, p.out, p.err)
+        assert "outside the brain" in p.err
+        assert "secret" not in p.out and "root:" not in p.out
+    assert bsi(root, "lint", "agents/broker.md").code == 0

@@ -5,22 +5,23 @@ from __future__ import annotations
 import json
 import shutil
 import stat
-import subprocess
-import sys
+from functools import partial
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 import yaml
 
-from tests.cli.runner import ENV, bsi_at, git
+from tests import bsi as runner
+from tests.bsi import INHERITED_ENV, bsi_at, run_bsi
 from tests.paths import LEGACY
 
 NOW = "2026-11-29T10:00:00Z"
 A = "sess-20261129-1000-alfa"
 B = "sess-20261129-1000-bravo"
 
-bsi = bsi_at(NOW)
+bsi = bsi_at(NOW, env=INHERITED_ENV, timeout=None)
+git = partial(runner.git, env=INHERITED_ENV)
 
 
 
@@ -38,13 +39,12 @@ def read_lock(brain: Path, file: str) -> dict:
 def base_brain(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """An initialised empty brain, made once per module."""
     root = tmp_path_factory.mktemp("base") / "brain"
-    proc = subprocess.run([sys.executable, "-m", "brain_tui.cli.main", "init", str(root)],
-                          capture_output=True, text=True, env=ENV, check=False)
-    assert proc.returncode == 0, proc.stderr
+    proc = run_bsi("init", str(root), now=None, env=INHERITED_ENV, timeout=None)
+    assert proc.code == 0, proc.err
     for slug in ("alfa", "bravo"):  # a lock belongs to a claim (issue 11)
         proc = bsi(root, "claim", "open", "--scope", f"{slug}/", "--ttl", "8h", "--slug", slug,
                    now="2026-11-29T10:00:00Z")
-        assert proc.returncode == 0, proc.stderr
+        assert proc.code == 0, proc.err
     return root
 
 
@@ -58,8 +58,8 @@ def brain(base_brain: Path, tmp_path: Path) -> Path:
 
 def test_acquire_writes_the_lock_file_and_commits_only_it(brain: Path) -> None:
     proc = bsi(brain, "--json", "lock", "acquire", "./agents//foo.md", A, "30")
-    assert proc.returncode == 0, proc.stderr
-    out = json.loads(proc.stdout)
+    assert proc.code == 0, proc.err
+    out = json.loads(proc.out)
     assert out["action"] == "acquired" and out["generation"] == 1 and out["holder"] == A
     assert out["file"] == "agents/foo.md" and out["takeover"] is False
     data = read_lock(brain, "agents/foo.md")
@@ -73,16 +73,16 @@ def test_acquire_writes_the_lock_file_and_commits_only_it(brain: Path) -> None:
 
 
 def test_default_ttl_is_60_minutes(brain: Path) -> None:
-    assert bsi(brain, "lock", "acquire", "todo/x.md", A).returncode == 0
+    assert bsi(brain, "lock", "acquire", "todo/x.md", A).code == 0
     assert read_lock(brain, "todo/x.md")["ttl_min"] == 60
 
 
 def test_reentry_by_the_holder_extends_with_the_same_generation(brain: Path) -> None:
-    assert bsi(brain, "lock", "acquire", "agents/foo.md", A, "30").returncode == 0
+    assert bsi(brain, "lock", "acquire", "agents/foo.md", A, "30").code == 0
     first = read_lock(brain, "agents/foo.md")
     proc = bsi(brain, "--json", "lock", "acquire", "agents/foo.md", A, "30", now="2026-11-29T10:20:00Z")
-    assert proc.returncode == 0, proc.stderr
-    assert json.loads(proc.stdout)["action"] == "extended"
+    assert proc.code == 0, proc.err
+    assert json.loads(proc.out)["action"] == "extended"
     again = read_lock(brain, "agents/foo.md")
     assert again["generation"] == 1
     assert again["claimed_at"] == first["claimed_at"]
@@ -90,80 +90,80 @@ def test_reentry_by_the_holder_extends_with_the_same_generation(brain: Path) -> 
 
 
 def test_another_session_is_refused_with_exit_1_naming_holder_and_expiry(brain: Path) -> None:
-    assert bsi(brain, "lock", "acquire", "agents/foo.md", A, "30").returncode == 0
+    assert bsi(brain, "lock", "acquire", "agents/foo.md", A, "30").code == 0
     before = lock_file(brain, "agents/foo.md").read_text()
     head = git(brain, "rev-parse", "HEAD")
     proc = bsi(brain, "lock", "acquire", "agents/foo.md", B, now="2026-11-29T10:10:00Z")
-    assert proc.returncode == 1
-    assert A in proc.stderr and read_lock(brain, "agents/foo.md")["expires_at"] in proc.stderr
+    assert proc.code == 1
+    assert A in proc.err and read_lock(brain, "agents/foo.md")["expires_at"] in proc.err
     assert lock_file(brain, "agents/foo.md").read_text() == before
     assert git(brain, "rev-parse", "HEAD") == head
-    refused = json.loads(bsi(brain, "--json", "lock", "acquire", "agents/foo.md", B).stdout)
+    refused = json.loads(bsi(brain, "--json", "lock", "acquire", "agents/foo.md", B).out)
     assert refused["exit"] == 1 and refused["holder"] == A
 
 
 def test_expired_lock_is_taken_over_with_generation_plus_one(brain: Path) -> None:
-    assert bsi(brain, "lock", "acquire", "agents/foo.md", A, "30").returncode == 0
+    assert bsi(brain, "lock", "acquire", "agents/foo.md", A, "30").code == 0
     proc = bsi(brain, "--json", "lock", "acquire", "agents/foo.md", B, now="2026-11-29T10:31:00Z")
-    assert proc.returncode == 0, proc.stderr
-    out = json.loads(proc.stdout)
+    assert proc.code == 0, proc.err
+    out = json.loads(proc.out)
     assert out["action"] == "taken_over" and out["takeover"] is True
     assert out["previous_holder"] == A and out["generation"] == 2
-    assert "takeover" in proc.stderr and A in proc.stderr
+    assert "takeover" in proc.err and A in proc.err
     data = read_lock(brain, "agents/foo.md")
     assert data["holder"] == B and data["generation"] == 2
     text = bsi(brain, "lock", "acquire", "agents/foo.md", A, now="2026-11-29T12:00:00Z")
-    assert text.returncode == 0 and "takeover" in text.stderr and B in text.stderr
+    assert text.code == 0 and "takeover" in text.err and B in text.err
     assert read_lock(brain, "agents/foo.md")["generation"] == 3
 
 
 def test_release_by_non_holder_exits_2_and_holder_release_deletes(brain: Path) -> None:
-    assert bsi(brain, "lock", "acquire", "agents/foo.md", A).returncode == 0
+    assert bsi(brain, "lock", "acquire", "agents/foo.md", A).code == 0
     proc = bsi(brain, "lock", "release", "agents/foo.md", B)
-    assert proc.returncode == 2 and A in proc.stderr
+    assert proc.code == 2 and A in proc.err
     assert lock_file(brain, "agents/foo.md").exists()
     proc = bsi(brain, "--json", "lock", "release", "agents/foo.md", A)
-    assert proc.returncode == 0, proc.stderr
-    assert json.loads(proc.stdout)["released"] is True
+    assert proc.code == 0, proc.err
+    assert json.loads(proc.out)["released"] is True
     assert not lock_file(brain, "agents/foo.md").exists()
     assert git(brain, "log", "-1", "--format=%s").strip() == "bsi: lock release agents/foo.md"
     assert git(brain, "ls-files", "locks/").split() == ["locks/.gitkeep"]
 
 
 def test_lock_names_never_collide(brain: Path) -> None:
-    assert bsi(brain, "lock", "acquire", "agents/foo.md", A).returncode == 0
+    assert bsi(brain, "lock", "acquire", "agents/foo.md", A).code == 0
     proc = bsi(brain, "lock", "acquire", "agents-foo/md", B)
-    assert proc.returncode == 0, proc.stderr
+    assert proc.code == 0, proc.err
     assert lock_file(brain, "agents/foo.md") != lock_file(brain, "agents-foo/md")
     assert read_lock(brain, "agents/foo.md")["holder"] == A
     assert read_lock(brain, "agents-foo/md")["holder"] == B
-    listed = json.loads(bsi(brain, "--json", "lock", "list").stdout)["locks"]
+    listed = json.loads(bsi(brain, "--json", "lock", "list").out)["locks"]
     assert {(d["file"], d["holder"]) for d in listed} == {("agents/foo.md", A), ("agents-foo/md", B)}
 
 
 def test_bad_paths_ttl_and_ids_exit_65(brain: Path) -> None:
-    assert bsi(brain, "lock", "acquire", "../outside.md", A).returncode == 65
-    assert bsi(brain, "lock", "acquire", "/etc/passwd", A).returncode == 65
-    assert bsi(brain, "lock", "acquire", "agents/x.md", A, "0").returncode == 65
-    assert bsi(brain, "lock", "acquire", "agents/x.md", A, "ten").returncode == 65
-    assert bsi(brain, "lock", "acquire", "agents/x.md", "../../etc").returncode == 65
+    assert bsi(brain, "lock", "acquire", "../outside.md", A).code == 65
+    assert bsi(brain, "lock", "acquire", "/etc/passwd", A).code == 65
+    assert bsi(brain, "lock", "acquire", "agents/x.md", A, "0").code == 65
+    assert bsi(brain, "lock", "acquire", "agents/x.md", A, "ten").code == 65
+    assert bsi(brain, "lock", "acquire", "agents/x.md", "../../etc").code == 65
     assert sorted(p.name for p in (brain / "locks").iterdir()) == [".gitkeep"]
 
 
 def test_check_list_and_cleanup(brain: Path) -> None:
-    assert bsi(brain, "lock", "acquire", "a.md", A, "10").returncode == 0
-    assert bsi(brain, "lock", "acquire", "b.md", B, "60").returncode == 0
+    assert bsi(brain, "lock", "acquire", "a.md", A, "10").code == 0
+    assert bsi(brain, "lock", "acquire", "b.md", B, "60").code == 0
     proc = bsi(brain, "--json", "lock", "check", "a.md")
-    assert proc.returncode == 1
-    assert json.loads(proc.stdout)["lock"]["holder"] == A
+    assert proc.code == 1
+    assert json.loads(proc.out)["lock"]["holder"] == A
     free = bsi(brain, "--json", "lock", "check", "c.md")
-    assert free.returncode == 0 and json.loads(free.stdout) == {"file": "c.md", "locked": False, "lock": None}
+    assert free.code == 0 and json.loads(free.out) == {"file": "c.md", "locked": False, "lock": None}
     later = "2026-11-29T10:30:00Z"
-    expired = json.loads(bsi(brain, "--json", "lock", "check", "a.md", now=later).stdout)
+    expired = json.loads(bsi(brain, "--json", "lock", "check", "a.md", now=later).out)
     assert expired["locked"] is False and expired["lock"]["expired"] is True
     proc = bsi(brain, "--json", "lock", "cleanup", now=later)
-    assert proc.returncode == 0, proc.stderr
-    assert [d["file"] for d in json.loads(proc.stdout)["removed"]] == ["a.md"]
+    assert proc.code == 0, proc.err
+    assert [d["file"] for d in json.loads(proc.out)["removed"]] == ["a.md"]
     assert not lock_file(brain, "a.md").exists() and lock_file(brain, "b.md").exists()
     assert git(brain, "log", "-1", "--format=%s").strip() == "bsi: lock cleanup"
 
@@ -176,9 +176,8 @@ def legacy_brain(tmp_path: Path) -> Path:
     shutil.copytree(LEGACY, target)
     for path in [target, *target.rglob("*")]:
         path.chmod(path.stat().st_mode | stat.S_IWUSR)
-    proc = subprocess.run([sys.executable, "-m", "brain_tui.cli.main", "init", str(target)],
-                          capture_output=True, text=True, env=ENV, check=False)
-    assert proc.returncode == 0, proc.stderr
+    proc = run_bsi("init", str(target), now=None, env=INHERITED_ENV, timeout=None)
+    assert proc.code == 0, proc.err
     return target
 
 
@@ -188,27 +187,27 @@ HOLDER = "sess-20260316-2145-brain-engine-code"
 def _claim_a(brain: Path) -> None:
     """Open A's claim in the legacy brain (a lock belongs to a claim)."""
     proc = bsi(brain, "claim", "open", "--scope", "alfa/", "--ttl", "8h", "--slug", "alfa", now="2026-11-29T10:00")
-    assert proc.returncode == 0 and proc.stdout.strip() == A, proc.stderr
+    assert proc.code == 0 and proc.out.strip() == A, proc.err
 
 
 def test_legacy_lock_is_read_and_blocks(legacy_brain: Path) -> None:
     _claim_a(legacy_brain)
     # Legacy naive times are local to the brain: a naive --now is read the same way.
     proc = bsi(legacy_brain, "--json", "lock", "check", "agents/foo.md", now="2026-11-29T16:00")
-    assert proc.returncode == 1
-    info = json.loads(proc.stdout)["lock"]
+    assert proc.code == 1
+    info = json.loads(proc.out)["lock"]
     assert info["holder"] == HOLDER and info["legacy"] is True and info["ttl_min"] == 30
     refused = bsi(legacy_brain, "lock", "acquire", "agents/foo.md", A, now="2026-11-29T16:00")
-    assert refused.returncode == 1 and HOLDER in refused.stderr
-    assert bsi(legacy_brain, "lock", "release", "agents/foo.md", A, now="2026-11-29T16:00").returncode == 2
+    assert refused.code == 1 and HOLDER in refused.err
+    assert bsi(legacy_brain, "lock", "release", "agents/foo.md", A, now="2026-11-29T16:00").code == 2
     assert (legacy_brain / "locks" / "agents-foo-md.lock").exists()
 
 
 def test_legacy_lock_takeover_rewrites_in_new_format(legacy_brain: Path) -> None:
     _claim_a(legacy_brain)
     proc = bsi(legacy_brain, "--json", "lock", "acquire", "agents/foo.md", A, now="2026-11-29T16:29")
-    assert proc.returncode == 0, proc.stderr
-    out = json.loads(proc.stdout)
+    assert proc.code == 0, proc.err
+    out = json.loads(proc.out)
     assert out["action"] == "taken_over" and out["previous_holder"] == HOLDER and out["generation"] == 2
     assert out["replaced_legacy"] == ["locks/agents-foo-md.lock"]
     assert not (legacy_brain / "locks" / "agents-foo-md.lock").exists()
@@ -218,8 +217,8 @@ def test_legacy_lock_takeover_rewrites_in_new_format(legacy_brain: Path) -> None
 
 def test_legacy_lock_reentry_by_its_holder_rewrites_it(legacy_brain: Path) -> None:
     proc = bsi(legacy_brain, "--json", "lock", "acquire", "agents/foo.md", HOLDER, "30", now="2026-11-29T16:10")
-    assert proc.returncode == 0, proc.stderr
-    assert json.loads(proc.stdout)["action"] == "extended"
+    assert proc.code == 0, proc.err
+    assert json.loads(proc.out)["action"] == "extended"
     assert not (legacy_brain / "locks" / "agents-foo-md.lock").exists()
     data = read_lock(legacy_brain, "agents/foo.md")
     assert data["holder"] == HOLDER and data["generation"] == 1 and data["ttl_min"] == 30

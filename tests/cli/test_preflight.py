@@ -4,34 +4,29 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
-from tests.cli.runner import ENV, bsi_at, git
+from tests import bsi as runner
+from tests.bsi import INHERITED_ENV, bsi_at, ok, run_bsi
 from tests.paths import LEGACY
 
 NOW = "2026-11-29T10:10:00Z"
 LEGACY_COMPOSE = LEGACY / "brain-compose.yml"
 
-bsi = bsi_at(NOW)
-
-
-def ok(proc: subprocess.CompletedProcess[str]) -> str:
-    """Assert success; return stdout stripped."""
-    assert proc.returncode == 0, proc.stderr
-    return proc.stdout.strip()
+bsi = bsi_at(NOW, env=INHERITED_ENV, timeout=None)
+git = partial(runner.git, env=INHERITED_ENV)
 
 
 
 def preflight(brain: Path, sess_id: str, file: str, now: str = NOW) -> tuple[int, dict[str, Any], str]:
     """`bsi --json preflight check`: (exit code, JSON document, stderr)."""
     proc = bsi(brain, "--json", "preflight", "check", sess_id, file, now=now)
-    return proc.returncode, json.loads(proc.stdout), proc.stderr
+    return proc.code, json.loads(proc.out), proc.err
 
 
 def claim_file(brain: Path, sess_id: str) -> dict[str, Any]:
@@ -48,8 +43,7 @@ def signal_docs(brain: Path) -> list[dict[str, Any]]:
 def base(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
     """A brain with a pilot, a brain-write satellite under it, a solo claim and a themed satellite."""
     root = tmp_path_factory.mktemp("base") / "brain"
-    ok(subprocess.run([sys.executable, "-m", "brain_tui.cli.main", "init", str(root)],
-                      capture_output=True, text=True, env=ENV, check=False))
+    ok(run_bsi("init", str(root), now=None, env=INHERITED_ENV, timeout=None))
     ids = {}
     ids["pil"] = ok(bsi(root, "claim", "open", "--scope", "brain-engine/", "--scope", "agents/",
                         "--scope", "docs/", "--type", "pilote", "--slug", "pil", now="2026-11-29T10:00:00Z"))
@@ -114,7 +108,7 @@ def test_paused_claim_and_paused_parent_exit_4(brain: tuple[Path, dict[str, str]
     assert (code, doc["status"]) == (4, "paused")
     assert f"bsi gate resume {ids['pil']}" in err  # paused by the pilot's cascade: resume the pilot
     run = bsi(root, "gate", "resume", ids["sat"])  # not alone while the pilot that paused it is still paused
-    assert run.returncode == 12 and f"bsi gate resume {ids['pil']}" in run.stderr
+    assert run.code == 12 and f"bsi gate resume {ids['pil']}" in run.err
     assert claim_file(root, ids["sat"])["status"] == "paused"
     ok(bsi(root, "gate", "resume", ids["pil"]))
     assert preflight(root, ids["sat"], "brain-engine/x.py")[0] == 0

@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import NOW, Run, claim_file, load_claim, ok, run_bsi, signal_docs, tree_bytes
+from tests.bsi import NOW, Run, ok, run_bsi
+from tests.conftest import claim_file, load_claim, signal_docs, tree_bytes
 
 Bsi = Callable[..., Run]
 #: Rules fixed in the rule modules once the core split lands; strict: a fix makes the marker fail until removed.

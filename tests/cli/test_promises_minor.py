@@ -6,7 +6,8 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from tests.conftest import NOW, Run, load_claim, ok, run_bsi, tree_bytes
+from tests.bsi import NOW, Run, ok, run_bsi
+from tests.conftest import load_claim, tree_bytes
 
 Bsi = Callable[..., Run]
 

@@ -6,7 +6,8 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from tests.conftest import Run, commits_since, head, last_commit, ok, run_bsi, signal_docs, tree_bytes
+from tests.bsi import Run, commits_since, head, last_commit, ok, run_bsi
+from tests.conftest import signal_docs, tree_bytes
 
 Bsi = Callable[..., Run]
 SIG_ID = re.compile(r"^sig-20261129-100000-[a-z0-9]{4}$")

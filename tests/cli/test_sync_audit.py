@@ -3,28 +3,27 @@
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
-from tests.reliability.harness import BSI, env_for, git, make_remote
+from tests.bsi import bsi_at, ok, run_bsi
+from tests.reliability.harness import git, make_remote, racer_env
 
 NOW = "2026-11-29T10:00:00+00:00"
 
 
-def bsi(clone: Path, *args: str, now: str = NOW) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*BSI, "--brain", str(clone), "--now", now, *args], capture_output=True, text=True,
-                          env=env_for("tester"))
+#: `bsi(clone, *args, now=NOW)`: `bsi --brain CLONE --now NOW ARGS…` as the tester.
+bsi = bsi_at(NOW, env=racer_env("tester"), timeout=None)
 
 
 def test_sync_open_pushes_and_the_other_clone_sees_it(tmp_path: Path) -> None:
     remote, (a, b) = make_remote(tmp_path, 2)
     opened = bsi(a, "--sync", "claim", "open", "--scope", "agents/", "--slug", "one")
-    assert opened.returncode == 0, opened.stderr
-    sess = opened.stdout.strip()
+    assert opened.code == 0, opened.err
+    sess = opened.out.strip()
     assert sess in git(remote, "log", "--format=%s", "main")
     refused = bsi(b, "--sync", "claim", "open", "--scope", "agents/x.md")
-    assert refused.returncode == 10
-    assert sess in refused.stderr
+    assert refused.code == 10
+    assert sess in refused.err
     # Nothing was written on the loser's side.
     assert not (b / "claims" / "x.yml").exists()
     assert git(b, "status", "--porcelain").strip() == ""
@@ -36,8 +35,8 @@ def test_unreachable_remote_exits_69_and_writes_nothing(tmp_path: Path) -> None:
     before = sorted(p.name for p in (a / "claims").iterdir())
     head = git(a, "rev-parse", "HEAD")
     res = bsi(a, "--sync", "claim", "open", "--scope", "wiki/")
-    assert res.returncode == 69, res.stderr
-    assert "--offline" in res.stderr
+    assert res.code == 69, res.err
+    assert "--offline" in res.err
     assert sorted(p.name for p in (a / "claims").iterdir()) == before
     assert git(a, "rev-parse", "HEAD") == head
 
@@ -47,14 +46,14 @@ def test_offline_change_is_pending_then_pushed_by_sync(tmp_path: Path) -> None:
     good_url = git(a, "remote", "get-url", "origin").strip()
     git(a, "remote", "set-url", "origin", str(tmp_path / "gone.git"))
     res = bsi(a, "--offline", "claim", "open", "--scope", "wiki/", "--slug", "off")
-    assert res.returncode == 0, res.stderr
-    sess = res.stdout.strip()
+    assert res.code == 0, res.err
+    sess = res.out.strip()
     state = json.loads((a / ".brain" / "sync.json").read_text())
     assert "pending_since" in state
     git(a, "remote", "set-url", "origin", good_url)
     synced = bsi(a, "--json", "sync")
-    assert synced.returncode == 0, synced.stderr
-    assert json.loads(synced.stdout)["pushed"] is True
+    assert synced.code == 0, synced.err
+    assert json.loads(synced.out)["pushed"] is True
     assert sess in git(remote, "log", "--format=%s", "main")
     assert "pending_since" not in json.loads((a / ".brain" / "sync.json").read_text())
 
@@ -64,66 +63,66 @@ def test_claim_that_lost_while_offline_is_reported_and_failed(tmp_path: Path) ->
     good_url = git(b, "remote", "get-url", "origin").strip()
     git(b, "remote", "set-url", "origin", str(tmp_path / "gone.git"))
     offline = bsi(b, "--offline", "claim", "open", "--scope", "wiki/", "--slug", "late")
-    assert offline.returncode == 0
-    winner = bsi(a, "--sync", "claim", "open", "--scope", "wiki/page.md", "--slug", "first").stdout.strip()
+    assert offline.code == 0
+    winner = bsi(a, "--sync", "claim", "open", "--scope", "wiki/page.md", "--slug", "first").out.strip()
     git(b, "remote", "set-url", "origin", good_url)
     synced = bsi(b, "sync")
-    assert synced.returncode == 10
-    assert "lost while offline" in synced.stderr and winner in synced.stderr
-    listed = json.loads(bsi(b, "--json", "claim", "list", "--all").stdout)["claims"]
+    assert synced.code == 10
+    assert "lost while offline" in synced.err and winner in synced.err
+    listed = json.loads(bsi(b, "--json", "claim", "list", "--all").out)["claims"]
     status = {c["sess_id"]: c["status"] for c in listed}
     assert status[winner] == "open"
-    assert status[offline.stdout.strip()] == "failed"
+    assert status[offline.out.strip()] == "failed"
 
 
 def test_log_names_who_changed_a_claim(tmp_path: Path) -> None:
     _, (a,) = make_remote(tmp_path, 1)
-    sess = bsi(a, "claim", "open", "--scope", "wiki/", "--slug", "logme").stdout.strip()
-    assert bsi(a, "claim", "close", sess, "--status", "ok").returncode == 0
-    out = json.loads(bsi(a, "--json", "log", sess).stdout)["entries"]
+    sess = bsi(a, "claim", "open", "--scope", "wiki/", "--slug", "logme").out.strip()
+    assert bsi(a, "claim", "close", sess, "--status", "ok").code == 0
+    out = json.loads(bsi(a, "--json", "log", sess).out)["entries"]
     messages = [e["message"] for e in out]
     assert f"bsi: open claim {sess}" in messages and f"bsi: close claim {sess}" in messages
     assert all(e["author"] == "tester <tester@example.org>" for e in out)
-    assert bsi(a, "log", "sess-nope").returncode == 66
+    assert bsi(a, "log", "sess-nope").code == 66
 
 
 def test_verify_reports_drift_with_exit_13(tmp_path: Path) -> None:
     _, (a,) = make_remote(tmp_path, 1)
-    sess = bsi(a, "claim", "open", "--scope", "wiki/", "--slug", "drift").stdout.strip()
+    sess = bsi(a, "claim", "open", "--scope", "wiki/", "--slug", "drift").out.strip()
     (a / "wiki").mkdir()
     (a / "wiki" / "ok.md").write_text("in scope\n")
     git(a, "add", "wiki/ok.md")
     git(a, "commit", "-q", "-m", f"wiki page\n\nBSI-Session: {sess}")
     clean = bsi(a, "--json", "verify", sess)
-    assert clean.returncode == 0, clean.stdout
-    assert json.loads(clean.stdout)["changed"] == ["wiki/ok.md"]
+    assert clean.code == 0, clean.out
+    assert json.loads(clean.out)["changed"] == ["wiki/ok.md"]
     (a / "agents").mkdir()
     (a / "agents" / "oops.md").write_text("outside\n")
     git(a, "add", "agents/oops.md")
     git(a, "commit", "-q", "-m", f"{sess}: touch agents")
     (a / "todo.md").write_text("uncommitted\n")
     drift = bsi(a, "--json", "verify", sess)
-    assert drift.returncode == 13
-    report = json.loads(drift.stdout)
+    assert drift.code == 13
+    report = json.loads(drift.out)
     assert report["outside"] == ["agents/oops.md", "todo.md"]
-    assert "outside its scope" in drift.stderr
+    assert "outside its scope" in drift.err
 
 
 def test_verify_and_log_match_session_ids_exactly(tmp_path: Path) -> None:
     _, (a,) = make_remote(tmp_path, 1)
-    short = bsi(a, "claim", "open", "--scope", "wiki/", "--slug", "pilote").stdout.strip()
-    long = bsi(a, "claim", "open", "--scope", "agents/", "--slug", "pilote-be5").stdout.strip()
+    short = bsi(a, "claim", "open", "--scope", "wiki/", "--slug", "pilote").out.strip()
+    long = bsi(a, "claim", "open", "--scope", "agents/", "--slug", "pilote-be5").out.strip()
     assert long.startswith(short)
     (a / "agents").mkdir()
     (a / "agents" / "be5.md").write_text("the satellite's work\n")
     git(a, "add", "agents/be5.md")
     git(a, "commit", "-q", "-m", f"{long}: agents page\n\nBSI-Session: {long}")
     verified = bsi(a, "--json", "verify", short)
-    assert verified.returncode == 0, verified.stdout
-    assert json.loads(verified.stdout)["changed"] == []
-    messages = [e["message"] for e in json.loads(bsi(a, "--json", "log", short).stdout)["entries"]]
+    assert verified.code == 0, verified.out
+    assert json.loads(verified.out)["changed"] == []
+    messages = [e["message"] for e in json.loads(bsi(a, "--json", "log", short).out)["entries"]]
     assert messages == [f"bsi: open claim {short}"]
-    long_messages = [e["message"] for e in json.loads(bsi(a, "--json", "log", long).stdout)["entries"]]
+    long_messages = [e["message"] for e in json.loads(bsi(a, "--json", "log", long).out)["entries"]]
     assert f"{long}: agents page" in long_messages and f"bsi: open claim {short}" not in long_messages
 
 
@@ -137,27 +136,27 @@ def test_a_brain_in_a_subfolder_counts_paths_from_the_brain_root(tmp_path: Path)
     (repo / "src" / "app.py").write_text("print('app')\n")
     git(repo, "add", "src/app.py")
     git(repo, "commit", "-q", "-m", "the app")
-    subprocess.run([*BSI, "init", str(repo / "brain")], check=True, capture_output=True, env=env_for("tester"))
+    ok(run_bsi("init", str(repo / "brain"), now=None, env=racer_env("tester"), timeout=None))
     brain = repo / "brain"
-    sess = bsi(brain, "claim", "open", "--scope", "wiki/", "--slug", "sub").stdout.strip()
+    sess = bsi(brain, "claim", "open", "--scope", "wiki/", "--slug", "sub").out.strip()
     fresh = bsi(brain, "--json", "verify", sess)
-    assert fresh.returncode == 0, fresh.stdout
-    assert json.loads(fresh.stdout)["outside"] == []
+    assert fresh.code == 0, fresh.out
+    assert json.loads(fresh.out)["outside"] == []
     (brain / "wiki").mkdir()
     (brain / "wiki" / "page.md").write_text("in scope\n")
     git(brain, "add", "wiki/page.md")
     git(brain, "commit", "-q", "-m", f"wiki page\n\nBSI-Session: {sess}")
     (repo / "README.md").write_text("someone else's uncommitted work, outside the brain\n")
     inside = bsi(brain, "--json", "verify", sess)
-    assert inside.returncode == 0, inside.stdout
-    assert json.loads(inside.stdout)["changed"] == ["wiki/page.md"]
+    assert inside.code == 0, inside.out
+    assert json.loads(inside.out)["changed"] == ["wiki/page.md"]
     (repo / "src" / "app.py").write_text("print('changed by the session')\n")
     git(repo, "add", "src/app.py")
     git(repo, "commit", "-q", "-m", f"app change\n\nBSI-Session: {sess}")
     drift = bsi(brain, "--json", "verify", sess)
-    assert drift.returncode == 13
-    assert json.loads(drift.stdout)["outside"] == ["../src/app.py"]
-    entries = json.loads(bsi(brain, "--json", "log", sess).stdout)["entries"]
+    assert drift.code == 13
+    assert json.loads(drift.out)["outside"] == ["../src/app.py"]
+    entries = json.loads(bsi(brain, "--json", "log", sess).out)["entries"]
     opened = next(e for e in entries if e["message"] == f"bsi: open claim {sess}")
     assert f"claims/{sess}.yml" in opened["files"]
 
@@ -168,22 +167,22 @@ def test_one_no_commit_write_never_wedges_later_synced_writes(tmp_path: Path) ->
     (b / "notes" / "plan.md").write_text("committed\n")
     git(b, "add", "notes/plan.md")
     git(b, "commit", "-q", "-m", "plan")
-    assert bsi(b, "sync").returncode == 0
+    assert bsi(b, "sync").code == 0
     (b / "notes" / "plan.md").write_text("edited, not committed\n")
     draft = bsi(b, "--no-commit", "claim", "open", "--scope", "drafts/", "--slug", "draft")
-    assert draft.returncode == 0, draft.stderr
-    draft_id = draft.stdout.strip()
+    assert draft.code == 0, draft.err
+    draft_id = draft.out.strip()
     assert "BRAIN-INDEX.md" in git(b, "status", "--porcelain")
-    assert bsi(a, "--sync", "claim", "open", "--scope", "wiki/", "--slug", "from-a").returncode == 0
+    assert bsi(a, "--sync", "claim", "open", "--scope", "wiki/", "--slug", "from-a").code == 0
     for slug, scope in (("one", "deploy/"), ("two", "todo/")):
         res = bsi(b, "--sync", "claim", "open", "--scope", scope, "--slug", slug)
-        assert res.returncode == 0, res.stderr
-        assert res.stdout.strip() in git(remote, "log", "--format=%s", "main")
-        assert bsi(a, "--sync", "claim", "open", "--scope", f"x-{slug}/").returncode == 0
+        assert res.code == 0, res.err
+        assert res.out.strip() in git(remote, "log", "--format=%s", "main")
+        assert bsi(a, "--sync", "claim", "open", "--scope", f"x-{slug}/").code == 0
     # The unrelated uncommitted files were carried over, untouched.
     assert (b / "notes" / "plan.md").read_text() == "edited, not committed\n"
     assert (b / "claims" / f"{draft_id}.yml").is_file()
-    assert bsi(b, "sync").returncode == 0
+    assert bsi(b, "sync").code == 0
 
 
 def _same_id_on_two_machines(tmp_path: Path, b_scope: str) -> tuple[Path, Path, Path, str]:
@@ -191,41 +190,41 @@ def _same_id_on_two_machines(tmp_path: Path, b_scope: str) -> tuple[Path, Path, 
     good_url = git(b, "remote", "get-url", "origin").strip()
     git(b, "remote", "set-url", "origin", str(tmp_path / "gone.git"))
     offline = bsi(b, "--offline", "claim", "open", "--scope", b_scope, "--slug", "pilot")
-    assert offline.returncode == 0, offline.stderr
+    assert offline.code == 0, offline.err
     synced = bsi(a, "--sync", "claim", "open", "--scope", "wiki/", "--slug", "pilot")
-    assert synced.returncode == 0, synced.stderr
-    assert offline.stdout.strip() == synced.stdout.strip()
+    assert synced.code == 0, synced.err
+    assert offline.out.strip() == synced.out.strip()
     git(b, "remote", "set-url", "origin", good_url)
-    return remote, a, b, synced.stdout.strip()
+    return remote, a, b, synced.out.strip()
 
 
 def test_the_same_id_on_two_machines_renames_the_local_claim_at_sync(tmp_path: Path) -> None:
     remote, _a, b, sess = _same_id_on_two_machines(tmp_path, "notes/")
     res = bsi(b, "--json", "sync")
-    assert res.returncode == 0, res.stderr
-    renamed = json.loads(res.stdout)["renamed"]
+    assert res.code == 0, res.err
+    renamed = json.loads(res.out)["renamed"]
     assert [r["old"] for r in renamed] == [sess]
     new = renamed[0]["new"]
     assert new != sess and new.startswith(sess[: len("sess-20261129-1000-")])
-    assert f"now {new}" in res.stderr
-    claims = {c["sess_id"]: c for c in json.loads(bsi(b, "--json", "claim", "list").stdout)["claims"]}
+    assert f"now {new}" in res.err
+    claims = {c["sess_id"]: c for c in json.loads(bsi(b, "--json", "claim", "list").out)["claims"]}
     assert claims[sess]["scope"] == "wiki/" and claims[new]["scope"] == "notes/"
     assert claims[new]["status"] == "open"
     pushed = git(remote, "log", "--format=%s", "main")
     assert f"bsi: open claim {new}" in pushed and f"bsi: open claim {sess}" in pushed
     assert git(b, "status", "--porcelain").strip() == ""
     again = bsi(b, "sync")
-    assert again.returncode == 0, again.stderr
+    assert again.code == 0, again.err
 
 
 def test_the_same_id_on_the_same_scope_is_renamed_then_lost(tmp_path: Path) -> None:
     _, _a, b, sess = _same_id_on_two_machines(tmp_path, "wiki/page.md")
     res = bsi(b, "--json", "sync")
-    assert res.returncode == 10, res.stderr
-    report = json.loads(res.stdout)
+    assert res.code == 10, res.err
+    report = json.loads(res.out)
     new = report["renamed"][0]["new"]
     assert [item["sess_id"] for item in report["lost"]] == [new]
-    listed = json.loads(bsi(b, "--json", "claim", "list", "--all").stdout)["claims"]
+    listed = json.loads(bsi(b, "--json", "claim", "list", "--all").out)["claims"]
     status = {c["sess_id"]: c["status"] for c in listed}
     assert status == {sess: "open", new: "failed"}
-    assert bsi(b, "sync").returncode == 0
+    assert bsi(b, "sync").code == 0

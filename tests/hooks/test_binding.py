@@ -8,7 +8,8 @@ from pathlib import Path
 
 from brain_tui.core import agents
 from brain_tui.core.brain import Brain
-from tests.conftest import clean_env, load_claim, ok, run_bsi
+from tests.bsi import clean_env, ok, run_bsi
+from tests.conftest import load_claim
 
 AGENT = "5b7c1f0e-2d3a-4c55-9e61-0a1b2c3d4e5f"
 NOW = datetime(2026, 11, 29, 10, 0, tzinfo=UTC)

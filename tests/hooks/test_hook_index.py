@@ -6,7 +6,6 @@ from __future__ import annotations
 import itertools
 import json
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -16,7 +15,7 @@ from brain_tui.core.conflicts import find_conflicts
 from brain_tui.core.errors import BsiError
 from brain_tui.core.model import BLOCKING_STATUSES
 from brain_tui.core.scope import parse_scope
-from tests.conftest import NOW, clean_env, ok, run_bsi
+from tests.bsi import NOW, bsi_command, clean_env, ok, run_bsi
 from tests.hooks.test_pre_tool_use import AGENT, assert_allowed, assert_denied, event, hook
 
 
@@ -32,8 +31,7 @@ def settle(brain: Path) -> dict[str, object]:
 
 
 def imported_by_hook(brain: Path, payload: dict[str, object]) -> tuple[int, set[str]]:
-    cmd = [sys.executable, "-X", "importtime", "-m", "brain_tui.cli.main", "--brain", str(brain), "--now", NOW,
-           "hook", "pre-tool-use"]
+    cmd = bsi_command("hook", "pre-tool-use", brain=brain, now=NOW, python=("-X", "importtime"))
     done = subprocess.run(cmd, input=json.dumps(payload), capture_output=True, text=True, env=clean_env(),
                           check=False)
     names = {line.split("|")[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}

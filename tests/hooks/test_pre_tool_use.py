@@ -5,13 +5,12 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conftest import NOW, clean_env, ok, run_bsi
+from tests.bsi import NOW, bsi_command, clean_env, ok, run_bsi
 
 AGENT = "0f8e2a4c-7b1d-4e9a-a3c5-6d2f1b0e9c87"
 DENY_KEYS = {"hookSpecificOutput"}
@@ -31,12 +30,9 @@ def event(brain: Path, tool: str, path: str, session: str = AGENT, **extra: Any)
 def hook(brain: Path | None, name: str, payload: Any, *, env: dict[str, str] | None = None, raw: bytes | None = None,
          cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     """Run `bsi [--brain B] --now NOW hook NAME` with the event on stdin."""
-    cmd = [sys.executable, "-m", "brain_tui.cli.main", "--now", NOW]
-    if brain is not None:
-        cmd += ["--brain", str(brain)]
     data = raw if raw is not None else json.dumps(payload).encode()
-    done = subprocess.run([*cmd, "hook", name], input=data, capture_output=True, env=env or clean_env(),
-                          cwd=cwd or brain or None, timeout=60, check=False)
+    done = subprocess.run(bsi_command("hook", name, brain=brain, now=NOW), input=data, capture_output=True,
+                          env=env or clean_env(), cwd=cwd or brain or None, timeout=60, check=False)
     out = subprocess.CompletedProcess(done.args, done.returncode, done.stdout.decode(), done.stderr.decode())
     assert out.returncode in (0, 2), out
     assert "Traceback" not in out.stderr and "Traceback" not in out.stdout
@@ -219,8 +215,8 @@ def test_a_satellite_waiting_at_a_human_gate_cannot_write_until_approved(bound: 
 def test_closed_and_expired_claims_cannot_write(bound: tuple[Path, str]) -> None:
     brain, sess = bound
     target = event(brain, "Write", str(brain / "src" / "x.py"))
-    late = subprocess.run([sys.executable, "-m", "brain_tui.cli.main", "--brain", str(brain), "--now",
-                           "2026-11-29T13:00:00Z", "hook", "pre-tool-use"], input=json.dumps(target).encode(),
+    late = subprocess.run(bsi_command("hook", "pre-tool-use", brain=brain, now="2026-11-29T13:00:00Z"),
+                          input=json.dumps(target).encode(),
                           capture_output=True, env=clean_env(), check=False)
     assert late.returncode == 2 and b"expired" in late.stdout
     ok(run_bsi("claim", "close", sess, "--status", "ok", brain=brain))
@@ -233,7 +229,7 @@ def test_codex_apply_patch_and_gemini_write_file(bound: tuple[Path, str]) -> Non
              "*** End Patch\n")
     codex = {"session_id": AGENT, "cwd": str(brain), "hook_event_name": "PreToolUse", "tool_name": "apply_patch",
              "tool_input": {"command": ["apply_patch", patch]}}
-    cmd = [sys.executable, "-m", "brain_tui.cli.main", "--brain", str(brain), "--now", NOW, "hook", "pre-tool-use"]
+    cmd = bsi_command("hook", "pre-tool-use", brain=brain, now=NOW)
     done = subprocess.run([*cmd, "--agent", "codex"], input=json.dumps(codex), capture_output=True, text=True,
                           env=clean_env(), check=False)
     assert_denied(done, "docs/new.md")
@@ -253,14 +249,15 @@ def test_hostile_claim_text_reaches_the_reason_inert(brain: Path) -> None:
 
 def test_usage_errors_exit_2(brain: Path) -> None:
     for args in (["hook"], ["hook", "bogus"], ["hook", "stop", "--agent", "vim"], ["hook", "stop", "--what"]):
-        done = subprocess.run([sys.executable, "-m", "brain_tui.cli.main", *args], input=b"{}", capture_output=True,
+        done = subprocess.run(bsi_command(*args), input=b"{}", capture_output=True,
                               env=clean_env(), cwd=brain, check=False)
         assert done.returncode == 2 and b"Traceback" not in done.stderr and done.stderr.count(b"\n") == 1
 
 
 def test_no_write_and_no_commit_on_the_hot_path(bound: tuple[Path, str]) -> None:
     brain, _sess = bound
-    from tests.conftest import head, tree_bytes
+    from tests.bsi import head
+    from tests.conftest import tree_bytes
 
     before, commit = tree_bytes(brain), head(brain)
     hook(brain, "pre-tool-use", event(brain, "Edit", str(brain / "src" / "a.py")))

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from brain_tui.core import agents
-from tests.conftest import clean_env, ok, run_bsi
+from tests.bsi import bsi_command, clean_env, ok, run_bsi
 from tests.hooks.test_pre_tool_use import AGENT, assert_allowed, assert_denied, event, hook
 
 
@@ -108,9 +108,8 @@ def test_user_prompt_submit_brings_each_new_item_once(bound: tuple[Path, str]) -
     assert "go ahead" in text and "take the tests" not in text
     late = json.dumps(prompt).encode()
     import subprocess
-    import sys
-    done = subprocess.run([sys.executable, "-m", "brain_tui.cli.main", "--brain", str(brain), "--now",
-                           "2026-11-29T11:50:00Z", "hook", "user-prompt-submit"], input=late, capture_output=True,
+    done = subprocess.run(bsi_command("hook", "user-prompt-submit", brain=brain, now="2026-11-29T11:50:00Z"),
+                          input=late, capture_output=True,
                           env=clean_env(), check=False)
     assert done.returncode == 0 and b"min left" in done.stdout
 

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from brain_tui.hooks import settings
-from tests.conftest import ok, run_bsi
+from tests.bsi import ok, run_bsi
 
 FOREIGN = {
     "model": "opus",
@@ -113,6 +113,6 @@ def test_the_demo_brain_carries_the_settings(demo_brain: Path) -> None:
     status = json.loads(ok(run_bsi("hooks", "status", "--json", brain=demo_brain)))
     assert status["installed"], status
     assert json.loads((demo_brain / ".mcp.json").read_text())["mcpServers"]["bsi"]["args"] == ["mcp"]
-    from tests.conftest import git
+    from tests.bsi import git
 
     assert git(demo_brain, "status", "--porcelain", ".claude", ".mcp.json") == ""

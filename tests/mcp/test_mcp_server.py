@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 import subprocess
-import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,8 @@ from mcp.client.stdio import StdioServerParameters
 from brain_tui.core import agents
 from brain_tui.mcp.server import build_server
 from brain_tui.mcp.tools import Session
-from tests.conftest import NOW, clean_env, load_claim, ok, run_bsi
+from tests.bsi import NOW, bsi_command, clean_env, ok, run_bsi
+from tests.conftest import load_claim
 from tests.hooks.test_pre_tool_use import assert_allowed, assert_denied, event, hook
 
 AGENT = "7a6b5c4d-3e2f-4a1b-9c8d-7e6f5a4b3c2d"
@@ -122,8 +122,8 @@ def test_brain_state_and_hostile_text_is_inert(brain: Path) -> None:
 
 def test_real_stdio_initialize_list_and_call(brain: Path) -> None:
     env = {**clean_env(), "CLAUDE_CODE_SESSION_ID": AGENT}
-    params = StdioServerParameters(command=sys.executable, args=["-m", "brain_tui.cli.main", "--brain", str(brain),
-                                                                 "--now", NOW, "mcp"], env=env, cwd=str(brain))
+    command, *args = bsi_command("mcp", brain=brain, now=NOW)
+    params = StdioServerParameters(command=command, args=args, env=env, cwd=str(brain))
 
     async def main() -> Any:
         async with Client(params) as client:
@@ -150,7 +150,7 @@ def test_stdout_carries_only_json_rpc(brain: Path) -> None:
         {"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {
             "name": "claim_open", "arguments": {"scope": ["a/b"], "story": "conflict"}}},
     ]
-    proc = subprocess.Popen([sys.executable, "-m", "brain_tui.cli.main", "--brain", str(brain), "--now", NOW, "mcp"],
+    proc = subprocess.Popen(bsi_command("mcp", brain=brain, now=NOW),
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env=clean_env())
     assert proc.stdin is not None and proc.stdout is not None

@@ -1,28 +1,24 @@
-"""Shared pieces of the reliability harness: clones of a local bare remote and `bsi` runs."""
+"""Shared pieces of the reliability harness: clones of a local bare remote, each racer with its own name."""
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
 import subprocess
-import sys
+from functools import partial
 from pathlib import Path
 
-BSI = [sys.executable, "-m", "brain_tui.cli.main"]
+from tests import bsi as runner
+from tests.bsi import clean_env, ok, run_bsi
+
+#: git as the harness runs it: in the environment it inherits (each clone carries its own identity).
+git = partial(runner.git, env=os.environ)
 
 
-def git(cwd: Path, *args: str) -> str:
-    """Run git and return stdout (raises on failure)."""
-    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True).stdout
-
-
-def env_for(name: str) -> dict[str, str]:
-    """Environment of one racer: its own git identity, no inherited brain settings."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("BRAIN_", "GIT_"))}
-    env.update({
-        "GIT_AUTHOR_NAME": name, "GIT_AUTHOR_EMAIL": f"{name}@example.org",
-        "GIT_COMMITTER_NAME": name, "GIT_COMMITTER_EMAIL": f"{name}@example.org",
-    })
-    return env
+def racer_env(name: str) -> dict[str, str]:
+    """Environment of one racer: its own git identity, no inherited brain or git settings."""
+    return clean_env(pin=False, identity=name)
 
 
 def make_remote(tmp: Path, clones: int) -> tuple[Path, list[Path]]:
@@ -30,7 +26,7 @@ def make_remote(tmp: Path, clones: int) -> tuple[Path, list[Path]]:
     remote = tmp / "remote.git"
     subprocess.run(["git", "init", "--quiet", "--bare", "--initial-branch", "main", str(remote)], check=True)
     seed = tmp / "seed"
-    subprocess.run([*BSI, "init", str(seed)], check=True, capture_output=True, env=env_for("seed"))
+    ok(run_bsi("init", str(seed), now=None, env=racer_env("seed"), timeout=None))
     git(seed, "branch", "-M", "main")
     git(seed, "remote", "add", "origin", str(remote))
     git(seed, "push", "--quiet", "origin", "main")
@@ -46,12 +42,9 @@ def make_remote(tmp: Path, clones: int) -> tuple[Path, list[Path]]:
 
 def remote_claims(remote: Path, tmp: Path) -> list[dict]:
     """Every claim in a fresh clone of the remote, as `bsi claim list --all --json` sees it."""
-    import json
-    import shutil
-
     fresh = tmp / "fresh-check"
     shutil.rmtree(fresh, ignore_errors=True)
     git(tmp, "clone", "--quiet", str(remote), str(fresh))
-    out = subprocess.run([*BSI, "--brain", str(fresh), "--json", "claim", "list", "--all"], check=True,
-                         capture_output=True, text=True, env=env_for("checker")).stdout
-    return json.loads(out)["claims"]
+    listed = run_bsi("--json", "claim", "list", "--all", brain=fresh, now=None, env=racer_env("checker"),
+                     timeout=None)
+    return json.loads(ok(listed))["claims"]

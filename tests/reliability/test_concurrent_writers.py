@@ -17,7 +17,7 @@ from pathlib import Path
 import yaml
 
 from brain_tui.core.yamlio import CorruptYaml, safe_load_file
-from tests.conftest import clean_env, git, ok, run_bsi
+from tests.bsi import clean_env, git, ok, run_bsi
 
 RACERS = 8
 NOW = "2026-11-29T10:00:00Z"

@@ -12,8 +12,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from brain_tui.core.scope import parse_scope, scopes_overlap
+from tests.bsi import bsi_command
 
-from .harness import BSI, env_for, make_remote, remote_claims
+from .harness import make_remote, racer_env, remote_claims
 
 BASE = datetime(2026, 11, 29, 8, 0, tzinfo=UTC)
 OVERLAPPING = ["*", "area/", "area/x.md", "area/x.md#Part", "area/x.md#Part"]
@@ -39,9 +40,9 @@ def test_racing_clones_never_hold_one_scope_twice(tmp_path: Path, long_profile: 
         scopes = [OVERLAPPING[i % len(OVERLAPPING)] if i < racers - 2 else f"decoy{i}/r{r}.md"
                   for i in range(racers)]
         procs = [
-            subprocess.Popen([*BSI, "--brain", str(clone), "--now", now, "--sync", "claim", "open",
-                              "--scope", scope, "--slug", f"r{r}-{i}"],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env_for(f"racer{i}"))
+            subprocess.Popen(bsi_command("--sync", "claim", "open", "--scope", scope, "--slug", f"r{r}-{i}",
+                                         brain=clone, now=now),
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=racer_env(f"racer{i}"))
             for i, (clone, scope) in enumerate(zip(clones, scopes, strict=True))
         ]
         results = [(p.wait(timeout=180), p.stdout.read().strip(), p.stderr.read()) for p in procs]  # type: ignore[union-attr]
@@ -68,10 +69,9 @@ def test_racing_clones_never_hold_one_scope_twice(tmp_path: Path, long_profile: 
                 assert set(re.findall(r"sess-[A-Za-z0-9._-]+", err)) & held
         # The winners close, racing each other too.
         closers = [
-            subprocess.Popen([*BSI, "--brain", str(clones[int(w.rsplit("-", 1)[1])]), "--now", now, "--sync",
-                              "claim", "close", w, "--status", "ok"],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                             env=env_for("closer"))
+            subprocess.Popen(bsi_command("--sync", "claim", "close", w, "--status", "ok",
+                                         brain=clones[int(w.rsplit("-", 1)[1])], now=now),
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=racer_env("closer"))
             for w in winners
         ]
         for p in closers:

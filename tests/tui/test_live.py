@@ -52,6 +52,20 @@ async def test_live_watcher_follows_the_files_without_a_key(make_app, demo_root:
         assert new_id in table.row_keys
 
 
+async def test_a_new_breath_record_reaches_the_pane_with_the_snapshot(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    """Breath records come with the snapshot: another session's inhale shows at the next refresh."""
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        before = len(app.breath_data or ())
+        fresh(demo_root).breath.inhale("sprint-20261129-1005-new", "tech-lead", ["wiki/a.md"])
+        app.refresh_snapshot()
+        await settle(pilot)
+        assert [m.sprint for m in app.breath_data or ()][-1] == "sprint-20261129-1005-new"
+        assert len(app.breath_data or ()) == before + 1
+        assert "new•" in screen_text(app)  # the open sprint's column in the pane
+
+
 async def test_refresh_waits_while_a_modal_is_open(make_app, demo_root: Path) -> None:  # noqa: ANN001
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import threading
 from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 from textual.content import Content
 
+from brain_tui.core.breath_metrics import SprintMetrics
 from brain_tui.tui import sources
 from brain_tui.tui.screens.lint import LintScreen
 from brain_tui.tui.styles import ERROR, OK
@@ -30,9 +32,11 @@ RED = ERROR  # the error role: bold, in the theme's $text-error
 
 
 def sprint(name: str, *, load: float | None = 1.0, stale: float | None = 0.0, depth: int = 1,
-           exhale: float | None = 0.5, alerts: tuple[dict[str, Any], ...] = (), open_: bool = False) -> dict[str, Any]:
-    return {"sprint": f"sprint-20261129-1000-{name}", "context_load": load, "stale_ratio": stale,
-            "breath_depth": depth, "exhale_rate": exhale, "alerts": list(alerts), "open": open_}
+           exhale: float | None = 0.5, alerts: tuple[dict[str, Any], ...] = (), open_: bool = False) -> SprintMetrics:
+    return SprintMetrics(sprint=f"sprint-20261129-1000-{name}", opened_at=None,
+                         closed_at=None if open_ else datetime(2026, 11, 29, 11, tzinfo=UTC),
+                         loaded=2, referenced=2, released=1, stale=0, kept=0, context_load=load,
+                         stale_ratio=stale, breath_depth=depth, exhale_rate=exhale, alerts=alerts)
 
 
 def styles_of(text: Content, fragment: str, after: str = "") -> set[str]:

@@ -22,7 +22,7 @@ import pytest
 aiohttp = pytest.importorskip("aiohttp")
 pytest.importorskip("textual_serve")
 
-from tests.conftest import clean_env  # noqa: E402
+from tests.bsi import clean_env  # noqa: E402
 
 
 class Served(NamedTuple):

@@ -189,6 +189,27 @@ def test_another_code_fingerprint_empties_the_cache(tmp_path: Path, settled: Non
     assert again.parsed_last == 4
 
 
+def test_an_edit_of_the_readers_code_empties_the_cache(tmp_path: Path, settled: None,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The store names its readers' code (formats, …) to the cache: editing it re-parses everything."""
+    from brain_tui.core import formats
+    from brain_tui.core import store as store_mod
+
+    assert formats.__file__ in store_mod.PARSER_CODE
+    reader = tmp_path / "reader.py"
+    reader.write_text("# readers v1\n", encoding="utf-8")
+    monkeypatch.setattr(store_mod, "PARSER_CODE", (*store_mod.PARSER_CODE, str(reader)))
+    root = three_claims(tmp_path / "brain")
+    store(root).snapshot(NOW)
+    warm = store(root)
+    warm.snapshot(NOW)
+    assert warm.parsed_last == 0
+    reader.write_text("# readers v2\n", encoding="utf-8")
+    again = store(root)
+    again.snapshot(NOW)
+    assert again.parsed_last == 4
+
+
 def test_corrupt_files_are_cached_too(tmp_path: Path, settled: None) -> None:
     root = three_claims(tmp_path)
     (root / "claims" / "sess-20261129-0903-bad.yml").write_text("sess_id: [unclosed\n", encoding="utf-8")
@@ -330,13 +351,14 @@ def test_a_cold_start_shared_with_a_helper_process_reads_the_same(tmp_path: Path
 
 def test_bsi_claim_list_reads_the_same_cold_and_warm(tmp_path: Path) -> None:
     import subprocess
-    import sys
+
+    from tests.bsi import bsi_command
 
     root = three_claims(tmp_path)
 
     def bsi(*args: str) -> Any:
-        done = subprocess.run([sys.executable, "-m", "brain_tui.cli.main", "--brain", str(root), "--now",
-                               NOW.isoformat(), *args, "--json"], capture_output=True, text=True, check=True)
+        done = subprocess.run(bsi_command(*args, "--json", brain=root, now=NOW.isoformat()), capture_output=True,
+                              text=True, check=True)
         return json.loads(done.stdout)
 
     cold = bsi("claim", "list")

@@ -106,3 +106,46 @@ def test_locks_and_circuit_through_the_facade(brain: Brain) -> None:
     assert (state.fails, state.tripped) == (1, False)
     assert brain.circuit.status(sess).fails == 1
     assert brain.circuit.reset(sess).fails == 0
+
+
+def test_breath_records_come_with_the_snapshot_like_claims(brain: Brain) -> None:
+    """breath/*.yml is read by the store into the snapshot; metrics of a snapshot equal the disk reading."""
+    brain.breath.inhale("sprint-20261129-0900-aaa", "tech-lead", ["a.md", "b.md"])
+    brain.breath.reference("sprint-20261129-0900-aaa", ["a.md"])
+    (brain.root / "breath" / "sprint-broken.yml").write_text("sprint: [unclosed\n", encoding="utf-8")
+    (brain.root / "breath" / "notes.yml").write_text("a: 1\n", encoding="utf-8")
+    (brain.root / "breath" / ".hidden.yml").write_text("a: 1\n", encoding="utf-8")
+    snapshot = brain.snapshot()
+    assert [r.sprint for r in snapshot.breath] == ["sprint-20261129-0900-aaa"]
+    assert snapshot.breath[0].loaded == ("a.md", "b.md") and snapshot.breath[0].referenced == ("a.md",)
+    assert sorted(c.path for c in snapshot.breath_corrupt) == ["breath/notes.yml", "breath/sprint-broken.yml"]
+    assert not any(c.path.startswith("breath/") for c in snapshot.corrupt)  # breath files block nothing
+    from_snapshot = brain.breath.metrics(snapshot=snapshot)
+    from_disk = brain.breath.metrics()
+    assert from_snapshot == from_disk
+    assert from_snapshot.sprints[0].context_load == 2.0
+    filtered = brain.snapshot(only_statuses=("open",))
+    assert filtered.breath == snapshot.breath  # the hooks' and progressive cockpit's snapshots carry them too
+
+
+def test_breath_records_are_parsed_once_per_change(brain: Brain) -> None:
+    brain.breath.inhale("sprint-20261129-0900-aaa", "tech-lead", ["a.md"])
+    brain.snapshot()
+    brain.snapshot()
+    assert brain.store.parsed_last == 0
+    record = brain.root / "breath" / "sprint-20261129-0900-aaa.yml"
+    record.write_text(record.read_text(encoding="utf-8").replace("a.md", "c.md"), encoding="utf-8")
+    assert brain.snapshot().breath[0].loaded == ("c.md",)
+    assert brain.store.parsed_last == 1
+
+
+def test_agent_session_and_exit_triggers_are_typed_fields(brain: Brain) -> None:
+    sess = brain.open_claim(request("a/", on_done="signal → DONE parent", agent_session="agent-1"))
+    claim = brain.snapshot().claim(sess)
+    assert claim is not None
+    assert claim.agent_session == "agent-1"
+    assert claim.exit_triggers == {"on_done": "signal → DONE parent"}
+    path = brain.root / claim.path
+    path.write_text(path.read_text(encoding="utf-8").replace("agent_session: agent-1", "agent_session: 42"),
+                    encoding="utf-8")
+    assert brain.snapshot().claim(sess).agent_session is None  # type: ignore[union-attr]  # not text: not bound

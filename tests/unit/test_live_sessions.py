@@ -10,7 +10,7 @@ from brain_tui.core.brain import Brain
 from brain_tui.core.claims import OpenRequest
 from brain_tui.core.clock import parse_duration
 from brain_tui.core.scope import parse_scope
-from tests.conftest import clean_env, git
+from tests.bsi import clean_env, git
 
 NOW = datetime(2026, 11, 29, 10, 0, tzinfo=UTC)
 

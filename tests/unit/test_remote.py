@@ -2,22 +2,22 @@
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from brain_tui.core.brain import Brain
 from brain_tui.core.errors import RemoteUnreachable
-from tests.reliability.harness import BSI, env_for, git, make_remote
+from tests.bsi import ok, run_bsi
+from tests.reliability.harness import git, make_remote, racer_env
 
 NOW = "2026-11-29T10:00:00+00:00"
 
 
 def test_snapshot_under_sync_never_fetches_and_pull_is_explicit(tmp_path: Path) -> None:
     _, (a, b) = make_remote(tmp_path, 2)
-    opened = subprocess.run([*BSI, "--brain", str(a), "--now", NOW, "--sync", "claim", "open", "--scope", "wiki/"],
-                            capture_output=True, text=True, env=env_for("a"), check=True).stdout.strip()
+    opened = ok(run_bsi("--sync", "claim", "open", "--scope", "wiki/", brain=a, now=NOW, env=racer_env("a"),
+                        timeout=None))
     brain = Brain(b, now=NOW, sync="sync")
     head = git(b, "rev-parse", "HEAD")
     assert brain.snapshot().claim(opened) is None
@@ -32,12 +32,11 @@ def test_snapshot_under_sync_never_fetches_and_pull_is_explicit(tmp_path: Path) 
 
 def test_reads_under_sync_pull_first_through_bsi(tmp_path: Path) -> None:
     _, (a, b) = make_remote(tmp_path, 2)
-    opened = subprocess.run([*BSI, "--brain", str(a), "--now", NOW, "--sync", "claim", "open", "--scope", "wiki/"],
-                            capture_output=True, text=True, env=env_for("a"), check=True).stdout.strip()
+    opened = ok(run_bsi("--sync", "claim", "open", "--scope", "wiki/", brain=a, now=NOW, env=racer_env("a"),
+                        timeout=None))
 
     def listed(*flags: str) -> str:
-        return subprocess.run([*BSI, "--brain", str(b), "--now", NOW, *flags, "claim", "list"],
-                              capture_output=True, text=True, env=env_for("b"), check=True).stdout
+        return ok(run_bsi(*flags, "claim", "list", brain=b, now=NOW, env=racer_env("b"), timeout=None))
 
     assert opened not in listed()
     assert opened in listed("--sync")

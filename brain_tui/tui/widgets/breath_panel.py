@@ -28,6 +28,7 @@ from textual.events import Resize
 from textual.widgets import Static
 
 from brain_tui.core import breath_metrics
+from brain_tui.core.breath_metrics import SprintMetrics
 
 from ..safe import safe_text
 from ..styles import ERROR, MUTED, OK, STRONG, WARN
@@ -109,10 +110,10 @@ def bar_cells(value: Any, threshold: float | None, scale: float) -> tuple[int, i
     return low, up
 
 
-def _flagged(sprint: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+def _flagged(sprint: SprintMetrics) -> dict[str, Mapping[str, Any]]:
     """metric → the core's alert for it in this sprint."""
     out: dict[str, Mapping[str, Any]] = {}
-    for alert in sprint.get("alerts") or []:
+    for alert in sprint.alerts:
         if isinstance(alert, Mapping):
             metric = str(alert.get("metric"))
             if metric == "inhale" and metric in out:
@@ -129,13 +130,12 @@ def shown_count(width: int, total: int) -> int:
     return max(1, min(total, MAX_SPRINTS, max(MIN_SPRINTS, room)))
 
 
-def render_breath(sprints: Sequence[Mapping[str, Any]] | None,
+def render_breath(sprints: Sequence[SprintMetrics] | None,
                   note: str = "", width: int = DEFAULT_WIDTH) -> Content:
     """The breath metrics of the last sprints as bar charts with threshold lines, then the alerts.
 
     Args:
-        sprints: `SprintMetrics.as_dict()` items, oldest first; None when not loaded.
-        palette: theme styles.
+        sprints: the core's metrics of each sprint, oldest first; None when not loaded.
         note: shown when there is nothing to show, or below the charts (e.g. unreadable files).
         width: the cells available (decides how many sprints are shown).
     """
@@ -150,7 +150,7 @@ def render_breath(sprints: Sequence[Mapping[str, Any]] | None,
     # header: the sprint names under which the bars stand
     out += Content.styled("sprint".ljust(LABEL), MUTED)
     for sprint in recent:
-        name = short_sprint(str(sprint.get("sprint") or "?")) + ("•" if sprint.get("open") else "")
+        name = short_sprint(sprint.sprint or "?") + ("•" if sprint.is_open else "")
         label = safe_text(name, BAR + GAP - 1, style=STRONG)
         out += label
         out += " " * (BAR + GAP - label.cell_length)
@@ -158,7 +158,7 @@ def render_breath(sprints: Sequence[Mapping[str, Any]] | None,
     for key, label, direction in METRICS:
         limit = thresholds.get(key)
         threshold = limit[1] if limit else None
-        values = [s.get(key) for s in recent]
+        values = [getattr(s, key) for s in recent]
         numbers = [float(v) for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
         scale = max(numbers, default=0.0) or 1.0
         upper = Content()
@@ -169,7 +169,7 @@ def render_breath(sprints: Sequence[Mapping[str, Any]] | None,
             cells = bar_cells(value, threshold, scale)
             if key in flagged:
                 style: str = ERROR
-            elif sprint.get("open") and key in EXHALE_SIDE:
+            elif sprint.is_open and key in EXHALE_SIDE:
                 style = MUTED
             else:
                 style = OK
@@ -188,7 +188,7 @@ def render_breath(sprints: Sequence[Mapping[str, Any]] | None,
             upper += Content.styled(LINE * GAP if threshold else " " * GAP, line_style)
             lower += " " * GAP
         last_flagged = key in flags[-1]
-        provisional = bool(recent[-1].get("open")) and key in EXHALE_SIDE
+        provisional = recent[-1].is_open and key in EXHALE_SIDE
         lower = lower.append_text(fmt_value(key, values[-1]).rjust(VALUE),
                                   style=ERROR if last_flagged else MUTED if provisional else STRONG)
         out += "\n"
@@ -209,9 +209,9 @@ def render_breath(sprints: Sequence[Mapping[str, Any]] | None,
     # the alerts, newest sprint first
     alerts: list[tuple[str, str]] = []
     for sprint in reversed(recent):
-        for alert in sprint.get("alerts") or []:
+        for alert in sprint.alerts:
             if isinstance(alert, Mapping):
-                alerts.append((short_sprint(str(sprint.get("sprint") or "?")),
+                alerts.append((short_sprint(sprint.sprint or "?"),
                                str(alert.get("message") or alert.get("metric") or "?")))
     if not alerts:
         out += "\n"
@@ -228,12 +228,12 @@ def render_breath(sprints: Sequence[Mapping[str, Any]] | None,
     return out
 
 
-def alert_count(sprints: Sequence[Mapping[str, Any]] | None, width: int = DEFAULT_WIDTH) -> int:
+def alert_count(sprints: Sequence[SprintMetrics] | None, width: int = DEFAULT_WIDTH) -> int:
     """How many alerts the pane lists (for its title)."""
     if not sprints:
         return 0
     recent = list(sprints)[-shown_count(width, len(sprints)):]
-    return sum(1 for s in recent for a in s.get("alerts") or [] if isinstance(a, Mapping))
+    return sum(1 for s in recent for a in s.alerts if isinstance(a, Mapping))
 
 
 class BreathPanel(Static):
@@ -241,7 +241,7 @@ class BreathPanel(Static):
 
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002
         super().__init__(Content("loading…"), id=id, markup=False)
-        self.sprints: Sequence[Mapping[str, Any]] | None = None
+        self.sprints: Sequence[SprintMetrics] | None = None
         self.note = ""
         self._drawn_width = 0
 
@@ -250,7 +250,7 @@ class BreathPanel(Static):
         """The cells the charts may use."""
         return self.size.width or DEFAULT_WIDTH
 
-    def show(self, sprints: Sequence[Mapping[str, Any]] | None, note: str = "") -> None:
+    def show(self, sprints: Sequence[SprintMetrics] | None, note: str = "") -> None:
         """Render `sprints` (None shows `note`)."""
         self.sprints, self.note = sprints, note
         self._draw()

@@ -1,0 +1,140 @@
+"""The cockpit probe: run the cockpit headless on one brain, time it, print one JSON line.
+
+Runs in a fresh process per measurement (`run.py` starts it), so first paint
+is measured from process creation and imports count::
+
+    python benchmarks/cockpit_probe.py BRAIN [--live] [--seed N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import os
+import re
+import statistics
+import time
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from generate import DEFAULT_NOW as NOW
+
+
+def _edit_story(path: Path, story: str) -> None:
+    """Rewrite one claim file's story_angle atomically, as another session would."""
+    text = path.read_text(encoding="utf-8")
+    new = re.sub(r"^story_angle:.*$", f"story_angle: {json.dumps(story)}", text, count=1, flags=re.MULTILINE)
+    tmp = path.with_name(f".bench-tmp-{os.getpid()}")
+    tmp.write_text(new, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def probe_cockpit(root: Path, live: bool, seed: int) -> dict[str, Any]:
+    """Run the cockpit headless on `root` and time it (runs in its own process; prints one JSON line)."""
+    started = time.perf_counter()
+    import psutil
+
+    from brain_tui.core.brain import Brain
+    from brain_tui.core.model import BLOCKING_STATUSES
+    from brain_tui.tui.app import BrainApp
+
+    process = psutil.Process()
+    out: dict[str, Any] = {"import_s": time.perf_counter() - started}
+
+    async def run() -> None:
+        t0_wall = time.time()
+        brain = Brain(root, now=NOW, commit=False)
+        # progressive=True: as `bsi tui` starts (blocking claims first, the rest in a worker after the paint).
+        app = BrainApp(brain, live=live, bell=False, remember_theme=False, progressive=True,
+                       env_provider=lambda _brain: (None, "environment: off (benchmark)"))
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            painted = app.first_paint_at or time.time()  # when the first frame was drawn, not the idle wait
+            out["paint_s"] = painted - t0_wall
+            out["process_to_paint_s"] = painted - process.create_time()
+            while not app.full_loaded:  # the full snapshot arrives from the feed's reader thread
+                await asyncio.sleep(0.005)
+            await pilot.pause()
+            gc.collect()
+            out["rss_idle_mb"] = process.memory_info().rss / 2**20
+            # Pilot's press/pause sleep until the process looks idle (tens of ms of wall time that are
+            # not the app's): a keystroke is measured as the CPU time the app spends on it.
+            keys = []
+            for _ in range(5):
+                start = time.process_time()
+                await pilot.press("down")
+                await pilot.pause()
+                keys.append(time.process_time() - start)
+            out["key_s"] = statistics.median(keys)
+            targets = [c for c in app.snapshot.claims if c.status in BLOCKING_STATUSES]
+            target = targets[seed % len(targets)]
+            story = f"benchmark edit {seed} {'live' if live else 'manual'}"
+            if live:
+                await asyncio.sleep(0.3)  # let the watcher start
+                start = time.perf_counter()
+                _edit_story(root / target.path, story)
+                deadline = start + 5.0
+                out["live_latency_s"] = None
+                while time.perf_counter() < deadline:
+                    shown = app.snapshot.claim(target.sess_id)
+                    if shown is not None and shown.story == story:
+                        out["live_latency_s"] = time.perf_counter() - start
+                        break
+                    await asyncio.sleep(0.002)
+                out["refresh_parsed"] = brain.store.parsed_last
+            else:
+                _edit_story(root / target.path, story)
+                start = time.perf_counter()
+                app.refresh_snapshot()  # read in the feed's thread, shown when its message arrives
+                shown = None
+                while time.perf_counter() < start + 10.0:
+                    await asyncio.sleep(0.001)
+                    shown = app.snapshot.claim(target.sess_id)
+                    if shown is not None and shown.story == story:
+                        break
+                work = time.perf_counter() - start
+                start = time.process_time()
+                await pilot.pause()  # the render (CPU time, not Pilot's idle wait)
+                out["refresh_s"] = work + time.process_time() - start
+                out["refresh_parsed"] = brain.store.parsed_last
+                out["refresh_seen"] = shown is not None and shown.story == story
+                # One write through the cockpit (an approve, else a renew), then memory again.
+                gate = next((c for c in app.snapshot.claims if c.status == "waiting_human"), None)
+                out["write"] = "approve" if gate is not None else "renew"
+                try:
+                    if gate is None:
+                        raise LookupError("no gate")
+                    approve = partial(app.call_core,
+                                      lambda b: b.gates.approve(gate.sess_id, "benchmark", by="human:bench"))
+                    await asyncio.to_thread(approve)
+                except Exception:  # noqa: BLE001 - a refused approve: the write measured is a renew
+                    out["write"] = "renew"
+                    live_one = next(c for c in app.snapshot.claims if c.status == "open")
+                    await asyncio.to_thread(partial(app.call_core, lambda b: b.renew_claim(live_one.sess_id)))
+                app.refresh_snapshot()
+                await pilot.pause(0.3)
+                gc.collect()
+                out["rss_after_write_mb"] = process.memory_info().rss / 2**20
+            out["rss_mb"] = process.memory_info().rss / 2**20
+            out["claims"] = len(app.snapshot.claims)
+
+    asyncio.run(run())
+    return out
+
+
+def main() -> int:
+    """Probe the brain named on the command line; print the figures as one JSON line."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("brain", type=Path)
+    parser.add_argument("--live", action="store_true", help="watch the files (the live watcher's latency)")
+    parser.add_argument("--seed", type=int, default=0, help="which claim file the probe rewrites")
+    args = parser.parse_args()
+    print(json.dumps(probe_cockpit(args.brain, args.live, args.seed)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
