@@ -25,6 +25,9 @@ timestamp tick can hide a change, as in git's racy-clean rule) and is not
 trusted. Not seen: an in-place edit (no rename) that turns a non-blocking
 claim file back into a blocking one; the product and git never write so.
 
+Paths are held and compared as `path_keys.path_key` values (NFC, case-folded),
+the key the core compares by: ``SRC/a.py`` meets the claim on ``src/`` here too.
+
 Standard library only: the hook imports this module, not the core model.
 """
 
@@ -33,6 +36,8 @@ from __future__ import annotations
 import json
 import os
 import time
+
+from brain_tui.core.path_keys import path_key
 
 TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
 if TYPE_CHECKING:
@@ -43,7 +48,7 @@ if TYPE_CHECKING:
     from brain_tui.core.model import BrainSnapshot
 
 INDEX_FILE = ".brain/hook-index.json"
-VERSION = 1
+VERSION = 2  # 2: paths stored as their path_key
 RACY_NS = 2_000_000_000
 _KINDS = ("global", "dir", "file", "section")
 
@@ -90,7 +95,7 @@ def build(root: str | os.PathLike[str], snapshot: BrainSnapshot, config: BrainCo
         if claim.status not in BLOCKING_STATUSES:
             continue
         files[claim.path] = _stat(os.path.join(base, claim.path))
-        entries = [[e.kind, e.path] for e in claim.scope] if claim.scope and "scope-invalid" not in claim.flags \
+        entries = [[e.kind, e.key] for e in claim.scope] if claim.scope and "scope-invalid" not in claim.flags \
             else None
         expires = claim.expires_at.timestamp() if claim.expires_at is not None and claim.opened_at else None
         claims[claim.sess_id] = {
@@ -104,14 +109,14 @@ def build(root: str | os.PathLike[str], snapshot: BrainSnapshot, config: BrainCo
     for lock in snapshot.locks:
         files[lock.path] = _stat(os.path.join(base, lock.path))
         try:
-            name = lock_file_path(lock.file)
+            name = path_key(lock_file_path(lock.file))
         except Exception:  # noqa: BLE001 - a lock naming no usable path: the index cannot vouch for anything
             name = "*"
         locks.append([name, lock.holder, lock.expires_at.timestamp() if lock.expires_at else None])
     zone = []
     for raw in config.kernel_zone:
         try:
-            zone.append(normalize_path(raw))
+            zone.append(path_key(normalize_path(raw)))
         except Exception:  # noqa: BLE001 - the core skips an entry that does not normalise, so may we
             continue
     raw_hooks = config.raw.get("hooks") if hasattr(config.raw, "get") else None
@@ -171,7 +176,7 @@ def load(root: str | os.PathLike[str]) -> dict[str, Any] | None:
 
 
 def _covers(entries: Iterable[Any], rel: str) -> bool | None:
-    """Whether scope entries cover a file (as `scope.covers_file`); None when an entry is not understood."""
+    """Whether scope entries cover a file keyed `rel` (as `scope.covers_file`); None when an entry is not understood."""
     for entry in entries:
         if not isinstance(entry, list) or len(entry) != 2 or entry[0] not in _KINDS:
             return None
@@ -182,14 +187,14 @@ def _covers(entries: Iterable[Any], rel: str) -> bool | None:
 
 
 def near_kernel_zone(zone: Iterable[str], rel: str) -> bool:
-    """True when `rel` starts like a kernel-zone entry: every file `preflight.in_zone` puts in the zone, and more
-    (a shortcut that answers "maybe": the core then decides)."""
+    """True when the key `rel` starts like a kernel-zone entry (keys too): every file `preflight.in_zone` puts in
+    the zone, and more (a shortcut that answers "maybe": the core then decides)."""
     return any(rel.startswith(entry.rstrip("/")) for entry in zone)
 
 
 def _plain(rel: str) -> bool:
     """A normalised brain-relative path the shortcut may judge (anything else goes to the core)."""
-    return bool(rel) and "\\" not in rel and not rel.startswith("/") and all(
+    return bool(rel) and rel == rel.strip() and "\\" not in rel and not rel.startswith("/") and all(
         ord(ch) >= 0x20 and ord(ch) != 0x7F and not 0x80 <= ord(ch) <= 0x9F for ch in rel) and \
         all(part not in ("", ".", "..") for part in rel.split("/"))
 
@@ -198,6 +203,9 @@ def may_write(index: dict[str, Any], sess_id: str, rel: str, now: float) -> bool
     """True only when no check of SPEC 10 (nor the effective status) can refuse `sess_id` writing `rel`."""
     claims = index["claims"]
     claim = claims.get(sess_id)
+    if not _plain(rel):
+        return False
+    rel = path_key(rel)
     if not _plain(rel) or not isinstance(claim, dict) or claim["status"] != "open" or claim["tripped"] \
             or claim["branch"] or not claim["scope"]:
         return False
@@ -227,6 +235,9 @@ def may_write(index: dict[str, Any], sess_id: str, rel: str, now: float) -> bool
 def unclaimed_free(index: dict[str, Any], rel: str) -> bool:
     """True only when no blocking claim's scope can hold `rel` (an unbound write then meets no holder)."""
     if not _plain(rel) or index.get("corrupt"):
+        return False
+    rel = path_key(rel)
+    if not _plain(rel):
         return False
     parts = rel.split("/")
     for claim in index["claims"].values():

@@ -6,6 +6,13 @@ check-then-write is atomic across local processes. Legacy `locks/*.lock`
 files (original scripts) count as the lock of the path named by their
 `file:` field; a re-entry or takeover rewrites them in the new format and
 deletes the legacy file.
+
+One lock per file whatever its spelling: locks of paths whose
+`path_keys.path_key` is equal (``README.md`` and ``readme.md``, NFC and NFD)
+are one lock, as they are one file on macOS. A lock file is still named
+after the spelling written (`encode_lock_name`), so every existing lock file
+loads unchanged; a re-entry or takeover keeps the spelling of the lock file
+already there.
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
+from urllib.parse import unquote
 
 from ruamel.yaml.comments import CommentedMap
 
@@ -24,6 +32,7 @@ from brain_tui.core.formats import encode_lock_name
 from brain_tui.core.ids import valid_session_id
 from brain_tui.core.layout import LOCKS_DIR
 from brain_tui.core.model import BrainSnapshot, CorruptFile, Lock
+from brain_tui.core.path_keys import path_key
 from brain_tui.core.scope_paths import normalize_path
 
 DEFAULT_LOCK_TTL_MIN = 60
@@ -69,9 +78,10 @@ def is_legacy(lock: Lock) -> bool:
     return lock.path.endswith(".lock")
 
 def locks_for(snapshot: BrainSnapshot, file: str) -> list[Lock]:
-    """Every lock file of one normalised path: the current `.yml` one and any legacy `.lock` one."""
+    """Every lock file of one normalised path in any spelling (same `path_key`): `.yml` ones and legacy `.lock` ones."""
     canonical = lock_rel_path(file)
-    return [lock for lock in snapshot.locks if lock.path == canonical or _lock_key(lock) == file]
+    key = path_key(file)
+    return [lock for lock in snapshot.locks if lock.path == canonical or path_key(_lock_key(lock)) == key]
 
 def live_lock(snapshot: BrainSnapshot, file: str) -> Lock | None:
     """The unexpired lock of a normalised path (highest generation first), or None."""
@@ -219,10 +229,16 @@ def parse_ttl_min(value: Any) -> int:
         raise InvalidData(f"invalid lock TTL {text!r}: a whole number of minutes from 1 to {MAX_LOCK_TTL_MIN}")
     return int(text)
 
-def _refuse_corrupt(snapshot: BrainSnapshot, rel: str) -> None:
+def _refuse_corrupt(snapshot: BrainSnapshot, file: str) -> None:
+    """Refuse to lock a file while a lock file of it, in any spelling, does not load (it may hold the lock)."""
+    prefix = f"{LOCKS_DIR}/"
+    key = path_key(file)
     for bad in snapshot.corrupt:
-        if bad.path == rel:
-            raise InvalidData(f"lock file {rel} is corrupt (line {bad.line}: {bad.reason}): fix or remove it by hand")
+        if not bad.path.startswith(prefix) or not bad.path.endswith(".yml"):
+            continue
+        if bad.path == lock_rel_path(file) or path_key(unquote(bad.path[len(prefix):-len(".yml")])) == key:
+            raise InvalidData(f"lock file {bad.path} is corrupt (line {bad.line}: {bad.reason}): "
+                              "fix or remove it by hand")
 
 @dataclass(frozen=True)
 class LockOutcome:
@@ -300,10 +316,11 @@ def stage_acquire(cs: ChangeSet, file: str, sess_id: str, ttl_min: int | None = 
     ttl = parse_ttl_min(ttl_min)
     snapshot = cs.snapshot
     require_claim(snapshot, sess_id)  # a lock belongs to a claim: no claim, no lock (66)
-    rel = lock_rel_path(norm)
-    _refuse_corrupt(snapshot, rel)
+    _refuse_corrupt(snapshot, norm)
     now = snapshot.now
     existing = locks_for(snapshot, norm)
+    norm = _kept_spelling(existing, norm)
+    rel = lock_rel_path(norm)
     live = [lock for lock in existing if not is_expired(lock, now)]
     others = [lock for lock in live if lock.holder != sess_id]
     if others:
@@ -363,6 +380,20 @@ def stage_acquire(cs: ChangeSet, file: str, sess_id: str, ttl_min: int | None = 
         previous_expires_at=previous_expiry,
         replaced_legacy=tuple(replaced),
     )
+
+def _kept_spelling(existing: list[Lock], norm: str) -> str:
+    """The spelling a lock keeps: that of its current-format lock file when one exists, else the one asked.
+
+    So a re-entry or takeover under ``readme.md`` rewrites ``locks/README.md.yml`` in place (one file, one
+    lock) instead of adding a second spelling beside it.
+    """
+    for lock in sorted(existing, key=lambda lock: lock.generation, reverse=True):
+        if not is_legacy(lock):
+            kept = _lock_key(lock)
+            if lock.path == lock_rel_path(kept):
+                return kept
+    return norm
+
 
 def stage_release(cs: ChangeSet, file: str, sess_id: str) -> LockRelease:
     """Release the lock of one file: its holder deletes it (SPEC 9).

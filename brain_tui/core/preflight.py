@@ -21,6 +21,7 @@ from brain_tui.core.effective import delegating_chain, effective_status, is_held
 from brain_tui.core.errors import InvalidData, NotFound, PreflightRefused
 from brain_tui.core.locks import live_lock, lock_file_path
 from brain_tui.core.model import BrainSnapshot, Claim
+from brain_tui.core.path_keys import path_key
 from brain_tui.core.scope import FILE, ScopeEntry, covers_file, normalize_path
 
 #: Preflight exit codes (SPEC 10) and the name of the check behind each.
@@ -49,16 +50,20 @@ CHECK_NAMES = {
 }
 
 def in_zone(file: str, zone: Sequence[str]) -> bool:
-    """True when a normalised file is in a zone: entries ending in `/` are folders, others files."""
+    """True when a normalised file is in a zone: entries ending in `/` are folders, others files.
+
+    Paths compare by `path_key`: ``AGENTS/x.md`` is in the zone ``agents/`` (on macOS it is that folder).
+    """
+    key = path_key(file)
     for raw in zone:
         try:
-            entry = normalize_path(raw)
+            entry = path_key(normalize_path(raw))
         except InvalidData:
             continue
         if entry.endswith("/"):
-            if file.startswith(entry) or file == entry.rstrip("/"):
+            if key.startswith(entry) or key == entry.rstrip("/"):
                 return True
-        elif file == entry:
+        elif key == entry:
             return True
     return False
 

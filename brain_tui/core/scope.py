@@ -11,6 +11,11 @@ A scope is a tuple of :class:`ScopeEntry` values. Each entry is one of four leve
 Paths are POSIX and relative to the brain root; their normalisation lives in
 `scope_paths`. Conflict checks between many claims go through
 `scope_index.ScopeIndex`, a trie keyed by path components.
+
+Paths compare by their `path_keys.path_key` (NFC, case-folded), as section
+titles already do: ``TODO.md`` and ``todo.md`` are one file on macOS, so they
+are one scope everywhere. An entry keeps the spelling it was written with
+(:attr:`ScopeEntry.path`); only :attr:`ScopeEntry.key` is folded.
 """
 
 from __future__ import annotations
@@ -18,14 +23,14 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from brain_tui.core.errors import InvalidData
+from brain_tui.core.path_keys import is_below, path_key
 from brain_tui.core.scope_paths import (
     CONTROL_RE,
     BadPath,
-    contains,
     nfc,
     normalize,
     normalize_path,
@@ -79,20 +84,24 @@ class ScopeEntry:
             (``"agents"``); the file for file and section (``"todo/brain.md"``).
         section: the section title as written, trimmed, with leading ``#`` and
             spaces stripped (``"Sprint 3"``); ``""`` unless kind is section.
+        key: the path as compared (`path_keys.path_key`: NFC, case-folded);
+            derived from ``path``, never written, not part of equality.
     """
 
     kind: str
     path: str
     section: str = ""
+    key: str = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        """Check the kind.
+        """Check the kind and derive the comparison key of the path.
 
         Raises:
             ValueError: if ``kind`` is not one of the four levels.
         """
         if self.kind not in KINDS:
             raise ValueError(f"unknown scope kind {self.kind!r}")
+        object.__setattr__(self, "key", path_key(self.path))
 
     @property
     def section_key(self) -> str:
@@ -233,15 +242,15 @@ def parse_entry(text: str, root: str | os.PathLike[str] | None = None) -> ScopeE
 
 
 def _identity(entry: ScopeEntry) -> tuple[str, str, str]:
-    """Key under which two entries are the same scope (section titles by key).
+    """Key under which two entries are the same scope (paths and section titles by key).
 
     Args:
         entry: a scope entry.
 
     Returns:
-        ``(kind, path, section_key)``.
+        ``(kind, path key, section_key)``.
     """
-    return (entry.kind, entry.path, entry.section_key)
+    return (entry.kind, entry.key, entry.section_key)
 
 
 def parse_scope(value: object, root: str | os.PathLike[str] | None = None) -> tuple[ScopeEntry, ...]:
@@ -250,8 +259,8 @@ def parse_scope(value: object, root: str | os.PathLike[str] | None = None) -> tu
     A list gives one entry per item. A string containing a section marker
     (``#``, ``##``, ``§``) is one entry; any other string is split on
     whitespace and commas (legacy multi-entry form). Duplicates are removed
-    (sections compared by :attr:`ScopeEntry.section_key`), first spelling and
-    order kept.
+    (paths compared by :attr:`ScopeEntry.key`, sections by
+    :attr:`ScopeEntry.section_key`), first spelling and order kept.
 
     Args:
         value: the scope value as loaded from YAML or the command line.
@@ -369,7 +378,9 @@ def overlap(a: ScopeEntry, b: ScopeEntry) -> str | None:
     * ``"section"``: a file and a section of it, or the same section (titles
       compared by :attr:`ScopeEntry.section_key`).
 
-    Two different sections of one file do not intersect. The relation is symmetric.
+    Two different sections of one file do not intersect. The relation is
+    symmetric. Paths compare by :attr:`ScopeEntry.key` (``TODO.md`` is
+    ``todo.md``, ``Notes/`` holds ``notes/x.md``), never by spelling.
 
     Args:
         a: one entry.
@@ -381,17 +392,17 @@ def overlap(a: ScopeEntry, b: ScopeEntry) -> str | None:
     if a.kind == GLOBAL or b.kind == GLOBAL:
         return DIRECT if a.kind == b.kind else PARENT_CHILD
     if a.kind == DIR and b.kind == DIR:
-        if a.path == b.path:
+        if a.key == b.key:
             return DIRECT
-        if contains(a.path, b.path) or contains(b.path, a.path):
+        if is_below(a.key, b.key) or is_below(b.key, a.key):
             return PARENT_CHILD
         return None
     if a.kind == DIR or b.kind == DIR:
         folder, other = (a, b) if a.kind == DIR else (b, a)
-        if other.path == folder.path:
+        if other.key == folder.key:
             return DIRECT if other.kind == FILE else PARENT_CHILD
-        return PARENT_CHILD if contains(folder.path, other.path) else None
-    if a.path != b.path:
+        return PARENT_CHILD if is_below(folder.key, other.key) else None
+    if a.key != b.key:
         return None
     if a.kind == FILE and b.kind == FILE:
         return DIRECT
@@ -424,7 +435,8 @@ def covers_file(entries: Sequence[ScopeEntry], file_path: str) -> bool:
     """Tell whether a file lies inside a scope (preflight, SPEC 10).
 
     Global covers every file; a dir covers files below it; a file covers itself;
-    a section covers its whole file.
+    a section covers its whole file. Paths compare by key: a claim on ``src/``
+    covers ``SRC/a.py``, which macOS writes into the same folder.
 
     Args:
         entries: the claim's scope entries.
@@ -435,15 +447,15 @@ def covers_file(entries: Sequence[ScopeEntry], file_path: str) -> bool:
         True when some entry covers the file.
     """
     try:
-        path = normalize(file_path).rstrip("/")
+        key = path_key(normalize(file_path).rstrip("/"))
     except BadPath:
         return False
     for entry in entries:
         if entry.kind == GLOBAL:
             return True
         if entry.kind == DIR:
-            if contains(entry.path, path):
+            if is_below(entry.key, key):
                 return True
-        elif entry.path == path:
+        elif entry.key == key:
             return True
     return False

@@ -1,7 +1,9 @@
 """The scope index: a path trie over blocking claims' scopes, answering conflicts without a scan (SPEC 5.2).
 
 `ScopeIndex` gives, for a scope, every owner whose scope intersects it and
-how — the same answer as `scope.scopes_overlap` against each owner.
+how — the same answer as `scope.scopes_overlap` against each owner. The trie
+is keyed by the components of :attr:`ScopeEntry.key` (NFC, case-folded), so
+``TODO.md`` and ``todo.md`` meet on one node, as the pairwise rule says.
 """
 
 from __future__ import annotations
@@ -59,16 +61,16 @@ class _Node:
             stack.extend(node.children.values())
 
 
-def _components(path: str) -> list[str]:
-    """Split a normalised path into components.
+def _components(entry: ScopeEntry) -> list[str]:
+    """Split an entry's path key into the components the trie is keyed by.
 
     Args:
-        path: a normalised relative path without trailing slash.
+        entry: a dir, file or section entry.
 
     Returns:
-        Its components.
+        The components of :attr:`ScopeEntry.key` (folded, never the spelling).
     """
-    return path.split("/")
+    return entry.key.split("/")
 
 
 class ScopeIndex:
@@ -123,7 +125,7 @@ class ScopeIndex:
                 self._globals.setdefault(owner, index)
                 continue
             node = self._root
-            for part in _components(entry.path):
+            for part in _components(entry):
                 node = node.children.setdefault(part, _Node())
             if entry.kind == DIR:
                 node.dirs.setdefault(owner, index)
@@ -147,7 +149,7 @@ class ScopeIndex:
                 continue
             trail: list[tuple[_Node, str]] = []
             node = self._root
-            for part in _components(entry.path):
+            for part in _components(entry):
                 child = node.children.get(part)
                 if child is None:
                     break
@@ -214,7 +216,7 @@ class ScopeIndex:
         for owner, index in self._globals.items():
             hit(owner, index, PARENT_CHILD)
 
-        parts = _components(query.path)
+        parts = _components(query)
         node = self._root
         last = len(parts) - 1
         for depth, part in enumerate(parts):

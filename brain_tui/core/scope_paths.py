@@ -13,7 +13,7 @@ import unicodedata
 
 from brain_tui.core.errors import InvalidData
 
-__all__ = ["CONTROL_RE", "BadPath", "contains", "nfc", "normalize", "normalize_path", "quote", "section_title"]
+__all__ = ["CONTROL_RE", "BadPath", "nfc", "normalize", "normalize_path", "quote", "section_title"]
 
 # C0 controls (NUL included), DEL and C1 controls.
 CONTROL_RE = re.compile("[\x00-\x1f\x7f-\x9f]")
@@ -128,19 +128,3 @@ def normalize_path(text: str) -> str:
         return normalize(text)
     except BadPath as exc:
         raise InvalidData(f"invalid path {quote(text)}: {exc}") from None
-
-
-
-def contains(dir_path: str, path: str) -> bool:
-    """Tell whether ``path`` is strictly below the folder ``dir_path``.
-
-    Args:
-        dir_path: a folder path without trailing slash.
-        path: another normalised path without trailing slash.
-
-    Returns:
-        True on a path-component boundary (``agents`` contains ``agents/x.md``,
-        not ``agents-old/x.md``).
-    """
-    return path.startswith(dir_path + "/")
-

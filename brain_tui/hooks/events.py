@@ -18,9 +18,6 @@ if TYPE_CHECKING:
     from brain_tui.core.brain import Brain
     from brain_tui.core.model import BrainSnapshot, Claim
 
-#: The protocol's own files: an agent never writes them with an editor tool (SPEC 20.2).
-PROTOCOL_DIRS = ("claims/", "signals/", "locks/", "breath/", ".brain/")
-PROTOCOL_FILES = ("BRAIN-INDEX.md",)
 #: `hooks.unclaimed_writes` in brain-compose.yml.
 UNCLAIMED_MODES = ("allow", "warn", "deny")
 
@@ -137,19 +134,21 @@ def agent_process() -> str:
 # pre-tool-use
 # ---------------------------------------------------------------------------------------------
 def relative_to_brain(root: str, path: str, cwd: str) -> str | None:
-    """The brain-relative POSIX path of a tool's target (symlinks and `..` resolved), or None if outside."""
-    real_root = os.path.realpath(root)
-    real = os.path.realpath(wire.absolute(path, cwd))
-    if real == real_root:
-        return ""
-    if not real.startswith(real_root.rstrip(os.sep) + os.sep):
-        return None
-    return os.path.relpath(real, real_root).replace(os.sep, "/")
+    """The brain-relative POSIX path of a tool's target (symlinks and `..` resolved), or None if outside.
+
+    The brain's folder compares by `path_keys.path_key` (`path_keys.brain_relative`): on macOS
+    ``/Users/me/BRAIN/x.md`` is inside the brain ``/Users/me/brain``.
+    """
+    from brain_tui.core.path_keys import brain_relative
+
+    return brain_relative(os.path.realpath(root), os.path.realpath(wire.absolute(path, cwd)))
 
 
 def is_protocol_file(rel: str) -> bool:
-    """True for the brain's protocol files (`claims/ signals/ locks/ breath/ BRAIN-INDEX.md .brain/`)."""
-    return rel in PROTOCOL_FILES or any(rel == d.rstrip("/") or rel.startswith(d) for d in PROTOCOL_DIRS)
+    """True for the brain's protocol files in any spelling (`path_keys.is_protocol_path`: `CLAIMS/x.yml` is one)."""
+    from brain_tui.core.path_keys import is_protocol_path
+
+    return is_protocol_path(rel)
 
 
 def unclaimed_mode(brain: Brain) -> str:

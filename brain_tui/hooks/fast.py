@@ -1,7 +1,7 @@
 """The shortcut of `pre-tool-use`: a write that nothing can refuse is let through from the hook index alone.
 
-Imports only the standard library, `hooks.wire`, `core.agent_files` and
-`core.hook_index`. It never refuses anything: whenever the index is missing,
+Imports only the standard library, `hooks.wire`, `core.agent_files`,
+`core.path_keys` and `core.hook_index`. It never refuses anything: whenever the index is missing,
 stale or racy, the file is a protocol file, or any check might refuse, it
 answers None and the hook asks the core (`hooks.events`), which decides,
 explains, and rebuilds the index.
@@ -12,15 +12,12 @@ from __future__ import annotations
 import os
 import time
 
-from brain_tui.core import agent_files, hook_index
+from brain_tui.core import agent_files, hook_index, path_keys
 from brain_tui.hooks import wire
 
 TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
 if TYPE_CHECKING:
     from typing import Any
-
-_PROTOCOL_DIRS = ("claims/", "signals/", "locks/", "breath/", ".brain/")
-_PROTOCOL_NAMES = ("claims", "signals", "locks", "breath", ".brain", "BRAIN-INDEX.md")
 
 
 def _is_brain(folder: str) -> bool:
@@ -79,13 +76,10 @@ def decide(event: dict[str, Any], agent: str, flags: dict[str, str],
     for path in paths:
         if "\x00" in path:
             return None
-        real = os.path.realpath(wire.absolute(path, cwd))
-        if not real.startswith(root.rstrip(os.sep) + os.sep):
-            if real == root:
-                return None
+        rel = path_keys.brain_relative(root, os.path.realpath(wire.absolute(path, cwd)))
+        if rel is None:
             continue
-        rel = os.path.relpath(real, root).replace(os.sep, "/")
-        if rel in _PROTOCOL_NAMES or rel.startswith(_PROTOCOL_DIRS):
+        if not rel or path_keys.is_protocol_path(rel):
             return None
         if index is None:
             index = hook_index.load(root)
