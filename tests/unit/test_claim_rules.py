@@ -1,4 +1,5 @@
-"""Claim rules in process against `Brain`: exit triggers (SPEC 6.6), the result of an orchestrated close, renew.
+"""Claim rules in process against `Brain`: exit triggers (SPEC 6.6), an orchestrated close's result, renew,
+and signal destinations that resolve through the claim tree (SPEC 7).
 
 Each test asks a rule for its decision on a `bsi init` brain; the exit codes, `--json` shapes and commits
 of the same commands are pinned by the CLI suite (tests/cli).
@@ -111,3 +112,15 @@ def test_renew_a_waiting_gate_and_a_paused_claim(brain: Path) -> None:
         doc = load_claim(brain, sess)
         assert doc["status"] == before
         assert doc["expires_at"] == "2026-11-29T18:00:00+00:00"  # capped at opened_at + 8 h
+
+
+def test_pilote_and_parent_resolve_through_the_tree(facade: Brain) -> None:
+    pilot = opened(facade, "be/", type="pilote", slug="pilot")
+    domain = opened(facade, "be/api/", parent=pilot, satellite_type="domain", slug="dom")
+    leaf = opened(facade, "be/api/x.py", parent=domain, satellite_type="code", slug="leaf")
+    to_pilot = facade.signals.send(leaf, "pilote", "BLOCKED_ON", "waiting")
+    to_pilot2 = facade.signals.send(leaf, "pilot", "INFO", "english spelling")
+    to_parent = facade.signals.send(leaf, "parent", "CHECKPOINT", "half done")
+    by_id = {s["sig_id"]: s for s in signal_docs(facade.root)}
+    assert by_id[to_pilot]["to"] == pilot and by_id[to_pilot2]["to"] == pilot
+    assert by_id[to_parent]["to"] == domain
