@@ -131,11 +131,13 @@ def _give_remote(root: Path, remote: Path) -> None:
 
 async def _shoot(root: Path, out: Path, name: str, size: tuple[int, int], theme: str, step: Step | None) -> None:
     from brain_tui.core.brain import Brain
+    from brain_tui.core.env import EnvState
     from brain_tui.tui.app import BrainApp
 
     brain = Brain(root, clock=lambda: NOW, instance=INSTANCE)
+    reading = EnvState(**DEMO_ENV)
     app = BrainApp(brain, live=False, theme=theme, remember_theme=False,
-                   env_provider=lambda _brain: (DEMO_ENV, ""))
+                   env_provider=lambda _brain: (reading, ""))
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         if step is not None:

@@ -16,10 +16,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from rich.text import Text
 from textual import on
 from textual.app import App
 from textual.binding import Binding
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.theme import Theme
 
@@ -44,7 +44,7 @@ from .messages import (
 )
 from .navigation import Navigation
 from .palette import BrainProvider, PaletteCommands
-from .present import Palette, short_id
+from .present import short_id
 from .readings import Readings
 from .safe import safe_str
 from .syncing import SyncController
@@ -141,7 +141,6 @@ class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
         for item in loaded.themes.values():
             self.register_theme(item)
         self.theme = self._pick_theme(theme)
-        self.palette = Palette.from_variables(self.get_css_variables())
         self.progressive = live if progressive is None else progressive
         #: False while only the blocking claims are loaded (progressive start, until the first full read).
         self.full_loaded = not self.progressive
@@ -239,11 +238,11 @@ class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
         self.feed.stop()
         self.exit(129)
 
-    def header_line(self, snapshot: BrainSnapshot, width: int) -> Text:
+    def header_line(self, snapshot: BrainSnapshot, width: int) -> Content:
         """The header every screen shows: brain, instance, branch, sync state, what needs you, clock."""
         s = self.syncer
         return header_text(brain_name=self.brain.brain_name, instance=self.brain.instance, branch=self.branch,
-                           snapshot=snapshot, palette=self.palette, readonly=self.readonly, hint=self.title_hint,
+                           snapshot=snapshot, readonly=self.readonly, hint=self.title_hint,
                            env=self.env_data, width=width, sync=s.data, sync_error=s.error,
                            sync_busy="syncing" if s.busy == "syncing" else "", fetched_at=s.fetched_at,
                            queue=self.queue)
@@ -356,11 +355,10 @@ class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
 
     # -- themes --------------------------------------------------------------------------------
     def _on_theme_changed(self, theme: Theme) -> None:
-        self.palette = Palette.from_variables(self.get_css_variables())
+        # Nothing to rebuild: every colour is a theme `$variable`, resolved by the widgets as they redraw.
         if self.remember_theme and self.is_running and theme.name != self.settings.get("theme"):
             self.settings["theme"] = theme.name
             save_settings(self.settings, settings_path())
-        self.show_snapshot()
 
     def action_next_theme(self) -> None:
         """Cycle brain-dark → brain-light → high-contrast → ansi-dark → ansi-light."""

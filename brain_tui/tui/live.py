@@ -10,20 +10,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import datetime
 
-from rich.text import Text
+from textual.content import Content
 
 from brain_tui.core.live import LiveSession
 
-from .present import Palette, age
+from .present import age
 from .safe import safe_text
+from .styles import ACCENT, ERROR, MUTED, OK, WARN
 
 #: The glyph of each state (a shape as well as a colour: NO_COLOR keeps the meaning).
 STATE_GLYPHS = {"working": "●", "needs_input": "?", "idle": "◌", "ended": "✕", "launched": "▶", "unknown": "·"}
 LiveMap = Mapping[str, LiveSession]
 
 
-def _state_style(state: str, palette: Palette) -> object:
-    return {"working": palette.ok, "needs_input": palette.warn, "ended": palette.error}.get(state, palette.muted)
+def _state_style(state: str) -> str:
+    return {"working": OK, "needs_input": WARN, "ended": ERROR}.get(state, MUTED)
 
 
 def _commit_time(live: LiveSession) -> datetime | None:
@@ -35,40 +36,40 @@ def _commit_time(live: LiveSession) -> datetime | None:
         return None
 
 
-def live_glyph(live: LiveSession | None, palette: Palette) -> Text:
+def live_glyph(live: LiveSession | None) -> Content:
     """One cell: the agent's state as a glyph (blank without a bound agent)."""
     if live is None:
-        return Text(" ", end="")
-    return Text(STATE_GLYPHS.get(live.state, "·"), style=_state_style(live.state, palette), end="")
+        return Content(" ")
+    return Content.styled(STATE_GLYPHS.get(live.state, "·"), _state_style(live.state))
 
 
-def live_text(live: LiveSession | None, now: datetime, palette: Palette, *, short: bool = False) -> Text:
+def live_text(live: LiveSession | None, now: datetime, *, short: bool = False) -> Content:
     """The live-session cell: state, last tool + age, last commit + age (``short``: the state and its age)."""
     if live is None:
-        return Text("—", style=palette.muted, end="")
+        return Content.styled("—", MUTED)
     state = live.state
-    out = Text(end="")
-    out.append(f"{STATE_GLYPHS.get(state, '·')} {state.replace('_', ' ')}", style=_state_style(state, palette))
+    out = Content()
+    out += Content.styled(f"{STATE_GLYPHS.get(state, '·')} {state.replace('_', ' ')}", _state_style(state))
     liveness = live.liveness
     if liveness is not None and liveness.last_activity is not None:
         tool = f"{liveness.last_tool} " if liveness.last_tool and not short else ""
-        out.append(" ")
-        out.append_text(safe_text(f"{tool}{age(liveness.last_activity, now)}", 40))
+        out += " "
+        out += safe_text(f"{tool}{age(liveness.last_activity, now)}", 40)
     if short:
         return out
     if live.last_commit is not None:
-        out.append(" · ", style=palette.muted)
-        out.append_text(safe_text(f"{live.last_commit.commit} {age(_commit_time(live), now)}", 40))
+        out += Content.styled(" · ", MUTED)
+        out += safe_text(f"{live.last_commit.commit} {age(_commit_time(live), now)}", 40)
     else:
-        out.append(" · no commit", style=palette.muted)
+        out += Content.styled(" · no commit", MUTED)
     if live.launch is not None and live.launch.target:
-        out.append(" · ", style=palette.muted)
-        out.append_text(safe_text(f"tmux {live.launch.target}", 40, style=palette.accent))
+        out += Content.styled(" · ", MUTED)
+        out += safe_text(f"tmux {live.launch.target}", 40, style=ACCENT)
     return out
 
 
-def stale_evidence(live: LiveSession | None, now: datetime, palette: Palette) -> Text:
+def stale_evidence(live: LiveSession | None, now: datetime) -> Content:
     """Beside a stale claim: is its session still alive? (``no bound agent`` when nothing is known.)"""
     if live is None:
-        return Text("no bound agent", style=palette.muted, end="")
-    return live_text(live, now, palette)
+        return Content.styled("no bound agent", MUTED)
+    return live_text(live, now)

@@ -1,27 +1,26 @@
-"""How brain data looks in the cockpit: status icons, short IDs, TTLs, ages, theme-aware styles.
+"""How brain data looks in the cockpit: status icons, short IDs, TTLs, ages.
 
 Presentation only: every rule (tiers, expiry, cascades) comes from the core.
-Everything returned for display is a `Text` built through `safe_text`.
+Everything returned for display is a `Content` built through `safe_text`, styled
+by the roles of `styles` (theme ``$variables``, resolved when drawn).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Any
 
-from rich.style import Style
-from rich.text import Text
-from textual.color import Color, ColorParseError
+from textual.content import Content
 
 from brain_tui.core.clock import humanize_delta, try_parse_timestamp
 from brain_tui.core.model import BrainSnapshot, Claim, Signal
 
 from .safe import safe_text, styled
+from .styles import ERROR, MUTED, WARN, role
 
-#: Status → (icon, style role). Icons are one cell wide in every common terminal font.
+#: Status → (icon, role of `styles.ROLES`). Icons are one cell wide in every common terminal font.
 STATUS_ICONS: dict[str, tuple[str, str]] = {
     "open": ("●", "ok"),
     "waiting_human": ("⚑", "warn"),
@@ -42,66 +41,16 @@ _SESS_RE = re.compile(r"^sess-(\d{8})-(\d{4})-(.+)$")
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
-@dataclass(frozen=True)
-class Palette:
-    """Rich styles for the roles the cockpit uses, taken from the current Textual theme."""
-
-    ok: Style
-    warn: Style
-    error: Style
-    accent: Style
-    muted: Style
-    strong: Style
-
-    @classmethod
-    def from_variables(cls, variables: Mapping[str, str]) -> Palette:
-        """Build the palette from `App.get_css_variables()`.
-
-        Args:
-            variables: the theme's CSS variables.
-        """
-
-        def color(*names: str) -> Style:
-            for name in names:
-                value = variables.get(name)
-                if not value:
-                    continue
-                try:
-                    parsed = Color.parse(value)
-                except ColorParseError:
-                    continue
-                return Style(color=parsed.rich_color)
-            return Style()
-
-        return cls(
-            ok=color("text-success", "success"),
-            warn=color("text-warning", "warning") + Style(bold=True),
-            error=color("text-error", "error") + Style(bold=True),
-            accent=color("text-accent", "accent"),
-            muted=Style(dim=True),
-            strong=Style(bold=True),
-        )
-
-    def role(self, name: str) -> Style:
-        """The style of a role name (ok, warn, error, accent, muted, strong)."""
-        return getattr(self, name, Style())
-
-
-PLAIN_PALETTE = Palette(Style(), Style(bold=True), Style(bold=True), Style(), Style(dim=True), Style(bold=True))
-
-
-def status_icon(status: str, palette: Palette) -> Text:
+def status_icon(status: str) -> Content:
     """The one-cell icon of a claim status."""
-    icon, role = STATUS_ICONS.get(status, ("?", "muted"))
-    return styled(icon, palette.role(role))
+    icon, name = STATUS_ICONS.get(status, ("?", "muted"))
+    return styled(icon, role(name))
 
 
-def status_text(status: str, palette: Palette) -> Text:
+def status_text(status: str) -> Content:
     """Icon and status name."""
-    icon, role = STATUS_ICONS.get(status, ("?", "muted"))
-    out = styled(icon + " ", palette.role(role))
-    out.append_text(safe_text(status, 24, style=palette.role(role)))
-    return out
+    icon, name = STATUS_ICONS.get(status, ("?", "muted"))
+    return styled(icon + " ", role(name)) + safe_text(status, 24, style=role(name))
 
 
 def short_id(sess_id: str, now: datetime | None = None, tz: tzinfo | None = None) -> str:
@@ -137,15 +86,14 @@ def short_party(value: str, snapshot: BrainSnapshot, brain_name: str, *, slug_on
     return short_instance(value, brain_name)
 
 
-def ttl_left(claim: Claim, now: datetime, palette: Palette) -> Text:
+def ttl_left(claim: Claim, now: datetime) -> Content:
     """Time left before expiry: ``1h20m``; ``-5m`` in the error style once past it."""
     if claim.expires_at is None:
-        return styled("—", palette.muted)
+        return styled("—", MUTED)
     delta = claim.expires_at - now
     if delta <= timedelta(0):
-        return styled(humanize_delta(delta), palette.error)
-    style = palette.warn if delta <= timedelta(minutes=15) else Style()
-    return styled(humanize_delta(delta), style)
+        return styled(humanize_delta(delta), ERROR)
+    return styled(humanize_delta(delta), WARN if delta <= timedelta(minutes=15) else None)
 
 
 def age(moment: datetime | None, now: datetime) -> str:

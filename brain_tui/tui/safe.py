@@ -2,10 +2,10 @@
 
 Claim and signal text is written by other sessions and is hostile until shown
 otherwise. Everything a widget displays from the brain goes through
-`safe_text` (a Rich `Text`, never markup) or `safe_str` (a plain string for the
+`safe_text` (a Textual `Content` built from plain text, never markup) or `safe_str` (a plain string for the
 few APIs that only take strings, always used with ``markup=False``):
 
-- markup is never parsed: the text is put into a `Text` object as-is, so
+- markup is never parsed: the text is put into a `Content` object as-is, so
   ``[b]`` and ``[ @click=app.quit]`` show literally and carry no style or action;
 - C0 controls (except newline and tab), DEL and C1 controls become visible
   placeholders such as ``⟨ESC⟩``, so no escape sequence from the data can reach
@@ -23,14 +23,15 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from rich.cells import cell_len
-from rich.style import Style
-from rich.text import Text
+from textual.content import Content
+
+from .styles import PLACEHOLDER, with_style
 
 #: Default limit for one field (characters of display width).
 DEFAULT_MAX_LEN = 240
 ELLIPSIS = "…"
 #: The style of a placeholder: reversed, so it can never pass for real text.
-PLACEHOLDER_STYLE = Style(reverse=True)
+PLACEHOLDER_STYLE = PLACEHOLDER
 
 _C0_NAMES = (
     "NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL", "BS", "HT", "LF", "VT", "FF", "CR", "SO", "SI",
@@ -112,26 +113,26 @@ def safe_text(
     value: object,
     max_len: int | None = DEFAULT_MAX_LEN,
     *,
-    style: Style | str | None = None,
+    style: str | None = None,
     multiline: bool = False,
-) -> Text:
-    """Make brain data displayable: a `Text` that cannot carry markup, escapes or hidden characters.
+) -> Content:
+    """Make brain data displayable: a `Content` that cannot carry markup, escapes or hidden characters.
 
     Args:
         value: any value from a claim, signal or file (None shows as "").
         max_len: the maximum display width; longer text is cut and ends with "…".
             None for no limit (whole files in the detail view).
-        style: a base style for the whole text (a `Style`, or a plain style
-            name such as "bold" — never markup).
+        style: a style for the whole text: style text such as ``"bold"`` or one of
+            `styles` (``$variables`` of the theme) — never markup.
         multiline: keep newlines and tabs (detail views); otherwise a newline
             shows as a ``↵`` placeholder and a tab as a space.
 
     Returns:
-        A `rich.text.Text` built piece by piece (never from markup).
+        A `textual.content.Content` assembled from plain pieces and styles (never from markup).
     """
-    text = Text(no_wrap=not multiline, overflow="fold" if multiline else "ellipsis", end="")
-    base: Style | None = Style.parse(style) if isinstance(style, str) else style
-    marker_style = PLACEHOLDER_STYLE if base is None else base + PLACEHOLDER_STYLE
+    parts: list[tuple[str, str]] = []
+    marker_style = with_style(style, PLACEHOLDER)
+    base = style or ""
     width = 0
     limit = None if max_len is None else max(1, max_len)
     for piece, is_placeholder in _pieces(_as_str(value), multiline):
@@ -139,12 +140,12 @@ def safe_text(
         if limit is not None and width + piece_width > limit:
             room = limit - width - 1
             if not is_placeholder and room > 0:
-                text.append(_cut(piece, room), style=base)
-            text.append(ELLIPSIS, style=base)
-            return text
-        text.append(piece, style=marker_style if is_placeholder else base)
+                parts.append((_cut(piece, room), base))
+            parts.append((ELLIPSIS, base))
+            break
+        parts.append((piece, marker_style if is_placeholder else base))
         width += piece_width
-    return text
+    return Content.assemble(*parts, strip_control_codes=False)
 
 
 def _cut(piece: str, room: int) -> str:
@@ -176,33 +177,24 @@ def safe_str(value: object, max_len: int | None = DEFAULT_MAX_LEN, *, multiline:
     return safe_text(value, max_len, multiline=multiline).plain
 
 
-def join(*parts: Text | str, sep: str = "") -> Text:
-    """Join Texts (and constant strings written in this package) into one Text, never parsing markup.
+def join(*parts: Content | str, sep: str = "") -> Content:
+    """Join Contents (and constant strings written in this package) into one Content, never parsing markup.
 
     Args:
-        parts: Text objects, or literal strings from the cockpit's own code.
+        parts: Content objects, or literal strings from the cockpit's own code.
         sep: a literal separator.
 
     Returns:
-        A new Text.
+        A new Content.
     """
-    out = Text(end="", no_wrap=True, overflow="ellipsis")
+    pieces: list[Content | str] = []
     for index, part in enumerate(parts):
         if index and sep:
-            out.append(sep)
-        if isinstance(part, Text):
-            out.append_text(part)
-        else:
-            out.append(part)
-    return out
+            pieces.append(sep)
+        pieces.append(part)
+    return Content.assemble(*pieces)
 
 
-def styled(text: str, style: Style | str | None = None) -> Text:
-    """A Text of one literal string (cockpit code, never brain data) in `style`, as a span.
-
-    Unlike ``Text(text, style=…)``, the style does not become the base style of
-    everything appended afterwards.
-    """
-    out = Text(end="")
-    out.append(text, style=style)
-    return out
+def styled(text: str, style: str | None = None) -> Content:
+    """A Content of one literal string (cockpit code, never brain data) in `style` (style text, never markup)."""
+    return Content.styled(text, style or "")

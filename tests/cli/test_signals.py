@@ -100,18 +100,8 @@ def test_the_watchdog_archives_too(brain: Path, bsi: Bsi) -> None:
     assert signal_docs(brain)[0]["state"] == "archived"
 
 
-def test_pilote_and_parent_resolve_through_the_tree(brain: Path, bsi: Bsi) -> None:
-    pilot = ok(bsi("claim", "open", "--scope", "be/", "--type", "pilote", "--slug", "pilot", brain=brain))
-    domain = ok(bsi("claim", "open", "--scope", "be/api/", "--parent", pilot, "--satellite-type", "domain",
-                    "--slug", "dom", brain=brain))
-    leaf = ok(bsi("claim", "open", "--scope", "be/api/x.py", "--parent", domain, "--satellite-type", "code",
-                  "--slug", "leaf", brain=brain))
-    to_pilot = send(brain, "--from", leaf, "--to", "pilote", "--type", "BLOCKED_ON", "waiting")
-    to_pilot2 = send(brain, "--from", leaf, "--to", "pilot", "--type", "INFO", "english spelling")
-    to_parent = send(brain, "--from", leaf, "--to", "parent", "--type", "CHECKPOINT", "half done")
-    by_id = {s["sig_id"]: s for s in signal_docs(brain)}
-    assert by_id[to_pilot]["to"] == pilot and by_id[to_pilot2]["to"] == pilot
-    assert by_id[to_parent]["to"] == domain
+def test_a_relative_destination_from_an_unknown_sender_is_66(brain: Path, bsi: Bsi) -> None:
+    """How `pilote` and `parent` resolve through the tree: tests/unit/test_claim_rules.py."""
     unknown = bsi("signal", "send", "--from", "sess-20261129-0000-ghost", "--to", "pilote", "--type", "INFO", "x",
                   brain=brain)
     assert unknown.code == 66

@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rich.text import Text
+from textual.content import Content
 
 from brain_tui.core.breath_metrics import SprintMetrics
 from brain_tui.tui import sources
-from brain_tui.tui.present import PLAIN_PALETTE, Palette
 from brain_tui.tui.screens.lint import LintScreen
+from brain_tui.tui.styles import ERROR, OK
 from brain_tui.tui.widgets.breath_panel import BLOCKS, LINE, bar_cells, render_breath
 from brain_tui.tui.widgets.env_panel import render_env
 
@@ -28,8 +28,7 @@ from .conftest import FULL_ENV, screen_text, settle
 
 pytestmark = pytest.mark.anyio
 
-RED = "bold red"
-PALETTE = Palette(ok="green", warn="yellow", error=RED, accent="cyan", muted="dim", strong="bold")  # type: ignore[arg-type]
+RED = ERROR  # the error role: bold, in the theme's $text-error
 
 
 def sprint(name: str, *, load: float | None = 1.0, stale: float | None = 0.0, depth: int = 1,
@@ -40,14 +39,14 @@ def sprint(name: str, *, load: float | None = 1.0, stale: float | None = 0.0, de
                          stale_ratio=stale, breath_depth=depth, exhale_rate=exhale, alerts=alerts)
 
 
-def styles_of(text: Text, fragment: str, after: str = "") -> set[str]:
+def styles_of(text: Content, fragment: str, after: str = "") -> set[str]:
     """The styles of the spans covering the first occurrence of `fragment` in `text` (after `after`)."""
     start = text.plain.index(fragment, text.plain.index(after) if after else 0)
     end = start + len(fragment)
     return {str(span.style) for span in text.spans if span.start <= start and span.end >= end}
 
 
-def row(text: Text, label: str) -> str:
+def row(text: Content, label: str) -> str:
     return next(line for line in text.plain.splitlines() if line.startswith(label))
 
 
@@ -65,13 +64,13 @@ def test_bar_cells_put_the_threshold_between_the_two_rows() -> None:
 def test_breath_chart_draws_the_threshold_line_and_reddens_flagged_bars() -> None:
     over = {"metric": "context_load", "value": 3.0, "message": "context_load 3.00 > 2.0: over-loading"}
     data = [sprint("one"), sprint("two", load=3.0, alerts=(over,))]
-    text = render_breath(data, PALETTE, width=60)
+    text = render_breath(data, width=60)
     upper, lower = row(text, "load"), row(text, ">2.0")
     assert upper.count(LINE) >= 3 + 2  # the line runs across sprint one and its gap
     assert BLOCKS[4] * 3 in upper  # sprint two goes half-way past the line …
     assert RED in styles_of(text, BLOCKS[4] * 3)  # … in red, because the core flagged it
     assert lower.split()[1:] == [BLOCKS[4] * 3, BLOCKS[8] * 3, "3.00"]
-    assert "green" in styles_of(text, BLOCKS[4] * 3, after=">2.0")  # sprint one: within the limit
+    assert OK in styles_of(text, BLOCKS[4] * 3, after=">2.0")  # sprint one: within the limit
     assert RED in styles_of(text, BLOCKS[8] * 3, after=">2.0")
     assert lower.rstrip().endswith("3.00")  # the last sprint's value
     assert "⚠ two context_load 3.00 > 2.0: over-loading" in text.plain
@@ -81,7 +80,7 @@ def test_breath_chart_lists_alerts_newest_first_and_the_inhale_rule() -> None:
     inhale = {"metric": "inhale", "agent": "tech-lead", "value": 3, "message": "tech-lead inhaled 3 sources"}
     retention = {"metric": "exhale_rate", "value": 0.2, "message": "exhale_rate 20% < 50%: retention"}
     data = [sprint("old", exhale=0.2, alerts=(retention,)), sprint("new", alerts=(inhale,), open_=True)]
-    text = render_breath(data, PALETTE, width=60)
+    text = render_breath(data, width=60)
     plain = text.plain
     assert plain.index("⚠ new") < plain.index("⚠ old")
     assert "✓" in row(text, "inhale") and "3!" in row(text, "inhale")
@@ -91,20 +90,20 @@ def test_breath_chart_lists_alerts_newest_first_and_the_inhale_rule() -> None:
 
 def test_breath_chart_shows_only_the_sprints_that_fit() -> None:
     data = [sprint(f"s{i}") for i in range(12)]
-    narrow = render_breath(data, PLAIN_PALETTE, width=40)
-    wide = render_breath(data, PLAIN_PALETTE, width=100)
+    narrow = render_breath(data, width=40)
+    wide = render_breath(data, width=100)
     assert row(narrow, "sprint").split()[1:] == ["s7", "s8", "s9", "s10", "s11", "last"]
     assert len(row(wide, "sprint").split()) == 8 + 2  # at most 8 sprints
     assert all(len(line) <= 40 for line in narrow.plain.splitlines() if not line.startswith("⚠"))
 
 
 def test_breath_without_records_says_so() -> None:
-    assert "no breath records" in render_breath([], PLAIN_PALETTE).plain
-    assert "breath: boom" in render_breath(None, PLAIN_PALETTE, "breath: boom").plain
+    assert "no breath records" in render_breath([]).plain
+    assert "breath: boom" in render_breath(None, "breath: boom").plain
 
 
 def test_breath_sprint_names_are_made_safe() -> None:
-    text = render_breath([sprint("x\x1b[31m")], PLAIN_PALETTE, width=60)
+    text = render_breath([sprint("x\x1b[31m")], width=60)
     assert "\x1b" not in text.plain
 
 
@@ -123,7 +122,7 @@ async def test_breath_pane_on_the_demo_brain(make_app) -> None:  # noqa: ANN001
 
 # -- environment ----------------------------------------------------------------------------------
 def test_env_shows_every_source_and_the_failing_one() -> None:
-    text = render_env(FULL_ENV, PALETTE).plain
+    text = render_env(FULL_ENV).plain
     assert "desktop · prod@desktop" in text
     assert "main · 2 dirty · ↑1 ↓2 · origin fetched 2m ago" in text
     assert "dirty  wiki/concepts.md, todo/brain.md" in text
@@ -138,7 +137,7 @@ def test_env_shows_every_source_and_the_failing_one() -> None:
 def test_env_pm2_not_found_and_git_error() -> None:
     data = replace(FULL_ENV, pm2={"available": False, "error": "pm2 not found", "processes": []},
                    git={"error": "git timed out"})
-    text = render_env(data, PALETTE)
+    text = render_env(data)
     assert "pm2    pm2 not found" in text.plain
     assert "git    ✗ git timed out" in text.plain and RED in styles_of(text, "✗ git timed out")
 

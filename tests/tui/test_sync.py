@@ -237,20 +237,19 @@ async def test_detail_without_drift_says_so(make_app) -> None:  # noqa: ANN001
 
 
 def test_sync_badge_forms(demo_root: Path) -> None:
-    from brain_tui.tui.present import PLAIN_PALETTE
     from brain_tui.tui.widgets.header import sync_badge
 
     snap = fresh(demo_root).snapshot()
     base = SyncStatus(mode="manual", has_remote=True, branch="main", ahead=0, behind=3,
                       last_sync="2026-11-29T09:50:00+00:00", pending_since=None, fetch_interval_s=30)
-    assert sync_badge(base, snap, PLAIN_PALETTE).plain == " ⇅ ↑0 ↓3 · synced 10m ago"
-    assert sync_badge(base, snap, PLAIN_PALETTE, compact=True).plain == " ↑0↓3 10m ago"
+    assert sync_badge(base, snap).plain == " ⇅ ↑0 ↓3 · synced 10m ago"
+    assert sync_badge(base, snap, compact=True).plain == " ↑0↓3 10m ago"
     pending = replace(base, ahead=2, pending_since="2026-11-29T09:41:00+00:00")
-    assert sync_badge(pending, snap, PLAIN_PALETTE).plain == " ⇅ ↑2 ↓3 · 2 pending since 09:41"
-    assert sync_badge(base, snap, PLAIN_PALETTE, error="remote \x1b[31munreachable").plain.startswith(
+    assert sync_badge(pending, snap).plain == " ⇅ ↑2 ↓3 · 2 pending since 09:41"
+    assert sync_badge(base, snap, error="remote \x1b[31munreachable").plain.startswith(
         " ⇅ ↑0 ↓3 · ✗ remote ⟨ESC⟩")  # an error from git is shown inert
-    assert sync_badge(replace(base, has_remote=False), snap, PLAIN_PALETTE).plain == ""
-    assert sync_badge(replace(base, last_sync=None), snap, PLAIN_PALETTE).plain.endswith("never synced")
+    assert sync_badge(replace(base, has_remote=False), snap).plain == ""
+    assert sync_badge(replace(base, last_sync=None), snap).plain.endswith("never synced")
 
 
 def test_the_sync_message_reads_the_report() -> None:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.widgets import Button, Input, Label, Select, Static
 
 from brain_tui.core import claims
@@ -18,6 +18,7 @@ from brain_tui.core.scope import parse_scope
 
 from ..present import short_id
 from ..safe import safe_text, styled
+from ..styles import ERROR, MUTED, OK, WARN
 from .dialog import FormDialog
 
 TTL_CHOICES = (("2h — short session", "2h"), ("4h — deep work", "4h"), ("8h — long (architecture, migration)", "8h"))
@@ -62,24 +63,24 @@ class OpenClaimScreen(FormDialog):
         with Vertical(id="dialog-box", classes="form"):
             yield Label(styled("Open a claim", "bold"), classes="dialog-title", markup=False)
             with VerticalScroll(id="form-fields"):
-                yield Label(Text("Scope (dir/, file, file.md#Section; several separated by spaces)", end=""),
+                yield Label(Content("Scope (dir/, file, file.md#Section; several separated by spaces)"),
                             markup=False)
                 yield Input(compact=True, value=d.scope, placeholder="e.g. brain-engine/api/", id="scope")
                 with Horizontal(classes="row"):
                     with Vertical():
-                        yield Label(Text("TTL", end=""), markup=False)
+                        yield Label(Content("TTL"), markup=False)
                         yield Select(ttl_options, value=ttl_default, allow_blank=False, id="ttl")
                     with Vertical():
-                        yield Label(Text("Type", end=""), markup=False)
+                        yield Label(Content("Type"), markup=False)
                         yield Select([("auto", AUTO), *((t, t) for t in claims.CLAIM_TYPES)],
                                      value=d.claim_type, allow_blank=False, id="type")
                 with Horizontal(classes="row"):
                     with Vertical():
-                        yield Label(Text("Satellite type", end=""), markup=False)
+                        yield Label(Content("Satellite type"), markup=False)
                         yield Select([("none", AUTO), *((t, t) for t in claims.SATELLITE_TYPES)],
                                      value=d.satellite_type, allow_blank=False, id="satellite-type")
                     with Vertical():
-                        yield Label(Text("Level", end=""), markup=False)
+                        yield Label(Content("Level"), markup=False)
                         yield Select([("auto", AUTO), ("leaf", "leaf"), ("domain", "domain")], value=AUTO,
                                      allow_blank=False, id="level")
                 parent_help = "Parent (a session ID; empty: a standalone claim)"
@@ -87,17 +88,17 @@ class OpenClaimScreen(FormDialog):
                     parent_help += f" · ctrl+r: under {d.suggested_parent.split('-', 3)[-1]}"
                 yield Label(safe_text(parent_help, 200), markup=False, id="parent-help")
                 yield Input(compact=True, value=d.parent, placeholder="none: a standalone claim", id="parent")
-                yield Label(Text("Slug (the end of the ID; empty: from the scope)", end=""), markup=False)
+                yield Label(Content("Slug (the end of the ID; empty: from the scope)"), markup=False)
                 yield Input(compact=True, placeholder="e.g. api-search", id="slug")
-                yield Label(Text("Story (what this session is doing)", end=""), markup=False)
+                yield Label(Content("Story (what this session is doing)"), markup=False)
                 yield Input(compact=True, value=d.story, placeholder="e.g. Implement /search with pagination",
                             id="story")
-            yield Static(Text("", end=""), id="preview", markup=False, classes="preview")
+            yield Static(Content(""), id="preview", markup=False, classes="preview")
             yield self.error_line()
             with Horizontal(classes="buttons"):
                 yield Button(compact=True, label="Open claim", id="submit", variant="primary")
                 yield Button(compact=True, label="Cancel", id="cancel")
-            yield Label(Text("ctrl+s open · tab next field · esc cancel", end=""), classes="hint", markup=False)
+            yield Label(Content("ctrl+s open · tab next field · esc cancel"), classes="hint", markup=False)
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -145,32 +146,31 @@ class OpenClaimScreen(FormDialog):
     def update_preview(self) -> None:
         """Show what the core says about this scope now: conflicts, or why the request is invalid."""
         app = self.brain_app
-        palette = app.palette
         preview = self.query_one("#preview", Static)
         if not self._value("scope"):
-            preview.update(styled("Conflict preview: type a scope.", palette.muted))
+            preview.update(styled("Conflict preview: type a scope.", MUTED))
             return
         try:
             req = self.build_request()
             snapshot = app.snapshot  # in memory: no file is read per keystroke
             conflicts = app.brain.preview_open(req, snapshot)
         except BsiError as exc:
-            preview.update(safe_text(exc.message, 400, style=palette.warn, multiline=True))
+            preview.update(safe_text(exc.message, 400, style=WARN, multiline=True))
             return
         if not conflicts:
-            preview.update(styled("✓ no conflict: no blocking claim intersects this scope", palette.ok))
+            preview.update(styled("✓ no conflict: no blocking claim intersects this scope", OK))
             return
-        out = styled(f"✗ {len(conflicts)} conflict(s) — the core will refuse this claim:", palette.error)
+        out = styled(f"✗ {len(conflicts)} conflict(s) — the core will refuse this claim:", ERROR)
         for conflict in conflicts[:8]:
-            out.append("\n  ")
-            out.append_text(safe_text(short_id(conflict.sess_id, snapshot.now, snapshot.tz), 40, style="bold"))
-            out.append(" ")
-            out.append_text(safe_text(conflict.instance or "?", 40))
-            out.append(" holds ")
-            out.append_text(safe_text(conflict.scope, 60))
-            out.append_text(safe_text(f" [{conflict.status}, {conflict.overlap}]", 40, style=palette.muted))
+            out += "\n  "
+            out += safe_text(short_id(conflict.sess_id, snapshot.now, snapshot.tz), 40, style="bold")
+            out += " "
+            out += safe_text(conflict.instance or "?", 40)
+            out += " holds "
+            out += safe_text(conflict.scope, 60)
+            out += safe_text(f" [{conflict.status}, {conflict.overlap}]", 40, style=MUTED)
         if len(conflicts) > 8:
-            out.append(f"\n  … {len(conflicts) - 8} more")
+            out += f"\n  … {len(conflicts) - 8} more"
         preview.update(out)
 
     def action_use_parent(self) -> None:

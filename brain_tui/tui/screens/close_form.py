@@ -11,6 +11,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.widgets import Button, Input, Label, Select, Static
 
 from brain_tui.core import claims, tiers
@@ -19,6 +20,7 @@ from brain_tui.core.model import BrainSnapshot, Claim
 
 from ..present import short_id, status_icon
 from ..safe import safe_text, styled
+from ..styles import ERROR, MUTED, OK, STRONG
 from .dialog import FormDialog
 
 TIER_HELP = {
@@ -44,22 +46,22 @@ class CloseClaimScreen(FormDialog):
         self.tier = tiers.tier_of(claim)
 
     def compose(self) -> ComposeResult:
-        claim, palette = self.claim, self.brain_app.palette
+        claim = self.claim
         title = styled("Close ", "bold")
-        title.append_text(safe_text(claim.sess_id, 80, style="bold"))
+        title += safe_text(claim.sess_id, 80, style="bold")
         with Vertical(id="dialog-box", classes="form"):
             yield Label(title, classes="dialog-title", markup=False)
-            summary = status_icon(claim.status, palette)
-            summary.append(" ")
-            summary.append_text(safe_text(claim.status, 20))
-            summary.append(" · ")
-            summary.append_text(safe_text(claim.scope_text or "—", 80))
-            summary.append("\n")
-            summary.append_text(safe_text(claim.story or "—", 200, style=palette.muted))
+            summary = status_icon(claim.status)
+            summary += " "
+            summary += safe_text(claim.status, 20)
+            summary += " · "
+            summary += safe_text(claim.scope_text or "—", 80)
+            summary += "\n"
+            summary += safe_text(claim.story or "—", 200, style=MUTED)
             yield Static(summary, markup=False, classes="summary")
-            tier_line = styled(f"Tier {self.tier} — {tiers.TIER_NAMES[self.tier]}", palette.strong)
-            tier_line.append("\n")
-            tier_line.append(TIER_HELP[self.tier], style=palette.muted)
+            tier_line = styled(f"Tier {self.tier} — {tiers.TIER_NAMES[self.tier]}", STRONG)
+            tier_line += "\n"
+            tier_line += Content.styled(TIER_HELP[self.tier], MUTED)
             yield Static(tier_line, id="tier", markup=False, classes="tier")
             with VerticalScroll(id="form-fields"):
                 if self.tier == 3:
@@ -77,32 +79,31 @@ class CloseClaimScreen(FormDialog):
                 yield Label(Text("Result status" + (" (required)" if self.tier == 1 else ""), end=""),
                             markup=False)
                 yield Select(status_options, value=status_options[0][1], allow_blank=False, id="status")
-                yield Label(Text("Files modified (space separated)", end=""), markup=False)
+                yield Label(Content("Files modified (space separated)"), markup=False)
                 yield Input(compact=True, placeholder="e.g. brain-engine/api/routes.py", id="files")
-                yield Label(Text("Notes", end=""), markup=False)
+                yield Label(Content("Notes"), markup=False)
                 yield Input(compact=True, placeholder="optional", id="notes")
             yield self.error_line()
             with Horizontal(classes="buttons"):
                 yield Button(compact=True, label="Close claim", id="submit", variant="primary")
                 yield Button(compact=True, label="Cancel", id="cancel")
-            yield Label(Text("ctrl+s close · tab next field · esc cancel", end=""), classes="hint", markup=False)
+            yield Label(Content("ctrl+s close · tab next field · esc cancel"), classes="hint", markup=False)
 
-    def _children_text(self) -> Text:
-        palette = self.brain_app.palette
+    def _children_text(self) -> Content:
         open_children = [c for c in self.snapshot.descendants(self.claim.sess_id) if not c.is_terminal]
         if not open_children:
-            return styled("✓ every satellite below is finished", palette.ok)
-        out = Text(f"{len(open_children)} satellite(s) still open — the core will refuse the close:",
-                   style=palette.error, end="")
+            return styled("✓ every satellite below is finished", OK)
+        out = Content.styled(f"{len(open_children)} satellite(s) still open — the core will refuse the close:",
+                             ERROR)
         for child in open_children[:12]:
-            out.append("\n  ")
-            out.append_text(status_icon(child.status, palette))
-            out.append(" ")
-            out.append_text(safe_text(short_id(child.sess_id, self.snapshot.now, self.snapshot.tz), 40))
-            out.append(" ")
-            out.append_text(safe_text(child.status, 20, style=palette.muted))
+            out += "\n  "
+            out += status_icon(child.status)
+            out += " "
+            out += safe_text(short_id(child.sess_id, self.snapshot.now, self.snapshot.tz), 40)
+            out += " "
+            out += safe_text(child.status, 20, style=MUTED)
         if len(open_children) > 12:
-            out.append(f"\n  … {len(open_children) - 12} more")
+            out += f"\n  … {len(open_children) - 12} more"
         return out
 
     def on_mount(self) -> None:

@@ -7,11 +7,11 @@ pane's place with `6` / `7`). Narrow (80x24 over SSH): one pane at a time,
 
 from __future__ import annotations
 
-from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.events import Resize, ScreenResume
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, Tab, Tabs, Tree
@@ -24,6 +24,7 @@ from ..commands import PANES, bindings_for
 from ..live import live_text
 from ..present import short_id, status_icon
 from ..safe import safe_text, styled
+from ..styles import MUTED, STRONG, WARN
 from ..widgets.breath_panel import BreathPanel, alert_count
 from ..widgets.claims_table import ActiveClaimsTable, StaleClaimsTable, active_rows, stale_rows
 from ..widgets.env_panel import EnvPanel
@@ -62,11 +63,11 @@ class Pane(Vertical):
         self.base_title = title
 
     def set_title(self, extra: str = "") -> None:
-        """`N Title · extra` as the border title (plain Text, never markup)."""
-        title = Text(f" {self.group} {self.base_title}" if self.group else f" {self.base_title}", end="")
+        """`N Title · extra` as the border title (Content, never markup)."""
+        title = Content(f" {self.group} {self.base_title}" if self.group else f" {self.base_title}")
         if extra:
-            title.append_text(safe_text(f" · {extra}", 60))
-        title.append(" ")
+            title += safe_text(f" · {extra}", 60)
+        title += " "
         self.border_title = title
 
 
@@ -187,23 +188,23 @@ class CockpitScreen(ClaimActions):
     def show_snapshot(self, snapshot: BrainSnapshot) -> None:
         """Update every pane from `snapshot` (rows by key: the cursor does not move)."""
         app = self.brain_app
-        palette, needle, name = app.palette, self.needle, app.brain.brain_name
+        needle, name = self.needle, app.brain.brain_name
         with app.batch_update():
             self.query_one("#header", BrainHeader).refresh()
             active = self.query_one("#active", ActiveClaimsTable)
-            active.update_rows(active_rows(snapshot, palette, name, needle, live=app.live_sessions))
+            active.update_rows(active_rows(snapshot, name, needle, live=app.live_sessions))
             stale = self.query_one("#stale", StaleClaimsTable)
-            stale.update_rows(stale_rows(snapshot, palette, name, needle, readonly=app.readonly,
+            stale.update_rows(stale_rows(snapshot, name, needle, readonly=app.readonly,
                                          live=app.live_sessions))
-            self.query_one("#signals", SignalsTable).update_rows(signal_rows(snapshot, palette, name, needle))
+            self.query_one("#signals", SignalsTable).update_rows(signal_rows(snapshot, name, needle))
             waiting = attention.waiting_inside(snapshot, app.queue)
-            self.query_one("#tree", SatelliteTree).update_tree(snapshot, palette, needle, waiting=waiting,
+            self.query_one("#tree", SatelliteTree).update_tree(snapshot, needle, waiting=waiting,
                                                                  live=app.live_sessions)
-            self.query_one("#env", EnvPanel).show(app.env_data, palette, app.env_note, sync=app.syncer.data,
+            self.query_one("#env", EnvPanel).show(app.env_data, app.env_note, sync=app.syncer.data,
                                                   sync_error=app.syncer.error, now=snapshot.now,
                                                   tz=snapshot.tz)
-            self.query_one("#breath", BreathPanel).show(app.breath_data, palette, app.breath_note)
-            self.query_one("#locks", LocksTable).update_rows(lock_rows(snapshot, palette, needle))
+            self.query_one("#breath", BreathPanel).show(app.breath_data, app.breath_note)
+            self.query_one("#locks", LocksTable).update_rows(lock_rows(snapshot, needle))
             self._show_history(snapshot)
             self._titles(snapshot)
             self._apply_layout(self.app.size.width)
@@ -213,7 +214,7 @@ class CockpitScreen(ClaimActions):
         history = self.query_one("#history", HistoryTable)
         if not self.query_one("#pane-history", Pane).display:
             return  # sorting 10,000 finished claims on every refresh is for when the pane is shown
-        rows, history.total = history_rows(snapshot, self.brain_app.palette, history.page, self.needle)
+        rows, history.total = history_rows(snapshot, history.page, self.needle)
         history.update_rows(rows)
 
     @on(HistoryTable.PageChanged)
@@ -277,36 +278,35 @@ class CockpitScreen(ClaimActions):
 
     def _update_selection(self) -> None:
         app = self.brain_app
-        palette = app.palette
         bar = self.query_one("#selection", SelectionBar)
         claim = app.claim(self.selected_claim_id())
         sig = self.selected_signal()
-        out = Text(end="")
+        out = Content()
         if claim is not None:
             self._last_claim = claim.sess_id
-            out.append_text(status_icon(claim.status, palette))
-            out.append(" ")
-            out.append_text(safe_text(claim.sess_id, 60, style=palette.strong))
+            out += status_icon(claim.status)
+            out += " "
+            out += safe_text(claim.sess_id, 60, style=STRONG)
             tier = tiers.tier_of(claim)
             where = claim.instance or "?"
             left = attention.describe_time_left(attention.time_left(claim, app.snapshot.now))
             details = f" · {claim.status}" + (f" · {left}" if left and not claim.is_terminal else "")
             details += f" · tier {tier} {tiers.TIER_NAMES[tier]}" if self.wide else ""
-            out.append_text(safe_text(f"{details} · {where} · ", 120, style=palette.muted))
+            out += safe_text(f"{details} · {where} · ", 120, style=MUTED)
             session = app.live_sessions.get(claim.sess_id)
             if session is not None:
-                out.append_text(live_text(session, app.snapshot.now, palette))
-                out.append(" · ", style=palette.muted)
-            out.append_text(safe_text(claim.story or "—", 300))
+                out += live_text(session, app.snapshot.now)
+                out += Content.styled(" · ", MUTED)
+            out += safe_text(claim.story or "—", 300)
         elif sig is not None:
-            out.append_text(safe_text(sig.sig_id, 60, style=palette.strong))
-            out.append_text(safe_text(f" · {sig.type} · {sig.state} · ", 60, style=palette.muted))
+            out += safe_text(sig.sig_id, 60, style=STRONG)
+            out += safe_text(f" · {sig.type} · {sig.state} · ", 60, style=MUTED)
             if sig.type == "HANDOFF" and sig.state == "pending":
-                out.append_text(styled("o opens the claim it asks for · ", palette.warn))
-            out.append_text(safe_text(sig.payload or "—", 300))
+                out += styled("o opens the claim it asks for · ", WARN)
+            out += safe_text(sig.payload or "—", 300)
         else:
-            out.append("no selection — tab moves between panes, 1–7 jumps to one, n to what needs you",
-                       style=palette.muted)
+            out = out.append_text("no selection — tab moves between panes, 1–7 jumps to one, n to what needs you",
+                                  style=MUTED)
         bar.update(out)
 
     def on_screen_resume(self, event: ScreenResume) -> None:

@@ -11,6 +11,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.widgets import Button, Input, Label, Static
 
 from brain_tui.core.gates import Cascade, GateOutcome
@@ -18,30 +19,31 @@ from brain_tui.core.model import BrainSnapshot, Claim
 from brain_tui.core.preview import Preview, preview
 
 from ..describe import claim_summary, gate_details
-from ..present import Palette, short_id, status_icon
+from ..present import short_id, status_icon
 from ..safe import safe_text, styled
+from ..styles import ERROR, MUTED, STRONG
 from .dialog import CoreDialog
 
 
-def _touched_text(touched: tuple[str, ...], snapshot: BrainSnapshot, verb: str, palette: Palette) -> Text:
+def _touched_text(touched: tuple[str, ...], snapshot: BrainSnapshot, verb: str) -> Content:
     """The descendants a cascade will touch (as the core's dry run computed them)."""
     if not touched:
-        return styled(f"The cascade will {verb} no descendant.", palette.muted)
-    out = styled(f"The cascade will also {verb} {len(touched)} descendant(s):", palette.strong)
+        return styled(f"The cascade will {verb} no descendant.", MUTED)
+    out = styled(f"The cascade will also {verb} {len(touched)} descendant(s):", STRONG)
     for sess_id in touched[:20]:
         claim = snapshot.claim(sess_id)
-        out.append("\n  ")
+        out += "\n  "
         if claim is not None:
-            out.append_text(status_icon(claim.status, palette))
-            out.append(" ")
-        out.append_text(safe_text(short_id(sess_id, snapshot.now, snapshot.tz), 40))
+            out += status_icon(claim.status)
+            out += " "
+        out += safe_text(short_id(sess_id, snapshot.now, snapshot.tz), 40)
         if claim is not None:
-            out.append(" ")
-            out.append_text(safe_text(claim.status, 20, style=palette.muted))
-            out.append(" ")
-            out.append_text(safe_text(claim.story, 60, style=palette.muted))
+            out += " "
+            out += safe_text(claim.status, 20, style=MUTED)
+            out += " "
+            out += safe_text(claim.story, 60, style=MUTED)
     if len(touched) > 20:
-        out.append(f"\n  … {len(touched) - 20} more")
+        out += f"\n  … {len(touched) - 20} more"
     return out
 
 
@@ -57,22 +59,21 @@ class GateDecisionDialog(CoreDialog):
 
     def compose(self) -> ComposeResult:
         approve = self.decision == "approve"
-        palette = self.brain_app.palette
         title = styled("Approve gate — " if approve else "Reject gate — ", "bold")
-        title.append_text(safe_text(short_id(self.claim.sess_id, self.snapshot.now, self.snapshot.tz), 60,
-                                    style="bold"))
+        title = title.append(safe_text(short_id(self.claim.sess_id, self.snapshot.now, self.snapshot.tz), 60,
+                                       style="bold"))
         with Vertical(id="dialog-box", classes="decision"):
             yield Label(title, classes="dialog-title", markup=False)
             with VerticalScroll(id="details"):
-                yield Static(gate_details(self.claim, self.snapshot, palette), markup=False)
+                yield Static(gate_details(self.claim, self.snapshot), markup=False)
             if not self.preview.allowed:
-                yield Static(safe_text(f"The core refuses: {self.preview.refusal}", 400, style=palette.error),
+                yield Static(safe_text(f"The core refuses: {self.preview.refusal}", 400, style=ERROR),
                              markup=False, classes="refusal")
             if approve:
-                yield Label(Text("Message (optional)", end=""), markup=False)
+                yield Label(Content("Message (optional)"), markup=False)
                 yield Input(compact=True, placeholder="optional, e.g. go", id="message")
             else:
-                yield Label(Text("Reason (required)", end=""), markup=False)
+                yield Label(Content("Reason (required)"), markup=False)
                 yield Input(compact=True, placeholder="why the gate is rejected (required)", id="message")
             yield self.error_line()
             with Horizontal(classes="buttons"):
@@ -138,29 +139,28 @@ class CascadeDialog(CoreDialog):
         self.preview = preview(snapshot, action, claim.sess_id)
 
     def compose(self) -> ComposeResult:
-        palette = self.brain_app.palette
         verb = self.action
         title = styled(f"{self.action.capitalize()} — ", "bold")
-        title.append_text(safe_text(short_id(self.claim.sess_id, self.snapshot.now, self.snapshot.tz), 60,
-                                    style="bold"))
+        title = title.append(safe_text(short_id(self.claim.sess_id, self.snapshot.now, self.snapshot.tz), 60,
+                                       style="bold"))
         with Vertical(id="dialog-box", classes="decision"):
             yield Label(title, classes="dialog-title", markup=False)
             with VerticalScroll(id="details"):
-                yield Static(claim_summary(self.claim, self.snapshot, palette), markup=False)
+                yield Static(claim_summary(self.claim, self.snapshot), markup=False)
                 if self.preview.allowed:
-                    yield Static(_touched_text(self.preview.touched, self.snapshot, verb, palette),
+                    yield Static(_touched_text(self.preview.touched, self.snapshot, verb),
                                  id="cascade", markup=False, classes="cascade")
             if not self.preview.allowed:
-                yield Static(safe_text(f"The core refuses: {self.preview.refusal}", 400, style=palette.error),
+                yield Static(safe_text(f"The core refuses: {self.preview.refusal}", 400, style=ERROR),
                              markup=False, classes="refusal")
-            yield Label(Text("Message (optional)", end=""), markup=False)
+            yield Label(Content("Message (optional)"), markup=False)
             yield Input(compact=True, placeholder="", id="message")
             yield self.error_line()
             with Horizontal(classes="buttons"):
                 yield Button(compact=True, label=self.action.capitalize(), id="submit", variant="warning",
                              disabled=not self.preview.allowed)
                 yield Button(compact=True, label="Cancel", id="cancel")
-            yield Label(Text(f"enter on {self.action.capitalize()} confirms · esc cancels", end=""),
+            yield Label(Content(f"enter on {self.action.capitalize()} confirms · esc cancels"),
                         classes="hint", markup=False)
 
     def on_mount(self) -> None:
@@ -199,24 +199,23 @@ class SlugConfirmDialog(CoreDialog):
         self.preview = preview(snapshot, action, claim.sess_id)
 
     def compose(self) -> ComposeResult:
-        palette = self.brain_app.palette
         title = styled(f"{self.action.capitalize()} — ", "bold")
-        title.append_text(safe_text(self.claim.sess_id, 80, style="bold"))
+        title += safe_text(self.claim.sess_id, 80, style="bold")
         with Vertical(id="dialog-box", classes="decision"):
             yield Label(title, classes="dialog-title", markup=False)
             with VerticalScroll(id="details"):
-                yield Static(claim_summary(self.claim, self.snapshot, palette), markup=False)
+                yield Static(claim_summary(self.claim, self.snapshot), markup=False)
                 if self.action == "abort" and self.preview.allowed:
-                    yield Static(_touched_text(self.preview.touched, self.snapshot, "abort", palette),
+                    yield Static(_touched_text(self.preview.touched, self.snapshot, "abort"),
                                  id="cascade", markup=False, classes="cascade")
             if not self.preview.allowed:
-                yield Static(safe_text(f"The core refuses: {self.preview.refusal}", 400, style=palette.error),
+                yield Static(safe_text(f"The core refuses: {self.preview.refusal}", 400, style=ERROR),
                              markup=False, classes="refusal")
-            yield Label(Text("Reason (required)", end=""), markup=False)
+            yield Label(Content("Reason (required)"), markup=False)
             yield Input(compact=True, placeholder="required", id="reason")
-            prompt = Text("Type the slug ", end="")
-            prompt.append_text(safe_text(self.claim.slug, 60, style="bold"))
-            prompt.append(" to confirm")
+            prompt = Content("Type the slug ")
+            prompt += safe_text(self.claim.slug, 60, style="bold")
+            prompt += " to confirm"
             yield Label(prompt, markup=False)
             yield Input(compact=True, placeholder=self.claim.slug, id="slug")
             yield self.error_line()
@@ -224,7 +223,7 @@ class SlugConfirmDialog(CoreDialog):
                 yield Button(compact=True, label=self.action.capitalize(), id="submit", variant="error",
                              disabled=True)
                 yield Button(compact=True, label="Cancel", id="cancel")
-            yield Label(Text("esc cancels", end=""), classes="hint", markup=False)
+            yield Label(Content("esc cancels"), classes="hint", markup=False)
 
     def on_mount(self) -> None:
         super().on_mount()

@@ -7,11 +7,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.content import Content
 from textual.message import Message
 from textual.widgets import Static
 
@@ -21,6 +21,7 @@ from .. import sources
 from ..commands import bindings_for
 from ..describe import children_text, claim_summary, result_text, signal_details
 from ..safe import safe_text, styled
+from ..styles import ACCENT, ERROR, MUTED, OK, STRONG
 from ..widgets.footer import FittingFooter
 from .actions import ClaimActions
 
@@ -81,51 +82,50 @@ class DetailScreen(ClaimActions):
         return self.signal.sig_id if self.signal is not None else None
 
     def compose(self) -> ComposeResult:
-        app, palette, snapshot = self.brain_app, self.brain_app.palette, self.snapshot
+        app, snapshot = self.brain_app, self.snapshot
         with VerticalScroll(id="detail"):
             if self.claim is not None:
                 claim = self.claim
-                yield Static(claim_summary(claim, snapshot, palette), markup=False, classes="section")
+                yield Static(claim_summary(claim, snapshot), markup=False, classes="section")
                 yield Static(styled("Gate history", "bold"), markup=False, classes="heading")
                 yield Static(self._history(claim), markup=False, classes="section")
                 yield Static(styled("Result", "bold"), markup=False, classes="heading")
-                yield Static(result_text(claim, palette), markup=False, classes="section")
+                yield Static(result_text(claim), markup=False, classes="section")
                 yield Static(styled("Satellites", "bold"), markup=False, classes="heading")
-                yield Static(children_text(claim, snapshot, palette), markup=False, classes="section")
+                yield Static(children_text(claim, snapshot), markup=False, classes="section")
                 yield Static(styled("Git log", "bold"), markup=False, classes="heading")
-                yield Static(Text("loading…", end=""), id="git-log", markup=False, classes="section")
+                yield Static(Content("loading…"), id="git-log", markup=False, classes="section")
                 yield Static(styled("Scope drift (verify)", "bold"), markup=False, classes="heading")
-                yield Static(Text("loading…", end=""), id="verify", markup=False, classes="section")
+                yield Static(Content("loading…"), id="verify", markup=False, classes="section")
                 path = claim.path
             else:
                 assert self.signal is not None
-                yield Static(signal_details(self.signal, snapshot, palette, app.brain.brain_name),
+                yield Static(signal_details(self.signal, snapshot, app.brain.brain_name),
                              markup=False, classes="section")
                 path = self.signal.path
             heading = styled("File ", "bold")
-            heading.append_text(safe_text(path, 120, style="bold"))
+            heading += safe_text(path, 120, style="bold")
             yield Static(heading, markup=False, classes="heading")
             self._path = path
-            yield Static(Text("loading…", end=""), id="file", markup=False, classes="section file")
+            yield Static(Content("loading…"), id="file", markup=False, classes="section file")
         yield FittingFooter()
 
-    def _history(self, claim: Claim) -> Text:
-        palette = self.brain_app.palette
+    def _history(self, claim: Claim) -> Content:
         entries = claim.gate_history
         if not entries:
-            return styled("no gate events", palette.muted)
-        out = Text(end="")
+            return styled("no gate events", MUTED)
+        out = Content()
         for index, entry in enumerate(entries):
             if index:
-                out.append("\n")
-            out.append_text(safe_text("?" if entry.ts is None else entry.ts, 32, style=palette.muted))
-            out.append(" ")
-            out.append_text(safe_text(entry.event or "?", 20, style=palette.strong))
-            out.append(" ")
-            out.append_text(safe_text(entry.by or "?", 60))
+                out += "\n"
+            out += safe_text("?" if entry.ts is None else entry.ts, 32, style=MUTED)
+            out += " "
+            out += safe_text(entry.event or "?", 20, style=STRONG)
+            out += " "
+            out += safe_text(entry.by or "?", 60)
             if entry.message:
-                out.append(" — ")
-                out.append_text(safe_text(entry.message, 300))
+                out += " — "
+                out += safe_text(entry.message, 300)
         return out
 
     def on_mount(self) -> None:
@@ -159,29 +159,28 @@ class DetailScreen(ClaimActions):
     def on_git_read(self, event: GitRead) -> None:
         """The git log and the drift report arrived."""
         lines, drift, note = event.lines, event.drift, event.note
-        palette = self.brain_app.palette
-        log = Text(end="")
+        log = Content()
         for index, line in enumerate(lines[:50]):
             if index:
-                log.append("\n")
+                log += "\n"
             sha, _, message = line.partition(" ")
-            log.append_text(safe_text(sha, 12, style=palette.accent))
-            log.append(" ")
-            log.append_text(safe_text(message, 200))
+            log += safe_text(sha, 12, style=ACCENT)
+            log += " "
+            log += safe_text(message, 200)
         self.query_one("#git-log", Static).update(log)
         if drift is None:
-            self.query_one("#verify", Static).update(safe_text(note, 200, style=palette.muted))
+            self.query_one("#verify", Static).update(safe_text(note, 200, style=MUTED))
             return
         outside = drift.get("outside") or []
-        out = Text(end="")
+        out = Content()
         if outside:
-            out.append(f"{len(outside)} file(s) changed outside the scope:", style=palette.error)
+            out += Content.styled(f"{len(outside)} file(s) changed outside the scope:", ERROR)
             for name in outside[:20]:
-                out.append("\n  ")
-                out.append_text(safe_text(name, 160))
+                out += "\n  "
+                out += safe_text(name, 160)
         else:
             changed = drift.get("changed") or []
-            out.append(f"no drift ({len(changed)} file(s) changed, all inside the scope)", style=palette.ok)
+            out += Content.styled(f"no drift ({len(changed)} file(s) changed, all inside the scope)", OK)
         self.query_one("#verify", Static).update(out)
 
     def action_back(self) -> None:

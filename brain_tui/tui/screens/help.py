@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
@@ -19,17 +19,17 @@ if TYPE_CHECKING:
 KEY_WIDTH = 12
 
 
-def help_text(readonly: bool, palette_muted: object = None) -> Text:
-    """The key table as Text."""
-    out = Text(end="")
-    out.append("Keys", style="bold")
+def help_text(readonly: bool, palette_muted: object = None) -> Content:
+    """The key table as Content."""
+    out = Content()
+    out += Content.styled("Keys", "bold")
     for command in COMMANDS:
-        out.append("\n")
-        out.append(command.shown_key.ljust(KEY_WIDTH), style="bold")
+        out += "\n"
+        out += Content.styled(command.shown_key.ljust(KEY_WIDTH), "bold")
         if readonly and command.mutating:
-            out.append(f"{command.description} (off: read-only)", style="dim")
+            out += Content.styled(f"{command.description} (off: read-only)", "dim")
         else:
-            out.append(command.description)
+            out += command.description
     extra = (
         ("ctrl+p", "Command palette: every command, searchable"),
         ("j / k", "Down / up in a table or the tree (also the arrows)"),
@@ -39,30 +39,31 @@ def help_text(readonly: bool, palette_muted: object = None) -> Text:
         ("esc / q", "Back (q quits only from the cockpit), cancel, clear the filter"),
     )
     for key, text in extra:
-        out.append("\n")
-        out.append(key.ljust(KEY_WIDTH), style="bold")
-        out.append(text)
-    out.append("\n\n")
-    out.append("Panes", style="bold")
-    out.append("  (below 120 columns one pane at a time)", style="dim")
+        out += "\n"
+        out += Content.styled(key.ljust(KEY_WIDTH), "bold")
+        out += text
+    out += "\n\n"
+    out += Content.styled("Panes", "bold")
+    out += Content.styled("  (below 120 columns one pane at a time)", "dim")
     for key, name in PANES:
-        out.append("\n")
-        out.append(key.ljust(KEY_WIDTH), style="bold")
-        out.append(name)
-    out.append("\n\n")
-    out.append("Icons", style="bold")
+        out += "\n"
+        out += Content.styled(key.ljust(KEY_WIDTH), "bold")
+        out += name
+    out += "\n\n"
+    out += Content.styled("Icons", "bold")
     for icon, meaning in (("●", "open"), ("⚑", "waiting for a human gate"), ("‖", "paused"),
                           ("!", "stale: expired, still blocking — release it"), ("✓", "closed"),
                           ("✗", "failed"), ("○", "released")):
-        out.append("\n")
-        out.append(icon.ljust(KEY_WIDTH), style="bold")
-        out.append(meaning)
-    out.append("\n\n")
-    out.append("The screen follows the files: another session's open, close or gate shows up by itself. "
-               "TTLs count down every 30 s. A bell rings when a new gate or BLOCKED_ON arrives. "
-               "With `sync: auto` in brain-compose.yml the cockpit also fetches from the remote in the background "
-               "(every 30 s, or `fetch_interval`); the header shows ↑ahead ↓behind, the last sync and what is "
-               "pending.", style="dim")
+        out += "\n"
+        out += Content.styled(icon.ljust(KEY_WIDTH), "bold")
+        out += meaning
+    out += "\n\n"
+    out += Content.styled(
+        "The screen follows the files: another session's open, close or gate shows up by itself. "
+        "TTLs count down every 30 s. A bell rings when a new gate or BLOCKED_ON arrives. "
+        "With `sync: auto` in brain-compose.yml the cockpit also fetches from the remote in the background "
+        "(every 30 s, or `fetch_interval`); the header shows ↑ahead ↓behind, the last sync and what is "
+        "pending.", "dim")
     return out
 
 
@@ -79,10 +80,10 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         app: BrainApp = self.app  # type: ignore[assignment]
         with Vertical(id="dialog-box", classes="help"):
-            yield Label(Text("brain-tui — help", style="bold", end=""), classes="dialog-title", markup=False)
+            yield Label(Content.styled("brain-tui — help", "bold"), classes="dialog-title", markup=False)
             with VerticalScroll(id="help-body"):
                 yield Static(help_text(app.readonly), markup=False)
-            yield Label(Text("esc close", end=""), classes="hint", markup=False)
+            yield Label(Content("esc close"), classes="hint", markup=False)
 
     def action_dismiss_help(self) -> None:
         """Close the help."""

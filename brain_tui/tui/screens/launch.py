@@ -10,10 +10,10 @@ import os
 import subprocess
 from typing import TYPE_CHECKING
 
-from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.widgets import Button, Label, Static
 
 from brain_tui.core.brain import Brain
@@ -22,6 +22,7 @@ from brain_tui.core.launch import NoLaunchCommand
 from brain_tui.core.model import Claim, Signal
 
 from ..safe import safe_str, safe_text, styled
+from ..styles import ERROR
 from .dialog import CoreDialog
 
 if TYPE_CHECKING:
@@ -40,23 +41,23 @@ def refusal_line(exc: BsiError) -> str:
     return exc.message.splitlines()[0] if exc.message else ""
 
 
-def _plan_text(brain: Brain, sess_id: str) -> tuple[Text, str]:
+def _plan_text(brain: Brain, sess_id: str) -> tuple[Content, str]:
     """(what would run — one line per argument, line breaks shown as ↵ —, the refusal or "")."""
     try:
         plan = brain.launch_plan(sess_id, tmux=True)
     except BsiError as exc:
-        return Text("", end=""), refusal_line(exc)
-    out = Text(end="")
-    out.append_text(safe_text(f"in a new tmux window “{plan.name}”, BSI_SESSION={plan.sess_id}", 200))
-    out.append("\n")
+        return Content(""), refusal_line(exc)
+    out = Content()
+    out += safe_text(f"in a new tmux window “{plan.name}”, BSI_SESSION={plan.sess_id}", 200)
+    out += "\n"
     for index, arg in enumerate(plan.argv):
-        out.append(f"argv[{index}] ", style="dim")
-        out.append_text(safe_text(arg, 400))
-        out.append("\n")
+        out += Content.styled(f"argv[{index}] ", "dim")
+        out += safe_text(arg, 400)
+        out += "\n"
     return out, ""
 
 
-def _handoff_text(app: BrainApp, sig_id: str) -> tuple[Text, str]:
+def _handoff_text(app: BrainApp, sig_id: str) -> tuple[Content, str]:
     """(the claim the HANDOFF would open, with the conflicts it meets; the refusal or "")."""
     brain = app.brain
     try:
@@ -64,7 +65,7 @@ def _handoff_text(app: BrainApp, sig_id: str) -> tuple[Text, str]:
         req = brain.handoff_request(sig_id, app.snapshot)
         conflicts = brain.preview_open(req, app.snapshot)
     except BsiError as exc:
-        return Text("", end=""), refusal_line(exc)
+        return Content(""), refusal_line(exc)
     scope = " ".join(str(e) for e in req.scope)
     out = safe_text(f"opens a {req.satellite_type} satellite on {scope} under {req.parent or 'no pilot'}, "
                     "acknowledges the signal, then launches it in a new tmux window", 400)
@@ -81,11 +82,10 @@ class LaunchDialog(CoreDialog):
         self.claim = claim
         self.signal = signal
         self.refusal = ""
-        self.plan = Text("", end="")
+        self.plan = Content("")
 
     def compose(self) -> ComposeResult:
         app = self.brain_app
-        palette = app.palette
         with app.read_lock:
             if self.signal is not None:
                 subject = safe_text(f"{self.signal.sig_id}: {self.signal.payload}", 200)
@@ -95,20 +95,20 @@ class LaunchDialog(CoreDialog):
                 subject = safe_text(self.claim.sess_id, 80)
                 self.plan, self.refusal = _plan_text(app.brain, self.claim.sess_id)
         title = styled("Launch — ", "bold")
-        title.append_text(subject)
+        title += subject
         with Vertical(id="dialog-box", classes="decision"):
             yield Label(title, classes="dialog-title", markup=False)
             with VerticalScroll(id="details"):
                 yield Static(self.plan, markup=False, id="launch-plan")
             if self.refusal:
-                yield Static(safe_text(f"The core refuses: {self.refusal}", 400, style=palette.error),
+                yield Static(safe_text(f"The core refuses: {self.refusal}", 400, style=ERROR),
                              markup=False, classes="refusal")
             yield self.error_line()
             with Horizontal(classes="buttons"):
                 yield Button(compact=True, label="Launch", id="submit", variant="warning",
                              disabled=bool(self.refusal))
                 yield Button(compact=True, label="Cancel", id="cancel")
-            yield Label(Text("enter on Launch starts it · esc cancels", end=""), classes="hint", markup=False)
+            yield Label(Content("enter on Launch starts it · esc cancels"), classes="hint", markup=False)
 
     def on_mount(self) -> None:
         super().on_mount()

@@ -17,6 +17,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.content import Content
 from textual.events import ScreenResume
 from textual.message import Message
 from textual.screen import Screen
@@ -25,8 +26,8 @@ from textual.widgets import DataTable
 from brain_tui.core.model import BrainSnapshot
 
 from .. import sources
-from ..present import Palette
 from ..safe import safe_text, styled
+from ..styles import ERROR, MUTED, OK, STRONG, WARN
 from ..widgets.footer import FittingFooter
 from ..widgets.header import BrainHeader, SelectionBar
 from ..widgets.table import Col, KeyedTable, Row
@@ -46,7 +47,7 @@ class LintTable(KeyedTable):
     )
 
 
-def lint_rows(findings: Sequence[Mapping[str, Any]], palette: Palette) -> list[Row]:
+def lint_rows(findings: Sequence[Mapping[str, Any]]) -> list[Row]:
     """Rows of the lint table (keys ``<index>:<path>:<line>:<field>``, unique and stable for one run)."""
     rows: list[Row] = []
     for index, finding in enumerate(findings):
@@ -54,9 +55,9 @@ def lint_rows(findings: Sequence[Mapping[str, Any]], palette: Palette) -> list[R
         line = finding.get("line")
         field = str(finding.get("field") or "?")
         rows.append((f"{index}:{path}:{line}:{field}", {
-            "path": safe_text(path, 200, style=palette.strong),
-            "line": safe_text(str(line) if line else "—", 8, style=palette.muted),
-            "field": safe_text(field, 20, style=palette.error if field == "header" else palette.warn),
+            "path": safe_text(path, 200, style=STRONG),
+            "line": safe_text(str(line) if line else "—", 8, style=MUTED),
+            "field": safe_text(field, 20, style=ERROR if field == "header" else WARN),
             "message": safe_text(finding.get("message") or "—", 300),
         }))
     return rows
@@ -132,18 +133,17 @@ class LintScreen(Screen[None]):
         self.query_one("#header", BrainHeader).refresh()
 
     def _show_findings(self) -> None:
-        palette = self.brain_app.palette
         table = self.query_one("#lint-table", LintTable)
         pane = self.query_one("#lint-list")
         findings = self.findings
         if findings is None:
             table.update_rows([])
-            title = Text(f" Lint · {self.note} ", end="") if self.running else Text(" Lint ", end="")
+            title = Content(f" Lint · {self.note} ") if self.running else Content(" Lint ")
             if not self.running:
-                title.append_text(safe_text(f"· {self.note} ", 200))
+                title += safe_text(f"· {self.note} ", 200)
             pane.border_title = title
         else:
-            table.update_rows(lint_rows(findings, palette))
+            table.update_rows(lint_rows(findings))
             files = len({str(f.get("path")) for f in findings})
             summary = (f" Lint · {len(findings)} finding(s) in {files} file(s) · r runs again "
                        if findings else " Lint · every header is valid · r runs again ")
@@ -163,20 +163,19 @@ class LintScreen(Screen[None]):
         return self.findings[index] if 0 <= index < len(self.findings) else None
 
     def _update_selection(self) -> None:
-        palette = self.brain_app.palette
         bar = self.query_one("#lint-selection", SelectionBar)
         finding = self.selected_finding()
         if self.findings is None:
-            bar.update(safe_text(self.note, 200, style=palette.error if not self.running else palette.muted))
+            bar.update(safe_text(self.note, 200, style=ERROR if not self.running else MUTED))
             return
         if finding is None:
-            bar.update(styled("✓ no findings: every brain file has a valid brain-language header", palette.ok))
+            bar.update(styled("✓ no findings: every brain file has a valid brain-language header", OK))
             return
-        out = safe_text(f"{finding.get('path')}:{finding.get('line')}", 160, style=palette.strong)
-        out.append(" ")
-        out.append_text(safe_text(finding.get("field") or "?", 20, style=palette.warn))
-        out.append(" ")
-        out.append_text(safe_text(finding.get("message") or "", 400))
+        out = safe_text(f"{finding.get('path')}:{finding.get('line')}", 160, style=STRONG)
+        out += " "
+        out += safe_text(finding.get("field") or "?", 20, style=WARN)
+        out += " "
+        out += safe_text(finding.get("message") or "", 400)
         bar.update(out)
 
     def action_back(self) -> None:

@@ -14,6 +14,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
 from textual.events import ScreenResume
 from textual.widgets import DataTable, Static
 
@@ -23,8 +24,9 @@ from brain_tui.core.model import BrainSnapshot
 
 from ..commands import bindings_for
 from ..describe import claim_summary, gate_details, signal_details
-from ..present import Palette, age, short_id, status_icon
+from ..present import age, short_id, status_icon
 from ..safe import safe_text, styled
+from ..styles import ERROR, MUTED, OK, STRONG, WARN
 from ..widgets.footer import FittingFooter
 from ..widgets.header import BrainHeader
 from ..widgets.table import Col, KeyedTable, Row
@@ -50,23 +52,23 @@ class QueueTable(KeyedTable):
     )
 
 
-def queue_rows(snapshot: BrainSnapshot, queue: list[AttentionItem], palette: Palette) -> list[Row]:
+def queue_rows(snapshot: BrainSnapshot, queue: list[AttentionItem]) -> list[Row]:
     """Rows of the queue table, in the core's order."""
     rows: list[Row] = []
     for rank, item in enumerate(queue, 1):
         claim = snapshot.claim(item.sess_id) if item.sess_id else None
-        icon = status_icon(claim.status, palette) if claim is not None else styled("●", palette.warn)
+        icon = status_icon(claim.status) if claim is not None else styled("●", WARN)
         who = short_id(item.sess_id, snapshot.now, snapshot.tz) if item.sess_id else (item.sig_id or "—")
-        kind_style = palette.error if item.kind in ("blocked", "circuit", "stale") else palette.warn
+        kind_style = ERROR if item.kind in ("blocked", "circuit", "stale") else WARN
         left = "—" if item.time_left is None else humanize_delta(item.time_left)
         rows.append((item.key, {
             "icon": icon,
-            "rank": safe_text(str(rank), 4, style=palette.muted),
+            "rank": safe_text(str(rank), 4, style=MUTED),
             "kind": safe_text(KIND_LABELS.get(item.kind, item.kind), 16, style=kind_style),
-            "who": safe_text(who, 60, style=palette.strong),
+            "who": safe_text(who, 60, style=STRONG),
             "holds": safe_text(str(item.unblocks), 6),
-            "left": safe_text(left, 24, style=palette.error if item.warning else palette.muted),
-            "age": safe_text(age(item.since, snapshot.now), 10, style=palette.muted),
+            "left": safe_text(left, 24, style=ERROR if item.warning else MUTED),
+            "age": safe_text(age(item.since, snapshot.now), 10, style=MUTED),
             "what": safe_text(item.summary or "—", 300),
         }))
     return rows
@@ -90,7 +92,7 @@ class QueueScreen(ClaimActions):
             with Vertical(id="gate-list", classes="pane"):
                 yield QueueTable(id="gate-table")
             with VerticalScroll(id="gate-detail", classes="pane"):
-                yield Static(Text("", end=""), id="gate-info", markup=False)
+                yield Static(Content(""), id="gate-info", markup=False)
         yield FittingFooter(compact=True)
 
     def on_mount(self) -> None:
@@ -108,7 +110,7 @@ class QueueScreen(ClaimActions):
         with app.batch_update():
             self.query_one("#header", BrainHeader).refresh()
             table = self.query_one("#gate-table", QueueTable)
-            table.update_rows(queue_rows(snapshot, app.queue, app.palette))
+            table.update_rows(queue_rows(snapshot, app.queue))
             expiring = sum(1 for item in app.queue if item.warning)
             title = f" Needs you · {table.row_count}" + (f" · {expiring} expiring" if expiring else "")
             self.query_one("#gate-list").border_title = Text(title + " · most unblocking first ", end="")
@@ -147,7 +149,7 @@ class QueueScreen(ClaimActions):
 
     def _show_detail(self) -> None:
         app = self.brain_app
-        snapshot, palette = app.snapshot, app.palette
+        snapshot = app.snapshot
         info = self.query_one("#gate-info", Static)
         detail = self.query_one("#gate-detail")
         item = self.selected_item()
@@ -155,19 +157,19 @@ class QueueScreen(ClaimActions):
         sig = self.selected_signal()
         if item is None:
             detail.border_title = None
-            done = styled("✓ nothing is waiting for a human", palette.ok)
-            done.append(f"\n{format_timestamp(snapshot.now, snapshot.tz)}", style=palette.muted)
+            done = styled("✓ nothing is waiting for a human", OK)
+            done += Content.styled(f"\n{format_timestamp(snapshot.now, snapshot.tz)}", MUTED)
             info.update(done)
             return
-        detail.border_title = Text(f" {hint_for(item, app.readonly)} ", end="")
+        detail.border_title = Content(f" {hint_for(item, app.readonly)} ")
         if item.kind == "gate" and claim is not None and claim.status == "waiting_human":
-            info.update(gate_details(claim, snapshot, palette))
+            info.update(gate_details(claim, snapshot))
         elif sig is not None:
-            info.update(signal_details(sig, snapshot, palette, app.brain.brain_name))
+            info.update(signal_details(sig, snapshot, app.brain.brain_name))
         elif claim is not None:
-            out = safe_text(item.summary, 300, style=palette.warn)
-            out.append("\n\n")
-            out.append_text(claim_summary(claim, snapshot, palette))
+            out = safe_text(item.summary, 300, style=WARN)
+            out += "\n\n"
+            out += claim_summary(claim, snapshot)
             info.update(out)
 
     def action_back(self) -> None:

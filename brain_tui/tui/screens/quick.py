@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.widgets import Button, Input, Label, Select, Static
 
 from brain_tui.core.attention import describe_time_left, time_left
@@ -34,13 +34,13 @@ class AckDialog(CoreDialog):
         app = self.brain_app
         with Vertical(id="dialog-box", classes="decision"):
             yield Label(styled("Acknowledge signal", "bold"), classes="dialog-title", markup=False)
-            yield Static(signal_details(self.sig, self.snapshot, app.palette, app.brain.brain_name),
+            yield Static(signal_details(self.sig, self.snapshot, app.brain.brain_name),
                          markup=False, id="details")
             yield self.error_line()
             with Horizontal(classes="buttons"):
                 yield Button(compact=True, label="Acknowledge", id="submit", variant="primary")
                 yield Button(compact=True, label="Cancel", id="cancel")
-            yield Label(Text("enter acknowledges · esc cancels", end=""), classes="hint", markup=False)
+            yield Label(Content("enter acknowledges · esc cancels"), classes="hint", markup=False)
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -71,13 +71,13 @@ class RenewDialog(FormDialog):
         app = self.brain_app
         claim, snapshot = self.claim, self.snapshot
         title = styled("Renew — ", "bold")
-        title.append_text(safe_text(short_id(claim.sess_id, snapshot.now, snapshot.tz), 60, style="bold"))
+        title = title.append(safe_text(short_id(claim.sess_id, snapshot.now, snapshot.tz), 60, style="bold"))
         default = format_duration(app.brain.config.ttl_default)
         with Vertical(id="dialog-box", classes="form"):
             yield Label(title, classes="dialog-title", markup=False)
             now_left = describe_time_left(time_left(claim, snapshot.now)) or "expiry unknown"
             yield Static(safe_text(f"{claim.status} · {now_left} · {claim.story or '—'}", 300), markup=False)
-            yield Label(Text("New TTL from now (at most 8 h after opening)", end=""), markup=False)
+            yield Label(Content("New TTL from now (at most 8 h after opening)"), markup=False)
             options = [(choice, choice) for choice in RENEW_CHOICES]
             yield Select(options, value=default if default in RENEW_CHOICES else "2h", allow_blank=False, id="ttl")
             yield Input(compact=True, placeholder="or type one: 90m, 2h30m", id="ttl-text")
@@ -85,7 +85,7 @@ class RenewDialog(FormDialog):
             with Horizontal(classes="buttons"):
                 yield Button(compact=True, label="Renew", id="submit", variant="primary")
                 yield Button(compact=True, label="Cancel", id="cancel")
-            yield Label(Text("enter renews · esc cancels", end=""), classes="hint", markup=False)
+            yield Label(Content("enter renews · esc cancels"), classes="hint", markup=False)
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -119,19 +119,19 @@ class SendSignalDialog(FormDialog):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog-box", classes="form"):
             yield Label(styled("Send a signal", "bold"), classes="dialog-title", markup=False)
-            yield Label(Text("From", end=""), markup=False)
+            yield Label(Content("From"), markup=False)
             yield Input(compact=True, value=self.sender, id="from")
-            yield Label(Text("To (a session ID, an instance, pilote or parent)", end=""), markup=False)
+            yield Label(Content("To (a session ID, an instance, pilote or parent)"), markup=False)
             yield Input(compact=True, value=self.to, placeholder="sess-… or prod@laptop", id="to")
-            yield Label(Text("Type", end=""), markup=False)
+            yield Label(Content("Type"), markup=False)
             yield Select([(t, t) for t in SIGNAL_TYPES], value="INFO", allow_blank=False, id="type")
-            yield Label(Text("Payload", end=""), markup=False)
+            yield Label(Content("Payload"), markup=False)
             yield Input(compact=True, placeholder="what the other session should know", id="payload")
             yield self.error_line()
             with Horizontal(classes="buttons"):
                 yield Button(compact=True, label="Send", id="submit", variant="primary")
                 yield Button(compact=True, label="Cancel", id="cancel")
-            yield Label(Text("ctrl+s sends · tab next field · esc cancels", end=""), classes="hint", markup=False)
+            yield Label(Content("ctrl+s sends · tab next field · esc cancels"), classes="hint", markup=False)
 
     def on_mount(self) -> None:
         super().on_mount()

@@ -23,16 +23,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rich.style import Style
-from rich.text import Text
+from textual.content import Content
 from textual.events import Resize
 from textual.widgets import Static
 
 from brain_tui.core import breath_metrics
 from brain_tui.core.breath_metrics import SprintMetrics
 
-from ..present import PLAIN_PALETTE, Palette
 from ..safe import safe_text
+from ..styles import ERROR, MUTED, OK, STRONG, WARN
 
 #: Bar heights in eighths of a cell.
 BLOCKS = " ▁▂▃▄▅▆▇█"
@@ -131,83 +130,82 @@ def shown_count(width: int, total: int) -> int:
     return max(1, min(total, MAX_SPRINTS, max(MIN_SPRINTS, room)))
 
 
-def render_breath(sprints: Sequence[SprintMetrics] | None, palette: Palette = PLAIN_PALETTE,
-                  note: str = "", width: int = DEFAULT_WIDTH) -> Text:
+def render_breath(sprints: Sequence[SprintMetrics] | None,
+                  note: str = "", width: int = DEFAULT_WIDTH) -> Content:
     """The breath metrics of the last sprints as bar charts with threshold lines, then the alerts.
 
     Args:
         sprints: the core's metrics of each sprint, oldest first; None when not loaded.
-        palette: theme styles.
         note: shown when there is nothing to show, or below the charts (e.g. unreadable files).
         width: the cells available (decides how many sprints are shown).
     """
-    out = Text(end="")
+    out = Content()
     if not sprints:
-        out.append_text(safe_text(note or "no breath records (breath/)", 200, style=palette.muted))
+        out += safe_text(note or "no breath records (breath/)", 200, style=MUTED)
         return out
     thresholds, max_sources, trend = _limits()
     recent = list(sprints)[-shown_count(width, len(sprints)):]
     flags = [_flagged(s) for s in recent]
-    line_style = palette.warn
+    line_style = WARN
     # header: the sprint names under which the bars stand
-    out.append("sprint".ljust(LABEL), style=palette.muted)
+    out += Content.styled("sprint".ljust(LABEL), MUTED)
     for sprint in recent:
         name = short_sprint(sprint.sprint or "?") + ("•" if sprint.is_open else "")
-        label = safe_text(name, BAR + GAP - 1, style=palette.strong)
-        out.append_text(label)
-        out.append(" " * (BAR + GAP - label.cell_len))
-    out.append("last".rjust(VALUE), style=palette.muted)
+        label = safe_text(name, BAR + GAP - 1, style=STRONG)
+        out += label
+        out += " " * (BAR + GAP - label.cell_length)
+    out += Content.styled("last".rjust(VALUE), MUTED)
     for key, label, direction in METRICS:
         limit = thresholds.get(key)
         threshold = limit[1] if limit else None
         values = [getattr(s, key) for s in recent]
         numbers = [float(v) for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
         scale = max(numbers, default=0.0) or 1.0
-        upper = Text(end="")
-        lower = Text(end="")
-        upper.append(label.ljust(LABEL), style=palette.strong)
-        lower.append(fmt_limit(key, direction, threshold, trend).ljust(LABEL), style=palette.muted)
+        upper = Content()
+        lower = Content()
+        upper += Content.styled(label.ljust(LABEL), STRONG)
+        lower += Content.styled(fmt_limit(key, direction, threshold, trend).ljust(LABEL), MUTED)
         for sprint, flagged, value in zip(recent, flags, values, strict=True):
             cells = bar_cells(value, threshold, scale)
             if key in flagged:
-                style: Style = palette.error
+                style: str = ERROR
             elif sprint.is_open and key in EXHALE_SIDE:
-                style = palette.muted
+                style = MUTED
             else:
-                style = palette.ok
+                style = OK
             if cells is None:
-                upper.append(LINE * BAR if threshold else " " * BAR, style=line_style)
-                lower.append("·".center(BAR), style=palette.muted)
+                upper += Content.styled(LINE * BAR if threshold else " " * BAR, line_style)
+                lower += Content.styled("·".center(BAR), MUTED)
             else:
                 low, up = cells
                 if up:
-                    upper.append(BLOCKS[up] * BAR, style=style)
+                    upper += Content.styled(BLOCKS[up] * BAR, style)
                 elif threshold:
-                    upper.append(LINE * BAR, style=line_style)
+                    upper += Content.styled(LINE * BAR, line_style)
                 else:
-                    upper.append(" " * BAR)
-                lower.append(BLOCKS[low] * BAR, style=style)
-            upper.append(LINE * GAP if threshold else " " * GAP, style=line_style)
-            lower.append(" " * GAP)
+                    upper += " " * BAR
+                lower += Content.styled(BLOCKS[low] * BAR, style)
+            upper += Content.styled(LINE * GAP if threshold else " " * GAP, line_style)
+            lower += " " * GAP
         last_flagged = key in flags[-1]
         provisional = recent[-1].is_open and key in EXHALE_SIDE
-        lower.append(fmt_value(key, values[-1]).rjust(VALUE),
-                     style=palette.error if last_flagged else palette.muted if provisional else palette.strong)
-        out.append("\n")
-        out.append_text(upper)
-        out.append("\n")
-        out.append_text(lower)
+        lower = lower.append_text(fmt_value(key, values[-1]).rjust(VALUE),
+                                  style=ERROR if last_flagged else MUTED if provisional else STRONG)
+        out += "\n"
+        out += upper
+        out += "\n"
+        out += lower
     # the inhale rule: at most N sources per agent
-    out.append("\n")
-    out.append("inhale".ljust(LABEL), style=palette.strong)
+    out += "\n"
+    out += Content.styled("inhale".ljust(LABEL), STRONG)
     for flagged in flags:
         alert = flagged.get("inhale")
         if alert is not None:
             cell = f"{alert.get('value') or '?'}!"
-            out.append(cell.ljust(BAR + GAP)[: BAR + GAP], style=palette.error)
+            out += Content.styled(cell.ljust(BAR + GAP)[: BAR + GAP], ERROR)
         else:
-            out.append("✓".ljust(BAR + GAP), style=palette.ok)
-    out.append(f"≤{max_sources}/ag".rjust(VALUE), style=palette.muted)
+            out += Content.styled("✓".ljust(BAR + GAP), OK)
+    out += Content.styled(f"≤{max_sources}/ag".rjust(VALUE), MUTED)
     # the alerts, newest sprint first
     alerts: list[tuple[str, str]] = []
     for sprint in reversed(recent):
@@ -216,17 +214,17 @@ def render_breath(sprints: Sequence[SprintMetrics] | None, palette: Palette = PL
                 alerts.append((short_sprint(sprint.sprint or "?"),
                                str(alert.get("message") or alert.get("metric") or "?")))
     if not alerts:
-        out.append("\n")
-        out.append("✓ no alerts", style=palette.ok)
+        out += "\n"
+        out += Content.styled("✓ no alerts", OK)
     for name, message in alerts:
-        out.append("\n")
-        out.append("⚠ ", style=palette.warn)
-        out.append_text(safe_text(name, 12, style=palette.strong))
-        out.append(" ")
-        out.append_text(safe_text(message, 200, style=palette.warn))
+        out += "\n"
+        out += Content.styled("⚠ ", WARN)
+        out += safe_text(name, 12, style=STRONG)
+        out += " "
+        out += safe_text(message, 200, style=WARN)
     if note:
-        out.append("\n")
-        out.append_text(safe_text(note, 200, style=palette.muted))
+        out += "\n"
+        out += safe_text(note, 200, style=MUTED)
     return out
 
 
@@ -242,10 +240,9 @@ class BreathPanel(Static):
     """Shows the breath charts; reloaded when `breath/` changes, redrawn when its width changes."""
 
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002
-        super().__init__(Text("loading…", end=""), id=id, markup=False)
+        super().__init__(Content("loading…"), id=id, markup=False)
         self.sprints: Sequence[SprintMetrics] | None = None
         self.note = ""
-        self.palette: Palette = PLAIN_PALETTE
         self._drawn_width = 0
 
     @property
@@ -253,14 +250,14 @@ class BreathPanel(Static):
         """The cells the charts may use."""
         return self.size.width or DEFAULT_WIDTH
 
-    def show(self, sprints: Sequence[SprintMetrics] | None, palette: Palette, note: str = "") -> None:
+    def show(self, sprints: Sequence[SprintMetrics] | None, note: str = "") -> None:
         """Render `sprints` (None shows `note`)."""
-        self.sprints, self.note, self.palette = sprints, note, palette
+        self.sprints, self.note = sprints, note
         self._draw()
 
     def _draw(self) -> None:
         self._drawn_width = self.chart_width
-        self.update(render_breath(self.sprints, self.palette, self.note, self._drawn_width))
+        self.update(render_breath(self.sprints, self.note, self._drawn_width))
 
     def on_resize(self, event: Resize) -> None:
         """More or fewer sprints fit: draw again."""

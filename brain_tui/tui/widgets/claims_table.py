@@ -6,18 +6,9 @@ from brain_tui.core import watchdog
 from brain_tui.core.model import BrainSnapshot, Claim
 
 from ..live import LiveMap, live_glyph, live_text, stale_evidence
-from ..present import (
-    Palette,
-    age,
-    claim_matches,
-    level_name,
-    short_id,
-    short_instance,
-    stale_since,
-    status_icon,
-    ttl_left,
-)
+from ..present import age, claim_matches, level_name, short_id, short_instance, stale_since, status_icon, ttl_left
 from ..safe import safe_text
+from ..styles import ERROR, MUTED, WARN
 from .table import Col, KeyedTable, Row
 
 ACTIVE_STATUSES = ("open", "waiting_human", "paused")
@@ -57,7 +48,7 @@ class StaleClaimsTable(KeyedTable):
     )
 
 
-def active_rows(snapshot: BrainSnapshot, palette: Palette, brain_name: str, needle: str = "",
+def active_rows(snapshot: BrainSnapshot, brain_name: str, needle: str = "",
                 live: LiveMap | None = None) -> list[Row]:
     """Rows of the active claims table (opening order).
 
@@ -73,34 +64,34 @@ def active_rows(snapshot: BrainSnapshot, palette: Palette, brain_name: str, need
     for claim in snapshot.claims:
         if claim.status not in ACTIVE_STATUSES or not claim_matches(claim, needle):
             continue
-        cells = _active_cells(claim, snapshot, palette, brain_name)
+        cells = _active_cells(claim, snapshot, brain_name)
         if live:
-            cells["live"] = live_glyph(live.get(claim.sess_id), palette)
-            cells["agent"] = live_text(live.get(claim.sess_id), snapshot.now, palette)
+            cells["live"] = live_glyph(live.get(claim.sess_id))
+            cells["agent"] = live_text(live.get(claim.sess_id), snapshot.now)
         rows.append((claim.sess_id, cells))
     return rows
 
 
-def _active_cells(claim: Claim, snapshot: BrainSnapshot, palette: Palette, brain_name: str) -> dict:
+def _active_cells(claim: Claim, snapshot: BrainSnapshot, brain_name: str) -> dict:
     now = snapshot.now
-    ttl = ttl_left(claim, now, palette)
+    ttl = ttl_left(claim, now)
     if watchdog.expired(claim, snapshot):
-        ttl = safe_text(ttl.plain + "!", 8, style=palette.error)
+        ttl = safe_text(ttl.plain + "!", 8, style=ERROR)
     story = safe_text(claim.story or "—", 200)
     if "clock-skew" in claim.flags:
-        story = safe_text("[clock-skew] ", 20, style=palette.warn) + story
+        story = safe_text("[clock-skew] ", 20, style=WARN) + story
     return {
-        "status": status_icon(claim.status, palette),
+        "status": status_icon(claim.status),
         "id": safe_text(short_id(claim.sess_id, now, snapshot.tz), 40),
-        "instance": safe_text(short_instance(claim.instance, brain_name) or "—", 40, style=palette.muted),
+        "instance": safe_text(short_instance(claim.instance, brain_name) or "—", 40, style=MUTED),
         "scope": safe_text(claim.scope_text or "—", 120),
-        "level": safe_text(level_name(claim), 10, style=palette.muted),
+        "level": safe_text(level_name(claim), 10, style=MUTED),
         "ttl": ttl,
         "story": story,
     }
 
 
-def stale_rows(snapshot: BrainSnapshot, palette: Palette, brain_name: str, needle: str = "",
+def stale_rows(snapshot: BrainSnapshot, brain_name: str, needle: str = "",
                readonly: bool = False, live: LiveMap | None = None) -> list[Row]:
     """Rows of the stale claims table (the action hint is left out when read-only).
 
@@ -116,13 +107,13 @@ def stale_rows(snapshot: BrainSnapshot, palette: Palette, brain_name: str, needl
         since = stale_since(claim, snapshot.tz)
         reason = claim.stale_reason or "expired"
         rows.append((claim.sess_id, {
-            "status": status_icon("stale", palette),
+            "status": status_icon("stale"),
             "id": safe_text(short_id(claim.sess_id, snapshot.now, snapshot.tz), 40),
-            "instance": safe_text(short_instance(claim.instance, brain_name) or "—", 40, style=palette.muted),
+            "instance": safe_text(short_instance(claim.instance, brain_name) or "—", 40, style=MUTED),
             "scope": safe_text(claim.scope_text or "—", 120),
-            "expired": safe_text(age(since, snapshot.now) + " ago", 16, style=palette.error),
-            "action": safe_text(reason if readonly else f"R release · {reason}", 120, style=palette.warn),
+            "expired": safe_text(age(since, snapshot.now) + " ago", 16, style=ERROR),
+            "action": safe_text(reason if readonly else f"R release · {reason}", 120, style=WARN),
         }))
         if evidence:
-            rows[-1][1]["agent"] = stale_evidence(live.get(claim.sess_id), snapshot.now, palette)
+            rows[-1][1]["agent"] = stale_evidence(live.get(claim.sess_id), snapshot.now)
     return rows

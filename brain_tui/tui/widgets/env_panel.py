@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, tzinfo
 from typing import Any
 
-from rich.text import Text
+from textual.content import Content
 from textual.widgets import Static
 
 from brain_tui.core.clock import humanize_delta, try_parse_timestamp
@@ -14,8 +14,9 @@ from brain_tui.core.env import EnvState
 from brain_tui.core.env_readings import GitReading, Pm2Reading, PortsReading, SystemReading
 from brain_tui.core.remote import SyncStatus
 
-from ..present import PLAIN_PALETTE, Palette, age
+from ..present import age
 from ..safe import safe_text, styled
+from ..styles import ACCENT, ERROR, MUTED, OK, STRONG, WARN
 
 LABEL_WIDTH = 7
 MAX_LISTED = 6
@@ -51,33 +52,31 @@ def _seconds(value: Any) -> str:
 
 
 class _Lines:
-    """Builds the panel's Text line by line."""
+    """Builds the panel's Content line by line."""
 
-    def __init__(self, palette: Palette) -> None:
-        self.palette = palette
-        self.text = Text(end="")
+    def __init__(self) -> None:
+        self.text = Content()
         self.count = 0
 
-    def line(self, label: str, *parts: Text) -> None:
+    def line(self, label: str, *parts: Content) -> None:
         if self.count:
-            self.text.append("\n")
+            self.text += "\n"
         self.count += 1
-        self.text.append(label.ljust(LABEL_WIDTH), style=self.palette.muted)
+        self.text += Content.styled(label.ljust(LABEL_WIDTH), MUTED)
         for part in parts:
-            self.text.append_text(part)
+            self.text += part
 
 
-def _joined(parts: Sequence[Text], sep: Text) -> Text:
-    out = Text(end="")
+def _joined(parts: Sequence[Content], sep: Content) -> Content:
+    out = Content()
     for index, part in enumerate(parts):
         if index:
-            out.append_text(sep)
-        out.append_text(part)
+            out += sep
+        out += part
     return out
 
 
-def sync_line(sync: SyncStatus | None, error: str, now: datetime | None, tz: tzinfo | None,
-              palette: Palette) -> Text | None:
+def sync_line(sync: SyncStatus | None, error: str, now: datetime | None, tz: tzinfo | None) -> Content | None:
     """The `sync` line: mode (and fetch interval), last sync, pending local changes, the last error.
 
     Returns:
@@ -90,12 +89,12 @@ def sync_line(sync: SyncStatus | None, error: str, now: datetime | None, tz: tzi
     pending = try_parse_timestamp(sync.pending_since, zone)
     if not sync.has_remote and pending is None and not error:
         return None
-    muted = palette.muted
+    muted = MUTED
     mode = sync.mode or "manual"
-    parts: list[Text] = [safe_text(f"auto · fetch every {sync.fetch_interval_s or 30}s"
-                                   if mode == "auto" else mode, 40, style=palette.strong)]
+    parts: list[Content] = [safe_text(f"auto · fetch every {sync.fetch_interval_s or 30}s"
+                                   if mode == "auto" else mode, 40, style=STRONG)]
     if not sync.has_remote:
-        parts.append(styled("no remote", palette.error))
+        parts.append(styled("no remote", ERROR))
     elif last is None:
         parts.append(styled("never synced", muted))
     else:
@@ -104,44 +103,44 @@ def sync_line(sync: SyncStatus | None, error: str, now: datetime | None, tz: tzi
     ahead = sync.ahead or 0
     if pending is not None or ahead:
         since = f" since {pending.astimezone(zone):%H:%M}" if pending is not None else ""
-        parts.append(styled(f"{ahead} pending{since} — s pushes", palette.warn))
+        parts.append(styled(f"{ahead} pending{since} — s pushes", WARN))
     if sync.behind:
-        parts.append(styled(f"{sync.behind} behind", palette.accent))
+        parts.append(styled(f"{sync.behind} behind", ACCENT))
     if error:
-        parts.append(safe_text(f"✗ {error}", 160, style=palette.error))
+        parts.append(safe_text(f"✗ {error}", 160, style=ERROR))
     return _joined(parts, styled(" · ", muted))
 
 
-def _git_lines(out: _Lines, git: GitReading, palette: Palette) -> None:
-    sep = styled(" · ", palette.muted)
+def _git_lines(out: _Lines, git: GitReading) -> None:
+    sep = styled(" · ", MUTED)
     if git.error:
-        out.line("git", safe_text(f"✗ {git.error}", 160, style=palette.error))
+        out.line("git", safe_text(f"✗ {git.error}", 160, style=ERROR))
         return
     if not git.known:
         return
-    parts = [safe_text(git.branch or "(detached)", 40, style=palette.strong)]
+    parts = [safe_text(git.branch or "(detached)", 40, style=STRONG)]
     count = git.dirty_count
-    parts += [sep, safe_text(f"{count} dirty" if count else "clean", 20, style=palette.warn if count else palette.ok)]
+    parts += [sep, safe_text(f"{count} dirty" if count else "clean", 20, style=WARN if count else OK)]
     if git.ahead is not None or git.behind is not None:
         parts += [sep, safe_text(f"↑{git.ahead or 0} ↓{git.behind or 0}", 20)]
     if git.remote:
         synced = git.last_sync_age_s
         when = "never fetched" if git.last_sync is None else (
             f"fetched {_seconds(synced)} ago" if synced is not None else "fetched")
-        parts += [sep, safe_text(f"{git.remote} {when}", 60, style=palette.muted)]
+        parts += [sep, safe_text(f"{git.remote} {when}", 60, style=MUTED)]
     else:
-        parts += [sep, styled("no remote", palette.muted)]
+        parts += [sep, styled("no remote", MUTED)]
     out.line("git", *parts)
     if git.version:
-        out.line("", safe_text(git.version, 120, style=palette.muted))
+        out.line("", safe_text(git.version, 120, style=MUTED))
     if count and git.dirty:
         listed = git.dirty[:MAX_DIRTY]
         more = f" (+{count - len(listed)})" if count > len(listed) else ""
-        out.line("dirty", safe_text(", ".join(listed) + more, 200, style=palette.warn))
+        out.line("dirty", safe_text(", ".join(listed) + more, 200, style=WARN))
 
 
-def _pm2_lines(out: _Lines, pm2: Pm2Reading, palette: Palette) -> None:
-    ok, err, muted = palette.ok, palette.error, palette.muted
+def _pm2_lines(out: _Lines, pm2: Pm2Reading) -> None:
+    ok, err, muted = OK, ERROR, MUTED
     processes = pm2.processes
     if pm2.error and not processes:
         failed = pm2.available
@@ -150,7 +149,7 @@ def _pm2_lines(out: _Lines, pm2: Pm2Reading, palette: Palette) -> None:
         out.line("pm2", styled("no processes", muted))
     for index, proc in enumerate(processes[:MAX_LISTED]):
         online = proc.status == "online"
-        line_parts = [safe_text(proc.name, 24, style=palette.strong), Text(" ", end=""),
+        line_parts = [safe_text(proc.name, 24, style=STRONG), Content(" "),
                       safe_text(proc.status, 12, style=ok if online else err),
                       safe_text((f" up {_seconds(proc.uptime_s)}" if online else "")
                                 + f" ↻{proc.restarts} {proc.cpu}% {_size(proc.memory)}",
@@ -162,8 +161,8 @@ def _pm2_lines(out: _Lines, pm2: Pm2Reading, palette: Palette) -> None:
         out.line("", styled(f"… {len(processes) - MAX_LISTED} more", muted))
 
 
-def _ports_lines(out: _Lines, ports: PortsReading, palette: Palette) -> None:
-    ok, err, muted = palette.ok, palette.error, palette.muted
+def _ports_lines(out: _Lines, ports: PortsReading) -> None:
+    ok, err, muted = OK, ERROR, MUTED
     for index, entry in enumerate(ports.configured[:MAX_LISTED]):
         if entry.error:
             state = safe_text(f"✗ {entry.error}", 80, style=err)
@@ -186,15 +185,15 @@ def _ports_lines(out: _Lines, ports: PortsReading, palette: Palette) -> None:
         out.line("", safe_text(ports.note, 160, style=muted))
 
 
-def _system_line(out: _Lines, system: SystemReading, palette: Palette) -> None:
-    err = palette.error
+def _system_line(out: _Lines, system: SystemReading) -> None:
+    err = ERROR
     if system.error:
         out.line("system", safe_text(f"✗ {system.error}", 160, style=err))
         return
     if not system.known:
         return
     load, mem, disk = system.load, system.memory, system.disk
-    parts: list[Text] = []
+    parts: list[Content] = []
     if load.error:
         parts.append(safe_text(f"load ✗ {load.error}", 80, style=err))
     elif load.one is not None:
@@ -207,13 +206,13 @@ def _system_line(out: _Lines, system: SystemReading, palette: Palette) -> None:
         parts.append(safe_text(f"disk ✗ {disk.error}", 80, style=err))
     elif disk.percent is not None:
         parts.append(safe_text(f"disk {_percent(disk.percent)} ({_size(disk.free)} free)", 40))
-    out.line("system", _joined(parts, styled(" · ", palette.muted)) if parts else styled("unavailable", palette.muted))
+    out.line("system", _joined(parts, styled(" · ", MUTED)) if parts else styled("unavailable", MUTED))
 
 
-def render_env(state: EnvState | None, palette: Palette = PLAIN_PALETTE, note: str = "", *,
+def render_env(state: EnvState | None, note: str = "", *,
                sync: SyncStatus | None = None, sync_error: str = "", now: datetime | None = None,
-               tz: tzinfo | None = None) -> Text:
-    """The environment as Text (every value through safe_text).
+               tz: tzinfo | None = None) -> Content:
+    """The environment as Content (every value through safe_text).
 
     Args:
         state: the reading (`Brain.env`): host, instance, git, pm2, ports, system; or None.
@@ -224,23 +223,23 @@ def render_env(state: EnvState | None, palette: Palette = PLAIN_PALETTE, note: s
         now: the brain's time (ages).
         tz: the brain's display zone.
     """
-    out = _Lines(palette)
+    out = _Lines()
     if state is None:
         calm = not note or any(word in note for word in QUIET_NOTES)
-        out.line("env", safe_text(note or "collecting…", 200, style=palette.muted if calm else palette.error))
-        line = sync_line(sync, sync_error, now, tz, palette)
+        out.line("env", safe_text(note or "collecting…", 200, style=MUTED if calm else ERROR))
+        line = sync_line(sync, sync_error, now, tz)
         if line is not None:
             out.line("sync", line)
         return out.text
-    out.line("host", safe_text(state.hostname or "?", 60), styled(" · ", palette.muted),
+    out.line("host", safe_text(state.hostname or "?", 60), styled(" · ", MUTED),
              safe_text(state.instance or "?", 80))
-    _git_lines(out, state.git_reading, palette)
-    line = sync_line(sync, sync_error, now, tz, palette)
+    _git_lines(out, state.git_reading)
+    line = sync_line(sync, sync_error, now, tz)
     if line is not None:
         out.line("sync", line)
-    _pm2_lines(out, state.pm2_reading, palette)
-    _ports_lines(out, state.ports_reading, palette)
-    _system_line(out, state.system_reading, palette)
+    _pm2_lines(out, state.pm2_reading)
+    _ports_lines(out, state.ports_reading)
+    _system_line(out, state.system_reading)
     return out.text
 
 
@@ -248,13 +247,13 @@ class EnvPanel(Static):
     """Shows the environment; updated every few seconds by the app's thread worker."""
 
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002
-        super().__init__(Text("collecting…", end=""), id=id, markup=False)
+        super().__init__(Content("collecting…"), id=id, markup=False)
         self.state: EnvState | None = None
         self.note = ""
 
-    def show(self, state: EnvState | None, palette: Palette, note: str = "", *,
+    def show(self, state: EnvState | None, note: str = "", *,
              sync: SyncStatus | None = None, sync_error: str = "", now: datetime | None = None,
              tz: tzinfo | None = None) -> None:
         """Render `state` (None shows `note`) and the sync line."""
         self.state, self.note = state, note
-        self.update(render_env(state, palette, note, sync=sync, sync_error=sync_error, now=now, tz=tz))
+        self.update(render_env(state, note, sync=sync, sync_error=sync_error, now=now, tz=tz))

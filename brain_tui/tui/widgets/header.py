@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from rich.style import Style
-from rich.text import Text
+from textual.content import Content
 from textual.widgets import Static
 
 from brain_tui.core.attention import AttentionItem
@@ -15,20 +14,20 @@ from brain_tui.core.env import EnvState
 from brain_tui.core.model import BrainSnapshot
 from brain_tui.core.remote import SyncStatus
 
-from ..present import Palette, age, format_clock
+from ..present import age, format_clock
 from ..safe import safe_text, styled
+from ..styles import ACCENT, ERROR, MUTED, STRONG, WARN, with_style
 
 
 def sync_badge(
     sync: SyncStatus | None,
     snapshot: BrainSnapshot,
-    palette: Palette,
     *,
     error: str = "",
     busy: str = "",
     compact: bool = False,
     fetched_at: datetime | None = None,
-) -> Text:
+) -> Content:
     """The header's sync state: ahead/behind, the last sync, pending local changes, errors.
 
     Args:
@@ -42,37 +41,37 @@ def sync_badge(
             pending, the brain then matches the remote, so it counts as the last sync when newer.
 
     Returns:
-        A Text starting with a space, or an empty Text when the brain has no remote.
+        A Content starting with a space, or an empty Content when the brain has no remote.
     """
-    out = Text(end="")
+    out = Content()
     if sync is None or not sync.has_remote:
         return out
     ahead, behind = sync.ahead or 0, sync.behind or 0
     pending_since = try_parse_timestamp(sync.pending_since, snapshot.tz)
     last = try_parse_timestamp(sync.last_sync, snapshot.tz)
-    out.append(" " if compact else " ⇅ ", style=palette.muted)
-    out.append(f"↑{ahead}", style=palette.warn if ahead or pending_since else palette.muted)
-    out.append(f"↓{behind}" if compact else f" ↓{behind}", style=palette.accent if behind else palette.muted)
+    out += Content.styled(" " if compact else " ⇅ ", MUTED)
+    out += Content.styled(f"↑{ahead}", WARN if ahead or pending_since else MUTED)
+    out += Content.styled(f"↓{behind}" if compact else f" ↓{behind}", ACCENT if behind else MUTED)
     if busy:
-        out.append(" …" if compact else f" · {busy}…", style=palette.muted)
+        out += Content.styled(" …" if compact else f" · {busy}…", MUTED)
     elif error:
-        out.append(" ✗" if compact else " · ✗ ", style=palette.error)
+        out += Content.styled(" ✗" if compact else " · ✗ ", ERROR)
         if not compact:
-            out.append_text(safe_text(error, 24, style=palette.error))
+            out += safe_text(error, 24, style=ERROR)
     elif pending_since is not None or ahead:
         if compact:
-            out.append(" pending", style=palette.warn)
+            out += Content.styled(" pending", WARN)
         else:
             since = f" since {pending_since.astimezone(snapshot.tz):%H:%M}" if pending_since else ""
-            out.append(f" · {ahead} pending{since}", style=palette.warn)
+            out += Content.styled(f" · {ahead} pending{since}", WARN)
     else:
         # Nothing pending: a background fetch that brought the work tree to the remote tip is a sync too.
         moment = max((m for m in (last, fetched_at) if m is not None), default=None)
         if compact:
-            out.append(f" {age(moment, snapshot.now)} ago" if moment else " never synced", style=palette.muted)
+            out += Content.styled(f" {age(moment, snapshot.now)} ago" if moment else " never synced", MUTED)
         else:
-            out.append(f" · synced {age(moment, snapshot.now)} ago" if moment else " · never synced",
-                       style=palette.muted)
+            out = out.append_text(f" · synced {age(moment, snapshot.now)} ago" if moment else " · never synced",
+                                  style=MUTED)
     return out
 
 
@@ -82,7 +81,6 @@ def header_text(
     instance: str,
     branch: str,
     snapshot: BrainSnapshot,
-    palette: Palette,
     readonly: bool,
     hint: str = "",
     env: EnvState | None = None,
@@ -92,7 +90,7 @@ def header_text(
     sync_busy: str = "",
     fetched_at: datetime | None = None,
     queue: Sequence[AttentionItem] | None = None,
-) -> Text:
+) -> Content:
     """The header line.
 
     Args:
@@ -112,40 +110,40 @@ def header_text(
         queue: what needs the pilot (`Brain.attention`): counted, and those close to expiry.
     """
     compact = width < 100
-    left = styled("◆ " if compact else "◆ brain-tui ", palette.strong)
-    left.append_text(safe_text(brain_name, 30, style=palette.accent))
+    left = styled("◆ " if compact else "◆ brain-tui ", STRONG)
+    left += safe_text(brain_name, 30, style=ACCENT)
     if hint:
-        left.append_text(safe_text(f" ({hint})", 20, style=palette.muted))
-    left.append(" · ", style=palette.muted)
-    left.append_text(safe_text(instance.partition("@")[2] or instance if compact else instance, 40))
+        left += safe_text(f" ({hint})", 20, style=MUTED)
+    left += Content.styled(" · ", MUTED)
+    left += safe_text(instance.partition("@")[2] or instance if compact else instance, 40)
     if branch:
-        left.append(" · ⎇ ", style=palette.muted)
-        left.append_text(safe_text(branch, 30))
+        left += Content.styled(" · ⎇ ", MUTED)
+        left += safe_text(branch, 30)
     git = env.git_reading if env is not None else None
     if sync is not None:
-        left.append_text(sync_badge(sync, snapshot, palette, error=sync_error, busy=sync_busy, compact=compact,
-                                    fetched_at=fetched_at))
+        left = left.append(sync_badge(sync, snapshot, error=sync_error, busy=sync_busy, compact=compact,
+                                      fetched_at=fetched_at))
     elif git is not None and (git.ahead is not None or git.behind is not None):
-        left.append_text(safe_text(f" ↑{git.ahead or 0}↓{git.behind or 0}", 16, style=palette.muted))
+        left += safe_text(f" ↑{git.ahead or 0}↓{git.behind or 0}", 16, style=MUTED)
     if readonly:
-        left.append("  READ-ONLY", style=palette.warn)
+        left += Content.styled("  READ-ONLY", WARN)
     items = list(queue or ())
     expiring = sum(1 for item in items if item.warning)
-    right = Text(end="")
+    right = Content()
     if items:
-        right.append(f"⚑ {len(items)}" + ("  " if compact else " need you  "), style=palette.warn)
+        right += Content.styled(f"⚑ {len(items)}" + ("  " if compact else " need you  "), WARN)
     if expiring:
-        right.append(f"⏳ {expiring}" + ("  " if compact else " expiring  "), style=palette.error + Style(reverse=True))
+        right += Content.styled(f"⏳ {expiring}" + ("  " if compact else " expiring  "), with_style(ERROR, "reverse"))
     if snapshot.corrupt:
-        right.append(f"✗ {len(snapshot.corrupt)}" + ("  " if compact else " corrupt  "), style=palette.error)
+        right += Content.styled(f"✗ {len(snapshot.corrupt)}" + ("  " if compact else " corrupt  "), ERROR)
     clock = format_clock(snapshot.now, snapshot.tz)
-    right.append(clock[11:] if compact else clock, style=palette.strong)
-    gap = width - left.cell_len - right.cell_len
+    right += Content.styled(clock[11:] if compact else clock, STRONG)
+    gap = width - left.cell_length - right.cell_length
     if gap < 1:
-        left.truncate(max(10, width - right.cell_len - 1), overflow="ellipsis")
-        gap = max(1, width - left.cell_len - right.cell_len)
-    left.append(" " * gap)
-    left.append_text(right)
+        left = left.truncate(max(10, width - right.cell_length - 1), ellipsis=True)
+        gap = max(1, width - left.cell_length - right.cell_length)
+    left += " " * gap
+    left += right
     return left
 
 
@@ -153,14 +151,14 @@ class BrainHeader(Static):
     """One line at the top of every screen, drawn at its own width (a resize never loses the counters)."""
 
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002
-        super().__init__(Text("", end=""), id=id, markup=False)
+        super().__init__(Content(""), id=id, markup=False)
 
-    def render(self) -> Text:
+    def render(self) -> Content:
         """The app's header line for this widget's current width."""
         app = self.app
         line = getattr(app, "header_line", None)
         if line is None:
-            return Text("", end="")
+            return Content("")
         return line(app.snapshot, self.content_region.width or app.size.width - 2)  # type: ignore[attr-defined,no-any-return]
 
     def update_line(self) -> None:
@@ -172,4 +170,4 @@ class SelectionBar(Static):
     """One line above the footer: the full ID, status and story of the selected claim or signal."""
 
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002
-        super().__init__(Text("", end=""), id=id, markup=False)
+        super().__init__(Content(""), id=id, markup=False)

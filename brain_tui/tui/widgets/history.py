@@ -8,8 +8,9 @@ from textual.message import Message
 from brain_tui.core.locks import is_expired
 from brain_tui.core.model import BrainSnapshot, Claim
 
-from ..present import Palette, age, claim_matches, result_of, short_id, status_icon
+from ..present import age, claim_matches, result_of, short_id, status_icon
 from ..safe import safe_text
+from ..styles import ERROR, MUTED, STRONG
 from .table import Col, KeyedTable, Row
 
 #: Closed claims shown per history page (a DataTable of 10,000 rows costs ~0.9 s to mount).
@@ -27,7 +28,7 @@ class LocksTable(KeyedTable):
     )
 
 
-def lock_rows(snapshot: BrainSnapshot, palette: Palette, needle: str = "") -> list[Row]:
+def lock_rows(snapshot: BrainSnapshot, needle: str = "") -> list[Row]:
     """Rows of the locks table (expired locks are marked: `bsi lock cleanup` removes them)."""
     rows: list[Row] = []
     for lock in sorted(snapshot.locks, key=lambda item: item.file):
@@ -35,16 +36,16 @@ def lock_rows(snapshot: BrainSnapshot, palette: Palette, needle: str = "") -> li
             continue
         expired = is_expired(lock, snapshot.now)
         if lock.expires_at is None:
-            left = safe_text("—", 4, style=palette.muted)
+            left = safe_text("—", 4, style=MUTED)
         elif expired:
-            left = safe_text(f"{age(lock.expires_at, snapshot.now)} ago", 16, style=palette.error)
+            left = safe_text(f"{age(lock.expires_at, snapshot.now)} ago", 16, style=ERROR)
         else:
             left = safe_text(f"in {age(snapshot.now, lock.expires_at)}", 16)
         rows.append((lock.path, {
             "file": safe_text(lock.file, 200),
-            "holder": safe_text(short_id(lock.holder, snapshot.now, snapshot.tz), 60, style=palette.strong),
+            "holder": safe_text(short_id(lock.holder, snapshot.now, snapshot.tz), 60, style=STRONG),
             "left": left,
-            "generation": safe_text(str(lock.generation), 8, style=palette.muted),
+            "generation": safe_text(str(lock.generation), 8, style=MUTED),
         }))
     return rows
 
@@ -89,7 +90,7 @@ def finished_claims(snapshot: BrainSnapshot, needle: str = "") -> list[Claim]:
     return done
 
 
-def history_rows(snapshot: BrainSnapshot, palette: Palette, page: int, needle: str = "") -> tuple[list[Row], int]:
+def history_rows(snapshot: BrainSnapshot, page: int, needle: str = "") -> tuple[list[Row], int]:
     """One page of history rows, and how many finished claims there are in all."""
     done = finished_claims(snapshot, needle)
     rows: list[Row] = []
@@ -97,11 +98,11 @@ def history_rows(snapshot: BrainSnapshot, palette: Palette, page: int, needle: s
         result = result_of(claim)
         ended = claim.closed_at or claim.opened_at
         rows.append((claim.sess_id, {
-            "status": status_icon(claim.status, palette),
-            "id": safe_text(short_id(claim.sess_id, snapshot.now, snapshot.tz), 40, style=palette.muted),
+            "status": status_icon(claim.status),
+            "id": safe_text(short_id(claim.sess_id, snapshot.now, snapshot.tz), 40, style=MUTED),
             "scope": safe_text(claim.scope_text or "—", 200),
-            "when": safe_text(age(ended, snapshot.now), 10, style=palette.muted),
+            "when": safe_text(age(ended, snapshot.now), 10, style=MUTED),
             "result": safe_text(str(result.get("status") or claim.status), 12),
-            "story": safe_text(claim.story or "—", 200, style=palette.muted),
+            "story": safe_text(claim.story or "—", 200, style=MUTED),
         }))
     return rows, len(done)

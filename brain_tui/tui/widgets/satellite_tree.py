@@ -5,18 +5,23 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Mapping
 
+from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
+from textual.content import Content
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from brain_tui.core.model import BrainSnapshot, Claim
 
 from ..live import LiveMap, live_text
-from ..present import Palette, claim_matches, level_name, short_id, status_icon, ttl_left
+from ..present import claim_matches, level_name, short_id, status_icon, ttl_left
 from ..safe import safe_text
+from ..styles import ACCENT, ERROR, MUTED, STRONG, WARN, rich_text
 
 Shape = tuple[tuple[str, str | None], ...]
+#: The style Textual's Tree gives the expand/collapse icon (a click on it toggles the node).
+TOGGLE_STYLE = Style.from_meta({"toggle": True})
 
 
 def tree_roots(snapshot: BrainSnapshot) -> list[Claim]:
@@ -36,36 +41,36 @@ def tree_roots(snapshot: BrainSnapshot) -> list[Claim]:
     return roots
 
 
-def node_label(claim: Claim, snapshot: BrainSnapshot, palette: Palette, inside: int = 0,
-               live: LiveMap | None = None) -> Text:
+def node_label(claim: Claim, snapshot: BrainSnapshot, inside: int = 0,
+               live: LiveMap | None = None) -> Content:
     """One node: icon, short ID, level, gate marker, TTL left, children counts, and what waits below it."""
-    label = status_icon(claim.status, palette)
-    label.append(" ")
-    label.append_text(safe_text(short_id(claim.sess_id, snapshot.now, snapshot.tz), 40,
-                                style=palette.strong if not claim.is_terminal else palette.muted))
-    label.append(" ")
-    label.append_text(safe_text(level_name(claim), 10, style=palette.muted))
+    label = status_icon(claim.status)
+    label += " "
+    label = label.append(safe_text(short_id(claim.sess_id, snapshot.now, snapshot.tz), 40,
+                                   style=STRONG if not claim.is_terminal else MUTED))
+    label += " "
+    label += safe_text(level_name(claim), 10, style=MUTED)
     if claim.status == "waiting_human":
-        label.append(" ⚑ gate", style=palette.warn)
+        label += Content.styled(" ⚑ gate", WARN)
     if claim.status == "paused":
-        label.append(" paused", style=palette.accent)
+        label += Content.styled(" paused", ACCENT)
     if not claim.is_terminal:
-        label.append(" ")
-        label.append_text(ttl_left(claim, snapshot.now, palette))
+        label += " "
+        label += ttl_left(claim, snapshot.now)
     session = (live or {}).get(claim.sess_id)
     if session is not None:
-        label.append(" ")
-        label.append_text(live_text(session, snapshot.now, palette, short=True))
+        label += " "
+        label += live_text(session, snapshot.now, short=True)
     children = snapshot.children(claim.sess_id)
     if children:
         counts = Counter(c.status for c in children)
         done = sum(counts[s] for s in ("closed", "failed", "released"))
-        label.append(f" [{done}/{len(children)} done", style=palette.muted)
+        label += Content.styled(f" [{done}/{len(children)} done", MUTED)
         if counts["failed"]:
-            label.append(f", {counts['failed']} failed", style=palette.error)
-        label.append("]", style=palette.muted)
+            label += Content.styled(f", {counts['failed']} failed", ERROR)
+        label += Content.styled("]", MUTED)
     if inside:
-        label.append(f" ⚑{inside} inside", style=palette.warn)
+        label += Content.styled(f" ⚑{inside} inside", WARN)
     return label
 
 
@@ -88,6 +93,25 @@ class SatelliteTree(Tree[str]):
         self._collapsed: set[str] = set()
         self._claim_nodes: dict[str, TreeNode[str]] = {}
 
+    def process_label(self, label: str | Text | Content) -> Text | Content:  # type: ignore[override]
+        """Keep a `Content` label as it is: `render_label` draws it in the current theme's colours."""
+        if isinstance(label, Content):
+            return label.split()[0] if "\n" in label.plain else label
+        return super().process_label(label)
+
+    def render_label(self, node: TreeNode[str], base_style: Style, style: Style) -> Text:
+        """A node's line: its `Content` label with the theme's `$variables` resolved now (Tree draws Rich Text)."""
+        label = node.label
+        if not isinstance(label, Content):
+            return super().render_label(node, base_style, style)
+        text = rich_text(label, no_wrap=None, overflow=None)
+        text.stylize(style)
+        if node.allow_expand:
+            prefix = (self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE, base_style + TOGGLE_STYLE)
+        else:
+            prefix = ("", base_style)
+        return Text.assemble(prefix, text)
+
     @property
     def selected_id(self) -> str | None:
         """The session ID under the cursor."""
@@ -108,7 +132,7 @@ class SatelliteTree(Tree[str]):
         """Forget an expanded node."""
         self._collapsed.discard(event.node.data or "")
 
-    def update_tree(self, snapshot: BrainSnapshot, palette: Palette, needle: str = "",
+    def update_tree(self, snapshot: BrainSnapshot, needle: str = "",
                     waiting: Mapping[str, int] | None = None, live: LiveMap | None = None) -> None:
         """Show the trees of `snapshot`; labels change in place when the shape is unchanged.
 
@@ -139,13 +163,13 @@ class SatelliteTree(Tree[str]):
         labels = {}
         for c, _ in order:
             own = counts.get(c.sess_id, 0) - sum(counts.get(k.sess_id, 0) for k in snapshot.children(c.sess_id))
-            labels[c.sess_id] = node_label(c, snapshot, palette, inside=counts.get(c.sess_id, 0) - own,
+            labels[c.sess_id] = node_label(c, snapshot, inside=counts.get(c.sess_id, 0) - own,
                                           live=live)
         if shape == self._shape:
             for sess_id, label in labels.items():
                 node = self._claim_nodes.get(sess_id)
-                if node is not None and node.label != label:
-                    node.set_label(label)
+                if node is not None and not _same_label(node.label, label):
+                    node.set_label(label)  # type: ignore[arg-type]  # Content: see process_label
             return
         keep_cursor = self.selected_id
         self.clear()
@@ -154,7 +178,7 @@ class SatelliteTree(Tree[str]):
             parent_node = self._claim_nodes.get(parent) if parent else self.root
             if parent_node is None:
                 continue
-            node = parent_node.add(labels[sess_id], data=sess_id, expand=sess_id not in self._collapsed)
+            node = parent_node.add(labels[sess_id], data=sess_id, expand=sess_id not in self._collapsed)  # type: ignore[arg-type]
             self._claim_nodes[sess_id] = node
         for node in self._claim_nodes.values():
             if not node.children:
@@ -176,6 +200,11 @@ class SatelliteTree(Tree[str]):
     def node_ids(self) -> list[str]:
         """Session IDs shown, in tree order."""
         return [sess_id for sess_id, _ in self._shape]
+
+
+def _same_label(shown: object, label: Content) -> bool:
+    """True when a node already shows `label` (text and styles: `==` on Content compares the text only)."""
+    return isinstance(shown, Content) and shown.is_same(label)
 
 
 def _matching_branches(order: list[tuple[Claim, str | None]], match: Callable[[Claim], bool]) -> set[str]:

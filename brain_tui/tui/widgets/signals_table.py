@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from brain_tui.core.model import BrainSnapshot, Signal
 
-from ..present import SIGNAL_STATE_ICONS, Palette, age, short_party, signal_matches
+from ..present import SIGNAL_STATE_ICONS, age, short_party, signal_matches
 from ..safe import safe_text, styled
+from ..styles import MUTED, WARN, role
 from .table import Col, KeyedTable, Row
 
 #: At most this many delivered signals are listed under the pending ones.
@@ -32,21 +33,21 @@ def ordered_signals(snapshot: BrainSnapshot, needle: str = "") -> list[Signal]:
     return pending + delivered[:MAX_DELIVERED]
 
 
-def signal_rows(snapshot: BrainSnapshot, palette: Palette, brain_name: str, needle: str = "") -> list[Row]:
+def signal_rows(snapshot: BrainSnapshot, brain_name: str, needle: str = "") -> list[Row]:
     """Rows of the signals table."""
     rows: list[Row] = []
     for sig in ordered_signals(snapshot, needle):
-        icon, role = SIGNAL_STATE_ICONS.get(sig.state, ("?", "muted"))
-        type_style = palette.warn if sig.state == "pending" and sig.type in ("BLOCKED_ON", "HUMAN_GATE") else None
+        icon, role_name = SIGNAL_STATE_ICONS.get(sig.state, ("?", "muted"))
+        type_style = WARN if sig.state == "pending" and sig.type in ("BLOCKED_ON", "HUMAN_GATE") else None
         route = safe_text(short_party(sig.sender, snapshot, brain_name, slug_only=True), 60)
-        route.append("→")
-        route.append_text(safe_text(short_party(sig.to, snapshot, brain_name, slug_only=True), 60))
+        route += "→"
+        route += safe_text(short_party(sig.to, snapshot, brain_name, slug_only=True), 60)
         muted = sig.state != "pending"
         rows.append((sig.sig_id, {
-            "state": styled(icon, palette.role(role)),
-            "type": safe_text(sig.type, 24, style=type_style or (palette.muted if muted else None)),
-            "age": safe_text(age(sig.created_at, snapshot.now), 10, style=palette.muted),
+            "state": styled(icon, role(role_name)),
+            "type": safe_text(sig.type, 24, style=type_style or (MUTED if muted else None)),
+            "age": safe_text(age(sig.created_at, snapshot.now), 10, style=MUTED),
             "route": route,
-            "payload": safe_text(sig.payload or "—", 240, style=palette.muted if muted else None),
+            "payload": safe_text(sig.payload or "—", 240, style=MUTED if muted else None),
         }))
     return rows

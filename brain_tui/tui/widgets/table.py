@@ -1,6 +1,8 @@
 """KeyedTable: a DataTable updated by row key, whose cursor stays on the same row across refreshes.
 
-Rows are given as ``(key, {column: Text})``. When the keys and their order are
+Rows are given as ``(key, {column: Content})``; each cell is drawn through
+`styles.ThemedCell`, so its ``$variable`` styles take the current theme's
+colours whenever the table draws (a theme change redraws, nothing is rebuilt). When the keys and their order are
 unchanged only the cells that differ are updated; otherwise the table is
 rebuilt and the cursor goes back to the row with the same key (dolphie's
 pattern). Columns adapt to the width: a column may ask for a minimum table
@@ -17,8 +19,11 @@ from dataclasses import dataclass
 
 from rich.text import Text
 from textual.binding import Binding
+from textual.content import Content
 from textual.events import Resize
 from textual.widgets import DataTable
+
+from ..styles import ThemedCell
 
 
 @dataclass(frozen=True)
@@ -56,15 +61,17 @@ class Col:
         return self.width
 
 
+#: The cell of a column a row has nothing for.
+EMPTY = Content("")
 #: From this table width on, columns take their `wide_width`.
 WIDE = 100
 
 
-Row = tuple[str, dict[str, Text]]
+Row = tuple[str, dict[str, Content]]
 
 
-class KeyedTable(DataTable[Text]):
-    """A DataTable of Text cells updated in place by row key."""
+class KeyedTable(DataTable[ThemedCell]):
+    """A DataTable of Content cells updated in place by row key."""
 
     BINDINGS = [
         Binding("j", "cursor_down", "Down", show=False, id="table-j"),
@@ -113,7 +120,7 @@ class KeyedTable(DataTable[Text]):
 
     def _share(self, flex: list[Col], room: int) -> dict[str, int]:
         """Split `room` between the flex columns by weight; a column never takes more than its longest cell."""
-        need = {c.key: max([c.min_width, len(c.label)] + [cells[c.key].cell_len for _, cells in self._keyed_rows
+        need = {c.key: max([c.min_width, len(c.label)] + [cells[c.key].cell_length for _, cells in self._keyed_rows
                                                           if c.key in cells]) for c in flex}
         given: dict[str, int] = {}
         left = list(flex)
@@ -217,7 +224,7 @@ class KeyedTable(DataTable[Text]):
             for key, cells in rows:
                 before = previous.get(key, {})
                 for column in shown:
-                    value = cells.get(column, Text(""))
+                    value = cells.get(column, EMPTY)
                     old = before.get(column)
                     if old is None or not _same(old, value):
                         self.update_cell(key, column, self._fit(column, value))
@@ -234,20 +241,19 @@ class KeyedTable(DataTable[Text]):
             self.clear()
         columns = [key for key, _ in layout]
         for key, cells in self._keyed_rows:
-            self.add_row(*(self._fit(column, cells.get(column, Text(""))) for column in columns), key=key)
+            self.add_row(*(self._fit(column, cells.get(column, EMPTY)) for column in columns), key=key)
         if keep is not None and self.select_key(keep):
             return
         if self.row_count:
             self.move_cursor(row=min(max(old_row, 0), self.row_count - 1), animate=False)
 
-    def _fit(self, column: str, cell: Text) -> Text:
-        """A `keep_end` column's cell cut at its start to the column's width."""
+    def _fit(self, column: str, cell: Content) -> ThemedCell:
+        """The cell as drawn: a `keep_end` column's cell cut at its start to the column's width."""
         width = dict(self._shown).get(column)
         col = next((c for c in self.COLUMNS if c.key == column), None)
-        if col is None or not col.keep_end or width is None or cell.cell_len <= width:
-            return cell
-        cut = cell[len(cell.plain) - (width - 1):]
-        return Text("…", style=cell.style, end="") + cut
+        if col is None or not col.keep_end or width is None or cell.cell_length <= width:
+            return ThemedCell(cell)
+        return ThemedCell(Content("…") + cell[len(cell.plain) - (width - 1):])
 
     @property
     def row_keys(self) -> list[str]:
@@ -255,7 +261,7 @@ class KeyedTable(DataTable[Text]):
         return [key for key, _ in self._keyed_rows]
 
 
-def _sort_key(cell: Text | None) -> tuple[int, float, str]:
+def _sort_key(cell: Content | None) -> tuple[int, float, str]:
     """Numbers (and durations such as 1h20m) sort by value, the rest by text; empty cells last."""
     plain = cell.plain.strip() if cell is not None else ""
     if not plain or plain == "—":
@@ -278,6 +284,6 @@ def _minutes(text: str) -> float | None:
     return -value if sign else value
 
 
-def _same(a: Text, b: Text) -> bool:
-    """True when two cells render the same (text, spans and base style)."""
-    return a.plain == b.plain and a.spans == b.spans and a.style == b.style
+def _same(a: Content, b: Content) -> bool:
+    """True when two cells render the same (text and spans: `==` on Content compares the text only)."""
+    return a.is_same(b)
