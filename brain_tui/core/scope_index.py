@@ -254,8 +254,6 @@ class ScopeIndex:
             for owners in node.sections.values():
                 for owner, index in owners.items():
                     hit(owner, index, PARENT_CHILD)
-            for owner, index in node.subtree_hits():
-                hit(owner, index, PARENT_CHILD)
         elif query.kind == FILE:
             for owner, index in node.dirs.items():
                 hit(owner, index, DIRECT)
@@ -271,9 +269,9 @@ class ScopeIndex:
                 hit(owner, index, SECTION_OVERLAP)
             for owner, index in node.sections.get(query.section_key, {}).items():
                 hit(owner, index, SECTION_OVERLAP)
-        if query.kind != DIR:  # a file or section with entries below its path is a folder
-            for owner, index in node.subtree_hits():
-                hit(owner, index, PARENT_CHILD)
+        # Everything below: a dir holds it, and a file or section with entries below its path is a folder.
+        for owner, index in node.subtree_hits():
+            hit(owner, index, PARENT_CHILD)
 
     def conflicts_with(self, entries: Sequence[ScopeEntry]) -> list[tuple[str, str]]:
         """List the owners whose entries intersect the given scope.
