@@ -239,7 +239,6 @@ def unclaimed_free(index: dict[str, Any], rel: str) -> bool:
     rel = path_key(rel)
     if not _plain(rel):
         return False
-    parts = rel.split("/")
     for claim in index["claims"].values():
         if claim["search"]:
             continue
@@ -249,10 +248,8 @@ def unclaimed_free(index: dict[str, Any], rel: str) -> bool:
             if not isinstance(entry, list) or len(entry) != 2 or entry[0] not in _KINDS:
                 return False
             kind, path = entry
-            if kind == "global" or (kind == "dir" and (rel.startswith(path + "/") or path in (
-                    "/".join(parts[:i]) for i in range(1, len(parts) + 1)))) or (kind != "dir" and rel == path):
-                return False
-            if kind == "dir" and path.startswith(rel + "/"):
+            # Any entry on the path, above it or below it (a file with something below it is a folder).
+            if kind == "global" or rel == path or rel.startswith(path + "/") or path.startswith(rel + "/"):
                 return False
     return True
 

@@ -374,7 +374,11 @@ def overlap(a: ScopeEntry, b: ScopeEntry) -> str | None:
       with the same path are also treated as direct: one of the two spellings
       is wrong and the safe answer is a conflict);
     * ``"parent/child"``: one side is global (not both), or a dir contains the
-      other entry (a dir also contains the sections of a file of the same path);
+      other entry (a dir also contains the sections of a file of the same path),
+      or a file or section entry has another entry below its path (a path with
+      something below it is a folder, whatever the entry says: ``notes`` read
+      as a file where ``Notes/`` is a folder on a case-sensitive machine is that
+      folder on macOS);
     * ``"section"``: a file and a section of it, or the same section (titles
       compared by :attr:`ScopeEntry.section_key`).
 
@@ -391,19 +395,13 @@ def overlap(a: ScopeEntry, b: ScopeEntry) -> str | None:
     """
     if a.kind == GLOBAL or b.kind == GLOBAL:
         return DIRECT if a.kind == b.kind else PARENT_CHILD
-    if a.kind == DIR and b.kind == DIR:
-        if a.key == b.key:
-            return DIRECT
-        if is_below(a.key, b.key) or is_below(b.key, a.key):
-            return PARENT_CHILD
-        return None
-    if a.kind == DIR or b.kind == DIR:
-        folder, other = (a, b) if a.kind == DIR else (b, a)
-        if other.key == folder.key:
-            return DIRECT if other.kind == FILE else PARENT_CHILD
-        return PARENT_CHILD if is_below(folder.key, other.key) else None
     if a.key != b.key:
-        return None
+        return PARENT_CHILD if is_below(a.key, b.key) or is_below(b.key, a.key) else None
+    if a.kind == DIR or b.kind == DIR:
+        if a.kind == b.kind:
+            return DIRECT
+        other = b if a.kind == DIR else a
+        return DIRECT if other.kind == FILE else PARENT_CHILD
     if a.kind == FILE and b.kind == FILE:
         return DIRECT
     if a.kind == SECTION and b.kind == SECTION:

@@ -78,9 +78,10 @@ class ScopeIndex:
 
     Owners (claim IDs) are added with their entries. Globals are kept apart;
     every other entry sits on the trie node of its path. A query walks the
-    path components of each of its entries (ancestor nodes hold the dirs that
-    contain it, the last node holds equal files, dirs and sections); a dir
-    query also visits the subtree below it. The result equals
+    path components of each of its entries (ancestor nodes hold the entries
+    that contain it — a file with something below it is a folder — the last
+    node holds equal files, dirs and sections); every query also visits the
+    subtree below it. The result equals
     :func:`scopes_overlap` against every owner, overlap kind included.
     """
 
@@ -224,9 +225,14 @@ class ScopeIndex:
             if found is None:
                 return hits
             node = found
-            if depth < last:
+            if depth < last:  # every entry on an ancestor holds the query (a file there is a folder)
                 for owner, index in node.dirs.items():
                     hit(owner, index, PARENT_CHILD)
+                for owner, index in node.files.items():
+                    hit(owner, index, PARENT_CHILD)
+                for owners in node.sections.values():
+                    for owner, index in owners.items():
+                        hit(owner, index, PARENT_CHILD)
                 continue
             self._hits_at(node, query, hit)
         return hits
@@ -265,6 +271,9 @@ class ScopeIndex:
                 hit(owner, index, SECTION_OVERLAP)
             for owner, index in node.sections.get(query.section_key, {}).items():
                 hit(owner, index, SECTION_OVERLAP)
+        if query.kind != DIR:  # a file or section with entries below its path is a folder
+            for owner, index in node.subtree_hits():
+                hit(owner, index, PARENT_CHILD)
 
     def conflicts_with(self, entries: Sequence[ScopeEntry]) -> list[tuple[str, str]]:
         """List the owners whose entries intersect the given scope.

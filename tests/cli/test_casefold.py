@@ -97,3 +97,12 @@ def test_a_corrupt_lock_file_of_a_respelled_path_refuses_the_lock(brain: Path) -
     refused = run_bsi("lock", "acquire", "README.md", sess, brain=brain)
     assert refused.code == 65 and "locks/readme.md.yml" in refused.err and "corrupt" in refused.err, refused.err
     assert not (brain / "locks" / "README.md.yml").exists()
+
+
+def test_a_path_read_as_a_file_on_linux_meets_the_folder_below_it(brain: Path) -> None:
+    (brain / "Notes").mkdir()
+    (brain / "Notes" / "x.md").write_text("# x\n")
+    holder = open_claim(brain, "--scope", "Notes/x.md", "--slug", "first")
+    run = run_bsi("--json", "claim", "open", "--scope", "notes", "--slug", "second", brain=brain)
+    assert run.code == 10 and [c["sess_id"] for c in run.json()["conflicts"]] == [holder], run.err
+    assert run.json()["conflicts"][0]["overlap"] == "parent/child"

@@ -69,7 +69,7 @@ def test_the_index_shortcut_never_says_go_to_a_respelled_path_the_core_refuses(b
     index = hook_index.build(brain, snapshot, b.config)
     now = b.now().timestamp()
     rels = ["src/a.py", "SRC/a.py", "Src/LOCKED.py", "src/locked.py", "plan.md", "PLAN.MD", "team/x.md",
-            "TEAM/x.md", "Team/Agents/x.md", "AGENTS/x.md", "free.md", "CLAIMS/x.yml"]
+            "TEAM/x.md", "Team/Agents/x.md", "AGENTS/x.md", "free.md", "CLAIMS/x.yml", "Plan.md/x", "SRC", "team"]
     for claim_id in (sess, pilot, sat):
         for rel in rels:
             if hook_index.may_write(index, claim_id, rel, now):
@@ -82,7 +82,7 @@ def test_the_index_shortcut_never_says_go_to_a_respelled_path_the_core_refuses(b
     for rel in rels:
         if hook_index.unclaimed_free(index, rel):
             assert find_conflicts(snapshot, parse_scope([rel], brain)) == [], rel
-    for rel in ("SRC/a.py", "TEAM/x.md", "team/x.md", "PLAN.MD"):
+    for rel in ("SRC/a.py", "TEAM/x.md", "team/x.md", "PLAN.MD", "plan.md/x", "SRC", "team"):
         assert not hook_index.unclaimed_free(index, rel), rel
     assert hook_index.unclaimed_free(index, "free.md")
 

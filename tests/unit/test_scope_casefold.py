@@ -8,6 +8,7 @@ paths (pairwise rule, `ScopeIndex`, coverage, duplicates) folds the same way; th
 from __future__ import annotations
 
 import unicodedata
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -194,3 +195,25 @@ def test_protocol_paths_and_the_brain_folder_fold() -> None:
     assert brain_relative("/Users/me/brain", "/users/me/brain") == ""
     assert brain_relative("/Users/me/brain", "/Users/me/brainx/x.md") is None
     assert brain_relative("/Users/me/brain", "/Users/me") is None
+
+
+# ------------------------------------------------------------------ a "file" with something below it is a folder
+
+@FAST
+@given(st.data(), _PATH, _COMPONENT, st.sampled_from(["file", "section"]))
+def test_a_file_entry_meets_every_entry_below_its_path(data: st.DataObject, path: str, tail: str, kind: str) -> None:
+    upper = F(path) if kind == "file" else S(path, "Intro")
+    below = data.draw(respelled(path)) + "/" + tail
+    for other in (F(below), D(below), S(below, "Intro")):
+        assert overlap(upper, other) == "parent/child"
+        assert overlap(other, upper) == "parent/child"
+    assert overlap(upper, F(path + "x/" + tail)) is None  # component boundary kept
+
+
+def test_a_path_parsed_as_a_file_on_linux_still_meets_the_folder_below_it(tmp_path: Path) -> None:
+    (tmp_path / "Notes").mkdir()
+    linux_reading = parse_entry("notes", tmp_path)  # case-sensitive: no folder `notes`, so a file
+    assert overlap(linux_reading, parse_entry("Notes/x.md", tmp_path)) == "parent/child"
+    index = ScopeIndex()
+    index.add("sess-a", [parse_entry("Notes/x.md", tmp_path)])
+    assert index.conflicts_with([linux_reading]) == [("sess-a", "parent/child")]
