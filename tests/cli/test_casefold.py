@@ -106,3 +106,11 @@ def test_a_path_read_as_a_file_on_linux_meets_the_folder_below_it(brain: Path) -
     run = run_bsi("--json", "claim", "open", "--scope", "notes", "--slug", "second", brain=brain)
     assert run.code == 10 and [c["sess_id"] for c in run.json()["conflicts"]] == [holder], run.err
     assert run.json()["conflicts"][0]["overlap"] == "parent/child"
+
+
+def test_a_search_claim_never_writes_a_respelled_file_another_claim_holds(brain: Path) -> None:
+    holder = open_claim(brain, "--scope", "todo.md", "--slug", "holder")
+    search = open_claim(brain, "--scope", "*", "--satellite-type", "search", "--slug", "search")
+    refused = run_bsi("--json", "preflight", "check", search, "TODO.md", brain=brain)
+    assert refused.code == 1 and holder in refused.err, refused.err
+    assert run_bsi("preflight", "check", search, "other.md", brain=brain).code == 0
