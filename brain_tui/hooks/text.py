@@ -3,35 +3,26 @@
 What an agent reads from a hook is context for a model. Claim and signal
 text comes from other sessions and is hostile: it is cut short, its control,
 bidi and zero-width characters are shown as visible placeholders (``⟨ESC⟩``,
-``⟨U+202E⟩``) and newlines are folded, so it can neither hide text, nor
+``⟨U+202E⟩``; the set is core/text_safety.py's, as on the cockpit's screen)
+and newlines are folded, so it can neither hide text, nor
 fake a line of the message, nor reach a terminal as an escape sequence.
 """
 
 from __future__ import annotations
 
-import unicodedata
+from brain_tui.core import text_safety
 
 ELLIPSIS = "…"
-_C0 = ("NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL", "BS", "HT", "LF", "VT", "FF", "CR", "SO", "SI",
-       "DLE", "DC1", "DC2", "DC3", "DC4", "NAK", "SYN", "ETB", "CAN", "EM", "SUB", "ESC", "FS", "GS", "RS", "US")
-_EXTRA = frozenset({0x2028, 0x2029, 0x115F, 0x1160, 0x3164, 0xFFA0, 0x034F})
 
 
-def _placeholder(char: str) -> str | None:
-    code = ord(char)
-    if code in (0x09, 0x0A, 0x0D):
+def placeholder(char: str) -> str | None:
+    """The placeholder of one character in a hook message (a tab or newline folds into a space).
+
+    The hidden set is core/text_safety.py's, the same as on the cockpit's screen.
+    """
+    if char in "\t\n\r":
         return " "
-    if code < 0x20:
-        return f"⟨{_C0[code]}⟩"
-    if code == 0x7F:
-        return "⟨DEL⟩"
-    if 0x80 <= code <= 0x9F:
-        return f"⟨U+{code:04X}⟩"
-    if code < 0xA0:
-        return None
-    if code in _EXTRA or unicodedata.category(char) in ("Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
-        return f"⟨U+{code:04X}⟩"
-    return None
+    return text_safety.placeholder(char)
 
 
 def fact(value: object, limit: int = 120) -> str:
@@ -45,7 +36,7 @@ def fact(value: object, limit: int = 120) -> str:
     out: list[str] = []
     size = 0
     for char in text[: limit * 4]:
-        shown = _placeholder(char) if (ord(char) < 0x20 or ord(char) >= 0x7F) else None
+        shown = placeholder(char) if (ord(char) < 0x20 or ord(char) >= 0x7F) else None
         piece = char if shown is None else shown
         out.append(piece)
         size += len(piece)

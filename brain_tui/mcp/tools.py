@@ -30,7 +30,7 @@ MAX_TEXT = 4000
 
 def inert(value: Any, limit: int = MAX_TEXT) -> Any:
     """`value` with every string made inert: control/bidi/zero-width characters as placeholders, cut at `limit`."""
-    from brain_tui.hooks.text import _placeholder
+    from brain_tui.hooks.text import placeholder
 
     if isinstance(value, str):
         out = []
@@ -39,7 +39,7 @@ def inert(value: Any, limit: int = MAX_TEXT) -> Any:
             if code in (0x0A, 0x09):
                 out.append(char)
                 continue
-            shown = _placeholder(char) if (code < 0x20 or code >= 0x7F) else None
+            shown = placeholder(char) if (code < 0x20 or code >= 0x7F) else None
             out.append(char if shown is None else shown)
         text = "".join(out)
         return text + "…" if len(value) > limit else text

@@ -11,19 +11,19 @@ few APIs that only take strings, always used with ``markup=False``):
   placeholders such as ``⟨ESC⟩``, so no escape sequence from the data can reach
   the terminal;
 - bidi overrides/isolates/marks, zero-width characters and every other
-  invisible "format" character (Unicode category Cf), line/paragraph
-  separators and lone surrogates become ``⟨U+202E⟩``-style placeholders;
+  invisible character become ``⟨U+202E⟩``-style placeholders — the set is
+  core/text_safety.py's, the same for hook messages and MCP results;
 - long fields are truncated with an ellipsis.
 """
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterator
-from functools import lru_cache
 
 from rich.cells import cell_len
 from textual.content import Content
+
+from brain_tui.core.text_safety import placeholder
 
 from .styles import PLACEHOLDER, with_style
 
@@ -32,44 +32,6 @@ DEFAULT_MAX_LEN = 240
 ELLIPSIS = "…"
 #: The style of a placeholder: reversed, so it can never pass for real text.
 PLACEHOLDER_STYLE = PLACEHOLDER
-
-_C0_NAMES = (
-    "NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL", "BS", "HT", "LF", "VT", "FF", "CR", "SO", "SI",
-    "DLE", "DC1", "DC2", "DC3", "DC4", "NAK", "SYN", "ETB", "CAN", "EM", "SUB", "ESC", "FS", "GS", "RS", "US",
-)
-_C1_NAMES = {0x85: "NEL", 0x90: "DCS", 0x9B: "CSI", 0x9C: "ST", 0x9D: "OSC", 0x9E: "PM", 0x9F: "APC"}
-#: Characters shown as placeholders although their category is not Cf/Cc.
-_EXTRA_INVISIBLE = frozenset({
-    0x2028, 0x2029,  # line / paragraph separator (Zl, Zp)
-    0x115F, 0x1160, 0x3164, 0xFFA0,  # Hangul fillers (render as blank)
-    0x034F,  # combining grapheme joiner
-})
-
-
-@lru_cache(maxsize=512)
-def placeholder_for(char: str) -> str | None:
-    """The visible placeholder of one character, or None when it may be shown as is.
-
-    Args:
-        char: one character.
-
-    Returns:
-        ``⟨ESC⟩`` for a named control, ``⟨U+202E⟩`` for other invisible or
-        direction-changing characters, None for ordinary text.
-    """
-    code = ord(char)
-    if code < 0x20:
-        return f"⟨{_C0_NAMES[code]}⟩"
-    if code == 0x7F:
-        return "⟨DEL⟩"
-    if 0x80 <= code <= 0x9F:
-        return f"⟨{_C1_NAMES.get(code, f'U+{code:04X}')}⟩"
-    if code < 0xA0:
-        return None
-    if code in _EXTRA_INVISIBLE or unicodedata.category(char) in ("Cf", "Cs", "Zl", "Zp"):
-        return f"⟨U+{code:04X}⟩"
-    return None
-
 
 def _pieces(value: str, multiline: bool) -> Iterator[tuple[str, bool]]:
     """Split `value` into (text, is_placeholder) runs."""
@@ -87,7 +49,7 @@ def _pieces(value: str, multiline: bool) -> Iterator[tuple[str, bool]]:
         if char == "\t":
             run.append(char if multiline else " ")
             continue
-        marker = placeholder_for(char)
+        marker = placeholder(char)  # the one rule of what is hidden (core/text_safety.py)
         if marker is None:
             run.append(char)
             continue

@@ -1,0 +1,65 @@
+"""The characters brain text may not show as they are, and the visible placeholder of each (SPEC 15).
+
+Claim and signal text is written by other sessions and is hostile wherever it
+is shown: on the cockpit's screen (tui/safe.py), in a hook message or an MCP
+result (hooks/text.py). Every front-end asks `placeholder` here, so the set of
+hidden characters is decided once:
+
+- C0 controls, DEL and C1 controls: they move the cursor, ring, or start an
+  escape sequence (``⟨ESC⟩``, ``⟨DEL⟩``, ``⟨CSI⟩``, …);
+- every "format" character (Unicode category Cf: bidi overrides and isolates,
+  zero-width spaces and joiners, tag characters), lone surrogates (Cs),
+  private-use (Co) and unassigned (Cn) code points, line and paragraph
+  separators (Zl, Zp), and a few letters and marks that draw as nothing
+  (Hangul fillers, the combining grapheme joiner): they can hide or reorder
+  text, or take a width no terminal agrees on (``⟨U+202E⟩``).
+
+What a front-end does with newlines and tabs is its own choice (the cockpit
+keeps them in detail views, a hook folds them into spaces): it handles them
+before it asks here; asked, they are controls like the others.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import lru_cache
+
+#: The names of the C0 controls, by code.
+C0_NAMES = (
+    "NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL", "BS", "HT", "LF", "VT", "FF", "CR", "SO", "SI",
+    "DLE", "DC1", "DC2", "DC3", "DC4", "NAK", "SYN", "ETB", "CAN", "EM", "SUB", "ESC", "FS", "GS", "RS", "US",
+)
+#: The C1 controls shown by name (the others as ``⟨U+0080⟩``): the ones terminals act on.
+C1_NAMES = {0x85: "NEL", 0x90: "DCS", 0x9B: "CSI", 0x9C: "ST", 0x9D: "OSC", 0x9E: "PM", 0x9F: "APC"}
+#: Unicode categories that are never shown as they are.
+HIDDEN_CATEGORIES = frozenset({"Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+#: Characters of other categories that draw as nothing.
+EXTRA_INVISIBLE = frozenset({
+    0x115F, 0x1160, 0x3164, 0xFFA0,  # Hangul fillers (letters that render blank)
+    0x034F,  # combining grapheme joiner
+})
+
+
+@lru_cache(maxsize=4096)
+def placeholder(char: str) -> str | None:
+    """The visible placeholder of one character, or None when it may be shown as it is.
+
+    Args:
+        char: one character.
+
+    Returns:
+        ``⟨ESC⟩`` for a named control, ``⟨U+202E⟩`` for another control or an
+        invisible or direction-changing character, None for ordinary text.
+    """
+    code = ord(char)
+    if code < 0x20:
+        return f"⟨{C0_NAMES[code]}⟩"
+    if code == 0x7F:
+        return "⟨DEL⟩"
+    if 0x80 <= code <= 0x9F:
+        return f"⟨{C1_NAMES.get(code, f'U+{code:04X}')}⟩"
+    if code < 0xA0:
+        return None
+    if code in EXTRA_INVISIBLE or unicodedata.category(char) in HIDDEN_CATEGORIES:
+        return f"⟨U+{code:04X}⟩"
+    return None

@@ -1,0 +1,92 @@
+"""One rule of hidden characters (SPEC 15): the cockpit, hook messages and MCP results hide the very same
+characters, each with the same placeholder. Read through each front-end's own function, so a front-end that
+kept a table of its own (or stopped asking core/text_safety.py) fails here."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+import pytest
+
+from brain_tui.core.text_safety import placeholder
+from brain_tui.hooks.text import fact
+from brain_tui.mcp.tools import inert
+from brain_tui.tui.safe import safe_str
+
+#: What each front-end does with line structure is its own (the cockpit keeps or marks a newline, a hook folds
+#: it): compared apart.
+LINE_STRUCTURE = "\t\n\r"
+#: The code points read: the Basic and Supplementary Multilingual and Ideographic planes whole (controls,
+#: bidi, zero-width, private use, unassigned, emoji …), the tag characters, and the ends of the private planes.
+SAMPLE = [*range(0x30000), *range(0xE0000, 0xE1000), *range(0xF0000, 0xF0100), *range(0x10FF00, 0x110000)]
+CHUNK = 512
+
+
+def chars() -> list[str]:
+    return [chr(code) for code in SAMPLE if chr(code) not in LINE_STRUCTURE + "⟨⟩"]
+
+
+def hidden_in(shown: str, given: Iterable[str]) -> dict[str, str]:
+    """Which of `given` (shown in this order as `shown`) became a placeholder, and which one."""
+    found: dict[str, str] = {}
+    at = 0
+    for char in given:
+        if shown.startswith(char, at):
+            at += len(char)
+            continue
+        assert shown[at] == "⟨", f"U+{ord(char):04X} neither shown nor a placeholder: {shown[at:at + 12]!r}"
+        end = shown.index("⟩", at) + 1
+        found[char], at = shown[at:end], end
+    assert at == len(shown)
+    return found
+
+
+def by_chunks(show: Callable[[str], str]) -> dict[str, str]:
+    every = chars()
+    found: dict[str, str] = {}
+    for start in range(0, len(every), CHUNK):
+        part = every[start:start + CHUNK]
+        found.update(hidden_in(show("".join(part)), part))
+    return found
+
+
+def one_by_one(show: Callable[[str], str]) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for char in chars():
+        shown = show(f"a{char}b")
+        if "⟨" in shown:
+            found[char] = shown[1:-1]
+    return found
+
+
+@pytest.fixture(scope="module")
+def expected() -> dict[str, str]:
+    return {char: mark for char in chars() if (mark := placeholder(char)) is not None}
+
+
+def test_the_cockpit_hides_exactly_the_core_set(expected: dict[str, str]) -> None:
+    assert by_chunks(lambda text: safe_str(text, None)) == expected
+
+
+def test_hook_messages_hide_exactly_the_core_set(expected: dict[str, str]) -> None:
+    assert one_by_one(lambda text: fact(text, limit=50)) == expected  # `fact` folds spaces: one at a time
+
+
+def test_mcp_results_hide_exactly_the_core_set(expected: dict[str, str]) -> None:
+    assert by_chunks(lambda text: inert(text, limit=10 * CHUNK)) == expected
+
+
+def test_the_set_holds_what_spec_15_names() -> None:
+    for char, mark in {"\x1b": "⟨ESC⟩", "\x7f": "⟨DEL⟩", "\x9b": "⟨CSI⟩", "\u202e": "⟨U+202E⟩",
+                       "\u2066": "⟨U+2066⟩", "\u200b": "⟨U+200B⟩", "\u200d": "⟨U+200D⟩", "\ufeff": "⟨U+FEFF⟩",
+                       "\u2028": "⟨U+2028⟩", "\U000e0041": "⟨U+E0041⟩", "\ue000": "⟨U+E000⟩"}.items():
+        assert placeholder(char) == mark
+    assert placeholder("a") is None and placeholder("é") is None and placeholder("日") is None
+    assert placeholder("\U0001f600") is None  # an emoji is text
+
+
+def test_line_structure_is_each_front_ends_own() -> None:
+    assert safe_str("a\nb\tc\rd", None) == "a↵b c⟨CR⟩d"  # one line on screen: a visible newline mark
+    assert safe_str("a\nb\tc", None, multiline=True) == "a\nb\tc"  # detail views keep the lines
+    assert fact("a\nb\tc\rd") == "a b c d"  # a hook message is one line
+    assert inert("a\nb\tc\rd") == "a\nb\tc d"  # an MCP result keeps lines and tabs
