@@ -7,13 +7,15 @@ they answer ``(data, note)`` where `note` says why there is no data.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any, TypeVar
 
+from brain_tui.core.audit import DriftReport
 from brain_tui.core.brain import Brain
 from brain_tui.core.breath_metrics import SprintMetrics
 from brain_tui.core.env import EnvState
 from brain_tui.core.errors import BsiError
+from brain_tui.core.headers import Finding
 from brain_tui.core.model import BrainSnapshot, Claim
 from brain_tui.core.reconcile import SyncReport
 from brain_tui.core.remote import SyncStatus
@@ -119,11 +121,11 @@ def claim_git_log(brain: Brain, claim: Claim) -> list[str]:
     return [f"{e.commit} {e.message}" for e in entries] or ["(no commits touch this claim file)"]
 
 
-def verify_claim(brain: Brain, snapshot: BrainSnapshot, claim: Claim) -> tuple[Mapping[str, Any] | None, str]:
+def verify_claim(brain: Brain, snapshot: BrainSnapshot, claim: Claim) -> tuple[DriftReport | None, str]:
     """Scope drift of the claim (`bsi verify`), via `Brain.audit.verify`."""
     del snapshot  # the report reads the brain as it is now, like `bsi verify`
     try:
-        return brain.audit.verify(claim.sess_id).as_dict(), ""
+        return brain.audit.verify(claim.sess_id), ""
     except BsiError as exc:
         return None, f"verify: {exc.message}"
     except Exception as exc:  # noqa: BLE001 - a failing source must never stop the cockpit
@@ -165,7 +167,7 @@ def fetch_remote(brain: Brain, *, integrate: bool = True) -> bool:
     return True
 
 
-def lint_findings(brain: Brain) -> tuple[list[Mapping[str, Any]] | None, str]:
+def lint_findings(brain: Brain) -> tuple[list[Finding] | None, str]:
     """`bsi lint` over the whole brain (`Brain.lint`): path, line, field, message of each finding.
 
     Returns:
@@ -175,4 +177,4 @@ def lint_findings(brain: Brain) -> tuple[list[Mapping[str, Any]] | None, str]:
         findings = brain.lint()
     except Exception as exc:  # noqa: BLE001 - a failing source must never stop the cockpit
         return None, f"lint: {exc.__class__.__name__}: {exc}"
-    return [f.as_dict() for f in findings], ""
+    return list(findings), ""

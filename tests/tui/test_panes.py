@@ -181,7 +181,7 @@ async def test_lint_screen_lists_findings_from_the_palette(make_app, demo_root: 
         assert isinstance(app.screen, LintScreen)
         findings = app.screen.findings
         assert findings is not None
-        assert {(f["path"], f["field"]) for f in findings} >= {("wiki/concepts.md", "type")}
+        assert {(f.path, f.field) for f in findings} >= {("wiki/concepts.md", "type")}
         text = screen_text(app)
         assert "wiki/concepts.md" in text and "invalid type 'notes'" in text
         assert "2 finding(s) in 2 file(s)" in text

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from textual import work
 from textual.app import ComposeResult
@@ -15,6 +13,7 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import Static
 
+from brain_tui.core.audit import DriftReport
 from brain_tui.core.model import BrainSnapshot, Claim, Signal
 
 from .. import sources
@@ -52,7 +51,7 @@ class GitRead(Message):
     """The claim's git log and its scope drift (`drift` None: `note` says why)."""
 
     lines: list[str]
-    drift: Mapping[str, Any] | None
+    drift: DriftReport | None
     note: str
 
 
@@ -171,7 +170,7 @@ class DetailScreen(ClaimActions):
         if drift is None:
             self.query_one("#verify", Static).update(safe_text(note, 200, style=MUTED))
             return
-        outside = drift.get("outside") or []
+        outside = drift.outside
         out = Content()
         if outside:
             out += Content.styled(f"{len(outside)} file(s) changed outside the scope:", ERROR)
@@ -179,7 +178,7 @@ class DetailScreen(ClaimActions):
                 out += "\n  "
                 out += safe_text(name, 160)
         else:
-            changed = drift.get("changed") or []
+            changed = drift.changed
             out += Content.styled(f"no drift ({len(changed)} file(s) changed, all inside the scope)", OK)
         self.query_one("#verify", Static).update(out)
 

@@ -8,9 +8,9 @@ and header values come from the brain and may be hostile.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on, work
@@ -23,6 +23,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable
 
+from brain_tui.core.headers import Finding
 from brain_tui.core.model import BrainSnapshot
 
 from .. import sources
@@ -47,18 +48,18 @@ class LintTable(KeyedTable):
     )
 
 
-def lint_rows(findings: Sequence[Mapping[str, Any]]) -> list[Row]:
+def lint_rows(findings: Sequence[Finding]) -> list[Row]:
     """Rows of the lint table (keys ``<index>:<path>:<line>:<field>``, unique and stable for one run)."""
     rows: list[Row] = []
     for index, finding in enumerate(findings):
-        path = str(finding.get("path") or "?")
-        line = finding.get("line")
-        field = str(finding.get("field") or "?")
+        path = finding.path or "?"
+        line = finding.line
+        field = finding.field or "?"
         rows.append((f"{index}:{path}:{line}:{field}", {
             "path": safe_text(path, 200, style=STRONG),
             "line": safe_text(str(line) if line else "—", 8, style=MUTED),
             "field": safe_text(field, 20, style=ERROR if field == "header" else WARN),
-            "message": safe_text(finding.get("message") or "—", 300),
+            "message": safe_text(finding.message or "—", 300),
         }))
     return rows
 
@@ -67,7 +68,7 @@ def lint_rows(findings: Sequence[Mapping[str, Any]]) -> list[Row]:
 class LintDone(Message):
     """`bsi lint` over the brain ended (findings None: `note` says why)."""
 
-    findings: list[Mapping[str, Any]] | None
+    findings: list[Finding] | None
     note: str
 
 
@@ -81,7 +82,7 @@ class LintScreen(Screen[None]):
 
     def __init__(self) -> None:
         super().__init__(id="lint")
-        self.findings: list[Mapping[str, Any]] | None = None
+        self.findings: list[Finding] | None = None
         self.note = "linting…"
         self.running = False
 
@@ -144,7 +145,7 @@ class LintScreen(Screen[None]):
             pane.border_title = title
         else:
             table.update_rows(lint_rows(findings))
-            files = len({str(f.get("path")) for f in findings})
+            files = len({f.path for f in findings})
             summary = (f" Lint · {len(findings)} finding(s) in {files} file(s) · r runs again "
                        if findings else " Lint · every header is valid · r runs again ")
             pane.border_title = Text(summary + ("· linting… " if self.running else ""), end="")
@@ -154,7 +155,7 @@ class LintScreen(Screen[None]):
     def _highlighted(self) -> None:
         self._update_selection()
 
-    def selected_finding(self) -> Mapping[str, Any] | None:
+    def selected_finding(self) -> Finding | None:
         """The finding under the cursor, or None."""
         key = self.query_one("#lint-table", LintTable).selected_key
         if key is None or not self.findings:
@@ -171,11 +172,11 @@ class LintScreen(Screen[None]):
         if finding is None:
             bar.update(styled("✓ no findings: every brain file has a valid brain-language header", OK))
             return
-        out = safe_text(f"{finding.get('path')}:{finding.get('line')}", 160, style=STRONG)
+        out = safe_text(f"{finding.path}:{finding.line}", 160, style=STRONG)
         out += " "
-        out += safe_text(finding.get("field") or "?", 20, style=WARN)
+        out += safe_text(finding.field or "?", 20, style=WARN)
         out += " "
-        out += safe_text(finding.get("message") or "", 400)
+        out += safe_text(finding.message, 400)
         bar.update(out)
 
     def action_back(self) -> None:
