@@ -224,6 +224,22 @@ def is_repository(root: str | Path) -> bool:
     return run_git(root, "rev-parse", "--is-inside-work-tree", check=False).returncode == 0
 
 
+def ever_added(root: str | Path, folder: str) -> set[str] | None:
+    """Paths below `folder` (relative to `root`) that some commit of HEAD's history added.
+
+    Returns:
+        The set (empty when none ever was); None when it cannot be known (not a
+        repository, no commit yet, git failed).
+    """
+    if not is_repository(root):
+        return None
+    proc = run_git(root, "log", "--format=", "--name-only", "-z", "--diff-filter=A", "--relative", "--",
+                   folder, check=False)
+    if proc.returncode != 0:
+        return None
+    return {name.strip("\n") for name in proc.stdout.split("\0") if name.strip("\n")}
+
+
 def has_identity(root: str | Path) -> bool:
     """True when git knows a user name and e-mail for commits."""
     name = run_git(root, "config", "user.name", check=False).stdout.strip()

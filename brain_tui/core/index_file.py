@@ -1,5 +1,9 @@
 """BRAIN-INDEX.md on disk: the one-time import of legacy signal rows, then the regenerated block.
 
+A legacy row is imported when no signal file of its ID exists and, in a git
+brain, none ever did (HEAD's history): a signal deleted after its import stays
+deleted. A brain without git cannot tell, so such a row comes back.
+
 `core/index.py` renders the block as a pure function of a snapshot; this module
 does the file work around it, under the brain lock held by `Brain`.
 """
@@ -12,7 +16,7 @@ from pathlib import Path
 
 from ruamel.yaml.comments import CommentedMap
 
-from brain_tui.core import index
+from brain_tui.core import gitops, index
 from brain_tui.core.changes import yaml_safe
 from brain_tui.core.ids import SIGNAL_ID_RE
 from brain_tui.core.layout import INDEX_FILE, SIGNALS_DIR
@@ -38,9 +42,15 @@ def refresh(root: Path, take_snapshot: Callable[[], BrainSnapshot], display_tz: 
     snapshot = take_snapshot()
     if existing:
         known = {s.sig_id for s in snapshot.signals}
-        for row in index.parse_legacy_signal_rows(existing):
+        rows = [row for row in index.parse_legacy_signal_rows(existing)
+                if row["sig_id"] not in known and SIGNAL_ID_RE.match(row["sig_id"])]
+        # "Imported once": a row whose signal file git ever held was imported (or written) before and
+        # deleted since; bringing it back would resurrect a pending signal someone removed on purpose.
+        history = gitops.ever_added(root, SIGNALS_DIR) if rows else None
+        for row in rows:
             sig_id = row["sig_id"]
-            if sig_id in known or not SIGNAL_ID_RE.match(sig_id):
+            if sig_id in known or (history is not None and any(
+                    f"{SIGNALS_DIR}/{sig_id}{suffix}" in history for suffix in (".yml", ".yaml"))):
                 continue
             known.add(sig_id)
             doc = CommentedMap()

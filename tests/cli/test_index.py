@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.bsi import Run, clean_env, head, last_commit, ok, run_bsi
+from tests.bsi import Run, clean_env, git, head, last_commit, ok, run_bsi
 from tests.conftest import signal_docs, tree_bytes
 
 Bsi = Callable[..., Run]
@@ -169,3 +169,15 @@ def test_legacy_signal_rows_are_imported_once(legacy_brain: Path, bsi: Bsi, with
     ok(bsi("signal", "ack", "sig-20260316-002", brain=root, now="2026-03-16T23:00:00Z"))
     assert bsi("--json", "index", brain=root, now="2026-03-16T23:00:00Z").json()["imported_signals"] == []
     assert next(d for d in signal_docs(root) if d["sig_id"] == "sig-20260316-002")["state"] == "delivered"
+    # a signal deleted after its import stays deleted in a git brain (git held its file once)
+    gate = "sig-20261129-155848-human_gate"
+    if with_git:
+        git(root, "rm", "--quiet", f"signals/{gate}.yml")
+        git(root, "commit", "--quiet", "-m", "drop the old gate signal")
+        again = bsi("--json", "index", brain=root, now="2026-03-16T23:00:00Z")
+        assert again.code == 0 and again.json()["imported_signals"] == [], again.err
+        assert not (root / "signals" / f"{gate}.yml").exists()
+    else:  # a plain folder has no memory of it: the row is imported again
+        (root / "signals" / f"{gate}.yml").unlink()
+        again = bsi("--json", "index", brain=root, now="2026-03-16T23:00:00Z")
+        assert again.json()["imported_signals"] == [gate]
