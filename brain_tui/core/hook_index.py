@@ -22,7 +22,10 @@ Validity: the index records the `(mtime_ns, ino)` of `claims/` and `locks/`
 every file it read (an in-place edit moves it), and of brain-compose.yml. An
 index written less than 2 s after the newest of those times is *racy* (one
 timestamp tick can hide a change, as in git's racy-clean rule) and is not
-trusted. Not seen: an in-place edit (no rename) that turns a non-blocking
+trusted. A claim's entries and a lock's file are keyed through the brain's
+symlinks (`path_keys.resolve_in_brain`), so the index also records the folders
+on the way to each of them: a link made, removed or replaced on that way moves
+one of those folders. Not seen: an in-place edit (no rename) that turns a non-blocking
 claim file back into a blocking one; the product and git never write so.
 
 Paths are held and compared as `path_keys.path_key` values (NFC, case-folded),
@@ -48,7 +51,7 @@ if TYPE_CHECKING:
     from brain_tui.core.model import BrainSnapshot
 
 INDEX_FILE = ".brain/hook-index.json"
-VERSION = 2  # 2: paths stored as their path_key
+VERSION = 3  # 2: paths stored as their path_key; 3: the folders on the way to them recorded
 RACY_NS = 2_000_000_000
 _KINDS = ("global", "dir", "file", "section")
 
@@ -74,6 +77,16 @@ def _keys(root: str) -> dict[str, Any]:
             "config": _stat(os.path.join(root, "brain-compose.yml"))}
 
 
+def _on_the_way(paths: Iterable[str]) -> set[str]:
+    """The brain folders holding a component of one of `paths` ("" for the brain itself): where a link that
+    changes what a path leads to would be made."""
+    folders = {""}
+    for path in paths:
+        parts = [part for part in path.split("/") if part]
+        folders.update("/".join(parts[:end]) for end in range(1, len(parts)))
+    return folders
+
+
 def build(root: str | os.PathLike[str], snapshot: BrainSnapshot, config: BrainConfig) -> dict[str, Any]:
     """The index of `snapshot` (blocking claims and live locks) as a JSON-ready mapping.
 
@@ -91,12 +104,14 @@ def build(root: str | os.PathLike[str], snapshot: BrainSnapshot, config: BrainCo
     keys = _keys(base)
     files: dict[str, list[int] | None] = {}
     claims: dict[str, Any] = {}
+    linked: list[str] = []
     for claim in snapshot.claims:
         if claim.status not in BLOCKING_STATUSES:
             continue
         files[claim.path] = _stat(os.path.join(base, claim.path))
         entries = [[e.kind, e.key] for e in claim.scope] if claim.scope and "scope-invalid" not in claim.flags \
             else None
+        linked.extend(path for e in claim.scope for path in (e.path, e.target) if path)
         expires = claim.expires_at.timestamp() if claim.expires_at is not None and claim.opened_at else None
         claims[claim.sess_id] = {
             "status": claim.status, "scope": entries, "parent": claim.parent, "type": claim.type,
@@ -109,7 +124,9 @@ def build(root: str | os.PathLike[str], snapshot: BrainSnapshot, config: BrainCo
     for lock in snapshot.locks:
         files[lock.path] = _stat(os.path.join(base, lock.path))
         try:
-            name = path_key(resolve_in_brain(base, lock_file_path(lock.file)) or "*")
+            locked = lock_file_path(lock.file)
+            linked.append(locked)
+            name = path_key(resolve_in_brain(base, locked) or "*")
         except Exception:  # noqa: BLE001 - a lock naming no usable path: the index cannot vouch for anything
             name = "*"
         locks.append([name, lock.holder, lock.expires_at.timestamp() if lock.expires_at else None])
@@ -121,13 +138,15 @@ def build(root: str | os.PathLike[str], snapshot: BrainSnapshot, config: BrainCo
             continue
     raw_hooks = config.raw.get("hooks") if hasattr(config.raw, "get") else None
     mode = raw_hooks.get("unclaimed_writes") if isinstance(raw_hooks, dict) else None
+    folders = {rel: _dir_key(os.path.join(base, rel)) for rel in sorted(_on_the_way(linked))}
     built = time.time_ns()
     stamps = [0]
-    for key in [*keys.values(), *files.values()]:
+    for key in [*keys.values(), *files.values(), *folders.values()]:
         if key:
             stamps.extend((key[0], key[-1]))  # mtime and ctime (the last field of both key shapes)
     return {
-        "version": VERSION, "keys": keys, "files": files, "claims": claims, "locks": locks, "zone": zone,
+        "version": VERSION, "keys": keys, "files": files, "folders": folders, "claims": claims, "locks": locks,
+        "zone": zone,
         "kerneluser": bool(config.kerneluser), "unclaimed": mode if mode in ("allow", "warn", "deny") else "warn",
         "corrupt": [c.path for c in snapshot.corrupt if c.path.startswith(("claims/", "locks/"))],
         "racy": built - max(stamps) < RACY_NS,
@@ -171,6 +190,12 @@ def load(root: str | os.PathLike[str]) -> dict[str, Any] | None:
         return None
     for rel, key in files.items():
         if _stat(os.path.join(base, rel)) != key:
+            return None
+    folders = index.get("folders")
+    if not isinstance(folders, dict):
+        return None
+    for rel, key in folders.items():
+        if _dir_key(os.path.join(base, rel)) != key:
             return None
     return index
 

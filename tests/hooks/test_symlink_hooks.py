@@ -72,3 +72,25 @@ def test_the_index_shortcut_never_says_go_through_a_link_the_core_refuses(brain:
         if hook_index.unclaimed_free(index, rel):
             assert find_conflicts(snapshot, parse_scope([rel], brain)) == [], rel
     assert hook_index.unclaimed_free(index, "free.md")
+
+
+def test_a_link_made_or_unmade_after_the_index_is_seen(brain: Path) -> None:
+    from tests.hooks.test_hook_index import settle
+
+    (brain / "real").mkdir()
+    (brain / "old").mkdir()
+    (brain / "was-link").symlink_to("old")
+    holder = ok(run_bsi("claim", "open", "--scope", "alias/", "--scope", "was-link/", "--slug", "holder",
+                        brain=brain))
+    settle(brain)
+    into_real = event(brain, "Write", str(brain / "real" / "x.md"), session="nobody")
+    assert hook(brain, "pre-tool-use", into_real).returncode == 0
+    (brain / "alias").symlink_to("real")
+    assert hook_index.load(brain) is None
+    assert_denied(hook(brain, "pre-tool-use", into_real), holder)
+    settle(brain)
+    (brain / "was-link").unlink()
+    (brain / "was-link").mkdir()
+    assert hook_index.load(brain) is None
+    assert_denied(hook(brain, "pre-tool-use", event(brain, "Write", str(brain / "was-link" / "y.md"),
+                                                    session="nobody")), holder)
