@@ -7,6 +7,7 @@ stdout, stderr). Nothing here prints, exits or reads stdin: `hooks.main` does.
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -168,11 +169,14 @@ def pre_tool_use(ctx: HookContext) -> Answer:
                             "(tool_input.file_path or notebook_path)")
     if ctx.root is None:
         return Answer()
-    for path in paths:
+    noted = Answer()
+    for path in paths:  # every file is checked: a note on one never lets the next through unchecked
         answer = _check_one(ctx, path)
-        if answer.code != 0 or answer.out:
+        if answer.code != 0:
             return answer
-    return Answer()
+        if answer.out and not noted.out:
+            noted = answer
+    return noted
 
 
 def _check_one(ctx: HookContext, path: str) -> Answer:
@@ -189,9 +193,10 @@ def _check_one(ctx: HookContext, path: str) -> Answer:
     from brain_tui.core.model import BLOCKING_STATUSES
 
     brain = ctx.brain
+    read_at = time.time_ns()
     snapshot = brain.snapshot(only_statuses=BLOCKING_STATUSES)
     if hook_index.load(ctx.root) is None:  # the next write asks the index first (`hooks.fast`)
-        hook_index.write(ctx.root, snapshot, brain.config)
+        hook_index.write(ctx.root, snapshot, brain.config, read_at)
     bound = bound_claims(ctx, snapshot)
     if bound:
         return _check_bound(ctx, bound, rel)
