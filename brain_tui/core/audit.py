@@ -178,7 +178,7 @@ def verify_scope(root: Path, snapshot: BrainSnapshot, claim: Claim) -> DriftRepo
     changed = {p for p in changed if not _is_bookkeeping(p)}
     uncommitted = [p for p in uncommitted if not _is_bookkeeping(p)]
     candidates = sorted({*changed, *uncommitted})
-    outside = tuple(p for p in candidates if not covers_file(claim.scope, p))
+    outside = tuple(p for p in candidates if not covers_file(claim.scope, p, root))
     return DriftReport(
         sess_id=claim.sess_id,
         scope=claim.scope_text,

@@ -38,7 +38,7 @@ import json
 import os
 import time
 
-from brain_tui.core.path_keys import path_key
+from brain_tui.core.path_keys import path_key, resolve_in_brain
 
 TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
 if TYPE_CHECKING:
@@ -115,7 +115,7 @@ def build(root: str | os.PathLike[str], snapshot: BrainSnapshot, config: BrainCo
     for lock in snapshot.locks:
         files[lock.path] = _stat(os.path.join(base, lock.path))
         try:
-            name = path_key(lock_file_path(lock.file))
+            name = path_key(resolve_in_brain(base, lock_file_path(lock.file)) or "*")
         except Exception:  # noqa: BLE001 - a lock naming no usable path: the index cannot vouch for anything
             name = "*"
         locks.append([name, lock.holder, lock.expires_at.timestamp() if lock.expires_at else None])

@@ -278,6 +278,9 @@ def apply_block(existing: str | None, block: str) -> str:
     - No `START` (a stray `END` alone is ordinary text): ``"\\n" + block + "\\n"``
       is appended; an empty or missing file becomes ``"# BRAIN-INDEX.md\\n\\n" + block + "\\n"``.
 
+    A git conflict whose ``<<<<<<<`` and ``>>>>>>>`` lines fence only the block
+    loses those lines with the old blocks (a merge of two regenerated indexes).
+
     Idempotent: applying the same block twice gives the same text.
     """
     if not existing:
@@ -287,7 +290,27 @@ def apply_block(existing: str | None, block: str) -> str:
         return existing + "\n" + block + "\n"
     end = existing.rfind(END)
     stop = end + len(END) if end >= start + len(START) else len(existing)
-    return existing[:start] + block + existing[stop:]
+    before, after = _drop_merge_fence(existing[:start], existing[stop:])
+    return before + block + after
+
+
+_OURS_RE = re.compile(r"(?:^|\n)<{7}(?: [^\n]*)?\n[ \t\n]*$")
+_THEIRS_RE = re.compile(r"^[ \t\n]*\n>{7}(?: [^\n]*)?(?=\n|$)")
+
+
+def _drop_merge_fence(before: str, after: str) -> tuple[str, str]:
+    """Drop a git conflict's ``<<<<<<<`` / ``>>>>>>>`` lines that fence only the generated block.
+
+    A merge that conflicted inside the block leaves both sides' blocks between
+    the fence lines; the block is regenerated, never merged (SPEC 8), so the
+    fence goes with it. A conflict that also holds hand-written text is left
+    for the human to resolve.
+    """
+    ours, theirs = _OURS_RE.search(before), _THEIRS_RE.match(after)
+    if ours is None or theirs is None:
+        return before, after
+    kept_before = before[: ours.start()] + ("\n" if ours.group().startswith("\n") else "")
+    return kept_before, after[theirs.end():]
 
 
 # --------------------------------------------------------------------------- legacy

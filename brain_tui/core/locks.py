@@ -32,7 +32,7 @@ from brain_tui.core.formats import encode_lock_name
 from brain_tui.core.ids import valid_session_id
 from brain_tui.core.layout import LOCKS_DIR
 from brain_tui.core.model import BrainSnapshot, CorruptFile, Lock
-from brain_tui.core.path_keys import path_key
+from brain_tui.core.path_keys import path_key, resolve_in_brain
 from brain_tui.core.scope_paths import normalize_path
 
 DEFAULT_LOCK_TTL_MIN = 60
@@ -80,8 +80,14 @@ def is_legacy(lock: Lock) -> bool:
 def locks_for(snapshot: BrainSnapshot, file: str) -> list[Lock]:
     """Every lock file of one normalised path in any spelling (same `path_key`): `.yml` ones and legacy `.lock` ones."""
     canonical = lock_rel_path(file)
-    key = path_key(file)
-    return [lock for lock in snapshot.locks if lock.path == canonical or path_key(_lock_key(lock)) == key]
+    key = _file_key(snapshot, file)
+    return [lock for lock in snapshot.locks if lock.path == canonical or _file_key(snapshot, _lock_key(lock)) == key]
+
+
+def _file_key(snapshot: BrainSnapshot, file: str) -> str:
+    """The key one locked path compares by: links inside the brain followed, then folded (``alias/x.md`` is
+    ``real/x.md`` when ``alias -> real``: one file, one lock)."""
+    return path_key(resolve_in_brain(snapshot.root, file) or file)
 
 def live_lock(snapshot: BrainSnapshot, file: str) -> Lock | None:
     """The unexpired lock of a normalised path (highest generation first), or None."""
@@ -232,11 +238,12 @@ def parse_ttl_min(value: Any) -> int:
 def _refuse_corrupt(snapshot: BrainSnapshot, file: str) -> None:
     """Refuse to lock a file while a lock file of it, in any spelling, does not load (it may hold the lock)."""
     prefix = f"{LOCKS_DIR}/"
-    key = path_key(file)
+    key = _file_key(snapshot, file)
     for bad in snapshot.corrupt:
         if not bad.path.startswith(prefix) or not bad.path.endswith(".yml"):
             continue
-        if bad.path == lock_rel_path(file) or path_key(unquote(bad.path[len(prefix):-len(".yml")])) == key:
+        named = unquote(bad.path[len(prefix):-len(".yml")])
+        if bad.path == lock_rel_path(file) or path_key(named) == path_key(file) or _file_key(snapshot, named) == key:
             raise InvalidData(f"lock file {bad.path} is corrupt (line {bad.line}: {bad.reason}): "
                               "fix or remove it by hand")
 

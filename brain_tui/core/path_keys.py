@@ -15,6 +15,13 @@ double grant of one macOS file is never possible. The key uses full Unicode
 case folding (``ß`` meets ``ss``): folding more than a file system does only
 ever adds refusals, never a second holder.
 
+Symlinks inside the brain are a second spelling too: git stores them, and
+every Linux and macOS checkout has them, so with ``alias -> real`` the scopes
+``alias/`` and ``real/`` are one folder. :func:`resolve_in_brain` gives the
+path a brain path names once its links are followed, and the scope rules key
+an entry by that path (SPEC is silent on links; keying by the target is the
+safe direction: it only adds refusals).
+
 Only comparisons fold: claim files, lock files, JSON output and the index keep
 the spelling that was written. Standard library only: `bsi hook pre-tool-use`
 imports this module on its hot path.
@@ -24,8 +31,18 @@ from __future__ import annotations
 
 import os
 import unicodedata
+from functools import lru_cache
 
-__all__ = ["PROTOCOL_DIRS", "PROTOCOL_FILES", "brain_relative", "is_below", "is_protocol_path", "path_key"]
+__all__ = [
+    "PROTOCOL_DIRS",
+    "PROTOCOL_FILES",
+    "brain_relative",
+    "brain_target",
+    "is_below",
+    "is_protocol_path",
+    "path_key",
+    "resolve_in_brain",
+]
 
 #: The protocol's own folders and files (SPEC 2): written through `bsi` only, never with an editor tool.
 PROTOCOL_DIRS = ("claims", "signals", "locks", "breath", ".brain")
@@ -103,3 +120,108 @@ def brain_relative(root: str, real: str) -> str | None:
         if mine != theirs and path_key(mine) != path_key(theirs):
             return None
     return "/".join(parts[len(root_parts):])
+
+
+@lru_cache(maxsize=16)
+def _real_root(root: str) -> str:
+    """The brain folder resolved (memoised: a process looks at one or two brains)."""
+    return os.path.realpath(root)
+
+
+def resolve_in_brain(root: str | os.PathLike[str], rel: str) -> str:
+    """The brain path that ``rel`` names once the symlinks on its way are followed.
+
+    With ``alias -> real`` in the brain, ``alias/x.md`` gives ``real/x.md``; a
+    link to the brain itself gives ``""``. A path whose target leaves the
+    brain (a link to a folder elsewhere), a link loop, or any OS error gives
+    ``rel`` unchanged: the brain path is then the only name claims can share.
+    The part that does not exist yet keeps its spelling (``alias/new.md`` gives
+    ``real/new.md``).
+
+    Args:
+        root: the brain folder.
+        rel: a normalised brain-relative POSIX path (no ``./``, no ``..``), without trailing slash.
+
+    Returns:
+        The brain-relative path of the target, ``""`` for the brain itself, or ``rel``.
+    """
+    if not rel:
+        return rel
+    base = _real_root(os.fspath(root))
+    parts = rel.split("/")
+    for _ in range(_MAX_RESPELLINGS):
+        try:
+            real = os.path.realpath(os.path.join(base, *parts))
+        except (OSError, ValueError):
+            return rel
+        inside = brain_relative(base, real)
+        if inside is None:
+            return rel
+        if os.path.lexists(real):
+            return inside
+        respelled = _respell_missing(base, inside)
+        if respelled is None:
+            return inside
+        parts = respelled
+    return rel
+
+
+#: How many missing components :func:`resolve_in_brain` respells (each may lead through one more link).
+_MAX_RESPELLINGS = 8
+
+
+def _respell_missing(base: str, inside: str) -> list[str] | None:
+    """The components of ``inside`` with its first missing one replaced by a sibling of the same key.
+
+    On a case-sensitive machine ``ALIAS/x.md`` does not exist where ``alias``
+    does; on macOS it is ``alias``, and when ``alias`` is a link the path leads
+    where ``alias`` does. Only a sibling that is a link changes the answer (the
+    key of any other sibling is already the key of the spelling given).
+
+    Returns:
+        The respelled components, or None when every component exists or no linked sibling matches.
+    """
+    parts = inside.split("/") if inside else []
+    folder = base
+    for number, part in enumerate(parts):
+        here = os.path.join(folder, part)
+        if os.path.lexists(here):
+            folder = here
+            continue
+        key = path_key(part)
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            return None
+        for name in names:
+            if name != part and path_key(name) == key and os.path.islink(os.path.join(folder, name)):
+                return [*parts[:number], name, *parts[number + 1 :]]
+        return None
+    return None
+
+
+def brain_target(root: str | os.PathLike[str], absolute: str) -> str | None:
+    """The brain path an absolute path names (what an agent's tool writes), or None when it is outside the brain.
+
+    Links inside the brain are followed (:func:`resolve_in_brain`); a path
+    written below the brain whose target is outside it (``ext/x.md`` with
+    ``ext -> /elsewhere``) is the brain path written, not "outside": a claim
+    on ``ext/`` holds it.
+
+    Args:
+        root: the brain folder.
+        absolute: an absolute path.
+
+    Returns:
+        ``""`` for the brain folder itself, the brain-relative path, or None when outside.
+    """
+    base = _real_root(os.fspath(root))
+    resolved = brain_relative(base, os.path.realpath(absolute))
+    if resolved is not None:
+        return resolve_in_brain(base, resolved) if resolved else resolved  # respelled links, as scopes are
+    lexical = os.path.normpath(absolute)
+    for spelling in (base, os.path.normpath(os.path.abspath(os.fspath(root)))):
+        written = brain_relative(spelling, lexical)
+        if written is not None:
+            return resolve_in_brain(root, written) if written else written
+    return None

@@ -21,7 +21,7 @@ from brain_tui.core.effective import delegating_chain, effective_status, is_held
 from brain_tui.core.errors import InvalidData, NotFound, PreflightRefused
 from brain_tui.core.locks import live_lock, lock_file_path
 from brain_tui.core.model import BrainSnapshot, Claim
-from brain_tui.core.path_keys import path_key
+from brain_tui.core.path_keys import path_key, resolve_in_brain
 from brain_tui.core.scope import FILE, ScopeEntry, covers_file, normalize_path
 
 #: Preflight exit codes (SPEC 10) and the name of the check behind each.
@@ -130,7 +130,9 @@ def _check_search_write(snapshot: BrainSnapshot, claim: Claim, file: str) -> Non
     """
     exempt = {claim.sess_id, *delegating_chain(snapshot, claim.parent)}
     exempt.update(c.sess_id for c in snapshot.descendants(claim.sess_id))
-    holders = [c for c in find_conflicts(snapshot, (ScopeEntry(FILE, file),)) if c.sess_id not in exempt]
+    target = resolve_in_brain(snapshot.root, file)  # the file a link leads to is the one written
+    entry = ScopeEntry(FILE, file, "", target if target and target != file else "")
+    holders = [c for c in find_conflicts(snapshot, (entry,)) if c.sess_id not in exempt]
     if holders:
         names = "; ".join(c.describe() for c in holders)
         raise _refuse(
@@ -189,7 +191,7 @@ def check(
     except InvalidData as exc:
         raise _refuse(SCOPE_VIOLATION, f"scope violation: {exc.message} — never outside the claim's scope",
                       sess_id, file) from None
-    if not covers_file(claim.scope, norm):
+    if not covers_file(claim.scope, norm, snapshot.root):
         scope = claim.scope_text or "(no readable scope)"
         raise _refuse(
             SCOPE_VIOLATION,
@@ -201,7 +203,8 @@ def check(
         _check_search_write(snapshot, claim, norm)
     # Any claim in a tree (with a parent) is a satellite for the zone check, whatever its `type` says.
     satellite = claim.type == "satellite" or claim.parent is not None
-    if satellite and not config.kerneluser and in_zone(norm, config.kernel_zone):
+    real = resolve_in_brain(snapshot.root, norm) or norm  # a link into the zone writes the zone's file
+    if satellite and not config.kerneluser and (in_zone(norm, config.kernel_zone) or in_zone(real, config.kernel_zone)):
         raise _refuse(
             ZONE_VIOLATION,
             f"zone violation: {norm} is in the kernel zone and {sess_id} is a satellite: "

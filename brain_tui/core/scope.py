@@ -27,10 +27,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from brain_tui.core.errors import InvalidData
-from brain_tui.core.path_keys import is_below, path_key
+from brain_tui.core.path_keys import is_below, path_key, resolve_in_brain
 from brain_tui.core.scope_paths import (
     CONTROL_RE,
     BadPath,
+    file_key,
     nfc,
     normalize,
     normalize_path,
@@ -84,13 +85,18 @@ class ScopeEntry:
             (``"agents"``); the file for file and section (``"todo/brain.md"``).
         section: the section title as written, trimmed, with leading ``#`` and
             spaces stripped (``"Sprint 3"``); ``""`` unless kind is section.
-        key: the path as compared (`path_keys.path_key`: NFC, case-folded);
-            derived from ``path``, never written, not part of equality.
+        target: the brain path ``path`` names through symlinks inside the
+            brain (``real`` for ``alias`` when ``alias -> real``), ``""`` when
+            no link moves it; never written, not part of equality.
+        key: the path as compared (`path_keys.path_key`: NFC, case-folded) —
+            of ``target`` when there is one, else of ``path``; never written,
+            not part of equality.
     """
 
     kind: str
     path: str
     section: str = ""
+    target: str = field(default="", repr=False, compare=False)
     key: str = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -101,7 +107,7 @@ class ScopeEntry:
         """
         if self.kind not in KINDS:
             raise ValueError(f"unknown scope kind {self.kind!r}")
-        object.__setattr__(self, "key", path_key(self.path))
+        object.__setattr__(self, "key", path_key(self.target or self.path))
 
     @property
     def section_key(self) -> str:
@@ -178,6 +184,28 @@ def _is_folder(root: str | os.PathLike[str] | None, path: str) -> bool:
         return False
 
 
+def _linked(root: str | os.PathLike[str] | None, kind: str, path: str, section: str = "") -> ScopeEntry:
+    """Build an entry keyed by the brain path its symlinks lead to (`path_keys.resolve_in_brain`).
+
+    A dir or file that is a link to the brain itself is the whole brain (global).
+
+    Args:
+        root: the brain root, or None when unknown (then links are not followed).
+        kind: the entry's level (dir, file or section).
+        path: the normalised path, without trailing slash.
+        section: the section title (sections only).
+
+    Returns:
+        The entry, with ``target`` set when a link moves it.
+    """
+    if root is None:
+        return ScopeEntry(kind, path, section)
+    target = resolve_in_brain(root, path)
+    if not target:
+        return ScopeEntry(GLOBAL, "")
+    return ScopeEntry(kind, path, section, "" if target == path else target)
+
+
 def parse_entry(text: str, root: str | os.PathLike[str] | None = None) -> ScopeEntry:
     """Parse one scope entry (SPEC 5.1).
 
@@ -226,7 +254,7 @@ def parse_entry(text: str, root: str | os.PathLike[str] | None = None) -> ScopeE
             raise bad(str(exc)) from None
         if path.endswith("/") or _is_folder(root, path):
             raise bad("a section must belong to a file, not a folder")
-        return ScopeEntry(SECTION, path, title)
+        return _linked(root, SECTION, path, title)
 
     if _FOLDER_GLOB_RE.search(stripped) and stripped.rstrip("*") != "/":
         stripped = stripped.rstrip("*")  # agents/* and agents/** mean the folder agents/
@@ -235,10 +263,10 @@ def parse_entry(text: str, root: str | os.PathLike[str] | None = None) -> ScopeE
     except BadPath as exc:
         raise bad(str(exc)) from None
     if path.endswith("/"):
-        return ScopeEntry(DIR, path.rstrip("/"))
+        return _linked(root, DIR, path.rstrip("/"))
     if _is_folder(root, path):
-        return ScopeEntry(DIR, path)
-    return ScopeEntry(FILE, path)
+        return _linked(root, DIR, path)
+    return _linked(root, FILE, path)
 
 
 def _identity(entry: ScopeEntry) -> tuple[str, str, str]:
@@ -429,7 +457,7 @@ def scopes_overlap(a: Sequence[ScopeEntry], b: Sequence[ScopeEntry]) -> str | No
     return None
 
 
-def covers_file(entries: Sequence[ScopeEntry], file_path: str) -> bool:
+def covers_file(entries: Sequence[ScopeEntry], file_path: str, root: str | os.PathLike[str] | None = None) -> bool:
     """Tell whether a file lies inside a scope (preflight, SPEC 10).
 
     Global covers every file; a dir covers files below it; a file covers itself;
@@ -440,14 +468,18 @@ def covers_file(entries: Sequence[ScopeEntry], file_path: str) -> bool:
         entries: the claim's scope entries.
         file_path: the file as given; it is normalised first. A path that does
             not normalise (``..``, absolute, control characters...) is never covered.
+        root: the brain root: links inside the brain are then followed, as the
+            entries' keys are (a claim on ``alias/`` covers ``real/x.md``).
 
     Returns:
         True when some entry covers the file.
     """
     try:
-        key = path_key(normalize(file_path).rstrip("/"))
+        key = file_key(file_path, root)
     except BadPath:
         return False
+    if not key:
+        return any(entry.kind == GLOBAL for entry in entries)
     for entry in entries:
         if entry.kind == GLOBAL:
             return True

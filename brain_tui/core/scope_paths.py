@@ -8,12 +8,14 @@ entries from these; preflight, locks and breath normalise file paths here.
 
 from __future__ import annotations
 
+import os
 import re
 import unicodedata
 
 from brain_tui.core.errors import InvalidData
+from brain_tui.core.path_keys import path_key, resolve_in_brain
 
-__all__ = ["CONTROL_RE", "BadPath", "nfc", "normalize", "normalize_path", "quote", "section_title"]
+__all__ = ["CONTROL_RE", "BadPath", "file_key", "nfc", "normalize", "normalize_path", "quote", "section_title"]
 
 # C0 controls (NUL included), DEL and C1 controls.
 CONTROL_RE = re.compile("[\x00-\x1f\x7f-\x9f]")
@@ -128,3 +130,20 @@ def normalize_path(text: str) -> str:
         return normalize(text)
     except BadPath as exc:
         raise InvalidData(f"invalid path {quote(text)}: {exc}") from None
+
+
+def file_key(file_path: str, root: str | os.PathLike[str] | None = None) -> str:
+    """The key a file path compares by: normalised, links inside the brain followed (when root is given), folded.
+
+    Args:
+        file_path: a brain-relative path, already normalised or not.
+        root: the brain root, or None (then links are not followed).
+
+    Returns:
+        The key, comparable with :attr:`ScopeEntry.key`.
+
+    Raises:
+        BadPath: when the path does not normalise.
+    """
+    path = normalize(file_path).rstrip("/")
+    return path_key(resolve_in_brain(root, path) if root is not None else path)

@@ -137,12 +137,13 @@ def agent_process() -> str:
 def relative_to_brain(root: str, path: str, cwd: str) -> str | None:
     """The brain-relative POSIX path of a tool's target (symlinks and `..` resolved), or None if outside.
 
-    The brain's folder compares by `path_keys.path_key` (`path_keys.brain_relative`): on macOS
-    ``/Users/me/BRAIN/x.md`` is inside the brain ``/Users/me/brain``.
+    The brain's folder compares by `path_keys.path_key` (`path_keys.brain_target`): on macOS
+    ``/Users/me/BRAIN/x.md`` is inside the brain ``/Users/me/brain``; a path written below the
+    brain through a link to a folder elsewhere is that brain path (a claim may hold it).
     """
-    from brain_tui.core.path_keys import brain_relative
+    from brain_tui.core.path_keys import brain_target
 
-    return brain_relative(os.path.realpath(root), os.path.realpath(wire.absolute(path, cwd)))
+    return brain_target(root, wire.absolute(path, cwd))
 
 
 def is_protocol_file(rel: str) -> bool:

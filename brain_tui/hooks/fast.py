@@ -76,7 +76,7 @@ def decide(event: dict[str, Any], agent: str, flags: dict[str, str],
     for path in paths:
         if "\x00" in path:
             return None
-        rel = path_keys.brain_relative(root, os.path.realpath(wire.absolute(path, cwd)))
+        rel = path_keys.brain_target(root, wire.absolute(path, cwd))
         if rel is None:
             continue
         if not rel or path_keys.is_protocol_path(rel):

@@ -648,3 +648,23 @@ def test_legacy_reads_rendered_rows_round_trip() -> None:
 def test_legacy_empty_and_no_section() -> None:
     assert parse_legacy_signal_rows("") == []
     assert parse_legacy_signal_rows("# title\n| sig-1 | a | b | INFO | p | pending |\n") == []
+
+
+def test_apply_block_drops_a_merge_conflict_that_fences_only_the_block() -> None:
+    """Two regenerated indexes merged by git: the block is regenerated, and the fence lines go with it."""
+    ours = f"{START}\n| a |\n{END}"
+    theirs = f"{START}\n| b |\n{END}"
+    existing = f"# Head\n\nintro\n<<<<<<< HEAD\n{ours}\n=======\n{theirs}\n>>>>>>> origin/main\n\n## Notes\nkeep\n"
+    new = apply_block(existing, BLOCK)
+    assert new == f"# Head\n\nintro\n{BLOCK}\n\n## Notes\nkeep\n"
+    assert "<<<<<<<" not in new and ">>>>>>>" not in new and "=======" not in new
+    at_top = f"<<<<<<< HEAD\n{ours}\n=======\n{theirs}\n>>>>>>> theirs\n"
+    assert apply_block(at_top, BLOCK) == f"{BLOCK}\n"
+    assert apply_block(new, BLOCK) == new
+
+
+def test_apply_block_leaves_a_conflict_in_hand_written_text_to_the_human() -> None:
+    existing = f"<<<<<<< HEAD\nmy intro\n=======\ntheir intro\n>>>>>>> x\n{START}\nold\n{END}\n"
+    assert apply_block(existing, BLOCK) == f"<<<<<<< HEAD\nmy intro\n=======\ntheir intro\n>>>>>>> x\n{BLOCK}\n"
+    straddling = f"<<<<<<< HEAD\nmine\n{START}\na\n{END}\n=======\n{START}\nb\n{END}\ntheirs\n>>>>>>> x\n"
+    assert apply_block(straddling, BLOCK) == f"<<<<<<< HEAD\nmine\n{BLOCK}\ntheirs\n>>>>>>> x\n"

@@ -1,0 +1,100 @@
+"""A symlink inside the brain is a second name of one folder or file: `bsi claim open`, `check-scope`, `lock`
+and `preflight` key a path by the brain path its links lead to, so `alias/` and `real/` (with
+`alias -> real`) are one scope and one lock (SPEC 5.2, 9, 10); what was written is kept."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.bsi import ok, run_bsi
+from tests.conftest import load_claim, tree_bytes
+
+
+@pytest.fixture
+def linked(brain: Path, tmp_path: Path) -> Path:
+    """A brain with `real/x.md`, `alias -> real`, `link.md -> real/x.md`, `all -> .`, `later -> planned`
+    (dangling), `loop -> loop`, `agents-link -> agents` and `ext -> <a folder outside the brain>`."""
+    (brain / "real").mkdir()
+    (brain / "real" / "x.md").write_text("## Sprint\n")
+    (brain / "agents").mkdir(exist_ok=True)
+    (brain / "alias").symlink_to("real")
+    (brain / "link.md").symlink_to("real/x.md")
+    (brain / "all").symlink_to(".")
+    (brain / "later").symlink_to("planned")
+    (brain / "loop").symlink_to("loop")
+    (brain / "agents-link").symlink_to("agents")
+    (tmp_path / "outside").mkdir()
+    (brain / "ext").symlink_to(tmp_path / "outside")
+    return brain
+
+
+def open_claim(brain: Path, *args: str) -> str:
+    return ok(run_bsi("claim", "open", *args, brain=brain))
+
+
+@pytest.mark.parametrize(("held", "asked"), [
+    ("alias/", "real/"),
+    ("real/", "alias/"),
+    ("alias", "real/x.md"),
+    ("real/x.md", "alias/"),
+    ("alias/x.md", "real/x.md"),
+    ("link.md", "real/x.md"),
+    ("real/x.md", "link.md"),
+    ("link.md#Sprint", "real/x.md#sprint"),
+    ("alias/x.md#Sprint", "link.md"),
+    ("all/", "notes.md"),
+    ("notes.md", "all"),
+    ("later/", "planned/a.md"),
+    ("ALIAS/", "real/"),
+])
+def test_a_second_name_through_a_symlink_is_refused_with_exit_10(linked: Path, held: str, asked: str) -> None:
+    holder = open_claim(linked, "--scope", held, "--slug", "first")
+    before = tree_bytes(linked)
+    run = run_bsi("--json", "claim", "open", "--scope", asked, "--slug", "second", brain=linked)
+    assert run.code == 10, (run.out, run.err)
+    assert [c["sess_id"] for c in run.json()["conflicts"]] == [holder]
+    assert tree_bytes(linked) == before
+    check = run_bsi("--json", "check-scope", asked, brain=linked)
+    assert check.code == 10 and [c["sess_id"] for c in check.json()["conflicts"]] == [holder]
+
+
+def test_links_that_lead_nowhere_new_keep_their_own_name(linked: Path) -> None:
+    open_claim(linked, "--scope", "loop/", "--slug", "loop")
+    assert run_bsi("check-scope", "loop/x.md", brain=linked).code == 10
+    assert run_bsi("check-scope", "ext2/", brain=linked).code == 0
+    open_claim(linked, "--scope", "ext/", "--slug", "ext")
+    assert run_bsi("check-scope", "ext/a.md", brain=linked).code == 10
+    assert run_bsi("check-scope", "link.md#Other", "real/x.md#Sprint", brain=linked).code == 0
+
+
+def test_the_written_name_is_kept_and_the_claim_covers_both_names(linked: Path) -> None:
+    sess = open_claim(linked, "--scope", "alias/", "--slug", "mine")
+    assert load_claim(linked, sess)["scope"] == "alias/"
+    assert run_bsi("--json", "claim", "show", sess, brain=linked).json()["scope"] == "alias/"
+    for file in ("alias/x.md", "real/x.md", "link.md", "alias/new.md"):
+        assert run_bsi("preflight", "check", sess, file, brain=linked).code == 0, file
+    assert run_bsi("preflight", "check", sess, "notes.md", brain=linked).code == 1
+
+
+def test_a_lock_through_a_symlink_is_the_lock_of_its_target(linked: Path) -> None:
+    first = open_claim(linked, "--scope", "one/", "--slug", "one")
+    second = open_claim(linked, "--scope", "two/", "--slug", "two")
+    ok(run_bsi("lock", "acquire", "alias/x.md", first, brain=linked))
+    for name in ("real/x.md", "link.md", "ALIAS/x.md"):
+        refused = run_bsi("lock", "acquire", name, second, brain=linked)
+        assert refused.code == 1 and first in refused.err, (name, refused.err)
+        assert run_bsi("lock", "check", name, brain=linked).code == 1
+    assert run_bsi("lock", "release", "link.md", second, brain=linked).code == 2
+    assert [p.name for p in (linked / "locks").glob("*.yml")] == ["alias%2Fx.md.yml"]
+    writer = open_claim(linked, "--scope", "real/", "--slug", "writer")
+    refused = run_bsi("preflight", "check", writer, "real/x.md", brain=linked)
+    assert refused.code == 2 and first in refused.err, refused.err
+
+
+def test_a_satellite_writing_through_a_link_into_the_kernel_zone_is_refused(linked: Path) -> None:
+    pilot = open_claim(linked, "--scope", "*", "--slug", "pilot")
+    sat = open_claim(linked, "--scope", "agents-link/", "--parent", pilot, "--slug", "sat")
+    refused = run_bsi("preflight", "check", sat, "agents-link/x.md", brain=linked)
+    assert refused.code == 5, (refused.out, refused.err)

@@ -1,0 +1,74 @@
+"""`bsi hook pre-tool-use` and its index follow symlinks as the core does: a write through `alias -> real`
+is a write of `real/`, and a write below the brain through a link to a folder elsewhere is the brain path
+written, which a claim may hold (SPEC 5.2, 20.2)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from brain_tui.core import hook_index, path_keys, preflight
+from brain_tui.core.brain import Brain
+from brain_tui.core.conflicts import find_conflicts
+from brain_tui.core.errors import BsiError
+from brain_tui.core.model import BLOCKING_STATUSES
+from brain_tui.core.scope import parse_scope
+from tests.bsi import NOW, ok, run_bsi
+from tests.hooks.test_pre_tool_use import AGENT, assert_allowed, assert_denied, event, hook
+
+
+def make_links(brain: Path, tmp_path: Path) -> None:
+    (brain / "real").mkdir()
+    (brain / "alias").symlink_to("real")
+    (brain / "link.md").symlink_to("real/x.md")
+    (tmp_path / "outside").mkdir()
+    (brain / "ext").symlink_to(tmp_path / "outside")
+
+
+def test_an_unbound_write_through_a_link_meets_the_holder(brain: Path, tmp_path: Path) -> None:
+    make_links(brain, tmp_path)
+    real = ok(run_bsi("claim", "open", "--scope", "alias/", "--slug", "real", brain=brain))
+    ext = ok(run_bsi("claim", "open", "--scope", "ext/", "--slug", "ext", brain=brain))
+    for path, holder in ((brain / "real" / "x.md", real), (brain / "link.md", real), (brain / "alias" / "y.md", real),
+                         (brain / "ext" / "a.md", ext)):
+        assert_denied(hook(brain, "pre-tool-use", event(brain, "Write", str(path), session="nobody")), holder)
+    assert_allowed(hook(brain, "pre-tool-use", event(brain, "Write", str(tmp_path / "outside" / "a.md"),
+                                                     session="nobody")))
+
+
+def test_a_bound_write_through_its_own_link_is_its_own_file(brain: Path, tmp_path: Path) -> None:
+    make_links(brain, tmp_path)
+    ok(run_bsi("claim", "open", "--scope", "alias/", "--scope", "ext/", "--agent-session", AGENT, brain=brain))
+    for path in (brain / "alias" / "x.md", brain / "real" / "x.md", brain / "link.md", brain / "ext" / "b.md"):
+        assert_allowed(hook(brain, "pre-tool-use", event(brain, "Edit", str(path))))
+    assert_denied(hook(brain, "pre-tool-use", event(brain, "Edit", str(brain / "notes.md"))), "scope violation")
+
+
+def test_the_index_shortcut_never_says_go_through_a_link_the_core_refuses(brain: Path, tmp_path: Path) -> None:
+    make_links(brain, tmp_path)
+    sess = ok(run_bsi("claim", "open", "--scope", "alias/", "--agent-session", AGENT, "--slug", "mine", brain=brain))
+    other = ok(run_bsi("claim", "open", "--scope", "ext/", "--scope", "notes.md#Sprint", "--slug", "other",
+                       brain=brain))
+    ok(run_bsi("lock", "acquire", "alias/locked.md", other, brain=brain))
+    b = Brain(brain, now=NOW, commit=False)
+    snapshot = b.snapshot(only_statuses=BLOCKING_STATUSES)
+    index = hook_index.build(brain, snapshot, b.config)
+    now = b.now().timestamp()
+    written = ["alias/x.md", "real/x.md", "link.md", "alias/locked.md", "real/locked.md", "ext/a.md", "ALIAS/x.md",
+               "free.md"]
+    rels = [rel for rel in (path_keys.brain_target(brain, str(brain / w)) for w in written) if rel]
+    for claim_id in (sess, other):
+        for rel in rels:
+            if hook_index.may_write(index, claim_id, rel, now):
+                preflight.check(b.snapshot(), b.config, claim_id, rel, lambda: "main")
+    for rel in ("real/locked.md", "alias/locked.md"):
+        assert not hook_index.may_write(index, sess, path_keys.brain_target(brain, str(brain / rel)) or "", now)
+        try:
+            preflight.check(b.snapshot(), b.config, sess, rel, lambda: "main")
+        except BsiError as exc:
+            assert exc.exit_code == 2, exc
+        else:
+            raise AssertionError(f"{rel} is locked by {other}")
+    for rel in rels:
+        if hook_index.unclaimed_free(index, rel):
+            assert find_conflicts(snapshot, parse_scope([rel], brain)) == [], rel
+    assert hook_index.unclaimed_free(index, "free.md")
