@@ -103,3 +103,16 @@ def test_taking_back_a_future_stale_mark_never_reopens_a_pending_gate(brain: Pat
     doc = load_claim(brain, sess)
     assert doc["status"] == "waiting_human", doc
     assert run_bsi("preflight", "check", sess, "ops/deploy.sh", brain=brain).code == 4
+
+
+def test_a_close_gate_written_by_hand_in_another_spelling_still_stops_the_close(brain: Path) -> None:
+    for written in ("gate:human", "'Human-Gate → deploy ok?'", "'Gate: Human => \"deploy ok?\"'",
+                    "['gate:human → \"deploy ok?\"']"):
+        sess = opened(brain, "--scope", "ops/deploy.sh", "--satellite-type", "deploy")
+        _edit(brain, sess, on_done=written)
+        done = run_bsi("claim", "close", sess, "--status", "ok", "--json", brain=brain)
+        assert done.code == 0, done
+        assert done.json()["status"] == "waiting_human", written
+        doc = load_claim(brain, sess)
+        assert doc["status"] == "waiting_human" and doc["gate_origin"] == "close", written
+        ok(run_bsi("gate", "reject", sess, "not today", brain=brain))
