@@ -186,7 +186,7 @@ def _check_one(ctx: HookContext, path: str) -> Answer:
         raise wire.BadInput("the tool's file path holds a NUL character")
     rel = relative_to_brain(ctx.root, path, ctx.cwd)
     if rel is None:
-        return Answer()
+        return _check_other_brain(ctx, path)
     if rel == "" or is_protocol_file(rel):
         return refuse(ctx, f"{fact(rel or '.', 200)} is a protocol file of the brain: change it through `bsi` "
                            "(claim, signal, lock, gate commands), never with an editor tool")
@@ -202,6 +202,32 @@ def _check_one(ctx: HookContext, path: str) -> Answer:
     if bound:
         return _check_bound(ctx, bound, rel)
     return _check_unbound(ctx, snapshot, rel)
+
+
+def _check_other_brain(ctx: HookContext, path: str) -> Answer:
+    """A file outside the session's brain but inside another one (or another checkout of it).
+
+    That brain's protocol files are refused as the session's own would be, and a
+    file there meets that brain's blocking claims (and its `hooks.unclaimed_writes:
+    deny`) as an unbound write: the session holds no claim in that brain. It gets
+    no `warn` note there (that brain is not the session's). A file in no brain at
+    all is allowed (SPEC 20.2).
+    """
+    from brain_tui.core.path_keys import brain_holding
+
+    other = brain_holding(wire.absolute(path, ctx.cwd))
+    if other is None or ctx.root is None or other == os.path.realpath(ctx.root):
+        return Answer()
+    there = HookContext(ctx.event_name, ctx.event, ctx.agent, other, ctx.now, ctx.environ)
+    rel = relative_to_brain(other, path, ctx.cwd)
+    if rel is None:
+        return Answer()
+    if rel == "" or is_protocol_file(rel):
+        return refuse(ctx, f"{fact(rel or '.', 200)} is a protocol file of the brain at {fact(other, 200)}: "
+                           "change it through `bsi` there, never with an editor tool")
+    from brain_tui.core.model import BLOCKING_STATUSES
+
+    return _check_unbound(there, there.brain.snapshot(only_statuses=BLOCKING_STATUSES), rel, notes=False)
 
 
 def _check_bound(ctx: HookContext, bound: list[str], rel: str) -> Answer:
@@ -247,7 +273,7 @@ def _branch(brain: Brain) -> str:
     return gitops.current_branch(brain.root)
 
 
-def _check_unbound(ctx: HookContext, snapshot: BrainSnapshot, rel: str) -> Answer:
+def _check_unbound(ctx: HookContext, snapshot: BrainSnapshot, rel: str, notes: bool = True) -> Answer:
     from brain_tui.core.conflicts import find_conflicts
     from brain_tui.core.errors import InvalidData
     from brain_tui.core.scope import parse_scope
@@ -268,7 +294,7 @@ def _check_unbound(ctx: HookContext, snapshot: BrainSnapshot, rel: str) -> Answe
     if mode == "deny":
         return refuse(ctx, f"{fact(rel, 200)}: this session holds no claim and the brain denies unclaimed "
                            f"writes (hooks.unclaimed_writes: deny): `bsi claim open --scope {fact(rel, 200)}` first")
-    if mode == "warn":
+    if mode == "warn" and notes:
         text = (f"bsi: note: {fact(rel, 200)} written without a claim (no claim holds it; "
                 f"`bsi claim open --scope …` makes the work visible to other sessions)")
         return Answer(0, wire.dumps(wire.note(text)), text + "\n")

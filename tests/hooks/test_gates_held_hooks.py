@@ -14,6 +14,7 @@ from brain_tui.core import hook_index
 from brain_tui.core.brain import Brain
 from brain_tui.hooks import events
 from tests.bsi import NOW, bsi_command, clean_env, ok, run_bsi
+from tests.hooks.test_hook_index import settle
 from tests.hooks.test_pre_tool_use import AGENT, assert_denied, event, hook
 
 STRANGER = "5a1c9e0d-2b3f-4c6d-8e7f-9a0b1c2d3e4f"
@@ -58,3 +59,27 @@ def test_a_pause_landing_while_the_hook_reads_the_brain_is_never_vouched_for_by_
     events.pre_tool_use(ctx)  # the answer it gives was decided on the read; the index it leaves must not be trusted
     assert (brain / hook_index.INDEX_FILE).exists()
     assert_denied(hook(brain, "pre-tool-use", target), "paused")
+
+
+def test_every_path_a_tool_input_names_is_checked_not_only_the_first(brain: Path, tmp_path: Path) -> None:
+    holder = ok(run_bsi("claim", "open", "--scope", "nb/", "--slug", "held", brain=brain))
+    ok(run_bsi("gate", "pause", holder, "hold the notebooks", brain=brain))
+    payload = event(brain, "NotebookEdit", str(brain / "nb" / "a.ipynb"), session=STRANGER)
+    payload["tool_input"]["file_path"] = str(tmp_path / "harmless.txt")  # outside the brain
+    for _ in range(2):  # the core's answer, then the hook index's
+        assert_denied(hook(brain, "pre-tool-use", payload), "nb/a.ipynb", holder)
+
+
+def test_a_write_into_another_brain_meets_that_brains_holds(brain: Path, tmp_path: Path) -> None:
+    other = tmp_path / "other-brain"
+    ok(run_bsi("init", str(other), brain=None))
+    holder = ok(run_bsi("claim", "open", "--scope", "src/", "--slug", "held", brain=other))
+    ok(run_bsi("gate", "pause", holder, "hold src/", brain=other))
+    settle(brain)  # the hook index of the session's own brain is valid: the shortcut is asked first
+    for target, words in ((other / "src" / "a.py", ("src/a.py", holder)),
+                          (other / "claims" / f"{holder}.yml", ("protocol file",))):
+        for _ in range(2):
+            assert_denied(hook(brain, "pre-tool-use", event(brain, "Write", str(target), session=STRANGER)), *words)
+    assert hook(brain, "pre-tool-use", event(brain, "Write", str(tmp_path / "loose.txt"))).returncode == 0
+    free = hook(brain, "pre-tool-use", event(brain, "Write", str(other / "docs" / "free.md")))
+    assert (free.returncode, free.stdout) == (0, "")  # that brain's `warn` note is not this session's
