@@ -20,7 +20,7 @@ from brain_tui.core.agents import valid_agent_session
 from brain_tui.core.changes import ChangeSet, yaml_safe
 from brain_tui.core.clock import MAX_TTL, claim_ttl, format_duration
 from brain_tui.core.conflicts import find_conflicts, format_scope_text
-from brain_tui.core.effective import effective_status, paused_ancestor, stale_origin
+from brain_tui.core.effective import effective_status, paused_ancestor, stale_origin, unreadable_ancestor
 from brain_tui.core.errors import ConflictError, InvalidData, NotFound, TransitionRefused
 from brain_tui.core.ids import new_session_id, valid_session_id
 from brain_tui.core.limits import MAX_NEW_CLAIM_BYTES, MAX_SCOPE_ENTRIES, add_history, check_text
@@ -221,7 +221,13 @@ def _check_closable(snapshot: BrainSnapshot, claim: Claim) -> None:
     if held is not None:
         raise TransitionRefused(
             f"cannot close {claim.sess_id}: its ancestor {held.sess_id} is paused; "
-            f"a human resumes it first (`bsi gate resume {held.sess_id}`)"
+            f"a human resumes it first (`bsi gate resume {held.paused_by or held.sess_id}`)"
+        )
+    broken = unreadable_ancestor(snapshot, claim)
+    if broken is not None:
+        raise TransitionRefused(
+            f"cannot close {claim.sess_id}: its ancestor {broken} cannot be read (its claim file is corrupt), so "
+            f"whether a human paused this tree is unknown; a human repairs claims/{broken}.yml first"
         )
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from brain_tui.core.clock import MAX_TTL, SKEW_TOLERANCE
+from brain_tui.core.formats import KNOWN_STATUSES, normalize_status
 from brain_tui.core.model import BrainSnapshot, Claim
 
 STALE_REASON = "TTL expired without close"
@@ -61,8 +62,36 @@ def stale_origin(claim: Claim, now: datetime) -> str | None:
         return "paused"
     if data.get("gate_origin"):
         return "waiting_human"
-    origin = str(data.get("stale_from") or "open").strip()
-    return origin if origin else "open"
+    return remembered_status(data.get("stale_from")) or "open"
+
+
+def remembered_status(raw: object) -> str | None:
+    """A status a claim remembers (``stale_from``, ``paused_from``) as the rules read it, or None when absent.
+
+    Read like ``status:`` itself, and more leniently: case, surrounding spaces, and
+    ``-`` or a space for ``_`` do not matter (``WAITING_HUMAN``, ``waiting-human`` and
+    ``Waiting Human`` are all ``waiting_human``), so no spelling of a pending gate
+    reads as something else. An unknown value is kept as written.
+    """
+    text = "" if raw is None else str(raw).strip()
+    if not text:
+        return None
+    folded = normalize_status("_".join(text.replace("-", " ").split()))
+    return folded if folded in KNOWN_STATUSES else text
+
+
+def restored_status(claim: Claim) -> str:
+    """What lifting a pause gives back (SPEC 6.3: a pending gate is never lost).
+
+    ``waiting_human`` while a gate is still undecided (``gate_origin`` set), whatever
+    ``paused_from`` says; else ``paused_from`` read by `remembered_status`; ``open``
+    when the claim remembers nothing; and ``waiting_human`` for a previous status the
+    product does not know (a human then decides, rather than the claim going open).
+    """
+    if claim.gate_origin:
+        return "waiting_human"
+    previous = remembered_status(claim.data.get("paused_from"))
+    return "open" if previous in (None, "open") else "waiting_human"
 
 
 def time_left(claim: Claim, now: datetime) -> timedelta | None:
@@ -103,6 +132,21 @@ def paused_ancestor(snapshot: BrainSnapshot, claim: Claim) -> Claim | None:
         if effective_status(ancestor, snapshot.now) == "paused" or stale_origin(ancestor, snapshot.now) == "paused":
             return ancestor
     return None
+
+
+def unreadable_ancestor(snapshot: BrainSnapshot, claim: Claim) -> str | None:
+    """The ancestor ID where `claim`'s parent chain meets a claim file that does not read (corrupt), or None.
+
+    Above a corrupt link nothing is known: that claim, or one of its ancestors, may be
+    paused or failed. A hold that cannot be read is still a hold, so every rule that lets
+    a tree work only when no ancestor holds it treats such a chain as held.
+    """
+    chain = snapshot.ancestors(claim.sess_id)
+    parent = (chain[-1] if chain else claim).parent
+    if not parent or snapshot.claim(parent) is not None:
+        return None
+    unreadable = {f"claims/{parent}.yml", f"claims/{parent}.yaml"}
+    return parent if any(bad.path in unreadable for bad in snapshot.corrupt) else None
 
 
 def is_held_pause(claim: Claim, now: datetime) -> bool:

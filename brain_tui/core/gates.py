@@ -8,7 +8,14 @@ from typing import Any
 
 from brain_tui.core.changes import ChangeSet
 from brain_tui.core.claims import refuse_transition, require_claim
-from brain_tui.core.effective import LIVE_STATUSES, effective_status, is_held_pause, paused_ancestor, stale_origin
+from brain_tui.core.effective import (
+    LIVE_STATUSES,
+    effective_status,
+    is_held_pause,
+    paused_ancestor,
+    restored_status,
+    stale_origin,
+)
 from brain_tui.core.errors import InvalidData, TransitionRefused
 from brain_tui.core.limits import GATE_ROOM_BYTES, add_history, check_text
 from brain_tui.core.model import BrainSnapshot, Claim
@@ -195,13 +202,9 @@ def gate_pause(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> Casca
     cs.message = f"bsi: gate PAUSED {sess_id}"
     return Cascade(sess_id, "pause", "paused", tuple(touched))
 
-def _previous_status(claim: Claim) -> str:
-    previous = claim.paused_from or "open"
-    return previous if previous in PAUSABLE else "open"
-
 def _lift_pause(cs: ChangeSet, claim: Claim) -> None:
     """Restore a paused claim's previous status; a stale one stays stale, now from that status."""
-    previous = _previous_status(claim)
+    previous = restored_status(claim)
     if claim.status == "stale":
         cs.update_claim(claim.sess_id, {"stale_from": previous}, remove=("paused_by", "paused_from"))
     else:
@@ -239,7 +242,7 @@ def gate_resume(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> Casc
         add_history(cs, child.sess_id, "RESUMED_CASCADE", by, f"ancestor {sess_id} resumed")
         touched.append(child.sess_id)
     cs.message = f"bsi: gate RESUMED {sess_id}"
-    after = "stale" if claim.status == "stale" else _previous_status(claim)
+    after = "stale" if claim.status == "stale" else restored_status(claim)
     return Cascade(sess_id, "resume", after, tuple(touched))
 
 def gate_abort(cs: ChangeSet, sess_id: str, by: str, reason: str) -> Cascade:

@@ -20,13 +20,15 @@ that the core would stop.
 Validity: the index records the `(mtime_ns, ino)` of `claims/` and `locks/`
 (a file added, removed or atomically replaced moves them), the stat key of
 every file it read (an in-place edit moves it), and of brain-compose.yml. An
-index written less than 2 s after the newest of those times is *racy* (one
-timestamp tick can hide a change, as in git's racy-clean rule) and is not
-trusted. A claim's entries and a lock's file are keyed through the brain's
-symlinks (`path_keys.resolve_in_brain`), so the index also records the folders
-on the way to each of them: a link made, removed or replaced on that way moves
-one of those folders. Not seen: an in-place edit (no rename) that turns a non-blocking
-claim file back into a blocking one; the product and git never write so.
+index whose snapshot began to be read less than 2 s after the newest of those
+times (or before it) is *racy* (one timestamp tick can hide a change, as in
+git's racy-clean rule; a change during the read would be keyed with the old
+content) and is not trusted. A claim's entries and a lock's file are keyed
+through the brain's symlinks (`path_keys.resolve_in_brain`), so the index also
+records the folders on the way to each of them: a link made, removed or
+replaced on that way moves one of those folders. Not seen: an in-place edit
+(no rename) that turns a non-blocking claim file back into a blocking one;
+the product and git never write so.
 
 Paths are held and compared as `path_keys.path_key` values (NFC, case-folded),
 the key the core compares by: ``SRC/a.py`` meets the claim on ``src/`` here too.
@@ -87,13 +89,18 @@ def _on_the_way(paths: Iterable[str]) -> set[str]:
     return folders
 
 
-def build(root: str | os.PathLike[str], snapshot: BrainSnapshot, config: BrainConfig) -> dict[str, Any]:
+def build(root: str | os.PathLike[str], snapshot: BrainSnapshot, config: BrainConfig,
+          read_at: int | None = None) -> dict[str, Any]:
     """The index of `snapshot` (blocking claims and live locks) as a JSON-ready mapping.
 
     Args:
         root: the brain.
         snapshot: a snapshot holding at least every blocking claim (a blocking-only one is enough).
         config: brain-compose.yml as the core read it.
+        read_at: when the reading of `snapshot` began (`time.time_ns()`); None: now. The index is
+            racy when a file it vouches for changed less than 2 s before that moment, or after it:
+            the stat keys are taken now, so a change that landed while the snapshot was read (a
+            pause, a gate) would otherwise be vouched for with the status read before it.
     """
     from brain_tui.core.circuit import circuit_state
     from brain_tui.core.locks import lock_file_path
@@ -139,7 +146,7 @@ def build(root: str | os.PathLike[str], snapshot: BrainSnapshot, config: BrainCo
     raw_hooks = config.raw.get("hooks") if hasattr(config.raw, "get") else None
     mode = raw_hooks.get("unclaimed_writes") if isinstance(raw_hooks, dict) else None
     folders = {rel: _dir_key(os.path.join(base, rel)) for rel in sorted(_on_the_way(linked))}
-    built = time.time_ns()
+    built = time.time_ns() if read_at is None else min(read_at, time.time_ns())
     stamps = [0]
     for key in [*keys.values(), *files.values(), *folders.values()]:
         if key:
@@ -153,12 +160,16 @@ def build(root: str | os.PathLike[str], snapshot: BrainSnapshot, config: BrainCo
     }
 
 
-def write(root: str | os.PathLike[str], snapshot: BrainSnapshot, config: BrainConfig) -> None:
-    """Rebuild the index from `snapshot` and write it atomically (any failure: no index, never an error)."""
+def write(root: str | os.PathLike[str], snapshot: BrainSnapshot, config: BrainConfig,
+          read_at: int | None = None) -> None:
+    """Rebuild the index from `snapshot` (read from `read_at` on, see `build`) and write it atomically.
+
+    Any failure leaves no index, never an error.
+    """
     path = os.path.join(os.fspath(root), INDEX_FILE)
     tmp = f"{path}.{os.getpid()}.tmp"
     try:
-        text = json.dumps(build(root, snapshot, config), separators=(",", ":"))
+        text = json.dumps(build(root, snapshot, config, read_at), separators=(",", ":"))
         with open(tmp, "w", encoding="utf-8") as handle:
             handle.write(text)
         os.replace(tmp, path)

@@ -36,6 +36,7 @@ from functools import lru_cache
 __all__ = [
     "PROTOCOL_DIRS",
     "PROTOCOL_FILES",
+    "brain_holding",
     "brain_relative",
     "brain_target",
     "is_below",
@@ -225,3 +226,27 @@ def brain_target(root: str | os.PathLike[str], absolute: str) -> str | None:
         if written is not None:
             return resolve_in_brain(root, written) if written else written
     return None
+
+
+def brain_holding(absolute: str) -> str | None:
+    """The brain an absolute path lies in: the nearest folder above it holding ``claims/`` or the index, or None.
+
+    A write outside the brain a hook found (another brain, a second checkout of the
+    same one) is still a write into that brain: its protocol files and its claims
+    hold there too.
+
+    Args:
+        absolute: an absolute path (resolved with ``os.path.realpath`` here).
+
+    Returns:
+        The brain folder, resolved, or None when no folder above the path is a brain.
+    """
+    folder = os.path.dirname(os.path.realpath(absolute))
+    while True:
+        if os.path.isdir(os.path.join(folder, PROTOCOL_DIRS[0])) or \
+                os.path.isfile(os.path.join(folder, PROTOCOL_FILES[0])):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent

@@ -17,7 +17,7 @@ from brain_tui.core.claims import require_claim
 from brain_tui.core.clock import format_timestamp
 from brain_tui.core.config import BrainConfig
 from brain_tui.core.conflicts import find_conflicts
-from brain_tui.core.effective import delegating_chain, effective_status, is_held_pause
+from brain_tui.core.effective import delegating_chain, effective_status, is_held_pause, unreadable_ancestor
 from brain_tui.core.errors import InvalidData, NotFound, PreflightRefused
 from brain_tui.core.locks import live_lock, lock_file_path
 from brain_tui.core.model import BrainSnapshot, Claim
@@ -98,7 +98,7 @@ def _check_claim(snapshot: BrainSnapshot, sess_id: str, file: str) -> Claim:
             raise _refuse(
                 CLAIM_NOT_OPEN,
                 f"{'parent' if ancestor.sess_id == claim.parent else 'ancestor'} {ancestor.sess_id} is paused: "
-                f"a human resumes it with `bsi gate resume {ancestor.sess_id}`",
+                f"a human resumes it with `bsi gate resume {ancestor.paused_by or ancestor.sess_id}`",
                 sess_id, file, status=claim.status, blocked_by=ancestor.sess_id,
             )
         if ancestor.status == "failed":
@@ -109,6 +109,14 @@ def _check_claim(snapshot: BrainSnapshot, sess_id: str, file: str) -> Claim:
                 f"--type BLOCKED_ON …`)",
                 sess_id, file, status=claim.status, blocked_by=ancestor.sess_id,
             )
+    broken = unreadable_ancestor(snapshot, claim)
+    if broken is not None:
+        raise _refuse(
+            CLAIM_NOT_OPEN,
+            f"ancestor {broken} cannot be read (its claim file is corrupt), so whether a human paused this tree "
+            f"is unknown: a human repairs claims/{broken}.yml (`bsi claim list` shows why it does not read)",
+            sess_id, file, status=claim.status, blocked_by=broken,
+        )
     return claim
 
 

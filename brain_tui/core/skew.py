@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 
 from brain_tui.core.changes import ChangeSet
 from brain_tui.core.clock import MAX_TTL, SKEW_TOLERANCE, try_parse_timestamp
+from brain_tui.core.effective import stale_origin
 from brain_tui.core.model import Claim
 
 #: The statuses a stale mark may be taken back to.
@@ -54,13 +55,18 @@ def suspect_stale(claim: Claim, now: datetime) -> bool:
 def revive(cs: ChangeSet, claim: Claim, by: str) -> str | None:
     """Stage: a suspect stale mark is taken back; the claim returns to the status it was marked from.
 
+    That status is `effective.stale_origin`'s: a claim still carrying an undecided gate
+    or a pause returns to ``waiting_human`` or ``paused``, whatever ``stale_from`` says.
+
     Returns:
-        The status it returns to, or None when the mark is not suspect (nothing staged).
+        The status it returns to, or None (nothing staged) when the mark is not suspect or the
+        status it was marked from is one the product does not know (the mark stands: a human decides).
     """
     if not suspect_stale(claim, cs.snapshot.now):
         return None
-    back = claim.data.get("stale_from")
-    status = back if back in _REVIVABLE else "open"
+    status = stale_origin(claim, cs.snapshot.now)  # a pending gate or pause is never forgotten
+    if status not in _REVIVABLE:
+        return None  # a status the product does not know: the mark stands, a human decides
     marked = claim.data.get("stale_since")
     cs.update_claim(claim.sess_id, {"status": status, "skew_revived": marked},
                     remove=("stale_since", "stale_from", "stale_reason"))

@@ -26,6 +26,8 @@ class Trigger:
     task_scope: str = ""
 
 _TRIGGER_RE = re.compile(r"^\s*(signal|notify|gate\s*:\s*human|trigger)\s*(?:→|->)\s*(.*)$", re.IGNORECASE)
+#: A trigger that names a human gate in any words (``gate:human``, ``human-gate``, ``Gate: Human =>``).
+_NAMES_HUMAN_GATE_RE = re.compile(r"\bgate\b.*\bhuman\b|\bhuman\b.*\bgate\b", re.IGNORECASE | re.DOTALL)
 
 def _strip_comment(text: str) -> str:
     quote: str | None = None
@@ -89,7 +91,12 @@ def handoff_task(signal: Signal) -> tuple[str, str] | None:
     return trigger.task_type, trigger.task_scope
 
 def trigger_for(claim: Claim, status: str) -> Trigger | None:
-    """The trigger a close with this result status runs (a failed satellite defaults to BLOCKED_ON its parent)."""
+    """The trigger a close with this result status runs (a failed satellite defaults to BLOCKED_ON its parent).
+
+    A trigger written by hand that does not parse but names a human gate (``gate:human``
+    without an arrow, ``human-gate → …``, a YAML list holding one) is a human gate all the
+    same, its text as the message: a close never skips a gate because of its spelling.
+    """
     written = claim.exit_triggers
     if status == "ok":
         raw = written.get("on_done")
@@ -99,7 +106,12 @@ def trigger_for(claim: Claim, status: str) -> Trigger | None:
         raw = written.get("on_fail")
         if not raw:
             return Trigger("signal", sig_type="BLOCKED_ON", dest="parent") if claim.parent else None
-    return parse_trigger(raw) if raw else None
+    if not raw:
+        return None
+    parsed = parse_trigger(raw)
+    if parsed is None and _NAMES_HUMAN_GATE_RE.search(raw):
+        return Trigger("gate", message=raw.strip())
+    return parsed
 
 def summary(claim: Claim, result: dict[str, Any]) -> str:
     """The one-line payload of a close: story — first files — status.

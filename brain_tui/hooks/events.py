@@ -7,6 +7,7 @@ stdout, stderr). Nothing here prints, exits or reads stdin: `hooks.main` does.
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -169,11 +170,14 @@ def pre_tool_use(ctx: HookContext) -> Answer:
                             "(tool_input.file_path or notebook_path)")
     if ctx.root is None:
         return Answer()
-    for path in paths:
+    noted = Answer()
+    for path in paths:  # every file is checked: a note on one never lets the next through unchecked
         answer = _check_one(ctx, path)
-        if answer.code != 0 or answer.out:
+        if answer.code != 0:
             return answer
-    return Answer()
+        if answer.out and not noted.out:
+            noted = answer
+    return noted
 
 
 def _check_one(ctx: HookContext, path: str) -> Answer:
@@ -182,7 +186,7 @@ def _check_one(ctx: HookContext, path: str) -> Answer:
         raise wire.BadInput("the tool's file path holds a NUL character")
     rel = relative_to_brain(ctx.root, path, ctx.cwd)
     if rel is None:
-        return Answer()
+        return _check_other_brain(ctx, path)
     if rel == "" or is_protocol_file(rel):
         return refuse(ctx, f"{fact(rel or '.', 200)} is a protocol file of the brain: change it through `bsi` "
                            "(claim, signal, lock, gate commands), never with an editor tool")
@@ -190,13 +194,40 @@ def _check_one(ctx: HookContext, path: str) -> Answer:
     from brain_tui.core.model import BLOCKING_STATUSES
 
     brain = ctx.brain
+    read_at = time.time_ns()
     snapshot = brain.snapshot(only_statuses=BLOCKING_STATUSES)
     if hook_index.load(ctx.root) is None:  # the next write asks the index first (`hooks.fast`)
-        hook_index.write(ctx.root, snapshot, brain.config)
+        hook_index.write(ctx.root, snapshot, brain.config, read_at)
     bound = bound_claims(ctx, snapshot)
     if bound:
         return _check_bound(ctx, bound, rel)
     return _check_unbound(ctx, snapshot, rel)
+
+
+def _check_other_brain(ctx: HookContext, path: str) -> Answer:
+    """A file outside the session's brain but inside another one (or another checkout of it).
+
+    That brain's protocol files are refused as the session's own would be, and a
+    file there meets that brain's blocking claims (and its `hooks.unclaimed_writes:
+    deny`) as an unbound write: the session holds no claim in that brain. It gets
+    no `warn` note there (that brain is not the session's). A file in no brain at
+    all is allowed (SPEC 20.2).
+    """
+    from brain_tui.core.path_keys import brain_holding
+
+    other = brain_holding(wire.absolute(path, ctx.cwd))
+    if other is None or ctx.root is None or other == os.path.realpath(ctx.root):
+        return Answer()
+    there = HookContext(ctx.event_name, ctx.event, ctx.agent, other, ctx.now, ctx.environ)
+    rel = relative_to_brain(other, path, ctx.cwd)
+    if rel is None:
+        return Answer()
+    if rel == "" or is_protocol_file(rel):
+        return refuse(ctx, f"{fact(rel or '.', 200)} is a protocol file of the brain at {fact(other, 200)}: "
+                           "change it through `bsi` there, never with an editor tool")
+    from brain_tui.core.model import BLOCKING_STATUSES
+
+    return _check_unbound(there, there.brain.snapshot(only_statuses=BLOCKING_STATUSES), rel, notes=False)
 
 
 def _check_bound(ctx: HookContext, bound: list[str], rel: str) -> Answer:
@@ -242,7 +273,7 @@ def _branch(brain: Brain) -> str:
     return gitops.current_branch(brain.root)
 
 
-def _check_unbound(ctx: HookContext, snapshot: BrainSnapshot, rel: str) -> Answer:
+def _check_unbound(ctx: HookContext, snapshot: BrainSnapshot, rel: str, notes: bool = True) -> Answer:
     from brain_tui.core.conflicts import find_conflicts
     from brain_tui.core.errors import InvalidData
     from brain_tui.core.scope import parse_scope
@@ -263,7 +294,7 @@ def _check_unbound(ctx: HookContext, snapshot: BrainSnapshot, rel: str) -> Answe
     if mode == "deny":
         return refuse(ctx, f"{fact(rel, 200)}: this session holds no claim and the brain denies unclaimed "
                            f"writes (hooks.unclaimed_writes: deny): `bsi claim open --scope {fact(rel, 200)}` first")
-    if mode == "warn":
+    if mode == "warn" and notes:
         text = (f"bsi: note: {fact(rel, 200)} written without a claim (no claim holds it; "
                 f"`bsi claim open --scope …` makes the work visible to other sessions)")
         return Answer(0, wire.dumps(wire.note(text)), text + "\n")

@@ -78,6 +78,8 @@ def decide(event: dict[str, Any], agent: str, flags: dict[str, str],
             return None
         rel = path_keys.brain_target(root, wire.absolute(path, cwd))
         if rel is None:
+            if path_keys.brain_holding(wire.absolute(path, cwd)) is not None:
+                return None  # a file in another brain (or another checkout): the core checks it there
             continue
         if not rel or path_keys.is_protocol_path(rel):
             return None

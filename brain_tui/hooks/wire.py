@@ -30,6 +30,8 @@ FILE_TOOLS = {
     "codex": ("Write", "Edit", "MultiEdit", "NotebookEdit"),
     "gemini": ("write_file", "replace", "Write", "Edit"),
 }
+#: The `tool_input` keys that name a write tool's target file, in the agents' spellings.
+PATH_KEYS = ("file_path", "notebook_path", "absolute_path", "path")
 #: Tools whose input is a patch naming its files (Codex).
 PATCH_TOOLS = ("apply_patch", "ApplyPatch")
 _PATCH_LINE = re.compile(r"^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+?)\s*$", re.MULTILINE)
@@ -93,11 +95,14 @@ def target_files(event: dict[str, Any], agent: str) -> list[str] | None:
         return None
     if not isinstance(tool_input, dict):
         return []
-    for key in ("file_path", "notebook_path", "absolute_path", "path"):
+    # Every key that can name the target is checked, not the first found: a tool that writes its
+    # `notebook_path` must not pass on the word of a harmless `file_path` beside it.
+    found: list[str] = []
+    for key in PATH_KEYS:
         value = tool_input.get(key)
-        if isinstance(value, str) and value:
-            return [value]
-    return []
+        if isinstance(value, str) and value and value not in found:
+            found.append(value)
+    return found
 
 
 def _patch_text(tool_input: dict[str, Any]) -> str:

@@ -83,9 +83,16 @@ class Session:
         """The claim meant: `sess_id`, else `$BSI_SESSION`, else the agent session's binding (SPEC 20.1).
 
         Raises:
+            InvalidData: `sess_id` is not a session ID (65): a tool acts for a claim, never as a
+                human (``human:NAME``) or an instance.
             NotFound: the session holds no claim (66).
         """
         if sess_id:
+            from brain_tui.core.ids import valid_session_id
+
+            if not valid_session_id(sess_id):
+                raise InvalidData(f"invalid sess_id {sess_id[:80]!r}: a session ID (sess-…); "
+                                  "a tool acts for the session's claim, never as a human")
             return sess_id
         launched = self.environ.get(agents.BSI_SESSION_ENV, "").strip()
         if launched:

@@ -1,0 +1,85 @@
+"""`bsi hook pre-tool-use` never lets a write into a held claim's scope through, however the tool names it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from brain_tui.core import hook_index
+from brain_tui.core.brain import Brain
+from brain_tui.hooks import events
+from tests.bsi import NOW, bsi_command, clean_env, ok, run_bsi
+from tests.hooks.test_hook_index import settle
+from tests.hooks.test_pre_tool_use import AGENT, assert_denied, event, hook
+
+STRANGER = "5a1c9e0d-2b3f-4c6d-8e7f-9a0b1c2d3e4f"
+
+
+def _codex(brain: Path, patch: str, session: str = STRANGER) -> subprocess.CompletedProcess[str]:
+    payload: dict[str, Any] = {"session_id": session, "cwd": str(brain), "hook_event_name": "PreToolUse",
+                               "tool_name": "apply_patch", "tool_input": {"command": ["apply_patch", patch]}}
+    done = subprocess.run([*bsi_command("hook", "pre-tool-use", brain=brain, now=NOW), "--agent", "codex"],
+                          input=json.dumps(payload), capture_output=True, text=True, env=clean_env(), check=False)
+    assert done.returncode in (0, 2) and "Traceback" not in done.stderr
+    return done
+
+
+def test_a_patch_whose_first_file_is_unclaimed_still_meets_the_paused_holder_of_the_next(brain: Path) -> None:
+    holder = ok(run_bsi("claim", "open", "--scope", "src/", "--slug", "held", brain=brain))
+    ok(run_bsi("gate", "pause", holder, "hold src/", brain=brain))
+    patch = ("*** Begin Patch\n*** Add File: notes/todo.md\n+later\n*** Update File: src/a.py\n@@\n-a\n+b\n"
+             "*** End Patch\n")
+    for _ in range(2):  # the core's answer, then the hook index's
+        assert_denied(_codex(brain, patch), "src/a.py", holder)
+    alone = _codex(brain, "*** Begin Patch\n*** Add File: notes/todo.md\n+later\n*** End Patch\n")
+    assert alone.returncode == 0 and "without a claim" in alone.stdout
+
+
+def test_a_pause_landing_while_the_hook_reads_the_brain_is_never_vouched_for_by_the_index(
+        brain: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    sess = ok(run_bsi("claim", "open", "--scope", "src/", "--agent-session", AGENT, brain=brain))
+    target = event(brain, "Edit", str(brain / "src" / "a.py"))
+    read = Brain.snapshot
+
+    def slow_read(self: Brain, *args: Any, **kwargs: Any) -> Any:
+        """The hook's read of the brain, during which a human pauses the claim (a slow, loaded machine)."""
+        snapshot = read(self, *args, **kwargs)
+        monkeypatch.setattr(Brain, "snapshot", read)
+        ok(run_bsi("gate", "pause", sess, "stop writing", brain=brain))
+        time.sleep(hook_index.RACY_NS / 1e9 + 0.2)
+        return snapshot
+
+    monkeypatch.setattr(Brain, "snapshot", slow_read)
+    ctx = events.HookContext("pre-tool-use", target, "claude", str(brain), NOW, clean_env())
+    events.pre_tool_use(ctx)  # the answer it gives was decided on the read; the index it leaves must not be trusted
+    assert (brain / hook_index.INDEX_FILE).exists()
+    assert_denied(hook(brain, "pre-tool-use", target), "paused")
+
+
+def test_every_path_a_tool_input_names_is_checked_not_only_the_first(brain: Path, tmp_path: Path) -> None:
+    holder = ok(run_bsi("claim", "open", "--scope", "nb/", "--slug", "held", brain=brain))
+    ok(run_bsi("gate", "pause", holder, "hold the notebooks", brain=brain))
+    payload = event(brain, "NotebookEdit", str(brain / "nb" / "a.ipynb"), session=STRANGER)
+    payload["tool_input"]["file_path"] = str(tmp_path / "harmless.txt")  # outside the brain
+    for _ in range(2):  # the core's answer, then the hook index's
+        assert_denied(hook(brain, "pre-tool-use", payload), "nb/a.ipynb", holder)
+
+
+def test_a_write_into_another_brain_meets_that_brains_holds(brain: Path, tmp_path: Path) -> None:
+    other = tmp_path / "other-brain"
+    ok(run_bsi("init", str(other), brain=None))
+    holder = ok(run_bsi("claim", "open", "--scope", "src/", "--slug", "held", brain=other))
+    ok(run_bsi("gate", "pause", holder, "hold src/", brain=other))
+    settle(brain)  # the hook index of the session's own brain is valid: the shortcut is asked first
+    for target, words in ((other / "src" / "a.py", ("src/a.py", holder)),
+                          (other / "claims" / f"{holder}.yml", ("protocol file",))):
+        for _ in range(2):
+            assert_denied(hook(brain, "pre-tool-use", event(brain, "Write", str(target), session=STRANGER)), *words)
+    assert hook(brain, "pre-tool-use", event(brain, "Write", str(tmp_path / "loose.txt"))).returncode == 0
+    free = hook(brain, "pre-tool-use", event(brain, "Write", str(other / "docs" / "free.md")))
+    assert (free.returncode, free.stdout) == (0, "")  # that brain's `warn` note is not this session's
