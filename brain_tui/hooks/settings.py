@@ -33,6 +33,10 @@ HOOK_EVENTS: tuple[tuple[str, str | None, str], ...] = (
 HOOK_TIMEOUT_S = 10
 #: The backstop: Claude Code's own file tools never edit the protocol files, even when a hook times out.
 #: (`Edit(…)` rules cover every built-in tool that edits files.)
+#: And the agent's own Bash never runs a human's decision (SPEC 6.3, 20.3: approve, reject, pause,
+#: resume, abort and release are a human's, in the cockpit or a terminal of their own): without
+#: these, `bsi gate approve <its own claim>` from the agent's Bash would lift its own gate.
+HUMAN_ONLY_COMMANDS = ("gate approve", "gate reject", "gate pause", "gate resume", "gate abort", "claim release")
 DENY_RULES = (
     "Edit(claims/**)",
     "Edit(signals/**)",
@@ -40,6 +44,7 @@ DENY_RULES = (
     "Edit(breath/**)",
     "Edit(.brain/**)",
     "Edit(BRAIN-INDEX.md)",
+    *(f"Bash(*bsi *{command}*)" for command in HUMAN_ONLY_COMMANDS),
 )
 MCP_SERVER_NAME = "bsi"
 

@@ -32,6 +32,9 @@ FILE_TOOLS = {
 }
 #: The `tool_input` keys that name a write tool's target file, in the agents' spellings.
 PATH_KEYS = ("file_path", "notebook_path", "absolute_path", "path")
+#: A UTF-16 surrogate left alone in JSON text (``"\\ud800"``): no file name can hold it, and the agent's
+#: runtime writes U+FFFD in its place, so the hook checks the path with U+FFFD too.
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 #: Tools whose input is a patch naming its files (Codex).
 PATCH_TOOLS = ("apply_patch", "ApplyPatch")
 _PATCH_LINE = re.compile(r"^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+?)\s*$", re.MULTILINE)
@@ -89,7 +92,7 @@ def target_files(event: dict[str, Any], agent: str) -> list[str] | None:
     if tool in PATCH_TOOLS:
         if not isinstance(tool_input, dict):
             return []
-        patch = _patch_text(tool_input)
+        patch = _LONE_SURROGATE.sub("\ufffd", _patch_text(tool_input))
         return [m.group(1) for m in _PATCH_LINE.finditer(patch)]
     if tool not in FILE_TOOLS.get(agent, FILE_TOOLS["claude"]):
         return None
@@ -100,8 +103,10 @@ def target_files(event: dict[str, Any], agent: str) -> list[str] | None:
     found: list[str] = []
     for key in PATH_KEYS:
         value = tool_input.get(key)
-        if isinstance(value, str) and value and value not in found:
-            found.append(value)
+        if isinstance(value, str) and value:
+            value = _LONE_SURROGATE.sub("\ufffd", value)
+            if value not in found:
+                found.append(value)
     return found
 
 

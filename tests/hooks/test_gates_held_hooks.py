@@ -83,3 +83,12 @@ def test_a_write_into_another_brain_meets_that_brains_holds(brain: Path, tmp_pat
     assert hook(brain, "pre-tool-use", event(brain, "Write", str(tmp_path / "loose.txt"))).returncode == 0
     free = hook(brain, "pre-tool-use", event(brain, "Write", str(other / "docs" / "free.md")))
     assert (free.returncode, free.stdout) == (0, "")  # that brain's `warn` note is not this session's
+
+
+def test_a_lone_surrogate_in_the_path_never_turns_a_held_write_into_an_internal_error(brain: Path) -> None:
+    holder = ok(run_bsi("claim", "open", "--scope", "src/", "--slug", "held", brain=brain))
+    ok(run_bsi("gate", "pause", holder, "hold src/", brain=brain))
+    # JSON may carry a lone UTF-16 surrogate; the agent's runtime writes U+FFFD in its place (src/a\ufffd.py).
+    raw = json.dumps(event(brain, "Write", f"{brain}/src/a.py", session=STRANGER)).replace("a.py", "a\\ud800.py")
+    for _ in range(2):
+        assert_denied(hook(brain, "pre-tool-use", None, raw=raw.encode()), holder)
