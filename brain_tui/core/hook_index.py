@@ -53,7 +53,7 @@ if TYPE_CHECKING:
     from brain_tui.core.model import BrainSnapshot
 
 INDEX_FILE = ".brain/hook-index.json"
-VERSION = 3  # 2: paths stored as their path_key; 3: the folders on the way to them recorded
+VERSION = 4  # 2: paths stored as their path_key; 3: the folders on the way to them; 4: HFS+ ignorables dropped
 RACY_NS = 2_000_000_000
 _KINDS = ("global", "dir", "file", "section")
 

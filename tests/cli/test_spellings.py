@@ -1,0 +1,42 @@
+"""Second spellings of one file that a supported file system folds are one scope; lookalikes that every one of
+them keeps apart stay two (SPEC 5.1, 5.2): HFS+ (macOS disks) ignores the zero-width joiners and direction marks
+in names, APFS and ext4 keep Cyrillic `а` and Latin `a`, `／` and `/`, distinct."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.bsi import ok, run_bsi
+from tests.hooks.test_pre_tool_use import assert_denied, event, hook
+
+
+@pytest.mark.parametrize(("held", "asked"), [
+    ("todo.md", "to\u200cdo.md"),
+    ("todo.md", "todo.md\ufeff"),
+    ("notes/", "no\u200dtes/x.md"),
+    ("Caf\u00e9\u200e/", "caf\u00e9/a.md"),
+    ("plan.md#Sprint", "pl\u202aan.md"),
+    ("a\u200bb.md", "AB.md"),
+])
+def test_a_name_with_code_points_hfs_ignores_is_the_same_file(brain: Path, held: str, asked: str) -> None:
+    holder = ok(run_bsi("claim", "open", "--scope", held, "--slug", "first", brain=brain))
+    run = run_bsi("--json", "claim", "open", "--scope", asked, "--slug", "second", brain=brain)
+    assert run.code == 10, (run.out, run.err)
+    assert [c["sess_id"] for c in run.json()["conflicts"]] == [holder]
+
+
+def test_an_unbound_write_with_an_ignored_code_point_meets_the_holder(brain: Path) -> None:
+    holder = ok(run_bsi("claim", "open", "--scope", "todo.md", "--slug", "first", brain=brain))
+    assert_denied(hook(brain, "pre-tool-use", event(brain, "Write", str(brain / "to\u200cdo.md"), session="x")),
+                  holder)
+
+
+@pytest.mark.parametrize(("held", "asked"), [
+    ("a.md", "\u0430.md"),           # Cyrillic a
+    ("docs/x.md", "docs\uff0fx.md"),  # full-width solidus: one file name, not a folder
+])
+def test_lookalikes_every_file_system_keeps_apart_are_two_scopes(brain: Path, held: str, asked: str) -> None:
+    ok(run_bsi("claim", "open", "--scope", held, "--slug", "first", brain=brain))
+    ok(run_bsi("claim", "open", "--scope", asked, "--slug", "second", brain=brain))
