@@ -123,7 +123,7 @@ def claim_from_mapping(
     raw_scope = data.get("scope")
     scope_text = " ".join(_text(s) for s in raw_scope) if isinstance(raw_scope, list) else _text(raw_scope)
     try:
-        scope = parse_scope(raw_scope, root) if scope_parser is None else scope_parser(raw_scope)
+        scope = parse_scope(raw_scope, root, typed=False) if scope_parser is None else scope_parser(raw_scope)
     except InvalidData as exc:
         if live:  # a live claim whose scope cannot be read would block nothing: it is a corrupt row
             return CorruptFile(rel_path, 1, f"unreadable scope: {exc.message}")

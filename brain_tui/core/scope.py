@@ -206,7 +206,7 @@ def _linked(root: str | os.PathLike[str] | None, kind: str, path: str, section: 
     return ScopeEntry(kind, path, section, "" if target == path else target)
 
 
-def parse_entry(text: str, root: str | os.PathLike[str] | None = None) -> ScopeEntry:
+def parse_entry(text: str, root: str | os.PathLike[str] | None = None, *, typed: bool = True) -> ScopeEntry:
     """Parse one scope entry (SPEC 5.1).
 
     Args:
@@ -216,6 +216,11 @@ def parse_entry(text: str, root: str | os.PathLike[str] | None = None) -> ScopeE
         root: the brain root, used to tell folders from files and to decide
             whether ``brain/`` is the legacy global spelling. None when unknown:
             then only a trailing slash makes a dir and ``brain/`` is global.
+        typed: True for a scope being given now (command line, form, MCP): a
+            section of a path that is a folder here is refused. False for a
+            scope read back from a claim file: the file may have been a file
+            on the machine that wrote it and a folder here, and the claim
+            still holds it (a section keyed by a folder meets everything below).
 
     Returns:
         The parsed entry.
@@ -252,7 +257,7 @@ def parse_entry(text: str, root: str | os.PathLike[str] | None = None) -> ScopeE
             path = normalize(raw_path)
         except BadPath as exc:
             raise bad(str(exc)) from None
-        if path.endswith("/") or _is_folder(root, path):
+        if path.endswith("/") or (typed and _is_folder(root, path)):
             raise bad("a section must belong to a file, not a folder")
         return _linked(root, SECTION, path, title)
 
@@ -281,7 +286,9 @@ def _identity(entry: ScopeEntry) -> tuple[str, str, str]:
     return (entry.kind, entry.key, entry.section_key)
 
 
-def parse_scope(value: object, root: str | os.PathLike[str] | None = None) -> tuple[ScopeEntry, ...]:
+def parse_scope(
+    value: object, root: str | os.PathLike[str] | None = None, *, typed: bool = True
+) -> tuple[ScopeEntry, ...]:
     """Parse a claim's scope: a string or a list of strings (SPEC 5.1).
 
     A list gives one entry per item. A string containing a section marker
@@ -293,6 +300,7 @@ def parse_scope(value: object, root: str | os.PathLike[str] | None = None) -> tu
     Args:
         value: the scope value as loaded from YAML or the command line.
         root: the brain root (see :func:`parse_entry`), or None.
+        typed: False when reading a claim file (see :func:`parse_entry`).
 
     Returns:
         The entries, at least one.
@@ -329,7 +337,7 @@ def parse_scope(value: object, root: str | os.PathLike[str] | None = None) -> tu
     seen: set[tuple[str, str, str]] = set()
     entries: list[ScopeEntry] = []
     for item in items:
-        entry = parse_entry(item, root)
+        entry = parse_entry(item, root, typed=typed)
         key = _identity(entry)
         if key not in seen:
             seen.add(key)

@@ -102,7 +102,7 @@ class BrainStore:
             key, hit = None, None
         if hit is None:
             try:
-                hit = parse_scope(value, self.root)
+                hit = parse_scope(value, self.root, typed=False)
             except InvalidData as exc:
                 hit = exc.message
             if key is not None:

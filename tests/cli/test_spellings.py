@@ -40,3 +40,19 @@ def test_an_unbound_write_with_an_ignored_code_point_meets_the_holder(brain: Pat
 def test_lookalikes_every_file_system_keeps_apart_are_two_scopes(brain: Path, held: str, asked: str) -> None:
     ok(run_bsi("claim", "open", "--scope", held, "--slug", "first", brain=brain))
     ok(run_bsi("claim", "open", "--scope", asked, "--slug", "second", brain=brain))
+
+
+def test_a_section_whose_file_is_a_folder_here_still_holds_it(brain: Path) -> None:
+    """`notes#Intro` opened where `notes` was a file (or nothing yet); here `notes/` is a folder: the claim
+    still loads and still holds that path, so no second session gets `notes/` or what is below it."""
+    holder = ok(run_bsi("claim", "open", "--scope", "notes#Intro", "--slug", "first", brain=brain))
+    (brain / "notes").mkdir()
+    listed = run_bsi("--json", "claim", "list", brain=brain)
+    assert [row["sess_id"] for row in listed.json()["claims"]] == [holder], listed.err
+    for asked in ("notes/", "notes", "NOTES/x.md", "notes/deep/y.md"):
+        run = run_bsi("--json", "claim", "open", "--scope", asked, "--slug", "second", brain=brain)
+        assert run.code == 10, (asked, run.out, run.err)
+        assert [c["sess_id"] for c in run.json()["conflicts"]] == [holder]
+    assert run_bsi("claim", "open", "--scope", "notes#Other", "--slug", "typed", brain=brain).code == 65
+    assert_denied(hook(brain, "pre-tool-use", event(brain, "Write", str(brain / "notes" / "a.md"), session="x")),
+                  holder)
