@@ -93,7 +93,7 @@ def target_files(event: dict[str, Any], agent: str) -> list[str] | None:
         if not isinstance(tool_input, dict):
             return []
         patch = _LONE_SURROGATE.sub("\ufffd", _patch_text(tool_input))
-        return [m.group(1) for m in _PATCH_LINE.finditer(patch)]
+        return [reading for m in _PATCH_LINE.finditer(patch) for reading in (m.group(1), *home_reading(m.group(1)))]
     if tool not in FILE_TOOLS.get(agent, FILE_TOOLS["claude"]):
         return None
     if not isinstance(tool_input, dict):
@@ -105,9 +105,20 @@ def target_files(event: dict[str, Any], agent: str) -> list[str] | None:
         value = tool_input.get(key)
         if isinstance(value, str) and value:
             value = _LONE_SURROGATE.sub("\ufffd", value)
-            if value not in found:
-                found.append(value)
+            for reading in (value, *home_reading(value)):
+                if reading not in found:
+                    found.append(reading)
     return found
+
+
+def home_reading(path: str) -> tuple[str, ...]:
+    """The other file a path starting with ``~`` may name: the agent's tool may expand ``~`` to the home folder
+    (``~/brain/todo.md`` is then the brain's ``todo.md``) or take it as a folder named ``~`` under the cwd.
+    Both readings are checked: either may be the file written."""
+    if not path.startswith("~"):
+        return ()
+    expanded = os.path.expanduser(path)
+    return (expanded,) if expanded != path else ()
 
 
 def _patch_text(tool_input: dict[str, Any]) -> str:
