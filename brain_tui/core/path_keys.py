@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import unicodedata
 from functools import lru_cache
 
@@ -162,54 +163,77 @@ def resolve_in_brain(root: str | os.PathLike[str], rel: str) -> str:
     base = _real_root(os.fspath(root))
     parts = rel.split("/")
     for _ in range(_MAX_RESPELLINGS):
-        try:
-            real = os.path.realpath(os.path.join(base, *parts))
-        except (OSError, ValueError):
-            return rel
-        inside = brain_relative(base, real)
-        if inside is None:
-            return rel
-        if os.path.lexists(real):
-            return inside
-        respelled = _respell_missing(base, inside)
+        inside, respelled = _walk(base, parts)
         if respelled is None:
-            return inside
+            return rel if inside is None else inside
         parts = respelled
     return rel
+
+
+def _walk(base: str, parts: list[str]) -> tuple[str | None, list[str] | None]:
+    """Follow ``parts`` below the resolved brain ``base``, one ``lstat`` per component.
+
+    Returns:
+        ``(brain path, None)``; ``(None, respelled parts)`` when a missing component has a linked sibling
+        of the same key (walk again); ``(None, None)`` when the path leaves the brain, loops or cannot be read.
+    """
+    folder = base
+    done: list[str] = []
+    for number, part in enumerate(parts):
+        here = os.path.join(folder, part)
+        try:
+            mode = os.lstat(here).st_mode
+        except (FileNotFoundError, NotADirectoryError):
+            name = _linked_children(folder).get(path_key(part))
+            if name is not None and name != part:
+                return None, [*done, name, *parts[number + 1 :]]
+            return "/".join([*done, *parts[number:]]), None
+        except (OSError, ValueError):
+            return None, None
+        if stat.S_ISLNK(mode):
+            real = os.path.realpath(here)
+            inside = brain_relative(base, real)
+            if inside is None:
+                return None, None
+            folder, done = real, inside.split("/") if inside else []
+        else:
+            folder = here
+            done.append(part)
+    return "/".join(done), None
 
 
 #: How many missing components :func:`resolve_in_brain` respells (each may lead through one more link).
 _MAX_RESPELLINGS = 8
 
 
-def _respell_missing(base: str, inside: str) -> list[str] | None:
-    """The components of ``inside`` with its first missing one replaced by a sibling of the same key.
+#: folder → (its stat key, {key of a child that is a symlink: that child's name}); valid while the folder's
+#: mtime and inode hold (making or removing a link moves the mtime).
+_LINKED: dict[str, tuple[tuple[int, int], dict[str, str]]] = {}
+_LINKED_MAX = 4096
 
-    On a case-sensitive machine ``ALIAS/x.md`` does not exist where ``alias``
-    does; on macOS it is ``alias``, and when ``alias`` is a link the path leads
-    where ``alias`` does. Only a sibling that is a link changes the answer (the
-    key of any other sibling is already the key of the spelling given).
 
-    Returns:
-        The respelled components, or None when every component exists or no linked sibling matches.
-    """
-    parts = inside.split("/") if inside else []
-    folder = base
-    for number, part in enumerate(parts):
-        here = os.path.join(folder, part)
-        if os.path.lexists(here):
-            folder = here
-            continue
-        key = path_key(part)
-        try:
-            names = os.listdir(folder)
-        except OSError:
-            return None
-        for name in names:
-            if name != part and path_key(name) == key and os.path.islink(os.path.join(folder, name)):
-                return [*parts[:number], name, *parts[number + 1 :]]
-        return None
-    return None
+def _linked_children(folder: str) -> dict[str, str]:
+    """The symlinks directly in `folder`, by key (memoised per folder state; {} when it cannot be read)."""
+    try:
+        st = os.stat(folder)
+    except OSError:
+        return {}
+    state = (st.st_mtime_ns, st.st_ino)
+    hit = _LINKED.get(folder)
+    if hit is not None and hit[0] == state:
+        return hit[1]
+    links: dict[str, str] = {}
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.is_symlink():
+                    links.setdefault(path_key(entry.name), entry.name)
+    except OSError:
+        return {}
+    if len(_LINKED) >= _LINKED_MAX:
+        _LINKED.clear()
+    _LINKED[folder] = (state, links)
+    return links
 
 
 def brain_target(root: str | os.PathLike[str], absolute: str) -> str | None:
