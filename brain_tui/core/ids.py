@@ -15,6 +15,7 @@ from collections.abc import Collection
 from pathlib import PurePosixPath
 
 from brain_tui.core.model import BrainSnapshot
+from brain_tui.core.path_keys import path_key
 
 SESSION_ID_RE = re.compile(r"^sess-[A-Za-z0-9._-]+$")
 SIGNAL_ID_RE = re.compile(r"^sig-[A-Za-z0-9._-]+$")
@@ -42,12 +43,13 @@ def new_session_id(snapshot: BrainSnapshot, slug: str | None) -> str:
     """A fresh `sess-YYYYMMDD-HHMM-<slug>` in the brain's timezone, never an ID or file name in use."""
     local = snapshot.now.astimezone(snapshot.tz)
     prefix = f"sess-{local:%Y%m%d-%H%M}-"
-    # IDs in use, and file names in use (a corrupt claim file or `init.yml` must never be overwritten).
-    taken = {c.sess_id for c in snapshot.claims}
-    taken |= {PurePosixPath(c.path).stem for c in snapshot.claims}
-    taken |= {PurePosixPath(c.path).stem for c in snapshot.corrupt}
+    # IDs in use, and file names in use (a corrupt claim file or `init.yml` must never be overwritten),
+    # compared by path key: `claims/sess-…-AB.yml` and `claims/sess-…-ab.yml` are one file on macOS.
+    taken = {path_key(c.sess_id) for c in snapshot.claims}
+    taken |= {path_key(PurePosixPath(c.path).stem) for c in snapshot.claims}
+    taken |= {path_key(PurePosixPath(c.path).stem) for c in snapshot.corrupt}
     candidate = prefix + (slug or random_slug())
-    while candidate in taken:
+    while path_key(candidate) in taken:
         candidate = prefix + random_slug()
     return candidate
 

@@ -56,3 +56,16 @@ def test_a_section_whose_file_is_a_folder_here_still_holds_it(brain: Path) -> No
     assert run_bsi("claim", "open", "--scope", "notes#Other", "--slug", "typed", brain=brain).code == 65
     assert_denied(hook(brain, "pre-tool-use", event(brain, "Write", str(brain / "notes" / "a.md"), session="x")),
                   holder)
+
+
+def test_a_new_id_never_names_the_file_of_an_id_in_another_case(brain: Path) -> None:
+    """`claims/sess-…-AB.yml` (a legacy ID) and `claims/sess-…-ab.yml` are one file on macOS: a new claim never
+    takes the case twin of an ID in use, or a checkout there would hold one of the two claims only."""
+    legacy = "sess-20261129-1000-AB"
+    held = ok(run_bsi("claim", "open", "--scope", "x/", "--slug", "ab", brain=brain))
+    (brain / "claims" / f"{held}.yml").rename(brain / "claims" / f"{legacy}.yml")
+    text = (brain / "claims" / f"{legacy}.yml").read_text().replace(held, legacy)
+    (brain / "claims" / f"{legacy}.yml").write_text(text)
+    new = ok(run_bsi("claim", "open", "--scope", "y/", "--slug", "ab", brain=brain))
+    assert new.lower() != legacy.lower()
+    assert sorted(p.stem.lower() for p in (brain / "claims").glob("sess-*.yml")) == sorted([legacy.lower(), new])
