@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from tests.bsi import ok, run_bsi
-from tests.conftest import claim_file, load_claim, tree_bytes
+from tests.conftest import claim_file, load_claim
+from tests.refusals import assert_second_name_refused
 
 NFD_CAFE = unicodedata.normalize("NFD", "café.md")
 
@@ -29,15 +30,8 @@ def open_claim(brain: Path, *args: str) -> str:
     ("Projets/Alpha/", "projets/ALPHA/b.md"),
 ])
 def test_a_respelled_scope_is_refused_with_exit_10(brain: Path, held: str, asked: str) -> None:
-    holder = open_claim(brain, "--scope", held, "--slug", "first")
-    before = tree_bytes(brain)
-    run = run_bsi("--json", "claim", "open", "--scope", asked, "--slug", "second", brain=brain)
-    assert run.code == 10, (run.out, run.err)
-    assert [c["sess_id"] for c in run.json()["conflicts"]] == [holder]
-    assert tree_bytes(brain) == before
-    check = run_bsi("--json", "check-scope", asked, brain=brain)
-    assert check.code == 10 and [c["sess_id"] for c in check.json()["conflicts"]] == [holder]
-    assert check.json()["conflicts"][0]["scope"] == held.rstrip("/") + ("/" if held.endswith("/") else "")
+    _holder, check = assert_second_name_refused(brain, held, asked)
+    assert check["conflicts"][0]["scope"] == held.rstrip("/") + ("/" if held.endswith("/") else "")
 
 
 def test_different_sections_of_a_respelled_file_are_still_free(brain: Path) -> None:

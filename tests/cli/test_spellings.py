@@ -10,6 +10,7 @@ import pytest
 
 from tests.bsi import ok, run_bsi
 from tests.hooks.test_pre_tool_use import assert_denied, event, hook
+from tests.refusals import assert_second_name_refused
 
 
 @pytest.mark.parametrize(("held", "asked"), [
@@ -21,10 +22,7 @@ from tests.hooks.test_pre_tool_use import assert_denied, event, hook
     ("a\u200bb.md", "AB.md"),
 ])
 def test_a_name_with_code_points_hfs_ignores_is_the_same_file(brain: Path, held: str, asked: str) -> None:
-    holder = ok(run_bsi("claim", "open", "--scope", held, "--slug", "first", brain=brain))
-    run = run_bsi("--json", "claim", "open", "--scope", asked, "--slug", "second", brain=brain)
-    assert run.code == 10, (run.out, run.err)
-    assert [c["sess_id"] for c in run.json()["conflicts"]] == [holder]
+    assert_second_name_refused(brain, held, asked)
 
 
 def test_an_unbound_write_with_an_ignored_code_point_meets_the_holder(brain: Path) -> None:

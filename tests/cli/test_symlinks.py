@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from tests.bsi import ok, run_bsi
-from tests.conftest import load_claim, tree_bytes
+from tests.conftest import load_claim
+from tests.refusals import assert_second_name_refused
 
 
 @pytest.fixture
@@ -50,14 +51,7 @@ def open_claim(brain: Path, *args: str) -> str:
     ("ALIAS/", "real/"),
 ])
 def test_a_second_name_through_a_symlink_is_refused_with_exit_10(linked: Path, held: str, asked: str) -> None:
-    holder = open_claim(linked, "--scope", held, "--slug", "first")
-    before = tree_bytes(linked)
-    run = run_bsi("--json", "claim", "open", "--scope", asked, "--slug", "second", brain=linked)
-    assert run.code == 10, (run.out, run.err)
-    assert [c["sess_id"] for c in run.json()["conflicts"]] == [holder]
-    assert tree_bytes(linked) == before
-    check = run_bsi("--json", "check-scope", asked, brain=linked)
-    assert check.code == 10 and [c["sess_id"] for c in check.json()["conflicts"]] == [holder]
+    assert_second_name_refused(linked, held, asked)
 
 
 def test_links_that_lead_nowhere_new_keep_their_own_name(linked: Path) -> None:

@@ -20,20 +20,11 @@ from brain_tui.core.scope import (
 )
 from brain_tui.core.scope_index import ScopeIndex
 from brain_tui.core.scope_paths import normalize_path
+from tests.unit.entries import D, F, S, pairwise_conflicts
 
 G = ScopeEntry("global", "")
 
 
-def D(path: str) -> ScopeEntry:
-    return ScopeEntry("dir", path)
-
-
-def F(path: str) -> ScopeEntry:
-    return ScopeEntry("file", path)
-
-
-def S(path: str, title: str) -> ScopeEntry:
-    return ScopeEntry("section", path, title)
 
 
 # --------------------------------------------------------------------------- normalisation
@@ -512,22 +503,13 @@ def test_str_parses_back(entry: ScopeEntry) -> None:
     assert parse_entry(str(entry)) == entry
 
 
-def _brute_force(owners: dict[str, list[ScopeEntry]], query: list[ScopeEntry]) -> list[tuple[str, str]]:
-    found = []
-    for owner, entries in owners.items():
-        kind = scopes_overlap(query, entries)
-        if kind is not None:
-            found.append((owner, kind))
-    return sorted(found)
-
-
 @FAST
 @given(
     st.dictionaries(st.sampled_from([f"sess-{i}" for i in range(8)]), scopes_st, max_size=8),
     st.lists(st.sampled_from([f"sess-{i}" for i in range(8)]), max_size=4),
     st.lists(scopes_st, min_size=1, max_size=3),
 )
-def test_index_matches_brute_force(
+def test_index_matchespairwise_conflicts(
     owners: dict[str, list[ScopeEntry]], removed: list[str], queries: list[list[ScopeEntry]]
 ) -> None:
     index = ScopeIndex()
@@ -535,14 +517,14 @@ def test_index_matches_brute_force(
         index.add(owner, entries)
     assert len(index) == len(owners)
     for query in queries:
-        assert index.conflicts_with(query) == _brute_force(owners, query)
+        assert index.conflicts_with(query) == pairwise_conflicts(owners, query)
     live = dict(owners)
     for owner in removed:
         index.remove(owner)
         live.pop(owner, None)
         assert len(index) == len(live)
         for query in queries:
-            assert index.conflicts_with(query) == _brute_force(live, query)
+            assert index.conflicts_with(query) == pairwise_conflicts(live, query)
     for owner in list(live):
         index.remove(owner)
     assert index._root.is_empty()

@@ -23,20 +23,11 @@ from brain_tui.core.scope import (
     scopes_overlap,
 )
 from brain_tui.core.scope_index import ScopeIndex
+from tests.unit.entries import D, F, S, pairwise_conflicts
 
 FAST = settings(max_examples=300, deadline=None)
 
 
-def D(path: str) -> ScopeEntry:
-    return ScopeEntry("dir", path)
-
-
-def F(path: str) -> ScopeEntry:
-    return ScopeEntry("file", path)
-
-
-def S(path: str, title: str) -> ScopeEntry:
-    return ScopeEntry("section", path, title)
 
 
 def _recases_cleanly(char: str) -> bool:
@@ -132,15 +123,6 @@ def _folded(entry: ScopeEntry) -> ScopeEntry:
     return ScopeEntry(entry.kind, path, entry.section)
 
 
-def _pairwise(owners: dict[str, list[ScopeEntry]], query: list[ScopeEntry]) -> list[tuple[str, str]]:
-    found = []
-    for owner, entries in owners.items():
-        kind = scopes_overlap(query, entries)
-        if kind is not None:
-            found.append((owner, kind))
-    return sorted(found)
-
-
 @FAST
 @given(st.dictionaries(st.sampled_from(_OWNERS), _MIXED_SCOPES, max_size=6),
        st.lists(_MIXED_SCOPES, min_size=1, max_size=3))
@@ -152,8 +134,8 @@ def test_index_answer_equals_the_pairwise_rule_on_respelled_paths(
         index.add(owner, entries)
     folded_owners = {owner: [_folded(e) for e in entries] for owner, entries in owners.items()}
     for query in queries:
-        expected = _pairwise(folded_owners, [_folded(e) for e in query])
-        assert _pairwise(owners, query) == expected
+        expected = pairwise_conflicts(folded_owners, [_folded(e) for e in query])
+        assert pairwise_conflicts(owners, query) == expected
         assert index.conflicts_with(query) == expected
     for owner in list(owners):
         index.remove(owner)
