@@ -290,15 +290,17 @@ def apply_block(existing: str | None, block: str) -> str:
         return existing + "\n" + block + "\n"
     end = existing.rfind(END)
     stop = end + len(END) if end >= start + len(START) else len(existing)
-    before, after = _drop_merge_fence(existing[:start], existing[stop:])
+    before, after = _drop_merge_fence(existing[:start], existing[start:stop], existing[stop:])
     return before + block + after
 
 
 _OURS_RE = re.compile(r"(?:^|\n)<{7}(?: [^\n]*)?\n[ \t\n]*$")
 _THEIRS_RE = re.compile(r"^[ \t\n]*\n>{7}(?: [^\n]*)?(?=\n|$)")
+_BLOCK_RE = re.compile(re.escape(START) + r".*?" + re.escape(END), re.DOTALL)
+_FENCE_MIDDLE_RE = re.compile(r"^(?:={7}|\|{7}(?: .*)?)$")
 
 
-def _drop_merge_fence(before: str, after: str) -> tuple[str, str]:
+def _drop_merge_fence(before: str, replaced: str, after: str) -> tuple[str, str]:
     """Drop a git conflict's ``<<<<<<<`` / ``>>>>>>>`` lines that fence only the generated block.
 
     A merge that conflicted inside the block leaves both sides' blocks between
@@ -309,6 +311,9 @@ def _drop_merge_fence(before: str, after: str) -> tuple[str, str]:
     ours, theirs = _OURS_RE.search(before), _THEIRS_RE.match(after)
     if ours is None or theirs is None:
         return before, after
+    between = _BLOCK_RE.sub("", replaced).splitlines()
+    if any(line.strip() and not _FENCE_MIDDLE_RE.match(line.strip()) for line in between):
+        return before, after  # hand-written text stood between the blocks: the fence stays as the hint
     kept_before = before[: ours.start()] + ("\n" if ours.group().startswith("\n") else "")
     return kept_before, after[theirs.end():]
 

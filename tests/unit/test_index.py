@@ -666,5 +666,9 @@ def test_apply_block_drops_a_merge_conflict_that_fences_only_the_block() -> None
 def test_apply_block_leaves_a_conflict_in_hand_written_text_to_the_human() -> None:
     existing = f"<<<<<<< HEAD\nmy intro\n=======\ntheir intro\n>>>>>>> x\n{START}\nold\n{END}\n"
     assert apply_block(existing, BLOCK) == f"<<<<<<< HEAD\nmy intro\n=======\ntheir intro\n>>>>>>> x\n{BLOCK}\n"
+    between = f"<<<<<<< HEAD\n{START}\na\n{END}\nmy note\n=======\n{START}\nb\n{END}\n>>>>>>> x\n"
+    assert apply_block(between, BLOCK) == f"<<<<<<< HEAD\n{BLOCK}\n>>>>>>> x\n"  # the fence stays as the hint
+    diff3 = f"<<<<<<< HEAD\n{START}\na\n{END}\n||||||| base\n{START}\no\n{END}\n=======\n{START}\nb\n{END}\n>>>>>>> x\n"
+    assert apply_block(diff3, BLOCK) == f"{BLOCK}\n"
     straddling = f"<<<<<<< HEAD\nmine\n{START}\na\n{END}\n=======\n{START}\nb\n{END}\ntheirs\n>>>>>>> x\n"
     assert apply_block(straddling, BLOCK) == f"<<<<<<< HEAD\nmine\n{BLOCK}\ntheirs\n>>>>>>> x\n"
