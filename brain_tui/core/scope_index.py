@@ -246,28 +246,18 @@ class ScopeIndex:
             query: a dir, file or section entry.
             hit: callback ``hit(owner, index, kind)``.
         """
-        if query.kind == DIR:
-            for owner, index in node.dirs.items():
+        if query.kind in (DIR, FILE):
+            for owner, index in (*node.dirs.items(), *node.files.items()):
                 hit(owner, index, DIRECT)
-            for owner, index in node.files.items():
-                hit(owner, index, DIRECT)
+            # a section of this file: the folder holds it (parent/child), the file meets it (section overlap)
+            kind = PARENT_CHILD if query.kind == DIR else SECTION_OVERLAP
             for owners in node.sections.values():
                 for owner, index in owners.items():
-                    hit(owner, index, PARENT_CHILD)
-        elif query.kind == FILE:
-            for owner, index in node.dirs.items():
-                hit(owner, index, DIRECT)
-            for owner, index in node.files.items():
-                hit(owner, index, DIRECT)
-            for owners in node.sections.values():
-                for owner, index in owners.items():
-                    hit(owner, index, SECTION_OVERLAP)
+                    hit(owner, index, kind)
         else:
             for owner, index in node.dirs.items():
                 hit(owner, index, PARENT_CHILD)
-            for owner, index in node.files.items():
-                hit(owner, index, SECTION_OVERLAP)
-            for owner, index in node.sections.get(query.section_key, {}).items():
+            for owner, index in (*node.files.items(), *node.sections.get(query.section_key, {}).items()):
                 hit(owner, index, SECTION_OVERLAP)
         # Everything below: a dir holds it, and a file or section with entries below its path is a folder.
         for owner, index in node.subtree_hits():
