@@ -70,6 +70,8 @@ class BrainStore:
         #: the object built from each file, for the `Parsed` outcome it was built from.
         self._cache: dict[str, tuple[Parsed, Any]] = {}
         self._scopes: dict[Any, tuple[ScopeEntry, ...] | str] = {}
+        #: the symbolic links the scans met since the last snapshot began (reported as corrupt rows).
+        self._links: list[CorruptFile] = []
         #: how many files were parsed by the last `snapshot()` call (for tests and benchmarks).
         self.parsed_last = 0
 
@@ -85,6 +87,13 @@ class BrainStore:
                 if not entry.name.endswith(suffixes) or entry.name.startswith(TEMP_MARK):
                     continue
                 try:
+                    if entry.is_symlink():
+                        # Never followed (it could name any file on the machine), never silently dropped:
+                        # a claim that vanished without a word would block nothing.
+                        self._links.append(CorruptFile(f"{folder}/{entry.name}", 0,
+                                                       "a symbolic link, not followed: the file must be a regular "
+                                                       "file"))
+                        continue
                     if not entry.is_file(follow_symlinks=False):
                         continue
                     found.append((f"{folder}/{entry.name}", entry.stat(follow_symlinks=False)))
@@ -158,7 +167,9 @@ class BrainStore:
                 records.append(item)
             elif isinstance(item, CorruptFile):
                 corrupt.append(item)
-        return tuple(breath_records.order_records(records)), tuple(corrupt)
+        corrupt.extend(link for link in self._links if link.path.startswith(f"{BREATH_DIR}/")
+                       and not link.path.rpartition("/")[2].startswith("."))
+        return tuple(breath_records.order_records(records)), tuple(sorted(corrupt, key=lambda c: c.path))
 
     def breath(self) -> tuple[tuple[BreathRecord, ...], tuple[CorruptFile, ...]]:
         """Only the breath records (what `snapshot().breath` holds), for a reader that needs no claims.
@@ -167,6 +178,7 @@ class BrainStore:
             (the records ordered by opening time then ID, the breath files that did not load).
         """
         self.files.reset_counters()
+        self._links = []
         found = self._read_breath(self._breath_files())
         self.files.flush()
         return found
@@ -187,6 +199,7 @@ class BrainStore:
         self._scopes = {}
         if only_statuses is None:
             self.files.preload()
+        self._links = []
         claim_files = self._scan("claims", YAML_SUFFIXES)
         signal_files = self._scan("signals", YAML_SUFFIXES)
         lock_files = self._scan("locks", (*YAML_SUFFIXES, ".lock"))
@@ -252,6 +265,7 @@ class BrainStore:
                 corrupt.append(item)
         seen.update(rel for rel, _st in breath_files)
         breath, breath_corrupt = self._read_breath(breath_files)
+        corrupt.extend(link for link in self._links if not link.path.startswith(f"{BREATH_DIR}/"))
         for stale_key in set(self._cache) - seen:
             del self._cache[stale_key]
         self.files.forget_missing(seen)

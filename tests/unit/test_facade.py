@@ -149,3 +149,18 @@ def test_agent_session_and_exit_triggers_are_typed_fields(brain: Brain) -> None:
     path.write_text(path.read_text(encoding="utf-8").replace("agent_session: agent-1", "agent_session: 42"),
                     encoding="utf-8")
     assert brain.snapshot().claim(sess).agent_session is None  # type: ignore[union-attr]  # not text: not bound
+
+
+def test_a_symlinked_protocol_file_is_a_corrupt_row_never_followed(brain: Brain, tmp_path: Path) -> None:
+    """A link in claims/ or breath/ is reported, not read (it could name any file) and not silently dropped."""
+    held = brain.open_claim(request("a/"))
+    outside = tmp_path.parent / f"{tmp_path.name}-outside.yml"
+    outside.write_bytes((brain.root / "claims" / f"{held}.yml").read_bytes())
+    (brain.root / "claims" / "sess-20261129-0901-link.yml").symlink_to(outside)
+    (brain.root / "breath" / "sprint-20261129-0900-link.yml").symlink_to(outside)
+    snapshot = brain.snapshot()
+    assert [c.sess_id for c in snapshot.claims] == [held]
+    assert [(c.path, c.reason.split(",")[0]) for c in snapshot.corrupt] == [
+        ("claims/sess-20261129-0901-link.yml", "a symbolic link")]
+    assert [c.path for c in snapshot.breath_corrupt] == ["breath/sprint-20261129-0900-link.yml"]
+    assert [c.path for c in brain.breath.metrics().corrupt] == ["breath/sprint-20261129-0900-link.yml"]
