@@ -22,17 +22,14 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from brain_tui.core.fence import FENCE_KEYS, PROTOCOL_DENY_WRITE
 from brain_tui.hooks.settings_io import Report, refuse
 
-#: The fence's switches, as `bsi hooks install` writes them.
-FENCE_KEYS: dict[str, bool] = {
-    "enabled": True,
-    "failIfUnavailable": True,
-    "allowUnsandboxedCommands": False,
-    "autoAllowBashIfSandboxed": True,
-}
-#: The protocol files, read-only to the agent's shell (paths relative to the brain root, the agent's cwd).
-DENY_WRITE = ("./claims", "./signals", "./locks", "./breath", "./.brain", "./BRAIN-INDEX.md")
+__all__ = ["DENY_WRITE", "FENCE_KEYS", "dependencies", "dependency_line", "fence_status", "merge_fence",
+           "remove_fence"]
+
+#: The fence's switches and the protocol files, as `bsi hooks install` writes them (the rule is the core's).
+DENY_WRITE = PROTOCOL_DENY_WRITE
 #: What each missing Linux program is packaged as (Debian, Ubuntu).
 LINUX_PACKAGES = {"bwrap": "bubblewrap", "socat": "socat"}
 
