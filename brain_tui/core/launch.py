@@ -37,7 +37,6 @@ from typing import Any, NoReturn
 
 from brain_tui.core.claims import SATELLITE_TYPES, OpenRequest, require_claim
 from brain_tui.core.errors import Contended, InvalidData, NotFound, TransitionRefused, UsageError
-from brain_tui.core.fence import claim_sandbox
 from brain_tui.core.model import BrainSnapshot, Claim, Signal
 from brain_tui.core.scope import parse_scope
 from brain_tui.core.triggers import handoff_task
@@ -400,6 +399,8 @@ def plan_launch(snapshot: BrainSnapshot, settings: LaunchSettings, root: Path, s
     values = placeholder_values(snapshot, claim, root)
     argv = build_argv(settings.command, values)
     needed, insert = wants_settings(settings.command)
+    from brain_tui.core.fence import claim_sandbox  # here: the hook path imports this module, not the fence
+
     if insert:
         argv = (argv[0], "--settings", values["settings"], *argv[1:])
     use_tmux = settings.use_tmux() if tmux is None else tmux

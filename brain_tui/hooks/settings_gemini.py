@@ -116,10 +116,12 @@ def uninstall(root: str | os.PathLike[str]) -> Report:
     before = load(path)
     after = copy(before)
     remove_event_hooks(after, path)
-    if after == before:
-        return Report(str(path), "absent")
-    save(path, after)
-    return Report(str(path), "removed")
+    report = Report(str(path), "absent" if after == before else "removed")
+    if after != before:
+        save(path, after)
+    if is_trusted(root):
+        report.notes.append(f"the folder's trust in {trusted_folders_path()} is left as it is (it is yours)")
+    return report
 
 
 def status_of(root: str | os.PathLike[str], path: Path, data: dict[str, Any], program: str = "bsi") -> Report:

@@ -77,6 +77,9 @@ def test_gemini_trust_is_written_only_with_the_flag(brain: Path, home: Path) -> 
     assert status["trusted"] is True
     servers = json.loads((brain / ".gemini" / "settings.json").read_text())["mcpServers"]
     assert servers == {"bsi": {"command": "bsi", "args": ["mcp"]}}
+    trust_before = trusted.read_bytes()
+    out = ok(run_bsi("hooks", "uninstall", "--agent", "gemini", brain=brain, env=env))
+    assert "removed" in out and "left as it is" in out and trusted.read_bytes() == trust_before
 
 
 def test_gemini_settings_that_are_not_json_are_refused_untouched(brain: Path, home: Path) -> None:
