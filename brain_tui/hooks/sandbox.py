@@ -10,8 +10,10 @@ sandbox, so the agent's protocol actions go through them.
 Merging keeps the user's own ``sandbox`` block: their keys (``network``,
 ``filesystem.allowWrite``, their own ``denyWrite`` entries, …) stay as they
 are; a fence key they set themselves is kept too, and reported when it weakens
-the fence. Removing takes out the denyWrite entries and the fence keys that
-hold the fence's value.
+the fence. What install added is remembered on this clone (``RECORD``), so
+removing takes out exactly that; where it is not known (the file came from
+another clone) removing takes out the fence's denyWrite entries and the fence
+keys holding the fence's value.
 """
 
 from __future__ import annotations
@@ -19,14 +21,15 @@ from __future__ import annotations
 import json
 import platform
 import shutil
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
 from brain_tui.core.fence import FENCE_KEYS, PROTOCOL_DENY_WRITE
-from brain_tui.hooks.settings_io import Report, refuse
+from brain_tui.hooks.settings_io import Report, refuse, save
 
 __all__ = ["DENY_WRITE", "FENCE_KEYS", "dependencies", "dependency_line", "fence_status", "merge_fence",
-           "remove_fence"]
+           "recorded", "remember", "remove_fence"]
 
 #: The fence's switches and the protocol files, as `bsi hooks install` writes them (the rule is the core's).
 DENY_WRITE = PROTOCOL_DENY_WRITE
@@ -56,16 +59,22 @@ def _filesystem(block: dict[str, Any], path: Path, create: bool) -> dict[str, An
     return fs
 
 
-def merge_fence(data: dict[str, Any], path: Path, deny_write: tuple[str, ...] = DENY_WRITE) -> None:
+def merge_fence(data: dict[str, Any], path: Path, deny_write: tuple[str, ...] = DENY_WRITE) -> list[str]:
     """Put the fence into `data` (in place), keeping every key of a `sandbox` block the user wrote.
+
+    Returns:
+        What was added (`enabled`, …, `denyWrite:./claims`, …): what `remove_fence` may take out again.
 
     Raises:
         InvalidData: `sandbox`, its `filesystem` or `denyWrite` has a shape Claude Code does not read (65).
     """
+    added: list[str] = []
     block = _block(data, path, create=True)
     assert block is not None
     for key, value in FENCE_KEYS.items():
-        block.setdefault(key, value)
+        if key not in block:
+            block[key] = value
+            added.append(key)
     fs = _filesystem(block, path, create=True)
     assert fs is not None
     deny = fs.setdefault("denyWrite", [])
@@ -74,28 +83,79 @@ def merge_fence(data: dict[str, Any], path: Path, deny_write: tuple[str, ...] = 
     for entry in deny_write:
         if entry not in deny:
             deny.append(entry)
+            added.append(f"denyWrite:{entry}")
+    return added
 
 
-def remove_fence(data: dict[str, Any], path: Path) -> None:
-    """Take the fence out of `data` (in place): our denyWrite entries, and the fence keys holding our value.
+def remove_fence(data: dict[str, Any], path: Path, added: Collection[str] | None = None) -> None:
+    """Take the fence out of `data` (in place): what install added, when still as it wrote it.
+
+    Args:
+        data: the settings object.
+        path: the settings file (for messages).
+        added: what install recorded adding (`merge_fence`); None when unknown (another clone
+            installed it): then every denyWrite entry of ours and every fence key holding our value.
 
     Whatever else the block holds is kept; a block (or `filesystem`) left empty is removed.
     """
     block = data.get("sandbox")
     if not isinstance(block, dict):
         return
+    ours_deny = set(DENY_WRITE) if added is None else {item.split(":", 1)[1] for item in added
+                                                       if item.startswith("denyWrite:")}
     fs = block.get("filesystem")
     if isinstance(fs, dict) and isinstance(fs.get("denyWrite"), list):
-        fs["denyWrite"] = [entry for entry in fs["denyWrite"] if entry not in DENY_WRITE]
+        fs["denyWrite"] = [entry for entry in fs["denyWrite"] if entry not in ours_deny]
         if not fs["denyWrite"]:
             del fs["denyWrite"]
         if not fs:
             del block["filesystem"]
     for key, value in FENCE_KEYS.items():
-        if key in block and block[key] is value:
+        if key in block and block[key] is value and (added is None or key in added):
             del block[key]
     if not block:
         del data["sandbox"]
+
+
+# -- what install added, remembered on this clone ------------------------------------------------
+#: `{settings file relative to the brain: [what merge_fence added]}` (local: `.brain/` is never committed).
+RECORD = ".brain/sandbox-fence.json"
+
+
+def _record_key(root: Path, settings: Path) -> str:
+    try:
+        return settings.relative_to(root).as_posix()
+    except ValueError:
+        return str(settings)
+
+
+def recorded(root: Path, settings: Path) -> list[str] | None:
+    """What install added to `settings` on this clone (None when it is not known here)."""
+    try:
+        data = json.loads((root / RECORD).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    items = data.get(_record_key(root, settings)) if isinstance(data, dict) else None
+    return [str(item) for item in items] if isinstance(items, list) else None
+
+
+def remember(root: Path, settings: Path, added: list[str] | None) -> None:
+    """Record what install added to `settings` (None forgets it); atomic, local only."""
+    path = root / RECORD
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        data = {}
+    if not isinstance(data, dict):
+        data = {}
+    key = _record_key(root, settings)
+    if added is None:
+        if key not in data:
+            return
+        del data[key]
+    else:
+        data[key] = added
+    save(path, data)
 
 
 def fence_status(report: Report, data: dict[str, Any]) -> None:

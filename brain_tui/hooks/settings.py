@@ -73,10 +73,11 @@ def settings_path(root: str | os.PathLike[str], local: bool) -> Path:
     return Path(root) / ".claude" / ("settings.local.json" if local else "settings.json")
 
 
-def merge_hooks(data: dict[str, Any], program: str, path: Path, *, fence: bool = True) -> dict[str, Any]:
+def merge_hooks(data: dict[str, Any], program: str, path: Path, *, fence: bool | None = True) -> dict[str, Any]:
     """`data` with our hook entries in place, the deny rules, and (with `fence`) the sandbox fence.
 
-    Without `fence` the fence of an earlier install is taken out: the file says what was asked.
+    `fence=False` takes out the fence of an earlier install (the file says what was asked);
+    `fence=None` leaves the sandbox block as it is.
     """
     data = copy(data)
     merge_event_hooks(data, HOOK_EVENTS, path, program=program, agent="claude", timeout=HOOK_TIMEOUT_S)
@@ -91,13 +92,16 @@ def merge_hooks(data: dict[str, Any], program: str, path: Path, *, fence: bool =
             deny.append(rule)
     if fence:
         sandbox.merge_fence(data, path)
-    else:
+    elif fence is False:
         sandbox.remove_fence(data, path)
     return data
 
 
-def remove_hooks(data: dict[str, Any], path: Path) -> dict[str, Any]:
-    """`data` without any of our hooks, deny rules or fence (empty containers we leave behind are removed)."""
+def remove_hooks(data: dict[str, Any], path: Path, added: list[str] | None = None) -> dict[str, Any]:
+    """`data` without any of our hooks, deny rules or fence (empty containers we leave behind are removed).
+
+    `added`: what install recorded adding to the sandbox block (None: not known on this clone).
+    """
     data = copy(data)
     remove_event_hooks(data, path)
     permissions = data.get("permissions")
@@ -107,32 +111,48 @@ def remove_hooks(data: dict[str, Any], path: Path) -> dict[str, Any]:
             del permissions["deny"]
         if not permissions:
             del data["permissions"]
-    sandbox.remove_fence(data, path)
+    sandbox.remove_fence(data, path, added)
     return data
 
 
 def install(root: str | os.PathLike[str], local: bool, program: str = "bsi", *, fence: bool = True) -> Report:
-    """`bsi hooks install [--local] [--no-sandbox]`: merge, write atomically when something changed."""
+    """`bsi hooks install [--local] [--no-sandbox]`: merge, write atomically when something changed.
+
+    What the fence added to the user's file is remembered on this clone, for `uninstall`.
+    """
+    base = Path(root)
     path = settings_path(root, local)
     before = load(path)
-    after = merge_hooks(before, program, path, fence=fence)
+    after = merge_hooks(before, program, path, fence=None)
+    earlier = sandbox.recorded(base, path)
+    added: list[str] = []
+    if fence:
+        added = sandbox.merge_fence(after, path)
+    else:
+        sandbox.remove_fence(after, path, earlier)
     report = status_of(path, after, program, fence=fence)
     if after == before and path.exists():
         report.action = "unchanged"
         return report
     save(path, after)
+    if fence and added:
+        sandbox.remember(base, path, [*(earlier or []), *(item for item in added if item not in (earlier or []))])
+    elif not fence:
+        sandbox.remember(base, path, None)
     report.action = "updated" if has_any(before, HOOK_EVENTS) else "installed"
     return report
 
 
 def uninstall(root: str | os.PathLike[str], local: bool) -> Report:
-    """`bsi hooks uninstall [--local]`: remove exactly our entries."""
+    """`bsi hooks uninstall [--local]`: remove exactly our entries (the fence: what install added)."""
+    base = Path(root)
     path = settings_path(root, local)
     before = load(path)
-    after = remove_hooks(before, path)
+    after = remove_hooks(before, path, sandbox.recorded(base, path))
     if after == before:
         return Report(str(path), "absent")
     save(path, after)
+    sandbox.remember(base, path, None)
     return Report(str(path), "removed")
 
 

@@ -62,6 +62,7 @@ def test_no_sandbox_skips_the_fence_and_takes_out_an_earlier_one(brain: Path) ->
 
 def test_a_users_sandbox_block_is_merged_into_and_given_back_exactly(brain: Path) -> None:
     own = {"model": "opus", "sandbox": {
+        "enabled": True,
         "network": {"allowedDomains": ["pypi.org"]},
         "excludedCommands": ["docker"],
         "filesystem": {"allowWrite": ["~/.kube"], "denyWrite": ["./secrets", "./claims"]},
@@ -76,11 +77,18 @@ def test_a_users_sandbox_block_is_merged_into_and_given_back_exactly(brain: Path
     assert set(FENCE["filesystem"]["denyWrite"]) <= set(block["filesystem"]["denyWrite"])  # type: ignore[index]
     assert block["filesystem"]["denyWrite"].count("./claims") == 1
     assert all(block[key] == value for key, value in sandbox.FENCE_KEYS.items())
+    assert "unchanged" in ok(run_bsi("hooks", "install", brain=brain))
     ok(run_bsi("hooks", "uninstall", brain=brain))
-    after = json.loads(target.read_text())
-    # the user's ./claims entry was theirs before install: it is one of ours too, so it goes with the fence
-    own["sandbox"]["filesystem"]["denyWrite"] = ["./secrets"]  # type: ignore[index]
-    assert after == own
+    assert json.loads(target.read_text()) == own  # their `enabled` and their ./claims entry stay theirs
+
+
+def test_without_the_record_of_this_clone_uninstall_takes_out_the_fences_values(brain: Path) -> None:
+    own = {"sandbox": {"network": {"allowedDomains": ["pypi.org"]}, "enabled": True}}
+    target = write(brain, own)
+    ok(run_bsi("hooks", "install", brain=brain))
+    (brain / sandbox.RECORD).unlink()  # installed on another clone: what was added is not known here
+    ok(run_bsi("hooks", "uninstall", brain=brain))
+    assert json.loads(target.read_text()) == {"sandbox": {"network": {"allowedDomains": ["pypi.org"]}}}
 
 
 def test_a_users_weaker_switch_is_kept_and_reported(brain: Path) -> None:
