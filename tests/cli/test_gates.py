@@ -347,9 +347,12 @@ def test_tier_1_needs_a_result_status(brain: Path, bsi: Bsi, tree: dict[str, str
     assert last_commit(brain)[0] == f"bsi: close satellite {leaf2} [atomic]"
     solo = opened(brain, "--scope", "solo/")
     assert bsi("claim", "close", solo, brain=brain).code == 11
-    ok(bsi("claim", "close", solo, "--status", "partial", "--commit", "a1b2c3d", brain=brain))
+    real = head(brain)[:7]
+    for made_up in ("deadbee", "nothex"):  # seed 002: "hash réel uniquement"
+        assert bsi("claim", "close", solo, "--status", "partial", "--commit", made_up, brain=brain).code == 65
+    ok(bsi("claim", "close", solo, "--status", "partial", "--commit", real, brain=brain))
     assert last_commit(brain)[0] == f"bsi: close claim {solo}"
-    assert load_claim(brain, solo)["result"] == {"status": "partial", "commit": "a1b2c3d"}
+    assert load_claim(brain, solo)["result"] == {"status": "partial", "commit": real}
 
 
 def test_tier_2_needs_green_tests_and_tells_the_parent_when_red(brain: Path, bsi: Bsi, tree: dict[str, str]) -> None:
