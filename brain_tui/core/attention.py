@@ -178,13 +178,18 @@ def _claim_item(snapshot: BrainSnapshot, claim: Claim, liveness: Mapping[str, Ha
     return None
 
 
+#: How a signal written by a human's decision names its sender (`human:<name>`, SPEC 7).
+HUMAN_SENDER = "human:"
+
+
 def _signal_item(snapshot: BrainSnapshot, sig: Signal, listed: set[str]) -> AttentionItem | None:
     """The item a pending signal gives, unless its claim is already listed for the same reason."""
     if sig.state != "pending":
         return None
     sender = _claim_of(snapshot, sig.sender)
     sender_id = sender.sess_id if sender is not None else None
-    if sig.type == "BLOCKED_ON":
+    if sig.type == "BLOCKED_ON" and not sig.sender.startswith(HUMAN_SENDER):
+        # a human's own rejection tells the parent session it is blocked; it never rings that human
         return AttentionItem("blocked", f"signal:{sig.sig_id}", sender_id, sig.sig_id, sig.created_at, None,
                              unblocks(snapshot, sender_id), f"blocked: {sig.payload}".rstrip(": "))
     if sig.type == "HUMAN_GATE" and (sender_id is None or sender_id not in listed):
