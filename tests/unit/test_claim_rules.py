@@ -124,3 +124,23 @@ def test_pilote_and_parent_resolve_through_the_tree(facade: Brain) -> None:
     by_id = {s["sig_id"]: s for s in signal_docs(facade.root)}
     assert by_id[to_pilot]["to"] == pilot and by_id[to_pilot2]["to"] == pilot
     assert by_id[to_parent]["to"] == domain
+
+
+def test_a_trigger_passes_the_finished_satellite_s_result_to_the_one_it_launches(facade: Brain) -> None:
+    from brain_tui.core.launch import launch_prompt
+
+    pilot = opened(facade, "be/", type="pilote", slug="pilot")
+    done = opened(facade, "be/api.py", parent=pilot, satellite_type="brain-write", slug="api",
+                  on_done="trigger → type:test scope:be/tests/")
+    facade.close_claim(done, CloseRequest(status="ok", files=["be/api.py"], notes="pagination\nnot tested"))
+    (handoff,) = [s for s in signals_from(facade.root, done) if s["type"] == "HANDOFF"]
+    new_id = facade.open_handoff(handoff["sig_id"])
+    doc = load_claim(facade.root, new_id)
+    assert doc["handoff_from"] == done and doc["parent_satellite"] == pilot
+    assert doc["previous_result"] == {"status": "ok", "files_modified": ["be/api.py"],
+                                      "notes": "pagination\nnot tested", "signal_id": handoff["sig_id"]}
+    snapshot = facade.snapshot()
+    claim = snapshot.claim(new_id)
+    assert claim is not None
+    prompt = launch_prompt(snapshot, claim).splitlines()
+    assert f"after: {done} — status ok — files be/api.py — notes pagination not tested" in prompt
