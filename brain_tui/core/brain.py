@@ -235,7 +235,7 @@ class Brain:
             try:
                 result = decide(cs)
             except BsiError as exc:
-                if getattr(exc, "commit_staged", False) and not cs.empty:
+                if exc.commit_staged and not cs.empty:
                     self.last_applied = self._apply(cs)
                 raise
             self.last_applied = self._apply(cs)
@@ -333,7 +333,7 @@ class Brain:
                 return claims.close_claim(cs, sess_id, req)
             except BsiError as exc:
                 if cs.signals:
-                    exc.commit_staged = True  # type: ignore[attr-defined]
+                    exc.commit_staged = True
                     cs.message = f"bsi: signal {cs.signals[0]} pending"
                 raise
 

@@ -127,3 +127,29 @@ def test_a_signal_row_appended_to_the_generated_table_is_imported_not_deleted(br
     (doc,) = signal_docs(brain)
     assert (doc["type"], doc["payload"], doc["state"]) == ("BLOCKED_ON", "wait", "pending")
     assert "sig-20261129-095500-ab12" in path.read_text(encoding="utf-8")
+
+
+def test_a_refused_open_proposes_free_scopes_nearby_and_can_tell_the_holder(brain: Path, bsi: Bsi) -> None:
+    for folder in ("be/api", "be/db"):
+        (brain / folder).mkdir(parents=True)
+    (brain / "be" / "README.md").write_text("# be\n", encoding="utf-8")
+    (brain / "notes.md").write_text("# Notes\n\n## Intro\n\ntext\n\n## Backlog\n\n- a\n", encoding="utf-8")
+    holder = ok(bsi("claim", "open", "--scope", "be/api/", "--scope", "notes.md#Intro", "--slug", "holder",
+                    brain=brain, now=NOW)).strip()
+    refused = bsi("--json", "claim", "open", "--scope", "be/", "--story", "schema pass", brain=brain, now=NOW)
+    assert refused.code == 10
+    assert refused.json()["alternatives"] == ["be/README.md", "be/db/"]
+    assert refused.json().get("signals") is None and signal_docs(brain) == []
+    section = bsi("--json", "claim", "open", "--scope", "notes.md", brain=brain, now=NOW).json()
+    assert section["alternatives"] == ["notes.md#Backlog"]
+    # the refused satellite tells the holder in the same step (seed 002), once
+    before = head(brain)
+    told = bsi("claim", "open", "--scope", "be/", "--story", "schema pass", "--blocked-on", brain=brain, now=NOW)
+    assert told.code == 10 and "free nearby: be/README.md, be/db/" in told.err and "sent BLOCKED_ON" in told.err
+    (signal,) = signal_docs(brain)
+    assert (signal["type"], signal["to"], signal["state"]) == ("BLOCKED_ON", holder, "pending")
+    assert "schema pass" in signal["payload"] and head(brain) != before
+    assert bsi("claim", "open", "--scope", "be/", "--story", "schema pass", "--blocked-on",
+               brain=brain, now=NOW).code == 10
+    assert len(signal_docs(brain)) == 1  # an identical pending signal is not written twice
+    assert ok(bsi("claim", "open", "--scope", "be/db/", brain=brain, now=NOW)).startswith("sess-")
