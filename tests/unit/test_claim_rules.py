@@ -144,3 +144,26 @@ def test_a_trigger_passes_the_finished_satellite_s_result_to_the_one_it_launches
     assert claim is not None
     prompt = launch_prompt(snapshot, claim).splitlines()
     assert f"after: {done} — status ok — files be/api.py — notes pagination not tested" in prompt
+
+
+def test_breath_alerts_tell_the_pilot_once_and_wait_in_the_attention_queue(facade: Brain) -> None:
+    pilot = opened(facade, "be/", type="pilote", slug="pilot")
+    sat = opened(facade, "be/api.py", parent=pilot, satellite_type="brain-write", slug="api")
+    sprint = "sprint-20261129-1000-be6"
+    facade.breath.inhale(sprint, "tech-lead", ["a.md"], session=sat)
+    assert signals_from(facade.root, sat) == [] and not [i for i in facade.attention() if i.kind == "breath"]
+    facade.breath.inhale(sprint, "tech-lead", ["b.md", "c.md"], session=sat)  # 3 sources: the inhale rule
+    (told,) = signals_from(facade.root, sat)
+    assert (told["to"], told["type"]) == (pilot, "INFO")
+    assert told["payload"].startswith(f"breath alert {sprint}: tech-lead inhaled 3 sources")
+    facade.breath.inhale(sprint, "tech-lead", ["c.md"], session=sat)  # the same alert is not new
+    assert len(signals_from(facade.root, sat)) == 1
+    (item,) = [i for i in facade.attention() if i.kind == "breath"]
+    assert item.sess_id == sat and "inhaled 3 sources" in item.summary
+    facade.breath.reference(sprint, ["a.md"])  # 3 loaded / 1 referenced: the ratios wait for the expire
+    assert len(signals_from(facade.root, sat)) == 1
+    facade.breath.expire(sprint, ["a.md"])
+    payloads = sorted(s["payload"].split(": ", 1)[1] for s in signals_from(facade.root, sat))
+    assert [p.split()[0] for p in payloads] == ["context_load", "exhale_rate", "stale_ratio", "tech-lead"]
+    assert {i.summary.split(": ", 1)[1].split()[0] for i in facade.attention() if i.kind == "breath"} == {
+        "context_load", "exhale_rate", "stale_ratio", "tech-lead"}
