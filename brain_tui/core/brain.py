@@ -25,7 +25,18 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from brain_tui.core import claims, conflicts, facade, gitops, index_file, remote, remote_state, signals, watchdog
+from brain_tui.core import (
+    claims,
+    conflicts,
+    facade,
+    gitops,
+    handoff,
+    index_file,
+    remote,
+    remote_state,
+    signals,
+    watchdog,
+)
 from brain_tui.core import launch as launching
 from brain_tui.core import preflight as preflight_rules
 from brain_tui.core import tmux as tmux_launcher
@@ -224,7 +235,7 @@ class Brain:
             try:
                 result = decide(cs)
             except BsiError as exc:
-                if getattr(exc, "commit_staged", False) and not cs.empty:
+                if exc.commit_staged and not cs.empty:
                     self.last_applied = self._apply(cs)
                 raise
             self.last_applied = self._apply(cs)
@@ -322,7 +333,7 @@ class Brain:
                 return claims.close_claim(cs, sess_id, req)
             except BsiError as exc:
                 if cs.signals:
-                    exc.commit_staged = True  # type: ignore[attr-defined]
+                    exc.commit_staged = True
                     cs.message = f"bsi: signal {cs.signals[0]} pending"
                 raise
 
@@ -471,7 +482,7 @@ class Brain:
         """The claim a HANDOFF signal asks for (type, scope, parent), opening nothing (see `open_handoff`)."""
         snapshot = snapshot or self.snapshot()
         signal = signals.require_signal(snapshot, sig_id)
-        return launching.handoff_request(snapshot, signal, self.instance, self.config.ttl_default)
+        return handoff.handoff_request(snapshot, signal, self.instance, self.config.ttl_default)
 
     def open_handoff(self, sig_id: str, by: str | None = None) -> str:
         """Open the claim a HANDOFF signal asks for and acknowledge the signal, in one commit.
@@ -483,7 +494,7 @@ class Brain:
 
         def decide(cs: ChangeSet) -> str:
             signal = signals.require_signal(cs.snapshot, sig_id)
-            req = launching.handoff_request(cs.snapshot, signal, self.instance, self.config.ttl_default)
+            req = handoff.handoff_request(cs.snapshot, signal, self.instance, self.config.ttl_default)
             new_id = claims.open_claim(cs, req)
             signals.ack_signal(cs, sig_id, actor)
             cs.message = f"bsi: open satellite {new_id} (handoff {sig_id})"

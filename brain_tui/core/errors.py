@@ -14,6 +14,8 @@ class BsiError(Exception):
     """
 
     exit_code: int = 1
+    #: True when what the refused action staged (a signal telling the parent or a holder) is still written.
+    commit_staged: bool = False
 
     def __init__(self, message: str, payload: dict[str, Any] | None = None) -> None:
         super().__init__(message)

@@ -24,6 +24,7 @@ from brain_tui.core.model import BrainSnapshot, CorruptFile
 if TYPE_CHECKING:
     from brain_tui.core.audit import DriftReport, LogEntry
     from brain_tui.core.brain import Brain
+    from brain_tui.core.changes import ChangeSet
 
 
 class Gates:
@@ -211,18 +212,33 @@ class Breath:
 
     def inhale(self, sprint: str, agent: str, files: Sequence[str], session: str | None = None) -> Inhaled:
         """Record the files loaded for one agent (alerts, never refusals, for the 2-sources rule)."""
-        alerts = self._brain.mutate(lambda cs: breath_rules.inhale(cs, sprint, agent, files, session=session))
+        def decide(cs: ChangeSet) -> list[dict[str, Any]]:
+            found = breath_rules.inhale(cs, sprint, agent, files, session=session)
+            breath_rules.tell_pilot(cs, sprint)
+            return found
+
+        alerts = self._brain.mutate(decide)
         return Inhaled(sprint, agent, tuple(files), tuple(alerts))
 
     def reference(self, sprint: str, files: Sequence[str]) -> Referenced:
         """Record files the sprint actually used."""
-        added = self._brain.mutate(lambda cs: breath_rules.reference(cs, sprint, files))
+        def decide(cs: ChangeSet) -> list[str]:
+            found = breath_rules.reference(cs, sprint, files)
+            breath_rules.tell_pilot(cs, sprint)
+            return found
+
+        added = self._brain.mutate(decide)
         return Referenced(sprint, tuple(added))
 
     def expire(self, sprint: str, files: Sequence[str], kept: Mapping[str, str] | None = None) -> Expired:
         """Release files (or keep them with a reason); closes the sprint."""
         keep = dict(kept or {})
-        warnings = self._brain.mutate(lambda cs: breath_rules.expire(cs, sprint, files, keep))
+        def decide(cs: ChangeSet) -> list[str]:
+            found = breath_rules.expire(cs, sprint, files, keep)
+            breath_rules.tell_pilot(cs, sprint)
+            return found
+
+        warnings = self._brain.mutate(decide)
         return Expired(sprint, tuple(files), keep, tuple(warnings))
 
     def metrics(self, sprints: Sequence[str] = (), snapshot: BrainSnapshot | None = None) -> BreathMetrics:

@@ -31,15 +31,12 @@ import re
 import shutil
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
-from datetime import timedelta
 from pathlib import Path
 from typing import Any, NoReturn
 
-from brain_tui.core.claims import SATELLITE_TYPES, OpenRequest, require_claim
+from brain_tui.core.claims import require_claim
 from brain_tui.core.errors import Contended, InvalidData, NotFound, TransitionRefused, UsageError
-from brain_tui.core.model import BrainSnapshot, Claim, Signal
-from brain_tui.core.scope import parse_scope
-from brain_tui.core.triggers import handoff_task
+from brain_tui.core.model import BrainSnapshot, Claim
 from brain_tui.core.yamlio import atomic_write_text
 
 #: At most this many launched agents run at once from one brain on one machine.
@@ -141,6 +138,11 @@ def launch_prompt(snapshot: BrainSnapshot, claim: Claim) -> str:
     if root is not None and root.sess_id != claim.sess_id:
         pilot = root.sess_id
     lines.append(f"pilote: {pilot or 'standalone'}")
+    from brain_tui.core.handoff import previous_result_line
+
+    previous = previous_result_line(claim)
+    if previous:
+        lines.append(previous)
     lines.append(f"claim: {claim.sess_id} (already open: do not open another)")
     return "\n".join(lines)
 
@@ -454,26 +456,3 @@ def find_running(root: Path, sess_id: str) -> LaunchRecord:
 
 
 # -- HANDOFF → a new claim -----------------------------------------------------------------------
-def handoff_request(snapshot: BrainSnapshot, signal: Signal, instance: str, ttl: timedelta) -> OpenRequest:
-    """The claim a HANDOFF signal asks for (``trigger → type:T scope:S``): a satellite of T on S.
-
-    Its parent is the signal's addressee when that is a live claim (the pilot).
-
-    Raises:
-        InvalidData: not a HANDOFF, or its payload names no valid type and scope (exit 65).
-    """
-    if signal.type != "HANDOFF":
-        raise InvalidData(f"{signal.sig_id} is a {signal.type} signal: only a HANDOFF asks for a launch")
-    task = handoff_task(signal)
-    if task is None:
-        raise InvalidData(f"{signal.sig_id}: no `type:T scope:S` in its payload")
-    task_type, task_scope = task
-    if task_type not in SATELLITE_TYPES:
-        raise InvalidData(f"{signal.sig_id}: unknown satellite type {task_type!r}")
-    entries = parse_scope([task_scope], snapshot.root)
-    to = signal.to.split("@", 1)[0]
-    parent_claim = snapshot.claim(to)
-    parent = parent_claim.sess_id if parent_claim is not None and not parent_claim.is_terminal else None
-    story = f"{task_type} on {task_scope} (handoff {signal.sig_id} from {one_line(signal.sender)})"
-    return OpenRequest(scope=entries, ttl=ttl, instance=instance, story=story, satellite_type=task_type,
-                       parent=parent, type="satellite" if parent else None)
