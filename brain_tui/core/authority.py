@@ -78,6 +78,7 @@ MAX_ANCESTORS = 64
 _SESS_RE = re.compile(r"^sess-[A-Za-z0-9._-]+$")
 _AGENT_SESSION_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$")
 _EVIDENCE_ROOM = 3
+_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "fish", "ash", "tcsh", "csh"})
 _INLINE_CODE = frozenset({"-c", "-m", "-e", "--eval", "-p", "--print"})
 
 
@@ -325,8 +326,39 @@ def agent_ancestors() -> tuple[str, ...]:
     found = _ANCESTORS.get(pid)
     if found is None:
         found = tuple(f"ancestor process {name} (pid {ppid})" for ppid, name in _walk(pid) if name)
+        adopter = _adopter(os.getppid())
+        if adopter:
+            found += (f"orphaned process: its parent exited and {adopter} adopted it, so whose it is is unknown",)
         _ANCESTORS[pid] = found
     return found
+
+
+def _adopter(ppid: int) -> str | None:
+    """The process that adopted this one when its parent exited (a detached `bsi … &`), or None.
+
+    Adopted means: the parent is pid 1 and pid 1 is not a shell (a container whose pid 1 is a
+    shell runs a human's commands as its children), or the parent is a `systemd` user manager
+    (the subreaper that adopts orphans on desktop systems). A process whose parent exited hides
+    its ancestors, so it is not a human's terminal.
+    """
+    if ppid == 1:
+        name = _comm(1)
+        return None if name is None or _program(name) in _SHELLS else f"pid 1 ({name})"
+    name = _comm(ppid)
+    return f"the subreaper {name} (pid {ppid})" if name == "systemd" else None
+
+
+def _comm(pid: int) -> str | None:
+    try:
+        with open(f"/proc/{pid}/comm", "rb") as handle:
+            return handle.read().decode("utf-8", "replace").strip()
+    except OSError:
+        try:
+            import psutil
+
+            return str(psutil.Process(pid).name())
+        except Exception:  # any failure: unknown, so not adopted
+            return None
 
 
 def _walk(pid: int) -> Iterable[tuple[int, str | None]]:

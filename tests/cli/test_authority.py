@@ -210,3 +210,40 @@ def test_a_codex_agent_binds_its_thread_and_acts_for_its_claim(brain: Path) -> N
     assert load_claim(brain, mine)["agent_session"] == "thread-7"
     assert run_bsi("claim", "renew", mine, brain=brain, env=codex).code == 0
     assert run_bsi("claim", "renew", mine, brain=brain, env=clean_env(CODEX_THREAD_ID="thread-8")).code == 77
+
+
+LAUNCHER = """
+import os, sys
+launcher = os.getpid()
+if os.fork() == 0:
+    while os.getppid() == launcher:  # no clock: spin until the launcher has exited and the child is adopted
+        pass
+    adopter = os.getppid()
+    with open(f"/proc/{adopter}/comm") as handle:
+        sys.stderr.write(f"adopted by {adopter} {handle.read().strip()}\\n")
+    sys.stderr.flush()
+    os.execv(sys.executable, [sys.executable, *sys.argv[1:]])
+os._exit(0)
+"""
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc")
+def test_a_detached_bsi_whose_parent_exited_is_not_a_humans(brain: Path, gated: tuple[str, str]) -> None:
+    _, leaf = gated
+    read_end, write_end = os.pipe()
+    argv = [*BSI[1:], "--brain", str(brain), "--now", NOW, "gate", "approve", leaf]
+    subprocess.run([sys.executable, "-c", LAUNCHER, *argv], stderr=write_end, env=clean_env(), cwd=brain,
+                   check=True, timeout=60)
+    os.close(write_end)
+    chunks = []
+    while chunk := os.read(read_end, 65536):  # EOF once the detached bsi has exited
+        chunks.append(chunk)
+    os.close(read_end)
+    err = b"".join(chunks).decode()
+    adopter = err.splitlines()[0].split()
+    if adopter[2] != "1" and adopter[3] != "systemd":
+        pytest.skip(f"orphans are adopted here by a subreaper bsi does not know: {adopter[3]}")
+    if adopter[2] == "1" and adopter[3] in ("sh", "bash", "dash", "zsh"):
+        pytest.skip("pid 1 is a shell here: its children are a human's commands")
+    assert "is a human's decision" in err and "orphaned process: its parent exited" in err, err
+    assert load_claim(brain, leaf)["status"] == "waiting_human"
