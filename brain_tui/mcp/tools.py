@@ -67,11 +67,15 @@ class Session:
     """
 
     def __init__(self, root: str | os.PathLike[str], now: str | None = None,
-                 environ: Mapping[str, str] | None = None) -> None:
+                 environ: Mapping[str, str] | None = None, client: str | None = None) -> None:
+        from brain_tui.core.agent_process import agent_process
+
         self.brain = Brain(root, now=now)
         self.environ = dict(os.environ if environ is None else environ)
         #: claims opened through this server, newest last (an agent without an ID still finds its own).
         self.opened: list[str] = []
+        #: the agent process of the client that started this server (``PID:START``, "" when unknown).
+        self.client = agent_process() if client is None else client
 
     @property
     def agent_session(self) -> str | None:
@@ -160,6 +164,7 @@ def claim_open(s: Session, scope: list[str], story: str = "", ttl: str | None = 
                       agent_session=s.agent_session)
     sess_id = brain.open_claim(req)
     s.opened.append(sess_id)
+    brain.agents.opened_through_mcp(sess_id, s.client)
     snapshot = brain.snapshot()
     claim = snapshot.claim(sess_id)
     return claim_json(claim, snapshot) if claim else {"sess_id": sess_id}
