@@ -100,3 +100,23 @@ def has_pending(root: str | os.PathLike[str]) -> bool:
                    for name in os.listdir(agents_dir(root, "pending")))
     except OSError:
         return False
+
+
+def sessions_of_process(root: str | os.PathLike[str], process: str) -> list[str]:
+    """The agent sessions whose recorded agent process is `process` (the sessions of one agent), sorted."""
+    if not process:
+        return []
+    folder = agents_dir(root, "sessions")
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return []
+    found: list[str] = []
+    for name in names:
+        if not name.endswith(".json") or name.startswith("."):
+            continue
+        entry = read_record(os.path.join(folder, name)) or {}
+        session = entry.get("agent_session")
+        if entry.get("process") == process and isinstance(session, str) and f"{session}.json" == name:
+            found.append(session)
+    return found

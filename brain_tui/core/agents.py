@@ -42,6 +42,7 @@ from brain_tui.core.agent_files import (
     env_agent_session,
     read_record,
     session_path,
+    sessions_of_process,
     valid_agent_session,
 )
 
@@ -60,6 +61,7 @@ __all__ = [
     "Agents",
     "Liveness",
     "bound_claims",
+    "sessions_of_process",
     "record_binding",
     "record_activity",
     "record_state",
