@@ -23,6 +23,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal
 
+from brain_tui.core.agent_files import bound_claims
 from brain_tui.core.errors import HumanOnly, NotYours
 
 if TYPE_CHECKING:
@@ -131,12 +132,22 @@ def current_actor(environ: Mapping[str, str] | None = None) -> Actor:
     evidence = [f"env {name}" for name in AGENT_ENV_MARKERS if env.get(name, "").strip()]
     evidence.extend(agent_ancestors())
     sessions = frozenset(value for value in (env.get(name, "").strip() for name in AGENT_SESSION_MARKERS)
-                         if _AGENT_SESSION_RE.match(value) and ".." not in value)
+                         if _valid_session(value))
     named = env.get(CLAIM_MARKER, "").strip()
     claims = frozenset({named}) if _SESS_RE.match(named) else frozenset()
     if not evidence:
         return HUMAN
     return Actor("agent", tuple(evidence), sessions, claims)
+
+
+def own_agent_session(environ: Mapping[str, str] | None = None) -> str | None:
+    """The agent session this process speaks for, first of `AGENT_SESSION_MARKERS` that is set; None if none."""
+    env = os.environ if environ is None else environ
+    for name in AGENT_SESSION_MARKERS:
+        value = env.get(name, "").strip()
+        if _valid_session(value):
+            return value
+    return None
 
 
 def effective(actor: Actor | None) -> Actor:
@@ -151,10 +162,51 @@ def effective(actor: Actor | None) -> Actor:
     return current_actor()
 
 
+def acting_in(root: str | os.PathLike[str], actor: Actor | None = None) -> Actor:
+    """`effective(actor)`, speaking also for the claims the brain at `root` binds to its agent sessions.
+
+    An agent's claims are those it names (`$BSI_SESSION`, opened through its MCP server) plus
+    those the local records (`.brain/agents/sessions/`) bind to its agent sessions: opened by it,
+    or carried over to it by a hand-over (SPEC 20.1).
+    """
+    acting = effective(actor)
+    if not acting.is_agent:
+        return acting
+    bound = [sess_id for session in sorted(acting.agent_sessions) for sess_id in bound_claims(root, session)]
+    return acting.with_claims(*bound) if bound else acting
+
+
+def sender_for(actor: Actor, instance: str) -> str:
+    """Who a signal is from when no sender is given: a human's instance; an agent's only claim.
+
+    An agent with no claim, or several, gets the instance, which the send then refuses
+    (asking for `--from`).
+    """
+    if actor.is_agent and len(actor.claims) == 1:
+        return next(iter(actor.claims))
+    return instance
+
+
+def check_owner(snapshot: BrainSnapshot, actor: Actor, sess_id: str, verb: str) -> None:
+    """An agent acts only for its own claims (SPEC 21.4); a human for any.
+
+    A claim that is not in `snapshot` is left to the rule, which names what is wrong (65/66).
+
+    Raises:
+        NotYours: `actor` is an agent and does not hold `sess_id` (77).
+    """
+    if not actor.is_agent:
+        return
+    claim = snapshot.claim(sess_id)
+    if claim is not None:
+        require_owner(actor, claim, snapshot, verb)
+
+
 def require_human(verb: str, target: str) -> None:
     """Refuse a human's verb inside an agent's process (SPEC 21.2), whatever spelling reached it.
 
-    Reads the process itself (environment and ancestors), never a parameter.
+    Reads the process itself (environment and ancestors), never a parameter. The message
+    has no ``bsi:`` prefix: the CLI adds it, an MCP result shows the text alone.
 
     Args:
         verb: the verb (``approve``, ``release``, …).
@@ -168,7 +220,7 @@ def require_human(verb: str, target: str) -> None:
         return
     command = f"bsi claim release {target} --reason TEXT" if verb == "release" else f"bsi gate {verb} {target}"
     raise HumanOnly(
-        f"bsi: {verb} {target} is a human's decision: an agent cannot {verb} (this process runs inside an "
+        f"{verb} {target} is a human's decision: an agent cannot {verb} (this process runs inside an "
         f"agent session: {_evidence_text(actor.evidence)}). Ask the pilot: the cockpit (`brain-tui`) or "
         f"`{command}` in their own terminal.",
         {"verb": verb, "target": target, "evidence": list(actor.evidence)},
@@ -361,6 +413,10 @@ def agent_program(comm: str, argv: list[str]) -> str | None:
                     return package.rsplit("/", 1)[-1]
             break
     return None
+
+
+def _valid_session(value: str) -> bool:
+    return bool(_AGENT_SESSION_RE.match(value)) and ".." not in value
 
 
 def _evidence_text(evidence: tuple[str, ...]) -> str:

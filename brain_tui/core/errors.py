@@ -100,3 +100,10 @@ class NotYours(BsiError):
 
     exit_code = 77
     kind = "not_yours"
+
+
+class ProductOnly(BsiError):
+    """An agent sent a signal type only the product writes (HUMAN_GATE, PAUSED, CIRCUIT_BREAK, UNBLOCK) (exit 77)."""
+
+    exit_code = 77
+    kind = "product_only"
