@@ -15,11 +15,11 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from brain_tui.core import agents
-from brain_tui.core.brain import Brain
 from brain_tui.core.errors import BsiError, InvalidData, NotFound
 
 if TYPE_CHECKING:
     from brain_tui.core.authority import Actor
+    from brain_tui.core.brain import Brain
 
 #: What kind of refusal each exit code is, and whether trying again later may succeed.
 KINDS: dict[int, tuple[str, bool]] = {
@@ -76,12 +76,24 @@ class Session:
                  environ: Mapping[str, str] | None = None, client: str | None = None) -> None:
         from brain_tui.core.agent_process import agent_process
 
-        self.brain = Brain(root, now=now)
+        self.root = os.fspath(root)
+        self._now = now
+        self._brain: Brain | None = None
         self.environ = dict(os.environ if environ is None else environ)
         #: claims opened through this server, newest last (an agent without an ID still finds its own).
         self.opened: list[str] = []
         #: the agent process of the client that started this server (``PID:START``, "" when unknown).
         self.client = agent_process() if client is None else client
+
+    @property
+    def brain(self) -> Brain:
+        """The facade, opened at the first tool call (the server answers `initialize` and `tools/list` without
+        the core)."""
+        if self._brain is None:
+            from brain_tui.core.brain import Brain
+
+            self._brain = Brain(self.root, now=self._now)
+        return self._brain
 
     @property
     def agent_session(self) -> str | None:
