@@ -293,20 +293,13 @@ def signal_list(s: Session, pending: bool = False, to: str | None = None) -> dic
 
 
 def signal_ack(s: Session, sig_id: str) -> dict[str, Any]:
-    """`bsi signal ack --json`, acknowledged by the session's claim: only a signal to one of its claims (or to no
-    claim: `pilote`, an instance); another session's signals stay pending for it."""
-    from brain_tui.core.authority import require_owner
-
-    snapshot = s.brain.snapshot()
-    sig = next((x for x in snapshot.signals if x.sig_id == sig_id), None)
-    addressee = snapshot.claim(sig.to) if sig is not None else None
-    if addressee is not None:
-        require_owner(s.actor, addressee, snapshot, "acknowledge a signal to")
+    """`bsi signal ack --json`, acknowledged by the session's claim: only a signal to one of its own claims (the
+    core refuses another's, `NotYours`); another session's signals stay pending for it."""
     try:
         by = s.own(None)
     except NotFound:
         by = s.brain.instance
-    changed = s.brain.signals.ack(sig_id, by=by)
+    changed = s.brain.signals.ack(sig_id, by=by, actor=s.actor)
     return {"sig_id": sig_id, "state": "delivered" if changed else "unchanged"}
 
 
