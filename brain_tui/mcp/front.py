@@ -1,4 +1,4 @@
-"""`bsi mcp` answers `initialize` at once, while the MCP SDK and the core load behind it.
+"""`bsi mcp` answers `initialize` at once, while the MCP SDK loads behind it (the core waits for a tool call).
 
 Importing the SDK takes most of a second on an idle machine and several under
 load (its HTTP transports and every protocol revision's types come with it);
