@@ -143,8 +143,6 @@ def build(root: str | os.PathLike[str], snapshot: BrainSnapshot, config: BrainCo
             zone.append(path_key(normalize_path(raw)))
         except Exception:  # noqa: BLE001 - the core skips an entry that does not normalise, so may we
             continue
-    raw_hooks = config.raw.get("hooks") if hasattr(config.raw, "get") else None
-    mode = raw_hooks.get("unclaimed_writes") if isinstance(raw_hooks, dict) else None
     folders = {rel: _dir_key(os.path.join(base, rel)) for rel in sorted(_on_the_way(linked))}
     built = time.time_ns() if read_at is None else min(read_at, time.time_ns())
     stamps = [0]
@@ -154,7 +152,7 @@ def build(root: str | os.PathLike[str], snapshot: BrainSnapshot, config: BrainCo
     return {
         "version": VERSION, "keys": keys, "files": files, "folders": folders, "claims": claims, "locks": locks,
         "zone": zone,
-        "kerneluser": bool(config.kerneluser), "unclaimed": mode if mode in ("allow", "warn", "deny") else "warn",
+        "kerneluser": bool(config.kerneluser), "unclaimed": config.unclaimed_writes,
         "corrupt": [c.path for c in snapshot.corrupt if c.path.startswith(("claims/", "locks/"))],
         "racy": built - max(stamps) < RACY_NS,
     }
