@@ -22,7 +22,6 @@ Standard library only (shlex, glob): the hook's fast path imports this module.
 
 from __future__ import annotations
 
-import glob
 import os
 import re
 import shlex
@@ -94,7 +93,9 @@ class ShellReading:
                 self.unread.append(f"{command}: a relative path after a `cd` that cannot be read")
                 return
             path = os.path.join(cwd, path)
-        if glob.has_magic(path):
+        if any(ch in path for ch in "*?["):
+            import glob  # only for a command with a glob
+
             matches = sorted(glob.glob(path))
             if not matches:
                 self.unread.append(f"{command}: a glob that matches nothing yet")
