@@ -1,0 +1,64 @@
+"""`bsi mcp` as the real Claude Code starts it from the brain's `.mcp.json` (SPEC 20.1, 20.3, 21.4)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from tests.bsi import git
+from tests.conftest import load_claim
+from tests.e2e.conftest import Session
+from tests.e2e.fake_api import MCP_PREFIX, Text, ToolUse, result_text
+
+STORY = "Notes on the e2e run"
+
+
+def _claims_with_story(brain: Path, story: str) -> list[str]:
+    found = []
+    for path in sorted((brain / "claims").glob("sess-*.yml")):
+        if story in path.read_text():
+            found.append(path.stem)
+    return found
+
+
+def test_an_mcp_claim_open_binds_the_clients_real_session(
+        e2e_brain: Path, run_claude: Callable[..., Session]) -> None:
+    inside = e2e_brain / "wiki" / "e2e-mcp.md"
+    outside = e2e_brain / "wiki" / "elsewhere.md"
+    script = [
+        # A first step that does nothing: the MCP server connects while it runs, so later requests offer its tools.
+        ToolUse("Bash", {"command": "echo warming up", "description": "warm up"}),
+        ToolUse(f"{MCP_PREFIX}claim_open", {"scope": ["wiki/e2e-mcp.md"], "story": STORY}),
+        ToolUse("Write", {"file_path": str(inside), "content": "# Inside the claim\n"}),
+        ToolUse("Write", {"file_path": str(outside), "content": "# Outside the claim\n"}),
+        ToolUse(f"{MCP_PREFIX}claim_close", {"status": "ok", "files": ["wiki/e2e-mcp.md"]}),
+        Text("Claimed, written and closed."),
+    ]
+
+    run = run_claude(e2e_brain, "Open a claim for the notes page and write it.", script)
+
+    assert run.code == 0, run.transcript()
+    requests = run.api.agent_requests()
+    # One request per step: the claim was closed, so the Stop hook had nothing to hold the agent back for.
+    assert len(requests) == len(script), run.transcript()
+    assert f"{MCP_PREFIX}claim_open" in requests[1].tool_names, requests[1].tool_names
+    opened = run.api.result_of(1)
+    assert not opened.get("is_error"), opened
+    [sess_id] = _claims_with_story(e2e_brain, STORY)
+    assert sess_id in result_text(opened)
+    assert load_claim(e2e_brain, sess_id)["agent_session"] == run.session_id
+    # The hooks see the same binding: the session writes inside its claim, and only there.
+    assert not run.api.result_of(2).get("is_error"), run.api.result_of(2)
+    assert inside.read_text() == "# Inside the claim\n"
+    refused = run.api.result_of(3)
+    assert refused.get("is_error") is True, refused
+    assert "scope violation" in result_text(refused) and sess_id in result_text(refused), refused
+    assert not outside.exists()
+    # The session closes its own claim through the same server, without naming it.
+    closed = run.api.result_of(4)
+    assert not closed.get("is_error"), closed
+    claim = load_claim(e2e_brain, sess_id)
+    assert claim["status"] == "closed", claim
+    assert claim["agent_session"] == run.session_id
+    subjects = git(e2e_brain, "log", "--format=%s", "-5").splitlines()
+    assert f"bsi: close claim {sess_id}" in subjects and f"bsi: open claim {sess_id}" in subjects, subjects
