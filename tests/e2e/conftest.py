@@ -14,11 +14,14 @@ import contextlib
 import fcntl
 import json
 import os
+import queue
 import re
 import shutil
 import signal
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +30,7 @@ from typing import Any
 import pytest
 
 from tests.bsi import NOW, clean_env, ok, run_bsi
-from tests.e2e.fake_api import FakeMessagesAPI, Step
+from tests.e2e.fake_api import FakeMessagesAPI, Script
 
 #: The Claude Code release these tests were written against (tests/e2e and .ci/run pin it).
 CLAUDE_VERSION = "2.1.197"
@@ -118,12 +121,21 @@ class Session:
     api: FakeMessagesAPI
 
     @property
-    def session_id(self) -> str:
-        """The agent session ID the client announced in its `init` event."""
+    def session_ids(self) -> list[str]:
+        """The agent session IDs the client announced in its `init` events, in order, each once."""
+        found: list[str] = []
         for event in self.events:
-            if event.get("type") == "system" and event.get("subtype") == "init":
-                return str(event["session_id"])
-        raise AssertionError(f"no init event in the client's output:\n{self.transcript()}")
+            announced = event.get("type") == "system" and event.get("subtype") == "init"
+            if announced and str(event["session_id"]) not in found:
+                found.append(str(event["session_id"]))
+        return found
+
+    @property
+    def session_id(self) -> str:
+        """The agent session ID the client announced first."""
+        ids = self.session_ids
+        assert ids, f"no init event in the client's output:\n{self.transcript()}"
+        return ids[0]
 
     def transcript(self) -> str:
         """The client's output, for an assertion message."""
@@ -161,19 +173,85 @@ def _kill_group(proc: subprocess.Popen[str]) -> None:
         os.killpg(proc.pid, signal.SIGKILL)
 
 
+def _user_message(text: str) -> str:
+    return json.dumps({"type": "user", "message": {"role": "user", "content": text}}) + "\n"
+
+
+class _Timeout(Exception):
+    pass
+
+
+def _drive(proc: subprocess.Popen[str], turns: Sequence[str], deadline: float) -> tuple[list[str], str]:
+    """Feed `turns` one at a time (each after the previous turn's `result` event); read until the client exits."""
+    lines: queue.Queue[str | None] = queue.Queue()
+    errors: list[str] = []
+    assert proc.stdout is not None and proc.stderr is not None
+    out_pipe, err_pipe = proc.stdout, proc.stderr
+
+    def read_out() -> None:
+        for line in out_pipe:
+            lines.put(line)
+        lines.put(None)
+
+    def read_err() -> None:
+        errors.append(err_pipe.read())
+
+    readers = [threading.Thread(target=read_out, daemon=True), threading.Thread(target=read_err, daemon=True)]
+    for reader in readers:
+        reader.start()
+    out: list[str] = []
+
+    def next_line() -> str | None:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise _Timeout
+        try:
+            return lines.get(timeout=left)
+        except queue.Empty:
+            raise _Timeout from None
+
+    ended = False
+    for turn in turns:
+        assert proc.stdin is not None
+        proc.stdin.write(_user_message(turn))
+        proc.stdin.flush()
+        while (line := next_line()) is not None:
+            out.append(line)
+            if line.startswith('{"type":"result"'):
+                break
+        else:
+            ended = True
+            break
+    if proc.stdin is not None:
+        with contextlib.suppress(OSError):
+            proc.stdin.close()
+    while not ended and (line := next_line()) is not None:
+        out.append(line)
+    try:
+        proc.wait(timeout=max(deadline - time.monotonic(), 0.1))
+    except subprocess.TimeoutExpired:
+        raise _Timeout from None
+    for reader in readers:
+        reader.join(timeout=5)
+    return out, "".join(errors)
+
+
 @pytest.fixture
 def run_claude(claude_bin: str, tmp_path: Path) -> Callable[..., Session]:
-    """`run_claude(brain, prompt, script, env=…, args=…, stdin=…)` → Session: one headless run against `script`.
+    """`run_claude(brain, prompt, script, env=…, args=…)` → Session: one headless run against `script`.
 
+    `prompt` is one prompt (the `-p` argument) or a list of them, sent one by one as stream-json
+    input, each after the client has answered the one before (`/clear` is one of them, say);
     `env` adds to (or with None values removes from) the run's environment; `args` are extra
-    command-line flags; `stdin` (stream-json input lines) replaces the prompt argument.
+    command-line flags. The run is killed, with its whole process group, after CLAUDE_TIMEOUT.
     """
     home = tmp_path / "home"
     home.mkdir()
 
-    def run(brain: Path, prompt: str, script: Sequence[Step], *, env: Mapping[str, str | None] | None = None,
-            args: Sequence[str] = (), stdin: str | None = None) -> Session:
+    def run(brain: Path, prompt: str | Sequence[str], script: Script, *,
+            env: Mapping[str, str | None] | None = None, args: Sequence[str] = ()) -> Session:
         _need_sandbox_tools(brain)
+        turns = None if isinstance(prompt, str) else list(prompt)
         with FakeMessagesAPI(script) as api:
             full = clean_env(
                 drop=(*AGENT_MARKERS, "ANTHROPIC_*"), identity=IDENTITY, HOME=str(home),
@@ -186,20 +264,20 @@ def run_claude(claude_bin: str, tmp_path: Path) -> Callable[..., Session]:
                     full.pop(name, None)
                 else:
                     full[name] = value
-            cmd = [claude_bin, "-p", *([] if stdin is not None else [prompt]), "--output-format", "stream-json",
-                   "--verbose", "--permission-mode", "bypassPermissions", *args]
+            given = ["--input-format", "stream-json"] if turns is not None else [str(prompt)]
+            cmd = [claude_bin, "-p", *given, "--output-format", "stream-json", "--verbose",
+                   "--permission-mode", "bypassPermissions", *args]
             proc = subprocess.Popen(cmd, cwd=brain, env=full, text=True, start_new_session=True,
-                                    stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+                                    stdin=subprocess.PIPE if turns is not None else subprocess.DEVNULL,
                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
             try:
-                out, err = proc.communicate(stdin, timeout=CLAUDE_TIMEOUT)
-            except subprocess.TimeoutExpired:
+                out, err = _drive(proc, turns or [], time.monotonic() + CLAUDE_TIMEOUT)
+            except _Timeout:
                 _kill_group(proc)
-                out, err = proc.communicate()
-                pytest.fail(f"claude ran over {CLAUDE_TIMEOUT} s and was killed\n{out[-4000:]}\nstderr: {err[-2000:]}")
+                pytest.fail(f"claude ran over {CLAUDE_TIMEOUT} s and was killed (requests: {len(api.exchanges)})")
             finally:
                 _kill_group(proc)
-        return Session(proc.returncode, _parse_stream(out), err, api)
+        return Session(proc.returncode, _parse_stream("".join(out)), err, api)
 
     return run
 

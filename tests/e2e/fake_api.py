@@ -6,6 +6,8 @@ is the agent's loop: it gets the script's step for the number of assistant messa
 `messages` (a text answer ends the turn; a `tool_use` makes the client run the tool and send its
 `tool_result` in the next request). Any other request (a title, a quota check) gets a short text.
 Past the end of the script every answer is a short text, so every loop stops by itself.
+A session of several prompts (one after `/clear`, say) gets a script per prompt: a mapping from the
+prompt's text to its steps, the step counted from the latest scripted prompt in `messages`.
 Every request is recorded, so a test reads what the model was told (`tool_results`).
 """
 
@@ -13,7 +15,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -42,6 +44,8 @@ class ToolUse:
 
 
 Step = Text | ToolUse
+#: One list of steps, or one list per prompt (keyed by the prompt's exact text).
+Script = Sequence[Step] | Mapping[str, Sequence[Step]]
 
 
 @dataclass
@@ -72,7 +76,13 @@ def _blocks(message: dict[str, Any]) -> list[dict[str, Any]]:
     content = message.get("content")
     if isinstance(content, list):
         return [block for block in content if isinstance(block, dict)]
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}]
     return []
+
+
+def _texts(message: dict[str, Any]) -> set[str]:
+    return {str(block.get("text", "")).strip() for block in _blocks(message) if block.get("type") == "text"}
 
 
 def result_text(block: dict[str, Any]) -> str:
@@ -88,8 +98,10 @@ def result_text(block: dict[str, Any]) -> str:
 class FakeMessagesAPI:
     """The scripted server: `with FakeMessagesAPI(script) as api: … api.base_url …`."""
 
-    def __init__(self, script: Sequence[Step]) -> None:
-        self.script = list(script)
+    def __init__(self, script: Script) -> None:
+        self.scripts: dict[str | None, list[Step]] = (
+            {prompt: list(steps) for prompt, steps in script.items()} if isinstance(script, Mapping)
+            else {None: list(script)})
         self.exchanges: list[Exchange] = []
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
@@ -130,12 +142,30 @@ class FakeMessagesAPI:
                         found[str(block.get("tool_use_id"))] = block
         return found
 
-    def result_of(self, step: int) -> dict[str, Any]:
-        """The `tool_result` of the script's step `step` (a `ToolUse`); fails if the client never sent it."""
+    def result_of(self, step: int, prompt: str | None = None) -> dict[str, Any]:
+        """The `tool_result` of step `step` (a `ToolUse`) of the script (of `prompt`'s script); fails if never sent."""
         results = self.tool_results()
-        key = tool_use_id(step)
-        assert key in results, f"no tool_result for step {step} ({self.script[step]}); got {sorted(results)}"
+        key = tool_use_id(step, self._number(prompt))
+        assert key in results, f"no tool_result for step {step} ({self.scripts[prompt][step]}); got {sorted(results)}"
         return results[key]
+
+    def position(self, exchange: Exchange) -> tuple[str | None, int]:
+        """(the scripted prompt the request answers, the step it is at): assistant messages since that prompt."""
+        messages = exchange.body.get("messages") or []
+        if None in self.scripts:
+            return None, exchange.step
+        for index in range(len(messages) - 1, -1, -1):
+            message = messages[index]
+            if message.get("role") != "user":
+                continue
+            found = [prompt for prompt in self.scripts if prompt in _texts(message)]
+            if found:
+                later = messages[index + 1:]
+                return found[0], sum(1 for m in later if m.get("role") == "assistant")
+        return None, exchange.step
+
+    def _number(self, prompt: str | None) -> int:
+        return list(self.scripts).index(prompt)
 
     # Serving -------------------------------------------------------------------------------------
 
@@ -143,10 +173,13 @@ class FakeMessagesAPI:
         with self._lock:
             self.exchanges.append(exchange)
 
-    def _answer(self, exchange: Exchange) -> Step:
-        if exchange.is_agent_loop and exchange.step < len(self.script):
-            return self.script[exchange.step]
-        return Text(DONE_TEXT)
+    def _answer(self, exchange: Exchange) -> tuple[Step, str]:
+        """The step to play and the `tool_use` ID to give it."""
+        prompt, step = self.position(exchange)
+        steps = self.scripts.get(prompt) if exchange.is_agent_loop else None
+        if steps is not None and step < len(steps):
+            return steps[step], tool_use_id(step, self._number(prompt))
+        return Text(DONE_TEXT), tool_use_id(step, -1)
 
     def _handler_class(self) -> type[BaseHTTPRequestHandler]:
         api = self
@@ -179,8 +212,8 @@ class FakeMessagesAPI:
                 if not self.path.startswith("/v1/messages") or self.path.startswith("/v1/messages/count_tokens"):
                     self._plain(404, b"not found")
                     return
-                step = api._answer(exchange)
-                payload = b"".join(sse_events(step, exchange.step, str(body.get("model", "fake"))))
+                step, use_id = api._answer(exchange)
+                payload = b"".join(sse_events(step, use_id, str(body.get("model", "fake"))))
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
                 self.send_header("Cache-Control", "no-cache")
@@ -198,22 +231,22 @@ class FakeMessagesAPI:
         return Handler
 
 
-def tool_use_id(step: int) -> str:
-    """The `tool_use` ID the server gives the script's step `step` (the client echoes it in the result)."""
-    return f"toolu_e2e_{step:03d}"
+def tool_use_id(step: int, script: int = 0) -> str:
+    """The `tool_use` ID the server gives step `step` of script number `script` (echoed in the result)."""
+    return f"toolu_e2e_{script}_{step:03d}" if script >= 0 else f"toolu_e2e_done_{step:03d}"
 
 
 def _event(name: str, data: dict[str, Any]) -> bytes:
     return f"event: {name}\ndata: {json.dumps({'type': name, **data})}\n\n".encode()
 
 
-def sse_events(step: Step, index: int, model: str) -> Iterator[bytes]:
+def sse_events(step: Step, use_id: str, model: str) -> Iterator[bytes]:
     """The server-sent events of one streamed answer: `message_start` … `message_stop`."""
     yield _event("message_start", {"message": {
-        "id": f"msg_e2e_{index:03d}", "type": "message", "role": "assistant", "model": model, "content": [],
+        "id": use_id.replace("toolu_", "msg_"), "type": "message", "role": "assistant", "model": model, "content": [],
         "stop_reason": None, "stop_sequence": None, "usage": {"input_tokens": 10, "output_tokens": 1}}})
     if isinstance(step, ToolUse):
-        block: dict[str, Any] = {"type": "tool_use", "id": tool_use_id(index), "name": step.name, "input": {}}
+        block: dict[str, Any] = {"type": "tool_use", "id": use_id, "name": step.name, "input": {}}
         delta: dict[str, Any] = {"type": "input_json_delta", "partial_json": json.dumps(step.input)}
         stop_reason = "tool_use"
     else:
