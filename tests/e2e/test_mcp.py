@@ -11,6 +11,7 @@ from tests.e2e.conftest import Session
 from tests.e2e.fake_api import MCP_PREFIX, Text, ToolUse, result_text
 
 STORY = "Notes on the e2e run"
+COMMIT = "wiki: the e2e notes page"
 
 
 def _claims_with_story(brain: Path, story: str) -> list[str]:
@@ -31,6 +32,8 @@ def test_an_mcp_claim_open_binds_the_clients_real_session(
         ToolUse(f"{MCP_PREFIX}claim_open", {"scope": ["wiki/e2e-mcp.md"], "story": STORY}),
         ToolUse("Write", {"file_path": str(inside), "content": "# Inside the claim\n"}),
         ToolUse("Write", {"file_path": str(outside), "content": "# Outside the claim\n"}),
+        ToolUse("Bash", {"command": f"git add wiki/e2e-mcp.md && git commit -q -m '{COMMIT}'",
+                         "description": "commit the page"}),
         ToolUse(f"{MCP_PREFIX}claim_close", {"status": "ok", "files": ["wiki/e2e-mcp.md"]}),
         Text("Claimed, written and closed."),
     ]
@@ -54,11 +57,13 @@ def test_an_mcp_claim_open_binds_the_clients_real_session(
     assert refused.get("is_error") is True, refused
     assert "scope violation" in result_text(refused) and sess_id in result_text(refused), refused
     assert not outside.exists()
-    # The session closes its own claim through the same server, without naming it.
-    closed = run.api.result_of(4)
+    # The agent commits its work from its shell, then closes its own claim through the server, without naming it.
+    committed = run.api.result_of(4)
+    assert not committed.get("is_error"), committed
+    closed = run.api.result_of(5)
     assert not closed.get("is_error"), closed
     claim = load_claim(e2e_brain, sess_id)
     assert claim["status"] == "closed", claim
     assert claim["agent_session"] == run.session_id
     subjects = git(e2e_brain, "log", "--format=%s", "-5").splitlines()
-    assert f"bsi: close claim {sess_id}" in subjects and f"bsi: open claim {sess_id}" in subjects, subjects
+    assert subjects[:3] == [f"bsi: close claim {sess_id}", COMMIT, f"bsi: open claim {sess_id}"], subjects
