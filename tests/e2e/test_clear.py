@@ -7,7 +7,7 @@ from pathlib import Path
 
 from tests.bsi import git
 from tests.conftest import load_claim
-from tests.e2e.conftest import Session
+from tests.e2e.client import Session
 from tests.e2e.fake_api import MCP_PREFIX, Text, ToolUse, result_text
 
 OPEN = "Open a claim for the release notes."

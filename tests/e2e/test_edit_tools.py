@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from tests.e2e.conftest import Session
+from tests.e2e.client import Session
 from tests.e2e.fake_api import Text, ToolUse, result_text
 
 HOLDER = "sess-20261129-0820-api-search"

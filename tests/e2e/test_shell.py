@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import Session
+from tests.e2e.client import Session
 from tests.e2e.fake_api import Text, ToolUse
 
 SATELLITE = "sess-20261129-0820-api-search"
