@@ -6,6 +6,9 @@ is the agent's loop: it gets the script's step for the number of assistant messa
 `messages` (a text answer ends the turn; a `tool_use` makes the client run the tool and send its
 `tool_result` in the next request). Any other request (a title, a quota check) gets a short text.
 Past the end of the script every answer is a short text, so every loop stops by itself.
+The client connects MCP servers asynchronously: a step that calls an MCP tool the request does not
+offer yet is preceded by the client's own `WaitForMcpServers` (what it tells a model to call), at
+most MAX_WAITS times; those waits are not steps of the script.
 A session of several prompts (one after `/clear`, say) gets a script per prompt: a mapping from the
 prompt's text to its steps, the step counted from the latest scripted prompt in `messages`.
 Every request is recorded, so a test reads what the model was told (`tool_results`).
@@ -26,6 +29,12 @@ MAIN_TOOLS = frozenset({"Bash", "Write", "Edit"})
 DONE_TEXT = "Done."
 #: Where every MCP tool of the project's server is named in the model's tool list.
 MCP_PREFIX = "mcp__bsi__"
+#: Claude Code's tool that waits (up to 5 s a call) for MCP servers still connecting.
+WAIT_TOOL = "WaitForMcpServers"
+#: How many waits one scripted MCP step may be preceded by before it is played anyway.
+MAX_WAITS = 8
+#: The `tool_use` IDs of those waits.
+WAIT_ID_PREFIX = "toolu_e2e_wait_"
 
 
 @dataclass(frozen=True)
@@ -55,6 +64,8 @@ class Exchange:
     method: str
     path: str
     body: dict[str, Any] = field(default_factory=dict)
+    #: (prompt, step) of the script step this request was answered with; None for a wait or a plain text.
+    played: tuple[str | None, int] | None = None
 
     @property
     def tool_names(self) -> list[str]:
@@ -68,8 +79,13 @@ class Exchange:
 
     @property
     def step(self) -> int:
-        """How many assistant messages the request already holds (= the step the agent is at)."""
-        return sum(1 for message in self.body.get("messages") or [] if message.get("role") == "assistant")
+        """How many assistant messages (waits aside) the request already holds (= the step the agent is at)."""
+        return _steps_in(self.body.get("messages") or [])
+
+    @property
+    def waits(self) -> int:
+        """How many waits for MCP servers the request already holds."""
+        return sum(1 for message in self.body.get("messages") or [] if _is_wait(message))
 
 
 def _blocks(message: dict[str, Any]) -> list[dict[str, Any]]:
@@ -79,6 +95,15 @@ def _blocks(message: dict[str, Any]) -> list[dict[str, Any]]:
     if isinstance(content, str):
         return [{"type": "text", "text": content}]
     return []
+
+
+def _is_wait(message: dict[str, Any]) -> bool:
+    return message.get("role") == "assistant" and any(
+        str(block.get("id", "")).startswith(WAIT_ID_PREFIX) for block in _blocks(message))
+
+
+def _steps_in(messages: list[dict[str, Any]]) -> int:
+    return sum(1 for message in messages if message.get("role") == "assistant" and not _is_wait(message))
 
 
 def _texts(message: dict[str, Any]) -> set[str]:
@@ -160,8 +185,7 @@ class FakeMessagesAPI:
                 continue
             found = [prompt for prompt in self.scripts if prompt in _texts(message)]
             if found:
-                later = messages[index + 1:]
-                return found[0], sum(1 for m in later if m.get("role") == "assistant")
+                return found[0], _steps_in(messages[index + 1:])
         return None, exchange.step
 
     def _number(self, prompt: str | None) -> int:
@@ -173,13 +197,35 @@ class FakeMessagesAPI:
         with self._lock:
             self.exchanges.append(exchange)
 
+    def past_script(self) -> list[Exchange]:
+        """The agent-loop requests that came after their script's last step (a Stop hook that held the agent)."""
+        found = []
+        for exchange in self.agent_requests():
+            prompt, step = self.position(exchange)
+            if prompt in self.scripts and step >= len(self.scripts[prompt]):
+                found.append(exchange)
+        return found
+
+    def offered(self, step: int, prompt: str | None = None) -> list[str]:
+        """The tool names of the request that was answered with step `step` (of `prompt`'s script)."""
+        for exchange in self.agent_requests():
+            if exchange.played == (prompt, step):
+                return exchange.tool_names
+        raise AssertionError(f"step {step} of {prompt!r} was never played")
+
     def _answer(self, exchange: Exchange) -> tuple[Step, str]:
         """The step to play and the `tool_use` ID to give it."""
         prompt, step = self.position(exchange)
         steps = self.scripts.get(prompt) if exchange.is_agent_loop else None
-        if steps is not None and step < len(steps):
-            return steps[step], tool_use_id(step, self._number(prompt))
-        return Text(DONE_TEXT), tool_use_id(step, -1)
+        if steps is None or step >= len(steps):
+            return Text(DONE_TEXT), tool_use_id(step, -1)
+        planned = steps[step]
+        if (isinstance(planned, ToolUse) and planned.name.startswith("mcp__")
+                and planned.name not in exchange.tool_names and exchange.waits < MAX_WAITS):
+            server = planned.name.split("__")[1]
+            return ToolUse(WAIT_TOOL, {"servers": [server]}), f"{WAIT_ID_PREFIX}{exchange.waits:03d}"
+        exchange.played = (prompt, step)
+        return planned, tool_use_id(step, self._number(prompt))
 
     def _handler_class(self) -> type[BaseHTTPRequestHandler]:
         api = self

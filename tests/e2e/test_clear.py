@@ -19,8 +19,7 @@ def test_clear_keeps_the_binding(e2e_brain: Path, run_claude: Callable[..., Sess
     inside = e2e_brain / "wiki" / "release-notes.md"
     outside = e2e_brain / "wiki" / "not-mine.md"
     script = {
-        OPEN: [ToolUse("Bash", {"command": "echo warming up", "description": "warm up"}),
-               ToolUse(f"{MCP_PREFIX}claim_open", {"scope": ["wiki/release-notes.md"], "story": STORY}),
+        OPEN: [ToolUse(f"{MCP_PREFIX}claim_open", {"scope": ["wiki/release-notes.md"], "story": STORY}),
                Text("Claimed.")],
         WRITE: [ToolUse("Write", {"file_path": str(outside), "content": "# Not mine\n"}),
                 ToolUse("Write", {"file_path": str(inside), "content": "# Release notes\n"}),
@@ -33,7 +32,7 @@ def test_clear_keeps_the_binding(e2e_brain: Path, run_claude: Callable[..., Sess
     assert run.code == 0, run.transcript()
     assert len(run.session_ids) == 2, run.transcript()  # /clear gave the session a new ID
     first, after_clear = run.session_ids
-    opened = run.api.result_of(1, OPEN)
+    opened = run.api.result_of(0, OPEN)
     assert not opened.get("is_error"), opened
     sess_id = load_claim(e2e_brain, _only_claim(e2e_brain, STORY))["sess_id"]
     assert sess_id in result_text(opened)

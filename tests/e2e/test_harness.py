@@ -110,3 +110,20 @@ def test_the_fake_api_plays_the_script_by_step_and_answers_side_requests_with_te
         assert side[2]["delta"]["type"] == "text_delta" and side[4]["delta"]["stop_reason"] == "end_turn"
         assert api.result_of(0)["content"] == "hi"
         assert [exchange.step for exchange in api.agent_requests()] == [0, 1]
+
+
+def test_an_mcp_step_waits_for_the_server_and_the_waits_are_not_steps() -> None:
+    script: list[Step] = [ToolUse("mcp__bsi__my_claim", {}), Text("Mine.")]
+    with FakeMessagesAPI(script) as api:
+        prompt = {"role": "user", "content": "go"}
+        first = _post(api.base_url, _loop([prompt]))
+        wait = first[1]["content_block"]
+        assert (wait["name"], json.loads(first[2]["delta"]["partial_json"])) == ("WaitForMcpServers",
+                                                                               {"servers": ["bsi"]})
+        waited: list[dict[str, Any]] = [prompt, {"role": "assistant", "content": [wait]},
+                  {"role": "user", "content": [{"type": "tool_result", "tool_use_id": wait["id"], "content": "ok"}]}]
+        connected = _loop(waited)
+        connected["tools"].append({"name": "mcp__bsi__my_claim"})
+        second = _post(api.base_url, connected)
+        assert second[1]["content_block"]["name"] == "mcp__bsi__my_claim"
+        assert "mcp__bsi__my_claim" in api.offered(0)
