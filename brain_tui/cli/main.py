@@ -98,7 +98,8 @@ def _main(args_list: list[str]) -> int:
     except BsiError as exc:
         ctx.report_applied()
         if getattr(ctx.args, "json", False) or (not vars(ctx.args) and "--json" in args_list):
-            doc = {"error": exc.message, "exit": exc.exit_code, **exc.payload}
+            doc = {"error": exc.message, "exit": exc.exit_code, **({"kind": exc.kind} if exc.kind else {}),
+                   **exc.payload}
             sys.stdout.write(json.dumps(doc, ensure_ascii=False) + "\n")
         for line in exc.message.splitlines() or [""]:
             sys.stderr.write(f"bsi: {line}\n")

@@ -25,11 +25,13 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
+from brain_tui.core import authority as who_acts
 from brain_tui.core import claims, conflicts, facade, gitops, index_file, remote, remote_state, signals, watchdog
 from brain_tui.core import launch as launching
 from brain_tui.core import preflight as preflight_rules
 from brain_tui.core import tmux as tmux_launcher
 from brain_tui.core.agents import Agents
+from brain_tui.core.authority import Actor
 from brain_tui.core.bootstrap import init_brain, make_folder
 from brain_tui.core.changes import ChangeSet
 from brain_tui.core.claims import CloseOutcome, CloseRequest, OpenRequest
@@ -296,22 +298,25 @@ class Brain:
         return Agents(self.root, self.now)
 
     # -- claims (SPEC 6) ----------------------------------------------------------------------
-    def open_claim(self, req: OpenRequest) -> str:
+    def open_claim(self, req: OpenRequest, *, actor: Actor | None = None) -> str:
         """Open a claim after the conflict check; returns the new session ID (exit 10 on a conflict).
 
-        An `agent_session` is also recorded locally for the hooks.
+        Under a parent only its holder (or an ancestor's) or a human delegates (SPEC 21.4; `NotYours`, 77).
+        An `agent_session` (an agent process's own by default) is also recorded locally for the hooks.
         """
-        sess_id = self.mutate(lambda cs: claims.open_claim(cs, req))
+        acting = who_acts.acting_in(self.root, actor)
+        if acting.is_agent and req.agent_session is None and actor is None:
+            req = replace(req, agent_session=who_acts.own_agent_session())
+        sess_id = self.mutate(lambda cs: claims.open_claim(cs, req, actor=acting))
         if req.agent_session:
             self.agents.bind(sess_id, req.agent_session)
         return sess_id
 
-    def close_claim(self, sess_id: str, req: CloseRequest) -> CloseOutcome:
+    def close_claim(self, sess_id: str, req: CloseRequest, *, actor: Actor | None = None) -> CloseOutcome:
         """Close a claim under its tier's rules, then run its exit trigger.
 
-        A red Tier 2 close is refused (exit 11) but still commits the BLOCKED_ON it sends. Without
-        `files`, the files its bound agent session wrote (recorded by the hooks) are `files_modified`.
-        """
+        A red Tier 2 close is refused (exit 11) but still commits the BLOCKED_ON it sends. Without `files`, the
+        files its bound agent session wrote are `files_modified`. An agent closes only its own claims (77)."""
         if not req.files:
             live = self.agents.liveness().get(sess_id)
             if live is not None and live.touched:
@@ -326,16 +331,17 @@ class Brain:
                     cs.message = f"bsi: signal {cs.signals[0]} pending"
                 raise
 
-        return self.mutate(decide)
+        return facade.mutate_for(self, actor, sess_id, "close", decide)
 
-    def renew_claim(self, sess_id: str, ttl: timedelta | None = None) -> str:
-        """Extend an open claim (never past opened_at + 8 h); returns the new expiry."""
-        return self.mutate(lambda cs: claims.renew_claim(cs, sess_id, ttl))
+    def renew_claim(self, sess_id: str, ttl: timedelta | None = None, *, actor: Actor | None = None) -> str:
+        """Extend an open claim (never past opened_at + 8 h); returns the new expiry (an agent: its own claim)."""
+        return facade.mutate_for(self, actor, sess_id, "renew", lambda cs: claims.renew_claim(cs, sess_id, ttl))
 
-    def release_claim(self, sess_id: str, reason: str, by: str | None = None) -> None:
-        """A human releases a stale claim (reason required)."""
-        actor = by or self.human()
-        self.mutate(lambda cs: claims.release_claim(cs, sess_id, reason, actor))
+    def release_claim(self, sess_id: str, reason: str, by: str | None = None, *, actor: Actor | None = None) -> None:
+        """A human releases a stale claim (reason required); refused inside an agent's process (`HumanOnly`, 77)."""
+        who_acts.require_human("release", sess_id)  # the process decides, never `actor`
+        who = by or self.human()
+        self.mutate(lambda cs: claims.release_claim(cs, sess_id, reason, who))
 
     def watchdog(self) -> WatchdogReport:
         """Mark expired claims stale and archive old delivered signals."""
@@ -473,19 +479,20 @@ class Brain:
         signal = signals.require_signal(snapshot, sig_id)
         return launching.handoff_request(snapshot, signal, self.instance, self.config.ttl_default)
 
-    def open_handoff(self, sig_id: str, by: str | None = None) -> str:
+    def open_handoff(self, sig_id: str, by: str | None = None, *, actor: Actor | None = None) -> str:
         """Open the claim a HANDOFF signal asks for and acknowledge the signal, in one commit.
 
         Returns:
             The new claim's ID (launch it with `launch`).
         """
-        actor = by or self.human()
+        who = by or self.human()
+        acting = who_acts.acting_in(self.root, actor)
 
         def decide(cs: ChangeSet) -> str:
             signal = signals.require_signal(cs.snapshot, sig_id)
             req = launching.handoff_request(cs.snapshot, signal, self.instance, self.config.ttl_default)
-            new_id = claims.open_claim(cs, req)
-            signals.ack_signal(cs, sig_id, actor)
+            new_id = claims.open_claim(cs, req, actor=acting)
+            signals.ack_signal(cs, sig_id, who)
             cs.message = f"bsi: open satellite {new_id} (handoff {sig_id})"
             return new_id
 

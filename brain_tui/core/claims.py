@@ -17,6 +17,7 @@ from ruamel.yaml.comments import CommentedMap
 
 from brain_tui.core import skew
 from brain_tui.core.agents import valid_agent_session
+from brain_tui.core.authority import Actor, require_delegation
 from brain_tui.core.changes import ChangeSet, yaml_safe
 from brain_tui.core.clock import MAX_TTL, claim_ttl, format_duration
 from brain_tui.core.conflicts import find_conflicts, format_scope_text
@@ -92,17 +93,28 @@ def validate_open(snapshot: BrainSnapshot, req: OpenRequest) -> None:
                 "'notify → DEST', 'gate:human → \"message\"' or 'trigger → type:T scope:S'"
             )
 
-def open_claim(cs: ChangeSet, req: OpenRequest) -> str:
-    """Open a claim: conflict check first, then the new file (SPEC 6.3 row 1).
+def open_claim(cs: ChangeSet, req: OpenRequest, actor: Actor | None = None) -> str:
+    """Open a claim: who may delegate, then the conflict check, then the new file (SPEC 6.3 row 1, 21.4).
+
+    Args:
+        cs: the change set.
+        req: the request.
+        actor: who opens it; an agent opens a child only under a claim it (or an ancestor of it) holds.
+            None: a human (the facade passes the effective actor).
 
     Returns:
         The new session ID.
 
     Raises:
+        NotYours: an agent opening under a parent it does not hold (77), naming the parent's holder.
         ConflictError: the scope intersects blocking claims (payload: conflicts).
     """
     snapshot = cs.snapshot
     validate_open(snapshot, req)
+    if actor is not None and req.parent is not None:
+        parent = snapshot.claim(req.parent)
+        if parent is not None:
+            require_delegation(actor, parent, snapshot)
     conflicts = find_conflicts(snapshot, req.scope, parent=req.parent, satellite_type=req.satellite_type)
     if conflicts:
         lines = "; ".join(c.describe() for c in conflicts)
