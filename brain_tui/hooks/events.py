@@ -65,8 +65,11 @@ class HookContext:
 
     @property
     def agent_session(self) -> str | None:
-        """The agent's session ID: the event's `session_id`, else `$CLAUDE_CODE_SESSION_ID`."""
-        value = wire.text_field(self.event, "session_id") or self.environ.get(agents.AGENT_SESSION_ENV, "")
+        """The agent's session ID: the event's `session_id` (Claude Code, Gemini CLI, Codex), else the agent's
+        variable (`$CLAUDE_CODE_SESSION_ID`, `$GEMINI_SESSION_ID`)."""
+        from brain_tui.core.agent_files import env_agent_session
+
+        value = wire.text_field(self.event, "session_id") or env_agent_session(self.environ)
         return value if agents.valid_agent_session(value) else None
 
     @property
@@ -89,7 +92,8 @@ def launcher_claim(environ: dict[str, str]) -> str | None:
 def bound_claims(ctx: HookContext, snapshot: BrainSnapshot | None = None) -> list[str]:
     """The claims this agent session holds, newest first: `$BSI_SESSION`, else its binding.
 
-    The binding is read from the local records (`core.agents`), else from the
+    The binding is read from the local records (`core.handover.session_claims`:
+    a claim its client opened through `bsi mcp` is bound first), else from the
     `agent_session:` of the blocking claims in `snapshot` (a claim opened on
     another path, or the records lost).
     """
@@ -99,36 +103,19 @@ def bound_claims(ctx: HookContext, snapshot: BrainSnapshot | None = None) -> lis
     session = ctx.agent_session
     if session is None or ctx.root is None:
         return []
-    found = list(reversed(agents.bound_claims(ctx.root, session)))
+    from brain_tui.core.handover import session_claims
+
+    found = list(reversed(session_claims(ctx.root, session, lambda: _now(ctx))))
     if not found and snapshot is not None:
         found = [c.sess_id for c in reversed(snapshot.claims) if c.agent_session == session]
     return found
 
 
 def agent_process() -> str:
-    """An ID of the agent process running this hook (the nearest ancestor that is not a shell), or "".
+    """``PID:START`` of the agent process running this hook (`core.agent_process`), or ""."""
+    from brain_tui.core.agent_process import agent_process as resolve
 
-    Claude Code keeps its process across `/clear`: a hand-over is only taken by
-    a session of the same process. Linux only (/proc); elsewhere "".
-    """
-    shells = {"sh", "bash", "dash", "zsh", "fish", "ksh", "env", "timeout", "nice", "uv", "python", "python3"}
-    pid = os.getppid()
-    for _ in range(6):
-        try:
-            with open(f"/proc/{pid}/stat", encoding="utf-8", errors="replace") as handle:
-                stat = handle.read()
-        except OSError:
-            return ""
-        name = stat[stat.find("(") + 1: stat.rfind(")")]
-        rest = stat[stat.rfind(")") + 2:].split()
-        if len(rest) < 20:
-            return ""
-        if name not in shells and not name.startswith("python"):
-            return f"{pid}:{rest[19]}"
-        pid = int(rest[1])
-        if pid <= 1:
-            return ""
-    return ""
+    return resolve()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -329,34 +316,51 @@ def post_tool_use(ctx: HookContext) -> Answer:
         rel = relative_to_brain(ctx.root, path, ctx.cwd)
         if rel and not is_protocol_file(rel):
             touched.append(rel)
+    if not genuine_event(ctx):
+        return Answer(0, "", not_genuine_note(ctx))
     tool = wire.text_field(ctx.event, "tool_name") or None
     agents.record_activity(ctx.root, bound[0], ctx.agent_session, _now(ctx), tool=tool, touched=touched)
     return Answer()
+
+
+def genuine_event(ctx: HookContext) -> bool:
+    """The event comes from its session's own agent process (a launcher's `$BSI_SESSION` speaks for itself)."""
+    from brain_tui.core.handover import genuine
+
+    return ctx.root is None or launcher_claim(ctx.environ) is not None or genuine(ctx.root, ctx.agent_session)
+
+
+def not_genuine_note(ctx: HookContext) -> str:
+    return (f"bsi hook {ctx.event_name}: ignored: agent session {ctx.agent_session} belongs to another agent "
+            "process (an event from this process cannot speak for it)\n")
 
 
 def notification(ctx: HookContext) -> Answer:
     """The agent waits for its user: `needs_input` for the cockpit."""
     if ctx.root is None:
         return Answer()
-    for sess_id in bound_claims(ctx)[:1]:
+    bound = bound_claims(ctx)
+    if bound and not genuine_event(ctx):
+        return Answer(0, "", not_genuine_note(ctx))
+    for sess_id in bound[:1]:
         agents.record_state(ctx.root, sess_id, ctx.agent_session, "needs_input", _now(ctx))
     return Answer()
 
 
 def session_end(ctx: HookContext) -> Answer:
-    """`ended` for the cockpit; on `/clear` the binding is left for the next session of the same agent."""
+    """`ended` for the cockpit; on `/clear` the binding is left for the next session of the same agent process
+    (`core.handover.end_session`: a hand-over from any other process is refused, and said on stderr)."""
     if ctx.root is None:
         return Answer()
     bound = bound_claims(ctx)
     if not bound:
         return Answer()
-    now = _now(ctx)
-    for sess_id in bound[:1]:
-        agents.record_state(ctx.root, sess_id, ctx.agent_session, "ended", now)
-    session = ctx.agent_session
-    if session and not launcher_claim(ctx.environ) and wire.text_field(ctx.event, "reason") in ("clear", "compact"):
-        agents.leave_handover(ctx.root, session, list(reversed(bound)), now, cwd=ctx.cwd, process=agent_process())
-    return Answer()
+    from brain_tui.core.handover import end_session
+
+    launched = launcher_claim(ctx.environ) is not None
+    note = end_session(ctx.root, None if launched else ctx.agent_session, list(reversed(bound)),
+                       wire.text_field(ctx.event, "reason"), _now(ctx), cwd=ctx.cwd, handover=not launched)
+    return Answer(0, "", f"bsi: {fact(note, 600)}\n" if note else "")
 
 
 def stop(ctx: HookContext) -> Answer:
@@ -369,7 +373,8 @@ def stop(ctx: HookContext) -> Answer:
     brain = ctx.brain
     snapshot = brain.snapshot()
     claim = snapshot.claim(bound[0])
-    agents.record_state(ctx.root, bound[0], ctx.agent_session, "idle", brain.now())
+    if genuine_event(ctx):
+        agents.record_state(ctx.root, bound[0], ctx.agent_session, "idle", brain.now())
     if claim is None or claim.status != "open":
         return Answer()
     if not agents.first_time(ctx.root, claim.sess_id, f"stop:{ctx.agent_session or '-'}"):

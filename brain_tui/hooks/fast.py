@@ -68,7 +68,7 @@ def decide(event: dict[str, Any], agent: str, flags: dict[str, str],
         return None
     root = _root(flags, environ, event, paths)
     now = _now(flags, environ)
-    if root is None or now is None:
+    if root is None or now is None or agent_files.has_pending(root):  # a claim opened via MCP waits: the core binds it
         return None
     cwd = wire.text_field(event, "cwd") or os.getcwd()
     index: dict[str, Any] | None = None
@@ -112,7 +112,7 @@ def _bound(index: dict[str, Any], root: str, event: dict[str, Any], environ: dic
     launched = environ.get(agent_files.BSI_SESSION_ENV, "").strip()
     if launched:
         return [launched] if agent_files.SESS_RE.match(launched) else ["(invalid BSI_SESSION)"]
-    session = wire.text_field(event, "session_id") or environ.get(agent_files.AGENT_SESSION_ENV, "")
+    session = wire.text_field(event, "session_id") or agent_files.env_agent_session(environ)
     if not agent_files.valid_agent_session(session):
         return []
     return agent_files.bound_claims(root, session) or hook_index.bound_in_index(index, session)
