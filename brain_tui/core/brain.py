@@ -41,7 +41,6 @@ from brain_tui.core.conflicts import Conflict
 from brain_tui.core.errors import BsiError, InvalidData
 from brain_tui.core.layout import DATA_DIRS, INDEX_FILE, LOCK_FILE, STATE_DIR, find_root
 from brain_tui.core.live import LiveSession, live_sessions
-from brain_tui.core.locks import lock_file_path
 from brain_tui.core.model import BLOCKING_STATUSES, BrainSnapshot
 from brain_tui.core.preview import Preview
 from brain_tui.core.preview import preview as dry_run
@@ -57,6 +56,7 @@ if TYPE_CHECKING:
     from brain_tui.core.env import EnvState
     from brain_tui.core.headers import Finding
     from brain_tui.core.syncing import BrainRemote
+    from brain_tui.core.write_decision import ShellCommand, WriteDecision, WriteSession
 
 T = TypeVar("T")
 
@@ -405,13 +405,28 @@ class Brain:
 
     # -- preflight, environment, lint ---------------------------------------------------------
     def preflight(self, sess_id: str, file: str) -> preflight_rules.PreflightResult:
-        """May `sess_id` write `file` now? (SPEC 10; read-only).
+        """May `sess_id` write `file` now? (SPEC 10; read-only): `decide_write`, the hook's own decision.
 
         Raises:
             PreflightRefused: code 4, 1, 5, 2, 3 or 6 (the first failing check), with what unblocks it.
         """
-        preflight_rules.check(self.snapshot(), self.config, sess_id, file, lambda: gitops.current_branch(self.root))
-        return preflight_rules.PreflightResult(sess_id, lock_file_path(file))
+        from brain_tui.core.write_decision import WriteSession
+
+        decision = self.decide_write(file, WriteSession(claims=(sess_id,)))
+        if not decision.allowed:
+            raise decision.refusal()
+        return preflight_rules.PreflightResult(sess_id, decision.file)
+
+    def decide_write(self, path: str | Sequence[str] | ShellCommand, session: WriteSession) -> WriteDecision:
+        """May `session` write `path` (a file, one tool call's files, or a shell command's targets) now?
+
+        The one seat of the write decision (`core.write_decision`): the hooks and
+        `bsi preflight check` both ask it; the brain is read once. Read-only (the
+        hooks' local index in `.brain/` aside).
+        """
+        from brain_tui.core.write_decision import decide_write
+
+        return decide_write(self, path, session)
 
     def env(self, timeout_s: float = 2.0) -> EnvState:
         """The environment derived live (git, pm2, ports, system; SPEC 16); never raises for a failing probe."""
