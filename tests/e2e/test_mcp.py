@@ -12,6 +12,8 @@ from tests.e2e.fake_api import MCP_PREFIX, Text, ToolUse, result_text
 
 STORY = "Notes on the e2e run"
 COMMIT = "wiki: the e2e notes page"
+#: A claim of another session (a satellite of the demo's pilot).
+OTHER = "sess-20261129-0820-api-search"
 
 
 def _claims_with_story(brain: Path, story: str) -> list[str]:
@@ -65,3 +67,18 @@ def test_an_mcp_claim_open_binds_the_clients_real_session(
     assert claim["agent_session"] == run.session_id
     subjects = git(e2e_brain, "log", "--format=%s", "-5").splitlines()
     assert subjects[:3] == [f"bsi: close claim {sess_id}", COMMIT, f"bsi: open claim {sess_id}"], subjects
+
+
+def test_an_mcp_call_for_another_sessions_claim_is_refused_naming_its_holder(
+        e2e_brain: Path, run_claude: Callable[..., Session]) -> None:
+    before = (e2e_brain / "claims" / f"{OTHER}.yml").read_bytes()
+    script = [ToolUse(f"{MCP_PREFIX}claim_close", {"sess_id": OTHER, "status": "ok"}), Text("Not mine, then.")]
+
+    run = run_claude(e2e_brain, "Close the search claim.", script)
+
+    assert run.code == 0, run.transcript()
+    refused = run.api.result_of(0)
+    assert refused.get("is_error") is True, refused
+    told = result_text(refused)
+    assert "not_yours" in told and f"cannot close {OTHER}: it is held by" in told, told
+    assert (e2e_brain / "claims" / f"{OTHER}.yml").read_bytes() == before
