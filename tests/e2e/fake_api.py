@@ -53,6 +53,12 @@ class ToolUse:
 
 
 Step = Text | ToolUse
+
+
+def bash(command: str) -> ToolUse:
+    """A step that runs `command` in the agent's shell (Claude Code's `Bash` tool)."""
+    return ToolUse("Bash", {"command": command, "description": "run a command"})
+
 #: One list of steps, or one list per prompt (keyed by the prompt's exact text).
 Script = Sequence[Step] | Mapping[str, Sequence[Step]]
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from tests.bsi import git
 from tests.conftest import load_claim
 from tests.e2e.client import Session
-from tests.e2e.fake_api import MCP_PREFIX, Text, ToolUse, result_text
+from tests.e2e.fake_api import MCP_PREFIX, Text, ToolUse, bash, result_text
 
 STORY = "Notes on the e2e run"
 COMMIT = "wiki: the e2e notes page"
@@ -32,8 +32,7 @@ def test_an_mcp_claim_open_binds_the_clients_real_session(
         ToolUse(f"{MCP_PREFIX}claim_open", {"scope": ["wiki/e2e-mcp.md"], "story": STORY}),
         ToolUse("Write", {"file_path": str(inside), "content": "# Inside the claim\n"}),
         ToolUse("Write", {"file_path": str(outside), "content": "# Outside the claim\n"}),
-        ToolUse("Bash", {"command": f"git add wiki/e2e-mcp.md && git commit -q -m '{COMMIT}'",
-                         "description": "commit the page"}),
+        bash(f"git add wiki/e2e-mcp.md && git commit -q -m '{COMMIT}'"),
         ToolUse(f"{MCP_PREFIX}claim_close", {"status": "ok", "files": ["wiki/e2e-mcp.md"]}),
         Text("Claimed, written and closed."),
     ]
