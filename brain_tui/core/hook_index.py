@@ -12,8 +12,8 @@ It is a cache of one answer only: "nothing here can refuse this write".
 `may_write` and `unclaimed_free` answer True only when every check the core
 would run is plainly passed; on anything else (a refusal, a claim or an
 ancestor missing from the index, a branch requirement, an odd path) they
-answer False, and the hook asks the core (`preflight.check`,
-`conflicts.find_conflicts`), which decides and explains. So the rules stay in
+answer False, and the hook asks the core (`Brain.decide_write`), which
+decides and explains. So the rules stay in
 one place and the index can only make a write faster, never let one through
 that the core would stop.
 

@@ -4,7 +4,7 @@ Imports only the standard library, `hooks.wire`, `core.agent_files`,
 `core.path_keys`, `core.hook_index` and (for a shell tool) `core.shell_targets`.
 It never refuses anything: whenever the index is missing,
 stale or racy, the file is a protocol file, or any check might refuse, it
-answers None and the hook asks the core (`hooks.events`), which decides,
+answers None and the hook asks the core (`Brain.decide_write`), which decides,
 explains, and rebuilds the index.
 """
 

@@ -21,8 +21,25 @@ import sys
 import threading
 import time
 
-#: When this process started to work on the hook (bsi's entry point imports this module first).
-STARTED = time.monotonic()
+
+def _process_start() -> float:
+    """When this process started, on the `time.monotonic()` scale (Linux: from /proc; else: now)."""
+    now = time.monotonic()
+    try:
+        with open("/proc/self/stat", encoding="ascii", errors="replace") as handle:
+            ticks = int(handle.read().rsplit(")", 1)[1].split()[19])
+        with open("/proc/uptime", encoding="ascii") as handle:
+            uptime = float(handle.read().split()[0])
+        age = uptime - ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return now
+    return now - min(max(age, 0.0), 60.0)
+
+
+#: When this process started. A `bsi … hook EVENT` process counts its deadline from here (its first
+#: run); any other call of `run` (in process, or a later one) from the call itself.
+STARTED = _process_start()
+_FIRST_RUN = [True]
 #: The hook's own deadline, in seconds from `STARTED`: below the 10 s timeout `bsi hooks install` writes.
 DEADLINE_S = 8.0
 
@@ -141,13 +158,17 @@ def run(argv: Sequence[str], stdin: BinaryIO | None = None, stdout: TextIO | Non
     Args:
         argv: the command line after `bsi` (`hook EVENT …`, global flags allowed).
         stdin, stdout, stderr, environ: the process's own by default.
-        started: when the hook began (`time.monotonic()`), default this process's start (`STARTED`).
+        started: when the hook began (`time.monotonic()`); default: the process's start (`STARTED`) for
+            the first run of a `bsi hook` process, else the call itself.
         deadline_s: the deadline, in seconds after `started`.
     """
     out = stdout or sys.stdout
     err = stderr or sys.stderr
     env = dict(os.environ if environ is None else environ)
-    deadline_at = (STARTED if started is None else started) + deadline_s
+    if started is None:
+        started = STARTED if _FIRST_RUN[0] and is_hook_command(sys.argv[1:]) else time.monotonic()
+    _FIRST_RUN[0] = False
+    deadline_at = started + deadline_s
     seen: dict[str, Any] = {"deadline_at": deadline_at}
     try:
         previous = _arm(deadline_at - time.monotonic())
