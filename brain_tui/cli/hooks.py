@@ -75,11 +75,22 @@ def _root(ctx: Context) -> Any:
     return ctx.brain.root
 
 
+def _check_flags(a: argparse.Namespace) -> None:
+    """Refuse a flag that does not apply to the agent asked (exit 64), rather than ignore it."""
+    given = [flag for flag, on, agent in (("--local", getattr(a, "local", False), "claude"),
+                                          ("--no-sandbox", not getattr(a, "sandbox", True), "claude"),
+                                          ("--trust", getattr(a, "trust", False), "gemini")) if on and a.agent != agent]
+    if given:
+        owner = "claude" if given[0] != "--trust" else "gemini"
+        raise UsageError(f"{given[0]} is for --agent {owner}, not --agent {a.agent}")
+
+
 def _hooks_report(ctx: Context) -> Report:
     """Run one `bsi hooks ACTION` for the agent asked."""
     from brain_tui.hooks import settings, settings_codex, settings_gemini
 
     a = ctx.args
+    _check_flags(a)
     root = _root(ctx)
     if a.agent == "gemini":
         if a.action == "install":
@@ -122,6 +133,7 @@ def cmd_mcp_install(ctx: Context) -> int:
     from brain_tui.hooks import settings, settings_codex, settings_gemini
 
     a = ctx.args
+    _check_flags(a)
     root = _root(ctx)
     server = ""
     if a.check:

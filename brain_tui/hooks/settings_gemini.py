@@ -88,6 +88,8 @@ def install(root: str | os.PathLike[str], program: str = "bsi", *, trust_folder:
     """Merge our hooks into `.gemini/settings.json` (and trust the folder with `trust_folder`)."""
     path = settings_path(root)
     before = load(path)
+    if trust_folder:
+        load(trusted_folders_path())  # a trust file that does not parse is refused before anything is written
     after = copy(before)
     merge_event_hooks(after, HOOK_EVENTS, path, program=program, agent=AGENT, timeout=HOOK_TIMEOUT_MS)
     report = status_of(root, path, after, program)
@@ -147,6 +149,8 @@ def mcp_install(root: str | os.PathLike[str], program: str = "bsi", *, trust_fol
     """The `bsi` server in `.gemini/settings.json` `mcpServers` (other servers kept, ours replaced in place)."""
     path = settings_path(root)
     before = load(path)
+    if trust_folder:
+        load(trusted_folders_path())
     after = copy(before)
     servers = after.setdefault("mcpServers", {})
     if not isinstance(servers, dict):

@@ -140,3 +140,25 @@ def test_codex_config_that_is_not_toml_is_refused_untouched(brain: Path, home: P
         run = run_bsi("mcp", "install", "--agent", "codex", "--no-check", brain=brain, env=env_for(home))
         assert run.code == 65 and "nothing was changed" in run.err and "Traceback" not in run.err
         assert target.read_text() == bad
+
+
+def test_a_trust_file_that_is_not_json_is_refused_before_anything_is_written(brain: Path, home: Path) -> None:
+    trusted = home / ".gemini" / "trustedFolders.json"
+    trusted.parent.mkdir()
+    trusted.write_text("{broken")
+    run = run_bsi("hooks", "install", "--agent", "gemini", "--trust", brain=brain, env=env_for(home))
+    assert run.code == 65 and "nothing was changed" in run.err
+    assert not (brain / ".gemini").exists() and trusted.read_text() == "{broken"
+
+
+@pytest.mark.parametrize(("args", "line"), [
+    (("hooks", "install", "--trust"), "--trust is for --agent gemini, not --agent claude"),
+    (("hooks", "install", "--agent", "codex", "--local"), "--local is for --agent claude, not --agent codex"),
+    (("hooks", "status", "--agent", "gemini", "--no-sandbox"), "--no-sandbox is for --agent claude"),
+    (("mcp", "install", "--agent", "codex", "--trust", "--no-check"), "--trust is for --agent gemini"),
+])
+def test_a_flag_for_another_agent_is_a_usage_error(brain: Path, home: Path, args: tuple[str, ...],
+                                                   line: str) -> None:
+    run = run_bsi(*args, brain=brain, env=env_for(home))
+    assert run.code == 64 and line in run.err
+    assert not (brain / ".claude").exists() and not (home / ".codex").exists()
