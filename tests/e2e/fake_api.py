@@ -89,6 +89,15 @@ class Exchange:
         return _steps_in(self.body.get("messages") or [])
 
     @property
+    def text(self) -> str:
+        """Every text the request shows the model (prompts, hook context, tool results), one block a line."""
+        parts: list[str] = []
+        for message in self.body.get("messages") or []:
+            for block in _blocks(message):
+                parts.append(str(block.get("text", "")) if block.get("type") == "text" else result_text(block))
+        return "\n".join(parts)
+
+    @property
     def waits(self) -> int:
         """How many waits for MCP servers the request already holds."""
         return sum(1 for message in self.body.get("messages") or [] if _is_wait(message))

@@ -37,6 +37,9 @@ def test_clear_keeps_the_binding(e2e_brain: Path, run_claude: Callable[..., Sess
     sess_id = load_claim(e2e_brain, _only_claim(e2e_brain, STORY))["sess_id"]
     assert sess_id in result_text(opened)
     assert load_claim(e2e_brain, sess_id)["agent_session"] == first
+    # The first turn ended with the claim open: the Stop hook held the agent once, telling it how to close.
+    [held] = [request for request in run.api.past_script() if run.api.position(request)[0] == OPEN]
+    assert "Stop hook feedback" in held.text and f"bsi claim close {sess_id}" in held.text, held.text[-2000:]
     # After /clear the hooks still know the session's claim: outside its scope is refused, naming it …
     refused = run.api.result_of(0, WRITE)
     assert refused.get("is_error") is True, refused

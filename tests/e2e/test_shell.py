@@ -9,7 +9,7 @@ import pytest
 
 from tests.conftest import load_claim
 from tests.e2e.client import Session
-from tests.e2e.fake_api import Text, bash, result_text
+from tests.e2e.fake_api import Text, ToolUse, bash, result_text
 
 PILOT = "sess-20261129-0800-pilote-be7"
 SATELLITE = "sess-20261129-0820-api-search"
@@ -59,12 +59,22 @@ def test_a_paused_satellites_shell_append_is_refused(
     assert load_claim(e2e_brain, SATELLITE)["status"] == "paused"
     target = e2e_brain / SATELLITE_FILE
     before = target.read_bytes()
-    script = [bash(f"echo '# paginate' >> {SATELLITE_FILE}"), Text("Stopped.")]
+    script = [bash(f"echo '# paginate' >> {SATELLITE_FILE}"),
+              ToolUse("Read", {"file_path": str(target)}),
+              ToolUse("Edit", {"file_path": str(target), "old_string": "lifecycle: stable",
+                               "new_string": "lifecycle: draft"}),
+              Text("Stopped.")]
 
     run = run_claude(e2e_brain, "Add the pagination note.", script, env={"BSI_SESSION": SATELLITE})
 
     assert run.code == 0, run.transcript()
+    # The session-start hook told the model, before its first step, which claim it holds and that it is paused.
+    assert f"BSI claim {SATELLITE}: status paused" in run.api.agent_requests()[0].text
     refused = run.api.result_of(0)
     assert refused.get("is_error") is True, refused
     assert "paused" in result_text(refused) and SATELLITE in result_text(refused), refused
+    assert f"bsi gate resume {PILOT}" in result_text(refused), refused
+    # The edit tools are held the same way.
+    edited = run.api.result_of(2)
+    assert edited.get("is_error") is True and f"{SATELLITE} is paused" in result_text(edited), edited
     assert target.read_bytes() == before
