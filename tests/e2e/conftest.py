@@ -32,6 +32,8 @@ CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "brai
 VENV_BIN = str(Path(sys.executable).parent)
 #: Who commits what the agent's `bsi` (or MCP server) writes.
 IDENTITY = "Agent"
+#: The flags of every headless run: stream-json out, and no permission prompt (as root: IS_SANDBOX=1).
+HEADLESS = ("--output-format", "stream-json", "--verbose", "--permission-mode", "bypassPermissions")
 #: Inherited variables that would make a process look like an agent's (SPEC 21.1) or bind it to a claim.
 AGENT_MARKERS = ("CLAUDE*", "BSI_*", "GEMINI_*", "CODEX_*", "BRAIN_*", "GIT_*")
 
@@ -86,13 +88,15 @@ def run_claude(claude_bin: str, tmp_path: Path) -> Callable[..., Session]:
     `prompt` is one prompt (the `-p` argument) or a list of them, sent one by one as stream-json
     input, each after the client has answered the one before (`/clear` is one of them, say);
     `env` adds to (or with None values removes from) the run's environment; `args` are extra
-    command-line flags. The run is killed, with its whole process group, after CLAUDE_TIMEOUT.
+    command-line flags; `command` replaces the whole command line (`bsi launch ID --here`, which
+    becomes the client). The run is killed, with its whole process group, after CLAUDE_TIMEOUT.
     """
     home = tmp_path / "home"
     home.mkdir()
 
     def run(brain: Path, prompt: str | Sequence[str], script: Script, *,
-            env: Mapping[str, str | None] | None = None, args: Sequence[str] = ()) -> Session:
+            env: Mapping[str, str | None] | None = None, args: Sequence[str] = (),
+            command: Sequence[str] | None = None) -> Session:
         _need_sandbox_tools(brain)
         turns = None if isinstance(prompt, str) else list(prompt)
         with FakeMessagesAPI(script) as api:
@@ -108,8 +112,7 @@ def run_claude(claude_bin: str, tmp_path: Path) -> Callable[..., Session]:
                 else:
                     full[name] = value
             given = ["--input-format", "stream-json"] if turns is not None else [str(prompt)]
-            cmd = [claude_bin, "-p", *given, "--output-format", "stream-json", "--verbose",
-                   "--permission-mode", "bypassPermissions", *args]
+            cmd = list(command) if command is not None else [claude_bin, "-p", *given, *HEADLESS, *args]
             proc = subprocess.Popen(cmd, cwd=brain, env=full, text=True, start_new_session=True,
                                     stdin=subprocess.PIPE if turns is not None else subprocess.DEVNULL,
                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
