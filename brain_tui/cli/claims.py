@@ -9,6 +9,7 @@ from typing import Any
 
 from brain_tui.cli.common import Context, one_line, table
 from brain_tui.core.agents import agent_session_for_open
+from brain_tui.core.authority import own_agent_session
 from brain_tui.core.brain import CloseRequest, OpenRequest
 from brain_tui.core.claims import require_claim
 from brain_tui.core.clock import humanize_delta, parse_duration
@@ -105,7 +106,8 @@ def cmd_open(ctx: Context) -> int:
         scope=entries, ttl=ttl, instance=a.instance or brain.instance, type=a.claim_type,
         satellite_type=a.satellite_type, level=a.level, parent=a.parent, story=a.story, slug=a.slug,
         on_done=a.on_done, on_partial=a.on_partial, on_fail=a.on_fail, theme_branch=a.theme_branch,
-        agent_session=agent_session_for_open(a.agent_session, os.environ),
+        agent_session=agent_session_for_open(a.agent_session, os.environ)
+        if a.agent_session is not None else agent_session_for_open(None, os.environ) or own_agent_session(),
     )
     try:
         sess_id = brain.open_claim(req)

@@ -187,18 +187,25 @@ def sender_for(actor: Actor, instance: str) -> str:
     return instance
 
 
-def check_owner(snapshot: BrainSnapshot, actor: Actor, sess_id: str, verb: str) -> None:
+def check_owner(snapshot: BrainSnapshot, actor: Actor, sess_id: str, verb: str, tree: bool = False) -> None:
     """An agent acts only for its own claims (SPEC 21.4); a human for any.
 
     A claim that is not in `snapshot` is left to the rule, which names what is wrong (65/66).
 
+    Args:
+        snapshot: the brain as read for the decision.
+        actor: the effective actor.
+        sess_id: the claim acted for.
+        verb: what was asked, for the message.
+        tree: also accept an agent holding an ancestor (a delegation: launching an agent for a child).
+
     Raises:
-        NotYours: `actor` is an agent and does not hold `sess_id` (77).
+        NotYours: `actor` is an agent and does not hold `sess_id` (nor, with `tree`, an ancestor) (77).
     """
     if not actor.is_agent:
         return
     claim = snapshot.claim(sess_id)
-    if claim is not None:
+    if claim is not None and not (tree and owns_tree(actor, claim, snapshot)):
         require_owner(actor, claim, snapshot, verb)
 
 

@@ -301,12 +301,10 @@ class Brain:
     def open_claim(self, req: OpenRequest, *, actor: Actor | None = None) -> str:
         """Open a claim after the conflict check; returns the new session ID (exit 10 on a conflict).
 
-        Under a parent only its holder (or an ancestor's) or a human delegates (SPEC 21.4; `NotYours`, 77).
-        An `agent_session` (an agent process's own by default) is also recorded locally for the hooks.
+        Under a parent only its holder or a human delegates (SPEC 21.4). An `agent_session` is also recorded
+        locally for the hooks.
         """
         acting = who_acts.acting_in(self.root, actor)
-        if acting.is_agent and req.agent_session is None and actor is None:
-            req = replace(req, agent_session=who_acts.own_agent_session())
         sess_id = self.mutate(lambda cs: claims.open_claim(cs, req, actor=acting))
         if req.agent_session:
             self.agents.bind(sess_id, req.agent_session)
@@ -451,9 +449,10 @@ class Brain:
         """Start an agent for an open claim: a new tmux window, or (no tmux) this very process.
 
         Under the writer lock, so two launchers never both take the last of the `MAX_RUNNING` slots.
-        Without tmux the current process becomes the agent and this never returns.
+        Without tmux the current process becomes the agent and this never returns. An agent: its own tree only.
         """
         with self.locked():
+            who_acts.check_owner(self.snapshot(), who_acts.acting_in(self.root), sess_id, "launch an agent for", True)
             plan = self.launch_plan(sess_id, tmux=tmux)
             started_at = self.now().isoformat(timespec="seconds")
             if plan.tmux:
@@ -501,12 +500,11 @@ class Brain:
             The new claim's ID (launch it with `launch`).
         """
         who = by or self.human()
-        acting = who_acts.acting_in(self.root, actor)
 
         def decide(cs: ChangeSet) -> str:
             signal = signals.require_signal(cs.snapshot, sig_id)
             req = launching.handoff_request(cs.snapshot, signal, self.instance, self.config.ttl_default)
-            new_id = claims.open_claim(cs, req, actor=acting)
+            new_id = claims.open_claim(cs, req, actor=who_acts.acting_in(self.root, actor))
             signals.ack_signal(cs, sig_id, who)
             cs.message = f"bsi: open satellite {new_id} (handoff {sig_id})"
             return new_id

@@ -144,10 +144,21 @@ class Signals:
 
         return self._brain.mutate(decide)
 
-    def ack(self, sig_id: str, by: str | None = None) -> bool:
-        """pending → delivered; False when it was no longer pending."""
-        actor = by or self._brain.human()
-        return self._brain.mutate(lambda cs: signal_rules.ack_signal(cs, sig_id, actor))
+    def ack(self, sig_id: str, by: str | None = None, *, actor: Actor | None = None) -> bool:
+        """pending → delivered; False when it was no longer pending.
+
+        An agent acknowledges only signals addressed to its own claims (`NotYours`, 77): another's
+        BLOCKED_ON would otherwise leave the cockpit's attention queue unseen.
+        """
+        who = by or self._brain.human()
+        acting = authority.acting_in(self._brain.root, actor)
+
+        def decide(cs: ChangeSet) -> bool:
+            if acting.is_agent:
+                signal_rules.check_agent_ack(cs.snapshot, acting, sig_id)
+            return signal_rules.ack_signal(cs, sig_id, who)
+
+        return self._brain.mutate(decide)
 
     def archive(self) -> list[str]:
         """Archive signals delivered 24 h ago or more; returns their IDs."""

@@ -10,7 +10,7 @@ import re
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
-from brain_tui.core.authority import require_owner
+from brain_tui.core.authority import holder_text, owns, require_owner
 from brain_tui.core.changes import ChangeSet
 from brain_tui.core.errors import InvalidData, NotFound, NotYours, ProductOnly
 from brain_tui.core.ids import SIGNAL_ID_RE, valid_session_id
@@ -93,6 +93,23 @@ def send_signal(cs: ChangeSet, sender: str, to: str, sig_type: str, payload: str
     if sig_id:
         cs.message = f"bsi: signal {sig_id} pending"
     return sig_id
+
+
+def check_agent_ack(snapshot: BrainSnapshot, actor: Actor, sig_id: str) -> None:
+    """An agent acknowledges only a signal addressed to one of its own claims (SPEC 21.4).
+
+    Raises:
+        InvalidData / NotFound: a malformed or unknown signal ID (65 / 66).
+        NotYours: addressed to another session's claim, a human or a broadcast (77), naming who it is for.
+    """
+    sig = require_signal(snapshot, sig_id)
+    dest = snapshot.claim(sig.to.split("@", 1)[0])
+    if dest is not None and owns(actor, dest, snapshot):
+        return
+    held = f", held by {holder_text(dest)}" if dest is not None else ""
+    mine = ", ".join(sorted(actor.claims)) or "none named"
+    raise NotYours(f"cannot acknowledge {sig_id}: it is addressed to {sig.to}{held}; this agent acknowledges only "
+                   f"signals to its own claims (its claims: {mine})", {"sig_id": sig_id, "to": sig.to})
 
 
 def require_signal(snapshot: BrainSnapshot, sig_id: str) -> Signal:

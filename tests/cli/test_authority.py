@@ -174,3 +174,39 @@ def test_a_human_delegates_under_an_agents_claim(brain: Path) -> None:
     parent = opened(brain, "--scope", "be/", "--type", "pilote", env=agent_env(ALICE))
     assert opened(brain, "--scope", "be/y.py", "--parent", parent)
     assert "CLAUDECODE" not in os.environ  # the suite's own process is a human's (tests/agent_markers.py)
+
+
+def test_an_agent_acknowledges_only_signals_to_its_own_claims(brain: Path) -> None:
+    pilot = opened(brain, "--scope", "be/", "--type", "pilote")
+    mine = opened(brain, "--scope", "be/x.py", "--parent", pilot, env=agent_env(BSI_SESSION=pilot))
+    blocked = ok(run_bsi("signal", "send", "--from", mine, "--to", pilot, "--type", "BLOCKED_ON", "need schema",
+                         brain=brain, env=agent_env()))
+    to_me = ok(run_bsi("signal", "send", "--from", pilot, "--to", mine, "--type", "INFO", "go", brain=brain))
+    run = run_bsi("signal", "ack", blocked, brain=brain, env=agent_env())
+    assert run.code == 77 and f"cannot acknowledge {blocked}: it is addressed to {pilot}, held by {pilot}" in run.err
+    assert [s["state"] for s in signal_docs(brain) if s["sig_id"] == blocked] == ["pending"]
+    assert "blocked: need schema" in ok(run_bsi("attention", brain=brain))  # still before the human
+    assert run_bsi("signal", "ack", to_me, brain=brain, env=agent_env()).code == 0
+
+
+def test_an_agent_launches_an_agent_only_for_its_own_claim(brain: Path) -> None:
+    (brain / "brain-compose.yml").write_text('{"launch": {"command": ["echo", "launched {sess_id}"], "tmux": false}}',
+                                             encoding="utf-8")
+    theirs = opened(brain, "--scope", "b/", env=agent_env(BOB))
+    parent = opened(brain, "--scope", "a/", "--type", "pilote", env=agent_env(ALICE))
+    mine = opened(brain, "--scope", "a/x.py", "--parent", parent, "--agent-session", "", env=agent_env(ALICE))
+    assert "agent_session" not in load_claim(brain, mine)  # for the agent it will launch
+    env = agent_env(ALICE)
+    env.pop("TMUX", None)
+    run = run_bsi("launch", theirs, brain=brain, env=env)
+    assert run.code == 77 and f"cannot launch an agent for {theirs}: it is held by {theirs}" in run.err, run
+    assert "launched" not in run.out
+    assert ok(run_bsi("launch", mine, brain=brain, env=env)) == f"launched {mine}"
+
+
+def test_a_codex_agent_binds_its_thread_and_acts_for_its_claim(brain: Path) -> None:
+    codex = clean_env(CODEX_THREAD_ID="thread-7", CODEX_SANDBOX_NETWORK_DISABLED="1")
+    mine = opened(brain, "--scope", "a/", env=codex)
+    assert load_claim(brain, mine)["agent_session"] == "thread-7"
+    assert run_bsi("claim", "renew", mine, brain=brain, env=codex).code == 0
+    assert run_bsi("claim", "renew", mine, brain=brain, env=clean_env(CODEX_THREAD_ID="thread-8")).code == 77
