@@ -47,6 +47,7 @@ _UNREADABLE = {"xargs", "eval", "source", ".", "find", "python", "python3", "rub
                "watch", "script"}
 _HEREDOC = re.compile(r"<<-?[ \t]*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\1")
 _FD_REDIRECT = re.compile(r"(^|[\s;&|(])\d+(?=>|<>)")
+_PATCH_FILE = re.compile(r"^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+?)\s*$", re.MULTILINE)
 _PATCH_PATH = re.compile(r"^(?:\+\+\+|---) (?:[ab]/)?(.+?)(?:\t.*)?$", re.MULTILINE)
 
 
@@ -136,7 +137,7 @@ def _read_text(text: str, cwd: str | None, reading: ShellReading, home: str | No
     if depth > 4:
         reading.unread.append("a shell nested more than 4 deep")
         return
-    text = _drop_heredoc_bodies(text).replace("\\\n", " ")
+    text = _drop_heredoc_bodies(text, cwd, reading).replace("\\\n", " ")
     if "$(" in text or "`" in text or "<(" in text or ">(" in text:
         reading.unread.append("a command substitution ($(...), backticks or <(...))")
     text = _FD_REDIRECT.sub(r"\1", text)  # `2>x` is a redirection, not the word 2 then `>x`
@@ -152,8 +153,12 @@ def _read_text(text: str, cwd: str | None, reading: ShellReading, home: str | No
     _read_tokens(tokens, cwd, reading, home, depth)
 
 
-def _drop_heredoc_bodies(text: str) -> str:
-    """The command line without the lines of its here-documents (they are data, not commands)."""
+def _drop_heredoc_bodies(text: str, cwd: str | None, reading: ShellReading) -> str:
+    """The command line without the lines of its here-documents (they are data, not commands).
+
+    A here-document fed to `apply_patch` (Codex runs its patches so too) is read as the patch it is:
+    its `*** Add/Update/Delete File:` and `*** Move to:` paths are targets.
+    """
     lines = text.split("\n")
     out: list[str] = []
     index = 0
@@ -163,9 +168,14 @@ def _drop_heredoc_bodies(text: str) -> str:
         index += 1
         for match in _HEREDOC.finditer(line):
             end = match.group(2)
+            body: list[str] = []
             while index < len(lines) and lines[index].strip() != end:
+                body.append(lines[index])
                 index += 1
             index += 1
+            if "apply_patch" in line[: match.start()]:
+                for found in _PATCH_FILE.finditer("\n".join(body)):
+                    reading.add(found.group(1), cwd, "apply_patch")
     return "\n".join(out)
 
 

@@ -200,8 +200,9 @@ class _Decider:
         cwd = self.session.cwd or str(self.brain.root)
         reading = read_command(shell.command, cwd)
         targets = [(target.path, target.tree) for target in reading.targets]
-        for path, _tree in targets:  # a protocol target is refused before the brain is read
-            refused = self._protocol(self.place(path), path)
+        for path, tree in targets:  # a protocol target is refused before the brain is read
+            place = _Place("") if tree and self._holds_the_brain(path) else self.place(path)
+            refused = self._protocol(place, path)
             if refused is not None:
                 return refused
         bound = self.bound()
@@ -227,6 +228,8 @@ class _Decider:
             return WriteDecision(False, "the path holds a NUL character", code=InvalidData.exit_code,
                                  check="invalid", file=_short(path.replace("\x00", "\\0"), 200))
         place = self.place(path)
+        if tree and place.rel is None and self._holds_the_brain(path):
+            place = _Place("")  # `rm -r` of a folder above the brain removes the brain's protocol files too
         refused = self._protocol(place, path)
         if refused is not None:
             return refused
@@ -242,6 +245,13 @@ class _Decider:
         if bound:
             return self._bound_write(bound, place.rel, tree)
         return self._unbound(place.rel, tree)
+
+    def _holds_the_brain(self, path: str) -> bool:
+        """True when the folder `path` (a tool path) holds this brain's folder."""
+        if self.session.cwd is None:
+            return False
+        full = os.path.realpath(path if os.path.isabs(path) else os.path.join(self.session.cwd, path))
+        return os.path.realpath(self.brain.root).startswith(full.rstrip("/") + "/")
 
     def _protocol(self, place: _Place, path: str) -> WriteDecision | None:
         """The refusal of a protocol file (of this brain or of the other one the path lands in), or None."""

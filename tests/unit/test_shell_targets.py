@@ -77,6 +77,12 @@ def test_a_glob_is_matched_where_the_command_runs(tmp_path: Path) -> None:
     assert read_command("rm *.md", str(tmp_path)).unread
 
 
+def test_codex_apply_patch_through_the_shell_reads_the_patch() -> None:
+    command = ("apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: src/a.py\n@@\n-a\n+rm -rf x\n"
+               "*** Add File: claims/x.yml\n+h\n*** End Patch\nEOF")
+    assert targets(command) == [("/w/src/a.py", False), ("/w/claims/x.yml", False)]
+
+
 def test_git_apply_reads_the_patch_file(tmp_path: Path) -> None:
     (tmp_path / ".git").mkdir()
     (tmp_path / "fix.patch").write_text("diff --git a/src/a.py b/src/a.py\n--- a/src/a.py\n+++ b/src/a.py\n"

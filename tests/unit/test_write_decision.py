@@ -116,7 +116,8 @@ def test_shell_targets_are_checked_as_writes(brain: Brain) -> None:
         decision = brain.decide_write(ShellCommand(command), unbound)
         assert not decision.allowed and holder in decision.reason, (command, decision)
     for command in ("echo x > claims/new.yml", "rm -f locks/a.yml", "tee BRAIN-INDEX.md", "cd claims && touch y",
-                    "git checkout -- claims/", "sed -i s/open/closed/ claims/x.yml", "bash -c 'echo > signals/s'"):
+                    "git checkout -- claims/", "sed -i s/open/closed/ claims/x.yml", "bash -c 'echo > signals/s'",
+                    "rm -rf .", f"rm -rf {brain.root.parent}", "cd .. && rm -r *"):
         for session in (bound, unbound):
             decision = brain.decide_write(ShellCommand(command), session)
             assert (decision.allowed, decision.check) == (False, "protocol"), command
