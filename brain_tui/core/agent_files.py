@@ -19,9 +19,6 @@ if TYPE_CHECKING:
 AGENTS_DIR = ".brain/agents"
 #: The environment variable Claude Code sets for Bash, hooks and stdio MCP servers.
 AGENT_SESSION_ENV = "CLAUDE_CODE_SESSION_ID"
-#: Where each agent puts its session ID in a child's environment, first found wins (Gemini CLI: its hooks;
-#: Codex gives its ID only in the events' `session_id`).
-AGENT_SESSION_ENVS = (AGENT_SESSION_ENV, "GEMINI_SESSION_ID")
 #: The claim a launcher gave the session (SPEC 20.5); it wins over any binding.
 BSI_SESSION_ENV = "BSI_SESSION"
 #: Agent session IDs as the agents give them (Claude Code: a UUID).
@@ -31,8 +28,11 @@ MAX_RECORD_BYTES = 256 * 1024
 
 
 def env_agent_session(environ: Mapping[str, str]) -> str:
-    """The agent session ID an agent gave in the environment (`AGENT_SESSION_ENVS`), "" when none."""
-    for name in AGENT_SESSION_ENVS:
+    """The agent session ID an agent gave in the environment (`authority.AGENT_SESSION_MARKERS`: Claude Code's,
+    Gemini CLI's, Codex's), "" when none."""
+    from brain_tui.core.authority import AGENT_SESSION_MARKERS
+
+    for name in AGENT_SESSION_MARKERS:
         value = (environ.get(name) or "").strip()
         if value:
             return value

@@ -115,7 +115,7 @@ def user_prompt_submit(ctx: HookContext) -> Answer:
     if ctx.root is None:
         return Answer()
     bound = bound_claims(ctx)
-    if not bound:
+    if not bound or not genuine_event(ctx):  # another process never uses up what the session is told once
         return Answer()
     brain = ctx.brain
     snapshot = brain.snapshot()

@@ -246,11 +246,12 @@ def stop(ctx: HookContext) -> Answer:
     bound = bound_claims(ctx)
     if not bound:
         return Answer()
+    if not genuine_event(ctx):  # another process's stop never uses up the session's one reminder
+        return Answer(0, "", not_genuine_note(ctx))
     brain = ctx.brain
     snapshot = brain.snapshot()
     claim = snapshot.claim(bound[0])
-    if genuine_event(ctx):
-        agents.record_state(ctx.root, bound[0], ctx.agent_session, "idle", brain.now())
+    agents.record_state(ctx.root, bound[0], ctx.agent_session, "idle", brain.now())
     if claim is None or claim.status != "open":
         return Answer()
     if not agents.first_time(ctx.root, claim.sess_id, f"stop:{ctx.agent_session or '-'}"):

@@ -198,7 +198,7 @@ def claim_open(s: Session, scope: list[str], story: str = "", ttl: str | None = 
                       instance=brain.instance, type=type, satellite_type=satellite_type, level=level, parent=parent,
                       story=story, slug=slug, on_done=on_done, on_partial=on_partial, on_fail=on_fail,
                       agent_session=s.agent_session)
-    sess_id = brain.open_claim(req)
+    sess_id = brain.open_claim(req, actor=s.actor)
     s.opened.append(sess_id)
     brain.agents.opened_through_mcp(sess_id, s.client)
     snapshot = brain.snapshot()
@@ -211,7 +211,7 @@ def claim_renew(s: Session, sess_id: str | None = None, ttl: str | None = None) 
     from brain_tui.core.clock import parse_duration
 
     own = s.own(sess_id, "renew")
-    expires = s.brain.renew_claim(own, parse_duration(ttl) if ttl else None)
+    expires = s.brain.renew_claim(own, parse_duration(ttl) if ttl else None, actor=s.actor)
     return {"sess_id": own, "expires_at": expires}
 
 
@@ -224,7 +224,7 @@ def claim_close(s: Session, sess_id: str | None = None, status: str | None = Non
     own = s.own(sess_id, "close")
     req = CloseRequest(status=status, files=list(files or []), commit=commit, tests_total=tests_total,
                        tests_passed=tests_passed, tests_failed=tests_failed, notes=notes)
-    out = s.brain.close_claim(own, req)
+    out = s.brain.close_claim(own, req, actor=s.actor)
     return {"sess_id": out.sess_id, "status": out.status, "tier": out.tier, "result": out.result,
             "signals": out.signals}
 
@@ -268,7 +268,7 @@ def signal_send(s: Session, to: str, type: str, payload: str, scope: str = "",
         sender = s.own(sess_id, "send a signal from")
     except NotFound:
         sender = s.brain.instance
-    sig_id = s.brain.signals.send(sender, to, type, payload, scope)
+    sig_id = s.brain.signals.send(sender, to, type, payload, scope, actor=s.actor)
     return {"sig_id": sig_id, "duplicate": True} if sig_id is None else {"sig_id": sig_id}
 
 
@@ -301,7 +301,7 @@ def signal_ack(s: Session, sig_id: str) -> dict[str, Any]:
 def gate_request(s: Session, message: str, sess_id: str | None = None) -> dict[str, Any]:
     """`bsi gate request --json`: returns at once with `waiting_human`."""
     own = s.own(sess_id, "request a gate for")
-    return s.brain.gates.request(own, message).as_dict()
+    return s.brain.gates.request(own, message, actor=s.actor).as_dict()
 
 
 def gate_status(s: Session, sess_id: str | None = None) -> dict[str, Any]:
@@ -317,12 +317,12 @@ def gate_status(s: Session, sess_id: str | None = None) -> dict[str, Any]:
 
 def lock_acquire(s: Session, file: str, ttl_min: int | None = None, sess_id: str | None = None) -> dict[str, Any]:
     """`bsi lock acquire --json` for the session's claim."""
-    return s.brain.locks.acquire(file, s.own(sess_id, "lock a file for"), ttl_min).as_dict()
+    return s.brain.locks.acquire(file, s.own(sess_id, "lock a file for"), ttl_min, actor=s.actor).as_dict()
 
 
 def lock_release(s: Session, file: str, sess_id: str | None = None) -> dict[str, Any]:
     """`bsi lock release --json` for the session's claim."""
-    return s.brain.locks.release(file, s.own(sess_id, "unlock a file for")).as_dict()
+    return s.brain.locks.release(file, s.own(sess_id, "unlock a file for"), actor=s.actor).as_dict()
 
 
 def as_text(data: dict[str, Any]) -> str:

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from brain_tui.core import agent_files, agents
-from tests.bsi import BRAIN_AND_GIT, NOW, bsi_command, clean_env
+from tests.bsi import BRAIN_AND_GIT, NOW, bsi_command, clean_env, ok, run_bsi
 from tests.hooks.fake_agent import FakeAgent
 from tests.hooks.test_pre_tool_use import assert_allowed, assert_denied, event
 
@@ -93,6 +93,20 @@ def test_a_forged_session_start_does_not_hand_out_the_claim(brain: Path, two: tu
     assert "does not come from its agent process" in text and "holds no claim" in text
     assert not env_file.exists()  # B's shell never gets BSI_SESSION=<A's claim>
     assert sess in agents.bound_claims(brain, A)
+
+
+def test_forged_prompt_and_stop_events_use_up_nothing_of_the_session(brain: Path,
+                                                                     two: tuple[FakeAgent, FakeAgent]) -> None:
+    a, b = two
+    sess = open_in(a, brain, "src/", A)
+    ok(run_bsi("signal", "send", "--to", sess, "--type", "HANDOFF", "--from", "sess-p", "take the tests",
+               brain=brain, env=env()))  # the pilot, from its own terminal
+    prompt = base(brain, "UserPromptSubmit", A, prompt="go on")
+    stop = base(brain, "Stop", A, stop_hook_active=False)
+    assert hook(b, brain, "user-prompt-submit", prompt).stdout == ""
+    assert hook(b, brain, "stop", stop).stdout == ""
+    assert "take the tests" in context(hook(a, brain, "user-prompt-submit", prompt))
+    assert json.loads(hook(a, brain, "stop", stop).stdout)["decision"] == "block"
 
 
 def wrappers(tmp_path: Path) -> dict[str, list[str]]:
