@@ -15,9 +15,11 @@ HELD = "brain-engine/api/routes.py"
 def test_a_write_into_a_held_file_is_denied_and_the_model_reads_why(
         e2e_brain: Path, run_claude: Callable[..., Session]) -> None:
     target = e2e_brain / HELD
+    free = e2e_brain / "wiki" / "e2e-notes.md"
     before = target.read_bytes()
     script = [ToolUse("Read", {"file_path": str(target)}),
               ToolUse("Write", {"file_path": str(target), "content": "hijacked = True\n"}),
+              ToolUse("Write", {"file_path": str(free), "content": "# Notes\n"}),
               Text("Understood.")]
 
     run = run_claude(e2e_brain, "Rewrite the search routes.", script)
@@ -31,17 +33,8 @@ def test_a_write_into_a_held_file_is_denied_and_the_model_reads_why(
     assert f"{HELD} is claimed" in reason and HOLDER in reason, reason
     assert "bsi signal send" in reason, reason
     assert target.read_bytes() == before
-    # The model was asked again after the refusal, and the script ran to its end.
-    assert [request.step for request in run.api.agent_requests()] == [0, 1, 2]
-
-
-def test_a_write_outside_every_claim_goes_through(e2e_brain: Path, run_claude: Callable[..., Session]) -> None:
-    target = e2e_brain / "wiki" / "e2e-notes.md"
-    script = [ToolUse("Write", {"file_path": str(target), "content": "# Notes\n"}), Text("Written.")]
-
-    run = run_claude(e2e_brain, "Start a notes page.", script)
-
-    assert run.code == 0, run.transcript()
-    written = run.api.result_of(0)
+    # The model was asked again after the refusal, and a write outside every claim goes through.
+    written = run.api.result_of(2)
     assert not written.get("is_error"), written
-    assert target.read_text() == "# Notes\n"
+    assert free.read_text() == "# Notes\n"
+    assert [request.step for request in run.api.agent_requests()] == [0, 1, 2, 3]

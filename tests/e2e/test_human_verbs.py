@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-import pytest
-
 from tests.bsi import git
 from tests.conftest import load_claim
 from tests.e2e.client import Session
@@ -24,20 +22,21 @@ SELF_APPROVALS = {
 }
 
 
-def _approve_from_the_shell(brain: Path, run_claude: Callable[..., Session], spelling: str,
-                            env: dict[str, str]) -> str:
-    """Run the approval from the agent's Bash; check it changed nothing and return what the model was told."""
+def _approve_from_the_shell(brain: Path, run_claude: Callable[..., Session], env: dict[str, str]) -> list[str]:
+    """Run the approval in both spellings from the agent's Bash; check nothing changed; return what the model read."""
     before = load_claim(brain, GATED)
     assert before["status"] == "waiting_human"
-    script = [bash(SELF_APPROVALS[spelling]), Text("Waiting for the pilot.")]
+    script = [*(bash(command) for command in SELF_APPROVALS.values()), Text("Waiting for the pilot.")]
 
     run = run_claude(brain, "Approve the pending gate.", script, env=env)
 
     assert run.code == 0, run.transcript()
-    refused = run.api.result_of(0)
-    assert refused.get("is_error") is True, refused
-    told = result_text(refused)
-    assert "Traceback" not in told, refused
+    told = []
+    for step, spelling in enumerate(SELF_APPROVALS):
+        refused = run.api.result_of(step)
+        assert refused.get("is_error") is True, (spelling, refused)
+        assert "Traceback" not in result_text(refused), (spelling, refused)
+        told.append(result_text(refused))
     after = load_claim(brain, GATED)
     assert after["status"] == "waiting_human", after
     assert after.get("gate_history") == before.get("gate_history")
@@ -45,17 +44,15 @@ def _approve_from_the_shell(brain: Path, run_claude: Callable[..., Session], spe
     return told
 
 
-@pytest.mark.parametrize("spelling", sorted(SELF_APPROVALS))
 def test_a_gated_satellite_cannot_approve_itself_from_its_shell(
-        e2e_brain: Path, run_claude: Callable[..., Session], spelling: str) -> None:
-    told = _approve_from_the_shell(e2e_brain, run_claude, spelling, {"BSI_SESSION": GATED})
-    # The hook refuses every shell call of a session whose claim waits at a gate, and says who unblocks it.
-    assert f"{GATED} is waiting_human" in told and f"bsi gate approve {GATED}" in told, told
+        e2e_brain: Path, run_claude: Callable[..., Session]) -> None:
+    for told in _approve_from_the_shell(e2e_brain, run_claude, {"BSI_SESSION": GATED}):
+        # The hook refuses every shell call of a session whose claim waits at a gate, and says who unblocks it.
+        assert f"{GATED} is waiting_human" in told and f"bsi gate approve {GATED}" in told, told
 
 
-@pytest.mark.parametrize("spelling", sorted(SELF_APPROVALS))
 def test_an_agent_whose_shell_runs_still_cannot_approve_a_gate(
-        e2e_brain: Path, run_claude: Callable[..., Session], spelling: str) -> None:
-    told = _approve_from_the_shell(e2e_brain, run_claude, spelling, {})
-    # A session without a claim has its shell; the verb itself refuses inside an agent's process (exit 77).
-    assert "Exit code 77" in told and "is a human's decision" in told, told
+        e2e_brain: Path, run_claude: Callable[..., Session]) -> None:
+    for told in _approve_from_the_shell(e2e_brain, run_claude, {}):
+        # A session without a claim has its shell; the verb itself refuses inside an agent's process (exit 77).
+        assert "Exit code 77" in told and "is a human's decision" in told, told

@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-import pytest
-
 from tests.conftest import load_claim
 from tests.e2e.client import Session
 from tests.e2e.fake_api import Text, ToolUse, bash, result_text
@@ -16,41 +14,32 @@ SATELLITE = "sess-20261129-0820-api-search"
 SATELLITE_FILE = "brain-engine/api/routes.py"
 
 
-def test_an_open_satellites_shell_append_inside_its_scope_goes_through(
+def test_an_open_satellites_shell_writes_inside_its_scope_and_never_into_claims(
         e2e_brain: Path, run_claude: Callable[..., Session]) -> None:
     target = e2e_brain / SATELLITE_FILE
-    before = target.read_text()
-    script = [bash(f"echo '# paginate' >> {SATELLITE_FILE}"), Text("Noted.")]
+    claim = e2e_brain / "claims" / f"{SATELLITE}.yml"
+    before, claim_before = target.read_text(), claim.read_bytes()
+    script = [
+        bash(f"echo '# paginate' >> {SATELLITE_FILE}"),
+        # A write the command line shows: the hook (and Claude Code's own deny rules) refuse it.
+        bash(f"echo 'status: closed' >> claims/{SATELLITE}.yml"),
+        # One it cannot show: the OS sandbox that `bsi hooks install` writes keeps claims/ read-only.
+        bash(f"python3 -c \"open('claims/{SATELLITE}.yml', 'a').write('status: closed')\""),
+        Text("Noted."),
+    ]
 
-    run = run_claude(e2e_brain, "Add the pagination note.", script, env={"BSI_SESSION": SATELLITE})
+    run = run_claude(e2e_brain, "Add the pagination note, then mark your claim closed.", script,
+                     env={"BSI_SESSION": SATELLITE})
 
     assert run.code == 0, run.transcript()
     appended = run.api.result_of(0)
     assert not appended.get("is_error"), appended
     assert target.read_text() == before + "# paginate\n"
-
-
-#: Two spellings of a write into a protocol file from the agent's shell: one the command line shows
-#: (a redirection, for the hook to read) and one it cannot (an interpreter, for the OS sandbox to stop).
-PROTOCOL_WRITES = {
-    "redirect": f"echo 'status: closed' >> claims/{SATELLITE}.yml",
-    "interpreter": f"python3 -c \"open('claims/{SATELLITE}.yml', 'a').write('status: closed')\"",
-}
-
-
-@pytest.mark.parametrize("spelling", sorted(PROTOCOL_WRITES))
-def test_a_shell_write_into_a_protocol_file_fails(
-        e2e_brain: Path, run_claude: Callable[..., Session], spelling: str) -> None:
-    claim = e2e_brain / "claims" / f"{SATELLITE}.yml"
-    before = claim.read_bytes()
-    script = [bash(PROTOCOL_WRITES[spelling]), Text("Left it alone.")]
-
-    run = run_claude(e2e_brain, "Mark your claim closed.", script, env={"BSI_SESSION": SATELLITE})
-
-    assert run.code == 0, run.transcript()
-    refused = run.api.result_of(0)
-    assert refused.get("is_error") is True, refused
-    assert claim.read_bytes() == before
+    redirected = run.api.result_of(1)
+    assert redirected.get("is_error") is True, redirected
+    fenced = run.api.result_of(2)
+    assert fenced.get("is_error") is True and "Read-only file system" in result_text(fenced), fenced
+    assert claim.read_bytes() == claim_before
 
 
 def test_a_paused_satellites_shell_append_is_refused(
