@@ -52,7 +52,7 @@ def claude_bin() -> str:
 @pytest.fixture(scope="session")
 def _e2e_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("e2e") / "brain"
-    env = clean_env(identity=IDENTITY, PATH=os.pathsep.join([VENV_BIN, os.environ.get("PATH", "")]))
+    env = clean_env(drop=AGENT_MARKERS, identity=IDENTITY, PATH=os.pathsep.join([VENV_BIN, os.environ.get("PATH", "")]))
     ok(run_bsi("demo", str(root), cwd=root.parent, env=env))
     ok(run_bsi("hooks", "install", brain=root, env=env))
     ok(run_bsi("mcp", "install", brain=root, env=env))
