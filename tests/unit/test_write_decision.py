@@ -133,3 +133,25 @@ def test_a_shell_write_meets_the_whole_preflight(brain: Brain) -> None:
     session = WriteSession(claims=(sess,), cwd=str(brain.root))
     decision = brain.decide_write(ShellCommand("echo x > src/locked.py"), session)
     assert (decision.allowed, decision.code) == (False, 2) and holder in decision.reason
+
+
+def test_the_hook_index_expires_a_claim_when_the_core_does(brain: Brain) -> None:
+    from brain_tui.core import hook_index
+    from brain_tui.core.model import BLOCKING_STATUSES
+
+    capped = open_claim(brain, "a/")
+    blind = open_claim(brain, "b/")
+    path = brain.root / "claims" / f"{capped}.yml"  # a hand edit past the 8 h cap
+    text = path.read_text(encoding="utf-8")
+    expires = next(line for line in text.splitlines() if line.startswith("expires_at:"))
+    path.write_text(text.replace(expires, 'expires_at: "2026-11-29T21:00:00+00:00"'), encoding="utf-8")
+    path = brain.root / "claims" / f"{blind}.yml"  # no readable opening time
+    text = path.read_text(encoding="utf-8")
+    opened = next(line for line in text.splitlines() if line.startswith("opened_at:"))
+    path.write_text(text.replace(opened + "\n", ""), encoding="utf-8")
+    later = Brain(brain.root, clock=lambda: T0 + timedelta(hours=9), commit=False, instance="t@test")
+    index = hook_index.build(later.root, later.snapshot(only_statuses=BLOCKING_STATUSES), later.config)
+    now = later.now().timestamp()
+    for sess, rel in ((capped, "a/x.md"), (blind, "b/x.md")):
+        assert not later.decide_write(rel, WriteSession(claims=(sess,))).allowed, sess
+        assert not hook_index.claim_can_act(index, sess, now) and not hook_index.may_write(index, sess, rel, now)
