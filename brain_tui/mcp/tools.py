@@ -15,11 +15,11 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from brain_tui.core import agents
-from brain_tui.core.brain import Brain
 from brain_tui.core.errors import BsiError, InvalidData, NotFound
 
 if TYPE_CHECKING:
     from brain_tui.core.authority import Actor
+    from brain_tui.core.brain import Brain
 
 #: What kind of refusal each exit code is, and whether trying again later may succeed.
 KINDS: dict[int, tuple[str, bool]] = {
@@ -76,12 +76,24 @@ class Session:
                  environ: Mapping[str, str] | None = None, client: str | None = None) -> None:
         from brain_tui.core.agent_process import agent_process
 
-        self.brain = Brain(root, now=now)
+        self.root = os.fspath(root)
+        self._now = now
+        self._brain: Brain | None = None
         self.environ = dict(os.environ if environ is None else environ)
         #: claims opened through this server, newest last (an agent without an ID still finds its own).
         self.opened: list[str] = []
         #: the agent process of the client that started this server (``PID:START``, "" when unknown).
         self.client = agent_process() if client is None else client
+
+    @property
+    def brain(self) -> Brain:
+        """The facade, opened at the first tool call (the server answers `initialize` and `tools/list` without
+        the core)."""
+        if self._brain is None:
+            from brain_tui.core.brain import Brain
+
+            self._brain = Brain(self.root, now=self._now)
+        return self._brain
 
     @property
     def agent_session(self) -> str | None:
@@ -281,20 +293,13 @@ def signal_list(s: Session, pending: bool = False, to: str | None = None) -> dic
 
 
 def signal_ack(s: Session, sig_id: str) -> dict[str, Any]:
-    """`bsi signal ack --json`, acknowledged by the session's claim: only a signal to one of its claims (or to no
-    claim: `pilote`, an instance); another session's signals stay pending for it."""
-    from brain_tui.core.authority import require_owner
-
-    snapshot = s.brain.snapshot()
-    sig = next((x for x in snapshot.signals if x.sig_id == sig_id), None)
-    addressee = snapshot.claim(sig.to) if sig is not None else None
-    if addressee is not None:
-        require_owner(s.actor, addressee, snapshot, "acknowledge a signal to")
+    """`bsi signal ack --json`, acknowledged by the session's claim: only a signal to one of its own claims (the
+    core refuses another's, `NotYours`); another session's signals stay pending for it."""
     try:
         by = s.own(None)
     except NotFound:
         by = s.brain.instance
-    changed = s.brain.signals.ack(sig_id, by=by)
+    changed = s.brain.signals.ack(sig_id, by=by, actor=s.actor)
     return {"sig_id": sig_id, "state": "delivered" if changed else "unchanged"}
 
 

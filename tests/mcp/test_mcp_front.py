@@ -99,3 +99,11 @@ def test_no_brain_is_the_clis_one_line_and_66(tmp_path: Path) -> None:
     done = subprocess.run(bsi_command("mcp", brain=tmp_path / "none"), input="", capture_output=True, text=True,
                           env=clean_env(), check=False)
     assert done.returncode == 66 and done.stdout == "" and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_the_server_is_built_without_the_core(brain: Path) -> None:
+    code = ("import sys; from brain_tui.mcp.server import build_server; from brain_tui.mcp.tools import Session; "
+            f"build_server(Session({str(brain)!r}, client='')); "
+            "print('brain_tui.core.brain' in sys.modules, 'brain_tui.core.store' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=clean_env(), check=True)
+    assert done.stdout.split() == ["False", "False"]
