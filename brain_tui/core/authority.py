@@ -177,15 +177,24 @@ def acting_in(root: str | os.PathLike[str], actor: Actor | None = None) -> Actor
     return acting.with_claims(*bound) if bound else acting
 
 
-def sender_for(actor: Actor, instance: str) -> str:
-    """Who a signal is from when no sender is given: a human's instance; an agent's only claim.
+def sender_for(actor: Actor, instance: str, snapshot: BrainSnapshot | None = None) -> str:
+    """Who a signal is from when no sender is given: a human's instance; an agent's only live claim.
 
-    An agent with no claim, or several, gets the instance, which the send then refuses
-    (asking for `--from`).
+    Args:
+        actor: the effective actor.
+        instance: this machine's instance (a human's default sender).
+        snapshot: the claims to tell live ones by (None: every claim the actor names counts).
+
+    Returns:
+        The sender. An agent with no live claim, or several, gets the instance, which the send
+        then refuses (asking for `--from`).
     """
-    if actor.is_agent and len(actor.claims) == 1:
-        return next(iter(actor.claims))
-    return instance
+    if not actor.is_agent:
+        return instance
+    mine = sorted(actor.claims)
+    if snapshot is not None:
+        mine = [sess_id for sess_id in mine if (claim := snapshot.claim(sess_id)) is not None and not claim.is_terminal]
+    return mine[0] if len(mine) == 1 else instance
 
 
 def check_owner(snapshot: BrainSnapshot, actor: Actor, sess_id: str, verb: str, tree: bool = False) -> None:
@@ -270,10 +279,19 @@ def _claims_text(actor: Actor) -> str:
     sessions = sorted(actor.agent_sessions)
     if not mine and not sessions:
         return "it holds no claim: open one with `bsi claim open` from this session"
-    shown = ", ".join(mine) if mine else "none named"
+    shown = claims_list(actor)
     if sessions:
         shown += f"; agent session {', '.join(sessions)}"
     return f"its claims: {shown}"
+
+
+def claims_list(actor: Actor, room: int = 5) -> str:
+    """The claims `actor` names, for a message: at most `room` of them (newest IDs last), or ``none named``."""
+    mine = sorted(actor.claims)
+    if not mine:
+        return "none named"
+    shown = ", ".join(mine[-room:])
+    return f"{shown} and {len(mine) - room} more" if len(mine) > room else shown
 
 
 def require_owner(actor: Actor, claim: Claim, snapshot: BrainSnapshot, verb: str) -> None:

@@ -10,7 +10,7 @@ import re
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
-from brain_tui.core.authority import holder_text, owns, require_owner
+from brain_tui.core.authority import claims_list, holder_text, owns, require_owner
 from brain_tui.core.changes import ChangeSet
 from brain_tui.core.errors import InvalidData, NotFound, NotYours, ProductOnly
 from brain_tui.core.ids import SIGNAL_ID_RE, valid_session_id
@@ -49,9 +49,8 @@ def check_agent_send(snapshot: BrainSnapshot, actor: Actor, sender: str, sig_typ
                           {"type": kind})
     name = sender.strip()
     if not valid_session_id(name):
-        mine = ", ".join(sorted(actor.claims)) or "none"
         raise NotYours(f"an agent sends signals only from its own claim, not as {name[:80]!r}: "
-                       f"--from ID (its claims: {mine})", {"sender": name[:200]})
+                       f"--from ID (its claims: {claims_list(actor)})", {"sender": name[:200]})
     claim = snapshot.claim(name)
     if claim is None:
         raise NotFound(f"sender claim {name} not found")
@@ -107,9 +106,8 @@ def check_agent_ack(snapshot: BrainSnapshot, actor: Actor, sig_id: str) -> None:
     if dest is not None and owns(actor, dest, snapshot):
         return
     held = f", held by {holder_text(dest)}" if dest is not None else ""
-    mine = ", ".join(sorted(actor.claims)) or "none named"
     raise NotYours(f"cannot acknowledge {sig_id}: it is addressed to {sig.to}{held}; this agent acknowledges only "
-                   f"signals to its own claims (its claims: {mine})", {"sig_id": sig_id, "to": sig.to})
+                   f"signals to its own claims (its claims: {claims_list(actor)})", {"sig_id": sig_id, "to": sig.to})
 
 
 def require_signal(snapshot: BrainSnapshot, sig_id: str) -> Signal:

@@ -135,6 +135,8 @@ def test_an_agent_ancestor_refuses_without_any_marker(brain: Path, gated: tuple[
 
 # -- product-only signals, ownership, delegation -----------------------------------------------------------
 def test_an_agent_cannot_fake_a_gate_signal(brain: Path) -> None:
+    done = opened(brain, "--scope", "old/", "--satellite-type", "search", env=agent_env())
+    ok(run_bsi("claim", "close", done, "--status", "ok", brain=brain, env=agent_env()))
     mine = opened(brain, "--scope", "a/", env=agent_env())
     run = run_bsi("signal", "send", "--to", "human:ada", "--type", "HUMAN_GATE", "approve me", brain=brain,
                   env=agent_env())
