@@ -28,6 +28,7 @@ import fcntl
 import json
 import os
 import shutil
+import time
 from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -36,7 +37,7 @@ from typing import Any
 
 from brain_tui.core import gitops
 from brain_tui.core.layout import LOCK_FILE, STATE_DIR
-from brain_tui.core.yamlio import atomic_write_text, fsync_dir
+from brain_tui.core.yamlio import atomic_write_text, fsync_dir, sweep_temp_files
 
 __all__ = ["JOURNAL_DIR", "Journal", "begin", "follow_head", "moving", "pending", "recover", "recover_if_idle"]
 
@@ -203,6 +204,23 @@ def _load(root: Path) -> Journal | None:
         return None
 
 
+def _wait_for_orphans(root: Path, limit_s: float = 10.0) -> None:
+    """Let a git command the killed process started finish first (it outlives its caller).
+
+    Deciding while an orphaned `git add` or `git commit` still runs would race
+    it: its commit could land after the roll-back. Waits while the repository's
+    index is locked or a git process works in it, at most `limit_s`.
+    """
+    gdir = gitops.git_dir(root)
+    if gdir is None:
+        return
+    deadline = time.monotonic() + limit_s
+    while time.monotonic() < deadline:
+        if not (gdir / "index.lock").exists() and not gitops.git_process_running(root):
+            return
+        time.sleep(0.05)
+
+
 def recover(root: Path) -> str | None:
     """Settle what a killed write left (call with the brain lock held).
 
@@ -212,10 +230,13 @@ def recover(root: Path) -> str | None:
     """
     if not pending(root):
         return None
+    _wait_for_orphans(root)
     entry = _load(root)
     if entry is None:  # a manifest cut short can only be one never acted on: atomic writes
         shutil.rmtree(_folder(root), ignore_errors=True)
         return None
+    # The temp files a killed atomic write left beside its targets (no live writer: the lock is held).
+    sweep_temp_files(sorted({(root / rel).parent for rel in entry.backups}))
     if entry.kind == "move":
         follow_head(root, list(entry.backups))
         entry.finish()
