@@ -79,6 +79,8 @@ class Journal:
     head: str | None = None
     message: str = ""
     backups: dict[str, str | None] = field(default_factory=dict)
+    #: The git index entry ("mode sha") of each path before the write; a path absent there is not listed.
+    staged: dict[str, str] = field(default_factory=dict)
 
     @property
     def folder(self) -> Path:
@@ -87,7 +89,7 @@ class Journal:
 
     def _save(self) -> None:
         doc = {"kind": self.kind, "git": self.git, "head": self.head, "message": self.message,
-               "paths": self.backups}
+               "paths": self.backups, "staged": self.staged}
         atomic_write_text(self.folder / MANIFEST, json.dumps(doc, sort_keys=True) + "\n")
 
     def cover(self, rels: Collection[str]) -> None:
@@ -116,7 +118,7 @@ class Journal:
                 os.replace(saved, target)
                 fsync_dir(target.parent)
         if self.git and self.backups:
-            unstage(self.root, list(self.backups))
+            restage(self.root, self.backups, self.staged)
         self.finish()
 
     def landed(self) -> bool:
@@ -133,11 +135,33 @@ class Journal:
         return body.strip() == self.message.strip()
 
 
-def unstage(root: Path, rels: list[str]) -> None:
-    """Make the git index hold HEAD's version of `rels` again (what `git add` staged is taken back)."""
-    proc = gitops.run_git(root, "reset", "--quiet", "--", *rels, check=False)
-    if proc.returncode != 0:  # no commit yet: nothing to reset to
-        gitops.run_git(root, "rm", "--cached", "--quiet", "--ignore-unmatch", "--", *rels, check=False)
+def index_entries(root: Path, rels: Collection[str]) -> dict[str, str]:
+    """The git index entry ("mode sha") of each of `rels` that the index holds (brain-relative paths)."""
+    if not rels:
+        return {}
+    proc = gitops.run_git(root, "ls-files", "-s", "-z", "--", *rels, check=False)  # paths as given: cwd-relative
+    found: dict[str, str] = {}
+    for entry in proc.stdout.split("\0"):
+        meta, _, path = entry.partition("\t")
+        parts = meta.split()
+        if path and len(parts) == 3 and parts[2] == "0":
+            found[path] = f"{parts[0]} {parts[1]}"
+    return found
+
+
+def restage(root: Path, rels: Collection[str], staged: dict[str, str]) -> None:
+    """Put the git index entries of `rels` back as `index_entries` found them (what `git add` staged is undone).
+
+    Works without a readable HEAD (a broken branch ref): the entries are set directly.
+    """
+    prefix = gitops.top_prefix(root)  # `--index-info` paths are relative to the repository's top
+    top = gitops.toplevel(root)
+    if staged:
+        info = "".join(f"{staged[rel]}\t{prefix}{rel}\n" for rel in rels if rel in staged)
+        gitops.run_git(top, "update-index", "--index-info", input_text=info, check=False)
+    gone = [prefix + rel for rel in rels if rel not in staged]
+    if gone:
+        gitops.run_git(top, "update-index", "--force-remove", "--", *gone, check=False)
 
 
 def follow_head(root: Path, rels: Collection[str]) -> None:
@@ -175,6 +199,8 @@ def begin(root: Path, rels: Collection[str], message: str, git: bool) -> Journal
                 entry.backups[rel] = name
             else:
                 entry.backups[rel] = None
+        if git:
+            entry.staged = index_entries(root, list(entry.backups))
         fsync_dir(folder)
         entry._save()
     except BaseException:
@@ -197,9 +223,11 @@ def _load(root: Path) -> Journal | None:
     try:
         doc: dict[str, Any] = json.loads((_folder(root) / MANIFEST).read_text(encoding="utf-8"))
         paths = doc["paths"]
+        staged = doc.get("staged") or {}
         return Journal(root=root, kind=str(doc["kind"]), git=bool(doc["git"]), head=doc.get("head"),
                        message=str(doc.get("message", "")),
-                       backups={str(k): (str(v) if v is not None else None) for k, v in paths.items()})
+                       backups={str(k): (str(v) if v is not None else None) for k, v in paths.items()},
+                       staged={str(k): str(v) for k, v in staged.items()})
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
 
@@ -242,8 +270,6 @@ def recover(root: Path) -> str | None:
         entry.finish()
         return "followed"
     if entry.landed():
-        if entry.backups:
-            unstage(root, list(entry.backups))
         entry.finish()
         return "kept"
     entry.roll_back()

@@ -144,3 +144,14 @@ def test_a_humans_release_beats_the_owners_renew(tmp_path: Path) -> None:
     ok(run_bsi("--sync", "sync", brain=a, now=late, env=env_a))
     held = [c for c in remote_claims(remote, tmp_path) if c["sess_id"] == sess]
     assert held[0]["status"] == "released"
+
+
+def test_broken_branch_ref_leaves_no_phantom_claim_and_the_index_as_it_was(tmp_path: Path) -> None:
+    _remote, (a,) = make_remote(tmp_path, 1)
+    env = racer_env("racer0")
+    staged = git(a, "ls-files", "-s", env=env)
+    (a / ".git" / "refs" / "heads" / "main").write_text("junk\n", encoding="utf-8")
+    failed = run_bsi("claim", "open", "--scope", "other/", brain=a, now=T0, env=env)
+    assert failed.code in (23, 25), failed
+    assert not list((a / "claims").glob("*.yml")), "a failed write left a claim file"
+    assert git(a, "ls-files", "-s", env=env) == staged, "the git index was changed by a failed write"
