@@ -39,7 +39,8 @@ from brain_tui.core import gitops
 from brain_tui.core.layout import LOCK_FILE, STATE_DIR
 from brain_tui.core.yamlio import atomic_write_text, fsync_dir, sweep_temp_files
 
-__all__ = ["JOURNAL_DIR", "Journal", "begin", "follow_head", "moving", "pending", "recover", "recover_if_idle"]
+__all__ = ["JOURNAL_DIR", "Journal", "begin", "follow_head", "index_entries", "moving", "pending", "recover",
+           "recover_if_idle", "restage", "wait_for_orphans"]
 
 JOURNAL_DIR = "journal"
 MANIFEST = "manifest.json"
@@ -232,7 +233,7 @@ def _load(root: Path) -> Journal | None:
         return None
 
 
-def _wait_for_orphans(root: Path, limit_s: float = 10.0) -> None:
+def wait_for_orphans(root: Path, limit_s: float = 10.0) -> None:
     """Let a git command the killed process started finish first (it outlives its caller).
 
     Deciding while an orphaned `git add` or `git commit` still runs would race
@@ -258,7 +259,7 @@ def recover(root: Path) -> str | None:
     """
     if not pending(root):
         return None
-    _wait_for_orphans(root)
+    wait_for_orphans(root)
     entry = _load(root)
     if entry is None:  # a manifest cut short can only be one never acted on: atomic writes
         shutil.rmtree(_folder(root), ignore_errors=True)

@@ -198,6 +198,7 @@ def recover(root: Path) -> None:
     mark = _mark(root)
     if not mark.exists():
         return
+    journal.wait_for_orphans(root)  # the killed bsi's rebase may still be running: let it end first
     busy = gitops.operation_in_progress(root)
     if busy is not None and busy[0] == "a rebase":
         gitops.run_git(root, "rebase", "--abort", check=False)
