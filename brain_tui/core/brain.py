@@ -26,7 +26,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from brain_tui.core import claims, conflicts, facade, gitops, index_file, remote, remote_state, signals, watchdog
-from brain_tui.core import journal as write_journal
 from brain_tui.core import launch as launching
 from brain_tui.core import preflight as preflight_rules
 from brain_tui.core import tmux as tmux_launcher
@@ -38,6 +37,8 @@ from brain_tui.core.clock import Clock, make_clock, zone_from_name
 from brain_tui.core.config import BrainConfig, load_config
 from brain_tui.core.conflicts import Conflict
 from brain_tui.core.errors import BsiError, InvalidData
+from brain_tui.core.journal import recover as recover_writes
+from brain_tui.core.journal import recover_if_idle, writing
 from brain_tui.core.layout import DATA_DIRS, INDEX_FILE, LOCK_FILE, STATE_DIR, find_root
 from brain_tui.core.live import LiveSession, live_sessions
 from brain_tui.core.locks import lock_file_path
@@ -149,7 +150,7 @@ class Brain:
             only_statuses: keep only claims with these statuses (see `BrainStore.snapshot`); None: all.
         """
         if not self._lock_depth:
-            write_journal.recover_if_idle(self.root)  # a write a kill cut short is settled first (SPEC 22)
+            recover_if_idle(self.root)  # a write a kill cut short is settled first (SPEC 22)
         return self.store.snapshot(self.now(), only_statuses=only_statuses)
 
     def pull(self) -> SyncReport:
@@ -221,7 +222,7 @@ class Brain:
         self.refuse_broken_config()
         with self.locked():
             remote.recover(self.root)
-            write_journal.recover(self.root)
+            recover_writes(self.root)
             gitops.refuse_mid_operation(self.root)
             sweep_temp_files([self.root / d for d in DATA_DIRS] + [self.root])
             cs = ChangeSet(self.store.snapshot(self.now()))
@@ -239,18 +240,13 @@ class Brain:
         applied, rendered = Applied(), cs.render()
         cs.message = cs.message or "bsi: update"
         git = self.commit_enabled and self.is_git()
-        entry = write_journal.begin(self.root, [*rendered, INDEX_FILE], cs.message, git)
-        try:
+        with writing(self.root, [*rendered, INDEX_FILE], cs.message, git) as entry:
             self._write_files(rendered, applied)
             entry.cover(applied.paths)
             if git and applied.paths:
                 applied.commit = gitops.commit_paths(self.root, applied.paths, cs.message, self.now())
             elif self.commit_enabled and applied.paths:
                 applied.warnings.append(f"{self.root} is not a git repository: change not committed")
-        except BaseException:
-            entry.roll_back()
-            raise
-        entry.finish()
         return applied
 
     def _write_files(self, rendered: dict[str, str | None], applied: Applied) -> None:

@@ -40,7 +40,7 @@ from brain_tui.core.layout import LOCK_FILE, STATE_DIR
 from brain_tui.core.yamlio import atomic_write_text, fsync_dir, sweep_temp_files
 
 __all__ = ["JOURNAL_DIR", "Journal", "begin", "follow_head", "index_entries", "moving", "pending", "recover",
-           "recover_if_idle", "restage", "wait_for_orphans"]
+           "recover_if_idle", "restage", "wait_for_orphans", "writing"]
 
 JOURNAL_DIR = "journal"
 MANIFEST = "manifest.json"
@@ -208,6 +208,18 @@ def begin(root: Path, rels: Collection[str], message: str, git: bool) -> Journal
         shutil.rmtree(folder, ignore_errors=True)
         raise
     return entry
+
+
+@contextmanager
+def writing(root: Path, rels: Collection[str], message: str, git: bool) -> Iterator[Journal]:
+    """`begin` a write; roll it back on any error (re-raised), finish it when the block ends."""
+    entry = begin(root, rels, message, git)
+    try:
+        yield entry
+    except BaseException:
+        entry.roll_back()
+        raise
+    entry.finish()
 
 
 @contextmanager
