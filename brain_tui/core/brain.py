@@ -37,8 +37,7 @@ from brain_tui.core.clock import Clock, make_clock, zone_from_name
 from brain_tui.core.config import BrainConfig, load_config
 from brain_tui.core.conflicts import Conflict
 from brain_tui.core.errors import BsiError, InvalidData
-from brain_tui.core.journal import recover as recover_writes
-from brain_tui.core.journal import recover_if_idle, writing
+from brain_tui.core.journal import recover_if_idle, recover_writes, writing
 from brain_tui.core.layout import DATA_DIRS, INDEX_FILE, LOCK_FILE, STATE_DIR, find_root
 from brain_tui.core.live import LiveSession, live_sessions
 from brain_tui.core.locks import lock_file_path

@@ -40,7 +40,7 @@ from brain_tui.core.layout import LOCK_FILE, STATE_DIR
 from brain_tui.core.yamlio import atomic_write_text, fsync_dir, sweep_temp_files
 
 __all__ = ["JOURNAL_DIR", "Journal", "begin", "follow_head", "index_entries", "moving", "pending", "recover",
-           "recover_if_idle", "restage", "wait_for_orphans", "writing"]
+           "recover_if_idle", "recover_writes", "restage", "wait_for_orphans", "writing"]
 
 JOURNAL_DIR = "journal"
 MANIFEST = "manifest.json"
@@ -287,6 +287,10 @@ def recover(root: Path) -> str | None:
         return "kept"
     entry.roll_back()
     return "rolled back"
+
+
+#: `recover` under the name the facade imports it by (next to `remote.recover`).
+recover_writes = recover
 
 
 def recover_if_idle(root: Path) -> str | None:
