@@ -50,6 +50,7 @@ from brain_tui.core.clock import Clock, make_clock, zone_from_name
 from brain_tui.core.config import BrainConfig, load_config
 from brain_tui.core.conflicts import Conflict
 from brain_tui.core.errors import BsiError, InvalidData
+from brain_tui.core.journal import recover_if_idle, recover_writes, writing
 from brain_tui.core.layout import DATA_DIRS, INDEX_FILE, LOCK_FILE, STATE_DIR, find_root
 from brain_tui.core.live import LiveSession, live_sessions
 from brain_tui.core.model import BLOCKING_STATUSES, BrainSnapshot
@@ -59,7 +60,7 @@ from brain_tui.core.reconcile import SyncReport
 from brain_tui.core.scope import ScopeEntry
 from brain_tui.core.store import BrainStore
 from brain_tui.core.watchdog import WatchdogReport
-from brain_tui.core.yamlio import atomic_write_text, restore_texts, sweep_temp_files, texts_before
+from brain_tui.core.yamlio import atomic_write_text, sweep_temp_files
 
 if TYPE_CHECKING:
     from brain_tui.core.agents import Liveness
@@ -160,6 +161,8 @@ class Brain:
         Args:
             only_statuses: keep only claims with these statuses (see `BrainStore.snapshot`); None: all.
         """
+        if not self._lock_depth:
+            recover_if_idle(self.root)  # a write a kill cut short is settled first (SPEC 22)
         return self.store.snapshot(self.now(), only_statuses=only_statuses)
 
     def pull(self) -> SyncReport:
@@ -231,6 +234,7 @@ class Brain:
         self.refuse_broken_config()
         with self.locked():
             remote.recover(self.root)
+            recover_writes(self.root)
             gitops.refuse_mid_operation(self.root)
             sweep_temp_files([self.root / d for d in DATA_DIRS] + [self.root])
             cs = ChangeSet(self.store.snapshot(self.now()))
@@ -244,16 +248,20 @@ class Brain:
             return result
 
     def _apply(self, cs: ChangeSet) -> Applied:
-        applied = Applied()
-        rendered = cs.render()
-        before = texts_before(self.root, [*rendered, INDEX_FILE])
-        try:
-            return self._write_and_commit(cs, rendered, applied)
-        except gitops.CommitFailed:
-            restore_texts(self.root, before)
-            raise
+        """Write, index, commit: all or nothing (SPEC 22); a failure puts every file back (`core.journal`)."""
+        applied, rendered = Applied(), cs.render()
+        cs.message = cs.message or "bsi: update"
+        git = self.commit_enabled and self.is_git()
+        with writing(self.root, [*rendered, INDEX_FILE], cs.message, git) as entry:
+            self._write_files(rendered, applied)
+            entry.cover(applied.paths)
+            if git and applied.paths:
+                applied.commit = gitops.commit_paths(self.root, applied.paths, cs.message, self.now())
+            elif self.commit_enabled and applied.paths:
+                applied.warnings.append(f"{self.root} is not a git repository: change not committed")
+        return applied
 
-    def _write_and_commit(self, cs: ChangeSet, rendered: dict[str, str | None], applied: Applied) -> Applied:
+    def _write_files(self, rendered: dict[str, str | None], applied: Applied) -> None:
         for rel, text in rendered.items():
             target = self.root / rel
             if text is None:
@@ -265,14 +273,6 @@ class Brain:
                 applied.paths.append(rel)
         applied.imported_signals, index_paths = self._refresh_index()
         applied.paths.extend(index_paths)
-        if not cs.message:
-            cs.message = "bsi: update"
-        if self.commit_enabled and applied.paths:
-            if self.is_git():
-                applied.commit = gitops.commit_paths(self.root, applied.paths, cs.message, self.now())
-            else:
-                applied.warnings.append(f"{self.root} is not a git repository: change not committed")
-        return applied
 
     def _refresh_index(self) -> tuple[list[str], list[str]]:
         """Import legacy signal rows once, then regenerate the generated block of BRAIN-INDEX.md."""

@@ -183,11 +183,11 @@ def brain_relative(path: str, prefix: str) -> str:
     return os.path.relpath(path, prefix.rstrip("/"))
 
 
-def _git_process_running(root: Path) -> bool:
+def git_process_running(root: str | Path) -> bool:
     """True when a git process works in this repository now (its cwd is inside it)."""
     import psutil
 
-    top = str(root.resolve())
+    top = str(Path(root).resolve())
     for proc in psutil.process_iter(["name", "cwd"]):
         try:
             if proc.info["name"] == "git" and proc.info["cwd"] and str(proc.info["cwd"]).startswith(top):
@@ -212,7 +212,7 @@ def _clear_stale_index_lock(root: str | Path) -> bool:
         if not lock.exists():
             return True
         time.sleep(0.1)
-    if _git_process_running(base):
+    if git_process_running(base):
         raise GitError(f"git is busy in {base} ({lock} exists); wait for it to finish, or if no git command "
                        f"is running: rm {lock}")
     lock.unlink(missing_ok=True)

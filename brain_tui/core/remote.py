@@ -15,7 +15,8 @@ A rejected push undoes the local commit (only the paths it wrote) and repeats
 the cycle after a jittered backoff, at most `MAX_TRIES` times (then exit 75).
 A push the server refuses for good (a hook, a protected branch) is reported at
 once with the server's message (exit 24). BRAIN-INDEX.md is never merged as
-text: a local merge driver keeps either side and the index is regenerated.
+text (the index is regenerated) and protocol records are settled by the
+protocol's rules (`core.settle`), never left for a hand merge.
 
 The sync state file (`.brain/sync.json`) is `remote_state`; reading and
 rewriting the local pending commits is `remote_history`.
@@ -30,21 +31,20 @@ import time
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from brain_tui.core import gitops
+from brain_tui.core import gitops, journal, settle
 from brain_tui.core.errors import Contended, RemoteUnreachable, UsageError
 from brain_tui.core.gitops import FastForwardFailed, GitTimeout, PushDeclined, RebaseConflict
 from brain_tui.core.remote_state import STATE_DIR, read_state, record
-from brain_tui.core.yamlio import atomic_write_text
 
 T = TypeVar("T")
 
 MAX_TRIES = 8
 REMOTE = "origin"
 INDEX_FILE = "BRAIN-INDEX.md"
-INDEX_DRIVER = "bsi-index"
 #: Present while bsi itself rebases: a rebase found with it was left by a killed bsi (ours to abort).
 REBASE_MARK = "rebasing"
 #: Seconds a fetch or push may take before the remote counts as unreachable (exit 69).
@@ -123,6 +123,10 @@ class PushRejected(Exception):
     """The remote moved between our fetch and our push (retry the cycle)."""
 
 
+class PushUnanswered(RemoteUnreachable):
+    """The push ran past the time limit: it may have landed on the remote all the same (exit 69)."""
+
+
 def _unreachable(text: str) -> bool:
     low = text.lower()
     return any(hint in low for hint in _UNREACHABLE_HINTS)
@@ -181,23 +185,6 @@ def counts(root: Path, branch: str) -> tuple[int, int]:
     return (int(parts[0]), int(parts[1])) if len(parts) == 2 else (0, 0)
 
 
-def ensure_index_driver(root: Path) -> None:
-    """Never merge BRAIN-INDEX.md as text: a local driver keeps one side; the facade regenerates it."""
-    gitops.run_git(root, "config", f"merge.{INDEX_DRIVER}.name", "BRAIN-INDEX.md is regenerated, never merged")
-    gitops.run_git(root, "config", f"merge.{INDEX_DRIVER}.driver", "true")
-    gdir = gitops.git_dir(root)
-    if gdir is None:
-        return
-    info = gdir / "info" / "attributes"
-    line = f"{INDEX_FILE} merge={INDEX_DRIVER}"
-    pattern = f"{gitops.top_prefix(root)}{INDEX_FILE} merge={INDEX_DRIVER}"
-    existing = info.read_text(encoding="utf-8").splitlines() if info.exists() else []
-    wanted = [x for x in dict.fromkeys((line, pattern)) if x not in existing]
-    if wanted:
-        info.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_text(info, "\n".join([*existing, *wanted]) + "\n")
-
-
 def _mark(root: Path) -> Path:
     return root / STATE_DIR / REBASE_MARK
 
@@ -211,6 +198,7 @@ def recover(root: Path) -> None:
     mark = _mark(root)
     if not mark.exists():
         return
+    journal.wait_for_orphans(root)  # the killed bsi's rebase may still be running: let it end first
     busy = gitops.operation_in_progress(root)
     if busy is not None and busy[0] == "a rebase":
         gitops.run_git(root, "rebase", "--abort", check=False)
@@ -264,24 +252,26 @@ def integrate(root: Path, branch: str) -> bool:
     _regenerated_index_out_of_the_way(root)
     ident = gitops.identity_args(root)
     if ahead == 0:
-        proc = gitops.run_git(root, *ident, "merge", "--ff-only", "--autostash", "--quiet", upstream, check=False)
+        with journal.moving(root, changed_paths(root, "HEAD", upstream)):
+            proc = gitops.run_git(root, *ident, "merge", "--ff-only", "--autostash", "--quiet", upstream,
+                                  check=False)
         if proc.returncode != 0:
             raise FastForwardFailed(
                 f"cannot fast-forward to {upstream}: {_collision(proc.stderr)}; nothing was changed. "
                 "Commit, move or stash those files, then run `bsi sync`")
         return False
-    ensure_index_driver(root)
+    settle.ensure_drivers(root)
     mark = _mark(root)
     mark.parent.mkdir(exist_ok=True)
     mark.write_text(upstream + "\n", encoding="utf-8")
     try:
         proc = gitops.run_git(root, *ident, "rebase", "--autostash", "--quiet", upstream, check=False, timeout=120)
-        if proc.returncode != 0:
+        if proc.returncode != 0 and not settle.settle_rebase(root, ident):
             gitops.run_git(root, "rebase", "--abort", check=False)
             raise RebaseConflict(
                 f"rebase onto {upstream} stopped on a conflict ({_collision(proc.stdout + proc.stderr)}) and was "
-                "aborted; nothing was lost. Resolve by hand: `git pull --rebase`, fix the files, "
-                "then `bsi index` and `bsi sync`")
+                "aborted; nothing was lost. Those files are not protocol records (bsi settles those itself): "
+                "resolve them by hand (`git pull --rebase`, fix the files), then `bsi sync`")
     finally:
         mark.unlink(missing_ok=True)
     return True
@@ -297,16 +287,18 @@ def _collision(stderr: str) -> str:
     return gitops.reason(stderr, "git gave no reason")
 
 
+def changed_paths(root: Path, old: str, new: str) -> list[str]:
+    """Brain-relative paths that differ between two commits."""
+    proc = gitops.run_git(root, "diff", "--name-only", "-z", "--no-renames", "--relative", old, new, check=False)
+    return [p for p in proc.stdout.split("\0") if p]
+
+
 def undo(root: Path, head_before: str, paths: Sequence[str]) -> None:
-    """Take back one local commit, touching only the paths it wrote."""
-    gitops.run_git(root, "reset", "--soft", "--quiet", head_before)
-    for rel in paths:
-        in_old = gitops.run_git(root, "cat-file", "-e", f"{head_before}:./{rel}", check=False).returncode == 0
-        if in_old:
-            gitops.run_git(root, "checkout", head_before, "--", rel)
-        else:
-            gitops.run_git(root, "rm", "--cached", "--quiet", "--ignore-unmatch", "--", rel, check=False)
-            (root / rel).unlink(missing_ok=True)
+    """Take back one local commit, touching only the paths it wrote (a kill mid-way is settled by `journal`)."""
+    current = rev(root, "HEAD") or ""
+    with journal.moving(root, paths):
+        gitops.run_git(root, "update-ref", "-m", "bsi: take back an unpushed commit", "HEAD", head_before, current)
+        journal.follow_head(root, paths)
 
 
 def push(root: Path, branch: str) -> None:
@@ -322,7 +314,7 @@ def push(root: Path, branch: str) -> None:
         proc = gitops.run_git(root, "push", "--porcelain", REMOTE, f"HEAD:refs/heads/{branch}",
                               check=False, timeout=limit)
     except GitTimeout:
-        raise RemoteUnreachable(f"remote did not answer within {limit:.0f}s (push stopped)") from None
+        raise PushUnanswered(f"remote did not answer within {limit:.0f}s (push stopped)") from None
     if proc.returncode == 0:
         return
     text = proc.stdout + "\n" + proc.stderr
@@ -340,6 +332,22 @@ def push(root: Path, branch: str) -> None:
     if _unreachable(text):
         raise RemoteUnreachable(f"remote unreachable on push ({gitops.reason(text, 'push failed')})")
     raise PushDeclined(f"git push failed: {gitops.reason(proc.stderr or proc.stdout, 'no reason given')}")
+
+
+def landed(root: Path, branch: str) -> bool | None:
+    """After a push that did not answer in time: did HEAD land on the remote all the same?
+
+    Returns:
+        True (the remote's tip holds HEAD), False (it does not), None (the remote
+        still does not answer: it cannot be known).
+    """
+    try:
+        fetch(root, branch)
+    except RemoteUnreachable:
+        return None
+    proc = gitops.run_git(root, "merge-base", "--is-ancestor", "HEAD", f"refs/remotes/{REMOTE}/{branch}",
+                          check=False)
+    return proc.returncode == 0
 
 
 def status(root: Path, mode: str, fetch_interval_s: int) -> SyncStatus:
@@ -380,6 +388,7 @@ class Reconciler(Protocol):
 def _ready(root: Path) -> str:
     """Under the lock: clear what a killed bsi left, refuse during the user's git operation, the branch."""
     recover(root)
+    journal.recover(root)
     gitops.refuse_mid_operation(root)
     return branch_of(root)
 
@@ -416,6 +425,17 @@ def write_through(root: Path, lock: Lock, reconciler: Reconciler, attempt: Calla
                 last_error = str(exc)
                 if staged.committed and head_before:
                     undo(root, head_before, staged.paths)
+            except PushUnanswered as exc:
+                answer = landed(root, branch)  # a late answer is reconciled with the remote, never undone blindly
+                if answer:
+                    return
+                if answer is False:
+                    if staged.committed and head_before:
+                        undo(root, head_before, staged.paths)
+                    raise
+                record(root, datetime.now(UTC).isoformat(), pending=True)
+                raise RemoteUnreachable(f"{exc.message}; whether it landed is not known yet, so the change is "
+                                        "kept as a pending local commit and settled at the next `bsi sync`") from None
             except (RemoteUnreachable, PushDeclined):
                 if staged.committed and head_before:
                     undo(root, head_before, staged.paths)
@@ -445,6 +465,10 @@ def sync(root: Path, lock: Lock, reconciler: Reconciler, now: Callable[[], str])
             if ahead or not remote_has_branch:
                 try:
                     push(root, branch)
+                    pushed = True
+                except PushUnanswered:
+                    if not landed(root, branch):
+                        raise
                     pushed = True
                 except PushRejected:
                     _backoff(tries)

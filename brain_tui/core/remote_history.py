@@ -10,9 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
-from brain_tui.core import gitops
+from brain_tui.core import gitops, journal
 from brain_tui.core.remote import REMOTE, rev
-from brain_tui.core.yamlio import atomic_write_text
 
 __all__ = ["file_at", "iter_local_commits", "local_added_claims", "remote_file", "rewrite_local"]
 
@@ -93,14 +92,7 @@ def rewrite_local(root: Path, branch: str, edit: Callable[[str, str], tuple[str,
                                     input_text=message(body.rstrip("\n")) + "\n").stdout.strip()
     finally:
         tmp_index.unlink(missing_ok=True)
-    gitops.run_git(root, "update-ref", "-m", "bsi: rename clashing claim IDs", "HEAD", parent)
-    for old, new in touched.items():
-        for rel in dict.fromkeys((old, new)):
-            text = file_at(root, "HEAD", rel)
-            target = root / rel
-            if text is None:
-                target.unlink(missing_ok=True)
-                gitops.run_git(root, "rm", "--cached", "--quiet", "--ignore-unmatch", "--", rel, check=False)
-            else:
-                atomic_write_text(target, text)
-                gitops.run_git(root, "reset", "--quiet", "HEAD", "--", rel, check=False)
+    paths = [rel for old, new in touched.items() for rel in dict.fromkeys((old, new))]
+    with journal.moving(root, paths):  # a kill between the ref and the files is settled at the next command
+        gitops.run_git(root, "update-ref", "-m", "bsi: rename clashing claim IDs", "HEAD", parent, commits[-1])
+        journal.follow_head(root, paths)
