@@ -165,12 +165,13 @@ def pre_tool_use(ctx: HookContext) -> Answer:
 
 
 def refuse(ctx: HookContext, reason: str) -> Answer:
-    """A denial: exit 2, the reason on stderr and the deny shape on stdout; a note under `BSI_HOOKS=warn`."""
+    """A denial: exit 2 (Gemini: 0, `wire.deny_exit`), the reason on stderr and the deny shape on stdout;
+    a note under `BSI_HOOKS=warn`."""
     reason = reason[:2000]
     if ctx.environ.get("BSI_HOOKS", "").strip().lower() == "warn":
         text = f"bsi: note (BSI_HOOKS=warn, not enforced): would deny: {reason}"
         return Answer(0, wire.dumps(wire.note(text)), text + "\n")
-    return Answer(2, wire.dumps(wire.deny(reason, ctx.agent)), f"bsi: {reason}\n")
+    return Answer(wire.deny_exit(ctx.agent), wire.dumps(wire.deny(reason, ctx.agent)), f"bsi: {reason}\n")
 
 
 # ---------------------------------------------------------------------------------------------

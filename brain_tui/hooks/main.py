@@ -220,7 +220,7 @@ def _busy(seen: dict[str, Any], env: dict[str, str], deadline_s: float) -> tuple
     reason += f". Check by hand: `bsi preflight check {bound[0]} FILE`"
     if env.get("BSI_HOOKS", "").strip().lower() == "warn":
         return 0, wire.dumps(wire.note(f"bsi: note (BSI_HOOKS=warn): {reason}")), f"bsi: note: {reason}\n"
-    return 2, wire.dumps(wire.deny(reason, ctx.agent)), f"bsi: {reason}\n"
+    return wire.deny_exit(ctx.agent), wire.dumps(wire.deny(reason, ctx.agent)), f"bsi: {reason}\n"
 
 
 def _run(argv: Sequence[str], stream: BinaryIO, env: dict[str, str],
@@ -305,4 +305,4 @@ def _failure(ctx: Any, exc: Exception) -> tuple[int, str, str]:
     reason = f"bsi hook pre-tool-use could not decide: {what}. Check by hand: `{check}`"
     if ctx.environ.get("BSI_HOOKS", "").strip().lower() == "warn":
         return 0, wire.dumps(wire.note(f"bsi: note (BSI_HOOKS=warn): {reason}")), f"bsi: note: {reason}\n"
-    return 2, wire.dumps(wire.deny(reason, ctx.agent)), f"bsi: {reason}\n"
+    return wire.deny_exit(ctx.agent), wire.dumps(wire.deny(reason, ctx.agent)), f"bsi: {reason}\n"

@@ -179,6 +179,15 @@ def dumps(doc: dict[str, Any]) -> str:
     return json.dumps(doc, ensure_ascii=False, separators=(", ", ": ")) + "\n"
 
 
+def deny_exit(agent: str) -> int:
+    """The exit code of a denial: 2 (Claude Code, Codex), 0 for Gemini CLI.
+
+    Gemini CLI logs an exit 2 as a failed hook; its documented structured path is exit 0 with
+    ``{"decision": "deny", "reason": …}`` on stdout, which blocks the tool all the same.
+    """
+    return 0 if agent == "gemini" else 2
+
+
 def deny(reason: str, agent: str = "claude") -> dict[str, Any]:
     """A `pre-tool-use` denial. Never an `allow`: that would override the user's own permission rules."""
     if agent == "gemini":
