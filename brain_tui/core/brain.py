@@ -86,6 +86,22 @@ class Applied:
     warnings: list[str] = field(default_factory=list)
 
 
+
+def _put_back_whole(root: Path, before: Mapping[str, bytes | None]) -> None:
+    """Best effort after a refused write: each changed file back as it was, whole or not at all (atomic)."""
+    import contextlib
+
+    for rel, data in before.items():
+        target = root / rel
+        with contextlib.suppress(OSError, UnicodeDecodeError):
+            current = target.read_bytes() if target.exists() else None
+            if current == data:
+                continue
+            if data is None:
+                target.unlink()
+            else:
+                atomic_write_text(target, data.decode("utf-8"))
+
 class Brain:
     """A brain folder with its clock, configuration, store and write lock.
 
@@ -238,6 +254,9 @@ class Brain:
             return self._write_and_commit(cs, rendered, applied)
         except gitops.CommitFailed:
             restore_texts(self.root, before)
+            raise
+        except OSError:  # a full disk or a read-only file midway: put back what was already written
+            _put_back_whole(self.root, before)
             raise
 
     def _write_and_commit(self, cs: ChangeSet, rendered: dict[str, str | None], applied: Applied) -> Applied:
