@@ -127,6 +127,8 @@ class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
         self._alert_keys: frozenset[str] | None = None
         self._env_busy = False
         self._hung_up = False
+        #: True once `q` was pressed: keys still queued behind it (one burst) do nothing.
+        self.quitting = False
         self.branch = ""
         self.env_data: EnvState | None = None
         self.env_note = "environment: collecting…" if live else "environment: live readings off"
@@ -371,7 +373,9 @@ class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
 
     # -- actions shared by screens --------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Hide and disable actions that change the brain when read-only."""
+        """Hide and disable actions that change the brain when read-only; every action once quitting."""
+        if self.quitting:
+            return action == "quit"
         return not (self.readonly and action in MUTATING_ACTIONS)
 
     def refuse_readonly(self) -> bool:
@@ -458,7 +462,8 @@ class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
         self.run_core("watchdog", lambda b: b.watchdog(), describe_watchdog)
 
     async def action_quit(self) -> None:
-        """Quit."""
+        """Quit (keys already queued behind `q` are dropped: no dialog opens on the way out)."""
+        self.quitting = True
         self.feed.stop()
         self.exit(0)
 
