@@ -159,10 +159,19 @@ class CockpitScreen(ClaimActions):
             self._titles(self.brain_app.snapshot)
         target = self.query_one(FOCUS_TARGETS[self.current_pane])
         if target.can_focus:
-            target.focus()
+            self.focus_now(target)
+
+    def focus_now(self, widget: Widget) -> None:
+        """Focus `widget` before the next key is read (`Widget.focus` waits a turn of the loop: a key typed
+        in the same burst would act on the table focused before)."""
+        self.set_focus(widget)
+        if self.focused is not widget:
+            widget.focus()
 
     @on(Tabs.TabActivated, "#panebar")
     def _tab_clicked(self, event: Tabs.TabActivated) -> None:
+        if event.tabs.active != event.tab.id:
+            return  # an older activation (`n`, 1–7 moved on since): acting on it would pull the focus back
         number = (event.tab.id or "tab-1").removeprefix("tab-")
         if number != str(self.current_pane):
             self.action_pane(number)
@@ -348,7 +357,7 @@ class CockpitScreen(ClaimActions):
                 self.action_clear_filter()
             if sess_id in table.row_keys:
                 self.action_pane(pane)
-                table.focus()
+                self.focus_now(table)
                 return table.select_key(sess_id)
         claim = self.brain_app.claim(sess_id)
         if claim is not None and claim.is_terminal:  # on another history page
