@@ -259,7 +259,7 @@ class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
 
         While a modal is open the read is deferred until it closes (unless `force`).
         """
-        if self.modal_open() and not force:
+        if self.modal_open() and not force and not getattr(self.screen, "follows_brain", False):
             self._refresh_pending = True
             return
         self._refresh_pending = False
@@ -278,6 +278,9 @@ class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
             self.liveness = event.liveness
         if self.modal_open():
             self._held = event.snapshot  # shown when the dialog closes
+            arrived = getattr(self.screen, "snapshot_arrived", None)
+            if arrived is not None:  # a decision dialog learns that its claim changed meanwhile
+                arrived(event.snapshot)
             return
         self._apply(event.snapshot)
 

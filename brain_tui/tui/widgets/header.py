@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from textual.content import Content
 from textual.widgets import Static
@@ -128,12 +128,17 @@ def header_text(
     if readonly:
         left += Content.styled("  READ-ONLY", WARN)
     items = list(queue or ())
-    expiring = sum(1 for item in items if item.warning)
+    # Past its expiry an item is no longer "expiring": it is expired (stale for every decision).
+    expired = sum(1 for item in items if item.warning and item.time_left is not None
+                  and item.time_left <= timedelta(0))
+    expiring = sum(1 for item in items if item.warning) - expired
     right = Content()
     if items:
         right += Content.styled(f"⚑ {len(items)}" + ("  " if compact else " need you  "), WARN)
     if expiring:
         right += Content.styled(f"⏳ {expiring}" + ("  " if compact else " expiring  "), with_style(ERROR, "reverse"))
+    if expired:
+        right += Content.styled(f"⌛ {expired}" + ("  " if compact else " expired  "), ERROR)
     if snapshot.corrupt:
         right += Content.styled(f"✗ {len(snapshot.corrupt)}" + ("  " if compact else " corrupt  "), ERROR)
     clock = format_clock(snapshot.now, snapshot.tz)
