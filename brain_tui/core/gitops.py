@@ -95,6 +95,8 @@ def run_git(
     try:
         proc = _run(["git", *args], root, {**git_env(), **(env or {})}, timeout, input_text)
     except FileNotFoundError:
+        if not Path(root).is_dir():  # the working folder is missing, not git
+            raise GitError(f"the folder {root} is gone (deleted or moved)") from None
         raise GitError("git is not installed: install git to keep the audit trail, or use --no-commit") from None
     except subprocess.TimeoutExpired:
         raise GitTimeout(f"git {args[0]} timed out after {timeout:.0f}s") from None

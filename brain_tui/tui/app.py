@@ -129,6 +129,8 @@ class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
         self._hung_up = False
         #: True once `q` was pressed: keys still queued behind it (one burst) do nothing.
         self.quitting = False
+        #: Why the last read of the brain failed ("" when it worked): the header marks what is shown as old.
+        self.read_problem = ""
         self.branch = ""
         self.env_data: EnvState | None = None
         self.env_note = "environment: collecting…" if live else "environment: live readings off"
@@ -247,7 +249,7 @@ class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
                            snapshot=snapshot, readonly=self.readonly, hint=self.title_hint,
                            env=self.env_data, width=width, sync=s.data, sync_error=s.error,
                            sync_busy="syncing" if s.busy == "syncing" else "", fetched_at=s.fetched_at,
-                           queue=self.queue)
+                           queue=self.queue, unreadable=bool(self.read_problem))
 
     # -- snapshot & refresh --------------------------------------------------------------------
     def modal_open(self) -> bool:
@@ -269,10 +271,16 @@ class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
 
     @on(SnapshotLoaded)
     def _snapshot_loaded(self, event: SnapshotLoaded) -> None:
+        if event.snapshot is None:
+            # The last state read stays on screen, marked unreadable in the header; the cause is told once.
+            if event.error != self.read_problem:
+                self.notify(safe_str(event.error), severity="error", markup=False, timeout=12)
+            self.read_problem = event.error or "cannot read the brain"
+            self.show_snapshot()
+            return
         if event.error:
             self.notify(safe_str(event.error), severity="error", markup=False)
-        if event.snapshot is None:
-            return
+        self.read_problem = ""
         self.full_loaded = True
         if event.liveness is not None:
             self.liveness = event.liveness
