@@ -21,7 +21,6 @@ from textual.app import App
 from textual.binding import Binding
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.theme import Theme
 
 from brain_tui.core import gitops
 from brain_tui.core.agents import Liveness
@@ -76,7 +75,8 @@ class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
             remembered setting, else on).
         env_provider: where the environment pane's data comes from (default: `core.env`).
             It runs in a thread worker with a time limit (`ENV_TIMEOUT_SECONDS`).
-        remember_theme: save the theme chosen with `t` in the settings file.
+        remember_theme: let the palette's "Theme: keep" save the theme shown in the settings file (`t`
+            itself changes this cockpit only).
         title_hint: shown in the header after the brain's name (e.g. "demo").
         demo_path: the temporary demo brain (told once, so `bsi --brain PATH` can drive it).
         progressive: paint first from the blocking claims only (a cheap read), then load the
@@ -197,7 +197,6 @@ class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
         """Install the screens, timers, watchers and the hang-up handler."""
         from .screens.cockpit import CockpitScreen
 
-        self.theme_changed_signal.subscribe(self, self._on_theme_changed)
         self.push_screen(CockpitScreen())
         if self.start_on_gates:
             self.action_gates()
@@ -367,11 +366,15 @@ class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
         self.syncer.status_read(event)
 
     # -- themes --------------------------------------------------------------------------------
-    def _on_theme_changed(self, theme: Theme) -> None:
-        # Nothing to rebuild: every colour is a theme `$variable`, resolved by the widgets as they redraw.
-        if self.remember_theme and self.is_running and theme.name != self.settings.get("theme"):
-            self.settings["theme"] = theme.name
-            save_settings(self.settings, settings_path())
+    def action_keep_theme(self) -> None:
+        """Palette: make the theme shown the one later cockpits (and browser tabs) start with."""
+        if not self.remember_theme:
+            self.notify("this cockpit does not save settings", severity="warning", markup=False)
+            return
+        self.settings["theme"] = self.theme
+        saved = save_settings(self.settings, settings_path())
+        self.notify(f"{self.theme}: later cockpits start with it" if saved else "the settings could not be saved",
+                    severity="information" if saved else "warning", timeout=3, markup=False)
 
     def action_next_theme(self) -> None:
         """Cycle brain-dark → brain-light → high-contrast → ansi-dark → ansi-light."""
@@ -380,7 +383,9 @@ class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
         names += sorted(extra)
         current = names.index(self.theme) if self.theme in names else -1
         self.theme = names[(current + 1) % len(names)]
-        self.notify(f"theme: {self.theme}", timeout=2, markup=False)
+        # This cockpit only: another terminal or browser tab keeps its own (the palette's "Theme: keep" saves it).
+        self.notify(f"theme: {self.theme} (this cockpit; ctrl+p “Theme: keep” for later ones)", timeout=3,
+                    markup=False)
 
     # -- actions shared by screens --------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
