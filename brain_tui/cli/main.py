@@ -13,7 +13,8 @@ if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence
 
-    from brain_tui.cli.common import Parser
+    from brain_tui.cli.common import Context, Parser
+    from brain_tui.core.errors import BsiError
 
 #: Exit code of an unexpected error inside bsi (a bug), kept apart from every code of SPEC 19 (EX_SOFTWARE).
 INTERNAL_ERROR = 70
@@ -79,10 +80,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(args_list: list[str]) -> int:
     import argparse
-    import json
 
     from brain_tui.cli.common import Context
-    from brain_tui.core.errors import BsiError, UsageError
+    from brain_tui.core.errors import BsiError, UsageError, os_refusal
 
     ctx = Context(argparse.Namespace())
     try:
@@ -102,26 +102,43 @@ def _main(args_list: list[str]) -> int:
         ctx.report_applied()
         return int(code or 0)
     except BsiError as exc:
-        ctx.report_applied()
-        if getattr(ctx.args, "json", False) or (not vars(ctx.args) and "--json" in args_list):
-            doc = {"error": exc.message, "exit": exc.exit_code, **({"kind": exc.kind} if exc.kind else {}),
-                   **exc.payload}
-            sys.stdout.write(json.dumps(doc, ensure_ascii=False) + "\n")
-        for line in exc.message.splitlines() or [""]:
-            sys.stderr.write(f"bsi: {line}\n")
-        return exc.exit_code
+        return _refuse(ctx, exc, args_list)
     except KeyboardInterrupt:
         sys.stderr.write("bsi: interrupted\n")
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # a read-only brain, a denied permission, a full disk: the system's refusal, not a bug
+        refusal = os_refusal(exc)
+        if refusal is None:
+            return _internal_error(exc)
+        return _refuse(ctx, refusal, args_list)
     except Exception as exc:  # a bug: one line, never a traceback (SPEC 13); BSI_DEBUG=1 shows it
-        if os.environ.get("BSI_DEBUG"):
-            raise
-        detail = " ".join(str(exc).split())[:300]
-        sys.stderr.write(f"bsi: internal error ({type(exc).__name__}: {detail}); nothing was committed by this "
-                         f"command; BSI_DEBUG=1 shows the traceback\n")
-        return INTERNAL_ERROR
+        return _internal_error(exc)
+
+
+def _refuse(ctx: Context, exc: BsiError, args_list: list[str]) -> int:
+    """Say a refusal in one line (and as JSON under `--json`); its exit code."""
+    import json
+
+    ctx.report_applied()
+    if getattr(ctx.args, "json", False) or (not vars(ctx.args) and "--json" in args_list):
+        doc = {"error": exc.message, "exit": exc.exit_code, **({"kind": exc.kind} if exc.kind else {}),
+               **exc.payload}
+        sys.stdout.write(json.dumps(doc, ensure_ascii=False) + "\n")
+    for line in exc.message.splitlines() or [""]:
+        sys.stderr.write(f"bsi: {line}\n")
+    return exc.exit_code
+
+
+def _internal_error(exc: BaseException) -> int:
+    """A bug: one line, never a traceback (SPEC 13); BSI_DEBUG=1 re-raises it."""
+    if os.environ.get("BSI_DEBUG"):
+        raise exc
+    detail = " ".join(str(exc).split())[:300]
+    sys.stderr.write(f"bsi: internal error ({type(exc).__name__}: {detail}); nothing was committed by this "
+                     f"command; BSI_DEBUG=1 shows the traceback\n")
+    return INTERNAL_ERROR
 
 
 def run() -> None:

@@ -22,7 +22,7 @@ from datetime import datetime, timedelta, tzinfo
 from typing import Any, Protocol
 
 from brain_tui.core.circuit import circuit_state
-from brain_tui.core.clock import humanize_delta, try_parse_timestamp
+from brain_tui.core.clock import humanize_countdown, try_parse_timestamp
 from brain_tui.core.model import BrainSnapshot, Claim, Signal
 
 #: Under this much time left, a gate or a paused tree is announced (header, bell, toast).
@@ -98,12 +98,12 @@ def time_left(claim: Claim, now: datetime) -> timedelta | None:
 
 
 def describe_time_left(left: timedelta | None) -> str:
-    """``1h20m left``, ``expired 5m ago``, or "" when unknown."""
+    """``1h20m left`` (``1m left`` in the last minute), ``expired 5m ago``, or "" when unknown."""
     if left is None:
         return ""
     if left <= timedelta(0):
-        return f"expired {humanize_delta(-left)} ago"
-    return f"{humanize_delta(left)} left"
+        return f"expired {humanize_countdown(left).removeprefix('-')} ago"
+    return f"{humanize_countdown(left)} left"
 
 
 def unblocks(snapshot: BrainSnapshot, sess_id: str | None) -> int:

@@ -49,7 +49,7 @@ from brain_tui.core.claims import CloseOutcome, CloseRequest, OpenRequest
 from brain_tui.core.clock import Clock, make_clock, zone_from_name
 from brain_tui.core.config import BrainConfig, load_config
 from brain_tui.core.conflicts import Conflict
-from brain_tui.core.errors import BsiError, InvalidData
+from brain_tui.core.errors import BsiError, InvalidData, NotFound
 from brain_tui.core.journal import recover_if_idle, recover_writes, writing
 from brain_tui.core.layout import DATA_DIRS, INDEX_FILE, LOCK_FILE, STATE_DIR, find_root
 from brain_tui.core.live import LiveSession, live_sessions
@@ -160,7 +160,14 @@ class Brain:
 
         Args:
             only_statuses: keep only claims with these statuses (see `BrainStore.snapshot`); None: all.
+
+        Raises:
+            NotFound: the brain folder is gone (deleted or moved since this Brain was opened): an empty
+                read would say "no claim" where nobody knows.
         """
+        if not self.root.is_dir():
+            raise NotFound(f"the brain folder {self.root} is gone (deleted or moved); nothing can be read "
+                           "or written there")
         if not self._lock_depth:
             recover_if_idle(self.root)  # a write a kill cut short is settled first (SPEC 22)
         return self.store.snapshot(self.now(), only_statuses=only_statuses)

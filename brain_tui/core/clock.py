@@ -181,6 +181,18 @@ def humanize_delta(delta: timedelta) -> str:
     return f"{sign}{minutes}m"
 
 
+def humanize_countdown(delta: timedelta) -> str:
+    """A time left (or past, negative) as `humanize_delta` writes it, never ``0m`` nor ``-0m``.
+
+    Time left is rounded up to the minute (30 s left is ``1m``); time past is whole minutes
+    past, at least one (the instant of expiry and 30 s past are ``-1m``, 5 min 4 s past ``-5m``).
+    """
+    seconds = delta.total_seconds()
+    if seconds > 0:
+        return humanize_delta(timedelta(minutes=-(-seconds // 60)))
+    return humanize_delta(timedelta(minutes=-max(1, int(-seconds // 60))))
+
+
 def claim_ttl(raw: object, default: timedelta) -> timedelta:
     """The TTL a claim's `ttl:` field gives (`2h`, `90m`, or minutes as a number); `default` when absent or bad.
 

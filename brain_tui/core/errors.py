@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 from typing import Any
 
 
@@ -109,3 +110,36 @@ class ProductOnly(BsiError):
 
     exit_code = 77
     kind = "product_only"
+
+
+class CannotWrite(BsiError):
+    """The brain cannot be written here: a read-only file system or a denied permission (exit 73, EX_CANTCREAT)."""
+
+    exit_code = 73
+
+
+class DiskFull(BsiError):
+    """The disk (or the user's quota) is full: the write stopped (exit 74, EX_IOERR)."""
+
+    exit_code = 74
+
+
+#: errno values that say "this place cannot be written", and those that say "no room left".
+_CANNOT_WRITE = {errno.EROFS: "the file system is read-only", errno.EACCES: "permission denied",
+                 errno.EPERM: "operation not permitted"}
+_NO_ROOM = {errno.ENOSPC: "no space left on the device", errno.EDQUOT: "the disk quota is exceeded"}
+
+
+def os_refusal(exc: OSError) -> BsiError | None:
+    """The plain refusal for a write the system refused (read-only, denied, full); None for any other OSError.
+
+    The message names the path and says that the command stopped: one line, never a traceback.
+    """
+    path = exc.filename if exc.filename is not None else "the brain"
+    if exc.errno in _CANNOT_WRITE:
+        return CannotWrite(f"cannot write {path}: {_CANNOT_WRITE[exc.errno]}; the command stopped and "
+                           f"committed nothing (run it where the brain is writable)")
+    if exc.errno in _NO_ROOM:
+        return DiskFull(f"cannot write {path}: {_NO_ROOM[exc.errno]}; the command stopped and committed "
+                        f"nothing (free some space, then run it again)")
+    return None

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from brain_tui.core.changes import ChangeSet
 from brain_tui.core.claims import refuse_transition, require_claim
+from brain_tui.core.clock import MAX_TTL, claim_ttl
 from brain_tui.core.effective import (
     LIVE_STATUSES,
     effective_status,
@@ -15,6 +16,7 @@ from brain_tui.core.effective import (
     paused_ancestor,
     restored_status,
     stale_origin,
+    time_left,
 )
 from brain_tui.core.errors import InvalidData, TransitionRefused
 from brain_tui.core.limits import GATE_ROOM_BYTES, add_history, check_text
@@ -31,18 +33,22 @@ class GateOutcome:
         action: ``request``, ``approve`` or ``reject``.
         status: the claim's status after the action.
         signal_id: the HUMAN_GATE signal a request sent (None for a duplicate, and for other actions).
+        expires_at: the new expiry when approving an expired gate renewed the claim (None otherwise).
     """
 
     sess_id: str
     action: str
     status: str
     signal_id: str | None = None
+    expires_at: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        """JSON shape of `bsi gate ACTION`: ``{sess_id, action, status[, signal_id]}``."""
+        """JSON shape of `bsi gate ACTION`: ``{sess_id, action, status[, signal_id][, expires_at]}``."""
         out: dict[str, Any] = {"sess_id": self.sess_id, "action": self.action, "status": self.status}
         if self.signal_id:
             out["signal_id"] = self.signal_id
+        if self.expires_at:
+            out["expires_at"] = self.expires_at
         return out
 
 @dataclass(frozen=True)
@@ -112,28 +118,52 @@ def gate_request(cs: ChangeSet, sess_id: str, message: str) -> GateOutcome:
     sig = cs.add_signal(sess_id, pilot, "HUMAN_GATE", message or f"gate requested by {sess_id}", claim.scope_text)
     return GateOutcome(sess_id, "request", "waiting_human", sig)
 
+def approval_expiry(snapshot: BrainSnapshot, claim: Claim) -> datetime | None:
+    """The expiry an approval gives an expired requested gate: its TTL again from now, never past opening + 8 h.
+
+    None when the 8 h limit leaves no time: the approval then leaves the claim stale (from ``open``).
+    """
+    expiry = snapshot.now + claim_ttl(claim.data.get("ttl"), snapshot.default_ttl)
+    if claim.opened_at is not None:
+        expiry = min(expiry, claim.opened_at + MAX_TTL)
+    return expiry if expiry > snapshot.now else None
+
+
 def gate_approve(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> GateOutcome:
     """A human approves: waiting_human → open, or closed when the gate came from a close trigger.
 
-    An expired gate (stale from waiting_human) can still be approved by a human:
-    a close gate closes; a requested gate leaves the claim stale from ``open`` (its
-    owner may then close it late, a human may release it).
+    An expired gate (past its expiry, or stale from waiting_human, marked or not) can still
+    be approved by a human: a close gate closes; a requested gate is renewed with the approval (its TTL
+    from now, `approval_expiry`) so the satellite gets a claim it can write with. Past
+    opening + 8 h no renewal is possible: the claim stays stale from ``open`` (its owner
+    may close it late, a human may release it).
 
     Returns:
-        The outcome (status ``open``, ``closed``, or ``stale`` for an expired requested gate).
+        The outcome (status ``open`` with ``expires_at`` when renewed, ``closed``, or ``stale``).
     """
     claim = require_claim(cs.snapshot, sess_id)
     check_text("message", message)
-    _pending_gate(cs, claim, "approve")
+    left = time_left(claim, cs.snapshot.now)
+    # Expired: stale (marked or not), or past its expiry within the clock-skew tolerance (preflight refuses it).
+    expired = _pending_gate(cs, claim, "approve") or (left is not None and left <= timedelta(0))
+    renewed: str | None = None
     if claim.gate_origin == "close":
         cs.update_claim(sess_id, {"status": "closed", "closed_at": cs.ts()}, remove=("gate_origin",))
         new_status = "closed"
-    elif claim.status == "stale":
-        cs.update_claim(sess_id, {"stale_from": "open"}, remove=("gate_origin",))
-        new_status = "stale"
+    elif expired:
+        expiry = approval_expiry(cs.snapshot, claim)
+        if expiry is not None:
+            renewed = cs.ts(expiry)
+            cs.update_claim(sess_id, {"status": "open", "expires_at": renewed},
+                            remove=("gate_origin", "stale_since", "stale_from", "stale_reason"))
+            new_status = "open"
+        else:
+            fields = {"stale_from": "open"} if claim.status == "stale" else {"status": "open"}
+            cs.update_claim(sess_id, fields, remove=("gate_origin",))
+            new_status = "stale"  # past opening + 8 h: stale for every decision whatever is written
     else:
         cs.update_claim(sess_id, {"status": "open"}, remove=("gate_origin",))
-        new_status = "open"  # an expired gate: open as written, stale for every decision (effective status)
+        new_status = "open"
     add_history(cs, sess_id, "APPROVED", by, message)
     if claim.gate_origin == "close":
         result = claim.result.data if claim.result is not None else {}
@@ -141,7 +171,7 @@ def gate_approve(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> Gat
             cs.add_signal(sess_id, claim.parent, "CHECKPOINT", summary(claim, dict(result)), claim.scope_text)
     _deliver_gate_signals(cs, sess_id, by)
     cs.message = f"bsi: gate APPROVED {sess_id}"
-    return GateOutcome(sess_id, "approve", new_status)
+    return GateOutcome(sess_id, "approve", new_status, expires_at=renewed)
 
 def _deliver_gate_signals(cs: ChangeSet, sess_id: str, by: str) -> None:
     """Mark the claim's pending HUMAN_GATE signals delivered once the gate is decided."""

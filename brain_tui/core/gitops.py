@@ -95,6 +95,8 @@ def run_git(
     try:
         proc = _run(["git", *args], root, {**git_env(), **(env or {})}, timeout, input_text)
     except FileNotFoundError:
+        if not Path(root).is_dir():  # the working folder is missing, not git
+            raise GitError(f"the folder {root} is gone (deleted or moved)") from None
         raise GitError("git is not installed: install git to keep the audit trail, or use --no-commit") from None
     except subprocess.TimeoutExpired:
         raise GitTimeout(f"git {args[0]} timed out after {timeout:.0f}s") from None
@@ -299,6 +301,16 @@ def commit_paths(root: str | Path, paths: Sequence[str], message: str, when: dat
         run_git(root, "reset", "--quiet", "--", *candidates, check=False)
         raise CommitFailed(f"git commit failed: {reason(proc.stderr or proc.stdout, 'no reason given')}")
     return run_git(root, "rev-parse", "--short", "HEAD").stdout.strip()
+
+
+def head_summary(root: str | Path, timeout: float = 2.0) -> str | None:
+    """The brain version, `git log -1 --oneline` (SPEC 16); None outside a repository or before its first commit.
+
+    Raises:
+        GitError: git is missing or timed out.
+    """
+    proc = run_git(root, "log", "-1", "--oneline", check=False, timeout=timeout)
+    return (proc.stdout.strip() or None) if proc.returncode == 0 else None
 
 
 def current_branch(root: str | Path) -> str:

@@ -39,6 +39,7 @@ class Preview:
         touched: IDs of the descendants a cascade would touch.
         signals: number of signals the action would send.
         refusal: the core's message when refused.
+        expires_at: the new expiry an approval gives an expired gate ("" when it renews nothing).
     """
 
     allowed: bool
@@ -46,6 +47,7 @@ class Preview:
     touched: tuple[str, ...] = field(default_factory=tuple)
     signals: int = 0
     refusal: str = ""
+    expires_at: str = ""
 
 
 def preview(snapshot: BrainSnapshot, action: str, sess_id: str) -> Preview:
@@ -74,4 +76,5 @@ def preview(snapshot: BrainSnapshot, action: str, sess_id: str) -> Preview:
     if outcome is None:  # a release
         return Preview(True, status="released", signals=len(cs.signals))
     touched = outcome.touched if isinstance(outcome, gates.Cascade) else ()
-    return Preview(True, status=outcome.status, touched=touched, signals=len(cs.signals))
+    expires_at = outcome.expires_at or "" if isinstance(outcome, gates.GateOutcome) else ""
+    return Preview(True, status=outcome.status, touched=touched, signals=len(cs.signals), expires_at=expires_at)

@@ -48,8 +48,8 @@ class WatchdogReport:
         return out
 
     def summary(self) -> str:
-        """The one-line report of `bsi watchdog` (the words the original scripts print)."""
-        return f"{self.active} claims actifs, {self.stale} stale détectés"
+        """The one-line report of `bsi watchdog`, in English (French stays in BRAIN-INDEX.md's formats)."""
+        return f"{self.active} active claims, {self.stale} stale detected"
 
 def watchdog(cs: ChangeSet) -> WatchdogReport:
     """Mark every expired claim stale (never releases anything); archive signals delivered 24 h ago (SPEC 7).

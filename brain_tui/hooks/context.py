@@ -72,11 +72,11 @@ def brain_state(ctx: HookContext, snapshot: BrainSnapshot) -> str:
         counts[claim.status] = counts.get(claim.status, 0) + 1
     active = ", ".join(f"{counts[s]} {s}" for s in ("open", "waiting_human", "paused", "stale") if counts.get(s))
     try:
-        log = gitops.run_git(ctx.brain.root, "log", "-1", "--oneline", check=False, timeout=2.0)
-        version = fact(log.stdout.strip(), 80) if log.returncode == 0 and log.stdout.strip() \
-            else "not a git repository"
-    except Exception:  # noqa: BLE001 - a brain without git (or a slow one) still has a state
-        version = "not a git repository"
+        head = gitops.head_summary(ctx.brain.root)
+    except gitops.GitError as exc:  # git missing or too slow: the state is still worth giving
+        version = f"unknown: {fact(str(exc), 80)}"
+    else:
+        version = fact(head, 80) if head else ("no commit yet" if ctx.brain.is_git() else "not a git repository")
     pending = sum(1 for s in snapshot.signals if s.state == "pending")
     return (f"BSI brain {fact(ctx.brain.brain_name, 60)} at {fact(ctx.brain.root, 200)} "
             f"(version {version}): claims {active or 'none blocking'}; {pending} signals pending.")

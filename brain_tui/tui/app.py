@@ -21,7 +21,6 @@ from textual.app import App
 from textual.binding import Binding
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.theme import Theme
 
 from brain_tui.core import gitops
 from brain_tui.core.agents import Liveness
@@ -76,7 +75,8 @@ class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
             remembered setting, else on).
         env_provider: where the environment pane's data comes from (default: `core.env`).
             It runs in a thread worker with a time limit (`ENV_TIMEOUT_SECONDS`).
-        remember_theme: save the theme chosen with `t` in the settings file.
+        remember_theme: let the palette's "Theme: keep" save the theme shown in the settings file (`t`
+            itself changes this cockpit only).
         title_hint: shown in the header after the brain's name (e.g. "demo").
         demo_path: the temporary demo brain (told once, so `bsi --brain PATH` can drive it).
         progressive: paint first from the blocking claims only (a cheap read), then load the
@@ -127,6 +127,10 @@ class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
         self._alert_keys: frozenset[str] | None = None
         self._env_busy = False
         self._hung_up = False
+        #: True once `q` was pressed: keys still queued behind it (one burst) do nothing.
+        self.quitting = False
+        #: Why the last read of the brain failed ("" when it worked): the header marks what is shown as old.
+        self.read_problem = ""
         self.branch = ""
         self.env_data: EnvState | None = None
         self.env_note = "environment: collecting…" if live else "environment: live readings off"
@@ -193,7 +197,6 @@ class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
         """Install the screens, timers, watchers and the hang-up handler."""
         from .screens.cockpit import CockpitScreen
 
-        self.theme_changed_signal.subscribe(self, self._on_theme_changed)
         self.push_screen(CockpitScreen())
         if self.start_on_gates:
             self.action_gates()
@@ -245,7 +248,7 @@ class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
                            snapshot=snapshot, readonly=self.readonly, hint=self.title_hint,
                            env=self.env_data, width=width, sync=s.data, sync_error=s.error,
                            sync_busy="syncing" if s.busy == "syncing" else "", fetched_at=s.fetched_at,
-                           queue=self.queue)
+                           queue=self.queue, unreadable=bool(self.read_problem))
 
     # -- snapshot & refresh --------------------------------------------------------------------
     def modal_open(self) -> bool:
@@ -257,7 +260,7 @@ class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
 
         While a modal is open the read is deferred until it closes (unless `force`).
         """
-        if self.modal_open() and not force:
+        if self.modal_open() and not force and not getattr(self.screen, "follows_brain", False):
             self._refresh_pending = True
             return
         self._refresh_pending = False
@@ -267,15 +270,24 @@ class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
 
     @on(SnapshotLoaded)
     def _snapshot_loaded(self, event: SnapshotLoaded) -> None:
+        if event.snapshot is None:
+            # The last state read stays on screen, marked unreadable in the header; the cause is told once.
+            if event.error != self.read_problem:
+                self.notify(safe_str(event.error), severity="error", markup=False, timeout=12)
+            self.read_problem = event.error or "cannot read the brain"
+            self.show_snapshot()
+            return
         if event.error:
             self.notify(safe_str(event.error), severity="error", markup=False)
-        if event.snapshot is None:
-            return
+        self.read_problem = ""
         self.full_loaded = True
         if event.liveness is not None:
             self.liveness = event.liveness
         if self.modal_open():
             self._held = event.snapshot  # shown when the dialog closes
+            arrived = getattr(self.screen, "snapshot_arrived", None)
+            if arrived is not None:  # a decision dialog learns that its claim changed meanwhile
+                arrived(event.snapshot)
             return
         self._apply(event.snapshot)
 
@@ -354,11 +366,15 @@ class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
         self.syncer.status_read(event)
 
     # -- themes --------------------------------------------------------------------------------
-    def _on_theme_changed(self, theme: Theme) -> None:
-        # Nothing to rebuild: every colour is a theme `$variable`, resolved by the widgets as they redraw.
-        if self.remember_theme and self.is_running and theme.name != self.settings.get("theme"):
-            self.settings["theme"] = theme.name
-            save_settings(self.settings, settings_path())
+    def action_keep_theme(self) -> None:
+        """Palette: make the theme shown the one later cockpits (and browser tabs) start with."""
+        if not self.remember_theme:
+            self.notify("this cockpit does not save settings", severity="warning", markup=False)
+            return
+        self.settings["theme"] = self.theme
+        saved = save_settings(self.settings, settings_path())
+        self.notify(f"{self.theme}: later cockpits start with it" if saved else "the settings could not be saved",
+                    severity="information" if saved else "warning", timeout=3, markup=False)
 
     def action_next_theme(self) -> None:
         """Cycle brain-dark → brain-light → high-contrast → ansi-dark → ansi-light."""
@@ -367,11 +383,15 @@ class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
         names += sorted(extra)
         current = names.index(self.theme) if self.theme in names else -1
         self.theme = names[(current + 1) % len(names)]
-        self.notify(f"theme: {self.theme}", timeout=2, markup=False)
+        # This cockpit only: another terminal or browser tab keeps its own (the palette's "Theme: keep" saves it).
+        self.notify(f"theme: {self.theme} (this cockpit; ctrl+p “Theme: keep” for later ones)", timeout=3,
+                    markup=False)
 
     # -- actions shared by screens --------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Hide and disable actions that change the brain when read-only."""
+        """Hide and disable actions that change the brain when read-only; every action once quitting."""
+        if self.quitting:
+            return action == "quit"
         return not (self.readonly and action in MUTATING_ACTIONS)
 
     def refuse_readonly(self) -> bool:
@@ -458,7 +478,8 @@ class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
         self.run_core("watchdog", lambda b: b.watchdog(), describe_watchdog)
 
     async def action_quit(self) -> None:
-        """Quit."""
+        """Quit (keys already queued behind `q` are dropped: no dialog opens on the way out)."""
+        self.quitting = True
         self.feed.stop()
         self.exit(0)
 

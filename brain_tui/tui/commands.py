@@ -91,7 +91,8 @@ COMMANDS: tuple[Command, ...] = (
             display_key="/"),
     Command("question_mark", "help", "Help", "Keys and what they do", "help", footer=True, where=("app",),
             display_key="?"),
-    Command("t", "next_theme", "Theme", "Next theme (the choice is remembered)", "theme", where=("app",)),
+    Command("t", "next_theme", "Theme", "Next theme, for this cockpit (the palette's Theme: keep saves it)", "theme",
+            where=("app",)),
     Command("q", "quit", "Quit", "Quit the cockpit", "quit", footer=True, where=("app",)),
 )
 

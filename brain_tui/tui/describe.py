@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 
 from textual.content import Content
 
 from brain_tui.core import tiers
 from brain_tui.core.attention import WARN_BEFORE, describe_time_left, gate_message, gate_raised_at, time_left
-from brain_tui.core.clock import format_timestamp
+from brain_tui.core.clock import format_timestamp, humanize_delta
 from brain_tui.core.model import BrainSnapshot, Claim, Signal
 from brain_tui.core.preview import preview
 
-from .present import age, level_name, result_of, short_id, short_party, status_icon, ttl_left
+from .present import age, format_clock, level_name, result_of, short_id, short_party, status_icon, ttl_left
 from .safe import safe_text, styled
 from .styles import ERROR, MUTED, OK, STRONG, WARN
 
@@ -106,12 +107,21 @@ def approve_effect(claim: Claim, snapshot: BrainSnapshot) -> Content:
     if not outcome.allowed:
         return safe_text(f"cannot approve now: {outcome.refusal}", 400, style=ERROR)
     out = styled("approve → ", STRONG)
-    out += safe_text(outcome.status, 20, style=OK)
+    out += safe_text(outcome.status, 20, style=ERROR if outcome.status == "stale" else OK)
+    who = short_id(claim.sess_id, snapshot.now, snapshot.tz)
     if outcome.status == "open":
-        out += safe_text(f": {short_id(claim.sess_id, snapshot.now, snapshot.tz)} resumes its work", 120)
+        out += safe_text(f": {who} resumes its work", 120)
+        if outcome.expires_at:
+            until = datetime.fromisoformat(outcome.expires_at)
+            out += safe_text(f"; its gate had expired: the approval renews it for "
+                             f"{humanize_delta(until - snapshot.now)}, until {format_clock(until, snapshot.tz)[11:]}",
+                             160, style=WARN)
         waiting = tiers.unfinished_below(snapshot, claim.sess_id)
         if waiting:
             out += safe_text(f"; {len(waiting)} satellite(s) below it carry on", 80)
+    elif outcome.status == "stale":
+        out += safe_text(f": {who} passed its 8 h limit, so the approval cannot renew it; it stays stale and "
+                         "cannot write: its owner may close it late, or release it (R)", 240)
     else:
         out += ": the result is accepted"
         if claim.parent:

@@ -75,6 +75,9 @@ class PaletteCommands:
                 continue
             yield SystemCommand(f"{command.label} ({command.shown_key})", command.description,
                                 partial(self.run_action, command.action, target))
+        yield SystemCommand(f"Theme: keep {self.theme} for later cockpits",
+                            "Start every later cockpit and browser tab with the theme shown (saved)",
+                            self.action_keep_theme)
         yield SystemCommand(f"Bell: turn {'off' if self.bell_enabled else 'on'}",
                             "Ring (or not) when something new needs you (remembered)", self.toggle_bell)
         yield from App.get_system_commands(self, screen)

@@ -14,7 +14,7 @@ from typing import Any
 
 from textual.content import Content
 
-from brain_tui.core.clock import humanize_delta, try_parse_timestamp
+from brain_tui.core.clock import humanize_countdown, humanize_delta, try_parse_timestamp
 from brain_tui.core.model import BrainSnapshot, Claim, Signal
 
 from .safe import safe_text, styled
@@ -87,13 +87,13 @@ def short_party(value: str, snapshot: BrainSnapshot, brain_name: str, *, slug_on
 
 
 def ttl_left(claim: Claim, now: datetime) -> Content:
-    """Time left before expiry: ``1h20m``; ``-5m`` in the error style once past it."""
+    """Time left before expiry: ``1h20m`` (``1m`` in the last minute); ``-5m`` in the error style once past it."""
     if claim.expires_at is None:
         return styled("—", MUTED)
     delta = claim.expires_at - now
     if delta <= timedelta(0):
-        return styled(humanize_delta(delta), ERROR)
-    return styled(humanize_delta(delta), WARN if delta <= timedelta(minutes=15) else None)
+        return styled(humanize_countdown(delta), ERROR)
+    return styled(humanize_countdown(delta), WARN if delta <= timedelta(minutes=15) else None)
 
 
 def age(moment: datetime | None, now: datetime) -> str:

@@ -190,15 +190,21 @@ def make_server(argv: Sequence[str], *, host: str = "127.0.0.1", port: int = DEF
                 return "cross-origin request refused"
             if request.path == "/ws" and origin is None:
                 return "the WebSocket needs an Origin header"
-            cookie = request.cookies.get(self.cookie_name, "")
-            if not hmac.compare_digest(cookie.encode(), self.session_secret.encode()):
+            if not self.signed_in(request):
                 return "no session: open the URL brain-tui --serve printed"
             return None
+
+        def signed_in(self, request: Any) -> bool:
+            """True when `request` carries this server's session cookie."""
+            cookie = request.cookies.get(self.cookie_name, "")
+            return hmac.compare_digest(cookie.encode(), self.session_secret.encode())
 
         async def exchange(self, request: Any) -> Any:
             """``/?token=…``: a fresh token → the session cookie and a redirect to ``/``; else refused."""
             given = request.query.get("token", "")
             if self.token_used or not hmac.compare_digest(given.encode(), self.token.encode()):
+                if self.signed_in(request):  # the used link again, in the browser it signed in: the cockpit
+                    return web.Response(status=303, headers={"Location": "/"})
                 return self.refuse("this link was already used or is wrong: restart brain-tui --serve "
                                    "for a new one")
             self.token_used = True

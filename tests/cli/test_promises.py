@@ -96,16 +96,30 @@ def test_owner_may_still_close_a_plain_stale_claim_late(brain: Path, bsi: Bsi) -
     assert status(brain, sess) == "closed"
 
 
-def test_human_approves_an_expired_gate_then_owner_closes(brain: Path, bsi: Bsi) -> None:
+def test_human_approves_an_expired_gate_and_the_satellite_can_write_again(brain: Path, bsi: Bsi) -> None:
+    """Approving an expired requested gate renews the claim with its TTL from the approval (issue 19 item 5)."""
     sess = opened(brain, "--scope", "deploy/")
     ok(bsi("gate", "request", sess, "deploy ok?", brain=brain))
     ok(bsi("watchdog", brain=brain, now=LATE))
-    ok(bsi("gate", "approve", sess, "go", brain=brain, now=LATER))
+    run = bsi("--json", "gate", "approve", sess, "go", brain=brain, now=LATER)
+    assert run.code == 0 and run.json()["status"] == "open"
+    assert run.json()["expires_at"] == "2026-11-29T14:45:00+00:00"  # its 2 h TTL from 12:45
     doc = load_claim(brain, sess)
-    assert doc["status"] == "stale" and doc["stale_from"] == "open"
+    assert doc["status"] == "open" and doc["expires_at"] == "2026-11-29T14:45:00+00:00"
+    assert not {"stale_from", "stale_since", "stale_reason", "gate_origin"} & set(doc)
     assert [e["event"] for e in doc["gate_history"]][-1] == "APPROVED"
+    ok(bsi("preflight", "check", sess, "deploy/run.sh", brain=brain, now=LATER))
     ok(bsi("claim", "close", sess, "--status", "ok", brain=brain, now=LATER))
     assert status(brain, sess) == "closed"
+
+
+def test_an_expired_gate_past_eight_hours_stays_stale_when_approved(brain: Path, bsi: Bsi) -> None:
+    sess = opened(brain, "--scope", "deploy/")
+    ok(bsi("gate", "request", sess, "deploy ok?", brain=brain))
+    run = bsi("--json", "gate", "approve", sess, "go", brain=brain, now=NINE_HOURS)
+    assert run.code == 0 and run.json()["status"] == "stale" and "expires_at" not in run.json()
+    assert bsi("preflight", "check", sess, "deploy/run.sh", brain=brain, now=NINE_HOURS).code == 4
+    ok(bsi("claim", "close", sess, "--status", "ok", brain=brain, now=NINE_HOURS))
 
 
 def test_human_approves_an_expired_close_gate(brain: Path, bsi: Bsi) -> None:

@@ -196,3 +196,21 @@ HOSTILE_STORIES = (
     ("mkp", "wiki/b.md", "mk [ @click=app.quit] [b]bold[/b] [link=https://x]y[/link]"),
     ("bidi", "wiki/c.md", "bidi \u202eevil\u202c zw\u200bsp \x9b31m c1"),
 )
+
+
+#: How many claims `crowded_root` adds to the demo: more than the claims pane can show at 120x40.
+CROWD = 40
+
+
+@pytest.fixture
+def crowded_root(demo_root: Path) -> Path:
+    """The demo brain plus `CROWD` open claims (one per folder), written without commits (it is faster)."""
+    from brain_tui.core import claims
+    from brain_tui.core.clock import parse_duration
+    from brain_tui.core.scope import parse_scope
+
+    brain = Brain(demo_root, clock=lambda: NOW, instance="prod@box", commit=False)
+    for i in range(CROWD):
+        brain.open_claim(claims.OpenRequest(scope=parse_scope(f"area{i:02d}/", demo_root), ttl=parse_duration("2h"),
+                                            instance="prod@box", story=f"work item {i}", slug=f"w{i:02d}"))
+    return demo_root

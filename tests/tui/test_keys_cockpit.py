@@ -182,8 +182,13 @@ async def test_help_theme_and_palette(make_app, tmp_path: Path) -> None:  # noqa
         await pilot.pause()
         assert app.screen.__class__.__name__ == "CommandPalette"
         await pilot.press("escape")
-    from brain_tui.tui.themes import load_settings
+        from brain_tui.tui.themes import load_settings
 
-    assert load_settings()["theme"] == "brain-light"  # remembered for the next start
+        assert "theme" not in load_settings()  # `t` is this cockpit's: no other cockpit or browser tab follows
+        assert make_app(theme=None).theme == "brain-dark"
+        keep = [c for c in app.get_system_commands(app.screen) if c.title.startswith("Theme: keep")]
+        assert [c.title for c in keep] == ["Theme: keep brain-light for later cockpits"]
+        keep[0].callback()
+        assert load_settings()["theme"] == "brain-light"  # kept on purpose, from the palette
     again = make_app(theme=None)
     assert again.theme == "brain-light"

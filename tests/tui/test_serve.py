@@ -125,6 +125,8 @@ def test_token_gives_a_strict_httponly_cookie_once_then_the_page(served: Served)
     assert "httponly" in attributes and "samesite=strict" in attributes and "path=/" in attributes
     cookie = cookies[0].split(";", 1)[0]
     assert run(get(served.url))[0] == 403  # one-time
+    status, headers, _, again = run(get(served.url, Cookie=cookie))  # the used link, in the signed-in browser
+    assert (status, headers.get("Location"), again) == (303, "/", [])  # the cockpit, not a bare 403
     status, headers, page, _ = run(get(served.base + "/", Cookie=cookie))
     assert status == 200
     assert f"ws://127.0.0.1:{served.port}/ws" in page

@@ -93,3 +93,8 @@ def test_breath_pane_80x24(snap_compare, make_app) -> None:  # noqa: ANN001
 def test_lint_screen(snap_compare, make_app) -> None:  # noqa: ANN001
     """`l` (or the palette's "Lint"): the demo's deliberately invalid header, with path, line, field, message."""
     assert snap_compare(make_app(), terminal_size=(100, 24), run_before=_keys_then_workers("l"))
+
+
+def test_main_screen_120x40_crowded(snap_compare, make_app, crowded_root) -> None:  # noqa: ANN001
+    """46 active claims at 120x40: the claims pane takes the rows the other panes do not need."""
+    assert snap_compare(make_app(), terminal_size=(120, 40))

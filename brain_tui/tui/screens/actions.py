@@ -52,11 +52,15 @@ class ClaimActions(Screen[None]):
         return claim
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Read-only hides every action that changes the brain."""
+        """Read-only hides every action that changes the brain; nothing acts once the cockpit is quitting."""
+        if self.brain_app.quitting:
+            return False
         return not (self.brain_app.readonly and action in MUTATING_ACTIONS)
 
     # -- actions -------------------------------------------------------------------------------
     def _push(self, screen: Screen[str | None]) -> None:
+        if self.brain_app.quitting:
+            return
         self.app.push_screen(screen, callback=self.brain_app.after_dialog)
 
     def _push_decision(self, screen: Screen[str | None]) -> None:

@@ -88,7 +88,7 @@ class OpenClaimScreen(FormDialog):
                     parent_help += f" · ctrl+r: under {d.suggested_parent.split('-', 3)[-1]}"
                 yield Label(safe_text(parent_help, 200), markup=False, id="parent-help")
                 yield Input(compact=True, value=d.parent, placeholder="none: a standalone claim", id="parent")
-                yield Label(Content("Slug (the end of the ID; empty: from the scope)"), markup=False)
+                yield Label(Content("Slug (the end of the ID; empty: 4 random characters)"), markup=False)
                 yield Input(compact=True, placeholder="e.g. api-search", id="slug")
                 yield Label(Content("Story (what this session is doing)"), markup=False)
                 yield Input(compact=True, value=d.story, placeholder="e.g. Implement /search with pagination",

@@ -14,12 +14,13 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.events import Resize, ScreenResume
 from textual.widget import Widget
-from textual.widgets import DataTable, Input, Tab, Tabs, Tree
+from textual.widgets import DataTable, Input, Static, Tab, Tabs, Tree
 
 from brain_tui.core import attention, tiers
 from brain_tui.core.attention import AttentionItem
 from brain_tui.core.model import BLOCKING_STATUSES, BrainSnapshot
 
+from ..bands import BORDER, BandNeeds, band_heights
 from ..commands import PANES, bindings_for
 from ..live import live_text
 from ..present import short_id, status_icon
@@ -146,7 +147,36 @@ class CockpitScreen(ClaimActions):
             self.query_one(band).display = self.wide or BANDS[current] == band
         self.query_one("#panebar").display = not self.wide
         self.query_one(FittingFooter).show_command_palette = width >= FOOTER_PALETTE_WIDTH
+        self._fit_bands(width)
         self._update_panebar()
+
+    def _fit_bands(self, width: int) -> None:
+        """Wide: the middle and bottom bands take the rows their panes hold, the claims the rest."""
+        top, mid, bottom = (self.query_one(band) for band in ("#row-top", "#row-mid", "#row-bottom"))
+        if not self.wide:
+            for band in (top, mid, bottom):
+                band.styles.height = None  # the stylesheet's: one band at a time, the whole body
+            return
+        body = self.app.size.height - 3 - (3 if self.query_one("#filter", Input).display else 0)
+        mid.styles.height, bottom.styles.height = band_heights(body, self._band_needs(width))
+        top.styles.height = "1fr"
+
+    def _band_needs(self, width: int) -> BandNeeds:
+        """What each band would need to show everything it holds (a table: its rows and header)."""
+        def table(widget_id: str) -> int:
+            return self.query_one(widget_id, KeyedTable).row_count + 1
+
+        def text(widget_id: str, share: float) -> int:
+            widget = self.query_one(widget_id, Static)
+            # the pane's share of the width, less its border, padding and scrollbar
+            return widget.visual.get_height(widget.styles, max(10, int(width * share) - 5))
+
+        stale = min(8, table("#stale") + BORDER) if self.query_one("#pane-stale", Pane).display else 0
+        tree = self.query_one("#tree", SatelliteTree).last_line + 2  # its lines, and its horizontal scrollbar
+        corner = {5: lambda: text("#breath", 2 / 5), 6: lambda: table("#locks"),
+                  7: lambda: table("#history")}[self.corner]()
+        return BandNeeds(top=table("#active") + BORDER + stale, mid=max(table("#signals"), tree) + BORDER,
+                         bottom=max(text("#env", 3 / 5), corner) + BORDER)
 
     def action_pane(self, number: str) -> None:
         """Show (narrow) and focus pane `number`."""
@@ -159,10 +189,19 @@ class CockpitScreen(ClaimActions):
             self._titles(self.brain_app.snapshot)
         target = self.query_one(FOCUS_TARGETS[self.current_pane])
         if target.can_focus:
-            target.focus()
+            self.focus_now(target)
+
+    def focus_now(self, widget: Widget) -> None:
+        """Focus `widget` before the next key is read (`Widget.focus` waits a turn of the loop: a key typed
+        in the same burst would act on the table focused before)."""
+        self.set_focus(widget)
+        if self.focused is not widget:
+            widget.focus()
 
     @on(Tabs.TabActivated, "#panebar")
     def _tab_clicked(self, event: Tabs.TabActivated) -> None:
+        if event.tabs.active != event.tab.id:
+            return  # an older activation (`n`, 1–7 moved on since): acting on it would pull the focus back
         number = (event.tab.id or "tab-1").removeprefix("tab-")
         if number != str(self.current_pane):
             self.action_pane(number)
@@ -348,7 +387,7 @@ class CockpitScreen(ClaimActions):
                 self.action_clear_filter()
             if sess_id in table.row_keys:
                 self.action_pane(pane)
-                table.focus()
+                self.focus_now(table)
                 return table.select_key(sess_id)
         claim = self.brain_app.claim(sess_id)
         if claim is not None and claim.is_terminal:  # on another history page

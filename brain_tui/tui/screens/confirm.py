@@ -48,7 +48,13 @@ def _touched_text(touched: tuple[str, ...], snapshot: BrainSnapshot, verb: str) 
 
 
 class GateDecisionDialog(CoreDialog):
-    """Approve or reject a human gate, showing the gate message, result, files and children."""
+    """Approve or reject a human gate, showing the gate message, result, files and children.
+
+    The brain is read while it is open (`follows_brain`): a gate decided elsewhere meanwhile
+    (another terminal, `bsi gate approve`) is said in the dialog, and its button is disabled.
+    """
+
+    follows_brain = True
 
     def __init__(self, claim: Claim, snapshot: BrainSnapshot, decision: str) -> None:
         super().__init__()
@@ -92,6 +98,22 @@ class GateDecisionDialog(CoreDialog):
         else:
             self.query_one("#message", Input).focus()
 
+    def snapshot_arrived(self, snapshot: BrainSnapshot) -> None:
+        """A fresh read while the dialog is open: when the gate was decided elsewhere, say so and stand down."""
+        if self.busy or not self.is_mounted:
+            return  # our own decision is being written: its outcome closes the dialog
+        now = snapshot.claim(self.claim.sess_id)
+        if now is not None and now.status == self.claim.status and len(now.gate_history) == len(
+                self.claim.gate_history):
+            return
+        status = now.status if now is not None else "gone"
+        last = now.gate_history[-1] if now is not None and now.gate_history else None
+        detail = f" ({last.event} by {last.by})" if last is not None else ""
+        self.query_one("#submit", Button).disabled = True
+        self.query_one("#cancel", Button).focus()
+        self.show_error(f"decided elsewhere meanwhile: {self.claim.sess_id} is now {status}{detail}; "
+                        "nothing to do here (esc closes)")
+
     @on(Input.Changed, "#message")
     def _message_changed(self, event: Input.Changed) -> None:
         if self.decision == "reject":
@@ -122,7 +144,8 @@ class GateDecisionDialog(CoreDialog):
 
         def done(result: GateOutcome) -> str:
             if decision == "approve":
-                return f"approved {sess_id} → {result.status}"
+                renewed = f" (its expired gate renewed until {result.expires_at})" if result.expires_at else ""
+                return f"approved {sess_id} → {result.status}{renewed}"
             return f"rejected {sess_id} → failed"
 
         self.submit_core(decision, lambda brain: brain.gates.act(decision, sess_id, message), done)

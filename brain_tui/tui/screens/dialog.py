@@ -140,9 +140,13 @@ class FormDialog(CoreDialog):
     #: SSH, or by a fast typist) land in the next field, not in the one that had focus when they were queued.
     BINDINGS = [
         *CoreDialog.BINDINGS,
-        Binding("tab", "app.focus_next", "Next field", show=False, priority=True, id="form-next"),
+        Binding("tab", "next_field", "Next field", show=False, priority=True, id="form-next"),
         Binding("shift+tab", "app.focus_previous", "Previous field", show=False, priority=True, id="form-previous"),
     ]
+
+    def action_next_field(self) -> None:
+        """Tab: the next field (forms may send it somewhere more useful than the next button)."""
+        self.focus_next()
 
     def action_submit(self) -> None:  # pragma: no cover - every form overrides it
         """Run the form's core action."""

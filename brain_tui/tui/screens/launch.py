@@ -105,10 +105,11 @@ class LaunchDialog(CoreDialog):
                              markup=False, classes="refusal")
             yield self.error_line()
             with Horizontal(classes="buttons"):
-                yield Button(compact=True, label="Launch", id="submit", variant="warning",
-                             disabled=bool(self.refusal))
-                yield Button(compact=True, label="Cancel", id="cancel")
-            yield Label(Content("enter on Launch starts it · esc cancels"), classes="hint", markup=False)
+                if not self.refusal:  # under a refusal there is nothing to launch: only a way out
+                    yield Button(compact=True, label="Launch", id="submit", variant="warning")
+                yield Button(compact=True, label="Close" if self.refusal else "Cancel", id="cancel")
+            hint = "enter or esc closes" if self.refusal else "enter on Launch starts it · esc cancels"
+            yield Label(Content(hint), classes="hint", markup=False)
 
     def on_mount(self) -> None:
         super().on_mount()

@@ -19,7 +19,7 @@ from textual.events import ScreenResume
 from textual.widgets import DataTable, Static
 
 from brain_tui.core.attention import AttentionItem
-from brain_tui.core.clock import format_timestamp, humanize_delta
+from brain_tui.core.clock import format_timestamp, humanize_countdown
 from brain_tui.core.model import BrainSnapshot
 
 from ..commands import bindings_for
@@ -60,7 +60,7 @@ def queue_rows(snapshot: BrainSnapshot, queue: list[AttentionItem]) -> list[Row]
         icon = status_icon(claim.status) if claim is not None else styled("●", WARN)
         who = short_id(item.sess_id, snapshot.now, snapshot.tz) if item.sess_id else (item.sig_id or "—")
         kind_style = ERROR if item.kind in ("blocked", "circuit", "stale") else WARN
-        left = "—" if item.time_left is None else humanize_delta(item.time_left)
+        left = "—" if item.time_left is None else humanize_countdown(item.time_left)
         rows.append((item.key, {
             "icon": icon,
             "rank": safe_text(str(rank), 4, style=MUTED),

@@ -91,6 +91,13 @@ class RenewDialog(FormDialog):
         super().on_mount()
         self.query_one("#submit", Button).focus()
 
+    def action_next_field(self) -> None:
+        """Tab from Renew goes to the typed TTL (Tab, `3h`, Enter renews 3 h), not to Cancel."""
+        if self.focused is self.query_one("#submit", Button):
+            self.set_focus(self.query_one("#ttl-text", Input))  # now: the keys typed right after land in it
+        else:
+            self.focus_next()
+
     def action_submit(self) -> None:
         """Ask the core to renew."""
         typed = self.query_one("#ttl-text", Input).value.strip()

@@ -43,7 +43,7 @@ class StaleClaimsTable(KeyedTable):
         Col("instance", "Instance", 9, min_table_width=96, wide_width=12),
         Col("scope", "Scope", None, weight=2, min_width=14, keep_end=True),
         Col("expired", "Expired", 10),
-        Col("agent", "Session", 22, wide_width=24, optional=True),
+        Col("agent", "Session", 22, min_table_width=96, wide_width=24),
         Col("action", "Action", None, weight=2, min_width=10),
     )
 
@@ -100,7 +100,6 @@ def stale_rows(snapshot: BrainSnapshot, brain_name: str, needle: str = "",
     """
     rows: list[Row] = []
     live = live or {}
-    evidence = any(c.status == "stale" and c.sess_id in live for c in snapshot.claims)
     for claim in snapshot.claims:
         if claim.status != "stale" or not claim_matches(claim, needle):
             continue
@@ -113,7 +112,7 @@ def stale_rows(snapshot: BrainSnapshot, brain_name: str, needle: str = "",
             "scope": safe_text(claim.scope_text or "—", 120),
             "expired": safe_text(age(since, snapshot.now) + " ago", 16, style=ERROR),
             "action": safe_text(reason if readonly else f"R release · {reason}", 120, style=WARN),
+            # Every stale row says what is known of its session, "no bound agent" included.
+            "agent": stale_evidence(live.get(claim.sess_id), snapshot.now),
         }))
-        if evidence:
-            rows[-1][1]["agent"] = stale_evidence(live.get(claim.sess_id), snapshot.now)
     return rows

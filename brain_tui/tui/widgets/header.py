@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from textual.content import Content
 from textual.widgets import Static
@@ -90,6 +90,7 @@ def header_text(
     sync_busy: str = "",
     fetched_at: datetime | None = None,
     queue: Sequence[AttentionItem] | None = None,
+    unreadable: bool = False,
 ) -> Content:
     """The header line.
 
@@ -108,6 +109,7 @@ def header_text(
         sync_busy: set while `s` runs.
         fetched_at: when the last background fetch worked.
         queue: what needs the pilot (`Brain.attention`): counted, and those close to expiry.
+        unreadable: the last read of the brain failed (its folder is gone): what is shown is the last state read.
     """
     compact = width < 100
     left = styled("◆ " if compact else "◆ brain-tui ", STRONG)
@@ -128,14 +130,22 @@ def header_text(
     if readonly:
         left += Content.styled("  READ-ONLY", WARN)
     items = list(queue or ())
-    expiring = sum(1 for item in items if item.warning)
+    # Past its expiry an item is no longer "expiring": it is expired (stale for every decision).
+    expired = sum(1 for item in items if item.warning and item.time_left is not None
+                  and item.time_left <= timedelta(0))
+    expiring = sum(1 for item in items if item.warning) - expired
     right = Content()
     if items:
         right += Content.styled(f"⚑ {len(items)}" + ("  " if compact else " need you  "), WARN)
     if expiring:
         right += Content.styled(f"⏳ {expiring}" + ("  " if compact else " expiring  "), with_style(ERROR, "reverse"))
+    if expired:
+        right += Content.styled(f"⌛ {expired}" + ("  " if compact else " expired  "), ERROR)
     if snapshot.corrupt:
         right += Content.styled(f"✗ {len(snapshot.corrupt)}" + ("  " if compact else " corrupt  "), ERROR)
+    if unreadable:
+        right += Content.styled("✗ unread  " if compact else "✗ brain unreadable: last state shown  ",
+                                with_style(ERROR, "reverse"))
     clock = format_clock(snapshot.now, snapshot.tz)
     right += Content.styled(clock[11:] if compact else clock, STRONG)
     gap = width - left.cell_length - right.cell_length

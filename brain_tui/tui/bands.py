@@ -1,0 +1,45 @@
+"""The wide layout's three bands get their rows by what their panes hold (issue 19 item 6).
+
+Claims on top, signals and the satellite tree in the middle, the environment and the
+breath (or locks, or history) pane at the bottom. A band whose panes hold little gives
+its rows away; when everything holds more than fits, the claims keep at least half of
+the body, then the signals and the tree take what they hold, leaving the environment
+and the breath charts at least a third of the rest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: Lines a bordered pane adds around what it holds (its border); a table adds its header too.
+BORDER = 2
+#: The fewest rows a middle or bottom band keeps (its border and a few lines of content).
+MID_MIN = 5
+BOTTOM_MIN = 6
+
+
+@dataclass(frozen=True)
+class BandNeeds:
+    """The rows each band would need to show everything it holds (borders included)."""
+
+    top: int
+    mid: int
+    bottom: int
+
+
+def band_heights(body: int, needs: BandNeeds) -> tuple[int, int]:
+    """(middle band rows, bottom band rows) for a body of `body` rows; the top band takes the rest.
+
+    Args:
+        body: rows between the header and the selection bar.
+        needs: what each band would need.
+    """
+    mid_need, bottom_need = max(MID_MIN, needs.mid), max(BOTTOM_MIN, needs.bottom)
+    top = min(needs.top, max(body // 2, body - mid_need - bottom_need))
+    room = max(MID_MIN + BOTTOM_MIN, body - top)
+    # What needs the pilot (signals, the tree) before the environment and the breath charts, which keep
+    # at least a third of the room when they hold that much.
+    reserve = max(BOTTOM_MIN, min(bottom_need, room // 3))
+    mid = max(MID_MIN, min(mid_need, room - reserve))
+    bottom = max(BOTTOM_MIN, min(bottom_need, room - mid))
+    return mid, bottom

@@ -1,0 +1,53 @@
+"""Dialogs say what they do and keys go where the pilot expects (issue 19 item 8)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from textual.widgets import Label
+
+from brain_tui.tui.screens.claim_form import OpenClaimScreen
+from brain_tui.tui.screens.quick import RenewDialog
+
+from .conftest import DEPLOY, NOW, STALE, fresh, screen_text, select, settle
+from .test_forms import burst
+
+pytestmark = pytest.mark.anyio
+SIZES = [(80, 24), (120, 40)]
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_renew_tab_then_a_typed_ttl_then_enter_renews_that_ttl(make_app, demo_root: Path,
+                                                                     size: tuple[int, int]) -> None:  # noqa: ANN001
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await select(pilot, "#active", DEPLOY)
+        await pilot.press("r")
+        assert isinstance(app.screen, RenewDialog)
+        await burst(pilot, "\t3h")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert not isinstance(app.screen, RenewDialog)
+    claim = fresh(demo_root).snapshot().claim(DEPLOY)
+    assert claim is not None and claim.expires_at == NOW + timedelta(hours=3)
+
+
+async def test_the_open_form_says_an_empty_slug_is_random(make_app) -> None:  # noqa: ANN001
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("o")
+        assert isinstance(app.screen, OpenClaimScreen)
+        labels = " ".join(str(label.render()) for label in app.screen.query(Label))
+        assert "empty: 4 random characters" in labels and "from the scope" not in labels
+
+
+async def test_a_stale_claim_without_a_bound_agent_says_so(make_app) -> None:  # noqa: ANN001
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert not app.live_sessions.get(STALE)  # the demo binds no agent to it
+        stale = app.screen.query_one("#stale")
+        assert STALE in stale.row_keys
+        assert "no bound agent" in screen_text(app)

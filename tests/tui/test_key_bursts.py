@@ -1,0 +1,49 @@
+"""Keys delivered in one burst (a fast typist, an SSH connection): each lands where the pilot aimed it."""
+
+from __future__ import annotations
+
+import pytest
+
+from brain_tui.tui.screens.confirm import SlugConfirmDialog
+
+from .conftest import SEARCH, STALE, select, settle
+from .test_forms import burst
+
+pytestmark = pytest.mark.anyio
+SIZES = [(80, 24), (120, 40)]
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("after", ["o", "c", "r", "g", "?", "l", "n", "\t"])
+async def test_keys_after_q_in_the_same_burst_do_nothing(make_app, size: tuple[int, int], after: str) -> None:  # noqa: ANN001
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await select(pilot, "#active", SEARCH)
+        await burst(pilot, "q" + after)
+    assert app.return_code == 0
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_n_pressed_quickly_walks_the_whole_queue(make_app, size: tuple[int, int]) -> None:  # noqa: ANN001
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        assert [item.kind for item in app.queue] == ["gate", "blocked", "stale"]
+        await burst(pilot, "nnn")
+        assert app.screen.current_item_key() == app.queue[2].key
+        assert app.screen.selected_claim_id() == STALE
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_r_right_after_n_onto_a_stale_claim_targets_that_claim(make_app, size: tuple[int, int]) -> None:  # noqa: ANN001
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        assert app.queue[2].sess_id == STALE
+        app.screen.query_one("#active").focus()
+        await settle(pilot)
+        await burst(pilot, "nnnR")
+        assert isinstance(app.screen, SlugConfirmDialog)
+        assert app.screen.claim.sess_id == STALE
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen.focused is app.screen.query_one("#stale")
+        assert app.screen.selected_claim_id() == STALE
