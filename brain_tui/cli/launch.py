@@ -46,21 +46,21 @@ def cmd_launch(ctx: Context) -> int:
     if a.attach:
         if not a.sess_id:
             raise UsageError("bsi launch --attach: give the claim ID")
-        attach = brain.attach_command(a.sess_id, current_tmux=os.environ.get("TMUX"))
+        attach = brain.launches.attach_command(a.sess_id, current_tmux=os.environ.get("TMUX"))
         sys.stdout.flush()
         os.execvp(attach.argv[0], list(attach.argv))
     try:
         if a.handoff:
-            brain.check_launch_settings()
-            sess_id = brain.open_handoff(a.handoff)
+            brain.launches.check_settings()
+            sess_id = brain.launches.open_handoff(a.handoff)
             ctx.say(f"bsi: opened {sess_id} for {a.handoff}")
         else:
             sess_id = a.sess_id
         if a.dry_run:
-            plan = brain.launch_plan(sess_id, tmux=a.tmux)
+            plan = brain.launches.plan(sess_id, tmux=a.tmux)
             ctx.emit(plan.as_dict(), "\n".join(json.dumps(arg, ensure_ascii=False) for arg in plan.argv))
             return 0
-        record = brain.launch(sess_id, tmux=a.tmux)
+        record = brain.launches.start(sess_id, tmux=a.tmux)
     except NoLaunchCommand:
         return _no_command(ctx)
     ctx.say(f"bsi: {sess_id} launched in tmux window {record.target} ({record.name}); "
@@ -79,7 +79,7 @@ def _no_command(ctx: Context) -> int:
 
 
 def _list(ctx: Context) -> int:
-    records = ctx.brain.running_launches()
+    records = ctx.brain.launches.running()
     rows = [[r.sess_id, r.mode, r.target or "-", r.name or "-", str(r.pid), r.started_at] for r in records]
     ctx.emit({"launches": [r.as_dict() for r in records]},
              table(rows, ["ID", "MODE", "TMUX", "WINDOW", "PID", "STARTED"]) or "no launched agent runs")

@@ -9,7 +9,8 @@ snapshot never fetches, writes or commits (except the one explicit pull that
 
 Claims live on `Brain` itself; the other areas are typed sub-objects
 (core/facade.py): `brain.gates`, `brain.signals`, `brain.locks`,
-`brain.circuit`, `brain.breath`, `brain.remote`, `brain.audit`. Every result
+`brain.circuit`, `brain.breath`, `brain.remote`, `brain.audit`, and
+`brain.launches` (core/facade_launch.py). Every result
 is a frozen dataclass with an `as_dict()` giving the `--json` shape.
 """
 
@@ -26,21 +27,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from brain_tui.core import authority as who_acts
-from brain_tui.core import (
-    claims,
-    conflicts,
-    facade,
-    gitops,
-    handoff,
-    index_file,
-    remote,
-    remote_state,
-    signals,
-    watchdog,
-)
+from brain_tui.core import claims, conflicts, facade, facade_launch, gitops, index_file, remote, remote_state, watchdog
 from brain_tui.core import launch as launching
 from brain_tui.core import preflight as preflight_rules
-from brain_tui.core import tmux as tmux_launcher
 from brain_tui.core.agents import Agents
 from brain_tui.core.authority import Actor
 from brain_tui.core.bootstrap import init_brain, make_folder
@@ -144,6 +133,7 @@ class Brain:
         self.circuit = facade.Circuit(self)
         self.breath = facade.Breath(self)
         self.audit = facade.Audit(self)
+        self.launches = facade_launch.Launches(self)
         if sync is None:
             sync = "sync" if self.config.sync == "auto" else "local"
         if sync not in ("sync", "offline", "local"):
@@ -457,32 +447,6 @@ class Brain:
         return lint_given(self.root, paths)
 
     # -- launching satellites (SPEC 20.5; the rules are in core/launch.py) ----------------------
-    def launch_plan(self, sess_id: str, *, tmux: bool | None = None) -> launching.LaunchPlan:
-        """What `launch` would start for `sess_id` (the argv, env, window), starting nothing."""
-        settings = launching.launch_settings(self.config.raw)
-        return launching.plan_launch(self.snapshot(), settings, self.root, sess_id, tmux=tmux,
-                                     liveness=self.agents.liveness())
-
-    def launch(self, sess_id: str, *, tmux: bool | None = None) -> launching.LaunchRecord:
-        """Start an agent for an open claim: a new tmux window, or (no tmux) this very process.
-
-        Under the writer lock, so two launchers never both take the last of the `MAX_RUNNING` slots.
-        Without tmux the current process becomes the agent and this never returns. An agent: its own tree only.
-        """
-        with self.locked():
-            who_acts.check_owner(self.snapshot(), who_acts.acting_in(self.root), sess_id, "launch an agent for", True)
-            plan = self.launch_plan(sess_id, tmux=tmux)
-            started_at = self.now().isoformat(timespec="seconds")
-            if plan.tmux:
-                record = tmux_launcher.start_tmux(plan, brain_name=self.brain_name, started_at=started_at)
-                launching.write_record(self.root, record)
-                return record
-        launching.exec_here(plan, self.root, started_at)
-
-    def running_launches(self) -> list[launching.LaunchRecord]:
-        """The launched agents still running from this brain on this machine."""
-        return launching.running(self.root)
-
     def live_sessions(self, snapshot: BrainSnapshot | None = None) -> dict[str, LiveSession]:
         """Each live claim's agent: state, last tool activity, last commit by it, its launch (SPEC 20.4).
 
@@ -496,35 +460,3 @@ class Brain:
         if snapshot is None:
             snapshot = self.snapshot(only_statuses=BLOCKING_STATUSES)
         return live_sessions(self.root, snapshot, self.agents.liveness(), launching.running(self.root))
-
-    def check_launch_settings(self) -> None:
-        """Raise NoLaunchCommand (64) or InvalidData (65) unless `launch.command` is configured and usable."""
-        launching.check_settings(launching.launch_settings(self.config.raw))
-
-    def attach_command(self, sess_id: str, *, current_tmux: str | None) -> tmux_launcher.AttachCommand:
-        """The tmux command that shows the window of `sess_id`'s launched agent (`current_tmux`: the caller's $TMUX)."""
-        return tmux_launcher.attach_command(launching.find_running(self.root, sess_id), current_tmux=current_tmux)
-
-    def handoff_request(self, sig_id: str, snapshot: BrainSnapshot | None = None) -> OpenRequest:
-        """The claim a HANDOFF signal asks for (type, scope, parent), opening nothing (see `open_handoff`)."""
-        snapshot = snapshot or self.snapshot()
-        signal = signals.require_signal(snapshot, sig_id)
-        return handoff.handoff_request(snapshot, signal, self.instance, self.config.ttl_default)
-
-    def open_handoff(self, sig_id: str, by: str | None = None, *, actor: Actor | None = None) -> str:
-        """Open the claim a HANDOFF signal asks for and acknowledge the signal, in one commit.
-
-        Returns:
-            The new claim's ID (launch it with `launch`).
-        """
-        who = by or self.human()
-
-        def decide(cs: ChangeSet) -> str:
-            signal = signals.require_signal(cs.snapshot, sig_id)
-            req = handoff.handoff_request(cs.snapshot, signal, self.instance, self.config.ttl_default)
-            new_id = claims.open_claim(cs, req, actor=who_acts.acting_in(self.root, actor))
-            signals.ack_signal(cs, sig_id, who)
-            cs.message = f"bsi: open satellite {new_id} (handoff {sig_id})"
-            return new_id
-
-        return self.mutate(decide)

@@ -63,7 +63,7 @@ def live_sessions(root: Path, snapshot: BrainSnapshot, liveness: Mapping[str, Li
         root: the brain (a git work tree, for the last commits; none found elsewhere).
         snapshot: the brain now.
         liveness: `brain.agents.liveness()`.
-        launches: the running launches (`brain.running_launches()`).
+        launches: the running launches (`brain.launches.running()`).
     """
     launched = {r.sess_id: r for r in launches}
     claims = [c for c in snapshot.claims

@@ -72,7 +72,7 @@ async def test_L_shows_the_argv_then_launches_in_tmux(make_app, demo_root: Path,
         assert not isinstance(app.screen, LaunchDialog)
     doc = wait_for(out)
     assert doc["argv"] == [DEPLOY, "Deployment checklist for the VPS"] and doc["session"] == DEPLOY
-    assert [r.sess_id for r in fresh(demo_root).running_launches()] == [DEPLOY]
+    assert [r.sess_id for r in fresh(demo_root).launches.running()] == [DEPLOY]
 
 
 async def test_L_refuses_a_claim_that_is_not_open_inside_the_dialog(make_app, demo_root: Path,  # noqa: ANN001

@@ -134,7 +134,7 @@ def test_a_trigger_passes_the_finished_satellite_s_result_to_the_one_it_launches
                   on_done="trigger → type:test scope:be/tests/")
     facade.close_claim(done, CloseRequest(status="ok", files=["be/api.py"], notes="pagination\nnot tested"))
     (handoff,) = [s for s in signals_from(facade.root, done) if s["type"] == "HANDOFF"]
-    new_id = facade.open_handoff(handoff["sig_id"])
+    new_id = facade.launches.open_handoff(handoff["sig_id"])
     doc = load_claim(facade.root, new_id)
     assert doc["handoff_from"] == done and doc["parent_satellite"] == pilot
     assert doc["previous_result"] == {"status": "ok", "files_modified": ["be/api.py"],

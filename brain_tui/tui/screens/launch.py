@@ -44,7 +44,7 @@ def refusal_line(exc: BsiError) -> str:
 def _plan_text(brain: Brain, sess_id: str) -> tuple[Content, str]:
     """(what would run — one line per argument, line breaks shown as ↵ —, the refusal or "")."""
     try:
-        plan = brain.launch_plan(sess_id, tmux=True)
+        plan = brain.launches.plan(sess_id, tmux=True)
     except BsiError as exc:
         return Content(""), refusal_line(exc)
     out = Content()
@@ -61,8 +61,8 @@ def _handoff_text(app: BrainApp, sig_id: str) -> tuple[Content, str]:
     """(the claim the HANDOFF would open, with the conflicts it meets; the refusal or "")."""
     brain = app.brain
     try:
-        brain.check_launch_settings()
-        req = brain.handoff_request(sig_id, app.snapshot)
+        brain.launches.check_settings()
+        req = brain.launches.handoff_request(sig_id, app.snapshot)
         conflicts = brain.preview_open(req, app.snapshot)
     except BsiError as exc:
         return Content(""), refusal_line(exc)
@@ -121,9 +121,9 @@ class LaunchDialog(CoreDialog):
             sig_id = self.signal.sig_id
 
             def call(brain: Brain) -> str:
-                new_id = brain.open_handoff(sig_id)
+                new_id = brain.launches.open_handoff(sig_id)
                 try:
-                    record = brain.launch(new_id, tmux=True)
+                    record = brain.launches.start(new_id, tmux=True)
                 except BsiError as exc:
                     return f"opened {new_id} for {sig_id}; launch refused: {exc.message}"
                 return f"opened {new_id} for {sig_id}, launched in tmux window {record.target} — A attaches"
@@ -132,7 +132,7 @@ class LaunchDialog(CoreDialog):
             return
         assert self.claim is not None
         sess_id = self.claim.sess_id
-        self.submit_core("launch", lambda brain: brain.launch(sess_id, tmux=True),
+        self.submit_core("launch", lambda brain: brain.launches.start(sess_id, tmux=True),
                          lambda record: f"launched {sess_id} in tmux window {record.target} — A attaches")
 
     @on(Button.Pressed, "#cancel")
@@ -146,7 +146,7 @@ def attach(app: BrainApp, sess_id: str) -> None:
     Outside tmux the cockpit steps aside (suspended) until the window is detached.
     """
     try:
-        command = app.brain.attach_command(sess_id, current_tmux=os.environ.get("TMUX"))
+        command = app.brain.launches.attach_command(sess_id, current_tmux=os.environ.get("TMUX"))
     except BsiError as exc:
         app.notify(safe_str(exc.message, 300), title="attach", severity="warning", markup=False)
         return

@@ -1,0 +1,93 @@
+"""`brain.launches`: starting agents for claims (SPEC 20.5) and the claims HANDOFF signals ask for.
+
+A typed sub-object of the `Brain` facade, like `brain.gates` (core/facade.py): it holds no
+rule of its own; the rules are in core/launch.py (argv, settings, records), core/tmux.py,
+core/handoff.py and core/authority.py (an agent launches within its own tree only).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from brain_tui.core import authority as who_acts
+from brain_tui.core import claims, handoff, signals
+from brain_tui.core import launch as launching
+from brain_tui.core import tmux as tmux_launcher
+
+if TYPE_CHECKING:
+    from brain_tui.core.authority import Actor
+    from brain_tui.core.brain import Brain
+    from brain_tui.core.changes import ChangeSet
+    from brain_tui.core.claims import OpenRequest
+    from brain_tui.core.model import BrainSnapshot
+
+
+class Launches:
+    """Agents launched for open claims, and the claims HANDOFF signals ask for."""
+
+    def __init__(self, brain: Brain) -> None:
+        self._brain = brain
+
+    def plan(self, sess_id: str, *, tmux: bool | None = None) -> launching.LaunchPlan:
+        """What `start` would start for `sess_id` (the argv, env, window), starting nothing."""
+        brain = self._brain
+        settings = launching.launch_settings(brain.config.raw)
+        return launching.plan_launch(brain.snapshot(), settings, brain.root, sess_id, tmux=tmux,
+                                     liveness=brain.agents.liveness())
+
+    def start(self, sess_id: str, *, tmux: bool | None = None) -> launching.LaunchRecord:
+        """Start an agent for an open claim: a new tmux window, or (no tmux) this very process.
+
+        Under the writer lock, so two launchers never both take the last of the `MAX_RUNNING` slots.
+        Without tmux the current process becomes the agent and this never returns. An agent: its own tree only.
+        """
+        brain = self._brain
+        with brain.locked():
+            who_acts.check_owner(brain.snapshot(), who_acts.acting_in(brain.root), sess_id, "launch an agent for",
+                                 True)
+            plan = self.plan(sess_id, tmux=tmux)
+            started_at = brain.now().isoformat(timespec="seconds")
+            if plan.tmux:
+                record = tmux_launcher.start_tmux(plan, brain_name=brain.brain_name, started_at=started_at)
+                launching.write_record(brain.root, record)
+                return record
+        launching.exec_here(plan, brain.root, started_at)
+
+    def running(self) -> list[launching.LaunchRecord]:
+        """The launched agents still running from this brain on this machine."""
+        return launching.running(self._brain.root)
+
+    def check_settings(self) -> None:
+        """Raise NoLaunchCommand (64) or InvalidData (65) unless `launch.command` is configured and usable."""
+        launching.check_settings(launching.launch_settings(self._brain.config.raw))
+
+    def attach_command(self, sess_id: str, *, current_tmux: str | None) -> tmux_launcher.AttachCommand:
+        """The tmux command that shows the window of `sess_id`'s launched agent (`current_tmux`: the caller's $TMUX)."""
+        return tmux_launcher.attach_command(launching.find_running(self._brain.root, sess_id),
+                                            current_tmux=current_tmux)
+
+    def handoff_request(self, sig_id: str, snapshot: BrainSnapshot | None = None) -> OpenRequest:
+        """The claim a HANDOFF signal asks for (type, scope, parent), opening nothing (see `open_handoff`)."""
+        brain = self._brain
+        snapshot = snapshot or brain.snapshot()
+        signal = signals.require_signal(snapshot, sig_id)
+        return handoff.handoff_request(snapshot, signal, brain.instance, brain.config.ttl_default)
+
+    def open_handoff(self, sig_id: str, by: str | None = None, *, actor: Actor | None = None) -> str:
+        """Open the claim a HANDOFF signal asks for and acknowledge the signal, in one commit.
+
+        Returns:
+            The new claim's ID (launch it with `start`).
+        """
+        brain = self._brain
+        who = by or brain.human()
+
+        def decide(cs: ChangeSet) -> str:
+            signal = signals.require_signal(cs.snapshot, sig_id)
+            req = handoff.handoff_request(cs.snapshot, signal, brain.instance, brain.config.ttl_default)
+            new_id = claims.open_claim(cs, req, actor=who_acts.acting_in(brain.root, actor))
+            signals.ack_signal(cs, sig_id, who)
+            cs.message = f"bsi: open satellite {new_id} (handoff {sig_id})"
+            return new_id
+
+        return brain.mutate(decide)
