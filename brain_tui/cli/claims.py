@@ -71,6 +71,11 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
     p.add_argument("--all", action="store_true", help="include closed, failed and released claims")
     p.set_defaults(handler=cmd_list)
 
+    p = csub.add_parser("repair", help="restore a corrupt claim file to its last committed version that reads",
+                        parents=[parent])
+    p.add_argument("target", metavar="ID|PATH")
+    p.set_defaults(handler=cmd_repair)
+
     p = sub.add_parser("check-scope", help="conflicts a claim on S would meet (opens nothing)", parents=[parent])
     p.add_argument("scopes", nargs="+", metavar="S")
     p.add_argument("--parent")
@@ -190,6 +195,17 @@ def cmd_list(ctx: Context) -> int:
     ctx.emit(None, out)
     for bad in snapshot.corrupt:
         ctx.say(f"corrupt: {bad.path} line {bad.line}: {bad.reason}")
+    return 0
+
+
+def cmd_repair(ctx: Context) -> int:
+    """`bsi claim repair ID|PATH`: a corrupt claim file back to its last committed version that reads."""
+    done = ctx.brain.repair_claim(ctx.args.target)
+    if done.repaired:
+        text = f"{done.path} restored from {done.commit[:10]}: {done.sess_id} is {done.status}"
+    else:
+        text = f"{done.path} reads ({done.sess_id}, {done.status}): nothing to repair"
+    ctx.emit(done.as_dict(), text)
     return 0
 
 

@@ -54,6 +54,7 @@ if TYPE_CHECKING:
     from brain_tui.core.attention import AttentionItem
     from brain_tui.core.env import EnvState
     from brain_tui.core.headers import Finding
+    from brain_tui.core.repair import Repair
     from brain_tui.core.syncing import BrainRemote
 
 T = TypeVar("T")
@@ -336,6 +337,11 @@ class Brain:
         """A human releases a stale claim (reason required)."""
         actor = by or self.human()
         self.mutate(lambda cs: claims.release_claim(cs, sess_id, reason, actor))
+
+    def repair_claim(self, target: str) -> Repair:
+        """Restore a corrupt claim file (ID or path) to its last committed version that reads (`core.repair`)."""
+        from brain_tui.core.repair import stage_repair
+        return self.mutate(lambda cs: stage_repair(cs, target))
 
     def watchdog(self) -> WatchdogReport:
         """Mark expired claims stale and archive old delivered signals."""
