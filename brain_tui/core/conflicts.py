@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from brain_tui.core.effective import delegating_chain
 from brain_tui.core.model import BrainSnapshot
-from brain_tui.core.scope import ScopeEntry
+from brain_tui.core.path_keys import resolve_in_brain
+from brain_tui.core.scope import FILE, ScopeEntry
 from brain_tui.core.scope_index import ScopeIndex
 from brain_tui.core.unreadable import holder_id, repair_command
 
@@ -135,13 +136,20 @@ def find_conflicts(
     return conflicts
 
 
-def unreadable_holders(snapshot: BrainSnapshot, entries: Sequence[ScopeEntry],
-                       exclude: str | None = None) -> list[Conflict]:
-    """The claim files that do not read and may hold something of `entries` (what another claim's
-    write must not touch, SPEC 22); `exclude`'s own file is not held against it."""
+def unreadable_holders(snapshot: BrainSnapshot, file: str, exclude: str | None = None) -> list[Conflict]:
+    """The claim files that do not read and may hold `file` (which another claim must neither write nor
+    lock, SPEC 22); `exclude`'s own file is not held against it.
+
+    Args:
+        snapshot: the brain now.
+        file: a normalised brain-relative file path (keyed through the brain's links).
+        exclude: the session asking.
+    """
     if not snapshot.unreadable_claims:
         return []
-    return [c for c in find_conflicts(snapshot, entries, exclude=exclude) if c.status == CORRUPT]
+    target = resolve_in_brain(snapshot.root, file)
+    entry = ScopeEntry(FILE, file, "", target if target and target != file else "")
+    return [c for c in find_conflicts(snapshot, (entry,), exclude=exclude) if c.status == CORRUPT]
 
 
 def format_scope_text(entries: Sequence[ScopeEntry]) -> str:

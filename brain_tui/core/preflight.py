@@ -149,11 +149,7 @@ def _check_unreadable_holders(snapshot: BrainSnapshot, claim: Claim, file: str) 
     Raises:
         PreflightRefused: code 1, naming the file and its repair.
     """
-    if not snapshot.unreadable_claims:
-        return
-    target = resolve_in_brain(snapshot.root, file)
-    entry = ScopeEntry(FILE, file, "", target if target and target != file else "")
-    holders = unreadable_holders(snapshot, (entry,), exclude=claim.sess_id)
+    holders = unreadable_holders(snapshot, file, exclude=claim.sess_id)
     if holders:
         raise _refuse(
             SCOPE_VIOLATION,

@@ -45,7 +45,7 @@ def test_a_hand_merged_claim_file_still_blocks_its_scope_and_is_repaired(brain: 
     assert again.code == 0 and "nothing to repair" in again.out
 
 
-def test_another_claims_write_into_what_an_unreadable_file_may_hold_is_refused(brain: Path) -> None:
+def test_another_claims_write_or_lock_into_what_an_unreadable_file_may_hold_is_refused(brain: Path) -> None:
     holder = ok(run_bsi("claim", "open", "--scope", "docs/", "--slug", "aaaa", brain=brain))
     writer = ok(run_bsi("claim", "open", "--scope", "shared/", "--slug", "writer", brain=brain))
     hand_merge(claim_file(brain, holder), "docs/", "shared/x.md")
@@ -53,6 +53,10 @@ def test_another_claims_write_into_what_an_unreadable_file_may_hold_is_refused(b
     assert refused.code == 1, refused
     assert f"claims/{holder}.yml" in refused.err and f"bsi claim repair {holder}" in refused.err
     assert run_bsi("preflight", "check", writer, "shared/y.md", brain=brain).code == 0
+    locked = run_bsi("lock", "acquire", "shared/x.md", writer, brain=brain)
+    assert locked.code == 1 and f"claims/{holder}.yml" in locked.err, locked
+    assert not list((brain / "locks").glob("*.yml"))
+    ok(run_bsi("lock", "acquire", "shared/y.md", writer, brain=brain))
 
 
 def test_a_committed_hand_merge_is_repaired_from_the_last_version_that_reads(brain: Path) -> None:
