@@ -16,7 +16,7 @@ from brain_tui.core.model import BrainSnapshot
 from brain_tui.core.path_keys import resolve_in_brain
 from brain_tui.core.scope import FILE, ScopeEntry
 from brain_tui.core.scope_index import ScopeIndex
-from brain_tui.core.unreadable import holder_id, repair_command
+from brain_tui.core.unreadable import holder_id, repair_command, shown_path
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ class Conflict:
     def describe(self) -> str:
         """One line for stderr."""
         if self.status == CORRUPT:
-            return (f"{self.path} does not read ({self.reason}) and may hold {self.scope} [{CORRUPT}, "
+            return (f"{shown_path(self.path)} does not read ({self.reason}) and may hold {self.scope} [{CORRUPT}, "
                     f"{self.overlap}]: repair it (`{repair_command(self.path)}`) or fix the file by hand")
         holder = self.instance or "unknown instance"
         return f"{self.sess_id} ({holder}) holds {self.scope} [{self.status}, {self.overlap}]"

@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from datetime import tzinfo
 from pathlib import Path, PurePosixPath
 from typing import Any
+from urllib.parse import quote
 
 from brain_tui.core.errors import InvalidData
 from brain_tui.core.formats import claim_identity, parse_claim_bytes
@@ -30,7 +31,7 @@ from brain_tui.core.scope import GLOBAL, ScopeEntry, parse_scope
 from brain_tui.core.yamlio import MAX_FILE_BYTES, CorruptYaml, safe_load_text
 
 __all__ = ["NOT_A_CLAIM_PREFIXES", "held_by_bytes", "held_by_data", "held_by_file", "holder_id", "repair_command",
-           "whole_brain"]
+           "shown_path", "whole_brain"]
 
 #: Files in ``claims/`` that older tools wrote and that are not claims (SPEC 2): never held, even when unreadable.
 NOT_A_CLAIM_PREFIXES = ("gate-ack-",)
@@ -46,16 +47,30 @@ def whole_brain() -> tuple[ScopeEntry, ...]:
     return parse_scope("*")
 
 
+#: The characters of a file name shown as they are; any other is percent-encoded (a name is hostile text).
+_SHOWN_AS_IS = "/._-+=,@~"
+
+
+def shown_path(rel_path: str) -> str:
+    """A brain path as it may be shown to a user or an agent: percent-encoded beyond plain ASCII names.
+
+    A file name in ``claims/`` is written by anyone (terminal escapes, bidi controls, newlines): this
+    spelling is inert, reversible, and the path itself for every ordinary name.
+    """
+    return quote(rel_path, safe=_SHOWN_AS_IS)
+
+
 def holder_id(rel_path: str) -> str:
-    """The name a corrupt row holds under: the file's stem when it is a session ID, else its path."""
+    """The name a corrupt row holds under: the file's stem when it is a session ID, else its (shown) path."""
     stem = PurePosixPath(rel_path).stem
-    return stem if valid_session_id(stem) else rel_path
+    return stem if valid_session_id(stem) else shown_path(rel_path)
 
 
 def repair_command(rel_path: str) -> str:
     """The command that offers to repair a corrupt claim file (``bsi claim repair ID|PATH``)."""
     stem = PurePosixPath(rel_path).stem
-    return f"bsi claim repair {stem if valid_session_id(stem) and rel_path.endswith('.yml') else rel_path}"
+    named = stem if valid_session_id(stem) and rel_path.endswith(".yml") else shown_path(rel_path)
+    return f"bsi claim repair {named}"
 
 
 def _not_a_claim_name(rel_path: str) -> bool:

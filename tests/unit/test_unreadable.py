@@ -145,3 +145,13 @@ def test_the_demo_brain_has_no_corrupt_row(tmp_path: Path) -> None:
 
     root = build_demo(tmp_path / "demo", T0)
     assert Brain(root, clock=lambda: T0, commit=False).snapshot().corrupt == ()
+
+
+def test_a_hostile_file_name_is_shown_inert(brain: Brain) -> None:
+    name = "claims/\x1b[2J\u202eevil\n.yml"
+    (brain.root / name).write_text("scope: [a/\n")
+    (found,) = find_conflicts(brain.snapshot(), parse_scope("a/x.md"))
+    assert found.status == "corrupt" and found.path == name
+    for text in (found.sess_id, found.describe()):
+        assert not any(ch in text for ch in ("\x1b", "\u202e", "\n")), text
+    assert "claims/%1B%5B2J%E2%80%AEevil%0A.yml" in found.describe()
