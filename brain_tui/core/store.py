@@ -15,7 +15,7 @@ from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 from typing import Any
 
-from brain_tui.core import breath_records, clock, formats, ids, unreadable, yamlio
+from brain_tui.core import breath_records, clock, formats, ids, yamlio
 from brain_tui.core.cache import ParseCache, Parsed, pausing_gc
 from brain_tui.core.clock import SKEW_TOLERANCE
 from brain_tui.core.config import BrainConfig
@@ -33,6 +33,7 @@ from brain_tui.core.layout import BREATH_DIR
 from brain_tui.core.model import BrainSnapshot, BreathRecord, Claim, CorruptFile, Lock, Signal
 from brain_tui.core.scope import ScopeEntry, parse_scope
 from brain_tui.core.skew import suspect_stale
+from brain_tui.core.unreadable import held_by_bytes, held_by_data, held_by_file
 from brain_tui.core.yamlio import TEMP_MARK, safe_load_bytes
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -92,7 +93,7 @@ class BrainStore:
                         # a claim that vanished without a word would block nothing.
                         rel = f"{folder}/{entry.name}"
                         # A link in claims/ may stand for a live claim: unread, it holds the whole brain.
-                        holds = unreadable.held_by_bytes(None, rel, self.root, self.tz) if folder == "claims" else ()
+                        holds = held_by_bytes(None, rel, self.root, self.tz) if folder == "claims" else ()
                         self._links.append(CorruptFile(rel, 0, "a symbolic link, not followed: the file must be a "
                                                                "regular file", holds))
                         continue
@@ -143,13 +144,13 @@ class BrainStore:
         result: Any
         if parsed.corrupt is not None:
             # A claim file that does not read fails closed: what it may hold is read again from its bytes.
-            holds = unreadable.held_by_file(self.root, rel, self.tz) if kind == "claim" else ()
+            holds = held_by_file(self.root, rel, self.tz) if kind == "claim" else ()
             result = CorruptFile(rel, *parsed.corrupt, holds=holds)
         elif kind == "claim":
             result = claim_from_mapping(parsed.data, rel, self.root, self.tz, self.config.ttl_default, self._scope)
             self.files.set_hint(rel, parsed, (result.sess_id, result.status) if isinstance(result, Claim) else None)
             if isinstance(result, CorruptFile):
-                result = replace(result, holds=unreadable.held_by_data(parsed.data, rel, self.root, self.tz))
+                result = replace(result, holds=held_by_data(parsed.data, rel, self.root, self.tz))
         elif kind == "signal":
             result = signal_from_mapping(parsed.data, rel, self.tz)
         elif kind == "breath":
