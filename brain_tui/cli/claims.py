@@ -15,6 +15,7 @@ from brain_tui.core.clock import humanize_delta, parse_duration
 from brain_tui.core.errors import ConflictError, InvalidData
 from brain_tui.core.model import BLOCKING_STATUSES, Claim, Status
 from brain_tui.core.scope import parse_scope_args
+from brain_tui.core.unreadable import repair_command
 from brain_tui.core.views import claim_json
 
 
@@ -194,7 +195,9 @@ def cmd_list(ctx: Context) -> int:
     out = table(rows, ["SESSION", "STATUS", "LEVEL", "SCOPE", "TTL", "STORY"]) or "no claims"
     ctx.emit(None, out)
     for bad in snapshot.corrupt:
-        ctx.say(f"corrupt: {bad.path} line {bad.line}: {bad.reason}")
+        held = f"; until repaired it holds {' '.join(str(e) for e in bad.holds)} " \
+               f"(`{repair_command(bad.path)}`)" if bad.holds else ""
+        ctx.say(f"corrupt: {bad.path} line {bad.line}: {bad.reason}{held}")
     return 0
 
 

@@ -34,6 +34,8 @@ def test_a_hand_merged_claim_file_still_blocks_its_scope_and_is_repaired(brain: 
     assert second.code == 10 and f"claims/{holder}.yml" in second.err, second
     assert f"bsi claim repair {holder}" in second.err
     assert tree_bytes(brain) == before
+    listed = run_bsi("claim", "list", brain=brain)
+    assert f"until repaired it holds docs/ (`bsi claim repair {holder}`)" in listed.err, listed
     repaired = run_bsi("--json", "claim", "repair", holder, brain=brain)
     assert repaired.code == 0, repaired
     assert repaired.json()["repaired"] is True and repaired.json()["status"] == "open"
