@@ -156,3 +156,9 @@ def test_a_hostile_file_name_is_shown_inert(brain: Brain) -> None:
     for text in (found.sess_id, found.describe()):
         assert not any(ch in text for ch in ("\x1b", "\u202e", "\n")), text
     assert "claims/%1B%5B2J%E2%80%AEevil%0A.yml" in found.describe()
+
+
+def test_a_diff3_merge_holds_the_base_side_too_and_crlf_lines_read() -> None:
+    diff3 = ("sess_id: sess-x\r\n<<<<<<< ours\r\nscope: a/\r\n||||||| base\r\nscope: b/\r\n=======\r\n"
+             "scope: c.md\r\n>>>>>>> theirs\r\nstatus: open\r\n")
+    assert held(diff3) == ["a/", "b/", "c.md"]
