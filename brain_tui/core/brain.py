@@ -44,6 +44,7 @@ from brain_tui.core.model import BLOCKING_STATUSES, BrainSnapshot
 from brain_tui.core.preview import Preview
 from brain_tui.core.preview import preview as dry_run
 from brain_tui.core.reconcile import SyncReport
+from brain_tui.core.repair import Repair, stage_repair
 from brain_tui.core.scope import ScopeEntry
 from brain_tui.core.store import BrainStore
 from brain_tui.core.watchdog import WatchdogReport
@@ -54,7 +55,6 @@ if TYPE_CHECKING:
     from brain_tui.core.attention import AttentionItem
     from brain_tui.core.env import EnvState
     from brain_tui.core.headers import Finding
-    from brain_tui.core.repair import Repair
     from brain_tui.core.syncing import BrainRemote
 
 T = TypeVar("T")
@@ -340,7 +340,6 @@ class Brain:
 
     def repair_claim(self, target: str) -> Repair:
         """Restore a corrupt claim file (ID or path) to its last committed version that reads (`core.repair`)."""
-        from brain_tui.core.repair import stage_repair
         return self.mutate(lambda cs: stage_repair(cs, target))
 
     def watchdog(self) -> WatchdogReport:
