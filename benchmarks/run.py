@@ -3,6 +3,7 @@
     python benchmarks/run.py                          # sizes 10, 1000, 10000
     python benchmarks/run.py --sizes 10,100,1000,10000,50000 --markdown benchmarks/RESULTS.md
     python benchmarks/run.py --smoke                  # CI: everything once at the smallest size, untimed
+    python benchmarks/run.py --only-mcp --sizes 10    # `bsi mcp` start-up: initialize, first tools/list
 
 Every measurement runs several times (``--repeat``) and the table shows the
 median. Subprocess measurements alternate between sizes, so a slow moment of
@@ -37,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from generate import DEFAULT_NOW, generate
+from mcp_start import measure_mcp
 from parse_helper import measure_parse_helper
 
 NOW = DEFAULT_NOW
@@ -477,6 +479,8 @@ GOALS: list[tuple[str, str, Callable[[Results, int, int], float | None], float, 
      lambda r, big, small: _helper_ratio(r), 1.0, "×"),
     ("bsi index, 10k warm", "< 1 s",
      lambda r, big, small: _ms(r, "bsi index --no-commit (warm)", big), 1000.0, "ms"),
+    ("bsi mcp answers initialize (process start →)", "< 1 s",
+     lambda r, big, small: _ms(r, "bsi mcp: start → initialize answered", small), 1000.0, "ms"),
 ]
 
 
@@ -624,6 +628,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--only-hook", action="store_true", help="only generation and the hook measurements")
     parser.add_argument("--only-helper", action="store_true",
                         help="only generation and the parse helper's cold runs (with vs without it)")
+    parser.add_argument("--only-mcp", action="store_true",
+                        help="only generation and `bsi mcp` start-up (initialize, first tools/list)")
     args = parser.parse_args(argv)
 
     sizes = sorted({int(s) for s in args.sizes.split(",")}) if args.sizes else list(DEFAULT_SIZES)
@@ -641,17 +647,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         brains, counts = build_brains(workdir, sizes, results)
         if not args.smoke:
             time.sleep(2.1)  # let the fresh files leave the parse cache's racy window (core/cache.py)
-        if not args.only_hook and not args.only_helper:
+        only = args.only_hook or args.only_helper or args.only_mcp
+        if args.only_mcp or not only:
+            measure_mcp(results, brains[sizes[0]], sizes[0], 1 if args.smoke else args.repeat, bsi_command(),
+                        child_env())
+        if not only:
             measure_cli(results, brains, args.repeat, counts, args.smoke)
             measure_index(results, brains, args.repeat)
             measure_conflicts(results, brains, queries=20 if args.smoke else 300)
             measure_imports(results, brains[sizes[0]], sizes[0], args.repeat)
-        if not args.only_hook and (args.only_helper or max(sizes) >= 10_000 or args.smoke):
+        if not args.only_hook and not args.only_mcp and (args.only_helper or max(sizes) >= 10_000 or args.smoke):
             measure_parse_helper(results, brains, [*bsi_command(), "--now", NOW], child_env(), clear_cache,
                                  args.smoke)
-        if not args.no_hook and not args.only_helper:
+        if not args.no_hook and not args.only_helper and not args.only_mcp:
             measure_hook(results, brains, args.repeat, workdir, args.smoke)
-        if not args.no_cockpit and not args.only_hook and not args.only_helper:
+        if not args.no_cockpit and not only:
             measure_cockpit(results, brains, 1 if args.smoke else min(args.repeat, 3), args.smoke)
     except (BenchError, RuntimeError, subprocess.TimeoutExpired, json.JSONDecodeError, KeyError) as exc:
         print(f"benchmark failed: {exc}", file=sys.stderr)

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from tests.agent_markers import REMOVED as AGENT_MARKERS_REMOVED  # first: before tests.bsi copies the environment
 from tests.bsi import Run, git, ok, run_bsi
 from tests.paths import LEGACY
 
@@ -112,3 +113,10 @@ def legacy_git_brain(legacy_brain: Path) -> Iterator[Path]:
     git(legacy_brain, "add", "-A")
     git(legacy_brain, "commit", "--quiet", "-m", "legacy brain")
     yield legacy_brain
+
+
+def pytest_report_header() -> str | None:
+    """Say which agent markers the run removed from its own environment (tests/agent_markers.py)."""
+    if not AGENT_MARKERS_REMOVED:
+        return None
+    return f"agent markers removed from the test environment: {', '.join(AGENT_MARKERS_REMOVED)}"

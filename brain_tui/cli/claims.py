@@ -9,6 +9,7 @@ from typing import Any
 
 from brain_tui.cli.common import Context, one_line, table
 from brain_tui.core.agents import agent_session_for_open
+from brain_tui.core.authority import own_agent_session
 from brain_tui.core.brain import CloseRequest, OpenRequest
 from brain_tui.core.claims import require_claim
 from brain_tui.core.clock import humanize_delta, parse_duration
@@ -38,6 +39,8 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
     p.add_argument("--on-partial")
     p.add_argument("--on-fail")
     p.add_argument("--theme-branch")
+    p.add_argument("--blocked-on", action="store_true",
+                   help="when refused, send BLOCKED_ON to each holder in the same step (seed 002)")
     p.add_argument("--agent-session", metavar="ID",
                    help="bind this agent session to the claim (default: $CLAUDE_CODE_SESSION_ID)")
     p.set_defaults(handler=cmd_open)
@@ -111,7 +114,9 @@ def cmd_open(ctx: Context) -> int:
         scope=entries, ttl=ttl, instance=a.instance or brain.instance, type=a.claim_type,
         satellite_type=a.satellite_type, level=a.level, parent=a.parent, story=a.story, slug=a.slug,
         on_done=a.on_done, on_partial=a.on_partial, on_fail=a.on_fail, theme_branch=a.theme_branch,
-        agent_session=agent_session_for_open(a.agent_session, os.environ),
+        agent_session=agent_session_for_open(a.agent_session, os.environ)
+        if a.agent_session is not None else agent_session_for_open(None, os.environ) or own_agent_session(),
+        signal_holders=a.blocked_on,
     )
     try:
         sess_id = brain.open_claim(req)
@@ -120,6 +125,10 @@ def cmd_open(ctx: Context) -> int:
             for conflict in exc.payload.get("conflicts", []):
                 ctx.say(f"  conflict: {conflict['sess_id']} ({conflict['status']}, {conflict['overlap']}) "
                         f"on {conflict['scope']}")
+            for sig_id in exc.payload.get("signals", []):
+                ctx.say(f"  sent BLOCKED_ON {sig_id} to the holder: its close will free the scope")
+            if not a.blocked_on and exc.payload.get("conflicts"):
+                ctx.say("  to wait for it: add --blocked-on (BLOCKED_ON to each holder, in the same step)")
         raise
     claim = brain.snapshot().claim(sess_id)
     ctx.emit(claim_json(claim, brain.snapshot()) if claim else {"sess_id": sess_id}, sess_id)

@@ -8,6 +8,9 @@ from typing import Any
 
 from brain_tui.cli.common import Context, table
 from brain_tui.core.errors import UsageError
+from brain_tui.hooks.settings_io import Report
+
+AGENTS = ("claude", "gemini", "codex")
 
 
 def register(sub: Any, parent: argparse.ArgumentParser) -> None:
@@ -19,22 +22,41 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
     p.add_argument("--agent", default="claude", help="claude (default), codex or gemini")
     p.set_defaults(handler=cmd_hook)
 
-    hooks = sub.add_parser("hooks", help="install, remove or check the Claude Code hooks", parents=[parent])
+    hooks = sub.add_parser("hooks", help="install, remove or check the agents' hooks (Claude Code, Gemini CLI, "
+                           "Codex)", parents=[parent])
     hsub = hooks.add_subparsers(dest="hooks_command", metavar="ACTION")
-    for name, text in (("install", "merge the hooks into .claude/settings.json"),
-                       ("uninstall", "remove exactly the bsi hooks"),
-                       ("status", "what is installed, missing or outdated")):
+    for name, text in (("install", "merge the hooks (and Claude Code's sandbox fence) into the agent's settings"),
+                       ("uninstall", "remove exactly the bsi hooks (and the fence)"),
+                       ("status", "what is installed, missing or outdated; whether the sandbox can run")):
         p = hsub.add_parser(name, help=text, parents=[parent])
-        p.add_argument("--local", action="store_true", help="use .claude/settings.local.json")
+        _agent_flag(p)
+        p.add_argument("--local", action="store_true", help="Claude Code: use .claude/settings.local.json")
         p.add_argument("--bsi", default="bsi", metavar="CMD", help="how the hooks run bsi (default: bsi)")
+        if name != "uninstall":
+            p.add_argument("--no-sandbox", dest="sandbox", action="store_false",
+                           help="Claude Code: without the OS sandbox fence of the protocol files")
+        if name == "install":
+            p.add_argument("--trust", action="store_true",
+                           help="Gemini CLI: also mark this folder trusted in ~/.gemini/trustedFolders.json")
         p.set_defaults(handler=cmd_hooks, action=name)
 
-    mcp = sub.add_parser("mcp", help="the MCP server over stdio (install: write .mcp.json)", parents=[parent])
+    mcp = sub.add_parser("mcp", help="the MCP server over stdio (install: write the agent's MCP settings)",
+                         parents=[parent])
     msub = mcp.add_subparsers(dest="mcp_command", metavar="ACTION")
     mcp.set_defaults(handler=cmd_mcp_serve)
-    p = msub.add_parser("install", help="write the bsi entry of .mcp.json", parents=[parent])
+    p = msub.add_parser("install", help="check that `bsi mcp` starts, then write the agent's bsi server entry "
+                                        "(.mcp.json, .gemini/settings.json, ~/.codex/config.toml)", parents=[parent])
+    _agent_flag(p)
     p.add_argument("--bsi", default="bsi", metavar="CMD", help="how the agent runs bsi (default: bsi)")
+    p.add_argument("--trust", action="store_true",
+                   help="Gemini CLI: also mark this folder trusted in ~/.gemini/trustedFolders.json")
+    p.add_argument("--no-check", dest="check", action="store_false",
+                   help="write the entry without starting the server first")
     p.set_defaults(handler=cmd_mcp_install)
+
+
+def _agent_flag(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--agent", default="claude", choices=AGENTS, help="claude (default), gemini or codex")
 
 
 def cmd_hook(ctx: Context) -> int:
@@ -53,38 +75,82 @@ def _root(ctx: Context) -> Any:
     return ctx.brain.root
 
 
-def cmd_hooks(ctx: Context) -> int:
-    """`bsi hooks install|uninstall|status [--local] [--json]`."""
-    from brain_tui.hooks import settings
+def _check_flags(a: argparse.Namespace) -> None:
+    """Refuse a flag that does not apply to the agent asked (exit 64), rather than ignore it."""
+    given = [flag for flag, on, agent in (("--local", getattr(a, "local", False), "claude"),
+                                          ("--no-sandbox", not getattr(a, "sandbox", True), "claude"),
+                                          ("--trust", getattr(a, "trust", False), "gemini")) if on and a.agent != agent]
+    if given:
+        owner = "claude" if given[0] != "--trust" else "gemini"
+        raise UsageError(f"{given[0]} is for --agent {owner}, not --agent {a.agent}")
+
+
+def _hooks_report(ctx: Context) -> Report:
+    """Run one `bsi hooks ACTION` for the agent asked."""
+    from brain_tui.hooks import settings, settings_codex, settings_gemini
 
     a = ctx.args
+    _check_flags(a)
     root = _root(ctx)
+    if a.agent == "gemini":
+        if a.action == "install":
+            return settings_gemini.install(root, a.bsi, trust_folder=a.trust)
+        return settings_gemini.uninstall(root) if a.action == "uninstall" else settings_gemini.status(root, a.bsi)
+    if a.agent == "codex":
+        if a.action == "install":
+            return settings_codex.install(a.bsi)
+        return settings_codex.uninstall() if a.action == "uninstall" else settings_codex.status(a.bsi)
     if a.action == "install":
-        report = settings.install(root, a.local, a.bsi)
-    elif a.action == "uninstall":
-        report = settings.uninstall(root, a.local)
-    else:
-        report = settings.status(root, a.local, a.bsi)
+        return settings.install(root, a.local, a.bsi, fence=a.sandbox)
+    if a.action == "uninstall":
+        return settings.uninstall(root, a.local)
+    return settings.status(root, a.local, a.bsi, fence=a.sandbox)
+
+
+def cmd_hooks(ctx: Context) -> int:
+    """`bsi hooks install|uninstall|status [--agent A] [--local] [--no-sandbox] [--trust] [--json]`."""
+    a = ctx.args
+    report = _hooks_report(ctx)
     lines = [f"{report.path}: {report.action}"]
     if a.action != "uninstall":
         rows = [[item, "missing"] for item in report.missing] + [[item, "outdated"] for item in report.outdated]
         if rows:
             lines.append(table(rows, ["entry", "state"]))
         elif a.action == "status":
-            lines.append("every hook and deny rule is installed")
+            lines.append("every hook and deny rule is installed" if a.agent == "claude"
+                         else "every hook is installed")
         lines.append(f"`{report.command}`: bsi {'resolves' if report.resolves else 'does NOT resolve'} on PATH")
+    lines.extend(report.notes)
     ctx.emit(report.as_dict(), "\n".join(lines))
     if a.action == "status" and not ctx.json and (report.missing or report.outdated):
-        ctx.say("bsi: run `bsi hooks install` to add or update them")
+        flag = "" if a.agent == "claude" else f" --agent {a.agent}"
+        ctx.say(f"bsi: run `bsi hooks install{flag}` to add or update them")
     return 0
 
 
 def cmd_mcp_install(ctx: Context) -> int:
-    """`bsi mcp install`: the `bsi` server in `.mcp.json`."""
-    from brain_tui.hooks import settings
+    """`bsi mcp install [--agent A]`: start `bsi mcp` once (it must answer `initialize`), then write the entry."""
+    from brain_tui.hooks import settings, settings_codex, settings_gemini
 
-    report = settings.mcp_install(_root(ctx), ctx.args.bsi)
-    ctx.emit(report.as_dict(), f"{report.path}: {report.action} (`{report.command}`)")
+    a = ctx.args
+    _check_flags(a)
+    root = _root(ctx)
+    server = ""
+    if a.check:
+        from brain_tui.hooks.mcp_check import check_server
+
+        server = check_server([*(a.bsi.split() or ["bsi"]), "mcp"], root)
+    if a.agent == "gemini":
+        report = settings_gemini.mcp_install(root, a.bsi, trust_folder=a.trust)
+    elif a.agent == "codex":
+        report = settings_codex.mcp_install(root, a.bsi)
+    else:
+        report = settings.mcp_install(root, a.bsi)
+    if server:
+        report.extra["server"] = server
+    started = f"; it answered as {server}" if server else ""
+    ctx.emit(report.as_dict(), "\n".join([f"{report.path}: {report.action} (`{report.command}`{started})",
+                                          *report.notes]))
     return 0
 
 

@@ -68,6 +68,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if hooks_main.is_hook_command(args_list):  # the hot path: no parser tree, only what the event needs
         return hooks_main.run(args_list)
+    if args_list[-1:] == ["mcp"]:  # `bsi mcp` answers `initialize` before the parser, the SDK or the core load
+        from brain_tui.mcp import front
+
+        served = front.main(args_list)
+        if served is not None:
+            return served
     return _main(args_list)
 
 
@@ -98,7 +104,8 @@ def _main(args_list: list[str]) -> int:
     except BsiError as exc:
         ctx.report_applied()
         if getattr(ctx.args, "json", False) or (not vars(ctx.args) and "--json" in args_list):
-            doc = {"error": exc.message, "exit": exc.exit_code, **exc.payload}
+            doc = {"error": exc.message, "exit": exc.exit_code, **({"kind": exc.kind} if exc.kind else {}),
+                   **exc.payload}
             sys.stdout.write(json.dumps(doc, ensure_ascii=False) + "\n")
         for line in exc.message.splitlines() or [""]:
             sys.stderr.write(f"bsi: {line}\n")

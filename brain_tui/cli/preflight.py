@@ -13,9 +13,11 @@ acquire it now (an unexpired lock exists), else 0. Bad paths, IDs and TTLs exit 
   "ttl_min", "expired", "legacy", "path"}`
 * `preflight check` → `{"sess_id", "file", "code": 0, "check": "go"}`;
   refused → `{"error", "exit", "sess_id", "file", "code", "check"}` where
-  `check` is `claim|scope|zone|lock|circuit|branch` (plus `status`,
-  `blocked_by`, `holder`, `expires_at`, `fails`, `max`, `branch`,
-  `theme_branch` where relevant)
+  `check` is `claim|scope|zone|lock|circuit|branch`, or `protocol` (exit 1: a
+  protocol file is changed through `bsi` only) (plus `status`, `blocked_by`,
+  `holder`, `holders` (the other claims holding the file), `expires_at`,
+  `fails`, `max`, `branch`, `theme_branch` where relevant). It is the very
+  decision `bsi hook pre-tool-use` makes (`Brain.decide_write`).
 * `preflight fail|reset|status` → `{"sess_id", "fails", "max", "tripped",
   "last_fail_at", "signal"}` (`signal`: the CIRCUIT_BREAK ID written by this
   `fail`, else null)

@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from brain_tui.cli.common import Context, one_line, table
+from brain_tui.core.authority import acting_in, sender_for
 from brain_tui.core.signals import addressed_to, corrupt_signals, require_signal
 from brain_tui.core.views import signal_json
 
@@ -38,7 +39,7 @@ def cmd_send(ctx: Context) -> int:
     """`bsi signal send`: prints the new ID."""
     a = ctx.args
     brain = ctx.brain
-    sender = a.sender or brain.instance
+    sender = a.sender or sender_for(acting_in(brain.root), brain.instance)
     sig_id = brain.signals.send(sender, a.to, a.sig_type, a.payload, a.scope)
     if sig_id is None:
         ctx.say("an identical signal is already pending: not written twice")

@@ -12,6 +12,7 @@ import re
 
 TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Any
 
 #: Where the records live, relative to the brain root.
@@ -24,6 +25,18 @@ BSI_SESSION_ENV = "BSI_SESSION"
 AGENT_SESSION_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$")
 SESS_RE = re.compile(r"^sess-[A-Za-z0-9._-]+$")
 MAX_RECORD_BYTES = 256 * 1024
+
+
+def env_agent_session(environ: Mapping[str, str]) -> str:
+    """The agent session ID an agent gave in the environment (`authority.AGENT_SESSION_MARKERS`: Claude Code's,
+    Gemini CLI's, Codex's), "" when none."""
+    from brain_tui.core.authority import AGENT_SESSION_MARKERS
+
+    for name in AGENT_SESSION_MARKERS:
+        value = (environ.get(name) or "").strip()
+        if value:
+            return value
+    return ""
 
 
 def valid_agent_session(value: object) -> bool:
@@ -70,3 +83,40 @@ def bound_claims(root: str | os.PathLike[str], agent_session: str) -> list[str]:
     entry = read_record(session_path(root, agent_session)) or {}
     ids = entry.get("sess_ids")
     return [s for s in ids if isinstance(s, str) and SESS_RE.match(s)] if isinstance(ids, list) else []
+
+
+def recorded_process(root: str | os.PathLike[str], agent_session: str) -> str:
+    """The agent process recorded when this agent session was first bound (``PID:START``), "" when none."""
+    if not valid_agent_session(agent_session):
+        return ""
+    value = (read_record(session_path(root, agent_session)) or {}).get("process")
+    return value if isinstance(value, str) else ""
+
+
+def has_pending(root: str | os.PathLike[str]) -> bool:
+    """True when a claim opened through `bsi mcp` waits to be bound to its client's session (`pending/`)."""
+    try:
+        return any(name.endswith(".json") and not name.startswith(".")
+                   for name in os.listdir(agents_dir(root, "pending")))
+    except OSError:
+        return False
+
+
+def sessions_of_process(root: str | os.PathLike[str], process: str) -> list[str]:
+    """The agent sessions whose recorded agent process is `process` (the sessions of one agent), sorted."""
+    if not process:
+        return []
+    folder = agents_dir(root, "sessions")
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return []
+    found: list[str] = []
+    for name in names:
+        if not name.endswith(".json") or name.startswith("."):
+            continue
+        entry = read_record(os.path.join(folder, name)) or {}
+        session = entry.get("agent_session")
+        if entry.get("process") == process and isinstance(session, str) and f"{session}.json" == name:
+            found.append(session)
+    return found

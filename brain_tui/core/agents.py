@@ -10,11 +10,12 @@ Local only, never committed: everything here lives under ``.brain/agents/``.
 * ``.brain/agents/sessions/<agent-session>.json`` — which claims an agent
   session opened (written when a claim is opened with ``agent_session``), so a
   hook finds its claim without reading the brain.
-* ``.brain/agents/handover/<agent-session>.json`` — a binding waiting to be
-  carried over: Claude Code gives a session a new ID on ``/clear`` and
-  compaction; ``session-end`` leaves the old binding here and the next
-  ``session-start`` of the same agent process picks it up. Two candidates
-  are never guessed between.
+  It also holds the session's agent process (``process``, see
+  ``core.agent_process``), recorded at the first binding.
+* ``.brain/agents/handover/`` and ``.brain/agents/pending/`` — bindings
+  waiting to be carried over (``/clear``, compaction) or made (a claim opened
+  through ``bsi mcp`` by a client that gives its server no session ID): see
+  ``core.handover``.
 
 Every write is atomic (temp file in the same folder, then rename); a record
 that does not read is ignored, never an error. This module imports only the
@@ -38,8 +39,10 @@ from brain_tui.core.agent_files import (
     SESS_RE,
     agents_dir,
     bound_claims,
+    env_agent_session,
     read_record,
     session_path,
+    sessions_of_process,
     valid_agent_session,
 )
 
@@ -58,15 +61,13 @@ __all__ = [
     "Agents",
     "Liveness",
     "bound_claims",
+    "sessions_of_process",
     "record_binding",
     "record_activity",
     "record_state",
     "read_liveness",
-    "leave_handover",
-    "drop_handover",
     "unseen",
     "first_time",
-    "take_handover",
     "valid_agent_session",
 ]
 
@@ -74,8 +75,6 @@ __all__ = [
 STATES = ("working", "needs_input", "idle", "ended")
 #: A session that did nothing for this long reads as `idle` (unless it needs input or ended).
 IDLE_AFTER = timedelta(minutes=10)
-#: A hand-over older than this is not carried over (the agent restarted long ago: not the same session).
-HANDOVER_MAX_AGE = timedelta(hours=8)
 #: At most this many touched files are kept per claim (the most recent).
 MAX_TOUCHED = 500
 #: At most this many "already brought in" item keys are kept per claim.
@@ -167,30 +166,45 @@ def _parse_time(value: object) -> datetime | None:
 # Binding
 # ---------------------------------------------------------------------------------------------
 def agent_session_for_open(explicit: str | None, environ: Mapping[str, str]) -> str | None:
-    """The agent session a new claim binds: `--agent-session`, else `$CLAUDE_CODE_SESSION_ID`, else None.
+    """The agent session a new claim binds: `--agent-session`, else the agent's variable
+    (`$CLAUDE_CODE_SESSION_ID`, `$GEMINI_SESSION_ID`), else None.
 
     An empty value means none; a malformed one is refused by the open (exit 65).
     """
     if explicit is not None:
         return explicit.strip() or None
-    return (environ.get(AGENT_SESSION_ENV) or "").strip() or None
+    return env_agent_session(environ) or None
 
 
-def record_binding(root: str | os.PathLike[str], sess_id: str, agent_session: str, now: datetime) -> None:
+def record_binding(root: str | os.PathLike[str], sess_id: str, agent_session: str, now: datetime,
+                   process: str | None = None) -> None:
     """Remember that `agent_session` holds claim `sess_id` (called when the claim is opened or carried over).
+
+    The first binding of an agent session also records its agent process
+    (`process`, else the one this process runs under: `agent_process`): a
+    hand-over of the session later counts only from that process.
 
     Raises:
         ValueError: a malformed session or agent session ID.
     """
+    if process is None:
+        from brain_tui.core.agent_process import agent_process
+
+        process = agent_process()
     with _locked(root):
-        _bind_unlocked(root, sess_id, agent_session, now)
+        _bind_unlocked(root, sess_id, agent_session, now, process)
 
 
-def _bind_unlocked(root: str | os.PathLike[str], sess_id: str, agent_session: str, now: datetime) -> None:
+def _bind_unlocked(root: str | os.PathLike[str], sess_id: str, agent_session: str, now: datetime,
+                   process: str = "") -> None:
     path = _session_path(root, agent_session)
     entry = _read(path) or {}
     ids = [s for s in entry.get("sess_ids", []) if isinstance(s, str) and s != sess_id]
-    _write(path, {"agent_session": agent_session, "sess_ids": [*ids, sess_id], "updated_at": _iso(now)})
+    known = entry.get("process") if isinstance(entry.get("process"), str) else ""
+    doc: dict[str, Any] = {"agent_session": agent_session, "sess_ids": [*ids, sess_id], "updated_at": _iso(now)}
+    if known or process:
+        doc["process"] = known or process
+    _write(path, doc)
     record_path = _claim_path(root, sess_id)
     record = _read(record_path) or {"sess_id": sess_id, "state": "working", "touched": []}
     history = [a for a in record.get("agent_sessions", []) if isinstance(a, str) and a != agent_session]
@@ -267,78 +281,6 @@ def first_time(root: str | os.PathLike[str], sess_id: str, key: str) -> bool:
 
 
 # ---------------------------------------------------------------------------------------------
-# Hand-over on /clear and compaction
-# ---------------------------------------------------------------------------------------------
-def leave_handover(root: str | os.PathLike[str], agent_session: str, sess_ids: Sequence[str], now: datetime,
-                   *, cwd: str = "", process: str = "") -> None:
-    """Leave the binding of an ending agent session for its successor (`session-end` with reason `clear`)."""
-    if not sess_ids:
-        return
-    with _locked(root):
-        _write(_session_path(root, agent_session, "handover"), {
-            "agent_session": agent_session, "sess_ids": list(sess_ids), "at": _iso(now),
-            "cwd": cwd, "process": process,
-        })
-
-
-def take_handover(root: str | os.PathLike[str], agent_session: str, now: datetime, *, cwd: str = "",
-                  process: str = "") -> tuple[list[str], str]:
-    """Carry a pending binding over to a new agent session (`session-start` after `/clear` or compaction).
-
-    The candidates are the pending hand-overs younger than `HANDOVER_MAX_AGE`
-    left by the same agent process (when both sides know it), else from the
-    same working folder. Exactly one candidate is taken and bound to
-    `agent_session`; with none, or with two or more (never guessed between),
-    nothing is bound.
-
-    Returns:
-        ``(sess_ids bound, why)``: the claims now bound (empty when none), and a
-        short fact about what happened ("" when there was nothing to carry over).
-    """
-    folder = _dir(root, "handover")
-    with _locked(root):
-        try:
-            names = sorted(os.listdir(folder))
-        except OSError:
-            return [], ""
-        candidates: list[tuple[str, dict[str, Any]]] = []
-        for name in names:
-            if not name.endswith(".json") or name.startswith("."):
-                continue
-            path = os.path.join(folder, name)
-            entry = _read(path)
-            at = _parse_time(entry.get("at")) if entry else None
-            if entry is None or at is None or now - at > HANDOVER_MAX_AGE or now < at - timedelta(minutes=5):
-                continue
-            if entry.get("agent_session") == agent_session:
-                continue
-            if process and entry.get("process"):
-                if entry["process"] != process:
-                    continue
-            elif cwd and entry.get("cwd") and entry["cwd"] != cwd:
-                continue
-            candidates.append((path, entry))
-        if not candidates:
-            return [], ""
-        if len(candidates) > 1:
-            ids = sorted({s for _p, e in candidates for s in e.get("sess_ids", []) if isinstance(s, str)})
-            return [], f"{len(candidates)} bindings wait to be carried over ({', '.join(ids)[:300]}): none taken"
-        path, entry = candidates[0]
-        ids = [s for s in entry.get("sess_ids", []) if isinstance(s, str) and _SESS_RE.match(s)]
-        for sess_id in ids:
-            _bind_unlocked(root, sess_id, agent_session, now)
-        with contextlib.suppress(OSError):
-            os.unlink(path)
-        return ids, f"binding carried over from agent session {entry.get('agent_session')}"
-
-
-def drop_handover(root: str | os.PathLike[str], agent_session: str) -> None:
-    """Forget a hand-over this agent session left (it came back with the same ID: nothing to carry over)."""
-    with contextlib.suppress(OSError, ValueError):
-        os.unlink(_session_path(root, agent_session, "handover"))
-
-
-# ---------------------------------------------------------------------------------------------
 # Reader (the cockpit)
 # ---------------------------------------------------------------------------------------------
 def read_liveness(root: str | os.PathLike[str], now: datetime | None = None) -> dict[str, Liveness]:
@@ -399,10 +341,25 @@ class Agents:
         """Every bound claim's liveness, by session ID (see `read_liveness`)."""
         return read_liveness(self.root, self._now())
 
-    def bind(self, sess_id: str, agent_session: str) -> None:
-        """Record locally that `agent_session` holds `sess_id` (see `record_binding`)."""
-        record_binding(self.root, sess_id, agent_session, self._now())
+    def bind(self, sess_id: str, agent_session: str, environ: Mapping[str, str] | None = None) -> None:
+        """Record locally that `agent_session` holds `sess_id` (see `record_binding`).
+
+        The agent process is recorded with it only when this process runs inside
+        that agent session (its ID is the agent's variable in `environ`, default
+        this process's environment); a binding made by hand (`--agent-session`
+        from elsewhere) leaves it to the session's first hook event.
+        """
+        env = os.environ if environ is None else environ
+        process = None if env_agent_session(env) == agent_session else ""
+        record_binding(self.root, sess_id, agent_session, self._now(), process)
 
     def bound_claims(self, agent_session: str) -> list[str]:
         """The claims this agent session holds on this machine, oldest first."""
         return bound_claims(self.root, agent_session)
+
+    def opened_through_mcp(self, sess_id: str, client: str) -> None:
+        """`sess_id` was opened through `bsi mcp` started by `client`: the client's next hook event binds it to
+        that event's session (`core.handover.adopt_pending`); nothing when the client is unknown."""
+        from brain_tui.core.handover import leave_pending
+
+        leave_pending(self.root, sess_id, client, self._now())

@@ -2,8 +2,9 @@
 
 One list, ranked, built from a snapshot (a pure read): every claim waiting at a
 human gate, every stale or expired claim, every pending BLOCKED_ON, every
-tripped circuit breaker, every paused tree close to its expiry, and every bound
-agent session waiting for input. The cockpit's header count, its queue screen,
+tripped circuit breaker, every paused tree close to its expiry, every bound
+agent session waiting for input, and the breath alerts of the newest sprint
+(seed 003: over-loading, noise, retention, accumulation). The cockpit's header count, its queue screen,
 its bell and `bsi attention` all read this list, so they always agree.
 
 Ranking: what deciding an item unblocks comes first — the number of unfinished
@@ -28,7 +29,7 @@ from brain_tui.core.model import BrainSnapshot, Claim, Signal
 WARN_BEFORE = timedelta(minutes=15)
 
 #: Kinds of items, most urgent first (the tie-break after what an item unblocks).
-KINDS = ("gate", "blocked", "circuit", "needs_input", "paused", "stale")
+KINDS = ("gate", "blocked", "circuit", "needs_input", "paused", "stale", "breath")
 _KIND_ORDER = {kind: index for index, kind in enumerate(KINDS)}
 UNFINISHED = frozenset({"open", "waiting_human", "paused", "stale"})
 _EPOCH_KEY = ""
@@ -55,7 +56,8 @@ class AttentionItem:
         since: when it started waiting (gate raised, expiry passed, signal sent), or None.
         time_left: before the claim expires (gates, paused trees, open claims); negative once past; None
             when it does not apply.
-        unblocks: how many unfinished claims wait on it (itself included; at least 1).
+        unblocks: how many unfinished claims wait on it (itself included; at least 1; 0 for a breath alert,
+            which holds nothing up and so ranks last).
         summary: one line in plain words (hostile text: render it through the cockpit's safe_text).
         warning: True for a gate or paused tree with less than `WARN_BEFORE` left (or already expired).
     """
@@ -178,13 +180,18 @@ def _claim_item(snapshot: BrainSnapshot, claim: Claim, liveness: Mapping[str, Ha
     return None
 
 
+#: How a signal written by a human's decision names its sender (`human:<name>`, SPEC 7).
+HUMAN_SENDER = "human:"
+
+
 def _signal_item(snapshot: BrainSnapshot, sig: Signal, listed: set[str]) -> AttentionItem | None:
     """The item a pending signal gives, unless its claim is already listed for the same reason."""
     if sig.state != "pending":
         return None
     sender = _claim_of(snapshot, sig.sender)
     sender_id = sender.sess_id if sender is not None else None
-    if sig.type == "BLOCKED_ON":
+    if sig.type == "BLOCKED_ON" and not sig.sender.startswith(HUMAN_SENDER):
+        # a human's own rejection tells the parent session it is blocked; it never rings that human
         return AttentionItem("blocked", f"signal:{sig.sig_id}", sender_id, sig.sig_id, sig.created_at, None,
                              unblocks(snapshot, sender_id), f"blocked: {sig.payload}".rstrip(": "))
     if sig.type == "HUMAN_GATE" and (sender_id is None or sender_id not in listed):
@@ -231,8 +238,25 @@ def attention(snapshot: BrainSnapshot, liveness: Mapping[str, HasState] | None =
         item = _signal_item(snapshot, sig, listed)
         if item is not None:
             items.append(item)
+    items.extend(_breath_items(snapshot))
     items.sort(key=rank_key)
     return items
+
+
+def _breath_items(snapshot: BrainSnapshot) -> list[AttentionItem]:
+    """One item per settled alert of the newest sprint (`breath.settled_alerts`; older sprints are history)."""
+    if not snapshot.breath:
+        return []
+    from brain_tui.core.breath import settled_alerts
+    from brain_tui.core.breath_metrics import metrics
+
+    newest = metrics(snapshot.breath)[-1]
+    owner = next((r.session for r in snapshot.breath if r.sprint == newest.sprint), None)
+    claim = _claim_of(snapshot, owner) if owner else None
+    return [AttentionItem("breath", f"breath:{newest.sprint}:{alert.get('metric')}:{alert.get('agent', '')}",
+                          claim.sess_id if claim is not None else None, None, newest.opened_at, None, 0,
+                          f"breath {newest.sprint}: {alert.get('message', '')}")
+            for alert in settled_alerts(newest)]
 
 
 def waiting_inside(snapshot: BrainSnapshot, items: list[AttentionItem]) -> dict[str, int]:

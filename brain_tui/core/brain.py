@@ -25,11 +25,24 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from brain_tui.core import claims, conflicts, facade, gitops, index_file, remote, remote_state, signals, watchdog
+from brain_tui.core import authority as who_acts
+from brain_tui.core import (
+    claims,
+    conflicts,
+    facade,
+    gitops,
+    handoff,
+    index_file,
+    remote,
+    remote_state,
+    signals,
+    watchdog,
+)
 from brain_tui.core import launch as launching
 from brain_tui.core import preflight as preflight_rules
 from brain_tui.core import tmux as tmux_launcher
 from brain_tui.core.agents import Agents
+from brain_tui.core.authority import Actor
 from brain_tui.core.bootstrap import init_brain, make_folder
 from brain_tui.core.changes import ChangeSet
 from brain_tui.core.claims import CloseOutcome, CloseRequest, OpenRequest
@@ -39,7 +52,6 @@ from brain_tui.core.conflicts import Conflict
 from brain_tui.core.errors import BsiError, InvalidData
 from brain_tui.core.layout import DATA_DIRS, INDEX_FILE, LOCK_FILE, STATE_DIR, find_root
 from brain_tui.core.live import LiveSession, live_sessions
-from brain_tui.core.locks import lock_file_path
 from brain_tui.core.model import BLOCKING_STATUSES, BrainSnapshot
 from brain_tui.core.preview import Preview
 from brain_tui.core.preview import preview as dry_run
@@ -56,6 +68,7 @@ if TYPE_CHECKING:
     from brain_tui.core.env import EnvState
     from brain_tui.core.headers import Finding
     from brain_tui.core.syncing import BrainRemote
+    from brain_tui.core.write_decision import ShellCommand, WriteDecision, WriteSession
 
 T = TypeVar("T")
 
@@ -225,7 +238,7 @@ class Brain:
             try:
                 result = decide(cs)
             except BsiError as exc:
-                if getattr(exc, "commit_staged", False) and not cs.empty:
+                if exc.commit_staged and not cs.empty:
                     self.last_applied = self._apply(cs)
                 raise
             self.last_applied = self._apply(cs)
@@ -297,22 +310,23 @@ class Brain:
         return Agents(self.root, self.now)
 
     # -- claims (SPEC 6) ----------------------------------------------------------------------
-    def open_claim(self, req: OpenRequest) -> str:
+    def open_claim(self, req: OpenRequest, *, actor: Actor | None = None) -> str:
         """Open a claim after the conflict check; returns the new session ID (exit 10 on a conflict).
 
-        An `agent_session` is also recorded locally for the hooks.
+        Under a parent only its holder or a human delegates (SPEC 21.4). An `agent_session` is also recorded
+        locally for the hooks.
         """
-        sess_id = self.mutate(lambda cs: claims.open_claim(cs, req))
+        acting = who_acts.acting_in(self.root, actor)
+        sess_id = self.mutate(lambda cs: claims.open_claim(cs, req, actor=acting))
         if req.agent_session:
             self.agents.bind(sess_id, req.agent_session)
         return sess_id
 
-    def close_claim(self, sess_id: str, req: CloseRequest) -> CloseOutcome:
+    def close_claim(self, sess_id: str, req: CloseRequest, *, actor: Actor | None = None) -> CloseOutcome:
         """Close a claim under its tier's rules, then run its exit trigger.
 
-        A red Tier 2 close is refused (exit 11) but still commits the BLOCKED_ON it sends. Without
-        `files`, the files its bound agent session wrote (recorded by the hooks) are `files_modified`.
-        """
+        A red Tier 2 close is refused (exit 11) but still commits the BLOCKED_ON it sends. Without `files`, the
+        files its bound agent session wrote are `files_modified`. An agent closes only its own claims (77)."""
         if not req.files:
             live = self.agents.liveness().get(sess_id)
             if live is not None and live.touched:
@@ -323,20 +337,21 @@ class Brain:
                 return claims.close_claim(cs, sess_id, req)
             except BsiError as exc:
                 if cs.signals:
-                    exc.commit_staged = True  # type: ignore[attr-defined]
+                    exc.commit_staged = True
                     cs.message = f"bsi: signal {cs.signals[0]} pending"
                 raise
 
-        return self.mutate(decide)
+        return facade.mutate_for(self, actor, sess_id, "close", decide)
 
-    def renew_claim(self, sess_id: str, ttl: timedelta | None = None) -> str:
-        """Extend an open claim (never past opened_at + 8 h); returns the new expiry."""
-        return self.mutate(lambda cs: claims.renew_claim(cs, sess_id, ttl))
+    def renew_claim(self, sess_id: str, ttl: timedelta | None = None, *, actor: Actor | None = None) -> str:
+        """Extend an open claim (never past opened_at + 8 h); returns the new expiry (an agent: its own claim)."""
+        return facade.mutate_for(self, actor, sess_id, "renew", lambda cs: claims.renew_claim(cs, sess_id, ttl))
 
-    def release_claim(self, sess_id: str, reason: str, by: str | None = None) -> None:
-        """A human releases a stale claim (reason required)."""
-        actor = by or self.human()
-        self.mutate(lambda cs: claims.release_claim(cs, sess_id, reason, actor))
+    def release_claim(self, sess_id: str, reason: str, by: str | None = None, *, actor: Actor | None = None) -> None:
+        """A human releases a stale claim (reason required); refused inside an agent's process (`HumanOnly`, 77)."""
+        who_acts.require_human("release", sess_id)  # the process decides, never `actor`
+        who = by or self.human()
+        self.mutate(lambda cs: claims.release_claim(cs, sess_id, reason, who))
 
     def repair_claim(self, target: str) -> Repair:
         """Restore a corrupt claim file (ID or path) to its last committed version that reads (`core.repair`)."""
@@ -404,13 +419,28 @@ class Brain:
 
     # -- preflight, environment, lint ---------------------------------------------------------
     def preflight(self, sess_id: str, file: str) -> preflight_rules.PreflightResult:
-        """May `sess_id` write `file` now? (SPEC 10; read-only).
+        """May `sess_id` write `file` now? (SPEC 10; read-only): `decide_write`, the hook's own decision.
 
         Raises:
             PreflightRefused: code 4, 1, 5, 2, 3 or 6 (the first failing check), with what unblocks it.
         """
-        preflight_rules.check(self.snapshot(), self.config, sess_id, file, lambda: gitops.current_branch(self.root))
-        return preflight_rules.PreflightResult(sess_id, lock_file_path(file))
+        from brain_tui.core.write_decision import WriteSession
+
+        decision = self.decide_write(file, WriteSession(claims=(sess_id,)))
+        if not decision.allowed:
+            raise decision.refusal()
+        return preflight_rules.PreflightResult(sess_id, decision.file)
+
+    def decide_write(self, path: str | Sequence[str] | ShellCommand, session: WriteSession) -> WriteDecision:
+        """May `session` write `path` (a file, one tool call's files, or a shell command's targets) now?
+
+        The one seat of the write decision (`core.write_decision`): the hooks and
+        `bsi preflight check` both ask it; the brain is read once. Read-only (the
+        hooks' local index in `.brain/` aside).
+        """
+        from brain_tui.core.write_decision import decide_write
+
+        return decide_write(self, path, session)
 
     def env(self, timeout_s: float = 2.0) -> EnvState:
         """The environment derived live (git, pm2, ports, system; SPEC 16); never raises for a failing probe."""
@@ -435,9 +465,10 @@ class Brain:
         """Start an agent for an open claim: a new tmux window, or (no tmux) this very process.
 
         Under the writer lock, so two launchers never both take the last of the `MAX_RUNNING` slots.
-        Without tmux the current process becomes the agent and this never returns.
+        Without tmux the current process becomes the agent and this never returns. An agent: its own tree only.
         """
         with self.locked():
+            who_acts.check_owner(self.snapshot(), who_acts.acting_in(self.root), sess_id, "launch an agent for", True)
             plan = self.launch_plan(sess_id, tmux=tmux)
             started_at = self.now().isoformat(timespec="seconds")
             if plan.tmux:
@@ -476,21 +507,21 @@ class Brain:
         """The claim a HANDOFF signal asks for (type, scope, parent), opening nothing (see `open_handoff`)."""
         snapshot = snapshot or self.snapshot()
         signal = signals.require_signal(snapshot, sig_id)
-        return launching.handoff_request(snapshot, signal, self.instance, self.config.ttl_default)
+        return handoff.handoff_request(snapshot, signal, self.instance, self.config.ttl_default)
 
-    def open_handoff(self, sig_id: str, by: str | None = None) -> str:
+    def open_handoff(self, sig_id: str, by: str | None = None, *, actor: Actor | None = None) -> str:
         """Open the claim a HANDOFF signal asks for and acknowledge the signal, in one commit.
 
         Returns:
             The new claim's ID (launch it with `launch`).
         """
-        actor = by or self.human()
+        who = by or self.human()
 
         def decide(cs: ChangeSet) -> str:
             signal = signals.require_signal(cs.snapshot, sig_id)
-            req = launching.handoff_request(cs.snapshot, signal, self.instance, self.config.ttl_default)
-            new_id = claims.open_claim(cs, req)
-            signals.ack_signal(cs, sig_id, actor)
+            req = handoff.handoff_request(cs.snapshot, signal, self.instance, self.config.ttl_default)
+            new_id = claims.open_claim(cs, req, actor=who_acts.acting_in(self.root, actor))
+            signals.ack_signal(cs, sig_id, who)
             cs.message = f"bsi: open satellite {new_id} (handoff {sig_id})"
             return new_id
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
-from brain_tui.core.breath_metrics import inhale_alerts
+from brain_tui.core.breath_metrics import SprintMetrics, inhale_alerts
 from brain_tui.core.breath_records import record_from_mapping, record_path, str_list, validate_sprint_id
 from brain_tui.core.changes import ChangeSet, flow_map
 from brain_tui.core.errors import InvalidData, NotFound
@@ -273,3 +273,49 @@ def write_demo_breath(cs: ChangeSet) -> None:
         if duration is not None:
             expire(cs, sprint, released, kept, at=opened + duration)
     cs.message = "bsi: breath demo sprints"
+
+
+def settled_alerts(sprint: SprintMetrics) -> tuple[dict[str, Any], ...]:
+    """The alerts a sprint has for good: the inhale rule at once, the ratios once the sprint is expired.
+
+    While a sprint is open nothing has been referenced yet, so every ratio would alarm; the
+    breath pane shows them as they move, the pilot and the attention queue hear of them at the end.
+    """
+    if not sprint.is_open:
+        return sprint.alerts
+    return tuple(a for a in sprint.alerts if a.get("metric") == "inhale")
+
+
+def tell_pilot(cs: ChangeSet, sprint: str) -> list[str]:
+    """Stage an INFO signal to the pilot for each alert the staged change made new on `sprint` (seed 003).
+
+    The pilot is the root of the tree of the sprint's session; a sprint whose session is not a
+    claim, or is its own root, sends nothing (its alerts still reach the attention queue).
+
+    Returns:
+        The IDs of the signals staged.
+    """
+    from brain_tui.core.breath_metrics import metrics
+
+    doc = _STAGED.get(cs, {}).get(record_path(sprint))
+    if doc is None:
+        return []
+    record = record_from_mapping(doc, sprint)
+    claim = cs.snapshot.claim(record.session) if record.session else None
+    if claim is None:
+        return []
+    pilot = cs.snapshot.resolve_destination(claim, "pilote")
+    if pilot == claim.sess_id:
+        return []
+    others = [r for r in cs.snapshot.breath if r.sprint != sprint]
+
+    def alerts_of(records: list[Any]) -> dict[tuple[str, str], str]:
+        found = next((m for m in metrics(records) if m.sprint == sprint), None)
+        return {(str(a.get("metric")), str(a.get("agent", ""))): str(a.get("message", ""))
+                for a in (settled_alerts(found) if found else ())}
+
+    before = alerts_of([*others, *(r for r in cs.snapshot.breath if r.sprint == sprint)])
+    after = alerts_of([*others, record])
+    sent = [cs.add_signal(claim.sess_id, pilot, "INFO", f"breath alert {sprint}: {message}", "")
+            for key, message in after.items() if key not in before]
+    return [sig for sig in sent if sig]

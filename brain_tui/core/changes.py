@@ -108,6 +108,9 @@ class ChangeSet:
         claim = self.snapshot.claim(sess_id)
         if claim is None:
             raise InvalidData(f"claim {sess_id} is not readable")
+        if claim.path not in self._docs and "from-index" in claim.flags and not (self.root / claim.path).exists():
+            # a claim only a legacy BRAIN-INDEX.md records: acting on it writes its file (the import)
+            self._docs[claim.path] = yaml_safe(CommentedMap(claim.data))
         if claim.path not in self._docs:
             text = (self.root / claim.path).read_text(encoding="utf-8")
             try:

@@ -17,9 +17,10 @@ from ruamel.yaml.comments import CommentedMap
 
 from brain_tui.core import skew
 from brain_tui.core.agents import valid_agent_session
+from brain_tui.core.authority import Actor, require_delegation
 from brain_tui.core.changes import ChangeSet, yaml_safe
 from brain_tui.core.clock import MAX_TTL, claim_ttl, format_duration
-from brain_tui.core.conflicts import find_conflicts, format_scope_text
+from brain_tui.core.conflicts import Conflict, find_conflicts, format_scope_text
 from brain_tui.core.effective import effective_status, paused_ancestor, stale_origin, unreadable_ancestor
 from brain_tui.core.errors import ConflictError, InvalidData, NotFound, TransitionRefused
 from brain_tui.core.ids import new_session_id, valid_session_id
@@ -58,6 +59,8 @@ class OpenRequest:
     #: the agent session that opened it (SPEC 20.1), written as `agent_session:`.
     agent_session: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    #: On a refusal, send BLOCKED_ON to each holder in the same step (seed 002: wait for the active satellite).
+    signal_holders: bool = False
 
 def validate_open(snapshot: BrainSnapshot, req: OpenRequest) -> None:
     """Check the request's own fields (exit 65 on bad data, 66 on a missing parent)."""
@@ -92,24 +95,55 @@ def validate_open(snapshot: BrainSnapshot, req: OpenRequest) -> None:
                 "'notify → DEST', 'gate:human → \"message\"' or 'trigger → type:T scope:S'"
             )
 
-def open_claim(cs: ChangeSet, req: OpenRequest) -> str:
-    """Open a claim: conflict check first, then the new file (SPEC 6.3 row 1).
+def _refusal(cs: ChangeSet, req: OpenRequest, conflicts: list[Conflict]) -> ConflictError:
+    """The refusal of an open: the holders, the free scopes nearby, and (asked for) BLOCKED_ON to each holder."""
+    from brain_tui.core.alternatives import nearby_free
+
+    lines = "; ".join(c.describe() for c in conflicts)
+    free = nearby_free(cs.snapshot, req.scope, parent=req.parent, satellite_type=req.satellite_type)
+    text = f"claim refused: {format_scope_text(req.scope)} conflicts with {lines}"
+    if free:
+        text += f"; free nearby: {', '.join(free)}"
+    payload: dict[str, Any] = {"conflicts": [c.as_dict() for c in conflicts], "alternatives": free}
+    if req.signal_holders:
+        wanted = format_scope_text(req.scope)
+        story = f": {req.story}" if req.story else ""
+        sent = [cs.add_signal(req.instance, holder, "BLOCKED_ON",
+                              f"waiting for {wanted} (claim refused, held by {holder}){story}", wanted)
+                for holder in dict.fromkeys(c.sess_id for c in conflicts)]
+        payload["signals"] = [sig for sig in sent if sig]
+    error = ConflictError(text, payload)
+    if cs.signals:
+        error.commit_staged = True
+        cs.message = f"bsi: signal {cs.signals[0]} pending"
+    return error
+
+
+def open_claim(cs: ChangeSet, req: OpenRequest, actor: Actor | None = None) -> str:
+    """Open a claim: who may delegate, then the conflict check, then the new file (SPEC 6.3 row 1, 21.4).
+
+    Args:
+        cs: the change set.
+        req: the request.
+        actor: who opens it; an agent opens a child only under a claim it (or an ancestor of it) holds.
+            None: a human (the facade passes the effective actor).
 
     Returns:
         The new session ID.
 
     Raises:
+        NotYours: an agent opening under a parent it does not hold (77), naming the parent's holder.
         ConflictError: the scope intersects blocking claims (payload: conflicts).
     """
     snapshot = cs.snapshot
     validate_open(snapshot, req)
+    if actor is not None and req.parent is not None:
+        parent = snapshot.claim(req.parent)
+        if parent is not None:
+            require_delegation(actor, parent, snapshot)
     conflicts = find_conflicts(snapshot, req.scope, parent=req.parent, satellite_type=req.satellite_type)
     if conflicts:
-        lines = "; ".join(c.describe() for c in conflicts)
-        raise ConflictError(
-            f"claim refused: {format_scope_text(req.scope)} conflicts with {lines}",
-            {"conflicts": [c.as_dict() for c in conflicts]},
-        )
+        raise _refusal(cs, req, conflicts)
     sess_id = new_session_id(snapshot, req.slug)
     ctype = req.type or ("satellite" if req.parent else "solo")
     doc = CommentedMap()

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from brain_tui.core.clock import DEFAULT_TTL, parse_duration
 from brain_tui.core.errors import InvalidData
@@ -27,11 +27,19 @@ DEFAULT_KERNEL_ZONE = (
 )
 DEFAULT_PERSONAL_ZONE = ("profil/capital.md", "profil/objectifs.md", "progression/", "MYSECRETS")
 DEFAULT_MAX_FAILS = 3
+#: `hooks.unclaimed_writes`: what a write by a session holding no claim meets (SPEC 20.2).
+UnclaimedWrites = Literal["allow", "warn", "deny"]
+UNCLAIMED_MODES: tuple[UnclaimedWrites, ...] = ("allow", "warn", "deny")
 
 
 @dataclass(frozen=True)
 class BrainConfig:
-    """The keys of brain-compose.yml the product uses, with their defaults."""
+    """The keys of brain-compose.yml the product uses, with their defaults.
+
+    A file that does not parse gives the defaults with `problem` set, except where a
+    default would be the lenient choice: `unclaimed_writes` is then ``deny`` (SPEC 22:
+    an unreadable brain-compose.yml keeps the hooks at their strictest).
+    """
 
     brain_name: str | None = None
     timezone: str | None = None
@@ -44,6 +52,7 @@ class BrainConfig:
     pm2: bool | None = None
     ports: Mapping[str, int] = field(default_factory=dict)
     fetch_interval_s: int = 30
+    unclaimed_writes: UnclaimedWrites = "warn"
     raw: Mapping[str, Any] = field(default_factory=dict)
     problem: str | None = None
 
@@ -84,13 +93,13 @@ def load_config(root: str | Path) -> BrainConfig:
     except FileNotFoundError:
         return BrainConfig()
     except CorruptYaml as exc:
-        return BrainConfig(problem=f"{path} line {max(exc.line, 1)}: {exc.reason}")
+        return _unreadable(f"{path} line {max(exc.line, 1)}: {exc.reason}")
     except OSError as exc:
-        return BrainConfig(problem=f"{path}: cannot read it ({exc.strerror})")
+        return _unreadable(f"{path}: cannot read it ({exc.strerror})")
     if raw is None:
         return BrainConfig()
     if not isinstance(raw, Mapping):
-        return BrainConfig(problem=f"{path} line 1: the top level is not a mapping of keys")
+        return _unreadable(f"{path} line 1: the top level is not a mapping of keys")
     zones_raw = raw.get("zones")
     zones: Mapping[str, Any] = zones_raw if isinstance(zones_raw, Mapping) else {}
     ttl = DEFAULT_TTL
@@ -109,6 +118,8 @@ def load_config(root: str | Path) -> BrainConfig:
     if sync is False:
         sync_mode = "off"
     interval = raw.get("fetch_interval")
+    hooks = raw.get("hooks")
+    unclaimed = hooks.get("unclaimed_writes") if isinstance(hooks, Mapping) else None
     return BrainConfig(
         brain_name=str(raw["brain_name"]) if raw.get("brain_name") else None,
         timezone=str(raw["timezone"]) if raw.get("timezone") else None,
@@ -121,5 +132,20 @@ def load_config(root: str | Path) -> BrainConfig:
         pm2=raw.get("pm2") if isinstance(raw.get("pm2"), bool) else None,
         ports=ports,
         fetch_interval_s=interval if isinstance(interval, int) and interval > 0 else 30,
+        unclaimed_writes=_unclaimed_mode(unclaimed),
         raw=raw,
     )
+
+
+def _unreadable(problem: str) -> BrainConfig:
+    """The configuration of a brain-compose.yml that does not read: defaults, at their strictest for the hooks."""
+    return BrainConfig(problem=problem, unclaimed_writes="deny")
+
+
+def _unclaimed_mode(value: Any) -> UnclaimedWrites:
+    """`hooks.unclaimed_writes` as written (case and spaces aside), ``warn`` when absent or unknown."""
+    text = value.strip().lower() if isinstance(value, str) else ""
+    for mode in UNCLAIMED_MODES:
+        if text == mode:
+            return mode
+    return "warn"

@@ -14,6 +14,10 @@ class BsiError(Exception):
     """
 
     exit_code: int = 1
+    #: True when what the refused action staged (a signal telling the parent or a holder) is still written.
+    commit_staged: bool = False
+    #: A stable name for the refusal where the exit code alone does not tell (`HumanOnly`, `NotYours`).
+    kind: str | None = None
 
     def __init__(self, message: str, payload: dict[str, Any] | None = None) -> None:
         super().__init__(message)
@@ -81,3 +85,27 @@ class PreflightRefused(BsiError):
     def __init__(self, code: int, message: str, payload: dict[str, Any] | None = None) -> None:
         super().__init__(message, payload)
         self.exit_code = code
+
+
+class HumanOnly(BsiError):
+    """A human's verb (approve, reject, pause, resume, abort, release) refused inside an agent's process (exit 77).
+
+    `kind` tells it apart from `NotYours`, which shares the exit code (77, EX_NOPERM: not permitted).
+    """
+
+    exit_code = 77
+    kind = "human_only"
+
+
+class NotYours(BsiError):
+    """An agent acted for a claim it does not hold, or delegated under one (exit 77); the message names the holder."""
+
+    exit_code = 77
+    kind = "not_yours"
+
+
+class ProductOnly(BsiError):
+    """An agent sent a signal type only the product writes (HUMAN_GATE, PAUSED, CIRCUIT_BREAK, UNBLOCK) (exit 77)."""
+
+    exit_code = 77
+    kind = "product_only"

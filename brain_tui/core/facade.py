@@ -11,66 +11,109 @@ here; the rules are in the modules named after them. `Brain` creates one of each
 from __future__ import annotations
 
 import builtins
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
+from brain_tui.core import authority, breath_metrics, breath_records, circuit, claims, gates, locks
 from brain_tui.core import breath as breath_rules
-from brain_tui.core import breath_metrics, breath_records, circuit, claims, gates, locks
 from brain_tui.core import signals as signal_rules
+from brain_tui.core.changes import ChangeSet
 from brain_tui.core.errors import NotFound
 from brain_tui.core.model import BrainSnapshot, CorruptFile
 
 if TYPE_CHECKING:
     from brain_tui.core.audit import DriftReport, LogEntry
+    from brain_tui.core.authority import Actor
     from brain_tui.core.brain import Brain
+    from brain_tui.core.changes import ChangeSet
+
+T = TypeVar("T")
+
+
+def mutate_for(brain: Brain, actor: Actor | None, sess_id: str, verb: str, decide: Callable[[ChangeSet], T]) -> T:
+    """`brain.mutate(decide)` acting for claim `sess_id`: an agent only for its own (SPEC 21.4; `NotYours`, 77).
+
+    The actor is `authority.acting_in` (the process's own unless an agent's is given); the check
+    runs on the fresh snapshot under the writer lock, before the rule.
+    """
+    acting = authority.acting_in(brain.root, actor)
+
+    def owned(cs: ChangeSet) -> T:
+        authority.check_owner(cs.snapshot, acting, sess_id, verb)
+        return decide(cs)
+
+    return brain.mutate(owned)
 
 
 class Gates:
-    """Human gates, pause/resume and abort (SPEC 6.3); a human acts unless `by` names someone."""
+    """Human gates, pause/resume and abort (SPEC 6.3); a human acts unless `by` names someone.
+
+    approve, reject, pause, resume and abort are a human's (SPEC 21.2): inside an agent's process
+    they refuse (`HumanOnly`, 77) whatever spelling reached them. A request is the session's own.
+    """
 
     def __init__(self, brain: Brain) -> None:
         self._brain = brain
 
-    def request(self, sess_id: str, message: str = "", by: str | None = None) -> gates.GateOutcome:
-        """The session stops at a human gate (open → waiting_human; HUMAN_GATE to its pilot)."""
+    def request(self, sess_id: str, message: str = "", by: str | None = None, *,
+                actor: Actor | None = None) -> gates.GateOutcome:
+        """The session stops at a human gate (open → waiting_human; HUMAN_GATE to its pilot).
+
+        An agent requests a gate only on its own claim (`NotYours`, 77).
+        """
         del by  # the session itself requests its gate
-        return self._brain.mutate(lambda cs: gates.gate_request(cs, sess_id, message))
+        return mutate_for(self._brain, actor, sess_id, "request a gate on",
+                                      lambda cs: gates.gate_request(cs, sess_id, message))
+
+    def _human(self, verb: str, sess_id: str, by: str | None) -> str:
+        """Refuse inside an agent's process (the process decides, never a parameter); else who acts."""
+        authority.require_human(verb, sess_id)
+        return by or self._brain.human()
 
     def approve(self, sess_id: str, message: str = "", by: str | None = None) -> gates.GateOutcome:
         """A human approves (waiting_human → open, or closed for a gate raised by a close)."""
-        actor = by or self._brain.human()
-        return self._brain.mutate(lambda cs: gates.gate_approve(cs, sess_id, actor, message))
+        who = self._human("approve", sess_id, by)
+        return self._brain.mutate(lambda cs: gates.gate_approve(cs, sess_id, who, message))
 
     def reject(self, sess_id: str, reason: str, by: str | None = None) -> gates.GateOutcome:
         """A human rejects with a reason (waiting_human → failed; BLOCKED_ON upwards)."""
-        actor = by or self._brain.human()
-        return self._brain.mutate(lambda cs: gates.gate_reject(cs, sess_id, actor, reason))
+        who = self._human("reject", sess_id, by)
+        return self._brain.mutate(lambda cs: gates.gate_reject(cs, sess_id, who, reason))
 
     def pause(self, sess_id: str, message: str = "", by: str | None = None) -> gates.Cascade:
         """Pause a claim and every open/waiting descendant."""
-        actor = by or self._brain.human()
-        return self._brain.mutate(lambda cs: gates.gate_pause(cs, sess_id, actor, message))
+        who = self._human("pause", sess_id, by)
+        return self._brain.mutate(lambda cs: gates.gate_pause(cs, sess_id, who, message))
 
     def resume(self, sess_id: str, message: str = "", by: str | None = None) -> gates.Cascade:
         """Resume a paused claim and the descendants its pause reached."""
-        actor = by or self._brain.human()
-        return self._brain.mutate(lambda cs: gates.gate_resume(cs, sess_id, actor, message))
+        who = self._human("resume", sess_id, by)
+        return self._brain.mutate(lambda cs: gates.gate_resume(cs, sess_id, who, message))
 
     def abort(self, sess_id: str, reason: str, by: str | None = None) -> gates.Cascade:
         """Abort a claim and every open/waiting/paused descendant (reason required)."""
-        actor = by or self._brain.human()
-        return self._brain.mutate(lambda cs: gates.gate_abort(cs, sess_id, actor, reason))
+        who = self._human("abort", sess_id, by)
+        return self._brain.mutate(lambda cs: gates.gate_abort(cs, sess_id, who, reason))
 
     def act(self, action: str, sess_id: str, message: str = "",
-            by: str | None = None) -> gates.GateOutcome | gates.Cascade:
+            by: str | None = None, *, actor: Actor | None = None) -> gates.GateOutcome | gates.Cascade:
         """Run one gate action by name (`bsi gate ACTION`): request | approve | reject | pause | resume | abort.
+
+        Args:
+            action: the action.
+            sess_id: the claim.
+            message: the gate message or the reason.
+            by: who acts, for the human's verbs (default: git user).
+            actor: who requests a gate (the human's verbs read the process, never this).
 
         Raises:
             ValueError: an unknown action (a programming error; the CLI offers only these).
         """
         if action not in GATE_ACTIONS:
             raise ValueError(f"unknown gate action {action!r}")
+        if action == "request":
+            return self.request(sess_id, message, by=by, actor=actor)
         method = getattr(self, action)
         outcome: gates.GateOutcome | gates.Cascade = method(sess_id, message, by=by)
         return outcome
@@ -86,14 +129,37 @@ class Signals:
     def __init__(self, brain: Brain) -> None:
         self._brain = brain
 
-    def send(self, sender: str, to: str, sig_type: str, payload: str, scope: str = "") -> str | None:
-        """Write one pending signal; None when an identical one is already pending."""
-        return self._brain.mutate(lambda cs: signal_rules.send_signal(cs, sender, to, sig_type, payload, scope))
+    def send(self, sender: str, to: str, sig_type: str, payload: str, scope: str = "", *,
+             actor: Actor | None = None) -> str | None:
+        """Write one pending signal; None when an identical one is already pending.
 
-    def ack(self, sig_id: str, by: str | None = None) -> bool:
-        """pending → delivered; False when it was no longer pending."""
-        actor = by or self._brain.human()
-        return self._brain.mutate(lambda cs: signal_rules.ack_signal(cs, sig_id, actor))
+        An agent sends only from its own claim (`NotYours`, 77) and never a type the product
+        writes (HUMAN_GATE, PAUSED, CIRCUIT_BREAK, UNBLOCK: `ProductOnly`, 77).
+        """
+        acting = authority.acting_in(self._brain.root, actor)
+
+        def decide(cs: ChangeSet) -> str | None:
+            if acting.is_agent:
+                signal_rules.check_agent_send(cs.snapshot, acting, sender, sig_type)
+            return signal_rules.send_signal(cs, sender, to, sig_type, payload, scope)
+
+        return self._brain.mutate(decide)
+
+    def ack(self, sig_id: str, by: str | None = None, *, actor: Actor | None = None) -> bool:
+        """pending → delivered; False when it was no longer pending.
+
+        An agent acknowledges only signals addressed to its own claims (`NotYours`, 77): another's
+        BLOCKED_ON would otherwise leave the cockpit's attention queue unseen.
+        """
+        who = by or self._brain.human()
+        acting = authority.acting_in(self._brain.root, actor)
+
+        def decide(cs: ChangeSet) -> bool:
+            if acting.is_agent:
+                signal_rules.check_agent_ack(cs.snapshot, acting, sig_id)
+            return signal_rules.ack_signal(cs, sig_id, who)
+
+        return self._brain.mutate(decide)
 
     def archive(self) -> list[str]:
         """Archive signals delivered 24 h ago or more; returns their IDs."""
@@ -106,13 +172,20 @@ class Locks:
     def __init__(self, brain: Brain) -> None:
         self._brain = brain
 
-    def acquire(self, file: str, sess_id: str, ttl_min: Any = None) -> locks.LockOutcome:
-        """Acquire, extend or take over the lock of `file` (refused with code 1 while another holds it)."""
-        return self._brain.mutate(lambda cs: locks.stage_acquire(cs, file, sess_id, ttl_min))
+    def acquire(self, file: str, sess_id: str, ttl_min: Any = None, *,
+                actor: Actor | None = None) -> locks.LockOutcome:
+        """Acquire, extend or take over the lock of `file` (refused with code 1 while another holds it).
 
-    def release(self, file: str, sess_id: str) -> locks.LockRelease:
-        """The holder releases the lock of `file` (refused with code 2 for anyone else)."""
-        return self._brain.mutate(lambda cs: locks.stage_release(cs, file, sess_id))
+        Only for a claim effectively open (a gate or a pause holds its work: 12); an agent only
+        for its own claim (`NotYours`, 77).
+        """
+        return mutate_for(self._brain, actor, sess_id, "lock a file for",
+                                      lambda cs: locks.stage_acquire(cs, file, sess_id, ttl_min))
+
+    def release(self, file: str, sess_id: str, *, actor: Actor | None = None) -> locks.LockRelease:
+        """The holder releases the lock of `file` (refused with code 2 for anyone else; 77 for another agent's)."""
+        return mutate_for(self._brain, actor, sess_id, "release a lock for",
+                                      lambda cs: locks.stage_release(cs, file, sess_id))
 
     def check(self, file: str) -> locks.LockCheck:
         """Who holds `file` now (read-only)."""
@@ -133,15 +206,20 @@ class Circuit:
     def __init__(self, brain: Brain) -> None:
         self._brain = brain
 
-    def fail(self, sess_id: str) -> circuit.CircuitState:
-        """Record one failure; trips the breaker (one CIRCUIT_BREAK signal) at the maximum."""
-        limit = self._brain.config.max_consecutive_fails
-        return self._brain.mutate(lambda cs: circuit.stage_fail(cs, sess_id, limit))
+    def fail(self, sess_id: str, *, actor: Actor | None = None) -> circuit.CircuitState:
+        """Record one failure; trips the breaker (one CIRCUIT_BREAK signal) at the maximum.
 
-    def reset(self, sess_id: str) -> circuit.CircuitState:
-        """Clear the breaker."""
+        An agent records failures only on its own claim (`NotYours`, 77).
+        """
         limit = self._brain.config.max_consecutive_fails
-        return self._brain.mutate(lambda cs: circuit.stage_reset(cs, sess_id, limit))
+        return mutate_for(self._brain, actor, sess_id, "record a failure on",
+                                      lambda cs: circuit.stage_fail(cs, sess_id, limit))
+
+    def reset(self, sess_id: str, *, actor: Actor | None = None) -> circuit.CircuitState:
+        """Clear the breaker (an agent: only its own claim's, `NotYours`, 77)."""
+        limit = self._brain.config.max_consecutive_fails
+        return mutate_for(self._brain, actor, sess_id, "reset the breaker of",
+                                      lambda cs: circuit.stage_reset(cs, sess_id, limit))
 
     def status(self, sess_id: str) -> circuit.CircuitState:
         """The breaker of one claim (read-only)."""
@@ -211,18 +289,33 @@ class Breath:
 
     def inhale(self, sprint: str, agent: str, files: Sequence[str], session: str | None = None) -> Inhaled:
         """Record the files loaded for one agent (alerts, never refusals, for the 2-sources rule)."""
-        alerts = self._brain.mutate(lambda cs: breath_rules.inhale(cs, sprint, agent, files, session=session))
+        def decide(cs: ChangeSet) -> list[dict[str, Any]]:
+            found = breath_rules.inhale(cs, sprint, agent, files, session=session)
+            breath_rules.tell_pilot(cs, sprint)
+            return found
+
+        alerts = self._brain.mutate(decide)
         return Inhaled(sprint, agent, tuple(files), tuple(alerts))
 
     def reference(self, sprint: str, files: Sequence[str]) -> Referenced:
         """Record files the sprint actually used."""
-        added = self._brain.mutate(lambda cs: breath_rules.reference(cs, sprint, files))
+        def decide(cs: ChangeSet) -> list[str]:
+            found = breath_rules.reference(cs, sprint, files)
+            breath_rules.tell_pilot(cs, sprint)
+            return found
+
+        added = self._brain.mutate(decide)
         return Referenced(sprint, tuple(added))
 
     def expire(self, sprint: str, files: Sequence[str], kept: Mapping[str, str] | None = None) -> Expired:
         """Release files (or keep them with a reason); closes the sprint."""
         keep = dict(kept or {})
-        warnings = self._brain.mutate(lambda cs: breath_rules.expire(cs, sprint, files, keep))
+        def decide(cs: ChangeSet) -> list[str]:
+            found = breath_rules.expire(cs, sprint, files, keep)
+            breath_rules.tell_pilot(cs, sprint)
+            return found
+
+        warnings = self._brain.mutate(decide)
         return Expired(sprint, tuple(files), keep, tuple(warnings))
 
     def metrics(self, sprints: Sequence[str] = (), snapshot: BrainSnapshot | None = None) -> BreathMetrics:

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from datetime import timedelta, tzinfo
+from datetime import datetime, timedelta, tzinfo
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 from brain_tui.core.clock import DEFAULT_TTL, MAX_TTL, claim_ttl, try_parse_timestamp
 from brain_tui.core.errors import InvalidData
-from brain_tui.core.ids import SIGNAL_ID_RE, valid_session_id
+from brain_tui.core.ids import SIGNAL_ID_RE, opened_minute, valid_session_id
 from brain_tui.core.model import Claim, CorruptFile, Lock, Signal
 from brain_tui.core.scope import ScopeEntry, parse_scope
 from brain_tui.core.yamlio import safe_load_bytes
@@ -61,6 +61,15 @@ def recover_legacy_section(text: str, scope: Any) -> str | None:
     return None
 
 
+def _opened_from_id(sess_id: str, tz: tzinfo) -> datetime | None:
+    """The opening time a canonical ID carries (local time of the brain's zone, SPEC 4), else None."""
+    minute = opened_minute(sess_id)
+    if minute is None:
+        return None
+    year, month, day, hour, mins = minute
+    return try_parse_timestamp(f"{year:04d}-{month:02d}-{day:02d}T{hour:02d}:{mins:02d}", tz)
+
+
 def _claim_ttl(data: Mapping[str, Any], default_ttl: timedelta) -> timedelta:
     return claim_ttl(data.get("ttl"), default_ttl)
 
@@ -69,13 +78,18 @@ def _claim_ttl(data: Mapping[str, Any], default_ttl: timedelta) -> timedelta:
 KNOWN_STATUSES = frozenset({"open", "waiting_human", "paused", "stale", "closed", "failed", "released"})
 #: Spellings of the live status in older formats (the seeds' BSI v1 writes `status: active`).
 _OPEN_SPELLINGS = frozenset({"active"})
+#: Spellings of a clean close in older formats (seed 000 closes with `status: completed`).
+_CLOSED_SPELLINGS = frozenset({"completed"})
 
 
 def normalize_status(raw: str) -> str:
-    """A status as the rules read it: case-insensitive, ``active`` is ``open``; unknown ones kept as written."""
+    """A status as the rules read it: case-insensitive, ``active`` is ``open``, ``completed`` is ``closed``;
+    unknown ones kept as written."""
     lowered = raw.strip().lower()
     if lowered in _OPEN_SPELLINGS:
         return "open"
+    if lowered in _CLOSED_SPELLINGS:
+        return "closed"
     return lowered if lowered in KNOWN_STATUSES else raw.strip()
 
 
@@ -136,7 +150,11 @@ def claim_from_mapping(
     if live and opened_at is None:
         if raw_opened not in (None, ""):
             return CorruptFile(rel_path, 1, f"unreadable opening time {str(raw_opened)[:60]!r}")
-        flags.append("no-opened-at")  # no expiry can be computed: stale (and blocking) at once
+        opened_at = _opened_from_id(sess_id, tz)  # seed 002's claims carry only the ID's minute
+        if opened_at is None:
+            flags.append("no-opened-at")  # no expiry can be computed: stale (and blocking) at once
+        else:
+            flags.append("opened-from-id")
     closed_at = try_parse_timestamp(data.get("closed_at", data.get("closed")), tz)
     expires_at = try_parse_timestamp(data.get("expires_at"), tz)
     if opened_at is not None:

@@ -150,7 +150,11 @@ def _deliver_gate_signals(cs: ChangeSet, sess_id: str, by: str) -> None:
             cs.update_signal(sig.path, {"state": "delivered", "delivered_at": cs.ts(), "delivered_by": by})
 
 def gate_reject(cs: ChangeSet, sess_id: str, by: str, reason: str) -> GateOutcome:
-    """A human rejects (reason required): waiting_human (or an expired gate) → failed; INFO to the parent."""
+    """A human rejects (reason required): waiting_human (or an expired gate) → failed; BLOCKED_ON to the parent.
+
+    SPEC 6.3: the parent session is blocked on its satellite's refused work. The signal comes from
+    the human (``human:<name>``), so it never becomes an item of that human's attention queue.
+    """
     claim = require_claim(cs.snapshot, sess_id)
     if not reason.strip():
         raise InvalidData("reject needs a reason")
@@ -160,7 +164,9 @@ def gate_reject(cs: ChangeSet, sess_id: str, by: str, reason: str) -> GateOutcom
         sess_id, {"status": "failed", "closed_at": cs.ts(), "reject_reason": reason}, remove=("gate_origin",)
     )
     add_history(cs, sess_id, "REJECTED", by, reason)
-    _tell_parent(cs, claim, by, f"gate rejected for {sess_id} by {by}: {reason}")
+    if claim.parent:
+        cs.add_signal(f"human:{by}", claim.parent, "BLOCKED_ON", f"gate rejected for {sess_id} by {by}: {reason}",
+                      claim.scope_text)
     _deliver_gate_signals(cs, sess_id, by)
     cs.message = f"bsi: gate REJECTED {sess_id}"
     return GateOutcome(sess_id, "reject", "failed")

@@ -240,6 +240,14 @@ def ever_added(root: str | Path, folder: str) -> set[str] | None:
     return {name.strip("\n") for name in proc.stdout.split("\0") if name.strip("\n")}
 
 
+def commit_exists(root: str | Path, rev: str) -> bool:
+    """True when `rev` (a hash, full or abbreviated) names a commit of the repository holding `root`."""
+    if not rev or rev.startswith("-") or not is_repository(root):
+        return False
+    return run_git(root, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}",
+                   check=False).returncode == 0
+
+
 def has_identity(root: str | Path) -> bool:
     """True when git knows a user name and e-mail for commits."""
     name = run_git(root, "config", "user.name", check=False).stdout.strip()

@@ -12,8 +12,8 @@ It is a cache of one answer only: "nothing here can refuse this write".
 `may_write` and `unclaimed_free` answer True only when every check the core
 would run is plainly passed; on anything else (a refusal, a claim or an
 ancestor missing from the index, a branch requirement, an odd path) they
-answer False, and the hook asks the core (`preflight.check`,
-`conflicts.find_conflicts`), which decides and explains. So the rules stay in
+answer False, and the hook asks the core (`Brain.decide_write`), which
+decides and explains. So the rules stay in
 one place and the index can only make a write faster, never let one through
 that the core would stop.
 
@@ -53,7 +53,8 @@ if TYPE_CHECKING:
     from brain_tui.core.model import BrainSnapshot
 
 INDEX_FILE = ".brain/hook-index.json"
-VERSION = 4  # 2: paths stored as their path_key; 3: the folders on the way to them; 4: HFS+ ignorables dropped
+VERSION = 5  # 2: paths stored as their path_key; 3: the folders on the way to them; 4: HFS+ ignorables dropped;
+# 5: the expiry is the effective one (8 h cap, no opening time)
 RACY_NS = 2_000_000_000
 _KINDS = ("global", "dir", "file", "section")
 
@@ -119,7 +120,7 @@ def build(root: str | os.PathLike[str], snapshot: BrainSnapshot, config: BrainCo
         entries = [[e.kind, e.key] for e in claim.scope] if claim.scope and "scope-invalid" not in claim.flags \
             else None
         linked.extend(path for e in claim.scope for path in (e.path, e.target) if path)
-        expires = claim.expires_at.timestamp() if claim.expires_at is not None and claim.opened_at else None
+        expires = _expiry(claim)
         claims[claim.sess_id] = {
             "status": claim.status, "scope": entries, "parent": claim.parent, "type": claim.type,
             "search": claim.satellite_type == "search", "expires": expires,
@@ -143,8 +144,6 @@ def build(root: str | os.PathLike[str], snapshot: BrainSnapshot, config: BrainCo
             zone.append(path_key(normalize_path(raw)))
         except Exception:  # noqa: BLE001 - the core skips an entry that does not normalise, so may we
             continue
-    raw_hooks = config.raw.get("hooks") if hasattr(config.raw, "get") else None
-    mode = raw_hooks.get("unclaimed_writes") if isinstance(raw_hooks, dict) else None
     folders = {rel: _dir_key(os.path.join(base, rel)) for rel in sorted(_on_the_way(linked))}
     built = time.time_ns() if read_at is None else min(read_at, time.time_ns())
     stamps = [0]
@@ -154,10 +153,23 @@ def build(root: str | os.PathLike[str], snapshot: BrainSnapshot, config: BrainCo
     return {
         "version": VERSION, "keys": keys, "files": files, "folders": folders, "claims": claims, "locks": locks,
         "zone": zone,
-        "kerneluser": bool(config.kerneluser), "unclaimed": mode if mode in ("allow", "warn", "deny") else "warn",
+        "kerneluser": bool(config.kerneluser), "unclaimed": config.unclaimed_writes,
         "corrupt": [c.path for c in snapshot.corrupt if c.path.startswith(("claims/", "locks/"))],
         "racy": built - max(stamps) < RACY_NS,
     }
+
+
+def _expiry(claim: Any) -> float:
+    """When the claim goes stale for the core (`effective.expiry_reason`): its TTL, else 8 h after opening;
+    0 (already) when it has no readable opening time. The skew tolerance is not added: earlier is safe."""
+    from brain_tui.core.clock import MAX_TTL
+
+    if claim.opened_at is None:
+        return 0.0
+    deadline = claim.opened_at + MAX_TTL
+    if claim.expires_at is not None:
+        deadline = min(deadline, claim.expires_at)
+    return float(deadline.timestamp())
 
 
 def write(root: str | os.PathLike[str], snapshot: BrainSnapshot, config: BrainConfig,
@@ -235,15 +247,12 @@ def _plain(rel: str) -> bool:
         all(part not in ("", ".", "..") for part in rel.split("/"))
 
 
-def may_write(index: dict[str, Any], sess_id: str, rel: str, now: float) -> bool:
-    """True only when no check of SPEC 10 (nor the effective status) can refuse `sess_id` writing `rel`."""
+def claim_can_act(index: dict[str, Any], sess_id: str, now: float) -> bool:
+    """True only when `sess_id` is plainly open now (not expired) under a chain of open ancestors, all indexed:
+    the claim check of SPEC 10 cannot refuse it (a shell call of a bound session needs this much)."""
     claims = index["claims"]
     claim = claims.get(sess_id)
-    if not _plain(rel) or any(path.startswith("claims/") for path in index.get("corrupt", ())):
-        return False  # a claim file that does not read may hold `rel` (SPEC 22): the core decides
-    rel = path_key(rel)
-    if not _plain(rel) or not isinstance(claim, dict) or claim["status"] != "open" or claim["tripped"] \
-            or claim["branch"] or not claim["scope"]:
+    if not isinstance(claim, dict) or claim["status"] != "open":
         return False
     if claim["expires"] is not None and now >= claim["expires"]:
         return False
@@ -255,6 +264,19 @@ def may_write(index: dict[str, Any], sess_id: str, rel: str, now: float) -> bool
             return False
         seen.add(parent)
         parent = ancestor["parent"]
+    return True
+
+
+def may_write(index: dict[str, Any], sess_id: str, rel: str, now: float) -> bool:
+    """True only when no check of SPEC 10 (nor the effective status) can refuse `sess_id` writing `rel`."""
+    claim = index["claims"].get(sess_id)
+    if not _plain(rel) or any(path.startswith("claims/") for path in index.get("corrupt", ())):
+        return False  # a claim file that does not read may hold `rel` (SPEC 22): the core decides
+    rel = path_key(rel)
+    if not _plain(rel) or not isinstance(claim, dict) or claim["tripped"] or claim["branch"] or not claim["scope"]:
+        return False
+    if not claim_can_act(index, sess_id, now):
+        return False
     if _covers(claim["scope"], rel) is not True:
         return False
     if claim["search"]:  # a search claim's write depends on every other claim's scope: the core decides

@@ -23,6 +23,21 @@ _ALPHABET = string.ascii_lowercase + string.digits
 _rng: random.Random = secrets.SystemRandom()
 
 
+#: The opening minute a canonical ID carries (SPEC 4: `sess-YYYYMMDD-HHMM-<slug>`, local time of opening).
+_ID_MINUTE_RE = re.compile(r"^sess-(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(?:-|$)")
+
+
+def opened_minute(sess_id: str) -> tuple[int, int, int, int, int] | None:
+    """(year, month, day, hour, minute) of the opening that a canonical session ID names, else None."""
+    match = _ID_MINUTE_RE.match(sess_id)
+    if match is None:
+        return None
+    year, month, day, hour, minute = (int(g) for g in match.groups())
+    if not (1 <= month <= 12 and 1 <= day <= 31 and hour < 24 and minute < 60):
+        return None
+    return year, month, day, hour, minute
+
+
 def valid_session_id(sess_id: str) -> bool:
     """True when `sess_id` is a readable session ID (never a path)."""
     return bool(SESSION_ID_RE.match(sess_id)) and sess_id not in (".", "..")

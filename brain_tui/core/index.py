@@ -17,6 +17,8 @@ if TYPE_CHECKING:
 
 START = "<!-- bsi:generated:start -->"
 END = "<!-- bsi:generated:end -->"
+#: Where `index_legacy.drop_legacy_sections` wants the generated block at migration (`apply_block` fills it).
+BLOCK_PLACE = "<!-- bsi:generated:place -->"
 
 #: Placeholder for a missing value.
 EMPTY = "—"
@@ -51,17 +53,6 @@ _LINE_BREAK_RE = re.compile("(?:\r\n|[" + re.escape(_LINE_BREAKS) + "\t])")
 # Remaining C0 controls, DEL and C1 controls.
 _CONTROL_RE = re.compile("[\x00-\x1f\x7f-\x9f]")
 
-_SIG_ID_RE = re.compile(r"^sig-[A-Za-z0-9._-]+$")
-_EMPTY_CELLS = frozenset({"", "—", "-"})
-_STATE_ALIASES = {
-    "pending": "pending",
-    "delivered": "delivered",
-    "archived": "archived",
-    "livré": "delivered",
-    "livre": "delivered",
-    "archivé": "archived",
-    "archive": "archived",
-}
 
 
 # --------------------------------------------------------------------------- cells
@@ -286,6 +277,9 @@ def apply_block(existing: str | None, block: str) -> str:
     if not existing:
         return "# BRAIN-INDEX.md\n\n" + block + "\n"
     start = existing.find(START)
+    if start < 0 and BLOCK_PLACE in existing:
+        before, _, after = existing.partition(BLOCK_PLACE)
+        return before + block + after.replace(BLOCK_PLACE, "")
     if start < 0:
         return existing + "\n" + block + "\n"
     end = existing.rfind(END)
@@ -316,114 +310,3 @@ def _drop_merge_fence(before: str, replaced: str, after: str) -> tuple[str, str]
         return before, after  # hand-written text stood between the blocks: the fence stays as the hint
     kept_before = before[: ours.start()] + ("\n" if ours.group().startswith("\n") else "")
     return kept_before, after[theirs.end():]
-
-
-# --------------------------------------------------------------------------- legacy
-
-
-def _split_row(line: str) -> list[str] | None:
-    """Split one markdown table row into unescaped, trimmed cells (None if not a row)."""
-    text = line.strip()
-    if not text.startswith("|"):
-        return None
-    cells: list[str] = []
-    current: list[str] = []
-    i = 1
-    while i < len(text):
-        char = text[i]
-        if char == "\\" and i + 1 < len(text) and text[i + 1] == "|":
-            current.append("|")
-            i += 2
-            continue
-        if char == "|":
-            cells.append("".join(current))
-            current = []
-        else:
-            current.append(char)
-        i += 1
-    tail = "".join(current)
-    if tail.strip():  # a row without its closing pipe
-        cells.append(tail)
-    return [cell.strip() for cell in cells]
-
-
-def _legacy_value(cell: str) -> str:
-    """A legacy cell's value: ``—``, ``-`` and blank mean empty."""
-    return "" if cell in _EMPTY_CELLS else cell
-
-
-def _legacy_state(cell: str) -> str:
-    """Normalise a legacy ``État`` cell to pending/delivered/archived (unknown → pending)."""
-    words = cell.strip("*`_ ").lower().split()
-    word = words[0].strip("*`_.,;:()") if words else ""
-    return _STATE_ALIASES.get(word, "pending")
-
-
-def _signal_section_lines(text: str) -> list[str]:
-    """Lines of every ``## Signals`` section outside the generated block.
-
-    A section runs from its heading to the next ``## `` heading or `START`.
-    """
-    found: list[str] = []
-    in_generated = False
-    in_signals = False
-    for line in text.splitlines():
-        stripped = line.strip()
-        if in_generated:
-            if END in line:
-                in_generated = False
-            continue
-        if START in line:
-            in_generated = END not in line.split(START, 1)[1]
-            in_signals = False
-            continue
-        if stripped.startswith("## ") or stripped == "##":
-            in_signals = re.match(r"^##\s+Signals\b", stripped, re.IGNORECASE) is not None
-            continue
-        if in_signals:
-            found.append(line)
-    return found
-
-
-def parse_legacy_signal_rows(text: str) -> list[dict[str, str]]:
-    """Read the signal rows of an old BRAIN-INDEX.md (SPEC 7, legacy import).
-
-    Every table row of the ``## Signals`` section whose first cell is a signal
-    ID (``sig-…``) is a signal, wherever it stands in the section (rows written
-    above the table header included). The generated block is ignored.
-
-    - 7 cells: ``ID | De | Pour | Type | Concerné | Payload | État``
-    - 6 cells: ``ID | De | Pour | Type | Payload | État``
-
-    Other cell counts, headers and separators are skipped. ``\\|`` is unescaped;
-    ``—``, ``-`` and blank cells are empty strings. The state is lowercased
-    (``livré``/``archivé`` understood); an unknown state reads ``pending``.
-
-    Returns:
-        One dict per row, in file order, with keys ``sig_id``, ``from``, ``to``,
-        ``type``, ``scope``, ``payload``, ``state``.
-    """
-    signals: list[dict[str, str]] = []
-    for line in _signal_section_lines(text):
-        cells = _split_row(line)
-        if not cells or not _SIG_ID_RE.match(cells[0]):
-            continue
-        if len(cells) == 7:
-            sig_id, sender, to, kind, scope, payload, state = cells
-        elif len(cells) == 6:
-            sig_id, sender, to, kind, payload, state = cells
-            scope = ""
-        else:
-            continue
-        signals.append(
-            {
-                "sig_id": sig_id,
-                "from": _legacy_value(sender),
-                "to": _legacy_value(to),
-                "type": _legacy_value(kind),
-                "scope": _legacy_value(scope),
-                "payload": _legacy_value(payload),
-                "state": _legacy_state(state),
-            }
-        )
-    return signals

@@ -6,13 +6,18 @@ The rule of what may be launched and how the agent's argv is built lives here:
   machine, and never twice while its first launch still runs;
 - the command is ``launch.command`` in brain-compose.yml, an argv list whose
   elements may hold the placeholders ``{sess_id} {scope} {story} {prompt}
-  {slug} {root}``. A placeholder's value stays inside the element that names it
+  {slug} {root} {settings}``. A placeholder's value stays inside the element that names it
   (never split, never given to a shell); claim text cannot choose the program
   nor add an option (an element that only starts with ``-`` because of claim
   text is refused);
 - in tmux (``launch.tmux``, default: when tmux is installed) the agent runs in a
   new window named after the slug, with ``BSI_SESSION`` and ``BRAIN_ROOT`` set
-  (`core.tmux` starts it; window names keep only ``[A-Za-z0-9._-]``).
+  (`core.tmux` starts it; window names keep only ``[A-Za-z0-9._-]``);
+- a Claude Code satellite gets its claim's sandbox (`core.fence.claim_sandbox`:
+  its shell writes only where the claim's folder and file scopes are) as
+  ``claude --settings .brain/launch/<sess-id>.json``: inserted after the
+  program when the command's program is ``claude`` and names no ``--settings``
+  of its own, or wherever ``{settings}`` is written.
 
 Running launches are remembered in ``.brain/launches/<sess-id>.json`` (local,
 never committed): the process (pid and start time), and the tmux window.
@@ -26,23 +31,24 @@ import re
 import shutil
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
-from datetime import timedelta
 from pathlib import Path
 from typing import Any, NoReturn
 
-from brain_tui.core.claims import SATELLITE_TYPES, OpenRequest, require_claim
+from brain_tui.core.claims import require_claim
 from brain_tui.core.errors import Contended, InvalidData, NotFound, TransitionRefused, UsageError
-from brain_tui.core.model import BrainSnapshot, Claim, Signal
-from brain_tui.core.scope import parse_scope
-from brain_tui.core.triggers import handoff_task
+from brain_tui.core.model import BrainSnapshot, Claim
 from brain_tui.core.yamlio import atomic_write_text
 
 #: At most this many launched agents run at once from one brain on one machine.
 MAX_RUNNING = 3
-PLACEHOLDERS = ("sess_id", "scope", "story", "prompt", "slug", "root")
+PLACEHOLDERS = ("sess_id", "scope", "story", "prompt", "slug", "root", "settings")
 #: Placeholders whose value comes from claim text (never the program, never an option).
 CLAIM_TEXT = frozenset({"sess_id", "scope", "story", "prompt", "slug"})
 LAUNCH_DIR = ".brain/launches"
+#: Where each launch's agent settings (the claim's sandbox) are written (local, never committed).
+SETTINGS_DIR = ".brain/launch"
+#: Programs that read `--settings FILE` (Claude Code).
+CLAUDE_PROGRAMS = frozenset({"claude", "claude.exe"})
 ENV_SESSION = "BSI_SESSION"
 ENV_ROOT = "BRAIN_ROOT"
 _PLACEHOLDER_RE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
@@ -60,7 +66,8 @@ no launch command configured: add one to brain-compose.yml, for example
   Gemini CLI:
     launch:
       command: [gemini, --prompt-interactive, "{prompt}"]
-placeholders: {sess_id} {scope} {story} {prompt} {slug} {root}; each stays one argument, never shell text;
+placeholders: {sess_id} {scope} {story} {prompt} {slug} {root} {settings}; each stays one argument, never shell
+text; a `claude` command gets `--settings <the claim's sandbox>` unless it names its own;
 `launch.tmux: false` runs it in this terminal instead of a new tmux window"""
 
 
@@ -131,13 +138,36 @@ def launch_prompt(snapshot: BrainSnapshot, claim: Claim) -> str:
     if root is not None and root.sess_id != claim.sess_id:
         pilot = root.sess_id
     lines.append(f"pilote: {pilot or 'standalone'}")
+    from brain_tui.core.handoff import previous_result_line
+
+    previous = previous_result_line(claim)
+    if previous:
+        lines.append(previous)
     lines.append(f"claim: {claim.sess_id} (already open: do not open another)")
     return "\n".join(lines)
+
+
+def settings_file(root: Path, sess_id: str) -> Path:
+    """The launch's agent settings: ``.brain/launch/<sess-id>.json``."""
+    return root / SETTINGS_DIR / f"{sess_id}.json"
+
+
+def wants_settings(template: Sequence[str]) -> tuple[bool, bool]:
+    """(whether the launch needs its settings file, whether ``--settings FILE`` must be inserted).
+
+    The file is needed when ``{settings}`` is written, or when the program is ``claude`` and the
+    command names no ``--settings`` of its own (then it is inserted after the program).
+    """
+    named = any("{settings}" in element for element in template)
+    own = any(element == "--settings" or element.startswith("--settings=") for element in template[1:])
+    insert = bool(template) and Path(template[0]).name in CLAUDE_PROGRAMS and not own and not named
+    return named or insert, insert
 
 
 def placeholder_values(snapshot: BrainSnapshot, claim: Claim, root: Path) -> dict[str, str]:
     """The value of each placeholder for `claim`."""
     return {
+        "settings": str(settings_file(root, claim.sess_id)),
         "sess_id": claim.sess_id,
         "scope": claim.scope_text,
         "story": claim.story,
@@ -286,6 +316,8 @@ class LaunchPlan:
         cwd: where it starts (the brain root).
         tmux: True to start it in a new tmux window.
         name: the tmux window name.
+        settings_path: the agent settings file written before it starts ("" when none is).
+        settings: that file's content (the claim's sandbox), None when none is written.
     """
 
     sess_id: str
@@ -294,11 +326,23 @@ class LaunchPlan:
     cwd: str
     tmux: bool
     name: str
+    settings_path: str = ""
+    settings: Mapping[str, Any] | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """JSON shape (``bsi launch --dry-run --json``)."""
         return {"sess_id": self.sess_id, "argv": list(self.argv), "env": dict(self.env), "cwd": self.cwd,
-                "tmux": self.tmux, "window": self.name}
+                "tmux": self.tmux, "window": self.name, "settings_path": self.settings_path or None,
+                "settings": dict(self.settings) if self.settings is not None else None}
+
+
+def write_settings(plan: LaunchPlan) -> None:
+    """Write the plan's agent settings file (atomic, local only) before the agent starts; nothing when none."""
+    if plan.settings is None or not plan.settings_path:
+        return
+    path = Path(plan.settings_path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(path, json.dumps(plan.settings, indent=2, ensure_ascii=False) + "\n")
 
 
 def check_settings(settings: LaunchSettings) -> None:
@@ -354,13 +398,21 @@ def plan_launch(snapshot: BrainSnapshot, settings: LaunchSettings, root: Path, s
         names = ", ".join(r.sess_id for r in live)
         raise Contended(f"cannot launch {claim.sess_id}: {len(live)} launched agents already run ({names}); "
                         f"at most {MAX_RUNNING} at once — end one first")
-    argv = build_argv(settings.command, placeholder_values(snapshot, claim, root))
+    values = placeholder_values(snapshot, claim, root)
+    argv = build_argv(settings.command, values)
+    needed, insert = wants_settings(settings.command)
+    from brain_tui.core.fence import claim_sandbox  # here: the hook path imports this module, not the fence
+
+    if insert:
+        argv = (argv[0], "--settings", values["settings"], *argv[1:])
     use_tmux = settings.use_tmux() if tmux is None else tmux
     if use_tmux and shutil.which("tmux") is None:
         raise UsageError("launch: tmux is not installed: run `bsi launch ID --here` in a terminal, "
                          "or set `launch.tmux: false`")
     return LaunchPlan(sess_id=claim.sess_id, argv=argv, env={ENV_SESSION: claim.sess_id, ENV_ROOT: str(root)},
-                      cwd=str(root), tmux=use_tmux, name=window_name(claim))
+                      cwd=str(root), tmux=use_tmux, name=window_name(claim),
+                      settings_path=values["settings"] if needed else "",
+                      settings=claim_sandbox(root, claim.scope) if needed else None)
 
 
 def exec_here(plan: LaunchPlan, root: Path, started_at: str) -> NoReturn:
@@ -372,6 +424,7 @@ def exec_here(plan: LaunchPlan, root: Path, started_at: str) -> NoReturn:
     program = shutil.which(plan.argv[0])
     if program is None:
         raise NotFound(f"launch: program {plan.argv[0]!r} not found on PATH")
+    write_settings(plan)
     pid = os.getpid()
     write_record(root, LaunchRecord(sess_id=plan.sess_id, mode="terminal", pid=pid, create_time=create_time(pid),
                                     started_at=started_at))
@@ -403,26 +456,3 @@ def find_running(root: Path, sess_id: str) -> LaunchRecord:
 
 
 # -- HANDOFF → a new claim -----------------------------------------------------------------------
-def handoff_request(snapshot: BrainSnapshot, signal: Signal, instance: str, ttl: timedelta) -> OpenRequest:
-    """The claim a HANDOFF signal asks for (``trigger → type:T scope:S``): a satellite of T on S.
-
-    Its parent is the signal's addressee when that is a live claim (the pilot).
-
-    Raises:
-        InvalidData: not a HANDOFF, or its payload names no valid type and scope (exit 65).
-    """
-    if signal.type != "HANDOFF":
-        raise InvalidData(f"{signal.sig_id} is a {signal.type} signal: only a HANDOFF asks for a launch")
-    task = handoff_task(signal)
-    if task is None:
-        raise InvalidData(f"{signal.sig_id}: no `type:T scope:S` in its payload")
-    task_type, task_scope = task
-    if task_type not in SATELLITE_TYPES:
-        raise InvalidData(f"{signal.sig_id}: unknown satellite type {task_type!r}")
-    entries = parse_scope([task_scope], snapshot.root)
-    to = signal.to.split("@", 1)[0]
-    parent_claim = snapshot.claim(to)
-    parent = parent_claim.sess_id if parent_claim is not None and not parent_claim.is_terminal else None
-    story = f"{task_type} on {task_scope} (handoff {signal.sig_id} from {one_line(signal.sender)})"
-    return OpenRequest(scope=entries, ttl=ttl, instance=instance, story=story, satellite_type=task_type,
-                       parent=parent, type="satellite" if parent else None)

@@ -25,14 +25,15 @@ from urllib.parse import unquote
 from ruamel.yaml.comments import CommentedMap
 
 from brain_tui.core.changes import ChangeSet
-from brain_tui.core.claims import require_claim
+from brain_tui.core.claims import refuse_transition, require_claim
 from brain_tui.core.clock import format_timestamp
 from brain_tui.core.conflicts import unreadable_holders
-from brain_tui.core.errors import InvalidData, PreflightRefused
+from brain_tui.core.effective import effective_status, paused_ancestor, stale_origin
+from brain_tui.core.errors import InvalidData, PreflightRefused, TransitionRefused
 from brain_tui.core.formats import encode_lock_name
 from brain_tui.core.ids import valid_session_id
 from brain_tui.core.layout import LOCKS_DIR
-from brain_tui.core.model import BrainSnapshot, CorruptFile, Lock
+from brain_tui.core.model import BrainSnapshot, Claim, CorruptFile, Lock
 from brain_tui.core.path_keys import path_key, resolve_in_brain
 from brain_tui.core.scope_paths import normalize_path
 
@@ -323,7 +324,8 @@ def stage_acquire(cs: ChangeSet, file: str, sess_id: str, ttl_min: int | None = 
     _require_session(sess_id)
     ttl = parse_ttl_min(ttl_min)
     snapshot = cs.snapshot
-    require_claim(snapshot, sess_id)  # a lock belongs to a claim: no claim, no lock (66)
+    claim = require_claim(snapshot, sess_id)  # a lock belongs to a claim: no claim, no lock (66)
+    _require_working(snapshot, claim)
     _refuse_corrupt(snapshot, norm)
     unreadable = unreadable_holders(snapshot, norm, exclude=sess_id)
     if unreadable:  # a claim file that does not read may hold it (SPEC 22): fail closed
@@ -395,6 +397,25 @@ def stage_acquire(cs: ChangeSet, file: str, sess_id: str, ttl_min: int | None = 
         previous_expires_at=previous_expiry,
         replaced_legacy=tuple(replaced),
     )
+
+def _require_working(snapshot: BrainSnapshot, claim: Claim) -> None:
+    """A claim held at a gate or a pause (its own or an ancestor's), or finished, takes no lock (issue 17).
+
+    A claim gone stale from ``open`` keeps its locks' re-entry (its owner may still close it late).
+
+    Raises:
+        TransitionRefused: waiting for a human, paused (or stale from either), terminal, or its tree paused (12).
+    """
+    now = snapshot.now
+    current = effective_status(claim, now)
+    origin = stale_origin(claim, now) if current == "stale" else current
+    if origin != "open":
+        raise refuse_transition(claim, "lock a file for", ["open", "stale (from open)"], current)
+    held = paused_ancestor(snapshot, claim)
+    if held is not None:
+        raise TransitionRefused(f"cannot lock a file for {claim.sess_id}: its ancestor {held.sess_id} is paused; "
+                                f"a human resumes it first (`bsi gate resume {held.paused_by or held.sess_id}`)")
+
 
 def _kept_spelling(existing: list[Lock], norm: str) -> str:
     """The spelling a lock keeps: that of its current-format lock file when one exists, else the one asked.

@@ -80,7 +80,20 @@ def _refuse(code: int, message: str, sess_id: str, file: str, **extra: Any) -> P
     payload = {"sess_id": sess_id, "file": file, "code": code, "check": CHECK_NAMES[code], **extra}
     return PreflightRefused(code, message, payload)
 
-def _check_claim(snapshot: BrainSnapshot, sess_id: str, file: str) -> Claim:
+def check_claim(snapshot: BrainSnapshot, sess_id: str, file: str = "") -> Claim:
+    """The first check of SPEC 10 alone: the claim exists and may act now (effectively open, no held ancestor).
+
+    Args:
+        snapshot: the brain now (holding the claim's whole parent chain).
+        sess_id: the claim.
+        file: the file about to be written, for the refusal's payload ("" when none is named).
+
+    Returns:
+        The claim.
+
+    Raises:
+        PreflightRefused: code 4, saying which status holds it and who unblocks it.
+    """
     try:
         claim = require_claim(snapshot, sess_id)
     except NotFound:
@@ -201,7 +214,7 @@ def check(
         PreflightRefused: with code 4, 1, 5, 2, 3 or 6 — the first failing check in
             that order — and a message that says what unblocks it.
     """
-    claim = _check_claim(snapshot, sess_id, file)
+    claim = check_claim(snapshot, sess_id, file)
     try:
         norm = lock_file_path(file)
     except InvalidData as exc:

@@ -8,18 +8,54 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
+from brain_tui.core.authority import holder_text, owns, require_owner
 from brain_tui.core.changes import ChangeSet
-from brain_tui.core.errors import InvalidData, NotFound
+from brain_tui.core.errors import InvalidData, NotFound, NotYours, ProductOnly
 from brain_tui.core.ids import SIGNAL_ID_RE, valid_session_id
 from brain_tui.core.limits import check_text
 from brain_tui.core.model import BrainSnapshot, CorruptFile, Signal
 from brain_tui.core.scope import parse_scope
 
+if TYPE_CHECKING:
+    from brain_tui.core.authority import Actor
+
 SIGNAL_TYPE_RE = re.compile(r"^[A-Z][A-Z0-9_]*$")
 ARCHIVE_AFTER = timedelta(hours=24)
 #: Who a signal is from or to: an ID, `x@machine`, `human:NAME`, `pilote`/`parent` — one printable token.
 ADDRESS_RE = re.compile(r"^[A-Za-z0-9._:@+-]{1,200}$")
+#: Types only the product writes (a gate request, a pause, a tripped breaker, an unblock): never an agent's send.
+PRODUCT_SIGNAL_TYPES = frozenset({"HUMAN_GATE", "PAUSED", "CIRCUIT_BREAK", "UNBLOCK"})
+_PRODUCT_WAY = {
+    "HUMAN_GATE": "request a gate on its own claim (`bsi gate request ID MESSAGE`)",
+    "PAUSED": "only a human pauses (the cockpit or `bsi gate pause`)",
+    "CIRCUIT_BREAK": "record failures (`bsi preflight fail ID`): the breaker trips by itself",
+    "UNBLOCK": "only the product unblocks a claim",
+}
+
+
+def check_agent_send(snapshot: BrainSnapshot, actor: Actor, sender: str, sig_type: str) -> None:
+    """What an agent may send (SPEC 21.2, 21.4): never a product-only type, and only from its own claim.
+
+    Raises:
+        ProductOnly: HUMAN_GATE, PAUSED, CIRCUIT_BREAK or UNBLOCK (77).
+        NotYours: the sender is not a claim the agent holds (77), naming its holder.
+        NotFound: the sender claim does not exist (66).
+    """
+    kind = sig_type.strip().upper()
+    if kind in PRODUCT_SIGNAL_TYPES:
+        raise ProductOnly(f"an agent cannot send {kind}: the product writes it; {_PRODUCT_WAY[kind]}",
+                          {"type": kind})
+    name = sender.strip()
+    if not valid_session_id(name):
+        mine = ", ".join(sorted(actor.claims)) or "none"
+        raise NotYours(f"an agent sends signals only from its own claim, not as {name[:80]!r}: "
+                       f"--from ID (its claims: {mine})", {"sender": name[:200]})
+    claim = snapshot.claim(name)
+    if claim is None:
+        raise NotFound(f"sender claim {name} not found")
+    require_owner(actor, claim, snapshot, "send a signal from")
 
 
 def send_signal(cs: ChangeSet, sender: str, to: str, sig_type: str, payload: str, scope: str = "") -> str | None:
@@ -57,6 +93,23 @@ def send_signal(cs: ChangeSet, sender: str, to: str, sig_type: str, payload: str
     if sig_id:
         cs.message = f"bsi: signal {sig_id} pending"
     return sig_id
+
+
+def check_agent_ack(snapshot: BrainSnapshot, actor: Actor, sig_id: str) -> None:
+    """An agent acknowledges only a signal addressed to one of its own claims (SPEC 21.4).
+
+    Raises:
+        InvalidData / NotFound: a malformed or unknown signal ID (65 / 66).
+        NotYours: addressed to another session's claim, a human or a broadcast (77), naming who it is for.
+    """
+    sig = require_signal(snapshot, sig_id)
+    dest = snapshot.claim(sig.to.split("@", 1)[0])
+    if dest is not None and owns(actor, dest, snapshot):
+        return
+    held = f", held by {holder_text(dest)}" if dest is not None else ""
+    mine = ", ".join(sorted(actor.claims)) or "none named"
+    raise NotYours(f"cannot acknowledge {sig_id}: it is addressed to {sig.to}{held}; this agent acknowledges only "
+                   f"signals to its own claims (its claims: {mine})", {"sig_id": sig_id, "to": sig.to})
 
 
 def require_signal(snapshot: BrainSnapshot, sig_id: str) -> Signal:

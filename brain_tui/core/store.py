@@ -15,7 +15,7 @@ from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 from typing import Any
 
-from brain_tui.core import breath_records, clock, formats, ids, yamlio
+from brain_tui.core import breath_records, clock, formats, ids, index_legacy, yamlio
 from brain_tui.core.cache import ParseCache, Parsed, pausing_gc
 from brain_tui.core.clock import SKEW_TOLERANCE
 from brain_tui.core.config import BrainConfig
@@ -31,6 +31,7 @@ from brain_tui.core.formats import (
 )
 from brain_tui.core.layout import BREATH_DIR
 from brain_tui.core.model import BrainSnapshot, BreathRecord, Claim, CorruptFile, Lock, Signal
+from brain_tui.core.path_keys import path_key
 from brain_tui.core.scope import ScopeEntry, parse_scope
 from brain_tui.core.skew import suspect_stale
 from brain_tui.core.unreadable import held_by_bytes, held_by_data, held_by_file
@@ -39,7 +40,15 @@ from brain_tui.core.yamlio import TEMP_MARK, safe_load_bytes
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 #: The code that turns a file's bytes into a cached outcome and hint (the parse cache's fingerprint).
-PARSER_CODE = (formats.__file__, yamlio.__file__, clock.__file__, ids.__file__, __file__)
+PARSER_CODE = (formats.__file__, yamlio.__file__, clock.__file__, ids.__file__, index_legacy.__file__, __file__)
+#: The generated index; a legacy (unmigrated) one may still hold the only record of a live claim.
+INDEX_NAME = "BRAIN-INDEX.md"
+
+
+def _index_claim_rows(raw: bytes) -> list[dict[str, str]]:
+    """The claim rows of a legacy BRAIN-INDEX.md; none once it holds the generated block (migrated)."""
+    text = raw.decode("utf-8", errors="replace")
+    return [] if index_legacy.has_block(text) else index_legacy.parse_legacy_claim_rows(text)
 
 Scanned = list[tuple[str, os.stat_result]]
 
@@ -190,6 +199,33 @@ class BrainStore:
         self.files.flush()
         return found
 
+    def _index_claims(self, owner: dict[str, str], seen: set[str], corrupt: list[CorruptFile]) -> list[Claim]:
+        """Claims that only a legacy BRAIN-INDEX.md records (no file in `claims/` yet): they block like any other.
+
+        The next write imports them as files (`index_file.refresh`); a migrated index (with the
+        generated block) holds none. Read through the parse cache: one `stat` when unchanged.
+        """
+        try:
+            st = os.stat(self.root / INDEX_NAME)
+        except OSError:
+            return []
+        seen.add(INDEX_NAME)
+        parsed = self.files.get(INDEX_NAME, st, _index_claim_rows)
+        if parsed is None or not isinstance(parsed.data, list):
+            return []
+        held: list[Claim] = []
+        folded = {path_key(sess_id) for sess_id in owner} | {path_key(Path(c.path).stem) for c in corrupt}
+        for row in parsed.data:
+            if path_key(row["sess_id"]) in folded or not ids.valid_session_id(row["sess_id"]):
+                continue
+            item = claim_from_mapping(index_legacy.legacy_claim_doc(row), f"claims/{row['sess_id']}.yml", self.root,
+                                      self.tz, self.config.ttl_default, self._scope)
+            if isinstance(item, Claim):
+                held.append(replace(item, flags=(*item.flags, "from-index")))
+            elif isinstance(item, CorruptFile):
+                corrupt.append(CorruptFile(INDEX_NAME, 0, f"row {row['sess_id']}: {item.reason}"))
+        return held
+
     @pausing_gc
     def snapshot(self, now: datetime, *, only_statuses: Collection[str] | None = None) -> BrainSnapshot:
         """Read the brain as it is on disk now (cached parses for unchanged files).
@@ -257,6 +293,9 @@ class BrainStore:
             if (item.opened_at is not None and item.opened_at > now + SKEW_TOLERANCE) or suspect_stale(item, now):
                 item = replace(item, flags=(*item.flags, "clock-skew"))
             claims.append(item)
+        for held in self._index_claims(owner, seen, corrupt):
+            if only_statuses is None or held.status not in KNOWN_STATUSES or held.status in only_statuses:
+                claims.append(held)
         for rel, st in signal_files:
             seen.add(rel)
             item = self._load(rel, st, "signal")

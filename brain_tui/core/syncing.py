@@ -83,7 +83,7 @@ class BrainRemote:
             try:
                 results.append(b.mutate_local(decide))
             except BsiError as exc:
-                if not getattr(exc, "commit_staged", False):
+                if not exc.commit_staged:
                     raise
                 refused.append(exc)
             applied = b.last_applied

@@ -8,8 +8,11 @@ satellite below it is finished, and gathers their results.
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from brain_tui.core import gitops
 from brain_tui.core.changes import ChangeSet
 from brain_tui.core.errors import InvalidData, TierRefused
 from brain_tui.core.model import BrainSnapshot, Claim
@@ -115,7 +118,26 @@ def close_result(cs: ChangeSet, claim: Claim, req: CloseRequest) -> dict[str, An
     if tier == 2 and "files_modified" not in result:
         result["files_modified"] = []
     if req.commit:
-        result["commit"] = req.commit
+        result["commit"] = real_commit(cs.root, req.commit)
     if req.notes:
         result["notes"] = req.notes
     return result
+
+
+#: A commit as `--commit` takes it: a hexadecimal hash, 4 to 40 digits (abbreviated or full).
+_HASH_RE = re.compile(r"^[0-9a-fA-F]{4,40}$")
+
+
+def real_commit(root: Path, text: str) -> str:
+    """`text` when it is the hash of a commit that exists in the brain's repository (seed 002: "hash réel").
+
+    Raises:
+        InvalidData: not a hash, or no such commit (65, nothing closed).
+    """
+    commit = text.strip()
+    if not _HASH_RE.match(commit):
+        raise InvalidData(f"--commit {commit[:60]!r} is not a commit hash (4 to 40 hexadecimal digits)")
+    if not gitops.commit_exists(root, commit):
+        raise InvalidData(f"--commit {commit}: no such commit in the brain's repository "
+                          "(give the hash of a commit that exists: `git log --oneline`)")
+    return commit

@@ -17,7 +17,7 @@ import subprocess
 from dataclasses import dataclass
 
 from brain_tui.core.errors import InvalidData, NotFound, UsageError
-from brain_tui.core.launch import WINDOW_NAME_RE, LaunchPlan, LaunchRecord, create_time, one_line
+from brain_tui.core.launch import WINDOW_NAME_RE, LaunchPlan, LaunchRecord, create_time, one_line, write_settings
 
 
 def tmux_arg(arg: str) -> str:
@@ -72,6 +72,7 @@ def start_tmux(plan: LaunchPlan, *, brain_name: str, started_at: str) -> LaunchR
                                stdin=subprocess.DEVNULL)
         exists = probe.returncode == 0
     argv = tmux_command(plan, inside_tmux=inside, session=session, session_exists=exists, tmux=tmux)
+    write_settings(plan)
     done = subprocess.run(argv, capture_output=True, text=True, check=False, stdin=subprocess.DEVNULL)
     if done.returncode != 0:
         reason = one_line(done.stderr or done.stdout)[:200] or f"exit {done.returncode}"

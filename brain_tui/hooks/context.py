@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from brain_tui.core import agents
 from brain_tui.hooks import wire
-from brain_tui.hooks.events import Answer, HookContext, agent_process, bound_claims, close_command, launcher_claim
+from brain_tui.hooks.events import Answer, HookContext, bound_claims, close_command, genuine_event, launcher_claim
 from brain_tui.hooks.text import fact
 
 if TYPE_CHECKING:
@@ -23,21 +23,24 @@ TTL_WARNING_S = 15 * 60
 
 def session_start(ctx: HookContext) -> Answer:
     """The brain state, the session's claim and its pending signals as `additionalContext`; `BSI_SESSION` exported."""
+    from brain_tui.core.handover import start_session
+
     if ctx.root is None:
         return Answer()
     brain = ctx.brain
     now = brain.now()
     facts: list[str] = []
-    bound = bound_claims(ctx)
     session = ctx.agent_session
-    source = wire.text_field(ctx.event, "source")
-    if bound and session and not launcher_claim(ctx.environ):
-        agents.drop_handover(ctx.root, session)
-    if not bound and session and source in ("clear", "compact", "resume"):
-        taken, why = agents.take_handover(ctx.root, session, now, cwd=ctx.cwd, process=agent_process())
-        bound = list(reversed(taken))
-        if why:
-            facts.append(f"BSI: {why}.")
+    held, why = start_session(ctx.root, session, wire.text_field(ctx.event, "source"),
+                              list(reversed(bound_claims(ctx))), now, cwd=ctx.cwd,
+                              launched=launcher_claim(ctx.environ) is not None)
+    bound = list(reversed(held))
+    if why:
+        facts.append(f"BSI: {fact(why, 400)}.")
+    if bound and not genuine_event(ctx):
+        facts.append(f"BSI: this event names agent session {session} but does not come from its agent process: "
+                     "its claims are not this session's.")
+        bound = []
     snapshot = brain.snapshot()
     facts.append(brain_state(ctx, snapshot))
     if bound:
@@ -69,8 +72,10 @@ def brain_state(ctx: HookContext, snapshot: BrainSnapshot) -> str:
         counts[claim.status] = counts.get(claim.status, 0) + 1
     active = ", ".join(f"{counts[s]} {s}" for s in ("open", "waiting_human", "paused", "stale") if counts.get(s))
     try:
-        version = fact(gitops.head_summary(ctx.brain.root), 80)
-    except Exception:  # noqa: BLE001 - a brain that is not a git work tree still has a state
+        log = gitops.run_git(ctx.brain.root, "log", "-1", "--oneline", check=False, timeout=2.0)
+        version = fact(log.stdout.strip(), 80) if log.returncode == 0 and log.stdout.strip() \
+            else "not a git repository"
+    except Exception:  # noqa: BLE001 - a brain without git (or a slow one) still has a state
         version = "not a git repository"
     pending = sum(1 for s in snapshot.signals if s.state == "pending")
     return (f"BSI brain {fact(ctx.brain.brain_name, 60)} at {fact(ctx.brain.root, 200)} "
@@ -110,7 +115,7 @@ def user_prompt_submit(ctx: HookContext) -> Answer:
     if ctx.root is None:
         return Answer()
     bound = bound_claims(ctx)
-    if not bound:
+    if not bound or not genuine_event(ctx):  # another process never uses up what the session is told once
         return Answer()
     brain = ctx.brain
     snapshot = brain.snapshot()

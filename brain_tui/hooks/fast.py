@@ -1,9 +1,10 @@
 """The shortcut of `pre-tool-use`: a write that nothing can refuse is let through from the hook index alone.
 
 Imports only the standard library, `hooks.wire`, `core.agent_files`,
-`core.path_keys` and `core.hook_index`. It never refuses anything: whenever the index is missing,
+`core.path_keys`, `core.hook_index` and (for a shell tool) `core.shell_targets`.
+It never refuses anything: whenever the index is missing,
 stale or racy, the file is a protocol file, or any check might refuse, it
-answers None and the hook asks the core (`hooks.events`), which decides,
+answers None and the hook asks the core (`Brain.decide_write`), which decides,
 explains, and rebuilds the index.
 """
 
@@ -60,18 +61,41 @@ def _now(flags: dict[str, str], environ: dict[str, str]) -> float | None:
 
 def decide(event: dict[str, Any], agent: str, flags: dict[str, str],
            environ: dict[str, str]) -> tuple[int, str, str] | None:
-    """``(0, stdout, stderr)`` when the write may go ahead on the index's word; None: ask the core."""
-    paths = wire.target_files(event, agent)
-    if paths is None:
-        return 0, "", ""
-    if not paths:
-        return None
+    """``(0, stdout, stderr)`` when the write may go ahead on the index's word; None: ask the core.
+
+    A shell tool's command is read here too (`core.shell_targets`): its targets are checked as writes,
+    and a bound session's claim must plainly be able to act (else the core refuses and explains).
+    """
+    cwd = wire.text_field(event, "cwd") or os.getcwd()
+    shell = wire.shell_command(event)
+    if shell is not None:
+        if not shell:
+            return None
+        from brain_tui.core import shell_targets
+
+        reading = shell_targets.read_command(shell, wire.shell_cwd(event, cwd))
+        if any(target.tree for target in reading.targets):
+            return None  # a whole folder: the core checks what lies below it
+        paths: list[str] | None = [target.path for target in reading.targets]
+    else:
+        paths = wire.target_files(event, agent)
+        if paths is None:
+            return 0, "", ""
+        if not paths:
+            return None
+    assert paths is not None
     root = _root(flags, environ, event, paths)
     now = _now(flags, environ)
-    if root is None or now is None:
+    if root is None or now is None or agent_files.has_pending(root):  # a claim opened via MCP waits: the core binds it
         return None
-    cwd = wire.text_field(event, "cwd") or os.getcwd()
     index: dict[str, Any] | None = None
+    if shell is not None:
+        index = hook_index.load(root)
+        if index is None:
+            return None
+        bound = _bound(index, root, event, environ)
+        if bound and not any(hook_index.claim_can_act(index, sess_id, now) for sess_id in bound):
+            return None
     notes: list[str] = []
     for path in paths:
         if "\x00" in path:
@@ -94,7 +118,7 @@ def decide(event: dict[str, Any], agent: str, flags: dict[str, str],
             continue
         if not hook_index.unclaimed_free(index, rel):
             return None
-        if index["unclaimed"] == "deny":
+        if index["unclaimed"] not in ("allow", "warn"):
             return None
         if index["unclaimed"] == "warn":
             notes.append(rel)
@@ -112,7 +136,7 @@ def _bound(index: dict[str, Any], root: str, event: dict[str, Any], environ: dic
     launched = environ.get(agent_files.BSI_SESSION_ENV, "").strip()
     if launched:
         return [launched] if agent_files.SESS_RE.match(launched) else ["(invalid BSI_SESSION)"]
-    session = wire.text_field(event, "session_id") or environ.get(agent_files.AGENT_SESSION_ENV, "")
+    session = wire.text_field(event, "session_id") or agent_files.env_agent_session(environ)
     if not agent_files.valid_agent_session(session):
         return []
     return agent_files.bound_claims(root, session) or hook_index.bound_in_index(index, session)

@@ -6,12 +6,42 @@ the process exits 0 or 2 (Claude Code reads any other code, 1 included, as
 "go ahead") and no traceback is ever printed: a `pre-tool-use` that cannot
 decide for a bound session fails closed (exit 2, one line and the command
 to check by hand); every other event, and an unbound session, goes on with a note.
+
+The hook never outruns the timeout its installer writes (`HOOK_TIMEOUT_S` in
+hooks/settings.py, 10 s; Claude Code treats a timed-out hook as "go ahead"): it
+keeps its own deadline, `DEADLINE_S` from the process start, and a bound
+session's write it has not decided by then is denied ("brain busy, retry").
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import sys
+import threading
+import time
+
+
+def _process_start() -> float:
+    """When this process started, on the `time.monotonic()` scale (Linux: from /proc; else: now)."""
+    now = time.monotonic()
+    try:
+        with open("/proc/self/stat", encoding="ascii", errors="replace") as handle:
+            ticks = int(handle.read().rsplit(")", 1)[1].split()[19])
+        with open("/proc/uptime", encoding="ascii") as handle:
+            uptime = float(handle.read().split()[0])
+        age = uptime - ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return now
+    return now - min(max(age, 0.0), 60.0)
+
+
+#: When this process started. A `bsi … hook EVENT` process counts its deadline from here (its first
+#: run); any other call of `run` (in process, or a later one) from the call itself.
+STARTED = _process_start()
+_FIRST_RUN = [True]
+#: The hook's own deadline, in seconds from `STARTED`: below the 10 s timeout `bsi hooks install` writes.
+DEADLINE_S = 8.0
 
 TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
 if TYPE_CHECKING:
@@ -91,14 +121,63 @@ def find_brain(explicit: str | None, environ: dict[str, str], event: dict[str, A
     return None
 
 
+class DeadlineExceeded(BaseException):  # noqa: N818 - not an error of the input: the clock ran out
+    """The hook's deadline passed (a BaseException, so no `except Exception` on the way swallows it)."""
+
+
+def _on_alarm(signum: int, frame: Any) -> None:
+    raise DeadlineExceeded
+
+
+def _arm(seconds: float) -> Any:
+    """Raise `DeadlineExceeded` in `seconds` (SIGALRM; the main thread only). Returns what `_disarm` restores.
+
+    A deadline already past arms nothing: `_run` reads the event, then finds it past (so the answer knows
+    whose write it refuses)."""
+    if seconds <= 0:
+        return None
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        return None
+    previous = signal.signal(signal.SIGALRM, _on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    return previous
+
+
+def _disarm(previous: Any) -> None:
+    if previous is None:
+        return
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    signal.signal(signal.SIGALRM, previous)
+
+
 def run(argv: Sequence[str], stdin: BinaryIO | None = None, stdout: TextIO | None = None,
-        stderr: TextIO | None = None, environ: dict[str, str] | None = None) -> int:
-    """Run one hook; answer its exit code (0 or 2, nothing else, ever)."""
+        stderr: TextIO | None = None, environ: dict[str, str] | None = None, *,
+        started: float | None = None, deadline_s: float = DEADLINE_S) -> int:
+    """Run one hook; answer its exit code (0 or 2, nothing else, ever).
+
+    Args:
+        argv: the command line after `bsi` (`hook EVENT …`, global flags allowed).
+        stdin, stdout, stderr, environ: the process's own by default.
+        started: when the hook began (`time.monotonic()`); default: the process's start (`STARTED`) for
+            the first run of a `bsi hook` process, else the call itself.
+        deadline_s: the deadline, in seconds after `started`.
+    """
     out = stdout or sys.stdout
     err = stderr or sys.stderr
     env = dict(os.environ if environ is None else environ)
+    if started is None:
+        started = STARTED if _FIRST_RUN[0] and is_hook_command(sys.argv[1:]) else time.monotonic()
+    _FIRST_RUN[0] = False
+    deadline_at = started + deadline_s
+    seen: dict[str, Any] = {"deadline_at": deadline_at}
     try:
-        code, text, note = _run(argv, stdin or sys.stdin.buffer, env)
+        previous = _arm(deadline_at - time.monotonic())
+        try:
+            code, text, note = _run(argv, stdin or sys.stdin.buffer, env, seen)
+        finally:
+            _disarm(previous)
+    except DeadlineExceeded:
+        code, text, note = _busy(seen, env, deadline_s)
     except BaseException as exc:  # noqa: BLE001 - the contract: exit 0 or 2, never a traceback
         if isinstance(exc, KeyboardInterrupt | SystemExit):
             code, text, note = 2, "", "bsi hook: interrupted\n"
@@ -117,7 +196,37 @@ def run(argv: Sequence[str], stdin: BinaryIO | None = None, stdout: TextIO | Non
     return code if code in (0, 2) else 2
 
 
-def _run(argv: Sequence[str], stream: BinaryIO, env: dict[str, str]) -> tuple[int, str, str]:
+def _busy(seen: dict[str, Any], env: dict[str, str], deadline_s: float) -> tuple[int, str, str]:
+    """No decision by the deadline: a bound session's write is denied ("brain busy, retry"); else a note."""
+    from brain_tui.hooks import events, wire
+
+    reason = f"brain busy: no decision within {deadline_s:g} s (the hook's deadline), retry"
+    ctx = events.HookContext(seen.get("event_name", ""), seen.get("event", {}), seen.get("agent", "claude"),
+                             seen.get("root"), None, env)
+    if ctx.event_name != "pre-tool-use":
+        return 0, "", f"bsi hook {ctx.event_name or '?'}: {reason} (not enforced: nothing to protect here)\n"
+    try:
+        if ctx.root is None:
+            files = wire.target_files(ctx.event, ctx.agent) or []
+            ctx.root = find_brain(seen.get("flags", {}).get("brain"), env, ctx.event, files)
+    except Exception:  # noqa: BLE001 - no brain found: only `$BSI_SESSION` can tell the session is bound
+        ctx.root = None
+    try:
+        bound = events.bound_claims(ctx)
+    except Exception:  # noqa: BLE001 - a binding that cannot be read counts as bound: fail closed
+        bound = ["ID"]
+    if not bound:
+        return 0, "", f"bsi hook pre-tool-use: {reason} (this session holds no claim: not enforced)\n"
+    reason += f". Check by hand: `bsi preflight check {bound[0]} FILE`"
+    if env.get("BSI_HOOKS", "").strip().lower() == "warn":
+        return 0, wire.dumps(wire.note(f"bsi: note (BSI_HOOKS=warn): {reason}")), f"bsi: note: {reason}\n"
+    return 2, wire.dumps(wire.deny(reason, ctx.agent)), f"bsi: {reason}\n"
+
+
+def _run(argv: Sequence[str], stream: BinaryIO, env: dict[str, str],
+         seen: dict[str, Any] | None = None) -> tuple[int, str, str]:
+    """Parse, read the event, try the fast path, then decide; `seen` keeps what is known so far (for `_busy`)."""
+    seen = {} if seen is None else seen
     from brain_tui.hooks import wire
 
     events = ", ".join(wire.EVENT_NAMES)
@@ -134,6 +243,7 @@ def _run(argv: Sequence[str], stream: BinaryIO, env: dict[str, str]) -> tuple[in
     agent = flags.get("agent", "claude")
     if agent not in wire.AGENTS:
         return 2, "", f"bsi hook: unknown agent {agent[:40]!r}: claude, codex or gemini\n"
+    seen.update(event_name=event_name, agent=agent)
     bad: str | None = None
     event: dict[str, Any] = {}
     try:
@@ -142,6 +252,9 @@ def _run(argv: Sequence[str], stream: BinaryIO, env: dict[str, str]) -> tuple[in
         bad = str(exc)
     except OSError as exc:
         bad = f"stdin could not be read ({type(exc).__name__})"
+    seen.update(event=event, flags=flags)
+    if time.monotonic() >= seen.get("deadline_at", float("inf")):
+        raise DeadlineExceeded
     if event_name == "pre-tool-use" and bad is None:
         from brain_tui.hooks import fast
 
@@ -151,17 +264,19 @@ def _run(argv: Sequence[str], stream: BinaryIO, env: dict[str, str]) -> tuple[in
             quick = None
         if quick is not None:
             return quick
-    return _decide(event_name, event, agent, flags, env, bad)
+    return _decide(event_name, event, agent, flags, env, bad, seen)
 
 
 def _decide(event_name: str, event: dict[str, Any], agent: str, flags: dict[str, str], env: dict[str, str],
-            bad: str | None) -> tuple[int, str, str]:
+            bad: str | None, seen: dict[str, Any] | None = None) -> tuple[int, str, str]:
     from brain_tui.hooks import events, wire
 
     ctx = events.HookContext(event_name, event, agent, None, flags.get("now"), env)
     try:
         files = (wire.target_files(event, agent) or []) if bad is None else []
         ctx.root = find_brain(flags.get("brain"), env, event, files)
+        if seen is not None:
+            seen["root"] = ctx.root
         if bad is not None:
             raise wire.BadInput(bad)
         answer = events.handlers()[event_name](ctx)

@@ -1,26 +1,45 @@
-"""`bsi hooks install|uninstall|status` and `bsi mcp install`: merging our entries into the agent's settings.
+"""`bsi hooks install|uninstall|status` for Claude Code, and `bsi mcp install`'s `.mcp.json`.
 
 `.claude/settings.json` (or `settings.local.json`) and `.mcp.json` belong to
 the user: every foreign key, hook and server is kept as it is; our own
 entries (a hook whose command runs `bsi … hook EVENT`, the `bsi` MCP server,
-our `permissions.deny` rules) are replaced in place. A second run changes
-nothing. A file that is not valid JSON is refused (exit 65) and left untouched.
+our `permissions.deny` rules, the sandbox fence of `hooks/sandbox.py`) are
+replaced in place. A second run changes nothing. A file that is not valid JSON
+is refused (exit 65) and left untouched. Gemini CLI and Codex have their own
+modules (`settings_gemini.py`, `settings_codex.py`); what they share is in
+`settings_io.py`.
 """
 
 from __future__ import annotations
 
-import json
 import os
-import shutil
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from brain_tui.core.errors import InvalidData
+from brain_tui.hooks import sandbox
+from brain_tui.hooks.settings_io import (
+    Report,
+    copy,
+    event_status,
+    has_any,
+    hook_command,
+    is_ours,
+    load,
+    merge_event_hooks,
+    refuse,
+    remove_event_hooks,
+    render,
+    resolves,
+    save,
+)
 
-#: One hook per event (Claude Code event name, matcher or None, our kebab-case event).
+__all__ = ["DENY_RULES", "HOOK_EVENTS", "Report", "hook_command", "install", "is_ours", "load", "mcp_install",
+           "render", "resolves", "save", "status", "uninstall"]
+
+#: One hook per event (Claude Code event name, matcher or None, our kebab-case event). `Bash` is matched
+#: before the tool runs too: the hook checks what a command line writes (SPEC 21.3).
 HOOK_EVENTS: tuple[tuple[str, str | None, str], ...] = (
-    ("PreToolUse", "Write|Edit|MultiEdit|NotebookEdit", "pre-tool-use"),
+    ("PreToolUse", "Write|Edit|MultiEdit|NotebookEdit|Bash", "pre-tool-use"),
     ("PostToolUse", "Write|Edit|MultiEdit|NotebookEdit|Bash", "post-tool-use"),
     ("SessionStart", "startup|resume|clear|compact", "session-start"),
     ("UserPromptSubmit", None, "user-prompt-submit"),
@@ -49,179 +68,42 @@ DENY_RULES = (
 MCP_SERVER_NAME = "bsi"
 
 
-@dataclass
-class Report:
-    """What an install, uninstall or status found or did.
-
-    Attributes:
-        path: the settings file.
-        action: `installed`, `updated`, `unchanged`, `removed`, `absent` (uninstall with nothing to remove)
-            or `status`.
-        missing: our entries that are not in the file.
-        outdated: our entries present with another command, matcher or timeout.
-        resolves: whether the command's program is found on PATH (None when not checked).
-    """
-
-    path: str
-    action: str
-    missing: list[str] = field(default_factory=list)
-    outdated: list[str] = field(default_factory=list)
-    resolves: bool | None = None
-    command: str = ""
-
-    def as_dict(self) -> dict[str, Any]:
-        """JSON shape of `bsi hooks status --json` (and the install/uninstall answers)."""
-        return {"path": self.path, "action": self.action, "missing": self.missing, "outdated": self.outdated,
-                "installed": not self.missing and not self.outdated, "command": self.command,
-                "resolves": self.resolves}
-
-
 def settings_path(root: str | os.PathLike[str], local: bool) -> Path:
     """`.claude/settings.json`, or `.claude/settings.local.json` with `--local`."""
     return Path(root) / ".claude" / ("settings.local.json" if local else "settings.json")
 
 
-def load(path: Path) -> dict[str, Any]:
-    """The settings object ({} when the file does not exist).
+def merge_hooks(data: dict[str, Any], program: str, path: Path, *, fence: bool | None = True) -> dict[str, Any]:
+    """`data` with our hook entries in place, the deny rules, and (with `fence`) the sandbox fence.
 
-    Raises:
-        InvalidData: not valid JSON, or not a JSON object (exit 65; the file is left untouched).
+    `fence=False` takes out the fence of an earlier install (the file says what was asked);
+    `fence=None` leaves the sandbox block as it is.
     """
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        return {}
-    except OSError as exc:
-        raise InvalidData(f"{path} cannot be read: {exc.strerror}") from None
-    try:
-        data = json.loads(raw) if raw.strip() else {}
-    except (ValueError, RecursionError) as exc:
-        raise InvalidData(f"{path} is not valid JSON ({str(exc)[:120]}): fix it by hand; nothing was changed") \
-            from None
-    if not isinstance(data, dict):
-        raise InvalidData(f"{path} is not a JSON object: fix it by hand; nothing was changed")
-    return data
-
-
-def render(data: dict[str, Any]) -> str:
-    """The file's text: two-space indent, UTF-8, one final newline (stable: a second run compares equal)."""
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-
-
-def save(path: Path, data: dict[str, Any]) -> None:
-    """Write atomically (temp file, fsync, rename)."""
-    from brain_tui.core.yamlio import atomic_write_text
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(path, render(data))
-
-
-def hook_command(program: str, event: str, agent: str = "claude") -> str:
-    """The command line of one hook (`bsi hook pre-tool-use`)."""
-    suffix = "" if agent == "claude" else f" --agent {agent}"
-    return f"{program} hook {event}{suffix}"
-
-
-def is_ours(hook: Any) -> str | None:
-    """The event of one of our hook objects (`{"type": "command", "command": "… bsi … hook EVENT"}`), else None."""
-    if not isinstance(hook, dict) or not isinstance(hook.get("command"), str):
-        return None
-    words = hook["command"].split()
-    for index, word in enumerate(words[:-2]):
-        if os.path.basename(word) == "bsi" or word.endswith("brain_tui.cli.main"):
-            rest = words[index + 1:]
-            if "hook" in rest and rest.index("hook") + 1 < len(rest):
-                return rest[rest.index("hook") + 1]
-    return None
-
-
-def _wanted(program: str) -> dict[str, tuple[str | None, dict[str, Any]]]:
-    return {name: (matcher, {"type": "command", "command": hook_command(program, event), "timeout": HOOK_TIMEOUT_S})
-            for name, matcher, event in HOOK_EVENTS}
-
-
-def _hooks_table(data: dict[str, Any], path: Path, create: bool) -> dict[str, Any] | None:
-    table = data.get("hooks")
-    if table is None:
-        if not create:
-            return None
-        table = data["hooks"] = {}
-    if not isinstance(table, dict):
-        raise InvalidData(f"{path}: \"hooks\" is not a JSON object: fix it by hand; nothing was changed")
-    return table
-
-
-def _find(groups: Any, event: str) -> list[tuple[int, int]]:
-    """(group index, hook index) of each of our hooks for `event` in one event's list."""
-    found: list[tuple[int, int]] = []
-    if not isinstance(groups, list):
-        return found
-    for g, group in enumerate(groups):
-        hooks = group.get("hooks") if isinstance(group, dict) else None
-        if isinstance(hooks, list):
-            found.extend((g, h) for h, hook in enumerate(hooks) if is_ours(hook) == event)
-    return found
-
-
-def merge_hooks(data: dict[str, Any], program: str, path: Path) -> dict[str, Any]:
-    """`data` with our hook entries in place (replaced where they are, appended where missing) and the deny rules."""
-    data = json.loads(json.dumps(data))
-    table = _hooks_table(data, path, create=True)
-    assert table is not None
-    for (name, (matcher, hook)), (_n, _m, event) in zip(_wanted(program).items(), HOOK_EVENTS, strict=True):
-        groups = table.get(name)
-        if groups is None:
-            groups = table[name] = []
-        if not isinstance(groups, list):
-            raise InvalidData(f"{path}: hooks.{name} is not a list: fix it by hand; nothing was changed")
-        found = _find(groups, event)
-        if not found:
-            group: dict[str, Any] = {"matcher": matcher, "hooks": [hook]} if matcher else {"hooks": [hook]}
-            groups.append(group)
-            continue
-        g, h = found[0]
-        groups[g]["hooks"][h] = hook
-        if matcher and len(groups[g]["hooks"]) == 1:
-            groups[g]["matcher"] = matcher
-        for g2, h2 in reversed(found[1:]):  # a duplicate of ours: one entry per event
-            del groups[g2]["hooks"][h2]
-        table[name] = [grp for grp in groups if not (isinstance(grp, dict) and grp.get("hooks") == [])]
+    data = copy(data)
+    merge_event_hooks(data, HOOK_EVENTS, path, program=program, agent="claude", timeout=HOOK_TIMEOUT_S)
     permissions = data.setdefault("permissions", {})
     if not isinstance(permissions, dict):
-        raise InvalidData(f"{path}: \"permissions\" is not a JSON object: fix it by hand; nothing was changed")
+        raise refuse(path, "\"permissions\" is not a JSON object")
     deny = permissions.setdefault("deny", [])
     if not isinstance(deny, list):
-        raise InvalidData(f"{path}: permissions.deny is not a list: fix it by hand; nothing was changed")
+        raise refuse(path, "permissions.deny is not a list")
     for rule in DENY_RULES:
         if rule not in deny:
             deny.append(rule)
+    if fence:
+        sandbox.merge_fence(data, path)
+    elif fence is False:
+        sandbox.remove_fence(data, path)
     return data
 
 
-def remove_hooks(data: dict[str, Any], path: Path) -> dict[str, Any]:
-    """`data` without any of our hooks or deny rules (empty containers we leave behind are removed)."""
-    data = json.loads(json.dumps(data))
-    table = _hooks_table(data, path, create=False)
-    if table is not None:
-        for name in list(table):
-            groups = table[name]
-            if not isinstance(groups, list):
-                continue
-            kept = []
-            for group in groups:
-                hooks = group.get("hooks") if isinstance(group, dict) else None
-                if isinstance(hooks, list):
-                    rest = [hook for hook in hooks if is_ours(hook) is None]
-                    if not rest and hooks:
-                        continue
-                    group = {**group, "hooks": rest}
-                kept.append(group)
-            if kept:
-                table[name] = kept
-            else:
-                del table[name]
-        if not table:
-            del data["hooks"]
+def remove_hooks(data: dict[str, Any], path: Path, added: list[str] | None = None) -> dict[str, Any]:
+    """`data` without any of our hooks, deny rules or fence (empty containers we leave behind are removed).
+
+    `added`: what install recorded adding to the sandbox block (None: not known on this clone).
+    """
+    data = copy(data)
+    remove_event_hooks(data, path)
     permissions = data.get("permissions")
     if isinstance(permissions, dict) and isinstance(permissions.get("deny"), list):
         permissions["deny"] = [rule for rule in permissions["deny"] if rule not in DENY_RULES]
@@ -229,77 +111,73 @@ def remove_hooks(data: dict[str, Any], path: Path) -> dict[str, Any]:
             del permissions["deny"]
         if not permissions:
             del data["permissions"]
+    sandbox.remove_fence(data, path, added)
     return data
 
 
-def install(root: str | os.PathLike[str], local: bool, program: str = "bsi") -> Report:
-    """`bsi hooks install [--local]`: merge, write atomically when something changed."""
+def install(root: str | os.PathLike[str], local: bool, program: str = "bsi", *, fence: bool = True) -> Report:
+    """`bsi hooks install [--local] [--no-sandbox]`: merge, write atomically when something changed.
+
+    What the fence added to the user's file is remembered on this clone, for `uninstall`.
+    """
+    base = Path(root)
     path = settings_path(root, local)
     before = load(path)
-    after = merge_hooks(before, program, path)
-    report = status_of(path, after, program)
+    after = merge_hooks(before, program, path, fence=None)
+    earlier = sandbox.recorded(base, path)
+    added: list[str] = []
+    if fence:
+        added = sandbox.merge_fence(after, path)
+    else:
+        sandbox.remove_fence(after, path, earlier)
+    report = status_of(path, after, program, fence=fence)
     if after == before and path.exists():
         report.action = "unchanged"
         return report
     save(path, after)
-    report.action = "updated" if _find_any(before) else "installed"
+    if fence and added:
+        sandbox.remember(base, path, [*(earlier or []), *(item for item in added if item not in (earlier or []))])
+    elif not fence:
+        sandbox.remember(base, path, None)
+    report.action = "updated" if has_any(before, HOOK_EVENTS) else "installed"
     return report
 
 
-def _find_any(data: dict[str, Any]) -> bool:
-    table = data.get("hooks")
-    if not isinstance(table, dict):
-        return False
-    return any(_find(groups, event) for _n, _m, event in HOOK_EVENTS for groups in table.values())
-
-
 def uninstall(root: str | os.PathLike[str], local: bool) -> Report:
-    """`bsi hooks uninstall [--local]`: remove exactly our entries."""
+    """`bsi hooks uninstall [--local]`: remove exactly our entries (the fence: what install added)."""
+    base = Path(root)
     path = settings_path(root, local)
     before = load(path)
-    after = remove_hooks(before, path)
+    after = remove_hooks(before, path, sandbox.recorded(base, path))
     if after == before:
         return Report(str(path), "absent")
     save(path, after)
+    sandbox.remember(base, path, None)
     return Report(str(path), "removed")
 
 
-def status_of(path: Path, data: dict[str, Any], program: str = "bsi") -> Report:
-    """What of ours is in `data`: missing and outdated entries, and whether the command resolves."""
+def status_of(path: Path, data: dict[str, Any], program: str = "bsi", *, fence: bool = True) -> Report:
+    """What of ours is in `data`: missing and outdated entries, the sandbox's state, whether the command resolves."""
     report = Report(str(path), "status", command=hook_command(program, "EVENT"))
-    table = data.get("hooks") if isinstance(data.get("hooks"), dict) else {}
-    for (name, (matcher, hook)), (_n, _m, event) in zip(_wanted(program).items(), HOOK_EVENTS, strict=True):
-        groups = table.get(name) if isinstance(table, dict) else None
-        found = _find(groups, event)
-        if not found:
-            report.missing.append(f"{name}: {event}")
-            continue
-        g, h = found[0]
-        assert isinstance(groups, list)
-        present = groups[g]["hooks"][h]
-        if present != hook or (matcher and groups[g].get("matcher") != matcher):
-            report.outdated.append(f"{name}: {event}")
+    event_status(report, data, HOOK_EVENTS, program=program, agent="claude", timeout=HOOK_TIMEOUT_S)
     permissions = data.get("permissions") if isinstance(data.get("permissions"), dict) else {}
     deny = permissions.get("deny") if isinstance(permissions, dict) else None
     for rule in DENY_RULES:
         if not isinstance(deny, list) or rule not in deny:
             report.missing.append(f"permissions.deny: {rule}")
+    if fence:
+        sandbox.fence_status(report, data)
+        deps = sandbox.dependencies()
+        report.extra["sandbox"] = deps
+        report.notes.append(sandbox.dependency_line(deps))
     report.resolves = resolves(program)
     return report
 
 
-def status(root: str | os.PathLike[str], local: bool, program: str = "bsi") -> Report:
-    """`bsi hooks status`: read-only."""
+def status(root: str | os.PathLike[str], local: bool, program: str = "bsi", *, fence: bool = True) -> Report:
+    """`bsi hooks status [--no-sandbox]`: read-only."""
     path = settings_path(root, local)
-    return status_of(path, load(path), program)
-
-
-def resolves(program: str) -> bool:
-    """Whether the hook's program is found the way a shell would find it (PATH, or a path to an executable)."""
-    first = program.split()[0] if program.split() else ""
-    if os.sep in first:
-        return os.path.isfile(first) and os.access(first, os.X_OK)
-    return shutil.which(first) is not None
+    return status_of(path, load(path), program, fence=fence)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -309,10 +187,10 @@ def mcp_install(root: str | os.PathLike[str], program: str = "bsi") -> Report:
     """`bsi mcp install`: the `bsi` server in `.mcp.json` (other servers kept, ours replaced in place)."""
     path = Path(root) / ".mcp.json"
     before = load(path)
-    after = json.loads(json.dumps(before))
+    after = copy(before)
     servers = after.setdefault("mcpServers", {})
     if not isinstance(servers, dict):
-        raise InvalidData(f"{path}: \"mcpServers\" is not a JSON object: fix it by hand; nothing was changed")
+        raise refuse(path, "\"mcpServers\" is not a JSON object")
     words = program.split() or ["bsi"]
     servers[MCP_SERVER_NAME] = {"type": "stdio", "command": words[0], "args": [*words[1:], "mcp"]}
     report = Report(str(path), "unchanged", command=" ".join([*words, "mcp"]), resolves=resolves(program))

@@ -35,6 +35,11 @@ PATH_KEYS = ("file_path", "notebook_path", "absolute_path", "path")
 #: A UTF-16 surrogate left alone in JSON text (``"\\ud800"``): no file name can hold it, and the agent's
 #: runtime writes U+FFFD in its place, so the hook checks the path with U+FFFD too.
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+#: The agents' shell tools (Claude Code `Bash`, Gemini CLI `run_shell_command`, Codex `exec_command` and
+#: `shell`), whichever agent is named: a command line is checked whoever sends it (SPEC 21.3).
+SHELL_TOOLS = ("Bash", "run_shell_command", "exec_command", "shell", "local_shell")
+#: The `tool_input` keys holding a shell tool's command (a string, or an argv list).
+COMMAND_KEYS = ("command", "cmd")
 #: Tools whose input is a patch naming its files (Codex).
 PATCH_TOOLS = ("apply_patch", "ApplyPatch")
 _PATCH_LINE = re.compile(r"^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+?)\s*$", re.MULTILINE)
@@ -109,6 +114,36 @@ def target_files(event: dict[str, Any], agent: str) -> list[str] | None:
                 if reading not in found:
                     found.append(reading)
     return found
+
+
+def shell_command(event: dict[str, Any]) -> str | tuple[str, ...] | None:
+    """The command line of a shell tool: a string, or an argv list as a tuple; None for any other tool.
+
+    Returns "" when a shell tool names no command (the caller treats that as bad input).
+    """
+    if text_field(event, "tool_name") not in SHELL_TOOLS:
+        return None
+    tool_input = event.get("tool_input")
+    if not isinstance(tool_input, dict):
+        return ""
+    for key in COMMAND_KEYS:
+        value = tool_input.get(key)
+        if isinstance(value, str) and value.strip():
+            return _LONE_SURROGATE.sub("\ufffd", value)
+        if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+            return tuple(_LONE_SURROGATE.sub("\ufffd", v) for v in value)
+    return ""
+
+
+def shell_cwd(event: dict[str, Any], cwd: str) -> str:
+    """Where a shell tool's command runs: its own folder (`dir_path`, `directory`, `workdir`) when given, else `cwd`."""
+    tool_input = event.get("tool_input")
+    if isinstance(tool_input, dict):
+        for key in ("dir_path", "directory", "workdir", "cwd"):
+            value = tool_input.get(key)
+            if isinstance(value, str) and value and "\x00" not in value:
+                return os.path.normpath(absolute(os.path.expanduser(value), cwd))
+    return cwd
 
 
 def home_reading(path: str) -> tuple[str, ...]:

@@ -1,8 +1,9 @@
 """`bsi mcp`: the stdio MCP server (official `mcp` SDK, `MCPServer`), one tool per protocol action of SPEC 20.3.
 
-Only JSON-RPC ever reaches stdout: the SDK points fd 1 at stderr while it
-serves, git subprocesses get `stdin=DEVNULL`, and the SDK's own logging goes
-to stderr.
+Only JSON-RPC ever reaches stdout: `front` keeps the protocol's own copies of
+fd 0 and fd 1 and points fd 1 at stderr while it serves, git subprocesses get
+`stdin=DEVNULL`, and the SDK's own logging goes to stderr. `front` answers
+`initialize` before this module (and the SDK) is even imported.
 """
 
 from __future__ import annotations
@@ -14,13 +15,8 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult, TextContent
 
 from brain_tui.mcp import tools
+from brain_tui.mcp.front import INSTRUCTIONS, SERVER_NAME, SERVER_VERSION
 from brain_tui.mcp.tools import Session
-
-INSTRUCTIONS = (
-    "BSI coordinates parallel coding sessions on one brain. Before writing, hold a claim on what you change "
-    "(claim_open); writes outside it are refused. Close it with claim_close under its tier's rule. A human "
-    "decides gates: after gate_request, stop and wait."
-)
 
 
 def _result(body: Any) -> CallToolResult:
@@ -31,7 +27,8 @@ def _result(body: Any) -> CallToolResult:
 
 def build_server(session: Session) -> MCPServer[Any]:
     """The server with every tool bound to `session`."""
-    server: MCPServer[Any] = MCPServer(name="bsi", instructions=INSTRUCTIONS, log_level="WARNING")
+    server: MCPServer[Any] = MCPServer(name=SERVER_NAME, instructions=INSTRUCTIONS, version=SERVER_VERSION,
+                                          log_level="WARNING")
     s = session
 
     @server.tool(description="The environment of the brain (SPEC 16): host, git state, pm2, ports, system. "
@@ -124,12 +121,23 @@ def build_server(session: Session) -> MCPServer[Any]:
     return server
 
 
+def run_streams(server: MCPServer[Any], stdin: Any, stdout: Any) -> None:
+    """Serve `server` over two line streams (objects with `readline`, and `write`/`flush`) until stdin ends."""
+    import anyio
+    from mcp.server.stdio import stdio_server
+
+    async def main() -> None:
+        async with stdio_server(stdin=anyio.wrap_file(stdin), stdout=anyio.wrap_file(stdout)) as (read, write):
+            # `MCPServer.run_stdio_async` with our streams: the SDK offers no public door for them
+            low = server._lowlevel_server
+            await low.run(read, write, low.create_initialization_options())
+
+    anyio.run(main)
+
+
 def serve(root: str | os.PathLike[str], now: str | None = None, stdout: Any = None) -> int:
-    """Serve over stdio until the client closes stdin; answer the exit code."""
-    del stdout  # the SDK owns fd 1 while it serves
-    server = build_server(Session(root, now=now))
-    try:
-        server.run("stdio")
-    except KeyboardInterrupt:
-        return 130
-    return 0
+    """Serve over stdio until the client closes stdin (through `front`); answer the exit code."""
+    from brain_tui.mcp import front
+
+    del stdout  # the front owns fd 1 while it serves
+    return front.serve(os.fspath(root), now)

@@ -12,11 +12,14 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from brain_tui.core import agents
-from brain_tui.core.brain import Brain
 from brain_tui.core.errors import BsiError, InvalidData, NotFound
+
+if TYPE_CHECKING:
+    from brain_tui.core.authority import Actor
+    from brain_tui.core.brain import Brain
 
 #: What kind of refusal each exit code is, and whether trying again later may succeed.
 KINDS: dict[int, tuple[str, bool]] = {
@@ -53,54 +56,103 @@ def inert(value: Any, limit: int = MAX_TEXT) -> Any:
 def refusal(exc: BsiError) -> dict[str, Any]:
     """The structured content of a refused call."""
     kind, retryable = KINDS.get(exc.exit_code, ("error", False))
+    kind = exc.kind or kind
     payload = {k: v for k, v in exc.payload.items() if k not in ("error", "exit", "kind", "retryable")}
     return {"error": exc.message, "exit": exc.exit_code, "kind": kind, "retryable": retryable, **payload}
 
 
 class Session:
-    """The brain and the claim of the agent session this server serves.
+    """The brain and the agent session this server serves: the only claims its tools act for (SPEC 21.4).
 
     Args:
         root: the brain.
         now: `--now` (tests, demos), else the brain's clock.
         environ: the server's environment (`BSI_SESSION`, `CLAUDE_CODE_SESSION_ID`).
+        client: the agent process of the client that started the server (``PID:START``); None: found
+            from this process's ancestors (`core.agent_process`). Never read from the environment.
     """
 
     def __init__(self, root: str | os.PathLike[str], now: str | None = None,
-                 environ: Mapping[str, str] | None = None) -> None:
-        self.brain = Brain(root, now=now)
+                 environ: Mapping[str, str] | None = None, client: str | None = None) -> None:
+        from brain_tui.core.agent_process import agent_process
+
+        self.root = os.fspath(root)
+        self._now = now
+        self._brain: Brain | None = None
         self.environ = dict(os.environ if environ is None else environ)
         #: claims opened through this server, newest last (an agent without an ID still finds its own).
         self.opened: list[str] = []
+        #: the agent process of the client that started this server (``PID:START``, "" when unknown).
+        self.client = agent_process() if client is None else client
+
+    @property
+    def brain(self) -> Brain:
+        """The facade, opened at the first tool call (the server answers `initialize` and `tools/list` without
+        the core)."""
+        if self._brain is None:
+            from brain_tui.core.brain import Brain
+
+            self._brain = Brain(self.root, now=self._now)
+        return self._brain
 
     @property
     def agent_session(self) -> str | None:
-        """`$CLAUDE_CODE_SESSION_ID` (Claude Code sets it for stdio MCP servers), when valid."""
+        """The session the client gives its server (`$CLAUDE_CODE_SESSION_ID`; Gemini CLI gives none), when valid."""
         value = agents.agent_session_for_open(None, self.environ)
         return value if value and agents.valid_agent_session(value) else None
 
-    def own(self, sess_id: str | None) -> str:
-        """The claim meant: `sess_id`, else `$BSI_SESSION`, else the agent session's binding (SPEC 20.1).
+    @property
+    def actor(self) -> Actor:
+        """Who the tools act as: an agent speaking for the client's sessions and their claims.
+
+        Its sessions: the one the client gave the server, and every agent session whose
+        recorded agent process is the server's client (a Gemini session bound through
+        this server, the successor of a `/clear`). Its claims: `$BSI_SESSION`, the
+        claims opened through this server, and the claims bound to those sessions.
+        """
+        from brain_tui.core.authority import Actor
+
+        sessions = set(agents.sessions_of_process(self.brain.root, self.client))
+        if self.agent_session:
+            sessions.add(self.agent_session)
+        claims = {s for s in (self.launched, *self.opened) if s}
+        for session in sessions:
+            claims.update(agents.bound_claims(self.brain.root, session))
+        evidence = ("bsi mcp", f"client process {self.client or 'unknown'}")
+        return Actor("agent", evidence, frozenset(sessions), frozenset(claims))
+
+    @property
+    def launched(self) -> str:
+        """`$BSI_SESSION`: the claim a launcher gave the session (SPEC 20.5), "" when none."""
+        return self.environ.get(agents.BSI_SESSION_ENV, "").strip()
+
+    def own(self, sess_id: str | None, verb: str = "act for") -> str:
+        """The claim meant: `sess_id` when it is this session's, else `$BSI_SESSION`, else the newest live claim of
+        the session's (SPEC 20.1).
 
         Raises:
             InvalidData: `sess_id` is not a session ID (65): a tool acts for a claim, never as a
                 human (``human:NAME``) or an instance.
-            NotFound: the session holds no claim (66).
+            NotFound: no such claim, or the session holds none (66).
+            NotYours: `sess_id` is another session's claim (77, kind `not_yours`), naming its holder.
         """
         if sess_id:
+            from brain_tui.core.authority import require_owner
             from brain_tui.core.ids import valid_session_id
 
             if not valid_session_id(sess_id):
                 raise InvalidData(f"invalid sess_id {sess_id[:80]!r}: a session ID (sess-…); "
                                   "a tool acts for the session's claim, never as a human")
+            snapshot = self.brain.snapshot()
+            claim = snapshot.claim(sess_id)
+            if claim is None:
+                raise NotFound(f"claim {sess_id} not found")
+            require_owner(self.actor, claim, snapshot, verb)
             return sess_id
-        launched = self.environ.get(agents.BSI_SESSION_ENV, "").strip()
-        if launched:
-            return launched
-        candidates: list[str] = []
-        if self.agent_session:
-            candidates = agents.bound_claims(self.brain.root, self.agent_session)
-        candidates = candidates + [s for s in self.opened if s not in candidates]
+        if self.launched:
+            return self.launched
+        actor = self.actor
+        candidates = [*sorted(actor.claims - set(self.opened)), *self.opened]
         if candidates:
             snapshot = self.brain.snapshot()
             live = [s for s in candidates if (c := snapshot.claim(s)) is not None and not c.is_terminal]
@@ -132,7 +184,7 @@ def my_claim(s: Session, sess_id: str | None = None) -> dict[str, Any]:
     from brain_tui.core.claims import require_claim
     from brain_tui.core.views import claim_json
 
-    own = s.own(sess_id)
+    own = s.own(sess_id, "show")
     snapshot = s.brain.snapshot()
     out = claim_json(require_claim(snapshot, own), snapshot)
     live = s.brain.agents.liveness().get(own)
@@ -158,8 +210,9 @@ def claim_open(s: Session, scope: list[str], story: str = "", ttl: str | None = 
                       instance=brain.instance, type=type, satellite_type=satellite_type, level=level, parent=parent,
                       story=story, slug=slug, on_done=on_done, on_partial=on_partial, on_fail=on_fail,
                       agent_session=s.agent_session)
-    sess_id = brain.open_claim(req)
+    sess_id = brain.open_claim(req, actor=s.actor)
     s.opened.append(sess_id)
+    brain.agents.opened_through_mcp(sess_id, s.client)
     snapshot = brain.snapshot()
     claim = snapshot.claim(sess_id)
     return claim_json(claim, snapshot) if claim else {"sess_id": sess_id}
@@ -169,8 +222,8 @@ def claim_renew(s: Session, sess_id: str | None = None, ttl: str | None = None) 
     """`bsi claim renew --json`."""
     from brain_tui.core.clock import parse_duration
 
-    own = s.own(sess_id)
-    expires = s.brain.renew_claim(own, parse_duration(ttl) if ttl else None)
+    own = s.own(sess_id, "renew")
+    expires = s.brain.renew_claim(own, parse_duration(ttl) if ttl else None, actor=s.actor)
     return {"sess_id": own, "expires_at": expires}
 
 
@@ -180,10 +233,10 @@ def claim_close(s: Session, sess_id: str | None = None, status: str | None = Non
     """`bsi claim close --json` (files default to what the hooks saw the session touch)."""
     from brain_tui.core.claims import CloseRequest
 
-    own = s.own(sess_id)
+    own = s.own(sess_id, "close")
     req = CloseRequest(status=status, files=list(files or []), commit=commit, tests_total=tests_total,
                        tests_passed=tests_passed, tests_failed=tests_failed, notes=notes)
-    out = s.brain.close_claim(own, req)
+    out = s.brain.close_claim(own, req, actor=s.actor)
     return {"sess_id": out.sess_id, "status": out.status, "tier": out.tier, "result": out.result,
             "signals": out.signals}
 
@@ -217,17 +270,17 @@ def check_scope(s: Session, scopes: list[str], parent: str | None = None,
 
 def preflight(s: Session, file: str, sess_id: str | None = None) -> dict[str, Any]:
     """`bsi preflight check --json`: go, or a refusal with the code of SPEC 10 as `exit`."""
-    return s.brain.preflight(s.own(sess_id), file).as_dict()
+    return s.brain.preflight(s.own(sess_id, "preflight"), file).as_dict()
 
 
 def signal_send(s: Session, to: str, type: str, payload: str, scope: str = "",
                 sess_id: str | None = None) -> dict[str, Any]:
     """`bsi signal send --json` from the session's claim (else from this instance)."""
     try:
-        sender = s.own(sess_id)
+        sender = s.own(sess_id, "send a signal from")
     except NotFound:
         sender = s.brain.instance
-    sig_id = s.brain.signals.send(sender, to, type, payload, scope)
+    sig_id = s.brain.signals.send(sender, to, type, payload, scope, actor=s.actor)
     return {"sig_id": sig_id, "duplicate": True} if sig_id is None else {"sig_id": sig_id}
 
 
@@ -240,19 +293,20 @@ def signal_list(s: Session, pending: bool = False, to: str | None = None) -> dic
 
 
 def signal_ack(s: Session, sig_id: str) -> dict[str, Any]:
-    """`bsi signal ack --json`, acknowledged by the session's claim."""
+    """`bsi signal ack --json`, acknowledged by the session's claim: only a signal to one of its own claims (the
+    core refuses another's, `NotYours`); another session's signals stay pending for it."""
     try:
         by = s.own(None)
     except NotFound:
         by = s.brain.instance
-    changed = s.brain.signals.ack(sig_id, by=by)
+    changed = s.brain.signals.ack(sig_id, by=by, actor=s.actor)
     return {"sig_id": sig_id, "state": "delivered" if changed else "unchanged"}
 
 
 def gate_request(s: Session, message: str, sess_id: str | None = None) -> dict[str, Any]:
     """`bsi gate request --json`: returns at once with `waiting_human`."""
-    own = s.own(sess_id)
-    return s.brain.gates.request(own, message).as_dict()
+    own = s.own(sess_id, "request a gate for")
+    return s.brain.gates.request(own, message, actor=s.actor).as_dict()
 
 
 def gate_status(s: Session, sess_id: str | None = None) -> dict[str, Any]:
@@ -261,19 +315,19 @@ def gate_status(s: Session, sess_id: str | None = None) -> dict[str, Any]:
     from brain_tui.core.views import claim_json
 
     snapshot = s.brain.snapshot()
-    claim = require_claim(snapshot, s.own(sess_id))
+    claim = require_claim(snapshot, s.own(sess_id, "show"))
     return {"claim": claim_json(claim, snapshot),
             "subtree": [claim_json(c, snapshot) for c in snapshot.descendants(claim.sess_id)]}
 
 
 def lock_acquire(s: Session, file: str, ttl_min: int | None = None, sess_id: str | None = None) -> dict[str, Any]:
     """`bsi lock acquire --json` for the session's claim."""
-    return s.brain.locks.acquire(file, s.own(sess_id), ttl_min).as_dict()
+    return s.brain.locks.acquire(file, s.own(sess_id, "lock a file for"), ttl_min, actor=s.actor).as_dict()
 
 
 def lock_release(s: Session, file: str, sess_id: str | None = None) -> dict[str, Any]:
     """`bsi lock release --json` for the session's claim."""
-    return s.brain.locks.release(file, s.own(sess_id)).as_dict()
+    return s.brain.locks.release(file, s.own(sess_id, "unlock a file for"), actor=s.actor).as_dict()
 
 
 def as_text(data: dict[str, Any]) -> str:

@@ -9,13 +9,16 @@ from tests.bsi import ok, run_bsi
 GATED = "sess-20261129-0830-api-tests"
 SEARCH = "sess-20261129-0820-api-search"
 STALE = "sess-20261129-0500-notes-wrap"
+PILOT = "sess-20261129-0800-pilote-be7"
 
 
 def test_json_lists_the_demo_queue_in_rank_order(demo_brain: Path) -> None:
     run = run_bsi("--json", "attention", brain=demo_brain)
     assert run.code == 0, run.err
     items = run.json()["items"]
-    assert [(i["kind"], i["sess_id"]) for i in items] == [("gate", GATED), ("blocked", SEARCH), ("stale", STALE)]
+    assert [(i["kind"], i["sess_id"]) for i in items] == [("gate", GATED), ("blocked", SEARCH), ("stale", STALE),
+                                                          ("breath", PILOT)]
+    assert items[-1]["unblocks"] == 0 and "inhaled 3 sources" in items[-1]["summary"]
     gate = items[0]
     assert gate["unblocks"] == 3 and gate["time_left_s"] == 30 * 60 and gate["warning"] is False
     assert set(gate) == {"kind", "sess_id", "sig_id", "since", "time_left_s", "unblocks", "warning", "summary"}

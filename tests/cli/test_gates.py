@@ -103,10 +103,11 @@ def test_reject_needs_a_reason_and_fails_with_blocked_on_to_the_parent(brain: Pa
     doc = load_claim(brain, leaf)
     assert doc["status"] == "failed" and doc["gate_history"][-1]["event"] == "REJECTED"
     assert doc["gate_history"][-1]["message"] == "tests are flaky" and doc["gate_history"][-1]["by"] == HUMAN
-    # the parent learns it as INFO: a human's own decision never rings that human as "needs you" (issue 13)
-    assert [s for s in signal_docs(brain) if s["type"] == "BLOCKED_ON"] == []
-    info = [s for s in signal_docs(brain) if s["type"] == "INFO"]
-    assert len(info) == 1 and info[0]["to"] == domain and "tests are flaky" in info[0]["payload"]
+    # SPEC 6.3: BLOCKED_ON to the parent, signed by the human; it never rings that human as "needs you"
+    blocked = [s for s in signal_docs(brain) if s["type"] == "BLOCKED_ON"]
+    assert len(blocked) == 1 and blocked[0]["to"] == domain and "tests are flaky" in blocked[0]["payload"]
+    assert blocked[0]["from"] == f"human:{HUMAN}"
+    assert bsi("--json", "attention", brain=brain).json()["items"] == []
     assert last_commit(brain)[0] == f"bsi: gate REJECTED {leaf}"
 
 
@@ -347,9 +348,12 @@ def test_tier_1_needs_a_result_status(brain: Path, bsi: Bsi, tree: dict[str, str
     assert last_commit(brain)[0] == f"bsi: close satellite {leaf2} [atomic]"
     solo = opened(brain, "--scope", "solo/")
     assert bsi("claim", "close", solo, brain=brain).code == 11
-    ok(bsi("claim", "close", solo, "--status", "partial", "--commit", "a1b2c3d", brain=brain))
+    real = head(brain)[:7]
+    for made_up in ("deadbee", "nothex"):  # seed 002: "hash réel uniquement"
+        assert bsi("claim", "close", solo, "--status", "partial", "--commit", made_up, brain=brain).code == 65
+    ok(bsi("claim", "close", solo, "--status", "partial", "--commit", real, brain=brain))
     assert last_commit(brain)[0] == f"bsi: close claim {solo}"
-    assert load_claim(brain, solo)["result"] == {"status": "partial", "commit": "a1b2c3d"}
+    assert load_claim(brain, solo)["result"] == {"status": "partial", "commit": real}
 
 
 def test_tier_2_needs_green_tests_and_tells_the_parent_when_red(brain: Path, bsi: Bsi, tree: dict[str, str]) -> None:

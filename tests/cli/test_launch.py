@@ -245,3 +245,16 @@ def test_a_claim_whose_bound_agent_still_works_is_not_launched_again(brain: Path
     assert run.code == 12 and "agent session agent-1 is working" in run.err
     agents.record_state(brain, sess, "agent-1", "ended", at)
     assert run_bsi("launch", sess, "--dry-run", brain=brain).code == 0
+
+
+@needs_tmux
+def test_a_tmux_launch_writes_the_claims_sandbox_settings_first(brain: Path, tmp_path: Path,
+                                                                tmux_env: dict[str, str]) -> None:
+    out = tmp_path / "argv.json"
+    write_config(brain, [sys.executable, str(recorder(tmp_path)), str(out), "{settings}"])
+    sess = opened(brain, "--scope", "wiki/", "--slug", "wiki-fence")
+    run = run_bsi("launch", sess, "--json", brain=brain, env=tmux_env)
+    assert run.code == 0, run.err
+    path = brain / ".brain" / "launch" / f"{sess}.json"
+    assert recorded(out)["argv"] == [str(path)]
+    assert json.loads(path.read_text())["sandbox"]["filesystem"]["allowWrite"] == ["/" + str(brain / "wiki")]

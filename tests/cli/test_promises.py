@@ -365,13 +365,16 @@ def test_renew_is_refused_once_stale_or_terminal(brain: Path, bsi: Bsi) -> None:
 
 
 # -- issue 13, item 3: a human's own decision never notifies that human ----------------------------------------------
-def test_abort_and_reject_by_a_human_send_no_blocked_on(brain: Path, bsi: Bsi) -> None:
+def test_abort_and_reject_by_a_human_never_ring_that_human(brain: Path, bsi: Bsi) -> None:
     pilot = opened(brain, "--scope", "be/", "--type", "pilote", "--slug", "pilot")
     a = opened(brain, "--scope", "be/a.md", "--parent", pilot, "--satellite-type", "brain-write", "--slug", "a")
     b = opened(brain, "--scope", "be/b.md", "--parent", pilot, "--satellite-type", "brain-write", "--slug", "b")
     ok(bsi("gate", "request", b, "ok?", brain=brain))
     ok(bsi("gate", "abort", a, "wrong approach", brain=brain))
     ok(bsi("gate", "reject", b, "no", brain=brain))
-    assert blocked_on(brain) == []
+    (rejected,) = blocked_on(brain)  # SPEC 6.3: reject → BLOCKED_ON to the parent, signed by the human
+    assert rejected["to"] == pilot and b in rejected["payload"] and rejected["from"].startswith("human:")
     infos = [s for s in signal_docs(brain) if s["type"] == "INFO" and s["to"] == pilot]
-    assert sorted(a in s["payload"] or b in s["payload"] for s in infos) == [True, True]
+    assert [a in s["payload"] for s in infos] == [True]
+    queue = bsi("--json", "attention", brain=brain).json()
+    assert not [item for item in queue["items"] if item.get("sig_id") == rejected["sig_id"]]

@@ -6,10 +6,12 @@ import json
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from brain_tui.core import agents
+from brain_tui.core import agent_files, agents, handover
 from brain_tui.core.brain import Brain
-from tests.bsi import clean_env, ok, run_bsi
+from tests.bsi import NOW as BSI_NOW
+from tests.bsi import bsi_command, clean_env, ok, run_bsi
 from tests.conftest import load_claim
+from tests.hooks.fake_agent import FakeAgent
 
 AGENT = "5b7c1f0e-2d3a-4c55-9e61-0a1b2c3d4e5f"
 NOW = datetime(2026, 11, 29, 10, 0, tzinfo=UTC)
@@ -73,23 +75,64 @@ def test_liveness_reader_ignores_garbage(brain: Path) -> None:
 
 def test_handover_is_taken_once_and_never_guessed(brain: Path) -> None:
     sess = open_claim(brain, "--agent-session", AGENT)
-    agents.leave_handover(brain, AGENT, [sess], NOW, cwd=str(brain), process="p1")
-    taken, why = agents.take_handover(brain, "new-1", NOW + timedelta(seconds=2), cwd=str(brain), process="p1")
+    assert handover.vouch(brain, AGENT, "p1")  # bound by hand: its first event records its agent process
+    assert handover.leave_handover(brain, AGENT, [sess], NOW, cwd=str(brain), process="p1") == ""
+    taken, why = handover.take_handover(brain, "new-1", NOW + timedelta(seconds=2), cwd=str(brain), process="p1")
     assert taken == [sess] and AGENT in why
     assert agents.bound_claims(brain, "new-1") == [sess]
     assert agents.read_liveness(brain, NOW)[sess].agent_session == "new-1"
-    assert agents.take_handover(brain, "new-2", NOW, cwd=str(brain), process="p1") == ([], "")
+    assert handover.take_handover(brain, "new-2", NOW, cwd=str(brain), process="p1") == ([], "")
 
     other = open_claim(brain, "--agent-session", "agent-b", scope="docs/")
-    agents.leave_handover(brain, "new-1", [sess], NOW, cwd=str(brain))
-    agents.leave_handover(brain, "agent-b", [other], NOW, cwd=str(brain))
-    taken, why = agents.take_handover(brain, "new-3", NOW, cwd=str(brain))
+    assert handover.vouch(brain, "agent-b", "p1")
+    assert handover.leave_handover(brain, "new-1", [sess], NOW, cwd=str(brain), process="p1") == ""
+    assert handover.leave_handover(brain, "agent-b", [other], NOW, cwd=str(brain), process="p1") == ""
+    taken, why = handover.take_handover(brain, "new-3", NOW, cwd=str(brain), process="p1")
     assert taken == [] and "2 bindings" in why
     assert agents.bound_claims(brain, "new-3") == []
 
 
 def test_handover_of_another_process_or_too_old_is_not_taken(brain: Path) -> None:
     sess = open_claim(brain, "--agent-session", AGENT)
-    agents.leave_handover(brain, AGENT, [sess], NOW, cwd=str(brain), process="p1")
-    assert agents.take_handover(brain, "n", NOW, cwd=str(brain), process="p2") == ([], "")
-    assert agents.take_handover(brain, "n", NOW + timedelta(hours=9), cwd=str(brain), process="p1") == ([], "")
+    assert handover.vouch(brain, AGENT, "p1")
+    refused = handover.leave_handover(brain, AGENT, [sess], NOW, cwd=str(brain), process="p2")
+    assert "refused" in refused and "p2" in refused and sess in refused
+    assert not (brain / ".brain" / "agents" / "handover").exists()
+    assert not handover.vouch(brain, AGENT, "p2") and handover.vouch(brain, AGENT, "p1")
+    assert handover.leave_handover(brain, AGENT, [sess], NOW, cwd=str(brain), process="p1") == ""
+    assert handover.take_handover(brain, "n", NOW, cwd=str(brain), process="p2") == ([], "")
+    assert handover.take_handover(brain, "n", NOW, cwd=str(brain), process="") == ([], "")
+    assert handover.take_handover(brain, "n", NOW + timedelta(hours=9), cwd=str(brain), process="p1") == ([], "")
+
+
+def test_a_binding_made_inside_the_agent_records_its_process(brain: Path, tmp_path: Path) -> None:
+    agent = FakeAgent(tmp_path / "agent")
+    try:
+        done = agent.run(bsi_command("claim", "open", "--scope", "src/", "--story", "x", brain=brain, now=BSI_NOW),
+                         env=clean_env(CLAUDE_CODE_SESSION_ID=AGENT), cwd=brain)
+        assert done.returncode == 0, done.stderr
+        sess = done.stdout.strip()
+        mine = agent.process
+        assert mine and agent_files.recorded_process(brain, AGENT) == mine
+    finally:
+        agent.close()
+    assert handover.leave_handover(brain, AGENT, [sess], NOW, process="another:1") != ""
+    assert agent_files.recorded_process(brain, AGENT) == mine
+
+
+def test_pending_mcp_claim_is_bound_only_by_its_own_client(brain: Path) -> None:
+    sess = open_claim(brain)
+    handover.leave_pending(brain, sess, "client:1", NOW)
+    assert agent_files.has_pending(brain)
+    assert handover.adopt_pending(brain, "gem-b", "client:2", NOW) == []
+    assert handover.adopt_pending(brain, "gem-a", "", NOW) == []
+    assert agents.bound_claims(brain, "gem-b") == []
+    assert handover.adopt_pending(brain, "gem-a", "client:1", NOW) == [sess]
+    assert agents.bound_claims(brain, "gem-a") == [sess]
+    assert agent_files.recorded_process(brain, "gem-a") == "client:1"
+    assert not agent_files.has_pending(brain)
+    other = open_claim(brain, scope="docs/")
+    handover.leave_pending(brain, other, "client:3", NOW)
+    assert handover.adopt_pending(brain, "gem-a", "client:3", NOW) == []  # gem-a is client:1's session
+    assert handover.adopt_pending(brain, "gem-c", "client:3", NOW + timedelta(hours=9)) == []
+    assert not agent_files.has_pending(brain)  # too old: dropped

@@ -4,6 +4,7 @@ hand-over, fed recorded Claude Code events (SPEC 20.2)."""
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +47,9 @@ def test_session_start_brings_the_claim_and_exports_bsi_session(bound: tuple[Pat
     text = context_of(done, "SessionStart")
     for word in (sess, "src/", "tier 1", "bsi claim close", "READY_FOR_REVIEW", "the API moved", "TTL left"):
         assert word in text, text
+    head = subprocess.run(["git", "-C", str(brain), "log", "-1", "--format=%h"], capture_output=True, text=True,
+                          check=True).stdout.strip()
+    assert f"(version {head} " in text and "not a git repository" not in text
     assert env_file.read_text() == f"export BSI_SESSION={sess}\n"
 
 
@@ -107,7 +111,6 @@ def test_user_prompt_submit_brings_each_new_item_once(bound: tuple[Path, str]) -
     text = context_of(hook(brain, "user-prompt-submit", prompt), "UserPromptSubmit")
     assert "go ahead" in text and "take the tests" not in text
     late = json.dumps(prompt).encode()
-    import subprocess
     done = subprocess.run(bsi_command("hook", "user-prompt-submit", brain=brain, now="2026-11-29T11:50:00Z"),
                           input=late, capture_output=True,
                           env=clean_env(), check=False)

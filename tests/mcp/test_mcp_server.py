@@ -140,7 +140,7 @@ def test_real_stdio_initialize_list_and_call(brain: Path) -> None:
 
 def test_stdout_carries_only_json_rpc(brain: Path) -> None:
     """Raw JSON-RPC lines in, and every line out parses as a JSON-RPC message (a git commit ran in between)."""
-    messages = [
+    messages: list[dict[str, Any]] = [
         {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
             "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
         {"jsonrpc": "2.0", "method": "notifications/initialized"},

@@ -35,12 +35,12 @@ async def test_header_counts_the_queue_one_way(make_app) -> None:  # noqa: ANN00
     app = make_app()
     async with app.run_test(size=WIDE) as pilot:
         await settle(pilot)
-        # the gate, the BLOCKED_ON and the stale claim: the same three the queue lists
-        assert "⚑ 3 need you" in header(app)
+        # the gate, the BLOCKED_ON, the stale claim and the newest sprint's breath alert: the four the queue lists
+        assert "⚑ 4 need you" in header(app)
         await pilot.press("g")
         assert isinstance(app.screen, QueueScreen)
-        assert len(app.screen.query_one("#gate-table").row_keys) == 3
-        assert "⚑ 3 need you" in header(app)
+        assert len(app.screen.query_one("#gate-table").row_keys) == 4
+        assert "⚑ 4 need you" in header(app)
 
 
 async def test_header_keeps_its_counters_through_a_resize(make_app) -> None:  # noqa: ANN001
@@ -49,10 +49,10 @@ async def test_header_keeps_its_counters_through_a_resize(make_app) -> None:  # 
         await settle(pilot)
         await pilot.resize_terminal(90, 30)
         await pilot.pause()
-        assert "⚑ 3" in header(app) and "10:00" in header(app)
+        assert "⚑ 4" in header(app) and "10:00" in header(app)
         await pilot.resize_terminal(160, 40)
         await pilot.pause()
-        assert "⚑ 3 need you" in header(app) and "2026-11-29 10:00 UTC" in header(app)
+        assert "⚑ 4 need you" in header(app) and "2026-11-29 10:00 UTC" in header(app)
 
 
 async def test_a_gate_under_15_minutes_warns_in_header_bell_and_toast(make_app, clock) -> None:  # noqa: ANN001
@@ -88,6 +88,8 @@ async def test_n_goes_to_the_next_item_from_anywhere(make_app) -> None:  # noqa:
         assert sig is not None and sig.type == "BLOCKED_ON"
         await pilot.press("n")
         assert screen.query_one("#stale").selected_key == STALE
+        await pilot.press("n")  # the newest sprint's breath alert: the pilot ran it
+        assert screen.query_one("#active").selected_key == PILOT
         await pilot.press("n")  # round again
         assert screen.query_one("#active").selected_key == GATED
         await pilot.press("question_mark", "escape", "enter")  # help, back, the detail of the gate

@@ -124,3 +124,46 @@ def test_pilote_and_parent_resolve_through_the_tree(facade: Brain) -> None:
     by_id = {s["sig_id"]: s for s in signal_docs(facade.root)}
     assert by_id[to_pilot]["to"] == pilot and by_id[to_pilot2]["to"] == pilot
     assert by_id[to_parent]["to"] == domain
+
+
+def test_a_trigger_passes_the_finished_satellite_s_result_to_the_one_it_launches(facade: Brain) -> None:
+    from brain_tui.core.launch import launch_prompt
+
+    pilot = opened(facade, "be/", type="pilote", slug="pilot")
+    done = opened(facade, "be/api.py", parent=pilot, satellite_type="brain-write", slug="api",
+                  on_done="trigger → type:test scope:be/tests/")
+    facade.close_claim(done, CloseRequest(status="ok", files=["be/api.py"], notes="pagination\nnot tested"))
+    (handoff,) = [s for s in signals_from(facade.root, done) if s["type"] == "HANDOFF"]
+    new_id = facade.open_handoff(handoff["sig_id"])
+    doc = load_claim(facade.root, new_id)
+    assert doc["handoff_from"] == done and doc["parent_satellite"] == pilot
+    assert doc["previous_result"] == {"status": "ok", "files_modified": ["be/api.py"],
+                                      "notes": "pagination\nnot tested", "signal_id": handoff["sig_id"]}
+    snapshot = facade.snapshot()
+    claim = snapshot.claim(new_id)
+    assert claim is not None
+    prompt = launch_prompt(snapshot, claim).splitlines()
+    assert f"after: {done} — status ok — files be/api.py — notes pagination not tested" in prompt
+
+
+def test_breath_alerts_tell_the_pilot_once_and_wait_in_the_attention_queue(facade: Brain) -> None:
+    pilot = opened(facade, "be/", type="pilote", slug="pilot")
+    sat = opened(facade, "be/api.py", parent=pilot, satellite_type="brain-write", slug="api")
+    sprint = "sprint-20261129-1000-be6"
+    facade.breath.inhale(sprint, "tech-lead", ["a.md"], session=sat)
+    assert signals_from(facade.root, sat) == [] and not [i for i in facade.attention() if i.kind == "breath"]
+    facade.breath.inhale(sprint, "tech-lead", ["b.md", "c.md"], session=sat)  # 3 sources: the inhale rule
+    (told,) = signals_from(facade.root, sat)
+    assert (told["to"], told["type"]) == (pilot, "INFO")
+    assert told["payload"].startswith(f"breath alert {sprint}: tech-lead inhaled 3 sources")
+    facade.breath.inhale(sprint, "tech-lead", ["c.md"], session=sat)  # the same alert is not new
+    assert len(signals_from(facade.root, sat)) == 1
+    (item,) = [i for i in facade.attention() if i.kind == "breath"]
+    assert item.sess_id == sat and "inhaled 3 sources" in item.summary
+    facade.breath.reference(sprint, ["a.md"])  # 3 loaded / 1 referenced: the ratios wait for the expire
+    assert len(signals_from(facade.root, sat)) == 1
+    facade.breath.expire(sprint, ["a.md"])
+    payloads = sorted(s["payload"].split(": ", 1)[1] for s in signals_from(facade.root, sat))
+    assert [p.split()[0] for p in payloads] == ["context_load", "exhale_rate", "stale_ratio", "tech-lead"]
+    assert {i.summary.split(": ", 1)[1].split()[0] for i in facade.attention() if i.kind == "breath"} == {
+        "context_load", "exhale_rate", "stale_ratio", "tech-lead"}

@@ -21,9 +21,9 @@ from brain_tui.core.index import (
     START,
     apply_block,
     escape_cell,
-    parse_legacy_signal_rows,
     render_block,
 )
+from brain_tui.core.index_legacy import parse_legacy_signal_rows
 from brain_tui.core.model import BrainSnapshot, Claim, Signal
 from brain_tui.core.scope import ScopeEntry
 from tests.paths import LEGACY

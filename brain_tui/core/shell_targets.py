@@ -1,0 +1,498 @@
+"""The files a shell command line names as write targets (SPEC 21.3), read without running anything.
+
+An agent's shell tool (Claude Code `Bash`, Gemini CLI `run_shell_command`, Codex
+`exec_command` / `shell`) hands the hook a command line. `read_command` reads
+from it what can be read: the redirections (``>`` ``>>`` ``>|`` ``&>`` ``N>``,
+``>&FILE``), and the targets of ``tee``, ``cp`` / ``mv`` / ``install`` /
+``rsync`` / ``ln`` (destinations; ``mv`` and ``git mv`` also their sources),
+``rm``, ``rmdir``, ``touch``, ``mkdir``, ``truncate``, ``dd of=``, ``sed -i``,
+``perl -i``, ``git checkout|restore|rm|mv|apply`` (``git -C DIR``; ``apply``
+reads the patch file's paths), following ``cd`` / ``pushd`` and subshells, through
+``sudo``, ``env``, ``command``, ``nice``, ``nohup``, ``time``, ``timeout``,
+``exec`` and ``sh|bash -c 'TEXT'``.
+
+What a command line cannot show is listed in `ShellReading.unread` and left to
+the OS sandbox: a path made by ``$(...)``, backticks or a variable, what
+``xargs``, ``find -exec``, ``eval``, an interpreter (``python -c``) or a script
+writes, a glob that matches nothing. A ``cd`` into such a path makes every later
+relative target unknown too.
+
+Standard library only (shlex, glob): the hook's fast path imports this module.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+
+TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+#: At most this many characters of a command line are read (longer: the rest is unread).
+MAX_COMMAND = 64 * 1024
+#: At most this much of a patch file given to `git apply` is read.
+MAX_PATCH = 1024 * 1024
+_SEPARATORS = set(";&|\n")
+_WRAPPERS = {"sudo", "env", "command", "builtin", "nice", "nohup", "time", "exec", "timeout", "stdbuf", "!",
+             "doas", "ionice", "chronic"}
+#: Wrapper options that take a value as the next word.
+_WRAPPER_VALUES = {"sudo": {"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U"}, "env": {"-u", "-C", "-S"},
+                   "nice": {"-n"}, "timeout": {"-s", "-k", "--signal", "--kill-after"},
+                   "ionice": {"-c", "-n", "-p"}, "stdbuf": {"-i", "-o", "-e"}, "doas": {"-u", "-C"}}
+_SHELLS = {"sh", "bash", "dash", "zsh", "ksh", "ash", "mksh"}
+_UNREADABLE = {"xargs", "eval", "source", ".", "find", "python", "python3", "ruby", "node", "awk", "gawk",
+               "make", "npm", "npx", "yarn", "pnpm", "pip", "uv", "cargo", "go", "patch", "tar", "unzip", "parallel",
+               "watch", "script"}
+_HEREDOC = re.compile(r"<<-?[ \t]*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\1")
+_FD_REDIRECT = re.compile(r"(^|[\s;&|(])\d+(?=>|<>)")
+_PATCH_FILE = re.compile(r"^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+?)\s*$", re.MULTILINE)
+_PATCH_PATH = re.compile(r"^(?:\+\+\+|---) (?:[ab]/)?(.+?)(?:\t.*)?$", re.MULTILINE)
+
+
+class ShellTarget:
+    """One path a command writes: `path` absolute; `tree` when everything below it may be written too."""
+
+    __slots__ = ("path", "tree", "command")
+
+    def __init__(self, path: str, tree: bool, command: str) -> None:
+        self.path = path
+        self.tree = tree
+        self.command = command
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ShellTarget) and (self.path, self.tree) == (other.path, other.tree)
+
+    def __hash__(self) -> int:
+        return hash((self.path, self.tree))
+
+    def __repr__(self) -> str:
+        return f"ShellTarget({self.path!r}, tree={self.tree})"
+
+
+class ShellReading:
+    """What `read_command` found: the write targets, and what it could not read (the sandbox's job)."""
+
+    __slots__ = ("targets", "unread")
+
+    def __init__(self) -> None:
+        self.targets: list[ShellTarget] = []
+        self.unread: list[str] = []
+
+    def add(self, path: str, cwd: str | None, command: str, tree: bool = False) -> None:
+        """Record a target written as `path` from `cwd` (None: unknown, so a relative path cannot be placed)."""
+        if not path:
+            return
+        if "$" in path or "`" in path:
+            self.unread.append(f"{command}: a path made by expansion")
+            return
+        if path.startswith("~"):
+            path = os.path.expanduser(path)
+        if not os.path.isabs(path):
+            if cwd is None:
+                self.unread.append(f"{command}: a relative path after a `cd` that cannot be read")
+                return
+            path = os.path.join(cwd, path)
+        if any(ch in path for ch in "*?["):
+            import glob  # only for a command with a glob
+
+            matches = sorted(glob.glob(path))
+            if not matches:
+                self.unread.append(f"{command}: a glob that matches nothing yet")
+                return
+            for match in matches:
+                self._append(ShellTarget(os.path.normpath(match), tree or os.path.isdir(match), command))
+            return
+        self._append(ShellTarget(os.path.normpath(path), tree, command))
+
+    def _append(self, target: ShellTarget) -> None:
+        if target not in self.targets:
+            self.targets.append(target)
+
+
+def read_command(command: str | Sequence[str], cwd: str, home: str | None = None) -> ShellReading:
+    """The write targets a shell command line (a string) or an argv list names.
+
+    Args:
+        command: the command line, or an argv list (Codex `shell`: run without a shell).
+        cwd: the folder it runs in (absolute).
+        home: where a bare `cd` goes (default ``$HOME``).
+
+    Returns:
+        The targets (absolute paths, in order, without duplicates) and the parts not read.
+    """
+    reading = ShellReading()
+    if isinstance(command, str):
+        _read_text(command, cwd, reading, home, depth=0)
+    else:
+        _read_words([str(word) for word in command], cwd, reading, home, depth=0)
+    return reading
+
+
+def _read_text(text: str, cwd: str | None, reading: ShellReading, home: str | None, depth: int) -> None:
+    if len(text) > MAX_COMMAND:
+        reading.unread.append("the command line beyond its first 64 KiB")
+        text = text[:MAX_COMMAND]
+    if depth > 4:
+        reading.unread.append("a shell nested more than 4 deep")
+        return
+    text = _drop_heredoc_bodies(text, cwd, reading).replace("\\\n", " ")
+    if "$(" in text or "`" in text or "<(" in text or ">(" in text:
+        reading.unread.append("a command substitution ($(...), backticks or <(...))")
+    text = _FD_REDIRECT.sub(r"\1", text)  # `2>x` is a redirection, not the word 2 then `>x`
+    lexer = shlex.shlex(text, posix=True, punctuation_chars="();<>|&\n")
+    lexer.whitespace = " \t\r"
+    lexer.commenters = ""
+    lexer.whitespace_split = True
+    try:
+        tokens = list(lexer)
+    except ValueError:  # an unclosed quote: the shell would refuse it too; read what came before
+        reading.unread.append("an unclosed quote")
+        return
+    _read_tokens(tokens, cwd, reading, home, depth)
+
+
+def _drop_heredoc_bodies(text: str, cwd: str | None, reading: ShellReading) -> str:
+    """The command line without the lines of its here-documents (they are data, not commands).
+
+    A here-document fed to `apply_patch` (Codex runs its patches so too) is read as the patch it is:
+    its `*** Add/Update/Delete File:` and `*** Move to:` paths are targets.
+    """
+    lines = text.split("\n")
+    out: list[str] = []
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        out.append(line)
+        index += 1
+        for match in _HEREDOC.finditer(line):
+            end = match.group(2)
+            body: list[str] = []
+            while index < len(lines) and lines[index].strip() != end:
+                body.append(lines[index])
+                index += 1
+            index += 1
+            if "apply_patch" in line[: match.start()]:
+                for found in _PATCH_FILE.finditer("\n".join(body)):
+                    reading.add(found.group(1), cwd, "apply_patch")
+    return "\n".join(out)
+
+
+def _is_punct(token: str) -> bool:
+    return bool(token) and all(ch in "();<>|&\n" for ch in token)
+
+
+def _read_tokens(tokens: list[str], cwd: str | None, reading: ShellReading, home: str | None, depth: int) -> None:
+    """Walk the tokens: segments between separators, subshells keep their own `cd`, redirections anywhere."""
+    stack: list[str | None] = []
+    words: list[str] = []
+    index = 0
+    substitution = 0
+    while index <= len(tokens):
+        token = tokens[index] if index < len(tokens) else "\n"
+        index += 1
+        if substitution:  # inside $( … ): nothing here is read (counted as unread already)
+            substitution += token.count("(") - token.count(")") if _is_punct(token) else 0
+            continue
+        if token == "$" and index < len(tokens) and tokens[index].startswith("("):
+            substitution = tokens[index].count("(") - tokens[index].count(")")
+            index += 1
+            continue
+        if _is_punct(token) and token[0] in "<>" and "(" in token:  # `<(…)`, `>(…)`: a process substitution
+            substitution = token.count("(") - token.count(")")
+            continue
+        if not _is_punct(token):
+            if token.startswith("#"):  # a comment, to the end of the line
+                while index < len(tokens) and "\n" not in tokens[index]:
+                    index += 1
+                continue
+            words.append(token)
+            continue
+        if ">" in token or (token.startswith("<") and token != "<" and "<<" not in token):
+            # a redirection: `>`, `>>`, `>|`, `&>`, `&>>`, `<>`, `>&` (FILE, or a descriptor)
+            target = tokens[index] if index < len(tokens) and not _is_punct(tokens[index]) else ""
+            index += 1 if target else 0
+            if token.endswith(">&") and (target.isdigit() or target == "-"):
+                continue
+            if target and target != "/dev/null" and not target.startswith("/dev/fd/"):
+                reading.add(target, cwd, "a redirection")
+            continue
+        if token.startswith("<"):  # input: `<` FILE, `<<` / `<<<` WORD (no write)
+            if index < len(tokens) and not _is_punct(tokens[index]):
+                index += 1
+            continue
+        cwd = _read_words(words, cwd, reading, home, depth)
+        words = []
+        for ch in token:
+            if ch == "(":
+                stack.append(cwd)
+            elif ch == ")" and stack:
+                cwd = stack.pop()
+
+
+def _split_wrappers(words: list[str]) -> list[str]:
+    """The words of the command itself, past assignments (`X=1`) and wrappers (`sudo`, `env`, `timeout 5`, …)."""
+    index = 0
+    while index < len(words):
+        word = words[index]
+        if re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", word):
+            index += 1
+            continue
+        name = os.path.basename(word)
+        if name not in _WRAPPERS:
+            break
+        index += 1
+        values = _WRAPPER_VALUES.get(name, set())
+        while index < len(words) and (words[index].startswith("-") or "=" in words[index] and name == "env"):
+            index += 2 if words[index] in values else 1
+        if name == "timeout" and index < len(words):
+            index += 1  # the duration
+    return words[index:]
+
+
+def _options(args: list[str], with_value: set[str]) -> tuple[list[str], dict[str, str], set[str]]:
+    """Operands, option values and flags of a command's arguments (after `--`, everything is an operand)."""
+    operands: list[str] = []
+    values: dict[str, str] = {}
+    flags: set[str] = set()
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        index += 1
+        if arg == "--":
+            operands.extend(args[index:])
+            break
+        if arg.startswith("--"):
+            name, eq, value = arg.partition("=")
+            if eq:
+                values[name] = value
+            elif name in with_value and index < len(args):
+                values[name] = args[index]
+                index += 1
+            else:
+                flags.add(name)
+            continue
+        if arg.startswith("-") and len(arg) > 1:
+            for pos, ch in enumerate(arg[1:], start=1):
+                option = f"-{ch}"
+                if option in with_value:
+                    rest = arg[pos + 1:]
+                    if rest:
+                        values[option] = rest
+                    elif index < len(args):
+                        values[option] = args[index]
+                        index += 1
+                    break
+                flags.add(option)
+            continue
+        operands.append(arg)
+    return operands, values, flags
+
+
+def _join(cwd: str | None, path: str) -> str | None:
+    if path.startswith("~"):
+        path = os.path.expanduser(path)
+    if os.path.isabs(path):
+        return path
+    return os.path.join(cwd, path) if cwd is not None else None
+
+
+def _is_dir(cwd: str | None, path: str) -> bool:
+    full = _join(cwd, path)
+    return path.endswith("/") or (full is not None and os.path.isdir(full))
+
+
+def _copy_like(name: str, operands: list[str], values: dict[str, str], flags: set[str], cwd: str | None,
+               reading: ShellReading, moves: bool) -> None:
+    """cp / mv / install / ln: the destination (inside a folder: one file per source); mv also its sources."""
+    recursive = bool(flags & {"-r", "-R", "-a", "--recursive", "--archive"})
+    folder = values.get("-t") or values.get("--target-directory")
+    if folder is None and not operands:
+        return
+    if folder is None:
+        if len(operands) == 1 and name == "ln":
+            folder, sources = ".", operands
+        elif len(operands) == 1:
+            return
+        else:
+            *sources, dest = operands
+            if len(sources) == 1 and not _is_dir(cwd, dest):
+                reading.add(dest, cwd, name, tree=recursive and _is_dir(cwd, sources[0]))
+                folder = None
+            else:
+                folder = dest
+    else:
+        sources = operands
+    if folder is not None:
+        for source in sources:
+            base = os.path.basename(source.rstrip("/")) or source
+            reading.add(os.path.join(folder, base), cwd, name, tree=recursive and _is_dir(cwd, source))
+    if moves:
+        for source in sources:
+            reading.add(source, cwd, name, tree=_is_dir(cwd, source))
+
+
+def _read_words(words: list[str], cwd: str | None, reading: ShellReading, home: str | None,
+                depth: int) -> str | None:
+    """Read one simple command; return the working folder after it (a `cd` changes it)."""
+    words = _split_wrappers(words)
+    if not words:
+        return cwd
+    name = os.path.basename(words[0])
+    args = words[1:]
+    if name in ("cd", "pushd"):
+        operands = [a for a in args if not a.startswith("-") or a == "-"]
+        target = operands[0] if operands else (home if home is not None else os.environ.get("HOME", ""))
+        if not target or target == "-" or "$" in target or "`" in target:
+            return None
+        joined = _join(cwd, target)
+        return os.path.normpath(joined) if joined is not None else None
+    if name == "popd":
+        return None
+    if name in _SHELLS:
+        operands, values, _flags = _options(args, {"-c", "-o", "-O"})
+        if "-c" in values:
+            _read_text(values["-c"], cwd, reading, home, depth + 1)
+        elif operands:
+            reading.unread.append(f"{name}: a script file")
+        return cwd
+    if name in _UNREADABLE:
+        reading.unread.append(f"{name}: what it writes")
+        return cwd
+    if name == "git":
+        return _read_git(args, cwd, reading)
+    if name in ("cp", "mv", "install", "ln"):
+        value_opts = {"-t", "--target-directory", "-S", "--suffix", "-m", "--mode", "-o", "--owner", "-g",
+                      "--group"}
+        operands, values, flags = _options(args, value_opts)
+        if name == "install" and "-d" in flags:
+            for operand in operands:
+                reading.add(operand, cwd, name)
+            return cwd
+        _copy_like(name, operands, values, flags, cwd, reading, moves=name == "mv")
+        return cwd
+    if name == "rsync":
+        operands, _values, _flags = _options(args, {"-e", "--rsh", "-f", "--filter", "--exclude", "--include",
+                                                    "--exclude-from", "--include-from", "--files-from", "-T",
+                                                    "--temp-dir", "--backup-dir", "--partial-dir"})
+        if len(operands) >= 2 and not re.match(r"^[^/]*:", operands[-1]):
+            reading.add(operands[-1], cwd, name, tree=True)
+        return cwd
+    if name in ("rm", "unlink", "shred"):
+        operands, _values, flags = _options(args, {"-n", "--iterations", "-s", "--size"})
+        recursive = bool(flags & {"-r", "-R", "--recursive"})
+        for operand in operands:
+            reading.add(operand, cwd, name, tree=recursive)
+        return cwd
+    if name in ("touch", "mkdir", "rmdir", "truncate", "tee"):
+        value_opts = {"touch": {"-d", "-t", "-r", "--date", "--reference"}, "mkdir": {"-m", "--mode"},
+                      "truncate": {"-s", "-r", "--size", "--reference"}, "tee": set(), "rmdir": set()}[name]
+        operands, _values, _flags = _options(args, value_opts)
+        for operand in operands:
+            reading.add(operand, cwd, name)
+        return cwd
+    if name == "dd":
+        for arg in args:
+            if arg.startswith("of="):
+                reading.add(arg[3:], cwd, name)
+        return cwd
+    if name == "sed":
+        operands, values, flags = _options(args, {"-e", "--expression", "-f", "--file", "-l", "--line-length"})
+        in_place = any(f.startswith("--in-place") for f in flags) or "-i" in flags or "-i" in values \
+            or any(k.startswith("--in-place") for k in values)
+        if not in_place:
+            return cwd
+        files = operands if ("-e" in values or "-f" in values or "--expression" in values) else operands[1:]
+        for operand in files:
+            reading.add(operand, cwd, "sed -i")
+        return cwd
+    if name == "perl":
+        operands, values, flags = _options(args, {"-e", "-E", "-I", "-M", "-m"})
+        if "-i" not in flags and "-i" not in values:
+            reading.unread.append("perl: what it writes")
+            return cwd
+        files = operands if ("-e" in values or "-E" in values) else operands[1:]
+        for operand in files:
+            reading.add(operand, cwd, "perl -i")
+        return cwd
+    return cwd
+
+
+def _read_git(args: list[str], cwd: str | None, reading: ShellReading) -> str | None:
+    """`git [-C DIR] [-c k=v] checkout|restore|rm|mv|apply …`: the paths it writes in the work tree."""
+    here = cwd
+    index = 0
+    while index < len(args) and args[index].startswith("-"):
+        option = args[index]
+        if option in ("-C", "-c", "--git-dir", "--work-tree", "--namespace") and index + 1 < len(args):
+            if option == "-C":
+                joined = _join(here, args[index + 1])
+                here = os.path.normpath(joined) if joined is not None else None
+            index += 2
+            continue
+        index += 1
+    if index >= len(args):
+        return cwd
+    sub, rest = args[index], args[index + 1:]
+    if sub in ("checkout", "restore"):
+        operands, _values, flags = _options(rest, {"-b", "-B", "--orphan", "-s", "--source", "--conflict",
+                                                   "--pathspec-from-file"})
+        if "--" in rest:
+            paths = rest[rest.index("--") + 1:]
+        elif sub == "restore":
+            paths = operands
+        else:  # `git checkout X`: a path when it names one, else a branch or a commit (switching branches)
+            paths = [p for p in operands if (full := _join(here, p)) is not None and os.path.lexists(full)]
+        if sub == "restore" and "--staged" in flags and "--worktree" not in flags and "-W" not in flags:
+            return cwd
+        for path in paths:
+            reading.add(path, here, f"git {sub}", tree=_is_dir(here, path))
+    elif sub in ("rm", "mv"):
+        operands, values, flags = _options(rest, {"--pathspec-from-file"})
+        if sub == "rm":
+            if "--cached" in flags:
+                return cwd
+            for operand in operands:
+                reading.add(operand, here, "git rm", tree="-r" in flags)
+        else:
+            _copy_like("git mv", operands, values, flags, here, reading, moves=True)
+    elif sub == "apply":
+        operands, _values, flags = _options(rest, {"-p", "--directory", "--exclude", "--include", "-C"})
+        if flags & {"--cached", "--check", "--stat", "--numstat", "--summary"} and "--index" not in flags:
+            return cwd
+        top = _git_top(here)
+        for operand in operands or ["-"]:
+            _read_patch(operand, here, top, reading)
+    return cwd
+
+
+def _git_top(cwd: str | None) -> str | None:
+    """The work tree holding `cwd` (the nearest folder above with `.git`), or None."""
+    folder = cwd
+    while folder:
+        if os.path.exists(os.path.join(folder, ".git")):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+    return None
+
+
+def _read_patch(operand: str, cwd: str | None, top: str | None, reading: ShellReading) -> None:
+    """The files a patch file names (`+++ b/x`, `--- a/x`), relative to the work tree's top."""
+    full = _join(cwd, operand) if operand != "-" else None
+    if full is None or top is None:
+        reading.unread.append("git apply: a patch read from stdin or a path that cannot be placed")
+        return
+    try:
+        with open(full, encoding="utf-8", errors="replace") as handle:
+            text = handle.read(MAX_PATCH)
+    except OSError:
+        reading.unread.append("git apply: a patch file that cannot be read")
+        return
+    for match in _PATCH_PATH.finditer(text):
+        path = match.group(1).strip()
+        if path and path != "/dev/null":
+            reading.add(path, top, "git apply")

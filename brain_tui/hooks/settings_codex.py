@@ -1,0 +1,163 @@
+"""`bsi hooks install|uninstall|status --agent codex` and `bsi mcp install --agent codex`.
+
+Codex CLI reads its settings from `$CODEX_HOME` (default `~/.codex`): the MCP
+servers in `config.toml` (`[mcp_servers.bsi]` with `command`, `args`, `cwd`),
+the hooks in `hooks.json` (Claude Code's shape and event names; the edit tool
+is `apply_patch`, the shell tools `exec_command` and `shell`). Both files are
+the user's and hold every project: foreign keys, comments and layout of
+`config.toml` are kept (tomlkit edits it in place). Codex asks the user to
+review new hooks before it runs them.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from brain_tui.core.errors import InvalidData
+from brain_tui.hooks.settings_io import (
+    Report,
+    copy,
+    event_status,
+    has_any,
+    hook_command,
+    load,
+    merge_event_hooks,
+    remove_event_hooks,
+    resolves,
+    save,
+    save_text,
+)
+
+AGENT = "codex"
+TOOL_MATCHER = "apply_patch|exec_command|shell"
+HOOK_EVENTS: tuple[tuple[str, str | None, str], ...] = (
+    ("PreToolUse", TOOL_MATCHER, "pre-tool-use"),
+    ("PostToolUse", TOOL_MATCHER, "post-tool-use"),
+    ("SessionStart", None, "session-start"),
+    ("UserPromptSubmit", None, "user-prompt-submit"),
+    ("Stop", None, "stop"),
+)
+HOOK_TIMEOUT_S = 10
+MCP_SERVER_NAME = "bsi"
+
+
+def codex_home() -> Path:
+    """`$CODEX_HOME`, else `~/.codex`."""
+    return Path(os.environ.get("CODEX_HOME") or os.path.join(os.path.expanduser("~"), ".codex"))
+
+
+def hooks_path() -> Path:
+    """Codex's `hooks.json`."""
+    return codex_home() / "hooks.json"
+
+
+def config_path() -> Path:
+    """Codex's `config.toml`."""
+    return codex_home() / "config.toml"
+
+
+def install(program: str = "bsi") -> Report:
+    """Merge our hooks into Codex's `hooks.json`."""
+    path = hooks_path()
+    before = load(path)
+    after = copy(before)
+    merge_event_hooks(after, HOOK_EVENTS, path, program=program, agent=AGENT, timeout=HOOK_TIMEOUT_S)
+    report = status_of(path, after, program)
+    if after == before and path.exists():
+        report.action = "unchanged"
+        return report
+    save(path, after)
+    report.action = "updated" if has_any(before, HOOK_EVENTS) else "installed"
+    report.notes.append("Codex asks you to review new hooks before it runs them (its hook trust review)")
+    return report
+
+
+def uninstall() -> Report:
+    """Remove exactly our hooks from Codex's `hooks.json`."""
+    path = hooks_path()
+    before = load(path)
+    after = copy(before)
+    remove_event_hooks(after, path)
+    if after == before:
+        return Report(str(path), "absent")
+    save(path, after)
+    return Report(str(path), "removed")
+
+
+def status_of(path: Path, data: dict[str, Any], program: str = "bsi") -> Report:
+    """What of ours is in `data`, and whether the command resolves."""
+    report = Report(str(path), "status", command=hook_command(program, "EVENT", AGENT))
+    event_status(report, data, HOOK_EVENTS, program=program, agent=AGENT, timeout=HOOK_TIMEOUT_S)
+    report.resolves = resolves(program)
+    return report
+
+
+def status(program: str = "bsi") -> Report:
+    """`bsi hooks status --agent codex`: read-only."""
+    path = hooks_path()
+    return status_of(path, load(path), program)
+
+
+# -- config.toml -------------------------------------------------------------------------------
+def _load_toml(path: Path) -> Any:
+    """The TOML document (tomlkit, style-preserving); an empty one when the file does not exist.
+
+    Raises:
+        InvalidData: not valid TOML (exit 65; the file is left untouched).
+    """
+    import tomlkit
+    from tomlkit.exceptions import TOMLKitError
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return tomlkit.document()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InvalidData(f"{path} cannot be read: {getattr(exc, 'strerror', None) or exc}") from None
+    try:
+        return tomlkit.parse(text)
+    except (TOMLKitError, ValueError) as exc:
+        raise InvalidData(f"{path} is not valid TOML ({str(exc)[:120]}): fix it by hand; nothing was changed") \
+            from None
+
+
+def mcp_install(root: str | os.PathLike[str], program: str = "bsi") -> Report:
+    """`[mcp_servers.bsi]` in Codex's `config.toml` (`command`, `args`, `cwd` = the brain); the rest kept.
+
+    Raises:
+        InvalidData: not valid TOML, or `mcp_servers` / `mcp_servers.bsi` is not a table (exit 65).
+    """
+    import tomlkit
+
+    path = config_path()
+    doc = _load_toml(path)
+    before = doc.as_string()
+    words = program.split() or ["bsi"]
+    wanted = {"command": words[0], "args": [*words[1:], "mcp"], "cwd": str(Path(root).resolve())}
+    servers = doc.get("mcp_servers")
+    if servers is None:
+        servers = tomlkit.table(is_super_table=True)
+        doc["mcp_servers"] = servers
+    if not isinstance(servers, dict):
+        raise InvalidData(f"{path}: mcp_servers is not a table: fix it by hand; nothing was changed")
+    ours = servers.get(MCP_SERVER_NAME)
+    existed = ours is not None
+    if ours is None:
+        ours = tomlkit.table()
+        servers[MCP_SERVER_NAME] = ours
+    if not isinstance(ours, dict):
+        raise InvalidData(f"{path}: mcp_servers.{MCP_SERVER_NAME} is not a table: fix it by hand; nothing was "
+                          "changed")
+    for key, value in wanted.items():
+        if ours.get(key) != value:
+            ours[key] = value
+    report = Report(str(path), "unchanged", command=" ".join([*words, "mcp"]), resolves=resolves(program))
+    after = doc.as_string()
+    if after == before and path.exists():
+        return report
+    save_text(path, after)
+    report.action = "updated" if existed else "installed"
+    report.notes.append(f"Codex starts `bsi mcp` in {wanted['cwd']} (config.toml is for every project)")
+    return report

@@ -1,0 +1,246 @@
+"""What every agent-settings installer shares: the report, JSON in and out, and merging hook tables.
+
+Claude Code, Gemini CLI and Codex all keep hooks as ``{"hooks": {EVENT: [{"matcher": M, "hooks":
+[{"type": "command", "command": C, "timeout": T}]}]}}``; only the event names, the matchers, the
+timeout's unit and the file differ. A hook is ours when its command runs ``bsi … hook EVENT``:
+ours are replaced in place, every other entry is kept as it is.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from brain_tui.core.errors import InvalidData
+
+#: One hook: (the client's event name, its matcher or None, our kebab-case event).
+HookSpec = tuple[str, str | None, str]
+
+
+@dataclass
+class Report:
+    """What an install, uninstall or status found or did.
+
+    Attributes:
+        path: the settings file.
+        action: `installed`, `updated`, `unchanged`, `removed`, `absent` (uninstall with nothing to remove)
+            or `status`.
+        missing: our entries that are not in the file.
+        outdated: our entries present with another command, matcher or timeout (or a weaker value).
+        resolves: whether the command's program is found on PATH (None when not checked).
+        command: the hook's (or server's) command line.
+        notes: lines for the user (what else to do, what was kept).
+        extra: more JSON fields (the sandbox's dependencies, the other files written).
+    """
+
+    path: str
+    action: str
+    missing: list[str] = field(default_factory=list)
+    outdated: list[str] = field(default_factory=list)
+    resolves: bool | None = None
+    command: str = ""
+    notes: list[str] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON shape of `bsi hooks status --json` (and the install/uninstall answers)."""
+        return {"path": self.path, "action": self.action, "missing": self.missing, "outdated": self.outdated,
+                "installed": not self.missing and not self.outdated, "command": self.command,
+                "resolves": self.resolves, "notes": self.notes, **self.extra}
+
+
+def load(path: Path) -> dict[str, Any]:
+    """The settings object ({} when the file does not exist).
+
+    Raises:
+        InvalidData: not valid JSON, or not a JSON object (exit 65; the file is left untouched).
+    """
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return {}
+    except OSError as exc:
+        raise InvalidData(f"{path} cannot be read: {exc.strerror}") from None
+    try:
+        data = json.loads(raw) if raw.strip() else {}
+    except (ValueError, RecursionError) as exc:
+        raise InvalidData(f"{path} is not valid JSON ({str(exc)[:120]}): fix it by hand; nothing was changed") \
+            from None
+    if not isinstance(data, dict):
+        raise InvalidData(f"{path} is not a JSON object: fix it by hand; nothing was changed")
+    return data
+
+
+def render(data: dict[str, Any]) -> str:
+    """The file's text: two-space indent, UTF-8, one final newline (stable: a second run compares equal)."""
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def save_text(path: Path, text: str) -> None:
+    """Write `text` atomically (temp file, fsync, rename), creating the folder."""
+    from brain_tui.core.yamlio import atomic_write_text
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(path, text)
+
+
+def save(path: Path, data: dict[str, Any]) -> None:
+    """Write a JSON settings object atomically."""
+    save_text(path, render(data))
+
+
+def copy(data: dict[str, Any]) -> dict[str, Any]:
+    """A deep copy of a JSON object (merges never change what they were given)."""
+    result: dict[str, Any] = json.loads(json.dumps(data))
+    return result
+
+
+def refuse(path: Path, what: str) -> InvalidData:
+    """The one refusal line for a settings file whose shape is not what the client reads (exit 65)."""
+    return InvalidData(f"{path}: {what}: fix it by hand; nothing was changed")
+
+
+def hook_command(program: str, event: str, agent: str = "claude") -> str:
+    """The command line of one hook (`bsi hook pre-tool-use`, `bsi hook pre-tool-use --agent gemini`)."""
+    suffix = "" if agent == "claude" else f" --agent {agent}"
+    return f"{program} hook {event}{suffix}"
+
+
+def is_ours(hook: Any) -> str | None:
+    """The event of one of our hook objects (`{"type": "command", "command": "… bsi … hook EVENT"}`), else None."""
+    if not isinstance(hook, dict) or not isinstance(hook.get("command"), str):
+        return None
+    words: list[str] = hook["command"].split()
+    for index, word in enumerate(words[:-2]):
+        if os.path.basename(word) == "bsi" or word.endswith("brain_tui.cli.main"):
+            rest = words[index + 1:]
+            if "hook" in rest and rest.index("hook") + 1 < len(rest):
+                return rest[rest.index("hook") + 1]
+    return None
+
+
+def resolves(program: str) -> bool:
+    """Whether the hook's program is found the way a shell would find it (PATH, or a path to an executable)."""
+    first = program.split()[0] if program.split() else ""
+    if os.sep in first:
+        return os.path.isfile(first) and os.access(first, os.X_OK)
+    return shutil.which(first) is not None
+
+
+def hooks_table(data: dict[str, Any], path: Path, create: bool) -> dict[str, Any] | None:
+    """The `hooks` object of a settings object (created when asked), None when absent.
+
+    Raises:
+        InvalidData: `hooks` is not an object (exit 65).
+    """
+    table = data.get("hooks")
+    if table is None:
+        if not create:
+            return None
+        table = data["hooks"] = {}
+    if not isinstance(table, dict):
+        raise refuse(path, "\"hooks\" is not a JSON object")
+    return table
+
+
+def find(groups: Any, event: str) -> list[tuple[int, int]]:
+    """(group index, hook index) of each of our hooks for `event` in one event's list."""
+    found: list[tuple[int, int]] = []
+    if not isinstance(groups, list):
+        return found
+    for g, group in enumerate(groups):
+        hooks = group.get("hooks") if isinstance(group, dict) else None
+        if isinstance(hooks, list):
+            found.extend((g, h) for h, hook in enumerate(hooks) if is_ours(hook) == event)
+    return found
+
+
+def wanted_hook(program: str, event: str, agent: str, timeout: int) -> dict[str, Any]:
+    """One of our hook objects."""
+    return {"type": "command", "command": hook_command(program, event, agent), "timeout": timeout}
+
+
+def merge_event_hooks(data: dict[str, Any], specs: Sequence[HookSpec], path: Path, *, program: str, agent: str,
+                      timeout: int) -> None:
+    """Put our hooks in `data` (in place): replaced where they are, appended where missing, one per event.
+
+    Raises:
+        InvalidData: `hooks` or one event's list has a shape the client does not read (exit 65).
+    """
+    table = hooks_table(data, path, create=True)
+    assert table is not None
+    for name, matcher, event in specs:
+        hook = wanted_hook(program, event, agent, timeout)
+        groups = table.get(name)
+        if groups is None:
+            groups = table[name] = []
+        if not isinstance(groups, list):
+            raise refuse(path, f"hooks.{name} is not a list")
+        found = find(groups, event)
+        if not found:
+            groups.append({"matcher": matcher, "hooks": [hook]} if matcher else {"hooks": [hook]})
+            continue
+        g, h = found[0]
+        groups[g]["hooks"][h] = hook
+        if matcher and len(groups[g]["hooks"]) == 1:
+            groups[g]["matcher"] = matcher
+        for g2, h2 in reversed(found[1:]):  # a duplicate of ours: one entry per event
+            del groups[g2]["hooks"][h2]
+        table[name] = [grp for grp in groups if not (isinstance(grp, dict) and grp.get("hooks") == [])]
+
+
+def remove_event_hooks(data: dict[str, Any], path: Path) -> None:
+    """Take every one of our hooks out of `data` (in place); empty groups and tables we leave are removed."""
+    table = hooks_table(data, path, create=False)
+    if table is None:
+        return
+    for name in list(table):
+        groups = table[name]
+        if not isinstance(groups, list):
+            continue
+        kept = []
+        for group in groups:
+            hooks = group.get("hooks") if isinstance(group, dict) else None
+            if isinstance(hooks, list):
+                rest = [hook for hook in hooks if is_ours(hook) is None]
+                if not rest and hooks:
+                    continue
+                group = {**group, "hooks": rest}
+            kept.append(group)
+        if kept:
+            table[name] = kept
+        else:
+            del table[name]
+    if not table:
+        del data["hooks"]
+
+
+def has_any(data: dict[str, Any], specs: Sequence[HookSpec]) -> bool:
+    """Whether any of our hooks is in `data` (tells "updated" from "installed")."""
+    table = data.get("hooks")
+    if not isinstance(table, dict):
+        return False
+    return any(find(groups, event) for _n, _m, event in specs for groups in table.values())
+
+
+def event_status(report: Report, data: dict[str, Any], specs: Sequence[HookSpec], *, program: str, agent: str,
+                 timeout: int) -> None:
+    """Add to `report` each of our hooks that is missing or differs (command, matcher, timeout)."""
+    table = data.get("hooks") if isinstance(data.get("hooks"), dict) else {}
+    for name, matcher, event in specs:
+        groups = table.get(name) if isinstance(table, dict) else None
+        found = find(groups, event)
+        if not found:
+            report.missing.append(f"{name}: {event}")
+            continue
+        g, h = found[0]
+        assert isinstance(groups, list)
+        present = groups[g]["hooks"][h]
+        if present != wanted_hook(program, event, agent, timeout) or (matcher and groups[g].get("matcher")
+                                                                      != matcher):
+            report.outdated.append(f"{name}: {event}")

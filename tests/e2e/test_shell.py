@@ -1,0 +1,69 @@
+"""The real Claude Code's shell (Bash) against the hook's shell checks and the OS sandbox (SPEC 21.3)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from tests.conftest import load_claim
+from tests.e2e.client import Session
+from tests.e2e.fake_api import Text, ToolUse, bash, result_text
+
+PILOT = "sess-20261129-0800-pilote-be7"
+SATELLITE = "sess-20261129-0820-api-search"
+SATELLITE_FILE = "brain-engine/api/routes.py"
+
+
+def test_an_open_satellites_shell_writes_inside_its_scope_and_never_into_claims(
+        e2e_brain: Path, run_claude: Callable[..., Session]) -> None:
+    target = e2e_brain / SATELLITE_FILE
+    claim = e2e_brain / "claims" / f"{SATELLITE}.yml"
+    before, claim_before = target.read_text(), claim.read_bytes()
+    script = [
+        bash(f"echo '# paginate' >> {SATELLITE_FILE}"),
+        # A write the command line shows: the hook (and Claude Code's own deny rules) refuse it.
+        bash(f"echo 'status: closed' >> claims/{SATELLITE}.yml"),
+        # One it cannot show: the OS sandbox that `bsi hooks install` writes keeps claims/ read-only.
+        bash(f"python3 -c \"open('claims/{SATELLITE}.yml', 'a').write('status: closed')\""),
+        Text("Noted."),
+    ]
+
+    run = run_claude(e2e_brain, "Add the pagination note, then mark your claim closed.", script,
+                     env={"BSI_SESSION": SATELLITE})
+
+    assert run.code == 0, run.transcript()
+    appended = run.api.result_of(0)
+    assert not appended.get("is_error"), appended
+    assert target.read_text() == before + "# paginate\n"
+    redirected = run.api.result_of(1)
+    assert redirected.get("is_error") is True, redirected
+    fenced = run.api.result_of(2)
+    assert fenced.get("is_error") is True and "Read-only file system" in result_text(fenced), fenced
+    assert claim.read_bytes() == claim_before
+
+
+def test_a_paused_satellites_shell_append_is_refused(
+        e2e_brain: Path, run_claude: Callable[..., Session], human: Callable[..., str]) -> None:
+    human(e2e_brain, "gate", "pause", PILOT, "hold: schema review")
+    assert load_claim(e2e_brain, SATELLITE)["status"] == "paused"
+    target = e2e_brain / SATELLITE_FILE
+    before = target.read_bytes()
+    script = [bash(f"echo '# paginate' >> {SATELLITE_FILE}"),
+              ToolUse("Read", {"file_path": str(target)}),
+              ToolUse("Edit", {"file_path": str(target), "old_string": "lifecycle: stable",
+                               "new_string": "lifecycle: draft"}),
+              Text("Stopped.")]
+
+    run = run_claude(e2e_brain, "Add the pagination note.", script, env={"BSI_SESSION": SATELLITE})
+
+    assert run.code == 0, run.transcript()
+    # The session-start hook told the model, before its first step, which claim it holds and that it is paused.
+    assert f"BSI claim {SATELLITE}: status paused" in run.api.agent_requests()[0].text
+    refused = run.api.result_of(0)
+    assert refused.get("is_error") is True, refused
+    assert "paused" in result_text(refused) and SATELLITE in result_text(refused), refused
+    assert f"bsi gate resume {PILOT}" in result_text(refused), refused
+    # The edit tools are held the same way.
+    edited = run.api.result_of(2)
+    assert edited.get("is_error") is True and f"{SATELLITE} is paused" in result_text(edited), edited
+    assert target.read_bytes() == before

@@ -1,0 +1,95 @@
+"""`bsi hook pre-tool-use` on the agents' shell tools (SPEC 21.3), and on a brain-compose.yml that does not read."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.bsi import NOW, bsi_command, clean_env, ok, run_bsi
+from tests.hooks.test_hook_index import imported_by_hook, settle
+from tests.hooks.test_pre_tool_use import AGENT, assert_allowed, assert_denied, event, hook
+
+
+def bash(brain: Path, command: str, session: str = AGENT) -> dict[str, Any]:
+    """A Claude Code PreToolUse event for its Bash tool."""
+    return {"session_id": session, "cwd": str(brain), "hook_event_name": "PreToolUse", "tool_name": "Bash",
+            "tool_input": {"command": command, "description": "x"}, "tool_use_id": "toolu_01"}
+
+
+def other_client(brain: Path, agent: str, payload: dict[str, Any]) -> subprocess.CompletedProcess[str]:
+    cmd = [*bsi_command("hook", "pre-tool-use", brain=brain, now=NOW), "--agent", agent]
+    return subprocess.run(cmd, input=json.dumps(payload), capture_output=True, text=True, env=clean_env(),
+                          check=False, timeout=60)
+
+
+@pytest.fixture
+def satellite(brain: Path) -> tuple[Path, str, str]:
+    pilot = ok(run_bsi("claim", "open", "--scope", "brain-engine/", "--type", "pilote", "--story", "p", brain=brain))
+    sat = ok(run_bsi("claim", "open", "--scope", "brain-engine/api/", "--parent", pilot, "--satellite-type", "code",
+                     "--story", "s", "--agent-session", AGENT, brain=brain))
+    return brain, pilot, sat
+
+
+def test_a_paused_satellite_cannot_write_through_any_shell(satellite: tuple[Path, str, str]) -> None:
+    brain, pilot, _sat = satellite
+    command = "echo paused-bash >> brain-engine/api/routes.py"
+    assert_allowed(hook(brain, "pre-tool-use", bash(brain, command)))
+    ok(run_bsi("gate", "pause", pilot, "hold on", brain=brain))
+    for text in (command, "ls -la", "cat brain-engine/api/routes.py"):
+        assert_denied(hook(brain, "pre-tool-use", bash(brain, text)), "paused", f"bsi gate resume {pilot}")
+    gemini = other_client(brain, "gemini", {"session_id": AGENT, "cwd": str(brain), "hook_event_name": "BeforeTool",
+                                            "tool_name": "run_shell_command", "tool_input": {"command": command}})
+    assert gemini.returncode == 2 and json.loads(gemini.stdout)["decision"] == "deny" and pilot in gemini.stdout
+    for tool_input in ({"cmd": command}, {"command": ["bash", "-lc", command]}):
+        for tool in ("exec_command", "shell"):
+            codex = other_client(brain, "codex", {"session_id": AGENT, "cwd": str(brain), "tool_name": tool,
+                                                  "hook_event_name": "PreToolUse", "tool_input": tool_input})
+            assert_denied(codex, "paused")
+
+
+def test_shell_targets_are_checked_like_writes(satellite: tuple[Path, str, str]) -> None:
+    brain, _pilot, sat = satellite
+    holder = ok(run_bsi("claim", "open", "--scope", "docs/", "--story", "d", brain=brain))
+    for command in ("cd brain-engine/api && touch new.py", "sed -i s/a/b/ brain-engine/api/x.py",
+                    "cat claims/*.yml; bsi claim list; git status", "echo x > /tmp/bsi-outside.txt"):
+        assert_allowed(hook(brain, "pre-tool-use", bash(brain, command)))
+    reason = assert_denied(hook(brain, "pre-tool-use", bash(brain, "echo x >> docs/a.md")), "scope violation", sat)
+    assert holder in reason  # a bound session's refusal names the claim holding the file
+    assert_denied(hook(brain, "pre-tool-use", bash(brain, "cp x.md docs/", session="nobody")), holder)
+    for command in (f"echo status: closed >> claims/{sat}.yml", "rm -rf locks", "git checkout -- BRAIN-INDEX.md"):
+        assert_denied(hook(brain, "pre-tool-use", bash(brain, command)), "protocol file")
+        assert_denied(hook(brain, "pre-tool-use", bash(brain, command, session="nobody")), "protocol file")
+
+
+def test_an_empty_shell_command_fails_closed_when_bound(satellite: tuple[Path, str, str]) -> None:
+    brain, _pilot, _sat = satellite
+    empty = bash(brain, "")
+    assert_denied(hook(brain, "pre-tool-use", empty), "names no command")
+    assert hook(brain, "pre-tool-use", {**empty, "session_id": "nobody"}).returncode == 0
+
+
+def test_the_allowed_shell_path_is_the_fast_one(satellite: tuple[Path, str, str]) -> None:
+    brain, _pilot, _sat = satellite
+    settle(brain)
+    code, names = imported_by_hook(brain, bash(brain, "cd brain-engine/api && echo x >> routes.py | tee b.py"))
+    assert code == 0
+    heavy = {"brain_tui.core.brain", "brain_tui.core.model", "brain_tui.core.store", "ruamel.yaml", "yaml",
+             "argparse", "textual", "rich", "typing", "dataclasses", "sqlite3", "subprocess"}
+    assert not names & heavy, names & heavy
+    code, names = imported_by_hook(brain, bash(brain, "echo x >> docs/a.md"))
+    assert code == 2 and "brain_tui.core.write_decision" in names  # a refusal always comes from the core
+
+
+def test_an_unreadable_compose_file_keeps_unbound_writes_denied(brain: Path) -> None:
+    (brain / "brain-compose.yml").write_text("hooks:\n  unclaimed_writes: deny\nzones: [\n")
+    assert run_bsi("claim", "open", "--scope", "x/", brain=brain).code == 65
+    free = event(brain, "Write", str(brain / "notes" / "n.md"), session="nobody")
+    for _ in range(2):  # the second run may take the fast path (the index written by the first)
+        assert_denied(hook(brain, "pre-tool-use", free), "brain-compose.yml", "line", "denied")
+    assert_allowed(hook(brain, "pre-tool-use", bash(brain, "cat notes/n.md && ls", session="nobody")))
+    assert_denied(hook(brain, "pre-tool-use", bash(brain, "echo x > notes/n.md", session="nobody")),
+                  "brain-compose.yml")

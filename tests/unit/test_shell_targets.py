@@ -1,0 +1,94 @@
+"""Reading a shell command line's write targets (SPEC 21.3): what is read, and what is left to the sandbox."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from brain_tui.core.shell_targets import read_command
+
+W = "/w"
+
+
+def targets(command: str | list[str], cwd: str = W) -> list[tuple[str, bool]]:
+    return [(t.path, t.tree) for t in read_command(command, cwd, home="/home/u").targets]
+
+
+@pytest.mark.parametrize(("command", "expected"), [
+    ("echo paused-bash >> brain-engine/api/routes.py", [("/w/brain-engine/api/routes.py", False)]),
+    ("echo a > x; echo b >| y && echo c &> z || echo d 2> e", [("/w/x", False), ("/w/y", False),
+                                                              ("/w/z", False), ("/w/e", False)]),
+    ("cmd 2>/dev/null >&2 >& f", [("/w/f", False)]),
+    ("ls | tee -a log.txt out.txt", [("/w/log.txt", False), ("/w/out.txt", False)]),
+    ("cp a.py b.py src/", [("/w/src/a.py", False), ("/w/src/b.py", False)]),
+    ("cp -t dst a", [("/w/dst/a", False)]),
+    ("mv old.py new.py", [("/w/new.py", False), ("/w/old.py", False)]),
+    ("install -m 644 a /opt/a", [("/opt/a", False)]),
+    ("rsync -a src/ dst/", [("/w/dst", True)]),
+    ("rsync -a src/ host:dst/", []),
+    ("rm -rf build x", [("/w/build", True), ("/w/x", True)]),
+    ("touch -d today a; mkdir -p b/c; rmdir d; truncate -s 0 e", [("/w/a", False), ("/w/b/c", False),
+                                                                  ("/w/d", False), ("/w/e", False)]),
+    ("ln -s target link", [("/w/link", False)]),
+    ("sed -i 's/a/b/' f1 f2", [("/w/f1", False), ("/w/f2", False)]),
+    ("sed -i.bak -e 's/a/b/' f1", [("/w/f1", False)]),
+    ("sed 's/a/b/' f1", []),
+    ("perl -pi -e 's/a/b/' f.pl", [("/w/f.pl", False)]),
+    ("git -C repo checkout -- a.py", [("/w/repo/a.py", False)]),
+    ("git checkout main", []),
+    ("git restore src/a.py; git restore --staged b", [("/w/src/a.py", False)]),
+    ("git rm --cached x; git rm -r d", [("/w/d", True)]),
+    ("git mv a b", [("/w/b", False), ("/w/a", False)]),
+    ("git commit -am x && git pull --rebase && git push", []),
+    ("cd sub && rm f && cd .. && rm g", [("/w/sub/f", False), ("/w/g", False)]),
+    ("(cd sub; rm f); rm g", [("/w/sub/f", False), ("/w/g", False)]),
+    ("cd && rm f", [("/home/u/f", False)]),
+    ("sudo -u root rm /etc/x; env A=1 truncate -s 0 t; timeout 5 touch u; X=1 touch v",
+     [("/etc/x", False), ("/w/t", False), ("/w/u", False), ("/w/v", False)]),
+    ("bash -lc 'echo hi > inner.txt'", [("/w/inner.txt", False)]),
+    ("cat > f <<EOF\nrm -rf /\nEOF\necho done > g", [("/w/f", False), ("/w/g", False)]),
+    ("rm x # rm -rf y", [("/w/x", False)]),
+    ("dd if=/dev/zero of=disk.img", [("/w/disk.img", False)]),
+    ("echo 'a > b' \"c >> d\"", []),
+    ("cat claims/x.yml; bsi claim list; grep -r x .", []),
+])
+def test_write_targets_are_read(command: str, expected: list[tuple[str, bool]]) -> None:
+    assert targets(command) == expected
+
+
+def test_an_argv_list_is_one_command() -> None:
+    assert targets(["bash", "-lc", "echo x > y"]) == [("/w/y", False)]
+    assert targets(["touch", "a b"]) == [("/w/a b", False)]
+
+
+@pytest.mark.parametrize("command", ["echo $(date) > /dev/null", "ls | xargs rm", "cd $DIR && rm f", "rm $X",
+                                     "python -c 'open(\"f\",\"w\")'", "find . -delete", "echo `x`",
+                                     "eval \"$CMD\"", "echo 'unclosed"])
+def test_what_cannot_be_read_is_named(command: str) -> None:
+    reading = read_command(command, W)
+    assert reading.unread and not reading.targets, (command, reading.targets)
+
+
+def test_a_glob_is_matched_where_the_command_runs(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("")
+    (tmp_path / "b.py").write_text("")
+    assert targets("rm *.py", str(tmp_path)) == [(str(tmp_path / "a.py"), False), (str(tmp_path / "b.py"), False)]
+    assert read_command("rm *.md", str(tmp_path)).unread
+
+
+def test_codex_apply_patch_through_the_shell_reads_the_patch() -> None:
+    command = ("apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: src/a.py\n@@\n-a\n+rm -rf x\n"
+               "*** Add File: claims/x.yml\n+h\n*** End Patch\nEOF")
+    assert targets(command) == [("/w/src/a.py", False), ("/w/claims/x.yml", False)]
+
+
+def test_git_apply_reads_the_patch_file(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "fix.patch").write_text("diff --git a/src/a.py b/src/a.py\n--- a/src/a.py\n+++ b/src/a.py\n"
+                                        "@@ -1 +1 @@\n-a\n+b\n--- /dev/null\n+++ b/claims/x.yml\n")
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    assert targets("git apply ../fix.patch", str(sub)) == [(str(tmp_path / "src/a.py"), False),
+                                                            (str(tmp_path / "claims/x.yml"), False)]
+    assert targets("git apply --check ../fix.patch", str(sub)) == []

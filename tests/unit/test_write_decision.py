@@ -1,0 +1,157 @@
+"""`Brain.decide_write`: the one write decision the hooks and `bsi preflight check` share (SPEC 10, 20.2, 21.3)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from brain_tui.core.brain import Brain, OpenRequest
+from brain_tui.core.errors import PreflightRefused
+from brain_tui.core.scope import parse_scope
+from brain_tui.core.write_decision import ShellCommand, WriteSession
+
+T0 = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def brain(tmp_path: Path) -> Brain:
+    for folder in ("claims", "signals", "locks", "breath"):
+        (tmp_path / folder).mkdir()
+    return Brain(tmp_path, clock=lambda: T0, commit=False, instance="t@test")
+
+
+def open_claim(brain: Brain, scope: str, parent: str | None = None, **extra: str) -> str:
+    return brain.open_claim(OpenRequest(scope=parse_scope(scope), ttl=timedelta(hours=2), instance="t@test",
+                                        parent=parent, **extra))  # type: ignore[arg-type]
+
+
+def reopen(brain: Brain) -> Brain:
+    """The brain read afresh (brain-compose.yml is read when a Brain is made)."""
+    return Brain(brain.root, clock=lambda: T0, commit=False, instance="t@test")
+
+
+def test_a_bound_write_reads_the_brain_once(brain: Brain, monkeypatch: pytest.MonkeyPatch) -> None:
+    sess = open_claim(brain, "src/")
+    reads: list[object] = []
+    real = brain.store.snapshot
+
+    def counted(*args: object, **kwargs: object) -> object:
+        reads.append(kwargs.get("only_statuses"))
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(brain.store, "snapshot", counted)
+    decision = brain.decide_write(["src/a.py", "src/b.py"], WriteSession(claims=(sess,)))
+    assert decision.allowed and decision.sess_id == sess and decision.file == "src/a.py"
+    assert len(reads) == 1 and reads[0] is not None  # the blocking claims only, once for both files
+
+
+def test_a_bound_refusal_names_the_claim_holding_the_file(brain: Brain) -> None:
+    mine = open_claim(brain, "src/")
+    other = open_claim(brain, "docs/")
+    decision = brain.decide_write("docs/a.md", WriteSession(claims=(mine,)))
+    assert not decision.allowed and decision.code == 1 and decision.check == "scope"
+    assert decision.holders == (other,) and other in decision.reason and "BLOCKED_ON" in decision.reason
+    with pytest.raises(PreflightRefused) as refused:  # `bsi preflight check` is this same decision
+        brain.preflight(mine, "docs/a.md")
+    assert refused.value.exit_code == 1 and other in refused.value.message
+    assert refused.value.payload["holders"] == [other]
+
+
+def test_protocol_files_are_refused_to_the_preflight_too(brain: Brain) -> None:
+    sess = open_claim(brain, "*")
+    for rel in ("claims/x.yml", "BRAIN-INDEX.md", ".brain/hook-index.json", "./Locks/a.yml"):
+        decision = brain.decide_write(rel, WriteSession(claims=(sess,)))
+        assert (decision.allowed, decision.code, decision.check) == (False, 1, "protocol"), rel
+    assert brain.decide_write("notes/x.md", WriteSession(claims=(sess,))).allowed
+
+
+def test_an_unreadable_compose_file_denies_unclaimed_writes_and_names_the_error(brain: Brain) -> None:
+    unbound = WriteSession(cwd=str(brain.root))
+    first = brain.decide_write(str(brain.root / "notes.md"), unbound)
+    assert first.allowed and "without a claim" in first.note  # the default: warn
+    (brain.root / "brain-compose.yml").write_text("hooks:\n  unclaimed_writes: allow\n  bad: [\n")
+    broken = reopen(brain)
+    assert broken.config.problem and broken.config.unclaimed_writes == "deny"
+    decision = broken.decide_write(str(brain.root / "notes.md"), unbound)
+    assert not decision.allowed and decision.check == "unclaimed"
+    assert "brain-compose.yml" in decision.reason and "line" in decision.reason
+    reading = broken.decide_write(ShellCommand("cat notes.md | grep x"), unbound)
+    assert reading.allowed  # reads go on
+
+
+def test_unclaimed_writes_is_a_typed_field(brain: Brain) -> None:
+    for written, mode in (("deny", "deny"), ("Allow ", "allow"), ("warn", "warn"), ("maybe", "warn")):
+        (brain.root / "brain-compose.yml").write_text(f"hooks:\n  unclaimed_writes: {written}\n")
+        assert reopen(brain).config.unclaimed_writes == mode, written
+
+
+def test_a_paused_claim_has_every_shell_command_refused(brain: Brain) -> None:
+    pilot = open_claim(brain, "app/", type="pilote")
+    sat = open_claim(brain, "app/api/", parent=pilot, satellite_type="code")
+    session = WriteSession(claims=(sat,), cwd=str(brain.root))
+    assert brain.decide_write(ShellCommand("echo ok >> app/api/routes.py"), session).allowed
+    brain.gates.pause(pilot, "hold", by="human:t")
+    for command in ("echo paused-bash >> app/api/routes.py", "ls", "cat app/api/routes.py"):
+        decision = brain.decide_write(ShellCommand(command), session)
+        assert not decision.allowed and decision.code == 4, command
+        assert f"bsi gate resume {pilot}" in decision.reason and "every shell command" in decision.reason
+
+
+def test_shell_targets_are_checked_as_writes(brain: Brain) -> None:
+    mine = open_claim(brain, "src/")
+    other = open_claim(brain, "docs/")
+    bound = WriteSession(claims=(mine,), cwd=str(brain.root))
+    unbound = WriteSession(cwd=str(brain.root))
+    allowed = ["echo x > src/a.py", "cd src && touch b.py", "sed -i s/a/b/ src/a.py", "ls -la docs",
+               "cat claims/x.yml", "git commit -m x", "bsi claim list", "echo x > /tmp/elsewhere.txt"]
+    for command in allowed:
+        assert brain.decide_write(ShellCommand(command), bound).allowed, command
+    refused = {"echo x >> docs/a.md": other, "cp src/a.py docs/": other, "rm -rf docs": other,
+               "cd docs; truncate -s 0 a.md": other, "git checkout -- docs/a.md": other}
+    for command, holder in refused.items():
+        decision = brain.decide_write(ShellCommand(command), bound)
+        assert not decision.allowed and holder in decision.reason, (command, decision)
+        decision = brain.decide_write(ShellCommand(command), unbound)
+        assert not decision.allowed and holder in decision.reason, (command, decision)
+    for command in ("echo x > claims/new.yml", "rm -f locks/a.yml", "tee BRAIN-INDEX.md", "cd claims && touch y",
+                    "git checkout -- claims/", "sed -i s/open/closed/ claims/x.yml", "bash -c 'echo > signals/s'",
+                    "rm -rf .", f"rm -rf {brain.root.parent}", "cd .. && rm -r *"):
+        for session in (bound, unbound):
+            decision = brain.decide_write(ShellCommand(command), session)
+            assert (decision.allowed, decision.check) == (False, "protocol"), command
+    moved = brain.decide_write(ShellCommand("mv docs/a.md src/"), bound)  # a move writes its source too
+    assert not moved.allowed and other in moved.reason
+    assert not brain.decide_write(ShellCommand(("bash", "-lc", "echo x > docs/z")), bound).allowed
+
+
+def test_a_shell_write_meets_the_whole_preflight(brain: Brain) -> None:
+    sess = open_claim(brain, "src/")
+    holder = open_claim(brain, "other/")
+    brain.locks.acquire("src/locked.py", holder)
+    session = WriteSession(claims=(sess,), cwd=str(brain.root))
+    decision = brain.decide_write(ShellCommand("echo x > src/locked.py"), session)
+    assert (decision.allowed, decision.code) == (False, 2) and holder in decision.reason
+
+
+def test_the_hook_index_expires_a_claim_when_the_core_does(brain: Brain) -> None:
+    from brain_tui.core import hook_index
+    from brain_tui.core.model import BLOCKING_STATUSES
+
+    capped = open_claim(brain, "a/")
+    blind = open_claim(brain, "b/")
+    path = brain.root / "claims" / f"{capped}.yml"  # a hand edit past the 8 h cap
+    text = path.read_text(encoding="utf-8")
+    expires = next(line for line in text.splitlines() if line.startswith("expires_at:"))
+    path.write_text(text.replace(expires, 'expires_at: "2026-11-29T21:00:00+00:00"'), encoding="utf-8")
+    path = brain.root / "claims" / f"{blind}.yml"  # no readable opening time
+    text = path.read_text(encoding="utf-8")
+    opened = next(line for line in text.splitlines() if line.startswith("opened_at:"))
+    path.write_text(text.replace(opened + "\n", ""), encoding="utf-8")
+    later = Brain(brain.root, clock=lambda: T0 + timedelta(hours=9), commit=False, instance="t@test")
+    index = hook_index.build(later.root, later.snapshot(only_statuses=BLOCKING_STATUSES), later.config)
+    now = later.now().timestamp()
+    for sess, rel in ((capped, "a/x.md"), (blind, "b/x.md")):
+        assert not later.decide_write(rel, WriteSession(claims=(sess,))).allowed, sess
+        assert not hook_index.claim_can_act(index, sess, now) and not hook_index.may_write(index, sess, rel, now)
