@@ -354,7 +354,11 @@ class Brain:
         self.mutate(lambda cs: claims.release_claim(cs, sess_id, reason, who))
 
     def repair_claim(self, target: str) -> Repair:
-        """Restore a corrupt claim file (ID or path) to its last committed version that reads (`core.repair`)."""
+        """Restore a corrupt claim file (ID or path) to its last committed version that reads (`core.repair`).
+
+        A human's verb (an older version may lift a gate or a pause): refused in an agent's process (77).
+        """
+        who_acts.require_human("repair", target)
         return self.mutate(lambda cs: stage_repair(cs, target))
 
     def watchdog(self) -> WatchdogReport:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.bsi import git, ok, run_bsi
+from tests.bsi import clean_env, git, ok, run_bsi
 from tests.conftest import claim_file, load_claim, tree_bytes
 
 
@@ -91,4 +91,13 @@ def test_repair_never_brings_back_a_scope_another_claim_took_meanwhile(brain: Pa
     before = tree_bytes(brain)
     refused = run_bsi("--json", "claim", "repair", holder, brain=brain)
     assert refused.code == 10 and other in refused.err, refused
+    assert tree_bytes(brain) == before
+
+
+def test_repair_is_a_humans_verb(brain: Path) -> None:
+    holder = ok(run_bsi("claim", "open", "--scope", "docs/", "--slug", "aaaa", brain=brain))
+    hand_merge(claim_file(brain, holder), "docs/", "docs/")
+    before = tree_bytes(brain)
+    refused = run_bsi("claim", "repair", holder, brain=brain, env=clean_env(CLAUDECODE="1"))
+    assert refused.code == 77 and f"`bsi claim repair {holder}`" in refused.err, refused
     assert tree_bytes(brain) == before
