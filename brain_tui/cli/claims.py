@@ -16,6 +16,7 @@ from brain_tui.core.clock import humanize_delta, parse_duration
 from brain_tui.core.errors import ConflictError, InvalidData
 from brain_tui.core.model import BLOCKING_STATUSES, Claim, Status
 from brain_tui.core.scope import parse_scope_args
+from brain_tui.core.unreadable import repair_command
 from brain_tui.core.views import claim_json
 
 
@@ -73,6 +74,11 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
     p.add_argument("--status", nargs="+", default=None, metavar="S")
     p.add_argument("--all", action="store_true", help="include closed, failed and released claims")
     p.set_defaults(handler=cmd_list)
+
+    p = csub.add_parser("repair", help="restore a corrupt claim file to its last committed version that reads",
+                        parents=[parent])
+    p.add_argument("target", metavar="ID|PATH")
+    p.set_defaults(handler=cmd_repair)
 
     p = sub.add_parser("check-scope", help="conflicts a claim on S would meet (opens nothing)", parents=[parent])
     p.add_argument("scopes", nargs="+", metavar="S")
@@ -198,7 +204,20 @@ def cmd_list(ctx: Context) -> int:
     out = table(rows, ["SESSION", "STATUS", "LEVEL", "SCOPE", "TTL", "STORY"]) or "no claims"
     ctx.emit(None, out)
     for bad in snapshot.corrupt:
-        ctx.say(f"corrupt: {bad.path} line {bad.line}: {bad.reason}")
+        held = f"; until repaired it holds {' '.join(str(e) for e in bad.holds)} " \
+               f"(`{repair_command(bad.path)}`)" if bad.holds else ""
+        ctx.say(f"corrupt: {bad.path} line {bad.line}: {bad.reason}{held}")
+    return 0
+
+
+def cmd_repair(ctx: Context) -> int:
+    """`bsi claim repair ID|PATH`: a corrupt claim file back to its last committed version that reads."""
+    done = ctx.brain.repair_claim(ctx.args.target)
+    if done.repaired:
+        text = f"{done.path} restored from {done.commit[:10]}: {done.sess_id} is {done.status}"
+    else:
+        text = f"{done.path} reads ({done.sess_id}, {done.status}): nothing to repair"
+    ctx.emit(done.as_dict(), text)
     return 0
 
 

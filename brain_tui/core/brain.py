@@ -46,6 +46,7 @@ from brain_tui.core.model import BLOCKING_STATUSES, BrainSnapshot
 from brain_tui.core.preview import Preview
 from brain_tui.core.preview import preview as dry_run
 from brain_tui.core.reconcile import SyncReport
+from brain_tui.core.repair import Repair, stage_repair
 from brain_tui.core.scope import ScopeEntry
 from brain_tui.core.store import BrainStore
 from brain_tui.core.watchdog import WatchdogReport
@@ -348,6 +349,14 @@ class Brain:
         who_acts.require_human("release", sess_id)  # the process decides, never `actor`
         who = by or self.human()
         self.mutate(lambda cs: claims.release_claim(cs, sess_id, reason, who))
+
+    def repair_claim(self, target: str) -> Repair:
+        """Restore a corrupt claim file (ID or path) to its last committed version that reads (`core.repair`).
+
+        A human's verb (an older version may lift a gate or a pause): refused in an agent's process (77).
+        """
+        who_acts.require_human("repair", target)
+        return self.mutate(lambda cs: stage_repair(cs, target))
 
     def watchdog(self) -> WatchdogReport:
         """Mark expired claims stale and archive old delivered signals."""

@@ -27,6 +27,7 @@ from ruamel.yaml.comments import CommentedMap
 from brain_tui.core.changes import ChangeSet
 from brain_tui.core.claims import refuse_transition, require_claim
 from brain_tui.core.clock import format_timestamp
+from brain_tui.core.conflicts import unreadable_holders
 from brain_tui.core.effective import effective_status, paused_ancestor, stale_origin
 from brain_tui.core.errors import InvalidData, PreflightRefused, TransitionRefused
 from brain_tui.core.formats import encode_lock_name
@@ -326,6 +327,13 @@ def stage_acquire(cs: ChangeSet, file: str, sess_id: str, ttl_min: int | None = 
     claim = require_claim(snapshot, sess_id)  # a lock belongs to a claim: no claim, no lock (66)
     _require_working(snapshot, claim)
     _refuse_corrupt(snapshot, norm)
+    unreadable = unreadable_holders(snapshot, norm, exclude=sess_id)
+    if unreadable:  # a claim file that does not read may hold it (SPEC 22): fail closed
+        raise PreflightRefused(
+            LOCK_HELD, f"{norm} may be held by a claim file that does not read: "
+                       f"{'; '.join(c.describe() for c in unreadable)}",
+            {"file": norm, "holders": [c.path for c in unreadable]},
+        )
     now = snapshot.now
     existing = locks_for(snapshot, norm)
     norm = _kept_spelling(existing, norm)

@@ -264,11 +264,21 @@ class Lock:
 
 @dataclass(frozen=True)
 class CorruptFile:
-    """A file that could not be read: shown as one row, never hides the others."""
+    """A file that could not be read: shown as one row, never hides the others.
+
+    Attributes:
+        path: the file, relative to the brain.
+        line: the line of the fault (0 when not a line's).
+        reason: why it does not read.
+        holds: for a claim file, what it may hold (SPEC 22: it fails closed and blocks as an open claim
+            would; ``core.unreadable`` says what): the scopes read from it, ``*`` when none can be;
+            empty for every other file.
+    """
 
     path: str
     line: int
     reason: str
+    holds: tuple[ScopeEntry, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         """JSON shape of SPEC 19: ``{"path", "line", "reason"}``."""
@@ -357,6 +367,11 @@ class BrainSnapshot:
             if claim.parent:
                 by_parent.setdefault(claim.parent, []).append(claim)
         return by_parent
+
+    @cached_property
+    def unreadable_claims(self) -> tuple[CorruptFile, ...]:
+        """The corrupt claim files that may hold something (they block as open claims would, SPEC 22)."""
+        return tuple(bad for bad in self.corrupt if bad.holds)
 
     def claim(self, sess_id: str) -> Claim | None:
         """The claim with this ID, or None."""

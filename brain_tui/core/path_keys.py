@@ -145,9 +145,11 @@ def resolve_in_brain(root: str | os.PathLike[str], rel: str) -> str:
     """The brain path that ``rel`` names once the symlinks on its way are followed.
 
     With ``alias -> real`` in the brain, ``alias/x.md`` gives ``real/x.md``; a
-    link to the brain itself gives ``""``. A path whose target leaves the
-    brain (a link to a folder elsewhere), a link loop, or any OS error gives
-    ``rel`` unchanged: the brain path is then the only name claims can share.
+    link to the brain itself gives ``""``. A link out of the brain and a later
+    component back in is the inside path (with ``up -> ..``, ``up/<brain>/x.md``
+    gives ``x.md``). A path whose target stays outside the brain (a link to a
+    folder elsewhere), a link loop, or any OS error gives ``rel`` unchanged:
+    the brain path is then the only name claims can share.
     The part that does not exist yet keeps its spelling (``alias/new.md`` gives
     ``real/new.md``).
 
@@ -173,12 +175,16 @@ def resolve_in_brain(root: str | os.PathLike[str], rel: str) -> str:
 def _walk(base: str, parts: list[str]) -> tuple[str | None, list[str] | None]:
     """Follow ``parts`` below the resolved brain ``base``, one ``lstat`` per component.
 
+    The walk goes on through a link that leaves the brain (``up -> ..``): a later component may come
+    back in (``up/<brain>/real/f.md`` is ``real/f.md``), and only the place the whole path reaches says
+    whether it is inside. ``folder`` is always the resolved path of the components walked so far.
+
     Returns:
         ``(brain path, None)``; ``(None, respelled parts)`` when a missing component has a linked sibling
-        of the same key (walk again); ``(None, None)`` when the path leaves the brain, loops or cannot be read.
+        of the same key (walk again); ``(None, None)`` when the path ends outside the brain, loops or cannot
+        be read.
     """
     folder = base
-    done: list[str] = []
     for number, part in enumerate(parts):
         here = os.path.join(folder, part)
         try:
@@ -186,20 +192,13 @@ def _walk(base: str, parts: list[str]) -> tuple[str | None, list[str] | None]:
         except (FileNotFoundError, NotADirectoryError):
             name = _linked_children(folder).get(path_key(part))
             if name is not None and name != part:
-                return None, [*done, name, *parts[number + 1 :]]
-            return "/".join([*done, *parts[number:]]), None
+                return None, [*parts[:number], name, *parts[number + 1 :]]
+            inside = brain_relative(base, folder)
+            return (None if inside is None else "/".join([*([inside] if inside else []), *parts[number:]])), None
         except (OSError, ValueError):
             return None, None
-        if stat.S_ISLNK(mode):
-            real = os.path.realpath(here)
-            inside = brain_relative(base, real)
-            if inside is None:
-                return None, None
-            folder, done = real, inside.split("/") if inside else []
-        else:
-            folder = here
-            done.append(part)
-    return "/".join(done), None
+        folder = os.path.realpath(here) if stat.S_ISLNK(mode) else here
+    return brain_relative(base, folder), None
 
 
 #: How many missing components :func:`resolve_in_brain` respells (each may lead through one more link).

@@ -16,7 +16,7 @@ from brain_tui.core.circuit import circuit_state
 from brain_tui.core.claims import require_claim
 from brain_tui.core.clock import format_timestamp
 from brain_tui.core.config import BrainConfig
-from brain_tui.core.conflicts import find_conflicts
+from brain_tui.core.conflicts import find_conflicts, unreadable_holders
 from brain_tui.core.effective import delegating_chain, effective_status, is_held_pause, unreadable_ancestor
 from brain_tui.core.errors import InvalidData, NotFound, PreflightRefused
 from brain_tui.core.locks import live_lock, lock_file_path
@@ -156,6 +156,22 @@ def _check_search_write(snapshot: BrainSnapshot, claim: Claim, file: str) -> Non
         )
 
 
+def _check_unreadable_holders(snapshot: BrainSnapshot, claim: Claim, file: str) -> None:
+    """A claim file that does not read may hold `file` (SPEC 22: it fails closed): no other claim writes it.
+
+    Raises:
+        PreflightRefused: code 1, naming the file and its repair.
+    """
+    holders = unreadable_holders(snapshot, file, exclude=claim.sess_id)
+    if holders:
+        raise _refuse(
+            SCOPE_VIOLATION,
+            f"scope violation: {file} may be held by a claim file that does not read: "
+            f"{'; '.join(c.describe() for c in holders)}",
+            claim.sess_id, file, holders=[c.path for c in holders],
+        )
+
+
 @dataclass(frozen=True)
 class PreflightResult:
     """A preflight that let the write go (a refusal raises `PreflightRefused` instead)."""
@@ -214,6 +230,7 @@ def check(
         )
     if claim.satellite_type == "search":
         _check_search_write(snapshot, claim, norm)
+    _check_unreadable_holders(snapshot, claim, norm)
     # Any claim in a tree (with a parent) is a satellite for the zone check, whatever its `type` says.
     satellite = claim.type == "satellite" or claim.parent is not None
     real = resolve_in_brain(snapshot.root, norm) or norm  # a link into the zone writes the zone's file

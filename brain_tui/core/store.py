@@ -34,6 +34,7 @@ from brain_tui.core.model import BrainSnapshot, BreathRecord, Claim, CorruptFile
 from brain_tui.core.path_keys import path_key
 from brain_tui.core.scope import ScopeEntry, parse_scope
 from brain_tui.core.skew import suspect_stale
+from brain_tui.core.unreadable import held_by_bytes, held_by_data, held_by_file
 from brain_tui.core.yamlio import TEMP_MARK, safe_load_bytes
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -99,9 +100,11 @@ class BrainStore:
                     if entry.is_symlink():
                         # Never followed (it could name any file on the machine), never silently dropped:
                         # a claim that vanished without a word would block nothing.
-                        self._links.append(CorruptFile(f"{folder}/{entry.name}", 0,
-                                                       "a symbolic link, not followed: the file must be a regular "
-                                                       "file"))
+                        rel = f"{folder}/{entry.name}"
+                        # A link in claims/ may stand for a live claim: unread, it holds the whole brain.
+                        holds = held_by_bytes(None, rel, self.root, self.tz) if folder == "claims" else ()
+                        self._links.append(CorruptFile(rel, 0, "a symbolic link, not followed: the file must be a "
+                                                               "regular file", holds))
                         continue
                     if not entry.is_file(follow_symlinks=False):
                         continue
@@ -149,10 +152,14 @@ class BrainStore:
             return cached[1]
         result: Any
         if parsed.corrupt is not None:
-            result = CorruptFile(rel, *parsed.corrupt)
+            # A claim file that does not read fails closed: what it may hold is read again from its bytes.
+            holds = held_by_file(self.root, rel, self.tz) if kind == "claim" else ()
+            result = CorruptFile(rel, *parsed.corrupt, holds=holds)
         elif kind == "claim":
             result = claim_from_mapping(parsed.data, rel, self.root, self.tz, self.config.ttl_default, self._scope)
             self.files.set_hint(rel, parsed, (result.sess_id, result.status) if isinstance(result, Claim) else None)
+            if isinstance(result, CorruptFile):
+                result = replace(result, holds=held_by_data(parsed.data, rel, self.root, self.tz))
         elif kind == "signal":
             result = signal_from_mapping(parsed.data, rel, self.tz)
         elif kind == "breath":
@@ -268,6 +275,7 @@ class BrainStore:
                 owner.setdefault(sess_id, rel)
         for rel, st, sess_id, item in found:
             if sess_id is not None and owner[sess_id] != rel:
+                # It holds nothing of its own: the ID's own file says what that claim holds.
                 corrupt.append(CorruptFile(rel, 1, f"duplicate of {owner[sess_id]} (session ID {sess_id})"))
                 continue
             if not isinstance(item, Claim):  # a hint: skipped when its status is known and not wanted

@@ -79,10 +79,10 @@ def test_two_claims_in_the_same_minute_with_the_same_slug_get_different_ids(brai
 
 def test_a_new_id_never_overwrites_a_corrupt_claim_file(brain: Path) -> None:
     bad = brain / "claims" / "sess-20261129-1000-dup.yml"
-    bad.write_text("sess_id: [unclosed\n")
+    bad.write_text("scope: elsewhere/\nsess_id: [unclosed\n")  # it may hold elsewhere/ (SPEC 22), not a/
     sess = open_claim(brain, "--scope", "a/", "--slug", "dup")
     assert sess != "sess-20261129-1000-dup"
-    assert bad.read_text() == "sess_id: [unclosed\n"
+    assert bad.read_text() == "scope: elsewhere/\nsess_id: [unclosed\n"
 
 
 # -- the conflict matrix (SPEC 5.2, 5.3) ------------------------------------------------------------

@@ -120,11 +120,14 @@ def test_the_fixture_delegation_is_not_a_conflict(legacy_brain: Path, bsi: Bsi) 
     both = bsi("--json", "check-scope", "brain-engine/server.py", brain=legacy_brain, now=LNOW)
     assert sorted(c["sess_id"] for c in both.json()["conflicts"]) == sorted([PILOT, CODE])
     assert bsi("check-scope", "brain-engine/server.py", "--parent", CODE, brain=legacy_brain, now=LNOW).code == 0
-    sub = ok(bsi("claim", "open", "--scope", "brain-engine/", "--parent", CODE, "--satellite-type", "test",
+    # the corrupt claim file may still hold brain-engine/tests/ (SPEC 22: it fails closed), whatever the tree
+    held = bsi("--json", "claim", "open", "--scope", "brain-engine/", "--parent", CODE, brain=legacy_brain, now=LNOW)
+    assert held.code == 10 and [(c["status"], c["path"]) for c in held.json()["conflicts"]] == [("corrupt", CORRUPT)]
+    sub = ok(bsi("claim", "open", "--scope", "brain-engine/server.py", "--parent", CODE, "--satellite-type", "test",
                  "--slug", "sub", brain=legacy_brain, now=LNOW))
     assert sub == "sess-20260316-2200-sub"
     # a sibling of the leaf under the same pilot does conflict with the leaf
-    sibling = bsi("--json", "claim", "open", "--scope", "brain-engine/x.py", "--parent", PILOT,
+    sibling = bsi("--json", "claim", "open", "--scope", "brain-engine/server.py", "--parent", PILOT,
                   "--satellite-type", "code", brain=legacy_brain, now=LNOW)
     assert sibling.code == 10 and sorted(c["sess_id"] for c in sibling.json()["conflicts"]) == sorted([CODE, sub])
 

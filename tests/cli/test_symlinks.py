@@ -92,3 +92,46 @@ def test_a_satellite_writing_through_a_link_into_the_kernel_zone_is_refused(link
     sat = open_claim(linked, "--scope", "agents-link/", "--parent", pilot, "--slug", "sat")
     refused = run_bsi("preflight", "check", sat, "agents-link/x.md", brain=linked)
     assert refused.code == 5, (refused.out, refused.err)
+
+
+@pytest.fixture
+def way_out_and_back(brain: Path) -> tuple[Path, str]:
+    """A brain in a subfolder of a repository with `up -> ..`: `up/<brain>/x` is the brain's own `x`."""
+    (brain / "real").mkdir()
+    (brain / "real" / "f.md").write_text("## Sprint\n")
+    (brain / "agents").mkdir(exist_ok=True)
+    (brain / "up").symlink_to("..")
+    return brain, f"up/{brain.name}"
+
+
+@pytest.mark.parametrize(("held", "asked"), [
+    ("real/f.md", "{back}/real/f.md"),
+    ("{back}/real/", "real/f.md"),
+    ("real/", "{back}/up/{name}/real/new.md"),
+    ("notes.md", "{back}/notes.md"),
+])
+def test_a_name_out_of_the_brain_and_back_in_is_the_same_scope(way_out_and_back: tuple[Path, str], held: str,
+                                                                asked: str) -> None:
+    brain, back = way_out_and_back
+    assert_second_name_refused(brain, held.format(back=back, name=brain.name),
+                               asked.format(back=back, name=brain.name))
+
+
+def test_a_lock_through_a_way_out_and_back_is_the_lock_of_the_brains_file(
+        way_out_and_back: tuple[Path, str]) -> None:
+    brain, back = way_out_and_back
+    first = open_claim(brain, "--scope", "one/", "--slug", "one")
+    second = open_claim(brain, "--scope", "two/", "--slug", "two")
+    ok(run_bsi("lock", "acquire", "real/f.md", first, brain=brain))
+    refused = run_bsi("lock", "acquire", f"{back}/real/f.md", second, brain=brain)
+    assert refused.code == 1 and first in refused.err, refused.err
+    assert run_bsi("lock", "check", f"{back}/real/f.md", brain=brain).code == 1
+
+
+def test_a_satellite_writing_the_kernel_zone_through_a_way_out_and_back_is_refused(
+        way_out_and_back: tuple[Path, str]) -> None:
+    brain, back = way_out_and_back
+    pilot = open_claim(brain, "--scope", "*", "--slug", "pilot")
+    sat = open_claim(brain, "--scope", f"{back}/agents/", "--parent", pilot, "--slug", "sat")
+    zone = run_bsi("preflight", "check", sat, f"{back}/agents/x.md", brain=brain)
+    assert zone.code == 5, (zone.out, zone.err)
