@@ -39,6 +39,7 @@ from brain_tui.core import (
     watchdog,
 )
 from brain_tui.core import launch as launching
+from brain_tui.core import live as live_rules
 from brain_tui.core import preflight as preflight_rules
 from brain_tui.core import tmux as tmux_launcher
 from brain_tui.core.agents import Agents
@@ -49,7 +50,7 @@ from brain_tui.core.claims import CloseOutcome, CloseRequest, OpenRequest
 from brain_tui.core.clock import Clock, make_clock, zone_from_name
 from brain_tui.core.config import BrainConfig, load_config
 from brain_tui.core.conflicts import Conflict
-from brain_tui.core.errors import BsiError, InvalidData
+from brain_tui.core.errors import BsiError, InvalidData, NotFound
 from brain_tui.core.layout import DATA_DIRS, INDEX_FILE, LOCK_FILE, STATE_DIR, find_root
 from brain_tui.core.live import LiveSession, live_sessions
 from brain_tui.core.model import BLOCKING_STATUSES, BrainSnapshot
@@ -58,6 +59,7 @@ from brain_tui.core.preview import preview as dry_run
 from brain_tui.core.reconcile import SyncReport
 from brain_tui.core.scope import ScopeEntry
 from brain_tui.core.store import BrainStore
+from brain_tui.core.transcript import Peek
 from brain_tui.core.watchdog import WatchdogReport
 from brain_tui.core.yamlio import atomic_write_text, restore_texts, sweep_temp_files, texts_before
 
@@ -383,7 +385,8 @@ class Brain:
 
         if liveness is None:
             liveness = self.read_liveness()
-        return attention.attention(snapshot if snapshot is not None else self.snapshot(), liveness)
+        runways = live_rules.runways(liveness, live_rules.context_window(self.config.raw))
+        return attention.attention(snapshot if snapshot is not None else self.snapshot(), liveness, runways)
 
     def read_liveness(self) -> dict[str, Liveness]:
         """The agents' liveness by claim (local files), or {} when they cannot be read."""
@@ -488,7 +491,24 @@ class Brain:
         """
         if snapshot is None:
             snapshot = self.snapshot(only_statuses=BLOCKING_STATUSES)
-        return live_sessions(self.root, snapshot, self.agents.liveness(), launching.running(self.root))
+        return live_sessions(self.root, snapshot, self.agents.liveness(), launching.running(self.root),
+                             live_rules.context_window(self.config.raw))
+
+    def peek(self, sess_id: str) -> Peek | None:
+        """What `sess_id`'s bound agent session last said and did, and its runway (`core.live.peek_of`).
+
+        Raises:
+            InvalidData: a malformed session ID (exit 65).
+            NotFound: no bound agent session of this claim has reported on this machine (exit 66).
+        """
+        from brain_tui.core.ids import valid_session_id
+
+        if not valid_session_id(sess_id):
+            raise InvalidData(f"invalid session ID {sess_id!r}")
+        found = self.read_liveness().get(sess_id)
+        if found is None:
+            raise NotFound(f"claim {sess_id} has no bound agent session on this machine")
+        return live_rules.peek_of(found, live_rules.context_window(self.config.raw))
 
     def check_launch_settings(self) -> None:
         """Raise NoLaunchCommand (64) or InvalidData (65) unless `launch.command` is configured and usable."""
