@@ -3,7 +3,9 @@
 One list, ranked, built from a snapshot (a pure read): every claim waiting at a
 human gate, every stale or expired claim, every pending BLOCKED_ON, every
 tripped circuit breaker, every paused tree close to its expiry, every bound
-agent session waiting for input, and the breath alerts of the newest sprint
+agent session waiting for input (with the client's kind and message), every open
+claim whose agent session has under 10 % of its context window left (`context`,
+from `core.transcript`), and the breath alerts of the newest sprint
 (seed 003: over-loading, noise, retention, accumulation). The cockpit's header count, its queue screen,
 its bell and `bsi attention` all read this list, so they always agree.
 
@@ -11,7 +13,7 @@ Ranking: what deciding an item unblocks comes first — the number of unfinished
 claims that wait on it (the claim itself, its unfinished ancestors, which cannot
 close before it, and its unfinished descendants, which live under it). Ties go
 to an item close to expiry, then to the more urgent kind (gate, blocked, circuit,
-needs input, paused, stale), then to the oldest.
+needs input, paused, stale, context), then to the oldest.
 """
 
 from __future__ import annotations
