@@ -59,7 +59,7 @@ from brain_tui.core.preview import preview as dry_run
 from brain_tui.core.reconcile import SyncReport
 from brain_tui.core.scope import ScopeEntry
 from brain_tui.core.store import BrainStore
-from brain_tui.core.transcript import Peek
+from brain_tui.core.transcript import Peek, Runway
 from brain_tui.core.watchdog import WatchdogReport
 from brain_tui.core.yamlio import atomic_write_text, restore_texts, sweep_temp_files, texts_before
 
@@ -372,20 +372,23 @@ class Brain:
         claims.validate_check(snapshot, parent, satellite_type)
         return conflicts.find_conflicts(snapshot, entries, parent=parent, satellite_type=satellite_type)
 
-    def attention(self, snapshot: BrainSnapshot | None = None,
-                  liveness: Mapping[str, Liveness] | None = None) -> list[AttentionItem]:
+    def attention(self, snapshot: BrainSnapshot | None = None, liveness: Mapping[str, Liveness] | None = None,
+                  runways: Mapping[str, Runway] | None = None) -> list[AttentionItem]:
         """Everything waiting for a human, ranked by what each unblocks (`core.attention`).
 
         Args:
             snapshot: the brain as already read (the cockpit's picture in memory); None reads it now.
             liveness: the bound agent sessions as already read; None reads `.brain/agents/` now (an
                 unreadable folder counts as no agent session).
+            runways: the context runways as already read (`live.runways_of` the live sessions); None reads
+                the transcripts now when `liveness` is None too, else none (no file read on a caller's thread).
         """
         from brain_tui.core import attention
 
         if liveness is None:
             liveness = self.read_liveness()
-        runways = live_rules.runways(liveness, live_rules.context_window(self.config.raw))
+            if runways is None:
+                runways = live_rules.runways(liveness, live_rules.context_window(self.config.raw))
         return attention.attention(snapshot if snapshot is not None else self.snapshot(), liveness, runways)
 
     def read_liveness(self) -> dict[str, Liveness]:

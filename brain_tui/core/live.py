@@ -113,3 +113,10 @@ def runways(liveness: Mapping[str, Liveness], window: int | None = None) -> dict
         if peek is not None and peek.runway is not None:
             found[sess_id] = peek.runway
     return found
+
+
+def runways_of(sessions: Mapping[str, LiveSession]) -> dict[str, Runway]:
+    """The runways of live sessions already read (`live_sessions`, in a worker), for `Brain.attention`: an ended
+    session's is left out, as `runways` does."""
+    return {sess_id: entry.runway for sess_id, entry in sessions.items()
+            if entry.runway is not None and entry.state != "ended"}

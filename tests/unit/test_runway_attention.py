@@ -69,3 +69,17 @@ def test_a_1m_model_has_room(brain: Path, tmp_path: Path) -> None:
     assert not [i for i in b.attention() if i.sess_id == sess]
     peek = b.peek(sess)
     assert peek is not None and peek.runway is not None and peek.runway.window == 1_000_000
+
+
+def test_given_liveness_reads_no_transcript_unless_given_the_runways(brain: Path, tmp_path: Path) -> None:
+    sess = bound_claim(brain, "api-tests", transcript_of(tmp_path, [170_000, 176_000, 182_000]))
+    b = Brain(brain, clock=lambda: NOW)
+    liveness = b.read_liveness()
+    # the cockpit passes what it read: no transcript is read on its thread …
+    assert [i.kind for i in b.attention(liveness=liveness) if i.sess_id == sess] == []
+    # … and the runways of its live sessions (read in a worker) make the same item as `bsi attention`
+    from brain_tui.core.live import runways_of
+
+    runways = runways_of(b.live_sessions())
+    [item] = [i for i in b.attention(liveness=liveness, runways=runways) if i.sess_id == sess]
+    assert item.kind == "context" and item == next(i for i in b.attention() if i.sess_id == sess)
