@@ -50,7 +50,7 @@ from brain_tui.core.claims import CloseOutcome, CloseRequest, OpenRequest
 from brain_tui.core.clock import Clock, make_clock, zone_from_name
 from brain_tui.core.config import BrainConfig, load_config
 from brain_tui.core.conflicts import Conflict
-from brain_tui.core.errors import BsiError, InvalidData, NotFound
+from brain_tui.core.errors import BsiError, InvalidData
 from brain_tui.core.layout import DATA_DIRS, INDEX_FILE, LOCK_FILE, STATE_DIR, find_root
 from brain_tui.core.live import LiveSession, live_sessions
 from brain_tui.core.model import BLOCKING_STATUSES, BrainSnapshot
@@ -498,20 +498,8 @@ class Brain:
                              live_rules.context_window(self.config.raw))
 
     def peek(self, sess_id: str) -> Peek | None:
-        """What `sess_id`'s bound agent session last said and did, and its runway (`core.live.peek_of`).
-
-        Raises:
-            InvalidData: a malformed session ID (exit 65).
-            NotFound: no bound agent session of this claim has reported on this machine (exit 66).
-        """
-        from brain_tui.core.ids import valid_session_id
-
-        if not valid_session_id(sess_id):
-            raise InvalidData(f"invalid session ID {sess_id!r}")
-        found = self.read_liveness().get(sess_id)
-        if found is None:
-            raise NotFound(f"claim {sess_id} has no bound agent session on this machine")
-        return live_rules.peek_of(found, live_rules.context_window(self.config.raw))
+        """What `sess_id`'s bound agent session last said and did, and its runway (`core.live.peek_claim`)."""
+        return live_rules.peek_claim(sess_id, self.read_liveness(), self.config.raw)
 
     def check_launch_settings(self) -> None:
         """Raise NoLaunchCommand (64) or InvalidData (65) unless `launch.command` is configured and usable."""

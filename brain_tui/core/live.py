@@ -102,6 +102,24 @@ def peek_of(live: Liveness | None, window: int | None = None) -> Peek | None:
     return read_peek(live.transcript, window)
 
 
+def peek_claim(sess_id: str, liveness: Mapping[str, Liveness], config: Mapping[str, Any]) -> Peek | None:
+    """The peek of claim `sess_id`'s bound agent session (`peek_of`, with the configured `context_window`).
+
+    Raises:
+        InvalidData: a malformed session ID (exit 65).
+        NotFound: no bound agent session of this claim has reported on this machine (exit 66).
+    """
+    from brain_tui.core.errors import InvalidData, NotFound
+    from brain_tui.core.ids import valid_session_id
+
+    if not valid_session_id(sess_id):
+        raise InvalidData(f"invalid session ID {sess_id!r}")
+    found = liveness.get(sess_id)
+    if found is None:
+        raise NotFound(f"claim {sess_id} has no bound agent session on this machine")
+    return peek_of(found, context_window(config))
+
+
 def runways(liveness: Mapping[str, Liveness], window: int | None = None) -> dict[str, Runway]:
     """The context runway of each bound, not ended session whose transcript records usage, by claim (an ended
     session's runway is no longer a risk)."""
