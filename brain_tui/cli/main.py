@@ -23,6 +23,7 @@ INTERNAL_ERROR = 70
 #: `bsi hook` never builds it).
 COMMAND_MODULES = [
     "admin", "claims", "gates", "signals", "preflight", "sync", "state", "attention", "launch", "hooks",
+    "agent",
 ]
 
 #: The commands that only read: under `--sync` they pull the remote first (`Brain.pull`), as an
@@ -39,6 +40,7 @@ READ_COMMANDS: dict[str, frozenset[str] | None] = {
     "lint": None,
     "log": None,
     "verify": None,
+    "agent": frozenset({"peek"}),
 }
 
 

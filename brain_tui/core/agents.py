@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import stat
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -65,6 +66,8 @@ __all__ = [
     "record_binding",
     "record_activity",
     "record_state",
+    "Transcript",
+    "transcript_of",
     "read_liveness",
     "unseen",
     "first_time",
@@ -79,6 +82,11 @@ IDLE_AFTER = timedelta(minutes=10)
 MAX_TOUCHED = 500
 #: At most this many "already brought in" item keys are kept per claim.
 MAX_SEEN = 2000
+#: Why a session waits: its kind and message are cut to these many characters.
+MAX_INPUT_KIND = 64
+MAX_INPUT_MESSAGE = 1000
+#: A transcript path longer than this is not recorded.
+MAX_TRANSCRIPT_PATH = 4096
 @dataclass(frozen=True)
 class Liveness:
     """What the hooks last saw of the agent session bound to one claim.
@@ -90,6 +98,11 @@ class Liveness:
         last_activity: the last hook event seen, or None.
         last_tool: the tool of the last tool event (``Edit``, ``Bash``…), or None.
         touched: files the session wrote, brain-relative, oldest first.
+        transcript: the session's transcript file as its last hook event gave it (absolute), or None.
+        agent: the client that gave it (`claude`, `codex`, `gemini`), or None.
+        input_kind: why it waits, when `needs_input` (the client's notification type:
+            ``permission_prompt``, ``elicitation_dialog``, ``permission_request``…), or None.
+        input_message: what the client said it waits for (hostile text, as recorded), or None.
     """
 
     sess_id: str
@@ -98,6 +111,10 @@ class Liveness:
     last_activity: datetime | None
     last_tool: str | None
     touched: tuple[str, ...]
+    transcript: str | None = None
+    agent: str | None = None
+    input_kind: str | None = None
+    input_message: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """JSON shape: the fields, `last_activity` as ISO text."""
@@ -108,6 +125,10 @@ class Liveness:
             "last_activity": self.last_activity.isoformat() if self.last_activity else None,
             "last_tool": self.last_tool,
             "touched": list(self.touched),
+            "transcript": self.transcript,
+            "agent": self.agent,
+            "input_kind": self.input_kind,
+            "input_message": self.input_message,
         }
 
 
@@ -219,8 +240,10 @@ def _bind_unlocked(root: str | os.PathLike[str], sess_id: str, agent_session: st
 # Liveness writers (the hooks)
 # ---------------------------------------------------------------------------------------------
 def record_activity(root: str | os.PathLike[str], sess_id: str, agent_session: str | None, now: datetime,
-                    tool: str | None = None, touched: Sequence[str] = ()) -> None:
-    """A tool event of the bound session: state `working`, last activity and tool, touched files added."""
+                    tool: str | None = None, touched: Sequence[str] = (),
+                    transcript: Transcript | None = None) -> None:
+    """A tool event of the bound session: state `working` (a wait for input is over), last activity and tool,
+    touched files added, the transcript the event gave (`Transcript`) remembered."""
     with _locked(root):
         path = _claim_path(root, sess_id)
         record = _read(path) or {"sess_id": sess_id}
@@ -235,12 +258,20 @@ def record_activity(root: str | os.PathLike[str], sess_id: str, agent_session: s
             record["last_tool"] = tool[:64]
         if agent_session:
             record["agent_session"] = agent_session
+        record.pop("input_kind", None)
+        record.pop("input_message", None)
+        _remember_transcript(record, transcript)
         _write(path, record)
 
 
 def record_state(root: str | os.PathLike[str], sess_id: str, agent_session: str | None, state: str,
-                 now: datetime) -> None:
+                 now: datetime, transcript: Transcript | None = None, kind: str | None = None,
+                 message: str | None = None) -> None:
     """Record `needs_input`, `idle`, `ended` (or `working`) for the cockpit.
+
+    For `needs_input`, `kind` and `message` say why (the client's notification type and message, cut
+    to `MAX_INPUT_KIND` / `MAX_INPUT_MESSAGE` characters, kept as given: readers make them inert);
+    any other state forgets them.
 
     Raises:
         ValueError: an unknown state.
@@ -253,7 +284,50 @@ def record_state(root: str | os.PathLike[str], sess_id: str, agent_session: str 
         record.update({"sess_id": sess_id, "state": state, "last_activity": _iso(now)})
         if agent_session:
             record["agent_session"] = agent_session
+        record.pop("input_kind", None)
+        record.pop("input_message", None)
+        if state == "needs_input" and kind:
+            record["input_kind"] = kind[:MAX_INPUT_KIND]
+        if state == "needs_input" and message:
+            record["input_message"] = message[:MAX_INPUT_MESSAGE]
+        _remember_transcript(record, transcript)
         _write(path, record)
+
+
+@dataclass(frozen=True)
+class Transcript:
+    """The transcript file a hook event named, and the client that writes it.
+
+    Attributes:
+        path: an absolute path that was a regular file (not a symlink) when the event came (`transcript_of`).
+        agent: `claude`, `codex` or `gemini`.
+    """
+
+    path: str
+    agent: str
+
+
+def transcript_of(value: object, agent: str) -> Transcript | None:
+    """The event's `transcript_path` when it names a regular file (a symlink, a folder, a missing file, a
+    relative path, a NUL or an over-long value: None). The path is kept as given, never resolved further."""
+    if not isinstance(value, str) or not value or len(value) > MAX_TRANSCRIPT_PATH or "\0" in value:
+        return None
+    if not os.path.isabs(value):
+        return None
+    path = value
+    try:
+        info = os.lstat(path)
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISREG(info.st_mode):
+        return None
+    return Transcript(os.path.normpath(path), agent if agent in ("claude", "codex", "gemini") else "claude")
+
+
+def _remember_transcript(record: dict[str, Any], transcript: Transcript | None) -> None:
+    if transcript is not None:
+        record["transcript"] = transcript.path
+        record["agent"] = transcript.agent
 
 
 def unseen(root: str | os.PathLike[str], sess_id: str, keys: Sequence[str]) -> set[str]:
@@ -321,8 +395,17 @@ def read_liveness(root: str | os.PathLike[str], now: datetime | None = None) -> 
             last_activity=last,
             last_tool=tool if isinstance(tool, str) else None,
             touched=touched,
+            transcript=_text(record, "transcript"),
+            agent=_text(record, "agent"),
+            input_kind=_text(record, "input_kind") if state == "needs_input" else None,
+            input_message=_text(record, "input_message") if state == "needs_input" else None,
         )
     return out
+
+
+def _text(record: Mapping[str, Any], key: str) -> str | None:
+    value = record.get(key)
+    return value if isinstance(value, str) and value else None
 
 
 class Agents:

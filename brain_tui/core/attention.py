@@ -3,7 +3,9 @@
 One list, ranked, built from a snapshot (a pure read): every claim waiting at a
 human gate, every stale or expired claim, every pending BLOCKED_ON, every
 tripped circuit breaker, every paused tree close to its expiry, every bound
-agent session waiting for input, and the breath alerts of the newest sprint
+agent session waiting for input (with the client's kind and message), every open
+claim whose agent session has under 10 % of its context window left (`context`,
+from `core.transcript`), and the breath alerts of the newest sprint
 (seed 003: over-loading, noise, retention, accumulation). The cockpit's header count, its queue screen,
 its bell and `bsi attention` all read this list, so they always agree.
 
@@ -11,13 +13,13 @@ Ranking: what deciding an item unblocks comes first — the number of unfinished
 claims that wait on it (the claim itself, its unfinished ancestors, which cannot
 close before it, and its unfinished descendants, which live under it). Ties go
 to an item close to expiry, then to the more urgent kind (gate, blocked, circuit,
-needs input, paused, stale), then to the oldest.
+needs input, paused, stale, context), then to the oldest.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, tzinfo
 from typing import Any, Protocol
 
@@ -29,7 +31,7 @@ from brain_tui.core.model import BrainSnapshot, Claim, Signal
 WARN_BEFORE = timedelta(minutes=15)
 
 #: Kinds of items, most urgent first (the tie-break after what an item unblocks).
-KINDS = ("gate", "blocked", "circuit", "needs_input", "paused", "stale", "breath")
+KINDS = ("gate", "blocked", "circuit", "needs_input", "paused", "stale", "context", "breath")
 _KIND_ORDER = {kind: index for index, kind in enumerate(KINDS)}
 UNFINISHED = frozenset({"open", "waiting_human", "paused", "stale"})
 _EPOCH_KEY = ""
@@ -42,6 +44,32 @@ class HasState(Protocol):
     def state(self) -> str:
         """working | needs_input | idle | ended."""
         ...
+
+
+class HasRunway(Protocol):
+    """A context runway (core/transcript.py's `Runway`)."""
+
+    @property
+    def low(self) -> bool:
+        """Under 10 % of the window left."""
+        ...
+
+    def describe(self) -> str:
+        """``ctx 93% · ~2 turns``."""
+        ...
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON shape."""
+        ...
+
+
+#: Why a session waits, in words, by the client's notification type.
+INPUT_KINDS = {
+    "permission_prompt": "permission prompt",
+    "permission_request": "permission request",
+    "elicitation_dialog": "a question",
+    "ToolPermission": "permission prompt",
+}
 
 
 @dataclass(frozen=True)
@@ -60,6 +88,7 @@ class AttentionItem:
             which holds nothing up and so ranks last).
         summary: one line in plain words (hostile text: render it through the cockpit's safe_text).
         warning: True for a gate or paused tree with less than `WARN_BEFORE` left (or already expired).
+        runway: the context runway of the claim's agent session (`core.transcript.Runway`), or None.
     """
 
     kind: str
@@ -71,6 +100,7 @@ class AttentionItem:
     unblocks: int
     summary: str
     warning: bool = False
+    runway: HasRunway | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """JSON shape of `bsi attention --json` (one element of `items`)."""
@@ -83,6 +113,7 @@ class AttentionItem:
             "unblocks": self.unblocks,
             "warning": self.warning,
             "summary": self.summary,
+            "runway": self.runway.as_dict() if self.runway is not None else None,
         }
 
 
@@ -145,7 +176,8 @@ def _warn(left: timedelta | None) -> bool:
     return left is not None and left < WARN_BEFORE
 
 
-def _claim_item(snapshot: BrainSnapshot, claim: Claim, liveness: Mapping[str, HasState]) -> AttentionItem | None:
+def _claim_item(snapshot: BrainSnapshot, claim: Claim, liveness: Mapping[str, HasState],
+                runways: Mapping[str, HasRunway]) -> AttentionItem | None:
     """The one item a claim gives (the most urgent reason), or None."""
     now = snapshot.now
     left = time_left(claim, now)
@@ -163,7 +195,7 @@ def _claim_item(snapshot: BrainSnapshot, claim: Claim, liveness: Mapping[str, Ha
     agent = liveness.get(claim.sess_id)
     if claim.status == "open" and agent is not None and agent.state == "needs_input":
         return AttentionItem("needs_input", f"needs_input:{claim.sess_id}", claim.sess_id, None, None, left,
-                             count, "its agent session waits for input")
+                             count, needs_input_summary(agent))
     if claim.status == "stale" or (claim.status == "open" and left is not None and left <= timedelta(0)):
         since = claim.expires_at
         reason = claim.stale_reason or "TTL expired without close"
@@ -177,7 +209,35 @@ def _claim_item(snapshot: BrainSnapshot, claim: Claim, liveness: Mapping[str, Ha
             return None  # the paused tree is announced once, at its top
         return AttentionItem("paused", f"paused:{claim.sess_id}", claim.sess_id, None, None, left, count,
                              f"paused, {describe_time_left(left)}: resume or renew it", warning=True)
+    runway = runways.get(claim.sess_id)
+    if claim.status == "open" and runway is not None and runway.low and (agent is None or agent.state != "ended"):
+        return AttentionItem("context", f"context:{claim.sess_id}", claim.sess_id, None, None, left, count,
+                             f"{short_name(claim.sess_id)}: context nearly full ({runway.describe()}) "
+                             "— close or hand off")
     return None
+
+
+def short_name(sess_id: str) -> str:
+    """``api-tests`` for ``sess-20261129-0820-api-tests`` (the ID itself when it has no such tail)."""
+    parts = sess_id.split("-", 3)
+    return parts[3] if len(parts) == 4 and parts[0] == "sess" and parts[3] else sess_id
+
+
+def needs_input_summary(agent: object) -> str:
+    """``its agent session waits for input: permission prompt — Claude needs your permission to use Bash``.
+
+    The kind and message come from the client's event (hostile): both are made inert and cut.
+    """
+    from brain_tui.core.transcript import inert
+
+    kind = getattr(agent, "input_kind", None)
+    message = getattr(agent, "input_message", None)
+    text = "its agent session waits for input"
+    if isinstance(kind, str) and kind:
+        text += f": {INPUT_KINDS.get(kind) or inert(kind.replace('_', ' '), 40)}"
+    if isinstance(message, str) and message.strip():
+        text += f" — {inert(message, 200)}"
+    return text
 
 
 #: How a signal written by a human's decision names its sender (`human:<name>`, SPEC 7).
@@ -213,12 +273,15 @@ def rank_key(item: AttentionItem) -> tuple[int, int, int, str, str]:
             item.since.isoformat() if item.since else _EPOCH_KEY, item.key)
 
 
-def attention(snapshot: BrainSnapshot, liveness: Mapping[str, HasState] | None = None) -> list[AttentionItem]:
+def attention(snapshot: BrainSnapshot, liveness: Mapping[str, HasState] | None = None,
+              runways: Mapping[str, HasRunway] | None = None) -> list[AttentionItem]:
     """Everything waiting for a human in `snapshot`, ranked (see the module docstring).
 
     Args:
         snapshot: the brain as read (nothing is written).
         liveness: agent sessions by claim ID (`state` of each); None when unknown.
+        runways: the context runway of each bound agent session by claim ID (`core.live.runways`); each
+            claim item carries its claim's, and an open claim under 10 % left is a `context` item.
 
     Returns:
         The ranked items; one per claim at most, plus one per pending BLOCKED_ON and per
@@ -230,7 +293,9 @@ def attention(snapshot: BrainSnapshot, liveness: Mapping[str, HasState] | None =
     for claim in snapshot.claims:
         if claim.status not in UNFINISHED:
             continue
-        item = _claim_item(snapshot, claim, agents)
+        item = _claim_item(snapshot, claim, agents, runways or {})
+        if item is not None and item.runway is None and runways and claim.sess_id in runways:
+            item = replace(item, runway=runways[claim.sess_id])
         if item is not None:
             items.append(item)
             listed.add(claim.sess_id)

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, TypeVar
 from brain_tui.core import authority as who_acts
 from brain_tui.core import claims, conflicts, facade, facade_launch, gitops, index_file, remote, remote_state, watchdog
 from brain_tui.core import launch as launching
+from brain_tui.core import live as live_rules
 from brain_tui.core import preflight as preflight_rules
 from brain_tui.core.agents import Agents
 from brain_tui.core.authority import Actor
@@ -49,6 +50,7 @@ from brain_tui.core.reconcile import SyncReport
 from brain_tui.core.repair import Repair, stage_repair
 from brain_tui.core.scope import ScopeEntry
 from brain_tui.core.store import BrainStore
+from brain_tui.core.transcript import Peek, Runway
 from brain_tui.core.watchdog import WatchdogReport
 from brain_tui.core.yamlio import atomic_write_text, sweep_temp_files
 
@@ -376,20 +378,24 @@ class Brain:
         claims.validate_check(snapshot, parent, satellite_type)
         return conflicts.find_conflicts(snapshot, entries, parent=parent, satellite_type=satellite_type)
 
-    def attention(self, snapshot: BrainSnapshot | None = None,
-                  liveness: Mapping[str, Liveness] | None = None) -> list[AttentionItem]:
+    def attention(self, snapshot: BrainSnapshot | None = None, liveness: Mapping[str, Liveness] | None = None,
+                  runways: Mapping[str, Runway] | None = None) -> list[AttentionItem]:
         """Everything waiting for a human, ranked by what each unblocks (`core.attention`).
 
         Args:
             snapshot: the brain as already read (the cockpit's picture in memory); None reads it now.
             liveness: the bound agent sessions as already read; None reads `.brain/agents/` now (an
                 unreadable folder counts as no agent session).
+            runways: the context runways as already read (`live.runways_of` the live sessions); None reads
+                the transcripts now when `liveness` is None too, else none (no file read on a caller's thread).
         """
         from brain_tui.core import attention
 
         if liveness is None:
             liveness = self.read_liveness()
-        return attention.attention(snapshot if snapshot is not None else self.snapshot(), liveness)
+            if runways is None:
+                runways = live_rules.runways(liveness, live_rules.context_window(self.config.raw))
+        return attention.attention(snapshot if snapshot is not None else self.snapshot(), liveness, runways)
 
     def read_liveness(self) -> dict[str, Liveness]:
         """The agents' liveness by claim (local files), or {} when they cannot be read."""
@@ -468,4 +474,9 @@ class Brain:
         """
         if snapshot is None:
             snapshot = self.snapshot(only_statuses=BLOCKING_STATUSES)
-        return live_sessions(self.root, snapshot, self.agents.liveness(), launching.running(self.root))
+        return live_sessions(self.root, snapshot, self.agents.liveness(), launching.running(self.root),
+                             live_rules.context_window(self.config.raw))
+
+    def peek(self, sess_id: str) -> Peek | None:
+        """What `sess_id`'s bound agent session last said and did, and its runway (`core.live.peek_claim`)."""
+        return live_rules.peek_claim(sess_id, self.read_liveness(), self.config.raw)

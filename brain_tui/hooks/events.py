@@ -196,8 +196,14 @@ def post_tool_use(ctx: HookContext) -> Answer:
     if not genuine_event(ctx):
         return Answer(0, "", not_genuine_note(ctx))
     tool = wire.text_field(ctx.event, "tool_name") or None
-    agents.record_activity(ctx.root, bound[0], ctx.agent_session, _now(ctx), tool=tool, touched=touched)
+    agents.record_activity(ctx.root, bound[0], ctx.agent_session, _now(ctx), tool=tool, touched=touched,
+                           transcript=transcript(ctx))
     return Answer()
+
+
+def transcript(ctx: HookContext) -> agents.Transcript | None:
+    """The event's `transcript_path` when it names a regular file (`agents.transcript_of`), else None."""
+    return agents.transcript_of(ctx.event.get("transcript_path"), ctx.agent)
 
 
 def genuine_event(ctx: HookContext) -> bool:
@@ -212,15 +218,51 @@ def not_genuine_note(ctx: HookContext) -> str:
             "process (an event from this process cannot speak for it)\n")
 
 
+#: Notification types that mean the agent waits on its user (a permission prompt, a question); Gemini CLI
+#: says `ToolPermission`. An event without a type (older clients) counts as one too.
+WAITING_KINDS = frozenset({"permission_prompt", "elicitation_dialog", "ToolPermission"})
+#: Claude Code's "waiting for your next prompt" (the turn is over): idle, not a question.
+IDLE_KINDS = frozenset({"idle_prompt"})
+
+
 def notification(ctx: HookContext) -> Answer:
-    """The agent waits for its user: `needs_input` for the cockpit."""
+    """The agent waits for its user: `needs_input` for the cockpit, with the notification's kind and message.
+
+    `idle_prompt` (the turn is done, the client waits for a next prompt) records `idle`; a notification of
+    another kind (`auth_success`, `elicitation_complete`…) only remembers the transcript.
+    """
     if ctx.root is None:
         return Answer()
     bound = bound_claims(ctx)
     if bound and not genuine_event(ctx):
         return Answer(0, "", not_genuine_note(ctx))
+    kind = wire.text_field(ctx.event, "notification_type")
+    message = wire.text_field(ctx.event, "message")
     for sess_id in bound[:1]:
-        agents.record_state(ctx.root, sess_id, ctx.agent_session, "needs_input", _now(ctx))
+        if not kind or kind in WAITING_KINDS:
+            agents.record_state(ctx.root, sess_id, ctx.agent_session, "needs_input", _now(ctx),
+                                transcript=transcript(ctx), kind=kind or None, message=message or None)
+        elif kind in IDLE_KINDS:
+            agents.record_state(ctx.root, sess_id, ctx.agent_session, "idle", _now(ctx), transcript=transcript(ctx))
+    return Answer()
+
+
+def permission_request(ctx: HookContext) -> Answer:
+    """Claude Code shows a permission dialog (`PermissionRequest`): `needs_input`, naming the tool and its
+    target. Nothing is decided here: the hook answers nothing, so the client asks its user as usual."""
+    if ctx.root is None:
+        return Answer()
+    bound = bound_claims(ctx)
+    if bound and not genuine_event(ctx):
+        return Answer(0, "", not_genuine_note(ctx))
+    from brain_tui.core.transcript import target_of
+
+    tool = wire.text_field(ctx.event, "tool_name")
+    target = target_of(ctx.event.get("tool_input"))
+    message = f"{tool} {target}".strip() if tool else ""
+    for sess_id in bound[:1]:
+        agents.record_state(ctx.root, sess_id, ctx.agent_session, "needs_input", _now(ctx),
+                            transcript=transcript(ctx), kind="permission_request", message=message or None)
     return Answer()
 
 
@@ -286,4 +328,5 @@ def handlers() -> dict[str, Any]:
         "user-prompt-submit": context.user_prompt_submit,
         "stop": stop,
         "notification": notification,
+        "permission-request": permission_request,
     }

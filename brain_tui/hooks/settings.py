@@ -45,6 +45,7 @@ HOOK_EVENTS: tuple[tuple[str, str | None, str], ...] = (
     ("UserPromptSubmit", None, "user-prompt-submit"),
     ("Stop", None, "stop"),
     ("Notification", None, "notification"),
+    ("PermissionRequest", None, "permission-request"),
     ("SessionEnd", None, "session-end"),
 )
 #: Seconds Claude Code gives each hook: short, so a stuck hook costs little (a timed-out hook is "go ahead",

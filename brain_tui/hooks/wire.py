@@ -52,6 +52,7 @@ EVENT_NAMES = {
     "user-prompt-submit": "UserPromptSubmit",
     "stop": "Stop",
     "notification": "Notification",
+    "permission-request": "PermissionRequest",
 }
 
 

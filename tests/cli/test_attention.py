@@ -21,7 +21,9 @@ def test_json_lists_the_demo_queue_in_rank_order(demo_brain: Path) -> None:
     assert items[-1]["unblocks"] == 0 and "inhaled 3 sources" in items[-1]["summary"]
     gate = items[0]
     assert gate["unblocks"] == 3 and gate["time_left_s"] == 30 * 60 and gate["warning"] is False
-    assert set(gate) == {"kind", "sess_id", "sig_id", "since", "time_left_s", "unblocks", "warning", "summary"}
+    assert set(gate) == {"kind", "sess_id", "sig_id", "since", "time_left_s", "unblocks", "warning", "summary",
+                         "runway"}
+    assert gate["runway"] is None  # no transcript recorded for its session
 
 
 def test_text_names_time_left_and_warns_under_15_minutes(demo_brain: Path) -> None:

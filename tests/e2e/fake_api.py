@@ -274,7 +274,7 @@ class FakeMessagesAPI:
                     self._plain(404, b"not found")
                     return
                 step, use_id = api._answer(exchange)
-                payload = b"".join(sse_events(step, use_id, str(body.get("model", "fake"))))
+                payload = b"".join(sse_events(step, use_id, str(body.get("model", "fake")), len(raw)))
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
                 self.send_header("Cache-Control", "no-cache")
@@ -301,11 +301,20 @@ def _event(name: str, data: dict[str, Any]) -> bytes:
     return f"event: {name}\ndata: {json.dumps({'type': name, **data})}\n\n".encode()
 
 
-def sse_events(step: Step, use_id: str, model: str) -> Iterator[bytes]:
-    """The server-sent events of one streamed answer: `message_start` … `message_stop`."""
+def usage_of(request_bytes: int) -> dict[str, int]:
+    """The `usage` a real API would give a request of this size (about 4 bytes a token), most of it a cache read:
+    so a transcript records a context that grows turn by turn (`core.transcript` reads it)."""
+    context = max(16, request_bytes // 4)
+    created = context // 10
+    return {"input_tokens": 4, "cache_creation_input_tokens": created,
+            "cache_read_input_tokens": context - created - 4, "output_tokens": 1}
+
+
+def sse_events(step: Step, use_id: str, model: str, request_bytes: int = 0) -> Iterator[bytes]:
+    """The server-sent events of one streamed answer: `message_start` … `message_stop`, with a `usage`."""
     yield _event("message_start", {"message": {
         "id": use_id.replace("toolu_", "msg_"), "type": "message", "role": "assistant", "model": model, "content": [],
-        "stop_reason": None, "stop_sequence": None, "usage": {"input_tokens": 10, "output_tokens": 1}}})
+        "stop_reason": None, "stop_sequence": None, "usage": usage_of(request_bytes)}})
     if isinstance(step, ToolUse):
         block: dict[str, Any] = {"type": "tool_use", "id": use_id, "name": step.name, "input": {}}
         delta: dict[str, Any] = {"type": "input_json_delta", "partial_json": json.dumps(step.input)}
@@ -318,5 +327,5 @@ def sse_events(step: Step, use_id: str, model: str) -> Iterator[bytes]:
     yield _event("content_block_delta", {"index": 0, "delta": delta})
     yield _event("content_block_stop", {"index": 0})
     yield _event("message_delta", {"delta": {"stop_reason": stop_reason, "stop_sequence": None},
-                                   "usage": {"output_tokens": 5}})
+                                   "usage": {"output_tokens": 25}})
     yield _event("message_stop", {})

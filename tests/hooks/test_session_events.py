@@ -149,7 +149,7 @@ def test_liveness_from_post_tool_use_notification_and_session_end(bound: tuple[P
 
 
 @pytest.mark.parametrize("name", ["session-start", "user-prompt-submit", "stop", "post-tool-use", "notification",
-                                  "session-end"])
+                                  "permission-request", "session-end"])
 def test_other_events_never_fail_the_agent_on_garbage(bound: tuple[Path, str], name: str) -> None:
     brain, sess = bound
     for raw in (b"garbage", b"[]", b""):

@@ -158,4 +158,5 @@ def test_json_shape(world: tuple[Brain, Clock]) -> None:
     brain.gates.act("request", sess, "go?")
     (item,) = brain.attention()
     assert item.as_dict() == {"kind": "gate", "sess_id": sess, "sig_id": None, "since": T0.isoformat(),
-                              "time_left_s": 7200, "unblocks": 1, "warning": False, "summary": "gate: go?"}
+                              "time_left_s": 7200, "unblocks": 1, "warning": False, "summary": "gate: go?",
+                              "runway": None}

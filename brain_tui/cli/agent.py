@@ -1,0 +1,53 @@
+"""`bsi agent peek ID`: what a claim's bound agent session last said and did, and its context runway."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from brain_tui.cli.common import Context
+
+
+def register(sub: Any, parent: argparse.ArgumentParser) -> None:
+    """Add `bsi agent peek`."""
+    agent = sub.add_parser("agent", help="the agent sessions bound to claims", parents=[parent])
+    asub = agent.add_subparsers(dest="agent_command", metavar="ACTION")
+    p = asub.add_parser("peek", help="what a claim's agent last said and did, and its context runway",
+                        parents=[parent])
+    p.add_argument("sess_id")
+    p.set_defaults(handler=cmd_peek)
+
+
+def cmd_peek(ctx: Context) -> int:
+    """`bsi agent peek ID [--json]`: the peek of the claim's transcript (exit 0; 66 without a bound session)."""
+    from brain_tui.core.transcript import inert
+
+    sess_id = ctx.args.sess_id
+    peek = ctx.brain.peek(sess_id)
+    live = ctx.brain.read_liveness()[sess_id]
+    message = inert(live.input_message, 200) if live.input_message else None
+    if ctx.json:
+        ctx.emit({"sess_id": sess_id, "state": live.state, "agent": live.agent,
+                  "input_kind": inert(live.input_kind, 64) if live.input_kind else None, "input_message": message,
+                  "transcript": inert(live.transcript, 400) if live.transcript else None,
+                  "peek": peek.as_dict() if peek is not None else None})
+        return 0
+    lines = [f"{sess_id}  {live.state}" + (f" ({inert(live.input_kind, 64)})" if live.input_kind else "")]
+    if message:
+        lines.append(f"  waits for: {message}")
+    if peek is None:
+        lines.append("  no transcript read (its hooks named none yet, or it cannot be read)"
+                     if live.state != "ended" else "  session ended")
+    else:
+        if peek.runway is not None:
+            lines.append(f"  {peek.runway.describe()}  ({peek.runway.used:,} of {peek.runway.window:,} tokens)")
+        if peek.tool is not None:
+            when = f" at {peek.tool.at.isoformat()}" if peek.tool.at else ""
+            state = "done" if peek.tool.done else "running"
+            lines.append(f"  tool: {peek.tool.name} {peek.tool.target} ({state}{when})".rstrip())
+        if peek.text:
+            when = f" at {peek.text_at.isoformat()}" if peek.text_at else ""
+            lines.append(f"  said{when}:")
+            lines.extend(f"    {line}" for line in peek.text)
+    ctx.emit(None, "\n".join(lines))
+    return 0
