@@ -15,7 +15,7 @@ from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 from typing import Any
 
-from brain_tui.core import breath_records, clock, formats, ids, index_legacy, yamlio
+from brain_tui.core import breath_records, clock, formats, ids, index, index_legacy, yamlio
 from brain_tui.core.cache import ParseCache, Parsed, pausing_gc
 from brain_tui.core.clock import SKEW_TOLERANCE
 from brain_tui.core.config import BrainConfig
@@ -82,6 +82,8 @@ class BrainStore:
         self._scopes: dict[Any, tuple[ScopeEntry, ...] | str] = {}
         #: the symbolic links the scans met since the last snapshot began (reported as corrupt rows).
         self._links: list[CorruptFile] = []
+        #: the claim rows of a legacy BRAIN-INDEX.md, for the index's (mtime_ns, size, inode, ctime_ns).
+        self._index_rows: tuple[tuple[int, int, int, int], list[dict[str, str]]] | None = None
         #: how many files were parsed by the last `snapshot()` call (for tests and benchmarks).
         self.parsed_last = 0
 
@@ -199,23 +201,28 @@ class BrainStore:
         self.files.flush()
         return found
 
-    def _index_claims(self, owner: dict[str, str], seen: set[str], corrupt: list[CorruptFile]) -> list[Claim]:
+    def _index_claims(self, owner: dict[str, str], corrupt: list[CorruptFile]) -> list[Claim]:
         """Claims that only a legacy BRAIN-INDEX.md records (no file in `claims/` yet): they block like any other.
 
         The next write imports them as files (`index_file.refresh`); a migrated index (with the
-        generated block) holds none. Read through the parse cache: one `stat` when unchanged.
+        generated block) holds none. One `stat` when unchanged; a changed index is scanned for the
+        block's marker as bytes and parsed only when it has none (not a record: `parsed_last` ignores it).
         """
         try:
             st = os.stat(self.root / INDEX_NAME)
         except OSError:
             return []
-        seen.add(INDEX_NAME)
-        parsed = self.files.get(INDEX_NAME, st, _index_claim_rows)
-        if parsed is None or not isinstance(parsed.data, list):
-            return []
+        key = (st.st_mtime_ns, st.st_size, st.st_ino, st.st_ctime_ns)
+        if self._index_rows is None or self._index_rows[0] != key:
+            try:
+                raw = (self.root / INDEX_NAME).read_bytes()
+            except OSError:
+                return []
+            rows = [] if index.START.encode() in raw else _index_claim_rows(raw)
+            self._index_rows = (key, rows)
         held: list[Claim] = []
         folded = {path_key(sess_id) for sess_id in owner} | {path_key(Path(c.path).stem) for c in corrupt}
-        for row in parsed.data:
+        for row in self._index_rows[1]:
             if path_key(row["sess_id"]) in folded or not ids.valid_session_id(row["sess_id"]):
                 continue
             item = claim_from_mapping(index_legacy.legacy_claim_doc(row), f"claims/{row['sess_id']}.yml", self.root,
@@ -293,7 +300,7 @@ class BrainStore:
             if (item.opened_at is not None and item.opened_at > now + SKEW_TOLERANCE) or suspect_stale(item, now):
                 item = replace(item, flags=(*item.flags, "clock-skew"))
             claims.append(item)
-        for held in self._index_claims(owner, seen, corrupt):
+        for held in self._index_claims(owner, corrupt):
             if only_statuses is None or held.status not in KNOWN_STATUSES or held.status in only_statuses:
                 claims.append(held)
         for rel, st in signal_files:

@@ -27,10 +27,12 @@ async def test_keys_after_q_in_the_same_burst_do_nothing(make_app, size: tuple[i
 async def test_n_pressed_quickly_walks_the_whole_queue(make_app, size: tuple[int, int]) -> None:  # noqa: ANN001
     app = make_app()
     async with app.run_test(size=size) as pilot:
-        assert [item.kind for item in app.queue] == ["gate", "blocked", "stale"]
+        assert [item.kind for item in app.queue] == ["gate", "blocked", "stale", "breath"]
         await burst(pilot, "nnn")
         assert app.screen.current_item_key() == app.queue[2].key
         assert app.screen.selected_claim_id() == STALE
+        await burst(pilot, "n")  # the newest sprint's breath alert, last: it holds nothing up
+        assert app.screen.current_item_key() == app.queue[3].key
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -109,8 +109,9 @@ async def test_queue_lists_what_needs_you_most_unblocking_first(make_app, demo_r
         assert isinstance(app.screen, GateScreen)
         keys = app.screen.query_one("#gate-table").row_keys
         # the gate (holding its domain and pilot) first, the BLOCKED_ON next (a tie: a gate is more urgent),
-        # the lone stale claim last; the gate's own HUMAN_GATE signal is folded into its row
-        assert [k.split(":")[0] for k in keys] == ["gate", "signal", "stale"] and GATED in keys[0]
+        # the lone stale claim, then the breath alert that holds nothing up; the gate's own HUMAN_GATE signal is
+        # folded into its row
+        assert [k.split(":")[0] for k in keys] == ["gate", "signal", "stale", "breath"] and GATED in keys[0]
         assert "30m" in screen_text(app)  # the gate's time left
         info = str(app.screen.query_one("#gate-info").render())
         assert "deploy to staging?" in info and "approve → closed" in info
