@@ -130,6 +130,16 @@ _CANNOT_WRITE = {errno.EROFS: "the file system is read-only", errno.EACCES: "per
 _NO_ROOM = {errno.ENOSPC: "no space left on the device", errno.EDQUOT: "the disk quota is exceeded"}
 
 
+def _where_to_write() -> str:
+    """What to do about a read-only brain: an agent's sandbox keeps the protocol files read-only to its shell."""
+    from brain_tui.core.authority import current_actor
+
+    if current_actor().is_agent:
+        return ("inside an agent's sandbox the protocol folders are read-only to its shell: act through the "
+                "bsi MCP tools (claim_open, claim_close, signal_send, gate_request, …)")
+    return "run it where the brain is writable"
+
+
 def os_refusal(exc: OSError) -> BsiError | None:
     """The plain refusal for a write the system refused (read-only, denied, full); None for any other OSError.
 
@@ -138,7 +148,7 @@ def os_refusal(exc: OSError) -> BsiError | None:
     path = exc.filename if exc.filename is not None else "the brain"
     if exc.errno in _CANNOT_WRITE:
         return CannotWrite(f"cannot write {path}: {_CANNOT_WRITE[exc.errno]}; the command stopped and "
-                           f"committed nothing (run it where the brain is writable)")
+                           f"committed nothing ({_where_to_write()})")
     if exc.errno in _NO_ROOM:
         return DiskFull(f"cannot write {path}: {_NO_ROOM[exc.errno]}; the command stopped and committed "
                         f"nothing (free some space, then run it again)")

@@ -86,3 +86,16 @@ def test_a_read_only_brain_is_a_plain_refusal_for_every_write(brain: Path, tmp_p
     for line in refusals:
         assert line.startswith(f"bsi: cannot write {view}") and "read-only" in line, line
     assert sess in done.stdout
+
+
+def test_an_agent_refused_by_its_sandbox_is_pointed_to_the_mcp_tools(
+        brain: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    def read_only(path: str | os.PathLike[str], text: str) -> None:
+        raise OSError(errno.EROFS, "Read-only file system", str(path))
+
+    monkeypatch.setattr(index_file, "atomic_write_text", read_only)
+    monkeypatch.setenv("CLAUDECODE", "1")  # the agent's Bash, inside the sandbox that `bsi hooks install` writes
+    code = bsi_main(["--brain", str(brain), "--now", NOW, "claim", "open", "--scope", "src/", "--story", "x"])
+    err = capsys.readouterr().err
+    assert code == 73 and err.count("\n") == 1 and "internal error" not in err
+    assert "read-only" in err and "bsi MCP tools" in err
