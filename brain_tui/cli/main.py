@@ -9,7 +9,7 @@ import sys
 TYPE_CHECKING = False  # not `typing`: `bsi hook` must start fast
 if TYPE_CHECKING:
     import argparse
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
     from typing import Any
 
     from brain_tui.cli.common import Context, Parser
@@ -82,9 +82,26 @@ class _Unbuilt:
         return self
 
 
+class RebuildParser(Exception):
+    """The command line reached a command that was not built (`command_of` guessed wrong): build them all."""
+
+
+def _unbuilt_parser_class() -> type[Parser]:
+    from brain_tui.cli.common import Parser
+
+    class UnbuiltParser(Parser):
+        """The one parser behind every command not built: entering it asks for the whole tree."""
+
+        def parse_known_args(self, *args: Any, **kwargs: Any) -> Any:
+            raise RebuildParser(self.prog)
+
+    return UnbuiltParser
+
+
 class _OnlyCommand:
     """The subparsers action as the command modules see it: the command asked for is built in full, every
-    other one gets only its name and help line (all that `bsi --help` and an invalid choice show)."""
+    other one gets only its name and help line (all that `bsi --help` and an invalid choice show), and
+    shares one empty parser with the others."""
 
     def __init__(self, sub: Any, only: str) -> None:
         self._sub = sub
@@ -93,22 +110,41 @@ class _OnlyCommand:
     def add_parser(self, name: str, **kwargs: Any) -> Any:
         if name == self._only:
             return self._sub.add_parser(name, **kwargs)
-        self._sub.add_parser(name, help=kwargs.get("help"))
+        self._sub.add_parser(name, help=kwargs.get("help"), unbuilt=True)
         return _Unbuilt()
+
+
+def _parser_factory() -> Callable[..., Parser]:
+    """The parser class of the commands: a new `Parser`, or (`unbuilt=True`) the one shared unbuilt parser."""
+    from brain_tui.cli.common import Parser
+
+    shared: list[Parser] = []
+
+    def make(*, unbuilt: bool = False, **kwargs: Any) -> Parser:
+        if not unbuilt:
+            return Parser(**kwargs)
+        if not shared:
+            shared.append(_unbuilt_parser_class()(prog="bsi", add_help=False))
+        return shared[0]
+
+    return make
 
 
 def build_parser(*, only: str | None = None) -> Parser:
     """The `bsi` parser: every command in full, or with `only`, that command in full and the others by name.
 
     Building the whole tree costs more than the interpreter's own start (issue 18), so `bsi` builds the one
-    command it runs; the tree is the same for that command either way.
+    command it runs; the tree is the same for that command either way. Reaching a command not built raises
+    `RebuildParser`.
     """
     from brain_tui.cli.common import Parser, add_global_flags, global_parent
 
     parser = Parser(prog="bsi", description="Brain Session Index: claims, gates and signals for a shared brain.")
     add_global_flags(parser, suppress=False)
     parser.add_argument("--version", action="version", version=f"bsi {_version()}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    # argparse only calls `parser_class(**kwargs)`: a factory does (typeshed asks for a class).
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND",
+                                parser_class=_parser_factory())  # type: ignore[call-overload]
     parent = global_parent()
     target = sub if only is None else _OnlyCommand(sub, only)
     for name in COMMAND_MODULES:
@@ -146,8 +182,12 @@ def _main(args_list: list[str]) -> int:
 
     ctx = Context(argparse.Namespace())
     try:
-        parser = build_parser(only=command_of(args_list))
-        args = parser.parse_args(args_list)
+        try:
+            parser = build_parser(only=command_of(args_list))
+            args = parser.parse_args(args_list)
+        except RebuildParser:
+            parser = build_parser()
+            args = parser.parse_args(args_list)
         ctx.args = args
         handler = getattr(args, "handler", None)
         if handler is None:
