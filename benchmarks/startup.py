@@ -73,8 +73,9 @@ def measure_startup(results: Any, root: Path, size: int, repeat: int, command: S
 
 def startup_ratio(results: Any, names: Sequence[str], size: int) -> float | None:
     """The slowest of `names` at `size` divided by `python -c pass` of the same run (None: not measured)."""
-    bare = results.get(BARE_ROW, size)
-    values = [results.get(name, size) for name in names]
-    if not bare or any(value is None for value in values):
+    bare: float | None = results.get(BARE_ROW, size)
+    values: list[float | None] = [results.get(name, size) for name in names]
+    measured = [value for value in values if value is not None]
+    if not bare or len(measured) != len(values):
         return None
-    return max(values) / bare
+    return max(measured) / bare

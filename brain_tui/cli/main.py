@@ -56,8 +56,9 @@ _VALUE_FLAGS = ("--brain", "--now")
 def command_of(args_list: Sequence[str]) -> str:
     """The command word of a `bsi` command line ("" when there is none): the first word that is no flag.
 
-    Only this command's parsers are built in full (`build_parser(only=…)`); a wrong guess costs nothing but
-    time, as an unbuilt command only keeps its name and help line.
+    Only this command's parsers are built in full (`build_parser(only=…)`); a wrong guess (`--br PATH`, an
+    abbreviation of `--brain`) only costs time: reaching a command not built parses the line again with the
+    whole tree (`RebuildParser`).
     """
     skip = positional = False
     for arg in args_list:
