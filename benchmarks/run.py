@@ -4,6 +4,7 @@
     python benchmarks/run.py --sizes 10,100,1000,10000,50000 --markdown benchmarks/RESULTS.md
     python benchmarks/run.py --smoke                  # CI: everything once at the smallest size, untimed
     python benchmarks/run.py --only-mcp --sizes 10    # `bsi mcp` start-up: initialize, first tools/list
+    python benchmarks/run.py --only-startup --sizes 10  # `bsi --help`, usage error, reads: CPU ÷ python -c pass
 
 Every measurement runs several times (``--repeat``) and the table shows the
 median. Subprocess measurements alternate between sizes, so a slow moment of
@@ -40,6 +41,7 @@ from typing import Any
 from generate import DEFAULT_NOW, generate
 from mcp_start import measure_mcp
 from parse_helper import measure_parse_helper
+from startup import READ_ROWS, measure_startup, startup_ratio
 
 NOW = DEFAULT_NOW
 DEFAULT_SIZES = (10, 1000, 10000)
@@ -493,6 +495,14 @@ GOALS: list[tuple[str, str, Callable[[Results, int, int], float | None], float, 
      lambda r, big, small: _ms(r, "bsi index --no-commit (warm)", big), 1000.0, "ms"),
     ("bsi mcp answers initialize (process start →)", "< 1 s",
      lambda r, big, small: _ms(r, "bsi mcp: start → initialize answered", small), 1000.0, "ms"),
+    ("start-up: bsi --help ÷ python -c pass (CPU)", "≤ 5×",
+     lambda r, big, small: startup_ratio(r, ["bsi --help"], small), 5.0, "×"),
+    ("start-up: bsi claim --help ÷ python -c pass (CPU)", "≤ 5×",
+     lambda r, big, small: startup_ratio(r, ["bsi claim --help"], small), 5.0, "×"),
+    ("start-up: usage error (exit 64) ÷ python -c pass (CPU)", "≤ 5×",
+     lambda r, big, small: startup_ratio(r, ["bsi usage error (exit 64)"], small), 5.0, "×"),
+    ("start-up: slowest read at 10 claims ÷ python -c pass (CPU)", "≤ 5×",
+     lambda r, big, small: startup_ratio(r, READ_ROWS, small), 5.0, "×"),
 ]
 
 
@@ -642,6 +652,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="only generation and the parse helper's cold runs (with vs without it)")
     parser.add_argument("--only-mcp", action="store_true",
                         help="only generation and `bsi mcp` start-up (initialize, first tools/list)")
+    parser.add_argument("--only-startup", action="store_true",
+                        help="only generation and `bsi` start-up: --help, a usage error, reads (CPU time)")
     args = parser.parse_args(argv)
 
     sizes = sorted({int(s) for s in args.sizes.split(",")}) if args.sizes else list(DEFAULT_SIZES)
@@ -659,7 +671,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         brains, counts = build_brains(workdir, sizes, results)
         if not args.smoke:
             time.sleep(2.1)  # let the fresh files leave the parse cache's racy window (core/cache.py)
-        only = args.only_hook or args.only_helper or args.only_mcp
+        only = args.only_hook or args.only_helper or args.only_mcp or args.only_startup
+        if args.only_startup or not only:
+            measure_startup(results, brains[sizes[0]], sizes[0], 1 if args.smoke else args.repeat, bsi_command(),
+                            NOW, child_env())
         if args.only_mcp or not only:
             measure_mcp(results, brains[sizes[0]], sizes[0], 1 if args.smoke else args.repeat, bsi_command(),
                         child_env())
@@ -668,10 +683,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             measure_index(results, brains, args.repeat)
             measure_conflicts(results, brains, queries=20 if args.smoke else 300)
             measure_imports(results, brains[sizes[0]], sizes[0], args.repeat)
-        if not args.only_hook and not args.only_mcp and (args.only_helper or max(sizes) >= 10_000 or args.smoke):
+        light = args.only_hook or args.only_mcp or args.only_startup
+        if not light and (args.only_helper or max(sizes) >= 10_000 or args.smoke):
             measure_parse_helper(results, brains, [*bsi_command(), "--now", NOW], child_env(), clear_cache,
                                  args.smoke)
-        if not args.no_hook and not args.only_helper and not args.only_mcp:
+        if not args.no_hook and not args.only_helper and not args.only_mcp and not args.only_startup:
             measure_hook(results, brains, args.repeat, workdir, args.smoke)
         if not args.no_cockpit and not only:
             measure_cockpit(results, brains, 1 if args.smoke else min(args.repeat, 3), args.smoke)

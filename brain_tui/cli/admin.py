@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from brain_tui.cli.common import Context
+
+TYPE_CHECKING = False  # the parser loads no core module (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def register(sub: Any, parent: argparse.ArgumentParser) -> None:

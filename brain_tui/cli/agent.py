@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-import argparse
-from typing import Any
+TYPE_CHECKING = False  # the parser loads no core module: each handler imports what it uses (start-up)
+if TYPE_CHECKING:
+    import argparse
+    from typing import Any
 
-from brain_tui.cli.common import Context
+    from brain_tui.cli.common import Context
 
 
 def register(sub: Any, parent: argparse.ArgumentParser) -> None:

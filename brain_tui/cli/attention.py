@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from brain_tui.cli.common import Context, one_line, table
-from brain_tui.core.attention import describe_time_left
+
+TYPE_CHECKING = False  # the parser loads no core module: each handler imports what it uses (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def register(sub: Any, parent: argparse.ArgumentParser) -> None:
@@ -17,6 +19,8 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
 
 def cmd_attention(ctx: Context) -> int:
     """`bsi attention [--json]`: the ranked queue (exit 0, also when it is empty)."""
+    from brain_tui.core.attention import describe_time_left
+
     items = ctx.brain.attention()
     if ctx.json:
         ctx.emit({"items": [item.as_dict() for item in items]})

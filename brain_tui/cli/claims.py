@@ -3,21 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import os
-from datetime import datetime
-from typing import Any
 
 from brain_tui.cli.common import Context, one_line, table
-from brain_tui.core.agents import agent_session_for_open
-from brain_tui.core.authority import own_agent_session
-from brain_tui.core.brain import CloseRequest, OpenRequest
-from brain_tui.core.claims import require_claim
-from brain_tui.core.clock import humanize_delta, parse_duration
-from brain_tui.core.errors import ConflictError, InvalidData
-from brain_tui.core.model import BLOCKING_STATUSES, Claim, Status
-from brain_tui.core.scope import parse_scope_args
-from brain_tui.core.unreadable import repair_command
-from brain_tui.core.views import claim_json
+
+TYPE_CHECKING = False  # the parser loads no core module: each handler imports what it uses (start-up)
+if TYPE_CHECKING:
+    from datetime import datetime
+    from typing import Any
+
+    from brain_tui.core.model import Claim
 
 
 def register(sub: Any, parent: argparse.ArgumentParser) -> None:
@@ -96,6 +90,8 @@ def _count(text: str) -> int:
     Raises:
         InvalidData: not a whole number (full-width digits included), or negative.
     """
+    from brain_tui.core.errors import InvalidData
+
     raw = text.strip()
     if raw.startswith("-") and raw[1:].isascii() and raw[1:].isdigit():
         raise InvalidData(f"invalid test count {text!r}: it is negative")
@@ -106,6 +102,16 @@ def _count(text: str) -> int:
 
 def cmd_open(ctx: Context) -> int:
     """`bsi claim open`."""
+    import os
+
+    from brain_tui.core.agents import agent_session_for_open
+    from brain_tui.core.authority import own_agent_session
+    from brain_tui.core.brain import OpenRequest
+    from brain_tui.core.clock import parse_duration
+    from brain_tui.core.errors import ConflictError
+    from brain_tui.core.scope import parse_scope_args
+    from brain_tui.core.views import claim_json
+
     a = ctx.args
     brain = ctx.brain
     entries = parse_scope_args(list(a.scope), brain.root)
@@ -137,6 +143,8 @@ def cmd_open(ctx: Context) -> int:
 
 def cmd_close(ctx: Context) -> int:
     """`bsi claim close`."""
+    from brain_tui.core.brain import CloseRequest
+
     a = ctx.args
     req = CloseRequest(status=a.status, files=list(a.files), commit=a.commit, tests_total=a.tests_total,
                        tests_passed=a.tests_passed, tests_failed=a.tests_failed, notes=a.notes)
@@ -150,6 +158,8 @@ def cmd_close(ctx: Context) -> int:
 
 def cmd_renew(ctx: Context) -> int:
     """`bsi claim renew`."""
+    from brain_tui.core.clock import parse_duration
+
     ttl = parse_duration(ctx.args.ttl) if ctx.args.ttl else None
     expires = ctx.brain.renew_claim(ctx.args.sess_id, ttl)
     ctx.emit({"sess_id": ctx.args.sess_id, "expires_at": expires}, f"{ctx.args.sess_id} expires {expires}")
@@ -165,6 +175,9 @@ def cmd_release(ctx: Context) -> int:
 
 def cmd_show(ctx: Context) -> int:
     """`bsi claim show`."""
+    from brain_tui.core.claims import require_claim
+    from brain_tui.core.views import claim_json
+
     snapshot = ctx.brain.snapshot()
     claim = require_claim(snapshot, ctx.args.sess_id)
     data = claim_json(claim, snapshot)
@@ -177,6 +190,8 @@ def cmd_show(ctx: Context) -> int:
 
 
 def _ttl_cell(claim: Claim, now: datetime) -> str:
+    from brain_tui.core.clock import humanize_delta
+
     if claim.expires_at is None or claim.is_terminal:
         return "—"
     return humanize_delta(claim.expires_at - now)
@@ -184,6 +199,11 @@ def _ttl_cell(claim: Claim, now: datetime) -> str:
 
 def cmd_list(ctx: Context) -> int:
     """`bsi claim list`."""
+    from brain_tui.core.errors import InvalidData
+    from brain_tui.core.model import BLOCKING_STATUSES, Status
+    from brain_tui.core.unreadable import repair_command
+    from brain_tui.core.views import claim_json
+
     wanted = set(ctx.args.status) if ctx.args.status else None
     unknown = sorted((wanted or set()) - {s.value for s in Status})
     if unknown:
@@ -223,6 +243,9 @@ def cmd_repair(ctx: Context) -> int:
 
 def cmd_check_scope(ctx: Context) -> int:
     """`bsi check-scope`: exit 10 when the scope would conflict, 0 when free."""
+    from brain_tui.core.errors import ConflictError
+    from brain_tui.core.scope import parse_scope_args
+
     brain = ctx.brain
     entries = parse_scope_args(list(ctx.args.scopes), brain.root)
     conflicts = brain.check_scope(entries, parent=ctx.args.parent, satellite_type=ctx.args.satellite_type)

@@ -3,16 +3,28 @@
 from __future__ import annotations
 
 import argparse
-import json
-import re
 import sys
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NoReturn
 
-from brain_tui.core.errors import UsageError
-
+TYPE_CHECKING = False  # not `typing`: the parser, `--help` and usage errors load no core module (start-up)
 if TYPE_CHECKING:
+    from typing import Any, NoReturn
+
     from brain_tui.core.brain import Brain
+
+
+class CommandLineError(Exception):
+    """A usage error found while parsing (exit 64, SPEC 19), raised without loading the core.
+
+    It carries what `brain_tui.core.errors.BsiError` carries, so `bsi` reports both the same way.
+    """
+
+    exit_code = 64
+    kind: str | None = None
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.payload: dict[str, Any] = {}
 
 
 class Parser(argparse.ArgumentParser):
@@ -23,11 +35,13 @@ class Parser(argparse.ArgumentParser):
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        import re
+
         super().__init__(*args, **kwargs)
         self._negative_number_matcher = re.compile(r"^-\d")
 
     def error(self, message: str) -> NoReturn:
-        raise UsageError(f"{message}\n{self.format_usage().strip()}")
+        raise CommandLineError(f"{message}\n{self.format_usage().strip()}")
 
 
 def add_global_flags(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
@@ -53,14 +67,14 @@ def global_parent() -> argparse.ArgumentParser:
     return parent
 
 
-@dataclass
 class Context:
     """The parsed command line and lazily opened brain."""
 
-    args: argparse.Namespace
-    _brain: Brain | None = field(default=None, repr=False)
-    #: True for a command that only reads (`main.READ_COMMANDS`): a broken brain-compose.yml only warns.
-    reading: bool = False
+    def __init__(self, args: argparse.Namespace, brain: Brain | None = None, reading: bool = False) -> None:
+        self.args = args
+        self._brain = brain
+        #: True for a command that only reads (`main.READ_COMMANDS`): a broken brain-compose.yml only warns.
+        self.reading = reading
 
     @property
     def json(self) -> bool:
@@ -72,6 +86,7 @@ class Context:
         """The Brain (found from --brain, $BRAIN_ROOT, or the current folder)."""
         if self._brain is None:
             from brain_tui.core.brain import Brain, find_root
+            from brain_tui.core.errors import UsageError
 
             root = find_root(getattr(self.args, "brain", None))
             no_commit = bool(getattr(self.args, "no_commit", False))
@@ -101,6 +116,8 @@ class Context:
     def emit(self, data: Any, text: str | None = None) -> None:
         """Print a result: JSON with --json, else `text` (when given)."""
         if self.json:
+            import json
+
             sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=None, sort_keys=False) + "\n")
         elif text is not None:
             sys.stdout.write(text + ("\n" if text and not text.endswith("\n") else ""))

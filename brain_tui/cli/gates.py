@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from brain_tui.cli.common import Context, one_line
-from brain_tui.core.claims import require_claim
-from brain_tui.core.facade import GATE_ACTIONS
-from brain_tui.core.gates import Cascade
-from brain_tui.core.views import claim_json
+
+TYPE_CHECKING = False  # the parser loads no core module: each handler imports what it uses (start-up)
+if TYPE_CHECKING:
+    from typing import Any
+
+#: The verbs of `bsi gate`, as `brain_tui.core.facade.GATE_ACTIONS` names them (a test keeps the two equal):
+#: written here so that building the parser loads no core module.
+GATE_ACTIONS = ("request", "approve", "reject", "pause", "resume", "abort")
 
 
 def register(sub: Any, parent: argparse.ArgumentParser) -> None:
@@ -29,6 +32,8 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
 
 def cmd_gate(ctx: Context) -> int:
     """Run one gate action through the core."""
+    from brain_tui.core.gates import Cascade
+
     a = ctx.args
     out = ctx.brain.gates.act(a.gate_action, a.sess_id, a.message, by=a.by)
     text = f"{out.sess_id} {out.status}"
@@ -40,6 +45,9 @@ def cmd_gate(ctx: Context) -> int:
 
 def cmd_status(ctx: Context) -> int:
     """`bsi gate status ID`: the claim and its subtree."""
+    from brain_tui.core.claims import require_claim
+    from brain_tui.core.views import claim_json
+
     snapshot = ctx.brain.snapshot()
     claim = require_claim(snapshot, ctx.args.sess_id)
     subtree = snapshot.descendants(claim.sess_id)

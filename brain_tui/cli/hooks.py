@@ -4,23 +4,27 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
 
 from brain_tui.cli.common import Context, table
-from brain_tui.core.errors import UsageError
-from brain_tui.hooks.settings_io import Report
+
+TYPE_CHECKING = False  # the parser loads no core module: each handler imports what it uses (start-up)
+if TYPE_CHECKING:
+    from typing import Any
+
+    from brain_tui.hooks.settings_io import Report
 
 AGENTS = ("claude", "gemini", "codex")
 
 
 def register(sub: Any, parent: argparse.ArgumentParser) -> None:
     """Add the hook and MCP commands."""
-    from brain_tui.hooks.wire import EVENT_NAMES
-
     p = sub.add_parser("hook", help="run one agent hook (reads the event on stdin; exits 0 or 2)", parents=[parent])
-    p.add_argument("event", choices=list(EVENT_NAMES), metavar="EVENT", help=", ".join(EVENT_NAMES))
-    p.add_argument("--agent", default="claude", help="claude (default), codex or gemini")
-    p.set_defaults(handler=cmd_hook)
+    if isinstance(p, argparse.ArgumentParser):  # only when `hook` is the command built (cli/main.py build_parser)
+        from brain_tui.hooks.wire import EVENT_NAMES
+
+        p.add_argument("event", choices=list(EVENT_NAMES), metavar="EVENT", help=", ".join(EVENT_NAMES))
+        p.add_argument("--agent", default="claude", help="claude (default), codex or gemini")
+        p.set_defaults(handler=cmd_hook)
 
     hooks = sub.add_parser("hooks", help="install, remove or check the agents' hooks (Claude Code, Gemini CLI, "
                            "Codex)", parents=[parent])
@@ -77,6 +81,8 @@ def _root(ctx: Context) -> Any:
 
 def _check_flags(a: argparse.Namespace) -> None:
     """Refuse a flag that does not apply to the agent asked (exit 64), rather than ignore it."""
+    from brain_tui.core.errors import UsageError
+
     given = [flag for flag, on, agent in (("--local", getattr(a, "local", False), "claude"),
                                           ("--no-sandbox", not getattr(a, "sandbox", True), "claude"),
                                           ("--trust", getattr(a, "trust", False), "gemini")) if on and a.agent != agent]
@@ -156,6 +162,8 @@ def cmd_mcp_install(ctx: Context) -> int:
 
 def cmd_mcp_serve(ctx: Context) -> int:
     """`bsi mcp`: serve the protocol as MCP tools on stdin/stdout until the client closes."""
+    from brain_tui.core.errors import UsageError
+
     if getattr(ctx.args, "mcp_command", None):
         raise UsageError(f"mcp: unknown action {ctx.args.mcp_command!r}")
     if getattr(ctx.args, "json", False):

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
-from typing import Any
 
 from brain_tui.cli.common import Context, table
-from brain_tui.core.errors import UsageError
-from brain_tui.core.launch import EXAMPLES, NoLaunchCommand
+
+TYPE_CHECKING = False  # the parser loads no core module: each handler imports what it uses (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def register(sub: Any, parent: argparse.ArgumentParser) -> None:
@@ -35,6 +35,11 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
 
 def cmd_launch(ctx: Context) -> int:
     """Run `bsi launch`."""
+    import json
+
+    from brain_tui.core.errors import UsageError
+    from brain_tui.core.launch import NoLaunchCommand
+
     a = ctx.args
     brain = ctx.brain
     if a.list:
@@ -71,6 +76,10 @@ def cmd_launch(ctx: Context) -> int:
 
 def _no_command(ctx: Context) -> int:
     """No `launch.command`: exit 64 with the examples to copy (unprefixed, so they paste as YAML)."""
+    import json
+
+    from brain_tui.core.launch import EXAMPLES
+
     first, _, rest = EXAMPLES.partition("\n")
     if ctx.json:
         sys.stdout.write(json.dumps({"error": first, "exit": 64, "examples": rest}, ensure_ascii=False) + "\n")

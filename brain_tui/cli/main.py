@@ -6,15 +6,13 @@ import importlib
 import os
 import sys
 
-from brain_tui.hooks import main as hooks_main
-
 TYPE_CHECKING = False  # not `typing`: `bsi hook` must start fast
 if TYPE_CHECKING:
     import argparse
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
+    from typing import Any
 
     from brain_tui.cli.common import Context, Parser
-    from brain_tui.core.errors import BsiError
 
 #: Exit code of an unexpected error inside bsi (a bug), kept apart from every code of SPEC 19 (EX_SOFTWARE).
 INTERNAL_ERROR = 70
@@ -53,24 +51,124 @@ def is_read(args: argparse.Namespace) -> bool:
     return actions is None or getattr(args, f"{command}_command", None) in actions
 
 
-def build_parser() -> Parser:
-    """The whole `bsi` parser."""
+#: The global flags that take a value (`--brain PATH`, `--now ISO`): skipped when looking for the command.
+_VALUE_FLAGS = ("--brain", "--now")
+
+
+def command_of(args_list: Sequence[str]) -> str:
+    """The command word of a `bsi` command line ("" when there is none): the first word that is no flag.
+
+    Only this command's parsers are built in full (`build_parser(only=…)`); a wrong guess (`--br PATH`, an
+    abbreviation of `--brain`) only costs time: reaching a command not built parses the line again with the
+    whole tree (`RebuildParser`).
+    """
+    skip = positional = False
+    for arg in args_list:
+        if skip:
+            skip = False
+        elif positional or not arg.startswith("-"):
+            return arg
+        elif arg in _VALUE_FLAGS:
+            skip = True
+        elif arg == "--":  # every word after it is positional
+            positional = True
+    return ""
+
+
+class _Unbuilt:
+    """What `register` gets back for a command not asked for: takes every call and builds nothing."""
+
+    def __getattr__(self, name: str) -> Any:
+        return self._absorb
+
+    def _absorb(self, *args: Any, **kwargs: Any) -> _Unbuilt:
+        return self
+
+
+class RebuildParser(Exception):
+    """The command line reached a command that was not built (`command_of` guessed wrong): build them all."""
+
+
+def _unbuilt_parser_class() -> type[Parser]:
+    from brain_tui.cli.common import Parser
+
+    class UnbuiltParser(Parser):
+        """The one parser behind every command not built: entering it asks for the whole tree."""
+
+        def parse_known_args(self, *args: Any, **kwargs: Any) -> Any:
+            raise RebuildParser(self.prog)
+
+    return UnbuiltParser
+
+
+class _OnlyCommand:
+    """The subparsers action as the command modules see it: the command asked for is built in full, every
+    other one gets only its name and help line (all that `bsi --help` and an invalid choice show), and
+    shares one empty parser with the others."""
+
+    def __init__(self, sub: Any, only: str) -> None:
+        self._sub = sub
+        self._only = only
+
+    def add_parser(self, name: str, **kwargs: Any) -> Any:
+        if name == self._only:
+            return self._sub.add_parser(name, **kwargs)
+        self._sub.add_parser(name, help=kwargs.get("help"), unbuilt=True)
+        return _Unbuilt()
+
+
+def _parser_factory() -> Callable[..., Parser]:
+    """The parser class of the commands: a new `Parser`, or (`unbuilt=True`) the one shared unbuilt parser."""
+    from brain_tui.cli.common import Parser
+
+    shared: list[Parser] = []
+
+    def make(*, unbuilt: bool = False, **kwargs: Any) -> Parser:
+        if not unbuilt:
+            return Parser(**kwargs)
+        if not shared:
+            shared.append(_unbuilt_parser_class()(prog="bsi", add_help=False))
+        return shared[0]
+
+    return make
+
+
+def build_parser(*, only: str | None = None) -> Parser:
+    """The `bsi` parser: every command in full, or with `only`, that command in full and the others by name.
+
+    Building the whole tree costs more than the interpreter's own start (issue 18), so `bsi` builds the one
+    command it runs; the tree is the same for that command either way. Reaching a command not built raises
+    `RebuildParser`.
+    """
     from brain_tui.cli.common import Parser, add_global_flags, global_parent
 
     parser = Parser(prog="bsi", description="Brain Session Index: claims, gates and signals for a shared brain.")
     add_global_flags(parser, suppress=False)
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    parser.add_argument("--version", action="version", version=f"bsi {_version()}")
+    # argparse only calls `parser_class(**kwargs)`: a factory does (typeshed asks for a class).
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND",
+                                parser_class=_parser_factory())  # type: ignore[call-overload]
     parent = global_parent()
+    target = sub if only is None else _OnlyCommand(sub, only)
     for name in COMMAND_MODULES:
-        importlib.import_module(f"brain_tui.cli.{name}").register(sub, parent)
+        importlib.import_module(f"brain_tui.cli.{name}").register(target, parent)
     return parser
+
+
+def _version() -> str:
+    from brain_tui import __version__
+
+    return __version__
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run `bsi` and return its exit code (SPEC 19)."""
     args_list = list(sys.argv[1:] if argv is None else argv)
-    if hooks_main.is_hook_command(args_list):  # the hot path: no parser tree, only what the event needs
-        return hooks_main.run(args_list)
+    if "hook" in args_list:
+        from brain_tui.hooks import main as hooks_main
+
+        if hooks_main.is_hook_command(args_list):  # the hot path: no parser tree, only what the event needs
+            return hooks_main.run(args_list)
     if args_list[-1:] == ["mcp"]:  # `bsi mcp` answers `initialize` before the parser, the SDK or the core load
         from brain_tui.mcp import front
 
@@ -83,58 +181,75 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(args_list: list[str]) -> int:
     import argparse
 
-    from brain_tui.cli.common import Context
-    from brain_tui.core.errors import BsiError, UsageError, os_refusal
+    from brain_tui.cli.common import CommandLineError, Context
 
     ctx = Context(argparse.Namespace())
     try:
-        parser = build_parser()
-        args = parser.parse_args(args_list)
+        try:
+            parser = build_parser(only=command_of(args_list))
+            args = parser.parse_args(args_list)
+        except RebuildParser:
+            parser = build_parser()
+            args = parser.parse_args(args_list)
         ctx.args = args
         handler = getattr(args, "handler", None)
         if handler is None:
             if args.command is None:
                 parser.print_help(sys.stderr)
                 return 64
-            raise UsageError(f"{args.command}: missing subcommand (see bsi {args.command} --help)")
+            raise CommandLineError(f"{args.command}: missing subcommand (see bsi {args.command} --help)")
         ctx.reading = is_read(args)
         if getattr(args, "sync", False) and ctx.reading:
             ctx.pull()
         code = handler(ctx)
         ctx.report_applied()
         return int(code or 0)
-    except BsiError as exc:
-        return _refuse(ctx, exc, args_list)
     except KeyboardInterrupt:
         sys.stderr.write("bsi: interrupted\n")
         return 130
     except BrokenPipeError:
         return 0
     except OSError as exc:  # a read-only brain, a denied permission, a full disk: the system's refusal, not a bug
+        from brain_tui.core.errors import os_refusal
+
         refusal = os_refusal(exc)
         if refusal is None:
             return _internal_error(exc)
-        return _refuse(ctx, refusal, args_list)
-    except Exception as exc:  # a bug: one line, never a traceback (SPEC 13); BSI_DEBUG=1 shows it
-        return _internal_error(exc)
+        ctx.report_applied()
+        return _refuse(refusal, ctx, args_list)
+    except Exception as exc:
+        if not _is_refusal(exc):
+            return _internal_error(exc)
+        ctx.report_applied()
+        return _refuse(exc, ctx, args_list)
 
 
-def _refuse(ctx: Context, exc: BsiError, args_list: list[str]) -> int:
-    """Say a refusal in one line (and as JSON under `--json`); its exit code."""
-    import json
+def _is_refusal(exc: Exception) -> bool:
+    """True for an error carrying its SPEC 19 exit code: a parse error, or a core `BsiError`.
 
-    ctx.report_applied()
+    The core's errors are looked up only when the core is loaded: a usage error loads none of it.
+    """
+    from brain_tui.cli.common import CommandLineError
+
+    errors = sys.modules.get("brain_tui.core.errors")
+    return isinstance(exc, CommandLineError) or (errors is not None and isinstance(exc, errors.BsiError))
+
+
+def _refuse(exc: Any, ctx: Context, args_list: list[str]) -> int:
+    """Report a refusal: one JSON document with --json, the message on stderr; its exit code."""
     if getattr(ctx.args, "json", False) or (not vars(ctx.args) and "--json" in args_list):
+        import json
+
         doc = {"error": exc.message, "exit": exc.exit_code, **({"kind": exc.kind} if exc.kind else {}),
                **exc.payload}
         sys.stdout.write(json.dumps(doc, ensure_ascii=False) + "\n")
     for line in exc.message.splitlines() or [""]:
         sys.stderr.write(f"bsi: {line}\n")
-    return exc.exit_code
+    return int(exc.exit_code)
 
 
-def _internal_error(exc: BaseException) -> int:
-    """A bug: one line, never a traceback (SPEC 13); BSI_DEBUG=1 re-raises it."""
+def _internal_error(exc: Exception) -> int:
+    """A bug: one line, never a traceback (SPEC 13); BSI_DEBUG=1 shows it."""
     if os.environ.get("BSI_DEBUG"):
         raise exc
     detail = " ".join(str(exc).split())[:300]

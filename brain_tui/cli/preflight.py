@@ -36,10 +36,18 @@ acquire it now (an unexpired lock exists), else 0. Bad paths, IDs and TTLs exit 
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from brain_tui.cli.common import Context, one_line, table
-from brain_tui.core import circuit, locks
+
+TYPE_CHECKING = False  # the parser loads no core module: each handler imports what it uses (start-up)
+if TYPE_CHECKING:
+    from typing import Any
+
+    from brain_tui.core import circuit
+
+#: The lock TTL when none is given, as `brain_tui.core.locks.DEFAULT_LOCK_TTL_MIN` says (a test keeps the two
+#: equal): written here for the help text, so that building the parser loads no core module.
+DEFAULT_LOCK_TTL_MIN = 60
 
 
 def register(sub: Any, parent: argparse.ArgumentParser) -> None:
@@ -66,7 +74,7 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
     p.add_argument("file")
     p.add_argument("sess_id")
     p.add_argument("ttl_min", nargs="?", default=None, metavar="TTL_MIN",
-                   help=f"minutes (default {locks.DEFAULT_LOCK_TTL_MIN})")
+                   help=f"minutes (default {DEFAULT_LOCK_TTL_MIN})")
     p.set_defaults(handler=cmd_acquire)
     p = lsub.add_parser("release", help="release FILE (holder only)", parents=[parent])
     p.add_argument("file")

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from brain_tui.cli.common import Context, one_line, table
-from brain_tui.core.authority import acting_in, sender_for
-from brain_tui.core.model import BLOCKING_STATUSES
-from brain_tui.core.signals import addressed_to, corrupt_signals, require_signal
-from brain_tui.core.views import signal_json
+
+TYPE_CHECKING = False  # the parser loads no core module: each handler imports what it uses (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def register(sub: Any, parent: argparse.ArgumentParser) -> None:
@@ -38,6 +37,9 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
 
 def cmd_send(ctx: Context) -> int:
     """`bsi signal send`: prints the new ID."""
+    from brain_tui.core.authority import acting_in, sender_for
+    from brain_tui.core.model import BLOCKING_STATUSES
+
     a = ctx.args
     brain = ctx.brain
     sender = a.sender
@@ -56,6 +58,9 @@ def cmd_send(ctx: Context) -> int:
 
 def cmd_list(ctx: Context) -> int:
     """`bsi signal list`."""
+    from brain_tui.core.signals import addressed_to, corrupt_signals
+    from brain_tui.core.views import signal_json
+
     snapshot = ctx.brain.snapshot()
     sigs = [
         s for s in snapshot.signals
@@ -81,6 +86,8 @@ def cmd_list(ctx: Context) -> int:
 
 def cmd_ack(ctx: Context) -> int:
     """`bsi signal ack`."""
+    from brain_tui.core.signals import require_signal
+
     changed = ctx.brain.signals.ack(ctx.args.sig_id, by=ctx.args.by)
     state = "delivered"
     if not changed:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
-from datetime import timedelta
-from pathlib import Path
-from typing import Any
 
 from brain_tui.cli.common import Context, one_line, table
-from brain_tui.core.clock import humanize_delta
-from brain_tui.core.errors import NotFound, UsageError
+
+TYPE_CHECKING = False  # the parser loads no core module: each handler imports what it uses (start-up)
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
 
 
 def register(sub: Any, parent: argparse.ArgumentParser) -> None:
@@ -60,6 +60,10 @@ def _size(n: Any) -> str:
 def _duration(seconds: Any) -> str:
     if not isinstance(seconds, (int, float)):
         return "-"
+    from datetime import timedelta
+
+    from brain_tui.core.clock import humanize_delta
+
     return humanize_delta(timedelta(seconds=int(seconds)))
 
 
@@ -125,6 +129,8 @@ def cmd_env(ctx: Context) -> int:
 
 # -- breath ---------------------------------------------------------------------------------------
 def _keeps(items: list[str]) -> dict[str, str]:
+    from brain_tui.core.errors import UsageError
+
     kept: dict[str, str] = {}
     for item in items:
         file, sep, reason = item.partition("=")
@@ -155,6 +161,8 @@ def cmd_reference(ctx: Context) -> int:
 def cmd_expire(ctx: Context) -> int:
     """`bsi breath expire SPRINT FILE… [--keep FILE=REASON]`."""
     a = ctx.args
+    from brain_tui.core.errors import UsageError
+
     kept = _keeps(a.keep)
     if not a.files and not kept:
         raise UsageError("breath expire: give files to release and/or --keep FILE=REASON")
@@ -198,7 +206,10 @@ def cmd_show(ctx: Context) -> int:
 
 # -- lint -----------------------------------------------------------------------------------------
 def _lint_root(ctx: Context) -> Path:
+    from pathlib import Path
+
     from brain_tui.core.brain import find_root
+    from brain_tui.core.errors import NotFound
 
     try:
         return find_root(getattr(ctx.args, "brain", None))

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from brain_tui.cli.common import Context, one_line
-from brain_tui.core.errors import ScopeDrift
+
+TYPE_CHECKING = False  # the parser loads no core module: each handler imports what it uses (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def register(sub: Any, parent: argparse.ArgumentParser) -> None:
@@ -48,6 +50,8 @@ def cmd_log(ctx: Context) -> int:
 
 def cmd_verify(ctx: Context) -> int:
     """`bsi verify ID`: exit 13 on scope drift."""
+    from brain_tui.core.errors import ScopeDrift
+
     report = ctx.brain.audit.verify(ctx.args.sess_id)
     if ctx.json:
         ctx.emit(report.as_dict())

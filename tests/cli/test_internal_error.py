@@ -11,7 +11,7 @@ cli_main = importlib.import_module("brain_tui.cli.main")
 
 
 def test_a_bug_is_one_line_and_exit_70(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    def broken() -> None:
+    def broken(**_: object) -> None:
         raise TypeError("'NoneType' object is not subscriptable")
 
     monkeypatch.setattr(cli_main, "build_parser", broken)
@@ -24,7 +24,7 @@ def test_a_bug_is_one_line_and_exit_70(monkeypatch: pytest.MonkeyPatch, capsys: 
 
 
 def test_bsi_debug_shows_the_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken() -> None:
+    def broken(**_: object) -> None:
         raise TypeError("boom")
 
     monkeypatch.setattr(cli_main, "build_parser", broken)

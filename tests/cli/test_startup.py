@@ -1,0 +1,126 @@
+"""`bsi` starts without the core when it only shows help or refuses a command line (issue 18, start-up).
+
+What a process imports is deterministic, so these tests check it (the time it costs is measured only in
+`benchmarks/`, `--only-startup`).
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import json
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from tests.bsi import clean_env
+
+cli_main = importlib.import_module("brain_tui.cli.main")
+
+#: Modules a start-up that only parses must not load: the core, the YAML libraries, psutil, Textual.
+HEAVY = ("brain_tui.core", "ruamel", "yaml", "psutil", "textual")
+
+PROBE = (
+    "import sys\n"
+    "from brain_tui.cli.main import main\n"
+    "try:\n"
+    "    code = main(sys.argv[1:])\n"
+    "except SystemExit as exc:\n"
+    "    code = exc.code\n"
+    "heavy = sorted(m for m in sys.modules if m.split('.')[0] in {'ruamel', 'yaml', 'psutil', 'textual'}\n"
+    "               or m == 'brain_tui.core' or m.startswith('brain_tui.core.'))\n"
+    "sys.stderr.write('\\nPROBE ' + repr((code, heavy)) + '\\n')\n"
+)
+
+
+def _probe(*args: str) -> tuple[Any, list[str], str]:
+    """Run `bsi ARGS` in a fresh interpreter: (exit code, heavy modules loaded, stdout)."""
+    done = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True,
+                          env=clean_env(), check=False, timeout=120)
+    line = done.stderr.rstrip().splitlines()[-1]
+    assert line.startswith("PROBE "), done.stderr[-500:]
+    code, heavy = ast.literal_eval(line[len("PROBE "):])
+    return code, heavy, done.stdout
+
+
+@pytest.mark.parametrize(("args", "exit_code"), [
+    (("--help",), 0),
+    (("claim", "--help"), 0),
+    (("claim", "open", "--help"), 0),
+    (("--json", "gate", "--help"), 0),
+    (("--version",), 0),
+    (("claim", "open", "--no-such-flag"), 64),
+    (("no-such-command",), 64),
+    (("claim",), 64),
+    ((), 64),
+])
+def test_help_version_and_usage_errors_load_no_core(args: tuple[str, ...], exit_code: int) -> None:
+    code, heavy, _ = _probe(*args)
+    assert code == exit_code
+    assert heavy == []
+
+
+def test_a_usage_error_under_json_is_still_one_json_document_without_the_core() -> None:
+    code, heavy, out = _probe("--json", "claim", "open", "--no-such-flag")
+    assert (code, heavy) == (64, [])
+    doc = json.loads(out)
+    assert doc["exit"] == 64 and "required: --scope" in doc["error"]
+
+
+def test_version_prints_the_package_version(capsys: pytest.CaptureFixture[str]) -> None:
+    from brain_tui import __version__
+
+    with pytest.raises(SystemExit) as exc:
+        cli_main.main(["--version"])
+    assert exc.value.code == 0
+    assert capsys.readouterr().out.strip() == f"bsi {__version__}"
+
+
+def _subparsers(parser: Any) -> dict[str, Any]:
+    action = next(a for a in parser._actions if a.dest == "command")
+    return dict(action.choices)
+
+
+def test_building_one_command_gives_it_the_same_parser_as_the_whole_tree() -> None:
+    full = cli_main.build_parser()
+    commands = _subparsers(full)
+    assert {"claim", "gate", "signal", "hook", "hooks", "mcp", "launch", "attention"} <= set(commands)
+    for name, whole in commands.items():
+        only = _subparsers(cli_main.build_parser(only=name))
+        assert set(only) == set(commands)  # every other command keeps its name for `--help` and errors
+        assert only[name].format_help() == whole.format_help(), name
+
+
+def test_the_top_level_help_is_the_same_with_or_without_the_tree() -> None:
+    assert cli_main.build_parser(only="").format_help() == cli_main.build_parser().format_help()
+
+
+@pytest.mark.parametrize(("argv", "command"), [
+    (["claim", "list"], "claim"),
+    (["--brain", "claim", "gate", "status", "x"], "gate"),  # a value of --brain is not the command
+    (["--now", "2026-11-29T10:00:00Z", "--json", "signal", "list"], "signal"),
+    (["--brain=b", "check-scope", "a/"], "check-scope"),
+    (["--json"], ""),
+    (["--json", "--", "claim", "list"], "claim"),
+    (["--", "--brain"], "--brain"),
+])
+def test_the_command_word_is_found_past_the_global_flags(argv: list[str], command: str) -> None:
+    assert cli_main.command_of(argv) == command
+
+
+def test_a_command_the_guess_missed_is_parsed_by_the_whole_tree(capsys: pytest.CaptureFixture[str]) -> None:
+    # `--br` is argparse's abbreviation of `--brain`: the guess takes the path for the command, so `claim` was
+    # not built; the whole tree parses the line, and the brain is looked for (66), no usage error (64).
+    assert cli_main.command_of(["--br", "/no/such/brain", "claim", "list"]) == "/no/such/brain"
+    assert cli_main.main(["--br", "/no/such/brain", "claim", "list"]) == 66
+    assert "usage" not in capsys.readouterr().err
+
+
+def test_the_parsers_copies_of_core_constants_match_the_core() -> None:
+    from brain_tui.cli import gates, preflight
+    from brain_tui.core import facade, locks
+
+    assert gates.GATE_ACTIONS == facade.GATE_ACTIONS
+    assert preflight.DEFAULT_LOCK_TTL_MIN == locks.DEFAULT_LOCK_TTL_MIN
