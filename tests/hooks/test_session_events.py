@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import json
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from brain_tui.core import agents
-from tests.bsi import bsi_command, clean_env, ok, run_bsi
+from tests.bsi import NOW, bsi_command, clean_env, ok, run_bsi
+from tests.hooks.fake_agent import FakeAgent
 from tests.hooks.test_pre_tool_use import AGENT, assert_allowed, assert_denied, event, hook
 
 
@@ -69,29 +71,49 @@ def test_hostile_text_is_inert_in_the_context(brain: Path) -> None:
     assert "⟨ESC⟩" in text and "⟨U+202E⟩" in text and "x" * 300 not in text
 
 
-def test_clear_hands_the_binding_over_to_the_new_session(bound: tuple[Path, str], tmp_path: Path) -> None:
+@pytest.fixture
+def agent(tmp_path: Path) -> Iterator[FakeAgent]:
+    """One agent process (a copy of the interpreter named `claude`): a hand-over counts only from its own process."""
+    stand_in = FakeAgent(tmp_path / "agent")
+    yield stand_in
+    stand_in.close()
+
+
+def agent_hook(agent: FakeAgent, brain: Path, name: str, payload: Any,
+               env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """`bsi hook NAME` run by the agent process, as Claude Code runs its hooks."""
+    done = agent.run(bsi_command("hook", name, brain=brain, now=NOW), json.dumps(payload), env=env or clean_env(),
+                     cwd=brain)
+    assert done.returncode in (0, 2) and "Traceback" not in done.stderr, done
+    return done
+
+
+def test_clear_hands_the_binding_over_to_the_new_session(bound: tuple[Path, str], agent: FakeAgent,
+                                                         tmp_path: Path) -> None:
     brain, sess = bound
     new = "9c1d2e3f-0000-4000-8000-00000000aaaa"
-    assert hook(brain, "session-end", base(brain, "SessionEnd", reason="clear")).returncode == 0
+    assert agent_hook(agent, brain, "session-end", base(brain, "SessionEnd", reason="clear")).returncode == 0
     env_file = tmp_path / "env"
-    done = hook(brain, "session-start", base(brain, "SessionStart", session=new, source="clear"),
-                env=clean_env(CLAUDE_ENV_FILE=str(env_file)))
+    done = agent_hook(agent, brain, "session-start", base(brain, "SessionStart", session=new, source="clear"),
+                      env=clean_env(CLAUDE_ENV_FILE=str(env_file)))
     text = context_of(done, "SessionStart")
     assert "carried over" in text and sess in text
     assert env_file.read_text() == f"export BSI_SESSION={sess}\n"
-    assert_denied(hook(brain, "pre-tool-use", event(brain, "Edit", str(brain / "docs" / "a"), session=new)), sess)
-    assert_allowed(hook(brain, "pre-tool-use", event(brain, "Edit", str(brain / "src" / "a"), session=new)))
+    edit = agent_hook(agent, brain, "pre-tool-use", event(brain, "Edit", str(brain / "docs" / "a"), session=new))
+    assert_denied(edit, sess)
+    assert_allowed(agent_hook(agent, brain, "pre-tool-use", event(brain, "Edit", str(brain / "src" / "a"),
+                                                                  session=new)))
     assert agents.read_liveness(brain)[sess].agent_session == new
 
 
-def test_clear_with_two_candidates_guesses_nothing(bound: tuple[Path, str]) -> None:
+def test_clear_with_two_candidates_guesses_nothing(bound: tuple[Path, str], agent: FakeAgent) -> None:
     brain, sess = bound
     other = ok(run_bsi("claim", "open", "--scope", "docs/", "--story", "d", "--agent-session", "agent-two",
                        brain=brain))
-    hook(brain, "session-end", base(brain, "SessionEnd", reason="clear"))
-    hook(brain, "session-end", base(brain, "SessionEnd", session="agent-two", reason="clear"))
-    text = context_of(hook(brain, "session-start", base(brain, "SessionStart", session="new-1", source="clear")),
-                      "SessionStart")
+    agent_hook(agent, brain, "session-end", base(brain, "SessionEnd", reason="clear"))
+    agent_hook(agent, brain, "session-end", base(brain, "SessionEnd", session="agent-two", reason="clear"))
+    text = context_of(agent_hook(agent, brain, "session-start",
+                                 base(brain, "SessionStart", session="new-1", source="clear")), "SessionStart")
     assert "none taken" in text and sess in text and other in text and "holds no claim" in text
     assert agents.bound_claims(brain, "new-1") == []
 
