@@ -228,7 +228,7 @@ def needs_input_summary(agent: object) -> str:
 
     The kind and message come from the client's event (hostile): both are made inert and cut.
     """
-    from brain_tui.core.transcript import inert
+    from brain_tui.core.text_safety import inert_line as inert
 
     kind = getattr(agent, "input_kind", None)
     message = getattr(agent, "input_message", None)

@@ -2,8 +2,8 @@
 
 Claim and signal text is written by other sessions and is hostile wherever it
 is shown: on the cockpit's screen (tui/safe.py), in a hook message or an MCP
-result (hooks/text.py). Every front-end asks `placeholder` here, so the set of
-hidden characters is decided once:
+result (`inert_line`, one line, cut short). Every front-end asks `placeholder`
+here, so the set of hidden characters is decided once:
 
 - C0 controls, DEL and C1 controls: they move the cursor, ring, or start an
   escape sequence (``⟨ESC⟩``, ``⟨DEL⟩``, ``⟨CSI⟩``, …);
@@ -63,3 +63,43 @@ def placeholder(char: str) -> str | None:
     if code in EXTRA_INVISIBLE or unicodedata.category(char) in HIDDEN_CATEGORIES:
         return f"⟨U+{code:04X}⟩"
     return None
+
+
+#: What a cut line of brain text ends with.
+ELLIPSIS = "…"
+
+
+def fold_placeholder(char: str) -> str | None:
+    """`placeholder`, with a tab or line break folded into a space (a one-line message: a hook, MCP, a peek)."""
+    if char in "\t\n\r":
+        return " "
+    return placeholder(char)
+
+
+def inert_line(value: object, limit: int = 120) -> str:
+    """One line of brain text made inert and cut to `limit` characters (with an ellipsis).
+
+    Hidden characters become their placeholders (`placeholder`), line breaks and tabs spaces, runs of
+    spaces one; a list is its items joined by spaces. At most ``4 × limit`` characters are looked at,
+    so a 10 MB value costs what a short one does.
+
+    Args:
+        value: the text (anything: it is turned into a string).
+        limit: the most characters kept.
+    """
+    text = "" if value is None else str(value)
+    if isinstance(value, list):
+        text = " ".join(str(part) for part in value)
+    out: list[str] = []
+    size = 0
+    for char in text[: limit * 4]:
+        shown = fold_placeholder(char) if (ord(char) < 0x20 or ord(char) >= 0x7F) else None
+        piece = char if shown is None else shown
+        out.append(piece)
+        size += len(piece)
+        if size > limit:
+            break
+    joined = " ".join("".join(out).split())
+    if len(joined) > limit or len(text) > limit * 4:
+        joined = joined[: limit - 1].rstrip() + ELLIPSIS
+    return joined

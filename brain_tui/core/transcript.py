@@ -25,7 +25,7 @@ The model's window is `DEFAULT_WINDOW` unless the model name ends in ``[1m]``
 configured. The forecast: the average growth per turn over the last
 `FORECAST_TURNS` turns; turns left = what remains / that growth.
 
-Everything returned is inert (SPEC 15): text goes through `text_safety.placeholder`.
+Everything returned is inert (SPEC 15): text goes through `text_safety.inert_line`.
 Nothing here reads a clock; the caller passes nothing time-dependent and reads the
 timestamps the transcript holds.
 """
@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from brain_tui.core.text_safety import placeholder
+from brain_tui.core.text_safety import ELLIPSIS, inert_line
 
 #: At most this many bytes are read from the end of a transcript.
 TAIL_BYTES = 256 * 1024
@@ -58,31 +58,8 @@ TEXT_LINES = 3
 TEXT_WIDTH = 200
 #: A tool's target is cut to this many characters.
 TARGET_WIDTH = 200
-ELLIPSIS = "…"
 #: The `tool_input` keys naming what a tool works on, in order of preference.
 TARGET_KEYS = ("file_path", "notebook_path", "path", "command", "cmd", "pattern", "url", "query")
-
-
-def inert(value: object, width: int) -> str:
-    """One line of hostile text made inert (controls, bidi, invisibles shown as placeholders) and cut to `width`."""
-    text = value if isinstance(value, str) else ("" if value is None else str(value))
-    if isinstance(value, list):
-        text = " ".join(str(part) for part in value)
-    out: list[str] = []
-    size = 0
-    for char in text[: width * 4]:
-        if char in "\n\t\r":
-            char = " "
-        shown = placeholder(char) if (ord(char) < 0x20 or ord(char) >= 0x7F) else None
-        piece = char if shown is None else shown
-        out.append(piece)
-        size += len(piece)
-        if size > width:
-            break
-    joined = " ".join("".join(out).split())
-    if len(joined) > width or len(text) > width * 4:
-        joined = joined[: width - 1].rstrip() + ELLIPSIS
-    return joined
 
 
 def inert_lines(text: str, lines: int = TEXT_LINES, width: int = TEXT_WIDTH) -> tuple[str, ...]:
@@ -90,7 +67,7 @@ def inert_lines(text: str, lines: int = TEXT_LINES, width: int = TEXT_WIDTH) -> 
     found: list[str] = []
     rest = text[: lines * width * 8]
     for raw in rest.splitlines():
-        line = inert(raw, width)
+        line = inert_line(raw, width)
         if not line:
             continue
         if len(found) == lines:
@@ -270,7 +247,7 @@ def target_of(tool_input: object) -> str:
     for key in TARGET_KEYS:
         value = tool_input.get(key)
         if isinstance(value, str | list) and value:
-            return inert(value, TARGET_WIDTH)
+            return inert_line(value, TARGET_WIDTH)
     return ""
 
 
@@ -294,7 +271,7 @@ class _Reader:
     def call(self, use_id: str, name: object, tool_input: object, at: datetime | None) -> None:
         if not isinstance(name, str) or not name:
             return
-        call = ToolCall(inert(name, 64), target_of(tool_input), at, False)
+        call = ToolCall(inert_line(name, 64), target_of(tool_input), at, False)
         self.last_call, self.last_id = call, use_id
         if use_id:
             self.calls[use_id] = call
@@ -325,7 +302,7 @@ class _Reader:
         tool = pending[-1] if pending else self.last_call
         turns = tuple(self.turns.values())
         size = window or self.window or window_of(self.model)
-        return Peek(inert_lines(self.text), self.text_at, tool, inert(self.model, 80),
+        return Peek(inert_lines(self.text), self.text_at, tool, inert_line(self.model, 80),
                     runway(turns, size), self.at, read, turns)
 
 

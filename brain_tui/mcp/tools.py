@@ -33,7 +33,7 @@ MAX_TEXT = 4000
 
 def inert(value: Any, limit: int = MAX_TEXT) -> Any:
     """`value` with every string made inert: control/bidi/zero-width characters as placeholders, cut at `limit`."""
-    from brain_tui.hooks.text import placeholder
+    from brain_tui.core.text_safety import fold_placeholder as placeholder
 
     if isinstance(value, str):
         out = []
