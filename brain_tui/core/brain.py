@@ -59,6 +59,7 @@ if TYPE_CHECKING:
     from brain_tui.core.attention import AttentionItem
     from brain_tui.core.env import EnvState
     from brain_tui.core.headers import Finding
+    from brain_tui.core.notify import Notifier
     from brain_tui.core.syncing import BrainRemote
     from brain_tui.core.write_decision import ShellCommand, WriteDecision, WriteSession
 
@@ -454,6 +455,12 @@ class Brain:
         from brain_tui.core.env import collect_env
 
         return collect_env(self.root, self.config, self.instance, timeout_s, now=self.now())
+
+    def notifier(self) -> Notifier:
+        """Who tells the pilot of new attention items: the `notify:` command and desktop notices (core.notify)."""
+        from brain_tui.core.notify import Notifier
+
+        return Notifier(self.root, self.config.notify, self.brain_name)
 
     def lint(self, paths: Sequence[str] | None = None) -> list[Finding]:
         """Brain-language header findings (ADR-010) of `paths` (as given on a command line) or of the brain."""

@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 from brain_tui.core.clock import DEFAULT_TTL, parse_duration
 from brain_tui.core.errors import InvalidData
+from brain_tui.core.notify import NotifySetting, parse_notify
 from brain_tui.core.yamlio import CorruptYaml, safe_load_file
 
 CONFIG_FILE = "brain-compose.yml"
@@ -53,6 +54,7 @@ class BrainConfig:
     ports: Mapping[str, int] = field(default_factory=dict)
     fetch_interval_s: int = 30
     unclaimed_writes: UnclaimedWrites = "warn"
+    notify: NotifySetting = field(default_factory=NotifySetting)
     raw: Mapping[str, Any] = field(default_factory=dict)
     problem: str | None = None
 
@@ -133,6 +135,7 @@ def load_config(root: str | Path) -> BrainConfig:
         ports=ports,
         fetch_interval_s=interval if isinstance(interval, int) and interval > 0 else 30,
         unclaimed_writes=_unclaimed_mode(unclaimed),
+        notify=parse_notify(raw.get("notify")),
         raw=raw,
     )
 

@@ -42,6 +42,7 @@ from .messages import (
     SyncStatusRead,
 )
 from .navigation import Navigation
+from .notices import DesktopNotices, alert_keys
 from .palette import BrainProvider, PaletteCommands
 from .present import short_id
 from .readings import Readings
@@ -122,6 +123,7 @@ class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
         self._write_lock = threading.Lock()
         self.feed = LiveFeed(self, brain)
         self.syncer = SyncController(self)
+        self.notices = DesktopNotices(self)
         self._refresh_pending = False
         self._held: BrainSnapshot | None = None
         self._alert_keys: frozenset[str] | None = None
@@ -202,6 +204,7 @@ class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
             self.action_gates()
         self.call_after_refresh(self._first_painted)
         self._alert_keys = alert_keys(self.queue)
+        self.notices.start(self.queue)
         if self.live:
             self.run_worker(self._read_branch, thread=True, group="branch", exit_on_error=False)
             self.feed.start()
@@ -340,6 +343,7 @@ class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
             return
         if self.bell_enabled:
             self.bell()
+        self.notices.announce(queue, new)
         warned = [i for i in queue if i.warning and f"warn:{i.key}" in new]
         if warned:
             item = warned[0]
@@ -491,7 +495,3 @@ class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
             self.screen.action_rerun()
             return
         self.push_screen(LintScreen())
-
-def alert_keys(queue: list[AttentionItem]) -> frozenset[str]:
-    """What the bell compares: one key per item, plus one per item close to expiry."""
-    return frozenset({item.key for item in queue} | {f"warn:{item.key}" for item in queue if item.warning})

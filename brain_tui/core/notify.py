@@ -1,0 +1,255 @@
+"""Word of what needs the pilot when they are away: the `notify:` command and the desktop-notice escapes.
+
+`notify:` in brain-compose.yml is an argv list (never a shell string) run once for each new attention
+item; each placeholder (`NOTIFY_PLACEHOLDERS`) fills exactly one element with inert brain text, and the
+program itself never comes from a placeholder. The keys already told are remembered in
+``.brain/notified.json`` (local, written atomically, the newest `MAX_REMEMBERED` kept), so a restart
+does not tell an item twice. The cockpit also writes the terminal escapes of a desktop notice (OSC 9,
+OSC 777 ``notify``, kitty OSC 99), wrapped for tmux when it runs inside tmux.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import subprocess
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from brain_tui.core.errors import InvalidData
+from brain_tui.core.layout import STATE_DIR
+from brain_tui.core.text_safety import inert_line
+from brain_tui.core.yamlio import atomic_write_text
+
+#: What a `notify.command` element may name, each filled with one inert line.
+NOTIFY_PLACEHOLDERS = ("kind", "sess_id", "summary", "key", "brain")
+#: The file of the keys already told (local state, never committed).
+NOTIFIED_FILE = "notified.json"
+#: How many told keys are remembered (the oldest are forgotten first).
+MAX_REMEMBERED = 500
+#: How long a notify command may run before it is given up on.
+COMMAND_TIMEOUT_S = 10.0
+#: The longest summary a command or a notice carries.
+SUMMARY_LIMIT = 200
+
+_PLACEHOLDER_RE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+class Notable(Protocol):
+    """What a notice is made of: an attention item (`core.attention.AttentionItem`)."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def key(self) -> str: ...
+    @property
+    def sess_id(self) -> str | None: ...
+    @property
+    def summary(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class NotifySetting:
+    """The `notify:` key as read.
+
+    Attributes:
+        enabled: False for ``notify: off`` (no command; the cockpit's escapes follow `--no-bell`).
+        command: the argv template, empty when none is configured.
+        problem: why the key was not used as written (shown by the cockpit), or None.
+    """
+
+    enabled: bool = True
+    command: tuple[str, ...] = ()
+    problem: str | None = None
+
+
+def parse_notify(value: Any) -> NotifySetting:
+    """Read the `notify:` value: ``off``/``false``, or ``{command: [program, arg, …]}``.
+
+    An unusable value gives no command, with `problem` set; it never raises.
+    """
+    if value is None:
+        return NotifySetting()
+    if value is False or (isinstance(value, str) and value.strip().lower() in ("off", "false", "no")):
+        return NotifySetting(enabled=False)
+    command = value.get("command") if isinstance(value, Mapping) else None
+    if not isinstance(command, list) or not command or not all(isinstance(v, str) for v in command):
+        return NotifySetting(problem="notify: expected `off` or `command: [program, arg, …]` (an argv list, "
+                                     "not a shell string); no command runs")
+    try:
+        check_template(command)
+    except InvalidData as exc:
+        return NotifySetting(problem=f"{exc}; no command runs")
+    return NotifySetting(command=tuple(command))
+
+
+def check_template(template: Sequence[str]) -> None:
+    """Raise unless `template` is a usable `notify.command`.
+
+    Raises:
+        InvalidData: empty, an unknown placeholder, or a placeholder or ``=`` in the program name.
+    """
+    if not template or not template[0].strip():
+        raise InvalidData("notify.command is empty")
+    for index, element in enumerate(template):
+        names = _PLACEHOLDER_RE.findall(element)
+        unknown = [n for n in names if n not in NOTIFY_PLACEHOLDERS]
+        if unknown:
+            raise InvalidData(f"notify.command: unknown placeholder {{{unknown[0]}}}; known: "
+                              + " ".join(f"{{{p}}}" for p in NOTIFY_PLACEHOLDERS))
+        if index == 0 and names:
+            raise InvalidData("notify.command: the program (first element) cannot come from a placeholder")
+    if "=" in template[0]:
+        raise InvalidData("notify.command: the program name cannot hold '='")
+
+
+def notice_values(item: Notable, brain: str) -> dict[str, str]:
+    """The placeholder values of one item: each one inert line (brain text is hostile, SPEC 15)."""
+    return {
+        "kind": inert_line(item.kind, 40),
+        "sess_id": inert_line(item.sess_id or "", 80),
+        "summary": inert_line(item.summary, SUMMARY_LIMIT),
+        "key": inert_line(item.key, 200),
+        "brain": inert_line(brain, 80),
+    }
+
+
+def build_notify_argv(template: Sequence[str], values: Mapping[str, str]) -> tuple[str, ...]:
+    """Fill the placeholders of `template`: each element stays exactly one argv element.
+
+    A filled element that brain text would turn into an option (it starts with ``-`` where the
+    template's element does not) gets a leading space, so it stays an argument.
+
+    Raises:
+        InvalidData: the template is not usable (`check_template`).
+    """
+    check_template(template)
+    argv: list[str] = []
+    for element in template:
+        value = _PLACEHOLDER_RE.sub(lambda m: values.get(m.group(1), ""), element).replace("\x00", "")
+        if value.startswith("-") and not element.startswith("-"):
+            value = " " + value
+        argv.append(value)
+    return tuple(argv)
+
+
+def run_command(argv: Sequence[str], timeout_s: float = COMMAND_TIMEOUT_S) -> str | None:
+    """Run one notify command (no shell, no input, output dropped); None when it worked, else one line why."""
+    try:
+        done = subprocess.run(list(argv), shell=False, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, timeout=timeout_s, check=False, start_new_session=True)
+    except FileNotFoundError:
+        return f"notify command not found: {inert_line(argv[0], 60)}"
+    except subprocess.TimeoutExpired:
+        return f"notify command gave no answer in {timeout_s:g} s: {inert_line(argv[0], 60)}"
+    except OSError as exc:
+        return f"notify command cannot run: {inert_line(argv[0], 60)} ({exc.strerror})"
+    if done.returncode != 0:
+        return f"notify command failed (exit {done.returncode}): {inert_line(argv[0], 60)}"
+    return None
+
+
+# -- at most once per item -----------------------------------------------------------------------
+class NotifiedLog:
+    """The keys already told, in ``.brain/notified.json`` (a JSON list, newest last, bounded)."""
+
+    def __init__(self, root: str | Path, limit: int = MAX_REMEMBERED) -> None:
+        """Args: root: the brain; limit: how many keys are kept."""
+        self.path = Path(root) / STATE_DIR / NOTIFIED_FILE
+        self.limit = limit
+
+    def read(self) -> list[str]:
+        """The remembered keys (an unreadable or foreign file reads as none)."""
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return []
+        if not isinstance(data, list):
+            return []
+        return [key for key in data if isinstance(key, str)]
+
+    def claim(self, keys: Iterable[str]) -> list[str]:
+        """Remember `keys`; return those not told before, in the order given (each once).
+
+        A state file that cannot be written does not stop the notices: they go out, and the next
+        cockpit may tell them again.
+        """
+        known = self.read()
+        seen = set(known)
+        fresh: list[str] = []
+        for key in keys:
+            if key not in seen:
+                seen.add(key)
+                fresh.append(key)
+        if fresh:
+            kept = (known + fresh)[-self.limit:]
+            with contextlib.suppress(OSError):
+                atomic_write_text(self.path, json.dumps(kept, ensure_ascii=True) + "\n")
+        return fresh
+
+
+# -- the terminal's desktop notice ---------------------------------------------------------------
+def escape_text(value: object, limit: int = 120) -> str:
+    """Brain text fit for an escape-sequence field: inert, no control character at all, no ``;``."""
+    text = inert_line(value, limit)
+    return "".join(c for c in text if ord(c) >= 0x20 and c != "\x7f" and not 0x80 <= ord(c) <= 0x9f
+                   and c != ";").strip()
+
+
+def desktop_escapes(title: str, body: str, tmux: bool = False) -> str:
+    """The OSC 9, OSC 777 ``notify`` and kitty OSC 99 sequences of one notice (tmux passthrough if asked).
+
+    Args:
+        title: the notice's title (made safe here).
+        body: its text (made safe here).
+        tmux: wrap each sequence in tmux's DCS passthrough (``$TMUX`` is set).
+    """
+    head, text = escape_text(title, 60), escape_text(body)
+    sequences = [
+        f"\x1b]9;{head}: {text}\x07",
+        f"\x1b]777;notify;{head};{text}\x07",
+        f"\x1b]99;;{head}: {text}\x1b\\",
+    ]
+    if tmux:
+        sequences = ["\x1bPtmux;" + seq.replace("\x1b", "\x1b\x1b") + "\x1b\\" for seq in sequences]
+    return "".join(sequences)
+
+
+@dataclass(frozen=True)
+class Notice:
+    """One item to tell: the title and body of the desktop notice, and the command to run (or none)."""
+
+    key: str
+    title: str
+    body: str
+    argv: tuple[str, ...] | None
+
+
+class Notifier:
+    """Decides what to tell: new attention items only, each once, never those present at start."""
+
+    def __init__(self, root: str | Path, setting: NotifySetting, brain: str) -> None:
+        """Args: root: the brain; setting: its `notify:` key; brain: the brain's name ({brain})."""
+        self.log = NotifiedLog(root)
+        self.setting = setting
+        self.brain = brain
+
+    def starting(self, items: Iterable[Notable]) -> None:
+        """The items already there when the cockpit opens: remembered, never told."""
+        self.log.claim(item.key for item in items)
+
+    def fresh(self, items: Iterable[Notable]) -> list[Notice]:
+        """The notices of the items never told before (remembered now, so each is told once)."""
+        by_key = {item.key: item for item in items}
+        notices: list[Notice] = []
+        for key in self.log.claim(by_key):
+            item = by_key[key]
+            argv = None
+            if self.setting.enabled and self.setting.command:
+                argv = build_notify_argv(self.setting.command, notice_values(item, self.brain))
+            notices.append(Notice(key=key, title=f"BSI: {escape_text(item.kind, 40)}",
+                                  body=escape_text(item.summary, SUMMARY_LIMIT), argv=argv))
+        return notices

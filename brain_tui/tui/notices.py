@@ -1,0 +1,79 @@
+"""The cockpit's word to a pilot who is away: desktop-notice escapes and the `notify:` command.
+
+The rule (what is new, what was told, the argv) is `core.notify`, reached through `Brain.notifier()`;
+here the cockpit writes the escapes through Textual's driver and runs the commands in a thread
+worker with a time limit, so the screen never waits. A failing command is told once, as a toast.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Collection, Sequence
+from typing import TYPE_CHECKING
+
+from brain_tui.core.attention import AttentionItem
+from brain_tui.core.notify import Notice, desktop_escapes, run_command
+
+if TYPE_CHECKING:
+    from .app import BrainApp
+
+
+class DesktopNotices:
+    """Tells each new attention item once: a desktop notice on the terminal, and the `notify:` command."""
+
+    def __init__(self, app: BrainApp) -> None:
+        """Args: app: the cockpit (its `bell_enabled` is `--no-bell`'s switch for all of this)."""
+        self.app = app
+        self.notifier = app.brain.notifier()
+        self.failure_told = False
+
+    def start(self, queue: Sequence[AttentionItem]) -> None:
+        """The items there when the cockpit opens are remembered, never told; a bad `notify:` is shown once."""
+        if not self.app.bell_enabled:
+            return
+        self.notifier.starting(queue)
+        problem = self.notifier.setting.problem
+        if problem:
+            self.app.notify(problem, title="notify", severity="warning", markup=False, timeout=10)
+
+    def announce(self, queue: Sequence[AttentionItem], new_keys: Collection[str]) -> None:
+        """Tell the items of `queue` whose key is in `new_keys` and was never told before."""
+        if not self.app.bell_enabled:
+            return
+        notices = self.notifier.fresh([item for item in queue if item.key in new_keys])
+        if not notices:
+            return
+        self.write(self.escapes(notices))
+        commands = [notice.argv for notice in notices if notice.argv]
+        if commands:
+            self.app.run_worker(lambda: self._run(commands), thread=True, group="notify", exit_on_error=False)
+
+    @staticmethod
+    def escapes(notices: Sequence[Notice]) -> str:
+        """One desktop notice for what arrived (one item: its kind and summary; more: how many)."""
+        if len(notices) == 1:
+            title, body = notices[0].title, notices[0].body
+        else:
+            kinds = ", ".join(dict.fromkeys(notice.title.removeprefix("BSI: ") for notice in notices))
+            title, body = "BSI", f"{len(notices)} new items waiting for a human ({kinds})"
+        return desktop_escapes(title, body, tmux=bool(os.environ.get("TMUX")))
+
+    def write(self, text: str) -> None:
+        """Write escape sequences to the terminal, as the bell is written (nothing without a driver)."""
+        driver = self.app._driver
+        if driver is not None:
+            driver.write(text)
+
+    def _run(self, commands: Sequence[tuple[str, ...]]) -> None:
+        """Worker thread: run each command in turn; the first failure comes back as one toast."""
+        for argv in commands:
+            problem = run_command(argv)
+            if problem and not self.failure_told:
+                self.failure_told = True
+                self.app.call_from_thread(self.app.notify, problem, title="notify", severity="error",
+                                          markup=False, timeout=10)
+
+
+def alert_keys(queue: Sequence[AttentionItem]) -> frozenset[str]:
+    """What the bell compares: one key per item, plus one per item close to expiry."""
+    return frozenset({item.key for item in queue} | {f"warn:{item.key}" for item in queue if item.warning})
