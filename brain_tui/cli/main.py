@@ -21,7 +21,7 @@ INTERNAL_ERROR = 70
 #: `bsi hook` never builds it).
 COMMAND_MODULES = [
     "admin", "claims", "gates", "signals", "preflight", "sync", "state", "attention", "launch", "hooks",
-    "agent",
+    "agent", "notify",
 ]
 
 #: The commands that only read: under `--sync` they pull the remote first (`Brain.pull`), as an

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from brain_tui.core.errors import InvalidData
+from brain_tui.core.errors import BsiError, InvalidData, UsageError
 from brain_tui.core.layout import STATE_DIR
 from brain_tui.core.text_safety import inert_line
 from brain_tui.core.yamlio import atomic_write_text
@@ -34,6 +34,9 @@ MAX_REMEMBERED = 500
 COMMAND_TIMEOUT_S = 10.0
 #: The longest summary a command or a notice carries.
 SUMMARY_LIMIT = 200
+
+#: The item `bsi notify test` tells.
+TEST_SUMMARY = "a test notice from bsi notify test: nothing waits"
 
 _PLACEHOLDER_RE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
@@ -152,6 +155,12 @@ def run_command(argv: Sequence[str], timeout_s: float = COMMAND_TIMEOUT_S) -> st
     return None
 
 
+class NotifyFailed(BsiError):
+    """The notify command did not work (exit 69: the service it reaches is unavailable)."""
+
+    exit_code = 69
+
+
 # -- at most once per item -----------------------------------------------------------------------
 class NotifiedLog:
     """The keys already told, in ``.brain/notified.json`` (a JSON list, newest last, bounded)."""
@@ -253,3 +262,38 @@ class Notifier:
             notices.append(Notice(key=key, title=f"BSI: {escape_text(item.kind, 40)}",
                                   body=escape_text(item.summary, SUMMARY_LIMIT), argv=argv))
         return notices
+
+    def test(self, timeout_s: float = COMMAND_TIMEOUT_S) -> tuple[str, ...]:
+        """Run the command once for a made-up item (`bsi notify test`); nothing is remembered.
+
+        Returns:
+            the argv that ran.
+
+        Raises:
+            UsageError: `notify: off`, or no command configured (exit 64).
+            InvalidData: a `notify:` key that cannot be used (exit 65).
+            NotifyFailed: the command is missing, failed or timed out (exit 69).
+        """
+        if not self.setting.enabled:
+            raise UsageError("notify is off in brain-compose.yml (notify: off); nothing to test")
+        if self.setting.problem:
+            raise InvalidData(self.setting.problem)
+        if not self.setting.command:
+            raise UsageError('no notify command configured: add to brain-compose.yml, for example '
+                             'notify: {command: [notify-send, "BSI: {kind}", "{summary}"]}')
+        item = _TestItem(kind="test", key="test", sess_id=None, summary=TEST_SUMMARY)
+        argv = build_notify_argv(self.setting.command, notice_values(item, self.brain))
+        problem = run_command(argv, timeout_s)
+        if problem:
+            raise NotifyFailed(problem)
+        return argv
+
+
+@dataclass(frozen=True)
+class _TestItem:
+    """The made-up item of `Notifier.test`."""
+
+    kind: str
+    key: str
+    sess_id: str | None
+    summary: str
