@@ -29,7 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="brain-dark, brain-light, high-contrast, ansi-dark, ansi-light, or any Textual theme")
     parser.add_argument("--now", metavar="ISO", help="the time to run at (demos, tests); default: the clock")
     parser.add_argument("--no-bell", dest="bell", action="store_false", default=None,
-                        help="no terminal bell on a new gate or BLOCKED_ON")
+                        help="no bell, desktop notice or notify: command when something new needs you")
     parser.add_argument("--instance", metavar="NAME", help="this cockpit's instance (default brain_name@host)")
     parser.add_argument("--serve", action="store_true",
                         help="serve the cockpit to a browser on this machine (one-time link; ssh -L from afar)")

@@ -97,3 +97,19 @@ async def test_a_failing_command_is_told_once_as_a_toast(make_app, demo_root: Pa
         toasts = [n for n in app._notifications if n.title == "notify"]
         assert len(toasts) == 1 and "not found" in toasts[0].message
         assert "".join(written).count("\x1b]9;") == 2  # the escapes still go out, one notice per new item
+
+
+async def test_a_shell_string_is_refused_once_at_start(make_app, demo_root: Path, tmp_path: Path) -> None:  # noqa: ANN001
+    out = tmp_path / "ran"
+    with (demo_root / "brain-compose.yml").open("a", encoding="utf-8") as handle:
+        handle.write(f"\nnotify:\n  command: 'touch {out}'\n")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        written = capture(app)
+        app.refresh_snapshot()
+        fresh(demo_root).gates.request(PILOT, "merge to main?")
+        app.refresh_snapshot()
+        await settle(pilot)
+        toasts = [n for n in app._notifications if n.title == "notify"]
+        assert len(toasts) == 1 and "argv list" in toasts[0].message
+        assert not out.exists() and "\x1b]9;BSI: gate" in "".join(written)  # no command; the notice still goes

@@ -60,7 +60,7 @@ def help_text(readonly: bool, palette_muted: object = None) -> Content:
     out += "\n\n"
     out += Content.styled(
         "The screen follows the files: another session's open, close or gate shows up by itself. "
-        "TTLs count down every 30 s. A bell rings when a new gate or BLOCKED_ON arrives. "
+        "TTLs count down every 30 s. A bell rings (and a desktop notice, and `notify:`) when a new item needs you. "
         "With `sync: auto` in brain-compose.yml the cockpit also fetches from the remote in the background "
         "(every 30 s, or `fetch_interval`); the header shows ↑ahead ↓behind, the last sync and what is "
         "pending.", "dim")
