@@ -92,6 +92,24 @@ async def _live_sessions(pilot: Any) -> None:
     await _select_gate(pilot)
 
 
+async def _notify_failed(pilot: Any) -> None:
+    """A new gate arrives while `notify:` names a command that fails (`false`): the queue and both toasts."""
+    from brain_tui.core.brain import Brain
+    from brain_tui.core.notify import parse_notify
+
+    app = pilot.app
+    app.notices.notifier.setting = parse_notify({"command": ["false", "BSI: {kind}", "{summary}"]})
+    app.refresh_snapshot()
+    await app.workers.wait_for_complete()
+    Brain(app.brain.root, clock=lambda: NOW, instance=INSTANCE).gates.request(
+        "sess-20261129-0800-pilote-be7", "merge the api branch to main?")
+    app.refresh_snapshot()
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    await app.workers.wait_for_complete()
+    await pilot.press("g")
+
+
 def _keys(*keys: str) -> Step:
     async def step(pilot: Any) -> None:
         await pilot.press(*keys)
@@ -112,7 +130,10 @@ SHOTS: list[tuple[str, tuple[int, int], str, Step | None]] = [
     ("breath-80x24.svg", (80, 24), "brain-dark", _keys("5")),
     ("lint.svg", (100, 24), "brain-dark", _keys("l")),
     ("live-sessions.svg", (160, 45), "brain-dark", _live_sessions),
+    ("notify-failed.svg", (100, 30), "brain-dark", _notify_failed),  # last: it raises a gate
 ]
+#: The shots that show the cockpit's toasts (`run_test` hides them otherwise).
+WITH_TOASTS = frozenset({"notify-failed.svg"})
 
 
 def _git(*args: str) -> None:
@@ -138,7 +159,7 @@ async def _shoot(root: Path, out: Path, name: str, size: tuple[int, int], theme:
     reading = EnvState(**DEMO_ENV)
     app = BrainApp(brain, live=False, theme=theme, remember_theme=False,
                    env_provider=lambda _brain: (reading, ""))
-    async with app.run_test(size=size) as pilot:
+    async with app.run_test(size=size, notifications=name in WITH_TOASTS) as pilot:
         await pilot.pause()
         if step is not None:
             await step(pilot)
