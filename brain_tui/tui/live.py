@@ -1,8 +1,8 @@
 """Live sessions on screen (SPEC 20.4): one short Text per claim with a bound agent or a launch.
 
-``● working Edit 2m · a1b2c3d 5m`` — the state, the last tool and how long ago, the last
-commit in the brain by the session and its age. The data is `Brain.live_sessions()` (core);
-this module only draws it, through safe.py.
+``● working Edit 2m · a1b2c3d 5m · ctx 71% · ~6 turns`` — the state, the last tool and how long ago, the
+last commit in the brain by the session and its age, and its context runway when its transcript tells it.
+The data is `Brain.live_sessions()` (core); this module only draws it, through safe.py.
 """
 
 from __future__ import annotations
@@ -62,10 +62,20 @@ def live_text(live: LiveSession | None, now: datetime, *, short: bool = False) -
         out += safe_text(f"{live.last_commit.commit} {age(_commit_time(live), now)}", 40)
     else:
         out += Content.styled(" · no commit", MUTED)
+    out += runway_text(live)
     if live.launch is not None and live.launch.target:
         out += Content.styled(" · ", MUTED)
         out += safe_text(f"tmux {live.launch.target}", 40, style=ACCENT)
     return out
+
+
+def runway_text(live: LiveSession | None) -> Content:
+    """`` · ctx 71% · ~6 turns`` when the session's context runway is known (a warning colour under 10 % left),
+    else nothing."""
+    runway = live.runway if live is not None else None
+    if runway is None:
+        return Content()
+    return Content.styled(" · ", MUTED) + safe_text(runway.describe(), 40, style=WARN if runway.low else MUTED)
 
 
 def stale_evidence(live: LiveSession | None, now: datetime) -> Content:

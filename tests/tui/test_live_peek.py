@@ -69,3 +69,44 @@ async def test_a_session_waiting_on_a_prompt_counts_as_needs_input(make_app, dem
         assert any(i.kind == "needs_input" and i.sess_id == SEARCH for i in app.queue)
         header = str(app.screen.query_one("BrainHeader").render())
         assert f"⚑ {len(app.queue)}" in header
+
+
+async def test_the_agent_column_shows_the_runway_from_140_columns(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    bind_transcript(demo_root, window=25_000)
+    app = make_app()
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        cell = app.screen.query_one("#active").get_cell(PILOT, "agent").plain
+        assert cell.startswith("● working Bash 2m")
+        assert cell.endswith("· ctx 92% · ~15 turns")
+        assert "ctx 92% · ~15 turns" in screen_text(app)
+
+
+def _runway_live() -> dict:
+    """Fixed live sessions (a commit hash depends on the machine's git identity): the pilot at 71 %."""
+    from brain_tui.core.agents import Liveness
+    from brain_tui.core.live import LiveSession
+    from brain_tui.core.transcript import Peek, Runway, ToolCall
+
+    def session(sess_id: str, state: str, minutes: int, tool: str | None, peek: Peek | None) -> LiveSession:
+        return LiveSession(sess_id, Liveness(sess_id, "agent", state, NOW - timedelta(minutes=minutes), tool, ()),
+                           None, None, peek)
+
+    pilot_peek = Peek(text=("Schema updated; running the API tests next.",), text_at=NOW - timedelta(minutes=2),
+                      tool=ToolCall("Bash", "pytest brain-engine/api", NOW - timedelta(minutes=1), False),
+                      model="claude-test", runway=Runway(142_000, 200_000, 9_500.0, 6),
+                      at=NOW - timedelta(minutes=1))
+    low_peek = Peek(runway=Runway(186_000, 200_000, 7_000.0, 2))
+    return {PILOT: session(PILOT, "working", 2, "Bash", pilot_peek),
+            SEARCH: session(SEARCH, "needs_input", 4, "Bash", low_peek)}
+
+
+def test_snapshot_runway_160x45(snap_compare, make_app) -> None:  # noqa: ANN001
+    """The Agent column with two runways: 71 % used, and 93 % (under 10 % left, in the warning colour)."""
+
+    async def run_before(pilot) -> None:  # noqa: ANN001
+        pilot.app.live_sessions = _runway_live()
+        pilot.app.show_snapshot()
+        await pilot.pause()
+
+    assert snap_compare(make_app(), terminal_size=(160, 45), run_before=run_before)

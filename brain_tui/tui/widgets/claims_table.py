@@ -18,7 +18,7 @@ class ActiveClaimsTable(KeyedTable):
     """Open, waiting and paused claims: ID, instance, scope, level, status, TTL left, agent and story.
 
     With bound agents, a one-cell column shows each claim's agent state (● ? ◌ ✕), and from 140
-    columns the Agent column its last tool and last commit.
+    columns the Agent column its last tool, last commit and context runway.
     """
 
     COLUMNS = (
@@ -29,7 +29,7 @@ class ActiveClaimsTable(KeyedTable):
         Col("scope", "Scope", None, weight=2, min_width=14, keep_end=True),
         Col("level", "Level", 6, min_table_width=96),
         Col("ttl", "TTL", 7),
-        Col("agent", "Agent", 32, min_table_width=140, optional=True),
+        Col("agent", "Agent", 54, min_table_width=140, optional=True),
         Col("story", "Story", None, weight=3, min_width=10),
     )
 
