@@ -15,7 +15,7 @@ import pytest
 
 from brain_tui.core import agents
 
-from .conftest import NOW, PILOT, SEARCH, screen_text, settle
+from .conftest import DEPLOY, NOW, PILOT, SEARCH, screen_text, select, settle
 
 pytestmark = pytest.mark.anyio
 
@@ -110,3 +110,70 @@ def test_snapshot_runway_160x45(snap_compare, make_app) -> None:  # noqa: ANN001
         await pilot.pause()
 
     assert snap_compare(make_app(), terminal_size=(160, 45), run_before=run_before)
+
+
+async def _open_detail(pilot, sess_id: str):  # noqa: ANN001, ANN202
+    from brain_tui.tui.screens.detail import DetailScreen
+
+    await select(pilot, "#active", sess_id)
+    await pilot.press("enter")
+    await settle(pilot)
+    assert isinstance(pilot.app.screen, DetailScreen)
+    return pilot.app.screen
+
+
+async def test_the_detail_peeks_at_the_agent_transcript(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    bind_transcript(demo_root, window=25_000)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = await _open_detail(pilot, PILOT)
+        peek = screen.query_one("#peek")
+        assert peek.display and screen.query_one("#peek-heading").display
+        text = str(peek.render())
+        assert "Done." in text  # the last assistant message
+        assert "last tool Bash ls brain-engine/api" in text  # the last tool call and its command
+        assert "claude-opus-4-8 · ctx 92% · ~15 turns — context nearly full" in text
+        assert "Peek" in screen_text(app) and "Done." in screen_text(app)  # on screen at 80x24, under the summary
+
+
+async def test_a_claim_without_an_agent_has_no_peek_block(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    bind_transcript(demo_root)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = await _open_detail(pilot, DEPLOY)
+        assert not screen.query_one("#peek").display
+        assert "Peek" not in screen_text(app)
+
+
+async def test_hostile_transcript_text_is_inert_in_the_peek(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    import json
+
+    copy = bind_transcript(demo_root)
+    line = {"type": "assistant", "timestamp": "2026-11-29T09:58:00Z",
+            "message": {"role": "assistant", "model": "m[bold]x",
+                        "content": [{"type": "text", "text": "\x1b[2J\x1b]0;owned\x07[red]boom[/red] \u202eevil"}]}}
+    with copy.open("a") as handle:
+        handle.write(json.dumps(line) + "\n")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = await _open_detail(pilot, PILOT)
+        text = str(screen.query_one("#peek").render())
+        assert "[red]boom[/red]" in text  # markup shown as text, never parsed
+        assert "\x1b" not in text and "\x07" not in text and "\u202e" not in text
+        assert "m[bold]x" in text
+
+
+def test_snapshot_peek_detail_80x24(snap_compare, make_app) -> None:  # noqa: ANN001
+    """The detail of the pilot at 80x24: the Peek block under the summary (a fixed peek: the transcript's own
+    clock is not the test's)."""
+    app = make_app()
+    peek = _runway_live()[PILOT].peek
+    app.brain.peek = lambda _sess_id: peek  # type: ignore[method-assign]
+
+    async def run_before(pilot) -> None:  # noqa: ANN001
+        await _open_detail(pilot, PILOT)
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
