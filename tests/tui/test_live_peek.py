@@ -177,3 +177,68 @@ def test_snapshot_peek_detail_80x24(snap_compare, make_app) -> None:  # noqa: AN
         await _open_detail(pilot, PILOT)
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
+
+
+async def test_group_by_state_toggles_and_is_kept_across_restarts(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    bind_transcript(demo_root)
+    agents.record_state(demo_root, SEARCH, "agent-search", "needs_input", NOW - timedelta(minutes=4))
+    app = make_app(remember_theme=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        table = app.screen.query_one("#active")
+        opening = table.row_keys
+        assert not any(key.startswith("group:") for key in opening)
+        table.focus()
+        await pilot.press("G")
+        await settle(pilot)
+        keys = table.row_keys
+        assert keys[:4] == ["group:needs-you", SEARCH, "group:working", PILOT]
+        assert keys[4] == "group:no-agent" and set(keys[5:]) == set(opening) - {SEARCH, PILOT}
+        text = screen_text(app)
+        assert "needs you · 1" in text and "working · 1" in text and "no agent · 4" in text
+        assert "Active claims · 6" in text  # the headings are not counted as claims
+    again = make_app(remember_theme=True)  # a later cockpit starts grouped
+    async with again.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert again.screen.query_one("#active").row_keys == keys
+        again.screen.query_one("#active").focus()
+        await pilot.press("G")
+        await settle(pilot)
+        assert again.screen.query_one("#active").row_keys == opening
+    last = make_app(remember_theme=True)
+    async with last.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert last.screen.query_one("#active").row_keys == opening
+
+
+async def test_a_group_heading_is_no_claim(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    bind_transcript(demo_root)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        app.screen.query_one("#active").focus()
+        await pilot.press("G")
+        await settle(pilot)
+        await select(pilot, "#active", "group:working")
+        assert app.screen.selected_claim_id() is None
+        await pilot.press("enter")
+        await settle(pilot)
+        from brain_tui.tui.screens.cockpit import CockpitScreen
+
+        assert isinstance(app.screen, CockpitScreen)  # nothing to detail, no traceback
+        await pilot.press("greater_than_sign")  # a sort keeps each heading at its group's head
+        await settle(pilot)
+        keys = app.screen.query_one("#active").row_keys
+        assert keys.index("group:working") < keys.index(PILOT) < keys.index("group:no-agent")
+
+
+def test_snapshot_grouped_claims_80x24(snap_compare, make_app) -> None:  # noqa: ANN001
+    """The claims grouped by agent state at 80x24."""
+
+    async def run_before(pilot) -> None:  # noqa: ANN001
+        pilot.app.live_sessions = _runway_live()
+        pilot.app.settings["group_claims"] = True
+        pilot.app.show_snapshot()
+        await pilot.pause()
+
+    assert snap_compare(make_app(), terminal_size=(80, 24), run_before=run_before)

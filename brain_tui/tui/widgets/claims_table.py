@@ -33,6 +33,12 @@ class ActiveClaimsTable(KeyedTable):
         Col("story", "Story", None, weight=3, min_width=10),
     )
 
+    def _sorted(self, rows: list[Row]) -> list[Row]:
+        """A sort orders the rows inside each agent-state group (`G`), the headings stay."""
+        from ..grouping import sort_within_groups
+
+        return sort_within_groups(rows, super()._sorted)
+
 
 class StaleClaimsTable(KeyedTable):
     """Stale claims: expired, still blocking, waiting for a human to release them."""
@@ -49,7 +55,7 @@ class StaleClaimsTable(KeyedTable):
 
 
 def active_rows(snapshot: BrainSnapshot, brain_name: str, needle: str = "",
-                live: LiveMap | None = None) -> list[Row]:
+                live: LiveMap | None = None, grouped: bool = False) -> list[Row]:
     """Rows of the active claims table (opening order).
 
     Args:
@@ -58,6 +64,7 @@ def active_rows(snapshot: BrainSnapshot, brain_name: str, needle: str = "",
         brain_name: this brain's name (to shorten instances).
         needle: the filter text.
         live: the live sessions (`Brain.live_sessions()`), for the Agent column.
+        grouped: group the rows by their agent's state under heading rows (`grouping.grouped_rows`).
     """
     rows: list[Row] = []
     live = live or {}
@@ -69,6 +76,10 @@ def active_rows(snapshot: BrainSnapshot, brain_name: str, needle: str = "",
             cells["live"] = live_glyph(live.get(claim.sess_id))
             cells["agent"] = live_text(live.get(claim.sess_id), snapshot.now)
         rows.append((claim.sess_id, cells))
+    if grouped:
+        from ..grouping import grouped_rows
+
+        return grouped_rows(rows, live)
     return rows
 
 
