@@ -242,3 +242,19 @@ def test_snapshot_grouped_claims_80x24(snap_compare, make_app) -> None:  # noqa:
         await pilot.pause()
 
     assert snap_compare(make_app(), terminal_size=(80, 24), run_before=run_before)
+
+
+async def test_live_sessions_read_in_the_worker_update_the_queue(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    """The live cockpit's path: the worker's `LiveSessionsRead` brings a low runway, the queue gets its item."""
+    from brain_tui.tui.messages import LiveSessionsRead
+
+    agents.record_state(demo_root, SEARCH, "agent-search", "working", NOW - timedelta(minutes=4))
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert not [i for i in app.queue if i.kind == "context"]
+        app.post_message(LiveSessionsRead(_runway_live()))  # SEARCH at 93 %
+        await settle(pilot)
+        assert [i.sess_id for i in app.queue if i.kind == "context"] == [SEARCH]
+        header = str(app.screen.query_one("BrainHeader").render())
+        assert f"⚑ {len(app.queue)}" in header
