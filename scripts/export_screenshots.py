@@ -110,6 +110,58 @@ async def _notify_failed(pilot: Any) -> None:
     await pilot.press("g")
 
 
+def _transcript(root: Path) -> str:
+    """A Claude Code transcript beside the brain: three turns growing ~9 000 tokens each, a test run in progress."""
+    import json
+
+    def at(minutes: int) -> str:
+        return (NOW - timedelta(minutes=minutes)).isoformat()
+
+    def turn(n: int, used: int, minutes: int, content: list[dict[str, Any]]) -> dict[str, Any]:
+        return {"type": "assistant", "timestamp": at(minutes), "message": {
+            "id": f"msg_{n}", "role": "assistant", "model": "claude-opus-4-8", "content": content,
+            "usage": {"input_tokens": 4, "cache_read_input_tokens": used, "output_tokens": 60}}}
+
+    lines = [turn(1, 124_000, 6, [{"type": "text", "text": "Reading the search routes."}]),
+             turn(2, 133_000, 4, [{"type": "tool_use", "id": "t1", "name": "Edit",
+                                   "input": {"file_path": "brain-engine/api/schema.md"}}]),
+             {"type": "user", "timestamp": at(3), "message": {"role": "user", "content": [
+                 {"type": "tool_result", "tool_use_id": "t1", "content": "ok"}]}},
+             turn(3, 142_000, 1, [{"type": "text", "text": "Schema updated; running the API tests next."},
+                                  {"type": "tool_use", "id": "t2", "name": "Bash",
+                                   "input": {"command": "pytest brain-engine/api"}}])]
+    path = root.parent / "pilot-transcript.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    return str(path)
+
+
+async def _live_runway(pilot: Any) -> None:
+    """The pilot's agent with a transcript: its runway in the Agent column."""
+    from brain_tui.core import agents
+
+    root = pilot.app.brain.root
+    agents.record_activity(root, "sess-20261129-0800-pilote-be7", "agent-pilot", NOW - timedelta(minutes=1),
+                           tool="Bash", transcript=agents.Transcript(_transcript(Path(root)), "claude"))
+    pilot.app.load_live_sessions()
+    pilot.app.show_snapshot()
+    await _select_gate(pilot)
+
+
+async def _peek(pilot: Any) -> None:
+    """The pilot's detail at 80x24: the Peek block."""
+    await _live_runway(pilot)
+    table = pilot.app.screen.query_one("#active")
+    table.select_key("sess-20261129-0800-pilote-be7")
+    await pilot.pause()
+    await pilot.press("enter")
+
+
+async def _grouped(pilot: Any) -> None:
+    """The claims grouped by their agent's state (G)."""
+    await _live_runway(pilot)
+    await pilot.press("G")
+
+
 def _keys(*keys: str) -> Step:
     async def step(pilot: Any) -> None:
         await pilot.press(*keys)
@@ -130,6 +182,9 @@ SHOTS: list[tuple[str, tuple[int, int], str, Step | None]] = [
     ("breath-80x24.svg", (80, 24), "brain-dark", _keys("5")),
     ("lint.svg", (100, 24), "brain-dark", _keys("l")),
     ("live-sessions.svg", (160, 45), "brain-dark", _live_sessions),
+    ("live-runway.svg", (160, 45), "brain-dark", _live_runway),
+    ("peek-80x24.svg", (80, 24), "brain-dark", _peek),
+    ("grouped-80x24.svg", (80, 24), "brain-dark", _grouped),
     ("notify-failed.svg", (100, 30), "brain-dark", _notify_failed),  # last: it raises a gate
 ]
 #: The shots that show the cockpit's toasts (`run_test` hides them otherwise).

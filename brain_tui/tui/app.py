@@ -219,6 +219,8 @@ class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
             self.branch = gitops.current_branch(self.brain.root) if self.brain.is_git() else ""
             self.syncer.data, _ = sources.sync_status(self.brain)
             self.live_sessions = self.brain.live_sessions(self.snapshot)
+            self.queue = self.attention_of(self.snapshot)
+            self._alert_keys = alert_keys(self.queue)
             if self.env_provider is not sources.collect_env:
                 self.env_data, self.env_note = self.env_provider(self.brain)
         if self.demo_path:
@@ -302,10 +304,10 @@ class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
 
     def _apply(self, snapshot: BrainSnapshot) -> None:
         self.snapshot = snapshot
-        self.queue = self.brain.attention(snapshot, self.liveness)
-        self._announce(self.queue)
         if not self.live:
             self.load_live_sessions()
+        self.queue = self.attention_of(snapshot)
+        self._announce(self.queue)
         self.show_snapshot()
         if self.live:
             self.load_live_sessions()

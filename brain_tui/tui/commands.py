@@ -87,6 +87,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("l", "lint", "Lint", "Lint headers: findings across the brain (bsi lint)", "lint", where=("app",)),
     Command("w", "watchdog", "Watchdog", "Run the watchdog (mark expired claims stale)", "watchdog",
             mutating=True, where=("app",)),
+    Command("G", "group_by_state", "Group", "Group the active claims by their agent's state: needs you, "
+            "working, idle, ended, no agent (kept for later cockpits)", "group-by-state", display_key="G  shift+g"),
     Command("slash", "filter", "Filter", "Filter the tables (esc clears)", "filter",
             display_key="/"),
     Command("question_mark", "help", "Help", "Keys and what they do", "help", footer=True, where=("app",),

@@ -6,6 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from brain_tui.core.attention import AttentionItem
+from brain_tui.core.live import runways_of
+from brain_tui.core.model import BrainSnapshot
+
 from . import sources
 from .messages import EnvRead, LiveSessionsRead
 
@@ -23,6 +27,11 @@ class Readings:
             self.run_worker(self._collect_env, thread=True, group="env", exclusive=True, exit_on_error=False)
         self.load_live_sessions()
         self.syncer.read_status()
+
+    def attention_of(self: BrainApp, snapshot: BrainSnapshot) -> list[AttentionItem]:
+        """`Brain.attention` on `snapshot`, the liveness read with it and the runways of the live sessions
+        already read in their worker (no transcript is read here, on the UI thread)."""
+        return self.brain.attention(snapshot, self.liveness, runways_of(self.live_sessions))
 
     def load_live_sessions(self: BrainApp) -> None:
         """Read the agents' liveness and last commits: in a thread when live, at once in tests."""
@@ -46,6 +55,8 @@ class Readings:
         self._live_busy = False
         if event.sessions is not None and event.sessions != self.live_sessions:
             self.live_sessions = event.sessions
+            self.queue = self.attention_of(self.snapshot)  # a runway changed: context items come and go
+            self._announce(self.queue)
             self.show_snapshot()
 
     def _collect_env(self: BrainApp) -> None:

@@ -22,6 +22,7 @@ from brain_tui.core.model import BLOCKING_STATUSES, BrainSnapshot
 
 from ..bands import BORDER, BandNeeds, band_heights
 from ..commands import PANES, bindings_for
+from ..grouping import is_grouped, is_heading, toggle
 from ..live import live_text
 from ..present import short_id, status_icon
 from ..safe import safe_text, styled
@@ -231,7 +232,8 @@ class CockpitScreen(ClaimActions):
         with app.batch_update():
             self.query_one("#header", BrainHeader).refresh()
             active = self.query_one("#active", ActiveClaimsTable)
-            active.update_rows(active_rows(snapshot, name, needle, live=app.live_sessions))
+            active.update_rows(active_rows(snapshot, name, needle, live=app.live_sessions,
+                                           grouped=is_grouped(app.settings)))
             stale = self.query_one("#stale", StaleClaimsTable)
             stale.update_rows(stale_rows(snapshot, name, needle, readonly=app.readonly,
                                          live=app.live_sessions))
@@ -263,7 +265,7 @@ class CockpitScreen(ClaimActions):
 
     def _titles(self, snapshot: BrainSnapshot) -> None:
         extra = f"filter “{self.needle}”" if self.needle else ""
-        active = self.query_one("#active", ActiveClaimsTable).row_count
+        active = sum(1 for key in self.query_one("#active", ActiveClaimsTable).row_keys if not is_heading(key))
         self.query_one("#pane-claims", Pane).set_title(" · ".join(x for x in (f"{active}", extra) if x))
         stale = self.query_one("#stale", StaleClaimsTable).row_count
         self.query_one("#pane-stale", Pane).set_title(f"{stale}")
@@ -288,7 +290,8 @@ class CockpitScreen(ClaimActions):
         """The claim under the cursor of the focused claims table or tree (else the last one selected)."""
         focused = self.focused
         if isinstance(focused, (ActiveClaimsTable, StaleClaimsTable, HistoryTable)):
-            return focused.selected_key
+            key = focused.selected_key
+            return None if is_heading(key) else key  # a group's heading (`G`) is no claim
         if isinstance(focused, SatelliteTree):
             return focused.selected_id
         if isinstance(focused, (SignalsTable, LocksTable)):
@@ -408,6 +411,12 @@ class CockpitScreen(ClaimActions):
     # -- sorting -------------------------------------------------------------------------------
     def _focused_table(self) -> KeyedTable | None:
         return self.focused if isinstance(self.focused, KeyedTable) else None
+
+    def action_group_by_state(self) -> None:
+        """`G`: group the active claims by their agent's state, or not (kept for later cockpits)."""
+        app = self.brain_app
+        app.notify(toggle(app.settings, save=app.remember_theme), timeout=3, markup=False)
+        self.show_snapshot(app.snapshot)
 
     def action_sort_next(self) -> None:
         """`>`: sort the focused table by its next column."""

@@ -14,11 +14,14 @@ from textual.message import Message
 from textual.widgets import Static
 
 from brain_tui.core.audit import DriftReport
+from brain_tui.core.errors import InvalidData, NotFound
 from brain_tui.core.model import BrainSnapshot, Claim, Signal
+from brain_tui.core.transcript import Peek
 
 from .. import sources
 from ..commands import bindings_for
 from ..describe import children_text, claim_summary, result_text, signal_details
+from ..live import peek_text
 from ..safe import safe_text, styled
 from ..styles import ACCENT, ERROR, MUTED, OK, STRONG
 from ..widgets.footer import FittingFooter
@@ -55,6 +58,16 @@ class GitRead(Message):
     note: str
 
 
+@dataclass
+class PeekRead(Message):
+    """`Brain.peek` of the claim shown (`bound` False: no bound agent session reported; `note`: why the read
+    failed, "" when it worked)."""
+
+    peek: Peek | None
+    bound: bool
+    note: str = ""
+
+
 class DetailScreen(ClaimActions):
     """Everything about one claim or signal; the claim keys act on it (a, x, c, r, p, u, X, R, K); esc or q
     goes back."""
@@ -86,6 +99,9 @@ class DetailScreen(ClaimActions):
             if self.claim is not None:
                 claim = self.claim
                 yield Static(claim_summary(claim, snapshot), markup=False, classes="section")
+                # Shown once `Brain.peek` (in a worker) finds a bound agent session.
+                yield Static(styled("Peek", "bold"), id="peek-heading", markup=False, classes="heading")
+                yield Static(Content("loading…"), id="peek", markup=False, classes="section")
                 yield Static(styled("Gate history", "bold"), markup=False, classes="heading")
                 yield Static(self._history(claim), markup=False, classes="section")
                 yield Static(styled("Result", "bold"), markup=False, classes="heading")
@@ -131,7 +147,30 @@ class DetailScreen(ClaimActions):
         """Read the file, the git log and the drift report in threads (the disk and git may be slow)."""
         self._load_file(self._path)
         if self.claim is not None:
+            for block in ("#peek-heading", "#peek"):
+                self.query_one(block).display = False
+            self._load_peek(self.claim.sess_id)
             self._load_git(self.claim)
+
+    @work(thread=True, exclusive=True, group="detail-peek", exit_on_error=False)
+    def _load_peek(self, sess_id: str) -> None:
+        """Read the tail of the claim's agent transcript (bounded in bytes by the core), off the UI thread."""
+        try:
+            self.post_message(PeekRead(self.brain_app.brain.peek(sess_id), True))
+        except (NotFound, InvalidData):
+            self.post_message(PeekRead(None, False))
+        except Exception as exc:  # noqa: BLE001 - an unreadable record: say so, never a traceback
+            self.post_message(PeekRead(None, True, str(exc) or type(exc).__name__))
+
+    def on_peek_read(self, event: PeekRead) -> None:
+        """The peek arrived: shown only for a claim with a bound agent session."""
+        if not event.bound:
+            return
+        body = (safe_text(f"cannot read the transcript: {event.note}", 200, style=ERROR) if event.note
+                else peek_text(event.peek, self.snapshot.now))
+        self.query_one("#peek", Static).update(body)
+        for block in ("#peek-heading", "#peek"):
+            self.query_one(block).display = True
 
     @work(thread=True, exclusive=True, group="detail-file", exit_on_error=False)
     def _load_file(self, path: str) -> None:

@@ -34,7 +34,7 @@ from .actions import ClaimActions
 
 #: How each kind reads in the queue.
 KIND_LABELS = {"gate": "gate", "blocked": "BLOCKED_ON", "circuit": "circuit", "needs_input": "needs input",
-               "paused": "paused", "stale": "stale"}
+               "paused": "paused", "stale": "stale", "context": "context", "breath": "breath"}
 
 
 class QueueTable(KeyedTable):

@@ -18,7 +18,7 @@ class ActiveClaimsTable(KeyedTable):
     """Open, waiting and paused claims: ID, instance, scope, level, status, TTL left, agent and story.
 
     With bound agents, a one-cell column shows each claim's agent state (● ? ◌ ✕), and from 140
-    columns the Agent column its last tool and last commit.
+    columns the Agent column its last tool, last commit and context runway.
     """
 
     COLUMNS = (
@@ -29,9 +29,15 @@ class ActiveClaimsTable(KeyedTable):
         Col("scope", "Scope", None, weight=2, min_width=14, keep_end=True),
         Col("level", "Level", 6, min_table_width=96),
         Col("ttl", "TTL", 7),
-        Col("agent", "Agent", 32, min_table_width=140, optional=True),
+        Col("agent", "Agent", 54, min_table_width=140, optional=True),
         Col("story", "Story", None, weight=3, min_width=10),
     )
+
+    def _sorted(self, rows: list[Row]) -> list[Row]:
+        """A sort orders the rows inside each agent-state group (`G`), the headings stay."""
+        from ..grouping import sort_within_groups
+
+        return sort_within_groups(rows, super()._sorted)
 
 
 class StaleClaimsTable(KeyedTable):
@@ -49,7 +55,7 @@ class StaleClaimsTable(KeyedTable):
 
 
 def active_rows(snapshot: BrainSnapshot, brain_name: str, needle: str = "",
-                live: LiveMap | None = None) -> list[Row]:
+                live: LiveMap | None = None, grouped: bool = False) -> list[Row]:
     """Rows of the active claims table (opening order).
 
     Args:
@@ -58,6 +64,7 @@ def active_rows(snapshot: BrainSnapshot, brain_name: str, needle: str = "",
         brain_name: this brain's name (to shorten instances).
         needle: the filter text.
         live: the live sessions (`Brain.live_sessions()`), for the Agent column.
+        grouped: group the rows by their agent's state under heading rows (`grouping.grouped_rows`).
     """
     rows: list[Row] = []
     live = live or {}
@@ -69,6 +76,10 @@ def active_rows(snapshot: BrainSnapshot, brain_name: str, needle: str = "",
             cells["live"] = live_glyph(live.get(claim.sess_id))
             cells["agent"] = live_text(live.get(claim.sess_id), snapshot.now)
         rows.append((claim.sess_id, cells))
+    if grouped:
+        from ..grouping import grouped_rows
+
+        return grouped_rows(rows, live)
     return rows
 
 
