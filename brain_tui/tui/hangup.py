@@ -45,6 +45,21 @@ class HangUp:
         if self.demo_dir:
             shutil.rmtree(self.demo_dir, ignore_errors=True)
 
+    def cleanup_at_start_up(self) -> None:
+        """Stop what the demo's build started (a `git` still writing its objects), then remove the demo brain.
+
+        A child left running would write into the folder after it is removed, and the folder would stay.
+        """
+        with contextlib.suppress(Exception):
+            import psutil
+
+            children = psutil.Process().children(recursive=True)
+            for child in children:
+                with contextlib.suppress(psutil.Error):
+                    child.kill()
+            psutil.wait_procs(children, timeout=2.0)
+        self.cleanup()
+
     def _on_signal(self, signum: int, frame: FrameType | None) -> None:
         if self.hung_up.is_set():
             return
@@ -53,7 +68,7 @@ class HangUp:
         loop = getattr(app, "_loop", None) if app is not None else None
         if app is None or loop is None or not getattr(app, "is_running", False):
             # Start-up (building the demo brain, reading it, Textual not yet drawing): nothing to restore.
-            self.cleanup()
+            self.cleanup_at_start_up()
             os._exit(EXIT_HANGUP)
         with contextlib.suppress(RuntimeError):
             loop.call_soon_threadsafe(app.hang_up)
