@@ -95,9 +95,16 @@ def validate_open(snapshot: BrainSnapshot, req: OpenRequest) -> None:
                 "'notify → DEST', 'gate:human → \"message\"' or 'trigger → type:T scope:S'"
             )
 
-def _refusal(cs: ChangeSet, req: OpenRequest, conflicts: list[Conflict]) -> ConflictError:
-    """The refusal of an open: the holders, the free scopes nearby, and (asked for) BLOCKED_ON to each holder."""
+def _refusal(cs: ChangeSet, req: OpenRequest, conflicts: list[Conflict], actor: Actor | None) -> ConflictError:
+    """The refusal of an open: the holders, the free scopes nearby, and (asked for) BLOCKED_ON to each holder.
+
+    The BLOCKED_ON is signed as any signal of the actor's would be: a human's by the instance, an agent's
+    only by a claim of its own (`signals.check_agent_send`); an agent with none sends nothing and is told so.
+    """
     from brain_tui.core.alternatives import nearby_free
+    from brain_tui.core.authority import sender_for
+    from brain_tui.core.errors import BsiError
+    from brain_tui.core.signals import check_agent_send
 
     lines = "; ".join(c.describe() for c in conflicts)
     free = nearby_free(cs.snapshot, req.scope, parent=req.parent, satellite_type=req.satellite_type)
@@ -105,10 +112,18 @@ def _refusal(cs: ChangeSet, req: OpenRequest, conflicts: list[Conflict]) -> Conf
     if free:
         text += f"; free nearby: {', '.join(free)}"
     payload: dict[str, Any] = {"conflicts": [c.as_dict() for c in conflicts], "alternatives": free}
-    if req.signal_holders:
+    sender: str | None = req.instance
+    if req.signal_holders and actor is not None and actor.is_agent:
+        sender = sender_for(actor, req.instance, cs.snapshot)
+        try:
+            check_agent_send(cs.snapshot, actor, sender, "BLOCKED_ON")
+        except BsiError as exc:
+            text += f"; --blocked-on sent nothing: {exc.message}"
+            sender = None
+    if req.signal_holders and sender is not None:
         wanted = format_scope_text(req.scope)
         story = f": {req.story}" if req.story else ""
-        sent = [cs.add_signal(req.instance, holder, "BLOCKED_ON",
+        sent = [cs.add_signal(sender, holder, "BLOCKED_ON",
                               f"waiting for {wanted} (claim refused, held by {holder}){story}", wanted)
                 for holder in dict.fromkeys(c.sess_id for c in conflicts)]
         payload["signals"] = [sig for sig in sent if sig]
@@ -143,7 +158,7 @@ def open_claim(cs: ChangeSet, req: OpenRequest, actor: Actor | None = None) -> s
             require_delegation(actor, parent, snapshot)
     conflicts = find_conflicts(snapshot, req.scope, parent=req.parent, satellite_type=req.satellite_type)
     if conflicts:
-        raise _refusal(cs, req, conflicts)
+        raise _refusal(cs, req, conflicts, actor)
     sess_id = new_session_id(snapshot, req.slug)
     ctype = req.type or ("satellite" if req.parent else "solo")
     doc = CommentedMap()

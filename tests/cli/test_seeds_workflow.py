@@ -153,3 +153,17 @@ def test_a_refused_open_proposes_free_scopes_nearby_and_can_tell_the_holder(brai
                brain=brain, now=NOW).code == 10
     assert len(signal_docs(brain)) == 1  # an identical pending signal is not written twice
     assert ok(bsi("claim", "open", "--scope", "be/db/", brain=brain, now=NOW)).startswith("sess-")
+
+
+def test_an_agent_s_blocked_on_at_a_refusal_is_signed_only_by_a_claim_of_its_own(brain: Path, bsi: Bsi) -> None:
+    from tests.bsi import clean_env
+
+    holder = ok(bsi("claim", "open", "--scope", "be/", "--slug", "holder", brain=brain, now=NOW)).strip()
+    agent = clean_env(CLAUDECODE="1", CLAUDE_CODE_SESSION_ID="agent-without-claim")
+    refused = bsi("claim", "open", "--scope", "be/x.md", "--blocked-on", brain=brain, now=NOW, env=agent)
+    assert refused.code == 10 and "--blocked-on sent nothing" in refused.err
+    assert signal_docs(brain) == []  # never signed as the instance on an agent's behalf
+    own = ok(bsi("claim", "open", "--scope", "docs/", "--slug", "mine", brain=brain, now=NOW, env=agent)).strip()
+    assert bsi("claim", "open", "--scope", "be/x.md", "--blocked-on", brain=brain, now=NOW, env=agent).code == 10
+    (signal,) = signal_docs(brain)
+    assert (signal["from"], signal["to"], signal["type"]) == (own, holder, "BLOCKED_ON")
