@@ -114,8 +114,16 @@ def _hooks_report(ctx: Context) -> Report:
 
 
 def cmd_hooks(ctx: Context) -> int:
-    """`bsi hooks install|uninstall|status [--agent A] [--local] [--no-sandbox] [--trust] [--json]`."""
+    """`bsi hooks install|uninstall|status [--agent A] [--local] [--no-sandbox] [--trust] [--json]`.
+
+    Installing and removing the hooks (and with them the sandbox fence) is a human's: an agent that could
+    run `bsi hooks uninstall` from its shell would lift every check on its own writes.
+    """
     a = ctx.args
+    if a.action in ("install", "uninstall"):
+        from brain_tui.core.authority import require_human
+
+        require_human(f"hooks {a.action}", "in this brain")
     report = _hooks_report(ctx)
     lines = [f"{report.path}: {report.action}"]
     if a.action != "uninstall":
@@ -136,9 +144,11 @@ def cmd_hooks(ctx: Context) -> int:
 
 def cmd_mcp_install(ctx: Context) -> int:
     """`bsi mcp install [--agent A]`: start `bsi mcp` once (it must answer `initialize`), then write the entry."""
+    from brain_tui.core.authority import require_human
     from brain_tui.hooks import settings, settings_codex, settings_gemini
 
     a = ctx.args
+    require_human("mcp install", "in this brain")
     _check_flags(a)
     root = _root(ctx)
     server = ""

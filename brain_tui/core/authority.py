@@ -236,7 +236,7 @@ def require_human(verb: str, target: str) -> None:
     if not actor.is_agent:
         return
     command = {"release": f"bsi claim release {target} --reason TEXT", "repair": f"bsi claim repair {target}"}.get(
-        verb, f"bsi gate {verb} {target}")
+        verb, f"bsi {verb}" if verb.startswith(("hooks ", "mcp ")) else f"bsi gate {verb} {target}")
     raise HumanOnly(
         f"{verb} {target} is a human's decision: an agent cannot {verb} (this process runs inside an "
         f"agent session: {_evidence_text(actor.evidence)}). Ask the pilot: the cockpit (`brain-tui`) or "

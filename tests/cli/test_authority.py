@@ -249,3 +249,14 @@ def test_a_detached_bsi_whose_parent_exited_is_not_a_humans(brain: Path, gated: 
         pytest.skip("pid 1 is a shell here: its children are a human's commands")
     assert "is a human's decision" in err and "orphaned process: its parent exited" in err, err
     assert load_claim(brain, leaf)["status"] == "waiting_human"
+
+
+def test_an_agent_cannot_remove_or_rewrite_its_own_hooks_and_fence(brain: Path) -> None:
+    agent = clean_env(CLAUDECODE="1")
+    ok(run_bsi("hooks", "install", brain=brain))
+    settings = (brain / ".claude" / "settings.json").read_bytes()
+    for argv in (("hooks", "uninstall"), ("hooks", "install", "--no-sandbox"), ("mcp", "install", "--no-check")):
+        refused = run_bsi(*argv, brain=brain, env=agent)
+        assert refused.code == 77 and "human's decision" in refused.err and f"bsi {argv[0]} " in refused.err, argv
+    assert (brain / ".claude" / "settings.json").read_bytes() == settings
+    assert run_bsi("hooks", "status", brain=brain, env=agent).code == 0  # reading what is installed stays open
