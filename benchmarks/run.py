@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from generate import DEFAULT_NOW, generate
+from history import goal_lines, measure_history
 from mcp_start import measure_mcp
 from parse_helper import measure_parse_helper
 from startup import READ_ROWS, measure_startup, startup_ratio
@@ -619,6 +620,21 @@ def render_markdown(results: Results, info: dict[str, str], args: argparse.Names
     return "\n".join(lines) + "\n"
 
 
+def render_history(history: Results) -> str:
+    """The `--history` rows: medians per size and the goals (issue 18: cost follows the live claims)."""
+    sizes = history.sizes
+    lines = ["", "## A year of history (`--history`, git brains built in one commit)", ""]
+    lines.append("| measurement | unit | " + " | ".join(f"{s:,} claims" for s in sizes) + " |")
+    lines.append("|---|---|" + "---|" * len(sizes))
+    for name, per_size in history.rows.items():
+        unit = history.units[name]
+        lines.append(f"| {name} | {unit} | " + " | ".join(_cell(per_size.get(s), unit) for s in sizes) + " |")
+    if len(sizes) > 1:
+        lines.append("")
+        lines.extend(goal_lines(history.get, sizes))
+    return "\n".join(lines) + "\n"
+
+
 # --------------------------------------------------------------------------- main
 
 
@@ -652,6 +668,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="only generation and the parse helper's cold runs (with vs without it)")
     parser.add_argument("--only-mcp", action="store_true",
                         help="only generation and `bsi mcp` start-up (initialize, first tools/list)")
+    parser.add_argument("--history", metavar="SIZES", default=None,
+                        help="also the agent's loop on git brains of these sizes (e.g. 10,100000), in one run")
+    parser.add_argument("--only-history", action="store_true", help="only the --history rows")
     parser.add_argument("--only-startup", action="store_true",
                         help="only generation and `bsi` start-up: --help, a usage error, reads (CPU time)")
     args = parser.parse_args(argv)
@@ -666,12 +685,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     workdir.mkdir(parents=True, exist_ok=True)
     info = {**machine(), "fs": filesystem_of(workdir), "load_start": _load()}
     results = Results(sizes)
+    history_sizes = sorted({int(s) for s in args.history.split(",")}) if args.history else []
+    if args.smoke:
+        history_sizes = [sizes[0]]
+    history = Results(history_sizes)
     began = time.perf_counter()
     try:
         brains, counts = build_brains(workdir, sizes, results)
         if not args.smoke:
             time.sleep(2.1)  # let the fresh files leave the parse cache's racy window (core/cache.py)
-        only = args.only_hook or args.only_helper or args.only_mcp or args.only_startup
+        only = args.only_hook or args.only_helper or args.only_mcp or args.only_startup or args.only_history
+        if history_sizes:
+            measure_history(history, workdir, bsi_command(), child_env(), args.repeat, history_sizes)
         if args.only_startup or not only:
             measure_startup(results, brains[sizes[0]], sizes[0], 1 if args.smoke else args.repeat, bsi_command(),
                             NOW, child_env())
@@ -683,11 +708,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             measure_index(results, brains, args.repeat)
             measure_conflicts(results, brains, queries=20 if args.smoke else 300)
             measure_imports(results, brains[sizes[0]], sizes[0], args.repeat)
-        light = args.only_hook or args.only_mcp or args.only_startup
+        light = args.only_hook or args.only_mcp or args.only_startup or args.only_history
         if not light and (args.only_helper or max(sizes) >= 10_000 or args.smoke):
             measure_parse_helper(results, brains, [*bsi_command(), "--now", NOW], child_env(), clear_cache,
                                  args.smoke)
-        if not args.no_hook and not args.only_helper and not args.only_mcp and not args.only_startup:
+        if not args.no_hook and not (args.only_helper or args.only_mcp or args.only_startup or args.only_history):
             measure_hook(results, brains, args.repeat, workdir, args.smoke)
         if not args.no_cockpit and not only:
             measure_cockpit(results, brains, 1 if args.smoke else min(args.repeat, 3), args.smoke)
@@ -699,6 +724,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             shutil.rmtree(workdir, ignore_errors=True)
     info["load_end"] = _load()
     text = render_markdown(results, info, args)
+    if history_sizes:
+        text += render_history(history)
     print(text)
     print(f"(benchmarks took {time.perf_counter() - began:.1f} s)", file=sys.stderr)
     if args.markdown:
