@@ -94,7 +94,7 @@ def measure_history(results: _Results, workdir: Path, bsi: Sequence[str], env: d
         }).encode()
         base = [*bsi, "--brain", str(root), "--now", NOW]
         _timed([*base, "claim", "open", "--scope", "bench-history/", "--story", "history bench",
-                "--agent-session", BOUND], env, (0,))
+                "--agent-session", BOUND], env, (0, 10))  # 10: held by the same agent from a previous run
         bound = json.dumps({
             "session_id": BOUND, "transcript_path": "/tmp/bench.jsonl", "cwd": str(root),
             "hook_event_name": "PreToolUse", "tool_name": "Edit",

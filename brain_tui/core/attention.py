@@ -308,6 +308,39 @@ def attention(snapshot: BrainSnapshot, liveness: Mapping[str, HasState] | None =
     return items
 
 
+def complete_for(snapshot: BrainSnapshot) -> bool:
+    """True when `attention(snapshot)` reads the same as on the whole brain (a live-only read is enough).
+
+    A snapshot of the blocking claims only (`only_statuses`) lacks the closed history. The queue needs no
+    finished claim except to name a pending signal's party and to walk an unfinished claim's ancestors:
+    when every unfinished claim's chain and every party a pending signal names are in `snapshot`, the
+    queue is exact; else the caller reads the whole brain.
+    """
+    by_id = {c.sess_id for c in snapshot.claims}
+    for claim in snapshot.claims:
+        if claim.status in UNFINISHED and claim.parent and not _chain_in(snapshot, claim.sess_id):
+            return False
+    for sig in snapshot.signals:
+        if sig.state != "pending":
+            continue
+        for party in (sig.sender, sig.scope if sig.type == "CIRCUIT_BREAK" else ""):
+            if party and party.startswith("sess-") and party.partition("@")[0] not in by_id:
+                return False
+    return True
+
+
+def _chain_in(snapshot: BrainSnapshot, sess_id: str) -> bool:
+    """Every ancestor `sess_id` names is in `snapshot` (a cycle ends the chain)."""
+    current = snapshot.claim(sess_id)
+    seen = {sess_id}
+    while current is not None:
+        if not current.parent or current.parent in seen:
+            return True
+        seen.add(current.parent)
+        current = snapshot.claim(current.parent)
+    return False
+
+
 def _breath_items(snapshot: BrainSnapshot) -> list[AttentionItem]:
     """One item per settled alert of the newest sprint (`breath.settled_alerts`; older sprints are history)."""
     if not snapshot.breath:

@@ -396,7 +396,11 @@ class Brain:
             liveness = self.read_liveness()
             if runways is None:
                 runways = live_rules.runways(liveness, live_rules.context_window(self.config.raw))
-        return attention.attention(snapshot if snapshot is not None else self.snapshot(), liveness, runways)
+        if snapshot is None:  # the live claims suffice unless the queue must name a finished one
+            snapshot = self.snapshot(only_statuses=BLOCKING_STATUSES)
+            if not attention.complete_for(snapshot):
+                snapshot = self.snapshot()
+        return attention.attention(snapshot, liveness, runways)
 
     def read_liveness(self) -> dict[str, Liveness]:
         """The agents' liveness by claim (local files), or {} when they cannot be read."""
