@@ -44,10 +44,18 @@ class _Results(Protocol):
     def put(self, name: str, size: int, value: float, unit: str = "ms") -> None: ...
 
 
-def _timed(cmd: Sequence[str], env: dict[str, str], ok: Sequence[int], stdin: bytes | None = None) -> float:
+#: Hook runs that answered "brain busy" (past the hook's own deadline) instead of deciding, per row and size.
+BUSY: dict[tuple[str, int], int] = {}
+
+
+def _timed(cmd: Sequence[str], env: dict[str, str], ok: Sequence[int], stdin: bytes | None = None,
+           busy: tuple[str, int] | None = None) -> float:
     start = time.perf_counter()
     done = subprocess.run(list(cmd), input=stdin, capture_output=True, env=env, timeout=600, check=False)
     elapsed = time.perf_counter() - start
+    if busy is not None and b"brain busy" in done.stderr:
+        BUSY[busy] = BUSY.get(busy, 0) + 1
+        return elapsed
     if done.returncode not in ok:
         raise RuntimeError(f"{' '.join(cmd[-6:])} exited {done.returncode}: "
                            f"{(done.stdout + done.stderr).decode(errors='replace')[-400:]}")
@@ -101,16 +109,18 @@ def measure_history(results: _Results, workdir: Path, bsi: Sequence[str], env: d
             "tool_input": {"file_path": str(root / "bench-history" / "x.py"), "old_string": "a",
                            "new_string": "b"},
         }).encode()
-        plans[size] = {"root": root, "base": base, "sess": sess, "target": target,
+        plans[size] = {"size": size, "root": root, "base": base, "sess": sess, "target": target,
                        "refused": refused, "bound": bound}
     time.sleep(2.1)  # out of the racy window of a fresh change (core/hook_index.py)
 
     def hook_refused(plan: dict[str, Any]) -> float:
-        return _timed([*plan["base"], "hook", "pre-tool-use"], hook_env, (2,), plan["refused"])
+        return _timed([*plan["base"], "hook", "pre-tool-use"], hook_env, (2,), plan["refused"],
+                      busy=(ROWS[0], plan["size"]))
 
     def hook_first(plan: dict[str, Any]) -> float:
         (plan["root"] / ".brain" / "hook-index.json").unlink(missing_ok=True)
-        return _timed([*plan["base"], "hook", "pre-tool-use"], hook_env, (0,), plan["bound"])
+        return _timed([*plan["base"], "hook", "pre-tool-use"], hook_env, (0,), plan["bound"],
+                      busy=(ROWS[1], plan["size"]))
 
     def open_close(plan: dict[str, Any]) -> tuple[float, float]:
         start = time.perf_counter()
@@ -148,6 +158,8 @@ def measure_history(results: _Results, workdir: Path, bsi: Sequence[str], env: d
                 times.setdefault((name, size), []).append(_timed(argv(plan), env, ok))
     for (name, size), values in times.items():
         results.put(name, size, statistics.median(values) * 1000)
+    for (name, size), count in BUSY.items():
+        results.put(f"{name}: answered 'brain busy' (hook deadline)", size, count, "runs")
     for size in plans:
         results.put(FLOOR_ROW, size, statistics.median(floor) * 1000)
 

@@ -41,7 +41,6 @@ from typing import Any
 from generate import DEFAULT_NOW, generate
 from history import goal_lines, measure_history
 from mcp_start import measure_mcp
-from parse_helper import measure_parse_helper
 from startup import READ_ROWS, measure_startup, startup_ratio
 
 NOW = DEFAULT_NOW
@@ -490,8 +489,6 @@ GOALS: list[tuple[str, str, Callable[[Results, int, int], float | None], float, 
      lambda r, big, small: _hook_vs_bare(r, big), 3.0, "×"),
     ("hook pre-tool-use, bound Bash write 10k ÷ python -c pass", "≤ 3×",
      lambda r, big, small: _hook_vs_bare(r, big, "bsi hook pre-tool-use, bound Bash write in scope"), 3.0, "×"),
-    ("parse helper: cold claim list, helper on ÷ one core", "< 1×",
-     lambda r, big, small: _helper_ratio(r), 1.0, "×"),
     ("bsi index, 10k warm", "< 1 s",
      lambda r, big, small: _ms(r, "bsi index --no-commit (warm)", big), 1000.0, "ms"),
     ("bsi mcp answers initialize (process start →)", "< 1 s",
@@ -515,13 +512,6 @@ def _ratio(r: Results, name: str, big: int, small: int) -> float | None:
 def _hook_vs_bare(r: Results, size: int, row: str = "bsi hook pre-tool-use, bound Edit in scope") -> float | None:
     hook, bare = r.get(row, size), r.get("python -c pass (same run)", size)
     return None if hook is None or not bare else hook / bare
-
-
-def _helper_ratio(r: Results) -> float | None:
-    on = r.rows.get("claim list --json (cold, parse helper on (2 cores))", {})
-    off = r.rows.get("claim list --json (cold, one core: no parse helper)", {})
-    size = max(set(on) & set(off), default=None)
-    return None if size is None or not off[size] else on[size] / off[size]
 
 
 def _ms(r: Results, name: str, size: int) -> float | None:
@@ -664,8 +654,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-cockpit", action="store_true", help="skip the cockpit measurements")
     parser.add_argument("--no-hook", action="store_true", help="skip the hook measurements")
     parser.add_argument("--only-hook", action="store_true", help="only generation and the hook measurements")
-    parser.add_argument("--only-helper", action="store_true",
-                        help="only generation and the parse helper's cold runs (with vs without it)")
     parser.add_argument("--only-mcp", action="store_true",
                         help="only generation and `bsi mcp` start-up (initialize, first tools/list)")
     parser.add_argument("--history", metavar="SIZES", default=None,
@@ -694,7 +682,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         brains, counts = build_brains(workdir, sizes, results)
         if not args.smoke:
             time.sleep(2.1)  # let the fresh files leave the parse cache's racy window (core/cache.py)
-        only = args.only_hook or args.only_helper or args.only_mcp or args.only_startup or args.only_history
+        only = args.only_hook or args.only_mcp or args.only_startup or args.only_history
         if history_sizes:
             measure_history(history, workdir, bsi_command(), child_env(), args.repeat, history_sizes)
         if args.only_startup or not only:
@@ -708,11 +696,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             measure_index(results, brains, args.repeat)
             measure_conflicts(results, brains, queries=20 if args.smoke else 300)
             measure_imports(results, brains[sizes[0]], sizes[0], args.repeat)
-        light = args.only_hook or args.only_mcp or args.only_startup or args.only_history
-        if not light and (args.only_helper or max(sizes) >= 10_000 or args.smoke):
-            measure_parse_helper(results, brains, [*bsi_command(), "--now", NOW], child_env(), clear_cache,
-                                 args.smoke)
-        if not args.no_hook and not (args.only_helper or args.only_mcp or args.only_startup or args.only_history):
+        if not args.no_hook and not (args.only_mcp or args.only_startup or args.only_history):
             measure_hook(results, brains, args.repeat, workdir, args.smoke)
         if not args.no_cockpit and not only:
             measure_cockpit(results, brains, 1 if args.smoke else min(args.repeat, 3), args.smoke)

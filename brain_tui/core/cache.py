@@ -44,13 +44,11 @@ it built from it. A snapshot that only wants some statuses (``bsi claim list``,
 valid entry without decoding their outcome — the database is first read
 without outcomes, which are then fetched one by one only for the claims kept.
 
-Cold starts: when thousands of files miss the cache, one helper process on a
-second core parses part of them (`ParseCache.prefetch`, `cache_worker.helper_main`); it
-receives paths and answers JSON over pipes, and any failure of it only means
-this process parses those files too.
+Cold starts: every missing file is parsed by this process, as it is asked for (a helper
+process on a second core paid under 1.3× on cold starts and was removed).
 
 Other invalidation: the cache has a fingerprint of the code that produces
-outcomes and hints (this module, `cache_rows`, `cache_worker`, PyYAML's files, and the
+outcomes and hints (this module, `cache_rows`, PyYAML's files, and the
 `code_files` its user passes in: `BrainStore` names `formats`, `yamlio`, `clock`, `ids` and
 itself); a different fingerprint empties it. Rows are JSON; a row that
 does not decode is ignored.
@@ -69,11 +67,10 @@ from __future__ import annotations
 import functools
 import os
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
-from brain_tui.core import cache_worker
 from brain_tui.core.cache_rows import (
     CacheRows,
     Entry,
@@ -86,7 +83,6 @@ from brain_tui.core.cache_rows import (
     file_key,
     is_json_value,
     no_gc,
-    outcome_of,
 )
 from brain_tui.core.layout import CACHE_FILE, STATE_DIR
 from brain_tui.core.yamlio import MAX_FILE_BYTES, CorruptYaml
@@ -105,8 +101,6 @@ __all__ = [
 
 #: A file changed less than this before it was read is verified by digest until it settles.
 RACY_NS = 2_000_000_000
-#: Cache misses needed before a helper process on another core is worth its start-up (~0.1 s).
-PARALLEL_MIN = 2000
 #: `_check`'s answer when the file disappeared while being verified.
 _VANISHED = object()
 
@@ -306,50 +300,6 @@ class ParseCache(CacheRows):
     def _install(self, rel: str, key: FileKey, after: FileKey, read_ns: int, parsed: Parsed, persist: bool) -> None:
         racy = after != key or not self._settled(after, read_ns)
         self._set(rel, Entry(after, parsed.digest, parsed, racy=racy, persist=persist))
-
-    # -- many misses at once --------------------------------------------------------------------
-    def prefetch(self, groups: Sequence[tuple[Sequence[tuple[str, os.stat_result]], Parser]]) -> None:
-        """Parse, before they are asked for, the files whose cache entry is missing or stale.
-
-        When there are many (a cold start), one helper process on another core
-        parses part of them (`cache_worker.helper_main`); any trouble with it and this process
-        parses everything itself. Files with a valid entry are not touched, and a
-        warm cache costs no pass over the files at all.
-
-        Args:
-            groups: ``([(rel, stat), ...], parser)`` for every file a snapshot is about to read.
-        """
-        if not self._loaded:
-            self._load(outcomes=False)
-        if sum(len(group) for group, _parse in groups) - len(self._entries) < PARALLEL_MIN:
-            return  # too few unknown files to need a helper
-        misses: list[tuple[str, FileKey, Parser]] = []
-        for group, parse in groups:
-            for rel, st in group:
-                key = file_key(st)
-                entry, read = self._check(rel, key)
-                if entry is None and read is not _VANISHED:
-                    misses.append((rel, key, parse))
-        if len(misses) < PARALLEL_MIN or not cache_worker.spare_core():
-            return
-        share = cache_worker.helper_share(len(misses))
-        mine, theirs = misses[: len(misses) - share], misses[len(misses) - share:]
-        helper = cache_worker.Helper.start(self.root, [(rel, parse) for rel, _key, parse in theirs])
-        for rel, key, parse in mine:
-            self._parse(rel, key, parse, None)
-        answers = helper.finish() if helper is not None else None
-        for rel, key, parse in theirs:
-            answer = answers.get(rel) if answers is not None else None
-            if answer is None:
-                self._parse(rel, key, parse, None)
-                continue
-            after, read_ns, digest, outcome = answer
-            parsed = outcome_of(outcome, digest)
-            if parsed is None:
-                self._parse(rel, key, parse, None)
-                continue
-            self.parsed += 1
-            self._install(rel, key, after, read_ns, parsed, True)
 
     def forget_missing(self, seen: Iterable[str]) -> None:
         """Drop the entries of files that are gone.

@@ -170,11 +170,11 @@ def code_fingerprint(code_files: Iterable[str] = ()) -> str:
             and PyYAML's files are always included.
     """
     from brain_tui import __version__
-    from brain_tui.core import cache, cache_worker
+    from brain_tui.core import cache
 
     sha = hashlib.blake2b(digest_size=16)
     sha.update(f"schema={SCHEMA}\nversion={__version__}\n{package_stamp('yaml')}\n".encode())
-    for module_file in (cache.__file__, __file__, cache_worker.__file__, *code_files):
+    for module_file in (cache.__file__, __file__, *code_files):
         try:
             sha.update(Path(module_file or "").read_bytes())
         except OSError:

@@ -254,8 +254,6 @@ class BrainStore:
         signal_files = self._scan("signals", YAML_SUFFIXES)
         lock_files = self._scan("locks", (*YAML_SUFFIXES, ".lock"))
         breath_files = self._breath_files()
-        self.files.prefetch([(claim_files, parse_claim_bytes),
-                             (signal_files + lock_files + breath_files, safe_load_bytes)])
         claims: list[Claim] = []
         signals: list[Signal] = []
         locks: list[Lock] = []

@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 
 from brain_tui.core import cache as cache_mod
-from brain_tui.core import cache_worker
 from brain_tui.core.brain import Brain
 from brain_tui.core.cache import CACHE_FILE, file_key
 from brain_tui.core.config import BrainConfig
@@ -314,39 +313,6 @@ def test_check_scope_reads_the_whole_brain_when_the_parent_chain_needs_it(tmp_pa
         "sess-20261129-0800-g"]
     plain = Brain(root, now=NOW.isoformat(), commit=False).check_scope(entries)
     assert sorted(c.sess_id for c in plain) == ["sess-20261129-0800-g", "sess-20261129-0810-d"]
-
-
-def test_a_cold_start_shared_with_a_helper_process_reads_the_same(tmp_path: Path, settled: None,
-                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    root = three_claims(tmp_path)
-    (root / "claims" / "sess-20261129-0903-bad.yml").write_text("sess_id: [unclosed\n", encoding="utf-8")
-    (root / "claims" / "sess-20261129-0904-k.yml").write_text(
-        claim_text("sess-20261129-0904-k") + "extra:\n  1: one\n", encoding="utf-8")  # JSON cannot hold it
-    alone = BrainStore(root, UTC, BrainConfig(), persist_cache=False).snapshot(NOW)
-
-    answered: list[int] = []
-    finish = cache_worker.Helper.finish
-
-    def counting_finish(self: Any) -> Any:
-        answers = finish(self)
-        answered.append(len(answers or {}))
-        return answers
-
-    monkeypatch.setattr(cache_mod, "PARALLEL_MIN", 0)
-    monkeypatch.setattr(cache_worker, "spare_core", lambda: True)
-    monkeypatch.setattr(cache_worker, "helper_share", lambda misses: misses - 1)  # the helper takes all but one
-    monkeypatch.setattr(cache_worker.Helper, "finish", counting_finish)
-    shared = store(root)
-    snap = shared.snapshot(NOW)
-    assert answered == [4]  # the last five files but the int-key claim, which is left to this process
-    assert shared.parsed_last == 6
-    assert [(c.sess_id, c.status, dict(c.data)) for c in snap.claims] == [
-        (c.sess_id, c.status, dict(c.data)) for c in alone.claims]
-    assert snap.corrupt == alone.corrupt
-    assert [s.sig_id for s in snap.signals] == [s.sig_id for s in alone.signals]
-    later = store(root)
-    later.snapshot(NOW)
-    assert later.parsed_last == 1  # only the file JSON cannot hold
 
 
 def test_bsi_claim_list_reads_the_same_cold_and_warm(tmp_path: Path) -> None:
