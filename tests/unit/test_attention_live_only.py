@@ -78,12 +78,12 @@ def test_a_pending_signal_from_a_closed_claim_still_names_it(brain: Brain) -> No
     assert [i.sess_id for i in got if i.kind == "blocked"] == [closed[0]]
 
 
-def test_a_claim_edited_from_closed_back_to_open_is_in_the_queue(brain: Brain) -> None:
+def test_a_claim_edited_in_place_from_closed_back_to_open_blocks(brain: Brain) -> None:
     closed = _history(brain, 3)
     brain.attention(liveness={}, runways={})  # the parse cache knows every file as closed
-    path = brain.root / "claims" / f"{closed[1]}.yml"
-    text = path.read_text(encoding="utf-8")
-    path.write_text(text.replace("status: closed", "status: stale", 1), encoding="utf-8")
-    got = brain.attention(liveness={}, runways={})
-    assert closed[1] in [i.sess_id for i in got]
-    assert brain.check_scope(parse_scope("hist/f1.py", brain.root))
+    for sess, status in ((closed[1], "open"), (closed[2], "stale")):
+        path = brain.root / "claims" / f"{sess}.yml"
+        text = path.read_text(encoding="utf-8")
+        path.write_text(text.replace("status: closed", f"status: {status}", 1), encoding="utf-8")
+    assert [c.sess_id for c in brain.check_scope(parse_scope("hist/f1.py", brain.root))] == [closed[1]]
+    assert closed[2] in [i.sess_id for i in brain.attention(liveness={}, runways={}) if i.kind == "stale"]
