@@ -235,8 +235,10 @@ def require_human(verb: str, target: str) -> None:
     actor = current_actor()
     if not actor.is_agent:
         return
-    command = {"release": f"bsi claim release {target} --reason TEXT", "repair": f"bsi claim repair {target}"}.get(
-        verb, f"bsi {verb}" if verb.startswith(("hooks ", "mcp ")) else f"bsi gate {verb} {target}")
+    fallback = (f"bsi {verb}" if verb.startswith(("hooks ", "mcp ")) else
+                f"bsi {verb} {target}" if verb.startswith("agent ") else f"bsi gate {verb} {target}")
+    command = {"release": f"bsi claim release {target} --reason TEXT",
+               "repair": f"bsi claim repair {target}"}.get(verb, fallback)
     raise HumanOnly(
         f"{verb} {target} is a human's decision: an agent cannot {verb} (this process runs inside an "
         f"agent session: {_evidence_text(actor.evidence)}). Ask the pilot: the cockpit (`brain-tui`) or "
