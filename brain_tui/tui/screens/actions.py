@@ -227,6 +227,29 @@ class ClaimActions(Screen[None]):
         if claim is not None:
             attach(self.brain_app, claim.sess_id)
 
+    def action_answer_agent(self) -> None:
+        """Write a reply into the tmux pane of the selected claim's launched agent."""
+        from .agent_pane import AnswerDialog
+
+        claim = self.target_claim("write to agent")
+        if claim is not None and not self.brain_app.refuse_readonly():
+            self._push(AnswerDialog(claim))
+
+    def action_interrupt_agent(self) -> None:
+        """Interrupt the selected claim's launched agent (asks first)."""
+        self._pane_confirm("interrupt")
+
+    def action_stop_agent(self) -> None:
+        """Stop the selected claim's launched agent (asks first; the claim stays)."""
+        self._pane_confirm("stop")
+
+    def _pane_confirm(self, action: str) -> None:
+        from .agent_pane import PaneConfirmDialog
+
+        claim = self.target_claim(f"{action} agent")
+        if claim is not None and not self.brain_app.refuse_readonly():
+            self._push(PaneConfirmDialog(claim, action))
+
     def action_detail(self) -> None:
         """The detail view of the selected claim or signal."""
         from .detail import DetailScreen
