@@ -162,6 +162,20 @@ async def _grouped(pilot: Any) -> None:
     await pilot.press("G")
 
 
+async def _answer(pilot: Any) -> None:
+    """W on the gated claim: the reply typed for its agent's tmux pane."""
+    await _select_gate(pilot)
+    await pilot.press("W")
+    await pilot.pause()
+    await pilot.press(*[{" ": "space", ",": "comma"}.get(k, k) for k in "yes, go on"])
+
+
+async def _stop_agent(pilot: Any) -> None:
+    """E on the gated claim: the confirmation that names it."""
+    await _select_gate(pilot)
+    await pilot.press("E")
+
+
 def _keys(*keys: str) -> Step:
     async def step(pilot: Any) -> None:
         await pilot.press(*keys)
@@ -185,6 +199,8 @@ SHOTS: list[tuple[str, tuple[int, int], str, Step | None]] = [
     ("live-runway.svg", (160, 45), "brain-dark", _live_runway),
     ("peek-80x24.svg", (80, 24), "brain-dark", _peek),
     ("grouped-80x24.svg", (80, 24), "brain-dark", _grouped),
+    ("answer-80x24.svg", (80, 24), "brain-dark", _answer),
+    ("stop-agent-80x24.svg", (80, 24), "brain-dark", _stop_agent),
     ("notify-failed.svg", (100, 30), "brain-dark", _notify_failed),  # last: it raises a gate
 ]
 #: The shots that show the cockpit's toasts (`run_test` hides them otherwise).
