@@ -68,6 +68,7 @@ __all__ = [
     "record_state",
     "Transcript",
     "transcript_of",
+    "note_event",
     "read_liveness",
     "unseen",
     "first_time",
@@ -290,6 +291,29 @@ def record_state(root: str | os.PathLike[str], sess_id: str, agent_session: str 
             record["input_kind"] = kind[:MAX_INPUT_KIND]
         if state == "needs_input" and message:
             record["input_message"] = message[:MAX_INPUT_MESSAGE]
+        _remember_transcript(record, transcript)
+        _write(path, record)
+
+
+def note_event(root: str | os.PathLike[str], sess_id: str, agent_session: str | None, now: datetime,
+               transcript: Transcript | None, *, working: bool = False) -> None:
+    """Any other hook event of the bound session: its transcript remembered; with `working` (a prompt was
+    submitted: a new turn starts) the state becomes `working` and a wait for input is over.
+
+    Without a transcript and without `working` nothing is written.
+    """
+    if transcript is None and not working:
+        return
+    with _locked(root):
+        path = _claim_path(root, sess_id)
+        record = _read(path) or {"sess_id": sess_id, "touched": []}
+        record["sess_id"] = sess_id
+        if working:
+            record.update({"state": "working", "last_activity": _iso(now)})
+            record.pop("input_kind", None)
+            record.pop("input_message", None)
+            if agent_session:
+                record["agent_session"] = agent_session
         _remember_transcript(record, transcript)
         _write(path, record)
 

@@ -9,7 +9,15 @@ from typing import TYPE_CHECKING, Any
 
 from brain_tui.core import agents
 from brain_tui.hooks import wire
-from brain_tui.hooks.events import Answer, HookContext, bound_claims, close_command, genuine_event, launcher_claim
+from brain_tui.hooks.events import (
+    Answer,
+    HookContext,
+    bound_claims,
+    close_command,
+    genuine_event,
+    launcher_claim,
+    transcript,
+)
 from brain_tui.hooks.text import fact
 
 if TYPE_CHECKING:
@@ -35,6 +43,8 @@ def session_start(ctx: HookContext) -> Answer:
                               list(reversed(bound_claims(ctx))), now, cwd=ctx.cwd,
                               launched=launcher_claim(ctx.environ) is not None)
     bound = list(reversed(held))
+    if bound and genuine_event(ctx):
+        agents.note_event(ctx.root, bound[0], session, now, transcript(ctx))
     if why:
         facts.append(f"BSI: {fact(why, 400)}.")
     if bound and not genuine_event(ctx):
@@ -118,6 +128,7 @@ def user_prompt_submit(ctx: HookContext) -> Answer:
     if not bound or not genuine_event(ctx):  # another process never uses up what the session is told once
         return Answer()
     brain = ctx.brain
+    agents.note_event(ctx.root, bound[0], ctx.agent_session, brain.now(), transcript(ctx), working=True)
     snapshot = brain.snapshot()
     claim = snapshot.claim(bound[0])
     if claim is None:

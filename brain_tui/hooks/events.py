@@ -277,6 +277,8 @@ def session_end(ctx: HookContext) -> Answer:
     from brain_tui.core.handover import end_session
 
     launched = launcher_claim(ctx.environ) is not None
+    if genuine_event(ctx):
+        agents.note_event(ctx.root, bound[0], ctx.agent_session, _now(ctx), transcript(ctx))
     note = end_session(ctx.root, None if launched else ctx.agent_session, list(reversed(bound)),
                        wire.text_field(ctx.event, "reason"), _now(ctx), cwd=ctx.cwd, handover=not launched)
     return Answer(0, "", f"bsi: {fact(note, 600)}\n" if note else "")
@@ -294,7 +296,7 @@ def stop(ctx: HookContext) -> Answer:
     brain = ctx.brain
     snapshot = brain.snapshot()
     claim = snapshot.claim(bound[0])
-    agents.record_state(ctx.root, bound[0], ctx.agent_session, "idle", brain.now())
+    agents.record_state(ctx.root, bound[0], ctx.agent_session, "idle", brain.now(), transcript=transcript(ctx))
     if claim is None or claim.status != "open":
         return Answer()
     if not agents.first_time(ctx.root, claim.sess_id, f"stop:{ctx.agent_session or '-'}"):
