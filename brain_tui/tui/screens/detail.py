@@ -68,6 +68,10 @@ class PeekRead(Message):
     note: str = ""
 
 
+#: Seconds between two reads of the Peek block while the detail stays open (the live sessions' own period).
+PEEK_REFRESH_S = 5.0
+
+
 class DetailScreen(ClaimActions):
     """Everything about one claim or signal; the claim keys act on it (a, x, c, r, p, u, X, R, K); esc or q
     goes back."""
@@ -151,6 +155,13 @@ class DetailScreen(ClaimActions):
                 self.query_one(block).display = False
             self._load_peek(self.claim.sess_id)
             self._load_git(self.claim)
+            if self.brain_app.live:  # no timer in tests and screenshots (they call `refresh_peek`)
+                self.set_interval(PEEK_REFRESH_S, self.refresh_peek)
+
+    def refresh_peek(self) -> None:
+        """Read the peek again while the detail stays open (a worker thread; a read still running is replaced)."""
+        if self.claim is not None:
+            self._load_peek(self.claim.sess_id)
 
     @work(thread=True, exclusive=True, group="detail-peek", exit_on_error=False)
     def _load_peek(self, sess_id: str) -> None:
