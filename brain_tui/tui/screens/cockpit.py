@@ -236,7 +236,7 @@ class CockpitScreen(ClaimActions):
                                            grouped=is_grouped(app.settings)))
             stale = self.query_one("#stale", StaleClaimsTable)
             stale.update_rows(stale_rows(snapshot, name, needle, readonly=app.readonly,
-                                         live=app.live_sessions))
+                                         live=app.live_sessions, grouped=is_grouped(app.settings)))
             self.query_one("#signals", SignalsTable).update_rows(signal_rows(snapshot, name, needle))
             waiting = attention.waiting_inside(snapshot, app.queue)
             self.query_one("#tree", SatelliteTree).update_tree(snapshot, needle, waiting=waiting,
@@ -267,7 +267,7 @@ class CockpitScreen(ClaimActions):
         extra = f"filter “{self.needle}”" if self.needle else ""
         active = sum(1 for key in self.query_one("#active", ActiveClaimsTable).row_keys if not is_heading(key))
         self.query_one("#pane-claims", Pane).set_title(" · ".join(x for x in (f"{active}", extra) if x))
-        stale = self.query_one("#stale", StaleClaimsTable).row_count
+        stale = sum(1 for key in self.query_one("#stale", StaleClaimsTable).row_keys if not is_heading(key))
         self.query_one("#pane-stale", Pane).set_title(f"{stale}")
         pending = sum(1 for s in snapshot.signals if s.state == "pending")
         self.query_one("#pane-signals", Pane).set_title(f"{pending} pending" + (f" · {extra}" if extra else ""))

@@ -53,6 +53,12 @@ class StaleClaimsTable(KeyedTable):
         Col("action", "Action", None, weight=2, min_width=10),
     )
 
+    def _sorted(self, rows: list[Row]) -> list[Row]:
+        """A sort orders the rows inside each agent-state group (`G`), the headings stay."""
+        from ..grouping import sort_within_groups
+
+        return sort_within_groups(rows, super()._sorted)
+
 
 def active_rows(snapshot: BrainSnapshot, brain_name: str, needle: str = "",
                 live: LiveMap | None = None, grouped: bool = False) -> list[Row]:
@@ -103,11 +109,11 @@ def _active_cells(claim: Claim, snapshot: BrainSnapshot, brain_name: str) -> dic
 
 
 def stale_rows(snapshot: BrainSnapshot, brain_name: str, needle: str = "",
-               readonly: bool = False, live: LiveMap | None = None) -> list[Row]:
+               readonly: bool = False, live: LiveMap | None = None, grouped: bool = False) -> list[Row]:
     """Rows of the stale claims table (the action hint is left out when read-only).
 
     Beside each claim, the evidence about its session (`live`): a release is decided knowing
-    whether the agent still works.
+    whether the agent still works. `grouped`: under agent-state headings, as the active claims.
     """
     rows: list[Row] = []
     live = live or {}
@@ -126,4 +132,8 @@ def stale_rows(snapshot: BrainSnapshot, brain_name: str, needle: str = "",
             # Every stale row says what is known of its session, "no bound agent" included.
             "agent": stale_evidence(live.get(claim.sess_id), snapshot.now),
         }))
+    if grouped:  # `G` groups the stale claims too: is its agent still working, or gone?
+        from ..grouping import grouped_rows
+
+        return grouped_rows(rows, live)
     return rows
