@@ -78,16 +78,17 @@ class PaletteCommands:
         yield SystemCommand(f"Theme: keep {self.theme} for later cockpits",
                             "Start every later cockpit and browser tab with the theme shown (saved)",
                             self.action_keep_theme)
-        yield SystemCommand(f"Bell: turn {'off' if self.bell_enabled else 'on'}",
-                            "Ring (or not) when something new needs you (remembered)", self.toggle_bell)
+        yield SystemCommand(f"Bell and notices: turn {'off' if self.bell_enabled else 'on'}",
+                            "Ring, show a desktop notice and run notify: (or none of these) when something new "
+                            "needs you (remembered; --no-bell at start)", self.toggle_bell)
         yield from App.get_system_commands(self, screen)
 
     def toggle_bell(self: BrainApp) -> None:
-        """Turn the bell on or off, and remember it."""
+        """Turn the bell and the desktop notices (escapes and `notify:` command) on or off, and remember it."""
         self.bell_enabled = not self.bell_enabled
         self.settings["bell"] = self.bell_enabled
         save_settings(self.settings, settings_path())
-        self.notify(f"bell {'on' if self.bell_enabled else 'off'}", timeout=2, markup=False)
+        self.notify(f"bell and notices {'on' if self.bell_enabled else 'off'}", timeout=2, markup=False)
 
     def describe_action(self, action: str) -> str:
         """The help text of an action."""
