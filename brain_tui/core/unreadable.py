@@ -202,13 +202,7 @@ def held_by_bytes(raw: bytes | None, rel_path: str, root: str | os.PathLike[str]
     if raw is None or len(raw) > MAX_FILE_BYTES:
         return whole_brain()
     text = raw.decode("utf-8", errors="replace")
-    held: dict[tuple[str, str, str], ScopeEntry] = {}
-    for version in _versions(text):
-        for entry in _held_by_version(version, rel_path, root, tz):
-            if entry.kind == GLOBAL:
-                return whole_brain()
-            held.setdefault((entry.kind, entry.key, entry.section_key), entry)
-    return tuple(held.values())
+    return _union(*(_held_by_version(version, rel_path, root, tz) for version in _versions(text)))
 
 
 def held_by_file(root: str | os.PathLike[str], rel_path: str, tz: tzinfo) -> tuple[ScopeEntry, ...]:
@@ -220,7 +214,8 @@ def held_by_file(root: str | os.PathLike[str], rel_path: str, tz: tzinfo) -> tup
         tz: the brain's timezone.
 
     Returns:
-        ``()`` for a file that is not a claim by its name (``gate-ack-*.yml``); else as `held_by_bytes`.
+        ``()`` for a file that is not a claim by its name (``gate-ack-*.yml``); else as `held_by_bytes`,
+        with the scope of the version committed at HEAD when that one reads (a work-tree-only spoil).
     """
     try:
         fd = os.open(Path(root) / rel_path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
@@ -228,4 +223,39 @@ def held_by_file(root: str | os.PathLike[str], rel_path: str, tz: tzinfo) -> tup
             raw: bytes | None = handle.read(MAX_FILE_BYTES + 1)
     except OSError:
         raw = None
-    return held_by_bytes(raw, rel_path, root, tz)
+    held = held_by_bytes(raw, rel_path, root, tz)
+    if any(entry.kind == GLOBAL for entry in held):
+        return held
+    return _union(held, _held_at_head(root, rel_path, tz))
+
+
+def _held_at_head(root: str | os.PathLike[str], rel_path: str, tz: tzinfo) -> tuple[ScopeEntry, ...]:
+    """What the version of ``rel_path`` committed at HEAD holds, when it reads; else ``()``.
+
+    A file spoiled in the work tree only (a stray edit, a hand merge not committed) still stands for
+    the claim git holds: that claim's scope stays held with whatever the spoiled bytes may hold.
+    """
+    from brain_tui.core import gitops
+
+    try:
+        proc = gitops.run_git(Path(root), "cat-file", "blob", f"HEAD:{rel_path}", check=False, timeout=5.0)
+    except (gitops.GitError, ValueError):  # git missing or slow; bytes that are not text
+        return ()
+    if proc.returncode != 0 or len(proc.stdout) > MAX_FILE_BYTES:
+        return ()
+    try:
+        data = parse_claim_bytes(proc.stdout.encode("utf-8", "surrogatepass"))
+    except CorruptYaml:
+        return ()
+    return held_by_data(data, rel_path, root, tz)
+
+
+def _union(*groups: tuple[ScopeEntry, ...]) -> tuple[ScopeEntry, ...]:
+    """The entries of every group, each once, in order (the whole brain when one of them is it)."""
+    held: dict[tuple[str, str, str], ScopeEntry] = {}
+    for group in groups:
+        for entry in group:
+            if entry.kind == GLOBAL:
+                return whole_brain()
+            held.setdefault((entry.kind, entry.key, entry.section_key), entry)
+    return tuple(held.values())

@@ -116,3 +116,15 @@ def test_a_child_under_a_corrupt_parent_is_refused_naming_the_parent_and_its_rep
     assert tree_bytes(brain) == before
     missing = run_bsi("claim", "open", "--scope", "x/", "--parent", "sess-20261129-0900-nope", brain=brain)
     assert missing.code == 66 and "not found" in missing.err
+
+
+def test_a_work_tree_only_spoil_also_holds_the_scope_head_gives_the_claim(brain: Path) -> None:
+    holder = ok(run_bsi("claim", "open", "--scope", "docs/", "--slug", "aaaa", brain=brain))
+    hand_merge(claim_file(brain, holder), "docs/guide.md", "docs/guide.md")  # not committed: HEAD says docs/
+    other = run_bsi("--json", "check-scope", "docs/other.md", brain=brain)
+    assert other.code == 10, other
+    assert [c["sess_id"] for c in other.json()["conflicts"]] == [holder]
+    assert run_bsi("check-scope", "notes.md", brain=brain).code == 0
+    git(brain, "commit", "-qam", "the hand merge, committed")  # now HEAD itself does not read
+    assert run_bsi("check-scope", "docs/other.md", brain=brain).code == 0
+    assert run_bsi("check-scope", "docs/guide.md", brain=brain).code == 10
