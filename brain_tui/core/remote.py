@@ -232,9 +232,10 @@ def _regenerated_index_out_of_the_way(root: Path) -> None:
 def integrate(root: Path, branch: str) -> bool:
     """Bring HEAD onto the fetched remote tip. Call with the brain lock held.
 
-    Fast-forward when there is nothing local; otherwise rebase the local pending
-    commits. Both carry uncommitted files over (autostash). A rebase that stops
-    on a conflict is aborted and reported.
+    Fast-forward when there is nothing local (uncommitted files the remote does
+    not change stay as they are; one it changes refuses the fast-forward);
+    otherwise rebase the local pending commits, carrying uncommitted files over
+    (autostash). A rebase that stops on a conflict is aborted and reported.
 
     Returns:
         True when local commits were rebased.
@@ -253,8 +254,9 @@ def integrate(root: Path, branch: str) -> bool:
     ident = gitops.identity_args(root)
     if ahead == 0:
         with journal.moving(root, changed_paths(root, "HEAD", upstream)):
-            proc = gitops.run_git(root, *ident, "merge", "--ff-only", "--autostash", "--quiet", upstream,
-                                  check=False)
+            # No --autostash: a kill between its stash and its re-apply left the user's changes in the
+            # stash only. git carries uncommitted files the remote does not change, and refuses the rest.
+            proc = gitops.run_git(root, *ident, "merge", "--ff-only", "--quiet", upstream, check=False)
         if proc.returncode != 0:
             raise FastForwardFailed(
                 f"cannot fast-forward to {upstream}: {_collision(proc.stderr)}; nothing was changed. "
