@@ -122,3 +122,26 @@ def test_a_full_disk_inside_git_commit_exits_74_and_rolls_the_files_back(
     assert tree_bytes(brain) == before
     status = subprocess.run(["git", "status", "--porcelain"], cwd=brain, capture_output=True, text=True, check=True)
     assert status.stdout == ""
+
+
+def test_init_is_all_or_nothing_when_its_commit_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    from brain_tui.core import gitops
+
+    def no_room(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device", "BRAIN-INDEX.md")
+
+    target = tmp_path / "new-brain"
+    target.mkdir()
+    (target / ".gitignore").write_text("node_modules/\n")  # a file of the user's: it must come back as it was
+    monkeypatch.setattr(gitops, "commit_paths", no_room)
+    code = bsi_main(["init", str(target)])
+    assert code == 74, capsys.readouterr().err
+    assert (target / ".gitignore").read_text() == "node_modules/\n"
+    left = sorted(str(p.relative_to(target)) for p in target.rglob("*")
+                  if p.is_file() and p.relative_to(target).parts[0] not in (".git", ".brain"))
+    assert left == [".gitignore"], left
+    assert not (target / "BRAIN-INDEX.md").exists()
+    monkeypatch.undo()
+    assert bsi_main(["init", str(target)]) == 0  # and it can simply be run again
+    assert (target / "BRAIN-INDEX.md").is_file() and ".brain/" in (target / ".gitignore").read_text()
