@@ -87,7 +87,7 @@ async def _live_sessions(pilot: Any) -> None:
     agents.record_state(root, "sess-20261129-0820-api-search", "agent-search", "needs_input",
                         NOW - timedelta(minutes=4))
     agents.record_state(root, "sess-20261129-0500-notes-wrap", "agent-notes", "ended", NOW - timedelta(hours=3))
-    pilot.app.load_live_sessions()
+    pilot.app.readings.load_live_sessions()
     pilot.app.show_snapshot()
     await _select_gate(pilot)
 
@@ -142,7 +142,7 @@ async def _live_runway(pilot: Any) -> None:
     root = pilot.app.brain.root
     agents.record_activity(root, "sess-20261129-0800-pilote-be7", "agent-pilot", NOW - timedelta(minutes=1),
                            tool="Bash", transcript=agents.Transcript(_transcript(Path(root)), "claude"))
-    pilot.app.load_live_sessions()
+    pilot.app.readings.load_live_sessions()
     pilot.app.show_snapshot()
     await _select_gate(pilot)
 

@@ -57,12 +57,12 @@ async def test_a_new_breath_record_reaches_the_pane_with_the_snapshot(make_app, 
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        before = len(app.breath_data or ())
+        before = len(app.readings.breath()[0] or ())
         fresh(demo_root).breath.inhale("sprint-20261129-1005-new", "tech-lead", ["wiki/a.md"])
         app.refresh_snapshot()
         await settle(pilot)
-        assert [m.sprint for m in app.breath_data or ()][-1] == "sprint-20261129-1005-new"
-        assert len(app.breath_data or ()) == before + 1
+        assert [m.sprint for m in app.readings.breath()[0] or ()][-1] == "sprint-20261129-1005-new"
+        assert len(app.readings.breath()[0] or ()) == before + 1
         assert "new•" in screen_text(app)  # the open sprint's column in the pane
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from brain_tui.core import watchdog
 from brain_tui.core.model import BrainSnapshot, Claim
 
@@ -83,7 +85,7 @@ def active_rows(snapshot: BrainSnapshot, brain_name: str, needle: str = "",
     return rows
 
 
-def _active_cells(claim: Claim, snapshot: BrainSnapshot, brain_name: str) -> dict:
+def _active_cells(claim: Claim, snapshot: BrainSnapshot, brain_name: str) -> dict[str, Any]:
     now = snapshot.now
     ttl = ttl_left(claim, now)
     if watchdog.expired(claim, snapshot):
