@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-import subprocess
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -141,6 +140,8 @@ def build_notify_argv(template: Sequence[str], values: Mapping[str, str]) -> tup
 
 def run_command(argv: Sequence[str], timeout_s: float = COMMAND_TIMEOUT_S) -> str | None:
     """Run one notify command (no shell, no input, output dropped); None when it worked, else one line why."""
+    import subprocess  # only a notice runs a command: a read never loads it
+
     try:
         done = subprocess.run(list(argv), shell=False, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL, timeout=timeout_s, check=False, start_new_session=True)
