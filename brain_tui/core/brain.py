@@ -29,8 +29,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from brain_tui.core.clock import Clock, make_clock, zone_from_name
 from brain_tui.core.config import BrainConfig, load_config
 from brain_tui.core.errors import BsiError, InvalidData, NotFound
-from brain_tui.core.journal import recover_if_idle
-from brain_tui.core.layout import DATA_DIRS, INDEX_FILE, LOCK_FILE, STATE_DIR, find_root
+from brain_tui.core.layout import DATA_DIRS, INDEX_FILE, LOCK_FILE, STATE_DIR, find_root, journal_pending
 from brain_tui.core.model import BLOCKING_STATUSES, BrainSnapshot
 from brain_tui.core.store import BrainStore
 
@@ -230,7 +229,9 @@ class Brain:
         if not self.root.is_dir():
             raise NotFound(f"the brain folder {self.root} is gone (deleted or moved); nothing can be read "
                            "or written there")
-        if not self._lock_depth:
+        if not self._lock_depth and journal_pending(self.root):
+            from brain_tui.core.journal import recover_if_idle
+
             recover_if_idle(self.root)  # a write a kill cut short is settled first (SPEC 22)
         return self.store.snapshot(self.now(), only_statuses=only_statuses)
 
