@@ -9,7 +9,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from brain_tui.core import gitops
 from brain_tui.core.model import BrainSnapshot, Claim
 from brain_tui.core.reconcile import names_id
 from brain_tui.core.scope import covers_file
@@ -45,6 +44,8 @@ def _log(root: Path, *args: str) -> list[_Commit]:
     fields = ("%h", "%aI", "%an <%ae>", "%s", "%(trailers:key=BSI-Session,valueonly,separator=%x2C)",
               "%(trailers:key=BSI-Instance,valueonly,separator=%x2C)", "%B")
     fmt = _REC + _SEP.join(fields)
+    from brain_tui.core import gitops  # git runs only when a history is asked for
+
     proc = gitops.run_git(root, "-c", "core.quotepath=false", "log", f"--format={fmt}", "--name-only", "-z",
                           *args, check=False)
     if proc.returncode != 0:
@@ -144,6 +145,8 @@ def _author_is(author: str, instance: str) -> bool:
 
 def _uncommitted(root: Path) -> list[str]:
     """Changed and untracked files inside the brain folder, relative to it (`git status -z`)."""
+    from brain_tui.core import gitops
+
     proc = gitops.run_git(root, "status", "--porcelain", "-z", "--untracked-files=all", "--", ".", check=False)
     prefix = gitops.top_prefix(root)
     fields = proc.stdout.split("\0")
@@ -209,6 +212,8 @@ def last_commits_by(root: Path, claims: Sequence[Claim], touched: Mapping[str, S
     if not claims or not opened:
         return {}
     fmt = f"{_REC}%h{_SEP}%aI{_SEP}%an <%ae>{_SEP}%s{_SEP}%(trailers:key=BSI-Session,valueonly,separator=%x2C)"
+    from brain_tui.core import gitops
+
     proc = gitops.run_git(root, "log", f"-n{limit}", f"--since={min(opened).isoformat()}", f"--format={fmt}",
                           "--name-only", check=False)
     if proc.returncode != 0:

@@ -12,9 +12,7 @@ import re
 import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
-from typing import Any
-
-from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from typing import TYPE_CHECKING, Any
 
 from brain_tui.core.breath_metrics import SprintMetrics, inhale_alerts
 from brain_tui.core.breath_records import record_from_mapping, record_path, str_list, validate_sprint_id
@@ -22,6 +20,9 @@ from brain_tui.core.changes import ChangeSet, flow_map
 from brain_tui.core.errors import InvalidData, NotFound
 from brain_tui.core.scope_paths import normalize_path
 from brain_tui.core.yamlio import CorruptYaml, load_round_trip, safe_load_file
+
+if TYPE_CHECKING:  # ruamel is the write path's: the alerts a read shows never load it
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 _AGENT_RE = re.compile(r"^[^\x00-\x1f\x7f]{1,80}$")
 
@@ -41,6 +42,8 @@ def _files(files: Iterable[str]) -> list[str]:
 
 
 def _seq(items: Iterable[str]) -> CommentedSeq:
+    from ruamel.yaml.comments import CommentedSeq
+
     seq = CommentedSeq(items)
     seq.fa.set_flow_style()
     return seq
@@ -62,6 +65,8 @@ def _record_doc(cs: ChangeSet, sprint: str, create: bool) -> CommentedMap | None
         except (OSError, UnicodeDecodeError) as exc:
             raise InvalidData(f"{rel}: {exc}") from None
     elif create:
+        from ruamel.yaml.comments import CommentedMap
+
         doc = CommentedMap()
         doc["sprint"] = sprint
     else:
@@ -72,6 +77,8 @@ def _record_doc(cs: ChangeSet, sprint: str, create: bool) -> CommentedMap | None
 
 
 def _list_field(doc: CommentedMap, key: str) -> CommentedSeq:
+    from ruamel.yaml.comments import CommentedSeq
+
     value = doc.get(key)
     if isinstance(value, CommentedSeq):
         return value
@@ -81,6 +88,8 @@ def _list_field(doc: CommentedMap, key: str) -> CommentedSeq:
 
 
 def _map_field(doc: CommentedMap, key: str, flow: bool = True) -> CommentedMap:
+    from ruamel.yaml.comments import CommentedMap
+
     value = doc.get(key)
     if isinstance(value, CommentedMap):
         return value

@@ -11,16 +11,16 @@ import re
 from collections.abc import Mapping
 from datetime import datetime
 from pathlib import Path
-from typing import Any
-
-from ruamel.yaml.comments import CommentedMap, CommentedSeq
-from ruamel.yaml.scalarstring import DoubleQuotedScalarString, ScalarString
+from typing import TYPE_CHECKING, Any
 
 from brain_tui.core.clock import format_timestamp
 from brain_tui.core.errors import InvalidData
 from brain_tui.core.ids import new_signal_id
 from brain_tui.core.model import BrainSnapshot
 from brain_tui.core.yamlio import CorruptYaml, dump_round_trip, load_round_trip, safe_load_text
+
+if TYPE_CHECKING:  # ruamel is the write path's: a read never loads it
+    from ruamel.yaml.comments import CommentedMap
 
 #: Text ruamel may write plain in any context (block or flow) and every YAML reader reads back as is.
 _PLAIN_SAFE_RE = re.compile(r"[A-Za-z0-9_](?:[A-Za-z0-9_./@+<>()=-]| (?! |$)){0,200}")
@@ -42,6 +42,9 @@ def yaml_safe(value: Any) -> Any:
     Raises:
         InvalidData: the text holds lone surrogates (bytes that were not UTF-8).
     """
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+    from ruamel.yaml.scalarstring import DoubleQuotedScalarString, ScalarString
+
     if isinstance(value, ScalarString) or value is None or isinstance(value, (bool, int, float)):
         return value
     if isinstance(value, str):
@@ -69,6 +72,8 @@ def yaml_safe(value: Any) -> Any:
 
 def flow_map(items: Mapping[str, Any]) -> CommentedMap:
     """A mapping emitted in flow style (`{ts: …, event: …}`), as gate_history entries are."""
+    from ruamel.yaml.comments import CommentedMap
+
     mapping = CommentedMap((key, yaml_safe(value)) for key, value in items.items())
     mapping.fa.set_flow_style()
     return mapping
@@ -110,6 +115,8 @@ class ChangeSet:
             raise InvalidData(f"claim {sess_id} is not readable")
         if claim.path not in self._docs and "from-index" in claim.flags and not (self.root / claim.path).exists():
             # a claim only a legacy BRAIN-INDEX.md records: acting on it writes its file (the import)
+            from ruamel.yaml.comments import CommentedMap
+
             self._docs[claim.path] = yaml_safe(CommentedMap(claim.data))
         if claim.path not in self._docs:
             text = (self.root / claim.path).read_text(encoding="utf-8")
@@ -135,6 +142,8 @@ class ChangeSet:
         doc = self.claim_doc(sess_id)
         history = doc.get("gate_history")
         if not isinstance(history, list):
+            from ruamel.yaml.comments import CommentedSeq
+
             history = CommentedSeq()
             doc["gate_history"] = history
         history.append(flow_map({"ts": self.ts(), "event": event, "by": by, "message": message}))
@@ -165,6 +174,8 @@ class ChangeSet:
             return None
         self._new_signal_keys.add(key)
         sig_id = self.new_signal_id()
+        from ruamel.yaml.comments import CommentedMap
+
         doc = CommentedMap()
         doc["sig_id"] = sig_id
         doc["from"] = sender
@@ -199,6 +210,8 @@ class ChangeSet:
     # -- raw files --------------------------------------------------------------------------
     def put(self, rel_path: str, doc: Mapping[str, Any]) -> None:
         """Stage a whole YAML document at `rel_path` (locks, breath records)."""
+        from ruamel.yaml.comments import CommentedMap
+
         self._docs[rel_path] = yaml_safe(doc if isinstance(doc, CommentedMap) else CommentedMap(doc))
 
     def delete(self, rel_path: str) -> None:

@@ -13,8 +13,6 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from ruamel.yaml.comments import CommentedMap
-
 from brain_tui.core import skew
 from brain_tui.core.agents import valid_agent_session
 from brain_tui.core.authority import Actor, require_delegation
@@ -161,6 +159,8 @@ def open_claim(cs: ChangeSet, req: OpenRequest, actor: Actor | None = None) -> s
         raise _refusal(cs, req, conflicts, actor)
     sess_id = new_session_id(snapshot, req.slug)
     ctype = req.type or ("satellite" if req.parent else "solo")
+    from ruamel.yaml.comments import CommentedMap  # the write path's only
+
     doc = CommentedMap()
     doc["sess_id"] = sess_id
     doc["type"] = ctype

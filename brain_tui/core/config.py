@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from brain_tui.core.clock import DEFAULT_TTL, parse_duration
 from brain_tui.core.errors import InvalidData
-from brain_tui.core.notify import NotifySetting, parse_notify
+from brain_tui.core.notify_setting import NotifySetting, parse_notify
 from brain_tui.core.yamlio import CorruptYaml, safe_load_file
 
 CONFIG_FILE = "brain-compose.yml"

@@ -16,8 +16,6 @@ from collections.abc import Callable
 from datetime import tzinfo
 from pathlib import Path
 
-from ruamel.yaml.comments import CommentedMap
-
 from brain_tui.core import gitops, index, index_legacy
 from brain_tui.core.changes import yaml_safe
 from brain_tui.core.ids import SIGNAL_ID_RE, valid_session_id
@@ -80,6 +78,8 @@ def _import_signals(root: Path, existing: str, snapshot: BrainSnapshot, written:
                 f"{SIGNALS_DIR}/{sig_id}{suffix}" in history for suffix in (".yml", ".yaml"))):
             continue
         known.add(sig_id)
+        from ruamel.yaml.comments import CommentedMap  # the write path's only
+
         doc = CommentedMap()
         for key in ("sig_id", "from", "to", "type", "scope", "payload", "state"):
             doc[key] = row[key]
@@ -114,6 +114,8 @@ def _import_claims(root: Path, existing: str, written: list[str]) -> list[str]:
             continue
         if history is not None and any(f"{CLAIMS_DIR}/{sess_id}{suffix}" in history for suffix in (".yml", ".yaml")):
             continue
+        from ruamel.yaml.comments import CommentedMap  # the write path's only
+
         doc = CommentedMap()
         for key, value in index_legacy.legacy_claim_doc(row).items():
             doc[key] = value

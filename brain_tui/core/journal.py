@@ -36,14 +36,13 @@ from pathlib import Path
 from typing import Any
 
 from brain_tui.core import gitops
-from brain_tui.core.layout import LOCK_FILE, STATE_DIR
+from brain_tui.core.layout import JOURNAL_DIR, LOCK_FILE, STATE_DIR, journal_pending
+from brain_tui.core.layout import JOURNAL_MANIFEST as MANIFEST
 from brain_tui.core.yamlio import atomic_write_text, fsync_dir, sweep_temp_files
 
 __all__ = ["JOURNAL_DIR", "Journal", "begin", "follow_head", "index_entries", "moving", "pending", "recover",
            "recover_if_idle", "recover_writes", "restage", "wait_for_orphans", "writing"]
 
-JOURNAL_DIR = "journal"
-MANIFEST = "manifest.json"
 
 
 def _folder(root: Path) -> Path:
@@ -52,7 +51,7 @@ def _folder(root: Path) -> Path:
 
 def pending(root: Path) -> bool:
     """True when a journal entry is in flight or was left by a killed process (one stat)."""
-    return (_folder(root) / MANIFEST).is_file()
+    return journal_pending(root)
 
 
 def _write_bytes(path: Path, data: bytes) -> None:

@@ -29,6 +29,14 @@ LOCK_FILE = "lock"
 CACHE_FILE = "parse-cache.sqlite3"
 #: Last sync time and pending local commits.
 SYNC_STATE_FILE = "sync.json"
+#: The write journal of a write in flight (core/journal.py), under STATE_DIR, and its manifest.
+JOURNAL_DIR = "journal"
+JOURNAL_MANIFEST = "manifest.json"
+
+
+def journal_pending(root: Path) -> bool:
+    """True when a journal entry is in flight or was left by a killed process (one stat; `core.journal`)."""
+    return (root / STATE_DIR / JOURNAL_DIR / JOURNAL_MANIFEST).is_file()
 
 
 def find_root(explicit: str | os.PathLike[str] | None = None, cwd: str | os.PathLike[str] | None = None) -> Path:

@@ -22,8 +22,6 @@ from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import unquote
 
-from ruamel.yaml.comments import CommentedMap
-
 from brain_tui.core.changes import ChangeSet
 from brain_tui.core.claims import refuse_transition, require_claim
 from brain_tui.core.clock import format_timestamp
@@ -370,6 +368,8 @@ def stage_acquire(cs: ChangeSet, file: str, sess_id: str, ttl_min: int | None = 
             previous_expiry = cs.ts(last.expires_at) if last.expires_at else None
     else:
         action, generation, claimed, expires = "acquired", 1, now, now + timedelta(minutes=ttl)
+    from ruamel.yaml.comments import CommentedMap  # the write path's only
+
     doc = CommentedMap()
     doc["file"] = norm
     doc["holder"] = sess_id

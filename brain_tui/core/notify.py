@@ -12,20 +12,19 @@ from __future__ import annotations
 
 import contextlib
 import json
-import re
-import subprocess
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from brain_tui.core.errors import BsiError, InvalidData, UsageError
 from brain_tui.core.layout import STATE_DIR
+from brain_tui.core.notify_setting import NOTIFY_PLACEHOLDERS as NOTIFY_PLACEHOLDERS
+from brain_tui.core.notify_setting import PLACEHOLDER_RE, NotifySetting, check_template
+from brain_tui.core.notify_setting import parse_notify as parse_notify
 from brain_tui.core.text_safety import inert_line
 from brain_tui.core.yamlio import atomic_write_text
 
-#: What a `notify.command` element may name, each filled with one inert line.
-NOTIFY_PLACEHOLDERS = ("kind", "sess_id", "summary", "key", "brain")
 #: The file of the keys already told (local state, never committed).
 NOTIFIED_FILE = "notified.json"
 #: How many told keys are remembered (the oldest are forgotten first).
@@ -38,9 +37,6 @@ SUMMARY_LIMIT = 200
 #: The item `bsi notify test` tells.
 TEST_SUMMARY = "a test notice from bsi notify test: nothing waits"
 
-_PLACEHOLDER_RE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
-
-
 class Notable(Protocol):
     """What a notice is made of: an attention item (`core.attention.AttentionItem`)."""
 
@@ -52,61 +48,6 @@ class Notable(Protocol):
     def sess_id(self) -> str | None: ...
     @property
     def summary(self) -> str: ...
-
-
-@dataclass(frozen=True)
-class NotifySetting:
-    """The `notify:` key as read.
-
-    Attributes:
-        enabled: False for ``notify: off`` (no command; the cockpit's escapes follow `--no-bell`).
-        command: the argv template, empty when none is configured.
-        problem: why the key was not used as written (shown by the cockpit), or None.
-    """
-
-    enabled: bool = True
-    command: tuple[str, ...] = ()
-    problem: str | None = None
-
-
-def parse_notify(value: Any) -> NotifySetting:
-    """Read the `notify:` value: ``off``/``false``, or ``{command: [program, arg, …]}``.
-
-    An unusable value gives no command, with `problem` set; it never raises.
-    """
-    if value is None:
-        return NotifySetting()
-    if value is False or (isinstance(value, str) and value.strip().lower() in ("off", "false", "no")):
-        return NotifySetting(enabled=False)
-    command = value.get("command") if isinstance(value, Mapping) else None
-    if not isinstance(command, list) or not command or not all(isinstance(v, str) for v in command):
-        return NotifySetting(problem="notify: expected `off` or `command: [program, arg, …]` (an argv list, "
-                                     "not a shell string); no command runs")
-    try:
-        check_template(command)
-    except InvalidData as exc:
-        return NotifySetting(problem=f"{exc}; no command runs")
-    return NotifySetting(command=tuple(command))
-
-
-def check_template(template: Sequence[str]) -> None:
-    """Raise unless `template` is a usable `notify.command`.
-
-    Raises:
-        InvalidData: empty, an unknown placeholder, or a placeholder or ``=`` in the program name.
-    """
-    if not template or not template[0].strip():
-        raise InvalidData("notify.command is empty")
-    for index, element in enumerate(template):
-        names = _PLACEHOLDER_RE.findall(element)
-        unknown = [n for n in names if n not in NOTIFY_PLACEHOLDERS]
-        if unknown:
-            raise InvalidData(f"notify.command: unknown placeholder {{{unknown[0]}}}; known: "
-                              + " ".join(f"{{{p}}}" for p in NOTIFY_PLACEHOLDERS))
-        if index == 0 and names:
-            raise InvalidData("notify.command: the program (first element) cannot come from a placeholder")
-    if "=" in template[0]:
-        raise InvalidData("notify.command: the program name cannot hold '='")
 
 
 def notice_values(item: Notable, brain: str) -> dict[str, str]:
@@ -132,7 +73,7 @@ def build_notify_argv(template: Sequence[str], values: Mapping[str, str]) -> tup
     check_template(template)
     argv: list[str] = []
     for element in template:
-        value = _PLACEHOLDER_RE.sub(lambda m: values.get(m.group(1), ""), element).replace("\x00", "")
+        value = PLACEHOLDER_RE.sub(lambda m: values.get(m.group(1), ""), element).replace("\x00", "")
         if value.startswith("-") and not element.startswith("-"):
             value = " " + value
         argv.append(value)
@@ -141,6 +82,8 @@ def build_notify_argv(template: Sequence[str], values: Mapping[str, str]) -> tup
 
 def run_command(argv: Sequence[str], timeout_s: float = COMMAND_TIMEOUT_S) -> str | None:
     """Run one notify command (no shell, no input, output dropped); None when it worked, else one line why."""
+    import subprocess  # only a notice runs a command: a read never loads it
+
     try:
         done = subprocess.run(list(argv), shell=False, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL, timeout=timeout_s, check=False, start_new_session=True)

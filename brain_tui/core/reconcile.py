@@ -16,12 +16,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from brain_tui.core import conflicts
-from brain_tui.core.changes import ChangeSet
 from brain_tui.core.ids import random_slug
 from brain_tui.core.model import BrainSnapshot
+
+if TYPE_CHECKING:
+    from brain_tui.core.changes import ChangeSet
 
 _CANONICAL_RE = re.compile(r"^(sess-\d{8}-\d{4}-)[a-z0-9][a-z0-9-]*$")
 _ID_CHARS = "A-Za-z0-9._-"

@@ -11,7 +11,6 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from brain_tui.core.authority import claims_list, holder_text, owns, require_owner
-from brain_tui.core.changes import ChangeSet
 from brain_tui.core.errors import InvalidData, NotFound, NotYours, ProductOnly
 from brain_tui.core.ids import SIGNAL_ID_RE, valid_session_id
 from brain_tui.core.limits import check_text
@@ -20,6 +19,7 @@ from brain_tui.core.scope import parse_scope
 
 if TYPE_CHECKING:
     from brain_tui.core.authority import Actor
+    from brain_tui.core.changes import ChangeSet
 
 SIGNAL_TYPE_RE = re.compile(r"^[A-Z][A-Z0-9_]*$")
 ARCHIVE_AFTER = timedelta(hours=24)

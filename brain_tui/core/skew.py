@@ -16,11 +16,14 @@ newest commit" proves nothing):
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
-from brain_tui.core.changes import ChangeSet
 from brain_tui.core.clock import MAX_TTL, SKEW_TOLERANCE, try_parse_timestamp
 from brain_tui.core.effective import stale_origin
 from brain_tui.core.model import Claim
+
+if TYPE_CHECKING:
+    from brain_tui.core.changes import ChangeSet
 
 #: The statuses a stale mark may be taken back to.
 _REVIVABLE = ("open", "waiting_human", "paused")

@@ -12,12 +12,11 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from brain_tui.core import gitops
-from brain_tui.core.changes import ChangeSet
 from brain_tui.core.errors import InvalidData, TierRefused
 from brain_tui.core.model import BrainSnapshot, Claim
 
 if TYPE_CHECKING:
+    from brain_tui.core.changes import ChangeSet
     from brain_tui.core.claims import CloseRequest
 
 TIER_NAMES = {1: "atomic", 2: "validated", 3: "orchestrated"}
@@ -137,6 +136,8 @@ def real_commit(root: Path, text: str) -> str:
     commit = text.strip()
     if not _HASH_RE.match(commit):
         raise InvalidData(f"--commit {commit[:60]!r} is not a commit hash (4 to 40 hexadecimal digits)")
+    from brain_tui.core import gitops  # a close's check: the tier names a read shows need no git
+
     if not gitops.commit_exists(root, commit):
         raise InvalidData(f"--commit {commit}: no such commit in the brain's repository "
                           "(give the hash of a commit that exists: `git log --oneline`)")

@@ -14,7 +14,6 @@ import functools
 import io
 import os
 import re
-import secrets
 import time
 from collections.abc import Collection
 from pathlib import Path
@@ -322,6 +321,8 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
+    import secrets  # the write path's only
+
     tmp = target.parent / f"{TEMP_MARK}{target.name}.{os.getpid()}.{secrets.token_hex(4)}"
     data = text.encode("utf-8")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
