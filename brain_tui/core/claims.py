@@ -20,13 +20,15 @@ from brain_tui.core.changes import ChangeSet, yaml_safe
 from brain_tui.core.clock import MAX_TTL, claim_ttl, format_duration
 from brain_tui.core.conflicts import Conflict, find_conflicts, format_scope_text
 from brain_tui.core.effective import effective_status, paused_ancestor, stale_origin, unreadable_ancestor
-from brain_tui.core.errors import ConflictError, InvalidData, NotFound, TransitionRefused
+from brain_tui.core.errors import BsiError, ConflictError, InvalidData, NotFound, TransitionRefused
 from brain_tui.core.ids import new_session_id, valid_session_id
 from brain_tui.core.limits import MAX_NEW_CLAIM_BYTES, MAX_SCOPE_ENTRIES, add_history, check_text
 from brain_tui.core.model import BrainSnapshot, Claim
 from brain_tui.core.scope import ScopeEntry, format_scope
+from brain_tui.core.text_safety import inert_line
 from brain_tui.core.tiers import close_result, tier_of
 from brain_tui.core.triggers import parse_trigger, run_trigger, trigger_for
+from brain_tui.core.unreadable import repair_command, shown_path
 from brain_tui.core.yamlio import dump_round_trip
 
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -75,7 +77,7 @@ def validate_open(snapshot: BrainSnapshot, req: OpenRequest) -> None:
             raise InvalidData(f"invalid parent ID {req.parent!r}")
         parent = snapshot.claim(req.parent)
         if parent is None:
-            raise NotFound(f"parent claim {req.parent} not found")
+            raise missing_parent(snapshot, req.parent)
         if parent.is_terminal:
             raise TransitionRefused(f"parent claim {req.parent} is {parent.status}: open no satellite under it")
     check_text("story", req.story)
@@ -192,6 +194,20 @@ def open_claim(cs: ChangeSet, req: OpenRequest, actor: Actor | None = None) -> s
     cs.message = f"bsi: open {kind} {sess_id}"
     return sess_id
 
+def missing_parent(snapshot: BrainSnapshot, parent: str) -> BsiError:
+    """The refusal for a parent the snapshot has no claim for: its file does not read (65), or it is not there (66).
+
+    A corrupt parent is named with its repair: no satellite opens under a tree nobody can read.
+    """
+    for bad in snapshot.corrupt:
+        if bad.path in (f"claims/{parent}.yml", f"claims/{parent}.yaml"):
+            line = f" line {bad.line}" if bad.line else ""
+            return InvalidData(f"parent claim {parent} cannot be read ({shown_path(bad.path)}{line}: "
+                               f"{inert_line(bad.reason, 200)}): no satellite opens under it until a human "
+                               f"repairs it (`{repair_command(bad.path)}`)")
+    return NotFound(f"parent claim {parent} not found")
+
+
 def require_claim(snapshot: BrainSnapshot, sess_id: str) -> Claim:
     """The claim with this ID.
 
@@ -234,7 +250,7 @@ def validate_check(snapshot: BrainSnapshot, parent: str | None, satellite_type: 
         if not valid_session_id(parent):
             raise InvalidData(f"invalid parent ID {parent!r}")
         if snapshot.claim(parent) is None:
-            raise NotFound(f"parent claim {parent} not found")
+            raise missing_parent(snapshot, parent)
 
 
 def _who_must_act(claim: Claim, origin: str | None) -> str:

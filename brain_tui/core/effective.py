@@ -36,6 +36,25 @@ def expiry_reason(claim: Claim, now: datetime) -> str | None:
     return None
 
 
+def renew_can_extend(claim: Claim, now: datetime) -> bool:
+    """True when `bsi claim renew` would push the claim's deadline later (SPEC 6.3).
+
+    Not once it is effectively stale (renew is refused), nor when its deadline
+    already is opening + 8 h, the cap no renewal passes.
+    """
+    if effective_status(claim, now) not in LIVE_STATUSES:
+        return False
+    return claim.opened_at is None or claim.expires_at is None or claim.expires_at < claim.opened_at + MAX_TTL
+
+
+def past_age_cap(claim: Claim, now: datetime) -> bool:
+    """True when the claim's 8 h since opening are over (or its deadline is that cap): no renewal helps it."""
+    if claim.opened_at is None:
+        return False
+    cap = claim.opened_at + MAX_TTL
+    return now >= cap or (claim.expires_at is not None and claim.expires_at >= cap)
+
+
 def effective_status(claim: Claim, now: datetime) -> str:
     """The status every decision uses: a live claim past its expiry (or 8 h, or with no opening time) is stale.
 

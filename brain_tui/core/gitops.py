@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
-from brain_tui.core.errors import BsiError
+from brain_tui.core.errors import BsiError, CannotWrite, DiskFull
 
 _GIT_ENV_DROP = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE")
 
@@ -103,8 +103,32 @@ def run_git(
     if proc.returncode != 0 and not _retried and "index.lock" in proc.stderr and _clear_stale_index_lock(root):
         return run_git(root, *args, check=check, timeout=timeout, env=env, input_text=input_text, _retried=True)
     if check and proc.returncode != 0:
+        refuse_system_error(args[0], proc.stderr)
         raise GitError(f"git {args[0]} failed: {reason(proc.stderr or proc.stdout, str(proc.returncode))}")
     return proc
+
+
+#: What git prints when the system refused a write, and what it means (errno strings, LC_ALL=C).
+_NO_ROOM = (("No space left on device", "no space left on the device"),
+            ("Disk quota exceeded", "the disk quota is exceeded"))
+_READ_ONLY = (("Read-only file system", "the file system is read-only"),)
+
+
+def refuse_system_error(command: str, stderr: str) -> None:
+    """Raise the system's refusal when git failed on a full disk (74) or a read-only file system (73).
+
+    One place for every git step: a full disk inside `git commit` is not a git
+    failure (23) but the same refusal as a full disk in the product's own write;
+    the caller's journal puts the files back.
+    """
+    for needle, said in _NO_ROOM:
+        if needle in stderr:
+            raise DiskFull(f"cannot write the brain's git repository: {said} (git {command}); the command "
+                           "stopped and committed nothing (free some space, then run it again)")
+    for needle, said in _READ_ONLY:
+        if needle in stderr:
+            raise CannotWrite(f"cannot write the brain's git repository: {said} (git {command}); the command "
+                              "stopped and committed nothing (run it where the brain is writable)")
 
 
 def reason(output: str, default: str) -> str:
@@ -299,6 +323,7 @@ def commit_paths(root: str | Path, paths: Sequence[str], message: str, when: dat
                    "--", *candidates, env=dates, check=False)
     if proc.returncode != 0:
         run_git(root, "reset", "--quiet", "--", *candidates, check=False)
+        refuse_system_error("commit", proc.stderr)
         raise CommitFailed(f"git commit failed: {reason(proc.stderr or proc.stdout, 'no reason given')}")
     return run_git(root, "rev-parse", "--short", "HEAD").stdout.strip()
 

@@ -3,16 +3,20 @@
 `notify:` in brain-compose.yml is an argv list (never a shell string) run once for each new attention
 item; each placeholder (`NOTIFY_PLACEHOLDERS`) fills exactly one element with inert brain text, and the
 program itself never comes from a placeholder. The keys already told are remembered in
-``.brain/notified.json`` (local, written atomically, the newest `MAX_REMEMBERED` kept), so a restart
-does not tell an item twice. The cockpit also writes the terminal escapes of a desktop notice (OSC 9,
-OSC 777 ``notify``, kitty OSC 99), wrapped for tmux when it runs inside tmux.
+``.brain/notified.json`` (local, written atomically, the newest `MAX_REMEMBERED` kept, read and
+written under an exclusive lock), so neither a restart nor a second cockpit tells an item twice.
+The cockpit also writes the terminal escapes of a desktop notice (OSC 9, OSC 777 ``notify``, kitty
+OSC 99), wrapped for tmux when it runs inside tmux.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
-from collections.abc import Iterable, Mapping, Sequence
+import os
+import subprocess
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -82,7 +86,6 @@ def build_notify_argv(template: Sequence[str], values: Mapping[str, str]) -> tup
 
 def run_command(argv: Sequence[str], timeout_s: float = COMMAND_TIMEOUT_S) -> str | None:
     """Run one notify command (no shell, no input, output dropped); None when it worked, else one line why."""
-    import subprocess  # only a notice runs a command: a read never loads it
 
     try:
         done = subprocess.run(list(argv), shell=False, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
@@ -126,9 +129,30 @@ class NotifiedLog:
     def claim(self, keys: Iterable[str]) -> list[str]:
         """Remember `keys`; return those not told before, in the order given (each once).
 
-        A state file that cannot be written does not stop the notices: they go out, and the next
+        The read and the write happen under an exclusive lock on ``notified.json.lock``, so two
+        cockpits telling the same item at the same instant tell it once between them. A state file
+        that cannot be written (or locked) does not stop the notices: they go out, and the next
         cockpit may tell them again.
         """
+        with self._locked():
+            return self._claim(keys)
+
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
+        """An exclusive `flock` on the log's lock file for the block (none when it cannot be opened)."""
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path.with_name(self.path.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError:
+            yield
+            return
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)  # closing drops the lock
+
+    def _claim(self, keys: Iterable[str]) -> list[str]:
         known = self.read()
         seen = set(known)
         fresh: list[str] = []

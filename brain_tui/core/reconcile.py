@@ -112,7 +112,8 @@ def lost_claims(snapshot: BrainSnapshot, local_ids: Collection[str]) -> list[Los
     """The local claims (`local_ids`, not yet on the remote) that now conflict with a remote one.
 
     The remote's claims were pushed first, so they hold the scope; conflicts
-    between two local claims are not a loss (they were decided locally).
+    between two local claims are not a loss (they were decided locally), and a
+    remote claim file that does not read is no winner (it still blocks new claims).
     """
     if not local_ids:
         return []
@@ -125,7 +126,7 @@ def lost_claims(snapshot: BrainSnapshot, local_ids: Collection[str]) -> list[Los
         winners = [c for c in conflicts.find_conflicts(snapshot, claim.scope, parent=claim.parent,
                                                       satellite_type=claim.satellite_type, exclude=sess_id,
                                                       index=index)
-                   if c.sess_id not in local_ids]
+                   if c.sess_id not in local_ids and c.status != conflicts.CORRUPT]
         if winners:
             lost.append(LostClaim(sess_id=sess_id, scope=claim.scope_text, winners=tuple(winners)))
     return lost

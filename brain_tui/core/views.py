@@ -9,7 +9,11 @@ from typing import Any
 from brain_tui.core.clock import format_timestamp
 from brain_tui.core.model import BrainSnapshot, Claim, Signal
 from brain_tui.core.scope import format_scope
+from brain_tui.core.text_safety import inert_line
 from brain_tui.core.tiers import TIER_NAMES, tier_of
+
+#: At most this many stale claims are named in the start-of-session notice.
+STALE_NAMED = 10
 
 
 def plain(value: Any) -> Any:
@@ -52,3 +56,24 @@ def signal_json(sig: Signal) -> dict[str, Any]:
     out.update({"sig_id": sig.sig_id, "from": sig.sender, "to": sig.to, "type": sig.type,
                 "state": sig.state, "payload": sig.payload, "scope": sig.scope, "path": sig.path})
     return out
+
+
+def stale_notice(snapshot: BrainSnapshot) -> str | None:
+    """What a session starting while stale claims exist is told (seed 000: "contrôle humain requis"); else None.
+
+    Stale claims block their scope until a human releases them (SPEC 5): the
+    session is to get a human's action before going on. IDs and scopes are
+    brain text, made inert.
+    """
+    stale = [c for c in snapshot.claims if c.status == "stale"]
+    if not stale:
+        return None
+    named = "; ".join(f"{inert_line(c.sess_id, 80)} (scope {inert_line(c.scope_text, 120)}"
+                      f"{', stale since ' + inert_line(c.stale_since, 30) if c.stale_since else ''})"
+                      for c in stale[:STALE_NAMED])
+    more = f"; and {len(stale) - STALE_NAMED} more" if len(stale) > STALE_NAMED else ""
+    plural = len(stale) != 1
+    return (f"{len(stale)} stale claim{'s' if plural else ''} need{'' if plural else 's'} a human's action before "
+            f"going on: "
+            f"{named}{more}. Ask the human to release each one (`bsi claim release ID --reason TEXT`, or the "
+            "cockpit's stale pane) or its holder to close it; until then their scopes stay blocked.")

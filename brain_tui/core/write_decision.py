@@ -30,13 +30,14 @@ from typing import TYPE_CHECKING, Any
 
 from brain_tui.core import hook_index, path_keys
 from brain_tui.core import preflight as rules
-from brain_tui.core.conflicts import chain_complete, find_conflicts
+from brain_tui.core.conflicts import CORRUPT, chain_complete, find_conflicts
 from brain_tui.core.effective import delegating_chain
 from brain_tui.core.errors import BsiError, InvalidData, PreflightRefused
 from brain_tui.core.locks import lock_file_path
 from brain_tui.core.model import BLOCKING_STATUSES, BrainSnapshot
 from brain_tui.core.scope import parse_scope
 from brain_tui.core.shell_targets import read_command
+from brain_tui.core.unreadable import repair_command
 
 if TYPE_CHECKING:
     from brain_tui.core.brain import Brain
@@ -361,7 +362,9 @@ class _Decider:
                                  code=InvalidData.exit_code, check="invalid", file=rel)
         conflicts = find_conflicts(self.snapshot(), entries)
         if conflicts:
-            holders = "; ".join(f"{c.sess_id} ({c.status}) holds {_short(c.scope, 120)}" for c in conflicts[:3])
+            holders = "; ".join(f"{c.sess_id} ({c.status}) holds {_short(c.scope, 120)}"
+                                + (f" (its file does not read: a human repairs it, `{repair_command(c.path)}`)"
+                                   if c.status == CORRUPT else "") for c in conflicts[:3])
             more = f" and {len(conflicts) - 3} more" if len(conflicts) > 3 else ""
             return WriteDecision(
                 False, f"{_short(rel, 200)} is claimed: {holders}{more}. This session holds no claim. To coordinate: "

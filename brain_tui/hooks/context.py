@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from brain_tui.core import agents
+from brain_tui.core.views import stale_notice
 from brain_tui.hooks import wire
 from brain_tui.hooks.events import Answer, HookContext, bound_claims, close_command, genuine_event, launcher_claim
 from brain_tui.hooks.text import fact
@@ -43,6 +44,9 @@ def session_start(ctx: HookContext) -> Answer:
         bound = []
     snapshot = brain.snapshot()
     facts.append(brain_state(ctx, snapshot))
+    stale = stale_notice(snapshot)
+    if stale:
+        facts.append(f"BSI: {stale}")
     if bound:
         claim = snapshot.claim(bound[0])
         facts.extend(claim_facts(claim, snapshot) if claim else [f"BSI: claim {bound[0]} not found in the brain."])

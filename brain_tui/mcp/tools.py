@@ -175,8 +175,12 @@ def call(fn: Callable[[], dict[str, Any]]) -> tuple[dict[str, Any], bool]:
 # Tool bodies (plain functions over a Session; server.py registers them)
 # ---------------------------------------------------------------------------------------------
 def brain_state(s: Session) -> dict[str, Any]:
-    """SPEC 16, as `bsi env --json`."""
-    return s.brain.env(2.0).as_dict()
+    """SPEC 16, as `bsi env --json`, with `human_action_needed` naming the stale claims (None when there are none)."""
+    from brain_tui.core.views import stale_notice
+
+    out: dict[str, Any] = s.brain.env(2.0).as_dict()
+    out["human_action_needed"] = stale_notice(s.brain.snapshot())
+    return out
 
 
 def my_claim(s: Session, sess_id: str | None = None) -> dict[str, Any]:

@@ -32,6 +32,7 @@ from brain_tui.core.model import BLOCKING_STATUSES, BrainSnapshot, Claim
 
 from . import sources
 from .commands import MUTATING_ACTIONS, bindings_for
+from .describe import expiry_hint
 from .feed import LiveFeed
 from .messages import (
     CoreDone,
@@ -343,10 +344,10 @@ class BrainApp(App[int]):
             self.bell()
         self.notices.announce(queue, new)
         warned = [i for i in queue if i.warning and f"warn:{i.key}" in new]
-        if warned:
-            item = warned[0]
+        for item in warned[:1]:  # the first one only
             who = short_id(item.sess_id, self.snapshot.now, self.snapshot.tz) if item.sess_id else "?"
-            self.notify(f"{item.kind} {who}: {describe_time_left(item.time_left)} — decide, or renew it (r)",
+            hint = expiry_hint(self.snapshot.claim(item.sess_id) if item.sess_id else None, self.snapshot.now)
+            self.notify(f"{item.kind} {who}: {describe_time_left(item.time_left)}{hint}",
                         title="expiring", severity="error", markup=False, timeout=10)
         fresh = len([key for key in new if not key.startswith("warn:")])
         if fresh:

@@ -75,13 +75,14 @@ def system_commands(app: BrainApp, screen: Screen[Any]) -> Iterable[SystemComman
     yield SystemCommand(f"Theme: keep {app.theme} for later cockpits",
                         "Start every later cockpit and browser tab with the theme shown (saved)",
                         app.action_keep_theme)
-    yield SystemCommand(f"Bell: turn {'off' if app.bell_enabled else 'on'}",
-                        "Ring (or not) when something new needs you (remembered)", partial(toggle_bell, app))
+    yield SystemCommand(f"Bell and notices: turn {'off' if app.bell_enabled else 'on'}",
+                        "Ring, show a desktop notice and run notify: (or none of these) when something new "
+                        "needs you (remembered; --no-bell at start)", partial(toggle_bell, app))
 
 
 def toggle_bell(app: BrainApp) -> None:
-    """Turn the bell on or off, and remember it."""
+    """Turn the bell and the desktop notices (escapes and `notify:` command) on or off, and remember it."""
     app.bell_enabled = not app.bell_enabled
     app.settings["bell"] = app.bell_enabled
     save_settings(app.settings, settings_path())
-    app.notify(f"bell {'on' if app.bell_enabled else 'off'}", timeout=2, markup=False)
+    app.notify(f"bell and notices {'on' if app.bell_enabled else 'off'}", timeout=2, markup=False)

@@ -101,3 +101,18 @@ def test_repair_is_a_humans_verb(brain: Path) -> None:
     refused = run_bsi("claim", "repair", holder, brain=brain, env=clean_env(CLAUDECODE="1"))
     assert refused.code == 77 and f"`bsi claim repair {holder}`" in refused.err, refused
     assert tree_bytes(brain) == before
+
+
+def test_a_child_under_a_corrupt_parent_is_refused_naming_the_parent_and_its_repair(brain: Path) -> None:
+    parent = ok(run_bsi("claim", "open", "--scope", "docs/", "--slug", "aaaa", brain=brain))
+    hand_merge(claim_file(brain, parent), "docs/", "docs/")
+    before = tree_bytes(brain)
+    for args in (("claim", "open", "--scope", "docs/a.md", "--parent", parent, "--slug", "kid"),
+                 ("check-scope", "docs/a.md", "--parent", parent)):
+        child = run_bsi(*args, brain=brain)
+        assert child.code == 65, child
+        assert "not found" not in child.err and f"parent claim {parent} cannot be read" in child.err
+        assert f"claims/{parent}.yml" in child.err and f"`bsi claim repair {parent}`" in child.err
+    assert tree_bytes(brain) == before
+    missing = run_bsi("claim", "open", "--scope", "x/", "--parent", "sess-20261129-0900-nope", brain=brain)
+    assert missing.code == 66 and "not found" in missing.err

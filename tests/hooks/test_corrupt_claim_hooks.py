@@ -22,7 +22,8 @@ def test_an_unbound_write_into_a_hand_merged_claims_scope_is_denied(brain: Path)
     hand_merge(claim_file(brain, holder), "docs/", "docs/guide.md")
     for _twice in range(2):  # the second run may read the hook index the first one wrote
         assert_denied(hook(brain, "pre-tool-use", event(brain, "Write", str(brain / "docs" / "x.md"),
-                                                        session="nobody")), holder, "corrupt")
+                                                        session="nobody")), holder, "corrupt",
+                      f"`bsi claim repair {holder}`")
     done = hook(brain, "pre-tool-use", event(brain, "Write", str(brain / "notes.md"), session="nobody"))
     assert done.returncode == 0, done
 

@@ -69,11 +69,28 @@ async def test_an_expired_gate_past_eight_hours_says_it_stays_stale(make_app, de
         assert isinstance(app.screen, GateDecisionDialog)
         text = dialog_text(app)
         assert "approve → stale" in text and "cannot renew it" in text and "resumes its work" not in text
+        assert "renew it (r)" not in text and "at its 8 h limit: no renewal can extend it" in text, text
         await pilot.press("enter")
         await settle(pilot)
     later = Brain(demo_root, clock=lambda: NOW + timedelta(hours=8), instance="prod@laptop")
     with pytest.raises(PreflightRefused):
         later.preflight(DEPLOY, "deploy/vps.md")
+
+
+async def test_a_gate_renewed_up_to_its_eight_hour_cap_is_not_told_to_renew(
+        make_app, demo_root: Path, clock) -> None:  # noqa: ANN001
+    # DEPLOY opened at 09:50: renewing it for 8 h stops at its cap, 17:50
+    Brain(demo_root, clock=lambda: NOW, instance=INSTANCE).renew_claim(DEPLOY, timedelta(hours=8))
+    request_gate(demo_root)
+    clock.at = NOW + timedelta(hours=7, minutes=45)  # 5 minutes before the cap
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await select(pilot, "#active", DEPLOY)
+        await pilot.press("a")
+        assert isinstance(app.screen, GateDecisionDialog)
+        text = dialog_text(app)
+        assert "5m left" in text and "renew it (r)" not in text, text
+        assert "at its 8 h limit: no renewal can extend it" in text
 
 
 def test_the_countdown_never_reads_zero() -> None:
