@@ -5,10 +5,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from brain_tui.core import gitops
 from brain_tui.core.errors import InvalidData
-from brain_tui.core.layout import DATA_DIRS, INDEX_FILE, STATE_DIR
-from brain_tui.core.yamlio import atomic_write_text
+from brain_tui.core.paths.layout import DATA_DIRS, INDEX_FILE, STATE_DIR
+from brain_tui.core.records.yamlio import atomic_write_text
+from brain_tui.core.sync import gitops
 
 
 def make_folder(root: Path) -> None:

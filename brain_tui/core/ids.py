@@ -13,8 +13,8 @@ from collections.abc import Collection
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
-from brain_tui.core.model import BrainSnapshot
-from brain_tui.core.path_keys import path_key
+from brain_tui.core.paths.path_keys import path_key
+from brain_tui.core.records.model import BrainSnapshot
 
 if TYPE_CHECKING:
     import random

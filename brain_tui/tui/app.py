@@ -22,13 +22,13 @@ from textual.binding import Binding
 from textual.content import Content
 from textual.screen import ModalScreen, Screen
 
-from brain_tui.core import gitops
-from brain_tui.core.agents import Liveness
-from brain_tui.core.attention import AttentionItem, describe_time_left
 from brain_tui.core.brain import Brain
-from brain_tui.core.env import EnvState
+from brain_tui.core.environment.env import EnvState
 from brain_tui.core.errors import BsiError
-from brain_tui.core.model import BLOCKING_STATUSES, BrainSnapshot, Claim
+from brain_tui.core.records.model import BLOCKING_STATUSES, BrainSnapshot, Claim
+from brain_tui.core.rules.attention import AttentionItem, describe_time_left
+from brain_tui.core.sessions.agents import Liveness
+from brain_tui.core.sync import gitops
 
 from . import sources
 from .commands import MUTATING_ACTIONS, bindings_for

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from brain_tui.core.attention import AttentionItem
-from brain_tui.core.breath_metrics import SprintMetrics
-from brain_tui.core.live import runways_of
-from brain_tui.core.model import BrainSnapshot
+from brain_tui.core.environment.breath_metrics import SprintMetrics
+from brain_tui.core.records.model import BrainSnapshot
+from brain_tui.core.rules.attention import AttentionItem
+from brain_tui.core.sessions.live import runways_of
 
 from . import sources
 from .messages import EnvRead, LiveSessionsRead

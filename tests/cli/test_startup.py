@@ -120,14 +120,15 @@ def test_a_command_the_guess_missed_is_parsed_by_the_whole_tree(capsys: pytest.C
 
 def test_the_parsers_copies_of_core_constants_match_the_core() -> None:
     from brain_tui.cli import gates, preflight
-    from brain_tui.core import facade, locks
+    from brain_tui.core import facade
+    from brain_tui.core.rules import locks
 
     assert gates.GATE_ACTIONS == facade.GATE_ACTIONS
     assert preflight.DEFAULT_LOCK_TTL_MIN == locks.DEFAULT_LOCK_TTL_MIN
 
 
 #: Modules only a write loads: the round-trip YAML writer, git, the write journal, process probes.
-WRITE_PATH = ("ruamel", "psutil", "subprocess", "brain_tui.core.gitops", "brain_tui.core.journal")
+WRITE_PATH = ("ruamel", "psutil", "subprocess", "brain_tui.core.sync.gitops", "brain_tui.core.records.journal")
 
 READ_PROBE = (
     "import sys\n"

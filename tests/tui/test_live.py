@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from brain_tui.core import claims
 from brain_tui.core.clock import parse_duration
-from brain_tui.core.scope import parse_scope
+from brain_tui.core.paths.scope import parse_scope
+from brain_tui.core.rules import claims
 from brain_tui.tui.screens.help import HelpScreen
 
 from .conftest import DEPLOY, GATED, PILOT, fresh, screen_text, settle

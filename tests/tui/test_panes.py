@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from textual.content import Content
 
-from brain_tui.core.breath_metrics import SprintMetrics
+from brain_tui.core.environment.breath_metrics import SprintMetrics
 from brain_tui.tui import sources
 from brain_tui.tui.screens.lint import LintScreen
 from brain_tui.tui.styles import ERROR, OK

@@ -16,9 +16,9 @@ from textual.events import Resize, ScreenResume
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, Static, Tab, Tabs, Tree
 
-from brain_tui.core import attention, tiers
-from brain_tui.core.attention import AttentionItem
-from brain_tui.core.model import BLOCKING_STATUSES, BrainSnapshot
+from brain_tui.core.records.model import BLOCKING_STATUSES, BrainSnapshot
+from brain_tui.core.rules import attention, tiers
+from brain_tui.core.rules.attention import AttentionItem
 
 from ..bands import BORDER, BandNeeds, band_heights
 from ..commands import PANES, bindings_for

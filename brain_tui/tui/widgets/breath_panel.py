@@ -27,8 +27,8 @@ from textual.content import Content
 from textual.events import Resize
 from textual.widgets import Static
 
-from brain_tui.core import breath_metrics
-from brain_tui.core.breath_metrics import SprintMetrics
+from brain_tui.core.environment import breath_metrics
+from brain_tui.core.environment.breath_metrics import SprintMetrics
 
 from ..safe import safe_text
 from ..styles import ERROR, MUTED, OK, STRONG, WARN

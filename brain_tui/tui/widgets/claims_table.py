@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from brain_tui.core import watchdog
-from brain_tui.core.model import BrainSnapshot, Claim
+from brain_tui.core.records.model import BrainSnapshot, Claim
+from brain_tui.core.rules import watchdog
 
 from ..live import LiveMap, live_glyph, live_text, stale_evidence
 from ..present import age, claim_matches, level_name, short_id, short_instance, stale_since, status_icon, ttl_left
