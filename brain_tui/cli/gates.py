@@ -32,7 +32,7 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
 
 def cmd_gate(ctx: Context) -> int:
     """Run one gate action through the core."""
-    from brain_tui.core.gates import Cascade
+    from brain_tui.core.rules.gates import Cascade
 
     a = ctx.args
     out = ctx.brain.gates.act(a.gate_action, a.sess_id, a.message, by=a.by)
@@ -45,8 +45,8 @@ def cmd_gate(ctx: Context) -> int:
 
 def cmd_status(ctx: Context) -> int:
     """`bsi gate status ID`: the claim and its subtree."""
-    from brain_tui.core.claims import require_claim
-    from brain_tui.core.views import claim_json
+    from brain_tui.core.records.views import claim_json
+    from brain_tui.core.rules.claims import require_claim
 
     snapshot = ctx.brain.snapshot()
     claim = require_claim(snapshot, ctx.args.sess_id)

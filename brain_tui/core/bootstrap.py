@@ -5,10 +5,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from brain_tui.core import gitops
 from brain_tui.core.errors import InvalidData
-from brain_tui.core.layout import DATA_DIRS, INDEX_FILE, STATE_DIR
-from brain_tui.core.yamlio import atomic_write_text
+from brain_tui.core.paths.layout import DATA_DIRS, INDEX_FILE, STATE_DIR
+from brain_tui.core.records.yamlio import atomic_write_text
+from brain_tui.core.sync import gitops
 
 
 def make_folder(root: Path) -> None:
@@ -45,7 +45,7 @@ def init_brain(path: str | os.PathLike[str], commit: bool = True) -> Path:
     if not gitops.is_repository(root):
         gitops.run_git(root, "init", "--quiet")
     from brain_tui.core.brain import Brain  # the index is written the way every write writes it
-    from brain_tui.core.journal import recover_writes, writing
+    from brain_tui.core.records.journal import recover_writes, writing
 
     brain = Brain(root, commit=False)
     planned = [f"{folder}/.gitkeep" for folder in DATA_DIRS] + [".gitignore", INDEX_FILE]

@@ -206,7 +206,7 @@ def main(argv: Sequence[str]) -> int | None:
     if flags is None:
         return None
     from brain_tui.core.errors import NotFound
-    from brain_tui.core.layout import find_root
+    from brain_tui.core.paths.layout import find_root
 
     try:
         root = find_root(flags.get("brain"))

@@ -8,12 +8,12 @@ from typing import Any
 
 from textual.content import Content
 
-from brain_tui.core import tiers
-from brain_tui.core.attention import WARN_BEFORE, describe_time_left, gate_message, gate_raised_at, time_left
 from brain_tui.core.clock import format_timestamp, humanize_delta
-from brain_tui.core.effective import past_age_cap, renew_can_extend
-from brain_tui.core.model import BrainSnapshot, Claim, Signal
-from brain_tui.core.preview import preview
+from brain_tui.core.records.model import BrainSnapshot, Claim, Signal
+from brain_tui.core.rules import tiers
+from brain_tui.core.rules.attention import WARN_BEFORE, describe_time_left, gate_message, gate_raised_at, time_left
+from brain_tui.core.rules.effective import past_age_cap, renew_can_extend
+from brain_tui.core.rules.preview import preview
 
 from .present import age, format_clock, level_name, result_of, short_id, short_party, status_icon, ttl_left
 from .safe import safe_text, styled

@@ -13,8 +13,8 @@ import os
 from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
-from brain_tui.core.attention import AttentionItem
-from brain_tui.core.notify import Notice, desktop_escapes, run_command
+from brain_tui.core.rules.attention import AttentionItem
+from brain_tui.core.sessions.notify import Notice, desktop_escapes, run_command
 
 if TYPE_CHECKING:
     from .app import BrainApp

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from brain_tui.cli.main import main as bsi_main
-from brain_tui.core import index_file
+from brain_tui.core.records import index_file
 from tests.bsi import NOW, bsi_command, clean_env, ok, run_bsi
 from tests.conftest import tree_bytes
 
@@ -103,7 +103,7 @@ def test_an_agent_refused_by_its_sandbox_is_pointed_to_the_mcp_tools(
 
 def test_a_full_disk_inside_git_commit_exits_74_and_rolls_the_files_back(
         brain: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    from brain_tui.core import gitops
+    from brain_tui.core.sync import gitops
 
     real_run = gitops._run
 
@@ -126,7 +126,7 @@ def test_a_full_disk_inside_git_commit_exits_74_and_rolls_the_files_back(
 
 def test_init_is_all_or_nothing_when_its_commit_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
-    from brain_tui.core import gitops
+    from brain_tui.core.sync import gitops
 
     def no_room(*args: object, **kwargs: object) -> None:
         raise OSError(errno.ENOSPC, "No space left on device", "BRAIN-INDEX.md")

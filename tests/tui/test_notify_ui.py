@@ -119,7 +119,7 @@ async def test_the_log_is_written_off_the_ui_thread_and_the_palette_names_the_no
         make_app, demo_root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
     import threading
 
-    from brain_tui.core import notify
+    from brain_tui.core.sessions import notify
 
     configure(demo_root, tmp_path / "notified")
     writers: list[str] = []

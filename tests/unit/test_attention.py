@@ -1,4 +1,4 @@
-"""The attention queue (core/attention.py): what it lists, once each, and how it ranks them.
+"""The attention queue (core/rules/attention.py): what it lists, once each, and how it ranks them.
 
 In process, on a temporary brain without git and a movable clock.
 """
@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from brain_tui.core import attention
 from brain_tui.core.brain import Brain
-from brain_tui.core.claims import OpenRequest
 from brain_tui.core.clock import parse_duration
-from brain_tui.core.scope import parse_scope
+from brain_tui.core.paths.scope import parse_scope
+from brain_tui.core.rules import attention
+from brain_tui.core.rules.claims import OpenRequest
 
 T0 = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
 

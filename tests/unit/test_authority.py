@@ -13,11 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from brain_tui.core import agents, authority
-from brain_tui.core.authority import AGENT_ENV_MARKERS, Actor, agent_program, current_actor, effective
 from brain_tui.core.brain import Brain, CloseRequest, OpenRequest
 from brain_tui.core.errors import BsiError, HumanOnly, NotYours, ProductOnly, TransitionRefused
-from brain_tui.core.scope import parse_scope
+from brain_tui.core.paths.scope import parse_scope
+from brain_tui.core.rules import authority
+from brain_tui.core.rules.authority import AGENT_ENV_MARKERS, Actor, agent_program, current_actor, effective
+from brain_tui.core.sessions import agents
 
 T0 = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
 #: Two agent sessions, as Claude Code gives them (UUIDs).

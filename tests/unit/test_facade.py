@@ -9,8 +9,8 @@ import pytest
 
 from brain_tui.core.brain import Brain, OpenRequest
 from brain_tui.core.errors import InvalidData, NotFound
-from brain_tui.core.gates import Cascade, GateOutcome
-from brain_tui.core.scope import parse_scope
+from brain_tui.core.paths.scope import parse_scope
+from brain_tui.core.rules.gates import Cascade, GateOutcome
 
 T0 = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
 

@@ -11,7 +11,7 @@ import pytest
 
 from brain_tui.core.config import load_config
 from brain_tui.core.errors import InvalidData
-from brain_tui.core.notify import (
+from brain_tui.core.sessions.notify import (
     MAX_REMEMBERED,
     NotifiedLog,
     Notifier,
@@ -136,7 +136,7 @@ def test_two_cockpits_claiming_the_same_item_at_once_tell_it_once(tmp_path: Path
     import threading
     import time
 
-    from brain_tui.core import notify
+    from brain_tui.core.sessions import notify
 
     real_write = notify.atomic_write_text
 

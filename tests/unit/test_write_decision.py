@@ -9,8 +9,8 @@ import pytest
 
 from brain_tui.core.brain import Brain, OpenRequest
 from brain_tui.core.errors import PreflightRefused
-from brain_tui.core.scope import parse_scope
-from brain_tui.core.write_decision import ShellCommand, WriteSession
+from brain_tui.core.paths.scope import parse_scope
+from brain_tui.core.rules.write_decision import ShellCommand, WriteSession
 
 T0 = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
 
@@ -136,8 +136,8 @@ def test_a_shell_write_meets_the_whole_preflight(brain: Brain) -> None:
 
 
 def test_the_hook_index_expires_a_claim_when_the_core_does(brain: Brain) -> None:
-    from brain_tui.core import hook_index
-    from brain_tui.core.model import BLOCKING_STATUSES
+    from brain_tui.core.records.model import BLOCKING_STATUSES
+    from brain_tui.core.sessions import hook_index
 
     capped = open_claim(brain, "a/")
     blind = open_claim(brain, "b/")

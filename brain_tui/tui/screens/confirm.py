@@ -14,9 +14,9 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Button, Input, Label, Static
 
-from brain_tui.core.gates import Cascade, GateOutcome
-from brain_tui.core.model import BrainSnapshot, Claim
-from brain_tui.core.preview import Preview, preview
+from brain_tui.core.records.model import BrainSnapshot, Claim
+from brain_tui.core.rules.gates import Cascade, GateOutcome
+from brain_tui.core.rules.preview import Preview, preview
 
 from ..describe import claim_summary, gate_details
 from ..present import short_id, status_icon
