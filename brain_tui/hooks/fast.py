@@ -127,8 +127,7 @@ def decide(event: dict[str, Any], agent: str, flags: dict[str, str],
         return 0, "", ""
     from brain_tui.hooks.text import fact
 
-    text = (f"bsi: note: {fact(notes[0], 200)} written without a claim (no claim holds it; "
-            f"`bsi claim open --scope …` makes the work visible to other sessions)")
+    text = "bsi: note: " + hook_index.UNCLAIMED_NOTE.format(file=fact(notes[0], 200))
     return 0, wire.dumps(wire.note(text)), text + "\n"
 
 

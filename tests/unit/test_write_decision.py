@@ -155,3 +155,17 @@ def test_the_hook_index_expires_a_claim_when_the_core_does(brain: Brain) -> None
     for sess, rel in ((capped, "a/x.md"), (blind, "b/x.md")):
         assert not later.decide_write(rel, WriteSession(claims=(sess,))).allowed, sess
         assert not hook_index.claim_can_act(index, sess, now) and not hook_index.may_write(index, sess, rel, now)
+
+
+def test_the_shortcut_and_the_core_give_one_unclaimed_note(brain: Brain, monkeypatch: pytest.MonkeyPatch) -> None:
+    from brain_tui.core import hook_index
+    from brain_tui.hooks import fast
+
+    monkeypatch.setattr(hook_index, "RACY_NS", -1)  # the folders were made just now: trust the index anyway
+    core = brain.decide_write(str(brain.root / "notes.md"), WriteSession(cwd=str(brain.root)))
+    (brain.root / ".brain").mkdir(exist_ok=True)
+    hook_index.write(brain.root, brain.snapshot(), brain.config)
+    event = {"tool_name": "Write", "tool_input": {"file_path": str(brain.root / "notes.md")}, "cwd": str(brain.root)}
+    answer = fast.decide(event, "claude-code", {"now": T0.isoformat()}, {})
+    assert answer is not None and core.note
+    assert answer[2] == f"bsi: note: {core.note}\n"

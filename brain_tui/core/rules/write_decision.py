@@ -381,7 +381,5 @@ class _Decider:
                        f"`bsi claim open --scope {_short(written, 200)}` first",
                 code=rules.SCOPE_VIOLATION, check=UNCLAIMED, file=rel)
         if config.unclaimed_writes == "warn" and self.notes:
-            return WriteDecision(True, note=f"{_short(rel, 200)} written without a claim (no claim holds it; "
-                                            "`bsi claim open --scope …` makes the work visible to other sessions)",
-                                 file=rel)
+            return WriteDecision(True, note=hook_index.UNCLAIMED_NOTE.format(file=_short(rel, 200)), file=rel)
         return WriteDecision(True, file=rel)

@@ -53,6 +53,9 @@ if TYPE_CHECKING:
     from brain_tui.core.records.model import BrainSnapshot
 
 INDEX_FILE = ".brain/hook-index.json"
+#: The note of a write no claim holds under ``unclaimed_writes: warn``: the core and this shortcut say the same.
+UNCLAIMED_NOTE = ("{file} written without a claim (no claim holds it; "
+                  "`bsi claim open --scope …` makes the work visible to other sessions)")
 VERSION = 5  # 2: paths stored as their path_key; 3: the folders on the way to them; 4: HFS+ ignorables dropped;
 # 5: the expiry is the effective one (8 h cap, no opening time)
 RACY_NS = 2_000_000_000
