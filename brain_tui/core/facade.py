@@ -97,32 +97,6 @@ class Gates:
         who = self._human("abort", sess_id, by)
         return self._brain.mutate(lambda cs: gates.gate_abort(cs, sess_id, who, reason))
 
-    def act(self, action: str, sess_id: str, message: str = "",
-            by: str | None = None, *, actor: Actor | None = None) -> gates.GateOutcome | gates.Cascade:
-        """Run one gate action by name (`bsi gate ACTION`): request | approve | reject | pause | resume | abort.
-
-        Args:
-            action: the action.
-            sess_id: the claim.
-            message: the gate message or the reason.
-            by: who acts, for the human's verbs (default: git user).
-            actor: who requests a gate (the human's verbs read the process, never this).
-
-        Raises:
-            ValueError: an unknown action (a programming error; the CLI offers only these).
-        """
-        if action not in GATE_ACTIONS:
-            raise ValueError(f"unknown gate action {action!r}")
-        if action == "request":
-            return self.request(sess_id, message, by=by, actor=actor)
-        method = getattr(self, action)
-        outcome: gates.GateOutcome | gates.Cascade = method(sess_id, message, by=by)
-        return outcome
-
-
-#: The gate actions, in the order `bsi gate --help` lists them.
-GATE_ACTIONS = ("request", "approve", "reject", "pause", "resume", "abort")
-
 
 class Signals:
     """The signal bus (SPEC 7): one file per signal."""

@@ -123,7 +123,7 @@ def test_the_parsers_copies_of_core_constants_match_the_core() -> None:
     from brain_tui.core import facade
     from brain_tui.core.rules import locks
 
-    assert gates.GATE_ACTIONS == facade.GATE_ACTIONS
+    assert all(callable(getattr(facade.Gates, action, None)) for action in gates.GATE_ACTIONS)
     assert preflight.DEFAULT_LOCK_TTL_MIN == locks.DEFAULT_LOCK_TTL_MIN
 
 

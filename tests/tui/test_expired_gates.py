@@ -25,7 +25,7 @@ EXPIRY = NOW + timedelta(hours=1, minutes=50)
 
 def request_gate(root: Path) -> None:
     """DEPLOY's session stops at a human gate (as `bsi gate request` would)."""
-    Brain(root, clock=lambda: NOW, instance=INSTANCE).gates.act("request", DEPLOY, "ship the checklist?")
+    Brain(root, clock=lambda: NOW, instance=INSTANCE).gates.request(DEPLOY, "ship the checklist?")
 
 
 def dialog_text(app) -> str:  # noqa: ANN001
@@ -128,7 +128,7 @@ async def test_an_open_approve_dialog_learns_the_gate_was_decided_elsewhere(make
         dialog = app.screen
         assert isinstance(dialog, GateDecisionDialog)
         # another terminal approves it (`bsi gate approve`), and the cockpit's watcher reads the brain again
-        Brain(demo_root, clock=lambda: NOW, instance="prod@laptop").gates.act("approve", GATED, "done")
+        Brain(demo_root, clock=lambda: NOW, instance="prod@laptop").gates.approve(GATED, "done")
         app.refresh_snapshot()
         await settle(pilot)
         assert app.screen is dialog

@@ -233,7 +233,7 @@ class ClaimMachine(RuleBasedStateMachine):
         state = state_of(claim, self.now)
         allowed = state in ALLOWED[action] and not (action == "resume" and _paused_above(before_snap, claim))
         try:
-            out = self.brain.gates.act(action, sess, HOSTILE, by="human:sm")
+            out = getattr(self.brain.gates, action)(sess, HOSTILE, by="human:sm")
         except TransitionRefused:
             event(f"{action} refused")
             assert not allowed, f"{action} refused from {state}"
