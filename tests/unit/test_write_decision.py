@@ -158,7 +158,7 @@ def test_the_hook_index_expires_a_claim_when_the_core_does(brain: Brain) -> None
 
 
 def test_the_shortcut_and_the_core_give_one_unclaimed_note(brain: Brain, monkeypatch: pytest.MonkeyPatch) -> None:
-    from brain_tui.core import hook_index
+    from brain_tui.core.sessions import hook_index
     from brain_tui.hooks import fast
 
     monkeypatch.setattr(hook_index, "RACY_NS", -1)  # the folders were made just now: trust the index anyway
