@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from brain_tui.core import agents
+from brain_tui.core.sessions import agents
 from tests.hooks.test_live_transcript import bound, notify  # noqa: F401 - the fixture
 from tests.hooks.test_pre_tool_use import AGENT, hook
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from brain_tui.core import agents
+from brain_tui.core.sessions import agents
 
 from .conftest import NOW, STALE, screen_text, settle
 

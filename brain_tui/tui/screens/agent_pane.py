@@ -14,7 +14,7 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.widgets import Button, Input, Label, Static
 
-from brain_tui.core.model import Claim
+from brain_tui.core.records.model import Claim
 
 from ..safe import safe_text, styled
 from .dialog import CoreDialog

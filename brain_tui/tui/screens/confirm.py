@@ -14,9 +14,9 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Button, Input, Label, Static
 
-from brain_tui.core.gates import Cascade, GateOutcome
-from brain_tui.core.model import BrainSnapshot, Claim
-from brain_tui.core.preview import Preview, preview
+from brain_tui.core.records.model import BrainSnapshot, Claim
+from brain_tui.core.rules.gates import Cascade, GateOutcome
+from brain_tui.core.rules.preview import Preview, preview
 
 from ..describe import claim_summary, gate_details
 from ..present import short_id, status_icon
@@ -148,7 +148,8 @@ class GateDecisionDialog(CoreDialog):
                 return f"approved {sess_id} → {result.status}{renewed}"
             return f"rejected {sess_id} → failed"
 
-        self.submit_core(decision, lambda brain: brain.gates.act(decision, sess_id, message), done)
+        self.submit_core(decision, lambda brain: brain.gates.approve(sess_id, message) if decision == "approve"
+                         else brain.gates.reject(sess_id, message), done)
 
 
 class CascadeDialog(CoreDialog):
@@ -204,7 +205,8 @@ class CascadeDialog(CoreDialog):
             count = len(cascade.touched)
             return f"{action}d {sess_id}" + (f" and {count} descendant(s)" if count else "")
 
-        self.submit_core(action, lambda brain: brain.gates.act(action, sess_id, message), done)
+        self.submit_core(action, lambda brain: brain.gates.pause(sess_id, message) if action == "pause"
+                         else brain.gates.resume(sess_id, message), done)
 
     @on(Button.Pressed, "#cancel")
     def _pressed_cancel(self) -> None:
