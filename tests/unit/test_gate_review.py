@@ -1,4 +1,4 @@
-"""What a gate asks to approve (issue 19): changed files and diff from git, the approved tree, refusal on a moved tree."""
+"""What a gate asks to approve (issue 19): changed files and diff, the approved tree, refusal on a moved tree."""
 
 from __future__ import annotations
 
