@@ -20,6 +20,7 @@ from brain_tui.core import gitops
 from brain_tui.core.errors import TransitionRefused
 from brain_tui.core.layout import DATA_DIRS, INDEX_FILE, STATE_DIR
 from brain_tui.core.model import Claim
+from brain_tui.core.text_safety import placeholder
 
 #: The diff shown for one gate never exceeds this many bytes (the rest is cut, and said).
 MAX_DIFF_BYTES = 256 * 1024
@@ -182,3 +183,20 @@ def check_tree(root: Path, claim: Claim, seen: str | None, now: str | None) -> N
         f"cannot approve {claim.sess_id}: its scope changed since it was reviewed (tree {seen[:12]} → "
         f"{now[:12]}{': ' + shown if shown else ''}); review it again (bsi gate show {claim.sess_id})"
     )
+
+
+def inert_diff_lines(diff: str, width: int = 400) -> list[str]:
+    """The diff's lines made inert for a screen (SPEC 15): tabs as spaces, every hidden character a placeholder.
+
+    Each line is cut at `width` characters (with ``…``); nothing in the text can move a cursor or start markup
+    once it is drawn as plain text.
+    """
+    out: list[str] = []
+    for raw in diff.splitlines():
+        pieces: list[str] = []
+        for char in raw.expandtabs(4)[: width * 2]:
+            shown = placeholder(char) if (ord(char) < 0x20 or ord(char) >= 0x7F) else None
+            pieces.append(char if shown is None else shown)
+        line = "".join(pieces)
+        out.append(line if len(line) <= width else line[: width - 1] + "…")
+    return out

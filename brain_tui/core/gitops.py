@@ -346,7 +346,6 @@ def scope_tree(root: str | Path, paths: Sequence[str], excludes: Sequence[str] =
     gdir = git_dir(root)
     if gdir is None:
         return None
-    specs = _literal(paths) + [f":(exclude,literal){e}" for e in excludes]
     top = toplevel(root)
     with tempfile.TemporaryDirectory(prefix="bsi-tree-") as tmp:
         work, only = Path(tmp) / "index", Path(tmp) / "scope-index"
@@ -359,7 +358,15 @@ def scope_tree(root: str | Path, paths: Sequence[str], excludes: Sequence[str] =
             run_git(root, "add", "-A", "--", *_literal(present), env=env)
         if gone:
             run_git(root, "rm", "-r", "-q", "--cached", "--ignore-unmatch", "--", *_literal(gone), env=env)
-        listing = run_git(root, "ls-files", "-s", "-z", "--full-name", "--", *specs, env=env).stdout
+        # Excludes are applied here, not as pathspecs: `ls-files` with an exclude pathspec lists nothing (git 2.39).
+        prefix = top_prefix(root)
+        skip = tuple(prefix + e for e in excludes)
+        entries = run_git(root, "ls-files", "-s", "-z", "--full-name", "--", *_literal(paths), env=env).stdout
+        listing = "".join(
+            entry + "\0" for entry in entries.split("\0")
+            if entry and not any(entry.split("\t", 1)[-1] == s or entry.split("\t", 1)[-1].startswith(s + "/")
+                                 for s in skip)
+        )
         only_env = {"GIT_INDEX_FILE": str(only)}
         run_git(top, "update-index", "-z", "--index-info", env=only_env, input_text=listing)
         return run_git(top, "write-tree", env=only_env).stdout.strip()
