@@ -136,7 +136,7 @@ def review(root: Path, claim: Claim, status: str) -> GateReview:
     if hashes:
         for added, deleted, path in gitops.numstat(root, "show", "--format=", *hashes):
             files.setdefault(path, ChangedFile(path, "M", added, deleted))
-        text, cut = gitops.patch_text(root, "show", "--relative", "--format=commit %H%n%s%n", "--patch", *hashes,
+        text, cut = gitops.patch_text(root, "show", "--relative", "--format=commit: %s", "--patch", *hashes,
                                       max_bytes=budget)
         chunks.append(text)
         budget -= len(text)
