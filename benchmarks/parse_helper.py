@@ -1,7 +1,7 @@
 """Does the parse cache's helper process pay? Cold `bsi claim list --json` with and without it.
 
 On a cold start (no parse cache) `ParseCache.prefetch` hands part of the
-files to one helper process on a second core (`core/cache_worker.py`). The
+files to one helper process on a second core (`core/records/cache_worker.py`). The
 helper starts only when the process may use two cores (`spare_core`), so a
 run pinned to one core (`os.sched_setaffinity`, Linux) is the same command
 without it. Runs alternate with/without so a slow moment of the machine does

@@ -88,7 +88,7 @@ async def _gate_diff(pilot: Any) -> None:
 
 async def _live_sessions(pilot: Any) -> None:
     """Hook records as a working pilot, a satellite waiting for input and a stale claim's ended session leave."""
-    from brain_tui.core import agents
+    from brain_tui.core.sessions import agents
 
     root = pilot.app.brain.root
     agents.record_binding(root, "sess-20261129-0800-pilote-be7", "agent-pilot", NOW - timedelta(minutes=30))
@@ -97,7 +97,7 @@ async def _live_sessions(pilot: Any) -> None:
     agents.record_state(root, "sess-20261129-0820-api-search", "agent-search", "needs_input",
                         NOW - timedelta(minutes=4))
     agents.record_state(root, "sess-20261129-0500-notes-wrap", "agent-notes", "ended", NOW - timedelta(hours=3))
-    pilot.app.load_live_sessions()
+    pilot.app.readings.load_live_sessions()
     pilot.app.show_snapshot()
     await _select_gate(pilot)
 
@@ -105,7 +105,7 @@ async def _live_sessions(pilot: Any) -> None:
 async def _notify_failed(pilot: Any) -> None:
     """A new gate arrives while `notify:` names a command that fails (`false`): the queue and both toasts."""
     from brain_tui.core.brain import Brain
-    from brain_tui.core.notify import parse_notify
+    from brain_tui.core.sessions.notify import parse_notify
 
     app = pilot.app
     app.notices.notifier.setting = parse_notify({"command": ["false", "BSI: {kind}", "{summary}"]})
@@ -147,12 +147,12 @@ def _transcript(root: Path) -> str:
 
 async def _live_runway(pilot: Any) -> None:
     """The pilot's agent with a transcript: its runway in the Agent column."""
-    from brain_tui.core import agents
+    from brain_tui.core.sessions import agents
 
     root = pilot.app.brain.root
     agents.record_activity(root, "sess-20261129-0800-pilote-be7", "agent-pilot", NOW - timedelta(minutes=1),
                            tool="Bash", transcript=agents.Transcript(_transcript(Path(root)), "claude"))
-    pilot.app.load_live_sessions()
+    pilot.app.readings.load_live_sessions()
     pilot.app.show_snapshot()
     await _select_gate(pilot)
 
@@ -208,7 +208,7 @@ def _git(*args: str) -> None:
 
 def _give_remote(root: Path, remote: Path) -> None:
     """A local bare remote holding the demo brain, last synced two minutes before NOW."""
-    from brain_tui.core import remote_state
+    from brain_tui.core.sync import remote_state
 
     _git("clone", "--bare", "--quiet", str(root), str(remote))
     _git("-C", str(root), "remote", "add", "origin", str(remote))
@@ -218,7 +218,7 @@ def _give_remote(root: Path, remote: Path) -> None:
 
 async def _shoot(root: Path, out: Path, name: str, size: tuple[int, int], theme: str, step: Step | None) -> None:
     from brain_tui.core.brain import Brain
-    from brain_tui.core.env import EnvState
+    from brain_tui.core.environment.env import EnvState
     from brain_tui.tui.app import BrainApp
 
     brain = Brain(root, clock=lambda: NOW, instance=INSTANCE)

@@ -22,7 +22,7 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
 
 def cmd_peek(ctx: Context) -> int:
     """`bsi agent peek ID [--json]`: the peek of the claim's transcript (exit 0; 66 without a bound session)."""
-    from brain_tui.core.text_safety import inert_line as inert
+    from brain_tui.core.paths.text_safety import inert_line as inert
 
     sess_id = ctx.args.sess_id
     peek = ctx.brain.peek(sess_id)

@@ -10,8 +10,7 @@ TYPE_CHECKING = False  # the parser loads no core module: each handler imports w
 if TYPE_CHECKING:
     from typing import Any
 
-#: The verbs of `bsi gate`, as `brain_tui.core.facade.GATE_ACTIONS` names them (a test keeps the two equal):
-#: written here so that building the parser loads no core module.
+#: The verbs of `bsi gate`, one method of the core's `Gates` each (`_call`).
 GATE_ACTIONS = ("request", "approve", "reject", "pause", "resume", "abort")
 
 
@@ -36,15 +35,27 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
     p.set_defaults(handler=cmd_status)
 
 
+def _call(ctx: Context) -> Any:
+    """The `Gates` call of `bsi gate ACTION`: an agent requests a gate on its own claim; the rest are a human's."""
+    a, gates = ctx.args, ctx.brain.gates
+    if a.gate_action == "request":
+        return gates.request(a.sess_id, a.message)
+    if a.gate_action == "approve":
+        return gates.approve(a.sess_id, a.message, by=a.by, seen_tree=a.tree)
+    if a.gate_action == "reject":
+        return gates.reject(a.sess_id, a.message, by=a.by)
+    if a.gate_action == "pause":
+        return gates.pause(a.sess_id, a.message, by=a.by)
+    if a.gate_action == "resume":
+        return gates.resume(a.sess_id, a.message, by=a.by)
+    return gates.abort(a.sess_id, a.message, by=a.by)
+
+
 def cmd_gate(ctx: Context) -> int:
     """Run one gate action through the core."""
-    from brain_tui.core.gates import Cascade
+    from brain_tui.core.rules.gates import Cascade
 
-    a = ctx.args
-    if a.gate_action == "approve":
-        out: Any = ctx.brain.gates.approve(a.sess_id, a.message, by=a.by, seen_tree=a.tree)
-    else:
-        out = ctx.brain.gates.act(a.gate_action, a.sess_id, a.message, by=a.by)
+    out = _call(ctx)
     text = f"{out.sess_id} {out.status}"
     if isinstance(out, Cascade) and out.touched:
         text += f" (cascade: {', '.join(out.touched)})"
@@ -54,8 +65,8 @@ def cmd_gate(ctx: Context) -> int:
 
 def cmd_status(ctx: Context) -> int:
     """`bsi gate status ID`: the claim and its subtree."""
-    from brain_tui.core.claims import require_claim
-    from brain_tui.core.views import claim_json
+    from brain_tui.core.records.views import claim_json
+    from brain_tui.core.rules.claims import require_claim
 
     snapshot = ctx.brain.snapshot()
     claim = require_claim(snapshot, ctx.args.sess_id)
@@ -79,7 +90,7 @@ def cmd_status(ctx: Context) -> int:
 
 def cmd_show(ctx: Context) -> int:
     """`bsi gate show ID [--json]`: the changed files, the bounded diff, the tests figures and the scope's tree."""
-    from brain_tui.core.gate_review import inert_diff_lines
+    from brain_tui.core.rules.gate_review import inert_diff_lines
 
     shown = ctx.brain.gates.show(ctx.args.sess_id)
     if ctx.json:

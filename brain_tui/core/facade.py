@@ -5,7 +5,7 @@ Each class is a thin door: it picks the actor, runs one rule through
 commit) or reads the snapshot, and returns a typed, frozen result. No rule lives
 here; the rules are in the modules named after them. `Brain` creates one of each
 (`brain.gates`, `brain.locks`, …), so a front-end never reaches past the facade.
-`brain.remote` (git sync) is in core/syncing.py.
+`brain.remote` (git sync) is in core/sync/syncing.py.
 """
 
 from __future__ import annotations
@@ -15,20 +15,21 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from brain_tui.core import authority, breath_metrics, breath_records, circuit, claims, gate_review, gates, locks
-from brain_tui.core import breath as breath_rules
-from brain_tui.core import signals as signal_rules
-from brain_tui.core.changes import ChangeSet
-from brain_tui.core.claims import require_claim
-from brain_tui.core.effective import effective_status
+from brain_tui.core.environment import breath as breath_rules
+from brain_tui.core.environment import breath_metrics, breath_records
 from brain_tui.core.errors import NotFound
-from brain_tui.core.model import BrainSnapshot, CorruptFile
+from brain_tui.core.records.changes import ChangeSet
+from brain_tui.core.records.model import BrainSnapshot, CorruptFile
+from brain_tui.core.rules import authority, circuit, claims, gate_review, gates, locks
+from brain_tui.core.rules import signals as signal_rules
+from brain_tui.core.rules.claims import require_claim
+from brain_tui.core.rules.effective import effective_status
 
 if TYPE_CHECKING:
-    from brain_tui.core.audit import DriftReport, LogEntry
-    from brain_tui.core.authority import Actor
     from brain_tui.core.brain import Brain
-    from brain_tui.core.changes import ChangeSet
+    from brain_tui.core.records.changes import ChangeSet
+    from brain_tui.core.rules.authority import Actor
+    from brain_tui.core.sync.audit import DriftReport, LogEntry
 
 T = TypeVar("T")
 
@@ -115,32 +116,6 @@ class Gates:
         """Abort a claim and every open/waiting/paused descendant (reason required)."""
         who = self._human("abort", sess_id, by)
         return self._brain.mutate(lambda cs: gates.gate_abort(cs, sess_id, who, reason))
-
-    def act(self, action: str, sess_id: str, message: str = "",
-            by: str | None = None, *, actor: Actor | None = None) -> gates.GateOutcome | gates.Cascade:
-        """Run one gate action by name (`bsi gate ACTION`): request | approve | reject | pause | resume | abort.
-
-        Args:
-            action: the action.
-            sess_id: the claim.
-            message: the gate message or the reason.
-            by: who acts, for the human's verbs (default: git user).
-            actor: who requests a gate (the human's verbs read the process, never this).
-
-        Raises:
-            ValueError: an unknown action (a programming error; the CLI offers only these).
-        """
-        if action not in GATE_ACTIONS:
-            raise ValueError(f"unknown gate action {action!r}")
-        if action == "request":
-            return self.request(sess_id, message, by=by, actor=actor)
-        method = getattr(self, action)
-        outcome: gates.GateOutcome | gates.Cascade = method(sess_id, message, by=by)
-        return outcome
-
-
-#: The gate actions, in the order `bsi gate --help` lists them.
-GATE_ACTIONS = ("request", "approve", "reject", "pause", "resume", "abort")
 
 
 class Signals:
@@ -383,8 +358,8 @@ class Audit:
             InvalidData: a malformed ID (65).
             NotFound: an unknown claim with no history (66).
         """
-        from brain_tui.core.audit import claim_log
         from brain_tui.core.ids import valid_session_id
+        from brain_tui.core.sync.audit import claim_log
 
         if sess_id is not None and not valid_session_id(sess_id):
             claims.require_claim(self._brain.snapshot(), sess_id)
@@ -395,7 +370,7 @@ class Audit:
 
     def verify(self, sess_id: str) -> DriftReport:
         """Files the session changed outside its scope (`outside` non-empty: exit 13)."""
-        from brain_tui.core.audit import verify_scope
+        from brain_tui.core.sync.audit import verify_scope
 
         snapshot = self._brain.snapshot()
         claim = claims.require_claim(snapshot, sess_id)

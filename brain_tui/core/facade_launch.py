@@ -1,25 +1,25 @@
 """`brain.launches`: starting agents for claims (SPEC 20.5) and the claims HANDOFF signals ask for.
 
 A typed sub-object of the `Brain` facade, like `brain.gates` (core/facade.py): it holds no
-rule of its own; the rules are in core/launch.py (argv, settings, records), core/tmux.py,
-core/handoff.py and core/authority.py (an agent launches within its own tree only).
+rule of its own; the rules are in core/sessions/launch.py (argv, settings, records), core/sessions/tmux.py,
+core/rules/handoff.py and core/rules/authority.py (an agent launches within its own tree only).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from brain_tui.core import authority as who_acts
-from brain_tui.core import claims, handoff, signals
-from brain_tui.core import launch as launching
-from brain_tui.core import tmux as tmux_launcher
+from brain_tui.core.rules import authority as who_acts
+from brain_tui.core.rules import claims, handoff, signals
+from brain_tui.core.sessions import launch as launching
+from brain_tui.core.sessions import tmux as tmux_launcher
 
 if TYPE_CHECKING:
-    from brain_tui.core.authority import Actor
     from brain_tui.core.brain import Brain
-    from brain_tui.core.changes import ChangeSet
-    from brain_tui.core.claims import OpenRequest
-    from brain_tui.core.model import BrainSnapshot
+    from brain_tui.core.records.changes import ChangeSet
+    from brain_tui.core.records.model import BrainSnapshot
+    from brain_tui.core.rules.authority import Actor
+    from brain_tui.core.rules.claims import OpenRequest
 
 
 class Launches:

@@ -10,8 +10,8 @@ import pytest
 import yaml
 
 from brain_tui.core.brain import Brain, OpenRequest
-from brain_tui.core.gate_review import TreeChanged
-from brain_tui.core.scope import parse_scope
+from brain_tui.core.paths.scope import parse_scope
+from brain_tui.core.rules.gate_review import TreeChanged
 
 T0 = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
 

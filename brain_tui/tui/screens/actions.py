@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING
 
 from textual.screen import Screen
 
-from brain_tui.core.model import Claim, Signal
-from brain_tui.core.triggers import handoff_task
+from brain_tui.core.records.model import Claim, Signal
+from brain_tui.core.rules.triggers import handoff_task
 
 from ..commands import MUTATING_ACTIONS
 from ..safe import safe_str
@@ -90,7 +90,7 @@ class ClaimActions(Screen[None]):
             defaults = OpenDefaults(scope=sig.scope, parent=parent,
                                     satellite_type=task[0] if task else "auto",
                                     story=safe_str(sig.payload, 120))
-            from brain_tui.core.claims import SATELLITE_TYPES
+            from brain_tui.core.rules.claims import SATELLITE_TYPES
 
             if defaults.satellite_type not in SATELLITE_TYPES:
                 defaults = OpenDefaults(scope=defaults.scope, parent=defaults.parent, story=defaults.story)

@@ -15,10 +15,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Button, Input, Label, Static
 
-from brain_tui.core.gate_review import GateReview
-from brain_tui.core.gates import Cascade, GateOutcome
-from brain_tui.core.model import BrainSnapshot, Claim
-from brain_tui.core.preview import Preview, preview
+from brain_tui.core.records.model import BrainSnapshot, Claim
+from brain_tui.core.rules.gate_review import GateReview
+from brain_tui.core.rules.gates import Cascade, GateOutcome
+from brain_tui.core.rules.preview import Preview, preview
 
 from ..describe import claim_summary, gate_details
 from ..present import short_id, status_icon
@@ -112,8 +112,11 @@ class GateDecisionDialog(CoreDialog):
         if self.review is not None:
             self.app.push_screen(GateDiffScreen(self.review))
         else:
-            load_review(self, self.claim.sess_id,
-                        lambda review: (self._reviewed(review), self.app.push_screen(GateDiffScreen(review))))
+            def show(review: GateReview) -> None:
+                self._reviewed(review)
+                self.app.push_screen(GateDiffScreen(review))
+
+            load_review(self, self.claim.sess_id, show)
 
     def snapshot_arrived(self, snapshot: BrainSnapshot) -> None:
         """A fresh read while the dialog is open: when the gate was decided elsewhere, say so and stand down."""
@@ -166,10 +169,8 @@ class GateDecisionDialog(CoreDialog):
             return f"rejected {sess_id} → failed"
 
         seen = self.review.tree if self.review is not None else None
-        if decision == "approve":
-            self.submit_core(decision, lambda brain: brain.gates.approve(sess_id, message, seen_tree=seen), done)
-        else:
-            self.submit_core(decision, lambda brain: brain.gates.act(decision, sess_id, message), done)
+        self.submit_core(decision, lambda brain: brain.gates.approve(sess_id, message, seen_tree=seen)
+                         if decision == "approve" else brain.gates.reject(sess_id, message), done)
 
 
 class CascadeDialog(CoreDialog):
@@ -225,7 +226,8 @@ class CascadeDialog(CoreDialog):
             count = len(cascade.touched)
             return f"{action}d {sess_id}" + (f" and {count} descendant(s)" if count else "")
 
-        self.submit_core(action, lambda brain: brain.gates.act(action, sess_id, message), done)
+        self.submit_core(action, lambda brain: brain.gates.pause(sess_id, message) if action == "pause"
+                         else brain.gates.resume(sess_id, message), done)
 
     @on(Button.Pressed, "#cancel")
     def _pressed_cancel(self) -> None:

@@ -13,10 +13,10 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import Static
 
-from brain_tui.core.audit import DriftReport
 from brain_tui.core.errors import InvalidData, NotFound
-from brain_tui.core.model import BrainSnapshot, Claim, Signal
-from brain_tui.core.transcript import Peek
+from brain_tui.core.records.model import BrainSnapshot, Claim, Signal
+from brain_tui.core.sessions.transcript import Peek
+from brain_tui.core.sync.audit import DriftReport
 
 from .. import sources
 from ..commands import bindings_for

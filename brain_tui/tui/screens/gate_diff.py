@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.syntax import Syntax
 from textual.app import ComposeResult
@@ -19,8 +19,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
 from brain_tui.core.errors import BsiError
-from brain_tui.core.gate_review import GateReview, inert_diff_lines
-from brain_tui.core.text_safety import inert_line
+from brain_tui.core.paths.text_safety import inert_line
+from brain_tui.core.rules.gate_review import GateReview, inert_diff_lines
 
 from ..safe import safe_text, styled
 from ..styles import MUTED, STRONG
@@ -98,7 +98,7 @@ class GateDiffScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-def load_review(screen: Screen[object], sess_id: str, then: Callable[[GateReview], None]) -> None:
+def load_review(screen: Screen[Any], sess_id: str, then: Callable[[GateReview], None]) -> None:
     """Compute the review of `sess_id`'s gate off the UI thread, then call `then(review)` on it.
 
     A refusal (the claim is gone, git failed) is one line in a notification, never a traceback.
@@ -116,6 +116,10 @@ def load_review(screen: Screen[object], sess_id: str, then: Callable[[GateReview
     screen.run_worker(load(), group="gate-review", exclusive=True, exit_on_error=False)
 
 
-def open_gate_diff(screen: Screen[object], sess_id: str) -> None:
+def open_gate_diff(screen: Screen[Any], sess_id: str) -> None:
     """Show the gate diff screen of `sess_id` once its review is computed."""
-    load_review(screen, sess_id, lambda review: screen.app.push_screen(GateDiffScreen(review)))
+
+    def show(review: GateReview) -> None:
+        screen.app.push_screen(GateDiffScreen(review))
+
+    load_review(screen, sess_id, show)

@@ -18,9 +18,9 @@ from textual.content import Content
 from textual.events import ScreenResume
 from textual.widgets import DataTable, Static
 
-from brain_tui.core.attention import AttentionItem
 from brain_tui.core.clock import format_timestamp, humanize_countdown
-from brain_tui.core.model import BrainSnapshot
+from brain_tui.core.records.model import BrainSnapshot
+from brain_tui.core.rules.attention import AttentionItem
 
 from ..commands import bindings_for
 from ..describe import claim_summary, gate_details, signal_details

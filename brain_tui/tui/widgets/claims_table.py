@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from brain_tui.core import watchdog
-from brain_tui.core.model import BrainSnapshot, Claim
+from typing import Any
+
+from brain_tui.core.records.model import BrainSnapshot, Claim
+from brain_tui.core.rules import watchdog
 
 from ..live import LiveMap, live_glyph, live_text, stale_evidence
 from ..present import age, claim_matches, level_name, short_id, short_instance, stale_since, status_icon, ttl_left
@@ -83,7 +85,7 @@ def active_rows(snapshot: BrainSnapshot, brain_name: str, needle: str = "",
     return rows
 
 
-def _active_cells(claim: Claim, snapshot: BrainSnapshot, brain_name: str) -> dict:
+def _active_cells(claim: Claim, snapshot: BrainSnapshot, brain_name: str) -> dict[str, Any]:
     now = snapshot.now
     ttl = ttl_left(claim, now)
     if watchdog.expired(claim, snapshot):
