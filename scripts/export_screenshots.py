@@ -76,6 +76,16 @@ async def _approve(pilot: Any) -> None:
     await pilot.press("a")
 
 
+async def _gate_diff(pilot: Any) -> None:
+    """`a` on the gate, then `d`: the files the satellite changed, its tests, the diff (issue 19)."""
+    await _approve(pilot)
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+    await pilot.press("d")
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
 async def _live_sessions(pilot: Any) -> None:
     """Hook records as a working pilot, a satellite waiting for input and a stale claim's ended session leave."""
     from brain_tui.core.sessions import agents
@@ -191,6 +201,7 @@ SHOTS: list[tuple[str, tuple[int, int], str, Step | None]] = [
     ("queue-expiring.svg", (120, 40), "brain-dark", _queue_expiring),
     ("queue-80x24.svg", (80, 24), "brain-dark", _keys("g")),
     ("approve.svg", (100, 32), "brain-dark", _approve),
+    ("gate-diff-80x24.svg", (80, 24), "brain-dark", _gate_diff),
     ("cockpit-light.svg", (120, 40), "brain-light", _select_gate),
     ("environment-80x24.svg", (80, 24), "brain-dark", _keys("4")),
     ("breath-80x24.svg", (80, 24), "brain-dark", _keys("5")),

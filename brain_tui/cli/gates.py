@@ -23,7 +23,13 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
         p.add_argument("sess_id")
         p.add_argument("message", nargs="?", default="", help="gate message or reason")
         p.add_argument("--by", help="who acts (default: git user, else $USER@host)")
+        if action == "approve":
+            p.add_argument("--tree", help="the tree `bsi gate show` reviewed: refused (12) if the scope moved since")
         p.set_defaults(handler=cmd_gate, gate_action=action)
+    p = gsub.add_parser("show", help="what a gate asks to approve: changed files, diff, tests, tree",
+                        parents=[parent])
+    p.add_argument("sess_id")
+    p.set_defaults(handler=cmd_show)
     p = gsub.add_parser("status", help="a claim and its subtree", parents=[parent])
     p.add_argument("sess_id")
     p.set_defaults(handler=cmd_status)
@@ -35,7 +41,7 @@ def _call(ctx: Context) -> Any:
     if a.gate_action == "request":
         return gates.request(a.sess_id, a.message)
     if a.gate_action == "approve":
-        return gates.approve(a.sess_id, a.message, by=a.by)
+        return gates.approve(a.sess_id, a.message, by=a.by, seen_tree=a.tree)
     if a.gate_action == "reject":
         return gates.reject(a.sess_id, a.message, by=a.by)
     if a.gate_action == "pause":
@@ -78,5 +84,37 @@ def cmd_status(ctx: Context) -> int:
         depth[child.sess_id] = depth.get(child.parent or "", 0) + 1
         lines.append(f"{'  ' * depth[child.sess_id]}└ {child.sess_id}  {child.status}  "
                      f"{one_line(child.scope_text, 40)}")
+    ctx.emit(None, "\n".join(lines))
+    return 0
+
+
+def cmd_show(ctx: Context) -> int:
+    """`bsi gate show ID [--json]`: the changed files, the bounded diff, the tests figures and the scope's tree."""
+    from brain_tui.core.rules.gate_review import inert_diff_lines
+
+    shown = ctx.brain.gates.show(ctx.args.sess_id)
+    if ctx.json:
+        ctx.emit(shown.as_dict())
+        return 0
+    lines = [f"{shown.sess_id}  {shown.status}  {one_line(shown.scope, 60)}"]
+    if shown.message:
+        lines.append(f"gate: {one_line(shown.message, 70)}")
+    lines.append(f"tree: {shown.tree or '(not in git)'}"
+                 + (f"  (approved: {shown.approved_tree})" if shown.approved_tree else ""))
+    if shown.tests:
+        lines.append("tests: " + ", ".join(f"{one_line(str(k), 20)} {one_line(str(v), 20)}"
+                                            for k, v in shown.tests.items()))
+    for sha, subject in shown.commits:
+        lines.append(f"commit {sha[:12]} {one_line(subject, 60)}")
+    lines.append(f"{len(shown.files)} changed file(s):")
+    for f in shown.files:
+        counts = f" +{f.added} -{f.deleted}" if f.added or f.deleted else ""
+        where = "" if f.committed else " (uncommitted)"
+        lines.append(f"  {f.how} {one_line(f.path, 70)}{counts}{where}")
+    if shown.diff:
+        lines.append("")
+        lines.extend(inert_diff_lines(shown.diff))
+    if shown.truncated:
+        lines.append("… (diff cut: too large to show whole)")
     ctx.emit(None, "\n".join(lines))
     return 0

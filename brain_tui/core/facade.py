@@ -20,8 +20,10 @@ from brain_tui.core.environment import breath_metrics, breath_records
 from brain_tui.core.errors import NotFound
 from brain_tui.core.records.changes import ChangeSet
 from brain_tui.core.records.model import BrainSnapshot, CorruptFile
-from brain_tui.core.rules import authority, circuit, claims, gates, locks
+from brain_tui.core.rules import authority, circuit, claims, gate_review, gates, locks
 from brain_tui.core.rules import signals as signal_rules
+from brain_tui.core.rules.claims import require_claim
+from brain_tui.core.rules.effective import effective_status
 
 if TYPE_CHECKING:
     from brain_tui.core.brain import Brain
@@ -72,10 +74,28 @@ class Gates:
         authority.require_human(verb, sess_id)
         return by or self._brain.human()
 
-    def approve(self, sess_id: str, message: str = "", by: str | None = None) -> gates.GateOutcome:
-        """A human approves (waiting_human → open, or closed for a gate raised by a close)."""
+    def approve(self, sess_id: str, message: str = "", by: str | None = None,
+                seen_tree: str | None = None) -> gates.GateOutcome:
+        """A human approves (waiting_human → open, or closed for a gate raised by a close).
+
+        Records ``approved_tree`` (the scope's git tree now). `seen_tree`: the tree of the review the
+        human saw (`show`); when the scope moved since, the approval is refused (`TreeChanged`, 12).
+        """
         who = self._human("approve", sess_id, by)
-        return self._brain.mutate(lambda cs: gates.gate_approve(cs, sess_id, who, message))
+
+        def decide(cs: ChangeSet) -> gates.GateOutcome:
+            claim = require_claim(cs.snapshot, sess_id)
+            tree = gate_review.scope_tree(cs.root, claim)
+            gate_review.check_tree(cs.root, claim, seen_tree, tree)
+            return gates.gate_approve(cs, sess_id, who, message, tree=tree)
+
+        return self._brain.mutate(decide)
+
+    def show(self, sess_id: str) -> gate_review.GateReview:
+        """What the gate on `sess_id` asks to approve: changed files, bounded diff, tests, scope tree (read-only)."""
+        snap = self._brain.snapshot()
+        claim = require_claim(snap, sess_id)
+        return gate_review.review(self._brain.root, claim, effective_status(claim, snap.now))
 
     def reject(self, sess_id: str, reason: str, by: str | None = None) -> gates.GateOutcome:
         """A human rejects with a reason (waiting_human → failed; BLOCKED_ON upwards)."""

@@ -34,6 +34,7 @@ class GateOutcome:
         status: the claim's status after the action.
         signal_id: the HUMAN_GATE signal a request sent (None for a duplicate, and for other actions).
         expires_at: the new expiry when approving an expired gate renewed the claim (None otherwise).
+        tree: the ``approved_tree`` an approval recorded (None otherwise, or outside git).
     """
 
     sess_id: str
@@ -41,6 +42,7 @@ class GateOutcome:
     status: str
     signal_id: str | None = None
     expires_at: str | None = None
+    tree: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """JSON shape of `bsi gate ACTION`: ``{sess_id, action, status[, signal_id][, expires_at]}``."""
@@ -49,6 +51,8 @@ class GateOutcome:
             out["signal_id"] = self.signal_id
         if self.expires_at:
             out["expires_at"] = self.expires_at
+        if self.tree:
+            out["approved_tree"] = self.tree
         return out
 
 @dataclass(frozen=True)
@@ -129,7 +133,7 @@ def approval_expiry(snapshot: BrainSnapshot, claim: Claim) -> datetime | None:
     return expiry if expiry > snapshot.now else None
 
 
-def gate_approve(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> GateOutcome:
+def gate_approve(cs: ChangeSet, sess_id: str, by: str, message: str = "", tree: str | None = None) -> GateOutcome:
     """A human approves: waiting_human → open, or closed when the gate came from a close trigger.
 
     An expired gate (past its expiry, or stale from waiting_human, marked or not) can still
@@ -137,6 +141,8 @@ def gate_approve(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> Gat
     from now, `approval_expiry`) so the satellite gets a claim it can write with. Past
     opening + 8 h no renewal is possible: the claim stays stale from ``open`` (its owner
     may close it late, a human may release it).
+
+    `tree` (the scope's git tree hash at decision time, `core.gate_review`) is recorded as ``approved_tree``.
 
     Returns:
         The outcome (status ``open`` with ``expires_at`` when renewed, ``closed``, or ``stale``).
@@ -164,6 +170,8 @@ def gate_approve(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> Gat
     else:
         cs.update_claim(sess_id, {"status": "open"}, remove=("gate_origin",))
         new_status = "open"
+    if tree:
+        cs.update_claim(sess_id, {"approved_tree": tree})
     add_history(cs, sess_id, "APPROVED", by, message)
     if claim.gate_origin == "close":
         result = claim.result.data if claim.result is not None else {}
@@ -171,7 +179,7 @@ def gate_approve(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> Gat
             cs.add_signal(sess_id, claim.parent, "CHECKPOINT", summary(claim, dict(result)), claim.scope_text)
     _deliver_gate_signals(cs, sess_id, by)
     cs.message = f"bsi: gate APPROVED {sess_id}"
-    return GateOutcome(sess_id, "approve", new_status, expires_at=renewed)
+    return GateOutcome(sess_id, "approve", new_status, expires_at=renewed, tree=tree)
 
 def _deliver_gate_signals(cs: ChangeSet, sess_id: str, by: str) -> None:
     """Mark the claim's pending HUMAN_GATE signals delivered once the gate is decided."""

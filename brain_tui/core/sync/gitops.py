@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import subprocess
+import tempfile
 import time
 from collections.abc import Sequence
 from datetime import datetime
@@ -353,3 +355,88 @@ def human_identity(root: str | Path) -> str:
     if name:
         return name
     return f"{os.environ.get('USER') or 'user'}@{os.uname().nodename}"
+
+
+def _literal(paths: Sequence[str]) -> list[str]:
+    """Pathspecs that name exactly `paths` (no glob magic); `.` for the whole folder."""
+    return [f":(literal){p}" if p != "." else "." for p in paths]
+
+
+def scope_tree(root: str | Path, paths: Sequence[str], excludes: Sequence[str] = ()) -> str | None:
+    """The git tree hash of `paths` (relative to `root`) as they are in the work tree now, ignored files left out.
+
+    Staged into a throw-away index (the user's index is never touched); the tree holds only
+    those paths, so a change elsewhere never moves it. None outside a repository.
+    """
+    gdir = git_dir(root)
+    if gdir is None:
+        return None
+    top = toplevel(root)
+    with tempfile.TemporaryDirectory(prefix="bsi-tree-") as tmp:
+        work, only = Path(tmp) / "index", Path(tmp) / "scope-index"
+        if (gdir / "index").exists():
+            shutil.copyfile(gdir / "index", work)
+        env = {"GIT_INDEX_FILE": str(work)}
+        present = [p for p in paths if (Path(root) / p).exists() or p == "."]
+        gone = [p for p in paths if p not in present]
+        if present:
+            run_git(root, "add", "-A", "--", *_literal(present), env=env)
+        if gone:
+            run_git(root, "rm", "-r", "-q", "--cached", "--ignore-unmatch", "--", *_literal(gone), env=env)
+        # Excludes are applied here, not as pathspecs: `ls-files` with an exclude pathspec lists nothing (git 2.39).
+        prefix = top_prefix(root)
+        skip = tuple(prefix + e for e in excludes)
+        entries = run_git(root, "ls-files", "-s", "-z", "--full-name", "--", *_literal(paths), env=env).stdout
+        listing = "".join(
+            entry + "\0" for entry in entries.split("\0")
+            if entry and not any(entry.split("\t", 1)[-1] == s or entry.split("\t", 1)[-1].startswith(s + "/")
+                                 for s in skip)
+        )
+        only_env = {"GIT_INDEX_FILE": str(only)}
+        run_git(top, "update-index", "-z", "--index-info", env=only_env, input_text=listing)
+        return run_git(top, "write-tree", env=only_env).stdout.strip()
+
+
+def changed_between(root: str | Path, old_tree: str, new_tree: str) -> list[str]:
+    """`git diff --name-status` of two trees: ``M path``, ``A path``, ``D path`` lines (repository-top paths)."""
+    proc = run_git(root, "diff-tree", "-r", "--no-renames", "--name-status", "-z", old_tree, new_tree, check=False)
+    parts = [p for p in proc.stdout.split("\0") if p]
+    return [f"{parts[i]} {parts[i + 1]}" for i in range(0, len(parts) - 1, 2)] if proc.returncode == 0 else []
+
+
+def session_commits(root: str | Path, needle: str, since: datetime | None, limit: int = 50) -> list[tuple[str, str]]:
+    """(hash, subject) of HEAD's commits whose message carries `needle` (fixed string), newest first."""
+    args = ["log", f"-n{limit}", "--format=%H%x1f%s", "--fixed-strings", f"--grep={needle}"]
+    if since is not None:
+        args.append(f"--since={since.isoformat()}")
+    proc = run_git(root, *args, "HEAD", "--", check=False)
+    if proc.returncode != 0:
+        return []
+    return [tuple(line.split("\x1f", 1)) for line in proc.stdout.splitlines() if "\x1f" in line]  # type: ignore[misc]
+
+
+def numstat(root: str | Path, *args: str) -> list[tuple[str, str, str]]:
+    """(added, deleted, path) from `git ARGS --numstat -z --no-renames --relative` (``-`` for binary counts)."""
+    proc = run_git(root, args[0], "--numstat", "-z", "--no-renames", "--relative", "--no-ext-diff", *args[1:],
+                   check=False)
+    out = []
+    for part in proc.stdout.split("\0"):
+        fields = part.strip("\n").split("\t")
+        if len(fields) == 3 and fields[2]:
+            out.append((fields[0], fields[1], fields[2]))
+    return out if proc.returncode == 0 else []
+
+
+def patch_text(root: str | Path, *args: str, max_bytes: int) -> tuple[str, bool]:
+    """The patch `git ARGS` prints (no colour, no external diff or textconv), cut at `max_bytes`; (text, cut)."""
+    proc = run_git(root, args[0], "--no-color", "--no-ext-diff", "--no-textconv", *args[1:], check=False)
+    if proc.returncode not in (0, 1):
+        return "", False
+    text = proc.stdout
+    return (text[:max_bytes], True) if len(text) > max_bytes else (text, False)
+
+
+def untracked(root: str | Path, paths: Sequence[str]) -> list[str]:
+    """Untracked, not ignored files under `paths` (relative to `root`)."""
+    proc = run_git(root, "ls-files", "--others", "--exclude-standard", "-z", "--", *_literal(paths), check=False)
+    return [p for p in proc.stdout.split("\0") if p] if proc.returncode == 0 else []

@@ -81,6 +81,7 @@ class QueueScreen(ClaimActions):
         *bindings_for("gates"),
         Binding("escape", "back", "Back", id="queue-back"),
         Binding("q", "back", "Back", show=False, id="queue-back-q"),
+        Binding("d", "gate_diff", "Diff", show=False, id="queue-gate-diff"),
     ]
 
     def __init__(self) -> None:
@@ -171,6 +172,14 @@ class QueueScreen(ClaimActions):
             out += "\n\n"
             out += claim_summary(claim, snapshot)
             info.update(out)
+
+    def action_gate_diff(self) -> None:
+        """`d`: the diff of what the selected gate asks to approve."""
+        from .gate_diff import open_gate_diff
+
+        claim = self.target_claim("show the diff of")
+        if claim is not None:
+            open_gate_diff(self, claim.sess_id)
 
     def action_back(self) -> None:
         """Back to the cockpit (or stay when the cockpit was never shown)."""
