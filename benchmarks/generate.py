@@ -530,8 +530,8 @@ def generate(root: str | os.PathLike[str], n_claims: int, seed: int = DEFAULT_SE
 
 def _write_index(base: Path, now: str) -> None:
     """BRAIN-INDEX.md as `bsi index` would write it (rendered by the core, no commit)."""
-    from brain_tui.core import index as index_mod
     from brain_tui.core.brain import Brain
+    from brain_tui.core.records import index as index_mod
 
     brain = Brain(base, now=now, commit=False)
     block = index_mod.render_block(brain.snapshot(), brain.display_tz)

@@ -111,7 +111,7 @@ def measure_history(results: _Results, workdir: Path, bsi: Sequence[str], env: d
         }).encode()
         plans[size] = {"size": size, "root": root, "base": base, "sess": sess, "target": target,
                        "refused": refused, "bound": bound}
-    time.sleep(2.1)  # out of the racy window of a fresh change (core/hook_index.py)
+    time.sleep(2.1)  # out of the racy window of a fresh change (core/sessions/hook_index.py)
 
     def hook_refused(plan: dict[str, Any]) -> float:
         return _timed([*plan["base"], "hook", "pre-tool-use"], hook_env, (2,), plan["refused"],

@@ -244,9 +244,9 @@ def measure_conflicts(results: Results, brains: dict[int, Path], queries: int) -
     """In-process conflict checks against every claim of the brain made blocking (index build excluded)."""
     from dataclasses import replace
 
-    from brain_tui.core import conflicts
     from brain_tui.core.brain import Brain
-    from brain_tui.core.model import BLOCKING_STATUSES
+    from brain_tui.core.records.model import BLOCKING_STATUSES
+    from brain_tui.core.rules import conflicts
 
     for size, root in brains.items():
         if size > LIGHT_ABOVE:
@@ -351,7 +351,7 @@ def measure_hook(results: Results, brains: dict[int, Path], repeat: int, workdir
             "tool_input": {"command": f"echo done >> {HOOK_SCOPE}x.py && ls {HOOK_SCOPE}"},
         }).encode()
     if not smoke:
-        time.sleep(2.1)  # the index of a brain changed less than 2 s ago is racy (core/hook_index.py)
+        time.sleep(2.1)  # the index of a brain changed less than 2 s ago is racy (core/sessions/hook_index.py)
 
     def hook(size: int, given: dict[int, bytes] = events) -> float:
         cmd = [*bsi_command(), "--brain", str(brains[size]), "--now", NOW, "hook", "pre-tool-use"]
@@ -681,7 +681,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         brains, counts = build_brains(workdir, sizes, results)
         if not args.smoke:
-            time.sleep(2.1)  # let the fresh files leave the parse cache's racy window (core/cache.py)
+            time.sleep(2.1)  # let the fresh files leave the parse cache's racy window (core/records/cache.py)
         only = args.only_hook or args.only_mcp or args.only_startup or args.only_history
         if history_sizes:
             measure_history(history, workdir, bsi_command(), child_env(), args.repeat, history_sizes)

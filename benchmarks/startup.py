@@ -9,6 +9,7 @@ same loop, so the ratios compare like with like.
 
 from __future__ import annotations
 
+import json
 import os
 import statistics
 import subprocess
@@ -20,7 +21,8 @@ from typing import Any
 #: The check-scope target of the generated brains (benchmarks/run.py CHECK_SCOPE).
 CHECK_SCOPE = "projects/p001/api/routes.py"
 
-#: (row name, arguments after `bsi --brain ROOT --now NOW`, the exit codes that are right).
+#: (row name, arguments after `bsi --brain ROOT --now NOW`, the exit codes that are right); `{sess}` is the
+#: first claim `bsi claim list --json` shows.
 COMMANDS: tuple[tuple[str, tuple[str, ...], tuple[int, ...]], ...] = (
     ("bsi --help", ("--help",), (0,)),
     ("bsi claim --help", ("claim", "--help"), (0,)),
@@ -29,9 +31,12 @@ COMMANDS: tuple[tuple[str, tuple[str, ...], tuple[int, ...]], ...] = (
     ("bsi check-scope", ("check-scope", CHECK_SCOPE), (0, 10)),
     ("bsi attention", ("attention",), (0,)),
     ("bsi signal list", ("signal", "list"), (0,)),
+    ("bsi gate status", ("gate", "status", "{sess}"), (0,)),
+    ("bsi preflight check", ("preflight", "check", "{sess}", CHECK_SCOPE), (0, 1, 2, 3, 4, 5, 6)),
 )
 #: The rows that only read the brain (the goal "read commands" is the slowest of them).
-READ_ROWS = ("bsi claim list --json", "bsi check-scope", "bsi attention", "bsi signal list")
+READ_ROWS = ("bsi claim list --json", "bsi check-scope", "bsi attention", "bsi signal list", "bsi gate status",
+             "bsi preflight check")
 BARE_ROW = "python -c pass (CPU, beside the start-up rows)"
 
 
@@ -57,7 +62,15 @@ def measure_startup(results: Any, root: Path, size: int, repeat: int, command: S
                     env: dict[str, str]) -> None:
     """Rows: CPU ms of each command of `COMMANDS` on the brain `root`, and of `python -c pass` beside them."""
     bare_argv = [sys.executable, "-c", "pass"]
-    runs = {name: [*command, "--brain", str(root), "--now", now, *args] for name, args, _ in COMMANDS}
+    # Every run from bytecode, as a user's `bsi` runs (PYTHONDONTWRITEBYTECODE would compile the sources each
+    # time); the bytecode goes beside the brains, not into the source tree.
+    env = {key: value for key, value in env.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = str(root.parent / "pycache-startup")
+    base = [*command, "--brain", str(root), "--now", now]
+    listed = subprocess.run([*base, "--json", "claim", "list"], capture_output=True, text=True, env=env,
+                            check=True, timeout=120)
+    sess = json.loads(listed.stdout)["claims"][0]["sess_id"]
+    runs = {name: [*base, *(arg.replace("{sess}", sess) for arg in args)] for name, args, _ in COMMANDS}
     ok = {name: codes for name, _, codes in COMMANDS}
     for name, argv in runs.items():  # warm-up: bytecode, page cache, the parse cache of the brain
         cpu_seconds(argv, env, ok[name])

@@ -9,15 +9,15 @@ import os
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from brain_tui.core import gitops
 from brain_tui.core.brain import Brain, init_brain, make_folder
-from brain_tui.core.breath import write_demo_breath
-from brain_tui.core.claims import CloseRequest, OpenRequest
 from brain_tui.core.clock import parse_duration
+from brain_tui.core.environment.breath import write_demo_breath
 from brain_tui.core.errors import InvalidData
 from brain_tui.core.ids import seed_ids
-from brain_tui.core.scope import parse_scope
-from brain_tui.core.yamlio import atomic_write_text
+from brain_tui.core.paths.scope import parse_scope
+from brain_tui.core.records.yamlio import atomic_write_text
+from brain_tui.core.rules.claims import CloseRequest, OpenRequest
+from brain_tui.core.sync import gitops
 from brain_tui.hooks import settings as agent_settings
 
 DEMO_COMPOSE = """\
@@ -110,6 +110,31 @@ def refuse_demo_target(root: Path) -> None:
         raise InvalidData(f"{root} is not empty: give the demo a new, empty folder")
 
 
+#: The work the gated test satellite committed, so its gate shows a diff (`bsi gate show`).
+DEMO_TESTS = '''"""Tests for /search: pagination and empty queries."""
+
+from brain_engine.search import search
+
+
+def test_first_page_has_ten_results():
+    assert len(search("brain", page=1)) == 10
+
+
+def test_empty_query_returns_nothing():
+    assert search("") == []
+'''
+
+
+def _demo_work_commit(root: Path, sess_id: str, when: datetime) -> None:
+    """The test satellite's own commit: its tests, the session ID in the message."""
+    target = root / "brain-engine" / "tests" / "test_search.py"
+    target.write_text(target.read_text() + "\n" + DEMO_TESTS)
+    (root / "brain-engine" / "tests" / "test_pagination.py").write_text(
+        CODE_HEADER + '"""Pagination edge cases."""\n\n\ndef test_last_page_is_short():\n    assert True\n')
+    gitops.commit_paths(root, ["brain-engine/tests/test_search.py", "brain-engine/tests/test_pagination.py"],
+                        f"tests: /search pagination and empty queries ({sess_id})", when)
+
+
 def build_demo(path: str | os.PathLike[str], now: datetime) -> Path:
     """Write the demo brain at `path` as it would be at `now`.
 
@@ -198,9 +223,12 @@ def build_demo(path: str | os.PathLike[str], now: datetime) -> Path:
         at(timedelta(minutes=-35))
         brain.signals.send(search, domain, "BLOCKED_ON", "waiting for the schema migration of the index table",
                           "brain-engine/api/routes.py")
+        at(timedelta(minutes=-25))
+        _demo_work_commit(root, tests, clock())
         at(timedelta(minutes=-20))
         brain.close_claim(tests, CloseRequest(tests_total=24, tests_passed=24, tests_failed=0,
-                                              files=["brain-engine/tests/test_search.py"]))
+                                              files=["brain-engine/tests/test_search.py",
+                                                     "brain-engine/tests/test_pagination.py"]))
         at(timedelta(minutes=-10))
         open_("deploy-notes", "deploy/vps.md", "prod@vps", "Deployment checklist for the VPS",
               satellite_type="deploy", parent=pilot)

@@ -76,9 +76,19 @@ async def _approve(pilot: Any) -> None:
     await pilot.press("a")
 
 
+async def _gate_diff(pilot: Any) -> None:
+    """`a` on the gate, then `d`: the files the satellite changed, its tests, the diff (issue 19)."""
+    await _approve(pilot)
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+    await pilot.press("d")
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
 async def _live_sessions(pilot: Any) -> None:
     """Hook records as a working pilot, a satellite waiting for input and a stale claim's ended session leave."""
-    from brain_tui.core import agents
+    from brain_tui.core.sessions import agents
 
     root = pilot.app.brain.root
     agents.record_binding(root, "sess-20261129-0800-pilote-be7", "agent-pilot", NOW - timedelta(minutes=30))
@@ -87,7 +97,7 @@ async def _live_sessions(pilot: Any) -> None:
     agents.record_state(root, "sess-20261129-0820-api-search", "agent-search", "needs_input",
                         NOW - timedelta(minutes=4))
     agents.record_state(root, "sess-20261129-0500-notes-wrap", "agent-notes", "ended", NOW - timedelta(hours=3))
-    pilot.app.load_live_sessions()
+    pilot.app.readings.load_live_sessions()
     pilot.app.show_snapshot()
     await _select_gate(pilot)
 
@@ -95,7 +105,7 @@ async def _live_sessions(pilot: Any) -> None:
 async def _notify_failed(pilot: Any) -> None:
     """A new gate arrives while `notify:` names a command that fails (`false`): the queue and both toasts."""
     from brain_tui.core.brain import Brain
-    from brain_tui.core.notify import parse_notify
+    from brain_tui.core.sessions.notify import parse_notify
 
     app = pilot.app
     app.notices.notifier.setting = parse_notify({"command": ["false", "BSI: {kind}", "{summary}"]})
@@ -137,12 +147,12 @@ def _transcript(root: Path) -> str:
 
 async def _live_runway(pilot: Any) -> None:
     """The pilot's agent with a transcript: its runway in the Agent column."""
-    from brain_tui.core import agents
+    from brain_tui.core.sessions import agents
 
     root = pilot.app.brain.root
     agents.record_activity(root, "sess-20261129-0800-pilote-be7", "agent-pilot", NOW - timedelta(minutes=1),
                            tool="Bash", transcript=agents.Transcript(_transcript(Path(root)), "claude"))
-    pilot.app.load_live_sessions()
+    pilot.app.readings.load_live_sessions()
     pilot.app.show_snapshot()
     await _select_gate(pilot)
 
@@ -162,6 +172,20 @@ async def _grouped(pilot: Any) -> None:
     await pilot.press("G")
 
 
+async def _answer(pilot: Any) -> None:
+    """W on the gated claim: the reply typed for its agent's tmux pane."""
+    await _select_gate(pilot)
+    await pilot.press("W")
+    await pilot.pause()
+    await pilot.press(*[{" ": "space", ",": "comma"}.get(k, k) for k in "yes, go on"])
+
+
+async def _stop_agent(pilot: Any) -> None:
+    """E on the gated claim: the confirmation that names it."""
+    await _select_gate(pilot)
+    await pilot.press("E")
+
+
 def _keys(*keys: str) -> Step:
     async def step(pilot: Any) -> None:
         await pilot.press(*keys)
@@ -177,6 +201,7 @@ SHOTS: list[tuple[str, tuple[int, int], str, Step | None]] = [
     ("queue-expiring.svg", (120, 40), "brain-dark", _queue_expiring),
     ("queue-80x24.svg", (80, 24), "brain-dark", _keys("g")),
     ("approve.svg", (100, 32), "brain-dark", _approve),
+    ("gate-diff-80x24.svg", (80, 24), "brain-dark", _gate_diff),
     ("cockpit-light.svg", (120, 40), "brain-light", _select_gate),
     ("environment-80x24.svg", (80, 24), "brain-dark", _keys("4")),
     ("breath-80x24.svg", (80, 24), "brain-dark", _keys("5")),
@@ -185,6 +210,8 @@ SHOTS: list[tuple[str, tuple[int, int], str, Step | None]] = [
     ("live-runway.svg", (160, 45), "brain-dark", _live_runway),
     ("peek-80x24.svg", (80, 24), "brain-dark", _peek),
     ("grouped-80x24.svg", (80, 24), "brain-dark", _grouped),
+    ("answer-80x24.svg", (80, 24), "brain-dark", _answer),
+    ("stop-agent-80x24.svg", (80, 24), "brain-dark", _stop_agent),
     ("notify-failed.svg", (100, 30), "brain-dark", _notify_failed),  # last: it raises a gate
 ]
 #: The shots that show the cockpit's toasts (`run_test` hides them otherwise).
@@ -197,7 +224,7 @@ def _git(*args: str) -> None:
 
 def _give_remote(root: Path, remote: Path) -> None:
     """A local bare remote holding the demo brain, last synced two minutes before NOW."""
-    from brain_tui.core import remote_state
+    from brain_tui.core.sync import remote_state
 
     _git("clone", "--bare", "--quiet", str(root), str(remote))
     _git("-C", str(root), "remote", "add", "origin", str(remote))
@@ -207,7 +234,7 @@ def _give_remote(root: Path, remote: Path) -> None:
 
 async def _shoot(root: Path, out: Path, name: str, size: tuple[int, int], theme: str, step: Step | None) -> None:
     from brain_tui.core.brain import Brain
-    from brain_tui.core.env import EnvState
+    from brain_tui.core.environment.env import EnvState
     from brain_tui.tui.app import BrainApp
 
     brain = Brain(root, clock=lambda: NOW, instance=INSTANCE)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 
-from brain_tui.core.authority import AGENT_ENV_MARKERS
+from brain_tui.core.rules.authority import AGENT_ENV_MARKERS
 
 #: The markers found (and removed) at start, by name.
 REMOVED: tuple[str, ...] = tuple(name for name in AGENT_ENV_MARKERS if os.environ.pop(name, None) is not None)

@@ -28,14 +28,14 @@ def claim_file(root: Path, sess_id: str) -> Path:
 
 def load_claim(root: Path, sess_id: str) -> dict[str, Any]:
     """A claim file parsed with the product's bounded loader."""
-    from brain_tui.core.yamlio import safe_load_file
+    from brain_tui.core.records.yamlio import safe_load_file
 
     return safe_load_file(claim_file(root, sess_id))
 
 
 def signal_docs(root: Path) -> list[dict[str, Any]]:
     """Every signal file, parsed, ordered by file name."""
-    from brain_tui.core.yamlio import safe_load_file
+    from brain_tui.core.records.yamlio import safe_load_file
 
     return [safe_load_file(p) for p in sorted((root / "signals").glob("*.yml"))]
 

@@ -1,4 +1,4 @@
-"""`bsi agent peek ID`: what a claim's bound agent session last said and did, and its context runway."""
+"""`bsi agent peek|answer|interrupt|stop ID`: read a claim's agent session; type into, interrupt or stop its pane."""
 
 from __future__ import annotations
 
@@ -11,18 +11,53 @@ if TYPE_CHECKING:
 
 
 def register(sub: Any, parent: argparse.ArgumentParser) -> None:
-    """Add `bsi agent peek`."""
+    """Add `bsi agent peek|answer|interrupt|stop`."""
     agent = sub.add_parser("agent", help="the agent sessions bound to claims", parents=[parent])
     asub = agent.add_subparsers(dest="agent_command", metavar="ACTION")
     p = asub.add_parser("peek", help="what a claim's agent last said and did, and its context runway",
                         parents=[parent])
     p.add_argument("sess_id")
     p.set_defaults(handler=cmd_peek)
+    p = asub.add_parser("answer", help="type a reply into the tmux pane of a claim's launched agent, then Enter",
+                        parents=[parent])
+    p.add_argument("sess_id")
+    p.add_argument("text", help="the reply (one line; sent as literal keys)")
+    p.set_defaults(handler=cmd_pane, pane_action="answer")
+    p = asub.add_parser("interrupt", help="press Escape in the pane of a claim's launched agent (stops its turn)",
+                        parents=[parent])
+    p.add_argument("sess_id")
+    p.set_defaults(handler=cmd_pane, pane_action="interrupt")
+    p = asub.add_parser("stop", help="kill the tmux window of a claim's launched agent (the claim stays as it is)",
+                        parents=[parent])
+    p.add_argument("sess_id")
+    p.set_defaults(handler=cmd_pane, pane_action="stop")
+
+
+def cmd_pane(ctx: Context) -> int:
+    """`bsi agent answer ID TEXT`, `interrupt ID`, `stop ID`: a human's keys to a launched agent's tmux pane.
+
+    Exit 0; 66 without a running tmux launch; 64 for a bad reply; 65 when tmux refuses; 77 from an agent.
+    """
+    sess_id = ctx.args.sess_id
+    action = ctx.args.pane_action
+    launches = ctx.brain.launches
+    if action == "answer":
+        record = launches.answer(sess_id, ctx.args.text)
+        done = f"typed the reply into {sess_id}'s pane ({record.target or record.window}) and pressed Enter"
+    elif action == "interrupt":
+        record = launches.interrupt(sess_id)
+        done = f"pressed Escape in {sess_id}'s pane ({record.target or record.window})"
+    else:
+        record = launches.stop(sess_id)
+        done = (f"stopped {sess_id}'s agent (tmux window {record.target or record.window} killed); "
+                "the claim stays as it is")
+    ctx.emit({"sess_id": sess_id, "action": action, "window": record.window, "target": record.target}, done)
+    return 0
 
 
 def cmd_peek(ctx: Context) -> int:
     """`bsi agent peek ID [--json]`: the peek of the claim's transcript (exit 0; 66 without a bound session)."""
-    from brain_tui.core.text_safety import inert_line as inert
+    from brain_tui.core.paths.text_safety import inert_line as inert
 
     sess_id = ctx.args.sess_id
     peek = ctx.brain.peek(sess_id)

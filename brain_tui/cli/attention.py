@@ -19,7 +19,7 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
 
 def cmd_attention(ctx: Context) -> int:
     """`bsi attention [--json]`: the ranked queue (exit 0, also when it is empty)."""
-    from brain_tui.core.attention import describe_time_left
+    from brain_tui.core.rules.attention import describe_time_left
 
     items = ctx.brain.attention()
     if ctx.json:

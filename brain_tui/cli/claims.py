@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from datetime import datetime
     from typing import Any
 
-    from brain_tui.core.model import Claim
+    from brain_tui.core.records.model import Claim
 
 
 def register(sub: Any, parent: argparse.ArgumentParser) -> None:
@@ -104,13 +104,13 @@ def cmd_open(ctx: Context) -> int:
     """`bsi claim open`."""
     import os
 
-    from brain_tui.core.agents import agent_session_for_open
-    from brain_tui.core.authority import own_agent_session
     from brain_tui.core.brain import OpenRequest
     from brain_tui.core.clock import parse_duration
     from brain_tui.core.errors import ConflictError
-    from brain_tui.core.scope import parse_scope_args
-    from brain_tui.core.views import claim_json
+    from brain_tui.core.paths.scope import parse_scope_args
+    from brain_tui.core.records.views import claim_json
+    from brain_tui.core.rules.authority import own_agent_session
+    from brain_tui.core.sessions.agents import agent_session_for_open
 
     a = ctx.args
     brain = ctx.brain
@@ -175,8 +175,8 @@ def cmd_release(ctx: Context) -> int:
 
 def cmd_show(ctx: Context) -> int:
     """`bsi claim show`."""
-    from brain_tui.core.claims import require_claim
-    from brain_tui.core.views import claim_json
+    from brain_tui.core.records.views import claim_json
+    from brain_tui.core.rules.claims import require_claim
 
     snapshot = ctx.brain.snapshot()
     claim = require_claim(snapshot, ctx.args.sess_id)
@@ -200,9 +200,9 @@ def _ttl_cell(claim: Claim, now: datetime) -> str:
 def cmd_list(ctx: Context) -> int:
     """`bsi claim list`."""
     from brain_tui.core.errors import InvalidData
-    from brain_tui.core.model import BLOCKING_STATUSES, Status
-    from brain_tui.core.unreadable import repair_command
-    from brain_tui.core.views import claim_json
+    from brain_tui.core.records.model import BLOCKING_STATUSES, Status
+    from brain_tui.core.records.unreadable import repair_command
+    from brain_tui.core.records.views import claim_json
 
     wanted = set(ctx.args.status) if ctx.args.status else None
     unknown = sorted((wanted or set()) - {s.value for s in Status})
@@ -244,7 +244,7 @@ def cmd_repair(ctx: Context) -> int:
 def cmd_check_scope(ctx: Context) -> int:
     """`bsi check-scope`: exit 10 when the scope would conflict, 0 when free."""
     from brain_tui.core.errors import ConflictError
-    from brain_tui.core.scope import parse_scope_args
+    from brain_tui.core.paths.scope import parse_scope_args
 
     brain = ctx.brain
     entries = parse_scope_args(list(ctx.args.scopes), brain.root)

@@ -10,8 +10,7 @@ TYPE_CHECKING = False  # the parser loads no core module: each handler imports w
 if TYPE_CHECKING:
     from typing import Any
 
-#: The verbs of `bsi gate`, as `brain_tui.core.facade.GATE_ACTIONS` names them (a test keeps the two equal):
-#: written here so that building the parser loads no core module.
+#: The verbs of `bsi gate`, one method of the core's `Gates` each (`_call`).
 GATE_ACTIONS = ("request", "approve", "reject", "pause", "resume", "abort")
 
 
@@ -24,18 +23,39 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
         p.add_argument("sess_id")
         p.add_argument("message", nargs="?", default="", help="gate message or reason")
         p.add_argument("--by", help="who acts (default: git user, else $USER@host)")
+        if action == "approve":
+            p.add_argument("--tree", help="the tree `bsi gate show` reviewed: refused (12) if the scope moved since")
         p.set_defaults(handler=cmd_gate, gate_action=action)
+    p = gsub.add_parser("show", help="what a gate asks to approve: changed files, diff, tests, tree",
+                        parents=[parent])
+    p.add_argument("sess_id")
+    p.set_defaults(handler=cmd_show)
     p = gsub.add_parser("status", help="a claim and its subtree", parents=[parent])
     p.add_argument("sess_id")
     p.set_defaults(handler=cmd_status)
 
 
+def _call(ctx: Context) -> Any:
+    """The `Gates` call of `bsi gate ACTION`: an agent requests a gate on its own claim; the rest are a human's."""
+    a, gates = ctx.args, ctx.brain.gates
+    if a.gate_action == "request":
+        return gates.request(a.sess_id, a.message)
+    if a.gate_action == "approve":
+        return gates.approve(a.sess_id, a.message, by=a.by, seen_tree=a.tree)
+    if a.gate_action == "reject":
+        return gates.reject(a.sess_id, a.message, by=a.by)
+    if a.gate_action == "pause":
+        return gates.pause(a.sess_id, a.message, by=a.by)
+    if a.gate_action == "resume":
+        return gates.resume(a.sess_id, a.message, by=a.by)
+    return gates.abort(a.sess_id, a.message, by=a.by)
+
+
 def cmd_gate(ctx: Context) -> int:
     """Run one gate action through the core."""
-    from brain_tui.core.gates import Cascade
+    from brain_tui.core.rules.gates import Cascade
 
-    a = ctx.args
-    out = ctx.brain.gates.act(a.gate_action, a.sess_id, a.message, by=a.by)
+    out = _call(ctx)
     text = f"{out.sess_id} {out.status}"
     if isinstance(out, Cascade) and out.touched:
         text += f" (cascade: {', '.join(out.touched)})"
@@ -45,8 +65,8 @@ def cmd_gate(ctx: Context) -> int:
 
 def cmd_status(ctx: Context) -> int:
     """`bsi gate status ID`: the claim and its subtree."""
-    from brain_tui.core.claims import require_claim
-    from brain_tui.core.views import claim_json
+    from brain_tui.core.records.views import claim_json
+    from brain_tui.core.rules.claims import require_claim
 
     snapshot = ctx.brain.snapshot()
     claim = require_claim(snapshot, ctx.args.sess_id)
@@ -64,5 +84,37 @@ def cmd_status(ctx: Context) -> int:
         depth[child.sess_id] = depth.get(child.parent or "", 0) + 1
         lines.append(f"{'  ' * depth[child.sess_id]}└ {child.sess_id}  {child.status}  "
                      f"{one_line(child.scope_text, 40)}")
+    ctx.emit(None, "\n".join(lines))
+    return 0
+
+
+def cmd_show(ctx: Context) -> int:
+    """`bsi gate show ID [--json]`: the changed files, the bounded diff, the tests figures and the scope's tree."""
+    from brain_tui.core.rules.gate_review import inert_diff_lines
+
+    shown = ctx.brain.gates.show(ctx.args.sess_id)
+    if ctx.json:
+        ctx.emit(shown.as_dict())
+        return 0
+    lines = [f"{shown.sess_id}  {shown.status}  {one_line(shown.scope, 60)}"]
+    if shown.message:
+        lines.append(f"gate: {one_line(shown.message, 70)}")
+    lines.append(f"tree: {shown.tree or '(not in git)'}"
+                 + (f"  (approved: {shown.approved_tree})" if shown.approved_tree else ""))
+    if shown.tests:
+        lines.append("tests: " + ", ".join(f"{one_line(str(k), 20)} {one_line(str(v), 20)}"
+                                            for k, v in shown.tests.items()))
+    for sha, subject in shown.commits:
+        lines.append(f"commit {sha[:12]} {one_line(subject, 60)}")
+    lines.append(f"{len(shown.files)} changed file(s):")
+    for f in shown.files:
+        counts = f" +{f.added} -{f.deleted}" if f.added or f.deleted else ""
+        where = "" if f.committed else " (uncommitted)"
+        lines.append(f"  {f.how} {one_line(f.path, 70)}{counts}{where}")
+    if shown.diff:
+        lines.append("")
+        lines.extend(inert_diff_lines(shown.diff))
+    if shown.truncated:
+        lines.append("… (diff cut: too large to show whole)")
     ctx.emit(None, "\n".join(lines))
     return 0

@@ -121,7 +121,7 @@ def cmd_hooks(ctx: Context) -> int:
     """
     a = ctx.args
     if a.action in ("install", "uninstall"):
-        from brain_tui.core.authority import require_human
+        from brain_tui.core.rules.authority import require_human
 
         require_human(f"hooks {a.action}", "in this brain")
     report = _hooks_report(ctx)
@@ -144,7 +144,7 @@ def cmd_hooks(ctx: Context) -> int:
 
 def cmd_mcp_install(ctx: Context) -> int:
     """`bsi mcp install [--agent A]`: start `bsi mcp` once (it must answer `initialize`), then write the entry."""
-    from brain_tui.core.authority import require_human
+    from brain_tui.core.rules.authority import require_human
     from brain_tui.hooks import settings, settings_codex, settings_gemini
 
     a = ctx.args

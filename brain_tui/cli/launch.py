@@ -38,7 +38,7 @@ def cmd_launch(ctx: Context) -> int:
     import json
 
     from brain_tui.core.errors import UsageError
-    from brain_tui.core.launch import NoLaunchCommand
+    from brain_tui.core.sessions.launch import NoLaunchCommand
 
     a = ctx.args
     brain = ctx.brain
@@ -78,7 +78,7 @@ def _no_command(ctx: Context) -> int:
     """No `launch.command`: exit 64 with the examples to copy (unprefixed, so they paste as YAML)."""
     import json
 
-    from brain_tui.core.launch import EXAMPLES
+    from brain_tui.core.sessions.launch import EXAMPLES
 
     first, _, rest = EXAMPLES.partition("\n")
     if ctx.json:

@@ -43,9 +43,9 @@ TYPE_CHECKING = False  # the parser loads no core module: each handler imports w
 if TYPE_CHECKING:
     from typing import Any
 
-    from brain_tui.core import circuit
+    from brain_tui.core.rules import circuit
 
-#: The lock TTL when none is given, as `brain_tui.core.locks.DEFAULT_LOCK_TTL_MIN` says (a test keeps the two
+#: The lock TTL when none is given, as `brain_tui.core.rules.locks.DEFAULT_LOCK_TTL_MIN` says (a test keeps the two
 #: equal): written here for the help text, so that building the parser loads no core module.
 DEFAULT_LOCK_TTL_MIN = 60
 

@@ -37,8 +37,8 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
 
 def cmd_send(ctx: Context) -> int:
     """`bsi signal send`: prints the new ID."""
-    from brain_tui.core.authority import acting_in, sender_for
-    from brain_tui.core.model import BLOCKING_STATUSES
+    from brain_tui.core.records.model import BLOCKING_STATUSES
+    from brain_tui.core.rules.authority import acting_in, sender_for
 
     a = ctx.args
     brain = ctx.brain
@@ -58,8 +58,8 @@ def cmd_send(ctx: Context) -> int:
 
 def cmd_list(ctx: Context) -> int:
     """`bsi signal list`."""
-    from brain_tui.core.signals import addressed_to, corrupt_signals
-    from brain_tui.core.views import signal_json
+    from brain_tui.core.records.views import signal_json
+    from brain_tui.core.rules.signals import addressed_to, corrupt_signals
 
     snapshot = ctx.brain.snapshot()
     sigs = [
@@ -86,7 +86,7 @@ def cmd_list(ctx: Context) -> int:
 
 def cmd_ack(ctx: Context) -> int:
     """`bsi signal ack`."""
-    from brain_tui.core.signals import require_signal
+    from brain_tui.core.rules.signals import require_signal
 
     changed = ctx.brain.signals.ack(ctx.args.sig_id, by=ctx.args.by)
     state = "delivered"

@@ -221,7 +221,7 @@ def _lint_root(ctx: Context) -> Path:
 
 def cmd_lint(ctx: Context) -> int:
     """`bsi lint [PATHS]`: exit 0 when clean, 1 with findings."""
-    from brain_tui.core.headers import lint_given
+    from brain_tui.core.records.headers import lint_given
 
     # `bsi lint FILE` works outside any brain too, so no Brain is opened here (a broken
     # brain-compose.yml must not stop a lint of plain files).

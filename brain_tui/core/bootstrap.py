@@ -5,10 +5,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from brain_tui.core import gitops
 from brain_tui.core.errors import InvalidData
-from brain_tui.core.layout import DATA_DIRS, INDEX_FILE, STATE_DIR
-from brain_tui.core.yamlio import atomic_write_text
+from brain_tui.core.paths.layout import DATA_DIRS, INDEX_FILE, STATE_DIR
+from brain_tui.core.records.yamlio import atomic_write_text
+from brain_tui.core.sync import gitops
 
 
 def make_folder(root: Path) -> None:
@@ -42,9 +42,29 @@ def init_brain(path: str | os.PathLike[str], commit: bool = True) -> Path:
                               "move that file away, then run `bsi init` again")
     if (root / INDEX_FILE).exists() and not (root / INDEX_FILE).is_file():
         raise InvalidData(f"{root / INDEX_FILE} is not a file: move it away, then run `bsi init` again")
-    created: list[str] = []
     if not gitops.is_repository(root):
         gitops.run_git(root, "init", "--quiet")
+    from brain_tui.core.brain import Brain  # the index is written the way every write writes it
+    from brain_tui.core.records.journal import recover_writes, writing
+
+    brain = Brain(root, commit=False)
+    planned = [f"{folder}/.gitkeep" for folder in DATA_DIRS] + [".gitignore", INDEX_FILE]
+    with brain.locked():
+        recover_writes(root)
+        # All or nothing: a failure (a full disk, a failed commit) or a kill puts every file back.
+        with writing(root, planned, "bsi: init brain", commit) as entry:
+            created = _write_layout(root)
+            _, index_paths = brain._refresh_index()
+            created.extend(index_paths)
+            entry.cover(created)
+            if commit and created:
+                gitops.commit_paths(root, created, "bsi: init brain", brain.now())
+    return root
+
+
+def _write_layout(root: Path) -> list[str]:
+    """The data folders with their `.gitkeep`, and `.brain/` in `.gitignore`; returns the files written."""
+    created: list[str] = []
     for folder in DATA_DIRS:
         (root / folder).mkdir(exist_ok=True)
         keep = root / folder / ".gitkeep"
@@ -57,12 +77,4 @@ def init_brain(path: str | os.PathLike[str], commit: bool = True) -> Path:
         lines.append(".brain/")
         atomic_write_text(ignore, "\n".join(lines) + "\n")
         created.append(".gitignore")
-    from brain_tui.core.brain import Brain  # the index is written the way every write writes it
-
-    brain = Brain(root, commit=False)
-    with brain.locked():
-        _, index_paths = brain._refresh_index()
-    created.extend(index_paths)
-    if commit and created:
-        gitops.commit_paths(root, created, "bsi: init brain", brain.now())
-    return root
+    return created

@@ -18,50 +18,70 @@ from __future__ import annotations
 
 import fcntl
 import os
-import socket
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
+from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from brain_tui.core import authority as who_acts
-from brain_tui.core import claims, conflicts, facade, facade_launch, gitops, index_file, remote, remote_state, watchdog
-from brain_tui.core import launch as launching
-from brain_tui.core import live as live_rules
-from brain_tui.core import preflight as preflight_rules
-from brain_tui.core.agents import Agents
-from brain_tui.core.authority import Actor
-from brain_tui.core.bootstrap import init_brain, make_folder
-from brain_tui.core.changes import ChangeSet
-from brain_tui.core.claims import CloseOutcome, CloseRequest, OpenRequest
 from brain_tui.core.clock import Clock, make_clock, zone_from_name
 from brain_tui.core.config import BrainConfig, load_config
-from brain_tui.core.conflicts import Conflict
 from brain_tui.core.errors import BsiError, InvalidData, NotFound
-from brain_tui.core.journal import recover_if_idle, recover_writes, writing
-from brain_tui.core.layout import DATA_DIRS, INDEX_FILE, LOCK_FILE, STATE_DIR, find_root
-from brain_tui.core.live import LiveSession, live_sessions
-from brain_tui.core.model import BLOCKING_STATUSES, BrainSnapshot
-from brain_tui.core.preview import Preview
-from brain_tui.core.preview import preview as dry_run
-from brain_tui.core.reconcile import SyncReport
-from brain_tui.core.repair import Repair, stage_repair
-from brain_tui.core.scope import ScopeEntry
-from brain_tui.core.store import BrainStore
-from brain_tui.core.transcript import Peek, Runway
-from brain_tui.core.watchdog import WatchdogReport
-from brain_tui.core.yamlio import atomic_write_text, sweep_temp_files
+from brain_tui.core.paths.layout import DATA_DIRS, INDEX_FILE, LOCK_FILE, STATE_DIR, find_root, journal_pending
+from brain_tui.core.records.model import BLOCKING_STATUSES, BrainSnapshot
+from brain_tui.core.records.store import BrainStore
 
+# The write path (ruamel, git, the journal, the rules of each verb) is imported by the methods that
+# need it: a read command (`bsi claim list`, `check-scope`, `attention`...) never loads it.
 if TYPE_CHECKING:
-    from brain_tui.core.agents import Liveness
-    from brain_tui.core.attention import AttentionItem
-    from brain_tui.core.env import EnvState
-    from brain_tui.core.headers import Finding
-    from brain_tui.core.notify import Notifier
-    from brain_tui.core.syncing import BrainRemote
-    from brain_tui.core.write_decision import ShellCommand, WriteDecision, WriteSession
+    from brain_tui.core import facade, facade_launch
+    from brain_tui.core.bootstrap import init_brain, make_folder
+    from brain_tui.core.environment.env import EnvState
+    from brain_tui.core.paths.scope import ScopeEntry
+    from brain_tui.core.records.changes import ChangeSet
+    from brain_tui.core.records.headers import Finding
+    from brain_tui.core.records.repair import Repair
+    from brain_tui.core.rules import preflight as preflight_rules
+    from brain_tui.core.rules.attention import AttentionItem
+    from brain_tui.core.rules.authority import Actor
+    from brain_tui.core.rules.claims import CloseOutcome, CloseRequest, OpenRequest
+    from brain_tui.core.rules.conflicts import Conflict
+    from brain_tui.core.rules.preview import Preview
+    from brain_tui.core.rules.watchdog import WatchdogReport
+    from brain_tui.core.rules.write_decision import ShellCommand, WriteDecision, WriteSession
+    from brain_tui.core.sessions.agents import Agents, Liveness
+    from brain_tui.core.sessions.live import LiveSession
+    from brain_tui.core.sessions.notify import Notifier
+    from brain_tui.core.sessions.transcript import Peek, Runway
+    from brain_tui.core.sync.reconcile import SyncReport
+    from brain_tui.core.sync.syncing import BrainRemote
+
+#: Names this module re-exports, loaded on first use (PEP 562): {name: module}.
+_LAZY = {
+    "CloseOutcome": "brain_tui.core.rules.claims",
+    "CloseRequest": "brain_tui.core.rules.claims",
+    "OpenRequest": "brain_tui.core.rules.claims",
+    "Conflict": "brain_tui.core.rules.conflicts",
+    "Preview": "brain_tui.core.rules.preview",
+    "WatchdogReport": "brain_tui.core.rules.watchdog",
+    "init_brain": "brain_tui.core.bootstrap",
+    "make_folder": "brain_tui.core.bootstrap",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """The re-exported names of the write path, imported when first asked for."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 T = TypeVar("T")
 
@@ -125,24 +145,71 @@ class Brain:
         self.commit_enabled = commit
         self.store = BrainStore(self.root, self.tz, self.config)
         self.brain_name = self.config.brain_name or self.root.name
-        self.instance = instance or f"{self.brain_name}@{socket.gethostname()}"
+        self.instance = instance or f"{self.brain_name}@{os.uname().nodename}"
         self.last_applied: Applied | None = None
         self._lock_depth = 0
-        from brain_tui.core.syncing import BrainRemote  # it calls back into Brain
-
-        self.remote: BrainRemote = BrainRemote(self)
-        self.gates = facade.Gates(self)
-        self.signals = facade.Signals(self)
-        self.locks = facade.Locks(self)
-        self.circuit = facade.Circuit(self)
-        self.breath = facade.Breath(self)
-        self.audit = facade.Audit(self)
-        self.launches = facade_launch.Launches(self)
         if sync is None:
             sync = "sync" if self.config.sync == "auto" else "local"
         if sync not in ("sync", "offline", "local"):
             raise ValueError(f"unknown sync mode {sync!r}")
         self.sync_mode = sync
+
+    # -- the areas (core/facade.py), built on first use: a read loads only the rules it asks --------
+    @cached_property
+    def remote(self) -> BrainRemote:
+        """The git remote: pull, sync, the synced write (`core.syncing`)."""
+        from brain_tui.core.sync.syncing import BrainRemote  # it calls back into Brain
+
+        return BrainRemote(self)
+
+    @cached_property
+    def gates(self) -> facade.Gates:
+        """Gates (SPEC 7)."""
+        from brain_tui.core import facade
+
+        return facade.Gates(self)
+
+    @cached_property
+    def signals(self) -> facade.Signals:
+        """Signals (SPEC 8)."""
+        from brain_tui.core import facade
+
+        return facade.Signals(self)
+
+    @cached_property
+    def locks(self) -> facade.Locks:
+        """File locks (SPEC 9)."""
+        from brain_tui.core import facade
+
+        return facade.Locks(self)
+
+    @cached_property
+    def circuit(self) -> facade.Circuit:
+        """The circuit breaker."""
+        from brain_tui.core import facade
+
+        return facade.Circuit(self)
+
+    @cached_property
+    def breath(self) -> facade.Breath:
+        """Breath records (sprints)."""
+        from brain_tui.core import facade
+
+        return facade.Breath(self)
+
+    @cached_property
+    def audit(self) -> facade.Audit:
+        """The audit of the brain's history."""
+        from brain_tui.core import facade
+
+        return facade.Audit(self)
+
+    @cached_property
+    def launches(self) -> facade_launch.Launches:
+        """Launching satellites (`core.facade_launch`)."""
+        from brain_tui.core import facade_launch
+
+        return facade_launch.Launches(self)
 
     # -- reading ------------------------------------------------------------------------------
     def now(self) -> datetime:
@@ -162,7 +229,9 @@ class Brain:
         if not self.root.is_dir():
             raise NotFound(f"the brain folder {self.root} is gone (deleted or moved); nothing can be read "
                            "or written there")
-        if not self._lock_depth:
+        if not self._lock_depth and journal_pending(self.root):
+            from brain_tui.core.records.journal import recover_if_idle
+
             recover_if_idle(self.root)  # a write a kill cut short is settled first (SPEC 22)
         return self.store.snapshot(self.now(), only_statuses=only_statuses)
 
@@ -172,6 +241,8 @@ class Brain:
 
     def is_git(self) -> bool:
         """True when the brain is a git work tree."""
+        from brain_tui.core.sync import gitops
+
         return (self.root / ".git").exists() or gitops.is_repository(self.root)
 
     # -- the write path -----------------------------------------------------------------------
@@ -212,6 +283,8 @@ class Brain:
             return self.remote.write(decide)
         result = self.mutate_local(decide)
         if self.sync_mode == "offline" and self.last_applied is not None and self.last_applied.commit:
+            from brain_tui.core.sync import remote_state
+
             remote_state.record(self.root, self.now().isoformat(), pending=True)
         return result
 
@@ -232,6 +305,11 @@ class Brain:
         raises a BsiError marked `commit_staged`, what it staged (e.g. a signal)
         is still applied before the error propagates; any other error writes nothing.
         """
+        from brain_tui.core.records.changes import ChangeSet
+        from brain_tui.core.records.journal import recover_writes
+        from brain_tui.core.records.yamlio import sweep_temp_files
+        from brain_tui.core.sync import gitops, remote
+
         self.refuse_broken_config()
         with self.locked():
             remote.recover(self.root)
@@ -250,6 +328,9 @@ class Brain:
 
     def _apply(self, cs: ChangeSet) -> Applied:
         """Write, index, commit: all or nothing (SPEC 22); a failure puts every file back (`core.journal`)."""
+        from brain_tui.core.records.journal import writing
+        from brain_tui.core.sync import gitops
+
         applied, rendered = Applied(), cs.render()
         cs.message = cs.message or "bsi: update"
         git = self.commit_enabled and self.is_git()
@@ -263,6 +344,8 @@ class Brain:
         return applied
 
     def _write_files(self, rendered: dict[str, str | None], applied: Applied) -> None:
+        from brain_tui.core.records.yamlio import atomic_write_text
+
         for rel, text in rendered.items():
             target = self.root / rel
             if text is None:
@@ -277,6 +360,8 @@ class Brain:
 
     def _refresh_index(self) -> tuple[list[str], list[str]]:
         """Import legacy signal rows once, then regenerate the generated block of BRAIN-INDEX.md."""
+        from brain_tui.core.records import index_file
+
         return index_file.refresh(self.root, lambda: self.store.snapshot(self.now()), self.display_tz)
 
     # -- commands -----------------------------------------------------------------------------
@@ -302,11 +387,15 @@ class Brain:
 
     def human(self) -> str:
         """Who a human actor is, for gate_history `by`."""
+        from brain_tui.core.sync import gitops
+
         return gitops.human_identity(self.root)
 
     @property
     def agents(self) -> Agents:
         """Agent sessions bound to claims and their liveness (`core.agents`, local only)."""
+        from brain_tui.core.sessions.agents import Agents
+
         return Agents(self.root, self.now)
 
     # -- claims (SPEC 6) ----------------------------------------------------------------------
@@ -316,6 +405,9 @@ class Brain:
         Under a parent only its holder or a human delegates (SPEC 21.4). An `agent_session` is also recorded
         locally for the hooks.
         """
+        from brain_tui.core.rules import authority as who_acts
+        from brain_tui.core.rules import claims
+
         acting = who_acts.acting_in(self.root, actor)
         sess_id = self.mutate(lambda cs: claims.open_claim(cs, req, actor=acting))
         if req.agent_session:
@@ -327,6 +419,9 @@ class Brain:
 
         A red Tier 2 close is refused (exit 11) but still commits the BLOCKED_ON it sends. Without `files`, the
         files its bound agent session wrote are `files_modified`. An agent closes only its own claims (77)."""
+        from brain_tui.core import facade
+        from brain_tui.core.rules import claims
+
         if not req.files:
             live = self.agents.liveness().get(sess_id)
             if live is not None and live.touched:
@@ -345,10 +440,16 @@ class Brain:
 
     def renew_claim(self, sess_id: str, ttl: timedelta | None = None, *, actor: Actor | None = None) -> str:
         """Extend an open claim (never past opened_at + 8 h); returns the new expiry (an agent: its own claim)."""
+        from brain_tui.core import facade
+        from brain_tui.core.rules import claims
+
         return facade.mutate_for(self, actor, sess_id, "renew", lambda cs: claims.renew_claim(cs, sess_id, ttl))
 
     def release_claim(self, sess_id: str, reason: str, by: str | None = None, *, actor: Actor | None = None) -> None:
         """A human releases a stale claim (reason required); refused inside an agent's process (`HumanOnly`, 77)."""
+        from brain_tui.core.rules import authority as who_acts
+        from brain_tui.core.rules import claims
+
         who_acts.require_human("release", sess_id)  # the process decides, never `actor`
         who = by or self.human()
         self.mutate(lambda cs: claims.release_claim(cs, sess_id, reason, who))
@@ -358,11 +459,16 @@ class Brain:
 
         A human's verb (an older version may lift a gate or a pause): refused in an agent's process (77).
         """
+        from brain_tui.core.records.repair import stage_repair
+        from brain_tui.core.rules import authority as who_acts
+
         who_acts.require_human("repair", target)
         return self.mutate(lambda cs: stage_repair(cs, target))
 
     def watchdog(self) -> WatchdogReport:
         """Mark expired claims stale and archive old delivered signals."""
+        from brain_tui.core.rules import watchdog
+
         return self.mutate(watchdog.watchdog)
 
     def check_scope(self, entries: Sequence[ScopeEntry], parent: str | None = None,
@@ -373,6 +479,8 @@ class Brain:
         parse cache), unless the parent's chain passes through a claim that cannot
         block: then the whole brain, so the delegation exemption is exact.
         """
+        from brain_tui.core.rules import claims, conflicts
+
         snapshot = self.snapshot(only_statuses=BLOCKING_STATUSES)
         if parent is not None and not conflicts.chain_complete(snapshot, parent):
             snapshot = self.snapshot()
@@ -390,7 +498,8 @@ class Brain:
             runways: the context runways as already read (`live.runways_of` the live sessions); None reads
                 the transcripts now when `liveness` is None too, else none (no file read on a caller's thread).
         """
-        from brain_tui.core import attention
+        from brain_tui.core.rules import attention
+        from brain_tui.core.sessions import live as live_rules
 
         if liveness is None:
             liveness = self.read_liveness()
@@ -420,6 +529,8 @@ class Brain:
         Raises:
             InvalidData / NotFound / TransitionRefused: the request itself is refused (as the open would).
         """
+        from brain_tui.core.rules import claims, conflicts
+
         claims.validate_open(snapshot if snapshot is not None else self.snapshot(), req)
         if snapshot is None or (req.parent is not None and not conflicts.chain_complete(snapshot, req.parent)):
             return self.check_scope(req.scope, parent=req.parent, satellite_type=req.satellite_type)
@@ -427,6 +538,8 @@ class Brain:
 
     def preview(self, action: str, sess_id: str, snapshot: BrainSnapshot | None = None) -> Preview:
         """Dry run of pause | resume | abort | approve | reject | release on `snapshot` (default: now)."""
+        from brain_tui.core.rules.preview import preview as dry_run
+
         return dry_run(snapshot if snapshot is not None else self.snapshot(), action, sess_id)
 
     # -- preflight, environment, lint ---------------------------------------------------------
@@ -436,7 +549,8 @@ class Brain:
         Raises:
             PreflightRefused: code 4, 1, 5, 2, 3 or 6 (the first failing check), with what unblocks it.
         """
-        from brain_tui.core.write_decision import WriteSession
+        from brain_tui.core.rules import preflight as preflight_rules
+        from brain_tui.core.rules.write_decision import WriteSession
 
         decision = self.decide_write(file, WriteSession(claims=(sess_id,)))
         if not decision.allowed:
@@ -450,29 +564,29 @@ class Brain:
         `bsi preflight check` both ask it; the brain is read once. Read-only (the
         hooks' local index in `.brain/` aside).
         """
-        from brain_tui.core.write_decision import decide_write
+        from brain_tui.core.rules.write_decision import decide_write
 
         return decide_write(self, path, session)
 
     def env(self, timeout_s: float = 2.0) -> EnvState:
         """The environment derived live (git, pm2, ports, system; SPEC 16); never raises for a failing probe."""
-        from brain_tui.core.env import collect_env
+        from brain_tui.core.environment.env import collect_env
 
         return collect_env(self.root, self.config, self.instance, timeout_s, now=self.now())
 
     def notifier(self) -> Notifier:
         """Who tells the pilot of new attention items: the `notify:` command and desktop notices (core.notify)."""
-        from brain_tui.core.notify import Notifier
+        from brain_tui.core.sessions.notify import Notifier
 
         return Notifier(self.root, self.config.notify, self.brain_name)
 
     def lint(self, paths: Sequence[str] | None = None) -> list[Finding]:
         """Brain-language header findings (ADR-010) of `paths` (as given on a command line) or of the brain."""
-        from brain_tui.core.headers import lint_given
+        from brain_tui.core.records.headers import lint_given
 
         return lint_given(self.root, paths)
 
-    # -- launching satellites (SPEC 20.5; the rules are in core/launch.py) ----------------------
+    # -- launching satellites (SPEC 20.5; the rules are in core/sessions/launch.py) ----------------------
     def live_sessions(self, snapshot: BrainSnapshot | None = None) -> dict[str, LiveSession]:
         """Each live claim's agent: state, last tool activity, last commit by it, its launch (SPEC 20.4).
 
@@ -483,11 +597,16 @@ class Brain:
         Returns:
             ``{sess_id: LiveSession}`` for the non-terminal claims with a bound agent or a running launch.
         """
+        from brain_tui.core.sessions import launch as launching
+        from brain_tui.core.sessions import live as live_rules
+
         if snapshot is None:
             snapshot = self.snapshot(only_statuses=BLOCKING_STATUSES)
-        return live_sessions(self.root, snapshot, self.agents.liveness(), launching.running(self.root),
-                             live_rules.context_window(self.config.raw))
+        return live_rules.live_sessions(self.root, snapshot, self.agents.liveness(), launching.running(self.root),
+                                        live_rules.context_window(self.config.raw))
 
     def peek(self, sess_id: str) -> Peek | None:
         """What `sess_id`'s bound agent session last said and did, and its runway (`core.live.peek_claim`)."""
+        from brain_tui.core.sessions import live as live_rules
+
         return live_rules.peek_claim(sess_id, self.read_liveness(), self.config.raw)

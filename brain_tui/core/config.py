@@ -10,8 +10,8 @@ from typing import Any, Literal
 
 from brain_tui.core.clock import DEFAULT_TTL, parse_duration
 from brain_tui.core.errors import InvalidData
-from brain_tui.core.notify import NotifySetting, parse_notify
-from brain_tui.core.yamlio import CorruptYaml, safe_load_file
+from brain_tui.core.records.yamlio import CorruptYaml, safe_load_file
+from brain_tui.core.sessions.notify_setting import NotifySetting, parse_notify
 
 CONFIG_FILE = "brain-compose.yml"
 

@@ -132,7 +132,7 @@ _NO_ROOM = {errno.ENOSPC: "no space left on the device", errno.EDQUOT: "the disk
 
 def _where_to_write() -> str:
     """What to do about a read-only brain: an agent's sandbox keeps the protocol files read-only to its shell."""
-    from brain_tui.core.authority import current_actor
+    from brain_tui.core.rules.authority import current_actor
 
     if current_actor().is_agent:
         return ("inside an agent's sandbox the protocol folders are read-only to its shell: act through the "

@@ -5,7 +5,7 @@ Each class is a thin door: it picks the actor, runs one rule through
 commit) or reads the snapshot, and returns a typed, frozen result. No rule lives
 here; the rules are in the modules named after them. `Brain` creates one of each
 (`brain.gates`, `brain.locks`, …), so a front-end never reaches past the facade.
-`brain.remote` (git sync) is in core/syncing.py.
+`brain.remote` (git sync) is in core/sync/syncing.py.
 """
 
 from __future__ import annotations
@@ -15,18 +15,21 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from brain_tui.core import authority, breath_metrics, breath_records, circuit, claims, gates, locks
-from brain_tui.core import breath as breath_rules
-from brain_tui.core import signals as signal_rules
-from brain_tui.core.changes import ChangeSet
+from brain_tui.core.environment import breath as breath_rules
+from brain_tui.core.environment import breath_metrics, breath_records
 from brain_tui.core.errors import NotFound
-from brain_tui.core.model import BrainSnapshot, CorruptFile
+from brain_tui.core.records.changes import ChangeSet
+from brain_tui.core.records.model import BrainSnapshot, CorruptFile
+from brain_tui.core.rules import authority, circuit, claims, gate_review, gates, locks
+from brain_tui.core.rules import signals as signal_rules
+from brain_tui.core.rules.claims import require_claim
+from brain_tui.core.rules.effective import effective_status
 
 if TYPE_CHECKING:
-    from brain_tui.core.audit import DriftReport, LogEntry
-    from brain_tui.core.authority import Actor
     from brain_tui.core.brain import Brain
-    from brain_tui.core.changes import ChangeSet
+    from brain_tui.core.records.changes import ChangeSet
+    from brain_tui.core.rules.authority import Actor
+    from brain_tui.core.sync.audit import DriftReport, LogEntry
 
 T = TypeVar("T")
 
@@ -71,10 +74,28 @@ class Gates:
         authority.require_human(verb, sess_id)
         return by or self._brain.human()
 
-    def approve(self, sess_id: str, message: str = "", by: str | None = None) -> gates.GateOutcome:
-        """A human approves (waiting_human → open, or closed for a gate raised by a close)."""
+    def approve(self, sess_id: str, message: str = "", by: str | None = None,
+                seen_tree: str | None = None) -> gates.GateOutcome:
+        """A human approves (waiting_human → open, or closed for a gate raised by a close).
+
+        Records ``approved_tree`` (the scope's git tree now). `seen_tree`: the tree of the review the
+        human saw (`show`); when the scope moved since, the approval is refused (`TreeChanged`, 12).
+        """
         who = self._human("approve", sess_id, by)
-        return self._brain.mutate(lambda cs: gates.gate_approve(cs, sess_id, who, message))
+
+        def decide(cs: ChangeSet) -> gates.GateOutcome:
+            claim = require_claim(cs.snapshot, sess_id)
+            tree = gate_review.scope_tree(cs.root, claim)
+            gate_review.check_tree(cs.root, claim, seen_tree, tree)
+            return gates.gate_approve(cs, sess_id, who, message, tree=tree)
+
+        return self._brain.mutate(decide)
+
+    def show(self, sess_id: str) -> gate_review.GateReview:
+        """What the gate on `sess_id` asks to approve: changed files, bounded diff, tests, scope tree (read-only)."""
+        snap = self._brain.snapshot()
+        claim = require_claim(snap, sess_id)
+        return gate_review.review(self._brain.root, claim, effective_status(claim, snap.now))
 
     def reject(self, sess_id: str, reason: str, by: str | None = None) -> gates.GateOutcome:
         """A human rejects with a reason (waiting_human → failed; BLOCKED_ON upwards)."""
@@ -95,32 +116,6 @@ class Gates:
         """Abort a claim and every open/waiting/paused descendant (reason required)."""
         who = self._human("abort", sess_id, by)
         return self._brain.mutate(lambda cs: gates.gate_abort(cs, sess_id, who, reason))
-
-    def act(self, action: str, sess_id: str, message: str = "",
-            by: str | None = None, *, actor: Actor | None = None) -> gates.GateOutcome | gates.Cascade:
-        """Run one gate action by name (`bsi gate ACTION`): request | approve | reject | pause | resume | abort.
-
-        Args:
-            action: the action.
-            sess_id: the claim.
-            message: the gate message or the reason.
-            by: who acts, for the human's verbs (default: git user).
-            actor: who requests a gate (the human's verbs read the process, never this).
-
-        Raises:
-            ValueError: an unknown action (a programming error; the CLI offers only these).
-        """
-        if action not in GATE_ACTIONS:
-            raise ValueError(f"unknown gate action {action!r}")
-        if action == "request":
-            return self.request(sess_id, message, by=by, actor=actor)
-        method = getattr(self, action)
-        outcome: gates.GateOutcome | gates.Cascade = method(sess_id, message, by=by)
-        return outcome
-
-
-#: The gate actions, in the order `bsi gate --help` lists them.
-GATE_ACTIONS = ("request", "approve", "reject", "pause", "resume", "abort")
 
 
 class Signals:
@@ -363,8 +358,8 @@ class Audit:
             InvalidData: a malformed ID (65).
             NotFound: an unknown claim with no history (66).
         """
-        from brain_tui.core.audit import claim_log
         from brain_tui.core.ids import valid_session_id
+        from brain_tui.core.sync.audit import claim_log
 
         if sess_id is not None and not valid_session_id(sess_id):
             claims.require_claim(self._brain.snapshot(), sess_id)
@@ -375,7 +370,7 @@ class Audit:
 
     def verify(self, sess_id: str) -> DriftReport:
         """Files the session changed outside its scope (`outside` non-empty: exit 13)."""
-        from brain_tui.core.audit import verify_scope
+        from brain_tui.core.sync.audit import verify_scope
 
         snapshot = self._brain.snapshot()
         claim = claims.require_claim(snapshot, sess_id)

@@ -1,25 +1,26 @@
 """`brain.launches`: starting agents for claims (SPEC 20.5) and the claims HANDOFF signals ask for.
 
 A typed sub-object of the `Brain` facade, like `brain.gates` (core/facade.py): it holds no
-rule of its own; the rules are in core/launch.py (argv, settings, records), core/tmux.py,
-core/handoff.py and core/authority.py (an agent launches within its own tree only).
+rule of its own; the rules are in core/sessions/launch.py (argv, settings, records), core/sessions/tmux.py,
+core/rules/handoff.py and core/rules/authority.py (an agent launches within its own tree only).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from brain_tui.core import authority as who_acts
-from brain_tui.core import claims, handoff, signals
-from brain_tui.core import launch as launching
-from brain_tui.core import tmux as tmux_launcher
+from brain_tui.core.rules import authority as who_acts
+from brain_tui.core.rules import claims, handoff, signals
+from brain_tui.core.sessions import launch as launching
+from brain_tui.core.sessions import pane_keys
+from brain_tui.core.sessions import tmux as tmux_launcher
 
 if TYPE_CHECKING:
-    from brain_tui.core.authority import Actor
     from brain_tui.core.brain import Brain
-    from brain_tui.core.changes import ChangeSet
-    from brain_tui.core.claims import OpenRequest
-    from brain_tui.core.model import BrainSnapshot
+    from brain_tui.core.records.changes import ChangeSet
+    from brain_tui.core.records.model import BrainSnapshot
+    from brain_tui.core.rules.authority import Actor
+    from brain_tui.core.rules.claims import OpenRequest
 
 
 class Launches:
@@ -65,6 +66,32 @@ class Launches:
         """The tmux command that shows the window of `sess_id`'s launched agent (`current_tmux`: the caller's $TMUX)."""
         return tmux_launcher.attach_command(launching.find_running(self._brain.root, sess_id),
                                             current_tmux=current_tmux)
+
+    def answer(self, sess_id: str, text: str) -> launching.LaunchRecord:
+        """Type `text` into the tmux pane of `sess_id`'s launched agent, then Enter (a human's act, SPEC 21.2).
+
+        Raises:
+            HumanOnly (77) inside an agent's process; NotFound (66) without a running tmux launch;
+            UsageError (64) for an empty reply or one holding control keys; InvalidData (65) when tmux refuses.
+        """
+        who_acts.require_human("agent answer", sess_id)
+        record = launching.find_running(self._brain.root, sess_id)
+        pane_keys.answer(record, text)
+        return record
+
+    def interrupt(self, sess_id: str) -> launching.LaunchRecord:
+        """Press Escape in the pane of `sess_id`'s launched agent (its turn stops; a human's act)."""
+        who_acts.require_human("agent interrupt", sess_id)
+        record = launching.find_running(self._brain.root, sess_id)
+        pane_keys.interrupt(record)
+        return record
+
+    def stop(self, sess_id: str) -> launching.LaunchRecord:
+        """Kill the tmux window of `sess_id`'s launched agent; the claim is left to the protocol (a human's act)."""
+        who_acts.require_human("agent stop", sess_id)
+        record = launching.find_running(self._brain.root, sess_id)
+        pane_keys.stop(record)
+        return record
 
     def handoff_request(self, sig_id: str, snapshot: BrainSnapshot | None = None) -> OpenRequest:
         """The claim a HANDOFF signal asks for (type, scope, parent), opening nothing (see `open_handoff`)."""

@@ -7,20 +7,23 @@ snapshot tests). An ID is also a file name, so a valid one is never a path.
 
 from __future__ import annotations
 
-import random
 import re
-import secrets
 import string
 from collections.abc import Collection
 from pathlib import PurePosixPath
+from typing import TYPE_CHECKING
 
-from brain_tui.core.model import BrainSnapshot
-from brain_tui.core.path_keys import path_key
+from brain_tui.core.paths.path_keys import path_key
+from brain_tui.core.records.model import BrainSnapshot
+
+if TYPE_CHECKING:
+    import random
 
 SESSION_ID_RE = re.compile(r"^sess-[A-Za-z0-9._-]+$")
 SIGNAL_ID_RE = re.compile(r"^sig-[A-Za-z0-9._-]+$")
 _ALPHABET = string.ascii_lowercase + string.digits
-_rng: random.Random = secrets.SystemRandom()
+#: The generator of slugs: the system's (`secrets`) until `seed_ids`; made on first use, as a read needs none.
+_rng: random.Random | None = None
 
 
 #: The opening minute a canonical ID carries (SPEC 4: `sess-YYYYMMDD-HHMM-<slug>`, local time of opening).
@@ -45,13 +48,20 @@ def valid_session_id(sess_id: str) -> bool:
 
 def seed_ids(seed: int | None) -> None:
     """Make generated slugs reproducible (demo brains, snapshot tests); None restores the system RNG."""
+    import random
+    import secrets
+
     global _rng
     _rng = secrets.SystemRandom() if seed is None else random.Random(seed)
 
 
 def random_slug(length: int = 4) -> str:
     """A random slug of lowercase letters and digits (session and signal IDs)."""
-    return "".join(_rng.choice(_ALPHABET) for _ in range(length))
+    if _rng is None:
+        seed_ids(None)
+    assert _rng is not None
+    rng = _rng
+    return "".join(rng.choice(_ALPHABET) for _ in range(length))
 
 
 def new_session_id(snapshot: BrainSnapshot, slug: str | None) -> str:

@@ -7,13 +7,22 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from brain_tui.core import agents
+from brain_tui.core.records.views import stale_notice
+from brain_tui.core.sessions import agents
 from brain_tui.hooks import wire
-from brain_tui.hooks.events import Answer, HookContext, bound_claims, close_command, genuine_event, launcher_claim
+from brain_tui.hooks.events import (
+    Answer,
+    HookContext,
+    bound_claims,
+    close_command,
+    genuine_event,
+    launcher_claim,
+    transcript,
+)
 from brain_tui.hooks.text import fact
 
 if TYPE_CHECKING:
-    from brain_tui.core.model import BrainSnapshot, Claim
+    from brain_tui.core.records.model import BrainSnapshot, Claim
 
 #: `additionalContext` is at most this long (SPEC 20.2).
 CONTEXT_LIMIT = 10_000
@@ -23,7 +32,7 @@ TTL_WARNING_S = 15 * 60
 
 def session_start(ctx: HookContext) -> Answer:
     """The brain state, the session's claim and its pending signals as `additionalContext`; `BSI_SESSION` exported."""
-    from brain_tui.core.handover import start_session
+    from brain_tui.core.sessions.handover import start_session
 
     if ctx.root is None:
         return Answer()
@@ -35,6 +44,8 @@ def session_start(ctx: HookContext) -> Answer:
                               list(reversed(bound_claims(ctx))), now, cwd=ctx.cwd,
                               launched=launcher_claim(ctx.environ) is not None)
     bound = list(reversed(held))
+    if bound and genuine_event(ctx):
+        agents.note_event(ctx.root, bound[0], session, now, transcript(ctx))
     if why:
         facts.append(f"BSI: {fact(why, 400)}.")
     if bound and not genuine_event(ctx):
@@ -43,6 +54,9 @@ def session_start(ctx: HookContext) -> Answer:
         bound = []
     snapshot = brain.snapshot()
     facts.append(brain_state(ctx, snapshot))
+    stale = stale_notice(snapshot)
+    if stale:
+        facts.append(f"BSI: {stale}")
     if bound:
         claim = snapshot.claim(bound[0])
         facts.extend(claim_facts(claim, snapshot) if claim else [f"BSI: claim {bound[0]} not found in the brain."])
@@ -65,7 +79,7 @@ def session_start(ctx: HookContext) -> Answer:
 
 def brain_state(ctx: HookContext, snapshot: BrainSnapshot) -> str:
     """A short brain state (SPEC 16, the part a session needs): where, how many claims, what waits."""
-    from brain_tui.core import gitops
+    from brain_tui.core.sync import gitops
 
     counts: dict[str, int] = {}
     for claim in snapshot.claims:
@@ -84,7 +98,7 @@ def brain_state(ctx: HookContext, snapshot: BrainSnapshot) -> str:
 
 def claim_facts(claim: Claim, snapshot: BrainSnapshot) -> list[str]:
     """The claim's facts: ID, scope, status, TTL left, tier requirement, parent, triggers."""
-    from brain_tui.core.tiers import TIER_NAMES, tier_of
+    from brain_tui.core.rules.tiers import TIER_NAMES, tier_of
 
     tier = tier_of(claim)
     left = ""
@@ -118,6 +132,7 @@ def user_prompt_submit(ctx: HookContext) -> Answer:
     if not bound or not genuine_event(ctx):  # another process never uses up what the session is told once
         return Answer()
     brain = ctx.brain
+    agents.note_event(ctx.root, bound[0], ctx.agent_session, brain.now(), transcript(ctx), working=True)
     snapshot = brain.snapshot()
     claim = snapshot.claim(bound[0])
     if claim is None:

@@ -10,13 +10,13 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from brain_tui.core import agents
+from brain_tui.core.sessions import agents
 from brain_tui.hooks import wire
 from brain_tui.hooks.text import fact
 
 if TYPE_CHECKING:
     from brain_tui.core.brain import Brain
-    from brain_tui.core.model import BrainSnapshot, Claim
+    from brain_tui.core.records.model import BrainSnapshot, Claim
 
 @dataclass
 class Answer:
@@ -62,7 +62,7 @@ class HookContext:
     def agent_session(self) -> str | None:
         """The agent's session ID: the event's `session_id` (Claude Code, Gemini CLI, Codex), else the agent's
         variable (`$CLAUDE_CODE_SESSION_ID`, `$GEMINI_SESSION_ID`)."""
-        from brain_tui.core.agent_files import env_agent_session
+        from brain_tui.core.sessions.agent_files import env_agent_session
 
         value = wire.text_field(self.event, "session_id") or env_agent_session(self.environ)
         return value if agents.valid_agent_session(value) else None
@@ -98,7 +98,7 @@ def bound_claims(ctx: HookContext, snapshot: BrainSnapshot | None = None) -> lis
     session = ctx.agent_session
     if session is None or ctx.root is None:
         return []
-    from brain_tui.core.handover import session_claims
+    from brain_tui.core.sessions.handover import session_claims
 
     found = list(reversed(session_claims(ctx.root, session, lambda: _now(ctx))))
     if not found and snapshot is not None:
@@ -108,7 +108,7 @@ def bound_claims(ctx: HookContext, snapshot: BrainSnapshot | None = None) -> lis
 
 def agent_process() -> str:
     """``PID:START`` of the agent process running this hook (`core.agent_process`), or ""."""
-    from brain_tui.core.agent_process import agent_process as resolve
+    from brain_tui.core.sessions.agent_process import agent_process as resolve
 
     return resolve()
 
@@ -118,14 +118,14 @@ def agent_process() -> str:
 # ---------------------------------------------------------------------------------------------
 def relative_to_brain(root: str, path: str, cwd: str) -> str | None:
     """The brain-relative POSIX path of a tool's target (symlinks and `..` resolved), or None if outside."""
-    from brain_tui.core.path_keys import brain_target
+    from brain_tui.core.paths.path_keys import brain_target
 
     return brain_target(root, wire.absolute(path, cwd))
 
 
 def is_protocol_file(rel: str) -> bool:
     """True for the brain's protocol files in any spelling (`path_keys.is_protocol_path`: `CLAIMS/x.yml` is one)."""
-    from brain_tui.core.path_keys import is_protocol_path
+    from brain_tui.core.paths.path_keys import is_protocol_path
 
     return is_protocol_path(rel)
 
@@ -135,7 +135,7 @@ def pre_tool_use(ctx: HookContext) -> Answer:
 
     Exit 2 with the deny shape, else exit 0 (with a note, or nothing).
     """
-    from brain_tui.core.write_decision import ShellCommand, WriteSession
+    from brain_tui.core.rules.write_decision import ShellCommand, WriteSession
 
     shell = wire.shell_command(ctx.event)
     paths = wire.target_files(ctx.event, ctx.agent) if shell is None else None
@@ -208,7 +208,7 @@ def transcript(ctx: HookContext) -> agents.Transcript | None:
 
 def genuine_event(ctx: HookContext) -> bool:
     """The event comes from its session's own agent process (a launcher's `$BSI_SESSION` speaks for itself)."""
-    from brain_tui.core.handover import genuine
+    from brain_tui.core.sessions.handover import genuine
 
     return ctx.root is None or launcher_claim(ctx.environ) is not None or genuine(ctx.root, ctx.agent_session)
 
@@ -255,7 +255,7 @@ def permission_request(ctx: HookContext) -> Answer:
     bound = bound_claims(ctx)
     if bound and not genuine_event(ctx):
         return Answer(0, "", not_genuine_note(ctx))
-    from brain_tui.core.transcript import target_of
+    from brain_tui.core.sessions.transcript import target_of
 
     tool = wire.text_field(ctx.event, "tool_name")
     target = target_of(ctx.event.get("tool_input"))
@@ -274,9 +274,11 @@ def session_end(ctx: HookContext) -> Answer:
     bound = bound_claims(ctx)
     if not bound:
         return Answer()
-    from brain_tui.core.handover import end_session
+    from brain_tui.core.sessions.handover import end_session
 
     launched = launcher_claim(ctx.environ) is not None
+    if genuine_event(ctx):
+        agents.note_event(ctx.root, bound[0], ctx.agent_session, _now(ctx), transcript(ctx))
     note = end_session(ctx.root, None if launched else ctx.agent_session, list(reversed(bound)),
                        wire.text_field(ctx.event, "reason"), _now(ctx), cwd=ctx.cwd, handover=not launched)
     return Answer(0, "", f"bsi: {fact(note, 600)}\n" if note else "")
@@ -294,7 +296,7 @@ def stop(ctx: HookContext) -> Answer:
     brain = ctx.brain
     snapshot = brain.snapshot()
     claim = snapshot.claim(bound[0])
-    agents.record_state(ctx.root, bound[0], ctx.agent_session, "idle", brain.now())
+    agents.record_state(ctx.root, bound[0], ctx.agent_session, "idle", brain.now(), transcript=transcript(ctx))
     if claim is None or claim.status != "open":
         return Answer()
     if not agents.first_time(ctx.root, claim.sess_id, f"stop:{ctx.agent_session or '-'}"):
@@ -306,7 +308,7 @@ def stop(ctx: HookContext) -> Answer:
 
 def close_command(claim: Claim, snapshot: BrainSnapshot) -> str:
     """The `bsi claim close` command line this claim's tier requires (SPEC 6.5)."""
-    from brain_tui.core.tiers import tier_of
+    from brain_tui.core.rules.tiers import tier_of
 
     tier = tier_of(claim)
     if tier == 1:

@@ -13,7 +13,8 @@ from __future__ import annotations
 import os
 import time
 
-from brain_tui.core import agent_files, hook_index, path_keys
+from brain_tui.core.paths import path_keys
+from brain_tui.core.sessions import agent_files, hook_index
 from brain_tui.hooks import wire
 
 TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
@@ -71,7 +72,7 @@ def decide(event: dict[str, Any], agent: str, flags: dict[str, str],
     if shell is not None:
         if not shell:
             return None
-        from brain_tui.core import shell_targets
+        from brain_tui.core.sessions import shell_targets
 
         reading = shell_targets.read_command(shell, wire.shell_cwd(event, cwd))
         if any(target.tree for target in reading.targets):
@@ -126,8 +127,7 @@ def decide(event: dict[str, Any], agent: str, flags: dict[str, str],
         return 0, "", ""
     from brain_tui.hooks.text import fact
 
-    text = (f"bsi: note: {fact(notes[0], 200)} written without a claim (no claim holds it; "
-            f"`bsi claim open --scope …` makes the work visible to other sessions)")
+    text = "bsi: note: " + hook_index.UNCLAIMED_NOTE.format(file=fact(notes[0], 200))
     return 0, wire.dumps(wire.note(text)), text + "\n"
 
 

@@ -83,7 +83,7 @@ def render(data: dict[str, Any]) -> str:
 
 def save_text(path: Path, text: str) -> None:
     """Write `text` atomically (temp file, fsync, rename), creating the folder."""
-    from brain_tui.core.yamlio import atomic_write_text
+    from brain_tui.core.records.yamlio import atomic_write_text
 
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_text(path, text)

@@ -35,7 +35,8 @@ if TYPE_CHECKING:
 INSTRUCTIONS = (
     "BSI coordinates parallel coding sessions on one brain. Before writing, hold a claim on what you change "
     "(claim_open); writes outside it are refused. Close it with claim_close under its tier's rule. A human "
-    "decides gates: after gate_request, stop and wait."
+    "decides gates: after gate_request, stop and wait. When brain_state names stale claims in "
+    "human_action_needed, get a human's action on them before going on."
 )
 SERVER_NAME = "bsi"
 SERVER_VERSION = __version__
@@ -205,7 +206,7 @@ def main(argv: Sequence[str]) -> int | None:
     if flags is None:
         return None
     from brain_tui.core.errors import NotFound
-    from brain_tui.core.layout import find_root
+    from brain_tui.core.paths.layout import find_root
 
     try:
         root = find_root(flags.get("brain"))

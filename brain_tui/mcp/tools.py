@@ -14,12 +14,12 @@ import os
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from brain_tui.core import agents
 from brain_tui.core.errors import BsiError, InvalidData, NotFound
+from brain_tui.core.sessions import agents
 
 if TYPE_CHECKING:
-    from brain_tui.core.authority import Actor
     from brain_tui.core.brain import Brain
+    from brain_tui.core.rules.authority import Actor
 
 #: What kind of refusal each exit code is, and whether trying again later may succeed.
 KINDS: dict[int, tuple[str, bool]] = {
@@ -33,7 +33,7 @@ MAX_TEXT = 4000
 
 def inert(value: Any, limit: int = MAX_TEXT) -> Any:
     """`value` with every string made inert: control/bidi/zero-width characters as placeholders, cut at `limit`."""
-    from brain_tui.core.text_safety import fold_placeholder as placeholder
+    from brain_tui.core.paths.text_safety import fold_placeholder as placeholder
 
     if isinstance(value, str):
         out = []
@@ -74,7 +74,7 @@ class Session:
 
     def __init__(self, root: str | os.PathLike[str], now: str | None = None,
                  environ: Mapping[str, str] | None = None, client: str | None = None) -> None:
-        from brain_tui.core.agent_process import agent_process
+        from brain_tui.core.sessions.agent_process import agent_process
 
         self.root = os.fspath(root)
         self._now = now
@@ -110,7 +110,7 @@ class Session:
         this server, the successor of a `/clear`). Its claims: `$BSI_SESSION`, the
         claims opened through this server, and the claims bound to those sessions.
         """
-        from brain_tui.core.authority import Actor
+        from brain_tui.core.rules.authority import Actor
 
         sessions = set(agents.sessions_of_process(self.brain.root, self.client))
         if self.agent_session:
@@ -137,8 +137,8 @@ class Session:
             NotYours: `sess_id` is another session's claim (77, kind `not_yours`), naming its holder.
         """
         if sess_id:
-            from brain_tui.core.authority import require_owner
             from brain_tui.core.ids import valid_session_id
+            from brain_tui.core.rules.authority import require_owner
 
             if not valid_session_id(sess_id):
                 raise InvalidData(f"invalid sess_id {sess_id[:80]!r}: a session ID (sess-…); "
@@ -175,14 +175,18 @@ def call(fn: Callable[[], dict[str, Any]]) -> tuple[dict[str, Any], bool]:
 # Tool bodies (plain functions over a Session; server.py registers them)
 # ---------------------------------------------------------------------------------------------
 def brain_state(s: Session) -> dict[str, Any]:
-    """SPEC 16, as `bsi env --json`."""
-    return s.brain.env(2.0).as_dict()
+    """SPEC 16, as `bsi env --json`, with `human_action_needed` naming the stale claims (None when there are none)."""
+    from brain_tui.core.records.views import stale_notice
+
+    out: dict[str, Any] = s.brain.env(2.0).as_dict()
+    out["human_action_needed"] = stale_notice(s.brain.snapshot())
+    return out
 
 
 def my_claim(s: Session, sess_id: str | None = None) -> dict[str, Any]:
     """The session's claim, as `bsi claim show --json`, with its liveness."""
-    from brain_tui.core.claims import require_claim
-    from brain_tui.core.views import claim_json
+    from brain_tui.core.records.views import claim_json
+    from brain_tui.core.rules.claims import require_claim
 
     own = s.own(sess_id, "show")
     snapshot = s.brain.snapshot()
@@ -197,10 +201,10 @@ def claim_open(s: Session, scope: list[str], story: str = "", ttl: str | None = 
                slug: str | None = None, on_done: str | None = None, on_partial: str | None = None,
                on_fail: str | None = None) -> dict[str, Any]:
     """`bsi claim open --json`, bound to the agent session."""
-    from brain_tui.core.claims import OpenRequest
     from brain_tui.core.clock import parse_duration
-    from brain_tui.core.scope import parse_scope
-    from brain_tui.core.views import claim_json
+    from brain_tui.core.paths.scope import parse_scope
+    from brain_tui.core.records.views import claim_json
+    from brain_tui.core.rules.claims import OpenRequest
 
     brain = s.brain
     if not scope:
@@ -231,7 +235,7 @@ def claim_close(s: Session, sess_id: str | None = None, status: str | None = Non
                 commit: str | None = None, tests_total: int | None = None, tests_passed: int | None = None,
                 tests_failed: int | None = None, notes: str | None = None) -> dict[str, Any]:
     """`bsi claim close --json` (files default to what the hooks saw the session touch)."""
-    from brain_tui.core.claims import CloseRequest
+    from brain_tui.core.rules.claims import CloseRequest
 
     own = s.own(sess_id, "close")
     req = CloseRequest(status=status, files=list(files or []), commit=commit, tests_total=tests_total,
@@ -243,8 +247,8 @@ def claim_close(s: Session, sess_id: str | None = None, status: str | None = Non
 
 def claim_list(s: Session, status: list[str] | None = None, all: bool = False) -> dict[str, Any]:
     """`bsi claim list --json`."""
-    from brain_tui.core.model import BLOCKING_STATUSES, Status
-    from brain_tui.core.views import claim_json
+    from brain_tui.core.records.model import BLOCKING_STATUSES, Status
+    from brain_tui.core.records.views import claim_json
 
     wanted = set(status) if status else None
     unknown = sorted((wanted or set()) - {x.value for x in Status})
@@ -259,7 +263,7 @@ def claim_list(s: Session, status: list[str] | None = None, all: bool = False) -
 def check_scope(s: Session, scopes: list[str], parent: str | None = None,
                 satellite_type: str | None = None) -> dict[str, Any]:
     """`bsi check-scope --json`: the conflicts a claim on `scopes` would meet (opens nothing)."""
-    from brain_tui.core.scope import parse_scope
+    from brain_tui.core.paths.scope import parse_scope
 
     if not scopes:
         raise InvalidData("check_scope needs at least one scope entry")
@@ -286,7 +290,7 @@ def signal_send(s: Session, to: str, type: str, payload: str, scope: str = "",
 
 def signal_list(s: Session, pending: bool = False, to: str | None = None) -> dict[str, Any]:
     """`bsi signal list --json`."""
-    from brain_tui.core.views import signal_json
+    from brain_tui.core.records.views import signal_json
 
     sigs = [x for x in s.brain.snapshot().signals if (not pending or x.state == "pending") and (not to or x.to == to)]
     return {"signals": [signal_json(x) for x in sigs]}
@@ -311,8 +315,8 @@ def gate_request(s: Session, message: str, sess_id: str | None = None) -> dict[s
 
 def gate_status(s: Session, sess_id: str | None = None) -> dict[str, Any]:
     """`bsi gate status --json`: the claim and its subtree."""
-    from brain_tui.core.claims import require_claim
-    from brain_tui.core.views import claim_json
+    from brain_tui.core.records.views import claim_json
+    from brain_tui.core.rules.claims import require_claim
 
     snapshot = s.brain.snapshot()
     claim = require_claim(snapshot, s.own(sess_id, "show"))

@@ -12,38 +12,40 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
 from textual import on
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.content import Content
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 
-from brain_tui.core import gitops
-from brain_tui.core.agents import Liveness
-from brain_tui.core.attention import AttentionItem, describe_time_left
 from brain_tui.core.brain import Brain
-from brain_tui.core.breath_metrics import SprintMetrics
-from brain_tui.core.env import EnvState
+from brain_tui.core.environment.env import EnvState
 from brain_tui.core.errors import BsiError
-from brain_tui.core.model import BLOCKING_STATUSES, BrainSnapshot, Claim
+from brain_tui.core.records.model import BLOCKING_STATUSES, BrainSnapshot, Claim
+from brain_tui.core.rules.attention import AttentionItem, describe_time_left
+from brain_tui.core.sessions.agents import Liveness
+from brain_tui.core.sync import gitops
 
 from . import sources
 from .commands import MUTATING_ACTIONS, bindings_for
+from .describe import expiry_hint
 from .feed import LiveFeed
 from .messages import (
     CoreDone,
+    EnvRead,
     FilesChanged,
+    LiveSessionsRead,
     SnapshotLoaded,
     SyncFinished,
     SyncStatusRead,
 )
-from .navigation import Navigation
+from .navigation import Navigator
 from .notices import DesktopNotices, alert_keys
-from .palette import BrainProvider, PaletteCommands
+from .palette import BrainProvider, system_commands
 from .present import short_id
 from .readings import Readings
 from .safe import safe_str
@@ -56,13 +58,11 @@ from .words import describe_watchdog, plain_refusal
 TICK_SECONDS = 30.0
 #: Seconds between environment readings (thread worker).
 ENV_SECONDS = 5.0
-#: Seconds the environment reading may take before the pane says it timed out.
-ENV_TIMEOUT_SECONDS = 20.0
 
 EnvProvider = Callable[[Brain], tuple[EnvState | None, str]]
 
 
-class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
+class BrainApp(App[int]):
     """The cockpit over one brain.
 
     Args:
@@ -75,7 +75,7 @@ class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
         bell: ring the terminal bell when something new needs the pilot (default: the
             remembered setting, else on).
         env_provider: where the environment pane's data comes from (default: `core.env`).
-            It runs in a thread worker with a time limit (`ENV_TIMEOUT_SECONDS`).
+            It runs in a thread worker with a time limit (`readings.ENV_TIMEOUT_SECONDS`).
         remember_theme: let the palette's "Theme: keep" save the theme shown in the settings file (`t`
             itself changes this cockpit only).
         title_hint: shown in the header after the brain's name (e.g. "demo").
@@ -127,7 +127,6 @@ class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
         self._refresh_pending = False
         self._held: BrainSnapshot | None = None
         self._alert_keys: frozenset[str] | None = None
-        self._env_busy = False
         self._hung_up = False
         #: True once `q` was pressed: keys still queued behind it (one burst) do nothing.
         self.quitting = False
@@ -138,10 +137,8 @@ class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
         self.env_note = "environment: collecting…" if live else "environment: live readings off"
         #: `Brain.live_sessions()`: each live claim's agent (state, last tool, last commit, launch).
         self.live_sessions: Mapping[str, Any] = {}
-        self._live_busy = False
-        self._breath_for: BrainSnapshot | None = None
-        self._breath: tuple[tuple[SprintMetrics, ...] | None, str] = (None, "")
-        self._env_guard = sources.Bounded("environment", ENV_TIMEOUT_SECONDS)
+        self.readings = Readings(self)
+        self.navigator = Navigator(self)
         loaded = load_themes()
         self.theme_problems = loaded.problems
         for item in loaded.themes.values():
@@ -168,23 +165,6 @@ class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
                 return candidate
         return "textual-dark"
 
-    def _breath_reading(self) -> tuple[tuple[SprintMetrics, ...] | None, str]:
-        """The breath metrics of the snapshot shown, computed once per snapshot."""
-        if self._breath_for is not self.snapshot:
-            self._breath_for = self.snapshot
-            self._breath = sources.breath_of(self.brain, self.snapshot)
-        return self._breath
-
-    @property
-    def breath_data(self) -> tuple[SprintMetrics, ...] | None:
-        """The breath metrics of every sprint in the snapshot shown (None when they could not be computed)."""
-        return self._breath_reading()[0]
-
-    @property
-    def breath_note(self) -> str:
-        """Why there are no breath metrics, or how many breath files did not load ("" when all did)."""
-        return self._breath_reading()[1]
-
     @property
     def read_lock(self) -> threading.RLock:
         """Held by any thread that reads `self.brain` (its store is not thread-safe): the feed's lock."""
@@ -209,8 +189,8 @@ class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
             self.run_worker(self._read_branch, thread=True, group="branch", exit_on_error=False)
             self.feed.start()
             self.set_interval(TICK_SECONDS, self.tick, name="ttl-tick")
-            self.set_interval(ENV_SECONDS, self._env_tick, name="env-tick")
-            self._env_tick()
+            self.set_interval(ENV_SECONDS, self.readings.env_tick, name="env-tick")
+            self.readings.env_tick()
             if self.syncer.auto_fetch:
                 self.syncer.timer = self.set_interval(self.syncer.fetch_interval_s, self.syncer.background_fetch,
                                                       name="auto-fetch")
@@ -219,7 +199,7 @@ class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
             self.branch = gitops.current_branch(self.brain.root) if self.brain.is_git() else ""
             self.syncer.data, _ = sources.sync_status(self.brain)
             self.live_sessions = self.brain.live_sessions(self.snapshot)
-            self.queue = self.attention_of(self.snapshot)
+            self.queue = self.readings.attention_of(self.snapshot)
             self._alert_keys = alert_keys(self.queue)
             if self.env_provider is not sources.collect_env:
                 self.env_data, self.env_note = self.env_provider(self.brain)
@@ -305,12 +285,12 @@ class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
     def _apply(self, snapshot: BrainSnapshot) -> None:
         self.snapshot = snapshot
         if not self.live:
-            self.load_live_sessions()
-        self.queue = self.attention_of(snapshot)
-        self._announce(self.queue)
+            self.readings.load_live_sessions()
+        self.queue = self.readings.attention_of(snapshot)
+        self.announce(self.queue)
         self.show_snapshot()
         if self.live:
-            self.load_live_sessions()
+            self.readings.load_live_sessions()
 
     def catch_up(self) -> None:
         """Called when a screen comes back from under a modal: show what arrived, run a deferred read."""
@@ -334,7 +314,24 @@ class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
                 show(self.snapshot)
 
     # -- attention -----------------------------------------------------------------------------
-    def _announce(self, queue: list[AttentionItem]) -> None:
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """The palette: our commands first (`palette.system_commands`), then Textual's own."""
+        yield from system_commands(self, screen)
+        yield from super().get_system_commands(screen)
+
+    def action_next_item(self) -> None:
+        """`n`: go to the next item of the attention queue, from any screen."""
+        self.navigator.next_item()
+
+    def on_live_sessions_read(self, event: LiveSessionsRead) -> None:
+        """The live sessions' worker answered."""
+        self.readings.live_sessions_read(event)
+
+    def on_env_read(self, event: EnvRead) -> None:
+        """The environment's worker answered."""
+        self.readings.env_read(event)
+
+    def announce(self, queue: list[AttentionItem]) -> None:
         """Bell and toast for what is new in the queue: a new item, or a gate/pause entering its last 15 min."""
         keys = alert_keys(queue)
         previous, self._alert_keys = self._alert_keys, keys
@@ -347,10 +344,10 @@ class BrainApp(Navigation, PaletteCommands, Readings, App[int]):
             self.bell()
         self.notices.announce(queue, new)
         warned = [i for i in queue if i.warning and f"warn:{i.key}" in new]
-        if warned:
-            item = warned[0]
+        for item in warned[:1]:  # the first one only
             who = short_id(item.sess_id, self.snapshot.now, self.snapshot.tz) if item.sess_id else "?"
-            self.notify(f"{item.kind} {who}: {describe_time_left(item.time_left)} — decide, or renew it (r)",
+            hint = expiry_hint(self.snapshot.claim(item.sess_id) if item.sess_id else None, self.snapshot.now)
+            self.notify(f"{item.kind} {who}: {describe_time_left(item.time_left)}{hint}",
                         title="expiring", severity="error", markup=False, timeout=10)
         fresh = len([key for key in new if not key.startswith("warn:")])
         if fresh:

@@ -71,6 +71,12 @@ COMMANDS: tuple[Command, ...] = (
             "launch-claim", mutating=True, display_key="L  shift+l"),
     Command("A", "attach", "Attach", "Attach to the tmux window of the claim's agent", "attach-claim",
             display_key="A  shift+a"),
+    Command("W", "answer_agent", "Write", "Write to the claim's launched agent: a reply typed into its tmux pane",
+            "answer-agent", mutating=True, display_key="W  shift+w", where=ON_SELECTION),
+    Command("I", "interrupt_agent", "Interrupt", "Interrupt the claim's launched agent (Escape; asks first)",
+            "interrupt-agent", mutating=True, display_key="I  shift+i", where=ON_SELECTION),
+    Command("E", "stop_agent", "Stop agent", "Stop the claim's launched agent (kills its tmux window; asks "
+            "first; the claim stays)", "stop-agent", mutating=True, display_key="E  shift+e", where=ON_SELECTION),
     Command("enter", "detail", "Detail", "Detail: claim file, gate history, result, git log", "detail",
             where=("cockpit", "gates"), display_key="enter", priority=True),
     Command("n", "next_item", "Next", "Go to the next item that needs you, from any screen", "next-item",

@@ -8,11 +8,12 @@ from typing import Any
 
 from textual.content import Content
 
-from brain_tui.core import tiers
-from brain_tui.core.attention import WARN_BEFORE, describe_time_left, gate_message, gate_raised_at, time_left
 from brain_tui.core.clock import format_timestamp, humanize_delta
-from brain_tui.core.model import BrainSnapshot, Claim, Signal
-from brain_tui.core.preview import preview
+from brain_tui.core.records.model import BrainSnapshot, Claim, Signal
+from brain_tui.core.rules import tiers
+from brain_tui.core.rules.attention import WARN_BEFORE, describe_time_left, gate_message, gate_raised_at, time_left
+from brain_tui.core.rules.effective import past_age_cap, renew_can_extend
+from brain_tui.core.rules.preview import preview
 
 from .present import age, format_clock, level_name, result_of, short_id, short_party, status_icon, ttl_left
 from .safe import safe_text, styled
@@ -143,6 +144,16 @@ def approve_effect(claim: Claim, snapshot: BrainSnapshot) -> Content:
     return out
 
 
+def expiry_hint(claim: Claim | None, now: datetime) -> str:
+    """What the human can do about a gate about to expire: renew (r) only while renewing extends it."""
+    if claim is None or renew_can_extend(claim, now):
+        return " — renew it (r) or decide now"
+    if past_age_cap(claim, now):
+        return (" — at its 8 h limit: no renewal can extend it. Decide it (approve or reject); once stale, only "
+                "its owner's late close or a release (R) ends it")
+    return " — renewing no longer helps: decide it now (approving an expired gate renews it)"
+
+
 def gate_details(claim: Claim, snapshot: BrainSnapshot) -> Content:
     """Everything a human needs to decide a gate: message, effect, result, files, children, then the claim."""
     out = status_icon(claim.status)
@@ -162,8 +173,8 @@ def gate_details(claim: Claim, snapshot: BrainSnapshot) -> Content:
     left = time_left(claim, snapshot.now)
     if left is not None:
         out += "\n"
-        out = out.append(safe_text(describe_time_left(left) + (" — renew it (r) or decide now" if left < WARN_BEFORE
-                                                               else ""), 120,
+        hint = expiry_hint(claim, snapshot.now) if left < WARN_BEFORE else ""
+        out = out.append(safe_text(describe_time_left(left) + hint, 200,
                                    style=ERROR if left < WARN_BEFORE else MUTED))
     out += "\n"
     out += approve_effect(claim, snapshot)

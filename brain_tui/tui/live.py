@@ -12,8 +12,8 @@ from datetime import datetime
 
 from textual.content import Content
 
-from brain_tui.core.live import LiveSession
-from brain_tui.core.transcript import Peek
+from brain_tui.core.sessions.live import LiveSession
+from brain_tui.core.sessions.transcript import Peek
 
 from .present import age
 from .safe import safe_text

@@ -9,10 +9,10 @@ from typing import Any
 
 from textual.message import Message
 
-from brain_tui.core.agents import Liveness
-from brain_tui.core.env import EnvState
-from brain_tui.core.model import BrainSnapshot
-from brain_tui.core.remote import SyncStatus
+from brain_tui.core.environment.env import EnvState
+from brain_tui.core.records.model import BrainSnapshot
+from brain_tui.core.sessions.agents import Liveness
+from brain_tui.core.sync.remote import SyncStatus
 
 
 @dataclass

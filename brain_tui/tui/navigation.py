@@ -2,57 +2,63 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .app import BrainApp
+    from .screens.cockpit import CockpitScreen
 
 
-class Navigation:
-    """Mixed into `BrainApp`: the moves that may close screens to reach the cockpit or the queue."""
+class Navigator:
+    """Held by `BrainApp`: the moves that may close screens to reach the cockpit or the queue."""
 
-    def action_next_item(self: BrainApp) -> None:
+    def __init__(self, app: BrainApp) -> None:
+        self.app = app
+
+    def next_item(self) -> None:
         """`n`: go to the next item of the attention queue, from any screen."""
-        if not self.queue:
-            self.notify("nothing waits for a human", timeout=2, markup=False)
+        app = self.app
+        if not app.queue:
+            app.notify("nothing waits for a human", timeout=2, markup=False)
             return
-        if self.modal_open():
+        if app.modal_open():
             return
         from .screens.cockpit import CockpitScreen
 
-        while not isinstance(self.screen, CockpitScreen) and not hasattr(self.screen, "go_to_item") \
-                and len(self.screen_stack) > 2:
-            self.pop_screen()
-        target = self.screen
+        while not isinstance(app.screen, CockpitScreen) and not hasattr(app.screen, "go_to_item") \
+                and len(app.screen_stack) > 2:
+            app.pop_screen()
+        target = app.screen
         go = getattr(target, "go_to_item", None)
         if go is None:
             return
         current = getattr(target, "current_item_key", lambda: None)()
-        keys = [item.key for item in self.queue]
+        keys = [item.key for item in app.queue]
         index = (keys.index(current) + 1) % len(keys) if current in keys else 0
-        go(self.queue[index], index + 1, len(self.queue))
+        go(app.queue[index], index + 1, len(app.queue))
 
-    def _cockpit(self: BrainApp) -> Any:
+    def cockpit(self) -> CockpitScreen | None:
         """Back to the cockpit screen (closing what is above it) and return it."""
         from .screens.cockpit import CockpitScreen
 
-        while not isinstance(self.screen, CockpitScreen) and len(self.screen_stack) > 2:
-            self.pop_screen()
-        return self.screen if isinstance(self.screen, CockpitScreen) else None
+        app = self.app
+        while not isinstance(app.screen, CockpitScreen) and len(app.screen_stack) > 2:
+            app.pop_screen()
+        return app.screen if isinstance(app.screen, CockpitScreen) else None
 
-    def go_to_pane(self: BrainApp, key: str) -> None:
+    def go_to_pane(self, key: str) -> None:
         """Palette: show pane `key` of the cockpit."""
-        cockpit = self._cockpit()
+        cockpit = self.cockpit()
         if cockpit is not None:
             cockpit.action_pane(key)
 
-    def go_to_claim(self: BrainApp, sess_id: str) -> None:
+    def go_to_claim(self, sess_id: str) -> None:
         """Palette / jump: select the claim in the cockpit, else open its detail."""
-        cockpit = self._cockpit()
+        cockpit = self.cockpit()
         if cockpit is not None and cockpit.jump_to(sess_id):
             return
-        claim = self.claim(sess_id)
+        claim = self.app.claim(sess_id)
         if claim is not None:
             from .screens.detail import DetailScreen
 
-            self.push_screen(DetailScreen(self.snapshot, claim=claim))
+            self.app.push_screen(DetailScreen(self.app.snapshot, claim=claim))

@@ -1,8 +1,10 @@
 """The cockpit's word to a pilot who is away: desktop-notice escapes and the `notify:` command.
 
 The rule (what is new, what was told, the argv) is `core.notify`, reached through `Brain.notifier()`;
-here the cockpit writes the escapes through Textual's driver and runs the commands in a thread
-worker with a time limit, so the screen never waits. A failing command is told once, as a toast.
+here the cockpit decides and remembers what is new (`notified.json`, under its lock) and runs the
+commands in a thread worker with a time limit, so the screen never waits on the file or a command;
+the escapes are written through Textual's driver from the UI thread. A failing command is told once,
+as a toast.
 """
 
 from __future__ import annotations
@@ -11,8 +13,8 @@ import os
 from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
-from brain_tui.core.attention import AttentionItem
-from brain_tui.core.notify import Notice, desktop_escapes, run_command
+from brain_tui.core.rules.attention import AttentionItem
+from brain_tui.core.sessions.notify import Notice, desktop_escapes, run_command
 
 if TYPE_CHECKING:
     from .app import BrainApp
@@ -31,7 +33,9 @@ class DesktopNotices:
         """The items there when the cockpit opens are remembered, never told; a bad `notify:` is shown once."""
         if not self.app.bell_enabled:
             return
-        self.notifier.starting(queue)
+        items = list(queue)
+        self.app.run_worker(lambda: self.notifier.starting(items), thread=True, group="notify",
+                            exit_on_error=False)
         problem = self.notifier.setting.problem
         if problem:
             self.app.notify(problem, title="notify", severity="warning", markup=False, timeout=10)
@@ -40,13 +44,17 @@ class DesktopNotices:
         """Tell the items of `queue` whose key is in `new_keys` and was never told before."""
         if not self.app.bell_enabled:
             return
-        notices = self.notifier.fresh([item for item in queue if item.key in new_keys])
+        items = [item for item in queue if item.key in new_keys]
+        if items:
+            self.app.run_worker(lambda: self._tell(items), thread=True, group="notify", exit_on_error=False)
+
+    def _tell(self, items: Sequence[AttentionItem]) -> None:
+        """Worker thread: claim the items never told (the locked log), write their notice, run the commands."""
+        notices = self.notifier.fresh(items)
         if not notices:
             return
-        self.write(self.escapes(notices))
-        commands = [notice.argv for notice in notices if notice.argv]
-        if commands:
-            self.app.run_worker(lambda: self._run(commands), thread=True, group="notify", exit_on_error=False)
+        self.app.call_from_thread(self.write, self.escapes(notices))
+        self._run([notice.argv for notice in notices if notice.argv])
 
     @staticmethod
     def escapes(notices: Sequence[Notice]) -> str:

@@ -6,11 +6,11 @@ from collections.abc import Callable, Iterable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from textual.app import App, SystemCommand
+from textual.app import SystemCommand
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.screen import Screen
 
-from .commands import COMMANDS, PANES, command_by_action
+from .commands import COMMANDS, PANES
 from .present import short_id
 from .safe import safe_str
 from .themes import save_settings, settings_path
@@ -34,12 +34,12 @@ class BrainProvider(Provider):
         app = self.brain_app
         targets: list[tuple[str, str, Callable[[], None]]] = []
         for key, name in PANES:
-            targets.append((f"Pane: {name}", f"show pane {key}", partial(app.go_to_pane, key)))
+            targets.append((f"Pane: {name}", f"show pane {key}", partial(app.navigator.go_to_pane, key)))
         snapshot = app.snapshot
         for claim in reversed(snapshot.claims):
             label = f"Claim: {short_id(claim.sess_id, snapshot.now, snapshot.tz)} · {claim.status}"
             help_text = safe_str(f"{claim.sess_id} · {claim.scope_text} · {claim.story}", 160)
-            targets.append((safe_str(label, 100), help_text, partial(app.go_to_claim, claim.sess_id)))
+            targets.append((safe_str(label, 100), help_text, partial(app.navigator.go_to_claim, claim.sess_id)))
         return targets
 
     async def discover(self) -> Hits:
@@ -62,34 +62,27 @@ class BrainProvider(Provider):
             yield Hit(score, matcher.highlight(label), run, help=help_text)
 
 
-class PaletteCommands:
-    """Mixed into `BrainApp`: the palette's commands come from the same table as keys and help."""
+def system_commands(app: BrainApp, screen: Screen[Any]) -> Iterable[SystemCommand]:
+    """The palette's commands: ours first (the same table as keys and help), then the theme and bell toggles."""
+    for command in COMMANDS:
+        if app.readonly and command.mutating:
+            continue
+        target = app if "app" in command.where else screen
+        if "app" not in command.where and not hasattr(target, f"action_{command.action}"):
+            continue
+        yield SystemCommand(f"{command.label} ({command.shown_key})", command.description,
+                            partial(app.run_action, command.action, target))
+    yield SystemCommand(f"Theme: keep {app.theme} for later cockpits",
+                        "Start every later cockpit and browser tab with the theme shown (saved)",
+                        app.action_keep_theme)
+    yield SystemCommand(f"Bell and notices: turn {'off' if app.bell_enabled else 'on'}",
+                        "Ring, show a desktop notice and run notify: (or none of these) when something new "
+                        "needs you (remembered; --no-bell at start)", partial(toggle_bell, app))
 
-    def get_system_commands(self: BrainApp, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        """Our commands first (the same table as keys and help), then Textual's own."""
-        for command in COMMANDS:
-            if self.readonly and command.mutating:
-                continue
-            target = self if "app" in command.where else screen
-            if "app" not in command.where and not hasattr(target, f"action_{command.action}"):
-                continue
-            yield SystemCommand(f"{command.label} ({command.shown_key})", command.description,
-                                partial(self.run_action, command.action, target))
-        yield SystemCommand(f"Theme: keep {self.theme} for later cockpits",
-                            "Start every later cockpit and browser tab with the theme shown (saved)",
-                            self.action_keep_theme)
-        yield SystemCommand(f"Bell: turn {'off' if self.bell_enabled else 'on'}",
-                            "Ring (or not) when something new needs you (remembered)", self.toggle_bell)
-        yield from App.get_system_commands(self, screen)
 
-    def toggle_bell(self: BrainApp) -> None:
-        """Turn the bell on or off, and remember it."""
-        self.bell_enabled = not self.bell_enabled
-        self.settings["bell"] = self.bell_enabled
-        save_settings(self.settings, settings_path())
-        self.notify(f"bell {'on' if self.bell_enabled else 'off'}", timeout=2, markup=False)
-
-    def describe_action(self, action: str) -> str:
-        """The help text of an action."""
-        command = command_by_action(action)
-        return command.description if command else action
+def toggle_bell(app: BrainApp) -> None:
+    """Turn the bell and the desktop notices (escapes and `notify:` command) on or off, and remember it."""
+    app.bell_enabled = not app.bell_enabled
+    app.settings["bell"] = app.bell_enabled
+    save_settings(app.settings, settings_path())
+    app.notify(f"bell and notices {'on' if app.bell_enabled else 'off'}", timeout=2, markup=False)

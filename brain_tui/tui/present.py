@@ -15,7 +15,7 @@ from typing import Any
 from textual.content import Content
 
 from brain_tui.core.clock import humanize_countdown, humanize_delta, try_parse_timestamp
-from brain_tui.core.model import BrainSnapshot, Claim, Signal
+from brain_tui.core.records.model import BrainSnapshot, Claim, Signal
 
 from .safe import safe_text, styled
 from .styles import ERROR, MUTED, WARN, role

@@ -12,7 +12,7 @@ few APIs that only take strings, always used with ``markup=False``):
   the terminal;
 - bidi overrides/isolates/marks, zero-width characters and every other
   invisible character become ``⟨U+202E⟩``-style placeholders — the set is
-  core/text_safety.py's, the same for hook messages and MCP results;
+  core/paths/text_safety.py's, the same for hook messages and MCP results;
 - long fields are truncated with an ellipsis.
 """
 
@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from rich.cells import cell_len
 from textual.content import Content
 
-from brain_tui.core.text_safety import placeholder
+from brain_tui.core.paths.text_safety import placeholder
 
 from .styles import PLACEHOLDER, with_style
 
@@ -49,7 +49,7 @@ def _pieces(value: str, multiline: bool) -> Iterator[tuple[str, bool]]:
         if char == "\t":
             run.append(char if multiline else " ")
             continue
-        marker = placeholder(char)  # the one rule of what is hidden (core/text_safety.py)
+        marker = placeholder(char)  # the one rule of what is hidden (core/paths/text_safety.py)
         if marker is None:
             run.append(char)
             continue

@@ -121,10 +121,11 @@ def make_server(argv: Sequence[str], *, host: str = "127.0.0.1", port: int = DEF
                 title: str = "brain-tui") -> Any:
     """A `CockpitServer` (textual-serve imported only here: the terminal cockpit never needs it)."""
     from aiohttp import WSMsgType, web
+    from aiohttp.abc import AbstractAccessLogger
     from textual_serve.app_service import AppService
     from textual_serve.server import Server
 
-    class ExecAppService(AppService):  # type: ignore[misc]
+    class ExecAppService(AppService):
         """textual-serve's app process, started from an argv list instead of a shell string."""
 
         def __init__(self, argv: Sequence[str], **kwargs: Any) -> None:
@@ -139,13 +140,13 @@ def make_server(argv: Sequence[str], *, host: str = "127.0.0.1", port: int = DEF
             self._stdin = process.stdin
             return process
 
-    class PathOnlyAccessLogger(web.AbstractAccessLogger):  # type: ignore[misc]
+    class PathOnlyAccessLogger(AbstractAccessLogger):
         """Access log lines without the query string (where the token travels)."""
 
         def log(self, request: Any, response: Any, time: float) -> None:
             self.logger.info("%s %s %s", request.method, request.path, response.status)
 
-    class CockpitServer(Server):  # type: ignore[misc]
+    class CockpitServer(Server):
         """textual-serve's Server behind a one-time token, a session cookie, Host and Origin checks."""
 
         def __init__(self) -> None:

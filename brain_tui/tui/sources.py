@@ -10,15 +10,15 @@ import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from brain_tui.core.audit import DriftReport
 from brain_tui.core.brain import Brain
-from brain_tui.core.breath_metrics import SprintMetrics
-from brain_tui.core.env import EnvState
+from brain_tui.core.environment.breath_metrics import SprintMetrics
+from brain_tui.core.environment.env import EnvState
 from brain_tui.core.errors import BsiError
-from brain_tui.core.headers import Finding
-from brain_tui.core.model import BrainSnapshot, Claim
-from brain_tui.core.reconcile import SyncReport
-from brain_tui.core.remote import SyncStatus
+from brain_tui.core.records.headers import Finding
+from brain_tui.core.records.model import BrainSnapshot, Claim
+from brain_tui.core.sync.audit import DriftReport
+from brain_tui.core.sync.reconcile import SyncReport
+from brain_tui.core.sync.remote import SyncStatus
 
 T = TypeVar("T")
 
@@ -156,7 +156,7 @@ def fetch_remote(brain: Brain, *, integrate: bool = True) -> bool:
     Raises:
         BsiError: the remote is unreachable (`RemoteUnreachable`), a rebase stopped, …
     """
-    from brain_tui.core import gitops
+    from brain_tui.core.sync import gitops
 
     if not brain.remote.has_remote() or not gitops.current_branch(brain.root):
         return False

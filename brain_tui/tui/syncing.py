@@ -12,8 +12,8 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from brain_tui.core.errors import BsiError
-from brain_tui.core.reconcile import SyncReport
-from brain_tui.core.remote import SyncStatus
+from brain_tui.core.sync.reconcile import SyncReport
+from brain_tui.core.sync.remote import SyncStatus
 
 from . import sources
 from .messages import SyncFinished, SyncStatusRead

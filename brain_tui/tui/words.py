@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from brain_tui.core.watchdog import WatchdogReport
+    from brain_tui.core.rules.watchdog import WatchdogReport
 
 
 def describe_watchdog(report: WatchdogReport) -> str:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from brain_tui.core.authority import agent_ancestors
+from brain_tui.core.rules.authority import agent_ancestors
 from tests.bsi import BSI, NOW, Run, clean_env, ok, run_bsi
 from tests.conftest import load_claim, signal_docs, tree_bytes
 

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 import yaml
 
-from brain_tui.core.breath_metrics import metrics
-from brain_tui.core.breath_records import record_from_mapping, validate_sprint_id
+from brain_tui.core.environment.breath_metrics import metrics
+from brain_tui.core.environment.breath_records import record_from_mapping, validate_sprint_id
 from brain_tui.core.errors import InvalidData
 from tests import bsi as runner
 from tests.bsi import INHERITED_ENV, bsi_at, run_bsi

@@ -101,3 +101,30 @@ def test_repair_is_a_humans_verb(brain: Path) -> None:
     refused = run_bsi("claim", "repair", holder, brain=brain, env=clean_env(CLAUDECODE="1"))
     assert refused.code == 77 and f"`bsi claim repair {holder}`" in refused.err, refused
     assert tree_bytes(brain) == before
+
+
+def test_a_child_under_a_corrupt_parent_is_refused_naming_the_parent_and_its_repair(brain: Path) -> None:
+    parent = ok(run_bsi("claim", "open", "--scope", "docs/", "--slug", "aaaa", brain=brain))
+    hand_merge(claim_file(brain, parent), "docs/", "docs/")
+    before = tree_bytes(brain)
+    for args in (("claim", "open", "--scope", "docs/a.md", "--parent", parent, "--slug", "kid"),
+                 ("check-scope", "docs/a.md", "--parent", parent)):
+        child = run_bsi(*args, brain=brain)
+        assert child.code == 65, child
+        assert "not found" not in child.err and f"parent claim {parent} cannot be read" in child.err
+        assert f"claims/{parent}.yml" in child.err and f"`bsi claim repair {parent}`" in child.err
+    assert tree_bytes(brain) == before
+    missing = run_bsi("claim", "open", "--scope", "x/", "--parent", "sess-20261129-0900-nope", brain=brain)
+    assert missing.code == 66 and "not found" in missing.err
+
+
+def test_a_work_tree_only_spoil_also_holds_the_scope_head_gives_the_claim(brain: Path) -> None:
+    holder = ok(run_bsi("claim", "open", "--scope", "docs/", "--slug", "aaaa", brain=brain))
+    hand_merge(claim_file(brain, holder), "docs/guide.md", "docs/guide.md")  # not committed: HEAD says docs/
+    other = run_bsi("--json", "check-scope", "docs/other.md", brain=brain)
+    assert other.code == 10, other
+    assert [c["sess_id"] for c in other.json()["conflicts"]] == [holder]
+    assert run_bsi("check-scope", "notes.md", brain=brain).code == 0
+    git(brain, "commit", "-qam", "the hand merge, committed")  # now HEAD itself does not read
+    assert run_bsi("check-scope", "docs/other.md", brain=brain).code == 0
+    assert run_bsi("check-scope", "docs/guide.md", brain=brain).code == 10

@@ -15,7 +15,7 @@ import psutil
 import pytest
 
 from brain_tui.core.config import load_config
-from brain_tui.core.env import collect_env
+from brain_tui.core.environment.env import collect_env
 from tests.bsi import Run, clean_env, git, run_bsi
 
 NOW = "2026-11-29T10:00:00Z"

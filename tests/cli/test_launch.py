@@ -235,7 +235,7 @@ def test_at_most_three_launches_at_once(brain: Path, tmp_path: Path, tmux_env: d
 def test_a_claim_whose_bound_agent_still_works_is_not_launched_again(brain: Path) -> None:
     from datetime import datetime
 
-    from brain_tui.core import agents
+    from brain_tui.core.sessions import agents
 
     write_config(brain, ["echo", "{sess_id}"], tmux=False)
     sess = opened(brain, "--scope", "wiki/")

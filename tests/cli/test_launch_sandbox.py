@@ -10,8 +10,8 @@ import json
 import sys
 from pathlib import Path
 
-from brain_tui.core.fence import FENCE_KEYS, claim_sandbox
-from brain_tui.core.scope import parse_scope
+from brain_tui.core.paths.scope import parse_scope
+from brain_tui.core.sessions.fence import FENCE_KEYS, claim_sandbox
 from tests.bsi import run_bsi
 from tests.cli.test_launch import no_tmux_env, opened, recorded, recorder, write_config
 

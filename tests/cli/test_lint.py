@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from brain_tui.core import headers
-from brain_tui.core.headers import HEADER_READ_LIMIT, lint
+from brain_tui.core.records import headers
+from brain_tui.core.records.headers import HEADER_READ_LIMIT, lint
 from tests.bsi import bsi_at, clean_env
 
 #: The inherited environment minus the brain's root and clock.

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.bsi import clean_env
+from tests.bsi import NOW, clean_env
 
 cli_main = importlib.import_module("brain_tui.cli.main")
 
@@ -120,7 +120,48 @@ def test_a_command_the_guess_missed_is_parsed_by_the_whole_tree(capsys: pytest.C
 
 def test_the_parsers_copies_of_core_constants_match_the_core() -> None:
     from brain_tui.cli import gates, preflight
-    from brain_tui.core import facade, locks
+    from brain_tui.core import facade
+    from brain_tui.core.rules import locks
 
-    assert gates.GATE_ACTIONS == facade.GATE_ACTIONS
+    assert all(callable(getattr(facade.Gates, action, None)) for action in gates.GATE_ACTIONS)
     assert preflight.DEFAULT_LOCK_TTL_MIN == locks.DEFAULT_LOCK_TTL_MIN
+
+
+#: Modules only a write loads: the round-trip YAML writer, git, the write journal, process probes.
+WRITE_PATH = ("ruamel", "psutil", "subprocess", "brain_tui.core.sync.gitops", "brain_tui.core.records.journal")
+
+READ_PROBE = (
+    "import sys\n"
+    "from brain_tui.cli.main import main\n"
+    "code = main(sys.argv[1:])\n"
+    "write = sorted(m for m in sys.modules if any(m == w or m.startswith(w + '.') for w in " + repr(WRITE_PATH) + "))\n"
+    "sys.stderr.write('\\nPROBE ' + repr((code, write)) + '\\n')\n"
+)
+
+
+@pytest.mark.parametrize("args", [
+    ("claim", "list"),
+    ("--json", "claim", "list"),
+    ("claim", "show", "{sess}"),
+    ("check-scope", "projects/free/x.py"),
+    ("--json", "check-scope", "projects/free/x.py"),
+    ("attention",),
+    ("--json", "attention"),
+    ("gate", "status", "{sess}"),
+    ("preflight", "check", "{sess}", "projects/free/x.py"),
+    ("signal", "list"),
+    ("--json", "signal", "list"),
+])
+def test_a_read_command_loads_no_write_path(demo_brain: Any, args: tuple[str, ...]) -> None:
+    listed = subprocess.run([sys.executable, "-m", "brain_tui.cli.main", "--brain", str(demo_brain), "--now", NOW,
+                             "--json", "claim", "list"], capture_output=True, text=True, env=clean_env(),
+                            check=True, timeout=120)
+    sess = json.loads(listed.stdout)["claims"][0]["sess_id"]
+    argv = ["--brain", str(demo_brain), "--now", NOW, *(a.replace("{sess}", sess) for a in args)]
+    done = subprocess.run([sys.executable, "-c", READ_PROBE, *argv], capture_output=True, text=True,
+                          env=clean_env(), check=False, timeout=120)
+    line = done.stderr.rstrip().splitlines()[-1]
+    assert line.startswith("PROBE "), done.stderr[-500:]
+    code, write = ast.literal_eval(line[len("PROBE "):])
+    assert code in (0, 1, 2, 3, 4, 5, 6, 10), done.stderr[-500:]  # an answer (free, conflict, a refusal code)
+    assert write == []

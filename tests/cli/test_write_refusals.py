@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from brain_tui.cli.main import main as bsi_main
-from brain_tui.core import index_file
+from brain_tui.core.records import index_file
 from tests.bsi import NOW, bsi_command, clean_env, ok, run_bsi
 from tests.conftest import tree_bytes
 
@@ -99,3 +99,49 @@ def test_an_agent_refused_by_its_sandbox_is_pointed_to_the_mcp_tools(
     err = capsys.readouterr().err
     assert code == 73 and err.count("\n") == 1 and "internal error" not in err
     assert "read-only" in err and "bsi MCP tools" in err
+
+
+def test_a_full_disk_inside_git_commit_exits_74_and_rolls_the_files_back(
+        brain: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from brain_tui.core.sync import gitops
+
+    real_run = gitops._run
+
+    def full_on_commit(cmd: list[str], *args: object, **kwargs: object) -> subprocess.CompletedProcess[str]:
+        if "commit" in cmd:
+            return subprocess.CompletedProcess(cmd, 128, "", "error: unable to write new index file: "
+                                               "No space left on device\nfatal: cannot write the tree\n")
+        return real_run(cmd, *args, **kwargs)  # type: ignore[arg-type]
+
+    before = tree_bytes(brain)
+    monkeypatch.setattr(gitops, "_run", full_on_commit)
+    code = bsi_main(["--brain", str(brain), "--now", NOW, "claim", "open", "--scope", "src/", "--story", "x"])
+    err = capsys.readouterr().err
+    assert code == 74, err
+    assert err.count("\n") == 1 and "no space left on the device" in err and "git commit" in err
+    assert tree_bytes(brain) == before
+    status = subprocess.run(["git", "status", "--porcelain"], cwd=brain, capture_output=True, text=True, check=True)
+    assert status.stdout == ""
+
+
+def test_init_is_all_or_nothing_when_its_commit_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    from brain_tui.core.sync import gitops
+
+    def no_room(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device", "BRAIN-INDEX.md")
+
+    target = tmp_path / "new-brain"
+    target.mkdir()
+    (target / ".gitignore").write_text("node_modules/\n")  # a file of the user's: it must come back as it was
+    monkeypatch.setattr(gitops, "commit_paths", no_room)
+    code = bsi_main(["init", str(target)])
+    assert code == 74, capsys.readouterr().err
+    assert (target / ".gitignore").read_text() == "node_modules/\n"
+    left = sorted(str(p.relative_to(target)) for p in target.rglob("*")
+                  if p.is_file() and p.relative_to(target).parts[0] not in (".git", ".brain"))
+    assert left == [".gitignore"], left
+    assert not (target / "BRAIN-INDEX.md").exists()
+    monkeypatch.undo()
+    assert bsi_main(["init", str(target)]) == 0  # and it can simply be run again
+    assert (target / "BRAIN-INDEX.md").is_file() and ".brain/" in (target / ".gitignore").read_text()

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from brain_tui.core.agent_process import agent_process
+from brain_tui.core.sessions.agent_process import agent_process
 
 #: What the agent does: one JSON job per line in (argv, stdin, env, cwd), one JSON result per line out. With
 #: "keep": true the job's process is left running with pipes (an MCP server) and talked to by later jobs.

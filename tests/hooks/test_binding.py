@@ -6,8 +6,8 @@ import json
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from brain_tui.core import agent_files, agents, handover
 from brain_tui.core.brain import Brain
+from brain_tui.core.sessions import agent_files, agents, handover
 from tests.bsi import NOW as BSI_NOW
 from tests.bsi import bsi_command, clean_env, ok, run_bsi
 from tests.conftest import load_claim

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from brain_tui.core import agent_files, agents
+from brain_tui.core.sessions import agent_files, agents
 from tests.bsi import BRAIN_AND_GIT, NOW, bsi_command, clean_env, ok, run_bsi
 from tests.hooks.fake_agent import FakeAgent
 from tests.hooks.test_pre_tool_use import assert_allowed, assert_denied, event

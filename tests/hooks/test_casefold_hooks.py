@@ -8,12 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from brain_tui.core import hook_index, preflight
 from brain_tui.core.brain import Brain
-from brain_tui.core.conflicts import find_conflicts
 from brain_tui.core.errors import BsiError
-from brain_tui.core.model import BLOCKING_STATUSES
-from brain_tui.core.scope import parse_scope
+from brain_tui.core.paths.scope import parse_scope
+from brain_tui.core.records.model import BLOCKING_STATUSES
+from brain_tui.core.rules import preflight
+from brain_tui.core.rules.conflicts import find_conflicts
+from brain_tui.core.sessions import hook_index
 from tests.bsi import NOW, ok, run_bsi
 from tests.hooks.test_pre_tool_use import AGENT, assert_allowed, assert_denied, event, hook
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from brain_tui.core import hook_index
 from brain_tui.core.brain import Brain
-from brain_tui.core.model import BLOCKING_STATUSES
+from brain_tui.core.records.model import BLOCKING_STATUSES
+from brain_tui.core.sessions import hook_index
 from tests.bsi import NOW, ok, run_bsi
 from tests.cli.test_corrupt_claims import hand_merge
 from tests.conftest import claim_file
@@ -22,7 +22,8 @@ def test_an_unbound_write_into_a_hand_merged_claims_scope_is_denied(brain: Path)
     hand_merge(claim_file(brain, holder), "docs/", "docs/guide.md")
     for _twice in range(2):  # the second run may read the hook index the first one wrote
         assert_denied(hook(brain, "pre-tool-use", event(brain, "Write", str(brain / "docs" / "x.md"),
-                                                        session="nobody")), holder, "corrupt")
+                                                        session="nobody")), holder, "corrupt",
+                      f"`bsi claim repair {holder}`")
     done = hook(brain, "pre-tool-use", event(brain, "Write", str(brain / "notes.md"), session="nobody"))
     assert done.returncode == 0, done
 

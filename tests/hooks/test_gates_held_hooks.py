@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from brain_tui.core import hook_index
 from brain_tui.core.brain import Brain
+from brain_tui.core.sessions import hook_index
 from brain_tui.hooks import events
 from tests.bsi import NOW, bsi_command, clean_env, ok, run_bsi
 from tests.hooks.test_hook_index import settle

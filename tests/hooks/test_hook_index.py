@@ -9,12 +9,13 @@ import subprocess
 import time
 from pathlib import Path
 
-from brain_tui.core import hook_index, preflight
 from brain_tui.core.brain import Brain
-from brain_tui.core.conflicts import find_conflicts
 from brain_tui.core.errors import BsiError
-from brain_tui.core.model import BLOCKING_STATUSES
-from brain_tui.core.scope import parse_scope
+from brain_tui.core.paths.scope import parse_scope
+from brain_tui.core.records.model import BLOCKING_STATUSES
+from brain_tui.core.rules import preflight
+from brain_tui.core.rules.conflicts import find_conflicts
+from brain_tui.core.sessions import hook_index
 from tests.bsi import NOW, bsi_command, clean_env, ok, run_bsi
 from tests.hooks.test_pre_tool_use import AGENT, assert_allowed, assert_denied, event, hook
 
@@ -43,11 +44,11 @@ def test_a_bound_in_scope_write_imports_no_core_model_nor_yaml(brain: Path) -> N
     settle(brain)
     code, names = imported_by_hook(brain, event(brain, "Edit", str(brain / "src" / "a.py")))
     assert code == 0
-    heavy = {"brain_tui.core.brain", "brain_tui.core.model", "brain_tui.core.store", "ruamel.yaml", "yaml",
-             "argparse", "textual", "rich", "typing", "dataclasses", "sqlite3", "subprocess"}
+    heavy = {"brain_tui.core.brain", "brain_tui.core.records.model", "brain_tui.core.records.store",
+             "ruamel.yaml", "yaml", "argparse", "textual", "rich", "typing", "dataclasses", "sqlite3", "subprocess"}
     assert not names & heavy, names & heavy
     code, names = imported_by_hook(brain, event(brain, "Edit", str(brain / "docs" / "a.py")))
-    assert code == 2 and "brain_tui.core.preflight" in names  # a refusal always comes from the core
+    assert code == 2 and "brain_tui.core.rules.preflight" in names  # a refusal always comes from the core
 
 
 def test_the_index_goes_stale_on_every_change_that_matters(brain: Path) -> None:

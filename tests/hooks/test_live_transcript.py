@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from brain_tui.core import agents
+from brain_tui.core.sessions import agents
 from tests.bsi import ok, run_bsi
 from tests.hooks.test_pre_tool_use import AGENT, event, hook
 

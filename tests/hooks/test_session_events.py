@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from brain_tui.core import agents
+from brain_tui.core.sessions import agents
 from tests.bsi import NOW, bsi_command, clean_env, ok, run_bsi
 from tests.hooks.fake_agent import FakeAgent
 from tests.hooks.test_pre_tool_use import AGENT, assert_allowed, assert_denied, event, hook

@@ -6,7 +6,7 @@ import json
 import shutil
 from pathlib import Path
 
-from tests.bsi import git
+from tests.bsi import NOW, clean_env, git, ok, run_bsi
 from tests.hooks.test_pre_tool_use import hook
 
 
@@ -31,3 +31,30 @@ def test_session_start_names_the_head_commit(brain: Path) -> None:
 def test_session_start_outside_git_says_so(brain: Path) -> None:
     shutil.rmtree(brain / ".git")
     assert "(version not a git repository)" in _context(brain)
+
+
+def _stale_claim(brain: Path) -> str:
+    sess = ok(run_bsi("claim", "open", "--scope", "docs/", "--story", "x", "--ttl", "1h", brain=brain,
+                      now="2026-11-29T06:00:00Z"))
+    ok(run_bsi("watchdog", brain=brain))
+    return sess.split()[-1] if " " in sess else sess
+
+
+def test_a_session_starting_while_stale_claims_exist_is_told_to_get_a_human(brain: Path) -> None:
+    sess = _stale_claim(brain)
+    text = _context(brain)
+    assert "1 stale claim needs a human's action before going on" in text, text
+    assert sess in text and "scope docs/" in text and "bsi claim release" in text
+
+
+def test_no_stale_claim_no_notice(brain: Path) -> None:
+    assert "stale claim" not in _context(brain)
+
+
+def test_the_mcp_brain_state_names_the_stale_claims(brain: Path) -> None:
+    from brain_tui.mcp.tools import Session, brain_state
+
+    assert brain_state(Session(brain, now=NOW, environ=clean_env(), client="c"))["human_action_needed"] is None
+    sess = _stale_claim(brain)
+    notice = brain_state(Session(brain, now=NOW, environ=clean_env(), client="c"))["human_action_needed"]
+    assert sess in notice and "human's action" in notice

@@ -77,11 +77,11 @@ def test_the_allowed_shell_path_is_the_fast_one(satellite: tuple[Path, str, str]
     settle(brain)
     code, names = imported_by_hook(brain, bash(brain, "cd brain-engine/api && echo x >> routes.py | tee b.py"))
     assert code == 0
-    heavy = {"brain_tui.core.brain", "brain_tui.core.model", "brain_tui.core.store", "ruamel.yaml", "yaml",
-             "argparse", "textual", "rich", "typing", "dataclasses", "sqlite3", "subprocess"}
+    heavy = {"brain_tui.core.brain", "brain_tui.core.records.model", "brain_tui.core.records.store",
+             "ruamel.yaml", "yaml", "argparse", "textual", "rich", "typing", "dataclasses", "sqlite3", "subprocess"}
     assert not names & heavy, names & heavy
     code, names = imported_by_hook(brain, bash(brain, "echo x >> docs/a.md"))
-    assert code == 2 and "brain_tui.core.write_decision" in names  # a refusal always comes from the core
+    assert code == 2 and "brain_tui.core.rules.write_decision" in names  # a refusal always comes from the core
 
 
 def test_an_unreadable_compose_file_keeps_unbound_writes_denied(brain: Path) -> None:

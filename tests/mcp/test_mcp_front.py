@@ -65,7 +65,7 @@ def test_only_a_bare_mcp_command_line_takes_the_front() -> None:
 def test_the_front_imports_neither_the_sdk_nor_the_core() -> None:
     code = ("import sys, brain_tui.mcp.front, brain_tui.cli.main; "
             "print(sorted(m for m in sys.modules if m == 'mcp' or m.startswith(('mcp.', 'mcp_types', "
-            "'brain_tui.core.brain', 'brain_tui.core.store', 'pydantic'))))")
+            "'brain_tui.core.brain', 'brain_tui.core.records.store', 'pydantic'))))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=clean_env(), check=True)
     assert done.stdout.strip() == "[]"
 
@@ -104,6 +104,6 @@ def test_no_brain_is_the_clis_one_line_and_66(tmp_path: Path) -> None:
 def test_the_server_is_built_without_the_core(brain: Path) -> None:
     code = ("import sys; from brain_tui.mcp.server import build_server; from brain_tui.mcp.tools import Session; "
             f"build_server(Session({str(brain)!r}, client='')); "
-            "print('brain_tui.core.brain' in sys.modules, 'brain_tui.core.store' in sys.modules)")
+            "print('brain_tui.core.brain' in sys.modules, 'brain_tui.core.records.store' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=clean_env(), check=True)
     assert done.stdout.split() == ["False", "False"]

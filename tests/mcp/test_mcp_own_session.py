@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from mcp.client.client import Client
 
-from brain_tui.core import handover
 from brain_tui.core.brain import Brain
+from brain_tui.core.sessions import handover
 from brain_tui.mcp.server import build_server
 from brain_tui.mcp.tools import Session
 from tests.bsi import NOW, clean_env, ok, run_bsi

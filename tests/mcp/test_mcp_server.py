@@ -12,7 +12,7 @@ from typing import Any
 from mcp.client.client import Client
 from mcp.client.stdio import StdioServerParameters
 
-from brain_tui.core import agents
+from brain_tui.core.sessions import agents
 from brain_tui.mcp.server import build_server
 from brain_tui.mcp.tools import Session
 from tests.bsi import NOW, bsi_command, clean_env, ok, run_bsi

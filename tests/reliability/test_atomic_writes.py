@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
-from brain_tui.core import index_file
 from brain_tui.core.brain import Brain, init_brain
-from brain_tui.core.claims import OpenRequest
 from brain_tui.core.clock import parse_duration
-from brain_tui.core.scope import parse_scope
+from brain_tui.core.paths.scope import parse_scope
+from brain_tui.core.records import index_file
+from brain_tui.core.rules.claims import OpenRequest
 from tests.bsi import git, ok, run_bsi
 
 from .faults import Faults, run_faulty

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import yaml
 
-from brain_tui.core.yamlio import CorruptYaml, safe_load_file
+from brain_tui.core.records.yamlio import CorruptYaml, safe_load_file
 from tests.bsi import clean_env, git, ok, run_bsi
 
 RACERS = 8

@@ -19,12 +19,12 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from brain_tui.core import journal
 from brain_tui.core.brain import Brain, init_brain
-from brain_tui.core.claims import CloseRequest, OpenRequest
 from brain_tui.core.clock import parse_duration
-from brain_tui.core.scope import parse_scope
-from brain_tui.core.yamlio import CorruptYaml, safe_load_file
+from brain_tui.core.paths.scope import parse_scope
+from brain_tui.core.records import journal
+from brain_tui.core.records.yamlio import CorruptYaml, safe_load_file
+from brain_tui.core.rules.claims import CloseRequest, OpenRequest
 
 NOW = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
 

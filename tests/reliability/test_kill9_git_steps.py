@@ -27,8 +27,8 @@ from typing import Any
 
 import pytest
 
-from brain_tui.core.scope import parse_scope, scopes_overlap
-from brain_tui.core.yamlio import CorruptYaml, safe_load_text
+from brain_tui.core.paths.scope import parse_scope, scopes_overlap
+from brain_tui.core.records.yamlio import CorruptYaml, safe_load_text
 from tests.bsi import Run, git, ok, run_bsi
 
 from .faults import Faults, run_faulty

@@ -11,7 +11,7 @@ import subprocess
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from brain_tui.core.scope import parse_scope, scopes_overlap
+from brain_tui.core.paths.scope import parse_scope, scopes_overlap
 from tests.bsi import bsi_command
 
 from .harness import make_remote, racer_env, remote_claims

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from brain_tui.core.brain import Brain
-from brain_tui.core.env import EnvState
+from brain_tui.core.environment.env import EnvState
 from brain_tui.demo import build_demo
 from brain_tui.tui.app import BrainApp
 
@@ -180,9 +180,9 @@ async def select(pilot: Any, table_id: str, key: str) -> None:
 @pytest.fixture
 def hostile_root(demo_root: Path) -> Iterator[Path]:
     """The demo brain plus claims whose stories carry escapes, markup, bidi and zero-width characters."""
-    from brain_tui.core import claims
     from brain_tui.core.clock import parse_duration
-    from brain_tui.core.scope import parse_scope
+    from brain_tui.core.paths.scope import parse_scope
+    from brain_tui.core.rules import claims
 
     brain = Brain(demo_root, clock=lambda: NOW, instance="evil@box")
     for slug, scope, story in HOSTILE_STORIES:
@@ -205,9 +205,9 @@ CROWD = 40
 @pytest.fixture
 def crowded_root(demo_root: Path) -> Path:
     """The demo brain plus `CROWD` open claims (one per folder), written without commits (it is faster)."""
-    from brain_tui.core import claims
     from brain_tui.core.clock import parse_duration
-    from brain_tui.core.scope import parse_scope
+    from brain_tui.core.paths.scope import parse_scope
+    from brain_tui.core.rules import claims
 
     brain = Brain(demo_root, clock=lambda: NOW, instance="prod@box", commit=False)
     for i in range(CROWD):

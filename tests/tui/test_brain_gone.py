@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from brain_tui.core import gitops
 from brain_tui.core.brain import Brain
 from brain_tui.core.errors import NotFound
+from brain_tui.core.sync import gitops
 from brain_tui.tui import sources
 
 from .conftest import INSTANCE, NOW, settle

@@ -25,7 +25,7 @@ EXPIRY = NOW + timedelta(hours=1, minutes=50)
 
 def request_gate(root: Path) -> None:
     """DEPLOY's session stops at a human gate (as `bsi gate request` would)."""
-    Brain(root, clock=lambda: NOW, instance=INSTANCE).gates.act("request", DEPLOY, "ship the checklist?")
+    Brain(root, clock=lambda: NOW, instance=INSTANCE).gates.request(DEPLOY, "ship the checklist?")
 
 
 def dialog_text(app) -> str:  # noqa: ANN001
@@ -69,11 +69,28 @@ async def test_an_expired_gate_past_eight_hours_says_it_stays_stale(make_app, de
         assert isinstance(app.screen, GateDecisionDialog)
         text = dialog_text(app)
         assert "approve → stale" in text and "cannot renew it" in text and "resumes its work" not in text
+        assert "renew it (r)" not in text and "at its 8 h limit: no renewal can extend it" in text, text
         await pilot.press("enter")
         await settle(pilot)
     later = Brain(demo_root, clock=lambda: NOW + timedelta(hours=8), instance="prod@laptop")
     with pytest.raises(PreflightRefused):
         later.preflight(DEPLOY, "deploy/vps.md")
+
+
+async def test_a_gate_renewed_up_to_its_eight_hour_cap_is_not_told_to_renew(
+        make_app, demo_root: Path, clock) -> None:  # noqa: ANN001
+    # DEPLOY opened at 09:50: renewing it for 8 h stops at its cap, 17:50
+    Brain(demo_root, clock=lambda: NOW, instance=INSTANCE).renew_claim(DEPLOY, timedelta(hours=8))
+    request_gate(demo_root)
+    clock.at = NOW + timedelta(hours=7, minutes=45)  # 5 minutes before the cap
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await select(pilot, "#active", DEPLOY)
+        await pilot.press("a")
+        assert isinstance(app.screen, GateDecisionDialog)
+        text = dialog_text(app)
+        assert "5m left" in text and "renew it (r)" not in text, text
+        assert "at its 8 h limit: no renewal can extend it" in text
 
 
 def test_the_countdown_never_reads_zero() -> None:
@@ -111,7 +128,7 @@ async def test_an_open_approve_dialog_learns_the_gate_was_decided_elsewhere(make
         dialog = app.screen
         assert isinstance(dialog, GateDecisionDialog)
         # another terminal approves it (`bsi gate approve`), and the cockpit's watcher reads the brain again
-        Brain(demo_root, clock=lambda: NOW, instance="prod@laptop").gates.act("approve", GATED, "done")
+        Brain(demo_root, clock=lambda: NOW, instance="prod@laptop").gates.approve(GATED, "done")
         app.refresh_snapshot()
         await settle(pilot)
         assert app.screen is dialog

@@ -145,7 +145,7 @@ async def test_refused_actions_say_why_in_the_core_s_words(make_app, demo_root: 
 
 
 async def test_a_handoff_signal_prefills_the_open_form(make_app, demo_root: Path) -> None:  # noqa: ANN001
-    from brain_tui.core.claims import CloseRequest
+    from brain_tui.core.rules.claims import CloseRequest
 
     # api-search closes green: its on_done trigger asks the pilot to launch a test satellite (HANDOFF)
     fresh(demo_root).close_claim(SEARCH, CloseRequest(tests_total=3, tests_passed=3, tests_failed=0))

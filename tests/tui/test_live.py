@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from brain_tui.core import claims
 from brain_tui.core.clock import parse_duration
-from brain_tui.core.scope import parse_scope
+from brain_tui.core.paths.scope import parse_scope
+from brain_tui.core.rules import claims
 from brain_tui.tui.screens.help import HelpScreen
 
 from .conftest import DEPLOY, GATED, PILOT, fresh, screen_text, settle
@@ -57,12 +57,12 @@ async def test_a_new_breath_record_reaches_the_pane_with_the_snapshot(make_app, 
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        before = len(app.breath_data or ())
+        before = len(app.readings.breath()[0] or ())
         fresh(demo_root).breath.inhale("sprint-20261129-1005-new", "tech-lead", ["wiki/a.md"])
         app.refresh_snapshot()
         await settle(pilot)
-        assert [m.sprint for m in app.breath_data or ()][-1] == "sprint-20261129-1005-new"
-        assert len(app.breath_data or ()) == before + 1
+        assert [m.sprint for m in app.readings.breath()[0] or ()][-1] == "sprint-20261129-1005-new"
+        assert len(app.readings.breath()[0] or ()) == before + 1
         assert "new•" in screen_text(app)  # the open sprint's column in the pane
 
 

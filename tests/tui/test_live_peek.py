@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from brain_tui.core import agents
+from brain_tui.core.sessions import agents
 
 from .conftest import DEPLOY, NOW, PILOT, SEARCH, screen_text, select, settle
 
@@ -84,9 +84,9 @@ async def test_the_agent_column_shows_the_runway_from_140_columns(make_app, demo
 
 def _runway_live() -> dict:
     """Fixed live sessions (a commit hash depends on the machine's git identity): the pilot at 71 %."""
-    from brain_tui.core.agents import Liveness
-    from brain_tui.core.live import LiveSession
-    from brain_tui.core.transcript import Peek, Runway, ToolCall
+    from brain_tui.core.sessions.agents import Liveness
+    from brain_tui.core.sessions.live import LiveSession
+    from brain_tui.core.sessions.transcript import Peek, Runway, ToolCall
 
     def session(sess_id: str, state: str, minutes: int, tool: str | None, peek: Peek | None) -> LiveSession:
         return LiveSession(sess_id, Liveness(sess_id, "agent", state, NOW - timedelta(minutes=minutes), tool, ()),

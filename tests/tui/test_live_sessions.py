@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from brain_tui.core import agents
-from brain_tui.core.audit import LogEntry
-from brain_tui.core.live import LiveSession
+from brain_tui.core.sessions import agents
+from brain_tui.core.sessions.live import LiveSession
+from brain_tui.core.sync.audit import LogEntry
 
 from .conftest import DEPLOY, NOW, PILOT, SEARCH, STALE, screen_text, select, settle
 
@@ -67,7 +67,7 @@ async def test_at_80_columns_the_selection_bar_carries_the_evidence(make_app, de
 
 
 def _fixed_live(pilot) -> None:  # noqa: ANN001
-    from brain_tui.core.agents import Liveness
+    from brain_tui.core.sessions.agents import Liveness
 
     def session(sess_id: str, state: str, minutes: int, tool: str | None, commit: str | None) -> LiveSession:
         entry = (LogEntry(commit, (NOW - timedelta(minutes=minutes + 3)).isoformat(), "a <a@x>", "work", ())

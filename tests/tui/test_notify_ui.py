@@ -113,3 +113,30 @@ async def test_a_shell_string_is_refused_once_at_start(make_app, demo_root: Path
         toasts = [n for n in app._notifications if n.title == "notify"]
         assert len(toasts) == 1 and "argv list" in toasts[0].message
         assert not out.exists() and "\x1b]9;BSI: gate" in "".join(written)  # no command; the notice still goes
+
+
+async def test_the_log_is_written_off_the_ui_thread_and_the_palette_names_the_notices(
+        make_app, demo_root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
+    import threading
+
+    from brain_tui.core.sessions import notify
+
+    configure(demo_root, tmp_path / "notified")
+    writers: list[str] = []
+    real_write = notify.atomic_write_text
+
+    def recording(path: Path, text: str) -> None:
+        writers.append(threading.current_thread().name)
+        real_write(path, text)
+
+    monkeypatch.setattr(notify, "atomic_write_text", recording)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        main = threading.current_thread().name
+        capture(app)
+        fresh(demo_root).gates.request(PILOT, "merge to main?")
+        app.refresh_snapshot()
+        await settle(pilot)
+        assert len(writers) >= 2 and main not in writers, writers  # the start and the new gate
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert "Bell and notices: turn off" in titles

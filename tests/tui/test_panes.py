@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from textual.content import Content
 
-from brain_tui.core.breath_metrics import SprintMetrics
+from brain_tui.core.environment.breath_metrics import SprintMetrics
 from brain_tui.tui import sources
 from brain_tui.tui.screens.lint import LintScreen
 from brain_tui.tui.styles import ERROR, OK
@@ -150,13 +150,13 @@ async def test_a_hung_environment_source_times_out_and_says_so(make_app) -> None
         return FULL_ENV, ""
 
     app = make_app(env_provider=hung)
-    app._env_guard = sources.Bounded("environment", 0.2)
+    app.readings.env_guard = sources.Bounded("environment", 0.2)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("4")
-        app._env_tick()
+        app.readings.env_tick()
         await settle(pilot)
         assert "environment: no answer after 0.2 s (a slow pm2, git or disk?)" in screen_text(app)
-        app._env_tick()  # the first call still hangs: no second thread, a clear note
+        app.readings.env_tick()  # the first call still hangs: no second thread, a clear note
         await settle(pilot)
         assert "previous reading has not finished" in screen_text(app)
         release.set()

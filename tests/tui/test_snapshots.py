@@ -53,6 +53,21 @@ def test_approve_dialog(snap_compare, make_app) -> None:  # noqa: ANN001
     assert snap_compare(make_app(), press=["a"], terminal_size=(100, 32), run_before=_select("#active", GATED))
 
 
+def test_gate_diff_80x24(snap_compare, make_app) -> None:  # noqa: ANN001
+    """`a` then `d` on the waiting gate: changed files, tests figures, the coloured diff (issue 19)."""
+
+    async def run_before(pilot) -> None:  # noqa: ANN001
+        await _select("#active", GATED)(pilot)
+        await pilot.press("a")
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        await pilot.press("d")
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+    assert snap_compare(make_app(), terminal_size=(80, 24), run_before=run_before)
+
+
 def test_help_screen(snap_compare, make_app) -> None:  # noqa: ANN001
     """`?`: every key from the command table."""
     assert snap_compare(make_app(), press=["question_mark"], terminal_size=(80, 24))

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from brain_tui.core import claims
 from brain_tui.core.brain import Brain
 from brain_tui.core.clock import parse_duration
-from brain_tui.core.reconcile import LostClaim, SyncReport
-from brain_tui.core.remote import SyncStatus
-from brain_tui.core.scope import parse_scope
+from brain_tui.core.paths.scope import parse_scope
+from brain_tui.core.rules import claims
+from brain_tui.core.sync.reconcile import LostClaim, SyncReport
+from brain_tui.core.sync.remote import SyncStatus
 from brain_tui.tui.app import BrainApp
 
 from .conftest import DEPLOY, NOW, fresh, screen_text, settle

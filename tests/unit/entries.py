@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from brain_tui.core.scope import ScopeEntry, scopes_overlap
+from brain_tui.core.paths.scope import ScopeEntry, scopes_overlap
 
 
 def D(path: str) -> ScopeEntry:  # noqa: N802 - reads like the kind it builds

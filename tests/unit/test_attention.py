@@ -1,4 +1,4 @@
-"""The attention queue (core/attention.py): what it lists, once each, and how it ranks them.
+"""The attention queue (core/rules/attention.py): what it lists, once each, and how it ranks them.
 
 In process, on a temporary brain without git and a movable clock.
 """
@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from brain_tui.core import attention
 from brain_tui.core.brain import Brain
-from brain_tui.core.claims import OpenRequest
 from brain_tui.core.clock import parse_duration
-from brain_tui.core.scope import parse_scope
+from brain_tui.core.paths.scope import parse_scope
+from brain_tui.core.rules import attention
+from brain_tui.core.rules.claims import OpenRequest
 
 T0 = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
 
@@ -63,7 +63,7 @@ def test_a_gate_holding_a_tree_ranks_before_a_lone_stale_claim(world: tuple[Brai
     clock.at += timedelta(minutes=70)
     brain.watchdog()  # the lone note is stale now
     ids = _tree(brain)
-    brain.gates.act("request", ids["domain"], "ship the API?")
+    brain.gates.request(ids["domain"], "ship the API?")
     items = brain.attention()
     assert [(i.kind, i.sess_id) for i in items] == [("gate", ids["domain"]), ("stale", lone)]
     assert items[0].unblocks == 6  # the domain, the pilot above it and the four leaves below
@@ -73,7 +73,7 @@ def test_a_gate_holding_a_tree_ranks_before_a_lone_stale_claim(world: tuple[Brai
 def test_each_kind_is_listed_once(world: tuple[Brain, Clock]) -> None:
     brain, clock = world
     ids = _tree(brain)
-    brain.gates.act("request", ids["leaf0"], "merge?")
+    brain.gates.request(ids["leaf0"], "merge?")
     # The gate request also sends a HUMAN_GATE signal: folded into the claim's row.
     sig = brain.signals.send(ids["leaf1"], ids["domain"], "BLOCKED_ON", "waiting for the schema")
     brain.signals.send(ids["leaf2"], ids["domain"], "INFO", "fyi")
@@ -96,8 +96,8 @@ def test_a_gate_close_to_expiry_is_a_warning_and_ranks_first_among_equals(world:
     early = _open(brain, "early", "a/", ttl="1h")
     clock.at += timedelta(minutes=10)
     late = _open(brain, "late", "b/", ttl="2h")
-    brain.gates.act("request", early, "one?")
-    brain.gates.act("request", late, "two?")
+    brain.gates.request(early, "one?")
+    brain.gates.request(late, "two?")
     items = brain.attention()
     assert [i.sess_id for i in items] == [early, late]
     assert not any(i.warning for i in items)
@@ -111,7 +111,7 @@ def test_a_gate_close_to_expiry_is_a_warning_and_ranks_first_among_equals(world:
 def test_paused_claims_close_to_expiry_are_announced_not_the_ancestors_with_time(world: tuple[Brain, Clock]) -> None:
     brain, clock = world
     ids = _tree(brain)
-    brain.gates.act("pause", ids["domain"], "hold on")
+    brain.gates.pause(ids["domain"], "hold on")
     assert brain.attention() == []  # paused with hours left: nothing to decide yet
     clock.at += timedelta(minutes=110)  # the 2 h leaves have 10 min left, the domain 2h10
     items = brain.attention()
@@ -144,8 +144,8 @@ def test_circuit_break_is_listed_on_its_claim(world: tuple[Brain, Clock]) -> Non
 def test_waiting_inside_counts_items_up_the_tree(world: tuple[Brain, Clock]) -> None:
     brain, _ = world
     ids = _tree(brain)
-    brain.gates.act("request", ids["leaf0"], "one?")
-    brain.gates.act("request", ids["leaf1"], "two?")
+    brain.gates.request(ids["leaf0"], "one?")
+    brain.gates.request(ids["leaf1"], "two?")
     snapshot = brain.snapshot()
     counts = attention.waiting_inside(snapshot, attention.attention(snapshot))
     assert counts[ids["pilot"]] == 2 and counts[ids["domain"]] == 2 and counts[ids["leaf0"]] == 1
@@ -155,7 +155,7 @@ def test_waiting_inside_counts_items_up_the_tree(world: tuple[Brain, Clock]) -> 
 def test_json_shape(world: tuple[Brain, Clock]) -> None:
     brain, _ = world
     sess = _open(brain, "g", "g/")
-    brain.gates.act("request", sess, "go?")
+    brain.gates.request(sess, "go?")
     (item,) = brain.attention()
     assert item.as_dict() == {"kind": "gate", "sess_id": sess, "sig_id": None, "since": T0.isoformat(),
                               "time_left_s": 7200, "unblocks": 1, "warning": False, "summary": "gate: go?",

@@ -14,11 +14,12 @@ from typing import Any
 
 import pytest
 
-from brain_tui.core import attention, store
 from brain_tui.core.brain import Brain
-from brain_tui.core.claims import CloseRequest, OpenRequest
 from brain_tui.core.clock import parse_duration
-from brain_tui.core.scope import parse_scope
+from brain_tui.core.paths.scope import parse_scope
+from brain_tui.core.records import store
+from brain_tui.core.rules import attention
+from brain_tui.core.rules.claims import CloseRequest, OpenRequest
 
 T0 = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
 

@@ -13,11 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from brain_tui.core import agents, authority
-from brain_tui.core.authority import AGENT_ENV_MARKERS, Actor, agent_program, current_actor, effective
 from brain_tui.core.brain import Brain, CloseRequest, OpenRequest
 from brain_tui.core.errors import BsiError, HumanOnly, NotYours, ProductOnly, TransitionRefused
-from brain_tui.core.scope import parse_scope
+from brain_tui.core.paths.scope import parse_scope
+from brain_tui.core.rules import authority
+from brain_tui.core.rules.authority import AGENT_ENV_MARKERS, Actor, agent_program, current_actor, effective
+from brain_tui.core.sessions import agents
 
 T0 = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
 #: Two agent sessions, as Claude Code gives them (UUIDs).
@@ -121,7 +122,7 @@ def test_human_verbs_refuse_inside_an_agent_and_change_nothing(brain: Brain, as_
         ("pause", lambda: brain.gates.pause(pilot, "hold")),
         ("resume", lambda: brain.gates.resume(pilot)),
         ("abort", lambda: brain.gates.abort(child, "stop")),
-        ("approve", lambda: brain.gates.act("approve", child, "", by="Ada <ada@example.org>")),
+        ("approve", lambda: brain.gates.approve(child, "", by="Ada <ada@example.org>")),
         ("release", lambda: brain.release_claim(child, "gone", by="human:ada")),
     ]
     for verb, call in verbs:
@@ -232,7 +233,7 @@ def test_an_agent_acts_only_for_its_own_claims(brain: Brain, as_agent: Callable[
         ("close", lambda: brain.close_claim(theirs, CloseRequest(status="ok"))),
         ("renew", lambda: brain.renew_claim(theirs)),
         ("request a gate on", lambda: brain.gates.request(theirs, "?")),
-        ("request a gate on", lambda: brain.gates.act("request", theirs, "?")),
+        ("request a gate on", lambda: brain.gates.request(theirs, "?")),
         ("lock a file for", lambda: brain.locks.acquire("b/x.md", theirs)),
         ("release a lock for", lambda: brain.locks.release("b/x.md", theirs)),
         ("record a failure on", lambda: brain.circuit.fail(theirs)),

@@ -1,4 +1,4 @@
-"""The on-disk parse cache (core/cache.py) through BrainStore: hits parse nothing, changes are always seen."""
+"""The on-disk parse cache (core/records/cache.py) through BrainStore: hits parse nothing, changes are always seen."""
 
 from __future__ import annotations
 
@@ -13,13 +13,13 @@ from typing import Any
 
 import pytest
 
-from brain_tui.core import cache as cache_mod
 from brain_tui.core.brain import Brain
-from brain_tui.core.cache import CACHE_FILE, file_key
 from brain_tui.core.config import BrainConfig
-from brain_tui.core.model import BLOCKING_STATUSES
-from brain_tui.core.scope import parse_scope
-from brain_tui.core.store import BrainStore
+from brain_tui.core.paths.scope import parse_scope
+from brain_tui.core.records import cache as cache_mod
+from brain_tui.core.records.cache import CACHE_FILE, file_key
+from brain_tui.core.records.model import BLOCKING_STATUSES
+from brain_tui.core.records.store import BrainStore
 
 NOW = datetime(2026, 11, 29, 10, 0, tzinfo=UTC)
 
@@ -191,8 +191,8 @@ def test_another_code_fingerprint_empties_the_cache(tmp_path: Path, settled: Non
 def test_an_edit_of_the_readers_code_empties_the_cache(tmp_path: Path, settled: None,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """The store names its readers' code (formats, …) to the cache: editing it re-parses everything."""
-    from brain_tui.core import formats
-    from brain_tui.core import store as store_mod
+    from brain_tui.core.records import formats
+    from brain_tui.core.records import store as store_mod
 
     assert formats.__file__ in store_mod.PARSER_CODE
     reader = tmp_path / "reader.py"
@@ -354,7 +354,7 @@ def test_bsi_claim_list_reads_the_same_cold_and_warm(tmp_path: Path) -> None:
 ])
 def test_the_one_pass_reader_answers_like_the_event_scan(text: str, answer: Any) -> None:
     """yamlio reads most files in one pass (no event scan): SPEC 13's refusals must not change."""
-    from brain_tui.core.yamlio import CorruptYaml, safe_load_text
+    from brain_tui.core.records.yamlio import CorruptYaml, safe_load_text
 
     try:
         got: Any = safe_load_text(text)

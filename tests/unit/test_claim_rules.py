@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from brain_tui.core.brain import Brain, OpenRequest
-from brain_tui.core.claims import CloseRequest
-from brain_tui.core.scope import parse_scope_args
+from brain_tui.core.paths.scope import parse_scope_args
+from brain_tui.core.rules.claims import CloseRequest
 from tests.bsi import NOW
 from tests.conftest import load_claim, signal_docs
 
@@ -127,7 +127,7 @@ def test_pilote_and_parent_resolve_through_the_tree(facade: Brain) -> None:
 
 
 def test_a_trigger_passes_the_finished_satellite_s_result_to_the_one_it_launches(facade: Brain) -> None:
-    from brain_tui.core.launch import launch_prompt
+    from brain_tui.core.sessions.launch import launch_prompt
 
     pilot = opened(facade, "be/", type="pilote", slug="pilot")
     done = opened(facade, "be/api.py", parent=pilot, satellite_type="brain-write", slug="api",

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from brain_tui.core.env import EnvState
-from brain_tui.core.env_readings import GitReading, Pm2Reading, PortsReading, SystemReading
+from brain_tui.core.environment.env import EnvState
+from brain_tui.core.environment.env_readings import GitReading, Pm2Reading, PortsReading, SystemReading
 
 STATE = EnvState(
     hostname="desktop", instance="prod@desktop",

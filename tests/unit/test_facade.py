@@ -9,8 +9,8 @@ import pytest
 
 from brain_tui.core.brain import Brain, OpenRequest
 from brain_tui.core.errors import InvalidData, NotFound
-from brain_tui.core.gates import Cascade, GateOutcome
-from brain_tui.core.scope import parse_scope
+from brain_tui.core.paths.scope import parse_scope
+from brain_tui.core.rules.gates import Cascade, GateOutcome
 
 T0 = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
 
@@ -43,13 +43,12 @@ def test_gate_outcomes_are_typed_and_give_the_json_shape(brain: Brain) -> None:
     paused = brain.gates.pause(pilot, "hold", by="human:t")
     assert isinstance(paused, Cascade) and paused.touched == (child,)
     assert paused.as_dict() == {"sess_id": pilot, "action": "pause", "status": "paused", "cascade": [child]}
-    resumed = brain.gates.act("resume", pilot, "", by="human:t")
+    resumed = brain.gates.resume(pilot, "", by="human:t")
     assert isinstance(resumed, Cascade) and resumed.touched == (child,)
     assert brain.snapshot().claim(child).status == "waiting_human"  # type: ignore[union-attr]
     approved = brain.gates.approve(child, by="human:t")
     assert approved.as_dict() == {"sess_id": child, "action": "approve", "status": "open"}
-    with pytest.raises(ValueError):
-        brain.gates.act("delete", child)
+    assert not hasattr(brain.gates, "act")  # one call per verb: no string turned back into a method
 
 
 def test_preview_runs_the_rule_and_writes_nothing(brain: Brain) -> None:

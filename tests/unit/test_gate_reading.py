@@ -1,4 +1,4 @@
-"""What a gate says and when it was raised, read once in core/attention.py for the queue and the gate screen."""
+"""What a gate says and when it was raised, read once in core/rules/attention.py for the queue and the gate screen."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from brain_tui.core.attention import gate_message, gate_raised_at
-from brain_tui.core.model import Claim
+from brain_tui.core.records.model import Claim
+from brain_tui.core.rules.attention import gate_message, gate_raised_at
 
 OPENED = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
 

@@ -12,11 +12,11 @@ from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import invariant, rule
 
-from brain_tui.core import hook_index
-from brain_tui.core import preflight as rules
 from brain_tui.core.errors import BsiError, TransitionRefused
-from brain_tui.core.model import BLOCKING_STATUSES
-from brain_tui.core.write_decision import WriteSession
+from brain_tui.core.records.model import BLOCKING_STATUSES
+from brain_tui.core.rules import preflight as rules
+from brain_tui.core.rules.write_decision import WriteSession
+from brain_tui.core.sessions import hook_index
 from tests.unit.test_state_machine import ClaimMachine
 
 #: Files in, around and outside the machine's scopes, in the kernel zone, and in other spellings.

@@ -1,4 +1,4 @@
-"""Tests of brain_tui.core.index: the generated BRAIN-INDEX.md block and legacy signal rows."""
+"""Tests of brain_tui.core.records.index: the generated BRAIN-INDEX.md block and legacy signal rows."""
 
 from __future__ import annotations
 
@@ -16,16 +16,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from brain_tui.core.index import (
+from brain_tui.core.paths.scope import ScopeEntry
+from brain_tui.core.records.index import (
     END,
     START,
     apply_block,
     escape_cell,
     render_block,
 )
-from brain_tui.core.index_legacy import parse_legacy_signal_rows
-from brain_tui.core.model import BrainSnapshot, Claim, Signal
-from brain_tui.core.scope import ScopeEntry
+from brain_tui.core.records.index_legacy import parse_legacy_signal_rows
+from brain_tui.core.records.model import BrainSnapshot, Claim, Signal
 from tests.paths import LEGACY
 
 PARIS = ZoneInfo("Europe/Paris")
@@ -373,8 +373,8 @@ _SUBPROCESS_SCRIPT = textwrap.dedent(
     """
     from datetime import datetime, timedelta
     from zoneinfo import ZoneInfo
-    from brain_tui.core.index import render_block
-    from brain_tui.core.model import BrainSnapshot, Claim, Signal
+    from brain_tui.core.records.index import render_block
+    from brain_tui.core.records.model import BrainSnapshot, Claim, Signal
 
     tz = ZoneInfo("Europe/Paris")
     now = datetime(2026, 11, 29, 12, 0, tzinfo=tz)

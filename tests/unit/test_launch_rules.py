@@ -1,12 +1,12 @@
-"""core/launch.py: the argv rule and what tmux is given (no process started)."""
+"""core/sessions/launch.py: the argv rule and what tmux is given (no process started)."""
 
 from __future__ import annotations
 
 import pytest
 
 from brain_tui.core.errors import InvalidData
-from brain_tui.core.launch import LaunchPlan, build_argv, launch_settings
-from brain_tui.core.tmux import tmux_arg, tmux_command
+from brain_tui.core.sessions.launch import LaunchPlan, build_argv, launch_settings
+from brain_tui.core.sessions.tmux import tmux_arg, tmux_command
 
 VALUES = {"sess_id": "sess-20261129-1000-ab12", "scope": "wiki/", "story": "a b; c", "prompt": "P",
           "slug": "ab12", "root": "/b"}
@@ -54,8 +54,8 @@ def test_settings_want_an_argv_list() -> None:
 
 
 def test_attach_switches_inside_the_same_tmux_server_else_takes_the_terminal() -> None:
-    from brain_tui.core.launch import LaunchRecord
-    from brain_tui.core.tmux import attach_command
+    from brain_tui.core.sessions.launch import LaunchRecord
+    from brain_tui.core.sessions.tmux import attach_command
 
     record = LaunchRecord(sess_id="sess-x", mode="tmux", pid=1, create_time=0.0, started_at="",
                           window="@4", target="bsi-b:2", socket="/tmp/tmux-0/default", name="x")

@@ -5,11 +5,11 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from brain_tui.core import agents
 from brain_tui.core.brain import Brain
-from brain_tui.core.claims import OpenRequest
 from brain_tui.core.clock import parse_duration
-from brain_tui.core.scope import parse_scope
+from brain_tui.core.paths.scope import parse_scope
+from brain_tui.core.rules.claims import OpenRequest
+from brain_tui.core.sessions import agents
 from tests.bsi import clean_env, git
 
 NOW = datetime(2026, 11, 29, 10, 0, tzinfo=UTC)

@@ -11,7 +11,7 @@ import pytest
 
 from brain_tui.core.config import load_config
 from brain_tui.core.errors import InvalidData
-from brain_tui.core.notify import (
+from brain_tui.core.sessions.notify import (
     MAX_REMEMBERED,
     NotifiedLog,
     Notifier,
@@ -128,3 +128,35 @@ def test_run_command_reports_a_failure_in_one_line(tmp_path: Path) -> None:
     assert out.read_text() == "a b; c"
     assert "exit 3" in (run_command([sys.executable, "-c", "raise SystemExit(3)"]) or "")
     assert "not found" in (run_command([str(tmp_path / "no-such-program")]) or "")
+
+
+def test_two_cockpits_claiming_the_same_item_at_once_tell_it_once(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both read the log before either wrote it: without the lock, both would tell the item."""
+    import threading
+    import time
+
+    from brain_tui.core.sessions import notify
+
+    real_write = notify.atomic_write_text
+
+    def slow_write(path: Path, text: str) -> None:
+        time.sleep(0.3)  # the other cockpit reads meanwhile
+        real_write(path, text)
+
+    monkeypatch.setattr(notify, "atomic_write_text", slow_write)
+    start = threading.Barrier(2)
+    told: list[list[str]] = []
+
+    def cockpit() -> None:
+        log = NotifiedLog(tmp_path)
+        start.wait()
+        told.append(log.claim(["gate:b"]))
+
+    threads = [threading.Thread(target=cockpit) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    assert sorted(told) == [[], ["gate:b"]]
+    assert NotifiedLog(tmp_path).read() == ["gate:b"]

@@ -6,11 +6,11 @@ import json
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from brain_tui.core import agents
 from brain_tui.core.brain import Brain
-from brain_tui.core.claims import OpenRequest
 from brain_tui.core.clock import parse_duration
-from brain_tui.core.scope import parse_scope
+from brain_tui.core.paths.scope import parse_scope
+from brain_tui.core.rules.claims import OpenRequest
+from brain_tui.core.sessions import agents
 
 NOW = datetime(2026, 11, 29, 10, 0, tzinfo=UTC)
 
@@ -78,7 +78,7 @@ def test_given_liveness_reads_no_transcript_unless_given_the_runways(brain: Path
     # the cockpit passes what it read: no transcript is read on its thread …
     assert [i.kind for i in b.attention(liveness=liveness) if i.sess_id == sess] == []
     # … and the runways of its live sessions (read in a worker) make the same item as `bsi attention`
-    from brain_tui.core.live import runways_of
+    from brain_tui.core.sessions.live import runways_of
 
     runways = runways_of(b.live_sessions())
     [item] = [i for i in b.attention(liveness=liveness, runways=runways) if i.sess_id == sess]

@@ -1,4 +1,4 @@
-"""Tests for brain_tui.core.scope: grammar, normalisation, intersection, ScopeIndex (SPEC 5)."""
+"""Tests for brain_tui.core.paths.scope: grammar, normalisation, intersection, ScopeIndex (SPEC 5)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from brain_tui.core.errors import InvalidData
-from brain_tui.core.scope import (
+from brain_tui.core.paths.scope import (
     ScopeEntry,
     covers_file,
     format_scope,
@@ -18,8 +18,8 @@ from brain_tui.core.scope import (
     parse_scope,
     scopes_overlap,
 )
-from brain_tui.core.scope_index import ScopeIndex
-from brain_tui.core.scope_paths import normalize_path
+from brain_tui.core.paths.scope_index import ScopeIndex
+from brain_tui.core.paths.scope_paths import normalize_path
 from tests.unit.entries import D, F, S, pairwise_conflicts
 
 G = ScopeEntry("global", "")

@@ -13,7 +13,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from brain_tui.core.scope import (
+from brain_tui.core.paths.scope import (
     ScopeEntry,
     covers_file,
     overlap,
@@ -22,7 +22,7 @@ from brain_tui.core.scope import (
     parse_scope_args,
     scopes_overlap,
 )
-from brain_tui.core.scope_index import ScopeIndex
+from brain_tui.core.paths.scope_index import ScopeIndex
 from tests.unit.entries import D, F, S, pairwise_conflicts
 
 FAST = settings(max_examples=300, deadline=None)
@@ -158,7 +158,7 @@ def test_index_examples() -> None:
 @FAST
 @given(st.text(max_size=12))
 def test_path_key_is_idempotent_and_blind_to_the_unicode_form(text: str) -> None:
-    from brain_tui.core.path_keys import path_key
+    from brain_tui.core.paths.path_keys import path_key
 
     key = path_key(text)
     assert path_key(key) == key
@@ -167,7 +167,7 @@ def test_path_key_is_idempotent_and_blind_to_the_unicode_form(text: str) -> None
 
 
 def test_protocol_paths_and_the_brain_folder_fold() -> None:
-    from brain_tui.core.path_keys import brain_relative, is_protocol_path
+    from brain_tui.core.paths.path_keys import brain_relative, is_protocol_path
 
     for rel in ("claims/x.yml", "CLAIMS/x.yml", "Claims", "brain-index.md", ".Brain/agents/x.json", "LOCKS/a"):
         assert is_protocol_path(rel), rel

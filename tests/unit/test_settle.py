@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from brain_tui.core.settle import DERIVED, HUMAN, NOTHING, OWNER, choose, rank
+from brain_tui.core.sync.settle import DERIVED, HUMAN, NOTHING, OWNER, choose, rank
 
 BASE = """sess_id: sess-1
 status: open

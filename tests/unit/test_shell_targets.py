@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from brain_tui.core.shell_targets import read_command
+from brain_tui.core.sessions.shell_targets import read_command
 
 W = "/w"
 

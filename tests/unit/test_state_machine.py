@@ -31,15 +31,15 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from brain_tui.core.brain import Brain
-from brain_tui.core.claims import CloseRequest, OpenRequest
 from brain_tui.core.clock import SKEW_TOLERANCE, parse_duration
-from brain_tui.core.effective import effective_status
 from brain_tui.core.errors import ConflictError, InvalidData, TierRefused, TransitionRefused
-from brain_tui.core.gates import Cascade
-from brain_tui.core.model import BLOCKING_STATUSES, BrainSnapshot, Claim
-from brain_tui.core.scope import parse_scope, scopes_overlap
-from brain_tui.core.tiers import tier_of
-from brain_tui.core.yamlio import safe_load_file
+from brain_tui.core.paths.scope import parse_scope, scopes_overlap
+from brain_tui.core.records.model import BLOCKING_STATUSES, BrainSnapshot, Claim
+from brain_tui.core.records.yamlio import safe_load_file
+from brain_tui.core.rules.claims import CloseRequest, OpenRequest
+from brain_tui.core.rules.effective import effective_status
+from brain_tui.core.rules.gates import Cascade
+from brain_tui.core.rules.tiers import tier_of
 
 T0 = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
 CAFE = "é/café.md"
@@ -233,7 +233,7 @@ class ClaimMachine(RuleBasedStateMachine):
         state = state_of(claim, self.now)
         allowed = state in ALLOWED[action] and not (action == "resume" and _paused_above(before_snap, claim))
         try:
-            out = self.brain.gates.act(action, sess, HOSTILE, by="human:sm")
+            out = getattr(self.brain.gates, action)(sess, HOSTILE, by="human:sm")
         except TransitionRefused:
             event(f"{action} refused")
             assert not allowed, f"{action} refused from {state}"

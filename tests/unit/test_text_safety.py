@@ -1,6 +1,6 @@
 """One rule of hidden characters (SPEC 15): the cockpit, hook messages and MCP results hide the very same
 characters, each with the same placeholder. Read through each front-end's own function, so a front-end that
-kept a table of its own (or stopped asking core/text_safety.py) fails here."""
+kept a table of its own (or stopped asking core/paths/text_safety.py) fails here."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 
 import pytest
 
-from brain_tui.core.text_safety import placeholder
+from brain_tui.core.paths.text_safety import placeholder
 from brain_tui.hooks.text import fact
 from brain_tui.mcp.tools import inert
 from brain_tui.tui.safe import safe_str

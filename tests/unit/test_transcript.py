@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from brain_tui.core import transcript
-from brain_tui.core.transcript import DEFAULT_WINDOW, TAIL_BYTES, Runway, parse, read_peek, runway
+from brain_tui.core.sessions import transcript
+from brain_tui.core.sessions.transcript import DEFAULT_WINDOW, TAIL_BYTES, Runway, parse, read_peek, runway
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "transcripts"
 CLAUDE = FIXTURES / "claude-2.1.197.jsonl"

@@ -6,8 +6,8 @@ from datetime import datetime
 
 import pytest
 
-from brain_tui.core.model import Signal
-from brain_tui.core.triggers import handoff_task
+from brain_tui.core.records.model import Signal
+from brain_tui.core.rules.triggers import handoff_task
 
 
 def _signal(payload: str, sig_type: str = "HANDOFF") -> Signal:

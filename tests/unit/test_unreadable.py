@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from brain_tui.core import preflight
 from brain_tui.core.brain import Brain, OpenRequest
-from brain_tui.core.conflicts import find_conflicts
-from brain_tui.core.errors import ConflictError, NotFound, PreflightRefused
-from brain_tui.core.scope import parse_scope
-from brain_tui.core.unreadable import held_by_bytes
+from brain_tui.core.errors import ConflictError, InvalidData, PreflightRefused
+from brain_tui.core.paths.scope import parse_scope
+from brain_tui.core.records.unreadable import held_by_bytes
+from brain_tui.core.rules import preflight
+from brain_tui.core.rules.conflicts import find_conflicts
 from tests.paths import LEGACY
 
 T0 = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
@@ -108,7 +108,7 @@ def test_an_unreadable_parent_is_no_ancestor_to_delegate_from(brain: Brain) -> N
     assert conflicts_of(brain, "work/x.md") == [(pilot, "corrupt")]
     delegated = find_conflicts(brain.snapshot(), parse_scope("work/x.md"), parent=pilot)
     assert [(c.sess_id, c.status) for c in delegated] == [(pilot, "corrupt")]
-    with pytest.raises(NotFound):
+    with pytest.raises(InvalidData, match="bsi claim repair"):  # named, with its repair: not "not found"
         brain.open_claim(request("work/x.md", parent=pilot))
 
 

@@ -9,8 +9,8 @@ import pytest
 
 from brain_tui.core.brain import Brain, OpenRequest
 from brain_tui.core.errors import PreflightRefused
-from brain_tui.core.scope import parse_scope
-from brain_tui.core.write_decision import ShellCommand, WriteSession
+from brain_tui.core.paths.scope import parse_scope
+from brain_tui.core.rules.write_decision import ShellCommand, WriteSession
 
 T0 = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
 
@@ -136,8 +136,8 @@ def test_a_shell_write_meets_the_whole_preflight(brain: Brain) -> None:
 
 
 def test_the_hook_index_expires_a_claim_when_the_core_does(brain: Brain) -> None:
-    from brain_tui.core import hook_index
-    from brain_tui.core.model import BLOCKING_STATUSES
+    from brain_tui.core.records.model import BLOCKING_STATUSES
+    from brain_tui.core.sessions import hook_index
 
     capped = open_claim(brain, "a/")
     blind = open_claim(brain, "b/")
@@ -155,3 +155,17 @@ def test_the_hook_index_expires_a_claim_when_the_core_does(brain: Brain) -> None
     for sess, rel in ((capped, "a/x.md"), (blind, "b/x.md")):
         assert not later.decide_write(rel, WriteSession(claims=(sess,))).allowed, sess
         assert not hook_index.claim_can_act(index, sess, now) and not hook_index.may_write(index, sess, rel, now)
+
+
+def test_the_shortcut_and_the_core_give_one_unclaimed_note(brain: Brain, monkeypatch: pytest.MonkeyPatch) -> None:
+    from brain_tui.core.sessions import hook_index
+    from brain_tui.hooks import fast
+
+    monkeypatch.setattr(hook_index, "RACY_NS", -1)  # the folders were made just now: trust the index anyway
+    core = brain.decide_write(str(brain.root / "notes.md"), WriteSession(cwd=str(brain.root)))
+    (brain.root / ".brain").mkdir(exist_ok=True)
+    hook_index.write(brain.root, brain.snapshot(), brain.config)
+    event = {"tool_name": "Write", "tool_input": {"file_path": str(brain.root / "notes.md")}, "cwd": str(brain.root)}
+    answer = fast.decide(event, "claude-code", {"now": T0.isoformat()}, {})
+    assert answer is not None and core.note
+    assert answer[2] == f"bsi: note: {core.note}\n"

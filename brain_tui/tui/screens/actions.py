@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING
 
 from textual.screen import Screen
 
-from brain_tui.core.model import Claim, Signal
-from brain_tui.core.triggers import handoff_task
+from brain_tui.core.records.model import Claim, Signal
+from brain_tui.core.rules.triggers import handoff_task
 
 from ..commands import MUTATING_ACTIONS
 from ..safe import safe_str
@@ -90,7 +90,7 @@ class ClaimActions(Screen[None]):
             defaults = OpenDefaults(scope=sig.scope, parent=parent,
                                     satellite_type=task[0] if task else "auto",
                                     story=safe_str(sig.payload, 120))
-            from brain_tui.core.claims import SATELLITE_TYPES
+            from brain_tui.core.rules.claims import SATELLITE_TYPES
 
             if defaults.satellite_type not in SATELLITE_TYPES:
                 defaults = OpenDefaults(scope=defaults.scope, parent=defaults.parent, story=defaults.story)
@@ -226,6 +226,29 @@ class ClaimActions(Screen[None]):
         claim = self.target_claim("attach")
         if claim is not None:
             attach(self.brain_app, claim.sess_id)
+
+    def action_answer_agent(self) -> None:
+        """Write a reply into the tmux pane of the selected claim's launched agent."""
+        from .agent_pane import AnswerDialog
+
+        claim = self.target_claim("write to agent")
+        if claim is not None and not self.brain_app.refuse_readonly():
+            self._push(AnswerDialog(claim))
+
+    def action_interrupt_agent(self) -> None:
+        """Interrupt the selected claim's launched agent (asks first)."""
+        self._pane_confirm("interrupt")
+
+    def action_stop_agent(self) -> None:
+        """Stop the selected claim's launched agent (asks first; the claim stays)."""
+        self._pane_confirm("stop")
+
+    def _pane_confirm(self, action: str) -> None:
+        from .agent_pane import PaneConfirmDialog
+
+        claim = self.target_claim(f"{action} agent")
+        if claim is not None and not self.brain_app.refuse_readonly():
+            self._push(PaneConfirmDialog(claim, action))
 
     def action_detail(self) -> None:
         """The detail view of the selected claim or signal."""

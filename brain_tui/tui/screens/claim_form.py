@@ -11,10 +11,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Button, Input, Label, Select, Static
 
-from brain_tui.core import claims
 from brain_tui.core.clock import format_duration, parse_duration
 from brain_tui.core.errors import BsiError
-from brain_tui.core.scope import parse_scope
+from brain_tui.core.paths.scope import parse_scope
+from brain_tui.core.rules import claims
 
 from ..present import short_id
 from ..safe import safe_text, styled

@@ -14,9 +14,9 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Button, Input, Label, Select, Static
 
-from brain_tui.core import claims, tiers
 from brain_tui.core.errors import InvalidData
-from brain_tui.core.model import BrainSnapshot, Claim
+from brain_tui.core.records.model import BrainSnapshot, Claim
+from brain_tui.core.rules import claims, tiers
 
 from ..present import short_id, status_icon
 from ..safe import safe_text, styled

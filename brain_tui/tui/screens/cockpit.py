@@ -16,9 +16,9 @@ from textual.events import Resize, ScreenResume
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, Static, Tab, Tabs, Tree
 
-from brain_tui.core import attention, tiers
-from brain_tui.core.attention import AttentionItem
-from brain_tui.core.model import BLOCKING_STATUSES, BrainSnapshot
+from brain_tui.core.records.model import BLOCKING_STATUSES, BrainSnapshot
+from brain_tui.core.rules import attention, tiers
+from brain_tui.core.rules.attention import AttentionItem
 
 from ..bands import BORDER, BandNeeds, band_heights
 from ..commands import PANES, bindings_for
@@ -170,7 +170,7 @@ class CockpitScreen(ClaimActions):
         def text(widget_id: str, share: float) -> int:
             widget = self.query_one(widget_id, Static)
             # the pane's share of the width, less its border, padding and scrollbar
-            return widget.visual.get_height(widget.styles, max(10, int(width * share) - 5))
+            return widget.visual.get_height(widget.styles, max(10, int(width * share) - 5))  # type: ignore[arg-type]
 
         stale = min(8, table("#stale") + BORDER) if self.query_one("#pane-stale", Pane).display else 0
         tree = self.query_one("#tree", SatelliteTree).last_line + 2  # its lines, and its horizontal scrollbar
@@ -236,7 +236,7 @@ class CockpitScreen(ClaimActions):
                                            grouped=is_grouped(app.settings)))
             stale = self.query_one("#stale", StaleClaimsTable)
             stale.update_rows(stale_rows(snapshot, name, needle, readonly=app.readonly,
-                                         live=app.live_sessions))
+                                         live=app.live_sessions, grouped=is_grouped(app.settings)))
             self.query_one("#signals", SignalsTable).update_rows(signal_rows(snapshot, name, needle))
             waiting = attention.waiting_inside(snapshot, app.queue)
             self.query_one("#tree", SatelliteTree).update_tree(snapshot, needle, waiting=waiting,
@@ -244,7 +244,7 @@ class CockpitScreen(ClaimActions):
             self.query_one("#env", EnvPanel).show(app.env_data, app.env_note, sync=app.syncer.data,
                                                   sync_error=app.syncer.error, now=snapshot.now,
                                                   tz=snapshot.tz)
-            self.query_one("#breath", BreathPanel).show(app.breath_data, app.breath_note)
+            self.query_one("#breath", BreathPanel).show(*app.readings.breath())
             self.query_one("#locks", LocksTable).update_rows(lock_rows(snapshot, needle))
             self._show_history(snapshot)
             self._titles(snapshot)
@@ -267,13 +267,13 @@ class CockpitScreen(ClaimActions):
         extra = f"filter “{self.needle}”" if self.needle else ""
         active = sum(1 for key in self.query_one("#active", ActiveClaimsTable).row_keys if not is_heading(key))
         self.query_one("#pane-claims", Pane).set_title(" · ".join(x for x in (f"{active}", extra) if x))
-        stale = self.query_one("#stale", StaleClaimsTable).row_count
+        stale = sum(1 for key in self.query_one("#stale", StaleClaimsTable).row_keys if not is_heading(key))
         self.query_one("#pane-stale", Pane).set_title(f"{stale}")
         pending = sum(1 for s in snapshot.signals if s.state == "pending")
         self.query_one("#pane-signals", Pane).set_title(f"{pending} pending" + (f" · {extra}" if extra else ""))
         self.query_one("#pane-tree", Pane).set_title("pilot → domain → leaf")
         self.query_one("#pane-env", Pane).set_title()
-        sprints = self.brain_app.breath_data
+        sprints = self.brain_app.readings.breath()[0]
         breath = self.query_one("#breath", BreathPanel)
         alerts = alert_count(sprints, breath.chart_width)
         self.query_one("#pane-breath", Pane).set_title(

@@ -10,19 +10,22 @@ from __future__ import annotations
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Button, Input, Label, Static
 
-from brain_tui.core.gates import Cascade, GateOutcome
-from brain_tui.core.model import BrainSnapshot, Claim
-from brain_tui.core.preview import Preview, preview
+from brain_tui.core.records.model import BrainSnapshot, Claim
+from brain_tui.core.rules.gate_review import GateReview
+from brain_tui.core.rules.gates import Cascade, GateOutcome
+from brain_tui.core.rules.preview import Preview, preview
 
 from ..describe import claim_summary, gate_details
 from ..present import short_id, status_icon
 from ..safe import safe_text, styled
 from ..styles import ERROR, MUTED, STRONG
 from .dialog import CoreDialog
+from .gate_diff import GateDiffScreen, load_review
 
 
 def _touched_text(touched: tuple[str, ...], snapshot: BrainSnapshot, verb: str) -> Content:
@@ -55,9 +58,11 @@ class GateDecisionDialog(CoreDialog):
     """
 
     follows_brain = True
+    BINDINGS = [*CoreDialog.BINDINGS, Binding("d", "gate_diff", "Diff", show=False, id="dialog-gate-diff")]
 
     def __init__(self, claim: Claim, snapshot: BrainSnapshot, decision: str) -> None:
         super().__init__()
+        self.review: GateReview | None = None  # what the approval is checked against (its tree)
         self.claim = claim
         self.snapshot = snapshot
         self.decision = decision  # "approve" | "reject"
@@ -93,10 +98,25 @@ class GateDecisionDialog(CoreDialog):
 
     def on_mount(self) -> None:
         super().on_mount()
+        load_review(self, self.claim.sess_id, self._reviewed)
         if self.decision == "approve" and self.preview.allowed:
             self.query_one("#submit", Button).focus()
         else:
             self.query_one("#message", Input).focus()
+
+    def _reviewed(self, review: GateReview) -> None:
+        self.review = review
+
+    def action_gate_diff(self) -> None:
+        """`d`: the diff of what is being approved (the review the approval is checked against)."""
+        if self.review is not None:
+            self.app.push_screen(GateDiffScreen(self.review))
+        else:
+            def show(review: GateReview) -> None:
+                self._reviewed(review)
+                self.app.push_screen(GateDiffScreen(review))
+
+            load_review(self, self.claim.sess_id, show)
 
     def snapshot_arrived(self, snapshot: BrainSnapshot) -> None:
         """A fresh read while the dialog is open: when the gate was decided elsewhere, say so and stand down."""
@@ -148,7 +168,9 @@ class GateDecisionDialog(CoreDialog):
                 return f"approved {sess_id} → {result.status}{renewed}"
             return f"rejected {sess_id} → failed"
 
-        self.submit_core(decision, lambda brain: brain.gates.act(decision, sess_id, message), done)
+        seen = self.review.tree if self.review is not None else None
+        self.submit_core(decision, lambda brain: brain.gates.approve(sess_id, message, seen_tree=seen)
+                         if decision == "approve" else brain.gates.reject(sess_id, message), done)
 
 
 class CascadeDialog(CoreDialog):
@@ -204,7 +226,8 @@ class CascadeDialog(CoreDialog):
             count = len(cascade.touched)
             return f"{action}d {sess_id}" + (f" and {count} descendant(s)" if count else "")
 
-        self.submit_core(action, lambda brain: brain.gates.act(action, sess_id, message), done)
+        self.submit_core(action, lambda brain: brain.gates.pause(sess_id, message) if action == "pause"
+                         else brain.gates.resume(sess_id, message), done)
 
     @on(Button.Pressed, "#cancel")
     def _pressed_cancel(self) -> None:

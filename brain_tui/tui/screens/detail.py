@@ -13,10 +13,10 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import Static
 
-from brain_tui.core.audit import DriftReport
 from brain_tui.core.errors import InvalidData, NotFound
-from brain_tui.core.model import BrainSnapshot, Claim, Signal
-from brain_tui.core.transcript import Peek
+from brain_tui.core.records.model import BrainSnapshot, Claim, Signal
+from brain_tui.core.sessions.transcript import Peek
+from brain_tui.core.sync.audit import DriftReport
 
 from .. import sources
 from ..commands import bindings_for
@@ -66,6 +66,10 @@ class PeekRead(Message):
     peek: Peek | None
     bound: bool
     note: str = ""
+
+
+#: Seconds between two reads of the Peek block while the detail stays open (the live sessions' own period).
+PEEK_REFRESH_S = 5.0
 
 
 class DetailScreen(ClaimActions):
@@ -151,6 +155,13 @@ class DetailScreen(ClaimActions):
                 self.query_one(block).display = False
             self._load_peek(self.claim.sess_id)
             self._load_git(self.claim)
+            if self.brain_app.live:  # no timer in tests and screenshots (they call `refresh_peek`)
+                self.set_interval(PEEK_REFRESH_S, self.refresh_peek)
+
+    def refresh_peek(self) -> None:
+        """Read the peek again while the detail stays open (a worker thread; a read still running is replaced)."""
+        if self.claim is not None:
+            self._load_peek(self.claim.sess_id)
 
     @work(thread=True, exclusive=True, group="detail-peek", exit_on_error=False)
     def _load_peek(self, sess_id: str) -> None:

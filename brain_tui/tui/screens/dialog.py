@@ -122,7 +122,10 @@ class CoreDialog(ModalScreen[str | None]):
         """Dismiss with the success message, or show the refusal and stay."""
         if event.worker.group != "dialog-core" or event.state != WorkerState.SUCCESS:
             return
-        succeeded, message = event.worker.result
+        outcome: tuple[bool, str] | None = event.worker.result
+        if outcome is None:
+            return
+        succeeded, message = outcome
         if succeeded:
             self.dismiss(message)
         else:

@@ -18,8 +18,8 @@ from textual.widgets import Button, Label, Static
 
 from brain_tui.core.brain import Brain
 from brain_tui.core.errors import BsiError
-from brain_tui.core.launch import NoLaunchCommand
-from brain_tui.core.model import Claim, Signal
+from brain_tui.core.records.model import Claim, Signal
+from brain_tui.core.sessions.launch import NoLaunchCommand
 
 from ..safe import safe_str, safe_text, styled
 from ..styles import ERROR

@@ -23,8 +23,8 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable
 
-from brain_tui.core.headers import Finding
-from brain_tui.core.model import BrainSnapshot
+from brain_tui.core.records.headers import Finding
+from brain_tui.core.records.model import BrainSnapshot
 
 from .. import sources
 from ..safe import safe_text, styled

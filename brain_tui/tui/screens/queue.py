@@ -18,9 +18,9 @@ from textual.content import Content
 from textual.events import ScreenResume
 from textual.widgets import DataTable, Static
 
-from brain_tui.core.attention import AttentionItem
 from brain_tui.core.clock import format_timestamp, humanize_countdown
-from brain_tui.core.model import BrainSnapshot
+from brain_tui.core.records.model import BrainSnapshot
+from brain_tui.core.rules.attention import AttentionItem
 
 from ..commands import bindings_for
 from ..describe import claim_summary, gate_details, signal_details
@@ -81,6 +81,7 @@ class QueueScreen(ClaimActions):
         *bindings_for("gates"),
         Binding("escape", "back", "Back", id="queue-back"),
         Binding("q", "back", "Back", show=False, id="queue-back-q"),
+        Binding("d", "gate_diff", "Diff", show=False, id="queue-gate-diff"),
     ]
 
     def __init__(self) -> None:
@@ -171,6 +172,14 @@ class QueueScreen(ClaimActions):
             out += "\n\n"
             out += claim_summary(claim, snapshot)
             info.update(out)
+
+    def action_gate_diff(self) -> None:
+        """`d`: the diff of what the selected gate asks to approve."""
+        from .gate_diff import open_gate_diff
+
+        claim = self.target_claim("show the diff of")
+        if claim is not None:
+            open_gate_diff(self, claim.sess_id)
 
     def action_back(self) -> None:
         """Back to the cockpit (or stay when the cockpit was never shown)."""

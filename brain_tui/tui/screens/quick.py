@@ -9,10 +9,10 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.widgets import Button, Input, Label, Select, Static
 
-from brain_tui.core.attention import describe_time_left, time_left
 from brain_tui.core.clock import format_duration, parse_duration
 from brain_tui.core.errors import BsiError
-from brain_tui.core.model import SIGNAL_TYPES, BrainSnapshot, Claim, Signal
+from brain_tui.core.records.model import SIGNAL_TYPES, BrainSnapshot, Claim, Signal
+from brain_tui.core.rules.attention import describe_time_left, time_left
 
 from ..describe import signal_details
 from ..present import short_id

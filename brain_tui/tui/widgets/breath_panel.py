@@ -27,8 +27,8 @@ from textual.content import Content
 from textual.events import Resize
 from textual.widgets import Static
 
-from brain_tui.core import breath_metrics
-from brain_tui.core.breath_metrics import SprintMetrics
+from brain_tui.core.environment import breath_metrics
+from brain_tui.core.environment.breath_metrics import SprintMetrics
 
 from ..safe import safe_text
 from ..styles import ERROR, MUTED, OK, STRONG, WARN
@@ -151,9 +151,9 @@ def render_breath(sprints: Sequence[SprintMetrics] | None,
     out += Content.styled("sprint".ljust(LABEL), MUTED)
     for sprint in recent:
         name = short_sprint(sprint.sprint or "?") + ("•" if sprint.is_open else "")
-        label = safe_text(name, BAR + GAP - 1, style=STRONG)
-        out += label
-        out += " " * (BAR + GAP - label.cell_length)
+        shown = safe_text(name, BAR + GAP - 1, style=STRONG)
+        out += shown
+        out += " " * (BAR + GAP - shown.cell_length)
     out += Content.styled("last".rjust(VALUE), MUTED)
     for key, label, direction in METRICS:
         limit = thresholds.get(key)

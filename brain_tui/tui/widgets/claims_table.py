@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from brain_tui.core import watchdog
-from brain_tui.core.model import BrainSnapshot, Claim
+from typing import Any
+
+from brain_tui.core.records.model import BrainSnapshot, Claim
+from brain_tui.core.rules import watchdog
 
 from ..live import LiveMap, live_glyph, live_text, stale_evidence
 from ..present import age, claim_matches, level_name, short_id, short_instance, stale_since, status_icon, ttl_left
@@ -53,6 +55,12 @@ class StaleClaimsTable(KeyedTable):
         Col("action", "Action", None, weight=2, min_width=10),
     )
 
+    def _sorted(self, rows: list[Row]) -> list[Row]:
+        """A sort orders the rows inside each agent-state group (`G`), the headings stay."""
+        from ..grouping import sort_within_groups
+
+        return sort_within_groups(rows, super()._sorted)
+
 
 def active_rows(snapshot: BrainSnapshot, brain_name: str, needle: str = "",
                 live: LiveMap | None = None, grouped: bool = False) -> list[Row]:
@@ -83,7 +91,7 @@ def active_rows(snapshot: BrainSnapshot, brain_name: str, needle: str = "",
     return rows
 
 
-def _active_cells(claim: Claim, snapshot: BrainSnapshot, brain_name: str) -> dict:
+def _active_cells(claim: Claim, snapshot: BrainSnapshot, brain_name: str) -> dict[str, Any]:
     now = snapshot.now
     ttl = ttl_left(claim, now)
     if watchdog.expired(claim, snapshot):
@@ -103,11 +111,11 @@ def _active_cells(claim: Claim, snapshot: BrainSnapshot, brain_name: str) -> dic
 
 
 def stale_rows(snapshot: BrainSnapshot, brain_name: str, needle: str = "",
-               readonly: bool = False, live: LiveMap | None = None) -> list[Row]:
+               readonly: bool = False, live: LiveMap | None = None, grouped: bool = False) -> list[Row]:
     """Rows of the stale claims table (the action hint is left out when read-only).
 
     Beside each claim, the evidence about its session (`live`): a release is decided knowing
-    whether the agent still works.
+    whether the agent still works. `grouped`: under agent-state headings, as the active claims.
     """
     rows: list[Row] = []
     live = live or {}
@@ -126,4 +134,8 @@ def stale_rows(snapshot: BrainSnapshot, brain_name: str, needle: str = "",
             # Every stale row says what is known of its session, "no bound agent" included.
             "agent": stale_evidence(live.get(claim.sess_id), snapshot.now),
         }))
+    if grouped:  # `G` groups the stale claims too: is its agent still working, or gone?
+        from ..grouping import grouped_rows
+
+        return grouped_rows(rows, live)
     return rows

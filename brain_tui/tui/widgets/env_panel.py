@@ -10,9 +10,9 @@ from textual.content import Content
 from textual.widgets import Static
 
 from brain_tui.core.clock import humanize_delta, try_parse_timestamp
-from brain_tui.core.env import EnvState
-from brain_tui.core.env_readings import GitReading, Pm2Reading, PortsReading, SystemReading
-from brain_tui.core.remote import SyncStatus
+from brain_tui.core.environment.env import EnvState
+from brain_tui.core.environment.env_readings import GitReading, Pm2Reading, PortsReading, SystemReading
+from brain_tui.core.sync.remote import SyncStatus
 
 from ..present import age
 from ..safe import safe_text, styled

@@ -8,11 +8,11 @@ from datetime import datetime, timedelta
 from textual.content import Content
 from textual.widgets import Static
 
-from brain_tui.core.attention import AttentionItem
 from brain_tui.core.clock import try_parse_timestamp
-from brain_tui.core.env import EnvState
-from brain_tui.core.model import BrainSnapshot
-from brain_tui.core.remote import SyncStatus
+from brain_tui.core.environment.env import EnvState
+from brain_tui.core.records.model import BrainSnapshot
+from brain_tui.core.rules.attention import AttentionItem
+from brain_tui.core.sync.remote import SyncStatus
 
 from ..present import age, format_clock
 from ..safe import safe_text, styled

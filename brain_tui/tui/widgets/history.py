@@ -5,8 +5,8 @@ from __future__ import annotations
 from textual.binding import Binding
 from textual.message import Message
 
-from brain_tui.core.locks import is_expired
-from brain_tui.core.model import BrainSnapshot, Claim
+from brain_tui.core.records.model import BrainSnapshot, Claim
+from brain_tui.core.rules.locks import is_expired
 
 from ..present import age, claim_matches, result_of, short_id, status_icon
 from ..safe import safe_text

@@ -12,7 +12,7 @@ from textual.content import Content
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from brain_tui.core.model import BrainSnapshot, Claim
+from brain_tui.core.records.model import BrainSnapshot, Claim
 
 from ..live import LiveMap, live_text
 from ..present import claim_matches, level_name, short_id, status_icon, ttl_left

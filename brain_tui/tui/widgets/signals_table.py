@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from brain_tui.core.model import BrainSnapshot, Signal
+from brain_tui.core.records.model import BrainSnapshot, Signal
 
 from ..present import SIGNAL_STATE_ICONS, age, short_party, signal_matches
 from ..safe import safe_text, styled

@@ -1,0 +1,432 @@
+"""The sources of the environment state (SPEC 16): git, pm2, ports and system, each read live.
+
+Each ``collect_*`` function reads one source with bounded time and returns a
+plain mapping; `env.collect_env` runs them side by side and turns a failure
+into ``{"error": ...}``. Nothing here writes to disk or keeps global state.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from brain_tui.core.sync.gitops import run_git
+
+#: Environment variables naming configured ports (SPEC 16).
+PORT_ENV_VARS = ("BRAIN_PORT", "BRAIN_MCP_PORT", "BRAIN_KEY_PORT")
+#: At most this many dirty paths are listed (the count is always exact).
+MAX_DIRTY_LISTED = 500
+#: At most this much of `pm2 jlist` output is read.
+MAX_PM2_OUTPUT = 32 * 1024 * 1024
+PM2_NOT_FOUND = "pm2 not found"
+
+
+
+def error_text(exc: BaseException) -> str:
+    """A failure as one line of text (its message, else its type name)."""
+    message = getattr(exc, "message", None) or str(exc) or type(exc).__name__
+    return " ".join(str(message).split())
+
+
+def _iso(moment: datetime) -> str:
+    return moment.astimezone(UTC).replace(microsecond=0).isoformat()
+
+
+
+# -- git ------------------------------------------------------------------------------------------
+def _redact_url(url: str) -> str:
+    """A remote URL without user/password (tokens in https URLs must not be shown)."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return url
+    if parts.scheme and "@" in parts.netloc:
+        host = parts.netloc.rsplit("@", 1)[1]
+        return urlunsplit((parts.scheme, host, parts.path, parts.query, parts.fragment))
+    return url
+
+
+def _parse_status_v2(text: str) -> dict[str, Any]:
+    """Parse `git status --porcelain=v2 --branch -z`."""
+    head: str | None = None
+    upstream: str | None = None
+    ahead: int | None = None
+    behind: int | None = None
+    dirty: list[str] = []
+    records = text.split("\0")
+    i = 0
+    while i < len(records):
+        rec = records[i]
+        i += 1
+        if not rec:
+            continue
+        if rec.startswith("# branch.head "):
+            value = rec[len("# branch.head "):]
+            head = None if value == "(detached)" else value
+        elif rec.startswith("# branch.upstream "):
+            upstream = rec[len("# branch.upstream "):]
+        elif rec.startswith("# branch.ab "):
+            for part in rec[len("# branch.ab "):].split():
+                if part.startswith("+"):
+                    ahead = int(part[1:])
+                elif part.startswith("-"):
+                    behind = int(part[1:])
+        elif rec.startswith("1 "):
+            dirty.append(rec.split(" ", 8)[-1])
+        elif rec.startswith("2 "):
+            dirty.append(rec.split(" ", 9)[-1])
+            i += 1  # the original path of a rename/copy follows as its own record
+        elif rec.startswith("u "):
+            dirty.append(rec.split(" ", 10)[-1])
+        elif rec.startswith("? "):
+            dirty.append(rec[2:])
+    return {"head": head, "upstream": upstream, "ahead": ahead, "behind": behind, "dirty": dirty}
+
+
+def _git_dir(root: Path, timeout: float) -> Path | None:
+    dot_git = root / ".git"
+    if dot_git.is_dir():
+        return dot_git
+    proc = run_git(root, "rev-parse", "--absolute-git-dir", check=False, timeout=timeout)
+    return Path(proc.stdout.strip()) if proc.returncode == 0 and proc.stdout.strip() else None
+
+
+def collect_git(root: str | os.PathLike[str], timeout_s: float = 2.0,
+                now: datetime | None = None) -> dict[str, Any]:
+    """Git state of the brain: version, branch, dirty paths, ahead/behind, remote, last sync.
+
+    Args:
+        root: the brain folder.
+        timeout_s: timeout of each git command.
+        now: the caller's time, for `last_sync_age_s` (null without it).
+
+    Returns:
+        The `git` part of `bsi env` (`ahead`/`behind` are null without an upstream).
+
+    Raises:
+        GitError: git is missing, times out, or the folder is not a repository.
+    """
+    base = Path(root)
+    status = run_git(base, "status", "--porcelain=v2", "--branch", "-z", "--untracked-files=normal",
+                     timeout=timeout_s)
+    parsed = _parse_status_v2(status.stdout)
+    log = run_git(base, "log", "-1", "--oneline", check=False, timeout=timeout_s)
+    version = log.stdout.strip() if log.returncode == 0 else None
+    remotes: dict[str, str] = {}
+    conf = run_git(base, "config", "--get-regexp", r"^remote\..*\.url$", check=False, timeout=timeout_s)
+    for line in conf.stdout.splitlines():
+        key, _, url = line.partition(" ")
+        remotes[key[len("remote."):-len(".url")]] = _redact_url(url.strip())
+    upstream = parsed["upstream"]
+    remote: str | None = None
+    if upstream:
+        remote = next((name for name in sorted(remotes, key=len, reverse=True)
+                       if upstream.startswith(name + "/")), None)
+    if remote is None and remotes:
+        remote = "origin" if "origin" in remotes else sorted(remotes)[0]
+    last_sync: str | None = None
+    last_sync_age: float | None = None
+    git_dir = _git_dir(base, timeout_s)
+    if git_dir is not None:
+        try:
+            mtime = (git_dir / "FETCH_HEAD").stat().st_mtime
+        except OSError:
+            mtime = None
+        if mtime is not None:
+            fetched = datetime.fromtimestamp(mtime, UTC)
+            last_sync = _iso(fetched)
+            if now is not None:
+                last_sync_age = max(0.0, round((now - fetched).total_seconds(), 1))
+    dirty = parsed["dirty"]
+    return {
+        "version": version,
+        "branch": parsed["head"],
+        "dirty": dirty[:MAX_DIRTY_LISTED],
+        "dirty_count": len(dirty),
+        "upstream": upstream,
+        "ahead": parsed["ahead"] if upstream else None,
+        "behind": parsed["behind"] if upstream else None,
+        "remote": remote,
+        "remote_url": remotes.get(remote) if remote else None,
+        "last_sync": last_sync,
+        "last_sync_age_s": last_sync_age,
+    }
+
+
+# -- pm2 ------------------------------------------------------------------------------------------
+def _run_bounded(argv: list[str], timeout: float, env: Mapping[str, str]) -> tuple[int, str, str]:
+    """Run a command with a hard timeout; on timeout its whole process group is killed.
+
+    Raises:
+        TimeoutError: the command did not finish in time.
+    """
+    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=dict(env), start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except OSError:
+            proc.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.communicate(timeout=1.0)
+        raise TimeoutError(f"{Path(argv[0]).name} {' '.join(argv[1:])} timed out after {timeout:g}s") from None
+    return proc.returncode, out[:MAX_PM2_OUTPUT].decode("utf-8", "replace"), err.decode("utf-8", "replace")
+
+
+def _decode_jlist(text: str) -> list[Any]:
+    """The JSON array in `pm2 jlist` output (pm2 may print banner lines before it)."""
+    stripped = text.strip()
+    try:
+        data = json.loads(stripped)
+    except ValueError:
+        data = None
+        decoder = json.JSONDecoder()
+        offset = 0
+        for line in text.splitlines(keepends=True):
+            if line.lstrip().startswith("["):
+                try:
+                    data, _ = decoder.raw_decode(text, offset + (len(line) - len(line.lstrip())))
+                    break
+                except ValueError:
+                    pass
+            offset += len(line)
+    if not isinstance(data, list):
+        raise ValueError("pm2 jlist did not print a JSON list")
+    return data
+
+
+def _number(value: Any) -> float | int | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return value
+
+
+def _port_of(pm2_env: Mapping[str, Any]) -> int | None:
+    nested = pm2_env.get("env")
+    sources: tuple[Mapping[str, Any], ...] = (pm2_env, nested if isinstance(nested, Mapping) else {})
+    for source in sources:
+        for key in ("PORT", "port"):
+            value = source.get(key)
+            try:
+                port = int(str(value))
+            except (TypeError, ValueError):
+                continue
+            if 0 < port < 65536:
+                return port
+    return None
+
+
+def parse_pm2_processes(items: list[Any], now: datetime | None = None) -> list[dict[str, Any]]:
+    """Keep only the fields the cockpit shows from `pm2 jlist` (its env holds secrets: never copied).
+
+    Args:
+        items: the decoded `pm2 jlist` array.
+        now: the caller's time, for `uptime_s` (null without it or when the process is not online).
+
+    Returns:
+        ``[{name, pid, status, uptime_s, restarts, cpu, memory, port}]``.
+    """
+    processes: list[dict[str, Any]] = []
+    for item in items:
+        if not isinstance(item, Mapping):
+            continue
+        raw_env, raw_monit = item.get("pm2_env"), item.get("monit")
+        pm2_env: Mapping[str, Any] = raw_env if isinstance(raw_env, Mapping) else {}
+        monit: Mapping[str, Any] = raw_monit if isinstance(raw_monit, Mapping) else {}
+        status = str(pm2_env.get("status") or "unknown")
+        started = _number(pm2_env.get("pm_uptime"))
+        uptime: float | None = None
+        if now is not None and started and status == "online":
+            uptime = max(0.0, round(now.timestamp() - started / 1000.0, 1))
+        pid = _number(item.get("pid"))
+        processes.append({
+            "name": str(item.get("name") or pm2_env.get("name") or "?"),
+            "pid": int(pid) if pid else None,
+            "status": status,
+            "uptime_s": uptime,
+            "restarts": _number(pm2_env.get("restart_time")),
+            "cpu": _number(monit.get("cpu")),
+            "memory": _number(monit.get("memory")),
+            "port": _port_of(pm2_env),
+        })
+    return processes
+
+
+def collect_pm2(timeout_s: float = 2.0, now: datetime | None = None,
+                environ: Mapping[str, str] | None = None, enabled: bool | None = None) -> dict[str, Any]:
+    """pm2 processes from `pm2 jlist`, or why there are none.
+
+    Args:
+        timeout_s: timeout of `pm2 jlist`.
+        now: the caller's time, for uptimes.
+        environ: the environment to find and run pm2 with (default: os.environ).
+        enabled: `pm2:` of brain-compose.yml; False skips pm2.
+
+    Returns:
+        ``{"available", "error", "processes"}``; `error` is "pm2 not found" when pm2 is not on PATH.
+    """
+    env = dict(os.environ if environ is None else environ)
+    if enabled is False:
+        return {"available": False, "error": "pm2 disabled in brain-compose.yml", "processes": []}
+    exe = shutil.which("pm2", path=env.get("PATH", os.defpath))
+    if exe is None:
+        return {"available": False, "error": PM2_NOT_FOUND, "processes": []}
+    try:
+        code, out, err = _run_bounded([exe, "jlist"], timeout_s, env)
+        if code != 0:
+            detail = (err or out).strip().splitlines()
+            raise RuntimeError(f"pm2 jlist failed: {detail[-1] if detail else f'exit {code}'}")
+        processes = parse_pm2_processes(_decode_jlist(out), now)
+    except (OSError, TimeoutError, RuntimeError, ValueError) as exc:
+        return {"available": True, "error": error_text(exc), "processes": []}
+    return {"available": True, "error": None, "processes": processes}
+
+
+# -- ports ----------------------------------------------------------------------------------------
+def _listening() -> tuple[list[dict[str, Any]], str | None]:
+    """LISTEN TCP sockets with their process; a partial list and a note when access is denied."""
+    import psutil
+
+    names: dict[int, str | None] = {}
+
+    def name_of(pid: int | None) -> str | None:
+        if pid is None:
+            return None
+        if pid not in names:
+            try:
+                names[pid] = psutil.Process(pid).name()
+            except (psutil.Error, OSError):
+                names[pid] = None
+        return names[pid]
+
+    note: str | None = None
+    conns: list[tuple[Any, int | None]] = []
+    try:
+        conns = [(c, c.pid) for c in psutil.net_connections(kind="tcp")]
+    except (psutil.AccessDenied, PermissionError):
+        note = "access denied listing all sockets: only this user's processes are shown"
+        for proc in psutil.process_iter(["pid"]):
+            try:
+                conns.extend((c, proc.pid) for c in proc.net_connections(kind="tcp"))
+            except (psutil.Error, OSError):
+                continue
+    seen: set[tuple[int, str, int | None]] = set()
+    rows: list[dict[str, Any]] = []
+    for conn, pid in conns:
+        if conn.status != psutil.CONN_LISTEN or not conn.laddr:
+            continue
+        key = (conn.laddr.port, conn.laddr.ip, pid)
+        if key in seen:
+            continue
+        seen.add(key)
+        rows.append({"port": conn.laddr.port, "address": conn.laddr.ip, "pid": pid, "process": name_of(pid)})
+    rows.sort(key=lambda r: (r["port"], r["address"], r["pid"] or 0))
+    return rows, note
+
+
+def configured_ports(config_ports: Mapping[str, int], environ: Mapping[str, str]) -> list[dict[str, Any]]:
+    """Ports from brain-compose.yml `ports:` then BRAIN_PORT / BRAIN_MCP_PORT / BRAIN_KEY_PORT.
+
+    Returns:
+        ``[{name, port, source}]`` (port null plus `error` for an unusable variable).
+    """
+    out: list[dict[str, Any]] = [
+        {"name": str(name), "port": int(port), "source": "brain-compose.yml"} for name, port in config_ports.items()
+    ]
+    for var in PORT_ENV_VARS:
+        raw = environ.get(var)
+        if raw is None or not raw.strip():
+            continue
+        try:
+            port = int(raw.strip())
+        except ValueError:
+            port = 0
+        if 0 < port < 65536:
+            out.append({"name": var, "port": port, "source": "env"})
+        else:
+            out.append({"name": var, "port": None, "source": "env", "error": f"not a port number: {raw[:40]!r}"})
+    return out
+
+
+def _probe(port: int, timeout: float) -> bool:
+    """True when something accepts a TCP connection on localhost:port."""
+    for host in ("127.0.0.1", "::1"):
+        try:
+            with socket.create_connection((host, port), timeout=timeout):
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def collect_ports(config_ports: Mapping[str, int], environ: Mapping[str, str] | None = None,
+                  timeout_s: float = 2.0) -> dict[str, Any]:
+    """Listening TCP ports with their process, and the configured ports marked up or down.
+
+    A configured port is up when a socket listens on it; when the listening
+    sockets cannot be listed at all, a short localhost connect decides.
+
+    Returns:
+        ``{"listening": [...], "configured": [...], "error": str|None, "note": str|None}``.
+    """
+    env = os.environ if environ is None else environ
+    listening: list[dict[str, Any]] = []
+    error: str | None = None
+    note: str | None = None
+    try:
+        listening, note = _listening()
+    except Exception as exc:  # noqa: BLE001 - one failing source must not hide the others
+        error = error_text(exc)
+    open_ports = {row["port"] for row in listening}
+    configured = configured_ports(config_ports, env)
+    for entry in configured:
+        port = entry["port"]
+        if port is None:
+            entry["up"] = False
+        elif error is None:
+            entry["up"] = port in open_ports
+        else:
+            entry["up"] = _probe(port, min(timeout_s, 0.3))
+    return {"listening": listening, "configured": configured, "error": error, "note": note}
+
+
+# -- system ---------------------------------------------------------------------------------------
+def _guard(fn: Callable[[], Any]) -> Any:
+    try:
+        return fn()
+    except Exception as exc:  # noqa: BLE001 - one failing source must not hide the others
+        return {"error": error_text(exc)}
+
+
+def collect_system(root: str | os.PathLike[str]) -> dict[str, Any]:
+    """Load average, memory and the disk holding the brain; each part fails on its own."""
+
+    def load() -> dict[str, Any]:
+        one, five, fifteen = os.getloadavg()
+        return {"1m": round(one, 2), "5m": round(five, 2), "15m": round(fifteen, 2), "cpus": os.cpu_count()}
+
+    def memory() -> dict[str, Any]:
+        import psutil
+
+        mem = psutil.virtual_memory()
+        return {"percent": mem.percent, "used": mem.used, "total": mem.total}
+
+    def disk() -> dict[str, Any]:
+        usage = shutil.disk_usage(root)
+        percent = round(100.0 * usage.used / usage.total, 1) if usage.total else None
+        return {"path": str(root), "percent": percent, "used": usage.used, "free": usage.free,
+                "total": usage.total}
+
+    return {"load": _guard(load), "memory": _guard(memory), "disk": _guard(disk)}

@@ -1,0 +1,149 @@
+"""Scope paths: the normalisation of the paths and section titles a scope names (SPEC 5.1).
+
+One spelling per path and title whatever the machine wrote (NFC, no ``./``
+or ``//``), and a one-line reason for a path that cannot be a scope
+(absolute, ``..``, backslash, glob or control characters). `scope` builds
+entries from these; preflight, locks and breath normalise file paths here.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import unicodedata
+
+from brain_tui.core.errors import InvalidData
+from brain_tui.core.paths.path_keys import path_key, resolve_in_brain
+
+__all__ = ["CONTROL_RE", "BadPath", "file_key", "nfc", "normalize", "normalize_path", "quote", "section_title"]
+
+# C0 controls (NUL included), DEL and C1 controls.
+CONTROL_RE = re.compile("[\x00-\x1f\x7f-\x9f]")
+_TITLE_LEAD_RE = re.compile(r"^[#\s]+")
+#: An ATX closing sequence (``## Sprint 3 ##``): spaces then ``#`` marks at the end of the title.
+_TITLE_CLOSING_RE = re.compile(r"\s+#+\s*$")
+_SPACES_RE = re.compile(r"\s+")
+#: Glob characters: a scope names folders, files and sections, never patterns.
+_GLOB_CHARS = ("*", "?")
+_MAX_QUOTED = 80
+
+
+class BadPath(ValueError):
+    """Internal: why a path was refused (the reason only, without the path)."""
+
+
+def quote(text: str) -> str:
+    """Quote user text for a one-line error message (escaped, shortened).
+
+    Args:
+        text: the text as given.
+
+    Returns:
+        A ``repr`` of the text, cut to a reasonable length.
+    """
+    if len(text) > _MAX_QUOTED:
+        text = text[: _MAX_QUOTED - 1] + "\u2026"
+    return repr(text)
+
+
+def nfc(text: str) -> str:
+    """The NFC form of a text: one spelling for paths and titles written on macOS (NFD) and Linux (NFC).
+
+    Args:
+        text: any text.
+
+    Returns:
+        The text in Unicode normalisation form C.
+    """
+    return text if text.isascii() else unicodedata.normalize("NFC", text)
+
+
+def section_title(text: str) -> str:
+    """Clean a section title: NFC, leading ``#`` marks and spaces, an ATX closing ``##``, inner runs of spaces.
+
+    ``##  Sprint   3 ##`` and ``Sprint 3`` are one title. Idempotent, so a stored
+    title and its :attr:`ScopeEntry.section_key` agree.
+
+    Args:
+        text: the raw title.
+
+    Returns:
+        The cleaned title.
+    """
+    title = _TITLE_LEAD_RE.sub("", nfc(text))
+    title = _TITLE_CLOSING_RE.sub("", title)
+    return _SPACES_RE.sub(" ", title).strip()
+
+
+def normalize(text: str) -> str:
+    """Normalise a path or raise :class:`BadPath` with the reason.
+
+    Args:
+        text: the path as written.
+
+    Returns:
+        The normalised path, keeping a trailing ``/`` when one was given.
+
+    Raises:
+        BadPath: when the path is empty, absolute, has ``..``, a backslash,
+            glob characters or control characters.
+    """
+    text = nfc(text.strip())
+    if CONTROL_RE.search(text):
+        raise BadPath("NUL and control characters are not allowed")
+    if not text:
+        raise BadPath("the path is empty")
+    if "\\" in text:
+        raise BadPath("backslashes are not allowed (paths are POSIX, use '/')")
+    if text.startswith("/"):
+        raise BadPath("absolute paths are not allowed (give a path relative to the brain root)")
+    parts = text.split("/")
+    if ".." in parts:
+        raise BadPath("'..' is not allowed")
+    if any(char in text for char in _GLOB_CHARS):
+        raise BadPath("glob characters (* ?) are not allowed: claim the folder (agents/), the files, or * for all")
+    trailing = text.endswith("/") or parts[-1] == "."
+    kept = [part for part in parts if part not in ("", ".")]
+    if not kept:
+        raise BadPath("the path is empty")
+    return "/".join(kept) + ("/" if trailing else "")
+
+
+def normalize_path(text: str) -> str:
+    """Normalise a POSIX path relative to the brain root.
+
+    Strips surrounding spaces, leading ``./`` (repeatedly) and inner ``/./``,
+    and collapses ``//``. A trailing ``/`` is kept when given. The result is in
+    NFC (SPEC 5.1: one spelling whatever the machine wrote).
+
+    Args:
+        text: the path as written.
+
+    Returns:
+        The normalised path, e.g. ``"agents/x.md"`` or ``"agents/"``.
+
+    Raises:
+        InvalidData: for an empty or absolute path, a ``..`` component, a
+            backslash, a glob character, NUL, C0/C1 control characters or DEL.
+    """
+    try:
+        return normalize(text)
+    except BadPath as exc:
+        raise InvalidData(f"invalid path {quote(text)}: {exc}") from None
+
+
+def file_key(file_path: str, root: str | os.PathLike[str] | None = None) -> str:
+    """The key a file path compares by: normalised, links inside the brain followed (when root is given), folded.
+
+    Args:
+        file_path: a brain-relative path, already normalised or not.
+        root: the brain root, or None (then links are not followed).
+
+    Returns:
+        The key, comparable with :attr:`ScopeEntry.key`.
+
+    Raises:
+        BadPath: when the path does not normalise.
+    """
+    path = normalize(file_path).rstrip("/")
+    return path_key(resolve_in_brain(root, path) if root is not None else path)

@@ -1,0 +1,247 @@
+"""The brain's file formats, read leniently: claims, signals and locks (SPEC 6, 7, 9).
+
+Each reader turns the mapping the safe YAML loader gave (`yamlio`) into a typed
+`Claim`, `Signal` or `Lock` — or a `CorruptFile` saying why the file cannot be
+used — and never raises. Current, v2/v3 and v1 (legacy) spellings are read here
+and nowhere else; `store.BrainStore` only decides which files to read and when.
+The parse cache fingerprints this module: a change here empties it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from datetime import datetime, timedelta, tzinfo
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from brain_tui.core.clock import DEFAULT_TTL, MAX_TTL, claim_ttl, try_parse_timestamp
+from brain_tui.core.errors import InvalidData
+from brain_tui.core.ids import SIGNAL_ID_RE, opened_minute, valid_session_id
+from brain_tui.core.paths.scope import ScopeEntry, parse_scope
+from brain_tui.core.records.model import Claim, CorruptFile, Lock, Signal
+from brain_tui.core.records.yamlio import safe_load_bytes
+
+#: The suffixes of claim and signal files (locks also read the legacy `.lock`).
+YAML_SUFFIXES = (".yml", ".yaml")
+
+
+def encode_lock_name(file: str) -> str:
+    """Reversible, collision-free lock file name for a normalised path (SPEC 9)."""
+    return quote(file, safe="") + ".yml"
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    return str(value)
+
+
+_LEGACY_SECTION_RE = re.compile(
+    r"^scope:[ \t]*(?P<path>[^'\"\s#][^\n#]*?)[ \t]+(?P<section>##[ \t]*[^\s#][^\n]*?)[ \t]*$", re.MULTILINE
+)
+
+
+def recover_legacy_section(text: str, scope: Any) -> str | None:
+    """The legacy section scope that YAML read as a comment, or None.
+
+    The original tools wrote ``scope: todo/brain.md ## Sprint BSI`` unquoted:
+    for YAML the ``## Sprint BSI`` part is a comment, so the parsed scope is only
+    the file. The tools themselves read the whole line (SPEC 5.1 legacy
+    spelling), so the product does too.
+    """
+    if not isinstance(scope, str) or any(marker in scope for marker in ("#", "\u00a7")):
+        return None
+    for match in _LEGACY_SECTION_RE.finditer(text):
+        if match.group("path").strip() == scope.strip():
+            return f"{match.group('path').strip()} {match.group('section')}"
+    return None
+
+
+def _opened_from_id(sess_id: str, tz: tzinfo) -> datetime | None:
+    """The opening time a canonical ID carries (local time of the brain's zone, SPEC 4), else None."""
+    minute = opened_minute(sess_id)
+    if minute is None:
+        return None
+    year, month, day, hour, mins = minute
+    return try_parse_timestamp(f"{year:04d}-{month:02d}-{day:02d}T{hour:02d}:{mins:02d}", tz)
+
+
+def _claim_ttl(data: Mapping[str, Any], default_ttl: timedelta) -> timedelta:
+    return claim_ttl(data.get("ttl"), default_ttl)
+
+
+#: The statuses of SPEC 6.3; any other (after `normalize_status`) is kept, blocks, and is flagged.
+KNOWN_STATUSES = frozenset({"open", "waiting_human", "paused", "stale", "closed", "failed", "released"})
+#: Spellings of the live status in older formats (the seeds' BSI v1 writes `status: active`).
+_OPEN_SPELLINGS = frozenset({"active"})
+#: Spellings of a clean close in older formats (seed 000 closes with `status: completed`).
+_CLOSED_SPELLINGS = frozenset({"completed"})
+
+
+def normalize_status(raw: str) -> str:
+    """A status as the rules read it: case-insensitive, ``active`` is ``open``, ``completed`` is ``closed``;
+    unknown ones kept as written."""
+    lowered = raw.strip().lower()
+    if lowered in _OPEN_SPELLINGS:
+        return "open"
+    if lowered in _CLOSED_SPELLINGS:
+        return "closed"
+    return lowered if lowered in KNOWN_STATUSES else raw.strip()
+
+
+def claim_identity(data: Any, rel_path: str, tz: tzinfo) -> tuple[str, str] | CorruptFile | None:
+    """``(sess_id, status)`` of a claim, without building it (enough for a snapshot filtered by status).
+
+    Returns:
+        The pair; else the CorruptFile or None that `claim_from_mapping` returns for this data.
+    """
+    if not isinstance(data, Mapping):
+        return CorruptFile(rel_path, 1, "top level is not a mapping")
+    if not any(key in data for key in ("sess_id", "name", "scope")):
+        return None
+    raw_id = data.get("sess_id") if data.get("sess_id") is not None else data.get("name")
+    sess_id = _text(raw_id).strip() if raw_id is not None else Path(rel_path).stem
+    if not valid_session_id(sess_id):
+        return CorruptFile(rel_path, 1, f"invalid session ID {sess_id!r}")
+    status = normalize_status(_text(data.get("status")))
+    if not status:
+        status = "closed" if try_parse_timestamp(data.get("closed_at", data.get("closed")), tz) else "open"
+    return sess_id, status
+
+
+def claim_from_mapping(
+    data: Any, rel_path: str, root: str | Path, tz: tzinfo, default_ttl: timedelta = DEFAULT_TTL,
+    scope_parser: Callable[[Any], tuple[ScopeEntry, ...]] | None = None,
+) -> Claim | CorruptFile | None:
+    """Read one claim leniently (current, v2/v3 and v1 formats, SPEC 6.2).
+
+    `scope_parser` replaces ``parse_scope(value, root)`` (the store passes a memoised one).
+
+    Returns:
+        A Claim; a CorruptFile when it is a claim that cannot be used; None when
+        the file is not a claim at all (e.g. ``gate-ack-*.yml``).
+    """
+    identity = claim_identity(data, rel_path, tz)
+    if not isinstance(identity, tuple):
+        return identity
+    sess_id, status = identity
+    live = status not in ("closed", "failed", "released")
+    flags: list[str] = []
+    if status not in KNOWN_STATUSES:
+        flags.append("status-unknown")
+    scope: tuple[ScopeEntry, ...] = ()
+    raw_scope = data.get("scope")
+    scope_text = " ".join(_text(s) for s in raw_scope) if isinstance(raw_scope, list) else _text(raw_scope)
+    try:
+        scope = parse_scope(raw_scope, root, typed=False) if scope_parser is None else scope_parser(raw_scope)
+    except InvalidData as exc:
+        if live:  # a live claim whose scope cannot be read would block nothing: it is a corrupt row
+            return CorruptFile(rel_path, 1, f"unreadable scope: {exc.message}")
+        flags.append("scope-invalid")
+    history = data.get("gate_history")
+    if history is not None and not isinstance(history, list):
+        return CorruptFile(rel_path, 1, "gate_history is not a list (the audit trail cannot be appended to)")
+    raw_opened = data.get("opened_at", data.get("opened"))
+    opened_at = try_parse_timestamp(raw_opened, tz)
+    if live and opened_at is None:
+        if raw_opened not in (None, ""):
+            return CorruptFile(rel_path, 1, f"unreadable opening time {str(raw_opened)[:60]!r}")
+        opened_at = _opened_from_id(sess_id, tz)  # seed 002's claims carry only the ID's minute
+        if opened_at is None:
+            flags.append("no-opened-at")  # no expiry can be computed: stale (and blocking) at once
+        else:
+            flags.append("opened-from-id")
+    closed_at = try_parse_timestamp(data.get("closed_at", data.get("closed")), tz)
+    expires_at = try_parse_timestamp(data.get("expires_at"), tz)
+    if opened_at is not None:
+        if expires_at is None:
+            expires_at = opened_at + _claim_ttl(data, default_ttl)
+        expires_at = min(expires_at, opened_at + MAX_TTL)
+    ctype = _text(data.get("type")).strip() or ("satellite" if data.get("parent_satellite") else "solo")
+    parent = _text(data.get("parent_satellite")).strip() or None
+    sat_type = _text(data.get("satellite_type")).strip() or None
+    if ctype in ("pilote", "pilot"):
+        level = "pilote"
+    elif _text(data.get("satellite_level")).strip() == "domain":
+        level = "domain"
+    elif ctype == "solo" and not parent:
+        level = "solo"
+    else:
+        level = "leaf"
+    return Claim(
+        sess_id=sess_id,
+        path=rel_path,
+        data=data,
+        scope=scope,
+        scope_text=scope_text,
+        status=status,
+        type=ctype,
+        instance=_text(data.get("instance")).strip(),
+        story=_text(data.get("story_angle")),
+        opened_at=opened_at,
+        expires_at=expires_at,
+        closed_at=closed_at,
+        parent=parent,
+        satellite_type=sat_type,
+        level=level,
+        flags=tuple(flags),
+    )
+
+
+def signal_from_mapping(data: Any, rel_path: str, tz: tzinfo) -> Signal | CorruptFile:
+    """Read one signal file (SPEC 7)."""
+    if not isinstance(data, Mapping):
+        return CorruptFile(rel_path, 1, "top level is not a mapping")
+    sig_id = _text(data.get("sig_id")).strip() or Path(rel_path).stem
+    if not SIGNAL_ID_RE.match(sig_id):
+        return CorruptFile(rel_path, 1, f"invalid signal ID {sig_id!r}")
+    state = _text(data.get("state")).strip().lower() or "pending"
+    return Signal(
+        sig_id=sig_id,
+        path=rel_path,
+        data=data,
+        sender=_text(data.get("from")),
+        to=_text(data.get("to")),
+        type=_text(data.get("type")).strip().upper() or "INFO",
+        scope=_text(data.get("scope")),
+        payload=_text(data.get("payload")),
+        state=state,
+        created_at=try_parse_timestamp(data.get("created_at"), tz),
+        delivered_at=try_parse_timestamp(data.get("delivered_at"), tz),
+    )
+
+
+def lock_from_mapping(data: Any, rel_path: str, tz: tzinfo) -> Lock | CorruptFile:
+    """Read one lock file, current (`.yml`) or legacy (`.lock`) format."""
+    if not isinstance(data, Mapping) or not data.get("file"):
+        return CorruptFile(rel_path, 1, "not a lock (no file:)")
+    claimed = try_parse_timestamp(data.get("claimed_at"), tz)
+    expires = try_parse_timestamp(data.get("expires_at"), tz)
+    ttl = data.get("ttl_min")
+    ttl_min = ttl if isinstance(ttl, int) and not isinstance(ttl, bool) else 60
+    if expires is None and claimed is not None:
+        expires = claimed + timedelta(minutes=ttl_min)
+    generation = data.get("generation")
+    return Lock(
+        file=_text(data.get("file")),
+        path=rel_path,
+        holder=_text(data.get("holder")),
+        generation=generation if isinstance(generation, int) and not isinstance(generation, bool) else 1,
+        claimed_at=claimed,
+        expires_at=expires,
+        ttl_min=ttl_min,
+    )
+
+
+def parse_claim_bytes(raw: bytes) -> Any:
+    """A claim file's data: the safe load, plus the legacy section scope YAML read as a comment."""
+    data = safe_load_bytes(raw)
+    if isinstance(data, Mapping) and "expires_at" not in data and isinstance(data.get("scope"), str):
+        recovered = recover_legacy_section(raw.decode("utf-8", errors="replace"), data["scope"])
+        if recovered:
+            data = {**data, "scope": recovered}
+    return data

@@ -1,0 +1,312 @@
+"""BRAIN-INDEX.md: the generated block (SPEC 8) and the legacy signal rows (SPEC 7).
+
+Everything here is a pure function of its arguments: no file I/O, no clock, no
+locale, no local time. The same snapshot and display zone give byte-identical
+text on every machine.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime, timedelta, tzinfo
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from brain_tui.core.records.model import BrainSnapshot, Claim, Signal
+
+START = "<!-- bsi:generated:start -->"
+END = "<!-- bsi:generated:end -->"
+#: Where `index_legacy.drop_legacy_sections` wants the generated block at migration (`apply_block` fills it).
+BLOCK_PLACE = "<!-- bsi:generated:place -->"
+
+#: Placeholder for a missing value.
+EMPTY = "—"
+#: How far back the history table looks (SPEC 8).
+HISTORY_WINDOW = timedelta(days=30)
+
+ACTIVE_STATUSES = ("open", "waiting_human", "paused")
+STALE_STATUS = "stale"
+TERMINAL = frozenset({"closed", "failed", "released"})
+LISTED_SIGNAL_STATES = frozenset({"pending", "delivered"})
+
+H_ACTIVE = "## Claims actifs"
+H_STALE = "## Claims stale — contrôle humain requis"
+H_SIGNALS = "## Signals — Bus inter-sessions"
+H_HISTORY = "## Historique — 30 derniers jours"
+
+COLS_ACTIVE = ("Session", "Instance", "Portée", "Niveau", "Ouvert le", "Expire le", "État")
+COLS_STALE = ("Session", "Instance", "Portée", "Expiré le", "Action requise")
+COLS_SIGNALS = ("ID", "De", "Pour", "Type", "Concerné", "Payload", "État")
+COLS_HISTORY = ("Session", "Instance", "Portée", "Commits", "Ouvert", "Fermé", "Statut")
+
+EMPTY_ACTIVE = "*Aucun claim actif.*"
+EMPTY_STALE = "*Aucun claim stale.*"
+EMPTY_SIGNALS = "*Aucun signal.*"
+EMPTY_HISTORY = "*Aucun historique.*"
+
+_EPOCH_MIN = datetime.min.replace(tzinfo=UTC)
+
+# Characters that end a line for str.splitlines() (and for most editors).
+_LINE_BREAKS = "\r\n\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+_LINE_BREAK_RE = re.compile("(?:\r\n|[" + re.escape(_LINE_BREAKS) + "\t])")
+# Remaining C0 controls, DEL and C1 controls.
+_CONTROL_RE = re.compile("[\x00-\x1f\x7f-\x9f]")
+
+
+
+# --------------------------------------------------------------------------- cells
+
+
+def escape_cell(value: object) -> str:
+    """Make `value` safe for one markdown table cell.
+
+    Line breaks (CR, LF, tabs and the other Unicode line separators) become a
+    space, other control characters are dropped, ``|`` becomes ``\\|`` and the
+    HTML-comment opener ``<!--`` is written ``<\\!--`` so a cell can never forge
+    or hide a generated-block marker. An empty result is ``—``.
+    """
+    if value is None:
+        return EMPTY
+    text = value if isinstance(value, str) else str(value)
+    text = _LINE_BREAK_RE.sub(" ", text)
+    text = _CONTROL_RE.sub("", text)
+    text = text.replace("|", "\\|").replace("<!--", "<\\!--")
+    text = text.strip()
+    return text or EMPTY
+
+
+def format_moment(moment: datetime | None, display_tz: tzinfo, naive_tz: tzinfo | None = None) -> str:
+    """Format `moment` as ``YYYY-MM-DD HH:MM`` in `display_tz` (``—`` when None).
+
+    Built from the numeric fields, never with ``strftime``, so the process
+    locale cannot change it. A naive value is read in `naive_tz` (else UTC),
+    never in the machine's local time.
+    """
+    if moment is None:
+        return EMPTY
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        moment = moment.replace(tzinfo=naive_tz or UTC)
+    try:
+        shown = moment.astimezone(display_tz)
+    except (OverflowError, ValueError):
+        shown = moment
+    return f"{shown.year:04d}-{shown.month:02d}-{shown.day:02d} {shown.hour:02d}:{shown.minute:02d}"
+
+
+def _table(columns: Sequence[str], rows: Iterable[Sequence[str]], empty_line: str) -> list[str]:
+    """Lines of one markdown table: header, separator, rows; the italic line when empty."""
+    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    body = ["| " + " | ".join(row) + " |" for row in rows]
+    lines.extend(body)
+    if not body:
+        lines.extend(["", empty_line])
+    return lines
+
+
+# --------------------------------------------------------------------------- rows
+
+
+def _aware(moment: datetime | None, naive_tz: tzinfo) -> datetime | None:
+    """`moment` with a zone (naive values read in `naive_tz`)."""
+    if moment is None:
+        return None
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        return moment.replace(tzinfo=naive_tz)
+    return moment
+
+
+def _claim_key(claim: Claim, naive_tz: tzinfo) -> tuple[datetime, str]:
+    """Sort key of claims: opening time (missing first), then ID."""
+    return (_aware(claim.opened_at, naive_tz) or _EPOCH_MIN, claim.sess_id)
+
+
+def _signal_key(signal: Signal, naive_tz: tzinfo) -> tuple[datetime, str]:
+    """Sort key of signals: creation time (missing first), then ID."""
+    return (_aware(signal.created_at, naive_tz) or _EPOCH_MIN, signal.sig_id)
+
+
+def _scope_cell(claim: Claim) -> str:
+    """The claim's scope as written, else its parsed entries."""
+    text = claim.scope_text or ", ".join(str(entry) for entry in claim.scope)
+    return escape_cell(text)
+
+
+def _level_cell(claim: Claim) -> str:
+    """``pilote`` for pilots, else the claim's level."""
+    return escape_cell("pilote" if claim.type == "pilote" else claim.level)
+
+
+def _commit_cell(claim: Claim) -> str:
+    """``result.commit`` (a list is joined with commas), else ``—``."""
+    commit = claim.result.commit_text if claim.result is not None else None
+    return EMPTY if commit is None else escape_cell(commit)
+
+
+def _active_rows(claims: Sequence[Claim], tz: tzinfo, naive_tz: tzinfo) -> list[list[str]]:
+    """Rows of ``## Claims actifs``: open, waiting_human and paused claims."""
+    return [
+        [
+            escape_cell(c.sess_id),
+            escape_cell(c.instance),
+            _scope_cell(c),
+            _level_cell(c),
+            format_moment(c.opened_at, tz, naive_tz),
+            format_moment(c.expires_at, tz, naive_tz),
+            escape_cell(c.status),
+        ]
+        for c in claims
+        if c.status in ACTIVE_STATUSES
+    ]
+
+
+def _stale_rows(claims: Sequence[Claim], tz: tzinfo, naive_tz: tzinfo) -> list[list[str]]:
+    """Rows of ``## Claims stale``: the release command a human has to run."""
+    return [
+        [
+            escape_cell(c.sess_id),
+            escape_cell(c.instance),
+            _scope_cell(c),
+            format_moment(c.expires_at, tz, naive_tz),
+            escape_cell(f"bsi claim release {c.sess_id} --reason …"),
+        ]
+        for c in claims
+        if c.status == STALE_STATUS
+    ]
+
+
+def _history_rows(claims: Sequence[Claim], now: datetime, tz: tzinfo, naive_tz: tzinfo) -> list[list[str]]:
+    """Rows of ``## Historique``: terminal claims ended in the 30 days before `now`.
+
+    The end is ``closed_at``, else ``opened_at``; a claim with neither is left out.
+    A (skewed) end later than `now` is kept.
+    """
+    since = now.replace(tzinfo=naive_tz) - HISTORY_WINDOW if now.tzinfo is None else now - HISTORY_WINDOW
+    rows = []
+    for c in claims:
+        if c.status not in TERMINAL:
+            continue
+        ended = _aware(c.closed_at or c.opened_at, naive_tz)
+        if ended is None or ended < since:
+            continue
+        rows.append(
+            [
+                escape_cell(c.sess_id),
+                escape_cell(c.instance),
+                _scope_cell(c),
+                _commit_cell(c),
+                format_moment(c.opened_at, tz, naive_tz),
+                format_moment(c.closed_at, tz, naive_tz),
+                escape_cell(c.status),
+            ]
+        )
+    return rows
+
+
+def _signal_rows(signals: Sequence[Signal]) -> list[list[str]]:
+    """Rows of ``## Signals``: pending and delivered signals (archived ones are not listed)."""
+    return [
+        [
+            escape_cell(s.sig_id),
+            escape_cell(s.sender),
+            escape_cell(s.to),
+            escape_cell(s.type),
+            escape_cell(s.scope),
+            escape_cell(s.payload),
+            escape_cell(s.state),
+        ]
+        for s in signals
+        if s.state in LISTED_SIGNAL_STATES
+    ]
+
+
+# --------------------------------------------------------------------------- block
+
+
+def render_block(snapshot: BrainSnapshot, display_tz: tzinfo) -> str:
+    """Render the generated part of BRAIN-INDEX.md, markers included (SPEC 8).
+
+    Four sections in the SPEC's order, each a heading, a table (header and
+    ``|---|`` separator) and, when the table is empty, an ``*Aucun …*`` line.
+    Claims are sorted by opening time then ID, signals by creation time then ID;
+    times are ``YYYY-MM-DD HH:MM`` in `display_tz`. The text starts with `START`
+    and ends with `END` (no trailing newline).
+
+    Args:
+        snapshot: the brain at one "now" (``snapshot.now`` anchors the history window;
+            ``snapshot.tz`` reads naive timestamps).
+        display_tz: the zone times are shown in.
+    """
+    naive_tz = snapshot.tz
+    claims = sorted(snapshot.claims, key=lambda c: _claim_key(c, naive_tz))
+    signals = sorted(snapshot.signals, key=lambda s: _signal_key(s, naive_tz))
+    sections = (
+        (H_ACTIVE, COLS_ACTIVE, _active_rows(claims, display_tz, naive_tz), EMPTY_ACTIVE),
+        (H_STALE, COLS_STALE, _stale_rows(claims, display_tz, naive_tz), EMPTY_STALE),
+        (H_SIGNALS, COLS_SIGNALS, _signal_rows(signals), EMPTY_SIGNALS),
+        (
+            H_HISTORY,
+            COLS_HISTORY,
+            _history_rows(claims, snapshot.now, display_tz, naive_tz),
+            EMPTY_HISTORY,
+        ),
+    )
+    lines = [START]
+    for heading, columns, rows, empty_line in sections:
+        lines.extend([heading, ""])
+        lines.extend(_table(columns, rows, empty_line))
+        lines.append("")
+    lines.append(END)
+    return "\n".join(lines)
+
+
+def apply_block(existing: str | None, block: str) -> str:
+    """Put `block` into the text of BRAIN-INDEX.md, keeping everything outside the markers.
+
+    - Markers present: the text from the first `START` to the end of the last
+      `END` after it is replaced by `block` (several pairs collapse into one).
+    - `START` with no `END` after it: from `START` to the end of the text is replaced.
+    - No `START` (a stray `END` alone is ordinary text): ``"\\n" + block + "\\n"``
+      is appended; an empty or missing file becomes ``"# BRAIN-INDEX.md\\n\\n" + block + "\\n"``.
+
+    A git conflict whose ``<<<<<<<`` and ``>>>>>>>`` lines fence only the block
+    loses those lines with the old blocks (a merge of two regenerated indexes).
+
+    Idempotent: applying the same block twice gives the same text.
+    """
+    if not existing:
+        return "# BRAIN-INDEX.md\n\n" + block + "\n"
+    start = existing.find(START)
+    if start < 0 and BLOCK_PLACE in existing:
+        before, _, after = existing.partition(BLOCK_PLACE)
+        return before + block + after.replace(BLOCK_PLACE, "")
+    if start < 0:
+        return existing + "\n" + block + "\n"
+    end = existing.rfind(END)
+    stop = end + len(END) if end >= start + len(START) else len(existing)
+    before, after = _drop_merge_fence(existing[:start], existing[start:stop], existing[stop:])
+    return before + block + after
+
+
+_OURS_RE = re.compile(r"(?:^|\n)<{7}(?: [^\n]*)?\n[ \t\n]*$")
+_THEIRS_RE = re.compile(r"^[ \t\n]*\n>{7}(?: [^\n]*)?(?=\n|$)")
+_BLOCK_RE = re.compile(re.escape(START) + r".*?" + re.escape(END), re.DOTALL)
+_FENCE_MIDDLE_RE = re.compile(r"^(?:={7}|\|{7}(?: .*)?)$")
+
+
+def _drop_merge_fence(before: str, replaced: str, after: str) -> tuple[str, str]:
+    """Drop a git conflict's ``<<<<<<<`` / ``>>>>>>>`` lines that fence only the generated block.
+
+    A merge that conflicted inside the block leaves both sides' blocks between
+    the fence lines; the block is regenerated, never merged (SPEC 8), so the
+    fence goes with it. A conflict that also holds hand-written text is left
+    for the human to resolve.
+    """
+    ours, theirs = _OURS_RE.search(before), _THEIRS_RE.match(after)
+    if ours is None or theirs is None:
+        return before, after
+    between = _BLOCK_RE.sub("", replaced).splitlines()
+    if any(line.strip() and not _FENCE_MIDDLE_RE.match(line.strip()) for line in between):
+        return before, after  # hand-written text stood between the blocks: the fence stays as the hint
+    kept_before = before[: ours.start()] + ("\n" if ours.group().startswith("\n") else "")
+    return kept_before, after[theirs.end():]

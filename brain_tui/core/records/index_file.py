@@ -1,0 +1,137 @@
+"""BRAIN-INDEX.md on disk: the one-time import of legacy rows, then the regenerated block.
+
+A legacy signal or claim row is imported when no file of its ID exists and, in
+a git brain, none ever did (HEAD's history): a record deleted after its import
+stays deleted. A brain without git cannot tell, so a hand-written signal row
+comes back (a row inside the generated table is imported only in a git brain).
+At migration (no generated block yet) the legacy tables give way to the block.
+
+`core/records/index.py` renders the block as a pure function of a snapshot; this module
+does the file work around it, under the brain lock held by `Brain`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import tzinfo
+from pathlib import Path
+
+from brain_tui.core.ids import SIGNAL_ID_RE, valid_session_id
+from brain_tui.core.paths.layout import CLAIMS_DIR, INDEX_FILE, SIGNALS_DIR
+from brain_tui.core.records import index, index_legacy
+from brain_tui.core.records.changes import yaml_safe
+from brain_tui.core.records.model import BrainSnapshot
+from brain_tui.core.records.yamlio import atomic_write_text, dump_round_trip
+from brain_tui.core.sync import gitops
+
+
+def refresh(root: Path, take_snapshot: Callable[[], BrainSnapshot], display_tz: tzinfo) -> tuple[list[str], list[str]]:
+    """Import legacy signal rows once, then regenerate the generated block of BRAIN-INDEX.md.
+
+    Args:
+        root: the brain folder.
+        take_snapshot: reads the brain now (called again after an import).
+        display_tz: the zone the index shows times in.
+
+    Returns:
+        (signal IDs imported, files written relative to the brain).
+    """
+    path = root / INDEX_FILE
+    existing = original = path.read_text(encoding="utf-8") if path.is_file() else None
+    written: list[str] = []
+    imported: list[str] = []
+    snapshot = take_snapshot()
+    if existing:
+        imported = _import_signals(root, existing, snapshot, written)
+        claims_written = _import_claims(root, existing, written)
+        if imported or claims_written:
+            snapshot = take_snapshot()
+        if not index_legacy.has_block(existing):  # the migration: the block takes the legacy tables' place
+            existing = index_legacy.drop_legacy_sections(existing)
+    new_text = index.apply_block(existing, index.render_block(snapshot, display_tz))
+    if new_text != original:
+        atomic_write_text(path, new_text)
+        written.append(INDEX_FILE)
+    return imported, written
+
+
+def _import_signals(root: Path, existing: str, snapshot: BrainSnapshot, written: list[str]) -> list[str]:
+    """Write a file for each legacy signal row that never had one; returns the imported IDs.
+
+    Rows of the hand-written ``## Signals`` tables are imported in any brain; rows a seeds-era agent
+    appended inside the generated table only where git can tell them from the product's own rows
+    (a file git ever held was the product's, then removed on purpose).
+    """
+    known = {s.sig_id for s in snapshot.signals}
+    outside = index_legacy.parse_legacy_signal_rows(existing)
+    inside = index_legacy.parse_block_signal_rows(existing)
+    candidates = [row for row in [*outside, *inside]
+                  if row["sig_id"] not in known and SIGNAL_ID_RE.match(row["sig_id"])]
+    # "Imported once": a row whose signal file git ever held was imported (or written) before and
+    # deleted since; bringing it back would resurrect a pending signal someone removed on purpose.
+    history = gitops.ever_added(root, SIGNALS_DIR) if candidates else None
+    if history is None:
+        candidates = [row for row in candidates if row in outside]
+    imported: list[str] = []
+    for row in candidates:
+        sig_id = row["sig_id"]
+        if sig_id in known or (history is not None and any(
+                f"{SIGNALS_DIR}/{sig_id}{suffix}" in history for suffix in (".yml", ".yaml"))):
+            continue
+        known.add(sig_id)
+        from ruamel.yaml.comments import CommentedMap  # the write path's only
+
+        doc = CommentedMap()
+        for key in ("sig_id", "from", "to", "type", "scope", "payload", "state"):
+            doc[key] = row[key]
+        created = _legacy_signal_time(sig_id)
+        if created:
+            doc["created_at"] = created
+        doc["imported_from"] = INDEX_FILE
+        rel = f"{SIGNALS_DIR}/{sig_id}.yml"
+        atomic_write_text(root / rel, dump_round_trip(yaml_safe(doc)))
+        written.append(rel)
+        imported.append(sig_id)
+    return imported
+
+
+def _import_claims(root: Path, existing: str, written: list[str]) -> list[str]:
+    """Write a claim file for each claim row of a legacy (v1) index that has none (SPEC 6.2: it must load).
+
+    Until then the store reads such rows as claims (they block); imported once, like signals: a row
+    whose file git ever held, or whose file exists (even corrupt), is left alone.
+    """
+    if index_legacy.has_block(existing):
+        return []
+    rows = [row for row in index_legacy.parse_legacy_claim_rows(existing) if valid_session_id(row["sess_id"])]
+    if not rows:
+        return []
+    history = gitops.ever_added(root, CLAIMS_DIR)
+    done: list[str] = []
+    for row in rows:
+        sess_id = row["sess_id"]
+        rel = f"{CLAIMS_DIR}/{sess_id}.yml"
+        if any((root / CLAIMS_DIR / f"{sess_id}{suffix}").exists() for suffix in (".yml", ".yaml")):
+            continue
+        if history is not None and any(f"{CLAIMS_DIR}/{sess_id}{suffix}" in history for suffix in (".yml", ".yaml")):
+            continue
+        from ruamel.yaml.comments import CommentedMap  # the write path's only
+
+        doc = CommentedMap()
+        for key, value in index_legacy.legacy_claim_doc(row).items():
+            doc[key] = value
+        (root / CLAIMS_DIR).mkdir(exist_ok=True)
+        atomic_write_text(root / rel, dump_round_trip(yaml_safe(doc)))
+        written.append(rel)
+        done.append(sess_id)
+    return done
+
+
+def _legacy_signal_time(sig_id: str) -> str | None:
+    """A creation date for an imported legacy signal, from its ID (`sig-YYYYMMDD-…`)."""
+    parts = sig_id.split("-")
+    if len(parts) >= 2 and len(parts[1]) == 8 and parts[1].isdigit():
+        day = parts[1]
+        clock = parts[2] if len(parts) >= 3 and len(parts[2]) == 6 and parts[2].isdigit() else "000000"
+        return f"{day[:4]}-{day[4:6]}-{day[6:]}T{clock[:2]}:{clock[2:4]}:{clock[4:]}"
+    return None

@@ -1,0 +1,314 @@
+"""The write journal in `.brain/journal/`: what a write in flight was doing, so a kill leaves no half state.
+
+SPEC 22: a protocol record is in force only as git holds it. A write changes
+work-tree files first and commits them after; a kill -9 in between, or a git
+step that fails, would leave files that say what no commit says (a phantom
+claim, a close the remote never saw). Every file step of the product therefore
+runs inside a journal entry:
+
+- a **write** (`begin`): the prior bytes of every path it may touch are saved
+  (`<n>.bak`, fsynced) before the first file changes, with the commit it starts
+  from and the message it will commit under. `finish()` drops it once the
+  commit landed (or, with `--no-commit`, once the files are written: that
+  change is left in the work tree on purpose); `roll_back()` puts every file
+  back as it was and unstages it when any step failed.
+- a **move** (`moving`): git moves HEAD (taking back a commit, rewriting local
+  commits, a fast-forward) and the listed paths must then follow HEAD.
+
+`recover()`, run at the start of every command under the brain lock, settles an
+entry a killed process left: a write whose commit landed is kept, any other is
+rolled back; a move's paths are made to match HEAD. The manifest is written
+last and removed first, so its presence is the one sign of a write in flight.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import shutil
+import time
+from collections.abc import Collection, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from brain_tui.core.paths.layout import JOURNAL_DIR, LOCK_FILE, STATE_DIR, journal_pending
+from brain_tui.core.paths.layout import JOURNAL_MANIFEST as MANIFEST
+from brain_tui.core.records.yamlio import atomic_write_text, fsync_dir, sweep_temp_files
+from brain_tui.core.sync import gitops
+
+__all__ = ["JOURNAL_DIR", "Journal", "begin", "follow_head", "index_entries", "moving", "pending", "recover",
+           "recover_if_idle", "recover_writes", "restage", "wait_for_orphans", "writing"]
+
+
+
+def _folder(root: Path) -> Path:
+    return root / STATE_DIR / JOURNAL_DIR
+
+
+def pending(root: Path) -> bool:
+    """True when a journal entry is in flight or was left by a killed process (one stat)."""
+    return journal_pending(root)
+
+
+def _write_bytes(path: Path, data: bytes) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def _head(root: Path, git: bool) -> str | None:
+    if not git:
+        return None
+    proc = gitops.run_git(root, "rev-parse", "--verify", "--quiet", "HEAD", check=False)
+    return proc.stdout.strip() or None if proc.returncode == 0 else None
+
+
+@dataclass
+class Journal:
+    """One journal entry in flight (see the module docstring)."""
+
+    root: Path
+    kind: str
+    git: bool
+    head: str | None = None
+    message: str = ""
+    backups: dict[str, str | None] = field(default_factory=dict)
+    #: The git index entry ("mode sha") of each path before the write; a path absent there is not listed.
+    staged: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def folder(self) -> Path:
+        """`.brain/journal/`."""
+        return _folder(self.root)
+
+    def _save(self) -> None:
+        doc = {"kind": self.kind, "git": self.git, "head": self.head, "message": self.message,
+               "paths": self.backups, "staged": self.staged}
+        atomic_write_text(self.folder / MANIFEST, json.dumps(doc, sort_keys=True) + "\n")
+
+    def cover(self, rels: Collection[str]) -> None:
+        """Add paths a write touched that `begin` did not list; they did not exist before (legacy imports)."""
+        added = [rel for rel in rels if rel not in self.backups]
+        if added:
+            self.backups.update(dict.fromkeys(added))
+            self._save()
+
+    def finish(self) -> None:
+        """The entry is done: drop the manifest first (the commit point), then the backups."""
+        (self.folder / MANIFEST).unlink(missing_ok=True)
+        fsync_dir(self.folder)
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def roll_back(self) -> None:
+        """Put every path back as it was before the write, unstage it, and drop the entry."""
+        for rel, backup in self.backups.items():
+            target = self.root / rel
+            if backup is None:
+                target.unlink(missing_ok=True)
+                continue
+            saved = self.folder / backup
+            if saved.exists():  # else an earlier, interrupted roll-back already put it back
+                target.parent.mkdir(parents=True, exist_ok=True)
+                os.replace(saved, target)
+                fsync_dir(target.parent)
+        if self.git and self.backups:
+            restage(self.root, self.backups, self.staged)
+        self.finish()
+
+    def landed(self) -> bool:
+        """True when HEAD is the commit this write made: one commit on top of `head`, with its message."""
+        if not self.git:
+            return False
+        now = _head(self.root, True)
+        if now is None or now == self.head:
+            return False
+        parents = gitops.run_git(self.root, "rev-list", "--parents", "-n", "1", now, check=False).stdout.split()
+        if parents[1:] != ([self.head] if self.head else []):
+            return False
+        body = gitops.run_git(self.root, "log", "-1", "--format=%B", now, check=False).stdout
+        return body.strip() == self.message.strip()
+
+
+def index_entries(root: Path, rels: Collection[str]) -> dict[str, str]:
+    """The git index entry ("mode sha") of each of `rels` that the index holds (brain-relative paths)."""
+    if not rels:
+        return {}
+    proc = gitops.run_git(root, "ls-files", "-s", "-z", "--", *rels, check=False)  # paths as given: cwd-relative
+    found: dict[str, str] = {}
+    for entry in proc.stdout.split("\0"):
+        meta, _, path = entry.partition("\t")
+        parts = meta.split()
+        if path and len(parts) == 3 and parts[2] == "0":
+            found[path] = f"{parts[0]} {parts[1]}"
+    return found
+
+
+def restage(root: Path, rels: Collection[str], staged: dict[str, str]) -> None:
+    """Put the git index entries of `rels` back as `index_entries` found them (what `git add` staged is undone).
+
+    Works without a readable HEAD (a broken branch ref): the entries are set directly.
+    """
+    prefix = gitops.top_prefix(root)  # `--index-info` paths are relative to the repository's top
+    top = gitops.toplevel(root)
+    if staged:
+        info = "".join(f"{staged[rel]}\t{prefix}{rel}\n" for rel in rels if rel in staged)
+        gitops.run_git(top, "update-index", "--index-info", input_text=info, check=False)
+    gone = [prefix + rel for rel in rels if rel not in staged]
+    if gone:
+        gitops.run_git(top, "update-index", "--force-remove", "--", *gone, check=False)
+
+
+def follow_head(root: Path, rels: Collection[str]) -> None:
+    """Make each path's file and index entry match HEAD (absent from HEAD: removed)."""
+    for rel in dict.fromkeys(rels):
+        if gitops.run_git(root, "cat-file", "-e", f"HEAD:./{rel}", check=False).returncode == 0:
+            gitops.run_git(root, "checkout", "HEAD", "--", rel, check=False)
+        else:
+            gitops.run_git(root, "rm", "--cached", "--quiet", "--ignore-unmatch", "--", rel, check=False)
+            (root / rel).unlink(missing_ok=True)
+
+
+def _clear(root: Path) -> Path:
+    folder = _folder(root)
+    if folder.exists():  # backups of an entry whose manifest was already dropped
+        shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def begin(root: Path, rels: Collection[str], message: str, git: bool) -> Journal:
+    """Start a write over `rels`: their prior bytes are saved before any of them changes.
+
+    Call with the brain lock held, after `recover`. When saving fails (a full
+    disk), nothing was written and the error propagates.
+    """
+    folder = _clear(root)
+    entry = Journal(root=root, kind="write", git=git, head=_head(root, git), message=message)
+    try:
+        for n, rel in enumerate(dict.fromkeys(rels)):
+            source = root / rel
+            if source.is_file():
+                name = f"{n}.bak"
+                _write_bytes(folder / name, source.read_bytes())
+                entry.backups[rel] = name
+            else:
+                entry.backups[rel] = None
+        if git:
+            entry.staged = index_entries(root, list(entry.backups))
+        fsync_dir(folder)
+        entry._save()
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    return entry
+
+
+@contextmanager
+def writing(root: Path, rels: Collection[str], message: str, git: bool) -> Iterator[Journal]:
+    """`begin` a write; roll it back on any error (re-raised), finish it when the block ends."""
+    entry = begin(root, rels, message, git)
+    try:
+        yield entry
+    except BaseException:
+        entry.roll_back()
+        raise
+    entry.finish()
+
+
+@contextmanager
+def moving(root: Path, rels: Collection[str]) -> Iterator[None]:
+    """Around a git step that moves HEAD: afterwards (or after a kill, at `recover`) `rels` follow HEAD."""
+    _clear(root)
+    entry = Journal(root=root, kind="move", git=True, backups=dict.fromkeys(rels))
+    entry._save()
+    yield
+    entry.finish()
+
+
+def _load(root: Path) -> Journal | None:
+    try:
+        doc: dict[str, Any] = json.loads((_folder(root) / MANIFEST).read_text(encoding="utf-8"))
+        paths = doc["paths"]
+        staged = doc.get("staged") or {}
+        return Journal(root=root, kind=str(doc["kind"]), git=bool(doc["git"]), head=doc.get("head"),
+                       message=str(doc.get("message", "")),
+                       backups={str(k): (str(v) if v is not None else None) for k, v in paths.items()},
+                       staged={str(k): str(v) for k, v in staged.items()})
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def wait_for_orphans(root: Path, limit_s: float = 10.0) -> None:
+    """Let a git command the killed process started finish first (it outlives its caller).
+
+    Deciding while an orphaned `git add` or `git commit` still runs would race
+    it: its commit could land after the roll-back. Waits while the repository's
+    index is locked or a git process works in it, at most `limit_s`.
+    """
+    gdir = gitops.git_dir(root)
+    if gdir is None:
+        return
+    deadline = time.monotonic() + limit_s
+    while time.monotonic() < deadline:
+        if not (gdir / "index.lock").exists() and not gitops.git_process_running(root):
+            return
+        time.sleep(0.05)
+
+
+def recover(root: Path) -> str | None:
+    """Settle what a killed write left (call with the brain lock held).
+
+    Returns:
+        "kept" (its commit landed), "rolled back", "followed" (a move's paths
+        now match HEAD), or None when there was nothing to settle.
+    """
+    if not pending(root):
+        return None
+    wait_for_orphans(root)
+    entry = _load(root)
+    if entry is None:  # a manifest cut short can only be one never acted on: atomic writes
+        shutil.rmtree(_folder(root), ignore_errors=True)
+        return None
+    # The temp files a killed atomic write left beside its targets (no live writer: the lock is held).
+    sweep_temp_files(sorted({(root / rel).parent for rel in entry.backups}))
+    if entry.kind == "move":
+        follow_head(root, list(entry.backups))
+        entry.finish()
+        return "followed"
+    if entry.landed():
+        entry.finish()
+        return "kept"
+    entry.roll_back()
+    return "rolled back"
+
+
+#: `recover` under the name the facade imports it by (next to `remote.recover`).
+recover_writes = recover
+
+
+def recover_if_idle(root: Path) -> str | None:
+    """`recover` for a reader: only when no writer holds the brain lock (never waits for one)."""
+    if not pending(root):
+        return None
+    lock = root / STATE_DIR / LOCK_FILE
+    try:
+        handle = open(lock, "a+b")  # noqa: SIM115 - held across the recovery below
+    except OSError:
+        return None
+    with handle:
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return None  # a writer is at work: its entry is not left over
+        try:
+            with contextlib.suppress(gitops.GitError, OSError):
+                return recover(root)
+            return None
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)

@@ -1,0 +1,344 @@
+"""BrainStore: reads claims, signals and locks from disk, parsing a file only when it changed.
+
+Files on disk are the source of truth. Each file is parsed once per
+`(mtime_ns, size, inode, ctime_ns)` — across processes, through the parse cache
+under `.brain/` (core/records/cache.py); a snapshot is then assembled from the cached
+results, so refreshing a brain of thousands of claims costs a `stat` per file.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Collection
+from dataclasses import replace
+from datetime import UTC, datetime, tzinfo
+from pathlib import Path
+from typing import Any
+
+from brain_tui.core import clock, ids
+from brain_tui.core.clock import SKEW_TOLERANCE
+from brain_tui.core.config import BrainConfig
+from brain_tui.core.environment import breath_records
+from brain_tui.core.errors import InvalidData
+from brain_tui.core.paths.layout import BREATH_DIR
+from brain_tui.core.paths.path_keys import path_key
+from brain_tui.core.paths.scope import ScopeEntry, parse_scope
+from brain_tui.core.records import formats, index, index_legacy, yamlio
+from brain_tui.core.records.cache import ParseCache, Parsed, pausing_gc
+from brain_tui.core.records.formats import (
+    KNOWN_STATUSES,
+    YAML_SUFFIXES,
+    claim_from_mapping,
+    claim_identity,
+    lock_from_mapping,
+    parse_claim_bytes,
+    signal_from_mapping,
+)
+from brain_tui.core.records.model import BrainSnapshot, BreathRecord, Claim, CorruptFile, Lock, Signal
+from brain_tui.core.records.unreadable import held_by_bytes, held_by_data, held_by_file
+from brain_tui.core.records.yamlio import TEMP_MARK, safe_load_bytes
+from brain_tui.core.rules.skew import suspect_stale
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+#: The code that turns a file's bytes into a cached outcome and hint (the parse cache's fingerprint).
+PARSER_CODE = (formats.__file__, yamlio.__file__, clock.__file__, ids.__file__, index_legacy.__file__, __file__)
+#: The generated index; a legacy (unmigrated) one may still hold the only record of a live claim.
+INDEX_NAME = "BRAIN-INDEX.md"
+
+
+def _index_claim_rows(raw: bytes) -> list[dict[str, str]]:
+    """The claim rows of a legacy BRAIN-INDEX.md; none once it holds the generated block (migrated)."""
+    text = raw.decode("utf-8", errors="replace")
+    return [] if index_legacy.has_block(text) else index_legacy.parse_legacy_claim_rows(text)
+
+Scanned = list[tuple[str, os.stat_result]]
+
+
+def _claim_file_rank(rel_path: str, sess_id: str | None) -> int:
+    """0 for `claims/<sess_id>.yml`, 1 for `.yaml`, 2 for any other name: the lowest holds the ID."""
+    if sess_id is None:
+        return 3
+    if rel_path == f"claims/{sess_id}.yml":
+        return 0
+    return 1 if rel_path == f"claims/{sess_id}.yaml" else 2
+
+
+class BrainStore:
+    """Loads the brain's files into snapshots, re-parsing only what changed on disk.
+
+    Args:
+        root: the brain folder.
+        tz: the brain's timezone, for legacy naive timestamps.
+        config: the brain's configuration (default TTL).
+    """
+
+    def __init__(self, root: str | Path, tz: tzinfo, config: BrainConfig, *, persist_cache: bool = True) -> None:
+        self.root = Path(root)
+        self.tz = tz
+        self.config = config
+        #: outcomes of reading each file, valid per (mtime_ns, size, inode, ctime_ns); on disk under .brain/.
+        self.files = ParseCache(self.root, persist=persist_cache, code_files=PARSER_CODE)
+        #: the object built from each file, for the `Parsed` outcome it was built from.
+        self._cache: dict[str, tuple[Parsed, Any]] = {}
+        self._scopes: dict[Any, tuple[ScopeEntry, ...] | str] = {}
+        #: the symbolic links the scans met since the last snapshot began (reported as corrupt rows).
+        self._links: list[CorruptFile] = []
+        #: the claim rows of a legacy BRAIN-INDEX.md, for the index's (mtime_ns, size, inode, ctime_ns).
+        self._index_rows: tuple[tuple[int, int, int, int], list[dict[str, str]]] | None = None
+        #: how many files were parsed by the last `snapshot()` call (for tests and benchmarks).
+        self.parsed_last = 0
+
+    def _scan(self, folder: str, suffixes: tuple[str, ...]) -> list[tuple[str, os.stat_result]]:
+        base = self.root / folder
+        found: list[tuple[str, os.stat_result]] = []
+        try:
+            entries = os.scandir(base)
+        except (FileNotFoundError, NotADirectoryError):
+            return found
+        with entries:
+            for entry in entries:
+                if not entry.name.endswith(suffixes) or entry.name.startswith(TEMP_MARK):
+                    continue
+                try:
+                    if entry.is_symlink():
+                        # Never followed (it could name any file on the machine), never silently dropped:
+                        # a claim that vanished without a word would block nothing.
+                        rel = f"{folder}/{entry.name}"
+                        # A link in claims/ may stand for a live claim: unread, it holds the whole brain.
+                        holds = held_by_bytes(None, rel, self.root, self.tz) if folder == "claims" else ()
+                        self._links.append(CorruptFile(rel, 0, "a symbolic link, not followed: the file must be a "
+                                                               "regular file", holds))
+                        continue
+                    if not entry.is_file(follow_symlinks=False):
+                        continue
+                    found.append((f"{folder}/{entry.name}", entry.stat(follow_symlinks=False)))
+                except OSError:
+                    continue
+        found.sort()
+        return found
+
+    def _scope(self, value: Any) -> tuple[ScopeEntry, ...]:
+        """`parse_scope` memoised for one snapshot (history repeats the same scopes; entries are shared)."""
+        key = value if isinstance(value, str) else tuple(value) if isinstance(value, list) else None
+        try:
+            hit = self._scopes.get(key) if key is not None else None
+        except TypeError:  # a list holding unhashable items: not memoised
+            key, hit = None, None
+        if hit is None:
+            try:
+                hit = parse_scope(value, self.root, typed=False)
+            except InvalidData as exc:
+                hit = exc.message
+            if key is not None:
+                self._scopes[key] = hit
+        if isinstance(hit, str):
+            raise InvalidData(hit)
+        return hit
+
+    def _identity(self, rel: str, st: os.stat_result) -> tuple[str, str] | None:
+        """A claim file's ``(sess_id, status)`` without building the claim (recorded as its hint), or None."""
+        parsed = self.files.get(rel, st, parse_claim_bytes)
+        if parsed is None or parsed.corrupt is not None:
+            return None
+        identity = claim_identity(parsed.data, rel, self.tz)
+        if not isinstance(identity, tuple):
+            return None
+        self.files.set_hint(rel, parsed, identity)
+        return identity
+
+    def _load(self, rel: str, st: os.stat_result, kind: str) -> Any:
+        parsed = self.files.get(rel, st, parse_claim_bytes if kind == "claim" else safe_load_bytes)
+        if parsed is None:
+            return None
+        cached = self._cache.get(rel)
+        if cached is not None and cached[0] is parsed:
+            return cached[1]
+        result: Any
+        if parsed.corrupt is not None:
+            # A claim file that does not read fails closed: what it may hold is read again from its bytes.
+            holds = held_by_file(self.root, rel, self.tz) if kind == "claim" else ()
+            result = CorruptFile(rel, *parsed.corrupt, holds=holds)
+        elif kind == "claim":
+            result = claim_from_mapping(parsed.data, rel, self.root, self.tz, self.config.ttl_default, self._scope)
+            self.files.set_hint(rel, parsed, (result.sess_id, result.status) if isinstance(result, Claim) else None)
+            if isinstance(result, CorruptFile):
+                result = replace(result, holds=held_by_data(parsed.data, rel, self.root, self.tz))
+        elif kind == "signal":
+            result = signal_from_mapping(parsed.data, rel, self.tz)
+        elif kind == "breath":
+            result = breath_records.breath_from_mapping(parsed.data, rel, self.tz)
+        else:
+            result = lock_from_mapping(parsed.data, rel, self.tz)
+        self._cache[rel] = (parsed, result)
+        return result
+
+    def _breath_files(self) -> Scanned:
+        """``breath/*.yml`` (hidden names skipped, as the context-broker's own tools do)."""
+        return [(rel, st) for rel, st in self._scan(BREATH_DIR, YAML_SUFFIXES)
+                if not rel.rpartition("/")[2].startswith(".")]
+
+    def _read_breath(self, files: Scanned) -> tuple[tuple[BreathRecord, ...], tuple[CorruptFile, ...]]:
+        records: list[BreathRecord] = []
+        corrupt: list[CorruptFile] = []
+        for rel, st in files:
+            item = self._load(rel, st, "breath")
+            if isinstance(item, BreathRecord):
+                records.append(item)
+            elif isinstance(item, CorruptFile):
+                corrupt.append(item)
+        corrupt.extend(link for link in self._links if link.path.startswith(f"{BREATH_DIR}/")
+                       and not link.path.rpartition("/")[2].startswith("."))
+        return tuple(breath_records.order_records(records)), tuple(sorted(corrupt, key=lambda c: c.path))
+
+    def breath(self) -> tuple[tuple[BreathRecord, ...], tuple[CorruptFile, ...]]:
+        """Only the breath records (what `snapshot().breath` holds), for a reader that needs no claims.
+
+        Returns:
+            (the records ordered by opening time then ID, the breath files that did not load).
+        """
+        self.files.reset_counters()
+        self._links = []
+        found = self._read_breath(self._breath_files())
+        self.files.flush()
+        return found
+
+    def _index_claims(self, owner: dict[str, str], corrupt: list[CorruptFile]) -> list[Claim]:
+        """Claims that only a legacy BRAIN-INDEX.md records (no file in `claims/` yet): they block like any other.
+
+        The next write imports them as files (`index_file.refresh`); a migrated index (with the
+        generated block) holds none. One `stat` when unchanged; a changed index is scanned for the
+        block's marker as bytes and parsed only when it has none (not a record: `parsed_last` ignores it).
+        """
+        try:
+            st = os.stat(self.root / INDEX_NAME)
+        except OSError:
+            return []
+        key = (st.st_mtime_ns, st.st_size, st.st_ino, st.st_ctime_ns)
+        if self._index_rows is None or self._index_rows[0] != key:
+            try:
+                raw = (self.root / INDEX_NAME).read_bytes()
+            except OSError:
+                return []
+            rows = [] if index.START.encode() in raw else _index_claim_rows(raw)
+            self._index_rows = (key, rows)
+        held: list[Claim] = []
+        folded = {path_key(sess_id) for sess_id in owner} | {path_key(Path(c.path).stem) for c in corrupt}
+        for row in self._index_rows[1]:
+            if path_key(row["sess_id"]) in folded or not ids.valid_session_id(row["sess_id"]):
+                continue
+            item = claim_from_mapping(index_legacy.legacy_claim_doc(row), f"claims/{row['sess_id']}.yml", self.root,
+                                      self.tz, self.config.ttl_default, self._scope)
+            if isinstance(item, Claim):
+                held.append(replace(item, flags=(*item.flags, "from-index")))
+            elif isinstance(item, CorruptFile):
+                corrupt.append(CorruptFile(INDEX_NAME, 0, f"row {row['sess_id']}: {item.reason}"))
+        return held
+
+    @pausing_gc
+    def snapshot(self, now: datetime, *, only_statuses: Collection[str] | None = None) -> BrainSnapshot:
+        """Read the brain as it is on disk now (cached parses for unchanged files).
+
+        Args:
+            now: the clock's answer.
+            only_statuses: keep only the claims with one of these statuses (``bsi claim list``,
+                ``bsi check-scope``): the others are skipped from the parse cache's hints without
+                being decoded. Signals, locks, corrupt rows and duplicate-ID detection are as in a
+                full snapshot. None (the default): every claim.
+        """
+        self.parsed_last = 0
+        self.files.reset_counters()
+        self._scopes = {}
+        if only_statuses is None:
+            self.files.preload()
+        self._links = []
+        claim_files = self._scan("claims", YAML_SUFFIXES)
+        signal_files = self._scan("signals", YAML_SUFFIXES)
+        lock_files = self._scan("locks", (*YAML_SUFFIXES, ".lock"))
+        breath_files = self._breath_files()
+        claims: list[Claim] = []
+        signals: list[Signal] = []
+        locks: list[Lock] = []
+        corrupt: list[CorruptFile] = []
+        seen: set[str] = set()
+        # Pass 1: who each file says it is (from the parse cache's hints where filtered).
+        found: list[tuple[str, os.stat_result, str | None, Any]] = []
+        for rel, st in claim_files:
+            seen.add(rel)
+            if only_statuses is not None:
+                hint = self.files.hint(rel, st) or self._identity(rel, st)
+                if hint is not None:
+                    found.append((rel, st, hint[0], hint))
+                    continue
+            item = self._load(rel, st, "claim")
+            if isinstance(item, Claim):
+                found.append((rel, st, item.sess_id, item))
+            elif isinstance(item, CorruptFile):
+                corrupt.append(item)
+        # Pass 2: `claims/<sess_id>.yml` is the claim; any other file naming that ID is a corrupt row.
+        owner: dict[str, str] = {}
+        for rel, _st, sess_id, _item in sorted(found, key=lambda f: (_claim_file_rank(f[0], f[2]), f[0])):
+            if sess_id is not None:
+                owner.setdefault(sess_id, rel)
+        for rel, st, sess_id, item in found:
+            if sess_id is not None and owner[sess_id] != rel:
+                # It holds nothing of its own: the ID's own file says what that claim holds.
+                corrupt.append(CorruptFile(rel, 1, f"duplicate of {owner[sess_id]} (session ID {sess_id})"))
+                continue
+            if not isinstance(item, Claim):  # a hint: skipped when its status is known and not wanted
+                assert only_statuses is not None
+                if item[1] in KNOWN_STATUSES and item[1] not in only_statuses:
+                    continue
+                item = self._load(rel, st, "claim")
+                if isinstance(item, CorruptFile):
+                    corrupt.append(item)
+                    continue
+                if not isinstance(item, Claim):
+                    continue
+            if only_statuses is not None and item.status in KNOWN_STATUSES and item.status not in only_statuses:
+                continue
+            if (item.opened_at is not None and item.opened_at > now + SKEW_TOLERANCE) or suspect_stale(item, now):
+                item = replace(item, flags=(*item.flags, "clock-skew"))
+            claims.append(item)
+        for held in self._index_claims(owner, corrupt):
+            if only_statuses is None or held.status not in KNOWN_STATUSES or held.status in only_statuses:
+                claims.append(held)
+        for rel, st in signal_files:
+            seen.add(rel)
+            item = self._load(rel, st, "signal")
+            if isinstance(item, Signal):
+                signals.append(item)
+            elif isinstance(item, CorruptFile):
+                corrupt.append(item)
+        for rel, st in lock_files:
+            seen.add(rel)
+            item = self._load(rel, st, "lock")
+            if isinstance(item, Lock):
+                locks.append(item)
+            elif isinstance(item, CorruptFile):
+                corrupt.append(item)
+        seen.update(rel for rel, _st in breath_files)
+        breath, breath_corrupt = self._read_breath(breath_files)
+        corrupt.extend(link for link in self._links if not link.path.startswith(f"{BREATH_DIR}/"))
+        for stale_key in set(self._cache) - seen:
+            del self._cache[stale_key]
+        self.files.forget_missing(seen)
+        self.files.flush()
+        self.parsed_last = self.files.parsed
+        self._scopes = {}
+        epoch = EPOCH
+        claims.sort(key=lambda c: (c.opened_at or epoch, c.sess_id))
+        signals.sort(key=lambda s: (s.created_at or epoch, s.sig_id))
+        return BrainSnapshot(
+            root=str(self.root),
+            now=now,
+            tz=self.tz,
+            claims=tuple(claims),
+            signals=tuple(signals),
+            locks=tuple(locks),
+            corrupt=tuple(sorted(corrupt, key=lambda c: c.path)),
+            config=self.config.raw,
+            default_ttl=self.config.ttl_default,
+            breath=breath,
+            breath_corrupt=breath_corrupt,
+        )

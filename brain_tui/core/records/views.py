@@ -1,0 +1,79 @@
+"""JSON-ready views of claims and signals (SPEC 19 shapes), shared by the CLI and the cockpit."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import date, datetime
+from typing import Any
+
+from brain_tui.core.clock import format_timestamp
+from brain_tui.core.paths.scope import format_scope
+from brain_tui.core.paths.text_safety import inert_line
+from brain_tui.core.records.model import BrainSnapshot, Claim, Signal
+from brain_tui.core.rules.tiers import TIER_NAMES, tier_of
+
+#: At most this many stale claims are named in the start-of-session notice.
+STALE_NAMED = 10
+
+
+def plain(value: Any) -> Any:
+    """A JSON-safe copy of parsed YAML data (dates as ISO text)."""
+    if isinstance(value, Mapping):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, (datetime, date)):
+        return value.isoformat()
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return str(value)
+
+
+def claim_json(claim: Claim, snapshot: BrainSnapshot) -> dict[str, Any]:
+    """A claim as the claim file's fields plus `level`, `tier` and a few derived fields."""
+    out: dict[str, Any] = plain(claim.data)
+    out["sess_id"] = claim.sess_id
+    out["status"] = claim.status
+    out["type"] = claim.type
+    out["scope"] = format_scope(claim.scope) if claim.scope else claim.scope_text
+    if claim.opened_at is not None:
+        out.setdefault("opened_at", format_timestamp(claim.opened_at, snapshot.tz))
+    if claim.expires_at is not None:
+        out["expires_at"] = format_timestamp(claim.expires_at, snapshot.tz)
+        out["ttl_left_s"] = int((claim.expires_at - snapshot.now).total_seconds())
+    tier = tier_of(claim)
+    out["level"] = claim.level
+    out["tier"] = tier
+    out["tier_name"] = TIER_NAMES[tier]
+    out["flags"] = list(claim.flags)
+    out["path"] = claim.path
+    return out
+
+
+def signal_json(sig: Signal) -> dict[str, Any]:
+    """A signal as its file's fields."""
+    out: dict[str, Any] = plain(sig.data)
+    out.update({"sig_id": sig.sig_id, "from": sig.sender, "to": sig.to, "type": sig.type,
+                "state": sig.state, "payload": sig.payload, "scope": sig.scope, "path": sig.path})
+    return out
+
+
+def stale_notice(snapshot: BrainSnapshot) -> str | None:
+    """What a session starting while stale claims exist is told (seed 000: "contrôle humain requis"); else None.
+
+    Stale claims block their scope until a human releases them (SPEC 5): the
+    session is to get a human's action before going on. IDs and scopes are
+    brain text, made inert.
+    """
+    stale = [c for c in snapshot.claims if c.status == "stale"]
+    if not stale:
+        return None
+    named = "; ".join(f"{inert_line(c.sess_id, 80)} (scope {inert_line(c.scope_text, 120)}"
+                      f"{', stale since ' + inert_line(c.stale_since, 30) if c.stale_since else ''})"
+                      for c in stale[:STALE_NAMED])
+    more = f"; and {len(stale) - STALE_NAMED} more" if len(stale) > STALE_NAMED else ""
+    plural = len(stale) != 1
+    return (f"{len(stale)} stale claim{'s' if plural else ''} need{'' if plural else 's'} a human's action before "
+            f"going on: "
+            f"{named}{more}. Ask the human to release each one (`bsi claim release ID --reason TEXT`, or the "
+            "cockpit's stale pane) or its holder to close it; until then their scopes stay blocked.")

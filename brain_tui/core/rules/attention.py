@@ -1,0 +1,368 @@
+"""What needs a human, counted one way: the attention queue (issue 13).
+
+One list, ranked, built from a snapshot (a pure read): every claim waiting at a
+human gate, every stale or expired claim, every pending BLOCKED_ON, every
+tripped circuit breaker, every paused tree close to its expiry, every bound
+agent session waiting for input (with the client's kind and message), every open
+claim whose agent session has under 10 % of its context window left (`context`,
+from `core.transcript`), and the breath alerts of the newest sprint
+(seed 003: over-loading, noise, retention, accumulation). The cockpit's header count, its queue screen,
+its bell and `bsi attention` all read this list, so they always agree.
+
+Ranking: what deciding an item unblocks comes first — the number of unfinished
+claims that wait on it (the claim itself, its unfinished ancestors, which cannot
+close before it, and its unfinished descendants, which live under it). Ties go
+to an item close to expiry, then to the more urgent kind (gate, blocked, circuit,
+needs input, paused, stale, context), then to the oldest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta, tzinfo
+from typing import Any, Protocol
+
+from brain_tui.core.clock import humanize_countdown, try_parse_timestamp
+from brain_tui.core.records.model import BrainSnapshot, Claim, Signal
+from brain_tui.core.rules.circuit import circuit_state
+
+#: Under this much time left, a gate or a paused tree is announced (header, bell, toast).
+WARN_BEFORE = timedelta(minutes=15)
+
+#: Kinds of items, most urgent first (the tie-break after what an item unblocks).
+KINDS = ("gate", "blocked", "circuit", "needs_input", "paused", "stale", "context", "breath")
+_KIND_ORDER = {kind: index for index, kind in enumerate(KINDS)}
+UNFINISHED = frozenset({"open", "waiting_human", "paused", "stale"})
+_EPOCH_KEY = ""
+
+
+class HasState(Protocol):
+    """Anything with a liveness `state` (core/sessions/agents.py's `Liveness`)."""
+
+    @property
+    def state(self) -> str:
+        """working | needs_input | idle | ended."""
+        ...
+
+
+class HasRunway(Protocol):
+    """A context runway (core/sessions/transcript.py's `Runway`)."""
+
+    @property
+    def low(self) -> bool:
+        """Under 10 % of the window left."""
+        ...
+
+    def describe(self) -> str:
+        """``ctx 93% · ~2 turns``."""
+        ...
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON shape."""
+        ...
+
+
+#: Why a session waits, in words, by the client's notification type.
+INPUT_KINDS = {
+    "permission_prompt": "permission prompt",
+    "permission_request": "permission request",
+    "elicitation_dialog": "a question",
+    "ToolPermission": "permission prompt",
+}
+
+
+@dataclass(frozen=True)
+class AttentionItem:
+    """One thing waiting for a human.
+
+    Attributes:
+        kind: gate, blocked, circuit, needs_input, paused or stale (see `KINDS`).
+        key: a stable identity (a new key is a new item: the cockpit's bell).
+        sess_id: the claim the decision is about (for a BLOCKED_ON: the blocked sender), or None.
+        sig_id: the signal behind the item (BLOCKED_ON, HUMAN_GATE, CIRCUIT_BREAK), or None.
+        since: when it started waiting (gate raised, expiry passed, signal sent), or None.
+        time_left: before the claim expires (gates, paused trees, open claims); negative once past; None
+            when it does not apply.
+        unblocks: how many unfinished claims wait on it (itself included; at least 1; 0 for a breath alert,
+            which holds nothing up and so ranks last).
+        summary: one line in plain words (hostile text: render it through the cockpit's safe_text).
+        warning: True for a gate or paused tree with less than `WARN_BEFORE` left (or already expired).
+        runway: the context runway of the claim's agent session (`core.transcript.Runway`), or None.
+    """
+
+    kind: str
+    key: str
+    sess_id: str | None
+    sig_id: str | None
+    since: datetime | None
+    time_left: timedelta | None
+    unblocks: int
+    summary: str
+    warning: bool = False
+    runway: HasRunway | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON shape of `bsi attention --json` (one element of `items`)."""
+        return {
+            "kind": self.kind,
+            "sess_id": self.sess_id,
+            "sig_id": self.sig_id,
+            "since": self.since.isoformat() if self.since else None,
+            "time_left_s": int(self.time_left.total_seconds()) if self.time_left is not None else None,
+            "unblocks": self.unblocks,
+            "warning": self.warning,
+            "summary": self.summary,
+            "runway": self.runway.as_dict() if self.runway is not None else None,
+        }
+
+
+def time_left(claim: Claim, now: datetime) -> timedelta | None:
+    """How long before the claim expires (negative once past; None when its expiry is unknown).
+
+    The expiry read by the store is already capped at opening + 8 h, so this is
+    the watchdog's own deadline.
+    """
+    if claim.expires_at is None:
+        return None
+    return claim.expires_at - now
+
+
+def describe_time_left(left: timedelta | None) -> str:
+    """``1h20m left`` (``1m left`` in the last minute), ``expired 5m ago``, or "" when unknown."""
+    if left is None:
+        return ""
+    if left <= timedelta(0):
+        return f"expired {humanize_countdown(left).removeprefix('-')} ago"
+    return f"{humanize_countdown(left)} left"
+
+
+def unblocks(snapshot: BrainSnapshot, sess_id: str | None) -> int:
+    """How many unfinished claims wait on `sess_id`: itself, its unfinished ancestors and descendants."""
+    if not sess_id or snapshot.claim(sess_id) is None:
+        return 1
+    around = (*snapshot.ancestors(sess_id), *snapshot.descendants(sess_id))
+    return 1 + sum(1 for c in around if c.status in UNFINISHED)
+
+
+def _claim_of(snapshot: BrainSnapshot, party: str) -> Claim | None:
+    """The claim a signal party names (``sess-…`` or ``sess-…@instance``), else None."""
+    if not party.startswith("sess-"):
+        return None
+    return snapshot.claim(party.partition("@")[0])
+
+
+def gate_raised_at(claim: Claim, tz: tzinfo) -> datetime | None:
+    """When the claim's current gate was raised: its last HUMAN_GATE event, else the claim's opening."""
+    for event in reversed(claim.gate_history):
+        if event.event.upper() == "HUMAN_GATE":
+            moment = try_parse_timestamp(event.ts, tz)
+            if moment is not None:
+                return moment
+    return claim.opened_at
+
+
+def gate_message(claim: Claim) -> str:
+    """The message of the claim's current gate: `gate_message`, else its last HUMAN_GATE event's ("" if none)."""
+    if claim.gate_message:
+        return claim.gate_message
+    for event in reversed(claim.gate_history):
+        if event.event.upper() == "HUMAN_GATE":
+            return event.message
+    return ""
+
+
+def _warn(left: timedelta | None) -> bool:
+    return left is not None and left < WARN_BEFORE
+
+
+def _claim_item(snapshot: BrainSnapshot, claim: Claim, liveness: Mapping[str, HasState],
+                runways: Mapping[str, HasRunway]) -> AttentionItem | None:
+    """The one item a claim gives (the most urgent reason), or None."""
+    now = snapshot.now
+    left = time_left(claim, now)
+    count = unblocks(snapshot, claim.sess_id)
+    if claim.status == "waiting_human":
+        since = gate_raised_at(claim, snapshot.tz)
+        message = claim.gate_message or claim.story
+        return AttentionItem("gate", f"gate:{claim.sess_id}:{since.isoformat() if since else _EPOCH_KEY}",
+                             claim.sess_id, None, since, left, count,
+                             f"gate: {message}".rstrip(": "), warning=_warn(left))
+    if claim.status in ("open", "waiting_human", "paused") and circuit_state(claim).tripped:
+        state = circuit_state(claim)
+        return AttentionItem("circuit", f"circuit:{claim.sess_id}", claim.sess_id, None, None, left, count,
+                             f"circuit breaker tripped after {state.fails} failures")
+    agent = liveness.get(claim.sess_id)
+    if claim.status == "open" and agent is not None and agent.state == "needs_input":
+        return AttentionItem("needs_input", f"needs_input:{claim.sess_id}", claim.sess_id, None, None, left,
+                             count, needs_input_summary(agent))
+    if claim.status == "stale" or (claim.status == "open" and left is not None and left <= timedelta(0)):
+        since = claim.expires_at
+        reason = claim.stale_reason or "TTL expired without close"
+        if claim.status == "open":
+            reason = "expired, not yet marked stale (the watchdog marks it)"
+        return AttentionItem("stale", f"stale:{claim.sess_id}", claim.sess_id, None, since, left, count,
+                             f"stale: {reason}; release it or let its owner close it")
+    if claim.status == "paused" and _warn(left):
+        parent = snapshot.claim(claim.parent) if claim.parent else None
+        if parent is not None and parent.status == "paused" and _warn(time_left(parent, now)):
+            return None  # the paused tree is announced once, at its top
+        return AttentionItem("paused", f"paused:{claim.sess_id}", claim.sess_id, None, None, left, count,
+                             f"paused, {describe_time_left(left)}: resume or renew it", warning=True)
+    runway = runways.get(claim.sess_id)
+    if claim.status == "open" and runway is not None and runway.low and (agent is None or agent.state != "ended"):
+        return AttentionItem("context", f"context:{claim.sess_id}", claim.sess_id, None, None, left, count,
+                             f"{short_name(claim.sess_id)}: context nearly full ({runway.describe()}) "
+                             "— close or hand off")
+    return None
+
+
+def short_name(sess_id: str) -> str:
+    """``api-tests`` for ``sess-20261129-0820-api-tests`` (the ID itself when it has no such tail)."""
+    parts = sess_id.split("-", 3)
+    return parts[3] if len(parts) == 4 and parts[0] == "sess" and parts[3] else sess_id
+
+
+def needs_input_summary(agent: object) -> str:
+    """``its agent session waits for input: permission prompt — Claude needs your permission to use Bash``.
+
+    The kind and message come from the client's event (hostile): both are made inert and cut.
+    """
+    from brain_tui.core.paths.text_safety import inert_line as inert
+
+    kind = getattr(agent, "input_kind", None)
+    message = getattr(agent, "input_message", None)
+    text = "its agent session waits for input"
+    if isinstance(kind, str) and kind:
+        text += f": {INPUT_KINDS.get(kind) or inert(kind.replace('_', ' '), 40)}"
+    if isinstance(message, str) and message.strip():
+        text += f" — {inert(message, 200)}"
+    return text
+
+
+#: How a signal written by a human's decision names its sender (`human:<name>`, SPEC 7).
+HUMAN_SENDER = "human:"
+
+
+def _signal_item(snapshot: BrainSnapshot, sig: Signal, listed: set[str]) -> AttentionItem | None:
+    """The item a pending signal gives, unless its claim is already listed for the same reason."""
+    if sig.state != "pending":
+        return None
+    sender = _claim_of(snapshot, sig.sender)
+    sender_id = sender.sess_id if sender is not None else None
+    if sig.type == "BLOCKED_ON" and not sig.sender.startswith(HUMAN_SENDER):
+        # a human's own rejection tells the parent session it is blocked; it never rings that human
+        return AttentionItem("blocked", f"signal:{sig.sig_id}", sender_id, sig.sig_id, sig.created_at, None,
+                             unblocks(snapshot, sender_id), f"blocked: {sig.payload}".rstrip(": "))
+    if sig.type == "HUMAN_GATE" and (sender_id is None or sender_id not in listed):
+        return AttentionItem("gate", f"signal:{sig.sig_id}", sender_id, sig.sig_id, sig.created_at, None,
+                             unblocks(snapshot, sender_id), f"gate: {sig.payload}".rstrip(": "))
+    if sig.type == "CIRCUIT_BREAK" and (sender_id is None or sender_id not in listed):
+        subject = _claim_of(snapshot, sig.scope) or sender
+        subject_id = subject.sess_id if subject is not None else sender_id
+        if subject_id is not None and subject_id in listed:
+            return None
+        return AttentionItem("circuit", f"signal:{sig.sig_id}", subject_id, sig.sig_id, sig.created_at, None,
+                             unblocks(snapshot, subject_id), f"circuit break: {sig.payload}".rstrip(": "))
+    return None
+
+
+def rank_key(item: AttentionItem) -> tuple[int, int, int, str, str]:
+    """The queue's order: most unblocked first, then close to expiry, kind, oldest, identity."""
+    return (-item.unblocks, 0 if item.warning else 1, _KIND_ORDER.get(item.kind, len(KINDS)),
+            item.since.isoformat() if item.since else _EPOCH_KEY, item.key)
+
+
+def attention(snapshot: BrainSnapshot, liveness: Mapping[str, HasState] | None = None,
+              runways: Mapping[str, HasRunway] | None = None) -> list[AttentionItem]:
+    """Everything waiting for a human in `snapshot`, ranked (see the module docstring).
+
+    Args:
+        snapshot: the brain as read (nothing is written).
+        liveness: agent sessions by claim ID (`state` of each); None when unknown.
+        runways: the context runway of each bound agent session by claim ID (`core.live.runways`); each
+            claim item carries its claim's, and an open claim under 10 % left is a `context` item.
+
+    Returns:
+        The ranked items; one per claim at most, plus one per pending BLOCKED_ON and per
+        HUMAN_GATE / CIRCUIT_BREAK signal whose claim is not already listed.
+    """
+    agents: Mapping[str, HasState] = liveness or {}
+    items: list[AttentionItem] = []
+    listed: set[str] = set()
+    for claim in snapshot.claims:
+        if claim.status not in UNFINISHED:
+            continue
+        item = _claim_item(snapshot, claim, agents, runways or {})
+        if item is not None and item.runway is None and runways and claim.sess_id in runways:
+            item = replace(item, runway=runways[claim.sess_id])
+        if item is not None:
+            items.append(item)
+            listed.add(claim.sess_id)
+    for sig in snapshot.signals:
+        item = _signal_item(snapshot, sig, listed)
+        if item is not None:
+            items.append(item)
+    items.extend(_breath_items(snapshot))
+    items.sort(key=rank_key)
+    return items
+
+
+def complete_for(snapshot: BrainSnapshot) -> bool:
+    """True when `attention(snapshot)` reads the same as on the whole brain (a live-only read is enough).
+
+    A snapshot of the blocking claims only (`only_statuses`) lacks the closed history. The queue needs no
+    finished claim except to name a pending signal's party and to walk an unfinished claim's ancestors:
+    when every unfinished claim's chain and every party a pending signal names are in `snapshot`, the
+    queue is exact; else the caller reads the whole brain.
+    """
+    by_id = {c.sess_id for c in snapshot.claims}
+    for claim in snapshot.claims:
+        if claim.status in UNFINISHED and claim.parent and not _chain_in(snapshot, claim.sess_id):
+            return False
+    for sig in snapshot.signals:
+        if sig.state != "pending":
+            continue
+        for party in (sig.sender, sig.scope if sig.type == "CIRCUIT_BREAK" else ""):
+            if party and party.startswith("sess-") and party.partition("@")[0] not in by_id:
+                return False
+    return True
+
+
+def _chain_in(snapshot: BrainSnapshot, sess_id: str) -> bool:
+    """Every ancestor `sess_id` names is in `snapshot` (a cycle ends the chain)."""
+    current = snapshot.claim(sess_id)
+    seen = {sess_id}
+    while current is not None:
+        if not current.parent or current.parent in seen:
+            return True
+        seen.add(current.parent)
+        current = snapshot.claim(current.parent)
+    return False
+
+
+def _breath_items(snapshot: BrainSnapshot) -> list[AttentionItem]:
+    """One item per settled alert of the newest sprint (`breath.settled_alerts`; older sprints are history)."""
+    if not snapshot.breath:
+        return []
+    from brain_tui.core.environment.breath import settled_alerts
+    from brain_tui.core.environment.breath_metrics import metrics
+
+    newest = metrics(snapshot.breath)[-1]
+    owner = next((r.session for r in snapshot.breath if r.sprint == newest.sprint), None)
+    claim = _claim_of(snapshot, owner) if owner else None
+    return [AttentionItem("breath", f"breath:{newest.sprint}:{alert.get('metric')}:{alert.get('agent', '')}",
+                          claim.sess_id if claim is not None else None, None, newest.opened_at, None, 0,
+                          f"breath {newest.sprint}: {alert.get('message', '')}")
+            for alert in settled_alerts(newest)]
+
+
+def waiting_inside(snapshot: BrainSnapshot, items: list[AttentionItem]) -> dict[str, int]:
+    """For each claim, how many items wait at it or below it (a collapsed tree node shows this)."""
+    counts: dict[str, int] = {}
+    for item in items:
+        if not item.sess_id:
+            continue
+        for claim_id in (item.sess_id, *(c.sess_id for c in snapshot.ancestors(item.sess_id))):
+            counts[claim_id] = counts.get(claim_id, 0) + 1
+    return counts

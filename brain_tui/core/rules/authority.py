@@ -1,0 +1,485 @@
+"""Who is acting: a human in their own terminal, or an agent through its tools (SPEC 21).
+
+A process is an agent's when its environment carries an agent's markers
+(`AGENT_ENV_MARKERS`) or an agent process (Claude Code, Codex, Gemini CLI) is
+among its ancestors. The process is read, never a parameter: an agent cannot
+pass itself off as a human (`effective`), and a human's verbs (approve,
+reject, pause, resume, abort, release) refuse inside an agent's process
+whatever the spelling that reached them (`require_human`). An agent acts only
+for its own claims (`owns`, `require_owner`): those named by `$BSI_SESSION`
+(or opened through its MCP server) and those bound to its agent sessions.
+
+Cheap by design: the environment is a dict lookup; the ancestor walk reads
+`/proc/<pid>/stat` and `/proc/<pid>/cmdline` for at most `MAX_ANCESTORS`
+processes (psutil where there is no /proc), once per process (cached by pid).
+Standard library only on Linux, so the hooks may import it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Literal
+
+from brain_tui.core.errors import HumanOnly, NotYours
+from brain_tui.core.sessions.agent_files import bound_claims
+
+if TYPE_CHECKING:
+    from brain_tui.core.records.model import BrainSnapshot, Claim
+
+#: Environment variables that only an agent's process carries (its shell, hooks, MCP servers, launched satellites).
+AGENT_ENV_MARKERS: tuple[str, ...] = (
+    # Claude Code: Bash tool (CLAUDECODE=1), hooks and stdio MCP servers (CLAUDE_CODE_SESSION_ID)
+    "CLAUDECODE",
+    "CLAUDE_CODE_SESSION_ID",
+    "CLAUDE_CODE_ENTRYPOINT",
+    # a claim given to the session by `bsi launch` or the session-start hook (SPEC 20.1, 20.5)
+    "BSI_SESSION",
+    # Gemini CLI: its shell tool (GEMINI_CLI=1), its hooks (GEMINI_SESSION_ID, GEMINI_PROJECT_DIR)
+    "GEMINI_CLI",
+    "GEMINI_SESSION_ID",
+    "GEMINI_PROJECT_DIR",
+    # Codex CLI: its sandboxed commands, the thread of its shell tool, the npm/bun launcher of the agent
+    "CODEX_SANDBOX",
+    "CODEX_SANDBOX_NETWORK_DISABLED",
+    "CODEX_THREAD_ID",
+    "CODEX_SESSION_ID",
+    "CODEX_CI",
+    "CODEX_MANAGED_BY_NPM",
+    "CODEX_MANAGED_BY_BUN",
+)
+
+#: The markers whose value is the agent's own session ID (what a claim's `agent_session:` binds).
+AGENT_SESSION_MARKERS: tuple[str, ...] = (
+    "CLAUDE_CODE_SESSION_ID",
+    "GEMINI_SESSION_ID",
+    "CODEX_THREAD_ID",
+    "CODEX_SESSION_ID",
+)
+
+#: The marker naming the claim the session was given (SPEC 20.1: it wins over any binding).
+CLAIM_MARKER = "BSI_SESSION"
+
+#: Program names of the coding agents: a process named so, or an interpreter running a script named so.
+AGENT_PROGRAMS = frozenset({"claude", "claude-code", "codex", "gemini", "gemini-cli"})
+
+#: Package paths of the agents as npm installs them (`node …/@anthropic-ai/claude-code/cli.js`).
+AGENT_PACKAGES = ("@anthropic-ai/claude-code", "@google/gemini-cli", "@openai/codex")
+
+#: Interpreters whose first script argument names the program really running.
+INTERPRETERS = frozenset({"node", "nodejs", "bun", "deno", "sh", "bash", "dash", "zsh", "ksh", "fish",
+                          "python", "python3", "env"})
+
+#: How far up the process tree the walk goes (a deeper agent is a pathological tree).
+MAX_ANCESTORS = 64
+
+_SESS_RE = re.compile(r"^sess-[A-Za-z0-9._-]+$")
+_AGENT_SESSION_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$")
+_EVIDENCE_ROOM = 3
+_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "fish", "ash", "tcsh", "csh"})
+_INLINE_CODE = frozenset({"-c", "-m", "-e", "--eval", "-p", "--print"})
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who a core call acts as.
+
+    Attributes:
+        kind: ``human`` (their own terminal, the cockpit) or ``agent`` (its tools).
+        evidence: why it is an agent (``env CLAUDECODE``, ``ancestor process claude (pid 812)``); empty for a human.
+        agent_sessions: the agent session IDs it speaks for (`CLAUDE_CODE_SESSION_ID`, `GEMINI_SESSION_ID`, …).
+        claims: the claim IDs it speaks for directly (`$BSI_SESSION`; an MCP server adds the claims opened through it).
+    """
+
+    kind: Literal["human", "agent"]
+    evidence: tuple[str, ...] = ()
+    agent_sessions: frozenset[str] = frozenset()
+    claims: frozenset[str] = frozenset()
+
+    @property
+    def is_agent(self) -> bool:
+        """True for an agent's actor."""
+        return self.kind == "agent"
+
+    def with_claims(self, *sess_ids: str) -> Actor:
+        """The same actor speaking also for `sess_ids` (claims opened through it, or bound to its sessions)."""
+        return replace(self, claims=self.claims | frozenset(s for s in sess_ids if s))
+
+    def describe(self) -> str:
+        """One line: ``human`` or ``agent (evidence; …)`` (for messages)."""
+        if not self.is_agent:
+            return "human"
+        return f"agent ({_evidence_text(self.evidence)})"
+
+
+#: The actor of a human's own terminal.
+HUMAN = Actor("human")
+
+_ANCESTORS: dict[int, tuple[str, ...]] = {}
+
+
+def current_actor(environ: Mapping[str, str] | None = None) -> Actor:
+    """The process's actor: an agent when an agent marker is set or an agent process is among the ancestors.
+
+    Args:
+        environ: the environment to read (default: `os.environ`); the ancestors are always this process's.
+
+    Returns:
+        The actor, with the agent sessions and the claim its environment names.
+    """
+    env = os.environ if environ is None else environ
+    evidence = [f"env {name}" for name in AGENT_ENV_MARKERS if env.get(name, "").strip()]
+    evidence.extend(agent_ancestors())
+    sessions = frozenset(value for value in (env.get(name, "").strip() for name in AGENT_SESSION_MARKERS)
+                         if _valid_session(value))
+    named = env.get(CLAIM_MARKER, "").strip()
+    claims = frozenset({named}) if _SESS_RE.match(named) else frozenset()
+    if not evidence:
+        return HUMAN
+    return Actor("agent", tuple(evidence), sessions, claims)
+
+
+def own_agent_session(environ: Mapping[str, str] | None = None) -> str | None:
+    """The agent session this process speaks for, first of `AGENT_SESSION_MARKERS` that is set; None if none."""
+    env = os.environ if environ is None else environ
+    for name in AGENT_SESSION_MARKERS:
+        value = env.get(name, "").strip()
+        if _valid_session(value):
+            return value
+    return None
+
+
+def effective(actor: Actor | None) -> Actor:
+    """The actor a core call acts as.
+
+    The process's own actor when `actor` is None, or when `actor` claims to be a human
+    while the process is an agent's (an agent never passes itself off as a human);
+    otherwise the agent actor given (an MCP server's, with the claims opened through it).
+    """
+    if actor is not None and actor.is_agent:
+        return actor
+    return current_actor()
+
+
+def acting_in(root: str | os.PathLike[str], actor: Actor | None = None) -> Actor:
+    """`effective(actor)`, speaking also for the claims the brain at `root` binds to its agent sessions.
+
+    An agent's claims are those it names (`$BSI_SESSION`, opened through its MCP server) plus
+    those the local records (`.brain/agents/sessions/`) bind to its agent sessions: opened by it,
+    or carried over to it by a hand-over (SPEC 20.1).
+    """
+    acting = effective(actor)
+    if not acting.is_agent:
+        return acting
+    bound = [sess_id for session in sorted(acting.agent_sessions) for sess_id in bound_claims(root, session)]
+    return acting.with_claims(*bound) if bound else acting
+
+
+def sender_for(actor: Actor, instance: str, snapshot: BrainSnapshot | None = None) -> str:
+    """Who a signal is from when no sender is given: a human's instance; an agent's only live claim.
+
+    Args:
+        actor: the effective actor.
+        instance: this machine's instance (a human's default sender).
+        snapshot: the claims to tell live ones by (None: every claim the actor names counts).
+
+    Returns:
+        The sender. An agent with no live claim, or several, gets the instance, which the send
+        then refuses (asking for `--from`).
+    """
+    if not actor.is_agent:
+        return instance
+    mine = sorted(actor.claims)
+    if snapshot is not None:
+        mine = [sess_id for sess_id in mine if (claim := snapshot.claim(sess_id)) is not None and not claim.is_terminal]
+    return mine[0] if len(mine) == 1 else instance
+
+
+def check_owner(snapshot: BrainSnapshot, actor: Actor, sess_id: str, verb: str, tree: bool = False) -> None:
+    """An agent acts only for its own claims (SPEC 21.4); a human for any.
+
+    A claim that is not in `snapshot` is left to the rule, which names what is wrong (65/66).
+
+    Args:
+        snapshot: the brain as read for the decision.
+        actor: the effective actor.
+        sess_id: the claim acted for.
+        verb: what was asked, for the message.
+        tree: also accept an agent holding an ancestor (a delegation: launching an agent for a child).
+
+    Raises:
+        NotYours: `actor` is an agent and does not hold `sess_id` (nor, with `tree`, an ancestor) (77).
+    """
+    if not actor.is_agent:
+        return
+    claim = snapshot.claim(sess_id)
+    if claim is not None and not (tree and owns_tree(actor, claim, snapshot)):
+        require_owner(actor, claim, snapshot, verb)
+
+
+def require_human(verb: str, target: str) -> None:
+    """Refuse a human's verb inside an agent's process (SPEC 21.2), whatever spelling reached it.
+
+    Reads the process itself (environment and ancestors), never a parameter. The message
+    has no ``bsi:`` prefix: the CLI adds it, an MCP result shows the text alone.
+
+    Args:
+        verb: the verb (``approve``, ``release``, …).
+        target: what it acts on (a claim ID).
+
+    Raises:
+        HumanOnly: the process runs inside an agent session (exit 77).
+    """
+    actor = current_actor()
+    if not actor.is_agent:
+        return
+    fallback = (f"bsi {verb}" if verb.startswith(("hooks ", "mcp ")) else
+                f"bsi {verb} {target}" if verb.startswith("agent ") else f"bsi gate {verb} {target}")
+    command = {"release": f"bsi claim release {target} --reason TEXT",
+               "repair": f"bsi claim repair {target}"}.get(verb, fallback)
+    raise HumanOnly(
+        f"{verb} {target} is a human's decision: an agent cannot {verb} (this process runs inside an "
+        f"agent session: {_evidence_text(actor.evidence)}). Ask the pilot: the cockpit (`brain-tui`) or "
+        f"`{command}` in their own terminal.",
+        {"verb": verb, "target": target, "evidence": list(actor.evidence)},
+    )
+
+
+def owns(actor: Actor, claim: Claim, snapshot: BrainSnapshot) -> bool:
+    """Whether `actor` acts for `claim`: a human always; an agent for its own claims only (SPEC 21.4).
+
+    An agent owns a claim it names directly (`$BSI_SESSION`, opened through its MCP server,
+    bound locally to its sessions) or whose `agent_session:` is one of its agent sessions.
+    """
+    del snapshot  # ownership is direct; delegation under a parent walks ancestors (`owns_tree`)
+    if not actor.is_agent:
+        return True
+    if claim.sess_id in actor.claims:
+        return True
+    bound = claim.agent_session
+    return bound is not None and bound in actor.agent_sessions
+
+
+def owns_tree(actor: Actor, claim: Claim, snapshot: BrainSnapshot) -> bool:
+    """Whether `actor` holds `claim` or one of its ancestors (who may delegate under it)."""
+    return owns(actor, claim, snapshot) or any(owns(actor, up, snapshot) for up in snapshot.ancestors(claim.sess_id))
+
+
+def holder_text(claim: Claim) -> str:
+    """Who holds `claim`, for a refusal: ``sess-… (agent session …, instance …)``."""
+    parts = []
+    if claim.agent_session:
+        parts.append(f"agent session {claim.agent_session}")
+    if claim.instance:
+        parts.append(f"instance {claim.instance}")
+    return f"{claim.sess_id} ({', '.join(parts)})" if parts else claim.sess_id
+
+
+def _claims_text(actor: Actor) -> str:
+    mine = sorted(actor.claims)
+    sessions = sorted(actor.agent_sessions)
+    if not mine and not sessions:
+        return "it holds no claim: open one with `bsi claim open` from this session"
+    shown = claims_list(actor)
+    if sessions:
+        shown += f"; agent session {', '.join(sessions)}"
+    return f"its claims: {shown}"
+
+
+def claims_list(actor: Actor, room: int = 5) -> str:
+    """The claims `actor` names, for a message: at most `room` of them (newest IDs last), or ``none named``."""
+    mine = sorted(actor.claims)
+    if not mine:
+        return "none named"
+    shown = ", ".join(mine[-room:])
+    return f"{shown} and {len(mine) - room} more" if len(mine) > room else shown
+
+
+def require_owner(actor: Actor, claim: Claim, snapshot: BrainSnapshot, verb: str) -> None:
+    """Refuse an agent acting for another session's claim (SPEC 21.4), naming the holder.
+
+    Args:
+        actor: the effective actor (`effective`).
+        claim: the claim acted for.
+        snapshot: the brain as read for the decision.
+        verb: what was asked (``close``, ``renew``, ``lock``, …).
+
+    Raises:
+        NotYours: the actor is an agent and does not own `claim` (exit 77).
+    """
+    if owns(actor, claim, snapshot):
+        return
+    raise NotYours(
+        f"cannot {verb} {claim.sess_id}: it is held by {holder_text(claim)}; this agent acts only for its own "
+        f"claims ({_claims_text(actor)})",
+        {"sess_id": claim.sess_id, "holder": claim.sess_id, "agent_session": claim.agent_session,
+         "instance": claim.instance or None},
+    )
+
+
+def require_delegation(actor: Actor, parent: Claim, snapshot: BrainSnapshot) -> None:
+    """A child under `parent` is opened only by its holder (the actor owns it or an ancestor) or a human.
+
+    Raises:
+        NotYours: an agent that holds neither `parent` nor any ancestor of it (exit 77), naming the holder.
+    """
+    if owns_tree(actor, parent, snapshot):
+        return
+    raise NotYours(
+        f"cannot open a child under {parent.sess_id}: it is held by {holder_text(parent)}; only its holder or a "
+        f"human delegates under it ({_claims_text(actor)})",
+        {"sess_id": parent.sess_id, "holder": parent.sess_id, "agent_session": parent.agent_session,
+         "instance": parent.instance or None},
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# The process tree
+# ---------------------------------------------------------------------------------------------
+def agent_ancestors() -> tuple[str, ...]:
+    """Evidence for each agent process among this process's ancestors (``ancestor process claude (pid 812)``).
+
+    Computed once per process (cached by pid, so a forked child walks its own tree).
+    """
+    pid = os.getpid()
+    found = _ANCESTORS.get(pid)
+    if found is None:
+        found = tuple(f"ancestor process {name} (pid {ppid})" for ppid, name in _walk(pid) if name)
+        adopter = _adopter(os.getppid())
+        if adopter:
+            found += (f"orphaned process: its parent exited and {adopter} adopted it, so whose it is is unknown",)
+        _ANCESTORS[pid] = found
+    return found
+
+
+def _adopter(ppid: int) -> str | None:
+    """The process that adopted this one when its parent exited (a detached `bsi … &`), or None.
+
+    Adopted means: the parent is pid 1 and pid 1 is not a shell (a container whose pid 1 is a
+    shell runs a human's commands as its children), or the parent is a `systemd` user manager
+    (the subreaper that adopts orphans on desktop systems). A process whose parent exited hides
+    its ancestors, so it is not a human's terminal.
+    """
+    if ppid == 1:
+        name = _comm(1)
+        return None if name is None or _program(name) in _SHELLS else f"pid 1 ({name})"
+    name = _comm(ppid)
+    return f"the subreaper {name} (pid {ppid})" if name == "systemd" else None
+
+
+def _comm(pid: int) -> str | None:
+    try:
+        with open(f"/proc/{pid}/comm", "rb") as handle:
+            return handle.read().decode("utf-8", "replace").strip()
+    except OSError:
+        try:
+            import psutil
+
+            return str(psutil.Process(pid).name())
+        except Exception:  # any failure: unknown, so not adopted
+            return None
+
+
+def _walk(pid: int) -> Iterable[tuple[int, str | None]]:
+    """``(pid, agent program name or None)`` for each ancestor of `pid`, nearest first, at most MAX_ANCESTORS."""
+    if os.path.isdir("/proc/self"):
+        current = _proc_parent(pid)
+        for _ in range(MAX_ANCESTORS):
+            if current is None or current <= 1:
+                return
+            yield current, _proc_agent_name(current)
+            current = _proc_parent(current)
+        return
+    yield from _psutil_walk(pid)
+
+
+def _proc_parent(pid: int) -> int | None:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            stat = handle.read()
+    except OSError:
+        return None
+    # "pid (comm) state ppid …": comm may hold spaces or parentheses, so split after the last ')'
+    fields = stat[stat.rfind(b")") + 2:].split()
+    try:
+        return int(fields[1])
+    except (IndexError, ValueError):
+        return None
+
+
+def _proc_agent_name(pid: int) -> str | None:
+    try:
+        with open(f"/proc/{pid}/comm", "rb") as handle:
+            comm = handle.read().decode("utf-8", "replace").strip()
+        with open(f"/proc/{pid}/cmdline", "rb") as handle:
+            argv = [a.decode("utf-8", "replace") for a in handle.read(8192).split(b"\0") if a]
+    except OSError:
+        return None
+    return agent_program(comm, argv)
+
+
+def _psutil_walk(pid: int) -> Iterable[tuple[int, str | None]]:
+    try:
+        import psutil
+    except ImportError:  # pragma: no cover - psutil is a dependency
+        return
+    try:
+        process = psutil.Process(pid).parent()
+        for _ in range(MAX_ANCESTORS):
+            if process is None or process.pid <= 1:
+                return
+            try:
+                name, argv = process.name(), process.cmdline()
+            except (psutil.AccessDenied, psutil.ZombieProcess):
+                name, argv = "", []
+            yield process.pid, agent_program(name, argv)
+            process = process.parent()
+    except (psutil.Error, OSError):
+        return
+
+
+def _program(path: str) -> str:
+    base = path.rstrip("/").rsplit("/", 1)[-1].lower()
+    for suffix in (".js", ".mjs", ".cjs", ".exe"):
+        if base.endswith(suffix):
+            base = base[: -len(suffix)]
+    return base
+
+
+def agent_program(comm: str, argv: list[str]) -> str | None:
+    """The agent a process is (``claude``, ``codex``, ``gemini``), from its name and command line, or None.
+
+    A process named after an agent, an argv[0] naming one, or an interpreter (node, a shell,
+    python) whose script is one or lives in an agent's npm package.
+    """
+    names = [_program(comm)]
+    if argv:
+        names.append(_program(argv[0]))
+    for name in names:
+        if name in AGENT_PROGRAMS:
+            return name
+    if argv and _program(argv[0]) in INTERPRETERS or _program(comm) in INTERPRETERS:
+        for arg in argv[1:4]:
+            if arg in _INLINE_CODE:
+                break  # `python -c CODE`, `node -e CODE`, `python -m MODULE`: no script file
+            if arg.startswith("-"):
+                continue
+            if _program(arg) in AGENT_PROGRAMS:
+                return _program(arg)
+            for package in AGENT_PACKAGES:
+                if package in arg:
+                    return package.rsplit("/", 1)[-1]
+            break
+    return None
+
+
+def _valid_session(value: str) -> bool:
+    return bool(_AGENT_SESSION_RE.match(value)) and ".." not in value
+
+
+def _evidence_text(evidence: tuple[str, ...]) -> str:
+    shown = ", ".join(evidence[:_EVIDENCE_ROOM])
+    more = len(evidence) - _EVIDENCE_ROOM
+    return f"{shown} and {more} more" if more > 0 else shown

@@ -1,0 +1,169 @@
+"""Conflicts: which blocking claims a new scope would meet (SPEC 5.3).
+
+A claim blocks while open, waiting for a human, paused or stale (search
+claims never block). The check runs through a `ScopeIndex` over the blocking
+claims, built once per snapshot; the parent's whole chain is exempt
+(delegation to a satellite is not a conflict).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from brain_tui.core.paths.path_keys import resolve_in_brain
+from brain_tui.core.paths.scope import FILE, ScopeEntry
+from brain_tui.core.paths.scope_index import ScopeIndex
+from brain_tui.core.records.model import BrainSnapshot
+from brain_tui.core.records.unreadable import holder_id, repair_command, shown_path
+from brain_tui.core.rules.effective import delegating_chain
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """One blocking claim a new scope would meet.
+
+    A claim file that does not read is one too (SPEC 22, status ``corrupt``): `path` names
+    the file, `reason` why it does not read.
+    """
+
+    sess_id: str
+    instance: str
+    scope: str
+    status: str
+    overlap: str
+    path: str = ""
+    reason: str = ""
+
+    def as_dict(self) -> dict[str, str]:
+        """JSON shape of SPEC 19 (plus ``path`` for a corrupt claim file)."""
+        shape = {
+            "sess_id": self.sess_id,
+            "instance": self.instance,
+            "scope": self.scope,
+            "status": self.status,
+            "overlap": self.overlap,
+        }
+        if self.status == CORRUPT:
+            shape["path"] = self.path
+        return shape
+
+    def describe(self) -> str:
+        """One line for stderr."""
+        if self.status == CORRUPT:
+            return (f"{shown_path(self.path)} does not read ({self.reason}) and may hold {self.scope} [{CORRUPT}, "
+                    f"{self.overlap}]: repair it (`{repair_command(self.path)}`) or fix the file by hand")
+        holder = self.instance or "unknown instance"
+        return f"{self.sess_id} ({holder}) holds {self.scope} [{self.status}, {self.overlap}]"
+
+
+#: The status of a conflict with a claim file that does not read.
+CORRUPT = "corrupt"
+#: Index owners for unreadable claim files are their paths behind this mark (never a session ID).
+_UNREADABLE = "\0unreadable:"
+
+
+def blocking_index(snapshot: BrainSnapshot) -> ScopeIndex:
+    """A ScopeIndex over every blocking claim of the snapshot (search claims never block), and over what
+    every claim file that does not read may hold (it fails closed, SPEC 22)."""
+    index = ScopeIndex()
+    for claim in snapshot.claims:
+        if claim.is_blocking and claim.scope:
+            index.add(claim.sess_id, claim.scope)
+    for bad in snapshot.unreadable_claims:
+        index.add(_UNREADABLE + bad.path, bad.holds)
+    return index
+
+
+def _unreadable_conflict(snapshot: BrainSnapshot, path: str, overlap: str) -> Conflict | None:
+    for bad in snapshot.unreadable_claims:
+        if bad.path == path:
+            line = f"line {bad.line}: " if bad.line else ""
+            return Conflict(holder_id(path), "", format_scope_text(bad.holds), CORRUPT, overlap, path,
+                            f"{line}{bad.reason}")
+    return None
+
+
+def find_conflicts(
+    snapshot: BrainSnapshot,
+    entries: Sequence[ScopeEntry],
+    *,
+    parent: str | None = None,
+    satellite_type: str | None = None,
+    exclude: str | None = None,
+    index: ScopeIndex | None = None,
+) -> list[Conflict]:
+    """The blocking claims a claim on `entries` would conflict with (SPEC 5.3).
+
+    A claim file that does not read conflicts as an open claim would, whatever the tree:
+    it never counts as an ancestor (delegation needs a readable tree); only `exclude`'s own
+    file is not held against it.
+
+    Args:
+        entries: the scope of the would-be claim.
+        parent: its parent; its ancestor chain is exempt (delegation) up to the first
+            ancestor that is not effectively open (`delegating_chain`).
+        satellite_type: ``search`` never conflicts.
+        exclude: a claim ID to ignore (the claim itself, when re-checking).
+        index: a prebuilt `blocking_index`; by default the snapshot's own, built once per snapshot.
+    """
+    if satellite_type == "search":
+        return []
+    if index is None:  # not `or`: an empty index is falsy
+        # Memoised on the (immutable) snapshot like a cached_property, so repeated checks never rebuild it.
+        index = snapshot.__dict__.get("_blocking_index")
+        if index is None:
+            index = snapshot.__dict__["_blocking_index"] = blocking_index(snapshot)
+    exempt: set[str] = set()
+    if exclude:
+        exempt.add(exclude)
+        exempt.update(c.sess_id for c in snapshot.descendants(exclude))
+    if parent:
+        exempt.update(delegating_chain(snapshot, parent))
+    conflicts = []
+    for owner, overlap in index.conflicts_with(entries):
+        if owner.startswith(_UNREADABLE):
+            found = _unreadable_conflict(snapshot, owner[len(_UNREADABLE):], overlap)
+            if found is not None and found.sess_id != exclude:
+                conflicts.append(found)
+            continue
+        if owner in exempt:
+            continue
+        claim = snapshot.claim(owner)
+        if claim is None:
+            continue
+        conflicts.append(Conflict(owner, claim.instance, claim.scope_text or "—", claim.status, overlap))
+    return conflicts
+
+
+def unreadable_holders(snapshot: BrainSnapshot, file: str, exclude: str | None = None) -> list[Conflict]:
+    """The claim files that do not read and may hold `file` (which another claim must neither write nor
+    lock, SPEC 22); `exclude`'s own file is not held against it.
+
+    Args:
+        snapshot: the brain now.
+        file: a normalised brain-relative file path (keyed through the brain's links).
+        exclude: the session asking.
+    """
+    if not snapshot.unreadable_claims:
+        return []
+    target = resolve_in_brain(snapshot.root, file)
+    entry = ScopeEntry(FILE, file, "", target if target and target != file else "")
+    return [c for c in find_conflicts(snapshot, (entry,), exclude=exclude) if c.status == CORRUPT]
+
+
+def format_scope_text(entries: Sequence[ScopeEntry]) -> str:
+    """Scope entries as one display string."""
+    return " ".join(str(e) for e in entries)
+
+
+def chain_complete(snapshot: BrainSnapshot, sess_id: str) -> bool:
+    """True when `sess_id` and every ancestor it names are in `snapshot` (a cycle ends the chain)."""
+    current = snapshot.claim(sess_id)
+    seen = {sess_id}
+    while current is not None:
+        if not current.parent or current.parent in seen:
+            return True
+        seen.add(current.parent)
+        current = snapshot.claim(current.parent)
+    return False

@@ -1,0 +1,174 @@
+"""The effective status of a claim: what every decision uses (SPEC 6.4).
+
+A live claim past its expiry, past 8 h since opening, or with no readable opening
+time is stale for every rule, even before the watchdog writes it down. A stale
+claim remembers what it was stale from, and a pending gate or pause is never
+forgotten. Delegation (SPEC 5.3) goes only through ancestors that are
+effectively open.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from brain_tui.core.clock import MAX_TTL, SKEW_TOLERANCE
+from brain_tui.core.records.formats import KNOWN_STATUSES, normalize_status
+from brain_tui.core.records.model import BrainSnapshot, Claim
+
+STALE_REASON = "TTL expired without close"
+MAX_AGE_REASON = "8 h since opening without close"
+NO_OPENING_REASON = "no readable opening time"
+#: Statuses a live (non-terminal, non-stale) claim has in the table of SPEC 6.3.
+LIVE_STATUSES = ("open", "waiting_human", "paused")
+
+
+def expiry_reason(claim: Claim, now: datetime) -> str | None:
+    """Why a non-terminal, non-stale claim is expired at `now` (TTL, 8 h, or no opening time), or None."""
+    if claim.is_terminal or claim.status == "stale":
+        return None
+    if claim.opened_at is None:
+        return NO_OPENING_REASON
+    now = now - SKEW_TOLERANCE  # the skew limit of SPEC 3: what the watchdog may mark is what is expired
+    if now >= claim.opened_at + MAX_TTL:
+        return MAX_AGE_REASON
+    if claim.expires_at is not None and now >= claim.expires_at:
+        return STALE_REASON
+    return None
+
+
+def renew_can_extend(claim: Claim, now: datetime) -> bool:
+    """True when `bsi claim renew` would push the claim's deadline later (SPEC 6.3).
+
+    Not once it is effectively stale (renew is refused), nor when its deadline
+    already is opening + 8 h, the cap no renewal passes.
+    """
+    if effective_status(claim, now) not in LIVE_STATUSES:
+        return False
+    return claim.opened_at is None or claim.expires_at is None or claim.expires_at < claim.opened_at + MAX_TTL
+
+
+def past_age_cap(claim: Claim, now: datetime) -> bool:
+    """True when the claim's 8 h since opening are over (or its deadline is that cap): no renewal helps it."""
+    if claim.opened_at is None:
+        return False
+    cap = claim.opened_at + MAX_TTL
+    return now >= cap or (claim.expires_at is not None and claim.expires_at >= cap)
+
+
+def effective_status(claim: Claim, now: datetime) -> str:
+    """The status every decision uses: a live claim past its expiry (or 8 h, or with no opening time) is stale.
+
+    The watchdog only writes down what this already says.
+    """
+    if expiry_reason(claim, now) is not None:
+        return "stale"
+    return claim.status
+
+
+def stale_origin(claim: Claim, now: datetime) -> str | None:
+    """For a claim that is (effectively) stale, what it was stale from: ``open``, ``waiting_human``, ``paused``.
+
+    A pending gate or pause is never forgotten: a claim still carrying ``gate_origin``
+    (a gate not yet decided) or ``paused_by`` counts as stale from that, whatever
+    ``stale_from`` says; an unknown status counts as itself. None when not stale.
+    """
+    if effective_status(claim, now) != "stale":
+        return None
+    data = claim.data
+    if claim.status != "stale":
+        return claim.status
+    if data.get("paused_by"):
+        return "paused"
+    if data.get("gate_origin"):
+        return "waiting_human"
+    return remembered_status(data.get("stale_from")) or "open"
+
+
+def remembered_status(raw: object) -> str | None:
+    """A status a claim remembers (``stale_from``, ``paused_from``) as the rules read it, or None when absent.
+
+    Read like ``status:`` itself, and more leniently: case, surrounding spaces, and
+    ``-`` or a space for ``_`` do not matter (``WAITING_HUMAN``, ``waiting-human`` and
+    ``Waiting Human`` are all ``waiting_human``), so no spelling of a pending gate
+    reads as something else. An unknown value is kept as written.
+    """
+    text = "" if raw is None else str(raw).strip()
+    if not text:
+        return None
+    folded = normalize_status("_".join(text.replace("-", " ").split()))
+    return folded if folded in KNOWN_STATUSES else text
+
+
+def restored_status(claim: Claim) -> str:
+    """What lifting a pause gives back (SPEC 6.3: a pending gate is never lost).
+
+    ``waiting_human`` while a gate is still undecided (``gate_origin`` set), whatever
+    ``paused_from`` says; else ``paused_from`` read by `remembered_status`; ``open``
+    when the claim remembers nothing; and ``waiting_human`` for a previous status the
+    product does not know (a human then decides, rather than the claim going open).
+    """
+    if claim.gate_origin:
+        return "waiting_human"
+    previous = remembered_status(claim.data.get("paused_from"))
+    return "open" if previous in (None, "open") else "waiting_human"
+
+
+def time_left(claim: Claim, now: datetime) -> timedelta | None:
+    """How long a live claim has before it goes stale (negative once past); None when terminal or unknown.
+
+    The cockpit shows it on every gate and paused row (issue 13): a gate waits
+    inside its claim's TTL, within opened_at + 8 h.
+    """
+    if claim.is_terminal or claim.expires_at is None:
+        return None
+    deadline = claim.expires_at
+    if claim.opened_at is not None:
+        deadline = min(deadline, claim.opened_at + MAX_TTL)
+    return deadline - now
+
+
+def delegating_chain(snapshot: BrainSnapshot, parent: str | None) -> list[str]:
+    """`parent` and its ancestors, nearest first, as long as each is effectively ``open`` (SPEC 5.3).
+
+    Delegation goes only through an open ancestor: the chain stops at the first one
+    that is stale (or expired), waiting, paused, terminal or unknown.
+    """
+    chain: list[str] = []
+    current = snapshot.claim(parent) if parent else None
+    seen: set[str] = set()
+    while current is not None and current.sess_id not in seen:
+        if effective_status(current, snapshot.now) != "open":
+            break
+        seen.add(current.sess_id)
+        chain.append(current.sess_id)
+        current = snapshot.claim(current.parent) if current.parent else None
+    return chain
+
+
+def paused_ancestor(snapshot: BrainSnapshot, claim: Claim) -> Claim | None:
+    """The nearest ancestor that is paused (or stale from paused), or None: its tree is on hold."""
+    for ancestor in snapshot.ancestors(claim.sess_id):
+        if effective_status(ancestor, snapshot.now) == "paused" or stale_origin(ancestor, snapshot.now) == "paused":
+            return ancestor
+    return None
+
+
+def unreadable_ancestor(snapshot: BrainSnapshot, claim: Claim) -> str | None:
+    """The ancestor ID where `claim`'s parent chain meets a claim file that does not read (corrupt), or None.
+
+    Above a corrupt link nothing is known: that claim, or one of its ancestors, may be
+    paused or failed. A hold that cannot be read is still a hold, so every rule that lets
+    a tree work only when no ancestor holds it treats such a chain as held.
+    """
+    chain = snapshot.ancestors(claim.sess_id)
+    parent = (chain[-1] if chain else claim).parent
+    if not parent or snapshot.claim(parent) is not None:
+        return None
+    unreadable = {f"claims/{parent}.yml", f"claims/{parent}.yaml"}
+    return parent if any(bad.path in unreadable for bad in snapshot.corrupt) else None
+
+
+def is_held_pause(claim: Claim, now: datetime) -> bool:
+    """Paused, or stale while paused (an expired pause a human may still lift)."""
+    current = effective_status(claim, now)
+    return current == "paused" or (current == "stale" and stale_origin(claim, now) == "paused")

@@ -1,0 +1,326 @@
+"""Human gates, pause/resume and abort, with their cascades over the satellite tree (SPEC 6.3)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from brain_tui.core.clock import MAX_TTL, claim_ttl
+from brain_tui.core.errors import InvalidData, TransitionRefused
+from brain_tui.core.paths.limits import GATE_ROOM_BYTES, add_history, check_text
+from brain_tui.core.records.changes import ChangeSet
+from brain_tui.core.records.model import BrainSnapshot, Claim
+from brain_tui.core.rules.claims import refuse_transition, require_claim
+from brain_tui.core.rules.effective import (
+    LIVE_STATUSES,
+    effective_status,
+    is_held_pause,
+    paused_ancestor,
+    restored_status,
+    stale_origin,
+    time_left,
+)
+from brain_tui.core.rules.triggers import summary
+
+
+@dataclass(frozen=True)
+class GateOutcome:
+    """What a gate request, approve or reject did.
+
+    Attributes:
+        sess_id: the claim.
+        action: ``request``, ``approve`` or ``reject``.
+        status: the claim's status after the action.
+        signal_id: the HUMAN_GATE signal a request sent (None for a duplicate, and for other actions).
+        expires_at: the new expiry when approving an expired gate renewed the claim (None otherwise).
+        tree: the ``approved_tree`` an approval recorded (None otherwise, or outside git).
+    """
+
+    sess_id: str
+    action: str
+    status: str
+    signal_id: str | None = None
+    expires_at: str | None = None
+    tree: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON shape of `bsi gate ACTION`: ``{sess_id, action, status[, signal_id][, expires_at]}``."""
+        out: dict[str, Any] = {"sess_id": self.sess_id, "action": self.action, "status": self.status}
+        if self.signal_id:
+            out["signal_id"] = self.signal_id
+        if self.expires_at:
+            out["expires_at"] = self.expires_at
+        if self.tree:
+            out["approved_tree"] = self.tree
+        return out
+
+@dataclass(frozen=True)
+class Cascade:
+    """What a pause, resume or abort did to a claim and its subtree.
+
+    Attributes:
+        sess_id: the claim acted on.
+        action: ``pause``, ``resume`` or ``abort``.
+        status: the claim's status after the action.
+        touched: the descendants the cascade changed, in tree order.
+    """
+
+    sess_id: str
+    action: str
+    status: str
+    touched: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON shape of `bsi gate ACTION`: ``{sess_id, action, status, cascade: [ids]}``."""
+        return {"sess_id": self.sess_id, "action": self.action, "status": self.status,
+                "cascade": list(self.touched)}
+
+def _pending_gate(cs: ChangeSet, claim: Claim, action: str) -> bool:
+    """Whether `claim` has a gate a human may decide; True when it expired meanwhile (it is stale).
+
+    Raises:
+        TransitionRefused: no pending gate (12).
+    """
+    now = cs.snapshot.now
+    current = effective_status(claim, now)
+    if current == "waiting_human":
+        return False
+    if current == "stale" and stale_origin(claim, now) == "waiting_human":
+        return True
+    raise refuse_transition(claim, action, ["waiting_human", "stale (from waiting_human)"], current)
+
+
+def _tell_parent(cs: ChangeSet, claim: Claim, by: str, text: str) -> None:
+    """A human decided about `claim`: its parent session learns it as INFO (nothing blocks).
+
+    Never BLOCKED_ON: that means "a human is needed", and the human is the one who acted
+    (a human's own decision never notifies that human).
+    """
+    if claim.parent:
+        cs.add_signal(f"human:{by}", claim.parent, "INFO", text, claim.scope_text)
+
+
+def gate_request(cs: ChangeSet, sess_id: str, message: str) -> GateOutcome:
+    """A session stops at a human gate: open → waiting_human, HUMAN_GATE to the pilot."""
+    claim = require_claim(cs.snapshot, sess_id)
+    check_text("message", message)
+    current = effective_status(claim, cs.snapshot.now)
+    if current != "open":
+        raise refuse_transition(claim, "request a gate on", ["open"], current)
+    try:
+        size = (cs.root / claim.path).stat().st_size
+    except OSError:
+        size = 0
+    if size > GATE_ROOM_BYTES:
+        raise InvalidData(f"cannot request a gate on {sess_id}: its file is {size // 1024} KiB; "
+                          "close it and open a new claim")
+    cs.update_claim(sess_id, {"status": "waiting_human", "gate_origin": "request", "gate_message": message})
+    add_history(cs, sess_id, "HUMAN_GATE", sess_id, message)
+    pilot = cs.snapshot.resolve_destination(claim, "pilote")
+    cs.message = f"bsi: gate HUMAN_GATE {sess_id}"
+    sig = cs.add_signal(sess_id, pilot, "HUMAN_GATE", message or f"gate requested by {sess_id}", claim.scope_text)
+    return GateOutcome(sess_id, "request", "waiting_human", sig)
+
+def approval_expiry(snapshot: BrainSnapshot, claim: Claim) -> datetime | None:
+    """The expiry an approval gives an expired requested gate: its TTL again from now, never past opening + 8 h.
+
+    None when the 8 h limit leaves no time: the approval then leaves the claim stale (from ``open``).
+    """
+    expiry = snapshot.now + claim_ttl(claim.data.get("ttl"), snapshot.default_ttl)
+    if claim.opened_at is not None:
+        expiry = min(expiry, claim.opened_at + MAX_TTL)
+    return expiry if expiry > snapshot.now else None
+
+
+def gate_approve(cs: ChangeSet, sess_id: str, by: str, message: str = "", tree: str | None = None) -> GateOutcome:
+    """A human approves: waiting_human → open, or closed when the gate came from a close trigger.
+
+    An expired gate (past its expiry, or stale from waiting_human, marked or not) can still
+    be approved by a human: a close gate closes; a requested gate is renewed with the approval (its TTL
+    from now, `approval_expiry`) so the satellite gets a claim it can write with. Past
+    opening + 8 h no renewal is possible: the claim stays stale from ``open`` (its owner
+    may close it late, a human may release it).
+
+    `tree` (the scope's git tree hash at decision time, `core.gate_review`) is recorded as ``approved_tree``.
+
+    Returns:
+        The outcome (status ``open`` with ``expires_at`` when renewed, ``closed``, or ``stale``).
+    """
+    claim = require_claim(cs.snapshot, sess_id)
+    check_text("message", message)
+    left = time_left(claim, cs.snapshot.now)
+    # Expired: stale (marked or not), or past its expiry within the clock-skew tolerance (preflight refuses it).
+    expired = _pending_gate(cs, claim, "approve") or (left is not None and left <= timedelta(0))
+    renewed: str | None = None
+    if claim.gate_origin == "close":
+        cs.update_claim(sess_id, {"status": "closed", "closed_at": cs.ts()}, remove=("gate_origin",))
+        new_status = "closed"
+    elif expired:
+        expiry = approval_expiry(cs.snapshot, claim)
+        if expiry is not None:
+            renewed = cs.ts(expiry)
+            cs.update_claim(sess_id, {"status": "open", "expires_at": renewed},
+                            remove=("gate_origin", "stale_since", "stale_from", "stale_reason"))
+            new_status = "open"
+        else:
+            fields = {"stale_from": "open"} if claim.status == "stale" else {"status": "open"}
+            cs.update_claim(sess_id, fields, remove=("gate_origin",))
+            new_status = "stale"  # past opening + 8 h: stale for every decision whatever is written
+    else:
+        cs.update_claim(sess_id, {"status": "open"}, remove=("gate_origin",))
+        new_status = "open"
+    if tree:
+        cs.update_claim(sess_id, {"approved_tree": tree})
+    add_history(cs, sess_id, "APPROVED", by, message)
+    if claim.gate_origin == "close":
+        result = claim.result.data if claim.result is not None else {}
+        if claim.parent:
+            cs.add_signal(sess_id, claim.parent, "CHECKPOINT", summary(claim, dict(result)), claim.scope_text)
+    _deliver_gate_signals(cs, sess_id, by)
+    cs.message = f"bsi: gate APPROVED {sess_id}"
+    return GateOutcome(sess_id, "approve", new_status, expires_at=renewed, tree=tree)
+
+def _deliver_gate_signals(cs: ChangeSet, sess_id: str, by: str) -> None:
+    """Mark the claim's pending HUMAN_GATE signals delivered once the gate is decided."""
+    for sig in cs.snapshot.signals:
+        if sig.state == "pending" and sig.type == "HUMAN_GATE" and sig.sender == sess_id:
+            cs.update_signal(sig.path, {"state": "delivered", "delivered_at": cs.ts(), "delivered_by": by})
+
+def gate_reject(cs: ChangeSet, sess_id: str, by: str, reason: str) -> GateOutcome:
+    """A human rejects (reason required): waiting_human (or an expired gate) → failed; BLOCKED_ON to the parent.
+
+    SPEC 6.3: the parent session is blocked on its satellite's refused work. The signal comes from
+    the human (``human:<name>``), so it never becomes an item of that human's attention queue.
+    """
+    claim = require_claim(cs.snapshot, sess_id)
+    if not reason.strip():
+        raise InvalidData("reject needs a reason")
+    check_text("message", reason)
+    _pending_gate(cs, claim, "reject")
+    cs.update_claim(
+        sess_id, {"status": "failed", "closed_at": cs.ts(), "reject_reason": reason}, remove=("gate_origin",)
+    )
+    add_history(cs, sess_id, "REJECTED", by, reason)
+    if claim.parent:
+        cs.add_signal(f"human:{by}", claim.parent, "BLOCKED_ON", f"gate rejected for {sess_id} by {by}: {reason}",
+                      claim.scope_text)
+    _deliver_gate_signals(cs, sess_id, by)
+    cs.message = f"bsi: gate REJECTED {sess_id}"
+    return GateOutcome(sess_id, "reject", "failed")
+
+def cascade_targets(snapshot: BrainSnapshot, sess_id: str, statuses: frozenset[str]) -> list[Claim]:
+    """Descendants (exact parent links, recursive) whose effective status is in `statuses`."""
+    return [c for c in snapshot.descendants(sess_id) if effective_status(c, snapshot.now) in statuses]
+
+PAUSABLE = frozenset({"open", "waiting_human"})
+
+#: Abort takes every non-terminal status except `stale`: nothing leaves stale but a release or the owner's close.
+ABORTABLE = frozenset({"open", "waiting_human", "paused"})
+
+def _abortable(claim: Claim, now: datetime) -> bool:
+    """Open, waiting or paused, or a live status the product does not know (a human may stop it)."""
+    current = effective_status(claim, now)
+    return current in ABORTABLE or (current != "stale" and not claim.is_terminal and current not in LIVE_STATUSES)
+
+
+def gate_pause(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> Cascade:
+    """Pause a claim and, recursively, every open/waiting descendant (SPEC 6.3).
+
+    Returns:
+        The cascade (`touched`: the descendants it paused).
+    """
+    claim = require_claim(cs.snapshot, sess_id)
+    check_text("message", message)
+    current = effective_status(claim, cs.snapshot.now)
+    if current not in PAUSABLE:
+        raise refuse_transition(claim, "pause", sorted(PAUSABLE), current)
+    cs.update_claim(sess_id, {"status": "paused", "paused_by": sess_id, "paused_from": claim.status})
+    add_history(cs, sess_id, "PAUSED", by, message)
+    touched = []
+    for child in cascade_targets(cs.snapshot, sess_id, PAUSABLE):
+        cs.update_claim(child.sess_id, {"status": "paused", "paused_by": sess_id, "paused_from": child.status})
+        add_history(cs, child.sess_id, "PAUSED_CASCADE", by, f"ancestor {sess_id} paused")
+        touched.append(child.sess_id)
+    cs.add_signal(f"human:{by}", sess_id, "PAUSED", message or f"{sess_id} paused", claim.scope_text)
+    cs.message = f"bsi: gate PAUSED {sess_id}"
+    return Cascade(sess_id, "pause", "paused", tuple(touched))
+
+def _lift_pause(cs: ChangeSet, claim: Claim) -> None:
+    """Restore a paused claim's previous status; a stale one stays stale, now from that status."""
+    previous = restored_status(claim)
+    if claim.status == "stale":
+        cs.update_claim(claim.sess_id, {"stale_from": previous}, remove=("paused_by", "paused_from"))
+    else:
+        cs.update_claim(claim.sess_id, {"status": previous}, remove=("paused_by", "paused_from"))
+
+
+def gate_resume(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> Cascade:
+    """Resume a paused claim to its previous status, and the descendants paused by it.
+
+    An expired pause (stale from paused) can still be lifted by a human: the claim
+    stays stale, from its previous status. A claim paused by an ancestor that is
+    still paused cannot be resumed on its own (resume the ancestor).
+
+    Returns:
+        The cascade (`touched`: the descendants it resumed).
+    """
+    claim = require_claim(cs.snapshot, sess_id)
+    check_text("message", message)
+    now = cs.snapshot.now
+    if not is_held_pause(claim, now):
+        raise refuse_transition(claim, "resume", ["paused", "stale (from paused)"], effective_status(claim, now))
+    held = paused_ancestor(cs.snapshot, claim)
+    if held is not None:
+        raise TransitionRefused(
+            f"cannot resume {sess_id}: its ancestor {held.sess_id} is still paused; "
+            f"resume it instead (`bsi gate resume {held.sess_id}`)"
+        )
+    _lift_pause(cs, claim)
+    add_history(cs, sess_id, "RESUMED", by, message)
+    touched = []
+    for child in cs.snapshot.descendants(sess_id):
+        if not is_held_pause(child, now) or str(child.data.get("paused_by") or "") != sess_id:
+            continue
+        _lift_pause(cs, child)
+        add_history(cs, child.sess_id, "RESUMED_CASCADE", by, f"ancestor {sess_id} resumed")
+        touched.append(child.sess_id)
+    cs.message = f"bsi: gate RESUMED {sess_id}"
+    after = "stale" if claim.status == "stale" else restored_status(claim)
+    return Cascade(sess_id, "resume", after, tuple(touched))
+
+def gate_abort(cs: ChangeSet, sess_id: str, by: str, reason: str) -> Cascade:
+    """Abort an open, waiting or paused claim and every such descendant (reason required).
+
+    Stale claims are left alone (refused when aimed at directly): they leave
+    `stale` only by a human release or their owner's close. The parent learns it
+    as INFO (a human's own decision never rings that human as "needs you").
+
+    Returns:
+        The cascade (`touched`: the descendants it aborted).
+    """
+    claim = require_claim(cs.snapshot, sess_id)
+    if not reason.strip():
+        raise InvalidData("abort needs a reason")
+    check_text("message", reason)
+    now_dt = cs.snapshot.now
+    if effective_status(claim, now_dt) == "stale":
+        raise TransitionRefused(
+            f"cannot abort {sess_id}: it is stale, and a stale claim only leaves stale by a human release "
+            f"(bsi claim release {sess_id} --reason TEXT) or its owner's close"
+        )
+    if not _abortable(claim, now_dt):
+        raise refuse_transition(claim, "abort", sorted(ABORTABLE), effective_status(claim, now_dt))
+    now = cs.ts()
+    cs.update_claim(sess_id, {"status": "failed", "closed_at": now, "abort_reason": reason})
+    add_history(cs, sess_id, "ABORTED", by, reason)
+    touched = []
+    for child in cs.snapshot.descendants(sess_id):
+        if not _abortable(child, now_dt):
+            continue
+        cs.update_claim(child.sess_id, {"status": "failed", "closed_at": now, "abort_reason": reason})
+        add_history(cs, child.sess_id, "ABORTED_CASCADE", by, f"ancestor {sess_id} aborted: {reason}")
+        touched.append(child.sess_id)
+    _tell_parent(cs, claim, by, f"{sess_id} aborted by {by}: {reason}")
+    cs.message = f"bsi: gate ABORTED {sess_id}"
+    return Cascade(sess_id, "abort", "failed", tuple(touched))

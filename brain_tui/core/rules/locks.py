@@ -1,0 +1,473 @@
+"""File locks (SPEC 9): `locks/<percent-encoded path>.yml` mutexes with a TTL and a generation counter.
+
+`stage_acquire`, `stage_release` and `stage_cleanup` stage their writes in a
+`ChangeSet`; run inside `Brain.mutate` (which holds the brain's flock) the
+check-then-write is atomic across local processes. Legacy `locks/*.lock`
+files (original scripts) count as the lock of the path named by their
+`file:` field; a re-entry or takeover rewrites them in the new format and
+deletes the legacy file.
+
+One lock per file whatever its spelling: locks of paths whose
+`path_keys.path_key` is equal (``README.md`` and ``readme.md``, NFC and NFD)
+are one lock, as they are one file on macOS. A lock file is still named
+after the spelling written (`encode_lock_name`), so every existing lock file
+loads unchanged; a re-entry or takeover keeps the spelling of the lock file
+already there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+from urllib.parse import unquote
+
+from brain_tui.core.clock import format_timestamp
+from brain_tui.core.errors import InvalidData, PreflightRefused, TransitionRefused
+from brain_tui.core.ids import valid_session_id
+from brain_tui.core.paths.layout import LOCKS_DIR
+from brain_tui.core.paths.path_keys import path_key, resolve_in_brain
+from brain_tui.core.paths.scope_paths import normalize_path
+from brain_tui.core.records.changes import ChangeSet
+from brain_tui.core.records.formats import encode_lock_name
+from brain_tui.core.records.model import BrainSnapshot, Claim, CorruptFile, Lock
+from brain_tui.core.rules.claims import refuse_transition, require_claim
+from brain_tui.core.rules.conflicts import unreadable_holders
+from brain_tui.core.rules.effective import effective_status, paused_ancestor, stale_origin
+
+DEFAULT_LOCK_TTL_MIN = 60
+
+MAX_LOCK_TTL_MIN = 8 * 60
+
+#: Lock exit codes (SPEC 9): acquire refused while another session holds it, release by a non-holder.
+LOCK_HELD = 1
+
+NOT_HOLDER = 2
+
+def lock_file_path(file: str) -> str:
+    """Normalise a file path for locking: SPEC 5.1 normalisation, no trailing slash.
+
+    Args:
+        file: the path as given.
+
+    Returns:
+        The normalised path (`./agents//foo.md` → `agents/foo.md`).
+
+    Raises:
+        InvalidData: empty, absolute, `..`, backslash or control characters (exit 65).
+    """
+    return normalize_path(file).rstrip("/")
+
+def lock_rel_path(file: str) -> str:
+    """Where the lock of a normalised file lives: `locks/<percent-encoded path>.yml` (collision-free)."""
+    return f"{LOCKS_DIR}/{encode_lock_name(file)}"
+
+def _lock_key(lock: Lock) -> str:
+    """The normalised path a lock file names (its raw `file:` text when that does not normalise)."""
+    try:
+        return lock_file_path(lock.file)
+    except InvalidData:
+        return lock.file
+
+def is_expired(lock: Lock, now: datetime) -> bool:
+    """True when the lock's expiry has passed (a lock with no readable time is treated as expired)."""
+    return lock.expires_at is None or now >= lock.expires_at
+
+def is_legacy(lock: Lock) -> bool:
+    """True for a lock file in the original scripts' `.lock` format."""
+    return lock.path.endswith(".lock")
+
+def locks_for(snapshot: BrainSnapshot, file: str) -> list[Lock]:
+    """Every lock file of one normalised path in any spelling (same `path_key`): `.yml` ones and legacy `.lock` ones."""
+    canonical = lock_rel_path(file)
+    key = _file_key(snapshot, file)
+    return [lock for lock in snapshot.locks if lock.path == canonical or _file_key(snapshot, _lock_key(lock)) == key]
+
+
+def _file_key(snapshot: BrainSnapshot, file: str) -> str:
+    """The key one locked path compares by: links inside the brain followed, then folded (``alias/x.md`` is
+    ``real/x.md`` when ``alias -> real``: one file, one lock)."""
+    return path_key(resolve_in_brain(snapshot.root, file) or file)
+
+def live_lock(snapshot: BrainSnapshot, file: str) -> Lock | None:
+    """The unexpired lock of a normalised path (highest generation first), or None."""
+    live = [lock for lock in locks_for(snapshot, file) if not is_expired(lock, snapshot.now)]
+    live.sort(key=lambda lock: (lock.generation, lock.path.endswith(".yml")), reverse=True)
+    return live[0] if live else None
+
+@dataclass(frozen=True)
+class LockInfo:
+    """One lock file as a front-end shows it (times formatted in the brain's timezone).
+
+    Attributes:
+        file: the normalised path it locks (its raw `file:` text when that does not normalise).
+        holder: the session holding it.
+        generation: its generation counter.
+        claimed_at: when the holder took this generation, or None when unreadable.
+        expires_at: its expiry, or None when unreadable (then it counts as expired).
+        ttl_min: the TTL it was taken with.
+        expired: True when its expiry has passed.
+        legacy: True for an original scripts' `.lock` file.
+        path: the lock file, relative to the brain.
+    """
+
+    file: str
+    holder: str
+    generation: int
+    claimed_at: str | None
+    expires_at: str | None
+    ttl_min: int
+    expired: bool
+    legacy: bool
+    path: str
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON shape of a lock: its file fields plus `path`, `expired` and `legacy`."""
+        return {
+            "file": self.file,
+            "holder": self.holder,
+            "generation": self.generation,
+            "claimed_at": self.claimed_at,
+            "expires_at": self.expires_at,
+            "ttl_min": self.ttl_min,
+            "expired": self.expired,
+            "legacy": self.legacy,
+            "path": self.path,
+        }
+
+def lock_info(lock: Lock, snapshot: BrainSnapshot) -> LockInfo:
+    """A lock as a front-end shows it (see `LockInfo`)."""
+
+    def when(moment: datetime | None) -> str | None:
+        return format_timestamp(moment, snapshot.tz) if moment is not None else None
+
+    return LockInfo(_lock_key(lock), lock.holder, lock.generation, when(lock.claimed_at), when(lock.expires_at),
+                    lock.ttl_min, is_expired(lock, snapshot.now), is_legacy(lock), lock.path)
+
+def lock_json(lock: Lock, snapshot: BrainSnapshot) -> dict[str, Any]:
+    """JSON shape of a lock (`LockInfo.as_dict`)."""
+    return lock_info(lock, snapshot).as_dict()
+
+@dataclass(frozen=True)
+class LockRelease:
+    """What a release did: the lock files deleted (none when the file was not locked)."""
+
+    file: str
+    removed: tuple[str, ...]
+
+    @property
+    def released(self) -> bool:
+        """True when a lock file was deleted."""
+        return bool(self.removed)
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON shape of `bsi lock release`: ``{file, released, removed}``."""
+        return {"file": self.file, "released": self.released, "removed": list(self.removed)}
+
+@dataclass(frozen=True)
+class LockCheck:
+    """Who holds a file now.
+
+    Attributes:
+        file: the normalised path.
+        locked: True when an unexpired lock exists (another session could not acquire it now).
+        lock: the live lock, else the newest lock file of the path (expired), else None.
+    """
+
+    file: str
+    locked: bool
+    lock: LockInfo | None
+
+    @property
+    def exit_code(self) -> int:
+        """`bsi lock check` exits 1 when locked, else 0."""
+        return LOCK_HELD if self.locked else 0
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON shape of `bsi lock check`: ``{file, locked, lock: lock object | null}``."""
+        return {"file": self.file, "locked": self.locked, "lock": self.lock.as_dict() if self.lock else None}
+
+@dataclass(frozen=True)
+class LockList:
+    """Every lock file (sorted by path locked) and the lock files that did not load."""
+
+    locks: tuple[LockInfo, ...]
+    corrupt: tuple[CorruptFile, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON shape of `bsi lock list`: ``{locks: [lock objects], corrupt: [{path, line, reason}]}``."""
+        return {"locks": [lock.as_dict() for lock in self.locks], "corrupt": [c.as_dict() for c in self.corrupt]}
+
+def check_lock(snapshot: BrainSnapshot, file: str) -> LockCheck:
+    """Who holds `file` now (`bsi lock check`).
+
+    Raises:
+        InvalidData: a bad path (65).
+    """
+    norm = lock_file_path(file)
+    live = live_lock(snapshot, norm)
+    shown = live
+    if shown is None:
+        every = locks_for(snapshot, norm)
+        shown = max(every, key=lambda lock: lock.generation) if every else None
+    return LockCheck(norm, live is not None, lock_info(shown, snapshot) if shown is not None else None)
+
+def list_locks(snapshot: BrainSnapshot) -> LockList:
+    """Every lock of the snapshot, sorted by the file locked, with the corrupt lock files."""
+    locks = sorted((lock_info(lock, snapshot) for lock in snapshot.locks), key=lambda info: info.file)
+    corrupt = tuple(c for c in snapshot.corrupt if c.path.startswith(f"{LOCKS_DIR}/"))
+    return LockList(tuple(locks), corrupt)
+
+def _require_session(sess_id: str) -> None:
+    if not valid_session_id(sess_id):
+        raise InvalidData(f"invalid session ID {sess_id!r}: expected sess-…")
+
+def parse_ttl_min(value: Any) -> int:
+    """Validate a lock TTL in minutes (1…480; default 60 when None).
+
+    Raises:
+        InvalidData: not a whole number of minutes in range (exit 65).
+    """
+    if value is None:
+        return DEFAULT_LOCK_TTL_MIN
+    text = str(value).strip()
+    if not (text.isascii() and text.isdigit()) or not 0 < int(text) <= MAX_LOCK_TTL_MIN:
+        raise InvalidData(f"invalid lock TTL {text!r}: a whole number of minutes from 1 to {MAX_LOCK_TTL_MIN}")
+    return int(text)
+
+def _refuse_corrupt(snapshot: BrainSnapshot, file: str) -> None:
+    """Refuse to lock a file while a lock file of it, in any spelling, does not load (it may hold the lock)."""
+    prefix = f"{LOCKS_DIR}/"
+    key = _file_key(snapshot, file)
+    for bad in snapshot.corrupt:
+        if not bad.path.startswith(prefix) or not bad.path.endswith(".yml"):
+            continue
+        named = unquote(bad.path[len(prefix):-len(".yml")])
+        if bad.path == lock_rel_path(file) or path_key(named) == path_key(file) or _file_key(snapshot, named) == key:
+            raise InvalidData(f"lock file {bad.path} is corrupt (line {bad.line}: {bad.reason}): "
+                              "fix or remove it by hand")
+
+@dataclass(frozen=True)
+class LockOutcome:
+    """What an acquire did.
+
+    Attributes:
+        file: the normalised path.
+        holder: the session holding the lock now.
+        generation: the lock's generation (a takeover adds one).
+        claimed_at: when the holder first took this generation.
+        expires_at: the new expiry.
+        ttl_min: the TTL asked for.
+        action: `acquired` (was free), `extended` (re-entry by the holder),
+            `taken_over` (expired lock of another session) or `reacquired`
+            (the holder's own expired lock).
+        path: the lock file, relative to the brain.
+        previous_holder: the expired holder on a takeover, else None.
+        previous_expires_at: when the taken-over lock expired, else None.
+        replaced_legacy: legacy `.lock` files deleted by this acquire.
+    """
+
+    file: str
+    holder: str
+    generation: int
+    claimed_at: str
+    expires_at: str
+    ttl_min: int
+    action: str
+    path: str
+    previous_holder: str | None = None
+    previous_expires_at: str | None = None
+    replaced_legacy: tuple[str, ...] = ()
+
+    @property
+    def takeover(self) -> bool:
+        """True when an expired lock of another session was taken over."""
+        return self.action == "taken_over"
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON shape: the lock fields plus `action`, `takeover`, `previous_holder`, …"""
+        return {
+            "file": self.file,
+            "holder": self.holder,
+            "generation": self.generation,
+            "claimed_at": self.claimed_at,
+            "expires_at": self.expires_at,
+            "ttl_min": self.ttl_min,
+            "path": self.path,
+            "action": self.action,
+            "takeover": self.takeover,
+            "previous_holder": self.previous_holder,
+            "previous_expires_at": self.previous_expires_at,
+            "replaced_legacy": list(self.replaced_legacy),
+        }
+
+def stage_acquire(cs: ChangeSet, file: str, sess_id: str, ttl_min: int | None = None) -> LockOutcome:
+    """Acquire (or extend, or take over) the lock of one file (SPEC 9).
+
+    Args:
+        cs: the change set (its snapshot was taken under the brain lock).
+        file: the file to lock; normalised first.
+        sess_id: the session asking.
+        ttl_min: minutes until expiry (default 60).
+
+    Returns:
+        What was done.
+
+    Raises:
+        InvalidData: bad path, session ID, TTL, or a corrupt lock file (65).
+        NotFound: no claim has this session ID (66).
+        PreflightRefused: code 1, another session holds an unexpired lock (names holder and expiry).
+    """
+    norm = lock_file_path(file)
+    _require_session(sess_id)
+    ttl = parse_ttl_min(ttl_min)
+    snapshot = cs.snapshot
+    claim = require_claim(snapshot, sess_id)  # a lock belongs to a claim: no claim, no lock (66)
+    _require_working(snapshot, claim)
+    _refuse_corrupt(snapshot, norm)
+    unreadable = unreadable_holders(snapshot, norm, exclude=sess_id)
+    if unreadable:  # a claim file that does not read may hold it (SPEC 22): fail closed
+        raise PreflightRefused(
+            LOCK_HELD, f"{norm} may be held by a claim file that does not read: "
+                       f"{'; '.join(c.describe() for c in unreadable)}",
+            {"file": norm, "holders": [c.path for c in unreadable]},
+        )
+    now = snapshot.now
+    existing = locks_for(snapshot, norm)
+    norm = _kept_spelling(existing, norm)
+    rel = lock_rel_path(norm)
+    live = [lock for lock in existing if not is_expired(lock, now)]
+    others = [lock for lock in live if lock.holder != sess_id]
+    if others:
+        held = max(others, key=lambda lock: lock.generation)
+        until = cs.ts(held.expires_at) if held.expires_at else "unknown"
+        raise PreflightRefused(
+            LOCK_HELD,
+            f"{norm} is locked by {held.holder} until {until} (generation {held.generation}): "
+            f"wait for its release or expiry, or signal BLOCKED_ON the pilot",
+            {"file": norm, "holder": held.holder, "expires_at": until, "generation": held.generation},
+        )
+    mine = [lock for lock in live if lock.holder == sess_id]
+    previous_holder = previous_expiry = None
+    if mine:
+        current = max(mine, key=lambda lock: lock.generation)
+        action = "extended"
+        generation = current.generation
+        claimed = current.claimed_at or now
+        expires = max(now + timedelta(minutes=ttl), current.expires_at or now)
+    elif existing:
+        last = max(existing, key=lambda lock: (lock.generation, lock.expires_at or now))
+        generation = max(lock.generation for lock in existing) + 1
+        claimed = now
+        expires = now + timedelta(minutes=ttl)
+        if last.holder == sess_id:
+            action = "reacquired"
+        else:
+            action = "taken_over"
+            previous_holder = last.holder
+            previous_expiry = cs.ts(last.expires_at) if last.expires_at else None
+    else:
+        action, generation, claimed, expires = "acquired", 1, now, now + timedelta(minutes=ttl)
+    from ruamel.yaml.comments import CommentedMap  # the write path's only
+
+    doc = CommentedMap()
+    doc["file"] = norm
+    doc["holder"] = sess_id
+    doc["generation"] = generation
+    doc["claimed_at"] = cs.ts(claimed)
+    doc["expires_at"] = cs.ts(expires)
+    doc["ttl_min"] = ttl
+    cs.put(rel, doc)
+    replaced = []
+    for lock in existing:
+        if lock.path != rel:
+            cs.delete(lock.path)
+            replaced.append(lock.path)
+    cs.message = f"bsi: lock acquire {norm}"
+    return LockOutcome(
+        file=norm,
+        holder=sess_id,
+        generation=generation,
+        claimed_at=doc["claimed_at"],
+        expires_at=doc["expires_at"],
+        ttl_min=ttl,
+        action=action,
+        path=rel,
+        previous_holder=previous_holder,
+        previous_expires_at=previous_expiry,
+        replaced_legacy=tuple(replaced),
+    )
+
+def _require_working(snapshot: BrainSnapshot, claim: Claim) -> None:
+    """A claim held at a gate or a pause (its own or an ancestor's), or finished, takes no lock (issue 17).
+
+    A claim gone stale from ``open`` keeps its locks' re-entry (its owner may still close it late).
+
+    Raises:
+        TransitionRefused: waiting for a human, paused (or stale from either), terminal, or its tree paused (12).
+    """
+    now = snapshot.now
+    current = effective_status(claim, now)
+    origin = stale_origin(claim, now) if current == "stale" else current
+    if origin != "open":
+        raise refuse_transition(claim, "lock a file for", ["open", "stale (from open)"], current)
+    held = paused_ancestor(snapshot, claim)
+    if held is not None:
+        raise TransitionRefused(f"cannot lock a file for {claim.sess_id}: its ancestor {held.sess_id} is paused; "
+                                f"a human resumes it first (`bsi gate resume {held.paused_by or held.sess_id}`)")
+
+
+def _kept_spelling(existing: list[Lock], norm: str) -> str:
+    """The spelling a lock keeps: that of its current-format lock file when one exists, else the one asked.
+
+    So a re-entry or takeover under ``readme.md`` rewrites ``locks/README.md.yml`` in place (one file, one
+    lock) instead of adding a second spelling beside it.
+    """
+    for lock in sorted(existing, key=lambda lock: lock.generation, reverse=True):
+        if not is_legacy(lock):
+            kept = _lock_key(lock)
+            if lock.path == lock_rel_path(kept):
+                return kept
+    return norm
+
+
+def stage_release(cs: ChangeSet, file: str, sess_id: str) -> LockRelease:
+    """Release the lock of one file: its holder deletes it (SPEC 9).
+
+    Returns:
+        The lock files deleted (empty when the file was not locked at all).
+
+    Raises:
+        InvalidData: bad path or session ID (65).
+        PreflightRefused: code 2, the lock is held by another session.
+    """
+    norm = lock_file_path(file)
+    _require_session(sess_id)
+    existing = locks_for(cs.snapshot, norm)
+    not_mine = [lock for lock in existing if lock.holder != sess_id]
+    if not_mine:
+        held = max(not_mine, key=lambda lock: lock.generation)
+        state = "expired" if is_expired(held, cs.snapshot.now) else "held"
+        until = cs.ts(held.expires_at) if held.expires_at else "unknown"
+        raise PreflightRefused(
+            NOT_HOLDER,
+            f"{sess_id} does not hold the lock of {norm}: {held.holder} does ({state}, until {until}); "
+            f"only the holder releases it (an expired lock is freed by `bsi lock cleanup`)",
+            {"file": norm, "holder": held.holder, "expires_at": until},
+        )
+    for lock in existing:
+        cs.delete(lock.path)
+    cs.message = f"bsi: lock release {norm}"
+    return LockRelease(norm, tuple(lock.path for lock in existing))
+
+def stage_cleanup(cs: ChangeSet) -> list[LockInfo]:
+    """Delete every expired lock file (corrupt lock files are left alone).
+
+    Returns:
+        The removed locks.
+    """
+    removed = [lock for lock in cs.snapshot.locks if is_expired(lock, cs.snapshot.now)]
+    for lock in removed:
+        cs.delete(lock.path)
+    cs.message = "bsi: lock cleanup"
+    return [lock_info(lock, cs.snapshot) for lock in removed]

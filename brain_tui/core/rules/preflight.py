@@ -1,0 +1,270 @@
+"""Preflight (SPEC 10): may this session write this file now?
+
+`check` returns 0 or raises `PreflightRefused` with the code of SPEC 10, in
+this order of precedence: 4 (claim not usable), 1 (scope), 5 (kernel zone),
+2 (locked), 3 (circuit tripped), 6 (branch). Exit 1 means only "scope
+violation". The lock rules are in locks.py, the breaker's in circuit.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from brain_tui.core.clock import format_timestamp
+from brain_tui.core.config import BrainConfig
+from brain_tui.core.errors import InvalidData, NotFound, PreflightRefused
+from brain_tui.core.paths.path_keys import path_key, resolve_in_brain
+from brain_tui.core.paths.scope import FILE, ScopeEntry, covers_file, normalize_path
+from brain_tui.core.records.model import BrainSnapshot, Claim
+from brain_tui.core.rules.circuit import circuit_state
+from brain_tui.core.rules.claims import require_claim
+from brain_tui.core.rules.conflicts import find_conflicts, unreadable_holders
+from brain_tui.core.rules.effective import delegating_chain, effective_status, is_held_pause, unreadable_ancestor
+from brain_tui.core.rules.locks import live_lock, lock_file_path
+
+#: Preflight exit codes (SPEC 10) and the name of the check behind each.
+GO = 0
+
+SCOPE_VIOLATION = 1
+
+FILE_LOCKED = 2
+
+CIRCUIT_TRIPPED = 3
+
+CLAIM_NOT_OPEN = 4
+
+ZONE_VIOLATION = 5
+
+WRONG_BRANCH = 6
+
+CHECK_NAMES = {
+    GO: "go",
+    SCOPE_VIOLATION: "scope",
+    FILE_LOCKED: "lock",
+    CIRCUIT_TRIPPED: "circuit",
+    CLAIM_NOT_OPEN: "claim",
+    ZONE_VIOLATION: "zone",
+    WRONG_BRANCH: "branch",
+}
+
+def in_zone(file: str, zone: Sequence[str]) -> bool:
+    """True when a normalised file is in a zone: entries ending in `/` are folders, others files.
+
+    Paths compare by `path_key`: ``AGENTS/x.md`` is in the zone ``agents/`` (on macOS it is that folder).
+    """
+    key = path_key(file)
+    for raw in zone:
+        try:
+            entry = path_key(normalize_path(raw))
+        except InvalidData:
+            continue
+        if entry.endswith("/"):
+            if key.startswith(entry) or key == entry.rstrip("/"):
+                return True
+        elif key == entry:
+            return True
+    return False
+
+_UNBLOCK = {
+    "waiting_human": "a human approves the pending gate: `bsi gate approve {id}` (or rejects it)",
+    "paused": "a human resumes it: `bsi gate resume {by}`",
+    "stale": "a human releases it (`bsi claim release {id} --reason …`) and the session opens a new claim",
+    "closed": "the claim is finished: open a new one with `bsi claim open`",
+    "failed": "the claim failed: open a new one with `bsi claim open`",
+    "released": "the claim was released: open a new one with `bsi claim open`",
+}
+
+def _refuse(code: int, message: str, sess_id: str, file: str, **extra: Any) -> PreflightRefused:
+    payload = {"sess_id": sess_id, "file": file, "code": code, "check": CHECK_NAMES[code], **extra}
+    return PreflightRefused(code, message, payload)
+
+def check_claim(snapshot: BrainSnapshot, sess_id: str, file: str = "") -> Claim:
+    """The first check of SPEC 10 alone: the claim exists and may act now (effectively open, no held ancestor).
+
+    Args:
+        snapshot: the brain now (holding the claim's whole parent chain).
+        sess_id: the claim.
+        file: the file about to be written, for the refusal's payload ("" when none is named).
+
+    Returns:
+        The claim.
+
+    Raises:
+        PreflightRefused: code 4, saying which status holds it and who unblocks it.
+    """
+    try:
+        claim = require_claim(snapshot, sess_id)
+    except NotFound:
+        raise _refuse(CLAIM_NOT_OPEN, f"claim {sess_id} unknown: open one with `bsi claim open` first",
+                      sess_id, file) from None
+    current = effective_status(claim, snapshot.now)
+    if current != "open":
+        by = (claim.paused_by or sess_id) if current == "paused" else sess_id
+        hint = _UNBLOCK.get(current, "only an open claim may write").format(id=sess_id, by=by)
+        shown = current if current == claim.status else f"{current} (expired while {claim.status})"
+        raise _refuse(CLAIM_NOT_OPEN, f"claim {sess_id} is {shown}, not open: {hint}",
+                      sess_id, file, status=current)
+    for ancestor in snapshot.ancestors(sess_id):
+        if is_held_pause(ancestor, snapshot.now):
+            raise _refuse(
+                CLAIM_NOT_OPEN,
+                f"{'parent' if ancestor.sess_id == claim.parent else 'ancestor'} {ancestor.sess_id} is paused: "
+                f"a human resumes it with `bsi gate resume {ancestor.paused_by or ancestor.sess_id}`",
+                sess_id, file, status=claim.status, blocked_by=ancestor.sess_id,
+            )
+        if ancestor.status == "failed":
+            raise _refuse(
+                CLAIM_NOT_OPEN,
+                f"{'parent' if ancestor.sess_id == claim.parent else 'ancestor'} {ancestor.sess_id} failed: "
+                f"stop and signal BLOCKED_ON the pilot (`bsi signal send --from {sess_id} --to pilote "
+                f"--type BLOCKED_ON …`)",
+                sess_id, file, status=claim.status, blocked_by=ancestor.sess_id,
+            )
+    broken = unreadable_ancestor(snapshot, claim)
+    if broken is not None:
+        raise _refuse(
+            CLAIM_NOT_OPEN,
+            f"ancestor {broken} cannot be read (its claim file is corrupt), so whether a human paused this tree "
+            f"is unknown: a human repairs claims/{broken}.yml (`bsi claim list` shows why it does not read)",
+            sess_id, file, status=claim.status, blocked_by=broken,
+        )
+    return claim
+
+
+def _check_search_write(snapshot: BrainSnapshot, claim: Claim, file: str) -> None:
+    """A search claim is read-only "or nearly": it never writes a file another blocking claim holds.
+
+    Its own open ancestors and its descendants are not "another" (delegation, SPEC 5.3).
+
+    Raises:
+        PreflightRefused: code 1, naming the holder.
+    """
+    exempt = {claim.sess_id, *delegating_chain(snapshot, claim.parent)}
+    exempt.update(c.sess_id for c in snapshot.descendants(claim.sess_id))
+    target = resolve_in_brain(snapshot.root, file)  # the file a link leads to is the one written
+    entry = ScopeEntry(FILE, file, "", target if target and target != file else "")
+    holders = [c for c in find_conflicts(snapshot, (entry,)) if c.sess_id not in exempt]
+    if holders:
+        names = "; ".join(c.describe() for c in holders)
+        raise _refuse(
+            SCOPE_VIOLATION,
+            f"scope violation: {claim.sess_id} is a search claim and {file} is held by {names}: "
+            f"a search claim writes only files no other claim holds (signal the holder, or open a claim)",
+            claim.sess_id, file, holders=[c.sess_id for c in holders],
+        )
+
+
+def _check_unreadable_holders(snapshot: BrainSnapshot, claim: Claim, file: str) -> None:
+    """A claim file that does not read may hold `file` (SPEC 22: it fails closed): no other claim writes it.
+
+    Raises:
+        PreflightRefused: code 1, naming the file and its repair.
+    """
+    holders = unreadable_holders(snapshot, file, exclude=claim.sess_id)
+    if holders:
+        raise _refuse(
+            SCOPE_VIOLATION,
+            f"scope violation: {file} may be held by a claim file that does not read: "
+            f"{'; '.join(c.describe() for c in holders)}",
+            claim.sess_id, file, holders=[c.path for c in holders],
+        )
+
+
+@dataclass(frozen=True)
+class PreflightResult:
+    """A preflight that let the write go (a refusal raises `PreflightRefused` instead)."""
+
+    sess_id: str
+    file: str
+    code: int = GO
+
+    @property
+    def check(self) -> str:
+        """The name of the check behind the code (``go``)."""
+        return CHECK_NAMES[self.code]
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON shape of `bsi preflight check`: ``{sess_id, file, code: 0, check: "go"}``."""
+        return {"sess_id": self.sess_id, "file": self.file, "code": self.code, "check": self.check}
+
+def check(
+    snapshot: BrainSnapshot,
+    config: BrainConfig,
+    sess_id: str,
+    file: str,
+    current_branch: str | Callable[[], str] | None = None,
+) -> int:
+    """Run the preflight checks of SPEC 10 for one write by one session.
+
+    Args:
+        snapshot: the brain now.
+        config: brain-compose.yml (kernel zone, kerneluser, max_consecutive_fails).
+        sess_id: the session about to write.
+        file: the file it will write (relative to the brain root).
+        current_branch: the checked-out git branch, or a callable giving it (only
+            called when the claim has a `theme_branch`); None counts as no branch.
+
+    Returns:
+        0 (go).
+
+    Raises:
+        InvalidData: the session ID is malformed or its claim file is corrupt (65).
+        PreflightRefused: with code 4, 1, 5, 2, 3 or 6 — the first failing check in
+            that order — and a message that says what unblocks it.
+    """
+    claim = check_claim(snapshot, sess_id, file)
+    try:
+        norm = lock_file_path(file)
+    except InvalidData as exc:
+        raise _refuse(SCOPE_VIOLATION, f"scope violation: {exc.message} — never outside the claim's scope",
+                      sess_id, file) from None
+    if not covers_file(claim.scope, norm, snapshot.root):
+        scope = claim.scope_text or "(no readable scope)"
+        raise _refuse(
+            SCOPE_VIOLATION,
+            f"scope violation: {norm} is outside the scope of {sess_id} ({scope}): "
+            f"signal BLOCKED_ON the pilot, or work under a claim whose scope covers it",
+            sess_id, norm, scope=scope,
+        )
+    if claim.satellite_type == "search":
+        _check_search_write(snapshot, claim, norm)
+    _check_unreadable_holders(snapshot, claim, norm)
+    # Any claim in a tree (with a parent) is a satellite for the zone check, whatever its `type` says.
+    satellite = claim.type == "satellite" or claim.parent is not None
+    real = resolve_in_brain(snapshot.root, norm) or norm  # a link into the zone writes the zone's file
+    if satellite and not config.kerneluser and (in_zone(norm, config.kernel_zone) or in_zone(real, config.kernel_zone)):
+        raise _refuse(
+            ZONE_VIOLATION,
+            f"zone violation: {norm} is in the kernel zone and {sess_id} is a satellite: "
+            f"a human writes it (human gate: `bsi gate request {sess_id} …`), or set `kerneluser: true`",
+            sess_id, norm,
+        )
+    held = live_lock(snapshot, norm)
+    if held is not None and held.holder != sess_id:
+        until = format_timestamp(held.expires_at, snapshot.tz) if held.expires_at else "unknown"
+        raise _refuse(
+            FILE_LOCKED,
+            f"{norm} is locked by {held.holder} until {until}: wait for `bsi lock release` or expiry, then retry",
+            sess_id, norm, holder=held.holder, expires_at=until,
+        )
+    breaker = circuit_state(claim, config.max_consecutive_fails)
+    if breaker.tripped:
+        raise _refuse(
+            CIRCUIT_TRIPPED,
+            f"circuit breaker tripped for {sess_id} ({breaker.fails}/{breaker.max_fails} consecutive failures): "
+            f"stop; after fixing the cause, `bsi preflight reset {sess_id}`",
+            sess_id, norm, fails=breaker.fails, max=breaker.max_fails,
+        )
+    wanted = claim.theme_branch
+    if wanted:
+        branch = current_branch() if callable(current_branch) else (current_branch or "")
+        if branch != wanted:
+            raise _refuse(
+                WRONG_BRANCH,
+                f"wrong branch: {sess_id} works on {wanted}, the checkout is on {branch or '(no branch)'}: "
+                f"`git checkout {wanted}`",
+                sess_id, norm, branch=branch, theme_branch=wanted,
+            )
+    return GO

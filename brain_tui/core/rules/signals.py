@@ -1,0 +1,161 @@
+"""Signals: send, acknowledge, archive, list (SPEC 7). One file per signal.
+
+Every signal the product writes (gates, closes, triggers, the circuit breaker,
+`bsi signal send`) goes through `ChangeSet.add_signal`.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+from brain_tui.core.errors import InvalidData, NotFound, NotYours, ProductOnly
+from brain_tui.core.ids import SIGNAL_ID_RE, valid_session_id
+from brain_tui.core.paths.limits import check_text
+from brain_tui.core.paths.scope import parse_scope
+from brain_tui.core.records.model import BrainSnapshot, CorruptFile, Signal
+from brain_tui.core.rules.authority import claims_list, holder_text, owns, require_owner
+
+if TYPE_CHECKING:
+    from brain_tui.core.records.changes import ChangeSet
+    from brain_tui.core.rules.authority import Actor
+
+SIGNAL_TYPE_RE = re.compile(r"^[A-Z][A-Z0-9_]*$")
+ARCHIVE_AFTER = timedelta(hours=24)
+#: Who a signal is from or to: an ID, `x@machine`, `human:NAME`, `pilote`/`parent` — one printable token.
+ADDRESS_RE = re.compile(r"^[A-Za-z0-9._:@+-]{1,200}$")
+#: Types only the product writes (a gate request, a pause, a tripped breaker, an unblock): never an agent's send.
+PRODUCT_SIGNAL_TYPES = frozenset({"HUMAN_GATE", "PAUSED", "CIRCUIT_BREAK", "UNBLOCK"})
+_PRODUCT_WAY = {
+    "HUMAN_GATE": "request a gate on its own claim (`bsi gate request ID MESSAGE`)",
+    "PAUSED": "only a human pauses (the cockpit or `bsi gate pause`)",
+    "CIRCUIT_BREAK": "record failures (`bsi preflight fail ID`): the breaker trips by itself",
+    "UNBLOCK": "only the product unblocks a claim",
+}
+
+
+def check_agent_send(snapshot: BrainSnapshot, actor: Actor, sender: str, sig_type: str) -> None:
+    """What an agent may send (SPEC 21.2, 21.4): never a product-only type, and only from its own claim.
+
+    Raises:
+        ProductOnly: HUMAN_GATE, PAUSED, CIRCUIT_BREAK or UNBLOCK (77).
+        NotYours: the sender is not a claim the agent holds (77), naming its holder.
+        NotFound: the sender claim does not exist (66).
+    """
+    kind = sig_type.strip().upper()
+    if kind in PRODUCT_SIGNAL_TYPES:
+        raise ProductOnly(f"an agent cannot send {kind}: the product writes it; {_PRODUCT_WAY[kind]}",
+                          {"type": kind})
+    name = sender.strip()
+    if not valid_session_id(name):
+        raise NotYours(f"an agent sends signals only from its own claim, not as {name[:80]!r}: "
+                       f"--from ID (its claims: {claims_list(actor)})", {"sender": name[:200]})
+    claim = snapshot.claim(name)
+    if claim is None:
+        raise NotFound(f"sender claim {name} not found")
+    require_owner(actor, claim, snapshot, "send a signal from")
+
+
+def send_signal(cs: ChangeSet, sender: str, to: str, sig_type: str, payload: str, scope: str = "") -> str | None:
+    """Stage one pending signal; `pilote`/`parent` destinations resolve through the sender's tree.
+
+    Returns:
+        The new signal ID, or None when an identical pending signal already exists.
+
+    Raises:
+        InvalidData: bad type or empty destination.
+    """
+    sig_type = sig_type.strip().upper()
+    if not SIGNAL_TYPE_RE.match(sig_type):
+        raise InvalidData(f"invalid signal type {sig_type!r}: an uppercase word like CHECKPOINT")
+    if not to.strip():
+        raise InvalidData("a signal needs a destination: --to X")
+    dest = to.strip()
+    if not ADDRESS_RE.match(dest):
+        raise InvalidData(f"invalid destination {dest[:80]!r}: a session ID, sess-id@machine, brain@machine, "
+                          "human:NAME, pilote or parent (one word: no spaces or control characters)")
+    if not sender.strip() or len(sender) > 200 or any(not ch.isprintable() for ch in sender):
+        raise InvalidData(f"invalid sender {sender[:80]!r}: one line of printable text")
+    if scope.strip():
+        try:
+            parse_scope(scope, cs.root)
+        except InvalidData as exc:
+            raise InvalidData(f"invalid signal scope: {exc.message}") from None
+    check_text("message", payload)
+    if valid_session_id(sender) and dest.lower() in ("pilote", "pilot", "parent"):
+        claim = cs.snapshot.claim(sender)
+        if claim is None:
+            raise NotFound(f"cannot resolve {dest!r}: sender claim {sender} not found")
+        dest = cs.snapshot.resolve_destination(claim, dest)
+    sig_id = cs.add_signal(sender, dest, sig_type, payload, scope)
+    if sig_id:
+        cs.message = f"bsi: signal {sig_id} pending"
+    return sig_id
+
+
+def check_agent_ack(snapshot: BrainSnapshot, actor: Actor, sig_id: str) -> None:
+    """An agent acknowledges only a signal addressed to one of its own claims (SPEC 21.4).
+
+    Raises:
+        InvalidData / NotFound: a malformed or unknown signal ID (65 / 66).
+        NotYours: addressed to another session's claim, a human or a broadcast (77), naming who it is for.
+    """
+    sig = require_signal(snapshot, sig_id)
+    dest = snapshot.claim(sig.to.split("@", 1)[0])
+    if dest is not None and owns(actor, dest, snapshot):
+        return
+    held = f", held by {holder_text(dest)}" if dest is not None else ""
+    raise NotYours(f"cannot acknowledge {sig_id}: it is addressed to {sig.to}{held}; this agent acknowledges only "
+                   f"signals to its own claims (its claims: {claims_list(actor)})", {"sig_id": sig_id, "to": sig.to})
+
+
+def require_signal(snapshot: BrainSnapshot, sig_id: str) -> Signal:
+    """The signal with this ID (65 for a malformed ID, 66 when missing)."""
+    if not SIGNAL_ID_RE.match(sig_id):
+        raise InvalidData(f"invalid signal ID {sig_id!r}: expected sig-…")
+    for sig in snapshot.signals:
+        if sig.sig_id == sig_id:
+            return sig
+    for bad in snapshot.corrupt:
+        if bad.path in (f"signals/{sig_id}.yml", f"signals/{sig_id}.yaml"):
+            raise InvalidData(f"signal {sig_id} is corrupt: {bad.path} line {bad.line}: {bad.reason}")
+    raise NotFound(f"signal {sig_id} not found")
+
+
+def corrupt_signals(snapshot: BrainSnapshot) -> list[CorruptFile]:
+    """The signal files that did not load (shown as corrupt rows by `signal list`)."""
+    return [bad for bad in snapshot.corrupt if bad.path.startswith("signals/")]
+
+
+def ack_signal(cs: ChangeSet, sig_id: str, by: str) -> bool:
+    """pending → delivered. Returns False when it was already delivered or archived."""
+    sig = require_signal(cs.snapshot, sig_id)
+    if sig.state != "pending":
+        return False
+    cs.update_signal(sig.path, {"state": "delivered", "delivered_at": cs.ts(), "delivered_by": by})
+    cs.message = f"bsi: signal {sig_id} delivered"
+    return True
+
+
+def archive_signals(cs: ChangeSet) -> list[str]:
+    """delivered for 24 h or more → archived. Returns the IDs archived."""
+    archived = []
+    now = cs.snapshot.now
+    for sig in cs.snapshot.signals:
+        if sig.state == "delivered" and sig.delivered_at is not None and now - sig.delivered_at >= ARCHIVE_AFTER:
+            cs.update_signal(sig.path, {"state": "archived", "archived_at": cs.ts()})
+            archived.append(sig.sig_id)
+    if archived:
+        cs.message = f"bsi: signal {' '.join(archived)} archived"
+    return archived
+
+
+def addressed_to(sig: Signal, target: str, snapshot: BrainSnapshot) -> bool:
+    """True when `sig` is for `target`: exact ID, `sess@machine`, or a `brain@machine` broadcast."""
+    if not target:
+        return True
+    if sig.to == target or sig.to.split("@", 1)[0] == target:
+        return True
+    claim = snapshot.claim(target)
+    return bool(claim and claim.instance and sig.to == claim.instance)

@@ -1,0 +1,78 @@
+"""Clock skew between machines: what a machine whose clock runs ahead may not decide (SPEC 3).
+
+Two rules, both checked against the reading machine's own clock only, so they
+hold in a quiet brain whose newest commit may be hours old (where "ahead of the
+newest commit" proves nothing):
+
+- the watchdog marks a claim stale only once it expired more than
+  `SKEW_TOLERANCE` (5 minutes) ago (`past_deadline`);
+- a STALE mark dated more than `SKEW_TOLERANCE` in the reader's future was
+  written by a machine whose clock runs ahead: it is suspect (`suspect_stale`,
+  shown with the `clock-skew` flag), and the owner's renew stands — the claim
+  goes back to the status it was marked from (`revive`); the owner's close of a
+  claim marked from `open` stands as it always did.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+from brain_tui.core.clock import MAX_TTL, SKEW_TOLERANCE, try_parse_timestamp
+from brain_tui.core.records.model import Claim
+from brain_tui.core.rules.effective import stale_origin
+
+if TYPE_CHECKING:
+    from brain_tui.core.records.changes import ChangeSet
+
+#: The statuses a stale mark may be taken back to.
+_REVIVABLE = ("open", "waiting_human", "paused")
+
+
+def deadline(claim: Claim) -> datetime | None:
+    """When the claim stops being live: its expiry, never later than opened_at + 8 h (None: unknown)."""
+    ends = [d for d in (claim.expires_at, claim.opened_at + MAX_TTL if claim.opened_at else None) if d]
+    return min(ends) if ends else None
+
+
+def past_deadline(claim: Claim, now: datetime) -> bool:
+    """True when the claim expired more than the skew limit ago: only then may a watchdog mark it."""
+    end = deadline(claim)
+    return end is not None and now >= end + SKEW_TOLERANCE
+
+
+def stale_mark_time(claim: Claim) -> datetime | None:
+    """When the claim was marked stale (`stale_since`), or None."""
+    if claim.status != "stale":
+        return None
+    tz = claim.opened_at.tzinfo if claim.opened_at is not None and claim.opened_at.tzinfo else UTC
+    return try_parse_timestamp(claim.data.get("stale_since"), tz)
+
+
+def suspect_stale(claim: Claim, now: datetime) -> bool:
+    """True when the claim's STALE mark is dated more than the skew limit after `now` (a clock ahead)."""
+    marked = stale_mark_time(claim)
+    return marked is not None and marked > now + SKEW_TOLERANCE
+
+
+def revive(cs: ChangeSet, claim: Claim, by: str) -> str | None:
+    """Stage: a suspect stale mark is taken back; the claim returns to the status it was marked from.
+
+    That status is `effective.stale_origin`'s: a claim still carrying an undecided gate
+    or a pause returns to ``waiting_human`` or ``paused``, whatever ``stale_from`` says.
+
+    Returns:
+        The status it returns to, or None (nothing staged) when the mark is not suspect or the
+        status it was marked from is one the product does not know (the mark stands: a human decides).
+    """
+    if not suspect_stale(claim, cs.snapshot.now):
+        return None
+    status = stale_origin(claim, cs.snapshot.now)  # a pending gate or pause is never forgotten
+    if status not in _REVIVABLE:
+        return None  # a status the product does not know: the mark stands, a human decides
+    marked = claim.data.get("stale_since")
+    cs.update_claim(claim.sess_id, {"status": status, "skew_revived": marked},
+                    remove=("stale_since", "stale_from", "stale_reason"))
+    cs.add_history(claim.sess_id, "REVIVED", by,
+                   f"stale mark dated {marked}, in this machine's future: the marking clock runs ahead")
+    return status

@@ -1,0 +1,385 @@
+"""May this session write this file now? The one seat of the write decision (SPEC 10, 20.2, 21.3).
+
+`decide_write` answers for an edit tool's files, a shell command's write targets
+(`core.shell_targets`) and `bsi preflight check` alike, in this order:
+
+1. a file outside every brain: allowed; a file in another brain (or another checkout
+   of this one): decided there, as an unbound write;
+2. a protocol file (`claims/ signals/ locks/ breath/ .brain/ BRAIN-INDEX.md`, the brain
+   folder itself): refused ("change it through bsi");
+3. a bound session: the preflight of SPEC 10 for each claim it holds (the first that
+   passes lets the write go); a refusal names the claim holding the file, if another does.
+   A shell command of a bound session whose claim is not effectively `open` is refused
+   whatever it names;
+4. an unbound session: refused inside a blocking claim (naming the holders), else as
+   `hooks.unclaimed_writes` says (`BrainConfig.unclaimed_writes`: ``deny`` when
+   brain-compose.yml does not read, the parse error named).
+
+The brain is read once per decision: the blocking claims (the whole brain only when a
+bound claim's parent chain leaves them). The hook's index (`core.hook_index`, the fast
+path's conservative shadow) is rebuilt from that same read when it is missing.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from brain_tui.core.errors import BsiError, InvalidData, PreflightRefused
+from brain_tui.core.paths import path_keys
+from brain_tui.core.paths.scope import parse_scope
+from brain_tui.core.records.model import BLOCKING_STATUSES, BrainSnapshot
+from brain_tui.core.records.unreadable import repair_command
+from brain_tui.core.rules import preflight as rules
+from brain_tui.core.rules.conflicts import CORRUPT, chain_complete, find_conflicts
+from brain_tui.core.rules.effective import delegating_chain
+from brain_tui.core.rules.locks import lock_file_path
+from brain_tui.core.sessions import hook_index
+from brain_tui.core.sessions.shell_targets import read_command
+
+if TYPE_CHECKING:
+    from brain_tui.core.brain import Brain
+
+#: `check` of a refusal that is not one of SPEC 10's (those keep `preflight.CHECK_NAMES`).
+PROTOCOL = "protocol"
+CLAIMED = "claimed"
+UNCLAIMED = "unclaimed"
+
+
+@dataclass(frozen=True)
+class WriteSession:
+    """Who is about to write, and from where.
+
+    Attributes:
+        claims: the claims the session holds, newest first (`$BSI_SESSION`, or its recorded binding);
+            empty for a session that holds none on record.
+        agent_session: the agent's session ID: a claim naming it in `agent_session:` is also held
+            (a binding made on another machine, or its local record lost).
+        cwd: where the paths start (an agent's tool: absolute paths, or relative to this folder; links
+            followed; outside every brain is allowed). None: brain-relative paths as `bsi preflight check`
+            takes them (``..`` or an absolute path is a scope violation).
+    """
+
+    claims: tuple[str, ...] = ()
+    agent_session: str | None = None
+    cwd: str | None = None
+
+
+@dataclass(frozen=True)
+class ShellCommand:
+    """A shell tool's command line (a string), or an argv list run without a shell (Codex `shell`)."""
+
+    command: str | tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class WriteDecision:
+    """The answer: allowed (maybe with a note) or refused, with the reason and what unblocks it.
+
+    Attributes:
+        allowed: the write may go ahead.
+        reason: why it is refused, and what unblocks it (brain text in it is raw: a front-end shows it inert).
+        note: for an allowed write, a note for the user (an unclaimed write under ``warn``).
+        code: SPEC 10's code (0 go; 4 claim, 1 scope, 5 zone, 2 lock, 3 circuit, 6 branch; 65 invalid
+            data); a protocol file or a claimed file refused to an unbound session is 1.
+        check: the name of the check (`preflight.CHECK_NAMES`, or ``protocol``, ``claimed``, ``unclaimed``).
+        sess_id: the claim decided for (the one that passed, or the first refused), None when unbound.
+        file: the brain-relative file decided on (normalised), or the path as given when outside.
+        holders: the claims holding the file, when a refusal names them.
+        payload: the refusal's detail for `--json` (SPEC 10's keys).
+    """
+
+    allowed: bool
+    reason: str = ""
+    note: str = ""
+    code: int = 0
+    check: str = "go"
+    sess_id: str | None = None
+    file: str = ""
+    holders: tuple[str, ...] = ()
+    payload: Mapping[str, Any] = field(default_factory=dict)
+
+    def refusal(self) -> PreflightRefused:
+        """The refusal as the error `bsi preflight check` exits with (its code, the reason, the payload)."""
+        payload = {"sess_id": self.sess_id, "file": self.file, "code": self.code, "check": self.check,
+                   **self.payload}
+        if self.holders:
+            payload["holders"] = list(self.holders)
+        return PreflightRefused(self.code, self.reason, payload)
+
+
+_GO = WriteDecision(True)
+
+
+def decide_write(brain: Brain, target: str | Sequence[str] | ShellCommand, session: WriteSession) -> WriteDecision:
+    """May `session` write `target` now? One file, several (one tool call), or a shell command's targets.
+
+    Args:
+        brain: the brain the session works in.
+        target: a path, the paths one tool call writes (all must pass), or a `ShellCommand`.
+        session: who writes, and where relative paths start.
+
+    Returns:
+        The first refusal, else an allowed decision (with the first note, if any).
+    """
+    decider = _Decider(brain, session)
+    if isinstance(target, ShellCommand):
+        return decider.shell(target)
+    return decider.paths([target] if isinstance(target, str) else list(target))
+
+
+def _short(text: object, limit: int) -> str:
+    value = str(text)
+    return value if len(value) <= limit else value[: limit - 1] + "…"
+
+
+@dataclass
+class _Place:
+    """Where a path lands: `rel` in this brain, `other` brain, or neither (outside every brain)."""
+
+    rel: str | None
+    other: str | None = None
+    other_rel: str | None = None
+
+
+class _Decider:
+    """One decision: the brain read at most once, the session's claims resolved once."""
+
+    def __init__(self, brain: Brain, session: WriteSession, notes: bool = True, shadow: bool = True) -> None:
+        self.brain = brain
+        self.session = session
+        self.notes = notes
+        self.shadow = shadow
+        self._snapshot: BrainSnapshot | None = None
+        self._bound: list[str] = list(session.claims)
+
+    # -- reading ----------------------------------------------------------------------------------
+    def snapshot(self) -> BrainSnapshot:
+        """The blocking claims (the whole brain when a bound chain leaves them), read once."""
+        if self._snapshot is None:
+            read_at = time.time_ns()
+            snapshot = self.brain.snapshot(only_statuses=BLOCKING_STATUSES)
+            if self.shadow and hook_index.load(self.brain.root) is None:
+                hook_index.write(self.brain.root, snapshot, self.brain.config, read_at)
+            if not self._bound and self.session.agent_session:
+                session = self.session.agent_session
+                self._bound = [c.sess_id for c in reversed(snapshot.claims) if c.agent_session == session]
+            if any(not chain_complete(snapshot, sess) for sess in self._bound):
+                snapshot = self.brain.snapshot()  # a closed claim or a terminal ancestor: the whole brain
+            self._snapshot = snapshot
+        return self._snapshot
+
+    def bound(self) -> list[str]:
+        """The claims the session holds (reading the brain when only the agent session is known)."""
+        if not self._bound and self.session.agent_session:
+            self.snapshot()
+        return self._bound
+
+    def place(self, path: str) -> _Place:
+        """Where `path` lands (see `WriteSession.cwd`)."""
+        root = str(self.brain.root)
+        if self.session.cwd is None:
+            return _Place(path)
+        full = path if os.path.isabs(path) else os.path.join(self.session.cwd, path)
+        rel = path_keys.brain_target(root, full)
+        if rel is not None:
+            return _Place(rel)
+        other = path_keys.brain_holding(full)
+        if other is None or other == os.path.realpath(root):
+            return _Place(None)
+        return _Place(None, other, path_keys.brain_target(other, full))
+
+    # -- deciding ---------------------------------------------------------------------------------
+    def paths(self, paths: list[str]) -> WriteDecision:
+        """Every path must pass; the first refusal wins, else the first note rides along."""
+        return self._all([(path, False) for path in paths])
+
+    def shell(self, shell: ShellCommand) -> WriteDecision:
+        """A shell command: the session's claim must be able to act at all, then each target as a Write."""
+        cwd = self.session.cwd or str(self.brain.root)
+        reading = read_command(shell.command, cwd)
+        targets = [(target.path, target.tree) for target in reading.targets]
+        for path, tree in targets:  # a protocol target is refused before the brain is read
+            place = _Place("") if tree and self._holds_the_brain(path) else self.place(path)
+            refused = self._protocol(place, path)
+            if refused is not None:
+                return refused
+        bound = self.bound()
+        if bound:
+            refused = self._claim_cannot_act(bound)
+            if refused is not None:
+                return refused
+        return self._all(targets)
+
+    def _all(self, items: list[tuple[str, bool]]) -> WriteDecision:
+        noted = _GO
+        for path, tree in items:
+            decision = self.one(path, tree)
+            if not decision.allowed:
+                return decision
+            if decision.note and not noted.note or noted is _GO:
+                noted = decision
+        return noted
+
+    def one(self, path: str, tree: bool = False) -> WriteDecision:
+        """One file (`tree`: and everything below it, as `rm -r` or a copy into a folder writes)."""
+        if "\x00" in path:
+            return WriteDecision(False, "the path holds a NUL character", code=InvalidData.exit_code,
+                                 check="invalid", file=_short(path.replace("\x00", "\\0"), 200))
+        place = self.place(path)
+        if tree and place.rel is None and self._holds_the_brain(path):
+            place = _Place("")  # `rm -r` of a folder above the brain removes the brain's protocol files too
+        refused = self._protocol(place, path)
+        if refused is not None:
+            return refused
+        if place.other is not None and place.other_rel is not None:
+            from brain_tui.core.brain import Brain
+
+            there = Brain(place.other, clock=self.brain.clock, commit=False, sync="local")
+            return _Decider(there, WriteSession(cwd=self.session.cwd), notes=False, shadow=False)._unbound(
+                place.other_rel, tree)
+        if place.rel is None:
+            return WriteDecision(True, file=path)
+        bound = self.bound()
+        if bound:
+            return self._bound_write(bound, place.rel, tree)
+        return self._unbound(place.rel, tree)
+
+    def _holds_the_brain(self, path: str) -> bool:
+        """True when the folder `path` (a tool path) holds this brain's folder."""
+        if self.session.cwd is None:
+            return False
+        full = os.path.realpath(path if os.path.isabs(path) else os.path.join(self.session.cwd, path))
+        return os.path.realpath(self.brain.root).startswith(full.rstrip("/") + "/")
+
+    def _protocol(self, place: _Place, path: str) -> WriteDecision | None:
+        """The refusal of a protocol file (of this brain or of the other one the path lands in), or None."""
+        rel, where = place.rel, ""
+        if place.other is not None:
+            rel, where = place.other_rel, f" of the brain at {_short(place.other, 200)}"
+        if rel is None:
+            return None
+        shown = rel
+        if self.session.cwd is None:
+            try:
+                shown = lock_file_path(rel)
+            except InvalidData:
+                return None  # the preflight refuses it as a scope violation
+        if shown and not path_keys.is_protocol_path(shown):
+            return None
+        shown = shown or "."
+        return WriteDecision(
+            False, f"{_short(shown, 200)} is a protocol file{where}: change it through `bsi` (claim, signal, lock, "
+                   "gate commands), never with an editor tool or the shell",
+            code=rules.SCOPE_VIOLATION, check=PROTOCOL, sess_id=self._bound[0] if self._bound else None,
+            file=shown)
+
+    def _claim_cannot_act(self, bound: list[str]) -> WriteDecision | None:
+        """None when one of the session's claims may act now; else why not (a shell call is then refused)."""
+        snapshot = self.snapshot()
+        first: BsiError | None = None
+        for sess_id in bound:
+            try:
+                rules.check_claim(snapshot, sess_id)
+            except BsiError as exc:
+                first = first or exc
+                continue
+            return None
+        assert first is not None
+        return WriteDecision(
+            False, f"{first.message}. While it is so, every shell command of this session is refused",
+            code=first.exit_code, check=str(first.payload.get("check", "claim")), sess_id=bound[0],
+            payload={k: v for k, v in first.payload.items() if k not in ("sess_id", "file", "code", "check")})
+
+    def _bound_write(self, bound: list[str], rel: str, tree: bool) -> WriteDecision:
+        snapshot = self.snapshot()
+        config = self.brain.config
+        first: tuple[str, BsiError] | None = None
+        for sess_id in bound:
+            try:
+                rules.check(snapshot, config, sess_id, rel, self._branch)
+                if tree:
+                    self._tree_free(snapshot, sess_id, rel)
+            except BsiError as exc:
+                first = first or (sess_id, exc)
+                continue
+            return WriteDecision(True, sess_id=sess_id, file=lock_file_path(rel))
+        assert first is not None
+        sess_id, error = first
+        payload = {k: v for k, v in error.payload.items() if k not in ("sess_id", "file", "code", "check")}
+        file = str(error.payload.get("file", rel))
+        reason = error.message
+        holders = tuple(payload.pop("holders", ()))
+        if error.exit_code in (rules.SCOPE_VIOLATION, rules.ZONE_VIOLATION) and not holders:
+            found = self._holders(snapshot, sess_id, file)
+            if found:
+                holders = tuple(c.sess_id for c in found)
+                names = "; ".join(_short(c.describe(), 200) for c in found[:3])
+                reason += (f". {file} is held by {names}: ask its holder (`bsi signal send --from {sess_id} "
+                           f"--to {found[0].sess_id} --type BLOCKED_ON …`)")
+        return WriteDecision(False, reason, code=error.exit_code, check=str(error.payload.get("check", "invalid")),
+                             sess_id=sess_id, file=file, holders=holders, payload=payload)
+
+    def _holders(self, snapshot: BrainSnapshot, sess_id: str, file: str, tree: bool = False) -> list[Any]:
+        """The other blocking claims holding `file` (not the session's own chain or its descendants)."""
+        try:
+            entries = parse_scope([file.rstrip("/") + "/" if tree else file], self.brain.root)
+        except InvalidData:
+            return []
+        claim = snapshot.claim(sess_id)
+        exempt = {sess_id, *(delegating_chain(snapshot, claim.parent) if claim else [])}
+        exempt.update(c.sess_id for c in snapshot.descendants(sess_id))
+        return [c for c in find_conflicts(snapshot, entries) if c.sess_id not in exempt]
+
+    def _tree_free(self, snapshot: BrainSnapshot, sess_id: str, rel: str) -> None:
+        """A write of a whole folder (`rm -r`, a copy into it) meets no other claim below it.
+
+        Raises:
+            PreflightRefused: code 1, naming the holders.
+        """
+        found = self._holders(snapshot, sess_id, rel, tree=True)
+        if found:
+            names = "; ".join(_short(c.describe(), 200) for c in found[:3])
+            raise PreflightRefused(rules.SCOPE_VIOLATION,
+                                   f"scope violation: {rel}/ holds files of other claims: {names}",
+                                   {"check": "scope", "holders": [c.sess_id for c in found]})
+
+    def _branch(self) -> str:
+        from brain_tui.core.sync import gitops
+
+        return gitops.current_branch(self.brain.root)
+
+    def _unbound(self, rel: str, tree: bool) -> WriteDecision:
+        """A write by a session holding no claim: the blocking claims, then `hooks.unclaimed_writes`."""
+        config = self.brain.config
+        written = rel.rstrip("/") + "/" if tree else rel
+        try:
+            entries = parse_scope([written], self.brain.root)
+        except InvalidData as exc:
+            return WriteDecision(False, f"{_short(rel, 200)} cannot be checked: {_short(exc.message, 200)}",
+                                 code=InvalidData.exit_code, check="invalid", file=rel)
+        conflicts = find_conflicts(self.snapshot(), entries)
+        if conflicts:
+            holders = "; ".join(f"{c.sess_id} ({c.status}) holds {_short(c.scope, 120)}"
+                                + (f" (its file does not read: a human repairs it, `{repair_command(c.path)}`)"
+                                   if c.status == CORRUPT else "") for c in conflicts[:3])
+            more = f" and {len(conflicts) - 3} more" if len(conflicts) > 3 else ""
+            return WriteDecision(
+                False, f"{_short(rel, 200)} is claimed: {holders}{more}. This session holds no claim. To coordinate: "
+                       f"`bsi signal send --to {conflicts[0].sess_id} --type BLOCKED_ON …`, or wait for its close and "
+                       f"open a claim (`bsi claim open --scope {_short(written, 200)}`)",
+                code=rules.SCOPE_VIOLATION, check=CLAIMED, file=rel, holders=tuple(c.sess_id for c in conflicts))
+        if config.unclaimed_writes == "deny":
+            why = (f"brain-compose.yml does not read ({_short(config.problem, 300)}), so unclaimed writes are "
+                   f"denied until it is fixed" if config.problem else
+                   "the brain denies unclaimed writes (hooks.unclaimed_writes: deny)")
+            return WriteDecision(
+                False, f"{_short(rel, 200)}: this session holds no claim and {why}: "
+                       f"`bsi claim open --scope {_short(written, 200)}` first",
+                code=rules.SCOPE_VIOLATION, check=UNCLAIMED, file=rel)
+        if config.unclaimed_writes == "warn" and self.notes:
+            return WriteDecision(True, note=hook_index.UNCLAIMED_NOTE.format(file=_short(rel, 200)), file=rel)
+        return WriteDecision(True, file=rel)

@@ -1,0 +1,122 @@
+"""Where agent-session records live under `.brain/agents/`, and the cheap reads the hooks make on every write.
+
+Standard library only (`os`, `json`, `re`): `bsi hook pre-tool-use` imports
+this module and not `core.agents`, whose `Liveness` and writers it does not need.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+#: Where the records live, relative to the brain root.
+AGENTS_DIR = ".brain/agents"
+#: The environment variable Claude Code sets for Bash, hooks and stdio MCP servers.
+AGENT_SESSION_ENV = "CLAUDE_CODE_SESSION_ID"
+#: The claim a launcher gave the session (SPEC 20.5); it wins over any binding.
+BSI_SESSION_ENV = "BSI_SESSION"
+#: Agent session IDs as the agents give them (Claude Code: a UUID).
+AGENT_SESSION_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$")
+SESS_RE = re.compile(r"^sess-[A-Za-z0-9._-]+$")
+MAX_RECORD_BYTES = 256 * 1024
+
+
+def env_agent_session(environ: Mapping[str, str]) -> str:
+    """The agent session ID an agent gave in the environment (`authority.AGENT_SESSION_MARKERS`: Claude Code's,
+    Gemini CLI's, Codex's), "" when none."""
+    from brain_tui.core.rules.authority import AGENT_SESSION_MARKERS
+
+    for name in AGENT_SESSION_MARKERS:
+        value = (environ.get(name) or "").strip()
+        if value:
+            return value
+    return ""
+
+
+def valid_agent_session(value: object) -> bool:
+    """True when `value` is a usable agent session ID (never a path)."""
+    return isinstance(value, str) and bool(AGENT_SESSION_RE.match(value)) and ".." not in value
+
+
+def agents_dir(root: str | os.PathLike[str], *parts: str) -> str:
+    """A path under `.brain/agents/`."""
+    return os.path.join(os.fspath(root), AGENTS_DIR, *parts)
+
+
+def read_record(path: str) -> dict[str, Any] | None:
+    """A record as a dict, or None (missing, too big, not JSON, not an object)."""
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_RECORD_BYTES + 1)
+    except OSError:
+        return None
+    if len(raw) > MAX_RECORD_BYTES:
+        return None
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def session_path(root: str | os.PathLike[str], agent_session: str, kind: str = "sessions") -> str:
+    """The record of one agent session (`sessions/`) or of its pending hand-over (`handover/`).
+
+    Raises:
+        ValueError: a malformed agent session ID.
+    """
+    if not valid_agent_session(agent_session):
+        raise ValueError(f"invalid agent session ID {agent_session!r}")
+    return agents_dir(root, kind, f"{agent_session}.json")
+
+
+def bound_claims(root: str | os.PathLike[str], agent_session: str) -> list[str]:
+    """The claims opened by (or carried over to) this agent session on this machine, oldest first."""
+    if not valid_agent_session(agent_session):
+        return []
+    entry = read_record(session_path(root, agent_session)) or {}
+    ids = entry.get("sess_ids")
+    return [s for s in ids if isinstance(s, str) and SESS_RE.match(s)] if isinstance(ids, list) else []
+
+
+def recorded_process(root: str | os.PathLike[str], agent_session: str) -> str:
+    """The agent process recorded when this agent session was first bound (``PID:START``), "" when none."""
+    if not valid_agent_session(agent_session):
+        return ""
+    value = (read_record(session_path(root, agent_session)) or {}).get("process")
+    return value if isinstance(value, str) else ""
+
+
+def has_pending(root: str | os.PathLike[str]) -> bool:
+    """True when a claim opened through `bsi mcp` waits to be bound to its client's session (`pending/`)."""
+    try:
+        return any(name.endswith(".json") and not name.startswith(".")
+                   for name in os.listdir(agents_dir(root, "pending")))
+    except OSError:
+        return False
+
+
+def sessions_of_process(root: str | os.PathLike[str], process: str) -> list[str]:
+    """The agent sessions whose recorded agent process is `process` (the sessions of one agent), sorted."""
+    if not process:
+        return []
+    folder = agents_dir(root, "sessions")
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return []
+    found: list[str] = []
+    for name in names:
+        if not name.endswith(".json") or name.startswith("."):
+            continue
+        entry = read_record(os.path.join(folder, name)) or {}
+        session = entry.get("agent_session")
+        if entry.get("process") == process and isinstance(session, str) and f"{session}.json" == name:
+            found.append(session)
+    return found

@@ -1,0 +1,140 @@
+"""Live sessions (SPEC 20.4): what the cockpit shows of each claim's agent, and beside each stale claim.
+
+For a claim bound to an agent session (the hooks' records, `core.agents`) or launched from
+this machine (`core.launch`): the session's state, its last tool activity, and the last
+commit in the brain by it (`core.audit.last_commits_by`). Everything here is read-only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from brain_tui.core.records.model import BrainSnapshot
+from brain_tui.core.sessions.agents import Liveness
+from brain_tui.core.sessions.launch import LaunchRecord
+from brain_tui.core.sessions.transcript import Peek, Runway, read_peek
+from brain_tui.core.sync.audit import LogEntry, last_commits_by
+
+#: Claims whose liveness is worth a look: not terminal (a closed claim's session no longer matters).
+SHOWN_STATUSES = frozenset({"open", "waiting_human", "paused", "stale"})
+
+
+@dataclass(frozen=True)
+class LiveSession:
+    """The evidence about one claim's agent.
+
+    Attributes:
+        sess_id: the claim.
+        liveness: what the hooks last saw (None: no bound agent session has reported).
+        last_commit: the newest commit in the brain by the session (None: none found).
+        launch: its running launch on this machine (None: not launched here, or ended).
+        peek: what its agent last said and did and its context runway, read from the transcript its
+            hooks named (`core.transcript`; None: no transcript known or readable).
+    """
+
+    sess_id: str
+    liveness: Liveness | None
+    last_commit: LogEntry | None
+    launch: LaunchRecord | None
+    peek: Peek | None = None
+
+    @property
+    def runway(self) -> Runway | None:
+        """The context runway of its agent session, or None."""
+        return self.peek.runway if self.peek is not None else None
+
+    @property
+    def state(self) -> str:
+        """``working``, ``needs_input``, ``idle``, ``ended`` — or ``launched`` when only a launch is known."""
+        if self.liveness is not None:
+            return self.liveness.state
+        return "launched" if self.launch is not None else "unknown"
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON shape."""
+        return {
+            "sess_id": self.sess_id,
+            "state": self.state,
+            "liveness": self.liveness.as_dict() if self.liveness else None,
+            "last_commit": self.last_commit.as_dict() if self.last_commit else None,
+            "launch": self.launch.as_dict() if self.launch else None,
+            "peek": self.peek.as_dict() if self.peek else None,
+        }
+
+
+def live_sessions(root: Path, snapshot: BrainSnapshot, liveness: Mapping[str, Liveness],
+                  launches: Sequence[LaunchRecord], window: int | None = None) -> dict[str, LiveSession]:
+    """The live sessions of the non-terminal claims that have a bound agent or a running launch.
+
+    Args:
+        root: the brain (a git work tree, for the last commits; none found elsewhere).
+        snapshot: the brain now.
+        liveness: `brain.agents.liveness()`.
+        launches: the running launches (`brain.launches.running()`).
+        window: the configured context window (`context_window`), None for the model's own.
+    """
+    launched = {r.sess_id: r for r in launches}
+    claims = [c for c in snapshot.claims
+              if c.status in SHOWN_STATUSES and (c.sess_id in liveness or c.sess_id in launched)]
+    if not claims:
+        return {}
+    touched = {c.sess_id: liveness[c.sess_id].touched for c in claims if c.sess_id in liveness}
+    commits = last_commits_by(root, claims, touched)
+    return {c.sess_id: LiveSession(c.sess_id, liveness.get(c.sess_id), commits.get(c.sess_id),
+                                   launched.get(c.sess_id), peek_of(liveness.get(c.sess_id), window))
+            for c in claims}
+
+
+def context_window(raw: Mapping[str, Any]) -> int | None:
+    """``agents.context_window`` from brain-compose.yml (tokens, a positive integer), else None."""
+    section = raw.get("agents")
+    value = section.get("context_window") if isinstance(section, Mapping) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
+
+
+def peek_of(live: Liveness | None, window: int | None = None) -> Peek | None:
+    """The peek of a bound session's transcript (bounded: `transcript.TAIL_BYTES` from its end), or None."""
+    if live is None or live.transcript is None:
+        return None
+    return read_peek(live.transcript, window)
+
+
+def peek_claim(sess_id: str, liveness: Mapping[str, Liveness], config: Mapping[str, Any]) -> Peek | None:
+    """The peek of claim `sess_id`'s bound agent session (`peek_of`, with the configured `context_window`).
+
+    Raises:
+        InvalidData: a malformed session ID (exit 65).
+        NotFound: no bound agent session of this claim has reported on this machine (exit 66).
+    """
+    from brain_tui.core.errors import InvalidData, NotFound
+    from brain_tui.core.ids import valid_session_id
+
+    if not valid_session_id(sess_id):
+        raise InvalidData(f"invalid session ID {sess_id!r}")
+    found = liveness.get(sess_id)
+    if found is None:
+        raise NotFound(f"claim {sess_id} has no bound agent session on this machine")
+    return peek_of(found, context_window(config))
+
+
+def runways(liveness: Mapping[str, Liveness], window: int | None = None) -> dict[str, Runway]:
+    """The context runway of each bound, not ended session whose transcript records usage, by claim (an ended
+    session's runway is no longer a risk)."""
+    found: dict[str, Runway] = {}
+    for sess_id, live in liveness.items():
+        if live.state == "ended":
+            continue
+        peek = peek_of(live, window)
+        if peek is not None and peek.runway is not None:
+            found[sess_id] = peek.runway
+    return found
+
+
+def runways_of(sessions: Mapping[str, LiveSession]) -> dict[str, Runway]:
+    """The runways of live sessions already read (`live_sessions`, in a worker), for `Brain.attention`: an ended
+    session's is left out, as `runways` does."""
+    return {sess_id: entry.runway for sess_id, entry in sessions.items()
+            if entry.runway is not None and entry.state != "ended"}

@@ -1,0 +1,79 @@
+"""Answering, interrupting and stopping a satellite that runs in a tmux pane (issue 21, SPEC 20.5).
+
+The reply reaches the agent's pane as literal keys: ``tmux send-keys -l -- TEXT`` (``-l``: no key
+names, nothing format-expanded; a trailing ``;`` escaped, else tmux reads it as the end of its
+command), then a separate
+``send-keys Enter``. Every call is an argv list, never a shell string. A reply is one line: line
+breaks and the C0 control characters that a terminal turns into actions (``C-c``, ``C-d``, Enter
+…) are refused, so a reply can only be typed text; ESC and TAB stay, as the text gives them.
+
+The interrupt is ``Escape``: what Claude Code, Codex and Gemini CLI read as "stop what you are
+doing" without ending the session (``C-c`` twice would end Claude Code). The stop kills the
+launch's tmux window. None of these touches the claim: the protocol releases or closes it.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+from brain_tui.core.errors import InvalidData, NotFound, UsageError
+from brain_tui.core.sessions.launch import LaunchRecord, one_line
+from brain_tui.core.sessions.tmux import tmux_arg
+
+INTERRUPT_KEY = "Escape"
+MAX_REPLY = 4000
+_ALLOWED_CONTROLS = {"\t", "\x1b"}
+
+
+def check_reply(text: str) -> str:
+    """The reply as it will be typed, or UsageError (64) when it is empty, too long or holds action keys."""
+    if not text.strip():
+        raise UsageError("agent answer: the reply is empty")
+    if len(text) > MAX_REPLY:
+        raise UsageError(f"agent answer: the reply is longer than {MAX_REPLY} characters")
+    bad = sorted({f"U+{ord(ch):04X}" for ch in text
+                  if (ord(ch) < 0x20 or ord(ch) == 0x7F) and ch not in _ALLOWED_CONTROLS})
+    if bad:
+        raise UsageError("agent answer: a reply is one line of text; it holds control characters that a terminal "
+                         f"would act on ({', '.join(bad[:5])})")
+    return text
+
+
+def _base(record: LaunchRecord) -> list[str]:
+    if record.mode != "tmux" or not record.window:
+        raise NotFound(f"{record.sess_id} was not launched in tmux: nothing to type into")
+    tmux = shutil.which("tmux")
+    if tmux is None:
+        raise UsageError("agent: tmux is not installed")
+    return [tmux, *(["-S", record.socket] if record.socket else [])]
+
+
+def _run(argv: list[str], what: str) -> None:
+    done = subprocess.run(argv, capture_output=True, text=True, check=False, stdin=subprocess.DEVNULL, timeout=10)
+    if done.returncode != 0:
+        reason = one_line(done.stderr or done.stdout)[:200] or f"exit {done.returncode}"
+        raise InvalidData(f"agent {what}: tmux refused: {reason}")
+
+
+def answer_argvs(record: LaunchRecord, text: str) -> list[list[str]]:
+    """The two tmux commands that type `text` into the launch's pane and press Enter."""
+    base = _base(record)
+    return [[*base, "send-keys", "-t", record.window, "-l", "--", tmux_arg(check_reply(text))],
+            [*base, "send-keys", "-t", record.window, "Enter"]]
+
+
+def answer(record: LaunchRecord, text: str) -> None:
+    """Type `text` (literal keys) into the launch's pane, then Enter."""
+    for argv in answer_argvs(record, text):
+        _run(argv, "answer")
+
+
+def interrupt(record: LaunchRecord) -> None:
+    """Press Escape in the launch's pane: the agent stops its current turn and waits."""
+    _run([*_base(record), "send-keys", "-t", record.window, INTERRUPT_KEY], "interrupt")
+
+
+def stop(record: LaunchRecord) -> None:
+    """Kill the launch's tmux window (the agent ends; its claim stays as it is)."""
+    _run([*_base(record), "kill-window", "-t", record.window], "stop")

@@ -1,0 +1,125 @@
+"""tmux as the launcher of satellites (SPEC 20.5): the new window, and attaching to it.
+
+tmux reads its own argv, which must not let claim text through as tmux syntax:
+an argument ending in ``;`` ends the command and starts another (``x;`` then
+``run-shell …`` would run a shell command), a single command argument is run
+by a shell, and ``-n`` names and ``-c`` folders are format-expanded (``#(…)``
+runs a command). So every argument is escaped for ``;``, the agent's argv
+always reaches tmux as two elements or more, ``#`` is doubled in the folder,
+and window names come from `launch.window_name` (``[A-Za-z0-9._-]`` only).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass
+
+from brain_tui.core.errors import InvalidData, NotFound, UsageError
+from brain_tui.core.sessions.launch import (
+    WINDOW_NAME_RE,
+    LaunchPlan,
+    LaunchRecord,
+    create_time,
+    one_line,
+    write_settings,
+)
+
+
+def tmux_arg(arg: str) -> str:
+    """One argument as tmux must receive it to pass it on unchanged.
+
+    tmux ends a command at an argument ending in ``;`` unless that ``;`` is escaped as ``\\;``.
+    """
+    return arg[:-1] + "\\;" if arg.endswith(";") else arg
+
+
+def tmux_session_name(brain_name: str) -> str:
+    """The tmux session used for launches when the caller is not inside tmux."""
+    return "bsi-" + (WINDOW_NAME_RE.sub("-", brain_name).strip("-")[:30] or "brain")
+
+
+def tmux_command(plan: LaunchPlan, *, inside_tmux: bool, session: str, session_exists: bool,
+                 tmux: str = "tmux") -> list[str]:
+    """The tmux argv that starts `plan` in a new, detached window (every argument escaped for tmux).
+
+    Inside tmux: a window in the current session. Outside: a window in `session`
+    (created when it does not exist yet).
+    """
+    program = list(plan.argv) if len(plan.argv) > 1 else ["env", *plan.argv]  # one argument = run by a shell
+    fmt = "#{session_name}:#{window_index} #{window_id} #{pane_pid} #{socket_path}"
+    if inside_tmux or session_exists:
+        head = [tmux, "new-window", "-d", "-P", "-F", fmt, "-n", plan.name]
+        if not inside_tmux:
+            head += ["-t", f"={session}:"]
+    else:
+        head = [tmux, "new-session", "-d", "-P", "-F", fmt, "-s", session, "-n", plan.name]
+    env_args: list[str] = []
+    for key, value in plan.env.items():
+        env_args += ["-e", f"{key}={value}"]
+    args = [*head, *env_args, "-c", plan.cwd.replace("#", "##"), "--", *program]
+    return [args[0], *(tmux_arg(a) for a in args[1:])]
+
+
+def start_tmux(plan: LaunchPlan, *, brain_name: str, started_at: str) -> LaunchRecord:
+    """Start the agent in a new tmux window and return what to remember.
+
+    Raises:
+        UsageError: tmux is not installed (exit 64). InvalidData: tmux refused (65).
+    """
+    tmux = shutil.which("tmux")
+    if tmux is None:
+        raise UsageError("launch: tmux is not installed (set `launch.tmux: false` to run in this terminal)")
+    inside = bool(os.environ.get("TMUX"))
+    session = tmux_session_name(brain_name)
+    exists = False
+    if not inside:
+        probe = subprocess.run([tmux, "has-session", "-t", f"={session}"], capture_output=True, check=False,
+                               stdin=subprocess.DEVNULL)
+        exists = probe.returncode == 0
+    argv = tmux_command(plan, inside_tmux=inside, session=session, session_exists=exists, tmux=tmux)
+    write_settings(plan)
+    done = subprocess.run(argv, capture_output=True, text=True, check=False, stdin=subprocess.DEVNULL)
+    if done.returncode != 0:
+        reason = one_line(done.stderr or done.stdout)[:200] or f"exit {done.returncode}"
+        raise InvalidData(f"launch: tmux refused the new window: {reason}")
+    parts = done.stdout.strip().split(" ", 3)
+    target, window, pid_text, socket = (parts + ["", "", "0", ""])[:4]
+    pid = int(pid_text) if pid_text.isdigit() else 0
+    return LaunchRecord(sess_id=plan.sess_id, mode="tmux", pid=pid, create_time=create_time(pid),
+                        started_at=started_at, window=window, target=target, socket=socket, name=plan.name)
+
+
+@dataclass(frozen=True)
+class AttachCommand:
+    """How to show a launched agent's tmux window.
+
+    Attributes:
+        argv: the tmux command line.
+        takes_terminal: True when it attaches this terminal (the caller gives it the screen until
+            the user detaches); False when it only switches the current tmux client.
+    """
+
+    argv: tuple[str, ...]
+    takes_terminal: bool
+
+
+def attach_command(record: LaunchRecord, *, current_tmux: str | None) -> AttachCommand:
+    """The tmux command that shows a launched agent's window.
+
+    Args:
+        record: the running launch.
+        current_tmux: ``$TMUX`` of the caller (None outside tmux). Inside the same tmux server the
+            client switches to the window; elsewhere a terminal attaches to it.
+
+    Raises:
+        NotFound: the launch did not run in tmux (exit 66).
+    """
+    if record.mode != "tmux" or not record.window:
+        raise NotFound(f"{record.sess_id} was not launched in tmux: nothing to attach to")
+    base = ["tmux"] + (["-S", record.socket] if record.socket else [])
+    same_server = bool(current_tmux) and (not record.socket or str(current_tmux).split(",")[0] == record.socket)
+    if same_server:
+        return AttachCommand((*base, "switch-client", "-t", record.window), takes_terminal=False)
+    return AttachCommand((*base, "attach-session", "-t", record.window), takes_terminal=True)

@@ -1,0 +1,442 @@
+"""Git plumbing for the audit trail: exact-path commits, repository checks (SPEC 11).
+
+Uses the `git` command directly: one short subprocess per operation keeps the
+`bsi` start-up fast and makes "commit exactly these paths" explicit
+(`git commit --only -- paths`), which never takes what another session staged.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+
+from brain_tui.core.errors import BsiError, CannotWrite, DiskFull
+
+_GIT_ENV_DROP = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE")
+
+
+class GitError(BsiError):
+    """A git command failed in a way the user must see (exit 25; SPEC keeps 1 for preflight and locks)."""
+
+    exit_code = 25
+
+
+class GitBusy(GitError):
+    """A rebase, merge, cherry-pick or revert is in progress: no write until it ends (exit 20)."""
+
+    exit_code = 20
+
+
+class RebaseConflict(GitError):
+    """Rebasing local commits onto the remote stopped on a conflict; it was aborted (exit 21)."""
+
+    exit_code = 21
+
+
+class FastForwardFailed(GitError):
+    """The work tree could not be fast-forwarded to the remote tip (exit 22)."""
+
+    exit_code = 22
+
+
+class CommitFailed(GitError):
+    """`git commit` failed; the files it was given were restored (exit 23)."""
+
+    exit_code = 23
+
+
+class PushDeclined(GitError):
+    """The remote refused the push for a reason a retry cannot change: a hook, a protected branch (exit 24)."""
+
+    exit_code = 24
+
+
+class GitTimeout(GitError):
+    """A git command ran past its time limit and was stopped."""
+
+
+#: What each in-progress operation leaves in the git directory, and how to end it.
+_OPERATIONS = (
+    ("rebase-merge", "a rebase", "git rebase --continue (or --abort)"),
+    ("rebase-apply", "a rebase", "git rebase --continue (or --abort)"),
+    ("MERGE_HEAD", "a merge", "git commit (or git merge --abort)"),
+    ("CHERRY_PICK_HEAD", "a cherry-pick", "git cherry-pick --continue (or --abort)"),
+    ("REVERT_HEAD", "a revert", "git revert --continue (or --abort)"),
+)
+
+
+def git_env() -> dict[str, str]:
+    """Environment for git subprocesses: no pager, no prompts, stable output."""
+    env = {k: v for k, v in os.environ.items() if k not in _GIT_ENV_DROP}
+    env.update({"GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C", "GIT_PAGER": "cat"})
+    return env
+
+
+def run_git(
+    root: str | Path,
+    *args: str,
+    check: bool = True,
+    timeout: float = 60.0,
+    env: dict[str, str] | None = None,
+    input_text: str | None = None,
+    _retried: bool = False,
+) -> subprocess.CompletedProcess[str]:
+    """Run one git command in `root` and capture its output.
+
+    Raises:
+        GitError: git is missing, times out, or (with check) exits non-zero.
+    """
+    try:
+        proc = _run(["git", *args], root, {**git_env(), **(env or {})}, timeout, input_text)
+    except FileNotFoundError:
+        if not Path(root).is_dir():  # the working folder is missing, not git
+            raise GitError(f"the folder {root} is gone (deleted or moved)") from None
+        raise GitError("git is not installed: install git to keep the audit trail, or use --no-commit") from None
+    except subprocess.TimeoutExpired:
+        raise GitTimeout(f"git {args[0]} timed out after {timeout:.0f}s") from None
+    if proc.returncode != 0 and not _retried and "index.lock" in proc.stderr and _clear_stale_index_lock(root):
+        return run_git(root, *args, check=check, timeout=timeout, env=env, input_text=input_text, _retried=True)
+    if check and proc.returncode != 0:
+        refuse_system_error(args[0], proc.stderr)
+        raise GitError(f"git {args[0]} failed: {reason(proc.stderr or proc.stdout, str(proc.returncode))}")
+    return proc
+
+
+#: What git prints when the system refused a write, and what it means (errno strings, LC_ALL=C).
+_NO_ROOM = (("No space left on device", "no space left on the device"),
+            ("Disk quota exceeded", "the disk quota is exceeded"))
+_READ_ONLY = (("Read-only file system", "the file system is read-only"),)
+
+
+def refuse_system_error(command: str, stderr: str) -> None:
+    """Raise the system's refusal when git failed on a full disk (74) or a read-only file system (73).
+
+    One place for every git step: a full disk inside `git commit` is not a git
+    failure (23) but the same refusal as a full disk in the product's own write;
+    the caller's journal puts the files back.
+    """
+    for needle, said in _NO_ROOM:
+        if needle in stderr:
+            raise DiskFull(f"cannot write the brain's git repository: {said} (git {command}); the command "
+                           "stopped and committed nothing (free some space, then run it again)")
+    for needle, said in _READ_ONLY:
+        if needle in stderr:
+            raise CannotWrite(f"cannot write the brain's git repository: {said} (git {command}); the command "
+                              "stopped and committed nothing (run it where the brain is writable)")
+
+
+def reason(output: str, default: str) -> str:
+    """The telling line of git's error output as plain text: its `fatal:`/`error:` line, else the first."""
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    for line in lines:
+        if line.startswith(("fatal:", "error:")):
+            return line.split(":", 1)[1].strip()
+    return lines[0] if lines else default
+
+
+def _run(cmd: list[str], cwd: str | Path, env: dict[str, str], timeout: float,
+         input_text: str | None = None) -> subprocess.CompletedProcess[str]:
+    """Run `cmd` in its own process group; on timeout the whole group is killed.
+
+    Killing only git is not enough: a transport it started (ssh, a credential
+    helper) keeps the output pipes open and the wait would hang with it.
+    """
+    # Never the caller's stdin (`bsi mcp`: it is the protocol stream).
+    stdin = subprocess.DEVNULL if input_text is None else subprocess.PIPE
+    with subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          stdin=stdin, text=True, start_new_session=True) as proc:
+        try:
+            out, err = proc.communicate(input_text, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+            raise
+    return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
+
+
+def git_dir(root: str | Path) -> Path | None:
+    """The absolute git directory of the work tree holding `root` (None outside a repository)."""
+    proc = run_git(root, "rev-parse", "--absolute-git-dir", check=False)
+    return Path(proc.stdout.strip()) if proc.returncode == 0 and proc.stdout.strip() else None
+
+
+def operation_in_progress(root: str | Path) -> tuple[str, str] | None:
+    """(what, how to end it) when a rebase, merge, cherry-pick or revert is under way; else None."""
+    gdir = git_dir(root)
+    if gdir is None:
+        return None
+    for marker, what, how in _OPERATIONS:
+        if (gdir / marker).exists():
+            return what, how
+    return None
+
+
+def refuse_mid_operation(root: str | Path) -> None:
+    """Raise GitBusy when git is in the middle of an operation a commit would corrupt.
+
+    A commit during a stopped rebase lands on its detached HEAD (and `rebase
+    --abort` drops it); during a merge it joins the user's merge commit.
+    """
+    busy = operation_in_progress(root)
+    if busy is not None:
+        what, how = busy
+        raise GitBusy(f"{what} is in progress in this repository; nothing was written. "
+                      f"Finish it first ({how}), then run the command again")
+
+
+def toplevel(root: str | Path) -> Path:
+    """The top folder of the work tree holding `root`."""
+    return Path(run_git(root, "rev-parse", "--show-toplevel").stdout.strip())
+
+
+def top_prefix(root: str | Path) -> str:
+    """The brain's folder relative to the repository top, with a trailing `/` ("" at the top)."""
+    proc = run_git(root, "rev-parse", "--show-prefix", check=False)
+    return proc.stdout.strip() if proc.returncode == 0 else ""
+
+
+def brain_relative(path: str, prefix: str) -> str:
+    """A repository-top-relative path made relative to the brain folder (`../x` when outside it)."""
+    if not prefix or path.startswith(prefix):
+        return path[len(prefix):]
+    return os.path.relpath(path, prefix.rstrip("/"))
+
+
+def git_process_running(root: str | Path) -> bool:
+    """True when a git process works in this repository now (its cwd is inside it)."""
+    import psutil
+
+    top = str(Path(root).resolve())
+    for proc in psutil.process_iter(["name", "cwd"]):
+        try:
+            if proc.info["name"] == "git" and proc.info["cwd"] and str(proc.info["cwd"]).startswith(top):
+                return True
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            continue
+    return False
+
+
+def _clear_stale_index_lock(root: str | Path) -> bool:
+    """Remove `.git/index.lock` left by a killed process; never one a live git holds.
+
+    Waits a little first (another git may be finishing). Returns True when a
+    stale lock was removed and the command is worth retrying.
+
+    Raises:
+        GitError: a lock remains and a git process is running: the exact repair step is given.
+    """
+    base = Path(root)
+    lock = base / ".git" / "index.lock"
+    for _ in range(10):
+        if not lock.exists():
+            return True
+        time.sleep(0.1)
+    if git_process_running(base):
+        raise GitError(f"git is busy in {base} ({lock} exists); wait for it to finish, or if no git command "
+                       f"is running: rm {lock}")
+    lock.unlink(missing_ok=True)
+    return True
+
+
+def is_repository(root: str | Path) -> bool:
+    """True when `root` is the top of a git work tree (or inside one)."""
+    return run_git(root, "rev-parse", "--is-inside-work-tree", check=False).returncode == 0
+
+
+def ever_added(root: str | Path, folder: str) -> set[str] | None:
+    """Paths below `folder` (relative to `root`) that some commit of HEAD's history added.
+
+    Returns:
+        The set (empty when none ever was); None when it cannot be known (not a
+        repository, no commit yet, git failed).
+    """
+    if not is_repository(root):
+        return None
+    proc = run_git(root, "log", "--format=", "--name-only", "-z", "--diff-filter=A", "--relative", "--",
+                   folder, check=False)
+    if proc.returncode != 0:
+        return None
+    return {name.strip("\n") for name in proc.stdout.split("\0") if name.strip("\n")}
+
+
+def commit_exists(root: str | Path, rev: str) -> bool:
+    """True when `rev` (a hash, full or abbreviated) names a commit of the repository holding `root`."""
+    if not rev or rev.startswith("-") or not is_repository(root):
+        return False
+    return run_git(root, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}",
+                   check=False).returncode == 0
+
+
+def has_identity(root: str | Path) -> bool:
+    """True when git knows a user name and e-mail for commits."""
+    name = run_git(root, "config", "user.name", check=False).stdout.strip()
+    mail = run_git(root, "config", "user.email", check=False).stdout.strip()
+    return bool(name and mail)
+
+
+def identity_args(root: str | Path) -> list[str]:
+    """`-c user.name=… -c user.email=…` when git has no identity, so commits never fail on it."""
+    if has_identity(root):
+        return []
+    user = os.environ.get("USER") or "bsi"
+    host = os.uname().nodename
+    return ["-c", f"user.name={user}", "-c", f"user.email={user}@{host}"]
+
+
+def commit_paths(root: str | Path, paths: Sequence[str], message: str, when: datetime | None = None) -> str | None:
+    """Commit exactly `paths` (added, changed or deleted) with `message`.
+
+    Never stages or commits anything else, whatever is in the index. `when`
+    (the brain's clock) dates the commit, so `--now` runs are reproducible.
+
+    Returns:
+        The new commit's short hash, or None when nothing changed.
+    """
+    unique = sorted(set(paths))
+    if not unique:
+        return None
+    present = [p for p in unique if (Path(root) / p).exists()]
+    tracked_gone = [
+        p for p in unique if p not in present and run_git(root, "ls-files", "--error-unmatch", "--", p,
+                                                           check=False).returncode == 0
+    ]
+    candidates = present + tracked_gone
+    if not candidates:
+        return None
+    if present:
+        run_git(root, "add", "--", *present)
+    status = run_git(root, "status", "--porcelain", "--", *candidates).stdout
+    if not status.strip():
+        return None
+    dates = {}
+    if when is not None:
+        stamp = when.isoformat()
+        dates = {"GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp}
+    proc = run_git(root, *identity_args(root), "commit", "--quiet", "--no-verify", "--only", "-m", message,
+                   "--", *candidates, env=dates, check=False)
+    if proc.returncode != 0:
+        run_git(root, "reset", "--quiet", "--", *candidates, check=False)
+        refuse_system_error("commit", proc.stderr)
+        raise CommitFailed(f"git commit failed: {reason(proc.stderr or proc.stdout, 'no reason given')}")
+    return run_git(root, "rev-parse", "--short", "HEAD").stdout.strip()
+
+
+def head_summary(root: str | Path, timeout: float = 2.0) -> str | None:
+    """The brain version, `git log -1 --oneline` (SPEC 16); None outside a repository or before its first commit.
+
+    Raises:
+        GitError: git is missing or timed out.
+    """
+    proc = run_git(root, "log", "-1", "--oneline", check=False, timeout=timeout)
+    return (proc.stdout.strip() or None) if proc.returncode == 0 else None
+
+
+def current_branch(root: str | Path) -> str:
+    """The checked-out branch name, or "" (detached or not a repository)."""
+    proc = run_git(root, "symbolic-ref", "--quiet", "--short", "HEAD", check=False)
+    return proc.stdout.strip() if proc.returncode == 0 else ""
+
+
+def human_identity(root: str | Path) -> str:
+    """Who a human is for `gate_history`: git `user.name <user.email>`, else `$USER@host`."""
+    name = run_git(root, "config", "user.name", check=False).stdout.strip()
+    mail = run_git(root, "config", "user.email", check=False).stdout.strip()
+    if name and mail:
+        return f"{name} <{mail}>"
+    if name:
+        return name
+    return f"{os.environ.get('USER') or 'user'}@{os.uname().nodename}"
+
+
+def _literal(paths: Sequence[str]) -> list[str]:
+    """Pathspecs that name exactly `paths` (no glob magic); `.` for the whole folder."""
+    return [f":(literal){p}" if p != "." else "." for p in paths]
+
+
+def scope_tree(root: str | Path, paths: Sequence[str], excludes: Sequence[str] = ()) -> str | None:
+    """The git tree hash of `paths` (relative to `root`) as they are in the work tree now, ignored files left out.
+
+    Staged into a throw-away index (the user's index is never touched); the tree holds only
+    those paths, so a change elsewhere never moves it. None outside a repository.
+    """
+    gdir = git_dir(root)
+    if gdir is None:
+        return None
+    top = toplevel(root)
+    with tempfile.TemporaryDirectory(prefix="bsi-tree-") as tmp:
+        work, only = Path(tmp) / "index", Path(tmp) / "scope-index"
+        if (gdir / "index").exists():
+            shutil.copyfile(gdir / "index", work)
+        env = {"GIT_INDEX_FILE": str(work)}
+        present = [p for p in paths if (Path(root) / p).exists() or p == "."]
+        gone = [p for p in paths if p not in present]
+        if present:
+            run_git(root, "add", "-A", "--", *_literal(present), env=env)
+        if gone:
+            run_git(root, "rm", "-r", "-q", "--cached", "--ignore-unmatch", "--", *_literal(gone), env=env)
+        # Excludes are applied here, not as pathspecs: `ls-files` with an exclude pathspec lists nothing (git 2.39).
+        prefix = top_prefix(root)
+        skip = tuple(prefix + e for e in excludes)
+        entries = run_git(root, "ls-files", "-s", "-z", "--full-name", "--", *_literal(paths), env=env).stdout
+        listing = "".join(
+            entry + "\0" for entry in entries.split("\0")
+            if entry and not any(entry.split("\t", 1)[-1] == s or entry.split("\t", 1)[-1].startswith(s + "/")
+                                 for s in skip)
+        )
+        only_env = {"GIT_INDEX_FILE": str(only)}
+        run_git(top, "update-index", "-z", "--index-info", env=only_env, input_text=listing)
+        return run_git(top, "write-tree", env=only_env).stdout.strip()
+
+
+def changed_between(root: str | Path, old_tree: str, new_tree: str) -> list[str]:
+    """`git diff --name-status` of two trees: ``M path``, ``A path``, ``D path`` lines (repository-top paths)."""
+    proc = run_git(root, "diff-tree", "-r", "--no-renames", "--name-status", "-z", old_tree, new_tree, check=False)
+    parts = [p for p in proc.stdout.split("\0") if p]
+    return [f"{parts[i]} {parts[i + 1]}" for i in range(0, len(parts) - 1, 2)] if proc.returncode == 0 else []
+
+
+def session_commits(root: str | Path, needle: str, since: datetime | None, limit: int = 50) -> list[tuple[str, str]]:
+    """(hash, subject) of HEAD's commits whose message carries `needle` (fixed string), newest first."""
+    args = ["log", f"-n{limit}", "--format=%H%x1f%s", "--fixed-strings", f"--grep={needle}"]
+    if since is not None:
+        args.append(f"--since={since.isoformat()}")
+    proc = run_git(root, *args, "HEAD", "--", check=False)
+    if proc.returncode != 0:
+        return []
+    return [tuple(line.split("\x1f", 1)) for line in proc.stdout.splitlines() if "\x1f" in line]  # type: ignore[misc]
+
+
+def numstat(root: str | Path, *args: str) -> list[tuple[str, str, str]]:
+    """(added, deleted, path) from `git ARGS --numstat -z --no-renames --relative` (``-`` for binary counts)."""
+    proc = run_git(root, args[0], "--numstat", "-z", "--no-renames", "--relative", "--no-ext-diff", *args[1:],
+                   check=False)
+    out = []
+    for part in proc.stdout.split("\0"):
+        fields = part.strip("\n").split("\t")
+        if len(fields) == 3 and fields[2]:
+            out.append((fields[0], fields[1], fields[2]))
+    return out if proc.returncode == 0 else []
+
+
+def patch_text(root: str | Path, *args: str, max_bytes: int) -> tuple[str, bool]:
+    """The patch `git ARGS` prints (no colour, no external diff or textconv), cut at `max_bytes`; (text, cut)."""
+    proc = run_git(root, args[0], "--no-color", "--no-ext-diff", "--no-textconv", *args[1:], check=False)
+    if proc.returncode not in (0, 1):
+        return "", False
+    text = proc.stdout
+    return (text[:max_bytes], True) if len(text) > max_bytes else (text, False)
+
+
+def untracked(root: str | Path, paths: Sequence[str]) -> list[str]:
+    """Untracked, not ignored files under `paths` (relative to `root`)."""
+    proc = run_git(root, "ls-files", "--others", "--exclude-standard", "-z", "--", *_literal(paths), check=False)
+    return [p for p in proc.stdout.split("\0") if p] if proc.returncode == 0 else []

@@ -1,0 +1,143 @@
+"""What the protocol decides when the remote brings other machines' work in (SPEC 4, 11).
+
+The remote (`core.remote`) only moves commits. After it integrated the remote
+tip, two things can be true that only the protocol can settle:
+
+- an ID taken on two machines (the same `--slug` in the same minute, one of
+  them offline): IDs are unique across machines, so the local, unpushed claim
+  takes a fresh slug (`fresh_id`, `rename_text`) before its commits are rebased;
+- a claim opened while offline whose scope another machine claimed and pushed
+  first: the remote's claim holds the scope, the local one lost (`lost_claims`)
+  and is marked `failed` with the reason (`mark_lost`) — never two holders.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from brain_tui.core.ids import random_slug
+from brain_tui.core.records.model import BrainSnapshot
+from brain_tui.core.rules import conflicts
+
+if TYPE_CHECKING:
+    from brain_tui.core.records.changes import ChangeSet
+
+_CANONICAL_RE = re.compile(r"^(sess-\d{8}-\d{4}-)[a-z0-9][a-z0-9-]*$")
+_ID_CHARS = "A-Za-z0-9._-"
+
+
+@dataclass(frozen=True)
+class LostClaim:
+    """A local claim whose scope another machine's claim (pushed first) holds."""
+
+    sess_id: str
+    scope: str
+    winners: tuple[conflicts.Conflict, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON shape inside `bsi sync --json` (`lost`)."""
+        return {"sess_id": self.sess_id, "scope": self.scope, "winners": [w.as_dict() for w in self.winners]}
+
+
+@dataclass(frozen=True)
+class Renamed:
+    """A local, unpushed claim renamed because another machine pushed the same ID first."""
+
+    old: str
+    new: str
+
+    def as_dict(self) -> dict[str, str]:
+        """JSON shape inside `bsi sync --json` (`renamed`)."""
+        return {"old": self.old, "new": self.new}
+
+
+@dataclass(frozen=True)
+class SyncReport:
+    """What `bsi sync` did: the remote's part and the protocol's."""
+
+    fetched: bool = False
+    rebased: bool = False
+    pushed: bool = False
+    ahead: int = 0
+    behind: int = 0
+    tries: int = 0
+    lost: tuple[LostClaim, ...] = ()
+    renamed: tuple[Renamed, ...] = ()
+    last_sync: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON shape of `bsi sync --json`."""
+        return {
+            "fetched": self.fetched,
+            "rebased": self.rebased,
+            "pushed": self.pushed,
+            "ahead": self.ahead,
+            "behind": self.behind,
+            "tries": self.tries,
+            "lost": [item.as_dict() for item in self.lost],
+            "renamed": [item.as_dict() for item in self.renamed],
+            "last_sync": self.last_sync,
+        }
+
+
+def id_pattern(sess_id: str) -> re.Pattern[str]:
+    """`sess_id` as a whole ID in text: never a prefix of a longer ID (`…-pilote` in `…-pilote-be5`)."""
+    return re.compile(rf"(?<![{_ID_CHARS}]){re.escape(sess_id)}(?![A-Za-z0-9_-]|\.[A-Za-z0-9_-])")
+
+
+def names_id(text: str, sess_id: str) -> bool:
+    """True when `text` names `sess_id` exactly (not as part of a longer ID)."""
+    return id_pattern(sess_id).search(text) is not None
+
+
+def rename_text(text: str, old: str, new: str) -> str:
+    """Replace every exact mention of the ID `old` by `new` (claim fields, parents, messages)."""
+    return id_pattern(old).sub(new, text)
+
+
+def fresh_id(old: str, taken: Callable[[str], bool]) -> str:
+    """A new ID for a claim whose ID another machine took: same date and minute, a fresh random slug."""
+    match = _CANONICAL_RE.match(old)
+    prefix = match.group(1) if match else f"{old}-"
+    candidate = prefix + random_slug()
+    while taken(candidate):
+        candidate = prefix + random_slug()
+    return candidate
+
+
+def lost_claims(snapshot: BrainSnapshot, local_ids: Collection[str]) -> list[LostClaim]:
+    """The local claims (`local_ids`, not yet on the remote) that now conflict with a remote one.
+
+    The remote's claims were pushed first, so they hold the scope; conflicts
+    between two local claims are not a loss (they were decided locally), and a
+    remote claim file that does not read is no winner (it still blocks new claims).
+    """
+    if not local_ids:
+        return []
+    index = conflicts.blocking_index(snapshot)
+    lost: list[LostClaim] = []
+    for sess_id in sorted(local_ids):
+        claim = snapshot.claim(sess_id)
+        if claim is None or not claim.is_blocking:
+            continue
+        winners = [c for c in conflicts.find_conflicts(snapshot, claim.scope, parent=claim.parent,
+                                                      satellite_type=claim.satellite_type, exclude=sess_id,
+                                                      index=index)
+                   if c.sess_id not in local_ids and c.status != conflicts.CORRUPT]
+        if winners:
+            lost.append(LostClaim(sess_id=sess_id, scope=claim.scope_text, winners=tuple(winners)))
+    return lost
+
+
+def mark_lost(cs: ChangeSet, lost: Sequence[LostClaim]) -> None:
+    """Stage: each lost claim becomes `failed`, naming who claimed the scope first."""
+    for item in lost:
+        names = ", ".join(w.sess_id for w in item.winners)
+        reason = f"lost while offline: {names} claimed the scope first"
+        cs.update_claim(item.sess_id, {"status": "failed", "closed_at": cs.ts(), "lost_to": names,
+                                       "abort_reason": reason})
+        cs.add_history(item.sess_id, "ABORTED", "sync", reason)
+    cs.message = f"bsi: sync lost {' '.join(i.sess_id for i in lost)}"

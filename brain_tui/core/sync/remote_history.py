@@ -1,0 +1,99 @@
+"""The brain's local pending commits against the remote tip: what they add, files at a ref, rewriting them.
+
+Used after a fetch, before the rebase, by the protocol's reconciliation
+(`core.reconcile` through `core.syncing`): an ID taken on two machines is
+renamed in the local commits, which nobody else has yet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+
+from brain_tui.core.records import journal
+from brain_tui.core.sync import gitops
+from brain_tui.core.sync.remote import REMOTE, rev
+
+__all__ = ["file_at", "iter_local_commits", "local_added_claims", "remote_file", "rewrite_local"]
+
+
+def local_added_claims(root: Path, branch: str) -> set[str]:
+    """IDs of the claim files the local pending commits add (since the fork point from the remote tip)."""
+    upstream = f"{REMOTE}/{branch}"
+    if rev(root, f"refs/remotes/{upstream}") is None:
+        return set()
+    proc = gitops.run_git(root, "diff", "--name-only", "-z", "--relative", "--diff-filter=A", f"{upstream}...HEAD",
+                          "--", "claims/", check=False)
+    return {Path(p).stem for p in proc.stdout.split("\0") if p.endswith((".yml", ".yaml"))}
+
+
+
+def iter_local_commits(root: Path, branch: str) -> Iterator[str]:
+    """The local commits not on the remote tip, oldest first."""
+    upstream = f"refs/remotes/{REMOTE}/{branch}"
+    if rev(root, upstream) is None:
+        return iter(())
+    proc = gitops.run_git(root, "rev-list", "--reverse", f"{upstream}..HEAD", check=False)
+    return iter(proc.stdout.split())
+
+
+def file_at(root: Path, ref: str, rel: str) -> str | None:
+    """The text of `rel` (brain-relative) at `ref`, or None when it is not there."""
+    proc = gitops.run_git(root, "show", f"{ref}:./{rel}", check=False)
+    return proc.stdout if proc.returncode == 0 else None
+
+
+def remote_file(root: Path, branch: str, rel: str) -> str | None:
+    """The text of `rel` on the fetched remote tip, or None."""
+    return file_at(root, f"refs/remotes/{REMOTE}/{branch}", rel)
+
+
+def rewrite_local(root: Path, branch: str, edit: Callable[[str, str], tuple[str, str] | None],
+                  message: Callable[[str], str], touched: Mapping[str, str]) -> None:
+    """Rewrite the local pending commits (never pushed, so nobody else has them), path by path.
+
+    For each local commit, every brain path in `touched` (old path → new path)
+    present in its tree is replaced by `edit(old_path, text)` → (new path, new
+    text), or kept when `edit` returns None; its message goes through `message`.
+    Authors and dates are kept. The work tree and the index follow for those
+    paths only: nothing else is touched. Call with the brain lock held.
+    """
+    commits = list(iter_local_commits(root, branch))
+    if not commits:
+        return
+    prefix = gitops.top_prefix(root)
+    top = gitops.toplevel(root)
+    gdir = gitops.git_dir(root)
+    assert gdir is not None
+    tmp_index = gdir / "bsi-rewrite.index"
+    env = {"GIT_INDEX_FILE": str(tmp_index)}
+    parent = gitops.run_git(root, "rev-parse", f"{commits[0]}^").stdout.strip()
+    try:
+        for commit in commits:
+            gitops.run_git(root, "read-tree", commit, env=env)
+            for old in touched:
+                text = file_at(root, commit, old)
+                if text is None:
+                    continue
+                changed = edit(old, text)
+                if changed is None:
+                    continue
+                new_rel, new_text = changed
+                blob = gitops.run_git(root, "hash-object", "-w", "--stdin", input_text=new_text).stdout.strip()
+                gitops.run_git(top, "update-index", "--force-remove", "--", f"{prefix}{old}", env=env)
+                gitops.run_git(top, "update-index", "--add", "--cacheinfo", f"100644,{blob},{prefix}{new_rel}",
+                               env=env)
+            tree = gitops.run_git(root, "write-tree", env=env).stdout.strip()
+            meta = gitops.run_git(root, "log", "-1", "--format=%an%x00%ae%x00%aI%x00%cn%x00%ce%x00%cI%x00%B",
+                                  commit).stdout
+            an, ae, ad, cn, ce, cd, body = meta.split("\0", 6)
+            dates = {"GIT_AUTHOR_NAME": an, "GIT_AUTHOR_EMAIL": ae, "GIT_AUTHOR_DATE": ad,
+                     "GIT_COMMITTER_NAME": cn, "GIT_COMMITTER_EMAIL": ce, "GIT_COMMITTER_DATE": cd}
+            parent = gitops.run_git(root, "commit-tree", tree, "-p", parent, "-F", "-", env=dates,
+                                    input_text=message(body.rstrip("\n")) + "\n").stdout.strip()
+    finally:
+        tmp_index.unlink(missing_ok=True)
+    paths = [rel for old, new in touched.items() for rel in dict.fromkeys((old, new))]
+    with journal.moving(root, paths):  # a kill between the ref and the files is settled at the next command
+        gitops.run_git(root, "update-ref", "-m", "bsi: rename clashing claim IDs", "HEAD", parent, commits[-1])
+        journal.follow_head(root, paths)

@@ -1,0 +1,41 @@
+"""The brain's sync state file, ``.brain/sync.json``: the last sync time and pending local changes.
+
+Local state, never committed: `remote.sync` records a landed sync here and
+a write that could not reach the remote records that it waits to be pushed.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from brain_tui.core.records.yamlio import atomic_write_text
+
+__all__ = ["STATE_DIR", "SYNC_STATE", "read_state", "record"]
+
+STATE_DIR = ".brain"
+SYNC_STATE = "sync.json"
+
+
+def read_state(root: Path) -> dict[str, Any]:
+    """`.brain/sync.json` as a dict (empty when absent or unreadable)."""
+    try:
+        state = json.loads((root / STATE_DIR / SYNC_STATE).read_text(encoding="utf-8"))
+        return state if isinstance(state, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def record(root: Path, stamp: str, pending: bool) -> str:
+    """Remember the last sync time, or that local changes wait to be pushed (`.brain/sync.json`)."""
+    (root / STATE_DIR).mkdir(exist_ok=True)
+    state = read_state(root)
+    if pending:
+        state["pending_since"] = state.get("pending_since") or stamp
+    else:
+        state["last_sync"] = stamp
+        state.pop("pending_since", None)
+    atomic_write_text(root / STATE_DIR / SYNC_STATE, json.dumps(state, sort_keys=True) + "\n")
+    return stamp
+

@@ -1,0 +1,226 @@
+"""Sync settles protocol records by the protocol's rules: no claim, signal, lock or breath file needs a hand merge.
+
+SPEC 22: when two machines changed one protocol file, the side that wins is
+the one whose change ranks higher: a human's decision (approve, reject, pause,
+resume, abort, release), then the owner's committed action (a renew, a close,
+a gate request, any field change), then a derived mark (the watchdog's STALE,
+sync's "lost while offline", a skew revival). On a tie the remote's side
+wins: it was pushed first, and the remote is the only arbiter (SPEC 11).
+The winning side is taken whole, never merged line by line (a STALE mark
+merged with a renew would leave a renewed claim marked stale).
+
+Git runs `choose` as a merge driver (`bsi-protocol`, set in `.git/config` and
+`.git/info/attributes`) for every protocol file both sides changed, textual
+conflict or not; `settle_rebase` settles what a driver cannot see (a file one
+side deleted and the other changed) and goes on with the rebase.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from brain_tui.core.records.yamlio import CorruptYaml, atomic_write_text, safe_load_text
+from brain_tui.core.sync import gitops
+
+__all__ = ["DRIVER", "PROTOCOL_DIRS", "choose", "ensure_drivers", "is_protocol", "rank", "settle_rebase"]
+
+DRIVER = "bsi-protocol"
+INDEX_DRIVER = "bsi-index"
+PROTOCOL_DIRS = ("claims/", "signals/", "locks/", "breath/")
+INDEX_FILE = "BRAIN-INDEX.md"
+HUMAN, OWNER, DERIVED, NOTHING = 3, 2, 1, 0
+#: gate_history events only a human records (SPEC 21.2).
+HUMAN_EVENTS = frozenset({"APPROVED", "REJECTED", "PAUSED", "PAUSED_CASCADE", "RESUMED", "RESUMED_CASCADE",
+                          "ABORTED", "ABORTED_CASCADE", "RELEASED"})
+#: gate_history events the product derives from clocks and the remote, never anyone's decision.
+DERIVED_EVENTS = frozenset({"STALE", "REVIVED"})
+#: Who records an event as a derived mark (`reconcile.mark_lost` aborts as "sync").
+DERIVED_ACTORS = frozenset({"watchdog", "sync"})
+_MAX_STEPS = 200
+
+
+def is_protocol(rel: str) -> bool:
+    """True for a brain-relative path under claims/, signals/, locks/ or breath/."""
+    return rel.startswith(PROTOCOL_DIRS)
+
+
+def _parse(text: str | None) -> Mapping[str, Any] | None:
+    if text is None:
+        return None
+    try:
+        doc = safe_load_text(text)
+    except CorruptYaml:
+        return None
+    return doc if isinstance(doc, Mapping) else None
+
+
+def _events(doc: Mapping[str, Any]) -> list[tuple[str, str, str]]:
+    history = doc.get("gate_history")
+    if not isinstance(history, list):
+        return []
+    return [(str(e.get("ts")), str(e.get("event")), str(e.get("by"))) for e in history if isinstance(e, Mapping)]
+
+
+def rank(base: str | None, side: str | None) -> int:
+    """How strong one side's change to a claim is against their common base (HUMAN > OWNER > DERIVED).
+
+    A side that does not parse ranks NOTHING (the other side wins); a deleted
+    or new file is an owner's action.
+    """
+    if side == base:
+        return NOTHING
+    if side is None:
+        return OWNER
+    doc = _parse(side)
+    if doc is None:
+        return NOTHING
+    before = _parse(base) or {}
+    seen = set(_events(before))
+    new = [e for e in _events(doc) if e not in seen]
+    if any(event in HUMAN_EVENTS and by not in DERIVED_ACTORS for _, event, by in new):
+        return HUMAN
+    if new and all(event in DERIVED_EVENTS or by in DERIVED_ACTORS for _, event, by in new):
+        return DERIVED
+    return OWNER
+
+
+def choose(rel: str, base: str | None, upstream: str | None, local: str | None) -> str | None:
+    """The side of `rel` in force after a sync: the local side only when its change ranks higher.
+
+    Args:
+        rel: the brain-relative path (claims rank by their history; other records tie).
+        base: the common ancestor's text (None: absent).
+        upstream: the remote's side, pushed first (None: deleted there).
+        local: this machine's side, being replayed on top (None: deleted here).
+
+    Returns:
+        The text to keep, or None for "the file is deleted".
+    """
+    if rel.startswith("claims/") and rank(base, local) > rank(base, upstream):
+        return local
+    return upstream
+
+
+def _ensure_index_driver(root: Path) -> None:
+    """Never merge BRAIN-INDEX.md as text: a local driver keeps one side; the facade regenerates it."""
+    gitops.run_git(root, "config", f"merge.{INDEX_DRIVER}.name", "BRAIN-INDEX.md is regenerated, never merged")
+    gitops.run_git(root, "config", f"merge.{INDEX_DRIVER}.driver", "true")
+    gdir = gitops.git_dir(root)
+    if gdir is None:
+        return
+    info = gdir / "info" / "attributes"
+    line = f"{INDEX_FILE} merge={INDEX_DRIVER}"
+    pattern = f"{gitops.top_prefix(root)}{INDEX_FILE} merge={INDEX_DRIVER}"
+    existing = info.read_text(encoding="utf-8").splitlines() if info.exists() else []
+    wanted = [x for x in dict.fromkeys((line, pattern)) if x not in existing]
+    if wanted:
+        info.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(info, "\n".join([*existing, *wanted]) + "\n")
+
+
+def ensure_drivers(root: Path) -> None:
+    """Before a rebase: the index is never merged as text, protocol files go through `choose`."""
+    _ensure_index_driver(root)
+    _ensure_protocol_driver(root)
+
+
+def _ensure_protocol_driver(root: Path) -> None:
+    """Route every protocol file through `choose` when git merges (config and info/attributes)."""
+    prefix = gitops.top_prefix(root)
+    command = " ".join(shlex.quote(part) for part in (sys.executable, "-m", "brain_tui.core.sync.settle", prefix))
+    gitops.run_git(root, "config", f"merge.{DRIVER}.name", "bsi protocol records: settled by the protocol's rules")
+    gitops.run_git(root, "config", f"merge.{DRIVER}.driver", f"{command} %O %A %B %P")
+    gdir = gitops.git_dir(root)
+    if gdir is None:
+        return
+    info = gdir / "info" / "attributes"
+    existing = info.read_text(encoding="utf-8").splitlines() if info.exists() else []
+    wanted = [f"{prefix}{folder}** merge={DRIVER}" for folder in PROTOCOL_DIRS]
+    missing = [line for line in wanted if line not in existing]
+    if missing:
+        info.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(info, "\n".join([*existing, *missing]) + "\n")
+
+
+def _stages(top: Path, path: str) -> dict[int, str]:
+    proc = gitops.run_git(top, "ls-files", "-u", "-z", "--", path, check=False)
+    stages: dict[int, str] = {}
+    for entry in proc.stdout.split("\0"):
+        meta, _, _name = entry.partition("\t")
+        parts = meta.split()
+        if len(parts) == 3:
+            stages[int(parts[2])] = parts[1]
+    return stages
+
+
+def _blob(top: Path, sha: str | None) -> str | None:
+    if sha is None:
+        return None
+    return gitops.run_git(top, "cat-file", "blob", sha).stdout
+
+
+def _unmerged(top: Path) -> list[str]:
+    proc = gitops.run_git(top, "diff", "--name-only", "--diff-filter=U", "-z", check=False)
+    return [p for p in proc.stdout.split("\0") if p]
+
+
+def settle_rebase(root: Path, ident: Sequence[str] = ()) -> bool:
+    """Settle a stopped rebase whose conflicts are all protocol files (or the index), and finish it.
+
+    Returns:
+        True when the rebase finished; False when a conflict is in another file
+        (the caller aborts it: those are the user's to resolve).
+    """
+    top = gitops.toplevel(root)
+    prefix = gitops.top_prefix(root)
+    env = {"GIT_EDITOR": "true"}
+    for _ in range(_MAX_STEPS):
+        if gitops.operation_in_progress(root) is None:
+            return True
+        paths = _unmerged(top)
+        rels = [gitops.brain_relative(p, prefix) for p in paths]
+        if any(not (is_protocol(rel) or rel == INDEX_FILE) for rel in rels):
+            return False
+        for path, rel in zip(paths, rels, strict=True):
+            stages = _stages(top, path)
+            upstream, local = _blob(top, stages.get(2)), _blob(top, stages.get(3))
+            keep = upstream if rel == INDEX_FILE else choose(rel, _blob(top, stages.get(1)), upstream, local)
+            if keep is None:
+                gitops.run_git(top, "rm", "--quiet", "--cached", "--ignore-unmatch", "--", path, check=False)
+                (top / path).unlink(missing_ok=True)
+            else:
+                atomic_write_text(top / path, keep)
+                gitops.run_git(top, "add", "--", path)
+        proc = gitops.run_git(top, *ident, "rebase", "--continue", env=env, check=False, timeout=120)
+        if proc.returncode != 0 and not _unmerged(top) and gitops.operation_in_progress(root) is not None:
+            # The settled commit changes nothing any more (the remote's side won): it is dropped.
+            gitops.run_git(top, *ident, "rebase", "--skip", env=env, check=False, timeout=120)
+    return False
+
+
+def _driver(argv: Sequence[str]) -> int:
+    """`python -m brain_tui.core.sync.settle PREFIX BASE OURS THEIRS PATH`: git's merge driver (result in OURS)."""
+    if len(argv) != 5:
+        return 2
+    prefix, base_file, ours_file, theirs_file, path = argv
+
+    def read(name: str) -> str | None:
+        try:
+            return Path(name).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+
+    base = read(base_file) or None  # an add/add conflict gives an empty base
+    upstream, local = read(ours_file), read(theirs_file)
+    keep = choose(gitops.brain_relative(path, prefix), base, upstream, local)
+    if keep is not None and keep != upstream:
+        Path(ours_file).write_text(keep, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_driver(sys.argv[1:]))

@@ -1,0 +1,143 @@
+"""`brain.remote`: the git-only remote (core/sync/remote.py) joined with the protocol's reconciliation.
+
+The remote knows nothing of `Brain` or of claims; it calls back into the
+`BrainRemote` below (`before_integrate`, `after_integrate`), which applies the
+rules of core/sync/reconcile.py through the brain's own write path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
+
+from brain_tui.core.errors import BsiError
+from brain_tui.core.records.changes import ChangeSet
+from brain_tui.core.sync import gitops, reconcile, remote, remote_history, remote_state
+from brain_tui.core.sync.reconcile import SyncReport
+
+if TYPE_CHECKING:
+    from brain_tui.core.brain import Brain
+
+T = TypeVar("T")
+
+
+class BrainRemote:
+    """`brain.remote`: the git remote (`core.remote`) joined with the protocol's reconciliation.
+
+    The remote moves commits; before it rebases, a local claim whose ID another
+    machine pushed first takes a fresh ID; after, a local claim that lost its
+    scope is marked failed (`core.reconcile`). Every step runs under the brain lock.
+    """
+
+    def __init__(self, brain: Brain) -> None:
+        self._brain = brain
+        self._lost: list[reconcile.LostClaim] = []
+        self._renamed: list[reconcile.Renamed] = []
+        self._regenerate = False
+
+    def has_remote(self) -> bool:
+        """True when the brain has an `origin` remote."""
+        return remote.has_remote(self._brain.root)
+
+    def status(self) -> remote.SyncStatus:
+        """Where the brain stands against its remote, from local git state only (no network)."""
+        b = self._brain
+        return remote.status(b.root, b.config.sync, b.config.fetch_interval_s)
+
+    def fetch(self) -> bool:
+        """Only `git fetch` (the read-only cockpit): False without a remote or a branch."""
+        root = self._brain.root
+        branch = gitops.current_branch(root)
+        if not branch or not remote.has_remote(root):
+            return False
+        remote.fetch(root, branch)
+        return True
+
+    def pull(self) -> SyncReport:
+        """Fetch and integrate the remote tip, reconcile, regenerate the index when it moved."""
+        b = self._brain
+        self._start(regenerate=False)
+        rebased = remote.pull(b.root, b.locked, self)
+        return SyncReport(fetched=True, rebased=rebased, lost=tuple(self._lost), renamed=tuple(self._renamed))
+
+    def sync(self) -> SyncReport:
+        """`bsi sync`: fetch, rename clashing IDs, rebase, mark lost claims, regenerate the index, push."""
+        b = self._brain
+        b.refuse_broken_config()
+        self._start(regenerate=True)
+        done = remote.sync(b.root, b.locked, self, lambda: b.now().isoformat())
+        return SyncReport(fetched=done.fetched, rebased=done.rebased, pushed=done.pushed, ahead=done.ahead,
+                          behind=done.behind, tries=done.tries, lost=tuple(self._lost),
+                          renamed=tuple(self._renamed), last_sync=done.last_sync)
+
+    def write(self, decide: Callable[[ChangeSet], T]) -> T:
+        """One mutating action through fetch → re-check on the fetched tree → commit → push (SPEC 11)."""
+        b = self._brain
+        self._start(regenerate=False)
+        results: list[T] = []
+        refused: list[BsiError] = []
+
+        def attempt() -> remote.Staged:
+            results.clear()
+            refused.clear()
+            try:
+                results.append(b.mutate_local(decide))
+            except BsiError as exc:
+                if not exc.commit_staged:
+                    raise
+                refused.append(exc)
+            applied = b.last_applied
+            return remote.Staged(tuple(applied.paths) if applied else (), bool(applied and applied.commit))
+
+        remote.write_through(b.root, b.locked, self, attempt)
+        remote_state.record(b.root, b.now().isoformat(), pending=False)
+        if refused:
+            raise refused[0]
+        return results[0]
+
+    def _start(self, regenerate: bool) -> None:
+        self._lost, self._renamed, self._regenerate = [], [], regenerate
+
+    # -- the reconciler the remote calls -----------------------------------------------------
+    def before_integrate(self, branch: str) -> None:
+        """Local, unpushed claims whose ID the remote already holds take a fresh ID (SPEC 4)."""
+        root = self._brain.root
+        clashes: dict[str, str] = {}
+        local = sorted(remote_history.local_added_claims(root, branch))
+        for sess_id in local:
+            rel = f"claims/{sess_id}.yml"
+            theirs = remote_history.remote_file(root, branch, rel)
+            if theirs is not None and theirs != remote_history.file_at(root, "HEAD", rel):
+
+                def taken(candidate: str) -> bool:
+                    rel_new = f"claims/{candidate}.yml"
+                    return (candidate in clashes.values() or (root / rel_new).exists()
+                            or remote_history.remote_file(root, branch, rel_new) is not None)
+
+                clashes[sess_id] = reconcile.fresh_id(sess_id, taken)
+        if not clashes:
+            return
+        touched = {f"claims/{i}.yml": f"claims/{clashes.get(i, i)}.yml" for i in local}
+
+        def rename_all(text: str) -> str:
+            for old, new in clashes.items():
+                text = reconcile.rename_text(text, old, new)
+            return text
+
+        def edit(rel: str, text: str) -> tuple[str, str] | None:
+            new_text = rename_all(text)
+            return None if new_text == text and touched[rel] == rel else (touched[rel], new_text)
+
+        remote_history.rewrite_local(root, branch, edit, rename_all, touched)
+        self._renamed.extend(reconcile.Renamed(old, new) for old, new in clashes.items())
+
+    def after_integrate(self, branch: str, rebased: bool) -> None:
+        """A local claim that lost its scope to a remote one is marked failed; the index follows."""
+        b = self._brain
+        local = remote_history.local_added_claims(b.root, branch)
+        lost = reconcile.lost_claims(b.store.snapshot(b.now()), local) if local else []
+        if lost:
+            b.mutate_local(lambda cs: reconcile.mark_lost(cs, lost))
+            self._lost.extend(lost)
+        if rebased or self._regenerate or self._renamed:
+            b.regenerate_index_local("bsi: regenerate index after sync")
