@@ -14,6 +14,7 @@ from brain_tui.core.clock import parse_duration
 from brain_tui.core.environment.breath import write_demo_breath
 from brain_tui.core.errors import InvalidData
 from brain_tui.core.ids import seed_ids
+from brain_tui.core.paths.layout import brain_above
 from brain_tui.core.paths.scope import parse_scope
 from brain_tui.core.records.yamlio import atomic_write_text
 from brain_tui.core.rules.claims import CloseRequest, OpenRequest
@@ -99,11 +100,11 @@ def refuse_demo_target(root: Path) -> None:
     Raises:
         InvalidData: `root` is a brain, lies inside one, or is a folder that is not empty (exit 65).
     """
-    for folder in (root, *root.parents):
-        if (folder / "claims").is_dir() or (folder / "BRAIN-INDEX.md").is_file():
-            where = "is" if folder == root else f"is inside the brain {folder}, which"
-            raise InvalidData(f"{root} {where} already a brain: the demo's fake claims and commits would "
-                              "mix with real ones; give the demo a new, empty folder")
+    found = brain_above(root)
+    if found is not None:
+        where = "is" if Path(found) == root else f"is inside the brain {found}, which"
+        raise InvalidData(f"{root} {where} already a brain: the demo's fake claims and commits would "
+                          "mix with real ones; give the demo a new, empty folder")
     if root.exists() and not root.is_dir():
         raise InvalidData(f"{root} exists and is not a folder: give the demo a new, empty folder")
     if root.is_dir() and any(root.iterdir()):

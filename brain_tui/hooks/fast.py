@@ -1,7 +1,7 @@
 """The shortcut of `pre-tool-use`: a write that nothing can refuse is let through from the hook index alone.
 
 Imports only the standard library, `hooks.wire`, `core.agent_files`,
-`core.path_keys`, `core.hook_index` and (for a shell tool) `core.shell_targets`.
+`core.layout`, `core.path_keys`, `core.hook_index` and (for a shell tool) `core.shell_targets`.
 It never refuses anything: whenever the index is missing,
 stale or racy, the file is a protocol file, or any check might refuse, it
 answers None and the hook asks the core (`Brain.decide_write`), which decides,
@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import time
 
-from brain_tui.core.paths import path_keys
+from brain_tui.core.paths import layout, path_keys
 from brain_tui.core.sessions import agent_files, hook_index
 from brain_tui.hooks import wire
 
@@ -22,29 +22,9 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-def _is_brain(folder: str) -> bool:
-    return os.path.isdir(os.path.join(folder, "claims")) or os.path.isfile(os.path.join(folder, "BRAIN-INDEX.md"))
-
-
 def _root(flags: dict[str, str], environ: dict[str, str], event: dict[str, Any], files: list[str]) -> str | None:
-    given = flags.get("brain") or environ.get("BRAIN_ROOT")
-    if given:
-        path = os.path.realpath(os.path.expanduser(given))
-        return path if _is_brain(path) else None
     starts = [environ.get("CLAUDE_PROJECT_DIR", ""), wire.text_field(event, "cwd")]
-    starts += [os.path.dirname(f) for f in files if os.path.isabs(f)]
-    for start in starts:
-        if not start or not os.path.isabs(start):
-            continue
-        folder = os.path.realpath(start)
-        while True:
-            if _is_brain(folder):
-                return folder
-            parent = os.path.dirname(folder)
-            if parent == folder:
-                break
-            folder = parent
-    return None
+    return layout.locate_brain(flags.get("brain"), environ, starts + [os.path.dirname(f) for f in files])
 
 
 def _now(flags: dict[str, str], environ: dict[str, str]) -> float | None:

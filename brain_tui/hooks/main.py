@@ -104,21 +104,13 @@ def find_brain(explicit: str | None, environ: dict[str, str], event: dict[str, A
     Raises:
         NotFound: `--brain` or `$BRAIN_ROOT` names a folder that is not a brain.
     """
-    from brain_tui.core.brain import find_root
-    from brain_tui.core.errors import NotFound
+    from brain_tui.core.paths.layout import find_root, locate_brain
 
     if explicit or environ.get("BRAIN_ROOT"):
-        return str(find_root(explicit))
-    starts = [environ.get("CLAUDE_PROJECT_DIR", ""), event.get("cwd") if isinstance(event.get("cwd"), str) else ""]
-    starts += [os.path.dirname(f) for f in files if os.path.isabs(f)]
-    for start in starts:
-        if not start or not os.path.isabs(start):
-            continue
-        try:
-            return str(find_root(None, cwd=start))
-        except NotFound:
-            continue
-    return None
+        return str(find_root(explicit, environ=environ))
+    cwd = event.get("cwd")
+    starts: list[str] = [environ.get("CLAUDE_PROJECT_DIR", ""), cwd if isinstance(cwd, str) else ""]
+    return locate_brain(None, environ, starts + [os.path.dirname(f) for f in files])
 
 
 class DeadlineExceeded(BaseException):  # noqa: N818 - not an error of the input: the clock ran out

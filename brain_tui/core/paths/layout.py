@@ -2,7 +2,11 @@
 
 A brain is a folder (a git work tree) holding one folder per kind of record
 and the generated index; `.brain/` holds local, never-committed state (the
-writer lock, the parse cache, the sync record, agent liveness).
+writer lock, the parse cache, the sync record, agent liveness, launches, the
+hook index). Finding the brain a path or a command names lives here too.
+
+Standard library only (`os`, `pathlib`), no `typing`: `bsi hook pre-tool-use`
+imports this module on its hot path.
 """
 
 from __future__ import annotations
@@ -10,9 +14,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from brain_tui.core.errors import NotFound
+TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
 
-#: The generated index (a block inside a human-edited Markdown file).
+#: The generated index of the brain (a block inside a human-edited Markdown file).
 INDEX_FILE = "BRAIN-INDEX.md"
 #: Folders of records, one file per record.
 CLAIMS_DIR = "claims"
@@ -34,27 +40,85 @@ JOURNAL_DIR = "journal"
 JOURNAL_MANIFEST = "manifest.json"
 
 
+#: The hook index: the shadow of the write rules `bsi hook pre-tool-use` answers from (relative to the brain).
+HOOK_INDEX_FILE = f"{STATE_DIR}/hook-index.json"
+#: Agent liveness and session bindings, one folder per agent kind (relative to the brain).
+AGENTS_DIR = f"{STATE_DIR}/agents"
+#: Launch records of `bsi launch`, one `sess-*.json` each (relative to the brain).
+LAUNCH_DIR = f"{STATE_DIR}/launches"
+#: Per-launch settings files handed to an agent's `--settings` (relative to the brain).
+LAUNCH_SETTINGS_DIR = f"{STATE_DIR}/launch"
+
+#: The protocol's own folders and files (SPEC 2): written through `bsi` only, never with an editor tool.
+PROTOCOL_DIRS = (*DATA_DIRS, STATE_DIR)
+PROTOCOL_FILES = (INDEX_FILE,)
+
+#: What to do when no brain is found.
+_HINT = ("run `bsi init [PATH]` to create one, or try the demo (`bsi demo PATH`, `brain-tui --demo`), "
+         "or pass --brain PATH")
+
+
 def journal_pending(root: Path) -> bool:
     """True when a journal entry is in flight or was left by a killed process (one stat; `core.journal`)."""
     return (root / STATE_DIR / JOURNAL_DIR / JOURNAL_MANIFEST).is_file()
 
 
-def find_root(explicit: str | os.PathLike[str] | None = None, cwd: str | os.PathLike[str] | None = None) -> Path:
-    """Find the brain: `--brain PATH`, else `$BRAIN_ROOT`, else walk up from the current folder.
+def is_brain(folder: str | os.PathLike[str]) -> bool:
+    """Whether `folder` is a brain: it holds ``claims/`` or the brain index."""
+    return os.path.isdir(os.path.join(folder, CLAIMS_DIR)) or os.path.isfile(os.path.join(folder, INDEX_FILE))
+
+
+def brain_above(start: str | os.PathLike[str]) -> str | None:
+    """The nearest brain at or above `start` (walked as spelled: resolve first where links matter), or None."""
+    folder = os.fspath(start)
+    while True:
+        if is_brain(folder):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+
+
+def locate_brain(explicit: str | None, environ: Mapping[str, str], starts: Iterable[str]) -> str | None:
+    """The brain a command names: `explicit` (``--brain``), else ``$BRAIN_ROOT``, else up from each start.
+
+    Args:
+        explicit: the ``--brain`` value, if any.
+        environ: the environment read for ``$BRAIN_ROOT``.
+        starts: absolute folders to walk up from, in order (relative or empty ones are skipped).
+
+    Returns:
+        The brain folder, resolved; None when none is found (a named folder that is not a brain included).
+    """
+    given = explicit or environ.get("BRAIN_ROOT")
+    if given:
+        path = os.path.realpath(os.path.expanduser(given))
+        return path if is_brain(path) else None
+    for start in starts:
+        if start and os.path.isabs(start):
+            found = brain_above(os.path.realpath(start))
+            if found is not None:
+                return found
+    return None
+
+
+def find_root(explicit: str | os.PathLike[str] | None = None, cwd: str | os.PathLike[str] | None = None,
+              environ: Mapping[str, str] | None = None) -> Path:
+    """Find the brain: `--brain PATH`, else `$BRAIN_ROOT` (from `environ`, default the process's), else walk up
+    from `cwd` (default the current folder).
 
     Raises:
         NotFound: no brain found (exit 66), with the commands that make one.
     """
-    hint = ("run `bsi init [PATH]` to create one, or try the demo (`bsi demo PATH`, `brain-tui --demo`), "
-            "or pass --brain PATH")
-    given = explicit or os.environ.get("BRAIN_ROOT")
+    from brain_tui.core.errors import NotFound
+
+    env = os.environ if environ is None else environ
+    given = os.fspath(explicit) if explicit else env.get("BRAIN_ROOT")
+    start = os.path.realpath(cwd or os.getcwd())
+    found = locate_brain(given, env, [start])
+    if found is not None:
+        return Path(found)
     if given:
-        path = Path(given).expanduser()
-        if not path.is_dir() or not ((path / "claims").is_dir() or (path / INDEX_FILE).is_file()):
-            raise NotFound(f"no brain at {path} (no claims/ nor {INDEX_FILE}): {hint}")
-        return path.resolve()
-    start = Path(cwd or os.getcwd()).resolve()
-    for folder in (start, *start.parents):
-        if (folder / "claims").is_dir() or (folder / INDEX_FILE).is_file():
-            return folder
-    raise NotFound(f"no brain found from {start} upwards: {hint}")
+        raise NotFound(f"no brain at {Path(given).expanduser()} (no {CLAIMS_DIR}/ nor {INDEX_FILE}): {_HINT}")
+    raise NotFound(f"no brain found from {start} upwards: {_HINT}")

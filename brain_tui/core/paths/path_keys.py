@@ -35,6 +35,8 @@ import stat
 import unicodedata
 from functools import lru_cache
 
+from brain_tui.core.paths.layout import PROTOCOL_DIRS, PROTOCOL_FILES, brain_above
+
 __all__ = [
     "PROTOCOL_DIRS",
     "PROTOCOL_FILES",
@@ -46,11 +48,6 @@ __all__ = [
     "path_key",
     "resolve_in_brain",
 ]
-
-#: The protocol's own folders and files (SPEC 2): written through `bsi` only, never with an editor tool.
-PROTOCOL_DIRS = ("claims", "signals", "locks", "breath", ".brain")
-PROTOCOL_FILES = ("BRAIN-INDEX.md",)
-
 
 def path_key(path: str) -> str:
     """The key under which a path is compared: NFC, then full case folding, then NFC again, HFS+'s ignored
@@ -275,12 +272,4 @@ def brain_holding(absolute: str) -> str | None:
     Returns:
         The brain folder, resolved, or None when no folder above the path is a brain.
     """
-    folder = os.path.dirname(os.path.realpath(absolute))
-    while True:
-        if os.path.isdir(os.path.join(folder, PROTOCOL_DIRS[0])) or \
-                os.path.isfile(os.path.join(folder, PROTOCOL_FILES[0])):
-            return folder
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            return None
-        folder = parent
+    return brain_above(os.path.dirname(os.path.realpath(absolute)))
