@@ -90,3 +90,17 @@ def test_line_structure_is_each_front_ends_own() -> None:
     assert safe_str("a\nb\tc", None, multiline=True) == "a\nb\tc"  # detail views keep the lines
     assert fact("a\nb\tc\rd") == "a b c d"  # a hook message is one line
     assert inert("a\nb\tc\rd") == "a\nb\tc d"  # an MCP result keeps lines and tabs
+
+
+def test_one_control_rule_for_paths_scopes_and_the_hook_index() -> None:
+    from brain_tui.core.paths.scope_paths import BadPath, normalize
+    from brain_tui.core.paths.text_safety import CONTROL_RE
+    from brain_tui.core.sessions import hook_index
+
+    controls = {chr(c) for c in range(0x2000) if CONTROL_RE.match(chr(c))}
+    assert controls == {chr(c) for c in (*range(0x20), *range(0x7F, 0xA0))}
+    for char in ("\x00", "\x1b", "\x7f", "\x85", "\x9b"):
+        with pytest.raises(BadPath):
+            normalize(f"src/a{char}b.py")
+        assert not hook_index._plain(f"src/a{char}b.py")
+    assert hook_index._plain("src/a\xa0b.py")

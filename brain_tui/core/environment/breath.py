@@ -8,7 +8,6 @@ Records are read in `breath_records`; metrics and alerts are computed in
 
 from __future__ import annotations
 
-import re
 import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
@@ -18,13 +17,12 @@ from brain_tui.core.environment.breath_metrics import SprintMetrics, inhale_aler
 from brain_tui.core.environment.breath_records import record_from_mapping, record_path, str_list, validate_sprint_id
 from brain_tui.core.errors import InvalidData, NotFound
 from brain_tui.core.paths.scope_paths import normalize_path
+from brain_tui.core.paths.text_safety import CONTROL_RE
 from brain_tui.core.records.changes import ChangeSet, flow_map
 from brain_tui.core.records.yamlio import CorruptYaml, load_round_trip, safe_load_file
 
 if TYPE_CHECKING:  # ruamel is the write path's: the alerts a read shows never load it
     from ruamel.yaml.comments import CommentedMap, CommentedSeq
-
-_AGENT_RE = re.compile(r"^[^\x00-\x1f\x7f]{1,80}$")
 
 #: Records already being edited by a ChangeSet (so several calls in one change compose).
 _STAGED: weakref.WeakKeyDictionary[ChangeSet, dict[str, CommentedMap]] = weakref.WeakKeyDictionary()
@@ -137,7 +135,7 @@ def inhale(cs: ChangeSet, sprint: str, agent: str, files: Sequence[str], session
         InvalidData: bad sprint ID, agent name or path; corrupt existing record.
     """
     validate_sprint_id(sprint)
-    if not isinstance(agent, str) or not _AGENT_RE.match(agent) or not agent.strip():
+    if not isinstance(agent, str) or not 0 < len(agent) <= 80 or CONTROL_RE.search(agent) or not agent.strip():
         raise InvalidData(f"invalid agent name {agent!r}")
     agent = agent.strip()
     paths = _files(files)

@@ -29,7 +29,6 @@ from pathlib import Path
 from brain_tui.core.errors import InvalidData
 from brain_tui.core.paths.path_keys import is_below, path_key, resolve_in_brain
 from brain_tui.core.paths.scope_paths import (
-    CONTROL_RE,
     BadPath,
     file_key,
     nfc,
@@ -38,6 +37,7 @@ from brain_tui.core.paths.scope_paths import (
     quote,
     section_title,
 )
+from brain_tui.core.paths.text_safety import CONTROL_RE
 
 __all__ = [
     "GLOBAL",

@@ -14,11 +14,11 @@ import unicodedata
 
 from brain_tui.core.errors import InvalidData
 from brain_tui.core.paths.path_keys import path_key, resolve_in_brain
+from brain_tui.core.paths.text_safety import CONTROL_RE
 
-__all__ = ["CONTROL_RE", "BadPath", "file_key", "nfc", "normalize", "normalize_path", "quote", "section_title"]
+__all__ = ["BadPath", "file_key", "nfc", "normalize", "normalize_path", "quote", "section_title"]
 
 # C0 controls (NUL included), DEL and C1 controls.
-CONTROL_RE = re.compile("[\x00-\x1f\x7f-\x9f]")
 _TITLE_LEAD_RE = re.compile(r"^[#\s]+")
 #: An ATX closing sequence (``## Sprint 3 ##``): spaces then ``#`` marks at the end of the title.
 _TITLE_CLOSING_RE = re.compile(r"\s+#+\s*$")

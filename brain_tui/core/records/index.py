@@ -12,6 +12,8 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING
 
+from brain_tui.core.paths.text_safety import CONTROL_RE
+
 if TYPE_CHECKING:
     from brain_tui.core.records.model import BrainSnapshot, Claim, Signal
 
@@ -50,9 +52,6 @@ _EPOCH_MIN = datetime.min.replace(tzinfo=UTC)
 # Characters that end a line for str.splitlines() (and for most editors).
 _LINE_BREAKS = "\r\n\v\f\x1c\x1d\x1e\x85\u2028\u2029"
 _LINE_BREAK_RE = re.compile("(?:\r\n|[" + re.escape(_LINE_BREAKS) + "\t])")
-# Remaining C0 controls, DEL and C1 controls.
-_CONTROL_RE = re.compile("[\x00-\x1f\x7f-\x9f]")
-
 
 
 # --------------------------------------------------------------------------- cells
@@ -70,7 +69,7 @@ def escape_cell(value: object) -> str:
         return EMPTY
     text = value if isinstance(value, str) else str(value)
     text = _LINE_BREAK_RE.sub(" ", text)
-    text = _CONTROL_RE.sub("", text)
+    text = CONTROL_RE.sub("", text)
     text = text.replace("|", "\\|").replace("<!--", "<\\!--")
     text = text.strip()
     return text or EMPTY

@@ -43,6 +43,7 @@ import os
 import time
 
 from brain_tui.core.paths.path_keys import path_key, resolve_in_brain
+from brain_tui.core.paths.text_safety import CONTROL_RE
 
 TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
 if TYPE_CHECKING:
@@ -245,9 +246,8 @@ def near_kernel_zone(zone: Iterable[str], rel: str) -> bool:
 
 def _plain(rel: str) -> bool:
     """A normalised brain-relative path the shortcut may judge (anything else goes to the core)."""
-    return bool(rel) and rel == rel.strip() and "\\" not in rel and not rel.startswith("/") and all(
-        ord(ch) >= 0x20 and ord(ch) != 0x7F and not 0x80 <= ord(ch) <= 0x9F for ch in rel) and \
-        all(part not in ("", ".", "..") for part in rel.split("/"))
+    return bool(rel) and rel == rel.strip() and "\\" not in rel and not rel.startswith("/") and \
+        not CONTROL_RE.search(rel) and all(part not in ("", ".", "..") for part in rel.split("/"))
 
 
 def claim_can_act(index: dict[str, Any], sess_id: str, now: float) -> bool:

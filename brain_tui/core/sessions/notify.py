@@ -23,7 +23,7 @@ from typing import Protocol
 
 from brain_tui.core.errors import BsiError, InvalidData, UsageError
 from brain_tui.core.paths.layout import STATE_DIR
-from brain_tui.core.paths.text_safety import inert_line
+from brain_tui.core.paths.text_safety import CONTROL_RE, inert_line
 from brain_tui.core.records.yamlio import atomic_write_text
 from brain_tui.core.sessions.notify_setting import NOTIFY_PLACEHOLDERS as NOTIFY_PLACEHOLDERS
 from brain_tui.core.sessions.notify_setting import PLACEHOLDER_RE, NotifySetting, check_template
@@ -171,8 +171,7 @@ class NotifiedLog:
 def escape_text(value: object, limit: int = 120) -> str:
     """Brain text fit for an escape-sequence field: inert, no control character at all, no ``;``."""
     text = inert_line(value, limit)
-    return "".join(c for c in text if ord(c) >= 0x20 and c != "\x7f" and not 0x80 <= ord(c) <= 0x9f
-                   and c != ";").strip()
+    return CONTROL_RE.sub("", text).replace(";", "").strip()
 
 
 def desktop_escapes(title: str, body: str, tmux: bool = False) -> str:
