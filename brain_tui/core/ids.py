@@ -46,6 +46,11 @@ def valid_session_id(sess_id: str) -> bool:
     return bool(SESSION_ID_RE.match(sess_id)) and sess_id not in (".", "..")
 
 
+def party_session(party: str) -> str | None:
+    """The session a signal party names (``sess-…`` or ``sess-…@instance``), else None (a human, ``pilote``, ``*``)."""
+    return party.partition("@")[0] if party.startswith("sess-") else None
+
+
 def seed_ids(seed: int | None) -> None:
     """Make generated slugs reproducible (demo brains, snapshot tests); None restores the system RNG."""
     import random

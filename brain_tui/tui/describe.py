@@ -11,7 +11,14 @@ from textual.content import Content
 from brain_tui.core.clock import format_timestamp, humanize_delta
 from brain_tui.core.records.model import BrainSnapshot, Claim, Signal
 from brain_tui.core.rules import tiers
-from brain_tui.core.rules.attention import WARN_BEFORE, describe_time_left, gate_message, gate_raised_at, time_left
+from brain_tui.core.rules.attention import (
+    WARN_BEFORE,
+    claim_of,
+    describe_time_left,
+    gate_message,
+    gate_raised_at,
+    time_left,
+)
 from brain_tui.core.rules.effective import past_age_cap, renew_can_extend
 from brain_tui.core.rules.preview import preview
 
@@ -208,7 +215,7 @@ def signal_details(sig: Signal, snapshot: BrainSnapshot, brain_name: str) -> Con
     out += "\npayload "
     out += safe_text(sig.payload or "—", 600)
     # The sender is the session that waits (BLOCKED_ON, HUMAN_GATE): the one the keys act on.
-    blocked = snapshot.claim(sig.sender.partition("@")[0]) if sig.sender.startswith("sess-") else None
+    blocked = claim_of(snapshot, sig.sender)
     if blocked is not None:
         out = _heading(out, "Waiting session" if sig.type != "BLOCKED_ON" else "Blocked session")
         out += "\n"

@@ -160,3 +160,12 @@ def test_json_shape(world: tuple[Brain, Clock]) -> None:
     assert item.as_dict() == {"kind": "gate", "sess_id": sess, "sig_id": None, "since": T0.isoformat(),
                               "time_left_s": 7200, "unblocks": 1, "warning": False, "summary": "gate: go?",
                               "runway": None}
+
+
+def test_the_session_a_signal_party_names_has_one_reading() -> None:
+    from brain_tui.core.ids import party_session
+
+    assert party_session("sess-20260101-0900-abcd@laptop") == "sess-20260101-0900-abcd"
+    assert party_session("sess-20260101-0900-abcd") == "sess-20260101-0900-abcd"
+    for party in ("human:ana", "pilote", "*", "", "parent"):
+        assert party_session(party) is None

@@ -24,6 +24,7 @@ from datetime import datetime, timedelta, tzinfo
 from typing import Any, Protocol
 
 from brain_tui.core.clock import humanize_countdown, try_parse_timestamp
+from brain_tui.core.ids import party_session
 from brain_tui.core.records.model import BrainSnapshot, Claim, Signal
 from brain_tui.core.rules.circuit import circuit_state
 
@@ -145,11 +146,10 @@ def unblocks(snapshot: BrainSnapshot, sess_id: str | None) -> int:
     return 1 + sum(1 for c in around if c.status in UNFINISHED)
 
 
-def _claim_of(snapshot: BrainSnapshot, party: str) -> Claim | None:
-    """The claim a signal party names (``sess-…`` or ``sess-…@instance``), else None."""
-    if not party.startswith("sess-"):
-        return None
-    return snapshot.claim(party.partition("@")[0])
+def claim_of(snapshot: BrainSnapshot, party: str) -> Claim | None:
+    """The claim a signal party names (``sess-…`` or ``sess-…@instance``, see `ids.party_session`), else None."""
+    sess_id = party_session(party)
+    return snapshot.claim(sess_id) if sess_id else None
 
 
 def gate_raised_at(claim: Claim, tz: tzinfo) -> datetime | None:
@@ -248,7 +248,7 @@ def _signal_item(snapshot: BrainSnapshot, sig: Signal, listed: set[str]) -> Atte
     """The item a pending signal gives, unless its claim is already listed for the same reason."""
     if sig.state != "pending":
         return None
-    sender = _claim_of(snapshot, sig.sender)
+    sender = claim_of(snapshot, sig.sender)
     sender_id = sender.sess_id if sender is not None else None
     if sig.type == "BLOCKED_ON" and not sig.sender.startswith(HUMAN_SENDER):
         # a human's own rejection tells the parent session it is blocked; it never rings that human
@@ -258,7 +258,7 @@ def _signal_item(snapshot: BrainSnapshot, sig: Signal, listed: set[str]) -> Atte
         return AttentionItem("gate", f"signal:{sig.sig_id}", sender_id, sig.sig_id, sig.created_at, None,
                              unblocks(snapshot, sender_id), f"gate: {sig.payload}".rstrip(": "))
     if sig.type == "CIRCUIT_BREAK" and (sender_id is None or sender_id not in listed):
-        subject = _claim_of(snapshot, sig.scope) or sender
+        subject = claim_of(snapshot, sig.scope) or sender
         subject_id = subject.sess_id if subject is not None else sender_id
         if subject_id is not None and subject_id in listed:
             return None
@@ -350,7 +350,7 @@ def _breath_items(snapshot: BrainSnapshot) -> list[AttentionItem]:
 
     newest = metrics(snapshot.breath)[-1]
     owner = next((r.session for r in snapshot.breath if r.sprint == newest.sprint), None)
-    claim = _claim_of(snapshot, owner) if owner else None
+    claim = claim_of(snapshot, owner) if owner else None
     return [AttentionItem("breath", f"breath:{newest.sprint}:{alert.get('metric')}:{alert.get('agent', '')}",
                           claim.sess_id if claim is not None else None, None, newest.opened_at, None, 0,
                           f"breath {newest.sprint}: {alert.get('message', '')}")

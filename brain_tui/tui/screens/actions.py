@@ -6,7 +6,9 @@ from typing import TYPE_CHECKING
 
 from textual.screen import Screen
 
+from brain_tui.core.ids import party_session
 from brain_tui.core.records.model import Claim, Signal
+from brain_tui.core.rules.attention import claim_of
 from brain_tui.core.rules.triggers import handoff_task
 
 from ..commands import MUTATING_ACTIONS
@@ -45,8 +47,8 @@ class ClaimActions(Screen[None]):
         claim = app.claim(self.selected_claim_id())
         if claim is None:
             sig = self.selected_signal()
-            if sig is not None and sig.sender.startswith("sess-"):
-                claim = app.claim(sig.sender.partition("@")[0])
+            if sig is not None:
+                claim = claim_of(app.snapshot, sig.sender)
         if claim is None:
             self.notify(f"{what}: select a claim first", severity="warning", markup=False)
         return claim
@@ -86,7 +88,7 @@ class ClaimActions(Screen[None]):
         claim = app.claim(self.selected_claim_id())
         if sig is not None and sig.type == "HANDOFF":
             task = handoff_task(sig)
-            parent = sig.to.partition("@")[0] if sig.to.startswith("sess-") else ""
+            parent = party_session(sig.to) or ""
             defaults = OpenDefaults(scope=sig.scope, parent=parent,
                                     satellite_type=task[0] if task else "auto",
                                     story=safe_str(sig.payload, 120))
