@@ -10,10 +10,9 @@ from typing import Any, Literal
 
 from brain_tui.core.clock import DEFAULT_TTL, parse_duration
 from brain_tui.core.errors import InvalidData
+from brain_tui.core.paths.layout import CONFIG_FILE, INDEX_FILE
 from brain_tui.core.records.yamlio import CorruptYaml, safe_load_file
 from brain_tui.core.sessions.notify_setting import NotifySetting, parse_notify
-
-CONFIG_FILE = "brain-compose.yml"
 
 DEFAULT_KERNEL_ZONE = (
     "agents/",
@@ -22,9 +21,9 @@ DEFAULT_KERNEL_ZONE = (
     "KERNEL.md",
     "CLAUDE.md",
     "PATHS.md",
-    "brain-compose.yml",
+    CONFIG_FILE,
     "brain-constitution.md",
-    "BRAIN-INDEX.md",
+    INDEX_FILE,
 )
 DEFAULT_PERSONAL_ZONE = ("profil/capital.md", "profil/objectifs.md", "progression/", "MYSECRETS")
 DEFAULT_MAX_FAILS = 3

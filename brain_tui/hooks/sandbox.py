@@ -25,6 +25,7 @@ from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
+from brain_tui.core.paths.layout import SANDBOX_RECORD
 from brain_tui.core.sessions.fence import FENCE_KEYS, PROTOCOL_DENY_WRITE
 from brain_tui.hooks.settings_io import Report, refuse, save
 
@@ -119,7 +120,7 @@ def remove_fence(data: dict[str, Any], path: Path, added: Collection[str] | None
 
 # -- what install added, remembered on this clone ------------------------------------------------
 #: `{settings file relative to the brain: [what merge_fence added]}` (local: `.brain/` is never committed).
-RECORD = ".brain/sandbox-fence.json"
+RECORD = SANDBOX_RECORD
 
 
 def _record_key(root: Path, settings: Path) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from brain_tui.core.brain import Brain
+from brain_tui.core.paths.layout import HOOK_INDEX_FILE
 from brain_tui.core.sessions import hook_index
 from brain_tui.hooks import events
 from tests.bsi import NOW, bsi_command, clean_env, ok, run_bsi
@@ -57,7 +58,7 @@ def test_a_pause_landing_while_the_hook_reads_the_brain_is_never_vouched_for_by_
     monkeypatch.setattr(Brain, "snapshot", slow_read)
     ctx = events.HookContext("pre-tool-use", target, "claude", str(brain), NOW, clean_env())
     events.pre_tool_use(ctx)  # the answer it gives was decided on the read; the index it leaves must not be trusted
-    assert (brain / hook_index.INDEX_FILE).exists()
+    assert (brain / HOOK_INDEX_FILE).exists()
     assert_denied(hook(brain, "pre-tool-use", target), "paused")
 
 

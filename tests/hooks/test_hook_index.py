@@ -11,6 +11,7 @@ from pathlib import Path
 
 from brain_tui.core.brain import Brain
 from brain_tui.core.errors import BsiError
+from brain_tui.core.paths.layout import HOOK_INDEX_FILE
 from brain_tui.core.paths.scope import parse_scope
 from brain_tui.core.records.model import BLOCKING_STATUSES
 from brain_tui.core.rules import preflight
@@ -24,7 +25,7 @@ def settle(brain: Path) -> dict[str, object]:
     """Let the index be written by one slow hook run, then outlive the racy window; answer it."""
     hook(brain, "pre-tool-use", event(brain, "Edit", str(brain / "zz-nothing" / "x")))
     time.sleep(2.2)
-    (brain / hook_index.INDEX_FILE).unlink()
+    (brain / HOOK_INDEX_FILE).unlink()
     hook(brain, "pre-tool-use", event(brain, "Edit", str(brain / "zz-nothing" / "x")))
     index = hook_index.load(brain)
     assert index is not None, "the index should be settled and valid"

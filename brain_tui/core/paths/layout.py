@@ -27,6 +27,9 @@ LOCKS_DIR = "locks"
 BREATH_DIR = "breath"
 DATA_DIRS = (CLAIMS_DIR, SIGNALS_DIR, LOCKS_DIR, BREATH_DIR)
 
+#: The brain's settings (SPEC 12).
+CONFIG_FILE = "brain-compose.yml"
+
 #: Local state, ignored by git (`bsi init` adds it to .gitignore).
 STATE_DIR = ".brain"
 #: `flock` target serialising local writers (freed by the kernel when a process dies).
@@ -48,6 +51,11 @@ AGENTS_DIR = f"{STATE_DIR}/agents"
 LAUNCH_DIR = f"{STATE_DIR}/launches"
 #: Per-launch settings files handed to an agent's `--settings` (relative to the brain).
 LAUNCH_SETTINGS_DIR = f"{STATE_DIR}/launch"
+
+#: Present in the state folder while `bsi` itself rebases (a rebase found with it was left by a killed `bsi`).
+REBASE_MARK = "rebasing"
+#: The sandbox fence record of an agent session (relative to the brain).
+SANDBOX_RECORD = f"{STATE_DIR}/sandbox-fence.json"
 
 #: The protocol's own folders and files (SPEC 2): written through `bsi` only, never with an editor tool.
 PROTOCOL_DIRS = (*DATA_DIRS, STATE_DIR)

@@ -29,6 +29,7 @@ from typing import Any
 
 import yaml
 
+from brain_tui.core.paths.layout import DATA_DIRS, INDEX_FILE
 from brain_tui.core.records.yamlio import CorruptYaml, safe_load_text
 
 #: Bytes read from the start of each file; a header must end within them.
@@ -54,10 +55,10 @@ CODE_SUFFIXES = frozenset({
     ".toml",
 })
 #: Top-level folders of the brain that hold data, not brain-language files.
-SKIP_TOP_DIRS = frozenset({"claims", "signals", "locks", "breath"})
+SKIP_TOP_DIRS = frozenset(DATA_DIRS)
 #: Folders skipped anywhere (hidden folders such as .git and .brain are skipped too).
 SKIP_DIRS = frozenset({"node_modules", "__pycache__"})
-SKIP_TOP_FILES = frozenset({"BRAIN-INDEX.md"})
+SKIP_TOP_FILES = frozenset({INDEX_FILE})
 _COMMENT_PREFIXES = ("//", "#")
 
 

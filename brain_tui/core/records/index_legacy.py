@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from brain_tui.core.paths.layout import INDEX_FILE
 from brain_tui.core.records.index import BLOCK_PLACE, END, START
 
 _SIG_ID_RE = re.compile(r"^sig-[A-Za-z0-9._-]+$")
@@ -252,5 +253,5 @@ def legacy_claim_doc(row: dict[str, str]) -> dict[str, str]:
         doc["opened_at"] = row["opened"]
     if row["expires"]:
         doc["expires_at"] = row["expires"]
-    doc["imported_from"] = "BRAIN-INDEX.md"
+    doc["imported_from"] = INDEX_FILE
     return doc

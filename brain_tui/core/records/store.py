@@ -20,7 +20,7 @@ from brain_tui.core.clock import SKEW_TOLERANCE
 from brain_tui.core.config import BrainConfig
 from brain_tui.core.environment import breath_records
 from brain_tui.core.errors import InvalidData
-from brain_tui.core.paths.layout import BREATH_DIR
+from brain_tui.core.paths.layout import BREATH_DIR, INDEX_FILE
 from brain_tui.core.paths.path_keys import path_key
 from brain_tui.core.paths.scope import ScopeEntry, parse_scope
 from brain_tui.core.records import formats, index, index_legacy, yamlio
@@ -44,7 +44,7 @@ EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 #: The code that turns a file's bytes into a cached outcome and hint (the parse cache's fingerprint).
 PARSER_CODE = (formats.__file__, yamlio.__file__, clock.__file__, ids.__file__, index_legacy.__file__, __file__)
 #: The generated index; a legacy (unmigrated) one may still hold the only record of a live claim.
-INDEX_NAME = "BRAIN-INDEX.md"
+INDEX_NAME = INDEX_FILE
 
 
 def _index_claim_rows(raw: bytes) -> list[dict[str, str]]:

@@ -10,13 +10,13 @@ import json
 import os
 import re
 
+from brain_tui.core.paths.layout import AGENTS_DIR
+
 TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
-#: Where the records live, relative to the brain root.
-AGENTS_DIR = ".brain/agents"
 #: The environment variable Claude Code sets for Bash, hooks and stdio MCP servers.
 AGENT_SESSION_ENV = "CLAUDE_CODE_SESSION_ID"
 #: The claim a launcher gave the session (SPEC 20.5); it wins over any binding.

@@ -33,9 +33,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from brain_tui.core.paths.layout import AGENTS_DIR
 from brain_tui.core.sessions.agent_files import (
     AGENT_SESSION_ENV,
-    AGENTS_DIR,
     BSI_SESSION_ENV,
     SESS_RE,
     agents_dir,

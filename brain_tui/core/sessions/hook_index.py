@@ -42,6 +42,7 @@ import json
 import os
 import time
 
+from brain_tui.core.paths.layout import HOOK_INDEX_FILE
 from brain_tui.core.paths.path_keys import path_key, resolve_in_brain
 from brain_tui.core.paths.text_safety import CONTROL_RE
 
@@ -53,7 +54,6 @@ if TYPE_CHECKING:
     from brain_tui.core.config import BrainConfig
     from brain_tui.core.records.model import BrainSnapshot
 
-INDEX_FILE = ".brain/hook-index.json"
 #: The note of a write no claim holds under ``unclaimed_writes: warn``: the core and this shortcut say the same.
 UNCLAIMED_NOTE = ("{file} written without a claim (no claim holds it; "
                   "`bsi claim open --scope …` makes the work visible to other sessions)")
@@ -182,7 +182,7 @@ def write(root: str | os.PathLike[str], snapshot: BrainSnapshot, config: BrainCo
 
     Any failure leaves no index, never an error.
     """
-    path = os.path.join(os.fspath(root), INDEX_FILE)
+    path = os.path.join(os.fspath(root), HOOK_INDEX_FILE)
     tmp = f"{path}.{os.getpid()}.tmp"
     try:
         text = json.dumps(build(root, snapshot, config, read_at), separators=(",", ":"))
@@ -204,7 +204,7 @@ def load(root: str | os.PathLike[str]) -> dict[str, Any] | None:
     """The index when it is still the brain's state, else None (missing, racy, stale or unreadable)."""
     base = os.fspath(root)
     try:
-        with open(os.path.join(base, INDEX_FILE), "rb") as handle:
+        with open(os.path.join(base, HOOK_INDEX_FILE), "rb") as handle:
             index = json.loads(handle.read())
     except (OSError, ValueError):
         return None

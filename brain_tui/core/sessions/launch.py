@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from brain_tui.core.errors import Contended, InvalidData, NotFound, TransitionRefused, UsageError
+from brain_tui.core.paths.layout import LAUNCH_DIR, LAUNCH_SETTINGS_DIR
 from brain_tui.core.records.model import BrainSnapshot, Claim
 from brain_tui.core.records.yamlio import atomic_write_text
 from brain_tui.core.rules.claims import require_claim
@@ -44,9 +45,6 @@ MAX_RUNNING = 3
 PLACEHOLDERS = ("sess_id", "scope", "story", "prompt", "slug", "root", "settings")
 #: Placeholders whose value comes from claim text (never the program, never an option).
 CLAIM_TEXT = frozenset({"sess_id", "scope", "story", "prompt", "slug"})
-LAUNCH_DIR = ".brain/launches"
-#: Where each launch's agent settings (the claim's sandbox) are written (local, never committed).
-SETTINGS_DIR = ".brain/launch"
 #: Programs that read `--settings FILE` (Claude Code).
 CLAUDE_PROGRAMS = frozenset({"claude", "claude.exe"})
 ENV_SESSION = "BSI_SESSION"
@@ -149,7 +147,7 @@ def launch_prompt(snapshot: BrainSnapshot, claim: Claim) -> str:
 
 def settings_file(root: Path, sess_id: str) -> Path:
     """The launch's agent settings: ``.brain/launch/<sess-id>.json``."""
-    return root / SETTINGS_DIR / f"{sess_id}.json"
+    return root / LAUNCH_SETTINGS_DIR / f"{sess_id}.json"
 
 
 def wants_settings(template: Sequence[str]) -> tuple[bool, bool]:

@@ -36,18 +36,16 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from brain_tui.core.errors import Contended, RemoteUnreachable, UsageError
+from brain_tui.core.paths.layout import INDEX_FILE, REBASE_MARK, STATE_DIR
 from brain_tui.core.records import journal
 from brain_tui.core.sync import gitops, settle
 from brain_tui.core.sync.gitops import FastForwardFailed, GitTimeout, PushDeclined, RebaseConflict
-from brain_tui.core.sync.remote_state import STATE_DIR, read_state, record
+from brain_tui.core.sync.remote_state import read_state, record
 
 T = TypeVar("T")
 
 MAX_TRIES = 8
 REMOTE = "origin"
-INDEX_FILE = "BRAIN-INDEX.md"
-#: Present while bsi itself rebases: a rebase found with it was left by a killed bsi (ours to abort).
-REBASE_MARK = "rebasing"
 #: Seconds a fetch or push may take before the remote counts as unreachable (exit 69).
 DEFAULT_NETWORK_TIMEOUT = 60.0
 _UNREACHABLE_HINTS = (

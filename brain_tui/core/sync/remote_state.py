@@ -10,18 +10,17 @@ import json
 from pathlib import Path
 from typing import Any
 
+from brain_tui.core.paths.layout import STATE_DIR, SYNC_STATE_FILE
 from brain_tui.core.records.yamlio import atomic_write_text
 
-__all__ = ["STATE_DIR", "SYNC_STATE", "read_state", "record"]
+__all__ = ["read_state", "record"]
 
-STATE_DIR = ".brain"
-SYNC_STATE = "sync.json"
 
 
 def read_state(root: Path) -> dict[str, Any]:
     """`.brain/sync.json` as a dict (empty when absent or unreadable)."""
     try:
-        state = json.loads((root / STATE_DIR / SYNC_STATE).read_text(encoding="utf-8"))
+        state = json.loads((root / STATE_DIR / SYNC_STATE_FILE).read_text(encoding="utf-8"))
         return state if isinstance(state, dict) else {}
     except (OSError, ValueError):
         return {}
@@ -36,6 +35,6 @@ def record(root: Path, stamp: str, pending: bool) -> str:
     else:
         state["last_sync"] = stamp
         state.pop("pending_since", None)
-    atomic_write_text(root / STATE_DIR / SYNC_STATE, json.dumps(state, sort_keys=True) + "\n")
+    atomic_write_text(root / STATE_DIR / SYNC_STATE_FILE, json.dumps(state, sort_keys=True) + "\n")
     return stamp
 

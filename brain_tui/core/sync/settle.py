@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from brain_tui.core.paths.layout import DATA_DIRS, INDEX_FILE
 from brain_tui.core.records.yamlio import CorruptYaml, atomic_write_text, safe_load_text
 from brain_tui.core.sync import gitops
 
@@ -30,8 +31,7 @@ __all__ = ["DRIVER", "PROTOCOL_DIRS", "choose", "ensure_drivers", "is_protocol",
 
 DRIVER = "bsi-protocol"
 INDEX_DRIVER = "bsi-index"
-PROTOCOL_DIRS = ("claims/", "signals/", "locks/", "breath/")
-INDEX_FILE = "BRAIN-INDEX.md"
+PROTOCOL_DIRS = tuple(f"{folder}/" for folder in DATA_DIRS)
 HUMAN, OWNER, DERIVED, NOTHING = 3, 2, 1, 0
 #: gate_history events only a human records (SPEC 21.2).
 HUMAN_EVENTS = frozenset({"APPROVED", "REJECTED", "PAUSED", "PAUSED_CASCADE", "RESUMED", "RESUMED_CASCADE",
