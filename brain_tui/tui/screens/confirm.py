@@ -92,7 +92,7 @@ class GateDecisionDialog(CoreDialog):
                              variant="success" if approve else "error",
                              disabled=not self.preview.allowed or not approve)
                 yield Button(compact=True, label="Cancel", id="cancel")
-            hint = ("enter on Approve decides · tab to the message · esc cancels" if approve
+            hint = ("enter on Approve decides · d the diff · tab to the message · esc cancels" if approve
                     else "type a reason, then enter · esc cancels")
             yield Label(Text(hint, end=""), classes="hint", markup=False)
 
