@@ -16,22 +16,23 @@ is a frozen dataclass with an `as_dict()` giving the `--json` shape.
 
 from __future__ import annotations
 
-import fcntl
 import os
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Collection, Mapping, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from brain_tui.core import write_path
 from brain_tui.core.clock import Clock, make_clock, zone_from_name
 from brain_tui.core.config import BrainConfig, load_config
 from brain_tui.core.errors import BsiError, InvalidData, NotFound
-from brain_tui.core.paths.layout import DATA_DIRS, INDEX_FILE, LOCK_FILE, STATE_DIR, find_root, journal_pending
+from brain_tui.core.paths.layout import DATA_DIRS, INDEX_FILE, STATE_DIR, find_root, journal_pending
 from brain_tui.core.records.model import BLOCKING_STATUSES, BrainSnapshot
 from brain_tui.core.records.store import BrainStore
+from brain_tui.core.write_path import Applied
 
 # The write path (ruamel, git, the journal, the rules of each verb) is imported by the methods that
 # need it: a read command (`bsi claim list`, `check-scope`, `attention`...) never loads it.
@@ -101,16 +102,6 @@ __all__ = [
     "init_brain",
     "make_folder",
 ]
-
-
-@dataclass
-class Applied:
-    """What `Brain.apply` did."""
-
-    paths: list[str] = field(default_factory=list)
-    commit: str | None = None
-    imported_signals: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
 
 
 class Brain:
@@ -245,31 +236,10 @@ class Brain:
 
         return (self.root / ".git").exists() or gitops.is_repository(self.root)
 
-    # -- the write path -----------------------------------------------------------------------
-    @contextmanager
-    def locked(self, reentrant: bool = True) -> Iterator[None]:
-        """Hold the local writer lock (`flock` on `.brain/lock`; the kernel frees it if we die).
-
-        Re-entrant within this Brain object (a synced write holds it across the
-        whole fetch → decide → push cycle and writes inside it).
-        """
-        if reentrant and self._lock_depth:
-            self._lock_depth += 1
-            try:
-                yield
-            finally:
-                self._lock_depth -= 1
-            return
-        state = self.root / STATE_DIR
-        state.mkdir(exist_ok=True)
-        with open(state / LOCK_FILE, "a+b") as handle:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
-            self._lock_depth = 1
-            try:
-                yield
-            finally:
-                self._lock_depth = 0
-                fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+    # -- the write path (core/write_path.py) --------------------------------------------------
+    def locked(self, reentrant: bool = True) -> AbstractContextManager[None]:
+        """Hold the local writer lock (`flock` on `.brain/lock`), re-entrant within this Brain object."""
+        return write_path.locked(self, reentrant)
 
     def mutate(self, decide: Callable[[ChangeSet], T]) -> T:
         """Run one mutating action, through the git remote when syncing (SPEC 11).
@@ -299,91 +269,21 @@ class Brain:
                               "(its sync mode, zones and breaker limit would otherwise be guessed)")
 
     def mutate_local(self, decide: Callable[[ChangeSet], T]) -> T:
-        """Run one mutating action under the local lock and apply what it staged.
-
-        `decide` gets a ChangeSet over a fresh snapshot and stages writes. If it
-        raises a BsiError marked `commit_staged`, what it staged (e.g. a signal)
-        is still applied before the error propagates; any other error writes nothing.
-        """
-        from brain_tui.core.records.changes import ChangeSet
-        from brain_tui.core.records.journal import recover_writes
-        from brain_tui.core.records.yamlio import sweep_temp_files
-        from brain_tui.core.sync import gitops, remote
-
-        self.refuse_broken_config()
-        with self.locked():
-            remote.recover(self.root)
-            recover_writes(self.root)
-            gitops.refuse_mid_operation(self.root)
-            sweep_temp_files([self.root / d for d in DATA_DIRS] + [self.root])
-            cs = ChangeSet(self.store.snapshot(self.now()))
-            try:
-                result = decide(cs)
-            except BsiError as exc:
-                if exc.commit_staged and not cs.empty:
-                    self.last_applied = self._apply(cs)
-                raise
-            self.last_applied = self._apply(cs)
-            return result
-
-    def _apply(self, cs: ChangeSet) -> Applied:
-        """Write, index, commit: all or nothing (SPEC 22); a failure puts every file back (`core.journal`)."""
-        from brain_tui.core.records.journal import writing
-        from brain_tui.core.sync import gitops
-
-        applied, rendered = Applied(), cs.render()
-        cs.message = cs.message or "bsi: update"
-        git = self.commit_enabled and self.is_git()
-        with writing(self.root, [*rendered, INDEX_FILE], cs.message, git) as entry:
-            self._write_files(rendered, applied)
-            entry.cover(applied.paths)
-            if git and applied.paths:
-                applied.commit = gitops.commit_paths(self.root, applied.paths, cs.message, self.now())
-            elif self.commit_enabled and applied.paths:
-                applied.warnings.append(f"{self.root} is not a git repository: change not committed")
-        return applied
-
-    def _write_files(self, rendered: dict[str, str | None], applied: Applied) -> None:
-        from brain_tui.core.records.yamlio import atomic_write_text
-
-        for rel, text in rendered.items():
-            target = self.root / rel
-            if text is None:
-                if target.exists():
-                    target.unlink()
-                    applied.paths.append(rel)
-            else:
-                atomic_write_text(target, text)
-                applied.paths.append(rel)
-        applied.imported_signals, index_paths = self._refresh_index()
-        applied.paths.extend(index_paths)
+        """Run one mutating action under the local lock and apply what it staged (`write_path.mutate_local`)."""
+        return write_path.mutate_local(self, decide)
 
     def _refresh_index(self) -> tuple[list[str], list[str]]:
         """Import legacy signal rows once, then regenerate the generated block of BRAIN-INDEX.md."""
-        from brain_tui.core.records import index_file
-
-        return index_file.refresh(self.root, lambda: self.store.snapshot(self.now()), self.display_tz)
+        return write_path.refresh_index(self)
 
     # -- commands -----------------------------------------------------------------------------
     def regenerate_index(self) -> Applied:
         """`bsi index`: import legacy rows and regenerate BRAIN-INDEX.md (one commit)."""
-
-        def decide(cs: ChangeSet) -> None:
-            cs.message = "bsi: regenerate index"
-
-        self.mutate(decide)
-        assert self.last_applied is not None
-        return self.last_applied
+        return write_path.regenerate_index(self, self.mutate, "bsi: regenerate index")
 
     def regenerate_index_local(self, message: str = "bsi: regenerate index") -> Applied:
         """Regenerate the index without going through the remote (used inside a sync)."""
-
-        def decide(cs: ChangeSet) -> None:
-            cs.message = message
-
-        self.mutate_local(decide)
-        assert self.last_applied is not None
-        return self.last_applied
+        return write_path.regenerate_index(self, self.mutate_local, message)
 
     def human(self) -> str:
         """Who a human actor is, for gate_history `by`."""
@@ -499,17 +399,8 @@ class Brain:
                 the transcripts now when `liveness` is None too, else none (no file read on a caller's thread).
         """
         from brain_tui.core.rules import attention
-        from brain_tui.core.sessions import live as live_rules
 
-        if liveness is None:
-            liveness = self.read_liveness()
-            if runways is None:
-                runways = live_rules.runways(liveness, live_rules.context_window(self.config.raw))
-        if snapshot is None:  # the live claims suffice unless the queue must name a finished one
-            snapshot = self.snapshot(only_statuses=BLOCKING_STATUSES)
-            if not attention.complete_for(snapshot):
-                snapshot = self.snapshot()
-        return attention.attention(snapshot, liveness, runways)
+        return attention.queue_of(self, snapshot, liveness, runways)
 
     def read_liveness(self) -> dict[str, Liveness]:
         """The agents' liveness by claim (local files), or {} when they cannot be read."""
@@ -597,13 +488,9 @@ class Brain:
         Returns:
             ``{sess_id: LiveSession}`` for the non-terminal claims with a bound agent or a running launch.
         """
-        from brain_tui.core.sessions import launch as launching
         from brain_tui.core.sessions import live as live_rules
 
-        if snapshot is None:
-            snapshot = self.snapshot(only_statuses=BLOCKING_STATUSES)
-        return live_rules.live_sessions(self.root, snapshot, self.agents.liveness(), launching.running(self.root),
-                                        live_rules.context_window(self.config.raw))
+        return live_rules.live_sessions_of(self, snapshot)
 
     def peek(self, sess_id: str) -> Peek | None:
         """What `sess_id`'s bound agent session last said and did, and its runway (`core.live.peek_claim`)."""

@@ -21,12 +21,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, tzinfo
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from brain_tui.core.clock import humanize_countdown, try_parse_timestamp
 from brain_tui.core.ids import party_session
 from brain_tui.core.records.model import BrainSnapshot, Claim, Signal
 from brain_tui.core.rules.circuit import circuit_state
+
+if TYPE_CHECKING:
+    from brain_tui.core.brain import Brain
 
 #: Under this much time left, a gate or a paused tree is announced (header, bell, toast).
 WARN_BEFORE = timedelta(minutes=15)
@@ -366,3 +369,20 @@ def waiting_inside(snapshot: BrainSnapshot, items: list[AttentionItem]) -> dict[
         for claim_id in (item.sess_id, *(c.sess_id for c in snapshot.ancestors(item.sess_id))):
             counts[claim_id] = counts.get(claim_id, 0) + 1
     return counts
+
+
+def queue_of(brain: Brain, snapshot: BrainSnapshot | None, liveness: Mapping[str, HasState] | None,
+             runways: Mapping[str, HasRunway] | None) -> list[AttentionItem]:
+    """`Brain.attention`: read what the caller did not give, then rank (the arguments are the facade's)."""
+    from brain_tui.core.records.model import BLOCKING_STATUSES
+    from brain_tui.core.sessions import live as live_rules
+
+    if liveness is None:
+        liveness = brain.read_liveness()
+        if runways is None:
+            runways = live_rules.runways(liveness, live_rules.context_window(brain.config.raw))
+    if snapshot is None:  # the live claims suffice unless the queue must name a finished one
+        snapshot = brain.snapshot(only_statuses=BLOCKING_STATUSES)
+        if not complete_for(snapshot):
+            snapshot = brain.snapshot()
+    return attention(snapshot, liveness, runways)

@@ -10,13 +10,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from brain_tui.core.records.model import BrainSnapshot
 from brain_tui.core.sessions.agents import Liveness
 from brain_tui.core.sessions.launch import LaunchRecord
 from brain_tui.core.sessions.transcript import Peek, Runway, read_peek
 from brain_tui.core.sync.audit import LogEntry, last_commits_by
+
+if TYPE_CHECKING:
+    from brain_tui.core.brain import Brain
 
 #: Claims whose liveness is worth a look: not terminal (a closed claim's session no longer matters).
 SHOWN_STATUSES = frozenset({"open", "waiting_human", "paused", "stale"})
@@ -138,3 +141,14 @@ def runways_of(sessions: Mapping[str, LiveSession]) -> dict[str, Runway]:
     session's is left out, as `runways` does."""
     return {sess_id: entry.runway for sess_id, entry in sessions.items()
             if entry.runway is not None and entry.state != "ended"}
+
+
+def live_sessions_of(brain: Brain, snapshot: BrainSnapshot | None) -> dict[str, LiveSession]:
+    """`Brain.live_sessions`: the blocking claims read now unless `snapshot` is given (then no store access)."""
+    from brain_tui.core.records.model import BLOCKING_STATUSES
+    from brain_tui.core.sessions import launch as launching
+
+    if snapshot is None:
+        snapshot = brain.snapshot(only_statuses=BLOCKING_STATUSES)
+    return live_sessions(brain.root, snapshot, brain.agents.liveness(), launching.running(brain.root),
+                         context_window(brain.config.raw))

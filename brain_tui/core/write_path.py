@@ -1,0 +1,140 @@
+"""The write path of a `Brain`: the writer lock, one mutating action under it, and applying what it staged
+(write the files, refresh BRAIN-INDEX.md, commit), all or nothing (SPEC 22, `records.journal`).
+
+Imported by `core.brain` on every command, so it loads nothing heavy at import: ruamel, git and the journal
+are imported by the functions that write.
+"""
+
+from __future__ import annotations
+
+import fcntl
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TypeVar
+
+from brain_tui.core.errors import BsiError
+from brain_tui.core.paths.layout import DATA_DIRS, INDEX_FILE, LOCK_FILE, STATE_DIR
+
+if TYPE_CHECKING:
+    from brain_tui.core.brain import Brain
+    from brain_tui.core.records.changes import ChangeSet
+
+T = TypeVar("T")
+
+
+@dataclass
+class Applied:
+    """What `Brain.apply` did."""
+
+    paths: list[str] = field(default_factory=list)
+    commit: str | None = None
+    imported_signals: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+@contextmanager
+def locked(brain: Brain, reentrant: bool = True) -> Iterator[None]:
+    """Hold the local writer lock (`flock` on `.brain/lock`; the kernel frees it if we die).
+
+    Re-entrant within one Brain object (a synced write holds it across the
+    whole fetch → decide → push cycle and writes inside it).
+    """
+    if reentrant and brain._lock_depth:
+        brain._lock_depth += 1
+        try:
+            yield
+        finally:
+            brain._lock_depth -= 1
+        return
+    state = brain.root / STATE_DIR
+    state.mkdir(exist_ok=True)
+    with open(state / LOCK_FILE, "a+b") as handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        brain._lock_depth = 1
+        try:
+            yield
+        finally:
+            brain._lock_depth = 0
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+def mutate_local(brain: Brain, decide: Callable[[ChangeSet], T]) -> T:
+    """Run one mutating action under the local lock and apply what it staged.
+
+    `decide` gets a ChangeSet over a fresh snapshot and stages writes. If it
+    raises a BsiError marked `commit_staged`, what it staged (e.g. a signal)
+    is still applied before the error propagates; any other error writes nothing.
+    """
+    from brain_tui.core.records.changes import ChangeSet
+    from brain_tui.core.records.journal import recover_writes
+    from brain_tui.core.records.yamlio import sweep_temp_files
+    from brain_tui.core.sync import gitops, remote
+
+    brain.refuse_broken_config()
+    with brain.locked():
+        remote.recover(brain.root)
+        recover_writes(brain.root)
+        gitops.refuse_mid_operation(brain.root)
+        sweep_temp_files([brain.root / d for d in DATA_DIRS] + [brain.root])
+        cs = ChangeSet(brain.store.snapshot(brain.now()))
+        try:
+            result = decide(cs)
+        except BsiError as exc:
+            if exc.commit_staged and not cs.empty:
+                brain.last_applied = apply(brain, cs)
+            raise
+        brain.last_applied = apply(brain, cs)
+        return result
+
+
+def apply(brain: Brain, cs: ChangeSet) -> Applied:
+    """Write, index, commit: all or nothing (SPEC 22); a failure puts every file back (`records.journal`)."""
+    from brain_tui.core.records.journal import writing
+    from brain_tui.core.sync import gitops
+
+    applied, rendered = Applied(), cs.render()
+    cs.message = cs.message or "bsi: update"
+    git = brain.commit_enabled and brain.is_git()
+    with writing(brain.root, [*rendered, INDEX_FILE], cs.message, git) as entry:
+        _write_files(brain, rendered, applied)
+        entry.cover(applied.paths)
+        if git and applied.paths:
+            applied.commit = gitops.commit_paths(brain.root, applied.paths, cs.message, brain.now())
+        elif brain.commit_enabled and applied.paths:
+            applied.warnings.append(f"{brain.root} is not a git repository: change not committed")
+    return applied
+
+
+def _write_files(brain: Brain, rendered: dict[str, str | None], applied: Applied) -> None:
+    from brain_tui.core.records.yamlio import atomic_write_text
+
+    for rel, text in rendered.items():
+        target = brain.root / rel
+        if text is None:
+            if target.exists():
+                target.unlink()
+                applied.paths.append(rel)
+        else:
+            atomic_write_text(target, text)
+            applied.paths.append(rel)
+    applied.imported_signals, index_paths = refresh_index(brain)
+    applied.paths.extend(index_paths)
+
+
+def refresh_index(brain: Brain) -> tuple[list[str], list[str]]:
+    """Import legacy signal rows once, then regenerate the generated block of BRAIN-INDEX.md."""
+    from brain_tui.core.records import index_file
+
+    return index_file.refresh(brain.root, lambda: brain.store.snapshot(brain.now()), brain.display_tz)
+
+
+def regenerate_index(brain: Brain, mutate: Callable[[Callable[[ChangeSet], None]], None], message: str) -> Applied:
+    """Import legacy rows and regenerate BRAIN-INDEX.md through `mutate` (the remote's or the local one)."""
+
+    def decide(cs: ChangeSet) -> None:
+        cs.message = message
+
+    mutate(decide)
+    assert brain.last_applied is not None
+    return brain.last_applied
