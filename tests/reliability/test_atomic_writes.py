@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from brain_tui.core import bootstrap
 from brain_tui.core.brain import Brain, init_brain
 from brain_tui.core.clock import parse_duration
 from brain_tui.core.paths.scope import parse_scope
@@ -155,3 +156,21 @@ def test_broken_branch_ref_leaves_no_phantom_claim_and_the_index_as_it_was(tmp_p
     assert failed.code in (23, 25), failed
     assert not list((a / "claims").glob("*.yml")), "a failed write left a claim file"
     assert git(a, "ls-files", "-s", env=env) == staged, "the git index was changed by a failed write"
+
+
+def test_a_failed_init_leaves_the_folder_as_it_was(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "brain"
+    root.mkdir()
+    (root / "notes.md").write_text("mine\n", encoding="utf-8")
+
+    def full(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(bootstrap.gitops, "commit_paths", full)
+    with pytest.raises(OSError):
+        init_brain(root)
+    monkeypatch.undo()
+    left = sorted(p.name for p in root.iterdir() if p.name not in (".git", ".brain"))
+    assert left == ["notes.md"], f"a failed init left {left}"
+    init_brain(root)  # and it can be run again
+    assert (root / "claims" / ".gitkeep").is_file()

@@ -81,6 +81,8 @@ class Journal:
     backups: dict[str, str | None] = field(default_factory=dict)
     #: The git index entry ("mode sha") of each path before the write; a path absent there is not listed.
     staged: dict[str, str] = field(default_factory=dict)
+    #: Folders (brain-relative) that did not exist when the write began: a roll-back removes them if empty.
+    made: list[str] = field(default_factory=list)
 
     @property
     def folder(self) -> Path:
@@ -89,7 +91,7 @@ class Journal:
 
     def _save(self) -> None:
         doc = {"kind": self.kind, "git": self.git, "head": self.head, "message": self.message,
-               "paths": self.backups, "staged": self.staged}
+               "paths": self.backups, "staged": self.staged, "made": self.made}
         atomic_write_text(self.folder / MANIFEST, json.dumps(doc, sort_keys=True) + "\n")
 
     def cover(self, rels: Collection[str]) -> None:
@@ -117,6 +119,9 @@ class Journal:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 os.replace(saved, target)
                 fsync_dir(target.parent)
+        for folder in sorted(self.made, key=lambda rel: rel.count("/"), reverse=True):
+            with contextlib.suppress(OSError):  # not empty: something else lives there now
+                (self.root / folder).rmdir()
         if self.git and self.backups:
             restage(self.root, self.backups, self.staged)
         self.finish()
@@ -182,6 +187,17 @@ def _clear(root: Path) -> Path:
     return folder
 
 
+def _missing_folders(root: Path, rel: str, known: list[str]) -> list[str]:
+    """The folders between `root` and `rel` that do not exist yet (and are not in `known`)."""
+    missing: list[str] = []
+    parent = Path(rel).parent
+    while parent != Path(".") and parent.name and not (root / parent).exists():
+        if parent.as_posix() not in known:
+            missing.append(parent.as_posix())
+        parent = parent.parent
+    return missing
+
+
 def begin(root: Path, rels: Collection[str], message: str, git: bool) -> Journal:
     """Start a write over `rels`: their prior bytes are saved before any of them changes.
 
@@ -199,6 +215,7 @@ def begin(root: Path, rels: Collection[str], message: str, git: bool) -> Journal
                 entry.backups[rel] = name
             else:
                 entry.backups[rel] = None
+                entry.made.extend(_missing_folders(root, rel, entry.made))
         if git:
             entry.staged = index_entries(root, list(entry.backups))
         fsync_dir(folder)
@@ -239,7 +256,8 @@ def _load(root: Path) -> Journal | None:
         return Journal(root=root, kind=str(doc["kind"]), git=bool(doc["git"]), head=doc.get("head"),
                        message=str(doc.get("message", "")),
                        backups={str(k): (str(v) if v is not None else None) for k, v in paths.items()},
-                       staged={str(k): str(v) for k, v in staged.items()})
+                       staged={str(k): str(v) for k, v in staged.items()},
+                       made=[str(rel) for rel in doc.get("made") or []])
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
 
