@@ -5,7 +5,7 @@ command settles the write the kill cut short (`journal.recover` under the
 brain lock, as every write starts), so no claim, signal or index file differs
 from HEAD.
 
-CI profile: 300 kills (every third one checked against HEAD). `--long-profile`: 1,500, every one checked.
+CI profile: 150 kills (every third one checked against HEAD). `--long-profile`: 1,500, every one checked.
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def _uncommitted(root: Path) -> str:
 
 
 def test_kill_dash_nine_leaves_every_file_whole(tmp_path: Path, long_profile: bool) -> None:
-    kills = 1500 if long_profile else 300
+    kills = 1500 if long_profile else 150
     root = init_brain(tmp_path / "brain")
     subprocess.run(["git", "config", "user.name", "killer"], cwd=root, check=True)
     subprocess.run(["git", "config", "user.email", "killer@example.org"], cwd=root, check=True)

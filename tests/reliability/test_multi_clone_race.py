@@ -1,6 +1,6 @@
 """N machines (clones of one bare remote) race for overlapping scopes: the remote is the only arbiter.
 
-CI profile: N=6 racers, R=20 rounds. `--long-profile`: N=16, R=200.
+CI profile: N=6 racers, R=8 rounds. `--long-profile`: N=16, R=200.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ def _violations(claims: list[dict]) -> list[tuple[str, str]]:
 
 
 def test_racing_clones_never_hold_one_scope_twice(tmp_path: Path, long_profile: bool) -> None:
-    racers, rounds = (16, 200) if long_profile else (6, 20)
+    racers, rounds = (16, 200) if long_profile else (6, 8)
     remote, clones = make_remote(tmp_path, racers)
     acknowledged: list[str] = []
     stats = {"rounds": 0, "wins": 0, "refused": 0, "contended": 0, "violations": 0}

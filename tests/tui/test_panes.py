@@ -144,9 +144,12 @@ def test_env_pm2_not_found_and_git_error() -> None:
 
 async def test_a_hung_environment_source_times_out_and_says_so(make_app) -> None:  # noqa: ANN001
     release = threading.Event()
+    calls: list[int] = []
 
     def hung(_brain):  # noqa: ANN001, ANN202
-        release.wait(30)
+        calls.append(1)
+        if len(calls) > 1:  # the first reading (at mount, outside a tick) answers; the ticks' readings hang
+            release.wait(30)
         return FULL_ENV, ""
 
     app = make_app(env_provider=hung)
