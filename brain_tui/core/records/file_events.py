@@ -33,6 +33,30 @@ _MASK = (0x2 | 0x4 | 0x8 | 0x40 | 0x80 | 0x100 | 0x200 | 0x400 | 0x800)
 _IN_Q_OVERFLOW = 0x4000
 _IN_IGNORED = 0x8000
 _HEADER = struct.Struct("iIII")
+#: File systems whose every change goes through this kernel (so through inotify): not network, FUSE or virtiofs.
+LOCAL_FS = frozenset({"ext2", "ext3", "ext4", "xfs", "btrfs", "tmpfs", "ramfs", "overlay", "zfs", "f2fs", "jfs",
+                      "reiserfs", "bcachefs", "nilfs2", "vfat", "exfat", "hfsplus"})
+
+
+def fs_type(folder: str) -> str:
+    """The file system type of the mount holding `folder` (from /proc/self/mountinfo), "" when unknown."""
+    try:
+        target = os.path.realpath(folder)
+        with open("/proc/self/mountinfo", encoding="utf-8", errors="replace") as handle:
+            lines = handle.read().splitlines()
+    except OSError:
+        return ""
+    best, kind = "", ""
+    for line in lines:
+        fields, _sep, rest = line.partition(" - ")
+        parts = fields.split()
+        if len(parts) < 5 or not rest:
+            continue
+        mount = parts[4].encode().decode("unicode_escape") if "\\" in parts[4] else parts[4]
+        inside = target == mount or target.startswith(mount.rstrip("/") + "/")
+        if inside and len(mount) >= len(best):
+            best, kind = mount, rest.split()[0]
+    return kind
 
 
 def _libc() -> ctypes.CDLL | None:
@@ -58,6 +82,8 @@ class FileEvents:
     def __init__(self, folders: dict[str, Collection[str] | None]) -> None:
         self._names: dict[int, frozenset[bytes] | None] = {}
         self._fd = -1
+        #: True when every watched folder is on a local file system (`LOCAL_FS`): no change can bypass the feed.
+        self.local = False
         libc = _libc()
         if libc is None:
             return
@@ -73,6 +99,7 @@ class FileEvents:
                 self.close()
                 return
             self._names[wd] = None if names is None else frozenset(os.fsencode(n) for n in names)
+        self.local = all(fs_type(folder) in LOCAL_FS for folder in folders if os.path.isdir(folder))
 
     @property
     def available(self) -> bool:
@@ -112,6 +139,7 @@ class FileEvents:
                 os.close(self._fd)
         self._fd = -1
         self._names = {}
+        self.local = False
 
     def __del__(self) -> None:
         self.close()

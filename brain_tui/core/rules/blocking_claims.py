@@ -18,7 +18,11 @@ What "nothing can have changed" means (it must never miss a change):
 * the change feed (`file_events`, inotify) reported nothing in ``claims/`` nor
   on those two names since the memo was built: it also sees an in-place edit of
   a file the memo does not hold (a closed claim's file rewritten by hand), which
-  stat keys of the live files alone would miss;
+  stat keys of the live files alone would miss. On a local file system (ext4,
+  xfs, btrfs, tmpfs, overlay…: `file_events.LOCAL_FS`) every change passes
+  through this kernel and queues an event, so the live files' keys are not
+  statted at all (the two folder-level keys still are); on any other (NFS,
+  FUSE, virtiofs: another machine may write) they are, one ``stat`` each;
 * no write journal is pending (`Brain.snapshot` settles it first).
 
 Same-tick edits: a stat key cannot tell two writes in one timestamp tick
@@ -135,6 +139,8 @@ class BlockingClaims:
             self.counters.stats_last += 1
             if _key(path) != key:
                 return False
+        if self._events is not None and self._events.local:
+            return not journal_pending(self._brain.root)  # every change in claims/ would have queued an event
         for name, key in self._file_keys.items():
             self.counters.stats_last += 1
             if _key(name, self._dir_fd) != key:
