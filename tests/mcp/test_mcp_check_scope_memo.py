@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -167,3 +168,20 @@ def test_stdio_check_scope_sees_a_claim_written_by_another_process(brain: Path) 
     assert [c["sess_id"] for c in first.structured_content["conflicts"]] == [sess]
     assert again.structured_content["conflicts"] == []
     assert [c["sess_id"] for c in late.structured_content["conflicts"]] == ["sess-20260101-0900-late"]
+
+
+def test_claims_folder_made_after_the_first_check_is_watched(brain: Path) -> None:
+    """A brain whose claims/ appears after the server's first check: the feed then watches it too, so a closed
+    claim's file edited in place is still seen."""
+    shutil.rmtree(brain / "claims")
+    s = Session(brain, now=NOW, environ=clean_env(), client="")
+    assert holders(s, "kept/") == []
+    (brain / "claims").mkdir()
+    path = write_claim(brain, "sess-20260101-0900-done", "kept/", "closed")
+    _settle(s)
+    if s.brain.blocking._events is None or not s.brain.blocking._events.local:
+        pytest.skip("no inotify on a local file system here")
+    assert holders(s, "kept/") == []
+    with open(path, "ab") as handle:
+        handle.write(b"<<<<<<< HEAD\nstatus: open\n=======\n>>>>>>> theirs\n")
+    assert holders(s, "kept/") == ["sess-20260101-0900-done"]

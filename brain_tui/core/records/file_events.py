@@ -82,7 +82,8 @@ class FileEvents:
     def __init__(self, folders: dict[str, Collection[str] | None]) -> None:
         self._names: dict[int, frozenset[bytes] | None] = {}
         self._fd = -1
-        #: True when every watched folder is on a local file system (`LOCAL_FS`): no change can bypass the feed.
+        #: True when every folder given is watched and on a local file system (`LOCAL_FS`): no change there can
+        #: bypass the feed.
         self.local = False
         libc = _libc()
         if libc is None:
@@ -99,7 +100,7 @@ class FileEvents:
                 self.close()
                 return
             self._names[wd] = None if names is None else frozenset(os.fsencode(n) for n in names)
-        self.local = all(fs_type(folder) in LOCAL_FS for folder in folders if os.path.isdir(folder))
+        self.local = len(self._names) == len(folders) and all(fs_type(f) in LOCAL_FS for f in folders)
 
     @property
     def available(self) -> bool:

@@ -187,7 +187,7 @@ class BlockingClaims:
         from brain_tui.core.rules.conflicts import blocking_index
 
         self.counters.reads += 1
-        if self._watch and (self._events is None or not self._events.available):
+        if self._watch and (self._events is None or not self._events.local):  # (again: claims/ may be new)
             self._events = FileEvents({self._root: {CLAIMS_DIR, INDEX_FILE}, self._claims: None})
         if self._events is not None:
             self._events.changed()  # drained: what happens from here on is seen
