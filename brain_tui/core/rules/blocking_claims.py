@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import threading
 import time
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
@@ -111,6 +112,8 @@ class BlockingClaims:
         self._dir_fd: int | None = None
         self._settled = False
         self.counters = MemoCounters()
+        #: one caller at a time: the SDK runs each tool call in a worker thread, and two calls may overlap
+        self._lock = threading.Lock()
 
     def current(self) -> tuple[BrainSnapshot, ScopeIndex]:
         """The blocking snapshot as of now (its `now` is the clock's answer) and its scope index.
@@ -119,15 +122,16 @@ class BlockingClaims:
             NotFound: the brain folder is gone (from `Brain.snapshot`).
         """
         now = self._brain.now()
-        kept = self._snapshot
-        if kept is not None and self._index is not None and self._still_valid():
+        with self._lock:
+            kept = self._snapshot
+            if kept is None or self._index is None or not self._still_valid():
+                return self._rebuild()
             self.counters.hits += 1
             fresh = replace(kept, now=now)
             for name in _CLOCK_FREE:  # lookups built from the claims alone: the same for any `now`
                 if name in kept.__dict__:
                     fresh.__dict__[name] = kept.__dict__[name]
             return fresh, self._index
-        return self._rebuild()
 
     def _still_valid(self) -> bool:
         self.counters.stats_last = 0
@@ -211,6 +215,10 @@ class BlockingClaims:
 
     def close(self) -> None:
         """Drop the memo and stop the change feed."""
+        with self._lock:
+            self._close()
+
+    def _close(self) -> None:
         if self._events is not None:
             self._events.close()
         if self._dir_fd is not None:
@@ -221,4 +229,4 @@ class BlockingClaims:
         self._settled = False
 
     def __del__(self) -> None:
-        self.close()
+        self._close()
