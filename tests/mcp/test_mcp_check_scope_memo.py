@@ -12,6 +12,7 @@ import os
 import shutil
 import time
 from collections.abc import Callable, Iterator
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,7 @@ from brain_tui.mcp import tools
 from brain_tui.mcp.tools import Session
 from tests.bsi import NOW, bsi_command, clean_env
 
-OPENED = "2026-01-01T09:00:00+00:00"
+OPENED = "2026-11-29T09:00:00+00:00"  # an hour before the tests' NOW
 
 
 def write_claim(brain: Path, sess_id: str, scope: str, status: str = "open") -> Path:
@@ -185,3 +186,25 @@ def test_claims_folder_made_after_the_first_check_is_watched(brain: Path) -> Non
     with open(path, "ab") as handle:
         handle.write(b"<<<<<<< HEAD\nstatus: open\n=======\n>>>>>>> theirs\n")
     assert holders(s, "kept/") == ["sess-20260101-0900-done"]
+
+
+def test_delegation_from_memory_exempts_the_parent_chain(session: Session, brain: Path) -> None:
+    parent = "sess-20260101-0900-pare"
+    write_claim(brain, parent, "pp/")
+    _settle(session)
+    for _ in range(2):
+        assert holders(session, "pp/x.md") == [parent]
+        assert tools.check_scope(session, ["pp/x.md"], parent=parent)["conflicts"] == []
+    assert session.brain.blocking.counters.hits >= 3
+
+
+def test_memory_follows_the_clock_a_parent_expires_without_a_file_change(session: Session, brain: Path) -> None:
+    """The claims stay in memory, the time does not: once the parent's TTL is past, it delegates no more."""
+    parent = "sess-20260101-0900-expi"
+    write_claim(brain, parent, "ex/")
+    _settle(session)
+    assert tools.check_scope(session, ["ex/x.md"], parent=parent)["conflicts"] == []
+    later = session.brain.now() + timedelta(hours=9)
+    session.brain.clock = lambda: later
+    assert [c["sess_id"] for c in tools.check_scope(session, ["ex/x.md"], parent=parent)["conflicts"]] == [parent]
+    assert session.brain.blocking.counters.reads == 1
