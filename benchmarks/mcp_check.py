@@ -46,7 +46,7 @@ def sess_id(i: int) -> str:
 
 def make_brain(parent: Path, n: int, command: Sequence[str], env: dict[str, str]) -> Path:
     """A `bsi init` brain with `n` open claims, committed."""
-    root = parent / f"brain-{n}"
+    root = parent / f"mcp-open-{n}"
     subprocess.run([*command, "init", str(root)], env=env, check=True, capture_output=True, timeout=120)
     claims = root / "claims"
     for i in range(n):
@@ -152,6 +152,27 @@ def measure(root: Path, n: int, command: Sequence[str], env: dict[str, str], rou
                 "max_ms": round(ordered[-1], 2)}
 
     return {"n_open": n, "free": stats(free), "held": stats(held), "wrong_answers": wrong, "late_claim_seen": late_seen}
+
+
+#: The rows `benchmarks/run.py` shows (one column per count of open claims).
+FREE_ROW = "bsi mcp: check_scope, free path (N open claims, stdio)"
+HELD_ROW = "bsi mcp: check_scope, held path (N open claims, stdio)"
+
+
+def measure_rows(results: Any, workdir: Path, command: Sequence[str], env: dict[str, str], rounds: int,
+                 sizes: Sequence[int] = (10, 1000)) -> None:
+    """`run.py`'s rows: the free and the held check's medians at each count of open claims.
+
+    Raises:
+        RuntimeError: a wrong answer, or a claim written from outside not seen by the next call.
+    """
+    env = {**env, "BRAIN_NOW": NOW}
+    for n in sizes:
+        row = measure(make_brain(workdir, n, command, env), n, command, env, rounds, None)
+        if row["wrong_answers"] or not row["late_claim_seen"]:
+            raise RuntimeError(f"bsi mcp check_scope at {n} open claims answered wrong: {row}")
+        results.put(FREE_ROW, n, row["free"]["median_ms"])
+        results.put(HELD_ROW, n, row["held"]["median_ms"])
 
 
 def main(argv: Sequence[str] | None = None) -> int:
