@@ -36,7 +36,10 @@ the feed, that write would queue an event.
 
 Left to the next full read: a link elsewhere in the brain retargeted (scopes
 are keyed through the brain's links when they are read, as the store's own
-in-memory cache keys them).
+in-memory cache keys them). Without the change feed (not Linux, no inotify
+watch left), a closed claim's file edited in place, without a new name in
+``claims/``, is seen only once ``claims/`` changes; so are writes through a
+shared memory map, which inotify does not report.
 """
 
 from __future__ import annotations
