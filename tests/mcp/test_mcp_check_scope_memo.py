@@ -208,3 +208,18 @@ def test_memory_follows_the_clock_a_parent_expires_without_a_file_change(session
     session.brain.clock = lambda: later
     assert [c["sess_id"] for c in tools.check_scope(session, ["ex/x.md"], parent=parent)["conflicts"]] == [parent]
     assert session.brain.blocking.counters.reads == 1
+
+
+def test_without_the_feed_a_fresh_file_never_settles_the_memo(brain: Path) -> None:
+    """Stat keys alone: a claim file changed less than 2 s before the read cannot vouch for its content, so
+    each call reads again, and a same-size edit in the same tick is still seen."""
+    s = Session(brain, now=NOW, environ=clean_env(), client="")
+    s.brain.__dict__["blocking"] = BlockingClaims(s.brain, watch=False)
+    holders(s, "nothing/")  # the core loaded: the calls below follow the write by milliseconds
+    path = write_claim(brain, "sess-20260101-0900-tick", "cccc/")
+    reads = s.brain.blocking.counters.reads
+    assert holders(s, "cccc/") == ["sess-20260101-0900-tick"]
+    assert holders(s, "cccc/") == ["sess-20260101-0900-tick"]  # nothing changed, yet read again
+    assert s.brain.blocking.counters.reads == reads + 2
+    path.write_bytes(path.read_bytes().replace(b"scope: cccc/", b"scope: dddd/"))
+    assert holders(s, "dddd/") == ["sess-20260101-0900-tick"]
