@@ -3,7 +3,7 @@
     python benchmarks/run.py                          # sizes 10, 1000, 10000
     python benchmarks/run.py --sizes 10,100,1000,10000,50000 --markdown benchmarks/RESULTS.md
     python benchmarks/run.py --smoke                  # CI: everything once at the smallest size, untimed
-    python benchmarks/run.py --only-mcp --sizes 10    # `bsi mcp` start-up: initialize, first tools/list
+    python benchmarks/run.py --only-mcp --sizes 10    # `bsi mcp` start-up, and check_scope at 10 / 1,000 open claims
     python benchmarks/run.py --only-startup --sizes 10  # `bsi --help`, usage error, reads: CPU ÷ python -c pass
 
 Every measurement runs several times (``--repeat``) and the table shows the
@@ -40,6 +40,7 @@ from typing import Any
 
 from generate import DEFAULT_NOW, generate
 from history import goal_lines, measure_history
+from mcp_check import HELD_ROW, measure_rows
 from mcp_start import measure_mcp
 from startup import READ_ROWS, measure_startup, startup_ratio
 
@@ -493,6 +494,8 @@ GOALS: list[tuple[str, str, Callable[[Results, int, int], float | None], float, 
      lambda r, big, small: _ms(r, "bsi index --no-commit (warm)", big), 1000.0, "ms"),
     ("bsi mcp answers initialize (process start →)", "< 1 s",
      lambda r, big, small: _ms(r, "bsi mcp: start → initialize answered", small), 1000.0, "ms"),
+    ("bsi mcp check_scope at 1,000 open claims (held path, stdio)", "≤ 5 ms",
+     lambda r, big, small: _ms(r, HELD_ROW, 1000), 5.0, "ms"),
     ("start-up: bsi --help ÷ python -c pass (CPU)", "≤ 5×",
      lambda r, big, small: startup_ratio(r, ["bsi --help"], small), 5.0, "×"),
     ("start-up: bsi claim --help ÷ python -c pass (CPU)", "≤ 5×",
@@ -691,6 +694,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.only_mcp or not only:
             measure_mcp(results, brains[sizes[0]], sizes[0], 1 if args.smoke else args.repeat, bsi_command(),
                         child_env())
+            measure_rows(results, workdir, bsi_command(), child_env(), 3 if args.smoke else 15,
+                         (10,) if args.smoke else (10, 1000))
         if not only:
             measure_cli(results, brains, args.repeat, counts, args.smoke)
             measure_index(results, brains, args.repeat)

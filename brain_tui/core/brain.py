@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from brain_tui.core.rules import preflight as preflight_rules
     from brain_tui.core.rules.attention import AttentionItem
     from brain_tui.core.rules.authority import Actor
+    from brain_tui.core.rules.blocking_claims import BlockingClaims
     from brain_tui.core.rules.claims import CloseOutcome, CloseRequest, OpenRequest
     from brain_tui.core.rules.conflicts import Conflict
     from brain_tui.core.rules.preview import Preview
@@ -87,20 +88,8 @@ def __getattr__(name: str) -> Any:
 T = TypeVar("T")
 
 __all__ = [
-    "DATA_DIRS",
-    "INDEX_FILE",
-    "STATE_DIR",
-    "Applied",
-    "Brain",
-    "CloseOutcome",
-    "CloseRequest",
-    "Conflict",
-    "OpenRequest",
-    "Preview",
-    "WatchdogReport",
-    "find_root",
-    "init_brain",
-    "make_folder",
+    "DATA_DIRS", "INDEX_FILE", "STATE_DIR", "Applied", "Brain", "CloseOutcome", "CloseRequest", "Conflict",
+    "OpenRequest", "Preview", "WatchdogReport", "find_root", "init_brain", "make_folder",
 ]
 
 
@@ -371,21 +360,28 @@ class Brain:
 
         return self.mutate(watchdog.watchdog)
 
+    @cached_property
+    def blocking(self) -> BlockingClaims:
+        """The blocking claims and their scope index kept in memory, revalidated per call (`rules.blocking_claims`)."""
+        from brain_tui.core.rules.blocking_claims import BlockingClaims
+
+        return BlockingClaims(self)
+
     def check_scope(self, entries: Sequence[ScopeEntry], parent: str | None = None,
-                    satellite_type: str | None = None) -> list[Conflict]:
+                    satellite_type: str | None = None, *, memo: bool = False) -> list[Conflict]:
         """Conflicts a claim on `entries` would meet; opens nothing.
 
-        Reads only the claims that can block (closed history is skipped through the
-        parse cache), unless the parent's chain passes through a claim that cannot
-        block: then the whole brain, so the delegation exemption is exact.
+        Reads only the claims that can block (closed history is skipped through the parse cache), from
+        `blocking` when `memo` (a long-lived process: `bsi mcp`), unless the parent's chain passes through
+        a claim that cannot block: then the whole brain, so the delegation exemption is exact.
         """
         from brain_tui.core.rules import claims, conflicts
 
-        snapshot = self.snapshot(only_statuses=BLOCKING_STATUSES)
+        snapshot, index = self.blocking.current() if memo else (self.snapshot(only_statuses=BLOCKING_STATUSES), None)
         if parent is not None and not conflicts.chain_complete(snapshot, parent):
-            snapshot = self.snapshot()
+            snapshot, index = self.snapshot(), None
         claims.validate_check(snapshot, parent, satellite_type)
-        return conflicts.find_conflicts(snapshot, entries, parent=parent, satellite_type=satellite_type)
+        return conflicts.find_conflicts(snapshot, entries, parent=parent, satellite_type=satellite_type, index=index)
 
     def attention(self, snapshot: BrainSnapshot | None = None, liveness: Mapping[str, Liveness] | None = None,
                   runways: Mapping[str, Runway] | None = None) -> list[AttentionItem]:

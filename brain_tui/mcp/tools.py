@@ -268,7 +268,7 @@ def check_scope(s: Session, scopes: list[str], parent: str | None = None,
     if not scopes:
         raise InvalidData("check_scope needs at least one scope entry")
     entries = parse_scope(list(scopes), s.brain.root)
-    conflicts = s.brain.check_scope(entries, parent=parent, satellite_type=satellite_type)
+    conflicts = s.brain.check_scope(entries, parent=parent, satellite_type=satellite_type, memo=True)
     return {"conflicts": [c.as_dict() for c in conflicts]}
 
 

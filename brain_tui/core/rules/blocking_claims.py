@@ -1,0 +1,235 @@
+"""The blocking claims and their scope index, kept between calls by a long-lived process (`bsi mcp`).
+
+A check (`check_scope`) needs only the claims that can block and the claim
+files that do not read, indexed by scope. A process that answers many checks
+keeps them in memory and, on each call, asks whether anything they were built
+from may have changed; when nothing can have, it answers from memory, else it
+reads the brain again (`Brain.snapshot(only_statuses=BLOCKING_STATUSES)`) and
+rebuilds the index.
+
+What "nothing can have changed" means (it must never miss a change):
+
+* ``claims/`` itself has the same stat key ``(mtime_ns, size, ino, ctime_ns)``:
+  no file was added, removed or renamed there (the product's writes, git's
+  checkouts and most editors replace a file: a new name in the folder);
+* every file the memo holds (each blocking claim's, each unreadable one's) and
+  ``BRAIN-INDEX.md`` (legacy rows are claims) have the same stat key: none was
+  edited in place;
+* the change feed (`file_events`, inotify) reported nothing in ``claims/`` nor
+  on those two names since the memo was built: it also sees an in-place edit of
+  a file the memo does not hold (a closed claim's file rewritten by hand), which
+  stat keys of the live files alone would miss. On a local file system (ext4,
+  xfs, btrfs, tmpfs, overlay…: `file_events.LOCAL_FS`) every change passes
+  through this kernel and queues an event, so the live files' keys are not
+  statted at all (the two folder-level keys still are); on any other (NFS,
+  FUSE, virtiofs: another machine may write) they are, one ``stat`` each;
+* no write journal is pending (`Brain.snapshot` settles it first).
+
+Same-tick edits: a stat key cannot tell two writes in one timestamp tick
+with the same size apart (see `core/records/cache.py`, the racy rule). The
+memo is built only from a read that the keys bracket: every key is taken
+before the read and again after it; a key that moved, or an event queued
+meanwhile, leaves the memo *unsettled* and the next call reads again. Without
+the change feed, a key whose last change is less than `RACY_NS` older than the
+read is also unsettled (a later write in that tick would look the same); with
+the feed, that write would queue an event.
+
+Left to the next full read: a link elsewhere in the brain retargeted (scopes
+are keyed through the brain's links when they are read, as the store's own
+in-memory cache keys them). Without the change feed (not Linux, no inotify
+watch left), a closed claim's file edited in place, without a new name in
+``claims/``, is seen only once ``claims/`` changes; so are writes through a
+shared memory map, which inotify does not report.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+import time
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from brain_tui.core.paths.layout import CLAIMS_DIR, INDEX_FILE, journal_pending
+from brain_tui.core.records.cache import RACY_NS
+from brain_tui.core.records.file_events import FileEvents
+from brain_tui.core.records.model import BLOCKING_STATUSES
+
+if TYPE_CHECKING:
+    from brain_tui.core.brain import Brain
+    from brain_tui.core.paths.scope_index import ScopeIndex
+    from brain_tui.core.records.model import BrainSnapshot
+
+__all__ = ["BlockingClaims", "MemoCounters"]
+
+#: The snapshot's cached lookups that depend on its claims only (kept when only `now` moves).
+_CLOCK_FREE = ("_by_id", "_by_parent", "unreadable_claims")
+#: A file's stat key, None when it is missing.
+Key = tuple[int, int, int, int] | None
+
+
+def _key(path: str, dir_fd: int | None = None) -> Key:
+    try:
+        st = os.stat(path, dir_fd=dir_fd, follow_symlinks=False)
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size, st.st_ino, st.st_ctime_ns)
+
+
+def _racy(key: Key, read_at_ns: int) -> bool:
+    """True when the file's last change is too close to the read for its key to vouch for its content."""
+    return key is not None and read_at_ns - max(key[0], key[3]) < RACY_NS
+
+
+@dataclass
+class MemoCounters:
+    """What the memo did: answers from memory, full reads, files statted on the last call."""
+
+    hits: int = 0
+    reads: int = 0
+    stats_last: int = 0
+
+
+class BlockingClaims:
+    """The blocking snapshot and its `blocking_index`, revalidated per call (see the module docstring).
+
+    Args:
+        brain: the facade it reads through.
+        watch: use the change feed (inotify) when the system has it; False: stat keys and the racy rule only.
+    """
+
+    def __init__(self, brain: Brain, *, watch: bool = True) -> None:
+        self._brain = brain
+        self._root = str(brain.root)
+        self._claims = os.path.join(self._root, CLAIMS_DIR)
+        self._index_path = os.path.join(self._root, INDEX_FILE)
+        self._watch = watch
+        self._events: FileEvents | None = None
+        self._snapshot: BrainSnapshot | None = None
+        self._index: ScopeIndex | None = None
+        #: stat keys the memo was built from: ``claims/`` and ``BRAIN-INDEX.md`` by path, the files it holds by
+        #: name in ``claims/`` (statted through `_dir_fd`, opened on ``claims/`` whose key is checked first).
+        self._folder_keys: dict[str, Key] = {}
+        self._file_keys: dict[str, Key] = {}
+        self._dir_fd: int | None = None
+        self._settled = False
+        self.counters = MemoCounters()
+        #: one caller at a time: the SDK runs each tool call in a worker thread, and two calls may overlap
+        self._lock = threading.Lock()
+
+    def current(self) -> tuple[BrainSnapshot, ScopeIndex]:
+        """The blocking snapshot as of now (its `now` is the clock's answer) and its scope index.
+
+        Raises:
+            NotFound: the brain folder is gone (from `Brain.snapshot`).
+        """
+        now = self._brain.now()
+        with self._lock:
+            kept = self._snapshot
+            if kept is None or self._index is None or not self._still_valid():
+                return self._rebuild()
+            self.counters.hits += 1
+            fresh = replace(kept, now=now)
+            for name in _CLOCK_FREE:  # lookups built from the claims alone: the same for any `now`
+                if name in kept.__dict__:
+                    fresh.__dict__[name] = kept.__dict__[name]
+            return fresh, self._index
+
+    def _still_valid(self) -> bool:
+        self.counters.stats_last = 0
+        if not self._settled or self._dir_fd is None:
+            return False
+        if self._events is not None and self._events.changed():
+            return False
+        for path, key in self._folder_keys.items():
+            self.counters.stats_last += 1
+            if _key(path) != key:
+                return False
+        if self._events is not None and self._events.local:
+            return not journal_pending(self._brain.root)  # every change in claims/ would have queued an event
+        for name, key in self._file_keys.items():
+            self.counters.stats_last += 1
+            if _key(name, self._dir_fd) != key:
+                return False
+        return not journal_pending(self._brain.root)
+
+    def _held_names(self, snapshot: BrainSnapshot) -> set[str]:
+        """The names in ``claims/`` of the files the snapshot holds (blocking claims, unreadable claim files)."""
+        prefix = CLAIMS_DIR + "/"
+        paths = {c.path for c in snapshot.claims} | {bad.path for bad in snapshot.unreadable_claims}
+        return {p[len(prefix):] for p in paths if p.startswith(prefix) and "/" not in p[len(prefix):]}
+
+    def _before(self) -> tuple[dict[str, Key], dict[str, Key]]:
+        """Every key the read may depend on, taken before it: ``claims/`` and the index, then each file there."""
+        folders = {self._claims: _key(self._claims), self._index_path: _key(self._index_path)}
+        files: dict[str, Key] = {}
+        try:
+            with os.scandir(self._claims) as entries:
+                for entry in entries:
+                    files[entry.name] = _key(entry.path)
+        except OSError:
+            pass
+        return folders, files
+
+    def _open_folder(self) -> None:
+        if self._dir_fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._dir_fd)
+        try:
+            self._dir_fd = os.open(self._claims, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        except OSError:
+            self._dir_fd = None
+
+    def _fd_is(self, key: Key) -> bool:
+        """True when `_dir_fd` is the ``claims/`` folder whose key is `key` (not one replaced meanwhile)."""
+        if self._dir_fd is None or key is None:
+            return False
+        try:
+            return os.fstat(self._dir_fd).st_ino == key[2]
+        except OSError:
+            return False
+
+    def _rebuild(self) -> tuple[BrainSnapshot, ScopeIndex]:
+        from brain_tui.core.rules.conflicts import blocking_index
+
+        self.counters.reads += 1
+        if self._watch and (self._events is None or not self._events.local):  # (again: claims/ may be new)
+            self._events = FileEvents({self._root: {CLAIMS_DIR, INDEX_FILE}, self._claims: None})
+        if self._events is not None:
+            self._events.changed()  # drained: what happens from here on is seen
+        read_at = time.time_ns()
+        self._open_folder()
+        folders, files = self._before()
+        snapshot = self._brain.snapshot(only_statuses=BLOCKING_STATUSES)
+        index = blocking_index(snapshot)
+        folders_after = {path: _key(path) for path in folders}
+        files_after = {name: _key(name, self._dir_fd) for name in self._held_names(snapshot)}
+        settled = self._fd_is(folders_after[self._claims]) and folders_after == folders and \
+            all(files.get(name) == key for name, key in files_after.items())
+        if self._events is not None and self._events.available:
+            settled = settled and not self._events.changed()
+        else:
+            keys = [*folders_after.values(), *files_after.values()]
+            settled = settled and not any(_racy(key, read_at) for key in keys)
+        self._snapshot, self._index, self._settled = snapshot, index, settled
+        self._folder_keys, self._file_keys = folders_after, files_after
+        return snapshot, index
+
+    def close(self) -> None:
+        """Drop the memo and stop the change feed."""
+        with self._lock:
+            self._close()
+
+    def _close(self) -> None:
+        if self._events is not None:
+            self._events.close()
+        if self._dir_fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._dir_fd)
+        self._events, self._dir_fd = None, None
+        self._snapshot = self._index = None
+        self._settled = False
+
+    def __del__(self) -> None:
+        self._close()
