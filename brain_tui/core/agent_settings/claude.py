@@ -3,11 +3,11 @@
 `.claude/settings.json` (or `settings.local.json`) and `.mcp.json` belong to
 the user: every foreign key, hook and server is kept as it is; our own
 entries (a hook whose command runs `bsi … hook EVENT`, the `bsi` MCP server,
-our `permissions.deny` rules, the sandbox fence of `hooks/sandbox.py`) are
+our `permissions.deny` rules, the sandbox fence of `sandbox.py`) are
 replaced in place. A second run changes nothing. A file that is not valid JSON
 is refused (exit 65) and left untouched. Gemini CLI and Codex have their own
-modules (`settings_gemini.py`, `settings_codex.py`); what they share is in
-`settings_io.py`.
+modules (`gemini.py`, `codex.py`); what they share is in
+`files.py`.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from brain_tui.hooks import sandbox
-from brain_tui.hooks.settings_io import (
+from brain_tui.core.agent_settings import sandbox
+from brain_tui.core.agent_settings.files import (
     Report,
     copy,
     event_status,

@@ -25,9 +25,9 @@ from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
+from brain_tui.core.agent_settings.files import Report, refuse, save
 from brain_tui.core.paths.layout import SANDBOX_RECORD
 from brain_tui.core.sessions.fence import FENCE_KEYS, PROTOCOL_DENY_WRITE
-from brain_tui.hooks.settings_io import Report, refuse, save
 
 __all__ = ["DENY_WRITE", "FENCE_KEYS", "dependencies", "dependency_line", "fence_status", "merge_fence",
            "recorded", "remember", "remove_fence"]
