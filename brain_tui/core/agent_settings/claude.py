@@ -94,7 +94,7 @@ def merge_hooks(data: dict[str, Any], program: str, path: Path, *, fence: bool |
     if fence:
         sandbox.merge_fence(data, path)
     elif fence is False:
-        sandbox.remove_fence(data, path)
+        sandbox.remove_fence(data)
     return data
 
 
@@ -112,7 +112,7 @@ def remove_hooks(data: dict[str, Any], path: Path, added: list[str] | None = Non
             del permissions["deny"]
         if not permissions:
             del data["permissions"]
-    sandbox.remove_fence(data, path, added)
+    sandbox.remove_fence(data, added)
     return data
 
 
@@ -130,7 +130,7 @@ def install(root: str | os.PathLike[str], local: bool, program: str = "bsi", *, 
     if fence:
         added = sandbox.merge_fence(after, path)
     else:
-        sandbox.remove_fence(after, path, earlier)
+        sandbox.remove_fence(after, earlier)
     report = status_of(path, after, program, fence=fence)
     if after == before and path.exists():
         report.action = "unchanged"

@@ -88,12 +88,11 @@ def merge_fence(data: dict[str, Any], path: Path, deny_write: tuple[str, ...] = 
     return added
 
 
-def remove_fence(data: dict[str, Any], path: Path, added: Collection[str] | None = None) -> None:
+def remove_fence(data: dict[str, Any], added: Collection[str] | None = None) -> None:
     """Take the fence out of `data` (in place): what install added, when still as it wrote it.
 
     Args:
         data: the settings object.
-        path: the settings file (for messages).
         added: what install recorded adding (`merge_fence`); None when unknown (another clone
             installed it): then every denyWrite entry of ours and every fence key holding our value.
 
