@@ -9,6 +9,7 @@ import os
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from brain_tui.core.agent_settings import claude as agent_settings
 from brain_tui.core.brain import Brain, init_brain, make_folder
 from brain_tui.core.clock import parse_duration
 from brain_tui.core.environment.breath import write_demo_breath
@@ -19,7 +20,6 @@ from brain_tui.core.paths.scope import parse_scope
 from brain_tui.core.records.yamlio import atomic_write_text
 from brain_tui.core.rules.claims import CloseRequest, OpenRequest
 from brain_tui.core.sync import gitops
-from brain_tui.hooks import settings as agent_settings
 
 DEMO_COMPOSE = """\
 # brain:

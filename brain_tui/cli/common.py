@@ -7,9 +7,15 @@ import sys
 
 TYPE_CHECKING = False  # not `typing`: the parser, `--help` and usage errors load no core module (start-up)
 if TYPE_CHECKING:
-    from typing import Any, NoReturn
+    import os
+    from collections.abc import Callable
+    from typing import Any, NoReturn, TypeAlias
 
     from brain_tui.core.brain import Brain
+
+    #: What serves `bsi mcp` (root, now, stdout) -> exit code: given by `brain_tui.entry`, which stands above
+    #: both the CLI and the MCP server.
+    McpServer: TypeAlias = Callable[[str | os.PathLike[str], str | None, Any], int]
 
 
 class CommandLineError(Exception):
@@ -70,9 +76,12 @@ def global_parent() -> argparse.ArgumentParser:
 class Context:
     """The parsed command line and lazily opened brain."""
 
-    def __init__(self, args: argparse.Namespace, brain: Brain | None = None, reading: bool = False) -> None:
+    def __init__(self, args: argparse.Namespace, brain: Brain | None = None, reading: bool = False,
+                 serve_mcp: McpServer | None = None) -> None:
         self.args = args
         self._brain = brain
+        #: What `bsi mcp` serves with (None: the command line runs without the MCP server).
+        self.serve_mcp = serve_mcp
         #: True for a command that only reads (`main.READ_COMMANDS`): a broken brain-compose.yml only warns.
         self.reading = reading
 

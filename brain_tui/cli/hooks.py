@@ -11,7 +11,7 @@ TYPE_CHECKING = False  # the parser loads no core module: each handler imports w
 if TYPE_CHECKING:
     from typing import Any
 
-    from brain_tui.hooks.settings_io import Report
+    from brain_tui.core.agent_settings.files import Report
 
 AGENTS = ("claude", "gemini", "codex")
 
@@ -93,7 +93,9 @@ def _check_flags(a: argparse.Namespace) -> None:
 
 def _hooks_report(ctx: Context) -> Report:
     """Run one `bsi hooks ACTION` for the agent asked."""
-    from brain_tui.hooks import settings, settings_codex, settings_gemini
+    from brain_tui.core.agent_settings import claude as settings
+    from brain_tui.core.agent_settings import codex as settings_codex
+    from brain_tui.core.agent_settings import gemini as settings_gemini
 
     a = ctx.args
     _check_flags(a)
@@ -144,8 +146,10 @@ def cmd_hooks(ctx: Context) -> int:
 
 def cmd_mcp_install(ctx: Context) -> int:
     """`bsi mcp install [--agent A]`: start `bsi mcp` once (it must answer `initialize`), then write the entry."""
+    from brain_tui.core.agent_settings import claude as settings
+    from brain_tui.core.agent_settings import codex as settings_codex
+    from brain_tui.core.agent_settings import gemini as settings_gemini
     from brain_tui.core.rules.authority import require_human
-    from brain_tui.hooks import settings, settings_codex, settings_gemini
 
     a = ctx.args
     require_human("mcp install", "in this brain")
@@ -178,7 +182,8 @@ def cmd_mcp_serve(ctx: Context) -> int:
         raise UsageError(f"mcp: unknown action {ctx.args.mcp_command!r}")
     if getattr(ctx.args, "json", False):
         raise UsageError("bsi mcp speaks JSON-RPC on stdout already: drop --json")
-    from brain_tui.mcp.server import serve
-
+    if ctx.serve_mcp is None:
+        raise UsageError("bsi mcp: this command line runs without the MCP server (run `bsi mcp`, "
+                         "`python -m brain_tui mcp`)")
     root = _root(ctx)
-    return serve(root, now=getattr(ctx.args, "now", None), stdout=sys.stdout)
+    return ctx.serve_mcp(root, getattr(ctx.args, "now", None), sys.stdout)

@@ -1,4 +1,8 @@
-"""Entry point of `bsi`: builds the parser from the command modules and maps errors to exit codes."""
+"""The `bsi` command line: builds the parser from the command modules and maps errors to exit codes.
+
+`brain_tui.entry` runs it (the console script); it hands `bsi mcp` here only when the fast front did not
+serve it, with the server to call (`serve_mcp`): the CLI stands below the MCP server and never imports it.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +16,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from typing import Any
 
-    from brain_tui.cli.common import Context, Parser
+    from brain_tui.cli.common import Context, McpServer, Parser
 
 #: Exit code of an unexpected error inside bsi (a bug), kept apart from every code of SPEC 19 (EX_SOFTWARE).
 INTERNAL_ERROR = 70
@@ -161,29 +165,29 @@ def _version() -> str:
     return __version__
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run `bsi` and return its exit code (SPEC 19)."""
+def main(argv: Sequence[str] | None = None, *, serve_mcp: McpServer | None = None) -> int:
+    """Run `bsi` and return its exit code (SPEC 19).
+
+    Args:
+        argv: the words after `bsi` (default: the process's own).
+        serve_mcp: what `bsi mcp` serves with (`brain_tui.entry` passes the MCP server); without it `bsi mcp`
+            is refused as a usage error.
+    """
     args_list = list(sys.argv[1:] if argv is None else argv)
     if "hook" in args_list:
         from brain_tui.hooks import main as hooks_main
 
         if hooks_main.is_hook_command(args_list):  # the hot path: no parser tree, only what the event needs
             return hooks_main.run(args_list)
-    if args_list[-1:] == ["mcp"]:  # `bsi mcp` answers `initialize` before the parser, the SDK or the core load
-        from brain_tui.mcp import front
-
-        served = front.main(args_list)
-        if served is not None:
-            return served
-    return _main(args_list)
+    return _main(args_list, serve_mcp)
 
 
-def _main(args_list: list[str]) -> int:
+def _main(args_list: list[str], serve_mcp: McpServer | None) -> int:
     import argparse
 
     from brain_tui.cli.common import CommandLineError, Context
 
-    ctx = Context(argparse.Namespace())
+    ctx = Context(argparse.Namespace(), serve_mcp=serve_mcp)
     try:
         try:
             parser = build_parser(only=command_of(args_list))
@@ -259,8 +263,10 @@ def _internal_error(exc: Exception) -> int:
 
 
 def run() -> None:
-    """Console-script wrapper."""
-    sys.exit(main())
+    """`bsi` as `python -m brain_tui.cli.main` or an older console script naming this function: runs
+    `brain_tui.entry.run`, the entry above the layers (looked up by name when called: the CLI module itself
+    never imports the MCP server)."""
+    importlib.import_module("brain_tui.entry").run()
 
 
 if __name__ == "__main__":

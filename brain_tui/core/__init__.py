@@ -8,7 +8,8 @@
   the write decision);
 - `sync`: git, the remote, reconciliation and settling, the audit trail;
 - `sessions`: agent bindings, hooks index, shell targets, fence, launch, transcripts, live sessions, notices;
-- `environment`: the environment readings and breath metrics.
+- `environment`: the environment readings and breath metrics;
+- `agent_settings`: the agents' settings files (hooks, MCP server entry, sandbox fence) as bsi writes them.
 
 Beside them at this level: errors, clock, ids, config and bootstrap, which every part may import. Each part's
 `__init__` says what it holds and what it imports.

@@ -8,7 +8,7 @@ decide for a bound session fails closed (exit 2, one line and the command
 to check by hand); every other event, and an unbound session, goes on with a note.
 
 The hook never outruns the timeout its installer writes (`HOOK_TIMEOUT_S` in
-hooks/settings.py, 10 s; Claude Code treats a timed-out hook as "go ahead"): it
+core/agent_settings/claude.py, 10 s; Claude Code treats a timed-out hook as "go ahead"): it
 keeps its own deadline, `DEADLINE_S` from the process start, and a bound
 session's write it has not decided by then is denied ("brain busy, retry").
 """

@@ -20,6 +20,7 @@ from textual import on
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.content import Content
+from textual.message_pump import MessagePump
 from textual.screen import ModalScreen, Screen
 
 from brain_tui.core.brain import Brain
@@ -407,33 +408,39 @@ class BrainApp(App[int]):
         """The claim with this ID in the current snapshot."""
         return self.snapshot.claim(sess_id) if sess_id else None
 
-    def run_core(self, describe: str, call: Callable[[Brain], Any], done: Callable[[Any], str] | None = None) -> None:
-        """Run one core action in a thread worker (no dialog); the outcome comes back as `CoreDone`.
+    def run_core(self, describe: str, call: Callable[[Brain], Any], done: Callable[[Any], str] | None = None, *,
+                 reply_to: MessagePump | None = None) -> None:
+        """Run one core action in a thread worker; its outcome comes back as `CoreDone` to `reply_to`.
+
+        The one way the cockpit runs a core call off the event loop: a dialog (`CoreDialog.submit_core`) asks
+        for the reply and keeps a refusal inline; without `reply_to` the App shows the outcome as a toast.
+        Read-only is checked once, by the action that leads here (a dialog's opening, a key of the App).
 
         Args:
             describe: what is being done, for messages.
             call: the function of the writer Brain to run.
             done: turns the result into the success message.
+            reply_to: who is told the outcome (default: the App).
         """
-        if self.refuse_readonly():
-            return
+        target = self if reply_to is None else reply_to
 
         def work() -> None:
             try:
                 result = self.call_core(call)
             except BsiError as exc:
-                self.post_message(CoreDone(f"{describe} refused: {plain_refusal(exc.message)}", "error"))
+                target.post_message(CoreDone(plain_refusal(exc.message), "error", describe, refused=True))
                 return
-            except Exception as exc:  # noqa: BLE001
-                self.post_message(CoreDone(f"{describe} failed: {exc.__class__.__name__}: {exc}", "error"))
+            except Exception as exc:  # noqa: BLE001 - said in the cockpit instead of crashing it
+                target.post_message(CoreDone(f"{describe} failed: {exc.__class__.__name__}: {exc}", "error",
+                                             describe))
                 return
-            self.post_message(CoreDone(done(result) if done else f"{describe}: done"))
+            target.post_message(CoreDone(done(result) if done else f"{describe}: done", describe=describe))
 
         self.run_worker(work, thread=True, group="core", exit_on_error=False)
 
     @on(CoreDone)
     def _core_done(self, event: CoreDone) -> None:
-        self.report(event.message, event.severity)
+        self.report(event.toast, event.severity)
 
     def call_core(self, call: Callable[[Brain], Any]) -> Any:
         """Run `call(writer)` from a worker thread, under the write lock and the store's read lock.
@@ -478,7 +485,8 @@ class BrainApp(App[int]):
 
     def action_watchdog(self) -> None:
         """Mark expired claims stale (the core's watchdog)."""
-        self.run_core("watchdog", lambda b: b.watchdog(), describe_watchdog)
+        if not self.refuse_readonly():
+            self.run_core("watchdog", lambda b: b.watchdog(), describe_watchdog)
 
     async def action_quit(self) -> None:
         """Quit (keys already queued behind `q` are dropped: no dialog opens on the way out)."""

@@ -20,7 +20,7 @@ from brain_tui.core.rules.attention import (
     time_left,
 )
 from brain_tui.core.rules.effective import past_age_cap, renew_can_extend
-from brain_tui.core.rules.preview import preview
+from brain_tui.core.rules.preview import Preview, preview
 
 from .present import age, format_clock, level_name, result_of, short_id, short_party, status_icon, ttl_left
 from .safe import safe_text, styled
@@ -109,9 +109,16 @@ def children_text(claim: Claim, snapshot: BrainSnapshot) -> Content:
     return out
 
 
-def approve_effect(claim: Claim, snapshot: BrainSnapshot) -> Content:
-    """What approving would do and unblock, as the core decides it (dry run, nothing written)."""
-    outcome = preview(snapshot, "approve", claim.sess_id)
+def approve_effect(claim: Claim, snapshot: BrainSnapshot, dry_runs: Mapping[str, Preview] | None = None) -> Content:
+    """What approving would do and unblock, as the core decides it (dry run, nothing written).
+
+    Args:
+        claim: the gated claim.
+        snapshot: the brain as shown.
+        dry_runs: the dry runs already made ("approve", "reject"), so none is computed twice; the others are run.
+    """
+    known = dry_runs or {}
+    outcome = known.get("approve") or preview(snapshot, "approve", claim.sess_id)
     if not outcome.allowed:
         return safe_text(f"cannot approve now: {outcome.refusal}", 400, style=ERROR)
     out = styled("approve → ", STRONG)
@@ -143,7 +150,7 @@ def approve_effect(claim: Claim, snapshot: BrainSnapshot) -> Content:
                 out += " can then close (no satellite left open)"
     if outcome.signals:
         out += safe_text(f"; {outcome.signals} signal(s) sent", 40, style=MUTED)
-    reject = preview(snapshot, "reject", claim.sess_id)
+    reject = known.get("reject") or preview(snapshot, "reject", claim.sess_id)
     if reject.allowed:
         out += Content.styled("\nreject → ", STRONG)
         out += safe_text(reject.status or "failed", 20, style=ERROR)
@@ -161,8 +168,14 @@ def expiry_hint(claim: Claim | None, now: datetime) -> str:
     return " — renewing no longer helps: decide it now (approving an expired gate renews it)"
 
 
-def gate_details(claim: Claim, snapshot: BrainSnapshot) -> Content:
-    """Everything a human needs to decide a gate: message, effect, result, files, children, then the claim."""
+def gate_details(claim: Claim, snapshot: BrainSnapshot, dry_runs: Mapping[str, Preview] | None = None) -> Content:
+    """Everything a human needs to decide a gate: message, effect, result, files, children, then the claim.
+
+    Args:
+        claim: the gated claim.
+        snapshot: the brain as shown.
+        dry_runs: the dry runs the caller already made (`approve_effect`).
+    """
     out = status_icon(claim.status)
     out += " "
     out += safe_text(claim.sess_id, 80, style=STRONG)
@@ -184,7 +197,7 @@ def gate_details(claim: Claim, snapshot: BrainSnapshot) -> Content:
         out = out.append(safe_text(describe_time_left(left) + hint, 200,
                                    style=ERROR if left < WARN_BEFORE else MUTED))
     out += "\n"
-    out += approve_effect(claim, snapshot)
+    out += approve_effect(claim, snapshot, dry_runs)
     out = _heading(out, "Result")
     out += "\n"
     out += result_text(claim)

@@ -82,10 +82,29 @@ class EnvRead(Message):
 
 @dataclass
 class CoreDone(Message):
-    """A core action run without a dialog ended: its message and severity for the toast."""
+    """A core call run in a thread (`BrainApp.run_core`) ended; told to whoever asked: a dialog, else the App.
+
+    Attributes:
+        message: the success message, or why it did not happen (the core's refusal in plain words).
+        severity: "information", or "error" when the core refused or the call failed.
+        describe: what was done (a toast names it before a refusal).
+        refused: the core refused: `message` is its reason.
+    """
 
     message: str
     severity: str = "information"
+    describe: str = ""
+    refused: bool = False
+
+    @property
+    def ok(self) -> bool:
+        """True when the call succeeded."""
+        return self.severity != "error"
+
+    @property
+    def toast(self) -> str:
+        """The message as a toast says it (a refusal names what was refused)."""
+        return f"{self.describe} refused: {self.message}" if self.refused else self.message
 
 
 

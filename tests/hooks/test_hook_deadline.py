@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
+from brain_tui.core.agent_settings import claude as settings
 from brain_tui.core.brain import Brain
 from brain_tui.hooks import main as hooks_main
-from brain_tui.hooks import settings
 from tests.bsi import NOW, clean_env, ok, run_bsi
 from tests.hooks.test_pre_tool_use import event
 

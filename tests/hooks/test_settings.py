@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from brain_tui.hooks import settings
+from brain_tui.core.agent_settings import claude as settings
 from tests.bsi import ok, run_bsi
 
 FOREIGN = {

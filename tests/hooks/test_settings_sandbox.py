@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from brain_tui.hooks import sandbox
+from brain_tui.core.agent_settings import sandbox
 from tests.bsi import clean_env, ok, run_bsi
 
 FENCE = {

@@ -11,6 +11,7 @@ import brain_tui.core as core
 for info in pkgutil.iter_modules(core.__path__):
     importlib.import_module(f"brain_tui.core.{info.name}")
 import brain_tui.cli.main
+import brain_tui.entry
 import brain_tui.demo
 leaked = sorted(m for m in sys.modules if m.split(".")[0] in ("textual", "rich"))
 print(",".join(leaked))

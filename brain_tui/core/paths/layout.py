@@ -38,6 +38,8 @@ LOCK_FILE = "lock"
 CACHE_FILE = "parse-cache.sqlite3"
 #: Last sync time and pending local commits.
 SYNC_STATE_FILE = "sync.json"
+#: The keys the cockpit's notices already told, under STATE_DIR (core/sessions/notify.py; never committed).
+NOTIFIED_FILE = "notified.json"
 #: The write journal of a write in flight (core/records/journal.py), under STATE_DIR, and its manifest.
 JOURNAL_DIR = "journal"
 JOURNAL_MANIFEST = "manifest.json"

@@ -22,15 +22,13 @@ from pathlib import Path
 from typing import Protocol
 
 from brain_tui.core.errors import BsiError, InvalidData, UsageError
-from brain_tui.core.paths.layout import STATE_DIR
+from brain_tui.core.paths.layout import NOTIFIED_FILE, STATE_DIR
 from brain_tui.core.paths.text_safety import CONTROL_RE, inert_line
 from brain_tui.core.records.yamlio import atomic_write_text
 from brain_tui.core.sessions.notify_setting import NOTIFY_PLACEHOLDERS as NOTIFY_PLACEHOLDERS
 from brain_tui.core.sessions.notify_setting import PLACEHOLDER_RE, NotifySetting, check_template
 from brain_tui.core.sessions.notify_setting import parse_notify as parse_notify
 
-#: The file of the keys already told (local state, never committed).
-NOTIFIED_FILE = "notified.json"
 #: How many told keys are remembered (the oldest are forgotten first).
 MAX_REMEMBERED = 500
 #: How long a notify command may run before it is given up on.

@@ -61,12 +61,11 @@ class ClaimActions(Screen[None]):
 
     # -- actions -------------------------------------------------------------------------------
     def _push(self, screen: Screen[str | None]) -> None:
-        if self.brain_app.quitting:
+        """Open an action's dialog — unless the cockpit is read-only (the one read-only check of an action, beside
+        the hidden keys) or quitting; a decision the core already refuses only says why."""
+        app = self.brain_app
+        if app.quitting or app.refuse_readonly():
             return
-        self.app.push_screen(screen, callback=self.brain_app.after_dialog)
-
-    def _push_decision(self, screen: Screen[str | None]) -> None:
-        """Open a decision dialog — or, when the core already refuses the action, just say why."""
         outcome = getattr(screen, "preview", None)
         if outcome is not None and not outcome.allowed:
             from ..words import plain_refusal
@@ -74,15 +73,13 @@ class ClaimActions(Screen[None]):
             self.notify(safe_str(plain_refusal(outcome.refusal), 400), title="refused", severity="warning",
                         markup=False)
             return
-        self._push(screen)
+        app.push_screen(screen, callback=app.after_dialog)
 
     def action_open_claim(self) -> None:
         """The open-claim form, pre-filled from a selected pilot/domain or HANDOFF signal."""
         from .claim_form import OpenClaimScreen, OpenDefaults
 
         app = self.brain_app
-        if app.refuse_readonly():
-            return
         defaults = OpenDefaults()
         sig = self.selected_signal()
         claim = app.claim(self.selected_claim_id())
@@ -105,8 +102,6 @@ class ClaimActions(Screen[None]):
         """The close dialog of the selected claim."""
         from .close_form import CloseClaimScreen
 
-        if self.brain_app.refuse_readonly():
-            return
         claim = self.target_claim("close")
         if claim is not None:
             self._push(CloseClaimScreen(claim, self.brain_app.snapshot))
@@ -114,11 +109,9 @@ class ClaimActions(Screen[None]):
     def _decision(self, decision: str) -> None:
         from .confirm import GateDecisionDialog
 
-        if self.brain_app.refuse_readonly():
-            return
         claim = self.target_claim(decision)
         if claim is not None:
-            self._push_decision(GateDecisionDialog(claim, self.brain_app.snapshot, decision))
+            self._push(GateDecisionDialog(claim, self.brain_app.snapshot, decision))
 
     def action_approve(self) -> None:
         """Approve the selected gate (dialog)."""
@@ -131,11 +124,9 @@ class ClaimActions(Screen[None]):
     def _cascade(self, action: str) -> None:
         from .confirm import CascadeDialog
 
-        if self.brain_app.refuse_readonly():
-            return
         claim = self.target_claim(action)
         if claim is not None:
-            self._push_decision(CascadeDialog(claim, self.brain_app.snapshot, action))
+            self._push(CascadeDialog(claim, self.brain_app.snapshot, action))
 
     def action_pause(self) -> None:
         """Pause the selected claim and its tree (dialog lists the cascade)."""
@@ -148,11 +139,9 @@ class ClaimActions(Screen[None]):
     def _slug(self, action: str) -> None:
         from .confirm import SlugConfirmDialog
 
-        if self.brain_app.refuse_readonly():
-            return
         claim = self.target_claim(action)
         if claim is not None:
-            self._push_decision(SlugConfirmDialog(claim, self.brain_app.snapshot, action))
+            self._push(SlugConfirmDialog(claim, self.brain_app.snapshot, action))
 
     def action_abort(self) -> None:
         """Abort the selected claim and its tree (type the slug)."""
@@ -167,8 +156,6 @@ class ClaimActions(Screen[None]):
         from .quick import AckDialog
 
         app = self.brain_app
-        if app.refuse_readonly():
-            return
         sig = self.selected_signal()
         if sig is None:
             self.notify("acknowledge: select a signal first (pane 2)", severity="warning", markup=False)
@@ -186,8 +173,6 @@ class ClaimActions(Screen[None]):
         """Renew the selected claim's TTL (a gate or a paused claim too)."""
         from .quick import RenewDialog
 
-        if self.brain_app.refuse_readonly():
-            return
         claim = self.target_claim("renew")
         if claim is not None:
             self._push(RenewDialog(claim, self.brain_app.snapshot))
@@ -197,8 +182,6 @@ class ClaimActions(Screen[None]):
         from .quick import SendSignalDialog
 
         app = self.brain_app
-        if app.refuse_readonly():
-            return
         claim = app.claim(self.selected_claim_id())
         sender = claim.sess_id if claim is not None else app.brain.instance
         to = claim.parent or "" if claim is not None else ""
@@ -208,8 +191,6 @@ class ClaimActions(Screen[None]):
         """Launch an agent for the selected open claim, or for the claim a selected HANDOFF asks for."""
         from .launch import LaunchDialog
 
-        if self.brain_app.refuse_readonly():
-            return
         sig = self.selected_signal()
         if sig is not None:
             if sig.type != "HANDOFF":
@@ -234,7 +215,7 @@ class ClaimActions(Screen[None]):
         from .agent_pane import AnswerDialog
 
         claim = self.target_claim("write to agent")
-        if claim is not None and not self.brain_app.refuse_readonly():
+        if claim is not None:
             self._push(AnswerDialog(claim))
 
     def action_interrupt_agent(self) -> None:
@@ -249,7 +230,7 @@ class ClaimActions(Screen[None]):
         from .agent_pane import PaneConfirmDialog
 
         claim = self.target_claim(f"{action} agent")
-        if claim is not None and not self.brain_app.refuse_readonly():
+        if claim is not None:
             self._push(PaneConfirmDialog(claim, action))
 
     def action_detail(self) -> None:

@@ -76,7 +76,7 @@ class GateDecisionDialog(CoreDialog):
         with Vertical(id="dialog-box", classes="decision"):
             yield Label(title, classes="dialog-title", markup=False)
             with VerticalScroll(id="details"):
-                yield Static(gate_details(self.claim, self.snapshot), markup=False)
+                yield Static(gate_details(self.claim, self.snapshot, {self.decision: self.preview}), markup=False)
             if not self.preview.allowed:
                 yield Static(safe_text(f"The core refuses: {self.preview.refusal}", 400, style=ERROR),
                              markup=False, classes="refusal")

@@ -1,4 +1,4 @@
-"""CoreDialog: the base of every action dialog — runs one core call in a thread, shows the core's refusal inline."""
+"""CoreDialog: the base of every action dialog — runs one core call (`BrainApp.run_core`), shows a refusal inline."""
 
 from __future__ import annotations
 
@@ -6,16 +6,15 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.binding import Binding
 from textual.events import Resize
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
-from textual.worker import Worker, WorkerState
 
 from brain_tui.core.brain import Brain
-from brain_tui.core.errors import BsiError
 
+from ..messages import CoreDone
 from ..safe import safe_text
 
 if TYPE_CHECKING:
@@ -87,7 +86,9 @@ class CoreDialog(ModalScreen[str | None]):
             self.dismiss(None)
 
     def submit_core(self, describe: str, call: Callable[[Brain], Any], done: Callable[[Any], str]) -> None:
-        """Run `call(writer)` in a thread; dismiss with `done(result)`, or show the refusal.
+        """Run `call(writer)` in a thread (`BrainApp.run_core`); dismiss with `done(result)`, or show the refusal.
+
+        Read-only was checked when the dialog was opened (`ClaimActions._push`).
 
         Args:
             describe: what is being done (for unexpected failures).
@@ -96,40 +97,20 @@ class CoreDialog(ModalScreen[str | None]):
         """
         if self.busy:
             return
-        if self.brain_app.refuse_readonly():
-            self.dismiss(None)
-            return
         self.busy = True
         line = self.query_one("#error", Static)
         line.update(Text("working…", end=""))
         line.display = True
-        self._run(describe, call, done)
+        self.brain_app.run_core(describe, call, done, reply_to=self)
 
-    @work(thread=True, exclusive=True, group="dialog-core", exit_on_error=False)
-    def _run(self, describe: str, call: Callable[[Brain], Any], done: Callable[[Any], str]) -> tuple[bool, str]:
-        """The core call, in a thread. Returns (succeeded, message); the dialog reacts when the worker ends."""
-        try:
-            result = self.brain_app.call_core(call)
-        except BsiError as exc:
-            from ..words import plain_refusal
-
-            return False, plain_refusal(exc.message)
-        except Exception as exc:  # noqa: BLE001 - show anything unexpected instead of crashing
-            return False, f"{describe} failed: {exc.__class__.__name__}: {exc}"
-        return True, done(result)
-
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        """Dismiss with the success message, or show the refusal and stay."""
-        if event.worker.group != "dialog-core" or event.state != WorkerState.SUCCESS:
-            return
-        outcome: tuple[bool, str] | None = event.worker.result
-        if outcome is None:
-            return
-        succeeded, message = outcome
-        if succeeded:
-            self.dismiss(message)
+    @on(CoreDone)
+    def _core_done(self, event: CoreDone) -> None:
+        """Dismiss with the success message, or show the refusal and stay (the App does not toast it)."""
+        event.stop()
+        if event.ok:
+            self.dismiss(event.message)
         else:
-            self.show_error(message)
+            self.show_error(event.message)
 
 
 class FormDialog(CoreDialog):

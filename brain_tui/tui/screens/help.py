@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 KEY_WIDTH = 12
 
 
-def help_text(readonly: bool, palette_muted: object = None) -> Content:
+def help_text(readonly: bool) -> Content:
     """The key table as Content."""
     out = Content()
     out += Content.styled("Keys", "bold")

@@ -68,7 +68,6 @@ def active_rows(snapshot: BrainSnapshot, brain_name: str, needle: str = "",
 
     Args:
         snapshot: the brain; its `now` is the time TTLs are counted from.
-        palette: styles of the current theme.
         brain_name: this brain's name (to shorten instances).
         needle: the filter text.
         live: the live sessions (`Brain.live_sessions()`), for the Agent column.

@@ -216,7 +216,6 @@ def render_env(state: EnvState | None, note: str = "", *,
 
     Args:
         state: the reading (`Brain.env`): host, instance, git, pm2, ports, system; or None.
-        palette: theme styles.
         note: a line shown when there is no reading (placeholder, or why it failed).
         sync: `brain.remote.status()` for the `sync` line (mode, last sync, pending).
         sync_error: the last sync or fetch error.

@@ -33,7 +33,6 @@ def sync_badge(
     Args:
         sync: `brain.remote.status()` (None when unknown: nothing is shown).
         snapshot: for the clock (ages) and the timezone.
-        palette: theme styles.
         error: the last sync or fetch error ("" when the last one worked).
         busy: "syncing" while `s` runs ("" otherwise).
         compact: the short form for narrow terminals.
@@ -99,7 +98,6 @@ def header_text(
         instance: this cockpit's instance.
         branch: the git branch ("" when unknown).
         snapshot: for the clock and counts.
-        palette: theme styles.
         readonly: show the READ-ONLY badge.
         hint: e.g. "demo".
         env: the environment reading (ahead/behind, when `sync` is unknown).

@@ -138,7 +138,6 @@ class SatelliteTree(Tree[str]):
 
         Args:
             snapshot: the brain.
-            palette: theme styles.
             needle: the filter text.
             waiting: attention items at or below each claim (`core.attention.waiting_inside`): a node
                 shows how many wait below it, so a collapsed node still tells.

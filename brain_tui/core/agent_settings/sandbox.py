@@ -25,9 +25,9 @@ from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
+from brain_tui.core.agent_settings.files import Report, refuse, save
 from brain_tui.core.paths.layout import SANDBOX_RECORD
 from brain_tui.core.sessions.fence import FENCE_KEYS, PROTOCOL_DENY_WRITE
-from brain_tui.hooks.settings_io import Report, refuse, save
 
 __all__ = ["DENY_WRITE", "FENCE_KEYS", "dependencies", "dependency_line", "fence_status", "merge_fence",
            "recorded", "remember", "remove_fence"]
@@ -88,12 +88,11 @@ def merge_fence(data: dict[str, Any], path: Path, deny_write: tuple[str, ...] = 
     return added
 
 
-def remove_fence(data: dict[str, Any], path: Path, added: Collection[str] | None = None) -> None:
+def remove_fence(data: dict[str, Any], added: Collection[str] | None = None) -> None:
     """Take the fence out of `data` (in place): what install added, when still as it wrote it.
 
     Args:
         data: the settings object.
-        path: the settings file (for messages).
         added: what install recorded adding (`merge_fence`); None when unknown (another clone
             installed it): then every denyWrite entry of ours and every fence key holding our value.
 

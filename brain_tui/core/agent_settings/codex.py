@@ -15,8 +15,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from brain_tui.core.errors import InvalidData
-from brain_tui.hooks.settings_io import (
+from brain_tui.core.agent_settings.files import (
     Report,
     copy,
     event_status,
@@ -29,6 +28,7 @@ from brain_tui.hooks.settings_io import (
     save,
     save_text,
 )
+from brain_tui.core.errors import InvalidData
 
 AGENT = "codex"
 TOOL_MATCHER = "apply_patch|exec_command|shell"

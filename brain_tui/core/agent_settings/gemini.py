@@ -14,8 +14,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from brain_tui.core.errors import InvalidData
-from brain_tui.hooks.settings_io import (
+from brain_tui.core.agent_settings.files import (
     Report,
     copy,
     event_status,
@@ -28,6 +27,7 @@ from brain_tui.hooks.settings_io import (
     resolves,
     save,
 )
+from brain_tui.core.errors import InvalidData
 
 AGENT = "gemini"
 #: Gemini CLI's write tools and its shell tool, checked before and recorded after they run.

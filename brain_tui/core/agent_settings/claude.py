@@ -3,11 +3,11 @@
 `.claude/settings.json` (or `settings.local.json`) and `.mcp.json` belong to
 the user: every foreign key, hook and server is kept as it is; our own
 entries (a hook whose command runs `bsi … hook EVENT`, the `bsi` MCP server,
-our `permissions.deny` rules, the sandbox fence of `hooks/sandbox.py`) are
+our `permissions.deny` rules, the sandbox fence of `sandbox.py`) are
 replaced in place. A second run changes nothing. A file that is not valid JSON
 is refused (exit 65) and left untouched. Gemini CLI and Codex have their own
-modules (`settings_gemini.py`, `settings_codex.py`); what they share is in
-`settings_io.py`.
+modules (`gemini.py`, `codex.py`); what they share is in
+`files.py`.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from brain_tui.hooks import sandbox
-from brain_tui.hooks.settings_io import (
+from brain_tui.core.agent_settings import sandbox
+from brain_tui.core.agent_settings.files import (
     Report,
     copy,
     event_status,
@@ -94,7 +94,7 @@ def merge_hooks(data: dict[str, Any], program: str, path: Path, *, fence: bool |
     if fence:
         sandbox.merge_fence(data, path)
     elif fence is False:
-        sandbox.remove_fence(data, path)
+        sandbox.remove_fence(data)
     return data
 
 
@@ -112,7 +112,7 @@ def remove_hooks(data: dict[str, Any], path: Path, added: list[str] | None = Non
             del permissions["deny"]
         if not permissions:
             del data["permissions"]
-    sandbox.remove_fence(data, path, added)
+    sandbox.remove_fence(data, added)
     return data
 
 
@@ -130,7 +130,7 @@ def install(root: str | os.PathLike[str], local: bool, program: str = "bsi", *, 
     if fence:
         added = sandbox.merge_fence(after, path)
     else:
-        sandbox.remove_fence(after, path, earlier)
+        sandbox.remove_fence(after, earlier)
     report = status_of(path, after, program, fence=fence)
     if after == before and path.exists():
         report.action = "unchanged"
