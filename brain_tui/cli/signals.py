@@ -37,7 +37,7 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
 
 def cmd_send(ctx: Context) -> int:
     """`bsi signal send`: prints the new ID."""
-    from brain_tui.core.records.model import BLOCKING_STATUSES
+    from brain_tui.core.records.statuses import BLOCKING_STATUSES
     from brain_tui.core.rules.authority import acting_in, sender_for
 
     a = ctx.args

@@ -10,28 +10,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, tzinfo
-from enum import StrEnum
 from functools import cached_property
 from typing import Any
 
 from brain_tui.core.clock import DEFAULT_TTL
 from brain_tui.core.paths.scope import ScopeEntry
-
-
-class Status(StrEnum):
-    """Claim statuses (SPEC 6.3)."""
-
-    OPEN = "open"
-    WAITING_HUMAN = "waiting_human"
-    PAUSED = "paused"
-    STALE = "stale"
-    CLOSED = "closed"
-    FAILED = "failed"
-    RELEASED = "released"
-
-
-BLOCKING_STATUSES = frozenset({"open", "waiting_human", "paused", "stale"})
-TERMINAL_STATUSES = frozenset({"closed", "failed", "released"})
+from brain_tui.core.records.statuses import BLOCKING_STATUSES as BLOCKING_STATUSES  # re-exported
+from brain_tui.core.records.statuses import TERMINAL_STATUSES, SignalState
+from brain_tui.core.records.statuses import Status as Status  # re-exported
 
 SIGNAL_TYPES = (
     "READY_FOR_REVIEW",
@@ -45,7 +31,6 @@ SIGNAL_TYPES = (
     "CIRCUIT_BREAK",
     "UNBLOCK",
 )
-SIGNAL_STATES = ("pending", "delivered", "archived")
 
 
 @dataclass(frozen=True)
@@ -110,7 +95,8 @@ class Claim:
         data: the whole parsed mapping, unknown keys included.
         scope: parsed scope entries (empty when the scope did not parse).
         scope_text: the scope as written, for display.
-        status: status string (unknown legacy values kept as-is).
+        status: a `Status` member (equal to its string); an unknown legacy status is kept as the plain
+            string written (it blocks, and is flagged ``status-unknown``).
         type: ``pilote``/``satellite``/``solo`` or a legacy value.
         instance: ``brain_name@machine`` or "" when unknown.
         story: the story angle, "" when absent.
@@ -129,7 +115,7 @@ class Claim:
     data: Mapping[str, Any]
     scope: tuple[ScopeEntry, ...]
     scope_text: str
-    status: str
+    status: Status | str
     type: str
     instance: str
     story: str
@@ -221,6 +207,11 @@ class Claim:
         return self.status not in TERMINAL_STATUSES and self.satellite_type != "search"
 
     @property
+    def known_status(self) -> Status | None:
+        """The status as a `Status` member; None for a legacy status the product does not know."""
+        return self.status if isinstance(self.status, Status) else Status.of(self.status)
+
+    @property
     def is_terminal(self) -> bool:
         """True for closed, failed and released claims."""
         return self.status in TERMINAL_STATUSES
@@ -244,7 +235,7 @@ class Signal:
     type: str
     scope: str
     payload: str
-    state: str
+    state: SignalState | str
     created_at: datetime | None
     delivered_at: datetime | None
 

@@ -374,7 +374,7 @@ def waiting_inside(snapshot: BrainSnapshot, items: list[AttentionItem]) -> dict[
 def queue_of(brain: Brain, snapshot: BrainSnapshot | None, liveness: Mapping[str, HasState] | None,
              runways: Mapping[str, HasRunway] | None) -> list[AttentionItem]:
     """`Brain.attention`: read what the caller did not give, then rank (the arguments are the facade's)."""
-    from brain_tui.core.records.model import BLOCKING_STATUSES
+    from brain_tui.core.records.statuses import BLOCKING_STATUSES
     from brain_tui.core.sessions import live as live_rules
 
     if liveness is None:

@@ -145,7 +145,7 @@ def runways_of(sessions: Mapping[str, LiveSession]) -> dict[str, Runway]:
 
 def live_sessions_of(brain: Brain, snapshot: BrainSnapshot | None) -> dict[str, LiveSession]:
     """`Brain.live_sessions`: the blocking claims read now unless `snapshot` is given (then no store access)."""
-    from brain_tui.core.records.model import BLOCKING_STATUSES
+    from brain_tui.core.records.statuses import BLOCKING_STATUSES
     from brain_tui.core.sessions import launch as launching
 
     if snapshot is None:

@@ -16,7 +16,8 @@ from textual.events import Resize, ScreenResume
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, Static, Tab, Tabs, Tree
 
-from brain_tui.core.records.model import BLOCKING_STATUSES, BrainSnapshot
+from brain_tui.core.records.model import BrainSnapshot
+from brain_tui.core.records.statuses import BLOCKING_STATUSES
 from brain_tui.core.rules import attention, tiers
 from brain_tui.core.rules.attention import AttentionItem
 
