@@ -11,9 +11,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, tzinfo
 from functools import cached_property
-from typing import Any
+from typing import Any, ClassVar
 
 from brain_tui.core.clock import DEFAULT_TTL
+from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.scope import ScopeEntry
 from brain_tui.core.records.statuses import BLOCKING_STATUSES as BLOCKING_STATUSES  # re-exported
 from brain_tui.core.records.statuses import TERMINAL_STATUSES, SignalState
@@ -254,7 +255,7 @@ class Lock:
 
 
 @dataclass(frozen=True)
-class CorruptFile:
+class CorruptFile(JsonShaped):
     """A file that could not be read: shown as one row, never hides the others.
 
     Attributes:
@@ -271,9 +272,7 @@ class CorruptFile:
     reason: str
     holds: tuple[ScopeEntry, ...] = ()
 
-    def as_dict(self) -> dict[str, Any]:
-        """JSON shape of SPEC 19: ``{"path", "line", "reason"}``."""
-        return {"path": self.path, "line": self.line, "reason": self.reason}
+    _json_omit: ClassVar[frozenset[str]] = frozenset({"holds"})  # SPEC 19: ``{path, line, reason}``
 
 
 @dataclass(frozen=True)

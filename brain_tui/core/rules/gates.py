@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import ClassVar
 
 from brain_tui.core.clock import MAX_TTL, claim_ttl
 from brain_tui.core.errors import InvalidData, TransitionRefused
+from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.limits import GATE_ROOM_BYTES, add_history, check_text
 from brain_tui.core.records.changes import ChangeSet
 from brain_tui.core.records.model import BrainSnapshot, Claim
@@ -25,7 +27,7 @@ from brain_tui.core.rules.triggers import summary
 
 
 @dataclass(frozen=True)
-class GateOutcome:
+class GateOutcome(JsonShaped):
     """What a gate request, approve or reject did.
 
     Attributes:
@@ -44,19 +46,11 @@ class GateOutcome:
     expires_at: str | None = None
     tree: str | None = None
 
-    def as_dict(self) -> dict[str, Any]:
-        """JSON shape of `bsi gate ACTION`: ``{sess_id, action, status[, signal_id][, expires_at]}``."""
-        out: dict[str, Any] = {"sess_id": self.sess_id, "action": self.action, "status": self.status}
-        if self.signal_id:
-            out["signal_id"] = self.signal_id
-        if self.expires_at:
-            out["expires_at"] = self.expires_at
-        if self.tree:
-            out["approved_tree"] = self.tree
-        return out
+    _json_names: ClassVar[Mapping[str, str]] = {"tree": "approved_tree"}
+    _json_if_set: ClassVar[frozenset[str]] = frozenset({"signal_id", "expires_at", "tree"})
 
 @dataclass(frozen=True)
-class Cascade:
+class Cascade(JsonShaped):
     """What a pause, resume or abort did to a claim and its subtree.
 
     Attributes:
@@ -71,10 +65,7 @@ class Cascade:
     status: str
     touched: tuple[str, ...] = ()
 
-    def as_dict(self) -> dict[str, Any]:
-        """JSON shape of `bsi gate ACTION`: ``{sess_id, action, status, cascade: [ids]}``."""
-        return {"sess_id": self.sess_id, "action": self.action, "status": self.status,
-                "cascade": list(self.touched)}
+    _json_names: ClassVar[Mapping[str, str]] = {"touched": "cascade"}
 
 def _pending_gate(cs: ChangeSet, claim: Claim, action: str) -> bool:
     """Whether `claim` has a gate a human may decide; True when it expired meanwhile (it is stale).

@@ -37,6 +37,7 @@ from typing import Any, NoReturn
 from brain_tui.core.errors import Contended, InvalidData, NotFound, TransitionRefused, UsageError
 from brain_tui.core.paths.layout import LAUNCH_DIR, LAUNCH_SETTINGS_DIR
 from brain_tui.core.records.model import BrainSnapshot, Claim
+from brain_tui.core.records.statuses import Status
 from brain_tui.core.records.yamlio import atomic_write_text
 from brain_tui.core.rules.claims import require_claim
 
@@ -217,7 +218,7 @@ def launchable(claim: Claim) -> None:
     Raises:
         TransitionRefused: the claim is not open (exit 12).
     """
-    if claim.status != "open":
+    if claim.status != Status.OPEN:
         raise TransitionRefused(f"cannot launch {claim.sess_id}: it is {claim.status}; only an open claim "
                                 "is launched")
 

@@ -9,6 +9,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.scope import covers_file
 from brain_tui.core.records.model import BrainSnapshot, Claim
 from brain_tui.core.sync.reconcile import names_id
@@ -21,7 +22,7 @@ _REC = "\x1e"
 
 
 @dataclass(frozen=True)
-class LogEntry:
+class LogEntry(JsonShaped):
     """One commit of the audit trail."""
 
     commit: str
@@ -29,11 +30,6 @@ class LogEntry:
     author: str
     message: str
     files: tuple[str, ...]
-
-    def as_dict(self) -> dict[str, Any]:
-        """JSON shape."""
-        return {"commit": self.commit, "date": self.date, "author": self.author, "message": self.message,
-                "files": list(self.files)}
 
 
 def _log(root: Path, *args: str) -> list[_Commit]:

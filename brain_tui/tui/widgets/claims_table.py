@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from brain_tui.core.records.model import BrainSnapshot, Claim
+from brain_tui.core.records.statuses import Status
 from brain_tui.core.rules import watchdog
 
 from ..live import LiveMap, live_glyph, live_text, stale_evidence
@@ -120,7 +121,7 @@ def stale_rows(snapshot: BrainSnapshot, brain_name: str, needle: str = "",
     rows: list[Row] = []
     live = live or {}
     for claim in snapshot.claims:
-        if claim.status != "stale" or not claim_matches(claim, needle):
+        if claim.status != Status.STALE or not claim_matches(claim, needle):
             continue
         since = stale_since(claim, snapshot.tz)
         reason = claim.stale_reason or "expired"
