@@ -13,6 +13,7 @@ from brain_tui.core.rules.circuit import CircuitState
 from brain_tui.core.rules.gates import Cascade, GateOutcome
 from brain_tui.core.rules.locks import LockCheck, LockInfo, LockList
 from brain_tui.core.rules.watchdog import WatchdogReport
+from brain_tui.core.sync.audit import DriftReport
 
 
 def test_gate_answers_keep_their_shapes() -> None:
@@ -38,6 +39,9 @@ def test_omitted_renamed_and_nested_fields() -> None:
     assert LockList((info,), (bad,)).as_dict() == {"locks": [info.as_dict()], "corrupt": [bad.as_dict()]}
     assert "unwritable" not in WatchdogReport(1, 0, (), ()).as_dict()
     assert WatchdogReport(1, 0, (), (), ("x",)).as_dict()["unwritable"] == ["x"]
+    assert json.dumps(DriftReport("s", "docs/", ("c1",), ("a",), (), ("b",)).as_dict()) == (
+        '{"sess_id": "s", "scope": "docs/", "commits": ["c1"], "changed": ["a"], "uncommitted": [], '
+        '"outside": ["b"], "drift": true}')
 
 
 def test_json_value_turns_containers_into_json_ones() -> None:

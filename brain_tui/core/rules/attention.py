@@ -28,6 +28,7 @@ from brain_tui.core.ids import party_session
 from brain_tui.core.records.model import BrainSnapshot, Claim, Signal
 from brain_tui.core.records.statuses import BLOCKING_STATUSES, SignalState, Status
 from brain_tui.core.rules.circuit import circuit_state
+from brain_tui.core.rules.conflicts import chain_complete
 
 if TYPE_CHECKING:
     from brain_tui.core.brain import Brain
@@ -321,7 +322,7 @@ def complete_for(snapshot: BrainSnapshot) -> bool:
     """
     by_id = {c.sess_id for c in snapshot.claims}
     for claim in snapshot.claims:
-        if claim.status in BLOCKING_STATUSES and claim.parent and not _chain_in(snapshot, claim.sess_id):
+        if claim.status in BLOCKING_STATUSES and claim.parent and not chain_complete(snapshot, claim.sess_id):
             return False
     for sig in snapshot.signals:
         if sig.state != SignalState.PENDING:
@@ -330,18 +331,6 @@ def complete_for(snapshot: BrainSnapshot) -> bool:
             if party and party.startswith("sess-") and party.partition("@")[0] not in by_id:
                 return False
     return True
-
-
-def _chain_in(snapshot: BrainSnapshot, sess_id: str) -> bool:
-    """Every ancestor `sess_id` names is in `snapshot` (a cycle ends the chain)."""
-    current = snapshot.claim(sess_id)
-    seen = {sess_id}
-    while current is not None:
-        if not current.parent or current.parent in seen:
-            return True
-        seen.add(current.parent)
-        current = snapshot.claim(current.parent)
-    return False
 
 
 def _breath_items(snapshot: BrainSnapshot) -> list[AttentionItem]:

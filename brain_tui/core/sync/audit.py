@@ -100,7 +100,7 @@ def _is_bookkeeping(path: str) -> bool:
 
 
 @dataclass(frozen=True)
-class DriftReport:
+class DriftReport(JsonShaped):
     """Files a session changed, and those outside its scope."""
 
     sess_id: str
@@ -112,9 +112,7 @@ class DriftReport:
 
     def as_dict(self) -> dict[str, Any]:
         """JSON shape of `bsi verify --json`."""
-        return {"sess_id": self.sess_id, "scope": self.scope, "commits": list(self.commits),
-                "changed": list(self.changed), "uncommitted": list(self.uncommitted),
-                "outside": list(self.outside), "drift": bool(self.outside)}
+        return {**super().as_dict(), "drift": bool(self.outside)}
 
 
 def _session_commits(root: Path, claim: Claim, until: datetime) -> list[LogEntry]:
