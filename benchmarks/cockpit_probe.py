@@ -38,7 +38,7 @@ def probe_cockpit(root: Path, live: bool, seed: int) -> dict[str, Any]:
     import psutil
 
     from brain_tui.core.brain import Brain
-    from brain_tui.core.records.model import BLOCKING_STATUSES
+    from brain_tui.core.records.statuses import BLOCKING_STATUSES
     from brain_tui.tui.app import BrainApp
 
     process = psutil.Process()

@@ -246,7 +246,7 @@ def measure_conflicts(results: Results, brains: dict[int, Path], queries: int) -
     from dataclasses import replace
 
     from brain_tui.core.brain import Brain
-    from brain_tui.core.records.model import BLOCKING_STATUSES
+    from brain_tui.core.records.statuses import BLOCKING_STATUSES
     from brain_tui.core.rules import conflicts
 
     for size, root in brains.items():

@@ -200,7 +200,7 @@ def _ttl_cell(claim: Claim, now: datetime) -> str:
 def cmd_list(ctx: Context) -> int:
     """`bsi claim list`."""
     from brain_tui.core.errors import InvalidData
-    from brain_tui.core.records.model import BLOCKING_STATUSES, Status
+    from brain_tui.core.records.statuses import BLOCKING_STATUSES, Status
     from brain_tui.core.records.unreadable import repair_command
     from brain_tui.core.records.views import claim_json
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from brain_tui.cli.common import Context, one_line, table
+from brain_tui.core.records.statuses import SignalState
 
 TYPE_CHECKING = False  # the parser loads no core module: each handler imports what it uses (start-up)
 if TYPE_CHECKING:
@@ -37,7 +38,7 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
 
 def cmd_send(ctx: Context) -> int:
     """`bsi signal send`: prints the new ID."""
-    from brain_tui.core.records.model import BLOCKING_STATUSES
+    from brain_tui.core.records.statuses import BLOCKING_STATUSES
     from brain_tui.core.rules.authority import acting_in, sender_for
 
     a = ctx.args
@@ -64,11 +65,11 @@ def cmd_list(ctx: Context) -> int:
     snapshot = ctx.brain.snapshot()
     sigs = [
         s for s in snapshot.signals
-        if (not ctx.args.pending or s.state == "pending")
-        and (ctx.args.all or ctx.args.pending or s.state != "archived")
+        if (not ctx.args.pending or s.state == SignalState.PENDING)
+        and (ctx.args.all or ctx.args.pending or s.state != SignalState.ARCHIVED)
         and addressed_to(s, ctx.args.to or "", snapshot)
     ]
-    sigs.sort(key=lambda s: (s.state != "pending",))
+    sigs.sort(key=lambda s: (s.state != SignalState.PENDING,))
     corrupt = corrupt_signals(snapshot)
     if ctx.json:
         doc: dict[str, Any] = {"signals": [signal_json(s) for s in sigs]}

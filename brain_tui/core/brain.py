@@ -30,7 +30,8 @@ from brain_tui.core.clock import Clock, make_clock, zone_from_name
 from brain_tui.core.config import BrainConfig, load_config
 from brain_tui.core.errors import BsiError, InvalidData, NotFound
 from brain_tui.core.paths.layout import DATA_DIRS, INDEX_FILE, STATE_DIR, find_root, journal_pending
-from brain_tui.core.records.model import BLOCKING_STATUSES, BrainSnapshot
+from brain_tui.core.records.model import BrainSnapshot
+from brain_tui.core.records.statuses import BLOCKING_STATUSES
 from brain_tui.core.records.store import BrainStore
 from brain_tui.core.write_path import Applied
 

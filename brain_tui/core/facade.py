@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from brain_tui.core.environment import breath as breath_rules
 from brain_tui.core.environment import breath_metrics, breath_records
 from brain_tui.core.errors import NotFound
+from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.records.changes import ChangeSet
 from brain_tui.core.records.model import BrainSnapshot, CorruptFile
 from brain_tui.core.rules import authority, circuit, claims, gate_review, gates, locks
@@ -223,7 +224,7 @@ class Circuit:
 
 
 @dataclass(frozen=True)
-class Inhaled:
+class Inhaled(JsonShaped):
     """What `breath inhale` recorded, with the alerts of the 2-sources rule."""
 
     sprint: str
@@ -231,26 +232,17 @@ class Inhaled:
     files: tuple[str, ...]
     alerts: tuple[dict[str, Any], ...]
 
-    def as_dict(self) -> dict[str, Any]:
-        """JSON shape: ``{sprint, agent, files, alerts}``."""
-        return {"sprint": self.sprint, "agent": self.agent, "files": list(self.files),
-                "alerts": [dict(a) for a in self.alerts]}
-
 
 @dataclass(frozen=True)
-class Referenced:
+class Referenced(JsonShaped):
     """The files `breath reference` newly added."""
 
     sprint: str
     added: tuple[str, ...]
 
-    def as_dict(self) -> dict[str, Any]:
-        """JSON shape: ``{sprint, added}``."""
-        return {"sprint": self.sprint, "added": list(self.added)}
-
 
 @dataclass(frozen=True)
-class Expired:
+class Expired(JsonShaped):
     """What `breath expire` released and kept, with its warnings (files never inhaled)."""
 
     sprint: str
@@ -258,22 +250,13 @@ class Expired:
     kept: Mapping[str, str]
     warnings: tuple[str, ...]
 
-    def as_dict(self) -> dict[str, Any]:
-        """JSON shape: ``{sprint, released, kept, warnings}``."""
-        return {"sprint": self.sprint, "released": list(self.released), "kept": dict(self.kept),
-                "warnings": list(self.warnings)}
-
 
 @dataclass(frozen=True)
-class BreathMetrics:
+class BreathMetrics(JsonShaped):
     """The metrics of the sprints asked for, and the breath files that did not load."""
 
     sprints: tuple[breath_metrics.SprintMetrics, ...]
     corrupt: tuple[CorruptFile, ...] = field(default_factory=tuple)
-
-    def as_dict(self) -> dict[str, Any]:
-        """JSON shape of `bsi breath show --json`: ``{sprints: [...], corrupt: [...]}``."""
-        return {"sprints": [m.as_dict() for m in self.sprints], "corrupt": [c.as_dict() for c in self.corrupt]}
 
 
 class Breath:

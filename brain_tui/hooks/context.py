@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from brain_tui.core.records.statuses import SignalState, Status
 from brain_tui.core.records.views import stale_notice
 from brain_tui.core.sessions import agents
 from brain_tui.hooks import wire
@@ -91,7 +92,7 @@ def brain_state(ctx: HookContext, snapshot: BrainSnapshot) -> str:
         version = f"unknown: {fact(str(exc), 80)}"
     else:
         version = fact(head, 80) if head else ("no commit yet" if ctx.brain.is_git() else "not a git repository")
-    pending = sum(1 for s in snapshot.signals if s.state == "pending")
+    pending = sum(1 for s in snapshot.signals if s.state == SignalState.PENDING)
     return (f"BSI brain {fact(ctx.brain.brain_name, 60)} at {fact(ctx.brain.root, 200)} "
             f"(version {version}): claims {active or 'none blocking'}; {pending} signals pending.")
 
@@ -121,7 +122,7 @@ def claim_facts(claim: Claim, snapshot: BrainSnapshot) -> list[str]:
 
 def pending_signals(snapshot: BrainSnapshot, sess_id: str) -> list[Any]:
     """The pending signals addressed to this claim, oldest first."""
-    return [s for s in snapshot.signals if s.state == "pending" and s.to == sess_id]
+    return [s for s in snapshot.signals if s.state == SignalState.PENDING and s.to == sess_id]
 
 
 def user_prompt_submit(ctx: HookContext) -> Answer:
@@ -146,7 +147,7 @@ def user_prompt_submit(ctx: HookContext) -> Answer:
             line = (f"- gate {fact(entry.event, 20)} by {fact(entry.by, 60)} at "
                     f"{fact(entry.ts, 30)}: \"{fact(entry.message, 200)}\"")
             items.append((f"gate:{number}", line))
-    if claim.expires_at is not None and claim.status == "open":
+    if claim.expires_at is not None and claim.status == Status.OPEN:
         left = (claim.expires_at - snapshot.now).total_seconds()
         if 0 <= left < TTL_WARNING_S:
             items.append((f"ttl:{claim.expires_at.isoformat()}",

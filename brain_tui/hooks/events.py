@@ -10,6 +10,7 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from brain_tui.core.records.statuses import Status
 from brain_tui.core.sessions import agents
 from brain_tui.hooks import wire
 from brain_tui.hooks.text import fact
@@ -297,7 +298,7 @@ def stop(ctx: HookContext) -> Answer:
     snapshot = brain.snapshot()
     claim = snapshot.claim(bound[0])
     agents.record_state(ctx.root, bound[0], ctx.agent_session, "idle", brain.now(), transcript=transcript(ctx))
-    if claim is None or claim.status != "open":
+    if claim is None or claim.status != Status.OPEN:
         return Answer()
     if not agents.first_time(ctx.root, claim.sess_id, f"stop:{ctx.agent_session or '-'}"):
         return Answer()

@@ -26,7 +26,8 @@ from textual.screen import ModalScreen, Screen
 from brain_tui.core.brain import Brain
 from brain_tui.core.environment.env import EnvState
 from brain_tui.core.errors import BsiError
-from brain_tui.core.records.model import BLOCKING_STATUSES, BrainSnapshot, Claim
+from brain_tui.core.records.model import BrainSnapshot, Claim
+from brain_tui.core.records.statuses import BLOCKING_STATUSES
 from brain_tui.core.rules.attention import AttentionItem, describe_time_left
 from brain_tui.core.sessions.agents import Liveness
 from brain_tui.core.sync import gitops

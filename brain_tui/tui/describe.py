@@ -10,6 +10,7 @@ from textual.content import Content
 
 from brain_tui.core.clock import format_timestamp, humanize_delta
 from brain_tui.core.records.model import BrainSnapshot, Claim, Signal
+from brain_tui.core.records.statuses import SignalState, Status
 from brain_tui.core.rules import tiers
 from brain_tui.core.rules.attention import (
     WARN_BEFORE,
@@ -122,9 +123,9 @@ def approve_effect(claim: Claim, snapshot: BrainSnapshot, dry_runs: Mapping[str,
     if not outcome.allowed:
         return safe_text(f"cannot approve now: {outcome.refusal}", 400, style=ERROR)
     out = styled("approve → ", STRONG)
-    out += safe_text(outcome.status, 20, style=ERROR if outcome.status == "stale" else OK)
+    out += safe_text(outcome.status, 20, style=ERROR if outcome.status == Status.STALE else OK)
     who = short_id(claim.sess_id, snapshot.now, snapshot.tz)
-    if outcome.status == "open":
+    if outcome.status == Status.OPEN:
         out += safe_text(f": {who} resumes its work", 120)
         if outcome.expires_at:
             until = datetime.fromisoformat(outcome.expires_at)
@@ -134,7 +135,7 @@ def approve_effect(claim: Claim, snapshot: BrainSnapshot, dry_runs: Mapping[str,
         waiting = tiers.unfinished_below(snapshot, claim.sess_id)
         if waiting:
             out += safe_text(f"; {len(waiting)} satellite(s) below it carry on", 80)
-    elif outcome.status == "stale":
+    elif outcome.status == Status.STALE:
         out += safe_text(f": {who} passed its 8 h limit, so the approval cannot renew it; it stays stale and "
                          "cannot write: its owner may close it late, or release it (R)", 240)
     else:
@@ -234,6 +235,6 @@ def signal_details(sig: Signal, snapshot: BrainSnapshot, brain_name: str) -> Con
         out += "\n"
         out += claim_summary(blocked, snapshot)
     out += "\n\n"
-    if sig.state == "pending":
+    if sig.state == SignalState.PENDING:
         out += Content.styled("K acknowledges it (pending → delivered), after a confirmation.", MUTED)
     return out

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from brain_tui.core.brain import Brain
-from brain_tui.core.records.model import BLOCKING_STATUSES
+from brain_tui.core.records.statuses import BLOCKING_STATUSES
 from brain_tui.core.sessions import hook_index
 from tests.bsi import NOW, ok, run_bsi
 from tests.cli.test_corrupt_claims import hand_merge

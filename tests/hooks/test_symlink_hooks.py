@@ -10,7 +10,7 @@ from brain_tui.core.brain import Brain
 from brain_tui.core.errors import BsiError
 from brain_tui.core.paths import path_keys
 from brain_tui.core.paths.scope import parse_scope
-from brain_tui.core.records.model import BLOCKING_STATUSES
+from brain_tui.core.records.statuses import BLOCKING_STATUSES
 from brain_tui.core.rules import preflight
 from brain_tui.core.rules.conflicts import find_conflicts
 from brain_tui.core.sessions import hook_index

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from brain_tui.core.records.model import BLOCKING_STATUSES
+from brain_tui.core.records.statuses import BLOCKING_STATUSES
 from brain_tui.tui import feed as feed_module
 
 from .conftest import fresh, settle

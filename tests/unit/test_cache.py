@@ -18,7 +18,7 @@ from brain_tui.core.config import BrainConfig
 from brain_tui.core.paths.scope import parse_scope
 from brain_tui.core.records import cache as cache_mod
 from brain_tui.core.records.cache import CACHE_FILE, file_key
-from brain_tui.core.records.model import BLOCKING_STATUSES
+from brain_tui.core.records.statuses import BLOCKING_STATUSES
 from brain_tui.core.records.store import BrainStore
 
 NOW = datetime(2026, 11, 29, 10, 0, tzinfo=UTC)

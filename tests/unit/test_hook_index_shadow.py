@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import invariant, rule
 
 from brain_tui.core.errors import BsiError, TransitionRefused
-from brain_tui.core.records.model import BLOCKING_STATUSES
+from brain_tui.core.records.statuses import BLOCKING_STATUSES
 from brain_tui.core.rules import preflight as rules
 from brain_tui.core.rules.write_decision import WriteSession
 from brain_tui.core.sessions import hook_index

@@ -136,7 +136,7 @@ def test_a_shell_write_meets_the_whole_preflight(brain: Brain) -> None:
 
 
 def test_the_hook_index_expires_a_claim_when_the_core_does(brain: Brain) -> None:
-    from brain_tui.core.records.model import BLOCKING_STATUSES
+    from brain_tui.core.records.statuses import BLOCKING_STATUSES
     from brain_tui.core.sessions import hook_index
 
     capped = open_claim(brain, "a/")

@@ -25,11 +25,12 @@ from typing import Any
 
 from brain_tui.core.environment.env_readings import GitReading, Pm2Reading, PortsReading, SystemReading
 from brain_tui.core.environment.env_sources import collect_git, collect_pm2, collect_ports, collect_system, error_text
+from brain_tui.core.json_shape import JsonShaped
 
 
 @dataclass(frozen=True)
-class EnvState:
-    """One live reading of the environment.
+class EnvState(JsonShaped):
+    """One live reading of the environment; its fields are the JSON shape of `bsi env --json` (SPEC 19).
 
     Attributes:
         hostname: the machine's host name.
@@ -48,16 +49,6 @@ class EnvState:
     ports: dict[str, Any] = field(default_factory=dict)
     system: dict[str, Any] = field(default_factory=dict)
 
-    def as_dict(self) -> dict[str, Any]:
-        """The JSON shape of `bsi env --json` (SPEC 19)."""
-        return {
-            "hostname": self.hostname,
-            "instance": self.instance,
-            "git": self.git,
-            "pm2": self.pm2,
-            "ports": self.ports,
-            "system": self.system,
-        }
 
     @property
     def git_reading(self) -> GitReading:
@@ -78,7 +69,6 @@ class EnvState:
     def system_reading(self) -> SystemReading:
         """`system` as a typed view."""
         return SystemReading.of(self.system)
-
 
 
 def collect_env(

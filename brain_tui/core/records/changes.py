@@ -17,6 +17,7 @@ from brain_tui.core.clock import format_timestamp
 from brain_tui.core.errors import InvalidData
 from brain_tui.core.ids import new_signal_id
 from brain_tui.core.records.model import BrainSnapshot
+from brain_tui.core.records.statuses import SignalState
 from brain_tui.core.records.yamlio import CorruptYaml, dump_round_trip, load_round_trip, safe_load_text
 
 if TYPE_CHECKING:  # ruamel is the write path's: a read never loads it
@@ -167,7 +168,7 @@ class ChangeSet:
         """
         key = (sender, to, sig_type, payload)
         for existing in self.snapshot.signals:
-            if existing.state == "pending" and (existing.sender, existing.to, existing.type,
+            if existing.state == SignalState.PENDING and (existing.sender, existing.to, existing.type,
                                                 existing.payload) == key:
                 return None
         if key in self._new_signal_keys:

@@ -21,6 +21,8 @@ from brain_tui.core.errors import InvalidData
 from brain_tui.core.ids import SIGNAL_ID_RE, opened_minute, valid_session_id
 from brain_tui.core.paths.scope import ScopeEntry, parse_scope
 from brain_tui.core.records.model import Claim, CorruptFile, Lock, Signal
+from brain_tui.core.records.statuses import KNOWN_STATUSES as KNOWN_STATUSES  # re-exported
+from brain_tui.core.records.statuses import TERMINAL_STATUSES, SignalState, Status
 from brain_tui.core.records.yamlio import safe_load_bytes
 
 #: The suffixes of claim and signal files (locks also read the legacy `.lock`).
@@ -74,26 +76,24 @@ def _claim_ttl(data: Mapping[str, Any], default_ttl: timedelta) -> timedelta:
     return claim_ttl(data.get("ttl"), default_ttl)
 
 
-#: The statuses of SPEC 6.3; any other (after `normalize_status`) is kept, blocks, and is flagged.
-KNOWN_STATUSES = frozenset({"open", "waiting_human", "paused", "stale", "closed", "failed", "released"})
 #: Spellings of the live status in older formats (the seeds' BSI v1 writes `status: active`).
 _OPEN_SPELLINGS = frozenset({"active"})
 #: Spellings of a clean close in older formats (seed 000 closes with `status: completed`).
 _CLOSED_SPELLINGS = frozenset({"completed"})
 
 
-def normalize_status(raw: str) -> str:
+def normalize_status(raw: str) -> Status | str:
     """A status as the rules read it: case-insensitive, ``active`` is ``open``, ``completed`` is ``closed``;
-    unknown ones kept as written."""
+    a known one as its `Status` member, an unknown one kept as written (a plain str, "" when empty)."""
     lowered = raw.strip().lower()
     if lowered in _OPEN_SPELLINGS:
-        return "open"
+        return Status.OPEN
     if lowered in _CLOSED_SPELLINGS:
-        return "closed"
-    return lowered if lowered in KNOWN_STATUSES else raw.strip()
+        return Status.CLOSED
+    return Status.of(lowered) or raw.strip()
 
 
-def claim_identity(data: Any, rel_path: str, tz: tzinfo) -> tuple[str, str] | CorruptFile | None:
+def claim_identity(data: Any, rel_path: str, tz: tzinfo) -> tuple[str, Status | str] | CorruptFile | None:
     """``(sess_id, status)`` of a claim, without building it (enough for a snapshot filtered by status).
 
     Returns:
@@ -109,7 +109,7 @@ def claim_identity(data: Any, rel_path: str, tz: tzinfo) -> tuple[str, str] | Co
         return CorruptFile(rel_path, 1, f"invalid session ID {sess_id!r}")
     status = normalize_status(_text(data.get("status")))
     if not status:
-        status = "closed" if try_parse_timestamp(data.get("closed_at", data.get("closed")), tz) else "open"
+        status = Status.CLOSED if try_parse_timestamp(data.get("closed_at", data.get("closed")), tz) else Status.OPEN
     return sess_id, status
 
 
@@ -129,7 +129,7 @@ def claim_from_mapping(
     if not isinstance(identity, tuple):
         return identity
     sess_id, status = identity
-    live = status not in ("closed", "failed", "released")
+    live = status not in TERMINAL_STATUSES
     flags: list[str] = []
     if status not in KNOWN_STATUSES:
         flags.append("status-unknown")
@@ -199,7 +199,8 @@ def signal_from_mapping(data: Any, rel_path: str, tz: tzinfo) -> Signal | Corrup
     sig_id = _text(data.get("sig_id")).strip() or Path(rel_path).stem
     if not SIGNAL_ID_RE.match(sig_id):
         return CorruptFile(rel_path, 1, f"invalid signal ID {sig_id!r}")
-    state = _text(data.get("state")).strip().lower() or "pending"
+    written = _text(data.get("state")).strip().lower()
+    state = SignalState.of(written) or written or SignalState.PENDING
     return Signal(
         sig_id=sig_id,
         path=rel_path,

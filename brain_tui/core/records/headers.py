@@ -29,6 +29,7 @@ from typing import Any
 
 import yaml
 
+from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.layout import DATA_DIRS, INDEX_FILE
 from brain_tui.core.records.yamlio import CorruptYaml, safe_load_text
 
@@ -63,7 +64,7 @@ _COMMENT_PREFIXES = ("//", "#")
 
 
 @dataclass(frozen=True)
-class Finding:
+class Finding(JsonShaped):
     """One lint problem.
 
     Attributes:
@@ -77,10 +78,6 @@ class Finding:
     line: int
     field: str
     message: str
-
-    def as_dict(self) -> dict[str, Any]:
-        """JSON shape: ``{"path", "line", "field", "message"}``."""
-        return {"path": self.path, "line": self.line, "field": self.field, "message": self.message}
 
 
 @dataclass(frozen=True)

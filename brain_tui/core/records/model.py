@@ -10,28 +10,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, tzinfo
-from enum import StrEnum
 from functools import cached_property
-from typing import Any
+from typing import Any, ClassVar
 
 from brain_tui.core.clock import DEFAULT_TTL
+from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.scope import ScopeEntry
-
-
-class Status(StrEnum):
-    """Claim statuses (SPEC 6.3)."""
-
-    OPEN = "open"
-    WAITING_HUMAN = "waiting_human"
-    PAUSED = "paused"
-    STALE = "stale"
-    CLOSED = "closed"
-    FAILED = "failed"
-    RELEASED = "released"
-
-
-BLOCKING_STATUSES = frozenset({"open", "waiting_human", "paused", "stale"})
-TERMINAL_STATUSES = frozenset({"closed", "failed", "released"})
+from brain_tui.core.records.statuses import BLOCKING_STATUSES as BLOCKING_STATUSES  # re-exported
+from brain_tui.core.records.statuses import TERMINAL_STATUSES, SignalState
+from brain_tui.core.records.statuses import Status as Status  # re-exported
 
 SIGNAL_TYPES = (
     "READY_FOR_REVIEW",
@@ -45,7 +32,6 @@ SIGNAL_TYPES = (
     "CIRCUIT_BREAK",
     "UNBLOCK",
 )
-SIGNAL_STATES = ("pending", "delivered", "archived")
 
 
 @dataclass(frozen=True)
@@ -110,7 +96,8 @@ class Claim:
         data: the whole parsed mapping, unknown keys included.
         scope: parsed scope entries (empty when the scope did not parse).
         scope_text: the scope as written, for display.
-        status: status string (unknown legacy values kept as-is).
+        status: a `Status` member (equal to its string); an unknown legacy status is kept as the plain
+            string written (it blocks, and is flagged ``status-unknown``).
         type: ``pilote``/``satellite``/``solo`` or a legacy value.
         instance: ``brain_name@machine`` or "" when unknown.
         story: the story angle, "" when absent.
@@ -129,7 +116,7 @@ class Claim:
     data: Mapping[str, Any]
     scope: tuple[ScopeEntry, ...]
     scope_text: str
-    status: str
+    status: Status | str
     type: str
     instance: str
     story: str
@@ -221,6 +208,11 @@ class Claim:
         return self.status not in TERMINAL_STATUSES and self.satellite_type != "search"
 
     @property
+    def known_status(self) -> Status | None:
+        """The status as a `Status` member; None for a legacy status the product does not know."""
+        return self.status if isinstance(self.status, Status) else Status.of(self.status)
+
+    @property
     def is_terminal(self) -> bool:
         """True for closed, failed and released claims."""
         return self.status in TERMINAL_STATUSES
@@ -244,7 +236,7 @@ class Signal:
     type: str
     scope: str
     payload: str
-    state: str
+    state: SignalState | str
     created_at: datetime | None
     delivered_at: datetime | None
 
@@ -263,7 +255,7 @@ class Lock:
 
 
 @dataclass(frozen=True)
-class CorruptFile:
+class CorruptFile(JsonShaped):
     """A file that could not be read: shown as one row, never hides the others.
 
     Attributes:
@@ -280,9 +272,7 @@ class CorruptFile:
     reason: str
     holds: tuple[ScopeEntry, ...] = ()
 
-    def as_dict(self) -> dict[str, Any]:
-        """JSON shape of SPEC 19: ``{"path", "line", "reason"}``."""
-        return {"path": self.path, "line": self.line, "reason": self.reason}
+    _json_omit: ClassVar[frozenset[str]] = frozenset({"holds"})  # SPEC 19: ``{path, line, reason}``
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from brain_tui.core.errors import InvalidData
 from brain_tui.core.ids import valid_session_id
 from brain_tui.core.paths.scope import GLOBAL, ScopeEntry, parse_scope
 from brain_tui.core.records.formats import claim_identity, parse_claim_bytes
-from brain_tui.core.records.model import TERMINAL_STATUSES
+from brain_tui.core.records.statuses import TERMINAL_STATUSES
 from brain_tui.core.records.yamlio import MAX_FILE_BYTES, CorruptYaml, safe_load_text
 
 __all__ = ["NOT_A_CLAIM_PREFIXES", "held_by_bytes", "held_by_data", "held_by_file", "holder_id", "repair_command",

@@ -10,6 +10,7 @@ from brain_tui.core.clock import format_timestamp
 from brain_tui.core.paths.scope import format_scope
 from brain_tui.core.paths.text_safety import inert_line
 from brain_tui.core.records.model import BrainSnapshot, Claim, Signal
+from brain_tui.core.records.statuses import Status
 from brain_tui.core.rules.tiers import TIER_NAMES, tier_of
 
 #: At most this many stale claims are named in the start-of-session notice.
@@ -65,7 +66,7 @@ def stale_notice(snapshot: BrainSnapshot) -> str | None:
     session is to get a human's action before going on. IDs and scopes are
     brain text, made inert.
     """
-    stale = [c for c in snapshot.claims if c.status == "stale"]
+    stale = [c for c in snapshot.claims if c.status == Status.STALE]
     if not stale:
         return None
     named = "; ".join(f"{inert_line(c.sess_id, 80)} (scope {inert_line(c.scope_text, 120)}"

@@ -277,12 +277,16 @@ def safe_load_bytes(raw: bytes) -> Any:
 
 
 def _round_trip() -> YAML:
+    from enum import StrEnum
+
     from ruamel.yaml import YAML
 
     rt = YAML(typ="rt")
     rt.preserve_quotes = True
     rt.width = 4096
     rt.indent(mapping=2, sequence=4, offset=2)
+    # A vocabulary member (`statuses.Status`…) is written as the plain string it equals.
+    rt.representer.add_multi_representer(StrEnum, lambda rep, member: rep.represent_str(member.value))
     return rt
 
 

@@ -26,7 +26,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 from brain_tui.core.clock import humanize_countdown, try_parse_timestamp
 from brain_tui.core.ids import party_session
 from brain_tui.core.records.model import BrainSnapshot, Claim, Signal
+from brain_tui.core.records.statuses import BLOCKING_STATUSES, SignalState, Status
 from brain_tui.core.rules.circuit import circuit_state
+from brain_tui.core.rules.conflicts import chain_complete
 
 if TYPE_CHECKING:
     from brain_tui.core.brain import Brain
@@ -37,7 +39,6 @@ WARN_BEFORE = timedelta(minutes=15)
 #: Kinds of items, most urgent first (the tie-break after what an item unblocks).
 KINDS = ("gate", "blocked", "circuit", "needs_input", "paused", "stale", "context", "breath")
 _KIND_ORDER = {kind: index for index, kind in enumerate(KINDS)}
-UNFINISHED = frozenset({"open", "waiting_human", "paused", "stale"})
 _EPOCH_KEY = ""
 
 
@@ -146,7 +147,7 @@ def unblocks(snapshot: BrainSnapshot, sess_id: str | None) -> int:
     if not sess_id or snapshot.claim(sess_id) is None:
         return 1
     around = (*snapshot.ancestors(sess_id), *snapshot.descendants(sess_id))
-    return 1 + sum(1 for c in around if c.status in UNFINISHED)
+    return 1 + sum(1 for c in around if c.status in BLOCKING_STATUSES)
 
 
 def claim_of(snapshot: BrainSnapshot, party: str) -> Claim | None:
@@ -185,35 +186,35 @@ def _claim_item(snapshot: BrainSnapshot, claim: Claim, liveness: Mapping[str, Ha
     now = snapshot.now
     left = time_left(claim, now)
     count = unblocks(snapshot, claim.sess_id)
-    if claim.status == "waiting_human":
+    if claim.status == Status.WAITING_HUMAN:
         since = gate_raised_at(claim, snapshot.tz)
         message = claim.gate_message or claim.story
         return AttentionItem("gate", f"gate:{claim.sess_id}:{since.isoformat() if since else _EPOCH_KEY}",
                              claim.sess_id, None, since, left, count,
                              f"gate: {message}".rstrip(": "), warning=_warn(left))
-    if claim.status in ("open", "waiting_human", "paused") and circuit_state(claim).tripped:
+    if claim.status in (Status.OPEN, Status.WAITING_HUMAN, Status.PAUSED) and circuit_state(claim).tripped:
         state = circuit_state(claim)
         return AttentionItem("circuit", f"circuit:{claim.sess_id}", claim.sess_id, None, None, left, count,
                              f"circuit breaker tripped after {state.fails} failures")
     agent = liveness.get(claim.sess_id)
-    if claim.status == "open" and agent is not None and agent.state == "needs_input":
+    if claim.status == Status.OPEN and agent is not None and agent.state == "needs_input":
         return AttentionItem("needs_input", f"needs_input:{claim.sess_id}", claim.sess_id, None, None, left,
                              count, needs_input_summary(agent))
-    if claim.status == "stale" or (claim.status == "open" and left is not None and left <= timedelta(0)):
+    if claim.status == Status.STALE or (claim.status == Status.OPEN and left is not None and left <= timedelta(0)):
         since = claim.expires_at
         reason = claim.stale_reason or "TTL expired without close"
-        if claim.status == "open":
+        if claim.status == Status.OPEN:
             reason = "expired, not yet marked stale (the watchdog marks it)"
         return AttentionItem("stale", f"stale:{claim.sess_id}", claim.sess_id, None, since, left, count,
                              f"stale: {reason}; release it or let its owner close it")
-    if claim.status == "paused" and _warn(left):
+    if claim.status == Status.PAUSED and _warn(left):
         parent = snapshot.claim(claim.parent) if claim.parent else None
-        if parent is not None and parent.status == "paused" and _warn(time_left(parent, now)):
+        if parent is not None and parent.status == Status.PAUSED and _warn(time_left(parent, now)):
             return None  # the paused tree is announced once, at its top
         return AttentionItem("paused", f"paused:{claim.sess_id}", claim.sess_id, None, None, left, count,
                              f"paused, {describe_time_left(left)}: resume or renew it", warning=True)
     runway = runways.get(claim.sess_id)
-    if claim.status == "open" and runway is not None and runway.low and (agent is None or agent.state != "ended"):
+    if claim.status == Status.OPEN and runway is not None and runway.low and (agent is None or agent.state != "ended"):
         return AttentionItem("context", f"context:{claim.sess_id}", claim.sess_id, None, None, left, count,
                              f"{short_name(claim.sess_id)}: context nearly full ({runway.describe()}) "
                              "— close or hand off")
@@ -249,7 +250,7 @@ HUMAN_SENDER = "human:"
 
 def _signal_item(snapshot: BrainSnapshot, sig: Signal, listed: set[str]) -> AttentionItem | None:
     """The item a pending signal gives, unless its claim is already listed for the same reason."""
-    if sig.state != "pending":
+    if sig.state != SignalState.PENDING:
         return None
     sender = claim_of(snapshot, sig.sender)
     sender_id = sender.sess_id if sender is not None else None
@@ -294,7 +295,7 @@ def attention(snapshot: BrainSnapshot, liveness: Mapping[str, HasState] | None =
     items: list[AttentionItem] = []
     listed: set[str] = set()
     for claim in snapshot.claims:
-        if claim.status not in UNFINISHED:
+        if claim.status not in BLOCKING_STATUSES:
             continue
         item = _claim_item(snapshot, claim, agents, runways or {})
         if item is not None and item.runway is None and runways and claim.sess_id in runways:
@@ -321,27 +322,15 @@ def complete_for(snapshot: BrainSnapshot) -> bool:
     """
     by_id = {c.sess_id for c in snapshot.claims}
     for claim in snapshot.claims:
-        if claim.status in UNFINISHED and claim.parent and not _chain_in(snapshot, claim.sess_id):
+        if claim.status in BLOCKING_STATUSES and claim.parent and not chain_complete(snapshot, claim.sess_id):
             return False
     for sig in snapshot.signals:
-        if sig.state != "pending":
+        if sig.state != SignalState.PENDING:
             continue
         for party in (sig.sender, sig.scope if sig.type == "CIRCUIT_BREAK" else ""):
             if party and party.startswith("sess-") and party.partition("@")[0] not in by_id:
                 return False
     return True
-
-
-def _chain_in(snapshot: BrainSnapshot, sess_id: str) -> bool:
-    """Every ancestor `sess_id` names is in `snapshot` (a cycle ends the chain)."""
-    current = snapshot.claim(sess_id)
-    seen = {sess_id}
-    while current is not None:
-        if not current.parent or current.parent in seen:
-            return True
-        seen.add(current.parent)
-        current = snapshot.claim(current.parent)
-    return False
 
 
 def _breath_items(snapshot: BrainSnapshot) -> list[AttentionItem]:
@@ -374,7 +363,6 @@ def waiting_inside(snapshot: BrainSnapshot, items: list[AttentionItem]) -> dict[
 def queue_of(brain: Brain, snapshot: BrainSnapshot | None, liveness: Mapping[str, HasState] | None,
              runways: Mapping[str, HasRunway] | None) -> list[AttentionItem]:
     """`Brain.attention`: read what the caller did not give, then rank (the arguments are the facade's)."""
-    from brain_tui.core.records.model import BLOCKING_STATUSES
     from brain_tui.core.sessions import live as live_rules
 
     if liveness is None:

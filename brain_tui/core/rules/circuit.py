@@ -9,17 +9,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from brain_tui.core.config import DEFAULT_MAX_FAILS
 from brain_tui.core.errors import TransitionRefused
+from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.records.changes import ChangeSet, flow_map
 from brain_tui.core.records.model import BrainSnapshot, Claim
 from brain_tui.core.rules.claims import require_claim
 
 
 @dataclass(frozen=True)
-class CircuitState:
+class CircuitState(JsonShaped):
     """A claim's circuit breaker.
 
     Attributes:
@@ -38,16 +39,7 @@ class CircuitState:
     last_fail_at: str | None
     signal: str | None = None
 
-    def as_dict(self) -> dict[str, Any]:
-        """JSON shape: `{sess_id, fails, max, tripped, last_fail_at, signal}`."""
-        return {
-            "sess_id": self.sess_id,
-            "fails": self.fails,
-            "max": self.max_fails,
-            "tripped": self.tripped,
-            "last_fail_at": self.last_fail_at,
-            "signal": self.signal,
-        }
+    _json_names: ClassVar[Mapping[str, str]] = {"max_fails": "max"}
 
 def circuit_state(claim: Claim, max_fails: int = DEFAULT_MAX_FAILS) -> CircuitState:
     """Read a claim's `circuit:` field leniently (absent or malformed = no failures)."""

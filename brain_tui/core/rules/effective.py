@@ -12,19 +12,18 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from brain_tui.core.clock import MAX_TTL, SKEW_TOLERANCE
-from brain_tui.core.records.formats import KNOWN_STATUSES, normalize_status
+from brain_tui.core.records.formats import normalize_status
 from brain_tui.core.records.model import BrainSnapshot, Claim
+from brain_tui.core.records.statuses import KNOWN_STATUSES, LIVE_STATUSES, Status
 
 STALE_REASON = "TTL expired without close"
 MAX_AGE_REASON = "8 h since opening without close"
 NO_OPENING_REASON = "no readable opening time"
-#: Statuses a live (non-terminal, non-stale) claim has in the table of SPEC 6.3.
-LIVE_STATUSES = ("open", "waiting_human", "paused")
 
 
 def expiry_reason(claim: Claim, now: datetime) -> str | None:
     """Why a non-terminal, non-stale claim is expired at `now` (TTL, 8 h, or no opening time), or None."""
-    if claim.is_terminal or claim.status == "stale":
+    if claim.is_terminal or claim.status == Status.STALE:
         return None
     if claim.opened_at is None:
         return NO_OPENING_REASON
@@ -55,36 +54,36 @@ def past_age_cap(claim: Claim, now: datetime) -> bool:
     return now >= cap or (claim.expires_at is not None and claim.expires_at >= cap)
 
 
-def effective_status(claim: Claim, now: datetime) -> str:
+def effective_status(claim: Claim, now: datetime) -> Status | str:
     """The status every decision uses: a live claim past its expiry (or 8 h, or with no opening time) is stale.
 
     The watchdog only writes down what this already says.
     """
     if expiry_reason(claim, now) is not None:
-        return "stale"
+        return Status.STALE
     return claim.status
 
 
-def stale_origin(claim: Claim, now: datetime) -> str | None:
+def stale_origin(claim: Claim, now: datetime) -> Status | str | None:
     """For a claim that is (effectively) stale, what it was stale from: ``open``, ``waiting_human``, ``paused``.
 
     A pending gate or pause is never forgotten: a claim still carrying ``gate_origin``
     (a gate not yet decided) or ``paused_by`` counts as stale from that, whatever
     ``stale_from`` says; an unknown status counts as itself. None when not stale.
     """
-    if effective_status(claim, now) != "stale":
+    if effective_status(claim, now) != Status.STALE:
         return None
     data = claim.data
-    if claim.status != "stale":
+    if claim.status != Status.STALE:
         return claim.status
     if data.get("paused_by"):
-        return "paused"
+        return Status.PAUSED
     if data.get("gate_origin"):
-        return "waiting_human"
-    return remembered_status(data.get("stale_from")) or "open"
+        return Status.WAITING_HUMAN
+    return remembered_status(data.get("stale_from")) or Status.OPEN
 
 
-def remembered_status(raw: object) -> str | None:
+def remembered_status(raw: object) -> Status | str | None:
     """A status a claim remembers (``stale_from``, ``paused_from``) as the rules read it, or None when absent.
 
     Read like ``status:`` itself, and more leniently: case, surrounding spaces, and
@@ -99,7 +98,7 @@ def remembered_status(raw: object) -> str | None:
     return folded if folded in KNOWN_STATUSES else text
 
 
-def restored_status(claim: Claim) -> str:
+def restored_status(claim: Claim) -> Status | str:
     """What lifting a pause gives back (SPEC 6.3: a pending gate is never lost).
 
     ``waiting_human`` while a gate is still undecided (``gate_origin`` set), whatever
@@ -108,9 +107,9 @@ def restored_status(claim: Claim) -> str:
     product does not know (a human then decides, rather than the claim going open).
     """
     if claim.gate_origin:
-        return "waiting_human"
+        return Status.WAITING_HUMAN
     previous = remembered_status(claim.data.get("paused_from"))
-    return "open" if previous in (None, "open") else "waiting_human"
+    return Status.OPEN if previous in (None, Status.OPEN) else Status.WAITING_HUMAN
 
 
 def time_left(claim: Claim, now: datetime) -> timedelta | None:
@@ -137,7 +136,7 @@ def delegating_chain(snapshot: BrainSnapshot, parent: str | None) -> list[str]:
     current = snapshot.claim(parent) if parent else None
     seen: set[str] = set()
     while current is not None and current.sess_id not in seen:
-        if effective_status(current, snapshot.now) != "open":
+        if effective_status(current, snapshot.now) != Status.OPEN:
             break
         seen.add(current.sess_id)
         chain.append(current.sess_id)
@@ -148,7 +147,7 @@ def delegating_chain(snapshot: BrainSnapshot, parent: str | None) -> list[str]:
 def paused_ancestor(snapshot: BrainSnapshot, claim: Claim) -> Claim | None:
     """The nearest ancestor that is paused (or stale from paused), or None: its tree is on hold."""
     for ancestor in snapshot.ancestors(claim.sess_id):
-        if effective_status(ancestor, snapshot.now) == "paused" or stale_origin(ancestor, snapshot.now) == "paused":
+        if Status.PAUSED in (effective_status(ancestor, snapshot.now), stale_origin(ancestor, snapshot.now)):
             return ancestor
     return None
 
@@ -171,4 +170,4 @@ def unreadable_ancestor(snapshot: BrainSnapshot, claim: Claim) -> str | None:
 def is_held_pause(claim: Claim, now: datetime) -> bool:
     """Paused, or stale while paused (an expired pause a human may still lift)."""
     current = effective_status(claim, now)
-    return current == "paused" or (current == "stale" and stale_origin(claim, now) == "paused")
+    return current == Status.PAUSED or (current == Status.STALE and stale_origin(claim, now) == Status.PAUSED)

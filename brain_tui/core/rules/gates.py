@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import ClassVar
 
 from brain_tui.core.clock import MAX_TTL, claim_ttl
 from brain_tui.core.errors import InvalidData, TransitionRefused
+from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.limits import GATE_ROOM_BYTES, add_history, check_text
 from brain_tui.core.records.changes import ChangeSet
 from brain_tui.core.records.model import BrainSnapshot, Claim
+from brain_tui.core.records.statuses import ABORTABLE, LIVE_STATUSES, PAUSABLE, GateOrigin, SignalState, Status
 from brain_tui.core.rules.claims import refuse_transition, require_claim
 from brain_tui.core.rules.effective import (
-    LIVE_STATUSES,
     effective_status,
     is_held_pause,
     paused_ancestor,
@@ -25,7 +27,7 @@ from brain_tui.core.rules.triggers import summary
 
 
 @dataclass(frozen=True)
-class GateOutcome:
+class GateOutcome(JsonShaped):
     """What a gate request, approve or reject did.
 
     Attributes:
@@ -44,19 +46,11 @@ class GateOutcome:
     expires_at: str | None = None
     tree: str | None = None
 
-    def as_dict(self) -> dict[str, Any]:
-        """JSON shape of `bsi gate ACTION`: ``{sess_id, action, status[, signal_id][, expires_at]}``."""
-        out: dict[str, Any] = {"sess_id": self.sess_id, "action": self.action, "status": self.status}
-        if self.signal_id:
-            out["signal_id"] = self.signal_id
-        if self.expires_at:
-            out["expires_at"] = self.expires_at
-        if self.tree:
-            out["approved_tree"] = self.tree
-        return out
+    _json_names: ClassVar[Mapping[str, str]] = {"tree": "approved_tree"}
+    _json_if_set: ClassVar[frozenset[str]] = frozenset({"signal_id", "expires_at", "tree"})
 
 @dataclass(frozen=True)
-class Cascade:
+class Cascade(JsonShaped):
     """What a pause, resume or abort did to a claim and its subtree.
 
     Attributes:
@@ -71,10 +65,7 @@ class Cascade:
     status: str
     touched: tuple[str, ...] = ()
 
-    def as_dict(self) -> dict[str, Any]:
-        """JSON shape of `bsi gate ACTION`: ``{sess_id, action, status, cascade: [ids]}``."""
-        return {"sess_id": self.sess_id, "action": self.action, "status": self.status,
-                "cascade": list(self.touched)}
+    _json_names: ClassVar[Mapping[str, str]] = {"touched": "cascade"}
 
 def _pending_gate(cs: ChangeSet, claim: Claim, action: str) -> bool:
     """Whether `claim` has a gate a human may decide; True when it expired meanwhile (it is stale).
@@ -84,11 +75,11 @@ def _pending_gate(cs: ChangeSet, claim: Claim, action: str) -> bool:
     """
     now = cs.snapshot.now
     current = effective_status(claim, now)
-    if current == "waiting_human":
+    if current == Status.WAITING_HUMAN:
         return False
-    if current == "stale" and stale_origin(claim, now) == "waiting_human":
+    if current == Status.STALE and stale_origin(claim, now) == Status.WAITING_HUMAN:
         return True
-    raise refuse_transition(claim, action, ["waiting_human", "stale (from waiting_human)"], current)
+    raise refuse_transition(claim, action, [Status.WAITING_HUMAN, "stale (from waiting_human)"], current)
 
 
 def _tell_parent(cs: ChangeSet, claim: Claim, by: str, text: str) -> None:
@@ -106,8 +97,8 @@ def gate_request(cs: ChangeSet, sess_id: str, message: str) -> GateOutcome:
     claim = require_claim(cs.snapshot, sess_id)
     check_text("message", message)
     current = effective_status(claim, cs.snapshot.now)
-    if current != "open":
-        raise refuse_transition(claim, "request a gate on", ["open"], current)
+    if current != Status.OPEN:
+        raise refuse_transition(claim, "request a gate on", [Status.OPEN], current)
     try:
         size = (cs.root / claim.path).stat().st_size
     except OSError:
@@ -115,12 +106,13 @@ def gate_request(cs: ChangeSet, sess_id: str, message: str) -> GateOutcome:
     if size > GATE_ROOM_BYTES:
         raise InvalidData(f"cannot request a gate on {sess_id}: its file is {size // 1024} KiB; "
                           "close it and open a new claim")
-    cs.update_claim(sess_id, {"status": "waiting_human", "gate_origin": "request", "gate_message": message})
+    cs.update_claim(sess_id, {"status": Status.WAITING_HUMAN, "gate_origin": GateOrigin.REQUEST,
+                              "gate_message": message})
     add_history(cs, sess_id, "HUMAN_GATE", sess_id, message)
     pilot = cs.snapshot.resolve_destination(claim, "pilote")
     cs.message = f"bsi: gate HUMAN_GATE {sess_id}"
     sig = cs.add_signal(sess_id, pilot, "HUMAN_GATE", message or f"gate requested by {sess_id}", claim.scope_text)
-    return GateOutcome(sess_id, "request", "waiting_human", sig)
+    return GateOutcome(sess_id, "request", Status.WAITING_HUMAN, sig)
 
 def approval_expiry(snapshot: BrainSnapshot, claim: Claim) -> datetime | None:
     """The expiry an approval gives an expired requested gate: its TTL again from now, never past opening + 8 h.
@@ -153,27 +145,27 @@ def gate_approve(cs: ChangeSet, sess_id: str, by: str, message: str = "", tree: 
     # Expired: stale (marked or not), or past its expiry within the clock-skew tolerance (preflight refuses it).
     expired = _pending_gate(cs, claim, "approve") or (left is not None and left <= timedelta(0))
     renewed: str | None = None
-    if claim.gate_origin == "close":
-        cs.update_claim(sess_id, {"status": "closed", "closed_at": cs.ts()}, remove=("gate_origin",))
-        new_status = "closed"
+    if claim.gate_origin == GateOrigin.CLOSE:
+        cs.update_claim(sess_id, {"status": Status.CLOSED, "closed_at": cs.ts()}, remove=("gate_origin",))
+        new_status = Status.CLOSED
     elif expired:
         expiry = approval_expiry(cs.snapshot, claim)
         if expiry is not None:
             renewed = cs.ts(expiry)
-            cs.update_claim(sess_id, {"status": "open", "expires_at": renewed},
+            cs.update_claim(sess_id, {"status": Status.OPEN, "expires_at": renewed},
                             remove=("gate_origin", "stale_since", "stale_from", "stale_reason"))
-            new_status = "open"
+            new_status = Status.OPEN
         else:
-            fields = {"stale_from": "open"} if claim.status == "stale" else {"status": "open"}
+            fields = {"stale_from": Status.OPEN} if claim.status == Status.STALE else {"status": Status.OPEN}
             cs.update_claim(sess_id, fields, remove=("gate_origin",))
-            new_status = "stale"  # past opening + 8 h: stale for every decision whatever is written
+            new_status = Status.STALE  # past opening + 8 h: stale for every decision whatever is written
     else:
-        cs.update_claim(sess_id, {"status": "open"}, remove=("gate_origin",))
-        new_status = "open"
+        cs.update_claim(sess_id, {"status": Status.OPEN}, remove=("gate_origin",))
+        new_status = Status.OPEN
     if tree:
         cs.update_claim(sess_id, {"approved_tree": tree})
     add_history(cs, sess_id, "APPROVED", by, message)
-    if claim.gate_origin == "close":
+    if claim.gate_origin == GateOrigin.CLOSE:
         result = claim.result.data if claim.result is not None else {}
         if claim.parent:
             cs.add_signal(sess_id, claim.parent, "CHECKPOINT", summary(claim, dict(result)), claim.scope_text)
@@ -184,8 +176,8 @@ def gate_approve(cs: ChangeSet, sess_id: str, by: str, message: str = "", tree: 
 def _deliver_gate_signals(cs: ChangeSet, sess_id: str, by: str) -> None:
     """Mark the claim's pending HUMAN_GATE signals delivered once the gate is decided."""
     for sig in cs.snapshot.signals:
-        if sig.state == "pending" and sig.type == "HUMAN_GATE" and sig.sender == sess_id:
-            cs.update_signal(sig.path, {"state": "delivered", "delivered_at": cs.ts(), "delivered_by": by})
+        if sig.state == SignalState.PENDING and sig.type == "HUMAN_GATE" and sig.sender == sess_id:
+            cs.update_signal(sig.path, {"state": SignalState.DELIVERED, "delivered_at": cs.ts(), "delivered_by": by})
 
 def gate_reject(cs: ChangeSet, sess_id: str, by: str, reason: str) -> GateOutcome:
     """A human rejects (reason required): waiting_human (or an expired gate) → failed; BLOCKED_ON to the parent.
@@ -199,7 +191,7 @@ def gate_reject(cs: ChangeSet, sess_id: str, by: str, reason: str) -> GateOutcom
     check_text("message", reason)
     _pending_gate(cs, claim, "reject")
     cs.update_claim(
-        sess_id, {"status": "failed", "closed_at": cs.ts(), "reject_reason": reason}, remove=("gate_origin",)
+        sess_id, {"status": Status.FAILED, "closed_at": cs.ts(), "reject_reason": reason}, remove=("gate_origin",)
     )
     add_history(cs, sess_id, "REJECTED", by, reason)
     if claim.parent:
@@ -207,21 +199,19 @@ def gate_reject(cs: ChangeSet, sess_id: str, by: str, reason: str) -> GateOutcom
                       claim.scope_text)
     _deliver_gate_signals(cs, sess_id, by)
     cs.message = f"bsi: gate REJECTED {sess_id}"
-    return GateOutcome(sess_id, "reject", "failed")
+    return GateOutcome(sess_id, "reject", Status.FAILED)
 
 def cascade_targets(snapshot: BrainSnapshot, sess_id: str, statuses: frozenset[str]) -> list[Claim]:
     """Descendants (exact parent links, recursive) whose effective status is in `statuses`."""
     return [c for c in snapshot.descendants(sess_id) if effective_status(c, snapshot.now) in statuses]
 
-PAUSABLE = frozenset({"open", "waiting_human"})
 
 #: Abort takes every non-terminal status except `stale`: nothing leaves stale but a release or the owner's close.
-ABORTABLE = frozenset({"open", "waiting_human", "paused"})
 
 def _abortable(claim: Claim, now: datetime) -> bool:
     """Open, waiting or paused, or a live status the product does not know (a human may stop it)."""
     current = effective_status(claim, now)
-    return current in ABORTABLE or (current != "stale" and not claim.is_terminal and current not in LIVE_STATUSES)
+    return current in ABORTABLE or (current != Status.STALE and not claim.is_terminal and current not in LIVE_STATUSES)
 
 
 def gate_pause(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> Cascade:
@@ -235,21 +225,21 @@ def gate_pause(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> Casca
     current = effective_status(claim, cs.snapshot.now)
     if current not in PAUSABLE:
         raise refuse_transition(claim, "pause", sorted(PAUSABLE), current)
-    cs.update_claim(sess_id, {"status": "paused", "paused_by": sess_id, "paused_from": claim.status})
+    cs.update_claim(sess_id, {"status": Status.PAUSED, "paused_by": sess_id, "paused_from": claim.status})
     add_history(cs, sess_id, "PAUSED", by, message)
     touched = []
     for child in cascade_targets(cs.snapshot, sess_id, PAUSABLE):
-        cs.update_claim(child.sess_id, {"status": "paused", "paused_by": sess_id, "paused_from": child.status})
+        cs.update_claim(child.sess_id, {"status": Status.PAUSED, "paused_by": sess_id, "paused_from": child.status})
         add_history(cs, child.sess_id, "PAUSED_CASCADE", by, f"ancestor {sess_id} paused")
         touched.append(child.sess_id)
     cs.add_signal(f"human:{by}", sess_id, "PAUSED", message or f"{sess_id} paused", claim.scope_text)
     cs.message = f"bsi: gate PAUSED {sess_id}"
-    return Cascade(sess_id, "pause", "paused", tuple(touched))
+    return Cascade(sess_id, "pause", Status.PAUSED, tuple(touched))
 
 def _lift_pause(cs: ChangeSet, claim: Claim) -> None:
     """Restore a paused claim's previous status; a stale one stays stale, now from that status."""
     previous = restored_status(claim)
-    if claim.status == "stale":
+    if claim.status == Status.STALE:
         cs.update_claim(claim.sess_id, {"stale_from": previous}, remove=("paused_by", "paused_from"))
     else:
         cs.update_claim(claim.sess_id, {"status": previous}, remove=("paused_by", "paused_from"))
@@ -269,7 +259,7 @@ def gate_resume(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> Casc
     check_text("message", message)
     now = cs.snapshot.now
     if not is_held_pause(claim, now):
-        raise refuse_transition(claim, "resume", ["paused", "stale (from paused)"], effective_status(claim, now))
+        raise refuse_transition(claim, "resume", [Status.PAUSED, "stale (from paused)"], effective_status(claim, now))
     held = paused_ancestor(cs.snapshot, claim)
     if held is not None:
         raise TransitionRefused(
@@ -286,7 +276,7 @@ def gate_resume(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> Casc
         add_history(cs, child.sess_id, "RESUMED_CASCADE", by, f"ancestor {sess_id} resumed")
         touched.append(child.sess_id)
     cs.message = f"bsi: gate RESUMED {sess_id}"
-    after = "stale" if claim.status == "stale" else restored_status(claim)
+    after = Status.STALE if claim.status == Status.STALE else restored_status(claim)
     return Cascade(sess_id, "resume", after, tuple(touched))
 
 def gate_abort(cs: ChangeSet, sess_id: str, by: str, reason: str) -> Cascade:
@@ -304,7 +294,7 @@ def gate_abort(cs: ChangeSet, sess_id: str, by: str, reason: str) -> Cascade:
         raise InvalidData("abort needs a reason")
     check_text("message", reason)
     now_dt = cs.snapshot.now
-    if effective_status(claim, now_dt) == "stale":
+    if effective_status(claim, now_dt) == Status.STALE:
         raise TransitionRefused(
             f"cannot abort {sess_id}: it is stale, and a stale claim only leaves stale by a human release "
             f"(bsi claim release {sess_id} --reason TEXT) or its owner's close"
@@ -312,15 +302,15 @@ def gate_abort(cs: ChangeSet, sess_id: str, by: str, reason: str) -> Cascade:
     if not _abortable(claim, now_dt):
         raise refuse_transition(claim, "abort", sorted(ABORTABLE), effective_status(claim, now_dt))
     now = cs.ts()
-    cs.update_claim(sess_id, {"status": "failed", "closed_at": now, "abort_reason": reason})
+    cs.update_claim(sess_id, {"status": Status.FAILED, "closed_at": now, "abort_reason": reason})
     add_history(cs, sess_id, "ABORTED", by, reason)
     touched = []
     for child in cs.snapshot.descendants(sess_id):
         if not _abortable(child, now_dt):
             continue
-        cs.update_claim(child.sess_id, {"status": "failed", "closed_at": now, "abort_reason": reason})
+        cs.update_claim(child.sess_id, {"status": Status.FAILED, "closed_at": now, "abort_reason": reason})
         add_history(cs, child.sess_id, "ABORTED_CASCADE", by, f"ancestor {sess_id} aborted: {reason}")
         touched.append(child.sess_id)
     _tell_parent(cs, claim, by, f"{sess_id} aborted by {by}: {reason}")
     cs.message = f"bsi: gate ABORTED {sess_id}"
-    return Cascade(sess_id, "abort", "failed", tuple(touched))
+    return Cascade(sess_id, "abort", Status.FAILED, tuple(touched))

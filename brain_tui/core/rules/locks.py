@@ -25,12 +25,14 @@ from urllib.parse import unquote
 from brain_tui.core.clock import format_timestamp
 from brain_tui.core.errors import InvalidData, PreflightRefused, TransitionRefused
 from brain_tui.core.ids import valid_session_id
+from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.layout import LOCKS_DIR
 from brain_tui.core.paths.path_keys import path_key, resolve_in_brain
 from brain_tui.core.paths.scope_paths import normalize_path
 from brain_tui.core.records.changes import ChangeSet
 from brain_tui.core.records.formats import encode_lock_name
 from brain_tui.core.records.model import BrainSnapshot, Claim, CorruptFile, Lock
+from brain_tui.core.records.statuses import Status
 from brain_tui.core.rules.claims import refuse_transition, require_claim
 from brain_tui.core.rules.conflicts import unreadable_holders
 from brain_tui.core.rules.effective import effective_status, paused_ancestor, stale_origin
@@ -96,7 +98,7 @@ def live_lock(snapshot: BrainSnapshot, file: str) -> Lock | None:
     return live[0] if live else None
 
 @dataclass(frozen=True)
-class LockInfo:
+class LockInfo(JsonShaped):
     """One lock file as a front-end shows it (times formatted in the brain's timezone).
 
     Attributes:
@@ -121,19 +123,6 @@ class LockInfo:
     legacy: bool
     path: str
 
-    def as_dict(self) -> dict[str, Any]:
-        """JSON shape of a lock: its file fields plus `path`, `expired` and `legacy`."""
-        return {
-            "file": self.file,
-            "holder": self.holder,
-            "generation": self.generation,
-            "claimed_at": self.claimed_at,
-            "expires_at": self.expires_at,
-            "ttl_min": self.ttl_min,
-            "expired": self.expired,
-            "legacy": self.legacy,
-            "path": self.path,
-        }
 
 def lock_info(lock: Lock, snapshot: BrainSnapshot) -> LockInfo:
     """A lock as a front-end shows it (see `LockInfo`)."""
@@ -165,7 +154,7 @@ class LockRelease:
         return {"file": self.file, "released": self.released, "removed": list(self.removed)}
 
 @dataclass(frozen=True)
-class LockCheck:
+class LockCheck(JsonShaped):
     """Who holds a file now.
 
     Attributes:
@@ -183,20 +172,14 @@ class LockCheck:
         """`bsi lock check` exits 1 when locked, else 0."""
         return LOCK_HELD if self.locked else 0
 
-    def as_dict(self) -> dict[str, Any]:
-        """JSON shape of `bsi lock check`: ``{file, locked, lock: lock object | null}``."""
-        return {"file": self.file, "locked": self.locked, "lock": self.lock.as_dict() if self.lock else None}
 
 @dataclass(frozen=True)
-class LockList:
+class LockList(JsonShaped):
     """Every lock file (sorted by path locked) and the lock files that did not load."""
 
     locks: tuple[LockInfo, ...]
     corrupt: tuple[CorruptFile, ...]
 
-    def as_dict(self) -> dict[str, Any]:
-        """JSON shape of `bsi lock list`: ``{locks: [lock objects], corrupt: [{path, line, reason}]}``."""
-        return {"locks": [lock.as_dict() for lock in self.locks], "corrupt": [c.as_dict() for c in self.corrupt]}
 
 def check_lock(snapshot: BrainSnapshot, file: str) -> LockCheck:
     """Who holds `file` now (`bsi lock check`).
@@ -408,8 +391,8 @@ def _require_working(snapshot: BrainSnapshot, claim: Claim) -> None:
     """
     now = snapshot.now
     current = effective_status(claim, now)
-    origin = stale_origin(claim, now) if current == "stale" else current
-    if origin != "open":
+    origin = stale_origin(claim, now) if current == Status.STALE else current
+    if origin != Status.OPEN:
         raise refuse_transition(claim, "lock a file for", ["open", "stale (from open)"], current)
     held = paused_ancestor(snapshot, claim)
     if held is not None:

@@ -18,6 +18,7 @@ from brain_tui.core.errors import InvalidData, NotFound, PreflightRefused
 from brain_tui.core.paths.path_keys import path_key, resolve_in_brain
 from brain_tui.core.paths.scope import FILE, ScopeEntry, covers_file, normalize_path
 from brain_tui.core.records.model import BrainSnapshot, Claim
+from brain_tui.core.records.statuses import Status
 from brain_tui.core.rules.circuit import circuit_state
 from brain_tui.core.rules.claims import require_claim
 from brain_tui.core.rules.conflicts import find_conflicts, unreadable_holders
@@ -100,8 +101,8 @@ def check_claim(snapshot: BrainSnapshot, sess_id: str, file: str = "") -> Claim:
         raise _refuse(CLAIM_NOT_OPEN, f"claim {sess_id} unknown: open one with `bsi claim open` first",
                       sess_id, file) from None
     current = effective_status(claim, snapshot.now)
-    if current != "open":
-        by = (claim.paused_by or sess_id) if current == "paused" else sess_id
+    if current != Status.OPEN:
+        by = (claim.paused_by or sess_id) if current == Status.PAUSED else sess_id
         hint = _UNBLOCK.get(current, "only an open claim may write").format(id=sess_id, by=by)
         shown = current if current == claim.status else f"{current} (expired while {claim.status})"
         raise _refuse(CLAIM_NOT_OPEN, f"claim {sess_id} is {shown}, not open: {hint}",
@@ -114,7 +115,7 @@ def check_claim(snapshot: BrainSnapshot, sess_id: str, file: str = "") -> Claim:
                 f"a human resumes it with `bsi gate resume {ancestor.paused_by or ancestor.sess_id}`",
                 sess_id, file, status=claim.status, blocked_by=ancestor.sess_id,
             )
-        if ancestor.status == "failed":
+        if ancestor.status == Status.FAILED:
             raise _refuse(
                 CLAIM_NOT_OPEN,
                 f"{'parent' if ancestor.sess_id == claim.parent else 'ancestor'} {ancestor.sess_id} failed: "

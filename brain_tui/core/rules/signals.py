@@ -15,6 +15,7 @@ from brain_tui.core.ids import SIGNAL_ID_RE, valid_session_id
 from brain_tui.core.paths.limits import check_text
 from brain_tui.core.paths.scope import parse_scope
 from brain_tui.core.records.model import BrainSnapshot, CorruptFile, Signal
+from brain_tui.core.records.statuses import SignalState
 from brain_tui.core.rules.authority import claims_list, holder_text, owns, require_owner
 
 if TYPE_CHECKING:
@@ -131,9 +132,9 @@ def corrupt_signals(snapshot: BrainSnapshot) -> list[CorruptFile]:
 def ack_signal(cs: ChangeSet, sig_id: str, by: str) -> bool:
     """pending → delivered. Returns False when it was already delivered or archived."""
     sig = require_signal(cs.snapshot, sig_id)
-    if sig.state != "pending":
+    if sig.state != SignalState.PENDING:
         return False
-    cs.update_signal(sig.path, {"state": "delivered", "delivered_at": cs.ts(), "delivered_by": by})
+    cs.update_signal(sig.path, {"state": SignalState.DELIVERED, "delivered_at": cs.ts(), "delivered_by": by})
     cs.message = f"bsi: signal {sig_id} delivered"
     return True
 
@@ -143,8 +144,9 @@ def archive_signals(cs: ChangeSet) -> list[str]:
     archived = []
     now = cs.snapshot.now
     for sig in cs.snapshot.signals:
-        if sig.state == "delivered" and sig.delivered_at is not None and now - sig.delivered_at >= ARCHIVE_AFTER:
-            cs.update_signal(sig.path, {"state": "archived", "archived_at": cs.ts()})
+        delivered_at = sig.delivered_at if sig.state == SignalState.DELIVERED else None
+        if delivered_at is not None and now - delivered_at >= ARCHIVE_AFTER:
+            cs.update_signal(sig.path, {"state": SignalState.ARCHIVED, "archived_at": cs.ts()})
             archived.append(sig.sig_id)
     if archived:
         cs.message = f"bsi: signal {' '.join(archived)} archived"

@@ -20,13 +20,12 @@ from typing import TYPE_CHECKING
 
 from brain_tui.core.clock import MAX_TTL, SKEW_TOLERANCE, try_parse_timestamp
 from brain_tui.core.records.model import Claim
+from brain_tui.core.records.statuses import LIVE_STATUSES, Status
 from brain_tui.core.rules.effective import stale_origin
 
 if TYPE_CHECKING:
     from brain_tui.core.records.changes import ChangeSet
 
-#: The statuses a stale mark may be taken back to.
-_REVIVABLE = ("open", "waiting_human", "paused")
 
 
 def deadline(claim: Claim) -> datetime | None:
@@ -43,7 +42,7 @@ def past_deadline(claim: Claim, now: datetime) -> bool:
 
 def stale_mark_time(claim: Claim) -> datetime | None:
     """When the claim was marked stale (`stale_since`), or None."""
-    if claim.status != "stale":
+    if claim.status != Status.STALE:
         return None
     tz = claim.opened_at.tzinfo if claim.opened_at is not None and claim.opened_at.tzinfo else UTC
     return try_parse_timestamp(claim.data.get("stale_since"), tz)
@@ -68,7 +67,7 @@ def revive(cs: ChangeSet, claim: Claim, by: str) -> str | None:
     if not suspect_stale(claim, cs.snapshot.now):
         return None
     status = stale_origin(claim, cs.snapshot.now)  # a pending gate or pause is never forgotten
-    if status not in _REVIVABLE:
+    if status not in LIVE_STATUSES:
         return None  # a status the product does not know: the mark stands, a human decides
     marked = claim.data.get("stale_since")
     cs.update_claim(claim.sess_id, {"status": status, "skew_revived": marked},

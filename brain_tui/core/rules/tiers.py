@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from brain_tui.core.errors import InvalidData, TierRefused
 from brain_tui.core.records.model import BrainSnapshot, Claim
+from brain_tui.core.records.statuses import Status
 
 if TYPE_CHECKING:
     from brain_tui.core.records.changes import ChangeSet
@@ -101,7 +102,7 @@ def close_result(cs: ChangeSet, claim: Claim, req: CloseRequest) -> dict[str, An
         for child in snapshot.children(sess_id):
             written = child.result.status if child.result is not None else ""
             child_status = written or str(child.data.get("result_status") or child.status)
-            if child.status in ("failed", "released") or child_status in ("failed", "partial"):
+            if child.status in (Status.FAILED, Status.RELEASED) or child_status in ("failed", "partial"):
                 any_short = True
             children.append(child.sess_id)
             detail.append({"sess_id": child.sess_id, "status": child.status, "result": child_status})

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import ClassVar
 
 from brain_tui.core.errors import InvalidData
+from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.limits import add_history
 from brain_tui.core.records.changes import ChangeSet
 from brain_tui.core.records.model import BrainSnapshot, Claim
+from brain_tui.core.records.statuses import Status
 from brain_tui.core.rules import skew
 from brain_tui.core.rules.effective import MAX_AGE_REASON, NO_OPENING_REASON, STALE_REASON, expiry_reason
 from brain_tui.core.rules.signals import archive_signals
@@ -20,7 +22,7 @@ def expired(claim: Claim, snapshot: BrainSnapshot) -> str | None:
     return expiry_reason(claim, snapshot.now)
 
 @dataclass(frozen=True)
-class WatchdogReport:
+class WatchdogReport(JsonShaped):
     """What one watchdog run found and did.
 
     Attributes:
@@ -38,14 +40,7 @@ class WatchdogReport:
     archived: tuple[str, ...]
     unwritable: tuple[str, ...] = ()
 
-    def as_dict(self) -> dict[str, Any]:
-        """JSON shape: ``{"active": N, "stale": M, "marked": [ids], "archived": [signal ids]}``,
-        plus ``"unwritable": [ids]`` when there are any."""
-        out: dict[str, Any] = {"active": self.active, "stale": self.stale, "marked": list(self.marked),
-                               "archived": list(self.archived)}
-        if self.unwritable:
-            out["unwritable"] = list(self.unwritable)
-        return out
+    _json_if_set: ClassVar[frozenset[str]] = frozenset({"unwritable"})
 
     def summary(self) -> str:
         """The one-line report of `bsi watchdog`, in English (French stays in BRAIN-INDEX.md's formats)."""
@@ -68,7 +63,7 @@ def watchdog(cs: ChangeSet) -> WatchdogReport:
         reason = expired(claim, cs.snapshot)
         if reason is None or (reason != NO_OPENING_REASON and not skew.past_deadline(claim, cs.snapshot.now)):
             continue  # a clock ahead by less than the skew limit never marks a live claim
-        fields = {"status": "stale", "stale_since": cs.ts(), "stale_from": claim.status, "stale_reason": reason}
+        fields = {"status": Status.STALE, "stale_since": cs.ts(), "stale_from": claim.status, "stale_reason": reason}
         trial = ChangeSet(cs.snapshot)
         try:
             trial.update_claim(claim.sess_id, fields)
@@ -80,8 +75,8 @@ def watchdog(cs: ChangeSet) -> WatchdogReport:
         cs.update_claim(claim.sess_id, fields)
         add_history(cs, claim.sess_id, "STALE", "watchdog", reason)
         marked.append(claim.sess_id)
-    active = sum(1 for c in cs.snapshot.claims if not c.is_terminal and c.status != "stale") - len(marked)
-    stale = sum(1 for c in cs.snapshot.claims if c.status == "stale") + len(marked)
+    active = sum(1 for c in cs.snapshot.claims if not c.is_terminal and c.status != Status.STALE) - len(marked)
+    stale = sum(1 for c in cs.snapshot.claims if c.status == Status.STALE) + len(marked)
     archived = archive_signals(cs)
     if marked:
         cs.message = f"bsi: mark stale {' '.join(marked)}"

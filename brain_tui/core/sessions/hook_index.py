@@ -108,7 +108,7 @@ def build(root: str | os.PathLike[str], snapshot: BrainSnapshot, config: BrainCo
             pause, a gate) would otherwise be vouched for with the status read before it.
     """
     from brain_tui.core.paths.scope_paths import normalize_path
-    from brain_tui.core.records.model import BLOCKING_STATUSES
+    from brain_tui.core.records.statuses import BLOCKING_STATUSES
     from brain_tui.core.rules.circuit import circuit_state
     from brain_tui.core.rules.locks import lock_file_path
 

@@ -30,13 +30,15 @@ import os
 import re
 import shutil
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
 from brain_tui.core.errors import Contended, InvalidData, NotFound, TransitionRefused, UsageError
+from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.layout import LAUNCH_DIR, LAUNCH_SETTINGS_DIR
 from brain_tui.core.records.model import BrainSnapshot, Claim
+from brain_tui.core.records.statuses import Status
 from brain_tui.core.records.yamlio import atomic_write_text
 from brain_tui.core.rules.claims import require_claim
 
@@ -217,14 +219,14 @@ def launchable(claim: Claim) -> None:
     Raises:
         TransitionRefused: the claim is not open (exit 12).
     """
-    if claim.status != "open":
+    if claim.status != Status.OPEN:
         raise TransitionRefused(f"cannot launch {claim.sess_id}: it is {claim.status}; only an open claim "
                                 "is launched")
 
 
 # -- what runs -----------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class LaunchRecord:
+class LaunchRecord(JsonShaped):
     """One launch, as remembered in ``.brain/launches/<sess-id>.json``.
 
     Attributes:
@@ -249,9 +251,6 @@ class LaunchRecord:
     socket: str = ""
     name: str = ""
 
-    def as_dict(self) -> dict[str, Any]:
-        """JSON shape (``bsi launch --json``)."""
-        return asdict(self)
 
     def is_running(self) -> bool:
         """True while the launched process lives (same pid, same start time, not a zombie)."""

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from brain_tui.core.records.model import BrainSnapshot
+from brain_tui.core.records.statuses import BLOCKING_STATUSES
 from brain_tui.core.sessions.agents import Liveness
 from brain_tui.core.sessions.launch import LaunchRecord
 from brain_tui.core.sessions.transcript import Peek, Runway, read_peek
@@ -20,9 +21,6 @@ from brain_tui.core.sync.audit import LogEntry, last_commits_by
 
 if TYPE_CHECKING:
     from brain_tui.core.brain import Brain
-
-#: Claims whose liveness is worth a look: not terminal (a closed claim's session no longer matters).
-SHOWN_STATUSES = frozenset({"open", "waiting_human", "paused", "stale"})
 
 
 @dataclass(frozen=True)
@@ -81,7 +79,7 @@ def live_sessions(root: Path, snapshot: BrainSnapshot, liveness: Mapping[str, Li
     """
     launched = {r.sess_id: r for r in launches}
     claims = [c for c in snapshot.claims
-              if c.status in SHOWN_STATUSES and (c.sess_id in liveness or c.sess_id in launched)]
+              if c.status in BLOCKING_STATUSES and (c.sess_id in liveness or c.sess_id in launched)]
     if not claims:
         return {}
     touched = {c.sess_id: liveness[c.sess_id].touched for c in claims if c.sess_id in liveness}
@@ -145,7 +143,6 @@ def runways_of(sessions: Mapping[str, LiveSession]) -> dict[str, Runway]:
 
 def live_sessions_of(brain: Brain, snapshot: BrainSnapshot | None) -> dict[str, LiveSession]:
     """`Brain.live_sessions`: the blocking claims read now unless `snapshot` is given (then no store access)."""
-    from brain_tui.core.records.model import BLOCKING_STATUSES
     from brain_tui.core.sessions import launch as launching
 
     if snapshot is None:

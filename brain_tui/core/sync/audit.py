@@ -9,6 +9,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.scope import covers_file
 from brain_tui.core.records.model import BrainSnapshot, Claim
 from brain_tui.core.sync.reconcile import names_id
@@ -21,7 +22,7 @@ _REC = "\x1e"
 
 
 @dataclass(frozen=True)
-class LogEntry:
+class LogEntry(JsonShaped):
     """One commit of the audit trail."""
 
     commit: str
@@ -29,11 +30,6 @@ class LogEntry:
     author: str
     message: str
     files: tuple[str, ...]
-
-    def as_dict(self) -> dict[str, Any]:
-        """JSON shape."""
-        return {"commit": self.commit, "date": self.date, "author": self.author, "message": self.message,
-                "files": list(self.files)}
 
 
 def _log(root: Path, *args: str) -> list[_Commit]:
@@ -104,7 +100,7 @@ def _is_bookkeeping(path: str) -> bool:
 
 
 @dataclass(frozen=True)
-class DriftReport:
+class DriftReport(JsonShaped):
     """Files a session changed, and those outside its scope."""
 
     sess_id: str
@@ -116,9 +112,7 @@ class DriftReport:
 
     def as_dict(self) -> dict[str, Any]:
         """JSON shape of `bsi verify --json`."""
-        return {"sess_id": self.sess_id, "scope": self.scope, "commits": list(self.commits),
-                "changed": list(self.changed), "uncommitted": list(self.uncommitted),
-                "outside": list(self.outside), "drift": bool(self.outside)}
+        return {**super().as_dict(), "drift": bool(self.outside)}
 
 
 def _session_commits(root: Path, claim: Claim, until: datetime) -> list[LogEntry]:

@@ -16,9 +16,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from brain_tui.core.ids import random_slug
+from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.records.model import BrainSnapshot
 from brain_tui.core.rules import conflicts
 
@@ -30,32 +31,24 @@ _ID_CHARS = "A-Za-z0-9._-"
 
 
 @dataclass(frozen=True)
-class LostClaim:
+class LostClaim(JsonShaped):
     """A local claim whose scope another machine's claim (pushed first) holds."""
 
     sess_id: str
     scope: str
     winners: tuple[conflicts.Conflict, ...]
 
-    def as_dict(self) -> dict[str, Any]:
-        """JSON shape inside `bsi sync --json` (`lost`)."""
-        return {"sess_id": self.sess_id, "scope": self.scope, "winners": [w.as_dict() for w in self.winners]}
-
 
 @dataclass(frozen=True)
-class Renamed:
+class Renamed(JsonShaped):
     """A local, unpushed claim renamed because another machine pushed the same ID first."""
 
     old: str
     new: str
 
-    def as_dict(self) -> dict[str, str]:
-        """JSON shape inside `bsi sync --json` (`renamed`)."""
-        return {"old": self.old, "new": self.new}
-
 
 @dataclass(frozen=True)
-class SyncReport:
+class SyncReport(JsonShaped):
     """What `bsi sync` did: the remote's part and the protocol's."""
 
     fetched: bool = False
@@ -67,20 +60,6 @@ class SyncReport:
     lost: tuple[LostClaim, ...] = ()
     renamed: tuple[Renamed, ...] = ()
     last_sync: str | None = None
-
-    def as_dict(self) -> dict[str, Any]:
-        """JSON shape of `bsi sync --json`."""
-        return {
-            "fetched": self.fetched,
-            "rebased": self.rebased,
-            "pushed": self.pushed,
-            "ahead": self.ahead,
-            "behind": self.behind,
-            "tries": self.tries,
-            "lost": [item.as_dict() for item in self.lost],
-            "renamed": [item.as_dict() for item in self.renamed],
-            "last_sync": self.last_sync,
-        }
 
 
 def id_pattern(sess_id: str) -> re.Pattern[str]:

@@ -33,9 +33,10 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 from brain_tui.core.errors import Contended, RemoteUnreachable, UsageError
+from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.layout import INDEX_FILE, REBASE_MARK, STATE_DIR
 from brain_tui.core.records import journal
 from brain_tui.core.sync import gitops, settle
@@ -86,7 +87,7 @@ class RemoteReport:
 
 
 @dataclass(frozen=True)
-class SyncStatus:
+class SyncStatus(JsonShaped):
     """Where the brain stands against its remote, from local git state only (no network).
 
     `ahead`/`behind` count commits against ``origin/<branch>`` as of the last
@@ -102,12 +103,6 @@ class SyncStatus:
     last_sync: str | None
     pending_since: str | None
     fetch_interval_s: int
-
-    def as_dict(self) -> dict[str, Any]:
-        """The mapping the cockpit's header and environment pane read."""
-        return {"mode": self.mode, "has_remote": self.has_remote, "branch": self.branch, "ahead": self.ahead,
-                "behind": self.behind, "last_sync": self.last_sync, "pending_since": self.pending_since,
-                "fetch_interval_s": self.fetch_interval_s}
 
 
 @dataclass(frozen=True)

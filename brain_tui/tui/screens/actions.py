@@ -8,6 +8,7 @@ from textual.screen import Screen
 
 from brain_tui.core.ids import party_session
 from brain_tui.core.records.model import Claim, Signal
+from brain_tui.core.records.statuses import SignalState
 from brain_tui.core.rules.attention import claim_of
 from brain_tui.core.rules.triggers import handoff_task
 
@@ -160,7 +161,7 @@ class ClaimActions(Screen[None]):
         if sig is None:
             self.notify("acknowledge: select a signal first (pane 2)", severity="warning", markup=False)
             return
-        if sig.state != "pending":
+        if sig.state != SignalState.PENDING:
             self.notify(f"{sig.sig_id} is already {sig.state}", severity="warning", markup=False)
             return
         self.hold_cursor()

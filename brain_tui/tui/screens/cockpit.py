@@ -16,7 +16,8 @@ from textual.events import Resize, ScreenResume
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, Static, Tab, Tabs, Tree
 
-from brain_tui.core.records.model import BLOCKING_STATUSES, BrainSnapshot
+from brain_tui.core.records.model import BrainSnapshot
+from brain_tui.core.records.statuses import BLOCKING_STATUSES, SignalState
 from brain_tui.core.rules import attention, tiers
 from brain_tui.core.rules.attention import AttentionItem
 
@@ -211,7 +212,7 @@ class CockpitScreen(ClaimActions):
         snapshot = self.brain_app.snapshot
         counts = {
             1: sum(1 for c in snapshot.claims if c.status in BLOCKING_STATUSES),
-            2: sum(1 for s in snapshot.signals if s.state == "pending"),
+            2: sum(1 for s in snapshot.signals if s.state == SignalState.PENDING),
             6: len(snapshot.locks),
         }
         tabs = self.query_one("#panebar", Tabs)
@@ -269,7 +270,7 @@ class CockpitScreen(ClaimActions):
         self.query_one("#pane-claims", Pane).set_title(" · ".join(x for x in (f"{active}", extra) if x))
         stale = sum(1 for key in self.query_one("#stale", StaleClaimsTable).row_keys if not is_heading(key))
         self.query_one("#pane-stale", Pane).set_title(f"{stale}")
-        pending = sum(1 for s in snapshot.signals if s.state == "pending")
+        pending = sum(1 for s in snapshot.signals if s.state == SignalState.PENDING)
         self.query_one("#pane-signals", Pane).set_title(f"{pending} pending" + (f" · {extra}" if extra else ""))
         self.query_one("#pane-tree", Pane).set_title("pilot → domain → leaf")
         self.query_one("#pane-env", Pane).set_title()
@@ -343,7 +344,7 @@ class CockpitScreen(ClaimActions):
         elif sig is not None:
             out += safe_text(sig.sig_id, 60, style=STRONG)
             out += safe_text(f" · {sig.type} · {sig.state} · ", 60, style=MUTED)
-            if sig.type == "HANDOFF" and sig.state == "pending":
+            if sig.type == "HANDOFF" and sig.state == SignalState.PENDING:
                 out += styled("o opens the claim it asks for · ", WARN)
             out += safe_text(sig.payload or "—", 300)
         else:

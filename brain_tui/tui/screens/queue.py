@@ -20,6 +20,7 @@ from textual.widgets import DataTable, Static
 
 from brain_tui.core.clock import format_timestamp, humanize_countdown
 from brain_tui.core.records.model import BrainSnapshot
+from brain_tui.core.records.statuses import Status
 from brain_tui.core.rules.attention import AttentionItem
 
 from ..commands import bindings_for
@@ -163,7 +164,7 @@ class QueueScreen(ClaimActions):
             info.update(done)
             return
         detail.border_title = Content(f" {hint_for(item, app.readonly)} ")
-        if item.kind == "gate" and claim is not None and claim.status == "waiting_human":
+        if item.kind == "gate" and claim is not None and claim.status == Status.WAITING_HUMAN:
             info.update(gate_details(claim, snapshot))
         elif sig is not None:
             info.update(signal_details(sig, snapshot, app.brain.brain_name))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from brain_tui.core.records.model import BrainSnapshot, Claim
+from brain_tui.core.records.statuses import LIVE_STATUSES, Status
 from brain_tui.core.rules import watchdog
 
 from ..live import LiveMap, live_glyph, live_text, stale_evidence
@@ -12,8 +13,6 @@ from ..present import age, claim_matches, level_name, short_id, short_instance, 
 from ..safe import safe_text
 from ..styles import ERROR, MUTED, WARN
 from .table import Col, KeyedTable, Row
-
-ACTIVE_STATUSES = ("open", "waiting_human", "paused")
 
 
 class ActiveClaimsTable(KeyedTable):
@@ -76,7 +75,7 @@ def active_rows(snapshot: BrainSnapshot, brain_name: str, needle: str = "",
     rows: list[Row] = []
     live = live or {}
     for claim in snapshot.claims:
-        if claim.status not in ACTIVE_STATUSES or not claim_matches(claim, needle):
+        if claim.status not in LIVE_STATUSES or not claim_matches(claim, needle):
             continue
         cells = _active_cells(claim, snapshot, brain_name)
         if live:
@@ -119,7 +118,7 @@ def stale_rows(snapshot: BrainSnapshot, brain_name: str, needle: str = "",
     rows: list[Row] = []
     live = live or {}
     for claim in snapshot.claims:
-        if claim.status != "stale" or not claim_matches(claim, needle):
+        if claim.status != Status.STALE or not claim_matches(claim, needle):
             continue
         since = stale_since(claim, snapshot.tz)
         reason = claim.stale_reason or "expired"

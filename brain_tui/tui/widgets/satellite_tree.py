@@ -13,6 +13,7 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from brain_tui.core.records.model import BrainSnapshot, Claim
+from brain_tui.core.records.statuses import Status
 
 from ..live import LiveMap, live_text
 from ..present import claim_matches, level_name, short_id, status_icon, ttl_left
@@ -50,9 +51,9 @@ def node_label(claim: Claim, snapshot: BrainSnapshot, inside: int = 0,
                                    style=STRONG if not claim.is_terminal else MUTED))
     label += " "
     label += safe_text(level_name(claim), 10, style=MUTED)
-    if claim.status == "waiting_human":
+    if claim.status == Status.WAITING_HUMAN:
         label += Content.styled(" ⚑ gate", WARN)
-    if claim.status == "paused":
+    if claim.status == Status.PAUSED:
         label += Content.styled(" paused", ACCENT)
     if not claim.is_terminal:
         label += " "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from brain_tui.core.records.model import BrainSnapshot, Signal
+from brain_tui.core.records.statuses import SignalState
 
 from ..present import SIGNAL_STATE_ICONS, age, short_party, signal_matches
 from ..safe import safe_text, styled
@@ -27,8 +28,8 @@ class SignalsTable(KeyedTable):
 
 def ordered_signals(snapshot: BrainSnapshot, needle: str = "") -> list[Signal]:
     """Pending signals oldest first, then delivered ones newest first (archived ones are history)."""
-    pending = [s for s in snapshot.signals if s.state == "pending" and signal_matches(s, needle)]
-    delivered = [s for s in snapshot.signals if s.state == "delivered" and signal_matches(s, needle)]
+    pending = [s for s in snapshot.signals if s.state == SignalState.PENDING and signal_matches(s, needle)]
+    delivered = [s for s in snapshot.signals if s.state == SignalState.DELIVERED and signal_matches(s, needle)]
     delivered.reverse()
     return pending + delivered[:MAX_DELIVERED]
 
@@ -38,11 +39,11 @@ def signal_rows(snapshot: BrainSnapshot, brain_name: str, needle: str = "") -> l
     rows: list[Row] = []
     for sig in ordered_signals(snapshot, needle):
         icon, role_name = SIGNAL_STATE_ICONS.get(sig.state, ("?", "muted"))
-        type_style = WARN if sig.state == "pending" and sig.type in ("BLOCKED_ON", "HUMAN_GATE") else None
+        type_style = WARN if sig.state == SignalState.PENDING and sig.type in ("BLOCKED_ON", "HUMAN_GATE") else None
         route = safe_text(short_party(sig.sender, snapshot, brain_name, slug_only=True), 60)
         route += "→"
         route += safe_text(short_party(sig.to, snapshot, brain_name, slug_only=True), 60)
-        muted = sig.state != "pending"
+        muted = sig.state != SignalState.PENDING
         rows.append((sig.sig_id, {
             "state": styled(icon, role(role_name)),
             "type": safe_text(sig.type, 24, style=type_style or (MUTED if muted else None)),

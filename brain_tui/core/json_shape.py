@@ -1,0 +1,47 @@
+"""The one way a record becomes its JSON shape (the `--json` output and the MCP tools' results).
+
+A frozen dataclass that derives from `JsonShaped` gets `as_dict()`: its fields in declaration order,
+with per-class renames (`_json_names`) and left-out fields (`_json_omit`); fields listed in
+`_json_if_set` appear only when set (a None, empty or zero value is left out). Values become JSON
+values the same way everywhere: a nested record gives its own `as_dict()`, a tuple or list a list,
+a mapping a dict.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any, ClassVar, cast
+
+
+def json_value(value: Any) -> Any:
+    """`value` as JSON holds it: a record's ``as_dict()``, a list for a tuple or list, a dict for a mapping."""
+    as_dict = getattr(value, "as_dict", None)
+    if callable(as_dict):
+        return as_dict()
+    if isinstance(value, (tuple, list)):
+        return [json_value(item) for item in value]
+    if isinstance(value, Mapping):
+        return {key: json_value(item) for key, item in value.items()}
+    return value
+
+
+class JsonShaped:
+    """Mixin for frozen dataclasses: `as_dict()` from the fields (see the module docstring)."""
+
+    _json_names: ClassVar[Mapping[str, str]] = {}
+    _json_omit: ClassVar[frozenset[str]] = frozenset()
+    _json_if_set: ClassVar[frozenset[str]] = frozenset()
+
+    def as_dict(self) -> dict[str, Any]:
+        """The record's JSON shape: its fields in order, renamed and filtered as the class says."""
+        out: dict[str, Any] = {}
+        for item in dataclasses.fields(cast(Any, self)):  # every user is a dataclass
+            name = item.name
+            if name in self._json_omit:
+                continue
+            value = getattr(self, name)
+            if not value and name in self._json_if_set:
+                continue
+            out[self._json_names.get(name, name)] = json_value(value)
+        return out

@@ -1,0 +1,64 @@
+"""The protocol's closed vocabularies: claim statuses (SPEC 6.3), signal states (SPEC 7), gate origins.
+
+Each is a `StrEnum`: a member equals its string (``Status.OPEN == "open"``, same hash), so files,
+JSON and BRAIN-INDEX.md read and write the very same text. Every set of statuses a rule needs is
+derived here from the enum, never spelled out again.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Self
+
+
+class _Vocabulary(StrEnum):
+    """A closed vocabulary read from files: `of` finds a member without raising on an unknown word."""
+
+    @classmethod
+    def of(cls, text: str) -> Self | None:
+        """The member spelled exactly `text`, or None (an unknown legacy word is data, not an error)."""
+        member = cls._value2member_map_.get(text)
+        return member if isinstance(member, cls) else None
+
+
+class Status(_Vocabulary):
+    """Claim statuses (SPEC 6.3). A status the product does not know is kept as written (a plain str)."""
+
+    OPEN = "open"
+    WAITING_HUMAN = "waiting_human"
+    PAUSED = "paused"
+    STALE = "stale"
+    CLOSED = "closed"
+    FAILED = "failed"
+    RELEASED = "released"
+
+
+class SignalState(_Vocabulary):
+    """Signal states (SPEC 7): ack → delivered; 24 h after delivery → archived."""
+
+    PENDING = "pending"
+    DELIVERED = "delivered"
+    ARCHIVED = "archived"
+
+
+class GateOrigin(_Vocabulary):
+    """Why a claim waits for a human (``gate_origin:``): a gate request, or a `gate:human` exit trigger at close."""
+
+    REQUEST = "request"
+    CLOSE = "close"
+
+
+#: Every status of SPEC 6.3; any other (after `formats.normalize_status`) is kept, blocks, and is flagged.
+KNOWN_STATUSES: frozenset[Status] = frozenset(Status)
+#: Terminal statuses (SPEC 6.3): nothing leaves them.
+TERMINAL_STATUSES: frozenset[Status] = frozenset({Status.CLOSED, Status.FAILED, Status.RELEASED})
+#: The known statuses that block overlapping claims (SPEC 5.3): every non-terminal one.
+BLOCKING_STATUSES: frozenset[Status] = KNOWN_STATUSES - TERMINAL_STATUSES
+#: Statuses a live (non-terminal, non-stale) claim has in the table of SPEC 6.3, in the table's order.
+LIVE_STATUSES: tuple[Status, ...] = tuple(s for s in Status if s in BLOCKING_STATUSES and s is not Status.STALE)
+#: What a pause cascades over (SPEC 6.3: ``open, waiting_human → paused``).
+PAUSABLE: frozenset[Status] = frozenset({Status.OPEN, Status.WAITING_HUMAN})
+#: The known statuses an abort leaves from directly (stale ones go through release).
+ABORTABLE: frozenset[Status] = frozenset(LIVE_STATUSES)
+#: Signal states in their order (the state machine's).
+SIGNAL_STATES: tuple[SignalState, ...] = tuple(SignalState)

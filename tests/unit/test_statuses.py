@@ -1,0 +1,79 @@
+"""The protocol's vocabularies are enums with one home; files still read and write the same text (SPEC 6.3, 7)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from datetime import UTC, datetime
+from pathlib import Path
+
+from brain_tui.core.brain import Brain
+from brain_tui.core.records import yamlio
+from brain_tui.core.records.formats import normalize_status
+from brain_tui.core.records.statuses import (
+    ABORTABLE,
+    BLOCKING_STATUSES,
+    KNOWN_STATUSES,
+    LIVE_STATUSES,
+    PAUSABLE,
+    SIGNAL_STATES,
+    TERMINAL_STATUSES,
+    GateOrigin,
+    SignalState,
+    Status,
+)
+from tests.paths import LEGACY
+
+LNOW = datetime(2026, 3, 16, 22, 0, tzinfo=UTC)
+
+
+def test_the_sets_of_statuses_are_derived_from_the_enum() -> None:
+    assert KNOWN_STATUSES == set(Status) == {"open", "waiting_human", "paused", "stale", "closed", "failed",
+                                             "released"}
+    assert {"closed", "failed", "released"} == TERMINAL_STATUSES
+    assert BLOCKING_STATUSES == KNOWN_STATUSES - TERMINAL_STATUSES == {"open", "waiting_human", "paused", "stale"}
+    assert LIVE_STATUSES == ("open", "waiting_human", "paused")
+    assert {"open", "waiting_human"} == PAUSABLE and set(LIVE_STATUSES) == ABORTABLE
+    assert SIGNAL_STATES == ("pending", "delivered", "archived")
+    assert {o.value for o in GateOrigin} == {"request", "close"}
+
+
+def test_a_member_is_its_string_in_json_yaml_and_text() -> None:
+    assert Status.WAITING_HUMAN == "waiting_human" and hash(Status.OPEN) == hash("open")
+    assert f"{Status.STALE}" == "stale" and ", ".join(sorted(PAUSABLE)) == "open, waiting_human"
+    assert json.dumps({"status": Status.OPEN, "state": SignalState.DELIVERED}) == \
+        '{"status": "open", "state": "delivered"}'
+    assert yamlio.dump_round_trip({"status": Status.PAUSED, "paused_from": Status.WAITING_HUMAN,
+                                   "gate_origin": GateOrigin.CLOSE}) == \
+        "status: paused\npaused_from: waiting_human\ngate_origin: close\n"
+
+
+def test_of_finds_a_member_and_never_raises_on_an_unknown_word() -> None:
+    assert Status.of("paused") is Status.PAUSED and SignalState.of("archived") is SignalState.ARCHIVED
+    assert Status.of("blocked") is None and Status.of("OPEN") is None and GateOrigin.of("") is None
+
+
+def test_normalize_status_gives_members_and_keeps_unknown_text() -> None:
+    assert normalize_status(" Active ") is Status.OPEN and normalize_status("completed") is Status.CLOSED
+    assert normalize_status("WAITING_HUMAN") is Status.WAITING_HUMAN
+    kept = normalize_status(" Blocked-On-Ops ")
+    assert kept == "Blocked-On-Ops" and not isinstance(kept, Status)
+
+
+def test_the_legacy_fixture_loads_with_typed_statuses_and_an_unknown_one_still_loads(tmp_path: Path) -> None:
+    root = tmp_path / "legacy"
+    shutil.copytree(LEGACY, root)
+    target = root / "claims" / "sess-20260315-0200-quick-wins.yml"
+    text = target.read_text(encoding="utf-8")
+    lines = [line for line in text.splitlines() if line.startswith("status:")]
+    assert len(lines) == 1
+    target.write_text(text.replace(lines[0], "status: on_hold"), encoding="utf-8")
+    snapshot = Brain(root, clock=lambda: LNOW, commit=False).snapshot()
+    by_id = {c.sess_id: c for c in snapshot.claims}
+    odd = by_id["sess-20260315-0200-quick-wins"]
+    assert odd.status == "on_hold" and not isinstance(odd.status, Status) and odd.known_status is None
+    assert "status-unknown" in odd.flags and odd.is_blocking and not odd.is_terminal
+    others = [c for c in snapshot.claims if c is not odd]
+    assert others and all(isinstance(c.status, Status) and c.known_status is c.status for c in others)
+    assert {c.status for c in others} <= KNOWN_STATUSES
+    assert all(isinstance(s.state, SignalState) for s in snapshot.signals)
