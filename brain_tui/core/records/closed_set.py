@@ -90,6 +90,7 @@ class ClosedSet:
         live: the names in ``claims/`` that are not in the set (candidates a live read looks at).
         count: how many terminal files the set holds.
         others: blob IDs of HEAD's files known not to be terminal, per name (not read again).
+        odd: the terminal files not named ``<sess_id>.yml``/``.yaml``, per session ID.
     """
 
     tree: str
@@ -97,6 +98,7 @@ class ClosedSet:
     live: tuple[str, ...]
     count: int
     others: dict[str, str] = field(default_factory=dict)
+    odd: dict[str, list[str]] = field(default_factory=dict)
     _path: Path | None = None
     #: the rows as written (latest close first), and the set of their names: loaded on demand.
     _lines: list[str] | None = None
@@ -141,6 +143,15 @@ class ClosedSet:
                 break
             out.append((name, (sess_id, status, int(closed_us))))
         return out
+
+
+def _odd(lines: dict[str, str], into: dict[str, list[str]]) -> dict[str, list[str]]:
+    """Add the rows (``{name: line}``) whose name is not their session ID's to `into`."""
+    for name, line in lines.items():
+        sess_id = line.split("\t")[2]
+        if name not in (f"{sess_id}.yml", f"{sess_id}.yaml"):
+            into.setdefault(sess_id, []).append(name)
+    return into
 
 
 def _dir_key(root: Path) -> tuple[int, int, int] | None:
@@ -237,7 +248,7 @@ def _rebuild(root: Path, tz: tzinfo, tree: str, old: ClosedSet | None) -> Closed
     if not _evaluate(root, tz, wanted, rows, others):
         return None
     lines = sorted(rows.values(), key=lambda line: (_line_time(line), _line_name(line)))
-    return ClosedSet(tree, (0, 0, 0), (), len(lines), others, None, lines, set(rows))
+    return ClosedSet(tree, (0, 0, 0), (), len(lines), others, _odd(rows, {}), None, lines, set(rows))
 
 
 def _apply_diff(root: Path, tz: tzinfo, old: ClosedSet, tree: str) -> ClosedSet | None:
@@ -264,14 +275,12 @@ def _apply_diff(root: Path, tz: tzinfo, old: ClosedSet, tree: str) -> ClosedSet 
         return None
     names = old.names()
     lines = old.lines()
-    if changed & names:
-        lines = [line for line in lines if _line_name(line) not in changed]
-    else:
-        lines = list(lines)
+    lines = [line for line in lines if _line_name(line) not in changed] if changed & names else list(lines)
     for line in sorted(added.values(), key=_line_time):
         lines.insert(bisect.bisect_right(lines, _line_time(line), key=_line_time), line)
     names = (names - changed) | set(added)
-    return ClosedSet(tree, (0, 0, 0), (), len(lines), others, None, lines, names)
+    odd = {sess_id: kept for sess_id, files in old.odd.items() if (kept := [n for n in files if n not in changed])}
+    return ClosedSet(tree, (0, 0, 0), (), len(lines), others, _odd(added, odd), None, lines, names)
 
 
 def _relist(root: Path, found: ClosedSet, key: tuple[int, int, int]) -> ClosedSet | None:
@@ -284,7 +293,7 @@ def _relist(root: Path, found: ClosedSet, key: tuple[int, int, int]) -> ClosedSe
     live = tuple(sorted(name for name in set(listed).difference(names) if _listed(name)))
     if _dir_key(root) != key:  # moved while listing: not stored (the next read lists again)
         key = (0, 0, 0)
-    return ClosedSet(found.tree, key, live, found.count, found.others, found._path, found._lines, names)
+    return ClosedSet(found.tree, key, live, found.count, found.others, found.odd, found._path, found._lines, names)
 
 
 def load(root: str | Path) -> ClosedSet | None:
@@ -302,6 +311,7 @@ def load(root: str | Path) -> ClosedSet | None:
         return ClosedSet(tree, (int(key[0]), int(key[1]), int(key[2])),
                          tuple(str(n) for n in head["live"]), int(head["count"]),
                          {str(k): str(v) for k, v in head["others"].items()},
+                         {str(k): [str(n) for n in v] for k, v in head["odd"].items()},
                          path.with_name(CLOSED_ROWS_FILE.format(tree)))
     except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
         return None
@@ -354,7 +364,8 @@ def _store(root: Path, found: ClosedSet) -> None:
     state = root / STATE_DIR
     rows_path = state / CLOSED_ROWS_FILE.format(found.tree)
     head = {"format": FORMAT, "code": _fingerprint(), "tree": found.tree, "dir": list(found.dir_key),
-            "live": list(found.live), "count": found.count, "others": found.others}
+            "live": list(found.live), "count": found.count, "others": found.others,
+            "odd": found.odd}
     with contextlib.suppress(OSError):
         if found._path != rows_path or not rows_path.exists():
             lines = found.lines()
