@@ -367,6 +367,10 @@ def _store(root: Path, found: ClosedSet) -> None:
             "live": list(found.live), "count": found.count, "others": found.others,
             "odd": found.odd}
     with contextlib.suppress(OSError):
+        if not state.is_dir():
+            state.mkdir(parents=False, exist_ok=True)
+            # local state: never committed, even where the brain's .gitignore forgot it
+            (state / ".gitignore").write_text("*\n", encoding="utf-8")
         if found._path != rows_path or not rows_path.exists():
             lines = found.lines()
             rows_head = json.dumps({"format": FORMAT, "tree": found.tree, "count": len(lines)})
