@@ -383,7 +383,7 @@ class Brain:
 
         snapshot = self.snapshot(only_statuses=BLOCKING_STATUSES)
         if parent is not None and not conflicts.chain_complete(snapshot, parent):
-            snapshot = self.snapshot()
+            snapshot = self.store.with_chains(snapshot, (parent,)) or self.snapshot()
         claims.validate_check(snapshot, parent, satellite_type)
         return conflicts.find_conflicts(snapshot, entries, parent=parent, satellite_type=satellite_type)
 

@@ -225,3 +225,35 @@ def test_the_legacy_fixture_brain_reads_the_same_through_the_set() -> None:
         assert brain.store.stats_last < len(list((base / "claims").iterdir()))
     finally:
         shutil.rmtree(base.parent, ignore_errors=True)
+
+
+def _count_full_scans(brain: Brain, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    scans: list[str] = []
+    real = brain.store._scan
+
+    def counting(folder: str, suffixes: tuple[str, ...]) -> object:
+        scans.append(folder)
+        return real(folder, suffixes)
+
+    monkeypatch.setattr(brain.store, "_scan", counting)
+    return scans
+
+
+def test_a_closed_ancestor_is_read_by_name_not_the_whole_brain(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from brain_tui.core.paths.scope import parse_scope
+    from brain_tui.core.rules.write_decision import WriteSession
+
+    path = write_claim(root, "sess-child", "open", "hist/f7.py")
+    path.write_text(path.read_text(encoding="utf-8") + "parent_satellite: sess-old-7\n", encoding="utf-8")
+    commit(root, "child of a closed claim")
+    live(root)
+    brain = Brain(root, clock=lambda: T0, commit=False, instance="t@test")
+    scans = _count_full_scans(brain, monkeypatch)
+    # a bound session whose claim is closed: refused as closed, from its file alone
+    decision = brain.decide_write("hist/f3.py", WriteSession(claims=("sess-old-3",)))
+    assert not decision.allowed and "closed" in decision.reason
+    assert "claims" not in scans
+    # check-scope under a parent whose chain passes through a closed claim
+    conflicts = brain.check_scope(parse_scope("hist/f7.py", brain.root), parent="sess-child")
+    assert [c.holder.sess_id for c in conflicts] == [] or all(c.holder.sess_id != "sess-child" for c in conflicts)
+    assert "claims" not in scans

@@ -306,6 +306,53 @@ class BrainStore:
             if isinstance(item, Claim) and item.status in TERMINAL_STATUSES:
                 claims.append(item)
 
+    def with_chains(self, snapshot: BrainSnapshot, sess_ids: Collection[str]) -> BrainSnapshot | None:
+        """A live-only snapshot plus the terminal claims of these sessions' parent chains, read by name.
+
+        For a read that needs a closed claim or a terminal ancestor (a bound session's chain)
+        without reading the whole history. None when the snapshot did not come from the closed
+        set, a legacy index may hold claims, or a chain still misses a claim: the caller then
+        reads the whole brain (which says exactly what is missing).
+        """
+        closed = self.closed_last
+        if closed is None or (self._index_rows is not None and self._index_rows[1]):
+            return None
+        claims = list(snapshot.claims)
+        by_id = {c.sess_id: c for c in claims}
+        for start in sess_ids:
+            current, seen = start, set()
+            while current and current not in seen:
+                seen.add(current)
+                found = by_id.get(current) or self._closed_claim(closed, current)
+                if found is None:
+                    return None
+                if current not in by_id:
+                    by_id[current] = found
+                    claims.append(found)
+                current = found.parent or ""
+        if len(claims) == len(snapshot.claims):
+            return snapshot
+        epoch = EPOCH
+        claims.sort(key=lambda c: (c.opened_at or epoch, c.sess_id))
+        return replace(snapshot, claims=tuple(claims))
+
+    def _closed_claim(self, closed: ClosedSet, sess_id: str) -> Claim | None:
+        """The claim of `sess_id` from its file in the closed set, or None."""
+        if not ids.valid_session_id(sess_id):
+            return None
+        for name in (f"{sess_id}.yml", f"{sess_id}.yaml", *closed.odd.get(sess_id, ())):
+            if not closed.has(name):
+                continue
+            rel = f"claims/{name}"
+            try:
+                st = os.lstat(os.path.join(self.root, rel))
+            except OSError:
+                continue
+            item = self._load(rel, st, "claim") if stat.S_ISREG(st.st_mode) else None
+            if isinstance(item, Claim) and item.sess_id == sess_id:
+                return item
+        return None
+
     @pausing_gc
     def snapshot(self, now: datetime, *, only_statuses: Collection[str] | None = None,
                  closed_since: datetime | None = None) -> BrainSnapshot:
