@@ -380,7 +380,7 @@ class Brain:
 
         snapshot, index = self.blocking.current() if memo else (self.snapshot(only_statuses=BLOCKING_STATUSES), None)
         if parent is not None and not conflicts.chain_complete(snapshot, parent):
-            snapshot, index = self.snapshot(), None
+            snapshot, index = self.store.with_chains(snapshot, (parent,)) or self.snapshot(), None
         claims.validate_check(snapshot, parent, satellite_type)
         return conflicts.find_conflicts(snapshot, entries, parent=parent, satellite_type=satellite_type, index=index)
 

@@ -36,6 +36,10 @@ STATE_DIR = ".brain"
 LOCK_FILE = "lock"
 #: The parse cache (sqlite3, stdlib only).
 CACHE_FILE = "parse-cache.sqlite3"
+#: The closed set: the claim files HEAD holds terminal, skipped by live-only reads (core/records/closed_set.py).
+CLOSED_SET_FILE = "closed-set.json"
+#: Its rows for one `claims` tree of HEAD: ``closed-set-<tree>.txt`` (the tree ID fills the braces).
+CLOSED_ROWS_FILE = "closed-set-{}.txt"
 #: Last sync time and pending local commits.
 SYNC_STATE_FILE = "sync.json"
 #: The keys the cockpit's notices already told, under STATE_DIR (core/sessions/notify.py; never committed).

@@ -157,6 +157,8 @@ class ParseCache(CacheRows):
         self._deleted: set[str] = set()
         self._retry_at = 0.0
         self._verified_now: set[str] = set()
+        #: the paths whose rows were read alone (`load_only`) while the table is not loaded.
+        self._partial: set[str] = set()
         #: files parsed (cache misses) since the last `reset_counters()`.
         self.parsed = 0
         #: files whose racy entry was re-read to compare digests since the last `reset_counters()`.
@@ -175,6 +177,18 @@ class ParseCache(CacheRows):
             self._load(outcomes=True)
         elif self._pending:
             self._fetch_all()
+
+    def load_only(self, rels: list[str]) -> None:
+        """Read only these paths' rows from the database, not the whole table (a live-only snapshot).
+
+        The other paths are read as before when first asked for; rows already read are not read again.
+        """
+        if self._loaded:
+            return
+        wanted = [rel for rel in rels if rel not in self._partial]
+        if wanted:
+            self._partial.update(wanted)
+            self._load(outcomes=True, only=wanted)
 
     def get(self, rel: str, st: os.stat_result, parse: Parser) -> Parsed | None:
         """The outcome of reading `rel`, from the cache when still valid, else by reading and parsing it.
@@ -232,7 +246,7 @@ class ParseCache(CacheRows):
         ``read`` is the ``(bytes, key)`` already read while verifying a racy
         entry, `_VANISHED` when the file is gone, or None.
         """
-        if not self._loaded:
+        if not self._loaded and rel not in self._partial:
             self._load(outcomes=False)
         entry = self._entries.get(rel)
         if entry is None or entry.key != key:
@@ -300,6 +314,10 @@ class ParseCache(CacheRows):
     def _install(self, rel: str, key: FileKey, after: FileKey, read_ns: int, parsed: Parsed, persist: bool) -> None:
         racy = after != key or not self._settled(after, read_ns)
         self._set(rel, Entry(after, parsed.digest, parsed, racy=racy, persist=persist))
+
+    def entry_names(self) -> list[str]:
+        """The paths this cache holds an entry for (in memory)."""
+        return list(self._entries)
 
     def forget_missing(self, seen: Iterable[str]) -> None:
         """Drop the entries of files that are gone.

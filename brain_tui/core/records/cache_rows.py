@@ -252,14 +252,17 @@ class CacheRows:
                 raise
         return con
 
-    def _load(self, outcomes: bool) -> None:
+    def _load(self, outcomes: bool, only: list[str] | None = None) -> None:
         """Read the table once; any problem means an empty cache (rebuilt at the next write).
 
         Args:
             outcomes: also fetch and decode every outcome (a full snapshot); else only keys and
                 hints, outcomes being fetched one by one when needed (a snapshot that skips most claims).
+            only: read only these paths' rows (a live-only snapshot); the table stays "not loaded".
+                Rows already in memory are never replaced (memory is at least as new).
         """
-        self._loaded = True
+        if only is None:
+            self._loaded = True
         if not self.path.is_file():
             return
         columns = "path, mtime_ns, size, ino, ctime_ns, racy, digest, hint_id, hint_status"
@@ -272,7 +275,14 @@ class CacheRows:
                     self._broken = True  # stale: rebuilt from scratch at the next write
                     return
                 query = f"SELECT {columns}{', outcome' if outcomes else ''} FROM entries"
-                rows = con.execute(query).fetchall()
+                if only is None:
+                    rows = con.execute(query).fetchall()
+                else:
+                    rows = []
+                    for start in range(0, len(only), 900):  # sqlite's parameter limit
+                        chunk = only[start:start + 900]
+                        marks = ",".join("?" * len(chunk))
+                        rows.extend(con.execute(f"{query} WHERE path IN ({marks})", chunk).fetchall())
             finally:
                 con.close()
         except Exception:
@@ -283,6 +293,8 @@ class CacheRows:
             for number, row in enumerate(rows):
                 try:
                     rel, mtime, size, ino, ctime, racy, digest, hint_id, hint_status = row[:9]
+                    if str(rel) in self._entries:
+                        continue
                     parsed = outcome_of(decoded[number], str(digest)) if decoded is not None else None
                     if outcomes and parsed is None:
                         continue

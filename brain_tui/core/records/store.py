@@ -9,6 +9,7 @@ results, so refreshing a brain of thousands of claims costs a `stat` per file.
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Collection
 from dataclasses import replace
 from datetime import UTC, datetime, tzinfo
@@ -25,6 +26,7 @@ from brain_tui.core.paths.path_keys import path_key
 from brain_tui.core.paths.scope import ScopeEntry, parse_scope
 from brain_tui.core.records import formats, index, index_legacy, yamlio
 from brain_tui.core.records.cache import ParseCache, Parsed, pausing_gc
+from brain_tui.core.records.closed_set import ClosedSet, closed_set, micros
 from brain_tui.core.records.formats import (
     KNOWN_STATUSES,
     YAML_SUFFIXES,
@@ -34,7 +36,15 @@ from brain_tui.core.records.formats import (
     parse_claim_bytes,
     signal_from_mapping,
 )
-from brain_tui.core.records.model import BrainSnapshot, BreathRecord, Claim, CorruptFile, Lock, Signal
+from brain_tui.core.records.model import (
+    TERMINAL_STATUSES,
+    BrainSnapshot,
+    BreathRecord,
+    Claim,
+    CorruptFile,
+    Lock,
+    Signal,
+)
 from brain_tui.core.records.unreadable import held_by_bytes, held_by_data, held_by_file
 from brain_tui.core.records.yamlio import TEMP_MARK, safe_load_bytes
 from brain_tui.core.rules.skew import suspect_stale
@@ -53,6 +63,8 @@ def _index_claim_rows(raw: bytes) -> list[dict[str, str]]:
     return [] if index_legacy.has_block(text) else index_legacy.parse_legacy_claim_rows(text)
 
 Scanned = list[tuple[str, os.stat_result]]
+#: Pass 1's mark for a terminal file of the closed set that carries a live file's session ID.
+_CLOSED = object()
 
 
 def _claim_file_rank(rel_path: str, sess_id: str | None) -> int:
@@ -88,6 +100,23 @@ class BrainStore:
         self._index_rows: tuple[tuple[int, int, int, int], list[dict[str, str]]] | None = None
         #: how many files were parsed by the last `snapshot()` call (for tests and benchmarks).
         self.parsed_last = 0
+        #: how many claim files the last live-only `snapshot()` looked at one by one (tests, benchmarks).
+        self.stats_last = 0
+        #: the closed set the last `snapshot()` used (None: every claim file was scanned).
+        self.closed_last: ClosedSet | None = None
+
+    def _entry(self, folder: str, name: str, st: os.stat_result, found: Scanned) -> None:
+        """Keep one directory entry of `folder` by its ``lstat``: a regular file is read, a link is a corrupt row."""
+        rel = f"{folder}/{name}"
+        if stat.S_ISLNK(st.st_mode):
+            # Never followed (it could name any file on the machine), never silently dropped:
+            # a claim that vanished without a word would block nothing.
+            # A link in claims/ may stand for a live claim: unread, it holds the whole brain.
+            holds = held_by_bytes(None, rel, self.root, self.tz) if folder == "claims" else ()
+            self._links.append(CorruptFile(rel, 0, "a symbolic link, not followed: the file must be a "
+                                                   "regular file", holds))
+        elif stat.S_ISREG(st.st_mode):
+            found.append((rel, st))
 
     def _scan(self, folder: str, suffixes: tuple[str, ...]) -> list[tuple[str, os.stat_result]]:
         base = self.root / folder
@@ -101,20 +130,22 @@ class BrainStore:
                 if not entry.name.endswith(suffixes) or entry.name.startswith(TEMP_MARK):
                     continue
                 try:
-                    if entry.is_symlink():
-                        # Never followed (it could name any file on the machine), never silently dropped:
-                        # a claim that vanished without a word would block nothing.
-                        rel = f"{folder}/{entry.name}"
-                        # A link in claims/ may stand for a live claim: unread, it holds the whole brain.
-                        holds = held_by_bytes(None, rel, self.root, self.tz) if folder == "claims" else ()
-                        self._links.append(CorruptFile(rel, 0, "a symbolic link, not followed: the file must be a "
-                                                               "regular file", holds))
-                        continue
-                    if not entry.is_file(follow_symlinks=False):
-                        continue
-                    found.append((f"{folder}/{entry.name}", entry.stat(follow_symlinks=False)))
+                    self._entry(folder, entry.name, entry.stat(follow_symlinks=False), found)
                 except OSError:
                     continue
+        found.sort()
+        return found
+
+    def _scan_names(self, folder: str, names: Collection[str]) -> Scanned:
+        """`_scan` of only these names of `folder` (one ``lstat`` each; the closed set's live names)."""
+        found: Scanned = []
+        base = os.path.join(self.root, folder)
+        for name in names:
+            self.stats_last += 1
+            try:
+                self._entry(folder, name, os.lstat(os.path.join(base, name)), found)
+            except OSError:
+                continue
         found.sort()
         return found
 
@@ -203,7 +234,8 @@ class BrainStore:
         self.files.flush()
         return found
 
-    def _index_claims(self, owner: dict[str, str], corrupt: list[CorruptFile]) -> list[Claim]:
+    def _index_claims(self, owner: dict[str, str], corrupt: list[CorruptFile],
+                      closed: ClosedSet | None = None) -> list[Claim]:
         """Claims that only a legacy BRAIN-INDEX.md records (no file in `claims/` yet): they block like any other.
 
         The next write imports them as files (`index_file.refresh`); a migrated index (with the
@@ -227,6 +259,9 @@ class BrainStore:
         for row in self._index_rows[1]:
             if path_key(row["sess_id"]) in folded or not ids.valid_session_id(row["sess_id"]):
                 continue
+            if closed is not None and (closed.has(f"{row['sess_id']}.yml") or closed.has(f"{row['sess_id']}.yaml")
+                                       or row["sess_id"] in closed.odd):
+                continue  # its file is terminal in HEAD
             item = claim_from_mapping(index_legacy.legacy_claim_doc(row), f"claims/{row['sess_id']}.yml", self.root,
                                       self.tz, self.config.ttl_default, self._scope)
             if isinstance(item, Claim):
@@ -235,34 +270,132 @@ class BrainStore:
                 corrupt.append(CorruptFile(INDEX_NAME, 0, f"row {row['sess_id']}: {item.reason}"))
         return held
 
+    def _closed_set(self, only_statuses: Collection[str] | None) -> ClosedSet | None:
+        """The closed set when the read wants no terminal claim, else None (every file is scanned)."""
+        if only_statuses is None or TERMINAL_STATUSES.intersection(only_statuses):
+            return None
+        return closed_set(self.root, self.tz, persist=self.files.persist)
+
+    def _closed_twins(self, closed: ClosedSet, found: list[tuple[str, Any, str | None, Any]],
+                      live: set[str]) -> list[tuple[str, Any, str | None, Any]]:
+        """The terminal files that carry the session ID of a live one (the duplicate-ID rule still applies)."""
+        twins: list[tuple[str, Any, str | None, Any]] = []
+        for _rel, _st, sess_id, _item in list(found):
+            if sess_id is None:
+                continue
+            names = [n for n in (f"{sess_id}.yml", f"{sess_id}.yaml") if n not in live
+                     and os.path.lexists(os.path.join(self.root, "claims", n)) and closed.has(n)]
+            names += [n for n in closed.odd.get(sess_id, ()) if n not in names]
+            twins.extend((f"claims/{name}", None, sess_id, _CLOSED) for name in names)
+        return twins
+
+    def _closed_since(self, closed: ClosedSet | None, claims: list[Claim], since: datetime) -> None:
+        """Add the terminal claims closed at or after `since` (read from their files: few, the recent ones)."""
+        if closed is None:
+            return
+        have = {c.path for c in claims}
+        for name, _row in closed.closed_since(micros(since)):
+            rel = f"claims/{name}"
+            if rel in have:
+                continue
+            try:
+                st = os.lstat(os.path.join(self.root, rel))
+            except OSError:
+                continue
+            item = self._load(rel, st, "claim") if stat.S_ISREG(st.st_mode) else None
+            if isinstance(item, Claim) and item.status in TERMINAL_STATUSES:
+                claims.append(item)
+
+    def with_chains(self, snapshot: BrainSnapshot, sess_ids: Collection[str]) -> BrainSnapshot | None:
+        """A live-only snapshot plus the terminal claims of these sessions' parent chains, read by name.
+
+        For a read that needs a closed claim or a terminal ancestor (a bound session's chain)
+        without reading the whole history. None when the snapshot did not come from the closed
+        set, a legacy index may hold claims, or a chain still misses a claim: the caller then
+        reads the whole brain (which says exactly what is missing).
+        """
+        closed = self.closed_last
+        if closed is None or (self._index_rows is not None and self._index_rows[1]):
+            return None
+        claims = list(snapshot.claims)
+        by_id = {c.sess_id: c for c in claims}
+        for start in sess_ids:
+            current, seen = start, set()
+            while current and current not in seen:
+                seen.add(current)
+                found = by_id.get(current) or self._closed_claim(closed, current)
+                if found is None:
+                    return None
+                if current not in by_id:
+                    by_id[current] = found
+                    claims.append(found)
+                current = found.parent or ""
+        if len(claims) == len(snapshot.claims):
+            return snapshot
+        epoch = EPOCH
+        claims.sort(key=lambda c: (c.opened_at or epoch, c.sess_id))
+        return replace(snapshot, claims=tuple(claims))
+
+    def _closed_claim(self, closed: ClosedSet, sess_id: str) -> Claim | None:
+        """The claim of `sess_id` from its file in the closed set, or None."""
+        if not ids.valid_session_id(sess_id):
+            return None
+        for name in (f"{sess_id}.yml", f"{sess_id}.yaml", *closed.odd.get(sess_id, ())):
+            if not closed.has(name):
+                continue
+            rel = f"claims/{name}"
+            try:
+                st = os.lstat(os.path.join(self.root, rel))
+            except OSError:
+                continue
+            item = self._load(rel, st, "claim") if stat.S_ISREG(st.st_mode) else None
+            if isinstance(item, Claim) and item.sess_id == sess_id:
+                return item
+        return None
+
     @pausing_gc
-    def snapshot(self, now: datetime, *, only_statuses: Collection[str] | None = None) -> BrainSnapshot:
+    def snapshot(self, now: datetime, *, only_statuses: Collection[str] | None = None,
+                 closed_since: datetime | None = None) -> BrainSnapshot:
         """Read the brain as it is on disk now (cached parses for unchanged files).
 
         Args:
             now: the clock's answer.
             only_statuses: keep only the claims with one of these statuses (``bsi claim list``,
-                ``bsi check-scope``): the others are skipped from the parse cache's hints without
-                being decoded. Signals, locks, corrupt rows and duplicate-ID detection are as in a
-                full snapshot. None (the default): every claim.
+                ``bsi check-scope``). When none of them is terminal, the files HEAD holds terminal
+                (the closed set, `closed_set`) are not even looked at: the read costs what the live
+                claims cost. Otherwise the others are skipped from the parse cache's hints without
+                being decoded. Signals, locks, corrupt rows and duplicate-ID detection against live
+                files are as in a full snapshot. None (the default): every claim.
+            closed_since: with `only_statuses`, also the terminal claims closed at or after this time
+                (BRAIN-INDEX.md's recent history).
         """
         self.parsed_last = 0
+        self.stats_last = 0
         self.files.reset_counters()
         self._scopes = {}
         if only_statuses is None:
             self.files.preload()
         self._links = []
-        claim_files = self._scan("claims", YAML_SUFFIXES)
+        closed = self._closed_set(only_statuses)
+        self.closed_last = closed
+        fallback_since = closed_since if closed is None and only_statuses is not None else None
+        if fallback_since is not None:
+            only_statuses = {*only_statuses, *TERMINAL_STATUSES}  # type: ignore[misc]
+        claim_files = self._scan_names("claims", closed.live) if closed is not None else \
+            self._scan("claims", YAML_SUFFIXES)
         signal_files = self._scan("signals", YAML_SUFFIXES)
         lock_files = self._scan("locks", (*YAML_SUFFIXES, ".lock"))
         breath_files = self._breath_files()
+        if closed is not None:  # only these rows of the parse cache, never the history's
+            self.files.load_only([rel for files in (claim_files, signal_files, lock_files, breath_files)
+                                  for rel, _st in files])
         claims: list[Claim] = []
         signals: list[Signal] = []
         locks: list[Lock] = []
         corrupt: list[CorruptFile] = []
         seen: set[str] = set()
         # Pass 1: who each file says it is (from the parse cache's hints where filtered).
-        found: list[tuple[str, os.stat_result, str | None, Any]] = []
+        found: list[tuple[str, Any, str | None, Any]] = []
         for rel, st in claim_files:
             seen.add(rel)
             if only_statuses is not None:
@@ -275,6 +408,8 @@ class BrainStore:
                 found.append((rel, st, item.sess_id, item))
             elif isinstance(item, CorruptFile):
                 corrupt.append(item)
+        if closed is not None:
+            found.extend(self._closed_twins(closed, found, {rel for rel, _st in claim_files}))
         # Pass 2: `claims/<sess_id>.yml` is the claim; any other file naming that ID is a corrupt row.
         owner: dict[str, str] = {}
         for rel, _st, sess_id, _item in sorted(found, key=lambda f: (_claim_file_rank(f[0], f[2]), f[0])):
@@ -285,6 +420,8 @@ class BrainStore:
                 # It holds nothing of its own: the ID's own file says what that claim holds.
                 corrupt.append(CorruptFile(rel, 1, f"duplicate of {owner[sess_id]} (session ID {sess_id})"))
                 continue
+            if item is _CLOSED:
+                continue  # terminal in HEAD: not wanted
             if not isinstance(item, Claim):  # a hint: skipped when its status is known and not wanted
                 assert only_statuses is not None
                 if item[1] in KNOWN_STATUSES and item[1] not in only_statuses:
@@ -297,10 +434,15 @@ class BrainStore:
                     continue
             if only_statuses is not None and item.status in KNOWN_STATUSES and item.status not in only_statuses:
                 continue
+            if fallback_since is not None and item.status in TERMINAL_STATUSES and \
+                    (item.closed_at is None or item.closed_at < fallback_since):
+                continue
             if (item.opened_at is not None and item.opened_at > now + SKEW_TOLERANCE) or suspect_stale(item, now):
                 item = replace(item, flags=(*item.flags, "clock-skew"))
             claims.append(item)
-        for held in self._index_claims(owner, corrupt):
+        if closed_since is not None:
+            self._closed_since(closed, claims, closed_since)
+        for held in self._index_claims(owner, corrupt, closed):
             if only_statuses is None or held.status not in KNOWN_STATUSES or held.status in only_statuses:
                 claims.append(held)
         for rel, st in signal_files:
@@ -320,9 +462,12 @@ class BrainStore:
         seen.update(rel for rel, _st in breath_files)
         breath, breath_corrupt = self._read_breath(breath_files)
         corrupt.extend(link for link in self._links if not link.path.startswith(f"{BREATH_DIR}/"))
+        if closed is not None:  # the closed files were not looked at: their entries stay
+            seen.update(rel for rel in self._cache if rel.startswith("claims/"))
         for stale_key in set(self._cache) - seen:
             del self._cache[stale_key]
-        self.files.forget_missing(seen)
+        self.files.forget_missing(seen if closed is None else
+                                  seen | {rel for rel in self.files.entry_names() if rel.startswith("claims/")})
         self.files.flush()
         self.parsed_last = self.files.parsed
         self._scopes = {}

@@ -168,7 +168,8 @@ class _Decider:
                 session = self.session.agent_session
                 self._bound = [c.sess_id for c in reversed(snapshot.claims) if c.agent_session == session]
             if any(not chain_complete(snapshot, sess) for sess in self._bound):
-                snapshot = self.brain.snapshot()  # a closed claim or a terminal ancestor: the whole brain
+                # a closed claim or a terminal ancestor: read by name from the closed set, else the whole brain
+                snapshot = self.brain.store.with_chains(snapshot, self._bound) or self.brain.snapshot()
             self._snapshot = snapshot
         return self._snapshot
 

@@ -1,0 +1,421 @@
+"""The closed set: the claim files HEAD holds in a terminal status, persisted under ``.brain/``.
+
+Why: a record is in force only as committed (SPEC 22) and a terminal status has no way
+out (SPEC 6.3). So a file of ``claims/`` whose blob in HEAD is terminal is terminal, whatever
+an uncommitted edit of the work tree says; a read that only wants the live claims (the hook,
+``check-scope``, ``preflight``, ``claim list``) can skip those files without a ``stat``.
+Everything else — untracked files, files HEAD holds in another status or that do not parse,
+links, anything not proven terminal — is *live* and read as before.
+
+The file (`CLOSED_SET_FILE`, plain text, not the sqlite cache: a live-only read loads one
+short JSON line and never the 100,000 rows): line 1 is a JSON header — format, code
+fingerprint, the ``claims`` tree of HEAD it was computed for, the ``claims/`` folder's
+``(mtime_ns, ctime_ns, inode)`` and the live names at that key; then one line per terminal
+file, ``closed_us<TAB>status<TAB>sess_id<TAB>blob<TAB>name``, latest close first (so
+"closed since" reads only the head of the file). The header counts the rows: a file that
+does not decode, or whose count is off, is rebuilt, never trusted. Written atomically.
+
+Validity, per read: one ``git rev-parse HEAD:./claims`` (the tree ID: commits that touch
+nothing in ``claims/`` change nothing); same tree and same folder key: trusted as is. Folder
+key moved: one ``listdir`` (new names are live). Tree moved: ``git diff-tree`` of the two
+trees, and only the changed blobs are read (``git cat-file --batch``); any git error: rebuilt
+from ``git ls-tree`` (blobs already known are not read again). Not a git repository, or no
+``claims`` in HEAD: no closed set (the caller reads every file).
+"""
+
+from __future__ import annotations
+
+import bisect
+import contextlib
+import json
+import os
+import subprocess
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, tzinfo
+from pathlib import Path
+
+from brain_tui.core.paths.layout import CLAIMS_DIR, CLOSED_ROWS_FILE, CLOSED_SET_FILE, STATE_DIR
+from brain_tui.core.records import formats, status_scan
+from brain_tui.core.records.formats import YAML_SUFFIXES
+from brain_tui.core.records.status_scan import Terminal, terminal_of
+from brain_tui.core.records.yamlio import TEMP_MARK
+
+__all__ = ["ClosedSet", "closed_set", "load", "micros"]
+
+FORMAT = 1
+#: git's mode of a regular file blob (a link, 120000, or a submodule is never terminal here).
+_FILE_MODES = ("100644", "100755")
+_GIT_TIMEOUT_S = 20.0
+#: Counts of the work this process did, for tests and benchmarks.
+COUNTERS = {"rebuilds": 0, "diffs": 0, "blobs_read": 0, "listdirs": 0, "writes": 0}
+
+
+def _fingerprint() -> str:
+    """The code that decides terminal (a change of it rebuilds the set)."""
+    parts = []
+    for path in (status_scan.__file__, formats.__file__, __file__):
+        try:
+            st = os.stat(path)
+        except OSError:
+            return ""
+        parts.append(f"{st.st_size}.{st.st_mtime_ns}")
+    return "-".join(parts)
+
+
+def micros(moment: datetime) -> int:
+    """Epoch microseconds of an aware datetime (how the set orders close times)."""
+    delta = moment.astimezone(UTC) - datetime(1970, 1, 1, tzinfo=UTC)
+    return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
+
+
+def _line(name: str, oid: str, row: Terminal) -> str:
+    return f"{row[2]}\t{row[1]}\t{row[0]}\t{oid}\t{name}\n"
+
+
+def _line_name(line: str) -> str:
+    return line.rstrip("\n").rpartition("\t")[2]
+
+
+def _line_time(line: str) -> int:
+    return -int(line.partition("\t")[0])
+
+
+@dataclass
+class ClosedSet:
+    """The terminal claim files of HEAD's ``claims`` tree, and the live names of the folder.
+
+    Attributes:
+        tree: the ``claims`` tree ID it was computed for.
+        dir_key: the ``claims/`` folder's ``(mtime_ns, ctime_ns, inode)`` when `live` was listed.
+        live: the names in ``claims/`` that are not in the set (candidates a live read looks at).
+        count: how many terminal files the set holds.
+        others: blob IDs of HEAD's files known not to be terminal, per name (not read again).
+        odd: the terminal files not named ``<sess_id>.yml``/``.yaml``, per session ID.
+    """
+
+    tree: str
+    dir_key: tuple[int, int, int]
+    live: tuple[str, ...]
+    count: int
+    others: dict[str, str] = field(default_factory=dict)
+    odd: dict[str, list[str]] = field(default_factory=dict)
+    _path: Path | None = None
+    #: the rows as written (latest close first), and the set of their names: loaded on demand.
+    _lines: list[str] | None = None
+    _names: set[str] | None = None
+
+    def names(self) -> set[str]:
+        """The names of the terminal files (one line of the file: no row is decoded)."""
+        if self._names is None:
+            if self._lines is not None:
+                self._names = {_line_name(line) for line in self._lines}
+            else:
+                self._names = set()
+                with contextlib.suppress(OSError, ValueError), open(self._path or "", encoding="utf-8") as handle:
+                    handle.readline()
+                    self._names = set(handle.readline().rstrip("\n").split("\t")) - {""}
+        return self._names
+
+    def lines(self) -> list[str]:
+        """The rows as written, latest close first (loads the file)."""
+        if self._lines is None:
+            self._lines = (_read_lines(self._path) if self._path is not None else None) or []
+        return self._lines
+
+    def has(self, name: str) -> bool:
+        """True when ``claims/<name>`` is terminal in HEAD."""
+        return name in self.names()
+
+    def holding(self, sess_id: str) -> list[str]:
+        """The terminal files whose claim has this session ID."""
+        mark = f"\t{sess_id}\t"
+        return [_line_name(line) for line in self.lines() if mark in line and line.split("\t")[2] == sess_id]
+
+    def closed_since(self, since_us: int) -> list[tuple[str, Terminal]]:
+        """``(name, (sess_id, status, closed_us))`` of the files closed at or after `since_us`, latest first.
+
+        Reads the rows only down to the first older close.
+        """
+        out: list[tuple[str, Terminal]] = []
+        for line in self.lines():
+            closed_us, status, sess_id, _oid, name = line.rstrip("\n").split("\t")
+            if int(closed_us) < since_us:
+                break
+            out.append((name, (sess_id, status, int(closed_us))))
+        return out
+
+
+def _odd(lines: dict[str, str], into: dict[str, list[str]]) -> dict[str, list[str]]:
+    """Add the rows (``{name: line}``) whose name is not their session ID's to `into`."""
+    for name, line in lines.items():
+        sess_id = line.split("\t")[2]
+        if name not in (f"{sess_id}.yml", f"{sess_id}.yaml"):
+            into.setdefault(sess_id, []).append(name)
+    return into
+
+
+def _dir_key(root: Path) -> tuple[int, int, int] | None:
+    try:
+        st = os.stat(root / CLAIMS_DIR)
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_ctime_ns, st.st_ino
+
+
+def _git(root: Path, *args: str, data: bytes | None = None) -> bytes | None:
+    """One git command's output in the brain folder, or None on any failure."""
+    from brain_tui.core.sync.gitops import git_env
+
+    try:
+        proc = subprocess.run(["git", *args], cwd=root, input=data, capture_output=True,
+                              env=git_env(), timeout=_GIT_TIMEOUT_S, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return proc.stdout if proc.returncode == 0 else None
+
+
+def _claims_tree(root: Path) -> str | None:
+    out = _git(root, "rev-parse", "-q", "--verify", "HEAD:./claims")
+    return out.decode("ascii", "replace").strip() or None if out else None
+
+
+def _listed(name: str) -> bool:
+    """Names the store reads in ``claims/`` (the set never holds a name a row cannot carry)."""
+    return name.endswith(YAML_SUFFIXES) and not name.startswith(TEMP_MARK) and "\t" not in name \
+        and "\n" not in name
+
+
+def _read_blobs(root: Path, oids: list[str]) -> dict[str, bytes] | None:
+    """The bytes of these blobs, in one ``git cat-file --batch``."""
+    if not oids:
+        return {}
+    out = _git(root, "cat-file", "--batch", data="".join(f"{oid}\n" for oid in oids).encode())
+    if out is None:
+        return None
+    COUNTERS["blobs_read"] += len(oids)
+    found: dict[str, bytes] = {}
+    pos = 0
+    for oid in oids:
+        end = out.find(b"\n", pos)
+        header = out[pos:end].split(b" ")
+        if len(header) != 3 or header[1] != b"blob":
+            return None
+        size = int(header[2])
+        found[oid] = out[end + 1:end + 1 + size]
+        pos = end + 1 + size + 1
+    return found
+
+
+def _evaluate(root: Path, tz: tzinfo, wanted: dict[str, str], rows: dict[str, str],
+              others: dict[str, str]) -> bool:
+    """Decide `wanted` ``{name: blob}`` into `rows` (``{name: line}``, terminal) or `others`; False on a git failure."""
+    blobs = _read_blobs(root, sorted(set(wanted.values())))
+    if blobs is None:
+        return False
+    for name, oid in wanted.items():
+        row = terminal_of(blobs[oid], name, tz)
+        if row is None:
+            others[name] = oid
+        else:
+            rows[name] = _line(name, oid, row)
+    return True
+
+
+def _rebuild(root: Path, tz: tzinfo, tree: str, old: ClosedSet | None) -> ClosedSet | None:
+    COUNTERS["rebuilds"] += 1
+    out = _git(root, "ls-tree", "-z", tree)
+    if out is None:
+        return None
+    known = {(_line_name(line), line.split("\t")[3]): line for line in old.lines()} if old is not None else {}
+    known_others = old.others if old is not None else {}
+    rows: dict[str, str] = {}
+    others: dict[str, str] = {}
+    wanted: dict[str, str] = {}
+    for item in out.split(b"\0"):
+        if not item:
+            continue
+        meta, _tab, raw_name = item.partition(b"\t")
+        mode, kind, oid = meta.decode("ascii", "replace").split(" ")
+        name = raw_name.decode("utf-8", "surrogateescape")
+        if kind != "blob" or mode not in _FILE_MODES or not _listed(name):
+            continue
+        if (name, oid) in known:
+            rows[name] = known[name, oid]
+        elif known_others.get(name) == oid:
+            others[name] = oid
+        else:
+            wanted[name] = oid
+    if not _evaluate(root, tz, wanted, rows, others):
+        return None
+    lines = sorted(rows.values(), key=lambda line: (_line_time(line), _line_name(line)))
+    return ClosedSet(tree, (0, 0, 0), (), len(lines), others, _odd(rows, {}), None, lines, set(rows))
+
+
+def _apply_diff(root: Path, tz: tzinfo, old: ClosedSet, tree: str) -> ClosedSet | None:
+    """The set for `tree` from the set for an older tree: only the files that changed are read."""
+    COUNTERS["diffs"] += 1
+    out = _git(root, "diff-tree", "-z", "--no-renames", old.tree, tree)
+    if out is None:
+        return None
+    others = dict(old.others)
+    wanted: dict[str, str] = {}
+    changed: set[str] = set()
+    parts = out.split(b"\0")
+    for meta, raw_name in zip(parts[0::2], parts[1::2], strict=False):
+        fields = meta.decode("ascii", "replace").lstrip(":").split(" ")
+        if len(fields) != 5:
+            return None
+        name = raw_name.decode("utf-8", "surrogateescape")
+        changed.add(name)
+        others.pop(name, None)
+        if fields[4] != "D" and fields[1] in _FILE_MODES and _listed(name):
+            wanted[name] = fields[3]
+    added: dict[str, str] = {}
+    if not _evaluate(root, tz, wanted, added, others):
+        return None
+    names = old.names()
+    lines = old.lines()
+    lines = [line for line in lines if _line_name(line) not in changed] if changed & names else list(lines)
+    for line in sorted(added.values(), key=_line_time):
+        lines.insert(bisect.bisect_right(lines, _line_time(line), key=_line_time), line)
+    names = (names - changed) | set(added)
+    odd = {sess_id: kept for sess_id, files in old.odd.items() if (kept := [n for n in files if n not in changed])}
+    return ClosedSet(tree, (0, 0, 0), (), len(lines), others, _odd(added, odd), None, lines, names)
+
+
+def _relist(root: Path, found: ClosedSet, key: tuple[int, int, int]) -> ClosedSet | None:
+    COUNTERS["listdirs"] += 1
+    try:
+        listed = os.listdir(root / CLAIMS_DIR)
+    except OSError:
+        return None
+    names = found.names()
+    live = tuple(sorted(name for name in set(listed).difference(names) if _listed(name)))
+    if _dir_key(root) != key:  # moved while listing: not stored (the next read lists again)
+        key = (0, 0, 0)
+    return ClosedSet(found.tree, key, live, found.count, found.others, found.odd, found._path, found._lines, names)
+
+
+def load(root: str | Path) -> ClosedSet | None:
+    """The stored set as it is (header only; rows on demand), or None when missing or unreadable."""
+    path = Path(root) / STATE_DIR / CLOSED_SET_FILE
+    try:
+        with open(path, encoding="utf-8") as handle:
+            head = json.loads(handle.read())
+        if not isinstance(head, dict) or head.get("format") != FORMAT or head.get("code") != _fingerprint():
+            return None
+        key = head["dir"]
+        tree = str(head["tree"])
+        if not tree.isalnum():
+            return None
+        return ClosedSet(tree, (int(key[0]), int(key[1]), int(key[2])),
+                         tuple(str(n) for n in head["live"]), int(head["count"]),
+                         {str(k): str(v) for k, v in head["others"].items()},
+                         {str(k): [str(n) for n in v] for k, v in head["odd"].items()},
+                         path.with_name(CLOSED_ROWS_FILE.format(tree)))
+    except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
+        return None
+
+
+def _read_lines(path: Path) -> list[str] | None:
+    """The rows of the stored set, or None when the file does not hold as many as its header says."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            head = json.loads(handle.readline())
+            handle.readline()
+            lines = handle.readlines()
+    except (OSError, ValueError):
+        return None
+    if not isinstance(head, dict) or head.get("count") != len(lines) or (lines and not lines[-1].endswith("\n")):
+        return None
+    return lines
+
+
+def _read_rows_ok(found: ClosedSet) -> bool:
+    """True when the set's rows decoded (loads them)."""
+    if found._lines is None and found._path is not None:
+        loaded = _read_lines(found._path)
+        if loaded is None:
+            return False
+        found._lines = loaded
+    return True
+
+
+def _write(path: Path, text: str) -> None:
+    """Temp file and rename: a reader sees the old or the new file (no fsync: a torn file after a
+    power cut fails its count check and is rebuilt)."""
+    tmp = path.with_name(f"{TEMP_MARK}{path.name}.{os.getpid()}")
+    try:
+        with open(tmp, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+
+
+def _store(root: Path, found: ClosedSet) -> None:
+    """Write the set (best effort: the set makes reads faster, never needed).
+
+    The rows of one tree are written once (``closed-set-<tree>.txt``); a move of the folder
+    only rewrites the small header.
+    """
+    state = root / STATE_DIR
+    rows_path = state / CLOSED_ROWS_FILE.format(found.tree)
+    head = {"format": FORMAT, "code": _fingerprint(), "tree": found.tree, "dir": list(found.dir_key),
+            "live": list(found.live), "count": found.count, "others": found.others,
+            "odd": found.odd}
+    with contextlib.suppress(OSError):
+        if not state.is_dir():
+            state.mkdir(parents=False, exist_ok=True)
+            # local state: never committed, even where the brain's .gitignore forgot it
+            (state / ".gitignore").write_text("*\n", encoding="utf-8")
+        if found._path != rows_path or not rows_path.exists():
+            lines = found.lines()
+            rows_head = json.dumps({"format": FORMAT, "tree": found.tree, "count": len(lines)})
+            _write(rows_path, rows_head + "\n" + "\t".join(sorted(found.names())) + "\n" + "".join(lines))
+            found._path = rows_path
+        _write(state / CLOSED_SET_FILE, json.dumps(head, separators=(",", ":")))
+        COUNTERS["writes"] += 1
+        for old in state.glob(CLOSED_ROWS_FILE.format("*")):
+            if old != rows_path:
+                old.unlink()
+
+
+def closed_set(root: str | Path, tz: tzinfo, *, persist: bool = True) -> ClosedSet | None:
+    """The closed set valid for HEAD and the ``claims/`` folder now, brought up to date.
+
+    Args:
+        root: the brain folder.
+        tz: the brain's timezone (naive close times).
+        persist: store the set under ``.brain/`` when it was brought up to date.
+
+    Returns:
+        The set, or None when there is none to trust (not a git repository, no ``claims`` in
+        HEAD, a git failure): the caller then reads every claim file.
+    """
+    base = Path(root)
+    tree = _claims_tree(base)
+    key = _dir_key(base)
+    if tree is None or key is None:
+        return None
+    stored = load(base) if persist else None
+    if stored is not None and stored.tree == tree and stored.dir_key == key:
+        return stored
+    if stored is not None and not (len(stored.names()) == stored.count if stored.tree == tree
+                                   else _read_rows_ok(stored)):
+        stored = None  # rows that do not decode: rebuilt from git, never trusted
+    found: ClosedSet | None = None
+    if stored is not None and stored.tree == tree:
+        found = stored
+    elif stored is not None:
+        found = _apply_diff(base, tz, stored, tree)
+    if found is None:
+        found = _rebuild(base, tz, tree, stored)
+    if found is None:
+        return None
+    found = _relist(base, found, key)
+    if found is not None and persist and found.dir_key != (0, 0, 0):
+        _store(base, found)
+    return found
