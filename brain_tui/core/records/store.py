@@ -40,6 +40,8 @@ from brain_tui.core.records.yamlio import TEMP_MARK, safe_load_bytes
 from brain_tui.core.rules.skew import suspect_stale
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+#: The statuses a claim ends in (`closed_since` keeps the recent ones).
+TERMINAL = frozenset({"closed", "failed", "released"})
 
 #: The code that turns a file's bytes into a cached outcome and hint (the parse cache's fingerprint).
 PARSER_CODE = (formats.__file__, yamlio.__file__, clock.__file__, ids.__file__, index_legacy.__file__, __file__)
@@ -235,8 +237,21 @@ class BrainStore:
                 corrupt.append(CorruptFile(INDEX_NAME, 0, f"row {row['sess_id']}: {item.reason}"))
         return held
 
+    def _ended_since(self, rel: str, st: os.stat_result, closed_since: datetime | None) -> bool:
+        """True when the terminal claim in `rel` ended (`closed_at`, else `opened_at`) at `closed_since` or later."""
+        if closed_since is None:
+            return False
+        parsed = self.files.get(rel, st, parse_claim_bytes)
+        if parsed is None or parsed.corrupt is not None or not isinstance(parsed.data, dict):
+            return True  # not decidable from the raw mapping: the claim is built and kept
+        data = parsed.data
+        ended = clock.try_parse_timestamp(data.get("closed_at", data.get("closed")), self.tz) or \
+            clock.try_parse_timestamp(data.get("opened_at", data.get("opened")), self.tz)
+        return ended is not None and ended >= closed_since
+
     @pausing_gc
-    def snapshot(self, now: datetime, *, only_statuses: Collection[str] | None = None) -> BrainSnapshot:
+    def snapshot(self, now: datetime, *, only_statuses: Collection[str] | None = None,
+                 closed_since: datetime | None = None) -> BrainSnapshot:
         """Read the brain as it is on disk now (cached parses for unchanged files).
 
         Args:
@@ -245,6 +260,8 @@ class BrainStore:
                 ``bsi check-scope``): the others are skipped from the parse cache's hints without
                 being decoded. Signals, locks, corrupt rows and duplicate-ID detection are as in a
                 full snapshot. None (the default): every claim.
+            closed_since: with `only_statuses`, terminal claims (closed, failed, released) that ended
+                (``closed_at``, else ``opened_at``) at or after this moment are kept too.
         """
         self.parsed_last = 0
         self.files.reset_counters()
@@ -287,7 +304,8 @@ class BrainStore:
                 continue
             if not isinstance(item, Claim):  # a hint: skipped when its status is known and not wanted
                 assert only_statuses is not None
-                if item[1] in KNOWN_STATUSES and item[1] not in only_statuses:
+                if item[1] in KNOWN_STATUSES and item[1] not in only_statuses and not (
+                        item[1] in TERMINAL and self._ended_since(rel, st, closed_since)):
                     continue
                 item = self._load(rel, st, "claim")
                 if isinstance(item, CorruptFile):
@@ -295,13 +313,17 @@ class BrainStore:
                     continue
                 if not isinstance(item, Claim):
                     continue
-            if only_statuses is not None and item.status in KNOWN_STATUSES and item.status not in only_statuses:
+            if only_statuses is not None and item.status in KNOWN_STATUSES and item.status not in only_statuses \
+                    and not (item.status in TERMINAL and self._ended_since(rel, st, closed_since)):
                 continue
             if (item.opened_at is not None and item.opened_at > now + SKEW_TOLERANCE) or suspect_stale(item, now):
                 item = replace(item, flags=(*item.flags, "clock-skew"))
             claims.append(item)
         for held in self._index_claims(owner, corrupt):
-            if only_statuses is None or held.status not in KNOWN_STATUSES or held.status in only_statuses:
+            ended = held.closed_at or held.opened_at
+            recent = (closed_since is not None and held.status in TERMINAL and ended is not None
+                      and ended >= closed_since)
+            if only_statuses is None or held.status not in KNOWN_STATUSES or held.status in only_statuses or recent:
                 claims.append(held)
         for rel, st in signal_files:
             seen.add(rel)
