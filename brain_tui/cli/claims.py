@@ -136,8 +136,11 @@ def cmd_open(ctx: Context) -> int:
             if not a.blocked_on and exc.payload.get("conflicts"):
                 ctx.say("  to wait for it: add --blocked-on (BLOCKED_ON to each holder, in the same step)")
         raise
-    claim = brain.snapshot().claim(sess_id)
-    ctx.emit(claim_json(claim, brain.snapshot()) if claim else {"sess_id": sess_id}, sess_id)
+    after = brain.last_applied.snapshot if brain.last_applied is not None else None
+    if after is None or after.claim(sess_id) is None:
+        after = brain.snapshot()
+    claim = after.claim(sess_id)
+    ctx.emit(claim_json(claim, after) if claim else {"sess_id": sess_id}, sess_id)
     return 0
 
 

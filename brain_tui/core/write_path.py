@@ -19,6 +19,7 @@ from brain_tui.core.paths.layout import DATA_DIRS, INDEX_FILE, LOCK_FILE, STATE_
 if TYPE_CHECKING:
     from brain_tui.core.brain import Brain
     from brain_tui.core.records.changes import ChangeSet
+    from brain_tui.core.records.model import BrainSnapshot
 
 T = TypeVar("T")
 
@@ -29,6 +30,8 @@ class Applied:
 
     paths: list[str] = field(default_factory=list)
     commit: str | None = None
+    #: the brain after the write (the snapshot decided on plus the files written), when it could be built.
+    snapshot: BrainSnapshot | None = None
     imported_signals: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
@@ -62,11 +65,13 @@ def locked(brain: Brain, reentrant: bool = True) -> Iterator[None]:
 def mutate_local(brain: Brain, decide: Callable[[ChangeSet], T]) -> T:
     """Run one mutating action under the local lock and apply what it staged.
 
-    `decide` gets a ChangeSet over a fresh snapshot and stages writes. If it
-    raises a BsiError marked `commit_staged`, what it staged (e.g. a signal)
-    is still applied before the error propagates; any other error writes nothing.
+    `decide` gets a ChangeSet over one read of the brain (`records.written.decision_snapshot`: the
+    claims that can block and the last 30 days' history) and stages writes; an action that needed a
+    claim that read skipped is decided again on the whole brain. If it raises a BsiError marked
+    `commit_staged`, what it staged (e.g. a signal) is still applied before the error propagates; any
+    other error writes nothing.
     """
-    from brain_tui.core.records.changes import ChangeSet
+    from brain_tui.core.records import written
     from brain_tui.core.records.journal import recover_writes
     from brain_tui.core.records.yamlio import sweep_temp_files
     from brain_tui.core.sync import gitops, remote
@@ -77,15 +82,28 @@ def mutate_local(brain: Brain, decide: Callable[[ChangeSet], T]) -> T:
         recover_writes(brain.root)
         gitops.refuse_mid_operation(brain.root)
         sweep_temp_files([brain.root / d for d in DATA_DIRS] + [brain.root])
-        cs = ChangeSet(brain.store.snapshot(brain.now()))
-        try:
-            result = decide(cs)
-        except BsiError as exc:
-            if exc.commit_staged and not cs.empty:
+        now = brain.now()
+        snapshot = written.decision_snapshot(brain.store, now)
+        cs, result, error = _decide(snapshot, decide)
+        if written.needs_whole_brain(snapshot, cs.staged_paths()):
+            cs, result, error = _decide(brain.store.snapshot(now), decide)
+        if error is not None:
+            if error.commit_staged and not cs.empty:
                 brain.last_applied = apply(brain, cs)
-            raise
+            raise error
         brain.last_applied = apply(brain, cs)
-        return result
+        return result  # type: ignore[return-value]
+
+
+def _decide(snapshot: BrainSnapshot, decide: Callable[[ChangeSet], T]) -> tuple[ChangeSet, T | None, BsiError | None]:
+    """One run of `decide` over a ChangeSet on `snapshot`: (the ChangeSet, its result, the refusal it raised)."""
+    from brain_tui.core.records.changes import ChangeSet
+
+    cs = ChangeSet(snapshot)
+    try:
+        return cs, decide(cs), None
+    except BsiError as exc:
+        return cs, None, exc
 
 
 def apply(brain: Brain, cs: ChangeSet) -> Applied:
@@ -97,7 +115,7 @@ def apply(brain: Brain, cs: ChangeSet) -> Applied:
     cs.message = cs.message or "bsi: update"
     git = brain.commit_enabled and brain.is_git()
     with writing(brain.root, [*rendered, INDEX_FILE], cs.message, git) as entry:
-        _write_files(brain, rendered, applied)
+        _write_files(brain, cs.snapshot, rendered, applied)
         entry.cover(applied.paths)
         if git and applied.paths:
             applied.commit = gitops.commit_paths(brain.root, applied.paths, cs.message, brain.now())
@@ -106,7 +124,8 @@ def apply(brain: Brain, cs: ChangeSet) -> Applied:
     return applied
 
 
-def _write_files(brain: Brain, rendered: dict[str, str | None], applied: Applied) -> None:
+def _write_files(brain: Brain, decided_on: BrainSnapshot, rendered: dict[str, str | None], applied: Applied) -> None:
+    from brain_tui.core.records import written
     from brain_tui.core.records.yamlio import atomic_write_text
 
     for rel, text in rendered.items():
@@ -118,15 +137,30 @@ def _write_files(brain: Brain, rendered: dict[str, str | None], applied: Applied
         else:
             atomic_write_text(target, text)
             applied.paths.append(rel)
-    applied.imported_signals, index_paths = refresh_index(brain)
+    # The brain after the write, from the snapshot decided on and the texts just written: no second read.
+    applied.snapshot = written.after_write(decided_on, rendered)
+    applied.imported_signals, index_paths = refresh_index(brain, applied.snapshot)
     applied.paths.extend(index_paths)
 
 
-def refresh_index(brain: Brain) -> tuple[list[str], list[str]]:
-    """Import legacy signal rows once, then regenerate the generated block of BRAIN-INDEX.md."""
-    from brain_tui.core.records import index_file
+def refresh_index(brain: Brain, current: BrainSnapshot | None = None) -> tuple[list[str], list[str]]:
+    """Import legacy signal rows once, then regenerate the generated block of BRAIN-INDEX.md.
 
-    return index_file.refresh(brain.root, lambda: brain.store.snapshot(brain.now()), brain.display_tz)
+    Args:
+        brain: the brain.
+        current: the brain as it is now, when the caller holds it (the snapshot after a write); else
+            it is read (the live claims and the 30-day history: all the index shows). A legacy import
+            reads it again.
+    """
+    from brain_tui.core.records import index_file, written
+
+    pending = [current]
+
+    def take() -> BrainSnapshot:
+        held = pending.pop() if pending else None
+        return held if held is not None else written.index_snapshot(brain.store, brain.now())
+
+    return index_file.refresh(brain.root, take, brain.display_tz)
 
 
 def regenerate_index(brain: Brain, mutate: Callable[[Callable[[ChangeSet], None]], None], message: str) -> Applied:

@@ -65,7 +65,7 @@ def test_failed_git_step_leaves_no_phantom_claim(tmp_path: Path) -> None:
     env = racer_env("racer0")
     faults = Faults.install(tmp_path)
     before = git(a, "rev-parse", "HEAD", env=env)
-    for step in ("add", "commit", "status"):
+    for step in ("add", "diff", "commit"):
         failed = run_faulty(faults, faults.env(env, on=step, do="fail"), "claim", "open", "--scope", "other/",
                             brain=a, now=T0)
         assert failed.code not in (0, -9), failed

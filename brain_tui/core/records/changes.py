@@ -229,6 +229,10 @@ class ChangeSet:
         """True when nothing is staged."""
         return not self._docs and not self._writes
 
+    def staged_paths(self) -> list[str]:
+        """The paths of every staged file (brain-relative), without rendering them."""
+        return [*self._docs, *self._writes]
+
     def render(self) -> dict[str, str | None]:
         """Every staged file as text (None = delete). Each text is proven to read back.
 

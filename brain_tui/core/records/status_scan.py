@@ -219,16 +219,22 @@ def scan_status(raw: bytes, name: str, tz: tzinfo) -> Terminal | None | str:
     sess_id = raw_id.strip() if raw_id is not None else PurePosixPath(name).stem
     if not valid_session_id(sess_id):
         return UNDECIDED
-    closed_text = found.get("closed_at", found.get("closed"))
-    return sess_id, status, _micros(try_parse_timestamp(closed_text, tz) if closed_text else None)
+    # When it ended, as BRAIN-INDEX.md's history reads it: closed_at, else opened_at.
+    ended = next((found[k] for k in ("closed_at", "closed", "opened_at", "opened") if found.get(k)), None)
+    return sess_id, status, _micros(try_parse_timestamp(ended, tz) if ended else None)
+
+
+#: The end of a terminal claim whose file gives no time: sorted as the most recent, so every
+#: `closed_since` read builds it and the caller's own rule decides (a claim is never lost from the history).
+UNKNOWN_END = 2**62
 
 
 def _micros(moment: object) -> int:
-    """Epoch microseconds of an aware datetime, -1 for None."""
+    """Epoch microseconds of an aware datetime, `UNKNOWN_END` for anything else."""
     from datetime import datetime
 
     if not isinstance(moment, datetime):
-        return -1
+        return UNKNOWN_END
     delta = moment.astimezone(UTC) - datetime(1970, 1, 1, tzinfo=UTC)
     return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
 
@@ -249,4 +255,5 @@ def terminal_of(raw: bytes, name: str, tz: tzinfo) -> Terminal | None:
     if not isinstance(identity, tuple) or identity[1] not in TERMINAL_STATUSES:
         return None
     assert isinstance(data, dict) or hasattr(data, "get")
-    return identity[0], identity[1], _micros(try_parse_timestamp(data.get("closed_at", data.get("closed")), tz))
+    ended = next((data[k] for k in ("closed_at", "closed", "opened_at", "opened") if data.get(k)), None)
+    return identity[0], identity[1], _micros(try_parse_timestamp(ended, tz))

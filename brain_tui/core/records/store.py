@@ -434,8 +434,9 @@ class BrainStore:
                     continue
             if only_statuses is not None and item.status in KNOWN_STATUSES and item.status not in only_statuses:
                 continue
+            ended = item.closed_at or item.opened_at  # BRAIN-INDEX.md's history: closed_at, else opened_at
             if fallback_since is not None and item.status in TERMINAL_STATUSES and \
-                    (item.closed_at is None or item.closed_at < fallback_since):
+                    (ended is None or ended < fallback_since):
                 continue
             if (item.opened_at is not None and item.opened_at > now + SKEW_TOLERANCE) or suspect_stale(item, now):
                 item = replace(item, flags=(*item.flags, "clock-skew"))

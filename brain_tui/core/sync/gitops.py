@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -277,10 +278,10 @@ def commit_exists(root: str | Path, rev: str) -> bool:
 
 
 def has_identity(root: str | Path) -> bool:
-    """True when git knows a user name and e-mail for commits."""
-    name = run_git(root, "config", "user.name", check=False).stdout.strip()
-    mail = run_git(root, "config", "user.email", check=False).stdout.strip()
-    return bool(name and mail)
+    """True when git knows a user name and e-mail for commits (one `git config` process)."""
+    proc = run_git(root, "config", "--get-regexp", r"^user\.(name|email)$", check=False)
+    keys = {line.split(" ", 1)[0] for line in proc.stdout.splitlines() if " " in line and line.split(" ", 1)[1]}
+    return {"user.name", "user.email"} <= keys
 
 
 def identity_args(root: str | Path) -> list[str]:
@@ -292,11 +293,17 @@ def identity_args(root: str | Path) -> list[str]:
     return ["-c", f"user.name={user}", "-c", f"user.email={user}@{host}"]
 
 
+#: The first line `git commit` prints: ``[<branch> (root-commit) <hash>] subject``, ``[detached HEAD <hash>] …``.
+_COMMITTED_RE = re.compile(r"^\[(?:detached HEAD|[^ \]]+)(?: \(root-commit\))? ([0-9a-f]{4,64})\] ")
+
+
 def commit_paths(root: str | Path, paths: Sequence[str], message: str, when: datetime | None = None) -> str | None:
     """Commit exactly `paths` (added, changed or deleted) with `message`.
 
     Never stages or commits anything else, whatever is in the index. `when`
     (the brain's clock) dates the commit, so `--now` runs are reproducible.
+    Git runs on the named paths only (add, a cached diff, commit): never a
+    status of the whole work tree.
 
     Returns:
         The new commit's short hash, or None when nothing changed.
@@ -305,28 +312,37 @@ def commit_paths(root: str | Path, paths: Sequence[str], message: str, when: dat
     if not unique:
         return None
     present = [p for p in unique if (Path(root) / p).exists()]
-    tracked_gone = [
-        p for p in unique if p not in present and run_git(root, "ls-files", "--error-unmatch", "--", p,
-                                                           check=False).returncode == 0
-    ]
+    gone = [p for p in unique if p not in present]
+    tracked_gone: list[str] = []
+    if gone:
+        listed = run_git(root, "ls-files", "-z", "--", *_literal(gone), check=False).stdout
+        tracked = {name for name in listed.split("\0") if name}  # relative to `root`, as `gone` is
+        tracked_gone = [p for p in gone if p in tracked]
     candidates = present + tracked_gone
     if not candidates:
         return None
-    if present:
-        run_git(root, "add", "--", *present)
-    status = run_git(root, "status", "--porcelain", "--", *candidates).stdout
-    if not status.strip():
+    run_git(root, "add", "-A", "--", *_literal(candidates))
+    diff = run_git(root, "diff", "--cached", "--quiet", "--", *_literal(candidates), check=False)
+    if diff.returncode == 0:
         return None
+    if diff.returncode != 1:  # 1: something to commit; anything else: git could not compare
+        run_git(root, "reset", "--quiet", "--", *_literal(candidates), check=False)
+        refuse_system_error("diff", diff.stderr)
+        raise GitError(f"git diff failed: {reason(diff.stderr or diff.stdout, 'no reason given')}")
     dates = {}
     if when is not None:
         stamp = when.isoformat()
         dates = {"GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp}
-    proc = run_git(root, *identity_args(root), "commit", "--quiet", "--no-verify", "--only", "-m", message,
-                   "--", *candidates, env=dates, check=False)
+    proc = run_git(root, *identity_args(root), "commit", "--no-verify", "--only", "-m", message,
+                   "--", *_literal(candidates), env=dates, check=False)
     if proc.returncode != 0:
-        run_git(root, "reset", "--quiet", "--", *candidates, check=False)
+        run_git(root, "reset", "--quiet", "--", *_literal(candidates), check=False)
         refuse_system_error("commit", proc.stderr)
         raise CommitFailed(f"git commit failed: {reason(proc.stderr or proc.stdout, 'no reason given')}")
+    first = proc.stdout.splitlines()[0] if proc.stdout else ""
+    said = _COMMITTED_RE.match(first)
+    if said is not None:
+        return said.group(1)
     return run_git(root, "rev-parse", "--short", "HEAD").stdout.strip()
 
 
