@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from brain_tui.core import clock, ids
-from brain_tui.core.clock import SKEW_TOLERANCE
+from brain_tui.core.clock import SKEW_TOLERANCE, try_parse_timestamp
 from brain_tui.core.config import BrainConfig
 from brain_tui.core.environment import breath_records
 from brain_tui.core.errors import InvalidData
@@ -34,7 +34,15 @@ from brain_tui.core.records.formats import (
     parse_claim_bytes,
     signal_from_mapping,
 )
-from brain_tui.core.records.model import BrainSnapshot, BreathRecord, Claim, CorruptFile, Lock, Signal
+from brain_tui.core.records.model import (
+    TERMINAL_STATUSES,
+    BrainSnapshot,
+    BreathRecord,
+    Claim,
+    CorruptFile,
+    Lock,
+    Signal,
+)
 from brain_tui.core.records.unreadable import held_by_bytes, held_by_data, held_by_file
 from brain_tui.core.records.yamlio import TEMP_MARK, safe_load_bytes
 from brain_tui.core.rules.skew import suspect_stale
@@ -236,7 +244,16 @@ class BrainStore:
         return held
 
     @pausing_gc
-    def snapshot(self, now: datetime, *, only_statuses: Collection[str] | None = None) -> BrainSnapshot:
+    def _closed_before(self, rel: str, st: os.stat_result, since: datetime) -> bool:
+        """True when a finished claim's file says it closed before `since` (read without building the claim)."""
+        parsed = self.files.get(rel, st, parse_claim_bytes)
+        if parsed is None or parsed.corrupt is not None or not isinstance(parsed.data, dict):
+            return False
+        closed = try_parse_timestamp(parsed.data.get("closed_at", parsed.data.get("closed")), self.tz)
+        return closed is not None and closed < since
+
+    def snapshot(self, now: datetime, *, only_statuses: Collection[str] | None = None,
+                 closed_since: datetime | None = None) -> BrainSnapshot:
         """Read the brain as it is on disk now (cached parses for unchanged files).
 
         Args:
@@ -245,7 +262,12 @@ class BrainStore:
                 ``bsi check-scope``): the others are skipped from the parse cache's hints without
                 being decoded. Signals, locks, corrupt rows and duplicate-ID detection are as in a
                 full snapshot. None (the default): every claim.
+            closed_since: also keep the finished claims (closed, failed, released) that ended at or after
+                this time (with `only_statuses` None: every unfinished claim and those); the ones that
+                ended before are not built. None (the default): no such window.
         """
+        if closed_since is not None and only_statuses is None:
+            only_statuses = KNOWN_STATUSES - TERMINAL_STATUSES
         self.parsed_last = 0
         self.files.reset_counters()
         self._scopes = {}
@@ -287,7 +309,9 @@ class BrainStore:
                 continue
             if not isinstance(item, Claim):  # a hint: skipped when its status is known and not wanted
                 assert only_statuses is not None
-                if item[1] in KNOWN_STATUSES and item[1] not in only_statuses:
+                if item[1] in KNOWN_STATUSES and item[1] not in only_statuses and (
+                        closed_since is None or item[1] not in TERMINAL_STATUSES
+                        or self._closed_before(rel, st, closed_since)):
                     continue
                 item = self._load(rel, st, "claim")
                 if isinstance(item, CorruptFile):
@@ -295,7 +319,9 @@ class BrainStore:
                     continue
                 if not isinstance(item, Claim):
                     continue
-            if only_statuses is not None and item.status in KNOWN_STATUSES and item.status not in only_statuses:
+            if only_statuses is not None and item.status in KNOWN_STATUSES and item.status not in only_statuses and (
+                    closed_since is None or not item.is_terminal
+                    or (item.closed_at is not None and item.closed_at < closed_since)):
                 continue
             if (item.opened_at is not None and item.opened_at > now + SKEW_TOLERANCE) or suspect_stale(item, now):
                 item = replace(item, flags=(*item.flags, "clock-skew"))
