@@ -89,6 +89,8 @@ class BrainStore:
         self.files = ParseCache(self.root, persist=persist_cache, code_files=PARSER_CODE)
         #: the object built from each file, for the `Parsed` outcome it was built from.
         self._cache: dict[str, tuple[Parsed, Any]] = {}
+        #: when each finished claim ended, for the `Parsed` outcome it was read from (`closed_since`).
+        self._ended: dict[str, tuple[Parsed, datetime | None]] = {}
         self._scopes: dict[Any, tuple[ScopeEntry, ...] | str] = {}
         #: the symbolic links the scans met since the last snapshot began (reported as corrupt rows).
         self._links: list[CorruptFile] = []
@@ -249,7 +251,12 @@ class BrainStore:
         parsed = self.files.get(rel, st, parse_claim_bytes)
         if parsed is None or parsed.corrupt is not None or not isinstance(parsed.data, dict):
             return False
-        closed = try_parse_timestamp(parsed.data.get("closed_at", parsed.data.get("closed")), self.tz)
+        known = self._ended.get(rel)
+        if known is not None and known[0] is parsed:
+            closed = known[1]
+        else:
+            closed = try_parse_timestamp(parsed.data.get("closed_at", parsed.data.get("closed")), self.tz)
+            self._ended[rel] = (parsed, closed)
         return closed is not None and closed < since
 
     def snapshot(self, now: datetime, *, only_statuses: Collection[str] | None = None,
@@ -348,6 +355,8 @@ class BrainStore:
         corrupt.extend(link for link in self._links if not link.path.startswith(f"{BREATH_DIR}/"))
         for stale_key in set(self._cache) - seen:
             del self._cache[stale_key]
+        for stale_key in set(self._ended) - seen:
+            del self._ended[stale_key]
         self.files.forget_missing(seen)
         self.files.flush()
         self.parsed_last = self.files.parsed
