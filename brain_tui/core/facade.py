@@ -373,14 +373,14 @@ class Audit:
         return self._index().page_of(self._held(snapshot), sess_id, size, needle)
 
     def recent(self, window: timedelta) -> BrainSnapshot:
-        """The unfinished claims, the finished ones that ended within `window`, and the ancestors they name.
+        """The unfinished claims, those finished within `window`, and the finished claims they name.
 
         What a screen that follows the brain holds (the cockpit): older finished claims are not built;
         `history_page` lists them a page at a time.
         """
         brain = self._brain
         snapshot = brain.snapshot(BLOCKING_STATUSES, closed_since=brain.now() - window)
-        return self._index().with_ancestors(snapshot)
+        return self._index().with_named(snapshot)
 
     def _index(self) -> HistoryIndex:
         from brain_tui.core.records.history_page import HistoryIndex

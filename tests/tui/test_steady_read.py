@@ -10,6 +10,7 @@ import pytest
 
 from brain_tui.core.records import store as store_mod
 from brain_tui.core.records.model import TERMINAL_STATUSES
+from brain_tui.core.rules.attention import complete_for
 from brain_tui.tui.widgets.history import PAGE_SIZE
 
 from ..unit.test_closed_window import claim_text
@@ -20,6 +21,7 @@ pytestmark = pytest.mark.anyio
 OLD = 80
 OLD_PARENT = "sess-20251001-0900-old-parent"
 LIVE_CHILD = "sess-20261129-0955-late-child"
+OLD_SENDER = "sess-20251101-0001-old1"
 
 
 def add_old_history(root: Path) -> None:
@@ -30,6 +32,9 @@ def add_old_history(root: Path) -> None:
         (claims / f"{sess_id}.yml").write_text(claim_text(sess_id, "closed", NOW - timedelta(days=365)))
     (claims / f"{OLD_PARENT}.yml").write_text(claim_text(OLD_PARENT, "closed", NOW - timedelta(days=300)))
     (claims / f"{LIVE_CHILD}.yml").write_text(claim_text(LIVE_CHILD, "open", parent=OLD_PARENT))
+    (root / "signals" / "sig-20261129-0958-old-sender.yml").write_text(
+        f"sig_id: sig-20261129-0958-old-sender\nfrom: {OLD_SENDER}\nto: {LIVE_CHILD}\ntype: INFO\n"
+        "payload: still pending\nstate: pending\ncreated_at: '2026-11-29T09:58:00+00:00'\n")
 
 
 @pytest.fixture
@@ -56,10 +61,12 @@ async def test_the_steady_read_builds_no_claim_finished_before_the_window(  # no
         await settle(pilot)
         app.refresh_snapshot()
         await settle(pilot)
-        old = [rel for rel in built if "-old" in rel]
-        assert old == [f"claims/{OLD_PARENT}.yml"] * len(old) and old  # only the live satellite's parent
+        old = {rel for rel in built if "-old" in rel}
+        # Only the live satellite's parent and a pending signal's sender: the claims the screens name.
+        assert old == {f"claims/{OLD_PARENT}.yml", f"claims/{OLD_SENDER}.yml"}
         assert app.snapshot.claim(OLD_PARENT) is not None and app.snapshot.claim(LIVE_CHILD) is not None
         assert app.snapshot.claim("sess-20251101-0000-old0") is None
+        assert complete_for(app.snapshot)  # the attention queue reads as on the whole brain
         built.clear()
         await pilot.press("7")  # the history pane: one page read, the total from the names
         await settle(pilot)

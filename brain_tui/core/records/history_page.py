@@ -140,15 +140,21 @@ class HistoryIndex:
                 return names.index(f"{sess_id}{suffix}") // max(1, size)
         return None
 
-    def with_ancestors(self, snapshot: BrainSnapshot) -> BrainSnapshot:
-        """`snapshot` plus the finished ancestors its claims name and it lacks (read by file name).
+    def with_named(self, snapshot: BrainSnapshot) -> BrainSnapshot:
+        """`snapshot` plus the finished claims it names and lacks: ancestors, pending signals' parties.
 
         A recent read (`closed_since`) may leave out a parent that closed long ago while its
-        satellites still work: the satellite tree needs it as their root.
+        satellites still work (the satellite tree needs it as their root), or the sender of a signal
+        still pending (the attention queue names it). Each is read by its file name.
         """
         known = {c.sess_id for c in snapshot.claims}
         added: list[Claim] = []
         wanted = [c.parent for c in snapshot.claims if c.parent and c.parent not in known]
+        for sig in snapshot.signals:
+            if sig.state == "pending":
+                for party in (sig.sender, sig.scope if sig.type == "CIRCUIT_BREAK" else ""):
+                    if party and party.startswith("sess-"):
+                        wanted.append(party.partition("@")[0])
         while wanted:
             sess_id = wanted.pop()
             if sess_id in known or not valid_session_id(sess_id):
