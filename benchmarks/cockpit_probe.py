@@ -3,7 +3,7 @@
 Runs in a fresh process per measurement (`run.py` starts it), so first paint
 is measured from process creation and imports count::
 
-    python benchmarks/cockpit_probe.py BRAIN [--live] [--seed N]
+    python benchmarks/cockpit_probe.py BRAIN [--live] [--seed N] [--writes N]
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def _edit_story(path: Path, story: str) -> None:
     os.replace(tmp, path)
 
 
-def probe_cockpit(root: Path, live: bool, seed: int) -> dict[str, Any]:
+def probe_cockpit(root: Path, live: bool, seed: int, writes: int = 1) -> dict[str, Any]:
     """Run the cockpit headless on `root` and time it (runs in its own process; prints one JSON line)."""
     started = time.perf_counter()
     import psutil
@@ -116,8 +116,28 @@ def probe_cockpit(root: Path, live: bool, seed: int) -> dict[str, Any]:
                     await asyncio.to_thread(partial(app.call_core, lambda b: b.renew_claim(live_one.sess_id)))
                 app.refresh_snapshot()
                 await pilot.pause(0.3)
+                for _ in range(max(0, writes - 1)):  # more writes (renews), as a working day brings
+                    live_one = next(c for c in app.snapshot.claims if c.status == "open")
+                    await asyncio.to_thread(partial(app.call_core, lambda b, s=live_one.sess_id: b.renew_claim(s)))
+                    app.refresh_snapshot()
+                    await pilot.pause(0.1)
+                while app.feed.busy:
+                    await asyncio.sleep(0.01)
+                await pilot.pause()
                 gc.collect()
+                out["writes"] = max(1, writes)
                 out["rss_after_write_mb"] = process.memory_info().rss / 2**20
+                # The history pane: its first page, then the next one (wall time until the rows are shown).
+                start = time.perf_counter()
+                await pilot.press("7")
+                await pilot.pause()
+                table = app.screen.query_one("#history")
+                out["history_first_page_s"] = time.perf_counter() - start
+                start = time.perf_counter()
+                await pilot.press("right_square_bracket")
+                await pilot.pause()
+                out["history_next_page_s"] = time.perf_counter() - start
+                out["history_total"] = getattr(table, "total", None)
             out["rss_mb"] = process.memory_info().rss / 2**20
             out["claims"] = len(app.snapshot.claims)
 
@@ -131,8 +151,9 @@ def main() -> int:
     parser.add_argument("brain", type=Path)
     parser.add_argument("--live", action="store_true", help="watch the files (the live watcher's latency)")
     parser.add_argument("--seed", type=int, default=0, help="which claim file the probe rewrites")
+    parser.add_argument("--writes", type=int, default=1, help="writes made through the cockpit before RSS")
     args = parser.parse_args()
-    print(json.dumps(probe_cockpit(args.brain, args.live, args.seed)))
+    print(json.dumps(probe_cockpit(args.brain, args.live, args.seed, args.writes)))
     return 0
 
 

@@ -7,10 +7,9 @@ regenerated → one commit of exactly the files changed. Reads are pure: a
 snapshot never fetches, writes or commits (except the one explicit pull that
 `--sync` asks for before the first read).
 
-Claims live on `Brain` itself; the other areas are typed sub-objects
-(core/facade.py): `brain.gates`, `brain.signals`, `brain.locks`,
-`brain.circuit`, `brain.breath`, `brain.remote`, `brain.audit`, and
-`brain.launches` (core/facade_launch.py). Every result
+Claims live on `Brain` itself; the other areas are typed sub-objects (core/facade.py): `brain.gates`,
+`brain.signals`, `brain.locks`, `brain.circuit`, `brain.breath`, `brain.remote`, `brain.audit` (the log,
+drift, the closed history a page at a time), and `brain.launches` (core/facade_launch.py). Every result
 is a frozen dataclass with an `as_dict()` giving the `--json` shape.
 """
 
@@ -197,11 +196,12 @@ class Brain:
         """The clock's answer."""
         return self.clock()
 
-    def snapshot(self, only_statuses: Collection[str] | None = None) -> BrainSnapshot:
+    def snapshot(self, only_statuses: Collection[str] | None = None, *, closed_since: datetime | None = None,
+                 ) -> BrainSnapshot:
         """The brain as it is on disk now: a pure read (no fetch; `pull()` is the explicit step).
 
         Args:
-            only_statuses: keep only claims with these statuses (see `BrainStore.snapshot`); None: all.
+            only_statuses, closed_since: which claims to keep (see `BrainStore.snapshot`); None: all.
 
         Raises:
             NotFound: the brain folder is gone (deleted or moved since this Brain was opened): an empty
@@ -214,7 +214,7 @@ class Brain:
             from brain_tui.core.records.journal import recover_if_idle
 
             recover_if_idle(self.root)  # a write a kill cut short is settled first (SPEC 22)
-        return self.store.snapshot(self.now(), only_statuses=only_statuses)
+        return self.store.snapshot(self.now(), only_statuses=only_statuses, closed_since=closed_since)
 
     def pull(self) -> SyncReport:
         """Fetch and bring the work tree to the remote tip (the reads of `--sync` call it first)."""

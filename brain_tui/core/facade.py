@@ -13,6 +13,7 @@ from __future__ import annotations
 import builtins
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from brain_tui.core.environment import breath as breath_rules
@@ -20,7 +21,7 @@ from brain_tui.core.environment import breath_metrics, breath_records
 from brain_tui.core.errors import NotFound
 from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.records.changes import ChangeSet
-from brain_tui.core.records.model import BrainSnapshot, CorruptFile
+from brain_tui.core.records.model import BLOCKING_STATUSES, BrainSnapshot, CorruptFile
 from brain_tui.core.rules import authority, circuit, claims, gate_review, gates, locks
 from brain_tui.core.rules import signals as signal_rules
 from brain_tui.core.rules.claims import require_claim
@@ -29,6 +30,7 @@ from brain_tui.core.rules.effective import effective_status
 if TYPE_CHECKING:
     from brain_tui.core.brain import Brain
     from brain_tui.core.records.changes import ChangeSet
+    from brain_tui.core.records.history_page import HistoryIndex, HistoryPage
     from brain_tui.core.rules.authority import Actor
     from brain_tui.core.sync.audit import DriftReport, LogEntry
 
@@ -333,6 +335,46 @@ class Audit:
 
     def __init__(self, brain: Brain) -> None:
         self._brain = brain
+        self._history: HistoryIndex | None = None
+
+    def history_page(self, page: int, size: int = 50, needle: str = "",
+                     snapshot: BrainSnapshot | None = None) -> HistoryPage:
+        """One page of the finished claims, newest opening first, reading only that page's files.
+
+        Args:
+            page: the page number from 0 (clamped to the last page).
+            size: claims per page.
+            needle: keep the names (session IDs) holding this text, case-insensitively.
+            snapshot: a read that holds the unfinished claims (the cockpit's own); None: a read of the
+                unfinished claims is made. Its unfinished claims and corrupt rows are left out by path.
+        """
+        return self._index().page(self._held(snapshot), page, size, needle)
+
+    def history_page_of(self, sess_id: str, size: int = 50, needle: str = "",
+                        snapshot: BrainSnapshot | None = None) -> int | None:
+        """The history page (from 0) that lists the finished claim `sess_id`, or None."""
+        return self._index().page_of(self._held(snapshot), sess_id, size, needle)
+
+    def recent(self, window: timedelta) -> BrainSnapshot:
+        """The unfinished claims, those finished within `window`, and the finished claims they name.
+
+        What a screen that follows the brain holds (the cockpit): older finished claims are not built;
+        `history_page` lists them a page at a time.
+        """
+        brain = self._brain
+        snapshot = brain.snapshot(BLOCKING_STATUSES, closed_since=brain.now() - window)
+        return self._index().with_named(snapshot)
+
+    def _index(self) -> HistoryIndex:
+        from brain_tui.core.records.history_page import HistoryIndex
+
+        if self._history is None:
+            self._history = HistoryIndex(self._brain.store)
+        return self._history
+
+    def _held(self, snapshot: BrainSnapshot | None) -> set[str]:
+        read = snapshot if snapshot is not None else self._brain.snapshot(only_statuses=BLOCKING_STATUSES)
+        return {c.path for c in read.claims if not c.is_terminal} | {c.path for c in read.corrupt}
 
     def log(self, sess_id: str | None = None, limit: int = 50) -> list[LogEntry]:
         """Commits touching one claim (or every claim), newest first.

@@ -1,6 +1,6 @@
 """BrainApp: the cockpit's application — screens, the snapshot it shows, the attention queue, actions.
 
-Data flows one way: files on disk → `Brain.snapshot()` read in a worker thread
+Data flows one way: files on disk → `feed.steady_read` (a `Brain` read) in a worker thread
 (`feed.LiveFeed`) → a `SnapshotLoaded` message → the screens. Actions flow the
 other way: a key → a dialog → a `Brain` method run in a thread worker (the same
 code path as `bsi`) → files and a git commit → the watcher notices → a new
@@ -35,7 +35,7 @@ from brain_tui.core.sync import gitops
 from . import sources
 from .commands import MUTATING_ACTIONS, bindings_for
 from .describe import expiry_hint
-from .feed import LiveFeed
+from .feed import LiveFeed, steady_read
 from .messages import (
     CoreDone,
     EnvRead,
@@ -83,7 +83,7 @@ class BrainApp(App[int]):
         title_hint: shown in the header after the brain's name (e.g. "demo").
         demo_path: the temporary demo brain (told once, so `bsi --brain PATH` can drive it).
         progressive: paint first from the blocking claims only (a cheap read), then load the
-            full snapshot (closed claims: history, children counts) in a thread worker. Default:
+            steady read (`feed.steady_read`: recently finished claims, ancestors) in a thread worker. Default:
             the same as `live` (tests and screenshots load everything before the first paint).
     """
 
@@ -149,10 +149,12 @@ class BrainApp(App[int]):
         self.progressive = live if progressive is None else progressive
         #: False while only the blocking claims are loaded (progressive start, until the first full read).
         self.full_loaded = not self.progressive
+        #: The finished claims of the history page on screen (the steady read holds only recent ones).
+        self.history_shown: dict[str, Claim] = {}
         #: `time.time()` when the cockpit screen was first painted (None before).
         self.first_paint_at: float | None = None
         self.snapshot: BrainSnapshot = (brain.snapshot(only_statuses=BLOCKING_STATUSES) if self.progressive
-                                        else brain.snapshot())
+                                        else steady_read(brain))
         #: The bound agent sessions' liveness, read with each snapshot (`brain.agents`).
         self.liveness: Mapping[str, Liveness] = brain.read_liveness()
         #: What needs the pilot, ranked (`Brain.attention` on the snapshot shown).
@@ -406,8 +408,10 @@ class BrainApp(App[int]):
         return self.readonly
 
     def claim(self, sess_id: str | None) -> Claim | None:
-        """The claim with this ID in the current snapshot."""
-        return self.snapshot.claim(sess_id) if sess_id else None
+        """The claim with this ID in the current snapshot, else on the history page shown."""
+        if not sess_id:
+            return None
+        return self.snapshot.claim(sess_id) or self.history_shown.get(sess_id)
 
     def run_core(self, describe: str, call: Callable[[Brain], Any], done: Callable[[Any], str] | None = None, *,
                  reply_to: MessagePump | None = None) -> None:

@@ -14,10 +14,12 @@ import asyncio
 import os
 import threading
 from collections.abc import Callable
+from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from brain_tui.core.brain import DATA_DIRS, Brain
+from brain_tui.core.records.model import BrainSnapshot
 
 from .messages import FilesChanged, SnapshotLoaded
 
@@ -30,7 +32,16 @@ POLL_SECONDS = 1.0
 WATCH_DEBOUNCE_MS = 100
 WATCH_STEP_MS = 20
 
+#: The finished claims the steady read keeps: those that ended this recently (older ones: the history
+#: pane, a page at a time, `brain.audit.history_page`).
+RECENT_WINDOW = timedelta(days=30)
+
 Fingerprint = tuple[tuple[str, int, int, int], ...]
+
+
+def steady_read(brain: Brain) -> BrainSnapshot:
+    """What the cockpit holds: the unfinished claims, the recently finished ones and their ancestors."""
+    return brain.audit.recent(RECENT_WINDOW)
 
 
 def fingerprint(root: Path) -> Fingerprint:
@@ -98,7 +109,7 @@ class LiveFeed:
                 self._wanted = False
             try:
                 with self.read_lock:
-                    snapshot = self.brain.snapshot()
+                    snapshot = steady_read(self.brain)
                 message = SnapshotLoaded(snapshot, liveness=self.brain.read_liveness())
             except Exception as exc:  # noqa: BLE001 - shown, the next change retries
                 message = SnapshotLoaded(None, f"cannot read the brain: {exc}")

@@ -256,8 +256,12 @@ class CockpitScreen(ClaimActions):
         history = self.query_one("#history", HistoryTable)
         if not self.query_one("#pane-history", Pane).display:
             return  # sorting 10,000 finished claims on every refresh is for when the pane is shown
-        rows, history.total = history_rows(snapshot, history.page, self.needle)
-        history.update_rows(rows)
+        app = self.brain_app
+        with app.read_lock:  # only this page's files are read (through the parse cache)
+            found = app.brain.audit.history_page(history.page, PAGE_SIZE, self.needle, snapshot=snapshot)
+        history.page, history.total = found.page, found.total
+        app.history_shown = {claim.sess_id: claim for claim in found.claims}
+        history.update_rows(history_rows(found.claims, snapshot.now, snapshot.tz))
 
     @on(HistoryTable.PageChanged)
     def _history_page(self) -> None:
@@ -394,12 +398,14 @@ class CockpitScreen(ClaimActions):
                 self.focus_now(table)
                 return table.select_key(sess_id)
         claim = self.brain_app.claim(sess_id)
-        if claim is not None and claim.is_terminal:  # on another history page
+        if claim is None or claim.is_terminal:  # on another history page (or before the recent window)
             history = self.query_one("#history", HistoryTable)
-            from ..widgets.history import finished_claims
-
-            ids = [c.sess_id for c in finished_claims(self.brain_app.snapshot)]
-            history.page = ids.index(sess_id) // PAGE_SIZE
+            app = self.brain_app
+            with app.read_lock:
+                page = app.brain.audit.history_page_of(sess_id, PAGE_SIZE, snapshot=app.snapshot)
+            if page is None:
+                return False
+            history.page = page
             self._show_history(self.brain_app.snapshot)
             self.action_pane("7")
             return history.select_key(sess_id)

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from datetime import datetime, tzinfo
+
 from textual.binding import Binding
 from textual.message import Message
 
 from brain_tui.core.records.model import BrainSnapshot, Claim
 from brain_tui.core.rules.locks import is_expired
 
-from ..present import age, claim_matches, result_of, short_id, status_icon
+from ..present import age, result_of, short_id, status_icon
 from ..safe import safe_text
 from ..styles import ERROR, MUTED, STRONG
 from .table import Col, KeyedTable, Row
@@ -83,26 +86,18 @@ class HistoryTable(KeyedTable):
         """The page changed: the screen redraws the table."""
 
 
-def finished_claims(snapshot: BrainSnapshot, needle: str = "") -> list[Claim]:
-    """Terminal claims, newest end first."""
-    done = [c for c in snapshot.claims if c.is_terminal and claim_matches(c, needle)]
-    done.sort(key=lambda c: (c.closed_at or c.opened_at or snapshot.now, c.sess_id), reverse=True)
-    return done
-
-
-def history_rows(snapshot: BrainSnapshot, page: int, needle: str = "") -> tuple[list[Row], int]:
-    """One page of history rows, and how many finished claims there are in all."""
-    done = finished_claims(snapshot, needle)
+def history_rows(claims: Sequence[Claim], now: datetime, tz: tzinfo) -> list[Row]:
+    """The rows of one history page (`brain.audit.history_page`: the finished claims, newest first)."""
     rows: list[Row] = []
-    for claim in done[page * PAGE_SIZE:(page + 1) * PAGE_SIZE]:
+    for claim in claims:
         result = result_of(claim)
         ended = claim.closed_at or claim.opened_at
         rows.append((claim.sess_id, {
             "status": status_icon(claim.status),
-            "id": safe_text(short_id(claim.sess_id, snapshot.now, snapshot.tz), 40, style=MUTED),
+            "id": safe_text(short_id(claim.sess_id, now, tz), 40, style=MUTED),
             "scope": safe_text(claim.scope_text or "—", 200),
-            "when": safe_text(age(ended, snapshot.now), 10, style=MUTED),
+            "when": safe_text(age(ended, now), 10, style=MUTED),
             "result": safe_text(str(result.get("status") or claim.status), 12),
             "story": safe_text(claim.story or "—", 200, style=MUTED),
         }))
-    return rows, len(done)
+    return rows
