@@ -18,7 +18,7 @@ from pathlib import PurePosixPath
 from brain_tui.core.clock import try_parse_timestamp
 from brain_tui.core.ids import valid_session_id
 from brain_tui.core.records.formats import claim_identity, normalize_status, parse_claim_bytes
-from brain_tui.core.records.model import TERMINAL_STATUSES
+from brain_tui.core.records.statuses import TERMINAL_STATUSES
 from brain_tui.core.records.yamlio import MAX_FILE_BYTES, CorruptYaml
 
 __all__ = ["UNDECIDED", "Terminal", "scan_status", "terminal_of"]

@@ -37,7 +37,6 @@ from brain_tui.core.records.formats import (
     signal_from_mapping,
 )
 from brain_tui.core.records.model import (
-    TERMINAL_STATUSES,
     BrainSnapshot,
     BreathRecord,
     Claim,
@@ -45,6 +44,7 @@ from brain_tui.core.records.model import (
     Lock,
     Signal,
 )
+from brain_tui.core.records.statuses import TERMINAL_STATUSES
 from brain_tui.core.records.unreadable import held_by_bytes, held_by_data, held_by_file
 from brain_tui.core.records.yamlio import TEMP_MARK, safe_load_bytes
 from brain_tui.core.rules.skew import suspect_stale
