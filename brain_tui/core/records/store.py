@@ -24,9 +24,9 @@ from brain_tui.core.errors import InvalidData
 from brain_tui.core.paths.layout import BREATH_DIR, INDEX_FILE
 from brain_tui.core.paths.path_keys import path_key
 from brain_tui.core.paths.scope import ScopeEntry, parse_scope
-from brain_tui.core.records import formats, index, index_legacy, yamlio
+from brain_tui.core.records import finished, formats, index, index_legacy, yamlio
 from brain_tui.core.records.cache import ParseCache, Parsed, pausing_gc
-from brain_tui.core.records.closed_set import ClosedSet, closed_set, micros
+from brain_tui.core.records.closed_set import ClosedSet, closed_set
 from brain_tui.core.records.formats import (
     KNOWN_STATUSES,
     YAML_SUFFIXES,
@@ -64,7 +64,7 @@ def _index_claim_rows(raw: bytes) -> list[dict[str, str]]:
 
 Scanned = list[tuple[str, os.stat_result]]
 #: Pass 1's mark for a terminal file of the closed set that carries a live file's session ID.
-_CLOSED = object()
+_CLOSED = finished.CLOSED
 
 
 def _claim_file_rank(rel_path: str, sess_id: str | None) -> int:
@@ -270,88 +270,15 @@ class BrainStore:
                 corrupt.append(CorruptFile(INDEX_NAME, 0, f"row {row['sess_id']}: {item.reason}"))
         return held
 
+    def with_chains(self, snapshot: BrainSnapshot, sess_ids: Collection[str]) -> BrainSnapshot | None:
+        """A live-only snapshot plus the terminal claims of these sessions' chains (`finished.with_chains`)."""
+        return finished.with_chains(self, snapshot, sess_ids)
+
     def _closed_set(self, only_statuses: Collection[str] | None) -> ClosedSet | None:
         """The closed set when the read wants no terminal claim, else None (every file is scanned)."""
         if only_statuses is None or TERMINAL_STATUSES.intersection(only_statuses):
             return None
         return closed_set(self.root, self.tz, persist=self.files.persist)
-
-    def _closed_twins(self, closed: ClosedSet, found: list[tuple[str, Any, str | None, Any]],
-                      live: set[str]) -> list[tuple[str, Any, str | None, Any]]:
-        """The terminal files that carry the session ID of a live one (the duplicate-ID rule still applies)."""
-        twins: list[tuple[str, Any, str | None, Any]] = []
-        for _rel, _st, sess_id, _item in list(found):
-            if sess_id is None:
-                continue
-            names = [n for n in (f"{sess_id}.yml", f"{sess_id}.yaml") if n not in live
-                     and os.path.lexists(os.path.join(self.root, "claims", n)) and closed.has(n)]
-            names += [n for n in closed.odd.get(sess_id, ()) if n not in names]
-            twins.extend((f"claims/{name}", None, sess_id, _CLOSED) for name in names)
-        return twins
-
-    def _closed_since(self, closed: ClosedSet | None, claims: list[Claim], since: datetime) -> None:
-        """Add the terminal claims closed at or after `since` (read from their files: few, the recent ones)."""
-        if closed is None:
-            return
-        have = {c.path for c in claims}
-        for name, _row in closed.closed_since(micros(since)):
-            rel = f"claims/{name}"
-            if rel in have:
-                continue
-            try:
-                st = os.lstat(os.path.join(self.root, rel))
-            except OSError:
-                continue
-            item = self._load(rel, st, "claim") if stat.S_ISREG(st.st_mode) else None
-            if isinstance(item, Claim) and item.status in TERMINAL_STATUSES:
-                claims.append(item)
-
-    def with_chains(self, snapshot: BrainSnapshot, sess_ids: Collection[str]) -> BrainSnapshot | None:
-        """A live-only snapshot plus the terminal claims of these sessions' parent chains, read by name.
-
-        For a read that needs a closed claim or a terminal ancestor (a bound session's chain)
-        without reading the whole history. None when the snapshot did not come from the closed
-        set, a legacy index may hold claims, or a chain still misses a claim: the caller then
-        reads the whole brain (which says exactly what is missing).
-        """
-        closed = self.closed_last
-        if closed is None or (self._index_rows is not None and self._index_rows[1]):
-            return None
-        claims = list(snapshot.claims)
-        by_id = {c.sess_id: c for c in claims}
-        for start in sess_ids:
-            current, seen = start, set()
-            while current and current not in seen:
-                seen.add(current)
-                found = by_id.get(current) or self._closed_claim(closed, current)
-                if found is None:
-                    return None
-                if current not in by_id:
-                    by_id[current] = found
-                    claims.append(found)
-                current = found.parent or ""
-        if len(claims) == len(snapshot.claims):
-            return snapshot
-        epoch = EPOCH
-        claims.sort(key=lambda c: (c.opened_at or epoch, c.sess_id))
-        return replace(snapshot, claims=tuple(claims))
-
-    def _closed_claim(self, closed: ClosedSet, sess_id: str) -> Claim | None:
-        """The claim of `sess_id` from its file in the closed set, or None."""
-        if not ids.valid_session_id(sess_id):
-            return None
-        for name in (f"{sess_id}.yml", f"{sess_id}.yaml", *closed.odd.get(sess_id, ())):
-            if not closed.has(name):
-                continue
-            rel = f"claims/{name}"
-            try:
-                st = os.lstat(os.path.join(self.root, rel))
-            except OSError:
-                continue
-            item = self._load(rel, st, "claim") if stat.S_ISREG(st.st_mode) else None
-            if isinstance(item, Claim) and item.sess_id == sess_id:
-                return item
-        return None
 
     @pausing_gc
     def snapshot(self, now: datetime, *, only_statuses: Collection[str] | None = None,
@@ -376,9 +303,13 @@ class BrainStore:
         if only_statuses is None:
             self.files.preload()
         self._links = []
+        if only_statuses is None and closed_since is not None:  # every unfinished claim, and the recent history
+            only_statuses = KNOWN_STATUSES - TERMINAL_STATUSES
         closed = self._closed_set(only_statuses)
         self.closed_last = closed
-        fallback_since = closed_since if closed is None and only_statuses is not None else None
+        # The terminal claims of the scan itself (no closed set, or files it does not vouch for: untracked,
+        # uncommitted) are kept by the same window the closed set's rows answer.
+        fallback_since = closed_since if only_statuses is not None else None
         if fallback_since is not None:
             only_statuses = {*only_statuses, *TERMINAL_STATUSES}  # type: ignore[misc]
         claim_files = self._scan_names("claims", closed.live) if closed is not None else \
@@ -409,7 +340,7 @@ class BrainStore:
             elif isinstance(item, CorruptFile):
                 corrupt.append(item)
         if closed is not None:
-            found.extend(self._closed_twins(closed, found, {rel for rel, _st in claim_files}))
+            found.extend(finished.closed_twins(self, closed, found, {rel for rel, _st in claim_files}))
         # Pass 2: `claims/<sess_id>.yml` is the claim; any other file naming that ID is a corrupt row.
         owner: dict[str, str] = {}
         for rel, _st, sess_id, _item in sorted(found, key=lambda f: (_claim_file_rank(f[0], f[2]), f[0])):
@@ -426,6 +357,9 @@ class BrainStore:
                 assert only_statuses is not None
                 if item[1] in KNOWN_STATUSES and item[1] not in only_statuses:
                     continue
+                if fallback_since is not None and item[1] in TERMINAL_STATUSES and \
+                        not finished.ended_since(self, rel, st, fallback_since):
+                    continue  # finished before the window: not even built
                 item = self._load(rel, st, "claim")
                 if isinstance(item, CorruptFile):
                     corrupt.append(item)
@@ -442,7 +376,7 @@ class BrainStore:
                 item = replace(item, flags=(*item.flags, "clock-skew"))
             claims.append(item)
         if closed_since is not None:
-            self._closed_since(closed, claims, closed_since)
+            finished.add_closed_since(self, closed, claims, closed_since)
         for held in self._index_claims(owner, corrupt, closed):
             if only_statuses is None or held.status not in KNOWN_STATUSES or held.status in only_statuses:
                 claims.append(held)

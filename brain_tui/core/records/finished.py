@@ -1,0 +1,125 @@
+"""The finished claims a live read still needs, read by name or by window, never the whole history.
+
+A live-only snapshot (`BrainStore.snapshot` with the closed set) holds no terminal claim. Some rules
+need a few: a bound session's parent chain up to a closed ancestor (`with_chains`), BRAIN-INDEX.md's
+30-day history and the cockpit's window (`add_closed_since`), the duplicate-ID rule against a closed
+file carrying a live ID (`closed_twins`). Each reads only the files it names, through the store's
+parse cache.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Collection
+from dataclasses import replace
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from brain_tui.core import clock, ids
+from brain_tui.core.records.closed_set import ClosedSet, micros
+from brain_tui.core.records.formats import parse_claim_bytes
+from brain_tui.core.records.model import BrainSnapshot, Claim
+from brain_tui.core.records.statuses import TERMINAL_STATUSES
+
+if TYPE_CHECKING:
+    from brain_tui.core.records.store import BrainStore
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+#: The stand-in of a terminal file in the store's first pass (its claim is not built).
+CLOSED: Any = object()
+
+
+def with_chains(store: BrainStore, snapshot: BrainSnapshot, sess_ids: Collection[str]) -> BrainSnapshot | None:
+    """A live-only snapshot plus the terminal claims of these sessions' parent chains, read by name.
+
+    For a read that needs a closed claim or a terminal ancestor (a bound session's chain)
+    without reading the whole history. None when the snapshot did not come from the closed
+    set, a legacy index may hold claims, or a chain still misses a claim: the caller then
+    reads the whole brain (which says exactly what is missing).
+    """
+    closed = store.closed_last
+    if closed is None or (store._index_rows is not None and store._index_rows[1]):
+        return None
+    claims = list(snapshot.claims)
+    by_id = {c.sess_id: c for c in claims}
+    for start in sess_ids:
+        current, seen = start, set()
+        while current and current not in seen:
+            seen.add(current)
+            found = by_id.get(current) or closed_claim(store, closed, current)
+            if found is None:
+                return None
+            if current not in by_id:
+                by_id[current] = found
+                claims.append(found)
+            current = found.parent or ""
+    if len(claims) == len(snapshot.claims):
+        return snapshot
+    epoch = EPOCH
+    claims.sort(key=lambda c: (c.opened_at or epoch, c.sess_id))
+    return replace(snapshot, claims=tuple(claims))
+
+
+def closed_claim(store: BrainStore, closed: ClosedSet, sess_id: str) -> Claim | None:
+    """The claim of `sess_id` from its file in the closed set, or None."""
+    if not ids.valid_session_id(sess_id):
+        return None
+    for name in (f"{sess_id}.yml", f"{sess_id}.yaml", *closed.odd.get(sess_id, ())):
+        if not closed.has(name):
+            continue
+        rel = f"claims/{name}"
+        try:
+            st = os.lstat(os.path.join(store.root, rel))
+        except OSError:
+            continue
+        item = store._load(rel, st, "claim") if stat.S_ISREG(st.st_mode) else None
+        if isinstance(item, Claim) and item.sess_id == sess_id:
+            return item
+    return None
+
+
+def closed_twins(store: BrainStore, closed: ClosedSet, found: list[tuple[str, Any, str | None, Any]],
+                  live: set[str]) -> list[tuple[str, Any, str | None, Any]]:
+    """The terminal files that carry the session ID of a live one (the duplicate-ID rule still applies)."""
+    twins: list[tuple[str, Any, str | None, Any]] = []
+    for _rel, _st, sess_id, _item in list(found):
+        if sess_id is None:
+            continue
+        names = [n for n in (f"{sess_id}.yml", f"{sess_id}.yaml") if n not in live
+                 and os.path.lexists(os.path.join(store.root, "claims", n)) and closed.has(n)]
+        names += [n for n in closed.odd.get(sess_id, ()) if n not in names]
+        twins.extend((f"claims/{name}", None, sess_id, CLOSED) for name in names)
+    return twins
+
+
+def add_closed_since(store: BrainStore, closed: ClosedSet | None, claims: list[Claim], since: datetime) -> None:
+    """Add the terminal claims closed at or after `since` (read from their files: few, the recent ones)."""
+    if closed is None:
+        return
+    have = {c.path for c in claims}
+    for name, _row in closed.closed_since(micros(since)):
+        rel = f"claims/{name}"
+        if rel in have:
+            continue
+        try:
+            st = os.lstat(os.path.join(store.root, rel))
+        except OSError:
+            continue
+        item = store._load(rel, st, "claim") if stat.S_ISREG(st.st_mode) else None
+        if isinstance(item, Claim) and item.status in TERMINAL_STATUSES:
+            claims.append(item)
+
+
+def ended_since(store: BrainStore, rel: str, st: os.stat_result, since: datetime) -> bool:
+    """True when the terminal claim in `rel` ended (``closed_at``, else ``opened_at``) at `since` or later.
+
+    Read from the raw mapping (no claim built); a file that does not tell is kept (built, then decided).
+    """
+    parsed = store.files.get(rel, st, parse_claim_bytes)
+    if parsed is None or parsed.corrupt is not None or not isinstance(parsed.data, dict):
+        return True
+    data = parsed.data
+    ended = clock.try_parse_timestamp(data.get("closed_at", data.get("closed")), store.tz) or \
+        clock.try_parse_timestamp(data.get("opened_at", data.get("opened")), store.tz)
+    return ended is None or ended >= since
