@@ -176,10 +176,19 @@ def test_a_read_command_loads_no_write_path(demo_brain: Any, args: tuple[str, ..
     assert _read_loads(demo_brain, args, WRITE_PATH) == []
 
 
-#: What a read of a brain whose brain-compose.yml is plain `key: value` YAML does without (start-up, issue 18).
-READ_SPARES = ("yaml",)
+#: What a read of a brain whose brain-compose.yml is plain `key: value` YAML (`timezone: UTC`) does without
+#: (start-up, issue 18): PyYAML, argparse's `shutil` (bz2, lzma), OpenSSL's `hashlib`, `zoneinfo`.
+READ_SPARES = ("yaml", "shutil", "hashlib", "_hashlib", "zoneinfo")
 
 
 @pytest.mark.parametrize("args", READS)
 def test_a_read_command_of_a_plain_config_loads_no_yaml_library(demo_brain: Any, args: tuple[str, ...]) -> None:
     assert _read_loads(demo_brain, args, READ_SPARES) == []
+
+
+@pytest.mark.parametrize("args", [("attention",), ("--json", "attention")])
+def test_attention_without_bound_agents_loads_no_transcript_git_or_claim_rules(demo_brain: Any,
+                                                                              args: tuple[str, ...]) -> None:
+    watched = ("brain_tui.core.sessions.transcript", "brain_tui.core.sessions.launch", "brain_tui.core.sync",
+               "brain_tui.core.rules.claims")
+    assert _read_loads(demo_brain, args, watched) == []
