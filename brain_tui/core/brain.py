@@ -375,16 +375,16 @@ class Brain:
                     satellite_type: str | None = None) -> list[Conflict]:
         """Conflicts a claim on `entries` would meet; opens nothing.
 
-        Reads only the claims that can block (closed history is skipped through the
-        parse cache), unless the parent's chain passes through a claim that cannot
-        block: then the whole brain, so the delegation exemption is exact.
+        Reads only the claims that can block (closed history is skipped through the parse cache), unless the
+        parent's chain passes through a claim that cannot block: then the whole brain (exact delegation exemption).
         """
-        from brain_tui.core.rules import claims, conflicts
-
+        from brain_tui.core.rules import conflicts
         snapshot = self.snapshot(only_statuses=BLOCKING_STATUSES)
         if parent is not None and not conflicts.chain_complete(snapshot, parent):
             snapshot = self.snapshot()
-        claims.validate_check(snapshot, parent, satellite_type)
+        if parent is not None or satellite_type is not None:  # the claim rules load only to check an option
+            from brain_tui.core.rules.claims import validate_check
+            validate_check(snapshot, parent, satellite_type)
         return conflicts.find_conflicts(snapshot, entries, parent=parent, satellite_type=satellite_type)
 
     def attention(self, snapshot: BrainSnapshot | None = None, liveness: Mapping[str, Liveness] | None = None,

@@ -192,3 +192,9 @@ def test_attention_without_bound_agents_loads_no_transcript_git_or_claim_rules(d
     watched = ("brain_tui.core.sessions.transcript", "brain_tui.core.sessions.launch", "brain_tui.core.sync",
                "brain_tui.core.rules.claims")
     assert _read_loads(demo_brain, args, watched) == []
+
+
+@pytest.mark.parametrize("args", [("check-scope", "projects/free/x.py"),
+                                  ("--json", "check-scope", "projects/free/x.py")])
+def test_check_scope_without_options_loads_no_claim_rules(demo_brain: Any, args: tuple[str, ...]) -> None:
+    assert _read_loads(demo_brain, args, ("brain_tui.core.rules.claims", "brain_tui.core.rules.triggers")) == []
