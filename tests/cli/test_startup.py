@@ -198,3 +198,17 @@ def test_attention_without_bound_agents_loads_no_transcript_git_or_claim_rules(d
                                   ("--json", "check-scope", "projects/free/x.py")])
 def test_check_scope_without_options_loads_no_claim_rules(demo_brain: Any, args: tuple[str, ...]) -> None:
     assert _read_loads(demo_brain, args, ("brain_tui.core.rules.claims", "brain_tui.core.rules.triggers")) == []
+
+
+def test_the_index_renderers_patterns_are_compiled_only_when_used() -> None:
+    probe = ("import re\n"
+             "import brain_tui.core.records.index as index\n"
+             "names = ('_OURS_RE', '_THEIRS_RE', '_BLOCK_RE', '_FENCE_MIDDLE_RE', '_LINE_BREAK_RE')\n"
+             "sources = {getattr(index, name).pattern for name in names}\n"
+             "print(sorted(key[1] in sources for key in re._cache))\n"
+             "print(index._BLOCK_RE.sub('', index.START + 'x' + index.END + 'kept'))\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=clean_env(),
+                          check=True, timeout=120)
+    compiled_at_import, after_use = done.stdout.splitlines()
+    assert "True" not in compiled_at_import
+    assert after_use == "kept"
