@@ -212,3 +212,8 @@ def test_the_index_renderers_patterns_are_compiled_only_when_used() -> None:
     compiled_at_import, after_use = done.stdout.splitlines()
     assert "True" not in compiled_at_import
     assert after_use == "kept"
+
+
+def test_preflight_check_of_an_open_claim_loads_no_claim_rules(demo_brain: Any) -> None:
+    watched = ("brain_tui.core.rules.claims", "brain_tui.core.rules.triggers", "brain_tui.core.rules.tiers")
+    assert _read_loads(demo_brain, ("preflight", "check", "{sess}", "projects/free/x.py"), watched) == []
