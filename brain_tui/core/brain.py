@@ -376,12 +376,14 @@ class Brain:
         `blocking` when `memo` (a long-lived process: `bsi mcp`), unless the parent's chain passes through
         a claim that cannot block: then the whole brain, so the delegation exemption is exact.
         """
-        from brain_tui.core.rules import claims, conflicts
+        from brain_tui.core.rules import conflicts
 
         snapshot, index = self.blocking.current() if memo else (self.snapshot(only_statuses=BLOCKING_STATUSES), None)
         if parent is not None and not conflicts.chain_complete(snapshot, parent):
             snapshot, index = self.store.with_chains(snapshot, (parent,)) or self.snapshot(), None
-        claims.validate_check(snapshot, parent, satellite_type)
+        if parent is not None or satellite_type is not None:  # the claim rules load only to check an option
+            from brain_tui.core.rules.claims import validate_check
+            validate_check(snapshot, parent, satellite_type)
         return conflicts.find_conflicts(snapshot, entries, parent=parent, satellite_type=satellite_type, index=index)
 
     def attention(self, snapshot: BrainSnapshot | None = None, liveness: Mapping[str, Liveness] | None = None,

@@ -9,7 +9,6 @@ import os
 import re
 from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta, tzinfo
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from brain_tui.core.errors import InvalidData
 
@@ -45,7 +44,11 @@ def zone_from_name(name: str | None) -> tzinfo:
     Args:
         name: an IANA name such as ``Europe/Paris``, ``UTC``, or None.
     """
+    if name == "UTC":
+        return UTC  # the common case, without loading zoneinfo and its tz database paths (start-up, issue 18)
     if name:
+        from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
         try:
             return ZoneInfo(str(name))
         except (ZoneInfoNotFoundError, ValueError):

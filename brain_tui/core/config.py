@@ -90,7 +90,7 @@ def load_config(root: str | Path) -> BrainConfig:
     """
     path = Path(root) / CONFIG_FILE
     try:
-        raw = safe_load_file(path)
+        raw = safe_load_file(path, plain_first=True)
     except FileNotFoundError:
         return BrainConfig()
     except CorruptYaml as exc:

@@ -132,14 +132,15 @@ WRITE_PATH = ("ruamel", "psutil", "subprocess", "brain_tui.core.sync.gitops", "b
 
 READ_PROBE = (
     "import sys\n"
+    "watched = sys.argv.pop(1).split(',')\n"
     "from brain_tui.cli.main import main\n"
     "code = main(sys.argv[1:])\n"
-    "write = sorted(m for m in sys.modules if any(m == w or m.startswith(w + '.') for w in " + repr(WRITE_PATH) + "))\n"
-    "sys.stderr.write('\\nPROBE ' + repr((code, write)) + '\\n')\n"
+    "loaded = sorted(m for m in sys.modules if any(m == w or m.startswith(w + '.') for w in watched))\n"
+    "sys.stderr.write('\\nPROBE ' + repr((code, loaded)) + '\\n')\n"
 )
 
-
-@pytest.mark.parametrize("args", [
+#: The read commands of the goal "read commands at 10 claims" (`{sess}`: the demo's first claim).
+READS = [
     ("claim", "list"),
     ("--json", "claim", "list"),
     ("claim", "show", "{sess}"),
@@ -151,17 +152,68 @@ READ_PROBE = (
     ("preflight", "check", "{sess}", "projects/free/x.py"),
     ("signal", "list"),
     ("--json", "signal", "list"),
-])
-def test_a_read_command_loads_no_write_path(demo_brain: Any, args: tuple[str, ...]) -> None:
-    listed = subprocess.run([sys.executable, "-m", "brain_tui.cli.main", "--brain", str(demo_brain), "--now", NOW,
+]
+
+
+def _read_loads(brain: Any, args: tuple[str, ...], watched: tuple[str, ...]) -> list[str]:
+    """Run the read `bsi ARGS` on `brain` in a fresh interpreter: which of the `watched` modules it loaded."""
+    listed = subprocess.run([sys.executable, "-m", "brain_tui.cli.main", "--brain", str(brain), "--now", NOW,
                              "--json", "claim", "list"], capture_output=True, text=True, env=clean_env(),
                             check=True, timeout=120)
     sess = json.loads(listed.stdout)["claims"][0]["sess_id"]
-    argv = ["--brain", str(demo_brain), "--now", NOW, *(a.replace("{sess}", sess) for a in args)]
-    done = subprocess.run([sys.executable, "-c", READ_PROBE, *argv], capture_output=True, text=True,
-                          env=clean_env(), check=False, timeout=120)
+    argv = ["--brain", str(brain), "--now", NOW, *(a.replace("{sess}", sess) for a in args)]
+    done = subprocess.run([sys.executable, "-c", READ_PROBE, ",".join(watched), *argv], capture_output=True,
+                          text=True, env=clean_env(), check=False, timeout=120)
     line = done.stderr.rstrip().splitlines()[-1]
     assert line.startswith("PROBE "), done.stderr[-500:]
-    code, write = ast.literal_eval(line[len("PROBE "):])
+    code, loaded = ast.literal_eval(line[len("PROBE "):])
     assert code in (0, 1, 2, 3, 4, 5, 6, 10), done.stderr[-500:]  # an answer (free, conflict, a refusal code)
-    assert write == []
+    return list(loaded)
+
+
+@pytest.mark.parametrize("args", READS)
+def test_a_read_command_loads_no_write_path(demo_brain: Any, args: tuple[str, ...]) -> None:
+    assert _read_loads(demo_brain, args, WRITE_PATH) == []
+
+
+#: What a read of a brain whose brain-compose.yml is plain `key: value` YAML (`timezone: UTC`) does without
+#: (start-up, issue 18): PyYAML, argparse's `shutil` (bz2, lzma), OpenSSL's `hashlib`, `zoneinfo`.
+READ_SPARES = ("yaml", "shutil", "hashlib", "_hashlib", "zoneinfo")
+
+
+@pytest.mark.parametrize("args", READS)
+def test_a_read_command_of_a_plain_config_loads_no_yaml_library(demo_brain: Any, args: tuple[str, ...]) -> None:
+    assert _read_loads(demo_brain, args, READ_SPARES) == []
+
+
+@pytest.mark.parametrize("args", [("attention",), ("--json", "attention")])
+def test_attention_without_bound_agents_loads_no_transcript_git_or_claim_rules(demo_brain: Any,
+                                                                              args: tuple[str, ...]) -> None:
+    watched = ("brain_tui.core.sessions.transcript", "brain_tui.core.sessions.launch", "brain_tui.core.sync",
+               "brain_tui.core.rules.claims")
+    assert _read_loads(demo_brain, args, watched) == []
+
+
+@pytest.mark.parametrize("args", [("check-scope", "projects/free/x.py"),
+                                  ("--json", "check-scope", "projects/free/x.py")])
+def test_check_scope_without_options_loads_no_claim_rules(demo_brain: Any, args: tuple[str, ...]) -> None:
+    assert _read_loads(demo_brain, args, ("brain_tui.core.rules.claims", "brain_tui.core.rules.triggers")) == []
+
+
+def test_the_index_renderers_patterns_are_compiled_only_when_used() -> None:
+    probe = ("import re\n"
+             "import brain_tui.core.records.index as index\n"
+             "names = ('_OURS_RE', '_THEIRS_RE', '_BLOCK_RE', '_FENCE_MIDDLE_RE', '_LINE_BREAK_RE')\n"
+             "sources = {getattr(index, name).pattern for name in names}\n"
+             "print(sorted(key[1] in sources for key in re._cache))\n"
+             "print(index._BLOCK_RE.sub('', index.START + 'x' + index.END + 'kept'))\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=clean_env(),
+                          check=True, timeout=120)
+    compiled_at_import, after_use = done.stdout.splitlines()
+    assert "True" not in compiled_at_import
+    assert after_use == "kept"
+
+
+def test_preflight_check_of_an_open_claim_loads_no_claim_rules(demo_brain: Any) -> None:
+    watched = ("brain_tui.core.rules.claims", "brain_tui.core.rules.triggers", "brain_tui.core.rules.tiers")
+    assert _read_loads(demo_brain, ("preflight", "check", "{sess}", "projects/free/x.py"), watched) == []

@@ -30,7 +30,6 @@ imports this module on its hot path.
 from __future__ import annotations
 
 import os
-import re
 import stat
 import unicodedata
 from functools import lru_cache
@@ -65,7 +64,7 @@ def path_key(path: str) -> str:
     if path.isascii():
         return path.lower()
     folded = unicodedata.normalize("NFC", unicodedata.normalize("NFC", path).casefold())
-    return folded.translate(_IGNORED) if _HAS_IGNORED.search(folded) else folded
+    return folded.translate(_IGNORED)
 
 
 #: Code points an HFS+ volume ignores in names (Apple TN1150: U+200C–U+200F, U+202A–U+202E, U+206A–U+206F,
@@ -73,7 +72,6 @@ def path_key(path: str) -> str:
 #: them, so dropping them from the key only adds refusals there. Lookalikes (Cyrillic ``а``, full-width ``／``)
 #: are distinct names on every one of these file systems and stay distinct.
 _IGNORED = dict.fromkeys([*range(0x200B, 0x2010), *range(0x202A, 0x202F), *range(0x206A, 0x2070), 0xFEFF])
-_HAS_IGNORED = re.compile("[\u200b-\u200f\u202a-\u202e\u206a-\u206f\ufeff]")
 
 
 _PROTOCOL_KEYS = frozenset(path_key(name) for name in (*PROTOCOL_DIRS, *PROTOCOL_FILES))

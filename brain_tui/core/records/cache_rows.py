@@ -10,13 +10,17 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import hashlib
 import json
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
+
+try:  # hashlib's own BLAKE2: `import hashlib` also loads OpenSSL (~3 ms of every start-up, issue 18)
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover - an interpreter without the builtin module
+    from hashlib import blake2b
 
 __all__ = [
     "CacheRows",
@@ -128,7 +132,7 @@ _JSON_SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
 def content_digest(raw: bytes) -> str:
-    return hashlib.blake2b(raw, digest_size=16).hexdigest()
+    return blake2b(raw, digest_size=16).hexdigest()
 
 @contextlib.contextmanager
 def no_gc() -> Iterator[None]:
@@ -172,7 +176,7 @@ def code_fingerprint(code_files: Iterable[str] = ()) -> str:
     from brain_tui import __version__
     from brain_tui.core.records import cache
 
-    sha = hashlib.blake2b(digest_size=16)
+    sha = blake2b(digest_size=16)
     sha.update(f"schema={SCHEMA}\nversion={__version__}\n{package_stamp('yaml')}\n".encode())
     for module_file in (cache.__file__, __file__, *code_files):
         try:

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING
 
+from brain_tui.core.lazy_re import LazyPattern
 from brain_tui.core.paths.text_safety import CONTROL_RE
 
 if TYPE_CHECKING:
@@ -51,7 +52,7 @@ _EPOCH_MIN = datetime.min.replace(tzinfo=UTC)
 
 # Characters that end a line for str.splitlines() (and for most editors).
 _LINE_BREAKS = "\r\n\v\f\x1c\x1d\x1e\x85\u2028\u2029"
-_LINE_BREAK_RE = re.compile("(?:\r\n|[" + re.escape(_LINE_BREAKS) + "\t])")
+_LINE_BREAK_RE = LazyPattern("(?:\r\n|[" + re.escape(_LINE_BREAKS) + "\t])")
 
 
 # --------------------------------------------------------------------------- cells
@@ -287,10 +288,10 @@ def apply_block(existing: str | None, block: str) -> str:
     return before + block + after
 
 
-_OURS_RE = re.compile(r"(?:^|\n)<{7}(?: [^\n]*)?\n[ \t\n]*$")
-_THEIRS_RE = re.compile(r"^[ \t\n]*\n>{7}(?: [^\n]*)?(?=\n|$)")
-_BLOCK_RE = re.compile(re.escape(START) + r".*?" + re.escape(END), re.DOTALL)
-_FENCE_MIDDLE_RE = re.compile(r"^(?:={7}|\|{7}(?: .*)?)$")
+_OURS_RE = LazyPattern(r"(?:^|\n)<{7}(?: [^\n]*)?\n[ \t\n]*$")
+_THEIRS_RE = LazyPattern(r"^[ \t\n]*\n>{7}(?: [^\n]*)?(?=\n|$)")
+_BLOCK_RE = LazyPattern(re.escape(START) + r".*?" + re.escape(END), re.DOTALL)
+_FENCE_MIDDLE_RE = LazyPattern(r"^(?:={7}|\|{7}(?: .*)?)$")
 
 
 def _drop_merge_fence(before: str, replaced: str, after: str) -> tuple[str, str]:

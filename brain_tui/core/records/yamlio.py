@@ -249,8 +249,13 @@ def safe_load_text(text: str) -> Any:
         raise CorruptYaml(0, " ".join(str(exc).split()) or type(exc).__name__) from None
 
 
-def safe_load_file(path: str | os.PathLike[str]) -> Any:
+def safe_load_file(path: str | os.PathLike[str], *, plain_first: bool = False) -> Any:
     """Read and parse one file within the bounds of SPEC 13.
+
+    Args:
+        path: the file.
+        plain_first: try `yaml_plain.load_plain` first (the same answer for the plain subset of YAML
+            brain-compose.yml is usually written in, without importing PyYAML: start-up, issue 18).
 
     Raises:
         CorruptYaml: see `safe_load_text`; also for unreadable or non-UTF-8 files.
@@ -258,6 +263,11 @@ def safe_load_file(path: str | os.PathLike[str]) -> Any:
     """
     with open(path, "rb") as handle:
         raw = handle.read(MAX_FILE_BYTES + 1)
+    if plain_first and len(raw) <= MAX_FILE_BYTES:
+        from brain_tui.core.records.yaml_plain import NotPlain, load_plain
+
+        with contextlib.suppress(NotPlain, UnicodeDecodeError):
+            return load_plain(raw.decode("utf-8"))
     return safe_load_bytes(raw)
 
 

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from brain_tui.core.config import DEFAULT_MAX_FAILS
 from brain_tui.core.errors import TransitionRefused
 from brain_tui.core.json_shape import JsonShaped
-from brain_tui.core.records.changes import ChangeSet, flow_map
 from brain_tui.core.records.model import BrainSnapshot, Claim
-from brain_tui.core.rules.claims import require_claim
+
+if TYPE_CHECKING:  # reading a breaker's state (`bsi attention`) loads none of the write rules (start-up)
+    from brain_tui.core.records.changes import ChangeSet
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,9 @@ def stage_fail(cs: ChangeSet, sess_id: str, max_fails: int = DEFAULT_MAX_FAILS) 
         InvalidData / NotFound: bad or unknown claim (65 / 66).
         TransitionRefused: the claim is terminal (12).
     """
+    from brain_tui.core.records.changes import flow_map
+    from brain_tui.core.rules.claims import require_claim
+
     claim = require_claim(cs.snapshot, sess_id)
     if claim.is_terminal:
         raise TransitionRefused(f"cannot record a failure on {sess_id}: it is {claim.status}")
@@ -93,6 +97,9 @@ def stage_reset(cs: ChangeSet, sess_id: str, max_fails: int = DEFAULT_MAX_FAILS)
     Raises:
         InvalidData / NotFound: bad or unknown claim (65 / 66).
     """
+    from brain_tui.core.records.changes import flow_map
+    from brain_tui.core.rules.claims import require_claim
+
     require_claim(cs.snapshot, sess_id)
     cs.update_claim(sess_id, {"circuit": flow_map({"fails": 0, "last_fail_at": None})})
     cs.message = f"bsi: circuit reset {sess_id}"

@@ -26,7 +26,13 @@ from brain_tui.core.records.yamlio import dump_round_trip
 from brain_tui.core.rules import skew
 from brain_tui.core.rules.authority import Actor, require_delegation
 from brain_tui.core.rules.conflicts import Conflict, find_conflicts, format_scope_text
-from brain_tui.core.rules.effective import effective_status, paused_ancestor, stale_origin, unreadable_ancestor
+from brain_tui.core.rules.effective import (
+    effective_status,
+    paused_ancestor,
+    stale_origin,
+    unreadable_ancestor,
+)
+from brain_tui.core.rules.effective import require_claim as require_claim  # its home: the read rules
 from brain_tui.core.rules.tiers import close_result, tier_of
 from brain_tui.core.rules.triggers import parse_trigger, run_trigger, trigger_for
 from brain_tui.core.sessions.agents import valid_agent_session
@@ -206,24 +212,6 @@ def missing_parent(snapshot: BrainSnapshot, parent: str) -> BsiError:
                                f"{inert_line(bad.reason, 200)}): no satellite opens under it until a human "
                                f"repairs it (`{repair_command(bad.path)}`)")
     return NotFound(f"parent claim {parent} not found")
-
-
-def require_claim(snapshot: BrainSnapshot, sess_id: str) -> Claim:
-    """The claim with this ID.
-
-    Raises:
-        InvalidData: the ID is not a session ID (65).
-        NotFound: no such claim (66); or the file is corrupt (65).
-    """
-    if not valid_session_id(sess_id):
-        raise InvalidData(f"invalid session ID {sess_id!r}: expected sess-…")
-    claim = snapshot.claim(sess_id)
-    if claim is None:
-        for bad in snapshot.corrupt:
-            if bad.path in (f"claims/{sess_id}.yml", f"claims/{sess_id}.yaml"):
-                raise InvalidData(f"claim {sess_id} is corrupt: {bad.path} line {bad.line}: {bad.reason}")
-        raise NotFound(f"claim {sess_id} not found")
-    return claim
 
 
 def refuse_transition(

@@ -12,6 +12,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from brain_tui.core.clock import MAX_TTL, SKEW_TOLERANCE
+from brain_tui.core.errors import InvalidData, NotFound
+from brain_tui.core.ids import valid_session_id
 from brain_tui.core.records.formats import normalize_status
 from brain_tui.core.records.model import BrainSnapshot, Claim
 from brain_tui.core.records.statuses import KNOWN_STATUSES, LIVE_STATUSES, Status
@@ -171,3 +173,21 @@ def is_held_pause(claim: Claim, now: datetime) -> bool:
     """Paused, or stale while paused (an expired pause a human may still lift)."""
     current = effective_status(claim, now)
     return current == Status.PAUSED or (current == Status.STALE and stale_origin(claim, now) == Status.PAUSED)
+
+
+def require_claim(snapshot: BrainSnapshot, sess_id: str) -> Claim:
+    """The claim with this ID.
+
+    Raises:
+        InvalidData: the ID is not a session ID (65).
+        NotFound: no such claim (66); or the file is corrupt (65).
+    """
+    if not valid_session_id(sess_id):
+        raise InvalidData(f"invalid session ID {sess_id!r}: expected sess-…")
+    claim = snapshot.claim(sess_id)
+    if claim is None:
+        for bad in snapshot.corrupt:
+            if bad.path in (f"claims/{sess_id}.yml", f"claims/{sess_id}.yaml"):
+                raise InvalidData(f"claim {sess_id} is corrupt: {bad.path} line {bad.line}: {bad.reason}")
+        raise NotFound(f"claim {sess_id} not found")
+    return claim

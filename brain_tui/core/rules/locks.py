@@ -33,9 +33,8 @@ from brain_tui.core.records.changes import ChangeSet
 from brain_tui.core.records.formats import encode_lock_name
 from brain_tui.core.records.model import BrainSnapshot, Claim, CorruptFile, Lock
 from brain_tui.core.records.statuses import Status
-from brain_tui.core.rules.claims import refuse_transition, require_claim
 from brain_tui.core.rules.conflicts import unreadable_holders
-from brain_tui.core.rules.effective import effective_status, paused_ancestor, stale_origin
+from brain_tui.core.rules.effective import effective_status, paused_ancestor, require_claim, stale_origin
 
 DEFAULT_LOCK_TTL_MIN = 60
 
@@ -393,6 +392,8 @@ def _require_working(snapshot: BrainSnapshot, claim: Claim) -> None:
     current = effective_status(claim, now)
     origin = stale_origin(claim, now) if current == Status.STALE else current
     if origin != Status.OPEN:
+        from brain_tui.core.rules.claims import refuse_transition  # the claim rules load only to refuse
+
         raise refuse_transition(claim, "lock a file for", ["open", "stale (from open)"], current)
     held = paused_ancestor(snapshot, claim)
     if held is not None:

@@ -20,9 +20,14 @@ from brain_tui.core.paths.scope import FILE, ScopeEntry, covers_file, normalize_
 from brain_tui.core.records.model import BrainSnapshot, Claim
 from brain_tui.core.records.statuses import Status
 from brain_tui.core.rules.circuit import circuit_state
-from brain_tui.core.rules.claims import require_claim
 from brain_tui.core.rules.conflicts import find_conflicts, unreadable_holders
-from brain_tui.core.rules.effective import delegating_chain, effective_status, is_held_pause, unreadable_ancestor
+from brain_tui.core.rules.effective import (
+    delegating_chain,
+    effective_status,
+    is_held_pause,
+    require_claim,
+    unreadable_ancestor,
+)
 from brain_tui.core.rules.locks import live_lock, lock_file_path
 
 #: Preflight exit codes (SPEC 10) and the name of the check behind each.

@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING, Any
 
 from brain_tui.core.records.model import BrainSnapshot
 from brain_tui.core.records.statuses import BLOCKING_STATUSES
-from brain_tui.core.sessions.agents import Liveness
-from brain_tui.core.sessions.launch import LaunchRecord
-from brain_tui.core.sessions.transcript import Peek, Runway, read_peek
-from brain_tui.core.sync.audit import LogEntry, last_commits_by
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # a read without bound agents loads neither the transcripts' nor git's readers (start-up)
     from brain_tui.core.brain import Brain
+    from brain_tui.core.sessions.agents import Liveness
+    from brain_tui.core.sessions.launch import LaunchRecord
+    from brain_tui.core.sessions.transcript import Peek, Runway
+    from brain_tui.core.sync.audit import LogEntry
 
 
 @dataclass(frozen=True)
@@ -82,6 +82,8 @@ def live_sessions(root: Path, snapshot: BrainSnapshot, liveness: Mapping[str, Li
               if c.status in BLOCKING_STATUSES and (c.sess_id in liveness or c.sess_id in launched)]
     if not claims:
         return {}
+    from brain_tui.core.sync.audit import last_commits_by
+
     touched = {c.sess_id: liveness[c.sess_id].touched for c in claims if c.sess_id in liveness}
     commits = last_commits_by(root, claims, touched)
     return {c.sess_id: LiveSession(c.sess_id, liveness.get(c.sess_id), commits.get(c.sess_id),
@@ -100,6 +102,8 @@ def peek_of(live: Liveness | None, window: int | None = None) -> Peek | None:
     """The peek of a bound session's transcript (bounded: `transcript.TAIL_BYTES` from its end), or None."""
     if live is None or live.transcript is None:
         return None
+    from brain_tui.core.sessions.transcript import read_peek
+
     return read_peek(live.transcript, window)
 
 
