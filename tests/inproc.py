@@ -26,6 +26,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+#: How long the threads a call started may take to end after it returned (a pool shut down without waiting).
+THREAD_GRACE_S = 5.0
+
 
 def as_text(raw: bytes) -> str:
     """Bytes as `subprocess.run(text=True)` decodes them: UTF-8, universal newlines."""
@@ -96,6 +99,28 @@ def _streams(stdin: bytes) -> Iterator[tuple[io.BytesIO, io.BytesIO]]:
         sys.stdin, sys.stdout, sys.stderr = saved
 
 
+class NeedsProcess(AssertionError):
+    """The call replaced its process (`os.exec*`): in process it would replace the test runner."""
+
+
+@contextmanager
+def _no_exec() -> Iterator[None]:
+    """Make `os.exec*` raise `NeedsProcess` instead of replacing the test runner."""
+    names = [name for name in dir(os) if name.startswith("exec") and callable(getattr(os, name))]
+    saved = {name: getattr(os, name) for name in names}
+
+    def refuse(*args: Any, **kwargs: Any) -> None:
+        raise NeedsProcess(f"bsi called os.exec* ({args[0]!r}): run this call with run_bsi(..., process=True)")
+
+    for name in names:
+        setattr(os, name, refuse)
+    try:
+        yield
+    finally:
+        for name, function in saved.items():
+            setattr(os, name, function)
+
+
 @contextmanager
 def _tracebacks(caught: list[str]) -> Iterator[None]:
     """Record the traceback of every error the CLI's catch-all reports as exit 70."""
@@ -121,6 +146,9 @@ def _leaks(fds: dict[int, str], threads: set[threading.Thread], mask: int) -> li
         gc.collect()
         left = {fd: target for fd, target in open_fds().items() if fds.get(fd) != target}
     found = [f"file descriptor {fd} -> {target}" for fd, target in sorted(left.items())]
+    deadline = time.monotonic() + THREAD_GRACE_S
+    for thread in live_threads() - threads:  # a pool shut down without waiting ends its idle workers soon
+        thread.join(max(0.0, deadline - time.monotonic()))
     found += [f"thread {thread.name}" for thread in live_threads() - threads if thread.is_alive()]
     if _umask() != mask:
         found.append(f"umask {_umask():o} (was {mask:o})")
@@ -132,15 +160,20 @@ def call_main(argv: list[str], env: Mapping[str, str], cwd: Path | None,
     """(exit code, stdout, stderr) of `bsi ARGV` run here, with `env`, in `cwd`, reading `stdin`."""
     cli_main = importlib.import_module("brain_tui.cli.main")
 
+    if env.get("BSI_FAULT_DO", "").startswith("kill"):
+        raise AssertionError("a faulty git that kills its caller needs a bsi process: run_bsi(..., process=True)")
     data = stdin.encode() if isinstance(stdin, str) else stdin or b""
     fds, threads, mask = open_fds(), live_threads(), _umask()
     caught: list[str] = []
     code: Any
-    with _environment(env), _folder(cwd), _tracebacks(caught), _streams(data) as (out, err):
+    with _environment(env), _folder(cwd), _no_exec(), _tracebacks(caught), _streams(data) as (out, err):
         try:
             code = cli_main.main(argv)
         except SystemExit as exc:
             code = exc.code
+    for trace in caught:
+        if "NeedsProcess" in trace:
+            raise NeedsProcess(f"bsi {' '.join(argv)} replaced its process (os.exec*): run it with process=True")
     if code is None:
         code = 0
     elif not isinstance(code, int):  # `sys.exit("message")`: the message on stderr, exit 1

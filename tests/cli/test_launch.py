@@ -87,7 +87,8 @@ def test_hostile_story_is_one_argument_and_nothing_runs(brain: Path, tmp_path: P
     write_config(brain, [sys.executable, str(recorder(tmp_path)), str(out), "{story}", "{scope}", "{sess_id}",
                          "--slug={slug}", "{root}", "{prompt}"], tmux=False)
     sess = opened(brain, "--scope", "wiki/", "--story", HOSTILE, "--slug", "hostile")
-    run = run_bsi("launch", sess, brain=brain, env=no_tmux_env())
+    # a process: without tmux, `bsi launch` becomes the agent (exec)
+    run = run_bsi("launch", sess, brain=brain, env=no_tmux_env(), process=True)
     assert run.code == 0, run.err
     doc = recorded(out)
     argv = doc["argv"]
@@ -153,7 +154,9 @@ def test_handoff_opens_the_claim_then_launches_it(brain: Path, tmp_path: Path) -
                  "--on-done", "trigger → type:test scope:src/tests/")
     ok(run_bsi("claim", "close", sat, "--status", "ok", brain=brain))
     handoff = next(s for s in signal_docs(brain) if s["type"] == "HANDOFF")
-    run = run_bsi("launch", "--handoff", handoff["sig_id"], brain=brain, env=no_tmux_env())
+    run = run_bsi("launch", "--handoff", handoff["sig_id"], brain=brain, env=no_tmux_env(),
+                  # a process: without tmux, `bsi launch` becomes the agent (exec)
+                  process=True)
     assert run.code == 0, run.err
     argv = recorded(out)["argv"]
     new = load_claim(brain, argv[0])
