@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import subprocess
-import time
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +15,7 @@ from brain_tui.core.paths.layout import HOOK_INDEX_FILE
 from brain_tui.core.sessions import hook_index
 from brain_tui.hooks import events
 from tests.bsi import NOW, clean_env, ok, run_bsi
+from tests.clock import HOOK_INDEX_CLOCKS, AheadTime
 from tests.hooks.test_hook_index import settle
 from tests.hooks.test_pre_tool_use import AGENT, assert_denied, event, hook
 
@@ -52,7 +53,10 @@ def test_a_pause_landing_while_the_hook_reads_the_brain_is_never_vouched_for_by_
         snapshot = read(self, *args, **kwargs)
         monkeypatch.setattr(Brain, "snapshot", read)
         ok(run_bsi("gate", "pause", sess, "stop writing", brain=brain))
-        time.sleep(hook_index.RACY_NS / 1e9 + 0.2)
+        # the index is built after the racy window of the read (the clock ahead stands for a slow read)
+        for name in HOOK_INDEX_CLOCKS:
+            module = importlib.import_module(name)
+            monkeypatch.setattr(module, "time", AheadTime(hook_index.RACY_NS + 200_000_000))
         return snapshot
 
     monkeypatch.setattr(Brain, "snapshot", slow_read)
