@@ -13,7 +13,8 @@ from pathlib import Path
 from brain_tui.core.paths.scope import parse_scope
 from brain_tui.core.sessions.fence import FENCE_KEYS, claim_sandbox
 from tests.bsi import run_bsi
-from tests.cli.test_launch import no_tmux_env, opened, recorded, recorder, write_config
+from tests.cli.test_launch import opened, recorded, recorder, write_config
+from tests.tmux import no_tmux_env
 
 PROTOCOL = ["claims", "signals", "locks", "breath", ".brain", "BRAIN-INDEX.md"]
 
