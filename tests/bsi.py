@@ -1,9 +1,11 @@
-"""The one way tests run `bsi` and `git` in a subprocess, and read the commits they leave.
+"""The one way tests run `bsi` and `git`, and read the commits they leave.
 
-`run_bsi` builds the command line (`bsi [--brain B] [--now N] ARGS…`), `clean_env` the
-environment (which inherited variables are dropped, a pinned zone/locale/git config, a git
-identity). The suites' variants are parameters of these two: `bsi_at` gives a suite its own
-clock and defaults, `clean_env(identity=…)` gives a racer its own name in the commits.
+`run_bsi` runs `bsi [--brain B] [--now N] ARGS…` in this process (tests/inproc.py: the call's
+environment, folder and stdin swapped in, stdout/stderr captured, the exit code returned) or, with
+`process=True` or `BSI_TEST_PROCESS=1` in the environment, in a subprocess; `clean_env` builds the
+environment (which inherited variables are dropped, a pinned zone/locale/git config, a git identity).
+The suites' variants are parameters of these two: `bsi_at` gives a suite its own clock and defaults,
+`clean_env(identity=…)` gives a racer its own name in the commits.
 """
 
 from __future__ import annotations
@@ -80,8 +82,9 @@ def bsi_command(*args: str, brain: Path | None = None, now: str | None = None,
 
 
 def run_bsi(*args: str, brain: Path | None = None, now: str | None = NOW, cwd: Path | None = None,
-            env: Mapping[str, str] | None = None, timeout: float | None = 60) -> Run:
-    """Run `bsi [--brain BRAIN] [--now NOW] ARGS…` in a subprocess.
+            env: Mapping[str, str] | None = None, timeout: float | None = 60, input: str | bytes | None = None,
+            process: bool = False) -> Run:
+    """Run `bsi [--brain BRAIN] [--now NOW] ARGS…` and return what it gave.
 
     Args:
         args: the command line after the global flags.
@@ -89,12 +92,22 @@ def run_bsi(*args: str, brain: Path | None = None, now: str | None = NOW, cwd: P
         now: passed as `--now` (None or empty: no clock override).
         cwd: working folder (default: the brain, else the current folder).
         env: the environment (default: `clean_env()`).
-        timeout: seconds before the call counts as hung (None: wait for ever).
+        timeout: seconds before a subprocess call counts as hung (None: wait for ever); an in-process
+            call has no timeout.
+        input: stdin (default: empty).
+        process: run a real `bsi` process (say why at the call: a timeout, a signal, `-X` options, …);
+            `BSI_TEST_PROCESS=1` makes every call one.
     """
-    proc = subprocess.run(bsi_command(*args, brain=brain, now=now), capture_output=True, text=True,
-                          env=clean_env() if env is None else env, cwd=cwd or brain or None, timeout=timeout,
-                          check=False)
-    return Run(proc.returncode, proc.stdout, proc.stderr)
+    command = bsi_command(*args, brain=brain, now=now)
+    environ = dict(clean_env() if env is None else env)
+    folder = cwd or brain or None
+    from tests.inproc import as_text, call_main
+
+    if not (process or os.environ.get("BSI_TEST_PROCESS") == "1"):
+        return Run(*call_main(command[len(BSI):], environ, folder, input))
+    proc = subprocess.run(command, capture_output=True, env=environ, cwd=folder, timeout=timeout, check=False,
+                          input=input.encode() if isinstance(input, str) else input or b"")
+    return Run(proc.returncode, as_text(proc.stdout), as_text(proc.stderr))
 
 
 def bsi_at(default_now: str | None, **defaults: Any) -> Callable[..., Run]:

@@ -18,6 +18,9 @@ from tests.agent_markers import REMOVED as AGENT_MARKERS_REMOVED  # first: befor
 from tests.bsi import Run, git, ok, run_bsi
 from tests.paths import LEGACY
 
+#: Fixture modules shared by several suites (a private tmux server: `tmux_env`, `private_tmux`).
+pytest_plugins = ["tests.tmux"]
+
 GIT_USER = ("Ada Tester", "ada@example.org")
 
 

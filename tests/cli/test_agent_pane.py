@@ -1,15 +1,12 @@
 """`bsi agent answer|interrupt|stop ID` (issue 21): keys to a launched satellite's tmux pane.
 
-tmux runs as a private server (its own TMUX_TMPDIR, so its own socket), never the user's. The
-"agent" is a program that puts its terminal in raw mode and appends every byte it reads to a file:
-what the pane received, byte for byte.
+tmux runs as a private server, never the user's; the "agent" is tests/tmux.py's raw recorder: what the
+pane received, byte for byte.
 """
 
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -17,55 +14,13 @@ from typing import Any
 
 import pytest
 
-from tests.bsi import clean_env, ok, run_bsi
+from tests.bsi import ok, run_bsi
 from tests.conftest import load_claim
+from tests.tmux import RAW_RECORDER, needs_tmux, pane_read, windows
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
-
-RAW_RECORDER = """\
-import os, sys, termios, tty
-out = sys.argv[1]
-fd = sys.stdin.fileno()
-tty.setraw(fd)
-with open(out, "ab", buffering=0) as fh:
-    fh.write(b"READY")
-    while True:
-        data = os.read(fd, 4096)
-        if not data:
-            break
-        fh.write(data)
-"""
+pytestmark = needs_tmux
 
 HOSTILE = "-x; run-shell 'touch PWNED' $(touch PWNED) `id` \x1b[31mred\x1b]0;title\x1b\\ #{pane_pid} \\; x\\;"
-
-
-def no_tmux_env(**extra: str) -> dict[str, str]:
-    env = clean_env(**extra)
-    env.pop("TMUX", None)
-    return env
-
-
-@pytest.fixture
-def tmux_env(tmp_path: Path) -> Any:
-    """An environment whose tmux server is private (its own TMUX_TMPDIR), killed afterwards."""
-    folder = Path("/tmp") / f"bsi-pane-{tmp_path.name[-20:]}"  # short: socket paths are limited
-    folder.mkdir(exist_ok=True)
-    env = no_tmux_env(TMUX_TMPDIR=str(folder))
-    yield env
-    subprocess.run(["tmux", "kill-server"], env=env, capture_output=True, check=False)
-    shutil.rmtree(folder, ignore_errors=True)
-
-
-def wait_for(path: Path, expected: bytes, timeout: float = 20.0) -> bytes:
-    """The bytes the pane's program read, once they end with `expected`."""
-    deadline = time.monotonic() + timeout
-    data = b""
-    while time.monotonic() < deadline:
-        data = path.read_bytes() if path.exists() else b""
-        if data.endswith(expected):
-            return data
-        time.sleep(0.05)
-    raise AssertionError(f"the pane never read {expected!r}; it read {data!r}")
 
 
 def launched(brain: Path, tmp_path: Path, env: dict[str, str]) -> tuple[str, Path, dict[str, Any]]:
@@ -78,14 +33,15 @@ def launched(brain: Path, tmp_path: Path, env: dict[str, str]) -> tuple[str, Pat
     sess = ok(run_bsi("claim", "open", "--scope", "wiki/", "--slug", "wiki-fix", brain=brain))
     run = run_bsi("launch", sess, "--json", brain=brain, env=env)
     assert run.code == 0, run.err
-    wait_for(out, b"READY")
+    pane_read(out, b"READY")
     return sess, out, run.json()
 
 
-def windows(env: dict[str, str]) -> list[str]:
-    proc = subprocess.run(["tmux", "list-windows", "-a", "-F", "#{window_id}"], env=env, capture_output=True,
-                          text=True, check=False)
-    return proc.stdout.split()
+def nothing_typed_before_a_mark(brain: Path, sess: str, out: Path, env: dict[str, str]) -> bool:
+    """True when the pane read nothing but READY before the human's answer MARK (tmux keeps the keys' order:
+    a key sent earlier would arrive first)."""
+    ok(run_bsi("agent", "answer", sess, "MARK", brain=brain, env=env))
+    return pane_read(out, b"\r") == b"READYMARK\r"
 
 
 @pytest.mark.parametrize("tail", [";", "\\;", " end"])  # a trailing ";" would end tmux's command
@@ -96,7 +52,7 @@ def test_a_hostile_reply_arrives_verbatim_then_enter(brain: Path, tmp_path: Path
     run = run_bsi("agent", "answer", sess, reply, brain=brain, env=tmux_env)
     assert run.code == 0, run.err
     assert "pressed Enter" in run.out
-    assert wait_for(out, b"\r") == b"READY" + reply.encode() + b"\r"
+    assert pane_read(out, b"\r") == b"READY" + reply.encode() + b"\r"
     time.sleep(0.3)
     assert not list(tmp_path.rglob("PWNED")) and not list(brain.rglob("PWNED"))
     assert record["window"] in windows(tmux_env)
@@ -107,7 +63,7 @@ def test_interrupt_presses_escape_and_stop_kills_the_window_leaving_the_claim_op
     sess, out, record = launched(brain, tmp_path, tmux_env)
     run = run_bsi("agent", "interrupt", sess, brain=brain, env=tmux_env)
     assert run.code == 0, run.err
-    assert wait_for(out, b"\x1b") == b"READY\x1b"
+    assert pane_read(out, b"\x1b") == b"READY\x1b"
     run = run_bsi("--json", "agent", "stop", sess, brain=brain, env=tmux_env)
     assert run.code == 0, run.err
     assert run.json()["window"] == record["window"]
@@ -123,8 +79,7 @@ def test_a_reply_with_action_keys_or_empty_is_refused_and_nothing_typed(
     sess, out, _record = launched(brain, tmp_path, tmux_env)
     run = run_bsi("agent", "answer", sess, reply, brain=brain, env=tmux_env)
     assert run.code == 64 and len(run.err.strip().splitlines()) == 1
-    time.sleep(0.3)
-    assert out.read_bytes() == b"READY"
+    assert nothing_typed_before_a_mark(brain, sess, out, tmux_env)
 
 
 @pytest.mark.parametrize("action", [["answer", "yes"], ["interrupt"], ["stop"]])
@@ -134,8 +89,8 @@ def test_an_agent_cannot_type_into_interrupt_or_stop_a_satellite(
     env = dict(tmux_env, CLAUDECODE="1")
     run = run_bsi("agent", action[0], sess, *action[1:], brain=brain, env=env)
     assert run.code == 77 and f"bsi agent {action[0]} {sess}" in run.err
-    time.sleep(0.3)
-    assert out.read_bytes() == b"READY" and record["window"] in windows(tmux_env)
+    assert record["window"] in windows(tmux_env)
+    assert nothing_typed_before_a_mark(brain, sess, out, tmux_env)
 
 
 def test_a_claim_without_a_launch_is_not_found(brain: Path, tmux_env: dict[str, str]) -> None:

@@ -8,17 +8,18 @@ tmux runs as a private server (its own TMUX_TMPDIR), never the user's.
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.bsi import Run, clean_env, ok, run_bsi
+from tests.bsi import Run, ok, run_bsi
 from tests.conftest import load_claim, signal_docs
+from tests.tmux import needs_tmux, no_tmux_env, private_server, windows
 
 RECORDER = """\
 import json, os, sys, time
@@ -32,7 +33,6 @@ time.sleep(float(os.environ.get("RECORDER_SLEEP", "0")))
 """
 
 HOSTILE = "$(touch PWNED) `touch PWNED` \"dq\" 'sq' \\ back\nnew line; touch PWNED; x;"
-needs_tmux = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
 
 def write_config(brain: Path, command: list[str], *, tmux: bool | None = None) -> None:
@@ -64,12 +64,6 @@ def opened(brain: Path, *args: str) -> str:
     return ok(run_bsi("claim", "open", *args, brain=brain))
 
 
-def no_tmux_env(**extra: str) -> dict[str, str]:
-    env = clean_env(**extra)
-    env.pop("TMUX", None)
-    return env
-
-
 def test_no_command_configured_exits_64_with_examples_to_copy(brain: Path) -> None:
     sess = opened(brain, "--scope", "wiki/")
     run = run_bsi("launch", sess, brain=brain)
@@ -87,7 +81,8 @@ def test_hostile_story_is_one_argument_and_nothing_runs(brain: Path, tmp_path: P
     write_config(brain, [sys.executable, str(recorder(tmp_path)), str(out), "{story}", "{scope}", "{sess_id}",
                          "--slug={slug}", "{root}", "{prompt}"], tmux=False)
     sess = opened(brain, "--scope", "wiki/", "--story", HOSTILE, "--slug", "hostile")
-    run = run_bsi("launch", sess, brain=brain, env=no_tmux_env())
+    # a process: without tmux, `bsi launch` becomes the agent (exec)
+    run = run_bsi("launch", sess, brain=brain, env=no_tmux_env(), process=True)
     assert run.code == 0, run.err
     doc = recorded(out)
     argv = doc["argv"]
@@ -153,7 +148,8 @@ def test_handoff_opens_the_claim_then_launches_it(brain: Path, tmp_path: Path) -
                  "--on-done", "trigger → type:test scope:src/tests/")
     ok(run_bsi("claim", "close", sat, "--status", "ok", brain=brain))
     handoff = next(s for s in signal_docs(brain) if s["type"] == "HANDOFF")
-    run = run_bsi("launch", "--handoff", handoff["sig_id"], brain=brain, env=no_tmux_env())
+    # a process: without tmux, `bsi launch` becomes the agent (exec)
+    run = run_bsi("launch", "--handoff", handoff["sig_id"], brain=brain, env=no_tmux_env(), process=True)
     assert run.code == 0, run.err
     argv = recorded(out)["argv"]
     new = load_claim(brain, argv[0])
@@ -164,25 +160,19 @@ def test_handoff_opens_the_claim_then_launches_it(brain: Path, tmp_path: Path) -
 
 # -- tmux ---------------------------------------------------------------------------------------
 @pytest.fixture
-def tmux_env(tmp_path: Path) -> Any:
-    """An environment whose tmux server is private (its own TMUX_TMPDIR), killed afterwards."""
-    folder = Path("/tmp") / f"bsi-tmux-{tmp_path.name[-20:]}"  # short: socket paths are limited
-    folder.mkdir(exist_ok=True)
-    env = no_tmux_env(TMUX_TMPDIR=str(folder), RECORDER_SLEEP="60")
-    yield env
-    subprocess.run(["tmux", "kill-server"], env=env, capture_output=True, check=False)
-    shutil.rmtree(folder, ignore_errors=True)
+def launch_env(tmp_path: Path) -> Iterator[dict[str, str]]:
+    """A private tmux server's environment, in which the recorder stays running (RECORDER_SLEEP)."""
+    with private_server(tmp_path, RECORDER_SLEEP="60") as env:
+        yield env
 
 
 def tmux_windows(env: dict[str, str]) -> list[str]:
-    proc = subprocess.run(["tmux", "list-windows", "-a", "-F", "#{window_name}"], env=env, capture_output=True,
-                          text=True, check=False)
-    return proc.stdout.split()
+    return windows(env, "window_name")
 
 
 @needs_tmux
 def test_tmux_window_named_after_slug_with_env_and_hostile_story(brain: Path, tmp_path: Path,
-                                                                 tmux_env: dict[str, str]) -> None:
+                                                                 launch_env: dict[str, str]) -> None:
     out = tmp_path / "argv.json"
     pwned = tmp_path / "PWNED-by-tmux"
     # An argument ending in ";" would end tmux's command: the next ones would run as a tmux command.
@@ -190,7 +180,7 @@ def test_tmux_window_named_after_slug_with_env_and_hostile_story(brain: Path, tm
                          f"touch {pwned}"])
     story = "done; " + HOSTILE
     sess = opened(brain, "--scope", "wiki/", "--story", story, "--slug", "wiki-fix")
-    run: Run = run_bsi("launch", sess, "--json", brain=brain, env=tmux_env)
+    run: Run = run_bsi("launch", sess, "--json", brain=brain, env=launch_env)
     assert run.code == 0, run.err
     record = run.json()
     assert record["mode"] == "tmux" and record["name"] == "wiki-fix" and record["window"].startswith("@")
@@ -198,34 +188,34 @@ def test_tmux_window_named_after_slug_with_env_and_hostile_story(brain: Path, tm
     assert doc["argv"] == [story, "run-shell", f"touch {pwned}"]
     assert doc["env"] == {"BSI_SESSION": sess, "BRAIN_ROOT": str(brain)}
     assert doc["cwd"] == str(brain)
-    assert "wiki-fix" in tmux_windows(tmux_env)
+    assert "wiki-fix" in tmux_windows(launch_env)
     time.sleep(0.3)
     assert not pwned.exists() and not list(brain.rglob("PWNED")) and not list(tmp_path.rglob("PWNED"))
     # the same claim again: its agent runs
-    again = run_bsi("launch", sess, brain=brain, env=tmux_env)
+    again = run_bsi("launch", sess, brain=brain, env=launch_env)
     assert again.code == 12 and "already runs" in again.err
-    listed = run_bsi("launch", "--list", "--json", brain=brain, env=tmux_env)
+    listed = run_bsi("launch", "--list", "--json", brain=brain, env=launch_env)
     assert [r["sess_id"] for r in listed.json()["launches"]] == [sess]
 
 
 @needs_tmux
-def test_at_most_three_launches_at_once(brain: Path, tmp_path: Path, tmux_env: dict[str, str]) -> None:
+def test_at_most_three_launches_at_once(brain: Path, tmp_path: Path, launch_env: dict[str, str]) -> None:
     write_config(brain, [sys.executable, str(recorder(tmp_path)), str(tmp_path / "{slug}.json")])
     ids = [opened(brain, "--scope", f"w{i}/", "--slug", f"s{i}") for i in range(4)]
     for sess in ids[:3]:
-        run = run_bsi("launch", sess, brain=brain, env=tmux_env)
+        run = run_bsi("launch", sess, brain=brain, env=launch_env)
         assert run.code == 0, run.err
     for i in range(3):
         recorded(tmp_path / f"s{i}.json")
-    fourth = run_bsi("launch", ids[3], brain=brain, env=tmux_env)
+    fourth = run_bsi("launch", ids[3], brain=brain, env=launch_env)
     assert fourth.code == 75, fourth.err
     assert "at most 3 at once" in fourth.err
-    assert sorted(tmux_windows(tmux_env)) == ["s0", "s1", "s2"]
+    assert sorted(tmux_windows(launch_env)) == ["s0", "s1", "s2"]
     # one ends: a slot is free again
-    subprocess.run(["tmux", "kill-window", "-t", "s0"], env=tmux_env, check=True, capture_output=True)
+    subprocess.run(["tmux", "kill-window", "-t", "s0"], env=launch_env, check=True, capture_output=True)
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
-        fourth = run_bsi("launch", ids[3], brain=brain, env=tmux_env)
+        fourth = run_bsi("launch", ids[3], brain=brain, env=launch_env)
         if fourth.code == 0:
             break
         time.sleep(0.2)
@@ -249,11 +239,11 @@ def test_a_claim_whose_bound_agent_still_works_is_not_launched_again(brain: Path
 
 @needs_tmux
 def test_a_tmux_launch_writes_the_claims_sandbox_settings_first(brain: Path, tmp_path: Path,
-                                                                tmux_env: dict[str, str]) -> None:
+                                                                launch_env: dict[str, str]) -> None:
     out = tmp_path / "argv.json"
     write_config(brain, [sys.executable, str(recorder(tmp_path)), str(out), "{settings}"])
     sess = opened(brain, "--scope", "wiki/", "--slug", "wiki-fence")
-    run = run_bsi("launch", sess, "--json", brain=brain, env=tmux_env)
+    run = run_bsi("launch", sess, "--json", brain=brain, env=launch_env)
     assert run.code == 0, run.err
     path = brain / ".brain" / "launch" / f"{sess}.json"
     assert recorded(out)["argv"] == [str(path)]

@@ -13,7 +13,8 @@ from pathlib import Path
 from brain_tui.core.paths.scope import parse_scope
 from brain_tui.core.sessions.fence import FENCE_KEYS, claim_sandbox
 from tests.bsi import run_bsi
-from tests.cli.test_launch import no_tmux_env, opened, recorded, recorder, write_config
+from tests.cli.test_launch import opened, recorded, recorder, write_config
+from tests.tmux import no_tmux_env
 
 PROTOCOL = ["claims", "signals", "locks", "breath", ".brain", "BRAIN-INDEX.md"]
 
@@ -81,7 +82,8 @@ def test_the_settings_placeholder_names_the_file_written_before_the_agent_starts
     out = tmp_path / "argv.json"
     write_config(brain, [sys.executable, str(recorder(tmp_path)), str(out), "--settings={settings}"], tmux=False)
     sess = opened(brain, "--scope", "wiki/")
-    run = run_bsi("launch", sess, brain=brain, env=no_tmux_env())
+    # a process: without tmux, `bsi launch` becomes the agent (exec)
+    run = run_bsi("launch", sess, brain=brain, env=no_tmux_env(), process=True)
     assert run.code == 0, run.err
     path = brain / ".brain" / "launch" / f"{sess}.json"
     assert recorded(out)["argv"] == [f"--settings={path}"]

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import subprocess
-import time
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +14,8 @@ from brain_tui.core.brain import Brain
 from brain_tui.core.paths.layout import HOOK_INDEX_FILE
 from brain_tui.core.sessions import hook_index
 from brain_tui.hooks import events
-from tests.bsi import NOW, bsi_command, clean_env, ok, run_bsi
+from tests.bsi import NOW, clean_env, ok, run_bsi
+from tests.clock import HOOK_INDEX_CLOCKS, AheadTime
 from tests.hooks.test_hook_index import settle
 from tests.hooks.test_pre_tool_use import AGENT, assert_denied, event, hook
 
@@ -24,8 +25,8 @@ STRANGER = "5a1c9e0d-2b3f-4c6d-8e7f-9a0b1c2d3e4f"
 def _codex(brain: Path, patch: str, session: str = STRANGER) -> subprocess.CompletedProcess[str]:
     payload: dict[str, Any] = {"session_id": session, "cwd": str(brain), "hook_event_name": "PreToolUse",
                                "tool_name": "apply_patch", "tool_input": {"command": ["apply_patch", patch]}}
-    done = subprocess.run([*bsi_command("hook", "pre-tool-use", brain=brain, now=NOW), "--agent", "codex"],
-                          input=json.dumps(payload), capture_output=True, text=True, env=clean_env(), check=False)
+    run = run_bsi("hook", "pre-tool-use", "--agent", "codex", brain=brain, input=json.dumps(payload))
+    done = subprocess.CompletedProcess(["bsi", "hook", "pre-tool-use", "--agent", "codex"], run.code, run.out, run.err)
     assert done.returncode in (0, 2) and "Traceback" not in done.stderr
     return done
 
@@ -52,7 +53,10 @@ def test_a_pause_landing_while_the_hook_reads_the_brain_is_never_vouched_for_by_
         snapshot = read(self, *args, **kwargs)
         monkeypatch.setattr(Brain, "snapshot", read)
         ok(run_bsi("gate", "pause", sess, "stop writing", brain=brain))
-        time.sleep(hook_index.RACY_NS / 1e9 + 0.2)
+        # the index is built after the racy window of the read (the clock ahead stands for a slow read)
+        for name in HOOK_INDEX_CLOCKS:
+            module = importlib.import_module(name)
+            monkeypatch.setattr(module, "time", AheadTime(hook_index.RACY_NS + 200_000_000))
         return snapshot
 
     monkeypatch.setattr(Brain, "snapshot", slow_read)

@@ -18,15 +18,24 @@ from brain_tui.core.rules import preflight
 from brain_tui.core.rules.conflicts import find_conflicts
 from brain_tui.core.sessions import hook_index
 from tests.bsi import NOW, bsi_command, clean_env, ok, run_bsi
+from tests.clock import clock_ahead, in_process
 from tests.hooks.test_pre_tool_use import AGENT, assert_allowed, assert_denied, event, hook
 
 
 def settle(brain: Path) -> dict[str, object]:
-    """Let the index be written by one slow hook run, then outlive the racy window; answer it."""
+    """Let the index be written by one slow hook run, then outlive the racy window; answer it.
+
+    In process the window is outlived on the hook's clock (`clock_ahead`), in a `bsi` process by waiting.
+    """
     hook(brain, "pre-tool-use", event(brain, "Edit", str(brain / "zz-nothing" / "x")))
-    time.sleep(2.2)
+    past_racy_window = hook_index.RACY_NS / 1e9 + 0.2
     (brain / HOOK_INDEX_FILE).unlink()
-    hook(brain, "pre-tool-use", event(brain, "Edit", str(brain / "zz-nothing" / "x")))
+    if in_process():
+        with clock_ahead(past_racy_window):
+            hook(brain, "pre-tool-use", event(brain, "Edit", str(brain / "zz-nothing" / "x")))
+    else:
+        time.sleep(past_racy_window)
+        hook(brain, "pre-tool-use", event(brain, "Edit", str(brain / "zz-nothing" / "x")))
     index = hook_index.load(brain)
     assert index is not None, "the index should be settled and valid"
     return index

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.bsi import NOW, bsi_command, clean_env, ok, run_bsi
+from tests.bsi import clean_env, ok, run_bsi
 
 AGENT = "0f8e2a4c-7b1d-4e9a-a3c5-6d2f1b0e9c87"
 DENY_KEYS = {"hookSpecificOutput"}
@@ -31,9 +31,8 @@ def hook(brain: Path | None, name: str, payload: Any, *, env: dict[str, str] | N
          cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     """Run `bsi [--brain B] --now NOW hook NAME` with the event on stdin."""
     data = raw if raw is not None else json.dumps(payload).encode()
-    done = subprocess.run(bsi_command("hook", name, brain=brain, now=NOW), input=data, capture_output=True,
-                          env=env or clean_env(), cwd=cwd or brain or None, timeout=60, check=False)
-    out = subprocess.CompletedProcess(done.args, done.returncode, done.stdout.decode(), done.stderr.decode())
+    done = run_bsi("hook", name, brain=brain, env=env or clean_env(), cwd=cwd, input=data)
+    out = subprocess.CompletedProcess(["bsi", "hook", name], done.code, done.out, done.err)
     assert out.returncode in (0, 2), out
     assert "Traceback" not in out.stderr and "Traceback" not in out.stdout
     return out
@@ -215,10 +214,8 @@ def test_a_satellite_waiting_at_a_human_gate_cannot_write_until_approved(bound: 
 def test_closed_and_expired_claims_cannot_write(bound: tuple[Path, str]) -> None:
     brain, sess = bound
     target = event(brain, "Write", str(brain / "src" / "x.py"))
-    late = subprocess.run(bsi_command("hook", "pre-tool-use", brain=brain, now="2026-11-29T13:00:00Z"),
-                          input=json.dumps(target).encode(),
-                          capture_output=True, env=clean_env(), check=False)
-    assert late.returncode == 2 and b"expired" in late.stdout
+    late = run_bsi("hook", "pre-tool-use", brain=brain, now="2026-11-29T13:00:00Z", input=json.dumps(target))
+    assert late.code == 2 and "expired" in late.out
     ok(run_bsi("claim", "close", sess, "--status", "ok", brain=brain))
     assert_denied(hook(brain, "pre-tool-use", target), "closed")
 
@@ -229,15 +226,12 @@ def test_codex_apply_patch_and_gemini_write_file(bound: tuple[Path, str]) -> Non
              "*** End Patch\n")
     codex = {"session_id": AGENT, "cwd": str(brain), "hook_event_name": "PreToolUse", "tool_name": "apply_patch",
              "tool_input": {"command": ["apply_patch", patch]}}
-    cmd = bsi_command("hook", "pre-tool-use", brain=brain, now=NOW)
-    done = subprocess.run([*cmd, "--agent", "codex"], input=json.dumps(codex), capture_output=True, text=True,
-                          env=clean_env(), check=False)
-    assert_denied(done, "docs/new.md")
+    run = run_bsi("hook", "pre-tool-use", "--agent", "codex", brain=brain, input=json.dumps(codex))
+    assert_denied(subprocess.CompletedProcess([], run.code, run.out, run.err), "docs/new.md")
     gemini = {"session_id": AGENT, "cwd": str(brain), "hook_event_name": "BeforeTool", "tool_name": "write_file",
               "tool_input": {"file_path": str(brain / "docs" / "g.md"), "content": "x"}}
-    done = subprocess.run([*cmd, "--agent", "gemini"], input=json.dumps(gemini), capture_output=True, text=True,
-                          env=clean_env(), check=False)
-    assert done.returncode == 0 and json.loads(done.stdout)["decision"] == "deny" and sess in done.stderr
+    run = run_bsi("hook", "pre-tool-use", "--agent", "gemini", brain=brain, input=json.dumps(gemini))
+    assert run.code == 0 and run.json()["decision"] == "deny" and sess in run.err
 
 
 def test_hostile_claim_text_reaches_the_reason_inert(brain: Path) -> None:
@@ -249,9 +243,8 @@ def test_hostile_claim_text_reaches_the_reason_inert(brain: Path) -> None:
 
 def test_usage_errors_exit_2(brain: Path) -> None:
     for args in (["hook"], ["hook", "bogus"], ["hook", "stop", "--agent", "vim"], ["hook", "stop", "--what"]):
-        done = subprocess.run(bsi_command(*args), input=b"{}", capture_output=True,
-                              env=clean_env(), cwd=brain, check=False)
-        assert done.returncode == 2 and b"Traceback" not in done.stderr and done.stderr.count(b"\n") == 1
+        done = run_bsi(*args, now=None, cwd=brain, input="{}")
+        assert done.code == 2 and "Traceback" not in done.err and done.err.count("\n") == 1
 
 
 def test_no_write_and_no_commit_on_the_hot_path(bound: tuple[Path, str]) -> None:

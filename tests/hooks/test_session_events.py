@@ -133,10 +133,8 @@ def test_user_prompt_submit_brings_each_new_item_once(bound: tuple[Path, str]) -
     text = context_of(hook(brain, "user-prompt-submit", prompt), "UserPromptSubmit")
     assert "go ahead" in text and "take the tests" not in text
     late = json.dumps(prompt).encode()
-    done = subprocess.run(bsi_command("hook", "user-prompt-submit", brain=brain, now="2026-11-29T11:50:00Z"),
-                          input=late, capture_output=True,
-                          env=clean_env(), check=False)
-    assert done.returncode == 0 and b"min left" in done.stdout
+    done = run_bsi("hook", "user-prompt-submit", brain=brain, now="2026-11-29T11:50:00Z", input=late)
+    assert done.code == 0 and "min left" in done.out
 
 
 def test_stop_blocks_once_while_open_and_never_when_active_unbound_or_waiting(bound: tuple[Path, str]) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.bsi import NOW, bsi_command, clean_env, ok, run_bsi
+from tests.bsi import ok, run_bsi
 from tests.hooks.test_hook_index import imported_by_hook, settle
 from tests.hooks.test_pre_tool_use import AGENT, assert_allowed, assert_denied, event, hook
 
@@ -21,9 +21,8 @@ def bash(brain: Path, command: str, session: str = AGENT) -> dict[str, Any]:
 
 
 def other_client(brain: Path, agent: str, payload: dict[str, Any]) -> subprocess.CompletedProcess[str]:
-    cmd = [*bsi_command("hook", "pre-tool-use", brain=brain, now=NOW), "--agent", agent]
-    return subprocess.run(cmd, input=json.dumps(payload), capture_output=True, text=True, env=clean_env(),
-                          check=False, timeout=60)
+    run = run_bsi("hook", "pre-tool-use", "--agent", agent, brain=brain, input=json.dumps(payload))
+    return subprocess.CompletedProcess(["bsi", "hook", "pre-tool-use", "--agent", agent], run.code, run.out, run.err)
 
 
 @pytest.fixture

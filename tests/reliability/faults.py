@@ -15,7 +15,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.bsi import Run, bsi_command
+from tests.bsi import Run, run_bsi
 
 _WRAPPER = r"""#!/bin/sh
 if [ -n "$BSI_FAULT_INNER" ]; then exec "$BSI_REAL_GIT" "$@"; fi
@@ -81,9 +81,9 @@ class Faults:
 
 
 def run_faulty(faults: Faults, env: dict[str, str], *args: str, brain: Path, now: str | None) -> Run:
-    """Run `bsi` with a faulty git (a kill shows as exit -9)."""
-    import subprocess
+    """Run `bsi` with a faulty git (a kill shows as exit -9).
 
-    proc = subprocess.run(bsi_command(*args, brain=brain, now=now), capture_output=True, text=True, env=env,
-                          cwd=brain, timeout=120, check=False)
-    return Run(proc.returncode, proc.stdout, proc.stderr)
+    Always a process of its own: the faulty git kills its caller (`kill -9 $PPID`), which must be a `bsi`
+    and never the test.
+    """
+    return run_bsi(*args, brain=brain, now=now, env=env, timeout=120, process=True)

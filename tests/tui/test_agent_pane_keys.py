@@ -1,58 +1,26 @@
 """`W` writes to a launched agent, `I` interrupts it, `E` stops it — from the cockpit at 80x24 (issue 21).
 
-The agent is a program that reads its terminal raw and appends every byte to a file; tmux is a
-private server (own TMUX_TMPDIR), killed afterwards. Interrupt and stop ask first, naming the claim.
+The agent is tests/tmux.py's raw recorder (every byte its terminal reads, in a file); tmux is a
+private server (`private_tmux`), killed afterwards. Interrupt and stop ask first, naming the claim.
 """
 
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from textual.widgets import Button
 
 from brain_tui.tui.screens.agent_pane import AnswerDialog, PaneConfirmDialog
+from tests.tmux import RAW_RECORDER, needs_tmux, pane_read, windows
 
 from .conftest import DEPLOY, fresh, screen_text, select, settle
 
-pytestmark = [pytest.mark.anyio,
-              pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")]
-RAW_RECORDER = ("import os, sys, tty\n"
-                "fd = sys.stdin.fileno(); tty.setraw(fd)\n"
-                "fh = open(sys.argv[1], 'ab', buffering=0); fh.write(b'READY')\n"
-                "while True:\n"
-                "    data = os.read(fd, 4096)\n"
-                "    if not data: break\n"
-                "    fh.write(data)\n")
+pytestmark = [pytest.mark.anyio, needs_tmux]
 REPLY = "-y; $(touch PWNED) `id` #{pane_pid} [red]x[/] ;"
-
-
-@pytest.fixture
-def private_tmux(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    folder = Path("/tmp") / f"bsi-tui-pane-{tmp_path.name[-16:]}"
-    folder.mkdir(exist_ok=True)
-    monkeypatch.setenv("TMUX_TMPDIR", str(folder))
-    monkeypatch.delenv("TMUX", raising=False)
-    yield folder
-    subprocess.run(["tmux", "kill-server"], capture_output=True, check=False)
-    shutil.rmtree(folder, ignore_errors=True)
-
-
-def wait_for(path: Path, expected: bytes) -> bytes:
-    deadline = time.monotonic() + 20
-    data = b""
-    while time.monotonic() < deadline:
-        data = path.read_bytes() if path.exists() else b""
-        if data.endswith(expected):
-            return data
-        time.sleep(0.05)
-    raise AssertionError(f"the pane never read {expected!r}; it read {data!r}")
 
 
 def launch(root: Path, tmp_path: Path) -> tuple[Path, str]:
@@ -63,14 +31,8 @@ def launch(root: Path, tmp_path: Path) -> tuple[Path, str]:
     (root / "brain-compose.yml").write_text(json.dumps(
         {"launch": {"command": [sys.executable, str(script), str(out)]}}), encoding="utf-8")
     record = fresh(root).launches.start(DEPLOY, tmux=True)
-    wait_for(out, b"READY")
+    pane_read(out, b"READY")
     return out, record.window
-
-
-def windows() -> list[str]:
-    done = subprocess.run(["tmux", "list-windows", "-a", "-F", "#{window_id}"], capture_output=True, text=True,
-                          check=False)
-    return done.stdout.split()
 
 
 async def test_W_types_the_reply_verbatim_I_and_E_ask_first_naming_the_claim(  # noqa: N802
@@ -87,7 +49,7 @@ async def test_W_types_the_reply_verbatim_I_and_E_ask_first_naming_the_claim(  #
         await pilot.press("enter")
         await settle(pilot)
         assert not isinstance(app.screen, AnswerDialog)
-        assert wait_for(out, b"\r") == b"READY" + REPLY.encode() + b"\r"
+        assert pane_read(out, b"\r") == b"READY" + REPLY.encode() + b"\r"
 
         await pilot.press("I")
         await settle(pilot)
@@ -102,7 +64,7 @@ async def test_W_types_the_reply_verbatim_I_and_E_ask_first_naming_the_claim(  #
         await settle(pilot)
         app.screen.query_one("#submit", Button).press()
         await settle(pilot)
-        assert wait_for(out, b"\x1b").endswith(b"\r\x1b")
+        assert pane_read(out, b"\x1b").endswith(b"\r\x1b")
 
         await pilot.press("E")
         await settle(pilot)

@@ -1,41 +1,27 @@
 """`L` launches (an open claim, or the claim a HANDOFF asks for) and `A` attaches, from the cockpit (SPEC 20.5).
 
-The agent is a recorder script; tmux is a private server (own TMUX_TMPDIR), killed afterwards.
+The agent is a recorder script; tmux is a private server (`private_tmux`), killed afterwards.
 """
 
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 import sys
-import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from brain_tui.core.brain import Brain
 from brain_tui.tui.screens.launch import LaunchDialog
+from tests.clock import wait_for as until
+from tests.tmux import needs_tmux
 
 from .conftest import DEPLOY, GATED, NOW, PILOT, fresh, screen_text, select, settle
 
-pytestmark = [pytest.mark.anyio,
-              pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")]
+pytestmark = [pytest.mark.anyio, needs_tmux]
 RECORDER = ("import json, os, sys, time\n"
             "json.dump({'argv': sys.argv[2:], 'session': os.environ.get('BSI_SESSION')}, open(sys.argv[1], 'w'))\n"
             "time.sleep(60)\n")
-
-
-@pytest.fixture
-def private_tmux(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    folder = Path("/tmp") / f"bsi-tui-tmux-{tmp_path.name[-16:]}"
-    folder.mkdir(exist_ok=True)
-    monkeypatch.setenv("TMUX_TMPDIR", str(folder))
-    monkeypatch.delenv("TMUX", raising=False)
-    yield folder
-    subprocess.run(["tmux", "kill-server"], capture_output=True, check=False)
-    shutil.rmtree(folder, ignore_errors=True)
 
 
 def configure(root: Path, tmp_path: Path) -> Path:
@@ -48,12 +34,14 @@ def configure(root: Path, tmp_path: Path) -> Path:
 
 
 def wait_for(path: Path) -> dict[str, object]:
-    deadline = time.monotonic() + 20
-    while not path.exists():
-        assert time.monotonic() < deadline, "the agent never started"
-        time.sleep(0.05)
-    time.sleep(0.1)
-    return json.loads(path.read_text(encoding="utf-8"))
+    """What the recorder wrote, once it is whole JSON (the window starts asynchronously)."""
+    def read() -> dict[str, object] | None:
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):  # not there yet, or written half
+            return None
+
+    return until(read, timeout=20, every=0.05, what="the agent to start")
 
 
 async def test_L_shows_the_argv_then_launches_in_tmux(make_app, demo_root: Path, tmp_path: Path,  # noqa: ANN001

@@ -316,16 +316,13 @@ def test_check_scope_reads_the_whole_brain_when_the_parent_chain_needs_it(tmp_pa
 
 
 def test_bsi_claim_list_reads_the_same_cold_and_warm(tmp_path: Path) -> None:
-    import subprocess
 
-    from tests.bsi import bsi_command
+    from tests.bsi import ok, run_bsi
 
     root = three_claims(tmp_path)
 
     def bsi(*args: str) -> Any:
-        done = subprocess.run(bsi_command(*args, "--json", brain=root, now=NOW.isoformat()), capture_output=True,
-                              text=True, check=True)
-        return json.loads(done.stdout)
+        return json.loads(ok(run_bsi(*args, "--json", brain=root, now=NOW.isoformat())))
 
     cold = bsi("claim", "list")
     assert (root / ".brain" / CACHE_FILE).is_file()
