@@ -28,13 +28,12 @@ from brain_tui.core.environment.env import EnvState
 from brain_tui.core.errors import BsiError
 from brain_tui.core.records.model import BrainSnapshot, Claim
 from brain_tui.core.records.statuses import BLOCKING_STATUSES
-from brain_tui.core.rules.attention import AttentionItem, describe_time_left
+from brain_tui.core.rules.attention import AttentionItem
 from brain_tui.core.sessions.agents import Liveness
 from brain_tui.core.sync import gitops
 
 from . import sources
 from .commands import MUTATING_ACTIONS, bindings_for
-from .describe import expiry_hint
 from .feed import LiveFeed, steady_read
 from .messages import (
     CoreDone,
@@ -48,7 +47,6 @@ from .messages import (
 from .navigation import Navigator
 from .notices import DesktopNotices, alert_keys
 from .palette import BrainProvider, system_commands
-from .present import short_id
 from .readings import Readings
 from .safe import safe_str
 from .syncing import SyncController
@@ -336,27 +334,8 @@ class BrainApp(App[int]):
         self.readings.env_read(event)
 
     def announce(self, queue: list[AttentionItem]) -> None:
-        """Bell and toast for what is new in the queue: a new item, or a gate/pause entering its last 15 min."""
-        keys = alert_keys(queue)
-        previous, self._alert_keys = self._alert_keys, keys
-        if previous is None:
-            return
-        new = keys - previous
-        if not new:
-            return
-        if self.bell_enabled:
-            self.bell()
-        self.notices.announce(queue, new)
-        warned = [i for i in queue if i.warning and f"warn:{i.key}" in new]
-        for item in warned[:1]:  # the first one only
-            who = short_id(item.sess_id, self.snapshot.now, self.snapshot.tz) if item.sess_id else "?"
-            hint = expiry_hint(self.snapshot.claim(item.sess_id) if item.sess_id else None, self.snapshot.now)
-            self.notify(f"{item.kind} {who}: {describe_time_left(item.time_left)}{hint}",
-                        title="expiring", severity="error", markup=False, timeout=10)
-        fresh = len([key for key in new if not key.startswith("warn:")])
-        if fresh:
-            self.notify(f"{fresh} new item{'s' if fresh > 1 else ''} waiting for a human — n goes to it, g lists all",
-                        title="needs you", severity="warning", markup=False)
+        """Bell and toast for what is new in the queue (`DesktopNotices.alert`)."""
+        self.notices.alert(queue)
 
     # -- sync (SPEC 11) ------------------------------------------------------------------------
     def action_sync(self) -> None:

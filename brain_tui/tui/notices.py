@@ -13,8 +13,11 @@ import os
 from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
-from brain_tui.core.rules.attention import AttentionItem
+from brain_tui.core.rules.attention import AttentionItem, describe_time_left
 from brain_tui.core.sessions.notify import Notice, desktop_escapes, run_command
+
+from .describe import expiry_hint
+from .present import short_id
 
 if TYPE_CHECKING:
     from .app import BrainApp
@@ -39,6 +42,30 @@ class DesktopNotices:
         problem = self.notifier.setting.problem
         if problem:
             self.app.notify(problem, title="notify", severity="warning", markup=False, timeout=10)
+
+    def alert(self, queue: Sequence[AttentionItem]) -> None:
+        """Bell, toast and desktop notice (`announce`) for what is new: a new item, or one in its last 15 min."""
+        app = self.app
+        keys = alert_keys(queue)
+        previous, app._alert_keys = app._alert_keys, keys
+        if previous is None:
+            return
+        new = keys - previous
+        if not new:
+            return
+        if app.bell_enabled:
+            app.bell()
+        self.announce(queue, new)
+        warned = [i for i in queue if i.warning and f"warn:{i.key}" in new]
+        for item in warned[:1]:  # the first one only
+            who = short_id(item.sess_id, app.snapshot.now, app.snapshot.tz) if item.sess_id else "?"
+            hint = expiry_hint(app.snapshot.claim(item.sess_id) if item.sess_id else None, app.snapshot.now)
+            app.notify(f"{item.kind} {who}: {describe_time_left(item.time_left)}{hint}",
+                       title="expiring", severity="error", markup=False, timeout=10)
+        fresh = len([key for key in new if not key.startswith("warn:")])
+        if fresh:
+            app.notify(f"{fresh} new item{'s' if fresh > 1 else ''} waiting for a human — n goes to it, g lists all",
+                       title="needs you", severity="warning", markup=False)
 
     def announce(self, queue: Sequence[AttentionItem], new_keys: Collection[str]) -> None:
         """Tell the items of `queue` whose key is in `new_keys` and was never told before."""
