@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 
 from brain_tui.cli.common import Context, one_line, table
-from brain_tui.core.records.statuses import SignalState
 
 TYPE_CHECKING = False  # the parser loads no core module: each handler imports what it uses (start-up)
 if TYPE_CHECKING:
@@ -59,6 +58,7 @@ def cmd_send(ctx: Context) -> int:
 
 def cmd_list(ctx: Context) -> int:
     """`bsi signal list`."""
+    from brain_tui.core.records.statuses import SignalState  # not at import: `--help` loads no core
     from brain_tui.core.records.views import signal_json
     from brain_tui.core.rules.signals import addressed_to, corrupt_signals
 

@@ -161,6 +161,10 @@ def _read_loads(brain: Any, args: tuple[str, ...], watched: tuple[str, ...]) -> 
                              "--json", "claim", "list"], capture_output=True, text=True, env=clean_env(),
                             check=True, timeout=120)
     sess = json.loads(listed.stdout)["claims"][0]["sess_id"]
+    # A whole read too: `claim list` reads only the live claims (the closed set), so the finished ones
+    # would be parsed for the first time by a read that wants them (`signal list`, `gate status`).
+    subprocess.run([sys.executable, "-m", "brain_tui.cli.main", "--brain", str(brain), "--now", NOW, "--json",
+                    "claim", "list", "--all"], capture_output=True, env=clean_env(), check=True, timeout=120)
     argv = ["--brain", str(brain), "--now", NOW, *(a.replace("{sess}", sess) for a in args)]
     done = subprocess.run([sys.executable, "-c", READ_PROBE, ",".join(watched), *argv], capture_output=True,
                           text=True, env=clean_env(), check=False, timeout=120)

@@ -60,6 +60,6 @@ def test_a_call_that_leaves_a_file_open_or_a_thread_running_fails(tmp_path: Path
 
 def test_a_call_that_replaces_its_process_fails_instead_of_replacing_the_runner(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cli_main, "_main", lambda argv: os.execvp("true", ["true"]))
+    monkeypatch.setattr(cli_main, "_main", lambda *args: os.execvp("true", ["true"]))
     with pytest.raises(NeedsProcess):
         call_main(["claim", "list"], clean_env(), tmp_path, None)

@@ -29,7 +29,6 @@ import bisect
 import contextlib
 import json
 import os
-import subprocess
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
 from pathlib import Path
@@ -103,6 +102,8 @@ class ClosedSet:
     #: the rows as written (latest close first), and the set of their names: loaded on demand.
     _lines: list[str] | None = None
     _names: set[str] | None = None
+    #: the HEAD commit `tree` was read from ("" unknown): the same commit again needs no git call.
+    commit: str = ""
 
     def names(self) -> set[str]:
         """The names of the terminal files (one line of the file: no row is decoded)."""
@@ -164,6 +165,8 @@ def _dir_key(root: Path) -> tuple[int, int, int] | None:
 
 def _git(root: Path, *args: str, data: bytes | None = None) -> bytes | None:
     """One git command's output in the brain folder, or None on any failure."""
+    import subprocess
+
     from brain_tui.core.sync.gitops import git_env
 
     try:
@@ -177,6 +180,60 @@ def _git(root: Path, *args: str, data: bytes | None = None) -> bytes | None:
 def _claims_tree(root: Path) -> str | None:
     out = _git(root, "rev-parse", "-q", "--verify", "HEAD:./claims")
     return out.decode("ascii", "replace").strip() or None if out else None
+
+
+def _hex_oid(text: str) -> str | None:
+    oid = text.strip()
+    return oid if len(oid) in (40, 64) and all(c in "0123456789abcdef" for c in oid) else None
+
+
+def head_commit(root: Path) -> str | None:
+    """HEAD's commit ID read from the repository's files (no git process), or None when unsure.
+
+    Only the plain layout is read: a ``.git`` folder (or a ``gitdir:`` file) above `root`, HEAD
+    naming a branch held as a loose ref or in ``packed-refs``, or a detached HEAD. Anything else
+    (``$GIT_DIR``, linked worktrees, the reftable format, a symbolic ref that is not a branch) answers
+    None and the caller asks git.
+    """
+    if any(name in os.environ for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR")):
+        return None
+    folder = root.resolve()
+    for candidate in (folder, *folder.parents):
+        dot = candidate / ".git"
+        if dot.is_dir():
+            gitdir = dot
+            break
+        if dot.is_file():
+            try:
+                text = dot.read_text(encoding="utf-8").strip()
+            except (OSError, ValueError):
+                return None
+            if not text.startswith("gitdir:"):
+                return None
+            gitdir = (candidate / text[len("gitdir:"):].strip()).resolve()
+            break
+    else:
+        return None
+    try:
+        if (gitdir / "commondir").exists() or (gitdir / "reftable").exists():
+            return None
+        head = (gitdir / "HEAD").read_text(encoding="utf-8")
+        if not head.startswith("ref: "):
+            return _hex_oid(head)
+        ref = head[len("ref: "):].strip()
+        if not ref.startswith("refs/heads/") or ".." in ref:
+            return None
+        loose = gitdir / ref
+        if loose.is_file():
+            return _hex_oid(loose.read_text(encoding="utf-8"))
+        with open(gitdir / "packed-refs", encoding="utf-8") as packed:
+            for line in packed:
+                oid, _, name = line.rstrip("\n").partition(" ")
+                if name == ref:
+                    return _hex_oid(oid)
+    except (OSError, ValueError):
+        return None
+    return None
 
 
 def _listed(name: str) -> bool:
@@ -312,7 +369,7 @@ def load(root: str | Path) -> ClosedSet | None:
                          tuple(str(n) for n in head["live"]), int(head["count"]),
                          {str(k): str(v) for k, v in head["others"].items()},
                          {str(k): [str(n) for n in v] for k, v in head["odd"].items()},
-                         path.with_name(CLOSED_ROWS_FILE.format(tree)))
+                         path.with_name(CLOSED_ROWS_FILE.format(tree)), commit=str(head.get("commit") or ""))
     except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
         return None
 
@@ -365,7 +422,7 @@ def _store(root: Path, found: ClosedSet) -> None:
     rows_path = state / CLOSED_ROWS_FILE.format(found.tree)
     head = {"format": FORMAT, "code": _fingerprint(), "tree": found.tree, "dir": list(found.dir_key),
             "live": list(found.live), "count": found.count, "others": found.others,
-            "odd": found.odd}
+            "odd": found.odd, "commit": found.commit}
     with contextlib.suppress(OSError):
         if not state.is_dir():
             state.mkdir(parents=False, exist_ok=True)
@@ -396,12 +453,22 @@ def closed_set(root: str | Path, tz: tzinfo, *, persist: bool = True) -> ClosedS
         HEAD, a git failure): the caller then reads every claim file.
     """
     base = Path(root)
-    tree = _claims_tree(base)
     key = _dir_key(base)
-    if tree is None or key is None:
+    if key is None:
         return None
+    commit = head_commit(base) or ""
     stored = load(base) if persist else None
+    if commit and stored is not None and stored.commit == commit and stored.dir_key == key:
+        return stored  # the same commit holds the same tree: no git process
+    tree = _claims_tree(base)
+    if tree is None:
+        return None
+    if commit and head_commit(base) != commit:
+        commit = ""  # HEAD moved while the tree was read: not paired with a commit
     if stored is not None and stored.tree == tree and stored.dir_key == key:
+        if commit and stored.commit != commit and persist:
+            stored.commit = commit
+            _store(base, stored)
         return stored
     if stored is not None and not (len(stored.names()) == stored.count if stored.tree == tree
                                    else _read_rows_ok(stored)):
@@ -416,6 +483,8 @@ def closed_set(root: str | Path, tz: tzinfo, *, persist: bool = True) -> ClosedS
     if found is None:
         return None
     found = _relist(base, found, key)
+    if found is not None:
+        found.commit = commit
     if found is not None and persist and found.dir_key != (0, 0, 0):
         _store(base, found)
     return found
