@@ -1,0 +1,54 @@
+"""HEAD's commit read from the repository's files: git's answer, or None (then git is asked)."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from brain_tui.core.records.closed_set import head_commit
+from tests.bsi import clean_env
+
+
+def git(root: Path, *args: str) -> str:
+    done = subprocess.run(["git", *args], cwd=root, env=clean_env(identity="Test"), capture_output=True, text=True,
+                          check=True)
+    return done.stdout.strip()
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    root = tmp_path / "repo"
+    (root / "brain" / "claims").mkdir(parents=True)
+    git(root, "init", "-q", "-b", "main")
+    (root / "brain" / "claims" / "a.yml").write_text("x: 1\n", encoding="utf-8")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "one")
+    return root
+
+
+def test_loose_packed_and_detached_heads_read_as_git_reads_them(repo: Path) -> None:
+    brain = repo / "brain"  # a brain in a subfolder of its repository
+    assert head_commit(brain) == git(repo, "rev-parse", "HEAD")
+    git(repo, "pack-refs", "--all")
+    assert not (repo / ".git" / "refs" / "heads" / "main").exists()
+    assert head_commit(brain) == git(repo, "rev-parse", "HEAD")
+    (brain / "claims" / "b.yml").write_text("x: 2\n", encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "two")  # a loose ref again, newer than packed-refs
+    assert head_commit(brain) == git(repo, "rev-parse", "HEAD")
+    git(repo, "checkout", "-q", "--detach", "HEAD~1")
+    assert head_commit(brain) == git(repo, "rev-parse", "HEAD")
+
+
+def test_what_it_cannot_vouch_for_is_none(repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert head_commit(tmp_path / "nowhere") is None  # no repository above
+    git(repo, "checkout", "-q", "-b", "empty-branch-to-be")
+    git(repo, "checkout", "-q", "--orphan", "unborn")
+    assert head_commit(repo) is None  # a branch with no commit yet
+    git(repo, "checkout", "-q", "main")
+    git(repo, "worktree", "add", "-q", str(tmp_path / "wt"), "empty-branch-to-be")
+    assert head_commit(tmp_path / "wt") is None  # a linked worktree: git is asked
+    monkeypatch.setenv("GIT_DIR", str(repo / ".git"))
+    assert head_commit(repo) is None
