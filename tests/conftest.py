@@ -123,3 +123,19 @@ def pytest_report_header() -> str | None:
     if not AGENT_MARKERS_REMOVED:
         return None
     return f"agent markers removed from the test environment: {', '.join(AGENT_MARKERS_REMOVED)}"
+
+
+@pytest.fixture
+def built(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The claim files the store builds a Claim from (patched `claim_from_mapping`), in order."""
+    from brain_tui.core.records import store as store_mod
+
+    seen: list[str] = []
+    real = store_mod.claim_from_mapping
+
+    def counting(data: Any, rel: str, *args: Any, **kwargs: Any) -> Any:
+        seen.append(rel)
+        return real(data, rel, *args, **kwargs)
+
+    monkeypatch.setattr(store_mod, "claim_from_mapping", counting)
+    return seen

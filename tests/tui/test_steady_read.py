@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from brain_tui.core.records import store as store_mod
 from brain_tui.core.records.model import TERMINAL_STATUSES
 from brain_tui.core.rules.attention import complete_for
 from brain_tui.tui.widgets.history import PAGE_SIZE
@@ -36,19 +34,6 @@ def add_old_history(root: Path) -> None:
         f"sig_id: sig-20261129-0958-old-sender\nfrom: {OLD_SENDER}\nto: {LIVE_CHILD}\ntype: INFO\n"
         "payload: still pending\nstate: pending\ncreated_at: '2026-11-29T09:58:00+00:00'\n")
 
-
-@pytest.fixture
-def built(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The claim files the store builds a Claim from (patched `claim_from_mapping`)."""
-    seen: list[str] = []
-    real = store_mod.claim_from_mapping
-
-    def counting(data: Any, rel: str, *args: Any, **kwargs: Any) -> Any:
-        seen.append(rel)
-        return real(data, rel, *args, **kwargs)
-
-    monkeypatch.setattr(store_mod, "claim_from_mapping", counting)
-    return seen
 
 
 async def test_the_steady_read_builds_no_claim_finished_before_the_window(  # noqa: ANN001

@@ -4,12 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
-
-import pytest
 
 from brain_tui.core.config import BrainConfig
-from brain_tui.core.records import store as store_mod
 from brain_tui.core.records.model import BLOCKING_STATUSES
 from brain_tui.core.records.store import BrainStore
 
@@ -41,19 +37,6 @@ def windowed_brain(root: Path, old: int = 30) -> Path:
                                                           NOW - timedelta(days=365)))
     return root
 
-
-@pytest.fixture
-def built(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The claim files the store builds a Claim from (patched `claim_from_mapping`)."""
-    seen: list[str] = []
-    real = store_mod.claim_from_mapping
-
-    def counting(data: Any, rel: str, *args: Any, **kwargs: Any) -> Any:
-        seen.append(rel)
-        return real(data, rel, *args, **kwargs)
-
-    monkeypatch.setattr(store_mod, "claim_from_mapping", counting)
-    return seen
 
 
 def test_the_window_keeps_live_and_recent_and_builds_no_old_claim(tmp_path: Path, built: list[str]) -> None:

@@ -5,12 +5,8 @@ from __future__ import annotations
 import shutil
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
-
-import pytest
 
 from brain_tui.core.brain import Brain
-from brain_tui.core.records import store as store_mod
 from brain_tui.core.records.model import BLOCKING_STATUSES
 
 from .test_closed_window import claim_text
@@ -33,19 +29,6 @@ def history_brain(root: Path, finished: int = 120) -> Path:
                                                           opened + timedelta(minutes=5)))
     return root
 
-
-@pytest.fixture
-def built(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The claim files the store builds a Claim from."""
-    seen: list[str] = []
-    real = store_mod.claim_from_mapping
-
-    def counting(data: Any, rel: str, *args: Any, **kwargs: Any) -> Any:
-        seen.append(rel)
-        return real(data, rel, *args, **kwargs)
-
-    monkeypatch.setattr(store_mod, "claim_from_mapping", counting)
-    return seen
 
 
 def test_a_page_reads_at_most_its_own_files(tmp_path: Path, built: list[str]) -> None:
