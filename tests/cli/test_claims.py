@@ -232,9 +232,8 @@ def test_release_of_a_claim_that_is_not_stale_is_refused(brain: Path, bsi: Bsi) 
 
 
 # -- TTL ------------------------------------------------------------------------------------------------
-@pytest.mark.parametrize(("ttl", "expires"), [("90m", "2026-11-29T11:30:00+00:00"),
-                                              ("2h30m", "2026-11-29T12:30:00+00:00"),
-                                              ("8h", "2026-11-29T18:00:00+00:00")])
+# The TTL table is asked of `Brain` in tests/rules/test_ttl.py; `bsi` keeps one case accepted, one refused.
+@pytest.mark.parametrize(("ttl", "expires"), [("2h30m", "2026-11-29T12:30:00+00:00")])
 def test_ttl_accepted(brain: Path, ttl: str, expires: str) -> None:
     sess = open_claim(brain, "--scope", "a/", "--ttl", ttl)
     assert load_claim(brain, sess)["expires_at"] == expires
@@ -245,7 +244,7 @@ def test_default_ttl_is_two_hours(brain: Path) -> None:
     assert load_claim(brain, sess)["expires_at"] == "2026-11-29T12:00:00+00:00"
 
 
-@pytest.mark.parametrize("flag", ["--ttl=0", "--ttl=-1h", "--ttl=9h", "--ttl=abc", "--ttl=8h1m", "--ttl=0m"])
+@pytest.mark.parametrize("flag", ["--ttl=9h"])
 def test_ttl_refused_with_65_and_nothing_written(brain: Path, bsi: Bsi, flag: str) -> None:
     before, files = head(brain), tree_bytes(brain)
     run = bsi("claim", "open", "--scope", "a/", flag, brain=brain)

@@ -175,16 +175,11 @@ def states(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     return {"root": root, "ids": ids}
 
 
+#: The whole table of refused transitions is asked of `Brain` in tests/rules/test_transitions.py; `bsi` keeps
+#: one case of a gate verb and one of a claim verb for the exit code (12), the message and nothing written.
 REFUSED = {
-    ("gate", "approve"): ["open", "paused", "stale", "closed", "failed", "released"],
-    ("gate", "reject", "{id}", "no"): ["open", "paused", "stale", "closed"],
-    ("gate", "request", "{id}", "?"): ["waiting", "paused", "stale", "closed", "failed", "released"],
-    ("gate", "pause"): ["paused", "stale", "closed", "failed", "released"],
-    ("gate", "resume"): ["open", "waiting", "stale", "closed"],
-    ("gate", "abort", "{id}", "stop"): ["stale", "closed", "failed", "released"],
-    ("claim", "renew"): ["stale", "closed"],
-    ("claim", "close", "{id}", "--status", "ok"): ["waiting", "paused", "closed", "failed", "released"],
-    ("claim", "release", "{id}", "--reason", "why"): ["open", "waiting", "paused", "closed", "failed", "released"],
+    ("gate", "approve"): ["open"],
+    ("claim", "close", "{id}", "--status", "ok"): ["paused"],
 }
 
 
