@@ -77,8 +77,8 @@ def test_go_exit_0(brain: tuple[Path, dict[str, str]]) -> None:
 
 def test_scope_violation_exit_1_including_dotdot_and_absolute(brain: tuple[Path, dict[str, str]]) -> None:
     root, ids = brain
-    for path in ("other.md", "brain-engine-old/x.py", "brain-engine/../agents/x.md", "../brain-engine/x.py",
-                 "/brain-engine/x.py", "brain-engine"):
+    # the table of spellings outside the scope is asked of `Brain` in tests/rules/test_preflight_scope.py
+    for path in ("brain-engine/../agents/x.md",):
         code, doc, err = preflight(root, ids["sat"], path)
         assert (code, doc["check"]) == (1, "scope"), path
         assert "scope violation" in err
