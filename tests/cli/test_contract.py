@@ -125,7 +125,17 @@ CASES: list[tuple[str, list[str], int]] = [
     ("lock check free", ["lock", "check", "f/a.md"], 0),
     ("lock list", ["lock", "list"], 0),
     ("lock cleanup", ["lock", "cleanup"], 0),
-    # -- the rest of SPEC 19
+    # -- the rest of SPEC 19 and 20
+    ("init", ["init", "{fresh}"], 0),
+    ("init a file", ["init", "{fresh}/BRAIN-INDEX.md"], 65),
+    ("demo", ["demo", "{fresh}-demo"], 0),
+    ("demo inside a brain", ["demo", "{fresh}/demo"], 65),
+    ("breath reference", ["breath", "reference", "sprint-a", "be/api.py"], 0),
+    ("breath reference unknown", ["breath", "reference", "sprint-never", "x.md"], 66),
+    ("breath expire", ["breath", "expire", "sprint-a", "be/api.py"], 0),
+    ("hooks status", ["hooks", "status"], 0),
+    ("hooks install", ["hooks", "install"], 0),
+    ("hooks uninstall", ["hooks", "uninstall"], 0),
     ("index", ["index"], 0),
     ("env", ["env"], 0),
     ("log", ["log"], 0),
@@ -141,7 +151,8 @@ CASES: list[tuple[str, list[str], int]] = [
 ]
 
 #: The `--json` document of each row: its keys and value types (`skeleton`); for `env`, whose inner values
-#: depend on the machine (pm2 there or not, ports listening), its keys and the type of each.
+#: depend on the machine (pm2 there or not, ports listening), and the hooks' (the sandbox tools found),
+#: its keys and the type of each.
 #: An error is `{"error", "exit", ...}` with what the refusal names (SPEC 19: one document on stdout).
 SHAPES: dict[str, Any] = {
     'open': {'sess_id': 'str',
@@ -352,6 +363,39 @@ SHAPES: dict[str, Any] = {
     'path': 'str'}],
     'corrupt': []},
     'lock cleanup': {'removed': []},
+    'init': {'brain': 'str'},
+    'init a file': {'error': 'str', 'exit': 'int'},
+    'demo': {'brain': 'str'},
+    'demo inside a brain': {'error': 'str', 'exit': 'int'},
+    'breath reference': {'sprint': 'str', 'added': ['str']},
+    'breath reference unknown': {'error': 'str', 'exit': 'int'},
+    'breath expire': {'sprint': 'str', 'released': ['str'], 'kept': {}, 'warnings': []},
+    'hooks status': {'path': 'str',
+    'action': 'str',
+    'missing': 'list',
+    'outdated': 'list',
+    'installed': 'bool',
+    'command': 'str',
+    'resolves': 'bool',
+    'notes': 'list',
+    'sandbox': 'dict'},
+    'hooks install': {'path': 'str',
+    'action': 'str',
+    'missing': 'list',
+    'outdated': 'list',
+    'installed': 'bool',
+    'command': 'str',
+    'resolves': 'bool',
+    'notes': 'list',
+    'sandbox': 'dict'},
+    'hooks uninstall': {'path': 'str',
+    'action': 'str',
+    'missing': 'list',
+    'outdated': 'list',
+    'installed': 'bool',
+    'command': 'str',
+    'resolves': 'NoneType',
+    'notes': 'list'},
     'index': {'paths': [], 'imported_signals': [], 'commit': 'NoneType'},
     'env': {'hostname': 'str', 'instance': 'str', 'git': 'dict', 'pm2': 'dict', 'ports': 'dict', 'system': 'dict'},
     'log': {'entries': [{'commit': 'str', 'date': 'str', 'author': 'str', 'message': 'str', 'files': ['str']}]},
@@ -391,7 +435,7 @@ SHAPES: dict[str, Any] = {
 
 
 #: The rows whose inner values depend on the machine: checked one level deep.
-MACHINE_DEPENDENT = {"env"}
+MACHINE_DEPENDENT = {"env", "hooks status", "hooks install", "hooks uninstall"}
 
 #: What SPEC 19 names, to the letter: {row: {where ("." the document; else its key holding an object or a
 #: list of them): the keys each must have}}.
@@ -411,15 +455,15 @@ SPEC_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 
-def argv(args: list[str], ids: dict[str, str]) -> list[str]:
-    """The command line with `{name}` replaced by the ID of `name`."""
-    return [arg.format(**ids) for arg in args]
+def argv(args: list[str], ids: dict[str, str], root: Path) -> list[str]:
+    """The command line with `{name}` replaced by the ID of `name`, `{fresh}` by the brain's folder itself."""
+    return [arg.format(fresh=root, **ids) for arg in args]
 
 
 @pytest.mark.parametrize(("name", "args", "code"), CASES, ids=[c[0] for c in CASES])
 def test_exit_code_and_json_shape(world: tuple[Path, dict[str, str]], name: str, args: list[str], code: int) -> None:
     root, ids = world
-    run = run_bsi("--json", *argv(args, ids), brain=root, now=NOW)
+    run = run_bsi("--json", *argv(args, ids, root), brain=root, now=NOW)
     assert run.code == code, (run.code, run.out, run.err)
     doc = json.loads(run.out)
     if name in MACHINE_DEPENDENT:
