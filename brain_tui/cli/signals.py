@@ -93,14 +93,17 @@ def cmd_list(ctx: Context) -> int:
 
 def cmd_ack(ctx: Context) -> int:
     """`bsi signal ack`."""
+    from brain_tui.core.records.statuses import BLOCKING_STATUSES, SignalState
     from brain_tui.core.rules.signals import require_signal
 
     changed = ctx.brain.signals.ack(ctx.args.sig_id, by=ctx.args.by)
-    state = "delivered"
-    if not changed:
-        state = require_signal(ctx.brain.snapshot(), ctx.args.sig_id).state
+    state: str = SignalState.DELIVERED
+    if not changed:  # delivered (the live read holds it) or archived (only the whole brain does)
+        live = ctx.brain.snapshot(only_statuses=BLOCKING_STATUSES)
+        held = next((s for s in live.signals if s.sig_id == ctx.args.sig_id), None)
+        state = (held or require_signal(ctx.brain.snapshot(), ctx.args.sig_id)).state
         ctx.say(f"{ctx.args.sig_id} was already acknowledged: it is {state}")
-    ctx.emit({"sig_id": ctx.args.sig_id, "state": "delivered" if changed else "unchanged"},
+    ctx.emit({"sig_id": ctx.args.sig_id, "state": SignalState.DELIVERED if changed else "unchanged"},
              f"{ctx.args.sig_id} {state}")
     return 0
 
