@@ -147,3 +147,15 @@ def test_the_index_block_is_the_same_from_the_live_read(root: Path) -> None:
     assert brain.store.archived_last is not None
     assert live == render_block(brain.store.snapshot(T0 + timedelta(seconds=1)), UTC)
     assert full.count("sig-") == len(LIVE_SIGNALS)
+
+
+def test_signal_list_builds_no_closed_claim_and_opens_no_archived_signal(root: Path, built: list[str]) -> None:
+    closed = (root / "claims" / "sess-20261129-0800-bbbb.yml").read_text(encoding="utf-8")
+    (root / "claims" / "sess-20261101-0800-done.yml").write_text(
+        closed.replace("0800-bbbb", "0800-done").replace("status: open", "status: closed"), encoding="utf-8")
+    commit(root)
+    live_ids(root)  # the sets are built and stored
+    built.clear()
+    listed = run_bsi("--json", "signal", "list", brain=root, now=T0.isoformat())
+    assert listed.code == 0 and all(sig in listed.out for sig in LIVE_SIGNALS)
+    assert "claims/sess-20261101-0800-done.yml" not in built
