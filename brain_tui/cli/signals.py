@@ -58,16 +58,22 @@ def cmd_send(ctx: Context) -> int:
 
 def cmd_list(ctx: Context) -> int:
     """`bsi signal list`."""
-    from brain_tui.core.records.statuses import SignalState  # not at import: `--help` loads no core
+    from brain_tui.core.ids import valid_session_id
+    from brain_tui.core.records.statuses import BLOCKING_STATUSES, SignalState  # not at import: `--help` loads no core
     from brain_tui.core.records.views import signal_json
     from brain_tui.core.rules.signals import addressed_to, corrupt_signals
 
-    snapshot = ctx.brain.snapshot()
+    target = ctx.args.to or ""
+    # Without --all no archived signal is listed: the live read (no closed claim, no archived signal) holds
+    # the rest; a --to naming a session it lacks (its instance decides a broadcast) reads the whole brain.
+    snapshot = ctx.brain.snapshot(only_statuses=None if ctx.args.all else BLOCKING_STATUSES)
+    if not ctx.args.all and valid_session_id(target) and snapshot.claim(target) is None:
+        snapshot = ctx.brain.snapshot()
     sigs = [
         s for s in snapshot.signals
         if (not ctx.args.pending or s.state == SignalState.PENDING)
         and (ctx.args.all or ctx.args.pending or s.state != SignalState.ARCHIVED)
-        and addressed_to(s, ctx.args.to or "", snapshot)
+        and addressed_to(s, target, snapshot)
     ]
     sigs.sort(key=lambda s: (s.state != SignalState.PENDING,))
     corrupt = corrupt_signals(snapshot)
@@ -87,14 +93,17 @@ def cmd_list(ctx: Context) -> int:
 
 def cmd_ack(ctx: Context) -> int:
     """`bsi signal ack`."""
+    from brain_tui.core.records.statuses import BLOCKING_STATUSES, SignalState
     from brain_tui.core.rules.signals import require_signal
 
     changed = ctx.brain.signals.ack(ctx.args.sig_id, by=ctx.args.by)
-    state = "delivered"
-    if not changed:
-        state = require_signal(ctx.brain.snapshot(), ctx.args.sig_id).state
+    state: str = SignalState.DELIVERED
+    if not changed:  # delivered (the live read holds it) or archived (only the whole brain does)
+        live = ctx.brain.snapshot(only_statuses=BLOCKING_STATUSES)
+        held = next((s for s in live.signals if s.sig_id == ctx.args.sig_id), None)
+        state = (held or require_signal(ctx.brain.snapshot(), ctx.args.sig_id)).state
         ctx.say(f"{ctx.args.sig_id} was already acknowledged: it is {state}")
-    ctx.emit({"sig_id": ctx.args.sig_id, "state": "delivered" if changed else "unchanged"},
+    ctx.emit({"sig_id": ctx.args.sig_id, "state": SignalState.DELIVERED if changed else "unchanged"},
              f"{ctx.args.sig_id} {state}")
     return 0
 

@@ -21,6 +21,10 @@ key moved: one ``listdir`` (new names are live). Tree moved: ``git diff-tree`` o
 trees, and only the changed blobs are read (``git cat-file --batch``); any git error: rebuilt
 from ``git ls-tree`` (blobs already known are not read again). Not a git repository, or no
 ``claims`` in HEAD: no closed set (the caller reads every file).
+
+The same machinery, with the same guarantees, keeps ``signals/`` files whose HEAD blob is
+``state: archived`` (SPEC 7: nothing leaves archived) out of live reads: a `Folder` names the
+folder, the set's files and the rule that decides a blob terminal (`CLOSED_CLAIMS`, `ARCHIVED_SIGNALS`).
 """
 
 from __future__ import annotations
@@ -29,17 +33,43 @@ import bisect
 import contextlib
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 
-from brain_tui.core.paths.layout import CLAIMS_DIR, CLOSED_ROWS_FILE, CLOSED_SET_FILE, STATE_DIR
+from brain_tui.core.paths.layout import CLAIMS_DIR, CLOSED_ROWS_FILE, CLOSED_SET_FILE, SIGNALS_DIR, STATE_DIR
 from brain_tui.core.records import formats, status_scan
 from brain_tui.core.records.formats import YAML_SUFFIXES
-from brain_tui.core.records.status_scan import Terminal, terminal_of
+from brain_tui.core.records.git_head import head_commit
+from brain_tui.core.records.status_scan import Terminal, archived_of, terminal_of
 from brain_tui.core.records.yamlio import TEMP_MARK
 
-__all__ = ["ClosedSet", "closed_set", "load", "micros"]
+__all__ = ["ARCHIVED_SIGNALS", "CLOSED_CLAIMS", "ClosedSet", "Folder", "closed_set", "head_commit", "load",
+           "micros"]
+
+
+@dataclass(frozen=True)
+class Folder:
+    """One folder whose files can reach a terminal state, and how a blob is decided terminal.
+
+    Attributes:
+        name: the folder (``claims``, ``signals``).
+        head_file: the set's header under ``.brain/``.
+        rows_file: its rows' file, ``{}`` standing for the tree ID.
+        decide: ``(bytes, file name, tz) -> Terminal | None`` (None: live, read as before).
+    """
+
+    name: str
+    head_file: str
+    rows_file: str
+    decide: Callable[[bytes, str, tzinfo], Terminal | None]
+
+
+#: ``claims/``: closed, failed, released (SPEC 6.3), rows ``closed_us, status, sess_id``.
+CLOSED_CLAIMS = Folder(CLAIMS_DIR, CLOSED_SET_FILE, CLOSED_ROWS_FILE, terminal_of)
+#: ``signals/``: archived (SPEC 7: nothing leaves it), rows ``created_us, archived, sig_id``.
+ARCHIVED_SIGNALS = Folder(SIGNALS_DIR, "archived-signals.json", "archived-signals-{}.txt", archived_of)
 
 FORMAT = 1
 #: git's mode of a regular file blob (a link, 120000, or a submodule is never terminal here).
@@ -49,7 +79,7 @@ _GIT_TIMEOUT_S = 20.0
 COUNTERS = {"rebuilds": 0, "diffs": 0, "blobs_read": 0, "listdirs": 0, "writes": 0}
 
 
-def _fingerprint() -> str:
+def _fingerprint(kind: Folder) -> str:
     """The code that decides terminal (a change of it rebuilds the set)."""
     parts = []
     for path in (status_scan.__file__, formats.__file__, __file__):
@@ -58,7 +88,7 @@ def _fingerprint() -> str:
         except OSError:
             return ""
         parts.append(f"{st.st_size}.{st.st_mtime_ns}")
-    return "-".join(parts)
+    return "-".join((kind.name, *parts))
 
 
 def micros(moment: datetime) -> int:
@@ -104,6 +134,8 @@ class ClosedSet:
     _names: set[str] | None = None
     #: the HEAD commit `tree` was read from ("" unknown): the same commit again needs no git call.
     commit: str = ""
+    #: the folder the set is of.
+    kind: Folder = CLOSED_CLAIMS
 
     def names(self) -> set[str]:
         """The names of the terminal files (one line of the file: no row is decoded)."""
@@ -155,9 +187,9 @@ def _odd(lines: dict[str, str], into: dict[str, list[str]]) -> dict[str, list[st
     return into
 
 
-def _dir_key(root: Path) -> tuple[int, int, int] | None:
+def _dir_key(root: Path, kind: Folder) -> tuple[int, int, int] | None:
     try:
-        st = os.stat(root / CLAIMS_DIR)
+        st = os.stat(root / kind.name)
     except OSError:
         return None
     return st.st_mtime_ns, st.st_ctime_ns, st.st_ino
@@ -177,63 +209,9 @@ def _git(root: Path, *args: str, data: bytes | None = None) -> bytes | None:
     return proc.stdout if proc.returncode == 0 else None
 
 
-def _claims_tree(root: Path) -> str | None:
-    out = _git(root, "rev-parse", "-q", "--verify", "HEAD:./claims")
+def _folder_tree(root: Path, kind: Folder) -> str | None:
+    out = _git(root, "rev-parse", "-q", "--verify", f"HEAD:./{kind.name}")
     return out.decode("ascii", "replace").strip() or None if out else None
-
-
-def _hex_oid(text: str) -> str | None:
-    oid = text.strip()
-    return oid if len(oid) in (40, 64) and all(c in "0123456789abcdef" for c in oid) else None
-
-
-def head_commit(root: Path) -> str | None:
-    """HEAD's commit ID read from the repository's files (no git process), or None when unsure.
-
-    Only the plain layout is read: a ``.git`` folder (or a ``gitdir:`` file) above `root`, HEAD
-    naming a branch held as a loose ref or in ``packed-refs``, or a detached HEAD. Anything else
-    (``$GIT_DIR``, linked worktrees, the reftable format, a symbolic ref that is not a branch) answers
-    None and the caller asks git.
-    """
-    if any(name in os.environ for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR")):
-        return None
-    folder = root.resolve()
-    for candidate in (folder, *folder.parents):
-        dot = candidate / ".git"
-        if dot.is_dir():
-            gitdir = dot
-            break
-        if dot.is_file():
-            try:
-                text = dot.read_text(encoding="utf-8").strip()
-            except (OSError, ValueError):
-                return None
-            if not text.startswith("gitdir:"):
-                return None
-            gitdir = (candidate / text[len("gitdir:"):].strip()).resolve()
-            break
-    else:
-        return None
-    try:
-        if (gitdir / "commondir").exists() or (gitdir / "reftable").exists():
-            return None
-        head = (gitdir / "HEAD").read_text(encoding="utf-8")
-        if not head.startswith("ref: "):
-            return _hex_oid(head)
-        ref = head[len("ref: "):].strip()
-        if not ref.startswith("refs/heads/") or ".." in ref:
-            return None
-        loose = gitdir / ref
-        if loose.is_file():
-            return _hex_oid(loose.read_text(encoding="utf-8"))
-        with open(gitdir / "packed-refs", encoding="utf-8") as packed:
-            for line in packed:
-                oid, _, name = line.rstrip("\n").partition(" ")
-                if name == ref:
-                    return _hex_oid(oid)
-    except (OSError, ValueError):
-        return None
-    return None
 
 
 def _listed(name: str) -> bool:
@@ -263,14 +241,14 @@ def _read_blobs(root: Path, oids: list[str]) -> dict[str, bytes] | None:
     return found
 
 
-def _evaluate(root: Path, tz: tzinfo, wanted: dict[str, str], rows: dict[str, str],
+def _evaluate(root: Path, kind: Folder, tz: tzinfo, wanted: dict[str, str], rows: dict[str, str],
               others: dict[str, str]) -> bool:
     """Decide `wanted` ``{name: blob}`` into `rows` (``{name: line}``, terminal) or `others`; False on a git failure."""
     blobs = _read_blobs(root, sorted(set(wanted.values())))
     if blobs is None:
         return False
     for name, oid in wanted.items():
-        row = terminal_of(blobs[oid], name, tz)
+        row = kind.decide(blobs[oid], name, tz)
         if row is None:
             others[name] = oid
         else:
@@ -278,7 +256,7 @@ def _evaluate(root: Path, tz: tzinfo, wanted: dict[str, str], rows: dict[str, st
     return True
 
 
-def _rebuild(root: Path, tz: tzinfo, tree: str, old: ClosedSet | None) -> ClosedSet | None:
+def _rebuild(root: Path, kind: Folder, tz: tzinfo, tree: str, old: ClosedSet | None) -> ClosedSet | None:
     COUNTERS["rebuilds"] += 1
     out = _git(root, "ls-tree", "-z", tree)
     if out is None:
@@ -292,9 +270,9 @@ def _rebuild(root: Path, tz: tzinfo, tree: str, old: ClosedSet | None) -> Closed
         if not item:
             continue
         meta, _tab, raw_name = item.partition(b"\t")
-        mode, kind, oid = meta.decode("ascii", "replace").split(" ")
+        mode, object_type, oid = meta.decode("ascii", "replace").split(" ")
         name = raw_name.decode("utf-8", "surrogateescape")
-        if kind != "blob" or mode not in _FILE_MODES or not _listed(name):
+        if object_type != "blob" or mode not in _FILE_MODES or not _listed(name):
             continue
         if (name, oid) in known:
             rows[name] = known[name, oid]
@@ -302,14 +280,15 @@ def _rebuild(root: Path, tz: tzinfo, tree: str, old: ClosedSet | None) -> Closed
             others[name] = oid
         else:
             wanted[name] = oid
-    if not _evaluate(root, tz, wanted, rows, others):
+    if not _evaluate(root, kind, tz, wanted, rows, others):
         return None
     lines = sorted(rows.values(), key=lambda line: (_line_time(line), _line_name(line)))
-    return ClosedSet(tree, (0, 0, 0), (), len(lines), others, _odd(rows, {}), None, lines, set(rows))
+    return ClosedSet(tree, (0, 0, 0), (), len(lines), others, _odd(rows, {}), None, lines, set(rows), kind=kind)
 
 
 def _apply_diff(root: Path, tz: tzinfo, old: ClosedSet, tree: str) -> ClosedSet | None:
     """The set for `tree` from the set for an older tree: only the files that changed are read."""
+    kind = old.kind
     COUNTERS["diffs"] += 1
     out = _git(root, "diff-tree", "-z", "--no-renames", old.tree, tree)
     if out is None:
@@ -328,7 +307,7 @@ def _apply_diff(root: Path, tz: tzinfo, old: ClosedSet, tree: str) -> ClosedSet 
         if fields[4] != "D" and fields[1] in _FILE_MODES and _listed(name):
             wanted[name] = fields[3]
     added: dict[str, str] = {}
-    if not _evaluate(root, tz, wanted, added, others):
+    if not _evaluate(root, kind, tz, wanted, added, others):
         return None
     names = old.names()
     lines = old.lines()
@@ -337,29 +316,30 @@ def _apply_diff(root: Path, tz: tzinfo, old: ClosedSet, tree: str) -> ClosedSet 
         lines.insert(bisect.bisect_right(lines, _line_time(line), key=_line_time), line)
     names = (names - changed) | set(added)
     odd = {sess_id: kept for sess_id, files in old.odd.items() if (kept := [n for n in files if n not in changed])}
-    return ClosedSet(tree, (0, 0, 0), (), len(lines), others, _odd(added, odd), None, lines, names)
+    return ClosedSet(tree, (0, 0, 0), (), len(lines), others, _odd(added, odd), None, lines, names, kind=kind)
 
 
 def _relist(root: Path, found: ClosedSet, key: tuple[int, int, int]) -> ClosedSet | None:
     COUNTERS["listdirs"] += 1
     try:
-        listed = os.listdir(root / CLAIMS_DIR)
+        listed = os.listdir(root / found.kind.name)
     except OSError:
         return None
     names = found.names()
     live = tuple(sorted(name for name in set(listed).difference(names) if _listed(name)))
-    if _dir_key(root) != key:  # moved while listing: not stored (the next read lists again)
+    if _dir_key(root, found.kind) != key:  # moved while listing: not stored (the next read lists again)
         key = (0, 0, 0)
-    return ClosedSet(found.tree, key, live, found.count, found.others, found.odd, found._path, found._lines, names)
+    return ClosedSet(found.tree, key, live, found.count, found.others, found.odd, found._path, found._lines, names,
+                     kind=found.kind)
 
 
-def load(root: str | Path) -> ClosedSet | None:
-    """The stored set as it is (header only; rows on demand), or None when missing or unreadable."""
-    path = Path(root) / STATE_DIR / CLOSED_SET_FILE
+def load(root: str | Path, kind: Folder = CLOSED_CLAIMS) -> ClosedSet | None:
+    """The stored set of `kind` as it is (header only; rows on demand), or None when missing or unreadable."""
+    path = Path(root) / STATE_DIR / kind.head_file
     try:
         with open(path, encoding="utf-8") as handle:
             head = json.loads(handle.read())
-        if not isinstance(head, dict) or head.get("format") != FORMAT or head.get("code") != _fingerprint():
+        if not isinstance(head, dict) or head.get("format") != FORMAT or head.get("code") != _fingerprint(kind):
             return None
         key = head["dir"]
         tree = str(head["tree"])
@@ -369,7 +349,8 @@ def load(root: str | Path) -> ClosedSet | None:
                          tuple(str(n) for n in head["live"]), int(head["count"]),
                          {str(k): str(v) for k, v in head["others"].items()},
                          {str(k): [str(n) for n in v] for k, v in head["odd"].items()},
-                         path.with_name(CLOSED_ROWS_FILE.format(tree)), commit=str(head.get("commit") or ""))
+                         path.with_name(kind.rows_file.format(tree)), commit=str(head.get("commit") or ""),
+                         kind=kind)
     except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
         return None
 
@@ -419,8 +400,9 @@ def _store(root: Path, found: ClosedSet) -> None:
     only rewrites the small header.
     """
     state = root / STATE_DIR
-    rows_path = state / CLOSED_ROWS_FILE.format(found.tree)
-    head = {"format": FORMAT, "code": _fingerprint(), "tree": found.tree, "dir": list(found.dir_key),
+    kind = found.kind
+    rows_path = state / kind.rows_file.format(found.tree)
+    head = {"format": FORMAT, "code": _fingerprint(kind), "tree": found.tree, "dir": list(found.dir_key),
             "live": list(found.live), "count": found.count, "others": found.others,
             "odd": found.odd, "commit": found.commit}
     with contextlib.suppress(OSError):
@@ -433,34 +415,36 @@ def _store(root: Path, found: ClosedSet) -> None:
             rows_head = json.dumps({"format": FORMAT, "tree": found.tree, "count": len(lines)})
             _write(rows_path, rows_head + "\n" + "\t".join(sorted(found.names())) + "\n" + "".join(lines))
             found._path = rows_path
-        _write(state / CLOSED_SET_FILE, json.dumps(head, separators=(",", ":")))
+        _write(state / kind.head_file, json.dumps(head, separators=(",", ":")))
         COUNTERS["writes"] += 1
-        for old in state.glob(CLOSED_ROWS_FILE.format("*")):
+        for old in state.glob(kind.rows_file.format("*")):
             if old != rows_path:
                 old.unlink()
 
 
-def closed_set(root: str | Path, tz: tzinfo, *, persist: bool = True) -> ClosedSet | None:
-    """The closed set valid for HEAD and the ``claims/`` folder now, brought up to date.
+def closed_set(root: str | Path, tz: tzinfo, *, persist: bool = True,
+               kind: Folder = CLOSED_CLAIMS) -> ClosedSet | None:
+    """The closed set valid for HEAD and the folder now (``claims/`` by default), brought up to date.
 
     Args:
         root: the brain folder.
         tz: the brain's timezone (naive close times).
         persist: store the set under ``.brain/`` when it was brought up to date.
+        kind: the folder and its terminal rule (`CLOSED_CLAIMS`, `ARCHIVED_SIGNALS`).
 
     Returns:
         The set, or None when there is none to trust (not a git repository, no ``claims`` in
         HEAD, a git failure): the caller then reads every claim file.
     """
     base = Path(root)
-    key = _dir_key(base)
+    key = _dir_key(base, kind)
     if key is None:
         return None
     commit = head_commit(base) or ""
-    stored = load(base) if persist else None
+    stored = load(base, kind) if persist else None
     if commit and stored is not None and stored.commit == commit and stored.dir_key == key:
         return stored  # the same commit holds the same tree: no git process
-    tree = _claims_tree(base)
+    tree = _folder_tree(base, kind)
     if tree is None:
         return None
     if commit and head_commit(base) != commit:
@@ -479,7 +463,7 @@ def closed_set(root: str | Path, tz: tzinfo, *, persist: bool = True) -> ClosedS
     elif stored is not None:
         found = _apply_diff(base, tz, stored, tree)
     if found is None:
-        found = _rebuild(base, tz, tree, stored)
+        found = _rebuild(base, kind, tz, tree, stored)
     if found is None:
         return None
     found = _relist(base, found, key)

@@ -83,10 +83,12 @@ def closed_twins(store: BrainStore, closed: ClosedSet, found: list[tuple[str, An
                   live: set[str]) -> list[tuple[str, Any, str | None, Any]]:
     """The terminal files that carry the session ID of a live one (the duplicate-ID rule still applies)."""
     twins: list[tuple[str, Any, str | None, Any]] = []
+    # A name the set lists as live is not in it: the set's names (one long line) are loaded only for the others.
+    listed_live = set(closed.live) | {rel.rpartition("/")[2] for rel in live}
     for _rel, _st, sess_id, _item in list(found):
         if sess_id is None:
             continue
-        names = [n for n in (f"{sess_id}.yml", f"{sess_id}.yaml") if n not in live
+        names = [n for n in (f"{sess_id}.yml", f"{sess_id}.yaml") if n not in listed_live
                  and os.path.lexists(os.path.join(store.root, "claims", n)) and closed.has(n)]
         names += [n for n in closed.odd.get(sess_id, ()) if n not in names]
         twins.extend((f"claims/{name}", None, sess_id, CLOSED) for name in names)

@@ -55,6 +55,12 @@ def refresh(root: Path, take_snapshot: Callable[[], BrainSnapshot], display_tz: 
     return imported, written
 
 
+def _archived_file(root: Path, sig_id: str, corrupt: set[str]) -> bool:
+    """True when a file of `sig_id` exists that read (a live read leaves archived signals out of the snapshot)."""
+    return any((root / rel).exists() and rel not in corrupt
+               for rel in (f"{SIGNALS_DIR}/{sig_id}.yml", f"{SIGNALS_DIR}/{sig_id}.yaml"))
+
+
 def _import_signals(root: Path, existing: str, snapshot: BrainSnapshot, written: list[str]) -> list[str]:
     """Write a file for each legacy signal row that never had one; returns the imported IDs.
 
@@ -63,10 +69,12 @@ def _import_signals(root: Path, existing: str, snapshot: BrainSnapshot, written:
     (a file git ever held was the product's, then removed on purpose).
     """
     known = {s.sig_id for s in snapshot.signals}
+    corrupt = {c.path for c in snapshot.corrupt}
     outside = index_legacy.parse_legacy_signal_rows(existing)
     inside = index_legacy.parse_block_signal_rows(existing)
     candidates = [row for row in [*outside, *inside]
-                  if row["sig_id"] not in known and SIGNAL_ID_RE.match(row["sig_id"])]
+                  if row["sig_id"] not in known and SIGNAL_ID_RE.match(row["sig_id"])
+                  and not _archived_file(root, row["sig_id"], corrupt)]
     # "Imported once": a row whose signal file git ever held was imported (or written) before and
     # deleted since; bringing it back would resurrect a pending signal someone removed on purpose.
     history = gitops.ever_added(root, SIGNALS_DIR) if candidates else None

@@ -17,11 +17,12 @@ from pathlib import PurePosixPath
 
 from brain_tui.core.clock import try_parse_timestamp
 from brain_tui.core.ids import valid_session_id
-from brain_tui.core.records.formats import claim_identity, normalize_status, parse_claim_bytes
-from brain_tui.core.records.statuses import TERMINAL_STATUSES
-from brain_tui.core.records.yamlio import MAX_FILE_BYTES, CorruptYaml
+from brain_tui.core.records.formats import claim_identity, normalize_status, parse_claim_bytes, signal_from_mapping
+from brain_tui.core.records.model import Signal
+from brain_tui.core.records.statuses import TERMINAL_STATUSES, SignalState
+from brain_tui.core.records.yamlio import MAX_FILE_BYTES, CorruptYaml, safe_load_bytes
 
-__all__ = ["UNDECIDED", "Terminal", "scan_status", "terminal_of"]
+__all__ = ["UNDECIDED", "Terminal", "archived_of", "scan_status", "terminal_of"]
 
 #: ``(sess_id, status, closed_at as epoch microseconds or -1)`` of a terminal claim.
 Terminal = tuple[str, str, int]
@@ -257,3 +258,21 @@ def terminal_of(raw: bytes, name: str, tz: tzinfo) -> Terminal | None:
     assert isinstance(data, dict) or hasattr(data, "get")
     ended = next((data[k] for k in ("closed_at", "closed", "opened_at", "opened") if data.get(k)), None)
     return identity[0], identity[1], _micros(try_parse_timestamp(ended, tz))
+
+
+def archived_of(raw: bytes, name: str, tz: tzinfo) -> Terminal | None:
+    """``(sig_id, "archived", created_at µs)`` when a signal file's bytes read as an archived signal, else None.
+
+    Read exactly as the store reads a signal file (`signal_from_mapping`), so a file that would be a
+    corrupt row, or any other state, is never taken for archived. Bytes without the word are not parsed
+    (a state spelled with escapes is then read as live: safe, it only costs a read).
+    """
+    if SignalState.ARCHIVED.encode() not in raw.lower() or len(raw) > MAX_FILE_BYTES:
+        return None
+    try:
+        item = signal_from_mapping(safe_load_bytes(raw), f"signals/{name}", tz)
+    except CorruptYaml:
+        return None
+    if not isinstance(item, Signal) or item.state != SignalState.ARCHIVED:
+        return None
+    return item.sig_id, SignalState.ARCHIVED, _micros(item.created_at)

@@ -26,7 +26,7 @@ from brain_tui.core.paths.path_keys import path_key
 from brain_tui.core.paths.scope import ScopeEntry, parse_scope
 from brain_tui.core.records import finished, formats, index, index_legacy, yamlio
 from brain_tui.core.records.cache import ParseCache, Parsed, pausing_gc
-from brain_tui.core.records.closed_set import ClosedSet, closed_set
+from brain_tui.core.records.closed_set import ARCHIVED_SIGNALS, ClosedSet, closed_set
 from brain_tui.core.records.formats import (
     KNOWN_STATUSES,
     YAML_SUFFIXES,
@@ -104,6 +104,8 @@ class BrainStore:
         self.stats_last = 0
         #: the closed set the last `snapshot()` used (None: every claim file was scanned).
         self.closed_last: ClosedSet | None = None
+        #: the archived signals' set the last `snapshot()` used (None: every signal file was scanned).
+        self.archived_last: ClosedSet | None = None
 
     def _entry(self, folder: str, name: str, st: os.stat_result, found: Scanned) -> None:
         """Keep one directory entry of `folder` by its ``lstat``: a regular file is read, a link is a corrupt row."""
@@ -141,7 +143,7 @@ class BrainStore:
         found: Scanned = []
         base = os.path.join(self.root, folder)
         for name in names:
-            self.stats_last += 1
+            self.stats_last += folder == "claims"
             try:
                 self._entry(folder, name, os.lstat(os.path.join(base, name)), found)
             except OSError:
@@ -291,8 +293,10 @@ class BrainStore:
                 ``bsi check-scope``). When none of them is terminal, the files HEAD holds terminal
                 (the closed set, `closed_set`) are not even looked at: the read costs what the live
                 claims cost. Otherwise the others are skipped from the parse cache's hints without
-                being decoded. Signals, locks, corrupt rows and duplicate-ID detection against live
-                files are as in a full snapshot. None (the default): every claim.
+                being decoded. The signal files HEAD holds archived are not looked at either (the
+                archived set: `closed_set.ARCHIVED_SIGNALS`). Locks, corrupt rows and duplicate-ID
+                detection against live files are as in a full snapshot. None (the default): every
+                claim and every signal.
             closed_since: with `only_statuses`, also the terminal claims closed at or after this time
                 (BRAIN-INDEX.md's recent history).
         """
@@ -307,6 +311,10 @@ class BrainStore:
             only_statuses = KNOWN_STATUSES - TERMINAL_STATUSES
         closed = self._closed_set(only_statuses)
         self.closed_last = closed
+        # A live read wants no archived signal either (SPEC 7: nothing leaves archived; SPEC 8 lists none).
+        archived = closed_set(self.root, self.tz, persist=self.files.persist, kind=ARCHIVED_SIGNALS) \
+            if closed is not None else None
+        self.archived_last = archived
         # The terminal claims of the scan itself (no closed set, or files it does not vouch for: untracked,
         # uncommitted) are kept by the same window the closed set's rows answer.
         fallback_since = closed_since if only_statuses is not None else None
@@ -314,7 +322,8 @@ class BrainStore:
             only_statuses = {*only_statuses, *TERMINAL_STATUSES}  # type: ignore[misc]
         claim_files = self._scan_names("claims", closed.live) if closed is not None else \
             self._scan("claims", YAML_SUFFIXES)
-        signal_files = self._scan("signals", YAML_SUFFIXES)
+        signal_files = self._scan_names("signals", archived.live) if archived is not None else \
+            self._scan("signals", YAML_SUFFIXES)
         lock_files = self._scan("locks", (*YAML_SUFFIXES, ".lock"))
         breath_files = self._breath_files()
         if closed is not None:  # only these rows of the parse cache, never the history's
@@ -397,12 +406,14 @@ class BrainStore:
         seen.update(rel for rel, _st in breath_files)
         breath, breath_corrupt = self._read_breath(breath_files)
         corrupt.extend(link for link in self._links if not link.path.startswith(f"{BREATH_DIR}/"))
-        if closed is not None:  # the closed files were not looked at: their entries stay
-            seen.update(rel for rel in self._cache if rel.startswith("claims/"))
+        # The files of the sets were not looked at: their entries stay.
+        unread = tuple(f"{kind}/" for kind, used in (("claims", closed), ("signals", archived)) if used is not None)
+        if unread:
+            seen.update(rel for rel in self._cache if rel.startswith(unread))
         for stale_key in set(self._cache) - seen:
             del self._cache[stale_key]
-        self.files.forget_missing(seen if closed is None else
-                                  seen | {rel for rel in self.files.entry_names() if rel.startswith("claims/")})
+        self.files.forget_missing(seen | {rel for rel in self.files.entry_names() if rel.startswith(unread)}
+                                  if unread else seen)
         self.files.flush()
         self.parsed_last = self.files.parsed
         self._scopes = {}

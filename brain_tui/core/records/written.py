@@ -95,21 +95,21 @@ def index_snapshot(store: BrainStore, now: datetime) -> BrainSnapshot:
 def needs_whole_brain(snapshot: BrainSnapshot, rendered: Iterable[str]) -> bool:
     """True when an action decided on a partial snapshot must be decided again on the whole brain.
 
-    It asked for a claim the partial read skipped, or it creates a claim file that already exists
-    (an ID the skipped history holds).
+    It asked for a claim or a signal the partial read skipped, or it creates a claim or signal file
+    that already exists (an ID the skipped history, or an archived signal, holds).
     """
     if not isinstance(snapshot, PartialSnapshot):
         return False
     if snapshot.misses:
         return True
     root = snapshot.root
-    known = {c.path for c in snapshot.claims}
+    known = {c.path for c in snapshot.claims} | {s.path for s in snapshot.signals}
     for rel in rendered:
         folder, _, name = rel.partition("/")
-        if folder != CLAIMS_DIR or rel in known or not name.endswith(YAML_SUFFIXES):
+        if folder not in (CLAIMS_DIR, SIGNALS_DIR) or rel in known or not name.endswith(YAML_SUFFIXES):
             continue
         stem = name.rsplit(".", 1)[0]
-        if any((Path(root) / CLAIMS_DIR / f"{stem}{suffix}").exists() for suffix in YAML_SUFFIXES):
+        if any((Path(root) / folder / f"{stem}{suffix}").exists() for suffix in YAML_SUFFIXES):
             return True
     return False
 

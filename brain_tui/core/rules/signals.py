@@ -16,6 +16,7 @@ from brain_tui.core.paths.limits import check_text
 from brain_tui.core.paths.scope import parse_scope
 from brain_tui.core.records.model import BrainSnapshot, CorruptFile, Signal
 from brain_tui.core.records.statuses import SignalState
+from brain_tui.core.records.written import PartialSnapshot
 from brain_tui.core.rules.authority import claims_list, holder_text, owns, require_owner
 
 if TYPE_CHECKING:
@@ -121,6 +122,8 @@ def require_signal(snapshot: BrainSnapshot, sig_id: str) -> Signal:
     for bad in snapshot.corrupt:
         if bad.path in (f"signals/{sig_id}.yml", f"signals/{sig_id}.yaml"):
             raise InvalidData(f"signal {sig_id} is corrupt: {bad.path} line {bad.line}: {bad.reason}")
+    if isinstance(snapshot, PartialSnapshot):
+        snapshot.misses.add(sig_id)  # maybe archived, not read: the action is decided again on the whole brain
     raise NotFound(f"signal {sig_id} not found")
 
 

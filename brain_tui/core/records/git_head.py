@@ -1,0 +1,62 @@
+"""HEAD's commit ID read from the repository's files, without a git process (the closed sets' warm check)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+__all__ = ["head_commit"]
+
+
+def _hex_oid(text: str) -> str | None:
+    oid = text.strip()
+    return oid if len(oid) in (40, 64) and all(c in "0123456789abcdef" for c in oid) else None
+
+
+def head_commit(root: Path) -> str | None:
+    """HEAD's commit ID read from the repository's files (no git process), or None when unsure.
+
+    Only the plain layout is read: a ``.git`` folder (or a ``gitdir:`` file) above `root`, HEAD
+    naming a branch held as a loose ref or in ``packed-refs``, or a detached HEAD. Anything else
+    (``$GIT_DIR``, linked worktrees, the reftable format, a symbolic ref that is not a branch) answers
+    None and the caller asks git.
+    """
+    if any(name in os.environ for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR")):
+        return None
+    folder = root.resolve()
+    for candidate in (folder, *folder.parents):
+        dot = candidate / ".git"
+        if dot.is_dir():
+            gitdir = dot
+            break
+        if dot.is_file():
+            try:
+                text = dot.read_text(encoding="utf-8").strip()
+            except (OSError, ValueError):
+                return None
+            if not text.startswith("gitdir:"):
+                return None
+            gitdir = (candidate / text[len("gitdir:"):].strip()).resolve()
+            break
+    else:
+        return None
+    try:
+        if (gitdir / "commondir").exists() or (gitdir / "reftable").exists():
+            return None
+        head = (gitdir / "HEAD").read_text(encoding="utf-8")
+        if not head.startswith("ref: "):
+            return _hex_oid(head)
+        ref = head[len("ref: "):].strip()
+        if not ref.startswith("refs/heads/") or ".." in ref:
+            return None
+        loose = gitdir / ref
+        if loose.is_file():
+            return _hex_oid(loose.read_text(encoding="utf-8"))
+        with open(gitdir / "packed-refs", encoding="utf-8") as packed:
+            for line in packed:
+                oid, _, name = line.rstrip("\n").partition(" ")
+                if name == ref:
+                    return _hex_oid(oid)
+    except (OSError, ValueError):
+        return None
+    return None
