@@ -76,3 +76,21 @@ def test_a_history_page_lists_the_latest_ended_first(demo_root: Path) -> None:
     keys = [key for key, _ in history_rows([*others, late], NOW, brain.tz)]
     assert keys[0] == first_opened.sess_id
     assert keys[1:] == [c.sess_id for c in others]  # equal end times keep the page's order
+
+
+async def test_the_palette_finds_a_finished_claim_the_steady_read_does_not_hold(  # noqa: ANN001
+        make_app, demo_root: Path) -> None:
+    from brain_tui.tui.palette import BrainProvider
+
+    add_old_history(demo_root)
+    wanted = "sess-20251101-0017-old17"
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert app.snapshot.claim(wanted) is None
+        hits = [hit async for hit in BrainProvider(app.screen).search("old17")]
+        chosen = [hit for hit in hits if wanted in str(hit.help)]
+        assert len(chosen) == 1 and "(history)" in str(chosen[0].text)
+        chosen[0].command()
+        await settle(pilot)
+        assert app.screen.query_one("#history").selected_key == wanted
