@@ -189,7 +189,7 @@ class BrainApp(App[int]):
         self.notices.start(self.queue)
         if self.live:
             self.run_worker(self._read_branch, thread=True, group="branch", exit_on_error=False)
-            self.feed.start()
+            self.feed.start([claim.path for claim in self.snapshot.claims])
             self.set_interval(TICK_SECONDS, self.tick, name="ttl-tick")
             self.set_interval(ENV_SECONDS, self.readings.env_tick, name="env-tick")
             self.readings.env_tick()

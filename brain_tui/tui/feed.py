@@ -13,12 +13,13 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from brain_tui.core.brain import DATA_DIRS, Brain
+from brain_tui.core.paths.layout import CLAIMS_DIR
 from brain_tui.core.records.model import BrainSnapshot
 
 from .messages import FilesChanged, SnapshotLoaded
@@ -36,7 +37,8 @@ WATCH_STEP_MS = 20
 #: pane, a page at a time, `brain.audit.history_page`).
 RECENT_WINDOW = timedelta(days=30)
 
-Fingerprint = tuple[tuple[str, int, int, int], ...]
+#: What a stat scan saw: the folder-relative name → (mtime_ns, size, inode).
+Fingerprint = dict[str, tuple[int, int, int]]
 
 
 def steady_read(brain: Brain) -> BrainSnapshot:
@@ -44,10 +46,30 @@ def steady_read(brain: Brain) -> BrainSnapshot:
     return brain.audit.recent(RECENT_WINDOW)
 
 
-def fingerprint(root: Path) -> Fingerprint:
-    """A cheap signature of the watched folders: one `stat` per file, nothing parsed."""
-    items: list[tuple[str, int, int, int]] = []
+def _stat(path: str) -> tuple[int, int, int] | None:
+    try:
+        st = os.stat(path, follow_symlinks=False)
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size, st.st_ino
+
+
+def fingerprint(root: Path, claims: Collection[str] | None = None) -> Fingerprint:
+    """A cheap signature of the watched folders: one `stat` per file, nothing parsed.
+
+    Args:
+        root: the brain folder.
+        claims: the claim files (``claims/<name>``) the cockpit holds. Given, ``claims/`` is not listed: its own
+            stat (which moves when a file is added, removed or replaced) and these files' stats stand for it, so
+            a scan costs what the steady read holds, not the history. None: every file of every folder.
+    """
+    items: Fingerprint = {}
     for folder in DATA_DIRS:
+        if claims is not None and folder == CLAIMS_DIR:
+            for name in (CLAIMS_DIR, *claims):
+                if (key := _stat(str(root / name))) is not None:
+                    items[name] = key
+            continue
         try:
             with os.scandir(root / folder) as entries:
                 for entry in entries:
@@ -55,11 +77,19 @@ def fingerprint(root: Path) -> Fingerprint:
                         st = entry.stat(follow_symlinks=False)
                     except OSError:
                         continue
-                    items.append((f"{folder}/{entry.name}", st.st_mtime_ns, st.st_size, st.st_ino))
+                    items[f"{folder}/{entry.name}"] = (st.st_mtime_ns, st.st_size, st.st_ino)
         except OSError:
             continue
-    items.sort()
-    return tuple(items)
+    return items
+
+
+def changed_names(previous: Fingerprint, current: Fingerprint) -> tuple[str, ...]:
+    """The names whose stat differs between two scans. A claim file seen by one scan only is not a change by
+    itself (the held set moved between the scans); its addition or removal moves ``claims/``'s own stat."""
+    prefix = f"{CLAIMS_DIR}/"
+    return tuple(sorted(name for name in previous.keys() | current.keys()
+                        if previous.get(name) != current.get(name)
+                        and (not name.startswith(prefix) or (name in previous and name in current))))
 
 
 class LiveFeed:
@@ -78,7 +108,9 @@ class LiveFeed:
         self._flags = threading.Lock()
         self._wanted = False
         self._reading = False
-        self.fingerprint: Fingerprint = ()
+        self.fingerprint: Fingerprint = {}
+        #: The claim files the last read held (what the stat scan looks at in ``claims/``).
+        self.held: frozenset[str] = frozenset()
         self.stop_event = asyncio.Event()
         #: Called (in a thread) with the changed paths before each read (breath records, for instance).
         self.on_paths: Callable[[tuple[str, ...]], None] | None = None
@@ -110,14 +142,16 @@ class LiveFeed:
             try:
                 with self.read_lock:
                     snapshot = steady_read(self.brain)
+                self.held = frozenset(claim.path for claim in snapshot.claims)
                 message = SnapshotLoaded(snapshot, liveness=self.brain.read_liveness())
             except Exception as exc:  # noqa: BLE001 - shown, the next change retries
                 message = SnapshotLoaded(None, f"cannot read the brain: {exc}")
             self.app.post_message(message)
 
     # -- watching ---------------------------------------------------------------------------------
-    def start(self) -> None:
-        """Take the first fingerprint (in a thread) and start watching."""
+    def start(self, held: Collection[str] = ()) -> None:
+        """Take the first fingerprint (in a thread) of these claim files and the other folders; start watching."""
+        self.held = frozenset(held)
         self.app.run_worker(self._take_fingerprint, thread=True, group="restat", exit_on_error=False)
         self.app.run_worker(self._watch(), group="watch", exclusive=True, exit_on_error=False)
 
@@ -130,7 +164,7 @@ class LiveFeed:
         self.app.run_worker(self._take_fingerprint, thread=True, group="restat", exclusive=True, exit_on_error=False)
 
     def _take_fingerprint(self) -> None:
-        self.fingerprint = fingerprint(self.brain.root)
+        self.fingerprint = fingerprint(self.brain.root, self.held)
 
     async def _watch(self) -> None:
         root = self.brain.root
@@ -154,8 +188,8 @@ class LiveFeed:
         self.app.run_worker(self._scan, thread=True, group="stat-scan", exclusive=True, exit_on_error=False)
 
     def _scan(self) -> None:
-        current = fingerprint(self.brain.root)
+        current = fingerprint(self.brain.root, self.held)
         previous, self.fingerprint = self.fingerprint, current
-        if previous and current != previous:
-            changed = tuple(sorted({item[0] for item in set(current) ^ set(previous)}))
+        changed = changed_names(previous, current) if previous else ()
+        if changed:
             self.app.post_message(FilesChanged(tuple(str(self.brain.root / name) for name in changed)))

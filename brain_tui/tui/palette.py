@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Iterable
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -20,6 +21,8 @@ if TYPE_CHECKING:
 
 #: At most this many claims are offered for one query.
 MAX_CLAIM_HITS = 30
+#: A query this long also searches the finished claims the cockpit does not hold, by file name (session ID).
+MIN_HISTORY_QUERY = 3
 
 
 class BrainProvider(Provider):
@@ -48,7 +51,8 @@ class BrainProvider(Provider):
             yield DiscoveryHit(label, run, help=help_text)
 
     async def search(self, query: str) -> Hits:
-        """Panes and claims whose label or ID, scope and story match `query`."""
+        """Panes and claims whose label or ID, scope and story match `query`; then the older finished claims
+        whose session ID holds it (one history page read, `brain.audit.history_page`)."""
         matcher = self.matcher(query)
         claims = 0
         for label, help_text, run in self._targets():
@@ -60,6 +64,28 @@ class BrainProvider(Provider):
                 if claims > MAX_CLAIM_HITS:
                     continue
             yield Hit(score, matcher.highlight(label), run, help=help_text)
+        if claims < MAX_CLAIM_HITS and len(query.strip()) >= MIN_HISTORY_QUERY:
+            for label, help_text, run in await asyncio.to_thread(self._history_targets, query.strip(),
+                                                                 MAX_CLAIM_HITS - claims):
+                yield Hit(max(matcher.match(label), 0.5) * 0.8, matcher.highlight(label), run, help=help_text)
+
+    def _history_targets(self, needle: str, limit: int) -> list[tuple[str, str, Callable[[], None]]]:
+        """The finished claims outside the steady read whose file name holds `needle` (in a thread)."""
+        app = self.brain_app
+        snapshot = app.snapshot
+        try:
+            with app.read_lock:
+                found = app.brain.audit.history_page(0, limit, needle, snapshot=snapshot)
+        except Exception:  # noqa: BLE001 - the palette offers what it can read; the history pane tells why
+            return []
+        targets: list[tuple[str, str, Callable[[], None]]] = []
+        for claim in found.claims:
+            if snapshot.claim(claim.sess_id) is not None:
+                continue  # already offered from the steady read
+            label = f"Claim: {short_id(claim.sess_id, snapshot.now, snapshot.tz)} · {claim.status} (history)"
+            help_text = safe_str(f"{claim.sess_id} · {claim.scope_text} · {claim.story}", 160)
+            targets.append((safe_str(label, 100), help_text, partial(app.navigator.go_to_claim, claim.sess_id)))
+        return targets
 
 
 def system_commands(app: BrainApp, screen: Screen[Any]) -> Iterable[SystemCommand]:

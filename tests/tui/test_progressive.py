@@ -87,7 +87,7 @@ async def test_watch_event_refreshes_before_any_stat_scan(make_app, monkeypatch)
     monkeypatch.setattr(watchfiles, "awatch", fake_awatch)
     app = make_app(live=True, progressive=False)
     real = feed_module.fingerprint
-    monkeypatch.setattr(feed_module, "fingerprint", lambda root: calls.append("stat") or real(root))
+    monkeypatch.setattr(feed_module, "fingerprint", lambda root, held=None: calls.append("stat") or real(root, held))
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause(0.2)  # the watcher, env and breath workers start (the watcher never ends here)
         monkeypatch.setattr(app, "refresh_snapshot", lambda **_: calls.append("refresh"))

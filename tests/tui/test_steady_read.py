@@ -59,3 +59,38 @@ async def test_the_steady_read_builds_no_claim_finished_before_the_window(  # no
         assert table.total == len(finished)
         assert len(table.row_keys) == min(PAGE_SIZE, len(finished))
         assert len(built) <= PAGE_SIZE
+
+
+def test_a_history_page_lists_the_latest_ended_first(demo_root: Path) -> None:
+    from dataclasses import replace
+
+    from brain_tui.tui.widgets.history import history_rows
+
+    brain = fresh(demo_root)
+    page = list(brain.audit.history_page(0, PAGE_SIZE).claims)
+    assert len(page) >= 2
+    # The page comes in file-name (opening) order; the claim opened first ended last.
+    first_opened = min(page, key=lambda c: c.sess_id)
+    late = replace(first_opened, closed_at=NOW - timedelta(minutes=1))
+    others = [replace(c, closed_at=NOW - timedelta(days=2)) for c in page if c is not first_opened]
+    keys = [key for key, _ in history_rows([*others, late], NOW, brain.tz)]
+    assert keys[0] == first_opened.sess_id
+    assert keys[1:] == [c.sess_id for c in others]  # equal end times keep the page's order
+
+
+async def test_the_palette_finds_a_finished_claim_the_steady_read_does_not_hold(  # noqa: ANN001
+        make_app, demo_root: Path) -> None:
+    from brain_tui.tui.palette import BrainProvider
+
+    add_old_history(demo_root)
+    wanted = "sess-20251101-0017-old17"
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert app.snapshot.claim(wanted) is None
+        hits = [hit async for hit in BrainProvider(app.screen).search("old17")]
+        chosen = [hit for hit in hits if wanted in str(hit.help)]
+        assert len(chosen) == 1 and "(history)" in str(chosen[0].text)
+        chosen[0].command()
+        await settle(pilot)
+        assert app.screen.query_one("#history").selected_key == wanted

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime, tzinfo
+from datetime import UTC, datetime, tzinfo
 
 from textual.binding import Binding
 from textual.message import Message
@@ -16,6 +16,8 @@ from ..safe import safe_text
 from ..styles import ERROR, MUTED, STRONG
 from .table import Col, KeyedTable, Row
 
+#: Sorts a claim with no readable time last.
+_NEVER = datetime.min.replace(tzinfo=UTC)
 #: Closed claims shown per history page (a DataTable of 10,000 rows costs ~0.9 s to mount).
 PAGE_SIZE = 50
 
@@ -86,12 +88,25 @@ class HistoryTable(KeyedTable):
         """The page changed: the screen redraws the table."""
 
 
+def ended_at(claim: Claim, tz: tzinfo) -> datetime | None:
+    """When a finished claim ended: its close time, else its opening time (naive times in the brain's zone;
+    None when neither is readable)."""
+    ended = claim.closed_at or claim.opened_at
+    if ended is None or ended.tzinfo is not None:
+        return ended
+    return ended.replace(tzinfo=tz)
+
+
 def history_rows(claims: Sequence[Claim], now: datetime, tz: tzinfo) -> list[Row]:
-    """The rows of one history page (`brain.audit.history_page`: the finished claims, newest first)."""
+    """The rows of one history page, the latest ended first.
+
+    `brain.audit.history_page` pages the finished claims by file name (opening time) without reading the
+    others; within the page read, the rows are ordered by when each claim ended.
+    """
     rows: list[Row] = []
-    for claim in claims:
+    for claim in sorted(claims, key=lambda item: ended_at(item, tz) or _NEVER, reverse=True):
         result = result_of(claim)
-        ended = claim.closed_at or claim.opened_at
+        ended = ended_at(claim, tz)
         rows.append((claim.sess_id, {
             "status": status_icon(claim.status),
             "id": safe_text(short_id(claim.sess_id, now, tz), 40, style=MUTED),
