@@ -173,9 +173,11 @@ class _Watchdog:
             self.fired = True
             ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self._thread_id),
                                                        ctypes.py_object(InProcessTimeout))
-            sys.__stderr__.write(f"\ntests/inproc.py: {self._what} ran over its timeout; if it has not unwound "
-                                 f"in {BACKSTOP_S:g} s, every thread's stack follows and the process ends\n")
-            faulthandler.dump_traceback_later(BACKSTOP_S, exit=True, file=sys.__stderr__)
+            real_stderr = sys.__stderr__  # the call's sys.stderr is a buffer with no file descriptor
+            if real_stderr is not None:
+                real_stderr.write(f"\ntests/inproc.py: {self._what} ran over its timeout; if it has not unwound "
+                                  f"in {BACKSTOP_S:g} s, every thread's stack follows and the process ends\n")
+                faulthandler.dump_traceback_later(BACKSTOP_S, exit=True, file=real_stderr)
 
     def stop(self) -> None:
         """Disarm (the call returned or unwound); cancel the backstop if it was armed."""
