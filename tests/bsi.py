@@ -92,8 +92,8 @@ def run_bsi(*args: str, brain: Path | None = None, now: str | None = NOW, cwd: P
         now: passed as `--now` (None or empty: no clock override).
         cwd: working folder (default: the brain, else the current folder).
         env: the environment (default: `clean_env()`).
-        timeout: seconds before a subprocess call counts as hung (None: wait for ever); an in-process
-            call has no timeout.
+        timeout: seconds before the call counts as hung and fails the test (None: wait for ever); in
+            process, a watchdog raises in the call (tests/inproc.py: it cannot be killed).
         input: stdin (default: empty).
         process: run a real `bsi` process (say why at the call: a timeout, a signal, `-X` options, …);
             `BSI_TEST_PROCESS=1` makes every call one.
@@ -104,7 +104,7 @@ def run_bsi(*args: str, brain: Path | None = None, now: str | None = NOW, cwd: P
     from tests.inproc import as_text, call_main
 
     if not (process or os.environ.get("BSI_TEST_PROCESS") == "1"):
-        return Run(*call_main(command[len(BSI):], environ, folder, input))
+        return Run(*call_main(command[len(BSI):], environ, folder, input, timeout))
     proc = subprocess.run(command, capture_output=True, env=environ, cwd=folder, timeout=timeout, check=False,
                           input=input.encode() if isinstance(input, str) else input or b"")
     return Run(proc.returncode, as_text(proc.stdout), as_text(proc.stderr))

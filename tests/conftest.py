@@ -118,6 +118,32 @@ def legacy_git_brain(legacy_brain: Path) -> Iterator[Path]:
     yield legacy_brain
 
 
+#: The tests that take longest (seconds each on a 2-core machine), run first: `--dist worksteal` hands each
+#: worker a contiguous half of the collection and the idle one steals the other's tail, so a long test
+#: collected last would run alone at the end. The first match in this order wins; the rest keep their order.
+LONG_FIRST = (
+    "tests/reliability/test_multi_clone_race.py",  # 6 clones racing 8 rounds: ~27 s
+    "tests/reliability/test_concurrent_writers.py",  # kill -9 among writers: ~17 s
+    "tests/reliability/",  # the other kill -9 loops: 12-16 s each
+    "tests/unit/test_hook_index_shadow.py",  # hypothesis-generated brains: ~20 s
+    "tests/unit/test_state_machine.py",  # hypothesis state machine: ~16 s
+    "tests/e2e/",  # the real Claude Code against a fake API: 4-13 s each
+)
+
+
+def _long_first_rank(item: pytest.Item) -> int:
+    path = item.nodeid.split("::", 1)[0]
+    for rank, prefix in enumerate(LONG_FIRST):
+        if path.startswith(prefix):
+            return rank
+    return len(LONG_FIRST)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Put the long tests (LONG_FIRST) at the head of the collection, so they never run last."""
+    items.sort(key=_long_first_rank)  # stable: every worker collects the same order
+
+
 def pytest_report_header() -> str | None:
     """Say which agent markers the run removed from its own environment (tests/agent_markers.py)."""
     if not AGENT_MARKERS_REMOVED:

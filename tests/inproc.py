@@ -6,6 +6,12 @@ starts inherit it), its working folder and its stdin, captures what it writes on
 code. The CLI's catch-all turns a bug into exit 70 and one line (tests/cli/test_internal_error.py keeps
 that tested): in process, the traceback is added to stderr, so the failing test shows where it came from.
 
+A call may be given a `timeout`: it cannot be killed, so a watchdog raises `InProcessTimeout` in the
+calling thread when the time is up (the call unwinds as an error would: its environment is restored), and
+the test fails saying which call ran over. A call stuck in C (a blocking read or lock) cannot take that
+exception: `BACKSTOP_S` later the watchdog prints every thread's stack and ends the process (under xdist,
+the worker; the test is reported as crashed), so no test hangs for ever.
+
 A call must leave nothing behind: no file descriptor and no thread it opened, no changed umask (a
 long-lived caller such as the cockpit or the MCP server would collect them); `call_main` fails the test
 when one does.
@@ -13,6 +19,8 @@ when one does.
 
 from __future__ import annotations
 
+import ctypes
+import faulthandler
 import gc
 import importlib
 import io
@@ -28,6 +36,8 @@ from typing import Any
 
 #: How long the threads a call started may take to end after it returned (a pool shut down without waiting).
 THREAD_GRACE_S = 5.0
+#: How long after its timeout a call that did not unwind (stuck in C) is left before the process ends.
+BACKSTOP_S = 30.0
 
 
 def as_text(raw: bytes) -> str:
@@ -139,6 +149,76 @@ def _tracebacks(caught: list[str]) -> Iterator[None]:
         cli_main._internal_error = original  # type: ignore[assignment]
 
 
+class InProcessTimeout(BaseException):
+    """Raised in a call's thread when it ran over its timeout (a BaseException: no catch-all in bsi keeps it)."""
+
+
+class _Watchdog:
+    """Raise `InProcessTimeout` in this thread after `seconds`, unless stopped first; the backstop after that."""
+
+    def __init__(self, seconds: float, what: str) -> None:
+        self.fired = False
+        self._stopped = False
+        self._lock = threading.Lock()
+        self._what = what
+        self._thread_id = threading.get_ident()
+        self._timer = threading.Timer(seconds, self._fire)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def _fire(self) -> None:
+        with self._lock:
+            if self._stopped:
+                return
+            self.fired = True
+            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self._thread_id),
+                                                       ctypes.py_object(InProcessTimeout))
+            real_stderr = sys.__stderr__  # the call's sys.stderr is a buffer with no file descriptor
+            if real_stderr is not None:
+                real_stderr.write(f"\ntests/inproc.py: {self._what} ran over its timeout; if it has not unwound "
+                                  f"in {BACKSTOP_S:g} s, every thread's stack follows and the process ends\n")
+                faulthandler.dump_traceback_later(BACKSTOP_S, exit=True, file=real_stderr)
+
+    def stop(self) -> None:
+        """Disarm (the call returned or unwound); cancel the backstop if it was armed."""
+        with self._lock:
+            self._stopped = True
+            if self.fired:
+                faulthandler.cancel_dump_traceback_later()
+        self._timer.cancel()
+        self._timer.join()
+
+
+def _watched(call: Callable[[], Any], timeout: float | None, what: str) -> Any:
+    """`call()`, failing the test if it runs over `timeout` seconds (None: no limit)."""
+    if timeout is None:
+        return call()
+    dog = _Watchdog(timeout, what)
+    result: Any = None
+    try:
+        try:
+            result = call()
+        finally:
+            dog.stop()
+            if dog.fired and not isinstance(sys.exc_info()[1], InProcessTimeout):
+                _take_pending_timeout()
+    except InProcessTimeout:
+        pass
+    if not dog.fired:
+        return result
+    raise AssertionError(f"{what} ran over its timeout of {timeout:g} s in process (tests/inproc.py)")
+
+
+def _take_pending_timeout() -> None:
+    """Let an `InProcessTimeout` sent but not yet delivered arrive here (it may have been swallowed: stop at 1 s)."""
+    deadline = time.monotonic() + 1.0
+    try:
+        while time.monotonic() < deadline:
+            time.sleep(0.001)
+    except InProcessTimeout:
+        pass
+
+
 def _leaks(fds: dict[int, str], threads: set[threading.Thread], mask: int) -> list[str]:
     """What a call left open or changed, compared with before it."""
     left = {fd: target for fd, target in open_fds().items() if fds.get(fd) != target}
@@ -156,8 +236,9 @@ def _leaks(fds: dict[int, str], threads: set[threading.Thread], mask: int) -> li
 
 
 def call_main(argv: list[str], env: Mapping[str, str], cwd: Path | None,
-              stdin: str | bytes | None) -> tuple[int, str, str]:
-    """(exit code, stdout, stderr) of `bsi ARGV` run here, with `env`, in `cwd`, reading `stdin`."""
+              stdin: str | bytes | None, timeout: float | None = None) -> tuple[int, str, str]:
+    """(exit code, stdout, stderr) of `bsi ARGV` run here, with `env`, in `cwd`, reading `stdin`; the test
+    fails if it runs over `timeout` seconds (None: no limit)."""
     cli_main = importlib.import_module("brain_tui.cli.main")
 
     if env.get("BSI_FAULT_DO", "").startswith("kill"):
@@ -167,10 +248,13 @@ def call_main(argv: list[str], env: Mapping[str, str], cwd: Path | None,
     caught: list[str] = []
     code: Any
     with _environment(env), _folder(cwd), _no_exec(), _tracebacks(caught), _streams(data) as (out, err):
-        try:
-            code = cli_main.main(argv)
-        except SystemExit as exc:
-            code = exc.code
+        def main() -> Any:
+            try:
+                return cli_main.main(argv)
+            except SystemExit as exc:
+                return exc.code
+
+        code = _watched(main, timeout, f"bsi {' '.join(argv)}")
     for trace in caught:
         if "NeedsProcess" in trace:
             raise NeedsProcess(f"bsi {' '.join(argv)} replaced its process (os.exec*): run it with process=True")

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ from typing import Any
 import pytest
 
 from tests.bsi import Run, ok, run_bsi
+from tests.clock import wait_for
 from tests.conftest import load_claim, signal_docs
 from tests.tmux import needs_tmux, no_tmux_env, private_server, windows
 
@@ -52,11 +52,7 @@ def recorder(tmp_path: Path) -> Path:
 
 def recorded(path: Path, timeout: float = 20.0) -> dict[str, Any]:
     """What the recorder wrote (waits for it: a tmux window starts asynchronously)."""
-    deadline = time.monotonic() + timeout
-    while not path.exists():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"the launched command never ran ({path} missing)")
-        time.sleep(0.05)
+    wait_for(path.exists, timeout=timeout, what=f"the launched command to run ({path} missing)")
     return json.loads(path.read_text(encoding="utf-8"))
 
 
@@ -189,7 +185,8 @@ def test_tmux_window_named_after_slug_with_env_and_hostile_story(brain: Path, tm
     assert doc["env"] == {"BSI_SESSION": sess, "BRAIN_ROOT": str(brain)}
     assert doc["cwd"] == str(brain)
     assert "wiki-fix" in tmux_windows(launch_env)
-    time.sleep(0.3)
+    # No wait needed: the recorder ran (so a shell would have expanded the story first), and `bsi launch`
+    # returned after its tmux client, which waits for a smuggled `run-shell` to end.
     assert not pwned.exists() and not list(brain.rglob("PWNED")) and not list(tmp_path.rglob("PWNED"))
     # the same claim again: its agent runs
     again = run_bsi("launch", sess, brain=brain, env=launch_env)
@@ -213,13 +210,11 @@ def test_at_most_three_launches_at_once(brain: Path, tmp_path: Path, launch_env:
     assert sorted(tmux_windows(launch_env)) == ["s0", "s1", "s2"]
     # one ends: a slot is free again
     subprocess.run(["tmux", "kill-window", "-t", "s0"], env=launch_env, check=True, capture_output=True)
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        fourth = run_bsi("launch", ids[3], brain=brain, env=launch_env)
-        if fourth.code == 0:
-            break
-        time.sleep(0.2)
-    assert fourth.code == 0, fourth.err
+    def launched_fourth() -> Run | None:
+        run = run_bsi("launch", ids[3], brain=brain, env=launch_env)
+        return run if run.code == 0 else None
+
+    wait_for(launched_fourth, timeout=10, every=0.2, what="a slot to free up once s0's window is gone")
 
 
 def test_a_claim_whose_bound_agent_still_works_is_not_launched_again(brain: Path) -> None:

@@ -42,6 +42,7 @@ def two(tmp_path: Path) -> Iterator[tuple[FakeAgent, FakeAgent]]:
 
 def hook(agent: FakeAgent, brain: Path, name: str, payload: dict[str, Any], *, command: list[str] | None = None,
          agent_name: str = "claude", **extra: str) -> Any:
+    # A process, not run_bsi: the binding trusts the hook's ancestry, so the agent must be its parent process.
     argv = (command or bsi_command(brain=brain, now=NOW)) + ["hook", name, "--agent", agent_name]
     return agent.run(argv, json.dumps(payload), env=env(**extra), cwd=brain)
 
@@ -52,6 +53,7 @@ def base(brain: Path, name: str, session: str, **extra: Any) -> dict[str, Any]:
 
 
 def open_in(agent: FakeAgent, brain: Path, scope: str, session: str) -> str:
+    # A process: `claim open` binds to the agent it finds among its ancestors (this FakeAgent).
     done = agent.run(bsi_command("claim", "open", "--scope", scope, "--story", "work", brain=brain, now=NOW),
                      env=env(CLAUDE_CODE_SESSION_ID=session), cwd=brain)
     assert done.returncode == 0, done.stderr
@@ -147,6 +149,7 @@ class McpClient:
     def __init__(self, agent: FakeAgent, brain: Path, **extra: str) -> None:
         self.agent, self.ids = agent, 0
         self.key = f"mcp-{id(self)}"
+        # A process: the MCP server is the agent's child and reads its binding from that ancestry.
         agent.start(self.key, bsi_command("mcp", brain=brain, now=NOW), env(**extra), brain)
         self.call("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
                                  "clientInfo": {"name": "fake", "version": "1"}})

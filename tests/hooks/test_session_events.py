@@ -82,6 +82,7 @@ def agent(tmp_path: Path) -> Iterator[FakeAgent]:
 def agent_hook(agent: FakeAgent, brain: Path, name: str, payload: Any,
                env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """`bsi hook NAME` run by the agent process, as Claude Code runs its hooks."""
+    # A process, not run_bsi: a hand-over counts only from the agent process that is the hook's parent.
     done = agent.run(bsi_command("hook", name, brain=brain, now=NOW), json.dumps(payload), env=env or clean_env(),
                      cwd=brain)
     assert done.returncode in (0, 2) and "Traceback" not in done.stderr, done

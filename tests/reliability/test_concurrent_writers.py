@@ -18,6 +18,7 @@ import yaml
 
 from brain_tui.core.records.yamlio import CorruptYaml, safe_load_file
 from tests.bsi import clean_env, git, ok, run_bsi
+from tests.clock import wait_for
 
 RACERS = 8
 NOW = "2026-11-29T10:00:00Z"
@@ -122,6 +123,8 @@ def test_kill_dash_nine_during_writes_leaves_every_file_whole(brain: Path) -> No
     rng = random.Random(20261129)
     for i in range(30):
         proc = _start(WRITER, str(brain), str(i))
+        if i == 29:  # the last kill lands after a claim was written, however loaded the machine is
+            wait_for(lambda: any((brain / "claims").glob("*.yml")), timeout=120, what="a writer's first claim")
         time.sleep(rng.uniform(0.0, 0.25))
         os.kill(proc.pid, signal.SIGKILL)
         proc.communicate(timeout=30)

@@ -132,19 +132,35 @@ def test_run_command_reports_a_failure_in_one_line(tmp_path: Path) -> None:
 
 def test_two_cockpits_claiming_the_same_item_at_once_tell_it_once(tmp_path: Path,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    """Both read the log before either wrote it: without the lock, both would tell the item."""
+    """The first cockpit writes only once the second got as far as it can (waiting on the lock, or, without
+    the lock, past its read of the log): without the lock, both would tell the item."""
+    import fcntl
     import threading
-    import time
+    from types import SimpleNamespace
 
     from brain_tui.core.sessions import notify
+    from tests.clock import wait_for
 
-    real_write = notify.atomic_write_text
+    reads: list[int] = []
+    locking: list[int] = []
+    real_read, real_write = NotifiedLog.read, notify.atomic_write_text
 
-    def slow_write(path: Path, text: str) -> None:
-        time.sleep(0.3)  # the other cockpit reads meanwhile
+    def counted_read(self: NotifiedLog) -> list[str]:
+        keys = real_read(self)
+        reads.append(1)
+        return keys
+
+    def counted_flock(fd: int, operation: int) -> None:
+        locking.append(1)
+        fcntl.flock(fd, operation)
+
+    def held_write(path: Path, text: str) -> None:
+        wait_for(lambda: len(locking) >= 2 or len(reads) >= 2, timeout=10, what="the other cockpit")
         real_write(path, text)
 
-    monkeypatch.setattr(notify, "atomic_write_text", slow_write)
+    monkeypatch.setattr(NotifiedLog, "read", counted_read)
+    monkeypatch.setattr(notify, "fcntl", SimpleNamespace(flock=counted_flock, LOCK_EX=fcntl.LOCK_EX))
+    monkeypatch.setattr(notify, "atomic_write_text", held_write)
     start = threading.Barrier(2)
     told: list[list[str]] = []
 
@@ -157,6 +173,6 @@ def test_two_cockpits_claiming_the_same_item_at_once_tell_it_once(tmp_path: Path
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(10)
+        thread.join(20)
     assert sorted(told) == [[], ["gate:b"]]
     assert NotifiedLog(tmp_path).read() == ["gate:b"]
