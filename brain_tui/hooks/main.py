@@ -117,7 +117,7 @@ class DeadlineExceeded(BaseException):  # noqa: N818 - not an error of the input
     """The hook's deadline passed (a BaseException, so no `except Exception` on the way swallows it)."""
 
 
-def _on_alarm(signum: int, frame: Any) -> None:
+def _on_alarm(_signum: int, _frame: Any) -> None:
     raise DeadlineExceeded
 
 

@@ -97,7 +97,7 @@ def _lean_resolver(loader: Any, yaml: Any) -> None:
     scalar_tag, sequence_tag, mapping_tag = (loader.DEFAULT_SCALAR_TAG, loader.DEFAULT_SEQUENCE_TAG,
                                              loader.DEFAULT_MAPPING_TAG)
 
-    def resolve(self: Any, kind: Any, value: Any, implicit_flags: Any) -> str:
+    def resolve(_self: Any, kind: Any, value: Any, implicit_flags: Any) -> str:
         if kind is scalar_node:
             if implicit_flags[0]:
                 for tag, regexp in table.get(value[:1], wildcard):
@@ -106,7 +106,7 @@ def _lean_resolver(loader: Any, yaml: Any) -> None:
             return str(scalar_tag)
         return str(sequence_tag if kind is sequence_node else mapping_tag)
 
-    def no_path(self: Any, *_args: Any) -> None:
+    def no_path(_self: Any, *_args: Any) -> None:
         return None
 
     loader.resolve = resolve
