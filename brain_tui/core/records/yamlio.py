@@ -15,7 +15,6 @@ import io
 import os
 import re
 import time
-from collections.abc import Collection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -389,16 +388,3 @@ def sweep_temp_files(folders: list[Path], older_than: float = 0.0) -> list[Path]
     return removed
 
 
-def texts_before(root: Path, rels: Collection[str]) -> dict[str, bytes | None]:
-    """The bytes of each file before a write (None: absent), to put back if the commit fails."""
-    return {rel: (root / rel).read_bytes() if (root / rel).is_file() else None for rel in dict.fromkeys(rels)}
-
-
-def restore_texts(root: Path, before: dict[str, bytes | None]) -> None:
-    """Put files back as `texts_before` found them."""
-    for rel, data in before.items():
-        target = root / rel
-        if data is None:
-            target.unlink(missing_ok=True)
-        else:
-            target.write_bytes(data)
