@@ -8,7 +8,11 @@ derived here from the enum, never spelled out again.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Self
+
+TYPE_CHECKING = False  # `typing` itself is not loaded on the hook's fast path (mypy reads the name)
+
+if TYPE_CHECKING:
+    from typing import Self
 
 
 class _Vocabulary(StrEnum):
