@@ -136,7 +136,7 @@ def _ttl(hours: float) -> str:
     return f"{whole}h{minutes}m" if minutes else f"{whole}h"
 
 
-def _base(gen: _Gen, sess_id: str, ctype: str, scope: str | list[str], story: str, opened: datetime,
+def _base(sess_id: str, ctype: str, scope: str | list[str], story: str, opened: datetime,
           ttl_h: float, instance: str) -> dict[str, Any]:
     return {
         "sess_id": sess_id,
@@ -213,7 +213,7 @@ def _tree(gen: _Gen, project: str, at: datetime, budget: int, *, active: bool) -
     made: list[_Claim] = []
     instance = rng.choice(INSTANCES)
     pilot_id = gen.sess_id(at, f"pilote-{project}")
-    pilot = _Claim(pilot_id, _base(gen, pilot_id, "pilote", f"projects/{project}/", f"Pilot {project.upper()} sprint",
+    pilot = _Claim(pilot_id, _base(pilot_id, "pilote", f"projects/{project}/", f"Pilot {project.upper()} sprint",
                                    at, rng.choice((4, 6, 8)), instance), at)
     made.append(pilot)
     gen.folders.add(f"projects/{project}")
@@ -226,7 +226,7 @@ def _tree(gen: _Gen, project: str, at: datetime, budget: int, *, active: bool) -
         dom_scope = f"projects/{project}/{domain}"
         gen.folders.add(dom_scope)
         dom_id = gen.sess_id(t, f"{domain}-domain")
-        dom_doc = _base(gen, dom_id, "satellite", dom_scope + "/", f"Domain: {domain} of {project}", t,
+        dom_doc = _base(dom_id, "satellite", dom_scope + "/", f"Domain: {domain} of {project}", t,
                         rng.choice((3, 4)), instance)
         dom_doc.update({"satellite_type": "domain", "satellite_level": "domain", "parent_satellite": pilot_id})
         dom = _Claim(dom_id, dom_doc, t)
@@ -238,7 +238,7 @@ def _tree(gen: _Gen, project: str, at: datetime, budget: int, *, active: bool) -
             gen.folders.add(sub_scope)
             t += timedelta(minutes=rng.randint(1, 5))
             sub_id = gen.sess_id(t, f"{domain}-{sub}")
-            sub_doc = _base(gen, sub_id, "satellite", sub_scope + "/", f"Sub-domain {sub} of {domain}", t, 3,
+            sub_doc = _base(sub_id, "satellite", sub_scope + "/", f"Sub-domain {sub} of {domain}", t, 3,
                             instance)
             sub_doc.update({"satellite_type": "domain", "satellite_level": "domain", "parent_satellite": dom_id})
             sub_claim = _Claim(sub_id, sub_doc, t)
@@ -273,7 +273,7 @@ def _tree(gen: _Gen, project: str, at: datetime, budget: int, *, active: bool) -
             leaf_id = gen.sess_id(t, f"{domain}-{sat_type}-{number}")
             ttl_h = rng.choice((1.5, 2, 2, 3))
             story = STORIES[number % len(STORIES)].format(d=domain, p=project)
-            leaf_doc = _base(gen, leaf_id, "satellite", scope, story, t, ttl_h, rng.choice(INSTANCES))
+            leaf_doc = _base(leaf_id, "satellite", scope, story, t, ttl_h, rng.choice(INSTANCES))
             leaf_doc.update({"satellite_type": sat_type, "satellite_level": "leaf", "parent_satellite": parent.sess_id})
             made.append(_Claim(leaf_id, leaf_doc, t, _files_of(scope), sat_type))
     if not active:
@@ -304,7 +304,7 @@ def _solo(gen: _Gen, at: datetime, *, active: bool) -> _Claim:
         scope = f"deploy/{rng.choice(('vps', 'staging', 'backup'))}.md"
     gen.folders.update({"wiki", "todo", "agents", "deploy"})
     sess_id = gen.sess_id(at, "solo")
-    doc = _base(gen, sess_id, "solo", scope, "Solo session on " + (scope if isinstance(scope, str) else scope[0]),
+    doc = _base(sess_id, "solo", scope, "Solo session on " + (scope if isinstance(scope, str) else scope[0]),
                 at, rng.choice((1, 2, 2, 4)), rng.choice(INSTANCES))
     claim = _Claim(sess_id, doc, at, _files_of(scope))
     if not active:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from brain_tui.cli.common import Context, one_line, table
+from brain_tui.core.records.statuses import Status
 
 TYPE_CHECKING = False  # the parser loads no core module: each handler imports what it uses (start-up)
 if TYPE_CHECKING:
@@ -152,7 +153,7 @@ def cmd_close(ctx: Context) -> int:
     req = CloseRequest(status=a.status, files=list(a.files), commit=a.commit, tests_total=a.tests_total,
                        tests_passed=a.tests_passed, tests_failed=a.tests_failed, notes=a.notes)
     outcome = ctx.brain.close_claim(a.sess_id, req)
-    if outcome.status == "waiting_human":
+    if outcome.status == Status.WAITING_HUMAN:
         ctx.say(f"{a.sess_id} waits for a human gate (exit trigger gate:human); approve closes it")
     ctx.emit({"sess_id": outcome.sess_id, "status": outcome.status, "tier": outcome.tier,
               "result": outcome.result, "signals": outcome.signals}, f"{outcome.sess_id} {outcome.status}")
@@ -172,7 +173,7 @@ def cmd_renew(ctx: Context) -> int:
 def cmd_release(ctx: Context) -> int:
     """`bsi claim release`."""
     ctx.brain.release_claim(ctx.args.sess_id, ctx.args.reason)
-    ctx.emit({"sess_id": ctx.args.sess_id, "status": "released"}, f"{ctx.args.sess_id} released")
+    ctx.emit({"sess_id": ctx.args.sess_id, "status": Status.RELEASED.value}, f"{ctx.args.sess_id} released")
     return 0
 
 

@@ -335,7 +335,8 @@ class Brain:
 
         return facade.mutate_for(self, actor, sess_id, "renew", lambda cs: claims.renew_claim(cs, sess_id, ttl))
 
-    def release_claim(self, sess_id: str, reason: str, by: str | None = None, *, actor: Actor | None = None) -> None:
+    def release_claim(self, sess_id: str, reason: str, by: str | None = None, *,
+                      actor: Actor | None = None) -> None:  # noqa: ARG002 - every verb takes it; a human's ignores it
         """A human releases a stale claim (reason required); refused inside an agent's process (`HumanOnly`, 77)."""
         from brain_tui.core.rules import authority as who_acts
         from brain_tui.core.rules import claims

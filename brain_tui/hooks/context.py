@@ -108,7 +108,7 @@ def claim_facts(claim: Claim, snapshot: BrainSnapshot) -> list[str]:
         left = f"; TTL left {minutes} min" if minutes >= 0 else f"; TTL over by {-minutes} min"
     lines = [
         f"BSI claim {claim.sess_id}: status {fact(claim.status, 20)}; scope {fact(claim.scope_text, 300)}{left}; "
-        f"tier {tier} ({TIER_NAMES[tier]}): close with `{close_command(claim, snapshot)}`.",
+        f"tier {tier} ({TIER_NAMES[tier]}): close with `{close_command(claim)}`.",
     ]
     if claim.parent:
         lines.append(f"Parent claim: {fact(claim.parent, 80)}.")

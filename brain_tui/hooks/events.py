@@ -302,12 +302,12 @@ def stop(ctx: HookContext) -> Answer:
         return Answer()
     if not agents.first_time(ctx.root, claim.sess_id, f"stop:{ctx.agent_session or '-'}"):
         return Answer()
-    reason = (f"Claim {claim.sess_id} is still open. Before stopping, close it: `{close_command(claim, snapshot)}`"
+    reason = (f"Claim {claim.sess_id} is still open. Before stopping, close it: `{close_command(claim)}`"
               f", or ask a human: `bsi gate request {claim.sess_id} \"what to decide\"`.")
     return Answer(0, wire.dumps(wire.block_stop(reason)))
 
 
-def close_command(claim: Claim, snapshot: BrainSnapshot) -> str:
+def close_command(claim: Claim) -> str:
     """The `bsi claim close` command line this claim's tier requires (SPEC 6.5)."""
     from brain_tui.core.rules.tiers import tier_of
 

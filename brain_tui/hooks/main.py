@@ -69,32 +69,6 @@ def is_hook_command(argv: Sequence[str]) -> bool:
     return False
 
 
-def _parse(argv: Sequence[str]) -> tuple[dict[str, str], list[str]]:
-    """Flags (`--brain`, `--now`, `--agent`) and positionals after `hook`; unknown flags are errors."""
-    flags: dict[str, str] = {}
-    rest: list[str] = []
-    items = list(argv)
-    index = 0
-    while index < len(items):
-        arg = items[index]
-        name, eq, value = arg.partition("=")
-        if name in _VALUE_FLAGS:
-            if not eq:
-                index += 1
-                if index >= len(items):
-                    raise ValueError(f"{name} needs a value")
-                value = items[index]
-            flags[name[2:]] = value
-        elif arg in _BARE_FLAGS:
-            pass
-        elif arg.startswith("-"):
-            raise ValueError(f"unknown flag {arg[:40]!r}")
-        else:
-            rest.append(arg)
-        index += 1
-    return flags, rest
-
-
 def find_brain(explicit: str | None, environ: dict[str, str], event: dict[str, Any], files: list[str]) -> str | None:
     """The brain: `--brain`, `$BRAIN_ROOT`, `$CLAUDE_PROJECT_DIR`, the event's cwd, then up from the file.
 
@@ -117,7 +91,7 @@ class DeadlineExceeded(BaseException):  # noqa: N818 - not an error of the input
     """The hook's deadline passed (a BaseException, so no `except Exception` on the way swallows it)."""
 
 
-def _on_alarm(signum: int, frame: Any) -> None:
+def _on_alarm(_signum: int, _frame: Any) -> None:
     raise DeadlineExceeded
 
 
@@ -219,11 +193,12 @@ def _run(argv: Sequence[str], stream: BinaryIO, env: dict[str, str],
          seen: dict[str, Any] | None = None) -> tuple[int, str, str]:
     """Parse, read the event, try the fast path, then decide; `seen` keeps what is known so far (for `_busy`)."""
     seen = {} if seen is None else seen
+    from brain_tui.core.command_line import split_flags
     from brain_tui.hooks import wire
 
     events = ", ".join(wire.EVENT_NAMES)
     try:
-        flags, rest = _parse(argv)
+        flags, rest = split_flags(argv, _VALUE_FLAGS, _BARE_FLAGS)
     except ValueError as exc:
         return 2, "", f"bsi hook: {exc}; {USAGE.format(events=events)}\n"
     if rest[:1] == ["hook"]:

@@ -72,25 +72,13 @@ def initialize_reply(message: object) -> dict[str, Any] | None:
 
 def serve_command(argv: Sequence[str]) -> dict[str, str] | None:
     """`--brain`/`--now` of a bare `bsi [--brain P] [--now T] mcp` command line, or None for anything else."""
-    flags: dict[str, str] = {}
-    items = list(argv)
-    index = 0
-    while index < len(items):
-        arg = items[index]
-        name, eq, value = arg.partition("=")
-        if name in _GLOBAL_VALUE_FLAGS:
-            if not eq:
-                index += 1
-                if index >= len(items):
-                    return None
-                value = items[index]
-            flags[name[2:]] = value
-        elif arg == "mcp" and index == len(items) - 1:
-            return flags
-        else:
-            return None
-        index += 1
-    return None
+    from brain_tui.core.command_line import split_flags
+
+    try:
+        flags, rest = split_flags(argv, _GLOBAL_VALUE_FLAGS)
+    except ValueError:
+        return None
+    return flags if rest == ["mcp"] and argv[-1] == "mcp" else None
 
 
 class _Lines:

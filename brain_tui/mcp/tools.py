@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from brain_tui.core.errors import BsiError, InvalidData, NotFound
+from brain_tui.core.records.statuses import SignalState
 from brain_tui.core.sessions import agents
 
 if TYPE_CHECKING:
@@ -292,7 +293,8 @@ def signal_list(s: Session, pending: bool = False, to: str | None = None) -> dic
     """`bsi signal list --json`."""
     from brain_tui.core.records.views import signal_json
 
-    sigs = [x for x in s.brain.snapshot().signals if (not pending or x.state == "pending") and (not to or x.to == to)]
+    sigs = [x for x in s.brain.snapshot().signals
+            if (not pending or x.state == SignalState.PENDING) and (not to or x.to == to)]
     return {"signals": [signal_json(x) for x in sigs]}
 
 
@@ -304,7 +306,7 @@ def signal_ack(s: Session, sig_id: str) -> dict[str, Any]:
     except NotFound:
         by = s.brain.instance
     changed = s.brain.signals.ack(sig_id, by=by, actor=s.actor)
-    return {"sig_id": sig_id, "state": "delivered" if changed else "unchanged"}
+    return {"sig_id": sig_id, "state": SignalState.DELIVERED.value if changed else "unchanged"}
 
 
 def gate_request(s: Session, message: str, sess_id: str | None = None) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from brain_tui.core.config import BrainConfig
 from brain_tui.core.paths.scope import parse_scope
 from brain_tui.core.records import cache as cache_mod
 from brain_tui.core.records.cache import CACHE_FILE, file_key
-from brain_tui.core.records.statuses import BLOCKING_STATUSES
+from brain_tui.core.records.statuses import BLOCKING_STATUSES, Status
 from brain_tui.core.records.store import BrainStore
 
 NOW = datetime(2026, 11, 29, 10, 0, tzinfo=UTC)
@@ -366,3 +366,22 @@ def test_the_one_pass_reader_answers_like_the_event_scan(text: str, answer: Any)
         assert isinstance(got, tuple)
     else:
         assert got == answer
+
+
+def test_a_hint_read_back_from_the_database_is_a_status_member(tmp_path: Path, settled: None) -> None:
+    root = three_claims(tmp_path)
+    (root / "claims" / "sess-20261129-0903-d.yml").write_text(
+        claim_text("sess-20261129-0903-d", "on_hold"), encoding="utf-8")
+    first = store(root)
+    first.snapshot(NOW, only_statuses=BLOCKING_STATUSES)
+    assert first.files.flush() is True
+    fresh = store(root)
+    fresh.files.load_only([f"claims/{p.name}" for p in (root / "claims").iterdir()])
+    hints = {p.stem: fresh.files.hint(f"claims/{p.name}", p.stat()) for p in (root / "claims").iterdir()}
+    assert hints == {"sess-20261129-0900-a": ("sess-20261129-0900-a", "open"),
+                     "sess-20261129-0901-b": ("sess-20261129-0901-b", "closed"),
+                     "sess-20261129-0902-c": ("sess-20261129-0902-c", "paused"),
+                     "sess-20261129-0903-d": ("sess-20261129-0903-d", "on_hold")}
+    unknown = hints.pop("sess-20261129-0903-d")
+    assert all(h is not None and isinstance(h[1], Status) for h in hints.values())
+    assert unknown is not None and type(unknown[1]) is str

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import shutil
 from datetime import UTC, datetime
@@ -16,9 +17,12 @@ from brain_tui.core.records.statuses import (
     KNOWN_STATUSES,
     LIVE_STATUSES,
     PAUSABLE,
+    RENEWABLE,
+    RESULT_STATUSES,
     SIGNAL_STATES,
     TERMINAL_STATUSES,
     GateOrigin,
+    ResultStatus,
     SignalState,
     Status,
 )
@@ -77,3 +81,53 @@ def test_the_legacy_fixture_loads_with_typed_statuses_and_an_unknown_one_still_l
     assert others and all(isinstance(c.status, Status) and c.known_status is c.status for c in others)
     assert {c.status for c in others} <= KNOWN_STATUSES
     assert all(isinstance(s.state, SignalState) for s in snapshot.signals)
+
+
+def test_result_statuses_are_an_enum_too() -> None:
+    assert RESULT_STATUSES == ("ok", "partial", "failed") and ResultStatus.of("partial") is ResultStatus.PARTIAL
+    assert RENEWABLE == ("open", "waiting_human", "paused") and ResultStatus.of("closed") is None
+
+
+#: Words of the vocabularies that nothing but a status, a state or a result spells (``request`` and
+#: ``close``, the gate origins, are also action names, so they are left to review).
+VOCABULARY = frozenset(Status) | frozenset(SignalState) | frozenset(ResultStatus)
+
+
+def literal_status_comparisons(source: str) -> list[tuple[int, str]]:
+    """(line, code) of each comparison in `source` against a vocabulary word written as a string literal,
+    alone or in a tuple, list or set (``status == "open"``, ``state in ("pending", "delivered")``)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Compare):
+            continue
+        for part in (node.left, *node.comparators):
+            items = part.elts if isinstance(part, (ast.Tuple, ast.List, ast.Set)) else [part]
+            if any(isinstance(i, ast.Constant) and i.value in VOCABULARY for i in items):
+                found.append((node.lineno, ast.unparse(node)))
+                break
+    return found
+
+
+def test_the_scan_sees_a_literal_comparison() -> None:
+    assert literal_status_comparisons("a == 'open'\nb in ('ok', 'x')\nc == Status.OPEN\nd == 'opened'\n") == [
+        (1, "a == 'open'"), (2, "b in ('ok', 'x')")]
+
+
+#: Files the scan passes over, each with its reason.
+NOT_SCANNED = {
+    "core/records/statuses.py": "the vocabularies' home",
+    "tui/screens/queue.py": "`stale` there is an attention kind, not a claim status",
+    "tui/screens/close_form.py": "edited by another change this stop; compares a close outcome's status",
+}
+
+
+def test_no_status_is_compared_as_a_string_literal() -> None:
+    """Statuses, signal states and result statuses are compared as the enums in the whole package."""
+    package = Path(__file__).resolve().parents[2] / "brain_tui"
+    found = {
+        rel: hits
+        for path in sorted(package.rglob("*.py"))
+        if (rel := path.relative_to(package).as_posix()) not in NOT_SCANNED
+        if (hits := literal_status_comparisons(path.read_text(encoding="utf-8")))
+    }
+    assert found == {}

@@ -23,6 +23,7 @@ from brain_tui.core.agent_settings.files import (
     event_status,
     has_any,
     hook_command,
+    hook_events,
     is_ours,
     load,
     merge_event_hooks,
@@ -38,16 +39,7 @@ __all__ = ["DENY_RULES", "HOOK_EVENTS", "Report", "hook_command", "install", "is
 
 #: One hook per event (Claude Code event name, matcher or None, our kebab-case event). `Bash` is matched
 #: before the tool runs too: the hook checks what a command line writes (SPEC 21.3).
-HOOK_EVENTS: tuple[tuple[str, str | None, str], ...] = (
-    ("PreToolUse", "Write|Edit|MultiEdit|NotebookEdit|Bash", "pre-tool-use"),
-    ("PostToolUse", "Write|Edit|MultiEdit|NotebookEdit|Bash", "post-tool-use"),
-    ("SessionStart", "startup|resume|clear|compact", "session-start"),
-    ("UserPromptSubmit", None, "user-prompt-submit"),
-    ("Stop", None, "stop"),
-    ("Notification", None, "notification"),
-    ("PermissionRequest", None, "permission-request"),
-    ("SessionEnd", None, "session-end"),
-)
+HOOK_EVENTS = hook_events("claude", "Write|Edit|MultiEdit|NotebookEdit|Bash", "startup|resume|clear|compact")
 #: Seconds Claude Code gives each hook: short, so a stuck hook costs little (a timed-out hook is "go ahead",
 #: which the deny rules below back up).
 HOOK_TIMEOUT_S = 10

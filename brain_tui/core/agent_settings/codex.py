@@ -21,6 +21,7 @@ from brain_tui.core.agent_settings.files import (
     event_status,
     has_any,
     hook_command,
+    hook_events,
     load,
     merge_event_hooks,
     remove_event_hooks,
@@ -32,13 +33,7 @@ from brain_tui.core.errors import InvalidData
 
 AGENT = "codex"
 TOOL_MATCHER = "apply_patch|exec_command|shell"
-HOOK_EVENTS: tuple[tuple[str, str | None, str], ...] = (
-    ("PreToolUse", TOOL_MATCHER, "pre-tool-use"),
-    ("PostToolUse", TOOL_MATCHER, "post-tool-use"),
-    ("SessionStart", None, "session-start"),
-    ("UserPromptSubmit", None, "user-prompt-submit"),
-    ("Stop", None, "stop"),
-)
+HOOK_EVENTS = hook_events(AGENT, TOOL_MATCHER)
 HOOK_TIMEOUT_S = 10
 MCP_SERVER_NAME = "bsi"
 

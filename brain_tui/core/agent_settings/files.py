@@ -21,6 +21,34 @@ from brain_tui.core.errors import InvalidData
 #: One hook: (the client's event name, its matcher or None, our kebab-case event).
 HookSpec = tuple[str, str | None, str]
 
+#: Our hook events, whether they are about a tool, and each agent's name for them (None: it has no such
+#: event), in the order they are installed. Codex takes Claude Code's names.
+EVENT_NAMES: tuple[tuple[str, bool, str, str | None, str | None], ...] = (
+    # ours               tool   Claude Code          Codex               Gemini CLI
+    ("pre-tool-use",       True,  "PreToolUse",        "PreToolUse",       "BeforeTool"),
+    ("post-tool-use",      True,  "PostToolUse",       "PostToolUse",      "AfterTool"),
+    ("session-start",      False, "SessionStart",      "SessionStart",     "SessionStart"),
+    ("user-prompt-submit", False, "UserPromptSubmit",  "UserPromptSubmit", "BeforeAgent"),
+    ("stop",               False, "Stop",              "Stop",             "AfterAgent"),
+    ("notification",       False, "Notification",      None,               "Notification"),
+    ("permission-request", False, "PermissionRequest", None,               None),
+    ("session-end",        False, "SessionEnd",        None,               "SessionEnd"),
+)
+_AGENT_COLUMN = {"claude": 2, "codex": 3, "gemini": 4}
+
+
+def hook_events(agent: str, tools: str, session_start: str | None = None) -> tuple[HookSpec, ...]:
+    """The hooks `agent` gets: one per event it knows (`EVENT_NAMES`).
+
+    Args:
+        agent: ``claude``, ``codex`` or ``gemini``.
+        tools: the matcher of the tool events (the agent's write and shell tools).
+        session_start: the matcher of ``session-start`` (None: every start).
+    """
+    column = _AGENT_COLUMN[agent]
+    return tuple((str(row[column]), tools if row[1] else session_start if row[0] == "session-start" else None, row[0])
+                 for row in EVENT_NAMES if row[column] is not None)
+
 
 @dataclass
 class Report:

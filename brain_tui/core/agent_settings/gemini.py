@@ -20,6 +20,7 @@ from brain_tui.core.agent_settings.files import (
     event_status,
     has_any,
     hook_command,
+    hook_events,
     load,
     merge_event_hooks,
     refuse,
@@ -32,15 +33,7 @@ from brain_tui.core.errors import InvalidData
 AGENT = "gemini"
 #: Gemini CLI's write tools and its shell tool, checked before and recorded after they run.
 TOOL_MATCHER = "write_file|replace|run_shell_command"
-HOOK_EVENTS: tuple[tuple[str, str | None, str], ...] = (
-    ("BeforeTool", TOOL_MATCHER, "pre-tool-use"),
-    ("AfterTool", TOOL_MATCHER, "post-tool-use"),
-    ("SessionStart", None, "session-start"),
-    ("BeforeAgent", None, "user-prompt-submit"),
-    ("AfterAgent", None, "stop"),
-    ("Notification", None, "notification"),
-    ("SessionEnd", None, "session-end"),
-)
+HOOK_EVENTS = hook_events(AGENT, TOOL_MATCHER)
 #: Gemini CLI's hook timeouts are in milliseconds.
 HOOK_TIMEOUT_MS = 10_000
 MCP_SERVER_NAME = "bsi"

@@ -22,6 +22,8 @@ try:  # hashlib's own BLAKE2: `import hashlib` also loads OpenSSL (~3 ms of ever
 except ImportError:  # pragma: no cover - an interpreter without the builtin module
     from hashlib import blake2b
 
+from brain_tui.core.records.statuses import Status
+
 __all__ = [
     "CacheRows",
     "Entry",
@@ -48,8 +50,9 @@ WRITE_RETRY_S = 30.0
 FileKey = tuple[int, int, int, int]
 #: A file's bytes, its key after reading and the clock before reading.
 Read = tuple[bytes, FileKey, int]
-#: ``(sess_id, status)`` of the claim built from an outcome (set by the store).
-Hint = tuple[str, str]
+#: ``(sess_id, status)`` of the claim built from an outcome (set by the store); a status the product
+#: does not know stays the plain string written, as on a `Claim`.
+Hint = tuple[str, Status | str]
 #: Reads a file's bytes into its outcome data; raises CorruptYaml for a corrupt file.
 Parser = Callable[[bytes], Any]
 
@@ -302,8 +305,8 @@ class CacheRows:
                     parsed = outcome_of(decoded[number], str(digest)) if decoded is not None else None
                     if outcomes and parsed is None:
                         continue
-                    hint = (str(hint_id), str(hint_status)) if hint_id is not None and hint_status is not None \
-                        else None
+                    hint = (str(hint_id), Status.of(str(hint_status)) or str(hint_status)) \
+                        if hint_id is not None and hint_status is not None else None
                     self._entries[str(rel)] = Entry((int(mtime), int(size), int(ino), int(ctime)), str(digest),
                                                      parsed, racy=bool(racy), hint=hint)
                     if parsed is None:

@@ -24,6 +24,7 @@ from datetime import UTC, datetime
 from brain_tui.core.ids import valid_session_id
 from brain_tui.core.records.formats import YAML_SUFFIXES
 from brain_tui.core.records.model import BrainSnapshot, Claim
+from brain_tui.core.records.statuses import SignalState
 from brain_tui.core.records.store import BrainStore
 from brain_tui.core.records.yamlio import TEMP_MARK
 
@@ -151,7 +152,7 @@ class HistoryIndex:
         added: list[Claim] = []
         wanted = [c.parent for c in snapshot.claims if c.parent and c.parent not in known]
         for sig in snapshot.signals:
-            if sig.state == "pending":
+            if sig.state == SignalState.PENDING:
                 for party in (sig.sender, sig.scope if sig.type == "CIRCUIT_BREAK" else ""):
                     if party and party.startswith("sess-"):
                         wanted.append(party.partition("@")[0])

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from brain_tui.core.lazy_re import LazyPattern
 from brain_tui.core.paths.text_safety import CONTROL_RE
+from brain_tui.core.records.statuses import LIVE_STATUSES, TERMINAL_STATUSES, SignalState, Status
 
 if TYPE_CHECKING:
     from brain_tui.core.records.model import BrainSnapshot, Claim, Signal
@@ -28,10 +29,8 @@ EMPTY = "—"
 #: How far back the history table looks (SPEC 8).
 HISTORY_WINDOW = timedelta(days=30)
 
-ACTIVE_STATUSES = ("open", "waiting_human", "paused")
-STALE_STATUS = "stale"
-TERMINAL = frozenset({"closed", "failed", "released"})
-LISTED_SIGNAL_STATES = frozenset({"pending", "delivered"})
+#: Signal states listed in ``## Signals`` (archived ones are not).
+LISTED_SIGNAL_STATES = frozenset({SignalState.PENDING, SignalState.DELIVERED})
 
 H_ACTIVE = "## Claims actifs"
 H_STALE = "## Claims stale — contrôle humain requis"
@@ -156,7 +155,7 @@ def _active_rows(claims: Sequence[Claim], tz: tzinfo, naive_tz: tzinfo) -> list[
             escape_cell(c.status),
         ]
         for c in claims
-        if c.status in ACTIVE_STATUSES
+        if c.status in LIVE_STATUSES
     ]
 
 
@@ -171,7 +170,7 @@ def _stale_rows(claims: Sequence[Claim], tz: tzinfo, naive_tz: tzinfo) -> list[l
             escape_cell(f"bsi claim release {c.sess_id} --reason …"),
         ]
         for c in claims
-        if c.status == STALE_STATUS
+        if c.status == Status.STALE
     ]
 
 
@@ -184,7 +183,7 @@ def _history_rows(claims: Sequence[Claim], now: datetime, tz: tzinfo, naive_tz: 
     since = now.replace(tzinfo=naive_tz) - HISTORY_WINDOW if now.tzinfo is None else now - HISTORY_WINDOW
     rows = []
     for c in claims:
-        if c.status not in TERMINAL:
+        if c.status not in TERMINAL_STATUSES:
             continue
         ended = _aware(c.closed_at or c.opened_at, naive_tz)
         if ended is None or ended < since:

@@ -1,4 +1,4 @@
-"""The protocol's closed vocabularies: claim statuses (SPEC 6.3), signal states (SPEC 7), gate origins.
+"""The protocol's closed vocabularies: claim statuses (SPEC 6.3), signal states (SPEC 7), gate origins, close results.
 
 Each is a `StrEnum`: a member equals its string (``Status.OPEN == "open"``, same hash), so files,
 JSON and BRAIN-INDEX.md read and write the very same text. Every set of statuses a rule needs is
@@ -8,7 +8,11 @@ derived here from the enum, never spelled out again.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Self
+
+TYPE_CHECKING = False  # `typing` itself is not loaded on the hook's fast path (mypy reads the name)
+
+if TYPE_CHECKING:
+    from typing import Self
 
 
 class _Vocabulary(StrEnum):
@@ -48,6 +52,14 @@ class GateOrigin(_Vocabulary):
     CLOSE = "close"
 
 
+class ResultStatus(_Vocabulary):
+    """A close's result status (``result.status``, ``bsi claim close --status``): how the work ended."""
+
+    OK = "ok"
+    PARTIAL = "partial"
+    FAILED = "failed"
+
+
 #: Every status of SPEC 6.3; any other (after `formats.normalize_status`) is kept, blocks, and is flagged.
 KNOWN_STATUSES: frozenset[Status] = frozenset(Status)
 #: Terminal statuses (SPEC 6.3): nothing leaves them.
@@ -56,9 +68,13 @@ TERMINAL_STATUSES: frozenset[Status] = frozenset({Status.CLOSED, Status.FAILED, 
 BLOCKING_STATUSES: frozenset[Status] = KNOWN_STATUSES - TERMINAL_STATUSES
 #: Statuses a live (non-terminal, non-stale) claim has in the table of SPEC 6.3, in the table's order.
 LIVE_STATUSES: tuple[Status, ...] = tuple(s for s in Status if s in BLOCKING_STATUSES and s is not Status.STALE)
+#: Renew is allowed while a claim is live: a gate or a pause keeps counting its TTL (issue 13).
+RENEWABLE: tuple[Status, ...] = LIVE_STATUSES
 #: What a pause cascades over (SPEC 6.3: ``open, waiting_human → paused``).
 PAUSABLE: frozenset[Status] = frozenset({Status.OPEN, Status.WAITING_HUMAN})
 #: The known statuses an abort leaves from directly (stale ones go through release).
 ABORTABLE: frozenset[Status] = frozenset(LIVE_STATUSES)
 #: Signal states in their order (the state machine's).
 SIGNAL_STATES: tuple[SignalState, ...] = tuple(SignalState)
+#: The result statuses a close accepts, in the order the CLI and the cockpit offer them.
+RESULT_STATUSES: tuple[ResultStatus, ...] = tuple(ResultStatus)

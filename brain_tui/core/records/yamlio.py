@@ -15,7 +15,6 @@ import io
 import os
 import re
 import time
-from collections.abc import Collection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -97,7 +96,7 @@ def _lean_resolver(loader: Any, yaml: Any) -> None:
     scalar_tag, sequence_tag, mapping_tag = (loader.DEFAULT_SCALAR_TAG, loader.DEFAULT_SEQUENCE_TAG,
                                              loader.DEFAULT_MAPPING_TAG)
 
-    def resolve(self: Any, kind: Any, value: Any, implicit_flags: Any) -> str:
+    def resolve(_self: Any, kind: Any, value: Any, implicit_flags: Any) -> str:
         if kind is scalar_node:
             if implicit_flags[0]:
                 for tag, regexp in table.get(value[:1], wildcard):
@@ -106,7 +105,7 @@ def _lean_resolver(loader: Any, yaml: Any) -> None:
             return str(scalar_tag)
         return str(sequence_tag if kind is sequence_node else mapping_tag)
 
-    def no_path(self: Any, *_args: Any) -> None:
+    def no_path(_self: Any, *_args: Any) -> None:
         return None
 
     loader.resolve = resolve
@@ -389,16 +388,3 @@ def sweep_temp_files(folders: list[Path], older_than: float = 0.0) -> list[Path]
     return removed
 
 
-def texts_before(root: Path, rels: Collection[str]) -> dict[str, bytes | None]:
-    """The bytes of each file before a write (None: absent), to put back if the commit fails."""
-    return {rel: (root / rel).read_bytes() if (root / rel).is_file() else None for rel in dict.fromkeys(rels)}
-
-
-def restore_texts(root: Path, before: dict[str, bytes | None]) -> None:
-    """Put files back as `texts_before` found them."""
-    for rel, data in before.items():
-        target = root / rel
-        if data is None:
-            target.unlink(missing_ok=True)
-        else:
-            target.write_bytes(data)

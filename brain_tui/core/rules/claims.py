@@ -21,6 +21,8 @@ from brain_tui.core.paths.scope import ScopeEntry, format_scope
 from brain_tui.core.paths.text_safety import inert_line
 from brain_tui.core.records.changes import ChangeSet, yaml_safe
 from brain_tui.core.records.model import BrainSnapshot, Claim
+from brain_tui.core.records.statuses import RENEWABLE, GateOrigin, Status
+from brain_tui.core.records.statuses import RESULT_STATUSES as _RESULT_STATUSES
 from brain_tui.core.records.unreadable import repair_command, shown_path
 from brain_tui.core.records.yamlio import dump_round_trip
 from brain_tui.core.rules import skew
@@ -43,7 +45,9 @@ CLAIM_TYPES = ("pilote", "satellite", "solo")
 
 SATELLITE_TYPES = ("code", "brain-write", "test", "deploy", "search", "domain")
 
-RESULT_STATUSES = ("ok", "partial", "failed")
+#: The result statuses a close accepts, as the text the cockpit's close form offers.
+RESULT_STATUSES: tuple[str, ...] = _RESULT_STATUSES
+
 
 @dataclass
 class OpenRequest:
@@ -175,7 +179,7 @@ def open_claim(cs: ChangeSet, req: OpenRequest, actor: Actor | None = None) -> s
     doc["instance"] = req.instance
     doc["scope"] = format_scope(req.scope)
     doc["story_angle"] = req.story
-    doc["status"] = "open"
+    doc["status"] = Status.OPEN.value
     doc["opened_at"] = cs.ts()
     doc["ttl"] = format_duration(req.ttl)
     doc["expires_at"] = cs.ts(snapshot.now + min(req.ttl, MAX_TTL))
@@ -226,10 +230,6 @@ def refuse_transition(
     )
 
 
-#: Renew is allowed while a claim is live: a gate or a pause keeps counting its TTL (issue 13).
-RENEWABLE = ("open", "waiting_human", "paused")
-
-
 def validate_check(snapshot: BrainSnapshot, parent: str | None, satellite_type: str | None) -> None:
     """Check `check-scope`'s options as `claim open` checks them (65 bad data, 66 unknown parent)."""
     if satellite_type is not None and satellite_type not in SATELLITE_TYPES:
@@ -244,10 +244,10 @@ def validate_check(snapshot: BrainSnapshot, parent: str | None, satellite_type: 
 def _who_must_act(claim: Claim, origin: str | None) -> str:
     """The human action that takes a stale claim out of a gate or a pause."""
     sess_id = claim.sess_id
-    if origin == "waiting_human":
+    if origin == Status.WAITING_HUMAN:
         return (f"its gate is still pending: a human approves or rejects it (`bsi gate approve {sess_id}` / "
                 f"`bsi gate reject {sess_id} REASON`) or releases it")
-    if origin == "paused":
+    if origin == Status.PAUSED:
         by = str(claim.data.get("paused_by") or sess_id)
         return f"it is paused: a human resumes it (`bsi gate resume {by}`) or releases it"
     return f"a human releases it (`bsi claim release {sess_id} --reason TEXT`)"
@@ -262,13 +262,13 @@ def _check_closable(snapshot: BrainSnapshot, claim: Claim) -> None:
     """
     now = snapshot.now
     current = effective_status(claim, now)
-    if current == "stale":
+    if current == Status.STALE:
         origin = stale_origin(claim, now)
-        if origin != "open":
+        if origin != Status.OPEN:
             raise TransitionRefused(
                 f"cannot close {claim.sess_id}: it is stale from {origin}; {_who_must_act(claim, origin)}"
             )
-    elif current != "open":
+    elif current != Status.OPEN:
         raise refuse_transition(claim, "close", ["open", "stale (from open)"], current)
     held = paused_ancestor(snapshot, claim)
     if held is not None:
@@ -317,9 +317,9 @@ def release_claim(cs: ChangeSet, sess_id: str, reason: str, by: str) -> None:
     check_text("message", reason)
     claim = require_claim(cs.snapshot, sess_id)
     current = effective_status(claim, cs.snapshot.now)
-    if current != "stale":
+    if current != Status.STALE:
         raise refuse_transition(claim, "release", ["stale"], current)
-    cs.update_claim(sess_id, {"status": "released", "closed_at": cs.ts(), "release_reason": reason})
+    cs.update_claim(sess_id, {"status": Status.RELEASED.value, "closed_at": cs.ts(), "release_reason": reason})
     add_history(cs, sess_id, "RELEASED", by, reason)
     cs.message = f"bsi: release {sess_id}"
 
@@ -343,7 +343,7 @@ class CloseOutcome:
     """What a close did: closed, or turned into a gate by a `gate:human` trigger."""
 
     sess_id: str
-    status: str
+    status: Status
     tier: int
     result: dict[str, Any]
     signals: list[str]
@@ -374,7 +374,8 @@ def close_claim(cs: ChangeSet, sess_id: str, req: CloseRequest) -> CloseOutcome:
         pilot = snapshot.resolve_destination(claim, "pilote")
         cs.update_claim(
             sess_id,
-            {"status": "waiting_human", "result": result, "gate_origin": "close", "gate_message": trigger.message},
+            {"status": Status.WAITING_HUMAN.value, "result": result, "gate_origin": GateOrigin.CLOSE.value,
+             "gate_message": trigger.message},
         )
         add_history(cs, sess_id, "HUMAN_GATE", sess_id, trigger.message)
         sig = cs.add_signal(
@@ -382,15 +383,15 @@ def close_claim(cs: ChangeSet, sess_id: str, req: CloseRequest) -> CloseOutcome:
         )
         if sig:
             cs.update_claim(sess_id, {"result": {**result, "signal_id": sig}})
-        final_status = "waiting_human"
+        final_status = Status.WAITING_HUMAN
     else:
-        fields: dict[str, Any] = {"status": "closed", "closed_at": cs.ts(), "result": result}
+        fields: dict[str, Any] = {"status": Status.CLOSED.value, "closed_at": cs.ts(), "result": result}
         cs.update_claim(sess_id, fields)
         run_trigger(cs, claim, trigger, result)
         new = cs.signals[signals_before:]
         if new:
             cs.update_claim(sess_id, {"result": {**result, "signal_id": new[0]}})
-        final_status = "closed"
+        final_status = Status.CLOSED
     if tier == 3:
         cs.message = f"bsi: close {claim.type} {sess_id} [orchestrated]"
     elif tier == 2:

@@ -132,10 +132,6 @@ def lock_info(lock: Lock, snapshot: BrainSnapshot) -> LockInfo:
     return LockInfo(_lock_key(lock), lock.holder, lock.generation, when(lock.claimed_at), when(lock.expires_at),
                     lock.ttl_min, is_expired(lock, snapshot.now), is_legacy(lock), lock.path)
 
-def lock_json(lock: Lock, snapshot: BrainSnapshot) -> dict[str, Any]:
-    """JSON shape of a lock (`LockInfo.as_dict`)."""
-    return lock_info(lock, snapshot).as_dict()
-
 @dataclass(frozen=True)
 class LockRelease:
     """What a release did: the lock files deleted (none when the file was not locked)."""

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from brain_tui.core.errors import InvalidData, TierRefused
 from brain_tui.core.records.model import BrainSnapshot, Claim
-from brain_tui.core.records.statuses import Status
+from brain_tui.core.records.statuses import ResultStatus, Status
 
 if TYPE_CHECKING:
     from brain_tui.core.records.changes import ChangeSet
@@ -86,7 +86,7 @@ def close_result(cs: ChangeSet, claim: Claim, req: CloseRequest) -> dict[str, An
             if claim.parent and req.notify_parent:
                 cs.add_signal(sess_id, claim.parent, "BLOCKED_ON", message, claim.scope_text)
             raise TierRefused(f"close refused: {sess_id} is Tier 2 (validated): {message}; the claim stays open")
-        result["status"] = req.status or "ok"
+        result["status"] = req.status or ResultStatus.OK.value
         result["tests"] = {"total": total, "passed": passed, "failed": failed}
     else:
         descendants = snapshot.descendants(sess_id)
@@ -102,7 +102,8 @@ def close_result(cs: ChangeSet, claim: Claim, req: CloseRequest) -> dict[str, An
         for child in snapshot.children(sess_id):
             written = child.result.status if child.result is not None else ""
             child_status = written or str(child.data.get("result_status") or child.status)
-            if child.status in (Status.FAILED, Status.RELEASED) or child_status in ("failed", "partial"):
+            if child.status in (Status.FAILED, Status.RELEASED) or \
+                    child_status in (ResultStatus.FAILED, ResultStatus.PARTIAL):
                 any_short = True
             children.append(child.sess_id)
             detail.append({"sess_id": child.sess_id, "status": child.status, "result": child_status})
@@ -110,7 +111,7 @@ def close_result(cs: ChangeSet, claim: Claim, req: CloseRequest) -> dict[str, An
             if child.result is not None:
                 files.extend(child.result.files_modified)
         files = list(dict.fromkeys(files))
-        result["status"] = req.status or ("partial" if any_short else "ok")
+        result["status"] = req.status or (ResultStatus.PARTIAL if any_short else ResultStatus.OK).value
         result["children"] = children  # the seeds' contract (BSI-v3-2): a list of session IDs
         result["children_detail"] = detail
     if files:

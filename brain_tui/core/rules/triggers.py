@@ -12,6 +12,7 @@ from typing import Any
 
 from brain_tui.core.records.changes import ChangeSet
 from brain_tui.core.records.model import Claim, Signal
+from brain_tui.core.records.statuses import ResultStatus
 
 
 @dataclass(frozen=True)
@@ -98,9 +99,9 @@ def trigger_for(claim: Claim, status: str) -> Trigger | None:
     same, its text as the message: a close never skips a gate because of its spelling.
     """
     written = claim.exit_triggers
-    if status == "ok":
+    if status == ResultStatus.OK:
         raw = written.get("on_done")
-    elif status == "partial":
+    elif status == ResultStatus.PARTIAL:
         raw = written.get("on_partial") or written.get("on_done")
     else:
         raw = written.get("on_fail")

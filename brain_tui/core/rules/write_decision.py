@@ -205,7 +205,7 @@ class _Decider:
         targets = [(target.path, target.tree) for target in reading.targets]
         for path, tree in targets:  # a protocol target is refused before the brain is read
             place = _Place("") if tree and self._holds_the_brain(path) else self.place(path)
-            refused = self._protocol(place, path)
+            refused = self._protocol(place)
             if refused is not None:
                 return refused
         bound = self.bound()
@@ -233,7 +233,7 @@ class _Decider:
         place = self.place(path)
         if tree and place.rel is None and self._holds_the_brain(path):
             place = _Place("")  # `rm -r` of a folder above the brain removes the brain's protocol files too
-        refused = self._protocol(place, path)
+        refused = self._protocol(place)
         if refused is not None:
             return refused
         if place.other is not None and place.other_rel is not None:
@@ -256,7 +256,7 @@ class _Decider:
         full = os.path.realpath(path if os.path.isabs(path) else os.path.join(self.session.cwd, path))
         return os.path.realpath(self.brain.root).startswith(full.rstrip("/") + "/")
 
-    def _protocol(self, place: _Place, path: str) -> WriteDecision | None:
+    def _protocol(self, place: _Place) -> WriteDecision | None:
         """The refusal of a protocol file (of this brain or of the other one the path lands in), or None."""
         rel, where = place.rel, ""
         if place.other is not None:

@@ -45,6 +45,7 @@ import time
 from brain_tui.core.paths.layout import HOOK_INDEX_FILE
 from brain_tui.core.paths.path_keys import path_key, resolve_in_brain
 from brain_tui.core.paths.text_safety import CONTROL_RE
+from brain_tui.core.records.statuses import Status
 
 TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
 if TYPE_CHECKING:
@@ -255,7 +256,7 @@ def claim_can_act(index: dict[str, Any], sess_id: str, now: float) -> bool:
     the claim check of SPEC 10 cannot refuse it (a shell call of a bound session needs this much)."""
     claims = index["claims"]
     claim = claims.get(sess_id)
-    if not isinstance(claim, dict) or claim["status"] != "open":
+    if not isinstance(claim, dict) or claim["status"] != Status.OPEN:
         return False
     if claim["expires"] is not None and now >= claim["expires"]:
         return False
@@ -263,7 +264,7 @@ def claim_can_act(index: dict[str, Any], sess_id: str, now: float) -> bool:
     parent = claim["parent"]
     while parent:
         ancestor = claims.get(parent)
-        if not isinstance(ancestor, dict) or parent in seen or ancestor["status"] != "open":
+        if not isinstance(ancestor, dict) or parent in seen or ancestor["status"] != Status.OPEN:
             return False
         seen.add(parent)
         parent = ancestor["parent"]

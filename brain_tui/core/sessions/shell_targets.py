@@ -34,7 +34,6 @@ if TYPE_CHECKING:
 MAX_COMMAND = 64 * 1024
 #: At most this much of a patch file given to `git apply` is read.
 MAX_PATCH = 1024 * 1024
-_SEPARATORS = set(";&|\n")
 _WRAPPERS = {"sudo", "env", "command", "builtin", "nice", "nohup", "time", "exec", "timeout", "stdbuf", "!",
              "doas", "ionice", "chronic"}
 #: Wrapper options that take a value as the next word.
