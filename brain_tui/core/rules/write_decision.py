@@ -38,7 +38,6 @@ from brain_tui.core.rules.conflicts import CORRUPT, chain_complete, find_conflic
 from brain_tui.core.rules.effective import delegating_chain
 from brain_tui.core.rules.locks import lock_file_path
 from brain_tui.core.sessions import hook_index
-from brain_tui.core.sessions.shell_targets import read_command
 
 if TYPE_CHECKING:
     from brain_tui.core.brain import Brain
@@ -200,6 +199,8 @@ class _Decider:
 
     def shell(self, shell: ShellCommand) -> WriteDecision:
         """A shell command: the session's claim must be able to act at all, then each target as a Write."""
+        from brain_tui.core.sessions.shell_targets import read_command  # the shell's parser: shell calls only
+
         cwd = self.session.cwd or str(self.brain.root)
         reading = read_command(shell.command, cwd)
         targets = [(target.path, target.tree) for target in reading.targets]
