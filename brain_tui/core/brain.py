@@ -24,7 +24,6 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from brain_tui.core import write_path
 from brain_tui.core.clock import Clock, make_clock, zone_from_name
 from brain_tui.core.config import BrainConfig, load_config
 from brain_tui.core.errors import BsiError, InvalidData, NotFound
@@ -32,7 +31,6 @@ from brain_tui.core.paths.layout import DATA_DIRS, INDEX_FILE, STATE_DIR, find_r
 from brain_tui.core.records.model import BrainSnapshot
 from brain_tui.core.records.statuses import BLOCKING_STATUSES
 from brain_tui.core.records.store import BrainStore
-from brain_tui.core.write_path import Applied
 
 # The write path (ruamel, git, the journal, the rules of each verb) is imported by the methods that
 # need it: a read command (`bsi claim list`, `check-scope`, `attention`...) never loads it.
@@ -59,9 +57,11 @@ if TYPE_CHECKING:
     from brain_tui.core.sessions.transcript import Peek, Runway
     from brain_tui.core.sync.reconcile import SyncReport
     from brain_tui.core.sync.syncing import BrainRemote
+    from brain_tui.core.write_path import Applied
 
 #: Names this module re-exports, loaded on first use (PEP 562): {name: module}.
 _LAZY = {
+    "Applied": "brain_tui.core.write_path",
     "CloseOutcome": "brain_tui.core.rules.claims",
     "CloseRequest": "brain_tui.core.rules.claims",
     "OpenRequest": "brain_tui.core.rules.claims",
@@ -229,6 +229,8 @@ class Brain:
     # -- the write path (core/write_path.py) --------------------------------------------------
     def locked(self, reentrant: bool = True) -> AbstractContextManager[None]:
         """Hold the local writer lock (`flock` on `.brain/lock`), re-entrant within this Brain object."""
+        from brain_tui.core import write_path
+
         return write_path.locked(self, reentrant)
 
     def mutate(self, decide: Callable[[ChangeSet], T]) -> T:
@@ -260,19 +262,27 @@ class Brain:
 
     def mutate_local(self, decide: Callable[[ChangeSet], T]) -> T:
         """Run one mutating action under the local lock and apply what it staged (`write_path.mutate_local`)."""
+        from brain_tui.core import write_path
+
         return write_path.mutate_local(self, decide)
 
     def _refresh_index(self) -> tuple[list[str], list[str]]:
         """Import legacy signal rows once, then regenerate the generated block of BRAIN-INDEX.md."""
+        from brain_tui.core import write_path
+
         return write_path.refresh_index(self)
 
     # -- commands -----------------------------------------------------------------------------
     def regenerate_index(self) -> Applied:
         """`bsi index`: import legacy rows and regenerate BRAIN-INDEX.md (one commit)."""
+        from brain_tui.core import write_path
+
         return write_path.regenerate_index(self, self.mutate, "bsi: regenerate index")
 
     def regenerate_index_local(self, message: str = "bsi: regenerate index") -> Applied:
         """Regenerate the index without going through the remote (used inside a sync)."""
+        from brain_tui.core import write_path
+
         return write_path.regenerate_index(self, self.mutate_local, message)
 
     def human(self) -> str:

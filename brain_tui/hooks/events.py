@@ -11,13 +11,16 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from brain_tui.core.records.statuses import Status
-from brain_tui.core.sessions import agents
+from brain_tui.core.sessions.agent_files import BSI_SESSION_ENV, valid_agent_session
 from brain_tui.hooks import wire
 from brain_tui.hooks.text import fact
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from brain_tui.core.brain import Brain
     from brain_tui.core.records.model import BrainSnapshot, Claim
+    from brain_tui.core.sessions.agents import Transcript
 
 @dataclass
 class Answer:
@@ -66,7 +69,7 @@ class HookContext:
         from brain_tui.core.sessions.agent_files import env_agent_session
 
         value = wire.text_field(self.event, "session_id") or env_agent_session(self.environ)
-        return value if agents.valid_agent_session(value) else None
+        return value if valid_agent_session(value) else None
 
     @property
     def cwd(self) -> str:
@@ -81,7 +84,7 @@ def launcher_claim(environ: dict[str, str]) -> str | None:
     """`$BSI_SESSION`, when set to a session ID (it wins over any binding)."""
     from brain_tui.core.ids import valid_session_id
 
-    value = environ.get(agents.BSI_SESSION_ENV, "").strip()
+    value = environ.get(BSI_SESSION_ENV, "").strip()
     return value if value and valid_session_id(value) else None
 
 
@@ -184,6 +187,8 @@ def _now(ctx: HookContext) -> Any:
 
 def post_tool_use(ctx: HookContext) -> Answer:
     """Record the touched file and the last activity for the bound claim (local, no commit)."""
+    from brain_tui.core.sessions import agents
+
     if ctx.root is None:
         return Answer()
     bound = bound_claims(ctx)
@@ -202,8 +207,10 @@ def post_tool_use(ctx: HookContext) -> Answer:
     return Answer()
 
 
-def transcript(ctx: HookContext) -> agents.Transcript | None:
+def transcript(ctx: HookContext) -> Transcript | None:
     """The event's `transcript_path` when it names a regular file (`agents.transcript_of`), else None."""
+    from brain_tui.core.sessions import agents
+
     return agents.transcript_of(ctx.event.get("transcript_path"), ctx.agent)
 
 
@@ -232,6 +239,8 @@ def notification(ctx: HookContext) -> Answer:
     `idle_prompt` (the turn is done, the client waits for a next prompt) records `idle`; a notification of
     another kind (`auth_success`, `elicitation_complete`…) only remembers the transcript.
     """
+    from brain_tui.core.sessions import agents
+
     if ctx.root is None:
         return Answer()
     bound = bound_claims(ctx)
@@ -251,6 +260,8 @@ def notification(ctx: HookContext) -> Answer:
 def permission_request(ctx: HookContext) -> Answer:
     """Claude Code shows a permission dialog (`PermissionRequest`): `needs_input`, naming the tool and its
     target. Nothing is decided here: the hook answers nothing, so the client asks its user as usual."""
+    from brain_tui.core.sessions import agents
+
     if ctx.root is None:
         return Answer()
     bound = bound_claims(ctx)
@@ -270,6 +281,8 @@ def permission_request(ctx: HookContext) -> Answer:
 def session_end(ctx: HookContext) -> Answer:
     """`ended` for the cockpit; on `/clear` the binding is left for the next session of the same agent process
     (`core.handover.end_session`: a hand-over from any other process is refused, and said on stderr)."""
+    from brain_tui.core.sessions import agents
+
     if ctx.root is None:
         return Answer()
     bound = bound_claims(ctx)
@@ -287,6 +300,8 @@ def session_end(ctx: HookContext) -> Answer:
 
 def stop(ctx: HookContext) -> Answer:
     """Block the first stop while the bound claim is `open`, with the exact close command for its tier."""
+    from brain_tui.core.sessions import agents
+
     if ctx.root is None or ctx.event.get("stop_hook_active") is True:
         return Answer()
     bound = bound_claims(ctx)
@@ -319,17 +334,22 @@ def close_command(claim: Claim) -> str:
     return f"bsi claim close {claim.sess_id} --status ok (once every child claim is closed)"
 
 
-def handlers() -> dict[str, Any]:
-    """The handler of each event."""
-    from brain_tui.hooks import context
+#: The events whose handler lives in `hooks.context` (the session's context), imported only for them.
+CONTEXT_EVENTS = {"session-start": "session_start", "user-prompt-submit": "user_prompt_submit"}
 
+
+def handler(event_name: str) -> Callable[[HookContext], Answer]:
+    """The handler of the hook event `event_name` (kebab-case, one `hooks.main` accepts)."""
+    if event_name in CONTEXT_EVENTS:
+        from brain_tui.hooks import context
+
+        found: Callable[[HookContext], Answer] = getattr(context, CONTEXT_EVENTS[event_name])
+        return found
     return {
         "pre-tool-use": pre_tool_use,
         "post-tool-use": post_tool_use,
-        "session-start": context.session_start,
         "session-end": session_end,
-        "user-prompt-submit": context.user_prompt_submit,
         "stop": stop,
         "notification": notification,
         "permission-request": permission_request,
-    }
+    }[event_name]

@@ -246,7 +246,7 @@ def _decide(event_name: str, event: dict[str, Any], agent: str, flags: dict[str,
             seen["root"] = ctx.root
         if bad is not None:
             raise wire.BadInput(bad)
-        answer = events.handlers()[event_name](ctx)
+        answer = events.handler(event_name)(ctx)
         return answer.code, answer.out, answer.err
     except Exception as exc:  # noqa: BLE001 - one line, never a traceback; fail closed when bound
         return _failure(ctx, exc)

@@ -11,6 +11,7 @@ import importlib
 import json
 import subprocess
 import sys
+import time
 from typing import Any
 
 import pytest
@@ -128,7 +129,8 @@ def test_the_parsers_copies_of_core_constants_match_the_core() -> None:
 
 
 #: Modules only a write loads: the round-trip YAML writer, git, the write journal, process probes.
-WRITE_PATH = ("ruamel", "psutil", "subprocess", "brain_tui.core.sync.gitops", "brain_tui.core.records.journal")
+WRITE_PATH = ("ruamel", "psutil", "subprocess", "brain_tui.core.sync.gitops", "brain_tui.core.records.journal",
+              "brain_tui.core.write_path")
 
 READ_PROBE = (
     "import sys\n"
@@ -221,3 +223,48 @@ def test_the_index_renderers_patterns_are_compiled_only_when_used() -> None:
 def test_preflight_check_of_an_open_claim_loads_no_claim_rules(demo_brain: Any) -> None:
     watched = ("brain_tui.core.rules.claims", "brain_tui.core.rules.triggers", "brain_tui.core.rules.tiers")
     assert _read_loads(demo_brain, ("preflight", "check", "{sess}", "projects/free/x.py"), watched) == []
+
+
+#: What a refused hook write (an unbound session's Edit inside an open claim) does without: the session-start
+#: and prompt handlers, the agents' activity records, the shell parser, the write path, and the preflight's
+#: checks and locks (a bound session's decision only).
+HOOK_SPARES = ("brain_tui.hooks.context", "brain_tui.core.sessions.agents", "brain_tui.core.sessions.shell_targets",
+               "shlex", "brain_tui.core.write_path", "ruamel", "subprocess", "brain_tui.core.rules.preflight",
+               "brain_tui.core.rules.locks", "brain_tui.core.records.changes")
+
+
+def test_a_refused_hook_write_loads_no_agent_records_shell_parser_write_path_or_checks(demo_brain: Any) -> None:
+    listed = subprocess.run([sys.executable, "-m", "brain_tui.cli.main", "--brain", str(demo_brain), "--now", NOW,
+                             "--json", "claim", "list"], capture_output=True, text=True, env=clean_env(),
+                            check=True, timeout=120)
+    claim = next(c for c in json.loads(listed.stdout)["claims"] if c["status"] == "open")
+    scope = claim["scope"] if isinstance(claim["scope"], str) else claim["scope"][0]
+    target = demo_brain / (scope + "x.py" if scope.endswith("/") else scope)
+    event = json.dumps({"session_id": "probe-unbound", "transcript_path": "/tmp/probe.jsonl", "cwd": str(demo_brain),
+                        "hook_event_name": "PreToolUse", "tool_name": "Edit",
+                        "tool_input": {"file_path": str(target), "old_string": "a", "new_string": "b"}})
+    env = clean_env(drop=("BSI_*", "CLAUDE_*", "GEMINI_*", "CODEX_*", "BRAIN_*", "GIT_*"))
+    # The agent's loop: the hook's index (`core.hook_index`) is built by a first call once the records are out
+    # of its racy window (2 s, ctime included); what is watched is a call after it.
+    time.sleep(2.1)
+    argv = ["--brain", str(demo_brain), "--now", NOW, "hook", "pre-tool-use"]
+    subprocess.run([sys.executable, "-m", "brain_tui.cli.main", *argv], input=event, capture_output=True, text=True,
+                   env=env, check=False, timeout=120)
+    done = subprocess.run([sys.executable, "-c", READ_PROBE, ",".join(HOOK_SPARES), *argv], input=event,
+                          capture_output=True, text=True, env=env, check=False, timeout=120)
+    line = done.stderr.rstrip().splitlines()[-1]
+    assert line.startswith("PROBE "), done.stderr[-500:]
+    code, loaded = ast.literal_eval(line[len("PROBE "):])
+    assert code == 2, done.stderr[-500:]  # refused: the file is inside the claim's scope
+    assert '"deny"' in done.stdout
+    assert loaded == []
+
+
+def test_the_preflight_re_exports_the_codes_the_write_decision_names() -> None:
+    from brain_tui.core.rules import preflight, preflight_codes
+
+    names = ("GO", "SCOPE_VIOLATION", "FILE_LOCKED", "CIRCUIT_TRIPPED", "CLAIM_NOT_OPEN", "ZONE_VIOLATION",
+             "WRONG_BRANCH", "CHECK_NAMES")
+    assert all(getattr(preflight, name) is getattr(preflight_codes, name) for name in names)
+    assert [preflight.CHECK_NAMES[code] for code in range(7)] == ["go", "scope", "lock", "circuit", "claim", "zone",
+                                                                   "branch"]

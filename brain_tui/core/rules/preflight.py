@@ -30,30 +30,17 @@ from brain_tui.core.rules.effective import (
 )
 from brain_tui.core.rules.locks import live_lock, lock_file_path
 
-#: Preflight exit codes (SPEC 10) and the name of the check behind each.
-GO = 0
+# The preflight's exit codes (SPEC 10) and the name of the check behind each, kept in `preflight_codes` (the
+# write decision names them without loading the checks); re-exported here.
+from brain_tui.core.rules.preflight_codes import CHECK_NAMES as CHECK_NAMES
+from brain_tui.core.rules.preflight_codes import CIRCUIT_TRIPPED as CIRCUIT_TRIPPED
+from brain_tui.core.rules.preflight_codes import CLAIM_NOT_OPEN as CLAIM_NOT_OPEN
+from brain_tui.core.rules.preflight_codes import FILE_LOCKED as FILE_LOCKED
+from brain_tui.core.rules.preflight_codes import GO as GO
+from brain_tui.core.rules.preflight_codes import SCOPE_VIOLATION as SCOPE_VIOLATION
+from brain_tui.core.rules.preflight_codes import WRONG_BRANCH as WRONG_BRANCH
+from brain_tui.core.rules.preflight_codes import ZONE_VIOLATION as ZONE_VIOLATION
 
-SCOPE_VIOLATION = 1
-
-FILE_LOCKED = 2
-
-CIRCUIT_TRIPPED = 3
-
-CLAIM_NOT_OPEN = 4
-
-ZONE_VIOLATION = 5
-
-WRONG_BRANCH = 6
-
-CHECK_NAMES = {
-    GO: "go",
-    SCOPE_VIOLATION: "scope",
-    FILE_LOCKED: "lock",
-    CIRCUIT_TRIPPED: "circuit",
-    CLAIM_NOT_OPEN: "claim",
-    ZONE_VIOLATION: "zone",
-    WRONG_BRANCH: "branch",
-}
 
 def in_zone(file: str, zone: Sequence[str]) -> bool:
     """True when a normalised file is in a zone: entries ending in `/` are folders, others files.

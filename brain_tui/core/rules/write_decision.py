@@ -33,12 +33,10 @@ from brain_tui.core.paths import path_keys
 from brain_tui.core.paths.scope import parse_scope
 from brain_tui.core.records.model import BLOCKING_STATUSES, BrainSnapshot
 from brain_tui.core.records.unreadable import repair_command
-from brain_tui.core.rules import preflight as rules
 from brain_tui.core.rules.conflicts import CORRUPT, chain_complete, find_conflicts
 from brain_tui.core.rules.effective import delegating_chain
-from brain_tui.core.rules.locks import lock_file_path
+from brain_tui.core.rules.preflight_codes import SCOPE_VIOLATION, ZONE_VIOLATION
 from brain_tui.core.sessions import hook_index
-from brain_tui.core.sessions.shell_targets import read_command
 
 if TYPE_CHECKING:
     from brain_tui.core.brain import Brain
@@ -200,6 +198,8 @@ class _Decider:
 
     def shell(self, shell: ShellCommand) -> WriteDecision:
         """A shell command: the session's claim must be able to act at all, then each target as a Write."""
+        from brain_tui.core.sessions.shell_targets import read_command  # the shell's parser: shell calls only
+
         cwd = self.session.cwd or str(self.brain.root)
         reading = read_command(shell.command, cwd)
         targets = [(target.path, target.tree) for target in reading.targets]
@@ -265,6 +265,8 @@ class _Decider:
             return None
         shown = rel
         if self.session.cwd is None:
+            from brain_tui.core.rules.locks import lock_file_path
+
             try:
                 shown = lock_file_path(rel)
             except InvalidData:
@@ -275,11 +277,13 @@ class _Decider:
         return WriteDecision(
             False, f"{_short(shown, 200)} is a protocol file{where}: change it through `bsi` (claim, signal, lock, "
                    "gate commands), never with an editor tool or the shell",
-            code=rules.SCOPE_VIOLATION, check=PROTOCOL, sess_id=self._bound[0] if self._bound else None,
+            code=SCOPE_VIOLATION, check=PROTOCOL, sess_id=self._bound[0] if self._bound else None,
             file=shown)
 
     def _claim_cannot_act(self, bound: list[str]) -> WriteDecision | None:
         """None when one of the session's claims may act now; else why not (a shell call is then refused)."""
+        from brain_tui.core.rules import preflight as rules  # the checks: a bound session's decision only
+
         snapshot = self.snapshot()
         first: BsiError | None = None
         for sess_id in bound:
@@ -296,6 +300,9 @@ class _Decider:
             payload={k: v for k, v in first.payload.items() if k not in ("sess_id", "file", "code", "check")})
 
     def _bound_write(self, bound: list[str], rel: str, tree: bool) -> WriteDecision:
+        from brain_tui.core.rules import preflight as rules  # the checks: a bound session's decision only
+        from brain_tui.core.rules.locks import lock_file_path
+
         snapshot = self.snapshot()
         config = self.brain.config
         first: tuple[str, BsiError] | None = None
@@ -314,7 +321,7 @@ class _Decider:
         file = str(error.payload.get("file", rel))
         reason = error.message
         holders = tuple(payload.pop("holders", ()))
-        if error.exit_code in (rules.SCOPE_VIOLATION, rules.ZONE_VIOLATION) and not holders:
+        if error.exit_code in (SCOPE_VIOLATION, ZONE_VIOLATION) and not holders:
             found = self._holders(snapshot, sess_id, file)
             if found:
                 holders = tuple(c.sess_id for c in found)
@@ -344,7 +351,7 @@ class _Decider:
         found = self._holders(snapshot, sess_id, rel, tree=True)
         if found:
             names = "; ".join(_short(c.describe(), 200) for c in found[:3])
-            raise PreflightRefused(rules.SCOPE_VIOLATION,
+            raise PreflightRefused(SCOPE_VIOLATION,
                                    f"scope violation: {rel}/ holds files of other claims: {names}",
                                    {"check": "scope", "holders": [c.sess_id for c in found]})
 
@@ -372,7 +379,7 @@ class _Decider:
                 False, f"{_short(rel, 200)} is claimed: {holders}{more}. This session holds no claim. To coordinate: "
                        f"`bsi signal send --to {conflicts[0].sess_id} --type BLOCKED_ON …`, or wait for its close and "
                        f"open a claim (`bsi claim open --scope {_short(written, 200)}`)",
-                code=rules.SCOPE_VIOLATION, check=CLAIMED, file=rel, holders=tuple(c.sess_id for c in conflicts))
+                code=SCOPE_VIOLATION, check=CLAIMED, file=rel, holders=tuple(c.sess_id for c in conflicts))
         if config.unclaimed_writes == "deny":
             why = (f"brain-compose.yml does not read ({_short(config.problem, 300)}), so unclaimed writes are "
                    f"denied until it is fixed" if config.problem else
@@ -380,7 +387,7 @@ class _Decider:
             return WriteDecision(
                 False, f"{_short(rel, 200)}: this session holds no claim and {why}: "
                        f"`bsi claim open --scope {_short(written, 200)}` first",
-                code=rules.SCOPE_VIOLATION, check=UNCLAIMED, file=rel)
+                code=SCOPE_VIOLATION, check=UNCLAIMED, file=rel)
         if config.unclaimed_writes == "warn" and self.notes:
             return WriteDecision(True, note=hook_index.UNCLAIMED_NOTE.format(file=_short(rel, 200)), file=rel)
         return WriteDecision(True, file=rel)

@@ -39,7 +39,6 @@ from brain_tui.core.sessions.agent_files import (
     session_path,
     valid_agent_session,
 )
-from brain_tui.core.sessions.agents import _bind_unlocked, _iso, _locked, _parse_time, _write
 
 #: A hand-over (or a pending MCP binding) older than this is not taken: the agent restarted long ago.
 HANDOVER_MAX_AGE = timedelta(hours=8)
@@ -49,6 +48,8 @@ HANDOVER_SOURCES = ("clear", "compact", "resume")
 
 
 def _fresh(entry: dict[str, Any], key: str, now: datetime) -> bool:
+    from brain_tui.core.sessions.agents import _parse_time
+
     at = _parse_time(entry.get(key))
     return at is not None and at - timedelta(minutes=5) <= now <= at + HANDOVER_MAX_AGE
 
@@ -60,6 +61,8 @@ def vouch(root: str | os.PathLike[str], agent_session: str, process: str) -> boo
     `--agent-session`) takes the process of its first event (recorded now). A
     session with no local record has nothing here to protect: True.
     """
+    from brain_tui.core.sessions.agents import _locked, _write
+
     if not valid_agent_session(agent_session):
         return False
     path = session_path(root, agent_session)
@@ -83,6 +86,8 @@ def leave_handover(root: str | os.PathLike[str], agent_session: str, sess_ids: S
         "" when left (or nothing to leave), else one line saying why it was refused: the
         hook's agent process is not the session's own recorded one (a forged hand-over).
     """
+    from brain_tui.core.sessions.agents import _iso, _locked, _write
+
     if not sess_ids:
         return ""
     recorded = recorded_process(root, agent_session)
@@ -112,6 +117,8 @@ def take_handover(root: str | os.PathLike[str], agent_session: str, now: datetim
         ``(sess_ids bound, why)``: the claims now bound (empty when none), and a
         short fact about what happened ("" when there was nothing to carry over).
     """
+    from brain_tui.core.sessions.agents import _bind_unlocked, _locked
+
     del cwd  # the process decides: a session may have changed folder since
     if not process:
         return [], ""
@@ -163,6 +170,8 @@ def _pending_path(root: str | os.PathLike[str], sess_id: str) -> str:
 
 def leave_pending(root: str | os.PathLike[str], sess_id: str, client: str, now: datetime) -> None:
     """Remember that `client` (the MCP server's agent process) opened `sess_id`: its next hook event binds it."""
+    from brain_tui.core.sessions.agents import _iso, _locked, _write
+
     if not client:
         return
     with _locked(root):
@@ -176,6 +185,8 @@ def adopt_pending(root: str | os.PathLike[str], agent_session: str, process: str
     claim, and only for a session that is that process's own (its recorded
     process, or none yet: then it is recorded now). A pending entry too old is dropped.
     """
+    from brain_tui.core.sessions.agents import _bind_unlocked, _locked
+
     if not process or not valid_agent_session(agent_session):
         return []
     folder = agents_dir(root, "pending")
