@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from tests import bytecode  # noqa: F401  # first: children run from cached bytecode
 from tests.agent_markers import REMOVED as AGENT_MARKERS_REMOVED  # first: before tests.bsi copies the environment
 from tests.bsi import Run, git, ok, run_bsi
 from tests.paths import LEGACY
