@@ -17,6 +17,10 @@ from typing import Any
 
 import pytest
 
+from brain_tui.core.brain import Brain
+from brain_tui.core.paths.layout import STATE_DIR
+from brain_tui.core.records import yamlio
+from brain_tui.core.records.journal import begin
 from brain_tui.core.sync import commits
 from tests.bsi import clean_env, git, ok, run_bsi
 
@@ -154,6 +158,28 @@ def test_a_write_never_refreshes_the_whole_index(brain: Path, tmp_path: Path) ->
     assert git(brain, "status", "--porcelain") == ""
     changed = git(brain, "diff-tree", "-r", "--name-only", "--no-commit-id", "HEAD~1", "HEAD").split()
     assert changed == ["BRAIN-INDEX.md", f"claims/{sess}.yml"]
+
+
+def test_a_plain_write_does_not_list_the_claims_folder(brain: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The temp-file sweep lists the data folders only after a killed write (failed on the old write path)."""
+    swept: list[list[str]] = []
+    real = yamlio.sweep_temp_files
+
+    def recorded(folders: list[Path], older_than: float = 0.0) -> list[Path]:
+        swept.append([folder.name for folder in folders])
+        return real(folders, older_than)
+
+    monkeypatch.setattr(yamlio, "sweep_temp_files", recorded)
+    ok(run_bsi("claim", "open", "--scope", "a/", brain=brain))
+    assert swept and all("claims" not in names for names in swept), swept
+    swept.clear()
+    begin(brain, ["claims/killed.yml"], "bsi: open claim killed", git=True)  # a write killed mid-way
+    (brain / "claims" / f"{yamlio.TEMP_MARK}killed.yml.1.ab").write_text("half")
+    ok(run_bsi("claim", "open", "--scope", "b/", brain=brain))
+    assert any("claims" in names for names in swept), swept
+    assert not list((brain / "claims").glob(f"{yamlio.TEMP_MARK}*"))
+    assert not (brain / STATE_DIR / "journal" / "manifest.json").exists()
+    assert Brain(brain).snapshot().claims
 
 
 def test_a_brain_at_the_top_of_its_repository_commits_with_the_plumbing(brain: Path,
