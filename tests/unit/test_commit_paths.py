@@ -72,6 +72,18 @@ def test_the_plumbing_commit_is_the_porcelains_commit(tmp_path: Path, monkeypatc
     assert git(fast, "status", "--porcelain") == "" == git(slow, "status", "--porcelain")
 
 
+def test_a_folder_or_a_name_beyond_ascii_is_committed_by_the_porcelain(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    brain = _repo(tmp_path)
+    (brain / "locks").mkdir()
+    (brain / "locks" / "caf\u00e9.md.lock").write_text("held\n")
+    (brain / "notes" / "n0.md").write_text("changed\n")
+    _commit(monkeypatch, brain, ["locks/caf\u00e9.md.lock", "notes"], "bsi: lock acquire caf\u00e9.md")
+    assert git(brain, "-c", "core.quotepath=off", "show", "--name-only", "--format=%s", "HEAD").split("\n")[:4] == [
+        "bsi: lock acquire caf\u00e9.md", "", "brain/locks/caf\u00e9.md.lock", "brain/notes/n0.md"]
+    assert git(brain, "status", "--porcelain") == ""
+
+
 def test_nothing_to_commit_makes_no_commit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     brain = _repo(tmp_path)
     before = git(brain, "rev-parse", "HEAD")

@@ -16,7 +16,7 @@ refreshes (lstats) the whole work tree and the real index is read and written on
 A kill or a failure before `update-ref` leaves HEAD as it was; the caller's journal
 (`records.journal`) puts the files and their index entries back. Where the plumbing cannot promise
 the commit `git commit --no-verify --only` would make — no HEAD yet, something else staged, signing,
-a commit hook that `--no-verify` does not skip, a split index, a folder among the paths — the
+a commit hook that `--no-verify` does not skip, a split index, a folder or a name beyond ASCII among the paths — the
 porcelain runs instead (`commit_porcelain`).
 """
 
@@ -91,7 +91,9 @@ class _Repo:
 def _plumbing_repo(root: Path, paths: list[str], message: str) -> _Repo | None:
     """The repository facts for the plumbing commit, or None when the porcelain must decide."""
     cleaned = _cleaned(message)
-    if not cleaned or any(os.path.isdir(root / p) and not os.path.islink(root / p) for p in paths):
+    # A folder is git add's to expand; a name beyond ASCII is git add's to normalise (core.precomposeUnicode).
+    if not cleaned or any(not p.isascii() or (os.path.isdir(root / p) and not os.path.islink(root / p))
+                          for p in paths):
         return None
     proc = run_git(root, "rev-parse", "--path-format=absolute", "--git-dir", "--git-common-dir",
                    "--show-toplevel", "HEAD", "HEAD^{tree}", check=False)
