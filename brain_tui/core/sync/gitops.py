@@ -2,7 +2,8 @@
 
 Uses the `git` command directly: one short subprocess per operation keeps the
 `bsi` start-up fast and makes "commit exactly these paths" explicit
-(`git commit --only -- paths`), which never takes what another session staged.
+(`core.sync.commits`: plumbing over a copy of the index, `git commit --only -- paths`
+where it cannot promise the same commit), which never takes what another session staged.
 """
 
 from __future__ import annotations
