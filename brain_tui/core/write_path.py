@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
 from brain_tui.core.errors import BsiError
-from brain_tui.core.paths.layout import DATA_DIRS, INDEX_FILE, LOCK_FILE, STATE_DIR
+from brain_tui.core.paths.layout import DATA_DIRS, INDEX_FILE, LOCK_FILE, REBASE_MARK, STATE_DIR, journal_pending
 
 if TYPE_CHECKING:
     from brain_tui.core.brain import Brain
@@ -78,10 +78,14 @@ def mutate_local(brain: Brain, decide: Callable[[ChangeSet], T]) -> T:
 
     brain.refuse_broken_config()
     with brain.locked():
+        killed = journal_pending(brain.root) or (brain.root / STATE_DIR / REBASE_MARK).exists()
         remote.recover(brain.root)
         recover_writes(brain.root)
         gitops.refuse_mid_operation(brain.root)
-        sweep_temp_files([brain.root / d for d in DATA_DIRS] + [brain.root])
+        # A temp file is left only by a process killed mid-write, and every write to the data folders
+        # runs under the journal or the rebase mark: listing claims/ (the whole history) on every write
+        # is needed only after such a kill. The brain's top folder is small: always.
+        sweep_temp_files([brain.root / d for d in DATA_DIRS] + [brain.root] if killed else [brain.root])
         now = brain.now()
         snapshot = written.decision_snapshot(brain.store, now)
         cs, result, error = _decide(snapshot, decide)

@@ -101,14 +101,15 @@ def test_an_agent_refused_by_its_sandbox_is_pointed_to_the_mcp_tools(
     assert "read-only" in err and "bsi MCP tools" in err
 
 
+@pytest.mark.parametrize("step", ["update-index", "write-tree", "commit-tree"])
 def test_a_full_disk_inside_git_commit_exits_74_and_rolls_the_files_back(
-        brain: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+        brain: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], step: str) -> None:
     from brain_tui.core.sync import gitops
 
     real_run = gitops._run
 
     def full_on_commit(cmd: list[str], *args: object, **kwargs: object) -> subprocess.CompletedProcess[str]:
-        if "commit" in cmd:
+        if step in cmd:
             return subprocess.CompletedProcess(cmd, 128, "", "error: unable to write new index file: "
                                                "No space left on device\nfatal: cannot write the tree\n")
         return real_run(cmd, *args, **kwargs)  # type: ignore[arg-type]
@@ -118,7 +119,7 @@ def test_a_full_disk_inside_git_commit_exits_74_and_rolls_the_files_back(
     code = bsi_main(["--brain", str(brain), "--now", NOW, "claim", "open", "--scope", "src/", "--story", "x"])
     err = capsys.readouterr().err
     assert code == 74, err
-    assert err.count("\n") == 1 and "no space left on the device" in err and "git commit" in err
+    assert err.count("\n") == 1 and "no space left on the device" in err and f"git {step}" in err
     assert tree_bytes(brain) == before
     status = subprocess.run(["git", "status", "--porcelain"], cwd=brain, capture_output=True, text=True, check=True)
     assert status.stdout == ""

@@ -44,7 +44,7 @@ def test_kill_between_close_and_its_commit_leaves_one_holder(tmp_path: Path) -> 
     env = racer_env("racer0")
     sess = ok(run_bsi("--sync", "claim", "open", "--scope", "other/", brain=a, now=T0, env=env))
     faults = Faults.install(tmp_path)
-    killed = run_faulty(faults, faults.env(env, on="add", do="kill-before"), "--sync", "claim", "close", sess,
+    killed = run_faulty(faults, faults.env(env, on="update-index", do="kill-before"), "--sync", "claim", "close", sess,
                         "--status", "ok", brain=a, now=T0)
     assert killed.code == -9, killed
     ok(run_bsi("--sync", "sync", brain=a, now=T0, env=env))
@@ -60,12 +60,19 @@ def test_kill_between_close_and_its_commit_leaves_one_holder(tmp_path: Path) -> 
     assert sorted(_statuses(remote_claims(remote, tmp_path), "other/")) == ["closed", "open"]
 
 
-def test_failed_git_step_leaves_no_phantom_claim(tmp_path: Path) -> None:
+@pytest.mark.parametrize("staged", [False, True], ids=["plumbing", "porcelain"])
+def test_failed_git_step_leaves_no_phantom_claim(tmp_path: Path, staged: bool) -> None:
+    """Every step of the commit fails in turn: the plumbing's, and the porcelain's (something else is staged)."""
     _remote, (a,) = make_remote(tmp_path, 1)
     env = racer_env("racer0")
     faults = Faults.install(tmp_path)
     before = git(a, "rev-parse", "HEAD", env=env)
-    for step in ("add", "diff", "commit"):
+    steps = ("update-index", "write-tree", "commit-tree", "update-ref")
+    if staged:
+        (a / "notes.md").write_text("staged by hand\n", encoding="utf-8")
+        git(a, "add", "notes.md", env=env)
+        steps = ("add", "diff", "commit")
+    for step in steps:
         failed = run_faulty(faults, faults.env(env, on=step, do="fail"), "claim", "open", "--scope", "other/",
                             brain=a, now=T0)
         assert failed.code not in (0, -9), failed

@@ -1,8 +1,9 @@
 """kill -9 at every git step of a synced write, over 5 clones of one remote: all or nothing (SPEC 22).
 
 Each case runs one `bsi --sync` write on a clone with a git that kills the
-`bsi` process before or after one git step (the first `add` is the instant
-between writing the files and committing them). The clone's next command
+`bsi` process before or after one git step (the first `update-index` is the
+instant between writing the files and committing them; before `update-ref`, the
+index already holds the new files and HEAD does not). The clone's next command
 (`bsi --sync sync`) must recover by itself, and a checker reads the remote:
 
 - every tip the remote's branch ever had (its reflog) holds no two blocking
@@ -11,8 +12,9 @@ between writing the files and committing them). The clone's next command
   and its HEAD is the remote's tip (0 phantom claims);
 - every write that exited 0 is on the remote (0 lost acknowledged writes).
 
-CI profile: six instants (`SHORT_PLAN`: between the files and the commit,
-after the commit, after the push, during a sync's rebase and push).
+CI profile: seven instants (`SHORT_PLAN`: between the files and the commit,
+between the index and HEAD, after the commit, after the push, during a sync's
+rebase and push).
 `--long-profile`: every git step, before and after, of an open, a close (on a
 clone that must fast-forward first) and a sync carrying an offline open.
 """
@@ -176,8 +178,9 @@ CASES = {"open": _case_open, "close": _case_close, "sync": _case_sync}
 
 #: The CI profile: the instants that matter most, each named by the git step it strikes at.
 SHORT_PLAN: list[tuple[str, Step, str]] = [
-    ("close", "add", "kill-before"),  # the files are written, nothing is committed (issue 18, 1)
-    ("close", "commit", "kill-after"),  # committed here, not pushed
+    ("close", "update-index", "kill-before"),  # the files are written, nothing is committed (issue 18, 1)
+    ("close", "update-ref", "kill-before"),  # the index holds the close, HEAD does not
+    ("close", "update-ref", "kill-after"),  # committed here, not pushed
     ("close", "push", "kill-after"),  # pushed, the answer never read
     ("open", "push", "kill-before"),
     ("sync", "rebase", "kill-after"),  # an offline open rebased onto a remote that took its scope

@@ -2,14 +2,14 @@
 
 Uses the `git` command directly: one short subprocess per operation keeps the
 `bsi` start-up fast and makes "commit exactly these paths" explicit
-(`git commit --only -- paths`), which never takes what another session staged.
+(`core.sync.commits`: plumbing over a copy of the index, `git commit --only -- paths`
+where it cannot promise the same commit), which never takes what another session staged.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-import re
 import shutil
 import signal
 import subprocess
@@ -286,64 +286,28 @@ def has_identity(root: str | Path) -> bool:
 
 def identity_args(root: str | Path) -> list[str]:
     """`-c user.name=… -c user.email=…` when git has no identity, so commits never fail on it."""
-    if has_identity(root):
-        return []
+    return [] if has_identity(root) else fallback_identity()
+
+
+def fallback_identity() -> list[str]:
+    """`-c user.name=$USER -c user.email=$USER@host`: the identity bsi commits under when git has none."""
     user = os.environ.get("USER") or "bsi"
     host = os.uname().nodename
     return ["-c", f"user.name={user}", "-c", f"user.email={user}@{host}"]
 
 
-#: The first line `git commit` prints: ``[<branch> (root-commit) <hash>] subject``, ``[detached HEAD <hash>] …``.
-_COMMITTED_RE = re.compile(r"^\[(?:detached HEAD|[^ \]]+)(?: \(root-commit\))? ([0-9a-f]{4,64})\] ")
-
-
 def commit_paths(root: str | Path, paths: Sequence[str], message: str, when: datetime | None = None) -> str | None:
-    """Commit exactly `paths` (added, changed or deleted) with `message`.
+    """Commit exactly `paths` (added, changed or deleted) with `message`; see `core.sync.commits`.
 
     Never stages or commits anything else, whatever is in the index. `when`
     (the brain's clock) dates the commit, so `--now` runs are reproducible.
-    Git runs on the named paths only (add, a cached diff, commit): never a
-    status of the whole work tree.
 
     Returns:
         The new commit's short hash, or None when nothing changed.
     """
-    unique = sorted(set(paths))
-    if not unique:
-        return None
-    present = [p for p in unique if (Path(root) / p).exists()]
-    gone = [p for p in unique if p not in present]
-    tracked_gone: list[str] = []
-    if gone:
-        listed = run_git(root, "ls-files", "-z", "--", *_literal(gone), check=False).stdout
-        tracked = {name for name in listed.split("\0") if name}  # relative to `root`, as `gone` is
-        tracked_gone = [p for p in gone if p in tracked]
-    candidates = present + tracked_gone
-    if not candidates:
-        return None
-    run_git(root, "add", "-A", "--", *_literal(candidates))
-    diff = run_git(root, "diff", "--cached", "--quiet", "--", *_literal(candidates), check=False)
-    if diff.returncode == 0:
-        return None
-    if diff.returncode != 1:  # 1: something to commit; anything else: git could not compare
-        run_git(root, "reset", "--quiet", "--", *_literal(candidates), check=False)
-        refuse_system_error("diff", diff.stderr)
-        raise GitError(f"git diff failed: {reason(diff.stderr or diff.stdout, 'no reason given')}")
-    dates = {}
-    if when is not None:
-        stamp = when.isoformat()
-        dates = {"GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp}
-    proc = run_git(root, *identity_args(root), "commit", "--no-verify", "--only", "-m", message,
-                   "--", *_literal(candidates), env=dates, check=False)
-    if proc.returncode != 0:
-        run_git(root, "reset", "--quiet", "--", *_literal(candidates), check=False)
-        refuse_system_error("commit", proc.stderr)
-        raise CommitFailed(f"git commit failed: {reason(proc.stderr or proc.stdout, 'no reason given')}")
-    first = proc.stdout.splitlines()[0] if proc.stdout else ""
-    said = _COMMITTED_RE.match(first)
-    if said is not None:
-        return said.group(1)
-    return run_git(root, "rev-parse", "--short", "HEAD").stdout.strip()
+    from brain_tui.core.sync import commits
+
+    return commits.commit_paths(root, paths, message, when)
 
 
 def head_summary(root: str | Path, timeout: float = 2.0) -> str | None:
@@ -373,7 +337,7 @@ def human_identity(root: str | Path) -> str:
     return f"{os.environ.get('USER') or 'user'}@{os.uname().nodename}"
 
 
-def _literal(paths: Sequence[str]) -> list[str]:
+def literal(paths: Sequence[str]) -> list[str]:
     """Pathspecs that name exactly `paths` (no glob magic); `.` for the whole folder."""
     return [f":(literal){p}" if p != "." else "." for p in paths]
 
@@ -396,13 +360,13 @@ def scope_tree(root: str | Path, paths: Sequence[str], excludes: Sequence[str] =
         present = [p for p in paths if (Path(root) / p).exists() or p == "."]
         gone = [p for p in paths if p not in present]
         if present:
-            run_git(root, "add", "-A", "--", *_literal(present), env=env)
+            run_git(root, "add", "-A", "--", *literal(present), env=env)
         if gone:
-            run_git(root, "rm", "-r", "-q", "--cached", "--ignore-unmatch", "--", *_literal(gone), env=env)
+            run_git(root, "rm", "-r", "-q", "--cached", "--ignore-unmatch", "--", *literal(gone), env=env)
         # Excludes are applied here, not as pathspecs: `ls-files` with an exclude pathspec lists nothing (git 2.39).
         prefix = top_prefix(root)
         skip = tuple(prefix + e for e in excludes)
-        entries = run_git(root, "ls-files", "-s", "-z", "--full-name", "--", *_literal(paths), env=env).stdout
+        entries = run_git(root, "ls-files", "-s", "-z", "--full-name", "--", *literal(paths), env=env).stdout
         listing = "".join(
             entry + "\0" for entry in entries.split("\0")
             if entry and not any(entry.split("\t", 1)[-1] == s or entry.split("\t", 1)[-1].startswith(s + "/")
@@ -454,5 +418,5 @@ def patch_text(root: str | Path, *args: str, max_bytes: int) -> tuple[str, bool]
 
 def untracked(root: str | Path, paths: Sequence[str]) -> list[str]:
     """Untracked, not ignored files under `paths` (relative to `root`)."""
-    proc = run_git(root, "ls-files", "--others", "--exclude-standard", "-z", "--", *_literal(paths), check=False)
+    proc = run_git(root, "ls-files", "--others", "--exclude-standard", "-z", "--", *literal(paths), check=False)
     return [p for p in proc.stdout.split("\0") if p] if proc.returncode == 0 else []

@@ -1,0 +1,210 @@
+"""The commit of a write (issue 18): git's plumbing over a copy of the index, the same commit `git commit --only` made.
+
+Cost: no git step lstats the whole work tree (a write's cost follows the paths it commits, not the
+files git tracks); the git index ends up matching HEAD (`git status` clean). Sameness: the commit's
+hash — tree, parent, author, committer, dates, message — and its reflog line are the porcelain's;
+what else is staged stays staged and out of the commit; a hook `--no-verify` does not skip still runs.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from brain_tui.core.brain import Brain
+from brain_tui.core.paths.layout import STATE_DIR
+from brain_tui.core.records import yamlio
+from brain_tui.core.records.journal import begin
+from brain_tui.core.sync import commits
+from tests.bsi import clean_env, git, ok, run_bsi
+
+WHEN = datetime(2026, 11, 29, 10, 0, tzinfo=UTC)
+ENV = clean_env(identity="Ada")
+
+
+def _repo(root: Path, files: int = 3) -> Path:
+    """A repository with `files` tracked notes, a claim and BRAIN-INDEX.md, in a subfolder `brain/`."""
+    brain = root / "brain"
+    (brain / "claims").mkdir(parents=True)
+    (brain / "notes").mkdir()
+    for n in range(files):
+        (brain / "notes" / f"n{n}.md").write_text(f"{n}\n")
+    (brain / "claims" / "old.yml").write_text("status: open\n")
+    (brain / "BRAIN-INDEX.md").write_text("index\n")
+    git(root, "init", "-q", "-b", "main", env=ENV)
+    git(root, "add", "-A", env=ENV)
+    git(root, "commit", "-q", "-m", "seed", env=ENV)
+    return brain
+
+
+def _change(brain: Path) -> list[str]:
+    (brain / "claims" / "new.yml").write_text("status: open\n")
+    (brain / "BRAIN-INDEX.md").write_text("index 2\n")
+    (brain / "claims" / "old.yml").unlink()
+    return ["claims/new.yml", "BRAIN-INDEX.md", "claims/old.yml", "claims/never-there.yml"]
+
+
+def _commit(monkeypatch: pytest.MonkeyPatch, brain: Path, paths: list[str], message: str,
+            how: Any = commits.commit_paths) -> str | None:
+    for key in [k for k in os.environ if k.startswith("GIT_")]:
+        monkeypatch.delenv(key)
+    for key, value in ENV.items():
+        monkeypatch.setenv(key, value)
+    return how(brain, paths, message, WHEN)
+
+
+def test_the_plumbing_commit_is_the_porcelains_commit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fast = _repo(tmp_path / "a")
+    shutil.copytree(tmp_path / "a", tmp_path / "b", symlinks=True)
+    slow = tmp_path / "b" / "brain"
+    message = "bsi: open claim new  \n\n\n  body line\t\n\n"
+    short = _commit(monkeypatch, fast, _change(fast), message)
+    _commit(monkeypatch, slow, _change(slow), message, how=commits.commit_porcelain)
+    assert git(fast, "rev-parse", "HEAD") == git(slow, "rev-parse", "HEAD"), git(fast, "cat-file", "-p", "HEAD")
+    assert short == git(fast, "rev-parse", "--short", "HEAD").strip()
+    assert git(fast, "reflog", "-1", "--format=%gs") == git(slow, "reflog", "-1", "--format=%gs")
+    assert git(fast, "status", "--porcelain") == "" == git(slow, "status", "--porcelain")
+
+
+def test_a_folder_or_a_name_beyond_ascii_is_committed_by_the_porcelain(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    brain = _repo(tmp_path)
+    (brain / "locks").mkdir()
+    (brain / "locks" / "caf\u00e9.md.lock").write_text("held\n")
+    (brain / "notes" / "n0.md").write_text("changed\n")
+    _commit(monkeypatch, brain, ["locks/caf\u00e9.md.lock", "notes"], "bsi: lock acquire caf\u00e9.md")
+    assert git(brain, "-c", "core.quotepath=off", "show", "--name-only", "--format=%s", "HEAD").split("\n")[:4] == [
+        "bsi: lock acquire caf\u00e9.md", "", "brain/locks/caf\u00e9.md.lock", "brain/notes/n0.md"]
+    assert git(brain, "status", "--porcelain") == ""
+
+
+def test_nothing_to_commit_makes_no_commit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    brain = _repo(tmp_path)
+    before = git(brain, "rev-parse", "HEAD")
+    (brain / "BRAIN-INDEX.md").write_text("index\n")  # rewritten, same bytes
+    assert _commit(monkeypatch, brain, ["BRAIN-INDEX.md", "claims/gone.yml"], "bsi: update") is None
+    assert git(brain, "rev-parse", "HEAD") == before
+    assert not [p for p in Path(git(brain, "rev-parse", "--absolute-git-dir").strip()).iterdir()
+                if p.name.startswith("bsi-index-")]
+
+
+def test_what_else_is_staged_stays_staged_and_out_of_the_commit(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    brain = _repo(tmp_path)
+    (brain / "notes" / "n0.md").write_text("staged by someone else\n")
+    git(brain, "add", "notes/n0.md", env=ENV)
+    _commit(monkeypatch, brain, _change(brain), "bsi: open claim new")
+    assert sorted(git(brain, "show", "--name-only", "--no-renames", "--format=", "HEAD").split()) == [
+        "brain/BRAIN-INDEX.md", "brain/claims/new.yml", "brain/claims/old.yml"]
+    assert git(brain, "status", "--porcelain").splitlines() == ["M  brain/notes/n0.md"]
+
+
+def test_an_index_changed_while_the_commit_is_built_keeps_that_change(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another git writes the index after it was copied: the copy is not installed over it."""
+    brain = _repo(tmp_path)
+    real_tree = commits._tree
+
+    def tree_then_someone_stages(repo: Any, env: dict[str, str], why: str) -> str:
+        found = real_tree(repo, env, why)
+        if why == "commit":
+            (brain / "notes" / "n1.md").write_text("staged meanwhile\n")
+            git(brain, "add", "notes/n1.md", env=ENV)
+        return found
+
+    monkeypatch.setattr(commits, "_tree", tree_then_someone_stages)
+    _commit(monkeypatch, brain, _change(brain), "bsi: open claim new")
+    assert "brain/notes/n1.md" not in git(brain, "show", "--name-only", "--no-renames", "--format=", "HEAD")
+    assert git(brain, "status", "--porcelain").splitlines() == ["M  brain/notes/n1.md"]
+
+
+def test_a_hook_no_verify_does_not_skip_still_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    brain = _repo(tmp_path / "repo")
+    hook = tmp_path / "repo" / ".git" / "hooks" / "post-commit"
+    hook.write_text(f"#!/bin/sh\necho ran >> {tmp_path / 'hook-ran'}\n")
+    hook.chmod(hook.stat().st_mode | stat.S_IXUSR)
+    _commit(monkeypatch, brain, _change(brain), "bsi: open claim new")
+    assert (tmp_path / "hook-ran").read_text() == "ran\n"
+    assert git(brain, "status", "--porcelain") == ""
+
+
+def test_an_index_copy_left_by_a_killed_write_is_removed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    brain = _repo(tmp_path)
+    gdir = tmp_path / ".git"
+    dead = os.fork()
+    if dead == 0:  # a process that ends at once: its pid names a copy nobody writes
+        os._exit(0)
+    os.waitpid(dead, 0)
+    shutil.copyfile(gdir / "index", gdir / f"bsi-index-{dead}")
+    _commit(monkeypatch, brain, _change(brain), "bsi: open claim new")
+    assert not [p.name for p in gdir.iterdir() if p.name.startswith("bsi-index-")]
+
+
+def _lstats(trace: Path) -> int:
+    """The files git lstat'ed to refresh an index, summed over every git process of the trace."""
+    total = 0
+    for line in trace.read_text().splitlines():
+        if "refresh/sum_lstat:" in line:
+            total += int(line.rsplit("refresh/sum_lstat:", 1)[1].strip())
+    return total
+
+
+def test_a_write_never_refreshes_the_whole_index(brain: Path, tmp_path: Path) -> None:
+    """Failed on the old commit (`git commit --only` lstats every tracked file: 300 here)."""
+    (brain / "notes").mkdir()
+    for n in range(300):
+        (brain / "notes" / f"n{n}.md").write_text(f"{n}\n")
+    git(brain, "add", "notes")
+    git(brain, "commit", "-q", "-m", "notes")
+    trace = tmp_path / "trace"
+    env = clean_env(GIT_TRACE2_PERF=str(trace))
+    sess = ok(run_bsi("claim", "open", "--scope", "notes/", "--story", "x", brain=brain, env=env))
+    ok(run_bsi("claim", "close", sess, "--status", "ok", brain=brain, env=env))
+    assert _lstats(trace) <= 8, f"git lstat'ed {_lstats(trace)} files for two writes of two files each"
+    assert git(brain, "status", "--porcelain") == ""
+    changed = git(brain, "diff-tree", "-r", "--name-only", "--no-commit-id", "HEAD~1", "HEAD").split()
+    assert changed == ["BRAIN-INDEX.md", f"claims/{sess}.yml"]
+
+
+def test_a_plain_write_does_not_list_the_claims_folder(brain: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The temp-file sweep lists the data folders only after a killed write (failed on the old write path)."""
+    swept: list[list[str]] = []
+    real = yamlio.sweep_temp_files
+
+    def recorded(folders: list[Path], older_than: float = 0.0) -> list[Path]:
+        swept.append([folder.name for folder in folders])
+        return real(folders, older_than)
+
+    monkeypatch.setattr(yamlio, "sweep_temp_files", recorded)
+    ok(run_bsi("claim", "open", "--scope", "a/", brain=brain))
+    assert swept and all("claims" not in names for names in swept), swept
+    swept.clear()
+    begin(brain, ["claims/killed.yml"], "bsi: open claim killed", git=True)  # a write killed mid-way
+    (brain / "claims" / f"{yamlio.TEMP_MARK}killed.yml.1.ab").write_text("half")
+    ok(run_bsi("claim", "open", "--scope", "b/", brain=brain))
+    assert any("claims" in names for names in swept), swept
+    assert not list((brain / "claims").glob(f"{yamlio.TEMP_MARK}*"))
+    assert not (brain / STATE_DIR / "journal" / "manifest.json").exists()
+    assert Brain(brain).snapshot().claims
+
+
+def test_a_brain_at_the_top_of_its_repository_commits_with_the_plumbing(brain: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The porcelain is the exception: a plain write runs neither `git add` nor `git commit`."""
+    ran: list[str] = []
+    real = commits.run_git
+
+    def recorded(root: Any, *args: str, **kwargs: Any) -> Any:
+        ran.append(next(a for a in args if not a.startswith("-") and "=" not in a))
+        return real(root, *args, **kwargs)
+
+    monkeypatch.setattr(commits, "run_git", recorded)
+    ok(run_bsi("claim", "open", "--scope", "a/", brain=brain))
+    assert "commit-tree" in ran and "update-ref" in ran
+    assert not {"add", "commit", "diff", "status"} & set(ran), ran
