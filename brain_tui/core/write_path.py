@@ -73,7 +73,7 @@ def mutate_local(brain: Brain, decide: Callable[[ChangeSet], T]) -> T:
     """
     from brain_tui.core.records import written
     from brain_tui.core.records.journal import recover_writes
-    from brain_tui.core.records.yamlio import sweep_temp_files
+    from brain_tui.core.records.yamlio import sweep_dead_temps, sweep_temp_files
     from brain_tui.core.sync import gitops, remote
 
     brain.refuse_broken_config()
@@ -86,6 +86,7 @@ def mutate_local(brain: Brain, decide: Callable[[ChangeSet], T]) -> T:
         # runs under the journal or the rebase mark: listing claims/ (the whole history) on every write
         # is needed only after such a kill. The brain's top folder is small: always.
         sweep_temp_files([brain.root / d for d in DATA_DIRS] + [brain.root] if killed else [brain.root])
+        sweep_dead_temps(brain.root / STATE_DIR)  # a read killed while it stored the closed set or a cache
         now = brain.now()
         snapshot = written.decision_snapshot(brain.store, now)
         cs, result, error = _decide(snapshot, decide)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import os
 import shutil
 import stat
+import subprocess
+import sys
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -208,3 +210,21 @@ def test_a_brain_at_the_top_of_its_repository_commits_with_the_plumbing(brain: P
     ok(run_bsi("claim", "open", "--scope", "a/", brain=brain))
     assert "commit-tree" in ran and "update-ref" in ran
     assert not {"add", "commit", "diff", "status"} & set(ran), ran
+
+
+def test_a_write_removes_the_temp_files_a_killed_reader_left_in_the_state_folder(brain: Path) -> None:
+    """A read killed while it stored the closed set leaves `.brain/.bsi-tmp-…<pid>`: the next write removes it
+    (failed before: only the data folders and the top were swept, and the kill -9 harness found one), and a
+    temp file whose writer still runs is left alone."""
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True,
+                          check=True).stdout.strip()
+    state = brain / STATE_DIR
+    state.mkdir(exist_ok=True)
+    stray = [state / f"{yamlio.TEMP_MARK}closed-set-claims.json.{dead}",
+             state / f"{yamlio.TEMP_MARK}hook-index.json.{dead}.0123abcd"]
+    live = state / f"{yamlio.TEMP_MARK}closed-set-claims.json.{os.getppid()}"
+    for path in [*stray, live]:
+        path.write_text("half")
+    ok(run_bsi("claim", "open", "--scope", "a/", brain=brain))
+    assert not [path for path in stray if path.exists()]
+    assert live.exists()

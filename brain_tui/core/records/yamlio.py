@@ -388,3 +388,41 @@ def sweep_temp_files(folders: list[Path], older_than: float = 0.0) -> list[Path]
     return removed
 
 
+#: The writer's process ID in a temp file's name: ``….<pid>`` (the closed set) or ``….<pid>.<8 hex>``.
+_TEMP_PID = re.compile(r"\.(\d+)(?:\.[0-9a-f]{8})?$")
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process `pid` exists (one we may not signal exists too)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def sweep_dead_temps(folder: Path) -> list[Path]:
+    """Remove the temp files in `folder` whose writer is gone: a read killed while it stored a cache.
+
+    `.brain/` is written outside the journal (the closed set, the hook index, caches) by readers
+    that hold no lock, so its temp files are swept by their writer's life, not by age: a live
+    writer's file is never touched, and one with no process ID in its name is left alone.
+
+    Returns:
+        The paths removed.
+    """
+    removed: list[Path] = []
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return removed
+    for name in names:
+        found = _TEMP_PID.search(name) if name.startswith(TEMP_MARK) else None
+        if found is None or int(found.group(1)) == os.getpid() or _alive(int(found.group(1))):
+            continue
+        with contextlib.suppress(OSError):
+            (folder / name).unlink()
+            removed.append(folder / name)
+    return removed
