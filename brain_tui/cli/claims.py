@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 
 from brain_tui.cli.common import Context, one_line, table
-from brain_tui.core.records.statuses import Status
 
 TYPE_CHECKING = False  # the parser loads no core module: each handler imports what it uses (start-up)
 if TYPE_CHECKING:
@@ -152,6 +151,8 @@ def cmd_close(ctx: Context) -> int:
     a = ctx.args
     req = CloseRequest(status=a.status, files=list(a.files), commit=a.commit, tests_total=a.tests_total,
                        tests_passed=a.tests_passed, tests_failed=a.tests_failed, notes=a.notes)
+    from brain_tui.core.records.statuses import Status  # not at import: `--help` loads no core
+
     outcome = ctx.brain.close_claim(a.sess_id, req)
     if outcome.status == Status.WAITING_HUMAN:
         ctx.say(f"{a.sess_id} waits for a human gate (exit trigger gate:human); approve closes it")
@@ -172,6 +173,8 @@ def cmd_renew(ctx: Context) -> int:
 
 def cmd_release(ctx: Context) -> int:
     """`bsi claim release`."""
+    from brain_tui.core.records.statuses import Status
+
     ctx.brain.release_claim(ctx.args.sess_id, ctx.args.reason)
     ctx.emit({"sess_id": ctx.args.sess_id, "status": Status.RELEASED.value}, f"{ctx.args.sess_id} released")
     return 0
