@@ -1,0 +1,86 @@
+"""The closed set's rows carry each terminal claim's parent, read as the store reads ``parent_satellite``;
+a set written before the column existed is rebuilt, never read with the new columns."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC
+from pathlib import Path
+
+import pytest
+
+from brain_tui.core.paths.layout import CLOSED_SET_FILE, STATE_DIR
+from brain_tui.core.records import closed_set
+from brain_tui.core.records.formats import claim_from_mapping, parse_claim_bytes
+from brain_tui.core.records.model import Claim
+from brain_tui.core.records.status_scan import UNDECIDED, scan_status, terminal_of
+
+from .test_closed_set import commit, live, root, write_claim
+
+__all__ = ["root"]
+
+BASE = b"sess_id: sess-c\nscope: x/\nstatus: closed\nclosed_at: '2026-11-29T10:00:00+00:00'\n"
+
+
+def _store_parent(raw: bytes) -> str:
+    claim = claim_from_mapping(parse_claim_bytes(raw), "claims/sess-c.yml", "/tmp", UTC)
+    assert isinstance(claim, Claim)
+    return claim.parent or ""
+
+
+@pytest.mark.parametrize("line", [b"", b"parent_satellite: sess-p\n", b"parent_satellite: 'sess-p'\n",
+                                  b"parent_satellite: \"sess-p \"\n"])
+def test_the_scan_reads_the_parent_the_store_reads(line: bytes) -> None:
+    raw = BASE + line
+    found = scan_status(raw, "sess-c.yml", UTC)
+    assert isinstance(found, tuple) and found[3] == _store_parent(raw)
+
+
+@pytest.mark.parametrize("line", [b"parent_satellite: true\n", b"parent_satellite: null\n",
+                                  b"parent_satellite: 'null'\n",
+                                  b"parent_satellite:\n  - sess-p\n", b"parent_satellite: 12\n",
+                                  b"parent_satellite: [sess-p]\n"])
+def test_a_parent_only_the_parse_can_read_is_parsed_and_agrees(line: bytes) -> None:
+    raw = BASE + line
+    assert scan_status(raw, "sess-c.yml", UTC) == UNDECIDED
+    found = terminal_of(raw, "sess-c.yml", UTC)
+    assert found is not None and found[3] == _store_parent(raw)
+
+
+def test_a_parent_no_row_can_carry_leaves_the_file_live() -> None:
+    assert terminal_of(BASE + b'parent_satellite: "sess-p\\tx"\n', "sess-c.yml", UTC) is None
+
+
+def _parents(root_dir: Path) -> dict[str, str]:
+    brain, _found = live(root_dir)
+    closed = brain.store.closed_last
+    assert closed is not None
+    return {row[0]: row[3] for _name, row in closed.closed_since(0)}
+
+
+def test_the_rows_carry_the_parent_and_follow_a_commit(root: Path) -> None:
+    write_claim(root, "sess-kid", "closed", "kid/", "2026-11-28T10:00:00+00:00")
+    path = root / "claims" / "sess-kid.yml"
+    path.write_text(path.read_text(encoding="utf-8") + "parent_satellite: sess-live-a\n", encoding="utf-8")
+    commit(root, "kid")
+    parents = _parents(root)
+    assert parents["sess-kid"] == "sess-live-a" and parents["sess-old-3"] == ""
+
+
+def test_a_set_of_the_old_format_is_rebuilt(root: Path) -> None:
+    write_claim(root, "sess-kid", "closed", "kid/", "2026-11-28T10:00:00+00:00")
+    path = root / "claims" / "sess-kid.yml"
+    path.write_text(path.read_text(encoding="utf-8") + "parent_satellite: sess-live-a\n", encoding="utf-8")
+    commit(root, "kid")
+    live(root)
+    state = root / STATE_DIR
+    head = json.loads((state / CLOSED_SET_FILE).read_text(encoding="utf-8"))
+    rows = next(state.glob("closed-set-*.txt"))
+    first, names, *lines = rows.read_text(encoding="utf-8").splitlines(keepends=True)
+    old_rows = ["\t".join(line.split("\t")[:4] + line.split("\t")[5:]) for line in lines]  # no parent column
+    rows.write_text(json.dumps({**json.loads(first), "format": 1}) + "\n" + names + "".join(old_rows),
+                    encoding="utf-8")
+    (state / CLOSED_SET_FILE).write_text(json.dumps({**head, "format": 1}), encoding="utf-8")
+    closed_set.COUNTERS["rebuilds"] = 0
+    assert _parents(root)["sess-kid"] == "sess-live-a"
+    assert closed_set.COUNTERS["rebuilds"] == 1
