@@ -9,13 +9,14 @@ from pathlib import Path
 
 import pytest
 
+from brain_tui.core.brain import Brain
 from brain_tui.core.paths.layout import CLOSED_SET_FILE, STATE_DIR
 from brain_tui.core.records import closed_set
 from brain_tui.core.records.formats import claim_from_mapping, parse_claim_bytes
-from brain_tui.core.records.model import Claim
+from brain_tui.core.records.model import BrainSnapshot, Claim
 from brain_tui.core.records.status_scan import UNDECIDED, scan_status, terminal_of
 
-from .test_closed_set import commit, live, root, write_claim
+from .test_closed_set import T0, _count_full_scans, commit, live, root, write_claim
 
 __all__ = ["root"]
 
@@ -84,3 +85,51 @@ def test_a_set_of_the_old_format_is_rebuilt(root: Path) -> None:
     closed_set.COUNTERS["rebuilds"] = 0
     assert _parents(root)["sess-kid"] == "sess-live-a"
     assert closed_set.COUNTERS["rebuilds"] == 1
+
+
+def _child(root_dir: Path, sess_id: str, status: str, parent: str, closed_at: str | None = None) -> None:
+    path = write_claim(root_dir, sess_id, status, f"tree/{sess_id}/", closed_at)
+    path.write_text(path.read_text(encoding="utf-8") + f"parent_satellite: {parent}\n", encoding="utf-8")
+
+
+def _tree(root_dir: Path) -> None:
+    """sess-live-a ← sess-k1 (closed 2 months ago) ← sess-k2 (failed, old), sess-k3 (open); sess-live-a ← sess-k4
+    (closed yesterday); sess-live-b ← sess-k5 (closed, old)."""
+    _child(root_dir, "sess-k1", "closed", "sess-live-a", "2026-09-20T10:00:00+00:00")
+    _child(root_dir, "sess-k2", "failed", "sess-k1", "2026-09-21T10:00:00+00:00")
+    _child(root_dir, "sess-k3", "open", "sess-k1")
+    _child(root_dir, "sess-k4", "closed", "sess-live-a", "2026-11-28T10:00:00+00:00")
+    _child(root_dir, "sess-k5", "closed", "sess-live-b", "2026-09-22T10:00:00+00:00")
+    commit(root_dir, "tree")
+
+
+def _shown(snap: BrainSnapshot, claim: Claim, subtree: tuple[Claim, ...]) -> list[tuple[str, str, str | None]]:
+    return [(c.sess_id, c.status, c.parent) for c in (claim, *subtree)]
+
+
+@pytest.mark.parametrize("top", ["sess-live-a", "sess-k1", "sess-k3", "sess-old-4"])
+def test_gate_status_reads_the_subtree_from_the_rows_not_the_whole_brain(root: Path, top: str,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    _tree(root)
+    live(root)
+    full = Brain(root, clock=lambda: T0, commit=False).snapshot()
+    want = [(c.sess_id, c.status, c.parent) for c in (full.claim(top), *full.descendants(top)) if c is not None]
+    brain = Brain(root, clock=lambda: T0, commit=False)
+    scans = _count_full_scans(brain, monkeypatch)
+    assert _shown(*brain.gates.status(top)) == want
+    assert "claims" not in scans  # no full snapshot: the history's files were not listed
+    if top == "sess-live-a":  # the children that finished two months ago are there
+        assert {row[0] for row in want} == {"sess-live-a", "sess-k1", "sess-k2", "sess-k3", "sess-k4"}
+
+
+def test_gate_status_falls_back_to_the_whole_brain_when_a_file_left_its_row(root: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    _tree(root)
+    live(root)
+    path = root / "claims" / "sess-k1.yml"  # an uncommitted edit moves sess-k1 under sess-live-b
+    path.write_text(path.read_text(encoding="utf-8").replace("parent_satellite: sess-live-a",
+                                                             "parent_satellite: sess-live-b"), encoding="utf-8")
+    brain = Brain(root, clock=lambda: T0, commit=False)
+    scans = _count_full_scans(brain, monkeypatch)
+    assert [c.sess_id for c in brain.gates.status("sess-live-a")[2]] == ["sess-k4"]
+    assert "claims" in scans  # read from the whole brain, which says what the file says
