@@ -376,11 +376,16 @@ class Audit:
         """The unfinished claims, those finished within `window`, and the finished claims they name.
 
         What a screen that follows the brain holds (the cockpit): older finished claims are not built;
-        `history_page` lists them a page at a time.
+        `history_page` lists them a page at a time, and `older_children` counts those below each claim.
         """
+        from dataclasses import replace
+
+        from brain_tui.core.records.finished import older_children
+
         brain = self._brain
-        snapshot = brain.snapshot(BLOCKING_STATUSES, closed_since=brain.now() - window)
-        return self._index().with_named(snapshot)
+        snapshot = self._index().with_named(brain.snapshot(BLOCKING_STATUSES, closed_since=brain.now() - window))
+        # the children finished before the window still count in a tree's done/total (from the rows, no file read)
+        return replace(snapshot, older_children=older_children(brain.store.closed_last, snapshot))
 
     def _index(self) -> HistoryIndex:
         from brain_tui.core.records.history_page import HistoryIndex

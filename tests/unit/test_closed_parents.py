@@ -133,3 +133,26 @@ def test_gate_status_falls_back_to_the_whole_brain_when_a_file_left_its_row(root
     scans = _count_full_scans(brain, monkeypatch)
     assert [c.sess_id for c in brain.gates.status("sess-live-a")[2]] == ["sess-k4"]
     assert "claims" in scans  # read from the whole brain, which says what the file says
+
+
+def test_the_cockpit_tree_counts_the_children_finished_before_its_window(root: Path) -> None:
+    from brain_tui.tui.feed import RECENT_WINDOW
+    from brain_tui.tui.widgets.satellite_tree import node_label, tree_roots
+
+    _tree(root)
+    live(root)
+    brain = Brain(root, clock=lambda: T0, commit=False)
+    recent = brain.audit.recent(RECENT_WINDOW)
+    full = brain.snapshot()
+    assert recent.claim("sess-k2") is None and recent.claim("sess-k5") is None  # not built: outside the window
+    assert recent.older_children == {"sess-k1": (1, 1), "sess-live-b": (1, 0)}
+
+    def counts(snap: BrainSnapshot, sess_id: str) -> str:
+        claim = snap.claim(sess_id)
+        assert claim is not None
+        return node_label(claim, snap).plain.partition("[")[2]
+
+    for sess_id in ("sess-live-a", "sess-live-b", "sess-k1"):
+        assert counts(recent, sess_id) == counts(full, sess_id)
+    assert counts(recent, "sess-live-b") == "1/1 done]" and counts(recent, "sess-k1") == "1/2 done, 1 failed]"
+    assert "sess-live-b" in {c.sess_id for c in tree_roots(recent)}
