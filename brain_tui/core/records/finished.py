@@ -31,8 +31,9 @@ if TYPE_CHECKING:
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 #: The stand-in of a terminal file in the store's first pass (its claim is not built).
 CLOSED: Any = object()
-#: ``(tree, {parent: [(sess_id, status, name)]})`` of the last rows indexed (the rows of a tree never change).
-_CHILDREN: tuple[str, dict[str, list[tuple[str, str, str]]]] | None = None
+#: ``(rows, {parent: [(sess_id, status, name)]})`` of the last rows indexed (a long-lived reader re-indexes
+#: only the rows that changed: most commits change the ``claims`` tree, not its terminal rows).
+_CHILDREN: tuple[list[str], dict[str, list[tuple[str, str, str]]]] | None = None
 
 
 def skew_flagged(item: Claim, now: datetime) -> Claim:
@@ -43,17 +44,45 @@ def skew_flagged(item: Claim, now: datetime) -> Claim:
 
 
 def closed_children(closed: ClosedSet) -> dict[str, list[tuple[str, str, str]]]:
-    """The closed set's rows by parent: ``{parent: [(sess_id, status, file name)]}`` (indexed once per tree)."""
+    """The closed set's rows by parent: ``{parent: [(sess_id, status, file name)]}``.
+
+    Indexed once; for later rows only the lines added or gone are applied (to a copy: a reader holding
+    the old index keeps it whole).
+    """
     global _CHILDREN
-    if _CHILDREN is not None and _CHILDREN[0] == closed.tree:
-        return _CHILDREN[1]
-    by_parent: dict[str, list[tuple[str, str, str]]] = {}
-    for line in closed.lines():
-        _us, status, sess_id, _oid, parent, name = line.rstrip("\n").split("\t")
-        if parent:
-            by_parent.setdefault(parent, []).append((sess_id, status, name))
-    _CHILDREN = (closed.tree, by_parent)
+    lines = closed.lines()
+    known = _CHILDREN
+    if known is not None and (known[0] is lines or known[0] == lines):
+        return known[1]
+    if known is None:
+        by_parent: dict[str, list[tuple[str, str, str]]] = {}
+        for line in lines:
+            _us, status, sess_id, _oid, parent, name = line.rstrip("\n").split("\t")
+            if parent:
+                by_parent.setdefault(parent, []).append((sess_id, status, name))
+    else:
+        old, new = set(known[0]), set(lines)
+        by_parent = dict(known[1])
+        _index_rows(by_parent, [line for line in known[0] if line not in new], -1)
+        _index_rows(by_parent, [line for line in lines if line not in old], 1)
+    _CHILDREN = (lines, by_parent)
     return by_parent
+
+
+def _index_rows(by_parent: dict[str, list[tuple[str, str, str]]], lines: list[str], sign: int) -> None:
+    """Add (`sign` 1) or remove (-1) these rows in `by_parent`, copying each list it changes."""
+    for line in lines:
+        _us, status, sess_id, _oid, parent, name = line.rstrip("\n").split("\t")
+        if not parent:
+            continue
+        row = (sess_id, status, name)
+        kept = [item for item in by_parent.get(parent, ()) if item != row]
+        if sign > 0:
+            kept.append(row)
+        if kept:
+            by_parent[parent] = kept
+        else:
+            by_parent.pop(parent, None)
 
 
 def with_subtree(store: BrainStore, snapshot: BrainSnapshot, sess_id: str) -> BrainSnapshot | None:
