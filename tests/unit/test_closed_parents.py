@@ -156,3 +156,24 @@ def test_the_cockpit_tree_counts_the_children_finished_before_its_window(root: P
         assert counts(recent, sess_id) == counts(full, sess_id)
     assert counts(recent, "sess-live-b") == "1/1 done]" and counts(recent, "sess-k1") == "1/2 done, 1 failed]"
     assert "sess-live-b" in {c.sess_id for c in tree_roots(recent)}
+
+
+def test_the_by_parent_index_follows_rows_that_change(root: Path) -> None:
+    from brain_tui.core.records import finished
+
+    _tree(root)
+    brain, _found = live(root)
+    assert brain.store.closed_last is not None
+    finished.closed_children(brain.store.closed_last)
+    _child(root, "sess-k3", "closed", "sess-k1", "2026-11-29T08:30:00+00:00")  # a child closes
+    (root / "claims" / "sess-k5.yml").unlink()  # another leaves the history
+    commit(root, "close k3, drop k5")
+    brain, _found = live(root)
+    closed = brain.store.closed_last
+    assert closed is not None
+    kept = finished.closed_children(closed)
+    finished._CHILDREN = None
+    fresh = finished.closed_children(closed)
+    assert {k: sorted(v) for k, v in kept.items()} == {k: sorted(v) for k, v in fresh.items()}
+    assert sorted(kept["sess-k1"]) == [("sess-k2", "failed", "sess-k2.yml"), ("sess-k3", "closed", "sess-k3.yml")]
+    assert "sess-live-b" not in kept
