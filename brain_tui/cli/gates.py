@@ -66,11 +66,8 @@ def cmd_gate(ctx: Context) -> int:
 def cmd_status(ctx: Context) -> int:
     """`bsi gate status ID`: the claim and its subtree."""
     from brain_tui.core.records.views import claim_json
-    from brain_tui.core.rules.claims import require_claim
 
-    snapshot = ctx.brain.snapshot()
-    claim = require_claim(snapshot, ctx.args.sess_id)
-    subtree = snapshot.descendants(claim.sess_id)
+    snapshot, claim, subtree = ctx.brain.gates.status(ctx.args.sess_id)
     if ctx.json:
         ctx.emit({"claim": claim_json(claim, snapshot),
                   "subtree": [claim_json(c, snapshot) for c in subtree]})

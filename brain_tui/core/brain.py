@@ -197,11 +197,11 @@ class Brain:
         return self.clock()
 
     def snapshot(self, only_statuses: Collection[str] | None = None, *, closed_since: datetime | None = None,
-                 ) -> BrainSnapshot:
+                 skip_vouched: bool = False) -> BrainSnapshot:
         """The brain as it is on disk now: a pure read (no fetch; `pull()` is the explicit step).
 
         Args:
-            only_statuses, closed_since: which claims to keep (see `BrainStore.snapshot`); None: all.
+            only_statuses, closed_since, skip_vouched: which claims to keep (see `BrainStore.snapshot`); None: all.
 
         Raises:
             NotFound: the brain folder is gone (deleted or moved since this Brain was opened): an empty
@@ -214,7 +214,8 @@ class Brain:
             from brain_tui.core.records.journal import recover_if_idle
 
             recover_if_idle(self.root)  # a write a kill cut short is settled first (SPEC 22)
-        return self.store.snapshot(self.now(), only_statuses=only_statuses, closed_since=closed_since)
+        return self.store.snapshot(self.now(), only_statuses=only_statuses, closed_since=closed_since,
+                                   skip_vouched=skip_vouched)
 
     def pull(self) -> SyncReport:
         """Fetch and bring the work tree to the remote tip (the reads of `--sync` call it first)."""

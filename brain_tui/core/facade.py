@@ -19,9 +19,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from brain_tui.core.environment import breath as breath_rules
 from brain_tui.core.environment import breath_metrics, breath_records
 from brain_tui.core.errors import NotFound
+from brain_tui.core.ids import valid_session_id
 from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.records.changes import ChangeSet
-from brain_tui.core.records.model import BLOCKING_STATUSES, BrainSnapshot, CorruptFile
+from brain_tui.core.records.model import BLOCKING_STATUSES, BrainSnapshot, Claim, CorruptFile
 from brain_tui.core.rules import authority, circuit, claims, gate_review, gates, locks
 from brain_tui.core.rules import signals as signal_rules
 from brain_tui.core.rules.claims import require_claim
@@ -93,6 +94,22 @@ class Gates:
             return gates.gate_approve(cs, sess_id, who, message, tree=tree)
 
         return self._brain.mutate(decide)
+
+    def status(self, sess_id: str) -> tuple[BrainSnapshot, Claim, tuple[Claim, ...]]:
+        """`gate status`: a snapshot, the claim of `sess_id` and its subtree, as a full read gives them.
+
+        The finished claims outside the subtree are not read (`finished.with_subtree`); whatever the
+        closed set cannot answer exactly is read from the whole brain.
+
+        Raises:
+            InvalidData, NotFound: as `require_claim`.
+        """
+        live = self._brain.snapshot(skip_vouched=True)
+        # an ID that is no session ID is refused from the live read, as the whole brain's would refuse it
+        found = self._brain.store.with_subtree(live, sess_id) if valid_session_id(sess_id) else live
+        snap = found if found is not None else self._brain.snapshot()
+        claim = require_claim(snap, sess_id)
+        return snap, claim, snap.descendants(claim.sess_id)
 
     def show(self, sess_id: str) -> gate_review.GateReview:
         """What the gate on `sess_id` asks to approve: changed files, bounded diff, tests, scope tree (read-only)."""
@@ -359,11 +376,16 @@ class Audit:
         """The unfinished claims, those finished within `window`, and the finished claims they name.
 
         What a screen that follows the brain holds (the cockpit): older finished claims are not built;
-        `history_page` lists them a page at a time.
+        `history_page` lists them a page at a time, and `older_children` counts those below each claim.
         """
+        from dataclasses import replace
+
+        from brain_tui.core.records.finished import older_children
+
         brain = self._brain
-        snapshot = brain.snapshot(BLOCKING_STATUSES, closed_since=brain.now() - window)
-        return self._index().with_named(snapshot)
+        snapshot = self._index().with_named(brain.snapshot(BLOCKING_STATUSES, closed_since=brain.now() - window))
+        # the children finished before the window still count in a tree's done/total (from the rows, no file read)
+        return replace(snapshot, older_children=older_children(brain.store.closed_last, snapshot))
 
     def _index(self) -> HistoryIndex:
         from brain_tui.core.records.history_page import HistoryIndex

@@ -318,12 +318,9 @@ def gate_request(s: Session, message: str, sess_id: str | None = None) -> dict[s
 def gate_status(s: Session, sess_id: str | None = None) -> dict[str, Any]:
     """`bsi gate status --json`: the claim and its subtree."""
     from brain_tui.core.records.views import claim_json
-    from brain_tui.core.rules.claims import require_claim
 
-    snapshot = s.brain.snapshot()
-    claim = require_claim(snapshot, s.own(sess_id, "show"))
-    return {"claim": claim_json(claim, snapshot),
-            "subtree": [claim_json(c, snapshot) for c in snapshot.descendants(claim.sess_id)]}
+    snapshot, claim, subtree = s.brain.gates.status(s.own(sess_id, "show"))
+    return {"claim": claim_json(claim, snapshot), "subtree": [claim_json(c, snapshot) for c in subtree]}
 
 
 def lock_acquire(s: Session, file: str, ttl_min: int | None = None, sess_id: str | None = None) -> dict[str, Any]:

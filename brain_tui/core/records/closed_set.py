@@ -11,7 +11,8 @@ The file (`CLOSED_SET_FILE`, plain text, not the sqlite cache: a live-only read 
 short JSON line and never the 100,000 rows): line 1 is a JSON header — format, code
 fingerprint, the ``claims`` tree of HEAD it was computed for, the ``claims/`` folder's
 ``(mtime_ns, ctime_ns, inode)`` and the live names at that key; then one line per terminal
-file, ``closed_us<TAB>status<TAB>sess_id<TAB>blob<TAB>name``, latest close first (so
+file, ``closed_us<TAB>status<TAB>sess_id<TAB>blob<TAB>parent<TAB>name`` (``parent``: the claim's
+``parent_satellite``, empty for none), latest close first (so
 "closed since" reads only the head of the file). The header counts the rows: a file that
 does not decode, or whose count is off, is rebuilt, never trusted. Written atomically.
 
@@ -66,12 +67,13 @@ class Folder:
     decide: Callable[[bytes, str, tzinfo], Terminal | None]
 
 
-#: ``claims/``: closed, failed, released (SPEC 6.3), rows ``closed_us, status, sess_id``.
+#: ``claims/``: closed, failed, released (SPEC 6.3), rows ``closed_us, status, sess_id, blob, parent``.
 CLOSED_CLAIMS = Folder(CLAIMS_DIR, CLOSED_SET_FILE, CLOSED_ROWS_FILE, terminal_of)
-#: ``signals/``: archived (SPEC 7: nothing leaves it), rows ``created_us, archived, sig_id``.
+#: ``signals/``: archived (SPEC 7: nothing leaves it), rows ``created_us, archived, sig_id, blob, ""``.
 ARCHIVED_SIGNALS = Folder(SIGNALS_DIR, "archived-signals.json", "archived-signals-{}.txt", archived_of)
 
-FORMAT = 1
+#: 2: the rows carry the parent (a file of format 1 is rebuilt, never read with the new columns).
+FORMAT = 2
 #: git's mode of a regular file blob (a link, 120000, or a submodule is never terminal here).
 _FILE_MODES = ("100644", "100755")
 _GIT_TIMEOUT_S = 20.0
@@ -98,7 +100,7 @@ def micros(moment: datetime) -> int:
 
 
 def _line(name: str, oid: str, row: Terminal) -> str:
-    return f"{row[2]}\t{row[1]}\t{row[0]}\t{oid}\t{name}\n"
+    return f"{row[2]}\t{row[1]}\t{row[0]}\t{oid}\t{row[3]}\t{name}\n"
 
 
 def _line_name(line: str) -> str:
@@ -165,16 +167,16 @@ class ClosedSet:
         return [_line_name(line) for line in self.lines() if mark in line and line.split("\t")[2] == sess_id]
 
     def closed_since(self, since_us: int) -> list[tuple[str, Terminal]]:
-        """``(name, (sess_id, status, closed_us))`` of the files closed at or after `since_us`, latest first.
+        """``(name, (sess_id, status, closed_us, parent))`` of the files closed at or after `since_us`, latest first.
 
         Reads the rows only down to the first older close.
         """
         out: list[tuple[str, Terminal]] = []
         for line in self.lines():
-            closed_us, status, sess_id, _oid, name = line.rstrip("\n").split("\t")
+            closed_us, status, sess_id, _oid, parent, name = line.rstrip("\n").split("\t")
             if int(closed_us) < since_us:
                 break
-            out.append((name, (sess_id, status, int(closed_us))))
+            out.append((name, (sess_id, status, int(closed_us), parent)))
         return out
 
 
@@ -364,7 +366,8 @@ def _read_lines(path: Path) -> list[str] | None:
             lines = handle.readlines()
     except (OSError, ValueError):
         return None
-    if not isinstance(head, dict) or head.get("count") != len(lines) or (lines and not lines[-1].endswith("\n")):
+    if not isinstance(head, dict) or head.get("format") != FORMAT or head.get("count") != len(lines) or \
+            (lines and not lines[-1].endswith("\n")):
         return None
     return lines
 

@@ -3,8 +3,9 @@
 A live-only snapshot (`BrainStore.snapshot` with the closed set) holds no terminal claim. Some rules
 need a few: a bound session's parent chain up to a closed ancestor (`with_chains`), BRAIN-INDEX.md's
 30-day history and the cockpit's window (`add_closed_since`), the duplicate-ID rule against a closed
-file carrying a live ID (`closed_twins`). Each reads only the files it names, through the store's
-parse cache.
+file carrying a live ID (`closed_twins`), a claim's subtree (`with_subtree`, from the rows' parent
+column). Each reads only the files it names, through the store's parse cache. The children a window
+leaves out are counted from the rows alone (`older_children`), no file read.
 """
 
 from __future__ import annotations
@@ -17,10 +18,12 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from brain_tui.core import clock, ids
+from brain_tui.core.clock import SKEW_TOLERANCE
 from brain_tui.core.records.closed_set import ClosedSet, micros
 from brain_tui.core.records.formats import parse_claim_bytes
 from brain_tui.core.records.model import BrainSnapshot, Claim
 from brain_tui.core.records.statuses import TERMINAL_STATUSES
+from brain_tui.core.rules.skew import suspect_stale
 
 if TYPE_CHECKING:
     from brain_tui.core.records.store import BrainStore
@@ -28,6 +31,119 @@ if TYPE_CHECKING:
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 #: The stand-in of a terminal file in the store's first pass (its claim is not built).
 CLOSED: Any = object()
+#: ``(rows, {parent: [(sess_id, status, name)]})`` of the last rows indexed (a long-lived reader re-indexes
+#: only the rows that changed: most commits change the ``claims`` tree, not its terminal rows).
+_CHILDREN: tuple[list[str], dict[str, list[tuple[str, str, str]]]] | None = None
+
+
+def skew_flagged(item: Claim, now: datetime) -> Claim:
+    """The claim with the ``clock-skew`` flag when it opened, or was marked stale, beyond the skew limit after `now`."""
+    if (item.opened_at is not None and item.opened_at > now + SKEW_TOLERANCE) or suspect_stale(item, now):
+        return replace(item, flags=(*item.flags, "clock-skew"))
+    return item
+
+
+def closed_children(closed: ClosedSet) -> dict[str, list[tuple[str, str, str]]]:
+    """The closed set's rows by parent: ``{parent: [(sess_id, status, file name)]}``.
+
+    Indexed once; for later rows only the lines added or gone are applied (to a copy: a reader holding
+    the old index keeps it whole).
+    """
+    global _CHILDREN
+    lines = closed.lines()
+    known = _CHILDREN
+    if known is not None and (known[0] is lines or known[0] == lines):
+        return known[1]
+    if known is None:
+        by_parent: dict[str, list[tuple[str, str, str]]] = {}
+        for line in lines:
+            _us, status, sess_id, _oid, parent, name = line.rstrip("\n").split("\t")
+            if parent:
+                by_parent.setdefault(parent, []).append((sess_id, status, name))
+    else:
+        old, new = set(known[0]), set(lines)
+        by_parent = dict(known[1])
+        _index_rows(by_parent, [line for line in known[0] if line not in new], -1)
+        _index_rows(by_parent, [line for line in lines if line not in old], 1)
+    _CHILDREN = (lines, by_parent)
+    return by_parent
+
+
+def _index_rows(by_parent: dict[str, list[tuple[str, str, str]]], lines: list[str], sign: int) -> None:
+    """Add (`sign` 1) or remove (-1) these rows in `by_parent`, copying each list it changes."""
+    for line in lines:
+        _us, status, sess_id, _oid, parent, name = line.rstrip("\n").split("\t")
+        if not parent:
+            continue
+        row = (sess_id, status, name)
+        kept = [item for item in by_parent.get(parent, ()) if item != row]
+        if sign > 0:
+            kept.append(row)
+        if kept:
+            by_parent[parent] = kept
+        else:
+            by_parent.pop(parent, None)
+
+
+def with_subtree(store: BrainStore, snapshot: BrainSnapshot, sess_id: str) -> BrainSnapshot | None:
+    """A `skip_vouched` snapshot plus `sess_id`'s claim and its terminal descendants, read by name.
+
+    The descendants HEAD holds terminal are found from the rows' parent column; each file is read
+    and must name the parent its row says. None when the snapshot did not come from the closed set,
+    a legacy index may hold claims, the claim is not found, or a file does not read as its row (an
+    odd name, a parent edited since the commit, a missing file): the caller then reads the whole brain.
+    """
+    closed = store.closed_last
+    if closed is None or (store._index_rows is not None and store._index_rows[1]):
+        return None
+    by_id = {c.sess_id: c for c in snapshot.claims}
+    added: list[Claim] = []
+    if sess_id not in by_id:
+        top = closed_claim(store, closed, sess_id)
+        if top is None:
+            return None
+        by_id[sess_id] = top
+        added.append(skew_flagged(top, snapshot.now))
+    rows = closed_children(closed)
+    stack, seen = [sess_id], {sess_id}
+    while stack:
+        parent = stack.pop()
+        below = [c.sess_id for c in snapshot.children(parent)]
+        for child_id, _status, name in rows.get(parent, ()):
+            if child_id in by_id:
+                continue  # the ID's claim is already read (the live file holds it: this one is its duplicate)
+            if name not in (f"{child_id}.yml", f"{child_id}.yaml") or child_id in closed.odd:
+                return None
+            child = closed_claim(store, closed, child_id)
+            if child is None or child.parent != parent:
+                return None
+            by_id[child_id] = child
+            added.append(skew_flagged(child, snapshot.now))
+            below.append(child_id)
+        for child_id in below:
+            if child_id not in seen:
+                seen.add(child_id)
+                stack.append(child_id)
+    if not added:
+        return snapshot
+    epoch = EPOCH
+    claims = sorted((*snapshot.claims, *added), key=lambda c: (c.opened_at or epoch, c.sess_id))
+    return replace(snapshot, claims=tuple(claims))
+
+
+def older_children(closed: ClosedSet | None, snapshot: BrainSnapshot) -> dict[str, tuple[int, int]]:
+    """``{sess_id: (finished, failed)}``: the terminal children HEAD holds of the snapshot's claims that
+    the snapshot does not hold (they ended before its window), counted from the rows (no file read)."""
+    if closed is None:
+        return {}
+    rows = closed_children(closed)
+    have = {c.sess_id for c in snapshot.claims}
+    out: dict[str, tuple[int, int]] = {}
+    for sess_id in have:
+        missing = {child_id: status for child_id, status, _name in rows.get(sess_id, ()) if child_id not in have}
+        if missing:
+            out[sess_id] = (len(missing), sum(1 for status in missing.values() if status == "failed"))
+    return out
 
 
 def with_chains(store: BrainStore, snapshot: BrainSnapshot, sess_ids: Collection[str]) -> BrainSnapshot | None:

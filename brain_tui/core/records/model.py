@@ -327,6 +327,8 @@ class BrainSnapshot:
         default_ttl: the brain's `ttl_default`: the TTL of a claim whose file has no `ttl:`.
         breath: the context-broker's sprint records (``breath/*.yml``), ordered by opening time then ID.
         breath_corrupt: breath files that did not load (kept apart: they block nothing).
+        older_children: per claim, ``(finished, failed)`` counts of its terminal children this read leaves
+            out (ended before its window: the cockpit's read, `Audit.recent`); empty for other reads.
     """
 
     root: str
@@ -340,6 +342,7 @@ class BrainSnapshot:
     default_ttl: timedelta = DEFAULT_TTL
     breath: tuple[BreathRecord, ...] = ()
     breath_corrupt: tuple[CorruptFile, ...] = ()
+    older_children: Mapping[str, tuple[int, int]] = field(default_factory=dict)
 
     @cached_property
     def _by_id(self) -> dict[str, Claim]:

@@ -24,8 +24,8 @@ from brain_tui.core.records.yamlio import MAX_FILE_BYTES, CorruptYaml, safe_load
 
 __all__ = ["UNDECIDED", "Terminal", "archived_of", "scan_status", "terminal_of"]
 
-#: ``(sess_id, status, closed_at as epoch microseconds or -1)`` of a terminal claim.
-Terminal = tuple[str, str, int]
+#: ``(sess_id, status, closed_at as epoch microseconds, parent_satellite or "")`` of a terminal claim.
+Terminal = tuple[str, str, int, str]
 #: `scan_status`'s answer when the bytes alone cannot say.
 UNDECIDED = "undecided"
 
@@ -220,9 +220,29 @@ def scan_status(raw: bytes, name: str, tz: tzinfo) -> Terminal | None | str:
     sess_id = raw_id.strip() if raw_id is not None else PurePosixPath(name).stem
     if not valid_session_id(sess_id):
         return UNDECIDED
+    parent = _scanned_parent(found)
+    if parent is None:
+        return UNDECIDED
     # When it ended, as BRAIN-INDEX.md's history reads it: closed_at, else opened_at.
     ended = next((found[k] for k in ("closed_at", "closed", "opened_at", "opened") if found.get(k)), None)
-    return sess_id, status, _micros(try_parse_timestamp(ended, tz) if ended else None)
+    return sess_id, status, _micros(try_parse_timestamp(ended, tz) if ended else None), parent
+
+
+def _scanned_parent(found: dict[str, str]) -> str | None:
+    """``parent_satellite`` as the store reads it (``""`` for none), or None when only a parse can tell.
+
+    Only an absent key or a ``sess-…`` text is answered: an empty value may open a nested block, the
+    scan no longer knows whether ``null`` or ``true`` was quoted, and YAML types a plain one.
+    """
+    if "parent_satellite" not in found:
+        return ""
+    value = found["parent_satellite"]
+    return _row_text(value.strip()) if value.startswith("sess-") else None
+
+
+def _row_text(parent: str) -> str | None:
+    """A parent a row can carry (no tab, no line break), else None."""
+    return None if any(mark in parent for mark in ("\t", "\n", "\r")) else parent
 
 
 #: The end of a terminal claim whose file gives no time: sorted as the most recent, so every
@@ -257,7 +277,12 @@ def terminal_of(raw: bytes, name: str, tz: tzinfo) -> Terminal | None:
         return None
     assert isinstance(data, dict) or hasattr(data, "get")
     ended = next((data[k] for k in ("closed_at", "closed", "opened_at", "opened") if data.get(k)), None)
-    return identity[0], identity[1], _micros(try_parse_timestamp(ended, tz))
+    raw_parent = data.get("parent_satellite")
+    # read as `claim_from_mapping` reads it; a parent no row can carry leaves the file live (read as before)
+    parent = _row_text(("" if raw_parent is None else str(raw_parent)).strip())
+    if parent is None:
+        return None
+    return identity[0], identity[1], _micros(try_parse_timestamp(ended, tz)), parent
 
 
 def archived_of(raw: bytes, name: str, tz: tzinfo) -> Terminal | None:
@@ -275,4 +300,4 @@ def archived_of(raw: bytes, name: str, tz: tzinfo) -> Terminal | None:
         return None
     if not isinstance(item, Signal) or item.state != SignalState.ARCHIVED:
         return None
-    return item.sig_id, SignalState.ARCHIVED, _micros(item.created_at)
+    return item.sig_id, SignalState.ARCHIVED, _micros(item.created_at), ""

@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 from brain_tui.core import clock, ids
-from brain_tui.core.clock import SKEW_TOLERANCE
 from brain_tui.core.config import BrainConfig
 from brain_tui.core.environment import breath_records
 from brain_tui.core.errors import InvalidData
@@ -47,7 +46,6 @@ from brain_tui.core.records.model import (
 from brain_tui.core.records.statuses import TERMINAL_STATUSES
 from brain_tui.core.records.unreadable import held_by_bytes, held_by_data, held_by_file
 from brain_tui.core.records.yamlio import TEMP_MARK, safe_load_bytes
-from brain_tui.core.rules.skew import suspect_stale
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
@@ -272,6 +270,10 @@ class BrainStore:
                 corrupt.append(CorruptFile(INDEX_NAME, 0, f"row {row['sess_id']}: {item.reason}"))
         return held
 
+    def with_subtree(self, snapshot: BrainSnapshot, sess_id: str) -> BrainSnapshot | None:
+        """A `skip_vouched` snapshot plus the terminal claims below `sess_id` (`finished.with_subtree`)."""
+        return finished.with_subtree(self, snapshot, sess_id)
+
     def with_chains(self, snapshot: BrainSnapshot, sess_ids: Collection[str]) -> BrainSnapshot | None:
         """A live-only snapshot plus the terminal claims of these sessions' chains (`finished.with_chains`)."""
         return finished.with_chains(self, snapshot, sess_ids)
@@ -284,7 +286,7 @@ class BrainStore:
 
     @pausing_gc
     def snapshot(self, now: datetime, *, only_statuses: Collection[str] | None = None,
-                 closed_since: datetime | None = None) -> BrainSnapshot:
+                 closed_since: datetime | None = None, skip_vouched: bool = False) -> BrainSnapshot:
         """Read the brain as it is on disk now (cached parses for unchanged files).
 
         Args:
@@ -299,17 +301,22 @@ class BrainStore:
                 claim and every signal.
             closed_since: with `only_statuses`, also the terminal claims closed at or after this time
                 (BRAIN-INDEX.md's recent history).
+            skip_vouched: with no `only_statuses`, skip only the files the closed set vouches terminal
+                (every claim of the other files is kept, terminal or not): the caller adds the finished
+                claims it needs by name (`finished.with_subtree`). No closed set: a full snapshot.
         """
         self.parsed_last = 0
         self.stats_last = 0
         self.files.reset_counters()
         self._scopes = {}
-        if only_statuses is None:
+        vouched = closed_set(self.root, self.tz, persist=self.files.persist) \
+            if skip_vouched and only_statuses is None else None
+        if only_statuses is None and vouched is None:
             self.files.preload()
         self._links = []
         if only_statuses is None and closed_since is not None:  # every unfinished claim, and the recent history
             only_statuses = KNOWN_STATUSES - TERMINAL_STATUSES
-        closed = self._closed_set(only_statuses)
+        closed = vouched if vouched is not None else self._closed_set(only_statuses)
         self.closed_last = closed
         # A live read wants no archived signal either (SPEC 7: nothing leaves archived; SPEC 8 lists none).
         archived = closed_set(self.root, self.tz, persist=self.files.persist, kind=ARCHIVED_SIGNALS) \
@@ -381,9 +388,7 @@ class BrainStore:
             if fallback_since is not None and item.status in TERMINAL_STATUSES and \
                     (ended is None or ended < fallback_since):
                 continue
-            if (item.opened_at is not None and item.opened_at > now + SKEW_TOLERANCE) or suspect_stale(item, now):
-                item = replace(item, flags=(*item.flags, "clock-skew"))
-            claims.append(item)
+            claims.append(finished.skew_flagged(item, now))
         if closed_since is not None:
             finished.add_closed_since(self, closed, claims, closed_since)
         for held in self._index_claims(owner, corrupt, closed):

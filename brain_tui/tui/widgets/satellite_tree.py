@@ -33,7 +33,7 @@ def tree_roots(snapshot: BrainSnapshot) -> list[Claim]:
         if claim.parent and claim.parent in known:
             continue
         children = snapshot.children(claim.sess_id)
-        is_tree = bool(children) or claim.level in ("pilote", "domain")
+        is_tree = bool(children) or claim.sess_id in snapshot.older_children or claim.level in ("pilote", "domain")
         if not is_tree:
             continue
         live = not claim.is_terminal or any(not c.is_terminal for c in snapshot.descendants(claim.sess_id))
@@ -63,12 +63,14 @@ def node_label(claim: Claim, snapshot: BrainSnapshot, inside: int = 0,
         label += " "
         label += live_text(session, snapshot.now, short=True)
     children = snapshot.children(claim.sess_id)
-    if children:
+    older, older_failed = snapshot.older_children.get(claim.sess_id, (0, 0))  # finished before the read's window
+    if children or older:
         counts = Counter(c.status for c in children)
-        done = sum(counts[s] for s in ("closed", "failed", "released"))
-        label += Content.styled(f" [{done}/{len(children)} done", MUTED)
-        if counts["failed"]:
-            label += Content.styled(f", {counts['failed']} failed", ERROR)
+        done = sum(counts[s] for s in ("closed", "failed", "released")) + older
+        failed = counts["failed"] + older_failed
+        label += Content.styled(f" [{done}/{len(children) + older} done", MUTED)
+        if failed:
+            label += Content.styled(f", {failed} failed", ERROR)
         label += Content.styled("]", MUTED)
     if inside:
         label += Content.styled(f" ⚑{inside} inside", WARN)
