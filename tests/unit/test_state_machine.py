@@ -257,7 +257,10 @@ class ClaimMachine(RuleBasedStateMachine):
             assert status == "waiting_human"
         elif action == "approve":
             closing = claim.data.get("gate_origin") == "close"
-            assert status == ("closed" if closing else "stale" if claim.status == "stale" else "open")
+            # An expired requested gate is renewed by the approval while opening + 8 h leaves time (SPEC 6.4);
+            # past it a claim marked stale stays stale, an unmarked one is written open (and is stale).
+            renewable = claim.opened_at is None or claim.opened_at + timedelta(hours=8) > self.now
+            assert status == ("closed" if closing else "open" if renewable or claim.status != "stale" else "stale")
         elif action == "reject":
             assert status == "failed"
         elif action == "pause":
