@@ -23,7 +23,7 @@ from brain_tui.core.ids import valid_session_id
 from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.records.changes import ChangeSet
 from brain_tui.core.records.model import BLOCKING_STATUSES, BrainSnapshot, Claim, CorruptFile
-from brain_tui.core.rules import authority, circuit, claims, gate_review, gates, locks
+from brain_tui.core.rules import authority, circuit, claims, gates, locks
 from brain_tui.core.rules import signals as signal_rules
 from brain_tui.core.rules.claims import require_claim
 from brain_tui.core.rules.effective import effective_status
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from brain_tui.core.records.changes import ChangeSet
     from brain_tui.core.records.history_page import HistoryIndex, HistoryPage
     from brain_tui.core.rules.authority import Actor
+    from brain_tui.core.rules.gate_review import GateReview
     from brain_tui.core.sync.audit import DriftReport, LogEntry
 
 T = TypeVar("T")
@@ -88,6 +89,8 @@ class Gates:
         who = self._human("approve", sess_id, by)
 
         def decide(cs: ChangeSet) -> gates.GateOutcome:
+            from brain_tui.core.rules import gate_review  # git: not loaded by a read (`gate status`)
+
             claim = require_claim(cs.snapshot, sess_id)
             tree = gate_review.scope_tree(cs.root, claim)
             gate_review.check_tree(cs.root, claim, seen_tree, tree)
@@ -111,10 +114,12 @@ class Gates:
         claim = require_claim(snap, sess_id)
         return snap, claim, snap.descendants(claim.sess_id)
 
-    def show(self, sess_id: str) -> gate_review.GateReview:
+    def show(self, sess_id: str) -> GateReview:
         """What the gate on `sess_id` asks to approve: changed files, bounded diff, tests, scope tree (read-only)."""
         snap = self._brain.snapshot()
         claim = require_claim(snap, sess_id)
+        from brain_tui.core.rules import gate_review
+
         return gate_review.review(self._brain.root, claim, effective_status(claim, snap.now))
 
     def reject(self, sess_id: str, reason: str, by: str | None = None) -> gates.GateOutcome:

@@ -22,7 +22,7 @@ from brain_tui.core.clock import SKEW_TOLERANCE
 from brain_tui.core.records.closed_set import ClosedSet, micros
 from brain_tui.core.records.formats import parse_claim_bytes
 from brain_tui.core.records.model import BrainSnapshot, Claim
-from brain_tui.core.records.statuses import TERMINAL_STATUSES
+from brain_tui.core.records.statuses import TERMINAL_STATUSES, Status
 from brain_tui.core.rules.skew import suspect_stale
 
 if TYPE_CHECKING:
@@ -142,7 +142,7 @@ def older_children(closed: ClosedSet | None, snapshot: BrainSnapshot) -> dict[st
     for sess_id in have:
         missing = {child_id: status for child_id, status, _name in rows.get(sess_id, ()) if child_id not in have}
         if missing:
-            out[sess_id] = (len(missing), sum(1 for status in missing.values() if status == "failed"))
+            out[sess_id] = (len(missing), sum(1 for status in missing.values() if status == Status.FAILED))
     return out
 
 
