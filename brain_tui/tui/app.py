@@ -32,7 +32,7 @@ from brain_tui.core.rules.attention import AttentionItem
 from brain_tui.core.sessions.agents import Liveness
 from brain_tui.core.sync import gitops
 
-from . import sources
+from . import heap, sources
 from .commands import MUTATING_ACTIONS, bindings_for
 from .feed import LiveFeed, steady_read
 from .messages import (
@@ -267,6 +267,8 @@ class BrainApp(App[int]):
         if event.error:
             self.notify(safe_str(event.error), severity="error", markup=False)
         self.read_problem = ""
+        if not self.full_loaded:  # the first full read: what the cockpit holds from now on leaves the collector
+            self.call_after_refresh(heap.settle)
         self.full_loaded = True
         if event.liveness is not None:
             self.liveness = event.liveness
