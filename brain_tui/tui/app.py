@@ -151,6 +151,7 @@ class BrainApp(App[int]):
         self.history_shown: dict[str, Claim] = {}
         #: `time.time()` when the cockpit screen was first painted (None before).
         self.first_paint_at: float | None = None
+        self._wrote = False
         self.snapshot: BrainSnapshot = (brain.snapshot(only_statuses=BLOCKING_STATUSES) if self.progressive
                                         else steady_read(brain))
         #: The bound agent sessions' liveness, read with each snapshot (`brain.agents`).
@@ -279,6 +280,9 @@ class BrainApp(App[int]):
                 arrived(event.snapshot)
             return
         self._apply(event.snapshot)
+        if self._wrote:
+            self._wrote = False
+            heap.release()
 
     @on(FilesChanged)
     def _files_changed(self, event: FilesChanged) -> None:
@@ -435,6 +439,7 @@ class BrainApp(App[int]):
         Brain doubled the cockpit's memory at 10,000 claims after the first write).
         """
         with self._write_lock, self.feed.read_lock:
+            self._wrote = True  # the next snapshot shown gives the write's dropped pages back (`heap.release`)
             return call(self.writer)
 
     def report(self, message: str | None, severity: str = "information") -> None:

@@ -127,3 +127,32 @@ def test_settle_freezes_what_is_alive() -> None:
         assert gc.get_freeze_count() > 0
     finally:
         gc.unfreeze()
+
+
+async def test_a_write_gives_its_pages_back_once_shown(make_app, monkeypatch) -> None:  # noqa: ANN001
+    from brain_tui.tui import heap
+
+    released: list[int] = []
+    monkeypatch.setattr(heap, "release", lambda: released.append(1) or True)
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.refresh_snapshot()
+        await settle(pilot)
+        assert released == []  # a read alone keeps the heap as it is
+        app.call_core(lambda brain: brain.gates.request("sess-20261129-0950-deploy-notes", "ship?"))
+        app.refresh_snapshot()
+        await settle(pilot)
+        assert released == [1]  # the snapshot after the write is shown, then the pages go back
+        assert app.snapshot.claim("sess-20261129-0950-deploy-notes").status == "waiting_human"
+        app.refresh_snapshot()
+        await settle(pilot)
+        assert released == [1]
+
+
+def test_release_trims_where_the_c_library_can() -> None:
+    import platform
+
+    from brain_tui.tui import heap
+
+    assert heap.release() is (platform.libc_ver()[0] == "glibc")
