@@ -258,6 +258,8 @@ class BrainApp(App[int]):
 
     @on(SnapshotLoaded)
     def _snapshot_loaded(self, event: SnapshotLoaded) -> None:
+        if not self.screen_stack:  # a read that ends while the app closes: nothing left to show it on
+            return
         if event.snapshot is None:
             # The last state read stays on screen, marked unreadable in the header; the cause is told once.
             if event.error != self.read_problem:
