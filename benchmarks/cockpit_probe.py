@@ -145,6 +145,56 @@ def probe_cockpit(root: Path, live: bool, seed: int, writes: int = 1) -> dict[st
     return out
 
 
+#: The cockpit's rows of run.py's --history table (issue 18's goals at 100,000 claims: paint, RSS, change → screen).
+HISTORY_ROWS = (
+    ("cockpit first paint, process start → screen", "process_to_paint_s", 1000.0, "ms", 1500.0),
+    ("cockpit RSS after 5 writes", "rss_after_write_mb", 1.0, "MB", 150.0),
+    ("cockpit 1 file change → screen (live watcher)", "live_latency_s", 1000.0, "ms", 300.0),
+)
+
+
+def _run_probe(root: Path, live: bool, seed: int, writes: int, env: dict[str, str]) -> dict[str, Any]:
+    import subprocess
+    import sys
+
+    cmd = [sys.executable, str(Path(__file__).resolve()), str(root), "--seed", str(seed), "--writes", str(writes)]
+    done = subprocess.run([*cmd, *(["--live"] if live else [])], capture_output=True, text=True, env=env,
+                          check=False, timeout=600)
+    if done.returncode != 0 or not done.stdout.strip():
+        raise RuntimeError(f"cockpit probe on {root.name} failed: {done.stderr.strip()[-800:]}")
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def history_rows(put: Any, brains: dict[int, Path], repeat: int, env: dict[str, str]) -> None:
+    """Put `HISTORY_ROWS` for each brain (`put(name, size, value, unit)`): medians of `repeat` fresh processes,
+    after one warm-up run (the first open of a big brain builds its closed set)."""
+    for size, root in brains.items():
+        _run_probe(root, live=False, seed=0, writes=1, env=env)
+        samples = []
+        for number in range(max(1, repeat)):
+            manual = _run_probe(root, live=False, seed=number, writes=5, env=env)
+            live = _run_probe(root, live=True, seed=number, writes=1, env=env)
+            samples.append({**manual, "live_latency_s": live.get("live_latency_s")})
+        for name, key, scale, unit, _goal in HISTORY_ROWS:
+            values = [s[key] for s in samples if s.get(key) is not None]
+            if values:
+                put(name, size, statistics.median(values) * scale, unit)
+
+
+def history_goal_lines(get: Any, sizes: list[int]) -> list[str]:
+    """One line per cockpit row: the value at the biggest size against its goal, beside the smallest."""
+    small, big = min(sizes), max(sizes)
+    lines = []
+    for name, _key, _scale, unit, goal in HISTORY_ROWS:
+        a, b = get(name, small), get(name, big)
+        if a is None or b is None:
+            continue
+        lines.append(f"- {name}: {b:.0f} {unit} at {big:,} vs {a:.0f} {unit} at {small} (goal ≤ {goal:.0f} {unit} "
+                     f"at {big:,}: {'met' if b <= goal else 'missed'})")
+    return lines
+
+
 def main() -> int:
     """Probe the brain named on the command line; print the figures as one JSON line."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])

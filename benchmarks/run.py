@@ -38,7 +38,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cockpit_probe import history_goal_lines, history_rows
 from generate import DEFAULT_NOW, generate
+from history import build as build_history
 from history import goal_lines, measure_history
 from mcp_check import HELD_ROW, measure_rows
 from mcp_start import measure_mcp
@@ -625,6 +627,7 @@ def render_history(history: Results) -> str:
     if len(sizes) > 1:
         lines.append("")
         lines.extend(goal_lines(history.get, sizes))
+        lines.extend(history_goal_lines(history.get, sizes))
     return "\n".join(lines) + "\n"
 
 
@@ -688,6 +691,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         only = args.only_hook or args.only_mcp or args.only_startup or args.only_history
         if history_sizes:
             measure_history(history, workdir, bsi_command(), child_env(), args.repeat, history_sizes)
+            if not args.no_cockpit and not args.smoke and cockpit_available() is None:  # --smoke: measure_cockpit's
+                history_rows(history.put, build_history(workdir, history_sizes), min(args.repeat, 3), child_env())
         if args.only_startup or not only:
             measure_startup(results, brains[sizes[0]], sizes[0], 1 if args.smoke else args.repeat, bsi_command(),
                             NOW, child_env())

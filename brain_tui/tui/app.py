@@ -32,7 +32,7 @@ from brain_tui.core.rules.attention import AttentionItem
 from brain_tui.core.sessions.agents import Liveness
 from brain_tui.core.sync import gitops
 
-from . import sources
+from . import heap, sources
 from .commands import MUTATING_ACTIONS, bindings_for
 from .feed import LiveFeed, steady_read
 from .messages import (
@@ -151,6 +151,7 @@ class BrainApp(App[int]):
         self.history_shown: dict[str, Claim] = {}
         #: `time.time()` when the cockpit screen was first painted (None before).
         self.first_paint_at: float | None = None
+        self._wrote = False
         self.snapshot: BrainSnapshot = (brain.snapshot(only_statuses=BLOCKING_STATUSES) if self.progressive
                                         else steady_read(brain))
         #: The bound agent sessions' liveness, read with each snapshot (`brain.agents`).
@@ -257,6 +258,8 @@ class BrainApp(App[int]):
 
     @on(SnapshotLoaded)
     def _snapshot_loaded(self, event: SnapshotLoaded) -> None:
+        if not self.screen_stack:  # a read that ends while the app closes: nothing left to show it on
+            return
         if event.snapshot is None:
             # The last state read stays on screen, marked unreadable in the header; the cause is told once.
             if event.error != self.read_problem:
@@ -267,6 +270,8 @@ class BrainApp(App[int]):
         if event.error:
             self.notify(safe_str(event.error), severity="error", markup=False)
         self.read_problem = ""
+        if not self.full_loaded:  # the first full read: what the cockpit holds from now on leaves the collector
+            self.call_after_refresh(heap.settle)
         self.full_loaded = True
         if event.liveness is not None:
             self.liveness = event.liveness
@@ -277,6 +282,9 @@ class BrainApp(App[int]):
                 arrived(event.snapshot)
             return
         self._apply(event.snapshot)
+        if self._wrote:
+            self._wrote = False
+            heap.release()
 
     @on(FilesChanged)
     def _files_changed(self, event: FilesChanged) -> None:
@@ -433,6 +441,7 @@ class BrainApp(App[int]):
         Brain doubled the cockpit's memory at 10,000 claims after the first write).
         """
         with self._write_lock, self.feed.read_lock:
+            self._wrote = True  # the next snapshot shown gives the write's dropped pages back (`heap.release`)
             return call(self.writer)
 
     def report(self, message: str | None, severity: str = "information") -> None:

@@ -100,3 +100,59 @@ async def test_watch_event_refreshes_before_any_stat_scan(make_app, monkeypatch)
         app.feed.stop()
     assert calls[:1] == ["refresh"]  # no stat scan of the whole brain before the refresh
     assert "stat" in calls[1:]  # the safety net's fingerprint is taken afterwards
+
+
+async def test_first_full_read_settles_the_heap_once(make_app, monkeypatch) -> None:  # noqa: ANN001
+    from brain_tui.tui import heap
+
+    settled: list[int] = []
+    monkeypatch.setattr(heap, "settle", lambda: settled.append(1) or 0)
+    app = make_app(progressive=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert app.full_loaded
+        assert settled == [1]  # the long-lived objects leave the collector once the full snapshot is shown
+        app.refresh_snapshot()
+        await settle(pilot)
+        assert settled == [1]  # a later read does not collect again
+
+
+def test_settle_freezes_what_is_alive() -> None:
+    import gc
+
+    from brain_tui.tui import heap
+
+    try:
+        assert heap.settle() > 0
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+
+
+async def test_a_write_gives_its_pages_back_once_shown(make_app, monkeypatch) -> None:  # noqa: ANN001
+    from brain_tui.tui import heap
+
+    released: list[int] = []
+    monkeypatch.setattr(heap, "release", lambda: released.append(1) or True)
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.refresh_snapshot()
+        await settle(pilot)
+        assert released == []  # a read alone keeps the heap as it is
+        app.call_core(lambda brain: brain.gates.request("sess-20261129-0950-deploy-notes", "ship?"))
+        app.refresh_snapshot()
+        await settle(pilot)
+        assert released == [1]  # the snapshot after the write is shown, then the pages go back
+        assert app.snapshot.claim("sess-20261129-0950-deploy-notes").status == "waiting_human"
+        app.refresh_snapshot()
+        await settle(pilot)
+        assert released == [1]
+
+
+def test_release_trims_where_the_c_library_can() -> None:
+    import platform
+
+    from brain_tui.tui import heap
+
+    assert heap.release() is (platform.libc_ver()[0] == "glibc")
