@@ -46,6 +46,7 @@ def init_brain(path: str | os.PathLike[str], commit: bool = True) -> Path:
         gitops.run_git(root, "init", "--quiet")
     from brain_tui.core.brain import Brain  # the index is written the way every write writes it
     from brain_tui.core.records.journal import recover_writes, writing
+    from brain_tui.core.write_path import refresh_index
 
     brain = Brain(root, commit=False)
     planned = [f"{folder}/.gitkeep" for folder in DATA_DIRS] + [".gitignore", INDEX_FILE]
@@ -54,7 +55,7 @@ def init_brain(path: str | os.PathLike[str], commit: bool = True) -> Path:
         # All or nothing: a failure (a full disk, a failed commit) or a kill puts every file back.
         with writing(root, planned, "bsi: init brain", commit) as entry:
             created = _write_layout(root)
-            _, index_paths = brain._refresh_index()
+            _, index_paths = refresh_index(brain)
             created.extend(index_paths)
             entry.cover(created)
             if commit and created:

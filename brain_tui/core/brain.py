@@ -10,7 +10,7 @@ snapshot never fetches, writes or commits (except the one explicit pull that
 Claims live on `Brain` itself; the other areas are typed sub-objects (core/facade.py): `brain.gates`,
 `brain.signals`, `brain.locks`, `brain.circuit`, `brain.breath`, `brain.remote`, `brain.audit` (the log,
 drift, the closed history a page at a time), and `brain.launches` (core/facade_launch.py). Every result
-is a frozen dataclass with an `as_dict()` giving the `--json` shape.
+is a typed record whose `--json` shape comes from its fields (core/json_shape.py).
 """
 
 from __future__ import annotations
@@ -107,16 +107,8 @@ class Brain:
             None to follow brain-compose.yml (`sync: auto` → "sync").
     """
 
-    def __init__(
-        self,
-        root: str | os.PathLike[str],
-        *,
-        now: str | None = None,
-        clock: Clock | None = None,
-        commit: bool = True,
-        instance: str | None = None,
-        sync: str | None = None,
-    ) -> None:
+    def __init__(self, root: str | os.PathLike[str], *, now: str | None = None, clock: Clock | None = None,
+                 commit: bool = True, instance: str | None = None, sync: str | None = None) -> None:
         self.root = Path(root).resolve()
         self.config: BrainConfig = load_config(self.root)
         self.tz = zone_from_name(self.config.timezone)
@@ -266,12 +258,6 @@ class Brain:
         from brain_tui.core import write_path
 
         return write_path.mutate_local(self, decide)
-
-    def _refresh_index(self) -> tuple[list[str], list[str]]:
-        """Import legacy signal rows once, then regenerate the generated block of BRAIN-INDEX.md."""
-        from brain_tui.core import write_path
-
-        return write_path.refresh_index(self)
 
     # -- commands -----------------------------------------------------------------------------
     def regenerate_index(self) -> Applied:
