@@ -36,9 +36,15 @@ class HangUp:
         self.hung_up = threading.Event()
 
     def install(self) -> None:
-        """Handle SIGHUP (and a closed terminal's SIGTERM-free death) from now on."""
+        """Handle SIGHUP (and a closed terminal's SIGTERM-free death) from now on.
+
+        The guard thread starts here, not in the handler: a handler runs between two bytecodes of the main
+        thread, which may hold `threading`'s own locks (Textual starting its threads), and a thread started
+        there would wait for them forever.
+        """
         with contextlib.suppress(ValueError, OSError):  # not the main thread, or no SIGHUP on this platform
             signal.signal(signal.SIGHUP, self._on_signal)
+            threading.Thread(target=self._guard, name="brain-tui-hangup", daemon=True).start()
 
     def cleanup(self) -> None:
         """Remove the demo brain (safe to call twice)."""
@@ -68,14 +74,16 @@ class HangUp:
         loop = getattr(app, "_loop", None) if app is not None else None
         if app is None or loop is None or not getattr(app, "is_running", False):
             # Start-up (building the demo brain, reading it, Textual not yet drawing): nothing to restore.
-            self.cleanup_at_start_up()
-            os._exit(EXIT_HANGUP)
+            try:
+                self.cleanup_at_start_up()
+            finally:
+                os._exit(EXIT_HANGUP)
         with contextlib.suppress(RuntimeError):
             loop.call_soon_threadsafe(app.hang_up)
-        threading.Thread(target=self._guard, name="brain-tui-hangup", daemon=True).start()
 
     def _guard(self) -> None:
-        """End the process if the app did not end on its own."""
+        """Once hung up, end the process if the app did not end on its own within `GRACE_S`."""
+        self.hung_up.wait()
         threading.Event().wait(GRACE_S)
         lock = getattr(self.app, "_write_lock", None)
         if lock is not None and lock.acquire(timeout=WRITE_WAIT_S):
