@@ -26,6 +26,11 @@ from .test_hostile_pty import CONTROL_RE, read_until
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="needs a Linux pty")
 
 
+def _default_hangup() -> None:
+    """In the child before exec: SIGHUP back to its default action (an ignored signal survives exec)."""
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+
+
 def start(tmp_path: Path) -> tuple[subprocess.Popen[bytes], int, Path]:
     """`brain-tui --demo` in a pty of its own; its temporary folders go under a private TMPDIR."""
     tmp = tmp_path / "tmp"
@@ -34,9 +39,11 @@ def start(tmp_path: Path) -> tuple[subprocess.Popen[bytes], int, Path]:
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TEXTUAL", "BRAIN_NOW", "BRAIN_ROOT")}
     env.update({"TERM": "xterm-256color", "XDG_CONFIG_HOME": str(tmp_path / "xdg"), "TMPDIR": str(tmp)})
+    # A hang-up the suite's own parent ignores (`nohup pytest`) would be ignored by the cockpit too until it
+    # installs its handler: the terminal's user did not ask for that, so the child starts with the default.
     proc = subprocess.Popen([sys.executable, "-m", "brain_tui.tui", "--demo", "--now", NOW.isoformat()],
                             stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True,
-                            close_fds=True)
+                            close_fds=True, preexec_fn=_default_hangup)
     os.close(slave)
     return proc, master, tmp
 
