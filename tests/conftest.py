@@ -166,3 +166,22 @@ def built(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
     monkeypatch.setattr(store_mod, "claim_from_mapping", counting)
     return seen
+
+
+@pytest.fixture
+def linked(brain: Path, tmp_path: Path) -> Path:
+    """A brain with `real/x.md`, `alias -> real`, `link.md -> real/x.md`, `all -> .`, `later -> planned`
+    (dangling), `loop -> loop`, `agents-link -> agents` and `ext -> <a folder outside the brain>`: the symlink
+    tables of tests/cli/test_symlinks.py and tests/rules/test_scope_conflicts.py."""
+    (brain / "real").mkdir()
+    (brain / "real" / "x.md").write_text("## Sprint\n")
+    (brain / "agents").mkdir(exist_ok=True)
+    (brain / "alias").symlink_to("real")
+    (brain / "link.md").symlink_to("real/x.md")
+    (brain / "all").symlink_to(".")
+    (brain / "later").symlink_to("planned")
+    (brain / "loop").symlink_to("loop")
+    (brain / "agents-link").symlink_to("agents")
+    (tmp_path / "outside").mkdir()
+    (brain / "ext").symlink_to(tmp_path / "outside")
+    return brain

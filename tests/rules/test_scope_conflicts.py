@@ -117,24 +117,6 @@ def test_lookalikes_every_file_system_keeps_apart_are_two_scopes(brain: Path, he
 
 
 # -- second names through symlinks (SPEC 5.2) ---------------------------------------------------------------
-@pytest.fixture
-def linked(brain: Path, tmp_path: Path) -> Path:
-    """A brain with `real/x.md`, `alias -> real`, `link.md -> real/x.md`, `all -> .`, `later -> planned`
-    (dangling), `loop -> loop`, `agents-link -> agents` and `ext -> <a folder outside the brain>`."""
-    (brain / "real").mkdir()
-    (brain / "real" / "x.md").write_text("## Sprint\n")
-    (brain / "agents").mkdir(exist_ok=True)
-    (brain / "alias").symlink_to("real")
-    (brain / "link.md").symlink_to("real/x.md")
-    (brain / "all").symlink_to(".")
-    (brain / "later").symlink_to("planned")
-    (brain / "loop").symlink_to("loop")
-    (brain / "agents-link").symlink_to("agents")
-    (tmp_path / "outside").mkdir()
-    (brain / "ext").symlink_to(tmp_path / "outside")
-    return brain
-
-
 SYMLINKED = [
     ("alias/", "real/"),
     ("real/", "alias/"),
