@@ -8,9 +8,10 @@ snapshot never fetches, writes or commits (except the one explicit pull that
 `--sync` asks for before the first read).
 
 Claims live on `Brain` itself; the other areas are typed sub-objects (core/facade.py): `brain.gates`,
-`brain.signals`, `brain.locks`, `brain.circuit`, `brain.breath`, `brain.remote`, `brain.audit` (the log,
-drift, the closed history a page at a time), and `brain.launches` (core/facade_launch.py). Every result
-is a typed record whose `--json` shape comes from its fields (core/json_shape.py).
+`brain.signals`, `brain.locks`, `brain.circuit`, `brain.remote`, `brain.audit` (the log, drift, the closed
+history a page at a time), `brain.breath` (core/facade_breath.py) and `brain.launches`
+(core/facade_launch.py). Every result is a typed record whose `--json` shape comes from its fields
+(core/json_shape.py).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from brain_tui.core.records.store import BrainStore
 # The write path (ruamel, git, the journal, the rules of each verb) is imported by the methods that
 # need it: a read command (`bsi claim list`, `check-scope`, `attention`...) never loads it.
 if TYPE_CHECKING:
-    from brain_tui.core import facade, facade_launch
+    from brain_tui.core import facade, facade_breath, facade_launch
     from brain_tui.core.bootstrap import init_brain, make_folder
     from brain_tui.core.environment.env import EnvState
     from brain_tui.core.paths.scope import ScopeEntry
@@ -163,11 +164,11 @@ class Brain:
         return facade.Circuit(self)
 
     @cached_property
-    def breath(self) -> facade.Breath:
-        """Breath records (sprints)."""
-        from brain_tui.core import facade
+    def breath(self) -> facade_breath.Breath:
+        """Breath records (sprints, `core.facade_breath`)."""
+        from brain_tui.core import facade_breath
 
-        return facade.Breath(self)
+        return facade_breath.Breath(self)
 
     @cached_property
     def audit(self) -> facade.Audit:

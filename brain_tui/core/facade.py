@@ -1,4 +1,4 @@
-"""The typed areas of the `Brain` facade: gates, signals, locks, circuit, breath, audit.
+"""The typed areas of the `Brain` facade: gates, signals, locks, circuit, audit (breath: facade_breath.py).
 
 Each class is a thin door: it picks the actor, runs one rule through
 `Brain.mutate` (lock → fresh snapshot → decision staged in a ChangeSet → one
@@ -11,27 +11,21 @@ here; the rules are in the modules named after them. `Brain` creates one of each
 from __future__ import annotations
 
 import builtins
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from brain_tui.core.environment import breath as breath_rules
-from brain_tui.core.environment import breath_metrics, breath_records
-from brain_tui.core.errors import NotFound
 from brain_tui.core.ids import valid_session_id
-from brain_tui.core.json_shape import JsonShaped
-from brain_tui.core.records.changes import ChangeSet
-from brain_tui.core.records.model import BLOCKING_STATUSES, BrainSnapshot, Claim, CorruptFile
-from brain_tui.core.rules import authority, circuit, claims, gates, locks
-from brain_tui.core.rules import signals as signal_rules
-from brain_tui.core.rules.claims import require_claim
-from brain_tui.core.rules.effective import effective_status
+from brain_tui.core.records.model import BLOCKING_STATUSES, BrainSnapshot, Claim
+from brain_tui.core.rules.effective import effective_status, require_claim
 
+# Each area's rules are imported by the methods that run them: a read of one area (`gate status`)
+# never loads the rules of the others (start-up, issue 18).
 if TYPE_CHECKING:
     from brain_tui.core.brain import Brain
     from brain_tui.core.records.changes import ChangeSet
     from brain_tui.core.records.history_page import HistoryIndex, HistoryPage
+    from brain_tui.core.rules import circuit, gates, locks
     from brain_tui.core.rules.authority import Actor
     from brain_tui.core.rules.gate_review import GateReview
     from brain_tui.core.sync.audit import DriftReport, LogEntry
@@ -45,6 +39,8 @@ def mutate_for(brain: Brain, actor: Actor | None, sess_id: str, verb: str, decid
     The actor is `authority.acting_in` (the process's own unless an agent's is given); the check
     runs on the fresh snapshot under the writer lock, before the rule.
     """
+    from brain_tui.core.rules import authority
+
     acting = authority.acting_in(brain.root, actor)
 
     def owned(cs: ChangeSet) -> T:
@@ -70,13 +66,17 @@ class Gates:
 
         An agent requests a gate only on its own claim (`NotYours`, 77).
         """
+        from brain_tui.core.rules import gates
+
         del by  # the session itself requests its gate
         return mutate_for(self._brain, actor, sess_id, "request a gate on",
                                       lambda cs: gates.gate_request(cs, sess_id, message))
 
     def _human(self, verb: str, sess_id: str, by: str | None) -> str:
         """Refuse inside an agent's process (the process decides, never a parameter); else who acts."""
-        authority.require_human(verb, sess_id)
+        from brain_tui.core.rules.authority import require_human
+
+        require_human(verb, sess_id)
         return by or self._brain.human()
 
     def approve(self, sess_id: str, message: str = "", by: str | None = None,
@@ -89,7 +89,7 @@ class Gates:
         who = self._human("approve", sess_id, by)
 
         def decide(cs: ChangeSet) -> gates.GateOutcome:
-            from brain_tui.core.rules import gate_review  # git: not loaded by a read (`gate status`)
+            from brain_tui.core.rules import gate_review, gates  # git: not loaded by a read (`gate status`)
 
             claim = require_claim(cs.snapshot, sess_id)
             tree = gate_review.scope_tree(cs.root, claim)
@@ -124,21 +124,29 @@ class Gates:
 
     def reject(self, sess_id: str, reason: str, by: str | None = None) -> gates.GateOutcome:
         """A human rejects with a reason (waiting_human → failed; BLOCKED_ON upwards)."""
+        from brain_tui.core.rules import gates
+
         who = self._human("reject", sess_id, by)
         return self._brain.mutate(lambda cs: gates.gate_reject(cs, sess_id, who, reason))
 
     def pause(self, sess_id: str, message: str = "", by: str | None = None) -> gates.Cascade:
         """Pause a claim and every open/waiting descendant."""
+        from brain_tui.core.rules import gates
+
         who = self._human("pause", sess_id, by)
         return self._brain.mutate(lambda cs: gates.gate_pause(cs, sess_id, who, message))
 
     def resume(self, sess_id: str, message: str = "", by: str | None = None) -> gates.Cascade:
         """Resume a paused claim and the descendants its pause reached."""
+        from brain_tui.core.rules import gates
+
         who = self._human("resume", sess_id, by)
         return self._brain.mutate(lambda cs: gates.gate_resume(cs, sess_id, who, message))
 
     def abort(self, sess_id: str, reason: str, by: str | None = None) -> gates.Cascade:
         """Abort a claim and every open/waiting/paused descendant (reason required)."""
+        from brain_tui.core.rules import gates
+
         who = self._human("abort", sess_id, by)
         return self._brain.mutate(lambda cs: gates.gate_abort(cs, sess_id, who, reason))
 
@@ -156,6 +164,9 @@ class Signals:
         An agent sends only from its own claim (`NotYours`, 77) and never a type the product
         writes (HUMAN_GATE, PAUSED, CIRCUIT_BREAK, UNBLOCK: `ProductOnly`, 77).
         """
+        from brain_tui.core.rules import authority
+        from brain_tui.core.rules import signals as signal_rules
+
         acting = authority.acting_in(self._brain.root, actor)
 
         def decide(cs: ChangeSet) -> str | None:
@@ -171,6 +182,9 @@ class Signals:
         An agent acknowledges only signals addressed to its own claims (`NotYours`, 77): another's
         BLOCKED_ON would otherwise leave the cockpit's attention queue unseen.
         """
+        from brain_tui.core.rules import authority
+        from brain_tui.core.rules import signals as signal_rules
+
         who = by or self._brain.human()
         acting = authority.acting_in(self._brain.root, actor)
 
@@ -183,7 +197,9 @@ class Signals:
 
     def archive(self) -> list[str]:
         """Archive signals delivered 24 h ago or more; returns their IDs."""
-        return self._brain.mutate(signal_rules.archive_signals)
+        from brain_tui.core.rules.signals import archive_signals
+
+        return self._brain.mutate(archive_signals)
 
 
 class Locks:
@@ -199,25 +215,35 @@ class Locks:
         Only for a claim effectively open (a gate or a pause holds its work: 12); an agent only
         for its own claim (`NotYours`, 77).
         """
+        from brain_tui.core.rules import locks
+
         return mutate_for(self._brain, actor, sess_id, "lock a file for",
                                       lambda cs: locks.stage_acquire(cs, file, sess_id, ttl_min))
 
     def release(self, file: str, sess_id: str, *, actor: Actor | None = None) -> locks.LockRelease:
         """The holder releases the lock of `file` (refused with code 2 for anyone else; 77 for another agent's)."""
+        from brain_tui.core.rules import locks
+
         return mutate_for(self._brain, actor, sess_id, "release a lock for",
                                       lambda cs: locks.stage_release(cs, file, sess_id))
 
     def check(self, file: str) -> locks.LockCheck:
         """Who holds `file` now (read-only)."""
-        return locks.check_lock(self._brain.snapshot(), file)
+        from brain_tui.core.rules.locks import check_lock
+
+        return check_lock(self._brain.snapshot(), file)
 
     def list(self) -> locks.LockList:
         """Every lock and every corrupt lock file (read-only)."""
-        return locks.list_locks(self._brain.snapshot())
+        from brain_tui.core.rules.locks import list_locks
+
+        return list_locks(self._brain.snapshot())
 
     def cleanup(self) -> builtins.list[locks.LockInfo]:
         """Delete every expired lock; returns what was removed."""
-        return self._brain.mutate(locks.stage_cleanup)
+        from brain_tui.core.rules.locks import stage_cleanup
+
+        return self._brain.mutate(stage_cleanup)
 
 
 class Circuit:
@@ -231,125 +257,26 @@ class Circuit:
 
         An agent records failures only on its own claim (`NotYours`, 77).
         """
+        from brain_tui.core.rules import circuit
+
         limit = self._brain.config.max_consecutive_fails
         return mutate_for(self._brain, actor, sess_id, "record a failure on",
                                       lambda cs: circuit.stage_fail(cs, sess_id, limit))
 
     def reset(self, sess_id: str, *, actor: Actor | None = None) -> circuit.CircuitState:
         """Clear the breaker (an agent: only its own claim's, `NotYours`, 77)."""
+        from brain_tui.core.rules import circuit
+
         limit = self._brain.config.max_consecutive_fails
         return mutate_for(self._brain, actor, sess_id, "reset the breaker of",
                                       lambda cs: circuit.stage_reset(cs, sess_id, limit))
 
     def status(self, sess_id: str) -> circuit.CircuitState:
         """The breaker of one claim (read-only)."""
-        claim = claims.require_claim(self._brain.snapshot(), sess_id)
-        return circuit.circuit_state(claim, self._brain.config.max_consecutive_fails)
+        from brain_tui.core.rules.circuit import circuit_state
 
-
-@dataclass(frozen=True)
-class Inhaled(JsonShaped):
-    """What `breath inhale` recorded, with the alerts of the 2-sources rule."""
-
-    sprint: str
-    agent: str
-    files: tuple[str, ...]
-    alerts: tuple[dict[str, Any], ...]
-
-
-@dataclass(frozen=True)
-class Referenced(JsonShaped):
-    """The files `breath reference` newly added."""
-
-    sprint: str
-    added: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class Expired(JsonShaped):
-    """What `breath expire` released and kept, with its warnings (files never inhaled)."""
-
-    sprint: str
-    released: tuple[str, ...]
-    kept: Mapping[str, str]
-    warnings: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class BreathMetrics(JsonShaped):
-    """The metrics of the sprints asked for, and the breath files that did not load."""
-
-    sprints: tuple[breath_metrics.SprintMetrics, ...]
-    corrupt: tuple[CorruptFile, ...] = field(default_factory=tuple)
-
-
-class Breath:
-    """The context-broker's breath records and metrics (SPEC 17)."""
-
-    def __init__(self, brain: Brain) -> None:
-        self._brain = brain
-
-    def inhale(self, sprint: str, agent: str, files: Sequence[str], session: str | None = None) -> Inhaled:
-        """Record the files loaded for one agent (alerts, never refusals, for the 2-sources rule)."""
-        def decide(cs: ChangeSet) -> list[dict[str, Any]]:
-            found = breath_rules.inhale(cs, sprint, agent, files, session=session)
-            breath_rules.tell_pilot(cs, sprint)
-            return found
-
-        alerts = self._brain.mutate(decide)
-        return Inhaled(sprint, agent, tuple(files), tuple(alerts))
-
-    def reference(self, sprint: str, files: Sequence[str]) -> Referenced:
-        """Record files the sprint actually used."""
-        def decide(cs: ChangeSet) -> list[str]:
-            found = breath_rules.reference(cs, sprint, files)
-            breath_rules.tell_pilot(cs, sprint)
-            return found
-
-        added = self._brain.mutate(decide)
-        return Referenced(sprint, tuple(added))
-
-    def expire(self, sprint: str, files: Sequence[str], kept: Mapping[str, str] | None = None) -> Expired:
-        """Release files (or keep them with a reason); closes the sprint."""
-        keep = dict(kept or {})
-        def decide(cs: ChangeSet) -> list[str]:
-            found = breath_rules.expire(cs, sprint, files, keep)
-            breath_rules.tell_pilot(cs, sprint)
-            return found
-
-        warnings = self._brain.mutate(decide)
-        return Expired(sprint, tuple(files), keep, tuple(warnings))
-
-    def metrics(self, sprints: Sequence[str] = (), snapshot: BrainSnapshot | None = None) -> BreathMetrics:
-        """Metrics of every sprint, or of the sprints named (read-only).
-
-        Args:
-            sprints: the sprint IDs wanted (none: every sprint).
-            snapshot: compute from the records this snapshot holds (the cockpit's); None: read
-                only the breath records from disk (through the store and its parse cache).
-
-        Raises:
-            InvalidData: a malformed sprint ID (65).
-            NotFound: a named sprint has no record (66).
-        """
-        for sprint in sprints:
-            breath_records.validate_sprint_id(sprint)
-        records, corrupt = ((snapshot.breath, snapshot.breath_corrupt) if snapshot is not None
-                            else self._brain.store.breath())
-        rows = breath_metrics.metrics(records)
-        if sprints:
-            known = {m.sprint for m in rows}
-            missing = [s for s in sprints if s not in known]
-            if missing:
-                raise NotFound(f"no breath record for {missing[0]}")
-            wanted = set(sprints)
-            rows = [m for m in rows if m.sprint in wanted]
-        return BreathMetrics(tuple(rows), tuple(corrupt))
-
-    @staticmethod
-    def thresholds_text() -> str:
-        """The alert thresholds in one line, as `bsi breath show` prints them under the table."""
-        return breath_metrics.thresholds_text()
+        claim = require_claim(self._brain.snapshot(), sess_id)
+        return circuit_state(claim, self._brain.config.max_consecutive_fails)
 
 
 class Audit:
@@ -410,14 +337,13 @@ class Audit:
             InvalidData: a malformed ID (65).
             NotFound: an unknown claim with no history (66).
         """
-        from brain_tui.core.ids import valid_session_id
         from brain_tui.core.sync.audit import claim_log
 
         if sess_id is not None and not valid_session_id(sess_id):
-            claims.require_claim(self._brain.snapshot(), sess_id)
+            require_claim(self._brain.snapshot(), sess_id)
         entries = claim_log(self._brain.root, sess_id, limit=max(1, limit))
         if sess_id is not None and not entries and self._brain.snapshot().claim(sess_id) is None:
-            claims.require_claim(self._brain.snapshot(), sess_id)
+            require_claim(self._brain.snapshot(), sess_id)
         return entries[:limit]
 
     def verify(self, sess_id: str) -> DriftReport:
@@ -425,5 +351,5 @@ class Audit:
         from brain_tui.core.sync.audit import verify_scope
 
         snapshot = self._brain.snapshot()
-        claim = claims.require_claim(snapshot, sess_id)
+        claim = require_claim(snapshot, sess_id)
         return verify_scope(self._brain.root, snapshot, claim)
