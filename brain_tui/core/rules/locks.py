@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
 from brain_tui.core.clock import format_timestamp
@@ -29,12 +29,14 @@ from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.layout import LOCKS_DIR
 from brain_tui.core.paths.path_keys import path_key, resolve_in_brain
 from brain_tui.core.paths.scope_paths import normalize_path
-from brain_tui.core.records.changes import ChangeSet
 from brain_tui.core.records.formats import encode_lock_name
 from brain_tui.core.records.model import BrainSnapshot, Claim, CorruptFile, Lock
 from brain_tui.core.records.statuses import Status
 from brain_tui.core.rules.conflicts import unreadable_holders
 from brain_tui.core.rules.effective import effective_status, paused_ancestor, require_claim, stale_origin
+
+if TYPE_CHECKING:  # the write path: `preflight check` and `lock check` load no change set
+    from brain_tui.core.records.changes import ChangeSet
 
 DEFAULT_LOCK_TTL_MIN = 60
 

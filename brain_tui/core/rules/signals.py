@@ -12,13 +12,12 @@ from typing import TYPE_CHECKING
 
 from brain_tui.core.errors import InvalidData, NotFound, NotYours, ProductOnly
 from brain_tui.core.ids import SIGNAL_ID_RE, valid_session_id
-from brain_tui.core.paths.limits import check_text
 from brain_tui.core.paths.scope import parse_scope
 from brain_tui.core.records.model import BrainSnapshot, CorruptFile, Signal
 from brain_tui.core.records.statuses import SignalState
-from brain_tui.core.records.written import PartialSnapshot
-from brain_tui.core.rules.authority import claims_list, holder_text, owns, require_owner
 
+# The rules of who may send and acknowledge, the text limits and the partial read are imported by the
+# functions that use them: `signal list` loads none of them (start-up, issue 18).
 if TYPE_CHECKING:
     from brain_tui.core.records.changes import ChangeSet
     from brain_tui.core.rules.authority import Actor
@@ -45,6 +44,8 @@ def check_agent_send(snapshot: BrainSnapshot, actor: Actor, sender: str, sig_typ
         NotYours: the sender is not a claim the agent holds (77), naming its holder.
         NotFound: the sender claim does not exist (66).
     """
+    from brain_tui.core.rules.authority import claims_list, require_owner
+
     kind = sig_type.strip().upper()
     if kind in PRODUCT_SIGNAL_TYPES:
         raise ProductOnly(f"an agent cannot send {kind}: the product writes it; {_PRODUCT_WAY[kind]}",
@@ -68,6 +69,8 @@ def send_signal(cs: ChangeSet, sender: str, to: str, sig_type: str, payload: str
     Raises:
         InvalidData: bad type or empty destination.
     """
+    from brain_tui.core.paths.limits import check_text
+
     sig_type = sig_type.strip().upper()
     if not SIGNAL_TYPE_RE.match(sig_type):
         raise InvalidData(f"invalid signal type {sig_type!r}: an uppercase word like CHECKPOINT")
@@ -103,6 +106,8 @@ def check_agent_ack(snapshot: BrainSnapshot, actor: Actor, sig_id: str) -> None:
         InvalidData / NotFound: a malformed or unknown signal ID (65 / 66).
         NotYours: addressed to another session's claim, a human or a broadcast (77), naming who it is for.
     """
+    from brain_tui.core.rules.authority import claims_list, holder_text, owns
+
     sig = require_signal(snapshot, sig_id)
     dest = snapshot.claim(sig.to.split("@", 1)[0])
     if dest is not None and owns(actor, dest, snapshot):
@@ -122,6 +127,8 @@ def require_signal(snapshot: BrainSnapshot, sig_id: str) -> Signal:
     for bad in snapshot.corrupt:
         if bad.path in (f"signals/{sig_id}.yml", f"signals/{sig_id}.yaml"):
             raise InvalidData(f"signal {sig_id} is corrupt: {bad.path} line {bad.line}: {bad.reason}")
+    from brain_tui.core.records.written import PartialSnapshot
+
     if isinstance(snapshot, PartialSnapshot):
         snapshot.misses.add(sig_id)  # maybe archived, not read: the action is decided again on the whole brain
     raise NotFound(f"signal {sig_id} not found")

@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import signal
 import subprocess
-import tempfile
 import time
 from collections.abc import Sequence
 from datetime import datetime
@@ -348,6 +346,9 @@ def scope_tree(root: str | Path, paths: Sequence[str], excludes: Sequence[str] =
     Staged into a throw-away index (the user's index is never touched); the tree holds only
     those paths, so a change elsewhere never moves it. None outside a repository.
     """
+    import shutil
+    import tempfile
+
     gdir = git_dir(root)
     if gdir is None:
         return None
