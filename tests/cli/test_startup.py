@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import importlib
 import json
+import shutil
 import subprocess
 import sys
 import time
@@ -220,9 +221,34 @@ def test_the_index_renderers_patterns_are_compiled_only_when_used() -> None:
     assert after_use == "kept"
 
 
-def test_preflight_check_of_an_open_claim_loads_no_claim_rules(demo_brain: Any) -> None:
-    watched = ("brain_tui.core.rules.claims", "brain_tui.core.rules.triggers", "brain_tui.core.rules.tiers")
+def test_preflight_check_of_an_open_claim_loads_no_claim_rules_or_change_set(demo_brain: Any) -> None:
+    watched = ("brain_tui.core.rules.claims", "brain_tui.core.rules.triggers", "brain_tui.core.rules.tiers",
+               "brain_tui.core.records.changes")
     assert _read_loads(demo_brain, ("preflight", "check", "{sess}", "projects/free/x.py"), watched) == []
+
+
+@pytest.mark.parametrize("args", [("gate", "status", "{sess}"), ("--json", "gate", "status", "{sess}")])
+def test_gate_status_loads_no_rule_of_another_area(demo_brain: Any, args: tuple[str, ...]) -> None:
+    watched = ("brain_tui.core.rules.claims", "brain_tui.core.rules.gates", "brain_tui.core.rules.locks",
+               "brain_tui.core.rules.signals", "brain_tui.core.rules.circuit", "brain_tui.core.rules.authority",
+               "brain_tui.core.environment.breath", "brain_tui.core.facade_breath", "brain_tui.core.records.changes")
+    assert _read_loads(demo_brain, args, watched) == []
+
+
+@pytest.mark.parametrize("args", [("signal", "list"), ("--json", "signal", "list")])
+def test_signal_list_loads_no_sender_rules_text_limits_or_change_set(demo_brain: Any, args: tuple[str, ...]) -> None:
+    watched = ("brain_tui.core.rules.authority", "brain_tui.core.records.written", "brain_tui.core.paths.limits",
+               "brain_tui.core.records.changes")
+    assert _read_loads(demo_brain, args, watched) == []
+
+
+@pytest.mark.parametrize("args", [("claim", "list"), ("gate", "status", "{sess}")])
+def test_a_read_of_a_brain_outside_git_loads_no_temp_folder_or_archive_modules(demo_brain: Any, tmp_path: Any,
+                                                                              args: tuple[str, ...]) -> None:
+    # Outside git the closed set asks git once and reads every claim file: git's environment is all it needs.
+    plain = tmp_path / "plain"
+    shutil.copytree(demo_brain, plain, symlinks=True, ignore=shutil.ignore_patterns(".git"))
+    assert _read_loads(plain, args, ("shutil", "tempfile", "bz2", "lzma")) == []
 
 
 #: What a refused hook write (an unbound session's Edit inside an open claim) does without: the session-start
