@@ -4,18 +4,22 @@ A frozen dataclass that derives from `JsonShaped` gets `as_dict()`: its fields i
 with per-class renames (`_json_names`) and left-out fields (`_json_omit`); fields listed in
 `_json_if_set` appear only when set (a None, empty or zero value is left out). Values become JSON
 values the same way everywhere: a nested record gives its own `as_dict()`, a tuple or list a list,
-a mapping a dict.
+a mapping a dict, a moment its ISO text.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any, ClassVar, cast
 
 
 def json_value(value: Any) -> Any:
-    """`value` as JSON holds it: a record's ``as_dict()``, a list for a tuple or list, a dict for a mapping."""
+    """`value` as JSON holds it: a record's ``as_dict()``, a list for a tuple or list, a dict for a mapping,
+    ISO text for a moment."""
+    if isinstance(value, datetime):
+        return value.isoformat()
     as_dict = getattr(value, "as_dict", None)
     if callable(as_dict):
         return as_dict()

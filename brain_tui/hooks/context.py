@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from brain_tui.core.paths.text_safety import inert_line as fact
 from brain_tui.core.records.statuses import SignalState, Status
 from brain_tui.core.records.views import stale_notice
 from brain_tui.core.sessions import agents
@@ -20,7 +21,6 @@ from brain_tui.hooks.events import (
     launcher_claim,
     transcript,
 )
-from brain_tui.hooks.text import fact
 
 if TYPE_CHECKING:
     from brain_tui.core.records.model import BrainSnapshot, Claim

@@ -10,10 +10,10 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from brain_tui.core.paths.text_safety import inert_line as fact
 from brain_tui.core.records.statuses import Status
 from brain_tui.core.sessions.agent_files import BSI_SESSION_ENV, valid_agent_session
 from brain_tui.hooks import wire
-from brain_tui.hooks.text import fact
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -105,7 +105,7 @@ def decide(event: dict[str, Any], agent: str, flags: dict[str, str],
             notes.append(rel)
     if not notes:
         return 0, "", ""
-    from brain_tui.hooks.text import fact
+    from brain_tui.core.paths.text_safety import inert_line as fact
 
     text = "bsi: note: " + hook_index.UNCLAIMED_NOTE.format(file=fact(notes[0], 200))
     return 0, wire.dumps(wire.note(text)), text + "\n"

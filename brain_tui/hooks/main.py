@@ -255,8 +255,8 @@ def _decide(event_name: str, event: dict[str, Any], agent: str, flags: dict[str,
 def _failure(ctx: Any, exc: Exception) -> tuple[int, str, str]:
     """Fail closed for a bound session's write; any other event or an unbound session goes on with a note."""
     from brain_tui.core.errors import BsiError
+    from brain_tui.core.paths.text_safety import inert_line as fact
     from brain_tui.hooks import events, wire
-    from brain_tui.hooks.text import fact
 
     what = exc.message if isinstance(exc, BsiError) else str(exc) if isinstance(exc, wire.BadInput) \
         else f"internal error ({type(exc).__name__})"

@@ -190,7 +190,7 @@ def test_stale_blocks_until_a_human_releases_it_with_a_reason(brain: Path, bsi: 
     sess = open_claim(brain, "--scope", "agents/", "--ttl", "90m")
     other = open_claim(brain, "--scope", "wiki/", "--ttl", "4h")
     early = bsi("watchdog", brain=brain, now="2026-11-29T11:34:00Z")
-    assert early.code == 0 and early.out == "2 active claims, 0 stale detected\n"
+    assert early.code == 0 and early.out == "2 claims actifs, 0 stale détectés\n"
     before = head(brain)
     run = bsi("--json", "watchdog", brain=brain, now="2026-11-29T11:35:00Z")
     assert run.json() == {"active": 1, "stale": 1, "marked": [sess], "archived": []}
@@ -205,7 +205,7 @@ def test_stale_blocks_until_a_human_releases_it_with_a_reason(brain: Path, bsi: 
     ok(bsi("watchdog", brain=brain, now=later))
     refused = bsi("--json", "claim", "open", "--scope", "agents/x.md", brain=brain, now=later)
     assert refused.code == 10 and refused.json()["conflicts"][0]["status"] == "stale"
-    assert bsi("watchdog", brain=brain, now=later).out == "0 active claims, 2 stale detected\n"
+    assert bsi("watchdog", brain=brain, now=later).out == "0 claims actifs, 2 stale détectés\n"
     # release needs a reason, and is the only way out besides the owner's close
     files = tree_bytes(brain)
     for args in ([], ["--reason", ""], ["--reason", "   "]):

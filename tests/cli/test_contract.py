@@ -489,7 +489,7 @@ def test_open_and_signal_send_print_the_new_id_alone(world: tuple[Path, dict[str
 def test_watchdog_prints_its_counts(world: tuple[Path, dict[str, str]]) -> None:
     root, _ = world
     run = run_bsi("watchdog", brain=root)
-    assert run.code == 0 and run.out == "4 active claims, 1 stale detected\n", run.out
+    assert run.code == 0 and run.out == "4 claims actifs, 1 stale détectés\n", run.out
 
 
 def test_an_unknown_command_prints_the_usage(world: tuple[Path, dict[str, str]]) -> None:

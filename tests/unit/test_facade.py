@@ -83,7 +83,7 @@ def test_watchdog_report_and_typed_stale_fields(brain: Brain, tmp_path: Path) ->
     report = later.watchdog()
     assert report.marked == (sess,) and report.as_dict() == {"active": 0, "stale": 1, "marked": [sess],
                                                              "archived": []}
-    assert report.summary() == "0 active claims, 1 stale detected"
+    assert report.summary() == "0 claims actifs, 1 stale détectés"
     claim = later.snapshot().claim(sess)
     assert claim is not None
     assert (claim.stale_reason, claim.stale_from) == ("TTL expired without close", "open")

@@ -8,8 +8,8 @@ from collections.abc import Callable, Iterable
 
 import pytest
 
+from brain_tui.core.paths.text_safety import inert_line as fact
 from brain_tui.core.paths.text_safety import placeholder
-from brain_tui.hooks.text import fact
 from brain_tui.mcp.tools import inert
 from brain_tui.tui.safe import safe_str
 

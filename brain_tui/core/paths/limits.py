@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from brain_tui.core.errors import InvalidData
-from brain_tui.core.records.changes import ChangeSet
 
 #: Longest text kept per field of a claim (characters): the file must stay under 64 KiB (SPEC 13) for life.
 TEXT_LIMITS = {"story": 8000, "on_done": 1000, "on_partial": 1000, "on_fail": 1000, "theme_branch": 200,
@@ -17,6 +18,13 @@ GATE_ROOM_BYTES = 48 * 1024
 HISTORY_TEXT = 500
 
 
+class History(Protocol):
+    """What takes a gate_history event (a `core.records.changes.ChangeSet`)."""
+
+    def add_history(self, sess_id: str, event: str, by: str, message: str = "") -> None:
+        """Append one event to the claim's `gate_history`."""
+
+
 def check_text(name: str, value: str | None) -> None:
     """Refuse a text field longer than its limit (exit 65), so every claim file stays writable.
 
@@ -28,7 +36,7 @@ def check_text(name: str, value: str | None) -> None:
         raise InvalidData(f"invalid {name.replace('_', '-')}: {len(value)} characters, at most {limit}")
 
 
-def add_history(cs: ChangeSet, sess_id: str, event: str, by: str, message: str = "") -> None:
+def add_history(cs: History, sess_id: str, event: str, by: str, message: str = "") -> None:
     """Append one gate_history event, its message cut so the history cannot outgrow the file."""
     text = message if len(message) <= HISTORY_TEXT else message[: HISTORY_TEXT - 1] + "…"
     cs.add_history(sess_id, event, by, text)

@@ -309,14 +309,9 @@ def require_owner(actor: Actor, claim: Claim, snapshot: BrainSnapshot, verb: str
     Raises:
         NotYours: the actor is an agent and does not own `claim` (exit 77).
     """
-    if owns(actor, claim, snapshot):
-        return
-    raise NotYours(
-        f"cannot {verb} {claim.sess_id}: it is held by {holder_text(claim)}; this agent acts only for its own "
-        f"claims ({_claims_text(actor)})",
-        {"sess_id": claim.sess_id, "holder": claim.sess_id, "agent_session": claim.agent_session,
-         "instance": claim.instance or None},
-    )
+    if not owns(actor, claim, snapshot):
+        raise _not_yours(claim, f"cannot {verb} {claim.sess_id}", f"this agent acts only for its own claims "
+                                f"({_claims_text(actor)})")
 
 
 def require_delegation(actor: Actor, parent: Claim, snapshot: BrainSnapshot) -> None:
@@ -325,14 +320,16 @@ def require_delegation(actor: Actor, parent: Claim, snapshot: BrainSnapshot) -> 
     Raises:
         NotYours: an agent that holds neither `parent` nor any ancestor of it (exit 77), naming the holder.
     """
-    if owns_tree(actor, parent, snapshot):
-        return
-    raise NotYours(
-        f"cannot open a child under {parent.sess_id}: it is held by {holder_text(parent)}; only its holder or a "
-        f"human delegates under it ({_claims_text(actor)})",
-        {"sess_id": parent.sess_id, "holder": parent.sess_id, "agent_session": parent.agent_session,
-         "instance": parent.instance or None},
-    )
+    if not owns_tree(actor, parent, snapshot):
+        raise _not_yours(parent, f"cannot open a child under {parent.sess_id}",
+                         f"only its holder or a human delegates under it ({_claims_text(actor)})")
+
+
+def _not_yours(claim: Claim, what: str, rule: str) -> NotYours:
+    """The refusal of an act for `claim` by an agent that does not hold it, naming the holder."""
+    return NotYours(f"{what}: it is held by {holder_text(claim)}; {rule}",
+                    {"sess_id": claim.sess_id, "holder": claim.sess_id, "agent_session": claim.agent_session,
+                     "instance": claim.instance or None})
 
 
 # ---------------------------------------------------------------------------------------------

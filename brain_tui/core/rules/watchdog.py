@@ -43,8 +43,8 @@ class WatchdogReport(JsonShaped):
     _json_if_set: ClassVar[frozenset[str]] = frozenset({"unwritable"})
 
     def summary(self) -> str:
-        """The one-line report of `bsi watchdog`, in English (French stays in BRAIN-INDEX.md's formats)."""
-        return f"{self.active} active claims, {self.stale} stale detected"
+        """The one-line report of `bsi watchdog`, in SPEC 19's words."""
+        return f"{self.active} claims actifs, {self.stale} stale détectés"
 
 def watchdog(cs: ChangeSet) -> WatchdogReport:
     """Mark every expired claim stale (never releases anything); archive signals delivered 24 h ago (SPEC 7).

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.layout import AGENTS_DIR
 from brain_tui.core.sessions.agent_files import (
     AGENT_SESSION_ENV,
@@ -89,7 +90,7 @@ MAX_INPUT_MESSAGE = 1000
 #: A transcript path longer than this is not recorded.
 MAX_TRANSCRIPT_PATH = 4096
 @dataclass(frozen=True)
-class Liveness:
+class Liveness(JsonShaped):
     """What the hooks last saw of the agent session bound to one claim.
 
     Attributes:
@@ -116,21 +117,6 @@ class Liveness:
     agent: str | None = None
     input_kind: str | None = None
     input_message: str | None = None
-
-    def as_dict(self) -> dict[str, Any]:
-        """JSON shape: the fields, `last_activity` as ISO text."""
-        return {
-            "sess_id": self.sess_id,
-            "agent_session": self.agent_session,
-            "state": self.state,
-            "last_activity": self.last_activity.isoformat() if self.last_activity else None,
-            "last_tool": self.last_tool,
-            "touched": list(self.touched),
-            "transcript": self.transcript,
-            "agent": self.agent,
-            "input_kind": self.input_kind,
-            "input_message": self.input_message,
-        }
 
 
 # ---------------------------------------------------------------------------------------------

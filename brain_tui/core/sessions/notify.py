@@ -21,13 +21,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+from brain_tui.core.config import NOTIFY_PLACEHOLDERS as NOTIFY_PLACEHOLDERS
+from brain_tui.core.config import PLACEHOLDER_RE, NotifySetting, check_template
+from brain_tui.core.config import parse_notify as parse_notify
 from brain_tui.core.errors import BsiError, InvalidData, UsageError
 from brain_tui.core.paths.layout import NOTIFIED_FILE, STATE_DIR
 from brain_tui.core.paths.text_safety import CONTROL_RE, inert_line
 from brain_tui.core.records.yamlio import atomic_write_text
-from brain_tui.core.sessions.notify_setting import NOTIFY_PLACEHOLDERS as NOTIFY_PLACEHOLDERS
-from brain_tui.core.sessions.notify_setting import PLACEHOLDER_RE, NotifySetting, check_template
-from brain_tui.core.sessions.notify_setting import parse_notify as parse_notify
 
 #: How many told keys are remembered (the oldest are forgotten first).
 MAX_REMEMBERED = 500

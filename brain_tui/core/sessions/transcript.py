@@ -38,8 +38,9 @@ import stat
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, ClassVar
 
+from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.text_safety import ELLIPSIS, inert_line
 
 #: At most this many bytes are read from the end of a transcript.
@@ -78,17 +79,13 @@ def inert_lines(text: str, lines: int = TEXT_LINES, width: int = TEXT_WIDTH) -> 
 
 
 @dataclass(frozen=True)
-class ToolCall:
+class ToolCall(JsonShaped):
     """A tool call the agent made: its tool, its target (file, command, pattern), when, and whether it finished."""
 
     name: str
     target: str
     at: datetime | None
     done: bool
-
-    def as_dict(self) -> dict[str, Any]:
-        """JSON shape."""
-        return {"name": self.name, "target": self.target, "at": _iso(self.at), "done": self.done}
 
 
 @dataclass(frozen=True)
@@ -135,7 +132,7 @@ class Runway:
 
 
 @dataclass(frozen=True)
-class Peek:
+class Peek(JsonShaped):
     """What a session's agent last said and did, read from its transcript.
 
     Attributes:
@@ -157,15 +154,7 @@ class Peek:
     read_bytes: int = 0
     turns: tuple[int, ...] = field(default=(), repr=False)
 
-    def as_dict(self) -> dict[str, Any]:
-        """JSON shape."""
-        return {"text": list(self.text), "text_at": _iso(self.text_at),
-                "tool": self.tool.as_dict() if self.tool else None, "model": self.model,
-                "runway": self.runway.as_dict() if self.runway else None, "at": _iso(self.at)}
-
-
-def _iso(moment: datetime | None) -> str | None:
-    return moment.isoformat() if moment else None
+    _json_omit: ClassVar[frozenset[str]] = frozenset({"read_bytes", "turns"})
 
 
 def _time(value: object) -> datetime | None:
