@@ -75,6 +75,20 @@ def parse_notify(value: Any) -> NotifySetting:
     return NotifySetting(command=tuple(command))
 
 
+def template_placeholders(key: str, element: str, known: Sequence[str]) -> list[str]:
+    """The ``{name}`` placeholders of one argv template element (`key`: the setting, for the message).
+
+    Raises:
+        InvalidData: a placeholder not in `known`.
+    """
+    names: list[str] = PLACEHOLDER_RE.findall(element)
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise InvalidData(f"{key}: unknown placeholder {{{unknown[0]}}}; known: "
+                          + " ".join(f"{{{p}}}" for p in known))
+    return names
+
+
 def check_template(template: Sequence[str]) -> None:
     """Raise unless `template` is a usable `notify.command`.
 
@@ -84,11 +98,7 @@ def check_template(template: Sequence[str]) -> None:
     if not template or not template[0].strip():
         raise InvalidData("notify.command is empty")
     for index, element in enumerate(template):
-        names = PLACEHOLDER_RE.findall(element)
-        unknown = [n for n in names if n not in NOTIFY_PLACEHOLDERS]
-        if unknown:
-            raise InvalidData(f"notify.command: unknown placeholder {{{unknown[0]}}}; known: "
-                              + " ".join(f"{{{p}}}" for p in NOTIFY_PLACEHOLDERS))
+        names = template_placeholders("notify.command", element, NOTIFY_PLACEHOLDERS)
         if index == 0 and names:
             raise InvalidData("notify.command: the program (first element) cannot come from a placeholder")
     if "=" in template[0]:

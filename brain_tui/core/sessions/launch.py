@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
+from brain_tui.core.config import PLACEHOLDER_RE, template_placeholders
 from brain_tui.core.errors import Contended, InvalidData, NotFound, TransitionRefused, UsageError
 from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.layout import LAUNCH_DIR, LAUNCH_SETTINGS_DIR
@@ -51,7 +52,6 @@ CLAIM_TEXT = frozenset({"sess_id", "scope", "story", "prompt", "slug"})
 CLAUDE_PROGRAMS = frozenset({"claude", "claude.exe"})
 ENV_SESSION = "BSI_SESSION"
 ENV_ROOT = "BRAIN_ROOT"
-_PLACEHOLDER_RE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 WINDOW_NAME_RE = re.compile(r"[^A-Za-z0-9._-]+")
 
 #: What `bsi launch` prints when brain-compose.yml has no `launch.command`.
@@ -188,14 +188,10 @@ def build_argv(template: Sequence[str], values: Mapping[str, str]) -> tuple[str,
         raise InvalidData("launch.command is empty")
     argv: list[str] = []
     for index, element in enumerate(template):
-        names = _PLACEHOLDER_RE.findall(element)
-        unknown = [n for n in names if n not in PLACEHOLDERS]
-        if unknown:
-            raise InvalidData(f"launch.command: unknown placeholder {{{unknown[0]}}}; known: "
-                              + " ".join(f"{{{p}}}" for p in PLACEHOLDERS))
+        names = template_placeholders("launch.command", element, PLACEHOLDERS)
         if index == 0 and CLAIM_TEXT.intersection(names):
             raise InvalidData("launch.command: the program (first element) cannot come from claim text")
-        value = _PLACEHOLDER_RE.sub(lambda m: values[m.group(1)], element)
+        value = PLACEHOLDER_RE.sub(lambda m: values[m.group(1)], element)
         if "\x00" in value:
             raise InvalidData("launch refused: claim text holds a NUL character, which no argument can carry")
         if value.startswith("-") and not element.startswith("-"):
