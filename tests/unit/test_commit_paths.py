@@ -228,3 +228,20 @@ def test_a_write_removes_the_temp_files_a_killed_reader_left_in_the_state_folder
     ok(run_bsi("claim", "open", "--scope", "a/", brain=brain))
     assert not [path for path in stray if path.exists()]
     assert live.exists()
+
+
+def test_an_edit_racily_clean_against_the_index_stays_visible_after_a_plumbing_commit(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """git trusts an entry's stat only when it is older than the index file: the copy must keep that age."""
+    brain = _repo(tmp_path)
+    note = brain / "notes" / "n0.md"
+    index = tmp_path / ".git" / "index"
+    moment = (os.stat(index).st_mtime_ns // 10**9 - 3) * 10**9  # a whole second, before the copy's own
+    os.utime(note, ns=(moment, moment))
+    git(tmp_path, "update-index", "--add", "brain/notes/n0.md", env=ENV)  # the entry now carries `moment`
+    os.utime(index, ns=(moment, moment))  # ... and is racily clean: as old as the index file
+    note.write_text("9\n")  # same size, same second: only the content tells
+    os.utime(note, ns=(moment, moment))
+    (brain / "claims" / "new.yml").write_text("status: open\n")
+    _commit(monkeypatch, brain, ["claims/new.yml"], "bsi: open claim new")
+    assert "brain/notes/n0.md" in git(tmp_path, "diff", "HEAD", "--name-only", env=ENV)

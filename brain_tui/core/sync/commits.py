@@ -169,6 +169,9 @@ def _commit_plumbing(repo: _Repo, paths: list[str], when: datetime | None) -> st
     try:
         key = _stat_key(index)
         shutil.copyfile(index, copy)
+        # git dates an index by its file's mtime and re-reads an entry as new as that (racily clean): the copy
+        # keeps the index's age, else an edit of the same size in the index's second would read as unchanged.
+        os.utime(copy, ns=(key[2], key[2]))
         if _stat_key(index) != key:
             return commit_porcelain(repo.root, paths, repo.message, when)  # the index moved while copied
         env = {"GIT_INDEX_FILE": str(copy)}
