@@ -12,12 +12,12 @@ import json
 import shutil
 import subprocess
 import sys
-import time
 from typing import Any
 
 import pytest
 
 from tests.bsi import NOW, clean_env
+from tests.hooks.test_hook_index import settle
 
 cli_main = importlib.import_module("brain_tui.cli.main")
 
@@ -270,12 +270,10 @@ def test_a_refused_hook_write_loads_no_agent_records_shell_parser_write_path_or_
                         "hook_event_name": "PreToolUse", "tool_name": "Edit",
                         "tool_input": {"file_path": str(target), "old_string": "a", "new_string": "b"}})
     env = clean_env(drop=("BSI_*", "CLAUDE_*", "GEMINI_*", "CODEX_*", "BRAIN_*", "GIT_*"))
-    # The agent's loop: the hook's index (`core.hook_index`) is built by a first call once the records are out
-    # of its racy window (2 s, ctime included); what is watched is a call after it.
-    time.sleep(2.1)
+    # The agent's loop: the hook's index (`core.hook_index`) is built by a call once the records are out of its
+    # racy window (2 s, ctime included: outlived on the hook's clock); what is watched is a call after it.
+    settle(demo_brain)
     argv = ["--brain", str(demo_brain), "--now", NOW, "hook", "pre-tool-use"]
-    subprocess.run([sys.executable, "-m", "brain_tui.cli.main", *argv], input=event, capture_output=True, text=True,
-                   env=env, check=False, timeout=120)
     done = subprocess.run([sys.executable, "-c", READ_PROBE, ",".join(HOOK_SPARES), *argv], input=event,
                           capture_output=True, text=True, env=env, check=False, timeout=120)
     line = done.stderr.rstrip().splitlines()[-1]
