@@ -257,3 +257,22 @@ def test_a_closed_ancestor_is_read_by_name_not_the_whole_brain(root: Path, monke
     conflicts = brain.check_scope(parse_scope("hist/f7.py", brain.root), parent="sess-child")
     assert [c.holder.sess_id for c in conflicts] == [] or all(c.holder.sess_id != "sess-child" for c in conflicts)
     assert "claims" not in scans
+
+
+@pytest.mark.parametrize("sess_id, words", [("sess-nobody", "unknown"), ("x", "invalid session ID"),
+                                            ("sess-live-a", "closed")])
+def test_an_unknown_malformed_or_uncommitted_closed_claim_is_decided_without_the_whole_brain(
+        root: Path, monkeypatch: pytest.MonkeyPatch, sess_id: str, words: str) -> None:
+    from brain_tui.core.rules.write_decision import WriteSession
+
+    path = root / "claims" / "sess-live-a.yml"  # closed in the work tree only: the live read filters it out
+    path.write_text(path.read_text(encoding="utf-8").replace("status: open", "status: closed"), encoding="utf-8")
+    full = Brain(root, clock=lambda: T0, commit=False, instance="t@test")
+    want = full.decide_write("live/a/x.py", WriteSession(claims=(sess_id,)))
+    live(root)
+    brain = Brain(root, clock=lambda: T0, commit=False, instance="t@test")
+    scans = _count_full_scans(brain, monkeypatch)
+    decision = brain.decide_write("live/a/x.py", WriteSession(claims=(sess_id,)))
+    assert not decision.allowed and words in decision.reason
+    assert (decision.code, decision.reason) == (want.code, want.reason)
+    assert "claims" not in scans

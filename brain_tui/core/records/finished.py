@@ -150,9 +150,12 @@ def with_chains(store: BrainStore, snapshot: BrainSnapshot, sess_ids: Collection
     """A live-only snapshot plus the terminal claims of these sessions' parent chains, read by name.
 
     For a read that needs a closed claim or a terminal ancestor (a bound session's chain)
-    without reading the whole history. None when the snapshot did not come from the closed
-    set, a legacy index may hold claims, or a chain still misses a claim: the caller then
-    reads the whole brain (which says exactly what is missing).
+    without reading the whole history. A claim the live read filtered out (its status was not
+    wanted) is read from its file; one that no file names is unknown (the whole brain holds it
+    nowhere either: the live read scanned every file the closed set does not vouch for) and the
+    chain stops there. None when the snapshot did not come from the closed set, a legacy index
+    may hold claims, or a file that does not read may be the missing claim: the caller then
+    reads the whole brain.
     """
     closed = store.closed_last
     if closed is None or (store._index_rows is not None and store._index_rows[1]):
@@ -163,9 +166,12 @@ def with_chains(store: BrainStore, snapshot: BrainSnapshot, sess_ids: Collection
         current, seen = start, set()
         while current and current not in seen:
             seen.add(current)
-            found = by_id.get(current) or closed_claim(store, closed, current)
+            found = by_id.get(current) or closed_claim(store, closed, current) or _filtered_out(store, current)
             if found is None:
-                return None
+                if any(bad.path.startswith("claims/") for bad in snapshot.corrupt) or \
+                        current in store.owners_last:
+                    return None
+                break  # unknown: no file names it
             if current not in by_id:
                 by_id[current] = found
                 claims.append(found)
@@ -193,6 +199,19 @@ def closed_claim(store: BrainStore, closed: ClosedSet, sess_id: str) -> Claim | 
         if isinstance(item, Claim) and item.sess_id == sess_id:
             return item
     return None
+
+
+def _filtered_out(store: BrainStore, sess_id: str) -> Claim | None:
+    """The claim of `sess_id` from the file the last live read scanned but did not keep, or None."""
+    rel = store.owners_last.get(sess_id)
+    if rel is None:
+        return None
+    try:
+        st = os.lstat(os.path.join(store.root, rel))
+    except OSError:
+        return None
+    item = store._load(rel, st, "claim") if stat.S_ISREG(st.st_mode) else None
+    return item if isinstance(item, Claim) and item.sess_id == sess_id else None
 
 
 def closed_twins(store: BrainStore, closed: ClosedSet, found: list[tuple[str, Any, str | None, Any]],

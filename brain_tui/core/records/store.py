@@ -104,6 +104,8 @@ class BrainStore:
         self.closed_last: ClosedSet | None = None
         #: the archived signals' set the last `snapshot()` used (None: every signal file was scanned).
         self.archived_last: ClosedSet | None = None
+        #: session ID -> file of every claim file the last `snapshot()` scanned, kept or filtered out.
+        self.owners_last: dict[str, str] = {}
 
     def _entry(self, folder: str, name: str, st: os.stat_result, found: Scanned) -> None:
         """Keep one directory entry of `folder` by its ``lstat``: a regular file is read, a link is a corrupt row."""
@@ -362,6 +364,7 @@ class BrainStore:
         for rel, _st, sess_id, _item in sorted(found, key=lambda f: (_claim_file_rank(f[0], f[2]), f[0])):
             if sess_id is not None:
                 owner.setdefault(sess_id, rel)
+        self.owners_last = owner
         for rel, st, sess_id, item in found:
             if sess_id is not None and owner[sess_id] != rel:
                 # It holds nothing of its own: the ID's own file says what that claim holds.
