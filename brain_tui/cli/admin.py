@@ -24,10 +24,12 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
 
 
 def cmd_init(ctx: Context) -> int:
-    """`bsi init [PATH]`."""
+    """`bsi init [PATH]` (no PATH: the `--brain` folder when given, else the current folder)."""
     from brain_tui.core.brain import init_brain
 
-    root = init_brain(ctx.args.path, commit=not getattr(ctx.args, "no_commit", False))
+    brain = getattr(ctx.args, "brain", None)
+    path = brain if ctx.args.path == "." and brain else ctx.args.path
+    root = init_brain(path, commit=not getattr(ctx.args, "no_commit", False))
     ctx.emit({"brain": str(root)}, str(root))
     return 0
 

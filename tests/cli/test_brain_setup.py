@@ -88,3 +88,12 @@ def test_init_on_bad_ground_is_one_line_not_a_traceback(tmp_path: Path) -> None:
         assert len(res.err.strip().splitlines()) == 1, res.err
     assert a_file.read_text() == "not a folder\n"
     assert not (dot_brain / ".git").exists() and not (dot_brain / "claims").exists()
+
+
+def test_init_without_a_path_makes_the_brain_that_brain_names_not_the_current_folder(tmp_path: Path) -> None:
+    here = tmp_path / "here"
+    here.mkdir()
+    res = run_bsi("--brain", str(tmp_path / "there"), "init", brain=None, cwd=here)
+    assert res.code == 0, res.err
+    assert (tmp_path / "there" / "claims").is_dir() and (tmp_path / "there" / ".git").is_dir()
+    assert list(here.iterdir()) == []
