@@ -452,8 +452,10 @@ class ClaimMachine(RuleBasedStateMachine):
             if doc["status"] == "stale" and previous.get("status") == "stale" and after != before:
                 assert action in HUMAN_ACTIONS, f"{sess} changed {before} → {after} by {action}"
             if previous.get("status") == "stale" and doc["status"] != "stale":
+                # an approval renews an expired gate while opening + 8 h leaves time (see `gate`): open again
                 assert target == sess and (action, doc["status"]) in (
                     ("release", "released"), ("close", "closed"), ("reject", "failed"), ("approve", "closed"),
+                    ("approve", "open"),
                 ), f"{sess} left stale by {action} on {target}: {doc['status']}"
             if doc["status"] == "closed" and previous.get("status") != "closed":
                 assert not held(before) or action == "approve", f"{sess} closed past {before}"
