@@ -100,11 +100,13 @@ def test_uncommitted_reopen_changes_nothing_in_force_a_committed_one_blocks(root
     assert "sess-old-3" in live(root)[1]
 
 
-def test_untracked_claim_blocks_and_deleted_or_renamed_files(root: Path) -> None:
+def test_untracked_claim_blocks_a_deletion_holds_until_committed_and_renamed_files(root: Path) -> None:
     live(root)
     write_claim(root, "sess-new", "open", "new/")
     assert "sess-new" in live(root)[1]
     (root / "claims" / "sess-live-b.yml").unlink()
+    assert "sess-live-b" in live(root)[1]  # not committed: HEAD's copy holds (SPEC 22)
+    commit(root, "delete b")
     assert "sess-live-b" not in live(root)[1]
     os.rename(root / "claims" / "sess-live-a.yml", root / "claims" / "moved.yml")
     assert "sess-live-a" in live(root)[1]
@@ -260,13 +262,13 @@ def test_a_closed_ancestor_is_read_by_name_not_the_whole_brain(root: Path, monke
 
 
 @pytest.mark.parametrize("sess_id, words", [("sess-nobody", "unknown"), ("x", "invalid session ID"),
-                                            ("sess-live-a", "closed")])
-def test_an_unknown_malformed_or_uncommitted_closed_claim_is_decided_without_the_whole_brain(
+                                            ("sess-gone", "closed")])
+def test_an_unknown_malformed_or_untracked_closed_claim_is_decided_without_the_whole_brain(
         root: Path, monkeypatch: pytest.MonkeyPatch, sess_id: str, words: str) -> None:
     from brain_tui.core.rules.write_decision import WriteSession
 
-    path = root / "claims" / "sess-live-a.yml"  # closed in the work tree only: the live read filters it out
-    path.write_text(path.read_text(encoding="utf-8").replace("status: open", "status: closed"), encoding="utf-8")
+    # opened and closed without a commit: not in HEAD, so the live read scans it and filters it out
+    write_claim(root, "sess-gone", "closed", "live/a/", "2026-11-29T08:30:00+00:00")
     full = Brain(root, clock=lambda: T0, commit=False, instance="t@test")
     want = full.decide_write("live/a/x.py", WriteSession(claims=(sess_id,)))
     live(root)

@@ -222,7 +222,7 @@ def _listed(name: str) -> bool:
         and "\n" not in name
 
 
-def _read_blobs(root: Path, oids: list[str]) -> dict[str, bytes] | None:
+def read_blobs(root: Path, oids: list[str]) -> dict[str, bytes] | None:
     """The bytes of these blobs, in one ``git cat-file --batch``."""
     if not oids:
         return {}
@@ -246,7 +246,7 @@ def _read_blobs(root: Path, oids: list[str]) -> dict[str, bytes] | None:
 def _evaluate(root: Path, kind: Folder, tz: tzinfo, wanted: dict[str, str], rows: dict[str, str],
               others: dict[str, str]) -> bool:
     """Decide `wanted` ``{name: blob}`` into `rows` (``{name: line}``, terminal) or `others`; False on a git failure."""
-    blobs = _read_blobs(root, sorted(set(wanted.values())))
+    blobs = read_blobs(root, sorted(set(wanted.values())))
     if blobs is None:
         return False
     for name, oid in wanted.items():

@@ -23,7 +23,7 @@ from brain_tui.core.errors import InvalidData
 from brain_tui.core.paths.layout import BREATH_DIR, INDEX_FILE
 from brain_tui.core.paths.path_keys import path_key
 from brain_tui.core.paths.scope import ScopeEntry, parse_scope
-from brain_tui.core.records import finished, formats, index, index_legacy, yamlio
+from brain_tui.core.records import finished, formats, in_force, index, index_legacy, yamlio
 from brain_tui.core.records.cache import ParseCache, Parsed, pausing_gc
 from brain_tui.core.records.closed_set import ARCHIVED_SIGNALS, ClosedSet, closed_set
 from brain_tui.core.records.formats import (
@@ -392,6 +392,12 @@ class BrainStore:
                     (ended is None or ended < fallback_since):
                 continue
             claims.append(finished.skew_flagged(item, now))
+        if closed is not None and closed.others:  # SPEC 22: an uncommitted release lets nothing go
+            in_head = in_force.held_in_head(self.root, closed, in_force.scanned_statuses(
+                (rel for rel, _st in claim_files), found), self.tz, self.config.ttl_default, self._scope)
+            if in_head:
+                claims = in_force.replace_held(claims, [finished.skew_flagged(c, now) for c in in_head],
+                                               only_statuses)
         if closed_since is not None:
             finished.add_closed_since(self, closed, claims, closed_since)
         for held in self._index_claims(owner, corrupt, closed):

@@ -1,0 +1,68 @@
+"""In force is what git holds (SPEC 22): an open claim that the work tree deletes or ends without a
+commit keeps holding its scope, for the conflict check, a new claim, the hook and the index; once the
+release is committed, the scope is free. In process, on small temporary git brains."""
+
+from __future__ import annotations
+
+import shutil
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from brain_tui.core.brain import Brain
+from brain_tui.core.errors import BsiError
+from brain_tui.core.paths.scope import parse_scope
+from brain_tui.core.records.model import BLOCKING_STATUSES
+from brain_tui.core.rules.claims import OpenRequest
+from brain_tui.core.rules.write_decision import WriteSession
+
+from .test_closed_set import T0, commit, root, write_claim
+
+__all__ = ["root"]
+
+
+def _brain(root_dir: Path) -> Brain:
+    return Brain(root_dir, clock=lambda: T0, commit=False, instance="t@test")
+
+
+def _holders(root_dir: Path, path: str) -> list[str]:
+    brain = _brain(root_dir)
+    return [c.sess_id for c in brain.check_scope(parse_scope(path, brain.root))]
+
+
+def _let_go(root_dir: Path, how: str) -> None:
+    path = root_dir / "claims" / "sess-live-a.yml"
+    if how == "deleted":
+        path.unlink()
+    else:
+        path.write_text(path.read_text(encoding="utf-8").replace("status: open", "status: closed")
+                        + "closed_at: '2026-11-29T08:30:00+00:00'\n", encoding="utf-8")
+
+
+@pytest.mark.parametrize("how", ["deleted", "closed"])
+def test_an_uncommitted_release_of_an_open_claim_keeps_its_scope_held(root: Path, how: str) -> None:
+    assert _holders(root, "live/a/x.py") == ["sess-live-a"]
+    _let_go(root, how)
+    assert _holders(root, "live/a/x.py") == ["sess-live-a"]  # HEAD still holds it open
+    brain = _brain(root)
+    live = brain.snapshot(only_statuses=BLOCKING_STATUSES)
+    assert [(c.sess_id, c.status) for c in live.claims if c.sess_id == "sess-live-a"] == [("sess-live-a", "open")]
+    with pytest.raises(BsiError) as refused:
+        brain.open_claim(OpenRequest(parse_scope("live/a/", brain.root), timedelta(hours=1), "t@test", story="b"))
+    assert refused.value.exit_code == 10
+    decision = brain.decide_write("live/a/x.py", WriteSession(agent_session="someone-else"))
+    assert not decision.allowed and "sess-live-a" in decision.reason
+    commit(root, f"release by hand ({how})")
+    assert _holders(root, "live/a/x.py") == []  # committed: in force, the scope is free
+
+
+def test_an_uncommitted_new_claim_blocks_already(root: Path) -> None:
+    write_claim(root, "sess-new", "open", "fresh/")
+    assert _holders(root, "fresh/x.py") == ["sess-new"]
+
+
+def test_outside_git_the_files_are_all_there_is(root: Path) -> None:
+    shutil.rmtree(root / ".git")
+    _let_go(root, "deleted")
+    assert _holders(root, "live/a/x.py") == []
