@@ -69,10 +69,6 @@ class AnswerDialog(CoreDialog):
         self.submit_core("answer", lambda brain: brain.launches.answer(sess_id, text),
                          lambda _record: f"typed the reply into {sess_id}'s pane")
 
-    @on(Button.Pressed, "#cancel")
-    def _pressed_cancel(self) -> None:
-        self.action_cancel()
-
 
 class PaneConfirmDialog(CoreDialog):
     """Interrupt or stop the agent: a confirmation that names the claim."""
@@ -108,7 +104,3 @@ class PaneConfirmDialog(CoreDialog):
         else:
             self.submit_core("stop", lambda brain: brain.launches.stop(sess_id),
                              lambda _record: f"stopped {sess_id}'s agent; the claim stays as it is")
-
-    @on(Button.Pressed, "#cancel")
-    def _pressed_cancel(self) -> None:
-        self.action_cancel()

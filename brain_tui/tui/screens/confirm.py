@@ -150,10 +150,6 @@ class GateDecisionDialog(CoreDialog):
     def _pressed_submit(self) -> None:
         self.decide()
 
-    @on(Button.Pressed, "#cancel")
-    def _pressed_cancel(self) -> None:
-        self.action_cancel()
-
     def decide(self) -> None:
         """Run the gate decision through the core."""
         message = self.query_one("#message", Input).value.strip()
@@ -229,10 +225,6 @@ class CascadeDialog(CoreDialog):
         self.submit_core(action, lambda brain: brain.gates.pause(sess_id, message) if action == "pause"
                          else brain.gates.resume(sess_id, message), done)
 
-    @on(Button.Pressed, "#cancel")
-    def _pressed_cancel(self) -> None:
-        self.action_cancel()
-
 
 class SlugConfirmDialog(CoreDialog):
     """Abort (recursive) or release a stale claim: a reason, and the claim's slug typed exactly."""
@@ -298,10 +290,6 @@ class SlugConfirmDialog(CoreDialog):
     @on(Button.Pressed, "#submit")
     def _pressed_submit(self) -> None:
         self.confirm()
-
-    @on(Button.Pressed, "#cancel")
-    def _pressed_cancel(self) -> None:
-        self.action_cancel()
 
     def confirm(self) -> None:
         """Run the abort or release through the core."""

@@ -85,6 +85,10 @@ class CoreDialog(ModalScreen[str | None]):
         if not self.busy:
             self.dismiss(None)
 
+    @on(Button.Pressed, "#cancel")
+    def _pressed_cancel(self) -> None:
+        self.action_cancel()
+
     def submit_core(self, describe: str, call: Callable[[Brain], Any], done: Callable[[Any], str]) -> None:
         """Run `call(writer)` in a thread (`BrainApp.run_core`); dismiss with `done(result)`, or show the refusal.
 
@@ -146,8 +150,4 @@ class FormDialog(CoreDialog):
     @on(Button.Pressed, "#submit")
     def _pressed_submit(self) -> None:
         self.action_submit()
-
-    @on(Button.Pressed, "#cancel")
-    def _pressed_cancel(self) -> None:
-        self.action_cancel()
 

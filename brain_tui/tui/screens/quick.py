@@ -52,10 +52,6 @@ class AckDialog(CoreDialog):
         self.submit_core("ack", lambda brain: brain.signals.ack(sig_id),
                          lambda changed: f"acknowledged {sig_id}" if changed else f"{sig_id} was already acknowledged")
 
-    @on(Button.Pressed, "#cancel")
-    def _pressed_cancel(self) -> None:
-        self.action_cancel()
-
 
 class RenewDialog(FormDialog):
     """Renew a claim's TTL (open, waiting at a gate, or paused), within the 8 h cap the core enforces."""
