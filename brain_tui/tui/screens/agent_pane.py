@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from textual import on
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Button, Input, Label, Static
 
@@ -51,11 +51,7 @@ class AnswerDialog(CoreDialog):
             yield Static(Content("Typed into its tmux pane as literal keys, then Enter (one line)."),
                          markup=False, id="details")
             yield Input(compact=True, placeholder="your reply", id="reply")
-            yield self.error_line()
-            with Horizontal(classes="buttons"):
-                yield Button(compact=True, label="Send", id="submit", variant="primary")
-                yield Button(compact=True, label="Cancel", id="cancel")
-            yield Label(Content("enter sends · esc cancels"), classes="hint", markup=False)
+            yield from self.foot("Send", "enter sends · esc cancels")
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -85,11 +81,7 @@ class PaneConfirmDialog(CoreDialog):
         with Vertical(id="dialog-box", classes="decision"):
             yield Label(title, classes="dialog-title", markup=False)
             yield Static(Content(body), markup=False, id="details")
-            yield self.error_line()
-            with Horizontal(classes="buttons"):
-                yield Button(compact=True, label=label, id="submit", variant=variant)  # type: ignore[arg-type]
-                yield Button(compact=True, label="Cancel", id="cancel")
-            yield Label(Content(f"enter on {label} confirms · esc cancels"), classes="hint", markup=False)
+            yield from self.foot(label, f"enter on {label} confirms · esc cancels", variant)  # type: ignore[arg-type]
 
     def on_mount(self) -> None:
         super().on_mount()
