@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from brain_tui.cli.common import Context
+from brain_tui.cli.common import Context, add_command
 
 TYPE_CHECKING = False  # the parser loads no core module (start-up)
 if TYPE_CHECKING:
@@ -13,14 +13,10 @@ if TYPE_CHECKING:
 
 def register(sub: Any, parent: argparse.ArgumentParser) -> None:
     """Add the brain-level commands."""
-    p = sub.add_parser("init", help="create a brain (git init when needed)", parents=[parent])
+    p = add_command(sub, parent, "init", "create a brain (git init when needed)", cmd_init)
     p.add_argument("path", nargs="?", default=".")
-    p.set_defaults(handler=cmd_init)
-    p = sub.add_parser("demo", help="write a realistic demo brain", parents=[parent])
-    p.add_argument("path")
-    p.set_defaults(handler=cmd_demo)
-    p = sub.add_parser("index", help="regenerate BRAIN-INDEX.md", parents=[parent])
-    p.set_defaults(handler=cmd_index)
+    add_command(sub, parent, "demo", "write a realistic demo brain", cmd_demo, "path")
+    add_command(sub, parent, "index", "regenerate BRAIN-INDEX.md", cmd_index)
 
 
 def cmd_init(ctx: Context) -> int:

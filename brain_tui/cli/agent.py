@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from brain_tui.cli.common import add_command
+
 TYPE_CHECKING = False  # the parser loads no core module: each handler imports what it uses (start-up)
 if TYPE_CHECKING:
     import argparse
@@ -14,23 +16,15 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
     """Add `bsi agent peek|answer|interrupt|stop`."""
     agent = sub.add_parser("agent", help="the agent sessions bound to claims", parents=[parent])
     asub = agent.add_subparsers(dest="agent_command", metavar="ACTION")
-    p = asub.add_parser("peek", help="what a claim's agent last said and did, and its context runway",
-                        parents=[parent])
-    p.add_argument("sess_id")
-    p.set_defaults(handler=cmd_peek)
-    p = asub.add_parser("answer", help="type a reply into the tmux pane of a claim's launched agent, then Enter",
-                        parents=[parent])
-    p.add_argument("sess_id")
+    add_command(asub, parent, "peek", "what a claim's agent last said and did, and its context runway", cmd_peek,
+                "sess_id")
+    p = add_command(asub, parent, "answer", "type a reply into the tmux pane of a claim's launched agent, then Enter",
+                    cmd_pane, "sess_id", pane_action="answer")
     p.add_argument("text", help="the reply (one line; sent as literal keys)")
-    p.set_defaults(handler=cmd_pane, pane_action="answer")
-    p = asub.add_parser("interrupt", help="press Escape in the pane of a claim's launched agent (stops its turn)",
-                        parents=[parent])
-    p.add_argument("sess_id")
-    p.set_defaults(handler=cmd_pane, pane_action="interrupt")
-    p = asub.add_parser("stop", help="kill the tmux window of a claim's launched agent (the claim stays as it is)",
-                        parents=[parent])
-    p.add_argument("sess_id")
-    p.set_defaults(handler=cmd_pane, pane_action="stop")
+    add_command(asub, parent, "interrupt", "press Escape in the pane of a claim's launched agent (stops its turn)",
+                cmd_pane, "sess_id", pane_action="interrupt")
+    add_command(asub, parent, "stop", "kill the tmux window of a claim's launched agent (the claim stays as it is)",
+                cmd_pane, "sess_id", pane_action="stop")
 
 
 def cmd_pane(ctx: Context) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from brain_tui.cli.common import Context, one_line, table
+from brain_tui.cli.common import Context, add_command, one_line, table
 
 TYPE_CHECKING = False  # the parser loads no core module: each handler imports what it uses (start-up)
 if TYPE_CHECKING:
@@ -13,8 +13,7 @@ if TYPE_CHECKING:
 
 def register(sub: Any, parent: argparse.ArgumentParser) -> None:
     """Add `bsi attention`."""
-    p = sub.add_parser("attention", help="what waits for a human, most unblocking first", parents=[parent])
-    p.set_defaults(handler=cmd_attention)
+    add_command(sub, parent, "attention", "what waits for a human, most unblocking first", cmd_attention)
 
 
 def cmd_attention(ctx: Context) -> int:

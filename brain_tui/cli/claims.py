@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from brain_tui.cli.common import Context, one_line, table
+from brain_tui.cli.common import Context, add_command, one_line, table
 
 TYPE_CHECKING = False  # the parser loads no core module: each handler imports what it uses (start-up)
 if TYPE_CHECKING:
@@ -19,7 +19,7 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
     claim = sub.add_parser("claim", help="open, close, renew, release, show, list claims", parents=[parent])
     csub = claim.add_subparsers(dest="claim_command", metavar="ACTION")
 
-    p = csub.add_parser("open", help="open a claim on a scope", parents=[parent])
+    p = add_command(csub, parent, "open", "open a claim on a scope", cmd_open)
     p.add_argument("--scope", action="append", required=True, metavar="S", help="scope entry (repeatable)")
     p.add_argument("--ttl", help="2h (default), 4h, 8h, 90m, 2h30m… at most 8h")
     p.add_argument("--type", dest="claim_type", help="pilote | satellite | solo")
@@ -37,10 +37,8 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
                    help="when refused, send BLOCKED_ON to each holder in the same step (seed 002)")
     p.add_argument("--agent-session", metavar="ID",
                    help="bind this agent session to the claim (default: $CLAUDE_CODE_SESSION_ID)")
-    p.set_defaults(handler=cmd_open)
 
-    p = csub.add_parser("close", help="close a claim (tier rules apply)", parents=[parent])
-    p.add_argument("sess_id")
+    p = add_command(csub, parent, "close", "close a claim (tier rules apply)", cmd_close, "sess_id")
     p.add_argument("--status", choices=None, help="ok | partial | failed")
     p.add_argument("--files", nargs="+", default=[], metavar="F")
     p.add_argument("--commit")
@@ -48,40 +46,29 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
     p.add_argument("--tests-passed", type=_count)
     p.add_argument("--tests-failed", type=_count)
     p.add_argument("--notes")
-    p.set_defaults(handler=cmd_close)
 
-    p = csub.add_parser("renew", help="extend an open claim (never past 8h after opening)", parents=[parent])
-    p.add_argument("sess_id")
+    p = add_command(csub, parent, "renew", "extend an open claim (never past 8h after opening)", cmd_renew, "sess_id")
     p.add_argument("--ttl")
-    p.set_defaults(handler=cmd_renew)
 
-    p = csub.add_parser("release", help="release a stale claim (human; reason required)", parents=[parent])
-    p.add_argument("sess_id")
+    p = add_command(csub, parent, "release", "release a stale claim (human; reason required)", cmd_release, "sess_id")
     p.add_argument("--reason", default="")
-    p.set_defaults(handler=cmd_release)
 
-    p = csub.add_parser("show", help="one claim", parents=[parent])
-    p.add_argument("sess_id")
-    p.set_defaults(handler=cmd_show)
+    add_command(csub, parent, "show", "one claim", cmd_show, "sess_id")
 
-    p = csub.add_parser("list", help="claims (blocking ones by default)", parents=[parent])
+    p = add_command(csub, parent, "list", "claims (blocking ones by default)", cmd_list)
     p.add_argument("--status", nargs="+", default=None, metavar="S")
     p.add_argument("--all", action="store_true", help="include closed, failed and released claims")
-    p.set_defaults(handler=cmd_list)
 
-    p = csub.add_parser("repair", help="restore a corrupt claim file to its last committed version that reads",
-                        parents=[parent])
+    p = add_command(csub, parent, "repair", "restore a corrupt claim file to its last committed version that reads",
+                    cmd_repair)
     p.add_argument("target", metavar="ID|PATH")
-    p.set_defaults(handler=cmd_repair)
 
-    p = sub.add_parser("check-scope", help="conflicts a claim on S would meet (opens nothing)", parents=[parent])
+    p = add_command(sub, parent, "check-scope", "conflicts a claim on S would meet (opens nothing)", cmd_check_scope)
     p.add_argument("scopes", nargs="+", metavar="S")
     p.add_argument("--parent")
     p.add_argument("--satellite-type")
-    p.set_defaults(handler=cmd_check_scope)
 
-    p = sub.add_parser("watchdog", help="mark expired claims stale", parents=[parent])
-    p.set_defaults(handler=cmd_watchdog)
+    add_command(sub, parent, "watchdog", "mark expired claims stale", cmd_watchdog)
 
 
 def _count(text: str) -> int:

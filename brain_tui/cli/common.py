@@ -101,6 +101,17 @@ def global_parent() -> argparse.ArgumentParser:
     return parent
 
 
+def add_command(sub: Any, parent: argparse.ArgumentParser, name: str, help_text: str,
+                handler: Callable[[Context], int], *positionals: str, **defaults: Any) -> Any:
+    """Add the subcommand `name` of `sub`, with the plain positional arguments `positionals`, run by
+    `handler` (with `defaults` set too); its parser is returned, for more arguments."""
+    p = sub.add_parser(name, help=help_text, parents=[parent])
+    for positional in positionals:
+        p.add_argument(positional)
+    p.set_defaults(handler=handler, **defaults)
+    return p
+
+
 class Context:
     """The parsed command line and lazily opened brain."""
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from brain_tui.cli.common import Context, one_line
+from brain_tui.cli.common import Context, add_command, one_line
 
 TYPE_CHECKING = False  # the parser loads no core module: each handler imports what it uses (start-up)
 if TYPE_CHECKING:
@@ -19,20 +19,14 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
     gate = sub.add_parser("gate", help="human gates, pause/resume, abort", parents=[parent])
     gsub = gate.add_subparsers(dest="gate_command", metavar="ACTION")
     for action in GATE_ACTIONS:
-        p = gsub.add_parser(action, help=f"{action} a claim's gate", parents=[parent])
-        p.add_argument("sess_id")
+        p = add_command(gsub, parent, action, f"{action} a claim's gate", cmd_gate, "sess_id", gate_action=action)
         p.add_argument("message", nargs="?", default="", help="gate message or reason")
         p.add_argument("--by", help="who acts (default: git user, else $USER@host)")
         if action == "approve":
             p.add_argument("--tree", help="the tree `bsi gate show` reviewed: refused (12) if the scope moved since")
-        p.set_defaults(handler=cmd_gate, gate_action=action)
-    p = gsub.add_parser("show", help="what a gate asks to approve: changed files, diff, tests, tree",
-                        parents=[parent])
-    p.add_argument("sess_id")
-    p.set_defaults(handler=cmd_show)
-    p = gsub.add_parser("status", help="a claim and its subtree", parents=[parent])
-    p.add_argument("sess_id")
-    p.set_defaults(handler=cmd_status)
+    add_command(gsub, parent, "show", "what a gate asks to approve: changed files, diff, tests, tree", cmd_show,
+                "sess_id")
+    add_command(gsub, parent, "status", "a claim and its subtree", cmd_status, "sess_id")
 
 
 def _call(ctx: Context) -> Any:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from brain_tui.cli.common import Context, table
+from brain_tui.cli.common import Context, add_command, table
 
 TYPE_CHECKING = False  # the parser loads no core module: each handler imports what it uses (start-up)
 if TYPE_CHECKING:
@@ -32,7 +32,7 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
     for name, text in (("install", "merge the hooks (and Claude Code's sandbox fence) into the agent's settings"),
                        ("uninstall", "remove exactly the bsi hooks (and the fence)"),
                        ("status", "what is installed, missing or outdated; whether the sandbox can run")):
-        p = hsub.add_parser(name, help=text, parents=[parent])
+        p = add_command(hsub, parent, name, text, cmd_hooks, action=name)
         _agent_flag(p)
         p.add_argument("--local", action="store_true", help="Claude Code: use .claude/settings.local.json")
         p.add_argument("--bsi", default="bsi", metavar="CMD", help="how the hooks run bsi (default: bsi)")
@@ -42,21 +42,19 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
         if name == "install":
             p.add_argument("--trust", action="store_true",
                            help="Gemini CLI: also mark this folder trusted in ~/.gemini/trustedFolders.json")
-        p.set_defaults(handler=cmd_hooks, action=name)
 
     mcp = sub.add_parser("mcp", help="the MCP server over stdio (install: write the agent's MCP settings)",
                          parents=[parent])
     msub = mcp.add_subparsers(dest="mcp_command", metavar="ACTION")
     mcp.set_defaults(handler=cmd_mcp_serve)
-    p = msub.add_parser("install", help="check that `bsi mcp` starts, then write the agent's bsi server entry "
-                                        "(.mcp.json, .gemini/settings.json, ~/.codex/config.toml)", parents=[parent])
+    p = add_command(msub, parent, "install", "check that `bsi mcp` starts, then write the agent's bsi server entry "
+                    "(.mcp.json, .gemini/settings.json, ~/.codex/config.toml)", cmd_mcp_install)
     _agent_flag(p)
     p.add_argument("--bsi", default="bsi", metavar="CMD", help="how the agent runs bsi (default: bsi)")
     p.add_argument("--trust", action="store_true",
                    help="Gemini CLI: also mark this folder trusted in ~/.gemini/trustedFolders.json")
     p.add_argument("--no-check", dest="check", action="store_false",
                    help="write the entry without starting the server first")
-    p.set_defaults(handler=cmd_mcp_install)
 
 
 def _agent_flag(p: argparse.ArgumentParser) -> None:

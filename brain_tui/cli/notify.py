@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from brain_tui.cli.common import Context
+from brain_tui.cli.common import Context, add_command
 
 TYPE_CHECKING = False  # the parser loads no core module: each handler imports what it uses (start-up)
 if TYPE_CHECKING:
@@ -15,8 +15,7 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
     """Add `bsi notify test`."""
     p = sub.add_parser("notify", help="the notify: command (word of new attention items)", parents=[parent])
     verbs = p.add_subparsers(dest="notify_command", metavar="ACTION")
-    test = verbs.add_parser("test", help="run the notify: command once for a made-up item", parents=[parent])
-    test.set_defaults(handler=cmd_notify_test)
+    add_command(verbs, parent, "test", "run the notify: command once for a made-up item", cmd_notify_test)
 
 
 def cmd_notify_test(ctx: Context) -> int:

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import argparse
 
-from brain_tui.cli.common import Context, one_line, table
+from brain_tui.cli.common import Context, add_command, one_line, table
 
 TYPE_CHECKING = False  # the parser loads no core module: each handler imports what it uses (start-up)
 if TYPE_CHECKING:
@@ -54,39 +54,20 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
     """Add the `preflight` and `lock` commands."""
     pre = sub.add_parser("preflight", help="checks before a write; the circuit breaker", parents=[parent])
     psub = pre.add_subparsers(dest="preflight_command", metavar="ACTION")
-    p = psub.add_parser("check", help="may this session write FILE now? (exit 0 or 1-6)", parents=[parent])
-    p.add_argument("sess_id")
-    p.add_argument("file")
-    p.set_defaults(handler=cmd_check)
-    p = psub.add_parser("fail", help="record one failure (circuit breaker)", parents=[parent])
-    p.add_argument("sess_id")
-    p.set_defaults(handler=cmd_fail)
-    p = psub.add_parser("reset", help="clear the circuit breaker", parents=[parent])
-    p.add_argument("sess_id")
-    p.set_defaults(handler=cmd_reset)
-    p = psub.add_parser("status", help="the circuit breaker of a session", parents=[parent])
-    p.add_argument("sess_id")
-    p.set_defaults(handler=cmd_status)
+    add_command(psub, parent, "check", "may this session write FILE now? (exit 0 or 1-6)", cmd_check, "sess_id", "file")
+    add_command(psub, parent, "fail", "record one failure (circuit breaker)", cmd_fail, "sess_id")
+    add_command(psub, parent, "reset", "clear the circuit breaker", cmd_reset, "sess_id")
+    add_command(psub, parent, "status", "the circuit breaker of a session", cmd_status, "sess_id")
 
     lock = sub.add_parser("lock", help="file mutexes", parents=[parent])
     lsub = lock.add_subparsers(dest="lock_command", metavar="ACTION")
-    p = lsub.add_parser("acquire", help="lock FILE for a session (re-entrant)", parents=[parent])
-    p.add_argument("file")
-    p.add_argument("sess_id")
+    p = add_command(lsub, parent, "acquire", "lock FILE for a session (re-entrant)", cmd_acquire, "file", "sess_id")
     p.add_argument("ttl_min", nargs="?", default=None, metavar="TTL_MIN",
                    help=f"minutes (default {DEFAULT_LOCK_TTL_MIN})")
-    p.set_defaults(handler=cmd_acquire)
-    p = lsub.add_parser("release", help="release FILE (holder only)", parents=[parent])
-    p.add_argument("file")
-    p.add_argument("sess_id")
-    p.set_defaults(handler=cmd_release)
-    p = lsub.add_parser("check", help="who holds FILE (exit 1 when locked)", parents=[parent])
-    p.add_argument("file")
-    p.set_defaults(handler=cmd_lock_check)
-    p = lsub.add_parser("list", help="every lock", parents=[parent])
-    p.set_defaults(handler=cmd_lock_list)
-    p = lsub.add_parser("cleanup", help="delete expired locks", parents=[parent])
-    p.set_defaults(handler=cmd_cleanup)
+    add_command(lsub, parent, "release", "release FILE (holder only)", cmd_release, "file", "sess_id")
+    add_command(lsub, parent, "check", "who holds FILE (exit 1 when locked)", cmd_lock_check, "file")
+    add_command(lsub, parent, "list", "every lock", cmd_lock_list)
+    add_command(lsub, parent, "cleanup", "delete expired locks", cmd_cleanup)
 
 
 # -- preflight ----------------------------------------------------------------------------------

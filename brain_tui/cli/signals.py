@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from brain_tui.cli.common import Context, one_line, table
+from brain_tui.cli.common import Context, add_command, one_line, table
 
 TYPE_CHECKING = False  # the parser loads no core module: each handler imports what it uses (start-up)
 if TYPE_CHECKING:
@@ -15,24 +15,18 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
     """Add the signal commands."""
     sig = sub.add_parser("signal", help="the inter-session signal bus", parents=[parent])
     ssub = sig.add_subparsers(dest="signal_command", metavar="ACTION")
-    p = ssub.add_parser("send", help="send a signal", parents=[parent])
+    p = add_command(ssub, parent, "send", "send a signal", cmd_send)
     p.add_argument("--to", required=True)
     p.add_argument("--type", dest="sig_type", required=True)
     p.add_argument("--from", dest="sender")
     p.add_argument("--scope", default="")
     p.add_argument("payload")
-    p.set_defaults(handler=cmd_send)
-    p = ssub.add_parser("list", help="list signals", parents=[parent])
+    p = add_command(ssub, parent, "list", "list signals", cmd_list)
     p.add_argument("--pending", action="store_true")
     p.add_argument("--to")
     p.add_argument("--all", action="store_true", help="include archived signals")
-    p.set_defaults(handler=cmd_list)
-    p = ssub.add_parser("ack", help="acknowledge (pending → delivered)", parents=[parent])
-    p.add_argument("sig_id")
-    p.add_argument("--by")
-    p.set_defaults(handler=cmd_ack)
-    p = ssub.add_parser("archive", help="archive signals delivered 24h ago or more", parents=[parent])
-    p.set_defaults(handler=cmd_archive)
+    add_command(ssub, parent, "ack", "acknowledge (pending → delivered)", cmd_ack, "sig_id").add_argument("--by")
+    add_command(ssub, parent, "archive", "archive signals delivered 24h ago or more", cmd_archive)
 
 
 def cmd_send(ctx: Context) -> int:

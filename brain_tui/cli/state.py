@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from brain_tui.cli.common import Context, one_line, table
+from brain_tui.cli.common import Context, add_command, one_line, table
 
 TYPE_CHECKING = False  # the parser loads no core module: each handler imports what it uses (start-up)
 if TYPE_CHECKING:
@@ -14,35 +14,26 @@ if TYPE_CHECKING:
 
 def register(sub: Any, parent: argparse.ArgumentParser) -> None:
     """Add the environment, breath and lint commands."""
-    p = sub.add_parser("env", help="the environment, derived live (git, pm2, ports, system)", parents=[parent])
+    p = add_command(sub, parent, "env", "the environment, derived live (git, pm2, ports, system)", cmd_env)
     p.add_argument("--timeout", type=float, default=2.0, metavar="SECONDS", help="timeout of each probe")
-    p.set_defaults(handler=cmd_env)
 
     breath = sub.add_parser("breath", help="context-broker breath records and metrics", parents=[parent])
     bsub = breath.add_subparsers(dest="breath_command", metavar="ACTION")
-    p = bsub.add_parser("inhale", help="record the files loaded for an agent", parents=[parent])
-    p.add_argument("sprint")
+    p = add_command(bsub, parent, "inhale", "record the files loaded for an agent", cmd_inhale, "sprint")
     p.add_argument("--agent", required=True)
     p.add_argument("--session", help="the session running the sprint")
     p.add_argument("files", nargs="+", metavar="FILE")
-    p.set_defaults(handler=cmd_inhale)
-    p = bsub.add_parser("reference", help="record files the sprint actually used", parents=[parent])
-    p.add_argument("sprint")
+    p = add_command(bsub, parent, "reference", "record files the sprint actually used", cmd_reference, "sprint")
     p.add_argument("files", nargs="+", metavar="FILE")
-    p.set_defaults(handler=cmd_reference)
-    p = bsub.add_parser("expire", help="release files (or keep them with a reason); closes the sprint",
-                        parents=[parent])
-    p.add_argument("sprint")
+    p = add_command(bsub, parent, "expire", "release files (or keep them with a reason); closes the sprint",
+                    cmd_expire, "sprint")
     p.add_argument("files", nargs="*", metavar="FILE")
     p.add_argument("--keep", action="append", default=[], metavar="FILE=REASON", help="keep a file, with why")
-    p.set_defaults(handler=cmd_expire)
-    p = bsub.add_parser("show", help="breath metrics of the sprints", parents=[parent])
+    p = add_command(bsub, parent, "show", "breath metrics of the sprints", cmd_show)
     p.add_argument("sprints", nargs="*", metavar="SPRINT")
-    p.set_defaults(handler=cmd_show)
 
-    p = sub.add_parser("lint", help="check brain-language headers (ADR-010)", parents=[parent])
+    p = add_command(sub, parent, "lint", "check brain-language headers (ADR-010)", cmd_lint)
     p.add_argument("paths", nargs="*", metavar="PATH")
-    p.set_defaults(handler=cmd_lint)
 
 
 # -- env ------------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from brain_tui.cli.common import Context, one_line
+from brain_tui.cli.common import Context, add_command, one_line
 
 TYPE_CHECKING = False  # the parser loads no core module: each handler imports what it uses (start-up)
 if TYPE_CHECKING:
@@ -13,15 +13,11 @@ if TYPE_CHECKING:
 
 def register(sub: Any, parent: argparse.ArgumentParser) -> None:
     """Add the git-facing commands."""
-    p = sub.add_parser("sync", help="fetch, rebase pending local changes, re-check, push", parents=[parent])
-    p.set_defaults(handler=cmd_sync)
-    p = sub.add_parser("log", help="audit trail: who changed which claim, when", parents=[parent])
+    add_command(sub, parent, "sync", "fetch, rebase pending local changes, re-check, push", cmd_sync)
+    p = add_command(sub, parent, "log", "audit trail: who changed which claim, when", cmd_log)
     p.add_argument("sess_id", nargs="?")
     p.add_argument("-n", "--limit", type=int, default=50)
-    p.set_defaults(handler=cmd_log)
-    p = sub.add_parser("verify", help="files a session changed outside its scope (exit 13)", parents=[parent])
-    p.add_argument("sess_id")
-    p.set_defaults(handler=cmd_verify)
+    add_command(sub, parent, "verify", "files a session changed outside its scope (exit 13)", cmd_verify, "sess_id")
 
 
 def cmd_sync(ctx: Context) -> int:

@@ -2,7 +2,8 @@
 
 A frozen dataclass that derives from `JsonShaped` gets `as_dict()`: its fields in declaration order,
 with per-class renames (`_json_names`) and left-out fields (`_json_omit`); fields listed in
-`_json_if_set` appear only when set (a None, empty or zero value is left out). Values become JSON
+`_json_if_set` appear only when set (a None, empty or zero value is left out), those in
+`_json_none_if_unset` give null when not set. Values become JSON
 values the same way everywhere: a nested record gives its own `as_dict()`, a tuple or list a list,
 a mapping a dict, a moment its ISO text.
 """
@@ -36,6 +37,7 @@ class JsonShaped:
     _json_names: ClassVar[Mapping[str, str]] = {}
     _json_omit: ClassVar[frozenset[str]] = frozenset()
     _json_if_set: ClassVar[frozenset[str]] = frozenset()
+    _json_none_if_unset: ClassVar[frozenset[str]] = frozenset()
 
     def as_dict(self) -> dict[str, Any]:
         """The record's JSON shape: its fields in order, renamed and filtered as the class says."""
@@ -47,5 +49,7 @@ class JsonShaped:
             value = getattr(self, name)
             if not value and name in self._json_if_set:
                 continue
+            if not value and name in self._json_none_if_unset:
+                value = None
             out[self._json_names.get(name, name)] = json_value(value)
         return out

@@ -132,11 +132,3 @@ def bindings_for(where: str) -> list[Binding]:
         for c in COMMANDS
         if where in c.where
     ]
-
-
-def command_by_action(action: str) -> Command | None:
-    """The command for an action name, or None."""
-    for command in COMMANDS:
-        if command.action == action:
-            return command
-    return None

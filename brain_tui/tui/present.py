@@ -17,7 +17,7 @@ from textual.content import Content
 from brain_tui.core.clock import humanize_countdown, humanize_delta, try_parse_timestamp
 from brain_tui.core.records.model import BrainSnapshot, Claim, Signal
 
-from .safe import safe_text, styled
+from .safe import styled
 from .styles import ERROR, MUTED, WARN, role
 
 #: Status → (icon, role of `styles.ROLES`). Icons are one cell wide in every common terminal font.
@@ -45,12 +45,6 @@ def status_icon(status: str) -> Content:
     """The one-cell icon of a claim status."""
     icon, name = STATUS_ICONS.get(status, ("?", "muted"))
     return styled(icon, role(name))
-
-
-def status_text(status: str) -> Content:
-    """Icon and status name."""
-    icon, name = STATUS_ICONS.get(status, ("?", "muted"))
-    return styled(icon + " ", role(name)) + safe_text(status, 24, style=role(name))
 
 
 def short_id(sess_id: str, now: datetime | None = None, tz: tzinfo | None = None) -> str:

@@ -123,3 +123,15 @@ async def test_queue_lists_what_needs_you_most_unblocking_first(make_app, demo_r
         await pilot.press("escape")
         assert not isinstance(app.screen, GateScreen)
     assert status(demo_root, GATED) == "closed"
+
+
+async def test_the_cancel_button_closes_a_dialog_and_decides_nothing(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    app = make_app()
+    async with app.run_test(size=(100, 32)) as pilot:
+        await select(pilot, "#active", GATED)
+        await pilot.press("a")
+        assert isinstance(app.screen, GateDecisionDialog)
+        app.screen.query_one("#cancel", Button).press()
+        await settle(pilot)
+        assert not isinstance(app.screen, GateDecisionDialog)
+    assert status(demo_root, GATED) == "waiting_human"

@@ -51,3 +51,15 @@ def test_json_value_turns_containers_into_json_ones() -> None:
         tags: tuple[str, ...]
 
     assert json_value({"rows": (Row("a", ("x",)),), "n": 1}) == {"rows": [{"name": "a", "tags": ["x"]}], "n": 1}
+
+
+def test_a_field_none_if_unset_gives_null_when_empty() -> None:
+    @dataclass(frozen=True)
+    class Row(JsonShaped):
+        name: str
+        commit: str = ""
+
+        _json_none_if_unset = frozenset({"commit"})
+
+    assert Row("a").as_dict() == {"name": "a", "commit": None}
+    assert Row("a", "abc").as_dict() == {"name": "a", "commit": "abc"}

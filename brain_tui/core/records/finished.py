@@ -190,12 +190,7 @@ def closed_claim(store: BrainStore, closed: ClosedSet, sess_id: str) -> Claim | 
     for name in (f"{sess_id}.yml", f"{sess_id}.yaml", *closed.odd.get(sess_id, ())):
         if not closed.has(name):
             continue
-        rel = f"claims/{name}"
-        try:
-            st = os.lstat(os.path.join(store.root, rel))
-        except OSError:
-            continue
-        item = store._load(rel, st, "claim") if stat.S_ISREG(st.st_mode) else None
+        item = _read_claim_file(store, f"claims/{name}")
         if isinstance(item, Claim) and item.sess_id == sess_id:
             return item
     return None
@@ -204,14 +199,17 @@ def closed_claim(store: BrainStore, closed: ClosedSet, sess_id: str) -> Claim | 
 def _filtered_out(store: BrainStore, sess_id: str) -> Claim | None:
     """The claim of `sess_id` from the file the last live read scanned but did not keep, or None."""
     rel = store.owners_last.get(sess_id)
-    if rel is None:
-        return None
+    item = _read_claim_file(store, rel) if rel is not None else None
+    return item if isinstance(item, Claim) and item.sess_id == sess_id else None
+
+
+def _read_claim_file(store: BrainStore, rel: str) -> Any:
+    """What the store reads in the claim file `rel` (None when it is missing or not a regular file)."""
     try:
         st = os.lstat(os.path.join(store.root, rel))
     except OSError:
         return None
-    item = store._load(rel, st, "claim") if stat.S_ISREG(st.st_mode) else None
-    return item if isinstance(item, Claim) and item.sess_id == sess_id else None
+    return store._load(rel, st, "claim") if stat.S_ISREG(st.st_mode) else None
 
 
 def closed_twins(store: BrainStore, closed: ClosedSet, found: list[tuple[str, Any, str | None, Any]],
@@ -239,11 +237,7 @@ def add_closed_since(store: BrainStore, closed: ClosedSet | None, claims: list[C
         rel = f"claims/{name}"
         if rel in have:
             continue
-        try:
-            st = os.lstat(os.path.join(store.root, rel))
-        except OSError:
-            continue
-        item = store._load(rel, st, "claim") if stat.S_ISREG(st.st_mode) else None
+        item = _read_claim_file(store, rel)
         if isinstance(item, Claim) and item.status in TERMINAL_STATUSES:
             claims.append(item)
 

@@ -14,10 +14,10 @@ from __future__ import annotations
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from brain_tui.core.errors import ConflictError, InvalidData, NotFound
 from brain_tui.core.ids import valid_session_id
+from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.scope_paths import normalize_path
 from brain_tui.core.records.changes import ChangeSet
 from brain_tui.core.records.formats import YAML_SUFFIXES, claim_from_mapping, parse_claim_bytes
@@ -33,7 +33,7 @@ MAX_VERSIONS = 200
 
 
 @dataclass(frozen=True)
-class Repair:
+class Repair(JsonShaped):
     """What a repair did.
 
     Attributes:
@@ -50,10 +50,7 @@ class Repair:
     status: str
     commit: str = ""
 
-    def as_dict(self) -> dict[str, Any]:
-        """JSON shape of `bsi claim repair`."""
-        return {"path": self.path, "repaired": self.repaired, "sess_id": self.sess_id, "status": self.status,
-                "commit": self.commit or None}
+    _json_none_if_unset = frozenset({"commit"})
 
 
 def _target_path(snapshot: BrainSnapshot, target: str) -> str:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from brain_tui.core.errors import TransitionRefused
+from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.layout import DATA_DIRS, INDEX_FILE, STATE_DIR
 from brain_tui.core.paths.text_safety import placeholder
 from brain_tui.core.records.model import Claim
@@ -37,7 +38,7 @@ class TreeChanged(TransitionRefused):
 
 
 @dataclass(frozen=True)
-class ChangedFile:
+class ChangedFile(JsonShaped):
     """One changed file: path (brain-relative), how (``M``/``A``/``D``/``?`` untracked), line counts."""
 
     path: str
@@ -45,11 +46,6 @@ class ChangedFile:
     added: str = ""
     deleted: str = ""
     committed: bool = True
-
-    def as_dict(self) -> dict[str, Any]:
-        """JSON shape: ``{path, how, added, deleted, committed}``."""
-        return {"path": self.path, "how": self.how, "added": self.added, "deleted": self.deleted,
-                "committed": self.committed}
 
 
 @dataclass(frozen=True)

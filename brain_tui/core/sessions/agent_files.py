@@ -14,7 +14,7 @@ from brain_tui.core.paths.layout import AGENTS_DIR
 
 TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Iterator, Mapping
     from typing import Any
 
 #: The environment variable Claude Code sets for Bash, hooks and stdio MCP servers.
@@ -102,20 +102,26 @@ def has_pending(root: str | os.PathLike[str]) -> bool:
         return False
 
 
+def json_records(folder: str) -> Iterator[tuple[str, str, dict[str, Any] | None]]:
+    """The `.json` records of `folder` in name order, as ``(name, path, record)`` (`read_record`: None when it
+    does not read); none when the folder cannot be listed."""
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return
+    for name in names:
+        if name.endswith(".json") and not name.startswith("."):
+            path = os.path.join(folder, name)
+            yield name, path, read_record(path)
+
+
 def sessions_of_process(root: str | os.PathLike[str], process: str) -> list[str]:
     """The agent sessions whose recorded agent process is `process` (the sessions of one agent), sorted."""
     if not process:
         return []
-    folder = agents_dir(root, "sessions")
-    try:
-        names = sorted(os.listdir(folder))
-    except OSError:
-        return []
     found: list[str] = []
-    for name in names:
-        if not name.endswith(".json") or name.startswith("."):
-            continue
-        entry = read_record(os.path.join(folder, name)) or {}
+    for name, _path, record in json_records(agents_dir(root, "sessions")):
+        entry = record or {}
         session = entry.get("agent_session")
         if entry.get("process") == process and isinstance(session, str) and f"{session}.json" == name:
             found.append(session)

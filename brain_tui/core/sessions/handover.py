@@ -34,6 +34,7 @@ from brain_tui.core.sessions.agent_files import (
     agents_dir,
     bound_claims,
     has_pending,
+    json_records,
     read_record,
     recorded_process,
     session_path,
@@ -122,18 +123,9 @@ def take_handover(root: str | os.PathLike[str], agent_session: str, now: datetim
     del cwd  # the process decides: a session may have changed folder since
     if not process:
         return [], ""
-    folder = agents_dir(root, "handover")
     with _locked(root):
-        try:
-            names = sorted(os.listdir(folder))
-        except OSError:
-            return [], ""
         candidates: list[tuple[str, dict[str, Any]]] = []
-        for name in names:
-            if not name.endswith(".json") or name.startswith("."):
-                continue
-            path = os.path.join(folder, name)
-            entry = read_record(path)
+        for _name, path, entry in json_records(agents_dir(root, "handover")):
             if entry is None or not _fresh(entry, "at", now):
                 continue
             old = entry.get("agent_session")
@@ -189,18 +181,9 @@ def adopt_pending(root: str | os.PathLike[str], agent_session: str, process: str
 
     if not process or not valid_agent_session(agent_session):
         return []
-    folder = agents_dir(root, "pending")
     adopted: list[str] = []
     with _locked(root):
-        try:
-            names = sorted(os.listdir(folder))
-        except OSError:
-            return []
-        for name in names:
-            if not name.endswith(".json") or name.startswith("."):
-                continue
-            path = os.path.join(folder, name)
-            entry = read_record(path)
+        for name, path, entry in json_records(agents_dir(root, "pending")):
             sess_id = entry.get("sess_id") if entry else None
             if entry is None or not isinstance(sess_id, str) or f"{sess_id}.json" != name \
                     or not _fresh(entry, "at", now):

@@ -299,7 +299,7 @@ def write_record(root: Path, record: LaunchRecord) -> None:
 
 
 @dataclass(frozen=True)
-class LaunchPlan:
+class LaunchPlan(JsonShaped):
     """Everything decided before anything starts.
 
     Attributes:
@@ -322,11 +322,8 @@ class LaunchPlan:
     settings_path: str = ""
     settings: Mapping[str, Any] | None = None
 
-    def as_dict(self) -> dict[str, Any]:
-        """JSON shape (``bsi launch --dry-run --json``)."""
-        return {"sess_id": self.sess_id, "argv": list(self.argv), "env": dict(self.env), "cwd": self.cwd,
-                "tmux": self.tmux, "window": self.name, "settings_path": self.settings_path or None,
-                "settings": dict(self.settings) if self.settings is not None else None}
+    _json_names = {"name": "window"}
+    _json_none_if_unset = frozenset({"settings_path"})
 
 
 def write_settings(plan: LaunchPlan) -> None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.records.model import BrainSnapshot
 from brain_tui.core.records.statuses import BLOCKING_STATUSES
 
@@ -24,7 +25,7 @@ if TYPE_CHECKING:  # a read without bound agents loads neither the transcripts' 
 
 
 @dataclass(frozen=True)
-class LiveSession:
+class LiveSession(JsonShaped):
     """The evidence about one claim's agent.
 
     Attributes:
@@ -55,15 +56,8 @@ class LiveSession:
         return "launched" if self.launch is not None else "unknown"
 
     def as_dict(self) -> dict[str, Any]:
-        """JSON shape."""
-        return {
-            "sess_id": self.sess_id,
-            "state": self.state,
-            "liveness": self.liveness.as_dict() if self.liveness else None,
-            "last_commit": self.last_commit.as_dict() if self.last_commit else None,
-            "launch": self.launch.as_dict() if self.launch else None,
-            "peek": self.peek.as_dict() if self.peek else None,
-        }
+        """JSON shape: the fields, with `state` after `sess_id`."""
+        return {"sess_id": self.sess_id, "state": self.state, **super().as_dict()}
 
 
 def live_sessions(root: Path, snapshot: BrainSnapshot, liveness: Mapping[str, Liveness],

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from textual import on
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Button, Input, Label, Static
 
@@ -51,11 +51,7 @@ class AnswerDialog(CoreDialog):
             yield Static(Content("Typed into its tmux pane as literal keys, then Enter (one line)."),
                          markup=False, id="details")
             yield Input(compact=True, placeholder="your reply", id="reply")
-            yield self.error_line()
-            with Horizontal(classes="buttons"):
-                yield Button(compact=True, label="Send", id="submit", variant="primary")
-                yield Button(compact=True, label="Cancel", id="cancel")
-            yield Label(Content("enter sends · esc cancels"), classes="hint", markup=False)
+            yield from self.foot("Send", "enter sends · esc cancels")
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -68,10 +64,6 @@ class AnswerDialog(CoreDialog):
         sess_id = self.claim.sess_id
         self.submit_core("answer", lambda brain: brain.launches.answer(sess_id, text),
                          lambda _record: f"typed the reply into {sess_id}'s pane")
-
-    @on(Button.Pressed, "#cancel")
-    def _pressed_cancel(self) -> None:
-        self.action_cancel()
 
 
 class PaneConfirmDialog(CoreDialog):
@@ -89,11 +81,7 @@ class PaneConfirmDialog(CoreDialog):
         with Vertical(id="dialog-box", classes="decision"):
             yield Label(title, classes="dialog-title", markup=False)
             yield Static(Content(body), markup=False, id="details")
-            yield self.error_line()
-            with Horizontal(classes="buttons"):
-                yield Button(compact=True, label=label, id="submit", variant=variant)  # type: ignore[arg-type]
-                yield Button(compact=True, label="Cancel", id="cancel")
-            yield Label(Content(f"enter on {label} confirms · esc cancels"), classes="hint", markup=False)
+            yield from self.foot(label, f"enter on {label} confirms · esc cancels", variant)  # type: ignore[arg-type]
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -108,7 +96,3 @@ class PaneConfirmDialog(CoreDialog):
         else:
             self.submit_core("stop", lambda brain: brain.launches.stop(sess_id),
                              lambda _record: f"stopped {sess_id}'s agent; the claim stays as it is")
-
-    @on(Button.Pressed, "#cancel")
-    def _pressed_cancel(self) -> None:
-        self.action_cancel()

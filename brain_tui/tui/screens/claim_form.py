@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.widgets import Button, Input, Label, Select, Static
+from textual.widgets import Input, Label, Select, Static
 
 from brain_tui.core.clock import format_duration, parse_duration
 from brain_tui.core.errors import BsiError
@@ -94,11 +94,7 @@ class OpenClaimScreen(FormDialog):
                 yield Input(compact=True, value=d.story, placeholder="e.g. Implement /search with pagination",
                             id="story")
             yield Static(Content(""), id="preview", markup=False, classes="preview")
-            yield self.error_line()
-            with Horizontal(classes="buttons"):
-                yield Button(compact=True, label="Open claim", id="submit", variant="primary")
-                yield Button(compact=True, label="Cancel", id="cancel")
-            yield Label(Content("ctrl+s open · tab next field · esc cancel"), classes="hint", markup=False)
+            yield from self.foot("Open claim", "ctrl+s open · tab next field · esc cancel")
 
     def on_mount(self) -> None:
         super().on_mount()

@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.widgets import Button, Input, Label, Select, Static
+from textual.widgets import Input, Label, Select, Static
 
 from brain_tui.core.errors import InvalidData
 from brain_tui.core.records.model import BrainSnapshot, Claim
@@ -83,11 +83,7 @@ class CloseClaimScreen(FormDialog):
                 yield Input(compact=True, placeholder="e.g. brain-engine/api/routes.py", id="files")
                 yield Label(Content("Notes"), markup=False)
                 yield Input(compact=True, placeholder="optional", id="notes")
-            yield self.error_line()
-            with Horizontal(classes="buttons"):
-                yield Button(compact=True, label="Close claim", id="submit", variant="primary")
-                yield Button(compact=True, label="Cancel", id="cancel")
-            yield Label(Content("ctrl+s close · tab next field · esc cancel"), classes="hint", markup=False)
+            yield from self.foot("Close claim", "ctrl+s close · tab next field · esc cancel")
 
     def _children_text(self) -> Content:
         open_children = [c for c in self.snapshot.descendants(self.claim.sess_id) if not c.is_terminal]

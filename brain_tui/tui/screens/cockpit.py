@@ -44,8 +44,6 @@ WIDE_WIDTH = 120
 #: Below this width the footer leaves out the palette hint (it would be cut mid-word).
 FOOTER_PALETTE_WIDTH = 70
 
-PANE_IDS = {1: "pane-claims", 2: "pane-signals", 3: "pane-tree", 4: "pane-env", 5: "pane-breath",
-            6: "pane-locks", 7: "pane-history"}
 FOCUS_TARGETS = {1: "#active", 2: "#signals", 3: "#tree", 4: "#env-scroll", 5: "#breath-scroll", 6: "#locks",
                  7: "#history"}
 #: Short tab names (the seven tabs fit in 80 columns).

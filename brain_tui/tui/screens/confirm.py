@@ -150,10 +150,6 @@ class GateDecisionDialog(CoreDialog):
     def _pressed_submit(self) -> None:
         self.decide()
 
-    @on(Button.Pressed, "#cancel")
-    def _pressed_cancel(self) -> None:
-        self.action_cancel()
-
     def decide(self) -> None:
         """Run the gate decision through the core."""
         message = self.query_one("#message", Input).value.strip()
@@ -200,13 +196,9 @@ class CascadeDialog(CoreDialog):
                              markup=False, classes="refusal")
             yield Label(Content("Message (optional)"), markup=False)
             yield Input(compact=True, placeholder="", id="message")
-            yield self.error_line()
-            with Horizontal(classes="buttons"):
-                yield Button(compact=True, label=self.action.capitalize(), id="submit", variant="warning",
-                             disabled=not self.preview.allowed)
-                yield Button(compact=True, label="Cancel", id="cancel")
-            yield Label(Content(f"enter on {self.action.capitalize()} confirms · esc cancels"),
-                        classes="hint", markup=False)
+            label = self.action.capitalize()
+            yield from self.foot(label, f"enter on {label} confirms · esc cancels", "warning",
+                                 disabled=not self.preview.allowed)
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -228,10 +220,6 @@ class CascadeDialog(CoreDialog):
 
         self.submit_core(action, lambda brain: brain.gates.pause(sess_id, message) if action == "pause"
                          else brain.gates.resume(sess_id, message), done)
-
-    @on(Button.Pressed, "#cancel")
-    def _pressed_cancel(self) -> None:
-        self.action_cancel()
 
 
 class SlugConfirmDialog(CoreDialog):
@@ -264,12 +252,7 @@ class SlugConfirmDialog(CoreDialog):
             prompt += " to confirm"
             yield Label(prompt, markup=False)
             yield Input(compact=True, placeholder=self.claim.slug, id="slug")
-            yield self.error_line()
-            with Horizontal(classes="buttons"):
-                yield Button(compact=True, label=self.action.capitalize(), id="submit", variant="error",
-                             disabled=True)
-                yield Button(compact=True, label="Cancel", id="cancel")
-            yield Label(Content("esc cancels"), classes="hint", markup=False)
+            yield from self.foot(self.action.capitalize(), "esc cancels", "error", disabled=True)
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -298,10 +281,6 @@ class SlugConfirmDialog(CoreDialog):
     @on(Button.Pressed, "#submit")
     def _pressed_submit(self) -> None:
         self.confirm()
-
-    @on(Button.Pressed, "#cancel")
-    def _pressed_cancel(self) -> None:
-        self.action_cancel()
 
     def confirm(self) -> None:
         """Run the abort or release through the core."""

@@ -7,10 +7,13 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import on
+from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.content import Content
 from textual.events import Resize
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Static
+from textual.widgets import Button, Input, Label, Static
 
 from brain_tui.core.brain import Brain
 
@@ -18,6 +21,8 @@ from ..messages import CoreDone
 from ..safe import safe_text
 
 if TYPE_CHECKING:
+    from textual.widgets.button import ButtonVariant
+
     from ..app import BrainApp
 
 
@@ -47,6 +52,14 @@ class CoreDialog(ModalScreen[str | None]):
         line = Static(Text("", end=""), id="error", markup=False, classes="error-line")
         line.display = False
         return line
+
+    def foot(self, label: str, hint: str, variant: ButtonVariant = "primary", disabled: bool = False) -> ComposeResult:
+        """The dialog's last lines: the refusal line, the `label` (#submit) and Cancel buttons, the keys' hint."""
+        yield self.error_line()
+        with Horizontal(classes="buttons"):
+            yield Button(compact=True, label=label, id="submit", variant=variant, disabled=disabled)
+            yield Button(compact=True, label="Cancel", id="cancel")
+        yield Label(Content(hint), classes="hint", markup=False)
 
     def on_mount(self) -> None:
         """Fit the scrolling parts to the terminal; inputs do not blink in tests and screenshots."""
@@ -84,6 +97,10 @@ class CoreDialog(ModalScreen[str | None]):
         """Close without doing anything."""
         if not self.busy:
             self.dismiss(None)
+
+    @on(Button.Pressed, "#cancel")
+    def _pressed_cancel(self) -> None:
+        self.action_cancel()
 
     def submit_core(self, describe: str, call: Callable[[Brain], Any], done: Callable[[Any], str]) -> None:
         """Run `call(writer)` in a thread (`BrainApp.run_core`); dismiss with `done(result)`, or show the refusal.
@@ -146,8 +163,4 @@ class FormDialog(CoreDialog):
     @on(Button.Pressed, "#submit")
     def _pressed_submit(self) -> None:
         self.action_submit()
-
-    @on(Button.Pressed, "#cancel")
-    def _pressed_cancel(self) -> None:
-        self.action_cancel()
 

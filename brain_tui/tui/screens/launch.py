@@ -135,10 +135,6 @@ class LaunchDialog(CoreDialog):
         self.submit_core("launch", lambda brain: brain.launches.start(sess_id, tmux=True),
                          lambda record: f"launched {sess_id} in tmux window {record.target} — A attaches")
 
-    @on(Button.Pressed, "#cancel")
-    def _pressed_cancel(self) -> None:
-        self.action_cancel()
-
 
 def attach(app: BrainApp, sess_id: str) -> None:
     """Show the tmux window of `sess_id`'s launched agent: switch to it inside tmux, else attach this terminal.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Button, Input, Label, Select, Static
 
@@ -36,11 +36,7 @@ class AckDialog(CoreDialog):
             yield Label(styled("Acknowledge signal", "bold"), classes="dialog-title", markup=False)
             yield Static(signal_details(self.sig, self.snapshot, app.brain.brain_name),
                          markup=False, id="details")
-            yield self.error_line()
-            with Horizontal(classes="buttons"):
-                yield Button(compact=True, label="Acknowledge", id="submit", variant="primary")
-                yield Button(compact=True, label="Cancel", id="cancel")
-            yield Label(Content("enter acknowledges · esc cancels"), classes="hint", markup=False)
+            yield from self.foot("Acknowledge", "enter acknowledges · esc cancels")
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -51,10 +47,6 @@ class AckDialog(CoreDialog):
         sig_id = self.sig.sig_id
         self.submit_core("ack", lambda brain: brain.signals.ack(sig_id),
                          lambda changed: f"acknowledged {sig_id}" if changed else f"{sig_id} was already acknowledged")
-
-    @on(Button.Pressed, "#cancel")
-    def _pressed_cancel(self) -> None:
-        self.action_cancel()
 
 
 class RenewDialog(FormDialog):
@@ -81,11 +73,7 @@ class RenewDialog(FormDialog):
             options = [(choice, choice) for choice in RENEW_CHOICES]
             yield Select(options, value=default if default in RENEW_CHOICES else "2h", allow_blank=False, id="ttl")
             yield Input(compact=True, placeholder="or type one: 90m, 2h30m", id="ttl-text")
-            yield self.error_line()
-            with Horizontal(classes="buttons"):
-                yield Button(compact=True, label="Renew", id="submit", variant="primary")
-                yield Button(compact=True, label="Cancel", id="cancel")
-            yield Label(Content("enter renews · esc cancels"), classes="hint", markup=False)
+            yield from self.foot("Renew", "enter renews · esc cancels")
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -134,11 +122,7 @@ class SendSignalDialog(FormDialog):
             yield Select([(t, t) for t in SIGNAL_TYPES], value="INFO", allow_blank=False, id="type")
             yield Label(Content("Payload"), markup=False)
             yield Input(compact=True, placeholder="what the other session should know", id="payload")
-            yield self.error_line()
-            with Horizontal(classes="buttons"):
-                yield Button(compact=True, label="Send", id="submit", variant="primary")
-                yield Button(compact=True, label="Cancel", id="cancel")
-            yield Label(Content("ctrl+s sends · tab next field · esc cancels"), classes="hint", markup=False)
+            yield from self.foot("Send", "ctrl+s sends · tab next field · esc cancels")
 
     def on_mount(self) -> None:
         super().on_mount()

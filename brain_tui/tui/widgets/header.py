@@ -169,10 +169,6 @@ class BrainHeader(Static):
             return Content("")
         return line(app.snapshot, self.content_region.width or app.size.width - 2)  # type: ignore[attr-defined,no-any-return]
 
-    def update_line(self) -> None:
-        """Draw again with the app's current snapshot."""
-        self.refresh()
-
 
 class SelectionBar(Static):
     """One line above the footer: the full ID, status and story of the selected claim or signal."""

@@ -206,14 +206,6 @@ class SatelliteTree(Tree[str]):
             target = self._claim_nodes[keep_cursor]
             self.call_after_refresh(self.move_cursor, target)
 
-    def select_id(self, sess_id: str) -> bool:
-        """Move the cursor to the node of `sess_id`."""
-        node = self._claim_nodes.get(sess_id)
-        if node is None:
-            return False
-        self.move_cursor(node)
-        return True
-
     @property
     def node_ids(self) -> list[str]:
         """Session IDs shown, in tree order."""
