@@ -77,14 +77,16 @@ FORMAT = 2
 #: git's mode of a regular file blob (a link, 120000, or a submodule is never terminal here).
 _FILE_MODES = ("100644", "100755")
 _GIT_TIMEOUT_S = 20.0
-#: Counts of the work this process did, for tests and benchmarks.
-COUNTERS = {"rebuilds": 0, "diffs": 0, "blobs_read": 0, "listdirs": 0, "writes": 0}
+#: Counts of the work this process did, for tests and benchmarks (``advances``: sets a write's commit moved on).
+COUNTERS = {"rebuilds": 0, "diffs": 0, "blobs_read": 0, "listdirs": 0, "writes": 0, "advances": 0}
+#: The other code that writes sets (a change of it rebuilds them too).
+_ADVANCE_FILE = os.path.join(os.path.dirname(__file__), "closed_advance.py")
 
 
 def _fingerprint(kind: Folder) -> str:
     """The code that decides terminal (a change of it rebuilds the set)."""
     parts = []
-    for path in (status_scan.__file__, formats.__file__, __file__):
+    for path in (status_scan.__file__, formats.__file__, __file__, _ADVANCE_FILE):
         try:
             st = os.stat(path)
         except OSError:
@@ -197,7 +199,7 @@ def _dir_key(root: Path, kind: Folder) -> tuple[int, int, int] | None:
     return st.st_mtime_ns, st.st_ctime_ns, st.st_ino
 
 
-def _git(root: Path, *args: str, data: bytes | None = None) -> bytes | None:
+def git_output(root: Path, *args: str, data: bytes | None = None) -> bytes | None:
     """One git command's output in the brain folder, or None on any failure."""
     import subprocess
 
@@ -212,7 +214,7 @@ def _git(root: Path, *args: str, data: bytes | None = None) -> bytes | None:
 
 
 def _folder_tree(root: Path, kind: Folder) -> str | None:
-    out = _git(root, "rev-parse", "-q", "--verify", f"HEAD:./{kind.name}")
+    out = git_output(root, "rev-parse", "-q", "--verify", f"HEAD:./{kind.name}")
     return out.decode("ascii", "replace").strip() or None if out else None
 
 
@@ -226,7 +228,7 @@ def _read_blobs(root: Path, oids: list[str]) -> dict[str, bytes] | None:
     """The bytes of these blobs, in one ``git cat-file --batch``."""
     if not oids:
         return {}
-    out = _git(root, "cat-file", "--batch", data="".join(f"{oid}\n" for oid in oids).encode())
+    out = git_output(root, "cat-file", "--batch", data="".join(f"{oid}\n" for oid in oids).encode())
     if out is None:
         return None
     COUNTERS["blobs_read"] += len(oids)
@@ -260,7 +262,7 @@ def _evaluate(root: Path, kind: Folder, tz: tzinfo, wanted: dict[str, str], rows
 
 def _rebuild(root: Path, kind: Folder, tz: tzinfo, tree: str, old: ClosedSet | None) -> ClosedSet | None:
     COUNTERS["rebuilds"] += 1
-    out = _git(root, "ls-tree", "-z", tree)
+    out = git_output(root, "ls-tree", "-z", tree)
     if out is None:
         return None
     known = {(_line_name(line), line.split("\t")[3]): line for line in old.lines()} if old is not None else {}
@@ -290,24 +292,47 @@ def _rebuild(root: Path, kind: Folder, tz: tzinfo, tree: str, old: ClosedSet | N
 
 def _apply_diff(root: Path, tz: tzinfo, old: ClosedSet, tree: str) -> ClosedSet | None:
     """The set for `tree` from the set for an older tree: only the files that changed are read."""
-    kind = old.kind
     COUNTERS["diffs"] += 1
-    out = _git(root, "diff-tree", "-z", "--no-renames", old.tree, tree)
+    out = git_output(root, "diff-tree", "-z", "--no-renames", old.tree, tree)
     if out is None:
         return None
-    others = dict(old.others)
     wanted: dict[str, str] = {}
     changed: set[str] = set()
     parts = out.split(b"\0")
     for meta, raw_name in zip(parts[0::2], parts[1::2], strict=False):
-        fields = meta.decode("ascii", "replace").lstrip(":").split(" ")
-        if len(fields) != 5:
+        fields = diff_fields(meta)
+        if fields is None:
             return None
-        name = raw_name.decode("utf-8", "surrogateescape")
-        changed.add(name)
+        changed_entry(raw_name.decode("utf-8", "surrogateescape"), fields, changed, wanted)
+    return advanced(root, tz, old, tree, changed, wanted)
+
+
+def diff_fields(meta: bytes) -> list[str] | None:
+    """``[old mode, new mode, old blob, new blob, status]`` of one ``git diff-tree -z`` entry, None when malformed."""
+    fields = meta.decode("ascii", "replace").lstrip(":").split(" ")
+    return fields if len(fields) == 5 else None
+
+
+def changed_entry(name: str, fields: list[str], changed: set[str], wanted: dict[str, str]) -> None:
+    """Note one changed entry of the folder's tree: it leaves the set, and its new blob is to be decided
+    when it is a file the set can hold (not deleted, not a link or a folder, a name the store reads)."""
+    changed.add(name)
+    if fields[4] != "D" and fields[1] in _FILE_MODES and _listed(name):
+        wanted[name] = fields[3]
+
+
+def advanced(root: Path, tz: tzinfo, old: ClosedSet, tree: str, changed: set[str],
+             wanted: dict[str, str]) -> ClosedSet | None:
+    """The set for `tree` from the set `old` of a tree that differs from it in the names `changed` only.
+
+    The changed names leave the set; `wanted` (``{name: new blob}``, the changed names that are files
+    in `tree`) are decided again. The result lists no live names (``dir_key`` unset: the next read
+    lists the folder). None on a git failure.
+    """
+    kind = old.kind
+    others = dict(old.others)
+    for name in changed:
         others.pop(name, None)
-        if fields[4] != "D" and fields[1] in _FILE_MODES and _listed(name):
-            wanted[name] = fields[3]
     added: dict[str, str] = {}
     if not _evaluate(root, kind, tz, wanted, added, others):
         return None
@@ -372,7 +397,7 @@ def _read_lines(path: Path) -> list[str] | None:
     return lines
 
 
-def _read_rows_ok(found: ClosedSet) -> bool:
+def rows_ok(found: ClosedSet) -> bool:
     """True when the set's rows decoded (loads them)."""
     if found._lines is None and found._path is not None:
         loaded = _read_lines(found._path)
@@ -396,7 +421,7 @@ def _write(path: Path, text: str) -> None:
         raise
 
 
-def _store(root: Path, found: ClosedSet) -> None:
+def store(root: Path, found: ClosedSet) -> None:
     """Write the set (best effort: the set makes reads faster, never needed).
 
     The rows of one tree are written once (``closed-set-<tree>.txt``); a move of the folder
@@ -445,20 +470,24 @@ def closed_set(root: str | Path, tz: tzinfo, *, persist: bool = True,
         return None
     commit = head_commit(base) or ""
     stored = load(base, kind) if persist else None
-    if commit and stored is not None and stored.commit == commit and stored.dir_key == key:
-        return stored  # the same commit holds the same tree: no git process
-    tree = _folder_tree(base, kind)
-    if tree is None:
-        return None
-    if commit and head_commit(base) != commit:
-        commit = ""  # HEAD moved while the tree was read: not paired with a commit
+    if commit and stored is not None and stored.commit == commit:
+        if stored.dir_key == key:
+            return stored  # the same commit holds the same tree: no git process
+        tree = stored.tree  # the folder moved (its new names are listed below): still no git process
+    else:
+        found_tree = _folder_tree(base, kind)
+        if found_tree is None:
+            return None
+        tree = found_tree
+        if commit and head_commit(base) != commit:
+            commit = ""  # HEAD moved while the tree was read: not paired with a commit
     if stored is not None and stored.tree == tree and stored.dir_key == key:
         if commit and stored.commit != commit and persist:
             stored.commit = commit
-            _store(base, stored)
+            store(base, stored)
         return stored
     if stored is not None and not (len(stored.names()) == stored.count if stored.tree == tree
-                                   else _read_rows_ok(stored)):
+                                   else rows_ok(stored)):
         stored = None  # rows that do not decode: rebuilt from git, never trusted
     found: ClosedSet | None = None
     if stored is not None and stored.tree == tree:
@@ -473,5 +502,5 @@ def closed_set(root: str | Path, tz: tzinfo, *, persist: bool = True,
     if found is not None:
         found.commit = commit
     if found is not None and persist and found.dir_key != (0, 0, 0):
-        _store(base, found)
+        store(base, found)
     return found
