@@ -106,9 +106,14 @@ def test_after_a_close_commits_the_next_read_runs_no_git_diff(brain: Brain, monk
 
 def test_after_an_open_commits_the_new_claim_is_live_with_no_git_diff(brain: Brain) -> None:
     assert _live(brain) == []
+    before = closed_set.load(brain.root)
+    assert before is not None and before._path is not None
+    rows = before._path.read_bytes()
     sess = _open(brain, "b", "live/b/")
     saved = closed_set.load(brain.root)
     assert saved is not None and saved.tree == git(brain.root, "rev-parse", "HEAD:./claims")
+    assert saved.tree != before.tree
+    assert saved._path == before._path and saved._path.read_bytes() == rows  # same rows: only the header moved
     assert not saved.has(f"{sess}.yml")
     _zero()
     assert _live(brain) == [sess]
@@ -152,12 +157,12 @@ def test_a_failure_inside_advance_leaves_the_old_set(brain: Brain, monkeypatch: 
         def broken(*_args: object) -> None:
             raise RuntimeError("advance broke")
 
-        monkeypatch.setattr(closed_set, "advanced", broken)
+        monkeypatch.setattr(closed_advance, "advanced", broken)
     else:
         real = closed_set.git_output
 
         def no_diff(root: Path, *args: str, data: bytes | None = None) -> bytes | None:
-            return None if "diff-tree" in args else real(root, *args, data=data)
+            return None if "ls-tree" in args else real(root, *args, data=data)
 
         monkeypatch.setattr(closed_set, "git_output", no_diff)
     _zero()
@@ -176,14 +181,14 @@ def test_a_hand_made_claim_file_right_after_the_write_is_still_live(brain: Brain
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     sess = _open(brain, "e", "live/e/")
     assert _live(brain) == [sess]
-    real = closed_set.advanced
+    real = closed_advance.advanced
 
     def hand_first(*args: object, **kwargs: object) -> object:
         # between the commit and the stored set: a file no commit holds
         (brain.root / "claims" / "sess-hand.yml").write_text(HAND, encoding="utf-8")
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(closed_set, "advanced", hand_first)
+    monkeypatch.setattr(closed_advance, "advanced", hand_first)
     brain.close_claim(sess, CloseRequest(status="ok"))
     monkeypatch.undo()
     assert (brain.root / "claims" / "sess-hand.yml").exists()

@@ -10,7 +10,8 @@ links, anything not proven terminal — is *live* and read as before.
 The file (`CLOSED_SET_FILE`, plain text, not the sqlite cache: a live-only read loads one
 short JSON line and never the 100,000 rows): line 1 is a JSON header — format, code
 fingerprint, the ``claims`` tree of HEAD it was computed for, the ``claims/`` folder's
-``(mtime_ns, ctime_ns, inode)`` and the live names at that key; then one line per terminal
+``(mtime_ns, ctime_ns, inode)``, the live names at that key and the rows file it reads (named by the
+tree its rows were written for: a later tree with the same rows shares it); then one line per terminal
 file, ``closed_us<TAB>status<TAB>sess_id<TAB>blob<TAB>parent<TAB>name`` (``parent``: the claim's
 ``parent_satellite``, empty for none), latest close first (so
 "closed since" reads only the head of the file). The header counts the rows: a file that
@@ -23,6 +24,9 @@ trees, and only the changed blobs are read (``git cat-file --batch``); any git e
 from ``git ls-tree`` (blobs already known are not read again). Not a git repository, or no
 ``claims`` in HEAD: no closed set (the caller reads every file).
 
+A write that made HEAD's move itself moves the set on with it (`closed_advance.advance`): the next
+read finds the set of HEAD's commit and runs no git at all (the folder is still listed).
+
 The same machinery, with the same guarantees, keeps ``signals/`` files whose HEAD blob is
 ``state: archived`` (SPEC 7: nothing leaves archived) out of live reads: a `Folder` names the
 folder, the set's files and the rule that decides a blob terminal (`CLOSED_CLAIMS`, `ARCHIVED_SIGNALS`).
@@ -30,7 +34,6 @@ folder, the set's files and the rule that decides a blob terminal (`CLOSED_CLAIM
 
 from __future__ import annotations
 
-import bisect
 import contextlib
 import json
 import os
@@ -290,62 +293,6 @@ def _rebuild(root: Path, kind: Folder, tz: tzinfo, tree: str, old: ClosedSet | N
     return ClosedSet(tree, (0, 0, 0), (), len(lines), others, _odd(rows, {}), None, lines, set(rows), kind=kind)
 
 
-def _apply_diff(root: Path, tz: tzinfo, old: ClosedSet, tree: str) -> ClosedSet | None:
-    """The set for `tree` from the set for an older tree: only the files that changed are read."""
-    COUNTERS["diffs"] += 1
-    out = git_output(root, "diff-tree", "-z", "--no-renames", old.tree, tree)
-    if out is None:
-        return None
-    wanted: dict[str, str] = {}
-    changed: set[str] = set()
-    parts = out.split(b"\0")
-    for meta, raw_name in zip(parts[0::2], parts[1::2], strict=False):
-        fields = diff_fields(meta)
-        if fields is None:
-            return None
-        changed_entry(raw_name.decode("utf-8", "surrogateescape"), fields, changed, wanted)
-    return advanced(root, tz, old, tree, changed, wanted)
-
-
-def diff_fields(meta: bytes) -> list[str] | None:
-    """``[old mode, new mode, old blob, new blob, status]`` of one ``git diff-tree -z`` entry, None when malformed."""
-    fields = meta.decode("ascii", "replace").lstrip(":").split(" ")
-    return fields if len(fields) == 5 else None
-
-
-def changed_entry(name: str, fields: list[str], changed: set[str], wanted: dict[str, str]) -> None:
-    """Note one changed entry of the folder's tree: it leaves the set, and its new blob is to be decided
-    when it is a file the set can hold (not deleted, not a link or a folder, a name the store reads)."""
-    changed.add(name)
-    if fields[4] != "D" and fields[1] in _FILE_MODES and _listed(name):
-        wanted[name] = fields[3]
-
-
-def advanced(root: Path, tz: tzinfo, old: ClosedSet, tree: str, changed: set[str],
-             wanted: dict[str, str]) -> ClosedSet | None:
-    """The set for `tree` from the set `old` of a tree that differs from it in the names `changed` only.
-
-    The changed names leave the set; `wanted` (``{name: new blob}``, the changed names that are files
-    in `tree`) are decided again. The result lists no live names (``dir_key`` unset: the next read
-    lists the folder). None on a git failure.
-    """
-    kind = old.kind
-    others = dict(old.others)
-    for name in changed:
-        others.pop(name, None)
-    added: dict[str, str] = {}
-    if not _evaluate(root, kind, tz, wanted, added, others):
-        return None
-    names = old.names()
-    lines = old.lines()
-    lines = [line for line in lines if _line_name(line) not in changed] if changed & names else list(lines)
-    for line in sorted(added.values(), key=_line_time):
-        lines.insert(bisect.bisect_right(lines, _line_time(line), key=_line_time), line)
-    names = (names - changed) | set(added)
-    odd = {sess_id: kept for sess_id, files in old.odd.items() if (kept := [n for n in files if n not in changed])}
-    return ClosedSet(tree, (0, 0, 0), (), len(lines), others, _odd(added, odd), None, lines, names, kind=kind)
-
-
 def _relist(root: Path, found: ClosedSet, key: tuple[int, int, int]) -> ClosedSet | None:
     COUNTERS["listdirs"] += 1
     try:
@@ -376,10 +323,19 @@ def load(root: str | Path, kind: Folder = CLOSED_CLAIMS) -> ClosedSet | None:
                          tuple(str(n) for n in head["live"]), int(head["count"]),
                          {str(k): str(v) for k, v in head["others"].items()},
                          {str(k): [str(n) for n in v] for k, v in head["odd"].items()},
-                         path.with_name(kind.rows_file.format(tree)), commit=str(head.get("commit") or ""),
+                         path.with_name(_rows_name(kind, head.get("rows"), tree)), commit=str(head.get("commit") or ""),
                          kind=kind)
     except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
         return None
+
+
+def _rows_name(kind: Folder, rows: object, tree: str) -> str:
+    """The rows file a header names (one of `kind`'s rows files), else the one of its tree."""
+    prefix, _mark, suffix = kind.rows_file.partition("{}")
+    if isinstance(rows, str) and rows.startswith(prefix) and rows.endswith(suffix) and \
+            rows[len(prefix):len(rows) - len(suffix)].isalnum():
+        return rows
+    return kind.rows_file.format(tree)
 
 
 def _read_lines(path: Path) -> list[str] | None:
@@ -424,21 +380,24 @@ def _write(path: Path, text: str) -> None:
 def store(root: Path, found: ClosedSet) -> None:
     """Write the set (best effort: the set makes reads faster, never needed).
 
-    The rows of one tree are written once (``closed-set-<tree>.txt``); a move of the folder
-    only rewrites the small header.
+    The rows of one tree are written once (``closed-set-<tree>.txt``); a move of the folder, or a tree
+    with the same rows (a set that still reads its stored rows file), only rewrites the small header.
     """
     state = root / STATE_DIR
     kind = found.kind
-    rows_path = state / kind.rows_file.format(found.tree)
+    # a set whose rows are those of a stored file (read from it, or moved to a tree where they are the same)
+    # keeps that file: only the header is written
+    kept = found._path is not None and found._path.parent == state and found._path.exists()
+    rows_path = found._path if kept and found._path is not None else state / kind.rows_file.format(found.tree)
     head = {"format": FORMAT, "code": _fingerprint(kind), "tree": found.tree, "dir": list(found.dir_key),
             "live": list(found.live), "count": found.count, "others": found.others,
-            "odd": found.odd, "commit": found.commit}
+            "odd": found.odd, "commit": found.commit, "rows": rows_path.name}
     with contextlib.suppress(OSError):
         if not state.is_dir():
             state.mkdir(parents=False, exist_ok=True)
             # local state: never committed, even where the brain's .gitignore forgot it
             (state / ".gitignore").write_text("*\n", encoding="utf-8")
-        if found._path != rows_path or not rows_path.exists():
+        if not kept:
             lines = found.lines()
             rows_head = json.dumps({"format": FORMAT, "tree": found.tree, "count": len(lines)})
             _write(rows_path, rows_head + "\n" + "\t".join(sorted(found.names())) + "\n" + "".join(lines))
@@ -493,7 +452,9 @@ def closed_set(root: str | Path, tz: tzinfo, *, persist: bool = True,
     if stored is not None and stored.tree == tree:
         found = stored
     elif stored is not None:
-        found = _apply_diff(base, tz, stored, tree)
+        from brain_tui.core.records.closed_advance import apply_diff
+
+        found = apply_diff(base, tz, stored, tree)
     if found is None:
         found = _rebuild(base, kind, tz, tree, stored)
     if found is None:
