@@ -168,7 +168,7 @@ def _moved(root: Path, tz: tzinfo, found: ClosedSet, tree: str, paths: list[str]
         paths: the committed paths; those in the folder changed it.
         entries: ``ls-tree``'s ``[mode, type, blob]`` of each committed path in the new commit (none: deleted).
     """
-    if len(found.names()) != found.count or not rows_ok(found):
+    if len(found.names()) != found.count:  # (the rows are loaded only if they change: `advanced`)
         return None
     changed: set[str] = set()
     wanted: dict[str, str] = {}
