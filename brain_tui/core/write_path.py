@@ -119,13 +119,20 @@ def apply(brain: Brain, cs: ChangeSet) -> Applied:
     applied, rendered = Applied(), cs.render()
     cs.message = cs.message or "bsi: update"
     git = brain.commit_enabled and brain.is_git()
+    landed: list[tuple[str, str]] = []
     with writing(brain.root, [*rendered, INDEX_FILE], cs.message, git) as entry:
         _write_files(brain, cs.snapshot, rendered, applied)
         entry.cover(applied.paths)
         if git and applied.paths:
-            applied.commit = gitops.commit_paths(brain.root, applied.paths, cs.message, brain.now())
+            applied.commit = gitops.commit_paths(brain.root, applied.paths, cs.message, brain.now(),
+                                                 landed=lambda parent, commit: landed.append((parent, commit)))
         elif brain.commit_enabled and applied.paths:
             applied.warnings.append(f"{brain.root} is not a git repository: change not committed")
+    if landed and brain.store.files.persist:
+        # The write made HEAD's move itself: the saved closed sets follow it (the next read needs no diff).
+        from brain_tui.core.records.closed_advance import advance
+
+        advance(brain.root, brain.store.tz, *landed[0], applied.paths)
     return applied
 
 

@@ -10,7 +10,8 @@ links, anything not proven terminal — is *live* and read as before.
 The file (`CLOSED_SET_FILE`, plain text, not the sqlite cache: a live-only read loads one
 short JSON line and never the 100,000 rows): line 1 is a JSON header — format, code
 fingerprint, the ``claims`` tree of HEAD it was computed for, the ``claims/`` folder's
-``(mtime_ns, ctime_ns, inode)`` and the live names at that key; then one line per terminal
+``(mtime_ns, ctime_ns, inode)``, the live names at that key and the rows file it reads (named by the
+tree its rows were written for: a later tree with the same rows shares it); then one line per terminal
 file, ``closed_us<TAB>status<TAB>sess_id<TAB>blob<TAB>parent<TAB>name`` (``parent``: the claim's
 ``parent_satellite``, empty for none), latest close first (so
 "closed since" reads only the head of the file). The header counts the rows: a file that
@@ -23,6 +24,9 @@ trees, and only the changed blobs are read (``git cat-file --batch``); any git e
 from ``git ls-tree`` (blobs already known are not read again). Not a git repository, or no
 ``claims`` in HEAD: no closed set (the caller reads every file).
 
+A write that made HEAD's move itself moves the set on with it (`closed_advance.advance`): the next
+read finds the set of HEAD's commit and runs no git at all (the folder is still listed).
+
 The same machinery, with the same guarantees, keeps ``signals/`` files whose HEAD blob is
 ``state: archived`` (SPEC 7: nothing leaves archived) out of live reads: a `Folder` names the
 folder, the set's files and the rule that decides a blob terminal (`CLOSED_CLAIMS`, `ARCHIVED_SIGNALS`).
@@ -30,7 +34,6 @@ folder, the set's files and the rule that decides a blob terminal (`CLOSED_CLAIM
 
 from __future__ import annotations
 
-import bisect
 import contextlib
 import json
 import os
@@ -77,14 +80,16 @@ FORMAT = 2
 #: git's mode of a regular file blob (a link, 120000, or a submodule is never terminal here).
 _FILE_MODES = ("100644", "100755")
 _GIT_TIMEOUT_S = 20.0
-#: Counts of the work this process did, for tests and benchmarks.
-COUNTERS = {"rebuilds": 0, "diffs": 0, "blobs_read": 0, "listdirs": 0, "writes": 0}
+#: Counts of the work this process did, for tests and benchmarks (``advances``: sets a write's commit moved on).
+COUNTERS = {"rebuilds": 0, "diffs": 0, "blobs_read": 0, "listdirs": 0, "writes": 0, "advances": 0}
+#: The other code that writes sets (a change of it rebuilds them too).
+_ADVANCE_FILE = os.path.join(os.path.dirname(__file__), "closed_advance.py")
 
 
 def _fingerprint(kind: Folder) -> str:
     """The code that decides terminal (a change of it rebuilds the set)."""
     parts = []
-    for path in (status_scan.__file__, formats.__file__, __file__):
+    for path in (status_scan.__file__, formats.__file__, __file__, _ADVANCE_FILE):
         try:
             st = os.stat(path)
         except OSError:
@@ -197,7 +202,7 @@ def _dir_key(root: Path, kind: Folder) -> tuple[int, int, int] | None:
     return st.st_mtime_ns, st.st_ctime_ns, st.st_ino
 
 
-def _git(root: Path, *args: str, data: bytes | None = None) -> bytes | None:
+def git_output(root: Path, *args: str, data: bytes | None = None) -> bytes | None:
     """One git command's output in the brain folder, or None on any failure."""
     import subprocess
 
@@ -212,7 +217,7 @@ def _git(root: Path, *args: str, data: bytes | None = None) -> bytes | None:
 
 
 def _folder_tree(root: Path, kind: Folder) -> str | None:
-    out = _git(root, "rev-parse", "-q", "--verify", f"HEAD:./{kind.name}")
+    out = git_output(root, "rev-parse", "-q", "--verify", f"HEAD:./{kind.name}")
     return out.decode("ascii", "replace").strip() or None if out else None
 
 
@@ -226,7 +231,7 @@ def read_blobs(root: Path, oids: list[str]) -> dict[str, bytes] | None:
     """The bytes of these blobs, in one ``git cat-file --batch``."""
     if not oids:
         return {}
-    out = _git(root, "cat-file", "--batch", data="".join(f"{oid}\n" for oid in oids).encode())
+    out = git_output(root, "cat-file", "--batch", data="".join(f"{oid}\n" for oid in oids).encode())
     if out is None:
         return None
     COUNTERS["blobs_read"] += len(oids)
@@ -260,7 +265,7 @@ def _evaluate(root: Path, kind: Folder, tz: tzinfo, wanted: dict[str, str], rows
 
 def _rebuild(root: Path, kind: Folder, tz: tzinfo, tree: str, old: ClosedSet | None) -> ClosedSet | None:
     COUNTERS["rebuilds"] += 1
-    out = _git(root, "ls-tree", "-z", tree)
+    out = git_output(root, "ls-tree", "-z", tree)
     if out is None:
         return None
     known = {(_line_name(line), line.split("\t")[3]): line for line in old.lines()} if old is not None else {}
@@ -286,39 +291,6 @@ def _rebuild(root: Path, kind: Folder, tz: tzinfo, tree: str, old: ClosedSet | N
         return None
     lines = sorted(rows.values(), key=lambda line: (_line_time(line), _line_name(line)))
     return ClosedSet(tree, (0, 0, 0), (), len(lines), others, _odd(rows, {}), None, lines, set(rows), kind=kind)
-
-
-def _apply_diff(root: Path, tz: tzinfo, old: ClosedSet, tree: str) -> ClosedSet | None:
-    """The set for `tree` from the set for an older tree: only the files that changed are read."""
-    kind = old.kind
-    COUNTERS["diffs"] += 1
-    out = _git(root, "diff-tree", "-z", "--no-renames", old.tree, tree)
-    if out is None:
-        return None
-    others = dict(old.others)
-    wanted: dict[str, str] = {}
-    changed: set[str] = set()
-    parts = out.split(b"\0")
-    for meta, raw_name in zip(parts[0::2], parts[1::2], strict=False):
-        fields = meta.decode("ascii", "replace").lstrip(":").split(" ")
-        if len(fields) != 5:
-            return None
-        name = raw_name.decode("utf-8", "surrogateescape")
-        changed.add(name)
-        others.pop(name, None)
-        if fields[4] != "D" and fields[1] in _FILE_MODES and _listed(name):
-            wanted[name] = fields[3]
-    added: dict[str, str] = {}
-    if not _evaluate(root, kind, tz, wanted, added, others):
-        return None
-    names = old.names()
-    lines = old.lines()
-    lines = [line for line in lines if _line_name(line) not in changed] if changed & names else list(lines)
-    for line in sorted(added.values(), key=_line_time):
-        lines.insert(bisect.bisect_right(lines, _line_time(line), key=_line_time), line)
-    names = (names - changed) | set(added)
-    odd = {sess_id: kept for sess_id, files in old.odd.items() if (kept := [n for n in files if n not in changed])}
-    return ClosedSet(tree, (0, 0, 0), (), len(lines), others, _odd(added, odd), None, lines, names, kind=kind)
 
 
 def _relist(root: Path, found: ClosedSet, key: tuple[int, int, int]) -> ClosedSet | None:
@@ -351,10 +323,19 @@ def load(root: str | Path, kind: Folder = CLOSED_CLAIMS) -> ClosedSet | None:
                          tuple(str(n) for n in head["live"]), int(head["count"]),
                          {str(k): str(v) for k, v in head["others"].items()},
                          {str(k): [str(n) for n in v] for k, v in head["odd"].items()},
-                         path.with_name(kind.rows_file.format(tree)), commit=str(head.get("commit") or ""),
+                         path.with_name(_rows_name(kind, head.get("rows"), tree)), commit=str(head.get("commit") or ""),
                          kind=kind)
     except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
         return None
+
+
+def _rows_name(kind: Folder, rows: object, tree: str) -> str:
+    """The rows file a header names (one of `kind`'s rows files), else the one of its tree."""
+    prefix, _mark, suffix = kind.rows_file.partition("{}")
+    if isinstance(rows, str) and rows.startswith(prefix) and rows.endswith(suffix) and \
+            rows[len(prefix):len(rows) - len(suffix)].isalnum():
+        return rows
+    return kind.rows_file.format(tree)
 
 
 def _read_lines(path: Path) -> list[str] | None:
@@ -372,7 +353,7 @@ def _read_lines(path: Path) -> list[str] | None:
     return lines
 
 
-def _read_rows_ok(found: ClosedSet) -> bool:
+def rows_ok(found: ClosedSet) -> bool:
     """True when the set's rows decoded (loads them)."""
     if found._lines is None and found._path is not None:
         loaded = _read_lines(found._path)
@@ -396,24 +377,27 @@ def _write(path: Path, text: str) -> None:
         raise
 
 
-def _store(root: Path, found: ClosedSet) -> None:
+def store(root: Path, found: ClosedSet) -> None:
     """Write the set (best effort: the set makes reads faster, never needed).
 
-    The rows of one tree are written once (``closed-set-<tree>.txt``); a move of the folder
-    only rewrites the small header.
+    The rows of one tree are written once (``closed-set-<tree>.txt``); a move of the folder, or a tree
+    with the same rows (a set that still reads its stored rows file), only rewrites the small header.
     """
     state = root / STATE_DIR
     kind = found.kind
-    rows_path = state / kind.rows_file.format(found.tree)
+    # a set whose rows are those of a stored file (read from it, or moved to a tree where they are the same)
+    # keeps that file: only the header is written
+    kept = found._path is not None and found._path.parent == state and found._path.exists()
+    rows_path = found._path if kept and found._path is not None else state / kind.rows_file.format(found.tree)
     head = {"format": FORMAT, "code": _fingerprint(kind), "tree": found.tree, "dir": list(found.dir_key),
             "live": list(found.live), "count": found.count, "others": found.others,
-            "odd": found.odd, "commit": found.commit}
+            "odd": found.odd, "commit": found.commit, "rows": rows_path.name}
     with contextlib.suppress(OSError):
         if not state.is_dir():
             state.mkdir(parents=False, exist_ok=True)
             # local state: never committed, even where the brain's .gitignore forgot it
             (state / ".gitignore").write_text("*\n", encoding="utf-8")
-        if found._path != rows_path or not rows_path.exists():
+        if not kept:
             lines = found.lines()
             rows_head = json.dumps({"format": FORMAT, "tree": found.tree, "count": len(lines)})
             _write(rows_path, rows_head + "\n" + "\t".join(sorted(found.names())) + "\n" + "".join(lines))
@@ -445,26 +429,32 @@ def closed_set(root: str | Path, tz: tzinfo, *, persist: bool = True,
         return None
     commit = head_commit(base) or ""
     stored = load(base, kind) if persist else None
-    if commit and stored is not None and stored.commit == commit and stored.dir_key == key:
-        return stored  # the same commit holds the same tree: no git process
-    tree = _folder_tree(base, kind)
-    if tree is None:
-        return None
-    if commit and head_commit(base) != commit:
-        commit = ""  # HEAD moved while the tree was read: not paired with a commit
+    if commit and stored is not None and stored.commit == commit:
+        if stored.dir_key == key:
+            return stored  # the same commit holds the same tree: no git process
+        tree = stored.tree  # the folder moved (its new names are listed below): still no git process
+    else:
+        found_tree = _folder_tree(base, kind)
+        if found_tree is None:
+            return None
+        tree = found_tree
+        if commit and head_commit(base) != commit:
+            commit = ""  # HEAD moved while the tree was read: not paired with a commit
     if stored is not None and stored.tree == tree and stored.dir_key == key:
         if commit and stored.commit != commit and persist:
             stored.commit = commit
-            _store(base, stored)
+            store(base, stored)
         return stored
     if stored is not None and not (len(stored.names()) == stored.count if stored.tree == tree
-                                   else _read_rows_ok(stored)):
+                                   else rows_ok(stored)):
         stored = None  # rows that do not decode: rebuilt from git, never trusted
     found: ClosedSet | None = None
     if stored is not None and stored.tree == tree:
         found = stored
     elif stored is not None:
-        found = _apply_diff(base, tz, stored, tree)
+        from brain_tui.core.records.closed_advance import apply_diff
+
+        found = apply_diff(base, tz, stored, tree)
     if found is None:
         found = _rebuild(base, kind, tz, tree, stored)
     if found is None:
@@ -473,5 +463,5 @@ def closed_set(root: str | Path, tz: tzinfo, *, persist: bool = True,
     if found is not None:
         found.commit = commit
     if found is not None and persist and found.dir_key != (0, 0, 0):
-        _store(base, found)
+        store(base, found)
     return found

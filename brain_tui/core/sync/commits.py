@@ -27,7 +27,7 @@ import os
 import re
 import shutil
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -52,12 +52,18 @@ _FALSE = ("false", "no", "off", "0")
 _COPY_PREFIX = "bsi-index-"
 
 
-def commit_paths(root: str | Path, paths: Sequence[str], message: str, when: datetime | None = None) -> str | None:
+#: Told ``(parent, commit)`` (full IDs) once a commit is made: its tree is the parent's plus exactly the paths.
+Landed = Callable[[str, str], None]
+
+
+def commit_paths(root: str | Path, paths: Sequence[str], message: str, when: datetime | None = None,
+                 landed: Landed | None = None) -> str | None:
     """Commit exactly `paths` (added, changed or deleted, relative to `root`) with `message`.
 
     Never stages or commits anything else, whatever is in the index, and never runs a status of the
     whole work tree. `when` (the brain's clock) dates the commit, so `--now` runs are reproducible.
-    The index ends up holding HEAD's entries for `paths`.
+    The index ends up holding HEAD's entries for `paths`. `landed`, if given, is told the parent and
+    the new commit after HEAD moved (not when the porcelain made the commit: it does not say its parent).
 
     Returns:
         The new commit's short hash, or None when nothing changed.
@@ -72,7 +78,7 @@ def commit_paths(root: str | Path, paths: Sequence[str], message: str, when: dat
     repo = _plumbing_repo(Path(root), unique, message)
     if repo is None:
         return commit_porcelain(root, unique, message, when)
-    return _commit_plumbing(repo, unique, when)
+    return _commit_plumbing(repo, unique, when, landed)
 
 
 @dataclass(frozen=True)
@@ -163,7 +169,7 @@ def _stat_key(path: Path) -> tuple[int, int, int, int]:
     return (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
-def _commit_plumbing(repo: _Repo, paths: list[str], when: datetime | None) -> str | None:
+def _commit_plumbing(repo: _Repo, paths: list[str], when: datetime | None, landed: Landed | None = None) -> str | None:
     index = repo.git_dir / "index"
     copy = repo.git_dir / f"{_COPY_PREFIX}{os.getpid()}"
     try:
@@ -195,6 +201,8 @@ def _commit_plumbing(repo: _Repo, paths: list[str], when: datetime | None) -> st
         run_git(repo.root, "reset", "--quiet", "--", *literal(paths), check=False)
         refuse_system_error("update-ref", moved.stderr)
         raise CommitFailed(f"git commit failed: {reason(moved.stderr or moved.stdout, 'no reason given')}")
+    if landed is not None:
+        landed(repo.head, commit)
     if repo.maintain:  # as `git commit` does after a commit (a detached `gc --auto` when one is due)
         run_git(repo.root, "maintenance", "run", "--auto", "--quiet", check=False)
     short = run_git(repo.root, "rev-parse", "--short", commit, check=False).stdout.strip()

@@ -13,7 +13,7 @@ import os
 import signal
 import subprocess
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 
@@ -294,18 +294,20 @@ def fallback_identity() -> list[str]:
     return ["-c", f"user.name={user}", "-c", f"user.email={user}@{host}"]
 
 
-def commit_paths(root: str | Path, paths: Sequence[str], message: str, when: datetime | None = None) -> str | None:
+def commit_paths(root: str | Path, paths: Sequence[str], message: str, when: datetime | None = None,
+                 landed: Callable[[str, str], None] | None = None) -> str | None:
     """Commit exactly `paths` (added, changed or deleted) with `message`; see `core.sync.commits`.
 
     Never stages or commits anything else, whatever is in the index. `when`
-    (the brain's clock) dates the commit, so `--now` runs are reproducible.
+    (the brain's clock) dates the commit, so `--now` runs are reproducible. `landed` is told
+    ``(parent, commit)`` when the commit is known to be the parent's tree plus `paths`.
 
     Returns:
         The new commit's short hash, or None when nothing changed.
     """
     from brain_tui.core.sync import commits
 
-    return commits.commit_paths(root, paths, message, when)
+    return commits.commit_paths(root, paths, message, when, landed)
 
 
 def head_summary(root: str | Path, timeout: float = 2.0) -> str | None:

@@ -1,0 +1,185 @@
+"""A closed set moved from one tree to another: by a read's ``git diff-tree`` (`apply_diff`), or by a write's
+own commit (`advance`), so the next read needs no diff at all.
+
+The writer knows what its commit did: HEAD went from `parent` to `commit`, and `commit`'s tree is
+`parent`'s plus exactly the committed paths (`sync.commits.commit_paths`). So a set saved for the
+parent's folder tree becomes the set of the new one by deciding only those paths, with the rule of
+the set (`advanced`, the same code a read's catch-up runs). One ``git cat-file --batch-check``
+gives both folder trees, one ``git ls-tree`` of the committed paths their new blobs, one
+``git cat-file --batch`` reads them (a diff of the two folder trees would walk every entry of both).
+
+What is never done: advance a set saved for another tree (the read catches up as before), or
+record the folder's listing as fresh (a file another process or a hand creates at any time must
+still be listed: the advanced set leaves the folder key unset, the next read lists the folder).
+Any failure leaves the saved set as it was.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Sequence
+from datetime import tzinfo
+from pathlib import Path
+
+from brain_tui.core.records import closed_set
+from brain_tui.core.records.closed_set import (
+    _FILE_MODES,
+    ARCHIVED_SIGNALS,
+    CLOSED_CLAIMS,
+    COUNTERS,
+    ClosedSet,
+    Folder,
+    _evaluate,
+    _line_name,
+    _line_time,
+    _listed,
+    _odd,
+    rows_ok,
+)
+
+__all__ = ["advance", "advanced", "apply_diff"]
+
+def apply_diff(root: Path, tz: tzinfo, old: ClosedSet, tree: str) -> ClosedSet | None:
+    """The set for `tree` from the set for an older tree: only the files that changed are read."""
+    COUNTERS["diffs"] += 1
+    out = closed_set.git_output(root, "diff-tree", "-z", "--no-renames", old.tree, tree)
+    if out is None:
+        return None
+    wanted: dict[str, str] = {}
+    changed: set[str] = set()
+    parts = out.split(b"\0")
+    for meta, raw_name in zip(parts[0::2], parts[1::2], strict=False):
+        fields = diff_fields(meta)
+        if fields is None:
+            return None
+        changed_entry(raw_name.decode("utf-8", "surrogateescape"), fields, changed, wanted)
+    return advanced(root, tz, old, tree, changed, wanted)
+
+
+def diff_fields(meta: bytes) -> list[str] | None:
+    """``[old mode, new mode, old blob, new blob, status]`` of one ``git diff-tree -z`` entry, None when malformed."""
+    fields = meta.decode("ascii", "replace").lstrip(":").split(" ")
+    return fields if len(fields) == 5 else None
+
+
+def changed_entry(name: str, fields: list[str], changed: set[str], wanted: dict[str, str]) -> None:
+    """Note one changed entry of the folder's tree: it leaves the set, and its new blob is to be decided
+    when it is a file the set can hold (not deleted, not a link or a folder, a name the store reads)."""
+    changed.add(name)
+    if fields[4] != "D" and fields[1] in _FILE_MODES and _listed(name):
+        wanted[name] = fields[3]
+
+
+def advanced(root: Path, tz: tzinfo, old: ClosedSet, tree: str, changed: set[str],
+             wanted: dict[str, str]) -> ClosedSet | None:
+    """The set for `tree` from the set `old` of a tree that differs from it in the names `changed` only.
+
+    The changed names leave the set; `wanted` (``{name: new blob}``, the changed names that are files
+    in `tree`) are decided again. The result lists no live names (``dir_key`` unset: the next read
+    lists the folder). None on a git failure.
+    """
+    kind = old.kind
+    others = dict(old.others)
+    for name in changed:
+        others.pop(name, None)
+    added: dict[str, str] = {}
+    if not _evaluate(root, kind, tz, wanted, added, others):
+        return None
+    names = old.names()
+    if not added and not changed & names:  # the same rows: the old set's rows file serves the new tree too
+        return ClosedSet(tree, (0, 0, 0), (), old.count, others, old.odd, old._path, old._lines, names, kind=kind)
+    if not rows_ok(old):
+        return None
+    lines = old.lines()
+    lines = [line for line in lines if _line_name(line) not in changed] if changed & names else list(lines)
+    for line in sorted(added.values(), key=_line_time):
+        lines.insert(bisect.bisect_right(lines, _line_time(line), key=_line_time), line)
+    names = (names - changed) | set(added)
+    odd = {sess_id: kept for sess_id, files in old.odd.items() if (kept := [n for n in files if n not in changed])}
+    return ClosedSet(tree, (0, 0, 0), (), len(lines), others, _odd(added, odd), None, lines, names, kind=kind)
+
+
+def advance(root: str | Path, tz: tzinfo, parent: str, commit: str, paths: Sequence[str],
+            kinds: Sequence[Folder] = (CLOSED_CLAIMS, ARCHIVED_SIGNALS)) -> None:
+    """Move the saved sets of `kinds` from `parent`'s tree to `commit`'s (best effort, never raises).
+
+    Args:
+        root: the brain folder.
+        tz: the brain's timezone (naive close times).
+        parent: the commit HEAD was at (full ID).
+        commit: the commit just made on it (full ID): its tree is `parent`'s plus `paths`.
+        paths: the committed paths, relative to `root`.
+        kinds: the sets to move on.
+    """
+    try:
+        _advance(Path(root), tz, parent, commit, paths, kinds)
+    except Exception:  # a faster next read, never needed: the read catches up
+        return
+
+
+def _advance(root: Path, tz: tzinfo, parent: str, commit: str, paths: Sequence[str],
+             kinds: Sequence[Folder]) -> None:
+    saved = [(kind, found) for kind in kinds if (found := closed_set.load(root, kind)) is not None]
+    if not saved:
+        return
+    asked = "".join(f"{rev}:./{kind.name}\n" for kind, _found in saved for rev in (parent, commit))
+    out = closed_set.git_output(root, "cat-file", "--batch-check", data=asked.encode())
+    if out is None:
+        return
+    answers = out.decode("utf-8", "surrogateescape").split("\n")
+    moving: list[tuple[ClosedSet, str]] = []
+    for number, (_kind, found) in enumerate(saved):
+        before, after = _tree_id(answers, 2 * number), _tree_id(answers, 2 * number + 1)
+        if before is not None and after is not None and before == found.tree:  # else: saved for another tree
+            moving.append((found, after))
+    if not moving:
+        return
+    mine = [p for p in paths if any(p.startswith(f"{found.kind.name}/") for found, after in moving
+                                    if after != found.tree)]
+    entries: dict[str, list[str]] = {}
+    if mine:
+        listed = closed_set.git_output(root, "--literal-pathspecs", "ls-tree", "-z", commit, "--", *mine)
+        if listed is None:
+            return
+        for item in listed.split(b"\0"):
+            meta, _tab, raw_name = item.partition(b"\t")
+            if item:
+                entries[raw_name.decode("utf-8", "surrogateescape")] = meta.decode("ascii", "replace").split(" ")
+    for found, after in moving:
+        moved = found if after == found.tree else _moved(root, tz, found, after, mine, entries)
+        if moved is not None:
+            moved.commit = commit
+            closed_set.store(root, moved)
+            COUNTERS["advances"] += 1
+
+
+def _tree_id(answers: list[str], number: int) -> str | None:
+    """The tree ID in ``git cat-file --batch-check``'s answer `number`, None when missing or not a tree."""
+    fields = answers[number].split(" ") if number < len(answers) else []
+    return fields[0] if len(fields) == 3 and fields[1] == "tree" else None
+
+
+def _moved(root: Path, tz: tzinfo, found: ClosedSet, tree: str, paths: list[str],
+           entries: dict[str, list[str]]) -> ClosedSet | None:
+    """The set `found` moved on to its folder's new `tree`, or None when it cannot be (rows that do not decode,
+    a git failure).
+
+    Args:
+        paths: the committed paths; those in the folder changed it.
+        entries: ``ls-tree``'s ``[mode, type, blob]`` of each committed path in the new commit (none: deleted).
+    """
+    if len(found.names()) != found.count:  # (the rows are loaded only if they change: `advanced`)
+        return None
+    changed: set[str] = set()
+    wanted: dict[str, str] = {}
+    prefix = f"{found.kind.name}/"
+    for path in paths:
+        if not path.startswith(prefix):
+            continue
+        name, deeper, _rest = path[len(prefix):].partition("/")
+        entry = entries.get(path)
+        if deeper or entry is None or len(entry) != 3 or entry[1] != "blob":  # gone, a folder or deeper: it leaves
+            changed.add(name)
+        else:  # as a diff of the two trees shows a file there: [old mode, new mode, old blob, new blob, status]
+            changed_entry(name, ["", entry[0], "", entry[2], "M"], changed, wanted)
+    return advanced(root, tz, found, tree, changed, wanted)

@@ -1,0 +1,197 @@
+"""A write's own commit moves the saved closed set on: the next read runs no ``git diff-tree``.
+
+In process, on small temporary git brains; the work is counted (`closed_set.COUNTERS`, the
+``rev-parse`` of the folder's tree), never timed.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from brain_tui.core.brain import Brain
+from brain_tui.core.clock import parse_duration
+from brain_tui.core.paths.layout import CLOSED_SET_FILE, STATE_DIR
+from brain_tui.core.paths.scope import parse_scope
+from brain_tui.core.records import closed_advance, closed_set
+from brain_tui.core.records.model import BLOCKING_STATUSES
+from brain_tui.core.rules.claims import CloseRequest, OpenRequest
+
+T0 = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
+HAND = ("sess_id: sess-hand\ntype: satellite\ninstance: t@test\nscope: hand/\nstory_angle: s\nstatus: open\n"
+        "opened_at: '2026-11-29T08:00:00+00:00'\nttl: \"4h\"\nexpires_at: '2026-11-29T12:00:00+00:00'\n")
+
+
+def git(root: Path, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=root, check=True, capture_output=True, text=True).stdout.strip()
+
+
+@pytest.fixture
+def brain() -> Iterator[Brain]:
+    root = Path(tempfile.mkdtemp(prefix="bsi-advance-"))
+    for folder in ("claims", "signals", "locks", "breath"):
+        (root / folder).mkdir()
+    (root / ".gitignore").write_text(".brain/\n", encoding="utf-8")
+    git(root, "init", "-q", "-b", "main")
+    git(root, "config", "user.email", "t@test")
+    git(root, "config", "user.name", "t")
+    made = Brain(root, clock=lambda: T0, instance="t@test")
+    for number in range(5):
+        made.close_claim(_open(made, f"old{number}", f"hist/f{number}.py"), CloseRequest(status="ok"))
+    yield made
+    shutil.rmtree(root, ignore_errors=True)
+
+
+def _open(brain: Brain, slug: str, scope: str) -> str:
+    req = OpenRequest(scope=parse_scope(scope, brain.root), ttl=parse_duration("2h"), instance="t@test",
+                      story=f"story of {slug}", slug=slug)
+    return brain.open_claim(req)
+
+
+def _live(brain: Brain) -> list[str]:
+    """The live claims a fresh process would read (a new Brain over the same folder)."""
+    fresh = Brain(brain.root, clock=lambda: T0, commit=False, instance="t@test")
+    return sorted(c.sess_id for c in fresh.snapshot(only_statuses=BLOCKING_STATUSES).claims)
+
+
+def _zero() -> None:
+    closed_set.COUNTERS.update({name: 0 for name in closed_set.COUNTERS})
+
+
+def _count_tree_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The folders whose HEAD tree a read asks git for (``git rev-parse HEAD:./<folder>``)."""
+    asked: list[str] = []
+    real = closed_set._folder_tree
+
+    def counting(root: Path, kind: closed_set.Folder) -> str | None:
+        asked.append(kind.name)
+        return real(root, kind)
+
+    monkeypatch.setattr(closed_set, "_folder_tree", counting)
+    return asked
+
+
+def _saved_tree(brain: Brain) -> str:
+    saved = closed_set.load(brain.root)
+    assert saved is not None
+    return saved.tree
+
+
+def test_after_a_close_commits_the_next_read_runs_no_git_diff(brain: Brain, monkeypatch: pytest.MonkeyPatch) -> None:
+    sess = _open(brain, "a", "live/a/")
+    assert _live(brain) == [sess]
+    _zero()
+    brain.close_claim(sess, CloseRequest(status="ok"))
+    assert closed_set.COUNTERS["advances"] >= 1 and closed_set.COUNTERS["diffs"] == 0
+    saved = closed_set.load(brain.root)
+    assert saved is not None
+    assert saved.tree == git(brain.root, "rev-parse", "HEAD:./claims")
+    assert saved.commit == git(brain.root, "rev-parse", "HEAD")
+    assert saved.has(f"{sess}.yml")
+    _zero()
+    asked = _count_tree_reads(monkeypatch)
+    assert _live(brain) == []
+    assert closed_set.COUNTERS["diffs"] == 0 and closed_set.COUNTERS["rebuilds"] == 0
+    assert closed_set.COUNTERS["blobs_read"] == 0
+    assert "claims" not in asked  # HEAD's commit is the saved set's: no git process for the tree either
+    assert [c.status for c in Brain(brain.root, clock=lambda: T0, commit=False).snapshot().claims
+            if c.sess_id == sess] == ["closed"]
+
+
+def test_after_an_open_commits_the_new_claim_is_live_with_no_git_diff(brain: Brain) -> None:
+    assert _live(brain) == []
+    before = closed_set.load(brain.root)
+    assert before is not None and before._path is not None
+    rows = before._path.read_bytes()
+    sess = _open(brain, "b", "live/b/")
+    saved = closed_set.load(brain.root)
+    assert saved is not None and saved.tree == git(brain.root, "rev-parse", "HEAD:./claims")
+    assert saved.tree != before.tree
+    assert saved._path == before._path and saved._path.read_bytes() == rows  # same rows: only the header moved
+    assert not saved.has(f"{sess}.yml")
+    _zero()
+    assert _live(brain) == [sess]
+    assert closed_set.COUNTERS["diffs"] == 0 and closed_set.COUNTERS["rebuilds"] == 0
+
+
+def test_a_set_saved_for_another_tree_is_not_advanced(brain: Brain) -> None:
+    sess = _open(brain, "c", "live/c/")
+    assert _live(brain) == [sess]
+    old_tree = _saved_tree(brain)
+    # By hand, no read in between: a closed claim reopened (parent), then the close of `sess` (commit).
+    saved = closed_set.load(brain.root)
+    assert saved is not None
+    name = sorted(saved.names())[0]
+    reopened = brain.root / "claims" / name
+    reopened.write_text(reopened.read_text(encoding="utf-8").replace("status: closed", "status: open"),
+                        encoding="utf-8")
+    git(brain.root, "commit", "-qm", "reopen by hand", "--", f"claims/{name}")
+    parent = git(brain.root, "rev-parse", "HEAD")
+    mine = brain.root / "claims" / f"{sess}.yml"
+    mine.write_text(mine.read_text(encoding="utf-8").replace("status: open", "status: closed"), encoding="utf-8")
+    git(brain.root, "commit", "-qm", "close by hand", "--", f"claims/{sess}.yml")
+    _zero()
+    closed_advance.advance(brain.root, brain.store.tz, parent, git(brain.root, "rev-parse", "HEAD"),
+                           [f"claims/{sess}.yml"])
+    assert closed_set.COUNTERS["advances"] == 0
+    assert _saved_tree(brain) == old_tree  # left for the read to catch up
+    _zero()
+    assert _live(brain) == [name.removesuffix(".yml")]  # advanced from the old tree, the set would still hide it
+    assert closed_set.COUNTERS["diffs"] == 1
+    assert _saved_tree(brain) == git(brain.root, "rev-parse", "HEAD:./claims")
+
+
+@pytest.mark.parametrize("failure", ["raises", "git fails"])
+def test_a_failure_inside_advance_leaves_the_old_set(brain: Brain, monkeypatch: pytest.MonkeyPatch,
+                                                     failure: str) -> None:
+    sess = _open(brain, "d", "live/d/")
+    assert _live(brain) == [sess]
+    before = (brain.root / STATE_DIR / CLOSED_SET_FILE).read_bytes()
+    if failure == "raises":
+        def broken(*_args: object) -> None:
+            raise RuntimeError("advance broke")
+
+        monkeypatch.setattr(closed_advance, "advanced", broken)
+    else:
+        real = closed_set.git_output
+
+        def no_diff(root: Path, *args: str, data: bytes | None = None) -> bytes | None:
+            return None if "ls-tree" in args else real(root, *args, data=data)
+
+        monkeypatch.setattr(closed_set, "git_output", no_diff)
+    _zero()
+    outcome = brain.close_claim(sess, CloseRequest(status="ok"))
+    assert outcome.status == "closed"
+    assert git(brain.root, "status", "--porcelain", "--", "claims") == ""  # the close is committed
+    assert closed_set.COUNTERS["advances"] == 0
+    assert (brain.root / STATE_DIR / CLOSED_SET_FILE).read_bytes() == before
+    monkeypatch.undo()
+    _zero()
+    assert _live(brain) == []
+    assert closed_set.COUNTERS["diffs"] == 1  # the read caught up
+
+
+def test_a_hand_made_claim_file_right_after_the_write_is_still_live(brain: Brain,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    sess = _open(brain, "e", "live/e/")
+    assert _live(brain) == [sess]
+    real = closed_advance.advanced
+
+    def hand_first(*args: object, **kwargs: object) -> object:
+        # between the commit and the stored set: a file no commit holds
+        (brain.root / "claims" / "sess-hand.yml").write_text(HAND, encoding="utf-8")
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(closed_advance, "advanced", hand_first)
+    brain.close_claim(sess, CloseRequest(status="ok"))
+    monkeypatch.undo()
+    assert (brain.root / "claims" / "sess-hand.yml").exists()
+    _zero()
+    assert _live(brain) == ["sess-hand"]
+    assert closed_set.COUNTERS["diffs"] == 0 and closed_set.COUNTERS["listdirs"] == 1
