@@ -10,7 +10,7 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -195,3 +195,57 @@ def test_a_hand_made_claim_file_right_after_the_write_is_still_live(brain: Brain
     _zero()
     assert _live(brain) == ["sess-hand"]
     assert closed_set.COUNTERS["diffs"] == 0 and closed_set.COUNTERS["listdirs"] == 1
+
+
+def _rows_file(brain: Brain) -> tuple[Path, bytes]:
+    saved = closed_set.load(brain.root)
+    assert saved is not None and saved._path is not None
+    return saved._path, saved._path.read_bytes()
+
+
+def test_a_close_adds_its_row_to_the_header_not_to_a_new_rows_file(brain: Brain) -> None:
+    sess = _open(brain, "f", "live/f/")
+    assert _live(brain) == [sess]
+    path, rows = _rows_file(brain)
+    before = closed_set.load(brain.root)
+    assert before is not None
+    brain.close_claim(sess, CloseRequest(status="ok"))
+    saved = closed_set.load(brain.root)
+    assert saved is not None and saved._path == path and path.read_bytes() == rows  # the history's rows untouched
+    assert sorted(line.split("\t")[2] for line in saved.extra) == sorted(
+        [sess, *(line.split("\t")[2] for line in before.extra)])
+    assert saved.has(f"{sess}.yml") and len(saved.names()) == saved.count == 6
+    assert sess in {line.split("\t")[2] for line in saved.lines()}
+    assert _live(brain) == []
+
+
+def test_the_rows_file_is_written_again_once_the_header_holds_enough_rows(brain: Brain,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(closed_advance, "DELTA_ROWS", 2)
+    path, rows = _rows_file(brain)
+    closed = [brain.close_claim(_open(brain, f"g{n}", f"live/g{n}/"), CloseRequest(status="ok")) and n
+              for n in range(3)]
+    assert closed == [0, 1, 2]
+    saved = closed_set.load(brain.root)
+    assert saved is not None and saved._path is not None
+    assert (saved._path, saved._path.read_bytes()) != (path, rows)  # written again in full, with every row
+    assert len(saved.extra) < 3 and len(saved.names()) == saved.count == 8
+    fresh = closed_set.load(brain.root)
+    assert fresh is not None and len(fresh.lines()) == 8
+
+
+def test_the_recent_rows_read_from_the_head_of_the_file_are_the_rows_of_the_whole_set(brain: Brain) -> None:
+    for n in range(3):  # closed one minute apart, after the fixture's history
+        later = Brain(brain.root, clock=lambda n=n: T0 + timedelta(minutes=n + 1), instance="t@test")
+        later.close_claim(_open(later, f"h{n}", f"live/h{n}/"), CloseRequest(status="ok"))
+    whole = closed_set.load(brain.root)
+    assert whole is not None
+    rows = whole.lines()
+    assert [line.split("\t")[2] for line in rows[:3]] == [f"sess-20261129-09{n:02d}-h{n - 1}" for n in (3, 2, 1)]
+    times = sorted({int(line.split("\t")[0]) for line in rows})
+    assert len(times) == 4
+    for since in (0, *times, times[-1] + 1):
+        fresh = closed_set.load(brain.root)
+        assert fresh is not None
+        assert fresh.closed_since(since) == whole.closed_since(since)
+        assert fresh._lines is None  # read from the head of the file, the rows not loaded

@@ -34,10 +34,15 @@ from brain_tui.core.records.closed_set import (
     _line_time,
     _listed,
     _odd,
+    merged,
     rows_ok,
 )
 
-__all__ = ["advance", "advanced", "apply_diff"]
+__all__ = ["DELTA_ROWS", "advance", "advanced", "apply_diff"]
+
+#: How many changed rows the header carries beside its rows file before the file is written again in full
+#: (a write then costs a header, not the whole history's rows, but for one write in this many).
+DELTA_ROWS = 500
 
 def apply_diff(root: Path, tz: tzinfo, old: ClosedSet, tree: str) -> ClosedSet | None:
     """The set for `tree` from the set for an older tree: only the files that changed are read."""
@@ -87,16 +92,27 @@ def advanced(root: Path, tz: tzinfo, old: ClosedSet, tree: str, changed: set[str
         return None
     names = old.names()
     if not added and not changed & names:  # the same rows: the old set's rows file serves the new tree too
-        return ClosedSet(tree, (0, 0, 0), (), old.count, others, old.odd, old._path, old._lines, names, kind=kind)
+        return ClosedSet(tree, (0, 0, 0), (), old.count, others, old.odd, old._path, old._lines, names, kind=kind,
+                         extra=old.extra, dropped=old.dropped)
+    odd = {sess_id: kept for sess_id, files in old.odd.items() if (kept := [n for n in files if n not in changed])}
+    odd = _odd(added, odd)
+    left = changed & names
+    new_names = (names - changed) | set(added)
+    extra = [line for line in old.extra if _line_name(line) not in changed] + list(added.values())
+    dropped = old.dropped | left
+    if old._path is not None and len(extra) + len(dropped) <= DELTA_ROWS:
+        # the rows file stays; the header carries what changed since it (`ClosedSet.extra`, `dropped`)
+        lines = None if old._lines is None else merged(
+            [line for line in old._lines if _line_name(line) not in changed], tuple(added.values()), frozenset())
+        return ClosedSet(tree, (0, 0, 0), (), len(new_names), others, odd, old._path, lines, new_names, kind=kind,
+                         extra=tuple(sorted(extra, key=_line_time)), dropped=dropped)
     if not rows_ok(old):
         return None
     lines = old.lines()
-    lines = [line for line in lines if _line_name(line) not in changed] if changed & names else list(lines)
+    lines = [line for line in lines if _line_name(line) not in changed] if left else list(lines)
     for line in sorted(added.values(), key=_line_time):
         lines.insert(bisect.bisect_right(lines, _line_time(line), key=_line_time), line)
-    names = (names - changed) | set(added)
-    odd = {sess_id: kept for sess_id, files in old.odd.items() if (kept := [n for n in files if n not in changed])}
-    return ClosedSet(tree, (0, 0, 0), (), len(lines), others, _odd(added, odd), None, lines, names, kind=kind)
+    return ClosedSet(tree, (0, 0, 0), (), len(lines), others, odd, None, lines, new_names, kind=kind)
 
 
 def advance(root: str | Path, tz: tzinfo, parent: str, commit: str, paths: Sequence[str],

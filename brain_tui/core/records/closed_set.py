@@ -34,6 +34,7 @@ folder, the set's files and the rule that decides a blob terminal (`CLOSED_CLAIM
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import json
 import os
@@ -45,12 +46,12 @@ from pathlib import Path
 from brain_tui.core.paths.layout import CLAIMS_DIR, CLOSED_ROWS_FILE, CLOSED_SET_FILE, SIGNALS_DIR, STATE_DIR
 from brain_tui.core.records import formats, status_scan
 from brain_tui.core.records.formats import YAML_SUFFIXES
-from brain_tui.core.records.git_head import head_commit
+from brain_tui.core.records.git_head import git_output, head_commit
 from brain_tui.core.records.status_scan import Terminal, archived_of, terminal_of
 from brain_tui.core.records.yamlio import TEMP_MARK
 
-__all__ = ["ARCHIVED_SIGNALS", "CLOSED_CLAIMS", "ClosedSet", "Folder", "closed_set", "head_commit", "load",
-           "micros"]
+__all__ = ["ARCHIVED_SIGNALS", "CLOSED_CLAIMS", "ClosedSet", "Folder", "closed_set", "git_output", "head_commit",
+           "load", "merged", "micros"]
 
 
 @dataclass(frozen=True)
@@ -79,7 +80,6 @@ ARCHIVED_SIGNALS = Folder(SIGNALS_DIR, "archived-signals.json", "archived-signal
 FORMAT = 2
 #: git's mode of a regular file blob (a link, 120000, or a submodule is never terminal here).
 _FILE_MODES = ("100644", "100755")
-_GIT_TIMEOUT_S = 20.0
 #: Counts of the work this process did, for tests and benchmarks (``advances``: sets a write's commit moved on).
 COUNTERS = {"rebuilds": 0, "diffs": 0, "blobs_read": 0, "listdirs": 0, "writes": 0, "advances": 0}
 #: The other code that writes sets (a change of it rebuilds them too).
@@ -143,6 +143,10 @@ class ClosedSet:
     commit: str = ""
     #: the folder the set is of.
     kind: Folder = CLOSED_CLAIMS
+    #: the rows added since the rows file `_path` was written (latest close first), and the names of that
+    #: file's rows that left the set since: a write adds a row without rewriting the whole file.
+    extra: tuple[str, ...] = ()
+    dropped: frozenset[str] = frozenset()
 
     def names(self) -> set[str]:
         """The names of the terminal files (one line of the file: no row is decoded)."""
@@ -150,16 +154,18 @@ class ClosedSet:
             if self._lines is not None:
                 self._names = {_line_name(line) for line in self._lines}
             else:
-                self._names = set()
+                base: set[str] = set()
                 with contextlib.suppress(OSError, ValueError), open(self._path or "", encoding="utf-8") as handle:
                     handle.readline()
-                    self._names = set(handle.readline().rstrip("\n").split("\t")) - {""}
+                    base = set(handle.readline().rstrip("\n").split("\t")) - {""}
+                self._names = (base - self.dropped) | {_line_name(line) for line in self.extra}
         return self._names
 
     def lines(self) -> list[str]:
-        """The rows as written, latest close first (loads the file)."""
+        """The rows, latest close first (loads the file)."""
         if self._lines is None:
-            self._lines = (_read_lines(self._path) if self._path is not None else None) or []
+            base = (_read_lines(self._path) if self._path is not None else None) or []
+            self._lines = merged(base, self.extra, self.dropped)
         return self._lines
 
     def has(self, name: str) -> bool:
@@ -177,12 +183,39 @@ class ClosedSet:
         Reads the rows only down to the first older close.
         """
         out: list[tuple[str, Terminal]] = []
-        for line in self.lines():
+        for line in self._recent(since_us):
             closed_us, status, sess_id, _oid, parent, name = line.rstrip("\n").split("\t")
             if int(closed_us) < since_us:
                 break
             out.append((name, (sess_id, status, int(closed_us), parent)))
         return out
+
+
+    def _recent(self, since_us: int) -> list[str]:
+        """The rows closed at or after `since_us` and maybe a few more, latest first: the rows file is read only
+        down to the first older close when the rows are not loaded."""
+        if self._lines is not None or self._path is None:
+            return self.lines()
+        head: list[str] = []
+        with contextlib.suppress(OSError, ValueError), open(self._path, encoding="utf-8") as handle:
+            handle.readline()
+            handle.readline()
+            for line in handle:
+                head.append(line)
+                if -_line_time(line) < since_us:
+                    break
+        return merged(head, self.extra, self.dropped)
+
+
+def merged(base: list[str], extra: tuple[str, ...], dropped: frozenset[str]) -> list[str]:
+    """The rows of a rows file (`base`) with `dropped` names out and `extra` rows in, latest close first."""
+    if not extra and not dropped:
+        return base
+    gone = dropped | {_line_name(line) for line in extra}
+    lines = [line for line in base if _line_name(line) not in gone]
+    for line in sorted(extra, key=_line_time):
+        lines.insert(bisect.bisect_right(lines, _line_time(line), key=_line_time), line)
+    return lines
 
 
 def _odd(lines: dict[str, str], into: dict[str, list[str]]) -> dict[str, list[str]]:
@@ -200,20 +233,6 @@ def _dir_key(root: Path, kind: Folder) -> tuple[int, int, int] | None:
     except OSError:
         return None
     return st.st_mtime_ns, st.st_ctime_ns, st.st_ino
-
-
-def git_output(root: Path, *args: str, data: bytes | None = None) -> bytes | None:
-    """One git command's output in the brain folder, or None on any failure."""
-    import subprocess
-
-    from brain_tui.core.sync.gitops import git_env
-
-    try:
-        proc = subprocess.run(["git", *args], cwd=root, input=data, capture_output=True,
-                              env=git_env(), timeout=_GIT_TIMEOUT_S, check=False)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return proc.stdout if proc.returncode == 0 else None
 
 
 def _folder_tree(root: Path, kind: Folder) -> str | None:
@@ -304,7 +323,7 @@ def _relist(root: Path, found: ClosedSet, key: tuple[int, int, int]) -> ClosedSe
     if _dir_key(root, found.kind) != key:  # moved while listing: not stored (the next read lists again)
         key = (0, 0, 0)
     return ClosedSet(found.tree, key, live, found.count, found.others, found.odd, found._path, found._lines, names,
-                     kind=found.kind)
+                     kind=found.kind, extra=found.extra, dropped=found.dropped)
 
 
 def load(root: str | Path, kind: Folder = CLOSED_CLAIMS) -> ClosedSet | None:
@@ -324,7 +343,8 @@ def load(root: str | Path, kind: Folder = CLOSED_CLAIMS) -> ClosedSet | None:
                          {str(k): str(v) for k, v in head["others"].items()},
                          {str(k): [str(n) for n in v] for k, v in head["odd"].items()},
                          path.with_name(_rows_name(kind, head.get("rows"), tree)), commit=str(head.get("commit") or ""),
-                         kind=kind)
+                         kind=kind, extra=tuple(_row(line) for line in head.get("extra", ())),
+                         dropped=frozenset(str(name) for name in head.get("dropped", ())))
     except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
         return None
 
@@ -336,6 +356,13 @@ def _rows_name(kind: Folder, rows: object, tree: str) -> str:
             rows[len(prefix):len(rows) - len(suffix)].isalnum():
         return rows
     return kind.rows_file.format(tree)
+
+
+def _row(line: object) -> str:
+    """One row of a header's `extra`, checked for its six fields (else the header does not load)."""
+    if not isinstance(line, str) or line.count("\t") != 5 or not line.endswith("\n"):
+        raise ValueError("not a row")
+    return line
 
 
 def _read_lines(path: Path) -> list[str] | None:
@@ -359,7 +386,7 @@ def rows_ok(found: ClosedSet) -> bool:
         loaded = _read_lines(found._path)
         if loaded is None:
             return False
-        found._lines = loaded
+        found._lines = merged(loaded, found.extra, found.dropped)
     return True
 
 
@@ -392,6 +419,8 @@ def store(root: Path, found: ClosedSet) -> None:
     head = {"format": FORMAT, "code": _fingerprint(kind), "tree": found.tree, "dir": list(found.dir_key),
             "live": list(found.live), "count": found.count, "others": found.others,
             "odd": found.odd, "commit": found.commit, "rows": rows_path.name}
+    if kept and (found.extra or found.dropped):
+        head.update(extra=list(found.extra), dropped=sorted(found.dropped))
     with contextlib.suppress(OSError):
         if not state.is_dir():
             state.mkdir(parents=False, exist_ok=True)
@@ -401,7 +430,7 @@ def store(root: Path, found: ClosedSet) -> None:
             lines = found.lines()
             rows_head = json.dumps({"format": FORMAT, "tree": found.tree, "count": len(lines)})
             _write(rows_path, rows_head + "\n" + "\t".join(sorted(found.names())) + "\n" + "".join(lines))
-            found._path = rows_path
+            found._path, found.extra, found.dropped = rows_path, (), frozenset()
         _write(state / kind.head_file, json.dumps(head, separators=(",", ":")))
         COUNTERS["writes"] += 1
         for old in state.glob(kind.rows_file.format("*")):

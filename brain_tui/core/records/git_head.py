@@ -1,11 +1,14 @@
-"""HEAD's commit ID read from the repository's files, without a git process (the closed sets' warm check)."""
+"""HEAD's commit ID read from the repository's files, without a git process (the closed sets' warm check), and
+the one git call the closed sets make for the rest (`git_output`)."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
-__all__ = ["head_commit"]
+__all__ = ["git_output", "head_commit"]
+
+_GIT_TIMEOUT_S = 20.0
 
 
 def _hex_oid(text: str) -> str | None:
@@ -60,3 +63,17 @@ def head_commit(root: Path) -> str | None:
     except (OSError, ValueError):
         return None
     return None
+
+
+def git_output(root: Path, *args: str, data: bytes | None = None) -> bytes | None:
+    """One git command's output in the brain folder, or None on any failure."""
+    import subprocess
+
+    from brain_tui.core.sync.gitops import git_env
+
+    try:
+        proc = subprocess.run(["git", *args], cwd=root, input=data, capture_output=True,
+                              env=git_env(), timeout=_GIT_TIMEOUT_S, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return proc.stdout if proc.returncode == 0 else None
