@@ -14,7 +14,10 @@ from typing import Any
 
 import pytest
 
-from tests import bytecode  # noqa: F401  # first: children run from cached bytecode
+from tests import (
+    bytecode,  # noqa: F401  # first: children run from cached bytecode
+    ramdisk,  # first: temporary folders on tmpfs, before anything reads TMPDIR
+)
 from tests.agent_markers import REMOVED as AGENT_MARKERS_REMOVED  # first: before tests.bsi copies the environment
 from tests.bsi import Run, git, ok, run_bsi
 from tests.paths import LEGACY
@@ -145,11 +148,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=_long_first_rank)  # stable: every worker collects the same order
 
 
-def pytest_report_header() -> str | None:
-    """Say which agent markers the run removed from its own environment (tests/agent_markers.py)."""
-    if not AGENT_MARKERS_REMOVED:
-        return None
-    return f"agent markers removed from the test environment: {', '.join(AGENT_MARKERS_REMOVED)}"
+def pytest_report_header() -> list[str]:
+    """Say which agent markers the run removed from its own environment (tests/agent_markers.py), and where
+    the temporary folders went (tests/ramdisk.py)."""
+    lines = []
+    if AGENT_MARKERS_REMOVED:
+        lines.append(f"agent markers removed from the test environment: {', '.join(AGENT_MARKERS_REMOVED)}")
+    if ramdisk.MOVED_TO:
+        lines.append(f"temporary folders under {ramdisk.MOVED_TO} (tests/ramdisk.py; set TMPDIR to choose)")
+    return lines
 
 
 @pytest.fixture

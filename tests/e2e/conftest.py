@@ -14,12 +14,14 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 import pytest
 
+from tests import ramdisk
 from tests.bsi import NOW, clean_env, ok, run_bsi
 from tests.e2e.client import InstallFailed, Session, TimedOut, Unavailable, drive, find_claude, kill_group, parse_stream
 from tests.e2e.fake_api import FakeMessagesAPI, Script
@@ -49,14 +51,29 @@ def claude_bin() -> str:
         pytest.fail(str(exc))
 
 
+def _on_disk(prefix: str) -> Path:
+    return Path(tempfile.mkdtemp(prefix=prefix, dir=ramdisk.DISK))
+
+
+@pytest.fixture
+def tmp_path() -> Iterator[Path]:
+    """A temporary folder on the disk (tests/ramdisk.DISK), even when the suite's are in RAM: Claude Code's
+    sandbox mounts a /dev of its own, where a brain under /dev/shm would not be."""
+    folder = _on_disk("bsi-e2e-")
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
 @pytest.fixture(scope="session")
-def _e2e_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("e2e") / "brain"
+def _e2e_template() -> Iterator[Path]:
+    folder = _on_disk("bsi-e2e-template-")
+    root = folder / "brain"
     env = clean_env(drop=AGENT_MARKERS, identity=IDENTITY, PATH=os.pathsep.join([VENV_BIN, os.environ.get("PATH", "")]))
     ok(run_bsi("demo", str(root), cwd=root.parent, env=env))
     ok(run_bsi("hooks", "install", brain=root, env=env))
     ok(run_bsi("mcp", "install", brain=root, env=env))
-    return root
+    yield root
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture
@@ -105,7 +122,7 @@ def run_claude(claude_bin: str, tmp_path: Path) -> Callable[..., Session]:
                 PATH=os.pathsep.join([VENV_BIN, os.environ.get("PATH", "")]),
                 ANTHROPIC_BASE_URL=api.base_url, ANTHROPIC_API_KEY="dummy",
                 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", DISABLE_TELEMETRY="1", DISABLE_AUTOUPDATER="1",
-                IS_SANDBOX="1", BRAIN_NOW=NOW)
+                IS_SANDBOX="1", BRAIN_NOW=NOW, TMPDIR=ramdisk.DISK)
             for name, value in (env or {}).items():
                 if value is None:
                     full.pop(name, None)

@@ -15,7 +15,9 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.bsi import Run, run_bsi
+from tests.bsi import BSI, Run, bsi_command
+
+from . import forked
 
 _WRAPPER = r"""#!/bin/sh
 if [ -n "$BSI_FAULT_INNER" ]; then exec "$BSI_REAL_GIT" "$@"; fi
@@ -83,7 +85,7 @@ class Faults:
 def run_faulty(faults: Faults, env: dict[str, str], *args: str, brain: Path, now: str | None) -> Run:
     """Run `bsi` with a faulty git (a kill shows as exit -9).
 
-    Always a process of its own: the faulty git kills its caller (`kill -9 $PPID`), which must be a `bsi`
-    and never the test.
+    Always a process of its own, forked from the test (tests/reliability/forked.py): the faulty git kills
+    its caller (`kill -9 $PPID`), which must be a `bsi` and never the test.
     """
-    return run_bsi(*args, brain=brain, now=now, env=env, timeout=120, process=True)
+    return forked.run(bsi_command(*args, brain=brain, now=now)[len(BSI):], env=env, cwd=brain, timeout=120)

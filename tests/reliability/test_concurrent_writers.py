@@ -1,72 +1,81 @@
 """Several `bsi` processes writing one brain at the same instant, and kill -9 during writes (SPEC 13).
 
-Each racer imports the CLI first, then waits for a start file to appear (the barrier), then
-runs `brain_tui.cli.main.main(argv)` — the `bsi` command itself, in its own process.
+Each racer and writer is a process of its own, forked from this one with the CLI already imported
+(tests/reliability/forked.py): a racer waits for a start file to appear (the barrier), then runs
+`brain_tui.cli.main.main(argv)`, the `bsi` command itself; a writer writes until it is killed.
 """
 
 from __future__ import annotations
 
-import os
 import random
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import yaml
 
+import brain_tui.core.brain  # noqa: F401  # imported before the writers fork (bsi imports lazily)
+from brain_tui.cli.main import build_parser, main
 from brain_tui.core.records.yamlio import CorruptYaml, safe_load_file
-from tests.bsi import clean_env, git, ok, run_bsi
+from tests.bsi import Run, clean_env, git, ok, run_bsi
 from tests.clock import wait_for
+
+from . import forked
 
 RACERS = 8
 NOW = "2026-11-29T10:00:00Z"
 
-RACER = """
-import os, sys, time
-from brain_tui.cli.main import main
-go, argv = sys.argv[1], sys.argv[2:]
-sys.stdout.write("ready\\n"); sys.stdout.flush()
-while not os.path.exists(go):
-    time.sleep(0.0005)
-sys.stdout.write("result:"); sys.stdout.flush()
-sys.exit(main(argv))
-"""
 
-WRITER = """
-import sys
-from brain_tui.cli.main import build_parser, main
-import brain_tui.core.brain  # imported before "ready" (bsi imports lazily): the kills land in the writes
-build_parser()
-root, seed = sys.argv[1], int(sys.argv[2])
-sys.stdout.write("ready\\n"); sys.stdout.flush()
-base = ["--brain", root, "--now", "2026-11-29T10:00:00Z"]
-for i in range(1000):
-    slug = f"k{seed}-{i}"
-    main([*base, "claim", "open", "--scope", f"kill/{slug}/", "--slug", slug, "--story", "x" * 2000])
-    sess = "sess-20261129-1000-" + slug
-    main([*base, "claim", "renew", sess, "--ttl", "3h"])
-    main([*base, "claim", "close", sess, "--status", "ok", "--notes", "y" * 2000])
-"""
+def _racer(go: Path, argv: list[str]) -> Callable[[], int]:
+    """A racer's life in its child: say "ready", wait for the start file (the barrier), then run `bsi ARGV`."""
+
+    def race() -> int:
+        sys.stdout.write("ready\n")
+        sys.stdout.flush()
+        while not go.exists():
+            time.sleep(0.0005)
+        sys.stdout.write("result:")
+        sys.stdout.flush()
+        return main(argv)
+
+    return race
 
 
-def _start(code: str, *args: str) -> subprocess.Popen[str]:
-    proc = subprocess.Popen([sys.executable, "-c", code, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env=clean_env())
-    assert proc.stdout is not None and proc.stdout.readline() == "ready\n"
+def _writer(root: Path, seed: int) -> Callable[[], None]:
+    """A writer's life in its child: open, renew and close claims until killed."""
+
+    def write() -> None:
+        sys.stdout.write("ready\n")
+        sys.stdout.flush()
+        base = ["--brain", str(root), "--now", NOW]
+        for i in range(1000):
+            slug = f"k{seed}-{i}"
+            main([*base, "claim", "open", "--scope", f"kill/{slug}/", "--slug", slug, "--story", "x" * 2000])
+            sess = "sess-20261129-1000-" + slug
+            main([*base, "claim", "renew", sess, "--ttl", "3h"])
+            main([*base, "claim", "close", sess, "--status", "ok", "--notes", "y" * 2000])
+
+    return write
+
+
+def _start(target: Callable[[], int | None]) -> forked.Forked:
+    proc = forked.run_forked(target, env=clean_env())
+    assert proc.read_line() == "ready\n"
     return proc
 
 
-def _race(brain: Path, tmp_path: Path, scopes: list[str]) -> list[tuple[int, str, str]]:
+def _race(brain: Path, tmp_path: Path, scopes: list[str]) -> list[Run]:
     go = tmp_path / "go"
-    racers = [_start(RACER, str(go), "--brain", str(brain), "--now", NOW, "claim", "open", "--scope", scope,
-                     "--slug", f"racer{i}") for i, scope in enumerate(scopes)]
+    racers = [_start(_racer(go, ["--brain", str(brain), "--now", NOW, "claim", "open", "--scope", scope,
+                                 "--slug", f"racer{i}"])) for i, scope in enumerate(scopes)]
     go.touch()
     results = []
     for proc in racers:
-        out, err = proc.communicate(timeout=120)
-        results.append((proc.returncode, out, err))
+        run = proc.wait(timeout=120)
+        results.append(run)
     return results
 
 
@@ -121,14 +130,14 @@ def _assert_whole(brain: Path) -> int:
 
 def test_kill_dash_nine_during_writes_leaves_every_file_whole(brain: Path) -> None:
     rng = random.Random(20261129)
+    build_parser()  # every command module imported before the writers fork: the kills land in the writes
     for i in range(30):
-        proc = _start(WRITER, str(brain), str(i))
+        proc = _start(_writer(brain, i))
         if i == 29:  # the last kill lands after a claim was written, however loaded the machine is
             wait_for(lambda: any((brain / "claims").glob("*.yml")), timeout=120, what="a writer's first claim")
         time.sleep(rng.uniform(0.0, 0.25))
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.communicate(timeout=30)
-        assert proc.returncode == -signal.SIGKILL
+        proc.kill()
+        assert proc.wait(timeout=30).code == -signal.SIGKILL
         _assert_whole(brain)
     assert _assert_whole(brain) > 0
     # the next command works, sweeps stray temp files, and commits only its own change

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import itertools
 import re
-import subprocess
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from brain_tui.core.paths.scope import parse_scope, scopes_overlap
-from tests.bsi import bsi_command
+from tests.bsi import BSI, bsi_command
 
+from . import forked
 from .harness import make_remote, racer_env, remote_claims
 
 BASE = datetime(2026, 11, 29, 8, 0, tzinfo=UTC)
@@ -39,13 +39,12 @@ def test_racing_clones_never_hold_one_scope_twice(tmp_path: Path, long_profile: 
         now = (BASE + timedelta(minutes=10 * r)).isoformat()
         scopes = [OVERLAPPING[i % len(OVERLAPPING)] if i < racers - 2 else f"decoy{i}/r{r}.md"
                   for i in range(racers)]
-        procs = [
-            subprocess.Popen(bsi_command("--sync", "claim", "open", "--scope", scope, "--slug", f"r{r}-{i}",
-                                         brain=clone, now=now),
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=racer_env(f"racer{i}"))
+        procs = [  # each racer a `bsi` process of its own, forked from this one (tests/reliability/forked.py)
+            forked.start(bsi_command("--sync", "claim", "open", "--scope", scope, "--slug", f"r{r}-{i}",
+                                     brain=clone, now=now)[len(BSI):], env=racer_env(f"racer{i}"))
             for i, (clone, scope) in enumerate(zip(clones, scopes, strict=True))
         ]
-        results = [(p.wait(timeout=180), p.stdout.read().strip(), p.stderr.read()) for p in procs]  # type: ignore[union-attr]
+        results = [(run.code, run.out.strip(), run.err) for run in (p.wait(timeout=180) for p in procs)]
         winners = [out for code, out, _ in results if code == 0]
         assert winners, f"round {r}: nobody won: {results}"
         for code, _out, err in results:
@@ -69,13 +68,14 @@ def test_racing_clones_never_hold_one_scope_twice(tmp_path: Path, long_profile: 
                 assert set(re.findall(r"sess-[A-Za-z0-9._-]+", err)) & held
         # The winners close, racing each other too.
         closers = [
-            subprocess.Popen(bsi_command("--sync", "claim", "close", w, "--status", "ok",
-                                         brain=clones[int(w.rsplit("-", 1)[1])], now=now),
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=racer_env("closer"))
+            forked.start(bsi_command("--sync", "claim", "close", w, "--status", "ok",
+                                     brain=clones[int(w.rsplit("-", 1)[1])], now=now)[len(BSI):],
+                         env=racer_env("closer"))
             for w in winners
         ]
         for p in closers:
-            assert p.wait(timeout=180) == 0, p.stderr.read()  # type: ignore[union-attr]
+            closed = p.wait(timeout=180)
+            assert closed.code == 0, closed.err
         stats["rounds"] += 1
     final = remote_claims(remote, tmp_path)
     ids = [c["sess_id"] for c in final]
