@@ -249,3 +249,21 @@ def test_the_recent_rows_read_from_the_head_of_the_file_are_the_rows_of_the_whol
         assert fresh is not None
         assert fresh.closed_since(since) == whole.closed_since(since)
         assert fresh._lines is None  # read from the head of the file, the rows not loaded
+
+
+def test_a_long_lived_process_reads_the_rows_file_once_while_writes_leave_it_in_place(brain: Brain) -> None:
+    from brain_tui.core.records import closed_rows
+
+    cockpit = Brain(brain.root, clock=lambda: T0, commit=False, instance="t@test")
+    cockpit.snapshot(only_statuses=BLOCKING_STATUSES)
+    saved = closed_set.load(brain.root)
+    assert saved is not None and len(saved.names()) == saved.count and saved.lines()
+    closed_rows.READS.update(names=0, rows=0)
+    for n in range(3):  # writes by other processes: each adds a row beside the same rows file
+        writer = Brain(brain.root, clock=lambda: T0, instance="t@test")
+        sess = _open(writer, f"k{n}", f"live/k{n}/")
+        writer.close_claim(sess, CloseRequest(status="ok"))
+        fresh = closed_set.load(brain.root)
+        assert fresh is not None and fresh.has(f"{sess}.yml") and len(fresh.names()) == fresh.count
+        assert sess in {line.split("\t")[2] for line in fresh.lines()}
+    assert closed_rows.READS == {"names": 0, "rows": 0}

@@ -45,6 +45,7 @@ from pathlib import Path
 
 from brain_tui.core.paths.layout import CLAIMS_DIR, CLOSED_ROWS_FILE, CLOSED_SET_FILE, SIGNALS_DIR, STATE_DIR
 from brain_tui.core.records import formats, status_scan
+from brain_tui.core.records.closed_rows import FORMAT, checked_row, rows_file, write_atomically
 from brain_tui.core.records.formats import YAML_SUFFIXES
 from brain_tui.core.records.git_head import git_output, head_commit
 from brain_tui.core.records.status_scan import Terminal, archived_of, terminal_of
@@ -76,20 +77,18 @@ CLOSED_CLAIMS = Folder(CLAIMS_DIR, CLOSED_SET_FILE, CLOSED_ROWS_FILE, terminal_o
 #: ``signals/``: archived (SPEC 7: nothing leaves it), rows ``created_us, archived, sig_id, blob, ""``.
 ARCHIVED_SIGNALS = Folder(SIGNALS_DIR, "archived-signals.json", "archived-signals-{}.txt", archived_of)
 
-#: 2: the rows carry the parent (a file of format 1 is rebuilt, never read with the new columns).
-FORMAT = 2
 #: git's mode of a regular file blob (a link, 120000, or a submodule is never terminal here).
 _FILE_MODES = ("100644", "100755")
 #: Counts of the work this process did, for tests and benchmarks (``advances``: sets a write's commit moved on).
 COUNTERS = {"rebuilds": 0, "diffs": 0, "blobs_read": 0, "listdirs": 0, "writes": 0, "advances": 0}
 #: The other code that writes sets (a change of it rebuilds them too).
-_ADVANCE_FILE = os.path.join(os.path.dirname(__file__), "closed_advance.py")
+_OTHER_FILES = tuple(os.path.join(os.path.dirname(__file__), name) for name in ("closed_advance.py", "closed_rows.py"))
 
 
 def _fingerprint(kind: Folder) -> str:
     """The code that decides terminal (a change of it rebuilds the set)."""
     parts = []
-    for path in (status_scan.__file__, formats.__file__, __file__, _ADVANCE_FILE):
+    for path in (status_scan.__file__, formats.__file__, __file__, *_OTHER_FILES):
         try:
             st = os.stat(path)
         except OSError:
@@ -154,18 +153,15 @@ class ClosedSet:
             if self._lines is not None:
                 self._names = {_line_name(line) for line in self._lines}
             else:
-                base: set[str] = set()
-                with contextlib.suppress(OSError, ValueError), open(self._path or "", encoding="utf-8") as handle:
-                    handle.readline()
-                    base = set(handle.readline().rstrip("\n").split("\t")) - {""}
-                self._names = (base - self.dropped) | {_line_name(line) for line in self.extra}
+                base = rows_file(self._path, names=True)[0] if self._path is not None else frozenset()
+                self._names = set(base - self.dropped) | {_line_name(line) for line in self.extra}
         return self._names
 
     def lines(self) -> list[str]:
         """The rows, latest close first (loads the file)."""
         if self._lines is None:
-            base = (_read_lines(self._path) if self._path is not None else None) or []
-            self._lines = merged(base, self.extra, self.dropped)
+            base = rows_file(self._path, names=False)[1] if self._path is not None else None
+            self._lines = merged(base or [], self.extra, self.dropped)
         return self._lines
 
     def has(self, name: str) -> bool:
@@ -343,7 +339,7 @@ def load(root: str | Path, kind: Folder = CLOSED_CLAIMS) -> ClosedSet | None:
                          {str(k): str(v) for k, v in head["others"].items()},
                          {str(k): [str(n) for n in v] for k, v in head["odd"].items()},
                          path.with_name(_rows_name(kind, head.get("rows"), tree)), commit=str(head.get("commit") or ""),
-                         kind=kind, extra=tuple(_row(line) for line in head.get("extra", ())),
+                         kind=kind, extra=tuple(checked_row(line) for line in head.get("extra", ())),
                          dropped=frozenset(str(name) for name in head.get("dropped", ())))
     except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
         return None
@@ -358,50 +354,14 @@ def _rows_name(kind: Folder, rows: object, tree: str) -> str:
     return kind.rows_file.format(tree)
 
 
-def _row(line: object) -> str:
-    """One row of a header's `extra`, checked for its six fields (else the header does not load)."""
-    if not isinstance(line, str) or line.count("\t") != 5 or not line.endswith("\n"):
-        raise ValueError("not a row")
-    return line
-
-
-def _read_lines(path: Path) -> list[str] | None:
-    """The rows of the stored set, or None when the file does not hold as many as its header says."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            head = json.loads(handle.readline())
-            handle.readline()
-            lines = handle.readlines()
-    except (OSError, ValueError):
-        return None
-    if not isinstance(head, dict) or head.get("format") != FORMAT or head.get("count") != len(lines) or \
-            (lines and not lines[-1].endswith("\n")):
-        return None
-    return lines
-
-
 def rows_ok(found: ClosedSet) -> bool:
     """True when the set's rows decoded (loads them)."""
     if found._lines is None and found._path is not None:
-        loaded = _read_lines(found._path)
+        loaded = rows_file(found._path, names=False)[1]
         if loaded is None:
             return False
         found._lines = merged(loaded, found.extra, found.dropped)
     return True
-
-
-def _write(path: Path, text: str) -> None:
-    """Temp file and rename: a reader sees the old or the new file (no fsync: a torn file after a
-    power cut fails its count check and is rebuilt)."""
-    tmp = path.with_name(f"{TEMP_MARK}{path.name}.{os.getpid()}")
-    try:
-        with open(tmp, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise
 
 
 def store(root: Path, found: ClosedSet) -> None:
@@ -429,9 +389,9 @@ def store(root: Path, found: ClosedSet) -> None:
         if not kept:
             lines = found.lines()
             rows_head = json.dumps({"format": FORMAT, "tree": found.tree, "count": len(lines)})
-            _write(rows_path, rows_head + "\n" + "\t".join(sorted(found.names())) + "\n" + "".join(lines))
+            write_atomically(rows_path, rows_head + "\n" + "\t".join(sorted(found.names())) + "\n" + "".join(lines))
             found._path, found.extra, found.dropped = rows_path, (), frozenset()
-        _write(state / kind.head_file, json.dumps(head, separators=(",", ":")))
+        write_atomically(state / kind.head_file, json.dumps(head, separators=(",", ":")))
         COUNTERS["writes"] += 1
         for old in state.glob(kind.rows_file.format("*")):
             if old != rows_path:

@@ -1,0 +1,88 @@
+"""The closed sets' rows files under ``.brain/``: read once per version by a process, written atomically.
+
+A rows file (`closed_set`'s module docstring says what it holds) is named by the tree its rows were
+written for and replaced by a rename, never edited in place: its ``(mtime_ns, size, inode)`` names one
+content, so a long-lived process (the cockpit, `bsi mcp`) keeps what it read and reads it again only
+when another file takes its place.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from pathlib import Path
+
+from brain_tui.core.records.yamlio import TEMP_MARK
+
+__all__ = ["FORMAT", "READS", "checked_row", "read_lines", "rows_file", "write_atomically"]
+
+#: 2: the rows carry the parent (a file of format 1 is rebuilt, never read with the new columns).
+FORMAT = 2
+
+#: The rows files this process read, by path: their ``(mtime_ns, size, inode)``, names and rows (None: not read).
+#: A long-lived process (the cockpit, `bsi mcp`) reads a rows file once, not again after every write: a write
+#: leaves it in place (`ClosedSet.extra`), and a new one has another inode.
+_READ: dict[str, tuple[tuple[int, int, int], frozenset[str] | None, list[str] | None]] = {}
+#: How many times this process read a rows file's names line, and its rows (tests, benchmarks).
+READS = {"names": 0, "rows": 0}
+
+
+def rows_file(path: Path, *, names: bool) -> tuple[frozenset[str], list[str] | None]:
+    """The names (`names`) or the rows (None when they do not decode) of a rows file, read once per version."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return frozenset(), None
+    key = (st.st_mtime_ns, st.st_size, st.st_ino)
+    known = _READ.get(str(path))
+    found_names, rows = (known[1], known[2]) if known is not None and known[0] == key else (None, None)
+    if names and found_names is None:
+        READS["names"] += 1
+        found_names = frozenset()
+        with contextlib.suppress(OSError, ValueError), open(path, encoding="utf-8") as handle:
+            handle.readline()
+            found_names = frozenset(handle.readline().rstrip("\n").split("\t")) - {""}
+    if not names and rows is None:
+        READS["rows"] += 1
+        rows = read_lines(path)
+    if str(path) not in _READ and len(_READ) >= 4:  # a file or two per folder at a time
+        del _READ[next(iter(_READ))]
+    _READ[str(path)] = (key, found_names, rows)
+    return found_names or frozenset(), rows
+
+
+def checked_row(line: object) -> str:
+    """One row of a header's `extra`, checked for its six fields (else the header does not load)."""
+    if not isinstance(line, str) or line.count("\t") != 5 or not line.endswith("\n"):
+        raise ValueError("not a row")
+    return line
+
+
+def read_lines(path: Path) -> list[str] | None:
+    """The rows of the stored set, or None when the file does not hold as many as its header says."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            head = json.loads(handle.readline())
+            handle.readline()
+            lines = handle.readlines()
+    except (OSError, ValueError):
+        return None
+    if not isinstance(head, dict) or head.get("format") != FORMAT or head.get("count") != len(lines) or \
+            (lines and not lines[-1].endswith("\n")):
+        return None
+    return lines
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Temp file and rename: a reader sees the old or the new file (no fsync: a torn file after a
+    power cut fails its count check and is rebuilt)."""
+    tmp = path.with_name(f"{TEMP_MARK}{path.name}.{os.getpid()}")
+    try:
+        with open(tmp, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
