@@ -161,7 +161,9 @@ class ClosedSet:
         """The rows, latest close first (loads the file)."""
         if self._lines is None:
             base = rows_file(self._path, names=False)[1] if self._path is not None else None
-            self._lines = merged(base or [], self.extra, self.dropped)
+            held = rows_file(self._path, names=True)[0] if self._path is not None and (self.extra or self.dropped) \
+                else None
+            self._lines = merged(base or [], self.extra, self.dropped, held)
         return self._lines
 
     def has(self, name: str) -> bool:
@@ -203,12 +205,17 @@ class ClosedSet:
         return merged(head, self.extra, self.dropped)
 
 
-def merged(base: list[str], extra: tuple[str, ...], dropped: frozenset[str]) -> list[str]:
-    """The rows of a rows file (`base`) with `dropped` names out and `extra` rows in, latest close first."""
+def merged(base: list[str], extra: tuple[str, ...], dropped: frozenset[str],
+           held: frozenset[str] | None = None) -> list[str]:
+    """The rows of a rows file (`base`, naming `held` when known) with `dropped` names out and `extra` rows in,
+    latest close first."""
     if not extra and not dropped:
         return base
     gone = dropped | {_line_name(line) for line in extra}
-    lines = [line for line in base if _line_name(line) not in gone]
+    if held is not None and gone.isdisjoint(held):  # new closes: no row of the file leaves
+        lines = list(base)
+    else:
+        lines = [line for line in base if _line_name(line) not in gone]
     for line in sorted(extra, key=_line_time):
         lines.insert(bisect.bisect_right(lines, _line_time(line), key=_line_time), line)
     return lines
