@@ -164,6 +164,7 @@ def test_the_by_parent_index_follows_rows_that_change(root: Path) -> None:
     _tree(root)
     brain, _found = live(root)
     assert brain.store.closed_last is not None
+    finished._CHILDREN = None  # (an earlier test's brain may hold the very same rows)
     finished.closed_children(brain.store.closed_last)
     _child(root, "sess-k3", "closed", "sess-k1", "2026-11-29T08:30:00+00:00")  # a child closes
     (root / "claims" / "sess-k5.yml").unlink()  # another leaves the history
@@ -172,6 +173,8 @@ def test_the_by_parent_index_follows_rows_that_change(root: Path) -> None:
     closed = brain.store.closed_last
     assert closed is not None
     kept = finished.closed_children(closed)
+    assert finished._CHILDREN is not None and finished._CHILDREN.lines is None  # from the header's rows alone
+    assert closed.extra and closed.dropped
     finished._CHILDREN = None
     fresh = finished.closed_children(closed)
     assert {k: sorted(v) for k, v in kept.items()} == {k: sorted(v) for k, v in fresh.items()}

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from brain_tui.core.records.yamlio import TEMP_MARK
 
-__all__ = ["FORMAT", "READS", "checked_row", "read_lines", "rows_file", "write_atomically"]
+__all__ = ["FORMAT", "READS", "checked_row", "read_lines", "rows_file", "rows_version", "write_atomically"]
 
 #: 2: the rows carry the parent (a file of format 1 is rebuilt, never read with the new columns).
 FORMAT = 2
@@ -26,6 +26,15 @@ FORMAT = 2
 _READ: dict[str, tuple[tuple[int, int, int], frozenset[str] | None, list[str] | None]] = {}
 #: How many times this process read a rows file's names line, and its rows (tests, benchmarks).
 READS = {"names": 0, "rows": 0}
+
+
+def rows_version(path: Path) -> tuple[str, int, int, int] | None:
+    """``(path, mtime_ns, size, inode)`` of a rows file, None when it is not there."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return str(path), st.st_mtime_ns, st.st_size, st.st_ino
 
 
 def rows_file(path: Path, *, names: bool) -> tuple[frozenset[str], list[str] | None]:

@@ -45,7 +45,7 @@ from pathlib import Path
 
 from brain_tui.core.paths.layout import CLAIMS_DIR, CLOSED_ROWS_FILE, CLOSED_SET_FILE, SIGNALS_DIR, STATE_DIR
 from brain_tui.core.records import formats, status_scan
-from brain_tui.core.records.closed_rows import FORMAT, checked_row, rows_file, write_atomically
+from brain_tui.core.records.closed_rows import FORMAT, checked_row, rows_file, rows_version, write_atomically
 from brain_tui.core.records.formats import YAML_SUFFIXES
 from brain_tui.core.records.git_head import git_output, head_commit
 from brain_tui.core.records.status_scan import Terminal, archived_of, terminal_of
@@ -165,6 +165,14 @@ class ClosedSet:
                 else None
             self._lines = merged(base or [], self.extra, self.dropped, held)
         return self._lines
+
+    def rows_version(self) -> tuple[str, int, int, int] | None:
+        """The rows file's path and ``(mtime_ns, size, inode)`` (None: no file, or the rows are in memory only)."""
+        return rows_version(self._path) if self._path is not None else None
+
+    def file_lines(self) -> list[str]:
+        """The rows of the rows file itself (the header's rows not applied)."""
+        return (rows_file(self._path, names=False)[1] if self._path is not None else None) or []
 
     def has(self, name: str) -> bool:
         """True when ``claims/<name>`` is terminal in HEAD."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Collection
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -33,7 +33,7 @@ EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 CLOSED: Any = object()
 #: ``(rows, {parent: [(sess_id, status, name)]})`` of the last rows indexed (a long-lived reader re-indexes
 #: only the rows that changed: most commits change the ``claims`` tree, not its terminal rows).
-_CHILDREN: tuple[list[str], dict[str, list[tuple[str, str, str]]]] | None = None
+_CHILDREN: _Children | None = None
 
 
 def skew_flagged(item: Claim, now: datetime) -> Claim:
@@ -43,29 +43,56 @@ def skew_flagged(item: Claim, now: datetime) -> Claim:
     return item
 
 
+@dataclass(frozen=True)
+class _Children:
+    """The by-parent index of one closed set's rows: its rows file's version and the header's rows beside it."""
+
+    version: tuple[str, int, int, int] | None
+    extra: tuple[str, ...]
+    dropped: frozenset[str]
+    lines: list[str] | None
+    by_parent: dict[str, list[tuple[str, str, str]]]
+
+
 def closed_children(closed: ClosedSet) -> dict[str, list[tuple[str, str, str]]]:
     """The closed set's rows by parent: ``{parent: [(sess_id, status, file name)]}``.
 
     Indexed once; for later rows only the lines added or gone are applied (to a copy: a reader holding
-    the old index keeps it whole).
+    the old index keeps it whole). Beside the same rows file, those are the header's rows (`ClosedSet.extra`,
+    `dropped`): the whole history's rows are not compared again after each write.
     """
     global _CHILDREN
-    lines = closed.lines()
     known = _CHILDREN
-    if known is not None and (known[0] is lines or known[0] == lines):
-        return known[1]
-    if known is None:
-        by_parent: dict[str, list[tuple[str, str, str]]] = {}
+    version = closed.rows_version()
+    if known is not None and version is not None and known.version == version and known.dropped <= closed.dropped:
+        if (known.extra, known.dropped) == (closed.extra, closed.dropped):
+            return known.by_parent
+        old_extra, new_extra = set(known.extra), set(closed.extra)
+        removed = [line for line in known.extra if line not in new_extra]
+        newly = closed.dropped - known.dropped
+        if newly:  # rows of the file that left the set since
+            suffixes = tuple(f"\t{name}\n" for name in newly)
+            removed += [line for line in closed.file_lines() if line.endswith(suffixes)]
+        by_parent = dict(known.by_parent)
+        _index_rows(by_parent, removed, -1)
+        _index_rows(by_parent, [line for line in closed.extra if line not in old_extra], 1)
+        _CHILDREN = _Children(version, closed.extra, closed.dropped, None, by_parent)
+        return by_parent
+    lines = closed.lines()
+    if known is not None and known.lines is not None and (known.lines is lines or known.lines == lines):
+        return known.by_parent
+    if known is None or known.lines is None:
+        by_parent = {}
         for line in lines:
             _us, status, sess_id, _oid, parent, name = line.rstrip("\n").split("\t")
             if parent:
                 by_parent.setdefault(parent, []).append((sess_id, status, name))
     else:
-        old, new = set(known[0]), set(lines)
-        by_parent = dict(known[1])
-        _index_rows(by_parent, [line for line in known[0] if line not in new], -1)
+        old, new = set(known.lines), set(lines)
+        by_parent = dict(known.by_parent)
+        _index_rows(by_parent, [line for line in known.lines if line not in new], -1)
         _index_rows(by_parent, [line for line in lines if line not in old], 1)
-    _CHILDREN = (lines, by_parent)
+    _CHILDREN = _Children(version, closed.extra, closed.dropped, lines, by_parent)
     return by_parent
 
 
