@@ -278,3 +278,16 @@ def test_an_unknown_malformed_or_untracked_closed_claim_is_decided_without_the_w
     assert not decision.allowed and words in decision.reason
     assert (decision.code, decision.reason) == (want.code, want.reason)
     assert "claims" not in scans
+
+
+def test_the_index_read_fetches_the_cache_rows_of_the_window_not_the_whole_history(root: Path) -> None:
+    from brain_tui.core.records.written import index_snapshot
+
+    write_claim(root, "sess-ancient", "closed", "old/", "2026-08-01T10:00:00+00:00")
+    commit(root, "an old close")
+    Brain(root, clock=lambda: T0, commit=False).snapshot()  # every file in the parse cache
+    brain = Brain(root, clock=lambda: T0, commit=False, instance="t@test")
+    snapshot = index_snapshot(brain.store, T0)
+    assert "sess-old-3" in {c.sess_id for c in snapshot.claims}  # the 30-day window
+    assert "sess-ancient" not in {c.sess_id for c in snapshot.claims}
+    assert "claims/sess-ancient.yml" not in brain.store.files.entry_names()  # its cache row was not even read

@@ -25,7 +25,7 @@ from brain_tui.core.paths.path_keys import path_key
 from brain_tui.core.paths.scope import ScopeEntry, parse_scope
 from brain_tui.core.records import finished, formats, in_force, index, index_legacy, yamlio
 from brain_tui.core.records.cache import ParseCache, Parsed, pausing_gc
-from brain_tui.core.records.closed_set import ARCHIVED_SIGNALS, ClosedSet, closed_set
+from brain_tui.core.records.closed_set import ARCHIVED_SIGNALS, ClosedSet, closed_set, micros
 from brain_tui.core.records.formats import (
     KNOWN_STATUSES,
     YAML_SUFFIXES,
@@ -335,9 +335,10 @@ class BrainStore:
             self._scan("signals", YAML_SUFFIXES)
         lock_files = self._scan("locks", (*YAML_SUFFIXES, ".lock"))
         breath_files = self._breath_files()
-        if closed is not None:  # only these rows of the parse cache, never the history's
+        if closed is not None:  # only these rows of the parse cache (and the window's), never the history's
             self.files.load_only([rel for files in (claim_files, signal_files, lock_files, breath_files)
-                                  for rel, _st in files])
+                                  for rel, _st in files] + ([f"claims/{name}" for name, _row in
+                                  closed.closed_since(micros(closed_since))] if closed_since is not None else []))
         claims: list[Claim] = []
         signals: list[Signal] = []
         locks: list[Lock] = []
