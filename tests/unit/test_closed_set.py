@@ -291,3 +291,25 @@ def test_the_index_read_fetches_the_cache_rows_of_the_window_not_the_whole_histo
     assert "sess-old-3" in {c.sess_id for c in snapshot.claims}  # the 30-day window
     assert "sess-ancient" not in {c.sess_id for c in snapshot.claims}
     assert "claims/sess-ancient.yml" not in brain.store.files.entry_names()  # its cache row was not even read
+
+
+def test_the_windows_finished_claims_are_read_without_walking_their_scopes(root: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    from brain_tui.core.paths import scope
+    from brain_tui.core.records.written import index_snapshot
+
+    live(root)
+    walked: list[str] = []
+    real = scope.resolve_in_brain
+
+    def counting(base: object, path: str) -> object:
+        walked.append(path)
+        return real(base, path)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(scope, "resolve_in_brain", counting)
+    brain = Brain(root, clock=lambda: T0, commit=False, instance="t@test")
+    snapshot = index_snapshot(brain.store, T0)
+    finished = [c for c in snapshot.claims if c.is_terminal]
+    assert len(finished) == HISTORY and all(c.scope_text.startswith("hist/") for c in finished)
+    assert sorted(walked) == ["live/a", "live/b"]  # only the claims that can block
+    assert Brain(root, clock=lambda: T0, commit=False).snapshot().claim("sess-old-3").scope[0].kind == "file"

@@ -230,13 +230,16 @@ def _filtered_out(store: BrainStore, sess_id: str) -> Claim | None:
     return item if isinstance(item, Claim) and item.sess_id == sess_id else None
 
 
-def _read_claim_file(store: BrainStore, rel: str) -> Any:
-    """What the store reads in the claim file `rel` (None when it is missing or not a regular file)."""
+def _read_claim_file(store: BrainStore, rel: str, *, history: bool = False) -> Any:
+    """What the store reads in the claim file `rel` (None when it is missing or not a regular file); `history`:
+    for the history's display (`BrainStore.load_history`)."""
     try:
         st = os.lstat(os.path.join(store.root, rel))
     except OSError:
         return None
-    return store._load(rel, st, "claim") if stat.S_ISREG(st.st_mode) else None
+    if not stat.S_ISREG(st.st_mode):
+        return None
+    return store.load_history(rel, st) if history else store._load(rel, st, "claim")
 
 
 def closed_twins(store: BrainStore, closed: ClosedSet, found: list[tuple[str, Any, str | None, Any]],
@@ -260,13 +263,17 @@ def add_closed_since(store: BrainStore, closed: ClosedSet | None, claims: list[C
     if closed is None:
         return
     have = {c.path for c in claims}
+    used: set[str] = set()
     for name, _row in closed.closed_since(micros(since)):
         rel = f"claims/{name}"
         if rel in have:
             continue
-        item = _read_claim_file(store, rel)
+        used.add(rel)
+        item = _read_claim_file(store, rel, history=True)
         if isinstance(item, Claim) and item.status in TERMINAL_STATUSES:
             claims.append(item)
+    for gone in [rel for rel in store.history_cache if rel not in used]:  # the window's claims only
+        del store.history_cache[gone]
 
 
 def ended_since(store: BrainStore, rel: str, st: os.stat_result, since: datetime) -> bool:

@@ -91,6 +91,9 @@ class BrainStore:
         self.files = ParseCache(self.root, persist=persist_cache, code_files=PARSER_CODE)
         #: the object built from each file, for the `Parsed` outcome it was built from.
         self._cache: dict[str, tuple[Parsed, Any]] = {}
+        #: the terminal claims read for the history's display (`load_history`), by file, and their scopes.
+        self.history_cache: dict[str, tuple[Parsed, Claim]] = {}
+        self._written_scopes: dict[Any, tuple[ScopeEntry, ...] | str] = {}
         self._scopes: dict[Any, tuple[ScopeEntry, ...] | str] = {}
         #: the symbolic links the scans met since the last snapshot began (reported as corrupt rows).
         self._links: list[CorruptFile] = []
@@ -205,6 +208,43 @@ class BrainStore:
             result = lock_from_mapping(parsed.data, rel, self.tz)
         self._cache[rel] = (parsed, result)
         return result
+
+    def load_history(self, rel: str, st: os.stat_result) -> Any:
+        """A claim file the closed set holds terminal, for the history's display (BRAIN-INDEX.md's window, the
+        cockpit): its scope is read as written, without the folder stats and link walks only a claim that can
+        block needs (what is shown is its text). A file that does not read, or is not terminal, is read as any."""
+        parsed = self.files.get(rel, st, parse_claim_bytes)
+        if parsed is None:
+            return None
+        cached = self._cache.get(rel) or self.history_cache.get(rel)
+        if cached is not None and cached[0] is parsed:
+            return cached[1]
+        if parsed.corrupt is None:
+            result = claim_from_mapping(parsed.data, rel, self.root, self.tz, self.config.ttl_default,
+                                        self._scope_as_written)
+            if isinstance(result, Claim) and result.is_terminal:
+                self.files.set_hint(rel, parsed, (result.sess_id, result.status))
+                self.history_cache[rel] = (parsed, result)
+                return result
+        return self._load(rel, st, "claim")
+
+    def _scope_as_written(self, value: Any) -> tuple[ScopeEntry, ...]:
+        """`parse_scope` of a terminal claim's scope without the brain's files (memoised: it depends on the text)."""
+        key = value if isinstance(value, str) else tuple(value) if isinstance(value, list) else None
+        try:
+            hit = self._written_scopes.get(key) if key is not None else None
+        except TypeError:
+            key, hit = None, None
+        if hit is None:
+            try:
+                hit = parse_scope(value, None, typed=False)
+            except InvalidData as exc:
+                hit = exc.message
+            if key is not None and len(self._written_scopes) < 100_000:
+                self._written_scopes[key] = hit
+        if isinstance(hit, str):
+            raise InvalidData(hit)
+        return hit
 
     def _breath_files(self) -> Scanned:
         """``breath/*.yml`` (hidden names skipped, as the context-broker's own tools do)."""
