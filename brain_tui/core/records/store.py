@@ -65,6 +65,26 @@ Scanned = list[tuple[str, os.stat_result]]
 _CLOSED = finished.CLOSED
 
 
+def _memo_scope(memo: dict[Any, tuple[ScopeEntry, ...] | str], value: Any,
+                root: Path | None) -> tuple[ScopeEntry, ...]:
+    """`parse_scope(value, root)` of a claim file's scope, through `memo` (a refusal is kept as its message)."""
+    key = value if isinstance(value, str) else tuple(value) if isinstance(value, list) else None
+    try:
+        hit = memo.get(key) if key is not None else None
+    except TypeError:  # a list holding unhashable items: not memoised
+        key, hit = None, None
+    if hit is None:
+        try:
+            hit = parse_scope(value, root, typed=False)
+        except InvalidData as exc:
+            hit = exc.message
+        if key is not None:
+            memo[key] = hit
+    if isinstance(hit, str):
+        raise InvalidData(hit)
+    return hit
+
+
 def _claim_file_rank(rel_path: str, sess_id: str | None) -> int:
     """0 for `claims/<sess_id>.yml`, 1 for `.yaml`, 2 for any other name: the lowest holds the ID."""
     if sess_id is None:
@@ -156,21 +176,7 @@ class BrainStore:
 
     def _scope(self, value: Any) -> tuple[ScopeEntry, ...]:
         """`parse_scope` memoised for one snapshot (history repeats the same scopes; entries are shared)."""
-        key = value if isinstance(value, str) else tuple(value) if isinstance(value, list) else None
-        try:
-            hit = self._scopes.get(key) if key is not None else None
-        except TypeError:  # a list holding unhashable items: not memoised
-            key, hit = None, None
-        if hit is None:
-            try:
-                hit = parse_scope(value, self.root, typed=False)
-            except InvalidData as exc:
-                hit = exc.message
-            if key is not None:
-                self._scopes[key] = hit
-        if isinstance(hit, str):
-            raise InvalidData(hit)
-        return hit
+        return _memo_scope(self._scopes, value, self.root)
 
     def _identity(self, rel: str, st: os.stat_result) -> tuple[str, str] | None:
         """A claim file's ``(sess_id, status)`` without building the claim (recorded as its hint), or None."""
@@ -230,21 +236,9 @@ class BrainStore:
 
     def _scope_as_written(self, value: Any) -> tuple[ScopeEntry, ...]:
         """`parse_scope` of a terminal claim's scope without the brain's files (memoised: it depends on the text)."""
-        key = value if isinstance(value, str) else tuple(value) if isinstance(value, list) else None
-        try:
-            hit = self._written_scopes.get(key) if key is not None else None
-        except TypeError:
-            key, hit = None, None
-        if hit is None:
-            try:
-                hit = parse_scope(value, None, typed=False)
-            except InvalidData as exc:
-                hit = exc.message
-            if key is not None and len(self._written_scopes) < 100_000:
-                self._written_scopes[key] = hit
-        if isinstance(hit, str):
-            raise InvalidData(hit)
-        return hit
+        if len(self._written_scopes) >= 100_000:
+            self._written_scopes.clear()
+        return _memo_scope(self._written_scopes, value, None)
 
     def _breath_files(self) -> Scanned:
         """``breath/*.yml`` (hidden names skipped, as the context-broker's own tools do)."""
