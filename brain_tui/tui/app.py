@@ -14,7 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import on
 from textual.app import App, SystemCommand
@@ -24,7 +24,6 @@ from textual.message_pump import MessagePump
 from textual.screen import ModalScreen, Screen
 
 from brain_tui.core.brain import Brain
-from brain_tui.core.environment.env import EnvState
 from brain_tui.core.errors import BsiError
 from brain_tui.core.records.model import BrainSnapshot, Claim
 from brain_tui.core.records.statuses import BLOCKING_STATUSES
@@ -54,12 +53,15 @@ from .themes import DEFAULT_THEME, THEME_CYCLE, load_settings, load_themes, save
 from .widgets.header import header_text
 from .words import describe_watchdog, plain_refusal
 
+if TYPE_CHECKING:
+    from brain_tui.core.environment.env import EnvState
+
 #: Seconds between TTL countdown ticks (no disk read).
 TICK_SECONDS = 30.0
 #: Seconds between environment readings (thread worker).
 ENV_SECONDS = 5.0
 
-EnvProvider = Callable[[Brain], tuple[EnvState | None, str]]
+EnvProvider = Callable[[Brain], "tuple[EnvState | None, str]"]
 
 
 class BrainApp(App[int]):
@@ -198,14 +200,8 @@ class BrainApp(App[int]):
                 self.syncer.timer = self.set_interval(self.syncer.fetch_interval_s, self.syncer.background_fetch,
                                                       name="auto-fetch")
                 self.syncer.background_fetch()
-        else:
-            self.branch = gitops.current_branch(self.brain.root) if self.brain.is_git() else ""
-            self.syncer.data, _ = sources.sync_status(self.brain)
-            self.live_sessions = self.brain.live_sessions(self.snapshot)
-            self.queue = self.readings.attention_of(self.snapshot)
-            self._alert_keys = alert_keys(self.queue)
-            if self.env_provider is not sources.collect_env:
-                self.env_data, self.env_note = self.env_provider(self.brain)
+        elif not self.progressive:
+            self.readings.read_now()
         if self.demo_path:
             self.notify(f"demo brain in {self.demo_path} (deleted on quit) — try `bsi --brain {self.demo_path} "
                         "claim open --scope wiki/` in another terminal", title="demo", timeout=6, markup=False)
@@ -220,6 +216,9 @@ class BrainApp(App[int]):
         """The first frame is on screen: note when, then read the rest of the brain (progressive start)."""
         if self.first_paint_at is None:
             self.first_paint_at = time.time()
+            if self.progressive and not self.live:
+                self.readings.read_now()
+                self.show_snapshot()
         if not self.full_loaded:
             self.feed.request()
 

@@ -5,14 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
 
-from brain_tui.core.environment.env import EnvState
 from brain_tui.core.records.model import BrainSnapshot
 from brain_tui.core.sessions.agents import Liveness
-from brain_tui.core.sync.remote import SyncStatus
+
+if TYPE_CHECKING:
+    from brain_tui.core.environment.env import EnvState
+    from brain_tui.core.sync.remote import SyncStatus
 
 
 @dataclass

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING
 from brain_tui.core.rules.attention import AttentionItem, describe_time_left
 from brain_tui.core.sessions.notify import Notice, desktop_escapes, run_command
 
-from .describe import expiry_hint
 from .present import short_id
 
 if TYPE_CHECKING:
@@ -57,6 +56,8 @@ class DesktopNotices:
             app.bell()
         self.announce(queue, new)
         warned = [i for i in queue if i.warning and f"warn:{i.key}" in new]
+        from .describe import expiry_hint  # not imported at start: only a warning uses it
+
         for item in warned[:1]:  # the first one only
             who = short_id(item.sess_id, app.snapshot.now, app.snapshot.tz) if item.sess_id else "?"
             hint = expiry_hint(app.snapshot.claim(item.sess_id) if item.sess_id else None, app.snapshot.now)

@@ -6,15 +6,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from brain_tui.core.environment.breath_metrics import SprintMetrics
 from brain_tui.core.records.model import BrainSnapshot
 from brain_tui.core.rules.attention import AttentionItem
 from brain_tui.core.sessions.live import runways_of
+from brain_tui.core.sync import gitops
 
 from . import sources
 from .messages import EnvRead, LiveSessionsRead
+from .notices import alert_keys
 
 if TYPE_CHECKING:
+    from brain_tui.core.environment.breath_metrics import SprintMetrics
+
     from .app import BrainApp
 
 #: Seconds the environment reading may take before the pane says it timed out.
@@ -40,6 +43,18 @@ class Readings:
             self._breath_for = self.app.snapshot
             self._breath = sources.breath_of(self.app.brain, self.app.snapshot)
         return self._breath
+
+    def read_now(self) -> None:
+        """Without the live workers (`live=False`): the branch, sync state, live sessions and environment, read on
+        the UI thread (before the first paint, or right after it on a progressive start)."""
+        app = self.app
+        app.branch = gitops.current_branch(app.brain.root) if app.brain.is_git() else ""
+        app.syncer.data, _ = sources.sync_status(app.brain)
+        app.live_sessions = app.brain.live_sessions(app.snapshot)
+        app.queue = self.attention_of(app.snapshot)
+        app._alert_keys = alert_keys(app.queue)  # what is there at the start is not news
+        if app.env_provider is not sources.collect_env:
+            app.env_data, app.env_note = app.env_provider(app.brain)
 
     def env_tick(self) -> None:
         """Every `ENV_SECONDS`: check the files, read the environment, the live sessions and the sync status."""

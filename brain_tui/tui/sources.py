@@ -8,17 +8,19 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from brain_tui.core.brain import Brain
-from brain_tui.core.environment.breath_metrics import SprintMetrics
-from brain_tui.core.environment.env import EnvState
 from brain_tui.core.errors import BsiError
-from brain_tui.core.records.headers import Finding
 from brain_tui.core.records.model import BrainSnapshot, Claim
-from brain_tui.core.sync.audit import DriftReport
-from brain_tui.core.sync.reconcile import SyncReport
-from brain_tui.core.sync.remote import SyncStatus
+
+if TYPE_CHECKING:
+    from brain_tui.core.environment.breath_metrics import SprintMetrics
+    from brain_tui.core.environment.env import EnvState
+    from brain_tui.core.records.headers import Finding
+    from brain_tui.core.sync.audit import DriftReport
+    from brain_tui.core.sync.reconcile import SyncReport
+    from brain_tui.core.sync.remote import SyncStatus
 
 T = TypeVar("T")
 

@@ -12,14 +12,15 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from brain_tui.core.errors import BsiError
-from brain_tui.core.sync.reconcile import SyncReport
-from brain_tui.core.sync.remote import SyncStatus
 
 from . import sources
 from .messages import SyncFinished, SyncStatusRead
 from .safe import safe_str
 
 if TYPE_CHECKING:
+    from brain_tui.core.sync.reconcile import SyncReport
+    from brain_tui.core.sync.remote import SyncStatus
+
     from .app import BrainApp
 
 #: The words shown when the remote cannot be reached (never a command-line flag).

@@ -95,6 +95,11 @@ def theme_from_mapping(data: Any, source: str = "theme") -> Theme:
     return Theme(**kwargs)
 
 
+#: PyYAML's safe loader, its C version when built (ten times faster: three theme files are read before the
+#: first frame).
+_SAFE_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def load_theme_file(path: Path) -> Theme:
     """Read one YAML theme file.
 
@@ -104,7 +109,7 @@ def load_theme_file(path: Path) -> Theme:
     try:
         if path.stat().st_size > MAX_THEME_FILE:
             raise ThemeFileError(f"{path.name}: larger than 64 KiB")
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_SAFE_LOADER)
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         raise ThemeFileError(f"{path.name}: {exc.__class__.__name__}") from None
     return theme_from_mapping(data, path.name)

@@ -4,19 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime, tzinfo
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.content import Content
 from textual.widgets import Static
 
 from brain_tui.core.clock import humanize_delta, try_parse_timestamp
-from brain_tui.core.environment.env import EnvState
-from brain_tui.core.environment.env_readings import GitReading, Pm2Reading, PortsReading, SystemReading
-from brain_tui.core.sync.remote import SyncStatus
 
 from ..present import age
 from ..safe import safe_text, styled
 from ..styles import ACCENT, ERROR, MUTED, OK, STRONG, WARN
+
+if TYPE_CHECKING:
+    from brain_tui.core.environment.env import EnvState
+    from brain_tui.core.environment.env_readings import GitReading, Pm2Reading, PortsReading, SystemReading
+    from brain_tui.core.sync.remote import SyncStatus
 
 LABEL_WIDTH = 7
 MAX_LISTED = 6

@@ -4,19 +4,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from textual.content import Content
 from textual.widgets import Static
 
 from brain_tui.core.clock import try_parse_timestamp
-from brain_tui.core.environment.env import EnvState
 from brain_tui.core.records.model import BrainSnapshot
 from brain_tui.core.rules.attention import AttentionItem
-from brain_tui.core.sync.remote import SyncStatus
 
 from ..present import age, format_clock
 from ..safe import safe_text, styled
 from ..styles import ACCENT, ERROR, MUTED, STRONG, WARN, with_style
+
+if TYPE_CHECKING:
+    from brain_tui.core.environment.env import EnvState
+    from brain_tui.core.sync.remote import SyncStatus
 
 
 def sync_badge(
