@@ -10,6 +10,7 @@ what needs the pilot is `Brain.attention()`, counted one way everywhere.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -20,6 +21,7 @@ from textual import on
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.content import Content
+from textual.css.query import NoMatches
 from textual.message_pump import MessagePump
 from textual.screen import ModalScreen, Screen
 
@@ -243,10 +245,8 @@ class BrainApp(App[int]):
         return isinstance(self.screen, ModalScreen)
 
     def refresh_snapshot(self, *, force: bool = False) -> None:
-        """Ask for a fresh read of the brain (in a worker thread; only changed files are parsed).
-
-        While a modal is open the read is deferred until it closes (unless `force`).
-        """
+        """Ask for a fresh read of the brain (in a worker thread; only changed files are parsed), deferred while
+        a modal is open until it closes (unless `force`)."""
         if self.modal_open() and not force and not getattr(self.screen, "follows_brain", False):
             self._refresh_pending = True
             return
@@ -319,8 +319,10 @@ class BrainApp(App[int]):
         """Push the current snapshot to every screen that shows brain data."""
         for screen in self.screen_stack:
             show = getattr(screen, "show_snapshot", None)
-            if show is not None and screen.is_mounted:
-                show(self.snapshot)
+            # NoMatches: its widgets are being removed (the app closes), nothing to show them on
+            with contextlib.suppress(NoMatches):
+                if show is not None and screen.is_mounted:
+                    show(self.snapshot)
 
     # -- attention -----------------------------------------------------------------------------
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:

@@ -78,3 +78,13 @@ async def test_without_progressive_everything_is_read_before_the_first_frame(
         await settle(pilot)
         assert painted_at_read[:1] == [None]  # tests and screenshots: the first frame shows it all
         assert app.branch
+
+
+async def test_a_read_that_lands_while_the_screens_widgets_go_shows_nothing_and_raises_nothing(make_app) -> None:  # noqa: ANN001
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await app.screen.query_one("#header").remove()  # as when the app closes mid-read
+        app.show_snapshot()
+        await pilot.pause()
+        assert app.is_running
