@@ -244,11 +244,16 @@ def test_the_recent_rows_read_from_the_head_of_the_file_are_the_rows_of_the_whol
     assert [line.split("\t")[2] for line in rows[:3]] == [f"sess-20261129-09{n:02d}-h{n - 1}" for n in (3, 2, 1)]
     times = sorted({int(line.split("\t")[0]) for line in rows})
     assert len(times) == 4
+    from brain_tui.core.records import closed_rows
+
     for since in (0, *times, times[-1] + 1):
+        closed_rows._READ.clear()  # a process that has not read the rows yet
         fresh = closed_set.load(brain.root)
         assert fresh is not None
         assert fresh.closed_since(since) == whole.closed_since(since)
         assert fresh._lines is None  # read from the head of the file, the rows not loaded
+        again = closed_set.load(brain.root)  # one that has them: from memory, the same answer
+        assert again is not None and again.lines() and again.closed_since(since) == whole.closed_since(since)
 
 
 def test_a_long_lived_process_reads_the_rows_file_once_while_writes_leave_it_in_place(brain: Brain) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from brain_tui.core.records.yamlio import TEMP_MARK
 
-__all__ = ["FORMAT", "READS", "checked_row", "read_lines", "rows_file", "rows_version", "write_atomically"]
+__all__ = ["FORMAT", "READS", "checked_row", "read_lines", "rows_file", "rows_read", "rows_version", "write_atomically"]
 
 #: 2: the rows carry the parent (a file of format 1 is rebuilt, never read with the new columns).
 FORMAT = 2
@@ -35,6 +35,13 @@ def rows_version(path: Path) -> tuple[str, int, int, int] | None:
     except OSError:
         return None
     return str(path), st.st_mtime_ns, st.st_size, st.st_ino
+
+
+def rows_read(path: Path) -> bool:
+    """True when this process holds the rows of this version of the file already (no need to read its head)."""
+    known = _READ.get(str(path))
+    version = rows_version(path)
+    return known is not None and known[2] is not None and version is not None and known[0] == version[1:]
 
 
 def rows_file(path: Path, *, names: bool) -> tuple[frozenset[str], list[str] | None]:

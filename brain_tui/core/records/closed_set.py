@@ -45,7 +45,14 @@ from pathlib import Path
 
 from brain_tui.core.paths.layout import CLAIMS_DIR, CLOSED_ROWS_FILE, CLOSED_SET_FILE, SIGNALS_DIR, STATE_DIR
 from brain_tui.core.records import formats, status_scan
-from brain_tui.core.records.closed_rows import FORMAT, checked_row, rows_file, rows_version, write_atomically
+from brain_tui.core.records.closed_rows import (
+    FORMAT,
+    checked_row,
+    rows_file,
+    rows_read,
+    rows_version,
+    write_atomically,
+)
 from brain_tui.core.records.formats import YAML_SUFFIXES
 from brain_tui.core.records.git_head import git_output, head_commit
 from brain_tui.core.records.status_scan import Terminal, archived_of, terminal_of
@@ -146,15 +153,21 @@ class ClosedSet:
     #: file's rows that left the set since: a write adds a row without rewriting the whole file.
     extra: tuple[str, ...] = ()
     dropped: frozenset[str] = frozenset()
+    #: the last `closed_since` answer, by its `since_us`.
+    _since: tuple[int, list[tuple[str, Terminal]]] | None = field(default=None, repr=False, compare=False)
 
     def names(self) -> set[str]:
-        """The names of the terminal files (one line of the file: no row is decoded)."""
+        """The names of the terminal files (one line of the file: no row is decoded). Shared: never changed."""
         if self._names is None:
             if self._lines is not None:
                 self._names = {_line_name(line) for line in self._lines}
             else:
-                base = rows_file(self._path, names=True)[0] if self._path is not None else frozenset()
-                self._names = set(base - self.dropped) | {_line_name(line) for line in self.extra}
+                key = (self.rows_version(), self.extra, self.dropped)
+                if key not in _NAMES:  # else: the same rows file and header rows as the last set's, the same names
+                    base = rows_file(self._path, names=True)[0] if self._path is not None else frozenset()
+                    _NAMES.clear()
+                    _NAMES[key] = set(base - self.dropped) | {_line_name(line) for line in self.extra}
+                self._names = _NAMES[key]
         return self._names
 
     def lines(self) -> list[str]:
@@ -188,19 +201,22 @@ class ClosedSet:
 
         Reads the rows only down to the first older close.
         """
+        if self._since is not None and self._since[0] == since_us:
+            return self._since[1]
         out: list[tuple[str, Terminal]] = []
         for line in self._recent(since_us):
             closed_us, status, sess_id, _oid, parent, name = line.rstrip("\n").split("\t")
             if int(closed_us) < since_us:
                 break
             out.append((name, (sess_id, status, int(closed_us), parent)))
+        self._since = (since_us, out)
         return out
 
 
     def _recent(self, since_us: int) -> list[str]:
         """The rows closed at or after `since_us` and maybe a few more, latest first: the rows file is read only
         down to the first older close when the rows are not loaded."""
-        if self._lines is not None or self._path is None:
+        if self._lines is not None or self._path is None or rows_read(self._path):
             return self.lines()
         head: list[str] = []
         with contextlib.suppress(OSError, ValueError), open(self._path, encoding="utf-8") as handle:
@@ -211,6 +227,11 @@ class ClosedSet:
                 if -_line_time(line) < since_us:
                     break
         return merged(head, self.extra, self.dropped)
+
+
+#: The names of the last set read from a rows file, by the file's version and the header's rows: a long-lived
+#: process reading the same set again (the cockpit after a file of `claims/` moved) does not build them again.
+_NAMES: dict[tuple[object, ...], set[str]] = {}
 
 
 def merged(base: list[str], extra: tuple[str, ...], dropped: frozenset[str],
@@ -330,7 +351,7 @@ def _relist(root: Path, found: ClosedSet, key: tuple[int, int, int]) -> ClosedSe
     except OSError:
         return None
     names = found.names()
-    live = tuple(sorted(name for name in set(listed).difference(names) if _listed(name)))
+    live = tuple(sorted(name for name in listed if name not in names and _listed(name)))
     if _dir_key(root, found.kind) != key:  # moved while listing: not stored (the next read lists again)
         key = (0, 0, 0)
     return ClosedSet(found.tree, key, live, found.count, found.others, found.odd, found._path, found._lines, names,
