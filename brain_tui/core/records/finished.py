@@ -51,11 +51,11 @@ class _Children:
     extra: tuple[str, ...]
     dropped: frozenset[str]
     lines: list[str] | None
-    by_parent: dict[str, list[tuple[str, str, str]]]
+    by_parent: dict[str, list[str]]
 
 
-def closed_children(closed: ClosedSet) -> dict[str, list[tuple[str, str, str]]]:
-    """The closed set's rows by parent: ``{parent: [(sess_id, status, file name)]}``.
+def closed_children(closed: ClosedSet) -> dict[str, list[str]]:
+    """The closed set's rows by parent: ``{parent: [row]}`` (`children` reads them).
 
     Indexed once; for later rows only the lines added or gone are applied (to a copy: a reader holding
     the old index keeps it whole). Beside the same rows file, those are the header's rows (`ClosedSet.extra`,
@@ -84,9 +84,9 @@ def closed_children(closed: ClosedSet) -> dict[str, list[tuple[str, str, str]]]:
     if known is None or known.lines is None:
         by_parent = {}
         for line in lines:
-            _us, status, sess_id, _oid, parent, name = line.rstrip("\n").split("\t")
+            parent = line.split("\t", 5)[4]
             if parent:
-                by_parent.setdefault(parent, []).append((sess_id, status, name))
+                by_parent.setdefault(parent, []).append(line)  # the row itself: no string of its own
     else:
         old, new = set(known.lines), set(lines)
         by_parent = dict(known.by_parent)
@@ -96,16 +96,24 @@ def closed_children(closed: ClosedSet) -> dict[str, list[tuple[str, str, str]]]:
     return by_parent
 
 
-def _index_rows(by_parent: dict[str, list[tuple[str, str, str]]], lines: list[str], sign: int) -> None:
+def children(by_parent: dict[str, list[str]], parent: str) -> list[tuple[str, str, str]]:
+    """``[(sess_id, status, file name)]`` of the rows `closed_children` holds under `parent`."""
+    out = []
+    for line in by_parent.get(parent, ()):
+        _us, status, sess_id, _oid, _parent, name = line.rstrip("\n").split("\t")
+        out.append((sess_id, status, name))
+    return out
+
+
+def _index_rows(by_parent: dict[str, list[str]], lines: list[str], sign: int) -> None:
     """Add (`sign` 1) or remove (-1) these rows in `by_parent`, copying each list it changes."""
     for line in lines:
-        _us, status, sess_id, _oid, parent, name = line.rstrip("\n").split("\t")
+        parent = line.split("\t", 5)[4]
         if not parent:
             continue
-        row = (sess_id, status, name)
-        kept = [item for item in by_parent.get(parent, ()) if item != row]
+        kept = [item for item in by_parent.get(parent, ()) if item != line]
         if sign > 0:
-            kept.append(row)
+            kept.append(line)
         if kept:
             by_parent[parent] = kept
         else:
@@ -136,7 +144,7 @@ def with_subtree(store: BrainStore, snapshot: BrainSnapshot, sess_id: str) -> Br
     while stack:
         parent = stack.pop()
         below = [c.sess_id for c in snapshot.children(parent)]
-        for child_id, _status, name in rows.get(parent, ()):
+        for child_id, _status, name in children(rows, parent):
             if child_id in by_id:
                 continue  # the ID's claim is already read (the live file holds it: this one is its duplicate)
             if name not in (f"{child_id}.yml", f"{child_id}.yaml") or child_id in closed.odd:
@@ -167,7 +175,7 @@ def older_children(closed: ClosedSet | None, snapshot: BrainSnapshot) -> dict[st
     have = {c.sess_id for c in snapshot.claims}
     out: dict[str, tuple[int, int]] = {}
     for sess_id in have:
-        missing = {child_id: status for child_id, status, _name in rows.get(sess_id, ()) if child_id not in have}
+        missing = {child_id: status for child_id, status, _name in children(rows, sess_id) if child_id not in have}
         if missing:
             out[sess_id] = (len(missing), sum(1 for status in missing.values() if status == Status.FAILED))
     return out
