@@ -45,9 +45,10 @@ def test_importing_the_app_leaves_what_the_first_frame_does_not_show() -> None:
 pytestmark = pytest.mark.anyio
 
 
-async def test_a_progressive_start_reads_branch_and_sync_state_after_the_first_frame(
-        make_app, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
-    app = make_app(progressive=True)
+@pytest.mark.parametrize("progressive", [True, False])
+async def test_branch_and_sync_state_are_read_after_the_first_frame_only_on_a_progressive_start(
+        make_app, monkeypatch: pytest.MonkeyPatch, progressive: bool) -> None:  # noqa: ANN001
+    app = make_app(progressive=True) if progressive else make_app()
     painted_at_read: list[float | None] = []
     real = sources.sync_status
 
@@ -58,26 +59,13 @@ async def test_a_progressive_start_reads_branch_and_sync_state_after_the_first_f
     monkeypatch.setattr(sources, "sync_status", sync_status)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        assert painted_at_read and painted_at_read[0] is not None  # read once the first frame was drawn
+        assert painted_at_read
+        if progressive:
+            assert painted_at_read[0] is not None  # read once the first frame was drawn
+            assert app.env_note == ""  # the injected environment was read too
+        else:
+            assert painted_at_read[0] is None  # tests and screenshots: the first frame shows it all
         assert app.branch  # then shown: the demo brain is a git repository on a branch
-        assert app.env_note == ""  # the injected environment was read too
-
-
-async def test_without_progressive_everything_is_read_before_the_first_frame(
-        make_app, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
-    app = make_app()
-    painted_at_read: list[float | None] = []
-    real = sources.sync_status
-
-    def sync_status(brain: Any) -> Any:
-        painted_at_read.append(app.first_paint_at)
-        return real(brain)
-
-    monkeypatch.setattr(sources, "sync_status", sync_status)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        assert painted_at_read[:1] == [None]  # tests and screenshots: the first frame shows it all
-        assert app.branch
 
 
 async def test_a_read_that_lands_while_the_screens_widgets_go_shows_nothing_and_raises_nothing(make_app) -> None:  # noqa: ANN001
