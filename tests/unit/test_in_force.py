@@ -53,6 +53,8 @@ def test_an_uncommitted_release_of_an_open_claim_keeps_its_scope_held(root: Path
     assert refused.value.exit_code == 10
     decision = brain.decide_write("live/a/x.py", WriteSession(agent_session="someone-else"))
     assert not decision.allowed and "sess-live-a" in decision.reason
+    whole = _brain(root).snapshot()  # a read of every file (a decision whose chain leaves the live claims)
+    assert [(c.sess_id, c.status) for c in whole.claims if c.sess_id == "sess-live-a"] == [("sess-live-a", "open")]
     commit(root, f"release by hand ({how})")
     assert _holders(root, "live/a/x.py") == []  # committed: in force, the scope is free
 

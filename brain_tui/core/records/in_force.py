@@ -7,9 +7,9 @@ commit, has not let anything go: the release is not in force until committed. A 
 in place of the work tree's. The other way is already fail closed: an uncommitted new or
 reopened claim blocks from the work tree (the union of the two states blocks).
 
-What this does not cover: an uncommitted edit that keeps a live status but narrows the scope
-(the work tree's scope is read), and a read of every file (no closed set: `bsi claim show`,
-`bsi log`, the full history), which shows the work tree.
+A read of every file takes HEAD's live files from the stored closed set when it is HEAD's commit's
+(`current_set`). What this does not cover: an uncommitted edit that keeps a live status but narrows the
+scope (the work tree's scope is read), and a read of every file when the stored set is older than HEAD.
 """
 
 from __future__ import annotations
@@ -21,13 +21,13 @@ from typing import Any
 
 from brain_tui.core.paths.layout import CLAIMS_DIR
 from brain_tui.core.paths.scope import ScopeEntry
-from brain_tui.core.records.closed_set import ClosedSet, read_blobs
+from brain_tui.core.records.closed_set import ClosedSet, head_commit, load, read_blobs
 from brain_tui.core.records.formats import claim_from_mapping, parse_claim_bytes
 from brain_tui.core.records.model import Claim
 from brain_tui.core.records.statuses import TERMINAL_STATUSES
 from brain_tui.core.records.yamlio import CorruptYaml
 
-__all__ = ["held_in_head", "replace_held", "scanned_statuses"]
+__all__ = ["current_set", "held_in_head", "replace_held", "scanned_statuses"]
 
 
 def held_in_head(root: Path, closed: ClosedSet, statuses: dict[str, str | None], tz: tzinfo,
@@ -74,6 +74,17 @@ def scanned_statuses(scanned: Iterable[str],
         elif isinstance(item, tuple) and rel in statuses:
             statuses[rel] = str(item[1])
     return statuses
+
+
+def current_set(root: Path) -> ClosedSet | None:
+    """The stored closed set when it is HEAD's commit's (read without a git process), else None.
+
+    A read of every file uses no closed set; HEAD's live files are taken from the stored one only when it is
+    exactly HEAD's (an older set could name a claim a later commit closed).
+    """
+    stored = load(root)
+    commit = head_commit(root) if stored is not None and stored.commit else None
+    return stored if stored is not None and commit is not None and stored.commit == commit else None
 
 
 def _let_go(rel: str, statuses: dict[str, str | None]) -> bool:

@@ -427,8 +427,9 @@ class BrainStore:
                     (ended is None or ended < fallback_since):
                 continue
             claims.append(finished.skew_flagged(item, now))
-        if closed is not None and closed.others:  # SPEC 22: an uncommitted release lets nothing go
-            in_head = in_force.held_in_head(self.root, closed, in_force.scanned_statuses(
+        head_set = closed if closed is not None else in_force.current_set(self.root)
+        if head_set is not None and head_set.others:  # SPEC 22: an uncommitted release lets nothing go
+            in_head = in_force.held_in_head(self.root, head_set, in_force.scanned_statuses(
                 (rel for rel, _st in claim_files), found), self.tz, self.config.ttl_default, self._scope)
             if in_head:
                 claims = in_force.replace_held(claims, [finished.skew_flagged(c, now) for c in in_head],
