@@ -108,6 +108,8 @@ class LiveFeed:
         self._flags = threading.Lock()
         self._wanted = False
         self._reading = False
+        #: a `restat` asked for while a read runs: taken once the read is done (not beside it, for the GIL).
+        self._restat_after = False
         self.fingerprint: Fingerprint = {}
         #: The claim files the last read held (what the stat scan looks at in ``claims/``).
         self.held: frozenset[str] = frozenset()
@@ -137,7 +139,8 @@ class LiveFeed:
             with self._flags:
                 if not self._wanted:
                     self._reading = False
-                    return
+                    restat, self._restat_after = self._restat_after, False
+                    break
                 self._wanted = False
             try:
                 with self.read_lock:
@@ -147,6 +150,8 @@ class LiveFeed:
             except Exception as exc:  # noqa: BLE001 - shown, the next change retries
                 message = SnapshotLoaded(None, f"cannot read the brain: {exc}")
             self.app.post_message(message)
+        if restat:
+            self._take_fingerprint()
 
     # -- watching ---------------------------------------------------------------------------------
     def start(self, held: Collection[str] = ()) -> None:
@@ -160,7 +165,12 @@ class LiveFeed:
         self.stop_event.set()
 
     def restat(self) -> None:
-        """Remember the files as they are now (in a thread), so the safety net does not refresh again."""
+        """Remember the files as they are now (in a thread, after the read under way), so the safety net does not
+        refresh again."""
+        with self._flags:
+            if self._reading:
+                self._restat_after = True
+                return
         self.app.run_worker(self._take_fingerprint, thread=True, group="restat", exclusive=True, exit_on_error=False)
 
     def _take_fingerprint(self) -> None:

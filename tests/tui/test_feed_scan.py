@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from brain_tui.tui.feed import changed_names, fingerprint
 
@@ -44,3 +47,35 @@ def test_an_added_claim_file_moves_the_folder_and_a_newly_held_one_is_no_change(
     (claims / "sess-20261129-1200-new.yml").write_text("status: open\n", encoding="utf-8")
     os.utime(claims, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))  # coarse clocks: the move is seen
     assert changed_names(before, fingerprint(demo_root, held)) == ("claims",)
+
+
+def test_a_restat_asked_during_a_read_is_taken_after_it_not_beside_it(demo_root: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    from brain_tui.tui import feed as feed_module
+
+    order: list[str] = []
+
+    class App:
+        """Runs a thread worker at once, in this thread; keeps the messages."""
+
+        def run_worker(self, work: Any, **_kwargs: Any) -> None:
+            order.append("worker")
+            work()
+
+        def post_message(self, message: Any) -> None:
+            order.append(type(message).__name__)
+
+    live = feed_module.LiveFeed(App(), fresh(demo_root))  # type: ignore[arg-type]
+    real_read = feed_module.steady_read
+
+    def reading(brain: Any) -> Any:
+        order.append("read")
+        live.restat()  # the watcher's restat arrives while the read runs
+        return real_read(brain)
+
+    monkeypatch.setattr(feed_module, "steady_read", reading)
+    monkeypatch.setattr(live, "_take_fingerprint", lambda: order.append("fingerprint"))
+    live.request()
+    assert order == ["worker", "read", "SnapshotLoaded", "fingerprint"]
+    live.restat()  # no read under way: at once, in its worker
+    assert order[-2:] == ["worker", "fingerprint"]
