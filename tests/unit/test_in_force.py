@@ -68,3 +68,51 @@ def test_outside_git_the_files_are_all_there_is(root: Path) -> None:
     shutil.rmtree(root / ".git")
     _let_go(root, "deleted")
     assert _holders(root, "live/a/x.py") == []
+
+
+def _edit_scope(root_dir: Path, scope: str) -> None:
+    path = root_dir / "claims" / "sess-live-a.yml"
+    path.write_text(path.read_text(encoding="utf-8").replace("scope: live/a/\n", f"scope: {scope}\n"),
+                    encoding="utf-8")
+
+
+def test_an_uncommitted_narrowing_of_a_live_claim_frees_nothing_until_committed(root: Path) -> None:
+    _edit_scope(root, "live/a/kept/")
+    assert _holders(root, "live/a/x.py") == ["sess-live-a"]  # HEAD still holds live/a/
+    assert _holders(root, "live/a/kept/y.py") == ["sess-live-a"]
+    brain = _brain(root)
+    with pytest.raises(BsiError) as refused:
+        brain.open_claim(OpenRequest(parse_scope("live/a/other/", brain.root), timedelta(hours=1), "t@test",
+                                     story="b"))
+    assert refused.value.exit_code == 10
+    decision = brain.decide_write("live/a/x.py", WriteSession(agent_session="someone-else"))
+    assert not decision.allowed and "sess-live-a" in decision.reason
+    held = [c for c in brain.snapshot(only_statuses=BLOCKING_STATUSES).claims if c.sess_id == "sess-live-a"]
+    assert [c.flags for c in held] == [("scope-in-head",)]
+    whole = [c for c in _brain(root).snapshot().claims if c.sess_id == "sess-live-a"]
+    assert [str(e.path) for e in whole[0].scope] == [str(e.path) for e in held[0].scope]
+    commit(root, "narrowed")
+    assert _holders(root, "live/a/x.py") == []  # committed: in force, the part let go is free
+    assert _holders(root, "live/a/kept/y.py") == ["sess-live-a"]
+    assert [c.flags for c in _brain(root).snapshot().claims if c.sess_id == "sess-live-a"] == [()]
+
+
+def test_an_uncommitted_move_of_a_scope_blocks_the_new_one_and_the_old_one(root: Path) -> None:
+    assert [c.flags for c in _brain(root).snapshot().claims if c.sess_id == "sess-live-a"] == [()]
+    _edit_scope(root, "wide/")
+    assert _holders(root, "wide/x.py") == ["sess-live-a"]  # the work tree's scope blocks
+    assert _holders(root, "live/a/x.py") == ["sess-live-a"]  # and HEAD's still does
+
+
+def test_a_live_claim_moved_to_another_file_and_narrowed_holds_heads_scope_too(root: Path) -> None:
+    old = root / "claims" / "sess-live-a.yml"
+    moved = root / "claims" / "moved-a.yml"
+    moved.write_text(old.read_text(encoding="utf-8").replace("scope: live/a/\n", "scope: live/a/kept/\n"),
+                     encoding="utf-8")
+    old.unlink()
+    assert _holders(root, "live/a/x.py") == ["sess-live-a"]  # HEAD's file still holds live/a/
+    assert _holders(root, "live/a/kept/y.py") == ["sess-live-a"]
+    held = [c for c in _brain(root).snapshot(only_statuses=BLOCKING_STATUSES).claims if c.sess_id == "sess-live-a"]
+    assert [(c.path, c.flags) for c in held] == [("claims/moved-a.yml", ("scope-in-head",))]
+    commit(root, "moved and narrowed")
+    assert _holders(root, "live/a/x.py") == []

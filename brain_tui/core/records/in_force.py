@@ -7,14 +7,22 @@ commit, has not let anything go: the release is not in force until committed. A 
 in place of the work tree's. The other way is already fail closed: an uncommitted new or
 reopened claim blocks from the work tree (the union of the two states blocks).
 
+An uncommitted edit that keeps a live status but changes the scope frees nothing either: a live
+claim whose file's bytes are not HEAD's blob holds the union of the two scopes (`widened_to_head`:
+HEAD's entries are added to the work tree's, shown in its scope text too, and the claim is flagged
+``scope-in-head``). A widening blocks at once, a narrowing frees its part once committed; a live claim
+moved to another file name holds HEAD's scope of its old file too. The bytes of the live files are
+hashed as git hashes a blob (no git process); HEAD's copies are read only for the files that differ.
+
 A read of every file takes HEAD's live files from the stored closed set when it is HEAD's commit's
-(`current_set`). What this does not cover: an uncommitted edit that keeps a live status but narrows the
-scope (the work tree's scope is read), and a read of every file when the stored set is older than HEAD.
+(`current_set`). What this does not cover: a read of every file when the stored set is older than HEAD.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Collection, Iterable
+from dataclasses import replace
 from datetime import timedelta, tzinfo
 from pathlib import Path
 from typing import Any
@@ -27,7 +35,11 @@ from brain_tui.core.records.model import Claim
 from brain_tui.core.records.statuses import TERMINAL_STATUSES
 from brain_tui.core.records.yamlio import CorruptYaml
 
-__all__ = ["current_set", "held_in_head", "replace_held", "scanned_statuses"]
+__all__ = ["SCOPE_IN_HEAD", "blob_id", "current_set", "held_in_head", "replace_held", "scanned_statuses",
+           "widened_to_head"]
+
+#: The flag of a live claim whose scope is the union of the work tree's and HEAD's (an uncommitted scope edit).
+SCOPE_IN_HEAD = "scope-in-head"
 
 
 def held_in_head(root: Path, closed: ClosedSet, statuses: dict[str, str | None], tz: tzinfo,
@@ -52,16 +64,9 @@ def held_in_head(root: Path, closed: ClosedSet, statuses: dict[str, str | None],
     blobs = read_blobs(root, sorted(set(wanted.values())))
     if blobs is None:
         return []
-    held: list[Claim] = []
-    for name, oid in sorted(wanted.items()):
-        try:
-            data = parse_claim_bytes(blobs[oid])
-        except CorruptYaml:  # HEAD's copy does not read: the work tree's state stands
-            continue
-        claim = claim_from_mapping(data, f"{CLAIMS_DIR}/{name}", root, tz, default_ttl, scope)
-        if isinstance(claim, Claim) and claim.status not in TERMINAL_STATUSES:
-            held.append(claim)
-    return held
+    # HEAD's copy that does not read, or is not live: the work tree's state stands
+    return [claim for name, oid in sorted(wanted.items())
+            if (claim := _head_claim(blobs[oid], f"{CLAIMS_DIR}/{name}", root, tz, default_ttl, scope)) is not None]
 
 
 def scanned_statuses(scanned: Iterable[str],
@@ -87,6 +92,63 @@ def current_set(root: Path) -> ClosedSet | None:
     return stored if stored is not None and commit is not None and stored.commit == commit else None
 
 
+def blob_id(data: bytes, like: str) -> str:
+    """The ID git gives a blob of these bytes, in the hash of the object ID `like` (SHA-1, or SHA-256)."""
+    hasher = hashlib.sha256() if len(like) == 64 else hashlib.sha1(usedforsecurity=False)
+    hasher.update(b"blob %d\0" % len(data))
+    hasher.update(data)
+    return hasher.hexdigest()
+
+
+def widened_to_head(root: Path, closed: ClosedSet, claims: list[Claim], tz: tzinfo, default_ttl: timedelta,
+                    scope: Callable[[Any], tuple[ScopeEntry, ...]]) -> list[Claim]:
+    """`claims` with each live claim whose file is not HEAD's live blob holding HEAD's scope too.
+
+    Args:
+        root: the brain folder.
+        closed: the closed set the read used (its `others`: HEAD's blob of each file that is not terminal).
+        claims: the claims the read kept.
+        tz: the brain's timezone.
+        default_ttl: the brain's default TTL.
+        scope: the store's scope parser.
+
+    Returns:
+        The claims, those widened replaced (the same list when none is; the work tree stands when git does
+        not answer or HEAD's copy does not read as a live claim).
+    """
+    prefix = f"{CLAIMS_DIR}/"
+    edited: dict[str, str] = {}
+    for claim in claims:
+        name = claim.path[len(prefix):] if claim.path.startswith(prefix) else ""
+        oid = closed.others.get(name) if name and claim.status not in TERMINAL_STATUSES else None
+        if oid is None:
+            continue
+        try:
+            data = (root / claim.path).read_bytes()
+        except OSError:
+            continue  # gone since it was read: the next read sees it deleted (`held_in_head`)
+        if blob_id(data, oid) != oid:
+            edited[claim.path] = oid
+    if not edited:
+        return claims
+    blobs = read_blobs(root, sorted(set(edited.values())))
+    if blobs is None:
+        return claims
+    return [_widened(claim, _head_claim(blobs[oid], claim.path, root, tz, default_ttl, scope))
+            if (oid := edited.get(claim.path)) is not None else claim for claim in claims]
+
+
+def _head_claim(data: bytes, rel: str, root: Path, tz: tzinfo, default_ttl: timedelta,
+                scope: Callable[[Any], tuple[ScopeEntry, ...]]) -> Claim | None:
+    """HEAD's copy of a claim file when it reads as a live claim, else None."""
+    try:
+        parsed = parse_claim_bytes(data)
+    except CorruptYaml:
+        return None
+    claim = claim_from_mapping(parsed, rel, root, tz, default_ttl, scope)
+    return claim if isinstance(claim, Claim) and claim.status not in TERMINAL_STATUSES else None
+
+
 def _let_go(rel: str, statuses: dict[str, str | None]) -> bool:
     """True when the work tree deleted `rel` or gives it a terminal status."""
     return rel not in statuses or statuses[rel] in TERMINAL_STATUSES
@@ -97,6 +159,18 @@ def replace_held(claims: Iterable[Claim], held: Collection[Claim],
     """`claims` with the work tree's versions of `held`'s files dropped and `held` added (as the read wants)."""
     paths = {c.path for c in held}
     kept = [c for c in claims if c.path not in paths]
-    present = {c.sess_id for c in kept if not c.is_terminal}  # moved in the work tree: that copy stands
+    # moved to another file in the work tree: that copy stands, holding HEAD's scope too
+    moved = {c.sess_id: c for c in held}
+    kept = [_widened(c, moved[c.sess_id]) if c.sess_id in moved and not c.is_terminal else c for c in kept]
+    present = {c.sess_id for c in kept if not c.is_terminal}
     kept.extend(c for c in held if c.sess_id not in present and (only_statuses is None or c.status in only_statuses))
     return kept
+
+
+def _widened(claim: Claim, head: Claim | None) -> Claim:
+    """`claim` holding `head`'s scope entries too (flagged `SCOPE_IN_HEAD` when that adds any)."""
+    extra = tuple(entry for entry in head.scope if entry not in claim.scope) if head is not None else ()
+    if not extra:
+        return claim
+    return replace(claim, scope=claim.scope + extra, flags=(*claim.flags, SCOPE_IN_HEAD),
+                   scope_text=" ".join([claim.scope_text, *(str(entry) for entry in extra)]).strip())

@@ -434,6 +434,8 @@ class BrainStore:
             if in_head:
                 claims = in_force.replace_held(claims, [finished.skew_flagged(c, now) for c in in_head],
                                                only_statuses)
+            claims = in_force.widened_to_head(self.root, head_set, claims, self.tz, self.config.ttl_default,
+                                              self._scope)
         if closed_since is not None:
             finished.add_closed_since(self, closed, claims, closed_since)
         for held in self._index_claims(owner, corrupt, closed):
