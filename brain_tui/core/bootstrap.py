@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import shutil
 from pathlib import Path
 
 from brain_tui.core.errors import InvalidData
@@ -42,7 +44,21 @@ def init_brain(path: str | os.PathLike[str], commit: bool = True) -> Path:
                               "move that file away, then run `bsi init` again")
     if (root / INDEX_FILE).exists() and not (root / INDEX_FILE).is_file():
         raise InvalidData(f"{root / INDEX_FILE} is not a file: move it away, then run `bsi init` again")
-    if not gitops.is_repository(root):
+    # What this init makes beside the files (`writing` puts those back): taken away again when it fails.
+    git_init = not gitops.is_repository(root)
+    made = [root / name for name in ((".git",) if git_init else ()) + (*DATA_DIRS, STATE_DIR)
+            if not (root / name).exists()]
+    try:
+        _init_in(root, commit, git_init)
+    except BaseException:
+        _take_away(made)
+        raise
+    return root
+
+
+def _init_in(root: Path, commit: bool, git_init: bool) -> None:
+    """The layout, the index and the first commit in the folder `root` (`git init` first when `git_init`)."""
+    if git_init:
         gitops.run_git(root, "init", "--quiet")
     from brain_tui.core.brain import Brain  # the index is written the way every write writes it
     from brain_tui.core.records.journal import recover_writes, writing
@@ -60,7 +76,19 @@ def init_brain(path: str | os.PathLike[str], commit: bool = True) -> Path:
             entry.cover(created)
             if commit and created:
                 gitops.commit_paths(root, created, "bsi: init brain", brain.now())
-    return root
+
+
+def _take_away(made: list[Path]) -> None:
+    """Remove what a failed init made: the repository it created, and its folders where they hold nothing else
+    (``.brain/`` holds only its own state then)."""
+    for path in made:
+        if path.name in (".git", STATE_DIR):
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            with contextlib.suppress(OSError):  # not empty: something else was put there meanwhile
+                for keep in path.glob(".gitkeep"):
+                    keep.unlink()
+                path.rmdir()
 
 
 def _write_layout(root: Path) -> list[str]:

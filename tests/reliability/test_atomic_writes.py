@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import errno
 import json
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -177,7 +178,24 @@ def test_a_failed_init_leaves_the_folder_as_it_was(tmp_path: Path, monkeypatch: 
     with pytest.raises(OSError):
         init_brain(root)
     monkeypatch.undo()
-    left = sorted(p.name for p in root.iterdir() if p.name not in (".git", ".brain"))
-    assert left == ["notes.md"], f"a failed init left {left}"
+    left = sorted(p.name for p in root.iterdir())
+    assert left == ["notes.md"], f"a failed init left {left}"  # not even the repository it made
     init_brain(root)  # and it can be run again
     assert (root / "claims" / ".gitkeep").is_file()
+
+
+def test_a_failed_init_in_a_repository_keeps_the_repository(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "brain"
+    root.mkdir()
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    (root / "claims").mkdir()
+    (root / "claims" / "mine.txt").write_text("mine\n", encoding="utf-8")
+
+    def full(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(bootstrap.gitops, "commit_paths", full)
+    with pytest.raises(OSError):
+        init_brain(root)
+    assert sorted(p.name for p in root.iterdir()) == [".git", "claims"]  # what was there before stays
+    assert sorted(p.name for p in (root / "claims").iterdir()) == ["mine.txt"]
