@@ -116,3 +116,12 @@ def test_a_live_claim_moved_to_another_file_and_narrowed_holds_heads_scope_too(r
     assert [(c.path, c.flags) for c in held] == [("claims/moved-a.yml", ("scope-in-head",))]
     commit(root, "moved and narrowed")
     assert _holders(root, "live/a/x.py") == []
+
+
+def test_a_read_of_every_file_holds_heads_copy_even_when_the_stored_set_is_older_than_head(root: Path) -> None:
+    assert _holders(root, "live/a/x.py") == ["sess-live-a"]  # a live read stores the set of this commit
+    (root / "notes.md").write_text("a commit the brain did not make\n", encoding="utf-8")
+    commit(root, "by hand")  # HEAD moves on: the stored set is the previous commit's
+    _let_go(root, "deleted")
+    whole = _brain(root).snapshot()
+    assert [(c.sess_id, c.status) for c in whole.claims if c.sess_id == "sess-live-a"] == [("sess-live-a", "open")]

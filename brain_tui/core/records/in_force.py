@@ -14,8 +14,8 @@ HEAD's entries are added to the work tree's, shown in its scope text too, and th
 moved to another file name holds HEAD's scope of its old file too. The bytes of the live files are
 hashed as git hashes a blob (no git process); HEAD's copies are read only for the files that differ.
 
-A read of every file takes HEAD's live files from the stored closed set when it is HEAD's commit's
-(`current_set`). What this does not cover: a read of every file when the stored set is older than HEAD.
+A read of every file takes HEAD's live files from the stored closed set when it is HEAD's commit's,
+else from the set brought up to date (`current_set`).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from typing import Any
 
 from brain_tui.core.paths.layout import CLAIMS_DIR
 from brain_tui.core.paths.scope import ScopeEntry
-from brain_tui.core.records.closed_set import ClosedSet, head_commit, load, read_blobs
+from brain_tui.core.records.closed_set import ClosedSet, closed_set, head_commit, load, read_blobs
 from brain_tui.core.records.formats import claim_from_mapping, parse_claim_bytes
 from brain_tui.core.records.model import Claim
 from brain_tui.core.records.statuses import TERMINAL_STATUSES
@@ -81,15 +81,19 @@ def scanned_statuses(scanned: Iterable[str],
     return statuses
 
 
-def current_set(root: Path) -> ClosedSet | None:
-    """The stored closed set when it is HEAD's commit's (read without a git process), else None.
+def current_set(root: Path, tz: tzinfo, *, persist: bool = True) -> ClosedSet | None:
+    """The closed set of HEAD, for a read of every file: the stored one when it is HEAD's commit's (no git
+    process), else brought up to date (`closed_set.closed_set`: a git catch-up, or a rebuild when none is
+    stored). An older set is never used as it is: it could miss a claim a later commit opened.
 
-    A read of every file uses no closed set; HEAD's live files are taken from the stored one only when it is
-    exactly HEAD's (an older set could name a claim a later commit closed).
+    Returns:
+        The set, or None outside git (or when git does not answer): the work tree is all there is.
     """
     stored = load(root)
     commit = head_commit(root) if stored is not None and stored.commit else None
-    return stored if stored is not None and commit is not None and stored.commit == commit else None
+    if stored is not None and commit is not None and stored.commit == commit:
+        return stored
+    return closed_set(root, tz, persist=persist)
 
 
 def blob_id(data: bytes, like: str) -> str:

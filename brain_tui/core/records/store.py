@@ -427,7 +427,8 @@ class BrainStore:
                     (ended is None or ended < fallback_since):
                 continue
             claims.append(finished.skew_flagged(item, now))
-        head_set = closed if closed is not None else in_force.current_set(self.root)
+        head_set = closed if closed is not None else \
+            in_force.current_set(self.root, self.tz, persist=self.files.persist)
         if head_set is not None and head_set.others:  # SPEC 22: an uncommitted release lets nothing go
             in_head = in_force.held_in_head(self.root, head_set, in_force.scanned_statuses(
                 (rel for rel, _st in claim_files), found), self.tz, self.config.ttl_default, self._scope)
