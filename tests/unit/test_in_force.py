@@ -125,3 +125,14 @@ def test_a_read_of_every_file_holds_heads_copy_even_when_the_stored_set_is_older
     _let_go(root, "deleted")
     whole = _brain(root).snapshot()
     assert [(c.sess_id, c.status) for c in whole.claims if c.sess_id == "sess-live-a"] == [("sess-live-a", "open")]
+
+
+def test_a_closed_claim_reopened_by_hand_stays_closed_for_every_read(root: Path) -> None:
+    path = root / "claims" / "sess-old-3.yml"
+    path.write_text(path.read_text(encoding="utf-8").replace("status: closed", "status: open"), encoding="utf-8")
+    assert _holders(root, "hist/f3.py") == []  # HEAD holds it closed: it holds nothing
+    whole = _brain(root).snapshot()
+    assert [c.status for c in whole.claims if c.sess_id == "sess-old-3"] == ["closed"]
+    decision = _brain(root).decide_write("hist/f3.py", WriteSession(claims=("sess-old-3",)))
+    assert not decision.allowed, decision  # its session holds no open claim: the reopen is not in force
+    assert "closed" in decision.reason

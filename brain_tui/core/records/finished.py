@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from brain_tui.core import clock, ids
 from brain_tui.core.clock import SKEW_TOLERANCE
+from brain_tui.core.records import in_force
 from brain_tui.core.records.closed_set import ClosedSet, micros
 from brain_tui.core.records.formats import parse_claim_bytes
 from brain_tui.core.records.model import BrainSnapshot, Claim
@@ -226,8 +227,9 @@ def closed_claim(store: BrainStore, closed: ClosedSet, sess_id: str) -> Claim | 
         if not closed.has(name):
             continue
         item = _read_claim_file(store, f"claims/{name}")
-        if isinstance(item, Claim) and item.sess_id == sess_id:
-            return item
+        if isinstance(item, Claim) and item.sess_id == sess_id:  # reopened by hand: HEAD's terminal copy stands
+            return item if item.is_terminal else in_force.terminal_in_head(
+                store.root, closed, [item], store.tz, store.config.ttl_default, store._scope)[0]
     return None
 
 

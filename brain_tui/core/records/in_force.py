@@ -36,7 +36,7 @@ from brain_tui.core.records.statuses import TERMINAL_STATUSES
 from brain_tui.core.records.yamlio import CorruptYaml
 
 __all__ = ["SCOPE_IN_HEAD", "blob_id", "current_set", "held_in_head", "replace_held", "scanned_statuses",
-           "widened_to_head"]
+           "terminal_in_head", "widened_to_head"]
 
 #: The flag of a live claim whose scope is the union of the work tree's and HEAD's (an uncommitted scope edit).
 SCOPE_IN_HEAD = "scope-in-head"
@@ -142,15 +142,46 @@ def widened_to_head(root: Path, closed: ClosedSet, claims: list[Claim], tz: tzin
             if (oid := edited.get(claim.path)) is not None else claim for claim in claims]
 
 
+def terminal_in_head(root: Path, closed: ClosedSet, claims: list[Claim], tz: tzinfo, default_ttl: timedelta,
+                     scope: Callable[[Any], tuple[ScopeEntry, ...]]) -> list[Claim]:
+    """`claims` with HEAD's terminal copy in place of each live claim whose file HEAD holds terminal.
+
+    A terminal status has no way out (SPEC 6.3) and a reopen is in force only as committed, which no bsi
+    write makes: a file the work tree reopened (a hand edit, an old version checked out) reads as HEAD's.
+    A live read never looks at those files (the closed set vouches for them); a read of every file, and a
+    closed claim read by name (`finished.closed_claim`), call this.
+
+    Returns:
+        The claims (the same list when none is reopened; the work tree stands when git does not answer).
+    """
+    prefix = f"{CLAIMS_DIR}/"
+    reopened = [c for c in claims if not c.is_terminal and c.path.startswith(prefix)
+                and closed.has(c.path[len(prefix):])]
+    if not reopened:
+        return claims
+    rows = {(fields := line.rstrip("\n").split("\t"))[5]: fields[3] for line in closed.lines()}
+    wanted = {c.path: rows[c.path[len(prefix):]] for c in reopened if c.path[len(prefix):] in rows}
+    blobs = read_blobs(root, sorted(set(wanted.values())))
+    if blobs is None:
+        return claims
+    kept: list[Claim] = []
+    for claim in claims:
+        oid = wanted.get(claim.path)
+        head = _head_claim(blobs[oid], claim.path, root, tz, default_ttl, scope, terminal=True) \
+            if oid is not None else None
+        kept.append(head if head is not None else claim)
+    return kept
+
+
 def _head_claim(data: bytes, rel: str, root: Path, tz: tzinfo, default_ttl: timedelta,
-                scope: Callable[[Any], tuple[ScopeEntry, ...]]) -> Claim | None:
-    """HEAD's copy of a claim file when it reads as a live claim, else None."""
+                scope: Callable[[Any], tuple[ScopeEntry, ...]], *, terminal: bool = False) -> Claim | None:
+    """HEAD's copy of a claim file when it reads as a live claim (a terminal one with `terminal`), else None."""
     try:
         parsed = parse_claim_bytes(data)
     except CorruptYaml:
         return None
     claim = claim_from_mapping(parsed, rel, root, tz, default_ttl, scope)
-    return claim if isinstance(claim, Claim) and claim.status not in TERMINAL_STATUSES else None
+    return claim if isinstance(claim, Claim) and claim.is_terminal == terminal else None
 
 
 def _let_go(rel: str, statuses: dict[str, str | None]) -> bool:

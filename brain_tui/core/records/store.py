@@ -437,6 +437,9 @@ class BrainStore:
                                                only_statuses)
             claims = in_force.widened_to_head(self.root, head_set, claims, self.tz, self.config.ttl_default,
                                               self._scope)
+            if closed is None:  # a read of every file: a terminal file of HEAD reopened by hand stays terminal
+                claims = in_force.terminal_in_head(self.root, head_set, claims, self.tz, self.config.ttl_default,
+                                                   self._scope)
         if closed_since is not None:
             finished.add_closed_since(self, closed, claims, closed_since)
         for held in self._index_claims(owner, corrupt, closed):
