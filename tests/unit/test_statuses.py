@@ -116,8 +116,6 @@ def test_the_scan_sees_a_literal_comparison() -> None:
 #: Files the scan passes over, each with its reason.
 NOT_SCANNED = {
     "core/records/statuses.py": "the vocabularies' home",
-    "tui/screens/queue.py": "`stale` there is an attention kind, not a claim status",
-    "tui/screens/close_form.py": "edited by another change this stop; compares a close outcome's status",
 }
 
 

@@ -16,6 +16,7 @@ from textual.widgets import Input, Label, Select, Static
 
 from brain_tui.core.errors import InvalidData
 from brain_tui.core.records.model import BrainSnapshot, Claim
+from brain_tui.core.records.statuses import Status
 from brain_tui.core.rules import claims, tiers
 
 from ..present import short_id, status_icon
@@ -149,7 +150,7 @@ class CloseClaimScreen(FormDialog):
 
         def done(outcome: claims.CloseOutcome) -> str:
             tier = tiers.TIER_NAMES.get(outcome.tier, "")
-            if outcome.status == "waiting_human":
+            if outcome.status == Status.WAITING_HUMAN:
                 return f"{sess_id} is now waiting for a human gate (exit trigger) [{tier}]"
             return f"closed {sess_id} [{tier}] — result {outcome.result.get('status', '?')}"
 

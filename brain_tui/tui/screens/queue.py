@@ -36,6 +36,8 @@ from .actions import ClaimActions
 #: How each kind reads in the queue.
 KIND_LABELS = {"gate": "gate", "blocked": "BLOCKED_ON", "circuit": "circuit", "needs_input": "needs input",
                "paused": "paused", "stale": "stale", "context": "context", "breath": "breath"}
+#: The kinds shown as errors (the others as warnings): attention kinds (`attention.KINDS`), not claim statuses.
+ERROR_KINDS = frozenset({"blocked", "circuit", "stale"})
 
 
 class QueueTable(KeyedTable):
@@ -60,7 +62,7 @@ def queue_rows(snapshot: BrainSnapshot, queue: list[AttentionItem]) -> list[Row]
         claim = snapshot.claim(item.sess_id) if item.sess_id else None
         icon = status_icon(claim.status) if claim is not None else styled("●", WARN)
         who = short_id(item.sess_id, snapshot.now, snapshot.tz) if item.sess_id else (item.sig_id or "—")
-        kind_style = ERROR if item.kind in ("blocked", "circuit", "stale") else WARN
+        kind_style = ERROR if item.kind in ERROR_KINDS else WARN
         left = "—" if item.time_left is None else humanize_countdown(item.time_left)
         rows.append((item.key, {
             "icon": icon,
