@@ -177,14 +177,27 @@ def _busy(seen: dict[str, Any], env: dict[str, str], deadline_s: float) -> tuple
             ctx.root = find_brain(seen.get("flags", {}).get("brain"), env, ctx.event, files)
     except Exception:  # noqa: BLE001 - no brain found: only `$BSI_SESSION` can tell the session is bound
         ctx.root = None
-    try:
-        bound = events.bound_claims(ctx)
-    except Exception:  # noqa: BLE001 - a binding that cannot be read counts as bound: fail closed
-        bound = ["ID"]
+    bound = _bound(ctx)
     if not bound:
         return 0, "", f"bsi hook pre-tool-use: {reason} (this session holds no claim: not enforced)\n"
-    reason += f". Check by hand: `bsi preflight check {bound[0]} FILE`"
-    if env.get("BSI_HOOKS", "").strip().lower() == "warn":
+    return _denied(ctx, f"{reason}. Check by hand: `bsi preflight check {bound[0]} FILE`")
+
+
+def _bound(ctx: Any) -> list[str]:
+    """The claims the session holds; a binding that cannot be read counts as bound (fail closed)."""
+    from brain_tui.hooks import events
+
+    try:
+        return events.bound_claims(ctx)
+    except Exception:  # noqa: BLE001 - fail closed
+        return ["ID"]
+
+
+def _denied(ctx: Any, reason: str) -> tuple[int, str, str]:
+    """The write denied with `reason` (a note only under ``BSI_HOOKS=warn``): exit code, stdout, stderr."""
+    from brain_tui.hooks import wire
+
+    if ctx.environ.get("BSI_HOOKS", "").strip().lower() == "warn":
         return 0, wire.dumps(wire.note(f"bsi: note (BSI_HOOKS=warn): {reason}")), f"bsi: note: {reason}\n"
     return wire.deny_exit(ctx.agent), wire.dumps(wire.deny(reason, ctx.agent)), f"bsi: {reason}\n"
 
@@ -256,20 +269,14 @@ def _failure(ctx: Any, exc: Exception) -> tuple[int, str, str]:
     """Fail closed for a bound session's write; any other event or an unbound session goes on with a note."""
     from brain_tui.core.errors import BsiError
     from brain_tui.core.paths.text_safety import inert_line as fact
-    from brain_tui.hooks import events, wire
+    from brain_tui.hooks import wire
 
     what = exc.message if isinstance(exc, BsiError) else str(exc) if isinstance(exc, wire.BadInput) \
         else f"internal error ({type(exc).__name__})"
     what = fact(what, 300)
-    try:
-        bound = events.bound_claims(ctx)
-    except Exception:  # noqa: BLE001 - a binding that cannot be read counts as bound: fail closed
-        bound = ["ID"]
+    bound = _bound(ctx)
     if ctx.event_name != "pre-tool-use" or not bound:
         return 0, "", f"bsi hook {ctx.event_name}: {what} (not enforced: nothing to protect here)\n"
     files = (wire.target_files(ctx.event, ctx.agent) or ["FILE"]) if isinstance(ctx.event, dict) else ["FILE"]
     check = f"bsi preflight check {bound[0]} {fact(files[0], 200)}"
-    reason = f"bsi hook pre-tool-use could not decide: {what}. Check by hand: `{check}`"
-    if ctx.environ.get("BSI_HOOKS", "").strip().lower() == "warn":
-        return 0, wire.dumps(wire.note(f"bsi: note (BSI_HOOKS=warn): {reason}")), f"bsi: note: {reason}\n"
-    return wire.deny_exit(ctx.agent), wire.dumps(wire.deny(reason, ctx.agent)), f"bsi: {reason}\n"
+    return _denied(ctx, f"bsi hook pre-tool-use could not decide: {what}. Check by hand: `{check}`")
