@@ -73,10 +73,6 @@ def cmd_hook(ctx: Context) -> int:
     return hooks_main.run(argv)
 
 
-def _root(ctx: Context) -> Any:
-    return ctx.brain.root
-
-
 def _check_flags(a: argparse.Namespace) -> None:
     """Refuse a flag that does not apply to the agent asked (exit 64), rather than ignore it."""
     from brain_tui.core.errors import UsageError
@@ -97,7 +93,7 @@ def _hooks_report(ctx: Context) -> Report:
 
     a = ctx.args
     _check_flags(a)
-    root = _root(ctx)
+    root = ctx.brain.root
     if a.agent == "gemini":
         if a.action == "install":
             return settings_gemini.install(root, a.bsi, trust_folder=a.trust)
@@ -152,7 +148,7 @@ def cmd_mcp_install(ctx: Context) -> int:
     a = ctx.args
     require_human("mcp install", "in this brain")
     _check_flags(a)
-    root = _root(ctx)
+    root = ctx.brain.root
     server = ""
     if a.check:
         from brain_tui.hooks.mcp_check import check_server
@@ -183,5 +179,5 @@ def cmd_mcp_serve(ctx: Context) -> int:
     if ctx.serve_mcp is None:
         raise UsageError("bsi mcp: this command line runs without the MCP server (run `bsi mcp`, "
                          "`python -m brain_tui mcp`)")
-    root = _root(ctx)
+    root = ctx.brain.root
     return ctx.serve_mcp(root, getattr(ctx.args, "now", None), sys.stdout)
