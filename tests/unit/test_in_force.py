@@ -136,3 +136,16 @@ def test_a_closed_claim_reopened_by_hand_stays_closed_for_every_read(root: Path)
     decision = _brain(root).decide_write("hist/f3.py", WriteSession(claims=("sess-old-3",)))
     assert not decision.allowed, decision  # its session holds no open claim: the reopen is not in force
     assert "closed" in decision.reason
+
+
+@pytest.mark.parametrize("object_format", ["sha1", "sha256"])
+def test_a_files_blob_id_is_the_one_git_gives_it(tmp_path: Path, object_format: str) -> None:
+    import subprocess
+
+    from brain_tui.core.records.in_force import blob_id
+
+    subprocess.run(["git", "init", "-q", f"--object-format={object_format}", str(tmp_path)], check=True)
+    data = "sess_id: x\nscope: 'é/'\n".encode()
+    given = subprocess.run(["git", "hash-object", "--stdin"], cwd=tmp_path, input=data, capture_output=True,
+                           check=True).stdout.decode().strip()
+    assert blob_id(data, given) == given

@@ -20,7 +20,7 @@ else from the set brought up to date (`current_set`).
 
 from __future__ import annotations
 
-import hashlib
+import importlib
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import replace
 from datetime import timedelta, tzinfo
@@ -98,10 +98,17 @@ def current_set(root: Path, tz: tzinfo, *, persist: bool = True) -> ClosedSet | 
 
 def blob_id(data: bytes, like: str) -> str:
     """The ID git gives a blob of these bytes, in the hash of the object ID `like` (SHA-1, or SHA-256)."""
-    hasher = hashlib.sha256() if len(like) == 64 else hashlib.sha1(usedforsecurity=False)
+    name = "sha256" if len(like) == 64 else "sha1"
+    try:  # CPython's own small hash module: `hashlib` loads OpenSSL (~4 ms) on the path of every read
+        new: Callable[[], Any] = getattr(importlib.import_module(f"_{name}"), name)
+    except ImportError:  # another interpreter
+        import hashlib
+
+        new = getattr(hashlib, name)
+    hasher = new()
     hasher.update(b"blob %d\0" % len(data))
     hasher.update(data)
-    return hasher.hexdigest()
+    return str(hasher.hexdigest())
 
 
 def widened_to_head(root: Path, closed: ClosedSet, claims: list[Claim], tz: tzinfo, default_ttl: timedelta,
