@@ -6,6 +6,7 @@ In process, on small temporary git brains; the work is counted (`closed_set.COUN
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import tempfile
@@ -193,8 +194,48 @@ def test_a_hand_made_claim_file_right_after_the_write_is_still_live(brain: Brain
     monkeypatch.undo()
     assert (brain.root / "claims" / "sess-hand.yml").exists()
     _zero()
+    assert _live(brain) == ["sess-hand"]  # the writer listed the folder after it: the file is in its listing
+    assert closed_set.COUNTERS["diffs"] == 0 and closed_set.COUNTERS["listdirs"] == 0
+
+
+def test_the_first_read_after_a_write_lists_nothing_and_a_later_hand_made_file_is_still_live(
+        brain: Brain, monkeypatch: pytest.MonkeyPatch) -> None:
+    sess = _open(brain, "f", "live/f/")
+    assert _live(brain) == [sess]
+    brain.close_claim(sess, CloseRequest(status="ok"))
+    _zero()
+    asked = _count_tree_reads(monkeypatch)
+    assert _live(brain) == []
+    assert closed_set.COUNTERS["listdirs"] == 0 and "claims" not in asked  # no git, no listing of claims/
+    (brain.root / "claims" / "sess-hand.yml").write_text(HAND, encoding="utf-8")  # after the writer's listing
+    _zero()
     assert _live(brain) == ["sess-hand"]
-    assert closed_set.COUNTERS["diffs"] == 0 and closed_set.COUNTERS["listdirs"] == 1
+    assert closed_set.COUNTERS["listdirs"] == 1
+
+
+def test_a_file_made_while_the_writer_lists_the_folder_leaves_its_key_unset(brain: Brain,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    sess = _open(brain, "g", "live/g/")
+    assert _live(brain) == [sess]
+    real = os.listdir
+    made: list[str] = []
+
+    def hand_during(path: str | Path) -> list[str]:
+        listed = real(path)
+        if Path(path) == brain.root / "claims" and not made:  # made once listed, before the key is checked
+            (brain.root / "claims" / "sess-hand.yml").write_text(HAND, encoding="utf-8")
+            made.append("sess-hand.yml")
+        return listed
+
+    monkeypatch.setattr(os, "listdir", hand_during)
+    brain.close_claim(sess, CloseRequest(status="ok"))
+    monkeypatch.undo()
+    assert made == ["sess-hand.yml"]
+    saved = closed_set.load(brain.root)
+    assert saved is not None and saved.dir_key == (0, 0, 0)  # the listing is not vouched for
+    _zero()
+    assert _live(brain) == ["sess-hand"]
+    assert closed_set.COUNTERS["listdirs"] == 1
 
 
 def _rows_file(brain: Brain) -> tuple[Path, bytes]:

@@ -8,10 +8,14 @@ the set (`advanced`, the same code a read's catch-up runs). One ``git cat-file -
 gives both folder trees, one ``git ls-tree`` of the committed paths their new blobs, one
 ``git cat-file --batch`` reads them (a diff of the two folder trees would walk every entry of both).
 
-What is never done: advance a set saved for another tree (the read catches up as before), or
-record the folder's listing as fresh (a file another process or a hand creates at any time must
-still be listed: the advanced set leaves the folder key unset, the next read lists the folder).
-Any failure leaves the saved set as it was.
+The writer then lists the folder itself, once its files are in place, as a read does when the folder's
+key moved (`closed_set._relist`: the key taken before the listing and checked after it; a file made
+meanwhile leaves the key unset): the next read, the hook's or preflight's, finds the folder as listed and
+lists nothing. A file another process or a hand makes after that listing moves the folder's key: the
+next read lists the folder again.
+
+What is never done: advance a set saved for another tree (the read catches up as before), or trust a
+listing the folder's key does not vouch for. Any failure leaves the saved set as it was.
 """
 
 from __future__ import annotations
@@ -29,11 +33,13 @@ from brain_tui.core.records.closed_set import (
     COUNTERS,
     ClosedSet,
     Folder,
+    _dir_key,
     _evaluate,
     _line_name,
     _line_time,
     _listed,
     _odd,
+    _relist,
     merged,
     rows_ok,
 )
@@ -165,6 +171,11 @@ def _advance(root: Path, tz: tzinfo, parent: str, commit: str, paths: Sequence[s
         moved = found if after == found.tree else _moved(root, tz, found, after, mine, entries)
         if moved is not None:
             moved.commit = commit
+            key = _dir_key(root, moved.kind)  # listed now by the writer, not by the next read: the same listing
+            relisted = _relist(root, moved, key) if key is not None else None
+            if relisted is not None:
+                relisted.commit = commit
+                moved = relisted
             closed_set.store(root, moved)
             COUNTERS["advances"] += 1
 
