@@ -97,12 +97,15 @@ def test_warm_check_reads_no_claim_file_and_stats_only_the_live_ones(session: Se
     assert not scanned
     assert not names & {p.name for p in closed}
     events = session.brain.blocking._events
+    head = session.brain.blocking._head_keys  # HEAD's commit is decided by HEAD and the branch's loose ref
+    assert [Path(p).name for p in head] == ["HEAD", (brain / ".git" / "HEAD").read_text().split("/")[-1].strip()]
+    assert {Path(p).name for p in head} <= names
     if events is not None and events.local:  # every change here passes through the feed: no file statted
         assert not names & {p.name for p in live}
-        assert session.brain.blocking.counters.stats_last == 2  # claims/ and the index
+        assert session.brain.blocking.counters.stats_last == 4  # claims/, the index, HEAD and the branch's ref
     else:
         assert {p.name for p in live} <= names
-        assert session.brain.blocking.counters.stats_last == len(live) + 2  # the files, claims/ and the index
+        assert session.brain.blocking.counters.stats_last == len(live) + 4  # the files and those four
 
 
 def test_same_size_edit_with_mtime_put_back_is_seen(session: Session, brain: Path) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from brain_tui.core.records.closed_set import head_commit
+from brain_tui.core.records.git_head import head_files
 from tests.bsi import clean_env
 
 
@@ -52,3 +53,33 @@ def test_what_it_cannot_vouch_for_is_none(repo: Path, tmp_path: Path, monkeypatc
     assert head_commit(tmp_path / "wt") is None  # a linked worktree: git is asked
     monkeypatch.setenv("GIT_DIR", str(repo / ".git"))
     assert head_commit(repo) is None
+
+
+def test_head_files_name_what_decides_head(repo: Path, tmp_path: Path) -> None:
+    """The files `head_files` names are those git reads for HEAD: a change of HEAD moves one of them."""
+    brain = repo / "brain"
+    dot = repo / ".git"
+    assert head_files(brain) == (str(brain / ".git"), str(dot / "HEAD"), str(dot / "refs" / "heads" / "main"))
+    git(repo, "pack-refs", "--all")  # no loose ref: packed-refs decides (and a loose ref made later)
+    assert head_files(brain) == (str(brain / ".git"), str(dot / "HEAD"), str(dot / "refs" / "heads" / "main"),
+                                 str(dot / "packed-refs"))
+    git(repo, "checkout", "-q", "--detach")
+    assert head_files(repo) == (str(dot / "HEAD"),)
+    git(repo, "checkout", "-q", "main")
+    linked = tmp_path / "linked"
+    git(repo, "worktree", "add", "-q", "-b", "side", str(linked))
+    own = dot / "worktrees" / "linked"
+    assert head_files(linked) == (str(linked / ".git"), str(own / "HEAD"), str(dot / "refs" / "heads" / "side"))
+    assert head_files(tmp_path / "nowhere") == (str((tmp_path / "nowhere").resolve() / ".git"),)
+
+
+def test_head_files_none_when_unsure(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (repo / ".git" / "HEAD").write_text("ref: refs/remotes/origin/main\n", encoding="utf-8")
+    assert head_files(repo) is None  # a symbolic ref that is not a branch
+    (repo / ".git" / "HEAD").write_text("ref: refs/heads/main\n", encoding="utf-8")
+    (repo / ".git" / "reftable").mkdir()
+    assert head_files(repo) is None
+    (repo / ".git" / "reftable").rmdir()
+    assert head_files(repo) is not None
+    monkeypatch.setenv("GIT_COMMON_DIR", str(repo / ".git"))
+    assert head_files(repo) is None

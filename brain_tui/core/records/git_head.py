@@ -1,12 +1,13 @@
-"""HEAD's commit ID read from the repository's files, without a git process (the closed sets' warm check), and
-the one git call the closed sets make for the rest (`git_output`)."""
+"""HEAD's commit ID read from the repository's files, without a git process (the closed sets' warm check), the
+files that decide it (`head_files`: what a reader kept in memory watches), and the one git call the closed sets
+make for the rest (`git_output`)."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
-__all__ = ["git_output", "head_commit"]
+__all__ = ["git_output", "head_commit", "head_files"]
 
 _GIT_TIMEOUT_S = 20.0
 
@@ -14,6 +15,28 @@ _GIT_TIMEOUT_S = 20.0
 def _hex_oid(text: str) -> str | None:
     oid = text.strip()
     return oid if len(oid) in (40, 64) and all(c in "0123456789abcdef" for c in oid) else None
+
+
+def _git_dir(root: Path) -> tuple[Path, Path, Path | None] | None:
+    """``(the brain folder resolved, its git directory, the `.git` file naming it or None)``, or None when unsure.
+
+    The nearest ``.git`` at or above `root`: a folder, or a ``gitdir:`` file (a linked worktree, a submodule).
+    ``(folder, folder / ".git", None)`` with no such folder when there is none (no repository: nothing to read).
+    """
+    folder = root.resolve()
+    for candidate in (folder, *folder.parents):
+        dot = candidate / ".git"
+        if dot.is_dir():
+            return folder, dot, None
+        if dot.is_file():
+            try:
+                text = dot.read_text(encoding="utf-8").strip()
+            except (OSError, ValueError):
+                return None
+            if not text.startswith("gitdir:"):
+                return None
+            return folder, (candidate / text[len("gitdir:"):].strip()).resolve(), dot
+    return folder, folder / ".git", None
 
 
 def head_commit(root: Path) -> str | None:
@@ -26,23 +49,10 @@ def head_commit(root: Path) -> str | None:
     """
     if any(name in os.environ for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR")):
         return None
-    folder = root.resolve()
-    for candidate in (folder, *folder.parents):
-        dot = candidate / ".git"
-        if dot.is_dir():
-            gitdir = dot
-            break
-        if dot.is_file():
-            try:
-                text = dot.read_text(encoding="utf-8").strip()
-            except (OSError, ValueError):
-                return None
-            if not text.startswith("gitdir:"):
-                return None
-            gitdir = (candidate / text[len("gitdir:"):].strip()).resolve()
-            break
-    else:
+    found = _git_dir(root)
+    if found is None or not found[1].is_dir():
         return None
+    gitdir = found[1]
     try:
         if (gitdir / "commondir").exists() or (gitdir / "reftable").exists():
             return None
@@ -63,6 +73,51 @@ def head_commit(root: Path) -> str | None:
     except (OSError, ValueError):
         return None
     return None
+
+
+def head_files(root: Path) -> tuple[str, ...] | None:
+    """The files whose content decides HEAD's commit for the brain at `root`, or None when unsure.
+
+    A file that does not exist counts too (one made later moves HEAD): a ``.git`` of `root` or a folder
+    between it and the repository's (a nearer repository), the ``.git`` file naming the git directory, HEAD,
+    the branch's loose ref and, when there is none, ``packed-refs``; of a linked worktree, HEAD is its own
+    and the refs are the main repository's. No repository at or above `root`: ``root/.git`` alone (a
+    repository made above the brain later is not seen). None: a layout not read here (``$GIT_COMMON_DIR``,
+    the reftable format, a symbolic ref that is not a branch, a loose ref that is itself symbolic). git's
+    own writes replace these files (a lock file renamed over them): each write is a new inode.
+    """
+    if "GIT_COMMON_DIR" in os.environ:  # (GIT_DIR and GIT_WORK_TREE are dropped for the product's git calls)
+        return None
+    found = _git_dir(root)
+    if found is None:
+        return None
+    folder, gitdir, dot_file = found
+    above = (dot_file or gitdir).parent
+    files = [str(c / ".git") for c in (folder, *folder.parents) if above in c.parents]  # (none there now)
+    if dot_file is not None:
+        files.append(str(dot_file))
+    if not gitdir.is_dir():
+        return (*files, str(gitdir)) if dot_file is None else None
+    try:
+        common = gitdir
+        if (gitdir / "commondir").exists():
+            common = (gitdir / (gitdir / "commondir").read_text(encoding="utf-8").strip()).resolve()
+        if (gitdir / "reftable").exists() or (common / "reftable").exists():
+            return None
+        head = (gitdir / "HEAD").read_text(encoding="utf-8")
+        files.append(str(gitdir / "HEAD"))
+        if not head.startswith("ref: "):
+            return tuple(files) if _hex_oid(head) else None
+        ref = head[len("ref: "):].strip()
+        if not ref.startswith("refs/heads/") or ".." in ref:
+            return None
+        loose = common / ref
+        files.append(str(loose))
+        if loose.exists():
+            return tuple(files) if _hex_oid(loose.read_text(encoding="utf-8")) else None
+        return (*files, str(common / "packed-refs"))
+    except (OSError, ValueError):
+        return None
 
 
 def git_output(root: Path, *args: str, data: bytes | None = None) -> bytes | None:

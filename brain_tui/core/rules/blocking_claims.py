@@ -23,6 +23,14 @@ What "nothing can have changed" means (it must never miss a change):
   through this kernel and queues an event, so the live files' keys are not
   statted at all (the two folder-level keys still are); on any other (NFS,
   FUSE, virtiofs: another machine may write) they are, one ``stat`` each;
+* HEAD's commit cannot have moved: the files that decide it (`git_head.head_files`: HEAD, the branch's
+  ref, ``packed-refs``, the ``.git`` file of a linked worktree) have the same stat keys, statted on every
+  call whatever the file system (git replaces each: a new inode per write), and they are watched by the
+  change feed too. What git holds is in force (SPEC 22, `records.in_force`): a claim HEAD holds open that
+  the work tree deleted or closed without a commit still blocks, so a commit of that close, or HEAD moved
+  back to a commit that holds the claim open (``git reset --soft``, ``git update-ref``), changes the answer
+  without a change in ``claims/``. A layout those files do not decide (reftable, ``$GIT_COMMON_DIR``, a
+  symbolic ref that is not a branch) leaves the memo unsettled: each call reads again;
 * no write journal is pending (`Brain.snapshot` settles it first).
 
 Same-tick edits: a stat key cannot tell two writes in one timestamp tick
@@ -54,6 +62,7 @@ from typing import TYPE_CHECKING
 from brain_tui.core.paths.layout import CLAIMS_DIR, INDEX_FILE, journal_pending
 from brain_tui.core.records.cache import RACY_NS
 from brain_tui.core.records.file_events import FileEvents
+from brain_tui.core.records.git_head import head_files
 from brain_tui.core.records.model import BLOCKING_STATUSES
 
 if TYPE_CHECKING:
@@ -112,6 +121,10 @@ class BlockingClaims:
         #: name in ``claims/`` (statted through `_dir_fd`, opened on ``claims/`` whose key is checked first).
         self._folder_keys: dict[str, Key] = {}
         self._file_keys: dict[str, Key] = {}
+        #: the stat keys of the files that decide HEAD's commit (`head_files`), statted on every call
+        self._head_keys: dict[str, Key] = {}
+        #: the folders the change feed watches, and the names there that matter
+        self._watched: dict[str, frozenset[str] | None] = {}
         self._dir_fd: int | None = None
         self._settled = False
         self.counters = MemoCounters()
@@ -142,10 +155,11 @@ class BlockingClaims:
             return False
         if self._events is not None and self._events.changed():
             return False
-        for path, key in self._folder_keys.items():
-            self.counters.stats_last += 1
-            if _key(path) != key:
-                return False
+        for keys in (self._folder_keys, self._head_keys):
+            for path, key in keys.items():
+                self.counters.stats_last += 1
+                if _key(path) != key:
+                    return False
         if self._events is not None and self._events.local:
             return not journal_pending(self._brain.root)  # every change in claims/ would have queued an event
         for name, key in self._file_keys.items():
@@ -194,27 +208,55 @@ class BlockingClaims:
         from brain_tui.core.rules.conflicts import blocking_index
 
         self.counters.reads += 1
-        if self._watch and (self._events is None or not self._events.local):  # (again: claims/ may be new)
-            self._events = FileEvents({self._root: {CLAIMS_DIR, INDEX_FILE}, self._claims: None})
+        head = head_files(self._brain.root)
+        self._watch_folders(head or ())
         if self._events is not None:
             self._events.changed()  # drained: what happens from here on is seen
         read_at = time.time_ns()
         self._open_folder()
+        head_keys = {path: _key(path) for path in head or ()}
         folders, files = self._before()
         snapshot = self._brain.snapshot(only_statuses=BLOCKING_STATUSES)
         index = blocking_index(snapshot)
         folders_after = {path: _key(path) for path in folders}
         files_after = {name: _key(name, self._dir_fd) for name in self._held_names(snapshot)}
+        head_after = {path: _key(path) for path in head or ()}
         settled = self._fd_is(folders_after[self._claims]) and folders_after == folders and \
             all(files.get(name) == key for name, key in files_after.items())
+        # HEAD's commit: decided by files read here (else unsure: read again next call), unmoved during the read
+        settled = settled and head is not None and head_after == head_keys and head_files(self._brain.root) == head
         if self._events is not None and self._events.available:
             settled = settled and not self._events.changed()
         else:
-            keys = [*folders_after.values(), *files_after.values()]
+            keys = [*folders_after.values(), *files_after.values(), *head_after.values()]
             settled = settled and not any(_racy(key, read_at) for key in keys)
         self._snapshot, self._index, self._settled = snapshot, index, settled
-        self._folder_keys, self._file_keys = folders_after, files_after
+        self._folder_keys, self._file_keys, self._head_keys = folders_after, files_after, head_after
         return snapshot, index
+
+    def _watch_folders(self, head: tuple[str, ...]) -> None:
+        """(Re)start the change feed on ``claims/``, the brain's index and the folders of HEAD's files.
+
+        Started again when it is not known to see every change (``claims/`` may be new) or HEAD's files moved
+        to other folders (another branch).
+        """
+        if not self._watch:
+            return
+        # by real path: one folder spelled two ways is one inotify watch, whose names must be all of them
+        wanted: dict[str, set[str] | None] = {os.path.realpath(self._root): {CLAIMS_DIR, INDEX_FILE},
+                                              os.path.realpath(self._claims): None}
+        for path in head:
+            folder, name = os.path.split(path)
+            if os.path.isdir(folder):  # (a missing folder's file is missing: its key moves when it is made)
+                names = wanted.setdefault(os.path.realpath(folder), set())
+                if names is not None:
+                    names.add(name)
+        frozen = {folder: None if names is None else frozenset(names) for folder, names in wanted.items()}
+        if self._events is not None and self._events.local and frozen == self._watched:
+            return
+        if self._events is not None:
+            self._events.close()
+        self._events, self._watched = FileEvents(dict(frozen)), frozen
 
     def close(self) -> None:
         """Drop the memo and stop the change feed."""
