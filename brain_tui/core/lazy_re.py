@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Callable, Iterator
+from typing import Any
 
 __all__ = ["LazyPattern"]
 
@@ -61,3 +62,11 @@ class LazyPattern:
     def finditer(self, string: str) -> Iterator[re.Match[str]]:
         """`re.Pattern.finditer`."""
         return self.compiled.finditer(string)
+
+    def findall(self, string: str) -> list[Any]:
+        """`re.Pattern.findall`."""
+        return self.compiled.findall(string)
+
+    def split(self, string: str, maxsplit: int = 0) -> list[Any]:
+        """`re.Pattern.split`."""
+        return self.compiled.split(string, maxsplit)
