@@ -11,7 +11,10 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Callable, Iterator
-from typing import Any
+
+TYPE_CHECKING = False  # not `typing`: the hooks' fast path imports this module
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["LazyPattern"]
 
