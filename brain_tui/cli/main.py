@@ -21,12 +21,23 @@ if TYPE_CHECKING:
 #: Exit code of an unexpected error inside bsi (a bug), kept apart from every code of SPEC 19 (EX_SOFTWARE).
 INTERNAL_ERROR = 70
 
-#: The modules under brain_tui.cli holding `register(subparsers, parent)` (imported only to build the parser:
-#: `bsi hook` never builds it).
-COMMAND_MODULES = [
-    "admin", "claims", "gates", "signals", "preflight", "sync", "state", "attention", "launch", "hooks",
-    "agent", "notify",
-]
+#: The modules under brain_tui.cli holding `register(subparsers, parent)`, each with the commands it adds, in the
+#: parser's order (imported only to build the parser: `bsi hook` never builds it). A command line naming one
+#: of these commands imports its module alone: the others stay names (all an invalid choice lists).
+COMMAND_MODULES: dict[str, tuple[str, ...]] = {
+    "admin": ("init", "demo", "index"),
+    "claims": ("claim", "check-scope", "watchdog"),
+    "gates": ("gate",),
+    "signals": ("signal",),
+    "preflight": ("preflight", "lock"),
+    "sync": ("sync", "log", "verify"),
+    "state": ("env", "breath", "lint"),
+    "attention": ("attention",),
+    "launch": ("launch",),
+    "hooks": ("hook", "hooks", "mcp"),
+    "agent": ("agent",),
+    "notify": ("notify",),
+}
 
 #: The commands that only read: under `--sync` they pull the remote first (`Brain.pull`), as an
 #: explicit step, because a snapshot never fetches. None: the command has no subcommand.
@@ -66,17 +77,29 @@ def command_of(args_list: Sequence[str]) -> str:
     abbreviation of `--brain`) only costs time: reaching a command not built parses the line again with the
     whole tree (`RebuildParser`).
     """
+    return words_of(args_list)[0]
+
+
+def words_of(args_list: Sequence[str]) -> tuple[str, str]:
+    """The command word and the word after it (its action: `list` of `bsi claim list`), "" when missing.
+
+    The same guess as `command_of`, one word further: only that action of the command is built in full.
+    """
     skip = positional = False
+    words: list[str] = []
     for arg in args_list:
         if skip:
             skip = False
         elif positional or not arg.startswith("-"):
-            return arg
+            words.append(arg)
+            if len(words) == 2:
+                break
         elif arg in _VALUE_FLAGS:
             skip = True
         elif arg == "--":  # every word after it is positional
             positional = True
-    return ""
+    words += ["", ""]
+    return words[0], words[1]
 
 
 class _Unbuilt:
@@ -105,29 +128,60 @@ def _unbuilt_parser_class() -> type[Parser]:
     return UnbuiltParser
 
 
+def _partial_parser_classes() -> tuple[type[Parser], type[Parser]]:
+    """The parser classes of a tree built for one command: (its root, the command's own parser)."""
+    from brain_tui.cli.common import Parser
+
+    class PartialRoot(Parser):
+        """The root of a tree built for one command: its help (`bsi --help claim`) needs the whole tree."""
+
+        def format_help(self) -> str:
+            raise RebuildParser(self.prog)
+
+    class OneActionParser(Parser):
+        """The parser of the command built: of its actions, the one asked for is built in full (`_OnlyCommand`)."""
+
+        def __init__(self, *args: Any, only_action: str, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self._only_action = only_action
+
+        def add_subparsers(self, **kwargs: Any) -> Any:
+            kwargs.setdefault("parser_class", _parser_factory())  # argparse's default: this class again
+            return _OnlyCommand(super().add_subparsers(**kwargs), self._only_action)
+
+    return PartialRoot, OneActionParser
+
+
 class _OnlyCommand:
     """The subparsers action as the command modules see it: the command asked for is built in full, every
     other one gets only its name and help line (all that `bsi --help` and an invalid choice show), and
-    shares one empty parser with the others."""
+    shares one empty parser with the others. With `action`, the command's own subparsers action is seen
+    the same way (only that action built in full)."""
 
-    def __init__(self, sub: Any, only: str) -> None:
+    def __init__(self, sub: Any, only: str, action: str | None = None) -> None:
         self._sub = sub
         self._only = only
+        self._action = action
 
     def add_parser(self, name: str, **kwargs: Any) -> Any:
         if name == self._only:
+            if self._action is not None:
+                kwargs["only_action"] = self._action
             return self._sub.add_parser(name, **kwargs)
         self._sub.add_parser(name, help=kwargs.get("help"), unbuilt=True)
         return _Unbuilt()
 
 
 def _parser_factory() -> Callable[..., Parser]:
-    """The parser class of the commands: a new `Parser`, or (`unbuilt=True`) the one shared unbuilt parser."""
+    """The parser class of the commands: a new `Parser`, or (`unbuilt=True`) the one shared unbuilt parser, or
+    (`only_action=`) the parser of a command built for one of its actions."""
     from brain_tui.cli.common import Parser
 
     shared: list[Parser] = []
 
-    def make(*, unbuilt: bool = False, **kwargs: Any) -> Parser:
+    def make(*, unbuilt: bool = False, only_action: str | None = None, **kwargs: Any) -> Parser:
+        if only_action is not None:
+            return _partial_parser_classes()[1](only_action=only_action, **kwargs)
         if not unbuilt:
             return Parser(**kwargs)
         if not shared:
@@ -137,26 +191,43 @@ def _parser_factory() -> Callable[..., Parser]:
     return make
 
 
-def build_parser(*, only: str | None = None) -> Parser:
+def build_parser(*, only: str | None = None, action: str | None = None) -> Parser:
     """The `bsi` parser: every command in full, or with `only`, that command in full and the others by name.
 
     Building the whole tree costs more than the interpreter's own start (issue 18), so `bsi` builds the one
-    command it runs; the tree is the same for that command either way. Reaching a command not built raises
-    `RebuildParser`.
+    command it runs; the tree is the same for that command either way. With `action` too, that command's
+    other actions are built by name only. A command of `COMMAND_MODULES` imports its module alone: the
+    other commands are then names without their help lines, and asking for the top-level help (`bsi --help
+    claim`) raises `RebuildParser`, as reaching a command not built does.
     """
     from brain_tui.cli.common import Parser, add_global_flags, global_parent
 
-    parser = Parser(prog="bsi", description="Brain Session Index: claims, gates and signals for a shared brain.")
+    module = next((name for name, commands in COMMAND_MODULES.items() if only in commands), None)
+    root_class = Parser if module is None else _partial_parser_classes()[0]
+    parser = root_class(prog="bsi", description="Brain Session Index: claims, gates and signals for a shared brain.")
     add_global_flags(parser, suppress=False)
     parser.add_argument("--version", action="version", version=f"bsi {_version()}")
     # argparse only calls `parser_class(**kwargs)`: a factory does (typeshed asks for a class).
     sub = parser.add_subparsers(dest="command", metavar="COMMAND",
                                 parser_class=_parser_factory())  # type: ignore[call-overload]
     parent = global_parent()
-    target = sub if only is None else _OnlyCommand(sub, only)
-    for name in COMMAND_MODULES:
-        importlib.import_module(f"brain_tui.cli.{name}").register(target, parent)
+    target = sub if only is None else _OnlyCommand(sub, only, action)
+    for name, commands in COMMAND_MODULES.items():
+        if module is None or name == module:
+            importlib.import_module(f"brain_tui.cli.{name}").register(target, parent)
+        else:
+            for command in commands:
+                sub.add_parser(command, help=None, unbuilt=True)
     return parser
+
+
+def _print_help(parser: Parser) -> None:
+    """The top-level help on stderr (`bsi` without a command), from the whole tree when `parser` was built for
+    one command (`--br claim` took the command word for its value)."""
+    try:
+        parser.print_help(sys.stderr)
+    except RebuildParser:
+        build_parser(only="").print_help(sys.stderr)
 
 
 def _version() -> str:
@@ -190,7 +261,8 @@ def _main(args_list: list[str], serve_mcp: McpServer | None) -> int:
     ctx = Context(argparse.Namespace(), serve_mcp=serve_mcp)
     try:
         try:
-            parser = build_parser(only=command_of(args_list))
+            command, action = words_of(args_list)
+            parser = build_parser(only=command, action=action)
             args = parser.parse_args(args_list)
         except RebuildParser:
             parser = build_parser()
@@ -199,7 +271,7 @@ def _main(args_list: list[str], serve_mcp: McpServer | None) -> int:
         handler = getattr(args, "handler", None)
         if handler is None:
             if args.command is None:
-                parser.print_help(sys.stderr)
+                _print_help(parser)
                 return 64
             raise CommandLineError(f"{args.command}: missing subcommand (see bsi {args.command} --help)")
         ctx.reading = is_read(args)

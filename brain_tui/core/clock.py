@@ -11,6 +11,7 @@ from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta, tzinfo
 
 from brain_tui.core.errors import InvalidData
+from brain_tui.core.lazy_re import LazyPattern
 
 Clock = Callable[[], datetime]
 
@@ -26,7 +27,7 @@ TTL_CLASSES: dict[str, timedelta] = {
 }
 DEFAULT_TTL = TTL_CLASSES["short"]
 
-_DURATION_RE = re.compile(r"^(?:([0-9]{1,6})h)?(?:([0-9]{1,6})m)?$", re.ASCII)
+_DURATION_RE = LazyPattern(r"^(?:([0-9]{1,6})h)?(?:([0-9]{1,6})m)?$", re.ASCII)
 #: Years a timestamp may name: anything outside is a typo or an attack, and would overflow date arithmetic.
 MIN_YEAR, MAX_YEAR = 1900, 8999
 

@@ -5,7 +5,6 @@ Its `notify:` key is read here too; the notices themselves are in `core.sessions
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -14,6 +13,7 @@ from typing import Any, Literal
 
 from brain_tui.core.clock import DEFAULT_TTL, parse_duration
 from brain_tui.core.errors import InvalidData
+from brain_tui.core.lazy_re import LazyPattern
 from brain_tui.core.paths.layout import CONFIG_FILE, INDEX_FILE
 from brain_tui.core.records.yamlio import CorruptYaml, safe_load_file
 
@@ -37,7 +37,7 @@ UNCLAIMED_MODES: tuple[UnclaimedWrites, ...] = ("allow", "warn", "deny")
 #: What a `notify.command` element may name, each filled with one inert line.
 NOTIFY_PLACEHOLDERS = ("kind", "sess_id", "summary", "key", "brain")
 #: A placeholder in a `notify.command` element: `{name}`.
-PLACEHOLDER_RE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+PLACEHOLDER_RE = LazyPattern(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
 @dataclass(frozen=True)

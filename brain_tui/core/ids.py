@@ -7,27 +7,27 @@ snapshot tests). An ID is also a file name, so a valid one is never a path.
 
 from __future__ import annotations
 
-import re
-import string
 from collections.abc import Collection
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
+from brain_tui.core.lazy_re import LazyPattern
 from brain_tui.core.paths.path_keys import path_key
 from brain_tui.core.records.model import BrainSnapshot
 
 if TYPE_CHECKING:
     import random
 
-SESSION_ID_RE = re.compile(r"^sess-[A-Za-z0-9._-]+$")
-SIGNAL_ID_RE = re.compile(r"^sig-[A-Za-z0-9._-]+$")
-_ALPHABET = string.ascii_lowercase + string.digits
+SESSION_ID_RE = LazyPattern(r"^sess-[A-Za-z0-9._-]+$")
+SIGNAL_ID_RE = LazyPattern(r"^sig-[A-Za-z0-9._-]+$")
+#: `string.ascii_lowercase + string.digits`, spelled out: `string` costs every read its import (start-up, issue 18).
+_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789"
 #: The generator of slugs: the system's (`secrets`) until `seed_ids`; made on first use, as a read needs none.
 _rng: random.Random | None = None
 
 
 #: The opening minute a canonical ID carries (SPEC 4: `sess-YYYYMMDD-HHMM-<slug>`, local time of opening).
-_ID_MINUTE_RE = re.compile(r"^sess-(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(?:-|$)")
+_ID_MINUTE_RE = LazyPattern(r"^sess-(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(?:-|$)")
 
 
 def opened_minute(sess_id: str) -> tuple[int, int, int, int, int] | None:

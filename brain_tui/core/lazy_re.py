@@ -12,6 +12,10 @@ import re
 import sys
 from collections.abc import Callable, Iterator
 
+TYPE_CHECKING = False  # not `typing`: the hooks' fast path imports this module
+if TYPE_CHECKING:
+    from typing import Any
+
 __all__ = ["LazyPattern"]
 
 
@@ -61,3 +65,11 @@ class LazyPattern:
     def finditer(self, string: str) -> Iterator[re.Match[str]]:
         """`re.Pattern.finditer`."""
         return self.compiled.finditer(string)
+
+    def findall(self, string: str) -> list[Any]:
+        """`re.Pattern.findall`."""
+        return self.compiled.findall(string)
+
+    def split(self, string: str, maxsplit: int = 0) -> list[Any]:
+        """`re.Pattern.split`."""
+        return self.compiled.split(string, maxsplit)

@@ -292,3 +292,107 @@ def test_the_preflight_re_exports_the_codes_the_write_decision_names() -> None:
     assert all(getattr(preflight, name) is getattr(preflight_codes, name) for name in names)
     assert [preflight.CHECK_NAMES[code] for code in range(7)] == ["go", "scope", "lock", "circuit", "claim", "zone",
                                                                    "branch"]
+
+
+def test_a_read_of_a_brain_outside_git_runs_no_git(demo_brain: Any, tmp_path: Any) -> None:
+    # No `.git` (nor a bare repository's HEAD) in the brain or above it: git has nothing to find, so it is not
+    # asked (a process, and `subprocess` to start it).
+    plain = tmp_path / "plain"
+    shutil.copytree(demo_brain, plain, symlinks=True, ignore=shutil.ignore_patterns(".git"))
+    for args in (("--json", "claim", "list"), ("signal", "list"), ("gate", "status", "{sess}")):
+        assert _read_loads(plain, args, ("subprocess", "brain_tui.core.sync.gitops")) == [], args
+
+
+def test_module_level_patterns_of_the_core_compile_on_first_use() -> None:
+    probe = ("import re, sys\n"
+             "import brain_tui.core.brain, brain_tui.core.rules.signals, brain_tui.core.sessions.agent_files\n"
+             "from brain_tui.core.lazy_re import LazyPattern\n"
+             "kinds = (re.Pattern, LazyPattern)\n"
+             "found = {(name, key): value.pattern for name, module in list(sys.modules.items())\n"
+             "         if name.startswith('brain_tui.core.') for key, value in vars(module).items()\n"
+             "         if isinstance(value, kinds)}\n"
+             "compiled = {source for _, source, *_ in re._cache}\n"
+             "print(len(found), sorted(f'{n}.{k}' for (n, k), source in found.items() if source in compiled))\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=clean_env(),
+                          check=True, timeout=120)
+    count, compiled_at_import = done.stdout.split(" ", 1)
+    assert int(count) >= 25  # the ids, scopes, clock, config, claim scans, signal and agent names
+    assert ast.literal_eval(compiled_at_import) == []
+
+
+#: What `claim list`, `check-scope`, `attention`, `gate status`, `preflight check` and `signal list` import of
+#: the command line: its own command module (COMMAND_MODULES), never the eleven others.
+@pytest.mark.parametrize(("args", "module"), [
+    (("--json", "claim", "list"), "claims"),
+    (("check-scope", "projects/free/x.py"), "claims"),
+    (("attention",), "attention"),
+    (("gate", "status", "{sess}"), "gates"),
+    (("preflight", "check", "{sess}", "projects/free/x.py"), "preflight"),
+    (("signal", "list"), "signals"),
+])
+def test_a_read_command_imports_its_command_module_alone(demo_brain: Any, args: tuple[str, ...], module: str) -> None:
+    loaded = _read_loads(demo_brain, args, tuple(f"brain_tui.cli.{name}" for name in cli_main.COMMAND_MODULES))
+    assert loaded == [f"brain_tui.cli.{module}"]
+
+
+def test_the_command_modules_register_the_commands_the_table_names() -> None:
+    from brain_tui.cli.common import global_parent
+
+    class Names:
+        def __init__(self) -> None:
+            self.names: list[str] = []
+
+        def add_parser(self, name: str, **_: Any) -> Any:
+            self.names.append(name)
+            return cli_main._Unbuilt()
+
+    for module, commands in cli_main.COMMAND_MODULES.items():
+        names = Names()
+        importlib.import_module(f"brain_tui.cli.{module}").register(names, global_parent())
+        assert tuple(names.names) == commands, module
+    assert list(_subparsers(cli_main.build_parser())) == [c for cs in cli_main.COMMAND_MODULES.values() for c in cs]
+
+
+def test_building_one_action_gives_it_the_same_parsers_as_the_whole_tree() -> None:
+    whole = _subparsers(cli_main.build_parser())
+    checked = 0
+    for name, command in whole.items():
+        actions = next((a.choices for a in command._actions if a.dest == f"{name}_command"), None)
+        for action, parser in (actions or {}).items():
+            built = _subparsers(cli_main.build_parser(only=name, action=action))
+            assert set(built) == set(whole)
+            assert built[name].format_help() == command.format_help(), name
+            assert list(_actions_of(built[name], name)) == list(actions), name
+            assert _actions_of(built[name], name)[action].format_help() == parser.format_help(), (name, action)
+            checked += 1
+    assert checked >= 20
+
+
+def _actions_of(parser: Any, name: str) -> Any:
+    return next(a.choices for a in parser._actions if a.dest == f"{name}_command")
+
+
+@pytest.mark.parametrize("argv", [["--help", "claim"], ["-h", "gate", "status", "x"], ["--he", "signal", "list"]])
+def test_the_top_level_help_asked_before_a_command_is_the_whole_trees(argv: list[str],
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        cli_main.main(argv)
+    assert exc.value.code == 0
+    assert capsys.readouterr().out == cli_main.build_parser().format_help()
+
+
+def test_no_command_after_a_flag_that_took_the_command_word_shows_the_whole_help(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli_main.main(["--br", "claim"]) == 64  # `--br` (an abbreviation of `--brain`) took `claim`
+    assert capsys.readouterr().err == cli_main.build_parser().format_help()
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["claim", "lst"], "argument ACTION: invalid choice: 'lst' (choose from 'open', 'close',"),
+    (["--br", "x", "clam", "list"], "argument COMMAND: invalid choice: 'clam' (choose from 'init', 'demo', 'index',"),
+    (["--br", "claim", "list"], "argument COMMAND: invalid choice: 'list' (choose from 'init', 'demo', 'index',"),
+])
+def test_an_invalid_choice_lists_every_command_or_action(argv: list[str], message: str,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli_main.main(argv) == 64
+    assert message in capsys.readouterr().err

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from brain_tui.core.records.closed_set import head_commit
-from brain_tui.core.records.git_head import head_files
+from brain_tui.core.records.git_head import head_files, outside_git
 from tests.bsi import clean_env
 
 
@@ -83,3 +83,23 @@ def test_head_files_none_when_unsure(repo: Path, monkeypatch: pytest.MonkeyPatch
     assert head_files(repo) is not None
     monkeypatch.setenv("GIT_COMMON_DIR", str(repo / ".git"))
     assert head_files(repo) is None
+
+
+def _git_finds_a_repository(folder: Path) -> bool:
+    done = subprocess.run(["git", "rev-parse", "--git-dir"], cwd=folder, env=clean_env(drop=("GIT_*",)),
+                          capture_output=True, check=False)
+    return done.returncode == 0
+
+
+def test_outside_git_says_what_git_says(repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    plain = tmp_path / "plain" / "brain"
+    plain.mkdir(parents=True)
+    bare = tmp_path / "bare.git"
+    subprocess.run(["git", "init", "-q", "--bare", str(bare)], env=clean_env(), check=True)
+    (bare / "claims").mkdir()
+    monkeypatch.delenv("GIT_COMMON_DIR", raising=False)
+    for folder in (repo / "brain" / "claims", plain, bare / "claims"):
+        assert outside_git(folder) is not _git_finds_a_repository(folder), folder
+    assert [outside_git(folder) for folder in (repo / "brain", bare)] == [False, False]
+    monkeypatch.setenv("GIT_COMMON_DIR", str(repo / ".git"))
+    assert outside_git(plain) is False  # a variable git would follow: unsure, git is asked

@@ -16,7 +16,6 @@ Writes (`inhale`, `reference`, `expire`) live in `breath`, metrics in `breath_me
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from datetime import UTC, tzinfo
 from pathlib import Path
@@ -24,13 +23,14 @@ from typing import Any
 
 from brain_tui.core.clock import try_parse_timestamp
 from brain_tui.core.errors import InvalidData
+from brain_tui.core.lazy_re import LazyPattern
 from brain_tui.core.paths.layout import BREATH_DIR
 from brain_tui.core.records.model import BreathRecord, CorruptFile
 
 __all__ = ["SPRINT_ID_RE", "BreathRecord", "breath_from_mapping", "order_records", "record_from_mapping",
            "record_path", "str_list", "validate_sprint_id"]
 
-SPRINT_ID_RE = re.compile(r"^sprint-[A-Za-z0-9._-]+$")
+SPRINT_ID_RE = LazyPattern(r"^sprint-[A-Za-z0-9._-]+$")
 
 
 def validate_sprint_id(sprint: str) -> str:

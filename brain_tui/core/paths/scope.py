@@ -21,12 +21,12 @@ are one scope everywhere. An entry keeps the spelling it was written with
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from brain_tui.core.errors import InvalidData
+from brain_tui.core.lazy_re import LazyPattern
 from brain_tui.core.paths.path_keys import is_below, path_key, resolve_in_brain
 from brain_tui.core.paths.scope_paths import (
     BadPath,
@@ -69,9 +69,9 @@ SECTION_OVERLAP = "section"
 # Spellings read as the whole brain (``brain/`` is handled apart: it depends on the root).
 _GLOBAL_SPELLINGS = frozenset({"*", "/", "global"})
 _LEGACY_BRAIN = "brain/"
-_SPLIT_RE = re.compile(r"[\s,]+")
+_SPLIT_RE = LazyPattern(r"[\s,]+")
 #: ``agents/*`` and ``agents/**``: what a user means is the folder.
-_FOLDER_GLOB_RE = re.compile(r"/\*{1,2}$")
+_FOLDER_GLOB_RE = LazyPattern(r"/\*{1,2}$")
 _SECTION_MARKERS = ("#", "\u00a7")  # '#' (also '##') and '§'
 
 

@@ -9,20 +9,20 @@ entries from these; preflight, locks and breath normalise file paths here.
 from __future__ import annotations
 
 import os
-import re
 import unicodedata
 
 from brain_tui.core.errors import InvalidData
+from brain_tui.core.lazy_re import LazyPattern
 from brain_tui.core.paths.path_keys import path_key, resolve_in_brain
 from brain_tui.core.paths.text_safety import CONTROL_RE
 
 __all__ = ["BadPath", "file_key", "nfc", "normalize", "normalize_path", "quote", "section_title"]
 
 # C0 controls (NUL included), DEL and C1 controls.
-_TITLE_LEAD_RE = re.compile(r"^[#\s]+")
+_TITLE_LEAD_RE = LazyPattern(r"^[#\s]+")
 #: An ATX closing sequence (``## Sprint 3 ##``): spaces then ``#`` marks at the end of the title.
-_TITLE_CLOSING_RE = re.compile(r"\s+#+\s*$")
-_SPACES_RE = re.compile(r"\s+")
+_TITLE_CLOSING_RE = LazyPattern(r"\s+#+\s*$")
+_SPACES_RE = LazyPattern(r"\s+")
 #: Glob characters: a scope names folders, files and sections, never patterns.
 _GLOB_CHARS = ("*", "?")
 _MAX_QUOTED = 80

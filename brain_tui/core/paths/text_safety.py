@@ -21,13 +21,14 @@ before it asks here; asked, they are controls like the others.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from functools import lru_cache
 
+from brain_tui.core.lazy_re import LazyPattern
+
 #: A control character: C0 (NUL to US), DEL or C1 (U+0080 to U+009F). One definition for every rule that refuses
 #: them (paths, scopes, agent names) or drops them (the index table, a terminal notice).
-CONTROL_RE = re.compile("[\x00-\x1f\x7f-\x9f]")
+CONTROL_RE = LazyPattern("[\x00-\x1f\x7f-\x9f]")
 
 #: The names of the C0 controls, by code.
 C0_NAMES = (

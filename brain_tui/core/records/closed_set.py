@@ -54,7 +54,7 @@ from brain_tui.core.records.closed_rows import (
     write_atomically,
 )
 from brain_tui.core.records.formats import YAML_SUFFIXES
-from brain_tui.core.records.git_head import git_output, head_commit
+from brain_tui.core.records.git_head import git_output, head_commit, outside_git
 from brain_tui.core.records.status_scan import Terminal, archived_of, terminal_of
 from brain_tui.core.records.yamlio import TEMP_MARK
 
@@ -268,6 +268,8 @@ def _dir_key(root: Path, kind: Folder) -> tuple[int, int, int] | None:
 
 
 def _folder_tree(root: Path, kind: Folder) -> str | None:
+    if outside_git(root):  # no git process (and no `subprocess`) to learn there is no repository
+        return None
     out = git_output(root, "rev-parse", "-q", "--verify", f"HEAD:./{kind.name}")
     return out.decode("ascii", "replace").strip() or None if out else None
 

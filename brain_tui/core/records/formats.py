@@ -19,6 +19,7 @@ from urllib.parse import quote
 from brain_tui.core.clock import DEFAULT_TTL, MAX_TTL, claim_ttl, try_parse_timestamp
 from brain_tui.core.errors import InvalidData
 from brain_tui.core.ids import SIGNAL_ID_RE, opened_minute, valid_session_id
+from brain_tui.core.lazy_re import LazyPattern
 from brain_tui.core.paths.scope import ScopeEntry, parse_scope
 from brain_tui.core.records.model import Claim, CorruptFile, Lock, Signal
 from brain_tui.core.records.statuses import KNOWN_STATUSES as KNOWN_STATUSES  # re-exported
@@ -42,7 +43,7 @@ def _text(value: Any) -> str:
     return str(value)
 
 
-_LEGACY_SECTION_RE = re.compile(
+_LEGACY_SECTION_RE = LazyPattern(
     r"^scope:[ \t]*(?P<path>[^'\"\s#][^\n#]*?)[ \t]+(?P<section>##[ \t]*[^\s#][^\n]*?)[ \t]*$", re.MULTILINE
 )
 

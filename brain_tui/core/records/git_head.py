@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["git_output", "head_commit", "head_files"]
+__all__ = ["git_output", "head_commit", "head_files", "outside_git"]
 
 _GIT_TIMEOUT_S = 20.0
 
@@ -118,6 +118,23 @@ def head_files(root: Path) -> tuple[str, ...] | None:
         return (*files, str(common / "packed-refs"))
     except (OSError, ValueError):
         return None
+
+
+def outside_git(root: Path) -> bool:
+    """True when no git repository can hold `root`, found without a git process (False when unsure).
+
+    git looks for its repository from `root` up (`git_output` drops ``$GIT_DIR`` and ``$GIT_WORK_TREE``): in
+    each folder a ``.git`` entry, or the folder itself as a bare repository, whose ``HEAD`` it needs. Neither
+    in `root` nor in any folder above it: git would answer "not a git repository".
+    """
+    if "GIT_COMMON_DIR" in os.environ:
+        return False
+    try:
+        folder = root.resolve()
+        return not any(os.path.lexists(candidate / ".git") or os.path.lexists(candidate / "HEAD")
+                       for candidate in (folder, *folder.parents))
+    except (OSError, ValueError, RuntimeError):
+        return False
 
 
 def git_output(root: Path, *args: str, data: bytes | None = None) -> bytes | None:

@@ -11,10 +11,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from brain_tui.core.lazy_re import LazyPattern
 from brain_tui.core.paths.layout import INDEX_FILE
 from brain_tui.core.records.index import BLOCK_PLACE, END, START
 
-_SIG_ID_RE = re.compile(r"^sig-[A-Za-z0-9._-]+$")
+_SIG_ID_RE = LazyPattern(r"^sig-[A-Za-z0-9._-]+$")
 _EMPTY_CELLS = frozenset({"", "—", "-"})
 _STATE_ALIASES = {
     "pending": "pending",
@@ -67,15 +68,15 @@ def _legacy_state(cell: str) -> str:
     return _STATE_ALIASES.get(word, "pending")
 
 
-_SIGNALS_HEADING_RE = re.compile(r"^##\s+Signals\b", re.IGNORECASE)
-_ACTIVE_HEADING_RE = re.compile(r"^##\s+Claims\s+actifs\b", re.IGNORECASE)
-_STALE_HEADING_RE = re.compile(r"^##\s+Claims\s+stale\b", re.IGNORECASE)
-_HISTORY_HEADING_RE = re.compile(r"^##\s+Historique\b", re.IGNORECASE)
+_SIGNALS_HEADING_RE = LazyPattern(r"^##\s+Signals\b", re.IGNORECASE)
+_ACTIVE_HEADING_RE = LazyPattern(r"^##\s+Claims\s+actifs\b", re.IGNORECASE)
+_STALE_HEADING_RE = LazyPattern(r"^##\s+Claims\s+stale\b", re.IGNORECASE)
+_HISTORY_HEADING_RE = LazyPattern(r"^##\s+Historique\b", re.IGNORECASE)
 #: The hand-written sections of a legacy index that the generated block takes over at migration.
 _LEGACY_HEADINGS = (_ACTIVE_HEADING_RE, _STALE_HEADING_RE, _SIGNALS_HEADING_RE, _HISTORY_HEADING_RE)
 
 
-def _section_lines(text: str, heading: re.Pattern[str], *, generated: bool = False) -> list[str]:
+def _section_lines(text: str, heading: LazyPattern, *, generated: bool = False) -> list[str]:
     """Lines of every section whose ``## `` heading matches, outside the generated block (or only inside it).
 
     A section runs from its heading to the next ``## `` heading or a block marker.
@@ -168,7 +169,7 @@ def parse_block_signal_rows(text: str) -> list[dict[str, str]]:
     return _signal_rows_of(_section_lines(text, _SIGNALS_HEADING_RE, generated=True))
 
 
-_SESS_ID_RE = re.compile(r"^sess-[A-Za-z0-9._-]+$")
+_SESS_ID_RE = LazyPattern(r"^sess-[A-Za-z0-9._-]+$")
 
 
 def parse_legacy_claim_rows(text: str) -> list[dict[str, str]]:

@@ -11,12 +11,12 @@ hide a live claim; a wrong "undecided" only costs a parse).
 
 from __future__ import annotations
 
-import re
 from datetime import UTC, tzinfo
 from pathlib import PurePosixPath
 
 from brain_tui.core.clock import try_parse_timestamp
 from brain_tui.core.ids import valid_session_id
+from brain_tui.core.lazy_re import LazyPattern
 from brain_tui.core.records.formats import claim_identity, normalize_status, parse_claim_bytes, signal_from_mapping
 from brain_tui.core.records.model import Signal
 from brain_tui.core.records.statuses import TERMINAL_STATUSES, SignalState
@@ -29,10 +29,10 @@ Terminal = tuple[str, str, int, str]
 #: `scan_status`'s answer when the bytes alone cannot say.
 UNDECIDED = "undecided"
 
-_KEY_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):(?: (.*))?")
-_SINGLE = re.compile(r"'(?:[^']|'')*'")
-_DOUBLE = re.compile(r'"[^"\\]*"')
-_BLOCK = re.compile(r"[|>][+-]?[1-9]?")
+_KEY_LINE = LazyPattern(r"([A-Za-z_][A-Za-z0-9_-]*):(?: (.*))?")
+_SINGLE = LazyPattern(r"'(?:[^']|'')*'")
+_DOUBLE = LazyPattern(r'"[^"\\]*"')
+_BLOCK = LazyPattern(r"[|>][+-]?[1-9]?")
 #: Characters YAML reads as line breaks or that change how a line reads (beside ``\n``).
 _ODD_BREAKS = ("\r", "\x85", "\u2028", "\u2029", "\t", "\ufeff")
 _SPECIAL_START = "\"'[{|>&*!%@`#?"

@@ -16,7 +16,6 @@ It never counts as a holder for delegation: it has no tree.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping
 from datetime import tzinfo
 from pathlib import Path, PurePosixPath
@@ -25,6 +24,7 @@ from urllib.parse import quote
 
 from brain_tui.core.errors import InvalidData
 from brain_tui.core.ids import valid_session_id
+from brain_tui.core.lazy_re import LazyPattern
 from brain_tui.core.paths.scope import GLOBAL, ScopeEntry, parse_scope
 from brain_tui.core.records.formats import claim_identity, parse_claim_bytes
 from brain_tui.core.records.statuses import TERMINAL_STATUSES
@@ -37,9 +37,9 @@ __all__ = ["NOT_A_CLAIM_PREFIXES", "held_by_bytes", "held_by_data", "held_by_fil
 NOT_A_CLAIM_PREFIXES = ("gate-ack-",)
 
 #: A git conflict marker line (marker size 7 by default; `conflict-marker-size` may make it longer).
-_MARKER_RE = re.compile(r"^(<{7,}|\|{7,}|={7,}|>{7,})(?:[ \t].*)?$")
+_MARKER_RE = LazyPattern(r"^(<{7,}|\|{7,}|={7,}|>{7,})(?:[ \t].*)?$")
 #: A top-level ``scope:`` key (quoted or not) and its inline value.
-_SCOPE_KEY_RE = re.compile(r"""^(?:scope|"scope"|'scope')[ \t]*:(?:[ \t]|$)""")
+_SCOPE_KEY_RE = LazyPattern(r"""^(?:scope|"scope"|'scope')[ \t]*:(?:[ \t]|$)""")
 
 
 def whole_brain() -> tuple[ScopeEntry, ...]:

@@ -13,10 +13,11 @@ import contextlib
 import functools
 import io
 import os
-import re
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from brain_tui.core.lazy_re import LazyPattern
 
 if TYPE_CHECKING:
     from ruamel.yaml import YAML
@@ -29,7 +30,7 @@ MAX_FILE_BYTES = 64 * 1024
 MAX_DEPTH = 64
 TEMP_MARK = ".bsi-tmp-"
 
-_BOOL_RE = re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$")
+_BOOL_RE = LazyPattern(r"^(?:true|True|TRUE|false|False|FALSE)$")
 
 
 @functools.cache
@@ -51,7 +52,7 @@ def _loaders() -> tuple[type, type]:
     }
     for first in "tTfF":
         loader.yaml_implicit_resolvers.setdefault(first, []).insert(  # type: ignore[attr-defined]
-            0, ("tag:yaml.org,2002:bool", _BOOL_RE)
+            0, ("tag:yaml.org,2002:bool", _BOOL_RE.compiled)
         )
     if not getattr(base, "yaml_path_resolvers", None):
         _lean_resolver(loader, yaml)
@@ -389,7 +390,7 @@ def sweep_temp_files(folders: list[Path], older_than: float = 0.0) -> list[Path]
 
 
 #: The writer's process ID in a temp file's name: ``….<pid>`` (the closed set) or ``….<pid>.<8 hex>``.
-_TEMP_PID = re.compile(r"\.(\d+)(?:\.[0-9a-f]{8})?$")
+_TEMP_PID = LazyPattern(r"\.(\d+)(?:\.[0-9a-f]{8})?$")
 
 
 def _alive(pid: int) -> bool:

@@ -6,12 +6,12 @@ Every signal the product writes (gates, closes, triggers, the circuit breaker,
 
 from __future__ import annotations
 
-import re
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from brain_tui.core.errors import InvalidData, NotFound, NotYours, ProductOnly
 from brain_tui.core.ids import SIGNAL_ID_RE, valid_session_id
+from brain_tui.core.lazy_re import LazyPattern
 from brain_tui.core.paths.scope import parse_scope
 from brain_tui.core.records.model import BrainSnapshot, CorruptFile, Signal
 from brain_tui.core.records.statuses import SignalState
@@ -22,10 +22,10 @@ if TYPE_CHECKING:
     from brain_tui.core.records.changes import ChangeSet
     from brain_tui.core.rules.authority import Actor
 
-SIGNAL_TYPE_RE = re.compile(r"^[A-Z][A-Z0-9_]*$")
+SIGNAL_TYPE_RE = LazyPattern(r"^[A-Z][A-Z0-9_]*$")
 ARCHIVE_AFTER = timedelta(hours=24)
 #: Who a signal is from or to: an ID, `x@machine`, `human:NAME`, `pilote`/`parent` — one printable token.
-ADDRESS_RE = re.compile(r"^[A-Za-z0-9._:@+-]{1,200}$")
+ADDRESS_RE = LazyPattern(r"^[A-Za-z0-9._:@+-]{1,200}$")
 #: Types only the product writes (a gate request, a pause, a tripped breaker, an unblock): never an agent's send.
 PRODUCT_SIGNAL_TYPES = frozenset({"HUMAN_GATE", "PAUSED", "CIRCUIT_BREAK", "UNBLOCK"})
 _PRODUCT_WAY = {

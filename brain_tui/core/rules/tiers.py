@@ -8,11 +8,11 @@ satellite below it is finished, and gathers their results.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from brain_tui.core.errors import InvalidData, TierRefused
+from brain_tui.core.lazy_re import LazyPattern
 from brain_tui.core.records.model import BrainSnapshot, Claim
 from brain_tui.core.records.statuses import ResultStatus, Status
 
@@ -126,7 +126,7 @@ def close_result(cs: ChangeSet, claim: Claim, req: CloseRequest) -> dict[str, An
 
 
 #: A commit as `--commit` takes it: a hexadecimal hash, 4 to 40 digits (abbreviated or full).
-_HASH_RE = re.compile(r"^[0-9a-fA-F]{4,40}$")
+_HASH_RE = LazyPattern(r"^[0-9a-fA-F]{4,40}$")
 
 
 def real_commit(root: Path, text: str) -> str:

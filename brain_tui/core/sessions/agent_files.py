@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import json
 import os
-import re
 
+from brain_tui.core.lazy_re import LazyPattern
 from brain_tui.core.paths.layout import AGENTS_DIR
 
 TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
@@ -22,8 +22,8 @@ AGENT_SESSION_ENV = "CLAUDE_CODE_SESSION_ID"
 #: The claim a launcher gave the session (SPEC 20.5); it wins over any binding.
 BSI_SESSION_ENV = "BSI_SESSION"
 #: Agent session IDs as the agents give them (Claude Code: a UUID).
-AGENT_SESSION_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$")
-SESS_RE = re.compile(r"^sess-[A-Za-z0-9._-]+$")
+AGENT_SESSION_RE = LazyPattern(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$")
+SESS_RE = LazyPattern(r"^sess-[A-Za-z0-9._-]+$")
 MAX_RECORD_BYTES = 256 * 1024
 
 
