@@ -54,7 +54,7 @@ from brain_tui.core.records.closed_rows import (
     write_atomically,
 )
 from brain_tui.core.records.formats import YAML_SUFFIXES
-from brain_tui.core.records.git_head import git_output, head_commit
+from brain_tui.core.records.git_head import git_output, head_commit, outside_any_repository
 from brain_tui.core.records.status_scan import Terminal, archived_of, terminal_of
 from brain_tui.core.records.yamlio import TEMP_MARK
 
@@ -453,6 +453,8 @@ def closed_set(root: str | Path, tz: tzinfo, *, persist: bool = True,
     if key is None:
         return None
     commit = head_commit(base) or ""
+    if not commit and outside_any_repository(base):
+        return None  # no git, no set: and no failing git process to learn it
     stored = load(base, kind) if persist else None
     if commit and stored is not None and stored.commit == commit:
         if stored.dir_key == key:

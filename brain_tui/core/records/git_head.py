@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["git_output", "head_commit"]
+__all__ = ["git_output", "head_commit", "outside_any_repository"]
 
 _GIT_TIMEOUT_S = 20.0
 
@@ -63,6 +63,27 @@ def head_commit(root: Path) -> str | None:
     except (OSError, ValueError):
         return None
     return None
+
+
+def outside_any_repository(root: Path) -> bool:
+    """True only when no git repository can hold `root`, seen without a git process; False when unsure.
+
+    No git variable names a repository, and no folder from `root` up holds a ``.git`` (of any kind) or is
+    itself a git directory (``HEAD`` and ``objects/``, where git's own search would stop). A brain without
+    git (a legacy brain, `Brain(commit=False)` on a bare folder) then reads without a failing git process
+    for every snapshot.
+    """
+    if any(name in os.environ for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR")):
+        return False
+    try:
+        folder = root.resolve()
+    except (OSError, RuntimeError):
+        return False
+    for candidate in (folder, *folder.parents):
+        if os.path.lexists(candidate / ".git") or (
+                os.path.lexists(candidate / "HEAD") and os.path.isdir(candidate / "objects")):
+            return False
+    return True
 
 
 def git_output(root: Path, *args: str, data: bytes | None = None) -> bytes | None:
