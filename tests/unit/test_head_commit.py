@@ -1,15 +1,26 @@
-"""HEAD's commit read from the repository's files: git's answer, or None (then git is asked)."""
+"""HEAD's commit read from the repository's files: git's answer, or None (then git is asked); and no git
+process at all where no repository can be."""
 
 from __future__ import annotations
 
 import subprocess
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from brain_tui.core.brain import Brain
+from brain_tui.core.clock import parse_duration
+from brain_tui.core.paths.scope import parse_scope
+from brain_tui.core.records import git_head
 from brain_tui.core.records.closed_set import head_commit
 from brain_tui.core.records.git_head import head_files, outside_git
+from brain_tui.core.rules.claims import OpenRequest
+from brain_tui.core.rules.write_decision import WriteSession
 from tests.bsi import clean_env
+
+NOW = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
 
 
 def git(root: Path, *args: str) -> str:
@@ -103,3 +114,43 @@ def test_outside_git_says_what_git_says(repo: Path, tmp_path: Path, monkeypatch:
     assert [outside_git(folder) for folder in (repo / "brain", bare)] == [False, False]
     monkeypatch.setenv("GIT_COMMON_DIR", str(repo / ".git"))
     assert outside_git(plain) is False  # a variable git would follow: unsure, git is asked
+def test_outside_git_only_where_git_would_find_none(repo: Path, tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    plain = tmp_path / "plain" / "brain"
+    plain.mkdir(parents=True)
+    assert git_head.outside_git(plain)
+    assert subprocess.run(["git", "rev-parse", "--git-dir"], cwd=plain, env=clean_env(),
+                          capture_output=True, check=False).returncode != 0  # git agrees
+    assert not git_head.outside_git(repo / "brain")  # a subfolder of a work tree
+    bare = tmp_path / "bare.git"
+    git(tmp_path, "init", "-q", "--bare", str(bare))
+    (bare / "brain").mkdir()
+    assert not git_head.outside_git(bare)  # a git directory itself
+    assert not git_head.outside_git(bare / "brain")  # and below one (git's search stops there)
+    (tmp_path / "plain" / ".git").write_text("gitdir: elsewhere\n", encoding="utf-8")
+    assert not git_head.outside_git(plain)  # a `.git` file: git decides
+    (tmp_path / "plain" / ".git").unlink()
+    monkeypatch.setenv("GIT_DIR", str(repo / ".git"))
+    assert not git_head.outside_git(plain)  # a variable names a repository
+
+
+def test_a_brain_without_git_reads_and_writes_without_a_git_process(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every snapshot of a brain outside a repository asked git for HEAD's claims/ and every write asked
+    git whether a rebase was under way: a failing git process each time."""
+    root = tmp_path / "brain"
+    for folder in ("claims", "signals", "locks"):
+        (root / folder).mkdir(parents=True)
+    brain = Brain(root, clock=lambda: NOW, commit=False, instance="t@test")
+    started: list[list[str]] = []
+    real_init = subprocess.Popen.__init__
+
+    def counting(self: subprocess.Popen[Any], args: Any, *rest: Any, **kwargs: Any) -> None:
+        started.append(list(args) if isinstance(args, (list, tuple)) else [str(args)])
+        real_init(self, args, *rest, **kwargs)
+
+    monkeypatch.setattr(subprocess.Popen, "__init__", counting)
+    sess = brain.open_claim(OpenRequest(scope=parse_scope("a/"), ttl=parse_duration("1h"), instance="t@test"))
+    assert brain.snapshot().claim(sess) is not None
+    assert brain.decide_write("a/x.md", WriteSession(claims=(sess,))).allowed
+    assert [args for args in started if args and Path(args[0]).name == "git"] == []

@@ -455,6 +455,8 @@ def closed_set(root: str | Path, tz: tzinfo, *, persist: bool = True,
     if key is None:
         return None
     commit = head_commit(base) or ""
+    if not commit and outside_git(base):
+        return None  # no git, no set: and no failing git process to learn it
     stored = load(base, kind) if persist else None
     if commit and stored is not None and stored.commit == commit:
         if stored.dir_key == key:

@@ -127,8 +127,8 @@ def outside_git(root: Path) -> bool:
     each folder a ``.git`` entry, or the folder itself as a bare repository, whose ``HEAD`` it needs. Neither
     in `root` nor in any folder above it: git would answer "not a git repository".
     """
-    if "GIT_COMMON_DIR" in os.environ:
-        return False
+    if any(name in os.environ for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR")):
+        return False  # (the product's git calls drop the first two; a caller's own may not)
     try:
         folder = root.resolve()
         return not any(os.path.lexists(candidate / ".git") or os.path.lexists(candidate / "HEAD")

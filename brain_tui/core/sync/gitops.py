@@ -164,6 +164,10 @@ def _run(cmd: list[str], cwd: str | Path, env: dict[str, str], timeout: float,
 
 def git_dir(root: str | Path) -> Path | None:
     """The absolute git directory of the work tree holding `root` (None outside a repository)."""
+    from brain_tui.core.records.git_head import outside_git
+
+    if outside_git(Path(root)):
+        return None  # known without a git process
     proc = run_git(root, "rev-parse", "--absolute-git-dir", check=False)
     return Path(proc.stdout.strip()) if proc.returncode == 0 and proc.stdout.strip() else None
 
