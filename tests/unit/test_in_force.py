@@ -149,3 +149,16 @@ def test_a_files_blob_id_is_the_one_git_gives_it(tmp_path: Path, object_format: 
     given = subprocess.run(["git", "hash-object", "--stdin"], cwd=tmp_path, input=data, capture_output=True,
                            check=True).stdout.decode().strip()
     assert blob_id(data, given) == given
+
+
+@pytest.mark.parametrize("how", ["deleted", "closed"])
+def test_a_claim_held_from_head_can_still_be_closed_by_bsi(root: Path, how: str) -> None:
+    from brain_tui.core.rules.claims import CloseRequest
+
+    _let_go(root, how)
+    brain = Brain(root, clock=lambda: T0, instance="t@test")  # its writes commit
+    outcome = brain.close_claim("sess-live-a", CloseRequest(status="ok"))
+    assert outcome.status == "closed"
+    assert _holders(root, "live/a/x.py") == []  # the close is committed: in force
+    text = (root / "claims" / "sess-live-a.yml").read_text(encoding="utf-8")
+    assert "status: closed" in text and "scope: live/a/" in text

@@ -35,9 +35,12 @@ from brain_tui.core.records.model import Claim
 from brain_tui.core.records.statuses import TERMINAL_STATUSES
 from brain_tui.core.records.yamlio import CorruptYaml
 
-__all__ = ["SCOPE_IN_HEAD", "blob_id", "current_set", "held_in_head", "replace_held", "scanned_statuses",
+__all__ = ["IN_HEAD", "SCOPE_IN_HEAD", "blob_id", "current_set", "held_in_head", "replace_held", "scanned_statuses",
            "terminal_in_head", "widened_to_head"]
 
+#: The flag of a claim read from HEAD's copy, its work-tree file deleted or ended without a commit (a write on
+#: it edits that copy: `ChangeSet.claim_doc`).
+IN_HEAD = "in-head"
 #: The flag of a live claim whose scope is the union of the work tree's and HEAD's (an uncommitted scope edit).
 SCOPE_IN_HEAD = "scope-in-head"
 
@@ -65,7 +68,7 @@ def held_in_head(root: Path, closed: ClosedSet, statuses: dict[str, str | None],
     if blobs is None:
         return []
     # HEAD's copy that does not read, or is not live: the work tree's state stands
-    return [claim for name, oid in sorted(wanted.items())
+    return [replace(claim, flags=(*claim.flags, IN_HEAD)) for name, oid in sorted(wanted.items())
             if (claim := _head_claim(blobs[oid], f"{CLAIMS_DIR}/{name}", root, tz, default_ttl, scope)) is not None]
 
 
