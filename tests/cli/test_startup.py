@@ -207,7 +207,7 @@ def test_check_scope_without_options_loads_no_claim_rules(demo_brain: Any, args:
     assert _read_loads(demo_brain, args, ("brain_tui.core.rules.claims", "brain_tui.core.rules.triggers")) == []
 
 
-def _probe(code: str) -> list[str]:
+def _printed(code: str) -> list[str]:
     """The lines `code` prints, run in a fresh interpreter."""
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=clean_env(),
                           check=True, timeout=120)
@@ -221,7 +221,7 @@ def test_the_index_renderers_patterns_are_compiled_only_when_used() -> None:
              "sources = {getattr(index, name).pattern for name in names}\n"
              "print(sorted(key[1] in sources for key in re._cache))\n"
              "print(index._BLOCK_RE.sub('', index.START + 'x' + index.END + 'kept'))\n")
-    compiled_at_import, after_use = _probe(probe)
+    compiled_at_import, after_use = _printed(probe)
     assert "True" not in compiled_at_import
     assert after_use == "kept"
 
@@ -318,7 +318,7 @@ def test_module_level_patterns_of_the_core_compile_on_first_use() -> None:
              "         if isinstance(value, kinds)}\n"
              "compiled = {source for _, source, *_ in re._cache}\n"
              "print(len(found), sorted(f'{n}.{k}' for (n, k), source in found.items() if source in compiled))\n")
-    count, compiled_at_import = _probe(probe)[0].split(" ", 1)
+    count, compiled_at_import = _printed(probe)[0].split(" ", 1)
     assert int(count) >= 25  # the ids, scopes, clock, config, claim scans, signal and agent names
     assert ast.literal_eval(compiled_at_import) == []
 
