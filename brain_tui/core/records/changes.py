@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from brain_tui.core.clock import format_timestamp
 from brain_tui.core.errors import InvalidData
 from brain_tui.core.ids import new_signal_id
-from brain_tui.core.records.in_force import IN_HEAD
+from brain_tui.core.records.in_force import IN_HEAD, STATUS_IN_HEAD
 from brain_tui.core.records.model import BrainSnapshot
 from brain_tui.core.records.statuses import SignalState
 from brain_tui.core.records.yamlio import CorruptYaml, dump_round_trip, load_round_trip, safe_load_text
@@ -116,9 +116,9 @@ class ChangeSet:
         if claim is None:
             raise InvalidData(f"claim {sess_id} is not readable")
         if claim.path not in self._docs and ("from-index" in claim.flags and not (self.root / claim.path).exists()
-                                             or IN_HEAD in claim.flags):
+                                             or IN_HEAD in claim.flags or STATUS_IN_HEAD in claim.flags):
             # a claim only a legacy BRAIN-INDEX.md records: acting on it writes its file (the import); one read
-            # from HEAD (its file deleted or ended without a commit): acting on it writes HEAD's copy, edited
+            # from HEAD (its file deleted, ended or lifted without a commit): acting on it writes HEAD's copy, edited
             from ruamel.yaml.comments import CommentedMap
 
             self._docs[claim.path] = yaml_safe(CommentedMap(claim.data))

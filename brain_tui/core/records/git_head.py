@@ -1,13 +1,19 @@
 """HEAD's commit ID read from the repository's files, without a git process (the closed sets' warm check), the
-files that decide it (`head_files`: what a reader kept in memory watches), and the one git call the closed sets
-make for the rest (`git_output`)."""
+files that decide it (`head_files`: what a reader kept in memory watches), the ID git gives a blob (`blob_id`),
+and the one git call the closed sets make for the rest (`git_output`)."""
 
 from __future__ import annotations
 
+import importlib
 import os
 from pathlib import Path
 
-__all__ = ["git_output", "head_commit", "head_files", "outside_git"]
+TYPE_CHECKING = False  # not `typing`: the hook's fast path imports this module (`head_files`)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+__all__ = ["blob_id", "git_output", "head_commit", "head_files", "outside_git"]
 
 _GIT_TIMEOUT_S = 20.0
 
@@ -149,3 +155,18 @@ def git_output(root: Path, *args: str, data: bytes | None = None) -> bytes | Non
     except (OSError, subprocess.SubprocessError):
         return None
     return proc.stdout if proc.returncode == 0 else None
+
+
+def blob_id(data: bytes, like: str) -> str:
+    """The ID git gives a blob of these bytes, in the hash of the object ID `like` (SHA-1, or SHA-256)."""
+    name = "sha256" if len(like) == 64 else "sha1"
+    try:  # CPython's own small hash module: `hashlib` loads OpenSSL (~4 ms) on the path of every read
+        new: Callable[[], Any] = getattr(importlib.import_module(f"_{name}"), name)
+    except ImportError:  # another interpreter
+        import hashlib
+
+        new = getattr(hashlib, name)
+    hasher = new()
+    hasher.update(b"blob %d\0" % len(data))
+    hasher.update(data)
+    return str(hasher.hexdigest())

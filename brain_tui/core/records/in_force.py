@@ -7,12 +7,19 @@ commit, has not let anything go: the release is not in force until committed. A 
 in place of the work tree's. The other way is already fail closed: an uncommitted new or
 reopened claim blocks from the work tree (the union of the two states blocks).
 
-An uncommitted edit that keeps a live status but changes the scope frees nothing either: a live
-claim whose file's bytes are not HEAD's blob holds the union of the two scopes (`widened_to_head`:
-HEAD's entries are added to the work tree's, shown in its scope text too, and the claim is flagged
-``scope-in-head``). A widening blocks at once, a narrowing frees its part once committed; a live claim
-moved to another file name holds HEAD's scope of its old file too. The bytes of the live files are
-hashed as git hashes a blob (no git process); HEAD's copies are read only for the files that differ.
+An uncommitted edit of a live claim loosens nothing either: a live claim whose file's bytes are not
+HEAD's live blob is read as the stricter of the two copies (`strictest_with_head`). It holds the union
+of the two scopes (HEAD's entries are added to the work tree's, shown in its scope text too, and the
+claim is flagged ``scope-in-head``); a lift of a gate, a pause or a stale mark (a status nearer `open`
+than HEAD's) is HEAD's copy until committed (flagged ``status-in-head``; a write on it edits that copy);
+an expiry or opening time later than HEAD's (a renew) is HEAD's until committed. A tightening (a wider
+scope, a pause, a gate) is in force at once. Either side alone loosens nothing: the work tree's claim
+files are fenced from the agents, HEAD is not (git's plumbing in an agent's shell can make a commit), so
+a lift needs both. So does an end: a commit that ends a claim the work tree still holds live (made in git
+alone) leaves it out of the closed set (`closed_advance.apply_diff`), and it reads as stale (flagged
+``ended-in-head``), blocking its scope until a human releases it or its owner closes it. A live claim moved
+to another file name holds HEAD's scope of its old file too. The bytes of the live files are hashed as git
+hashes a blob (no git process); HEAD's copies are read only for the files that differ.
 
 A read of every file takes HEAD's live files from the stored closed set when it is HEAD's commit's,
 else from the set brought up to date (`current_set`).
@@ -20,10 +27,9 @@ else from the set brought up to date (`current_set`).
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import replace
-from datetime import timedelta, tzinfo
+from datetime import datetime, timedelta, tzinfo
 from pathlib import Path
 from typing import Any
 
@@ -31,18 +37,29 @@ from brain_tui.core.paths.layout import CLAIMS_DIR
 from brain_tui.core.paths.scope import ScopeEntry
 from brain_tui.core.records.closed_set import ClosedSet, closed_set, head_commit, load, read_blobs
 from brain_tui.core.records.formats import claim_from_mapping, parse_claim_bytes
+from brain_tui.core.records.git_head import blob_id
 from brain_tui.core.records.model import Claim
-from brain_tui.core.records.statuses import TERMINAL_STATUSES
+from brain_tui.core.records.statuses import TERMINAL_STATUSES, Status
 from brain_tui.core.records.yamlio import CorruptYaml
 
-__all__ = ["IN_HEAD", "SCOPE_IN_HEAD", "blob_id", "current_set", "held_in_head", "replace_held", "scanned_statuses",
-           "terminal_in_head", "widened_to_head"]
+__all__ = ["ENDED_IN_HEAD", "ENDED_REASON", "IN_HEAD", "SCOPE_IN_HEAD", "STATUS_IN_HEAD", "current_set", "held_in_head", "replace_held",
+           "scanned_statuses", "strictest_with_head", "terminal_in_head"]
 
 #: The flag of a claim read from HEAD's copy, its work-tree file deleted or ended without a commit (a write on
 #: it edits that copy: `ChangeSet.claim_doc`).
 IN_HEAD = "in-head"
 #: The flag of a live claim whose scope is the union of the work tree's and HEAD's (an uncommitted scope edit).
 SCOPE_IN_HEAD = "scope-in-head"
+#: The flag of a live claim read as HEAD's copy: the work tree lifts its gate, pause or stale mark without a commit
+#: (a write on it edits that copy: `ChangeSet.claim_doc`).
+STATUS_IN_HEAD = "status-in-head"
+#: The flag of a live claim a commit ended while the work tree still holds it live (a close made in git alone, as
+#: an agent's shell could make one): it reads as stale, blocking its scope until a human releases it or its owner
+#: closes it (`closed_advance.apply_diff` keeps such a file out of the closed set).
+ENDED_IN_HEAD = "ended-in-head"
+ENDED_REASON = "ended by a commit the work tree does not hold (made in git alone)"
+#: How far each live status holds its claim's session back, `open` the least: a move towards `open` is a lift.
+_HOLD_RANK: dict[str, int] = {Status.OPEN: 0, Status.WAITING_HUMAN: 1, Status.PAUSED: 2, Status.STALE: 3}
 
 
 def held_in_head(root: Path, closed: ClosedSet, statuses: dict[str, str | None], tz: tzinfo,
@@ -99,35 +116,24 @@ def current_set(root: Path, tz: tzinfo, *, persist: bool = True) -> ClosedSet | 
     return closed_set(root, tz, persist=persist)
 
 
-def blob_id(data: bytes, like: str) -> str:
-    """The ID git gives a blob of these bytes, in the hash of the object ID `like` (SHA-1, or SHA-256)."""
-    name = "sha256" if len(like) == 64 else "sha1"
-    try:  # CPython's own small hash module: `hashlib` loads OpenSSL (~4 ms) on the path of every read
-        new: Callable[[], Any] = getattr(importlib.import_module(f"_{name}"), name)
-    except ImportError:  # another interpreter
-        import hashlib
+def strictest_with_head(root: Path, closed: ClosedSet, claims: list[Claim], tz: tzinfo, default_ttl: timedelta,
+                        scope: Callable[[Any], tuple[ScopeEntry, ...]]) -> list[Claim]:
+    """`claims` with each live claim whose file is not HEAD's blob read as the stricter of the two copies.
 
-        new = getattr(hashlib, name)
-    hasher = new()
-    hasher.update(b"blob %d\0" % len(data))
-    hasher.update(data)
-    return str(hasher.hexdigest())
-
-
-def widened_to_head(root: Path, closed: ClosedSet, claims: list[Claim], tz: tzinfo, default_ttl: timedelta,
-                    scope: Callable[[Any], tuple[ScopeEntry, ...]]) -> list[Claim]:
-    """`claims` with each live claim whose file is not HEAD's live blob holding HEAD's scope too.
+    The union of both scopes, HEAD's copy when the work tree's lifts its status, the earlier of the two
+    expiries and opening times; stale when HEAD's copy is terminal (`_strictest`).
 
     Args:
         root: the brain folder.
-        closed: the closed set the read used (its `others`: HEAD's blob of each file that is not terminal).
+        closed: the closed set the read used (its `others`: HEAD's blob of each file that is not terminal, or
+            that a commit the work tree does not hold ended).
         claims: the claims the read kept.
         tz: the brain's timezone.
         default_ttl: the brain's default TTL.
         scope: the store's scope parser.
 
     Returns:
-        The claims, those widened replaced (the same list when none is; the work tree stands when git does
+        The claims, those edited replaced (the same list when none is; the work tree stands when git does
         not answer or HEAD's copy does not read as a live claim).
     """
     prefix = f"{CLAIMS_DIR}/"
@@ -148,7 +154,7 @@ def widened_to_head(root: Path, closed: ClosedSet, claims: list[Claim], tz: tzin
     blobs = read_blobs(root, sorted(set(edited.values())))
     if blobs is None:
         return claims
-    return [_widened(claim, _head_claim(blobs[oid], claim.path, root, tz, default_ttl, scope))
+    return [_strictest(claim, _head_claim(blobs[oid], claim.path, root, tz, default_ttl, scope, terminal=None))
             if (oid := edited.get(claim.path)) is not None else claim for claim in claims]
 
 
@@ -184,14 +190,15 @@ def terminal_in_head(root: Path, closed: ClosedSet, claims: list[Claim], tz: tzi
 
 
 def _head_claim(data: bytes, rel: str, root: Path, tz: tzinfo, default_ttl: timedelta,
-                scope: Callable[[Any], tuple[ScopeEntry, ...]], *, terminal: bool = False) -> Claim | None:
-    """HEAD's copy of a claim file when it reads as a live claim (a terminal one with `terminal`), else None."""
+                scope: Callable[[Any], tuple[ScopeEntry, ...]], *, terminal: bool | None = False) -> Claim | None:
+    """HEAD's copy of a claim file when it reads as a live claim (a terminal one with `terminal`, either with
+    None), else None."""
     try:
         parsed = parse_claim_bytes(data)
     except CorruptYaml:
         return None
     claim = claim_from_mapping(parsed, rel, root, tz, default_ttl, scope)
-    return claim if isinstance(claim, Claim) and claim.is_terminal == terminal else None
+    return claim if isinstance(claim, Claim) and terminal in (None, claim.is_terminal) else None
 
 
 def _let_go(rel: str, statuses: dict[str, str | None]) -> bool:
@@ -219,3 +226,30 @@ def _widened(claim: Claim, head: Claim | None) -> Claim:
         return claim
     return replace(claim, scope=claim.scope + extra, flags=(*claim.flags, SCOPE_IN_HEAD),
                    scope_text=" ".join([claim.scope_text, *(str(entry) for entry in extra)]).strip())
+
+
+def _strictest(claim: Claim, head: Claim | None) -> Claim:
+    """The work tree's live `claim` and HEAD's live copy of its file read as one: what both hold, the least
+    each lets its session do (a lift in force needs both)."""
+    if head is None:
+        return claim
+    if head.is_terminal:  # ended by a commit the work tree does not hold (git alone): it blocks until a human acts
+        return replace(claim, status=Status.STALE, flags=(*claim.flags, ENDED_IN_HEAD),
+                       data={**claim.data, "stale_from": str(claim.status), "stale_reason": ENDED_REASON})
+    base = claim
+    if _hold_rank(head.status) > _hold_rank(claim.status):  # the work tree lifts HEAD's hold: not in force yet
+        base = replace(head, flags=(*claim.flags, STATUS_IN_HEAD))
+    opened, expires = _earlier(claim.opened_at, head.opened_at), _earlier(claim.expires_at, head.expires_at)
+    if (base.opened_at, base.expires_at) != (opened, expires):
+        base = replace(base, opened_at=opened, expires_at=expires)  # a later one (a renew): in force once committed
+    return _widened(base, head if base is claim else claim)
+
+
+def _hold_rank(status: str) -> int:
+    """`_HOLD_RANK` of a live status; an unknown one holds the most (it blocks, and nothing lifts it)."""
+    return _HOLD_RANK.get(status, len(_HOLD_RANK))
+
+
+def _earlier(one: datetime | None, other: datetime | None) -> datetime | None:
+    """The earlier of two times; None (unreadable: stale for every rule) when either is."""
+    return None if one is None or other is None else min(one, other)

@@ -435,8 +435,8 @@ class BrainStore:
             if in_head:
                 claims = in_force.replace_held(claims, [finished.skew_flagged(c, now) for c in in_head],
                                                only_statuses)
-            claims = in_force.widened_to_head(self.root, head_set, claims, self.tz, self.config.ttl_default,
-                                              self._scope)
+            claims = in_force.strictest_with_head(self.root, head_set, claims, self.tz, self.config.ttl_default,
+                                                  self._scope)
             if closed is None:  # a read of every file: a terminal file of HEAD reopened by hand stays terminal
                 claims = in_force.terminal_in_head(self.root, head_set, claims, self.tz, self.config.ttl_default,
                                                    self._scope)
