@@ -123,3 +123,25 @@ def test_may_write_answers_no_on_every_refusal_it_knows(brain: Path) -> None:
         preflight.check(b.snapshot(), b.config, sess, "docs/a.py")
     except BsiError as exc:
         assert exc.exit_code == 1
+
+
+def test_the_index_goes_stale_when_head_moves_without_a_file_of_the_work_tree(brain: Path) -> None:
+    # a pause in force from HEAD alone (git's plumbing: the claim files of the work tree untouched) holds the
+    # session back (the stricter copy stands): the index built before must not vouch for the write
+    sess = ok(run_bsi("claim", "open", "--scope", "src/", "--story", "s", "--agent-session", AGENT, brain=brain))
+    settle(brain)
+    target = event(brain, "Edit", str(brain / "src" / "a.py"))
+    assert_allowed(hook(brain, "pre-tool-use", target))
+    rel = f"claims/{sess}.yml"
+    paused = (brain / rel).read_text(encoding="utf-8").replace("status: open", "status: paused")
+
+    def git(*args: str, data: str | None = None) -> str:
+        return subprocess.run(["git", *args], cwd=brain, input=data, capture_output=True, text=True,
+                              check=True).stdout.strip()
+
+    oid = git("hash-object", "-w", "--stdin", data=paused)
+    git("update-index", "--cacheinfo", f"100644,{oid},{rel}")
+    git("commit", "-qm", "a pause made in git only")
+    assert "status: open" in (brain / rel).read_text(encoding="utf-8")
+    assert hook_index.load(brain) is None
+    assert_denied(hook(brain, "pre-tool-use", target), "paused")

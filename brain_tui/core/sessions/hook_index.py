@@ -19,7 +19,11 @@ that the core would stop.
 
 Validity: the index records the `(mtime_ns, ino)` of `claims/` and `locks/`
 (a file added, removed or atomically replaced moves them), the stat key of
-every file it read (an in-place edit moves it), and of brain-compose.yml. An
+every file it read (an in-place edit moves it), of brain-compose.yml, and of
+the files that decide HEAD's commit (`git_head.head_files`: in force is what
+git holds, so a commit, a reset or a checkout moves what the core would say
+with no file of the work tree touched; a layout they do not decide is never
+vouched for). An
 index whose snapshot began to be read less than 2 s after the newest of those
 times (or before it) is *racy* (one timestamp tick can hide a change, as in
 git's racy-clean rule; a change during the read would be keyed with the old
@@ -41,10 +45,12 @@ from __future__ import annotations
 import json
 import os
 import time
+from pathlib import Path
 
 from brain_tui.core.paths.layout import HOOK_INDEX_FILE
 from brain_tui.core.paths.path_keys import path_key, resolve_in_brain
 from brain_tui.core.paths.text_safety import CONTROL_RE
+from brain_tui.core.records.git_head import head_files
 from brain_tui.core.records.statuses import Status
 
 TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
@@ -58,8 +64,8 @@ if TYPE_CHECKING:
 #: The note of a write no claim holds under ``unclaimed_writes: warn``: the core and this shortcut say the same.
 UNCLAIMED_NOTE = ("{file} written without a claim (no claim holds it; "
                   "`bsi claim open --scope …` makes the work visible to other sessions)")
-VERSION = 5  # 2: paths stored as their path_key; 3: the folders on the way to them; 4: HFS+ ignorables dropped;
-# 5: the expiry is the effective one (8 h cap, no opening time)
+VERSION = 6  # 2: paths stored as their path_key; 3: the folders on the way to them; 4: HFS+ ignorables dropped;
+# 5: the expiry is the effective one (8 h cap, no opening time); 6: the files that decide HEAD's commit
 RACY_NS = 2_000_000_000
 _KINDS = ("global", "dir", "file", "section")
 
@@ -81,8 +87,10 @@ def _dir_key(path: str) -> list[int] | None:
 
 
 def _keys(root: str) -> dict[str, Any]:
+    head = head_files(Path(root))  # what is in force is what git holds: HEAD moved, the index may be wrong
     return {"claims": _dir_key(os.path.join(root, "claims")), "locks": _dir_key(os.path.join(root, "locks")),
-            "config": _stat(os.path.join(root, "brain-compose.yml"))}
+            "config": _stat(os.path.join(root, "brain-compose.yml")),
+            "head": None if head is None else [[path, _stat(path)] for path in head]}
 
 
 def _on_the_way(paths: Iterable[str]) -> set[str]:
@@ -152,7 +160,8 @@ def build(root: str | os.PathLike[str], snapshot: BrainSnapshot, config: BrainCo
     folders = {rel: _dir_key(os.path.join(base, rel)) for rel in sorted(_on_the_way(linked))}
     built = time.time_ns() if read_at is None else min(read_at, time.time_ns())
     stamps = [0]
-    for key in [*keys.values(), *files.values(), *folders.values()]:
+    heads = [key for _path, key in keys["head"] or ()]
+    for key in [keys["claims"], keys["locks"], keys["config"], *heads, *files.values(), *folders.values()]:
         if key:
             stamps.extend((key[0], key[-1]))  # mtime and ctime (the last field of both key shapes)
     return {
@@ -160,7 +169,8 @@ def build(root: str | os.PathLike[str], snapshot: BrainSnapshot, config: BrainCo
         "zone": zone,
         "kerneluser": bool(config.kerneluser), "unclaimed": config.unclaimed_writes,
         "corrupt": [c.path for c in snapshot.corrupt if c.path.startswith(("claims/", "locks/"))],
-        "racy": built - max(stamps) < RACY_NS,
+        # a layout whose HEAD files are not known (`head_files` None) is never vouched for
+        "racy": keys["head"] is None or built - max(stamps) < RACY_NS,
     }
 
 
