@@ -124,7 +124,11 @@ def apply(brain: Brain, cs: ChangeSet) -> Applied:
         _write_files(brain, cs.snapshot, rendered, applied)
         entry.cover(applied.paths)
         if git and applied.paths:
-            applied.commit = gitops.commit_paths(brain.root, applied.paths, cs.message, brain.now(),
+            # BRAIN-INDEX.md too when this write rendered it as it was: an earlier uncommitted write may have left
+            # it so, and HEAD's copy would drift (committing it unchanged from HEAD changes nothing)
+            index_too = INDEX_FILE not in applied.paths and (brain.root / INDEX_FILE).is_file()
+            paths = [*applied.paths, INDEX_FILE] if index_too else applied.paths
+            applied.commit = gitops.commit_paths(brain.root, paths, cs.message, brain.now(),
                                                  landed=lambda parent, commit: landed.append((parent, commit)))
         elif brain.commit_enabled and applied.paths:
             applied.warnings.append(f"{brain.root} is not a git repository: change not committed")

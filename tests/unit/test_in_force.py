@@ -278,3 +278,14 @@ def test_a_close_made_in_git_alone_lets_nothing_go_and_waits_for_a_human(root: P
     Brain(root, clock=lambda: T0, instance="t@test").release_claim("sess-live-a", "ended in git", by="human")
     assert _holders(root, "live/a/x.py") == []  # a human released it: committed, the scope is free
     assert _status_seen(root, "sess-live-a") == [("sess-live-a", "released")]  # in the history only
+
+
+def test_a_committed_write_after_an_uncommitted_one_leaves_heads_index_in_step(root: Path) -> None:
+    from .test_closed_set import git
+
+    Brain(root, clock=lambda: T0, instance="t@test").gates.pause("sess-live-a", by="human")
+    Brain(root, clock=lambda: T0, commit=False, instance="t@test").gates.resume("sess-live-a", by="human")
+    assert git(root, "status", "--porcelain", "--", "BRAIN-INDEX.md").strip()  # rendered, not committed
+    Brain(root, clock=lambda: T0, instance="t@test").gates.resume("sess-live-a", by="human")  # HEAD's pause lifted
+    assert git(root, "status", "--porcelain", "--", "claims", "BRAIN-INDEX.md") == ""
+    assert git(root, "show", "HEAD:BRAIN-INDEX.md") == (root / "BRAIN-INDEX.md").read_text(encoding="utf-8")

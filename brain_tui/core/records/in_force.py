@@ -42,8 +42,8 @@ from brain_tui.core.records.model import Claim
 from brain_tui.core.records.statuses import TERMINAL_STATUSES, Status
 from brain_tui.core.records.yamlio import CorruptYaml
 
-__all__ = ["ENDED_IN_HEAD", "ENDED_REASON", "IN_HEAD", "SCOPE_IN_HEAD", "STATUS_IN_HEAD", "current_set", "held_in_head", "replace_held",
-           "scanned_statuses", "strictest_with_head", "terminal_in_head"]
+__all__ = ["ENDED_IN_HEAD", "ENDED_REASON", "IN_HEAD", "SCOPE_IN_HEAD", "STATUS_IN_HEAD", "current_set", "held_in_head",
+           "replace_held", "scanned_statuses", "strictest_with_head", "terminal_in_head"]
 
 #: The flag of a claim read from HEAD's copy, its work-tree file deleted or ended without a commit (a write on
 #: it edits that copy: `ChangeSet.claim_doc`).
