@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from brain_tui.core.records.in_force import STATUS_IN_HEAD
 from brain_tui.core.records.model import BrainSnapshot, Claim
 from brain_tui.core.records.statuses import LIVE_STATUSES, Status
 from brain_tui.core.rules import watchdog
@@ -97,6 +98,8 @@ def _active_cells(claim: Claim, snapshot: BrainSnapshot, brain_name: str) -> dic
     story = safe_text(claim.story or "—", 200)
     if "clock-skew" in claim.flags:
         story = safe_text("[clock-skew] ", 20, style=WARN) + story
+    if STATUS_IN_HEAD in claim.flags:  # the file says a lift HEAD does not hold: the status shown is HEAD's
+        story = safe_text("[lift not committed] ", 24, style=WARN) + story
     return {
         "status": status_icon(claim.status),
         "id": safe_text(short_id(claim.sess_id, now, snapshot.tz), 40),
