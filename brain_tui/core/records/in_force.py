@@ -43,7 +43,7 @@ from brain_tui.core.records.statuses import TERMINAL_STATUSES, Status
 from brain_tui.core.records.yamlio import CorruptYaml
 
 __all__ = ["ENDED_IN_HEAD", "ENDED_REASON", "IN_HEAD", "SCOPE_IN_HEAD", "STATUS_IN_HEAD", "current_set", "held_in_head",
-           "replace_held", "scanned_statuses", "strictest_with_head", "terminal_in_head"]
+           "hold_rank", "replace_held", "scanned_statuses", "strictest_with_head", "terminal_in_head"]
 
 #: The flag of a claim read from HEAD's copy, its work-tree file deleted or ended without a commit (a write on
 #: it edits that copy: `ChangeSet.claim_doc`).
@@ -237,7 +237,7 @@ def _strictest(claim: Claim, head: Claim | None) -> Claim:
         return replace(claim, status=Status.STALE, flags=(*claim.flags, ENDED_IN_HEAD),
                        data={**claim.data, "stale_from": str(claim.status), "stale_reason": ENDED_REASON})
     base = claim
-    if _hold_rank(head.status) > _hold_rank(claim.status):  # the work tree lifts HEAD's hold: not in force yet
+    if hold_rank(head.status) > hold_rank(claim.status):  # the work tree lifts HEAD's hold: not in force yet
         base = replace(head, flags=(*claim.flags, STATUS_IN_HEAD))
     opened, expires = _earlier(claim.opened_at, head.opened_at), _earlier(claim.expires_at, head.expires_at)
     if (base.opened_at, base.expires_at) != (opened, expires):
@@ -245,8 +245,9 @@ def _strictest(claim: Claim, head: Claim | None) -> Claim:
     return _widened(base, head if base is claim else claim)
 
 
-def _hold_rank(status: str) -> int:
-    """`_HOLD_RANK` of a live status; an unknown one holds the most (it blocks, and nothing lifts it)."""
+def hold_rank(status: str) -> int:
+    """How far a live status holds its claim's session back (`open` 0); an unknown one holds the most (it blocks,
+    and nothing lifts it)."""
     return _HOLD_RANK.get(status, len(_HOLD_RANK))
 
 

@@ -35,11 +35,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol, TypeVar
 
-from brain_tui.core.errors import Contended, RemoteUnreachable, UsageError
+from brain_tui.core.errors import Contended, InvalidData, RemoteUnreachable, UsageError
 from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.layout import INDEX_FILE, REBASE_MARK, STATE_DIR
 from brain_tui.core.records import journal
-from brain_tui.core.sync import gitops, settle
+from brain_tui.core.sync import gitops, push_guard, settle
 from brain_tui.core.sync.gitops import FastForwardFailed, GitTimeout, PushDeclined, RebaseConflict
 from brain_tui.core.sync.remote_state import read_state, record
 
@@ -406,6 +406,7 @@ def write_through(root: Path, lock: Lock, reconciler: Reconciler, attempt: Calla
     Raises:
         Contended: the push was rejected `MAX_TRIES` times (exit 75).
         RemoteUnreachable, PushDeclined: the local commit was taken back first.
+        InvalidData: the push would carry a claim looser than the work tree holds (`push_guard`); the same.
     """
     last_error = ""
     for tries in range(MAX_TRIES):
@@ -416,6 +417,7 @@ def write_through(root: Path, lock: Lock, reconciler: Reconciler, attempt: Calla
             head_before = rev(root, "HEAD") or ""
             staged = attempt()
             try:
+                push_guard.check(root, rev(root, f"refs/remotes/{REMOTE}/{branch}"))
                 push(root, branch)
             except PushRejected as exc:
                 last_error = str(exc)
@@ -432,7 +434,7 @@ def write_through(root: Path, lock: Lock, reconciler: Reconciler, attempt: Calla
                 record(root, datetime.now(UTC).isoformat(), pending=True)
                 raise RemoteUnreachable(f"{exc.message}; whether it landed is not known yet, so the change is "
                                         "kept as a pending local commit and settled at the next `bsi sync`") from None
-            except (RemoteUnreachable, PushDeclined):
+            except (RemoteUnreachable, PushDeclined, InvalidData):
                 if staged.committed and head_before:
                     undo(root, head_before, staged.paths)
                 raise
@@ -459,6 +461,7 @@ def sync(root: Path, lock: Lock, reconciler: Reconciler, now: Callable[[], str])
             ahead, _ = counts(root, branch)
             pushed = False
             if ahead or not remote_has_branch:
+                push_guard.check(root, rev(root, f"refs/remotes/{REMOTE}/{branch}"))  # local commits are kept
                 try:
                     push(root, branch)
                     pushed = True

@@ -1,0 +1,98 @@
+"""What a push may carry: never a claim looser than this clone's work tree holds it (SPEC 21, 22).
+
+The work tree's claim files are fenced from the agents (the sandbox's ``denyWrite``); git's objects are not (a
+satellite commits its work), so git's plumbing in an agent's shell can make a commit that ends another session's
+claim, lifts a pause or removes a claim file without touching the work tree. On this clone such a claim keeps
+holding (`records.in_force`); pushed, the other clones would take the commit into their work trees and let it go.
+So before a push, every claim file the commits to push change (``git diff --raw`` from the remote's tip to HEAD)
+is compared with the work tree's copy: a file whose HEAD copy holds less than both the work tree's and the
+remote's (ended, removed, or a live status nearer ``open``: `in_force.hold_rank`) stops the push (exit 65),
+naming the file. A human then commits the work tree's copy, or decides in the cockpit. A commit made from the
+work tree (a hand close committed, bsi's own writes) carries what the work tree holds and goes through.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from brain_tui.core.errors import InvalidData
+from brain_tui.core.paths.layout import CLAIMS_DIR
+from brain_tui.core.records.closed_set import read_blobs
+from brain_tui.core.records.formats import normalize_status, parse_claim_bytes
+from brain_tui.core.records.git_head import blob_id
+from brain_tui.core.records.in_force import hold_rank
+from brain_tui.core.records.statuses import TERMINAL_STATUSES
+from brain_tui.core.records.yamlio import CorruptYaml
+from brain_tui.core.sync import gitops
+
+__all__ = ["check"]
+
+#: How much a claim file holds that is not there (or holds a terminal claim): nothing.
+_NOTHING = -1
+#: How much a claim file that does not read holds: the most (it may hold anything).
+_UNREAD = 99
+
+
+def check(root: Path, tip: str | None) -> None:
+    """Refuse a push of HEAD over the remote's `tip` that carries a claim looser than the work tree holds.
+
+    Args:
+        root: the brain folder (a git work tree).
+        tip: the remote branch's commit (None: the remote has no branch yet, nothing there to loosen).
+
+    Raises:
+        InvalidData: a claim file the commits to push loosen (exit 65), named with what to do.
+    """
+    if not tip:
+        return
+    out = gitops.run_git(root, "diff", "--raw", "-z", "--no-renames", "--no-abbrev", tip, "HEAD", "--",
+                         f"{CLAIMS_DIR}/").stdout
+    parts = out.split("\0")
+    changed: dict[str, tuple[str | None, str | None]] = {}
+    for meta, name in zip(parts[0::2], parts[1::2], strict=False):
+        fields = meta.lstrip(":").split(" ")
+        if len(fields) == 5:
+            changed[name] = (_present(fields[2]), _present(fields[3]))
+    if not changed:
+        return
+    blobs = read_blobs(root, sorted({oid for pair in changed.values() for oid in pair if oid}))
+    if blobs is None:
+        raise InvalidData("cannot read the claim files of the commits to push from git: nothing was pushed")
+    for rel, (at_tip, at_head) in sorted(changed.items()):
+        work = _work_tree_bytes(root, rel)
+        if work is not None and at_head is not None and blob_id(work, at_head) == at_head:
+            continue  # HEAD holds what the work tree holds
+        held = _holds(blobs[at_head] if at_head else None)
+        if held < _holds(work) and held < _holds(blobs[at_tip] if at_tip else None):
+            raise InvalidData(
+                f"nothing was pushed: a local commit ends or lifts {rel}, which the work tree still holds "
+                "(a commit made in git alone); a human decides: commit the work tree's copy "
+                f"(`git commit -- {rel}`) or act on the claim from the cockpit")
+
+
+def _present(oid: str) -> str | None:
+    """A blob ID of ``git diff --raw``, None for the all-zero ID of a file that is not there."""
+    return None if not oid.strip("0") else oid
+
+
+def _work_tree_bytes(root: Path, rel: str) -> bytes | None:
+    try:
+        with open(os.path.join(root, rel), "rb") as handle:
+            return handle.read()
+    except OSError:
+        return None
+
+
+def _holds(data: bytes | None) -> int:
+    """How much a claim file's bytes hold back (`in_force.hold_rank`; nothing when absent or terminal)."""
+    if data is None:
+        return _NOTHING
+    try:
+        parsed = parse_claim_bytes(data)
+    except CorruptYaml:
+        return _UNREAD
+    if not isinstance(parsed, dict):
+        return _UNREAD
+    status = normalize_status(str(parsed.get("status") or ""))
+    return _NOTHING if status in TERMINAL_STATUSES else hold_rank(status)
