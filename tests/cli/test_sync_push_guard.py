@@ -65,3 +65,16 @@ def test_a_record_committed_from_the_work_tree_is_pushed(tmp_path: Path) -> None
     synced = bsi(a, "sync")
     assert synced.code == 0, synced.err
     assert git(remote, "rev-parse", "main") == git(a, "rev-parse", "HEAD")
+
+
+def test_a_lock_removed_in_git_alone_is_never_pushed(tmp_path: Path) -> None:
+    remote, (a, _b) = make_remote(tmp_path, 2)
+    holder = bsi(a, "--sync", "claim", "open", "--scope", "agents/", "--slug", "holder").out.strip()
+    assert bsi(a, "--sync", "lock", "acquire", "agents/x.md", holder).code == 0
+    (lock,) = [p.relative_to(a).as_posix() for p in (a / "locks").iterdir() if p.suffix in (".yml", ".yaml")]
+    git(a, "rm", "-q", "--cached", lock)
+    git(a, "commit", "-qm", "lock removed in git alone")
+    tip = git(remote, "rev-parse", "main")
+    synced = bsi(a, "sync")
+    assert synced.code == 65 and lock in synced.err, synced.err
+    assert git(remote, "rev-parse", "main") == tip

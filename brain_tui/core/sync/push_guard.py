@@ -4,11 +4,12 @@ The work tree's claim files are fenced from the agents (the sandbox's ``denyWrit
 satellite commits its work), so git's plumbing in an agent's shell can make a commit that ends another session's
 claim, lifts a pause or removes a claim file without touching the work tree. On this clone such a claim keeps
 holding (`records.in_force`); pushed, the other clones would take the commit into their work trees and let it go.
-So before a push, every claim file the commits to push change (``git diff --raw`` from the remote's tip to HEAD)
-is compared with the work tree's copy: a file whose HEAD copy holds less than both the work tree's and the
-remote's (ended, removed, or a live status nearer ``open``: `in_force.hold_rank`) stops the push (exit 65),
-naming the file. A human then commits the work tree's copy, or decides in the cockpit. A commit made from the
-work tree (a hand close committed, bsi's own writes) carries what the work tree holds and goes through.
+So before a push, every claim and lock file the commits to push change (``git diff --raw`` from the remote's tip
+to HEAD) is compared with the work tree's copy: a file whose HEAD copy holds less than both the work tree's and
+the remote's (a claim ended, removed, or in a live status nearer ``open``: `in_force.hold_rank`; a lock removed)
+stops the push (exit 65), naming the file. A human then commits the work tree's copy, or decides in the cockpit.
+A commit made from the work tree (a hand close committed, bsi's own writes) carries what the work tree holds and
+goes through.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import os
 from pathlib import Path
 
 from brain_tui.core.errors import InvalidData
-from brain_tui.core.paths.layout import CLAIMS_DIR
+from brain_tui.core.paths.layout import CLAIMS_DIR, LOCKS_DIR
 from brain_tui.core.records.closed_set import read_blobs
 from brain_tui.core.records.formats import normalize_status, parse_claim_bytes
 from brain_tui.core.records.git_head import blob_id
@@ -47,7 +48,7 @@ def check(root: Path, tip: str | None) -> None:
     if not tip:
         return
     out = gitops.run_git(root, "diff", "--raw", "-z", "--no-renames", "--no-abbrev", tip, "HEAD", "--",
-                         f"{CLAIMS_DIR}/").stdout
+                         f"{CLAIMS_DIR}/", f"{LOCKS_DIR}/").stdout
     parts = out.split("\0")
     changed: dict[str, tuple[str | None, str | None]] = {}
     for meta, name in zip(parts[0::2], parts[1::2], strict=False):
@@ -63,10 +64,11 @@ def check(root: Path, tip: str | None) -> None:
         work = _work_tree_bytes(root, rel)
         if work is not None and at_head is not None and blob_id(work, at_head) == at_head:
             continue  # HEAD holds what the work tree holds
-        held = _holds(blobs[at_head] if at_head else None)
-        if held < _holds(work) and held < _holds(blobs[at_tip] if at_tip else None):
+        holds = _holds if rel.startswith(f"{CLAIMS_DIR}/") else _lock_holds
+        held = holds(blobs[at_head] if at_head else None)
+        if held < holds(work) and held < holds(blobs[at_tip] if at_tip else None):
             raise InvalidData(
-                f"nothing was pushed: a local commit ends or lifts {rel}, which the work tree still holds "
+                f"nothing was pushed: a local commit ends, lifts or removes {rel}, which the work tree still holds "
                 "(a commit made in git alone); a human decides: commit the work tree's copy "
                 f"(`git commit -- {rel}`) or act on the claim from the cockpit")
 
@@ -96,3 +98,9 @@ def _holds(data: bytes | None) -> int:
         return _UNREAD
     status = normalize_status(str(parsed.get("status") or ""))
     return _NOTHING if status in TERMINAL_STATUSES else hold_rank(status)
+
+
+def _lock_holds(data: bytes | None) -> int:
+    """How much a lock file holds: a lock while it is there (its holder releases it through bsi, which commits
+    the work tree's removal), nothing once it is gone."""
+    return _NOTHING if data is None else 0
