@@ -1,20 +1,29 @@
 """A kill during a fast-forward never leaves the user's uncommitted changes in git's stash.
 
-With `git merge --autostash`, a kill after the stash and before it is applied again (here: a
-`post-merge` hook that kills git, the instant between the two) left the changes only in
+With `git merge --autostash`, a kill after the stash and before it is applied again (here: git
+killed once its merge is done, as a `post-merge` hook killing it would; bsi's git runs no hook of the
+repository, so a `git` first on PATH does it) left the changes only in
 `MERGE_AUTOSTASH`: the work tree showed the remote's version. The fast-forward now carries the
 changes as they are (a file the remote also changed is refused, exit 22, nothing changed).
 """
 
 from __future__ import annotations
 
+import os
+import shutil
 from pathlib import Path
 
 from tests.bsi import run_bsi
 
 from .harness import git, make_remote, racer_env
 
-KILL_GIT = "#!/bin/sh\nkill -9 $PPID\n"
+#: `git` that dies by SIGKILL once a fast-forward's merge is done (any other git command runs as it is).
+KILL_GIT = """#!/bin/sh
+case " $* " in
+  *" merge "*--ff-only*) "$REAL_GIT" "$@"; kill -9 $$ ;;
+  *) exec "$REAL_GIT" "$@" ;;
+esac
+"""
 
 
 def test_a_kill_inside_the_fast_forward_keeps_the_users_changes_in_the_work_tree(tmp_path: Path) -> None:
@@ -30,12 +39,15 @@ def test_a_kill_inside_the_fast_forward_keeps_the_users_changes_in_the_work_tree
     git(ahead, "commit", "-qm", "wiki")
     git(ahead, "push", "--quiet", "origin", "main")
     (behind / "notes.md").write_text("first\nmy unsaved line\n")  # the user's change, not committed
-    hook = behind / ".git" / "hooks" / "post-merge"
-    hook.write_text(KILL_GIT)
-    hook.chmod(0o755)
-    run_bsi("sync", brain=behind, now=None, env=racer_env("b"), timeout=120)  # git is killed mid-way
-    hook.unlink()
-    run_bsi("sync", brain=behind, now=None, env=racer_env("b"), timeout=120)  # the next command recovers
+    wrapper = tmp_path / "bin" / "git"
+    wrapper.parent.mkdir()
+    wrapper.write_text(KILL_GIT)
+    wrapper.chmod(0o755)
+    env = racer_env("b")
+    killing = {**env, "PATH": f"{wrapper.parent}{os.pathsep}{env['PATH']}", "REAL_GIT": shutil.which("git") or "git"}
+    killed = run_bsi("sync", brain=behind, now=None, env=killing, timeout=120)  # git is killed mid-way
+    assert killed.code != 0, killed  # the kill happened
+    run_bsi("sync", brain=behind, now=None, env=env, timeout=120)  # the next command recovers
     assert (behind / "notes.md").read_text() == "first\nmy unsaved line\n"
     assert (behind / "wiki" / "a.md").is_file()
     assert git(behind, "stash", "list").strip() == ""

@@ -3,7 +3,7 @@
 Cost: no git step lstats the whole work tree (a write's cost follows the paths it commits, not the
 files git tracks); the git index ends up matching HEAD (`git status` clean). Sameness: the commit's
 hash — tree, parent, author, committer, dates, message — and its reflog line are the porcelain's;
-what else is staged stays staged and out of the commit; a hook `--no-verify` does not skip still runs.
+what else is staged stays staged and out of the commit; no hook of the repository runs.
 """
 
 from __future__ import annotations
@@ -126,14 +126,19 @@ def test_an_index_changed_while_the_commit_is_built_keeps_that_change(tmp_path: 
     assert git(brain, "status", "--porcelain").splitlines() == ["M  brain/notes/n1.md"]
 
 
-def test_a_hook_no_verify_does_not_skip_still_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("how", ["plumbing", "porcelain"])
+def test_no_hook_of_the_repository_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str) -> None:
+    # `.git` is writable from an agent's sandboxed shell and bsi runs outside the sandbox: a hook planted there
+    # would run as whoever runs bsi (the MCP server, the pilot's cockpit) and could rewrite the claim files
     brain = _repo(tmp_path / "repo")
-    hook = tmp_path / "repo" / ".git" / "hooks" / "post-commit"
-    hook.write_text(f"#!/bin/sh\necho ran >> {tmp_path / 'hook-ran'}\n")
-    hook.chmod(hook.stat().st_mode | stat.S_IXUSR)
-    _commit(monkeypatch, brain, _change(brain), "bsi: open claim new")
-    assert (tmp_path / "hook-ran").read_text() == "ran\n"
-    assert git(brain, "status", "--porcelain") == ""
+    for name in ("post-commit", "reference-transaction", "pre-commit", "prepare-commit-msg"):
+        hook = tmp_path / "repo" / ".git" / "hooks" / name
+        hook.write_text(f"#!/bin/sh\necho {name} >> {tmp_path / 'hook-ran'}\n")
+        hook.chmod(hook.stat().st_mode | stat.S_IXUSR)
+    _commit(monkeypatch, brain, _change(brain), "bsi: open claim new",
+            **({} if how == "plumbing" else {"how": commits.commit_porcelain}))
+    assert not (tmp_path / "hook-ran").exists()
+    assert "claims/new.yml" in git(brain, "show", "--name-only", "--format=", "HEAD")
 
 
 def test_an_index_copy_left_by_a_killed_write_is_removed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

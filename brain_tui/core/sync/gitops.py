@@ -20,6 +20,18 @@ from pathlib import Path
 from brain_tui.core.errors import BsiError, CannotWrite, DiskFull
 
 _GIT_ENV_DROP = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE")
+#: Settings that make git run a program of the repository's. bsi's own git runs none of them: an agent's shell may
+#: write `.git` (its sandbox leaves it writable so satellites commit) and bsi runs outside that sandbox (SPEC 21).
+#: No fsmonitor (every git call); no filter, textconv, diff or merge driver but bsi's own (`_drivers`); no hook but
+#: on a push to a remote on a local path (`run_git(remote_hooks=True)`): that remote runs its own hooks in the push's
+#: environment (the push itself is `--no-verify`).
+_NO_FSMONITOR = (("core.fsmonitor", "false"),)
+_NO_HOOKS = (("core.hooksPath", os.devnull),)
+#: `_drivers`' last answer for each ``.git/config``: ``{path: (stat key, overrides)}``.
+_drivers_seen: dict[str, tuple[tuple[str, int, int, int], list[tuple[str, str]]]] = {}
+_DRIVER_KEYS = r"^((filter|diff)\..*\.(clean|smudge|process|textconv|command)|merge\..*\.driver)$"
+#: bsi's own merge drivers (`sync.settle`), written before each use.
+_OWN_DRIVERS = ("merge.bsi-protocol.driver", "merge.bsi-index.driver")
 
 
 class GitError(BsiError):
@@ -72,11 +84,54 @@ _OPERATIONS = (
 )
 
 
-def git_env() -> dict[str, str]:
-    """Environment for git subprocesses: no pager, no prompts, stable output."""
+def git_env(settings: Sequence[tuple[str, str]] = _NO_HOOKS) -> dict[str, str]:
+    """Environment for git subprocesses: no pager, no prompts, stable output, no fsmonitor, and `settings` (more
+    ``(key, value)`` set as ``git -c`` would: by default no hook)."""
     env = {k: v for k, v in os.environ.items() if k not in _GIT_ENV_DROP}
     env.update({"GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C", "GIT_PAGER": "cat"})
+    try:
+        count = int(env.get("GIT_CONFIG_COUNT", "0"))
+    except ValueError:
+        count = 0
+    for key, value in (*_NO_FSMONITOR, *settings):
+        env[f"GIT_CONFIG_KEY_{count}"], env[f"GIT_CONFIG_VALUE_{count}"] = key, value
+        count += 1
+    env["GIT_CONFIG_COUNT"] = str(count)
     return env
+
+
+def _drivers(root: str | Path) -> list[tuple[str, str]]:
+    """The repository's filter, diff and merge drivers (bsi's own aside), each set to nothing.
+
+    Kept while the repository's ``.git/config`` keeps its stat key (git rewrites it by a rename: a new inode),
+    read again on any change, and on every call in another layout (`bsi mcp` lives as long as the agent that
+    may add a driver); `git config` itself runs no program.
+    """
+    config = os.path.join(root, ".git", "config")
+    try:
+        st = os.stat(config)
+        key: tuple[str, int, int, int] | None = (os.path.abspath(config), st.st_ino, st.st_mtime_ns, st.st_size)
+    except OSError:
+        key = None
+    if key is not None and _drivers_seen.get(key[0], (None, []))[0] == key:
+        return _drivers_seen[key[0]][1]
+    try:
+        proc = _run(["git", "config", "--get-regexp", _DRIVER_KEYS], root, git_env(), 20.0)
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    names = {line.partition(" ")[0] for line in proc.stdout.splitlines()} if proc.returncode == 0 else set()
+    found = [(name, "") for name in sorted(names) if name.lower() not in _OWN_DRIVERS]
+    if key is not None:
+        _drivers_seen[key[0]] = (key, found)
+    return found
+
+
+def _command(args: Sequence[str]) -> str:
+    """The git command of `args` (after the ``-c key=value`` options bsi puts first)."""
+    rest = list(args)
+    while len(rest) > 1 and rest[0] == "-c":
+        rest = rest[2:]
+    return rest[0] if rest else ""
 
 
 def run_git(
@@ -87,14 +142,18 @@ def run_git(
     env: dict[str, str] | None = None,
     input_text: str | None = None,
     _retried: bool = False,
+    remote_hooks: bool = False,
 ) -> subprocess.CompletedProcess[str]:
-    """Run one git command in `root` and capture its output.
+    """Run one git command in `root` and capture its output (no program of the repository's: `_NO_HOOKS`,
+    `_drivers`; `remote_hooks`: hooks stay on, for a push to a remote on a local path).
 
     Raises:
         GitError: git is missing, times out, or (with check) exits non-zero.
     """
     try:
-        proc = _run(["git", *args], root, {**git_env(), **(env or {})}, timeout, input_text)
+        command = _command(args)
+        settings = [*(() if remote_hooks else _NO_HOOKS), *(_drivers(root) if command != "config" else ())]
+        proc = _run(["git", *args], root, {**git_env(settings), **(env or {})}, timeout, input_text)
     except FileNotFoundError:
         if not Path(root).is_dir():  # the working folder is missing, not git
             raise GitError(f"the folder {root} is gone (deleted or moved)") from None
@@ -102,7 +161,8 @@ def run_git(
     except subprocess.TimeoutExpired:
         raise GitTimeout(f"git {args[0]} timed out after {timeout:.0f}s") from None
     if proc.returncode != 0 and not _retried and "index.lock" in proc.stderr and _clear_stale_index_lock(root):
-        return run_git(root, *args, check=check, timeout=timeout, env=env, input_text=input_text, _retried=True)
+        return run_git(root, *args, check=check, timeout=timeout, env=env, input_text=input_text, _retried=True,
+                       remote_hooks=remote_hooks)
     if check and proc.returncode != 0:
         refuse_system_error(args[0], proc.stderr)
         raise GitError(f"git {args[0]} failed: {reason(proc.stderr or proc.stdout, str(proc.returncode))}")
