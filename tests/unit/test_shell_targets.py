@@ -49,6 +49,12 @@ def targets(command: str | list[str], cwd: str = W) -> list[tuple[str, bool]]:
     ("bash -lc 'echo hi > inner.txt'", [("/w/inner.txt", False)]),
     ("cat > f <<EOF\nrm -rf /\nEOF\necho done > g", [("/w/f", False), ("/w/g", False)]),
     ("rm x # rm -rf y", [("/w/x", False)]),
+    # a `#` inside quotes or inside a word starts no comment (the shell writes these files)
+    ("printf '#!/bin/sh\\n' > hook", [("/w/hook", False)]),
+    ('echo "# title" > notes.md', [("/w/notes.md", False)]),
+    ("echo a#b > f", [("/w/f", False)]),
+    ("echo \\#x > f", [("/w/f", False)]),
+    ("echo x;# > g\necho y > h", [("/w/h", False)]),
     ("dd if=/dev/zero of=disk.img", [("/w/disk.img", False)]),
     ("echo 'a > b' \"c >> d\"", []),
     ("cat claims/x.yml; bsi claim list; grep -r x .", []),

@@ -26,6 +26,8 @@ import os
 import re
 import shlex
 
+from brain_tui.core.sessions.shell_comments import without_comments
+
 TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -139,7 +141,7 @@ def _read_text(text: str, cwd: str | None, reading: ShellReading, home: str | No
     text = _drop_heredoc_bodies(text, cwd, reading).replace("\\\n", " ")
     if "$(" in text or "`" in text or "<(" in text or ">(" in text:
         reading.unread.append("a command substitution ($(...), backticks or <(...))")
-    text = _FD_REDIRECT.sub(r"\1", text)  # `2>x` is a redirection, not the word 2 then `>x`
+    text = _FD_REDIRECT.sub(r"\1", without_comments(text))  # `2>x` is a redirection, not the word 2 then `>x`
     lexer = shlex.shlex(text, posix=True, punctuation_chars="();<>|&\n")
     lexer.whitespace = " \t\r"
     lexer.commenters = ""
@@ -202,10 +204,6 @@ def _read_tokens(tokens: list[str], cwd: str | None, reading: ShellReading, home
             substitution = token.count("(") - token.count(")")
             continue
         if not _is_punct(token):
-            if token.startswith("#"):  # a comment, to the end of the line
-                while index < len(tokens) and "\n" not in tokens[index]:
-                    index += 1
-                continue
             words.append(token)
             continue
         if ">" in token or (token.startswith("<") and token != "<" and "<<" not in token):
