@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import os
 import time
+from pathlib import Path
 
 from brain_tui.core.paths import layout, path_keys
+from brain_tui.core.records import git_head
 from brain_tui.core.sessions import agent_files, hook_index
 from brain_tui.hooks import wire
 
@@ -78,9 +80,13 @@ def decide(event: dict[str, Any], agent: str, flags: dict[str, str],
         if bound and not any(hook_index.claim_can_act(index, sess_id, now) for sess_id in bound):
             return None
     notes: list[str] = []
+    git_dirs = [os.path.realpath(gitdir) + os.sep for gitdir in git_head.git_dirs(Path(root))]
     for path in paths:
         if "\x00" in path:
             return None
+        if any((os.path.realpath(wire.absolute(path, cwd)) + os.sep).casefold().startswith(gitdir.casefold())
+               for gitdir in git_dirs):
+            return None  # git's own folder (its config and hooks name programs): the core decides
         rel = path_keys.brain_target(root, wire.absolute(path, cwd))
         if rel is None:
             if path_keys.brain_holding(wire.absolute(path, cwd)) is not None:

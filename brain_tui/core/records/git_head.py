@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-__all__ = ["blob_id", "git_output", "head_commit", "head_files", "outside_git"]
+__all__ = ["blob_id", "git_dirs", "git_output", "head_commit", "head_files", "outside_git"]
 
 _GIT_TIMEOUT_S = 20.0
 
@@ -79,6 +79,20 @@ def head_commit(root: Path) -> str | None:
     except (OSError, ValueError):
         return None
     return None
+
+
+def git_dirs(root: Path) -> tuple[str, ...]:
+    """The git directory of the repository holding `root` and, for a linked worktree, the main repository's
+    (found from the folders, no git process; none outside git or when unsure)."""
+    found = _git_dir(root)
+    if found is None or not found[1].is_dir():
+        return ()
+    gitdir = found[1]
+    try:
+        common = (gitdir / (gitdir / "commondir").read_text(encoding="utf-8").strip()).resolve()
+    except (OSError, ValueError):
+        return (str(gitdir),)
+    return (str(gitdir), str(common)) if common != gitdir else (str(gitdir),)
 
 
 def head_files(root: Path) -> tuple[str, ...] | None:

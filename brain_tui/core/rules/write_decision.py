@@ -233,7 +233,7 @@ class _Decider:
         place = self.place(path)
         if tree and place.rel is None and self._holds_the_brain(path):
             place = _Place("")  # `rm -r` of a folder above the brain removes the brain's protocol files too
-        refused = self._protocol(place)
+        refused = self._protocol(place) or self._git_program(path, tree)
         if refused is not None:
             return refused
         if place.other is not None and place.other_rel is not None:
@@ -279,6 +279,32 @@ class _Decider:
                    "gate commands), never with an editor tool or the shell",
             code=SCOPE_VIOLATION, check=PROTOCOL, sess_id=self._bound[0] if self._bound else None,
             file=shown)
+
+    def _git_program(self, path: str, tree: bool) -> WriteDecision | None:
+        """The refusal of a file of the brain's repository that names a program git runs, or None.
+
+        `config` (hooks path, fsmonitor, filter and merge drivers, signing programs, includes), `config.worktree`,
+        `hooks/`, `info/` (attributes): git runs what they name for whoever runs git next, the pilot's terminal and
+        bsi outside the agent's sandbox included (SPEC 21). The rest of the git directory is git's own (a satellite
+        commits).
+        """
+        from brain_tui.core.records.git_head import git_dirs
+
+        base = self.session.cwd or str(self.brain.root)
+        full = os.path.realpath(path if os.path.isabs(path) else os.path.join(base, path)).casefold()
+        for gitdir in git_dirs(self.brain.root):
+            folder = os.path.realpath(gitdir).casefold()
+            rel = full[len(folder) + 1:] if full.startswith(folder + os.sep) else ("" if full == folder else None)
+            if rel is None:
+                continue
+            if (tree and rel == "") or rel in ("config", "config.worktree", "hooks", "info") or \
+                    rel.startswith(("hooks" + os.sep, "info" + os.sep)):
+                return WriteDecision(
+                    False, f"{_short(path, 200)} names programs git runs for whoever runs it next, outside this "
+                           "sandbox: a human changes it (`git config`, the hooks), never an agent",
+                    code=SCOPE_VIOLATION, check=PROTOCOL, sess_id=self._bound[0] if self._bound else None,
+                    file=_short(path, 200))
+        return None
 
     def _claim_cannot_act(self, bound: list[str]) -> WriteDecision | None:
         """None when one of the session's claims may act now; else why not (a shell call is then refused)."""
