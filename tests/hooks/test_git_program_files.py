@@ -38,4 +38,6 @@ def test_the_hook_refuses_them_by_the_edit_tools_and_the_shell_even_with_a_settl
                       , "git runs")
     assert_denied(hook(brain, "pre-tool-use", bash(brain, "printf '#!/bin/sh\\n' > .git/hooks/pre-commit")),
                   "git runs")
+    assert_denied(hook(brain, "pre-tool-use", bash(brain, "git config core.fsmonitor 'touch x'")), "git runs")
     assert_allowed(hook(brain, "pre-tool-use", bash(brain, "git commit -qm work")))
+    assert_allowed(hook(brain, "pre-tool-use", bash(brain, "git config --get user.name")))

@@ -55,6 +55,13 @@ def targets(command: str | list[str], cwd: str = W) -> list[tuple[str, bool]]:
     ("echo a#b > f", [("/w/f", False)]),
     ("echo \\#x > f", [("/w/f", False)]),
     ("echo x;# > g\necho y > h", [("/w/h", False)]),
+    # a setting of git's config is a write of the config file (it may name a program git runs)
+    ("git config core.fsmonitor 'touch x'", [("/w/.git/config", False)]),
+    ("git -C sub config --unset core.hooksPath", [("/w/sub/.git/config", False)]),
+    ("git config -f other.cfg a.b c", [("/w/other.cfg", False)]),
+    ("git config --get user.name", []),
+    ("git config user.name", []),
+    ("git config --global alias.co checkout", []),
     ("dd if=/dev/zero of=disk.img", [("/w/disk.img", False)]),
     ("echo 'a > b' \"c >> d\"", []),
     ("cat claims/x.yml; bsi claim list; grep -r x .", []),

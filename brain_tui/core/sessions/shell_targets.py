@@ -34,8 +34,7 @@ if TYPE_CHECKING:
 
 #: At most this many characters of a command line are read (longer: the rest is unread).
 MAX_COMMAND = 64 * 1024
-#: At most this much of a patch file given to `git apply` is read.
-MAX_PATCH = 1024 * 1024
+#: Commands that run the rest of their words as a command.
 _WRAPPERS = {"sudo", "env", "command", "builtin", "nice", "nohup", "time", "exec", "timeout", "stdbuf", "!",
              "doas", "ionice", "chronic"}
 #: Wrapper options that take a value as the next word.
@@ -49,7 +48,6 @@ _UNREADABLE = {"xargs", "eval", "source", ".", "find", "python", "python3", "rub
 _HEREDOC = re.compile(r"<<-?[ \t]*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\1")
 _FD_REDIRECT = re.compile(r"(^|[\s;&|(])\d+(?=>|<>)")
 _PATCH_FILE = re.compile(r"^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+?)\s*$", re.MULTILINE)
-_PATCH_PATH = re.compile(r"^(?:\+\+\+|---) (?:[ab]/)?(.+?)(?:\t.*)?$", re.MULTILINE)
 
 
 class ShellTarget:
@@ -358,7 +356,9 @@ def _read_words(words: list[str], cwd: str | None, reading: ShellReading, home: 
         reading.unread.append(f"{name}: what it writes")
         return cwd
     if name == "git":
-        return _read_git(args, cwd, reading)
+        from brain_tui.core.sessions.shell_git import read_git  # (it reads with this module's helpers)
+
+        return read_git(args, cwd, reading)
     if name in ("cp", "mv", "install", "ln"):
         value_opts = {"-t", "--target-directory", "-S", "--suffix", "-m", "--mode", "-o", "--owner", "-g",
                       "--group"}
@@ -414,82 +414,3 @@ def _read_words(words: list[str], cwd: str | None, reading: ShellReading, home: 
             reading.add(operand, cwd, "perl -i")
         return cwd
     return cwd
-
-
-def _read_git(args: list[str], cwd: str | None, reading: ShellReading) -> str | None:
-    """`git [-C DIR] [-c k=v] checkout|restore|rm|mv|apply …`: the paths it writes in the work tree."""
-    here = cwd
-    index = 0
-    while index < len(args) and args[index].startswith("-"):
-        option = args[index]
-        if option in ("-C", "-c", "--git-dir", "--work-tree", "--namespace") and index + 1 < len(args):
-            if option == "-C":
-                joined = _join(here, args[index + 1])
-                here = os.path.normpath(joined) if joined is not None else None
-            index += 2
-            continue
-        index += 1
-    if index >= len(args):
-        return cwd
-    sub, rest = args[index], args[index + 1:]
-    if sub in ("checkout", "restore"):
-        operands, _values, flags = _options(rest, {"-b", "-B", "--orphan", "-s", "--source", "--conflict",
-                                                   "--pathspec-from-file"})
-        if "--" in rest:
-            paths = rest[rest.index("--") + 1:]
-        elif sub == "restore":
-            paths = operands
-        else:  # `git checkout X`: a path when it names one, else a branch or a commit (switching branches)
-            paths = [p for p in operands if (full := _join(here, p)) is not None and os.path.lexists(full)]
-        if sub == "restore" and "--staged" in flags and "--worktree" not in flags and "-W" not in flags:
-            return cwd
-        for path in paths:
-            reading.add(path, here, f"git {sub}", tree=_is_dir(here, path))
-    elif sub in ("rm", "mv"):
-        operands, values, flags = _options(rest, {"--pathspec-from-file"})
-        if sub == "rm":
-            if "--cached" in flags:
-                return cwd
-            for operand in operands:
-                reading.add(operand, here, "git rm", tree="-r" in flags)
-        else:
-            _copy_like("git mv", operands, values, flags, here, reading, moves=True)
-    elif sub == "apply":
-        operands, _values, flags = _options(rest, {"-p", "--directory", "--exclude", "--include", "-C"})
-        if flags & {"--cached", "--check", "--stat", "--numstat", "--summary"} and "--index" not in flags:
-            return cwd
-        top = _git_top(here)
-        for operand in operands or ["-"]:
-            _read_patch(operand, here, top, reading)
-    return cwd
-
-
-def _git_top(cwd: str | None) -> str | None:
-    """The work tree holding `cwd` (the nearest folder above with `.git`), or None."""
-    folder = cwd
-    while folder:
-        if os.path.exists(os.path.join(folder, ".git")):
-            return folder
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            return None
-        folder = parent
-    return None
-
-
-def _read_patch(operand: str, cwd: str | None, top: str | None, reading: ShellReading) -> None:
-    """The files a patch file names (`+++ b/x`, `--- a/x`), relative to the work tree's top."""
-    full = _join(cwd, operand) if operand != "-" else None
-    if full is None or top is None:
-        reading.unread.append("git apply: a patch read from stdin or a path that cannot be placed")
-        return
-    try:
-        with open(full, encoding="utf-8", errors="replace") as handle:
-            text = handle.read(MAX_PATCH)
-    except OSError:
-        reading.unread.append("git apply: a patch file that cannot be read")
-        return
-    for match in _PATCH_PATH.finditer(text):
-        path = match.group(1).strip()
-        if path and path != "/dev/null":
-            reading.add(path, top, "git apply")
