@@ -128,6 +128,7 @@ def test_a_read_of_every_file_holds_heads_copy_even_when_the_stored_set_is_older
 
 
 def test_a_closed_claim_reopened_by_hand_stays_closed_for_every_read(root: Path) -> None:
+    assert _holders(root, "hist/f3.py") == []  # the closed set is stored before the edit
     path = root / "claims" / "sess-old-3.yml"
     path.write_text(path.read_text(encoding="utf-8").replace("status: closed", "status: open"), encoding="utf-8")
     assert _holders(root, "hist/f3.py") == []  # HEAD holds it closed: it holds nothing
@@ -289,3 +290,22 @@ def test_a_committed_write_after_an_uncommitted_one_leaves_heads_index_in_step(r
     Brain(root, clock=lambda: T0, instance="t@test").gates.resume("sess-live-a", by="human")  # HEAD's pause lifted
     assert git(root, "status", "--porcelain", "--", "claims", "BRAIN-INDEX.md") == ""
     assert git(root, "show", "HEAD:BRAIN-INDEX.md") == (root / "BRAIN-INDEX.md").read_text(encoding="utf-8")
+
+
+def test_a_close_made_in_git_alone_before_any_read_lets_nothing_go_either(root: Path) -> None:
+    # no closed set stored yet (a fresh clone, `.brain/` gone, a new version of the set's code): it is built
+    # from HEAD's tree, and the work tree's live copy still keeps the file out of it
+    shutil.rmtree(root / ".brain", ignore_errors=True)
+    _commit_in_git_only(root, "sess-live-a", "status: open", "status: closed\nclosed_at: '2026-11-29T08:30:00+00:00'")
+    assert not (root / ".brain").exists()
+    assert _holders(root, "live/a/x.py") == ["sess-live-a"]
+    assert _status_seen(root, "sess-live-a") == [("sess-live-a", "stale")] * 2
+
+
+def test_a_closed_set_built_after_a_hand_reopen_holds_the_file_as_stale(root: Path) -> None:
+    # HEAD terminal, the work tree live: a reopen by hand and a close made in git alone look the same to a set
+    # built from HEAD's tree; it takes the side that holds (nothing granted over it, its session held back)
+    path = root / "claims" / "sess-old-3.yml"
+    path.write_text(path.read_text(encoding="utf-8").replace("status: closed", "status: open"), encoding="utf-8")
+    assert _holders(root, "hist/f3.py") == ["sess-old-3"]
+    assert not _brain(root).decide_write("hist/f3.py", WriteSession(claims=("sess-old-3",))).allowed

@@ -21,12 +21,10 @@ listing the folder's key does not vouch for. Any failure leaves the saved set as
 from __future__ import annotations
 
 import bisect
-import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from datetime import tzinfo
 from pathlib import Path
 
-from brain_tui.core.paths.layout import CLAIMS_DIR
 from brain_tui.core.records import closed_set
 from brain_tui.core.records.closed_set import (
     _FILE_MODES,
@@ -45,10 +43,8 @@ from brain_tui.core.records.closed_set import (
     merged,
     rows_ok,
 )
-from brain_tui.core.records.git_head import blob_id
-from brain_tui.core.records.status_scan import terminal_of
 
-__all__ = ["DELTA_ROWS", "advance", "advanced", "apply_diff", "live_in_work_tree"]
+__all__ = ["DELTA_ROWS", "advance", "advanced", "apply_diff"]
 
 #: How many changed rows the header carries beside its rows file before the file is written again in full
 #: (a write then costs a header, not the whole history's rows, but for one write in this many).
@@ -57,9 +53,8 @@ DELTA_ROWS = 500
 def apply_diff(root: Path, tz: tzinfo, old: ClosedSet, tree: str) -> ClosedSet | None:
     """The set for `tree` from the set for an older tree: only the files that changed are read.
 
-    These are commits the brain's own writes did not make (a pull, a hand commit, git's plumbing). A claim file
-    they end while the work tree's copy is still live (`live_in_work_tree`) stays out of the set: a close made
-    in git alone does not let its scope go (the agents' shells can write git's objects, never the claim files).
+    These are commits the brain's own writes did not make (a pull, a hand commit, git's plumbing): a claim file
+    they end while the work tree's copy is still live stays out of the set (`closed_set._evaluate`).
     """
     COUNTERS["diffs"] += 1
     out = closed_set.git_output(root, "diff-tree", "-z", "--no-renames", old.tree, tree)
@@ -73,22 +68,7 @@ def apply_diff(root: Path, tz: tzinfo, old: ClosedSet, tree: str) -> ClosedSet |
         if fields is None:
             return None
         changed_entry(raw_name.decode("utf-8", "surrogateescape"), fields, changed, wanted)
-    live = {name: oid for name, oid in wanted.items() if old.kind is CLOSED_CLAIMS
-            and live_in_work_tree(root, name, oid, tz)}
-    for name in live:
-        del wanted[name]
-    return advanced(root, tz, old, tree, changed, wanted, live)
-
-
-def live_in_work_tree(root: Path, name: str, oid: str, tz: tzinfo) -> bool:
-    """True when the work tree's ``claims/<name>`` is not the blob `oid` and is not a terminal claim (it is live,
-    or does not read: either way it may hold what it holds)."""
-    try:
-        with open(os.path.join(root, CLAIMS_DIR, name), "rb") as handle:
-            data = handle.read()
-    except OSError:
-        return False  # deleted (or not a file): the work tree lets it go too
-    return blob_id(data, oid) != oid and terminal_of(data, name, tz) is None
+    return advanced(root, tz, old, tree, changed, wanted)
 
 
 def diff_fields(meta: bytes) -> list[str] | None:
@@ -106,18 +86,17 @@ def changed_entry(name: str, fields: list[str], changed: set[str], wanted: dict[
 
 
 def advanced(root: Path, tz: tzinfo, old: ClosedSet, tree: str, changed: set[str],
-             wanted: dict[str, str], live: Mapping[str, str] | None = None) -> ClosedSet | None:
+             wanted: dict[str, str]) -> ClosedSet | None:
     """The set for `tree` from the set `old` of a tree that differs from it in the names `changed` only.
 
     The changed names leave the set; `wanted` (``{name: new blob}``, the changed names that are files
-    in `tree`) are decided again; `live` (the same shape) are held live whatever their blob says. The
-    result lists no live names (``dir_key`` unset: the next read lists the folder). None on a git failure.
+    in `tree`) are decided again. The result lists no live names (``dir_key`` unset: the next read
+    lists the folder). None on a git failure.
     """
     kind = old.kind
     others = dict(old.others)
     for name in changed:
         others.pop(name, None)
-    others.update(live or {})
     added: dict[str, str] = {}
     if not _evaluate(root, kind, tz, wanted, added, others):
         return None

@@ -56,6 +56,7 @@ from brain_tui.core.records.closed_rows import (
 from brain_tui.core.records.formats import YAML_SUFFIXES
 from brain_tui.core.records.git_head import git_output, head_commit, outside_git
 from brain_tui.core.records.status_scan import Terminal, archived_of, terminal_of
+from brain_tui.core.records.work_tree_copy import live_in_work_tree
 from brain_tui.core.records.yamlio import TEMP_MARK
 
 __all__ = ["ARCHIVED_SIGNALS", "CLOSED_CLAIMS", "ClosedSet", "Folder", "closed_set", "git_output", "head_commit",
@@ -89,7 +90,8 @@ _FILE_MODES = ("100644", "100755")
 #: Counts of the work this process did, for tests and benchmarks (``advances``: sets a write's commit moved on).
 COUNTERS = {"rebuilds": 0, "diffs": 0, "blobs_read": 0, "listdirs": 0, "writes": 0, "advances": 0}
 #: The other code that writes sets (a change of it rebuilds them too).
-_OTHER_FILES = tuple(os.path.join(os.path.dirname(__file__), name) for name in ("closed_advance.py", "closed_rows.py"))
+_OTHER_FILES = tuple(os.path.join(os.path.dirname(__file__), name)
+                     for name in ("closed_advance.py", "closed_rows.py", "work_tree_copy.py"))
 
 
 def _fingerprint(kind: Folder) -> str:
@@ -309,7 +311,7 @@ def _evaluate(root: Path, kind: Folder, tz: tzinfo, wanted: dict[str, str], rows
         return False
     for name, oid in wanted.items():
         row = kind.decide(blobs[oid], name, tz)
-        if row is None:
+        if row is None or (kind is CLOSED_CLAIMS and live_in_work_tree(root, name, oid, tz)):  # ended in git alone
             others[name] = oid
         else:
             rows[name] = _line(name, oid, row)

@@ -16,7 +16,7 @@ an expiry or opening time later than HEAD's (a renew) is HEAD's until committed.
 scope, a pause, a gate) is in force at once. Either side alone loosens nothing: the work tree's claim
 files are fenced from the agents, HEAD is not (git's plumbing in an agent's shell can make a commit), so
 a lift needs both. So does an end: a commit that ends a claim the work tree still holds live (made in git
-alone) leaves it out of the closed set (`closed_advance.apply_diff`), and it reads as stale (flagged
+alone) leaves it out of the closed set (`work_tree_copy`), and it reads as stale (flagged
 ``ended-in-head``), blocking its scope until a human releases it or its owner closes it. A live claim moved
 to another file name holds HEAD's scope of its old file too. The bytes of the live files are hashed as git
 hashes a blob (no git process); HEAD's copies are read only for the files that differ.
@@ -55,7 +55,7 @@ SCOPE_IN_HEAD = "scope-in-head"
 STATUS_IN_HEAD = "status-in-head"
 #: The flag of a live claim a commit ended while the work tree still holds it live (a close made in git alone, as
 #: an agent's shell could make one): it reads as stale, blocking its scope until a human releases it or its owner
-#: closes it (`closed_advance.apply_diff` keeps such a file out of the closed set).
+#: closes it (`work_tree_copy.live_in_work_tree` keeps such a file out of the closed set).
 ENDED_IN_HEAD = "ended-in-head"
 ENDED_REASON = "ended by a commit the work tree does not hold (made in git alone)"
 #: How far each live status holds its claim's session back, `open` the least: a move towards `open` is a lift.

@@ -1,0 +1,30 @@
+"""Whether the work tree still holds live a claim file that a commit ended (SPEC 21, 22).
+
+The work tree's claim files are fenced from the agents; git's objects are not (an agent's shell can make a
+commit with git's plumbing). So a file HEAD holds terminal while the work tree's copy is another blob that is
+not terminal was ended in git alone: the closed set keeps it out (`closed_set._evaluate`), and a live read
+reads it as stale (`in_force.strictest_with_head`), until a human releases it or its owner closes it.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import tzinfo
+from pathlib import Path
+
+from brain_tui.core.paths.layout import CLAIMS_DIR
+from brain_tui.core.records.git_head import blob_id
+from brain_tui.core.records.status_scan import terminal_of
+
+__all__ = ["live_in_work_tree"]
+
+
+def live_in_work_tree(root: Path, name: str, oid: str, tz: tzinfo) -> bool:
+    """True when the work tree's ``claims/<name>`` is not the blob `oid` and is not a terminal claim (it is live,
+    or does not read: either way it may hold what it holds)."""
+    try:
+        with open(os.path.join(root, CLAIMS_DIR, name), "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return False  # deleted (or not a file): the work tree lets it go too
+    return blob_id(data, oid) != oid and terminal_of(data, name, tz) is None
