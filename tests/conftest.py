@@ -7,6 +7,7 @@ repository is much cheaper than running `git init` and a commit again.
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -123,8 +124,8 @@ def legacy_git_brain(legacy_brain: Path) -> Iterator[Path]:
 
 
 #: The tests that take longest (seconds each: `--durations` of a whole run, 2 cores shared with other loads), run
-#: first: `--dist worksteal` hands each worker a contiguous half of the collection and the idle one steals the
-#: other's tail, so a long test collected last would run alone at the end. The first match in this order wins;
+#: first: `--dist worksteal` hands each worker a contiguous share of the collection and an idle one steals
+#: another's tail, so a long test collected last would run alone at the end. The first match in this order wins;
 #: the rest keep their order.
 LONG_FIRST = (
     "tests/unit/test_hook_index_shadow.py",  # hypothesis-generated brains, the core asked per index go: ~66 s
@@ -142,6 +143,23 @@ def _long_first_rank(item: pytest.Item) -> int:
         if path.startswith(prefix):
             return rank
     return len(LONG_FIRST)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """`-n auto` (pyproject's addopts) starts one worker more than xdist would (one a core).
+
+    A worker spends much of its time off the CPU: waiting for the `git`, `bsi`, hook and tmux processes
+    a test starts, and in the pilot's idle waits of the cockpit tests. A third worker on the 2-core
+    machine fills that time: the whole suite 199 s -> 168 s alone on it, 319 s -> 286 s beside another
+    run of the suite. `PYTEST_XDIST_AUTO_NUM_WORKERS` still sets the number.
+    """
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None  # xdist reads it
+    import psutil
+
+    logical = config.option.numprocesses == "logical"
+    return (psutil.cpu_count(logical=logical) or psutil.cpu_count() or 1) + 1
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import shutil
+import threading
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from time import monotonic, process_time
 from typing import Any
 
 import pytest
+import textual._wait
+from textual._context import active_app
+from textual.worker import WorkerState
 
 from brain_tui.core.brain import Brain
 from brain_tui.core.environment.env import EnvState
@@ -90,6 +96,53 @@ def _isolated_settings(tmp_path_factory: pytest.TempPathFactory, monkeypatch: py
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("xdg")))
     for name in ("NO_COLOR", "BRAIN_NOW", "BRAIN_ROOT", "TEXTUAL"):
         monkeypatch.delenv(name, raising=False)
+
+
+#: The window of the pilot's idle wait while no thread of the app is at work (Textual's own is 20 ms).
+QUICK_WINDOW = 0.005
+#: Textual's idle wait (textual._wait.wait_for_idle), which the quick one falls back to.
+TEXTUAL_WAIT_FOR_IDLE = textual._wait.wait_for_idle
+
+
+def _threads_at_work() -> bool:
+    """A worker of the running app is pending or running, or a thread of the cockpit's own is alive."""
+    app = active_app.get(None)
+    if app is not None and any(w.state in (WorkerState.PENDING, WorkerState.RUNNING) for w in app.workers):
+        return True
+    return any(thread.name.startswith("brain-tui-") for thread in threading.enumerate())
+
+
+async def quick_wait_for_idle(min_sleep: float = textual._wait.SLEEP_GRANULARITY, max_sleep: float = 1) -> None:
+    """Textual's idle wait (after each key the pilot sends, in every `pilot.pause()`), in 5 ms windows.
+
+    The same test as Textual's: the process is idle once a window went by with under 5% of it spent on
+    the CPU, after `min_sleep`, or after `max_sleep` at most. The event loop runs every ready message
+    before the window's timer fires, so a window spent handling messages is never idle. Whenever a
+    worker (a thread: the core's writes, reads, git) or a cockpit thread is at work, the window is
+    Textual's 20 ms, as a thread waiting for a git process spends no CPU.
+    """
+    start = monotonic()
+    while True:
+        window = textual._wait.SLEEP_GRANULARITY if _threads_at_work() else QUICK_WINDOW
+        cpu_time = process_time()
+        await asyncio.sleep(window)
+        cpu_elapsed = process_time() - cpu_time
+        elapsed = monotonic() - start
+        if elapsed >= max_sleep:
+            break
+        if elapsed > min_sleep and cpu_elapsed < window / 20:
+            break
+
+
+@pytest.fixture(autouse=True)
+def _quick_idle_wait(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pilot's idle wait in 5 ms windows while no thread is at work (`quick_wait_for_idle`)."""
+    import textual.app
+    import textual.pilot
+
+    for module in (textual.app, textual.pilot):
+        assert module.wait_for_idle is TEXTUAL_WAIT_FOR_IDLE
+        monkeypatch.setattr(module, "wait_for_idle", quick_wait_for_idle)
 
 
 @pytest.fixture(scope="session")

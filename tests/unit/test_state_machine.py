@@ -18,6 +18,7 @@ Invariants checked after every step:
 
 from __future__ import annotations
 
+import atexit
 import shutil
 import tempfile
 import unicodedata
@@ -164,17 +165,10 @@ class ClaimMachine(RuleBasedStateMachine):
     # -- rules ------------------------------------------------------------------------------------------
     @initialize()
     def open_a_tree(self) -> None:
-        """pilot (a/ b/) → domain (a/) → two leaves; a leaf of the pilot on b/y.md."""
-        plan = [("pilot", ["a/", "b/"], None, None), ("domain", ["a/"], "pilot", "domain"),
-                ("leaf1", ["a/x.md#S1"], "domain", "code"), ("leaf2", ["a/sub/"], "domain", "brain-write"),
-                ("leaf3", ["b/y.md"], "pilot", "test")]
-        made: dict[str, str] = {}
-        for slug, scope, parent, sat in plan:
-            made[slug] = self.brain.open_claim(OpenRequest(
-                scope=parse_scope(scope, self.root), ttl=parse_duration("4h"), instance="sm@test",
-                type="pilote" if parent is None else None, satellite_type=sat,
-                level="domain" if sat == "domain" else None, parent=made[parent] if parent else None, slug=slug))
-            self.ids.append(made[slug])
+        """pilot (a/ b/) → domain (a/) → two leaves; a leaf of the pilot on b/y.md (`_tree`: opened once, copied)."""
+        template, ids = _tree()
+        shutil.copytree(template, self.root, symlinks=True, dirs_exist_ok=True)
+        self.ids.extend(ids)
 
     @rule(scope=st.lists(st.sampled_from(SCOPES), min_size=1, max_size=2, unique=True),
           parent_index=st.none() | st.integers(0, 100), sat=st.sampled_from(SATELLITE_TYPES),
@@ -483,6 +477,34 @@ def _as_claim(doc: dict[str, Any]) -> Claim:
 
 #: Claim file contents already proven valid (the pure-Python YAML reader is slow).
 _CHECKED: set[bytes] = set()
+#: The brain `open_a_tree` starts every example from, and its claims' IDs in opening order (made by `_tree`).
+_TREE: tuple[Path, list[str]] | None = None
+
+
+def _tree() -> tuple[Path, list[str]]:
+    """The starting tree, opened through the product once per process at T0 (removed at exit).
+
+    Every example starts from a copy of this brain, files and cache as the opens left them: the same
+    five opens in every example cost more than the rest of a short example.
+    """
+    global _TREE
+    if _TREE is None:
+        root = Path(tempfile.mkdtemp(prefix="bsi-sm-tree-"))
+        atexit.register(shutil.rmtree, root, ignore_errors=True)
+        for folder in ("claims", "signals", "locks", "breath"):
+            (root / folder).mkdir()
+        brain = Brain(root, clock=lambda: T0, commit=False, instance="sm@test")
+        plan = [("pilot", ["a/", "b/"], None, None), ("domain", ["a/"], "pilot", "domain"),
+                ("leaf1", ["a/x.md#S1"], "domain", "code"), ("leaf2", ["a/sub/"], "domain", "brain-write"),
+                ("leaf3", ["b/y.md"], "pilot", "test")]
+        made: dict[str, str] = {}
+        for slug, scope, parent, sat in plan:
+            made[slug] = brain.open_claim(OpenRequest(
+                scope=parse_scope(scope, root), ttl=parse_duration("4h"), instance="sm@test",
+                type="pilote" if parent is None else None, satellite_type=sat,
+                level="domain" if sat == "domain" else None, parent=made[parent] if parent else None, slug=slug))
+        _TREE = root, list(made.values())
+    return _TREE
 
 ClaimMachine.TestCase.settings = settings(
     max_examples=50,
