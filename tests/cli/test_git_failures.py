@@ -53,8 +53,9 @@ def test_push_declined_by_a_server_hook_is_reported_at_once_with_its_message(tmp
 def test_a_remote_that_does_not_answer_is_69_not_a_hang(tmp_path: Path) -> None:
     _, (a,) = make_remote(tmp_path, 1)
     git(a, "remote", "set-url", "origin", "ssh://silent.invalid/brain.git")
-    git(a, "config", "core.sshCommand", "sh -c 'sleep 60'")
-    res = bsi(a, "--sync", "claim", "open", "--scope", "wiki/", env={"BSI_NETWORK_TIMEOUT": "2"}, timeout=30)
+    # the user's own ssh command (bsi's git runs none the repository's config names: `core.sshCommand` there is not)
+    res = bsi(a, "--sync", "claim", "open", "--scope", "wiki/", timeout=30,
+              env={"BSI_NETWORK_TIMEOUT": "2", "GIT_SSH_COMMAND": "sh -c 'sleep 60'"})
     assert res.code == 69, res.err
     assert "did not answer within 2s" in res.err
     assert "Traceback" not in res.err

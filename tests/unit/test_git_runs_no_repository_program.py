@@ -7,10 +7,14 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
+
 from brain_tui.core.brain import Brain
 from brain_tui.core.paths.scope import parse_scope
 from brain_tui.core.rules.claims import OpenRequest
+from brain_tui.core.sync import gitops
 from tests.bsi import NOW, git, ok, run_bsi
+from tests.reliability.harness import make_remote, racer_env
 
 
 def _plant(brain: Path, marks: Path) -> None:
@@ -42,3 +46,32 @@ def test_a_write_a_status_and_a_gate_review_run_no_program_of_the_repository(bra
     assert sorted(p.name for p in marks.iterdir()) == []
     committed = git(brain, "show", f"HEAD:claims/{sess}.yml")
     assert committed == (brain / "claims" / f"{sess}.yml").read_text(encoding="utf-8")  # no filter on the way
+
+
+def test_only_the_repositorys_own_config_is_neutralised(brain: Path, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the user's global config is theirs (an agent cannot write it): its drivers (git-lfs) keep working for bsi's git
+    user = tmp_path / "gitconfig"
+    user.write_text('[filter "lfs"]\n\tclean = git-lfs clean -- %f\n\tsmudge = git-lfs smudge -- %f\n'
+                    '[credential]\n\thelper = store\n', encoding="utf-8")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(user))
+    git(brain, "config", "filter.planted.process", "touch x")
+    git(brain, "config", "core.sshCommand", "touch x; ssh")
+    git(brain, "config", "credential.https://example.org.helper", "!touch x")
+    git(brain, "config", "gpg.ssh.program", "touch x")
+    assert gitops._drivers(brain) == [("core.sshcommand", "ssh"), ("credential.https://example.org.helper", ""),
+                                      ("filter.planted.process", ""), ("gpg.ssh.program", "")]
+
+
+def test_a_sync_runs_no_transport_program_of_the_repository(tmp_path: Path) -> None:
+    remote, (clone,) = make_remote(tmp_path, 1)
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    # programs a local remote's transport runs: named by the repository's config, run by git's fetch and push
+    git(clone, "config", "remote.origin.uploadpack", f"touch {marks / 'upload'}; git-upload-pack")
+    git(clone, "config", "remote.origin.receivepack", f"touch {marks / 'receive'}; git-receive-pack")
+    env = racer_env("tester")
+    opened = run_bsi("--sync", "claim", "open", "--scope", "wiki/", "--slug", "s", brain=clone, env=env)
+    assert opened.code == 0, opened.err
+    assert sorted(p.name for p in marks.iterdir()) == []
+    assert opened.out.strip() in git(remote, "log", "--format=%s", "main")

@@ -22,14 +22,20 @@ from brain_tui.core.errors import BsiError, CannotWrite, DiskFull
 _GIT_ENV_DROP = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE")
 #: Settings that make git run a program of the repository's. bsi's own git runs none of them: an agent's shell may
 #: write `.git` (its sandbox leaves it writable so satellites commit) and bsi runs outside that sandbox (SPEC 21).
-#: No fsmonitor (every git call); no filter, textconv, diff or merge driver but bsi's own (`_drivers`); no hook but
-#: on a push to a remote on a local path (`run_git(remote_hooks=True)`): that remote runs its own hooks in the push's
-#: environment (the push itself is `--no-verify`).
+#: No fsmonitor (every git call); no external diff or textconv (`_NO_DIFF_PROGRAMS`);
+#: none of the programs the repository's own config names (`_drivers`; the user's global config is theirs); no hook
+#: but on a push to a remote on a local path (`run_git(remote_hooks=True)`): that remote runs its own hooks in the
+#: push's environment (the push itself is `--no-verify`, and names git's own receive-pack; a fetch its upload-pack).
 _NO_FSMONITOR = (("core.fsmonitor", "false"),)
 _NO_HOOKS = (("core.hooksPath", os.devnull),)
+_NO_DIFF_PROGRAMS = dict.fromkeys(("diff", "show", "log"), ("--no-ext-diff", "--no-textconv"))
 #: `_drivers`' last answer for each ``.git/config``: ``{path: (stat key, overrides)}``.
 _drivers_seen: dict[str, tuple[tuple[str, int, int, int], list[tuple[str, str]]]] = {}
-_DRIVER_KEYS = r"^((filter|diff)\..*\.(clean|smudge|process|textconv|command)|merge\..*\.driver)$"
+_DRIVER_KEYS = (r"^(filter\..*\.(clean|smudge|process)|merge\..*\.driver|core\.(sshcommand|askpass)"
+                r"|gpg\.(.*\.)?program|credential\.(.*\.)?helper)$")
+#: What a key of `_DRIVER_KEYS` the repository's own config (`_REPOSITORY_SCOPES`: an agent can write it, not the
+#: user's global config) names is set to: nothing (no program), plain ``ssh`` for the ssh command.
+_NEUTRAL, _REPOSITORY_SCOPES = {"core.sshcommand": "ssh"}, ("local", "worktree")
 #: bsi's own merge drivers (`sync.settle`), written before each use.
 _OWN_DRIVERS = ("merge.bsi-protocol.driver", "merge.bsi-index.driver")
 
@@ -101,7 +107,8 @@ def git_env(settings: Sequence[tuple[str, str]] = _NO_HOOKS) -> dict[str, str]:
 
 
 def _drivers(root: str | Path) -> list[tuple[str, str]]:
-    """The repository's filter, diff and merge drivers (bsi's own aside), each set to nothing.
+    """The programs the repository's own config names (filter and merge drivers but bsi's own, ssh and askpass
+    commands, signing programs, credential helpers), each set to nothing (ssh to plain ``ssh``).
 
     Kept while the repository's ``.git/config`` keeps its stat key (git rewrites it by a rename: a new inode),
     read again on any change, and on every call in another layout (`bsi mcp` lives as long as the agent that
@@ -116,22 +123,24 @@ def _drivers(root: str | Path) -> list[tuple[str, str]]:
     if key is not None and _drivers_seen.get(key[0], (None, []))[0] == key:
         return _drivers_seen[key[0]][1]
     try:
-        proc = _run(["git", "config", "--get-regexp", _DRIVER_KEYS], root, git_env(), 20.0)
+        proc = _run(["git", "config", "--show-scope", "--get-regexp", _DRIVER_KEYS], root, git_env(), 20.0)
     except (OSError, subprocess.TimeoutExpired):
         return []
-    names = {line.partition(" ")[0] for line in proc.stdout.splitlines()} if proc.returncode == 0 else set()
-    found = [(name, "") for name in sorted(names) if name.lower() not in _OWN_DRIVERS]
+    lines = proc.stdout.splitlines() if proc.returncode == 0 else []
+    names = {rest.partition(" ")[0] for scope, _tab, rest in (line.partition("\t") for line in lines)
+             if scope in _REPOSITORY_SCOPES}
+    found = [(name, _NEUTRAL.get(name.lower(), "")) for name in sorted(names) if name.lower() not in _OWN_DRIVERS]
     if key is not None:
         _drivers_seen[key[0]] = (key, found)
     return found
 
 
-def _command(args: Sequence[str]) -> str:
-    """The git command of `args` (after the ``-c key=value`` options bsi puts first)."""
-    rest = list(args)
-    while len(rest) > 1 and rest[0] == "-c":
-        rest = rest[2:]
-    return rest[0] if rest else ""
+def _command(args: Sequence[str]) -> tuple[int, str]:
+    """Where the git command of `args` is, and which (after the ``-c key=value`` options bsi puts first)."""
+    at = 0
+    while at + 1 < len(args) and args[at] == "-c":
+        at += 2
+    return at, (args[at] if at < len(args) else "")
 
 
 def run_git(
@@ -151,9 +160,10 @@ def run_git(
         GitError: git is missing, times out, or (with check) exits non-zero.
     """
     try:
-        command = _command(args)
+        at, command = _command(args)
         settings = [*(() if remote_hooks else _NO_HOOKS), *(_drivers(root) if command != "config" else ())]
-        proc = _run(["git", *args], root, {**git_env(settings), **(env or {})}, timeout, input_text)
+        line = [*args[:at + 1], *_NO_DIFF_PROGRAMS.get(command, ()), *args[at + 1:]]
+        proc = _run(["git", *line], root, {**git_env(settings), **(env or {})}, timeout, input_text)
     except FileNotFoundError:
         if not Path(root).is_dir():  # the working folder is missing, not git
             raise GitError(f"the folder {root} is gone (deleted or moved)") from None

@@ -158,7 +158,7 @@ def fetch(root: Path, branch: str) -> bool:
         raise RemoteUnreachable("no git remote 'origin' configured: add one, or work without --sync")
     limit = network_timeout()
     try:
-        proc = gitops.run_git(root, "fetch", "--quiet", REMOTE, check=False, timeout=limit)
+        proc = gitops.run_git(root, "fetch", "-q", "--upload-pack=git-upload-pack", REMOTE, check=False, timeout=limit)
     except GitTimeout:
         raise RemoteUnreachable(f"remote did not answer within {limit:.0f}s (fetch stopped); "
                                 "use --offline to record the change locally") from None
@@ -307,8 +307,9 @@ def push(root: Path, branch: str) -> None:
     """
     limit = network_timeout()
     try:
-        proc = gitops.run_git(root, "push", "--porcelain", "--no-verify", REMOTE, f"HEAD:refs/heads/{branch}",
-                              check=False, timeout=limit, remote_hooks=_on_a_local_path(root))
+        proc = gitops.run_git(root, "push", "--porcelain", "--no-verify", "--receive-pack=git-receive-pack",
+                              REMOTE, f"HEAD:refs/heads/{branch}", check=False, timeout=limit,
+                              remote_hooks=_on_a_local_path(root))
     except GitTimeout:
         raise PushUnanswered(f"remote did not answer within {limit:.0f}s (push stopped)") from None
     if proc.returncode == 0:
