@@ -26,11 +26,9 @@ _GIT_ENV_DROP = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE")
 #: none of the programs the repository's own config names (`_drivers`; the user's global config is theirs); no hook
 #: but on a push to a remote on a local path (`run_git(remote_hooks=True)`): that remote runs its own hooks in the
 #: push's environment (the push itself is `--no-verify`, and names git's own receive-pack; a fetch its upload-pack).
-_NO_FSMONITOR = (("core.fsmonitor", "false"),)
-_NO_HOOKS = (("core.hooksPath", os.devnull),)
+_NO_FSMONITOR, _NO_HOOKS = (("core.fsmonitor", "false"),), (("core.hooksPath", os.devnull),)
 _NO_DIFF_PROGRAMS = dict.fromkeys(("diff", "show", "log"), ("--no-ext-diff", "--no-textconv"))
-#: `_drivers`' last answer for each ``.git/config``: ``{path: (stat key, overrides)}``.
-_drivers_seen: dict[str, tuple[tuple[str, int, int, int], list[tuple[str, str]]]] = {}
+_drivers_seen: dict[str, tuple[tuple[str, int, int, int], list[tuple[str, str]]]] = {}  # {.git/config: (key, answer)}
 _DRIVER_KEYS = (r"^(filter\..*\.(clean|smudge|process)|merge\..*\.driver|core\.(sshcommand|askpass)"
                 r"|gpg\.(.*\.)?program|credential\.(.*\.)?helper)$")
 #: What a key of `_DRIVER_KEYS` the repository's own config (`_REPOSITORY_SCOPES`: an agent can write it, not the
@@ -110,9 +108,8 @@ def _drivers(root: str | Path) -> list[tuple[str, str]]:
     """The programs the repository's own config names (filter and merge drivers but bsi's own, ssh and askpass
     commands, signing programs, credential helpers), each set to nothing (ssh to plain ``ssh``).
 
-    Kept while the repository's ``.git/config`` keeps its stat key (git rewrites it by a rename: a new inode),
-    read again on any change, and on every call in another layout (`bsi mcp` lives as long as the agent that
-    may add a driver); `git config` itself runs no program.
+    Kept while ``.git/config`` keeps its stat key (git renames it in: a new inode), else read on every call (`bsi
+    mcp` lives as long as the agent that may add one); `git config` runs no program.
     """
     config = os.path.join(root, ".git", "config")
     try:
@@ -124,6 +121,9 @@ def _drivers(root: str | Path) -> list[tuple[str, str]]:
         return _drivers_seen[key[0]][1]
     try:
         proc = _run(["git", "config", "--show-scope", "--get-regexp", _DRIVER_KEYS], root, git_env(), 20.0)
+        if proc.returncode not in (0, 1):  # git before 2.26 (no --show-scope): every value counts as the repository's
+            proc = _run(["git", "config", "--get-regexp", _DRIVER_KEYS], root, git_env(), 20.0)
+            proc.stdout = "".join(f"local\t{line}\n" for line in proc.stdout.splitlines())
     except (OSError, subprocess.TimeoutExpired):
         return []
     lines = proc.stdout.splitlines() if proc.returncode == 0 else []
