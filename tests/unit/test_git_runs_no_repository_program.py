@@ -75,3 +75,17 @@ def test_a_sync_runs_no_transport_program_of_the_repository(tmp_path: Path) -> N
     assert opened.code == 0, opened.err
     assert sorted(p.name for p in marks.iterdir()) == []
     assert opened.out.strip() in git(remote, "log", "--format=%s", "main")
+
+
+@pytest.mark.parametrize("how", ["include", "worktree"])
+def test_a_driver_added_beside_the_config_file_is_seen_by_a_long_lived_process(brain: Path, how: str) -> None:
+    # `bsi mcp` lives as long as the agent: the answer kept for `.git/config` must not hide a driver another file adds
+    other = brain / ".git" / ("extra.cfg" if how == "include" else "config.worktree")
+    other.write_text("", encoding="utf-8")
+    if how == "include":
+        git(brain, "config", "include.path", "extra.cfg")
+    else:
+        git(brain, "config", "extensions.worktreeConfig", "true")
+    assert gitops._drivers(brain) == []
+    other.write_text('[filter "planted"]\n\tclean = touch x\n', encoding="utf-8")
+    assert gitops._drivers(brain) == [("filter.planted.clean", "")]

@@ -106,15 +106,14 @@ def git_env(settings: Sequence[tuple[str, str]] = _NO_HOOKS) -> dict[str, str]:
 
 def _drivers(root: str | Path) -> list[tuple[str, str]]:
     """The programs the repository's own config names (filter and merge drivers but bsi's own, ssh and askpass
-    commands, signing programs, credential helpers), each set to nothing (ssh to plain ``ssh``).
-
-    Kept while ``.git/config`` keeps its stat key (git renames it in: a new inode), else read on every call (`bsi
-    mcp` lives as long as the agent that may add one); `git config` runs no program.
-    """
+    commands, signing programs, credential helpers), each set to nothing (ssh to plain ``ssh``). Kept while
+    ``.git/config`` keeps its stat key and names no other file (an include, a worktree config), else read each call."""
     config = os.path.join(root, ".git", "config")
     try:
-        st = os.stat(config)
+        with open(config, "rb") as handle:
+            st, text = os.fstat(handle.fileno()), handle.read().lower()
         key: tuple[str, int, int, int] | None = (os.path.abspath(config), st.st_ino, st.st_mtime_ns, st.st_size)
+        key = None if b"include" in text or b"worktreeconfig" in text else key
     except OSError:
         key = None
     if key is not None and _drivers_seen.get(key[0], (None, []))[0] == key:
