@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from brain_tui.core.brain import Brain
-from brain_tui.core.rules.write_decision import WriteSession
-from tests.bsi import NOW, ok, run_bsi
+from brain_tui.core.rules.write_decision import ShellCommand, WriteSession
+from tests.bsi import NOW, git, ok, run_bsi
 from tests.hooks.test_hook_index import settle
 from tests.hooks.test_pre_tool_use import AGENT, assert_allowed, assert_denied, event, hook
 from tests.hooks.test_shell_hook import bash
@@ -41,3 +41,16 @@ def test_the_hook_refuses_them_by_the_edit_tools_and_the_shell_even_with_a_settl
     assert_denied(hook(brain, "pre-tool-use", bash(brain, "git config core.fsmonitor 'touch x'")), "git runs")
     assert_allowed(hook(brain, "pre-tool-use", bash(brain, "git commit -qm work")))
     assert_allowed(hook(brain, "pre-tool-use", bash(brain, "git config --get user.name")))
+
+
+def test_a_linked_worktrees_git_config_is_the_main_repositorys(tmp_path: Path) -> None:
+    main, work = tmp_path / "main", tmp_path / "wt"
+    git(tmp_path, "init", "-q", str(main))
+    git(main, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "start")
+    git(main, "worktree", "add", "-q", str(work))
+    assert (work / ".git").is_file()
+    ok(run_bsi("init", str(work), now=None))
+    b = Brain(work, now=NOW, commit=False)
+    session = WriteSession(agent_session="someone", cwd=str(work))
+    assert not b.decide_write(ShellCommand("git config core.fsmonitor 'touch x'"), session).allowed
+    assert not b.decide_write(str(main / ".git" / "hooks" / "post-commit"), session).allowed

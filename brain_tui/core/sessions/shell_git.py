@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import os
 import re
+from pathlib import Path
 
+from brain_tui.core.records.git_head import git_dirs
 from brain_tui.core.sessions.shell_targets import ShellReading, _copy_like, _is_dir, _join, _options
 
 __all__ = ["read_git"]
@@ -64,7 +66,10 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading) -> str | N
         if not writes or flags & {"--global", "--system"} or "--blob" in values:
             return cwd
         given = values.get("-f") or values.get("--file")
-        reading.add(given or os.path.join(_git_top(here) or here or "", ".git", "config"), here, "git config")
+        work = _git_top(here) or here or ""
+        gitdirs = git_dirs(Path(work))  # a linked worktree's `.git` is a file: the config is the main repository's
+        reading.add(given or os.path.join(gitdirs[-1] if gitdirs else os.path.join(work, ".git"), "config"), here,
+                    "git config")
     elif sub == "apply":
         operands, _values, flags = _options(rest, {"-p", "--directory", "--exclude", "--include", "-C"})
         if flags & {"--cached", "--check", "--stat", "--numstat", "--summary"} and "--index" not in flags:
