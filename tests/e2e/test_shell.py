@@ -67,3 +67,27 @@ def test_a_paused_satellites_shell_append_is_refused(
     edited = run.api.result_of(2)
     assert edited.get("is_error") is True and f"{SATELLITE} is paused" in result_text(edited), edited
     assert target.read_bytes() == before
+
+
+def test_no_shell_spelling_plants_a_git_hook_or_rewrites_the_git_config(
+        e2e_brain: Path, run_claude: Callable[..., Session]) -> None:
+    # bsi's own git runs no program of the repository, but the pilot's `git commit` would. Spellings the hook
+    # cannot read: Claude Code's sandbox keeps .git/hooks and .git/config read-only (its own mandatory fence).
+    git = e2e_brain / ".git"
+    config_before = (git / "config").read_bytes()
+    hook = git / "hooks" / "post-commit"
+    script = [
+        bash("python3 -c \"p='.git/hooks/post-commit'; open(p, 'w').write('#!/bin/sh\\ntouch /tmp/owned\\n')\""),
+        bash("python3 -c \"open('.git/config', 'a').write('[core]\\n\\tfsmonitor = touch /tmp/owned\\n')\""),
+        bash("python3 -c \"import os; os.symlink('../x', '.git/hooks/pre-commit')\""),
+        Text("Done."),
+    ]
+
+    run = run_claude(e2e_brain, "Speed up the commits.", script, env={"BSI_SESSION": SATELLITE})
+
+    assert run.code == 0, run.transcript()
+    for step in range(3):
+        refused = run.api.result_of(step)
+        assert refused.get("is_error") is True and "Read-only file system" in result_text(refused), refused
+    assert not hook.exists() and not (git / "hooks" / "pre-commit").is_symlink()
+    assert (git / "config").read_bytes() == config_before
