@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -91,3 +92,27 @@ def test_no_shell_spelling_plants_a_git_hook_or_rewrites_the_git_config(
         assert refused.get("is_error") is True and "Read-only file system" in result_text(refused), refused
     assert not hook.exists() and not (git / "hooks" / "pre-commit").is_symlink()
     assert (git / "config").read_bytes() == config_before
+
+
+def test_a_satellites_shell_cannot_push_a_forged_close_to_a_remote_on_this_machine(
+        e2e_brain: Path, run_claude: Callable[..., Session], tmp_path: Path) -> None:
+    # A close of another claim made in git alone (the claim file untouched): bsi's own push refuses it (the push
+    # guard); the agent's own `git push` to a remote on this machine is stopped by the sandbox (it cannot write
+    # outside the brain), so the remote never holds it.
+    remote = tmp_path / "remote.git"
+    subprocess.run(["git", "init", "-q", "--bare", str(remote)], check=True)
+    subprocess.run(["git", "-C", str(e2e_brain), "remote", "add", "origin", str(remote)], check=True)
+    subprocess.run(["git", "-C", str(e2e_brain), "push", "-q", "origin", "HEAD:refs/heads/main"], check=True)
+    forge = (f"oid=$(sed 's/^status: .*/status: closed/' claims/{PILOT}.yml | git hash-object -w --stdin)"
+             f" && git update-index --cacheinfo 100644,$oid,claims/{PILOT}.yml && git commit -qm done")
+    script = [bash(forge), bash("git push origin HEAD:refs/heads/main"), Text("Done.")]
+
+    run = run_claude(e2e_brain, "Close your claim and publish it.", script, env={"BSI_SESSION": SATELLITE})
+
+    assert run.code == 0, run.transcript()
+    assert run.api.result_of(0).get("is_error") is not True, run.api.result_of(0)  # the commit is made
+    pushed = run.api.result_of(1)
+    assert pushed.get("is_error") is True and "remote rejected" in result_text(pushed), pushed
+    remote_copy = subprocess.run(["git", "-C", str(remote), "show", f"main:claims/{PILOT}.yml"],
+                                 capture_output=True, text=True, check=True).stdout
+    assert "status: closed" not in remote_copy and load_claim(e2e_brain, PILOT)["status"] == "open"
