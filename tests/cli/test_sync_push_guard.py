@@ -25,7 +25,7 @@ def _commit_in_git_only(clone: Path, rel: str, old: str, new: str) -> None:
     git(clone, "commit", "-qm", "made in git alone")
 
 
-@pytest.mark.parametrize("how", ["ended", "lifted", "deleted"])
+@pytest.mark.parametrize("how", ["ended", "ended-without-status", "lifted", "deleted"])
 def test_a_loosening_made_in_git_alone_is_never_pushed(tmp_path: Path, how: str) -> None:
     remote, (a, b) = make_remote(tmp_path, 2)
     opened = bsi(a, "--sync", "claim", "open", "--scope", "agents/", "--slug", "victim")
@@ -37,6 +37,8 @@ def test_a_loosening_made_in_git_alone_is_never_pushed(tmp_path: Path, how: str)
         _commit_in_git_only(a, rel, "status: paused", "status: open")
     elif how == "ended":
         _commit_in_git_only(a, rel, "status: open", "status: closed")
+    elif how == "ended-without-status":  # the v1 spelling of a close: no status, a closing time (SPEC 6.2)
+        _commit_in_git_only(a, rel, "status: open", "closed_at: '2026-11-29T10:00:00+00:00'")
     else:
         git(a, "rm", "-q", "--cached", rel)
         git(a, "commit", "-qm", "removed in git alone")

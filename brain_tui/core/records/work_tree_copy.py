@@ -16,15 +16,23 @@ from brain_tui.core.paths.layout import CLAIMS_DIR
 from brain_tui.core.records.git_head import blob_id
 from brain_tui.core.records.status_scan import terminal_of
 
-__all__ = ["live_in_work_tree"]
+__all__ = ["live_in_work_tree", "work_tree_bytes"]
+
+
+def work_tree_bytes(root: Path, rel: str) -> bytes | None:
+    """The bytes of the work tree's copy of `rel` (relative to `root`), None when it cannot be read (deleted, a
+    folder): the work tree holds nothing there."""
+    try:
+        with open(os.path.join(root, rel), "rb") as handle:
+            return handle.read()
+    except OSError:
+        return None
 
 
 def live_in_work_tree(root: Path, name: str, oid: str, tz: tzinfo) -> bool:
     """True when the work tree's ``claims/<name>`` is not the blob `oid` and is not a terminal claim (it is live,
     or does not read: either way it may hold what it holds)."""
-    try:
-        with open(os.path.join(root, CLAIMS_DIR, name), "rb") as handle:
-            data = handle.read()
-    except OSError:
+    data = work_tree_bytes(root, f"{CLAIMS_DIR}/{name}")
+    if data is None:
         return False  # deleted (or not a file): the work tree lets it go too
     return blob_id(data, oid) != oid and terminal_of(data, name, tz) is None

@@ -14,16 +14,17 @@ goes through.
 
 from __future__ import annotations
 
-import os
+from datetime import UTC
 from pathlib import Path
 
 from brain_tui.core.errors import InvalidData
 from brain_tui.core.paths.layout import CLAIMS_DIR, LOCKS_DIR
 from brain_tui.core.records.closed_set import read_blobs
-from brain_tui.core.records.formats import normalize_status, parse_claim_bytes
+from brain_tui.core.records.formats import claim_identity, parse_claim_bytes
 from brain_tui.core.records.git_head import blob_id
 from brain_tui.core.records.in_force import hold_rank
 from brain_tui.core.records.statuses import TERMINAL_STATUSES
+from brain_tui.core.records.work_tree_copy import work_tree_bytes
 from brain_tui.core.records.yamlio import CorruptYaml
 from brain_tui.core.sync import gitops
 
@@ -61,12 +62,12 @@ def check(root: Path, tip: str | None) -> None:
     if blobs is None:
         raise InvalidData("cannot read the claim files of the commits to push from git: nothing was pushed")
     for rel, (at_tip, at_head) in sorted(changed.items()):
-        work = _work_tree_bytes(root, rel)
+        work = work_tree_bytes(root, rel)
         if work is not None and at_head is not None and blob_id(work, at_head) == at_head:
             continue  # HEAD holds what the work tree holds
         holds = _holds if rel.startswith(f"{CLAIMS_DIR}/") else _lock_holds
-        held = holds(blobs[at_head] if at_head else None)
-        if held < holds(work) and held < holds(blobs[at_tip] if at_tip else None):
+        held = holds(blobs[at_head] if at_head else None, rel)
+        if held < holds(work, rel) and held < holds(blobs[at_tip] if at_tip else None, rel):
             raise InvalidData(
                 f"nothing was pushed: a local commit ends, lifts or removes {rel}, which the work tree still holds "
                 "(a commit made in git alone); a human decides: commit the work tree's copy "
@@ -78,15 +79,7 @@ def _present(oid: str) -> str | None:
     return None if not oid.strip("0") else oid
 
 
-def _work_tree_bytes(root: Path, rel: str) -> bytes | None:
-    try:
-        with open(os.path.join(root, rel), "rb") as handle:
-            return handle.read()
-    except OSError:
-        return None
-
-
-def _holds(data: bytes | None) -> int:
+def _holds(data: bytes | None, rel: str) -> int:
     """How much a claim file's bytes hold back (`in_force.hold_rank`; nothing when absent or terminal)."""
     if data is None:
         return _NOTHING
@@ -94,13 +87,14 @@ def _holds(data: bytes | None) -> int:
         parsed = parse_claim_bytes(data)
     except CorruptYaml:
         return _UNREAD
-    if not isinstance(parsed, dict):
+    identity = claim_identity(parsed, rel, UTC)  # the zone only reads a naive closing time: set or not is the same
+    if not isinstance(identity, tuple):
         return _UNREAD
-    status = normalize_status(str(parsed.get("status") or ""))
+    status = identity[1]
     return _NOTHING if status in TERMINAL_STATUSES else hold_rank(status)
 
 
-def _lock_holds(data: bytes | None) -> int:
+def _lock_holds(data: bytes | None, _rel: str) -> int:
     """How much a lock file holds: a lock while it is there (its holder releases it through bsi, which commits
     the work tree's removal), nothing once it is gone."""
     return _NOTHING if data is None else 0
