@@ -18,12 +18,11 @@ from typing import Any
 
 from brain_tui.core import clock, ids
 from brain_tui.core.config import BrainConfig
-from brain_tui.core.environment import breath_records
 from brain_tui.core.errors import InvalidData
 from brain_tui.core.paths.layout import BREATH_DIR, INDEX_FILE
 from brain_tui.core.paths.path_keys import path_key
 from brain_tui.core.paths.scope import ScopeEntry, parse_scope
-from brain_tui.core.records import finished, formats, in_force, index, index_legacy, yamlio
+from brain_tui.core.records import breath_records, finished, formats, in_force, index, index_legacy, yamlio
 from brain_tui.core.records.cache import ParseCache, Parsed, pausing_gc
 from brain_tui.core.records.closed_set import ARCHIVED_SIGNALS, ClosedSet, closed_set, micros
 from brain_tui.core.records.formats import (
