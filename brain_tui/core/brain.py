@@ -42,7 +42,6 @@ if TYPE_CHECKING:
     from brain_tui.core.paths.scope import ScopeEntry
     from brain_tui.core.records.changes import ChangeSet
     from brain_tui.core.records.headers import Finding
-    from brain_tui.core.records.repair import Repair
     from brain_tui.core.rules import preflight as preflight_rules
     from brain_tui.core.rules.attention import AttentionItem
     from brain_tui.core.rules.authority import Actor
@@ -50,6 +49,7 @@ if TYPE_CHECKING:
     from brain_tui.core.rules.claims import CloseOutcome, CloseRequest, OpenRequest
     from brain_tui.core.rules.conflicts import Conflict
     from brain_tui.core.rules.preview import Preview
+    from brain_tui.core.rules.repair import Repair
     from brain_tui.core.rules.watchdog import WatchdogReport
     from brain_tui.core.rules.write_decision import ShellCommand, WriteDecision, WriteSession
     from brain_tui.core.sessions.agents import Agents, Liveness
@@ -348,8 +348,8 @@ class Brain:
 
         A human's verb (an older version may lift a gate or a pause): refused in an agent's process (77).
         """
-        from brain_tui.core.records.repair import stage_repair
         from brain_tui.core.rules import authority as who_acts
+        from brain_tui.core.rules.repair import stage_repair
 
         who_acts.require_human("repair", target)
         return self.mutate(lambda cs: stage_repair(cs, target))

@@ -1,6 +1,6 @@
 """The protocol's rules: claims and conflicts, effective status, tiers, triggers and hand-offs, gates, the
 watchdog, preflight, locks, the circuit breaker, signals, alternatives, the attention queue, who may act
-(`authority`) and the write decision.
+(`authority`), the write decision and the repair of a claim file that does not read.
 
 May import (pyproject's "Core's parts" contract): `sessions` beside it (bindings, agent files, launch, shell
 targets); below it `environment`, `records`, `sync` and `paths`; the core's top-level modules. Never
