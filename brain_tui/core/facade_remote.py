@@ -1,8 +1,8 @@
 """`brain.remote`: the git-only remote (core/sync/remote.py) joined with the protocol's reconciliation.
 
-The remote knows nothing of `Brain` or of claims; it calls back into the
-`BrainRemote` below (`before_integrate`, `after_integrate`), which applies the
-rules of core/sync/reconcile.py through the brain's own write path.
+A typed sub-object of the `Brain` facade, like `brain.gates` (core/facade.py). The remote knows nothing
+of `Brain` or of claims; it calls back into the `BrainRemote` below (`before_integrate`,
+`after_integrate`), which applies the rules of core/sync/reconcile.py through the brain's own write path.
 """
 
 from __future__ import annotations
