@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     from brain_tui.core.rules.claims import CloseOutcome, CloseRequest, OpenRequest
     from brain_tui.core.rules.conflicts import Conflict
     from brain_tui.core.rules.preview import Preview
+    from brain_tui.core.rules.reconcile import SyncReport
     from brain_tui.core.rules.repair import Repair
     from brain_tui.core.rules.watchdog import WatchdogReport
     from brain_tui.core.rules.write_decision import ShellCommand, WriteDecision, WriteSession
@@ -57,7 +58,6 @@ if TYPE_CHECKING:
     from brain_tui.core.sessions.live import LiveSession
     from brain_tui.core.sessions.notify import Notifier
     from brain_tui.core.sessions.transcript import Peek, Runway
-    from brain_tui.core.sync.reconcile import SyncReport
     from brain_tui.core.write_path import Applied
 
 #: Names this module re-exports, loaded on first use (PEP 562): {name: module}.
