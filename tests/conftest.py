@@ -123,16 +123,16 @@ def legacy_git_brain(legacy_brain: Path) -> Iterator[Path]:
     yield legacy_brain
 
 
-#: The tests that take longest (seconds each: `--durations` of a whole run, 2 cores shared with other loads), run
-#: first: `--dist worksteal` hands each worker a contiguous share of the collection and an idle one steals
-#: another's tail, so a long test collected last would run alone at the end. The first match in this order wins;
-#: the rest keep their order.
+#: The tests that take long, run first: `--dist worksteal` hands each worker a contiguous share of the collection
+#: and an idle one steals another's tail, so a long test collected last would run alone at the end. The first
+#: match in this order wins; the rest keep their order. Each comment says what makes the test long; how long
+#: depends on the machine and its load (`python -m pytest -q tests -p no:cacheprovider --durations=30`).
 LONG_FIRST = (
-    "tests/unit/test_hook_index_shadow.py",  # hypothesis-generated brains, the core asked per index go: ~66 s
-    "tests/unit/test_state_machine.py",  # hypothesis state machine: ~30 s
-    "tests/reliability/test_multi_clone_race.py",  # 6 clones racing 8 rounds: ~22 s
-    "tests/reliability/",  # the kill -9 loops and concurrent writers: under 14 s each
-    "tests/unit/test_scope_casefold.py",  # respelled paths, hypothesis: 15-19 s each
+    "tests/unit/test_hook_index_shadow.py",  # hypothesis-generated brains, the core asked per index go
+    "tests/unit/test_state_machine.py",  # hypothesis state machine
+    "tests/reliability/test_multi_clone_race.py",  # 6 clones racing 8 rounds
+    "tests/reliability/",  # the kill -9 loops and concurrent writers
+    "tests/unit/test_scope_casefold.py",  # respelled paths, hypothesis
     "tests/e2e/",  # the real Claude Code against a fake API
 )
 

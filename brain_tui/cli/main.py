@@ -287,8 +287,9 @@ def _main(args_list: list[str], serve_mcp: McpServer | None) -> int:
         return 0
     except OSError as exc:  # a read-only brain, a denied permission, a full disk: the system's refusal, not a bug
         from brain_tui.core.errors import os_refusal
+        from brain_tui.core.rules.authority import current_actor
 
-        refusal = os_refusal(exc)
+        refusal = os_refusal(exc, current_actor().is_agent)
         if refusal is None:
             return _internal_error(exc)
         ctx.report_applied()

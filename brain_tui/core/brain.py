@@ -8,9 +8,9 @@ snapshot never fetches, writes or commits (except the one explicit pull that
 `--sync` asks for before the first read).
 
 Claims live on `Brain` itself; the other areas are typed sub-objects (core/facade.py): `brain.gates`,
-`brain.signals`, `brain.locks`, `brain.circuit`, `brain.remote`, `brain.audit` (the log, drift, the closed
-history a page at a time), `brain.breath` (core/facade_breath.py) and `brain.launches`
-(core/facade_launch.py). Every result is a typed record whose `--json` shape comes from its fields
+`brain.signals`, `brain.locks`, `brain.circuit`, `brain.audit` (the log, drift, the closed history a page
+at a time), `brain.remote` (core/facade_remote.py), `brain.breath` (core/facade_breath.py) and
+`brain.launches` (core/facade_launch.py). Every result is a typed record whose `--json` shape comes from its fields
 (core/json_shape.py).
 """
 
@@ -39,10 +39,10 @@ if TYPE_CHECKING:
     from brain_tui.core import facade, facade_breath, facade_launch
     from brain_tui.core.bootstrap import init_brain, make_folder
     from brain_tui.core.environment.env import EnvState
+    from brain_tui.core.facade_remote import BrainRemote
     from brain_tui.core.paths.scope import ScopeEntry
     from brain_tui.core.records.changes import ChangeSet
     from brain_tui.core.records.headers import Finding
-    from brain_tui.core.records.repair import Repair
     from brain_tui.core.rules import preflight as preflight_rules
     from brain_tui.core.rules.attention import AttentionItem
     from brain_tui.core.rules.authority import Actor
@@ -50,14 +50,14 @@ if TYPE_CHECKING:
     from brain_tui.core.rules.claims import CloseOutcome, CloseRequest, OpenRequest
     from brain_tui.core.rules.conflicts import Conflict
     from brain_tui.core.rules.preview import Preview
+    from brain_tui.core.rules.reconcile import SyncReport
+    from brain_tui.core.rules.repair import Repair
     from brain_tui.core.rules.watchdog import WatchdogReport
     from brain_tui.core.rules.write_decision import ShellCommand, WriteDecision, WriteSession
     from brain_tui.core.sessions.agents import Agents, Liveness
     from brain_tui.core.sessions.live import LiveSession
     from brain_tui.core.sessions.notify import Notifier
     from brain_tui.core.sessions.transcript import Peek, Runway
-    from brain_tui.core.sync.reconcile import SyncReport
-    from brain_tui.core.sync.syncing import BrainRemote
     from brain_tui.core.write_path import Applied
 
 #: Names this module re-exports, loaded on first use (PEP 562): {name: module}.
@@ -130,8 +130,8 @@ class Brain:
     # -- the areas (core/facade.py), built on first use: a read loads only the rules it asks --------
     @cached_property
     def remote(self) -> BrainRemote:
-        """The git remote: pull, sync, the synced write (`core.syncing`)."""
-        from brain_tui.core.sync.syncing import BrainRemote  # it calls back into Brain
+        """The git remote: pull, sync, the synced write (`core.facade_remote`)."""
+        from brain_tui.core.facade_remote import BrainRemote
 
         return BrainRemote(self)
 
@@ -348,8 +348,8 @@ class Brain:
 
         A human's verb (an older version may lift a gate or a pause): refused in an agent's process (77).
         """
-        from brain_tui.core.records.repair import stage_repair
         from brain_tui.core.rules import authority as who_acts
+        from brain_tui.core.rules.repair import stage_repair
 
         who_acts.require_human("repair", target)
         return self.mutate(lambda cs: stage_repair(cs, target))

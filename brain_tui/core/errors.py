@@ -130,25 +130,27 @@ _CANNOT_WRITE = {errno.EROFS: "the file system is read-only", errno.EACCES: "per
 _NO_ROOM = {errno.ENOSPC: "no space left on the device", errno.EDQUOT: "the disk quota is exceeded"}
 
 
-def _where_to_write() -> str:
+def _where_to_write(agent: bool) -> str:
     """What to do about a read-only brain: an agent's sandbox keeps the protocol files read-only to its shell."""
-    from brain_tui.core.rules.authority import current_actor
-
-    if current_actor().is_agent:
+    if agent:
         return ("inside an agent's sandbox the protocol folders are read-only to its shell: act through the "
                 "bsi MCP tools (claim_open, claim_close, signal_send, gate_request, …)")
     return "run it where the brain is writable"
 
 
-def os_refusal(exc: OSError) -> BsiError | None:
+def os_refusal(exc: OSError, agent: bool) -> BsiError | None:
     """The plain refusal for a write the system refused (read-only, denied, full); None for any other OSError.
 
     The message names the path and says that the command stopped: one line, never a traceback.
+
+    Args:
+        exc: the system's error.
+        agent: True when an agent acts (`rules.authority.current_actor`): the read-only advice differs.
     """
     path = exc.filename if exc.filename is not None else "the brain"
     if exc.errno in _CANNOT_WRITE:
         return CannotWrite(f"cannot write {path}: {_CANNOT_WRITE[exc.errno]}; the command stopped and "
-                           f"committed nothing ({_where_to_write()})")
+                           f"committed nothing ({_where_to_write(agent)})")
     if exc.errno in _NO_ROOM:
         return DiskFull(f"cannot write {path}: {_NO_ROOM[exc.errno]}; the command stopped and committed "
                         f"nothing (free some space, then run it again)")

@@ -5,7 +5,7 @@ Each class is a thin door: it picks the actor, runs one rule through
 commit) or reads the snapshot, and returns a typed, frozen result. No rule lives
 here; the rules are in the modules named after them. `Brain` creates one of each
 (`brain.gates`, `brain.locks`, …), so a front-end never reaches past the facade.
-`brain.remote` (git sync) is in core/sync/syncing.py.
+`brain.remote` (git sync) is in core/facade_remote.py.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """`brain.breath`: the context-broker's breath records and metrics (SPEC 17), with its typed results.
 
 A typed sub-object of the `Brain` facade, like `brain.gates` (core/facade.py), in a module of its own so
-that a read of another area never creates these records: the rules are in core/environment/breath.py,
-breath_records.py and breath_metrics.py.
+that a read of another area never creates these records: the rules are in core/environment/breath.py and
+breath_metrics.py, the records' format in core/records/breath_records.py.
 """
 
 from __future__ import annotations
@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from brain_tui.core.environment import breath as breath_rules
-from brain_tui.core.environment import breath_metrics, breath_records
+from brain_tui.core.environment import breath_metrics
 from brain_tui.core.errors import NotFound
 from brain_tui.core.json_shape import JsonShaped
+from brain_tui.core.records import breath_records
 from brain_tui.core.records.model import BrainSnapshot, CorruptFile
 
 if TYPE_CHECKING:

@@ -1,4 +1,4 @@
-"""IDs: the shape of session and signal IDs, and making fresh ones.
+"""IDs: the shape of session and signal IDs, finding one in text, and making fresh ones.
 
 `sess-YYYYMMDD-HHMM-<slug>` and `sig-YYYYMMDD-HHMMSS-<slug>` in the brain's
 timezone; the slug is random (reproducible with `seed_ids` for demos and
@@ -7,6 +7,7 @@ snapshot tests). An ID is also a file name, so a valid one is never a path.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
@@ -22,6 +23,8 @@ SESSION_ID_RE = LazyPattern(r"^sess-[A-Za-z0-9._-]+$")
 SIGNAL_ID_RE = LazyPattern(r"^sig-[A-Za-z0-9._-]+$")
 #: `string.ascii_lowercase + string.digits`, spelled out: `string` costs every read its import (start-up, issue 18).
 _ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789"
+#: The characters of an ID: what may not stand right before one found in text.
+_ID_CHARS = "A-Za-z0-9._-"
 #: The generator of slugs: the system's (`secrets`) until `seed_ids`; made on first use, as a read needs none.
 _rng: random.Random | None = None
 
@@ -49,6 +52,21 @@ def valid_session_id(sess_id: str) -> bool:
 def party_session(party: str) -> str | None:
     """The session a signal party names (``sess-…`` or ``sess-…@instance``), else None (a human, ``pilote``, ``*``)."""
     return party.partition("@")[0] if party.startswith("sess-") else None
+
+
+def id_pattern(sess_id: str) -> re.Pattern[str]:
+    """`sess_id` as a whole ID in text: never a prefix of a longer ID (`…-pilote` in `…-pilote-be5`)."""
+    return re.compile(rf"(?<![{_ID_CHARS}]){re.escape(sess_id)}(?![A-Za-z0-9_-]|\.[A-Za-z0-9_-])")
+
+
+def names_id(text: str, sess_id: str) -> bool:
+    """True when `text` names `sess_id` exactly (not as part of a longer ID)."""
+    return id_pattern(sess_id).search(text) is not None
+
+
+def rename_text(text: str, old: str, new: str) -> str:
+    """Replace every exact mention of the ID `old` by `new` (claim fields, parents, messages)."""
+    return id_pattern(old).sub(new, text)
 
 
 def seed_ids(seed: int | None) -> None:

@@ -99,7 +99,7 @@ def brain_state(ctx: HookContext, snapshot: BrainSnapshot) -> str:
 
 def claim_facts(claim: Claim, snapshot: BrainSnapshot) -> list[str]:
     """The claim's facts: ID, scope, status, TTL left, tier requirement, parent, triggers."""
-    from brain_tui.core.rules.tiers import TIER_NAMES, tier_of
+    from brain_tui.core.records.model import TIER_NAMES, tier_of
 
     tier = tier_of(claim)
     left = ""

@@ -324,7 +324,7 @@ def stop(ctx: HookContext) -> Answer:
 
 def close_command(claim: Claim) -> str:
     """The `bsi claim close` command line this claim's tier requires (SPEC 6.5)."""
-    from brain_tui.core.rules.tiers import tier_of
+    from brain_tui.core.records.model import tier_of
 
     tier = tier_of(claim)
     if tier == 1:

@@ -9,7 +9,7 @@ from typing import Any
 from textual.content import Content
 
 from brain_tui.core.clock import format_timestamp, humanize_delta
-from brain_tui.core.records.model import BrainSnapshot, Claim, Signal
+from brain_tui.core.records.model import TIER_NAMES, BrainSnapshot, Claim, Signal, tier_of
 from brain_tui.core.records.statuses import SignalState, Status
 from brain_tui.core.rules import tiers
 from brain_tui.core.rules.attention import (
@@ -42,8 +42,8 @@ def claim_summary(claim: Claim, snapshot: BrainSnapshot) -> Content:
     out += safe_text(claim.sess_id, 80, style=STRONG)
     out += "  "
     out += safe_text(claim.status, 20)
-    tier = tiers.tier_of(claim)
-    out += Content.styled(f" · tier {tier} {tiers.TIER_NAMES[tier]}", MUTED)
+    tier = tier_of(claim)
+    out += Content.styled(f" · tier {tier} {TIER_NAMES[tier]}", MUTED)
     out += "\n"
     kind = claim.type if claim.type == claim.level else f"{claim.type} · {level_name(claim)}"
     out += safe_text(f"{kind} · {claim.instance or '?'}", 120, style=MUTED)

@@ -18,8 +18,8 @@ if TYPE_CHECKING:
     from brain_tui.core.environment.breath_metrics import SprintMetrics
     from brain_tui.core.environment.env import EnvState
     from brain_tui.core.records.headers import Finding
+    from brain_tui.core.rules.reconcile import SyncReport
     from brain_tui.core.sync.audit import DriftReport
-    from brain_tui.core.sync.reconcile import SyncReport
     from brain_tui.core.sync.remote import SyncStatus
 
 T = TypeVar("T")

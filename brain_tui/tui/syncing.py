@@ -18,7 +18,7 @@ from .messages import SyncFinished, SyncStatusRead
 from .safe import safe_str
 
 if TYPE_CHECKING:
-    from brain_tui.core.sync.reconcile import SyncReport
+    from brain_tui.core.rules.reconcile import SyncReport
     from brain_tui.core.sync.remote import SyncStatus
 
     from .app import BrainApp

@@ -12,8 +12,8 @@ import pytest
 import yaml
 
 from brain_tui.core.environment.breath_metrics import metrics
-from brain_tui.core.environment.breath_records import record_from_mapping, validate_sprint_id
 from brain_tui.core.errors import InvalidData
+from brain_tui.core.records.breath_records import record_from_mapping, validate_sprint_id
 from tests import bsi as runner
 from tests.bsi import INHERITED_ENV, bsi_at, run_bsi
 

@@ -17,7 +17,7 @@ from brain_tui.core.brain import Brain
 from brain_tui.core.clock import parse_duration
 from brain_tui.core.paths.scope import parse_scope
 from brain_tui.core.rules import claims
-from brain_tui.core.sync.reconcile import LostClaim, SyncReport
+from brain_tui.core.rules.reconcile import LostClaim, SyncReport
 from brain_tui.core.sync.remote import SyncStatus
 from brain_tui.tui.app import BrainApp
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 
-from brain_tui.core.records.repair import Repair
 from brain_tui.core.rules.gate_review import ChangedFile
+from brain_tui.core.rules.repair import Repair
 from brain_tui.core.sessions.agents import Liveness
 from brain_tui.core.sessions.launch import LaunchPlan, LaunchRecord
 from brain_tui.core.sessions.live import LiveSession

@@ -12,8 +12,8 @@ from pathlib import Path
 from brain_tui.core.brain import Brain
 from brain_tui.core.clock import parse_duration
 from brain_tui.core.paths.scope import parse_scope
+from brain_tui.core.rules import reconcile
 from brain_tui.core.rules.claims import OpenRequest
-from brain_tui.core.sync import reconcile
 
 T0 = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
 CORRUPT = ("<<<<<<< HEAD\nsess_id: sess-20261129-0855-bbbb\nscope: docs/\nstatus: open\n=======\n"

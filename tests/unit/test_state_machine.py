@@ -35,13 +35,12 @@ from brain_tui.core.brain import Brain
 from brain_tui.core.clock import SKEW_TOLERANCE, parse_duration
 from brain_tui.core.errors import ConflictError, InvalidData, TierRefused, TransitionRefused
 from brain_tui.core.paths.scope import parse_scope, scopes_overlap
-from brain_tui.core.records.model import BrainSnapshot, Claim
+from brain_tui.core.records.model import BrainSnapshot, Claim, tier_of
 from brain_tui.core.records.statuses import BLOCKING_STATUSES
 from brain_tui.core.records.yamlio import safe_load_file
 from brain_tui.core.rules.claims import CloseRequest, OpenRequest
 from brain_tui.core.rules.effective import effective_status
 from brain_tui.core.rules.gates import Cascade
-from brain_tui.core.rules.tiers import tier_of
 
 T0 = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
 CAFE = "é/café.md"

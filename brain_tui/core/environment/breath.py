@@ -2,7 +2,7 @@
 
 Writes are staged in a ChangeSet (`inhale`, `reference`, `expire`); existing
 records are edited round-trip so comments and unknown keys survive.
-Records are read in `breath_records`; metrics and alerts are computed in
+Records are read in core/records/breath_records.py; metrics and alerts are computed in
 `breath_metrics`.
 """
 
@@ -14,10 +14,10 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from brain_tui.core.environment.breath_metrics import SprintMetrics, inhale_alerts
-from brain_tui.core.environment.breath_records import record_from_mapping, record_path, str_list, validate_sprint_id
 from brain_tui.core.errors import InvalidData, NotFound
 from brain_tui.core.paths.scope_paths import normalize_path
 from brain_tui.core.paths.text_safety import CONTROL_RE
+from brain_tui.core.records.breath_records import record_from_mapping, record_path, str_list, validate_sprint_id
 from brain_tui.core.records.changes import ChangeSet, flow_map
 from brain_tui.core.records.yamlio import CorruptYaml, load_round_trip, safe_load_file
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from brain_tui.core.environment.breath_records import BreathRecord, order_records, record_from_mapping
+from brain_tui.core.records.breath_records import BreathRecord, order_records, record_from_mapping
 
 MAX_SOURCES_PER_AGENT = 2
 #: The trend alert fires when breath_depth grew over this many consecutive (closed) sprints.

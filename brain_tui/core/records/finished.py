@@ -18,13 +18,12 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from brain_tui.core import clock, ids
-from brain_tui.core.clock import SKEW_TOLERANCE
 from brain_tui.core.records import in_force
+from brain_tui.core.records.clock_skew import skew_flagged
 from brain_tui.core.records.closed_set import ClosedSet, micros
 from brain_tui.core.records.formats import parse_claim_bytes
 from brain_tui.core.records.model import BrainSnapshot, Claim
 from brain_tui.core.records.statuses import TERMINAL_STATUSES, Status
-from brain_tui.core.rules.skew import suspect_stale
 
 if TYPE_CHECKING:
     from brain_tui.core.records.store import BrainStore
@@ -35,13 +34,6 @@ CLOSED: Any = object()
 #: ``(rows, {parent: [(sess_id, status, name)]})`` of the last rows indexed (a long-lived reader re-indexes
 #: only the rows that changed: most commits change the ``claims`` tree, not its terminal rows).
 _CHILDREN: _Children | None = None
-
-
-def skew_flagged(item: Claim, now: datetime) -> Claim:
-    """The claim with the ``clock-skew`` flag when it opened, or was marked stale, beyond the skew limit after `now`."""
-    if (item.opened_at is not None and item.opened_at > now + SKEW_TOLERANCE) or suspect_stale(item, now):
-        return replace(item, flags=(*item.flags, "clock-skew"))
-    return item
 
 
 @dataclass(frozen=True)

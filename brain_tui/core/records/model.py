@@ -224,6 +224,22 @@ class Claim:
         return parts[3] if len(parts) == 4 else self.sess_id
 
 
+#: The tiers of a close (SPEC 6.5), by number.
+TIER_NAMES = {1: "atomic", 2: "validated", 3: "orchestrated"}
+
+
+def tier_of(claim: Claim) -> int:
+    """The claim's tier (SPEC 6.5): 1 Atomic, 2 Validated, 3 Orchestrated; what a close must show follows it
+    (core/rules/tiers.py)."""
+    if claim.level in ("domain", "pilote"):
+        return 3
+    if claim.level == "solo":
+        return 1
+    if claim.satellite_type in ("code", "test"):
+        return 2
+    return 1
+
+
 @dataclass(frozen=True)
 class Signal:
     """One signal file (SPEC 7)."""

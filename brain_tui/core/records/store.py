@@ -18,13 +18,13 @@ from typing import Any
 
 from brain_tui.core import clock, ids
 from brain_tui.core.config import BrainConfig
-from brain_tui.core.environment import breath_records
 from brain_tui.core.errors import InvalidData
 from brain_tui.core.paths.layout import BREATH_DIR, INDEX_FILE
 from brain_tui.core.paths.path_keys import path_key
 from brain_tui.core.paths.scope import ScopeEntry, parse_scope
-from brain_tui.core.records import finished, formats, in_force, index, index_legacy, yamlio
+from brain_tui.core.records import breath_records, finished, formats, in_force, index, index_legacy, yamlio
 from brain_tui.core.records.cache import ParseCache, Parsed, pausing_gc
+from brain_tui.core.records.clock_skew import skew_flagged
 from brain_tui.core.records.closed_set import ARCHIVED_SIGNALS, ClosedSet, closed_set, micros
 from brain_tui.core.records.formats import (
     KNOWN_STATUSES,
@@ -426,14 +426,14 @@ class BrainStore:
             if fallback_since is not None and item.status in TERMINAL_STATUSES and \
                     (ended is None or ended < fallback_since):
                 continue
-            claims.append(finished.skew_flagged(item, now))
+            claims.append(skew_flagged(item, now))
         head_set = closed if closed is not None else \
             in_force.current_set(self.root, self.tz, persist=self.files.persist)
         if head_set is not None and head_set.others:  # SPEC 22: an uncommitted release lets nothing go
             in_head = in_force.held_in_head(self.root, head_set, in_force.scanned_statuses(
                 (rel for rel, _st in claim_files), found), self.tz, self.config.ttl_default, self._scope)
             if in_head:
-                claims = in_force.replace_held(claims, [finished.skew_flagged(c, now) for c in in_head],
+                claims = in_force.replace_held(claims, [skew_flagged(c, now) for c in in_head],
                                                only_statuses)
             claims = in_force.strictest_with_head(self.root, head_set, claims, self.tz, self.config.ttl_default,
                                                   self._scope)

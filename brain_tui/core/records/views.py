@@ -9,9 +9,8 @@ from typing import Any
 from brain_tui.core.clock import format_timestamp
 from brain_tui.core.paths.scope import format_scope
 from brain_tui.core.paths.text_safety import inert_line
-from brain_tui.core.records.model import BrainSnapshot, Claim, Signal
+from brain_tui.core.records.model import TIER_NAMES, BrainSnapshot, Claim, Signal, tier_of
 from brain_tui.core.records.statuses import Status
-from brain_tui.core.rules.tiers import TIER_NAMES, tier_of
 
 #: At most this many stale claims are named in the start-of-session notice.
 STALE_NAMED = 10

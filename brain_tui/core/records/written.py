@@ -18,18 +18,17 @@ as the store parses files, so BRAIN-INDEX.md is rendered without reading the bra
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from brain_tui.core.clock import SKEW_TOLERANCE
 from brain_tui.core.paths.layout import CLAIMS_DIR, SIGNALS_DIR
+from brain_tui.core.records.clock_skew import skew_flagged
 from brain_tui.core.records.formats import YAML_SUFFIXES, claim_from_mapping, parse_claim_bytes, signal_from_mapping
 from brain_tui.core.records.index import HISTORY_WINDOW
 from brain_tui.core.records.model import BLOCKING_STATUSES, BrainSnapshot, Claim, Signal
 from brain_tui.core.records.yamlio import CorruptYaml, safe_load_bytes
-from brain_tui.core.rules.skew import suspect_stale
 
 if TYPE_CHECKING:
     from brain_tui.core.records.store import BrainStore
@@ -157,9 +156,8 @@ def after_write(snapshot: BrainSnapshot, rendered: dict[str, str | None]) -> Bra
             wanted = Signal
         if not isinstance(item, wanted):
             return None
-        if isinstance(item, Claim) and ((item.opened_at is not None and item.opened_at > snapshot.now + SKEW_TOLERANCE)
-                                        or suspect_stale(item, snapshot.now)):
-            item = replace(item, flags=(*item.flags, "clock-skew"))  # as the store marks it
+        if isinstance(item, Claim):
+            item = skew_flagged(item, snapshot.now)  # as the store marks it
         table[rel] = item
     if len({c.sess_id for c in claims.values()}) != len(claims):
         return None  # two files name one ID: the store's reading decides which is the claim

@@ -20,7 +20,7 @@ from brain_tui.core.paths.limits import MAX_NEW_CLAIM_BYTES, MAX_SCOPE_ENTRIES, 
 from brain_tui.core.paths.scope import ScopeEntry, format_scope
 from brain_tui.core.paths.text_safety import inert_line
 from brain_tui.core.records.changes import ChangeSet, yaml_safe
-from brain_tui.core.records.model import BrainSnapshot, Claim
+from brain_tui.core.records.model import BrainSnapshot, Claim, tier_of
 from brain_tui.core.records.statuses import RENEWABLE, GateOrigin, Status
 from brain_tui.core.records.statuses import RESULT_STATUSES as _RESULT_STATUSES
 from brain_tui.core.records.unreadable import repair_command, shown_path
@@ -35,7 +35,7 @@ from brain_tui.core.rules.effective import (
     unreadable_ancestor,
 )
 from brain_tui.core.rules.effective import require_claim as require_claim  # its home: the read rules
-from brain_tui.core.rules.tiers import close_result, tier_of
+from brain_tui.core.rules.tiers import close_result
 from brain_tui.core.rules.triggers import parse_trigger, run_trigger, trigger_for
 from brain_tui.core.sessions.agents import valid_agent_session
 

@@ -8,19 +8,20 @@ newest commit" proves nothing):
   `SKEW_TOLERANCE` (5 minutes) ago (`past_deadline`);
 - a STALE mark dated more than `SKEW_TOLERANCE` in the reader's future was
   written by a machine whose clock runs ahead: it is suspect (`suspect_stale`,
-  shown with the `clock-skew` flag), and the owner's renew stands — the claim
+  shown with the `clock-skew` flag, core/records/clock_skew.py), and the owner's renew stands — the claim
   goes back to the status it was marked from (`revive`); the owner's close of a
   claim marked from `open` stands as it always did.
 """
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import TYPE_CHECKING
 
-from brain_tui.core.clock import MAX_TTL, SKEW_TOLERANCE, try_parse_timestamp
+from brain_tui.core.clock import MAX_TTL, SKEW_TOLERANCE
+from brain_tui.core.records.clock_skew import suspect_stale
 from brain_tui.core.records.model import Claim
-from brain_tui.core.records.statuses import LIVE_STATUSES, Status
+from brain_tui.core.records.statuses import LIVE_STATUSES
 from brain_tui.core.rules.effective import stale_origin
 
 if TYPE_CHECKING:
@@ -38,20 +39,6 @@ def past_deadline(claim: Claim, now: datetime) -> bool:
     """True when the claim expired more than the skew limit ago: only then may a watchdog mark it."""
     end = deadline(claim)
     return end is not None and now >= end + SKEW_TOLERANCE
-
-
-def stale_mark_time(claim: Claim) -> datetime | None:
-    """When the claim was marked stale (`stale_since`), or None."""
-    if claim.status != Status.STALE:
-        return None
-    tz = claim.opened_at.tzinfo if claim.opened_at is not None and claim.opened_at.tzinfo else UTC
-    return try_parse_timestamp(claim.data.get("stale_since"), tz)
-
-
-def suspect_stale(claim: Claim, now: datetime) -> bool:
-    """True when the claim's STALE mark is dated more than the skew limit after `now` (a clock ahead)."""
-    marked = stale_mark_time(claim)
-    return marked is not None and marked > now + SKEW_TOLERANCE
 
 
 def revive(cs: ChangeSet, claim: Claim, by: str) -> str | None:

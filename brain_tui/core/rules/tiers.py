@@ -13,26 +13,12 @@ from typing import TYPE_CHECKING, Any
 
 from brain_tui.core.errors import InvalidData, TierRefused
 from brain_tui.core.lazy_re import LazyPattern
-from brain_tui.core.records.model import BrainSnapshot, Claim
+from brain_tui.core.records.model import BrainSnapshot, Claim, tier_of
 from brain_tui.core.records.statuses import ResultStatus, Status
 
 if TYPE_CHECKING:
     from brain_tui.core.records.changes import ChangeSet
     from brain_tui.core.rules.claims import CloseRequest
-
-TIER_NAMES = {1: "atomic", 2: "validated", 3: "orchestrated"}
-
-
-def tier_of(claim: Claim) -> int:
-    """1 Atomic, 2 Validated, 3 Orchestrated (SPEC 6.5)."""
-    if claim.level in ("domain", "pilote"):
-        return 3
-    if claim.level == "solo":
-        return 1
-    if claim.satellite_type in ("code", "test"):
-        return 2
-    return 1
-
 
 def tests_given(req: CloseRequest) -> bool:
     """True when the close names any test count."""

@@ -9,10 +9,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from brain_tui.core.ids import names_id
 from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.scope import covers_file
 from brain_tui.core.records.model import BrainSnapshot, Claim
-from brain_tui.core.sync.reconcile import names_id
 
 #: Files the protocol itself writes: never counted as a session's drift.
 BOOKKEEPING = ("claims/", "signals/", "locks/", "breath/", ".brain/")

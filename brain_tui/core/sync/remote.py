@@ -3,7 +3,7 @@
 This module knows git, the remote and the brain's folder layout; it knows
 nothing of claims' meaning nor of `Brain`. What the protocol decides after the
 remote brought other machines' work in (a claim lost while offline, an ID taken
-on two machines) is `core.reconcile`; the facade (`Brain.remote`) runs both.
+on two machines) is core/rules/reconcile.py; the facade (`Brain.remote`) runs both.
 
 A synced write is one cycle, repeated until the push lands:
 

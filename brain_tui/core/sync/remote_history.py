@@ -1,7 +1,7 @@
 """The brain's local pending commits against the remote tip: what they add, files at a ref, rewriting them.
 
 Used after a fetch, before the rebase, by the protocol's reconciliation
-(`core.reconcile` through `core.syncing`): an ID taken on two machines is
+(core/rules/reconcile.py through core/facade_remote.py): an ID taken on two machines is
 renamed in the local commits, which nobody else has yet.
 """
 

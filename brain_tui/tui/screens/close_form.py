@@ -15,9 +15,9 @@ from textual.content import Content
 from textual.widgets import Input, Label, Select, Static
 
 from brain_tui.core.errors import InvalidData
-from brain_tui.core.records.model import BrainSnapshot, Claim
+from brain_tui.core.records.model import TIER_NAMES, BrainSnapshot, Claim, tier_of
 from brain_tui.core.records.statuses import Status
-from brain_tui.core.rules import claims, tiers
+from brain_tui.core.rules import claims
 
 from ..present import short_id, status_icon
 from ..safe import safe_text, styled
@@ -44,7 +44,7 @@ class CloseClaimScreen(FormDialog):
         super().__init__()
         self.claim = claim
         self.snapshot = snapshot
-        self.tier = tiers.tier_of(claim)
+        self.tier = tier_of(claim)
 
     def compose(self) -> ComposeResult:
         claim = self.claim
@@ -60,7 +60,7 @@ class CloseClaimScreen(FormDialog):
             summary += "\n"
             summary += safe_text(claim.story or "—", 200, style=MUTED)
             yield Static(summary, markup=False, classes="summary")
-            tier_line = styled(f"Tier {self.tier} — {tiers.TIER_NAMES[self.tier]}", STRONG)
+            tier_line = styled(f"Tier {self.tier} — {TIER_NAMES[self.tier]}", STRONG)
             tier_line += "\n"
             tier_line += Content.styled(TIER_HELP[self.tier], MUTED)
             yield Static(tier_line, id="tier", markup=False, classes="tier")
@@ -149,7 +149,7 @@ class CloseClaimScreen(FormDialog):
         sess_id = self.claim.sess_id
 
         def done(outcome: claims.CloseOutcome) -> str:
-            tier = tiers.TIER_NAMES.get(outcome.tier, "")
+            tier = TIER_NAMES.get(outcome.tier, "")
             if outcome.status == Status.WAITING_HUMAN:
                 return f"{sess_id} is now waiting for a human gate (exit trigger) [{tier}]"
             return f"closed {sess_id} [{tier}] — result {outcome.result.get('status', '?')}"

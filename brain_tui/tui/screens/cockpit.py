@@ -16,9 +16,9 @@ from textual.events import Resize, ScreenResume
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, Static, Tab, Tabs, Tree
 
-from brain_tui.core.records.model import BrainSnapshot
+from brain_tui.core.records.model import TIER_NAMES, BrainSnapshot, tier_of
 from brain_tui.core.records.statuses import BLOCKING_STATUSES, SignalState
-from brain_tui.core.rules import attention, tiers
+from brain_tui.core.rules import attention
 from brain_tui.core.rules.attention import AttentionItem
 
 from ..bands import BORDER, BandNeeds, band_heights
@@ -332,11 +332,11 @@ class CockpitScreen(ClaimActions):
             out += status_icon(claim.status)
             out += " "
             out += safe_text(claim.sess_id, 60, style=STRONG)
-            tier = tiers.tier_of(claim)
+            tier = tier_of(claim)
             where = claim.instance or "?"
             left = attention.describe_time_left(attention.time_left(claim, app.snapshot.now))
             details = f" · {claim.status}" + (f" · {left}" if left and not claim.is_terminal else "")
-            details += f" · tier {tier} {tiers.TIER_NAMES[tier]}" if self.wide else ""
+            details += f" · tier {tier} {TIER_NAMES[tier]}" if self.wide else ""
             out += safe_text(f"{details} · {where} · ", 120, style=MUTED)
             session = app.live_sessions.get(claim.sess_id)
             if session is not None:

@@ -1,11 +1,11 @@
 """What the protocol decides when the remote brings other machines' work in (SPEC 4, 11).
 
-The remote (`core.remote`) only moves commits. After it integrated the remote
+The remote (core/sync/remote.py) only moves commits. After it integrated the remote
 tip, two things can be true that only the protocol can settle:
 
 - an ID taken on two machines (the same `--slug` in the same minute, one of
   them offline): IDs are unique across machines, so the local, unpushed claim
-  takes a fresh slug (`fresh_id`, `rename_text`) before its commits are rebased;
+  takes a fresh slug (`fresh_id`; `ids.rename_text` in its texts) before its commits are rebased;
 - a claim opened while offline whose scope another machine claimed and pushed
   first: the remote's claim holds the scope, the local one lost (`lost_claims`)
   and is marked `failed` with the reason (`mark_lost`) — never two holders.
@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     from brain_tui.core.records.changes import ChangeSet
 
 _CANONICAL_RE = re.compile(r"^(sess-\d{8}-\d{4}-)[a-z0-9][a-z0-9-]*$")
-_ID_CHARS = "A-Za-z0-9._-"
 
 
 @dataclass(frozen=True)
@@ -60,21 +59,6 @@ class SyncReport(JsonShaped):
     lost: tuple[LostClaim, ...] = ()
     renamed: tuple[Renamed, ...] = ()
     last_sync: str | None = None
-
-
-def id_pattern(sess_id: str) -> re.Pattern[str]:
-    """`sess_id` as a whole ID in text: never a prefix of a longer ID (`…-pilote` in `…-pilote-be5`)."""
-    return re.compile(rf"(?<![{_ID_CHARS}]){re.escape(sess_id)}(?![A-Za-z0-9_-]|\.[A-Za-z0-9_-])")
-
-
-def names_id(text: str, sess_id: str) -> bool:
-    """True when `text` names `sess_id` exactly (not as part of a longer ID)."""
-    return id_pattern(sess_id).search(text) is not None
-
-
-def rename_text(text: str, old: str, new: str) -> str:
-    """Replace every exact mention of the ID `old` by `new` (claim fields, parents, messages)."""
-    return id_pattern(old).sub(new, text)
 
 
 def fresh_id(old: str, taken: Callable[[str], bool]) -> str:

@@ -11,7 +11,7 @@ One record per sprint, ``breath/<sprint-id>.yml``::
     released: [projets/x.md]
     kept: {src/auth.ts: "pagination not tested"}
 
-Writes (`inhale`, `reference`, `expire`) live in `breath`, metrics in `breath_metrics`.
+Writes (`inhale`, `reference`, `expire`) live in core/environment/breath.py, metrics in breath_metrics.py.
 """
 
 from __future__ import annotations

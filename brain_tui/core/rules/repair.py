@@ -2,7 +2,7 @@
 
 A claim file left unreadable (git conflict markers from a hand merge, a stray
 edit, a symbolic link) blocks what it may hold until it is repaired
-(`core.unreadable`). `bsi claim repair ID|PATH` offers the one repair the
+(core/records/unreadable.py). `bsi claim repair ID|PATH` offers the one repair the
 product can make without guessing: the newest version git holds of that file
 that reads as a claim. It is refused when git holds none, and when the claim
 it would bring back meets another blocking claim (two holders of one scope

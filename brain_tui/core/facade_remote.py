@@ -1,8 +1,8 @@
 """`brain.remote`: the git-only remote (core/sync/remote.py) joined with the protocol's reconciliation.
 
-The remote knows nothing of `Brain` or of claims; it calls back into the
-`BrainRemote` below (`before_integrate`, `after_integrate`), which applies the
-rules of core/sync/reconcile.py through the brain's own write path.
+A typed sub-object of the `Brain` facade, like `brain.gates` (core/facade.py). The remote knows nothing
+of `Brain` or of claims; it calls back into the `BrainRemote` below (`before_integrate`,
+`after_integrate`), which applies the rules of core/rules/reconcile.py through the brain's own write path.
 """
 
 from __future__ import annotations
@@ -10,10 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
+from brain_tui.core import ids
 from brain_tui.core.errors import BsiError
 from brain_tui.core.records.changes import ChangeSet
-from brain_tui.core.sync import gitops, reconcile, remote, remote_history, remote_state
-from brain_tui.core.sync.reconcile import SyncReport
+from brain_tui.core.rules import reconcile
+from brain_tui.core.rules.reconcile import SyncReport
+from brain_tui.core.sync import gitops, remote, remote_history, remote_state
 
 if TYPE_CHECKING:
     from brain_tui.core.brain import Brain
@@ -26,7 +28,7 @@ class BrainRemote:
 
     The remote moves commits; before it rebases, a local claim whose ID another
     machine pushed first takes a fresh ID; after, a local claim that lost its
-    scope is marked failed (`core.reconcile`). Every step runs under the brain lock.
+    scope is marked failed (`rules.reconcile`). Every step runs under the brain lock.
     """
 
     def __init__(self, brain: Brain) -> None:
@@ -121,7 +123,7 @@ class BrainRemote:
 
         def rename_all(text: str) -> str:
             for old, new in clashes.items():
-                text = reconcile.rename_text(text, old, new)
+                text = ids.rename_text(text, old, new)
             return text
 
         def edit(rel: str, text: str) -> tuple[str, str] | None:
