@@ -1,13 +1,15 @@
-"""SPEC 19's list flags (`claim list --status S…`, `claim close --files F…`): a flag given twice adds to the
-list, never replaces what the first gave."""
+"""SPEC 19's list flags (`claim list --status S…`, `claim close --files F…`) and SPEC 5.1/13 on the files a
+close records: a flag given twice adds to the list, a bad path is refused with 65 and nothing written."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
 
-from tests.bsi import Run
-from tests.conftest import load_claim
+import pytest
+
+from tests.bsi import Run, git, head
+from tests.conftest import load_claim, tree_bytes
 
 Bsi = Callable[..., Run]
 
@@ -34,3 +36,21 @@ def test_files_given_twice_records_every_file(brain: Path, bsi: Bsi) -> None:
               brain=brain)
     assert run.code == 0, run.err
     assert load_claim(brain, sess_id)["result"]["files_modified"] == ["a/x.md", "a/y.md", "a/z.md"]
+
+
+@pytest.mark.parametrize("bad", ["../etc/passwd", "/etc/passwd", "a/\x01b", "a/../../x", ""])
+def test_a_bad_file_path_on_close_is_65_and_closes_nothing(brain: Path, bsi: Bsi, bad: str) -> None:
+    sess_id = _open(bsi, brain, "--scope", "a/")
+    before, files = head(brain), tree_bytes(brain)
+    run = bsi("claim", "close", sess_id, "--status", "ok", "--files", "a/x.md", bad, brain=brain)
+    assert run.code == 65, (run.code, run.err)
+    assert run.out == "" and len(run.err.splitlines()) == 1 and "path" in run.err
+    assert head(brain) == before and tree_bytes(brain) == files
+    assert git(brain, "status", "--porcelain") == ""
+
+
+def test_files_on_close_are_recorded_normalised(brain: Path, bsi: Bsi) -> None:
+    sess_id = _open(bsi, brain, "--scope", "a/")
+    run = bsi("claim", "close", sess_id, "--status", "ok", "--files", "./a//x.md", "a/x.md", brain=brain)
+    assert run.code == 0, run.err
+    assert load_claim(brain, sess_id)["result"]["files_modified"] == ["a/x.md"]
