@@ -40,7 +40,8 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
 
     p = add_command(csub, parent, "close", "close a claim (tier rules apply)", cmd_close, "sess_id")
     p.add_argument("--status", choices=None, help="ok | partial | failed")
-    p.add_argument("--files", nargs="+", default=[], metavar="F")
+    p.add_argument("--files", nargs="+", action="extend", default=[], metavar="F",
+                   help="files modified (repeatable)")
     p.add_argument("--commit")
     p.add_argument("--tests-total", type=_count)
     p.add_argument("--tests-passed", type=_count)
@@ -56,7 +57,7 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
     add_command(csub, parent, "show", "one claim", cmd_show, "sess_id")
 
     p = add_command(csub, parent, "list", "claims (blocking ones by default)", cmd_list)
-    p.add_argument("--status", nargs="+", default=None, metavar="S")
+    p.add_argument("--status", nargs="+", action="extend", default=None, metavar="S", help="statuses (repeatable)")
     p.add_argument("--all", action="store_true", help="include closed, failed and released claims")
 
     p = add_command(csub, parent, "repair", "restore a corrupt claim file to its last committed version that reads",

@@ -133,10 +133,13 @@ def cmd_release(ctx: Context) -> int:
 
 
 def cmd_lock_check(ctx: Context) -> int:
-    """`bsi lock check FILE`: exit 1 when an unexpired lock exists, else 0."""
+    """`bsi lock check FILE`: exit 1 when an unexpired lock exists (or a lock file of FILE does not read), else 0."""
     out = ctx.brain.locks.check(ctx.args.file)
     shown = out.lock
-    if shown is None:
+    if out.corrupt is not None:  # no live lock, and a lock file of the path that does not read
+        text = (f"{out.file}: may be locked — its lock file {out.corrupt.path} does not read "
+                f"(line {out.corrupt.line}: {out.corrupt.reason}); fix or remove it by hand")
+    elif shown is None:
         text = f"{out.file}: free"
     else:
         state = "expired" if shown.expired else "locked"

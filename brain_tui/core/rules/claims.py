@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from typing import Any
 
@@ -17,7 +17,7 @@ from brain_tui.core.clock import MAX_TTL, claim_ttl, format_duration
 from brain_tui.core.errors import BsiError, ConflictError, InvalidData, NotFound, TransitionRefused
 from brain_tui.core.ids import new_session_id, valid_session_id
 from brain_tui.core.paths.limits import MAX_NEW_CLAIM_BYTES, MAX_SCOPE_ENTRIES, add_history, check_text
-from brain_tui.core.paths.scope import ScopeEntry, format_scope
+from brain_tui.core.paths.scope import ScopeEntry, format_scope, normalize_path
 from brain_tui.core.paths.text_safety import inert_line
 from brain_tui.core.records.changes import ChangeSet, yaml_safe
 from brain_tui.core.records.model import BrainSnapshot, Claim, tier_of
@@ -363,6 +363,9 @@ def close_claim(cs: ChangeSet, sess_id: str, req: CloseRequest) -> CloseOutcome:
     check_text("notes", req.notes)
     if req.status is not None and req.status not in RESULT_STATUSES:
         raise InvalidData(f"invalid status {req.status!r}: ok, partial or failed")
+    # The files a close records are brain paths like any other (SPEC 5.1): normalised, and a bad one is bad data
+    # (65) before anything is staged.
+    req = replace(req, files=[normalize_path(f) for f in req.files])
     tier = tier_of(claim)
     result = close_result(cs, claim, req)
     # exit trigger

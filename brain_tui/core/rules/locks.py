@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import unquote
 
 from brain_tui.core.clock import format_timestamp
@@ -156,13 +156,18 @@ class LockCheck(JsonShaped):
 
     Attributes:
         file: the normalised path.
-        locked: True when an unexpired lock exists (another session could not acquire it now).
+        locked: True when an unexpired lock exists, or a lock file of the path does not read (another session
+            could not acquire it now).
         lock: the live lock, else the newest lock file of the path (expired), else None.
     """
 
     file: str
     locked: bool
     lock: LockInfo | None
+    #: A lock file of the path that does not load: it may hold the lock (SPEC 22), so the path is not free.
+    corrupt: CorruptFile | None = None
+
+    _json_if_set: ClassVar[frozenset[str]] = frozenset({"corrupt"})
 
     @property
     def exit_code(self) -> int:
@@ -190,7 +195,9 @@ def check_lock(snapshot: BrainSnapshot, file: str) -> LockCheck:
     if shown is None:
         every = locks_for(snapshot, norm)
         shown = max(every, key=lambda lock: lock.generation) if every else None
-    return LockCheck(norm, live is not None, lock_info(shown, snapshot) if shown is not None else None)
+    bad = corrupt_lock_of(snapshot, norm) if live is None else None
+    info = lock_info(shown, snapshot) if shown is not None else None
+    return LockCheck(norm, live is not None or bad is not None, info, bad)
 
 def list_locks(snapshot: BrainSnapshot) -> LockList:
     """Every lock of the snapshot, sorted by the file locked, with the corrupt lock files."""
@@ -215,8 +222,11 @@ def parse_ttl_min(value: Any) -> int:
         raise InvalidData(f"invalid lock TTL {text!r}: a whole number of minutes from 1 to {MAX_LOCK_TTL_MIN}")
     return int(text)
 
-def _refuse_corrupt(snapshot: BrainSnapshot, file: str) -> None:
-    """Refuse to lock a file while a lock file of it, in any spelling, does not load (it may hold the lock)."""
+def corrupt_lock_of(snapshot: BrainSnapshot, file: str) -> CorruptFile | None:
+    """A lock file of `file` (normalised), in any spelling, that does not load, or None.
+
+    Such a file may hold the lock (SPEC 22: what does not parse fails closed), so no reader calls the file free.
+    """
     prefix = f"{LOCKS_DIR}/"
     key = _file_key(snapshot, file)
     for bad in snapshot.corrupt:
@@ -224,8 +234,16 @@ def _refuse_corrupt(snapshot: BrainSnapshot, file: str) -> None:
             continue
         named = unquote(bad.path[len(prefix):-len(".yml")])
         if bad.path == lock_rel_path(file) or path_key(named) == path_key(file) or _file_key(snapshot, named) == key:
-            raise InvalidData(f"lock file {bad.path} is corrupt (line {bad.line}: {bad.reason}): "
-                              "fix or remove it by hand")
+            return bad
+    return None
+
+
+def _refuse_corrupt(snapshot: BrainSnapshot, file: str) -> None:
+    """Refuse to lock a file while a lock file of it, in any spelling, does not load (it may hold the lock)."""
+    bad = corrupt_lock_of(snapshot, file)
+    if bad is not None:
+        raise InvalidData(f"lock file {bad.path} is corrupt (line {bad.line}: {bad.reason}): "
+                          "fix or remove it by hand")
 
 @dataclass(frozen=True)
 class LockOutcome:

@@ -28,7 +28,7 @@ from brain_tui.core.rules.effective import (
     require_claim,
     unreadable_ancestor,
 )
-from brain_tui.core.rules.locks import live_lock, lock_file_path
+from brain_tui.core.rules.locks import corrupt_lock_of, live_lock, lock_file_path
 
 # The preflight's exit codes (SPEC 10) and the name of the check behind each, kept in `preflight_codes` (the
 # write decision names them without loading the checks); re-exported here.
@@ -241,6 +241,14 @@ def check(
             FILE_LOCKED,
             f"{norm} is locked by {held.holder} until {until}: wait for `bsi lock release` or expiry, then retry",
             sess_id, norm, holder=held.holder, expires_at=until,
+        )
+    bad = corrupt_lock_of(snapshot, norm) if held is None else None
+    if bad is not None:  # it may hold the lock (SPEC 22): locked until repaired
+        raise _refuse(
+            FILE_LOCKED,
+            f"{norm} may be locked: its lock file {bad.path} does not read (line {bad.line}: {bad.reason}); "
+            "fix or remove it by hand, then retry",
+            sess_id, norm, path=bad.path,
         )
     breaker = circuit_state(claim, config.max_consecutive_fails)
     if breaker.tripped:

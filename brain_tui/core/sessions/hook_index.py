@@ -284,8 +284,8 @@ def claim_can_act(index: dict[str, Any], sess_id: str, now: float) -> bool:
 def may_write(index: dict[str, Any], sess_id: str, rel: str, now: float) -> bool:
     """True only when no check of SPEC 10 (nor the effective status) can refuse `sess_id` writing `rel`."""
     claim = index["claims"].get(sess_id)
-    if not _plain(rel) or any(path.startswith("claims/") for path in index.get("corrupt", ())):
-        return False  # a claim file that does not read may hold `rel` (SPEC 22): the core decides
+    if not _plain(rel) or index.get("corrupt"):
+        return False  # a claim or lock file that does not read may hold `rel` (SPEC 22): the core decides
     rel = path_key(rel)
     if not _plain(rel) or not isinstance(claim, dict) or claim["tripped"] or claim["branch"] or not claim["scope"]:
         return False
