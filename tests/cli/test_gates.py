@@ -137,8 +137,12 @@ def test_abort_needs_a_reason_and_cascades_recursively(brain: Path, bsi: Bsi) ->
         assert doc["status"] == "failed" and doc["gate_history"][-1]["event"] == "ABORTED_CASCADE"
         assert "wrong plan" in doc["gate_history"][-1]["message"]
     assert claim_file(brain, done).read_bytes() == done_bytes  # terminal: untouched
-    assert status(brain, crashed) == "stale"  # stale leaves stale only by release or its owner's close
+    assert status(brain, crashed) == "stale"  # a stale descendant waits for a decision aimed at it
     assert last_commit(brain)[0] == f"bsi: gate ABORTED {pilot}"
+    run = bsi("--json", "gate", "abort", crashed, "session crashed", brain=brain)  # any non-terminal (SPEC 6.3)
+    assert run.code == 0 and run.json()["cascade"] == []
+    doc = load_claim(brain, crashed)
+    assert doc["status"] == "failed" and doc["gate_history"][-1]["event"] == "ABORTED"
 
 
 def test_watchdog_marks_open_paused_and_waiting_claims_stale(brain: Path, bsi: Bsi) -> None:

@@ -46,7 +46,7 @@ REFUSED: dict[str, tuple[Action, list[str]]] = {
                      ["waiting", "paused", "stale", "closed", "failed", "released"]),
     "gate pause": (lambda b, s: b.gates.pause(s), ["paused", "stale", "closed", "failed", "released"]),
     "gate resume": (lambda b, s: b.gates.resume(s), ["open", "waiting", "stale", "closed"]),
-    "gate abort": (lambda b, s: b.gates.abort(s, "stop"), ["stale", "closed", "failed", "released"]),
+    "gate abort": (lambda b, s: b.gates.abort(s, "stop"), ["closed", "failed", "released"]),
     "claim renew": (lambda b, s: b.renew_claim(s), ["stale", "closed"]),
     "claim close": (lambda b, s: b.close_claim(s, CloseRequest(status="ok")),
                     ["waiting", "paused", "closed", "failed", "released"]),

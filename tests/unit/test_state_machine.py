@@ -55,7 +55,7 @@ ALLOWED: dict[str, set[Any]] = {
     "reject": {"waiting_human", ("stale", "waiting_human")},
     "pause": {"open", "waiting_human"},
     "resume": {"paused", ("stale", "paused")},
-    "abort": {"open", "waiting_human", "paused"},
+    "abort": {"open", "waiting_human", "paused", ("stale", "open"), ("stale", "waiting_human"), ("stale", "paused")},
 }
 HUMAN_ACTIONS = {"approve", "reject", "resume", "abort", "release"}
 MAX_AGE = timedelta(hours=8)
@@ -447,7 +447,8 @@ class ClaimMachine(RuleBasedStateMachine):
             if previous.get("status") == "stale" and doc["status"] != "stale":
                 # an approval renews an expired gate while opening + 8 h leaves time (see `gate`): open again
                 assert target == sess and (action, doc["status"]) in (
-                    ("release", "released"), ("close", "closed"), ("reject", "failed"), ("approve", "closed"),
+                    ("release", "released"), ("close", "closed"), ("reject", "failed"), ("abort", "failed"),
+                    ("approve", "closed"),
                     ("approve", "open"),
                 ), f"{sess} left stale by {action} on {target}: {doc['status']}"
             if doc["status"] == "closed" and previous.get("status") != "closed":

@@ -72,8 +72,8 @@ LIVE_STATUSES: tuple[Status, ...] = tuple(s for s in Status if s in BLOCKING_STA
 RENEWABLE: tuple[Status, ...] = LIVE_STATUSES
 #: What a pause cascades over (SPEC 6.3: ``open, waiting_human → paused``).
 PAUSABLE: frozenset[Status] = frozenset({Status.OPEN, Status.WAITING_HUMAN})
-#: The known statuses an abort leaves from directly (stale ones go through release).
-ABORTABLE: frozenset[Status] = frozenset(LIVE_STATUSES)
+#: The known statuses an abort leaves from (SPEC 6.3: any non-terminal, stale included).
+ABORTABLE: frozenset[Status] = BLOCKING_STATUSES
 #: Signal states in their order (the state machine's).
 SIGNAL_STATES: tuple[SignalState, ...] = tuple(SignalState)
 #: The result statuses a close accepts, in the order the CLI and the cockpit offer them.

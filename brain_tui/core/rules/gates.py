@@ -13,7 +13,7 @@ from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.limits import GATE_ROOM_BYTES, add_history, check_text
 from brain_tui.core.records.changes import ChangeSet
 from brain_tui.core.records.model import BrainSnapshot, Claim
-from brain_tui.core.records.statuses import ABORTABLE, LIVE_STATUSES, PAUSABLE, GateOrigin, SignalState, Status
+from brain_tui.core.records.statuses import ABORTABLE, PAUSABLE, GateOrigin, SignalState, Status
 from brain_tui.core.rules.claims import refuse_transition, require_claim
 from brain_tui.core.rules.effective import (
     effective_status,
@@ -208,11 +208,6 @@ def cascade_targets(snapshot: BrainSnapshot, sess_id: str, statuses: frozenset[s
 
 #: Abort takes every non-terminal status except `stale`: nothing leaves stale but a release or the owner's close.
 
-def _abortable(claim: Claim, now: datetime) -> bool:
-    """Open, waiting or paused, or a live status the product does not know (a human may stop it)."""
-    current = effective_status(claim, now)
-    return current in ABORTABLE or (current != Status.STALE and not claim.is_terminal and current not in LIVE_STATUSES)
-
 
 def gate_pause(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> Cascade:
     """Pause a claim and, recursively, every open/waiting descendant (SPEC 6.3).
@@ -280,11 +275,12 @@ def gate_resume(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> Casc
     return Cascade(sess_id, "resume", after, tuple(touched))
 
 def gate_abort(cs: ChangeSet, sess_id: str, by: str, reason: str) -> Cascade:
-    """Abort an open, waiting or paused claim and every such descendant (reason required).
+    """Abort a non-terminal claim, stale included (SPEC 6.3: any non-terminal), and every live descendant.
 
-    Stale claims are left alone (refused when aimed at directly): they leave
-    `stale` only by a human release or their owner's close. The parent learns it
-    as INFO (a human's own decision never rings that human as "needs you").
+    A stale descendant is left stale: it waits for a human's decision aimed at it (a release, or an abort by
+    name), as a stale claim stays blocking until a human looks at it (SPEC 1). A reason is required.
+
+    The parent learns it as INFO (a human's own decision never rings that human as "needs you").
 
     Returns:
         The cascade (`touched`: the descendants it aborted).
@@ -294,20 +290,15 @@ def gate_abort(cs: ChangeSet, sess_id: str, by: str, reason: str) -> Cascade:
         raise InvalidData("abort needs a reason")
     check_text("message", reason)
     now_dt = cs.snapshot.now
-    if effective_status(claim, now_dt) == Status.STALE:
-        raise TransitionRefused(
-            f"cannot abort {sess_id}: it is stale, and a stale claim only leaves stale by a human release "
-            f"(bsi claim release {sess_id} --reason TEXT) or its owner's close"
-        )
-    if not _abortable(claim, now_dt):
+    if claim.is_terminal:
         raise refuse_transition(claim, "abort", sorted(ABORTABLE), effective_status(claim, now_dt))
     now = cs.ts()
     cs.update_claim(sess_id, {"status": Status.FAILED, "closed_at": now, "abort_reason": reason})
     add_history(cs, sess_id, "ABORTED", by, reason)
     touched = []
     for child in cs.snapshot.descendants(sess_id):
-        if not _abortable(child, now_dt):
-            continue
+        if child.is_terminal or effective_status(child, now_dt) == Status.STALE:
+            continue  # a stale one waits for a human's own look at it (SPEC 1): release or abort it by name
         cs.update_claim(child.sess_id, {"status": Status.FAILED, "closed_at": now, "abort_reason": reason})
         add_history(cs, child.sess_id, "ABORTED_CASCADE", by, f"ancestor {sess_id} aborted: {reason}")
         touched.append(child.sess_id)
