@@ -124,8 +124,14 @@ class Session:
 
     @property
     def launched(self) -> str:
-        """`$BSI_SESSION`: the claim a launcher gave the session (SPEC 20.5), "" when none."""
-        return self.environ.get(agents.BSI_SESSION_ENV, "").strip()
+        """`$BSI_SESSION`: the claim a launcher gave the session (SPEC 20.5), "" when none.
+
+        The value counts only when the client's agent process was itself started with it
+        (`agent_tree.launcher_claim`): a server its shell started with another claim's ID gets nothing.
+        """
+        from brain_tui.core.rules.agent_tree import launcher_claim
+
+        return launcher_claim(self.environ) or ""
 
     def own(self, sess_id: str | None, verb: str = "act for") -> str:
         """The claim meant: `sess_id` when it is this session's, else `$BSI_SESSION`, else the newest live claim of
