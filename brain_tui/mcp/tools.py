@@ -111,11 +111,11 @@ class Session:
         this server, the successor of a `/clear`). Its claims: `$BSI_SESSION`, the
         claims opened through this server, and the claims bound to those sessions.
         """
-        from brain_tui.core.rules.authority import Actor
+        from brain_tui.core.rules.authority import Actor, genuine_sessions
 
         sessions = set(agents.sessions_of_process(self.brain.root, self.client))
-        if self.agent_session:
-            sessions.add(self.agent_session)
+        if self.agent_session:  # the client's word, when its binding is this client's (or not recorded yet)
+            sessions.update(genuine_sessions(self.brain.root, [self.agent_session], self.client))
         claims = {s for s in (self.launched, *self.opened) if s}
         for session in sessions:
             claims.update(agents.bound_claims(self.brain.root, session))

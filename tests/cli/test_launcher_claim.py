@@ -86,3 +86,54 @@ def test_a_launched_agent_acts_for_the_claim_it_was_launched_with(brain: Path, h
     finally:
         launched.close()
     assert done.returncode == 0, done
+
+
+# -- the agent session named in the environment is the agent's own only from its recorded agent process ------
+OTHER = "bbbbbbbb-2222-4000-8000-0000000000bb"
+
+
+def opened_by(agent: FakeAgent, brain: Path, session: str) -> str:
+    """A claim opened from `agent`'s shell: bound to `session`, whose agent process is recorded."""
+    done = agent.run(bsi_command("claim", "open", "--scope", "docs/", "--story", "its work", brain=brain, now=NOW),
+                     env=shell_env(CLAUDE_CODE_SESSION_ID=session), cwd=brain)
+    assert done.returncode == 0, done
+    return done.stdout.strip()
+
+
+def test_an_agents_shell_cannot_borrow_another_agents_session_id(brain: Path, agent: FakeAgent,
+                                                                 tmp_path: Path) -> None:
+    other = FakeAgent(tmp_path / "other", env=shell_env(CLAUDE_CODE_SESSION_ID=OTHER))
+    try:
+        theirs = opened_by(other, brain, OTHER)
+        before = tree_bytes(brain)
+        done = agent.run(bsi_command("claim", "close", theirs, "--status", "ok", brain=brain, now=NOW),
+                         env=shell_env(CLAUDE_CODE_SESSION_ID=OTHER), cwd=brain)
+        assert done.returncode == 77, done
+        assert theirs in done.stderr, done.stderr
+        assert tree_bytes(brain) == before and load_claim(brain, theirs)["status"] == "open"
+        mine = other.run(bsi_command("claim", "renew", theirs, brain=brain, now=NOW),
+                         env=shell_env(CLAUDE_CODE_SESSION_ID=OTHER), cwd=brain)
+        assert mine.returncode == 0, mine  # its own agent still acts for it
+    finally:
+        other.close()
+
+
+def test_an_mcp_server_started_with_another_agents_session_id_gets_nothing(brain: Path, agent: FakeAgent,
+                                                                            tmp_path: Path) -> None:
+    other = FakeAgent(tmp_path / "other", env=shell_env(CLAUDE_CODE_SESSION_ID=OTHER))
+    try:
+        theirs = opened_by(other, brain, OTHER)
+    finally:
+        other.close()
+    before = tree_bytes(brain)
+    agent.start("mcp", bsi_command("mcp", brain=brain, now=NOW), shell_env(CLAUDE_CODE_SESSION_ID=OTHER), brain)
+    init = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
+            "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                       "clientInfo": {"name": "t", "version": "1"}}}
+    assert json.loads(agent.send("mcp", json.dumps(init)))["id"] == 0
+    agent.send_only("mcp", json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "claim_close", "arguments": {"sess_id": theirs, "status": "ok"}}}
+    answer = json.loads(agent.send("mcp", json.dumps(call)))["result"]
+    assert answer["isError"] is True and answer["structuredContent"]["exit"] == 77, answer
+    assert tree_bytes(brain) == before and load_claim(brain, theirs)["status"] == "open"

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal
 
@@ -156,8 +156,26 @@ def acting_in(root: str | os.PathLike[str], actor: Actor | None = None) -> Actor
     acting = effective(actor)
     if not acting.is_agent:
         return acting
+    if actor is None or not actor.is_agent:
+        # the process's own environment names its agent sessions: each counts only from its own agent process
+        from brain_tui.core.sessions.agent_process import agent_process
+
+        acting = replace(acting, agent_sessions=genuine_sessions(root, acting.agent_sessions, agent_process()))
     bound = [sess_id for session in sorted(acting.agent_sessions) for sess_id in bound_claims(root, session)]
     return acting.with_claims(*bound) if bound else acting
+
+
+def genuine_sessions(root: str | os.PathLike[str], sessions: Iterable[str], process: str) -> frozenset[str]:
+    """The agent sessions among `sessions` that `process` (``PID:START``) may speak for (SPEC 20.1, 21.4).
+
+    A session whose binding recorded another agent process is that agent's: a shell that sets
+    `CLAUDE_CODE_SESSION_ID=<its ID>` for one command (or starts `bsi mcp` so) names it without
+    being it. A session with no record here, or no process recorded yet, has nothing to protect; the
+    check only reads (the first event of a session records its process, `handover.vouch`).
+    """
+    from brain_tui.core.sessions.agent_files import recorded_process
+
+    return frozenset(session for session in sessions if recorded_process(root, session) in ("", process))
 
 
 def sender_for(actor: Actor, instance: str, snapshot: BrainSnapshot | None = None) -> str:
