@@ -203,7 +203,10 @@ class _Decider:
         cwd = self.session.cwd or str(self.brain.root)
         reading = read_command(shell.command, cwd)
         targets = [(target.path, target.tree) for target in reading.targets]
-        for path, tree in targets:  # a protocol target is refused before the brain is read
+        # git's record of these changes (`git add`, `git rm --cached`…): a protocol file among them is refused;
+        # the whole work tree (`git add .`) is an ordinary commit of one's work, and bsi commits its own files
+        named = [(target.path, False) for target in reading.named if self.place(target.path).rel != ""]
+        for path, tree in [*targets, *named]:  # a protocol target is refused before the brain is read
             place = _Place("") if tree and self._holds_the_brain(path) else self.place(path)
             refused = self._protocol(place)
             if refused is not None:
