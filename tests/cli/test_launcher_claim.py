@@ -137,3 +137,21 @@ def test_an_mcp_server_started_with_another_agents_session_id_gets_nothing(brain
     answer = json.loads(agent.send("mcp", json.dumps(call)))["result"]
     assert answer["isError"] is True and answer["structuredContent"]["exit"] == 77, answer
     assert tree_bytes(brain) == before and load_claim(brain, theirs)["status"] == "open"
+
+
+def test_an_agent_cannot_bind_a_new_claim_to_another_agents_session(brain: Path, agent: FakeAgent,
+                                                                    tmp_path: Path) -> None:
+    other = FakeAgent(tmp_path / "other", env=shell_env(CLAUDE_CODE_SESSION_ID=OTHER))
+    try:
+        theirs = opened_by(other, brain, OTHER)
+    finally:
+        other.close()
+    before = tree_bytes(brain)
+    for how in (["--agent-session", OTHER], []):
+        done = agent.run(bsi_command("claim", "open", "--scope", "lib/", *how, brain=brain, now=NOW),
+                         env=shell_env(CLAUDE_CODE_SESSION_ID=OTHER), cwd=brain)
+        assert done.returncode == 77, done
+        assert OTHER in done.stderr and theirs in done.stderr, done.stderr
+    assert tree_bytes(brain) == before
+    mine = agent.run(bsi_command("claim", "open", "--scope", "lib/", brain=brain, now=NOW), env=shell_env(), cwd=brain)
+    assert mine.returncode == 0, mine  # its own session binds as before

@@ -165,6 +165,30 @@ def acting_in(root: str | os.PathLike[str], actor: Actor | None = None) -> Actor
     return acting.with_claims(*bound) if bound else acting
 
 
+def require_own_session(root: str | os.PathLike[str], actor: Actor, agent_session: str) -> None:
+    """An agent binds a new claim only to its own agent session (SPEC 20.1, 21.4).
+
+    Its own: one it speaks for (`acting_in` kept it), or one no agent process is recorded for yet
+    (`--agent-session` where the client's shell carries no ID). Another agent's session would put
+    the claim on that agent: its hooks would hold it to the new scope.
+
+    Raises:
+        NotYours: `actor` is an agent and `agent_session` is recorded for another agent process (77),
+            naming the claims that session holds.
+    """
+    if not actor.is_agent or agent_session in actor.agent_sessions:
+        return
+    from brain_tui.core.sessions.agent_files import bound_claims as held_by
+    from brain_tui.core.sessions.agent_files import recorded_process
+
+    if not recorded_process(root, agent_session):
+        return
+    held = ", ".join(held_by(root, agent_session)[-5:]) or "none"
+    raise NotYours(f"cannot bind a claim to agent session {agent_session}: it is another agent's (its claims: "
+                   f"{held}); this agent binds only its own session ({_claims_text(actor)})",
+                   {"agent_session": agent_session, "holder": agent_session})
+
+
 def genuine_sessions(root: str | os.PathLike[str], sessions: Iterable[str], process: str) -> frozenset[str]:
     """The agent sessions among `sessions` that `process` (``PID:START``) may speak for (SPEC 20.1, 21.4).
 
