@@ -297,6 +297,8 @@ class Brain:
         from brain_tui.core.rules import claims
 
         acting = who_acts.acting_in(self.root, actor)
+        if req.agent_session:
+            who_acts.require_own_session(self.root, acting, req.agent_session)
         sess_id = self.mutate(lambda cs: claims.open_claim(cs, req, actor=acting))
         if req.agent_session:
             self.agents.bind(sess_id, req.agent_session)

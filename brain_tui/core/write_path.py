@@ -117,6 +117,7 @@ def apply(brain: Brain, cs: ChangeSet) -> Applied:
     from brain_tui.core.sync import gitops
 
     applied, rendered = Applied(), cs.render()
+    refuse_human_moves(cs.snapshot, rendered)
     cs.message = cs.message or "bsi: update"
     git = brain.commit_enabled and brain.is_git()
     landed: list[tuple[str, str]] = []
@@ -138,6 +139,26 @@ def apply(brain: Brain, cs: ChangeSet) -> Applied:
 
         advance(brain.root, brain.store.tz, *landed[0], applied.paths)
     return applied
+
+
+def refuse_human_moves(snapshot: BrainSnapshot, rendered: dict[str, str | None]) -> None:
+    """The last door of SPEC 21.2: a write that makes a human's transition refuses in an agent's process.
+
+    `Brain`'s verbs refuse earlier, before they stage anything; this covers a write built
+    below them (the rule functions over a ChangeSet, handed to `apply`).
+
+    Raises:
+        HumanOnly: the process is an agent's and the write approves, rejects, pauses, resumes,
+            aborts or releases a claim (exit 77); nothing is written.
+    """
+    from brain_tui.core.rules.authority import current_actor, require_human
+
+    if not current_actor().is_agent:
+        return  # a human's write: nothing to read
+    from brain_tui.core.rules.human_lifts import human_moves
+
+    for sess_id, verb in human_moves(snapshot, rendered):
+        require_human(verb, sess_id)
 
 
 def _write_files(brain: Brain, decided_on: BrainSnapshot, rendered: dict[str, str | None], applied: Applied) -> None:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from brain_tui.core.paths.text_safety import inert_line as fact
 from brain_tui.core.records.statuses import Status
-from brain_tui.core.sessions.agent_files import BSI_SESSION_ENV, valid_agent_session
+from brain_tui.core.sessions.agent_files import valid_agent_session
 from brain_tui.hooks import wire
 
 if TYPE_CHECKING:
@@ -81,10 +81,15 @@ class HookContext:
 # Binding (SPEC 20.1)
 # ---------------------------------------------------------------------------------------------
 def launcher_claim(environ: dict[str, str]) -> str | None:
-    """`$BSI_SESSION`, when set to a session ID (it wins over any binding)."""
-    from brain_tui.core.ids import valid_session_id
+    """`$BSI_SESSION`, when set to a session ID that the agent process itself carries (it wins over any binding).
 
-    value = environ.get(BSI_SESSION_ENV, "").strip()
+    The rule is the core's (`agent_tree.launcher_claim`): a hook its agent's shell ran by hand with
+    another claim's ID speaks for nothing.
+    """
+    from brain_tui.core.ids import valid_session_id
+    from brain_tui.core.rules.agent_tree import launcher_claim as launched_by
+
+    value = launched_by(environ)
     return value if value and valid_session_id(value) else None
 
 

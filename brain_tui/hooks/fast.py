@@ -57,8 +57,8 @@ def decide(event: dict[str, Any], agent: str, flags: dict[str, str],
         from brain_tui.core.sessions import shell_targets
 
         reading = shell_targets.read_command(shell, wire.shell_cwd(event, cwd))
-        if any(target.tree for target in reading.targets):
-            return None  # a whole folder: the core checks what lies below it
+        if reading.named or any(target.tree for target in reading.targets):
+            return None  # a whole folder, or git's record of a path: the core checks it
         paths: list[str] | None = [target.path for target in reading.targets]
     else:
         paths = wire.target_files(event, agent)
@@ -121,7 +121,10 @@ def _bound(index: dict[str, Any], root: str, event: dict[str, Any], environ: dic
     """`$BSI_SESSION`, else the claims bound to the agent session (local records, then the index)."""
     launched = environ.get(agent_files.BSI_SESSION_ENV, "").strip()
     if launched:
-        return [launched] if agent_files.SESS_RE.match(launched) else ["(invalid BSI_SESSION)"]
+        from brain_tui.core.rules.agent_tree import launcher_claim
+
+        # a value its agent process was not started with is left to the full decision (it names no claim)
+        return [launched] if launcher_claim(environ) == launched else ["(invalid BSI_SESSION)"]
     session = wire.text_field(event, "session_id") or agent_files.env_agent_session(environ)
     if not agent_files.valid_agent_session(session):
         return []

@@ -25,10 +25,43 @@ def _result(body: Any) -> CallToolResult:
                           is_error=is_error)
 
 
+def _refused(doc: dict[str, Any]) -> CallToolResult:
+    data = tools.inert(doc)
+    return CallToolResult(content=[TextContent(type="text", text=tools.as_text(data))], structured_content=data,
+                          is_error=True)
+
+
+class _Server(MCPServer[Any]):
+    """The SDK's server, whose own refusals (an unknown tool, arguments off the schema) take the protocol's shape
+    (SPEC 20.3: ``{"error", "exit", "kind", "retryable", …}``), like every refusal of the core."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        """Call `name`; an unknown tool is refused as a usage error (64), arguments off its schema as invalid (65).
+
+        The refusal names the fields, never the values sent (they are the caller's, hostile or huge).
+        """
+        from mcp.server.mcpserver.exceptions import ToolError
+        from pydantic import ValidationError
+
+        if self._tool_manager.get_tool(name) is None:
+            return _refused({"error": f"unknown tool {name[:80]!r}: see tools/list (a human's decisions are no tool)",
+                             "exit": 64, "kind": "usage", "retryable": False})
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            if not isinstance(exc.__cause__, ValidationError):
+                raise
+            problems = exc.__cause__.errors()
+            fields = sorted({".".join(str(part) for part in err["loc"]) or "(arguments)" for err in problems})
+            said = "; ".join(sorted({f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in problems}))
+            return _refused({"error": f"invalid arguments for {name}: {said}", "exit": 65, "kind": "invalid",
+                             "retryable": False, "fields": fields})
+
+
 def build_server(session: Session) -> MCPServer[Any]:
     """The server with every tool bound to `session`."""
-    server: MCPServer[Any] = MCPServer(name=SERVER_NAME, instructions=INSTRUCTIONS, version=SERVER_VERSION,
-                                          log_level="WARNING")
+    server: MCPServer[Any] = _Server(name=SERVER_NAME, instructions=INSTRUCTIONS, version=SERVER_VERSION,
+                                     log_level="WARNING")
     s = session
 
     @server.tool(description="The environment of the brain (SPEC 16): host, git state, pm2, ports, system. "

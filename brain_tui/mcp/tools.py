@@ -111,11 +111,11 @@ class Session:
         this server, the successor of a `/clear`). Its claims: `$BSI_SESSION`, the
         claims opened through this server, and the claims bound to those sessions.
         """
-        from brain_tui.core.rules.authority import Actor
+        from brain_tui.core.rules.authority import Actor, genuine_sessions
 
         sessions = set(agents.sessions_of_process(self.brain.root, self.client))
-        if self.agent_session:
-            sessions.add(self.agent_session)
+        if self.agent_session:  # the client's word, when its binding is this client's (or not recorded yet)
+            sessions.update(genuine_sessions(self.brain.root, [self.agent_session], self.client))
         claims = {s for s in (self.launched, *self.opened) if s}
         for session in sessions:
             claims.update(agents.bound_claims(self.brain.root, session))
@@ -124,8 +124,14 @@ class Session:
 
     @property
     def launched(self) -> str:
-        """`$BSI_SESSION`: the claim a launcher gave the session (SPEC 20.5), "" when none."""
-        return self.environ.get(agents.BSI_SESSION_ENV, "").strip()
+        """`$BSI_SESSION`: the claim a launcher gave the session (SPEC 20.5), "" when none.
+
+        The value counts only when the client's agent process was itself started with it
+        (`agent_tree.launcher_claim`): a server its shell started with another claim's ID gets nothing.
+        """
+        from brain_tui.core.rules.agent_tree import launcher_claim
+
+        return launcher_claim(self.environ) or ""
 
     def own(self, sess_id: str | None, verb: str = "act for") -> str:
         """The claim meant: `sess_id` when it is this session's, else `$BSI_SESSION`, else the newest live claim of

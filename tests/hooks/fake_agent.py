@@ -29,7 +29,7 @@ for line in sys.stdin:
     if "send" in job:
         proc = servers[job["send"]]
         proc.stdin.write(job["stdin"]); proc.stdin.flush()
-        print(json.dumps({"out": proc.stdout.readline()}), flush=True)
+        print(json.dumps({"out": proc.stdout.readline() if job.get("answer", True) else ""}), flush=True)
         continue
     if job.get("keep"):
         servers[job["keep"]] = subprocess.Popen(job["argv"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -48,13 +48,14 @@ for proc in servers.values():
 class FakeAgent:
     """One agent process; `run` makes it run a command as its child (a hook, `bsi …`) and answers the result."""
 
-    def __init__(self, folder: Path, name: str = "claude") -> None:
+    def __init__(self, folder: Path, name: str = "claude", env: dict[str, str] | None = None) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         exe = folder / name
         if not exe.exists():
             shutil.copy2(os.path.realpath(sys.executable), exe)
+        # `env`: what the agent process itself was started with (a launcher's `BSI_SESSION`); None: ours
         self.proc = subprocess.Popen([str(exe), "-I", "-c", RUNNER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     text=True)
+                                     text=True, env=env)
 
     @property
     def process(self) -> str:
@@ -81,6 +82,10 @@ class FakeAgent:
     def send(self, key: str, line: str) -> str:
         """One line to the child `key`, and its next line of output."""
         return str(self._ask({"send": key, "stdin": line + "\n"})["out"])
+
+    def send_only(self, key: str, line: str) -> None:
+        """One line to the child `key` that is answered by nothing (a notification)."""
+        self._ask({"send": key, "stdin": line + "\n", "answer": False})
 
     def close(self) -> None:
         """End the agent (and the children it keeps)."""

@@ -17,7 +17,8 @@ from brain_tui.core.brain import Brain, CloseRequest, OpenRequest
 from brain_tui.core.errors import BsiError, HumanOnly, NotYours, ProductOnly, TransitionRefused
 from brain_tui.core.paths.scope import parse_scope
 from brain_tui.core.rules import authority
-from brain_tui.core.rules.authority import AGENT_ENV_MARKERS, Actor, agent_program, current_actor, effective
+from brain_tui.core.rules.agent_tree import agent_program
+from brain_tui.core.rules.authority import AGENT_ENV_MARKERS, Actor, current_actor, effective
 from brain_tui.core.sessions import agents
 
 T0 = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)

@@ -76,11 +76,17 @@ def test_an_argv_list_is_one_command() -> None:
 
 
 @pytest.mark.parametrize("command", ["echo $(date) > /dev/null", "ls | xargs rm", "cd $DIR && rm f", "rm $X",
-                                     "python -c 'open(\"f\",\"w\")'", "find . -delete", "echo `x`",
+                                     "python -c 'open(\"f\",\"w\")'", "echo `x`",
                                      "eval \"$CMD\"", "echo 'unclosed"])
 def test_what_cannot_be_read_is_named(command: str) -> None:
     reading = read_command(command, W)
     assert reading.unread and not reading.targets, (command, reading.targets)
+
+
+def test_find_that_deletes_or_runs_writes_below_its_starting_points() -> None:
+    reading = read_command("find . -delete; find a b -name x -exec rm {} +; find c -name y", W)
+    assert [(t.path, t.tree) for t in reading.targets] == [("/w", True), ("/w/a", True), ("/w/b", True)]
+    assert reading.unread  # what `-exec` runs is still the sandbox's to fence
 
 
 def test_a_glob_is_matched_where_the_command_runs(tmp_path: Path) -> None:

@@ -9,10 +9,9 @@ whatever the spelling that reached them (`require_human`). An agent acts only
 for its own claims (`owns`, `require_owner`): those named by `$BSI_SESSION`
 (or opened through its MCP server) and those bound to its agent sessions.
 
-Cheap by design: the environment is a dict lookup; the ancestor walk reads
-`/proc/<pid>/stat` and `/proc/<pid>/cmdline` for at most `MAX_ANCESTORS`
-processes (psutil where there is no /proc), once per process (cached by pid).
-Standard library only on Linux, so the hooks may import it.
+Cheap by design: the environment is a dict lookup; the ancestor walk
+(`agent_tree`) reads a few `/proc` files once per process. Standard library
+only on Linux, so the hooks may import it.
 """
 
 from __future__ import annotations
@@ -24,6 +23,8 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal
 
 from brain_tui.core.errors import HumanOnly, NotYours
+from brain_tui.core.rules.agent_tree import agent_ancestors as agent_ancestors
+from brain_tui.core.rules.agent_tree import launcher_claim
 from brain_tui.core.sessions.agent_files import bound_claims
 
 if TYPE_CHECKING:
@@ -62,24 +63,8 @@ AGENT_SESSION_MARKERS: tuple[str, ...] = (
 #: The marker naming the claim the session was given (SPEC 20.1: it wins over any binding).
 CLAIM_MARKER = "BSI_SESSION"
 
-#: Program names of the coding agents: a process named so, or an interpreter running a script named so.
-AGENT_PROGRAMS = frozenset({"claude", "claude-code", "codex", "gemini", "gemini-cli"})
-
-#: Package paths of the agents as npm installs them (`node …/@anthropic-ai/claude-code/cli.js`).
-AGENT_PACKAGES = ("@anthropic-ai/claude-code", "@google/gemini-cli", "@openai/codex")
-
-#: Interpreters whose first script argument names the program really running.
-INTERPRETERS = frozenset({"node", "nodejs", "bun", "deno", "sh", "bash", "dash", "zsh", "ksh", "fish",
-                          "python", "python3", "env"})
-
-#: How far up the process tree the walk goes (a deeper agent is a pathological tree).
-MAX_ANCESTORS = 64
-
-_SESS_RE = re.compile(r"^sess-[A-Za-z0-9._-]+$")
 _AGENT_SESSION_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$")
 _EVIDENCE_ROOM = 3
-_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "fish", "ash", "tcsh", "csh"})
-_INLINE_CODE = frozenset({"-c", "-m", "-e", "--eval", "-p", "--print"})
 
 
 @dataclass(frozen=True)
@@ -90,7 +75,8 @@ class Actor:
         kind: ``human`` (their own terminal, the cockpit) or ``agent`` (its tools).
         evidence: why it is an agent (``env CLAUDECODE``, ``ancestor process claude (pid 812)``); empty for a human.
         agent_sessions: the agent session IDs it speaks for (`CLAUDE_CODE_SESSION_ID`, `GEMINI_SESSION_ID`, …).
-        claims: the claim IDs it speaks for directly (`$BSI_SESSION`; an MCP server adds the claims opened through it).
+        claims: the claim IDs it speaks for directly (`$BSI_SESSION` as its agent process was launched with,
+            `agent_tree.launcher_claim`; an MCP server adds the claims opened through it).
     """
 
     kind: Literal["human", "agent"]
@@ -117,9 +103,6 @@ class Actor:
 #: The actor of a human's own terminal.
 HUMAN = Actor("human")
 
-_ANCESTORS: dict[int, tuple[str, ...]] = {}
-
-
 def current_actor(environ: Mapping[str, str] | None = None) -> Actor:
     """The process's actor: an agent when an agent marker is set or an agent process is among the ancestors.
 
@@ -134,8 +117,8 @@ def current_actor(environ: Mapping[str, str] | None = None) -> Actor:
     evidence.extend(agent_ancestors())
     sessions = frozenset(value for value in (env.get(name, "").strip() for name in AGENT_SESSION_MARKERS)
                          if _valid_session(value))
-    named = env.get(CLAIM_MARKER, "").strip()
-    claims = frozenset({named}) if _SESS_RE.match(named) else frozenset()
+    named = launcher_claim(env)  # the launcher's claim, when the agent process itself carries it
+    claims = frozenset({named}) if named else frozenset()
     if not evidence:
         return HUMAN
     return Actor("agent", tuple(evidence), sessions, claims)
@@ -173,8 +156,50 @@ def acting_in(root: str | os.PathLike[str], actor: Actor | None = None) -> Actor
     acting = effective(actor)
     if not acting.is_agent:
         return acting
+    if actor is None or not actor.is_agent:
+        # the process's own environment names its agent sessions: each counts only from its own agent process
+        from brain_tui.core.sessions.agent_process import agent_process
+
+        acting = replace(acting, agent_sessions=genuine_sessions(root, acting.agent_sessions, agent_process()))
     bound = [sess_id for session in sorted(acting.agent_sessions) for sess_id in bound_claims(root, session)]
     return acting.with_claims(*bound) if bound else acting
+
+
+def require_own_session(root: str | os.PathLike[str], actor: Actor, agent_session: str) -> None:
+    """An agent binds a new claim only to its own agent session (SPEC 20.1, 21.4).
+
+    Its own: one it speaks for (`acting_in` kept it), or one no agent process is recorded for yet
+    (`--agent-session` where the client's shell carries no ID). Another agent's session would put
+    the claim on that agent: its hooks would hold it to the new scope.
+
+    Raises:
+        NotYours: `actor` is an agent and `agent_session` is recorded for another agent process (77),
+            naming the claims that session holds.
+    """
+    if not actor.is_agent or agent_session in actor.agent_sessions:
+        return
+    from brain_tui.core.sessions.agent_files import bound_claims as held_by
+    from brain_tui.core.sessions.agent_files import recorded_process
+
+    if not recorded_process(root, agent_session):
+        return
+    held = ", ".join(held_by(root, agent_session)[-5:]) or "none"
+    raise NotYours(f"cannot bind a claim to agent session {agent_session}: it is another agent's (its claims: "
+                   f"{held}); this agent binds only its own session ({_claims_text(actor)})",
+                   {"agent_session": agent_session, "holder": agent_session})
+
+
+def genuine_sessions(root: str | os.PathLike[str], sessions: Iterable[str], process: str) -> frozenset[str]:
+    """The agent sessions among `sessions` that `process` (``PID:START``) may speak for (SPEC 20.1, 21.4).
+
+    A session whose binding recorded another agent process is that agent's: a shell that sets
+    `CLAUDE_CODE_SESSION_ID=<its ID>` for one command (or starts `bsi mcp` so) names it without
+    being it. A session with no record here, or no process recorded yet, has nothing to protect; the
+    check only reads (the first event of a session records its process, `handover.vouch`).
+    """
+    from brain_tui.core.sessions.agent_files import recorded_process
+
+    return frozenset(session for session in sessions if recorded_process(root, session) in ("", process))
 
 
 def sender_for(actor: Actor, instance: str, snapshot: BrainSnapshot | None = None) -> str:
@@ -330,146 +355,6 @@ def _not_yours(claim: Claim, what: str, rule: str) -> NotYours:
     return NotYours(f"{what}: it is held by {holder_text(claim)}; {rule}",
                     {"sess_id": claim.sess_id, "holder": claim.sess_id, "agent_session": claim.agent_session,
                      "instance": claim.instance or None})
-
-
-# ---------------------------------------------------------------------------------------------
-# The process tree
-# ---------------------------------------------------------------------------------------------
-def agent_ancestors() -> tuple[str, ...]:
-    """Evidence for each agent process among this process's ancestors (``ancestor process claude (pid 812)``).
-
-    Computed once per process (cached by pid, so a forked child walks its own tree).
-    """
-    pid = os.getpid()
-    found = _ANCESTORS.get(pid)
-    if found is None:
-        found = tuple(f"ancestor process {name} (pid {ppid})" for ppid, name in _walk(pid) if name)
-        adopter = _adopter(os.getppid())
-        if adopter:
-            found += (f"orphaned process: its parent exited and {adopter} adopted it, so whose it is is unknown",)
-        _ANCESTORS[pid] = found
-    return found
-
-
-def _adopter(ppid: int) -> str | None:
-    """The process that adopted this one when its parent exited (a detached `bsi … &`), or None.
-
-    Adopted means: the parent is pid 1 and pid 1 is not a shell (a container whose pid 1 is a
-    shell runs a human's commands as its children), or the parent is a `systemd` user manager
-    (the subreaper that adopts orphans on desktop systems). A process whose parent exited hides
-    its ancestors, so it is not a human's terminal.
-    """
-    if ppid == 1:
-        name = _comm(1)
-        return None if name is None or _program(name) in _SHELLS else f"pid 1 ({name})"
-    name = _comm(ppid)
-    return f"the subreaper {name} (pid {ppid})" if name == "systemd" else None
-
-
-def _comm(pid: int) -> str | None:
-    try:
-        with open(f"/proc/{pid}/comm", "rb") as handle:
-            return handle.read().decode("utf-8", "replace").strip()
-    except OSError:
-        try:
-            import psutil
-
-            return str(psutil.Process(pid).name())
-        except Exception:  # any failure: unknown, so not adopted
-            return None
-
-
-def _walk(pid: int) -> Iterable[tuple[int, str | None]]:
-    """``(pid, agent program name or None)`` for each ancestor of `pid`, nearest first, at most MAX_ANCESTORS."""
-    if os.path.isdir("/proc/self"):
-        current = _proc_parent(pid)
-        for _ in range(MAX_ANCESTORS):
-            if current is None or current <= 1:
-                return
-            yield current, _proc_agent_name(current)
-            current = _proc_parent(current)
-        return
-    yield from _psutil_walk(pid)
-
-
-def _proc_parent(pid: int) -> int | None:
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            stat = handle.read()
-    except OSError:
-        return None
-    # "pid (comm) state ppid …": comm may hold spaces or parentheses, so split after the last ')'
-    fields = stat[stat.rfind(b")") + 2:].split()
-    try:
-        return int(fields[1])
-    except (IndexError, ValueError):
-        return None
-
-
-def _proc_agent_name(pid: int) -> str | None:
-    try:
-        with open(f"/proc/{pid}/comm", "rb") as handle:
-            comm = handle.read().decode("utf-8", "replace").strip()
-        with open(f"/proc/{pid}/cmdline", "rb") as handle:
-            argv = [a.decode("utf-8", "replace") for a in handle.read(8192).split(b"\0") if a]
-    except OSError:
-        return None
-    return agent_program(comm, argv)
-
-
-def _psutil_walk(pid: int) -> Iterable[tuple[int, str | None]]:
-    try:
-        import psutil
-    except ImportError:  # pragma: no cover - psutil is a dependency
-        return
-    try:
-        process = psutil.Process(pid).parent()
-        for _ in range(MAX_ANCESTORS):
-            if process is None or process.pid <= 1:
-                return
-            try:
-                name, argv = process.name(), process.cmdline()
-            except (psutil.AccessDenied, psutil.ZombieProcess):
-                name, argv = "", []
-            yield process.pid, agent_program(name, argv)
-            process = process.parent()
-    except (psutil.Error, OSError):
-        return
-
-
-def _program(path: str) -> str:
-    base = path.rstrip("/").rsplit("/", 1)[-1].lower()
-    for suffix in (".js", ".mjs", ".cjs", ".exe"):
-        if base.endswith(suffix):
-            base = base[: -len(suffix)]
-    return base
-
-
-def agent_program(comm: str, argv: list[str]) -> str | None:
-    """The agent a process is (``claude``, ``codex``, ``gemini``), from its name and command line, or None.
-
-    A process named after an agent, an argv[0] naming one, or an interpreter (node, a shell,
-    python) whose script is one or lives in an agent's npm package.
-    """
-    names = [_program(comm)]
-    if argv:
-        names.append(_program(argv[0]))
-    for name in names:
-        if name in AGENT_PROGRAMS:
-            return name
-    if argv and _program(argv[0]) in INTERPRETERS or _program(comm) in INTERPRETERS:
-        for arg in argv[1:4]:
-            if arg in _INLINE_CODE:
-                break  # `python -c CODE`, `node -e CODE`, `python -m MODULE`: no script file
-            if arg.startswith("-"):
-                continue
-            if _program(arg) in AGENT_PROGRAMS:
-                return _program(arg)
-            for package in AGENT_PACKAGES:
-                if package in arg:
-                    return package.rsplit("/", 1)[-1]
-            break
-    return None
 
 
 def _valid_session(value: str) -> bool:

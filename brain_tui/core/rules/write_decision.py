@@ -203,7 +203,10 @@ class _Decider:
         cwd = self.session.cwd or str(self.brain.root)
         reading = read_command(shell.command, cwd)
         targets = [(target.path, target.tree) for target in reading.targets]
-        for path, tree in targets:  # a protocol target is refused before the brain is read
+        # git's record of these changes (`git add`, `git rm --cached`…): a protocol file among them is refused;
+        # the whole work tree (`git add .`) is an ordinary commit of one's work, and bsi commits its own files
+        named = [(target.path, False) for target in reading.named if self.place(target.path).rel != ""]
+        for path, tree in [*targets, *named]:  # a protocol target is refused before the brain is read
             place = _Place("") if tree and self._holds_the_brain(path) else self.place(path)
             refused = self._protocol(place)
             if refused is not None:
@@ -331,18 +334,19 @@ class _Decider:
 
         snapshot = self.snapshot()
         config = self.brain.config
-        first: tuple[str, BsiError] | None = None
+        refusals: list[tuple[str, BsiError]] = []
         for sess_id in bound:
             try:
                 rules.check(snapshot, config, sess_id, rel, self._branch)
                 if tree:
                     self._tree_free(snapshot, sess_id, rel)
             except BsiError as exc:
-                first = first or (sess_id, exc)
+                refusals.append((sess_id, exc))
                 continue
             return WriteDecision(True, sess_id=sess_id, file=lock_file_path(rel))
-        assert first is not None
-        sess_id, error = first
+        # the refusal told is that of a claim the brain holds: a binding left to a claim git never held (an
+        # uncommitted open thrown away) would say "unknown" where another of its claims names the holder
+        sess_id, error = next((r for r in refusals if snapshot.claim(r[0]) is not None), refusals[0])
         payload = {k: v for k, v in error.payload.items() if k not in ("sess_id", "file", "code", "check")}
         file = str(error.payload.get("file", rel))
         reason = error.message

@@ -1,6 +1,8 @@
 """What a `git` command line writes in the work tree, for the shell's reader (`shell_targets`): the paths of
 ``checkout``, ``restore``, ``rm``, ``mv`` and ``apply`` (its patch's files), and the repository's config file for a
-``config`` that sets something (it may name a program git runs: SPEC 21)."""
+``config`` that sets something (it may name a program git runs: SPEC 21). The paths of ``add``, ``rm --cached``,
+``restore --staged``, ``commit PATHS``, ``reset PATHS``, ``stash push PATHS`` and ``update-index`` are named, not
+written: git's record of them changes (SPEC 22), so a protocol file among them is refused."""
 
 from __future__ import annotations
 
@@ -22,8 +24,21 @@ _CONFIG_WRITES = frozenset({"--add", "--unset", "--unset-all", "--replace-all", 
                             "--remove-section", "-e", "--edit"})
 
 
+#: Subcommands that change the index or a commit for the paths they name, with their options that take a value.
+_INDEX_WRITERS: dict[str, set[str]] = {
+    "add": {"--chmod", "--pathspec-from-file"},
+    "commit": {"-m", "--message", "-F", "--file", "-C", "--reuse-message", "-c", "--reedit-message", "--author",
+               "--date", "--fixup", "--squash", "-t", "--template", "--cleanup", "-S", "--gpg-sign", "--trailer",
+               "--pathspec-from-file"},
+    "reset": {"--pathspec-from-file"},
+    "stash": {"-m", "--message", "--pathspec-from-file"},
+    "update-index": {"--cacheinfo", "--chmod", "--index-info"},
+}
+
+
 def read_git(args: list[str], cwd: str | None, reading: ShellReading) -> str | None:
-    """`git [-C DIR] [-c k=v] checkout|restore|rm|mv|apply|config …`: the paths it writes."""
+    """`git [-C DIR] [-c k=v] checkout|restore|rm|mv|apply|config|add|commit|reset|stash|update-index …`: the paths
+    it writes, and those whose record in git it changes (`ShellReading.named`)."""
     here = cwd
     index = 0
     while index < len(args) and args[index].startswith("-"):
@@ -47,19 +62,24 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading) -> str | N
             paths = operands
         else:  # `git checkout X`: a path when it names one, else a branch or a commit (switching branches)
             paths = [p for p in operands if (full := _join(here, p)) is not None and os.path.lexists(full)]
-        if sub == "restore" and "--staged" in flags and "--worktree" not in flags and "-W" not in flags:
-            return cwd
+        staged_only = sub == "restore" and "--staged" in flags and "--worktree" not in flags and "-W" not in flags
         for path in paths:
-            reading.add(path, here, f"git {sub}", tree=_is_dir(here, path))
+            reading.add(path, here, f"git {sub}", tree=_is_dir(here, path), named=staged_only)
     elif sub in ("rm", "mv"):
         operands, values, flags = _options(rest, {"--pathspec-from-file"})
         if sub == "rm":
-            if "--cached" in flags:
-                return cwd
-            for operand in operands:
-                reading.add(operand, here, "git rm", tree="-r" in flags)
+            for operand in operands:  # --cached: the file stays, git stops holding it
+                reading.add(operand, here, "git rm", tree="-r" in flags, named="--cached" in flags)
         else:
             _copy_like("git mv", operands, values, flags, here, reading, moves=True)
+    elif sub in _INDEX_WRITERS:  # what git holds for these paths changes, the files do not (SPEC 22)
+        operands, _values, _flags = _options(rest, _INDEX_WRITERS[sub])
+        if "--" in rest:
+            operands = rest[rest.index("--") + 1:]
+        elif sub in ("reset", "stash"):  # `git reset COMMIT`, `git stash push|pop…`: only what names a path
+            operands = [p for p in operands if (full := _join(here, p)) is not None and os.path.lexists(full)]
+        for operand in operands:
+            reading.add(operand, here, f"git {sub}", named=True)
     elif sub == "config":  # a setting is a write of the config file (it may name a program git runs)
         operands, values, flags = _options(rest, {"-f", "--file", "--blob", "--type", "--default", "--comment"})
         writes = bool(flags & _CONFIG_WRITES) or (len(operands) >= 2 and not flags & _CONFIG_READS)

@@ -71,16 +71,20 @@ class ShellTarget:
 
 
 class ShellReading:
-    """What `read_command` found: the write targets, and what it could not read (the sandbox's job)."""
+    """What `read_command` found: the write targets, the paths whose record in git a command changes without
+    writing them (`named`: `git add`, `git rm --cached`, `git commit PATHS`…; only a protocol file among them is
+    refused), and what it could not read (the sandbox's job)."""
 
-    __slots__ = ("targets", "unread")
+    __slots__ = ("targets", "named", "unread")
 
     def __init__(self) -> None:
         self.targets: list[ShellTarget] = []
+        self.named: list[ShellTarget] = []
         self.unread: list[str] = []
 
-    def add(self, path: str, cwd: str | None, command: str, tree: bool = False) -> None:
-        """Record a target written as `path` from `cwd` (None: unknown, so a relative path cannot be placed)."""
+    def add(self, path: str, cwd: str | None, command: str, tree: bool = False, *, named: bool = False) -> None:
+        """Record a target written as `path` from `cwd` (None: unknown, so a relative path cannot be placed);
+        `named`: a path whose record in git the command changes (its index entry, a commit of it)."""
         if not path:
             return
         if "$" in path or "`" in path:
@@ -101,13 +105,14 @@ class ShellReading:
                 self.unread.append(f"{command}: a glob that matches nothing yet")
                 return
             for match in matches:
-                self._append(ShellTarget(os.path.normpath(match), tree or os.path.isdir(match), command))
+                self._append(ShellTarget(os.path.normpath(match), tree or os.path.isdir(match), command), named)
             return
-        self._append(ShellTarget(os.path.normpath(path), tree, command))
+        self._append(ShellTarget(os.path.normpath(path), tree, command), named)
 
-    def _append(self, target: ShellTarget) -> None:
-        if target not in self.targets:
-            self.targets.append(target)
+    def _append(self, target: ShellTarget, named: bool = False) -> None:
+        into = self.named if named else self.targets
+        if target not in into:
+            into.append(target)
 
 
 def read_command(command: str | Sequence[str], cwd: str, home: str | None = None) -> ShellReading:
@@ -328,6 +333,10 @@ def _copy_like(name: str, operands: list[str], values: dict[str, str], flags: se
             reading.add(source, cwd, name, tree=_is_dir(cwd, source))
 
 
+#: Commands that write a file's mode, owner or attributes: `chmod MODE FILE…` (the first operand is not a file).
+_METADATA = frozenset({"chmod", "chown", "chgrp", "chattr", "setfacl"})
+
+
 def _read_words(words: list[str], cwd: str | None, reading: ShellReading, home: str | None,
                 depth: int) -> str | None:
     """Read one simple command; return the working folder after it (a `cd` changes it)."""
@@ -353,6 +362,11 @@ def _read_words(words: list[str], cwd: str | None, reading: ShellReading, home: 
             reading.unread.append(f"{name}: a script file")
         return cwd
     if name in _UNREADABLE:
+        if name == "find" and any(a in ("-delete", "-exec", "-execdir", "-ok", "-okdir") for a in args):
+            # `find PATH… -delete` (or `-exec rm …`): everything below each starting point may go
+            first = next((i for i, a in enumerate(args) if a.startswith(("-", "(", "!"))), len(args))
+            for path in args[:first] or ["."]:
+                reading.add(path, cwd, "find", tree=True)
         reading.unread.append(f"{name}: what it writes")
         return cwd
     if name == "git":
@@ -388,6 +402,12 @@ def _read_words(words: list[str], cwd: str | None, reading: ShellReading, home: 
         operands, _values, _flags = _options(args, value_opts)
         for operand in operands:
             reading.add(operand, cwd, name)
+        return cwd
+    if name in _METADATA:  # a mode, an owner or an attribute is written too (a protocol folder made unwritable)
+        operands, _values, flags = _options(args, {"--reference", "--from"})
+        first = 0 if any(f.startswith("--reference") for f in flags) else 1
+        for operand in operands[first:]:
+            reading.add(operand, cwd, name, tree=bool(flags & {"-R", "--recursive"}))
         return cwd
     if name == "dd":
         for arg in args:

@@ -1,0 +1,98 @@
+"""The transitions only a human makes, read from what a write would leave on disk (SPEC 21.2, 6.3).
+
+`Brain`'s verbs refuse a human's decision inside an agent's process before they stage
+anything (`authority.require_human`). The library has lower doors too: the rule
+functions (`gates.gate_approve` over a `ChangeSet`) and `write_path.apply`. This is the
+last one every write passes: each claim the write changes is compared, status before
+and after, and a change that only a human's verb makes (a gate lifted or decided, a
+pause set or lifted, an abort, a stale mark released, a live claim deleted) refuses
+in an agent's process, whatever built the write.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from brain_tui.core.records.statuses import Status
+
+if TYPE_CHECKING:
+    from brain_tui.core.records.model import BrainSnapshot
+
+#: What a session (or the watchdog, in any process) may do to a claim's status: (before, after) pairs.
+#: None before: a new claim. A pair not listed here is a human's verb.
+_AGENT_MOVES: frozenset[tuple[str | None, str]] = frozenset({
+    (None, Status.OPEN.value),
+    (Status.OPEN.value, Status.CLOSED.value),  # close
+    (Status.OPEN.value, Status.WAITING_HUMAN.value),  # gate request, a close trigger's gate
+    (Status.OPEN.value, Status.STALE.value),  # the watchdog
+    (Status.WAITING_HUMAN.value, Status.STALE.value),
+    (Status.PAUSED.value, Status.STALE.value),
+    (Status.STALE.value, Status.CLOSED.value),  # the owner's late close
+})
+
+_TERMINAL = frozenset({Status.CLOSED.value, Status.FAILED.value, Status.RELEASED.value})
+
+
+def human_moves(snapshot: BrainSnapshot, rendered: Mapping[str, str | None]) -> list[tuple[str, str]]:
+    """The claims a write changes the way only a human's verb does: ``(sess_id, verb)`` for each.
+
+    Args:
+        snapshot: the brain the write was decided on.
+        rendered: the files the write leaves (brain-relative path → text; None = deleted).
+
+    Returns:
+        One pair per claim: the verb that makes such a change (``approve``, ``reject``, ``pause``,
+        ``resume``, ``abort``, ``release``); empty when the write is a session's to make.
+    """
+    from brain_tui.core.paths.layout import CLAIMS_DIR
+
+    before = {claim.path: claim for claim in snapshot.claims}
+    found: list[tuple[str, str]] = []
+    for rel, text in rendered.items():
+        claim = before.get(rel)
+        if not rel.startswith(f"{CLAIMS_DIR}/") or (claim is None and text is None):
+            continue
+        old = _status_in(claim.data) if claim is not None else None
+        sess_id = claim.sess_id if claim is not None else rel
+        if text is None:  # a claim file deleted: only a live one matters (it stops holding its scope)
+            if old not in _TERMINAL:
+                found.append((sess_id, "release"))
+            continue
+        new = _status_of(text)
+        if new is None or new == old or (old, new) in _AGENT_MOVES:
+            continue
+        found.append((sess_id, _verb(old, new)))
+    return found
+
+
+def _verb(old: str | None, new: str) -> str:
+    """The human's verb that moves a claim from `old` to `new` (for the refusal's words)."""
+    if old == Status.STALE.value:
+        return "release"
+    if new == Status.PAUSED.value:
+        return "pause"
+    if old == Status.PAUSED.value:
+        return "resume"
+    if old == Status.WAITING_HUMAN.value:
+        return "reject" if new == Status.FAILED.value else "approve"
+    return "abort" if new == Status.FAILED.value else "approve"
+
+
+def _status_in(data: Mapping[str, object]) -> str | None:
+    """The claim's status as the rules read it (`formats.normalize_status`), or None when it has none."""
+    from brain_tui.core.records.formats import normalize_status
+
+    value = data.get("status")
+    return str(normalize_status(value)) if isinstance(value, str) else None
+
+
+def _status_of(text: str) -> str | None:
+    """The `status:` a claim text holds, or None when it does not read as a mapping (nothing to compare)."""
+    from brain_tui.core.records.yamlio import CorruptYaml, safe_load_text
+
+    try:
+        data = safe_load_text(text)
+    except (CorruptYaml, ValueError):
+        return None
+    return _status_in(data) if isinstance(data, Mapping) else None

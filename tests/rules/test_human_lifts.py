@@ -1,0 +1,91 @@
+"""A human's transition refuses in an agent's process at the last door of every write too (SPEC 21.2).
+
+`Brain`'s verbs refuse before they stage anything; below them an agent's Python could
+build the same write with the rule functions (`gates.gate_approve` over a `ChangeSet`)
+and hand it to `write_path.apply`. That write refuses (exit 77) and leaves the brain
+as it was; a session's own transitions (open, renew, gate request, close, the
+watchdog's stale mark) still go through from an agent's process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from brain_tui.core import write_path
+from brain_tui.core.brain import Brain
+from brain_tui.core.errors import HumanOnly
+from brain_tui.core.records.changes import ChangeSet
+from brain_tui.core.rules import gates
+from tests.bsi import NOW
+from tests.conftest import load_claim, tree_bytes
+from tests.rules.facade import at, open_in
+
+AGENT = {"CLAUDECODE": "1", "CLAUDE_CODE_SESSION_ID": "aaaaaaaa-1111-4000-8000-0000000000aa"}
+
+
+def as_agent(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name, value in AGENT.items():
+        monkeypatch.setenv(name, value)
+
+
+def staged(brain: Path, build: Callable[[ChangeSet], object]) -> tuple[Brain, ChangeSet]:
+    b = Brain(brain, now=NOW)
+    cs = ChangeSet(b.snapshot(), "bsi: by hand")
+    build(cs)
+    return b, cs
+
+
+@pytest.fixture
+def gated(brain: Path) -> str:
+    sess = open_in(brain, "src/", story="work")
+    at(brain).gates.request(sess, "deploy?")
+    return sess
+
+
+DECISIONS: dict[str, Callable[[ChangeSet, str], object]] = {
+    "approve": lambda cs, s: gates.gate_approve(cs, s, "alice", "ok"),
+    "reject": lambda cs, s: gates.gate_reject(cs, s, "alice", "no"),
+    "pause": lambda cs, s: gates.gate_pause(cs, s, "alice"),
+    "abort": lambda cs, s: gates.gate_abort(cs, s, "alice", "stop"),
+}
+
+
+@pytest.mark.parametrize("verb", sorted(DECISIONS))
+def test_a_decision_built_below_the_facade_refuses_in_an_agents_process(brain: Path, gated: str, verb: str,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    b, cs = staged(brain, lambda cs: DECISIONS[verb](cs, gated))
+    before = tree_bytes(brain)
+    as_agent(monkeypatch)
+    with pytest.raises(HumanOnly) as refused:
+        write_path.apply(b, cs)
+    assert refused.value.exit_code == 77 and gated in refused.value.message
+    assert tree_bytes(brain) == before and load_claim(brain, gated)["status"] == "waiting_human"
+
+
+def test_a_session_s_own_transitions_still_write_from_an_agents_process(brain: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    as_agent(monkeypatch)
+    mine = open_in(brain, "docs/", story="mine")
+    monkeypatch.setenv("BSI_SESSION", mine)  # as a launcher gives it
+    at(brain).renew_claim(mine)
+    at(brain).gates.request(mine, "ok?")
+    assert load_claim(brain, mine)["status"] == "waiting_human"
+
+
+def test_a_close_the_watchdog_and_a_late_close_still_write_from_an_agents_process(
+        brain: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from brain_tui.core.rules.claims import CloseRequest
+
+    as_agent(monkeypatch)
+    failed = open_in(brain, "docs/", story="mine", slug="fail")
+    monkeypatch.setenv("BSI_SESSION", failed)
+    at(brain).close_claim(failed, CloseRequest(status="failed"))
+    late = open_in(brain, "lib/", story="mine", slug="late")
+    monkeypatch.setenv("BSI_SESSION", late)
+    at(brain, "2026-11-29T20:00:00Z").watchdog()  # past 8 h: stale, from an agent's process too
+    assert load_claim(brain, late)["status"] == "stale"
+    at(brain, "2026-11-29T20:05:00Z").close_claim(late, CloseRequest(status="ok"))
+    assert load_claim(brain, late)["status"] == "closed"

@@ -1,0 +1,64 @@
+"""A shell command that changes what git holds for a protocol file is refused too (SPEC 21.3, 22).
+
+`git add claims/x.yml`, `git rm --cached …`, `git commit -m m claims/…`, `git reset REV -- claims`,
+`git stash push claims`, `git restore --staged …` and `git update-index … BRAIN-INDEX.md` write no
+file, but what git holds for a protocol record (what is in force) changes; `find PATH -delete` and
+`chmod MODE PATH` write below or on their paths. Each is refused as a protocol file through
+`Brain.decide_write`, bound or not; the ordinary commands of one's work still go.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from brain_tui.core.brain import Brain, OpenRequest
+from brain_tui.core.paths.scope import parse_scope
+from brain_tui.core.rules.write_decision import ShellCommand, WriteSession
+from brain_tui.core.sessions.shell_targets import read_command
+
+T0 = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def brain(tmp_path: Path) -> Brain:
+    for folder in ("claims", "signals", "locks", "breath", "src"):
+        (tmp_path / folder).mkdir()
+    return Brain(tmp_path, clock=lambda: T0, commit=False, instance="t@test")
+
+
+def sessions(brain: Brain) -> tuple[WriteSession, WriteSession]:
+    mine = brain.open_claim(OpenRequest(scope=parse_scope("src/"), ttl=timedelta(hours=2), instance="t@test"))
+    return WriteSession(claims=(mine,), cwd=str(brain.root)), WriteSession(cwd=str(brain.root))
+
+
+REFUSED = ["git add claims/x.yml", "git add claims", "git add -- signals/", "git rm --cached claims/x.yml",
+           "git commit -m done claims/x.yml", "git commit -am done -- locks/a.yml", "git reset HEAD~1 -- claims",
+           "git stash push claims", "git restore --staged claims/x.yml", "cd claims && git add .",
+           "git update-index --assume-unchanged BRAIN-INDEX.md", "git -C claims add x.yml",
+           "find claims -delete", "find . -name '*.yml' -delete", "find signals -exec rm {} +", "chmod 000 claims",
+           "chmod -R a-w signals", "chown nobody locks"]
+ALLOWED = ["git add .", "git add -A", "git add src/a.py", "git commit -am 'claims/x.yml fixed'", "git commit -m x",
+           "git reset HEAD~1", "git stash", "git stash pop", "git log -- claims", "git diff claims/",
+           "find claims -name '*.yml'", "chmod 644 src/a.py", "cat claims/x.yml"]
+
+
+@pytest.mark.parametrize("command", REFUSED)
+def test_a_command_changing_gits_record_of_a_protocol_file_is_refused(brain: Brain, command: str) -> None:
+    for session in sessions(brain):
+        decision = brain.decide_write(ShellCommand(command), session)
+        assert (decision.allowed, decision.check) == (False, "protocol"), (command, decision)
+
+
+@pytest.mark.parametrize("command", ALLOWED)
+def test_ones_own_git_and_reads_still_go(brain: Brain, command: str) -> None:
+    bound, _unbound = sessions(brain)
+    assert brain.decide_write(ShellCommand(command), bound).allowed, command
+
+
+def test_the_reader_names_without_writing() -> None:
+    reading = read_command("git add a b; git rm --cached c; git commit -m m -- d", "/w")
+    assert reading.targets == []
+    assert [t.path for t in reading.named] == ["/w/a", "/w/b", "/w/c", "/w/d"]
