@@ -89,3 +89,16 @@ def test_a_close_the_watchdog_and_a_late_close_still_write_from_an_agents_proces
     assert load_claim(brain, late)["status"] == "stale"
     at(brain, "2026-11-29T20:05:00Z").close_claim(late, CloseRequest(status="ok"))
     assert load_claim(brain, late)["status"] == "closed"
+
+
+def test_the_owner_closes_a_claim_written_without_a_status_line_from_an_agents_process(
+        brain: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from brain_tui.core.rules.claims import CloseRequest
+
+    mine = open_in(brain, "docs/", story="mine")
+    path = brain / "claims" / f"{mine}.yml"
+    path.write_text(path.read_text(encoding="utf-8").replace("status: open\n", ""), encoding="utf-8")
+    as_agent(monkeypatch)
+    monkeypatch.setenv("BSI_SESSION", mine)  # open by the format's rule (SPEC 6.2): no status, no closing time
+    at(brain).close_claim(mine, CloseRequest(status="ok"))
+    assert load_claim(brain, mine)["status"] == "closed"

@@ -53,13 +53,13 @@ def human_moves(snapshot: BrainSnapshot, rendered: Mapping[str, str | None]) -> 
         claim = before.get(rel)
         if not rel.startswith(f"{CLAIMS_DIR}/") or (claim is None and text is None):
             continue
-        old = _status_in(claim.data) if claim is not None else None
+        old = str(claim.status) if claim is not None else None
         sess_id = claim.sess_id if claim is not None else rel
         if text is None:  # a claim file deleted: only a live one matters (it stops holding its scope)
             if old not in _TERMINAL:
                 found.append((sess_id, "release"))
             continue
-        new = _status_of(text)
+        new = _status_of(text, rel)
         if new is None or new == old or (old, new) in _AGENT_MOVES:
             continue
         found.append((sess_id, _verb(old, new)))
@@ -79,20 +79,17 @@ def _verb(old: str | None, new: str) -> str:
     return "abort" if new == Status.FAILED.value else "approve"
 
 
-def _status_in(data: Mapping[str, object]) -> str | None:
-    """The claim's status as the rules read it (`formats.normalize_status`), or None when it has none."""
-    from brain_tui.core.records.formats import normalize_status
+def _status_of(text: str, rel: str) -> str | None:
+    """The status a claim text holds as every reader reads it (`formats.claim_identity`: a v1 claim without
+    ``status:`` is closed by its ``closed:`` time, else open), or None when it is not a claim that reads."""
+    from datetime import UTC
 
-    value = data.get("status")
-    return str(normalize_status(value)) if isinstance(value, str) else None
-
-
-def _status_of(text: str) -> str | None:
-    """The `status:` a claim text holds, or None when it does not read as a mapping (nothing to compare)."""
+    from brain_tui.core.records.formats import claim_identity
     from brain_tui.core.records.yamlio import CorruptYaml, safe_load_text
 
     try:
         data = safe_load_text(text)
     except (CorruptYaml, ValueError):
         return None
-    return _status_in(data) if isinstance(data, Mapping) else None
+    identity = claim_identity(data, rel, UTC)  # the zone only reads a naive closing time: set or not is the same
+    return str(identity[1]) if isinstance(identity, tuple) else None
