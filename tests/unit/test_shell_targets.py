@@ -84,7 +84,8 @@ def test_what_cannot_be_read_is_named(command: str) -> None:
 
 
 def test_find_that_deletes_or_runs_writes_below_its_starting_points() -> None:
-    reading = read_command("find . -delete; find a b -name x -exec rm {} +; find c -name y", W)
+    reading = read_command("find . -delete; find a b -name x -exec rm {} +; find c -name y; "
+                           "find d -name '*.py' -exec grep -l x {} +; find e -execdir /bin/cat {} ;", W)
     assert [(t.path, t.tree) for t in reading.targets] == [("/w", True), ("/w/a", True), ("/w/b", True)]
     assert reading.unread  # what `-exec` runs is still the sandbox's to fence
 

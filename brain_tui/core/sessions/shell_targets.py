@@ -333,6 +333,25 @@ def _copy_like(name: str, operands: list[str], values: dict[str, str], flags: se
             reading.add(source, cwd, name, tree=_is_dir(cwd, source))
 
 
+#: Programs a `find -exec` runs that only read (`find . -name '*.py' -exec grep -l x {} +` writes nothing).
+_FIND_READERS = frozenset({"grep", "egrep", "fgrep", "rg", "cat", "head", "tail", "wc", "ls", "stat", "file",
+                           "echo", "printf", "md5sum", "sha1sum", "sha256sum", "test", "[", "basename", "dirname",
+                           "readlink", "realpath", "du", "diff", "cmp", "true", "false"})
+
+
+def _find_writes(args: list[str]) -> bool:
+    """True when a `find` may write below its starting points: `-delete`, or an `-exec`-like action running a
+    program that is not a known reader."""
+    for index, arg in enumerate(args):
+        if arg == "-delete":
+            return True
+        if arg in ("-exec", "-execdir", "-ok", "-okdir"):
+            program = args[index + 1].rsplit("/", 1)[-1] if index + 1 < len(args) else ""
+            if program not in _FIND_READERS:
+                return True
+    return False
+
+
 #: Commands that write a file's mode, owner or attributes: `chmod MODE FILE…` (the first operand is not a file).
 _METADATA = frozenset({"chmod", "chown", "chgrp", "chattr", "setfacl"})
 
@@ -362,7 +381,7 @@ def _read_words(words: list[str], cwd: str | None, reading: ShellReading, home: 
             reading.unread.append(f"{name}: a script file")
         return cwd
     if name in _UNREADABLE:
-        if name == "find" and any(a in ("-delete", "-exec", "-execdir", "-ok", "-okdir") for a in args):
+        if name == "find" and _find_writes(args):
             # `find PATH… -delete` (or `-exec rm …`): everything below each starting point may go
             first = next((i for i, a in enumerate(args) if a.startswith(("-", "(", "!"))), len(args))
             for path in args[:first] or ["."]:
