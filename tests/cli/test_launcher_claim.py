@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -46,6 +47,20 @@ def human_claim(brain: Path) -> str:
     return ok(run_bsi("claim", "open", "--scope", "src/", "--story", "the human's", brain=brain))
 
 
+def mcp_close(agent: FakeAgent, brain: Path, env: dict[str, str], arguments: dict[str, str]) -> dict[str, Any]:
+    """A `bsi mcp` started from `agent`'s shell with `env`, initialised, asked `claim_close(arguments)`: its result."""
+    agent.start("mcp", bsi_command("mcp", brain=brain, now=NOW), env, brain)
+    init = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
+            "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                       "clientInfo": {"name": "t", "version": "1"}}}
+    assert json.loads(agent.send("mcp", json.dumps(init)))["id"] == 0
+    agent.send_only("mcp", json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "claim_close", "arguments": arguments}}
+    result: dict[str, Any] = json.loads(agent.send("mcp", json.dumps(call)))["result"]
+    return result
+
+
 @pytest.mark.parametrize("verb", [["claim", "renew"], ["claim", "close", "--status", "ok"],
                                   ["gate", "request", "{id}", "stop it"], ["preflight", "fail"]])
 def test_an_agents_shell_cannot_borrow_another_claim_through_bsi_session(brain: Path, human_claim: str,
@@ -63,15 +78,7 @@ def test_an_agents_shell_cannot_borrow_another_claim_through_bsi_session(brain: 
 def test_an_mcp_server_started_from_the_agents_shell_cannot_borrow_another_claim(brain: Path, human_claim: str,
                                                                                   agent: FakeAgent) -> None:
     before = tree_bytes(brain)
-    agent.start("mcp", bsi_command("mcp", brain=brain, now=NOW), shell_env(BSI_SESSION=human_claim), brain)
-    init = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
-            "params": {"protocolVersion": "2025-06-18", "capabilities": {},
-                       "clientInfo": {"name": "t", "version": "1"}}}
-    assert json.loads(agent.send("mcp", json.dumps(init)))["id"] == 0
-    agent.send_only("mcp", json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}))
-    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-            "params": {"name": "claim_close", "arguments": {"status": "ok"}}}
-    answer = json.loads(agent.send("mcp", json.dumps(call)))["result"]
+    answer = mcp_close(agent, brain, shell_env(BSI_SESSION=human_claim), {"status": "ok"})
     assert answer["isError"] is True, answer
     assert answer["structuredContent"]["exit"] in (66, 77), answer
     assert tree_bytes(brain) == before and load_claim(brain, human_claim)["status"] == "open"
@@ -118,34 +125,26 @@ def test_an_agents_shell_cannot_borrow_another_agents_session_id(brain: Path, ag
         other.close()
 
 
-def test_an_mcp_server_started_with_another_agents_session_id_gets_nothing(brain: Path, agent: FakeAgent,
-                                                                            tmp_path: Path) -> None:
+@pytest.fixture
+def theirs(brain: Path, tmp_path: Path) -> str:
+    """A claim another agent (session OTHER, its process recorded) opened from its shell."""
     other = FakeAgent(tmp_path / "other", env=shell_env(CLAUDE_CODE_SESSION_ID=OTHER))
     try:
-        theirs = opened_by(other, brain, OTHER)
+        return opened_by(other, brain, OTHER)
     finally:
         other.close()
+
+
+def test_an_mcp_server_started_with_another_agents_session_id_gets_nothing(brain: Path, agent: FakeAgent,
+                                                                            theirs: str) -> None:
     before = tree_bytes(brain)
-    agent.start("mcp", bsi_command("mcp", brain=brain, now=NOW), shell_env(CLAUDE_CODE_SESSION_ID=OTHER), brain)
-    init = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
-            "params": {"protocolVersion": "2025-06-18", "capabilities": {},
-                       "clientInfo": {"name": "t", "version": "1"}}}
-    assert json.loads(agent.send("mcp", json.dumps(init)))["id"] == 0
-    agent.send_only("mcp", json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}))
-    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-            "params": {"name": "claim_close", "arguments": {"sess_id": theirs, "status": "ok"}}}
-    answer = json.loads(agent.send("mcp", json.dumps(call)))["result"]
+    answer = mcp_close(agent, brain, shell_env(CLAUDE_CODE_SESSION_ID=OTHER), {"sess_id": theirs, "status": "ok"})
     assert answer["isError"] is True and answer["structuredContent"]["exit"] == 77, answer
     assert tree_bytes(brain) == before and load_claim(brain, theirs)["status"] == "open"
 
 
 def test_an_agent_cannot_bind_a_new_claim_to_another_agents_session(brain: Path, agent: FakeAgent,
-                                                                    tmp_path: Path) -> None:
-    other = FakeAgent(tmp_path / "other", env=shell_env(CLAUDE_CODE_SESSION_ID=OTHER))
-    try:
-        theirs = opened_by(other, brain, OTHER)
-    finally:
-        other.close()
+                                                                    theirs: str) -> None:
     before = tree_bytes(brain)
     for how in (["--agent-session", OTHER], []):
         done = agent.run(bsi_command("claim", "open", "--scope", "lib/", *how, brain=brain, now=NOW),
