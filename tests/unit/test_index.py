@@ -309,6 +309,24 @@ def test_escape_cell_edges() -> None:
     assert escape_cell(" a | b ") == "a \\| b"
 
 
+def _escape_every_step(text: str) -> str:
+    """escape_cell's rule, every replacement applied (no shortcut for text with nothing to replace)."""
+    import re
+
+    text = re.sub("(?:\r\n|[\r\n\v\f\x1c\x1d\x1e\x85\u2028\u2029\t])", " ", text)
+    text = re.sub("[\x00-\x1f\x7f-\x9f]", "", text)
+    return text.replace("|", "\\|").replace("<!--", "<\\!--").strip() or "—"
+
+
+_SPECIAL = st.sampled_from(["|", "<!--", "\u2028", "\x85", "\u3000", "\r\n"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(st.characters(codec="utf-8")) | _SPECIAL).map("".join))
+def test_escape_cell_is_the_same_with_or_without_its_shortcut(text: str) -> None:
+    assert escape_cell(text) == _escape_every_step(text)
+
+
 def test_history_window_30_days() -> None:
     claims = (
         make_claim("sess-in", status="closed", closed_at=NOW - timedelta(days=29, hours=23)),

@@ -68,6 +68,8 @@ def escape_cell(value: object) -> str:
     if value is None:
         return EMPTY
     text = value if isinstance(value, str) else str(value)
+    if text.isprintable() and "|" not in text and "<!--" not in text:
+        return text.strip() or EMPTY  # nothing to replace (line breaks and controls are not printable)
     text = _LINE_BREAK_RE.sub(" ", text)
     text = CONTROL_RE.sub("", text)
     text = text.replace("|", "\\|").replace("<!--", "<\\!--")
