@@ -17,7 +17,7 @@ from brain_tui.core.clock import MAX_TTL, claim_ttl, format_duration
 from brain_tui.core.errors import BsiError, ConflictError, InvalidData, NotFound, TransitionRefused
 from brain_tui.core.ids import new_session_id, valid_session_id
 from brain_tui.core.paths.limits import MAX_NEW_CLAIM_BYTES, MAX_SCOPE_ENTRIES, add_history, check_text
-from brain_tui.core.paths.scope import ScopeEntry, format_scope, normalize_path
+from brain_tui.core.paths.scope import ScopeEntry, format_scope, normalize_path, parse_scope
 from brain_tui.core.paths.text_safety import inert_line
 from brain_tui.core.records.changes import ChangeSet, yaml_safe
 from brain_tui.core.records.model import BrainSnapshot, Claim, tier_of
@@ -162,6 +162,7 @@ def open_claim(cs: ChangeSet, req: OpenRequest, actor: Actor | None = None) -> s
     """
     snapshot = cs.snapshot
     validate_open(snapshot, req)
+    req = replace(req, scope=keyed_on(snapshot, req.scope))
     if actor is not None and req.parent is not None:
         parent = snapshot.claim(req.parent)
         if parent is not None:
@@ -203,6 +204,15 @@ def open_claim(cs: ChangeSet, req: OpenRequest, actor: Actor | None = None) -> s
     kind = "satellite" if ctype == "satellite" else "claim"
     cs.message = f"bsi: open {kind} {sess_id}"
     return sess_id
+
+def keyed_on(snapshot: BrainSnapshot, scope: Sequence[ScopeEntry]) -> tuple[ScopeEntry, ...]:
+    """The scope as the tree being decided on reads it: its folders and symlinks, not those of the tree it was typed on.
+
+    A synced open parses `--scope` before the fetch brings the remote's tree; a link or a folder the remote
+    added since would otherwise not count, and a second holder of one file could win through a link.
+    """
+    return parse_scope([str(entry) for entry in scope], snapshot.root, typed=False)
+
 
 def missing_parent(snapshot: BrainSnapshot, parent: str) -> BsiError:
     """The refusal for a parent the snapshot has no claim for: its file does not read (65), or it is not there (66).

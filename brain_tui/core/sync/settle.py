@@ -24,10 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from brain_tui.core.paths.layout import DATA_DIRS, INDEX_FILE
+from brain_tui.core.records.statuses import Status
 from brain_tui.core.records.yamlio import CorruptYaml, atomic_write_text, safe_load_text
 from brain_tui.core.sync import gitops
 
-__all__ = ["DRIVER", "PROTOCOL_DIRS", "choose", "ensure_drivers", "is_protocol", "rank", "settle_rebase"]
+__all__ = ["DRIVER", "PROTOCOL_DIRS", "choose", "ensure_drivers", "is_protocol", "keep_gate", "rank", "settle_rebase"]
 
 DRIVER = "bsi-protocol"
 INDEX_DRIVER = "bsi-index"
@@ -100,9 +101,51 @@ def choose(rel: str, base: str | None, upstream: str | None, local: str | None) 
     Returns:
         The text to keep, or None for "the file is deleted".
     """
-    if rel.startswith("claims/") and rank(base, local) > rank(base, upstream):
-        return local
-    return upstream
+    if not rel.startswith("claims/"):
+        return upstream
+    if rank(base, local) > rank(base, upstream):
+        return keep_gate(base, local, upstream)
+    return keep_gate(base, upstream, local)
+
+
+#: The field that says where a claim waits, by the winner's status: an open claim waits for the human; a pause
+#: or a stale mark taken from `open` is taken from `waiting_human` instead (resume restores it, SPEC 6.3).
+_WAITS_IN: dict[str, str] = {Status.OPEN: "status", Status.PAUSED: "paused_from", Status.STALE: "stale_from"}
+#: Fields the winner's status owns; never carried from the losing side.
+_STATUS_FIELDS = frozenset({"status", "paused_from", "paused_by", "stale_from", "stale_since", "stale_reason",
+                            "gate_history"})
+
+
+def keep_gate(base: str | None, winner: str | None, loser: str | None) -> str | None:
+    """The winning side of a claim, with the gate request the losing side made carried onto it.
+
+    The winner is taken whole (`choose`) but for one thing: a pending gate is never lost (SPEC 6.3, 14.2).
+    When the losing side asked for a gate (a HUMAN_GATE the winner has not seen) and the winner is not
+    terminal, the claim still waits for a human: an open winner goes `waiting_human`, a pause or a stale mark
+    taken from `open` is taken from `waiting_human`; the gate's own fields (`gate_origin`, `gate_message`,
+    a close's `result`) and its HUMAN_GATE events come along.
+    """
+    won, lost, before = _parse(winner), _parse(loser), _parse(base) or {}
+    if winner is None or loser is None or won is None or lost is None:
+        return winner
+    seen = set(_events(before)) | set(_events(won))
+    asked = [e for e in _events(lost) if e[1] == "HUMAN_GATE" and e not in seen]
+    waits_in = _WAITS_IN.get(str(won.get("status")))
+    if not asked or waits_in is None or str(won.get(waits_in)) != Status.OPEN:
+        return winner
+    from brain_tui.core.records.yamlio import dump_round_trip, load_round_trip
+
+    doc, gone = load_round_trip(winner), load_round_trip(loser)
+    doc[waits_in] = Status.WAITING_HUMAN.value
+    for key, value in gone.items():
+        if key not in _STATUS_FIELDS and value != before.get(key) and won.get(key) == before.get(key):
+            doc[key] = value
+    history = doc.get("gate_history")
+    if not isinstance(history, list):
+        history = doc["gate_history"] = []
+    history.extend(e for e in gone.get("gate_history") or []
+                   if isinstance(e, Mapping) and (str(e.get("ts")), str(e.get("event")), str(e.get("by"))) in asked)
+    return dump_round_trip(doc)
 
 
 def _ensure_index_driver(root: Path) -> None:

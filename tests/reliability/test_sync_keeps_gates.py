@@ -1,0 +1,78 @@
+"""A gate request racing a human's pause or resume on another machine: sync never loses the gate (SPEC 6.3, 22).
+
+The human's decision wins the claim file, and the owner's pending gate is carried onto it: a pause keeps it
+for the resume (`paused_from: waiting_human`), a resume leaves the claim waiting for the human.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.bsi import Run, run_bsi
+
+from .harness import make_remote, racer_env
+
+
+def _bsi(clone: Path, now: str, *args: str) -> Run:
+    """`bsi --brain CLONE --now 2026-11-29T<now>Z ARGS…` on the clone's own name."""
+    return run_bsi(*args, brain=clone, now=f"2026-11-29T{now}:00+00:00", env=racer_env(clone.name), timeout=None)
+
+
+def _tree(tmp_path: Path) -> tuple[Path, Path, str, str]:
+    """A pilot held on the pilot's clone, its code satellite on the other, both pushed and fetched."""
+    _, (pilot_clone, sat_clone) = make_remote(tmp_path, 2)
+    pilot = _bsi(pilot_clone, "10:00", "--sync", "claim", "open", "--scope", "proj/", "--type", "pilote",
+                 "--slug", "pilot").out.strip()
+    sat = _bsi(sat_clone, "10:00", "--sync", "claim", "open", "--scope", "proj/a.md", "--parent", pilot,
+               "--satellite-type", "code", "--slug", "sat")
+    assert sat.code == 0, sat.err
+    assert _bsi(pilot_clone, "10:01", "sync").code == 0
+    return pilot_clone, sat_clone, pilot, sat.out.strip()
+
+
+def _shown(clone: Path, sess: str) -> dict:
+    shown = _bsi(clone, "10:30", "--json", "claim", "show", sess)
+    assert shown.code == 0, shown.err
+    return json.loads(shown.out)
+
+
+@pytest.mark.parametrize("pushed_first", ["gate", "pause"])
+def test_a_pause_racing_a_gate_request_keeps_the_gate_for_the_resume(tmp_path: Path, pushed_first: str) -> None:
+    pilot_clone, sat_clone, pilot, sat = _tree(tmp_path)
+    gate = ["gate", "request", sat, "deploy ok?"]
+    pause = ["gate", "pause", pilot, "hold"]
+    if pushed_first == "gate":
+        assert _bsi(sat_clone, "10:05", "--sync", *gate).code == 0
+        assert _bsi(pilot_clone, "10:06", "--offline", *pause).code == 0
+        assert _bsi(pilot_clone, "10:07", "sync").code == 0
+    else:
+        assert _bsi(sat_clone, "10:05", "--offline", *gate).code == 0
+        assert _bsi(pilot_clone, "10:06", "--sync", *pause).code == 0
+        assert _bsi(sat_clone, "10:07", "sync").code == 0
+    for clone in (pilot_clone, sat_clone):
+        assert _bsi(clone, "10:08", "sync").code == 0
+        shown = _shown(clone, sat)
+        assert shown["status"] == "paused"
+        assert shown["paused_from"] == "waiting_human", "the pause swallowed the pending gate"
+        assert "HUMAN_GATE" in [e["event"] for e in shown["gate_history"]]
+    resumed = _bsi(pilot_clone, "10:10", "--sync", "gate", "resume", pilot)
+    assert resumed.code == 0, resumed.err
+    assert _bsi(sat_clone, "10:11", "sync").code == 0
+    assert _shown(sat_clone, sat)["status"] == "waiting_human"
+    assert _bsi(sat_clone, "10:12", "preflight", "check", sat, "proj/a.md").code == 4
+
+
+def test_a_resume_racing_a_gate_request_leaves_the_claim_waiting_for_the_human(tmp_path: Path) -> None:
+    pilot_clone, sat_clone, pilot, sat = _tree(tmp_path)
+    # The human pauses and resumes the tree; the satellite, offline, never saw the pause and asks for its gate.
+    assert _bsi(pilot_clone, "10:02", "--sync", "gate", "pause", pilot, "hold").code == 0
+    assert _bsi(pilot_clone, "10:03", "--sync", "gate", "resume", pilot).code == 0
+    assert _bsi(sat_clone, "10:05", "--offline", "gate", "request", sat, "deploy ok?").code == 0
+    assert _bsi(sat_clone, "10:07", "sync").code == 0
+    shown = _shown(sat_clone, sat)
+    assert shown["status"] == "waiting_human", "the gate request was lost: the satellite writes unapproved"
+    assert shown["gate_message"] == "deploy ok?"
+    assert _bsi(sat_clone, "10:12", "preflight", "check", sat, "proj/a.md").code == 4
