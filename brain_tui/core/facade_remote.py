@@ -134,9 +134,10 @@ class BrainRemote:
         self._renamed.extend(reconcile.Renamed(old, new) for old, new in clashes.items())
 
     def after_integrate(self, branch: str, rebased: bool) -> None:
-        """A local claim that lost its scope to a remote one is marked failed; the index follows."""
+        """A local claim (unpushed, or not even committed) that lost its scope to a remote one is marked failed; the
+        index follows."""
         b = self._brain
-        local = remote_history.local_added_claims(b.root, branch)
+        local = remote_history.local_added_claims(b.root, branch) | remote_history.uncommitted_new_claims(b.root)
         lost = reconcile.lost_claims(b.store.snapshot(b.now()), local) if local else []
         if lost:
             b.mutate_local(lambda cs: reconcile.mark_lost(cs, lost))
