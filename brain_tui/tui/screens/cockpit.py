@@ -17,7 +17,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Input, Static, Tab, Tabs, Tree
 
 from brain_tui.core.records.model import TIER_NAMES, BrainSnapshot, tier_of
-from brain_tui.core.records.statuses import BLOCKING_STATUSES, SignalState
+from brain_tui.core.records.statuses import SignalState
 from brain_tui.core.rules import attention
 from brain_tui.core.rules.attention import AttentionItem
 
@@ -209,7 +209,7 @@ class CockpitScreen(ClaimActions):
     def _update_panebar(self) -> None:
         snapshot = self.brain_app.snapshot
         counts = {
-            1: sum(1 for c in snapshot.claims if c.status in BLOCKING_STATUSES),
+            1: sum(1 for c in snapshot.claims if not c.is_terminal),  # unknown statuses too: they block
             2: sum(1 for s in snapshot.signals if s.state == SignalState.PENDING),
             6: len(snapshot.locks),
         }
