@@ -23,6 +23,7 @@ from brain_tui.core.rules.attention import AttentionItem
 
 from ..bands import BORDER, BandNeeds, band_heights
 from ..commands import PANES, bindings_for
+from ..corrupt import corrupt_line
 from ..grouping import is_grouped, is_heading, toggle
 from ..live import live_text
 from ..present import short_id, status_icon
@@ -349,6 +350,8 @@ class CockpitScreen(ClaimActions):
             if sig.type == "HANDOFF" and sig.state == SignalState.PENDING:
                 out += styled("o opens the claim it asks for · ", WARN)
             out += safe_text(sig.payload or "—", 300)
+        elif (bad := corrupt_line(app.snapshot, self.selected_claim_id())) is not None:
+            out = bad
         else:
             out = out.append_text("no selection — tab moves between panes, 1–7 jumps to one, n to what needs you",
                                   style=MUTED)

@@ -121,7 +121,8 @@ def stale_rows(snapshot: BrainSnapshot, brain_name: str, needle: str = "",
     """Rows of the stale claims table (the action hint is left out when read-only).
 
     Beside each claim, the evidence about its session (`live`): a release is decided knowing
-    whether the agent still works. `grouped`: under agent-state headings, as the active claims.
+    whether the agent still works. Then one row per file that does not read (`corrupt.corrupt_rows`).
+    `grouped`: under agent-state headings, as the active claims.
     """
     rows: list[Row] = []
     live = live or {}
@@ -140,6 +141,9 @@ def stale_rows(snapshot: BrainSnapshot, brain_name: str, needle: str = "",
             # Every stale row says what is known of its session, "no bound agent" included.
             "agent": stale_evidence(live.get(claim.sess_id), snapshot.now),
         }))
+    from ..corrupt import corrupt_rows
+
+    rows.extend(corrupt_rows(snapshot, needle))  # files that do not read: they block, a human repairs them
     if grouped:  # `G` groups the stale claims too: is its agent still working, or gone?
         from ..grouping import grouped_rows
 
