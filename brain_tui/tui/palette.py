@@ -1,19 +1,25 @@
-"""The command palette finds panes and claims, not only commands (`ctrl+p`, or `:` to jump to a claim)."""
+"""The command palette finds panes and claims, not only commands (`ctrl+p`, or `:` to jump to a claim).
+
+Textual's palette reads a hit's prompt and help as markup when they are strings (and `Matcher.highlight`
+parses its candidate as markup), so a claim's text reaches it only as a `Content` built from plain text:
+a story such as ``[@click=app.quit]here[/]`` shows literally and acts on nothing (SPEC 15).
+"""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Iterable
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from textual.app import SystemCommand
-from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.command import DiscoveryHit, Hit, Hits, Matcher, Provider
+from textual.content import Content
 from textual.screen import Screen
 
 from .commands import COMMANDS, PANES
 from .present import short_id
-from .safe import safe_str
+from .safe import safe_str, safe_text
 from .themes import save_settings, settings_path
 
 if TYPE_CHECKING:
@@ -63,11 +69,12 @@ class BrainProvider(Provider):
                 claims += 1
                 if claims > MAX_CLAIM_HITS:
                     continue
-            yield Hit(score, matcher.highlight(label), run, help=help_text)
+            yield Hit(score, highlight(matcher, label), run, text=label, help=inert_help(help_text))
         if claims < MAX_CLAIM_HITS and len(query.strip()) >= MIN_HISTORY_QUERY:
             for label, help_text, run in await asyncio.to_thread(self._history_targets, query.strip(),
                                                                  MAX_CLAIM_HITS - claims):
-                yield Hit(max(matcher.match(label), 0.5) * 0.8, matcher.highlight(label), run, help=help_text)
+                yield Hit(max(matcher.match(label), 0.5) * 0.8, highlight(matcher, label), run, text=label,
+                          help=inert_help(help_text))
 
     def _history_targets(self, needle: str, limit: int) -> list[tuple[str, str, Callable[[], None]]]:
         """The finished claims outside the steady read whose file name holds `needle` (in a thread)."""
@@ -86,6 +93,37 @@ class BrainProvider(Provider):
             help_text = safe_str(f"{claim.sess_id} · {claim.scope_text} · {claim.story}", 160)
             targets.append((safe_str(label, 100), help_text, partial(app.navigator.go_to_claim, claim.sess_id)))
         return targets
+
+
+def highlight(matcher: Matcher, text: str) -> Content:
+    """`text` as plain `Content` with the letters `matcher` found in it styled (`Matcher.highlight` without markup).
+
+    Args:
+        matcher: the palette's matcher for the query typed.
+        text: a hit's label, already made safe (`safe_str`); never parsed as markup.
+
+    Returns:
+        The label, with the matched letters in the matcher's style.
+    """
+    content = safe_text(text, None)
+    score, offsets = matcher.fuzzy_search.match(matcher.query, text)
+    if score:
+        for offset in offsets:
+            if not text[offset].isspace():
+                content = content.stylize(matcher.match_style, offset, offset + 1)
+    return content
+
+
+def inert_help(text: str) -> str:
+    """A hit's help line as plain `Content`: the palette parses a string help as markup, a `Content` not.
+
+    Args:
+        text: the help line, already made safe (`safe_str`).
+
+    Returns:
+        A `Content` typed as the `str` that `Hit.help` declares (the palette takes either).
+    """
+    return cast(str, safe_text(text, None))
 
 
 def system_commands(app: BrainApp, screen: Screen[Any]) -> Iterable[SystemCommand]:

@@ -71,3 +71,18 @@ async def test_d_on_the_gate_screen_opens_the_diff(make_app, demo_root: Path) ->
         await pilot.press("escape")
         await settle(pilot)
         assert not isinstance(app.screen, GateDiffScreen)
+
+
+async def test_a_refused_review_is_told_inert(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    # The gate's file turns corrupt after the cockpit read it; the core's refusal quotes the file's key.
+    app = make_app(gates=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        (demo_root / "claims" / f"{GATED}.yml").write_text(
+            f"sess_id: {GATED}\n'[@click=app.quit]q[/]': 1\n'[@click=app.quit]q[/]': 2\n", encoding="utf-8")
+        await pilot.press("d")
+        await settle(pilot)
+        told = [n for n in app._notifications if "corrupt" in n.message]
+        assert told and "duplicate key '[@click=app.quit]q[/]'" in told[0].message
+        assert not told[0].markup  # shown as written: no link, no action
+        assert app.is_running

@@ -17,12 +17,13 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Input, Static, Tab, Tabs, Tree
 
 from brain_tui.core.records.model import TIER_NAMES, BrainSnapshot, tier_of
-from brain_tui.core.records.statuses import BLOCKING_STATUSES, SignalState
+from brain_tui.core.records.statuses import SignalState
 from brain_tui.core.rules import attention
 from brain_tui.core.rules.attention import AttentionItem
 
 from ..bands import BORDER, BandNeeds, band_heights
 from ..commands import PANES, bindings_for
+from ..corrupt import corrupt_line
 from ..grouping import is_grouped, is_heading, toggle
 from ..live import live_text
 from ..present import short_id, status_icon
@@ -209,7 +210,7 @@ class CockpitScreen(ClaimActions):
     def _update_panebar(self) -> None:
         snapshot = self.brain_app.snapshot
         counts = {
-            1: sum(1 for c in snapshot.claims if c.status in BLOCKING_STATUSES),
+            1: sum(1 for c in snapshot.claims if not c.is_terminal),  # unknown statuses too: they block
             2: sum(1 for s in snapshot.signals if s.state == SignalState.PENDING),
             6: len(snapshot.locks),
         }
@@ -349,6 +350,8 @@ class CockpitScreen(ClaimActions):
             if sig.type == "HANDOFF" and sig.state == SignalState.PENDING:
                 out += styled("o opens the claim it asks for · ", WARN)
             out += safe_text(sig.payload or "—", 300)
+        elif (bad := corrupt_line(app.snapshot, self.selected_claim_id())) is not None:
+            out = bad
         else:
             out = out.append_text("no selection — tab moves between panes, 1–7 jumps to one, n to what needs you",
                                   style=MUTED)

@@ -109,7 +109,7 @@ def load_review(screen: Screen[Any], sess_id: str, then: Callable[[GateReview], 
         try:
             review = await asyncio.to_thread(app.call_core, lambda brain: brain.gates.show(sess_id))  # type: ignore[attr-defined]
         except BsiError as exc:
-            app.notify(inert_line(exc.message, 200), severity="error")
+            app.notify(inert_line(exc.message, 200), severity="error", markup=False)  # it may quote the file
             return
         then(review)
 

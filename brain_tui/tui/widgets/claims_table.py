@@ -6,7 +6,7 @@ from typing import Any
 
 from brain_tui.core.records.in_force import STATUS_IN_HEAD
 from brain_tui.core.records.model import BrainSnapshot, Claim
-from brain_tui.core.records.statuses import LIVE_STATUSES, Status
+from brain_tui.core.records.statuses import Status
 from brain_tui.core.rules import watchdog
 
 from ..live import LiveMap, live_glyph, live_text, stale_evidence
@@ -64,7 +64,10 @@ class StaleClaimsTable(KeyedTable):
 
 def active_rows(snapshot: BrainSnapshot, brain_name: str, needle: str = "",
                 live: LiveMap | None = None, grouped: bool = False) -> list[Row]:
-    """Rows of the active claims table (opening order).
+    """Rows of the active claims table (opening order): every unfinished claim the watchdog did not mark stale.
+
+    A status the product does not know counts as unfinished, as the core counts it (it blocks its scope,
+    flagged ``status-unknown``): such a claim is listed here with its status written out.
 
     Args:
         snapshot: the brain; its `now` is the time TTLs are counted from.
@@ -76,7 +79,7 @@ def active_rows(snapshot: BrainSnapshot, brain_name: str, needle: str = "",
     rows: list[Row] = []
     live = live or {}
     for claim in snapshot.claims:
-        if claim.status not in LIVE_STATUSES or not claim_matches(claim, needle):
+        if claim.is_terminal or claim.status == Status.STALE or not claim_matches(claim, needle):
             continue
         cells = _active_cells(claim, snapshot, brain_name)
         if live:
@@ -98,6 +101,8 @@ def _active_cells(claim: Claim, snapshot: BrainSnapshot, brain_name: str) -> dic
     story = safe_text(claim.story or "—", 200)
     if "clock-skew" in claim.flags:
         story = safe_text("[clock-skew] ", 20, style=WARN) + story
+    if "status-unknown" in claim.flags:  # kept as written by the core, and blocking: say what it is
+        story = safe_text(f"[status {claim.status}] ", 48, style=WARN) + story
     if STATUS_IN_HEAD in claim.flags:  # the file says a lift HEAD does not hold: the status shown is HEAD's
         story = safe_text("[lift not committed] ", 24, style=WARN) + story
     return {
@@ -116,7 +121,8 @@ def stale_rows(snapshot: BrainSnapshot, brain_name: str, needle: str = "",
     """Rows of the stale claims table (the action hint is left out when read-only).
 
     Beside each claim, the evidence about its session (`live`): a release is decided knowing
-    whether the agent still works. `grouped`: under agent-state headings, as the active claims.
+    whether the agent still works. Then one row per file that does not read (`corrupt.corrupt_rows`).
+    `grouped`: under agent-state headings, as the active claims.
     """
     rows: list[Row] = []
     live = live or {}
@@ -135,6 +141,9 @@ def stale_rows(snapshot: BrainSnapshot, brain_name: str, needle: str = "",
             # Every stale row says what is known of its session, "no bound agent" included.
             "agent": stale_evidence(live.get(claim.sess_id), snapshot.now),
         }))
+    from ..corrupt import corrupt_rows
+
+    rows.extend(corrupt_rows(snapshot, needle))  # files that do not read: they block, a human repairs them
     if grouped:  # `G` groups the stale claims too: is its agent still working, or gone?
         from ..grouping import grouped_rows
 

@@ -1,0 +1,75 @@
+"""Files that do not read, as rows of the stale pane ("human control required") and as a selection line.
+
+A claim file that does not read fails closed in the core: it blocks what it may hold (the whole brain
+when nothing can be read from it). SPEC 13 wants it shown as one row with its path, line and reason; the
+cockpit lists each such file among the stale claims, keyed ``corrupt:<path>`` (never a claim's ID, so
+no claim key acts on it), with the repair command the core names.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.content import Content
+
+from brain_tui.core.records.model import BrainSnapshot, CorruptFile
+from brain_tui.core.records.unreadable import holder_id, repair_command
+
+from .present import short_id
+from .safe import safe_text, styled
+from .styles import ERROR, MUTED, STRONG, WARN
+
+#: The row key prefix of a file that does not read.
+PREFIX = "corrupt:"
+
+
+def corrupt_key(bad: CorruptFile) -> str:
+    """The row key of `bad` in the stale pane."""
+    return PREFIX + bad.path
+
+
+def _held(bad: CorruptFile) -> str:
+    return " ".join(str(entry) for entry in bad.holds)
+
+
+def _fix(bad: CorruptFile) -> str:
+    """What to do: the repair command for a claim file, else the file to mend."""
+    return repair_command(bad.path) if bad.path.startswith("claims/") else f"mend {bad.path}"
+
+
+def corrupt_rows(snapshot: BrainSnapshot, needle: str = "") -> list[tuple[str, dict[str, Any]]]:
+    """One stale-pane row per file that does not read (path, line, reason, what it holds, the repair).
+
+    Args:
+        snapshot: the brain read.
+        needle: the filter text (matched against the path, the reason and what it holds).
+    """
+    rows: list[tuple[str, dict[str, Any]]] = []
+    for bad in snapshot.corrupt:
+        if needle and needle.lower() not in f"{bad.path} {bad.reason} {_held(bad)}".lower():
+            continue
+        rows.append((corrupt_key(bad), {
+            "status": styled("✗", ERROR),
+            "id": safe_text(short_id(holder_id(bad.path), snapshot.now, snapshot.tz), 40),
+            "instance": styled("—", MUTED),
+            "scope": safe_text(_held(bad) or "—", 120),
+            "expired": styled("corrupt", ERROR),
+            "action": safe_text(f"line {bad.line}: {bad.reason} · {_fix(bad)}", 200, style=WARN),
+            "agent": styled("file does not read", MUTED),
+        }))
+    return rows
+
+
+def corrupt_line(snapshot: BrainSnapshot, key: str | None) -> Content | None:
+    """The selection line of the corrupt row `key`, or None when `key` is not one."""
+    if not key or not key.startswith(PREFIX):
+        return None
+    bad = next((b for b in snapshot.corrupt if corrupt_key(b) == key), None)
+    if bad is None:
+        return None
+    out = styled("✗ ", ERROR) + safe_text(short_id(holder_id(bad.path), snapshot.now, snapshot.tz), 40, style=STRONG)
+    out += safe_text(f" · line {bad.line}: {bad.reason} · ", 300, style=MUTED)
+    out += safe_text(_fix(bad), 200)
+    if bad.holds:
+        out += safe_text(f" · until repaired it holds {_held(bad)}", 200, style=WARN)
+    return out + safe_text(f" · {bad.path}", 200, style=MUTED)

@@ -1,0 +1,55 @@
+"""A claim file that does not read is one row in the cockpit: its path, line and reason (SPEC 13).
+
+It fails closed (it blocks what it may hold, the whole brain when nothing can be read), so the pilot
+needs to see which file it is and how to repair it, not only a count in the header.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from brain_tui.tui.corrupt import corrupt_line
+from brain_tui.tui.screens.detail import DetailScreen
+
+from .conftest import screen_text, settle
+
+pytestmark = pytest.mark.anyio
+
+BAD = "sess-20261129-0901-broken"
+
+
+def write_corrupt(root: Path) -> None:
+    """A claim file with a duplicate key whose text is hostile markup."""
+    (root / "claims" / f"{BAD}.yml").write_text(
+        f"sess_id: {BAD}\n'[@click=app.quit]k[/]': 1\n'[@click=app.quit]k[/]': 2\n", encoding="utf-8")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_a_corrupt_claim_file_is_a_row_with_its_path_line_and_reason(  # noqa: ANN001
+        make_app, demo_root: Path, size: tuple[int, int]) -> None:
+    write_corrupt(demo_root)
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        table = app.screen.query_one("#stale")
+        keys = [key for key in table.row_keys if key.startswith("corrupt:")]
+        assert keys == [f"corrupt:claims/{BAD}.yml"]
+        assert table.select_key(keys[0])
+        table.focus()
+        await settle(pilot)
+        line = corrupt_line(app.snapshot, keys[0])
+        assert line is not None
+        assert line.plain == (f"✗ 0901-broken · line 3: duplicate key '[@click=app.quit]k[/]' · bsi claim repair {BAD}"
+                              f" · until repaired it holds * · claims/{BAD}.yml")
+        text = screen_text(app)
+        assert "✗ 0901-broken · line 3: duplicate key" in text  # the selection line
+        if size[0] >= 120:
+            assert f"duplicate key '[@click=app.quit]k[/]' · bsi claim repair {BAD}" in text  # inert
+        for key in ("enter", "R", "X", "c", "r"):  # no claim to act on: refused, never a traceback
+            await pilot.press(key)
+            await settle(pilot)
+            assert not isinstance(app.screen, DetailScreen)
+            await pilot.press("escape")
+        assert app.is_running
