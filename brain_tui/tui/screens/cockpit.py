@@ -97,7 +97,7 @@ class CockpitScreen(ClaimActions):
                     id="panebar")
         tabs.can_focus = False
         yield tabs
-        yield Input(placeholder="filter: ID, instance, scope, story, type… (enter keeps it, esc clears)",
+        yield Input(placeholder="filter: ID, instance, scope, story, type… (history: ID; enter keeps it, esc clears)",
                     id="filter")
         with Vertical(id="body"):
             with Vertical(id="row-top", classes="band"):
