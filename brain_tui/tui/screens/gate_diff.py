@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 def review_summary(review: GateReview) -> Content:
     """The lines above the diff: gate message, tests figures, tree, changed files."""
     out = styled("Gate ", STRONG) + safe_text(review.sess_id, 60, style=STRONG)
-    out += styled(f"  {review.status}", MUTED)
+    out += safe_text(f"  {review.status}", 40, style=MUTED)
     if review.message:
         out += "\n" + safe_text(f"“{review.message}”", 200)
     if review.tests:
