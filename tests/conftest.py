@@ -151,8 +151,8 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
 
     A worker spends much of its time off the CPU: waiting for the `git`, `bsi`, hook and tmux processes
     a test starts, and in the pilot's idle waits of the cockpit tests. A third worker on the 2-core
-    machine fills that time: the whole suite 199 s -> 168 s alone on it, 319 s -> 286 s beside another
-    run of the suite. `PYTEST_XDIST_AUTO_NUM_WORKERS` still sets the number.
+    machine fills that time (the whole suite ran faster with it, alone on the machine and beside another
+    run). `PYTEST_XDIST_AUTO_NUM_WORKERS` still sets the number.
     """
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None  # xdist reads it
