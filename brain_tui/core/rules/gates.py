@@ -256,7 +256,9 @@ def gate_resume(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> Casc
     if not is_held_pause(claim, now):
         raise refuse_transition(claim, "resume", [Status.PAUSED, "stale (from paused)"], effective_status(claim, now))
     held = paused_ancestor(cs.snapshot, claim)
-    if held is not None:
+    # An ancestor held by this claim's own pause is its cascade come round a parent cycle (edited by hand):
+    # not a hold above it, or no resume could ever lift that pause.
+    if held is not None and str(held.data.get("paused_by") or "") != sess_id:
         raise TransitionRefused(
             f"cannot resume {sess_id}: its ancestor {held.sess_id} is still paused; "
             f"resume it instead (`bsi gate resume {held.sess_id}`)"

@@ -20,7 +20,7 @@ from brain_tui.core.paths.scope import FILE, ScopeEntry, covers_file, normalize_
 from brain_tui.core.records.model import BrainSnapshot, Claim
 from brain_tui.core.records.statuses import Status
 from brain_tui.core.rules.circuit import circuit_state
-from brain_tui.core.rules.conflicts import find_conflicts, unreadable_holders
+from brain_tui.core.rules.conflicts import CORRUPT, find_conflicts, unreadable_holders
 from brain_tui.core.rules.effective import (
     delegating_chain,
     effective_status,
@@ -123,7 +123,34 @@ def check_claim(snapshot: BrainSnapshot, sess_id: str, file: str = "") -> Claim:
             f"is unknown: a human repairs claims/{broken}.yml (`bsi claim list` shows why it does not read)",
             sess_id, file, status=claim.status, blocked_by=broken,
         )
+    _check_held_twice(snapshot, claim, file)
     return claim
+
+
+def _check_held_twice(snapshot: BrainSnapshot, claim: Claim, file: str) -> None:
+    """No claim acts while another blocking claim, outside its own tree line, holds an intersecting scope.
+
+    The protocol never opens two such claims (SPEC 5.3), but a history moved by hand can hold them both (a
+    `git pull` merging another machine's claim, a `git revert` of a close). What git holds is in force
+    (SPEC 22), so neither may act until a human aborts or releases one: which one was meant is not the
+    product's to guess. Ancestors and descendants are the delegation of SPEC 5.3, whatever their status.
+
+    Raises:
+        PreflightRefused: code 4, naming the other holders.
+    """
+    if claim.satellite_type == "search" or not claim.scope:
+        return
+    line = {a.sess_id for a in snapshot.ancestors(claim.sess_id)}
+    others = [c for c in find_conflicts(snapshot, claim.scope, exclude=claim.sess_id)
+              if c.sess_id not in line and c.status != CORRUPT]
+    if others:
+        raise _refuse(
+            CLAIM_NOT_OPEN,
+            f"claim {claim.sess_id} shares its scope with {'; '.join(c.describe() for c in others)}, "
+            f"which the protocol never opens (a history changed by hand): a human aborts or releases one "
+            f"(`bsi gate abort <id> REASON`)",
+            claim.sess_id, file, status=claim.status, blocked_by=[c.sess_id for c in others],
+        )
 
 
 def _check_search_write(snapshot: BrainSnapshot, claim: Claim, file: str) -> None:
