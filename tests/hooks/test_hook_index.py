@@ -145,3 +145,24 @@ def test_the_index_goes_stale_when_head_moves_without_a_file_of_the_work_tree(br
     assert "status: open" in (brain / rel).read_text(encoding="utf-8")
     assert hook_index.load(brain) is None
     assert_denied(hook(brain, "pre-tool-use", target), "paused")
+
+
+def test_the_shortcut_says_no_to_two_claims_a_hand_merge_left_on_one_scope(brain: Path) -> None:
+    # Two open claims on one scope: the protocol never opens them, a hand `git pull` or `git revert` can leave them.
+    # The core refuses both (preflight 4); the index must not vouch for either.
+    first = ok(run_bsi("claim", "open", "--scope", "src/", "--story", "one", brain=brain))
+    second_doc = (brain / "claims" / f"{first}.yml").read_text(encoding="utf-8")
+    second = first.replace(first.rsplit("-", 1)[1], "merged")
+    (brain / "claims" / f"{second}.yml").write_text(second_doc.replace(first, second), encoding="utf-8")
+    b = Brain(brain, now=NOW, commit=False)
+    snapshot = b.snapshot()
+    index = hook_index.build(brain, b.snapshot(only_statuses=BLOCKING_STATUSES), b.config)
+    now = b.now().timestamp()
+    for sess in (first, second):
+        try:
+            preflight.check(snapshot, b.config, sess, "src/a.py")
+        except BsiError as exc:
+            assert exc.exit_code == 4, exc.message
+        else:
+            raise AssertionError(f"{sess} may write src/a.py beside another holder")
+        assert not hook_index.may_write(index, sess, "src/a.py", now), sess

@@ -20,7 +20,7 @@ from brain_tui.core.paths.scope import FILE, ScopeEntry, covers_file, normalize_
 from brain_tui.core.records.model import BrainSnapshot, Claim
 from brain_tui.core.records.statuses import Status
 from brain_tui.core.rules.circuit import circuit_state
-from brain_tui.core.rules.conflicts import CORRUPT, find_conflicts, unreadable_holders
+from brain_tui.core.rules.conflicts import CORRUPT, Conflict, find_conflicts, unreadable_holders
 from brain_tui.core.rules.effective import (
     delegating_chain,
     effective_status,
@@ -127,6 +127,16 @@ def check_claim(snapshot: BrainSnapshot, sess_id: str, file: str = "") -> Claim:
     return claim
 
 
+def shared_scope(snapshot: BrainSnapshot, claim: Claim) -> list[Conflict]:
+    """The other blocking claims, outside `claim`'s own tree line, whose scope meets its scope (none for a search
+    claim): claims the protocol never opens side by side, which only a history changed by hand can hold."""
+    if claim.satellite_type == "search" or not claim.scope:
+        return []
+    line = {a.sess_id for a in snapshot.ancestors(claim.sess_id)}
+    return [c for c in find_conflicts(snapshot, claim.scope, exclude=claim.sess_id)
+            if c.sess_id not in line and c.status != CORRUPT]
+
+
 def _check_held_twice(snapshot: BrainSnapshot, claim: Claim, file: str) -> None:
     """No claim acts while another blocking claim, outside its own tree line, holds an intersecting scope.
 
@@ -138,11 +148,7 @@ def _check_held_twice(snapshot: BrainSnapshot, claim: Claim, file: str) -> None:
     Raises:
         PreflightRefused: code 4, naming the other holders.
     """
-    if claim.satellite_type == "search" or not claim.scope:
-        return
-    line = {a.sess_id for a in snapshot.ancestors(claim.sess_id)}
-    others = [c for c in find_conflicts(snapshot, claim.scope, exclude=claim.sess_id)
-              if c.sess_id not in line and c.status != CORRUPT]
+    others = shared_scope(snapshot, claim)
     if others:
         raise _refuse(
             CLAIM_NOT_OPEN,

@@ -64,8 +64,9 @@ if TYPE_CHECKING:
 #: The note of a write no claim holds under ``unclaimed_writes: warn``: the core and this shortcut say the same.
 UNCLAIMED_NOTE = ("{file} written without a claim (no claim holds it; "
                   "`bsi claim open --scope …` makes the work visible to other sessions)")
-VERSION = 6  # 2: paths stored as their path_key; 3: the folders on the way to them; 4: HFS+ ignorables dropped;
-# 5: the expiry is the effective one (8 h cap, no opening time); 6: the files that decide HEAD's commit
+VERSION = 7  # 2: paths stored as their path_key; 3: the folders on the way to them; 4: HFS+ ignorables dropped;
+# 5: the expiry is the effective one (8 h cap, no opening time); 6: the files that decide HEAD's commit;
+# 7: a claim that shares its scope with another (`preflight.shared_scope`)
 RACY_NS = 2_000_000_000
 _KINDS = ("global", "dir", "file", "section")
 
@@ -120,6 +121,7 @@ def build(root: str | os.PathLike[str], snapshot: BrainSnapshot, config: BrainCo
     from brain_tui.core.records.statuses import BLOCKING_STATUSES
     from brain_tui.core.rules.circuit import circuit_state
     from brain_tui.core.rules.locks import lock_file_path
+    from brain_tui.core.rules.preflight import shared_scope
 
     base = os.fspath(root)
     keys = _keys(base)
@@ -140,6 +142,7 @@ def build(root: str | os.PathLike[str], snapshot: BrainSnapshot, config: BrainCo
             "tripped": circuit_state(claim, config.max_consecutive_fails).tripped,
             "branch": bool(claim.theme_branch),
             "agent_session": claim.agent_session,
+            "shared": bool(shared_scope(snapshot, claim)),  # a hand merge left another holder: the core refuses
         }
     locks = []
     for lock in snapshot.locks:
@@ -266,7 +269,7 @@ def claim_can_act(index: dict[str, Any], sess_id: str, now: float) -> bool:
     the claim check of SPEC 10 cannot refuse it (a shell call of a bound session needs this much)."""
     claims = index["claims"]
     claim = claims.get(sess_id)
-    if not isinstance(claim, dict) or claim["status"] != Status.OPEN:
+    if not isinstance(claim, dict) or claim["status"] != Status.OPEN or claim.get("shared"):
         return False
     if claim["expires"] is not None and now >= claim["expires"]:
         return False
