@@ -133,3 +133,12 @@ def test_codex_and_gemini_transcripts() -> None:
     assert gemini is not None and gemini.text == ("I updated the routes.",)
     assert gemini.tool is not None and gemini.tool.name == "replace" and gemini.tool.target == "/b/src/routes.py"
     assert gemini.runway is not None and gemini.runway.used == 41_000 and gemini.model == "gemini-2.5-pro"
+
+
+def test_an_absurd_token_count_is_no_count_and_crashes_nothing() -> None:
+    """Usage figures past any real window (a forged or corrupt line) are skipped like any other bad value."""
+    data = (assistant("first", "m1", 10 ** 400) + assistant("second", "m2", 20_000)
+            + assistant("third", "m3", 10 ** 700) + assistant("fourth", "m4", 30_000))
+    peek = parse(data)
+    assert peek.turns == (20_000, 30_000)
+    assert peek.runway is not None and peek.runway.used == 30_000 and peek.runway.turns_left == 17

@@ -59,6 +59,8 @@ TEXT_LINES = 3
 TEXT_WIDTH = 200
 #: A tool's target is cut to this many characters.
 TARGET_WIDTH = 200
+#: A token figure above this is no real count (a forged or corrupt line): it is skipped, like a negative one.
+MAX_TOKENS = 10**12
 #: The `tool_input` keys naming what a tool works on, in order of preference.
 TARGET_KEYS = ("file_path", "notebook_path", "path", "command", "cmd", "pattern", "url", "query")
 
@@ -168,7 +170,8 @@ def _time(value: object) -> datetime | None:
 
 
 def _int(value: object) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
+    """A positive token figure, else 0 (not an int, a bool, or beyond `MAX_TOKENS`: no count)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and 0 < value <= MAX_TOKENS else 0
 
 
 # ---------------------------------------------------------------------------------------------
