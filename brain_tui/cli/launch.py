@@ -35,8 +35,6 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
 
 def cmd_launch(ctx: Context) -> int:
     """Run `bsi launch`."""
-    import json
-
     from brain_tui.core.errors import UsageError
     from brain_tui.core.sessions.launch import NoLaunchCommand
 
@@ -63,7 +61,9 @@ def cmd_launch(ctx: Context) -> int:
             sess_id = a.sess_id
         if a.dry_run:
             plan = brain.launches.plan(sess_id, tmux=a.tmux)
-            ctx.emit(plan.as_dict(), "\n".join(json.dumps(arg, ensure_ascii=False) for arg in plan.argv))
+            from brain_tui.core.paths.text_safety import quoted_exact
+
+            ctx.emit(plan.as_dict(), "\n".join(quoted_exact(arg) for arg in plan.argv))
             return 0
         record = brain.launches.start(sess_id, tmux=a.tmux)
     except NoLaunchCommand:

@@ -243,3 +243,16 @@ def test_a_tmux_launch_writes_the_claims_sandbox_settings_first(brain: Path, tmp
     path = brain / ".brain" / "launch" / f"{sess}.json"
     assert recorded(out)["argv"] == [str(path)]
     assert json.loads(path.read_text())["sandbox"]["filesystem"]["allowWrite"] == ["/" + str(brain / "wiki")]
+
+
+def test_the_dry_run_shows_hostile_claim_text_exactly_and_inert(brain: Path) -> None:
+    """The argv printed for the pilot to review: bidi overrides, C1 and zero-width characters are escaped, not sent
+    to the terminal, and the printed form still reads back as the exact argument."""
+    write_config(brain, ["echo", "{story}"], tmux=False)
+    story = "evil \x1b]0;x\x07 \u202eexe.gnp \u009b31m zw\u200bj — fine"
+    sess = opened(brain, "--scope", "wiki/", "--story", story)
+    run = run_bsi("launch", sess, "--dry-run", brain=brain)
+    assert run.code == 0, run.err
+    printed = run.out.splitlines()
+    assert not [ch for ch in run.out if ord(ch) in (0x1B, 0x07, 0x9B, 0x202E, 0x200B)]
+    assert json.loads(printed[1]) == story and "— fine" in printed[1]

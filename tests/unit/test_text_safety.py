@@ -4,6 +4,7 @@ kept a table of its own (or stopped asking core/paths/text_safety.py) fails here
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable
 
 import pytest
@@ -104,3 +105,12 @@ def test_one_control_rule_for_paths_scopes_and_the_hook_index() -> None:
             normalize(f"src/a{char}b.py")
         assert not hook_index._plain(f"src/a{char}b.py")
     assert hook_index._plain("src/a\xa0b.py")
+
+
+def test_quoted_exact_reads_back_and_shows_no_hidden_character() -> None:
+    from brain_tui.core.paths.text_safety import quoted_exact
+
+    value = "a\x1b[2J \u202e\u009b \U000e0041\ud800 — é \"q\""
+    shown = quoted_exact(value)
+    assert json.loads(shown) == value
+    assert all(placeholder(ch) is None for ch in shown) and "— é" in shown

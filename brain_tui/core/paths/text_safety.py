@@ -109,3 +109,25 @@ def inert_line(value: object, limit: int = 120) -> str:
     if len(joined) > limit or len(text) > limit * 4:
         joined = joined[: limit - 1].rstrip() + ELLIPSIS
     return joined
+
+
+def quoted_exact(value: str) -> str:
+    """`value` as a JSON string that shows it exactly and inertly: every hidden character is a ``\\uXXXX`` escape.
+
+    For an argument a human reviews before it runs (`bsi launch --dry-run`): unlike `inert_line` it keeps every
+    character (`json.loads` gives `value` back), and unlike plain JSON it never sends a bidi override, a C1
+    control or an invisible character to the terminal.
+    """
+    import json
+
+    out: list[str] = []
+    for char in json.dumps(value, ensure_ascii=False):
+        code = ord(char)
+        if placeholder(char) is None:
+            out.append(char)
+        elif code > 0xFFFF:
+            high, low = divmod(code - 0x10000, 0x400)
+            out.append(f"\\u{0xD800 + high:04x}\\u{0xDC00 + low:04x}")
+        else:
+            out.append(f"\\u{code:04x}")
+    return "".join(out)
