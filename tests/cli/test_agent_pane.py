@@ -7,6 +7,7 @@ pane received, byte for byte.
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -98,3 +99,46 @@ def test_a_claim_without_a_launch_is_not_found(brain: Path, tmux_env: dict[str, 
     run = run_bsi("agent", "stop", sess, brain=brain, env=tmux_env)
     assert run.code == 66 and "Traceback" not in run.err
     assert load_claim(brain, sess)["status"] == "open"
+
+
+def _tmux(env: dict[str, str], *args: str) -> str:
+    done = subprocess.run(["tmux", *args], env=env, capture_output=True, text=True, check=True)
+    return done.stdout.strip()
+
+
+def test_keys_reach_the_agents_own_pane_after_its_window_was_split(
+        brain: Path, tmp_path: Path, tmux_env: dict[str, str]) -> None:
+    """A split (by the pilot, or by the agent itself) makes another pane the active one: the reply, the Escape
+    still go to the agent's pane, never to whatever process runs in the new one."""
+    sess, out, record = launched(brain, tmp_path, tmux_env)
+    other = tmp_path / "split.bin"
+    _tmux(tmux_env, "split-window", "-t", record["window"], sys.executable, str(tmp_path / "raw_recorder.py"),
+          str(other))
+    pane_read(other, b"READY")
+    ok(run_bsi("agent", "answer", sess, "yes", brain=brain, env=tmux_env))
+    ok(run_bsi("agent", "interrupt", sess, brain=brain, env=tmux_env))
+    assert pane_read(out, b"\x1b") == b"READYyes\r\x1b"
+    assert other.read_bytes() == b"READY"
+
+
+def test_a_launch_into_a_tmux_session_whose_name_has_spaces_is_remembered(
+        brain: Path, tmp_path: Path, tmux_env: dict[str, str]) -> None:
+    """Inside tmux the window opens in the pilot's current session, whatever its name: the launch is still
+    found running (list, answer)."""
+    _tmux(tmux_env, "new-session", "-d", "-s", "my work", "-x", "80", "-y", "24")
+    socket = _tmux(tmux_env, "display-message", "-p", "-t", "=my work:", "#{socket_path},#{pid},#{session_id}")
+    inside = dict(tmux_env, TMUX=socket.replace(",$", ","))
+    script = tmp_path / "raw_recorder.py"
+    script.write_text(RAW_RECORDER, encoding="utf-8")
+    out = tmp_path / "pane.bin"
+    (brain / "brain-compose.yml").write_text(json.dumps({"launch": {"command": [sys.executable, str(script),
+                                                                                str(out)]}}), encoding="utf-8")
+    sess = ok(run_bsi("claim", "open", "--scope", "wiki/", brain=brain))
+    run = run_bsi("launch", sess, "--json", brain=brain, env=inside)
+    assert run.code == 0, run.err
+    assert run.json()["target"].startswith("my work:") and run.json()["window"].startswith("@")
+    pane_read(out, b"READY")
+    listed = run_bsi("launch", "--list", "--json", brain=brain, env=tmux_env).json()["launches"]
+    assert [r["sess_id"] for r in listed] == [sess]
+    ok(run_bsi("agent", "answer", sess, "hi", brain=brain, env=tmux_env))
+    assert pane_read(out, b"\r") == b"READYhi\r"

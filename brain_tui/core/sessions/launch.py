@@ -235,6 +235,7 @@ class LaunchRecord(JsonShaped):
         target: the tmux target to attach to (``session:index``), "" outside tmux.
         socket: the tmux server's socket path, "" outside tmux.
         name: the tmux window name.
+        pane: the agent's own tmux pane (``%3``): keys go there, not to whichever pane of the window is active.
     """
 
     sess_id: str
@@ -246,6 +247,7 @@ class LaunchRecord(JsonShaped):
     target: str = ""
     socket: str = ""
     name: str = ""
+    pane: str = ""
 
 
     def is_running(self) -> bool:

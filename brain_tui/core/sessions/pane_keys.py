@@ -1,6 +1,7 @@
 """Answering, interrupting and stopping a satellite that runs in a tmux pane (issue 21, SPEC 20.5).
 
-The reply reaches the agent's pane as literal keys: ``tmux send-keys -l -- TEXT`` (``-l``: no key
+The keys go to the agent's own pane (its id, recorded at launch; a record without one: the window's active
+pane). The reply reaches the agent's pane as literal keys: ``tmux send-keys -l -- TEXT`` (``-l``: no key
 names, nothing format-expanded; a trailing ``;`` escaped, else tmux reads it as the end of its
 command), then a separate
 ``send-keys Enter``. Every call is an argv list, never a shell string. A reply is one line: line
@@ -59,8 +60,9 @@ def _run(argv: list[str], what: str) -> None:
 def answer_argvs(record: LaunchRecord, text: str) -> list[list[str]]:
     """The two tmux commands that type `text` into the launch's pane and press Enter."""
     base = _base(record)
-    return [[*base, "send-keys", "-t", record.window, "-l", "--", tmux_arg(check_reply(text))],
-            [*base, "send-keys", "-t", record.window, "Enter"]]
+    pane = record.pane or record.window
+    return [[*base, "send-keys", "-t", pane, "-l", "--", tmux_arg(check_reply(text))],
+            [*base, "send-keys", "-t", pane, "Enter"]]
 
 
 def answer(record: LaunchRecord, text: str) -> None:
@@ -71,7 +73,7 @@ def answer(record: LaunchRecord, text: str) -> None:
 
 def interrupt(record: LaunchRecord) -> None:
     """Press Escape in the launch's pane: the agent stops its current turn and waits."""
-    _run([*_base(record), "send-keys", "-t", record.window, INTERRUPT_KEY], "interrupt")
+    _run([*_base(record), "send-keys", "-t", record.pane or record.window, INTERRUPT_KEY], "interrupt")
 
 
 def stop(record: LaunchRecord) -> None:

@@ -26,6 +26,20 @@ from brain_tui.core.sessions.launch import (
     write_settings,
 )
 
+#: What tmux prints of the new window: the fields without spaces first; a session name may hold spaces but
+#: never ``:`` (tmux refuses it), so the session, the window index and the socket path end the line, ``:``-separated.
+LAUNCH_FORMAT = "#{window_id} #{pane_id} #{pane_pid} #{session_name}:#{window_index}:#{socket_path}"
+
+
+def parse_launch_output(text: str) -> tuple[str, str, int, str, str]:
+    """`LAUNCH_FORMAT` as printed: (window id, pane id, pane pid, ``session:index`` target, socket path)."""
+    head = text.strip("\n").split(" ", 3)
+    window, pane, pid_text, rest = (head + ["", "", "0", ""])[:4]
+    session, _, rest = rest.partition(":")
+    index, _, socket = rest.partition(":")
+    target = f"{session}:{index}" if session or index else ""
+    return window, pane, int(pid_text) if pid_text.isdigit() else 0, target, socket
+
 
 def tmux_arg(arg: str) -> str:
     """One argument as tmux must receive it to pass it on unchanged.
@@ -48,7 +62,7 @@ def tmux_command(plan: LaunchPlan, *, inside_tmux: bool, session: str, session_e
     (created when it does not exist yet).
     """
     program = list(plan.argv) if len(plan.argv) > 1 else ["env", *plan.argv]  # one argument = run by a shell
-    fmt = "#{session_name}:#{window_index} #{window_id} #{pane_pid} #{socket_path}"
+    fmt = LAUNCH_FORMAT
     if inside_tmux or session_exists:
         head = [tmux, "new-window", "-d", "-P", "-F", fmt, "-n", plan.name]
         if not inside_tmux:
@@ -84,11 +98,10 @@ def start_tmux(plan: LaunchPlan, *, brain_name: str, started_at: str) -> LaunchR
     if done.returncode != 0:
         reason = one_line(done.stderr or done.stdout)[:200] or f"exit {done.returncode}"
         raise InvalidData(f"launch: tmux refused the new window: {reason}")
-    parts = done.stdout.strip().split(" ", 3)
-    target, window, pid_text, socket = (parts + ["", "", "0", ""])[:4]
-    pid = int(pid_text) if pid_text.isdigit() else 0
+    window, pane, pid, target, socket = parse_launch_output(done.stdout)
     return LaunchRecord(sess_id=plan.sess_id, mode="tmux", pid=pid, create_time=create_time(pid),
-                        started_at=started_at, window=window, target=target, socket=socket, name=plan.name)
+                        started_at=started_at, window=window, target=target, socket=socket, name=plan.name,
+                        pane=pane)
 
 
 @dataclass(frozen=True)
