@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import pytest
 
 from brain_tui.core.errors import InvalidData
@@ -65,3 +68,21 @@ def test_attach_switches_inside_the_same_tmux_server_else_takes_the_terminal() -
     for current in (None, "/tmp/tmux-0/other,1,0"):
         outside = attach_command(record, current_tmux=current)
         assert outside.argv[-3:] == ("attach-session", "-t", "@4") and outside.takes_terminal
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+@pytest.mark.parametrize("verb", ["answer", "interrupt", "stop"])
+def test_keys_to_a_launch_whose_tmux_is_gone_are_not_found(tmp_path: Path, verb: str) -> None:
+    """Its window killed, the agent's process may live on a moment (still "running"): tmux's "no server" or
+    "can't find" is the launch gone, exit 66 as README says, not a refusal (65)."""
+    from brain_tui.core.errors import NotFound
+    from brain_tui.core.sessions import pane_keys
+    from brain_tui.core.sessions.launch import LaunchRecord
+
+    record = LaunchRecord(sess_id="sess-x", mode="tmux", pid=1, create_time=0.0, started_at="", window="@4",
+                          target="bsi-b:2", socket=str(tmp_path / "no-server"), name="x", pane="%7")
+    with pytest.raises(NotFound, match="no launched agent of sess-x"):
+        if verb == "answer":
+            pane_keys.answer(record, "yes")
+        else:
+            getattr(pane_keys, verb)(record)

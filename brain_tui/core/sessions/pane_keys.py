@@ -50,10 +50,18 @@ def _base(record: LaunchRecord) -> list[str]:
     return [tmux, *(["-S", record.socket] if record.socket else [])]
 
 
-def _run(argv: list[str], what: str) -> None:
+#: What tmux says when the launch's window, pane or whole server is gone (the agent ended, or was stopped).
+GONE_MARKERS = ("no server running", "can't find window", "can't find pane", "can't find session",
+                "(No such file or directory)", "(Connection refused)")
+
+
+def _run(argv: list[str], what: str, record: LaunchRecord) -> None:
+    """Run one tmux command. Its window gone (the agent's process may outlive it for a moment): NotFound (66)."""
     done = subprocess.run(argv, capture_output=True, text=True, check=False, stdin=subprocess.DEVNULL, timeout=10)
     if done.returncode != 0:
         reason = one_line(done.stderr or done.stdout)[:200] or f"exit {done.returncode}"
+        if any(marker in reason for marker in GONE_MARKERS):
+            raise NotFound(f"no launched agent of {record.sess_id} runs on this machine (tmux: {reason})")
         raise InvalidData(f"agent {what}: tmux refused: {reason}")
 
 
@@ -68,14 +76,14 @@ def answer_argvs(record: LaunchRecord, text: str) -> list[list[str]]:
 def answer(record: LaunchRecord, text: str) -> None:
     """Type `text` (literal keys) into the launch's pane, then Enter."""
     for argv in answer_argvs(record, text):
-        _run(argv, "answer")
+        _run(argv, "answer", record)
 
 
 def interrupt(record: LaunchRecord) -> None:
     """Press Escape in the launch's pane: the agent stops its current turn and waits."""
-    _run([*_base(record), "send-keys", "-t", record.pane or record.window, INTERRUPT_KEY], "interrupt")
+    _run([*_base(record), "send-keys", "-t", record.pane or record.window, INTERRUPT_KEY], "interrupt", record)
 
 
 def stop(record: LaunchRecord) -> None:
     """Kill the launch's tmux window (the agent ends; its claim stays as it is)."""
-    _run([*_base(record), "kill-window", "-t", record.window], "stop")
+    _run([*_base(record), "kill-window", "-t", record.window], "stop", record)
