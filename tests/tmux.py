@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import tempfile
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -45,9 +46,9 @@ def no_tmux_env(**extra: str) -> dict[str, str]:
 
 
 def _folder(tmp_path: Path) -> Path:
-    folder = Path("/tmp") / f"bsi-tmux-{tmp_path.name[-20:]}"  # short: socket paths are limited
-    folder.mkdir(exist_ok=True)
-    return folder
+    """A fresh folder for one private server: short (socket paths are limited) and never shared; the same
+    test name in two xdist workers (``popen-gw0/test_x0``, ``popen-gw1/test_x0``) must not share a server."""
+    return Path(tempfile.mkdtemp(prefix="bsi-tmux-", dir="/tmp"))
 
 
 def _kill(folder: Path, env: Mapping[str, str]) -> None:
