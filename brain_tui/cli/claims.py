@@ -179,8 +179,11 @@ def cmd_show(ctx: Context) -> int:
     if ctx.json:
         ctx.emit(data)
     else:
-        text = (ctx.brain.root / claim.path).read_text(encoding="utf-8")
-        ctx.emit(None, f"# {claim.path} — {claim.status}, tier {data['tier']} ({data['tier_name']})\n{text}")
+        from brain_tui.core.paths.text_safety import inert_block, inert_line
+
+        text = inert_block((ctx.brain.root / claim.path).read_text(encoding="utf-8"))  # brain text: SPEC 15
+        head = inert_line(f"# {claim.path} — {claim.status}, tier {data['tier']} ({data['tier_name']})", 400)
+        ctx.emit(None, f"{head}\n{text}")
     return 0
 
 

@@ -518,3 +518,13 @@ def test_renew_of_a_claim_without_ttl_uses_the_brain_default(brain: Path) -> Non
     assert renewed.code == 0, renewed.err
     after = run_bsi("--json", "claim", "show", "sess-20261129-0900-leg", brain=brain).json()
     assert after["expires_at"].startswith("2026-11-29T14:00"), after["expires_at"]
+
+
+def test_show_prints_the_claim_file_with_its_hidden_characters_visible(brain: Path, bsi: Bsi) -> None:
+    story = "fix \u202eevil\u202c and \u200bhidden\tkept"
+    sess = ok(bsi("claim", "open", "--scope", "src/", "--story", story, brain=brain))
+    shown = ok(bsi("claim", "show", sess, brain=brain))
+    assert "\u202e" not in shown and "\u200b" not in shown
+    assert "⟨U+202E⟩evil⟨U+202C⟩" in shown and "⟨U+200B⟩hidden" in shown
+    assert f"sess_id: {sess}\n" in shown and "scope: src/\n" in shown  # the file's lines and indentation as written
+    assert load_claim(brain, sess)["story_angle"] == story  # stored as given (SPEC 13)

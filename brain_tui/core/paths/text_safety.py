@@ -131,3 +131,9 @@ def quoted_exact(value: str) -> str:
         else:
             out.append(f"\\u{code:04x}")
     return "".join(out)
+
+
+def inert_block(text: str) -> str:
+    """Lines of brain text shown whole (a claim file printed by `bsi claim show`): line breaks and tabs kept, every
+    other hidden character its placeholder (`placeholder`)."""
+    return "".join(ch if ch in "\n\t" else (placeholder(ch) or ch) for ch in text)
