@@ -117,7 +117,7 @@ def apply(brain: Brain, cs: ChangeSet) -> Applied:
     from brain_tui.core.sync import gitops
 
     applied, rendered = Applied(), cs.render()
-    refuse_human_moves(cs.snapshot, rendered)
+    refuse_human_moves(cs.snapshot, rendered, cs.derived)
     cs.message = cs.message or "bsi: update"
     git = brain.commit_enabled and brain.is_git()
     landed: list[tuple[str, str]] = []
@@ -141,7 +141,7 @@ def apply(brain: Brain, cs: ChangeSet) -> Applied:
     return applied
 
 
-def refuse_human_moves(snapshot: BrainSnapshot, rendered: dict[str, str | None]) -> None:
+def refuse_human_moves(snapshot: BrainSnapshot, rendered: dict[str, str | None], derived: set[str]) -> None:
     """The last door of SPEC 21.2: a write that makes a human's transition refuses in an agent's process.
 
     `Brain`'s verbs refuse earlier, before they stage anything; this covers a write built
@@ -157,7 +157,7 @@ def refuse_human_moves(snapshot: BrainSnapshot, rendered: dict[str, str | None])
         return  # a human's write: nothing to read
     from brain_tui.core.rules.human_lifts import human_moves
 
-    for sess_id, verb in human_moves(snapshot, rendered):
+    for sess_id, verb in human_moves(snapshot, rendered, derived):
         require_human(verb, sess_id)
 
 

@@ -102,3 +102,25 @@ def test_the_owner_closes_a_claim_written_without_a_status_line_from_an_agents_p
     monkeypatch.setenv("BSI_SESSION", mine)  # open by the format's rule (SPEC 6.2): no status, no closing time
     at(brain).close_claim(mine, CloseRequest(status="ok"))
     assert load_claim(brain, mine)["status"] == "closed"
+
+
+def test_the_owner_revives_a_stale_mark_from_a_clock_ahead_from_an_agents_process(
+        brain: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    mine = open_in(brain, "docs/", story="mine", ttl="1h")
+    at(brain, "2026-11-29T12:00:00Z").watchdog()  # a watchdog whose clock runs hours ahead
+    assert load_claim(brain, mine)["status"] == "stale"
+    as_agent(monkeypatch)
+    monkeypatch.setenv("BSI_SESSION", mine)
+    at(brain, "2026-11-29T10:30:00Z").renew_claim(mine)  # the mark is in this machine's future: derived, suspect
+    assert load_claim(brain, mine)["status"] == "open"
+
+
+def test_sync_marks_a_lost_claim_failed_from_an_agents_process(brain: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from brain_tui.core.rules import reconcile
+
+    mine = open_in(brain, "docs/", story="mine")
+    theirs = open_in(brain, "lib/", story="theirs", slug="theirs")
+    lost = [reconcile.LostClaim(sess_id=mine, scope="docs/", winners=())]
+    as_agent(monkeypatch)
+    at(brain).mutate_local(lambda cs: reconcile.mark_lost(cs, lost))  # what `bsi sync` does after integrating
+    assert load_claim(brain, mine)["status"] == "failed" and load_claim(brain, theirs)["status"] == "open"

@@ -99,6 +99,9 @@ class ChangeSet:
         self._originals: dict[str, str] = {}
         self._writes: dict[str, str | None] = {}
         self._new_signal_keys: set[tuple[str, str, str, str]] = set()
+        #: Claims whose status a derived rule moved (a skewed stale mark revived, a claim lost at sync): not a
+        #: human's decision, so the last door of a write (`rules.human_lifts`) lets them through.
+        self.derived: set[str] = set()
 
     # -- timestamps -------------------------------------------------------------------------
     def ts(self, moment: datetime | None = None) -> str:

@@ -11,7 +11,7 @@ in an agent's process, whatever built the write.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import TYPE_CHECKING
 
 from brain_tui.core.records.statuses import Status
@@ -34,12 +34,15 @@ _AGENT_MOVES: frozenset[tuple[str | None, str]] = frozenset({
 _TERMINAL = frozenset({Status.CLOSED.value, Status.FAILED.value, Status.RELEASED.value})
 
 
-def human_moves(snapshot: BrainSnapshot, rendered: Mapping[str, str | None]) -> list[tuple[str, str]]:
+def human_moves(snapshot: BrainSnapshot, rendered: Mapping[str, str | None],
+                derived: Collection[str] = ()) -> list[tuple[str, str]]:
     """The claims a write changes the way only a human's verb does: ``(sess_id, verb)`` for each.
 
     Args:
         snapshot: the brain the write was decided on.
         rendered: the files the write leaves (brain-relative path → text; None = deleted).
+        derived: claims a derived rule moved (`ChangeSet.derived`: a skewed stale mark revived by its owner, a
+            claim lost at sync), left out.
 
     Returns:
         One pair per claim: the verb that makes such a change (``approve``, ``reject``, ``pause``,
@@ -55,6 +58,8 @@ def human_moves(snapshot: BrainSnapshot, rendered: Mapping[str, str | None]) -> 
             continue
         old = str(claim.status) if claim is not None else None
         sess_id = claim.sess_id if claim is not None else rel
+        if sess_id in derived:
+            continue
         if text is None:  # a claim file deleted: only a live one matters (it stops holding its scope)
             if old not in _TERMINAL:
                 found.append((sess_id, "release"))

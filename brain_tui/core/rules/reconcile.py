@@ -100,6 +100,7 @@ def mark_lost(cs: ChangeSet, lost: Sequence[LostClaim]) -> None:
     for item in lost:
         names = ", ".join(w.sess_id for w in item.winners)
         reason = f"lost while offline: {names} claimed the scope first"
+        cs.derived.add(item.sess_id)
         cs.update_claim(item.sess_id, {"status": "failed", "closed_at": cs.ts(), "lost_to": names,
                                        "abort_reason": reason})
         cs.add_history(item.sess_id, "ABORTED", "sync", reason)

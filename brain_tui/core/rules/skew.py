@@ -57,6 +57,7 @@ def revive(cs: ChangeSet, claim: Claim, by: str) -> str | None:
     if status not in LIVE_STATUSES:
         return None  # a status the product does not know: the mark stands, a human decides
     marked = claim.data.get("stale_since")
+    cs.derived.add(claim.sess_id)
     cs.update_claim(claim.sess_id, {"status": status, "skew_revived": marked},
                     remove=("stale_since", "stale_from", "stale_reason"))
     cs.add_history(claim.sess_id, "REVIVED", by,
