@@ -39,10 +39,12 @@ REFUSED = ["git add claims/x.yml", "git add claims", "git add -- signals/", "git
            "git stash push claims", "git restore --staged claims/x.yml", "cd claims && git add .",
            "git update-index --assume-unchanged BRAIN-INDEX.md", "git -C claims add x.yml",
            "find claims -delete", "find . -name '*.yml' -delete", "find signals -exec rm {} +", "chmod 000 claims",
-           "chmod -R a-w signals", "chown nobody locks"]
+           "chmod -R a-w signals", "chown nobody locks", "git rm -r --cached .", "git rm -rq --cached -- .",
+           "find . -fprint claims/x.yml"]
 ALLOWED = ["git add .", "git add -A", "git add src/a.py", "git commit -am 'claims/x.yml fixed'", "git commit -m x",
            "git reset HEAD~1", "git stash", "git stash pop", "git log -- claims", "git diff claims/",
-           "find claims -name '*.yml'", "chmod 644 src/a.py", "cat claims/x.yml"]
+           "find claims -name '*.yml'", "chmod 644 src/a.py", "cat claims/x.yml", "git rm -r --cached src",
+           "find src -fprint src/list.txt"]
 
 
 @pytest.mark.parametrize("command", REFUSED)

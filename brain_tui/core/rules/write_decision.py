@@ -204,8 +204,10 @@ class _Decider:
         reading = read_command(shell.command, cwd)
         targets = [(target.path, target.tree) for target in reading.targets]
         # git's record of these changes (`git add`, `git rm --cached`…): a protocol file among them is refused;
-        # the whole work tree (`git add .`) is an ordinary commit of one's work, and bsi commits its own files
-        named = [(target.path, False) for target in reading.named if self.place(target.path).rel != ""]
+        # the whole work tree (`git add .`) is an ordinary commit of one's work, and bsi commits its own files, but
+        # a removal from it (`git rm -r --cached .`) takes the protocol records out of what git holds too
+        named = [(target.path, target.tree) for target in reading.named
+                 if target.tree or self.place(target.path).rel != ""]
         for path, tree in [*targets, *named]:  # a protocol target is refused before the brain is read
             place = _Place("") if tree and self._holds_the_brain(path) else self.place(path)
             refused = self._protocol(place)

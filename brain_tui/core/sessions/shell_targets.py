@@ -381,6 +381,10 @@ def _read_words(words: list[str], cwd: str | None, reading: ShellReading, home: 
             reading.unread.append(f"{name}: a script file")
         return cwd
     if name in _UNREADABLE:
+        if name == "find":  # `-fprint FILE` and its kin write FILE
+            for option, output in zip(args, args[1:], strict=False):
+                if option in ("-fprint", "-fprint0", "-fprintf", "-fls"):
+                    reading.add(output, cwd, "find")
         if name == "find" and _find_writes(args):
             # `find PATH… -delete` (or `-exec rm …`): everything below each starting point may go
             first = next((i for i, a in enumerate(args) if a.startswith(("-", "(", "!"))), len(args))
