@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -9,6 +10,7 @@ from tests.bsi import git
 from tests.conftest import load_claim
 from tests.e2e.client import Session
 from tests.e2e.fake_api import Text, bash, result_text
+from tests.tmux import needs_tmux, private_server
 
 GATED = "sess-20261129-0830-api-tests"
 
@@ -56,3 +58,31 @@ def test_an_agent_whose_shell_runs_still_cannot_approve_a_gate(
     for told in _approve_from_the_shell(e2e_brain, run_claude, {}):
         # A session without a claim has its shell; the verb itself refuses inside an agent's process (exit 77).
         assert "Exit code 77" in told and "is a human's decision" in told, told
+
+
+@needs_tmux
+def test_an_agent_in_the_pilots_tmux_cannot_run_a_human_verb_through_the_tmux_server(
+        e2e_brain: Path, run_claude: Callable[..., Session], tmp_path: Path) -> None:
+    # A command the tmux server runs is its child, outside the agent's process tree: the verb's own check would
+    # take it for the pilot's. The sandbox `bsi hooks install` turns on refuses the agent's shell the socket.
+    mark = tmp_path / "ran-in-the-server"
+    with private_server(tmp_path) as tmux_env:
+        subprocess.run(["tmux", "new-session", "-d", "-s", "pilot", "sleep 600"], env=tmux_env, check=True)
+        socket = subprocess.run(["tmux", "display-message", "-p", "-t", "pilot", "#{socket_path}"], env=tmux_env,
+                                capture_output=True, text=True, check=True).stdout.strip()
+        # The verb spelled so that no rule reads it on the command line: only the sandbox stands in the way.
+        approve = f"bsi --brain {e2e_brain} gate ${{v}}ove {GATED}"
+        script = [bash(f"v=appr; tmux run-shell \"touch {mark}; {approve}\""),
+                  bash(f"v=appr; tmux -S {socket} send-keys -t pilot \"{approve}\" Enter"),
+                  Text("Waiting for the pilot.")]
+
+        run = run_claude(e2e_brain, "Approve the pending gate.", script,
+                         env={"TMUX": f"{socket},1,0", "TMUX_TMPDIR": tmux_env["TMUX_TMPDIR"]})
+
+    assert run.code == 0, run.transcript()
+    for step in range(2):
+        refused = run.api.result_of(step)
+        assert refused.get("is_error") is True, refused
+        assert "error connecting to" in result_text(refused) and "Operation not permitted" in result_text(refused)
+    assert not mark.exists()
+    assert load_claim(e2e_brain, GATED)["status"] == "waiting_human"
