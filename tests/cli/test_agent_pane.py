@@ -90,6 +90,7 @@ def test_an_agent_cannot_type_into_interrupt_or_stop_a_satellite(
     env = dict(tmux_env, CLAUDECODE="1")
     run = run_bsi("agent", action[0], sess, *action[1:], brain=brain, env=env)
     assert run.code == 77 and f"bsi agent {action[0]} {sess}" in run.err
+    assert f"an agent cannot {action[0]} a session" in run.err, run.err
     assert record["window"] in windows(tmux_env)
     assert nothing_typed_before_a_mark(brain, sess, out, tmux_env)
 

@@ -244,6 +244,12 @@ def check_owner(snapshot: BrainSnapshot, actor: Actor, sess_id: str, verb: str, 
         require_owner(actor, claim, snapshot, verb)
 
 
+#: How a refusal names a verb of more than one word ("an agent cannot …").
+_ACTS = {"agent answer": "answer a session", "agent interrupt": "interrupt a session",
+         "agent stop": "stop a session", "hooks install": "install the hooks",
+         "hooks uninstall": "remove the hooks", "mcp install": "install the MCP server"}
+
+
 def require_human(verb: str, target: str) -> None:
     """Refuse a human's verb inside an agent's process (SPEC 21.2), whatever spelling reached it.
 
@@ -265,7 +271,7 @@ def require_human(verb: str, target: str) -> None:
     command = {"release": f"bsi claim release {target} --reason TEXT",
                "repair": f"bsi claim repair {target}"}.get(verb, fallback)
     raise HumanOnly(
-        f"{verb} {target} is a human's decision: an agent cannot {verb} (this process runs inside an "
+        f"{verb} {target} is a human's decision: an agent cannot {_ACTS.get(verb, verb)} (this process runs inside an "
         f"agent session: {_evidence_text(actor.evidence)}). Ask the pilot: the cockpit (`brain-tui`) or "
         f"`{command}` in their own terminal.",
         {"verb": verb, "target": target, "evidence": list(actor.evidence)},
