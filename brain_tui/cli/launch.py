@@ -41,6 +41,8 @@ def cmd_launch(ctx: Context) -> int:
     a = ctx.args
     brain = ctx.brain
     if a.list:
+        if a.sess_id or a.handoff or a.attach or a.dry_run or a.tmux is not None:
+            raise UsageError("bsi launch --list: takes no claim ID and no other option")
         return _list(ctx)
     if bool(a.sess_id) == bool(a.handoff):
         raise UsageError("bsi launch: give a claim ID or --handoff SIG (one of them)")
@@ -49,6 +51,8 @@ def cmd_launch(ctx: Context) -> int:
     if a.attach:
         if not a.sess_id:
             raise UsageError("bsi launch --attach: give the claim ID")
+        if a.dry_run or a.tmux is not None:
+            raise UsageError("bsi launch --attach: --dry-run, --tmux and --here do not go with it")
         attach = brain.launches.attach_command(a.sess_id, current_tmux=os.environ.get("TMUX"))
         sys.stdout.flush()
         os.execvp(attach.argv[0], list(attach.argv))

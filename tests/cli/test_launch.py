@@ -72,6 +72,16 @@ def test_no_command_configured_exits_64_with_examples_to_copy(brain: Path) -> No
     assert run.out == ""
 
 
+@pytest.mark.parametrize("args", [["--list", "--attach"], ["--list", "ID"], ["--list", "--dry-run"],
+                                  ["--attach", "ID", "--dry-run"], ["--attach", "ID", "--here"]])
+def test_options_that_do_not_go_together_are_a_usage_error(brain: Path, args: list[str]) -> None:
+    # Before, `--list` dropped the rest and `--attach` dropped `--dry-run`: the user got something they did not ask.
+    sess = opened(brain, "--scope", "wiki/")
+    run = run_bsi("launch", *[sess if arg == "ID" else arg for arg in args], brain=brain)
+    assert run.code == 64 and len(run.err.strip().splitlines()) == 1, run.err
+    assert run.out == ""
+
+
 def test_hostile_story_is_one_argument_and_nothing_runs(brain: Path, tmp_path: Path) -> None:
     out = tmp_path / "argv.json"
     write_config(brain, [sys.executable, str(recorder(tmp_path)), str(out), "{story}", "{scope}", "{sess_id}",
