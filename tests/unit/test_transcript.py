@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from brain_tui.core.sessions import transcript
-from brain_tui.core.sessions.transcript import DEFAULT_WINDOW, TAIL_BYTES, Runway, parse, read_peek, runway
+from brain_tui.core.sessions.transcript import DEFAULT_WINDOW, TAIL_BYTES, Runway, parse, read_peek, runway, window_of
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "transcripts"
 CLAUDE = FIXTURES / "claude-2.1.197.jsonl"
@@ -112,6 +114,14 @@ def test_the_window_of_a_1m_model_and_the_forecast() -> None:
     assert peek.runway is not None and peek.runway.window == 1_000_000
     assert peek.runway.turns_left == 8 and peek.runway.low and peek.runway.describe() == "ctx 92% · ~8 turns"
     assert parse(data, window=2_000_000).runway == Runway(920_000, 2_000_000, 10_000.0, 108)
+
+
+@pytest.mark.parametrize("model", ["claude-x\x1b[1m]", "claude sonnet[1m]", "[1m]", "claude-\u200b[1m]"])
+def test_only_a_plain_model_name_earns_the_long_window(model: str) -> None:
+    # The name comes from the transcript: an escape sequence or odd characters before the suffix would
+    # stretch the runway five times and hold back its low-context warning.
+    assert window_of(model) == 200_000
+    assert window_of("claude-opus-4-1[1m]") == window_of("us.anthropic/claude:sonnet[1M]") == 1_000_000
 
 
 def test_runway_forecast_uses_the_recent_turns_and_needs_growth() -> None:

@@ -399,8 +399,18 @@ def read_peek(path: str, window: int | None = None, limit: int = TAIL_BYTES) -> 
 
 
 def window_of(model: str) -> int:
-    """The model's context window: `LONG_WINDOW` for a ``[1m]`` model, else `DEFAULT_WINDOW`."""
-    return LONG_WINDOW if model.strip().lower().endswith(LONG_SUFFIX) else DEFAULT_WINDOW
+    """The model's context window: `LONG_WINDOW` for a ``[1m]`` model, else `DEFAULT_WINDOW`.
+
+    The name is the transcript's (text the agent's side wrote): only a plain model name (letters, digits,
+    ``.``, ``_``, ``-``, ``:``, ``/``) before the suffix earns the long window; anything else, a control
+    character or an escape sequence included, gets the default (the runway's warning comes sooner, never later).
+    """
+    name = model.strip().lower()
+    if not name.endswith(LONG_SUFFIX):
+        return DEFAULT_WINDOW
+    stem = name[: -len(LONG_SUFFIX)]
+    plain = bool(stem) and all(ch.isascii() and (ch.isalnum() or ch in "._-:/") for ch in stem)
+    return LONG_WINDOW if plain else DEFAULT_WINDOW
 
 
 def runway(turns: Sequence[int], window: int) -> Runway | None:
