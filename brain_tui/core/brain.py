@@ -19,7 +19,6 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Collection, Mapping, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from functools import cached_property
 from pathlib import Path
@@ -29,6 +28,7 @@ from brain_tui.core.clock import Clock, make_clock, zone_from_name
 from brain_tui.core.config import BrainConfig, load_config
 from brain_tui.core.errors import BsiError, InvalidData, NotFound
 from brain_tui.core.paths.layout import DATA_DIRS, INDEX_FILE, STATE_DIR, find_root, journal_pending
+from brain_tui.core.record import replace
 from brain_tui.core.records.model import BrainSnapshot
 from brain_tui.core.records.statuses import BLOCKING_STATUSES
 from brain_tui.core.records.store import BrainStore

@@ -6,7 +6,6 @@ Its `notify:` key is read here too; the notices themselves are in `core.sessions
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
 from typing import Any, Literal
@@ -15,6 +14,7 @@ from brain_tui.core.clock import DEFAULT_TTL, parse_duration
 from brain_tui.core.errors import InvalidData
 from brain_tui.core.lazy_re import LazyPattern
 from brain_tui.core.paths.layout import CONFIG_FILE, INDEX_FILE
+from brain_tui.core.record import field, record
 from brain_tui.core.records.yamlio import CorruptYaml, safe_load_file
 
 DEFAULT_KERNEL_ZONE = (
@@ -40,7 +40,7 @@ NOTIFY_PLACEHOLDERS = ("kind", "sess_id", "summary", "key", "brain")
 PLACEHOLDER_RE = LazyPattern(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
-@dataclass(frozen=True)
+@record
 class NotifySetting:
     """The `notify:` key as read.
 
@@ -106,7 +106,7 @@ def check_template(template: Sequence[str]) -> None:
 
 
 
-@dataclass(frozen=True)
+@record
 class BrainConfig:
     """The keys of brain-compose.yml the product uses, with their defaults.
 

@@ -310,8 +310,7 @@ class Audit:
         What a screen that follows the brain holds (the cockpit): older finished claims are not built;
         `history_page` lists them a page at a time, and `older_children` counts those below each claim.
         """
-        from dataclasses import replace
-
+        from brain_tui.core.record import replace
         from brain_tui.core.records.finished import older_children
 
         brain = self._brain

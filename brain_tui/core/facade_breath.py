@@ -8,13 +8,13 @@ breath_metrics.py, the records' format in core/records/breath_records.py.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from brain_tui.core.environment import breath as breath_rules
 from brain_tui.core.environment import breath_metrics
 from brain_tui.core.errors import NotFound
 from brain_tui.core.json_shape import JsonShaped
+from brain_tui.core.record import field, record
 from brain_tui.core.records import breath_records
 from brain_tui.core.records.model import BrainSnapshot, CorruptFile
 
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from brain_tui.core.records.changes import ChangeSet
 
 
-@dataclass(frozen=True)
+@record
 class Inhaled(JsonShaped):
     """What `breath inhale` recorded, with the alerts of the 2-sources rule."""
 
@@ -33,7 +33,7 @@ class Inhaled(JsonShaped):
     alerts: tuple[dict[str, Any], ...]
 
 
-@dataclass(frozen=True)
+@record
 class Referenced(JsonShaped):
     """The files `breath reference` newly added."""
 
@@ -41,7 +41,7 @@ class Referenced(JsonShaped):
     added: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@record
 class Expired(JsonShaped):
     """What `breath expire` released and kept, with its warnings (files never inhaled)."""
 
@@ -51,7 +51,7 @@ class Expired(JsonShaped):
     warnings: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@record
 class BreathMetrics(JsonShaped):
     """The metrics of the sprints asked for, and the breath files that did not load."""
 

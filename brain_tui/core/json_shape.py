@@ -1,6 +1,6 @@
 """The one way a record becomes its JSON shape (the `--json` output and the MCP tools' results).
 
-A frozen dataclass that derives from `JsonShaped` gets `as_dict()`: its fields in declaration order,
+A record (`brain_tui.core.record`) that derives from `JsonShaped` gets `as_dict()`: its fields in declaration order,
 with per-class renames (`_json_names`) and left-out fields (`_json_omit`); fields listed in
 `_json_if_set` appear only when set (a None, empty or zero value is left out), those in
 `_json_none_if_unset` give null when not set. Values become JSON
@@ -10,10 +10,11 @@ a mapping a dict, a moment its ISO text.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar
+
+from brain_tui.core.record import field_names
 
 
 def json_value(value: Any) -> Any:
@@ -32,7 +33,7 @@ def json_value(value: Any) -> Any:
 
 
 class JsonShaped:
-    """Mixin for frozen dataclasses: `as_dict()` from the fields (see the module docstring)."""
+    """Mixin for records: `as_dict()` from the fields (see the module docstring)."""
 
     _json_names: ClassVar[Mapping[str, str]] = {}
     _json_omit: ClassVar[frozenset[str]] = frozenset()
@@ -42,8 +43,7 @@ class JsonShaped:
     def as_dict(self) -> dict[str, Any]:
         """The record's JSON shape: its fields in order, renamed and filtered as the class says."""
         out: dict[str, Any] = {}
-        for item in dataclasses.fields(cast(Any, self)):  # every user is a dataclass
-            name = item.name
+        for name in field_names(self):  # every user is a record
             if name in self._json_omit:
                 continue
             value = getattr(self, name)

@@ -10,11 +10,11 @@ from __future__ import annotations
 import fcntl
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
 from brain_tui.core.errors import BsiError
 from brain_tui.core.paths.layout import DATA_DIRS, INDEX_FILE, LOCK_FILE, REBASE_MARK, STATE_DIR, journal_pending
+from brain_tui.core.record import field, record
 
 if TYPE_CHECKING:
     from brain_tui.core.brain import Brain
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
-@dataclass
+@record(frozen=False)
 class Applied:
     """What `Brain.apply` did."""
 

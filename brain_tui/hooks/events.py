@@ -7,10 +7,10 @@ stdout, stderr). Nothing here prints, exits or reads stdin: `hooks.main` does.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from brain_tui.core.paths.text_safety import inert_line as fact
+from brain_tui.core.record import field, record
 from brain_tui.core.records.statuses import Status
 from brain_tui.core.sessions.agent_files import valid_agent_session
 from brain_tui.hooks import wire
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from brain_tui.core.records.model import BrainSnapshot, Claim
     from brain_tui.core.sessions.agents import Transcript
 
-@dataclass
+@record(frozen=False)
 class Answer:
     """What the hook answers: exit code (0 or 2 only), stdout, stderr."""
 
@@ -31,7 +31,7 @@ class Answer:
     err: str = ""
 
 
-@dataclass
+@record(frozen=False)
 class HookContext:
     """One hook run: the event, the agent, the brain and the environment.
 

@@ -14,7 +14,6 @@ import contextlib
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from textual import on
@@ -27,6 +26,7 @@ from textual.screen import ModalScreen, Screen
 
 from brain_tui.core.brain import Brain
 from brain_tui.core.errors import BsiError
+from brain_tui.core.record import replace
 from brain_tui.core.records.model import BrainSnapshot, Claim
 from brain_tui.core.records.statuses import BLOCKING_STATUSES
 from brain_tui.core.rules.attention import AttentionItem

@@ -9,7 +9,7 @@ and the breath charts at least a third of the rest.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from brain_tui.core.record import record
 
 #: Lines a bordered pane adds around what it holds (its border); a table adds its header too.
 BORDER = 2
@@ -18,7 +18,7 @@ MID_MIN = 5
 BOTTOM_MIN = 6
 
 
-@dataclass(frozen=True)
+@record
 class BandNeeds:
     """The rows each band would need to show everything it holds (borders included)."""
 

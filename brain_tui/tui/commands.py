@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from textual.binding import Binding
 
+from brain_tui.core.record import record
 
-@dataclass(frozen=True)
+
+@record
 class Command:
     """A cockpit command.
 

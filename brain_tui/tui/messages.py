@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
 
+from brain_tui.core.record import record
 from brain_tui.core.records.model import BrainSnapshot
 from brain_tui.core.sessions.agents import Liveness
 
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from brain_tui.core.sync.remote import SyncStatus
 
 
-@dataclass
+@record(frozen=False)
 class SnapshotLoaded(Message):
     """A fresh snapshot was read off the UI thread (or the read failed: `error`).
 
@@ -33,7 +33,7 @@ class SnapshotLoaded(Message):
 
 
 
-@dataclass
+@record(frozen=False)
 class FilesChanged(Message):
     """The watcher (or the stat poll) saw files change under the watched folders."""
 
@@ -43,7 +43,7 @@ class FilesChanged(Message):
 
 
 
-@dataclass
+@record(frozen=False)
 class SyncFinished(Message):
     """A background fetch or a sync (`s`) ended.
 
@@ -65,7 +65,7 @@ class SyncFinished(Message):
 
 
 
-@dataclass
+@record(frozen=False)
 class SyncStatusRead(Message):
     """The sync state (ahead/behind, last sync, pending) was read."""
 
@@ -73,7 +73,7 @@ class SyncStatusRead(Message):
 
 
 
-@dataclass
+@record(frozen=False)
 class EnvRead(Message):
     """The environment reading ended (`data` None: `note` says why)."""
 
@@ -82,7 +82,7 @@ class EnvRead(Message):
 
 
 
-@dataclass
+@record(frozen=False)
 class CoreDone(Message):
     """A core call run in a thread (`BrainApp.run_core`) ended; told to whoever asked: a dialog, else the App.
 
@@ -110,7 +110,7 @@ class CoreDone(Message):
 
 
 
-@dataclass
+@record(frozen=False)
 class LiveSessionsRead(Message):
     """The live sessions were read (`Brain.live_sessions`; None: the read failed, keep what is shown)."""
 

@@ -13,13 +13,14 @@ import json
 import os
 import tempfile
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
+
+from brain_tui.core.record import field, record
 
 #: The themes `t` cycles through, in order.
 THEME_CYCLE = ("brain-dark", "brain-light", "high-contrast", "ansi-dark", "ansi-light")
@@ -115,7 +116,7 @@ def load_theme_file(path: Path) -> Theme:
     return theme_from_mapping(data, path.name)
 
 
-@dataclass
+@record(frozen=False)
 class LoadedThemes:
     """The themes found, and the files that could not be used."""
 

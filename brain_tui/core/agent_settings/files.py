@@ -12,11 +12,11 @@ import json
 import os
 import shutil
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from brain_tui.core.errors import InvalidData
+from brain_tui.core.record import field, record
 
 #: One hook: (the client's event name, its matcher or None, our kebab-case event).
 HookSpec = tuple[str, str | None, str]
@@ -50,7 +50,7 @@ def hook_events(agent: str, tools: str, session_start: str | None = None) -> tup
                  for row in EVENT_NAMES if row[column] is not None)
 
 
-@dataclass
+@record(frozen=False)
 class Report:
     """What an install, uninstall or status found or did.
 

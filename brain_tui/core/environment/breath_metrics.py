@@ -19,10 +19,10 @@ alert, never refused.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from brain_tui.core.record import record
 from brain_tui.core.records.breath_records import BreathRecord, order_records, record_from_mapping
 
 MAX_SOURCES_PER_AGENT = 2
@@ -44,7 +44,7 @@ def thresholds_text() -> str:
             f"at most {MAX_SOURCES_PER_AGENT} sources per agent")
 
 
-@dataclass(frozen=True)
+@record
 class SprintMetrics:
     """The four breath metrics of one sprint and its alerts.
 

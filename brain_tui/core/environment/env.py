@@ -18,7 +18,6 @@ import socket
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
-from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -26,9 +25,10 @@ from typing import Any
 from brain_tui.core.environment.env_readings import GitReading, Pm2Reading, PortsReading, SystemReading
 from brain_tui.core.environment.env_sources import collect_git, collect_pm2, collect_ports, collect_system, error_text
 from brain_tui.core.json_shape import JsonShaped
+from brain_tui.core.record import field, record
 
 
-@dataclass(frozen=True)
+@record
 class EnvState(JsonShaped):
     """One live reading of the environment; its fields are the JSON shape of `bsi env --json` (SPEC 19).
 

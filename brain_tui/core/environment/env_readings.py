@@ -10,8 +10,9 @@ value of the wrong type reads as missing.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
+
+from brain_tui.core.record import record
 
 
 def _map(value: Any) -> Mapping[str, Any]:
@@ -43,7 +44,7 @@ def _count(value: Any) -> int | None:
     return value
 
 
-@dataclass(frozen=True)
+@record
 class GitReading:
     """The brain's git work tree: branch, dirty paths, ahead/behind, remote and last fetch."""
 
@@ -74,7 +75,7 @@ class GitReading:
                    last_sync_age_s=_number(d.get("last_sync_age_s")), known=bool(d))
 
 
-@dataclass(frozen=True)
+@record
 class Pm2Process:
     """One pm2 process: name, status, uptime, restarts, cpu %, memory bytes and port."""
 
@@ -96,7 +97,7 @@ class Pm2Process:
                    cpu=_number(d.get("cpu")) or 0, memory=_number(d.get("memory")), port=_count(d.get("port")))
 
 
-@dataclass(frozen=True)
+@record
 class Pm2Reading:
     """pm2: whether it runs here, why it could not be read, and its processes."""
 
@@ -112,7 +113,7 @@ class Pm2Reading:
                    processes=tuple(Pm2Process.of(row) for row in _rows(d.get("processes"))))
 
 
-@dataclass(frozen=True)
+@record
 class ConfiguredPort:
     """A port the brain expects (brain-compose.yml or a BRAIN_*_PORT variable) and whether it answers."""
 
@@ -130,7 +131,7 @@ class ConfiguredPort:
                    source=_text(d.get("source")), error=_text(d.get("error")))
 
 
-@dataclass(frozen=True)
+@record
 class ListeningPort:
     """A TCP port some process listens on."""
 
@@ -147,7 +148,7 @@ class ListeningPort:
                    process=_text(d.get("process")))
 
 
-@dataclass(frozen=True)
+@record
 class PortsReading:
     """Configured ports and listening sockets; `note` says when the list is partial."""
 
@@ -165,7 +166,7 @@ class PortsReading:
                    error=_text(d.get("error")), note=_text(d.get("note")))
 
 
-@dataclass(frozen=True)
+@record
 class LoadReading:
     """The 1, 5 and 15 minute load averages (None when not read)."""
 
@@ -183,7 +184,7 @@ class LoadReading:
                    cpus=_count(d.get("cpus")), error=_text(d.get("error")))
 
 
-@dataclass(frozen=True)
+@record
 class UsageReading:
     """Memory or disk use: percent, bytes used, free and total (None when not read)."""
 
@@ -201,7 +202,7 @@ class UsageReading:
                    total=_number(d.get("total")), error=_text(d.get("error")))
 
 
-@dataclass(frozen=True)
+@record
 class SystemReading:
     """Load, memory and disk of the brain's machine; `error` when none could be read."""
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from brain_tui.core.errors import InvalidData
@@ -38,6 +37,7 @@ from brain_tui.core.paths.scope_paths import (
     section_title,
 )
 from brain_tui.core.paths.text_safety import CONTROL_RE
+from brain_tui.core.record import field, record
 
 __all__ = [
     "GLOBAL",
@@ -75,7 +75,7 @@ _FOLDER_GLOB_RE = LazyPattern(r"/\*{1,2}$")
 _SECTION_MARKERS = ("#", "\u00a7")  # '#' (also '##') and '§'
 
 
-@dataclass(frozen=True, order=True)
+@record(order=True)
 class ScopeEntry:
     """One entry of a scope.
 

@@ -9,7 +9,6 @@ is keyed by the components of :attr:`ScopeEntry.key` (NFC, case-folded), so
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
 
 from brain_tui.core.paths.scope import (
     DIR,
@@ -20,11 +19,12 @@ from brain_tui.core.paths.scope import (
     SECTION_OVERLAP,
     ScopeEntry,
 )
+from brain_tui.core.record import field, record
 
 __all__ = ["ScopeIndex"]
 
 
-@dataclass(eq=False)
+@record(frozen=False, eq=False)
 class _Node:
     """One trie node: the entries whose path ends here, and the children.
 

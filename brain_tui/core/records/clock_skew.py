@@ -7,10 +7,10 @@ machine ahead may not decide, and the owner's renew of a suspect mark, are rules
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import UTC, datetime
 
 from brain_tui.core.clock import SKEW_TOLERANCE, try_parse_timestamp
+from brain_tui.core.record import replace
 from brain_tui.core.records.model import Claim
 from brain_tui.core.records.statuses import Status
 

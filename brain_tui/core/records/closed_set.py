@@ -39,11 +39,11 @@ import contextlib
 import json
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 
 from brain_tui.core.paths.layout import CLAIMS_DIR, CLOSED_ROWS_FILE, CLOSED_SET_FILE, SIGNALS_DIR, STATE_DIR
+from brain_tui.core.record import field, record
 from brain_tui.core.records import formats, status_scan
 from brain_tui.core.records.closed_rows import (
     FORMAT,
@@ -63,7 +63,7 @@ __all__ = ["ARCHIVED_SIGNALS", "CLOSED_CLAIMS", "ClosedSet", "Folder", "closed_s
            "load", "merged", "micros"]
 
 
-@dataclass(frozen=True)
+@record
 class Folder:
     """One folder whose files can reach a terminal state, and how a blob is decided terminal.
 
@@ -124,7 +124,7 @@ def _line_time(line: str) -> int:
     return -int(line.partition("\t")[0])
 
 
-@dataclass
+@record(frozen=False)
 class ClosedSet:
     """The terminal claim files of HEAD's ``claims`` tree, and the live names of the folder.
 

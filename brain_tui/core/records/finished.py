@@ -13,11 +13,11 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Collection
-from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from brain_tui.core import clock, ids
+from brain_tui.core.record import record, replace
 from brain_tui.core.records import in_force
 from brain_tui.core.records.clock_skew import skew_flagged
 from brain_tui.core.records.closed_set import ClosedSet, micros
@@ -36,7 +36,7 @@ CLOSED: Any = object()
 _CHILDREN: _Children | None = None
 
 
-@dataclass(frozen=True)
+@record
 class _Children:
     """The by-parent index of one closed set's rows: its rows file's version and the header's rows beside it."""
 

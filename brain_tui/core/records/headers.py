@@ -23,7 +23,6 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +30,7 @@ import yaml
 
 from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.layout import DATA_DIRS, INDEX_FILE
+from brain_tui.core.record import record
 from brain_tui.core.records.yamlio import CorruptYaml, safe_load_text
 
 #: Bytes read from the start of each file; a header must end within them.
@@ -63,7 +63,7 @@ SKIP_TOP_FILES = frozenset({INDEX_FILE})
 _COMMENT_PREFIXES = ("//", "#")
 
 
-@dataclass(frozen=True)
+@record
 class Finding(JsonShaped):
     """One lint problem.
 
@@ -80,7 +80,7 @@ class Finding(JsonShaped):
     message: str
 
 
-@dataclass(frozen=True)
+@record
 class Header:
     """A parsed header.
 

@@ -18,10 +18,10 @@ import os
 import re
 import stat
 from collections.abc import Collection
-from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
 from brain_tui.core.ids import valid_session_id
+from brain_tui.core.record import field, record, replace
 from brain_tui.core.records.formats import YAML_SUFFIXES
 from brain_tui.core.records.model import BrainSnapshot, Claim
 from brain_tui.core.records.statuses import SignalState
@@ -40,7 +40,7 @@ def name_order(name: str) -> tuple[str, str, str]:
     return (found.group(1), found.group(2) or "", name)
 
 
-@dataclass(frozen=True)
+@record
 class HistoryPage:
     """One page of finished claims, newest opening first."""
 

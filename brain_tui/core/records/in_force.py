@@ -28,13 +28,13 @@ else from the set brought up to date (`current_set`).
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable
-from dataclasses import replace
 from datetime import datetime, timedelta, tzinfo
 from pathlib import Path
 from typing import Any
 
 from brain_tui.core.paths.layout import CLAIMS_DIR
 from brain_tui.core.paths.scope import ScopeEntry
+from brain_tui.core.record import replace
 from brain_tui.core.records.closed_set import ClosedSet, closed_set, head_commit, load, read_blobs
 from brain_tui.core.records.formats import claim_from_mapping, parse_claim_bytes
 from brain_tui.core.records.git_head import blob_id

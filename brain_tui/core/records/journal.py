@@ -31,12 +31,12 @@ import shutil
 import time
 from collections.abc import Collection, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from brain_tui.core.paths.layout import JOURNAL_DIR, LOCK_FILE, STATE_DIR, journal_pending
 from brain_tui.core.paths.layout import JOURNAL_MANIFEST as MANIFEST
+from brain_tui.core.record import field, record
 from brain_tui.core.records.yamlio import atomic_write_text, fsync_dir, sweep_temp_files
 from brain_tui.core.sync import gitops
 
@@ -69,7 +69,7 @@ def _head(root: Path, git: bool) -> str | None:
     return proc.stdout.strip() or None if proc.returncode == 0 else None
 
 
-@dataclass
+@record(frozen=False)
 class Journal:
     """One journal entry in flight (see the module docstring)."""
 

@@ -8,7 +8,6 @@ can be shown.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta, tzinfo
 from functools import cached_property
 from typing import Any, ClassVar
@@ -16,6 +15,7 @@ from typing import Any, ClassVar
 from brain_tui.core.clock import DEFAULT_TTL
 from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.scope import ScopeEntry
+from brain_tui.core.record import field, record
 from brain_tui.core.records.statuses import BLOCKING_STATUSES as BLOCKING_STATUSES  # re-exported
 from brain_tui.core.records.statuses import TERMINAL_STATUSES, SignalState
 from brain_tui.core.records.statuses import Status as Status  # re-exported
@@ -34,7 +34,7 @@ SIGNAL_TYPES = (
 )
 
 
-@dataclass(frozen=True)
+@record
 class GateEvent:
     """One `gate_history` entry: ``{ts, event, by, message}`` (texts as written; `ts` parsed by readers)."""
 
@@ -50,7 +50,7 @@ class GateEvent:
                    str(entry.get("message") or ""))
 
 
-@dataclass(frozen=True)
+@record
 class ClaimResult:
     """The `result:` mapping a close writes (SPEC 6.5).
 
@@ -86,7 +86,7 @@ class ClaimResult:
         return str(commit)
 
 
-@dataclass(frozen=True)
+@record
 class Claim:
     """One claim file, read leniently (v1, v2/v3 and current formats).
 
@@ -240,7 +240,7 @@ def tier_of(claim: Claim) -> int:
     return 1
 
 
-@dataclass(frozen=True)
+@record
 class Signal:
     """One signal file (SPEC 7)."""
 
@@ -257,7 +257,7 @@ class Signal:
     delivered_at: datetime | None
 
 
-@dataclass(frozen=True)
+@record
 class Lock:
     """One file mutex (SPEC 9)."""
 
@@ -270,7 +270,7 @@ class Lock:
     ttl_min: int
 
 
-@dataclass(frozen=True)
+@record
 class CorruptFile(JsonShaped):
     """A file that could not be read: shown as one row, never hides the others.
 
@@ -291,7 +291,7 @@ class CorruptFile(JsonShaped):
     _json_omit: ClassVar[frozenset[str]] = frozenset({"holds"})  # SPEC 19: ``{path, line, reason}``
 
 
-@dataclass(frozen=True)
+@record
 class BreathRecord:
     """One sprint's breath record, read leniently.
 
@@ -327,7 +327,7 @@ class BreathRecord:
         return self.closed_at is not None
 
 
-@dataclass(frozen=True)
+@record
 class BrainSnapshot:
     """An immutable picture of the brain at one "now".
 

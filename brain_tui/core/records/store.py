@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Collection
-from dataclasses import replace
 from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,7 @@ from brain_tui.core.errors import InvalidData
 from brain_tui.core.paths.layout import BREATH_DIR, INDEX_FILE
 from brain_tui.core.paths.path_keys import path_key
 from brain_tui.core.paths.scope import ScopeEntry, parse_scope
+from brain_tui.core.record import replace
 from brain_tui.core.records import breath_records, finished, formats, in_force, index, index_legacy, yamlio
 from brain_tui.core.records.cache import ParseCache, Parsed, pausing_gc
 from brain_tui.core.records.clock_skew import skew_flagged

@@ -18,12 +18,12 @@ as the store parses files, so BRAIN-INDEX.md is rendered without reading the bra
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from brain_tui.core.paths.layout import CLAIMS_DIR, SIGNALS_DIR
+from brain_tui.core.record import field, field_names, record
 from brain_tui.core.records.clock_skew import skew_flagged
 from brain_tui.core.records.formats import YAML_SUFFIXES, claim_from_mapping, parse_claim_bytes, signal_from_mapping
 from brain_tui.core.records.index import HISTORY_WINDOW
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from brain_tui.core.records.store import BrainStore
 
 
-@dataclass(frozen=True)
+@record
 class PartialSnapshot(BrainSnapshot):
     """A snapshot without the claims that ended before `closed_since`; asks for a missing claim are recorded.
 
@@ -82,7 +82,7 @@ def decision_snapshot(store: BrainStore, now: datetime) -> BrainSnapshot:
     partial = index_snapshot(store, now)
     if not _chains_complete(partial):
         return store.snapshot(now)
-    fields = {name: getattr(partial, name) for name in BrainSnapshot.__dataclass_fields__}
+    fields = {name: getattr(partial, name) for name in field_names(BrainSnapshot)}
     return PartialSnapshot(**fields, closed_since=since)
 
 
@@ -161,7 +161,7 @@ def after_write(snapshot: BrainSnapshot, rendered: dict[str, str | None]) -> Bra
         table[rel] = item
     if len({c.sess_id for c in claims.values()}) != len(claims):
         return None  # two files name one ID: the store's reading decides which is the claim
-    fields = {name: getattr(snapshot, name) for name in BrainSnapshot.__dataclass_fields__}
+    fields = {name: getattr(snapshot, name) for name in field_names(BrainSnapshot)}
     fields.update(claims=tuple(sorted(claims.values(), key=lambda c: (c.opened_at or _EPOCH, c.sess_id))),
                   signals=tuple(sorted(signals.values(), key=lambda s: (s.created_at or _EPOCH, s.sig_id))))
     return BrainSnapshot(**fields)

@@ -19,12 +19,12 @@ needs input, paused, stale, context), then to the oldest.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING, Any, Protocol
 
 from brain_tui.core.clock import humanize_countdown, try_parse_timestamp
 from brain_tui.core.ids import party_session
+from brain_tui.core.record import record, replace
 from brain_tui.core.records.model import BrainSnapshot, Claim, Signal
 from brain_tui.core.records.statuses import BLOCKING_STATUSES, SignalState, Status
 from brain_tui.core.rules.circuit import circuit_state
@@ -77,7 +77,7 @@ INPUT_KINDS = {
 }
 
 
-@dataclass(frozen=True)
+@record
 class AttentionItem:
     """One thing waiting for a human.
 

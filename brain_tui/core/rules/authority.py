@@ -19,10 +19,10 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal
 
 from brain_tui.core.errors import HumanOnly, NotYours
+from brain_tui.core.record import record, replace
 from brain_tui.core.rules.agent_tree import agent_ancestors as agent_ancestors
 from brain_tui.core.rules.agent_tree import launcher_claim
 from brain_tui.core.sessions.agent_files import bound_claims
@@ -67,7 +67,7 @@ _AGENT_SESSION_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$")
 _EVIDENCE_ROOM = 3
 
 
-@dataclass(frozen=True)
+@record
 class Actor:
     """Who a core call acts as.
 

@@ -56,10 +56,10 @@ import contextlib
 import os
 import threading
 import time
-from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from brain_tui.core.paths.layout import CLAIMS_DIR, INDEX_FILE, journal_pending
+from brain_tui.core.record import record, replace
 from brain_tui.core.records.cache import RACY_NS
 from brain_tui.core.records.file_events import FileEvents
 from brain_tui.core.records.git_head import head_files
@@ -91,7 +91,7 @@ def _racy(key: Key, read_at_ns: int) -> bool:
     return key is not None and read_at_ns - max(key[0], key[3]) < RACY_NS
 
 
-@dataclass
+@record(frozen=False)
 class MemoCounters:
     """What the memo did: answers from memory, full reads, files statted on the last call."""
 

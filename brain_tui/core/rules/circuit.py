@@ -8,19 +8,19 @@ tree's root). `stage_reset` clears it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from brain_tui.core.config import DEFAULT_MAX_FAILS
 from brain_tui.core.errors import TransitionRefused
 from brain_tui.core.json_shape import JsonShaped
+from brain_tui.core.record import record
 from brain_tui.core.records.model import BrainSnapshot, Claim
 
 if TYPE_CHECKING:  # reading a breaker's state (`bsi attention`) loads none of the write rules (start-up)
     from brain_tui.core.records.changes import ChangeSet
 
 
-@dataclass(frozen=True)
+@record
 class CircuitState(JsonShaped):
     """A claim's circuit breaker.
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from typing import Any
 
@@ -19,6 +18,7 @@ from brain_tui.core.ids import new_session_id, valid_session_id
 from brain_tui.core.paths.limits import MAX_NEW_CLAIM_BYTES, MAX_SCOPE_ENTRIES, add_history, check_text
 from brain_tui.core.paths.scope import ScopeEntry, format_scope, normalize_path, parse_scope
 from brain_tui.core.paths.text_safety import inert_line
+from brain_tui.core.record import field, record, replace
 from brain_tui.core.records.changes import ChangeSet, yaml_safe
 from brain_tui.core.records.model import BrainSnapshot, Claim, tier_of
 from brain_tui.core.records.statuses import RENEWABLE, GateOrigin, Status
@@ -49,7 +49,7 @@ SATELLITE_TYPES = ("code", "brain-write", "test", "deploy", "search", "domain")
 RESULT_STATUSES: tuple[str, ...] = _RESULT_STATUSES
 
 
-@dataclass
+@record(frozen=False)
 class OpenRequest:
     """What `bsi claim open` asks for."""
 
@@ -333,7 +333,7 @@ def release_claim(cs: ChangeSet, sess_id: str, reason: str, by: str) -> None:
     add_history(cs, sess_id, "RELEASED", by, reason)
     cs.message = f"bsi: release {sess_id}"
 
-@dataclass
+@record(frozen=False)
 class CloseRequest:
     """What `bsi claim close` gives."""
 
@@ -348,7 +348,7 @@ class CloseRequest:
     #: close in the cockpit (the refusal is shown there: a human's own action never notifies that human).
     notify_parent: bool = True
 
-@dataclass
+@record(frozen=False)
 class CloseOutcome:
     """What a close did: closed, or turned into a gate by a `gate:human` trigger."""
 

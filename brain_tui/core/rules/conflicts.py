@@ -9,17 +9,17 @@ claims, built once per snapshot; the parent's whole chain is exempt
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from brain_tui.core.paths.path_keys import resolve_in_brain
 from brain_tui.core.paths.scope import FILE, ScopeEntry
 from brain_tui.core.paths.scope_index import ScopeIndex
+from brain_tui.core.record import record
 from brain_tui.core.records.model import BrainSnapshot
 from brain_tui.core.records.unreadable import holder_id, repair_command, shown_path
 from brain_tui.core.rules.effective import delegating_chain
 
 
-@dataclass(frozen=True)
+@record
 class Conflict:
     """One blocking claim a new scope would meet.
 

@@ -12,7 +12,6 @@ what changed, so a human never approves work they did not see.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,7 @@ from brain_tui.core.errors import TransitionRefused
 from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.layout import DATA_DIRS, INDEX_FILE, STATE_DIR
 from brain_tui.core.paths.text_safety import placeholder
+from brain_tui.core.record import field, record
 from brain_tui.core.records.model import Claim
 from brain_tui.core.sync import gitops
 
@@ -37,7 +37,7 @@ class TreeChanged(TransitionRefused):
     """The scope changed between the review a human saw and the decision (exit 12): review again."""
 
 
-@dataclass(frozen=True)
+@record
 class ChangedFile(JsonShaped):
     """One changed file: path (brain-relative), how (``M``/``A``/``D``/``?`` untracked), line counts."""
 
@@ -48,7 +48,7 @@ class ChangedFile(JsonShaped):
     committed: bool = True
 
 
-@dataclass(frozen=True)
+@record
 class GateReview:
     """What a gate on `sess_id` asks a human to approve."""
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import ClassVar
 
@@ -11,6 +10,7 @@ from brain_tui.core.clock import MAX_TTL, claim_ttl
 from brain_tui.core.errors import InvalidData, TransitionRefused
 from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.limits import GATE_ROOM_BYTES, add_history, check_text
+from brain_tui.core.record import record
 from brain_tui.core.records.changes import ChangeSet
 from brain_tui.core.records.model import BrainSnapshot, Claim
 from brain_tui.core.records.statuses import ABORTABLE, PAUSABLE, GateOrigin, SignalState, Status
@@ -26,7 +26,7 @@ from brain_tui.core.rules.effective import (
 from brain_tui.core.rules.triggers import summary
 
 
-@dataclass(frozen=True)
+@record
 class GateOutcome(JsonShaped):
     """What a gate request, approve or reject did.
 
@@ -49,7 +49,7 @@ class GateOutcome(JsonShaped):
     _json_names: ClassVar[Mapping[str, str]] = {"tree": "approved_tree"}
     _json_if_set: ClassVar[frozenset[str]] = frozenset({"signal_id", "expires_at", "tree"})
 
-@dataclass(frozen=True)
+@record
 class Cascade(JsonShaped):
     """What a pause, resume or abort did to a claim and its subtree.
 

@@ -17,7 +17,6 @@ already there.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import unquote
@@ -29,6 +28,7 @@ from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.layout import LOCKS_DIR
 from brain_tui.core.paths.path_keys import path_key, resolve_in_brain
 from brain_tui.core.paths.scope_paths import normalize_path
+from brain_tui.core.record import record
 from brain_tui.core.records.formats import encode_lock_name
 from brain_tui.core.records.model import BrainSnapshot, Claim, CorruptFile, Lock
 from brain_tui.core.records.statuses import Status
@@ -98,7 +98,7 @@ def live_lock(snapshot: BrainSnapshot, file: str) -> Lock | None:
     live.sort(key=lambda lock: (lock.generation, lock.path.endswith(".yml")), reverse=True)
     return live[0] if live else None
 
-@dataclass(frozen=True)
+@record
 class LockInfo(JsonShaped):
     """One lock file as a front-end shows it (times formatted in the brain's timezone).
 
@@ -134,7 +134,7 @@ def lock_info(lock: Lock, snapshot: BrainSnapshot) -> LockInfo:
     return LockInfo(_lock_key(lock), lock.holder, lock.generation, when(lock.claimed_at), when(lock.expires_at),
                     lock.ttl_min, is_expired(lock, snapshot.now), is_legacy(lock), lock.path)
 
-@dataclass(frozen=True)
+@record
 class LockRelease:
     """What a release did: the lock files deleted (none when the file was not locked)."""
 
@@ -150,7 +150,7 @@ class LockRelease:
         """JSON shape of `bsi lock release`: ``{file, released, removed}``."""
         return {"file": self.file, "released": self.released, "removed": list(self.removed)}
 
-@dataclass(frozen=True)
+@record
 class LockCheck(JsonShaped):
     """Who holds a file now.
 
@@ -175,7 +175,7 @@ class LockCheck(JsonShaped):
         return LOCK_HELD if self.locked else 0
 
 
-@dataclass(frozen=True)
+@record
 class LockList(JsonShaped):
     """Every lock file (sorted by path locked) and the lock files that did not load."""
 
@@ -245,7 +245,7 @@ def _refuse_corrupt(snapshot: BrainSnapshot, file: str) -> None:
         raise InvalidData(f"lock file {bad.path} is corrupt (line {bad.line}: {bad.reason}): "
                           "fix or remove it by hand")
 
-@dataclass(frozen=True)
+@record
 class LockOutcome:
     """What an acquire did.
 

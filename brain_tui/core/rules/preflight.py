@@ -9,7 +9,6 @@ violation". The lock rules are in locks.py, the breaker's in circuit.py.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from brain_tui.core.clock import format_timestamp
@@ -17,6 +16,7 @@ from brain_tui.core.config import BrainConfig
 from brain_tui.core.errors import InvalidData, NotFound, PreflightRefused
 from brain_tui.core.paths.path_keys import path_key, resolve_in_brain
 from brain_tui.core.paths.scope import FILE, ScopeEntry, covers_file, normalize_path
+from brain_tui.core.record import record
 from brain_tui.core.records.model import BrainSnapshot, Claim
 from brain_tui.core.records.statuses import Status
 from brain_tui.core.rules.circuit import circuit_state
@@ -198,7 +198,7 @@ def _check_unreadable_holders(snapshot: BrainSnapshot, claim: Claim, file: str) 
         )
 
 
-@dataclass(frozen=True)
+@record
 class PreflightResult:
     """A preflight that let the write go (a refusal raises `PreflightRefused` instead)."""
 

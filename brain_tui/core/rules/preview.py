@@ -10,9 +10,9 @@ already in memory and discards what it staged. `Brain.preview` and
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from brain_tui.core.errors import BsiError
+from brain_tui.core.record import field, record
 from brain_tui.core.records.changes import ChangeSet
 from brain_tui.core.records.model import BrainSnapshot
 from brain_tui.core.rules import claims, gates
@@ -29,7 +29,7 @@ _ACTIONS: dict[str, Callable[[ChangeSet, str], gates.GateOutcome | gates.Cascade
 }
 
 
-@dataclass(frozen=True)
+@record
 class Preview:
     """What the core would do.
 

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from brain_tui.core.ids import random_slug
 from brain_tui.core.json_shape import JsonShaped
+from brain_tui.core.record import record
 from brain_tui.core.records.model import BrainSnapshot
 from brain_tui.core.rules import conflicts
 
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 _CANONICAL_RE = re.compile(r"^(sess-\d{8}-\d{4}-)[a-z0-9][a-z0-9-]*$")
 
 
-@dataclass(frozen=True)
+@record
 class LostClaim(JsonShaped):
     """A local claim whose scope another machine's claim (pushed first) holds."""
 
@@ -38,7 +38,7 @@ class LostClaim(JsonShaped):
     winners: tuple[conflicts.Conflict, ...]
 
 
-@dataclass(frozen=True)
+@record
 class Renamed(JsonShaped):
     """A local, unpushed claim renamed because another machine pushed the same ID first."""
 
@@ -46,7 +46,7 @@ class Renamed(JsonShaped):
     new: str
 
 
-@dataclass(frozen=True)
+@record
 class SyncReport(JsonShaped):
     """What `bsi sync` did: the remote's part and the protocol's."""
 

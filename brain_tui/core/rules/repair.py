@@ -12,13 +12,13 @@ would be the result).
 from __future__ import annotations
 
 import subprocess
-from dataclasses import dataclass
 from pathlib import Path
 
 from brain_tui.core.errors import ConflictError, InvalidData, NotFound
 from brain_tui.core.ids import valid_session_id
 from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.scope_paths import normalize_path
+from brain_tui.core.record import record
 from brain_tui.core.records.changes import ChangeSet
 from brain_tui.core.records.formats import YAML_SUFFIXES, claim_from_mapping, parse_claim_bytes
 from brain_tui.core.records.model import BrainSnapshot, Claim, CorruptFile
@@ -32,7 +32,7 @@ __all__ = ["MAX_VERSIONS", "Repair", "stage_repair"]
 MAX_VERSIONS = 200
 
 
-@dataclass(frozen=True)
+@record
 class Repair(JsonShaped):
     """What a repair did.
 

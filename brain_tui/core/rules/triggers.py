@@ -7,15 +7,15 @@ spacing, a trailing `# comment`); `parse_trigger` reads them all or returns None
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
 
+from brain_tui.core.record import record
 from brain_tui.core.records.changes import ChangeSet
 from brain_tui.core.records.model import Claim, Signal
 from brain_tui.core.records.statuses import ResultStatus
 
 
-@dataclass(frozen=True)
+@record
 class Trigger:
     """A parsed exit trigger."""
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 from brain_tui.core.errors import InvalidData
 from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.limits import add_history
+from brain_tui.core.record import record
 from brain_tui.core.records.changes import ChangeSet
 from brain_tui.core.records.model import BrainSnapshot, Claim
 from brain_tui.core.records.statuses import Status
@@ -21,7 +21,7 @@ def expired(claim: Claim, snapshot: BrainSnapshot) -> str | None:
     """Why a non-terminal claim is now stale, or None (see `expiry_reason`)."""
     return expiry_reason(claim, snapshot.now)
 
-@dataclass(frozen=True)
+@record
 class WatchdogReport(JsonShaped):
     """What one watchdog run found and did.
 

@@ -25,12 +25,12 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from brain_tui.core.errors import BsiError, InvalidData, PreflightRefused
 from brain_tui.core.paths import path_keys
 from brain_tui.core.paths.scope import parse_scope
+from brain_tui.core.record import field, record
 from brain_tui.core.records.model import BLOCKING_STATUSES, BrainSnapshot
 from brain_tui.core.records.unreadable import repair_command
 from brain_tui.core.rules.conflicts import CORRUPT, chain_complete, find_conflicts
@@ -47,7 +47,7 @@ CLAIMED = "claimed"
 UNCLAIMED = "unclaimed"
 
 
-@dataclass(frozen=True)
+@record
 class WriteSession:
     """Who is about to write, and from where.
 
@@ -66,14 +66,14 @@ class WriteSession:
     cwd: str | None = None
 
 
-@dataclass(frozen=True)
+@record
 class ShellCommand:
     """A shell tool's command line (a string), or an argv list run without a shell (Codex `shell`)."""
 
     command: str | tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@record
 class WriteDecision:
     """The answer: allowed (maybe with a note) or refused, with the reason and what unblocks it.
 
@@ -134,7 +134,7 @@ def _short(text: object, limit: int) -> str:
     return value if len(value) <= limit else value[: limit - 1] + "…"
 
 
-@dataclass
+@record(frozen=False)
 class _Place:
     """Where a path lands: `rel` in this brain, `other` brain, or neither (outside every brain)."""
 

@@ -29,12 +29,12 @@ import json
 import os
 import stat
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.layout import AGENTS_DIR
+from brain_tui.core.record import record
 from brain_tui.core.sessions.agent_files import (
     AGENT_SESSION_ENV,
     BSI_SESSION_ENV,
@@ -89,7 +89,7 @@ MAX_INPUT_KIND = 64
 MAX_INPUT_MESSAGE = 1000
 #: A transcript path longer than this is not recorded.
 MAX_TRANSCRIPT_PATH = 4096
-@dataclass(frozen=True)
+@record
 class Liveness(JsonShaped):
     """What the hooks last saw of the agent session bound to one claim.
 
@@ -304,7 +304,7 @@ def note_event(root: str | os.PathLike[str], sess_id: str, agent_session: str | 
         _write(path, record)
 
 
-@dataclass(frozen=True)
+@record
 class Transcript:
     """The transcript file a hook event named, and the client that writes it.
 

@@ -30,7 +30,6 @@ import os
 import re
 import shutil
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -38,6 +37,7 @@ from brain_tui.core.config import PLACEHOLDER_RE, template_placeholders
 from brain_tui.core.errors import Contended, InvalidData, NotFound, TransitionRefused, UsageError
 from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.layout import LAUNCH_DIR, LAUNCH_SETTINGS_DIR
+from brain_tui.core.record import field_names, record
 from brain_tui.core.records.model import BrainSnapshot, Claim
 from brain_tui.core.records.statuses import Status
 from brain_tui.core.records.yamlio import atomic_write_text
@@ -78,7 +78,7 @@ class NoLaunchCommand(UsageError):
         super().__init__(EXAMPLES)
 
 
-@dataclass(frozen=True)
+@record
 class LaunchSettings:
     """The ``launch:`` block of brain-compose.yml.
 
@@ -221,7 +221,7 @@ def launchable(claim: Claim) -> None:
 
 
 # -- what runs -----------------------------------------------------------------------------------
-@dataclass(frozen=True)
+@record
 class LaunchRecord(JsonShaped):
     """One launch, as remembered in ``.brain/launches/<sess-id>.json``.
 
@@ -277,7 +277,7 @@ def read_records(root: Path) -> list[LaunchRecord]:
         paths = sorted(folder.glob("sess-*.json"))
     except OSError:
         return records
-    fields = set(LaunchRecord.__dataclass_fields__)
+    fields = set(field_names(LaunchRecord))
     for path in paths:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
@@ -300,7 +300,7 @@ def write_record(root: Path, record: LaunchRecord) -> None:
     atomic_write_text(folder / f"{record.sess_id}.json", json.dumps(record.as_dict(), indent=1) + "\n")
 
 
-@dataclass(frozen=True)
+@record
 class LaunchPlan(JsonShaped):
     """Everything decided before anything starts.
 
@@ -441,9 +441,9 @@ def find_running(root: Path, sess_id: str) -> LaunchRecord:
     Raises:
         NotFound: no launched agent of that claim runs (exit 66).
     """
-    for record in running(root):
-        if record.sess_id == sess_id:
-            return record
+    for launched in running(root):
+        if launched.sess_id == sess_id:
+            return launched
     raise NotFound(f"no launched agent of {sess_id} runs on this machine")
 
 

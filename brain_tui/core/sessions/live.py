@@ -8,11 +8,11 @@ commit in the brain by it (`core.audit.last_commits_by`). Everything here is rea
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from brain_tui.core.json_shape import JsonShaped
+from brain_tui.core.record import record
 from brain_tui.core.records.model import BrainSnapshot
 from brain_tui.core.records.statuses import BLOCKING_STATUSES
 
@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # a read without bound agents loads neither the transcripts' 
     from brain_tui.core.sync.audit import LogEntry
 
 
-@dataclass(frozen=True)
+@record
 class LiveSession(JsonShaped):
     """The evidence about one claim's agent.
 

@@ -17,7 +17,6 @@ import json
 import os
 import subprocess
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
@@ -27,6 +26,7 @@ from brain_tui.core.config import parse_notify as parse_notify
 from brain_tui.core.errors import BsiError, InvalidData, UsageError
 from brain_tui.core.paths.layout import NOTIFIED_FILE, STATE_DIR
 from brain_tui.core.paths.text_safety import CONTROL_RE, inert_line
+from brain_tui.core.record import record
 from brain_tui.core.records.yamlio import atomic_write_text
 
 #: How many told keys are remembered (the oldest are forgotten first).
@@ -191,7 +191,7 @@ def desktop_escapes(title: str, body: str, tmux: bool = False) -> str:
     return "".join(sequences)
 
 
-@dataclass(frozen=True)
+@record
 class Notice:
     """One item to tell: the title and body of the desktop notice, and the command to run (or none)."""
 
@@ -253,7 +253,7 @@ class Notifier:
         return argv
 
 
-@dataclass(frozen=True)
+@record
 class _TestItem:
     """The made-up item of `Notifier.test`."""
 

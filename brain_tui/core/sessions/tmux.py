@@ -14,9 +14,9 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-from dataclasses import dataclass
 
 from brain_tui.core.errors import InvalidData, NotFound, UsageError
+from brain_tui.core.record import record
 from brain_tui.core.sessions.launch import (
     WINDOW_NAME_RE,
     LaunchPlan,
@@ -104,7 +104,7 @@ def start_tmux(plan: LaunchPlan, *, brain_name: str, started_at: str) -> LaunchR
                         pane=pane)
 
 
-@dataclass(frozen=True)
+@record
 class AttachCommand:
     """How to show a launched agent's tmux window.
 

@@ -36,12 +36,12 @@ import json
 import os
 import stat
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, ClassVar
 
 from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.text_safety import ELLIPSIS, inert_line
+from brain_tui.core.record import field, record
 
 #: At most this many bytes are read from the end of a transcript.
 TAIL_BYTES = 256 * 1024
@@ -80,7 +80,7 @@ def inert_lines(text: str, lines: int = TEXT_LINES, width: int = TEXT_WIDTH) -> 
     return tuple(found)
 
 
-@dataclass(frozen=True)
+@record
 class ToolCall(JsonShaped):
     """A tool call the agent made: its tool, its target (file, command, pattern), when, and whether it finished."""
 
@@ -90,7 +90,7 @@ class ToolCall(JsonShaped):
     done: bool
 
 
-@dataclass(frozen=True)
+@record
 class Runway:
     """The context a session used against its model's window, and the turns left at the recent rate.
 
@@ -133,7 +133,7 @@ class Runway:
                 "turns_left": self.turns_left, "low": self.low, "text": self.describe()}
 
 
-@dataclass(frozen=True)
+@record
 class Peek(JsonShaped):
     """What a session's agent last said and did, read from its transcript.
 

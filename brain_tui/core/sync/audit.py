@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -12,6 +11,7 @@ from typing import Any
 from brain_tui.core.ids import names_id
 from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.scope import covers_file
+from brain_tui.core.record import record
 from brain_tui.core.records.model import BrainSnapshot, Claim
 
 #: Files the protocol itself writes: never counted as a session's drift.
@@ -21,7 +21,7 @@ _SEP = "\x1f"
 _REC = "\x1e"
 
 
-@dataclass(frozen=True)
+@record
 class LogEntry(JsonShaped):
     """One commit of the audit trail."""
 
@@ -48,10 +48,10 @@ def _log(root: Path, *args: str) -> list[_Commit]:
         return []
     prefix = gitops.top_prefix(root)
     entries = []
-    for record in proc.stdout.split(_REC):
-        if not record.strip():
+    for raw in proc.stdout.split(_REC):
+        if not raw.strip():
             continue
-        head, _, files = record.partition("\0")
+        head, _, files = raw.partition("\0")
         parts = head.split(_SEP, 6)
         if len(parts) < 7:
             continue
@@ -65,7 +65,7 @@ def _split(values: str) -> tuple[str, ...]:
     return tuple(v.strip() for v in values.split(",") if v.strip())
 
 
-@dataclass(frozen=True)
+@record
 class _Commit:
     """A log entry with what the exact-ID matching needs: trailers and the whole message."""
 
@@ -99,7 +99,7 @@ def _is_bookkeeping(path: str) -> bool:
     return path.startswith(BOOKKEEPING) or path in BOOKKEEPING_FILES
 
 
-@dataclass(frozen=True)
+@record
 class DriftReport(JsonShaped):
     """Files a session changed, and those outside its scope."""
 
@@ -214,8 +214,8 @@ def last_commits_by(root: Path, claims: Sequence[Claim], touched: Mapping[str, S
         return {}
     files_of = {c.sess_id: frozenset(touched.get(c.sess_id, ())) for c in claims}
     found: dict[str, LogEntry] = {}
-    for record in proc.stdout.split(_REC):
-        head, _, names = record.partition("\n")
+    for entry in proc.stdout.split(_REC):
+        head, _, names = entry.partition("\n")
         parts = head.split(_SEP)
         if len(parts) < 5:
             continue

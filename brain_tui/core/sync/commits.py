@@ -28,10 +28,10 @@ import re
 import shutil
 import subprocess
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from brain_tui.core.record import record
 from brain_tui.core.sync.gitops import (
     CommitFailed,
     GitError,
@@ -81,7 +81,7 @@ def commit_paths(root: str | Path, paths: Sequence[str], message: str, when: dat
     return _commit_plumbing(repo, unique, when, landed)
 
 
-@dataclass(frozen=True)
+@record
 class _Repo:
     """What the plumbing commit needs to know of the repository."""
 

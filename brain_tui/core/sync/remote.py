@@ -30,7 +30,6 @@ import re
 import time
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol, TypeVar
@@ -38,10 +37,11 @@ from typing import Protocol, TypeVar
 from brain_tui.core.errors import Contended, InvalidData, RemoteUnreachable, UsageError
 from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.layout import INDEX_FILE, REBASE_MARK, STATE_DIR
+from brain_tui.core.record import record
 from brain_tui.core.records import journal
-from brain_tui.core.sync import gitops, push_guard, settle
+from brain_tui.core.sync import gitops, push_guard, remote_state, settle
 from brain_tui.core.sync.gitops import FastForwardFailed, GitTimeout, PushDeclined, RebaseConflict
-from brain_tui.core.sync.remote_state import read_state, record
+from brain_tui.core.sync.remote_state import read_state
 
 T = TypeVar("T")
 
@@ -73,7 +73,7 @@ def network_timeout() -> float:
     return value if value > 0 else DEFAULT_NETWORK_TIMEOUT
 
 
-@dataclass(frozen=True)
+@record
 class RemoteReport:
     """What one `sync` did on the git side."""
 
@@ -86,7 +86,7 @@ class RemoteReport:
     last_sync: str | None
 
 
-@dataclass(frozen=True)
+@record
 class SyncStatus(JsonShaped):
     """Where the brain stands against its remote, from local git state only (no network).
 
@@ -105,7 +105,7 @@ class SyncStatus(JsonShaped):
     fetch_interval_s: int
 
 
-@dataclass(frozen=True)
+@record
 class Staged:
     """What one attempt of a synced write left for the push: the paths it wrote and whether it committed."""
 
@@ -438,7 +438,7 @@ def write_through(root: Path, lock: Lock, reconciler: Reconciler, attempt: Calla
                     if staged.committed and head_before:
                         undo(root, head_before, staged.paths)
                     raise
-                record(root, datetime.now(UTC).isoformat(), pending=True)
+                remote_state.record(root, datetime.now(UTC).isoformat(), pending=True)
                 raise RemoteUnreachable(f"{exc.message}; whether it landed is not known yet, so the change is "
                                         "kept as a pending local commit and settled at the next `bsi sync`") from None
             except (RemoteUnreachable, PushDeclined, InvalidData):
@@ -479,7 +479,7 @@ def sync(root: Path, lock: Lock, reconciler: Reconciler, now: Callable[[], str])
                 except PushRejected:
                     _backoff(tries)
                     continue
-            stamp = record(root, now(), pending=False)
+            stamp = remote_state.record(root, now(), pending=False)
             ahead, behind = counts(root, branch)
             return RemoteReport(fetched=True, rebased=rebased, pushed=pushed, ahead=ahead, behind=behind,
                                 tries=tries, last_sync=stamp)

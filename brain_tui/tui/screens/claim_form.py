@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -14,6 +12,7 @@ from textual.widgets import Input, Label, Select, Static
 from brain_tui.core.clock import format_duration, parse_duration
 from brain_tui.core.errors import BsiError
 from brain_tui.core.paths.scope import parse_scope
+from brain_tui.core.record import record
 from brain_tui.core.rules import claims
 
 from ..present import short_id
@@ -25,7 +24,7 @@ TTL_CHOICES = (("2h — short session", "2h"), ("4h — deep work", "4h"), ("8h 
 AUTO = "auto"
 
 
-@dataclass(frozen=True)
+@record
 class OpenDefaults:
     """What the form starts with (a selected pilot as parent, a HANDOFF signal's scope…)."""
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from textual import work
@@ -14,6 +13,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from brain_tui.core.errors import InvalidData, NotFound
+from brain_tui.core.record import record
 from brain_tui.core.records.model import BrainSnapshot, Claim, Signal
 from brain_tui.core.sessions.transcript import Peek
 from brain_tui.core.sync.audit import DriftReport
@@ -42,14 +42,14 @@ def read_brain_file(root: Path, rel: str) -> str:
     return text + ("\n… (truncated at 64 KiB)" if len(data) > MAX_FILE else "")
 
 
-@dataclass
+@record(frozen=False)
 class FileRead(Message):
     """The raw file of the claim or signal shown."""
 
     text: str
 
 
-@dataclass
+@record(frozen=False)
 class GitRead(Message):
     """The claim's git log and its scope drift (`drift` None: `note` says why)."""
 
@@ -58,7 +58,7 @@ class GitRead(Message):
     note: str
 
 
-@dataclass
+@record(frozen=False)
 class PeekRead(Message):
     """`Brain.peek` of the claim shown (`bound` False: no bound agent session reported; `note`: why the read
     failed, "" when it worked)."""

@@ -9,7 +9,6 @@ and header values come from the brain and may be hostile.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -23,6 +22,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable
 
+from brain_tui.core.record import record
 from brain_tui.core.records.headers import Finding
 from brain_tui.core.records.model import BrainSnapshot
 
@@ -64,7 +64,7 @@ def lint_rows(findings: Sequence[Finding]) -> list[Row]:
     return rows
 
 
-@dataclass
+@record(frozen=False)
 class LintDone(Message):
     """`bsi lint` over the brain ended (findings None: `note` says why)."""
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from rich.text import Text
 from textual.binding import Binding
@@ -23,10 +22,12 @@ from textual.content import Content
 from textual.events import Resize
 from textual.widgets import DataTable
 
+from brain_tui.core.record import record
+
 from ..styles import ThemedCell
 
 
-@dataclass(frozen=True)
+@record
 class Col:
     """A column of a KeyedTable.
 
