@@ -41,3 +41,24 @@ def test_other_commands_go_to_the_cli(capsys: pytest.CaptureFixture[str]) -> Non
         entry.main(["--version"])
     assert stop.value.code == 0
     assert capsys.readouterr().out.startswith("bsi ")
+
+
+def test_a_command_runs_without_the_cycle_collector_and_gives_it_back(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import gc
+
+    root = tmp_path / "brain"
+    init_brain(root, commit=False)
+    seen: list[bool] = []
+
+    def fake_cli(args: list[str], serve_mcp: Any) -> int:
+        seen.append(gc.isenabled())
+        return serve_mcp(root, None, None) if args[:1] == ["mcp"] else 0
+
+    monkeypatch.setattr(entry, "run_cli", fake_cli)
+    monkeypatch.setattr(server, "serve", lambda *a, **k: seen.append(gc.isenabled()) or 0)
+    assert gc.isenabled()
+    assert entry.main(["claim", "list"]) == 0
+    assert entry.main(["mcp", "--brain", str(root)]) == 0
+    # a short command runs without it; the MCP server (long-lived) has it; the caller's process gets it back
+    assert seen == [False, True, True] and gc.isenabled()
