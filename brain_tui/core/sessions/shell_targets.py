@@ -26,6 +26,7 @@ import os
 import re
 import shlex
 
+from brain_tui.core.sessions.patch_text import patch_paths
 from brain_tui.core.sessions.shell_comments import without_comments
 
 TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
@@ -47,7 +48,6 @@ _UNREADABLE = {"xargs", "eval", "source", ".", "find", "python", "python3", "rub
                "watch", "script"}
 _HEREDOC = re.compile(r"<<-?[ \t]*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\1")
 _FD_REDIRECT = re.compile(r"(^|[\s;&|(])\d+(?=>|<>)")
-_PATCH_FILE = re.compile(r"^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+?)\s*$", re.MULTILINE)
 
 
 class ShellTarget:
@@ -178,8 +178,8 @@ def _drop_heredoc_bodies(text: str, cwd: str | None, reading: ShellReading) -> s
                 index += 1
             index += 1
             if "apply_patch" in line[: match.start()]:
-                for found in _PATCH_FILE.finditer("\n".join(body)):
-                    reading.add(found.group(1), cwd, "apply_patch")
+                for path in patch_paths("\n".join(body)):
+                    reading.add(path, cwd, "apply_patch")
     return "\n".join(out)
 
 
