@@ -28,6 +28,7 @@ import shlex
 
 from brain_tui.core.sessions.patch_text import patch_paths
 from brain_tui.core.sessions.shell_comments import without_comments
+from brain_tui.core.sessions.shell_heredocs import split_here_documents
 
 TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
 if TYPE_CHECKING:
@@ -46,7 +47,6 @@ _SHELLS = {"sh", "bash", "dash", "zsh", "ksh", "ash", "mksh"}
 _UNREADABLE = {"xargs", "eval", "source", ".", "find", "python", "python3", "ruby", "node", "awk", "gawk",
                "make", "npm", "npx", "yarn", "pnpm", "pip", "uv", "cargo", "go", "patch", "tar", "unzip", "parallel",
                "watch", "script"}
-_HEREDOC = re.compile(r"<<-?[ \t]*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\1")
 _FD_REDIRECT = re.compile(r"(^|[\s;&|(])\d+(?=>|<>)")
 
 
@@ -141,7 +141,7 @@ def _read_text(text: str, cwd: str | None, reading: ShellReading, home: str | No
     if depth > 4:
         reading.unread.append("a shell nested more than 4 deep")
         return
-    text = _drop_heredoc_bodies(text, cwd, reading).replace("\\\n", " ")
+    text = _drop_heredoc_bodies(text, cwd, reading, home, depth).replace("\\\n", " ")
     if "$(" in text or "`" in text or "<(" in text or ">(" in text:
         reading.unread.append("a command substitution ($(...), backticks or <(...))")
     text = _FD_REDIRECT.sub(r"\1", without_comments(text))  # `2>x` is a redirection, not the word 2 then `>x`
@@ -157,30 +157,22 @@ def _read_text(text: str, cwd: str | None, reading: ShellReading, home: str | No
     _read_tokens(tokens, cwd, reading, home, depth)
 
 
-def _drop_heredoc_bodies(text: str, cwd: str | None, reading: ShellReading) -> str:
-    """The command line without the lines of its here-documents (they are data, not commands).
+def _drop_heredoc_bodies(text: str, cwd: str | None, reading: ShellReading, home: str | None, depth: int) -> str:
+    """The command line without the lines of its here-documents (`shell_heredocs`: data, not commands).
 
-    A here-document fed to `apply_patch` (Codex runs its patches so too) is read as the patch it is:
-    its `*** Add/Update/Delete File:` and `*** Move to:` paths are targets.
+    A here-document fed to a shell (``bash <<EOF``) is read as the commands it is. A command line naming
+    `apply_patch` (Codex runs its patches so too, a here-document or not) has its patch's paths as targets.
     """
-    lines = text.split("\n")
-    out: list[str] = []
-    index = 0
-    while index < len(lines):
-        line = lines[index]
-        out.append(line)
-        index += 1
-        for match in _HEREDOC.finditer(line):
-            end = match.group(2)
-            body: list[str] = []
-            while index < len(lines) and lines[index].strip() != end:
-                body.append(lines[index])
-                index += 1
-            index += 1
-            if "apply_patch" in line[: match.start()]:
-                for path in patch_paths("\n".join(body)):
-                    reading.add(path, cwd, "apply_patch")
-    return "\n".join(out)
+    kept, documents = split_here_documents(text)
+    body_cwd = None if re.search(r"(^|[\s;&|(])(cd|pushd|popd)([\s;&|)]|$)", text) else cwd
+    for document in documents:
+        words = re.split(r"[\s;&|()]+", document.before)
+        if any(os.path.basename(word) in _SHELLS for word in words):
+            _read_text(document.body, body_cwd, reading, home, depth + 1)
+    if "apply_patch" in text:
+        for path in patch_paths(text):
+            reading.add(path, cwd, "apply_patch")
+    return kept
 
 
 def _is_punct(token: str) -> bool:
