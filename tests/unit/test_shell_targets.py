@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import pytest
@@ -154,3 +155,15 @@ def test_a_here_document_fed_to_a_shell_is_read_as_commands() -> None:
 ])
 def test_every_patch_line_of_an_apply_patch_command_is_read(command: str) -> None:
     assert ("/w/claims/x.yml", False) in targets(command)
+
+
+def test_a_command_line_not_read_to_its_end_says_so() -> None:
+    """Past 64 KiB of commands, or five shells deep, the reading is partial (the write decision refuses it)."""
+    assert read_command("echo " + "a" * 70_000 + " > claims/x.yml", W).partial
+    nested = "echo hi > claims/x.yml"
+    for _ in range(6):
+        nested = "sh -c " + shlex.quote(nested)
+    assert read_command(nested, W).partial
+    body = "x = 1\n" * 20_000  # a long file written through a here-document is read whole
+    reading = read_command(f"cat > src/big.py <<'EOF'\n{body}EOF\n", W)
+    assert not reading.partial and [t.path for t in reading.targets] == ["/w/src/big.py"]

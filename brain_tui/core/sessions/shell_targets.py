@@ -73,14 +73,16 @@ class ShellTarget:
 class ShellReading:
     """What `read_command` found: the write targets, the paths whose record in git a command changes without
     writing them (`named`: `git add`, `git rm --cached`, `git commit PATHS`…; only a protocol file among them is
-    refused), and what it could not read (the sandbox's job)."""
+    refused), what it could not read (the sandbox's job), and `partial`: why the command line itself was not read
+    to its end ("" when it was), so a target it names may be missing (the write decision refuses such a command)."""
 
-    __slots__ = ("targets", "named", "unread")
+    __slots__ = ("targets", "named", "unread", "partial")
 
     def __init__(self) -> None:
         self.targets: list[ShellTarget] = []
         self.named: list[ShellTarget] = []
         self.unread: list[str] = []
+        self.partial = ""
 
     def add(self, path: str, cwd: str | None, command: str, tree: bool = False, *, named: bool = False) -> None:
         """Record a target written as `path` from `cwd` (None: unknown, so a relative path cannot be placed);
@@ -135,13 +137,16 @@ def read_command(command: str | Sequence[str], cwd: str, home: str | None = None
 
 
 def _read_text(text: str, cwd: str | None, reading: ShellReading, home: str | None, depth: int) -> None:
-    if len(text) > MAX_COMMAND:
-        reading.unread.append("the command line beyond its first 64 KiB")
-        text = text[:MAX_COMMAND]
     if depth > 4:
         reading.unread.append("a shell nested more than 4 deep")
+        reading.partial = reading.partial or "a shell nested more than 4 deep"
         return
-    text = _drop_heredoc_bodies(text, cwd, reading, home, depth).replace("\\\n", " ")
+    text = _drop_heredoc_bodies(text, cwd, reading, home, depth)
+    if len(text) > MAX_COMMAND:
+        reading.unread.append("the command line beyond its first 64 KiB")
+        reading.partial = reading.partial or "over 64 KiB of commands, here-documents aside"
+        text = text[:MAX_COMMAND]
+    text = text.replace("\\\n", " ")
     if "$(" in text or "`" in text or "<(" in text or ">(" in text:
         reading.unread.append("a command substitution ($(...), backticks or <(...))")
     text = _FD_REDIRECT.sub(r"\1", without_comments(text))  # `2>x` is a redirection, not the word 2 then `>x`
