@@ -57,7 +57,7 @@ def decide(event: dict[str, Any], agent: str, flags: dict[str, str],
         from brain_tui.core.sessions import shell_targets
 
         reading = shell_targets.read_command(shell, wire.shell_cwd(event, cwd))
-        if reading.named or any(target.tree for target in reading.targets):
+        if reading.partial or reading.named or any(target.tree for target in reading.targets):
             return None  # a whole folder, or git's record of a path: the core checks it
         paths: list[str] | None = [target.path for target in reading.targets]
     else:

@@ -42,7 +42,6 @@ SHELL_TOOLS = ("Bash", "run_shell_command", "exec_command", "shell", "local_shel
 COMMAND_KEYS = ("command", "cmd")
 #: Tools whose input is a patch naming its files (Codex).
 PATCH_TOOLS = ("apply_patch", "ApplyPatch")
-_PATCH_LINE = re.compile(r"^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+?)\s*$", re.MULTILINE)
 #: The event names the agents give (``hook_event_name``), by our kebab-case event.
 EVENT_NAMES = {
     "pre-tool-use": "PreToolUse",
@@ -98,8 +97,10 @@ def target_files(event: dict[str, Any], agent: str) -> list[str] | None:
     if tool in PATCH_TOOLS:
         if not isinstance(tool_input, dict):
             return []
+        from brain_tui.core.sessions.patch_text import patch_paths
+
         patch = _LONE_SURROGATE.sub("\ufffd", _patch_text(tool_input))
-        return [reading for m in _PATCH_LINE.finditer(patch) for reading in (m.group(1), *home_reading(m.group(1)))]
+        return [reading for path in patch_paths(patch) for reading in (path, *home_reading(path))]
     if tool not in FILE_TOOLS.get(agent, FILE_TOOLS["claude"]):
         return None
     if not isinstance(tool_input, dict):
@@ -158,13 +159,15 @@ def home_reading(path: str) -> tuple[str, ...]:
 
 
 def _patch_text(tool_input: dict[str, Any]) -> str:
+    """The text of every key that may hold the patch (all of them: one harmless key must not hide another)."""
+    texts: list[str] = []
     for key in ("patch", "input", "command"):
         value = tool_input.get(key)
         if isinstance(value, str):
-            return value
-        if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
-            return "\n".join(value)
-    return ""
+            texts.append(value)
+        elif isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+            texts.append("\n".join(value))
+    return "\n".join(texts)
 
 
 def absolute(path: str, cwd: str) -> str:

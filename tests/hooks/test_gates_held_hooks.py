@@ -97,3 +97,15 @@ def test_a_lone_surrogate_in_the_path_never_turns_a_held_write_into_an_internal_
     raw = json.dumps(event(brain, "Write", f"{brain}/src/a.py", session=STRANGER)).replace("a.py", "a\\ud800.py")
     for _ in range(2):
         assert_denied(hook(brain, "pre-tool-use", None, raw=raw.encode()), holder)
+
+
+@pytest.mark.parametrize("indent", ["  ", "\t", "\u00a0", " \u3000"])
+def test_an_indented_patch_header_is_read_as_codex_reads_it(brain: Path, indent: str) -> None:
+    """Codex trims a hunk header's whitespace: `  *** Add File: X` writes X, for a bound session and an unbound one."""
+    holder = ok(run_bsi("claim", "open", "--scope", "src/", "--slug", "held", brain=brain))
+    ok(run_bsi("claim", "open", "--scope", "docs/", "--agent-session", AGENT, brain=brain))
+    for target, words in (("claims/x.yml", ("protocol file",)), ("src/evil.py", (holder,))):
+        patch = f"*** Begin Patch\n*** Add File: docs/n.md\n+e\n{indent}*** Add File: {target}\n+h\n*** End Patch\n"
+        assert_denied(_codex(brain, patch, session=AGENT), target, *words)
+        alone = f"*** Begin Patch\n{indent}*** Delete File: {target}\n*** End Patch\n"
+        assert_denied(_codex(brain, alone), target, *words)

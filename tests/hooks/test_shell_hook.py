@@ -92,3 +92,20 @@ def test_an_unreadable_compose_file_keeps_unbound_writes_denied(brain: Path) -> 
     assert_allowed(hook(brain, "pre-tool-use", bash(brain, "cat notes/n.md && ls", session="nobody")))
     assert_denied(hook(brain, "pre-tool-use", bash(brain, "echo x > notes/n.md", session="nobody")),
                   "brain-compose.yml")
+
+
+@pytest.mark.parametrize("command", ["cat <<E\\OF\nx\nEOF\necho hi > claims/x.yml",
+                                     "echo \"<<EOF\"\necho hi > claims/x.yml",
+                                     "cat << EOF-1\nx\nEOF-1\necho hi > claims/x.yml"])
+def test_a_command_after_a_here_document_is_read_by_the_hook(brain: Path, command: str) -> None:
+    """The shell runs the line after the here-document: its protocol target is refused, whatever the delimiter."""
+    assert_denied(hook(brain, "pre-tool-use", bash(brain, command)), "claims/x.yml", "protocol file")
+
+
+def test_a_command_line_too_long_to_read_whole_is_refused(brain: Path) -> None:
+    """What lies past the part the hook reads may be a protocol file: the command is refused, not let through."""
+    done = hook(brain, "pre-tool-use", bash(brain, "echo " + "a" * 70_000 + " > claims/x.yml", session="x"))
+    assert_denied(done, "cannot be read whole")
+    body = "x = 1\n" * 20_000
+    long_file = hook(brain, "pre-tool-use", bash(brain, f"cat > notes.py <<'EOF'\n{body}EOF\n", session="x"))
+    assert long_file.returncode == 0, long_file

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import pytest
@@ -112,3 +113,57 @@ def test_git_apply_reads_the_patch_file(tmp_path: Path) -> None:
     assert targets("git apply ../fix.patch", str(sub)) == [(str(tmp_path / "src/a.py"), False),
                                                             (str(tmp_path / "claims/x.yml"), False)]
     assert targets("git apply --check ../fix.patch", str(sub)) == []
+
+
+@pytest.mark.parametrize("command", [
+    "cat <<E\\OF\nx\nEOF\necho hi > claims/x.yml",       # the delimiter is EOF, quote removed
+    "cat <<E\"OF\"\nx\nEOF\necho hi > claims/x.yml",
+    "cat <<'EOF'x\nx\nEOFx\necho hi > claims/x.yml",     # the delimiter is EOFx
+    "cat << EOF-1\nx\nEOF-1\necho hi > claims/x.yml",
+    "echo \"<<EOF\"\necho hi > claims/x.yml",            # quoted: no here-document at all
+    "echo x # <<EOF\necho hi > claims/x.yml",            # a comment
+    "echo ${v:-<<EOF}\necho hi > claims/x.yml",          # a parameter expansion's text
+    "(( y = 1<<EOF ))\necho hi > claims/x.yml",          # an arithmetic shift
+    "echo $((1<<EOF))\necho hi > claims/x.yml",
+    "a[1<<EOF]=3\necho hi > claims/x.yml",
+    "echo `cat <<EOF`\necho hi > claims/x.yml",
+    "cat <<EOF\nx\n EOF\nEOF \necho hi > claims/x.yml",  # no exact `EOF` line: read as commands (may find more)
+    "cat <<EOF\nx\n",                                     # no end line
+])
+def test_the_lines_after_a_here_document_are_read_as_the_shell_reads_them(command: str) -> None:
+    """Only what the shell takes as a here-document's body is left out; every command after it is read."""
+    found = targets(command)
+    assert ("/w/claims/x.yml", False) in found or "claims" not in command, found
+
+
+def test_a_here_document_ends_where_the_shell_ends_it() -> None:
+    assert targets("cat <<-EOF > f\n\trm -rf x\n\t\tEOF\necho a > g") == [("/w/f", False), ("/w/g", False)]
+    assert targets("git commit -F- <<'EOF'\nrm a > b\nEOF") == []
+    assert targets("git commit -m \"$(cat <<'EOF'\nfix: a > b\n\nEOF\n)\" && echo x > c") == [("/w/c", False)]
+
+
+def test_a_here_document_fed_to_a_shell_is_read_as_commands() -> None:
+    assert targets("bash <<'EOF'\necho hi > claims/x.yml\nEOF") == [("/w/claims/x.yml", False)]
+    assert targets("cd sub && sh -s <<EOF\necho hi > x\nEOF").count(("/w/x", False)) == 0
+
+
+@pytest.mark.parametrize("command", [
+    "apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: src/a.py\n@@\n EOF\n+x\n*** Add File: claims/x.yml\n+h\n"
+    "*** End Patch\nEOF\n",
+    "apply_patch <<'EOF'\n*** Begin Patch\n  *** Add File: claims/x.yml\n+h\n*** End Patch\nEOF\n",
+    "echo '*** Begin Patch\n*** Add File: claims/x.yml\n+h\n*** End Patch' | apply_patch",
+])
+def test_every_patch_line_of_an_apply_patch_command_is_read(command: str) -> None:
+    assert ("/w/claims/x.yml", False) in targets(command)
+
+
+def test_a_command_line_not_read_to_its_end_says_so() -> None:
+    """Past 64 KiB of commands, or five shells deep, the reading is partial (the write decision refuses it)."""
+    assert read_command("echo " + "a" * 70_000 + " > claims/x.yml", W).partial
+    nested = "echo hi > claims/x.yml"
+    for _ in range(6):
+        nested = "sh -c " + shlex.quote(nested)
+    assert read_command(nested, W).partial
+    body = "x = 1\n" * 20_000  # a long file written through a here-document is read whole
+    reading = read_command(f"cat > src/big.py <<'EOF'\n{body}EOF\n", W)
+    assert not reading.partial and [t.path for t in reading.targets] == ["/w/src/big.py"]

@@ -202,6 +202,11 @@ class _Decider:
 
         cwd = self.session.cwd or str(self.brain.root)
         reading = read_command(shell.command, cwd)
+        if reading.partial:  # a target past what was read may be a protocol file or another claim's
+            return WriteDecision(
+                False, f"this command line cannot be read whole ({reading.partial}), so what it writes is unknown: "
+                       "run it as shorter commands, or write the long text with the edit tool",
+                code=InvalidData.exit_code, check="invalid", sess_id=self._bound[0] if self._bound else None)
         targets = [(target.path, target.tree) for target in reading.targets]
         # git's record of these changes (`git add`, `git rm --cached`…): a protocol file among them is refused;
         # the whole work tree (`git add .`) is an ordinary commit of one's work, and bsi commits its own files, but

@@ -26,7 +26,9 @@ import os
 import re
 import shlex
 
+from brain_tui.core.sessions.patch_text import patch_paths
 from brain_tui.core.sessions.shell_comments import without_comments
+from brain_tui.core.sessions.shell_heredocs import split_here_documents
 
 TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
 if TYPE_CHECKING:
@@ -45,9 +47,7 @@ _SHELLS = {"sh", "bash", "dash", "zsh", "ksh", "ash", "mksh"}
 _UNREADABLE = {"xargs", "eval", "source", ".", "find", "python", "python3", "ruby", "node", "awk", "gawk",
                "make", "npm", "npx", "yarn", "pnpm", "pip", "uv", "cargo", "go", "patch", "tar", "unzip", "parallel",
                "watch", "script"}
-_HEREDOC = re.compile(r"<<-?[ \t]*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\1")
 _FD_REDIRECT = re.compile(r"(^|[\s;&|(])\d+(?=>|<>)")
-_PATCH_FILE = re.compile(r"^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+?)\s*$", re.MULTILINE)
 
 
 class ShellTarget:
@@ -73,14 +73,16 @@ class ShellTarget:
 class ShellReading:
     """What `read_command` found: the write targets, the paths whose record in git a command changes without
     writing them (`named`: `git add`, `git rm --cached`, `git commit PATHS`…; only a protocol file among them is
-    refused), and what it could not read (the sandbox's job)."""
+    refused), what it could not read (the sandbox's job), and `partial`: why the command line itself was not read
+    to its end ("" when it was), so a target it names may be missing (the write decision refuses such a command)."""
 
-    __slots__ = ("targets", "named", "unread")
+    __slots__ = ("targets", "named", "unread", "partial")
 
     def __init__(self) -> None:
         self.targets: list[ShellTarget] = []
         self.named: list[ShellTarget] = []
         self.unread: list[str] = []
+        self.partial = ""
 
     def add(self, path: str, cwd: str | None, command: str, tree: bool = False, *, named: bool = False) -> None:
         """Record a target written as `path` from `cwd` (None: unknown, so a relative path cannot be placed);
@@ -135,13 +137,16 @@ def read_command(command: str | Sequence[str], cwd: str, home: str | None = None
 
 
 def _read_text(text: str, cwd: str | None, reading: ShellReading, home: str | None, depth: int) -> None:
-    if len(text) > MAX_COMMAND:
-        reading.unread.append("the command line beyond its first 64 KiB")
-        text = text[:MAX_COMMAND]
     if depth > 4:
         reading.unread.append("a shell nested more than 4 deep")
+        reading.partial = reading.partial or "a shell nested more than 4 deep"
         return
-    text = _drop_heredoc_bodies(text, cwd, reading).replace("\\\n", " ")
+    text = _drop_heredoc_bodies(text, cwd, reading, home, depth)
+    if len(text) > MAX_COMMAND:
+        reading.unread.append("the command line beyond its first 64 KiB")
+        reading.partial = reading.partial or "over 64 KiB of commands, here-documents aside"
+        text = text[:MAX_COMMAND]
+    text = text.replace("\\\n", " ")
     if "$(" in text or "`" in text or "<(" in text or ">(" in text:
         reading.unread.append("a command substitution ($(...), backticks or <(...))")
     text = _FD_REDIRECT.sub(r"\1", without_comments(text))  # `2>x` is a redirection, not the word 2 then `>x`
@@ -157,30 +162,22 @@ def _read_text(text: str, cwd: str | None, reading: ShellReading, home: str | No
     _read_tokens(tokens, cwd, reading, home, depth)
 
 
-def _drop_heredoc_bodies(text: str, cwd: str | None, reading: ShellReading) -> str:
-    """The command line without the lines of its here-documents (they are data, not commands).
+def _drop_heredoc_bodies(text: str, cwd: str | None, reading: ShellReading, home: str | None, depth: int) -> str:
+    """The command line without the lines of its here-documents (`shell_heredocs`: data, not commands).
 
-    A here-document fed to `apply_patch` (Codex runs its patches so too) is read as the patch it is:
-    its `*** Add/Update/Delete File:` and `*** Move to:` paths are targets.
+    A here-document fed to a shell (``bash <<EOF``) is read as the commands it is. A command line naming
+    `apply_patch` (Codex runs its patches so too, a here-document or not) has its patch's paths as targets.
     """
-    lines = text.split("\n")
-    out: list[str] = []
-    index = 0
-    while index < len(lines):
-        line = lines[index]
-        out.append(line)
-        index += 1
-        for match in _HEREDOC.finditer(line):
-            end = match.group(2)
-            body: list[str] = []
-            while index < len(lines) and lines[index].strip() != end:
-                body.append(lines[index])
-                index += 1
-            index += 1
-            if "apply_patch" in line[: match.start()]:
-                for found in _PATCH_FILE.finditer("\n".join(body)):
-                    reading.add(found.group(1), cwd, "apply_patch")
-    return "\n".join(out)
+    kept, documents = split_here_documents(text)
+    body_cwd = None if re.search(r"(^|[\s;&|(])(cd|pushd|popd)([\s;&|)]|$)", text) else cwd
+    for document in documents:
+        words = re.split(r"[\s;&|()]+", document.before)
+        if any(os.path.basename(word) in _SHELLS for word in words):
+            _read_text(document.body, body_cwd, reading, home, depth + 1)
+    if "apply_patch" in text:
+        for path in patch_paths(text):
+            reading.add(path, cwd, "apply_patch")
+    return kept
 
 
 def _is_punct(token: str) -> bool:
