@@ -22,7 +22,6 @@ from contextlib import AbstractContextManager
 from datetime import UTC, datetime, timedelta
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
 
 from brain_tui.core.clock import Clock, make_clock, zone_from_name
 from brain_tui.core.config import BrainConfig, load_config
@@ -35,7 +34,10 @@ from brain_tui.core.records.store import BrainStore
 
 # The write path (ruamel, git, the journal, the rules of each verb) is imported by the methods that
 # need it: a read command (`bsi claim list`, `check-scope`, `attention`...) never loads it.
+TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
 if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
     from brain_tui.core import facade, facade_breath, facade_launch
     from brain_tui.core.bootstrap import init_brain, make_folder
     from brain_tui.core.environment.env import EnvState
@@ -59,6 +61,7 @@ if TYPE_CHECKING:
     from brain_tui.core.sessions.notify import Notifier
     from brain_tui.core.sessions.transcript import Peek, Runway
     from brain_tui.core.write_path import Applied
+    T = TypeVar("T")
 
 #: Names this module re-exports, loaded on first use (PEP 562): {name: module}.
 _LAZY = {
@@ -86,7 +89,6 @@ def __getattr__(name: str) -> Any:
     return value
 
 
-T = TypeVar("T")
 
 __all__ = [
     "DATA_DIRS", "INDEX_FILE", "STATE_DIR", "Applied", "Brain", "CloseOutcome", "CloseRequest", "Conflict",

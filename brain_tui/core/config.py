@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from pathlib import Path
-from typing import Any, Literal
 
 from brain_tui.core.clock import DEFAULT_TTL, parse_duration
 from brain_tui.core.errors import InvalidData
@@ -16,6 +15,11 @@ from brain_tui.core.lazy_re import LazyPattern
 from brain_tui.core.paths.layout import CONFIG_FILE, INDEX_FILE
 from brain_tui.core.record import field, record
 from brain_tui.core.records.yamlio import CorruptYaml, safe_load_file
+
+TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
+if TYPE_CHECKING:
+    from typing import Any, Literal
+    UnclaimedWrites = Literal["allow", "warn", "deny"]
 
 DEFAULT_KERNEL_ZONE = (
     "agents/",
@@ -31,7 +35,6 @@ DEFAULT_KERNEL_ZONE = (
 DEFAULT_PERSONAL_ZONE = ("profil/capital.md", "profil/objectifs.md", "progression/", "MYSECRETS")
 DEFAULT_MAX_FAILS = 3
 #: `hooks.unclaimed_writes`: what a write by a session holding no claim meets (SPEC 20.2).
-UnclaimedWrites = Literal["allow", "warn", "deny"]
 UNCLAIMED_MODES: tuple[UnclaimedWrites, ...] = ("allow", "warn", "deny")
 
 #: What a `notify.command` element may name, each filled with one inert line.

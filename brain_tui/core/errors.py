@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import errno
-from typing import Any
+
+TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class BsiError(Exception):

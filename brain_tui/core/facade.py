@@ -13,7 +13,6 @@ from __future__ import annotations
 import builtins
 from collections.abc import Callable
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any, TypeVar
 
 from brain_tui.core.ids import valid_session_id
 from brain_tui.core.records.model import BLOCKING_STATUSES, BrainSnapshot, Claim
@@ -21,7 +20,10 @@ from brain_tui.core.rules.effective import effective_status, require_claim
 
 # Each area's rules are imported by the methods that run them: a read of one area (`gate status`)
 # never loads the rules of the others (start-up, issue 18).
+TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
 if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
     from brain_tui.core.brain import Brain
     from brain_tui.core.records.changes import ChangeSet
     from brain_tui.core.records.history_page import HistoryIndex, HistoryPage
@@ -29,8 +31,8 @@ if TYPE_CHECKING:
     from brain_tui.core.rules.authority import Actor
     from brain_tui.core.rules.gate_review import GateReview
     from brain_tui.core.sync.audit import DriftReport, LogEntry
+    T = TypeVar("T")
 
-T = TypeVar("T")
 
 
 def mutate_for(brain: Brain, actor: Actor | None, sess_id: str, verb: str, decide: Callable[[ChangeSet], T]) -> T:

@@ -10,12 +10,12 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 from pathlib import PurePosixPath
-from typing import TYPE_CHECKING
 
 from brain_tui.core.lazy_re import LazyPattern
 from brain_tui.core.paths.path_keys import path_key
 from brain_tui.core.records.model import BrainSnapshot
 
+TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
 if TYPE_CHECKING:
     import random
 

@@ -12,9 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Any, ClassVar
 
 from brain_tui.core.record import field_names
+
+TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
 
 
 def json_value(value: Any) -> Any:

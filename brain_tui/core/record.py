@@ -22,14 +22,14 @@ without it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeVar, dataclass_transform, overload
-
+TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import Any, TypeVar, dataclass_transform, overload
+    _T = TypeVar("_T")
 
 __all__ = ["FrozenInstanceError", "field", "field_names", "record", "replace"]
 
-_T = TypeVar("_T")
 _MISSING: Any = type("_Missing", (), {"__repr__": lambda self: "MISSING"})()
 _SPEC = "__record_fields__"
 
@@ -211,12 +211,16 @@ def _build(cls: type[_T], frozen: bool, eq: bool, order: bool) -> type[_T]:
     return cls
 
 
-@overload
-def record(cls: type[_T], /) -> type[_T]: ...
+if TYPE_CHECKING:
+    @overload
+    def record(cls: type[_T], /) -> type[_T]: ...
 
-
-@overload
-def record(*, frozen: bool = True, eq: bool = True, order: bool = False) -> Callable[[type[_T]], type[_T]]: ...
+    @overload
+    def record(*, frozen: bool = True, eq: bool = True, order: bool = False) -> Callable[[type[_T]], type[_T]]: ...
+else:
+    def dataclass_transform(**_kwargs: Any) -> Callable[[Any], Any]:
+        """`typing.dataclass_transform` for type checkers only: at run time it changes nothing."""
+        return lambda function: function
 
 
 @dataclass_transform(frozen_default=True, field_specifiers=(field,))

@@ -185,8 +185,9 @@ def test_a_read_command_loads_no_write_path(demo_brain: Any, args: tuple[str, ..
 
 #: What a read of a brain whose brain-compose.yml is plain `key: value` YAML (`timezone: UTC`) does without
 #: (start-up, issue 18): PyYAML, argparse's `shutil` (bz2, lzma), OpenSSL's `hashlib`, `zoneinfo`, and
-#: `dataclasses` with its `inspect` (the records are `brain_tui.core.record`'s).
-READ_SPARES = ("yaml", "shutil", "hashlib", "_hashlib", "zoneinfo", "dataclasses", "inspect")
+#: `dataclasses` with its `inspect` (the records are `brain_tui.core.record`'s), and `typing` (its names are
+#: for the type checker: `if TYPE_CHECKING:` imports).
+READ_SPARES = ("yaml", "shutil", "hashlib", "_hashlib", "zoneinfo", "dataclasses", "inspect", "typing")
 
 
 @pytest.mark.parametrize("args", READS)

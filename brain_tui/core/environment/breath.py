@@ -11,7 +11,6 @@ from __future__ import annotations
 import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
 
 from brain_tui.core.environment.breath_metrics import SprintMetrics, inhale_alerts
 from brain_tui.core.errors import InvalidData, NotFound
@@ -21,7 +20,10 @@ from brain_tui.core.records.breath_records import record_from_mapping, record_pa
 from brain_tui.core.records.changes import ChangeSet, flow_map
 from brain_tui.core.records.yamlio import CorruptYaml, load_round_trip, safe_load_file
 
+TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
 if TYPE_CHECKING:  # ruamel is the write path's: the alerts a read shows never load it
+    from typing import Any
+
     from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 #: Records already being edited by a ChangeSet (so several calls in one change compose).

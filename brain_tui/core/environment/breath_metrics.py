@@ -20,10 +20,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
-from typing import Any
 
 from brain_tui.core.record import record
 from brain_tui.core.records.breath_records import BreathRecord, order_records, record_from_mapping
+
+TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_SOURCES_PER_AGENT = 2
 #: The trend alert fires when breath_depth grew over this many consecutive (closed) sprints.

@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Protocol
-
 from brain_tui.core.errors import InvalidData
+
+TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    class History(Protocol):
+        """What takes a gate_history event (a `core.records.changes.ChangeSet`)."""
+
+        def add_history(self, sess_id: str, event: str, by: str, message: str = "") -> None:
+            """Append one event to the claim's `gate_history`."""
 
 #: Longest text kept per field of a claim (characters): the file must stay under 64 KiB (SPEC 13) for life.
 TEXT_LIMITS = {"story": 8000, "on_done": 1000, "on_partial": 1000, "on_fail": 1000, "theme_branch": 200,
@@ -16,13 +24,6 @@ MAX_NEW_CLAIM_BYTES = 32 * 1024
 GATE_ROOM_BYTES = 48 * 1024
 #: gate_history keeps at most this much of each message (the full text stays in its own field).
 HISTORY_TEXT = 500
-
-
-class History(Protocol):
-    """What takes a gate_history event (a `core.records.changes.ChangeSet`)."""
-
-    def add_history(self, sess_id: str, event: str, by: str, message: str = "") -> None:
-        """Append one event to the claim's `gate_history`."""
 
 
 def check_text(name: str, value: str | None) -> None:

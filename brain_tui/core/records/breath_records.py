@@ -19,13 +19,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from datetime import UTC, tzinfo
 from pathlib import Path
-from typing import Any
 
 from brain_tui.core.clock import try_parse_timestamp
 from brain_tui.core.errors import InvalidData
 from brain_tui.core.lazy_re import LazyPattern
 from brain_tui.core.paths.layout import BREATH_DIR
 from brain_tui.core.records.model import BreathRecord, CorruptFile
+
+TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["SPRINT_ID_RE", "BreathRecord", "breath_from_mapping", "order_records", "record_from_mapping",
            "record_path", "str_list", "validate_sprint_id"]

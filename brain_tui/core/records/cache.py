@@ -69,7 +69,6 @@ import os
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, ParamSpec, TypeVar
 
 from brain_tui.core.paths.layout import CACHE_FILE, STATE_DIR
 from brain_tui.core.records.cache_rows import (
@@ -78,7 +77,6 @@ from brain_tui.core.records.cache_rows import (
     FileKey,
     Hint,
     Parsed,
-    Parser,
     Read,
     content_digest,
     file_key,
@@ -86,6 +84,14 @@ from brain_tui.core.records.cache_rows import (
     no_gc,
 )
 from brain_tui.core.records.yamlio import MAX_FILE_BYTES, CorruptYaml
+
+TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
+if TYPE_CHECKING:
+    from typing import Any, ParamSpec, TypeVar
+
+    from brain_tui.core.records.cache_rows import Parser
+    P = ParamSpec("P")
+    R = TypeVar("R")
 
 __all__ = [
     "CACHE_FILE",
@@ -104,8 +110,6 @@ RACY_NS = 2_000_000_000
 #: `_check`'s answer when the file disappeared while being verified.
 _VANISHED = object()
 
-P = ParamSpec("P")
-R = TypeVar("R")
 
 
 def pausing_gc(func: Callable[P, R]) -> Callable[P, R]:

@@ -15,7 +15,6 @@ import os
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any
 
 try:  # hashlib's own BLAKE2: `import hashlib` also loads OpenSSL (~3 ms of every start-up, issue 18)
     from _blake2 import blake2b
@@ -24,13 +23,17 @@ except ImportError:  # pragma: no cover - an interpreter without the builtin mod
 
 from brain_tui.core.records.statuses import Status
 
+TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
+if TYPE_CHECKING:
+    from typing import Any
+    Parser = Callable[[bytes], Any]
+
 __all__ = [
     "CacheRows",
     "Entry",
     "FileKey",
     "Hint",
     "Parsed",
-    "Parser",
     "Read",
     "code_fingerprint",
     "content_digest",
@@ -54,7 +57,6 @@ Read = tuple[bytes, FileKey, int]
 #: does not know stays the plain string written, as on a `Claim`.
 Hint = tuple[str, Status | str]
 #: Reads a file's bytes into its outcome data; raises CorruptYaml for a corrupt file.
-Parser = Callable[[bytes], Any]
 
 
 

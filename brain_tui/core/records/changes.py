@@ -11,7 +11,6 @@ import re
 from collections.abc import Mapping
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from brain_tui.core.clock import format_timestamp
 from brain_tui.core.errors import InvalidData
@@ -21,7 +20,10 @@ from brain_tui.core.records.model import BrainSnapshot
 from brain_tui.core.records.statuses import SignalState
 from brain_tui.core.records.yamlio import CorruptYaml, dump_round_trip, load_round_trip, safe_load_text
 
+TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
 if TYPE_CHECKING:  # ruamel is the write path's: a read never loads it
+    from typing import Any
+
     from ruamel.yaml.comments import CommentedMap
 
 #: Text ruamel may write plain in any context (block or flow) and every YAML reader reads back as is.

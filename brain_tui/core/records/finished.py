@@ -14,7 +14,6 @@ import os
 import stat
 from collections.abc import Collection
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
 
 from brain_tui.core import clock, ids
 from brain_tui.core.record import record, replace
@@ -25,7 +24,10 @@ from brain_tui.core.records.formats import parse_claim_bytes
 from brain_tui.core.records.model import BrainSnapshot, Claim
 from brain_tui.core.records.statuses import TERMINAL_STATUSES, Status
 
+TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
 if TYPE_CHECKING:
+    from typing import Any
+
     from brain_tui.core.records.store import BrainStore
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)

@@ -13,7 +13,6 @@ import re
 from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta, tzinfo
 from pathlib import Path
-from typing import Any
 from urllib.parse import quote
 
 from brain_tui.core.clock import DEFAULT_TTL, MAX_TTL, claim_ttl, try_parse_timestamp
@@ -25,6 +24,10 @@ from brain_tui.core.records.model import Claim, CorruptFile, Lock, Signal
 from brain_tui.core.records.statuses import KNOWN_STATUSES as KNOWN_STATUSES  # re-exported
 from brain_tui.core.records.statuses import TERMINAL_STATUSES, SignalState, Status
 from brain_tui.core.records.yamlio import safe_load_bytes
+
+TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
+if TYPE_CHECKING:
+    from typing import Any
 
 #: The suffixes of claim and signal files (locks also read the legacy `.lock`).
 YAML_SUFFIXES = (".yml", ".yaml")

@@ -30,7 +30,6 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable
 from datetime import datetime, timedelta, tzinfo
 from pathlib import Path
-from typing import Any
 
 from brain_tui.core.paths.layout import CLAIMS_DIR
 from brain_tui.core.paths.scope import ScopeEntry
@@ -41,6 +40,10 @@ from brain_tui.core.records.git_head import blob_id
 from brain_tui.core.records.model import Claim
 from brain_tui.core.records.statuses import TERMINAL_STATUSES, Status
 from brain_tui.core.records.yamlio import CorruptYaml
+
+TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["ENDED_IN_HEAD", "ENDED_REASON", "IN_HEAD", "SCOPE_IN_HEAD", "STATUS_IN_HEAD", "current_set", "held_in_head",
            "hold_rank", "replace_held", "scanned_statuses", "strictest_with_head", "terminal_in_head"]

@@ -10,12 +10,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime, timedelta, tzinfo
-from typing import TYPE_CHECKING
 
 from brain_tui.core.lazy_re import LazyPattern
 from brain_tui.core.paths.text_safety import CONTROL_RE
 from brain_tui.core.records.statuses import LIVE_STATUSES, TERMINAL_STATUSES, SignalState, Status
 
+TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
 if TYPE_CHECKING:
     from brain_tui.core.records.model import BrainSnapshot, Claim, Signal
 

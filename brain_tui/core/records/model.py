@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import datetime, timedelta, tzinfo
 from functools import cached_property
-from typing import Any, ClassVar
 
 from brain_tui.core.clock import DEFAULT_TTL
 from brain_tui.core.json_shape import JsonShaped
@@ -19,6 +18,10 @@ from brain_tui.core.record import field, record
 from brain_tui.core.records.statuses import BLOCKING_STATUSES as BLOCKING_STATUSES  # re-exported
 from brain_tui.core.records.statuses import TERMINAL_STATUSES, SignalState
 from brain_tui.core.records.statuses import Status as Status  # re-exported
+
+TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
 
 SIGNAL_TYPES = (
     "READY_FOR_REVIEW",

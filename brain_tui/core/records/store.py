@@ -13,7 +13,6 @@ import stat
 from collections.abc import Collection
 from datetime import UTC, datetime, tzinfo
 from pathlib import Path
-from typing import Any
 
 from brain_tui.core import clock, ids
 from brain_tui.core.config import BrainConfig
@@ -46,6 +45,10 @@ from brain_tui.core.records.model import (
 from brain_tui.core.records.statuses import TERMINAL_STATUSES
 from brain_tui.core.records.unreadable import held_by_bytes, held_by_data, held_by_file
 from brain_tui.core.records.yamlio import TEMP_MARK, safe_load_bytes
+
+TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
+if TYPE_CHECKING:
+    from typing import Any
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 

@@ -19,7 +19,6 @@ import os
 from collections.abc import Mapping
 from datetime import tzinfo
 from pathlib import Path, PurePosixPath
-from typing import Any
 from urllib.parse import quote
 
 from brain_tui.core.errors import InvalidData
@@ -29,6 +28,10 @@ from brain_tui.core.paths.scope import GLOBAL, ScopeEntry, parse_scope
 from brain_tui.core.records.formats import claim_identity, parse_claim_bytes
 from brain_tui.core.records.statuses import TERMINAL_STATUSES
 from brain_tui.core.records.yamlio import MAX_FILE_BYTES, CorruptYaml, safe_load_text
+
+TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["NOT_A_CLAIM_PREFIXES", "held_by_bytes", "held_by_data", "held_by_file", "holder_id", "repair_command",
            "shown_path", "whole_brain"]

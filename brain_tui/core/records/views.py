@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import date, datetime
-from typing import Any
 
 from brain_tui.core.clock import format_timestamp
 from brain_tui.core.paths.scope import format_scope
 from brain_tui.core.paths.text_safety import inert_line
 from brain_tui.core.records.model import TIER_NAMES, BrainSnapshot, Claim, Signal, tier_of
 from brain_tui.core.records.statuses import Status
+
+TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
+if TYPE_CHECKING:
+    from typing import Any
 
 #: At most this many stale claims are named in the start-of-session notice.
 STALE_NAMED = 10

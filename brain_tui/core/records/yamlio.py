@@ -15,11 +15,13 @@ import io
 import os
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from brain_tui.core.lazy_re import LazyPattern
 
+TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
 if TYPE_CHECKING:
+    from typing import Any
+
     from ruamel.yaml import YAML
     from ruamel.yaml.comments import CommentedMap
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime, timedelta, tzinfo
-from typing import TYPE_CHECKING, Any, Protocol
 
 from brain_tui.core.clock import humanize_countdown, try_parse_timestamp
 from brain_tui.core.ids import party_session
@@ -30,8 +29,36 @@ from brain_tui.core.records.statuses import BLOCKING_STATUSES, SignalState, Stat
 from brain_tui.core.rules.circuit import circuit_state
 from brain_tui.core.rules.conflicts import chain_complete
 
+TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
 if TYPE_CHECKING:
+    from typing import Any, Protocol
+
     from brain_tui.core.brain import Brain
+
+    class HasState(Protocol):
+        """Anything with a liveness `state` (core/sessions/agents.py's `Liveness`)."""
+
+        @property
+        def state(self) -> str:
+            """working | needs_input | idle | ended."""
+            ...
+
+
+    class HasRunway(Protocol):
+        """A context runway (core/sessions/transcript.py's `Runway`)."""
+
+        @property
+        def low(self) -> bool:
+            """Under 10 % of the window left."""
+            ...
+
+        def describe(self) -> str:
+            """``ctx 93% · ~2 turns``."""
+            ...
+
+        def as_dict(self) -> dict[str, Any]:
+            """JSON shape."""
+            ...
 
 #: Under this much time left, a gate or a paused tree is announced (header, bell, toast).
 WARN_BEFORE = timedelta(minutes=15)
@@ -40,32 +67,6 @@ WARN_BEFORE = timedelta(minutes=15)
 KINDS = ("gate", "blocked", "circuit", "needs_input", "paused", "stale", "context", "breath")
 _KIND_ORDER = {kind: index for index, kind in enumerate(KINDS)}
 _EPOCH_KEY = ""
-
-
-class HasState(Protocol):
-    """Anything with a liveness `state` (core/sessions/agents.py's `Liveness`)."""
-
-    @property
-    def state(self) -> str:
-        """working | needs_input | idle | ended."""
-        ...
-
-
-class HasRunway(Protocol):
-    """A context runway (core/sessions/transcript.py's `Runway`)."""
-
-    @property
-    def low(self) -> bool:
-        """Under 10 % of the window left."""
-        ...
-
-    def describe(self) -> str:
-        """``ctx 93% · ~2 turns``."""
-        ...
-
-    def as_dict(self) -> dict[str, Any]:
-        """JSON shape."""
-        ...
 
 
 #: Why a session waits, in words, by the client's notification type.

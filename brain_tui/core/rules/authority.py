@@ -19,7 +19,6 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Literal
 
 from brain_tui.core.errors import HumanOnly, NotYours
 from brain_tui.core.record import record, replace
@@ -27,7 +26,10 @@ from brain_tui.core.rules.agent_tree import agent_ancestors as agent_ancestors
 from brain_tui.core.rules.agent_tree import launcher_claim
 from brain_tui.core.sessions.agent_files import bound_claims
 
+TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
 if TYPE_CHECKING:
+    from typing import Literal
+
     from brain_tui.core.records.model import BrainSnapshot, Claim
 
 #: Environment variables that only an agent's process carries (its shell, hooks, MCP servers, launched satellites).

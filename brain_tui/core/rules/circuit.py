@@ -8,7 +8,6 @@ tree's root). `stage_reset` clears it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
 
 from brain_tui.core.config import DEFAULT_MAX_FAILS
 from brain_tui.core.errors import TransitionRefused
@@ -16,7 +15,10 @@ from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.record import record
 from brain_tui.core.records.model import BrainSnapshot, Claim
 
+TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
 if TYPE_CHECKING:  # reading a breaker's state (`bsi attention`) loads none of the write rules (start-up)
+    from typing import Any, ClassVar
+
     from brain_tui.core.records.changes import ChangeSet
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from datetime import timedelta
-from typing import Any
 
 from brain_tui.core.clock import MAX_TTL, claim_ttl, format_duration
 from brain_tui.core.errors import BsiError, ConflictError, InvalidData, NotFound, TransitionRefused
@@ -38,6 +37,10 @@ from brain_tui.core.rules.effective import require_claim as require_claim  # its
 from brain_tui.core.rules.tiers import close_result
 from brain_tui.core.rules.triggers import parse_trigger, run_trigger, trigger_for
 from brain_tui.core.sessions.agents import valid_agent_session
+
+TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
+if TYPE_CHECKING:
+    from typing import Any
 
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 

@@ -18,7 +18,6 @@ already there.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import unquote
 
 from brain_tui.core.clock import format_timestamp
@@ -35,7 +34,10 @@ from brain_tui.core.records.statuses import Status
 from brain_tui.core.rules.conflicts import unreadable_holders
 from brain_tui.core.rules.effective import effective_status, paused_ancestor, require_claim, stale_origin
 
+TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
 if TYPE_CHECKING:  # the write path: `preflight check` and `lock check` load no change set
+    from typing import Any, ClassVar
+
     from brain_tui.core.records.changes import ChangeSet
 
 DEFAULT_LOCK_TTL_MIN = 60

@@ -9,7 +9,6 @@ violation". The lock rules are in locks.py, the breaker's in circuit.py.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from brain_tui.core.clock import format_timestamp
 from brain_tui.core.config import BrainConfig
@@ -40,6 +39,10 @@ from brain_tui.core.rules.preflight_codes import GO as GO
 from brain_tui.core.rules.preflight_codes import SCOPE_VIOLATION as SCOPE_VIOLATION
 from brain_tui.core.rules.preflight_codes import WRONG_BRANCH as WRONG_BRANCH
 from brain_tui.core.rules.preflight_codes import ZONE_VIOLATION as ZONE_VIOLATION
+
+TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def in_zone(file: str, zone: Sequence[str]) -> bool:

@@ -7,7 +7,6 @@ Every signal the product writes (gates, closes, triggers, the circuit breaker,
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import TYPE_CHECKING
 
 from brain_tui.core.errors import InvalidData, NotFound, NotYours, ProductOnly
 from brain_tui.core.ids import SIGNAL_ID_RE, valid_session_id
@@ -18,6 +17,7 @@ from brain_tui.core.records.statuses import SignalState
 
 # The rules of who may send and acknowledge, the text limits and the partial read are imported by the
 # functions that use them: `signal list` loads none of them (start-up, issue 18).
+TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
 if TYPE_CHECKING:
     from brain_tui.core.records.changes import ChangeSet
     from brain_tui.core.rules.authority import Actor

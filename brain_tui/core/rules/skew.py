@@ -16,7 +16,6 @@ newest commit" proves nothing):
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING
 
 from brain_tui.core.clock import MAX_TTL, SKEW_TOLERANCE
 from brain_tui.core.records.clock_skew import suspect_stale
@@ -24,6 +23,7 @@ from brain_tui.core.records.model import Claim
 from brain_tui.core.records.statuses import LIVE_STATUSES
 from brain_tui.core.rules.effective import stale_origin
 
+TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
 if TYPE_CHECKING:
     from brain_tui.core.records.changes import ChangeSet
 

@@ -9,14 +9,16 @@ satellite below it is finished, and gathers their results.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from brain_tui.core.errors import InvalidData, TierRefused
 from brain_tui.core.lazy_re import LazyPattern
 from brain_tui.core.records.model import BrainSnapshot, Claim, tier_of
 from brain_tui.core.records.statuses import ResultStatus, Status
 
+TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
 if TYPE_CHECKING:
+    from typing import Any
+
     from brain_tui.core.records.changes import ChangeSet
     from brain_tui.core.rules.claims import CloseRequest
 

@@ -7,12 +7,15 @@ spacing, a trailing `# comment`); `parse_trigger` reads them all or returns None
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from brain_tui.core.record import record
 from brain_tui.core.records.changes import ChangeSet
 from brain_tui.core.records.model import Claim, Signal
 from brain_tui.core.records.statuses import ResultStatus
+
+TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @record

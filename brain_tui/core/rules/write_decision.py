@@ -25,7 +25,6 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
 
 from brain_tui.core.errors import BsiError, InvalidData, PreflightRefused
 from brain_tui.core.paths import path_keys
@@ -38,7 +37,10 @@ from brain_tui.core.rules.effective import delegating_chain
 from brain_tui.core.rules.preflight_codes import SCOPE_VIOLATION, ZONE_VIOLATION
 from brain_tui.core.sessions import hook_index
 
+TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
 if TYPE_CHECKING:
+    from typing import Any
+
     from brain_tui.core.brain import Brain
 
 #: `check` of a refusal that is not one of SPEC 10's (those keep `preflight.CHECK_NAMES`).

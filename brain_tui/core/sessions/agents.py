@@ -30,7 +30,6 @@ import os
 import stat
 from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime, timedelta
-from typing import Any
 
 from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.layout import AGENTS_DIR
@@ -47,6 +46,10 @@ from brain_tui.core.sessions.agent_files import (
     sessions_of_process,
     valid_agent_session,
 )
+
+TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
+if TYPE_CHECKING:
+    from typing import Any
 
 _SESS_RE = SESS_RE
 _dir = agents_dir

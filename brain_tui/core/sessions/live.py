@@ -9,14 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.record import record
 from brain_tui.core.records.model import BrainSnapshot
 from brain_tui.core.records.statuses import BLOCKING_STATUSES
 
+TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
 if TYPE_CHECKING:  # a read without bound agents loads neither the transcripts' nor git's readers (start-up)
+    from typing import Any
+
     from brain_tui.core.brain import Brain
     from brain_tui.core.sessions.agents import Liveness
     from brain_tui.core.sessions.launch import LaunchRecord
