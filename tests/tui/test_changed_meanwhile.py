@@ -15,7 +15,7 @@ import pytest
 from brain_tui.core.brain import Brain
 from brain_tui.tui.screens.confirm import CascadeDialog, GateDecisionDialog, SlugConfirmDialog
 
-from .conftest import DEPLOY, INSTANCE, NOW, SEARCH, fresh, select, settle, status
+from .conftest import DEPLOY, GATED, INSTANCE, NOW, SEARCH, fresh, select, settle, status
 
 pytestmark = pytest.mark.anyio
 SIZES = [(80, 24), (120, 40)]
@@ -134,3 +134,75 @@ async def test_a_watchdog_run_meanwhile_does_not_void_a_release(make_app, demo_r
         await pilot.press(*"left behind", "enter", *dialog.claim.slug, "enter")
         await settle(pilot)
     assert Brain(demo_root, clock=lambda: later).snapshot().claim(DEPLOY).status == "released"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_key_never_acts_on_the_row_a_refresh_slid_under_the_cursor(make_app, demo_root: Path,
+                                                                           size: tuple[int, int]) -> None:  # noqa: ANN001
+    other(demo_root).gates.request(DEPLOY, "ship the checklist?")  # the row after GATED is a gate too
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await select(pilot, "#active", GATED)
+        # GATED is approved elsewhere (it closes and leaves the list); the cockpit reads the brain again and
+        # its cursor, left on the same line, is now on DEPLOY. The pilot's "a enter", meant for GATED, comes.
+        other(demo_root).gates.approve(GATED, "done")
+        app.refresh_snapshot()
+        await settle(pilot)
+        assert app.screen.query_one("#active").selected_key == DEPLOY
+        await pilot.press("a", "enter")
+        await settle(pilot)
+        assert not isinstance(app.screen, GateDecisionDialog)
+        assert status(demo_root, DEPLOY) == "waiting_human"
+        # Now the pilot has seen where the cursor is: the same key acts on DEPLOY.
+        await pilot.press("a")
+        await settle(pilot)
+        assert isinstance(app.screen, GateDecisionDialog) and app.screen.claim.sess_id == DEPLOY
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_gate_queue_never_slides_the_next_gate_under_a_decision(make_app, demo_root: Path,
+                                                                          size: tuple[int, int]) -> None:  # noqa: ANN001
+    other(demo_root).gates.request(DEPLOY, "ship the checklist?")  # ranked right after the BLOCKED_ON signal
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("g")
+        await settle(pilot)
+        table = app.screen.query_one("#gate-table")
+        blocked = next(i for i in app.queue if i.kind == "blocked")
+        assert table.select_key(blocked.key)
+        await pilot.pause()
+        other(demo_root).signals.ack(blocked.sig_id)  # someone else deals with it: it leaves the queue
+        app.refresh_snapshot()
+        await settle(pilot)
+        assert table.selected_key.startswith(f"gate:{DEPLOY}")
+        await pilot.press("a", "enter")
+        await settle(pilot)
+        assert not isinstance(app.screen, GateDecisionDialog)
+    assert status(demo_root, DEPLOY) == "waiting_human"
+
+
+async def test_after_the_pilots_own_decision_the_next_row_acts_at_once(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    other(demo_root).gates.request(DEPLOY, "ship the checklist?")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await select(pilot, "#active", GATED)
+        await pilot.press("a", "enter")  # the pilot's own approval: GATED closes and leaves the list
+        await settle(pilot)
+        assert status(demo_root, GATED) == "closed"
+        assert app.screen.query_one("#active").selected_key == DEPLOY
+        await pilot.press("a")
+        await settle(pilot)
+        assert isinstance(app.screen, GateDecisionDialog) and app.screen.claim.sess_id == DEPLOY
+
+
+async def test_a_row_the_pilots_filter_hid_is_no_slide(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    other(demo_root).gates.request(DEPLOY, "ship the checklist?")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await select(pilot, "#active", SEARCH)
+        await pilot.press("slash", *"deploy", "enter")
+        await settle(pilot)
+        assert app.screen.query_one("#active").selected_key == DEPLOY
+        await pilot.press("a")
+        await settle(pilot)
+        assert isinstance(app.screen, GateDecisionDialog) and app.screen.claim.sess_id == DEPLOY
