@@ -206,3 +206,17 @@ async def test_a_row_the_pilots_filter_hid_is_no_slide(make_app, demo_root: Path
         await pilot.press("a")
         await settle(pilot)
         assert isinstance(app.screen, GateDecisionDialog) and app.screen.claim.sess_id == DEPLOY
+
+
+async def test_the_queue_names_the_items_by_claim_or_signal(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    other(demo_root).gates.request(DEPLOY, "ship the checklist?")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("g")
+        await settle(pilot)
+        blocked = next(i for i in app.queue if i.kind == "blocked")
+        assert app.screen.query_one("#gate-table").select_key(blocked.key)
+        other(demo_root).signals.ack(blocked.sig_id)
+        app.refresh_snapshot()
+        await settle(pilot)
+        assert app.screen.slid_selection() == (blocked.sig_id, DEPLOY)
