@@ -337,15 +337,15 @@ class Brain:
 
         return facade.mutate_for(self, actor, sess_id, "renew", lambda cs: claims.renew_claim(cs, sess_id, ttl))
 
-    def release_claim(self, sess_id: str, reason: str, by: str | None = None, *,
+    def release_claim(self, sess_id: str, reason: str, by: str | None = None, *, seen: str | None = None,
                       actor: Actor | None = None) -> None:  # noqa: ARG002 - every verb takes it; a human's ignores it
-        """A human releases a stale claim (reason required); refused inside an agent's process (`HumanOnly`, 77)."""
+        """A human releases a stale claim (reason; `seen`: `rules.seen`); refused in an agent's process (77)."""
         from brain_tui.core.rules import authority as who_acts
         from brain_tui.core.rules import claims
 
         who_acts.require_human("release", sess_id)  # the process decides, never `actor`
         who = by or self.human()
-        self.mutate(lambda cs: claims.release_claim(cs, sess_id, reason, who))
+        self.mutate(lambda cs: claims.release_claim(cs, sess_id, reason, who, seen))
 
     def repair_claim(self, target: str) -> Repair:
         """Restore a corrupt claim file (ID or path) to its last committed version that reads (`core.repair`).

@@ -52,6 +52,22 @@ def mutate_for(brain: Brain, actor: Actor | None, sess_id: str, verb: str, decid
     return brain.mutate(owned)
 
 
+def mutate_seen(brain: Brain, sess_id: str, seen: str | None, decide: Callable[[ChangeSet], T]) -> T:
+    """`brain.mutate(decide)` for a human's decision on `sess_id`, refused when the claim changed since it was seen.
+
+    `seen`: the claim's `rules.seen.claim_mark` as the front-end showed it (None: nothing to compare). The
+    comparison runs on the fresh snapshot under the writer lock, before the rule (`ChangedMeanwhile`, 12).
+    """
+    def checked(cs: ChangeSet) -> T:
+        if seen is not None:
+            from brain_tui.core.rules.seen import check_seen
+
+            check_seen(require_claim(cs.snapshot, sess_id), seen)
+        return decide(cs)
+
+    return brain.mutate(checked)
+
+
 class Gates:
     """Human gates, pause/resume and abort (SPEC 6.3); a human acts unless `by` names someone.
 
@@ -82,11 +98,13 @@ class Gates:
         return by or self._brain.human()
 
     def approve(self, sess_id: str, message: str = "", by: str | None = None,
-                seen_tree: str | None = None) -> gates.GateOutcome:
+                seen_tree: str | None = None, seen: str | None = None) -> gates.GateOutcome:
         """A human approves (waiting_human → open, or closed for a gate raised by a close).
 
         Records ``approved_tree`` (the scope's git tree now). `seen_tree`: the tree of the review the
         human saw (`show`); when the scope moved since, the approval is refused (`TreeChanged`, 12).
+        `seen` (here and in reject, resume, abort): the claim's mark as the human saw it
+        (`rules.seen`); a gate decided and raised again since is refused (`ChangedMeanwhile`, 12).
         """
         who = self._human("approve", sess_id, by)
 
@@ -98,7 +116,7 @@ class Gates:
             gate_review.check_tree(cs.root, claim, seen_tree, tree)
             return gates.gate_approve(cs, sess_id, who, message, tree=tree)
 
-        return self._brain.mutate(decide)
+        return mutate_seen(self._brain, sess_id, seen, decide)
 
     def status(self, sess_id: str) -> tuple[BrainSnapshot, Claim, tuple[Claim, ...]]:
         """`gate status`: a snapshot, the claim of `sess_id` and its subtree, as a full read gives them.
@@ -124,33 +142,37 @@ class Gates:
 
         return gate_review.review(self._brain.root, claim, effective_status(claim, snap.now))
 
-    def reject(self, sess_id: str, reason: str, by: str | None = None) -> gates.GateOutcome:
+    def reject(self, sess_id: str, reason: str, by: str | None = None, seen: str | None = None) -> gates.GateOutcome:
         """A human rejects with a reason (waiting_human → failed; BLOCKED_ON upwards)."""
         from brain_tui.core.rules import gates
 
         who = self._human("reject", sess_id, by)
-        return self._brain.mutate(lambda cs: gates.gate_reject(cs, sess_id, who, reason))
+        return mutate_seen(self._brain, sess_id, seen, lambda cs: gates.gate_reject(cs, sess_id, who, reason))
 
     def pause(self, sess_id: str, message: str = "", by: str | None = None) -> gates.Cascade:
-        """Pause a claim and every open/waiting descendant."""
+        """Pause a claim and every open/waiting descendant.
+
+        No `seen`: a pause is the brake, and a brake that waits for a second look is worse than one that
+        holds more than the dialog listed (the claims paused are listed in the result).
+        """
         from brain_tui.core.rules import gates
 
         who = self._human("pause", sess_id, by)
         return self._brain.mutate(lambda cs: gates.gate_pause(cs, sess_id, who, message))
 
-    def resume(self, sess_id: str, message: str = "", by: str | None = None) -> gates.Cascade:
-        """Resume a paused claim and the descendants its pause reached."""
+    def resume(self, sess_id: str, message: str = "", by: str | None = None, seen: str | None = None) -> gates.Cascade:
+        """Resume a paused claim and the descendants its pause reached (`seen`: as in `approve`)."""
         from brain_tui.core.rules import gates
 
         who = self._human("resume", sess_id, by)
-        return self._brain.mutate(lambda cs: gates.gate_resume(cs, sess_id, who, message))
+        return mutate_seen(self._brain, sess_id, seen, lambda cs: gates.gate_resume(cs, sess_id, who, message))
 
-    def abort(self, sess_id: str, reason: str, by: str | None = None) -> gates.Cascade:
-        """Abort a claim and every open/waiting/paused descendant (reason required)."""
+    def abort(self, sess_id: str, reason: str, by: str | None = None, seen: str | None = None) -> gates.Cascade:
+        """Abort a claim and every open/waiting/paused descendant (reason required; `seen`: as in `approve`)."""
         from brain_tui.core.rules import gates
 
         who = self._human("abort", sess_id, by)
-        return self._brain.mutate(lambda cs: gates.gate_abort(cs, sess_id, who, reason))
+        return mutate_seen(self._brain, sess_id, seen, lambda cs: gates.gate_abort(cs, sess_id, who, reason))
 
 
 class Signals:

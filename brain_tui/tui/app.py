@@ -33,7 +33,7 @@ from brain_tui.core.rules.attention import AttentionItem
 from brain_tui.core.sessions.agents import Liveness
 from brain_tui.core.sync import gitops
 
-from . import heap, sources
+from . import heap, selection, sources
 from .commands import MUTATING_ACTIONS, bindings_for
 from .feed import LiveFeed, steady_read
 from .messages import (
@@ -71,8 +71,7 @@ class BrainApp(App[int]):
 
     Args:
         brain: the brain to show (its clock is the cockpit's clock).
-        live: watch the files, tick TTLs, read the environment and ring the bell.
-            Tests and screenshots pass False: nothing then happens without a key.
+        live: watch the files, tick TTLs, read the environment, ring the bell (tests, screenshots: False).
         readonly: hide and refuse every action that changes the brain.
         gates: open on the attention queue.
         theme: a theme name (else the remembered one, else brain-dark).
@@ -80,8 +79,7 @@ class BrainApp(App[int]):
             remembered setting, else on).
         env_provider: where the environment pane's data comes from (default: `core.env`).
             It runs in a thread worker with a time limit (`readings.ENV_TIMEOUT_SECONDS`).
-        remember_theme: let the palette's "Theme: keep" save the theme shown in the settings file (`t`
-            itself changes this cockpit only).
+        remember_theme: the palette's "Theme: keep" saves the theme in the settings file (`t`: this cockpit only).
         title_hint: shown in the header after the brain's name (e.g. "demo").
         demo_path: the temporary demo brain (told once, so `bsi --brain PATH` can drive it).
         progressive: paint first from the blocking claims only (a cheap read), then load the
@@ -156,6 +154,7 @@ class BrainApp(App[int]):
         #: `time.time()` when the cockpit screen was first painted (None before).
         self.first_paint_at: float | None = None
         self._wrote = False
+        self.slides = selection.Slides(self)
         self.snapshot: BrainSnapshot = (brain.snapshot(only_statuses=BLOCKING_STATUSES) if self.progressive
                                         else steady_read(brain))
         #: The bound agent sessions' liveness, read with each snapshot (`brain.agents`).
@@ -281,6 +280,7 @@ class BrainApp(App[int]):
                 arrived(event.snapshot)
             return
         self._apply(event.snapshot)
+        self.slides.shown()
         if self._wrote:
             self._wrote = False
             heap.release()
@@ -456,6 +456,7 @@ class BrainApp(App[int]):
     def after_dialog(self, message: str | None) -> None:
         """Callback of every action dialog: the core's success message, or None when cancelled."""
         if message:
+            self.slides.own_action()
             self.report(message)
         else:
             self.catch_up()

@@ -34,6 +34,7 @@ from brain_tui.core.rules.effective import (
     unreadable_ancestor,
 )
 from brain_tui.core.rules.effective import require_claim as require_claim  # its home: the read rules
+from brain_tui.core.rules.seen import check_seen
 from brain_tui.core.rules.tiers import close_result
 from brain_tui.core.rules.triggers import parse_trigger, run_trigger, trigger_for
 from brain_tui.core.sessions.agents import valid_agent_session
@@ -323,12 +324,16 @@ def renew_claim(cs: ChangeSet, sess_id: str, ttl: timedelta | None) -> str:
     cs.message = f"bsi: renew claim {sess_id}"
     return formatted
 
-def release_claim(cs: ChangeSet, sess_id: str, reason: str, by: str) -> None:
-    """A human releases a stale claim (reason required; never automatic)."""
+def release_claim(cs: ChangeSet, sess_id: str, reason: str, by: str, seen: str | None = None) -> None:
+    """A human releases a stale claim (reason required; never automatic).
+
+    `seen`: the claim's mark as the human saw it; a claim changed since is refused (`rules.seen`, 12).
+    """
     if not reason.strip():  # before the lookup: a missing reason is bad input whatever the ID
         raise InvalidData("release needs a reason: --reason TEXT")
     check_text("message", reason)
     claim = require_claim(cs.snapshot, sess_id)
+    check_seen(claim, seen)
     current = effective_status(claim, cs.snapshot.now)
     if current != Status.STALE:
         raise refuse_transition(claim, "release", ["stale"], current)

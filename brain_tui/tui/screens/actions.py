@@ -42,9 +42,29 @@ class ClaimActions(Screen[None]):
             return None
         return next((s for s in self.brain_app.snapshot.signals if s.sig_id == sig_id), None)
 
+    def slid_selection(self) -> tuple[str, str] | None:
+        """Once: (the row that vanished, the row now under the cursor) when a refresh slid another row under it."""
+        return None
+
+    def selection_slid(self, what: str) -> bool:
+        """True (and the pilot told) when the row under the cursor is one a refresh slid there, not one chosen.
+
+        The key was meant for the row the pilot was looking at, which left the list (decided elsewhere,
+        closed, acknowledged): it does nothing this once; pressed again, it acts on the row now shown.
+        """
+        slid = self.slid_selection()
+        if slid is None:
+            return False
+        self.notify(f"{what}: {safe_str(slid[0], 80)} left the list; the cursor is now on {safe_str(slid[1], 80)}. "
+                    "Nothing was done: press again to act on it", title="selection moved", severity="warning",
+                    markup=False)
+        return True
+
     def target_claim(self, what: str) -> Claim | None:
         """The selected claim — or, for a selected signal, the claim that sent it; a message when none."""
         app = self.brain_app
+        if self.selection_slid(what):
+            return None
         claim = app.claim(self.selected_claim_id())
         if claim is None:
             sig = self.selected_signal()
@@ -157,6 +177,8 @@ class ClaimActions(Screen[None]):
         from .quick import AckDialog
 
         app = self.brain_app
+        if self.selection_slid("acknowledge"):
+            return
         sig = self.selected_signal()
         if sig is None:
             self.notify("acknowledge: select a signal first (pane 2)", severity="warning", markup=False)

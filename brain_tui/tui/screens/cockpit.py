@@ -266,6 +266,14 @@ class CockpitScreen(ClaimActions):
     def _history_page(self) -> None:
         self._show_history(self.brain_app.snapshot)
         self._titles(self.brain_app.snapshot)
+        self.query_one("#history", HistoryTable).take_slid()  # the pilot turned the page: the rows are chosen
+
+    def _show_chosen(self) -> None:
+        """Redraw for the pilot's own change of the lists (filter, grouping): a row gone from under the cursor
+        is one the pilot removed, not one a refresh slid away (`ClaimActions.selection_slid`)."""
+        self.show_snapshot(self.brain_app.snapshot)
+        for table in self.query(KeyedTable):
+            table.take_slid()
 
     def _titles(self, snapshot: BrainSnapshot) -> None:
         extra = f"filter “{self.needle}”" if self.needle else ""
@@ -308,6 +316,11 @@ class CockpitScreen(ClaimActions):
         if isinstance(focused, SignalsTable):
             return focused.selected_key
         return None
+
+    def slid_selection(self) -> tuple[str, str] | None:
+        """Once: the focused table's row a refresh removed from under the cursor, and the row now there."""
+        focused = self.focused
+        return focused.take_slid() if isinstance(focused, KeyedTable) else None
 
     def hold_cursor(self) -> None:
         """After an ack the signals table keeps its cursor line (the acknowledged row moves down)."""
@@ -424,7 +437,7 @@ class CockpitScreen(ClaimActions):
         """`G`: group the active claims by their agent's state, or not (kept for later cockpits)."""
         app = self.brain_app
         app.notify(toggle(app.settings, save=app.remember_theme), timeout=3, markup=False)
-        self.show_snapshot(app.snapshot)
+        self._show_chosen()
 
     def action_sort_next(self) -> None:
         """`>`: sort the focused table by its next column."""
@@ -450,7 +463,7 @@ class CockpitScreen(ClaimActions):
     def _filter_changed(self, event: Input.Changed) -> None:
         self.needle = event.value.strip()
         self.query_one("#history", HistoryTable).page = 0
-        self.show_snapshot(self.brain_app.snapshot)
+        self._show_chosen()
 
     @on(Input.Submitted, "#filter")
     def _filter_submitted(self) -> None:
@@ -466,7 +479,7 @@ class CockpitScreen(ClaimActions):
         box.value = ""
         box.display = False
         self.needle = ""
-        self.show_snapshot(self.brain_app.snapshot)
+        self._show_chosen()
         if was_focused:
             self.action_pane(str(self.current_pane))
 

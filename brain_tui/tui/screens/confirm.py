@@ -19,6 +19,7 @@ from brain_tui.core.records.model import BrainSnapshot, Claim
 from brain_tui.core.rules.gate_review import GateReview
 from brain_tui.core.rules.gates import Cascade, GateOutcome
 from brain_tui.core.rules.preview import Preview, preview
+from brain_tui.core.rules.seen import claim_mark
 
 from ..describe import claim_summary, gate_details
 from ..present import short_id, status_icon
@@ -67,6 +68,7 @@ class GateDecisionDialog(CoreDialog):
         self.snapshot = snapshot
         self.decision = decision  # "approve" | "reject"
         self.preview: Preview = preview(snapshot, decision, claim.sess_id)
+        self.seen = claim_mark(claim)  # the core refuses the decision if the claim is no longer this
 
     def compose(self) -> ComposeResult:
         approve = self.decision == "approve"
@@ -164,9 +166,10 @@ class GateDecisionDialog(CoreDialog):
                 return f"approved {sess_id} → {result.status}{renewed}"
             return f"rejected {sess_id} → failed"
 
-        seen = self.review.tree if self.review is not None else None
-        self.submit_core(decision, lambda brain: brain.gates.approve(sess_id, message, seen_tree=seen)
-                         if decision == "approve" else brain.gates.reject(sess_id, message), done)
+        tree = self.review.tree if self.review is not None else None
+        seen = self.seen
+        self.submit_core(decision, lambda brain: brain.gates.approve(sess_id, message, seen_tree=tree, seen=seen)
+                         if decision == "approve" else brain.gates.reject(sess_id, message, seen=seen), done)
 
 
 class CascadeDialog(CoreDialog):
@@ -178,6 +181,7 @@ class CascadeDialog(CoreDialog):
         self.snapshot = snapshot
         self.action = action  # "pause" | "resume"
         self.preview = preview(snapshot, action, claim.sess_id)
+        self.seen = claim_mark(claim)  # resume: refused if the pause is no longer the one shown (a pause never is)
 
     def compose(self) -> ComposeResult:
         verb = self.action
@@ -212,14 +216,14 @@ class CascadeDialog(CoreDialog):
     @on(Button.Pressed, "#submit")
     def _pressed_submit(self) -> None:
         message = self.query_one("#message", Input).value.strip()
-        sess_id, action = self.claim.sess_id, self.action
+        sess_id, action, seen = self.claim.sess_id, self.action, self.seen
 
         def done(cascade: Cascade) -> str:
             count = len(cascade.touched)
             return f"{action}d {sess_id}" + (f" and {count} descendant(s)" if count else "")
 
         self.submit_core(action, lambda brain: brain.gates.pause(sess_id, message) if action == "pause"
-                         else brain.gates.resume(sess_id, message), done)
+                         else brain.gates.resume(sess_id, message, seen=seen), done)
 
 
 class SlugConfirmDialog(CoreDialog):
@@ -231,6 +235,7 @@ class SlugConfirmDialog(CoreDialog):
         self.snapshot = snapshot
         self.action = action  # "abort" | "release"
         self.preview = preview(snapshot, action, claim.sess_id)
+        self.seen = claim_mark(claim)  # the core refuses if the claim is no longer as shown
 
     def compose(self) -> ComposeResult:
         title = styled(f"{self.action.capitalize()} — ", "bold")
@@ -287,11 +292,11 @@ class SlugConfirmDialog(CoreDialog):
         if not self.confirmed:
             return
         reason = self.query_one("#reason", Input).value.strip()
-        sess_id = self.claim.sess_id
+        sess_id, seen = self.claim.sess_id, self.seen
         if self.action == "abort":
-            self.submit_core("abort", lambda brain: brain.gates.abort(sess_id, reason),
+            self.submit_core("abort", lambda brain: brain.gates.abort(sess_id, reason, seen=seen),
                              lambda cascade: f"aborted {sess_id}" + (
                                  f" and {len(cascade.touched)} descendant(s)" if cascade.touched else ""))
         else:
-            self.submit_core("release", lambda brain: brain.release_claim(sess_id, reason),
+            self.submit_core("release", lambda brain: brain.release_claim(sess_id, reason, seen=seen),
                              lambda _: f"released {sess_id}")

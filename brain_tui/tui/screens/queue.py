@@ -126,6 +126,14 @@ class QueueScreen(ClaimActions):
         key = self.query_one("#gate-table", QueueTable).selected_key
         return next((item for item in self.brain_app.queue if item.key == key), None)
 
+    def slid_selection(self) -> tuple[str, str] | None:
+        """Once: the item a refresh removed from under the cursor, and the item now there (by their claim or signal)."""
+        slid = self.query_one("#gate-table", QueueTable).take_slid()
+        if slid is None:
+            return None
+        gone, now = (key.split(":")[1] if ":" in key else key for key in slid)  # "gate:<sess_id>:<ts>"
+        return gone, now
+
     def selected_claim_id(self) -> str | None:
         """The claim the selected item is about."""
         item = self.selected_item()

@@ -91,6 +91,9 @@ class KeyedTable(DataTable[ThemedCell]):
         self.sort_column: str | None = None
         self.sort_reverse = False
         self._hold_index = False
+        #: (the row that vanished, the row the cursor then stayed on) after a refresh removed the row under the
+        #: cursor; the next action key is told, once, instead of acting on a row the pilot never chose.
+        self._slid: tuple[str, str] | None = None
 
     # -- keys ---------------------------------------------------------------------------------
     def action_first_row(self) -> None:
@@ -106,6 +109,16 @@ class KeyedTable(DataTable[ThemedCell]):
     def hold_index_once(self) -> None:
         """At the next rebuild keep the cursor on the same line, not on the same row (after an ack)."""
         self._hold_index = True
+
+    def take_slid(self) -> tuple[str, str] | None:
+        """Once: the row a refresh removed from under the cursor and the row the cursor stayed on — while the
+        cursor is still there (a pilot who moved it chose a row); else None.
+
+        Returns:
+            ``(vanished key, key under the cursor)`` or None.
+        """
+        slid, self._slid = self._slid, None
+        return slid if slid is not None and slid[1] == self.selected_key else None
 
     # -- columns ------------------------------------------------------------------------------
     def _layout_for(self, width: int) -> tuple[tuple[str, int], ...]:
@@ -247,6 +260,9 @@ class KeyedTable(DataTable[ThemedCell]):
             return
         if self.row_count:
             self.move_cursor(row=min(max(old_row, 0), self.row_count - 1), animate=False)
+            landed = self.selected_key
+            if keep is not None and landed is not None:  # not after an ack (`hold_index_once`): that one is asked for
+                self._slid = (keep, landed)
 
     def _fit(self, column: str, cell: Content) -> ThemedCell:
         """The cell as drawn: a `keep_end` column's cell cut at its start to the column's width."""

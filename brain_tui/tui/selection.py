@@ -1,0 +1,36 @@
+"""Rows under a cursor: which ones the pilot chose, and which a refresh slid there (`KeyedTable.take_slid`).
+
+When a refresh takes the row under a cursor off its list, the cursor stays on the same line, now on
+another row; the next action key then does nothing once (`ClaimActions.selection_slid`), as it was meant
+for the row that left. When rows left because of the pilot's own action in this cockpit (their
+approval, their release), the row then under the cursor is what they expect: nothing is held.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import App
+
+from .widgets.table import KeyedTable
+
+
+class Slides:
+    """Whether the next snapshot shown follows the pilot's own action (then its slides are forgotten)."""
+
+    def __init__(self, app: App[Any]) -> None:
+        self.app = app
+        self.after_own = False
+
+    def own_action(self) -> None:
+        """An action of this cockpit succeeded: the snapshot that shows it moves rows the pilot expects to move."""
+        self.after_own = True
+
+    def shown(self) -> None:
+        """A snapshot was shown: after the pilot's own action, the rows now under the cursors count as chosen."""
+        if not self.after_own:
+            return
+        self.after_own = False
+        for screen in self.app.screen_stack:
+            for table in screen.query(KeyedTable):
+                table.take_slid()
