@@ -32,9 +32,8 @@ from brain_tui.core.records.model import BrainSnapshot
 from brain_tui.core.records.statuses import BLOCKING_STATUSES
 from brain_tui.core.records.store import BrainStore
 
-# The write path (ruamel, git, the journal, the rules of each verb) is imported by the methods that
-# need it: a read command (`bsi claim list`, `check-scope`, `attention`...) never loads it.
-TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
+# The write path (ruamel, git, the journal, each verb's rules) and `typing` are imported where needed (start-up).
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, TypeVar
 
@@ -87,7 +86,6 @@ def __getattr__(name: str) -> Any:
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value
-
 
 
 __all__ = [
