@@ -187,14 +187,25 @@ class Context:
 
 
 def table(rows: list[list[str]], header: list[str]) -> str:
-    """A plain aligned text table (no colours: output may be piped)."""
+    """A plain aligned text table (no colours: output may be piped); every cell is brain text made inert (SPEC 15:
+    a control, escape or bidi character is shown as its ``⟨ESC⟩``-style placeholder, never sent to the terminal)."""
     if not rows:
         return ""
+    rows = [[_inert_cell(cell) for cell in row] for row in rows]
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
     lines = ["  ".join(str(c).ljust(w) for c, w in zip(header, widths, strict=True)).rstrip()]
     for row in rows:
         lines.append("  ".join(str(c).ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
     return "\n".join(lines)
+
+
+def _inert_cell(value: object) -> str:
+    text = str(value)
+    if text.isascii() and text.isprintable():
+        return text
+    from brain_tui.core.paths.text_safety import fold_placeholder
+
+    return "".join(fold_placeholder(ch) or ch for ch in text)
 
 
 def one_line(text: str, limit: int = 60) -> str:

@@ -528,3 +528,17 @@ def test_show_prints_the_claim_file_with_its_hidden_characters_visible(brain: Pa
     assert "⟨U+202E⟩evil⟨U+202C⟩" in shown and "⟨U+200B⟩hidden" in shown
     assert f"sess_id: {sess}\n" in shown and "scope: src/\n" in shown  # the file's lines and indentation as written
     assert load_claim(brain, sess)["story_angle"] == story  # stored as given (SPEC 13)
+
+
+def test_claim_list_shows_hostile_words_of_a_claim_file_as_placeholders(brain: Path) -> None:
+    # A status written by hand (another session's text) reaches the terminal only as placeholders: an
+    # escape sequence in the table would recolour, retitle or clear the pilot's terminal (SPEC 15).
+    sess = open_claim(brain, "--scope", "wiki/")
+    path = claim_file(brain, sess)
+    text = path.read_text(encoding="utf-8")
+    text = text.replace("status: open", 'status: "open\\e]0;owned\\a\\e[5m\\u202e"')
+    path.write_text(text, encoding="utf-8")
+    run = run_bsi("claim", "list", "--all", brain=brain)
+    assert run.code == 0, run.err
+    assert "\x1b" not in run.out and "\x07" not in run.out and "\u202e" not in run.out
+    assert "open⟨ESC⟩]0;owned⟨BEL⟩⟨ESC⟩[5m⟨U+202E⟩" in run.out
