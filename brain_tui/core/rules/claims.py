@@ -167,6 +167,8 @@ def open_claim(cs: ChangeSet, req: OpenRequest, actor: Actor | None = None) -> s
     snapshot = cs.snapshot
     validate_open(snapshot, req)
     req = replace(req, scope=keyed_on(snapshot, req.scope))
+    if actor is not None and actor.is_agent:
+        _check_agent_triggers(req)
     if actor is not None and req.parent is not None:
         parent = snapshot.claim(req.parent)
         if parent is not None:
@@ -208,6 +210,22 @@ def open_claim(cs: ChangeSet, req: OpenRequest, actor: Actor | None = None) -> s
     kind = "satellite" if ctype == "satellite" else "claim"
     cs.message = f"bsi: open {kind} {sess_id}"
     return sess_id
+
+def _check_agent_triggers(req: OpenRequest) -> None:
+    """An agent's exit triggers send only what the agent itself may send (SPEC 21.2): the close writes the
+    signal of a `signal → TYPE DEST` trigger, so a product-only TYPE would be the agent's send made later.
+
+    Raises:
+        ProductOnly: a trigger names HUMAN_GATE, PAUSED, CIRCUIT_BREAK or UNBLOCK (77).
+    """
+    from brain_tui.core.rules.signals import check_agent_type
+
+    for name in ("on_done", "on_partial", "on_fail"):
+        value = getattr(req, name)
+        trigger = parse_trigger(value) if value else None
+        if trigger is not None and trigger.kind == "signal":
+            check_agent_type(trigger.sig_type, f"{name.replace('_', '-')} {inert_line(value, 120)!r}")
+
 
 def keyed_on(snapshot: BrainSnapshot, scope: Sequence[ScopeEntry]) -> tuple[ScopeEntry, ...]:
     """The scope as the tree being decided on reads it: its folders and symlinks, not those of the tree it was typed on.

@@ -1,0 +1,61 @@
+"""What an agent's MCP server may not do even through a side door (SPEC 21.2, 21.4, 13, 20.3).
+
+Each test drives the tools as a client does and checks the refusal's shape
+(`error`, `exit`, `kind`, `retryable`) and that nothing was written.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp.client.client import Client
+
+from tests.bsi import ok, run_bsi
+from tests.conftest import signal_docs, tree_bytes
+from tests.mcp.test_mcp_own_session import B, serve
+
+
+@pytest.mark.parametrize("trigger", [
+    ("on_done", "signal → HUMAN_GATE pilote"),
+    ("on_partial", "signal -> circuit_break parent"),
+    ("on_fail", "signal → PAUSED pilote  # looks like the product's"),
+    ("on_done", "signal->UNBLOCK pilote"),
+])
+def test_an_exit_trigger_cannot_make_the_product_send_a_product_only_signal(brain: Path,
+                                                                            trigger: tuple[str, str]) -> None:
+    """SPEC 21.2: an agent never sends HUMAN_GATE, PAUSED, CIRCUIT_BREAK or UNBLOCK, nor later through its close.
+
+    Before: the claim opened with the trigger, and its close wrote a HUMAN_GATE (or PAUSED, …) signal to the
+    pilot, a gate request no human gate stood behind.
+    """
+    pilot = ok(run_bsi("claim", "open", "--scope", "docs/", "--type", "pilote", "--agent-session", B, brain=brain))
+    name, text = trigger
+    before = tree_bytes(brain)
+
+    async def body(mcp: Client) -> Any:
+        return await mcp.call_tool("claim_open", {"scope": ["docs/a.md"], "parent": pilot, name: text})
+
+    result = serve(brain, body, CLAUDE_CODE_SESSION_ID=B)
+    assert result.is_error, result.structured_content
+    doc = result.structured_content
+    assert (doc["exit"], doc["kind"], doc["retryable"]) == (77, "product_only", False), doc
+    assert name.replace("_", "-") in doc["error"] or name in doc["error"]
+    assert tree_bytes(brain) == before and not signal_docs(brain)
+
+
+def test_an_agent_trigger_with_an_ordinary_signal_still_opens(brain: Path) -> None:
+    """The refusal is for the product's types only: a BLOCKED_ON or READY_FOR_REVIEW trigger is the agent's own."""
+    pilot = ok(run_bsi("claim", "open", "--scope", "docs/", "--type", "pilote", "--agent-session", B, brain=brain))
+
+    async def body(mcp: Client) -> Any:
+        opened = await mcp.call_tool("claim_open", {"scope": ["docs/a.md"], "parent": pilot,
+                                                    "on_done": "signal → READY_FOR_REVIEW pilote"})
+        closed = await mcp.call_tool("claim_close", {"sess_id": opened.structured_content["sess_id"],
+                                                     "status": "ok"})
+        return opened, closed
+
+    opened, closed = serve(brain, body, CLAUDE_CODE_SESSION_ID=B)
+    assert not opened.is_error and not closed.is_error, (opened.structured_content, closed.structured_content)
+    assert [s["type"] for s in signal_docs(brain)] == ["READY_FOR_REVIEW"]
