@@ -59,3 +59,19 @@ def test_an_agent_trigger_with_an_ordinary_signal_still_opens(brain: Path) -> No
     opened, closed = serve(brain, body, CLAUDE_CODE_SESSION_ID=B)
     assert not opened.is_error and not closed.is_error, (opened.structured_content, closed.structured_content)
     assert [s["type"] for s in signal_docs(brain)] == ["READY_FOR_REVIEW"]
+
+
+@pytest.mark.parametrize("scope", [["a" * 100_000], ["docs/" + "b" * 70_000 + ".md#Section"]])
+def test_a_scope_too_long_for_a_claim_file_is_invalid_not_an_internal_error(brain: Path, scope: list[str]) -> None:
+    """SPEC 13: a bad scope exits 65 with one line; before, the claim file's size check raised an internal error
+    (exit 70, `CorruptYaml`) past 64 KiB instead of saying the claim was too large."""
+    before = tree_bytes(brain)
+
+    async def body(mcp: Client) -> Any:
+        return await mcp.call_tool("claim_open", {"scope": scope, "story": "long"})
+
+    result = serve(brain, body, CLAUDE_CODE_SESSION_ID=B)
+    doc = result.structured_content
+    assert result.is_error and (doc["exit"], doc["kind"], doc["retryable"]) == (65, "invalid", False), doc
+    assert "KiB" in doc["error"] and len(doc["error"]) < 600
+    assert tree_bytes(brain) == before
