@@ -75,3 +75,25 @@ def test_a_scope_too_long_for_a_claim_file_is_invalid_not_an_internal_error(brai
     assert result.is_error and (doc["exit"], doc["kind"], doc["retryable"]) == (65, "invalid", False), doc
     assert "KiB" in doc["error"] and len(doc["error"]) < 600
     assert tree_bytes(brain) == before
+
+
+@pytest.mark.parametrize("file", ["a" * 300, "deep/" * 50 + "x.md", "é" * 120],
+                         ids=["long-name", "deep-path", "non-ascii"])
+def test_a_path_too_long_to_lock_is_invalid_not_an_internal_error(brain: Path, file: str) -> None:
+    """SPEC 9/13: the lock file is named by the percent-encoded path; one longer than a file name may be (255
+    bytes) was an OSError, refused as an internal error (exit 70). It is bad input: 65, nothing written."""
+    async def opened(mcp: Client) -> Any:
+        return await mcp.call_tool("claim_open", {"scope": ["*"], "story": "all"})
+
+    assert not serve(brain, opened, CLAUDE_CODE_SESSION_ID=B).is_error
+    before = tree_bytes(brain)
+
+    async def body(mcp: Client) -> Any:
+        return await mcp.call_tool("lock_acquire", {"file": file})
+
+    result = serve(brain, body, CLAUDE_CODE_SESSION_ID=B)
+    doc = result.structured_content
+    assert result.is_error and (doc["exit"], doc["kind"], doc["retryable"]) == (65, "invalid", False), doc
+    assert "lock" in doc["error"] and len(doc["error"]) < 600
+    assert tree_bytes(brain) == before
+    assert not list((brain / "locks").glob(".bsi-tmp-*"))
