@@ -14,6 +14,7 @@ from mcp.client.client import Client
 
 from tests.bsi import ok, run_bsi
 from tests.conftest import signal_docs, tree_bytes
+from tests.mcp.test_mcp_own_session import A as A_SESSION
 from tests.mcp.test_mcp_own_session import B, serve
 
 
@@ -97,3 +98,26 @@ def test_a_path_too_long_to_lock_is_invalid_not_an_internal_error(brain: Path, f
     assert "lock" in doc["error"] and len(doc["error"]) < 600
     assert tree_bytes(brain) == before
     assert not list((brain / "locks").glob(".bsi-tmp-*"))
+
+
+def test_an_agent_locks_only_files_its_own_claim_may_write(brain: Path) -> None:
+    """SPEC 21.4: an agent acts for its own claims only. A lock on a file of another session's scope acted
+    against that session: before, B's claim on src/ locked docs/b.md, held by A, and A's preflight of its own
+    file was refused (2, locked) for up to 8 h, with no way for A to release it (2, not the holder)."""
+    other = ok(run_bsi("claim", "open", "--scope", "docs/", "--agent-session", A_SESSION, brain=brain))
+
+    async def body(mcp: Client) -> Any:
+        opened = await mcp.call_tool("claim_open", {"scope": ["src/"], "story": "mine"})
+        return opened, [await mcp.call_tool("lock_acquire", {"file": f, "ttl_min": 480})
+                        for f in ("docs/b.md", "./DOCS//b.md", "README.md", "src/a.py")]
+
+    opened, (theirs, spelled, nobodys, mine) = serve(brain, body, CLAUDE_CODE_SESSION_ID=B)
+    assert not opened.is_error
+    for refused in (theirs, spelled, nobodys):
+        doc = refused.structured_content
+        assert refused.is_error and (doc["exit"], doc["kind"], doc["retryable"]) == (1, "preflight", False), doc
+        assert "outside the scope" in doc["error"]
+    assert other in theirs.structured_content["error"]  # the refusal names the holder
+    assert not mine.is_error and mine.structured_content["holder"] == opened.structured_content["sess_id"]
+    assert sorted(p.name for p in (brain / "locks").glob("*.yml")) == ["src%2Fa.py.yml"]
+    assert ok(run_bsi("preflight", "check", other, "docs/b.md", brain=brain)) is not None
