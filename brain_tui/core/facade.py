@@ -237,12 +237,17 @@ class Locks:
         """Acquire, extend or take over the lock of `file` (refused with code 1 while another holds it).
 
         Only for a claim effectively open (a gate or a pause holds its work: 12); an agent only
-        for its own claim (`NotYours`, 77).
+        for its own claim (`NotYours`, 77) and only a file that claim may write (code 1).
         """
-        from brain_tui.core.rules import locks
+        from brain_tui.core.rules import authority, locks
 
-        return mutate_for(self._brain, actor, sess_id, "lock a file for",
-                                      lambda cs: locks.stage_acquire(cs, file, sess_id, ttl_min))
+        acting = authority.acting_in(self._brain.root, actor)
+
+        def decide(cs: ChangeSet) -> locks.LockOutcome:
+            authority.require_own_file(acting, cs.snapshot, sess_id, file)
+            return locks.stage_acquire(cs, file, sess_id, ttl_min)
+
+        return mutate_for(self._brain, acting, sess_id, "lock a file for", decide)
 
     def release(self, file: str, sess_id: str, *, actor: Actor | None = None) -> locks.LockRelease:
         """The holder releases the lock of `file` (refused with code 2 for anyone else; 77 for another agent's)."""

@@ -13,6 +13,7 @@ from typing import Any
 
 from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult, TextContent
+from pydantic import StrictBool, StrictInt  # JSON Schema's integer is no boolean, its boolean no text
 
 from brain_tui.mcp import tools
 from brain_tui.mcp.front import INSTRUCTIONS, SERVER_NAME, SERVER_VERSION
@@ -92,13 +93,14 @@ def build_server(session: Session) -> MCPServer[Any]:
                              "failed, Tier 2 green tests (tests_total, tests_passed, tests_failed=0), Tier 3 every "
                              "child closed. files default to the files this session wrote.")
     def claim_close(sess_id: str | None = None, status: str | None = None, files: list[str] | None = None,
-                    commit: str | None = None, tests_total: int | None = None, tests_passed: int | None = None,
-                    tests_failed: int | None = None, notes: str | None = None) -> CallToolResult:
+                    commit: str | None = None, tests_total: StrictInt | None = None,
+                    tests_passed: StrictInt | None = None, tests_failed: StrictInt | None = None,
+                    notes: str | None = None) -> CallToolResult:
         return _result(lambda: tools.claim_close(s, sess_id, status, files, commit, tests_total, tests_passed,
                                                  tests_failed, notes))
 
     @server.tool(description="The claims (blocking ones by default; all=true adds closed, failed, released).")
-    def claim_list(status: list[str] | None = None, all: bool = False) -> CallToolResult:
+    def claim_list(status: list[str] | None = None, all: StrictBool = False) -> CallToolResult:
         return _result(lambda: tools.claim_list(s, status, all))
 
     @server.tool(description="The conflicts a claim on these scopes would meet (opens nothing): "
@@ -120,7 +122,7 @@ def build_server(session: Session) -> MCPServer[Any]:
         return _result(lambda: tools.signal_send(s, to, type, payload, scope, sess_id))
 
     @server.tool(description="Signals, optionally only pending ones and only those to one claim.")
-    def signal_list(pending: bool = False, to: str | None = None) -> CallToolResult:
+    def signal_list(pending: StrictBool = False, to: str | None = None) -> CallToolResult:
         return _result(lambda: tools.signal_list(s, pending, to))
 
     @server.tool(description="Acknowledge a signal addressed to this session (pending → delivered).")
@@ -138,7 +140,7 @@ def build_server(session: Session) -> MCPServer[Any]:
         return _result(lambda: tools.gate_status(s, sess_id))
 
     @server.tool(description="Lock one file for the session's claim (TTL in minutes, default 60).")
-    def lock_acquire(file: str, ttl_min: int | None = None, sess_id: str | None = None) -> CallToolResult:
+    def lock_acquire(file: str, ttl_min: StrictInt | None = None, sess_id: str | None = None) -> CallToolResult:
         return _result(lambda: tools.lock_acquire(s, file, ttl_min, sess_id))
 
     @server.tool(description="Release the session's lock of one file.")

@@ -55,3 +55,28 @@ def test_an_unknown_tool_is_a_usage_refusal(brain: Path) -> None:
     doc = result.structured_content
     assert (doc["exit"], doc["kind"], doc["retryable"]) == (64, "usage", False), doc
     assert "gate_approve" in doc["error"]
+
+
+@pytest.mark.parametrize(("tool", "arguments", "field"), [
+    ("lock_acquire", {"file": "src/a.py", "ttl_min": True}, "ttl_min"),
+    ("lock_acquire", {"file": "src/a.py", "ttl_min": "30"}, "ttl_min"),
+    ("claim_close", {"status": "ok", "tests_total": True, "tests_passed": True, "tests_failed": False},
+     "tests_total"),
+    ("claim_list", {"all": "yes"}, "all"),
+    ("signal_list", {"pending": 1}, "pending"),
+])
+def test_a_boolean_for_a_number_or_text_for_a_flag_is_off_the_schema(brain: Path, tool: str,
+                                                                     arguments: dict[str, Any], field: str) -> None:
+    """JSON Schema's `integer` is no boolean and its `boolean` no string: before, `ttl_min: true` locked for one
+    minute and `tests_total: true, tests_passed: true` read as one green test. Refused as invalid (65)."""
+    before = tree_bytes(brain)
+
+    async def body(mcp: Client) -> Any:
+        return await mcp.call_tool(tool, arguments)
+
+    result = in_process(brain, body)
+    doc = result.structured_content
+    assert result.is_error and doc is not None, result
+    assert (doc["exit"], doc["kind"], doc["retryable"]) == (65, "invalid", False), doc
+    assert field in [f.split(".")[0] for f in doc["fields"]], doc
+    assert tree_bytes(brain) == before

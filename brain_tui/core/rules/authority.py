@@ -347,6 +347,37 @@ def require_owner(actor: Actor, claim: Claim, snapshot: BrainSnapshot, verb: str
                                 f"({_claims_text(actor)})")
 
 
+def require_own_file(actor: Actor, snapshot: BrainSnapshot, sess_id: str, file: str) -> None:
+    """An agent locks for its claim only a file that claim may write (SPEC 21.4, preflight 1 of SPEC 10).
+
+    A lock outside its own scope serves the agent nothing (preflight refuses the write) and holds
+    another session's file from it. A claim that is not there, or a path that does not normalise,
+    is left to the lock rule, which names what is wrong (65/66).
+
+    Raises:
+        PreflightRefused: code 1 (scope violation), naming the claims whose scope holds the file.
+    """
+    claim = snapshot.claim(sess_id) if actor.is_agent else None
+    if claim is None:
+        return
+    from brain_tui.core.errors import BsiError, PreflightRefused
+    from brain_tui.core.paths.scope import covers_file, normalize_path
+    from brain_tui.core.records.statuses import BLOCKING_STATUSES
+
+    try:
+        norm = normalize_path(file).rstrip("/")
+    except BsiError:
+        return
+    if covers_file(claim.scope, norm, snapshot.root):
+        return
+    held = [c for c in snapshot.claims if c.sess_id != sess_id and c.status in BLOCKING_STATUSES
+            and covers_file(c.scope, norm, snapshot.root)]
+    where = f"; it is in the scope of {', '.join(holder_text(c) for c in held[:3])}" if held else ""
+    raise PreflightRefused(1, f"cannot lock {norm} for {sess_id}: it is outside the scope of {sess_id} "
+                              f"({claim.scope_text}){where}; an agent locks only files its own claim may write",
+                           {"file": norm, "sess_id": sess_id, "holders": [c.sess_id for c in held]})
+
+
 def require_delegation(actor: Actor, parent: Claim, snapshot: BrainSnapshot) -> None:
     """A child under `parent` is opened only by its holder (the actor owns it or an ancestor) or a human.
 

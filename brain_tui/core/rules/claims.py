@@ -167,6 +167,8 @@ def open_claim(cs: ChangeSet, req: OpenRequest, actor: Actor | None = None) -> s
     snapshot = cs.snapshot
     validate_open(snapshot, req)
     req = replace(req, scope=keyed_on(snapshot, req.scope))
+    if actor is not None and actor.is_agent:
+        _check_agent_triggers(req)
     if actor is not None and req.parent is not None:
         parent = snapshot.claim(req.parent)
         if parent is not None:
@@ -200,7 +202,7 @@ def open_claim(cs: ChangeSet, req: OpenRequest, actor: Actor | None = None) -> s
             doc[key] = value
     for key, value in req.extra.items():
         doc[key] = value
-    size = len(dump_round_trip(yaml_safe(doc)).encode("utf-8"))
+    size = _written_size(doc)
     if size > MAX_NEW_CLAIM_BYTES:
         raise InvalidData(f"invalid claim: {size // 1024} KiB written, at most {MAX_NEW_CLAIM_BYTES // 1024} KiB "
                           "(shorten the scope list or the texts)")
@@ -208,6 +210,38 @@ def open_claim(cs: ChangeSet, req: OpenRequest, actor: Actor | None = None) -> s
     kind = "satellite" if ctype == "satellite" else "claim"
     cs.message = f"bsi: open {kind} {sess_id}"
     return sess_id
+
+def _written_size(doc: Any) -> int:
+    """The bytes a new claim file takes.
+
+    Raises:
+        InvalidData: it cannot even be written as a claim file (past 64 KiB the reader refuses it): 65, where
+            the read-back check alone was an internal error (70).
+    """
+    from brain_tui.core.records.yamlio import CorruptYaml
+
+    try:
+        return len(dump_round_trip(yaml_safe(doc)).encode("utf-8"))
+    except CorruptYaml as exc:
+        raise InvalidData(f"invalid claim: it cannot be written as a claim file ({exc.reason}); "
+                          "shorten the scope list or the texts") from None
+
+
+def _check_agent_triggers(req: OpenRequest) -> None:
+    """An agent's exit triggers send only what the agent itself may send (SPEC 21.2): the close writes the
+    signal of a `signal → TYPE DEST` trigger, so a product-only TYPE would be the agent's send made later.
+
+    Raises:
+        ProductOnly: a trigger names HUMAN_GATE, PAUSED, CIRCUIT_BREAK or UNBLOCK (77).
+    """
+    from brain_tui.core.rules.signals import check_agent_type
+
+    for name in ("on_done", "on_partial", "on_fail"):
+        value = getattr(req, name)
+        trigger = parse_trigger(value) if value else None
+        if trigger is not None and trigger.kind == "signal":
+            check_agent_type(trigger.sig_type, f"{name.replace('_', '-')} {inert_line(value, 120)!r}")
+
 
 def keyed_on(snapshot: BrainSnapshot, scope: Sequence[ScopeEntry]) -> tuple[ScopeEntry, ...]:
     """The scope as the tree being decided on reads it: its folders and symlinks, not those of the tree it was typed on.

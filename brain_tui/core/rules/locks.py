@@ -49,6 +49,10 @@ LOCK_HELD = 1
 
 NOT_HOLDER = 2
 
+#: The longest lock file name (bytes): a file name holds 255, and the atomic write's temporary name adds
+#: `.bsi-tmp-` before it and `.<pid>.<8 hex>` after it (`records.yamlio.atomic_write_text`).
+MAX_LOCK_NAME_BYTES = 255 - len(".bsi-tmp-") - len(".4194304.") - 8
+
 def lock_file_path(file: str) -> str:
     """Normalise a file path for locking: SPEC 5.1 normalisation, no trailing slash.
 
@@ -207,6 +211,20 @@ def list_locks(snapshot: BrainSnapshot) -> LockList:
     corrupt = tuple(c for c in snapshot.corrupt if c.path.startswith(f"{LOCKS_DIR}/"))
     return LockList(tuple(locks), corrupt)
 
+def _require_nameable(norm: str) -> None:
+    """A lock file can be named for `norm` (SPEC 9: the percent-encoded path is the file name).
+
+    Raises:
+        InvalidData: the name would pass what a file name may hold (65), where the write was an OSError (70).
+    """
+    size = len(encode_lock_name(norm).encode("utf-8"))
+    if size > MAX_LOCK_NAME_BYTES:
+        shown = norm if len(norm) <= 80 else norm[:79] + "…"
+        raise InvalidData(f"cannot lock {shown!r}: its lock file name would take {size} bytes, at most "
+                          f"{MAX_LOCK_NAME_BYTES} (a path this long cannot be locked; lock the files of a "
+                          "shorter path)")
+
+
 def _require_session(sess_id: str) -> None:
     if not valid_session_id(sess_id):
         raise InvalidData(f"invalid session ID {sess_id!r}: expected sess-…")
@@ -319,6 +337,7 @@ def stage_acquire(cs: ChangeSet, file: str, sess_id: str, ttl_min: int | None = 
         PreflightRefused: code 1, another session holds an unexpired lock (names holder and expiry).
     """
     norm = lock_file_path(file)
+    _require_nameable(norm)
     _require_session(sess_id)
     ttl = parse_ttl_min(ttl_min)
     snapshot = cs.snapshot

@@ -36,6 +36,23 @@ _PRODUCT_WAY = {
 }
 
 
+def check_agent_type(sig_type: str, via: str = "") -> None:
+    """An agent never sends a type the product writes (SPEC 21.2), directly or through its claim's exit trigger.
+
+    Args:
+        sig_type: the type asked for, in any case and spacing.
+        via: how it was asked when not by a send (``on-done 'signal → HUMAN_GATE pilote'``), for the message.
+
+    Raises:
+        ProductOnly: HUMAN_GATE, PAUSED, CIRCUIT_BREAK or UNBLOCK (77).
+    """
+    kind = sig_type.strip().upper()
+    if kind in PRODUCT_SIGNAL_TYPES:
+        how = f" (through {via})" if via else ""
+        raise ProductOnly(f"an agent cannot send {kind}{how}: the product writes it; {_PRODUCT_WAY[kind]}",
+                          {"type": kind})
+
+
 def check_agent_send(snapshot: BrainSnapshot, actor: Actor, sender: str, sig_type: str) -> None:
     """What an agent may send (SPEC 21.2, 21.4): never a product-only type, and only from its own claim.
 
@@ -46,10 +63,7 @@ def check_agent_send(snapshot: BrainSnapshot, actor: Actor, sender: str, sig_typ
     """
     from brain_tui.core.rules.authority import claims_list, require_owner
 
-    kind = sig_type.strip().upper()
-    if kind in PRODUCT_SIGNAL_TYPES:
-        raise ProductOnly(f"an agent cannot send {kind}: the product writes it; {_PRODUCT_WAY[kind]}",
-                          {"type": kind})
+    check_agent_type(sig_type)
     name = sender.strip()
     if not valid_session_id(name):
         raise NotYours(f"an agent sends signals only from its own claim, not as {name[:80]!r}: "
