@@ -58,6 +58,23 @@ class _Server(MCPServer[Any]):
             return _refused({"error": f"invalid arguments for {name}: {said}", "exit": 65, "kind": "invalid",
                              "retryable": False, "fields": fields})
 
+    async def get_prompt(self, name: str, arguments: dict[str, Any] | None = None, context: Any = None) -> Any:
+        """No prompt is served: any name is refused as INVALID_PARAMS, in one line and without a traceback."""
+        from mcp.shared.exceptions import MCPError
+        from mcp_types import INVALID_PARAMS
+
+        del name, arguments, context  # the SDK's signature; nothing of them is echoed
+        raise MCPError(INVALID_PARAMS, "unknown prompt: this server serves no prompts (see tools/list)")
+
+    async def read_resource(self, uri: Any, context: Any = None) -> Any:
+        """A resource it lists; any other URI is refused as INVALID_PARAMS (the URI is never echoed)."""
+        from mcp.shared.exceptions import MCPError
+        from mcp_types import INVALID_PARAMS
+
+        if str(uri) not in {str(resource.uri) for resource in await self.list_resources()}:
+            raise MCPError(INVALID_PARAMS, "unknown resource: see resources/list")
+        return await super().read_resource(uri, context)
+
 
 def build_server(session: Session) -> MCPServer[Any]:
     """The server with every tool bound to `session`."""

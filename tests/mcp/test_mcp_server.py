@@ -177,3 +177,40 @@ def test_stdout_carries_only_json_rpc(brain: Path) -> None:
     assert set(replies) == {1, 2, 3, 4}
     assert replies[3]["result"]["isError"] is False
     assert replies[4]["result"]["isError"] is True and replies[4]["result"]["structuredContent"]["exit"] == 10
+
+
+def test_an_unknown_prompt_or_resource_is_a_clean_error_without_a_traceback(brain: Path) -> None:
+    """The server has no prompts and one resource: asking for another gets INVALID_PARAMS in one line on the
+    wire, and nothing on stderr (a client shows the server's stderr to its user)."""
+    messages: list[dict[str, Any]] = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "prompts/get", "params": {"name": "nope\x1b[31m"}},
+        {"jsonrpc": "2.0", "id": 3, "method": "resources/read", "params": {"uri": "brain://nope"}},
+        {"jsonrpc": "2.0", "id": 4, "method": "prompts/list"},
+    ]
+    proc = subprocess.Popen(bsi_command("mcp", brain=brain, now=NOW), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=clean_env())
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    replies: dict[int, dict[str, Any]] = {}
+    try:
+        for message in messages:
+            proc.stdin.write(json.dumps(message) + "\n")
+            proc.stdin.flush()
+            while "id" in message and message["id"] not in replies:
+                line = proc.stdout.readline()
+                assert line, "the server closed stdout"
+                reply = json.loads(line)
+                replies[reply.get("id")] = reply
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=30)
+        err = proc.stderr.read()
+        proc.stdout.close()
+        proc.stderr.close()
+    for request in (2, 3):
+        error = replies[request]["error"]
+        assert error["code"] == -32602 and "\x1b" not in error["message"], error
+    assert replies[4]["result"]["prompts"] == []
+    assert "Traceback" not in err and "raised" not in err, err
