@@ -13,7 +13,9 @@ its WebSocket and drive a cockpit that approves gates. Here it is wrapped so tha
   (the WebSocket must carry one);
 - no log line holds the token or the cookie: the access log shows the path without its
   query, and every log line is scrubbed of both secrets before it is written;
-- the cockpit runs as ``python -m brain_tui.tui …`` from an argv list, never a shell.
+- the cockpit runs as ``python -m brain_tui.tui …`` from an argv list, never a shell;
+- a server started inside an agent session serves an agent's cockpits, even after that agent has exited
+  (`authority.heir_marks`, judged when the server starts): their human verbs refuse (SPEC 21.2).
 
 Over SSH: ``ssh -L N:127.0.0.1:N host`` (the same port on both ends), then open the URL.
 """
@@ -125,15 +127,18 @@ def make_server(argv: Sequence[str], *, host: str = "127.0.0.1", port: int = DEF
     from textual_serve.app_service import AppService
     from textual_serve.server import Server
 
+    from brain_tui.core.rules.authority import heir_marks
+
     class ExecAppService(AppService):
         """textual-serve's app process, started from an argv list instead of a shell string."""
 
-        def __init__(self, argv: Sequence[str], **kwargs: Any) -> None:
+        def __init__(self, argv: Sequence[str], marks: dict[str, str], **kwargs: Any) -> None:
             super().__init__(shlex.join(argv), **kwargs)
             self.argv = list(argv)
+            self.marks = marks
 
         async def _open_app_process(self, width: int = 80, height: int = 24) -> Any:
-            environment = self._build_environment(width=width, height=height)
+            environment = {**self._build_environment(width=width, height=height), **self.marks}
             self._process = process = await asyncio.create_subprocess_exec(
                 *self.argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE, env=environment)
@@ -153,6 +158,9 @@ def make_server(argv: Sequence[str], *, host: str = "127.0.0.1", port: int = DEF
             self.bind = loopback_host(host)
             super().__init__(shlex.join(argv), host=self.bind, port=port, title=title)
             self.argv = list(argv)
+            # judged now, while the ancestors still show who started the server: each cockpit, started later,
+            # is an agent's when the server is (SPEC 21.1), even once that agent has exited
+            self.marks = heir_marks()
             self.token = secrets.token_urlsafe(32)
             self.session_secret = secrets.token_urlsafe(32)
             self.token_used = False
@@ -269,7 +277,7 @@ def make_server(argv: Sequence[str], *, host: str = "127.0.0.1", port: int = DEF
             service: Any = None
             try:
                 await websocket.prepare(request)
-                service = ExecAppService(self.argv, write_bytes=websocket.send_bytes,
+                service = ExecAppService(self.argv, self.marks, write_bytes=websocket.send_bytes,
                                          write_str=websocket.send_str, close=websocket.close,
                                          download_manager=self.download_manager, debug=False)
                 await service.start(width, height)

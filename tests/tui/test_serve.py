@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import shlex
+import signal
 import subprocess
 import sys
 import time
@@ -22,7 +24,9 @@ import pytest
 aiohttp = pytest.importorskip("aiohttp")
 pytest.importorskip("textual_serve")
 
+from brain_tui.core.rules.agent_tree import agent_ancestors  # noqa: E402
 from tests.bsi import clean_env  # noqa: E402
+from tests.conftest import load_claim  # noqa: E402
 
 
 class Served(NamedTuple):
@@ -164,3 +168,60 @@ def test_cookie_and_exact_origin_open_a_live_cockpit_and_no_log_line_holds_a_sec
 def test_port_and_host_without_serve_are_a_usage_error() -> None:
     done = cockpit("--port", "9000", "--demo")
     assert done.returncode == 64 and done.stderr.strip() == "brain-tui: --port and --host go with --serve"
+
+
+# -- an agent's own server: what it serves stays the agent's (SPEC 21.1, 21.2) ------------------------------
+async def press(base: str, url: str, keys: list[str]) -> str:
+    """Sign in with `url`, open a cockpit at 120x40, press `keys`: the screen's text (escape sequences removed)."""
+    async with aiohttp.ClientSession() as session:
+        async with session.get(url, allow_redirects=False) as response:
+            cookie = response.headers["Set-Cookie"].split(";", 1)[0]
+        ws = await session.ws_connect(f"{base}/ws?width=120&height=40", headers={"Cookie": cookie, "Origin": base})
+        screen = bytearray()
+
+        async def drain(seconds: float) -> None:
+            loop = asyncio.get_running_loop()
+            end = loop.time() + seconds
+            while (left := end - loop.time()) > 0:
+                try:
+                    message = await asyncio.wait_for(ws.receive(), left)
+                except TimeoutError:
+                    return
+                if message.type == aiohttp.WSMsgType.BINARY:
+                    screen.extend(message.data)
+                elif message.type != aiohttp.WSMsgType.TEXT:
+                    return
+
+        async with ws:
+            await drain(8)
+            for key in keys:
+                await ws.send_json(["stdin", key])
+                await drain(3)
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", screen.decode("utf-8", "replace"))
+
+
+@pytest.mark.skipif(bool(agent_ancestors()), reason="the suite runs under an agent process: nothing is a human's")
+def test_a_server_an_agent_started_serves_an_agents_cockpit_after_the_agent_exits(demo_brain: Path,
+                                                                                  tmp_path: Path) -> None:
+    """`nohup brain-tui --serve &` from an agent's shell outlives the agent: its cockpits still refuse human verbs."""
+    gate = "sess-20261129-0830-api-tests"
+    out, pid_file = tmp_path / "serve.out", tmp_path / "serve.pid"
+    agent = tmp_path / "agents" / "claude"
+    agent.parent.mkdir()
+    serve = shlex.join([sys.executable, "-m", "brain_tui.tui", "--serve", "--gates", "--port", "0", "--brain",
+                        str(demo_brain), "--now", "2026-11-29T10:00:00Z"])
+    # the agent's shell backgrounds the server, waits for its link, and the agent exits
+    agent.write_text(f'#!/bin/sh\nnohup {serve} > {out} 2>/dev/null &\necho $! > {pid_file}\n'
+                     f'for _ in $(seq 300); do grep -q token= {out} && exit 0; sleep 0.1; done\nexit 1\n',
+                     encoding="utf-8")
+    agent.chmod(0o755)
+    subprocess.run([str(agent)], env=clean_env(), timeout=60, check=True)
+    server = int(pid_file.read_text())
+    try:
+        url = re.search(r"http://127\.0\.0\.1:(\d+)/\?token=\S+", out.read_text()).group(0)  # type: ignore[union-attr]
+        base = url.split("/?", 1)[0]
+        screen = run(press(base, url, ["a", "\r"]))
+        assert "a human's decision" in screen and "an agent cannot approve" in screen, screen[-3000:]
+        assert load_claim(demo_brain, gate)["status"] == "waiting_human"
+    finally:
+        os.kill(server, signal.SIGTERM)
