@@ -13,7 +13,8 @@ its WebSocket and drive a cockpit that approves gates. Here it is wrapped so tha
   (the WebSocket must carry one);
 - no log line holds the token or the cookie: the access log shows the path without its
   query, and every log line is scrubbed of both secrets before it is written;
-- the cockpit runs as ``python -m brain_tui.tui …`` from an argv list, never a shell;
+- the cockpit runs as ``python -m brain_tui.tui …`` from an argv list, never a shell, its stdin, stdout and
+  stderr sockets (a pipe can be reopened through ``/proc/<pid>/fd`` by any process of the user, to type into it);
 - a server started inside an agent session serves an agent's cockpits, even after that agent has exited
   (`authority.heir_marks`, judged when the server starts): their human verbs refuse (SPEC 21.2).
 
@@ -29,6 +30,7 @@ import ipaddress
 import logging
 import secrets
 import shlex
+import socket
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
@@ -136,14 +138,40 @@ def make_server(argv: Sequence[str], *, host: str = "127.0.0.1", port: int = DEF
             super().__init__(shlex.join(argv), **kwargs)
             self.argv = list(argv)
             self.marks = marks
+            self.writers: list[asyncio.StreamWriter] = []
 
         async def _open_app_process(self, width: int = 80, height: int = 24) -> Any:
+            """Start the cockpit with sockets for stdin, stdout and stderr, never pipes.
+
+            Any process of the same user may reopen a pipe through ``/proc/<pid>/fd/N`` (a read
+            access, which ptrace_scope does not restrict) and write keys into the cockpit as if the
+            pilot typed them; a socket cannot be reopened so.
+            """
             environment = {**self._build_environment(width=width, height=height), **self.marks}
-            self._process = process = await asyncio.create_subprocess_exec(
-                *self.argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE, env=environment)
-            self._stdin = process.stdin
+            pairs = [socket.socketpair() for _ in range(3)]
+            try:
+                self._process = process = await asyncio.create_subprocess_exec(
+                    *self.argv, stdin=pairs[0][1].fileno(), stdout=pairs[1][1].fileno(), stderr=pairs[2][1].fileno(),
+                    env=environment)
+            except BaseException:
+                for ours, _ in pairs:
+                    ours.close()
+                raise
+            finally:
+                for _, theirs in pairs:
+                    theirs.close()
+            streams = [await asyncio.open_connection(sock=ours) for ours, _ in pairs]
+            self.writers = [writer for _, writer in streams]  # held: a collected writer closes its socket
+            self._stdin = streams[0][1]
+            process.stdout, process.stderr = streams[1][0], streams[2][0]
             return process
+
+        async def stop(self) -> None:
+            """Stop the cockpit, then close this side of its sockets."""
+            await super().stop()
+            for writer in self.writers:
+                writer.close()
+            self.writers = []
 
     class PathOnlyAccessLogger(AbstractAccessLogger):
         """Access log lines without the query string (where the token travels)."""

@@ -8,6 +8,7 @@ the accepted WebSocket runs a real cockpit, whose first bytes must arrive.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import shlex
@@ -225,3 +226,39 @@ def test_a_server_an_agent_started_serves_an_agents_cockpit_after_the_agent_exit
         assert load_claim(demo_brain, gate)["status"] == "waiting_human"
     finally:
         os.kill(server, signal.SIGTERM)
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_bytes()
+            except OSError:
+                continue
+            if int(stat[stat.rfind(b")") + 2:].split()[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="Linux /proc only")
+def test_no_process_of_the_user_can_reopen_a_served_cockpits_input(served: Served) -> None:
+    """/proc/<pid>/fd/N of a pipe reopens the pipe (for any process of the same user, whatever ptrace_scope):
+    keys written there would reach the pilot's cockpit as if typed in the browser. Its input and output are sockets."""
+    cookie = run(sign_in(served))
+
+    async def probe() -> list[str]:
+        async with aiohttp.ClientSession() as session, session.ws_connect(
+                f"{served.base}/ws?width=80&height=24", headers={"Cookie": cookie, "Origin": served.base}) as ws:
+            await asyncio.wait_for(ws.receive(), timeout=60)  # the cockpit runs
+            opened = []
+            for pid, first in [(served.process.pid, 3), *((child, 0) for child in _children(served.process.pid))]:
+                for fd in (n for n in os.listdir(f"/proc/{pid}/fd") if int(n) >= first):  # not the test's own pipes
+                    path = f"/proc/{pid}/fd/{fd}"
+                    with contextlib.suppress(OSError):
+                        if os.readlink(path).startswith("pipe:"):
+                            os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+                            opened.append(f"{path} ({os.readlink(path)})")
+            return opened
+
+    assert run(probe()) == []
