@@ -11,6 +11,7 @@ its WebSocket and drive a cockpit that approves gates. Here it is wrapped so tha
   refused, as is any request whose ``Host`` is not this loopback address and port (DNS
   rebinding), and any request whose ``Origin`` is not exactly ``http://<that host>``
   (the WebSocket must carry one);
+- the server is not dumpable: no other process of the user reads the token from its memory;
 - no log line holds the token or the cookie: the access log shows the path without its
   query, and every log line is scrubbed of both secrets before it is written;
 - the cockpit runs as ``python -m brain_tui.tui …`` from an argv list, never a shell, its stdin, stdout and
@@ -42,6 +43,8 @@ DEFAULT_PORT = 8000
 EXIT_INVALID = 65
 #: Exit code when the port cannot be bound.
 EXIT_UNAVAILABLE = 69
+#: prctl(2) option: whether the process may be dumped, ptraced, or have its /proc files opened by its user.
+_PR_SET_DUMPABLE = 4
 
 Handler = Callable[[Any], Awaitable[Any]]
 
@@ -189,6 +192,7 @@ def make_server(argv: Sequence[str], *, host: str = "127.0.0.1", port: int = DEF
             # judged now, while the ancestors still show who started the server: each cockpit, started later,
             # is an agent's when the server is (SPEC 21.1), even once that agent has exited
             self.marks = heir_marks()
+            seal_memory()  # before any secret exists
             self.token = secrets.token_urlsafe(32)
             self.session_secret = secrets.token_urlsafe(32)
             self.token_used = False
@@ -374,6 +378,22 @@ def make_server(argv: Sequence[str], *, host: str = "127.0.0.1", port: int = DEF
                 await self.runner.cleanup()
 
     return CockpitServer()
+
+
+def seal_memory() -> None:
+    """Make this process non-dumpable (Linux ``PR_SET_DUMPABLE`` 0); elsewhere, or if refused, nothing.
+
+    The server holds the token and the session cookie in memory. A dumpable process's
+    ``/proc/<pid>/mem``, ``environ`` and ``fd/`` are open to every other process of the same user
+    (where ptrace_scope is 0), an agent's included; a non-dumpable one's only to root. The
+    cockpits it starts are dumpable again (exec resets it) and hold no secret.
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
 
 
 def _int(text: str, default: int) -> int:

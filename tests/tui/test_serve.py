@@ -12,6 +12,7 @@ import contextlib
 import os
 import re
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -253,7 +254,11 @@ def test_no_process_of_the_user_can_reopen_a_served_cockpits_input(served: Serve
             await asyncio.wait_for(ws.receive(), timeout=60)  # the cockpit runs
             opened = []
             for pid, first in [(served.process.pid, 3), *((child, 0) for child in _children(served.process.pid))]:
-                for fd in (n for n in os.listdir(f"/proc/{pid}/fd") if int(n) >= first):  # not the test's own pipes
+                try:
+                    fds = [n for n in os.listdir(f"/proc/{pid}/fd") if int(n) >= first]  # not the test's own pipes
+                except PermissionError:  # a non-dumpable process's, for a user without privileges
+                    continue
+                for fd in fds:
                     path = f"/proc/{pid}/fd/{fd}"
                     with contextlib.suppress(OSError):
                         if os.readlink(path).startswith("pipe:"):
@@ -262,3 +267,41 @@ def test_no_process_of_the_user_can_reopen_a_served_cockpits_input(served: Serve
             return opened
 
     assert run(probe()) == []
+
+
+_NO_CAPS = ["setpriv", "--bounding-set=-all", "--inh-caps=-all"]
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self") or (os.geteuid() == 0 and not shutil.which("setpriv")),
+                    reason="Linux /proc, and setpriv to drop root's capabilities")
+def test_no_process_of_the_user_can_read_the_token_from_the_servers_memory(demo_brain: Path, tmp_path: Path) -> None:
+    """/proc/<server>/mem holds the token and the session cookie: the server is not dumpable, so another process
+    of the same user (root's capabilities dropped, as an ordinary user has none) cannot open it."""
+    prefix = _NO_CAPS if os.geteuid() == 0 else []
+    process = subprocess.Popen([*prefix, sys.executable, "-m", "brain_tui.tui", "--serve", "--port", "0", "--brain",
+                                str(demo_brain)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                               env=clean_env())
+    try:
+        assert process.stdout is not None
+        line = ""
+        while "token=" not in line:
+            line = process.stdout.readline()
+            assert line, "no URL printed"
+        token = line.split("token=", 1)[1].strip()
+        reader = ("import re, sys\npid, token = sys.argv[1], sys.argv[2].encode()\n"
+                  "try:\n    mem = open(f'/proc/{pid}/mem', 'rb', 0)\nexcept OSError as exc:\n"
+                  "    print('refused', exc.errno); sys.exit()\n"
+                  "for line in open(f'/proc/{pid}/maps'):\n"
+                  "    start, end = (int(x, 16) for x in line.split()[0].split('-'))\n"
+                  "    try:\n        mem.seek(start); chunk = mem.read(min(end - start, 1 << 26))\n"
+                  "    except OSError:\n        continue\n"
+                  "    if token in chunk:\n        print('token read'); sys.exit()\nprint('not found')\n")
+        done = subprocess.run([*prefix, sys.executable, "-c", reader, str(process.pid), token], capture_output=True,
+                              text=True, timeout=120, check=False)
+        assert done.stdout.startswith("refused"), done.stdout + done.stderr
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
