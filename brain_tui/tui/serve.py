@@ -11,9 +11,13 @@ its WebSocket and drive a cockpit that approves gates. Here it is wrapped so tha
   refused, as is any request whose ``Host`` is not this loopback address and port (DNS
   rebinding), and any request whose ``Origin`` is not exactly ``http://<that host>``
   (the WebSocket must carry one);
+- the server is not dumpable: no other process of the user reads the token from its memory;
 - no log line holds the token or the cookie: the access log shows the path without its
   query, and every log line is scrubbed of both secrets before it is written;
-- the cockpit runs as ``python -m brain_tui.tui …`` from an argv list, never a shell.
+- the cockpit runs as ``python -m brain_tui.tui …`` from an argv list, never a shell, its stdin, stdout and
+  stderr sockets (a pipe can be reopened through ``/proc/<pid>/fd`` by any process of the user, to type into it);
+- a server started inside an agent session serves an agent's cockpits, even after that agent has exited
+  (`authority.heir_marks`, judged when the server starts): their human verbs refuse (SPEC 21.2).
 
 Over SSH: ``ssh -L N:127.0.0.1:N host`` (the same port on both ends), then open the URL.
 """
@@ -27,6 +31,7 @@ import ipaddress
 import logging
 import secrets
 import shlex
+import socket
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
@@ -38,6 +43,8 @@ DEFAULT_PORT = 8000
 EXIT_INVALID = 65
 #: Exit code when the port cannot be bound.
 EXIT_UNAVAILABLE = 69
+#: prctl(2) option: whether the process may be dumped, ptraced, or have its /proc files opened by its user.
+_PR_SET_DUMPABLE = 4
 
 Handler = Callable[[Any], Awaitable[Any]]
 
@@ -125,20 +132,49 @@ def make_server(argv: Sequence[str], *, host: str = "127.0.0.1", port: int = DEF
     from textual_serve.app_service import AppService
     from textual_serve.server import Server
 
+    from brain_tui.core.rules.authority import heir_marks
+
     class ExecAppService(AppService):
         """textual-serve's app process, started from an argv list instead of a shell string."""
 
-        def __init__(self, argv: Sequence[str], **kwargs: Any) -> None:
+        def __init__(self, argv: Sequence[str], marks: dict[str, str], **kwargs: Any) -> None:
             super().__init__(shlex.join(argv), **kwargs)
             self.argv = list(argv)
+            self.marks = marks
+            self.writers: list[asyncio.StreamWriter] = []
 
         async def _open_app_process(self, width: int = 80, height: int = 24) -> Any:
-            environment = self._build_environment(width=width, height=height)
-            self._process = process = await asyncio.create_subprocess_exec(
-                *self.argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE, env=environment)
-            self._stdin = process.stdin
+            """Start the cockpit with sockets for stdin, stdout and stderr, never pipes.
+
+            Any process of the same user may reopen a pipe through ``/proc/<pid>/fd/N`` (a read
+            access, which ptrace_scope does not restrict) and write keys into the cockpit as if the
+            pilot typed them; a socket cannot be reopened so.
+            """
+            environment = {**self._build_environment(width=width, height=height), **self.marks}
+            pairs = [socket.socketpair() for _ in range(3)]
+            try:
+                self._process = process = await asyncio.create_subprocess_exec(
+                    *self.argv, stdin=pairs[0][1].fileno(), stdout=pairs[1][1].fileno(), stderr=pairs[2][1].fileno(),
+                    env=environment)
+            except BaseException:
+                for ours, _ in pairs:
+                    ours.close()
+                raise
+            finally:
+                for _, theirs in pairs:
+                    theirs.close()
+            streams = [await asyncio.open_connection(sock=ours) for ours, _ in pairs]
+            self.writers = [writer for _, writer in streams]  # held: a collected writer closes its socket
+            self._stdin = streams[0][1]
+            process.stdout, process.stderr = streams[1][0], streams[2][0]
             return process
+
+        async def stop(self) -> None:
+            """Stop the cockpit, then close this side of its sockets."""
+            await super().stop()
+            for writer in self.writers:
+                writer.close()
+            self.writers = []
 
     class PathOnlyAccessLogger(AbstractAccessLogger):
         """Access log lines without the query string (where the token travels)."""
@@ -153,6 +189,10 @@ def make_server(argv: Sequence[str], *, host: str = "127.0.0.1", port: int = DEF
             self.bind = loopback_host(host)
             super().__init__(shlex.join(argv), host=self.bind, port=port, title=title)
             self.argv = list(argv)
+            # judged now, while the ancestors still show who started the server: each cockpit, started later,
+            # is an agent's when the server is (SPEC 21.1), even once that agent has exited
+            self.marks = heir_marks()
+            seal_memory()  # before any secret exists
             self.token = secrets.token_urlsafe(32)
             self.session_secret = secrets.token_urlsafe(32)
             self.token_used = False
@@ -269,7 +309,7 @@ def make_server(argv: Sequence[str], *, host: str = "127.0.0.1", port: int = DEF
             service: Any = None
             try:
                 await websocket.prepare(request)
-                service = ExecAppService(self.argv, write_bytes=websocket.send_bytes,
+                service = ExecAppService(self.argv, self.marks, write_bytes=websocket.send_bytes,
                                          write_str=websocket.send_str, close=websocket.close,
                                          download_manager=self.download_manager, debug=False)
                 await service.start(width, height)
@@ -338,6 +378,22 @@ def make_server(argv: Sequence[str], *, host: str = "127.0.0.1", port: int = DEF
                 await self.runner.cleanup()
 
     return CockpitServer()
+
+
+def seal_memory() -> None:
+    """Make this process non-dumpable (Linux ``PR_SET_DUMPABLE`` 0); elsewhere, or if refused, nothing.
+
+    The server holds the token and the session cookie in memory. A dumpable process's
+    ``/proc/<pid>/mem``, ``environ`` and ``fd/`` are open to every other process of the same user
+    (where ptrace_scope is 0), an agent's included; a non-dumpable one's only to root. The
+    cockpits it starts are dumpable again (exec resets it) and hold no secret.
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
 
 
 def _int(text: str, default: int) -> int:

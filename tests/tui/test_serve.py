@@ -8,8 +8,12 @@ the accepted WebSocket runs a real cockpit, whose first bytes must arrive.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
+import shlex
+import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -22,7 +26,9 @@ import pytest
 aiohttp = pytest.importorskip("aiohttp")
 pytest.importorskip("textual_serve")
 
+from brain_tui.core.rules.agent_tree import agent_ancestors  # noqa: E402
 from tests.bsi import clean_env  # noqa: E402
+from tests.conftest import load_claim  # noqa: E402
 
 
 class Served(NamedTuple):
@@ -164,3 +170,138 @@ def test_cookie_and_exact_origin_open_a_live_cockpit_and_no_log_line_holds_a_sec
 def test_port_and_host_without_serve_are_a_usage_error() -> None:
     done = cockpit("--port", "9000", "--demo")
     assert done.returncode == 64 and done.stderr.strip() == "brain-tui: --port and --host go with --serve"
+
+
+# -- an agent's own server: what it serves stays the agent's (SPEC 21.1, 21.2) ------------------------------
+async def press(base: str, url: str, keys: list[str]) -> str:
+    """Sign in with `url`, open a cockpit at 120x40, press `keys`: the screen's text (escape sequences removed)."""
+    async with aiohttp.ClientSession() as session:
+        async with session.get(url, allow_redirects=False) as response:
+            cookie = response.headers["Set-Cookie"].split(";", 1)[0]
+        ws = await session.ws_connect(f"{base}/ws?width=120&height=40", headers={"Cookie": cookie, "Origin": base})
+        screen = bytearray()
+
+        async def drain(seconds: float) -> None:
+            loop = asyncio.get_running_loop()
+            end = loop.time() + seconds
+            while (left := end - loop.time()) > 0:
+                try:
+                    message = await asyncio.wait_for(ws.receive(), left)
+                except TimeoutError:
+                    return
+                if message.type == aiohttp.WSMsgType.BINARY:
+                    screen.extend(message.data)
+                elif message.type != aiohttp.WSMsgType.TEXT:
+                    return
+
+        async with ws:
+            await drain(8)
+            for key in keys:
+                await ws.send_json(["stdin", key])
+                await drain(3)
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", screen.decode("utf-8", "replace"))
+
+
+@pytest.mark.skipif(bool(agent_ancestors()), reason="the suite runs under an agent process: nothing is a human's")
+def test_a_server_an_agent_started_serves_an_agents_cockpit_after_the_agent_exits(demo_brain: Path,
+                                                                                  tmp_path: Path) -> None:
+    """`nohup brain-tui --serve &` from an agent's shell outlives the agent: its cockpits still refuse human verbs."""
+    gate = "sess-20261129-0830-api-tests"
+    out, pid_file = tmp_path / "serve.out", tmp_path / "serve.pid"
+    agent = tmp_path / "agents" / "claude"
+    agent.parent.mkdir()
+    serve = shlex.join([sys.executable, "-m", "brain_tui.tui", "--serve", "--gates", "--port", "0", "--brain",
+                        str(demo_brain), "--now", "2026-11-29T10:00:00Z"])
+    # the agent's shell backgrounds the server, waits for its link, and the agent exits
+    agent.write_text(f'#!/bin/sh\nnohup {serve} > {out} 2>/dev/null &\necho $! > {pid_file}\n'
+                     f'for _ in $(seq 300); do grep -q token= {out} && exit 0; sleep 0.1; done\nexit 1\n',
+                     encoding="utf-8")
+    agent.chmod(0o755)
+    subprocess.run([str(agent)], env=clean_env(), timeout=60, check=True)
+    server = int(pid_file.read_text())
+    try:
+        url = re.search(r"http://127\.0\.0\.1:(\d+)/\?token=\S+", out.read_text()).group(0)  # type: ignore[union-attr]
+        base = url.split("/?", 1)[0]
+        screen = run(press(base, url, ["a", "\r"]))
+        assert "a human's decision" in screen and "an agent cannot approve" in screen, screen[-3000:]
+        assert load_claim(demo_brain, gate)["status"] == "waiting_human"
+    finally:
+        os.kill(server, signal.SIGTERM)
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_bytes()
+            except OSError:
+                continue
+            if int(stat[stat.rfind(b")") + 2:].split()[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="Linux /proc only")
+def test_no_process_of_the_user_can_reopen_a_served_cockpits_input(served: Served) -> None:
+    """/proc/<pid>/fd/N of a pipe reopens the pipe (for any process of the same user, whatever ptrace_scope):
+    keys written there would reach the pilot's cockpit as if typed in the browser. Its input and output are sockets."""
+    cookie = run(sign_in(served))
+
+    async def probe() -> list[str]:
+        async with aiohttp.ClientSession() as session, session.ws_connect(
+                f"{served.base}/ws?width=80&height=24", headers={"Cookie": cookie, "Origin": served.base}) as ws:
+            await asyncio.wait_for(ws.receive(), timeout=60)  # the cockpit runs
+            opened = []
+            for pid, first in [(served.process.pid, 3), *((child, 0) for child in _children(served.process.pid))]:
+                try:
+                    fds = [n for n in os.listdir(f"/proc/{pid}/fd") if int(n) >= first]  # not the test's own pipes
+                except PermissionError:  # a non-dumpable process's, for a user without privileges
+                    continue
+                for fd in fds:
+                    path = f"/proc/{pid}/fd/{fd}"
+                    with contextlib.suppress(OSError):
+                        if os.readlink(path).startswith("pipe:"):
+                            os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+                            opened.append(f"{path} ({os.readlink(path)})")
+            return opened
+
+    assert run(probe()) == []
+
+
+_NO_CAPS = ["setpriv", "--bounding-set=-all", "--inh-caps=-all"]
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self") or (os.geteuid() == 0 and not shutil.which("setpriv")),
+                    reason="Linux /proc, and setpriv to drop root's capabilities")
+def test_no_process_of_the_user_can_read_the_token_from_the_servers_memory(demo_brain: Path, tmp_path: Path) -> None:
+    """/proc/<server>/mem holds the token and the session cookie: the server is not dumpable, so another process
+    of the same user (root's capabilities dropped, as an ordinary user has none) cannot open it."""
+    prefix = _NO_CAPS if os.geteuid() == 0 else []
+    process = subprocess.Popen([*prefix, sys.executable, "-m", "brain_tui.tui", "--serve", "--port", "0", "--brain",
+                                str(demo_brain)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                               env=clean_env())
+    try:
+        assert process.stdout is not None
+        line = ""
+        while "token=" not in line:
+            line = process.stdout.readline()
+            assert line, "no URL printed"
+        token = line.split("token=", 1)[1].strip()
+        reader = ("import re, sys\npid, token = sys.argv[1], sys.argv[2].encode()\n"
+                  "try:\n    mem = open(f'/proc/{pid}/mem', 'rb', 0)\nexcept OSError as exc:\n"
+                  "    print('refused', exc.errno); sys.exit()\n"
+                  "for line in open(f'/proc/{pid}/maps'):\n"
+                  "    start, end = (int(x, 16) for x in line.split()[0].split('-'))\n"
+                  "    try:\n        mem.seek(start); chunk = mem.read(min(end - start, 1 << 26))\n"
+                  "    except OSError:\n        continue\n"
+                  "    if token in chunk:\n        print('token read'); sys.exit()\nprint('not found')\n")
+        done = subprocess.run([*prefix, sys.executable, "-c", reader, str(process.pid), token], capture_output=True,
+                              text=True, timeout=120, check=False)
+        assert done.stdout.startswith("refused"), done.stdout + done.stderr
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()

@@ -52,7 +52,14 @@ AGENT_ENV_MARKERS: tuple[str, ...] = (
     "CODEX_CI",
     "CODEX_MANAGED_BY_NPM",
     "CODEX_MANAGED_BY_BUN",
+    # this product: a process it starts later on an agent's behalf (`HEIR_MARKER`, `heir_marks`)
+    "BSI_AGENT_HEIR",
 )
+
+#: Set by a long-lived product process (the browser cockpit's server) judged an agent's, for each process it
+#: starts later: the agent above may have exited by then (`nohup brain-tui --serve &` from its shell), and the
+#: new process's own ancestors would no longer show it.
+HEIR_MARKER = "BSI_AGENT_HEIR"
 
 #: The markers whose value is the agent's own session ID (what a claim's `agent_session:` binds).
 AGENT_SESSION_MARKERS: tuple[str, ...] = (
@@ -124,6 +131,21 @@ def current_actor(environ: Mapping[str, str] | None = None) -> Actor:
     if not evidence:
         return HUMAN
     return Actor("agent", tuple(evidence), sessions, claims)
+
+
+def heir_marks(environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """What a process this one starts later must carry to be judged as this one is now (SPEC 21.1).
+
+    Call it when the long-lived process starts, while its ancestors still show the agent that
+    started it; pass the result into the environment of every process it starts afterwards.
+
+    Args:
+        environ: the environment to read (default: `os.environ`).
+
+    Returns:
+        ``{HEIR_MARKER: "1"}`` when this process is an agent's (markers, ancestors, or orphaned); else empty.
+    """
+    return {HEIR_MARKER: "1"} if current_actor(environ).is_agent else {}
 
 
 def own_agent_session(environ: Mapping[str, str] | None = None) -> str | None:
