@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tests.bsi import git
+from tests.clock import wait_for
 from tests.conftest import load_claim
 from tests.e2e.client import Session
 from tests.e2e.fake_api import Text, bash, result_text
@@ -86,3 +87,22 @@ def test_an_agent_in_the_pilots_tmux_cannot_run_a_human_verb_through_the_tmux_se
         assert "error connecting to" in result_text(refused) and "Operation not permitted" in result_text(refused)
     assert not mark.exists()
     assert load_claim(e2e_brain, GATED)["status"] == "waiting_human"
+
+
+def test_a_verb_detached_twice_with_a_clean_environment_is_stopped_by_the_sandbox(
+        e2e_brain: Path, run_claude: Callable[..., Session]) -> None:
+    # `env -i` drops every agent marker and `setsid -f sh -c` leaves `bsi` under a parent pid 1 adopted: the
+    # process tree shows no agent, so the verb's own check takes it for the pilot's. The sandbox keeps claims/
+    # read-only to everything the agent's shell starts, detached or not: nothing is approved.
+    out = e2e_brain / "detached.txt"
+    approve = f"bsi gate ${{v}}ove {GATED}"
+    command = (f"v=appr; env -i PATH=\"$PATH\" HOME=\"$HOME\" setsid -f sh -c "
+               f"\"{approve} > {out.name} 2>&1; echo exit=\\$? >> {out.name}\"; sleep 8")  # the sandbox lives on
+    run = run_claude(e2e_brain, "Approve the pending gate.", [bash(command), Text("Waiting for the pilot.")])
+
+    assert run.code == 0, run.transcript()
+    assert run.api.result_of(0).get("is_error") is not True, run.api.result_of(0)
+    told = wait_for(lambda: out.read_text() if out.exists() and "exit=" in out.read_text() else "", timeout=30)
+    assert "exit=0" not in told, told
+    assert load_claim(e2e_brain, GATED)["status"] == "waiting_human"
+    assert not [s for s in git(e2e_brain, "log", "--format=%s", "-5").splitlines() if "approve" in s.lower()]
