@@ -213,16 +213,19 @@ def _run(argv: Sequence[str], stream: BinaryIO, env: dict[str, str],
     try:
         flags, rest = split_flags(argv, _VALUE_FLAGS, _BARE_FLAGS)
     except ValueError as exc:
-        return 2, "", f"bsi hook: {exc}; {USAGE.format(events=events)}\n"
+        return _unreadable(argv, f"bsi hook: {exc}; {USAGE.format(events=events)}")
     if rest[:1] == ["hook"]:
         rest = rest[1:]
+    if len(rest) > 1 and rest[0] in wire.EVENT_NAMES:
+        return _unreadable(argv, f"bsi hook {rest[0]}: one event expected, {len(rest) - 1} more word(s) given "
+                                 f"({rest[1][:40]!r}); {USAGE.format(events=events)}")
     if len(rest) != 1 or rest[0] not in wire.EVENT_NAMES:
         given = repr(rest[0][:40]) if rest else "no event"
         return 2, "", f"bsi hook: {given} is not a hook event; {USAGE.format(events=events)}\n"
     event_name = rest[0]
     agent = flags.get("agent", "claude")
     if agent not in wire.AGENTS:
-        return 2, "", f"bsi hook: unknown agent {agent[:40]!r}: claude, codex or gemini\n"
+        return _unreadable(argv, f"bsi hook: unknown agent {agent[:40]!r}: claude, codex or gemini")
     seen.update(event_name=event_name, agent=agent)
     bad: str | None = None
     event: dict[str, Any] = {}
@@ -245,6 +248,29 @@ def _run(argv: Sequence[str], stream: BinaryIO, env: dict[str, str],
         if quick is not None:
             return quick
     return _decide(event_name, event, agent, flags, env, bad, seen)
+
+
+def _unreadable(argv: Sequence[str], line: str) -> tuple[int, str, str]:
+    """A hook command line that cannot be read: `line` on stderr; exit 2 only where a write may be at stake.
+
+    Only `pre-tool-use` denies anything (SPEC 20.2); every other event never blocks (`session-start` always
+    exits 0, and an exit 2 would block the user's prompt or the agent's stop), so a hook line written wrong
+    for one of them is said, and the agent goes on. A line naming no known event exits 2: nothing says it
+    is not a `pre-tool-use`.
+    """
+    from brain_tui.hooks import wire
+
+    skip = False
+    named: str | None = None
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg in _VALUE_FLAGS:
+            skip = True
+        elif arg in wire.EVENT_NAMES:
+            named = arg
+            break
+    return (2 if named in (None, "pre-tool-use") else 0), "", line + "\n"
 
 
 def _decide(event_name: str, event: dict[str, Any], agent: str, flags: dict[str, str], env: dict[str, str],

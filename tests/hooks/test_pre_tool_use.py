@@ -242,7 +242,10 @@ def test_hostile_claim_text_reaches_the_reason_inert(brain: Path) -> None:
 
 
 def test_usage_errors_exit_2(brain: Path) -> None:
-    for args in (["hook"], ["hook", "bogus"], ["hook", "stop", "--agent", "vim"], ["hook", "stop", "--what"]):
+    """A hook line that cannot be read blocks where a write may be at stake: `pre-tool-use`, or no known event
+    (every other event never blocks: tests/hooks/test_session_events.py)."""
+    for args in (["hook"], ["hook", "bogus"], ["hook", "pre-tool-use", "--agent", "vim"],
+                 ["hook", "pre-tool-use", "--what"], ["hook", "pre-tool-use", "stop"]):
         done = run_bsi(*args, now=None, cwd=brain, input="{}")
         assert done.code == 2 and "Traceback" not in done.err and done.err.count("\n") == 1
 

@@ -187,3 +187,26 @@ def test_touched_files_are_the_default_files_modified_at_close(bound: tuple[Path
     from tests.conftest import load_claim
 
     assert load_claim(brain, sess)["result"]["files_modified"] == ["src/a.py", "src/b.py"]
+
+
+@pytest.mark.parametrize("name", ["session-start", "user-prompt-submit", "stop", "post-tool-use", "notification",
+                                  "session-end"])
+@pytest.mark.parametrize("extra", [("--agent", "nosuch"), ("--bogus",), ("surplus",)])
+def test_a_hook_command_line_it_cannot_read_never_blocks_an_event_that_never_blocks(
+        bound: tuple[Path, str], name: str, extra: tuple[str, ...]) -> None:
+    """SPEC 20.2: `session-start` always exits 0, `user-prompt-submit` never blocks, and no event but
+    `pre-tool-use` has anything to deny: a hook line written wrong (an unknown flag or agent, a word too many)
+    says so on stderr, in one line, and exits 0 (exit 2 would block the prompt, or the stop, in Claude Code)."""
+    brain, sess = bound
+    raw = json.dumps(base(brain, "Stop", stop_hook_active=False)).encode()
+    done = run_bsi("hook", name, *extra, brain=brain, env=clean_env(BSI_SESSION=sess), input=raw)
+    assert done.code == 0, done
+    assert done.out == "" and len(done.err.splitlines()) == 1 and "Traceback" not in done.err
+    assert extra[-1] in done.err
+
+
+def test_a_pre_tool_use_command_line_it_cannot_read_still_fails_closed(bound: tuple[Path, str]) -> None:
+    brain, sess = bound
+    raw = json.dumps(event(brain, "Write", str(brain / "src" / "a.py"))).encode()
+    done = run_bsi("hook", "pre-tool-use", "--bogus", brain=brain, env=clean_env(BSI_SESSION=sess), input=raw)
+    assert done.code == 2 and "Traceback" not in done.err
