@@ -222,9 +222,24 @@ def _unreadable(problem: str) -> BrainConfig:
 
 
 def _unclaimed_mode(value: Any) -> UnclaimedWrites:
-    """`hooks.unclaimed_writes` as written (case and spaces aside), ``warn`` when absent or unknown."""
+    """`hooks.unclaimed_writes` as written (case and spaces aside): ``warn`` when absent, ``deny`` when it is no mode.
+
+    A value that is none of the three (``dney``, ``no``, ``maybe``) is a setting whose author meant something:
+    the hooks take the strictest, as for a file that does not read (SPEC 22), and the refusal says why.
+    """
+    if value is None:
+        return "warn"
     text = value.strip().lower() if isinstance(value, str) else ""
     for mode in UNCLAIMED_MODES:
         if text == mode:
             return mode
-    return "warn"
+    return "deny"
+
+
+def unclaimed_written(config: BrainConfig) -> str | None:
+    """The `hooks.unclaimed_writes` text as written when it names no mode (the reason its hooks deny), else None."""
+    hooks = config.raw.get("hooks")
+    value = hooks.get("unclaimed_writes") if isinstance(hooks, Mapping) else None
+    if value is None or (isinstance(value, str) and value.strip().lower() in UNCLAIMED_MODES):
+        return None
+    return str(value)

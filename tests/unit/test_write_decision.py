@@ -82,9 +82,20 @@ def test_an_unreadable_compose_file_denies_unclaimed_writes_and_names_the_error(
 
 
 def test_unclaimed_writes_is_a_typed_field(brain: Brain) -> None:
-    for written, mode in (("deny", "deny"), ("Allow ", "allow"), ("warn", "warn"), ("maybe", "warn")):
+    # A value naming no mode is a setting whose author meant something (a typo of deny, a YAML `no`): the
+    # strictest holds, as for a file that does not read (SPEC 22); only an absent setting is the default.
+    for written, mode in (("deny", "deny"), ("Allow ", "allow"), ("warn", "warn"), ("maybe", "deny"),
+                          ("dney", "deny"), ("no", "deny"), ("[allow]", "deny"), ("", "warn")):
         (brain.root / "brain-compose.yml").write_text(f"hooks:\n  unclaimed_writes: {written}\n")
         assert reopen(brain).config.unclaimed_writes == mode, written
+    (brain.root / "brain-compose.yml").write_text("hooks:\n  other: 1\n")
+    assert reopen(brain).config.unclaimed_writes == "warn"
+
+
+def test_an_unclaimed_write_under_a_setting_naming_no_mode_is_denied_and_says_why(brain: Brain) -> None:
+    (brain.root / "brain-compose.yml").write_text("hooks:\n  unclaimed_writes: dney\n")
+    decision = reopen(brain).decide_write("notes/free.md", WriteSession(claims=(), cwd=str(brain.root)))
+    assert not decision.allowed and "'dney', none of allow, warn, deny" in decision.reason, decision.reason
 
 
 def test_a_paused_claim_has_every_shell_command_refused(brain: Brain) -> None:

@@ -420,8 +420,13 @@ class _Decider:
                        f"open a claim (`bsi claim open --scope {_short(written, 200)}`)",
                 code=SCOPE_VIOLATION, check=CLAIMED, file=rel, holders=tuple(c.sess_id for c in conflicts))
         if config.unclaimed_writes == "deny":
+            from brain_tui.core.config import unclaimed_written
+
+            odd = None if config.problem else unclaimed_written(config)
             why = (f"brain-compose.yml does not read ({_short(config.problem, 300)}), so unclaimed writes are "
                    f"denied until it is fixed" if config.problem else
+                   f"hooks.unclaimed_writes is {_short(odd, 60)!r}, none of allow, warn, deny, so the strictest "
+                   f"holds until it is fixed" if odd is not None else
                    "the brain denies unclaimed writes (hooks.unclaimed_writes: deny)")
             return WriteDecision(
                 False, f"{_short(rel, 200)}: this session holds no claim and {why}: "
