@@ -61,9 +61,13 @@ def session_start(ctx: HookContext) -> Answer:
     if bound:
         claim = snapshot.claim(bound[0])
         facts.extend(claim_facts(claim, snapshot) if claim else [f"BSI: claim {bound[0]} not found in the brain."])
-        for sig in pending_signals(snapshot, bound[0])[:20]:
+        shown = pending_signals(snapshot, bound[0])[:20]
+        for sig in shown:
             facts.append(f"- signal {sig.sig_id} {fact(sig.type, 24)} from {fact(sig.sender, 60)}: "
                          f"\"{fact(sig.payload, 200)}\"")
+        if claim is not None:  # what this context told is not brought in again at the next prompt (SPEC 20.2)
+            agents.unseen(ctx.root, claim.sess_id, [f"sig:{sig.sig_id}" for sig in shown]
+                          + [key for key, _ in gate_items(claim)])
         env_file = ctx.environ.get("CLAUDE_ENV_FILE", "")
         if env_file and claim is not None and not claim.is_terminal:
             with open(env_file, "a", encoding="utf-8") as handle:
@@ -125,6 +129,17 @@ def pending_signals(snapshot: BrainSnapshot, sess_id: str) -> list[Any]:
     return [s for s in snapshot.signals if s.state == SignalState.PENDING and s.to == sess_id]
 
 
+def gate_items(claim: Claim) -> list[tuple[str, str]]:
+    """The claim's gate decisions as (key, line) items: what `user_prompt_submit` brings in once."""
+    items = []
+    for number, entry in enumerate(claim.gate_history):
+        if entry.event.upper() not in ("HUMAN_GATE", "REQUEST"):
+            line = (f"- gate {fact(entry.event, 20)} by {fact(entry.by, 60)} at "
+                    f"{fact(entry.ts, 30)}: \"{fact(entry.message, 200)}\"")
+            items.append((f"gate:{number}", line))
+    return items
+
+
 def user_prompt_submit(ctx: HookContext) -> Answer:
     """What is new for the session since the last prompt, each item brought in once."""
     if ctx.root is None:
@@ -142,11 +157,7 @@ def user_prompt_submit(ctx: HookContext) -> Answer:
     for sig in pending_signals(snapshot, claim.sess_id):
         items.append((f"sig:{sig.sig_id}", f"- signal {sig.sig_id} {fact(sig.type, 24)} from "
                                            f"{fact(sig.sender, 60)}: \"{fact(sig.payload, 200)}\""))
-    for number, entry in enumerate(claim.gate_history):
-        if entry.event.upper() not in ("HUMAN_GATE", "REQUEST"):
-            line = (f"- gate {fact(entry.event, 20)} by {fact(entry.by, 60)} at "
-                    f"{fact(entry.ts, 30)}: \"{fact(entry.message, 200)}\"")
-            items.append((f"gate:{number}", line))
+    items.extend(gate_items(claim))
     if claim.expires_at is not None and claim.status == Status.OPEN:
         left = (claim.expires_at - snapshot.now).total_seconds()
         if 0 <= left < TTL_WARNING_S:

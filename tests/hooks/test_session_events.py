@@ -210,3 +210,20 @@ def test_a_pre_tool_use_command_line_it_cannot_read_still_fails_closed(bound: tu
     raw = json.dumps(event(brain, "Write", str(brain / "src" / "a.py"))).encode()
     done = run_bsi("hook", "pre-tool-use", "--bogus", brain=brain, env=clean_env(BSI_SESSION=sess), input=raw)
     assert done.code == 2 and "Traceback" not in done.err
+
+
+def test_what_session_start_told_is_not_brought_in_again_at_the_first_prompt(bound: tuple[Path, str]) -> None:
+    # SPEC 20.2: each item is brought in once. The session's first context already listed the pending signal and
+    # the gate decisions made before it started: the first prompt brings only what came after.
+    brain, sess = bound
+    ok(run_bsi("signal", "send", "--to", sess, "--type", "HANDOFF", "--from", "sess-p", "take the tests",
+               brain=brain))
+    ok(run_bsi("gate", "request", sess, "ok to migrate?", brain=brain))
+    ok(run_bsi("gate", "approve", sess, "go ahead", brain=brain))
+    started = context_of(hook(brain, "session-start", base(brain, "SessionStart", source="startup")), "SessionStart")
+    assert "take the tests" in started
+    prompt = base(brain, "UserPromptSubmit", prompt="go on")
+    assert hook(brain, "user-prompt-submit", prompt).stdout == ""
+    ok(run_bsi("signal", "send", "--to", sess, "--type", "INFO", "--from", "sess-p", "staging is up", brain=brain))
+    text = context_of(hook(brain, "user-prompt-submit", prompt), "UserPromptSubmit")
+    assert "staging is up" in text and "take the tests" not in text and "go ahead" not in text
