@@ -8,6 +8,7 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Sequence
+from typing import NoReturn
 
 from brain_tui.core.errors import BsiError
 
@@ -15,9 +16,18 @@ from .hangup import EXIT_HANGUP, HangUp
 from .themes import NO_COLOR_THEME
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse answering a usage error with SPEC 13's exit 64 (and the usage), not argparse's own 2."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print the usage and the error on stderr, then exit 64."""
+        self.print_usage(sys.stderr)
+        self.exit(64, f"{self.prog}: error: {message}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command line of `brain-tui` (SPEC 19)."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="brain-tui",
         description="The cockpit of a BSI brain: claims, signals, satellites, gates, environment and breath.",
     )

@@ -287,6 +287,20 @@ def test_watchdog_marks_stale_at_eight_hours_whatever_the_written_expiry(brain: 
     assert doc["status"] == "stale" and "8 h" in doc["stale_reason"]
 
 
+def test_a_claim_whose_ttl_expired_is_stale_for_its_ttl_even_past_eight_hours(brain: Path, bsi: Bsi) -> None:
+    """SPEC 6.3: the watchdog's reason is "TTL expired without close" once the TTL ran out, however long ago."""
+    eight = open_claim(brain, "--scope", "eight/", "--ttl", "8h")
+    legacy = brain / "claims" / "sess-20261129-1000-old.yml"  # v2/v3: no expires_at, expiry = opened_at + 2 h
+    legacy.write_text("sess_id: sess-20261129-1000-old\nscope: old/\nstatus: open\nopened_at: \"2026-11-29T10:00\"\n")
+    git(brain, "add", "claims")
+    git(brain, "commit", "-q", "-m", "legacy claim")
+    run = bsi("--json", "watchdog", brain=brain, now="2026-11-30T10:00:00Z")
+    assert sorted(run.json()["marked"]) == sorted([eight, "sess-20261129-1000-old"])
+    for doc in (load_claim(brain, eight), yaml.safe_load(legacy.read_text())):
+        assert doc["stale_reason"] == "TTL expired without close"
+        assert doc["gate_history"][-1]["message"] == "TTL expired without close"
+
+
 def test_the_owner_may_close_a_stale_claim_late(brain: Path, bsi: Bsi) -> None:
     sess = open_claim(brain, "--scope", "a/")
     ok(bsi("watchdog", brain=brain, now="2026-11-29T13:00:00Z"))

@@ -409,6 +409,24 @@ def test_tier_3_waits_for_every_descendant_and_aggregates(brain: Path, bsi: Bsi,
     assert last_commit(brain)[0] == f"bsi: close pilote {pilot} [orchestrated]"
 
 
+def test_test_counts_given_at_any_close_are_kept_in_the_result(brain: Path, bsi: Bsi, tree: dict[str, str]) -> None:
+    """SPEC 6.1: `result.tests` holds what `--tests-*` gave, whatever the tier; counts that do not add up are 65."""
+    counts = ("--tests-total", "4", "--tests-passed", "3", "--tests-failed", "1")
+    solo = opened(brain, "--scope", "solo/")
+    assert bsi("claim", "close", solo, "--status", "ok", "--tests-total", "2", "--tests-passed", "3",
+               brain=brain).code == 65
+    ok(bsi("claim", "close", solo, "--status", "partial", *counts, brain=brain))
+    assert load_claim(brain, solo)["result"]["tests"] == {"total": 4, "passed": 3, "failed": 1}
+    ok(bsi("claim", "close", tree["leaf2"], "--status", "ok", "--tests-total", "2", "--tests-passed", "2",
+           brain=brain))
+    assert load_claim(brain, tree["leaf2"])["result"]["tests"] == {"total": 2, "passed": 2, "failed": 0}
+    ok(bsi("claim", "close", tree["leaf"], "--tests-total", "1", "--tests-passed", "1", "--tests-failed", "0",
+           brain=brain))
+    ok(bsi("claim", "close", tree["domain"], *counts, brain=brain))
+    result = load_claim(brain, tree["domain"])["result"]
+    assert result["tests"] == {"total": 4, "passed": 3, "failed": 1} and result["status"] == "ok"
+
+
 # -- exit triggers (SPEC 6.6) ----------------------------------------------------------------------------------------
 # The table of which trigger sends what to whom runs in process: tests/unit/test_claim_rules.py.
 def test_an_invalid_trigger_is_refused_at_open(brain: Path, bsi: Bsi) -> None:

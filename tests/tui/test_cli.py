@@ -28,6 +28,14 @@ def test_unknown_theme_exits_64(demo_root: Path, tmp_path: Path) -> None:
     assert main(["--brain", str(demo_root), "--theme", "no-such-theme"]) == 64
 
 
+@pytest.mark.parametrize("args", [("--bogus",), ("--port", "eighty", "--serve"), ("stray",)])
+def test_an_unknown_or_malformed_flag_exits_64_with_usage(tmp_path: Path, args: tuple[str, ...]) -> None:
+    """SPEC 13: an unknown command or flag is exit 64 with usage (argparse's own 2 is not a SPEC code)."""
+    proc = run_cli(*args, cwd=tmp_path)
+    assert proc.returncode == 64, proc.stderr
+    assert proc.stderr.startswith("usage: brain-tui") and proc.stdout == ""
+
+
 def test_flags() -> None:
     args = build_parser().parse_args(["--demo", "--gates", "--readonly", "--theme", "high-contrast", "--no-bell"])
     assert (args.demo, args.gates, args.readonly, args.theme, args.bell) == (True, True, True, "high-contrast", False)

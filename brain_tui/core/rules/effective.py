@@ -9,9 +9,9 @@ effectively open.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
-from brain_tui.core.clock import MAX_TTL, SKEW_TOLERANCE
+from brain_tui.core.clock import MAX_TTL, SKEW_TOLERANCE, try_parse_timestamp
 from brain_tui.core.errors import InvalidData, NotFound
 from brain_tui.core.ids import valid_session_id
 from brain_tui.core.records.formats import normalize_status
@@ -30,11 +30,20 @@ def expiry_reason(claim: Claim, now: datetime) -> str | None:
     if claim.opened_at is None:
         return NO_OPENING_REASON
     now = now - SKEW_TOLERANCE  # the skew limit of SPEC 3: what the watchdog may mark is what is expired
-    if now >= claim.opened_at + MAX_TTL:
-        return MAX_AGE_REASON
+    cap = claim.opened_at + MAX_TTL
     if claim.expires_at is not None and now >= claim.expires_at:
-        return STALE_REASON
+        # SPEC 6.3 names one reason for an expired TTL, however long ago it ran out; the 8 h cap is the
+        # reason only for a claim whose written expiry lies past it (written by another tool or by hand).
+        return MAX_AGE_REASON if claim.expires_at >= cap and _written_past_cap(claim, cap) else STALE_REASON
+    if now >= cap:
+        return MAX_AGE_REASON
     return None
+
+
+def _written_past_cap(claim: Claim, cap: datetime) -> bool:
+    """True when the claim file's own `expires_at` is later than opening + 8 h (the model keeps the capped one)."""
+    written = try_parse_timestamp(claim.data.get("expires_at"), cap.tzinfo or UTC)
+    return written is not None and written > cap
 
 
 def renew_can_extend(claim: Claim, now: datetime) -> bool:

@@ -27,6 +27,18 @@ def tests_given(req: CloseRequest) -> bool:
     return any(v is not None for v in (req.tests_total, req.tests_passed, req.tests_failed))
 
 
+def test_counts(req: CloseRequest) -> tuple[int, int, int]:
+    """The close's test counts as (total, passed, failed), a count not given being 0.
+
+    Raises:
+        InvalidData: more passed and failed than in total (65).
+    """
+    total, passed, failed = req.tests_total or 0, req.tests_passed or 0, req.tests_failed or 0
+    if passed + failed > total:
+        raise InvalidData(f"invalid test counts: {passed} passed + {failed} failed is more than {total} in total")
+    return total, passed, failed
+
+
 def unfinished_below(snapshot: BrainSnapshot, sess_id: str, *, besides: str | None = None) -> list[Claim]:
     """The satellites below `sess_id` that are not finished (what keeps a Tier 3 close refused).
 
@@ -45,6 +57,8 @@ def close_result(cs: ChangeSet, claim: Claim, req: CloseRequest) -> dict[str, An
         InvalidData: test counts that do not add up (65).
     """
     result: dict[str, Any] = {}
+    if tests_given(req):
+        test_counts(req)  # counts that do not add up are bad data (65) in every tier, before the tier's own rule
     files = list(dict.fromkeys(req.files))
     snapshot = cs.snapshot
     sess_id = claim.sess_id
@@ -61,9 +75,7 @@ def close_result(cs: ChangeSet, claim: Claim, req: CloseRequest) -> dict[str, An
                 f"close refused: {sess_id} is Tier 2 (validated) and needs green tests: "
                 "--tests-total N --tests-passed N --tests-failed 0"
             )
-        total, passed, failed = req.tests_total or 0, req.tests_passed or 0, req.tests_failed or 0
-        if passed + failed > total:
-            raise InvalidData(f"invalid test counts: {passed} passed + {failed} failed is more than {total} in total")
+        total, passed, failed = test_counts(req)
         if total == 0:
             raise TierRefused(
                 f"close refused: {sess_id} is Tier 2 (validated) and no test ran: "
@@ -102,6 +114,9 @@ def close_result(cs: ChangeSet, claim: Claim, req: CloseRequest) -> dict[str, An
         result["status"] = req.status or (ResultStatus.PARTIAL if any_short else ResultStatus.OK).value
         result["children"] = children  # the seeds' contract (BSI-v3-2): a list of session IDs
         result["children_detail"] = detail
+    if tier != 2 and tests_given(req):  # SPEC 6.1: the counts given are the result's, whatever the tier
+        total, passed, failed = test_counts(req)
+        result["tests"] = {"total": total, "passed": passed, "failed": failed}
     if files:
         result["files_modified"] = files
     if tier == 2 and "files_modified" not in result:
