@@ -70,8 +70,10 @@ def test_a_v1_index_s_live_claims_block_before_and_after_their_import(brain: Pat
     assert f"claims/{HOLDER}.yml" in files and "BRAIN-INDEX.md" in files
     assert bsi("check-scope", "agents/x.md", brain=root, now=NOW).code == 10
     text = (root / "BRAIN-INDEX.md").read_text(encoding="utf-8")
-    assert text.count("## Claims actifs") == 1 and text.count("## Signals") == 1  # the block took their place
-    assert "Hand-written notes stay." in text and text.startswith("# BRAIN-INDEX.md — Registre de claims")
+    # SPEC 8: the markers are created at the end of the file and the text outside them is kept, the old
+    # tables included (their rows are read at the migration, never again)
+    assert text.startswith(V1_INDEX.rstrip("\n")) and text.rstrip("\n").endswith("<!-- bsi:generated:end -->")
+    assert "Hand-written notes stay." in text
     assert {d["sig_id"] for d in signal_docs(root)} == {"sig-20261129-001"}
     # imported once: a claim file removed on purpose does not come back from the old rows
     git(root, "rm", "--quiet", f"claims/{HOLDER}.yml")

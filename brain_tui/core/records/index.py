@@ -21,8 +21,6 @@ if TYPE_CHECKING:
 
 START = "<!-- bsi:generated:start -->"
 END = "<!-- bsi:generated:end -->"
-#: Where `index_legacy.drop_legacy_sections` wants the generated block at migration (`apply_block` fills it).
-BLOCK_PLACE = "<!-- bsi:generated:place -->"
 
 #: Placeholder for a missing value.
 EMPTY = "—"
@@ -278,9 +276,6 @@ def apply_block(existing: str | None, block: str) -> str:
     if not existing:
         return "# BRAIN-INDEX.md\n\n" + block + "\n"
     start = existing.find(START)
-    if start < 0 and BLOCK_PLACE in existing:
-        before, _, after = existing.partition(BLOCK_PLACE)
-        return before + block + after.replace(BLOCK_PLACE, "")
     if start < 0:
         return existing + "\n" + block + "\n"
     end = existing.rfind(END)

@@ -46,8 +46,6 @@ def refresh(root: Path, take_snapshot: Callable[[], BrainSnapshot], display_tz: 
         claims_written = _import_claims(root, existing, written)
         if imported or claims_written:
             snapshot = take_snapshot()
-        if not index_legacy.has_block(existing):  # the migration: the block takes the legacy tables' place
-            existing = index_legacy.drop_legacy_sections(existing)
     new_text = index.apply_block(existing, index.render_block(snapshot, display_tz))
     if new_text != original:
         atomic_write_text(path, new_text)
@@ -70,7 +68,9 @@ def _import_signals(root: Path, existing: str, snapshot: BrainSnapshot, written:
     """
     known = {s.sig_id for s in snapshot.signals}
     corrupt = {c.path for c in snapshot.corrupt}
-    outside = index_legacy.parse_legacy_signal_rows(existing)
+    # The hand-written tables are read at the migration (the block's first write); their text is kept after it
+    # (SPEC 8), never read again: a signal file deleted since is not brought back.
+    outside = [] if index_legacy.has_block(existing) else index_legacy.parse_legacy_signal_rows(existing)
     inside = index_legacy.parse_block_signal_rows(existing)
     candidates = [row for row in [*outside, *inside]
                   if row["sig_id"] not in known and SIGNAL_ID_RE.match(row["sig_id"])

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from brain_tui.core.lazy_re import LazyPattern
 from brain_tui.core.paths.layout import INDEX_FILE
-from brain_tui.core.records.index import BLOCK_PLACE, END, START
+from brain_tui.core.records.index import END, START
 
 _SIG_ID_RE = LazyPattern(r"^sig-[A-Za-z0-9._-]+$")
 _EMPTY_CELLS = frozenset({"", "—", "-"})
@@ -71,9 +71,7 @@ def _legacy_state(cell: str) -> str:
 _SIGNALS_HEADING_RE = LazyPattern(r"^##\s+Signals\b", re.IGNORECASE)
 _ACTIVE_HEADING_RE = LazyPattern(r"^##\s+Claims\s+actifs\b", re.IGNORECASE)
 _STALE_HEADING_RE = LazyPattern(r"^##\s+Claims\s+stale\b", re.IGNORECASE)
-_HISTORY_HEADING_RE = LazyPattern(r"^##\s+Historique\b", re.IGNORECASE)
 #: The hand-written sections of a legacy index that the generated block takes over at migration.
-_LEGACY_HEADINGS = (_ACTIVE_HEADING_RE, _STALE_HEADING_RE, _SIGNALS_HEADING_RE, _HISTORY_HEADING_RE)
 
 
 def _section_lines(text: str, heading: LazyPattern, *, generated: bool = False) -> list[str]:
@@ -112,32 +110,6 @@ def _signal_section_lines(text: str) -> list[str]:
 def has_block(text: str) -> bool:
     """True when the text holds the generated block's start marker (the index was migrated)."""
     return START in text
-
-
-def drop_legacy_sections(text: str) -> str:
-    """A legacy index (no generated block yet) without its hand-written claim, signal and history sections.
-
-    At migration the generated block takes their place: their rows are imported first (claims and
-    signals), so two ``## Claims actifs`` sections never stand side by side, one of them stale. A
-    section runs from its heading to the next ``#``/``##`` heading; everything else is kept. The
-    block goes where the first such section stood (``{{BLOCK}}`` marks it; `apply_block` fills it).
-    """
-    if START in text:
-        return text
-    out: list[str] = []
-    dropping = False
-    placed = False
-    for line in text.splitlines(keepends=True):
-        stripped = line.strip()
-        if stripped.startswith("#") and re.match(r"^#{1,2}\s", stripped + " "):
-            dropping = any(h.match(stripped) for h in _LEGACY_HEADINGS)
-            if dropping and not placed:
-                out.append(BLOCK_PLACE + "\n")
-                placed = True
-        if not dropping:
-            out.append(line)
-    return "".join(out)
-
 
 
 def parse_legacy_signal_rows(text: str) -> list[dict[str, str]]:
