@@ -138,6 +138,29 @@ def test_real_stdio_initialize_list_and_call(brain: Path) -> None:
     assert load_claim(brain, opened.structured_content["sess_id"])["agent_session"] == AGENT
 
 
+def exchange(brain: Path, messages: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], str]:
+    """Raw JSON-RPC lines to a real `bsi mcp`, one request at a time: every line it wrote, and its stderr."""
+    proc = subprocess.Popen(bsi_command("mcp", brain=brain, now=NOW), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=clean_env())
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    lines: list[dict[str, Any]] = []
+    try:
+        for message in messages:
+            proc.stdin.write(json.dumps(message) + "\n")
+            proc.stdin.flush()
+            while "id" in message and not any(line.get("id") == message["id"] for line in lines):
+                line = proc.stdout.readline()
+                assert line, "the server closed stdout"
+                lines.append(json.loads(line))
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=30)
+        err = proc.stderr.read()
+        proc.stdout.close()
+        proc.stderr.close()
+    return lines, err
+
+
 def test_stdout_carries_only_json_rpc(brain: Path) -> None:
     """Raw JSON-RPC lines in, and every line out parses as a JSON-RPC message (a git commit ran in between)."""
     messages: list[dict[str, Any]] = [
@@ -150,28 +173,7 @@ def test_stdout_carries_only_json_rpc(brain: Path) -> None:
         {"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {
             "name": "claim_open", "arguments": {"scope": ["a/b"], "story": "conflict"}}},
     ]
-    proc = subprocess.Popen(bsi_command("mcp", brain=brain, now=NOW),
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=clean_env())
-    assert proc.stdin is not None and proc.stdout is not None
-    lines: list[dict[str, Any]] = []
-    try:
-        for message in messages:
-            proc.stdin.write(json.dumps(message) + "\n")
-            proc.stdin.flush()
-            if "id" in message:  # one request at a time: wait for its answer
-                while True:
-                    line = proc.stdout.readline()
-                    assert line, "the server closed stdout"
-                    lines.append(json.loads(line))
-                    if lines[-1].get("id") == message["id"]:
-                        break
-    finally:
-        proc.stdin.close()
-        proc.wait(timeout=30)
-        proc.stdout.close()
-        if proc.stderr:
-            proc.stderr.close()
+    lines, _err = exchange(brain, messages)
     assert lines and all(line.get("jsonrpc") == "2.0" for line in lines)
     replies = {line["id"]: line for line in lines if "id" in line}
     assert set(replies) == {1, 2, 3, 4}
@@ -190,25 +192,8 @@ def test_an_unknown_prompt_or_resource_is_a_clean_error_without_a_traceback(brai
         {"jsonrpc": "2.0", "id": 3, "method": "resources/read", "params": {"uri": "brain://nope"}},
         {"jsonrpc": "2.0", "id": 4, "method": "prompts/list"},
     ]
-    proc = subprocess.Popen(bsi_command("mcp", brain=brain, now=NOW), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=clean_env())
-    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
-    replies: dict[int, dict[str, Any]] = {}
-    try:
-        for message in messages:
-            proc.stdin.write(json.dumps(message) + "\n")
-            proc.stdin.flush()
-            while "id" in message and message["id"] not in replies:
-                line = proc.stdout.readline()
-                assert line, "the server closed stdout"
-                reply = json.loads(line)
-                replies[reply.get("id")] = reply
-    finally:
-        proc.stdin.close()
-        proc.wait(timeout=30)
-        err = proc.stderr.read()
-        proc.stdout.close()
-        proc.stderr.close()
+    lines, err = exchange(brain, messages)
+    replies = {line["id"]: line for line in lines if "id" in line}
     for request in (2, 3):
         error = replies[request]["error"]
         assert error["code"] == -32602 and "\x1b" not in error["message"], error
