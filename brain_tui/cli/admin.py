@@ -44,6 +44,7 @@ def cmd_demo(ctx: Context) -> int:
 def cmd_index(ctx: Context) -> int:
     """`bsi index`."""
     applied = ctx.brain.regenerate_index()
+    text = "BRAIN-INDEX.md regenerated" if applied.paths else "BRAIN-INDEX.md up to date"
     ctx.emit({"paths": applied.paths, "imported_signals": applied.imported_signals,
-              "commit": applied.commit}, "BRAIN-INDEX.md up to date")
+              "commit": applied.commit}, text)
     return 0

@@ -71,7 +71,7 @@ def test_every_mutating_command_regenerates_the_index(brain: Path, bsi: Bsi) -> 
     history = sections(brain)["## Historique — 30 derniers jours"]
     assert history == [[sess, "prod@desktop", "agents/", "—", "2026-11-29 10:00", "2026-11-29 12:30", "released"]]
     # thirty days later it leaves the history table
-    ok(bsi("index", brain=brain, now="2026-12-30T12:00:00Z"))
+    assert ok(bsi("index", brain=brain, now="2026-12-30T12:00:00Z")).strip() == "BRAIN-INDEX.md regenerated"
     assert sections(brain)["## Historique — 30 derniers jours"] == []
     assert last_commit(brain) == ("bsi: regenerate index", ["BRAIN-INDEX.md"])
 
@@ -142,6 +142,7 @@ def test_legacy_signal_rows_are_imported_once(legacy_brain: Path, bsi: Bsi, with
     assert first.code == 0, first.err
     assert set(first.json()["imported_signals"]) == LEGACY_SIGNALS
     assert "imported 6 legacy signal rows" in first.err
+    assert bsi("index", brain=root, now="2026-03-16T23:00:00Z").out.strip() == "BRAIN-INDEX.md up to date"
     assert {p.stem for p in (root / "signals").glob("*.yml")} == LEGACY_SIGNALS
     docs = {d["sig_id"]: d for d in signal_docs(root)}
     above = docs["sig-20261129-155848-human_gate"]  # a 6-column row written above the table header
