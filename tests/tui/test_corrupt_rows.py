@@ -53,3 +53,20 @@ async def test_a_corrupt_claim_file_is_a_row_with_its_path_line_and_reason(  # n
             assert not isinstance(app.screen, DetailScreen)
             await pilot.press("escape")
         assert app.is_running
+
+
+async def test_enter_on_a_corrupt_row_names_the_file_and_its_repair(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    # The row is selected and the selection bar shows it: "nothing selected" contradicted the screen.
+    write_corrupt(demo_root)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        table = app.screen.query_one("#stale")
+        assert table.select_key(f"corrupt:claims/{BAD}.yml")
+        table.focus()
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        told = [n.message for n in app._notifications]
+        assert any("does not read" in str(m) and f"bsi claim repair {BAD}" in str(m) for m in told), told
+        assert not any("nothing selected" in str(m) for m in told), told

@@ -264,6 +264,10 @@ class ClaimActions(Screen[None]):
         claim = app.claim(self.selected_claim_id())
         sig = self.selected_signal() if claim is None else None
         if claim is None and sig is None:
-            self.notify("detail: nothing selected", severity="warning", markup=False)
+            from ..corrupt import corrupt_line
+
+            bad = corrupt_line(app.snapshot, self.selected_claim_id())
+            said = f"detail: a file that does not read: {bad.plain}" if bad is not None else "detail: nothing selected"
+            self.notify(said, severity="warning", markup=False)
             return
         app.push_screen(DetailScreen(app.snapshot, claim=claim, signal=sig))
