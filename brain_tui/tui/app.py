@@ -36,15 +36,7 @@ from brain_tui.core.sync import gitops
 from . import heap, selection, sources
 from .commands import MUTATING_ACTIONS, bindings_for
 from .feed import LiveFeed, steady_read
-from .messages import (
-    CoreDone,
-    EnvRead,
-    FilesChanged,
-    LiveSessionsRead,
-    SnapshotLoaded,
-    SyncFinished,
-    SyncStatusRead,
-)
+from .messages import CoreDone, EnvRead, FilesChanged, LiveSessionsRead, SnapshotLoaded, SyncFinished, SyncStatusRead
 from .navigation import Navigator
 from .notices import DesktopNotices, alert_keys
 from .palette import BrainProvider, system_commands
@@ -481,6 +473,7 @@ class BrainApp(App[int]):
     def action_watchdog(self) -> None:
         """Mark expired claims stale (the core's watchdog)."""
         if not self.refuse_readonly():
+            self.slides.own_action()  # the stale marks it makes move rows the pilot asked to move
             self.run_core("watchdog", lambda b: b.watchdog(), describe_watchdog)
 
     async def action_quit(self) -> None:

@@ -220,3 +220,28 @@ async def test_the_queue_names_the_items_by_claim_or_signal(make_app, demo_root:
         app.refresh_snapshot()
         await settle(pilot)
         assert app.screen.slid_selection() == (blocked.sig_id, DEPLOY)
+
+
+async def test_after_the_pilots_own_watchdog_run_the_next_row_acts_at_once(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    # `w` marks an expired claim stale: it leaves the active list because the pilot asked, not behind their back.
+    early = Brain(demo_root, clock=lambda: NOW - timedelta(hours=2), instance=INSTANCE)
+    from brain_tui.core.brain import OpenRequest
+    from brain_tui.core.paths.scope import parse_scope
+
+    request = OpenRequest(scope=parse_scope("expired-notes/"), ttl=timedelta(minutes=30), instance=INSTANCE,
+                          story="ran out")
+    expired = early.open_claim(request)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = app.screen.query_one("#active")
+        if expired not in table.row_keys:
+            pytest.skip("the cockpit lists an expired claim among the stale ones before the watchdog marks it")
+        await select(pilot, "#active", expired)
+        await pilot.press("w")
+        await settle(pilot)
+        assert status(demo_root, expired) == "stale"
+        now_under = app.screen.query_one("#active").selected_key
+        assert now_under is not None and now_under != expired
+        await pilot.press("p")  # the pause dialog of the row now under the cursor, at once
+        await settle(pilot)
+        assert isinstance(app.screen, CascadeDialog) and app.screen.claim.sess_id == now_under
