@@ -23,7 +23,7 @@ from brain_tui.hooks.events import (
 )
 
 if TYPE_CHECKING:
-    from brain_tui.core.records.model import BrainSnapshot, Claim
+    from brain_tui.core.records.model import BrainSnapshot, Claim, Signal
 
 #: `additionalContext` is at most this long (SPEC 20.2).
 CONTEXT_LIMIT = 10_000
@@ -58,16 +58,13 @@ def session_start(ctx: HookContext) -> Answer:
     stale = stale_notice(snapshot)
     if stale:
         facts.append(f"BSI: {stale}")
+    claim: Claim | None = None
+    told: list[tuple[str, str]] = []
     if bound:
         claim = snapshot.claim(bound[0])
         facts.extend(claim_facts(claim, snapshot) if claim else [f"BSI: claim {bound[0]} not found in the brain."])
-        shown = pending_signals(snapshot, bound[0])[:20]
-        for sig in shown:
-            facts.append(f"- signal {sig.sig_id} {fact(sig.type, 24)} from {fact(sig.sender, 60)}: "
-                         f"\"{fact(sig.payload, 200)}\"")
-        if claim is not None:  # what this context told is not brought in again at the next prompt (SPEC 20.2)
-            agents.unseen(ctx.root, claim.sess_id, [f"sig:{sig.sig_id}" for sig in shown]
-                          + [key for key, _ in gate_items(claim)])
+        told = [signal_item(sig) for sig in pending_signals(snapshot, bound[0])[:20]]
+        facts.extend(line for _, line in told)
         env_file = ctx.environ.get("CLAUDE_ENV_FILE", "")
         if env_file and claim is not None and not claim.is_terminal:
             with open(env_file, "a", encoding="utf-8") as handle:
@@ -79,6 +76,8 @@ def session_start(ctx: HookContext) -> Answer:
     text = "\n".join(facts)
     if len(text) > CONTEXT_LIMIT:
         text = text[: CONTEXT_LIMIT - 1] + "…"
+    if claim is not None:  # a signal this context showed whole is not brought in again (SPEC 20.2)
+        agents.unseen(ctx.root, claim.sess_id, [key for key, line in told if f"{line}\n" in f"{text}\n"])
     return Answer(0, wire.dumps(wire.context("SessionStart", text)))
 
 
@@ -129,6 +128,12 @@ def pending_signals(snapshot: BrainSnapshot, sess_id: str) -> list[Any]:
     return [s for s in snapshot.signals if s.state == SignalState.PENDING and s.to == sess_id]
 
 
+def signal_item(sig: Signal) -> tuple[str, str]:
+    """A pending signal as (key, line): how both hooks show it, and what marks it brought in."""
+    return (f"sig:{sig.sig_id}",
+            f"- signal {sig.sig_id} {fact(sig.type, 24)} from {fact(sig.sender, 60)}: \"{fact(sig.payload, 200)}\"")
+
+
 def gate_items(claim: Claim) -> list[tuple[str, str]]:
     """The claim's gate decisions as (key, line) items: what `user_prompt_submit` brings in once."""
     items = []
@@ -154,9 +159,7 @@ def user_prompt_submit(ctx: HookContext) -> Answer:
     if claim is None:
         return Answer()
     items: list[tuple[str, str]] = []
-    for sig in pending_signals(snapshot, claim.sess_id):
-        items.append((f"sig:{sig.sig_id}", f"- signal {sig.sig_id} {fact(sig.type, 24)} from "
-                                           f"{fact(sig.sender, 60)}: \"{fact(sig.payload, 200)}\""))
+    items.extend(signal_item(sig) for sig in pending_signals(snapshot, claim.sess_id))
     items.extend(gate_items(claim))
     if claim.expires_at is not None and claim.status == Status.OPEN:
         left = (claim.expires_at - snapshot.now).total_seconds()
