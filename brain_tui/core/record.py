@@ -128,13 +128,14 @@ def _hash(self: Any) -> int:
 
 
 def _frozen_setattr(self: Any, name: str, value: Any) -> None:
-    if name in type(self).__record_names__:
+    # As a frozen dataclass: a record refuses every name; a plain subclass only its fields.
+    if _SPEC in type(self).__dict__ or name in type(self).__record_names__:
         raise FrozenInstanceError(f"cannot assign to field {name!r}")
     object.__setattr__(self, name, value)
 
 
 def _frozen_delattr(self: Any, name: str) -> None:
-    if name in type(self).__record_names__:
+    if _SPEC in type(self).__dict__ or name in type(self).__record_names__:
         raise FrozenInstanceError(f"cannot delete field {name!r}")
     object.__delattr__(self, name)
 

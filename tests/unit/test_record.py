@@ -74,6 +74,14 @@ def test_a_frozen_record_refuses_assignment_and_hashes_its_compared_fields() -> 
         made.x = 2  # type: ignore[misc]
     with pytest.raises(AttributeError):
         del made.label  # type: ignore[misc]
+    for twin in (made, Twin(1)):  # as a frozen dataclass: no attribute of any name can be set
+        with pytest.raises(dataclasses.FrozenInstanceError if isinstance(twin, Twin) else FrozenInstanceError):
+            twin.note = "x"  # type: ignore[union-attr]
+        assert not hasattr(twin, "note")
+    plain = type("Plain", (Point,), {})(1)  # a plain subclass: its own attributes, not the fields
+    plain.note = "x"
+    with pytest.raises(FrozenInstanceError):
+        plain.x = 2
     frozen_point = Key("A")
     assert hash(frozen_point) == hash(Key("A")) and {frozen_point: 1}[Key("A")] == 1
     node = Node()
