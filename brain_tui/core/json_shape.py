@@ -3,8 +3,8 @@
 A record (`brain_tui.core.record`) that derives from `JsonShaped` gets `as_dict()`: its fields in declaration order,
 with per-class renames (`_json_names`) and left-out fields (`_json_omit`); fields listed in
 `_json_if_set` appear only when set (a None, empty or zero value is left out), those in
-`_json_none_if_unset` give null when not set. Values become JSON
-values the same way everywhere: a nested record gives its own `as_dict()`, a tuple or list a list,
+`_json_none_if_unset` give null when not set; the properties named in `_json_extra` follow the fields.
+Values become JSON values the same way everywhere: a nested record gives its own `as_dict()`, a tuple or list a list,
 a mapping a dict, a moment its ISO text.
 """
 
@@ -42,6 +42,7 @@ class JsonShaped:
     _json_omit: ClassVar[frozenset[str]] = frozenset()
     _json_if_set: ClassVar[frozenset[str]] = frozenset()
     _json_none_if_unset: ClassVar[frozenset[str]] = frozenset()
+    _json_extra: ClassVar[tuple[str, ...]] = ()
 
     def as_dict(self) -> dict[str, Any]:
         """The record's JSON shape: its fields in order, renamed and filtered as the class says."""
@@ -55,4 +56,6 @@ class JsonShaped:
             if not value and name in self._json_none_if_unset:
                 value = None
             out[self._json_names.get(name, name)] = json_value(value)
+        for name in self._json_extra:
+            out[name] = json_value(getattr(self, name))
         return out

@@ -141,8 +141,11 @@ def lock_info(lock: Lock, snapshot: BrainSnapshot) -> LockInfo:
                     lock.ttl_min, is_expired(lock, snapshot.now), is_legacy(lock), lock.path)
 
 @record
-class LockRelease:
-    """What a release did: the lock files deleted (none when the file was not locked)."""
+class LockRelease(JsonShaped):
+    """What a release did: the lock files deleted (none when the file was not locked); JSON shape of
+    `bsi lock release`: ``{file, removed, released}``."""
+
+    _json_extra = ("released",)
 
     file: str
     removed: tuple[str, ...]
@@ -151,10 +154,6 @@ class LockRelease:
     def released(self) -> bool:
         """True when a lock file was deleted."""
         return bool(self.removed)
-
-    def as_dict(self) -> dict[str, Any]:
-        """JSON shape of `bsi lock release`: ``{file, released, removed}``."""
-        return {"file": self.file, "released": self.released, "removed": list(self.removed)}
 
 @record
 class LockCheck(JsonShaped):
@@ -266,8 +265,8 @@ def _refuse_corrupt(snapshot: BrainSnapshot, file: str) -> None:
                           "fix or remove it by hand")
 
 @record
-class LockOutcome:
-    """What an acquire did.
+class LockOutcome(JsonShaped):
+    """What an acquire did; its JSON shape is its fields and `takeover`.
 
     Attributes:
         file: the normalised path.
@@ -296,28 +295,13 @@ class LockOutcome:
     previous_holder: str | None = None
     previous_expires_at: str | None = None
     replaced_legacy: tuple[str, ...] = ()
+    _json_extra = ("takeover",)
 
     @property
     def takeover(self) -> bool:
         """True when an expired lock of another session was taken over."""
         return self.action == "taken_over"
 
-    def as_dict(self) -> dict[str, Any]:
-        """JSON shape: the lock fields plus `action`, `takeover`, `previous_holder`, …"""
-        return {
-            "file": self.file,
-            "holder": self.holder,
-            "generation": self.generation,
-            "claimed_at": self.claimed_at,
-            "expires_at": self.expires_at,
-            "ttl_min": self.ttl_min,
-            "path": self.path,
-            "action": self.action,
-            "takeover": self.takeover,
-            "previous_holder": self.previous_holder,
-            "previous_expires_at": self.previous_expires_at,
-            "replaced_legacy": list(self.replaced_legacy),
-        }
 
 def stage_acquire(cs: ChangeSet, file: str, sess_id: str, ttl_min: int | None = None) -> LockOutcome:
     """Acquire (or extend, or take over) the lock of one file (SPEC 9).

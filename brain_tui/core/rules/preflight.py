@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from brain_tui.core.clock import format_timestamp
 from brain_tui.core.config import BrainConfig
 from brain_tui.core.errors import InvalidData, NotFound, PreflightRefused
+from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.path_keys import path_key, resolve_in_brain
 from brain_tui.core.paths.scope import FILE, ScopeEntry, covers_file, normalize_path
 from brain_tui.core.record import record
@@ -202,8 +203,11 @@ def _check_unreadable_holders(snapshot: BrainSnapshot, claim: Claim, file: str) 
 
 
 @record
-class PreflightResult:
-    """A preflight that let the write go (a refusal raises `PreflightRefused` instead)."""
+class PreflightResult(JsonShaped):
+    """A preflight that let the write go (a refusal raises `PreflightRefused` instead); its JSON shape is
+    that of `bsi preflight check`: ``{sess_id, file, code: 0, check: "go"}``."""
+
+    _json_extra = ("check",)
 
     sess_id: str
     file: str
@@ -213,10 +217,6 @@ class PreflightResult:
     def check(self) -> str:
         """The name of the check behind the code (``go``)."""
         return CHECK_NAMES[self.code]
-
-    def as_dict(self) -> dict[str, Any]:
-        """JSON shape of `bsi preflight check`: ``{sess_id, file, code: 0, check: "go"}``."""
-        return {"sess_id": self.sess_id, "file": self.file, "code": self.code, "check": self.check}
 
 def check(
     snapshot: BrainSnapshot,
