@@ -150,32 +150,25 @@ class _Scanner:
 
     def _arithmetic(self, i: int) -> int:
         """Past the `))` closing an arithmetic expression (no `<<` there is a here-document)."""
-        depth = 0
-        while i < len(self.text):
-            ch = self.text[i]
-            if ch in "'\"`\\\n$":
-                raise _Unsure
-            if ch == "(":
-                depth += 1
-            elif ch == ")":
-                if depth == 0:
-                    if self.text.startswith("))", i):
-                        return i + 2
-                    raise _Unsure
-                depth -= 1
-            i += 1
+        end = self._past_nest(i, "(", ")")
+        if self.text.startswith("))", end - 1):
+            return end + 1
         raise _Unsure
 
     def _braces(self, i: int) -> int:
         """Past the `}` closing a parameter expansion (its `<<` is a word's text)."""
+        return self._past_nest(i, "{", "}")
+
+    def _past_nest(self, i: int, opening: str, closing: str) -> int:
+        """Past the `closing` that ends the nest begun before `i`; unsure at a quote, escape, line end or `$`."""
         depth = 0
         while i < len(self.text):
             ch = self.text[i]
             if ch in "'\"`\\\n$":
                 raise _Unsure
-            if ch == "{":
+            if ch == opening:
                 depth += 1
-            elif ch == "}":
+            elif ch == closing:
                 if depth == 0:
                     return i + 1
                 depth -= 1
