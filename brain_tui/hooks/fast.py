@@ -119,7 +119,7 @@ def decide(event: dict[str, Any], agent: str, flags: dict[str, str],
 
 def _bound(index: dict[str, Any], root: str, event: dict[str, Any], environ: dict[str, str]) -> list[str]:
     """`$BSI_SESSION`, else the claims bound to the agent session (local records, then the index)."""
-    launched = environ.get(agent_files.BSI_SESSION_ENV, "").strip()
+    launched = environ.get(layout.SESSION_VARIABLE, "").strip()
     if launched:
         from brain_tui.core.rules.agent_tree import launcher_claim
 

@@ -78,9 +78,9 @@ def find_brain(explicit: str | None, environ: dict[str, str], event: dict[str, A
     Raises:
         NotFound: `--brain` or `$BRAIN_ROOT` names a folder that is not a brain.
     """
-    from brain_tui.core.paths.layout import find_root, locate_brain
+    from brain_tui.core.paths.layout import ROOT_VARIABLE, find_root, locate_brain
 
-    if explicit or environ.get("BRAIN_ROOT"):
+    if explicit or environ.get(ROOT_VARIABLE):
         return str(find_root(explicit, environ=environ))
     cwd = event.get("cwd")
     starts: list[str] = [environ.get("CLAUDE_PROJECT_DIR", ""), cwd if isinstance(cwd, str) else ""]

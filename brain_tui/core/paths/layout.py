@@ -21,6 +21,12 @@ if TYPE_CHECKING:
 #: The generated index of the brain (a block inside a human-edited Markdown file).
 INDEX_FILE = "BRAIN-INDEX.md"
 #: Folders of records, one file per record.
+#: The environment variable naming the brain (`--brain` wins over it).
+ROOT_VARIABLE = "BRAIN_ROOT"
+#: The environment variable naming the claim a launcher or the session-start hook gave the session (SPEC 20.1,
+#: 20.5): it wins over any binding.
+SESSION_VARIABLE = "BSI_SESSION"
+
 CLAIMS_DIR = "claims"
 SIGNALS_DIR = "signals"
 LOCKS_DIR = "locks"
@@ -105,7 +111,7 @@ def locate_brain(explicit: str | None, environ: Mapping[str, str], starts: Itera
     Returns:
         The brain folder, resolved; None when none is found (a named folder that is not a brain included).
     """
-    given = explicit or environ.get("BRAIN_ROOT")
+    given = explicit or environ.get(ROOT_VARIABLE)
     if given:
         path = os.path.realpath(os.path.expanduser(given))
         return path if is_brain(path) else None
@@ -128,7 +134,7 @@ def find_root(explicit: str | os.PathLike[str] | None = None, cwd: str | os.Path
     from brain_tui.core.errors import NotFound
 
     env = os.environ if environ is None else environ
-    given = os.fspath(explicit) if explicit else env.get("BRAIN_ROOT")
+    given = os.fspath(explicit) if explicit else env.get(ROOT_VARIABLE)
     start = os.path.realpath(cwd or os.getcwd())
     found = locate_brain(given, env, [start])
     if found is not None:

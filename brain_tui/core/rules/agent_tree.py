@@ -18,6 +18,8 @@ import os
 import re
 from collections.abc import Iterable, Mapping
 
+from brain_tui.core.paths.layout import SESSION_VARIABLE
+
 #: Program names of the coding agents: a process named so, or an interpreter running a script named so.
 AGENT_PROGRAMS = frozenset({"claude", "claude-code", "codex", "gemini", "gemini-cli"})
 
@@ -30,9 +32,6 @@ INTERPRETERS = frozenset({"node", "nodejs", "bun", "deno", "sh", "bash", "dash",
 
 #: How far up the process tree the walk goes (a deeper agent is a pathological tree).
 MAX_ANCESTORS = 64
-
-#: The variable naming the claim a launcher gave the session (SPEC 20.1, 20.5).
-LAUNCHER_VARIABLE = "BSI_SESSION"
 
 _SESS_RE = re.compile(r"^sess-[A-Za-z0-9._-]+$")
 _SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "fish", "ash", "tcsh", "csh"})
@@ -59,12 +58,12 @@ def launcher_claim(environ: Mapping[str, str]) -> str | None:
     Returns:
         The claim ID, or None when unset, not a session ID, or not the agent's own.
     """
-    value = environ.get(LAUNCHER_VARIABLE, "").strip()
+    value = environ.get(SESSION_VARIABLE, "").strip()
     if not _SESS_RE.match(value):
         return None
     agent = nearest_agent()
     if agent is not None:
-        return value if _environ_value(agent, LAUNCHER_VARIABLE) == value else None
+        return value if _environ_value(agent, SESSION_VARIABLE) == value else None
     return None if _adopter(os.getppid()) else value
 
 

@@ -21,6 +21,7 @@ import re
 from collections.abc import Iterable, Mapping
 
 from brain_tui.core.errors import HumanOnly, NotYours
+from brain_tui.core.paths.layout import SESSION_VARIABLE
 from brain_tui.core.record import record, replace
 from brain_tui.core.rules.agent_tree import agent_ancestors as agent_ancestors
 from brain_tui.core.rules.agent_tree import launcher_claim
@@ -39,7 +40,7 @@ AGENT_ENV_MARKERS: tuple[str, ...] = (
     "CLAUDE_CODE_SESSION_ID",
     "CLAUDE_CODE_ENTRYPOINT",
     # a claim given to the session by `bsi launch` or the session-start hook (SPEC 20.1, 20.5)
-    "BSI_SESSION",
+    SESSION_VARIABLE,
     # Gemini CLI: its shell tool (GEMINI_CLI=1), its hooks (GEMINI_SESSION_ID, GEMINI_PROJECT_DIR)
     "GEMINI_CLI",
     "GEMINI_SESSION_ID",
@@ -68,9 +69,6 @@ AGENT_SESSION_MARKERS: tuple[str, ...] = (
     "CODEX_THREAD_ID",
     "CODEX_SESSION_ID",
 )
-
-#: The marker naming the claim the session was given (SPEC 20.1: it wins over any binding).
-CLAIM_MARKER = "BSI_SESSION"
 
 _AGENT_SESSION_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$")
 _EVIDENCE_ROOM = 3

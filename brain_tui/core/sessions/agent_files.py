@@ -19,8 +19,6 @@ if TYPE_CHECKING:
 
 #: The environment variable Claude Code sets for Bash, hooks and stdio MCP servers.
 AGENT_SESSION_ENV = "CLAUDE_CODE_SESSION_ID"
-#: The claim a launcher gave the session (SPEC 20.5); it wins over any binding.
-BSI_SESSION_ENV = "BSI_SESSION"
 #: Agent session IDs as the agents give them (Claude Code: a UUID).
 AGENT_SESSION_RE = LazyPattern(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$")
 SESS_RE = LazyPattern(r"^sess-[A-Za-z0-9._-]+$")

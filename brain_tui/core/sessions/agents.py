@@ -36,7 +36,6 @@ from brain_tui.core.paths.layout import AGENTS_DIR
 from brain_tui.core.record import record
 from brain_tui.core.sessions.agent_files import (
     AGENT_SESSION_ENV,
-    BSI_SESSION_ENV,
     SESS_RE,
     agents_dir,
     bound_claims,
@@ -59,7 +58,6 @@ _session_path = session_path
 __all__ = [
     "AGENTS_DIR",
     "AGENT_SESSION_ENV",
-    "BSI_SESSION_ENV",
     "agent_session_for_open",
     "IDLE_AFTER",
     "STATES",

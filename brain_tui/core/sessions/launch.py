@@ -36,7 +36,7 @@ from typing import Any, NoReturn
 from brain_tui.core.config import PLACEHOLDER_RE, template_placeholders
 from brain_tui.core.errors import Contended, InvalidData, NotFound, TransitionRefused, UsageError
 from brain_tui.core.json_shape import JsonShaped
-from brain_tui.core.paths.layout import LAUNCH_DIR, LAUNCH_SETTINGS_DIR
+from brain_tui.core.paths.layout import LAUNCH_DIR, LAUNCH_SETTINGS_DIR, ROOT_VARIABLE, SESSION_VARIABLE
 from brain_tui.core.record import field_names, record
 from brain_tui.core.records.model import BrainSnapshot, Claim
 from brain_tui.core.records.statuses import Status
@@ -50,8 +50,6 @@ PLACEHOLDERS = ("sess_id", "scope", "story", "prompt", "slug", "root", "settings
 CLAIM_TEXT = frozenset({"sess_id", "scope", "story", "prompt", "slug"})
 #: Programs that read `--settings FILE` (Claude Code).
 CLAUDE_PROGRAMS = frozenset({"claude", "claude.exe"})
-ENV_SESSION = "BSI_SESSION"
-ENV_ROOT = "BRAIN_ROOT"
 WINDOW_NAME_RE = re.compile(r"[^A-Za-z0-9._-]+")
 
 #: What `bsi launch` prints when brain-compose.yml has no `launch.command`.
@@ -401,7 +399,7 @@ def plan_launch(snapshot: BrainSnapshot, settings: LaunchSettings, root: Path, s
     if use_tmux and shutil.which("tmux") is None:
         raise UsageError("launch: tmux is not installed: run `bsi launch ID --here` in a terminal, "
                          "or set `launch.tmux: false`")
-    return LaunchPlan(sess_id=claim.sess_id, argv=argv, env={ENV_SESSION: claim.sess_id, ENV_ROOT: str(root)},
+    return LaunchPlan(sess_id=claim.sess_id, argv=argv, env={SESSION_VARIABLE: claim.sess_id, ROOT_VARIABLE: str(root)},
                       cwd=str(root), tmux=use_tmux, name=window_name(claim),
                       settings_path=values["settings"] if needed else "",
                       settings=claim_sandbox(root, claim.scope) if needed else None)
