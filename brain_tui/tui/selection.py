@@ -12,6 +12,7 @@ from typing import Any
 
 from textual.app import App
 
+from .widgets.satellite_tree import SatelliteTree
 from .widgets.table import KeyedTable
 
 
@@ -34,3 +35,5 @@ class Slides:
         for screen in self.app.screen_stack:
             for table in screen.query(KeyedTable):
                 table.take_slid()
+            for tree in screen.query(SatelliteTree):
+                tree.take_slid()

@@ -245,3 +245,63 @@ async def test_after_the_pilots_own_watchdog_run_the_next_row_acts_at_once(make_
         await pilot.press("p")  # the pause dialog of the row now under the cursor, at once
         await settle(pilot)
         assert isinstance(app.screen, CascadeDialog) and app.screen.claim.sess_id == now_under
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_key_never_acts_on_the_tree_node_a_refresh_slid_under_the_cursor(make_app, demo_root: Path,
+                                                                                 size: tuple[int, int]) -> None:  # noqa: ANN001
+    from brain_tui.core.paths.scope import parse_scope
+    from brain_tui.core.rules.claims import CloseRequest, OpenRequest
+    from brain_tui.tui.screens.close_form import CloseClaimScreen
+
+    opened = [other(demo_root).open_claim(OpenRequest(scope=parse_scope(scope, demo_root), ttl=timedelta(hours=2),
+                                                      instance=INSTANCE, level="domain", slug=slug))
+              for slug, scope in (("docs-domain", "docs/"), ("ops-domain", "ops/"))]
+    first, second = opened
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        if size == (80, 24):
+            await pilot.press("3")
+        tree = app.screen.query_one("#tree")
+        tree.focus()
+        tree.move_cursor(tree._claim_nodes[first])
+        await pilot.pause()
+        assert tree.selected_id == first
+        # The docs domain closes elsewhere and leaves the tree; the cursor, left on its line, is on the next one.
+        other(demo_root).close_claim(first, CloseRequest(tests_total=1, tests_passed=1, tests_failed=0))
+        app.refresh_snapshot()
+        await settle(pilot)
+        assert first not in tree.node_ids and tree.selected_id == second
+        await pilot.press("c")
+        await settle(pilot)
+        assert not isinstance(app.screen, CloseClaimScreen)
+        await pilot.press("c")  # now the pilot has seen where the cursor is
+        await settle(pilot)
+        assert isinstance(app.screen, CloseClaimScreen) and app.screen.claim.sess_id == second
+
+
+async def test_a_tree_node_the_pilots_filter_hid_is_no_slide(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    from brain_tui.core.paths.scope import parse_scope
+    from brain_tui.core.rules.claims import OpenRequest
+    from brain_tui.tui.screens.close_form import CloseClaimScreen
+
+    hidden, after = (other(demo_root).open_claim(OpenRequest(scope=parse_scope(scope, demo_root), instance=where,
+                                                             ttl=timedelta(hours=2), level="domain", slug=slug))
+                     for slug, scope, where in (("docs-domain", "docs/", "evil@box"), ("ops-domain", "ops/", INSTANCE)))
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        tree = app.screen.query_one("#tree")
+        tree.focus()
+        tree.move_cursor(tree._claim_nodes[hidden])
+        await pilot.pause()
+        line = tree.cursor_line
+        await pilot.press("slash", *"prod@", "enter")  # the pilot's own filter hides the docs domain
+        await settle(pilot)
+        tree.focus()
+        await pilot.pause()
+        assert hidden not in tree.node_ids and tree.cursor_line == line and tree.selected_id == after
+        await pilot.press("c")
+        await settle(pilot)
+        assert isinstance(app.screen, CloseClaimScreen) and app.screen.claim.sess_id == after

@@ -274,6 +274,7 @@ class CockpitScreen(ClaimActions):
         self.show_snapshot(self.brain_app.snapshot)
         for table in self.query(KeyedTable):
             table.take_slid()
+        self.query_one("#tree", SatelliteTree).take_slid()
 
     def _titles(self, snapshot: BrainSnapshot) -> None:
         extra = f"filter “{self.needle}”" if self.needle else ""
@@ -320,7 +321,7 @@ class CockpitScreen(ClaimActions):
     def slid_selection(self) -> tuple[str, str] | None:
         """Once: the focused table's row a refresh removed from under the cursor, and the row now there."""
         focused = self.focused
-        return focused.take_slid() if isinstance(focused, KeyedTable) else None
+        return focused.take_slid() if isinstance(focused, (KeyedTable, SatelliteTree)) else None
 
     def hold_cursor(self) -> None:
         """After an ack the signals table keeps its cursor line (the acknowledged row moves down)."""

@@ -111,6 +111,9 @@ class SatelliteTree(Tree[str]):
         self._shape: Shape = ()
         self._collapsed: set[str] = set()
         self._claim_nodes: dict[str, TreeNode[str]] = {}
+        #: (the node that vanished, the cursor line it was on) after a rebuild took the node under the cursor
+        #: away: the cursor stayed on its line, now on another node (`take_slid`).
+        self._slid: tuple[str, int] | None = None
 
     def process_label(self, label: str | Text | Content) -> Text | Content:  # type: ignore[override]
         """Keep a `Content` label as it is: `render_label` draws it in the current theme's colours."""
@@ -205,6 +208,21 @@ class SatelliteTree(Tree[str]):
         if keep_cursor and keep_cursor in self._claim_nodes:
             target = self._claim_nodes[keep_cursor]
             self.call_after_refresh(self.move_cursor, target)
+        elif keep_cursor:
+            self._slid = (keep_cursor, self.cursor_line)
+
+    def take_slid(self) -> tuple[str, str] | None:
+        """Once: the node a rebuild removed from under the cursor and the node the cursor stayed on — while the
+        cursor is still on that line (a pilot who moved it chose a node); else None (as `KeyedTable.take_slid`).
+
+        Returns:
+            ``(vanished session ID, session ID under the cursor)`` or None.
+        """
+        slid, self._slid = self._slid, None
+        now = self.selected_id
+        if slid is None or now is None or now == slid[0] or self.cursor_line != slid[1]:
+            return None
+        return slid[0], now
 
     @property
     def node_ids(self) -> list[str]:
