@@ -151,6 +151,8 @@ def parse_duration(text: str, *, what: str = "TTL") -> timedelta:
             raise InvalidData(f"invalid {what} {text!r}: at most 8h")
         raise InvalidData(f"invalid {what} {text!r}: use a duration like 90m, 2h or 2h30m (at most 8h)")
     hours, minutes = (int(g) if g else 0 for g in match.groups())
+    if match.group(1) and minutes >= 60:  # `1h60m` is not a spelling of 2h: after hours, minutes are 0..59
+        raise InvalidData(f"invalid {what} {text!r}: minutes after hours must be below 60 (like 2h30m)")
     duration = timedelta(hours=hours, minutes=minutes)  # at most 6 digits each: cannot overflow
     if duration <= timedelta(0):
         raise InvalidData(f"invalid {what} {text!r}: must be positive")
