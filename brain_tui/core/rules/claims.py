@@ -44,6 +44,8 @@ if TYPE_CHECKING:
     from typing import Any
 
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+#: The longest slug: the ID is a file name (`claims/<id>.yml`, and the atomic write's longer temporary name).
+MAX_SLUG = 64
 
 CLAIM_TYPES = ("pilote", "satellite", "solo")
 
@@ -79,7 +81,9 @@ class OpenRequest:
 def validate_open(snapshot: BrainSnapshot, req: OpenRequest) -> None:
     """Check the request's own fields (exit 65 on bad data, 66 on a missing parent)."""
     if req.slug is not None and not SLUG_RE.match(req.slug):
-        raise InvalidData(f"invalid slug {req.slug!r}: use lowercase letters, digits and '-'")
+        raise InvalidData(f"invalid slug {req.slug[:80]!r}: use lowercase letters, digits and '-'")
+    if req.slug is not None and len(req.slug) > MAX_SLUG:
+        raise InvalidData(f"invalid slug: {len(req.slug)} characters, at most {MAX_SLUG}")
     if not valid_instance(req.instance):
         raise InvalidData(f"invalid instance {req.instance[:80]!r}: write it brain_name@machine (like prod@desktop)")
     if req.type is not None and req.type not in CLAIM_TYPES:
