@@ -70,11 +70,13 @@ def fixed_clock(at: datetime) -> Clock:
 def make_clock(now: str | None, tz: tzinfo) -> Clock:
     """Build the clock from `--now`, else `$BRAIN_NOW`, else the system clock.
 
+    An empty `--now` is a bad date, refused; an empty `$BRAIN_NOW` is unset.
+
     Raises:
         InvalidData: the given time does not parse.
     """
-    text = now if now else os.environ.get("BRAIN_NOW") or None
-    if text:
+    text = now if now is not None else os.environ.get("BRAIN_NOW") or None
+    if text is not None:
         return fixed_clock(parse_timestamp(text, tz, what="--now"))
     return system_clock
 
