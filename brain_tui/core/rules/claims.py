@@ -36,7 +36,7 @@ from brain_tui.core.rules.effective import (
 from brain_tui.core.rules.effective import require_claim as require_claim  # its home: the read rules
 from brain_tui.core.rules.seen import check_seen
 from brain_tui.core.rules.tiers import close_result
-from brain_tui.core.rules.triggers import parse_trigger, run_trigger, trigger_for
+from brain_tui.core.rules.triggers import parse_trigger, run_trigger, trigger_for, trigger_problem
 from brain_tui.core.sessions.agents import valid_agent_session
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
@@ -109,11 +109,15 @@ def validate_open(snapshot: BrainSnapshot, req: OpenRequest) -> None:
         raise InvalidData(f"invalid agent session {req.agent_session[:80]!r}: letters, digits, '.', '_', ':', '-'")
     for name in ("on_done", "on_partial", "on_fail"):
         value = getattr(req, name)
-        if value is not None and parse_trigger(value) is None:
+        trigger = parse_trigger(value) if value is not None else None
+        if value is not None and trigger is None:
             raise InvalidData(
                 f"invalid {name.replace('_', '-')} {value!r}: use 'signal → TYPE DEST', "
                 "'notify → DEST', 'gate:human → \"message\"' or 'trigger → type:T scope:S'"
             )
+        problem = trigger_problem(trigger, snapshot.root) if trigger is not None else None
+        if problem:
+            raise InvalidData(f"invalid {name.replace('_', '-')} {inert_line(value or '', 120)!r}: {problem}")
 
 def _refusal(cs: ChangeSet, req: OpenRequest, conflicts: list[Conflict], actor: Actor | None) -> ConflictError:
     """The refusal of an open: the holders, the free scopes nearby, and (asked for) BLOCKED_ON to each holder.
