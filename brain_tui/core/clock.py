@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable
-from datetime import UTC, date, datetime, timedelta, tzinfo
+from datetime import UTC, date, datetime, timedelta, timezone, tzinfo
 
 from brain_tui.core.errors import InvalidData
 from brain_tui.core.lazy_re import LazyPattern
@@ -91,9 +91,9 @@ def parse_timestamp(value: object, tz: tzinfo, *, what: str = "date") -> datetim
         InvalidData: the value is not a timestamp.
     """
     if isinstance(value, datetime):
-        return _in_range(value if value.tzinfo else value.replace(tzinfo=tz), value, what)
+        return _in_range(value if value.tzinfo else _local(value, tz), value, what)
     if isinstance(value, date):
-        return _in_range(datetime(value.year, value.month, value.day, tzinfo=tz), value, what)
+        return _in_range(_local(datetime(value.year, value.month, value.day), tz), value, what)
     if not isinstance(value, str) or not value.strip():
         raise InvalidData(f"invalid {what}: {value!r} is not an ISO 8601 timestamp")
     text = value.strip()
@@ -105,7 +105,18 @@ def parse_timestamp(value: object, tz: tzinfo, *, what: str = "date") -> datetim
         parsed = datetime.fromisoformat(text)
     except ValueError:
         raise InvalidData(f"invalid {what}: {value!r} is not an ISO 8601 timestamp") from None
-    return _in_range(parsed if parsed.tzinfo else parsed.replace(tzinfo=tz), value, what)
+    return _in_range(parsed if parsed.tzinfo else _local(parsed, tz), value, what)
+
+
+def _local(naive: datetime, tz: tzinfo) -> datetime:
+    """A naive time read in zone `tz`, pinned to the UTC offset it has there.
+
+    A fixed offset, not the zone itself: Python adds a duration to a zoned time on the wall clock, so a TTL
+    across a daylight-saving change would last an hour less or more (SPEC 6.4). Same instant, same wall time.
+    """
+    moment = naive.replace(tzinfo=tz)
+    offset = moment.utcoffset()
+    return moment if offset is None else moment.replace(tzinfo=timezone(offset))
 
 
 def _in_range(moment: datetime, value: object, what: str) -> datetime:
