@@ -105,7 +105,7 @@ def cmd_open(ctx: Context) -> int:
     entries = parse_scope_args(list(a.scope), brain.root)
     ttl = parse_duration(a.ttl) if a.ttl else brain.config.ttl_default
     req = OpenRequest(
-        scope=entries, ttl=ttl, instance=a.instance or brain.instance, type=a.claim_type,
+        scope=entries, ttl=ttl, instance=brain.instance if a.instance is None else a.instance, type=a.claim_type,
         satellite_type=a.satellite_type, level=a.level, parent=a.parent, story=a.story, slug=a.slug,
         on_done=a.on_done, on_partial=a.on_partial, on_fail=a.on_fail, theme_branch=a.theme_branch,
         agent_session=agent_session_for_open(a.agent_session, os.environ)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable
-from datetime import UTC, date, datetime, timedelta, tzinfo
+from datetime import UTC, date, datetime, timedelta, timezone, tzinfo
 
 from brain_tui.core.errors import InvalidData
 from brain_tui.core.lazy_re import LazyPattern
@@ -70,11 +70,13 @@ def fixed_clock(at: datetime) -> Clock:
 def make_clock(now: str | None, tz: tzinfo) -> Clock:
     """Build the clock from `--now`, else `$BRAIN_NOW`, else the system clock.
 
+    An empty `--now` is a bad date, refused; an empty `$BRAIN_NOW` is unset.
+
     Raises:
         InvalidData: the given time does not parse.
     """
-    text = now if now else os.environ.get("BRAIN_NOW") or None
-    if text:
+    text = now if now is not None else os.environ.get("BRAIN_NOW") or None
+    if text is not None:
         return fixed_clock(parse_timestamp(text, tz, what="--now"))
     return system_clock
 
@@ -89,9 +91,9 @@ def parse_timestamp(value: object, tz: tzinfo, *, what: str = "date") -> datetim
         InvalidData: the value is not a timestamp.
     """
     if isinstance(value, datetime):
-        return _in_range(value if value.tzinfo else value.replace(tzinfo=tz), value, what)
+        return _in_range(value if value.tzinfo else _local(value, tz), value, what)
     if isinstance(value, date):
-        return _in_range(datetime(value.year, value.month, value.day, tzinfo=tz), value, what)
+        return _in_range(_local(datetime(value.year, value.month, value.day), tz), value, what)
     if not isinstance(value, str) or not value.strip():
         raise InvalidData(f"invalid {what}: {value!r} is not an ISO 8601 timestamp")
     text = value.strip()
@@ -103,7 +105,18 @@ def parse_timestamp(value: object, tz: tzinfo, *, what: str = "date") -> datetim
         parsed = datetime.fromisoformat(text)
     except ValueError:
         raise InvalidData(f"invalid {what}: {value!r} is not an ISO 8601 timestamp") from None
-    return _in_range(parsed if parsed.tzinfo else parsed.replace(tzinfo=tz), value, what)
+    return _in_range(parsed if parsed.tzinfo else _local(parsed, tz), value, what)
+
+
+def _local(naive: datetime, tz: tzinfo) -> datetime:
+    """A naive time read in zone `tz`, pinned to the UTC offset it has there.
+
+    A fixed offset, not the zone itself: Python adds a duration to a zoned time on the wall clock, so a TTL
+    across a daylight-saving change would last an hour less or more (SPEC 6.4). Same instant, same wall time.
+    """
+    moment = naive.replace(tzinfo=tz)
+    offset = moment.utcoffset()
+    return moment if offset is None else moment.replace(tzinfo=timezone(offset))
 
 
 def _in_range(moment: datetime, value: object, what: str) -> datetime:
@@ -151,6 +164,8 @@ def parse_duration(text: str, *, what: str = "TTL") -> timedelta:
             raise InvalidData(f"invalid {what} {text!r}: at most 8h")
         raise InvalidData(f"invalid {what} {text!r}: use a duration like 90m, 2h or 2h30m (at most 8h)")
     hours, minutes = (int(g) if g else 0 for g in match.groups())
+    if match.group(1) and minutes >= 60:  # `1h60m` is not a spelling of 2h: after hours, minutes are 0..59
+        raise InvalidData(f"invalid {what} {text!r}: minutes after hours must be below 60 (like 2h30m)")
     duration = timedelta(hours=hours, minutes=minutes)  # at most 6 digits each: cannot overflow
     if duration <= timedelta(0):
         raise InvalidData(f"invalid {what} {text!r}: must be positive")

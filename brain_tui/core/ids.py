@@ -49,6 +49,20 @@ def valid_session_id(sess_id: str) -> bool:
     return bool(SESSION_ID_RE.match(sess_id)) and sess_id not in (".", "..")
 
 
+def valid_instance(instance: str) -> bool:
+    """True when `instance` reads as `brain_name@machine` (SPEC 4): one `@` between two non-empty parts.
+
+    The brain name is a folder's or brain-compose.yml's (`My Brain` is one), so inner spaces are kept; no
+    part starts or ends with a space, and none holds a slash, a control or an invisible (format) character.
+    """
+    import unicodedata
+
+    name, at, machine = instance.partition("@")
+    if not at or not name or not machine or "@" in machine or instance != instance.strip():
+        return False
+    return not any(c in "/\\" or unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") for c in instance)
+
+
 def party_session(party: str) -> str | None:
     """The session a signal party names (``sess-…`` or ``sess-…@instance``), else None (a human, ``pilote``, ``*``)."""
     return party.partition("@")[0] if party.startswith("sess-") else None

@@ -38,9 +38,9 @@ def open_in(root: Path, *scopes: str, now: str = NOW, ttl: str | None = None, **
         fields: other `OpenRequest` fields (`slug`, `type`, `parent`, `satellite_type`, `level`, …).
     """
     brain = at(root, now)
+    fields.setdefault("instance", brain.instance)
     req = OpenRequest(scope=parse_scope_args(list(scopes), brain.root),
-                      ttl=parse_duration(ttl) if ttl else brain.config.ttl_default, instance=brain.instance,
-                      **fields)
+                      ttl=parse_duration(ttl) if ttl else brain.config.ttl_default, **fields)
     return brain.open_claim(req)
 
 

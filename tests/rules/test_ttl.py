@@ -12,7 +12,9 @@ from tests.rules.facade import open_in, refused
 
 ACCEPTED = [("90m", "2026-11-29T11:30:00+00:00"), ("2h30m", "2026-11-29T12:30:00+00:00"),
             ("8h", "2026-11-29T18:00:00+00:00")]
-REFUSED = ["0", "-1h", "9h", "abc", "8h1m", "0m"]
+REFUSED = ["0", "-1h", "9h", "abc", "8h1m", "0m",
+           # minutes after hours count 0..59: `1h60m` is not a way to write 2h (SPEC 6.4 "like 2h30m")
+           "1h60m", "2h90m"]
 
 
 @pytest.mark.parametrize(("ttl", "expires"), ACCEPTED)
@@ -27,3 +29,4 @@ def test_ttl_refused_and_nothing_written(brain: Path, ttl: str) -> None:
     error = refused(lambda: open_in(brain, "a/", ttl=ttl), 65)
     assert "TTL" in str(error) and "\n" not in str(error)
     assert tree_bytes(brain) == files
+

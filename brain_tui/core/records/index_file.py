@@ -92,7 +92,7 @@ def _import_signals(root: Path, existing: str, snapshot: BrainSnapshot, written:
         doc = CommentedMap()
         for key in ("sig_id", "from", "to", "type", "scope", "payload", "state"):
             doc[key] = row[key]
-        created = _legacy_signal_time(sig_id)
+        created = _legacy_signal_time(sig_id, snapshot.tz)
         if created:
             doc["created_at"] = created
         doc["imported_from"] = INDEX_FILE
@@ -135,11 +135,18 @@ def _import_claims(root: Path, existing: str, written: list[str]) -> list[str]:
     return done
 
 
-def _legacy_signal_time(sig_id: str) -> str | None:
-    """A creation date for an imported legacy signal, from its ID (`sig-YYYYMMDD-…`)."""
+def _legacy_signal_time(sig_id: str, tz: tzinfo) -> str | None:
+    """A creation date for an imported legacy signal, from its ID (`sig-YYYYMMDD-…`).
+
+    The ID's time is the old tools' local time: read in the brain's zone `tz` and written with its offset
+    (SPEC 3), so every machine reads the same instant after the import.
+    """
+    from brain_tui.core.clock import format_timestamp, try_parse_timestamp
+
     parts = sig_id.split("-")
     if len(parts) >= 2 and len(parts[1]) == 8 and parts[1].isdigit():
         day = parts[1]
         clock = parts[2] if len(parts) >= 3 and len(parts[2]) == 6 and parts[2].isdigit() else "000000"
-        return f"{day[:4]}-{day[4:6]}-{day[6:]}T{clock[:2]}:{clock[2:4]}:{clock[4:]}"
+        moment = try_parse_timestamp(f"{day[:4]}-{day[4:6]}-{day[6:]}T{clock[:2]}:{clock[2:4]}:{clock[4:]}", tz)
+        return format_timestamp(moment, tz) if moment is not None else None
     return None

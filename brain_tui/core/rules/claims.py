@@ -13,7 +13,7 @@ from datetime import timedelta
 
 from brain_tui.core.clock import MAX_TTL, claim_ttl, format_duration
 from brain_tui.core.errors import BsiError, ConflictError, InvalidData, NotFound, TransitionRefused
-from brain_tui.core.ids import new_session_id, valid_session_id
+from brain_tui.core.ids import new_session_id, valid_instance, valid_session_id
 from brain_tui.core.paths.limits import MAX_NEW_CLAIM_BYTES, MAX_SCOPE_ENTRIES, add_history, check_text
 from brain_tui.core.paths.scope import ScopeEntry, format_scope, normalize_path, parse_scope
 from brain_tui.core.paths.text_safety import inert_line
@@ -36,7 +36,7 @@ from brain_tui.core.rules.effective import (
 from brain_tui.core.rules.effective import require_claim as require_claim  # its home: the read rules
 from brain_tui.core.rules.seen import check_seen
 from brain_tui.core.rules.tiers import close_result
-from brain_tui.core.rules.triggers import parse_trigger, run_trigger, trigger_for
+from brain_tui.core.rules.triggers import parse_trigger, run_trigger, trigger_for, trigger_problem
 from brain_tui.core.sessions.agents import valid_agent_session
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
@@ -44,6 +44,8 @@ if TYPE_CHECKING:
     from typing import Any
 
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+#: The longest slug: the ID is a file name (`claims/<id>.yml`, and the atomic write's longer temporary name).
+MAX_SLUG = 64
 
 CLAIM_TYPES = ("pilote", "satellite", "solo")
 
@@ -79,7 +81,11 @@ class OpenRequest:
 def validate_open(snapshot: BrainSnapshot, req: OpenRequest) -> None:
     """Check the request's own fields (exit 65 on bad data, 66 on a missing parent)."""
     if req.slug is not None and not SLUG_RE.match(req.slug):
-        raise InvalidData(f"invalid slug {req.slug!r}: use lowercase letters, digits and '-'")
+        raise InvalidData(f"invalid slug {req.slug[:80]!r}: use lowercase letters, digits and '-'")
+    if req.slug is not None and len(req.slug) > MAX_SLUG:
+        raise InvalidData(f"invalid slug: {len(req.slug)} characters, at most {MAX_SLUG}")
+    if not valid_instance(req.instance):
+        raise InvalidData(f"invalid instance {req.instance[:80]!r}: write it brain_name@machine (like prod@desktop)")
     if req.type is not None and req.type not in CLAIM_TYPES:
         raise InvalidData(f"invalid type {req.type!r}: one of {', '.join(CLAIM_TYPES)}")
     if req.satellite_type is not None and req.satellite_type not in SATELLITE_TYPES:
@@ -103,11 +109,15 @@ def validate_open(snapshot: BrainSnapshot, req: OpenRequest) -> None:
         raise InvalidData(f"invalid agent session {req.agent_session[:80]!r}: letters, digits, '.', '_', ':', '-'")
     for name in ("on_done", "on_partial", "on_fail"):
         value = getattr(req, name)
-        if value is not None and parse_trigger(value) is None:
+        trigger = parse_trigger(value) if value is not None else None
+        if value is not None and trigger is None:
             raise InvalidData(
                 f"invalid {name.replace('_', '-')} {value!r}: use 'signal → TYPE DEST', "
                 "'notify → DEST', 'gate:human → \"message\"' or 'trigger → type:T scope:S'"
             )
+        problem = trigger_problem(trigger, snapshot.root) if trigger is not None else None
+        if problem:
+            raise InvalidData(f"invalid {name.replace('_', '-')} {inert_line(value or '', 120)!r}: {problem}")
 
 def _refusal(cs: ChangeSet, req: OpenRequest, conflicts: list[Conflict], actor: Actor | None) -> ConflictError:
     """The refusal of an open: the holders, the free scopes nearby, and (asked for) BLOCKED_ON to each holder.

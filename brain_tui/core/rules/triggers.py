@@ -79,6 +79,30 @@ def parse_trigger(text: str) -> Trigger | None:
         return None
     return Trigger("trigger", task_type=fields["type"], task_scope=fields["scope"])
 
+def trigger_problem(trigger: Trigger, root: str) -> str | None:
+    """Why the signal `trigger` would write breaks SPEC 7's grammar (the one `bsi signal send` enforces), else None.
+
+    The type is an uppercase word, the destination one address token, a follow-up task a satellite type on a
+    valid scope: a close must never write a signal a send would refuse.
+    """
+    from brain_tui.core.errors import InvalidData
+    from brain_tui.core.paths.scope import parse_scope
+    from brain_tui.core.rules.claims import SATELLITE_TYPES
+    from brain_tui.core.rules.signals import ADDRESS_RE, SIGNAL_TYPE_RE
+
+    if trigger.kind == "signal" and not SIGNAL_TYPE_RE.match(trigger.sig_type):
+        return f"signal type {trigger.sig_type!r} is not an uppercase word like CHECKPOINT"
+    if trigger.kind in ("signal", "notify") and not ADDRESS_RE.match(trigger.dest):
+        return f"destination {trigger.dest[:80]!r} is not a session ID, instance, human:NAME, pilote or parent"
+    if trigger.kind == "trigger":
+        if trigger.task_type not in SATELLITE_TYPES:
+            return f"type {trigger.task_type[:80]!r} is not one of {', '.join(SATELLITE_TYPES)}"
+        try:
+            parse_scope(trigger.task_scope, root)
+        except InvalidData as exc:
+            return exc.message
+    return None
+
 def handoff_task(signal: Signal) -> tuple[str, str] | None:
     """The work a HANDOFF signal asks for, as ``(satellite type, scope)``; None when it asks for none.
 
