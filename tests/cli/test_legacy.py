@@ -73,6 +73,7 @@ def test_naive_times_are_read_in_the_brain_timezone(legacy_brain: Path, bsi: Bsi
     for env in (tokyo, clean_env(TZ="UTC")):
         shown = bsi("--json", "claim", "show", PILOT, brain=legacy_brain, now=LNOW, env=env).json()
         assert shown["expires_at"] == "2026-03-16T22:36:00+01:00"  # 20:36 Paris + the default 2 h
+        assert shown["opened_at"] == "2026-03-16T20:36:00+01:00"  # the same instant on every machine
     # It expires at 21:36 UTC (22:36 in Paris); the watchdog marks it once 5 minutes past (the skew limit).
     early = bsi("--json", "watchdog", brain=legacy_brain, now="2026-03-16T21:40:00Z")
     assert early.json()["marked"] == []

@@ -33,14 +33,15 @@ def plain(value: Any) -> Any:
 
 
 def claim_json(claim: Claim, snapshot: BrainSnapshot) -> dict[str, Any]:
-    """A claim as the claim file's fields plus `level`, `tier` and a few derived fields."""
+    """A claim as the claim file's fields plus `level`, `tier` and a few derived fields; its times with their
+    UTC offset."""
     out: dict[str, Any] = plain(claim.data)
     out["sess_id"] = claim.sess_id
     out["status"] = claim.status
     out["type"] = claim.type
     out["scope"] = format_scope(claim.scope) if claim.scope else claim.scope_text
-    if claim.opened_at is not None:
-        out.setdefault("opened_at", format_timestamp(claim.opened_at, snapshot.tz))
+    if claim.opened_at is not None:  # a legacy naive time as the instant it was read as (SPEC 3)
+        out["opened_at"] = format_timestamp(claim.opened_at, snapshot.tz)
     if claim.expires_at is not None:
         out["expires_at"] = format_timestamp(claim.expires_at, snapshot.tz)
         out["ttl_left_s"] = int((claim.expires_at - snapshot.now).total_seconds())
