@@ -82,6 +82,18 @@ def test_options_that_do_not_go_together_are_a_usage_error(brain: Path, args: li
     assert run.out == ""
 
 
+@pytest.mark.parametrize("args", [["launch", "--attach"], ["agent", "answer"], ["agent", "interrupt"],
+                                  ["agent", "stop"]])
+@pytest.mark.parametrize("bad", ["bad id", "sess-x\x1b]0;pwned\x07", "../claims/x"])
+def test_a_malformed_id_for_a_launched_agent_is_exit_65(brain: Path, args: list[str], bad: str) -> None:
+    # Before, these answered 66 "no launched agent of bad id runs" with the ID echoed raw (an escape sequence
+    # reached the terminal), where `bsi launch`, `agent peek` and `claim show` say 65 "invalid session ID".
+    run = run_bsi(*args, bad, *(["hi"] if args[-1] == "answer" else []), brain=brain)
+    assert run.code == 65, run.err
+    assert run.err.startswith("bsi: invalid session ID") and len(run.err.strip().splitlines()) == 1, run.err
+    assert "\x1b" not in run.err and run.out == ""
+
+
 def test_hostile_story_is_one_argument_and_nothing_runs(brain: Path, tmp_path: Path) -> None:
     out = tmp_path / "argv.json"
     write_config(brain, [sys.executable, str(recorder(tmp_path)), str(out), "{story}", "{scope}", "{sess_id}",

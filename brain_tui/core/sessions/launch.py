@@ -35,6 +35,7 @@ from typing import Any, NoReturn
 
 from brain_tui.core.config import PLACEHOLDER_RE, template_placeholders
 from brain_tui.core.errors import Contended, InvalidData, NotFound, TransitionRefused, UsageError
+from brain_tui.core.ids import valid_session_id
 from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.layout import LAUNCH_DIR, LAUNCH_SETTINGS_DIR
 from brain_tui.core.record import field_names, record
@@ -439,8 +440,11 @@ def find_running(root: Path, sess_id: str) -> LaunchRecord:
     """The running launch of `sess_id`.
 
     Raises:
+        InvalidData: `sess_id` is not a session ID (exit 65, the ID shown escaped).
         NotFound: no launched agent of that claim runs (exit 66).
     """
+    if not valid_session_id(sess_id):
+        raise InvalidData(f"invalid session ID {sess_id!r}: expected sess-…")
     for launched in running(root):
         if launched.sess_id == sess_id:
             return launched
