@@ -8,6 +8,7 @@ tmux runs as a private server (its own TMUX_TMPDIR), never the user's.
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -278,3 +279,27 @@ def test_the_dry_run_shows_hostile_claim_text_exactly_and_inert(brain: Path) -> 
     printed = run.out.splitlines()
     assert not [ch for ch in run.out if ord(ch) in (0x1B, 0x07, 0x9B, 0x202E, 0x200B)]
     assert json.loads(printed[1]) == story and "— fine" in printed[1]
+
+
+@needs_tmux
+def test_attach_without_a_terminal_or_without_tmux_says_so_in_one_line(brain: Path, tmp_path: Path,
+                                                                       launch_env: dict[str, str]) -> None:
+    # Before, `bsi launch --attach ID` from a script exec'd tmux, which failed with exit 1 (the exit of a
+    # preflight or lock result, SPEC 19) and "open terminal failed: not a terminal"; without tmux on PATH it
+    # was an internal error (exit 70, FileNotFoundError).
+    write_config(brain, [sys.executable, str(recorder(tmp_path)), str(tmp_path / "argv.json")])
+    sess = opened(brain, "--scope", "wiki/", "--slug", "wiki-fix")
+    assert run_bsi("launch", sess, brain=brain, env=launch_env).code == 0
+    recorded(tmp_path / "argv.json")
+    run = run_bsi("launch", "--attach", sess, brain=brain, env=launch_env, process=True)  # stdin: a pipe
+    assert run.code == 64 and len(run.err.strip().splitlines()) == 1, run.err
+    assert "needs a terminal" in run.err and "tmux" in run.err and run.out == ""
+    bare = tmp_path / "bin"  # a PATH with git and Python, and no tmux
+    bare.mkdir()
+    for program in ("git", "python3"):
+        found = shutil.which(program)
+        assert found is not None
+        (bare / program).symlink_to(found)
+    env = {**launch_env, "PATH": f"{Path(sys.executable).parent}:{bare}"}
+    run = run_bsi("launch", "--attach", sess, brain=brain, env=env, process=True)
+    assert run.code == 64 and run.err.strip() == "bsi: attach: tmux is not installed", run.err

@@ -128,9 +128,12 @@ def attach_command(record: LaunchRecord, *, current_tmux: str | None) -> AttachC
 
     Raises:
         NotFound: the launch did not run in tmux (exit 66).
+        UsageError: tmux is not on PATH (exit 64).
     """
     if record.mode != "tmux" or not record.window:
         raise NotFound(f"{record.sess_id} was not launched in tmux: nothing to attach to")
+    if shutil.which("tmux") is None:
+        raise UsageError("attach: tmux is not installed")
     base = ["tmux"] + (["-S", record.socket] if record.socket else [])
     same_server = bool(current_tmux) and (not record.socket or str(current_tmux).split(",")[0] == record.socket)
     if same_server:
