@@ -303,3 +303,17 @@ def test_attach_without_a_terminal_or_without_tmux_says_so_in_one_line(brain: Pa
     env = {**launch_env, "PATH": f"{Path(sys.executable).parent}:{bare}"}
     run = run_bsi("launch", "--attach", sess, brain=brain, env=env, process=True)
     assert run.code == 64 and run.err.strip() == "bsi: attach: tmux is not installed", run.err
+
+
+@needs_tmux
+@pytest.mark.parametrize("command", [["no-such-agent-program", "{prompt}"], ["no-such-agent-program"]])
+def test_a_program_that_is_not_installed_is_not_found_in_tmux_too(brain: Path, launch_env: dict[str, str],
+                                                                  command: list[str]) -> None:
+    # Before, a tmux launch said "launched in tmux window bsi-…:0" (exit 0) and the window died at once, where
+    # `--here` says the program is not found (66): the pilot believed an agent was working on the claim.
+    write_config(brain, command)
+    sess = opened(brain, "--scope", "wiki/", "--slug", "wiki-fix")
+    run = run_bsi("launch", sess, brain=brain, env=launch_env)
+    assert run.code == 66 and run.err.strip() == "bsi: launch: program 'no-such-agent-program' not found on PATH"
+    assert run.out == "" and tmux_windows(launch_env) == []
+    assert not (brain / ".brain" / "launches" / f"{sess}.json").exists()

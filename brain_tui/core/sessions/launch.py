@@ -408,15 +408,26 @@ def plan_launch(snapshot: BrainSnapshot, settings: LaunchSettings, root: Path, s
                       settings=claim_sandbox(root, claim.scope) if needed else None)
 
 
+def require_program(plan: LaunchPlan) -> str:
+    """The path of the plan's program, in this terminal or in a tmux window alike (a window whose program is
+    missing dies at once: the launch must not be reported as started).
+
+    Raises:
+        NotFound: the program is not on PATH (exit 66).
+    """
+    program = shutil.which(plan.argv[0])
+    if program is None:
+        raise NotFound(f"launch: program {plan.argv[0]!r} not found on PATH")
+    return program
+
+
 def exec_here(plan: LaunchPlan, root: Path, started_at: str) -> NoReturn:
     """Replace this process by the agent (same terminal), remembering the launch first.
 
     Raises:
         NotFound: the program is not installed (exit 66).
     """
-    program = shutil.which(plan.argv[0])
-    if program is None:
-        raise NotFound(f"launch: program {plan.argv[0]!r} not found on PATH")
+    program = require_program(plan)
     write_settings(plan)
     pid = os.getpid()
     write_record(root, LaunchRecord(sess_id=plan.sess_id, mode="terminal", pid=pid, create_time=create_time(pid),
