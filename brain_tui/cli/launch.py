@@ -54,6 +54,11 @@ def cmd_launch(ctx: Context) -> int:
         if a.dry_run or a.tmux is not None:
             raise UsageError("bsi launch --attach: --dry-run, --tmux and --here do not go with it")
         attach = brain.launches.attach_command(a.sess_id, current_tmux=os.environ.get("TMUX"))
+        if attach.takes_terminal and not sys.stdin.isatty():
+            from brain_tui.core.paths.text_safety import inert_line
+
+            raise UsageError("bsi launch --attach: needs a terminal (stdin is not one); from a terminal: "
+                             + inert_line(" ".join(attach.argv), 300))
         sys.stdout.flush()
         os.execvp(attach.argv[0], list(attach.argv))
     try:

@@ -8,6 +8,7 @@ tmux runs as a private server (its own TMUX_TMPDIR), never the user's.
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -80,6 +81,18 @@ def test_options_that_do_not_go_together_are_a_usage_error(brain: Path, args: li
     run = run_bsi("launch", *[sess if arg == "ID" else arg for arg in args], brain=brain)
     assert run.code == 64 and len(run.err.strip().splitlines()) == 1, run.err
     assert run.out == ""
+
+
+@pytest.mark.parametrize("args", [["launch", "--attach"], ["agent", "answer"], ["agent", "interrupt"],
+                                  ["agent", "stop"]])
+@pytest.mark.parametrize("bad", ["bad id", "sess-x\x1b]0;pwned\x07", "../claims/x"])
+def test_a_malformed_id_for_a_launched_agent_is_exit_65(brain: Path, args: list[str], bad: str) -> None:
+    # Before, these answered 66 "no launched agent of bad id runs" with the ID echoed raw (an escape sequence
+    # reached the terminal), where `bsi launch`, `agent peek` and `claim show` say 65 "invalid session ID".
+    run = run_bsi(*args, bad, *(["hi"] if args[-1] == "answer" else []), brain=brain)
+    assert run.code == 65, run.err
+    assert run.err.startswith("bsi: invalid session ID") and len(run.err.strip().splitlines()) == 1, run.err
+    assert "\x1b" not in run.err and run.out == ""
 
 
 def test_hostile_story_is_one_argument_and_nothing_runs(brain: Path, tmp_path: Path) -> None:
@@ -266,3 +279,41 @@ def test_the_dry_run_shows_hostile_claim_text_exactly_and_inert(brain: Path) -> 
     printed = run.out.splitlines()
     assert not [ch for ch in run.out if ord(ch) in (0x1B, 0x07, 0x9B, 0x202E, 0x200B)]
     assert json.loads(printed[1]) == story and "— fine" in printed[1]
+
+
+@needs_tmux
+def test_attach_without_a_terminal_or_without_tmux_says_so_in_one_line(brain: Path, tmp_path: Path,
+                                                                       launch_env: dict[str, str]) -> None:
+    # Before, `bsi launch --attach ID` from a script exec'd tmux, which failed with exit 1 (the exit of a
+    # preflight or lock result, SPEC 19) and "open terminal failed: not a terminal"; without tmux on PATH it
+    # was an internal error (exit 70, FileNotFoundError).
+    write_config(brain, [sys.executable, str(recorder(tmp_path)), str(tmp_path / "argv.json")])
+    sess = opened(brain, "--scope", "wiki/", "--slug", "wiki-fix")
+    assert run_bsi("launch", sess, brain=brain, env=launch_env).code == 0
+    recorded(tmp_path / "argv.json")
+    run = run_bsi("launch", "--attach", sess, brain=brain, env=launch_env, process=True)  # stdin: a pipe
+    assert run.code == 64 and len(run.err.strip().splitlines()) == 1, run.err
+    assert "needs a terminal" in run.err and "tmux" in run.err and run.out == ""
+    bare = tmp_path / "bin"  # a PATH with git and Python, and no tmux
+    bare.mkdir()
+    for program in ("git", "python3"):
+        found = shutil.which(program)
+        assert found is not None
+        (bare / program).symlink_to(found)
+    env = {**launch_env, "PATH": f"{Path(sys.executable).parent}:{bare}"}
+    run = run_bsi("launch", "--attach", sess, brain=brain, env=env, process=True)
+    assert run.code == 64 and run.err.strip() == "bsi: attach: tmux is not installed", run.err
+
+
+@needs_tmux
+@pytest.mark.parametrize("command", [["no-such-agent-program", "{prompt}"], ["no-such-agent-program"]])
+def test_a_program_that_is_not_installed_is_not_found_in_tmux_too(brain: Path, launch_env: dict[str, str],
+                                                                  command: list[str]) -> None:
+    # Before, a tmux launch said "launched in tmux window bsi-…:0" (exit 0) and the window died at once, where
+    # `--here` says the program is not found (66): the pilot believed an agent was working on the claim.
+    write_config(brain, command)
+    sess = opened(brain, "--scope", "wiki/", "--slug", "wiki-fix")
+    run = run_bsi("launch", sess, brain=brain, env=launch_env)
+    assert run.code == 66 and run.err.strip() == "bsi: launch: program 'no-such-agent-program' not found on PATH"
+    assert run.out == "" and tmux_windows(launch_env) == []
+    assert not (brain / ".brain" / "launches" / f"{sess}.json").exists()

@@ -122,6 +122,19 @@ def test_unbound_write_into_a_claimed_scope_names_the_holder(bound: tuple[Path, 
     assert "bsi signal send --to" in reason and "bsi claim open" in reason
 
 
+def test_a_number_past_pythons_digit_limit_in_the_config_keeps_a_claimed_scope_denied(
+        bound: tuple[Path, str]) -> None:
+    # Before, a brain-compose.yml holding an integer of more than 4,300 digits (any key; an agent may edit
+    # that file) made the config's fast reader raise ValueError: the hook fell to "internal error (not
+    # enforced: nothing to protect here)" and let an unbound session write into a claimed scope (SPEC 22:
+    # an unreadable brain-compose.yml keeps the hooks at their strictest).
+    brain, sess = bound
+    (brain / "brain-compose.yml").write_text("agents:\n  context_window: " + "9" * 5000 + "\n", encoding="utf-8")
+    assert_denied(hook(brain, "pre-tool-use", event(brain, "Edit", str(brain / "src" / "a.py"),
+                                                    session="someone-else")), sess, "src/")
+    listed = run_bsi("claim", "list", brain=brain)
+    assert listed.code == 0 and sess in listed.out and "Traceback" not in listed.err
+
 def test_unbound_free_write_follows_unclaimed_writes(brain: Path) -> None:
     free = event(brain, "Write", str(brain / "notes" / "n.md"), session="nobody")
     done = hook(brain, "pre-tool-use", free)

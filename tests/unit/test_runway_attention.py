@@ -83,3 +83,21 @@ def test_given_liveness_reads_no_transcript_unless_given_the_runways(brain: Path
     runways = runways_of(b.live_sessions())
     [item] = [i for i in b.attention(liveness=liveness, runways=runways) if i.sess_id == sess]
     assert item.kind == "context" and item == next(i for i in b.attention() if i.sess_id == sess)
+
+
+def test_an_absurd_configured_window_is_no_window_and_crashes_nothing(brain: Path, tmp_path: Path) -> None:
+    """`agents.context_window: 10**400` (a typo, a forged compose file) once made `bsi attention`, `bsi agent peek`
+    and the cockpit's live sessions fail with OverflowError; 10**30 gave a 28-digit turn count. Like a token
+    figure past any real count, it is ignored: the model's own window counts."""
+    sess = bound_claim(brain, "api-tests", transcript_of(tmp_path, [170_000, 176_000, 182_000]))
+    compose = brain / "brain-compose.yml"
+    before = compose.read_text(encoding="utf-8") if compose.exists() else ""
+    for absurd in (10 ** 400, 10 ** 30):
+        compose.write_text(before + f"agents:\n  context_window: {absurd}\n", encoding="utf-8")
+        b = Brain(brain, clock=lambda: NOW)
+        [item] = [i for i in b.attention() if i.sess_id == sess]
+        assert item.kind == "context" and "ctx 91% · ~3 turns" in item.summary
+        peek = b.peek(sess)
+        assert peek is not None and peek.runway is not None and peek.runway.window == 200_000
+        live = b.live_sessions()[sess]
+        assert live.runway is not None and live.runway.describe() == "ctx 91% · ~3 turns"

@@ -83,3 +83,13 @@ def test_a_config_outside_the_subset_still_reads(tmp_path: Path) -> None:
     assert (config.brain_name, config.kernel_zone, config.problem) == ("b", ("core/", "deploy/"), None)
     (tmp_path / "brain-compose.yml").write_text("brain_name: b\nbrain_name: c\n")
     assert "duplicate key" in (load_config(tmp_path).problem or "")
+
+
+def test_a_number_past_pythons_digit_limit_is_left_to_the_full_reader(tmp_path: Path) -> None:
+    """`int()` refuses more than 4,300 digits (ValueError): the plain reader steps aside, the full reader calls
+    the file corrupt, and the config reads as unreadable (its problem named) instead of failing every command."""
+    text = "agents:\n  context_window: " + "9" * 5000 + "\n"
+    with pytest.raises(NotPlain):
+        load_plain(text)
+    (tmp_path / "brain-compose.yml").write_text(text, encoding="utf-8")
+    assert "4300 digits" in (load_config(tmp_path).problem or "")

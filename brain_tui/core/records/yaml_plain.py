@@ -65,7 +65,10 @@ def _scalar(text: str) -> object:
         if set(text) <= _DIGITS:
             if len(text) > 1 and first == "0":
                 raise NotPlain
-            return int(text)
+            try:
+                return int(text)
+            except ValueError:  # past Python's digit limit: the full reader names the file corrupt
+                raise NotPlain from None
         letters = text.lstrip("0123456789")
         if first != "0" and letters and set(letters) <= _LETTERS and not set(letters) & {"e", "E"}:
             return text

@@ -35,6 +35,7 @@ from typing import Any, NoReturn
 
 from brain_tui.core.config import PLACEHOLDER_RE, template_placeholders
 from brain_tui.core.errors import Contended, InvalidData, NotFound, TransitionRefused, UsageError
+from brain_tui.core.ids import valid_session_id
 from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.layout import LAUNCH_DIR, LAUNCH_SETTINGS_DIR, ROOT_VARIABLE, SESSION_VARIABLE
 from brain_tui.core.record import field_names, record
@@ -405,15 +406,26 @@ def plan_launch(snapshot: BrainSnapshot, settings: LaunchSettings, root: Path, s
                       settings=claim_sandbox(root, claim.scope) if needed else None)
 
 
+def require_program(plan: LaunchPlan) -> str:
+    """The path of the plan's program, in this terminal or in a tmux window alike (a window whose program is
+    missing dies at once: the launch must not be reported as started).
+
+    Raises:
+        NotFound: the program is not on PATH (exit 66).
+    """
+    program = shutil.which(plan.argv[0])
+    if program is None:
+        raise NotFound(f"launch: program {plan.argv[0]!r} not found on PATH")
+    return program
+
+
 def exec_here(plan: LaunchPlan, root: Path, started_at: str) -> NoReturn:
     """Replace this process by the agent (same terminal), remembering the launch first.
 
     Raises:
         NotFound: the program is not installed (exit 66).
     """
-    program = shutil.which(plan.argv[0])
-    if program is None:
-        raise NotFound(f"launch: program {plan.argv[0]!r} not found on PATH")
+    program = require_program(plan)
     write_settings(plan)
     pid = os.getpid()
     write_record(root, LaunchRecord(sess_id=plan.sess_id, mode="terminal", pid=pid, create_time=create_time(pid),
@@ -437,8 +449,11 @@ def find_running(root: Path, sess_id: str) -> LaunchRecord:
     """The running launch of `sess_id`.
 
     Raises:
+        InvalidData: `sess_id` is not a session ID (exit 65, the ID shown escaped).
         NotFound: no launched agent of that claim runs (exit 66).
     """
+    if not valid_session_id(sess_id):
+        raise InvalidData(f"invalid session ID {sess_id!r}: expected sess-…")
     for launched in running(root):
         if launched.sess_id == sess_id:
             return launched

@@ -88,10 +88,18 @@ def live_sessions(root: Path, snapshot: BrainSnapshot, liveness: Mapping[str, Li
 
 
 def context_window(raw: Mapping[str, Any]) -> int | None:
-    """``agents.context_window`` from brain-compose.yml (tokens, a positive integer), else None."""
+    """``agents.context_window`` from brain-compose.yml (tokens, a positive integer), else None.
+
+    A figure past any real count (`transcript.MAX_TOKENS`, the bound a transcript's own figures get) is no
+    window: the model's own counts, as for a negative one (a huge one made the forecast overflow).
+    """
     section = raw.get("agents")
     value = section.get("context_window") if isinstance(section, Mapping) else None
-    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
+    if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+        return None
+    from brain_tui.core.sessions.transcript import MAX_TOKENS  # only when one is set: a read's start-up
+
+    return value if value <= MAX_TOKENS else None
 
 
 def peek_of(live: Liveness | None, window: int | None = None) -> Peek | None:

@@ -23,6 +23,7 @@ from brain_tui.core.sessions.launch import (
     LaunchRecord,
     create_time,
     one_line,
+    require_program,
     write_settings,
 )
 
@@ -80,11 +81,13 @@ def start_tmux(plan: LaunchPlan, *, brain_name: str, started_at: str) -> LaunchR
     """Start the agent in a new tmux window and return what to remember.
 
     Raises:
-        UsageError: tmux is not installed (exit 64). InvalidData: tmux refused (65).
+        UsageError: tmux is not installed (exit 64). NotFound: the agent's program is not (66).
+        InvalidData: tmux refused (65).
     """
     tmux = shutil.which("tmux")
     if tmux is None:
         raise UsageError("launch: tmux is not installed (set `launch.tmux: false` to run in this terminal)")
+    require_program(plan)
     inside = bool(os.environ.get("TMUX"))
     session = tmux_session_name(brain_name)
     exists = False
@@ -128,9 +131,12 @@ def attach_command(record: LaunchRecord, *, current_tmux: str | None) -> AttachC
 
     Raises:
         NotFound: the launch did not run in tmux (exit 66).
+        UsageError: tmux is not on PATH (exit 64).
     """
     if record.mode != "tmux" or not record.window:
         raise NotFound(f"{record.sess_id} was not launched in tmux: nothing to attach to")
+    if shutil.which("tmux") is None:
+        raise UsageError("attach: tmux is not installed")
     base = ["tmux"] + (["-S", record.socket] if record.socket else [])
     same_server = bool(current_tmux) and (not record.socket or str(current_tmux).split(",")[0] == record.socket)
     if same_server:
