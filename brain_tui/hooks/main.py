@@ -178,9 +178,24 @@ def _busy(seen: dict[str, Any], env: dict[str, str], deadline_s: float) -> tuple
     except Exception:  # noqa: BLE001 - no brain found: only `$BSI_SESSION` can tell the session is bound
         ctx.root = None
     bound = _bound(ctx)
-    if not bound:
-        return 0, "", f"bsi hook pre-tool-use: {reason} (this session holds no claim: not enforced)\n"
-    return _denied(ctx, f"{reason}. Check by hand: `bsi preflight check {bound[0]} FILE`")
+    if bound:
+        return _denied(ctx, f"{reason}. Check by hand: `bsi preflight check {bound[0]} FILE`")
+    if _undecided_write(ctx):
+        return _denied(ctx, f"{reason}. Check by hand: `bsi check-scope FILE`")
+    return 0, "", f"bsi hook pre-tool-use: {reason} (no write into a brain: not enforced)\n"
+
+
+def _undecided_write(ctx: Any) -> bool:
+    """True when the event is a write (a file tool naming a file, a shell command) and a brain was found: an
+    unbound session's write the hook could not decide may land in a claimed scope, so it fails closed too."""
+    from brain_tui.hooks import wire
+
+    if ctx.root is None or not isinstance(ctx.event, dict):
+        return False
+    try:
+        return bool(wire.shell_command(ctx.event) or wire.target_files(ctx.event, ctx.agent))
+    except Exception:  # noqa: BLE001 - an event that cannot be read as a write or not: fail closed
+        return True
 
 
 def _bound(ctx: Any) -> list[str]:
@@ -292,7 +307,8 @@ def _decide(event_name: str, event: dict[str, Any], agent: str, flags: dict[str,
 
 
 def _failure(ctx: Any, exc: Exception) -> tuple[int, str, str]:
-    """Fail closed for a bound session's write; any other event or an unbound session goes on with a note."""
+    """Fail closed for a write in a brain (`_undecided_write`, or any tool of a bound session); any other event
+    goes on with a note."""
     from brain_tui.core.errors import BsiError
     from brain_tui.core.paths.text_safety import inert_line as fact
     from brain_tui.hooks import wire
@@ -300,9 +316,13 @@ def _failure(ctx: Any, exc: Exception) -> tuple[int, str, str]:
     what = exc.message if isinstance(exc, BsiError) else str(exc) if isinstance(exc, wire.BadInput) \
         else f"internal error ({type(exc).__name__})"
     what = fact(what, 300)
-    bound = _bound(ctx)
-    if ctx.event_name != "pre-tool-use" or not bound:
+    bound = _bound(ctx) if ctx.event_name == "pre-tool-use" else []
+    if not bound and not (ctx.event_name == "pre-tool-use" and _undecided_write(ctx)):
         return 0, "", f"bsi hook {ctx.event_name}: {what} (not enforced: nothing to protect here)\n"
-    files = (wire.target_files(ctx.event, ctx.agent) or ["FILE"]) if isinstance(ctx.event, dict) else ["FILE"]
-    check = f"bsi preflight check {bound[0]} {fact(files[0], 200)}"
+    try:
+        files = (wire.target_files(ctx.event, ctx.agent) or ["FILE"]) if isinstance(ctx.event, dict) else ["FILE"]
+    except Exception:  # noqa: BLE001 - the event's own fault: the check names no file
+        files = ["FILE"]
+    check = f"bsi preflight check {bound[0]} {fact(files[0], 200)}" if bound else \
+        f"bsi check-scope {fact(files[0], 200)}"
     return _denied(ctx, f"bsi hook pre-tool-use could not decide: {what}. Check by hand: `{check}`")

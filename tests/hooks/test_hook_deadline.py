@@ -38,9 +38,29 @@ def test_a_write_past_the_deadline_is_denied_when_bound(brain: Path) -> None:
     code, out, err = run_hook(brain, target, clean_env(BSI_SESSION=sess), **late)
     assert code == 2 and "brain busy" in err and "retry" in err and f"bsi preflight check {sess}" in err
     assert json.loads(out)["hookSpecificOutput"]["permissionDecision"] == "deny"
-    code, out, err = run_hook(brain, target, clean_env(), **late)  # no claim: nothing to protect
-    assert (code, out) == (0, "") and "brain busy" in err
+    # An unbound session's write, undecided, may land in a claimed scope (here sess's): denied as well.
+    code, out, err = run_hook(brain, target, clean_env(), **late)
+    assert code == 2 and "brain busy" in err and "bsi check-scope" in err
+    read = {**target, "tool_name": "Read"}  # not a write: nothing to protect
+    assert run_hook(brain, read, clean_env(), **late)[:2] == (0, "")
     assert run_hook(brain, target, clean_env(BSI_SESSION=sess))[0] == 0  # in time, the same write goes
+
+
+def test_an_unbound_write_the_hook_could_not_decide_is_denied(brain: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ok(run_bsi("claim", "open", "--scope", "src/", "--story", "s", brain=brain))
+
+    def broken(self: Brain, *args: object) -> object:
+        raise RuntimeError("a bug in the decision")
+
+    monkeypatch.setattr(Brain, "decide_write", broken)
+    edit = event(brain, "Edit", str(brain / "src" / "a.py"), session="nobody")
+    code, out, err = run_hook(brain, edit, clean_env())
+    assert code == 2 and "could not decide" in err and "internal error (RuntimeError)" in err
+    assert json.loads(out)["hookSpecificOutput"]["permissionDecision"] == "deny"
+    shell = {**edit, "tool_name": "Bash", "tool_input": {"command": "echo x > src/a.py"}}
+    assert run_hook(brain, shell, clean_env())[0] == 2
+    outside = event(brain, "Read", str(brain / "src" / "a.py"), session="nobody")
+    assert run_hook(brain, outside, clean_env())[:2] == (0, "")  # not a write: goes on
 
 
 def test_a_decision_that_hangs_is_cut_at_the_deadline(brain: Path, monkeypatch: pytest.MonkeyPatch) -> None:

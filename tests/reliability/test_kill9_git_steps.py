@@ -124,7 +124,7 @@ def _faulty(world: World, i: int, at: Step, do: str, *args: str) -> Run:
 def _case_open(world: World, n: int, at: Step, do: str) -> None:
     i = n % len(world.clones)
     run = _faulty(world, i, at, do, "--sync", "claim", "open", "--scope", SHARED, "--slug", f"k{n}",
-                  "--instance", f"racer{i}")
+                  "--instance", f"brain@racer{i}")
     _account(world, run, "open", run.out.strip())
     world.recover_and_check(i, f"open case {n} ({do} step {at})")
     world.free_shared()
@@ -133,15 +133,15 @@ def _case_open(world: World, n: int, at: Step, do: str) -> None:
 def _case_close(world: World, n: int, at: Step, do: str) -> None:
     i = n % len(world.clones)
     sess = ok(world.bsi(i, "--sync", "claim", "open", "--scope", SHARED, "--slug", f"c{n}", "--instance",
-                        f"racer{i}"))
+                        f"brain@racer{i}"))
     world.acked_open.append(sess)
     other = (i + 1) % len(world.clones)
     if isinstance(at, int):  # the long profile: this clone is behind, its close fast-forwards first
-        ok(world.bsi(other, "--sync", "claim", "open", "--scope", f"side{n}/", "--instance", f"racer{other}"))
+        ok(world.bsi(other, "--sync", "claim", "open", "--scope", f"side{n}/", "--instance", f"brain@racer{other}"))
     run = _faulty(world, i, at, do, "--sync", "claim", "close", sess, "--status", "ok")
     _account(world, run, "close", sess)
     world.recover_and_check(i, f"close case {n} ({do} step {at})")
-    taken = world.bsi(other, "--sync", "claim", "open", "--scope", SHARED, "--instance", f"racer{other}")
+    taken = world.bsi(other, "--sync", "claim", "open", "--scope", SHARED, "--instance", f"brain@racer{other}")
     assert taken.code in (0, 10), taken
     if taken.code == 0:
         world.acked_open.append(taken.out.strip())
@@ -152,9 +152,10 @@ def _case_close(world: World, n: int, at: Step, do: str) -> None:
 def _case_sync(world: World, n: int, at: Step, do: str) -> None:
     i = n % len(world.clones)
     other = (i + 1) % len(world.clones)
-    ok(world.bsi(i, "--offline", "claim", "open", "--scope", SHARED, "--slug", f"o{n}", "--instance", f"racer{i}"))
-    ok(world.bsi(i, "--offline", "claim", "open", "--scope", f"own{n}/", "--instance", f"racer{i}"))
-    winner = ok(world.bsi(other, "--sync", "claim", "open", "--scope", SHARED, "--instance", f"racer{other}"))
+    ok(world.bsi(i, "--offline", "claim", "open", "--scope", SHARED, "--slug", f"o{n}",
+                 "--instance", f"brain@racer{i}"))
+    ok(world.bsi(i, "--offline", "claim", "open", "--scope", f"own{n}/", "--instance", f"brain@racer{i}"))
+    winner = ok(world.bsi(other, "--sync", "claim", "open", "--scope", SHARED, "--instance", f"brain@racer{other}"))
     world.acked_open.append(winner)
     run = _faulty(world, i, at, do, "--sync", "sync")
     assert run.code in (0, -9, 10), f"sync case {n}: {run}"
