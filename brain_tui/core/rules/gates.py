@@ -10,7 +10,7 @@ from brain_tui.core.clock import MAX_TTL, claim_ttl
 from brain_tui.core.errors import InvalidData, TransitionRefused
 from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.limits import GATE_ROOM_BYTES, add_history, check_text
-from brain_tui.core.record import record
+from brain_tui.core.record import record, replace
 from brain_tui.core.records.changes import ChangeSet
 from brain_tui.core.records.model import BrainSnapshot, Claim
 from brain_tui.core.records.statuses import ABORTABLE, PAUSABLE, GateOrigin, SignalState, Status
@@ -158,7 +158,9 @@ def gate_approve(cs: ChangeSet, sess_id: str, by: str, message: str = "", tree: 
         else:
             fields = {"stale_from": Status.OPEN} if claim.status == Status.STALE else {"status": Status.OPEN}
             cs.update_claim(sess_id, fields, remove=("gate_origin",))
-            new_status = Status.STALE  # past opening + 8 h: stale for every decision whatever is written
+            # Past opening + 8 h: stale for every decision whatever is written, once past the skew limit too.
+            written = claim if claim.status == Status.STALE else replace(claim, status=Status.OPEN)
+            new_status = Status(effective_status(written, cs.snapshot.now))
     else:
         cs.update_claim(sess_id, {"status": Status.OPEN}, remove=("gate_origin",))
         new_status = Status.OPEN
