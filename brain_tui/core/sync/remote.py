@@ -226,10 +226,9 @@ def _regenerated_index_out_of_the_way(root: Path) -> None:
 def integrate(root: Path, branch: str) -> bool:
     """Bring HEAD onto the fetched remote tip. Call with the brain lock held.
 
-    Fast-forward when there is nothing local (uncommitted files the remote does
-    not change stay as they are; one it changes refuses the fast-forward);
-    otherwise rebase the local pending commits, carrying uncommitted files over
-    (autostash). A rebase that stops on a conflict is aborted and reported.
+    Fast-forward when there is nothing local, else rebase the local pending commits: uncommitted files the remote
+    does not change are carried over (autostash); one it also changes stops either (exit 22). A rebase that stops
+    on a conflict is aborted and reported.
 
     Returns:
         True when local commits were rebased.
@@ -256,13 +255,16 @@ def integrate(root: Path, branch: str) -> bool:
                 f"cannot fast-forward to {upstream}: {_collision(proc.stderr)}; nothing was changed. "
                 "Commit, move or stash those files, then run `bsi sync`")
         return False
+    from brain_tui.core.sync.remote_history import refuse_in_the_way  # (it imports this module)
+    refuse_in_the_way(root, upstream)  # a rebase would leave those files half-merged in git's stash, or not start
     settle.ensure_drivers(root)
     mark = _mark(root)
     mark.parent.mkdir(exist_ok=True)
     mark.write_text(upstream + "\n", encoding="utf-8")
     try:
         proc = gitops.run_git(root, *ident, "rebase", "--autostash", "--quiet", upstream, check=False, timeout=120)
-        if proc.returncode != 0 and not settle.settle_rebase(root, ident):
+        stuck = proc.returncode != 0  # and one that could not even start (none in progress) is no success either
+        if stuck and (gitops.operation_in_progress(root) is None or not settle.settle_rebase(root, ident)):
             gitops.run_git(root, "rebase", "--abort", check=False)
             raise RebaseConflict(
                 f"rebase onto {upstream} stopped on a conflict ({_collision(proc.stdout + proc.stderr)}) and was "
@@ -367,8 +369,6 @@ def status(root: Path, mode: str, fetch_interval_s: int) -> SyncStatus:
                       last_sync=last_sync if isinstance(last_sync, str) else None,
                       pending_since=pending_since if isinstance(pending_since, str) else None,
                       fetch_interval_s=fetch_interval_s)
-
-
 
 
 def _backoff(attempt: int) -> None:

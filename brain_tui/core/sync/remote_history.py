@@ -14,7 +14,8 @@ from brain_tui.core.records import journal
 from brain_tui.core.sync import gitops
 from brain_tui.core.sync.remote import REMOTE, rev
 
-__all__ = ["file_at", "iter_local_commits", "local_added_claims", "remote_file", "rewrite_local"]
+__all__ = ["file_at", "in_the_way", "iter_local_commits", "local_added_claims", "refuse_in_the_way", "remote_file",
+           "rewrite_local"]
 
 
 def local_added_claims(root: Path, branch: str) -> set[str]:
@@ -36,6 +37,43 @@ def uncommitted_new_claims(root: Path) -> set[str]:
                             "--", "claims/", check=False).stdout
     return {Path(p).stem for p in (untracked + staged).split("\0") if p.endswith((".yml", ".yaml"))}
 
+
+def in_the_way(root: Path, upstream: str) -> list[str]:
+    """The brain's files with uncommitted changes (or untracked) that the commits of `upstream` since the fork point
+    change: a rebase would leave them half-merged in git's stash, or could not start. A protocol record changed in
+    place is not in the way (it is settled by the protocol's rules when carried over: `settle`); an untracked one is.
+
+    Returns:
+        Brain-relative paths, sorted (none when git does not answer).
+    """
+    from brain_tui.core.sync.settle import is_protocol
+
+    base = gitops.run_git(root, "merge-base", "HEAD", upstream, check=False).stdout.strip()
+    if not base:
+        return []
+    changed = set(gitops.run_git(root, "diff", "--name-only", "-z", "--no-renames", base, upstream,
+                                 check=False).stdout.split("\0"))
+    status = gitops.run_git(root, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames",
+                            check=False).stdout
+    prefix, found = gitops.top_prefix(root), set()
+    for entry in (e for e in status.split("\0") if len(e) > 3):
+        code, path = entry[:2], entry[3:]
+        rel = gitops.brain_relative(path, prefix)
+        if path in changed and (code == "??" or not is_protocol(rel)):
+            found.add(rel)
+    return sorted(found)
+
+
+def refuse_in_the_way(root: Path, upstream: str) -> None:
+    """Before a rebase onto `upstream`: refuse when uncommitted files are in its way (`in_the_way`).
+
+    Raises:
+        FastForwardFailed: the files named, nothing changed (exit 22, as a fast-forward that cannot run).
+    """
+    if blocking := in_the_way(root, upstream):
+        raise gitops.FastForwardFailed(f"cannot rebase onto {upstream}: uncommitted files in the way: "
+                                       f"{', '.join(blocking)}; nothing was changed. Commit, move or stash those "
+                                       "files, then run `bsi sync`")
 
 
 def iter_local_commits(root: Path, branch: str) -> Iterator[str]:
