@@ -98,7 +98,8 @@ def choose(rel: str, base: str | None, upstream: str | None, local: str | None) 
     """The side of `rel` in force after a sync: the local side only when its change ranks higher.
 
     Args:
-        rel: the brain-relative path (claims rank by their history; other records tie).
+        rel: the brain-relative path (claims rank by their history; a lock held beats its deletion; other records
+            tie).
         base: the common ancestor's text (None: absent).
         upstream: the remote's side, pushed first (None: deleted there).
         local: this machine's side, being replayed on top (None: deleted here).
@@ -106,6 +107,10 @@ def choose(rel: str, base: str | None, upstream: str | None, local: str | None) 
     Returns:
         The text to keep, or None for "the file is deleted".
     """
+    if rel.startswith("locks/") and upstream is None:
+        # A lock one side holds beats its deletion by the other: removing an expired lock is a derived mark, an
+        # acquire its holder's action; and a mutex kept fails closed (it expires), one dropped lets two write.
+        return local
     if not rel.startswith("claims/"):
         return upstream
     if rank(base, local) > rank(base, upstream):
