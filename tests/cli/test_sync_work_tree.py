@@ -71,3 +71,39 @@ def test_uncommitted_files_the_remote_does_not_change_are_carried_over(tmp_path:
     assert res.code == 0, res.err
     assert (b / "mine.md").read_text(encoding="utf-8") == "mine\n"
     assert "sess-20261129-1000-off" in git(remote, "log", "--format=%s", "main")
+
+
+def test_a_claim_file_left_untracked_by_a_history_rewind_does_not_stop_the_sync(tmp_path: Path) -> None:
+    # `git reset HEAD~1` (an agent rewinding history) leaves the claim file of the undone commit untracked, byte for
+    # byte what the remote holds: nothing to merge, so no hand step either (SPEC 22).
+    _, (a, b) = make_remote(tmp_path, 2)
+    sess = bsi(a, "--sync", "claim", "open", "--scope", "docs/", "--slug", "held").out.strip()
+    assert bsi(b, "sync").code == 0
+    git(b, "reset", "--quiet", "HEAD~1")
+    assert f"?? claims/{sess}.yml" in git(b, "status", "--porcelain")
+    res = bsi(b, "sync")
+    assert res.code == 0, res.err
+    assert git(b, "status", "--porcelain").strip() == ""
+    assert git(b, "rev-parse", "HEAD") == git(a, "rev-parse", "HEAD")
+    refused = bsi(b, "--sync", "claim", "open", "--scope", "docs/x.md")
+    assert refused.code == 10 and sess in refused.err
+
+
+def test_a_rewound_claim_file_and_a_pending_commit_sync_too(tmp_path: Path) -> None:
+    remote, (a, b) = make_remote(tmp_path, 2)
+    sess = bsi(a, "--sync", "claim", "open", "--scope", "docs/", "--slug", "held").out.strip()
+    assert bsi(b, "sync").code == 0
+    git(b, "reset", "--quiet", "HEAD~1")
+    _offline_claim_on(tmp_path, b, "notes/")
+    res = bsi(b, "sync")
+    assert res.code == 0, res.err
+    assert git(b, "status", "--porcelain").strip() == ""
+    pushed = git(remote, "log", "--format=%s", "main")
+    assert f"bsi: open claim {sess}" in pushed and "sess-20261129-1000-off" in pushed
+
+
+def _offline_claim_on(tmp: Path, clone: Path, scope: str) -> None:
+    good = git(clone, "remote", "get-url", "origin").strip()
+    git(clone, "remote", "set-url", "origin", str(tmp / "gone.git"))
+    assert bsi(clone, "--offline", "claim", "open", "--scope", scope, "--slug", "off").code == 0
+    git(clone, "remote", "set-url", "origin", good)

@@ -36,7 +36,7 @@ from typing import Protocol, TypeVar
 
 from brain_tui.core.errors import Contended, InvalidData, RemoteUnreachable, UsageError
 from brain_tui.core.json_shape import JsonShaped
-from brain_tui.core.paths.layout import INDEX_FILE, REBASE_MARK, STATE_DIR
+from brain_tui.core.paths.layout import REBASE_MARK, STATE_DIR
 from brain_tui.core.record import record
 from brain_tui.core.records import journal
 from brain_tui.core.sync import gitops, push_guard, remote_state, settle
@@ -199,30 +199,6 @@ def recover(root: Path) -> None:
     mark.unlink(missing_ok=True)
 
 
-def _regenerated_index_out_of_the_way(root: Path) -> None:
-    """Put BRAIN-INDEX.md back to HEAD's text when only its generated block changed.
-
-    It is regenerated after every integration, so an uncommitted regeneration
-    (`--no-commit`) must never block a fast-forward or a rebase.
-    """
-    from brain_tui.core.records.index import END, START
-
-    path = root / INDEX_FILE
-    if not path.is_file():
-        return
-    head = gitops.run_git(root, "show", f"HEAD:./{INDEX_FILE}", check=False)
-    if head.returncode != 0:
-        return
-    text = path.read_text(encoding="utf-8", errors="replace")
-
-    def outside(doc: str) -> str:
-        start, end = doc.find(START), doc.rfind(END)
-        return doc if start < 0 or end < start else doc[:start] + doc[end + len(END):]
-
-    if text != head.stdout and outside(text) == outside(head.stdout):
-        gitops.run_git(root, "checkout", "HEAD", "--", INDEX_FILE, check=False)
-
-
 def integrate(root: Path, branch: str) -> bool:
     """Bring HEAD onto the fetched remote tip. Call with the brain lock held.
 
@@ -243,7 +219,9 @@ def integrate(root: Path, branch: str) -> bool:
     ahead, behind = counts(root, branch)
     if behind == 0:
         return False
-    _regenerated_index_out_of_the_way(root)
+    from brain_tui.core.sync import remote_history  # (it imports this module)
+
+    remote_history.clear_the_way(root, upstream)
     ident = gitops.identity_args(root)
     if ahead == 0:
         with journal.moving(root, changed_paths(root, "HEAD", upstream)):
@@ -255,8 +233,7 @@ def integrate(root: Path, branch: str) -> bool:
                 f"cannot fast-forward to {upstream}: {_collision(proc.stderr)}; nothing was changed. "
                 "Commit, move or stash those files, then run `bsi sync`")
         return False
-    from brain_tui.core.sync.remote_history import refuse_in_the_way  # (it imports this module)
-    refuse_in_the_way(root, upstream)  # a rebase would leave those files half-merged in git's stash, or not start
+    remote_history.refuse_in_the_way(root, upstream)  # a rebase would leave them half-merged in the stash, or not start
     settle.ensure_drivers(root)
     mark = _mark(root)
     mark.parent.mkdir(exist_ok=True)

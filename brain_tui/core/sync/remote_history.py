@@ -2,7 +2,8 @@
 
 Used after a fetch, before the rebase, by the protocol's reconciliation
 (core/rules/reconcile.py through core/facade_remote.py): an ID taken on two machines is
-renamed in the local commits, which nobody else has yet.
+renamed in the local commits, which nobody else has yet. And by `remote.integrate`, on the
+work tree: what can be moved out of the remote's way, and what stops a rebase.
 """
 
 from __future__ import annotations
@@ -10,12 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
+from brain_tui.core.paths.layout import INDEX_FILE
 from brain_tui.core.records import journal
 from brain_tui.core.sync import gitops
 from brain_tui.core.sync.remote import REMOTE, rev
 
-__all__ = ["file_at", "in_the_way", "iter_local_commits", "local_added_claims", "refuse_in_the_way", "remote_file",
-           "rewrite_local"]
+__all__ = ["clear_the_way", "file_at", "in_the_way", "iter_local_commits", "local_added_claims", "refuse_in_the_way",
+           "remote_file", "rewrite_local"]
 
 
 def local_added_claims(root: Path, branch: str) -> set[str]:
@@ -36,6 +38,57 @@ def uncommitted_new_claims(root: Path) -> set[str]:
     staged = gitops.run_git(root, "diff", "--cached", "--name-only", "-z", "--relative", "--diff-filter=A", "HEAD",
                             "--", "claims/", check=False).stdout
     return {Path(p).stem for p in (untracked + staged).split("\0") if p.endswith((".yml", ".yaml"))}
+
+
+def clear_the_way(root: Path, upstream: str) -> None:
+    """Before a fast-forward or a rebase onto `upstream`: move out of its way what holds nothing of the user's.
+
+    An uncommitted regeneration of BRAIN-INDEX.md's block goes back to HEAD's text (it is regenerated after every
+    integration); an untracked protocol record byte for byte the remote's (a claim file left behind when HEAD was
+    moved back: `git reset`) is staged, so git takes it as the remote's file and nobody has to move it by hand.
+    The work tree's files are never rewritten here.
+    """
+    _regenerated_index_out_of_the_way(root)
+    from brain_tui.core.sync.settle import PROTOCOL_DIRS, is_protocol
+
+    prefix = gitops.top_prefix(root)
+    listed = gitops.run_git(root, "ls-files", "-z", "--others", "--exclude-standard", "--full-name", "--",
+                            *PROTOCOL_DIRS, check=False).stdout
+    same = []
+    for path in (p for p in listed.split("\0") if p):
+        rel = gitops.brain_relative(path, prefix)
+        if not is_protocol(rel):
+            continue
+        theirs = gitops.run_git(root, "rev-parse", "--verify", "--quiet", f"{upstream}:{path}", check=False)
+        ours = gitops.run_git(root, "hash-object", "--", rel, check=False)
+        if theirs.returncode == 0 and ours.returncode == 0 and theirs.stdout.strip() == ours.stdout.strip():
+            same.append(rel)
+    if same:
+        gitops.run_git(root, "add", "--", *same)
+
+
+def _regenerated_index_out_of_the_way(root: Path) -> None:
+    """Put BRAIN-INDEX.md back to HEAD's text when only its generated block changed.
+
+    It is regenerated after every integration, so an uncommitted regeneration
+    (`--no-commit`) must never block a fast-forward or a rebase.
+    """
+    from brain_tui.core.records.index import END, START
+
+    path = root / INDEX_FILE
+    if not path.is_file():
+        return
+    head = gitops.run_git(root, "show", f"HEAD:./{INDEX_FILE}", check=False)
+    if head.returncode != 0:
+        return
+    text = path.read_text(encoding="utf-8", errors="replace")
+
+    def outside(doc: str) -> str:
+        start, end = doc.find(START), doc.rfind(END)
+        return doc if start < 0 or end < start else doc[:start] + doc[end + len(END):]
+
+    if text != head.stdout and outside(text) == outside(head.stdout):
+        gitops.run_git(root, "checkout", "HEAD", "--", INDEX_FILE, check=False)
 
 
 def in_the_way(root: Path, upstream: str) -> list[str]:
