@@ -243,8 +243,13 @@ def integrate(root: Path, branch: str) -> bool:
         stuck = proc.returncode != 0  # and one that could not even start (none in progress) is no success either
         if stuck and (gitops.operation_in_progress(root) is None or not settle.settle_rebase(root, ident)):
             gitops.run_git(root, "rebase", "--abort", check=False)
+            where = _collision(proc.stdout + proc.stderr)
+            if "claims/" in where:  # a claim opened on two machines under one ID that was not renamed first
+                raise RebaseConflict(f"rebase onto {upstream} stopped: {where.replace('files in the way', 'one ID')} "
+                                     "opened on two machines, not renamed yet; it was aborted, nothing was lost. "
+                                     "Run `bsi sync` again")
             raise RebaseConflict(
-                f"rebase onto {upstream} stopped on a conflict ({_collision(proc.stdout + proc.stderr)}) and was "
+                f"rebase onto {upstream} stopped on a conflict ({where}) and was "
                 "aborted; nothing was lost. Those files are not protocol records (bsi settles those itself): "
                 "resolve them by hand (`git pull --rebase`, fix the files), then `bsi sync`")
     finally:

@@ -134,7 +134,7 @@ def iter_local_commits(root: Path, branch: str) -> Iterator[str]:
     upstream = f"refs/remotes/{REMOTE}/{branch}"
     if rev(root, upstream) is None:
         return iter(())
-    proc = gitops.run_git(root, "rev-list", "--reverse", f"{upstream}..HEAD", check=False)
+    proc = gitops.run_git(root, "rev-list", "--reverse", f"{upstream}..HEAD")  # a failure is no "none"
     return iter(proc.stdout.split())
 
 
@@ -158,24 +158,27 @@ def rewrite_local(root: Path, branch: str, edit: Callable[[str, str], tuple[str,
     text), or kept when `edit` returns None; its message goes through `message`.
     Authors and dates are kept. The work tree and the index follow for those
     paths only: nothing else is touched. Call with the brain lock held.
+
+    Raises:
+        GitError: a git step failed (nothing rewritten); never a silent "nothing to rewrite", which would let
+            the rebase replace the local claim by the remote's file of the same name.
     """
     commits = list(iter_local_commits(root, branch))
-    if not commits:
-        return
+    gdir = gitops.git_dir(root)
+    if not commits or gdir is None:  # the caller found the paths in local commits: git did not answer
+        raise gitops.GitError("git could not list the local commits to rewrite; nothing was changed")
     prefix = gitops.top_prefix(root)
     top = gitops.toplevel(root)
-    gdir = gitops.git_dir(root)
-    assert gdir is not None
     tmp_index = gdir / "bsi-rewrite.index"
     env = {"GIT_INDEX_FILE": str(tmp_index)}
     parent = gitops.run_git(root, "rev-parse", f"{commits[0]}^").stdout.strip()
     try:
         for commit in commits:
             gitops.run_git(root, "read-tree", commit, env=env)
-            for old in touched:
-                text = file_at(root, commit, old)
-                if text is None:
-                    continue
+            # which of the paths the commit holds, then their texts: a git failure raises, never reads as "absent"
+            held = set(gitops.run_git(root, "ls-tree", "-z", "--name-only", commit, "--", *touched).stdout.split("\0"))
+            for old in (rel for rel in touched if rel in held):
+                text = gitops.run_git(root, "show", f"{commit}:./{old}").stdout
                 changed = edit(old, text)
                 if changed is None:
                     continue

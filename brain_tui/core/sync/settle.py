@@ -33,7 +33,7 @@ from brain_tui.core.records.yamlio import CorruptYaml, atomic_write_text, safe_l
 from brain_tui.core.sync import gitops
 
 __all__ = ["DRIVER", "PROTOCOL_DIRS", "choose", "ensure_drivers", "is_protocol", "keep_gate", "merge_index", "rank",
-           "settle_rebase"]
+           "settle_rebase", "unrenamed_clash"]
 
 DRIVER = "bsi-protocol"
 INDEX_DRIVER = "bsi-index"
@@ -92,6 +92,13 @@ def rank(base: str | None, side: str | None) -> int:
     if new and all(event in DERIVED_EVENTS or by in DERIVED_ACTORS for _, event, by in new):
         return DERIVED
     return OWNER
+
+
+def unrenamed_clash(rel: str, base: str | None, upstream: str | None, local: str | None) -> bool:
+    """True for a claim file both sides created with different texts: one ID opened on two machines, which sync
+    renames before it rebases (`BrainRemote.before_integrate`). Missed, it is never settled by keeping one side
+    (the other would be a claim lost without a word): the rebase stops and the next sync renames it."""
+    return rel.startswith("claims/") and base is None and None not in (upstream, local) and upstream != local
 
 
 def choose(rel: str, base: str | None, upstream: str | None, local: str | None) -> str | None:
@@ -314,6 +321,8 @@ def settle_rebase(root: Path, ident: Sequence[str] = ()) -> bool:
         for path, rel in zip(paths, rels, strict=True):
             stages = _stages(top, path)
             base, upstream, local = _blob(top, stages.get(1)), _blob(top, stages.get(2)), _blob(top, stages.get(3))
+            if unrenamed_clash(rel, base, upstream, local):
+                return False
             if rel == INDEX_FILE:
                 keep = merge_index(base, upstream, local)
                 if keep is None and upstream is not None and local is not None:
@@ -348,6 +357,8 @@ def _driver(argv: Sequence[str]) -> int:
     base = read(base_file) or None  # an add/add conflict gives an empty base
     upstream, local = read(ours_file), read(theirs_file)
     rel = gitops.brain_relative(path, prefix)
+    if unrenamed_clash(rel, base, upstream, local):
+        return 1  # left in conflict: `settle_rebase` stops the rebase
     if rel == INDEX_FILE:
         if merge_index(base, upstream, local) is None:
             # the same hand-written lines changed on both sides: a conflict for the user (`settle_rebase` stops)
