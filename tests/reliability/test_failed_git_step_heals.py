@@ -17,7 +17,7 @@ from brain_tui.core.sync import gitops, remote_history
 from tests.bsi import run_bsi
 
 from .faults import Faults, run_faulty
-from .harness import git, make_remote, racer_env
+from .harness import git, make_remote, racer_env, remote_claims
 
 NOW = "2026-11-29T10:00:00+00:00"
 
@@ -103,3 +103,39 @@ def test_a_clashing_claim_the_rename_missed_stops_the_rebase_instead_of_losing_i
     assert run_bsi("sync", brain=b, now=NOW, env=env).code == 0
     listed = run_bsi("--json", "claim", "list", "--all", brain=b, now=NOW, env=env).json()["claims"]
     assert sorted(c["scope"] for c in listed) == ["notes/", "wiki/"]
+
+
+def test_a_failed_read_after_the_rebase_never_pushes_a_lost_claim_as_open(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # After the rebase, sync lists the claims this machine added to mark those that lost their scope. A listing
+    # that fails must not read as "none": the offline claim would be pushed open beside the remote's holder.
+    remote, (a, b) = make_remote(tmp_path, 2)
+    env = racer_env("racer1")
+    good = git(b, "remote", "get-url", "origin").strip()
+    git(b, "remote", "set-url", "origin", str(tmp_path / "gone.git"))
+    late = run_bsi("--offline", "claim", "open", "--scope", "wiki/p.md", "--slug", "late", brain=b, now=NOW, env=env)
+    git(b, "remote", "set-url", "origin", good)
+    run_bsi("--sync", "claim", "open", "--scope", "wiki/", "--slug", "first", brain=a, now=NOW, env=racer_env("racer0"))
+    for name, value in env.items():
+        if name.startswith("GIT_"):
+            monkeypatch.setenv(name, value)
+    real_run_git, calls = gitops.run_git, []
+
+    def second_listing_fails(root: str | Path, *args: str, **kwargs: Any) -> subprocess.CompletedProcess[str]:
+        if "--diff-filter=A" in args and any("...HEAD" in a for a in args):
+            calls.append(args)
+            if len(calls) == 2:  # the listing after the rebase
+                if kwargs.get("check", True):
+                    raise gitops.GitError("git diff failed: simulated")
+                return subprocess.CompletedProcess(["git", *args], 128, "", "fatal: simulated\n")
+        return real_run_git(root, *args, **kwargs)
+
+    monkeypatch.setattr(gitops, "run_git", second_listing_fails)
+    with contextlib.suppress(BsiError):
+        Brain(b, now=NOW).remote.sync()
+    monkeypatch.setattr(gitops, "run_git", real_run_git)
+    statuses = {c["sess_id"]: c["status"] for c in remote_claims(remote, tmp_path)}
+    assert statuses.get(late.out.strip()) != "open", statuses
+    run_bsi("sync", brain=b, now=NOW, env=env)
+    statuses = {c["sess_id"]: c["status"] for c in remote_claims(remote, tmp_path)}
+    assert statuses[late.out.strip()] == "failed", statuses

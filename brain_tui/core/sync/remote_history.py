@@ -22,11 +22,14 @@ __all__ = ["clear_the_way", "file_at", "in_the_way", "iter_local_commits", "loca
 
 def local_added_claims(root: Path, branch: str) -> set[str]:
     """IDs of the claim files the local pending commits add (since the fork point from the remote tip)."""
-    upstream = f"{REMOTE}/{branch}"
-    if rev(root, f"refs/remotes/{upstream}") is None:
-        return set()
+    upstream = f"refs/remotes/{REMOTE}/{branch}"
     proc = gitops.run_git(root, "diff", "--name-only", "-z", "--relative", "--diff-filter=A", f"{upstream}...HEAD",
                           "--", "claims/", check=False)
+    if proc.returncode != 0:
+        if "unknown revision" in proc.stderr or "bad revision" in proc.stderr:
+            return set()  # no remote branch yet: nothing of the remote's to lose to
+        # never "none": sync would push a claim that lost its scope as open, or miss an ID to rename
+        raise gitops.GitError(f"git diff failed: {gitops.reason(proc.stderr, str(proc.returncode))}")
     return {Path(p).stem for p in proc.stdout.split("\0") if p.endswith((".yml", ".yaml"))}
 
 
