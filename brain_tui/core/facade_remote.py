@@ -136,9 +136,12 @@ class BrainRemote:
     def after_integrate(self, branch: str, rebased: bool) -> None:
         """A local claim (unpushed, or not even committed) that lost its scope to a remote one is marked failed; the
         index follows."""
+        from brain_tui.core.records import written
+
         b = self._brain
         local = remote_history.local_added_claims(b.root, branch) | remote_history.uncommitted_new_claims(b.root)
-        lost = reconcile.lost_claims(b.store.snapshot(b.now()), local) if local else []
+        # the claims that can block (and their parent chains): a claim no longer blocking cannot have lost (SPEC 22)
+        lost = reconcile.lost_claims(written.decision_snapshot(b.store, b.now()), local) if local else []
         if lost:
             b.mutate_local(lambda cs: reconcile.mark_lost(cs, lost))
             self._lost.extend(lost)

@@ -170,12 +170,21 @@ def restage(root: Path, rels: Collection[str], staged: dict[str, str]) -> None:
 
 
 def follow_head(root: Path, rels: Collection[str]) -> None:
-    """Make each path's file and index entry match HEAD (absent from HEAD: removed)."""
-    for rel in dict.fromkeys(rels):
-        if gitops.run_git(root, "cat-file", "-e", f"HEAD:./{rel}", check=False).returncode == 0:
-            gitops.run_git(root, "checkout", "HEAD", "--", rel, check=False)
+    """Make each path's file and index entry match HEAD (absent from HEAD: removed).
+
+    Raises:
+        GitError: git could not say what HEAD holds, or could not bring a path to it. A failure never reads as
+            "absent from HEAD", and the caller's journal entry is not finished: the next command tries again.
+    """
+    wanted = list(dict.fromkeys(rels))
+    if not wanted:
+        return
+    held = set(gitops.run_git(root, "ls-tree", "-z", "--name-only", "HEAD", "--", *wanted).stdout.split("\0"))
+    for rel in wanted:
+        if rel in held:
+            gitops.run_git(root, "checkout", "HEAD", "--", rel)
         else:
-            gitops.run_git(root, "rm", "--cached", "--quiet", "--ignore-unmatch", "--", rel, check=False)
+            gitops.run_git(root, "rm", "--cached", "--quiet", "--ignore-unmatch", "--", rel)
             (root / rel).unlink(missing_ok=True)
 
 

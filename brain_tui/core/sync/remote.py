@@ -36,7 +36,7 @@ from typing import Protocol, TypeVar
 
 from brain_tui.core.errors import Contended, InvalidData, RemoteUnreachable, UsageError
 from brain_tui.core.json_shape import JsonShaped
-from brain_tui.core.paths.layout import INDEX_FILE, REBASE_MARK, STATE_DIR
+from brain_tui.core.paths.layout import REBASE_MARK, STATE_DIR
 from brain_tui.core.record import record
 from brain_tui.core.records import journal
 from brain_tui.core.sync import gitops, push_guard, remote_state, settle
@@ -199,37 +199,12 @@ def recover(root: Path) -> None:
     mark.unlink(missing_ok=True)
 
 
-def _regenerated_index_out_of_the_way(root: Path) -> None:
-    """Put BRAIN-INDEX.md back to HEAD's text when only its generated block changed.
-
-    It is regenerated after every integration, so an uncommitted regeneration
-    (`--no-commit`) must never block a fast-forward or a rebase.
-    """
-    from brain_tui.core.records.index import END, START
-
-    path = root / INDEX_FILE
-    if not path.is_file():
-        return
-    head = gitops.run_git(root, "show", f"HEAD:./{INDEX_FILE}", check=False)
-    if head.returncode != 0:
-        return
-    text = path.read_text(encoding="utf-8", errors="replace")
-
-    def outside(doc: str) -> str:
-        start, end = doc.find(START), doc.rfind(END)
-        return doc if start < 0 or end < start else doc[:start] + doc[end + len(END):]
-
-    if text != head.stdout and outside(text) == outside(head.stdout):
-        gitops.run_git(root, "checkout", "HEAD", "--", INDEX_FILE, check=False)
-
-
 def integrate(root: Path, branch: str) -> bool:
     """Bring HEAD onto the fetched remote tip. Call with the brain lock held.
 
-    Fast-forward when there is nothing local (uncommitted files the remote does
-    not change stay as they are; one it changes refuses the fast-forward);
-    otherwise rebase the local pending commits, carrying uncommitted files over
-    (autostash). A rebase that stops on a conflict is aborted and reported.
+    Fast-forward when there is nothing local, else rebase the local pending commits: uncommitted files the remote
+    does not change are carried over (autostash); one it also changes stops either (exit 22). A rebase that stops
+    on a conflict is aborted and reported.
 
     Returns:
         True when local commits were rebased.
@@ -244,7 +219,9 @@ def integrate(root: Path, branch: str) -> bool:
     ahead, behind = counts(root, branch)
     if behind == 0:
         return False
-    _regenerated_index_out_of_the_way(root)
+    from brain_tui.core.sync import remote_history  # (it imports this module)
+
+    remote_history.clear_the_way(root, upstream)
     ident = gitops.identity_args(root)
     if ahead == 0:
         with journal.moving(root, changed_paths(root, "HEAD", upstream)):
@@ -256,16 +233,23 @@ def integrate(root: Path, branch: str) -> bool:
                 f"cannot fast-forward to {upstream}: {_collision(proc.stderr)}; nothing was changed. "
                 "Commit, move or stash those files, then run `bsi sync`")
         return False
+    remote_history.refuse_in_the_way(root, upstream)  # a rebase would leave them half-merged in the stash, or not start
     settle.ensure_drivers(root)
     mark = _mark(root)
     mark.parent.mkdir(exist_ok=True)
     mark.write_text(upstream + "\n", encoding="utf-8")
     try:
         proc = gitops.run_git(root, *ident, "rebase", "--autostash", "--quiet", upstream, check=False, timeout=120)
-        if proc.returncode != 0 and not settle.settle_rebase(root, ident):
+        stuck = proc.returncode != 0  # and one that could not even start (none in progress) is no success either
+        if stuck and (gitops.operation_in_progress(root) is None or not settle.settle_rebase(root, ident)):
             gitops.run_git(root, "rebase", "--abort", check=False)
+            where = _collision(proc.stdout + proc.stderr)
+            if "claims/" in where:  # a claim opened on two machines under one ID that was not renamed first
+                raise RebaseConflict(f"rebase onto {upstream} stopped: {where.replace('files in the way', 'one ID')} "
+                                     "opened on two machines, not renamed yet; it was aborted, nothing was lost. "
+                                     "Run `bsi sync` again")
             raise RebaseConflict(
-                f"rebase onto {upstream} stopped on a conflict ({_collision(proc.stdout + proc.stderr)}) and was "
+                f"rebase onto {upstream} stopped on a conflict ({where}) and was "
                 "aborted; nothing was lost. Those files are not protocol records (bsi settles those itself): "
                 "resolve them by hand (`git pull --rebase`, fix the files), then `bsi sync`")
     finally:
@@ -367,8 +351,6 @@ def status(root: Path, mode: str, fetch_interval_s: int) -> SyncStatus:
                       last_sync=last_sync if isinstance(last_sync, str) else None,
                       pending_since=pending_since if isinstance(pending_since, str) else None,
                       fetch_interval_s=fetch_interval_s)
-
-
 
 
 def _backoff(attempt: int) -> None:

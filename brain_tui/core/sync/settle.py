@@ -13,6 +13,10 @@ Git runs `choose` as a merge driver (`bsi-protocol`, set in `.git/config` and
 `.git/info/attributes`) for every protocol file both sides changed, textual
 conflict or not; `settle_rebase` settles what a driver cannot see (a file one
 side deleted and the other changed) and goes on with the rebase.
+
+BRAIN-INDEX.md goes through `merge_index` (driver `bsi-index`): its generated block is regenerated after the
+sync, never merged, but the text outside the markers is a human's (SPEC 8 keeps it): both sides' changes to it
+are kept, and the same lines changed on both sides stop the sync as any other file of the user's would.
 """
 
 from __future__ import annotations
@@ -28,7 +32,8 @@ from brain_tui.core.records.statuses import Status
 from brain_tui.core.records.yamlio import CorruptYaml, atomic_write_text, safe_load_text
 from brain_tui.core.sync import gitops
 
-__all__ = ["DRIVER", "PROTOCOL_DIRS", "choose", "ensure_drivers", "is_protocol", "keep_gate", "rank", "settle_rebase"]
+__all__ = ["DRIVER", "PROTOCOL_DIRS", "choose", "ensure_drivers", "is_protocol", "keep_gate", "merge_index", "rank",
+           "settle_rebase", "unrenamed_clash"]
 
 DRIVER = "bsi-protocol"
 INDEX_DRIVER = "bsi-index"
@@ -89,11 +94,19 @@ def rank(base: str | None, side: str | None) -> int:
     return OWNER
 
 
+def unrenamed_clash(rel: str, base: str | None, upstream: str | None, local: str | None) -> bool:
+    """True for a claim file both sides created with different texts: one ID opened on two machines, which sync
+    renames before it rebases (`BrainRemote.before_integrate`). Missed, it is never settled by keeping one side
+    (the other would be a claim lost without a word): the rebase stops and the next sync renames it."""
+    return rel.startswith("claims/") and base is None and None not in (upstream, local) and upstream != local
+
+
 def choose(rel: str, base: str | None, upstream: str | None, local: str | None) -> str | None:
     """The side of `rel` in force after a sync: the local side only when its change ranks higher.
 
     Args:
-        rel: the brain-relative path (claims rank by their history; other records tie).
+        rel: the brain-relative path (claims rank by their history; a lock held beats its deletion; other records
+            tie).
         base: the common ancestor's text (None: absent).
         upstream: the remote's side, pushed first (None: deleted there).
         local: this machine's side, being replayed on top (None: deleted here).
@@ -101,6 +114,10 @@ def choose(rel: str, base: str | None, upstream: str | None, local: str | None) 
     Returns:
         The text to keep, or None for "the file is deleted".
     """
+    if rel.startswith("locks/") and upstream is None:
+        # A lock one side holds beats its deletion by the other: removing an expired lock is a derived mark, an
+        # acquire its holder's action; and a mutex kept fails closed (it expires), one dropped lets two write.
+        return local
     if not rel.startswith("claims/"):
         return upstream
     if rank(base, local) > rank(base, upstream):
@@ -148,10 +165,84 @@ def keep_gate(base: str | None, winner: str | None, loser: str | None) -> str | 
     return dump_round_trip(doc)
 
 
+#: The one line that stands for the generated block while the hand-written text of the index is merged.
+_BLOCK_STAND_IN = "<!-- bsi:generated:block -->"
+
+
+def _split_index(text: str) -> tuple[str, str]:
+    """(the hand-written text with the generated block replaced by a stand-in line, the block)."""
+    from brain_tui.core.records.index import END, START
+
+    start = text.find(START)
+    if start < 0:
+        return text, ""
+    end = text.rfind(END)
+    stop = end + len(END) if end >= start + len(START) else len(text)
+    return text[:start] + _BLOCK_STAND_IN + text[stop:], text[start:stop]
+
+
+def merge_index(base: str | None, upstream: str | None, local: str | None, *, marked: bool = False) -> str | None:
+    """BRAIN-INDEX.md after a sync: the hand-written text of both sides, the generated block of either (it is
+    regenerated once the sync is over, SPEC 8).
+
+    Args:
+        base: the common ancestor's text (None: absent).
+        upstream: the remote's side (None: deleted there).
+        local: this machine's side, being replayed on top (None: deleted here).
+        marked: on a conflict, return the text with git's conflict lines around both sides' versions.
+
+    Returns:
+        The merged text; None when both sides changed the same hand-written lines (the user's to resolve)
+        and `marked` is false.
+    """
+    if upstream is None or local is None:
+        return upstream if local is None else local
+    (mine, _), (theirs, block), (old, _) = _split_index(local), _split_index(upstream), _split_index(base or "")
+    if mine in (old, theirs):
+        return upstream
+    if theirs != old:
+        merged, clean = _merge_text(old, theirs, mine)
+        if not clean and not marked:
+            return None
+        mine = merged
+    if _BLOCK_STAND_IN not in mine:
+        return mine if not block else mine.rstrip("\n") + "\n\n" + block + "\n"
+    return mine.replace(_BLOCK_STAND_IN, block or "", 1)
+
+
+def _merge_text(base: str, upstream: str, local: str) -> tuple[str, bool]:
+    """A three-way line merge (`git merge-file`): (the text, with conflict lines where it conflicts; clean).
+
+    Git that does not answer is a conflict that keeps the remote's side.
+    """
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="bsi-index-merge-") as folder:
+        paths = []
+        for name, text in (("local", local), ("base", base), ("upstream", upstream)):
+            path = Path(folder) / name
+            path.write_text(text, encoding="utf-8")
+            paths.append(str(path))
+        try:
+            proc = gitops.run_git(folder, "merge-file", "-p", "-L", "local", "-L", "base", "-L", "remote", *paths,
+                                  check=False)
+        except gitops.GitError:
+            return upstream, False
+    return proc.stdout, proc.returncode == 0
+
+
+def _driver_command(root: Path) -> str:
+    """The command git runs as bsi's merge driver (`_driver` below), for the brain at `root`."""
+    prefix = gitops.top_prefix(root)
+    return " ".join(shlex.quote(part) for part in (sys.executable, "-m", "brain_tui.core.sync.settle", prefix))
+
+
 def _ensure_index_driver(root: Path) -> None:
-    """Never merge BRAIN-INDEX.md as text: a local driver keeps one side; the facade regenerates it."""
-    gitops.run_git(root, "config", f"merge.{INDEX_DRIVER}.name", "BRAIN-INDEX.md is regenerated, never merged")
-    gitops.run_git(root, "config", f"merge.{INDEX_DRIVER}.driver", "true")
+    """Never merge BRAIN-INDEX.md's block as text: `merge_index` keeps the hand-written text of both sides; the
+    facade regenerates the block."""
+    gitops.run_git(root, "config", f"merge.{INDEX_DRIVER}.name",
+                   "BRAIN-INDEX.md: hand-written text merged, the generated block regenerated")
+    gitops.run_git(root, "config", f"merge.{INDEX_DRIVER}.driver", f"{_driver_command(root)} %O %A %B %P")
     gdir = gitops.git_dir(root)
     if gdir is None:
         return
@@ -174,9 +265,8 @@ def ensure_drivers(root: Path) -> None:
 def _ensure_protocol_driver(root: Path) -> None:
     """Route every protocol file through `choose` when git merges (config and info/attributes)."""
     prefix = gitops.top_prefix(root)
-    command = " ".join(shlex.quote(part) for part in (sys.executable, "-m", "brain_tui.core.sync.settle", prefix))
     gitops.run_git(root, "config", f"merge.{DRIVER}.name", "bsi protocol records: settled by the protocol's rules")
-    gitops.run_git(root, "config", f"merge.{DRIVER}.driver", f"{command} %O %A %B %P")
+    gitops.run_git(root, "config", f"merge.{DRIVER}.driver", f"{_driver_command(root)} %O %A %B %P")
     gdir = gitops.git_dir(root)
     if gdir is None:
         return
@@ -230,8 +320,15 @@ def settle_rebase(root: Path, ident: Sequence[str] = ()) -> bool:
             return False
         for path, rel in zip(paths, rels, strict=True):
             stages = _stages(top, path)
-            upstream, local = _blob(top, stages.get(2)), _blob(top, stages.get(3))
-            keep = upstream if rel == INDEX_FILE else choose(rel, _blob(top, stages.get(1)), upstream, local)
+            base, upstream, local = _blob(top, stages.get(1)), _blob(top, stages.get(2)), _blob(top, stages.get(3))
+            if unrenamed_clash(rel, base, upstream, local):
+                return False
+            if rel == INDEX_FILE:
+                keep = merge_index(base, upstream, local)
+                if keep is None and upstream is not None and local is not None:
+                    return False  # both sides changed the same hand-written lines: the user's to resolve
+            else:
+                keep = choose(rel, base, upstream, local)
             if keep is None:
                 gitops.run_git(top, "rm", "--quiet", "--cached", "--ignore-unmatch", "--", path, check=False)
                 (top / path).unlink(missing_ok=True)
@@ -259,7 +356,17 @@ def _driver(argv: Sequence[str]) -> int:
 
     base = read(base_file) or None  # an add/add conflict gives an empty base
     upstream, local = read(ours_file), read(theirs_file)
-    keep = choose(gitops.brain_relative(path, prefix), base, upstream, local)
+    rel = gitops.brain_relative(path, prefix)
+    if unrenamed_clash(rel, base, upstream, local):
+        return 1  # left in conflict: `settle_rebase` stops the rebase
+    if rel == INDEX_FILE:
+        if merge_index(base, upstream, local) is None:
+            # the same hand-written lines changed on both sides: a conflict for the user (`settle_rebase` stops)
+            Path(ours_file).write_text(merge_index(base, upstream, local, marked=True) or "", encoding="utf-8")
+            return 1
+        keep = merge_index(base, upstream, local)
+    else:
+        keep = choose(rel, base, upstream, local)
     if keep is not None and keep != upstream:
         Path(ours_file).write_text(keep, encoding="utf-8")
     return 0
