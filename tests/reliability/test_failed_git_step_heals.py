@@ -139,3 +139,34 @@ def test_a_failed_read_after_the_rebase_never_pushes_a_lost_claim_as_open(
     run_bsi("sync", brain=b, now=NOW, env=env)
     statuses = {c["sess_id"]: c["status"] for c in remote_claims(remote, tmp_path)}
     assert statuses[late.out.strip()] == "failed", statuses
+
+
+@pytest.mark.parametrize("listing", ["ls-files", "diff"])
+def test_a_failed_listing_of_uncommitted_claims_never_reads_as_none(tmp_path: Path, listing: str,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    # A `--no-commit` claim meets the remote's claims at sync like an offline one. A listing of the work tree's
+    # new claim files that fails must stop the sync, not read as "none" and leave two holders of one scope.
+    _, (a, b) = make_remote(tmp_path, 2)
+    env = racer_env("racer1")
+    run_bsi("--sync", "claim", "open", "--scope", "wiki/", "--slug", "first", brain=a, now=NOW, env=racer_env("racer0"))
+    late = run_bsi("--no-commit", "claim", "open", "--scope", "wiki/p.md", "--slug", "late", brain=b, now=NOW,
+                   env=env).out.strip()
+    for name, value in env.items():
+        if name.startswith("GIT_"):
+            monkeypatch.setenv(name, value)
+    real_run_git = gitops.run_git
+
+    def listing_fails(root: str | Path, *args: str, **kwargs: Any) -> subprocess.CompletedProcess[str]:
+        if args[0] == listing and "claims/" in args and ("--others" in args or "--cached" in args):
+            if kwargs.get("check", True):
+                raise gitops.GitError(f"git {listing} failed: simulated")
+            return subprocess.CompletedProcess(["git", *args], 128, "", "fatal: simulated\n")
+        return real_run_git(root, *args, **kwargs)
+
+    monkeypatch.setattr(gitops, "run_git", listing_fails)
+    with pytest.raises(BsiError):
+        Brain(b, now=NOW).remote.sync()
+    monkeypatch.setattr(gitops, "run_git", real_run_git)
+    run_bsi("sync", brain=b, now=NOW, env=env)
+    shown = run_bsi("--json", "claim", "show", late, brain=b, now=NOW, env=env).json()
+    assert shown["status"] == "failed", shown

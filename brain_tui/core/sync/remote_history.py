@@ -36,10 +36,10 @@ def local_added_claims(root: Path, branch: str) -> set[str]:
 def uncommitted_new_claims(root: Path) -> set[str]:
     """IDs of the claim files in the work tree that HEAD does not hold (a `--no-commit` open: untracked, or only
     staged). Decided on this clone's view like an offline open, they meet the remote's claims at sync."""
-    untracked = gitops.run_git(root, "ls-files", "-z", "--others", "--exclude-standard", "--", "claims/",
-                               check=False).stdout
+    # A listing that fails raises (never "none": a claim that lost its scope would stay open beside the remote's).
+    untracked = gitops.run_git(root, "ls-files", "-z", "--others", "--exclude-standard", "--", "claims/").stdout
     staged = gitops.run_git(root, "diff", "--cached", "--name-only", "-z", "--relative", "--diff-filter=A", "HEAD",
-                            "--", "claims/", check=False).stdout
+                            "--", "claims/").stdout
     return {Path(p).stem for p in (untracked + staged).split("\0") if p.endswith((".yml", ".yaml"))}
 
 
