@@ -42,22 +42,22 @@ def cmd_launch(ctx: Context) -> int:
     brain = ctx.brain
     if a.list:
         if a.sess_id or a.handoff or a.attach or a.dry_run or a.tmux is not None:
-            raise UsageError("bsi launch --list: takes no claim ID and no other option")
+            raise UsageError("launch --list: takes no claim ID and no other option")
         return _list(ctx)
+    if a.attach and (not a.sess_id or a.handoff):
+        raise UsageError("launch --attach: give the claim ID (and no --handoff)")
     if bool(a.sess_id) == bool(a.handoff):
-        raise UsageError("bsi launch: give a claim ID or --handoff SIG (one of them)")
+        raise UsageError("launch: give a claim ID or --handoff SIG (one of them)")
     if a.handoff and a.dry_run:
-        raise UsageError("bsi launch: --dry-run does not go with --handoff (it opens a claim)")
+        raise UsageError("launch: --dry-run does not go with --handoff (it opens a claim)")
     if a.attach:
-        if not a.sess_id:
-            raise UsageError("bsi launch --attach: give the claim ID")
         if a.dry_run or a.tmux is not None:
-            raise UsageError("bsi launch --attach: --dry-run, --tmux and --here do not go with it")
+            raise UsageError("launch --attach: --dry-run, --tmux and --here do not go with it")
         attach = brain.launches.attach_command(a.sess_id, current_tmux=os.environ.get("TMUX"))
         if attach.takes_terminal and not sys.stdin.isatty():
             from brain_tui.core.paths.text_safety import inert_line
 
-            raise UsageError("bsi launch --attach: needs a terminal (stdin is not one); from a terminal: "
+            raise UsageError("launch --attach: needs a terminal (stdin is not one); from a terminal: "
                              + inert_line(" ".join(attach.argv), 300))
         sys.stdout.flush()
         os.execvp(attach.argv[0], list(attach.argv))

@@ -80,7 +80,13 @@ def test_options_that_do_not_go_together_are_a_usage_error(brain: Path, args: li
     sess = opened(brain, "--scope", "wiki/")
     run = run_bsi("launch", *[sess if arg == "ID" else arg for arg in args], brain=brain)
     assert run.code == 64 and len(run.err.strip().splitlines()) == 1, run.err
-    assert run.out == ""
+    assert run.out == "" and not run.err.startswith("bsi: bsi "), run.err
+
+
+def test_attach_without_an_id_asks_for_the_claim_id(brain: Path) -> None:
+    # Before, `bsi launch --attach` said "give a claim ID or --handoff SIG": --attach takes no handoff.
+    run = run_bsi("launch", "--attach", brain=brain)
+    assert (run.code, run.err.strip()) == (64, "bsi: launch --attach: give the claim ID (and no --handoff)")
 
 
 @pytest.mark.parametrize("args", [["launch", "--attach"], ["agent", "answer"], ["agent", "interrupt"],
