@@ -172,8 +172,21 @@ async def _grouped(pilot: Any) -> None:
     await pilot.press("G")
 
 
+def _launched_here(root: Path) -> None:
+    """The gated claim's agent, launched in tmux from this machine: this process stands for it (alive while the
+    shot is taken), so `W` and `E` find it running."""
+    import psutil
+
+    from brain_tui.core.sessions.launch import LaunchRecord, write_record
+
+    write_record(root, LaunchRecord(sess_id=GATED, mode="tmux", pid=os.getpid(),
+                                    create_time=psutil.Process().create_time(), started_at=NOW.isoformat(),
+                                    window="@3", target="bsi-prod:3", name="api-tests", pane="%3"))
+
+
 async def _answer(pilot: Any) -> None:
     """W on the gated claim: the reply typed for its agent's tmux pane."""
+    _launched_here(pilot.app.brain.root)
     await _select_gate(pilot)
     await pilot.press("W")
     await pilot.pause()
@@ -182,6 +195,7 @@ async def _answer(pilot: Any) -> None:
 
 async def _stop_agent(pilot: Any) -> None:
     """E on the gated claim: the confirmation that names it."""
+    _launched_here(pilot.app.brain.root)
     await _select_gate(pilot)
     await pilot.press("E")
 

@@ -78,3 +78,16 @@ async def test_W_types_the_reply_verbatim_I_and_E_ask_first_naming_the_claim(  #
     assert not list(tmp_path.rglob("PWNED")) and not list(demo_root.rglob("PWNED"))
     claim = fresh(demo_root).snapshot().claim(DEPLOY)
     assert claim is not None and claim.status == "open"
+
+
+@pytest.mark.parametrize("key", ["W", "I", "E"])
+async def test_without_a_launched_agent_the_key_says_so_at_once(make_app, demo_root: Path, key: str) -> None:  # noqa: ANN001
+    # Before, the dialog opened and the pilot typed a reply (or confirmed) before learning nothing runs.
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await select(pilot, "#active", DEPLOY)
+        await pilot.press(key)
+        await settle(pilot)
+        assert not isinstance(app.screen, (AnswerDialog, PaneConfirmDialog))
+        told = [n.message for n in app._notifications]
+        assert any("no launched agent" in m and DEPLOY in m for m in told), told

@@ -238,8 +238,17 @@ class ClaimActions(Screen[None]):
         from .agent_pane import AnswerDialog
 
         claim = self.target_claim("write to agent")
-        if claim is not None:
+        if claim is not None and self._launched(claim, "write to agent"):
             self._push(AnswerDialog(claim))
+
+    def _launched(self, claim: Claim, what: str) -> bool:
+        """True when an agent launched from this machine runs for `claim`; else the pilot is told at once (not
+        after typing a reply into a dialog)."""
+        if any(launch.sess_id == claim.sess_id for launch in self.brain_app.brain.launches.running()):
+            return True
+        self.notify(f"{what}: no launched agent of {safe_str(claim.sess_id, 80)} runs on this machine "
+                    "(L launches one)", severity="warning", markup=False)
+        return False
 
     def action_interrupt_agent(self) -> None:
         """Interrupt the selected claim's launched agent (asks first)."""
@@ -253,7 +262,7 @@ class ClaimActions(Screen[None]):
         from .agent_pane import PaneConfirmDialog
 
         claim = self.target_claim(f"{action} agent")
-        if claim is not None:
+        if claim is not None and self._launched(claim, f"{action} agent"):
             self._push(PaneConfirmDialog(claim, action))
 
     def action_detail(self) -> None:
