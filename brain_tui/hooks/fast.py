@@ -92,7 +92,7 @@ def decide(event: dict[str, Any], agent: str, flags: dict[str, str],
             if path_keys.brain_holding(wire.absolute(path, cwd)) is not None:
                 return None  # a file in another brain (or another checkout): the core checks it there
             continue
-        if not rel or path_keys.is_protocol_path(rel):
+        if not rel or path_keys.is_protocol_path(rel) or path_keys.hard_linked(root, rel) is not None:
             return None
         if index is None:
             index = hook_index.load(root)

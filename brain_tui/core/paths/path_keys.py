@@ -42,6 +42,7 @@ __all__ = [
     "brain_holding",
     "brain_relative",
     "brain_target",
+    "hard_linked",
     "is_below",
     "is_protocol_path",
     "path_key",
@@ -255,6 +256,35 @@ def brain_target(root: str | os.PathLike[str], absolute: str) -> str | None:
         if written is not None:
             return resolve_in_brain(root, written) if written else written
     return None
+
+
+def hard_linked(root: str | os.PathLike[str], rel: str) -> str | None:
+    """Why a write of the file at a brain path is refused because it has other names (hard links), or None.
+
+    A hard link is a second name no path shows: with ``real/c.yml`` linked to
+    ``claims/<id>.yml`` (or to another claim's file, or to a file outside the
+    brain), a write through one name changes the others, and neither the
+    spelling nor its symlinks say where those are. The write rules refuse a
+    file with more than one name (SPEC is silent on hard links; git never
+    makes them in a work tree, so the refusal only meets a link made by hand).
+
+    Args:
+        root: the brain folder.
+        rel: a brain-relative POSIX path (its symlinks are followed).
+
+    Returns:
+        The reason (one line, without the path), or None for a file with one name, a missing path, a folder
+        or an OS error.
+    """
+    try:
+        st = os.stat(os.path.join(os.fspath(root), rel))
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISREG(st.st_mode) or st.st_nlink < 2:
+        return None
+    return (f"it has {st.st_nlink} names (hard links), and a write through one changes the others, which may be "
+            "a protocol file or another claim's file: a human gives it a content of its own (copy it, then move "
+            "the copy over it)")
 
 
 def brain_holding(absolute: str) -> str | None:

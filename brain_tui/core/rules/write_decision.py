@@ -408,6 +408,10 @@ class _Decider:
         except InvalidData as exc:
             return WriteDecision(False, f"{_short(rel, 200)} cannot be checked: {_short(exc.message, 200)}",
                                  code=InvalidData.exit_code, check="invalid", file=rel)
+        linked = None if tree else path_keys.hard_linked(self.brain.root, rel)
+        if linked is not None:
+            return WriteDecision(False, f"{_short(rel, 200)}: {linked}", code=SCOPE_VIOLATION, check=CLAIMED,
+                                 file=rel)
         conflicts = find_conflicts(self.snapshot(), entries)
         if conflicts:
             holders = "; ".join(f"{c.sess_id} ({c.status}) holds {_short(c.scope, 120)}"
