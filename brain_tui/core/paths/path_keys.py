@@ -237,7 +237,8 @@ def brain_target(root: str | os.PathLike[str], absolute: str) -> str | None:
     Links inside the brain are followed (:func:`resolve_in_brain`); a path
     written below the brain whose target is outside it (``ext/x.md`` with
     ``ext -> /elsewhere``) is the brain path written, not "outside": a claim
-    on ``ext/`` holds it.
+    on ``ext/`` holds it. A path through a second name of the brain folder that
+    no link shows (a bind mount) is the brain path below it.
 
     Args:
         root: the brain folder.
@@ -255,7 +256,42 @@ def brain_target(root: str | os.PathLike[str], absolute: str) -> str | None:
         written = brain_relative(spelling, lexical)
         if written is not None:
             return resolve_in_brain(root, written) if written else written
+    mounted = _below_same_folder(base, os.path.realpath(absolute))
+    if mounted is not None:
+        return resolve_in_brain(base, mounted) if mounted else mounted
     return None
+
+
+def _below_same_folder(base: str, real: str) -> str | None:
+    """The path of ``real`` below a folder above it that is the brain folder itself under another name.
+
+    A bind mount (or a second mount of one disk) shows the brain at a second path that no symlink
+    explains: ``/mnt/b/x.md`` is the brain's ``x.md`` when ``/mnt/b`` is the brain's folder (same device
+    and inode).
+
+    Args:
+        base: the brain folder, resolved.
+        real: an absolute path, resolved, outside ``base`` by its spelling.
+
+    Returns:
+        The brain-relative path (``""`` for the brain folder itself), or None when no folder above is the brain.
+    """
+    try:
+        brain = os.stat(base)
+    except OSError:
+        return None
+    folder, below = real, list[str]()
+    while True:
+        try:
+            if os.path.samestat(os.stat(folder), brain):
+                return "/".join(reversed(below))
+        except (OSError, ValueError):
+            pass
+        parent, name = os.path.split(folder)
+        if parent == folder:
+            return None
+        folder = parent
+        below.append(name)
 
 
 def hard_linked(root: str | os.PathLike[str], rel: str) -> str | None:
