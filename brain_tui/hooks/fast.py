@@ -80,12 +80,11 @@ def decide(event: dict[str, Any], agent: str, flags: dict[str, str],
         if bound and not any(hook_index.claim_can_act(index, sess_id, now) for sess_id in bound):
             return None
     notes: list[str] = []
-    git_dirs = [os.path.realpath(gitdir) + os.sep for gitdir in git_head.git_dirs(Path(root))]
+    git_dirs = git_head.git_dirs(Path(root))
     for path in paths:
         if "\x00" in path:
             return None
-        if any((os.path.realpath(wire.absolute(path, cwd)) + os.sep).casefold().startswith(gitdir.casefold())
-               for gitdir in git_dirs):
+        if any(path_keys.below_folder(gitdir, wire.absolute(path, cwd)) is not None for gitdir in git_dirs):
             return None  # git's own folder (its config and hooks name programs): the core decides
         rel = path_keys.brain_target(root, wire.absolute(path, cwd))
         if rel is None:

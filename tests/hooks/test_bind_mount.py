@@ -43,3 +43,11 @@ def test_a_write_through_a_bind_mount_of_the_brain_is_checked_as_the_brains(brai
     ok(run_bsi("gate", "pause", sess, "stop", brain=brain))
     for path in (mounted / "real" / "x.md", mounted / "free.md"):
         assert_denied(hook(brain, "pre-tool-use", event(brain, "Edit", str(path))), "paused")
+
+
+def test_gits_program_files_through_a_bind_mount_are_denied(brain: Path, mounted: Path) -> None:
+    ok(run_bsi("claim", "open", "--scope", "*", "--agent-session", AGENT, "--slug", "all", brain=brain))
+    for rel in (".git/hooks/pre-commit", ".git/config"):
+        assert_denied(hook(brain, "pre-tool-use", event(brain, "Write", str(mounted / rel))), "programs git runs")
+        assert_denied(hook(brain, "pre-tool-use", event(brain, "Write", str(mounted / rel), session="nobody")),
+                      "programs git runs")

@@ -42,6 +42,7 @@ __all__ = [
     "brain_holding",
     "brain_relative",
     "brain_target",
+    "below_folder",
     "hard_linked",
     "is_below",
     "is_protocol_path",
@@ -263,27 +264,27 @@ def brain_target(root: str | os.PathLike[str], absolute: str) -> str | None:
 
 
 def _below_same_folder(base: str, real: str) -> str | None:
-    """The path of ``real`` below a folder above it that is the brain folder itself under another name.
+    """The path of ``real`` below a folder above it that is ``base`` itself under another name.
 
-    A bind mount (or a second mount of one disk) shows the brain at a second path that no symlink
+    A bind mount (or a second mount of one disk) shows a folder at a second path that no symlink
     explains: ``/mnt/b/x.md`` is the brain's ``x.md`` when ``/mnt/b`` is the brain's folder (same device
     and inode).
 
     Args:
-        base: the brain folder, resolved.
+        base: a folder, resolved.
         real: an absolute path, resolved, outside ``base`` by its spelling.
 
     Returns:
-        The brain-relative path (``""`` for the brain folder itself), or None when no folder above is the brain.
+        The relative POSIX path (``""`` for the folder itself), or None when no folder above is ``base``.
     """
     try:
-        brain = os.stat(base)
+        wanted = os.stat(base)
     except OSError:
         return None
     folder, below = real, list[str]()
     while True:
         try:
-            if os.path.samestat(os.stat(folder), brain):
+            if os.path.samestat(os.stat(folder), wanted):
                 return "/".join(reversed(below))
         except (OSError, ValueError):
             pass
@@ -292,6 +293,28 @@ def _below_same_folder(base: str, real: str) -> str | None:
             return None
         folder = parent
         below.append(name)
+
+
+def below_folder(folder: str | os.PathLike[str], absolute: str) -> str | None:
+    """The path of ``absolute`` below ``folder`` once both are resolved, under any name of the folder.
+
+    By spelling first (case-folded: on macOS ``.GIT/hooks`` is ``.git/hooks``), then by identity: a bind
+    mount of the folder is the folder (:func:`_below_same_folder`).
+
+    Args:
+        folder: a folder (git's own, the brain's).
+        absolute: an absolute path.
+
+    Returns:
+        The relative POSIX path (``""`` for the folder itself), or None when ``absolute`` is not below it.
+    """
+    base = os.path.realpath(folder)
+    real = os.path.realpath(absolute)
+    if real.casefold() == base.casefold():
+        return ""
+    if real.casefold().startswith(base.casefold().rstrip("/") + "/"):
+        return real[len(base.rstrip("/")) + 1:]
+    return _below_same_folder(base, real)
 
 
 def hard_linked(root: str | os.PathLike[str], rel: str) -> str | None:
