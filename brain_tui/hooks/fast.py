@@ -80,19 +80,18 @@ def decide(event: dict[str, Any], agent: str, flags: dict[str, str],
         if bound and not any(hook_index.claim_can_act(index, sess_id, now) for sess_id in bound):
             return None
     notes: list[str] = []
-    git_dirs = [os.path.realpath(gitdir) + os.sep for gitdir in git_head.git_dirs(Path(root))]
+    git_dirs = git_head.git_dirs(Path(root))
     for path in paths:
         if "\x00" in path:
             return None
-        if any((os.path.realpath(wire.absolute(path, cwd)) + os.sep).casefold().startswith(gitdir.casefold())
-               for gitdir in git_dirs):
+        if any(path_keys.below_folder(gitdir, wire.absolute(path, cwd)) is not None for gitdir in git_dirs):
             return None  # git's own folder (its config and hooks name programs): the core decides
         rel = path_keys.brain_target(root, wire.absolute(path, cwd))
         if rel is None:
             if path_keys.brain_holding(wire.absolute(path, cwd)) is not None:
                 return None  # a file in another brain (or another checkout): the core checks it there
             continue
-        if not rel or path_keys.is_protocol_path(rel):
+        if not rel or path_keys.is_protocol_path(rel) or path_keys.hard_linked(root, rel) is not None:
             return None
         if index is None:
             index = hook_index.load(root)

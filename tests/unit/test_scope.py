@@ -229,6 +229,16 @@ def test_section_key() -> None:
     assert F("a.md").section_key == ""
 
 
+@pytest.mark.parametrize("spelled", ["**Sprint 3**", "__Sprint 3__", "*Sprint 3*", "_Sprint 3_", "`Sprint 3`",
+                                     "**Sprint** 3", "~~Sprint 3~~", "Sprint\u200b 3"])
+def test_a_heading_spelled_with_markdown_emphasis_is_the_same_section(spelled: str) -> None:
+    # `## **Sprint 3**` is the section a reader calls "Sprint 3": one section, whichever spelling claims it
+    held = parse_entry("todo.md#Sprint 3")
+    asked = parse_entry(f"todo.md#{spelled}")
+    assert overlap(held, asked) == "section"
+    assert overlap(asked, S("todo.md", "Sprint 4")) is None
+
+
 def test_entry_unknown_kind() -> None:
     with pytest.raises(ValueError):
         ScopeEntry("folder", "x")

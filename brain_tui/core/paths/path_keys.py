@@ -42,6 +42,8 @@ __all__ = [
     "brain_holding",
     "brain_relative",
     "brain_target",
+    "below_folder",
+    "hard_linked",
     "is_below",
     "is_protocol_path",
     "path_key",
@@ -236,7 +238,8 @@ def brain_target(root: str | os.PathLike[str], absolute: str) -> str | None:
     Links inside the brain are followed (:func:`resolve_in_brain`); a path
     written below the brain whose target is outside it (``ext/x.md`` with
     ``ext -> /elsewhere``) is the brain path written, not "outside": a claim
-    on ``ext/`` holds it.
+    on ``ext/`` holds it. A path through a second name of the brain folder that
+    no link shows (a bind mount) is the brain path below it.
 
     Args:
         root: the brain folder.
@@ -254,7 +257,93 @@ def brain_target(root: str | os.PathLike[str], absolute: str) -> str | None:
         written = brain_relative(spelling, lexical)
         if written is not None:
             return resolve_in_brain(root, written) if written else written
+    mounted = _below_same_folder(base, os.path.realpath(absolute))
+    if mounted is not None:
+        return resolve_in_brain(base, mounted) if mounted else mounted
     return None
+
+
+def _below_same_folder(base: str, real: str) -> str | None:
+    """The path of ``real`` below a folder above it that is ``base`` itself under another name.
+
+    A bind mount (or a second mount of one disk) shows a folder at a second path that no symlink
+    explains: ``/mnt/b/x.md`` is the brain's ``x.md`` when ``/mnt/b`` is the brain's folder (same device
+    and inode).
+
+    Args:
+        base: a folder, resolved.
+        real: an absolute path, resolved, outside ``base`` by its spelling.
+
+    Returns:
+        The relative POSIX path (``""`` for the folder itself), or None when no folder above is ``base``.
+    """
+    try:
+        wanted = os.stat(base)
+    except OSError:
+        return None
+    folder, below = real, list[str]()
+    while True:
+        try:
+            if os.path.samestat(os.stat(folder), wanted):
+                return "/".join(reversed(below))
+        except (OSError, ValueError):
+            pass
+        parent, name = os.path.split(folder)
+        if parent == folder:
+            return None
+        folder = parent
+        below.append(name)
+
+
+def below_folder(folder: str | os.PathLike[str], absolute: str) -> str | None:
+    """The path of ``absolute`` below ``folder`` once both are resolved, under any name of the folder.
+
+    By spelling first (case-folded: on macOS ``.GIT/hooks`` is ``.git/hooks``), then by identity: a bind
+    mount of the folder is the folder (:func:`_below_same_folder`).
+
+    Args:
+        folder: a folder (git's own, the brain's).
+        absolute: an absolute path.
+
+    Returns:
+        The relative POSIX path (``""`` for the folder itself), or None when ``absolute`` is not below it.
+    """
+    base = os.path.realpath(folder)
+    real = os.path.realpath(absolute)
+    if real.casefold() == base.casefold():
+        return ""
+    if real.casefold().startswith(base.casefold().rstrip("/") + "/"):
+        return real[len(base.rstrip("/")) + 1:]
+    return _below_same_folder(base, real)
+
+
+def hard_linked(root: str | os.PathLike[str], rel: str) -> str | None:
+    """Why a write of the file at a brain path is refused because it has other names (hard links), or None.
+
+    A hard link is a second name no path shows: with ``real/c.yml`` linked to
+    ``claims/<id>.yml`` (or to another claim's file, or to a file outside the
+    brain), a write through one name changes the others, and neither the
+    spelling nor its symlinks say where those are. The write rules refuse a
+    file with more than one name (SPEC is silent on hard links; git never
+    makes them in a work tree, so the refusal only meets a link made by hand).
+
+    Args:
+        root: the brain folder.
+        rel: a brain-relative POSIX path (its symlinks are followed).
+
+    Returns:
+        The reason (one line, without the path), or None for a file with one name, a missing path, a folder
+        or an OS error.
+    """
+    try:
+        st = os.stat(os.path.join(os.fspath(root), rel))
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISREG(st.st_mode) or st.st_nlink < 2:
+        return None
+    return (f"it has {st.st_nlink} names (hard links), and a write through one changes the others, which may be "
+            "a protocol file or another claim's file: a human gives it a content of its own (copy it, then move "
+            "the copy over it)")
 
 
 def brain_holding(absolute: str) -> str | None:

@@ -34,6 +34,7 @@ from brain_tui.core.paths.scope_paths import (
     normalize,
     normalize_path,
     quote,
+    section_key,
     section_title,
 )
 from brain_tui.core.paths.text_safety import CONTROL_RE
@@ -111,12 +112,12 @@ class ScopeEntry:
 
     @property
     def section_key(self) -> str:
-        """The section title as compared: trimmed, leading ``#`` removed, casefolded.
+        """The section title as compared (`scope_paths.section_key`: case, spaces and emphasis marks folded).
 
         Returns:
             The comparison key ("" for entries that are not sections).
         """
-        return section_title(self.section).casefold()
+        return section_key(self.section)
 
     def __str__(self) -> str:
         """Canonical text of the entry.
@@ -415,8 +416,7 @@ def overlap(a: ScopeEntry, b: ScopeEntry) -> str | None:
       something below it is a folder, whatever the entry says: ``notes`` read
       as a file where ``Notes/`` is a folder on a case-sensitive machine is that
       folder on macOS);
-    * ``"section"``: a file and a section of it, or the same section (titles
-      compared by :attr:`ScopeEntry.section_key`).
+    * ``"section"``: a file and a section of it, or the same section (by :attr:`ScopeEntry.section_key`).
 
     Two different sections of one file do not intersect. The relation is
     symmetric. Paths compare by :attr:`ScopeEntry.key` (``TODO.md`` is

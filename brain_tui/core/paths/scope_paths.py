@@ -16,13 +16,15 @@ from brain_tui.core.lazy_re import LazyPattern
 from brain_tui.core.paths.path_keys import path_key, resolve_in_brain
 from brain_tui.core.paths.text_safety import CONTROL_RE
 
-__all__ = ["BadPath", "file_key", "nfc", "normalize", "normalize_path", "quote", "section_title"]
+__all__ = ["BadPath", "file_key", "nfc", "normalize", "normalize_path", "quote", "section_key", "section_title"]
 
 # C0 controls (NUL included), DEL and C1 controls.
 _TITLE_LEAD_RE = LazyPattern(r"^[#\s]+")
 #: An ATX closing sequence (``## Sprint 3 ##``): spaces then ``#`` marks at the end of the title.
 _TITLE_CLOSING_RE = LazyPattern(r"\s+#+\s*$")
 _SPACES_RE = LazyPattern(r"\s+")
+#: Markdown's inline emphasis, code and strike marks: ``## **Sprint 3**`` reads "Sprint 3".
+_EMPHASIS_RE = LazyPattern(r"[*_`~]+")
 #: Glob characters: a scope names folders, files and sections, never patterns.
 _GLOB_CHARS = ("*", "?")
 _MAX_QUOTED = 80
@@ -73,6 +75,23 @@ def section_title(text: str) -> str:
     title = _TITLE_LEAD_RE.sub("", nfc(text))
     title = _TITLE_CLOSING_RE.sub("", title)
     return _SPACES_RE.sub(" ", title).strip()
+
+
+def section_key(text: str) -> str:
+    """The key a section title compares by: cleaned (:func:`section_title`), markdown's emphasis marks dropped,
+    then keyed as a path is (`path_keys.path_key`: case-folded, HFS+'s ignored code points dropped).
+
+    ``**Sprint 3**``, ``_Sprint 3_`` and ``SPRINT 3`` are the heading a reader calls "Sprint 3". SPEC 5.1 names
+    case and spaces only; dropping more only adds refusals between sections whose titles differ by these marks.
+
+    Args:
+        text: the title as written.
+
+    Returns:
+        The key (never shown, never written).
+    """
+    key = path_key(_EMPHASIS_RE.sub("", section_title(text)))
+    return _SPACES_RE.sub(" ", key).strip()
 
 
 def normalize(text: str) -> str:

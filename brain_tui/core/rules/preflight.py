@@ -14,7 +14,7 @@ from brain_tui.core.clock import format_timestamp
 from brain_tui.core.config import BrainConfig
 from brain_tui.core.errors import InvalidData, NotFound, PreflightRefused
 from brain_tui.core.json_shape import JsonShaped
-from brain_tui.core.paths.path_keys import path_key, resolve_in_brain
+from brain_tui.core.paths.path_keys import hard_linked, path_key, resolve_in_brain
 from brain_tui.core.paths.scope import FILE, ScopeEntry, covers_file, normalize_path
 from brain_tui.core.record import record
 from brain_tui.core.records.model import BrainSnapshot, Claim
@@ -257,6 +257,9 @@ def check(
             f"signal BLOCKED_ON the pilot, or work under a claim whose scope covers it",
             sess_id, norm, scope=scope,
         )
+    linked = hard_linked(snapshot.root, norm)
+    if linked is not None:
+        raise _refuse(SCOPE_VIOLATION, f"scope violation: {norm}: {linked}", sess_id, norm)
     if claim.satellite_type == "search":
         _check_search_write(snapshot, claim, norm)
     _check_unreadable_holders(snapshot, claim, norm)

@@ -303,14 +303,14 @@ class _Decider:
         from brain_tui.core.records.git_head import git_dirs
 
         base = self.session.cwd or str(self.brain.root)
-        full = os.path.realpath(path if os.path.isabs(path) else os.path.join(base, path)).casefold()
+        full = path if os.path.isabs(path) else os.path.join(base, path)
         for gitdir in git_dirs(self.brain.root):
-            folder = os.path.realpath(gitdir).casefold()
-            rel = full[len(folder) + 1:] if full.startswith(folder + os.sep) else ("" if full == folder else None)
+            rel = path_keys.below_folder(gitdir, full)
             if rel is None:
                 continue
+            rel = rel.casefold()
             if (tree and rel == "") or rel in ("config", "config.worktree", "hooks", "info") or \
-                    rel.startswith(("hooks" + os.sep, "info" + os.sep)):
+                    rel.startswith(("hooks/", "info/")):
                 return WriteDecision(
                     False, f"{_short(path, 200)} names programs git runs for whoever runs it next, outside this "
                            "sandbox: a human changes it (`git config`, the hooks), never an agent",
@@ -408,6 +408,10 @@ class _Decider:
         except InvalidData as exc:
             return WriteDecision(False, f"{_short(rel, 200)} cannot be checked: {_short(exc.message, 200)}",
                                  code=InvalidData.exit_code, check="invalid", file=rel)
+        linked = None if tree else path_keys.hard_linked(self.brain.root, rel)
+        if linked is not None:
+            return WriteDecision(False, f"{_short(rel, 200)}: {linked}", code=SCOPE_VIOLATION, check=CLAIMED,
+                                 file=rel)
         conflicts = find_conflicts(self.snapshot(), entries)
         if conflicts:
             holders = "; ".join(f"{c.sess_id} ({c.status}) holds {_short(c.scope, 120)}"
