@@ -58,6 +58,14 @@ class Launches:
         """The launched agents still running from this brain on this machine."""
         return launching.running(self._brain.root)
 
+    def find_running(self, sess_id: str) -> launching.LaunchRecord:
+        """The running launch of `sess_id` on this machine.
+
+        Raises:
+            InvalidData (65) for a malformed ID; NotFound (66) when no launched agent of it runs here.
+        """
+        return launching.find_running(self._brain.root, sess_id)
+
     def check_settings(self) -> None:
         """Raise NoLaunchCommand (64) or InvalidData (65) unless `launch.command` is configured and usable."""
         launching.check_settings(launching.launch_settings(self._brain.config.raw))

@@ -244,11 +244,14 @@ class ClaimActions(Screen[None]):
     def _launched(self, claim: Claim, what: str) -> bool:
         """True when an agent launched from this machine runs for `claim`; else the pilot is told at once (not
         after typing a reply into a dialog)."""
-        if any(launch.sess_id == claim.sess_id for launch in self.brain_app.brain.launches.running()):
-            return True
-        self.notify(f"{what}: no launched agent of {safe_str(claim.sess_id, 80)} runs on this machine "
-                    "(L launches one)", severity="warning", markup=False)
-        return False
+        from brain_tui.core.errors import BsiError
+
+        try:
+            self.brain_app.brain.launches.find_running(claim.sess_id)
+        except BsiError as exc:
+            self.notify(f"{what}: {safe_str(exc.message, 200)} (L launches one)", severity="warning", markup=False)
+            return False
+        return True
 
     def action_interrupt_agent(self) -> None:
         """Interrupt the selected claim's launched agent (asks first)."""
