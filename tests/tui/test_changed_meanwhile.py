@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -247,27 +248,38 @@ async def test_after_the_pilots_own_watchdog_run_the_next_row_acts_at_once(make_
         assert isinstance(app.screen, CascadeDialog) and app.screen.claim.sess_id == now_under
 
 
+def domains(root: Path, *specs: tuple[str, str, str]) -> list[str]:
+    """Open standalone domain claims, each a root of the satellite tree: (slug, scope, instance) each."""
+    from brain_tui.core.paths.scope import parse_scope
+    from brain_tui.core.rules.claims import OpenRequest
+
+    return [other(root).open_claim(OpenRequest(scope=parse_scope(scope, root), instance=where, level="domain",
+                                               ttl=timedelta(hours=2), slug=slug)) for slug, scope, where in specs]
+
+
+async def on_tree_node(pilot: Any, sess_id: str) -> Any:
+    """Focus the satellite tree with its cursor on `sess_id`; the tree."""
+    tree = pilot.app.screen.query_one("#tree")
+    tree.focus()
+    tree.move_cursor(tree._claim_nodes[sess_id])
+    await pilot.pause()
+    assert tree.selected_id == sess_id
+    return tree
+
+
 @pytest.mark.parametrize("size", SIZES)
 async def test_a_key_never_acts_on_the_tree_node_a_refresh_slid_under_the_cursor(make_app, demo_root: Path,
                                                                                  size: tuple[int, int]) -> None:  # noqa: ANN001
-    from brain_tui.core.paths.scope import parse_scope
-    from brain_tui.core.rules.claims import CloseRequest, OpenRequest
+    from brain_tui.core.rules.claims import CloseRequest
     from brain_tui.tui.screens.close_form import CloseClaimScreen
 
-    opened = [other(demo_root).open_claim(OpenRequest(scope=parse_scope(scope, demo_root), ttl=timedelta(hours=2),
-                                                      instance=INSTANCE, level="domain", slug=slug))
-              for slug, scope in (("docs-domain", "docs/"), ("ops-domain", "ops/"))]
-    first, second = opened
+    first, second = domains(demo_root, ("docs-domain", "docs/", INSTANCE), ("ops-domain", "ops/", INSTANCE))
     app = make_app()
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
         if size == (80, 24):
             await pilot.press("3")
-        tree = app.screen.query_one("#tree")
-        tree.focus()
-        tree.move_cursor(tree._claim_nodes[first])
-        await pilot.pause()
-        assert tree.selected_id == first
+        tree = await on_tree_node(pilot, first)
         # The docs domain closes elsewhere and leaves the tree; the cursor, left on its line, is on the next one.
         other(demo_root).close_claim(first, CloseRequest(tests_total=1, tests_passed=1, tests_failed=0))
         app.refresh_snapshot()
@@ -282,20 +294,13 @@ async def test_a_key_never_acts_on_the_tree_node_a_refresh_slid_under_the_cursor
 
 
 async def test_a_tree_node_the_pilots_filter_hid_is_no_slide(make_app, demo_root: Path) -> None:  # noqa: ANN001
-    from brain_tui.core.paths.scope import parse_scope
-    from brain_tui.core.rules.claims import OpenRequest
     from brain_tui.tui.screens.close_form import CloseClaimScreen
 
-    hidden, after = (other(demo_root).open_claim(OpenRequest(scope=parse_scope(scope, demo_root), instance=where,
-                                                             ttl=timedelta(hours=2), level="domain", slug=slug))
-                     for slug, scope, where in (("docs-domain", "docs/", "evil@box"), ("ops-domain", "ops/", INSTANCE)))
+    hidden, after = domains(demo_root, ("docs-domain", "docs/", "evil@box"), ("ops-domain", "ops/", INSTANCE))
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        tree = app.screen.query_one("#tree")
-        tree.focus()
-        tree.move_cursor(tree._claim_nodes[hidden])
-        await pilot.pause()
+        tree = await on_tree_node(pilot, hidden)
         line = tree.cursor_line
         await pilot.press("slash", *"prod@", "enter")  # the pilot's own filter hides the docs domain
         await settle(pilot)
