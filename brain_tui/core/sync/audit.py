@@ -92,7 +92,12 @@ def claim_log(root: Path, sess_id: str | None = None, limit: int = 200) -> list[
     seen: dict[str, LogEntry] = {}
     for commit in [*by_file, *by_message[:limit]]:
         seen.setdefault(commit.entry.commit, commit.entry)
-    return sorted(seen.values(), key=lambda e: e.date, reverse=True)
+    return sorted(seen.values(), key=_instant, reverse=True)
+
+
+def _instant(entry: LogEntry) -> datetime:
+    """When the commit was authored, as an instant: dates from machines at other offsets compare rightly."""
+    return datetime.fromisoformat(entry.date)
 
 
 def _is_bookkeeping(path: str) -> bool:
