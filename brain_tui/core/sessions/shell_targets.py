@@ -453,4 +453,6 @@ def _read_words(words: list[str], cwd: str | None, reading: ShellReading, home: 
         for operand in files:
             reading.add(operand, cwd, "perl -i")
         return cwd
-    return cwd
+    from brain_tui.core.sessions.shell_outputs import read_outputs  # `sort -o`, `curl -o`, `gzip`… (it reads
+
+    return read_outputs(name, args, cwd, reading)  # with this module's helpers)
