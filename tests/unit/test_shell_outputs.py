@@ -1,6 +1,7 @@
 """Programs whose command line names the file they write (SPEC 21.3): `sort -o`, `curl -o`, `wget -O|-P`, `gzip`,
-`uniq IN OUT`, `split`, `mkfifo`, `fallocate`, `mktemp`, `sponge`, the line editors, `cc -o`, and git's own
-(`--output`, `archive -o`, `format-patch -o`, `bundle create`, `clone`, `init`, `worktree|submodule add`). Each is
+`uniq IN OUT`, `split`, `mkfifo`, `fallocate`, `mktemp`, `sponge`, the line editors, `cc -o`, git's own
+(`--output`, `archive -o`, `format-patch -o`, `bundle create`, `clone`, `init`, `worktree|submodule add`), and the
+wrappers' (`env -C DIR`, `sudo -D DIR`: the folder the command runs in; `time -o`, `strace -o`, `flock FILE`). Each is
 read as the write it is, so a bound session's shell cannot write another claim's file by a spelling the reader did
 not know."""
 
@@ -52,6 +53,13 @@ def targets(command: str) -> list[tuple[str, bool]]:
     ("git worktree add -b b ../wt; git submodule add https://x/m.git lib/m", [("/wt", True), ("/w/lib/m", True)]),
     ("git init sub", [("/w/sub", True)]),
     ("git diff --stat; git log -5", []),
+    # wrappers: the folder the command runs in, and the files the wrapper itself writes
+    ("env -C sub touch ../x", [("/w/x", False)]),
+    ("env --chdir=sub touch a; touch b", [("/w/sub/a", False), ("/w/b", False)]),
+    ("sudo -D /t touch a", [("/t/a", False)]),
+    ("time -o t.log make; /usr/bin/time --output=u.log true", [("/w/t.log", False), ("/w/u.log", False)]),
+    ("strace -f -o trace.txt ls", [("/w/trace.txt", False)]),
+    ("flock -x .lock -c 'touch a'; flock 9", [("/w/.lock", False), ("/w/a", False)]),
 ])
 def test_the_output_a_command_line_names_is_a_target(command: str, expected: list[tuple[str, bool]]) -> None:
     assert targets(command) == expected
@@ -64,7 +72,8 @@ def test_they_cannot_write_another_claims_file(brain: Path) -> None:
     b = Brain(brain, now=NOW, commit=False)
     session = WriteSession(agent_session=AGENT, cwd=str(brain))
     for command in ("sort -o other/a src/a", "curl -sS https://x -o other/a", "gzip other/a",
-                    "git worktree add other/wt", "cd src && uniq a ../other/a"):
+                    "git worktree add other/wt", "cd src && uniq a ../other/a", "env -C src touch ../other/a",
+                    "sudo -D src rm ../other/a", "time -o other/a true", "flock other/lock true"):
         decision = b.decide_write(ShellCommand(command), session)
         assert not decision.allowed and "other/" in decision.reason, (command, decision)
         assert_denied(hook(brain, "pre-tool-use", bash(brain, command)), "other/")
