@@ -33,7 +33,8 @@ TTL_WARNING_S = 15 * 60
 
 def session_start(ctx: HookContext) -> Answer:
     """The brain state, the session's claim and its pending signals as `additionalContext`; `BSI_SESSION` exported."""
-    from brain_tui.core.sessions.handover import start_session
+    from brain_tui.core.sessions.agent_process import agent_process
+    from brain_tui.core.sessions.handover import note_process, start_session
 
     if ctx.root is None:
         return Answer()
@@ -45,6 +46,7 @@ def session_start(ctx: HookContext) -> Answer:
                               list(reversed(bound_claims(ctx))), now, cwd=ctx.cwd,
                               launched=launcher_claim(ctx.environ) is not None)
     bound = list(reversed(held))
+    note_process(ctx.root, session, agent_process())  # this process is this session's agent from now on
     if bound and genuine_event(ctx):
         agents.note_event(ctx.root, bound[0], session, now, transcript(ctx))
     if why:

@@ -1,7 +1,7 @@
 """The shortcut of `pre-tool-use`: a write that nothing can refuse is let through from the hook index alone.
 
 Imports only the standard library, `hooks.wire`, `core.agent_files`,
-`core.layout`, `core.path_keys`, `core.hook_index` and (for a shell tool) `core.shell_targets`.
+`core.layout`, `core.path_keys`, `core.agent_programs`, `core.hook_index` and (for a shell tool) `core.shell_targets`.
 It never refuses anything: whenever the index is missing,
 stale or racy, the file is a protocol file, or any check might refuse, it
 answers None and the hook asks the core (`Brain.decide_write`), which decides,
@@ -14,7 +14,7 @@ import os
 import time
 from pathlib import Path
 
-from brain_tui.core.paths import layout, path_keys
+from brain_tui.core.paths import agent_programs, layout, path_keys
 from brain_tui.core.records import git_head
 from brain_tui.core.sessions import agent_files, hook_index
 from brain_tui.hooks import wire
@@ -86,6 +86,8 @@ def decide(event: dict[str, Any], agent: str, flags: dict[str, str],
             return None
         if any(path_keys.below_folder(gitdir, wire.absolute(path, cwd)) is not None for gitdir in git_dirs):
             return None  # git's own folder (its config and hooks name programs): the core decides
+        if agent_programs.agent_program_file(root, wire.absolute(path, cwd), environ=environ) is not None:
+            return None  # a client's hooks or MCP servers, bsi's commands: the core refuses it
         rel = path_keys.brain_target(root, wire.absolute(path, cwd))
         if rel is None:
             if path_keys.brain_holding(wire.absolute(path, cwd)) is not None:

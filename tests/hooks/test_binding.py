@@ -84,7 +84,8 @@ def test_handover_is_taken_once_and_never_guessed(brain: Path) -> None:
     assert handover.take_handover(brain, "new-2", NOW, cwd=str(brain), process="p1") == ([], "")
 
     other = open_claim(brain, "--agent-session", "agent-b", scope="docs/")
-    assert handover.vouch(brain, "agent-b", "p1")
+    assert not handover.vouch(brain, "agent-b", "p1")  # p1 is new-1's agent: it takes no session bound by hand
+    agents.record_binding(brain, other, "agent-b", NOW, process="p1")  # (a claim p1 opened as agent-b itself)
     assert handover.leave_handover(brain, "new-1", [sess], NOW, cwd=str(brain), process="p1") == ""
     assert handover.leave_handover(brain, "agent-b", [other], NOW, cwd=str(brain), process="p1") == ""
     taken, why = handover.take_handover(brain, "new-3", NOW, cwd=str(brain), process="p1")

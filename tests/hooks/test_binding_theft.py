@@ -209,3 +209,30 @@ def test_a_codex_session_from_the_event_alone_binds_through_post_tool_use(brain:
     finally:
         codex.close()
     assert os.path.exists(brain / ".brain" / "agents" / "sessions" / "codex-thread-9.json")
+
+
+def test_a_session_bound_by_hand_is_not_taken_by_another_agent_before_its_own_starts(
+        brain: Path, two: tuple[FakeAgent, FakeAgent]) -> None:
+    # The pilot binds a claim to the session they are about to start (`claude --session-id U`); the ID is in the
+    # claim file for every agent to read. Agent b, already at work as B, names U before U's own agent starts.
+    u = "cccccccc-4444-4000-8000-000000000004"
+    sess = ok(run_bsi("claim", "open", "--scope", "docs/", "--story", "for U", "--agent-session", u, brain=brain))
+    a, b = two
+    assert context(hook(b, brain, "session-start", base(brain, "SessionStart", B, source="startup")))
+    closed = b.run(bsi_command("claim", "close", sess, "--status", "failed", "--notes", "x", brain=brain, now=NOW),
+                   env=env(CLAUDE_CODE_SESSION_ID=u, CLAUDECODE="1"), cwd=brain)
+    assert closed.returncode == 77 and sess in closed.stderr, closed
+    bound = b.run(bsi_command("claim", "open", "--scope", "zz/", "--story", "x", brain=brain, now=NOW),
+                  env=env(CLAUDE_CODE_SESSION_ID=u, CLAUDECODE="1"), cwd=brain)  # a binding would record b for U
+    assert bound.returncode == 77 and sess in bound.stderr, bound
+    forged = context(hook(b, brain, "session-start", base(brain, "SessionStart", u, source="startup")))
+    assert "does not come from its agent process" in forged
+    assert agent_files.recorded_process(brain, u) == ""
+    # U's own agent starts: its first event takes the session, and it acts for its claim
+    assert "does not come" not in context(hook(a, brain, "session-start", base(brain, "SessionStart", u,
+                                                                                source="startup")))
+    assert agent_files.recorded_process(brain, u) == a.process
+    renewed = a.run(bsi_command("claim", "renew", sess, brain=brain, now=NOW),
+                    env=env(CLAUDE_CODE_SESSION_ID=u, CLAUDECODE="1"), cwd=brain)
+    assert renewed.returncode == 0, renewed.stderr
+    assert_allowed(hook(a, brain, "pre-tool-use", event(brain, "Edit", str(brain / "docs" / "a.md"), session=u)))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -112,6 +113,8 @@ def test_clear_with_two_candidates_guesses_nothing(bound: tuple[Path, str], agen
     other = ok(run_bsi("claim", "open", "--scope", "docs/", "--story", "d", "--agent-session", "agent-two",
                        brain=brain))
     agent_hook(agent, brain, "session-end", base(brain, "SessionEnd", reason="clear"))
+    # agent-two is this agent's too (a claim it opened as that session records its process)
+    agents.record_binding(brain, other, "agent-two", datetime.fromisoformat(NOW), process=agent.process)
     agent_hook(agent, brain, "session-end", base(brain, "SessionEnd", session="agent-two", reason="clear"))
     text = context_of(agent_hook(agent, brain, "session-start",
                                  base(brain, "SessionStart", session="new-1", source="clear")), "SessionStart")

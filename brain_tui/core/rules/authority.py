@@ -191,19 +191,23 @@ def require_own_session(root: str | os.PathLike[str], actor: Actor, agent_sessio
     """An agent binds a new claim only to its own agent session (SPEC 20.1, 21.4).
 
     Its own: one it speaks for (`acting_in` kept it), or one no agent process is recorded for yet
-    (`--agent-session` where the client's shell carries no ID). Another agent's session would put
-    the claim on that agent: its hooks would hold it to the new scope.
+    (`--agent-session` where the client's shell carries no ID) unless that session holds claims and
+    this process is already another session's agent: the binding would record this process for it,
+    and hand it the claims a human bound to it. Another agent's session would put the claim on that
+    agent: its hooks would hold it to the new scope.
 
     Raises:
-        NotYours: `actor` is an agent and `agent_session` is recorded for another agent process (77),
-            naming the claims that session holds.
+        NotYours: `actor` is an agent and `agent_session` is recorded for another agent process, or holds
+            claims while this process is another session's agent (77), naming the claims that session holds.
     """
     if not actor.is_agent or agent_session in actor.agent_sessions:
         return
     from brain_tui.core.sessions.agent_files import bound_claims as held_by
-    from brain_tui.core.sessions.agent_files import recorded_process
+    from brain_tui.core.sessions.agent_files import recorded_process, speaks_for_another
+    from brain_tui.core.sessions.agent_process import agent_process
 
-    if not recorded_process(root, agent_session):
+    if not recorded_process(root, agent_session) and not (
+            held_by(root, agent_session) and speaks_for_another(root, agent_session, agent_process())):
         return
     held = ", ".join(held_by(root, agent_session)[-5:]) or "none"
     raise NotYours(f"cannot bind a claim to agent session {agent_session}: it is another agent's (its claims: "
@@ -216,12 +220,14 @@ def genuine_sessions(root: str | os.PathLike[str], sessions: Iterable[str], proc
 
     A session whose binding recorded another agent process is that agent's: a shell that sets
     `CLAUDE_CODE_SESSION_ID=<its ID>` for one command (or starts `bsi mcp` so) names it without
-    being it. A session with no record here, or no process recorded yet, has nothing to protect; the
-    check only reads (the first event of a session records its process, `handover.vouch`).
+    being it. A session with no process recorded yet (a binding made by hand, or on another machine) is
+    taken only by a process that is no other session's agent (`agent_files.speaks_for_another`: each
+    session's process is recorded at its `session-start`); the check only reads.
     """
-    from brain_tui.core.sessions.agent_files import recorded_process
+    from brain_tui.core.sessions.agent_files import recorded_process, speaks_for_another
 
-    return frozenset(session for session in sessions if recorded_process(root, session) in ("", process))
+    return frozenset(session for session in sessions if (known := recorded_process(root, session)) == process
+                     or (known == "" and not (process and speaks_for_another(root, session, process))))
 
 
 def sender_for(actor: Actor, instance: str, snapshot: BrainSnapshot | None = None) -> str:

@@ -245,7 +245,7 @@ class _Decider:
         place = self.place(path)
         if tree and place.rel is None and self._holds_the_brain(path):
             place = _Place("")  # `rm -r` of a folder above the brain removes the brain's protocol files too
-        refused = self._protocol(place) or self._git_program(path, tree)
+        refused = self._protocol(place) or self._git_program(path, tree) or self._agent_program(path, tree)
         if refused is not None:
             return refused
         if place.other is not None and place.other_rel is not None:
@@ -317,6 +317,22 @@ class _Decider:
                     code=SCOPE_VIOLATION, check=PROTOCOL, sess_id=self._bound[0] if self._bound else None,
                     file=_short(path, 200))
         return None
+
+    def _agent_program(self, path: str, tree: bool) -> WriteDecision | None:
+        """The refusal of an agent client's settings or `brain-compose.yml` (`core.paths.agent_programs`), or None:
+        they name the hooks, MCP servers and commands run outside the agent's sandbox, for the pilot too."""
+        from brain_tui.core.paths.agent_programs import agent_program_file
+
+        full = path if os.path.isabs(path) else os.path.join(self.session.cwd or str(self.brain.root), path)
+        setting = agent_program_file(self.brain.root, full, tree)
+        if setting is None:
+            return None
+        return WriteDecision(
+            False, f"{_short(path, 200)} changes {setting}, which names the hooks, MCP servers or commands run "
+                   "outside this sandbox: a human changes it (`bsi hooks install`, `bsi mcp install`, an editor of "
+                   "their own), never an agent",
+            code=SCOPE_VIOLATION, check=PROTOCOL, sess_id=self._bound[0] if self._bound else None,
+            file=_short(path, 200))
 
     def _claim_cannot_act(self, bound: list[str]) -> WriteDecision | None:
         """None when one of the session's claims may act now; else why not (a shell call is then refused)."""

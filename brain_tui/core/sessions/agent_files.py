@@ -124,3 +124,11 @@ def sessions_of_process(root: str | os.PathLike[str], process: str) -> list[str]
         if entry.get("process") == process and isinstance(session, str) and f"{session}.json" == name:
             found.append(session)
     return found
+
+
+def speaks_for_another(root: str | os.PathLike[str], agent_session: str, process: str) -> str:
+    """Another agent session recorded for `process`, or "": such a process is that session's agent, so it may not
+    take `agent_session` as its own on first use (a shell setting `CLAUDE_CODE_SESSION_ID=<ID>`, or a hook event it
+    forges, naming a session a human bound by hand or one bound on another machine)."""
+    others = [session for session in sessions_of_process(root, process) if session != agent_session]
+    return others[0] if others else ""

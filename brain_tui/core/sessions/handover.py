@@ -38,6 +38,7 @@ from brain_tui.core.sessions.agent_files import (
     read_record,
     recorded_process,
     session_path,
+    speaks_for_another,
     valid_agent_session,
 )
 
@@ -59,7 +60,9 @@ def vouch(root: str | os.PathLike[str], agent_session: str, process: str) -> boo
     """True when an event naming `agent_session` comes from that session's own agent process.
 
     A session bound locally with no process recorded yet (bound by hand with
-    `--agent-session`) takes the process of its first event (recorded now). A
+    `--agent-session`) takes the process of its first event (recorded now), unless
+    that process is already another session's agent (`speaks_for_another`: every
+    session's process is recorded at its `session-start`, `note_process`). A
     session with no local record has nothing here to protect: True.
     """
     from brain_tui.core.sessions.agents import _locked, _write
@@ -75,8 +78,24 @@ def vouch(root: str | os.PathLike[str], agent_session: str, process: str) -> boo
         if known:
             return bool(process) and known == process
         if process:
+            if speaks_for_another(root, agent_session, process):
+                return False
             _write(path, {**entry, "process": process})
         return True
+
+
+def note_process(root: str | os.PathLike[str], agent_session: str | None, process: str) -> None:
+    """Record `process` as the agent of `agent_session` when nothing is recorded for that session yet (its
+    `session-start`, bound or not) and the process is no other session's agent: a process that is one session's
+    agent never takes another on first use (a binding carried over after `/clear` records it, `take_handover`)."""
+    from brain_tui.core.sessions.agents import _locked, _write
+
+    if not agent_session or not process or not valid_agent_session(agent_session):
+        return
+    path = session_path(root, agent_session)
+    with _locked(root):
+        if read_record(path) is None and not speaks_for_another(root, agent_session, process):
+            _write(path, {"agent_session": agent_session, "sess_ids": [], "process": process})
 
 
 def leave_handover(root: str | os.PathLike[str], agent_session: str, sess_ids: Sequence[str], now: datetime,

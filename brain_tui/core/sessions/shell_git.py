@@ -97,7 +97,42 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading) -> str | N
         top = _git_top(here)
         for operand in operands or ["-"]:
             _read_patch(operand, here, top, reading)
+    else:
+        _read_outputs(sub, rest, here, reading)
     return cwd
+
+
+#: Options of `git clone|worktree add|submodule add|init` that take a value (not the folder they write).
+_FOLDER_VALUES = {"-b", "--branch", "-o", "--origin", "--depth", "--reference", "--template", "--separate-git-dir",
+                  "-c", "--config", "-u", "--upload-pack", "--filter", "-B", "--reason", "--name", "--shallow-since",
+                  "--shallow-exclude", "--jobs", "-j", "--object-format", "--ref-format", "--initial-branch"}
+
+
+def _read_outputs(sub: str, rest: list[str], here: str | None, reading: ShellReading) -> None:
+    """The files and folders other subcommands write where they are named: `--output=FILE` (diff, log, show…),
+    `archive -o`, `format-patch -o DIR`, `bundle create FILE`, and the new work trees of `clone`, `init`,
+    `worktree add` and `submodule add`."""
+    operands, values, _flags = _options(rest, {"--output", "-o", "--output-directory", *_FOLDER_VALUES})
+    if sub == "format-patch":
+        folder = values.get("-o") or values.get("--output-directory")
+        if folder:
+            reading.add(folder, here, "git format-patch", tree=True)
+    elif sub == "archive" and (values.get("-o") or values.get("--output")):
+        reading.add(values.get("-o") or values.get("--output", ""), here, "git archive")
+    elif "--output" in values:
+        reading.add(values["--output"], here, f"git {sub}")
+    if sub == "bundle" and operands[:1] == ["create"] and len(operands) >= 2:
+        reading.add(operands[1], here, "git bundle")
+    elif sub == "clone" and operands:
+        folder = operands[1] if len(operands) >= 2 else \
+            os.path.basename(operands[0].rstrip("/").rsplit(":", 1)[-1]).removesuffix(".git")
+        reading.add(folder, here, "git clone", tree=True)
+    elif sub == "init":
+        reading.add(operands[0] if operands else ".git", here, "git init", tree=True)
+    elif sub in ("worktree", "submodule") and operands[:1] == ["add"] and len(operands) >= 2:
+        folder = operands[1] if sub == "worktree" else operands[2] if len(operands) >= 3 else \
+            os.path.basename(operands[1].rstrip("/")).removesuffix(".git")
+        reading.add(folder, here, f"git {sub} add", tree=True)
 
 
 def _git_top(cwd: str | None) -> str | None:

@@ -29,6 +29,7 @@ import shlex
 from brain_tui.core.sessions.patch_text import patch_paths
 from brain_tui.core.sessions.shell_comments import without_comments
 from brain_tui.core.sessions.shell_heredocs import split_here_documents
+from brain_tui.core.sessions.shell_wrappers import split_wrappers
 
 TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
 if TYPE_CHECKING:
@@ -36,13 +37,6 @@ if TYPE_CHECKING:
 
 #: At most this many characters of a command line are read (longer: the rest is unread).
 MAX_COMMAND = 64 * 1024
-#: Commands that run the rest of their words as a command.
-_WRAPPERS = {"sudo", "env", "command", "builtin", "nice", "nohup", "time", "exec", "timeout", "stdbuf", "!",
-             "doas", "ionice", "chronic"}
-#: Wrapper options that take a value as the next word.
-_WRAPPER_VALUES = {"sudo": {"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U"}, "env": {"-u", "-C", "-S"},
-                   "nice": {"-n"}, "timeout": {"-s", "-k", "--signal", "--kill-after"},
-                   "ionice": {"-c", "-n", "-p"}, "stdbuf": {"-i", "-o", "-e"}, "doas": {"-u", "-C"}}
 _SHELLS = {"sh", "bash", "dash", "zsh", "ksh", "ash", "mksh"}
 _UNREADABLE = {"xargs", "eval", "source", ".", "find", "python", "python3", "ruby", "node", "awk", "gawk",
                "make", "npm", "npx", "yarn", "pnpm", "pip", "uv", "cargo", "go", "patch", "tar", "unzip", "parallel",
@@ -228,26 +222,6 @@ def _read_tokens(tokens: list[str], cwd: str | None, reading: ShellReading, home
                 cwd = stack.pop()
 
 
-def _split_wrappers(words: list[str]) -> list[str]:
-    """The words of the command itself, past assignments (`X=1`) and wrappers (`sudo`, `env`, `timeout 5`, …)."""
-    index = 0
-    while index < len(words):
-        word = words[index]
-        if re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", word):
-            index += 1
-            continue
-        name = os.path.basename(word)
-        if name not in _WRAPPERS:
-            break
-        index += 1
-        values = _WRAPPER_VALUES.get(name, set())
-        while index < len(words) and (words[index].startswith("-") or "=" in words[index] and name == "env"):
-            index += 2 if words[index] in values else 1
-        if name == "timeout" and index < len(words):
-            index += 1  # the duration
-    return words[index:]
-
-
 def _options(args: list[str], with_value: set[str]) -> tuple[list[str], dict[str, str], set[str]]:
     """Operands, option values and flags of a command's arguments (after `--`, everything is an operand)."""
     operands: list[str] = []
@@ -355,8 +329,14 @@ _METADATA = frozenset({"chmod", "chown", "chgrp", "chattr", "setfacl"})
 
 def _read_words(words: list[str], cwd: str | None, reading: ShellReading, home: str | None,
                 depth: int) -> str | None:
-    """Read one simple command; return the working folder after it (a `cd` changes it)."""
-    words = _split_wrappers(words)
+    """Read one simple command; return the working folder after it (a `cd` changes it, `env -C DIR` does not)."""
+    words, here = split_wrappers(words, cwd, reading)
+    after = _read_command(words, here, reading, home, depth)
+    return after if here == cwd else cwd
+
+
+def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home: str | None,
+                  depth: int) -> str | None:
     if not words:
         return cwd
     name = os.path.basename(words[0])
@@ -453,4 +433,6 @@ def _read_words(words: list[str], cwd: str | None, reading: ShellReading, home: 
         for operand in files:
             reading.add(operand, cwd, "perl -i")
         return cwd
-    return cwd
+    from brain_tui.core.sessions.shell_outputs import read_outputs  # `sort -o`, `curl -o`, `gzip`… (it reads
+
+    return read_outputs(name, args, cwd, reading)  # with this module's helpers)

@@ -1,0 +1,119 @@
+"""The files other programs write where their command line names them, for the shell's reader (`shell_targets`).
+
+``sort -o FILE``, ``curl -o FILE``, ``wget -O FILE`` / ``-P DIR``, ``iconv -o``, ``gpg -o``, ``cc -o``;
+``uniq IN OUT``, ``split IN PREFIX``, ``csplit -f PREFIX``; ``mkfifo``, ``mknod``, ``fallocate``, ``mktemp``,
+``sponge``, ``link``; the compressors (``gzip FILE`` replaces FILE by FILE.gz); ``rename``; and the line
+editors (``ed``, ``ex``, ``vim -c …``: the files they open). Anything such a program writes that its
+command line does not show (``curl -O``: a name from the URL) is unread: the OS sandbox's job.
+
+Standard library only: the hook's fast path reads shell commands with it.
+"""
+
+from __future__ import annotations
+
+import os
+
+from brain_tui.core.sessions.shell_targets import ShellReading, _options
+
+__all__ = ["read_outputs"]
+
+#: program -> (options naming a file written, options naming a folder written below, other options with a value)
+_OUTPUT_OPTIONS: dict[str, tuple[frozenset[str], frozenset[str], frozenset[str]]] = {
+    "sort": (frozenset({"-o", "--output"}), frozenset(),
+             frozenset({"-k", "--key", "-t", "--field-separator", "-S", "--buffer-size", "-T",
+                        "--temporary-directory", "--parallel", "--files0-from", "--batch-size",
+                        "--compress-program", "--random-source"})),
+    "curl": (frozenset({"-o", "--output", "-c", "--cookie-jar", "-D", "--dump-header", "--trace", "--trace-ascii",
+                        "--stderr", "--etag-save", "--hsts", "--alt-svc", "--libcurl"}),
+             frozenset({"--output-dir"}),
+             frozenset({"-d", "--data", "--data-raw", "--data-binary", "--data-urlencode", "-H", "--header", "-X",
+                        "--request", "-u", "--user", "-A", "--user-agent", "-e", "--referer", "-b", "--cookie",
+                        "-F", "--form", "-m", "--max-time", "--connect-timeout", "-x", "--proxy", "-w",
+                        "--write-out", "-T", "--upload-file", "-K", "--config", "-r", "--range", "-E", "--cert",
+                        "--cacert", "--key", "--retry", "-z", "--time-cond", "--resolve", "-Y", "-y"})),
+    "wget": (frozenset({"-O", "--output-document", "-o", "--output-file", "-a", "--append-output"}),
+             frozenset({"-P", "--directory-prefix"}),
+             frozenset({"-t", "--tries", "-T", "--timeout", "-U", "--user-agent", "-e", "--execute", "-i",
+                        "--input-file", "-w", "--wait", "-l", "--level", "-A", "--accept", "-R", "--reject",
+                        "--header", "--user", "--password"})),
+    "iconv": (frozenset({"-o", "--output"}), frozenset(), frozenset({"-f", "--from-code", "-t", "--to-code"})),
+    "gpg": (frozenset({"-o", "--output"}), frozenset(),
+            frozenset({"-r", "--recipient", "-u", "--local-user", "--homedir", "--default-key"})),
+    "csplit": (frozenset({"-f", "--prefix"}), frozenset(), frozenset({"-b", "--suffix-format", "-n", "--digits"})),
+}
+#: Compilers: `-o FILE` or `-oFILE` only (their options are not getopt's: `-Wno-x` holds no `-o`).
+_COMPILERS = frozenset({"cc", "gcc", "g++", "c++", "clang", "clang++"})
+
+#: Programs that create or replace each file they are given (the first operand only for `mknod`, the last for
+#: `fallocate`, the second for `uniq`, all but the first for `rename`, `link`'s second).
+_OPERANDS: dict[str, frozenset[str]] = {
+    "mkfifo": frozenset({"-m", "--mode", "-Z", "--context"}), "mknod": frozenset({"-m", "--mode"}),
+    "fallocate": frozenset({"-l", "--length", "-o", "--offset"}), "sponge": frozenset(),
+    "mktemp": frozenset({"-p", "--tmpdir", "--suffix"}), "uniq": frozenset({"-f", "-s", "-w", "--skip-fields",
+                                                                          "--skip-chars", "--check-chars"}),
+    "split": frozenset({"-a", "-b", "-C", "-l", "-n", "-t", "--additional-suffix", "--suffix-length", "--bytes",
+                        "--line-bytes", "--lines", "--number", "--separator", "--filter"}),
+    "rename": frozenset(), "prename": frozenset(), "file-rename": frozenset(), "perl-rename": frozenset(),
+    "link": frozenset(),
+    "ed": frozenset({"-p", "--prompt"}), "ex": frozenset({"-c", "--cmd", "-S", "-u", "-i", "-T", "-w", "-W"}),
+    "vi": frozenset({"-c", "--cmd", "-S", "-u", "-i", "-T", "-w", "-W"}),
+    "vim": frozenset({"-c", "--cmd", "-S", "-u", "-i", "-T", "-w", "-W"}),
+    "nvim": frozenset({"-c", "--cmd", "-S", "-u", "-i", "-w", "-W", "--listen"}),
+}
+#: Compressors and what they name the file they write in place of the one given ("" for a decompressor).
+_COMPRESSORS = {"gzip": ".gz", "pigz": ".gz", "bzip2": ".bz2", "xz": ".xz", "lzma": ".lzma", "zstd": ".zst",
+                "lz4": ".lz4", "compress": ".Z", "gunzip": "", "bunzip2": "", "unxz": "", "unlzma": "",
+                "unzstd": "", "uncompress": "", "zstdmt": ".zst"}
+_TO_STDOUT = frozenset({"-c", "--stdout", "--to-stdout", "-l", "--list", "-t", "--test"})
+
+
+def read_outputs(name: str, args: list[str], cwd: str | None, reading: ShellReading) -> str | None:
+    """Add the files `name ARGS…` writes where its command line names them; return the working folder after it."""
+    if name in _COMPILERS:
+        for index, arg in enumerate(args):
+            if arg == "-o" and index + 1 < len(args):
+                reading.add(args[index + 1], cwd, name)
+            elif arg.startswith("-o") and len(arg) > 2:
+                reading.add(arg[2:], cwd, name)
+        return cwd
+    if name in _OUTPUT_OPTIONS:
+        files, folders, others = _OUTPUT_OPTIONS[name]
+        _operands, values, _flags = _options(args, set(files | folders | others))
+        for option, value in values.items():
+            if option in files and value not in ("-", "/dev/null", "/dev/stdout", "/dev/stderr"):
+                reading.add(value, cwd, name)
+            elif option in folders:
+                reading.add(value, cwd, name, tree=True)
+        if name == "csplit" and not values.keys() & files:
+            reading.add("xx00", cwd, name)  # its default prefix, in the working folder
+        if name == "curl" and ({"-O", "--remote-name", "-J", "--remote-name-all"} & set(args)):
+            reading.unread.append("curl: a file named after the URL")
+        return cwd
+    if name in _COMPRESSORS:
+        operands, _values, flags = _options(args, {"-S", "--suffix", "-b", "-p", "-T", "--threads", "-L"})
+        if flags & _TO_STDOUT:
+            return cwd
+        suffix = _COMPRESSORS[name]
+        for operand in operands:
+            if operand == "-":
+                continue
+            reading.add(operand, cwd, name, tree=bool(flags & {"-r", "--recursive"}))
+            if suffix and not flags & {"-d", "--decompress", "--uncompress"}:
+                reading.add(operand + suffix, cwd, name)
+        return cwd
+    if name not in _OPERANDS:
+        return cwd
+    operands, values, flags = _options(args, set(_OPERANDS[name]))
+    if name in ("vi", "vim", "nvim", "ex") and flags & {"-R", "-h", "--help", "--version"}:
+        return cwd
+    chosen = operands[:1] if name == "mknod" else operands[-1:] if name == "fallocate" else \
+        operands[1:2] if name in ("uniq", "link") else operands[1:] if name.endswith("rename") else \
+        operands[-1:] if name == "split" and len(operands) >= 2 else [] if name == "split" else operands
+    if name == "mktemp":
+        folder = values.get("-p") or values.get("--tmpdir")
+        chosen = [os.path.join(folder, template) if folder else template
+                  for template in operands or (["tmp.XXXXXXXXXX"] if folder else []) if folder or "/" in template]
+    for operand in chosen:
+        if operand != "-":
+            reading.add(operand, cwd, name)
+    return cwd

@@ -1,0 +1,83 @@
+"""The wrappers a shell command line runs a command through (`sudo`, `env`, `timeout 5`, `flock FILE`…), for the
+shell's reader (`shell_targets`): the words of the command itself, the folder it runs in (`env -C DIR`,
+`sudo -D DIR`), and the files a wrapper writes itself (`time -o FILE`, `strace -o FILE`, `flock FILE`).
+
+Standard library only: the hook's fast path reads shell commands with it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
+if TYPE_CHECKING:
+    from brain_tui.core.sessions.shell_targets import ShellReading
+
+__all__ = ["split_wrappers"]
+
+#: Commands that run the rest of their words as a command.
+_WRAPPERS = {"sudo", "env", "command", "builtin", "nice", "nohup", "time", "exec", "timeout", "stdbuf", "!",
+             "doas", "ionice", "chronic", "flock", "strace", "ltrace"}
+#: Wrapper options that take a value as the next word.
+_WRAPPER_VALUES = {"sudo": {"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "--chdir", "--user", "--group"},
+                   "env": {"-u", "-C", "-S", "--chdir", "--unset", "--split-string"},
+                   "nice": {"-n"}, "timeout": {"-s", "-k", "--signal", "--kill-after"},
+                   "ionice": {"-c", "-n", "-p"}, "stdbuf": {"-i", "-o", "-e"}, "doas": {"-u", "-C"},
+                   "time": {"-o", "-f", "--output", "--format"}, "flock": {"-w", "--timeout", "-E",
+                                                                         "--conflict-exit-code"},
+                   "strace": {"-o", "-e", "-p", "-s", "-u", "-E", "-P", "-I", "-b", "-a", "-X", "--output"},
+                   "ltrace": {"-o", "-e", "-p", "-s", "-u", "-n", "-a", "--output"}}
+
+
+#: Wrapper options naming the folder the command runs in (`env -C DIR`, `sudo -D DIR`) or a file the wrapper itself
+#: writes (`time -o FILE`, `strace -o FILE`); `flock FILE …` writes its lock file.
+_WRAPPER_CHDIR = {"env": ("-C", "--chdir"), "sudo": ("-D", "--chdir")}
+_WRAPPER_OUTPUT = {"time": ("-o", "--output"), "strace": ("-o", "--output"), "ltrace": ("-o", "--output")}
+
+
+def split_wrappers(words: list[str], cwd: str | None = None,
+                    reading: ShellReading | None = None) -> tuple[list[str], str | None]:
+    """The words of the command itself, past assignments (`X=1`) and wrappers (`sudo`, `env`, `timeout 5`, …), and
+    the folder it runs in (`env -C DIR`); the files a wrapper writes itself are added to `reading`."""
+    index = 0
+    while index < len(words):
+        word = words[index]
+        if re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", word):
+            index += 1
+            continue
+        name = os.path.basename(word)
+        if name not in _WRAPPERS:
+            break
+        index += 1
+        values = _WRAPPER_VALUES.get(name, set())
+        while index < len(words) and (words[index].startswith("-") or "=" in words[index] and name == "env"):
+            option, eq, value = words[index].partition("=")
+            has_value = option in values and not eq
+            if not eq and option not in values and option[:2] in values and not option.startswith("--"):
+                option, value = option[:2], option[2:]  # `-Cdir`, `-ofile`
+            elif has_value:
+                value = words[index + 1] if index + 1 < len(words) else ""
+            if option in _WRAPPER_CHDIR.get(name, ()):
+                joined = _join(cwd, value) if value and "$" not in value and "`" not in value else None
+                cwd = os.path.normpath(joined) if joined is not None else None
+            elif option in _WRAPPER_OUTPUT.get(name, ()) and reading is not None:
+                reading.add(value, cwd, name)
+            index += 2 if has_value else 1
+        if name == "timeout" and index < len(words):
+            index += 1  # the duration
+        if name == "flock" and index < len(words):
+            if not words[index].isdigit() and reading is not None:
+                reading.add(words[index], cwd, name)  # the lock file (flock FD locks an open descriptor)
+            index += 1
+            if words[index:index + 1] in (["-c"], ["--command"]) and index + 1 < len(words):
+                return ["sh", "-c", words[index + 1]], cwd
+    return words[index:], cwd
+
+
+def _join(cwd: str | None, path: str) -> str | None:
+    if path.startswith("~"):
+        path = os.path.expanduser(path)
+    if os.path.isabs(path):
+        return path
+    return os.path.join(cwd, path) if cwd is not None else None

@@ -1,0 +1,75 @@
+"""An agent never writes the settings that name programs run outside its sandbox (SPEC 21): the clients' hooks and
+MCP servers (`.claude/settings.json`, `.mcp.json`, `.gemini/settings.json`, the user's own in the home folder,
+`$CODEX_HOME/hooks.json`) and bsi's commands (`brain-compose.yml`: `launch.command`, `notify.command`). Whoever writes
+them chooses what runs next for the pilot, or lifts the hooks themselves: the spelling of `bsi hooks uninstall` an
+agent's edit tool or shell would otherwise have. By any tool, bound (even to the whole brain) or not, settled index
+or not."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from brain_tui.core.brain import Brain
+from brain_tui.core.rules.write_decision import ShellCommand, WriteSession
+from tests.bsi import NOW, clean_env, ok, run_bsi
+from tests.hooks.test_hook_index import settle
+from tests.hooks.test_pre_tool_use import AGENT, assert_allowed, assert_denied, event, hook
+from tests.hooks.test_shell_hook import bash
+
+IN_BRAIN = [".claude/settings.json", ".claude/settings.local.json", ".mcp.json", ".gemini/settings.json",
+            "brain-compose.yml", ".claude/hooks/bsi.sh", ".CLAUDE/Settings.json"]
+IN_HOME = [".claude/settings.json", ".claude.json", ".gemini/settings.json", ".codex/hooks.json"]
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "home"
+    folder.mkdir()
+    monkeypatch.setenv("HOME", str(folder))
+    monkeypatch.setenv("CODEX_HOME", str(tmp_path / "codex"))
+    return folder
+
+
+@pytest.mark.parametrize("rel", IN_BRAIN)
+def test_the_decision_refuses_the_brains_agent_settings_to_every_session(brain: Path, home: Path, rel: str) -> None:
+    b = Brain(brain, now=NOW, commit=False)
+    for session in (WriteSession(agent_session="someone", cwd=str(brain)), WriteSession(agent_session="someone")):
+        decision = b.decide_write(rel, session)
+        assert not decision.allowed and "outside this sandbox" in decision.reason, decision
+    assert b.decide_write(".claude/commands/review.md", WriteSession(agent_session="x", cwd=str(brain))).allowed
+
+
+def test_the_users_own_settings_and_codex_home_are_refused_too(brain: Path, home: Path, tmp_path: Path) -> None:
+    b = Brain(brain, now=NOW, commit=False)
+    session = WriteSession(agent_session="someone", cwd=str(brain))
+    for rel in IN_HOME:
+        assert not b.decide_write(str(home / rel), session).allowed, rel
+    assert not b.decide_write(str(tmp_path / "codex" / "hooks.json"), session).allowed
+    assert not b.decide_write(ShellCommand(f"rm -rf {home / '.codex'}"), session).allowed
+    assert b.decide_write(str(home / "notes.txt"), session).allowed
+
+
+def test_the_hook_refuses_them_to_a_session_holding_the_whole_brain_by_every_tool(brain: Path, home: Path) -> None:
+    ok(run_bsi("claim", "open", "--scope", "/", "--story", "the whole brain", "--agent-session", AGENT, brain=brain))
+    env = clean_env(HOME=str(home), CODEX_HOME=str(home / ".codex"))
+    settle(brain)
+    assert_allowed(hook(brain, "pre-tool-use", event(brain, "Write", str(brain / "notes" / "x.md")), env=env))
+    for rel in IN_BRAIN[:5]:
+        for session in (AGENT, "unbound"):
+            assert_denied(hook(brain, "pre-tool-use", event(brain, "Write", str(brain / rel), session=session),
+                               env=env), "outside this sandbox")
+    assert_denied(hook(brain, "pre-tool-use", event(brain, "Edit", str(home / ".claude" / "settings.json")),
+                       env=env), "~/.claude/settings.json")
+    for command in ("echo '{}' > .mcp.json", "rm -rf .claude", "cd .gemini && sed -i s/bsi/true/ settings.json",
+                    "mv .claude/settings.json notes/", "printf 'launch: {}' >> brain-compose.yml",
+                    "echo '{\"disableAllHooks\": true}' > ~/.claude/settings.json"):
+        assert_denied(hook(brain, "pre-tool-use", bash(brain, command), env=env), "outside this sandbox")
+    patch = f"*** Begin Patch\n*** Delete File: {home / '.codex' / 'hooks.json'}\n*** End Patch\n"
+    codex = run_bsi("hook", "pre-tool-use", "--agent", "codex", brain=brain, env=env, input=json.dumps(
+        {"session_id": AGENT, "cwd": str(brain), "hook_event_name": "PreToolUse", "tool_name": "apply_patch",
+         "tool_input": {"command": patch}}))
+    assert codex.code == 2 and "outside this sandbox" in codex.out, codex
+    assert_allowed(hook(brain, "pre-tool-use", bash(brain, "cat .mcp.json brain-compose.yml"), env=env))
