@@ -103,7 +103,7 @@ def cmd_open(ctx: Context) -> int:
     a = ctx.args
     brain = ctx.brain
     entries = parse_scope_args(list(a.scope), brain.root)
-    ttl = parse_duration(a.ttl) if a.ttl else brain.config.ttl_default
+    ttl = parse_duration(a.ttl) if a.ttl is not None else brain.config.ttl_default
     req = OpenRequest(
         scope=entries, ttl=ttl, instance=brain.instance if a.instance is None else a.instance, type=a.claim_type,
         satellite_type=a.satellite_type, level=a.level, parent=a.parent, story=a.story, slug=a.slug,
@@ -153,7 +153,7 @@ def cmd_renew(ctx: Context) -> int:
     """`bsi claim renew`."""
     from brain_tui.core.clock import parse_duration
 
-    ttl = parse_duration(ctx.args.ttl) if ctx.args.ttl else None
+    ttl = parse_duration(ctx.args.ttl) if ctx.args.ttl is not None else None
     expires = ctx.brain.renew_claim(ctx.args.sess_id, ttl)
     ctx.emit({"sess_id": ctx.args.sess_id, "expires_at": expires}, f"{ctx.args.sess_id} expires {expires}")
     return 0

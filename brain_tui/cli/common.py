@@ -162,13 +162,17 @@ class Context:
             self.say(f"bsi: lost while offline: {item.sess_id} on {item.scope}; marked failed")
 
     def emit(self, data: Any, text: str | None = None) -> None:
-        """Print a result: JSON with --json, else `text` (when given)."""
+        """Print a result: JSON with --json, else `text` (when given).
+
+        Raises:
+            OutputLost: stdout refused the result (a full disk, a closed descriptor); the command itself ran.
+        """
         if self.json:
             import json
 
-            sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=None, sort_keys=False) + "\n")
+            print_out(json.dumps(data, ensure_ascii=False, indent=None, sort_keys=False) + "\n")
         elif text is not None:
-            sys.stdout.write(text + ("\n" if text and not text.endswith("\n") else ""))
+            print_out(text + ("\n" if text and not text.endswith("\n") else ""))
 
     def say(self, message: str) -> None:
         """A message for humans, on stderr."""
@@ -184,6 +188,39 @@ class Context:
             self.say(f"bsi: warning: {warning}")
         if applied.imported_signals:
             self.say(f"bsi: imported {len(applied.imported_signals)} legacy signal rows from BRAIN-INDEX.md")
+
+
+class OutputLost(Exception):
+    """stdout refused a result the command had already reached (exit 74, EX_IOERR): the command ran, its
+    printed result is what was lost, so the message never says that nothing was done."""
+
+    exit_code = 74
+    kind: str | None = None
+
+    def __init__(self, reason: str) -> None:
+        self.message = (f"cannot print the result on stdout: {reason}; the command itself ran to its end "
+                        "(a change it made is in place: `bsi claim list`, `git log`)")
+        super().__init__(self.message)
+        self.payload: dict[str, Any] = {}
+
+
+def print_out(text: str) -> None:
+    """Write `text` on stdout and flush it.
+
+    Raises:
+        OutputLost: stdout is closed or refused the write (a full disk, an I/O error); a closed pipe stays a
+            `BrokenPipeError` (the reader went away: not an error of the command).
+    """
+    stdout = sys.stdout
+    if stdout is None:
+        raise OutputLost("stdout is closed")
+    try:
+        stdout.write(text)
+        stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise OutputLost(exc.strerror or type(exc).__name__) from exc
 
 
 def table(rows: list[list[str]], header: list[str]) -> str:

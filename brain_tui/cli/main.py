@@ -306,10 +306,10 @@ def _is_refusal(exc: Exception) -> bool:
 
     The core's errors are looked up only when the core is loaded: a usage error loads none of it.
     """
-    from brain_tui.cli.common import CommandLineError
+    from brain_tui.cli.common import CommandLineError, OutputLost
 
     errors = sys.modules.get("brain_tui.core.errors")
-    return isinstance(exc, CommandLineError) or (errors is not None and isinstance(exc, errors.BsiError))
+    return isinstance(exc, (CommandLineError, OutputLost)) or (errors is not None and isinstance(exc, errors.BsiError))
 
 
 def _refuse(exc: Any, ctx: Context, args_list: list[str]) -> int:
@@ -319,7 +319,11 @@ def _refuse(exc: Any, ctx: Context, args_list: list[str]) -> int:
 
         doc = {"error": exc.message, "exit": exc.exit_code, **({"kind": exc.kind} if exc.kind else {}),
                **exc.payload}
-        sys.stdout.write(json.dumps(doc, ensure_ascii=False) + "\n")
+        try:
+            sys.stdout.write(json.dumps(doc, ensure_ascii=False) + "\n")
+            sys.stdout.flush()
+        except (OSError, AttributeError):  # stdout full or closed: the line on stderr still says what happened
+            pass
     for line in exc.message.splitlines() or [""]:
         sys.stderr.write(f"bsi: {line}\n")
     return int(exc.exit_code)

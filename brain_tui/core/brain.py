@@ -24,7 +24,7 @@ from functools import cached_property
 from pathlib import Path
 
 from brain_tui.core.clock import Clock, make_clock, zone_from_name
-from brain_tui.core.config import BrainConfig, load_config
+from brain_tui.core.config import BrainConfig, default_instance, load_config
 from brain_tui.core.errors import BsiError, InvalidData, NotFound
 from brain_tui.core.paths.layout import DATA_DIRS, INDEX_FILE, STATE_DIR, find_root, journal_pending
 from brain_tui.core.record import replace
@@ -118,7 +118,7 @@ class Brain:
         self.commit_enabled = commit
         self.store = BrainStore(self.root, self.tz, self.config)
         self.brain_name = self.config.brain_name or self.root.name
-        self.instance = instance or f"{self.brain_name}@{os.uname().nodename}"
+        self.instance = instance or default_instance(self.brain_name, os.uname().nodename)
         self.last_applied: Applied | None = None
         self._lock_depth = 0
         if sync is None:

@@ -199,7 +199,7 @@ def load_config(root: str | Path) -> BrainConfig:
     hooks = raw.get("hooks")
     unclaimed = hooks.get("unclaimed_writes") if isinstance(hooks, Mapping) else None
     return BrainConfig(
-        brain_name=str(raw["brain_name"]) if raw.get("brain_name") else None,
+        brain_name=_brain_name(raw.get("brain_name")),
         timezone=str(raw["timezone"]) if raw.get("timezone") else None,
         kerneluser=raw.get("kerneluser") is True,
         max_consecutive_fails=_find_max_fails(raw) or DEFAULT_MAX_FAILS,
@@ -214,6 +214,30 @@ def load_config(root: str | Path) -> BrainConfig:
         notify=parse_notify(raw.get("notify")),
         raw=raw,
     )
+
+
+def _brain_name(value: Any) -> str | None:
+    """`brain_name` as a name: a string or a number, blanks trimmed; a list, a mapping or a boolean is none."""
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        return None
+    return str(value).strip() or None
+
+
+def default_instance(brain_name: str, machine: str) -> str:
+    """The default instance `brain_name@machine` (SPEC 4), always one that reads as an instance.
+
+    A character that cannot stand in it (`@`, a slash, a control or invisible character) becomes `-`, so a
+    brain folder named `me@work` gives `me-work@host` rather than every open refused for an `--instance`
+    nobody gave.
+    """
+    import unicodedata
+
+    def part(text: str, fallback: str) -> str:
+        kept = "".join("-" if c in "@/\\" or unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") else c
+                       for c in text)
+        return kept.strip() or fallback
+
+    return f"{part(brain_name, 'brain')}@{part(machine, 'localhost')}"
 
 
 def _unreadable(problem: str) -> BrainConfig:

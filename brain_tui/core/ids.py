@@ -63,6 +63,17 @@ def valid_instance(instance: str) -> bool:
     return not any(c in "/\\" or unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") for c in instance)
 
 
+#: What no git branch name may hold (`git check-ref-format --branch`): a control character or space, one of
+#: ``~ ^ : ? * [ \``, ``..``, ``@{``, ``//``, a component that starts with ``.`` or ends with ``.lock``, a name that
+#: starts with ``-``, ``/`` or ``.``, or ends with ``/`` or ``.``.
+_BAD_BRANCH_RE = LazyPattern(r"[\x00-\x20\x7f~^:?*\[\\]|\.\.|@\{|//|/\.|\.lock(?:/|$)|^[-/.]|[/.]$")
+
+
+def valid_branch(name: str) -> bool:
+    """True when `name` can name a git branch (`git check-ref-format --branch`): a claim's `theme_branch`."""
+    return name not in ("", "@", "HEAD") and not _BAD_BRANCH_RE.search(name)
+
+
 def party_session(party: str) -> str | None:
     """The session a signal party names (``sess-…`` or ``sess-…@instance``), else None (a human, ``pilote``, ``*``)."""
     return party.partition("@")[0] if party.startswith("sess-") else None

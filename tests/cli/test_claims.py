@@ -244,13 +244,42 @@ def test_default_ttl_is_two_hours(brain: Path) -> None:
     assert load_claim(brain, sess)["expires_at"] == "2026-11-29T12:00:00+00:00"
 
 
-@pytest.mark.parametrize("flag", ["--ttl=9h"])
+@pytest.mark.parametrize("flag", ["--ttl=9h", "--ttl="])
 def test_ttl_refused_with_65_and_nothing_written(brain: Path, bsi: Bsi, flag: str) -> None:
     before, files = head(brain), tree_bytes(brain)
     run = bsi("claim", "open", "--scope", "a/", flag, brain=brain)
     assert run.code == 65 and run.out == ""
     assert len(run.err.strip().splitlines()) == 1 and "TTL" in run.err
     assert head(brain) == before and tree_bytes(brain) == files and git(brain, "status", "--porcelain") == ""
+
+
+@pytest.mark.parametrize("branch", ["a b", "theme\nbe6", "x..y", "a~1", "a:b", "/x", "x/", "x.lock", ".x",
+                                    "a//b", "a@{1}", "x*", "a/.b", "a.", "HEAD"])
+def test_a_theme_branch_git_cannot_name_is_refused_with_65_and_nothing_written(brain: Path, bsi: Bsi,
+                                                                             branch: str) -> None:
+    """SPEC 13: bad data on the command line is exit 65, one line, nothing written. A `--theme-branch` that no git
+    branch can be named (git check-ref-format) would leave a claim that preflight refuses for ever (exit 6, SPEC
+    10), with a multi-line refusal when the name holds a newline."""
+    before, files = head(brain), tree_bytes(brain)
+    run = bsi("claim", "open", "--scope", "a/", "--theme-branch", branch, brain=brain)
+    assert run.code == 65 and run.out == "", run
+    assert len(run.err.strip().splitlines()) == 1 and "branch" in run.err
+    assert head(brain) == before and tree_bytes(brain) == files
+
+
+@pytest.mark.parametrize("branch", ["theme/be6", "feature/été-2026", "release-1.2", "main"])
+def test_a_theme_branch_git_can_name_is_written(brain: Path, branch: str) -> None:
+    sess = open_claim(brain, "--scope", "a/", "--theme-branch", branch)
+    assert load_claim(brain, sess)["theme_branch"] == branch
+
+
+def test_an_empty_ttl_given_to_renew_is_refused_not_taken_for_the_default(brain: Path, bsi: Bsi) -> None:
+    """SPEC 6.4: a malformed TTL is 65; `--ttl ''` is given, and empty (as `--instance ''` or `--slug ''`)."""
+    sess = open_claim(brain, "--scope", "a/")
+    before, files = head(brain), tree_bytes(brain)
+    run = bsi("claim", "renew", sess, "--ttl", "", brain=brain, now="2026-11-29T11:00:00Z")
+    assert run.code == 65 and run.out == "" and len(run.err.strip().splitlines()) == 1 and "TTL" in run.err
+    assert head(brain) == before and tree_bytes(brain) == files
 
 
 def test_a_negative_ttl_given_as_a_separate_word_is_bad_data_not_usage(brain: Path, bsi: Bsi) -> None:

@@ -206,6 +206,23 @@ def test_circuit_breaker_trips_once_and_resets(brain: tuple[Path, dict[str, str]
     assert (status["fails"], status["tripped"]) == (0, False)
 
 
+@pytest.mark.parametrize("end", [("claim", "close", "{id}", "--status", "ok"),
+                                 ("gate", "abort", "{id}", "done with it")])
+def test_the_breaker_of_a_finished_claim_is_neither_failed_nor_reset(brain: tuple[Path, dict[str, str]],
+                                                                     end: tuple[str, ...]) -> None:
+    """SPEC 6.3: a finished claim (closed, failed, released) takes no action (12, nothing changed). `fail`
+    refuses it; `reset` does too, rather than rewrite the finished record and commit it."""
+    root, ids = brain
+    solo = ids["solo"]
+    ok(bsi(root, *(word.format(id=solo) for word in end)))
+    before, text = git(root, "rev-parse", "HEAD"), (root / "claims" / f"{solo}.yml").read_bytes()
+    for verb in ("fail", "reset"):
+        run = bsi(root, "preflight", verb, solo)
+        assert run.code == 12 and run.out == "" and len(run.err.splitlines()) == 1, (verb, run)
+    assert git(root, "rev-parse", "HEAD") == before and (root / "claims" / f"{solo}.yml").read_bytes() == text
+    assert git(root, "status", "--porcelain", "--", "claims") == ""
+
+
 def test_max_consecutive_fails_read_under_a_mode(brain: tuple[Path, dict[str, str]]) -> None:
     root, ids = brain
     text = LEGACY_COMPOSE.read_text(encoding="utf-8")

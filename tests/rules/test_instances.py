@@ -38,3 +38,27 @@ def test_bsi_instance_refused_in_one_line(brain: Path, instance: str) -> None:
     run = run_bsi("claim", "open", "--scope", "a/", "--instance", instance, brain=brain)
     assert run.code == 65 and run.out == "" and run.err.count("\n") == 1 and "instance" in run.err, run
     assert tree_bytes(brain) == files
+
+
+@pytest.mark.parametrize("brain_name", ['"me@work"', '"team/notes"', "[a, b]", "{a: 1}", '"  "'])
+def test_default_instance_of_an_odd_brain_name_still_opens(brain: Path, brain_name: str) -> None:
+    """SPEC 4 and 12: the default instance is `brain_name@machine`; a `brain_name` that cannot stand before the
+    `@` (an `@` or `/` in it) or that is no name at all (a list, a mapping, blanks) never makes every open
+    refused for an `--instance` nobody gave: the default reads as an instance, and no Python repr is written."""
+    (brain / "brain-compose.yml").write_text(f"brain_name: {brain_name}\n", encoding="utf-8")
+    run = run_bsi("claim", "open", "--scope", "a/", brain=brain)
+    assert run.code == 0, run
+    instance = load_claim(brain, run.out.strip())["instance"]
+    name, _, machine = instance.partition("@")
+    assert name and machine and "@" not in machine and "/" not in instance and "[" not in instance
+    assert "{" not in instance and name == name.strip()
+
+
+def test_default_instance_of_a_brain_folder_named_with_an_at(tmp_path: Path) -> None:
+    """A brain whose folder is `me@work` (no brain_name) opens claims: its default instance reads as one."""
+    root = tmp_path / "me@work"
+    assert run_bsi("init", str(root), cwd=tmp_path).code == 0
+    run = run_bsi("claim", "open", "--scope", "a/", brain=root)
+    assert run.code == 0, run
+    name, _, machine = load_claim(root, run.out.strip())["instance"].partition("@")
+    assert name.startswith("me") and machine and "@" not in machine

@@ -98,11 +98,14 @@ def stage_reset(cs: ChangeSet, sess_id: str, max_fails: int = DEFAULT_MAX_FAILS)
 
     Raises:
         InvalidData / NotFound: bad or unknown claim (65 / 66).
+        TransitionRefused: the claim is terminal (12): a finished record is not rewritten.
     """
     from brain_tui.core.records.changes import flow_map
     from brain_tui.core.rules.claims import require_claim
 
-    require_claim(cs.snapshot, sess_id)
+    claim = require_claim(cs.snapshot, sess_id)
+    if claim.is_terminal:
+        raise TransitionRefused(f"cannot reset the circuit breaker of {sess_id}: it is {claim.status}")
     cs.update_claim(sess_id, {"circuit": flow_map({"fails": 0, "last_fail_at": None})})
     cs.message = f"bsi: circuit reset {sess_id}"
     return CircuitState(sess_id, 0, max_fails, False, None)

@@ -13,7 +13,7 @@ from datetime import timedelta
 
 from brain_tui.core.clock import MAX_TTL, claim_ttl, format_duration
 from brain_tui.core.errors import BsiError, ConflictError, InvalidData, NotFound, TransitionRefused
-from brain_tui.core.ids import new_session_id, valid_instance, valid_session_id
+from brain_tui.core.ids import new_session_id, valid_branch, valid_instance, valid_session_id
 from brain_tui.core.paths.limits import MAX_NEW_CLAIM_BYTES, MAX_SCOPE_ENTRIES, add_history, check_text
 from brain_tui.core.paths.scope import ScopeEntry, format_scope, normalize_path, parse_scope
 from brain_tui.core.paths.text_safety import inert_line
@@ -103,6 +103,9 @@ def validate_open(snapshot: BrainSnapshot, req: OpenRequest) -> None:
     check_text("story", req.story)
     for name in ("on_done", "on_partial", "on_fail", "theme_branch", "instance"):
         check_text(name, getattr(req, name))
+    if req.theme_branch and not valid_branch(req.theme_branch):
+        raise InvalidData(f"invalid theme branch {inert_line(req.theme_branch, 80)!r}: git names no branch so "
+                          "(no spaces, '..', '~ ^ : ? * [ \\', nor a leading '-' or '.'; like theme/be6)")
     if len(req.scope) > MAX_SCOPE_ENTRIES:
         raise InvalidData(f"invalid scope: {len(req.scope)} entries, at most {MAX_SCOPE_ENTRIES} (claim a folder)")
     if req.agent_session is not None and not valid_agent_session(req.agent_session):
