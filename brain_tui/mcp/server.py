@@ -218,7 +218,7 @@ class _Checked:
             answer = unreadable_request(line) if line and line.strip() else None
             if answer is None:
                 return line
-            self.write(json.dumps(answer, ensure_ascii=False, separators=(",", ":")) + "\n")
+            self.write(json.dumps(answer, separators=(",", ":")) + "\n")  # ASCII: the id may hold a surrogate
             self.flush()
 
     def write(self, text: str) -> int:

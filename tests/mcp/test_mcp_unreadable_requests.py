@@ -46,10 +46,11 @@ def answers(brain: Path, lines: list[str]) -> tuple[list[dict[str, Any]], str]:
 def test_a_request_the_sdk_cannot_read_gets_an_error_with_its_id(brain: Path) -> None:
     lines = [json.dumps(INIT), json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
              LONE % 2,
-             json.dumps({"jsonrpc": "2.0", "id": "three", "method": "tools/call", "params": ["claim_open"]})]
+             json.dumps({"jsonrpc": "2.0", "id": "three", "method": "tools/call", "params": ["claim_open"]}),
+             '{"jsonrpc":"2.0","id":"\\udc00","method":"tools/list"}']
     out, err = answers(brain, lines)
     replies = {doc["id"]: doc for doc in out if "id" in doc}
-    for ident in (2, "three"):
+    for ident in (2, "three", "\udc00"):
         assert replies.get(ident, {}).get("error", {}).get("code") == -32600, out
         assert "\\ud800" not in json.dumps(replies[ident]) and "claim_open" not in replies[ident]["error"]["message"]
     assert "result" in replies["end"]
