@@ -237,17 +237,37 @@ class Locks:
         """Acquire, extend or take over the lock of `file` (refused with code 1 while another holds it).
 
         Only for a claim effectively open (a gate or a pause holds its work: 12); an agent only
-        for its own claim (`NotYours`, 77) and only a file that claim may write (code 1).
+        for its own claim (`NotYours`, 77) and only a file that claim may write (code 1): inside its
+        scope, and neither a protocol file, a file naming programs run outside its sandbox (git's
+        config and hooks, the agents' settings) nor, for a satellite, the kernel zone (code 5).
         """
         from brain_tui.core.rules import authority, locks
 
         acting = authority.acting_in(self._brain.root, actor)
+        if acting.is_agent:
+            self._require_writable(file, sess_id)
 
         def decide(cs: ChangeSet) -> locks.LockOutcome:
             authority.require_own_file(acting, cs.snapshot, sess_id, file)
             return locks.stage_acquire(cs, file, sess_id, ttl_min)
 
         return mutate_for(self._brain, acting, sess_id, "lock a file for", decide)
+
+    def _require_writable(self, file: str, sess_id: str) -> None:
+        """Refuse an agent's lock of a file its claim may never write, wherever its scope reaches (SPEC 21.4).
+
+        The write decision's own refusals of such files: `protocol` (code 1) and the kernel zone (5). A claim
+        that may not act now, a path that does not normalise, or a file outside the scope is left to the lock
+        rules, which say so themselves (12, 65, 1).
+        """
+        from brain_tui.core.rules.preflight_codes import ZONE_VIOLATION
+        from brain_tui.core.rules.write_decision import PROTOCOL, WriteSession
+
+        if self._brain.snapshot().claim(sess_id) is None:
+            return
+        decision = self._brain.decide_write(file, WriteSession(claims=(sess_id,)))
+        if not decision.allowed and (decision.check == PROTOCOL or decision.code == ZONE_VIOLATION):
+            raise decision.refusal()
 
     def release(self, file: str, sess_id: str, *, actor: Actor | None = None) -> locks.LockRelease:
         """The holder releases the lock of `file` (refused with code 2 for anyone else; 77 for another agent's)."""

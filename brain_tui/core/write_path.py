@@ -8,6 +8,7 @@ are imported by the functions that write.
 from __future__ import annotations
 
 import fcntl
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, TypeVar
@@ -36,14 +37,30 @@ class Applied:
     warnings: list[str] = field(default_factory=list)
 
 
+#: The Brain objects each thread holds the writer lock of (by `id`): re-entrance is the holder thread's only.
+_HELD = threading.local()
+#: Per brain root, the lock a thread of this process takes before the `flock` (`flock` serialises processes only).
+_THREAD_LOCKS: dict[str, threading.Lock] = {}
+_THREAD_LOCKS_GUARD = threading.Lock()
+
+
+def _thread_lock(brain: Brain) -> threading.Lock:
+    with _THREAD_LOCKS_GUARD:
+        return _THREAD_LOCKS.setdefault(str(brain.root), threading.Lock())
+
+
 @contextmanager
 def locked(brain: Brain, reentrant: bool = True) -> Iterator[None]:
     """Hold the local writer lock (`flock` on `.brain/lock`; the kernel frees it if we die).
 
-    Re-entrant within one Brain object (a synced write holds it across the
-    whole fetch → decide → push cycle and writes inside it).
+    Re-entrant within one Brain object for the thread holding it (a synced write holds it across the
+    whole fetch → decide → push cycle and writes inside it). Another thread of the process waits like
+    another process does: an MCP server runs the tool calls a client sends together in worker threads.
     """
-    if reentrant and brain._lock_depth:
+    held: set[int] | None = getattr(_HELD, "brains", None)
+    if held is None:
+        held = _HELD.brains = set()
+    if reentrant and brain._lock_depth and id(brain) in held:
         brain._lock_depth += 1
         try:
             yield
@@ -52,12 +69,14 @@ def locked(brain: Brain, reentrant: bool = True) -> Iterator[None]:
         return
     state = brain.root / STATE_DIR
     state.mkdir(exist_ok=True)
-    with open(state / LOCK_FILE, "a+b") as handle:
+    with _thread_lock(brain), open(state / LOCK_FILE, "a+b") as handle:
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
         brain._lock_depth = 1
+        held.add(id(brain))
         try:
             yield
         finally:
+            held.discard(id(brain))
             brain._lock_depth = 0
             fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 

@@ -64,6 +64,10 @@ def initialize_reply(message: object) -> dict[str, Any] | None:
             or not isinstance(info, dict) or not isinstance(info.get("name"), str) \
             or not isinstance(info.get("version"), str):
         return None
+    try:  # a lone surrogate (`"\ud800"`): valid JSON, yet the SDK cannot read the message and answers it itself
+        json.dumps(message, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return None
     negotiated = version if version in HANDSHAKE_VERSIONS else HANDSHAKE_VERSIONS[-1]
     return {"jsonrpc": "2.0", "id": ident, "result": {
         "capabilities": CAPABILITIES, "instructions": INSTRUCTIONS, "protocolVersion": negotiated,

@@ -173,13 +173,72 @@ def build_server(session: Session) -> MCPServer[Any]:
     return server
 
 
+def unreadable_request(line: str) -> dict[str, Any] | None:
+    """The error answer (JSON-RPC -32600, with the request's id) to a request the SDK cannot read, else None.
+
+    The SDK drops a line it fails to validate without a word: a request with a lone surrogate in its text
+    (`"\\ud800"`: valid JSON, not valid Unicode) or params that are not an object would never be answered, and
+    its client would wait for ever. A line with no usable id (not JSON, a notification) is left to the SDK.
+    """
+    import json
+
+    from mcp_types import jsonrpc_message_adapter
+
+    try:
+        jsonrpc_message_adapter.validate_json(line, by_name=False)
+        return None
+    except ValueError:
+        pass
+    try:
+        doc = json.loads(line)
+    except ValueError:
+        return None
+    ident = doc.get("id") if isinstance(doc, dict) and isinstance(doc.get("method"), str) else None
+    if isinstance(ident, bool) or not isinstance(ident, str | int):
+        return None
+    return {"jsonrpc": "2.0", "id": ident, "error": {
+        "code": -32600, "message": "invalid request: not a well-formed MCP message (params must be an object, "
+                                   "and every text valid Unicode: no lone surrogate)"}}
+
+
+class _Checked:
+    """The server's stdin, answering itself the requests the SDK cannot read (`unreadable_request`), and its stdout,
+    written by one thread at a time (the SDK's writer and those answers)."""
+
+    def __init__(self, stdin: Any, stdout: Any) -> None:
+        import threading
+
+        self._in, self._out, self._lock = stdin, stdout, threading.Lock()
+
+    def readline(self) -> Any:
+        import json
+
+        while True:
+            line = self._in.readline()
+            answer = unreadable_request(line) if line and line.strip() else None
+            if answer is None:
+                return line
+            self.write(json.dumps(answer, separators=(",", ":")) + "\n")  # ASCII: the id may hold a surrogate
+            self.flush()
+
+    def write(self, text: str) -> int:
+        with self._lock:
+            return int(self._out.write(text))
+
+    def flush(self) -> None:
+        with self._lock:
+            self._out.flush()
+
+
 def run_streams(server: MCPServer[Any], stdin: Any, stdout: Any) -> None:
     """Serve `server` over two line streams (objects with `readline`, and `write`/`flush`) until stdin ends."""
     import anyio
     from mcp.server.stdio import stdio_server
 
+    checked: Any = _Checked(stdin, stdout)  # a line stream, like the two it wraps
+
     async def main() -> None:
-        async with stdio_server(stdin=anyio.wrap_file(stdin), stdout=anyio.wrap_file(stdout)) as (read, write):
+        async with stdio_server(stdin=anyio.wrap_file(checked), stdout=anyio.wrap_file(checked)) as (read, write):
             # `MCPServer.run_stdio_async` with our streams: the SDK offers no public door for them
             low = server._lowlevel_server
             await low.run(read, write, low.create_initialization_options())

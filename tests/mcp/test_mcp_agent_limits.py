@@ -121,3 +121,26 @@ def test_an_agent_locks_only_files_its_own_claim_may_write(brain: Path) -> None:
     assert not mine.is_error and mine.structured_content["holder"] == opened.structured_content["sess_id"]
     assert sorted(p.name for p in (brain / "locks").glob("*.yml")) == ["src%2Fa.py.yml"]
     assert ok(run_bsi("preflight", "check", other, "docs/b.md", brain=brain)) is not None
+
+
+def test_an_agent_locks_no_file_its_claim_may_not_write_even_in_its_scope(brain: Path) -> None:
+    """SPEC 21.4: a claim's scope may name a protocol folder or git's own files, yet its agent may never write them
+    (preflight refuses, code 1); it locked them all the same, holding records over files only bsi or a human
+    writes."""
+    before = sorted(p.name for p in (brain / "locks").iterdir())
+    files = ["claims/sess-20261129-1000-zzzz.yml", "BRAIN-INDEX.md", ".brain/lock", ".git/config",
+             "signals/x.yml"]
+
+    async def body(mcp: Client) -> Any:
+        opened = await mcp.call_tool("claim_open", {"scope": ["claims/", "BRAIN-INDEX.md", ".brain/", ".git/",
+                                                              "signals/", "src/"]})
+        return opened, [await mcp.call_tool("lock_acquire", {"file": f}) for f in files], \
+            await mcp.call_tool("lock_acquire", {"file": "src/a.py"})
+
+    opened, refused, mine = serve(brain, body, CLAUDE_CODE_SESSION_ID=B)
+    assert not opened.is_error, opened
+    for result in refused:
+        doc = result.structured_content
+        assert result.is_error and (doc["exit"], doc["kind"], doc["retryable"]) == (1, "preflight", False), doc
+    assert not mine.is_error
+    assert sorted(p.name for p in (brain / "locks").iterdir()) == sorted([*before, "src%2Fa.py.yml"])

@@ -1,0 +1,67 @@
+"""A request the SDK cannot read is still answered (JSON-RPC -32600, with its id): a client waits for every id.
+
+The SDK drops a line it fails to validate, so a request whose text holds a lone
+surrogate (`"\\ud800"`, valid JSON, not valid Unicode) or whose params are not an
+object got no answer at all, and the client hung on it.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from tests.bsi import NOW, bsi_command, clean_env
+
+INIT: dict[str, Any] = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+LONE = '{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"claim_open","arguments":' \
+       '{"scope":["src/"],"story":"\\ud800"}}}'
+
+
+def answers(brain: Path, lines: list[str]) -> tuple[list[dict[str, Any]], str]:
+    """Every line `bsi mcp` wrote until it answered a last `tools/list` (id "end"), and its stderr."""
+    proc = subprocess.Popen(bsi_command("mcp", brain=brain, now=NOW), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=clean_env())
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    out: list[dict[str, Any]] = []
+    try:
+        proc.stdin.write("".join(line + "\n" for line in lines))
+        proc.stdin.write(json.dumps({"jsonrpc": "2.0", "id": "end", "method": "tools/list"}) + "\n")
+        proc.stdin.flush()
+        while not any(doc.get("id") == "end" for doc in out):
+            line = proc.stdout.readline()
+            assert line, "the server closed stdout"
+            out.append(json.loads(line))
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=30)
+        err = proc.stderr.read()
+        proc.stdout.close()
+        proc.stderr.close()
+    return out, err
+
+
+def test_a_request_the_sdk_cannot_read_gets_an_error_with_its_id(brain: Path) -> None:
+    lines = [json.dumps(INIT), json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+             LONE % 2,
+             json.dumps({"jsonrpc": "2.0", "id": "three", "method": "tools/call", "params": ["claim_open"]}),
+             '{"jsonrpc":"2.0","id":"\\udc00","method":"tools/list"}']
+    out, err = answers(brain, lines)
+    replies = {doc["id"]: doc for doc in out if "id" in doc}
+    for ident in (2, "three", "\udc00"):
+        assert replies.get(ident, {}).get("error", {}).get("code") == -32600, out
+        assert "\\ud800" not in json.dumps(replies[ident]) and "claim_open" not in replies[ident]["error"]["message"]
+    assert "result" in replies["end"]
+    assert not list((brain / "claims").glob("sess-*.yml"))  # nothing opened
+    assert "Traceback" not in err
+
+
+def test_an_initialize_the_sdk_cannot_read_is_not_answered_as_a_success(brain: Path) -> None:
+    """The front answers a plain `initialize` before the SDK reads it: one it cannot read is refused once,
+    never answered as a success the SDK then knows nothing of."""
+    first = json.dumps(INIT).replace('"name": "t"', '"name": "\\ud800"')
+    out, _err = answers(brain, [first])
+    ones = [doc for doc in out if doc.get("id") == 1]
+    assert len(ones) == 1 and ones[0].get("error", {}).get("code") == -32600, out
