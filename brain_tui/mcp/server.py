@@ -174,11 +174,12 @@ def build_server(session: Session) -> MCPServer[Any]:
 
 
 def unreadable_request(line: str) -> dict[str, Any] | None:
-    """The error answer (JSON-RPC -32600, with the request's id) to a request the SDK cannot read, else None.
+    """The error answer (JSON-RPC -32600 with the request's id, -32700) to a line the SDK cannot read, else None.
 
     The SDK drops a line it fails to validate without a word: a request with a lone surrogate in its text
     (`"\\ud800"`: valid JSON, not valid Unicode) or params that are not an object would never be answered, and
-    its client would wait for ever. A line with no usable id (not JSON, a notification) is left to the SDK.
+    its client would wait for ever. A line that is not JSON gets -32700 with a null id (JSON-RPC 2.0); one with
+    no usable id (a notification) is left to the SDK.
     """
     import json
 
@@ -191,8 +192,8 @@ def unreadable_request(line: str) -> dict[str, Any] | None:
         pass
     try:
         doc = json.loads(line)
-    except ValueError:
-        return None
+    except ValueError:  # JSON-RPC 2.0: a parse error is answered with a null id
+        return {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "parse error: not JSON"}}
     ident = doc.get("id") if isinstance(doc, dict) and isinstance(doc.get("method"), str) else None
     if isinstance(ident, bool) or not isinstance(ident, str | int):
         return None

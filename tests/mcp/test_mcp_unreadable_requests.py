@@ -65,3 +65,15 @@ def test_an_initialize_the_sdk_cannot_read_is_not_answered_as_a_success(brain: P
     out, _err = answers(brain, [first])
     ones = [doc for doc in out if doc.get("id") == 1]
     assert len(ones) == 1 and ones[0].get("error", {}).get("code") == -32600, out
+
+
+def test_a_line_that_is_not_json_gets_a_parse_error_and_the_server_goes_on(brain: Path) -> None:
+    """JSON-RPC 2.0: a line that does not parse is answered `-32700` with a null id; the next request is served."""
+    lines = [json.dumps(INIT), json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+             "this is not json", '{"jsonrpc":"2.0","id":5,"method":']
+    out, err = answers(brain, lines)
+    parse_errors = [doc for doc in out if doc.get("error", {}).get("code") == -32700]
+    assert len(parse_errors) == 2 and all(doc["id"] is None for doc in parse_errors), out
+    assert all("not json" not in doc["error"]["message"] for doc in parse_errors)
+    assert "result" in next(doc for doc in out if doc.get("id") == "end")
+    assert "Traceback" not in err
