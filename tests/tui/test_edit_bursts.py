@@ -57,3 +57,15 @@ async def test_a_slug_corrected_in_one_burst_confirms_the_release(make_app) -> N
         assert dialog.query_one("#slug", Input).value == slug
         await edit_burst(pilot, "←←Z→→")  # the cursor moves before the Z lands, and back to the end
         assert dialog.query_one("#slug", Input).value == slug[:-2] + "Z" + slug[-2:]
+
+
+async def test_a_filter_corrected_in_one_burst_filters_by_the_corrected_text(make_app) -> None:  # noqa: ANN001
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("slash")
+        box = app.screen.query_one("#filter", Input)
+        assert app.screen.focused is box
+        await edit_burst(pilot, "dex\x7fpl")
+        assert box.value == "depl"
+        await edit_burst(pilot, "←←\x7f→→oy")  # the arrows and a backspace inside the text
+        assert box.value == "dploy"

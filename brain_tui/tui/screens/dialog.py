@@ -17,6 +17,7 @@ from textual.widgets import Button, Input, Label, Static
 
 from brain_tui.core.brain import Brain
 
+from ..editing import EDIT_BINDINGS, edits_focused, queue_edit
 from ..messages import CoreDone
 from ..safe import safe_text
 
@@ -24,17 +25,6 @@ if TYPE_CHECKING:
     from textual.widgets.button import ButtonVariant
 
     from ..app import BrainApp
-
-
-#: An input field's actions that are not editing: left to the field's own bindings (or the app's).
-NOT_EDITING = frozenset({"submit", "copy", "cut", "paste"})
-
-
-def _edit_action(action: str) -> str:
-    """The dialog's action for an input field's: ``cursor_left(True)`` → ``edit('cursor_left', True)``."""
-    name, _, params = action.partition("(")
-    params = params.rstrip(")")
-    return f"edit({name!r}{', ' + params if params else ''})"
 
 
 class CoreDialog(ModalScreen[str | None]):
@@ -45,18 +35,13 @@ class CoreDialog(ModalScreen[str | None]):
     stays in the dialog, in the core's words.
     """
 
-    #: Keys typed in one burst (over SSH, or by a fast typist) keep their order. Tab moves focus as soon as it is
-    #: read (a priority binding), so the keys after it land in the next field. An input field's editing keys
-    #: (backspace, the arrows, home, end, delete…) are read as soon as they arrive too and queued in the field
-    #: behind the characters typed before them: left to the field's own bindings, they would run only once the
-    #: key had gone round the widgets, after the characters typed behind them (`11⌫2` gave 112, `1⌫0` gave 10).
+    #: Keys typed in one burst (over SSH, or by a fast typist) keep their order: Tab moves focus as soon as it is
+    #: read (a priority binding), so the keys after it land in the next field; editing keys: `editing`.
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", id="dialog-cancel"),
         Binding("tab", "next_field", "Next field", show=False, priority=True, id="form-next"),
         Binding("shift+tab", "app.focus_previous", "Previous field", show=False, priority=True, id="form-previous"),
-        *(Binding(key, _edit_action(binding.action), show=False, priority=True, id=f"edit-{key}")
-          for binding in Binding.make_bindings(Input.BINDINGS) if binding.action not in NOT_EDITING
-          for key in binding.key.split(",")),
+        *EDIT_BINDINGS,
     ]
     DEFAULT_CLASSES = "dialog"
 
@@ -128,14 +113,12 @@ class CoreDialog(ModalScreen[str | None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """An editing key is the focused input field's (elsewhere it goes on to the focused widget)."""
         if action == "edit":
-            return isinstance(self.focused, Input)
+            return edits_focused(self.focused)
         return super().check_action(action, parameters)
 
     def action_edit(self, name: str, *params: object) -> None:
-        """An editing key for the focused input field: queued behind the characters typed before it (the field
-        reads its keys from its own queue), ahead of those typed after it."""
-        if isinstance(self.focused, Input):
-            self.focused.call_later(getattr(self.focused, f"action_{name}"), *params)
+        """An editing key, queued in the focused input field (`editing.queue_edit`)."""
+        queue_edit(self.focused, name, *params)
 
     @on(Button.Pressed, "#cancel")
     def _pressed_cancel(self) -> None:
