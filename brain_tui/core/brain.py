@@ -24,7 +24,7 @@ from functools import cached_property
 from pathlib import Path
 
 from brain_tui.core.clock import Clock, make_clock, zone_from_name
-from brain_tui.core.config import BrainConfig, default_instance, load_config
+from brain_tui.core.config import BrainConfig, ConfigFile, default_instance
 from brain_tui.core.errors import BsiError, InvalidData, NotFound
 from brain_tui.core.paths.layout import DATA_DIRS, INDEX_FILE, STATE_DIR, find_root, journal_pending
 from brain_tui.core.record import replace
@@ -111,7 +111,8 @@ class Brain:
     def __init__(self, root: str | os.PathLike[str], *, now: str | None = None, clock: Clock | None = None,
                  commit: bool = True, instance: str | None = None, sync: str | None = None) -> None:
         self.root = Path(root).resolve()
-        self.config: BrainConfig = load_config(self.root)
+        self._config_file = ConfigFile(self.root)
+        self.config: BrainConfig = self._config_file.config
         self.tz = zone_from_name(self.config.timezone)
         self.display_tz = zone_from_name(self.config.timezone) if self.config.timezone else UTC
         self.clock: Clock = clock or make_clock(now, self.tz)
@@ -245,11 +246,10 @@ class Brain:
         return result
 
     def refuse_broken_config(self) -> None:
-        """No write while brain-compose.yml does not parse (its sync, zones, breaker would be guessed).
-
-        Raises:
-            InvalidData: naming the file and the line (exit 65); reads only warn (`config.problem`).
+        """No write while brain-compose.yml does not parse (its sync, zones, breaker would be guessed); the file is
+        read again when it changed since (`ConfigFile`). Raises InvalidData: naming the file and line (exit 65).
         """
+        self.config = self.store.config = self._config_file.current()
         if self.config.problem:
             raise InvalidData(f"{self.config.problem}; nothing was written. Fix the file first "
                               "(its sync mode, zones and breaker limit would otherwise be guessed)")

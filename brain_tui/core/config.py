@@ -267,3 +267,31 @@ def unclaimed_written(config: BrainConfig) -> str | None:
     if value is None or (isinstance(value, str) and value.strip().lower() in UNCLAIMED_MODES):
         return None
     return str(value)
+
+
+class ConfigFile:
+    """brain-compose.yml as a long-lived process (the cockpit) holds it: read again once the file changed, so a
+    write is decided on the file as it is now, as a `bsi` command would decide it.
+
+    Args:
+        root: the brain folder.
+    """
+
+    def __init__(self, root: str | Path) -> None:
+        self.path = Path(root) / CONFIG_FILE
+        self._key = self._stat()
+        self.config = load_config(root)
+
+    def _stat(self) -> tuple[int, int, int, int] | None:
+        try:
+            st = self.path.stat()
+        except OSError:
+            return None
+        return st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino
+
+    def current(self) -> BrainConfig:
+        """The configuration as the file is now (read again only when its stat moved)."""
+        key = self._stat()
+        if key != self._key:
+            self._key, self.config = key, load_config(self.path.parent)
+        return self.config

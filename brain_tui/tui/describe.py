@@ -47,8 +47,15 @@ def claim_summary(claim: Claim, snapshot: BrainSnapshot) -> Content:
     out += "\n"
     kind = claim.type if claim.type == claim.level else f"{claim.type} · {level_name(claim)}"
     out += safe_text(f"{kind} · {claim.instance or '?'}", 120, style=MUTED)
-    out += " · TTL "
-    out += ttl_left(claim, snapshot.now)
+    if claim.is_terminal:  # its TTL no longer counts: when it ended
+        ended = claim.closed_at
+        if ended is not None and ended.tzinfo is None:
+            ended = ended.replace(tzinfo=snapshot.tz)
+        out += Content.styled(f" · ended {age(ended, snapshot.now)} ago" if ended is not None else " · ended",
+                              MUTED)
+    else:
+        out += " · TTL "
+        out += ttl_left(claim, snapshot.now)
     out += "\nscope "
     out += safe_text(claim.scope_text or "—", 160)
     if claim.parent:

@@ -1,8 +1,10 @@
 """The live feed: how the cockpit learns that the brain changed, and reads it again off the UI thread.
 
 Files are watched with watchfiles (stat polling as a fallback for network
-filesystems); every change asks for one read. Reads run in one thread at a time
-and coalesce: changes that arrive while a read runs give exactly one more read
+filesystems), and so are the git files that decide HEAD's commit: in force is
+what git holds (SPEC 22), so another process's commit alone can change what a
+read shows (a lift written, read, then committed). Every change asks for one
+read. Reads run in one thread at a time and coalesce: changes that arrive while a read runs give exactly one more read
 after it (dolphie's self-rescheduling refresh, never overlapping). Each read
 posts `SnapshotLoaded` to the app. The UI thread never parses a file and never
 scans the folders.
@@ -20,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from brain_tui.core.brain import DATA_DIRS, Brain
 from brain_tui.core.paths.layout import CLAIMS_DIR
+from brain_tui.core.records.git_head import head_files
 from brain_tui.core.records.model import BrainSnapshot
 
 from .messages import FilesChanged, SnapshotLoaded
@@ -62,8 +65,13 @@ def fingerprint(root: Path, claims: Collection[str] | None = None) -> Fingerprin
         claims: the claim files (``claims/<name>``) the cockpit holds. Given, ``claims/`` is not listed: its own
             stat (which moves when a file is added, removed or replaced) and these files' stats stand for it, so
             a scan costs what the steady read holds, not the history. None: every file of every folder.
+
+    The files that decide HEAD's commit (`head_files`) are in it too, by their absolute path.
     """
     items: Fingerprint = {}
+    for name in head_files(root) or ():
+        if (key := _stat(name)) is not None:
+            items[name] = key
     for folder in DATA_DIRS:
         if claims is not None and folder == CLAIMS_DIR:
             for name in (CLAIMS_DIR, *claims):
@@ -179,13 +187,24 @@ class LiveFeed:
     async def _watch(self) -> None:
         root = self.brain.root
         folders = [str(root / d) for d in DATA_DIRS if (root / d).is_dir()]
+        # HEAD's files (git replaces them: a lock file renamed over) are watched through their folders; the
+        # folders' other files (git's index, its lock files, objects) are not changes of the brain.
+        head = frozenset(head_files(root) or ())
+        watched = {*folders, *(folder for folder in {os.path.dirname(name) for name in head}
+                               if os.path.isdir(folder))}
         try:
-            from watchfiles import awatch
+            from watchfiles import DefaultFilter, awatch
 
             if not folders:
                 raise FileNotFoundError("nothing to watch")
-            async for changes in awatch(*folders, stop_event=self.stop_event, debounce=WATCH_DEBOUNCE_MS,
-                                        step=WATCH_STEP_MS, recursive=False, yield_on_timeout=False):
+            usual = DefaultFilter()  # (it leaves out every path inside a `.git` folder: HEAD's files are let in)
+
+            def wanted(change: Any, path: str) -> bool:
+                return path in head or ((path in folders or os.path.dirname(path) in folders) and usual(change, path))
+
+            async for changes in awatch(*sorted(watched), watch_filter=wanted, stop_event=self.stop_event,
+                                        debounce=WATCH_DEBOUNCE_MS, step=WATCH_STEP_MS, recursive=False,
+                                        yield_on_timeout=False):
                 # watchfiles says what changed: the app refreshes first, then calls `restat`.
                 self.app.post_message(FilesChanged(tuple(path for _, path in changes), watched=True))
         except Exception:  # noqa: BLE001 - any watcher failure falls back to polling

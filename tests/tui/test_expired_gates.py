@@ -138,3 +138,21 @@ async def test_an_open_approve_dialog_learns_the_gate_was_decided_elsewhere(make
         await pilot.press("escape")
         await settle(pilot)
         assert not isinstance(app.screen, GateDecisionDialog)
+
+
+@pytest.mark.parametrize("minutes, offered", [(100, True), (115, False)])
+async def test_the_queue_offers_r_only_while_renewing_helps(make_app, demo_root: Path, clock, minutes: int,
+                                                            offered: bool) -> None:  # noqa: ANN001
+    request_gate(demo_root)
+    clock.at = NOW + timedelta(minutes=minutes)  # 10 minutes before DEPLOY's expiry, or 5 after it
+    app = make_app(gates=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        table = app.screen.query_one("#gate-table")
+        key = next(k for k in table.row_keys if DEPLOY in k)
+        table.focus()
+        table.select_key(key)
+        await settle(pilot)
+        title = str(app.screen.query_one("#gate-detail").border_title)
+        assert ("r renew" in title) is offered, title
+        assert "a approve" in title

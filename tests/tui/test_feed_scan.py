@@ -79,3 +79,14 @@ def test_a_restat_asked_during_a_read_is_taken_after_it_not_beside_it(demo_root:
     assert order == ["worker", "read", "SnapshotLoaded", "fingerprint"]
     live.restat()  # no read under way: at once, in its worker
     assert order[-2:] == ["worker", "fingerprint"]
+
+
+def test_a_commit_alone_is_a_change(demo_root: Path) -> None:
+    """In force is what git holds: the scan (the watcher's fallback) sees HEAD move with no brain file changed."""
+    import subprocess
+
+    held = _held(demo_root)
+    before = fingerprint(demo_root, held)
+    subprocess.run(["git", "commit", "-q", "--allow-empty", "-m", "elsewhere"], cwd=demo_root, check=True)
+    changed = changed_names(before, fingerprint(demo_root, held))
+    assert str(demo_root.resolve() / ".git" / "refs" / "heads" / "main") in changed

@@ -13,6 +13,7 @@ from brain_tui.core.rules.attention import claim_of
 from brain_tui.core.rules.triggers import handoff_task
 
 from ..commands import MUTATING_ACTIONS
+from ..editing import EDIT_BINDINGS, edits_focused, queue_edit
 from ..safe import safe_str
 
 if TYPE_CHECKING:
@@ -20,6 +21,9 @@ if TYPE_CHECKING:
 
 class ClaimActions(Screen[None]):
     """A screen whose keys act on a selected claim or signal through dialogs and the core."""
+
+    #: The filter box's editing keys keep their place in a burst of keys (`editing`).
+    BINDINGS = [*EDIT_BINDINGS]
 
     @property
     def brain_app(self) -> BrainApp:
@@ -75,10 +79,17 @@ class ClaimActions(Screen[None]):
         return claim
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Read-only hides every action that changes the brain; nothing acts once the cockpit is quitting."""
+        """Read-only hides every action that changes the brain; nothing acts once the cockpit is quitting. An editing
+        key is the focused input field's (elsewhere it goes on to the focused widget)."""
+        if action == "edit":
+            return edits_focused(self.focused) and not self.brain_app.quitting
         if self.brain_app.quitting:
             return False
         return not (self.brain_app.readonly and action in MUTATING_ACTIONS)
+
+    def action_edit(self, name: str, *params: object) -> None:
+        """An editing key, queued in the focused input field (`editing.queue_edit`)."""
+        queue_edit(self.focused, name, *params)
 
     # -- actions -------------------------------------------------------------------------------
     def _push(self, screen: Screen[str | None]) -> None:

@@ -102,16 +102,16 @@ class DetailScreen(ClaimActions):
         with VerticalScroll(id="detail"):
             if self.claim is not None:
                 claim = self.claim
-                yield Static(claim_summary(claim, snapshot), markup=False, classes="section")
+                yield Static(claim_summary(claim, snapshot), id="summary", markup=False, classes="section")
                 # Shown once `Brain.peek` (in a worker) finds a bound agent session.
                 yield Static(styled("Peek", "bold"), id="peek-heading", markup=False, classes="heading")
                 yield Static(Content("loading…"), id="peek", markup=False, classes="section")
                 yield Static(styled("Gate history", "bold"), markup=False, classes="heading")
-                yield Static(self._history(claim), markup=False, classes="section")
+                yield Static(self._history(claim), id="gate-history", markup=False, classes="section")
                 yield Static(styled("Result", "bold"), markup=False, classes="heading")
-                yield Static(result_text(claim), markup=False, classes="section")
+                yield Static(result_text(claim), id="result", markup=False, classes="section")
                 yield Static(styled("Satellites", "bold"), markup=False, classes="heading")
-                yield Static(children_text(claim, snapshot), markup=False, classes="section")
+                yield Static(children_text(claim, snapshot), id="children", markup=False, classes="section")
                 yield Static(styled("Git log", "bold"), markup=False, classes="heading")
                 yield Static(Content("loading…"), id="git-log", markup=False, classes="section")
                 yield Static(styled("Scope drift (verify)", "bold"), markup=False, classes="heading")
@@ -120,7 +120,7 @@ class DetailScreen(ClaimActions):
             else:
                 assert self.signal is not None
                 yield Static(signal_details(self.signal, snapshot, app.brain.brain_name),
-                             markup=False, classes="section")
+                             id="summary", markup=False, classes="section")
                 path = self.signal.path
             heading = styled("File ", "bold")
             heading += safe_text(path, 120, style="bold")
@@ -192,11 +192,25 @@ class DetailScreen(ClaimActions):
         self.query_one("#file", Static).update(safe_text(event.text, None, multiline=True))
 
     def show_snapshot(self, snapshot: BrainSnapshot) -> None:
-        """Keep acting on the claim as it is now (the text shown is the picture taken when opened)."""
+        """Show and act on the claim (or signal) as it is now: a key pressed here, another terminal or a session
+        changed it. Its file and git log are read again when it changed."""
+        self.snapshot = snapshot
         if self.claim is not None:
-            self.claim = snapshot.claim(self.claim.sess_id) or self.claim
+            claim = snapshot.claim(self.claim.sess_id) or self.claim
+            changed, self.claim = claim != self.claim, claim
+            self.query_one("#summary", Static).update(claim_summary(claim, snapshot))
+            self.query_one("#children", Static).update(children_text(claim, snapshot))
+            if changed:
+                self.query_one("#gate-history", Static).update(self._history(claim))
+                self.query_one("#result", Static).update(result_text(claim))
+                self._load_file(self._path)
+                self._load_git(claim)
         if self.signal is not None:
-            self.signal = next((s for s in snapshot.signals if s.sig_id == self.signal.sig_id), self.signal)
+            signal = next((s for s in snapshot.signals if s.sig_id == self.signal.sig_id), self.signal)
+            changed, self.signal = signal != self.signal, signal
+            self.query_one("#summary", Static).update(signal_details(signal, snapshot, self.brain_app.brain.brain_name))
+            if changed:
+                self._load_file(self._path)
 
     @work(thread=True, exclusive=True, group="detail-git", exit_on_error=False)
     def _load_git(self, claim: Claim) -> None:

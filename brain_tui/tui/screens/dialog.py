@@ -17,6 +17,7 @@ from textual.widgets import Button, Input, Label, Static
 
 from brain_tui.core.brain import Brain
 
+from ..editing import EDIT_BINDINGS, edits_focused, queue_edit
 from ..messages import CoreDone
 from ..safe import safe_text
 
@@ -34,7 +35,14 @@ class CoreDialog(ModalScreen[str | None]):
     stays in the dialog, in the core's words.
     """
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="dialog-cancel")]
+    #: Keys typed in one burst (over SSH, or by a fast typist) keep their order: Tab moves focus as soon as it is
+    #: read (a priority binding), so the keys after it land in the next field; editing keys: `editing`.
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel", id="dialog-cancel"),
+        Binding("tab", "next_field", "Next field", show=False, priority=True, id="form-next"),
+        Binding("shift+tab", "app.focus_previous", "Previous field", show=False, priority=True, id="form-previous"),
+        *EDIT_BINDINGS,
+    ]
     DEFAULT_CLASSES = "dialog"
 
     def __init__(self) -> None:
@@ -98,6 +106,20 @@ class CoreDialog(ModalScreen[str | None]):
         if not self.busy:
             self.dismiss(None)
 
+    def action_next_field(self) -> None:
+        """Tab: the next field (forms may send it somewhere more useful than the next button)."""
+        self.focus_next()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """An editing key is the focused input field's (elsewhere it goes on to the focused widget)."""
+        if action == "edit":
+            return edits_focused(self.focused)
+        return super().check_action(action, parameters)
+
+    def action_edit(self, name: str, *params: object) -> None:
+        """An editing key, queued in the focused input field (`editing.queue_edit`)."""
+        queue_edit(self.focused, name, *params)
+
     @on(Button.Pressed, "#cancel")
     def _pressed_cancel(self) -> None:
         self.action_cancel()
@@ -137,17 +159,6 @@ class FormDialog(CoreDialog):
     """
 
     last_field = ""
-    #: Tab moves focus as soon as it is read (a priority binding), so keys typed in one burst after it (over
-    #: SSH, or by a fast typist) land in the next field, not in the one that had focus when they were queued.
-    BINDINGS = [
-        *CoreDialog.BINDINGS,
-        Binding("tab", "next_field", "Next field", show=False, priority=True, id="form-next"),
-        Binding("shift+tab", "app.focus_previous", "Previous field", show=False, priority=True, id="form-previous"),
-    ]
-
-    def action_next_field(self) -> None:
-        """Tab: the next field (forms may send it somewhere more useful than the next button)."""
-        self.focus_next()
 
     def action_submit(self) -> None:  # pragma: no cover - every form overrides it
         """Run the form's core action."""

@@ -9,6 +9,8 @@ approving, as the core computes it.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -19,9 +21,10 @@ from textual.events import ScreenResume
 from textual.widgets import DataTable, Static
 
 from brain_tui.core.clock import format_timestamp, humanize_countdown
-from brain_tui.core.records.model import BrainSnapshot
+from brain_tui.core.records.model import BrainSnapshot, Claim
 from brain_tui.core.records.statuses import Status
 from brain_tui.core.rules.attention import AttentionItem
+from brain_tui.core.rules.effective import renew_can_extend
 
 from ..commands import bindings_for
 from ..describe import claim_summary, gate_details, signal_details
@@ -173,7 +176,7 @@ class QueueScreen(ClaimActions):
             done += Content.styled(f"\n{format_timestamp(snapshot.now, snapshot.tz)}", MUTED)
             info.update(done)
             return
-        detail.border_title = Content(f" {hint_for(item, app.readonly)} ")
+        detail.border_title = Content(f" {hint_for(item, app.readonly, claim, snapshot.now)} ")
         if item.kind == "gate" and claim is not None and claim.status == Status.WAITING_HUMAN:
             info.update(gate_details(claim, snapshot))
         elif sig is not None:
@@ -198,10 +201,12 @@ class QueueScreen(ClaimActions):
             self.app.pop_screen()
 
 
-def hint_for(item: AttentionItem, readonly: bool) -> str:
-    """The keys that decide this kind of item."""
+def hint_for(item: AttentionItem, readonly: bool, claim: Claim | None = None, now: datetime | None = None) -> str:
+    """The keys that decide this kind of item (`r` only while renewing would extend `claim`, as of `now`)."""
     if readonly:
         return "enter detail"
+    if claim is not None and now is not None and not renew_can_extend(claim, now):
+        return hint_for(item, readonly).replace(" · r renew", "")
     keys = {
         "gate": "a approve · x reject · r renew · enter detail",
         "blocked": "K acknowledge · enter detail",

@@ -176,8 +176,7 @@ class KeyedTable(DataTable[ThemedCell]):
         """Sort the rows by `column` (its plain text; None: the order given) and redraw."""
         self.sort_column, self.sort_reverse = column, reverse
         self._keyed_rows = self._sorted(self._keyed_rows)
-        self._apply_columns(self._shown)
-        self._rebuild(self._shown, force=True)
+        self._rebuild(self._shown, force=True)  # (it notes the row under the cursor before it clears the table)
 
     def sort_next(self) -> None:
         """The next column (the cycle ends with the order given)."""

@@ -1,0 +1,31 @@
+"""A long-lived Brain (the cockpit's) decides a write on brain-compose.yml as the file is now, as `bsi` would."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from brain_tui.core.brain import Brain
+from brain_tui.core.errors import InvalidData
+from brain_tui.demo import build_demo
+
+NOW = datetime(2026, 11, 29, 10, 0, tzinfo=UTC)
+DEPLOY = "sess-20261129-0950-deploy-notes"
+
+
+def test_a_compose_file_broken_after_start_stops_the_writes_of_a_running_brain(tmp_path: Path) -> None:
+    root = build_demo(tmp_path / "brain", NOW)
+    brain = Brain(root, clock=lambda: NOW, instance="prod@desktop")  # opened before the file breaks
+    compose = root / "brain-compose.yml"
+    good = compose.read_text(encoding="utf-8")
+    compose.write_text(good + "sync: [unclosed\n", encoding="utf-8")
+    with pytest.raises(InvalidData, match="nothing was written"):
+        Brain(root, clock=lambda: NOW, instance="prod@laptop").gates.pause(DEPLOY)  # what `bsi` answers
+    with pytest.raises(InvalidData, match="nothing was written"):
+        brain.gates.pause(DEPLOY)
+    assert "max_consecutive_fails: 3" in good
+    compose.write_text(good.replace("max_consecutive_fails: 3", "max_consecutive_fails: 7"), encoding="utf-8")
+    brain.gates.pause(DEPLOY)  # mended: the write goes through, on the new settings
+    assert brain.config.max_consecutive_fails == 7
