@@ -111,8 +111,8 @@ class Brain:
     def __init__(self, root: str | os.PathLike[str], *, now: str | None = None, clock: Clock | None = None,
                  commit: bool = True, instance: str | None = None, sync: str | None = None) -> None:
         self.root = Path(root).resolve()
-        self._config_file = ConfigFile(self.root)
-        self.config: BrainConfig = self._config_file.config
+        self.config_file = ConfigFile(self.root)
+        self.config: BrainConfig = self.config_file.config
         self.tz = zone_from_name(self.config.timezone)
         self.display_tz = zone_from_name(self.config.timezone) if self.config.timezone else UTC
         self.clock: Clock = clock or make_clock(now, self.tz)
@@ -249,7 +249,7 @@ class Brain:
         """No write while brain-compose.yml does not parse (its sync, zones, breaker would be guessed); the file is
         read again when it changed since (`ConfigFile`). Raises InvalidData: naming the file and line (exit 65).
         """
-        self.config = self.store.config = self._config_file.current()
+        self.config = self.store.config = self.config_file.current()
         if self.config.problem:
             raise InvalidData(f"{self.config.problem}; nothing was written. Fix the file first "
                               "(its sync mode, zones and breaker limit would otherwise be guessed)")

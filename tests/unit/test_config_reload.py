@@ -29,3 +29,19 @@ def test_a_compose_file_broken_after_start_stops_the_writes_of_a_running_brain(t
     compose.write_text(good.replace("max_consecutive_fails: 3", "max_consecutive_fails: 7"), encoding="utf-8")
     brain.gates.pause(DEPLOY)  # mended: the write goes through, on the new settings
     assert brain.config.max_consecutive_fails == 7
+
+
+def test_a_launch_command_added_after_start_is_the_one_a_running_brain_launches_with(tmp_path: Path) -> None:
+    """The pilot adds `launch:` while the cockpit runs: its next `L` finds the command without a restart."""
+    from brain_tui.core.sessions.launch import NoLaunchCommand
+
+    root = build_demo(tmp_path / "brain", NOW)
+    brain = Brain(root, clock=lambda: NOW, instance="prod@desktop")
+    compose = root / "brain-compose.yml"
+    text = compose.read_text(encoding="utf-8")
+    assert "launch:" not in text
+    with pytest.raises(NoLaunchCommand):
+        brain.launches.check_settings()
+    compose.write_text(text + "launch:\n  command: [agent-x, \"{prompt}\"]\n  tmux: true\n", encoding="utf-8")
+    brain.launches.check_settings()
+    assert brain.launches.plan(DEPLOY).argv[0] == "agent-x"
