@@ -77,6 +77,23 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise CommandLineError(f"{message}\n{self.format_usage().strip()}")
 
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        """Flags may stand between a command's positionals: `bsi gate request ID --json "why"`.
+
+        argparse alone fills an optional positional (`MESSAGE`, `TTL_MIN`) with nothing when a flag follows
+        the one before it, then refuses the word after the flag; a command with one reads flags first, then
+        its positionals in order (argparse's intermixed parse). Commands with actions of their own are left
+        to argparse's parse, which the intermixed one cannot run.
+        """
+        if getattr(self, "_intermixing", False) or self._subparsers is not None \
+                or not any(action.nargs == "?" for action in self._get_positional_actions()):
+            return super().parse_known_args(args, namespace)
+        self._intermixing = True
+        try:
+            return self.parse_known_intermixed_args(args, namespace)
+        finally:
+            self._intermixing = False
+
 
 def add_global_flags(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
     """The global flags, accepted before or after the command."""

@@ -54,3 +54,13 @@ def test_files_on_close_are_recorded_normalised(brain: Path, bsi: Bsi) -> None:
     run = bsi("claim", "close", sess_id, "--status", "ok", "--files", "./a//x.md", "a/x.md", brain=brain)
     assert run.code == 0, run.err
     assert load_claim(brain, sess_id)["result"]["files_modified"] == ["a/x.md"]
+
+
+def test_a_flag_may_stand_between_an_id_and_its_optional_message(brain: Path, bsi: Bsi) -> None:
+    """`bsi gate request ID --json "why"`: the message after a flag is the message, not an unknown argument."""
+    sess = _open(bsi, brain, "--scope", "a/")
+    run = bsi("gate", "request", sess, "--json", "ready for review", brain=brain)
+    assert run.code == 0, run.err
+    assert run.json()["status"] == "waiting_human"
+    assert "ready for review" in (brain / "claims" / f"{sess}.yml").read_text(encoding="utf-8")
+    assert bsi("gate", "request", sess, "--json", "one", "two", brain=brain).code == 64  # one word too many
