@@ -11,7 +11,8 @@ import re
 from pathlib import Path
 
 from brain_tui.core.records.git_head import git_dirs
-from brain_tui.core.sessions.shell_targets import ShellReading, _copy_like, _is_dir, _join, _options
+from brain_tui.core.sessions.shell_targets import ShellReading, _copy_like, _is_dir, _options
+from brain_tui.core.sessions.shell_wrappers import join_path
 
 __all__ = ["read_git"]
 
@@ -45,7 +46,7 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading) -> str | N
         option = args[index]
         if option in ("-C", "-c", "--git-dir", "--work-tree", "--namespace") and index + 1 < len(args):
             if option == "-C":
-                joined = _join(here, args[index + 1])
+                joined = join_path(here, args[index + 1])
                 here = os.path.normpath(joined) if joined is not None else None
             index += 2
             continue
@@ -61,7 +62,7 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading) -> str | N
         elif sub == "restore":
             paths = operands
         else:  # `git checkout X`: a path when it names one, else a branch or a commit (switching branches)
-            paths = [p for p in operands if (full := _join(here, p)) is not None and os.path.lexists(full)]
+            paths = [p for p in operands if (full := join_path(here, p)) is not None and os.path.lexists(full)]
         staged_only = sub == "restore" and "--staged" in flags and "--worktree" not in flags and "-W" not in flags
         for path in paths:
             reading.add(path, here, f"git {sub}", tree=_is_dir(here, path), named=staged_only)
@@ -77,7 +78,7 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading) -> str | N
         if "--" in rest:
             operands = rest[rest.index("--") + 1:]
         elif sub in ("reset", "stash"):  # `git reset COMMIT`, `git stash push|pop…`: only what names a path
-            operands = [p for p in operands if (full := _join(here, p)) is not None and os.path.lexists(full)]
+            operands = [p for p in operands if (full := join_path(here, p)) is not None and os.path.lexists(full)]
         for operand in operands:
             reading.add(operand, here, f"git {sub}", named=True)
     elif sub == "config":  # a setting is a write of the config file (it may name a program git runs)
@@ -150,7 +151,7 @@ def _git_top(cwd: str | None) -> str | None:
 
 def _read_patch(operand: str, cwd: str | None, top: str | None, reading: ShellReading) -> None:
     """The files a patch file names (`+++ b/x`, `--- a/x`), relative to the work tree's top."""
-    full = _join(cwd, operand) if operand != "-" else None
+    full = join_path(cwd, operand) if operand != "-" else None
     if full is None or top is None:
         reading.unread.append("git apply: a patch read from stdin or a path that cannot be placed")
         return

@@ -29,7 +29,7 @@ import shlex
 from brain_tui.core.sessions.patch_text import patch_paths
 from brain_tui.core.sessions.shell_comments import without_comments
 from brain_tui.core.sessions.shell_heredocs import split_here_documents
-from brain_tui.core.sessions.shell_wrappers import split_wrappers
+from brain_tui.core.sessions.shell_wrappers import join_path, split_wrappers
 
 TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
 if TYPE_CHECKING:
@@ -261,16 +261,8 @@ def _options(args: list[str], with_value: set[str]) -> tuple[list[str], dict[str
     return operands, values, flags
 
 
-def _join(cwd: str | None, path: str) -> str | None:
-    if path.startswith("~"):
-        path = os.path.expanduser(path)
-    if os.path.isabs(path):
-        return path
-    return os.path.join(cwd, path) if cwd is not None else None
-
-
 def _is_dir(cwd: str | None, path: str) -> bool:
-    full = _join(cwd, path)
+    full = join_path(cwd, path)
     return path.endswith("/") or (full is not None and os.path.isdir(full))
 
 
@@ -346,7 +338,7 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
         target = operands[0] if operands else (home if home is not None else os.environ.get("HOME", ""))
         if not target or target == "-" or "$" in target or "`" in target:
             return None
-        joined = _join(cwd, target)
+        joined = join_path(cwd, target)
         return os.path.normpath(joined) if joined is not None else None
     if name == "popd":
         return None

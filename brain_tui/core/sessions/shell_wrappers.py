@@ -59,7 +59,7 @@ def split_wrappers(words: list[str], cwd: str | None = None,
             elif has_value:
                 value = words[index + 1] if index + 1 < len(words) else ""
             if option in _WRAPPER_CHDIR.get(name, ()):
-                joined = _join(cwd, value) if value and "$" not in value and "`" not in value else None
+                joined = join_path(cwd, value) if value and "$" not in value and "`" not in value else None
                 cwd = os.path.normpath(joined) if joined is not None else None
             elif option in _WRAPPER_OUTPUT.get(name, ()) and reading is not None:
                 reading.add(value, cwd, name)
@@ -75,7 +75,8 @@ def split_wrappers(words: list[str], cwd: str | None = None,
     return words[index:], cwd
 
 
-def _join(cwd: str | None, path: str) -> str | None:
+def join_path(cwd: str | None, path: str) -> str | None:
+    """`path` as the shell finds it from `cwd` (`~` expanded), or None: a relative path from a folder unknown."""
     if path.startswith("~"):
         path = os.path.expanduser(path)
     if os.path.isabs(path):
