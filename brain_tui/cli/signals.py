@@ -37,7 +37,7 @@ def cmd_send(ctx: Context) -> int:
     a = ctx.args
     brain = ctx.brain
     sender = a.sender
-    if not sender:
+    if sender is None:  # `--from ''` is a sender given blank: the core refuses it (65)
         acting = acting_in(brain.root)  # an agent speaks as its own live claim by default
         sender = sender_for(acting, brain.instance, brain.snapshot(only_statuses=BLOCKING_STATUSES)
                             if acting.is_agent else None)

@@ -49,3 +49,11 @@ def test_approve_on_a_moved_tree_exits_12_and_names_the_change(demo_brain: Path)
     assert run.code == 0 and json.loads(run.out)["approved_tree"] == now, run
     doc = load_claim(demo_brain, GATED)
     assert doc["status"] == "closed" and doc["approved_tree"] == now
+
+
+def test_approve_with_a_tree_that_is_no_hash_exits_65_and_decides_nothing(demo_brain: Path) -> None:
+    """`--tree zzz` (or blank) is bad input, not a moved scope: 65, and the gate still waits."""
+    for bad in ("zzz", "", "  ", "g" * 40):
+        run = run_bsi("gate", "approve", GATED, "--tree", bad, brain=demo_brain)
+        assert run.code == 65 and "--tree" in run.err and "Traceback" not in run.err, (bad, run)
+    assert load_claim(demo_brain, GATED)["status"] == "waiting_human"

@@ -348,7 +348,7 @@ def test_tier_1_needs_a_result_status(brain: Path, bsi: Bsi, tree: dict[str, str
     solo = opened(brain, "--scope", "solo/")
     assert bsi("claim", "close", solo, brain=brain).code == 11
     real = head(brain)[:7]
-    for made_up in ("deadbee", "nothex"):  # seed 002: "hash réel uniquement"
+    for made_up in ("deadbee", "nothex", "", " "):  # seed 002: "hash réel uniquement"; a blank one is no hash
         assert bsi("claim", "close", solo, "--status", "partial", "--commit", made_up, brain=brain).code == 65
     ok(bsi("claim", "close", solo, "--status", "partial", "--commit", real, brain=brain))
     assert last_commit(brain)[0] == f"bsi: close claim {solo}"

@@ -112,6 +112,7 @@ def test_bad_input(brain: Path, bsi: Bsi) -> None:
     assert bsi("signal", "send", "--to", "x", "--type", "not a type", "p", brain=brain).code == 65
     assert bsi("signal", "send", "--to", " ", "--type", "INFO", "p", brain=brain).code == 65
     assert bsi("signal", "send", "--type", "INFO", "p", brain=brain).code == 64
+    assert bsi("signal", "send", "--to", "x", "--type", "INFO", "--from", "", "p", brain=brain).code == 65
     assert bsi("signal", "ack", "sig-20261129-000000-none", brain=brain).code == 66
     assert bsi("signal", "ack", "../x", brain=brain).code == 65
     assert bsi("signal", "ack", "sig-a/b", brain=brain).code == 65

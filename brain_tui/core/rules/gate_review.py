@@ -12,10 +12,11 @@ what changed, so a human never approves work they did not see.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
-from brain_tui.core.errors import TransitionRefused
+from brain_tui.core.errors import InvalidData, TransitionRefused
 from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.layout import DATA_DIRS, INDEX_FILE, STATE_DIR
 from brain_tui.core.paths.text_safety import placeholder
@@ -169,8 +170,11 @@ def check_tree(root: Path, claim: Claim, seen: str | None, now: str | None) -> N
     """Refuse an approval made on a review of tree `seen` when the scope's tree is now `now`.
 
     Raises:
+        InvalidData: `seen` is not a tree hash (65: bad input, not a moved scope).
         TreeChanged: the trees differ; the message names the changed files and asks to review again.
     """
+    if seen is not None and re.fullmatch(r"[0-9a-fA-F]{4,64}", seen) is None:
+        raise InvalidData(f"--tree {seen[:60]!r} is not a tree hash: give the `tree` that `bsi gate show` printed")
     if not seen or now is None or seen == now:
         return
     changed = gitops.changed_between(root, seen, now)

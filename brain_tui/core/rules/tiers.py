@@ -121,7 +121,7 @@ def close_result(cs: ChangeSet, claim: Claim, req: CloseRequest) -> dict[str, An
         result["files_modified"] = files
     if tier == 2 and "files_modified" not in result:
         result["files_modified"] = []
-    if req.commit:
+    if req.commit is not None:  # `--commit ""` is a hash given blank: refused, never taken for none
         result["commit"] = real_commit(cs.root, req.commit)
     if req.notes:
         result["notes"] = req.notes
