@@ -36,6 +36,8 @@ def init_brain(path: str | os.PathLike[str], commit: bool = True) -> Path:
     Returns:
         The brain's path.
     """
+    if not os.fspath(path).strip():  # an unset variable in a script: never the current folder by accident
+        raise InvalidData("bsi init: the folder named is blank; give a path (or none for the current folder)")
     root = Path(path).expanduser().resolve()
     make_folder(root)
     for name in (*DATA_DIRS, STATE_DIR):
@@ -102,7 +104,7 @@ def _write_layout(root: Path) -> list[str]:
             created.append(f"{folder}/.gitkeep")
     ignore = root / ".gitignore"
     lines = ignore.read_text(encoding="utf-8").splitlines() if ignore.exists() else []
-    if ".brain/" not in lines and ".brain" not in lines:
+    if not {".brain/", ".brain", "/.brain/", "/.brain"} & {line.strip() for line in lines}:
         lines.append(".brain/")
         atomic_write_text(ignore, "\n".join(lines) + "\n")
         created.append(".gitignore")

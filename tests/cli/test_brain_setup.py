@@ -97,3 +97,21 @@ def test_init_without_a_path_makes_the_brain_that_brain_names_not_the_current_fo
     assert res.code == 0, res.err
     assert (tmp_path / "there" / "claims").is_dir() and (tmp_path / "there" / ".git").is_dir()
     assert list(here.iterdir()) == []
+
+
+def test_init_of_a_blank_path_is_65_and_makes_nothing_here(tmp_path: Path) -> None:
+    """`bsi init ''` (an unset variable in a script) is bad input, not the current folder."""
+    here = tmp_path / "here"
+    here.mkdir()
+    for blank in ("", "  "):
+        res = run_in("init", blank, cwd=here)
+        assert res.code == 65 and "Traceback" not in res.err, res.err
+    assert list(here.iterdir()) == []
+
+
+def test_init_keeps_a_gitignore_that_already_ignores_the_state_folder_from_the_root(tmp_path: Path) -> None:
+    root = tmp_path / "b"
+    root.mkdir()
+    (root / ".gitignore").write_text("/.brain/\n*.pyc\n", encoding="utf-8")
+    assert run_in("init", str(root), cwd=tmp_path).code == 0
+    assert (root / ".gitignore").read_text(encoding="utf-8") == "/.brain/\n*.pyc\n"
