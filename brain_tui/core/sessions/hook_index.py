@@ -282,8 +282,10 @@ def near_kernel_zone(zone: Iterable[str], rel: str) -> bool:
 
 
 def _plain(rel: str) -> bool:
-    """A normalised brain-relative path the shortcut may judge (anything else goes to the core)."""
+    """A normalised brain-relative path the shortcut may judge (anything else goes to the core): what
+    `scope_paths.normalize` takes unchanged (a glob character, `*` or `?`, it refuses: the core then does too)."""
     return bool(rel) and rel == rel.strip() and "\\" not in rel and not rel.startswith("/") and \
+        "*" not in rel and "?" not in rel and \
         not CONTROL_RE.search(rel) and all(part not in ("", ".", "..") for part in rel.split("/"))
 
 
