@@ -1,5 +1,6 @@
 """The hook index's shortcut and file names the core reads otherwise: a glob character (`*`, `?`) the core's
-path normalisation refuses. The shortcut leaves them to the core, so it never lets through what the core refuses."""
+path normalisation refuses, and a name an unbound write's scope reads as more than the file (`global`, a section
+marker). The shortcut leaves them to the core, so it never lets through what the core refuses."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 from brain_tui.core.paths.layout import HOOK_INDEX_FILE
 from tests.bsi import ok, run_bsi
 from tests.hooks.test_hook_index import settle
-from tests.hooks.test_pre_tool_use import AGENT, event, hook
+from tests.hooks.test_pre_tool_use import AGENT, assert_denied, event, hook
 
 UNBOUND = "f00dfeed-0000-4000-8000-000000000000"
 
@@ -30,3 +31,12 @@ def test_a_glob_character_in_a_file_name_is_left_to_the_core(brain: Path) -> Non
         unbound = event(brain, "Write", str(brain / name), session=UNBOUND)
         refused(hook(brain, "pre-tool-use", unbound), "glob characters")
 
+
+def test_a_name_an_unbound_scope_reads_as_more_than_the_file_is_left_to_the_core(brain: Path) -> None:
+    (brain / "notes").write_text("n\n")
+    holder = ok(run_bsi("claim", "open", "--scope", "notes", "--story", "d", brain=brain))
+    (brain / "brain-compose.yml").write_text("hooks:\n  unclaimed_writes: allow\n")
+    settle(brain)
+    for name in ("global", "notes#1.md", "notes§x"):  # the whole brain; a section of the claimed file `notes`
+        unbound = event(brain, "Write", str(brain / name), session=UNBOUND)
+        assert_denied(hook(brain, "pre-tool-use", unbound), holder)

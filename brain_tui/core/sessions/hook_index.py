@@ -333,8 +333,12 @@ def may_write(index: dict[str, Any], sess_id: str, rel: str, now: float) -> bool
 
 
 def unclaimed_free(index: dict[str, Any], rel: str) -> bool:
-    """True only when no blocking claim's scope can hold `rel` (an unbound write then meets no holder)."""
-    if not _plain(rel) or index.get("corrupt"):
+    """True only when no blocking claim's scope can hold `rel` (an unbound write then meets no holder).
+
+    The core reads an unbound write's path as a scope entry (`scope.parse_entry`): a name it reads as more
+    than that file (``global``, a section marker) is left to it.
+    """
+    if not _plain(rel) or index.get("corrupt") or rel == "global" or "#" in rel or "\u00a7" in rel:
         return False
     rel = path_key(rel)
     if not _plain(rel):
