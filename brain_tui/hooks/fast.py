@@ -95,6 +95,9 @@ def decide(event: dict[str, Any], agent: str, flags: dict[str, str],
             continue
         if not rel or path_keys.is_protocol_path(rel) or path_keys.hard_linked(root, rel) is not None:
             return None
+        holding = path_keys.brain_holding(wire.absolute(path, cwd))
+        if holding is not None and holding != root and path_keys.brain_target(root, holding) is None:
+            return None  # a link of this brain into another brain: the core checks it there too
         if index is None:
             index = hook_index.load(root)
             if index is None:

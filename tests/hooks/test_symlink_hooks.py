@@ -96,3 +96,22 @@ def test_a_link_made_or_unmade_after_the_index_is_seen(brain: Path) -> None:
     assert hook_index.load(brain) is None
     assert_denied(hook(brain, "pre-tool-use", event(brain, "Write", str(brain / "was-link" / "y.md"),
                                                     session="nobody")), holder)
+
+
+def test_a_link_into_another_brain_is_a_write_there_too(brain: Path, tmp_path: Path) -> None:
+    from tests.hooks.test_hook_index import settle
+
+    other = tmp_path / "other-brain"
+    ok(run_bsi("init", str(other), cwd=tmp_path))
+    holder = ok(run_bsi("claim", "open", "--scope", "docs/", "--story", "d", brain=other))
+    ok(run_bsi("claim", "open", "--scope", "sub/", "--story", "s", "--agent-session", AGENT, brain=brain))
+    (brain / "sub").mkdir()
+    (brain / "sub" / "ext").symlink_to(other)  # made in the session's own scope
+    settle(brain)
+    for tool in ("Write", "Edit"):  # the second with the index of this brain valid: the shortcut is asked first
+        assert_denied(hook(brain, "pre-tool-use", event(brain, tool, str(brain / "sub/ext/claims" / f"{holder}.yml"))),
+                      "protocol file of the brain at")
+        assert_denied(hook(brain, "pre-tool-use", event(brain, tool, str(brain / "sub/ext/docs/x.md"))), holder)
+    assert_allowed(hook(brain, "pre-tool-use", event(brain, "Write", str(brain / "sub/ext/notes.md"))))
+    assert_denied(hook(brain, "pre-tool-use", event(brain, "Write", str(brain / "sub/ext/notes.md"), session="x")),
+                  "sub/ext/notes.md")  # an unbound session: held here by the claim on sub/

@@ -40,11 +40,14 @@ REFUSED = ["git add claims/x.yml", "git add claims", "git add -- signals/", "git
            "git update-index --assume-unchanged BRAIN-INDEX.md", "git -C claims add x.yml",
            "find claims -delete", "find . -name '*.yml' -delete", "find signals -exec rm {} +", "chmod 000 claims",
            "chmod -R a-w signals", "chown nobody locks", "git rm -r --cached .", "git rm -rq --cached -- .",
-           "find . -fprint claims/x.yml"]
+           "find . -fprint claims/x.yml",
+           "git update-index --add --cacheinfo 100644,e69de29bb2d1d6434b8b29ae775ad8c2e48c5391,claims/x.yml",
+           "git update-index --add --cacheinfo=100644,e69de29bb2d1d6434b8b29ae775ad8c2e48c5391,signals/s.yml"]
 ALLOWED = ["git add .", "git add -A", "git add src/a.py", "git commit -am 'claims/x.yml fixed'", "git commit -m x",
            "git reset HEAD~1", "git stash", "git stash pop", "git log -- claims", "git diff claims/",
            "find claims -name '*.yml'", "chmod 644 src/a.py", "cat claims/x.yml", "git rm -r --cached src",
-           "find src -fprint src/list.txt"]
+           "find src -fprint src/list.txt",
+           "git update-index --add --cacheinfo 100644,e69de29bb2d1d6434b8b29ae775ad8c2e48c5391,src/a.py"]
 
 
 @pytest.mark.parametrize("command", REFUSED)

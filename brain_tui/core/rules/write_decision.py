@@ -4,7 +4,8 @@
 (`core.shell_targets`) and `bsi preflight check` alike, in this order:
 
 1. a file outside every brain: allowed; a file in another brain (or another checkout
-   of this one): decided there, as an unbound write;
+   of this one): decided there, as an unbound write (reached through a link of this
+   brain: there, then here too);
 2. a protocol file (`claims/ signals/ locks/ breath/ .brain/ BRAIN-INDEX.md`, the brain
    folder itself): refused ("change it through bsi");
 3. a bound session: the preflight of SPEC 10 for each claim it holds (the first that
@@ -186,9 +187,12 @@ class _Decider:
             return _Place(path)
         full = path if os.path.isabs(path) else os.path.join(self.session.cwd, path)
         rel = path_keys.brain_target(root, full)
-        if rel is not None:
-            return _Place(rel)
         other = path_keys.brain_holding(full)
+        if rel is not None:
+            if other is None or path_keys.brain_target(root, other) is not None:
+                return _Place(rel)  # this brain (a folder of it holding `claims/` is decided as this brain's)
+            # a link of this brain into another one: that brain's protocol files and claims hold there too
+            return _Place(rel, other, path_keys.brain_target(other, full))
         if other is None or other == os.path.realpath(root):
             return _Place(None)
         return _Place(None, other, path_keys.brain_target(other, full))
@@ -252,8 +256,10 @@ class _Decider:
             from brain_tui.core.brain import Brain
 
             there = Brain(place.other, clock=self.brain.clock, commit=False, sync="local")
-            return _Decider(there, WriteSession(cwd=self.session.cwd), notes=False, shadow=False)._unbound(
+            elsewhere = _Decider(there, WriteSession(cwd=self.session.cwd), notes=False, shadow=False)._unbound(
                 place.other_rel, tree)
+            if place.rel is None or not elsewhere.allowed:
+                return elsewhere  # a path of this brain leading there is this brain's write too (below)
         if place.rel is None:
             return WriteDecision(True, file=path)
         bound = self.bound()
@@ -269,10 +275,13 @@ class _Decider:
         return os.path.realpath(self.brain.root).startswith(full.rstrip("/") + "/")
 
     def _protocol(self, place: _Place) -> WriteDecision | None:
-        """The refusal of a protocol file (of this brain or of the other one the path lands in), or None."""
-        rel, where = place.rel, ""
-        if place.other is not None:
-            rel, where = place.other_rel, f" of the brain at {_short(place.other, 200)}"
+        """The refusal of a protocol file (of this brain, or of the other one the path lands in), or None."""
+        refused = self._protocol_of(place.rel, "")
+        if refused is None and place.other is not None:
+            refused = self._protocol_of(place.other_rel, f" of the brain at {_short(place.other, 200)}")
+        return refused
+
+    def _protocol_of(self, rel: str | None, where: str) -> WriteDecision | None:
         if rel is None:
             return None
         shown = rel

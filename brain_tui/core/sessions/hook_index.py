@@ -23,7 +23,9 @@ every file it read (an in-place edit moves it), of brain-compose.yml, and of
 the files that decide HEAD's commit (`git_head.head_files`: in force is what
 git holds, so a commit, a reset or a checkout moves what the core would say
 with no file of the work tree touched; a layout they do not decide is never
-vouched for). An
+vouched for), and the machine's UTC offset when times written without one were
+read in it (another `TZ`, or a daylight-saving change, reads them as other
+instants). An
 index whose snapshot began to be read less than 2 s after the newest of those
 times (or before it) is *racy* (one timestamp tick can hide a change, as in
 git's racy-clean rule; a change during the read would be keyed with the old
@@ -64,10 +66,10 @@ if TYPE_CHECKING:
 #: The note of a write no claim holds under ``unclaimed_writes: warn``: the core and this shortcut say the same.
 UNCLAIMED_NOTE = ("{file} written without a claim (no claim holds it; "
                   "`bsi claim open --scope …` makes the work visible to other sessions)")
-VERSION = 8  # 2: paths stored as their path_key; 3: the folders on the way to them; 4: HFS+ ignorables dropped;
+VERSION = 9  # 2: paths stored as their path_key; 3: the folders on the way to them; 4: HFS+ ignorables dropped;
 # 5: the expiry is the effective one (8 h cap, no opening time); 6: the files that decide HEAD's commit;
 # 7: a claim that shares its scope with another (`preflight.shared_scope`); 8: `unclaimed` is deny for a value
-# naming no mode (an index written before read it as warn)
+# naming no mode (an index written before read it as warn); 9: the machine's UTC offset its times were read in
 RACY_NS = 2_000_000_000
 _KINDS = ("global", "dir", "file", "section")
 
@@ -173,9 +175,26 @@ def build(root: str | os.PathLike[str], snapshot: BrainSnapshot, config: BrainCo
         "zone": zone,
         "kerneluser": bool(config.kerneluser), "unclaimed": config.unclaimed_writes,
         "corrupt": [c.path for c in snapshot.corrupt if c.path.startswith(("claims/", "locks/"))],
+        "offset": _local_offset(snapshot.tz, config),
         # a layout whose HEAD files are not known (`head_files` None) is never vouched for
         "racy": keys["head"] is None or built - max(stamps) < RACY_NS,
     }
+
+
+def _local_offset(tz: Any, config: BrainConfig) -> int | None:
+    """The UTC offset (seconds) a time written without one was read in, when it is the machine's (no usable
+    `timezone:` in brain-compose.yml: `clock.zone_from_name`); None when brain-compose.yml names the zone.
+
+    A claim's or lock's `expires_at` written without an offset (a legacy tool, a hand edit) is an instant only
+    in a zone: an index built by a process in another zone (its `TZ`, or before a daylight-saving change)
+    would hold another instant than the core of this process reads.
+    """
+    from datetime import timezone
+
+    if config.timezone == "UTC" or not isinstance(tz, timezone):
+        return None  # UTC, or a named zone (a `ZoneInfo`): the same in every process
+    offset = tz.utcoffset(None)
+    return None if offset is None else int(offset.total_seconds())
 
 
 def _expiry(claim: Any) -> float:
@@ -227,6 +246,9 @@ def load(root: str | os.PathLike[str]) -> dict[str, Any] | None:
         return None
     if index.get("keys") != _keys(base):
         return None
+    offset = index.get("offset")
+    if offset is not None and offset != time.localtime().tm_gmtoff:
+        return None  # its times without an offset were read in another zone than this process reads them
     files = index.get("files")
     if not isinstance(files, dict):
         return None
@@ -260,8 +282,10 @@ def near_kernel_zone(zone: Iterable[str], rel: str) -> bool:
 
 
 def _plain(rel: str) -> bool:
-    """A normalised brain-relative path the shortcut may judge (anything else goes to the core)."""
+    """A normalised brain-relative path the shortcut may judge (anything else goes to the core): what
+    `scope_paths.normalize` takes unchanged (a glob character, `*` or `?`, it refuses: the core then does too)."""
     return bool(rel) and rel == rel.strip() and "\\" not in rel and not rel.startswith("/") and \
+        "*" not in rel and "?" not in rel and \
         not CONTROL_RE.search(rel) and all(part not in ("", ".", "..") for part in rel.split("/"))
 
 
@@ -309,8 +333,12 @@ def may_write(index: dict[str, Any], sess_id: str, rel: str, now: float) -> bool
 
 
 def unclaimed_free(index: dict[str, Any], rel: str) -> bool:
-    """True only when no blocking claim's scope can hold `rel` (an unbound write then meets no holder)."""
-    if not _plain(rel) or index.get("corrupt"):
+    """True only when no blocking claim's scope can hold `rel` (an unbound write then meets no holder).
+
+    The core reads an unbound write's path as a scope entry (`scope.parse_entry`): a name it reads as more
+    than that file (``global``, a section marker) is left to it.
+    """
+    if not _plain(rel) or index.get("corrupt") or rel == "global" or "#" in rel or "\u00a7" in rel:
         return False
     rel = path_key(rel)
     if not _plain(rel):

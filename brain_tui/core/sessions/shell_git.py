@@ -79,6 +79,8 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading) -> str | N
             operands = rest[rest.index("--") + 1:]
         elif sub in ("reset", "stash"):  # `git reset COMMIT`, `git stash push|pop…`: only what names a path
             operands = [p for p in operands if (full := join_path(here, p)) is not None and os.path.lexists(full)]
+        if sub == "update-index":  # `--cacheinfo MODE,OBJECT,PATH` (the one-word form) names its path in the value
+            operands += [value.split(",", 2)[2] for value in _cacheinfo_values(rest) if value.count(",") >= 2]
         for operand in operands:
             reading.add(operand, here, f"git {sub}", named=True)
     elif sub == "config":  # a setting is a write of the config file (it may name a program git runs)
@@ -101,6 +103,19 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading) -> str | N
     else:
         _read_outputs(sub, rest, here, reading)
     return cwd
+
+
+def _cacheinfo_values(args: list[str]) -> list[str]:
+    """Every value of `--cacheinfo` in `git update-index` arguments (`--cacheinfo V` and `--cacheinfo=V`)."""
+    found: list[str] = []
+    for index, arg in enumerate(args):
+        if arg == "--":
+            break
+        if arg == "--cacheinfo" and index + 1 < len(args):
+            found.append(args[index + 1])
+        elif arg.startswith("--cacheinfo="):
+            found.append(arg.partition("=")[2])
+    return found
 
 
 #: Options of `git clone|worktree add|submodule add|init` that take a value (not the folder they write).
