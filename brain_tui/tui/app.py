@@ -438,7 +438,9 @@ class BrainApp(App[int]):
             return call(self.writer)
 
     def report(self, message: str | None, severity: str = "information") -> None:
-        """Show the outcome of an action and refresh from disk."""
+        """Show the outcome of an action and refresh from disk (nothing once the screens are gone)."""
+        if not self.screen_stack:
+            return
         if message:
             self.notify(safe_str(message, 400), severity=severity, markup=False,  # type: ignore[arg-type]
                         timeout=8 if severity == "error" else 4)
@@ -446,7 +448,10 @@ class BrainApp(App[int]):
         self.syncer.read_status()  # an action's commit changes what is pending
 
     def after_dialog(self, message: str | None) -> None:
-        """Callback of every action dialog: the core's success message, or None when cancelled."""
+        """Callback of every action dialog: the core's success message, or None when cancelled (nothing to show
+        once the cockpit quits: a write confirmed just before ctrl+c lands, and its answer finds no screen)."""
+        if self.quitting or not self.screen_stack:
+            return
         if message:
             self.slides.own_action()
             self.report(message)

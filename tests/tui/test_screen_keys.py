@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from brain_tui.tui.screens.confirm import CascadeDialog
 from brain_tui.tui.screens.lint import LintScreen
 
-from .conftest import settle
+from .conftest import DOMAIN, select, settle, status
 
 pytestmark = pytest.mark.anyio
 
@@ -21,3 +24,24 @@ async def test_q_on_the_lint_screen_goes_back_and_does_not_quit(make_app) -> Non
         await settle(pilot)
         assert app.is_running and not app.quitting
         assert not isinstance(app.screen, LintScreen)
+
+
+
+async def test_a_dialog_s_answer_arriving_after_the_screens_are_gone_ends_cleanly(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    # ctrl+c right after confirming a pause (tmux: p, enter, ctrl+c): the write ran on in its thread and landed;
+    # its answer reached `after_dialog` once the screens were gone, and the cockpit ended on a
+    # ScreenStackError traceback (exit 1) instead of quietly.
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await select(pilot, "#active", DOMAIN)
+        await pilot.press("p")
+        await settle(pilot)
+        assert isinstance(app.screen, CascadeDialog)
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("ctrl+c")
+    assert status(demo_root, DOMAIN) == "paused"
+    assert not app.screen_stack
+    app.after_dialog(f"paused {DOMAIN} and 2 descendant(s)")  # the answer, late
+    app.after_dialog(None)
