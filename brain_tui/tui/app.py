@@ -294,9 +294,11 @@ class BrainApp(App[int]):
             self.readings.load_live_sessions()
 
     def catch_up(self) -> None:
-        """Called when a screen comes back from under a modal: show what arrived, run a deferred read."""
-        if self._held is not None:
-            held, self._held = self._held, None
+        """A screen comes back from under a modal: show what arrived (or the tick it missed), run a deferred read."""
+        held, self._held = self._held, None
+        if held is None and (self.brain.now() - self.snapshot.now).total_seconds() >= TICK_SECONDS:
+            held = replace(self.snapshot, now=self.brain.now())  # the TTL tick skipped while the modal was open
+        if held is not None:
             self._apply(held)
         if self._refresh_pending:
             self.refresh_snapshot()

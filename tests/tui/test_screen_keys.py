@@ -9,7 +9,7 @@ import pytest
 from brain_tui.tui.screens.confirm import CascadeDialog
 from brain_tui.tui.screens.lint import LintScreen
 
-from .conftest import DOMAIN, select, settle, status
+from .conftest import DOMAIN, screen_text, select, settle, status
 
 pytestmark = pytest.mark.anyio
 
@@ -45,3 +45,20 @@ async def test_a_dialog_s_answer_arriving_after_the_screens_are_gone_ends_cleanl
     assert not app.screen_stack
     app.after_dialog(f"paused {DOMAIN} and 2 descendant(s)")  # the answer, late
     app.after_dialog(None)
+
+
+async def test_a_tick_that_fell_under_a_dialog_is_shown_when_it_closes(make_app, clock) -> None:  # noqa: ANN001
+    # The tick is skipped while a modal covers the screen; closing it showed the old clock and TTLs until the
+    # next tick, up to 30 s later (a header reading 03:41 at 03:42:55).
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert "10:00 UTC" in screen_text(app)
+        await pilot.press("question_mark")
+        await settle(pilot)
+        clock.advance(minutes=30)
+        app.tick()  # the timer fires under the help screen
+        await pilot.press("escape")
+        await settle(pilot)
+        text = screen_text(app)
+        assert "10:30 UTC" in text and "1h30m" in text
