@@ -294,9 +294,11 @@ class BrainApp(App[int]):
             self.readings.load_live_sessions()
 
     def catch_up(self) -> None:
-        """Called when a screen comes back from under a modal: show what arrived, run a deferred read."""
-        if self._held is not None:
-            held, self._held = self._held, None
+        """A screen comes back from under a modal: show what arrived (or the tick it missed), run a deferred read."""
+        held, self._held = self._held, None
+        if held is None and (self.brain.now() - self.snapshot.now).total_seconds() >= TICK_SECONDS:
+            held = replace(self.snapshot, now=self.brain.now())  # the TTL tick skipped while the modal was open
+        if held is not None:
             self._apply(held)
         if self._refresh_pending:
             self.refresh_snapshot()
@@ -438,7 +440,9 @@ class BrainApp(App[int]):
             return call(self.writer)
 
     def report(self, message: str | None, severity: str = "information") -> None:
-        """Show the outcome of an action and refresh from disk."""
+        """Show the outcome of an action and refresh from disk (nothing once the screens are gone)."""
+        if not self.screen_stack:
+            return
         if message:
             self.notify(safe_str(message, 400), severity=severity, markup=False,  # type: ignore[arg-type]
                         timeout=8 if severity == "error" else 4)
@@ -446,7 +450,10 @@ class BrainApp(App[int]):
         self.syncer.read_status()  # an action's commit changes what is pending
 
     def after_dialog(self, message: str | None) -> None:
-        """Callback of every action dialog: the core's success message, or None when cancelled."""
+        """Callback of every action dialog: the core's success message, or None when cancelled (nothing to show
+        once the cockpit quits: a write confirmed just before ctrl+c lands, and its answer finds no screen)."""
+        if self.quitting or not self.screen_stack:
+            return
         if message:
             self.slides.own_action()
             self.report(message)

@@ -70,3 +70,22 @@ async def test_enter_on_a_corrupt_row_names_the_file_and_its_repair(make_app, de
         told = [n.message for n in app._notifications]
         assert any("does not read" in str(m) and f"bsi claim repair {BAD}" in str(m) for m in told), told
         assert not any("nothing selected" in str(m) for m in told), told
+
+
+@pytest.mark.parametrize("key", ["R", "X", "p", "c", "a"])
+async def test_an_action_key_on_a_corrupt_row_names_the_file_and_its_repair(  # noqa: ANN001
+        make_app, demo_root: Path, key: str) -> None:
+    # The row is selected: "select a claim first" contradicted the screen, as "nothing selected" did for enter.
+    write_corrupt(demo_root)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        table = app.screen.query_one("#stale")
+        assert table.select_key(f"corrupt:claims/{BAD}.yml")
+        table.focus()
+        await settle(pilot)
+        await pilot.press(key)
+        await settle(pilot)
+        told = [str(n.message) for n in app._notifications]
+        assert any("does not read" in m and f"bsi claim repair {BAD}" in m for m in told), told
+        assert not any("select a claim first" in m for m in told), told

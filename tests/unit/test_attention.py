@@ -169,3 +169,24 @@ def test_the_session_a_signal_party_names_has_one_reading() -> None:
     assert party_session("sess-20260101-0900-abcd") == "sess-20260101-0900-abcd"
     for party in ("human:ana", "pilote", "*", "", "parent"):
         assert party_session(party) is None
+
+
+def test_an_aborted_gate_is_no_longer_a_gate_to_decide(world: tuple[Brain, Clock]) -> None:
+    brain, clock = world
+    ids = _tree(brain)
+    brain.gates.request(ids["leaf0"], "merge?")
+    brain.gates.abort(ids["domain"], "wrong plan")
+    assert [i for i in brain.attention() if i.kind == "gate"] == []
+    gate_signals = [s for s in brain.snapshot().signals if s.type == "HUMAN_GATE"]
+    assert gate_signals and all(s.state == "delivered" for s in gate_signals)  # decided, as approve/reject do
+
+
+def test_pausing_a_gate_does_not_announce_it_again_as_a_new_item(world: tuple[Brain, Clock]) -> None:
+    brain, clock = world
+    ids = _tree(brain)
+    brain.gates.request(ids["leaf0"], "merge?")
+    assert [(i.kind, i.sess_id) for i in brain.attention()] == [("gate", ids["leaf0"])]
+    brain.gates.pause(ids["domain"], "hold on")
+    assert brain.attention() == []  # paused with hours left: nothing to decide yet (resume brings the gate back)
+    brain.gates.resume(ids["domain"])
+    assert [(i.kind, i.sess_id) for i in brain.attention()] == [("gate", ids["leaf0"])]

@@ -259,6 +259,8 @@ def _signal_item(snapshot: BrainSnapshot, sig: Signal, listed: set[str]) -> Atte
         # a human's own rejection tells the parent session it is blocked; it never rings that human
         return AttentionItem("blocked", f"signal:{sig.sig_id}", sender_id, sig.sig_id, sig.created_at, None,
                              unblocks(snapshot, sender_id), f"blocked: {sig.payload}".rstrip(": "))
+    if sig.type == "HUMAN_GATE" and sender is not None and (sender.is_terminal or sender.status == Status.PAUSED):
+        return None  # decided (closed, failed, released), or held by a pause: resume brings the claim's gate back
     if sig.type == "HUMAN_GATE" and (sender_id is None or sender_id not in listed):
         return AttentionItem("gate", f"signal:{sig.sig_id}", sender_id, sig.sig_id, sig.created_at, None,
                              unblocks(snapshot, sender_id), f"gate: {sig.payload}".rstrip(": "))

@@ -306,6 +306,8 @@ def gate_abort(cs: ChangeSet, sess_id: str, by: str, reason: str) -> Cascade:
         cs.update_claim(child.sess_id, {"status": Status.FAILED, "closed_at": now, "abort_reason": reason})
         add_history(cs, child.sess_id, "ABORTED_CASCADE", by, f"ancestor {sess_id} aborted: {reason}")
         touched.append(child.sess_id)
+    for failed in (sess_id, *touched):  # an aborted gate is decided: its HUMAN_GATE no longer waits for anyone
+        _deliver_gate_signals(cs, failed, by)
     _tell_parent(cs, claim, by, f"{sess_id} aborted by {by}: {reason}")
     cs.message = f"bsi: gate ABORTED {sess_id}"
     return Cascade(sess_id, "abort", Status.FAILED, tuple(touched))

@@ -75,7 +75,11 @@ class ClaimActions(Screen[None]):
             if sig is not None:
                 claim = claim_of(app.snapshot, sig.sender)
         if claim is None:
-            self.notify(f"{what}: select a claim first", severity="warning", markup=False)
+            from ..corrupt import corrupt_line
+
+            bad = corrupt_line(app.snapshot, self.selected_claim_id())  # a row of a file that does not read
+            said = f"a file that does not read: {bad.plain}" if bad is not None else "select a claim first"
+            self.notify(f"{what}: {said}", severity="warning", markup=False)
         return claim
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

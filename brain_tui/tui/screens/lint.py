@@ -73,10 +73,11 @@ class LintDone(Message):
 
 
 class LintScreen(Screen[None]):
-    """`bsi lint` in the cockpit: r runs it again, esc goes back."""
+    """`bsi lint` in the cockpit: r runs it again, esc or q goes back (q quits only from the cockpit)."""
 
     BINDINGS = [
         Binding("escape", "back", "Back", id="lint-back"),
+        Binding("q", "back", "Back", show=False, id="lint-back-q"),
         Binding("r", "rerun", "Run again", id="lint-rerun"),
     ]
 
