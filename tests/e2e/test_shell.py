@@ -103,15 +103,21 @@ def test_a_satellites_shell_cannot_push_a_forged_close_to_a_remote_on_this_machi
     subprocess.run(["git", "init", "-q", "--bare", str(remote)], check=True)
     subprocess.run(["git", "-C", str(e2e_brain), "remote", "add", "origin", str(remote)], check=True)
     subprocess.run(["git", "-C", str(e2e_brain), "push", "-q", "origin", "HEAD:refs/heads/main"], check=True)
-    forge = (f"oid=$(sed 's/^status: .*/status: closed/' claims/{PILOT}.yml | git hash-object -w --stdin)"
-             f" && git update-index --cacheinfo 100644,$oid,claims/{PILOT}.yml && git commit -qm done")
-    script = [bash(forge), bash("git push origin HEAD:refs/heads/main"), Text("Done.")]
+    stage = (f"oid=$(sed 's/^status: .*/status: closed/' claims/{PILOT}.yml | git hash-object -w --stdin)"
+             " && git update-index --cacheinfo 100644,$oid,{path} && git commit -qm done")
+    # Spelled out, the protocol file is read off the command line and refused; through a variable the hook
+    # cannot see it, and the commit is made: the push is what must not carry it.
+    script = [bash(stage.format(path=f"claims/{PILOT}.yml")),
+              bash(f"f=claims/{PILOT}.yml; " + stage.format(path="$f")),
+              bash("git push origin HEAD:refs/heads/main"), Text("Done.")]
 
     run = run_claude(e2e_brain, "Close your claim and publish it.", script, env={"BSI_SESSION": SATELLITE})
 
     assert run.code == 0, run.transcript()
-    assert run.api.result_of(0).get("is_error") is not True, run.api.result_of(0)  # the commit is made
-    pushed = run.api.result_of(1)
+    spelled = run.api.result_of(0)
+    assert spelled.get("is_error") is True and "protocol file" in result_text(spelled), spelled
+    assert run.api.result_of(1).get("is_error") is not True, run.api.result_of(1)  # the commit is made
+    pushed = run.api.result_of(2)
     assert pushed.get("is_error") is True and "remote rejected" in result_text(pushed), pushed
     remote_copy = subprocess.run(["git", "-C", str(remote), "show", f"main:claims/{PILOT}.yml"],
                                  capture_output=True, text=True, check=True).stdout
