@@ -181,6 +181,19 @@ def test_an_aborted_gate_is_no_longer_a_gate_to_decide(world: tuple[Brain, Clock
     assert gate_signals and all(s.state == "delivered" for s in gate_signals)  # decided, as approve/reject do
 
 
+def test_a_released_gate_is_no_longer_pending_anywhere(world: tuple[Brain, Clock]) -> None:
+    """A gate left past its 8 h goes stale; a human's release decides it: its HUMAN_GATE is delivered, as on abort."""
+    brain, clock = world
+    note = _open(brain, "note", "wiki/", ttl="1h")
+    brain.gates.request(note, "merge?")
+    clock.at += timedelta(hours=9)
+    brain.watchdog()
+    brain.release_claim(note, "left for a day")
+    gate_signals = [s for s in brain.snapshot().signals if s.type == "HUMAN_GATE"]
+    assert gate_signals and all(s.state == "delivered" for s in gate_signals)
+    assert [i for i in brain.attention() if i.kind == "gate"] == []
+
+
 def test_pausing_a_gate_does_not_announce_it_again_as_a_new_item(world: tuple[Brain, Clock]) -> None:
     brain, clock = world
     ids = _tree(brain)

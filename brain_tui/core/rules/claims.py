@@ -20,7 +20,7 @@ from brain_tui.core.paths.text_safety import inert_line
 from brain_tui.core.record import field, record, replace
 from brain_tui.core.records.changes import ChangeSet, yaml_safe
 from brain_tui.core.records.model import BrainSnapshot, Claim, tier_of
-from brain_tui.core.records.statuses import RENEWABLE, GateOrigin, Status
+from brain_tui.core.records.statuses import RENEWABLE, GateOrigin, SignalState, Status
 from brain_tui.core.records.statuses import RESULT_STATUSES as _RESULT_STATUSES
 from brain_tui.core.records.unreadable import repair_command, shown_path
 from brain_tui.core.records.yamlio import dump_round_trip
@@ -386,7 +386,16 @@ def release_claim(cs: ChangeSet, sess_id: str, reason: str, by: str, seen: str |
         raise refuse_transition(claim, "release", ["stale"], current)
     cs.update_claim(sess_id, {"status": Status.RELEASED.value, "closed_at": cs.ts(), "release_reason": reason})
     add_history(cs, sess_id, "RELEASED", by, reason)
+    deliver_gate_signals(cs, sess_id, by)  # a gate that went stale is decided by its release
     cs.message = f"bsi: release {sess_id}"
+
+
+def deliver_gate_signals(cs: ChangeSet, sess_id: str, by: str) -> None:
+    """Mark the claim's pending HUMAN_GATE signals delivered once the gate is decided (approve, reject, abort,
+    release): no pending signal is left asking for a decision nobody can make any more."""
+    for sig in cs.snapshot.signals:
+        if sig.state == SignalState.PENDING and sig.type == "HUMAN_GATE" and sig.sender == sess_id:
+            cs.update_signal(sig.path, {"state": SignalState.DELIVERED, "delivered_at": cs.ts(), "delivered_by": by})
 
 @record(frozen=False)
 class CloseRequest:

@@ -13,8 +13,8 @@ from brain_tui.core.paths.limits import GATE_ROOM_BYTES, add_history, check_text
 from brain_tui.core.record import record, replace
 from brain_tui.core.records.changes import ChangeSet
 from brain_tui.core.records.model import BrainSnapshot, Claim
-from brain_tui.core.records.statuses import ABORTABLE, PAUSABLE, GateOrigin, SignalState, Status
-from brain_tui.core.rules.claims import refuse_transition, require_claim
+from brain_tui.core.records.statuses import ABORTABLE, PAUSABLE, GateOrigin, Status
+from brain_tui.core.rules.claims import deliver_gate_signals, refuse_transition, require_claim
 from brain_tui.core.rules.effective import (
     effective_status,
     is_held_pause,
@@ -171,15 +171,9 @@ def gate_approve(cs: ChangeSet, sess_id: str, by: str, message: str = "", tree: 
         result = claim.result.data if claim.result is not None else {}
         if claim.parent:
             cs.add_signal(sess_id, claim.parent, "CHECKPOINT", summary(claim, dict(result)), claim.scope_text)
-    _deliver_gate_signals(cs, sess_id, by)
+    deliver_gate_signals(cs, sess_id, by)
     cs.message = f"bsi: gate APPROVED {sess_id}"
     return GateOutcome(sess_id, "approve", new_status, expires_at=renewed, tree=tree)
-
-def _deliver_gate_signals(cs: ChangeSet, sess_id: str, by: str) -> None:
-    """Mark the claim's pending HUMAN_GATE signals delivered once the gate is decided."""
-    for sig in cs.snapshot.signals:
-        if sig.state == SignalState.PENDING and sig.type == "HUMAN_GATE" and sig.sender == sess_id:
-            cs.update_signal(sig.path, {"state": SignalState.DELIVERED, "delivered_at": cs.ts(), "delivered_by": by})
 
 def gate_reject(cs: ChangeSet, sess_id: str, by: str, reason: str) -> GateOutcome:
     """A human rejects (reason required): waiting_human (or an expired gate) → failed; BLOCKED_ON to the parent.
@@ -199,7 +193,7 @@ def gate_reject(cs: ChangeSet, sess_id: str, by: str, reason: str) -> GateOutcom
     if claim.parent:
         cs.add_signal(f"human:{by}", claim.parent, "BLOCKED_ON", f"gate rejected for {sess_id} by {by}: {reason}",
                       claim.scope_text)
-    _deliver_gate_signals(cs, sess_id, by)
+    deliver_gate_signals(cs, sess_id, by)
     cs.message = f"bsi: gate REJECTED {sess_id}"
     return GateOutcome(sess_id, "reject", Status.FAILED)
 
@@ -307,7 +301,7 @@ def gate_abort(cs: ChangeSet, sess_id: str, by: str, reason: str) -> Cascade:
         add_history(cs, child.sess_id, "ABORTED_CASCADE", by, f"ancestor {sess_id} aborted: {reason}")
         touched.append(child.sess_id)
     for failed in (sess_id, *touched):  # an aborted gate is decided: its HUMAN_GATE no longer waits for anyone
-        _deliver_gate_signals(cs, failed, by)
+        deliver_gate_signals(cs, failed, by)
     _tell_parent(cs, claim, by, f"{sess_id} aborted by {by}: {reason}")
     cs.message = f"bsi: gate ABORTED {sess_id}"
     return Cascade(sess_id, "abort", Status.FAILED, tuple(touched))
