@@ -178,25 +178,30 @@ def unreadable_request(line: str) -> dict[str, Any] | None:
 
     The SDK drops a line it fails to validate without a word: a request with a lone surrogate in its text
     (`"\\ud800"`: valid JSON, not valid Unicode) or params that are not an object would never be answered, and
-    its client would wait for ever. A line that is not JSON gets -32700 with a null id (JSON-RPC 2.0); one with
-    no usable id (a notification) is left to the SDK.
+    its client would wait for ever. So would a request whose id the SDK cannot hold (4.5), answered with that id,
+    or one whose id is no string or number (true), answered with a null id. A line that is not JSON gets -32700
+    with a null id (JSON-RPC 2.0); a notification is left to the SDK.
     """
     import json
 
     from mcp_types import jsonrpc_message_adapter
 
     try:
-        jsonrpc_message_adapter.validate_json(line, by_name=False)
-        return None
-    except ValueError:
-        pass
-    try:
         doc = json.loads(line)
     except ValueError:  # JSON-RPC 2.0: a parse error is answered with a null id
         return {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "parse error: not JSON"}}
-    ident = doc.get("id") if isinstance(doc, dict) and isinstance(doc.get("method"), str) else None
-    if isinstance(ident, bool) or not isinstance(ident, str | int):
-        return None
+    request = isinstance(doc, dict) and isinstance(doc.get("method"), str) and "id" in doc
+    ident = doc["id"] if request else None
+    held = isinstance(ident, str | int) and not isinstance(ident, bool)
+    if not request or held:
+        try:
+            jsonrpc_message_adapter.validate_json(line, by_name=False)
+            return None
+        except ValueError:
+            if not request:
+                return None  # a notification, or no request at all: the SDK's to drop
+    if not held and not isinstance(ident, float):
+        ident = None  # JSON-RPC 2.0: an id that cannot be read is answered with a null id
     return {"jsonrpc": "2.0", "id": ident, "error": {
         "code": -32600, "message": "invalid request: not a well-formed MCP message (params must be an object, "
                                    "and every text valid Unicode: no lone surrogate)"}}

@@ -77,3 +77,17 @@ def test_a_line_that_is_not_json_gets_a_parse_error_and_the_server_goes_on(brain
     assert all("not json" not in doc["error"]["message"] for doc in parse_errors)
     assert "result" in next(doc for doc in out if doc.get("id") == "end")
     assert "Traceback" not in err
+
+
+def test_a_request_whose_id_the_sdk_cannot_hold_is_answered(brain: Path) -> None:
+    """JSON-RPC 2.0: an id is a string, a number or null. A fractional number is an id the SDK cannot hold; it is
+    answered -32600 with that id. An id of another type (true, an object) is answered -32600 with a null id."""
+    lines = [json.dumps(INIT), json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+             '{"jsonrpc":"2.0","id":4.5,"method":"tools/list"}',
+             '{"jsonrpc":"2.0","id":true,"method":"tools/list"}',
+             '{"jsonrpc":"2.0","id":{"a":1},"method":"tools/list"}']
+    out, err = answers(brain, lines)
+    invalid = [doc for doc in out if doc.get("error", {}).get("code") == -32600]
+    assert [doc["id"] for doc in invalid] == [4.5, None, None], out
+    assert "result" in next(doc for doc in out if doc.get("id") == "end")
+    assert "Traceback" not in err
