@@ -173,6 +173,10 @@ def build_server(session: Session) -> MCPServer[Any]:
     return server
 
 
+#: How long the server, its stdin closed, still waits for the answers to the calls in flight.
+DRAIN_S = 60.0
+
+
 def unreadable_request(line: str) -> dict[str, Any] | None:
     """The error answer (JSON-RPC -32600 with the request's id, -32700) to a line the SDK cannot read, else None.
 
@@ -209,25 +213,58 @@ def unreadable_request(line: str) -> dict[str, Any] | None:
 
 class _Checked:
     """The server's stdin, answering itself the requests the SDK cannot read (`unreadable_request`), and its stdout,
-    written by one thread at a time (the SDK's writer and those answers)."""
+    written by one thread at a time (the SDK's writer and those answers).
+
+    At the end of stdin it waits until every request read has been answered: a client that sends its calls and
+    closes stdin still learns, for instance, the id of the claim it opened (up to :data:`DRAIN_S` seconds).
+    """
 
     def __init__(self, stdin: Any, stdout: Any) -> None:
         import threading
 
         self._in, self._out, self._lock = stdin, stdout, threading.Lock()
+        self._answered = threading.Condition()
+        self._pending: set[str | int] = set()
 
     def readline(self) -> Any:
         import json
 
         while True:
             line = self._in.readline()
-            answer = unreadable_request(line) if line and line.strip() else None
+            if not line:
+                with self._answered:
+                    self._answered.wait_for(lambda: not self._pending, timeout=DRAIN_S)
+                return line
+            answer = unreadable_request(line) if line.strip() else None
             if answer is None:
+                self._note(line, read=True)
                 return line
             self.write(json.dumps(answer, separators=(",", ":")) + "\n")  # ASCII: the id may hold a surrogate
             self.flush()
 
+    def _note(self, text: str, read: bool) -> None:
+        """Count a request read (an id and a method) in, an answer written (an id, no method) or a cancel out."""
+        import json
+
+        for line in text.splitlines():
+            try:
+                doc = json.loads(line)
+            except ValueError:
+                continue
+            if not isinstance(doc, dict):
+                continue
+            ident, method = doc.get("id"), doc.get("method")
+            if read and method == "notifications/cancelled" and isinstance(doc.get("params"), dict):
+                ident, read = doc["params"].get("requestId"), False  # the SDK answers no cancelled request
+            elif (method is not None) != read:
+                continue
+            if isinstance(ident, str | int) and not isinstance(ident, bool):
+                with self._answered:
+                    (self._pending.add if read else self._pending.discard)(ident)
+                    self._answered.notify_all()
+
     def write(self, text: str) -> int:
+        self._note(text, read=False)
         with self._lock:
             return int(self._out.write(text))
 

@@ -91,3 +91,16 @@ def test_a_request_whose_id_the_sdk_cannot_hold_is_answered(brain: Path) -> None
     assert [doc["id"] for doc in invalid] == [4.5, None, None], out
     assert "result" in next(doc for doc in out if doc.get("id") == "end")
     assert "Traceback" not in err
+
+
+def test_calls_in_flight_when_stdin_closes_are_answered(brain: Path) -> None:
+    """A client that writes its calls and closes stdin still reads their answers: the claim it opened is named."""
+    lines = [json.dumps(INIT), json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+             json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                         "params": {"name": "claim_open", "arguments": {"scope": ["src/"]}}})]
+    done = subprocess.run(bsi_command("mcp", brain=brain, now=NOW), input="".join(line + "\n" for line in lines),
+                          capture_output=True, text=True, env=clean_env(), timeout=60)
+    replies = {doc.get("id"): doc for doc in map(json.loads, done.stdout.splitlines())}
+    opened = [path.stem for path in (brain / "claims").glob("sess-*.yml")]
+    assert len(opened) == 1 and opened[0] in json.dumps(replies.get(2)), done.stdout
+    assert done.returncode == 0 and "Traceback" not in done.stderr
