@@ -16,7 +16,8 @@ from tests.bsi import run_bsi
 from tests.cli.test_launch import opened, recorded, recorder, write_config
 from tests.tmux import no_tmux_env
 
-PROTOCOL = ["claims", "signals", "locks", "breath", ".brain", "BRAIN-INDEX.md"]
+PROTOCOL = ["claims", "signals", "locks", "breath", ".brain", "BRAIN-INDEX.md", ".mcp.json", ".gemini/settings.json",
+            "brain-compose.yml"]
 
 
 def tree(root: Path) -> Path:
@@ -38,8 +39,8 @@ def test_only_the_scopes_are_writable_beside_them_everything_is_denied(tmp_path:
     assert {key: block[key] for key in FENCE_KEYS} == FENCE_KEYS
     assert block["filesystem"]["allowWrite"] == absolute(root, "a/sub", "top.md")
     deny = block["filesystem"]["denyWrite"]
-    assert deny[:6] == absolute(root, *PROTOCOL)
-    assert sorted(deny[6:]) == sorted(absolute(root, "a/x.py", "a/y.py", "b", "other.md"))
+    assert deny[:len(PROTOCOL)] == absolute(root, *PROTOCOL)
+    assert sorted(deny[len(PROTOCOL):]) == sorted(absolute(root, "a/x.py", "a/y.py", "b", "other.md"))
     for kept in ("a", "a/sub", "a/sub/z.py", "top.md", ".git", ".claude"):
         assert "/" + str(root / kept) not in deny, kept
 

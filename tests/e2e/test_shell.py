@@ -122,3 +122,28 @@ def test_a_satellites_shell_cannot_push_a_forged_close_to_a_remote_on_this_machi
     remote_copy = subprocess.run(["git", "-C", str(remote), "show", f"main:claims/{PILOT}.yml"],
                                  capture_output=True, text=True, check=True).stdout
     assert "status: closed" not in remote_copy and load_claim(e2e_brain, PILOT)["status"] == "open"
+
+
+def test_no_shell_spelling_rewrites_the_files_that_name_programs_run_outside_the_sandbox(
+        e2e_brain: Path, run_claude: Callable[..., Session]) -> None:
+    # `.mcp.json`, `.gemini/settings.json` and `brain-compose.yml` choose what runs outside the agent's sandbox
+    # (MCP servers, hooks, launch.command, notify.command). The hook refuses the spellings it reads; the fence
+    # that `bsi hooks install` writes keeps them read-only to the ones it cannot (a program's own open()).
+    compose = e2e_brain / "brain-compose.yml"
+    before = compose.read_bytes()
+    script = [
+        bash("python3 -c \"open('brain-compose.yml', 'a').write('launch:\\n  command: touch /tmp/owned\\n')\""),
+        bash("python3 -c \"open('.mcp.json', 'w').write('{}')\""),
+        bash("python3 -c \"import os; os.makedirs('.gemini', exist_ok=True); "
+             "open('.gemini/settings.json', 'w').write('{}')\""),
+        Text("Done."),
+    ]
+
+    run = run_claude(e2e_brain, "Tidy the settings.", script, env={"BSI_SESSION": SATELLITE})
+
+    assert run.code == 0, run.transcript()
+    for step in range(3):
+        refused = run.api.result_of(step)
+        assert refused.get("is_error") is True and "Read-only file system" in result_text(refused), refused
+    assert compose.read_bytes() == before
+    assert not (e2e_brain / ".gemini" / "settings.json").exists()

@@ -17,7 +17,8 @@ FENCE = {
     "failIfUnavailable": True,
     "allowUnsandboxedCommands": False,
     "autoAllowBashIfSandboxed": True,
-    "filesystem": {"denyWrite": ["./claims", "./signals", "./locks", "./breath", "./.brain", "./BRAIN-INDEX.md"]},
+    "filesystem": {"denyWrite": ["./claims", "./signals", "./locks", "./breath", "./.brain", "./BRAIN-INDEX.md",
+                                  "./.mcp.json", "./.gemini/settings.json", "./brain-compose.yml"]},
 }
 
 

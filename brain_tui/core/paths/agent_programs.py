@@ -19,12 +19,15 @@ import os
 
 from brain_tui.core.paths.path_keys import below_folder, path_key
 
-__all__ = ["agent_program_file"]
+__all__ = ["SHELL_FENCED", "agent_program_file"]
 
 #: Below the brain: files, then folders whose every file names a program (a hook's wrapper script).
 _BRAIN_FILES = (".claude/settings.json", ".claude/settings.local.json", ".mcp.json", ".gemini/settings.json",
                 "brain-compose.yml")
 _BRAIN_FOLDERS = (".claude/hooks",)
+#: The brain's copies the OS sandbox keeps read-only to an agent's shell (`bsi hooks install`): every one but
+#: those under `.claude/`, which Claude Code's own fence keeps (its sandbox cannot start with `.claude` denied).
+SHELL_FENCED = tuple(name for name in _BRAIN_FILES if not name.startswith(".claude/"))
 #: Below the home folder (the user's settings of each client).
 _HOME_FILES = (".claude/settings.json", ".claude/settings.local.json", ".claude.json", ".gemini/settings.json",
                ".gemini/trustedFolders.json", ".codex/config.toml", ".codex/hooks.json")

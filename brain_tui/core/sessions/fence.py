@@ -2,8 +2,9 @@
 
 Two fences, one rule set:
 
-- every agent of the brain (`bsi hooks install`): the protocol files are
-  read-only to its shell (`PROTOCOL_DENY_WRITE`);
+- every agent of the brain (`bsi hooks install`): the protocol files, and
+  the settings that name programs run outside the sandbox (`.mcp.json`,
+  `brain-compose.yml`…), are read-only to its shell (`PROTOCOL_DENY_WRITE`);
 - a launched satellite (`bsi launch`, `claim_sandbox`): besides, only its
   claim's folder and file scopes are writable. Claude Code always lets the
   shell write its working folder (the brain), and a `denyWrite` entry wins
@@ -26,6 +27,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from brain_tui.core.paths.agent_programs import SHELL_FENCED
 from brain_tui.core.paths.path_keys import path_key
 from brain_tui.core.paths.scope import ScopeEntry
 
@@ -36,8 +38,8 @@ FENCE_KEYS: dict[str, bool] = {
     "allowUnsandboxedCommands": False,
     "autoAllowBashIfSandboxed": True,
 }
-#: The protocol files, relative to the brain root.
-PROTOCOL_PATHS = ("claims", "signals", "locks", "breath", ".brain", "BRAIN-INDEX.md")
+#: The protocol files, and the settings that name programs run outside the sandbox, relative to the brain root.
+PROTOCOL_PATHS = ("claims", "signals", "locks", "breath", ".brain", "BRAIN-INDEX.md", *SHELL_FENCED)
 #: As `.claude/settings.json` spells them (read relative to the project folder, the agent's cwd).
 PROTOCOL_DENY_WRITE = tuple(f"./{path}" for path in PROTOCOL_PATHS)
 #: Left out of the fence beside the scopes, at the brain root: git's folder (the satellite commits its work)
