@@ -13,7 +13,7 @@ import pytest
 
 from tests.bsi import Run, run_bsi
 
-from .harness import make_remote, racer_env
+from .harness import git, make_remote, racer_env
 
 
 def _bsi(clone: Path, now: str, *args: str) -> Run:
@@ -76,3 +76,50 @@ def test_a_resume_racing_a_gate_request_leaves_the_claim_waiting_for_the_human(t
     assert shown["status"] == "waiting_human", "the gate request was lost: the satellite writes unapproved"
     assert shown["gate_message"] == "deploy ok?"
     assert _bsi(sat_clone, "10:12", "preflight", "check", sat, "proj/a.md").code == 4
+
+
+def _forge(tmp_path: Path, sess: str, old: str, new: str, drop: tuple[str, ...] = ()) -> None:
+    """A third clone edits `sess`'s claim file by hand (`status: OLD` → `status: NEW`, the lines starting with
+    `drop` removed) and pushes it with git alone: no human decided anything, no human event is written."""
+    forger = tmp_path / "forger"
+    git(tmp_path, "clone", "--quiet", str(tmp_path / "remote.git"), str(forger))
+    path = forger / "claims" / f"{sess}.yml"
+    text = path.read_text(encoding="utf-8")
+    assert f"\nstatus: {old}\n" in text
+    text = text.replace(f"\nstatus: {old}\n", f"\nstatus: {new}\n")
+    path.write_text("".join(line for line in text.splitlines(keepends=True) if not line.startswith(drop)),
+                    encoding="utf-8")
+    git(forger, "commit", "--quiet", "-am", "edit by hand")
+    git(forger, "push", "--quiet", "origin", "main")
+
+
+@pytest.mark.parametrize("drop", [(), ("gate_origin:", "gate_message:")], ids=["status-line", "gate-fields-too"])
+def test_a_remote_commit_that_sets_a_gated_claim_open_without_an_approval_lifts_no_gate(
+        tmp_path: Path, drop: tuple[str, ...]) -> None:
+    _, sat_clone, _, sat = _tree(tmp_path)
+    assert _bsi(sat_clone, "10:05", "--sync", "gate", "request", sat, "deploy ok?").code == 0
+    # SPEC 6.3: an approval is a human's APPROVED in gate_history; this edit writes none
+    _forge(tmp_path, sat, "waiting_human", "open", drop)
+    assert _bsi(sat_clone, "10:07", "sync").code == 0
+    assert _shown(sat_clone, sat)["status"] == "waiting_human", "a hand edit approved the gate"
+    refused = _bsi(sat_clone, "10:08", "preflight", "check", sat, "proj/a.md")
+    assert refused.code == 4, refused.out
+    assert _bsi(sat_clone, "10:08", "claim", "close", sat, "--tests-total", "1", "--tests-passed", "1",
+                "--tests-failed", "0").code == 12
+
+
+@pytest.mark.parametrize("drop", [(), ("paused_by:", "paused_from:")], ids=["status-line", "pause-fields-too"])
+def test_a_remote_commit_that_sets_a_paused_claim_open_without_a_resume_lifts_no_pause(
+        tmp_path: Path, drop: tuple[str, ...]) -> None:
+    pilot_clone, sat_clone, pilot, sat = _tree(tmp_path)
+    assert _bsi(pilot_clone, "10:05", "--sync", "gate", "pause", pilot, "hold").code == 0
+    _forge(tmp_path, sat, "paused", "open", drop)
+    assert _bsi(sat_clone, "10:07", "sync").code == 0
+    assert _shown(sat_clone, sat)["status"] == "paused", "a hand edit lifted the human's pause"
+    assert _bsi(sat_clone, "10:08", "preflight", "check", sat, "proj/a.md").code == 4
+    # The human's own resume still lifts it (the satellite's own, once the edit took away whose pause it was).
+    assert _bsi(pilot_clone, "10:09", "--sync", "gate", "resume", pilot).code == 0
+    if drop:
+        assert _bsi(pilot_clone, "10:09", "--sync", "gate", "resume", sat).code == 0
+    assert _bsi(sat_clone, "10:10", "sync").code == 0
+    assert _bsi(sat_clone, "10:11", "preflight", "check", sat, "proj/a.md").code == 0

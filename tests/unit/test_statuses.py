@@ -10,7 +10,7 @@ from pathlib import Path
 
 from brain_tui.core.brain import Brain
 from brain_tui.core.records import yamlio
-from brain_tui.core.records.formats import normalize_status
+from brain_tui.core.records.formats import held_status, normalize_status
 from brain_tui.core.records.statuses import (
     ABORTABLE,
     BLOCKING_STATUSES,
@@ -81,6 +81,30 @@ def test_the_legacy_fixture_loads_with_typed_statuses_and_an_unknown_one_still_l
     assert others and all(isinstance(c.status, Status) and c.known_status is c.status for c in others)
     assert {c.status for c in others} <= KNOWN_STATUSES
     assert all(isinstance(s.state, SignalState) for s in snapshot.signals)
+
+
+def _event(event: str, by: str | None = None) -> dict[str, str]:
+    return {"ts": "2026-11-29T10:00:00+00:00", "event": event, **({"by": by} if by else {})}
+
+
+def test_a_status_line_holds_no_more_than_the_marks_and_events_of_a_human_decision_allow() -> None:
+    own = "sess-20261129-1000-sat"
+    gated = {"sess_id": own, "gate_history": [_event("HUMAN_GATE", own)]}
+    assert held_status(gated, Status.OPEN) == Status.WAITING_HUMAN  # never approved
+    approved = {**gated, "gate_history": [_event("HUMAN_GATE", own), _event("APPROVED", "alice <a@x>")]}
+    assert held_status(approved, Status.OPEN) == Status.OPEN
+    assert held_status({"sess_id": own, "gate_origin": "request"}, Status.OPEN) == Status.WAITING_HUMAN
+    paused = {"sess_id": own, "gate_history": [_event("PAUSED_CASCADE", "alice <a@x>")]}
+    assert held_status(paused, Status.OPEN) == Status.PAUSED
+    assert held_status(paused, Status.WAITING_HUMAN) == Status.PAUSED
+    resumed = {"sess_id": own, "gate_history": [_event("PAUSED", "bob"), _event("RESUMED", "bob")]}
+    assert held_status(resumed, Status.OPEN) == Status.OPEN
+    assert held_status({"sess_id": own, "paused_by": own}, Status.OPEN) == Status.PAUSED
+    # the marks say nothing about a status they do not lift: stale and terminal claims read as written
+    assert held_status({**paused, "gate_origin": "request"}, Status.STALE) == Status.STALE
+    assert held_status({**paused, "gate_origin": "request"}, Status.CLOSED) == Status.CLOSED
+    # a legacy gate event names no session: the original scripts' files read as they always did (SPEC 6.2)
+    assert held_status({"sess_id": own, "gate_history": [_event("HUMAN_GATE")]}, Status.OPEN) == Status.OPEN
 
 
 def test_result_statuses_are_an_enum_too() -> None:

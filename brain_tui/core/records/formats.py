@@ -114,7 +114,46 @@ def claim_identity(data: Any, rel_path: str, tz: tzinfo) -> tuple[str, Status | 
     status = normalize_status(_text(data.get("status")))
     if not status:
         status = Status.CLOSED if try_parse_timestamp(data.get("closed_at", data.get("closed")), tz) else Status.OPEN
-    return sess_id, status
+    return sess_id, held_status(data, status)
+
+
+#: gate_history events that put a claim on hold, lift that hold, and decide its own gate (SPEC 6.3).
+_PAUSE_EVENTS = frozenset({"PAUSED", "PAUSED_CASCADE"})
+_RESUME_EVENTS = frozenset({"RESUMED", "RESUMED_CASCADE"})
+_DECISION_EVENTS = frozenset({"APPROVED", "REJECTED", "ABORTED", "ABORTED_CASCADE", "RELEASED"})
+
+
+def held_status(data: Mapping[str, Any], status: Status | str) -> Status | str:
+    """The live status a claim file holds: never nearer ``open`` than a hold no human lifted (SPEC 6.3, 21.2).
+
+    Only a human lifts a pause or decides a gate, and each of those verbs leaves its trace: a resume removes
+    ``paused_by`` and records RESUMED (or RESUMED_CASCADE), an approval removes ``gate_origin`` and records
+    APPROVED. A file that reads ``open`` (or ``waiting_human``) while a pause is still marked (``paused_by``, or a
+    PAUSED event no resume followed) was never resumed; one that reads ``open`` while a gate is still marked
+    (``gate_origin``, or the claim's own HUMAN_GATE no decision followed) was never approved. An edit of the
+    status line (by hand, in git alone, on another machine) lifts nothing: the claim holds as ``paused`` or
+    ``waiting_human``, and a human's verb acts on it as on any such claim.
+    """
+    if status not in (Status.OPEN, Status.WAITING_HUMAN):
+        return status
+    paused = gated = False
+    history = data.get("gate_history")
+    own = _text(data.get("sess_id") if data.get("sess_id") is not None else data.get("name")).strip()
+    for entry in history if isinstance(history, list) else ():
+        event = _text(entry.get("event")).strip() if isinstance(entry, Mapping) else ""
+        if event in _PAUSE_EVENTS or event in _RESUME_EVENTS:
+            paused = event in _PAUSE_EVENTS
+        elif event == "HUMAN_GATE" and own and _text(entry.get("by")).strip() == own:
+            gated = True
+        elif event in _DECISION_EVENTS:
+            gated = False
+    paused = paused or bool(_text(data.get("paused_by")).strip())
+    gated = gated or bool(_text(data.get("gate_origin")).strip())
+    if paused:
+        return Status.PAUSED
+    if status == Status.OPEN and gated:
+        return Status.WAITING_HUMAN
+    return status
 
 
 def claim_from_mapping(
