@@ -125,7 +125,7 @@ class CoreDialog(ModalScreen[str | None]):
         self.action_cancel()
 
     def submit_core(self, describe: str, call: Callable[[Brain], Any], done: Callable[[Any], str]) -> None:
-        """Run `call(writer)` in a thread (`BrainApp.run_core`); dismiss with `done(result)`, or show the refusal.
+        """Run `call(brain)` in a thread (`BrainApp.run_core`); dismiss with `done(result)`, or show the refusal.
 
         Read-only was checked when the dialog was opened (`ClaimActions._push`).
 
