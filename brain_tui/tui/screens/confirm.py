@@ -300,3 +300,10 @@ class SlugConfirmDialog(CoreDialog):
         else:
             self.submit_core("release", lambda brain: brain.release_claim(sess_id, reason, seen=seen),
                              lambda _: f"released {sess_id}")
+
+
+#: The dialog of each confirmed action (each takes the claim, the snapshot shown and the action).
+DIALOGS: dict[str, type[GateDecisionDialog | CascadeDialog | SlugConfirmDialog]] = {
+    "approve": GateDecisionDialog, "reject": GateDecisionDialog, "pause": CascadeDialog, "resume": CascadeDialog,
+    "abort": SlugConfirmDialog, "release": SlugConfirmDialog,
+}
