@@ -121,7 +121,6 @@ class BrainApp(App[int]):
         self._refresh_pending = False
         self._held: BrainSnapshot | None = None
         self._alert_keys: frozenset[str] | None = None
-        self._hung_up = False
         #: True once `q` was pressed: keys still queued behind it (one burst) do nothing.
         self.quitting = False
         #: Why the last read of the brain failed ("" when it worked): the header marks what is shown as old.
@@ -168,11 +167,6 @@ class BrainApp(App[int]):
         """Held by any thread that reads `self.brain` (its store is not thread-safe): the feed's lock."""
         return self.feed.read_lock
 
-    @property
-    def writer(self) -> Brain:
-        """The Brain actions use: the cockpit's own (one parse cache in memory, not two), under `read_lock`."""
-        return self.brain
-
     def on_mount(self) -> None:
         """Install the screens, timers, watchers and the hang-up handler."""
         from .screens.cockpit import CockpitScreen
@@ -217,7 +211,6 @@ class BrainApp(App[int]):
 
     def hang_up(self) -> None:
         """The terminal went away (SSH dropped; `hangup.HangUp` calls this): stop watching and leave."""
-        self._hung_up = True
         self.feed.stop()
         self.exit(129)
 
@@ -243,8 +236,6 @@ class BrainApp(App[int]):
             return
         self._refresh_pending = False
         self.feed.request()
-
-    request_refresh = refresh_snapshot
 
     @on(SnapshotLoaded)
     def _snapshot_loaded(self, event: SnapshotLoaded) -> None:
@@ -405,7 +396,7 @@ class BrainApp(App[int]):
 
         Args:
             describe: what is being done, for messages.
-            call: the function of the writer Brain to run.
+            call: the function of the Brain to run.
             done: turns the result into the success message.
             reply_to: who is told the outcome (default: the App).
         """
@@ -430,14 +421,14 @@ class BrainApp(App[int]):
         self.report(event.toast, event.severity)
 
     def call_core(self, call: Callable[[Brain], Any]) -> Any:
-        """Run `call(writer)` from a worker thread, under the write lock and the store's read lock.
+        """Run `call(self.brain)` from a worker thread, under the write lock and the store's read lock.
 
-        The writer is the Brain the feed reads with: one store and one parse cache in memory (a second
+        It writes with the Brain the feed reads with: one store and one parse cache in memory (a second
         Brain doubled the cockpit's memory at 10,000 claims after the first write).
         """
         with self._write_lock, self.feed.read_lock:
             self._wrote = True  # the next snapshot shown gives the write's dropped pages back (`heap.release`)
-            return call(self.writer)
+            return call(self.brain)
 
     def report(self, message: str | None, severity: str = "information") -> None:
         """Show the outcome of an action and refresh from disk (nothing once the screens are gone)."""

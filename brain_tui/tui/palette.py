@@ -17,6 +17,8 @@ from textual.command import DiscoveryHit, Hit, Hits, Matcher, Provider
 from textual.content import Content
 from textual.screen import Screen
 
+from brain_tui.core.records.model import BrainSnapshot, Claim
+
 from .commands import COMMANDS, PANES
 from .present import short_id
 from .safe import safe_str, safe_text
@@ -29,6 +31,8 @@ if TYPE_CHECKING:
 MAX_CLAIM_HITS = 30
 #: A query this long also searches the finished claims the cockpit does not hold, by file name (session ID).
 MIN_HISTORY_QUERY = 3
+#: A palette entry: (label, help, what choosing it runs).
+Target = tuple[str, str, Callable[[], None]]
 
 
 class BrainProvider(Provider):
@@ -39,17 +43,20 @@ class BrainProvider(Provider):
         """The app, typed."""
         return self.app  # type: ignore[return-value]
 
-    def _targets(self) -> list[tuple[str, str, Callable[[], None]]]:
+    def _targets(self) -> list[Target]:
         app = self.brain_app
-        targets: list[tuple[str, str, Callable[[], None]]] = []
+        targets: list[Target] = []
         for key, name in PANES:
             targets.append((f"Pane: {name}", f"show pane {key}", partial(app.navigator.go_to_pane, key)))
-        snapshot = app.snapshot
-        for claim in reversed(snapshot.claims):
-            label = f"Claim: {short_id(claim.sess_id, snapshot.now, snapshot.tz)} · {claim.status}"
-            help_text = safe_str(f"{claim.sess_id} · {claim.scope_text} · {claim.story}", 160)
-            targets.append((safe_str(label, 100), help_text, partial(app.navigator.go_to_claim, claim.sess_id)))
+        targets += (self._claim_target(claim, app.snapshot) for claim in reversed(app.snapshot.claims))
         return targets
+
+    def _claim_target(self, claim: Claim, snapshot: BrainSnapshot, note: str = "") -> Target:
+        """The entry of one claim: choosing it goes there."""
+        app = self.brain_app
+        label = f"Claim: {short_id(claim.sess_id, snapshot.now, snapshot.tz)} · {claim.status}{note}"
+        help_text = safe_str(f"{claim.sess_id} · {claim.scope_text} · {claim.story}", 160)
+        return safe_str(label, 100), help_text, partial(app.navigator.go_to_claim, claim.sess_id)
 
     async def discover(self) -> Hits:
         """Before typing: the panes."""
@@ -76,7 +83,7 @@ class BrainProvider(Provider):
                 yield Hit(max(matcher.match(label), 0.5) * 0.8, highlight(matcher, label), run, text=label,
                           help=inert_help(help_text))
 
-    def _history_targets(self, needle: str, limit: int) -> list[tuple[str, str, Callable[[], None]]]:
+    def _history_targets(self, needle: str, limit: int) -> list[Target]:
         """The finished claims outside the steady read whose file name holds `needle` (in a thread)."""
         app = self.brain_app
         snapshot = app.snapshot
@@ -85,14 +92,9 @@ class BrainProvider(Provider):
                 found = app.brain.audit.history_page(0, limit, needle, snapshot=snapshot)
         except Exception:  # noqa: BLE001 - the palette offers what it can read; the history pane tells why
             return []
-        targets: list[tuple[str, str, Callable[[], None]]] = []
-        for claim in found.claims:
-            if snapshot.claim(claim.sess_id) is not None:
-                continue  # already offered from the steady read
-            label = f"Claim: {short_id(claim.sess_id, snapshot.now, snapshot.tz)} · {claim.status} (history)"
-            help_text = safe_str(f"{claim.sess_id} · {claim.scope_text} · {claim.story}", 160)
-            targets.append((safe_str(label, 100), help_text, partial(app.navigator.go_to_claim, claim.sess_id)))
-        return targets
+        # A claim of the steady read is already offered.
+        return [self._claim_target(claim, snapshot, " (history)") for claim in found.claims
+                if snapshot.claim(claim.sess_id) is None]
 
 
 def highlight(matcher: Matcher, text: str) -> Content:

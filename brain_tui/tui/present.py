@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from datetime import UTC, datetime, timedelta, tzinfo
+from datetime import datetime, timedelta, tzinfo
 from typing import Any
 
 from textual.content import Content
@@ -37,8 +37,6 @@ SIGNAL_STATE_ICONS: dict[str, tuple[str, str]] = {
 }
 LEVEL_NAMES = {"pilote": "pilot", "domain": "domain", "leaf": "leaf", "solo": "solo"}
 _SESS_RE = re.compile(r"^sess-(\d{8})-(\d{4})-(.+)$")
-#: Sorts unknown times first.
-EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def status_icon(status: str) -> Content:

@@ -139,24 +139,6 @@ def safe_str(value: object, max_len: int | None = DEFAULT_MAX_LEN, *, multiline:
     return safe_text(value, max_len, multiline=multiline).plain
 
 
-def join(*parts: Content | str, sep: str = "") -> Content:
-    """Join Contents (and constant strings written in this package) into one Content, never parsing markup.
-
-    Args:
-        parts: Content objects, or literal strings from the cockpit's own code.
-        sep: a literal separator.
-
-    Returns:
-        A new Content.
-    """
-    pieces: list[Content | str] = []
-    for index, part in enumerate(parts):
-        if index and sep:
-            pieces.append(sep)
-        pieces.append(part)
-    return Content.assemble(*pieces)
-
-
 def styled(text: str, style: str | None = None) -> Content:
     """A Content of one literal string (cockpit code, never brain data) in `style` (style text, never markup)."""
     return Content.styled(text, style or "")

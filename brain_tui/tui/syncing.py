@@ -139,7 +139,7 @@ class SyncController:
         elif event.message:
             app.notify(safe_str(event.message, 400), title="sync", severity=event.severity,  # type: ignore[arg-type]
                        markup=False, timeout=4)
-        app.request_refresh()
+        app.refresh_snapshot()
         if self.queued:
             self.queued = False
             self.sync_now()

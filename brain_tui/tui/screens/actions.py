@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from textual.screen import Screen
@@ -75,12 +76,16 @@ class ClaimActions(Screen[None]):
             if sig is not None:
                 claim = claim_of(app.snapshot, sig.sender)
         if claim is None:
-            from ..corrupt import corrupt_line
-
-            bad = corrupt_line(app.snapshot, self.selected_claim_id())  # a row of a file that does not read
-            said = f"a file that does not read: {bad.plain}" if bad is not None else "select a claim first"
-            self.notify(f"{what}: {said}", severity="warning", markup=False)
+            self._nothing_selected(what, "select a claim first")
         return claim
+
+    def _nothing_selected(self, what: str, said: str) -> None:
+        """Tell the pilot that `what` has nothing to act on: the row of a file that does not read, else `said`."""
+        from ..corrupt import corrupt_line
+
+        bad = corrupt_line(self.brain_app.snapshot, self.selected_claim_id())
+        said = f"a file that does not read: {bad.plain}" if bad is not None else said
+        self.notify(f"{what}: {said}", severity="warning", markup=False)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Read-only hides every action that changes the brain; nothing acts once the cockpit is quitting. An editing
@@ -134,58 +139,47 @@ class ClaimActions(Screen[None]):
             defaults = OpenDefaults(suggested_parent=claim.sess_id)
         self._push(OpenClaimScreen(defaults))
 
+    def _on_claim(self, what: str, dialog: Callable[[Claim], Screen[str | None]]) -> None:
+        """Open `dialog(claim)` for the claim `what` acts on (`target_claim`), when there is one."""
+        claim = self.target_claim(what)
+        if claim is not None:
+            self._push(dialog(claim))
+
+    def _confirm(self, action: str) -> None:
+        """The confirmation dialog of a gate decision, a cascade, an abort or a release (`confirm.DIALOGS`)."""
+        from .confirm import DIALOGS
+
+        self._on_claim(action, lambda claim: DIALOGS[action](claim, self.brain_app.snapshot, action))
+
     def action_close_claim(self) -> None:
         """The close dialog of the selected claim."""
         from .close_form import CloseClaimScreen
 
-        claim = self.target_claim("close")
-        if claim is not None:
-            self._push(CloseClaimScreen(claim, self.brain_app.snapshot))
-
-    def _decision(self, decision: str) -> None:
-        from .confirm import GateDecisionDialog
-
-        claim = self.target_claim(decision)
-        if claim is not None:
-            self._push(GateDecisionDialog(claim, self.brain_app.snapshot, decision))
+        self._on_claim("close", lambda claim: CloseClaimScreen(claim, self.brain_app.snapshot))
 
     def action_approve(self) -> None:
         """Approve the selected gate (dialog)."""
-        self._decision("approve")
+        self._confirm("approve")
 
     def action_reject(self) -> None:
         """Reject the selected gate (dialog, reason required)."""
-        self._decision("reject")
-
-    def _cascade(self, action: str) -> None:
-        from .confirm import CascadeDialog
-
-        claim = self.target_claim(action)
-        if claim is not None:
-            self._push(CascadeDialog(claim, self.brain_app.snapshot, action))
+        self._confirm("reject")
 
     def action_pause(self) -> None:
         """Pause the selected claim and its tree (dialog lists the cascade)."""
-        self._cascade("pause")
+        self._confirm("pause")
 
     def action_resume(self) -> None:
         """Resume the selected claim and what it paused (dialog lists the cascade)."""
-        self._cascade("resume")
-
-    def _slug(self, action: str) -> None:
-        from .confirm import SlugConfirmDialog
-
-        claim = self.target_claim(action)
-        if claim is not None:
-            self._push(SlugConfirmDialog(claim, self.brain_app.snapshot, action))
+        self._confirm("resume")
 
     def action_abort(self) -> None:
         """Abort the selected claim and its tree (type the slug)."""
-        self._slug("abort")
+        self._confirm("abort")
 
     def action_release(self) -> None:
         """Release the selected stale claim (type the slug, give a reason)."""
-        self._slug("release")
+        self._confirm("release")
 
     def action_ack(self) -> None:
         """Acknowledge the selected signal, after a confirmation (a signal cannot be un-acknowledged)."""
@@ -211,9 +205,7 @@ class ClaimActions(Screen[None]):
         """Renew the selected claim's TTL (a gate or a paused claim too)."""
         from .quick import RenewDialog
 
-        claim = self.target_claim("renew")
-        if claim is not None:
-            self._push(RenewDialog(claim, self.brain_app.snapshot))
+        self._on_claim("renew", lambda claim: RenewDialog(claim, self.brain_app.snapshot))
 
     def action_send_signal(self) -> None:
         """Send a signal: from the selected claim (else this instance), to its parent when it has one."""
@@ -291,10 +283,6 @@ class ClaimActions(Screen[None]):
         claim = app.claim(self.selected_claim_id())
         sig = self.selected_signal() if claim is None else None
         if claim is None and sig is None:
-            from ..corrupt import corrupt_line
-
-            bad = corrupt_line(app.snapshot, self.selected_claim_id())
-            said = f"detail: a file that does not read: {bad.plain}" if bad is not None else "detail: nothing selected"
-            self.notify(said, severity="warning", markup=False)
+            self._nothing_selected("detail", "nothing selected")
             return
         app.push_screen(DetailScreen(app.snapshot, claim=claim, signal=sig))

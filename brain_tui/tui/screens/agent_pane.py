@@ -12,11 +12,11 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
-from textual.widgets import Button, Input, Label, Static
+from textual.widgets import Button, Input, Static
 
 from brain_tui.core.records.model import Claim
 
-from ..safe import safe_text, styled
+from ..safe import safe_text
 from .dialog import CoreDialog
 
 #: action → (title, what it does, button label, button variant).
@@ -44,10 +44,8 @@ class AnswerDialog(CoreDialog):
         self.claim = claim
 
     def compose(self) -> ComposeResult:
-        title = styled("Write to agent — ", "bold")
-        title += _subject(self.claim)
         with Vertical(id="dialog-box", classes="decision"):
-            yield Label(title, classes="dialog-title", markup=False)
+            yield self.title_line("Write to agent", _subject(self.claim))
             yield Static(Content("Typed into its tmux pane as literal keys, then Enter (one line)."),
                          markup=False, id="details")
             yield Input(compact=True, placeholder="your reply", id="reply")
@@ -76,10 +74,8 @@ class PaneConfirmDialog(CoreDialog):
 
     def compose(self) -> ComposeResult:
         heading, body, label, variant = CONFIRMS[self.action]
-        title = styled(f"{heading} — ", "bold")
-        title += _subject(self.claim)
         with Vertical(id="dialog-box", classes="decision"):
-            yield Label(title, classes="dialog-title", markup=False)
+            yield self.title_line(heading, _subject(self.claim))
             yield Static(Content(body), markup=False, id="details")
             yield from self.foot(label, f"enter on {label} confirms · esc cancels", variant)  # type: ignore[arg-type]
 

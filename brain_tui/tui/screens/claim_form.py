@@ -60,7 +60,7 @@ class OpenClaimScreen(FormDialog):
         if ttl_default not in {v for _, v in ttl_options}:
             ttl_options.insert(0, (f"{ttl_default} — brain default", ttl_default))
         with Vertical(id="dialog-box", classes="form"):
-            yield Label(styled("Open a claim", "bold"), classes="dialog-title", markup=False)
+            yield self.title_line("Open a claim")
             with VerticalScroll(id="form-fields"):
                 yield Label(Content("Scope (dir/, file, file.md#Section; several separated by spaces)"),
                             markup=False)

@@ -7,11 +7,10 @@ click a button), and the destructive ones need the claim's slug typed exactly.
 
 from __future__ import annotations
 
-from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Button, Input, Label, Static
 
@@ -24,7 +23,7 @@ from brain_tui.core.rules.seen import claim_mark
 from ..describe import claim_summary, gate_details
 from ..present import short_id, status_icon
 from ..safe import safe_text, styled
-from ..styles import ERROR, MUTED, STRONG
+from ..styles import MUTED, STRONG
 from .dialog import CoreDialog
 from .gate_diff import GateDiffScreen, load_review
 
@@ -72,31 +71,23 @@ class GateDecisionDialog(CoreDialog):
 
     def compose(self) -> ComposeResult:
         approve = self.decision == "approve"
-        title = styled("Approve gate — " if approve else "Reject gate — ", "bold")
-        title = title.append(safe_text(short_id(self.claim.sess_id, self.snapshot.now, self.snapshot.tz), 60,
-                                       style="bold"))
         with Vertical(id="dialog-box", classes="decision"):
-            yield Label(title, classes="dialog-title", markup=False)
+            yield self.title_line("Approve gate" if approve else "Reject gate",
+                                  self.claim_subject(self.claim, self.snapshot))
             with VerticalScroll(id="details"):
                 yield Static(gate_details(self.claim, self.snapshot, {self.decision: self.preview}), markup=False)
             if not self.preview.allowed:
-                yield Static(safe_text(f"The core refuses: {self.preview.refusal}", 400, style=ERROR),
-                             markup=False, classes="refusal")
+                yield self.refusal_box(self.preview.refusal)
             if approve:
                 yield Label(Content("Message (optional)"), markup=False)
                 yield Input(compact=True, placeholder="optional, e.g. go", id="message")
             else:
                 yield Label(Content("Reason (required)"), markup=False)
                 yield Input(compact=True, placeholder="why the gate is rejected (required)", id="message")
-            yield self.error_line()
-            with Horizontal(classes="buttons"):
-                yield Button(compact=True, label="Approve" if approve else "Reject", id="submit",
-                             variant="success" if approve else "error",
-                             disabled=not self.preview.allowed or not approve)
-                yield Button(compact=True, label="Cancel", id="cancel")
             hint = ("enter on Approve decides · d the diff · tab to the message · esc cancels" if approve
                     else "type a reason, then enter · esc cancels")
-            yield Label(Text(hint, end=""), classes="hint", markup=False)
+            yield from self.foot("Approve" if approve else "Reject", hint, "success" if approve else "error",
+                                 disabled=not self.preview.allowed or not approve)
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -184,20 +175,15 @@ class CascadeDialog(CoreDialog):
         self.seen = claim_mark(claim)  # resume: refused if the pause is no longer the one shown (a pause never is)
 
     def compose(self) -> ComposeResult:
-        verb = self.action
-        title = styled(f"{self.action.capitalize()} — ", "bold")
-        title = title.append(safe_text(short_id(self.claim.sess_id, self.snapshot.now, self.snapshot.tz), 60,
-                                       style="bold"))
         with Vertical(id="dialog-box", classes="decision"):
-            yield Label(title, classes="dialog-title", markup=False)
+            yield self.title_line(self.action.capitalize(), self.claim_subject(self.claim, self.snapshot))
             with VerticalScroll(id="details"):
                 yield Static(claim_summary(self.claim, self.snapshot), markup=False)
                 if self.preview.allowed:
-                    yield Static(_touched_text(self.preview.touched, self.snapshot, verb),
+                    yield Static(_touched_text(self.preview.touched, self.snapshot, self.action),
                                  id="cascade", markup=False, classes="cascade")
             if not self.preview.allowed:
-                yield Static(safe_text(f"The core refuses: {self.preview.refusal}", 400, style=ERROR),
-                             markup=False, classes="refusal")
+                yield self.refusal_box(self.preview.refusal)
             yield Label(Content("Message (optional)"), markup=False)
             yield Input(compact=True, placeholder="", id="message")
             label = self.action.capitalize()
@@ -238,18 +224,15 @@ class SlugConfirmDialog(CoreDialog):
         self.seen = claim_mark(claim)  # the core refuses if the claim is no longer as shown
 
     def compose(self) -> ComposeResult:
-        title = styled(f"{self.action.capitalize()} — ", "bold")
-        title += safe_text(self.claim.sess_id, 80, style="bold")
         with Vertical(id="dialog-box", classes="decision"):
-            yield Label(title, classes="dialog-title", markup=False)
+            yield self.title_line(self.action.capitalize(), safe_text(self.claim.sess_id, 80, style="bold"))
             with VerticalScroll(id="details"):
                 yield Static(claim_summary(self.claim, self.snapshot), markup=False)
                 if self.action == "abort" and self.preview.allowed:
                     yield Static(_touched_text(self.preview.touched, self.snapshot, "abort"),
                                  id="cascade", markup=False, classes="cascade")
             if not self.preview.allowed:
-                yield Static(safe_text(f"The core refuses: {self.preview.refusal}", 400, style=ERROR),
-                             markup=False, classes="refusal")
+                yield self.refusal_box(self.preview.refusal)
             yield Label(Content("Reason (required)"), markup=False)
             yield Input(compact=True, placeholder="required", id="reason")
             prompt = Content("Type the slug ")
@@ -300,3 +283,10 @@ class SlugConfirmDialog(CoreDialog):
         else:
             self.submit_core("release", lambda brain: brain.release_claim(sess_id, reason, seen=seen),
                              lambda _: f"released {sess_id}")
+
+
+#: The dialog of each confirmed action (each takes the claim, the snapshot shown and the action).
+DIALOGS: dict[str, type[GateDecisionDialog | CascadeDialog | SlugConfirmDialog]] = {
+    "approve": GateDecisionDialog, "reject": GateDecisionDialog, "pause": CascadeDialog, "resume": CascadeDialog,
+    "abort": SlugConfirmDialog, "release": SlugConfirmDialog,
+}

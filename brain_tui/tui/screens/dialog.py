@@ -16,10 +16,13 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
 from brain_tui.core.brain import Brain
+from brain_tui.core.records.model import BrainSnapshot, Claim
 
 from ..editing import EDIT_BINDINGS, edits_focused, queue_edit
 from ..messages import CoreDone
-from ..safe import safe_text
+from ..present import short_id
+from ..safe import safe_text, styled
+from ..styles import ERROR
 
 if TYPE_CHECKING:
     from textual.widgets.button import ButtonVariant
@@ -60,6 +63,22 @@ class CoreDialog(ModalScreen[str | None]):
         line = Static(Text("", end=""), id="error", markup=False, classes="error-line")
         line.display = False
         return line
+
+    @staticmethod
+    def title_line(heading: str, subject: Content | None = None) -> Label:
+        """The dialog's title: `heading` in bold, then `` — subject`` when there is one."""
+        title = styled(f"{heading} — " if subject is not None else heading, "bold")
+        return Label(title if subject is None else title + subject, classes="dialog-title", markup=False)
+
+    @staticmethod
+    def claim_subject(claim: Claim, snapshot: BrainSnapshot) -> Content:
+        """The claim a dialog is about, as its title names it: the short ID, in bold."""
+        return safe_text(short_id(claim.sess_id, snapshot.now, snapshot.tz), 60, style="bold")
+
+    @staticmethod
+    def refusal_box(refusal: str) -> Static:
+        """The core's refusal of the action, known when the dialog opened (its dry run)."""
+        return Static(safe_text(f"The core refuses: {refusal}", 400, style=ERROR), markup=False, classes="refusal")
 
     def foot(self, label: str, hint: str, variant: ButtonVariant = "primary", disabled: bool = False) -> ComposeResult:
         """The dialog's last lines: the refusal line, the `label` (#submit) and Cancel buttons, the keys' hint."""
@@ -125,7 +144,7 @@ class CoreDialog(ModalScreen[str | None]):
         self.action_cancel()
 
     def submit_core(self, describe: str, call: Callable[[Brain], Any], done: Callable[[Any], str]) -> None:
-        """Run `call(writer)` in a thread (`BrainApp.run_core`); dismiss with `done(result)`, or show the refusal.
+        """Run `call(brain)` in a thread (`BrainApp.run_core`); dismiss with `done(result)`, or show the refusal.
 
         Read-only was checked when the dialog was opened (`ClaimActions._push`).
 

@@ -19,44 +19,39 @@ if TYPE_CHECKING:
 KEY_WIDTH = 12
 
 
+def _row(key: str, text: Content | str) -> Content:
+    """One line of a table: the key (or icon) in bold, padded, then what it means."""
+    return Content("\n") + Content.styled(key.ljust(KEY_WIDTH), "bold") + text
+
+
 def help_text(readonly: bool) -> Content:
     """The key table as Content."""
     out = Content()
     out += Content.styled("Keys", "bold")
     for command in COMMANDS:
-        out += "\n"
-        out += Content.styled(command.shown_key.ljust(KEY_WIDTH), "bold")
-        if readonly and command.mutating:
-            out += Content.styled(f"{command.description} (off: read-only)", "dim")
-        else:
-            out += command.description
-    extra = (
+        off = readonly and command.mutating
+        out += _row(command.shown_key, Content.styled(f"{command.description} (off: read-only)", "dim") if off
+                    else command.description)
+    for key, text in (
         ("ctrl+p", "Command palette: every command, searchable"),
         ("j / k", "Down / up in a table or the tree (also the arrows)"),
         ("home / end", "First / last row"),
         ("[ / ]", "Newer / older page of the history pane (7)"),
         ("tab", "Next pane / field"),
         ("esc / q", "Back (q quits only from the cockpit), cancel, clear the filter"),
-    )
-    for key, text in extra:
-        out += "\n"
-        out += Content.styled(key.ljust(KEY_WIDTH), "bold")
-        out += text
+    ):
+        out += _row(key, text)
     out += "\n\n"
     out += Content.styled("Panes", "bold")
     out += Content.styled("  (below 120 columns one pane at a time)", "dim")
     for key, name in PANES:
-        out += "\n"
-        out += Content.styled(key.ljust(KEY_WIDTH), "bold")
-        out += name
+        out += _row(key, name)
     out += "\n\n"
     out += Content.styled("Icons", "bold")
     for icon, meaning in (("●", "open"), ("⚑", "waiting for a human gate"), ("‖", "paused"),
                           ("!", "stale: expired, still blocking — release it"), ("✓", "closed"),
                           ("✗", "failed"), ("○", "released")):
-        out += "\n"
-        out += Content.styled(icon.ljust(KEY_WIDTH), "bold")
-        out += meaning
+        out += _row(icon, meaning)
     out += "\n\n"
     out += Content.styled(
         "The screen follows the files: another session's open, close or gate shows up by itself. "

@@ -21,8 +21,7 @@ from brain_tui.core.errors import BsiError
 from brain_tui.core.records.model import Claim, Signal
 from brain_tui.core.sessions.launch import NoLaunchCommand
 
-from ..safe import safe_str, safe_text, styled
-from ..styles import ERROR
+from ..safe import safe_str, safe_text
 from .dialog import CoreDialog
 
 if TYPE_CHECKING:
@@ -94,15 +93,12 @@ class LaunchDialog(CoreDialog):
                 assert self.claim is not None
                 subject = safe_text(self.claim.sess_id, 80)
                 self.plan, self.refusal = _plan_text(app.brain, self.claim.sess_id)
-        title = styled("Launch — ", "bold")
-        title += subject
         with Vertical(id="dialog-box", classes="decision"):
-            yield Label(title, classes="dialog-title", markup=False)
+            yield self.title_line("Launch", subject)
             with VerticalScroll(id="details"):
                 yield Static(self.plan, markup=False, id="launch-plan")
             if self.refusal:
-                yield Static(safe_text(f"The core refuses: {self.refusal}", 400, style=ERROR),
-                             markup=False, classes="refusal")
+                yield self.refusal_box(self.refusal)
             yield self.error_line()
             with Horizontal(classes="buttons"):
                 if not self.refusal:  # under a refusal there is nothing to launch: only a way out

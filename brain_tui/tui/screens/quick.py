@@ -15,8 +15,7 @@ from brain_tui.core.records.model import SIGNAL_TYPES, BrainSnapshot, Claim, Sig
 from brain_tui.core.rules.attention import describe_time_left, time_left
 
 from ..describe import signal_details
-from ..present import short_id
-from ..safe import safe_text, styled
+from ..safe import safe_text
 from .dialog import CoreDialog, FormDialog
 
 RENEW_CHOICES = ("1h", "2h", "4h", "8h")
@@ -33,7 +32,7 @@ class AckDialog(CoreDialog):
     def compose(self) -> ComposeResult:
         app = self.brain_app
         with Vertical(id="dialog-box", classes="decision"):
-            yield Label(styled("Acknowledge signal", "bold"), classes="dialog-title", markup=False)
+            yield self.title_line("Acknowledge signal")
             yield Static(signal_details(self.sig, self.snapshot, app.brain.brain_name),
                          markup=False, id="details")
             yield from self.foot("Acknowledge", "enter acknowledges · esc cancels")
@@ -62,11 +61,9 @@ class RenewDialog(FormDialog):
     def compose(self) -> ComposeResult:
         app = self.brain_app
         claim, snapshot = self.claim, self.snapshot
-        title = styled("Renew — ", "bold")
-        title = title.append(safe_text(short_id(claim.sess_id, snapshot.now, snapshot.tz), 60, style="bold"))
         default = format_duration(app.brain.config.ttl_default)
         with Vertical(id="dialog-box", classes="form"):
-            yield Label(title, classes="dialog-title", markup=False)
+            yield self.title_line("Renew", self.claim_subject(claim, snapshot))
             now_left = describe_time_left(time_left(claim, snapshot.now)) or "expiry unknown"
             yield Static(safe_text(f"{claim.status} · {now_left} · {claim.story or '—'}", 300), markup=False)
             yield Label(Content("New TTL from now (at most 8 h after opening)"), markup=False)
@@ -113,7 +110,7 @@ class SendSignalDialog(FormDialog):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog-box", classes="form"):
-            yield Label(styled("Send a signal", "bold"), classes="dialog-title", markup=False)
+            yield self.title_line("Send a signal")
             yield Label(Content("From"), markup=False)
             yield Input(compact=True, value=self.sender, id="from")
             yield Label(Content("To (a session ID, an instance, pilote or parent)"), markup=False)

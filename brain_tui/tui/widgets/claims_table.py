@@ -16,7 +16,17 @@ from ..styles import ERROR, MUTED, WARN
 from .table import Col, KeyedTable, Row
 
 
-class ActiveClaimsTable(KeyedTable):
+class GroupedClaimsTable(KeyedTable):
+    """A claims table whose rows may be grouped by their agent's state (`G`, `grouping.grouped_rows`)."""
+
+    def _sorted(self, rows: list[Row]) -> list[Row]:
+        """A sort orders the rows inside each agent-state group (`G`), the headings stay."""
+        from ..grouping import sort_within_groups
+
+        return sort_within_groups(rows, super()._sorted)
+
+
+class ActiveClaimsTable(GroupedClaimsTable):
     """Open, waiting and paused claims: ID, instance, scope, level, status, TTL left, agent and story.
 
     With bound agents, a one-cell column shows each claim's agent state (● ? ◌ ✕), and from 140
@@ -35,14 +45,8 @@ class ActiveClaimsTable(KeyedTable):
         Col("story", "Story", None, weight=3, min_width=10),
     )
 
-    def _sorted(self, rows: list[Row]) -> list[Row]:
-        """A sort orders the rows inside each agent-state group (`G`), the headings stay."""
-        from ..grouping import sort_within_groups
 
-        return sort_within_groups(rows, super()._sorted)
-
-
-class StaleClaimsTable(KeyedTable):
+class StaleClaimsTable(GroupedClaimsTable):
     """Stale claims: expired, still blocking, waiting for a human to release them."""
 
     COLUMNS = (
@@ -54,12 +58,6 @@ class StaleClaimsTable(KeyedTable):
         Col("agent", "Session", 22, min_table_width=96, wide_width=24),
         Col("action", "Action", None, weight=2, min_width=10),
     )
-
-    def _sorted(self, rows: list[Row]) -> list[Row]:
-        """A sort orders the rows inside each agent-state group (`G`), the headings stay."""
-        from ..grouping import sort_within_groups
-
-        return sort_within_groups(rows, super()._sorted)
 
 
 def active_rows(snapshot: BrainSnapshot, brain_name: str, needle: str = "",

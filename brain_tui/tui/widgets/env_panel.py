@@ -91,17 +91,16 @@ def sync_line(sync: SyncStatus | None, error: str, now: datetime | None, tz: tzi
     pending = try_parse_timestamp(sync.pending_since, zone)
     if not sync.has_remote and pending is None and not error:
         return None
-    muted = MUTED
     mode = sync.mode or "manual"
     parts: list[Content] = [safe_text(f"auto · fetch every {sync.fetch_interval_s or 30}s"
                                    if mode == "auto" else mode, 40, style=STRONG)]
     if not sync.has_remote:
         parts.append(styled("no remote", ERROR))
     elif last is None:
-        parts.append(styled("never synced", muted))
+        parts.append(styled("never synced", MUTED))
     else:
         when = f"{last.astimezone(zone):%H:%M}"
-        parts.append(styled(f"last sync {when}" + (f" ({age(last, now)} ago)" if now else ""), muted))
+        parts.append(styled(f"last sync {when}" + (f" ({age(last, now)} ago)" if now else ""), MUTED))
     ahead = sync.ahead or 0
     if pending is not None or ahead:
         since = f" since {pending.astimezone(zone):%H:%M}" if pending is not None else ""
@@ -110,7 +109,7 @@ def sync_line(sync: SyncStatus | None, error: str, now: datetime | None, tz: tzi
         parts.append(styled(f"{sync.behind} behind", ACCENT))
     if error:
         parts.append(safe_text(f"✗ {error}", 160, style=ERROR))
-    return _joined(parts, styled(" · ", muted))
+    return _joined(parts, styled(" · ", MUTED))
 
 
 def _git_lines(out: _Lines, git: GitReading) -> None:
@@ -142,70 +141,67 @@ def _git_lines(out: _Lines, git: GitReading) -> None:
 
 
 def _pm2_lines(out: _Lines, pm2: Pm2Reading) -> None:
-    ok, err, muted = OK, ERROR, MUTED
     processes = pm2.processes
     if pm2.error and not processes:
         failed = pm2.available
-        out.line("pm2", safe_text(("✗ " if failed else "") + pm2.error, 160, style=err if failed else muted))
+        out.line("pm2", safe_text(("✗ " if failed else "") + pm2.error, 160, style=ERROR if failed else MUTED))
     elif not processes:
-        out.line("pm2", styled("no processes", muted))
+        out.line("pm2", styled("no processes", MUTED))
     for index, proc in enumerate(processes[:MAX_LISTED]):
         online = proc.status == "online"
         line_parts = [safe_text(proc.name, 24, style=STRONG), Content(" "),
-                      safe_text(proc.status, 12, style=ok if online else err),
+                      safe_text(proc.status, 12, style=OK if online else ERROR),
                       safe_text((f" up {_seconds(proc.uptime_s)}" if online else "")
                                 + f" ↻{proc.restarts} {proc.cpu}% {_size(proc.memory)}",
-                                60, style=muted)]
+                                60, style=MUTED)]
         if proc.port:
             line_parts.append(safe_text(f" :{proc.port}", 8))
         out.line("pm2" if index == 0 else "", *line_parts)
     if len(processes) > MAX_LISTED:
-        out.line("", styled(f"… {len(processes) - MAX_LISTED} more", muted))
+        out.line("", styled(f"… {len(processes) - MAX_LISTED} more", MUTED))
 
 
 def _ports_lines(out: _Lines, ports: PortsReading) -> None:
-    ok, err, muted = OK, ERROR, MUTED
     for index, entry in enumerate(ports.configured[:MAX_LISTED]):
         if entry.error:
-            state = safe_text(f"✗ {entry.error}", 80, style=err)
+            state = safe_text(f"✗ {entry.error}", 80, style=ERROR)
         else:
-            state = styled("● up" if entry.up else "○ down", ok if entry.up else err)
+            state = styled("● up" if entry.up else "○ down", OK if entry.up else ERROR)
         out.line("ports" if index == 0 else "", safe_text(entry.name, 24),
                  safe_text(f" :{entry.port or '?'} ", 10), state)
     if len(ports.configured) > MAX_LISTED:
-        out.line("", styled(f"… {len(ports.configured) - MAX_LISTED} more", muted))
+        out.line("", styled(f"… {len(ports.configured) - MAX_LISTED} more", MUTED))
     listening = ports.listening
     if ports.error:
-        out.line("listen", safe_text(f"✗ {ports.error}", 160, style=err))
+        out.line("listen", safe_text(f"✗ {ports.error}", 160, style=ERROR))
     elif listening:
         shown = " · ".join(f"{row.port} {row.process or '?'}" for row in listening[:MAX_LISTENING])
         more = f" (+{len(listening) - MAX_LISTENING})" if len(listening) > MAX_LISTENING else ""
         out.line("listen", safe_text(shown + more, 400))
     else:
-        out.line("listen", styled("no listening TCP ports", muted))
+        out.line("listen", styled("no listening TCP ports", MUTED))
     if ports.note:
-        out.line("", safe_text(ports.note, 160, style=muted))
+        out.line("", safe_text(ports.note, 160, style=MUTED))
 
 
 def _system_line(out: _Lines, system: SystemReading) -> None:
-    err = ERROR
     if system.error:
-        out.line("system", safe_text(f"✗ {system.error}", 160, style=err))
+        out.line("system", safe_text(f"✗ {system.error}", 160, style=ERROR))
         return
     if not system.known:
         return
     load, mem, disk = system.load, system.memory, system.disk
     parts: list[Content] = []
     if load.error:
-        parts.append(safe_text(f"load ✗ {load.error}", 80, style=err))
+        parts.append(safe_text(f"load ✗ {load.error}", 80, style=ERROR))
     elif load.one is not None:
         parts.append(safe_text(f"load {load.one} {load.five} {load.fifteen}", 40))
     if mem.error:
-        parts.append(safe_text(f"mem ✗ {mem.error}", 80, style=err))
+        parts.append(safe_text(f"mem ✗ {mem.error}", 80, style=ERROR))
     elif mem.percent is not None:
         parts.append(safe_text(f"mem {_percent(mem.percent)}", 20))
     if disk.error:
-        parts.append(safe_text(f"disk ✗ {disk.error}", 80, style=err))
+        parts.append(safe_text(f"disk ✗ {disk.error}", 80, style=ERROR))
     elif disk.percent is not None:
         parts.append(safe_text(f"disk {_percent(disk.percent)} ({_size(disk.free)} free)", 40))
     out.line("system", _joined(parts, styled(" · ", MUTED)) if parts else styled("unavailable", MUTED))

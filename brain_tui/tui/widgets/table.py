@@ -239,7 +239,7 @@ class KeyedTable(DataTable[ThemedCell]):
                 for column in shown:
                     value = cells.get(column, EMPTY)
                     old = before.get(column)
-                    if old is None or not _same(old, value):
+                    if old is None or not old.is_same(value):
                         self.update_cell(key, column, self._fit(column, value))
             return
         self._rebuild(self._shown)
@@ -298,8 +298,3 @@ def _minutes(text: str) -> float | None:
     sign, days, hours, mins, secs = match.groups()
     value = int(days or 0) * 1440 + int(hours or 0) * 60 + int(mins or 0) + int(secs or 0) / 60
     return -value if sign else value
-
-
-def _same(a: Content, b: Content) -> bool:
-    """True when two cells render the same (text and spans: `==` on Content compares the text only)."""
-    return a.is_same(b)
