@@ -146,3 +146,33 @@ def test_legacy_pause_cascade_and_history_append(legacy_brain: Path, bsi: Bsi) -
     assert auth["status"] == "open" and len(auth["gate_history"]) == 5
     now_claims = tree_bytes(legacy_brain, ("claims",))
     assert {p: b for p, b in now_claims.items() if p in untouched} == untouched
+
+
+LEGACY_SIGNALS = {"sig-20261129-155848-human_gate": "pending", "sig-20261129-155845-paused": "pending",
+                  "sig-20261129-155844-human_gate": "pending", "sig-20260316-001": "pending",
+                  "sig-20260316-002": "pending", "sig-20260316-003": "delivered"}
+
+
+def test_legacy_signal_rows_are_seen_before_any_write(legacy_git_brain: Path, bsi: Bsi) -> None:
+    # SPEC 7 and 14.4: the rows of the old index are signals; a session or the pilot listing its pending signals
+    # on a brain no command has written yet must see them (a read imports nothing and changes nothing).
+    before = tree_bytes(legacy_git_brain)
+    run = bsi("--json", "signal", "list", brain=legacy_git_brain, now=LNOW)
+    assert run.code == 0, run.err
+    assert {s["sig_id"]: s["state"] for s in run.json()["signals"]} == LEGACY_SIGNALS
+    pending = bsi("--json", "signal", "list", "--pending", "--to", "sess-20260316-2036-pilote-be5-wrap",
+                  brain=legacy_git_brain, now=LNOW)
+    assert [s["sig_id"] for s in pending.json()["signals"]] == ["sig-20260316-001", "sig-20260316-002"]
+    assert tree_bytes(legacy_git_brain) == before
+
+
+def test_a_legacy_signal_row_is_acknowledged_and_the_others_imported(legacy_git_brain: Path, bsi: Bsi) -> None:
+    ack = bsi("signal", "ack", "sig-20260316-002", brain=legacy_git_brain, now=LNOW)
+    assert ack.code == 0, ack.err
+    docs = signal_docs(legacy_git_brain)
+    assert {doc["sig_id"]: doc["state"] for doc in docs} == {**LEGACY_SIGNALS, "sig-20260316-002": "delivered"}
+    acked = next(doc for doc in docs if doc["sig_id"] == "sig-20260316-002")
+    assert acked["payload"] == "attend la fin de la migration schema" and acked["delivered_by"]
+    subject, files = last_commit(legacy_git_brain)
+    assert subject == "bsi: signal sig-20260316-002 delivered"
+    assert "signals/sig-20260316-002.yml" in files and "BRAIN-INDEX.md" in files
