@@ -16,6 +16,7 @@ from brain_tui.core.paths.layout import INDEX_FILE, SIGNALS_DIR
 from brain_tui.core.records import index_legacy
 from brain_tui.core.records.formats import signal_from_mapping
 from brain_tui.core.records.model import Signal
+from brain_tui.core.records.statuses import SignalState
 
 #: The row fields a signal file takes, in file order.
 ROW_FIELDS = ("sig_id", "from", "to", "type", "scope", "payload", "state")
@@ -60,7 +61,7 @@ def index_signals(root: Path, rows: Rows, known: set[str], tz: tzinfo, *, live: 
     found: list[Signal] = []
     for row in rows:
         sig_id = row["sig_id"]
-        if sig_id in known or not SIGNAL_ID_RE.match(sig_id) or (live and row["state"] == "archived"):
+        if sig_id in known or not SIGNAL_ID_RE.match(sig_id) or (live and row["state"] == SignalState.ARCHIVED):
             continue
         if has_file(root, sig_id):
             continue
