@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from brain_tui.core.records.yamlio import safe_load_file
 from tests.bsi import Run, clean_env, last_commit, ok
 from tests.conftest import signal_docs, tree_bytes
 
@@ -176,3 +177,16 @@ def test_a_legacy_signal_row_is_acknowledged_and_the_others_imported(legacy_git_
     subject, files = last_commit(legacy_git_brain)
     assert subject == "bsi: signal sig-20260316-002 delivered"
     assert "signals/sig-20260316-002.yml" in files and "BRAIN-INDEX.md" in files
+
+
+def test_a_claim_hand_edited_with_tabs_after_its_colons_is_marked_stale(legacy_git_brain: Path, bsi: Bsi) -> None:
+    # `key:<TAB>value` reads (the YAML reader takes it) but the editing parser refuses it: the watchdog failed as
+    # an internal error (exit 70) and no claim of the brain was marked. A file that reads is a file that is edited.
+    path = legacy_git_brain / "claims" / f"{PILOT}.yml"
+    path.write_text(path.read_text(encoding="utf-8").replace(": ", ":\t"), encoding="utf-8")
+    ok(bsi("claim", "list", brain=legacy_git_brain, now=LNOW))
+    run = bsi("watchdog", brain=legacy_git_brain, now="2026-03-17T12:00:00+01:00")
+    assert run.code == 0, run.err
+    doc = safe_load_file(path)  # the product's reader: PyYAML's pure reader refuses the tabs
+    assert doc["status"] == "stale" and doc["sess_id"] == PILOT and doc["scope"] == "brain-engine/"
+    assert doc["story_angle"].startswith("Pilote BE-5 wrap")
