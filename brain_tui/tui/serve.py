@@ -404,6 +404,20 @@ def _int(text: str, default: int) -> int:
     return value if 0 < value < 10_000 else default
 
 
+def served_message(brain_name: str, bind: str, port: int, url: str) -> str:
+    """What `serve` prints once listening: the address, the one-time link, and the SSH forward that reaches it.
+
+    The forward names the bound address on both ends unless it is 127.0.0.1: a cockpit bound to ``::1`` or
+    ``127.0.0.2`` is not reached through 127.0.0.1, and the link (and the Host check) name that address.
+    """
+    shown = f"[{bind}]" if ":" in bind else bind
+    forward = f"{port}:{shown}:{port}" if bind == "127.0.0.1" else f"{shown}:{port}:{shown}:{port}"
+    return (f"brain-tui: the cockpit of {brain_name} is served on {shown}:{port} "
+            "(loopback only). Open this link once (it signs this browser in, then stops working):\n"
+            f"  {url}\n"
+            f"From another machine: ssh -L {forward} HOST, then open the link there. Ctrl+C stops.\n")
+
+
 def serve(argv: Sequence[str], *, host: str, port: int, brain_name: str, out: Any = None) -> int:
     """Serve the cockpit until Ctrl+C; print the one-time URL on `out` (stdout).
 
@@ -432,11 +446,7 @@ def serve(argv: Sequence[str], *, host: str, port: int, brain_name: str, out: An
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 loop.add_signal_handler(signum, stop.set)
         await server.start()
-        out.write(f"brain-tui: the cockpit of {brain_name} is served on {server.bind}:{server.port} "
-                  "(loopback only). Open this link once (it signs this browser in, then stops working):\n"
-                  f"  {server.url}\n"
-                  f"From another machine: ssh -L {server.port}:127.0.0.1:{server.port} HOST, then open the link "
-                  "there. Ctrl+C stops.\n")
+        out.write(served_message(brain_name, server.bind, server.port, server.url))
         out.flush()
         try:
             await stop.wait()

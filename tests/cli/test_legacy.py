@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from brain_tui.core.records.yamlio import safe_load_file
 from tests.bsi import Run, clean_env, last_commit, ok
 from tests.conftest import signal_docs, tree_bytes
 
@@ -146,3 +147,46 @@ def test_legacy_pause_cascade_and_history_append(legacy_brain: Path, bsi: Bsi) -
     assert auth["status"] == "open" and len(auth["gate_history"]) == 5
     now_claims = tree_bytes(legacy_brain, ("claims",))
     assert {p: b for p, b in now_claims.items() if p in untouched} == untouched
+
+
+LEGACY_SIGNALS = {"sig-20261129-155848-human_gate": "pending", "sig-20261129-155845-paused": "pending",
+                  "sig-20261129-155844-human_gate": "pending", "sig-20260316-001": "pending",
+                  "sig-20260316-002": "pending", "sig-20260316-003": "delivered"}
+
+
+def test_legacy_signal_rows_are_seen_before_any_write(legacy_git_brain: Path, bsi: Bsi) -> None:
+    # SPEC 7 and 14.4: the rows of the old index are signals; a session or the pilot listing its pending signals
+    # on a brain no command has written yet must see them (a read imports nothing and changes nothing).
+    before = tree_bytes(legacy_git_brain)
+    run = bsi("--json", "signal", "list", brain=legacy_git_brain, now=LNOW)
+    assert run.code == 0, run.err
+    assert {s["sig_id"]: s["state"] for s in run.json()["signals"]} == LEGACY_SIGNALS
+    pending = bsi("--json", "signal", "list", "--pending", "--to", "sess-20260316-2036-pilote-be5-wrap",
+                  brain=legacy_git_brain, now=LNOW)
+    assert [s["sig_id"] for s in pending.json()["signals"]] == ["sig-20260316-001", "sig-20260316-002"]
+    assert tree_bytes(legacy_git_brain) == before
+
+
+def test_a_legacy_signal_row_is_acknowledged_and_the_others_imported(legacy_git_brain: Path, bsi: Bsi) -> None:
+    ack = bsi("signal", "ack", "sig-20260316-002", brain=legacy_git_brain, now=LNOW)
+    assert ack.code == 0, ack.err
+    docs = signal_docs(legacy_git_brain)
+    assert {doc["sig_id"]: doc["state"] for doc in docs} == {**LEGACY_SIGNALS, "sig-20260316-002": "delivered"}
+    acked = next(doc for doc in docs if doc["sig_id"] == "sig-20260316-002")
+    assert acked["payload"] == "attend la fin de la migration schema" and acked["delivered_by"]
+    subject, files = last_commit(legacy_git_brain)
+    assert subject == "bsi: signal sig-20260316-002 delivered"
+    assert "signals/sig-20260316-002.yml" in files and "BRAIN-INDEX.md" in files
+
+
+def test_a_claim_hand_edited_with_tabs_after_its_colons_is_marked_stale(legacy_git_brain: Path, bsi: Bsi) -> None:
+    # `key:<TAB>value` reads (the YAML reader takes it) but the editing parser refuses it: the watchdog failed as
+    # an internal error (exit 70) and no claim of the brain was marked. A file that reads is a file that is edited.
+    path = legacy_git_brain / "claims" / f"{PILOT}.yml"
+    path.write_text(path.read_text(encoding="utf-8").replace(": ", ":\t"), encoding="utf-8")
+    ok(bsi("claim", "list", brain=legacy_git_brain, now=LNOW))
+    run = bsi("watchdog", brain=legacy_git_brain, now="2026-03-17T12:00:00+01:00")
+    assert run.code == 0, run.err
+    doc = safe_load_file(path)  # the product's reader: PyYAML's pure reader refuses the tabs
+    assert doc["status"] == "stale" and doc["sess_id"] == PILOT and doc["scope"] == "brain-engine/"
+    assert doc["story_angle"].startswith("Pilote BE-5 wrap")

@@ -305,3 +305,18 @@ def test_no_process_of_the_user_can_read_the_token_from_the_servers_memory(demo_
             process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             process.kill()
+
+
+@pytest.mark.parametrize(("bind", "address", "forward"), [
+    ("127.0.0.1", "127.0.0.1:8000", "ssh -L 8000:127.0.0.1:8000 HOST"),
+    ("::1", "[::1]:8000", "ssh -L [::1]:8000:[::1]:8000 HOST"),
+    ("127.0.0.2", "127.0.0.2:8000", "ssh -L 127.0.0.2:8000:127.0.0.2:8000 HOST"),
+])
+def test_the_printed_address_and_ssh_forward_name_the_address_bound(bind: str, address: str, forward: str) -> None:
+    # Bound to ::1 or 127.0.0.2, a forward to 127.0.0.1 reaches nothing: the hint must name the bound address,
+    # on both ends, since the link (and the Host check) name it too.
+    from brain_tui.tui.serve import served_message
+
+    text = served_message("demo", bind, 8000, f"http://{address}/?token=t")
+    assert f"served on {address} " in text
+    assert f"From another machine: {forward}, then open the link there." in text

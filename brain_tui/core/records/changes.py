@@ -16,6 +16,7 @@ from brain_tui.core.clock import format_timestamp
 from brain_tui.core.errors import InvalidData
 from brain_tui.core.ids import new_signal_id
 from brain_tui.core.records.in_force import IN_HEAD, STATUS_IN_HEAD
+from brain_tui.core.records.index_signals import index_only
 from brain_tui.core.records.model import BrainSnapshot
 from brain_tui.core.records.statuses import SignalState
 from brain_tui.core.records.yamlio import CorruptYaml, dump_round_trip, load_round_trip, safe_load_text
@@ -199,7 +200,12 @@ class ChangeSet:
         return sig_id
 
     def signal_doc(self, rel_path: str) -> CommentedMap:
-        """The round-trip document of an existing signal file."""
+        """The round-trip document of an existing signal file (a legacy index row's: the file it becomes)."""
+        row = next((sig for sig in self.snapshot.signals if sig.path == rel_path), None)
+        if rel_path not in self._docs and row is not None and index_only(self.root, row):
+            from ruamel.yaml.comments import CommentedMap
+
+            self._docs[rel_path] = yaml_safe(CommentedMap(row.data))
         if rel_path not in self._docs:
             text = (self.root / rel_path).read_text(encoding="utf-8")
             try:

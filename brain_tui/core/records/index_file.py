@@ -18,7 +18,7 @@ from pathlib import Path
 
 from brain_tui.core.ids import SIGNAL_ID_RE, valid_session_id
 from brain_tui.core.paths.layout import CLAIMS_DIR, INDEX_FILE, SIGNALS_DIR
-from brain_tui.core.records import index, index_legacy
+from brain_tui.core.records import index, index_legacy, index_signals
 from brain_tui.core.records.changes import yaml_safe
 from brain_tui.core.records.model import BrainSnapshot
 from brain_tui.core.records.yamlio import atomic_write_text, dump_round_trip
@@ -66,7 +66,7 @@ def _import_signals(root: Path, existing: str, snapshot: BrainSnapshot, written:
     appended inside the generated table only where git can tell them from the product's own rows
     (a file git ever held was the product's, then removed on purpose).
     """
-    known = {s.sig_id for s in snapshot.signals}
+    known = {s.sig_id for s in snapshot.signals if not index_signals.index_only(root, s)}  # rows read, not files
     corrupt = {c.path for c in snapshot.corrupt}
     # The hand-written tables are read at the migration (the block's first write); their text is kept after it
     # (SPEC 8), never read again: a signal file deleted since is not brought back.
@@ -89,13 +89,7 @@ def _import_signals(root: Path, existing: str, snapshot: BrainSnapshot, written:
         known.add(sig_id)
         from ruamel.yaml.comments import CommentedMap  # the write path's only
 
-        doc = CommentedMap()
-        for key in ("sig_id", "from", "to", "type", "scope", "payload", "state"):
-            doc[key] = row[key]
-        created = _legacy_signal_time(sig_id, snapshot.tz)
-        if created:
-            doc["created_at"] = created
-        doc["imported_from"] = INDEX_FILE
+        doc = CommentedMap(index_signals.signal_doc(row, snapshot.tz))
         rel = f"{SIGNALS_DIR}/{sig_id}.yml"
         atomic_write_text(root / rel, dump_round_trip(yaml_safe(doc)))
         written.append(rel)
@@ -134,19 +128,3 @@ def _import_claims(root: Path, existing: str, written: list[str]) -> list[str]:
         done.append(sess_id)
     return done
 
-
-def _legacy_signal_time(sig_id: str, tz: tzinfo) -> str | None:
-    """A creation date for an imported legacy signal, from its ID (`sig-YYYYMMDD-…`).
-
-    The ID's time is the old tools' local time: read in the brain's zone `tz` and written with its offset
-    (SPEC 3), so every machine reads the same instant after the import.
-    """
-    from brain_tui.core.clock import format_timestamp, try_parse_timestamp
-
-    parts = sig_id.split("-")
-    if len(parts) >= 2 and len(parts[1]) == 8 and parts[1].isdigit():
-        day = parts[1]
-        clock = parts[2] if len(parts) >= 3 and len(parts[2]) == 6 and parts[2].isdigit() else "000000"
-        moment = try_parse_timestamp(f"{day[:4]}-{day[4:6]}-{day[6:]}T{clock[:2]}:{clock[2:4]}:{clock[4:]}", tz)
-        return format_timestamp(moment, tz) if moment is not None else None
-    return None

@@ -34,6 +34,7 @@ from brain_tui.core.records.formats import (
     parse_claim_bytes,
     signal_from_mapping,
 )
+from brain_tui.core.records.index_signals import Rows, index_signals, legacy_rows
 from brain_tui.core.records.model import (
     BrainSnapshot,
     BreathRecord,
@@ -57,11 +58,6 @@ PARSER_CODE = (formats.__file__, yamlio.__file__, clock.__file__, ids.__file__, 
 #: The generated index; a legacy (unmigrated) one may still hold the only record of a live claim.
 INDEX_NAME = INDEX_FILE
 
-
-def _index_claim_rows(raw: bytes) -> list[dict[str, str]]:
-    """The claim rows of a legacy BRAIN-INDEX.md; none once it holds the generated block (migrated)."""
-    text = raw.decode("utf-8", errors="replace")
-    return [] if index_legacy.has_block(text) else index_legacy.parse_legacy_claim_rows(text)
 
 Scanned = list[tuple[str, os.stat_result]]
 #: Pass 1's mark for a terminal file of the closed set that carries a live file's session ID.
@@ -121,7 +117,7 @@ class BrainStore:
         #: the symbolic links the scans met since the last snapshot began (reported as corrupt rows).
         self._links: list[CorruptFile] = []
         #: the claim rows of a legacy BRAIN-INDEX.md, for the index's (mtime_ns, size, inode, ctime_ns).
-        self._index_rows: tuple[tuple[int, int, int, int], list[dict[str, str]]] | None = None
+        self._index_rows: tuple[tuple[int, int, int, int], Rows, Rows] | None = None
         #: how many files were parsed by the last `snapshot()` call (for tests and benchmarks).
         self.parsed_last = 0
         #: how many claim files the last live-only `snapshot()` looked at one by one (tests, benchmarks).
@@ -284,6 +280,7 @@ class BrainStore:
         try:
             st = os.stat(self.root / INDEX_NAME)
         except OSError:
+            self._index_rows = None
             return []
         key = (st.st_mtime_ns, st.st_size, st.st_ino, st.st_ctime_ns)
         if self._index_rows is None or self._index_rows[0] != key:
@@ -291,8 +288,7 @@ class BrainStore:
                 raw = (self.root / INDEX_NAME).read_bytes()
             except OSError:
                 return []
-            rows = [] if index.START.encode() in raw else _index_claim_rows(raw)
-            self._index_rows = (key, rows)
+            self._index_rows = (key, *(([], []) if index.START.encode() in raw else legacy_rows(raw)))
         held: list[Claim] = []
         folded = {path_key(sess_id) for sess_id in owner} | {path_key(Path(c.path).stem) for c in corrupt}
         for row in self._index_rows[1]:
@@ -455,6 +451,8 @@ class BrainStore:
                 signals.append(item)
             elif isinstance(item, CorruptFile):
                 corrupt.append(item)
+        signals += index_signals(self.root, self._index_rows[2] if self._index_rows else [],
+                                 {s.sig_id for s in signals}, self.tz, live=archived is not None)
         for rel, st in lock_files:
             seen.add(rel)
             item = self._load(rel, st, "lock")

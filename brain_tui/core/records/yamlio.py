@@ -305,16 +305,33 @@ def _round_trip() -> YAML:
 def load_round_trip(text: str) -> CommentedMap:
     """Parse a file for editing, keeping order, comments and quoting.
 
-    The text must already have passed `safe_load_text`.
+    The text must already have passed `safe_load_text`. A text that reader takes and the editing parser
+    refuses (a tab after ``key:``, as hand edits leave) is edited from what it holds: its comments and layout
+    are not kept, its data is.
     """
     from ruamel.yaml.comments import CommentedMap
+    from ruamel.yaml.error import YAMLError
 
-    data = _round_trip().load(text)
+    try:
+        data = _round_trip().load(text)
+    except YAMLError:
+        data = _commented(safe_load_text(text))
     if data is None:
         return CommentedMap()
     if not isinstance(data, CommentedMap):
         raise CorruptYaml(1, "top level is not a mapping")
     return data
+
+
+def _commented(value: Any) -> Any:
+    """Plain parsed data as the editing parser's types (mappings and lists, recursively)."""
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+    if isinstance(value, dict):
+        return CommentedMap((key, _commented(item)) for key, item in value.items())
+    if isinstance(value, list):
+        return CommentedSeq(_commented(item) for item in value)
+    return value
 
 
 def dump_round_trip(data: Any) -> str:
