@@ -20,7 +20,6 @@ listing the folder's key does not vouch for. Any failure leaves the saved set as
 
 from __future__ import annotations
 
-import bisect
 from collections.abc import Sequence
 from datetime import tzinfo
 from pathlib import Path
@@ -112,16 +111,12 @@ def advanced(root: Path, tz: tzinfo, old: ClosedSet, tree: str, changed: set[str
     dropped = old.dropped | left
     if old._path is not None and len(extra) + len(dropped) <= DELTA_ROWS:
         # the rows file stays; the header carries what changed since it (`ClosedSet.extra`, `dropped`)
-        lines = None if old._lines is None else merged(
-            [line for line in old._lines if _line_name(line) not in changed], tuple(added.values()), frozenset())
+        lines = None if old._lines is None else merged(old._lines, tuple(added.values()), frozenset(changed))
         return ClosedSet(tree, (0, 0, 0), (), len(new_names), others, odd, old._path, lines, new_names, kind=kind,
                          extra=tuple(sorted(extra, key=_line_time)), dropped=dropped)
     if not rows_ok(old):
         return None
-    lines = old.lines()
-    lines = [line for line in lines if _line_name(line) not in changed] if left else list(lines)
-    for line in sorted(added.values(), key=_line_time):
-        lines.insert(bisect.bisect_right(lines, _line_time(line), key=_line_time), line)
+    lines = merged(old.lines(), tuple(added.values()), frozenset(changed), names)
     return ClosedSet(tree, (0, 0, 0), (), len(lines), others, odd, None, lines, new_names, kind=kind)
 
 
