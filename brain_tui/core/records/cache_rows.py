@@ -26,6 +26,7 @@ from brain_tui.core.records.statuses import Status
 TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
 if TYPE_CHECKING:
     from typing import Any
+    #: Reads a file's bytes into its outcome data; raises CorruptYaml for a corrupt file.
     Parser = Callable[[bytes], Any]
 
 __all__ = [
@@ -56,8 +57,6 @@ Read = tuple[bytes, FileKey, int]
 #: ``(sess_id, status)`` of the claim built from an outcome (set by the store); a status the product
 #: does not know stays the plain string written, as on a `Claim`.
 Hint = tuple[str, Status | str]
-#: Reads a file's bytes into its outcome data; raises CorruptYaml for a corrupt file.
-
 
 
 def file_key(st: os.stat_result) -> FileKey:
@@ -108,6 +107,7 @@ class Entry:
         self.persist = persist
         self.hint = hint
 
+
 def is_json_value(value: Any) -> bool:
     """Tell whether `value` survives a JSON round trip unchanged (str keys; str/int/float/bool/None/list/dict).
 
@@ -137,7 +137,9 @@ _JSON_SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
 def content_digest(raw: bytes) -> str:
+    """The 16-byte BLAKE2 digest of a file's bytes, as hex (how a racy entry is verified)."""
     return blake2b(raw, digest_size=16).hexdigest()
+
 
 @contextlib.contextmanager
 def no_gc() -> Iterator[None]:
