@@ -54,8 +54,6 @@ EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 #: The code that turns a file's bytes into a cached outcome and hint (the parse cache's fingerprint).
 PARSER_CODE = (formats.__file__, yamlio.__file__, clock.__file__, ids.__file__, index_legacy.__file__, __file__)
-#: The generated index; a legacy (unmigrated) one may still hold the only record of a live claim.
-INDEX_NAME = INDEX_FILE
 
 
 def _index_claim_rows(raw: bytes) -> list[dict[str, str]]:
@@ -146,9 +144,10 @@ class BrainStore:
         elif stat.S_ISREG(st.st_mode):
             found.append((rel, st))
 
-    def _scan(self, folder: str, suffixes: tuple[str, ...]) -> list[tuple[str, os.stat_result]]:
+    def _scan(self, folder: str, suffixes: tuple[str, ...]) -> Scanned:
+        """The regular files of `folder` with these suffixes (temp files skipped; links noted), by name."""
         base = self.root / folder
-        found: list[tuple[str, os.stat_result]] = []
+        found: Scanned = []
         try:
             entries = os.scandir(base)
         except (FileNotFoundError, NotADirectoryError):
@@ -248,15 +247,20 @@ class BrainStore:
         return [(rel, st) for rel, st in self._scan(BREATH_DIR, YAML_SUFFIXES)
                 if not rel.rpartition("/")[2].startswith(".")]
 
-    def _read_breath(self, files: Scanned) -> tuple[tuple[BreathRecord, ...], tuple[CorruptFile, ...]]:
-        records: list[BreathRecord] = []
-        corrupt: list[CorruptFile] = []
+    def _read_files(self, files: Scanned, kind: str, want: type, corrupt: list[CorruptFile]) -> list[Any]:
+        """The items of `kind` these files hold; the files that do not load go to `corrupt`."""
+        items = []
         for rel, st in files:
-            item = self._load(rel, st, "breath")
-            if isinstance(item, BreathRecord):
-                records.append(item)
+            item = self._load(rel, st, kind)
+            if isinstance(item, want):
+                items.append(item)
             elif isinstance(item, CorruptFile):
                 corrupt.append(item)
+        return items
+
+    def _read_breath(self, files: Scanned) -> tuple[tuple[BreathRecord, ...], tuple[CorruptFile, ...]]:
+        corrupt: list[CorruptFile] = []
+        records = self._read_files(files, "breath", BreathRecord, corrupt)
         corrupt.extend(link for link in self._links if link.path.startswith(f"{BREATH_DIR}/")
                        and not link.path.rpartition("/")[2].startswith("."))
         return tuple(breath_records.order_records(records)), tuple(sorted(corrupt, key=lambda c: c.path))
@@ -282,13 +286,13 @@ class BrainStore:
         block's marker as bytes and parsed only when it has none (not a record: `parsed_last` ignores it).
         """
         try:
-            st = os.stat(self.root / INDEX_NAME)
+            st = os.stat(self.root / INDEX_FILE)
         except OSError:
             return []
         key = (st.st_mtime_ns, st.st_size, st.st_ino, st.st_ctime_ns)
         if self._index_rows is None or self._index_rows[0] != key:
             try:
-                raw = (self.root / INDEX_NAME).read_bytes()
+                raw = (self.root / INDEX_FILE).read_bytes()
             except OSError:
                 return []
             rows = [] if index.START.encode() in raw else _index_claim_rows(raw)
@@ -306,7 +310,7 @@ class BrainStore:
             if isinstance(item, Claim):
                 held.append(replace(item, flags=(*item.flags, "from-index")))
             elif isinstance(item, CorruptFile):
-                corrupt.append(CorruptFile(INDEX_NAME, 0, f"row {row['sess_id']}: {item.reason}"))
+                corrupt.append(CorruptFile(INDEX_FILE, 0, f"row {row['sess_id']}: {item.reason}"))
         return held
 
     def with_subtree(self, snapshot: BrainSnapshot, sess_id: str) -> BrainSnapshot | None:
@@ -377,8 +381,6 @@ class BrainStore:
                                   for rel, _st in files] + ([f"claims/{name}" for name, _row in
                                   closed.closed_since(micros(closed_since))] if closed_since is not None else []))
         claims: list[Claim] = []
-        signals: list[Signal] = []
-        locks: list[Lock] = []
         corrupt: list[CorruptFile] = []
         seen: set[str] = set()
         # Pass 1: who each file says it is (from the parse cache's hints where filtered).
@@ -448,21 +450,9 @@ class BrainStore:
         for held in self._index_claims(owner, corrupt, closed):
             if only_statuses is None or held.status not in KNOWN_STATUSES or held.status in only_statuses:
                 claims.append(held)
-        for rel, st in signal_files:
-            seen.add(rel)
-            item = self._load(rel, st, "signal")
-            if isinstance(item, Signal):
-                signals.append(item)
-            elif isinstance(item, CorruptFile):
-                corrupt.append(item)
-        for rel, st in lock_files:
-            seen.add(rel)
-            item = self._load(rel, st, "lock")
-            if isinstance(item, Lock):
-                locks.append(item)
-            elif isinstance(item, CorruptFile):
-                corrupt.append(item)
-        seen.update(rel for rel, _st in breath_files)
+        signals: list[Signal] = self._read_files(signal_files, "signal", Signal, corrupt)
+        locks: list[Lock] = self._read_files(lock_files, "lock", Lock, corrupt)
+        seen.update(rel for files in (signal_files, lock_files, breath_files) for rel, _st in files)
         breath, breath_corrupt = self._read_breath(breath_files)
         corrupt.extend(link for link in self._links if not link.path.startswith(f"{BREATH_DIR}/"))
         # The files of the sets were not looked at: their entries stay.
