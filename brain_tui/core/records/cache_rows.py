@@ -22,6 +22,7 @@ except ImportError:  # pragma: no cover - an interpreter without the builtin mod
     from hashlib import blake2b
 
 from brain_tui.core.records.statuses import Status
+from brain_tui.core.records.yamlio import make_state_dir
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
 if TYPE_CHECKING:
@@ -408,12 +409,7 @@ class CacheRows:
         return True
 
     def _write(self) -> None:
-        state = self.path.parent
-        if not state.is_dir():
-            state.mkdir(parents=False, exist_ok=True)
-            ignore = state / ".gitignore"
-            if not ignore.exists():  # local state: never committed, even where the brain's .gitignore forgot it
-                ignore.write_text("*\n", encoding="utf-8")
+        make_state_dir(self.path.parent)
         if self._broken:
             for suffix in ("", "-wal", "-shm", "-journal"):
                 with contextlib.suppress(FileNotFoundError):

@@ -58,7 +58,7 @@ from brain_tui.core.records.formats import YAML_SUFFIXES
 from brain_tui.core.records.git_head import git_output, head_commit, outside_git
 from brain_tui.core.records.status_scan import Terminal, archived_of, micros, terminal_of
 from brain_tui.core.records.work_tree_copy import live_in_work_tree
-from brain_tui.core.records.yamlio import TEMP_MARK
+from brain_tui.core.records.yamlio import TEMP_MARK, make_state_dir
 
 __all__ = ["ARCHIVED_SIGNALS", "CLOSED_CLAIMS", "ClosedSet", "Folder", "closed_set", "git_output", "head_commit",
            "load", "merged", "micros"]
@@ -417,10 +417,7 @@ def store(root: Path, found: ClosedSet) -> None:
     if kept and (found.extra or found.dropped):
         head.update(extra=list(found.extra), dropped=sorted(found.dropped))
     with contextlib.suppress(OSError):
-        if not state.is_dir():
-            state.mkdir(parents=False, exist_ok=True)
-            # local state: never committed, even where the brain's .gitignore forgot it
-            (state / ".gitignore").write_text("*\n", encoding="utf-8")
+        make_state_dir(state)
         if not kept:
             lines = found.lines()
             rows_head = json.dumps({"format": FORMAT, "tree": found.tree, "count": len(lines)})

@@ -22,7 +22,7 @@ from brain_tui.core.paths.path_keys import path_key
 from brain_tui.core.paths.scope import ScopeEntry, parse_scope
 from brain_tui.core.record import replace
 from brain_tui.core.records import breath_records, finished, formats, in_force, index, index_legacy, yamlio
-from brain_tui.core.records.cache import ParseCache, Parsed, pausing_gc
+from brain_tui.core.records.cache import ParseCache, Parsed, file_key, pausing_gc
 from brain_tui.core.records.clock_skew import skew_flagged
 from brain_tui.core.records.closed_set import ARCHIVED_SIGNALS, ClosedSet, closed_set, micros
 from brain_tui.core.records.formats import (
@@ -289,7 +289,7 @@ class BrainStore:
             st = os.stat(self.root / INDEX_FILE)
         except OSError:
             return []
-        key = (st.st_mtime_ns, st.st_size, st.st_ino, st.st_ctime_ns)
+        key = file_key(st)
         if self._index_rows is None or self._index_rows[0] != key:
             try:
                 raw = (self.root / INDEX_FILE).read_bytes()
