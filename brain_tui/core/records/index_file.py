@@ -71,10 +71,7 @@ def _write_imported(root: Path, rel: str, fields: dict[str, str], written: list[
     """Write the file of one imported record, its keys in the order given."""
     from ruamel.yaml.comments import CommentedMap  # the write path's only
 
-    doc = CommentedMap()
-    for key, value in fields.items():
-        doc[key] = value
-    atomic_write_text(root / rel, dump_round_trip(yaml_safe(doc)))
+    atomic_write_text(root / rel, dump_round_trip(yaml_safe(CommentedMap(fields))))
     written.append(rel)
 
 
