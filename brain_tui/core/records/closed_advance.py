@@ -63,17 +63,11 @@ def apply_diff(root: Path, tz: tzinfo, old: ClosedSet, tree: str) -> ClosedSet |
     changed: set[str] = set()
     parts = out.split(b"\0")
     for meta, raw_name in zip(parts[0::2], parts[1::2], strict=False):
-        fields = diff_fields(meta)
-        if fields is None:
+        fields = meta.decode("ascii", "replace").lstrip(":").split(" ")  # old, new mode; old, new blob; status
+        if len(fields) != 5:
             return None
         changed_entry(raw_name.decode("utf-8", "surrogateescape"), fields, changed, wanted)
     return advanced(root, tz, old, tree, changed, wanted)
-
-
-def diff_fields(meta: bytes) -> list[str] | None:
-    """``[old mode, new mode, old blob, new blob, status]`` of one ``git diff-tree -z`` entry, None when malformed."""
-    fields = meta.decode("ascii", "replace").lstrip(":").split(" ")
-    return fields if len(fields) == 5 else None
 
 
 def changed_entry(name: str, fields: list[str], changed: set[str], wanted: dict[str, str]) -> None:
