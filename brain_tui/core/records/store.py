@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Collection
-from datetime import UTC, datetime, tzinfo
+from datetime import datetime, tzinfo
 from pathlib import Path
 
 from brain_tui.core import clock, ids
@@ -49,8 +49,6 @@ from brain_tui.core.records.yamlio import TEMP_MARK, safe_load_bytes
 TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
 if TYPE_CHECKING:
     from typing import Any
-
-EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 #: The code that turns a file's bytes into a cached outcome and hint (the parse cache's fingerprint).
 PARSER_CODE = (formats.__file__, yamlio.__file__, clock.__file__, ids.__file__, index_legacy.__file__, __file__)
@@ -466,7 +464,7 @@ class BrainStore:
         self.files.flush()
         self.parsed_last = self.files.parsed
         self._scopes = {}
-        epoch = EPOCH
+        epoch = finished.EPOCH
         claims.sort(key=lambda c: (c.opened_at or epoch, c.sess_id))
         signals.sort(key=lambda s: (s.created_at or epoch, s.sig_id))
         return BrainSnapshot(
