@@ -49,7 +49,6 @@ class EnvState(JsonShaped):
     ports: dict[str, Any] = field(default_factory=dict)
     system: dict[str, Any] = field(default_factory=dict)
 
-
     @property
     def git_reading(self) -> GitReading:
         """`git` as a typed view (what the cockpit reads)."""

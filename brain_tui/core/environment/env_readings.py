@@ -32,7 +32,8 @@ def _text(value: Any) -> str | None:
     return value if isinstance(value, str) else str(value)
 
 
-def _number(value: Any) -> float | None:
+def number(value: Any) -> float | None:
+    """An int or float value as it is; None for anything else (a bool included)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
     return value
@@ -72,7 +73,7 @@ class GitReading:
                    dirty_count=_count(d.get("dirty_count")) or 0, upstream=_text(d.get("upstream")),
                    ahead=_count(d.get("ahead")), behind=_count(d.get("behind")), remote=_text(d.get("remote")),
                    remote_url=_text(d.get("remote_url")), last_sync=_text(d.get("last_sync")),
-                   last_sync_age_s=_number(d.get("last_sync_age_s")), known=bool(d))
+                   last_sync_age_s=number(d.get("last_sync_age_s")), known=bool(d))
 
 
 @record
@@ -93,8 +94,8 @@ class Pm2Process:
         """The view of one row of `EnvState.pm2["processes"]`."""
         d = _map(data)
         return cls(name=_text(d.get("name")) or "?", pid=_count(d.get("pid")), status=_text(d.get("status")) or "?",
-                   uptime_s=_number(d.get("uptime_s")), restarts=_number(d.get("restarts")) or 0,
-                   cpu=_number(d.get("cpu")) or 0, memory=_number(d.get("memory")), port=_count(d.get("port")))
+                   uptime_s=number(d.get("uptime_s")), restarts=number(d.get("restarts")) or 0,
+                   cpu=number(d.get("cpu")) or 0, memory=number(d.get("memory")), port=_count(d.get("port")))
 
 
 @record
@@ -180,7 +181,7 @@ class LoadReading:
     def of(cls, data: Any) -> LoadReading:
         """The view of `EnvState.system["load"]`."""
         d = _map(data)
-        return cls(one=_number(d.get("1m")), five=_number(d.get("5m")), fifteen=_number(d.get("15m")),
+        return cls(one=number(d.get("1m")), five=number(d.get("5m")), fifteen=number(d.get("15m")),
                    cpus=_count(d.get("cpus")), error=_text(d.get("error")))
 
 
@@ -198,8 +199,8 @@ class UsageReading:
     def of(cls, data: Any) -> UsageReading:
         """The view of `EnvState.system["memory"]` or `["disk"]`."""
         d = _map(data)
-        return cls(percent=_number(d.get("percent")), used=_number(d.get("used")), free=_number(d.get("free")),
-                   total=_number(d.get("total")), error=_text(d.get("error")))
+        return cls(percent=number(d.get("percent")), used=number(d.get("used")), free=number(d.get("free")),
+                   total=number(d.get("total")), error=_text(d.get("error")))
 
 
 @record

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from brain_tui.core.environment.env_readings import number
 from brain_tui.core.sync.gitops import run_git
 
 #: Environment variables naming configured ports (SPEC 16).
@@ -31,7 +32,6 @@ MAX_PM2_OUTPUT = 32 * 1024 * 1024
 PM2_NOT_FOUND = "pm2 not found"
 
 
-
 def error_text(exc: BaseException) -> str:
     """A failure as one line of text (its message, else its type name)."""
     message = getattr(exc, "message", None) or str(exc) or type(exc).__name__
@@ -40,7 +40,6 @@ def error_text(exc: BaseException) -> str:
 
 def _iso(moment: datetime) -> str:
     return moment.astimezone(UTC).replace(microsecond=0).isoformat()
-
 
 
 # -- git ------------------------------------------------------------------------------------------
@@ -207,12 +206,6 @@ def _decode_jlist(text: str) -> list[Any]:
     return data
 
 
-def _number(value: Any) -> float | int | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    return value
-
-
 def _port_of(pm2_env: Mapping[str, Any]) -> int | None:
     nested = pm2_env.get("env")
     sources: tuple[Mapping[str, Any], ...] = (pm2_env, nested if isinstance(nested, Mapping) else {})
@@ -246,19 +239,19 @@ def parse_pm2_processes(items: list[Any], now: datetime | None = None) -> list[d
         pm2_env: Mapping[str, Any] = raw_env if isinstance(raw_env, Mapping) else {}
         monit: Mapping[str, Any] = raw_monit if isinstance(raw_monit, Mapping) else {}
         status = str(pm2_env.get("status") or "unknown")
-        started = _number(pm2_env.get("pm_uptime"))
+        started = number(pm2_env.get("pm_uptime"))
         uptime: float | None = None
         if now is not None and started and status == "online":
             uptime = max(0.0, round(now.timestamp() - started / 1000.0, 1))
-        pid = _number(item.get("pid"))
+        pid = number(item.get("pid"))
         processes.append({
             "name": str(item.get("name") or pm2_env.get("name") or "?"),
             "pid": int(pid) if pid else None,
             "status": status,
             "uptime_s": uptime,
-            "restarts": _number(pm2_env.get("restart_time")),
-            "cpu": _number(monit.get("cpu")),
-            "memory": _number(monit.get("memory")),
+            "restarts": number(pm2_env.get("restart_time")),
+            "cpu": number(monit.get("cpu")),
+            "memory": number(monit.get("memory")),
             "port": _port_of(pm2_env),
         })
     return processes

@@ -111,7 +111,6 @@ RACY_NS = 2_000_000_000
 _VANISHED = object()
 
 
-
 def pausing_gc(func: Callable[P, R]) -> Callable[P, R]:
     """Decorator: run `func` with the cyclic GC paused (for the snapshot that builds thousands of objects).
 
@@ -312,12 +311,9 @@ class ParseCache(CacheRows):
             parsed = Parsed(parse(raw), None, digest)
         except CorruptYaml as exc:
             parsed = Parsed(None, (exc.line, exc.reason), digest)
-        self._install(rel, key, after, read_ns, parsed, is_json_value(parsed.data))
-        return parsed
-
-    def _install(self, rel: str, key: FileKey, after: FileKey, read_ns: int, parsed: Parsed, persist: bool) -> None:
         racy = after != key or not self._settled(after, read_ns)
-        self._set(rel, Entry(after, parsed.digest, parsed, racy=racy, persist=persist))
+        self._set(rel, Entry(after, digest, parsed, racy=racy, persist=is_json_value(parsed.data)))
+        return parsed
 
     def entry_names(self) -> list[str]:
         """The paths this cache holds an entry for (in memory)."""

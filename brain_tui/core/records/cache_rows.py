@@ -22,10 +22,12 @@ except ImportError:  # pragma: no cover - an interpreter without the builtin mod
     from hashlib import blake2b
 
 from brain_tui.core.records.statuses import Status
+from brain_tui.core.records.yamlio import make_state_dir
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
 if TYPE_CHECKING:
     from typing import Any
+    #: Reads a file's bytes into its outcome data; raises CorruptYaml for a corrupt file.
     Parser = Callable[[bytes], Any]
 
 __all__ = [
@@ -56,8 +58,6 @@ Read = tuple[bytes, FileKey, int]
 #: ``(sess_id, status)`` of the claim built from an outcome (set by the store); a status the product
 #: does not know stays the plain string written, as on a `Claim`.
 Hint = tuple[str, Status | str]
-#: Reads a file's bytes into its outcome data; raises CorruptYaml for a corrupt file.
-
 
 
 def file_key(st: os.stat_result) -> FileKey:
@@ -108,6 +108,7 @@ class Entry:
         self.persist = persist
         self.hint = hint
 
+
 def is_json_value(value: Any) -> bool:
     """Tell whether `value` survives a JSON round trip unchanged (str keys; str/int/float/bool/None/list/dict).
 
@@ -137,7 +138,9 @@ _JSON_SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
 def content_digest(raw: bytes) -> str:
+    """The 16-byte BLAKE2 digest of a file's bytes, as hex (how a racy entry is verified)."""
     return blake2b(raw, digest_size=16).hexdigest()
+
 
 @contextlib.contextmanager
 def no_gc() -> Iterator[None]:
@@ -406,12 +409,7 @@ class CacheRows:
         return True
 
     def _write(self) -> None:
-        state = self.path.parent
-        if not state.is_dir():
-            state.mkdir(parents=False, exist_ok=True)
-            ignore = state / ".gitignore"
-            if not ignore.exists():  # local state: never committed, even where the brain's .gitignore forgot it
-                ignore.write_text("*\n", encoding="utf-8")
+        make_state_dir(self.path.parent)
         if self._broken:
             for suffix in ("", "-wal", "-shm", "-journal"):
                 with contextlib.suppress(FileNotFoundError):

@@ -128,15 +128,7 @@ class ChangeSet:
             from ruamel.yaml.comments import CommentedMap
 
             self._docs[claim.path] = yaml_safe(CommentedMap(claim.data))
-        if claim.path not in self._docs:
-            text = (self.root / claim.path).read_text(encoding="utf-8")
-            try:
-                safe_load_text(text)
-                self._docs[claim.path] = load_round_trip(text)
-                self._originals[claim.path] = text
-            except CorruptYaml as exc:
-                raise InvalidData(f"{claim.path} line {exc.line}: {exc.reason}") from None
-        return self._docs[claim.path]
+        return self.file_doc(claim.path)
 
     def update_claim(self, sess_id: str, fields: Mapping[str, Any], remove: tuple[str, ...] = ()) -> None:
         """Set fields of a claim (existing keys keep their place; new keys go at the end)."""
@@ -184,28 +176,18 @@ class ChangeSet:
             return None
         self._new_signal_keys.add(key)
         sig_id = self.new_signal_id()
-        from ruamel.yaml.comments import CommentedMap
-
-        doc = CommentedMap()
-        doc["sig_id"] = sig_id
-        doc["from"] = sender
-        doc["to"] = to
-        doc["type"] = sig_type
-        doc["scope"] = scope
-        doc["payload"] = payload
-        doc["state"] = "pending"
-        doc["created_at"] = self.ts()
-        self._docs[f"signals/{sig_id}.yml"] = yaml_safe(doc)
+        self.put(f"signals/{sig_id}.yml", {"sig_id": sig_id, "from": sender, "to": to, "type": sig_type,
+                                           "scope": scope, "payload": payload, "state": "pending",
+                                           "created_at": self.ts()})
         self.signals.append(sig_id)
         return sig_id
 
-    def signal_doc(self, rel_path: str) -> CommentedMap:
-        """The round-trip document of an existing signal file (a legacy index row's: the file it becomes)."""
-        row = next((sig for sig in self.snapshot.signals if sig.path == rel_path), None)
-        if rel_path not in self._docs and row is not None and index_only(self.root, row):
-            from ruamel.yaml.comments import CommentedMap
+    def file_doc(self, rel_path: str) -> CommentedMap:
+        """The round-trip document of an existing claim or signal file, for editing in place.
 
-            self._docs[rel_path] = yaml_safe(CommentedMap(row.data))
+        Raises:
+            InvalidData: the file cannot be parsed for editing.
+        """
         if rel_path not in self._docs:
             text = (self.root / rel_path).read_text(encoding="utf-8")
             try:
@@ -217,8 +199,11 @@ class ChangeSet:
         return self._docs[rel_path]
 
     def update_signal(self, rel_path: str, fields: Mapping[str, Any]) -> None:
-        """Set fields of an existing signal file (round-trip edit)."""
-        doc = self.signal_doc(rel_path)
+        """Set fields of an existing signal file (round-trip edit; a legacy index row's: the file it becomes)."""
+        row = next((sig for sig in self.snapshot.signals if sig.path == rel_path), None)
+        if rel_path not in self._docs and row is not None and index_only(self.root, row):
+            self.put(rel_path, row.data)
+        doc = self.file_doc(rel_path)
         for key, value in fields.items():
             doc[key] = yaml_safe(value)
 

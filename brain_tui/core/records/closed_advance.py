@@ -20,7 +20,6 @@ listing the folder's key does not vouch for. Any failure leaves the saved set as
 
 from __future__ import annotations
 
-import bisect
 from collections.abc import Sequence
 from datetime import tzinfo
 from pathlib import Path
@@ -64,17 +63,11 @@ def apply_diff(root: Path, tz: tzinfo, old: ClosedSet, tree: str) -> ClosedSet |
     changed: set[str] = set()
     parts = out.split(b"\0")
     for meta, raw_name in zip(parts[0::2], parts[1::2], strict=False):
-        fields = diff_fields(meta)
-        if fields is None:
+        fields = meta.decode("ascii", "replace").lstrip(":").split(" ")  # old, new mode; old, new blob; status
+        if len(fields) != 5:
             return None
         changed_entry(raw_name.decode("utf-8", "surrogateescape"), fields, changed, wanted)
     return advanced(root, tz, old, tree, changed, wanted)
-
-
-def diff_fields(meta: bytes) -> list[str] | None:
-    """``[old mode, new mode, old blob, new blob, status]`` of one ``git diff-tree -z`` entry, None when malformed."""
-    fields = meta.decode("ascii", "replace").lstrip(":").split(" ")
-    return fields if len(fields) == 5 else None
 
 
 def changed_entry(name: str, fields: list[str], changed: set[str], wanted: dict[str, str]) -> None:
@@ -112,16 +105,12 @@ def advanced(root: Path, tz: tzinfo, old: ClosedSet, tree: str, changed: set[str
     dropped = old.dropped | left
     if old._path is not None and len(extra) + len(dropped) <= DELTA_ROWS:
         # the rows file stays; the header carries what changed since it (`ClosedSet.extra`, `dropped`)
-        lines = None if old._lines is None else merged(
-            [line for line in old._lines if _line_name(line) not in changed], tuple(added.values()), frozenset())
+        lines = None if old._lines is None else merged(old._lines, tuple(added.values()), frozenset(changed))
         return ClosedSet(tree, (0, 0, 0), (), len(new_names), others, odd, old._path, lines, new_names, kind=kind,
                          extra=tuple(sorted(extra, key=_line_time)), dropped=dropped)
     if not rows_ok(old):
         return None
-    lines = old.lines()
-    lines = [line for line in lines if _line_name(line) not in changed] if left else list(lines)
-    for line in sorted(added.values(), key=_line_time):
-        lines.insert(bisect.bisect_right(lines, _line_time(line), key=_line_time), line)
+    lines = merged(old.lines(), tuple(added.values()), frozenset(changed), names)
     return ClosedSet(tree, (0, 0, 0), (), len(lines), others, odd, None, lines, new_names, kind=kind)
 
 

@@ -46,11 +46,10 @@ def rows_read(path: Path) -> bool:
 
 def rows_file(path: Path, *, names: bool) -> tuple[frozenset[str], list[str] | None]:
     """The names (`names`) or the rows (None when they do not decode) of a rows file, read once per version."""
-    try:
-        st = os.stat(path)
-    except OSError:
+    version = rows_version(path)
+    if version is None:
         return frozenset(), None
-    key = (st.st_mtime_ns, st.st_size, st.st_ino)
+    key = version[1:]
     known = _READ.get(str(path))
     found_names, rows = (known[1], known[2]) if known is not None and known[0] == key else (None, None)
     if names and found_names is None:

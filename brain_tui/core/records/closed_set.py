@@ -39,7 +39,8 @@ import contextlib
 import json
 import os
 from collections.abc import Callable
-from datetime import UTC, datetime, tzinfo
+from collections.abc import Set as AbstractSet
+from datetime import tzinfo
 from pathlib import Path
 
 from brain_tui.core.paths.layout import CLAIMS_DIR, CLOSED_ROWS_FILE, CLOSED_SET_FILE, SIGNALS_DIR, STATE_DIR
@@ -55,9 +56,9 @@ from brain_tui.core.records.closed_rows import (
 )
 from brain_tui.core.records.formats import YAML_SUFFIXES
 from brain_tui.core.records.git_head import git_output, head_commit, outside_git
-from brain_tui.core.records.status_scan import Terminal, archived_of, terminal_of
+from brain_tui.core.records.status_scan import Terminal, archived_of, micros, terminal_of
 from brain_tui.core.records.work_tree_copy import live_in_work_tree
-from brain_tui.core.records.yamlio import TEMP_MARK
+from brain_tui.core.records.yamlio import TEMP_MARK, make_state_dir
 
 __all__ = ["ARCHIVED_SIGNALS", "CLOSED_CLAIMS", "ClosedSet", "Folder", "closed_set", "git_output", "head_commit",
            "load", "merged", "micros"]
@@ -104,12 +105,6 @@ def _fingerprint(kind: Folder) -> str:
             return ""
         parts.append(f"{st.st_size}.{st.st_mtime_ns}")
     return "-".join((kind.name, *parts))
-
-
-def micros(moment: datetime) -> int:
-    """Epoch microseconds of an aware datetime (how the set orders close times)."""
-    delta = moment.astimezone(UTC) - datetime(1970, 1, 1, tzinfo=UTC)
-    return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
 
 
 def _line(name: str, oid: str, row: Terminal) -> str:
@@ -237,7 +232,7 @@ _NAMES: dict[tuple[object, ...], set[str]] = {}
 
 
 def merged(base: list[str], extra: tuple[str, ...], dropped: frozenset[str],
-           held: frozenset[str] | None = None) -> list[str]:
+           held: AbstractSet[str] | None = None) -> list[str]:
     """The rows of a rows file (`base`, naming `held` when known) with `dropped` names out and `extra` rows in,
     latest close first."""
     if not extra and not dropped:
@@ -422,10 +417,7 @@ def store(root: Path, found: ClosedSet) -> None:
     if kept and (found.extra or found.dropped):
         head.update(extra=list(found.extra), dropped=sorted(found.dropped))
     with contextlib.suppress(OSError):
-        if not state.is_dir():
-            state.mkdir(parents=False, exist_ok=True)
-            # local state: never committed, even where the brain's .gitignore forgot it
-            (state / ".gitignore").write_text("*\n", encoding="utf-8")
+        make_state_dir(state)
         if not kept:
             lines = found.lines()
             rows_head = json.dumps({"format": FORMAT, "tree": found.tree, "count": len(lines)})

@@ -76,10 +76,6 @@ def _opened_from_id(sess_id: str, tz: tzinfo) -> datetime | None:
     return try_parse_timestamp(f"{year:04d}-{month:02d}-{day:02d}T{hour:02d}:{mins:02d}", tz)
 
 
-def _claim_ttl(data: Mapping[str, Any], default_ttl: timedelta) -> timedelta:
-    return claim_ttl(data.get("ttl"), default_ttl)
-
-
 #: Spellings of the live status in older formats (the seeds' BSI v1 writes `status: active`).
 _OPEN_SPELLINGS = frozenset({"active"})
 #: Spellings of a clean close in older formats (seed 000 closes with `status: completed`).
@@ -202,7 +198,7 @@ def claim_from_mapping(
     expires_at = try_parse_timestamp(data.get("expires_at"), tz)
     if opened_at is not None:
         if expires_at is None:
-            expires_at = opened_at + _claim_ttl(data, default_ttl)
+            expires_at = opened_at + claim_ttl(data.get("ttl"), default_ttl)
         expires_at = min(expires_at, opened_at + MAX_TTL)
     ctype = _text(data.get("type")).strip() or ("satellite" if data.get("parent_satellite") else "solo")
     parent = _text(data.get("parent_satellite")).strip() or None

@@ -100,14 +100,6 @@ def _show(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _read_head(path: str | os.PathLike[str]) -> tuple[bytes, bool]:
-    """The first HEADER_READ_LIMIT bytes of a file, and whether that is the whole file."""
-    with open(path, "rb") as handle:
-        data = handle.read(HEADER_READ_LIMIT + 1)
-    whole = len(data) <= HEADER_READ_LIMIT
-    return data[:HEADER_READ_LIMIT], whole
-
-
 def _lines(data: bytes, whole: bool) -> list[bytes]:
     """Split into lines without their endings; a last line cut by the read limit is dropped."""
     parts = data.split(b"\n")
@@ -116,15 +108,15 @@ def _lines(data: bytes, whole: bool) -> list[bytes]:
     return [p[:-1] if p.endswith(b"\r") else p for p in parts]
 
 
-def _field_lines(text: str, base: int, in_brain: bool) -> tuple[int, dict[str, int]]:
-    """File lines of the ``brain:`` key and of each field (the text already passed the bounded loader)."""
+def _field_lines(text: str, base: int) -> tuple[int, dict[str, int]]:
+    """File lines of the ``brain:`` key and of each of its fields (the text already passed the bounded loader)."""
     lines: dict[str, int] = {}
     try:
         node = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError:
         return base, lines
     brain_line = base
-    if in_brain and isinstance(node, yaml.MappingNode):
+    if isinstance(node, yaml.MappingNode):
         for key, value in node.value:
             if isinstance(key, yaml.ScalarNode) and key.value == "brain":
                 brain_line = base + key.start_mark.line
@@ -152,8 +144,6 @@ def _parse_yaml(rel: str, text: str, base: int) -> tuple[Any, list[Finding]]:
 
 
 def _markdown_header(rel: str, data: bytes, whole: bool) -> tuple[Header | None, list[Finding]]:
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
     lines = _lines(data, whole)
     if not lines or lines[0].rstrip() != b"---":
         return None, [Finding(rel, 1, "header", "no brain-language header (YAML front matter with a brain: block)")]
@@ -172,7 +162,7 @@ def _markdown_header(rel: str, data: bytes, whole: bool) -> tuple[Header | None,
         return None, [Finding(rel, 1, "header", "front matter is not a mapping")]
     if "brain" not in doc:
         return None, [Finding(rel, 1, "brain", "front matter has no brain: block (brain-language header)")]
-    brain_line, field_lines = _field_lines(text, 2, in_brain=True)
+    brain_line, field_lines = _field_lines(text, 2)
     if not isinstance(doc["brain"], Mapping):
         return None, [Finding(rel, brain_line, "brain", "brain: is not a mapping of header fields")]
     return Header(doc["brain"], brain_line, field_lines), []
@@ -188,8 +178,6 @@ def _comment_body(line: str) -> tuple[str, str] | None:
 
 
 def _code_header(rel: str, data: bytes, whole: bool) -> tuple[Header | None, list[Finding]]:
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
     raw_lines = _lines(data, whole)
     missing = [Finding(rel, 1, "header", "no brain-language header (a leading `# brain:` or `// brain:` comment "
                                          "block)")]
@@ -206,19 +194,16 @@ def _code_header(rel: str, data: bytes, whole: bool) -> tuple[Header | None, lis
             break
         decoded.append(line)
     start = None
-    prefix = ""
-    indent = 0
+    prefix = first = ""
     for i, line in enumerate(decoded):
         body = _comment_body(line)
-        if body is None:
-            continue
-        text = body[1]
-        if text.lstrip().startswith("brain:"):
-            start, prefix, indent = i, body[0], len(text) - len(text.lstrip())
+        if body is not None and body[1].lstrip().startswith("brain:"):
+            start, (prefix, first) = i, body
             break
     if start is None:
         return None, missing
-    block = [_comment_body(decoded[start])[1][indent:]]  # type: ignore[index]
+    indent = len(first) - len(first.lstrip())
+    block = [first[indent:]]
     for line in decoded[start + 1:]:
         body = _comment_body(line)
         if body is None or body[0] != prefix:
@@ -234,7 +219,7 @@ def _code_header(rel: str, data: bytes, whole: bool) -> tuple[Header | None, lis
         return None, problems
     if not isinstance(doc, Mapping) or not isinstance(doc.get("brain"), Mapping):
         return None, [Finding(rel, base, "brain", "brain: is not a mapping of header fields")]
-    brain_line, field_lines = _field_lines(text, base, in_brain=True)
+    brain_line, field_lines = _field_lines(text, base)
     return Header(doc["brain"], brain_line, field_lines), []
 
 
@@ -256,10 +241,13 @@ def read_header(path: str | os.PathLike[str], rel: str | None = None,
         mode = os.stat(path).st_mode
         if not stat.S_ISREG(mode):
             return None, [Finding(name, 0, "header", "not a regular file")]
-        data, whole = _read_head(path)
+        with open(path, "rb") as handle:
+            data = handle.read(HEADER_READ_LIMIT + 1)
     except OSError as exc:
         return None, [Finding(name, 0, "header", f"cannot read: {exc.strerror or exc}")]
-    return (_markdown_header if is_md else _code_header)(name, data, whole)
+    whole = len(data) <= HEADER_READ_LIMIT  # else a last line cut by the limit is dropped (`_lines`)
+    head = data[:HEADER_READ_LIMIT].removeprefix(b"\xef\xbb\xbf")
+    return (_markdown_header if is_md else _code_header)(name, head, whole)
 
 
 def check_header(header: Header, rel: str) -> list[Finding]:

@@ -53,10 +53,26 @@ def refresh(root: Path, take_snapshot: Callable[[], BrainSnapshot], display_tz: 
     return imported, written
 
 
+_SUFFIXES = (".yml", ".yaml")
+
+
 def _archived_file(root: Path, sig_id: str, corrupt: set[str]) -> bool:
     """True when a file of `sig_id` exists that read (a live read leaves archived signals out of the snapshot)."""
     return any((root / rel).exists() and rel not in corrupt
                for rel in (f"{SIGNALS_DIR}/{sig_id}.yml", f"{SIGNALS_DIR}/{sig_id}.yaml"))
+
+
+def _ever_held(history: set[str] | None, folder: str, record_id: str) -> bool:
+    """True when HEAD's history added a file of this record (imported or written before, deleted since)."""
+    return history is not None and any(f"{folder}/{record_id}{suffix}" in history for suffix in _SUFFIXES)
+
+
+def _write_imported(root: Path, rel: str, fields: dict[str, str], written: list[str]) -> None:
+    """Write the file of one imported record, its keys in the order given."""
+    from ruamel.yaml.comments import CommentedMap  # the write path's only
+
+    atomic_write_text(root / rel, dump_round_trip(yaml_safe(CommentedMap(fields))))
+    written.append(rel)
 
 
 def _import_signals(root: Path, existing: str, snapshot: BrainSnapshot, written: list[str]) -> list[str]:
@@ -83,16 +99,10 @@ def _import_signals(root: Path, existing: str, snapshot: BrainSnapshot, written:
     imported: list[str] = []
     for row in candidates:
         sig_id = row["sig_id"]
-        if sig_id in known or (history is not None and any(
-                f"{SIGNALS_DIR}/{sig_id}{suffix}" in history for suffix in (".yml", ".yaml"))):
+        if sig_id in known or _ever_held(history, SIGNALS_DIR, sig_id):
             continue
         known.add(sig_id)
-        from ruamel.yaml.comments import CommentedMap  # the write path's only
-
-        doc = CommentedMap(index_signals.signal_doc(row, snapshot.tz))
-        rel = f"{SIGNALS_DIR}/{sig_id}.yml"
-        atomic_write_text(root / rel, dump_round_trip(yaml_safe(doc)))
-        written.append(rel)
+        _write_imported(root, f"{SIGNALS_DIR}/{sig_id}.yml", index_signals.signal_doc(row, snapshot.tz), written)
         imported.append(sig_id)
     return imported
 
@@ -112,19 +122,11 @@ def _import_claims(root: Path, existing: str, written: list[str]) -> list[str]:
     done: list[str] = []
     for row in rows:
         sess_id = row["sess_id"]
-        rel = f"{CLAIMS_DIR}/{sess_id}.yml"
-        if any((root / CLAIMS_DIR / f"{sess_id}{suffix}").exists() for suffix in (".yml", ".yaml")):
+        if any((root / CLAIMS_DIR / f"{sess_id}{suffix}").exists() for suffix in _SUFFIXES) or \
+                _ever_held(history, CLAIMS_DIR, sess_id):
             continue
-        if history is not None and any(f"{CLAIMS_DIR}/{sess_id}{suffix}" in history for suffix in (".yml", ".yaml")):
-            continue
-        from ruamel.yaml.comments import CommentedMap  # the write path's only
-
-        doc = CommentedMap()
-        for key, value in index_legacy.legacy_claim_doc(row).items():
-            doc[key] = value
         (root / CLAIMS_DIR).mkdir(exist_ok=True)
-        atomic_write_text(root / rel, dump_round_trip(yaml_safe(doc)))
-        written.append(rel)
+        _write_imported(root, f"{CLAIMS_DIR}/{sess_id}.yml", index_legacy.legacy_claim_doc(row), written)
         done.append(sess_id)
     return done
 

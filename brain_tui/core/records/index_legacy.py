@@ -28,8 +28,6 @@ _STATE_ALIASES = {
 }
 
 
-
-
 def _split_row(line: str) -> list[str] | None:
     """Split one markdown table row into unescaped, trimmed cells (None if not a row)."""
     text = line.strip()
@@ -71,7 +69,6 @@ def _legacy_state(cell: str) -> str:
 _SIGNALS_HEADING_RE = LazyPattern(r"^##\s+Signals\b", re.IGNORECASE)
 _ACTIVE_HEADING_RE = LazyPattern(r"^##\s+Claims\s+actifs\b", re.IGNORECASE)
 _STALE_HEADING_RE = LazyPattern(r"^##\s+Claims\s+stale\b", re.IGNORECASE)
-#: The hand-written sections of a legacy index that the generated block takes over at migration.
 
 
 def _section_lines(text: str, heading: LazyPattern, *, generated: bool = False) -> list[str]:
@@ -102,11 +99,6 @@ def _section_lines(text: str, heading: LazyPattern, *, generated: bool = False) 
     return found
 
 
-def _signal_section_lines(text: str) -> list[str]:
-    """Lines of every ``## Signals`` section outside the generated block."""
-    return _section_lines(text, _SIGNALS_HEADING_RE)
-
-
 def has_block(text: str) -> bool:
     """True when the text holds the generated block's start marker (the index was migrated)."""
     return START in text
@@ -130,7 +122,7 @@ def parse_legacy_signal_rows(text: str) -> list[dict[str, str]]:
         One dict per row, in file order, with keys ``sig_id``, ``from``, ``to``,
         ``type``, ``scope``, ``payload``, ``state``.
     """
-    return _signal_rows_of(_signal_section_lines(text))
+    return _signal_rows_of(_section_lines(text, _SIGNALS_HEADING_RE))
 
 
 def parse_block_signal_rows(text: str) -> list[dict[str, str]]:

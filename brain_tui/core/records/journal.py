@@ -40,18 +40,12 @@ from brain_tui.core.record import field, record
 from brain_tui.core.records.yamlio import atomic_write_text, fsync_dir, sweep_temp_files
 from brain_tui.core.sync import gitops
 
-__all__ = ["JOURNAL_DIR", "Journal", "begin", "follow_head", "index_entries", "moving", "pending", "recover",
+__all__ = ["JOURNAL_DIR", "Journal", "begin", "follow_head", "index_entries", "moving", "recover",
            "recover_if_idle", "recover_writes", "restage", "wait_for_orphans", "writing"]
-
 
 
 def _folder(root: Path) -> Path:
     return root / STATE_DIR / JOURNAL_DIR
-
-
-def pending(root: Path) -> bool:
-    """True when a journal entry is in flight or was left by a killed process (one stat)."""
-    return journal_pending(root)
 
 
 def _write_bytes(path: Path, data: bytes) -> None:
@@ -295,7 +289,7 @@ def recover(root: Path) -> str | None:
         "kept" (its commit landed), "rolled back", "followed" (a move's paths
         now match HEAD), or None when there was nothing to settle.
     """
-    if not pending(root):
+    if not journal_pending(root):
         return None
     wait_for_orphans(root)
     entry = _load(root)
@@ -321,7 +315,7 @@ recover_writes = recover
 
 def recover_if_idle(root: Path) -> str | None:
     """`recover` for a reader: only when no writer holds the brain lock (never waits for one)."""
-    if not pending(root):
+    if not journal_pending(root):
         return None
     lock = root / STATE_DIR / LOCK_FILE
     try:

@@ -11,7 +11,7 @@ hide a live claim; a wrong "undecided" only costs a parse).
 
 from __future__ import annotations
 
-from datetime import UTC, tzinfo
+from datetime import UTC, datetime, tzinfo
 from pathlib import PurePosixPath
 
 from brain_tui.core.clock import try_parse_timestamp
@@ -22,7 +22,7 @@ from brain_tui.core.records.model import Signal
 from brain_tui.core.records.statuses import TERMINAL_STATUSES, SignalState
 from brain_tui.core.records.yamlio import MAX_FILE_BYTES, CorruptYaml, safe_load_bytes
 
-__all__ = ["UNDECIDED", "Terminal", "archived_of", "scan_status", "terminal_of"]
+__all__ = ["UNDECIDED", "Terminal", "archived_of", "micros", "scan_status", "terminal_of"]
 
 #: ``(sess_id, status, closed_at as epoch microseconds, parent_satellite or "")`` of a terminal claim.
 Terminal = tuple[str, str, int, str]
@@ -250,14 +250,15 @@ def _row_text(parent: str) -> str | None:
 UNKNOWN_END = 2**62
 
 
-def _micros(moment: object) -> int:
-    """Epoch microseconds of an aware datetime, `UNKNOWN_END` for anything else."""
-    from datetime import datetime
-
-    if not isinstance(moment, datetime):
-        return UNKNOWN_END
+def micros(moment: datetime) -> int:
+    """Epoch microseconds of an aware datetime (how the closed set orders close times)."""
     delta = moment.astimezone(UTC) - datetime(1970, 1, 1, tzinfo=UTC)
     return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
+
+
+def _micros(moment: object) -> int:
+    """Epoch microseconds of an aware datetime, `UNKNOWN_END` for anything else."""
+    return micros(moment) if isinstance(moment, datetime) else UNKNOWN_END
 
 
 def terminal_of(raw: bytes, name: str, tz: tzinfo) -> Terminal | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Collection
-from datetime import UTC, datetime, tzinfo
+from datetime import datetime, tzinfo
 from pathlib import Path
 
 from brain_tui.core import clock, ids
@@ -22,7 +22,7 @@ from brain_tui.core.paths.path_keys import path_key
 from brain_tui.core.paths.scope import ScopeEntry, parse_scope
 from brain_tui.core.record import replace
 from brain_tui.core.records import breath_records, finished, formats, in_force, index, index_legacy, yamlio
-from brain_tui.core.records.cache import ParseCache, Parsed, pausing_gc
+from brain_tui.core.records.cache import ParseCache, Parsed, file_key, pausing_gc
 from brain_tui.core.records.clock_skew import skew_flagged
 from brain_tui.core.records.closed_set import ARCHIVED_SIGNALS, ClosedSet, closed_set, micros
 from brain_tui.core.records.formats import (
@@ -51,12 +51,8 @@ TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up
 if TYPE_CHECKING:
     from typing import Any
 
-EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-
 #: The code that turns a file's bytes into a cached outcome and hint (the parse cache's fingerprint).
 PARSER_CODE = (formats.__file__, yamlio.__file__, clock.__file__, ids.__file__, index_legacy.__file__, __file__)
-#: The generated index; a legacy (unmigrated) one may still hold the only record of a live claim.
-INDEX_NAME = INDEX_FILE
 
 
 Scanned = list[tuple[str, os.stat_result]]
@@ -142,9 +138,10 @@ class BrainStore:
         elif stat.S_ISREG(st.st_mode):
             found.append((rel, st))
 
-    def _scan(self, folder: str, suffixes: tuple[str, ...]) -> list[tuple[str, os.stat_result]]:
+    def _scan(self, folder: str, suffixes: tuple[str, ...]) -> Scanned:
+        """The regular files of `folder` with these suffixes (temp files skipped; links noted), by name."""
         base = self.root / folder
-        found: list[tuple[str, os.stat_result]] = []
+        found: Scanned = []
         try:
             entries = os.scandir(base)
         except (FileNotFoundError, NotADirectoryError):
@@ -244,15 +241,20 @@ class BrainStore:
         return [(rel, st) for rel, st in self._scan(BREATH_DIR, YAML_SUFFIXES)
                 if not rel.rpartition("/")[2].startswith(".")]
 
-    def _read_breath(self, files: Scanned) -> tuple[tuple[BreathRecord, ...], tuple[CorruptFile, ...]]:
-        records: list[BreathRecord] = []
-        corrupt: list[CorruptFile] = []
+    def _read_files(self, files: Scanned, kind: str, want: type, corrupt: list[CorruptFile]) -> list[Any]:
+        """The items of `kind` these files hold; the files that do not load go to `corrupt`."""
+        items = []
         for rel, st in files:
-            item = self._load(rel, st, "breath")
-            if isinstance(item, BreathRecord):
-                records.append(item)
+            item = self._load(rel, st, kind)
+            if isinstance(item, want):
+                items.append(item)
             elif isinstance(item, CorruptFile):
                 corrupt.append(item)
+        return items
+
+    def _read_breath(self, files: Scanned) -> tuple[tuple[BreathRecord, ...], tuple[CorruptFile, ...]]:
+        corrupt: list[CorruptFile] = []
+        records = self._read_files(files, "breath", BreathRecord, corrupt)
         corrupt.extend(link for link in self._links if link.path.startswith(f"{BREATH_DIR}/")
                        and not link.path.rpartition("/")[2].startswith("."))
         return tuple(breath_records.order_records(records)), tuple(sorted(corrupt, key=lambda c: c.path))
@@ -278,14 +280,14 @@ class BrainStore:
         block's marker as bytes and parsed only when it has none (not a record: `parsed_last` ignores it).
         """
         try:
-            st = os.stat(self.root / INDEX_NAME)
+            st = os.stat(self.root / INDEX_FILE)
         except OSError:
             self._index_rows = None
             return []
-        key = (st.st_mtime_ns, st.st_size, st.st_ino, st.st_ctime_ns)
+        key = file_key(st)
         if self._index_rows is None or self._index_rows[0] != key:
             try:
-                raw = (self.root / INDEX_NAME).read_bytes()
+                raw = (self.root / INDEX_FILE).read_bytes()
             except OSError:
                 return []
             self._index_rows = (key, *(([], []) if index.START.encode() in raw else legacy_rows(raw)))
@@ -302,7 +304,7 @@ class BrainStore:
             if isinstance(item, Claim):
                 held.append(replace(item, flags=(*item.flags, "from-index")))
             elif isinstance(item, CorruptFile):
-                corrupt.append(CorruptFile(INDEX_NAME, 0, f"row {row['sess_id']}: {item.reason}"))
+                corrupt.append(CorruptFile(INDEX_FILE, 0, f"row {row['sess_id']}: {item.reason}"))
         return held
 
     def with_subtree(self, snapshot: BrainSnapshot, sess_id: str) -> BrainSnapshot | None:
@@ -373,8 +375,6 @@ class BrainStore:
                                   for rel, _st in files] + ([f"claims/{name}" for name, _row in
                                   closed.closed_since(micros(closed_since))] if closed_since is not None else []))
         claims: list[Claim] = []
-        signals: list[Signal] = []
-        locks: list[Lock] = []
         corrupt: list[CorruptFile] = []
         seen: set[str] = set()
         # Pass 1: who each file says it is (from the parse cache's hints where filtered).
@@ -444,23 +444,11 @@ class BrainStore:
         for held in self._index_claims(owner, corrupt, closed):
             if only_statuses is None or held.status not in KNOWN_STATUSES or held.status in only_statuses:
                 claims.append(held)
-        for rel, st in signal_files:
-            seen.add(rel)
-            item = self._load(rel, st, "signal")
-            if isinstance(item, Signal):
-                signals.append(item)
-            elif isinstance(item, CorruptFile):
-                corrupt.append(item)
+        signals: list[Signal] = self._read_files(signal_files, "signal", Signal, corrupt)
         signals += index_signals(self.root, self._index_rows[2] if self._index_rows else [],
                                  {s.sig_id for s in signals}, self.tz, live=archived is not None)
-        for rel, st in lock_files:
-            seen.add(rel)
-            item = self._load(rel, st, "lock")
-            if isinstance(item, Lock):
-                locks.append(item)
-            elif isinstance(item, CorruptFile):
-                corrupt.append(item)
-        seen.update(rel for rel, _st in breath_files)
+        locks: list[Lock] = self._read_files(lock_files, "lock", Lock, corrupt)
+        seen.update(rel for files in (signal_files, lock_files, breath_files) for rel, _st in files)
         breath, breath_corrupt = self._read_breath(breath_files)
         corrupt.extend(link for link in self._links if not link.path.startswith(f"{BREATH_DIR}/"))
         # The files of the sets were not looked at: their entries stay.
@@ -474,7 +462,7 @@ class BrainStore:
         self.files.flush()
         self.parsed_last = self.files.parsed
         self._scopes = {}
-        epoch = EPOCH
+        epoch = finished.EPOCH
         claims.sort(key=lambda c: (c.opened_at or epoch, c.sess_id))
         signals.sort(key=lambda s: (s.created_at or epoch, s.sig_id))
         return BrainSnapshot(

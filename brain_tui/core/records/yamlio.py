@@ -372,6 +372,18 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     fsync_dir(target.parent)
 
 
+def make_state_dir(state: Path) -> None:
+    """Create the brain's ``.brain/`` folder when missing, with a ``.gitignore`` of ``*``.
+
+    Local state is never committed, even where the brain's own .gitignore forgot it.
+    """
+    if not state.is_dir():
+        state.mkdir(parents=False, exist_ok=True)
+        ignore = state / ".gitignore"
+        if not ignore.exists():
+            ignore.write_text("*\n", encoding="utf-8")
+
+
 def fsync_dir(folder: str | os.PathLike[str]) -> None:
     """fsync a folder so a rename in it is durable (no-op where unsupported)."""
     try:
