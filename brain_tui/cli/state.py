@@ -136,8 +136,8 @@ def cmd_inhale(ctx: Context) -> int:
     a = ctx.args
     out = ctx.brain.breath.inhale(a.sprint, a.agent, a.files, session=a.session)
     for alert in out.alerts:
-        ctx.say(f"bsi: alert: {alert['message']}")
-    ctx.emit(out.as_dict(), f"{out.sprint}: {out.agent} inhaled {len(out.files)} file(s)")
+        ctx.say(f"bsi: alert: {one_line(alert['message'], 160)}")
+    ctx.emit(out.as_dict(), f"{out.sprint}: {one_line(out.agent, 80)} inhaled {len(out.files)} file(s)")
     return 0
 
 
@@ -159,7 +159,7 @@ def cmd_expire(ctx: Context) -> int:
         raise UsageError("breath expire: give files to release and/or --keep FILE=REASON")
     out = ctx.brain.breath.expire(a.sprint, a.files, kept)
     for warning in out.warnings:
-        ctx.say(f"bsi: warning: {warning}")
+        ctx.say(f"bsi: warning: {one_line(warning, 160)}")
     ctx.emit(out.as_dict(), f"{out.sprint}: {len(out.released)} released, {len(out.kept)} kept")
     return 0
 
@@ -175,7 +175,7 @@ def cmd_show(ctx: Context) -> int:
     found = ctx.brain.breath.metrics(ctx.args.sprints)
     rows = found.sprints
     for bad in found.corrupt:
-        ctx.say(f"bsi: warning: {bad.path} line {bad.line}: {bad.reason}")
+        ctx.say(f"bsi: warning: {one_line(bad.path, 120)} line {bad.line}: {one_line(bad.reason, 160)}")
     if ctx.json:
         ctx.emit(found.as_dict())
         return 0
