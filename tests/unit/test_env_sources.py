@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import math
+import sys
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -11,7 +13,8 @@ from typing import Any
 import pytest
 
 from brain_tui.core.config import load_config
-from brain_tui.core.environment.env_sources import collect_ports, configured_ports, parse_pm2_processes
+from brain_tui.core.environment import env_sources
+from brain_tui.core.environment.env_sources import collect_pm2, collect_ports, configured_ports, parse_pm2_processes
 
 NOW = datetime(2026, 11, 29, 10, 0, tzinfo=UTC)
 
@@ -80,3 +83,32 @@ def test_unusable_compose_port_is_down_and_json_ready(tmp_path: Path) -> None:
     config = load_config(compose(tmp_path, "ports:\n  web: abc\n"))
     out = strict_json(collect_ports(config.ports, {}, 0.2))
     assert out["configured"][0]["up"] is False and out["configured"][0]["port"] is None
+
+
+def fake_pm2(tmp_path: Path, body: str) -> dict[str, str]:
+    """An environment whose PATH holds only a fake `pm2` (a Python script)."""
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    pm2 = bindir / "pm2"
+    pm2.write_text(f"#!{sys.executable}\nimport sys\n{body}\n", encoding="utf-8")
+    pm2.chmod(0o755)
+    return {"PATH": str(bindir)}
+
+
+def test_pm2_printing_without_end_is_cut_at_the_limit_not_held_in_memory(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(env_sources, "MAX_PM2_OUTPUT", 256 * 1024)
+    environ = fake_pm2(tmp_path, "chunk = b'[PM2] ' * 10000\nwhile True:\n    sys.stdout.buffer.write(chunk)")
+    started = time.monotonic()
+    out = collect_pm2(5.0, NOW, environ)
+    assert time.monotonic() - started < 4.0
+    assert out["available"] is True and out["processes"] == []
+    assert "more than" in out["error"] and "timed out" not in out["error"], out["error"]
+
+
+def test_pm2_output_over_the_limit_is_refused_not_parsed_cut(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(env_sources, "MAX_PM2_OUTPUT", 64 * 1024)
+    rows = json.dumps([{"name": f"p{i}", "pm2_env": {"status": "online"}} for i in range(5000)])
+    environ = fake_pm2(tmp_path, f"sys.stdout.write({rows!r})")
+    out = collect_pm2(5.0, NOW, environ)
+    assert out["processes"] == [] and "more than" in out["error"], out["error"]

@@ -7,27 +7,25 @@ into ``{"error": ...}``. Nothing here writes to disk or keeps global state.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import math
 import os
 import shutil
-import signal
 import socket
-import subprocess
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from brain_tui.core.environment.bounded_run import run_bounded
 from brain_tui.core.sync.gitops import run_git
 
 #: Environment variables naming configured ports (SPEC 16).
 PORT_ENV_VARS = ("BRAIN_PORT", "BRAIN_MCP_PORT", "BRAIN_KEY_PORT")
 #: At most this many dirty paths are listed (the count is always exact).
 MAX_DIRTY_LISTED = 500
-#: At most this much of `pm2 jlist` output is read.
+#: At most this much of `pm2 jlist` output is read; pm2 is killed once it prints more.
 MAX_PM2_OUTPUT = 32 * 1024 * 1024
 PM2_NOT_FOUND = "pm2 not found"
 #: Above any process ID a system gives (Linux's limit is 2**22); a larger `pid` in `pm2 jlist` is no process.
@@ -167,27 +165,6 @@ def collect_git(root: str | os.PathLike[str], timeout_s: float = 2.0,
 
 
 # -- pm2 ------------------------------------------------------------------------------------------
-def _run_bounded(argv: list[str], timeout: float, env: Mapping[str, str]) -> tuple[int, str, str]:
-    """Run a command with a hard timeout; on timeout its whole process group is killed.
-
-    Raises:
-        TimeoutError: the command did not finish in time.
-    """
-    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env=dict(env), start_new_session=True)
-    try:
-        out, err = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except OSError:
-            proc.kill()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.communicate(timeout=1.0)
-        raise TimeoutError(f"{Path(argv[0]).name} {' '.join(argv[1:])} timed out after {timeout:g}s") from None
-    return proc.returncode, out[:MAX_PM2_OUTPUT].decode("utf-8", "replace"), err.decode("utf-8", "replace")
-
-
 def _decode_jlist(text: str) -> list[Any]:
     """The JSON array in `pm2 jlist` output (pm2 may print banner lines before it)."""
     stripped = text.strip()
@@ -295,7 +272,7 @@ def collect_pm2(timeout_s: float = 2.0, now: datetime | None = None,
     if exe is None:
         return {"available": False, "error": PM2_NOT_FOUND, "processes": []}
     try:
-        code, out, err = _run_bounded([exe, "jlist"], timeout_s, env)
+        code, out, err = run_bounded([exe, "jlist"], timeout_s, env, MAX_PM2_OUTPUT)
         if code != 0:
             detail = (err or out).strip().splitlines()
             raise RuntimeError(f"pm2 jlist failed: {detail[-1] if detail else f'exit {code}'}")
