@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import sys
 import time
 from datetime import UTC, datetime
@@ -14,7 +15,14 @@ import pytest
 
 from brain_tui.core.config import load_config
 from brain_tui.core.environment import env_sources
-from brain_tui.core.environment.env_sources import collect_pm2, collect_ports, configured_ports, parse_pm2_processes
+from brain_tui.core.environment.env_sources import (
+    collect_git,
+    collect_pm2,
+    collect_ports,
+    configured_ports,
+    parse_pm2_processes,
+)
+from tests.bsi import clean_env, git
 
 NOW = datetime(2026, 11, 29, 10, 0, tzinfo=UTC)
 
@@ -112,3 +120,22 @@ def test_pm2_output_over_the_limit_is_refused_not_parsed_cut(tmp_path: Path, mon
     environ = fake_pm2(tmp_path, f"sys.stdout.write({rows!r})")
     out = collect_pm2(5.0, NOW, environ)
     assert out["processes"] == [] and "more than" in out["error"], out["error"]
+
+
+def test_reading_git_state_never_rewrites_the_index(tmp_path: Path) -> None:
+    """The environment is read, not written (SPEC 16): no `.git/index` refresh, so no `index.lock` for a session's
+    commit to meet while the cockpit polls."""
+    env = clean_env(identity="Test")
+    git(tmp_path, "init", "-q", env=env)
+    note = tmp_path / "note.md"
+    note.write_text("a\n", encoding="utf-8")
+    git(tmp_path, "add", "note.md", env=env)
+    git(tmp_path, "commit", "-q", "-m", "note", env=env)
+    stat = note.stat()
+    os.utime(note, ns=(stat.st_atime_ns, stat.st_mtime_ns + 5_000_000_000))  # the index's stat data is now stale
+    index = tmp_path / ".git" / "index"
+    before = index.stat()
+    out = collect_git(tmp_path, 5.0, NOW)
+    after = index.stat()
+    assert out["dirty_count"] == 0 and out["version"]
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)

@@ -118,8 +118,10 @@ def collect_git(root: str | os.PathLike[str], timeout_s: float = 2.0,
         GitError: git is missing, times out, or the folder is not a repository.
     """
     base = Path(root)
+    # GIT_OPTIONAL_LOCKS=0: a status refreshes and rewrites the index under index.lock by default, which a
+    # reading must not do (a session's commit would meet the lock while the cockpit polls)
     status = run_git(base, "status", "--porcelain=v2", "--branch", "-z", "--untracked-files=normal",
-                     timeout=timeout_s)
+                     timeout=timeout_s, env={"GIT_OPTIONAL_LOCKS": "0"})
     parsed = _parse_status_v2(status.stdout)
     log = run_git(base, "log", "-1", "--oneline", check=False, timeout=timeout_s)
     version = log.stdout.strip() if log.returncode == 0 else None
