@@ -65,7 +65,8 @@ def format_env(env: dict[str, Any]) -> str:
     if git.get("error"):
         out.append(f"git       error: {one_line(git['error'], 100)}")
     else:
-        sync = "no upstream" if git.get("ahead") is None else f"↑{git['ahead']} ↓{git['behind']}"
+        sync = (f"↑{git['ahead']} ↓{git['behind']}" if git.get("ahead") is not None
+                else f"upstream {one_line(git['upstream'], 40)} not fetched" if git.get("upstream") else "no upstream")
         out.append(f"git       {one_line(git.get('branch') or '(detached)', 30)}  "
                    f"{one_line(git.get('version') or '(no commit)', 60)}")
         out.append(f"          {sync}  remote {one_line(git.get('remote') or '-', 30)}  "

@@ -235,3 +235,15 @@ def test_pm2_printing_numbers_out_of_range_still_gives_one_strict_json_and_text(
     assert row["name"] == "a" and row["cpu"] is None and row["memory"] is None and row["restarts"] is None
     text = bsi(brain, "env", env=env)
     assert text.code == 0 and "internal error" not in text.err and "  a " in text.out
+
+
+def test_text_says_an_upstream_not_fetched_rather_than_none() -> None:
+    from brain_tui.cli.state import format_env
+
+    state = collect_env(Path("/nonexistent-brain"), load_config(Path("/nonexistent-brain")), "x@y", 1.0).as_dict()
+    state["git"] = {"version": "abc x", "branch": "main", "dirty_count": 0, "upstream": "origin/main", "ahead": None,
+                    "behind": None, "remote": "origin", "last_sync": None}
+    text = format_env(state)
+    assert "no upstream" not in text and "origin/main not fetched" in text
+    state["git"]["upstream"] = None
+    assert "no upstream" in format_env(state)
