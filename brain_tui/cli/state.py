@@ -65,7 +65,8 @@ def format_env(env: dict[str, Any]) -> str:
     if git.get("error"):
         out.append(f"git       error: {one_line(git['error'], 100)}")
     else:
-        sync = "no upstream" if git.get("ahead") is None else f"↑{git['ahead']} ↓{git['behind']}"
+        sync = (f"↑{git['ahead']} ↓{git['behind']}" if git.get("ahead") is not None
+                else f"upstream {one_line(git['upstream'], 40)} not fetched" if git.get("upstream") else "no upstream")
         out.append(f"git       {one_line(git.get('branch') or '(detached)', 30)}  "
                    f"{one_line(git.get('version') or '(no commit)', 60)}")
         out.append(f"          {sync}  remote {one_line(git.get('remote') or '-', 30)}  "
@@ -136,8 +137,8 @@ def cmd_inhale(ctx: Context) -> int:
     a = ctx.args
     out = ctx.brain.breath.inhale(a.sprint, a.agent, a.files, session=a.session)
     for alert in out.alerts:
-        ctx.say(f"bsi: alert: {alert['message']}")
-    ctx.emit(out.as_dict(), f"{out.sprint}: {out.agent} inhaled {len(out.files)} file(s)")
+        ctx.say(f"bsi: alert: {one_line(alert['message'], 160)}")
+    ctx.emit(out.as_dict(), f"{out.sprint}: {one_line(out.agent, 80)} inhaled {len(out.files)} file(s)")
     return 0
 
 
@@ -159,7 +160,7 @@ def cmd_expire(ctx: Context) -> int:
         raise UsageError("breath expire: give files to release and/or --keep FILE=REASON")
     out = ctx.brain.breath.expire(a.sprint, a.files, kept)
     for warning in out.warnings:
-        ctx.say(f"bsi: warning: {warning}")
+        ctx.say(f"bsi: warning: {one_line(warning, 160)}")
     ctx.emit(out.as_dict(), f"{out.sprint}: {len(out.released)} released, {len(out.kept)} kept")
     return 0
 
@@ -175,7 +176,7 @@ def cmd_show(ctx: Context) -> int:
     found = ctx.brain.breath.metrics(ctx.args.sprints)
     rows = found.sprints
     for bad in found.corrupt:
-        ctx.say(f"bsi: warning: {bad.path} line {bad.line}: {bad.reason}")
+        ctx.say(f"bsi: warning: {one_line(bad.path, 120)} line {bad.line}: {one_line(bad.reason, 160)}")
     if ctx.json:
         ctx.emit(found.as_dict())
         return 0

@@ -127,7 +127,11 @@ class BrainConfig:
     sync: str = "manual"
     ttl_default: timedelta = DEFAULT_TTL
     pm2: bool | None = None
-    ports: Mapping[str, int] = field(default_factory=dict)
+    #: `ports:` entries as written (name → value): whether a value is a port number is for the environment
+    #: to say beside that name (SPEC 16), so a mistyped port shows rather than vanishes.
+    ports: Mapping[str, Any] = field(default_factory=dict)
+    #: Why `ports:` itself was not used (it is not a mapping), or None.
+    ports_problem: str | None = None
     fetch_interval_s: int = 30
     unclaimed_writes: UnclaimedWrites = "warn"
     notify: NotifySetting = field(default_factory=NotifySetting)
@@ -186,11 +190,10 @@ def load_config(root: str | Path) -> BrainConfig:
             ttl = parse_duration(str(raw["ttl_default"]), what="ttl_default")
         except InvalidData:
             ttl = DEFAULT_TTL
-    ports: dict[str, int] = {}
-    if isinstance(raw.get("ports"), Mapping):
-        for name, number in raw["ports"].items():
-            if isinstance(number, int) and not isinstance(number, bool) and 0 < number < 65536:
-                ports[str(name)] = number
+    ports_raw = raw.get("ports")
+    ports = {str(name): number for name, number in ports_raw.items()} if isinstance(ports_raw, Mapping) else {}
+    ports_problem = None if ports_raw is None or isinstance(ports_raw, Mapping) else (
+        "ports: expected a mapping of name: port number")
     sync = raw.get("sync")
     sync_mode = sync if sync in ("auto", "manual", "off") else "manual"
     if sync is False:
@@ -209,6 +212,7 @@ def load_config(root: str | Path) -> BrainConfig:
         ttl_default=ttl,
         pm2=raw.get("pm2") if isinstance(raw.get("pm2"), bool) else None,
         ports=ports,
+        ports_problem=ports_problem,
         fetch_interval_s=interval if isinstance(interval, int) and interval > 0 else 30,
         unclaimed_writes=_unclaimed_mode(unclaimed),
         notify=parse_notify(raw.get("notify")),

@@ -272,3 +272,23 @@ def test_demo_brain_has_breath_alerts(tmp_path: Path) -> None:
     assert {"context_load", "stale_ratio", "exhale_rate", "breath_depth", "inhale"} <= alerts
     assert [r["open"] for r in rows] == [False, False, False, False, True]
     assert "bsi: breath demo sprints" in git(root, "log", "--format=%s")
+
+
+def test_text_from_the_brain_reaches_the_terminal_inert(brain: Path) -> None:
+    """A record's file name and an agent's name are brain text: no escape or bidi control is printed raw (SPEC 15)."""
+    hostile = brain / "breath" / "sprint-x\x1b]0;pwned\x07\x1b[2J.yml"
+    hostile.write_text("sprint: [unclosed\n", encoding="utf-8")
+    try:
+        shown = bsi(brain, "breath", "show")
+        assert shown.code == 0, shown.err
+        assert "sprint-x" in shown.err and "0;pwned" in shown.err
+        inhaled = bsi(brain, "breath", "inhale", "sprint-inert", "--agent", "\u202eagent\u200b", "a.md", "b.md",
+                      "c.md")
+        assert inhaled.code == 0, inhaled.err
+        assert "agent" in inhaled.out and "at most 2" in inhaled.err
+        expired = bsi(brain, "breath", "expire", "sprint-inert", "a.md", "\u202eb.md")
+        assert expired.code == 0 and "was not inhaled" in expired.err, expired.err
+        for out in (shown.out, shown.err, inhaled.out, inhaled.err, expired.out, expired.err):
+            assert not any(ch in out for ch in "\x1b\x07\u202e\u200b"), out
+    finally:
+        hostile.unlink()

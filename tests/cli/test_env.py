@@ -218,3 +218,32 @@ def test_collect_env_core_api(brain: Path, tmp_path: Path) -> None:
     assert data["pm2"]["error"] == "pm2 not found"
     assert json.loads(json.dumps(data)) == data  # JSON-ready
     assert {c["name"] for c in data["ports"]["configured"]} == {"svc-up", "svc-down"}
+
+
+def test_pm2_printing_numbers_out_of_range_still_gives_one_strict_json_and_text(brain: Path, tmp_path: Path) -> None:
+    # Python's JSON reader takes NaN, Infinity and 1e400; a start time far in the past overflows a duration
+    jlist = ('[{"name": "a", "pid": 12, "pm2_env": {"status": "online", "pm_uptime": -1e30, "restart_time": NaN},'
+             ' "monit": {"cpu": 1e400, "memory": -Infinity}}]')
+    env = path_with(tmp_path, fake_pm2(f"print({jlist!r})"))
+    proc = bsi(brain, "env", "--json", env=env)
+    assert proc.code == 0, proc.err
+
+    def refuse(name: str) -> None:
+        raise AssertionError(f"{name} in the JSON output")
+
+    row = json.loads(proc.out, parse_constant=refuse)["pm2"]["processes"][0]
+    assert row["name"] == "a" and row["cpu"] is None and row["memory"] is None and row["restarts"] is None
+    text = bsi(brain, "env", env=env)
+    assert text.code == 0 and "internal error" not in text.err and "  a " in text.out
+
+
+def test_text_says_an_upstream_not_fetched_rather_than_none() -> None:
+    from brain_tui.cli.state import format_env
+
+    state = collect_env(Path("/nonexistent-brain"), load_config(Path("/nonexistent-brain")), "x@y", 1.0).as_dict()
+    state["git"] = {"version": "abc x", "branch": "main", "dirty_count": 0, "upstream": "origin/main", "ahead": None,
+                    "behind": None, "remote": "origin", "last_sync": None}
+    text = format_env(state)
+    assert "no upstream" not in text and "origin/main not fetched" in text
+    state["git"]["upstream"] = None
+    assert "no upstream" in format_env(state)

@@ -95,12 +95,13 @@ def collect_env(
     """
     env: Mapping[str, str] = dict(os.environ if environ is None else environ)
     base = Path(root)
-    config_ports: Mapping[str, int] = getattr(config, "ports", None) or {}
+    config_ports: Mapping[str, Any] = getattr(config, "ports", None) or {}
+    ports_problem: str | None = getattr(config, "ports_problem", None)
     pm2_enabled = getattr(config, "pm2", None)
     tasks: dict[str, Callable[[], dict[str, Any]]] = {
         "git": lambda: collect_git(base, timeout_s, now),
         "pm2": lambda: collect_pm2(timeout_s, now, env, pm2_enabled),
-        "ports": lambda: collect_ports(config_ports, env, timeout_s),
+        "ports": lambda: collect_ports(config_ports, env, timeout_s, ports_problem),
         "system": lambda: collect_system(base),
     }
     fallback: dict[str, dict[str, Any]] = {

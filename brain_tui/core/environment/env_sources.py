@@ -7,29 +7,30 @@ into ``{"error": ...}``. Nothing here writes to disk or keeps global state.
 
 from __future__ import annotations
 
-import contextlib
 import json
+import math
 import os
 import shutil
-import signal
 import socket
-import subprocess
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from brain_tui.core.environment.env_readings import number
+from brain_tui.core.environment.bounded_run import run_bounded
 from brain_tui.core.sync.gitops import run_git
 
 #: Environment variables naming configured ports (SPEC 16).
 PORT_ENV_VARS = ("BRAIN_PORT", "BRAIN_MCP_PORT", "BRAIN_KEY_PORT")
 #: At most this many dirty paths are listed (the count is always exact).
 MAX_DIRTY_LISTED = 500
-#: At most this much of `pm2 jlist` output is read.
+#: At most this much of `pm2 jlist` output is read; pm2 is killed once it prints more.
 MAX_PM2_OUTPUT = 32 * 1024 * 1024
 PM2_NOT_FOUND = "pm2 not found"
+#: Above any process ID a system gives (Linux's limit is 2**22); a larger `pid` in `pm2 jlist` is no process.
+MAX_PID = 2**31 - 1
+
 
 
 def error_text(exc: BaseException) -> str:
@@ -40,6 +41,7 @@ def error_text(exc: BaseException) -> str:
 
 def _iso(moment: datetime) -> str:
     return moment.astimezone(UTC).replace(microsecond=0).isoformat()
+
 
 
 # -- git ------------------------------------------------------------------------------------------
@@ -116,8 +118,10 @@ def collect_git(root: str | os.PathLike[str], timeout_s: float = 2.0,
         GitError: git is missing, times out, or the folder is not a repository.
     """
     base = Path(root)
+    # GIT_OPTIONAL_LOCKS=0: a status refreshes and rewrites the index under index.lock by default, which a
+    # reading must not do (a session's commit would meet the lock while the cockpit polls)
     status = run_git(base, "status", "--porcelain=v2", "--branch", "-z", "--untracked-files=normal",
-                     timeout=timeout_s)
+                     timeout=timeout_s, env={"GIT_OPTIONAL_LOCKS": "0"})
     parsed = _parse_status_v2(status.stdout)
     log = run_git(base, "log", "-1", "--oneline", check=False, timeout=timeout_s)
     version = log.stdout.strip() if log.returncode == 0 else None
@@ -163,27 +167,6 @@ def collect_git(root: str | os.PathLike[str], timeout_s: float = 2.0,
 
 
 # -- pm2 ------------------------------------------------------------------------------------------
-def _run_bounded(argv: list[str], timeout: float, env: Mapping[str, str]) -> tuple[int, str, str]:
-    """Run a command with a hard timeout; on timeout its whole process group is killed.
-
-    Raises:
-        TimeoutError: the command did not finish in time.
-    """
-    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env=dict(env), start_new_session=True)
-    try:
-        out, err = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except OSError:
-            proc.kill()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.communicate(timeout=1.0)
-        raise TimeoutError(f"{Path(argv[0]).name} {' '.join(argv[1:])} timed out after {timeout:g}s") from None
-    return proc.returncode, out[:MAX_PM2_OUTPUT].decode("utf-8", "replace"), err.decode("utf-8", "replace")
-
-
 def _decode_jlist(text: str) -> list[Any]:
     """The JSON array in `pm2 jlist` output (pm2 may print banner lines before it)."""
     stripped = text.strip()
@@ -204,6 +187,24 @@ def _decode_jlist(text: str) -> list[Any]:
     if not isinstance(data, list):
         raise ValueError("pm2 jlist did not print a JSON list")
     return data
+
+
+def _number(value: Any) -> float | int | None:
+    """A count or measure pm2 reported: a finite number not below zero, else None (JSON holds no NaN or Infinity)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value if value >= 0 else None
+
+
+def _uptime(started_ms: Any, status: str, now: datetime | None) -> float | None:
+    """Seconds since pm2 started an online process; None without a start time after 1970 and not after `now`."""
+    started = _number(started_ms)
+    if now is None or not started or status != "online":
+        return None
+    seconds = now.timestamp() - started / 1000.0
+    return round(seconds, 1) if seconds >= 0 else 0.0
 
 
 def _port_of(pm2_env: Mapping[str, Any]) -> int | None:
@@ -239,19 +240,15 @@ def parse_pm2_processes(items: list[Any], now: datetime | None = None) -> list[d
         pm2_env: Mapping[str, Any] = raw_env if isinstance(raw_env, Mapping) else {}
         monit: Mapping[str, Any] = raw_monit if isinstance(raw_monit, Mapping) else {}
         status = str(pm2_env.get("status") or "unknown")
-        started = number(pm2_env.get("pm_uptime"))
-        uptime: float | None = None
-        if now is not None and started and status == "online":
-            uptime = max(0.0, round(now.timestamp() - started / 1000.0, 1))
-        pid = number(item.get("pid"))
+        pid = _number(item.get("pid"))
         processes.append({
             "name": str(item.get("name") or pm2_env.get("name") or "?"),
-            "pid": int(pid) if pid else None,
+            "pid": int(pid) if pid and pid <= MAX_PID else None,
             "status": status,
-            "uptime_s": uptime,
-            "restarts": number(pm2_env.get("restart_time")),
-            "cpu": number(monit.get("cpu")),
-            "memory": number(monit.get("memory")),
+            "uptime_s": _uptime(pm2_env.get("pm_uptime"), status, now),
+            "restarts": _number(pm2_env.get("restart_time")),
+            "cpu": _number(monit.get("cpu")),
+            "memory": _number(monit.get("memory")),
             "port": _port_of(pm2_env),
         })
     return processes
@@ -277,7 +274,7 @@ def collect_pm2(timeout_s: float = 2.0, now: datetime | None = None,
     if exe is None:
         return {"available": False, "error": PM2_NOT_FOUND, "processes": []}
     try:
-        code, out, err = _run_bounded([exe, "jlist"], timeout_s, env)
+        code, out, err = run_bounded([exe, "jlist"], timeout_s, env, MAX_PM2_OUTPUT)
         if code != 0:
             detail = (err or out).strip().splitlines()
             raise RuntimeError(f"pm2 jlist failed: {detail[-1] if detail else f'exit {code}'}")
@@ -329,27 +326,47 @@ def _listening() -> tuple[list[dict[str, Any]], str | None]:
     return rows, note
 
 
-def configured_ports(config_ports: Mapping[str, int], environ: Mapping[str, str]) -> list[dict[str, Any]]:
+def port_number(value: Any) -> int | None:
+    """`value` as a TCP port (1-65535): an integer, or text holding one (an environment variable, a quoted YAML
+    number); None for anything else."""
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        return None
+    try:
+        port = int(value.strip()) if isinstance(value, str) else value
+    except ValueError:
+        return None
+    return port if 0 < port < 65536 else None
+
+
+def _not_a_port(value: Any) -> str:
+    shown = repr(value[:40] if isinstance(value, str) else value)
+    return f"not a port number: {shown if len(shown) <= 42 else shown[:41] + '…'}"
+
+
+def configured_ports(config_ports: Mapping[str, Any], environ: Mapping[str, str],
+                     problem: str | None = None) -> list[dict[str, Any]]:
     """Ports from brain-compose.yml `ports:` then BRAIN_PORT / BRAIN_MCP_PORT / BRAIN_KEY_PORT.
 
+    Args:
+        config_ports: `ports:` as written (name → value).
+        environ: the environment holding the port variables.
+        problem: why `ports:` as a whole was not used (`BrainConfig.ports_problem`), shown as a row of its own.
+
     Returns:
-        ``[{name, port, source}]`` (port null plus `error` for an unusable variable).
+        ``[{name, port, source}]`` (port null plus `error` for a value that is no port number).
     """
-    out: list[dict[str, Any]] = [
-        {"name": str(name), "port": int(port), "source": "brain-compose.yml"} for name, port in config_ports.items()
-    ]
-    for var in PORT_ENV_VARS:
-        raw = environ.get(var)
-        if raw is None or not raw.strip():
-            continue
-        try:
-            port = int(raw.strip())
-        except ValueError:
-            port = 0
-        if 0 < port < 65536:
-            out.append({"name": var, "port": port, "source": "env"})
+    out: list[dict[str, Any]] = []
+    if problem:
+        out.append({"name": "ports", "port": None, "source": "brain-compose.yml", "error": problem})
+    sources = [(str(name), value, "brain-compose.yml") for name, value in config_ports.items()]
+    sources += [(var, environ[var], "env") for var in PORT_ENV_VARS
+                if environ.get(var) is not None and environ[var].strip()]
+    for name, value, source in sources:
+        port = port_number(value)
+        if port is None:
+            out.append({"name": name, "port": None, "source": source, "error": _not_a_port(value)})
         else:
-            out.append({"name": var, "port": None, "source": "env", "error": f"not a port number: {raw[:40]!r}"})
+            out.append({"name": name, "port": port, "source": source})
     return out
 
 
@@ -364,8 +381,8 @@ def _probe(port: int, timeout: float) -> bool:
     return False
 
 
-def collect_ports(config_ports: Mapping[str, int], environ: Mapping[str, str] | None = None,
-                  timeout_s: float = 2.0) -> dict[str, Any]:
+def collect_ports(config_ports: Mapping[str, Any], environ: Mapping[str, str] | None = None,
+                  timeout_s: float = 2.0, problem: str | None = None) -> dict[str, Any]:
     """Listening TCP ports with their process, and the configured ports marked up or down.
 
     A configured port is up when a socket listens on it; when the listening
@@ -383,7 +400,7 @@ def collect_ports(config_ports: Mapping[str, int], environ: Mapping[str, str] | 
     except Exception as exc:  # noqa: BLE001 - one failing source must not hide the others
         error = error_text(exc)
     open_ports = {row["port"] for row in listening}
-    configured = configured_ports(config_ports, env)
+    configured = configured_ports(config_ports, env, problem)
     for entry in configured:
         port = entry["port"]
         if port is None:
