@@ -192,8 +192,10 @@ class Context:
             print_out(text + ("\n" if text and not text.endswith("\n") else ""))
 
     def say(self, message: str) -> None:
-        """A message for humans, on stderr."""
-        sys.stderr.write(message.rstrip("\n") + "\n")
+        """A message for humans, on stderr; a hidden character of brain text it quotes shows as its placeholder."""
+        from brain_tui.core.paths.text_safety import inert_block
+
+        sys.stderr.write(inert_block(message.rstrip("\n")) + "\n")
 
     def report_applied(self) -> None:
         """Print warnings and imported signals of the last write on stderr."""

@@ -324,8 +324,10 @@ def _refuse(exc: Any, ctx: Context, args_list: list[str]) -> int:
             sys.stdout.flush()
         except (OSError, AttributeError):  # stdout full or closed: the line on stderr still says what happened
             pass
+    from brain_tui.core.paths.text_safety import inert_block
+
     for line in exc.message.splitlines() or [""]:
-        sys.stderr.write(f"bsi: {line}\n")
+        sys.stderr.write(f"bsi: {inert_block(line)}\n")
     return int(exc.exit_code)
 
 
@@ -333,7 +335,9 @@ def _internal_error(exc: Exception) -> int:
     """A bug: one line, never a traceback (SPEC 13); BSI_DEBUG=1 shows it."""
     if os.environ.get("BSI_DEBUG"):
         raise exc
-    detail = " ".join(str(exc).split())[:300]
+    from brain_tui.core.paths.text_safety import inert_line
+
+    detail = inert_line(str(exc), 300)
     sys.stderr.write(f"bsi: internal error ({type(exc).__name__}: {detail}); nothing was committed by this "
                      f"command; BSI_DEBUG=1 shows the traceback\n")
     return INTERNAL_ERROR
