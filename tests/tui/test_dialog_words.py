@@ -9,7 +9,7 @@ import pytest
 from textual.widgets import Label
 
 from brain_tui.tui.screens.claim_form import OpenClaimScreen
-from brain_tui.tui.screens.quick import RenewDialog
+from brain_tui.tui.screens.quick import AckDialog, RenewDialog
 
 from .conftest import DEPLOY, NOW, STALE, fresh, screen_text, select, settle
 from .test_forms import burst
@@ -51,3 +51,15 @@ async def test_a_stale_claim_without_a_bound_agent_says_so(make_app) -> None:  #
         stale = app.screen.query_one("#stale")
         assert STALE in stale.row_keys
         assert "no bound agent" in screen_text(app)
+
+
+async def test_the_ack_dialog_says_its_keys_once(make_app) -> None:  # noqa: ANN001
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("2", "K")
+        await settle(pilot)
+        assert isinstance(app.screen, AckDialog)
+        details = app.screen.query_one("#details").render().plain  # type: ignore[union-attr]
+        assert "acknowledges" not in details  # the signal pane's key hint: in the dialog, its own hint says it
+        assert screen_text(app).count("acknowledges") == 1
+
