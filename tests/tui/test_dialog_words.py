@@ -8,6 +8,9 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input, Label
 
+from brain_tui.core.clock import parse_duration
+from brain_tui.core.paths.scope import parse_scope
+from brain_tui.core.rules import claims
 from brain_tui.tui.screens.claim_form import OpenClaimScreen
 from brain_tui.tui.screens.confirm import CascadeDialog, GateDecisionDialog
 from brain_tui.tui.screens.quick import AckDialog, RenewDialog
@@ -89,3 +92,18 @@ async def test_the_ack_dialog_says_its_keys_once(make_app) -> None:  # noqa: ANN
         assert "acknowledges" not in details  # the signal pane's key hint: in the dialog, its own hint says it
         assert screen_text(app).count("acknowledges") == 1
 
+
+async def test_the_pause_dialog_wraps_a_descendant_long_story(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    story = "Rewrite the search ranking " + " ".join(f"step{i}" for i in range(30)) + " THE-END"
+    brain = fresh(demo_root)
+    brain.open_claim(claims.OpenRequest(scope=parse_scope("wiki/long/", demo_root), ttl=parse_duration("2h"),
+                                        instance="prod@laptop", story=story, slug="longstory", parent=PILOT))
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await select(pilot, "#active", PILOT)
+        await pilot.press("p")
+        await settle(pilot)
+        assert isinstance(app.screen, CascadeDialog)
+        cascade = app.screen.query_one("#cascade").render().plain  # type: ignore[union-attr]
+        assert "THE-END" in cascade and "…" not in cascade
+        assert "THE-END" in screen_text(app)

@@ -39,12 +39,12 @@ def _touched_text(touched: tuple[str, ...], snapshot: BrainSnapshot, verb: str) 
         if claim is not None:
             out += status_icon(claim.status)
             out += " "
-        out += safe_text(short_id(sess_id, snapshot.now, snapshot.tz), 40)
+        out += safe_text(short_id(sess_id, snapshot.now, snapshot.tz), 80)
         if claim is not None:
             out += " "
             out += safe_text(claim.status, 20, style=MUTED)
             out += " "
-            out += safe_text(claim.story, 60, style=MUTED)
+            out += safe_text(claim.story, 300, style=MUTED)  # wraps in the dialog, as the claim's own story
     if len(touched) > 20:
         out += f"\n  … {len(touched) - 20} more"
     return out
