@@ -235,6 +235,11 @@ class SatelliteTree(Tree[str]):
         return slid[0], now
 
     @property
+    def widest(self) -> int:
+        """Cells of the widest line shown (guides and label), the tree as it is now (its lines rebuilt if stale)."""
+        return self.virtual_size.width if self.last_line >= 0 else 0
+
+    @property
     def node_ids(self) -> list[str]:
         """Session IDs shown, in tree order."""
         return [sess_id for sess_id, _ in self._shape]
