@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 
 SESSION_ID_RE = LazyPattern(r"^sess-[A-Za-z0-9._-]+$")
 SIGNAL_ID_RE = LazyPattern(r"^sig-[A-Za-z0-9._-]+$")
+#: A signal type: one uppercase word (SPEC 7). A file's type is read upper-cased only when that makes it one.
+SIGNAL_TYPE_RE = LazyPattern(r"^[A-Z][A-Z0-9_]*$")
 #: `string.ascii_lowercase + string.digits`, spelled out: `string` costs every read its import (start-up, issue 18).
 _ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789"
 #: The characters of an ID: what may not stand right before one found in text.

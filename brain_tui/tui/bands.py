@@ -1,5 +1,8 @@
 """The wide layout's three bands get their rows by what their panes hold (issue 19 item 6).
 
+In the middle band the satellite tree takes the columns its widest line needs, between its share (2 of 5)
+and half the width, and the signals the rest (`tree_pane_width`): its labels end with what waits inside.
+
 Claims on top, signals and the satellite tree in the middle, the environment and the
 breath (or locks, or history) pane at the bottom. A band whose panes hold little gives
 its rows away; when everything holds more than fits, the claims keep at least half of
@@ -43,3 +46,16 @@ def band_heights(body: int, needs: BandNeeds) -> tuple[int, int]:
     mid = max(MID_MIN, min(mid_need, room - reserve))
     bottom = max(BOTTOM_MIN, min(bottom_need, room - mid))
     return mid, bottom
+
+
+def tree_pane_width(width: int, widest: int) -> int:
+    """Columns of the satellite tree's pane in a wide middle band of `width` columns.
+
+    Args:
+        width: the terminal's columns.
+        widest: the tree's widest line (its guides and label).
+
+    Returns:
+        That line, the pane's border and a scrollbar's column; at least the pane's share (2/5), at most half.
+    """
+    return max(width * 2 // 5, min(width // 2, widest + BORDER + 1))

@@ -218,8 +218,16 @@ def gate_details(claim: Claim, snapshot: BrainSnapshot, dry_runs: Mapping[str, P
     return out
 
 
-def signal_details(sig: Signal, snapshot: BrainSnapshot, brain_name: str) -> Content:
-    """A pending BLOCKED_ON / HUMAN_GATE signal: who is blocked, on what, since when."""
+def signal_details(sig: Signal, snapshot: BrainSnapshot, brain_name: str, *, key_hint: bool = True) -> Content:
+    """A pending BLOCKED_ON / HUMAN_GATE signal: who is blocked, on what, since when.
+
+    Args:
+        sig: the signal.
+        snapshot: the brain it was read from.
+        brain_name: this brain's name (parties are shown short).
+        key_hint: end with the key that acknowledges a pending signal (not in the acknowledge dialog itself,
+            whose own hint says it).
+    """
     out = Content()
     out += safe_text(sig.type, 30, style=WARN)
     out += " "
@@ -241,6 +249,8 @@ def signal_details(sig: Signal, snapshot: BrainSnapshot, brain_name: str) -> Con
         out = _heading(out, "Waiting session" if sig.type != "BLOCKED_ON" else "Blocked session")
         out += "\n"
         out += claim_summary(blocked, snapshot)
+    if not key_hint:
+        return out
     out += "\n\n"
     if sig.state == SignalState.PENDING:
         out += Content.styled("K acknowledges it (pending → delivered), after a confirmation.", MUTED)

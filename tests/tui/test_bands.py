@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from brain_tui.tui.bands import BandNeeds, band_heights
+from brain_tui.tui.bands import BandNeeds, band_heights, tree_pane_width
+from brain_tui.tui.widgets.satellite_tree import SatelliteTree
 
-from .conftest import CROWD, settle
+from .conftest import CROWD, screen_text, settle
 
 pytestmark = pytest.mark.anyio
 
@@ -44,3 +45,24 @@ async def test_a_small_brain_gives_the_environment_its_lines(make_app) -> None: 
         env = app.screen.query_one("#env")
         scroll = app.screen.query_one("#env-scroll")
         assert scroll.region.height >= env.region.height  # nothing of it scrolled away
+
+
+def test_the_tree_pane_takes_the_columns_its_labels_need_up_to_half() -> None:
+    assert tree_pane_width(120, 40) == 48  # short labels: its share, 2 of 5
+    assert tree_pane_width(120, 56) == 59  # the widest line, the border and a scrollbar
+    assert tree_pane_width(120, 90) == 60  # never more than half: the signals keep theirs
+
+
+async def test_the_tree_labels_show_whole_at_120x40(make_app) -> None:  # noqa: ANN001
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        tree = app.screen.query_one("#tree", SatelliteTree)
+        labels = [str(tree.get_node_at_line(line).label) for line in range(tree.last_line + 1)]  # type: ignore[union-attr]
+        assert any("inside" in label for label in labels), "the demo's pilot shows what waits inside it"
+        text = screen_text(app)
+        assert [label for label in labels if label not in text] == []
+        await pilot.resize_terminal(80, 24)  # one pane at a time: the whole width again
+        await pilot.press("3")
+        await settle(pilot)
+        assert app.screen.query_one("#pane-tree").size.width >= 76

@@ -17,7 +17,7 @@ from urllib.parse import quote
 
 from brain_tui.core.clock import DEFAULT_TTL, MAX_TTL, claim_ttl, try_parse_timestamp
 from brain_tui.core.errors import InvalidData
-from brain_tui.core.ids import SIGNAL_ID_RE, opened_minute, valid_session_id
+from brain_tui.core.ids import SIGNAL_ID_RE, SIGNAL_TYPE_RE, opened_minute, valid_session_id
 from brain_tui.core.lazy_re import LazyPattern
 from brain_tui.core.paths.scope import ScopeEntry, parse_scope
 from brain_tui.core.records.model import Claim, CorruptFile, Lock, Signal
@@ -231,6 +231,14 @@ def claim_from_mapping(
     )
 
 
+def _signal_type(value: Any) -> str:
+    """The signal's type: upper-cased when that makes it a type word (``checkpoint`` in an old file), else
+    the text as written (hostile text is shown inert, never rewritten: SPEC 15); INFO when there is none."""
+    written = _text(value).strip()
+    upper = written.upper()
+    return upper if SIGNAL_TYPE_RE.match(upper) else written or "INFO"
+
+
 def signal_from_mapping(data: Any, rel_path: str, tz: tzinfo) -> Signal | CorruptFile:
     """Read one signal file (SPEC 7)."""
     if not isinstance(data, Mapping):
@@ -246,7 +254,7 @@ def signal_from_mapping(data: Any, rel_path: str, tz: tzinfo) -> Signal | Corrup
         data=data,
         sender=_text(data.get("from")),
         to=_text(data.get("to")),
-        type=_text(data.get("type")).strip().upper() or "INFO",
+        type=_signal_type(data.get("type")),
         scope=_text(data.get("scope")),
         payload=_text(data.get("payload")),
         state=state,

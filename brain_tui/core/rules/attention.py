@@ -1,7 +1,7 @@
 """What needs a human, counted one way: the attention queue (issue 13).
 
 One list, ranked, built from a snapshot (a pure read): every claim waiting at a
-human gate, every stale or expired claim, every pending BLOCKED_ON, every
+human gate, every stale or expired claim, every pending BLOCKED_ON of an unfinished claim, every
 tripped circuit breaker, every paused tree close to its expiry, every bound
 agent session waiting for input (with the client's kind and message), every open
 claim whose agent session has under 10 % of its context window left (`context`,
@@ -255,6 +255,8 @@ def _signal_item(snapshot: BrainSnapshot, sig: Signal, listed: set[str]) -> Atte
         return None
     sender = claim_of(snapshot, sig.sender)
     sender_id = sender.sess_id if sender is not None else None
+    if sig.type == "BLOCKED_ON" and sender is not None and sender.is_terminal:
+        return None  # the blocked session ended (closed, aborted, released): nothing waits on an answer any more
     if sig.type == "BLOCKED_ON" and not sig.sender.startswith(HUMAN_SENDER):
         # a human's own rejection tells the parent session it is blocked; it never rings that human
         return AttentionItem("blocked", f"signal:{sig.sig_id}", sender_id, sig.sig_id, sig.created_at, None,

@@ -10,6 +10,7 @@ from datetime import timedelta
 
 from brain_tui.core.errors import InvalidData, NotFound, NotYours, ProductOnly
 from brain_tui.core.ids import SIGNAL_ID_RE, valid_session_id
+from brain_tui.core.ids import SIGNAL_TYPE_RE as SIGNAL_TYPE_RE  # re-exported
 from brain_tui.core.lazy_re import LazyPattern
 from brain_tui.core.paths.scope import parse_scope
 from brain_tui.core.records.model import BrainSnapshot, CorruptFile, Signal
@@ -22,7 +23,6 @@ if TYPE_CHECKING:
     from brain_tui.core.records.changes import ChangeSet
     from brain_tui.core.rules.authority import Actor
 
-SIGNAL_TYPE_RE = LazyPattern(r"^[A-Z][A-Z0-9_]*$")
 ARCHIVE_AFTER = timedelta(hours=24)
 #: Who a signal is from or to: an ID, `x@machine`, `human:NAME`, `pilote`/`parent` — one printable token.
 ADDRESS_RE = LazyPattern(r"^[A-Za-z0-9._:@+-]{1,200}$")

@@ -21,7 +21,7 @@ from brain_tui.core.records.statuses import SignalState
 from brain_tui.core.rules import attention
 from brain_tui.core.rules.attention import AttentionItem
 
-from ..bands import BORDER, BandNeeds, band_heights
+from ..bands import BORDER, BandNeeds, band_heights, tree_pane_width
 from ..commands import PANES, bindings_for
 from ..corrupt import corrupt_line
 from ..grouping import is_grouped, is_heading, toggle
@@ -152,8 +152,9 @@ class CockpitScreen(ClaimActions):
         self._update_panebar()
 
     def _fit_bands(self, width: int) -> None:
-        """Wide: the middle and bottom bands take the rows their panes hold, the claims the rest."""
-        top, mid, bottom = (self.query_one(band) for band in ("#row-top", "#row-mid", "#row-bottom"))
+        """Wide: the middle and bottom bands take the rows their panes hold, the claims the rest (tree: its width)."""
+        top, mid, bottom, tree = (self.query_one(i) for i in ("#row-top", "#row-mid", "#row-bottom", "#pane-tree"))
+        tree.styles.width = tree_pane_width(width, self.query_one("#tree", SatelliteTree).widest) if self.wide else None
         if not self.wide:
             for band in (top, mid, bottom):
                 band.styles.height = None  # the stylesheet's: one band at a time, the whole body
@@ -287,8 +288,7 @@ class CockpitScreen(ClaimActions):
         self.query_one("#pane-tree", Pane).set_title("pilot → domain → leaf")
         self.query_one("#pane-env", Pane).set_title()
         sprints = self.brain_app.readings.breath()[0]
-        breath = self.query_one("#breath", BreathPanel)
-        alerts = alert_count(sprints, breath.chart_width)
+        alerts = alert_count(sprints, self.query_one("#breath", BreathPanel).chart_width)
         self.query_one("#pane-breath", Pane).set_title(
             f"{len(sprints)} sprint{'s' if len(sprints) != 1 else ''} · "
             f"{alerts} alert{'s' if alerts != 1 else ''}" if sprints else "")

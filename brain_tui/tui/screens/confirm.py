@@ -39,12 +39,12 @@ def _touched_text(touched: tuple[str, ...], snapshot: BrainSnapshot, verb: str) 
         if claim is not None:
             out += status_icon(claim.status)
             out += " "
-        out += safe_text(short_id(sess_id, snapshot.now, snapshot.tz), 40)
+        out += safe_text(short_id(sess_id, snapshot.now, snapshot.tz), 80)
         if claim is not None:
             out += " "
             out += safe_text(claim.status, 20, style=MUTED)
             out += " "
-            out += safe_text(claim.story, 60, style=MUTED)
+            out += safe_text(claim.story, 300, style=MUTED)  # wraps in the dialog, as the claim's own story
     if len(touched) > 20:
         out += f"\n  … {len(touched) - 20} more"
     return out
@@ -58,6 +58,7 @@ class GateDecisionDialog(CoreDialog):
     """
 
     follows_brain = True
+    tab_from_submit = "#message"
     BINDINGS = [*CoreDialog.BINDINGS, Binding("d", "gate_diff", "Diff", show=False, id="dialog-gate-diff")]
 
     def __init__(self, claim: Claim, snapshot: BrainSnapshot, decision: str) -> None:
@@ -164,7 +165,13 @@ class GateDecisionDialog(CoreDialog):
 
 
 class CascadeDialog(CoreDialog):
-    """Pause or resume a claim, listing every descendant the cascade will touch (as the core computes it)."""
+    """Pause or resume a claim, listing every descendant the cascade will touch (as the core computes it).
+
+    Like the approve dialog (an optional message), it opens on its button: one real key press decides, and
+    tab goes to the message.
+    """
+
+    tab_from_submit = "#message"
 
     def __init__(self, claim: Claim, snapshot: BrainSnapshot, action: str) -> None:
         super().__init__()
@@ -185,9 +192,9 @@ class CascadeDialog(CoreDialog):
             if not self.preview.allowed:
                 yield self.refusal_box(self.preview.refusal)
             yield Label(Content("Message (optional)"), markup=False)
-            yield Input(compact=True, placeholder="", id="message")
+            yield Input(compact=True, placeholder=f"optional, e.g. why you {self.action}", id="message")
             label = self.action.capitalize()
-            yield from self.foot(label, f"enter on {label} confirms · esc cancels", "warning",
+            yield from self.foot(label, f"enter on {label} confirms · tab to the message · esc cancels", "warning",
                                  disabled=not self.preview.allowed)
 
     def on_mount(self) -> None:

@@ -125,8 +125,18 @@ class CoreDialog(ModalScreen[str | None]):
         if not self.busy:
             self.dismiss(None)
 
+    #: The optional field a dialog that opens on its action button names in its hint (``tab to the message``):
+    #: tab from that button goes straight to it.
+    tab_from_submit = ""
+
     def action_next_field(self) -> None:
         """Tab: the next field (forms may send it somewhere more useful than the next button)."""
+        focused = self.focused
+        if self.tab_from_submit and focused is not None and focused.id == "submit":
+            field = self.query_one(self.tab_from_submit, Input)
+            if field.focusable:
+                self.set_focus(field)
+                return
         self.focus_next()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

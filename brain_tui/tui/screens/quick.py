@@ -33,7 +33,7 @@ class AckDialog(CoreDialog):
         app = self.brain_app
         with Vertical(id="dialog-box", classes="decision"):
             yield self.title_line("Acknowledge signal")
-            yield Static(signal_details(self.sig, self.snapshot, app.brain.brain_name),
+            yield Static(signal_details(self.sig, self.snapshot, app.brain.brain_name, key_hint=False),
                          markup=False, id="details")
             yield from self.foot("Acknowledge", "enter acknowledges · esc cancels")
 

@@ -114,6 +114,9 @@ class SatelliteTree(Tree[str]):
         #: (the node that vanished, the cursor line it was on) after a rebuild took the node under the cursor
         #: away: the cursor stayed on its line, now on another node (`take_slid`).
         self._slid: tuple[str, int] | None = None
+        #: The node the cursor was on when a rebuild left the tree empty (a filter that matches nothing): the
+        #: cursor comes back to it when a later rebuild shows it again, else to the first node.
+        self._lost: str | None = None
 
     def process_label(self, label: str | Text | Content) -> Text | Content:  # type: ignore[override]
         """Keep a `Content` label as it is: `render_label` draws it in the current theme's colours."""
@@ -192,7 +195,7 @@ class SatelliteTree(Tree[str]):
                 if node is not None and not _same_label(node.label, label):
                     node.set_label(label)  # type: ignore[arg-type]  # Content: see process_label
             return
-        keep_cursor = self.selected_id
+        keep_cursor = self.selected_id or self._lost
         self.clear()
         self._claim_nodes = {}
         for sess_id, parent in shape:
@@ -205,11 +208,18 @@ class SatelliteTree(Tree[str]):
             if not node.children:
                 node.allow_expand = False
         self._shape = shape
+        self._lost = keep_cursor if keep_cursor and not self._claim_nodes else None
         if keep_cursor and keep_cursor in self._claim_nodes:
             target = self._claim_nodes[keep_cursor]
             self.call_after_refresh(self.move_cursor, target)
-        elif keep_cursor:
+        elif keep_cursor and self.cursor_line >= 0:
             self._slid = (keep_cursor, self.cursor_line)
+        elif keep_cursor and self._claim_nodes:
+            self.call_after_refresh(self._first_node)  # the node it was on is gone: the first one
+
+    def _first_node(self) -> None:
+        if self.cursor_node is None and self._claim_nodes:
+            self.cursor_line = 0
 
     def take_slid(self) -> tuple[str, str] | None:
         """Once: the node a rebuild removed from under the cursor and the node the cursor stayed on — while the
@@ -223,6 +233,11 @@ class SatelliteTree(Tree[str]):
         if slid is None or now is None or now == slid[0] or self.cursor_line != slid[1]:
             return None
         return slid[0], now
+
+    @property
+    def widest(self) -> int:
+        """Cells of the widest line shown (guides and label), the tree as it is now (its lines rebuilt if stale)."""
+        return self.virtual_size.width if self.last_line >= 0 else 0
 
     @property
     def node_ids(self) -> list[str]:
