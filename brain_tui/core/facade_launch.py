@@ -83,6 +83,7 @@ class Launches:
             UsageError (64) for an empty reply or one holding control keys; InvalidData (65) when tmux refuses.
         """
         who_acts.require_human("agent answer", sess_id)
+        pane_keys.check_reply(text)  # a bad reply is a usage error wherever the agent runs
         record = launching.find_running(self._brain.root, sess_id)
         pane_keys.answer(record, text)
         return record

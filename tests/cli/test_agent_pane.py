@@ -102,6 +102,12 @@ def test_a_claim_without_a_launch_is_not_found(brain: Path, tmux_env: dict[str, 
     assert load_claim(brain, sess)["status"] == "open"
 
 
+def test_an_empty_reply_is_a_usage_error_whether_or_not_an_agent_runs(brain: Path, tmux_env: dict[str, str]) -> None:
+    sess = ok(run_bsi("claim", "open", "--scope", "docs/", brain=brain))
+    run = run_bsi("agent", "answer", sess, "  ", brain=brain, env=tmux_env)
+    assert run.code == 64 and "empty" in run.err and len(run.err.strip().splitlines()) == 1
+
+
 def _tmux(env: dict[str, str], *args: str) -> str:
     done = subprocess.run(["tmux", *args], env=env, capture_output=True, text=True, check=True)
     return done.stdout.strip()
