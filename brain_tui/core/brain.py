@@ -451,12 +451,12 @@ class Brain:
     def decide_write(self, path: str | Sequence[str] | ShellCommand, session: WriteSession) -> WriteDecision:
         """May `session` write `path` (a file, one tool call's files, or a shell command's targets) now?
 
-        The one seat of the write decision (`core.write_decision`): the hooks and
-        `bsi preflight check` both ask it; the brain is read once. Read-only (the
-        hooks' local index in `.brain/` aside).
+        The one seat of the write decision (`core.write_decision`): the hooks and `bsi preflight check` both
+        ask it; the brain is read once, brain-compose.yml as it is now (`bsi mcp` too). Read-only (but the hook index).
         """
         from brain_tui.core.rules.write_decision import decide_write
 
+        self.config = self.store.config = self.config_file.current()
         return decide_write(self, path, session)
 
     def env(self, timeout_s: float = 2.0) -> EnvState:

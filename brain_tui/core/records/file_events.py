@@ -23,6 +23,8 @@ import struct
 import sys
 from collections.abc import Collection
 
+from brain_tui.core.paths.path_keys import path_key
+
 __all__ = ["FileEvents"]
 
 _IN_NONBLOCK = 0o4000
@@ -79,7 +81,7 @@ class FileEvents:
     """
 
     def __init__(self, folders: dict[str, Collection[str] | None]) -> None:
-        self._names: dict[int, frozenset[bytes] | None] = {}
+        self._names: dict[int, frozenset[str] | None] = {}
         self._fd = -1
         #: True when every folder given is watched and on a local file system (`LOCAL_FS`): no change there can
         #: bypass the feed.
@@ -98,7 +100,8 @@ class FileEvents:
             if wd < 0:
                 self.close()
                 return
-            self._names[wd] = None if names is None else frozenset(os.fsencode(n) for n in names)
+            # by `path_key`: a name another spelling of one that matters (a link ``alias`` for ``Alias``) matters
+            self._names[wd] = None if names is None else frozenset(path_key(n) for n in names)
         self.local = len(self._names) == len(folders) and all(fs_type(f) in LOCAL_FS for f in folders)
 
     @property
@@ -129,7 +132,7 @@ class FileEvents:
                     self.close()
                     return True
                 wanted = self._names[wd]
-                if wanted is None or name in wanted or not name:
+                if wanted is None or not name or path_key(os.fsdecode(name)) in wanted:
                     hit = True
 
     def close(self) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import stat
+import time
 from collections.abc import Collection
 from datetime import datetime, tzinfo
 from pathlib import Path
@@ -21,7 +22,7 @@ from brain_tui.core.paths.layout import BREATH_DIR, INDEX_FILE
 from brain_tui.core.paths.path_keys import path_key
 from brain_tui.core.paths.scope import ScopeEntry, parse_scope
 from brain_tui.core.record import replace
-from brain_tui.core.records import breath_records, finished, formats, in_force, index, index_legacy, yamlio
+from brain_tui.core.records import breath_records, finished, formats, in_force, index, index_legacy, scope_ways, yamlio
 from brain_tui.core.records.cache import ParseCache, Parsed, file_key, pausing_gc
 from brain_tui.core.records.clock_skew import skew_flagged
 from brain_tui.core.records.closed_set import ARCHIVED_SIGNALS, ClosedSet, closed_set, micros
@@ -36,6 +37,7 @@ from brain_tui.core.records.formats import (
 )
 from brain_tui.core.records.index_signals import Rows, index_signals, legacy_rows
 from brain_tui.core.records.model import (
+    BLOCKING_STATUSES,
     BrainSnapshot,
     BreathRecord,
     Claim,
@@ -110,6 +112,9 @@ class BrainStore:
         self.history_cache: dict[str, tuple[Parsed, Claim]] = {}
         self._written_scopes: dict[Any, tuple[ScopeEntry, ...] | str] = {}
         self._scopes: dict[Any, tuple[ScopeEntry, ...] | str] = {}
+        #: the folders on the way of each kept claim that can block, and their keys when it was built (None:
+        #: too fresh to vouch for it): its scope was read against them (`scope_ways`)
+        self._ways: dict[str, scope_ways.WayKeys | None] = {}
         #: the symbolic links the scans met since the last snapshot began (reported as corrupt rows).
         self._links: list[CorruptFile] = []
         #: the claim rows of a legacy BRAIN-INDEX.md, for the index's (mtime_ns, size, inode, ctime_ns).
@@ -190,8 +195,9 @@ class BrainStore:
         if parsed is None:
             return None
         cached = self._cache.get(rel)
-        if cached is not None and cached[0] is parsed:
+        if cached is not None and cached[0] is parsed and self._ways_hold(rel):
             return cached[1]
+        self._ways.pop(rel, None)
         result: Any
         if parsed.corrupt is not None:
             # A claim file that does not read fails closed: what it may hold is read again from its bytes.
@@ -209,7 +215,19 @@ class BrainStore:
         else:
             result = lock_from_mapping(parsed.data, rel, self.tz)
         self._cache[rel] = (parsed, result)
+        if isinstance(result, Claim) and result.status in BLOCKING_STATUSES:
+            taken = time.time_ns()
+            keys = scope_ways.way_keys(os.fspath(self.root), scope_ways.ways_of((result,)))
+            self._ways[rel] = keys if scope_ways.trusted(keys, taken) else None
         return result
+
+    def _ways_hold(self, rel: str) -> bool:
+        """True when a kept claim's scope still reads the same: the folders on its way did not move
+        (`scope_ways`; a claim that can block whose keys were too fresh to vouch for it is built again)."""
+        if rel not in self._ways:
+            return True
+        keys = self._ways[rel]
+        return keys is not None and scope_ways.ways_hold(os.fspath(self.root), keys)
 
     def load_history(self, rel: str, st: os.stat_result) -> Any:
         """A claim file the closed set holds terminal, for the history's display (BRAIN-INDEX.md's window, the
@@ -457,6 +475,7 @@ class BrainStore:
             seen.update(rel for rel in self._cache if rel.startswith(unread))
         for stale_key in set(self._cache) - seen:
             del self._cache[stale_key]
+            self._ways.pop(stale_key, None)
         self.files.forget_missing(seen | {rel for rel in self.files.entry_names() if rel.startswith(unread)}
                                   if unread else seen)
         self.files.flush()

@@ -56,14 +56,18 @@ import contextlib
 import os
 import threading
 import time
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from brain_tui.core.paths.layout import CLAIMS_DIR, INDEX_FILE, journal_pending
+from brain_tui.core.paths.layout import CLAIMS_DIR, INDEX_FILE, STATE_DIR, journal_pending
+from brain_tui.core.paths.path_keys import path_key
 from brain_tui.core.record import record, replace
+from brain_tui.core.records import scope_ways
 from brain_tui.core.records.cache import RACY_NS
 from brain_tui.core.records.file_events import FileEvents
 from brain_tui.core.records.git_head import head_files
 from brain_tui.core.records.model import BLOCKING_STATUSES
+from brain_tui.core.records.yamlio import make_state_dir
 
 if TYPE_CHECKING:
     from brain_tui.core.brain import Brain
@@ -123,6 +127,10 @@ class BlockingClaims:
         self._file_keys: dict[str, Key] = {}
         #: the stat keys of the files that decide HEAD's commit (`head_files`), statted on every call
         self._head_keys: dict[str, Key] = {}
+        #: the folders on the way of the held claims' scopes and their keys (`scope_ways`: links, folders made)
+        self._way_keys: dict[str, tuple[int, int, int] | None] = {}
+        #: the names on those ways, by folder (the brain folder's ``brain`` from the start: ``brain/``)
+        self._ways: dict[str, set[str]] = {"": {"brain"}}
         #: the folders the change feed watches, and the names there that matter
         self._watched: dict[str, frozenset[str] | None] = {}
         self._dir_fd: int | None = None
@@ -161,7 +169,11 @@ class BlockingClaims:
                 if _key(path) != key:
                     return False
         if self._events is not None and self._events.local:
-            return not journal_pending(self._brain.root)  # every change in claims/ would have queued an event
+            # every change in claims/ and on the scopes' ways would have queued an event
+            return not journal_pending(self._brain.root)
+        self.counters.stats_last += len(self._way_keys)
+        if not scope_ways.ways_hold(self._root, self._way_keys):
+            return False
         for name, key in self._file_keys.items():
             self.counters.stats_last += 1
             if _key(name, self._dir_fd) != key:
@@ -209,7 +221,9 @@ class BlockingClaims:
 
         self.counters.reads += 1
         head = head_files(self._brain.root)
-        self._watch_folders(head or ())
+        self._watch_folders(head or (), self._ways)
+        with contextlib.suppress(OSError):  # made by the read otherwise: a name in the brain folder, watched
+            make_state_dir(self._brain.root / STATE_DIR)
         if self._events is not None:
             self._events.changed()  # drained: what happens from here on is seen
         read_at = time.time_ns()
@@ -230,12 +244,29 @@ class BlockingClaims:
         else:
             keys = [*folders_after.values(), *files_after.values(), *head_after.values()]
             settled = settled and not any(_racy(key, read_at) for key in keys)
+        self._ways = scope_ways.ways_of(snapshot.claims)
+        ways = scope_ways.way_keys(self._root, self._ways)
+        if self._events is not None and self._events.available:  # each way watched from before the read
+            settled = settled and all(self._watches(rel, names) for rel, names in self._ways.items())
+        else:
+            settled = settled and scope_ways.trusted(ways, read_at, RACY_NS)
+        self._way_keys = ways
         self._snapshot, self._index, self._settled = snapshot, index, settled
         self._folder_keys, self._file_keys, self._head_keys = folders_after, files_after, head_after
         return snapshot, index
 
-    def _watch_folders(self, head: tuple[str, ...]) -> None:
-        """(Re)start the change feed on ``claims/``, the brain's index and the folders of HEAD's files.
+    def _watches(self, rel: str, names: set[str]) -> bool:
+        """True when the change feed watches these names of the brain folder `rel` (a missing folder: its
+        parent's name for it is watched, and the folder's key is None until it is made)."""
+        folder = os.path.realpath(os.path.join(self._root, rel))
+        if not os.path.isdir(folder):
+            return True
+        watched = self._watched.get(folder, frozenset())
+        return watched is None or {path_key(name) for name in names} <= {path_key(name) for name in watched}
+
+    def _watch_folders(self, head: tuple[str, ...], ways: Mapping[str, set[str]]) -> None:
+        """(Re)start the change feed on ``claims/``, the brain's index, the folders of HEAD's files and the
+        folders on the way of the last read's scopes (every name there: a link or a folder made or removed).
 
         Started again when it is not known to see every change (``claims/`` may be new) or HEAD's files moved
         to other folders (another branch).
@@ -243,8 +274,15 @@ class BlockingClaims:
         if not self._watch:
             return
         # by real path: one folder spelled two ways is one inotify watch, whose names must be all of them
-        wanted: dict[str, set[str] | None] = {os.path.realpath(self._root): {CLAIMS_DIR, INDEX_FILE},
+        # the brain folder: every name (``claims/``, the index, and the first component of every scope)
+        wanted: dict[str, set[str] | None] = {os.path.realpath(self._root): None,
                                               os.path.realpath(self._claims): None}
+        for rel, way_names in ways.items():
+            folder = os.path.realpath(os.path.join(self._root, rel))
+            if os.path.isdir(folder):
+                names = wanted.setdefault(folder, set())
+                if names is not None:
+                    names.update(way_names)
         for path in head:
             folder, name = os.path.split(path)
             if os.path.isdir(folder):  # (a missing folder's file is missing: its key moves when it is made)
