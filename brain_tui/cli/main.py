@@ -324,11 +324,17 @@ def _refuse(exc: Any, ctx: Context, args_list: list[str]) -> int:
             sys.stdout.flush()
         except (OSError, AttributeError):  # stdout full or closed: the line on stderr still says what happened
             pass
+    inert = _inert_block() if "brain_tui.core" in sys.modules else str  # a usage error loads no core
+    for line in exc.message.splitlines() or [""]:
+        sys.stderr.write(f"bsi: {inert(line)}\n")
+    return int(exc.exit_code)
+
+
+def _inert_block() -> Callable[[str], str]:
+    """`text_safety.inert_block`: a refusal of the core may quote brain text, shown with placeholders."""
     from brain_tui.core.paths.text_safety import inert_block
 
-    for line in exc.message.splitlines() or [""]:
-        sys.stderr.write(f"bsi: {inert_block(line)}\n")
-    return int(exc.exit_code)
+    return inert_block
 
 
 def _internal_error(exc: Exception) -> int:
