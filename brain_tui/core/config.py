@@ -283,8 +283,9 @@ class ConfigFile:
 
     def __init__(self, root: str | Path) -> None:
         self.path = Path(root) / CONFIG_FILE
-        self._key = self._stat()
+        self._key, self._vouches = self._stat(), False
         self.config = load_config(root)
+        self._vouches = self._settled(self._key)
 
     def _stat(self) -> tuple[int, int, int, int] | None:
         try:
@@ -293,9 +294,20 @@ class ConfigFile:
             return None
         return st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino
 
+    @staticmethod
+    def _settled(key: tuple[int, int, int, int] | None) -> bool:
+        """True when `key` can vouch for the content read with it: its last change is older than the racy
+        window (`records.cache.RACY_NS`, git's rule), so a second same-size write in that tick cannot hide."""
+        import time
+
+        from brain_tui.core.records.cache import RACY_NS
+
+        return key is None or time.time_ns() - max(key[0], key[1]) >= RACY_NS
+
     def current(self) -> BrainConfig:
-        """The configuration as the file is now (read again only when its stat moved)."""
+        """The configuration as the file is now (read again when its stat moved, or is too fresh to tell)."""
         key = self._stat()
-        if key != self._key:
+        if key != self._key or not self._vouches:
             self._key, self.config = key, load_config(self.path.parent)
+            self._vouches = self._settled(key)
         return self.config

@@ -45,3 +45,22 @@ def test_a_launch_command_added_after_start_is_the_one_a_running_brain_launches_
     compose.write_text(text + "launch:\n  command: [agent-x, \"{prompt}\"]\n  tmux: true\n", encoding="utf-8")
     brain.launches.check_settings()
     assert brain.launches.plan(DEPLOY).argv[0] == "agent-x"
+
+
+def test_a_rewrite_in_the_same_timestamp_tick_is_seen(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two same-size writes in one tick of the file system's clock look the same to stat: a key younger than
+    the racy window (git's rule, `records.cache.RACY_NS`) vouches for nothing, so the file is read again."""
+    import time
+
+    from brain_tui.core.config import ConfigFile
+
+    root = tmp_path / "brain"
+    root.mkdir()
+    compose = root / "brain-compose.yml"
+    compose.write_text("kerneluser: true\n", encoding="utf-8")
+    fresh = time.time_ns()
+    monkeypatch.setattr(ConfigFile, "_stat", lambda self: (fresh, fresh, 17, 1))  # one tick: one key
+    held = ConfigFile(root)
+    assert held.current().kerneluser is True
+    compose.write_text("kerneluser: nope\n", encoding="utf-8")
+    assert held.current().kerneluser is not True
