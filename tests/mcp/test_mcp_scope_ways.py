@@ -101,3 +101,25 @@ def test_brain_folder_removed_under_a_running_server_makes_brain_slash_global_ag
     with pytest.raises(ConflictError):
         tools.claim_open(s, ["notes.md"])
     s.brain.blocking.close()
+
+
+def test_a_corrupt_claims_hold_moves_with_a_retargeted_link_under_a_running_server(linked: Path,
+                                                                                    watch: bool) -> None:
+    """A claim file that does not read fails closed on what its bytes name (SPEC 22): that hold is read against
+    the brain's links as a claim's scope is."""
+    name = "sess-20261129-0900-bad1"
+    (linked / "claims" / f"{name}.yml").write_text(
+        f"sess_id: {name}\nscope: alias/\nstatus: open\nstory: [unclosed\n", encoding="utf-8")
+    git(linked, "add", "-A")
+    git(linked, "commit", "-qm", "a claim a bad merge left")
+    s = _session(linked, watch)
+    assert tools.check_scope(s, ["real1/a.md"])["conflicts"]
+    assert not tools.check_scope(s, ["real2/b.md"])["conflicts"]
+    assert not tools.check_scope(s, ["real2/b.md"])["conflicts"]  # a warm answer from memory
+    os.unlink(linked / "alias")
+    os.symlink("real2", linked / "alias")
+    assert run_bsi("--json", "check-scope", "real2/b.md", brain=linked).code == 10
+    assert tools.check_scope(s, ["real2/b.md"])["conflicts"]
+    with pytest.raises(ConflictError):
+        tools.claim_open(s, ["real2/b.md"])
+    s.brain.blocking.close()

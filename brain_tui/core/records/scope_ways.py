@@ -22,27 +22,29 @@ would be keyed with the old result): `trusted` says so.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+import time
+from collections.abc import Iterable, Mapping, Sequence
 
 from brain_tui.core.records.cache import RACY_NS
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
 if TYPE_CHECKING:
-    from brain_tui.core.records.model import Claim
+    from brain_tui.core.paths.scope import ScopeEntry
 
-__all__ = ["WayKeys", "trusted", "way_keys", "ways_hold", "ways_of"]
+__all__ = ["WayKeys", "trusted", "vouching_keys", "way_keys", "ways_hold", "ways_of"]
 
 #: folder (brain-relative, "" for the brain) -> its ``(mtime_ns, ino, ctime_ns)``, None when it cannot be statted
 WayKeys = dict[str, "tuple[int, int, int] | None"]
 
 
-def ways_of(claims: Iterable[Claim]) -> dict[str, set[str]]:
-    """The brain folders holding a component of a scope entry of one of `claims` (its path and its target),
-    each with the names of those components: where a name made, removed or retargeted changes what the entry
-    holds ("" is the brain folder, always there: ``brain/`` depends on it)."""
+def ways_of(scopes: Iterable[Sequence[ScopeEntry]]) -> dict[str, set[str]]:
+    """The brain folders holding a component of an entry of `scopes` (its path and its target), each with the
+    names of those components: where a name made, removed or retargeted changes what the entry holds ("" is
+    the brain folder, always there: ``brain/`` depends on it). A scope is a claim's, or what an unreadable claim
+    file holds."""
     folders: dict[str, set[str]] = {"": {"brain"}}
-    for claim in claims:
-        for entry in claim.scope:
+    for scope in scopes:
+        for entry in scope:
             for path in (entry.path, entry.target):
                 parts = [part for part in path.split("/") if part]
                 for end, part in enumerate(parts):
@@ -71,3 +73,11 @@ def ways_hold(root: str, keys: Mapping[str, tuple[int, int, int] | None]) -> boo
 def trusted(keys: Mapping[str, tuple[int, int, int] | None], taken_at_ns: int, racy_ns: int = RACY_NS) -> bool:
     """True when no key changed less than `racy_ns` before `taken_at_ns` (`time.time_ns()` when taken)."""
     return all(key is None or taken_at_ns - max(key[0], key[2]) >= racy_ns for key in keys.values())
+
+
+def vouching_keys(root: str, scope: Sequence[ScopeEntry]) -> WayKeys | None:
+    """The keys of the ways of `scope`, just read under the brain `root`; None when one is too fresh to vouch
+    for what was read (`trusted`)."""
+    taken = time.time_ns()
+    keys = way_keys(root, ways_of((scope,)))
+    return keys if trusted(keys, taken) else None

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import stat
-import time
 from collections.abc import Collection
 from datetime import datetime, tzinfo
 from pathlib import Path
@@ -112,8 +111,8 @@ class BrainStore:
         self.history_cache: dict[str, tuple[Parsed, Claim]] = {}
         self._written_scopes: dict[Any, tuple[ScopeEntry, ...] | str] = {}
         self._scopes: dict[Any, tuple[ScopeEntry, ...] | str] = {}
-        #: the folders on the way of each kept claim that can block, and their keys when it was built (None:
-        #: too fresh to vouch for it): its scope was read against them (`scope_ways`)
+        #: the folders on the way of each kept claim that can block (or unreadable claim file that holds), and
+        #: their keys when it was built (None: too fresh to vouch for it): its scope was read against them
         self._ways: dict[str, scope_ways.WayKeys | None] = {}
         #: the symbolic links the scans met since the last snapshot began (reported as corrupt rows).
         self._links: list[CorruptFile] = []
@@ -215,10 +214,10 @@ class BrainStore:
         else:
             result = lock_from_mapping(parsed.data, rel, self.tz)
         self._cache[rel] = (parsed, result)
-        if isinstance(result, Claim) and result.status in BLOCKING_STATUSES:
-            taken = time.time_ns()
-            keys = scope_ways.way_keys(os.fspath(self.root), scope_ways.ways_of((result,)))
-            self._ways[rel] = keys if scope_ways.trusted(keys, taken) else None
+        held = result.scope if isinstance(result, Claim) and result.status in BLOCKING_STATUSES else \
+            result.holds if isinstance(result, CorruptFile) else ()
+        if held:  # what it holds was read against the links and folders on its way
+            self._ways[rel] = scope_ways.vouching_keys(os.fspath(self.root), held)
         return result
 
     def _ways_hold(self, rel: str) -> bool:

@@ -244,7 +244,8 @@ class BlockingClaims:
         else:
             keys = [*folders_after.values(), *files_after.values(), *head_after.values()]
             settled = settled and not any(_racy(key, read_at) for key in keys)
-        self._ways = scope_ways.ways_of(snapshot.claims)
+        self._ways = scope_ways.ways_of([*(claim.scope for claim in snapshot.claims),
+                                         *(bad.holds for bad in snapshot.corrupt)])
         ways = scope_ways.way_keys(self._root, self._ways)
         if self._events is not None and self._events.available:  # each way watched from before the read
             settled = settled and all(self._watches(rel, names) for rel, names in self._ways.items())
