@@ -84,6 +84,8 @@ def test_the_set_holds_what_spec_15_names() -> None:
         assert placeholder(char) == mark
     assert placeholder("a") is None and placeholder("é") is None and placeholder("日") is None
     assert placeholder("\U0001f600") is None  # an emoji is text
+    for blank in "\u3164\u115f\u2800":  # letters and a symbol that draw as nothing: a hidden word's spacer
+        assert placeholder(blank) == f"⟨U+{ord(blank):04X}⟩"
 
 
 def test_line_structure_is_each_front_ends_own() -> None:

@@ -43,6 +43,7 @@ HIDDEN_CATEGORIES = frozenset({"Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 EXTRA_INVISIBLE = frozenset({
     0x115F, 0x1160, 0x3164, 0xFFA0,  # Hangul fillers (letters that render blank)
     0x034F,  # combining grapheme joiner
+    0x2800,  # braille pattern blank (a symbol that renders blank)
 })
 
 
