@@ -123,3 +123,38 @@ def test_a_remote_commit_that_sets_a_paused_claim_open_without_a_resume_lifts_no
         assert _bsi(pilot_clone, "10:09", "--sync", "gate", "resume", sat).code == 0
     assert _bsi(sat_clone, "10:10", "sync").code == 0
     assert _bsi(sat_clone, "10:11", "preflight", "check", sat, "proj/a.md").code == 0
+
+
+def test_an_approval_pushed_first_never_lifts_a_pause_another_human_made_offline(tmp_path: Path) -> None:
+    pilot_clone, sat_clone, _, sat = _tree(tmp_path)
+    assert _bsi(sat_clone, "10:05", "--sync", "gate", "request", sat, "deploy ok?").code == 0
+    assert _bsi(pilot_clone, "10:06", "sync").code == 0
+    # Two humans decide about the same gated claim, offline: one pauses it, the other (pushed first) approves it.
+    assert _bsi(pilot_clone, "10:07", "--offline", "gate", "pause", sat, "hold").code == 0
+    assert _bsi(sat_clone, "10:07", "--sync", "gate", "approve", sat, "go").code == 0
+    assert _bsi(pilot_clone, "10:08", "sync").code == 0
+    for clone in (pilot_clone, sat_clone):
+        assert _bsi(clone, "10:09", "sync").code == 0
+        shown = _shown(clone, sat)
+        assert shown["status"] == "paused", "the approval lifted a pause no human resumed"
+        assert _bsi(clone, "10:10", "preflight", "check", sat, "proj/a.md").code == 4
+    # The approval is kept: the human's resume gives the claim back open, not waiting for the gate again.
+    assert _bsi(pilot_clone, "10:11", "--sync", "gate", "resume", sat).code == 0
+    assert _bsi(sat_clone, "10:12", "sync").code == 0
+    assert _shown(sat_clone, sat)["status"] == "open"
+    assert _bsi(sat_clone, "10:12", "preflight", "check", sat, "proj/a.md").code == 0
+
+
+def test_a_resume_pushed_first_never_undoes_an_abort_another_human_made_offline(tmp_path: Path) -> None:
+    pilot_clone, sat_clone, pilot, sat = _tree(tmp_path)
+    assert _bsi(pilot_clone, "10:05", "--sync", "gate", "pause", pilot, "hold").code == 0
+    assert _bsi(sat_clone, "10:06", "sync").code == 0
+    # One human aborts the paused tree offline; another resumes it and pushes first.
+    assert _bsi(sat_clone, "10:07", "--offline", "gate", "abort", pilot, "wrong plan").code == 0
+    assert _bsi(pilot_clone, "10:07", "--sync", "gate", "resume", pilot).code == 0
+    assert _bsi(sat_clone, "10:08", "sync").code == 0
+    for clone in (pilot_clone, sat_clone):
+        assert _bsi(clone, "10:09", "sync").code == 0
+        assert [_shown(clone, sess)["status"] for sess in (pilot, sat)] == ["failed", "failed"], \
+            "a resume undid a human's abort"
+        assert _bsi(clone, "10:10", "preflight", "check", sat, "proj/a.md").code == 4
