@@ -123,3 +123,59 @@ def test_a_remote_commit_that_sets_a_paused_claim_open_without_a_resume_lifts_no
         assert _bsi(pilot_clone, "10:09", "--sync", "gate", "resume", sat).code == 0
     assert _bsi(sat_clone, "10:10", "sync").code == 0
     assert _bsi(sat_clone, "10:11", "preflight", "check", sat, "proj/a.md").code == 0
+
+
+def test_an_approval_pushed_first_never_lifts_a_pause_another_human_made_offline(tmp_path: Path) -> None:
+    pilot_clone, sat_clone, _, sat = _tree(tmp_path)
+    assert _bsi(sat_clone, "10:05", "--sync", "gate", "request", sat, "deploy ok?").code == 0
+    assert _bsi(pilot_clone, "10:06", "sync").code == 0
+    # Two humans decide about the same gated claim, offline: one pauses it, the other (pushed first) approves it.
+    assert _bsi(pilot_clone, "10:07", "--offline", "gate", "pause", sat, "hold").code == 0
+    assert _bsi(sat_clone, "10:07", "--sync", "gate", "approve", sat, "go").code == 0
+    assert _bsi(pilot_clone, "10:08", "sync").code == 0
+    for clone in (pilot_clone, sat_clone):
+        assert _bsi(clone, "10:09", "sync").code == 0
+        shown = _shown(clone, sat)
+        assert shown["status"] == "paused", "the approval lifted a pause no human resumed"
+        assert _bsi(clone, "10:10", "preflight", "check", sat, "proj/a.md").code == 4
+    # The approval is kept: the human's resume gives the claim back open, not waiting for the gate again.
+    assert _bsi(pilot_clone, "10:11", "--sync", "gate", "resume", sat).code == 0
+    assert _bsi(sat_clone, "10:12", "sync").code == 0
+    assert _shown(sat_clone, sat)["status"] == "open"
+    assert _bsi(sat_clone, "10:12", "preflight", "check", sat, "proj/a.md").code == 0
+
+
+def test_a_resume_pushed_first_never_undoes_an_abort_another_human_made_offline(tmp_path: Path) -> None:
+    pilot_clone, sat_clone, pilot, sat = _tree(tmp_path)
+    assert _bsi(pilot_clone, "10:05", "--sync", "gate", "pause", pilot, "hold").code == 0
+    assert _bsi(sat_clone, "10:06", "sync").code == 0
+    # One human aborts the paused tree offline; another resumes it and pushes first.
+    assert _bsi(sat_clone, "10:07", "--offline", "gate", "abort", pilot, "wrong plan").code == 0
+    assert _bsi(pilot_clone, "10:07", "--sync", "gate", "resume", pilot).code == 0
+    assert _bsi(sat_clone, "10:08", "sync").code == 0
+    for clone in (pilot_clone, sat_clone):
+        assert _bsi(clone, "10:09", "sync").code == 0
+        assert [_shown(clone, sess)["status"] for sess in (pilot, sat)] == ["failed", "failed"], \
+            "a resume undid a human's abort"
+        assert _bsi(clone, "10:10", "preflight", "check", sat, "proj/a.md").code == 4
+
+
+@pytest.mark.parametrize(("held", "drop"), [("waiting_human", ("gate_origin:", "gate_message:")),
+                                            ("paused", ("paused_by:", "paused_from:"))], ids=["gate", "pause"])
+def test_a_remote_commit_that_marks_a_held_claim_stale_from_open_lets_no_late_close_past_the_hold(
+        tmp_path: Path, held: str, drop: tuple[str, ...]) -> None:
+    pilot_clone, sat_clone, pilot, sat = _tree(tmp_path)
+    if held == "paused":
+        assert _bsi(pilot_clone, "10:05", "--sync", "gate", "pause", sat, "hold").code == 0
+    else:
+        assert _bsi(sat_clone, "10:05", "--sync", "gate", "request", sat, "deploy ok?").code == 0
+    # SPEC 6.3: a late close is the owner's way out of a claim stale from `open` only; this edit writes no
+    # human's decision, so the gate or pause it hides still holds (as for an edit to `open`).
+    _forge(tmp_path, sat, held, "stale\nstale_from: open\nstale_since: '2026-11-29T10:06:00+00:00'", drop)
+    assert _bsi(sat_clone, "10:07", "sync").code == 0
+    closed = _bsi(sat_clone, "10:08", "claim", "close", sat, "--tests-total", "1", "--tests-passed", "1",
+                  "--tests-failed", "0")
+    assert closed.code == 12, "a late close went past a hold no human lifted"
+    # The human still decides it: the gate is approved (renewed), the pause resumed (still stale, from open).
+    verb = ["gate", "resume", sat] if held == "paused" else ["gate", "approve", sat, "go"]
+    assert _bsi(pilot_clone, "10:09", "--sync", *verb).code == 0

@@ -35,11 +35,12 @@ from brain_tui.core.brain import Brain
 from brain_tui.core.clock import SKEW_TOLERANCE, parse_duration
 from brain_tui.core.errors import ConflictError, InvalidData, TierRefused, TransitionRefused
 from brain_tui.core.paths.scope import parse_scope, scopes_overlap
+from brain_tui.core.records.formats import held_status, normalize_status
 from brain_tui.core.records.model import BrainSnapshot, Claim, tier_of
 from brain_tui.core.records.statuses import BLOCKING_STATUSES
 from brain_tui.core.records.yamlio import safe_load_file
 from brain_tui.core.rules.claims import CloseRequest, OpenRequest
-from brain_tui.core.rules.effective import effective_status
+from brain_tui.core.rules.effective import effective_status, stale_origin
 from brain_tui.core.rules.gates import Cascade
 
 T0 = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
@@ -58,6 +59,8 @@ ALLOWED: dict[str, set[Any]] = {
     "abort": {"open", "waiting_human", "paused", ("stale", "open"), ("stale", "waiting_human"), ("stale", "paused")},
 }
 HUMAN_ACTIONS = {"approve", "reject", "resume", "abort", "release"}
+#: An exit trigger that gates the close (SPEC 6.6): the claim waits for the human's approval instead of closing.
+GATE_TRIGGER = 'gate:human → "ship?"'
 MAX_AGE = timedelta(hours=8)
 
 
@@ -70,13 +73,14 @@ def expired(claim: Claim, now: datetime) -> bool:
 
 
 def state_of(claim: Claim, now: datetime) -> Any:
-    """The effective state: a live status, ("stale", origin) or a terminal status."""
-    status = str(claim.data.get("status"))
+    """The effective state: a live status, ("stale", origin) or a terminal status (a hold a hand edit hid, too)."""
+    status = str(held_status(claim.data, normalize_status(str(claim.data.get("status")))))
     if status in ("open", "waiting_human", "paused") and expired(claim, now):
         return ("stale", status)
     if status == "stale":
         origin = ("paused" if claim.data.get("paused_by") else
-                  "waiting_human" if claim.data.get("gate_origin") else str(claim.data.get("stale_from")))
+                  "waiting_human" if claim.data.get("gate_origin") else
+                  str(held_status(claim.data, normalize_status(str(claim.data.get("stale_from"))))))
         return ("stale", origin)
     return status
 
@@ -141,6 +145,8 @@ class ClaimMachine(RuleBasedStateMachine):
         self.last_truth: dict[str, dict[str, Any]] = {}
         #: names of the copies written by `copy_a_claim_file` (corrupt rows by design).
         self.copies: set[str] = set()
+        #: claims whose status line `edit_a_held_status_line` changed by hand.
+        self.edited: set[str] = set()
 
     def teardown(self) -> None:
         shutil.rmtree(self.root, ignore_errors=True)
@@ -171,8 +177,8 @@ class ClaimMachine(RuleBasedStateMachine):
 
     @rule(scope=st.lists(st.sampled_from(SCOPES), min_size=1, max_size=2, unique=True),
           parent_index=st.none() | st.integers(0, 100), sat=st.sampled_from(SATELLITE_TYPES),
-          ttl=st.sampled_from(["30m", "2h", "8h"]))
-    def open(self, scope: list[str], parent_index: int | None, sat: str | None, ttl: str) -> None:
+          ttl=st.sampled_from(["30m", "2h", "8h"]), gated=st.booleans())
+    def open(self, scope: list[str], parent_index: int | None, sat: str | None, ttl: str, gated: bool) -> None:
         snapshot = self.snap()
         live = [c.sess_id for c in snapshot.claims if not c.is_terminal]
         parent = live[parent_index % len(live)] if parent_index is not None and live else None
@@ -182,7 +188,7 @@ class ClaimMachine(RuleBasedStateMachine):
         before = self.files()
         req = OpenRequest(scope=entries, ttl=parse_duration(ttl), instance="sm@test", satellite_type=sat,
                           level="domain" if sat == "domain" else None, parent=parent, slug=f"c{len(self.ids)}",
-                          story=HOSTILE)
+                          story=HOSTILE, on_done=GATE_TRIGGER if gated else None)
         try:
             sess = self.brain.open_claim(req)
         except ConflictError as exc:
@@ -310,8 +316,10 @@ class ClaimMachine(RuleBasedStateMachine):
             assert self.files() == before
             return
         assert allowed, f"close allowed from {state}"
-        event(f"close ok from {state}")
-        assert outcome.status == "closed" and self.snap().claim(sess).status == "closed"  # type: ignore[union-attr]
+        gates = result in ("ok", "partial") and claim.data.get("on_done") == GATE_TRIGGER  # SPEC 6.6
+        event(f"close ok from {state}" + (" (gated)" if gates else ""))
+        expected = "waiting_human" if gates else "closed"
+        assert outcome.status == expected and self.snap().claim(sess).status == expected  # type: ignore[union-attr]
 
     @rule(index=st.integers(0, 1000), valid=st.booleans())
     def release(self, index: int, valid: bool) -> None:
@@ -376,6 +384,31 @@ class ClaimMachine(RuleBasedStateMachine):
         self.now += timedelta(minutes=minutes)
         self.step = ("time", None)
 
+    @rule(index=st.integers(0, 1000), fields=st.booleans(), stale=st.booleans())
+    def edit_a_held_status_line(self, index: int, fields: bool, stale: bool) -> None:
+        """`status: paused|waiting_human` edited to `open` (or to `stale` from `open`) by hand, its hold's fields
+        removed too or not: no human lifted anything, so the product still reads the hold (stale from it: no late
+        close goes past it), and the human's own verb still lifts it (SPEC 6.3, 21.2)."""
+        sess = self.pick(index, {"paused", "waiting_human"})
+        claim = self.snap().claim(sess)
+        assert claim is not None
+        held_as = str(claim.data.get("status"))
+        if held_as not in ("paused", "waiting_human") or isinstance(state_of(claim, self.now), tuple):
+            return
+        self.step = ("edit", sess)
+        path = self.root / "claims" / f"{sess}.yml"
+        drop = ("paused_by:", "paused_from:", "gate_origin:", "gate_message:") if fields else ()
+        written = "stale\nstale_from: open" if stale else "open"
+        lines = path.read_text(encoding="utf-8").replace(f"\nstatus: {held_as}\n", f"\nstatus: {written}\n")
+        path.write_text("".join(x for x in lines.splitlines(keepends=True) if not x.startswith(drop)),
+                        encoding="utf-8")
+        self.edited.add(sess)
+        event(f"edit {held_as} to {written.split()[0]}" + (" (fields too)" if fields else ""))
+        now = self.snap().claim(sess)
+        assert now is not None
+        read = stale_origin(now, self.now) if stale else now.status
+        assert read == held_as, f"an edit of the status line lifted {held_as}"
+
     @rule(index=st.integers(0, 1000), status=st.sampled_from(["closed", "released", "open"]),
           name=st.sampled_from([".orig.yml", ".yaml", "-copy.yml"]))
     def copy_a_claim_file(self, index: int, status: str, name: str) -> None:
@@ -403,9 +436,16 @@ class ClaimMachine(RuleBasedStateMachine):
         self.last_truth = truth
 
     def truth(self) -> dict[str, dict[str, Any]]:
-        """Each claim as its own file `claims/<id>.yml` says (never through the product's choice of file)."""
-        return {p.stem: safe_load_file(p) for p in sorted((self.root / "claims").glob("*.yml"))
+        """Each claim as its own file `claims/<id>.yml` says (never through the product's choice of file), its
+        status read as `held_status` reads it: a file the product wrote reads as written (no legitimate sequence
+        of pauses, resumes and gates is misread), one edited by hand as the hold it still records."""
+        docs = {p.stem: safe_load_file(p) for p in sorted((self.root / "claims").glob("*.yml"))
                 if p.name not in self.copies}
+        for sess, doc in docs.items():
+            read = str(held_status(doc, normalize_status(str(doc["status"]))))
+            assert read == doc["status"] or sess in self.edited, f"{sess} written {doc['status']}, read {read}"
+            doc["status"] = read
+        return docs
 
     def check_no_two_blocking_claims_intersect_outside_a_tree(self, truth: dict[str, dict[str, Any]]) -> None:
         def entries(doc: dict[str, Any]) -> Any:

@@ -14,7 +14,7 @@ from datetime import UTC, datetime, timedelta
 from brain_tui.core.clock import MAX_TTL, SKEW_TOLERANCE, try_parse_timestamp
 from brain_tui.core.errors import InvalidData, NotFound
 from brain_tui.core.ids import valid_session_id
-from brain_tui.core.records.formats import normalize_status
+from brain_tui.core.records.formats import held_status, normalize_status
 from brain_tui.core.records.model import BrainSnapshot, Claim
 from brain_tui.core.records.statuses import KNOWN_STATUSES, LIVE_STATUSES, Status
 
@@ -79,8 +79,8 @@ def stale_origin(claim: Claim, now: datetime) -> Status | str | None:
     """For a claim that is (effectively) stale, what it was stale from: ``open``, ``waiting_human``, ``paused``.
 
     A pending gate or pause is never forgotten: a claim still carrying ``gate_origin``
-    (a gate not yet decided) or ``paused_by`` counts as stale from that, whatever
-    ``stale_from`` says; an unknown status counts as itself. None when not stale.
+    (a gate not yet decided) or ``paused_by``, or whose history still holds one (`held_status`), counts as
+    stale from that, whatever ``stale_from`` says; an unknown status counts as itself. None when not stale.
     """
     if effective_status(claim, now) != Status.STALE:
         return None
@@ -91,7 +91,8 @@ def stale_origin(claim: Claim, now: datetime) -> Status | str | None:
         return Status.PAUSED
     if data.get("gate_origin"):
         return Status.WAITING_HUMAN
-    return remembered_status(data.get("stale_from")) or Status.OPEN
+    # `stale_from` is read as `status:` is (`held_status`): a hold no human lifted is still written in the file
+    return held_status(data, remembered_status(data.get("stale_from")) or Status.OPEN)
 
 
 def remembered_status(raw: object) -> Status | str | None:

@@ -5,7 +5,10 @@ the one whose change ranks higher: a human's decision (approve, reject, pause,
 resume, abort, release), then the owner's committed action (a renew, a close,
 a gate request, any field change), then a derived mark (the watchdog's STALE,
 sync's "lost while offline", a skew revival). On a tie the remote's side
-wins: it was pushed first, and the remote is the only arbiter (SPEC 11).
+wins: it was pushed first, and the remote is the only arbiter (SPEC 11) —
+but between two humans, a decision that ends the claim (abort, reject,
+release) wins over a lift made meanwhile, and a pause is carried onto the
+winner (`keep_pause`): no human's stop is undone by another's concurrent go.
 The winning side is taken whole, never merged line by line (a STALE mark
 merged with a renew would leave a renewed claim marked stale).
 
@@ -28,12 +31,12 @@ from pathlib import Path
 from typing import Any
 
 from brain_tui.core.paths.layout import DATA_DIRS, INDEX_FILE
-from brain_tui.core.records.statuses import Status
+from brain_tui.core.records.statuses import TERMINAL_STATUSES, Status
 from brain_tui.core.records.yamlio import CorruptYaml, atomic_write_text, safe_load_text
 from brain_tui.core.sync import gitops
 
-__all__ = ["DRIVER", "PROTOCOL_DIRS", "choose", "ensure_drivers", "is_protocol", "keep_gate", "merge_index", "rank",
-           "settle_rebase", "unrenamed_clash"]
+__all__ = ["DRIVER", "PROTOCOL_DIRS", "choose", "ensure_drivers", "is_protocol", "keep_gate", "keep_pause",
+           "merge_index", "rank", "settle_rebase", "unrenamed_clash"]
 
 DRIVER = "bsi-protocol"
 INDEX_DRIVER = "bsi-index"
@@ -120,9 +123,19 @@ def choose(rel: str, base: str | None, upstream: str | None, local: str | None) 
         return local
     if not rel.startswith("claims/"):
         return upstream
-    if rank(base, local) > rank(base, upstream):
-        return keep_gate(base, local, upstream)
-    return keep_gate(base, upstream, local)
+    mine, theirs = rank(base, local), rank(base, upstream)
+    if mine > theirs or (mine == theirs == HUMAN and _ended(local) and not _ended(upstream)):
+        winner, loser = local, upstream
+    else:
+        winner, loser = upstream, local
+    return keep_pause(base, keep_gate(base, winner, loser), loser)
+
+
+def _ended(text: str | None) -> bool:
+    """True for a claim side that is terminal: between two humans' decisions, an abort, a rejection or a release
+    ends the claim for good and wins over a lift (a resume, an approval) made meanwhile on another machine."""
+    doc = _parse(text)
+    return doc is not None and str(doc.get("status")) in TERMINAL_STATUSES
 
 
 #: The field that says where a claim waits, by the winner's status: an open claim waits for the human; a pause
@@ -162,6 +175,40 @@ def keep_gate(base: str | None, winner: str | None, loser: str | None) -> str | 
         history = doc["gate_history"] = []
     history.extend(e for e in gone.get("gate_history") or []
                    if isinstance(e, Mapping) and (str(e.get("ts")), str(e.get("event")), str(e.get("by"))) in asked)
+    return dump_round_trip(doc)
+
+
+#: gate_history events that put a claim on hold (a human's pause, or its cascade from an ancestor).
+_PAUSE_EVENTS = frozenset({"PAUSED", "PAUSED_CASCADE"})
+
+
+def keep_pause(base: str | None, winner: str | None, loser: str | None) -> str | None:
+    """The winning side of a claim, with a pause the losing side still holds carried onto it (SPEC 6.3, 21.2).
+
+    Two humans' decisions tie, and the remote's side is taken; but a pause only a human's resume lifts: when the
+    losing side recorded a pause the winner has not seen and still holds it (``paused_by``), and the winner is
+    ``open`` or ``waiting_human``, the claim is paused from the winner's status, by the loser's pauser, with
+    the pause's events. An approval made meanwhile is kept: the resume gives the claim back as it left it.
+    """
+    won, lost, before = _parse(winner), _parse(loser), _parse(base) or {}
+    if winner is None or loser is None or won is None or lost is None or not str(lost.get("paused_by") or "").strip():
+        return winner
+    seen = set(_events(before)) | set(_events(won))
+    paused = [e for e in _events(lost) if e[1] in _PAUSE_EVENTS and e[2] not in DERIVED_ACTORS and e not in seen]
+    previous = str(won.get("status"))
+    if not paused or previous not in (Status.OPEN, Status.WAITING_HUMAN):
+        return winner
+    from brain_tui.core.records.yamlio import dump_round_trip, load_round_trip
+
+    doc, gone = load_round_trip(winner), load_round_trip(loser)
+    doc["status"] = Status.PAUSED.value
+    doc["paused_by"] = gone["paused_by"]
+    doc["paused_from"] = previous
+    history = doc.get("gate_history")
+    if not isinstance(history, list):
+        history = doc["gate_history"] = []
+    history.extend(e for e in gone.get("gate_history") or []
+                   if isinstance(e, Mapping) and (str(e.get("ts")), str(e.get("event")), str(e.get("by"))) in paused)
     return dump_round_trip(doc)
 
 
