@@ -73,7 +73,7 @@ def _init_in(root: Path, commit: bool, git_init: bool) -> None:
         # All or nothing: a failure (a full disk, a failed commit) or a kill puts every file back.
         with writing(root, planned, "bsi: init brain", commit) as entry:
             created = _write_layout(root)
-            _, index_paths = refresh_index(brain)
+            _, index_paths = refresh_index(brain, cover=entry.cover)
             created.extend(index_paths)
             entry.cover(created)
             if commit and created:

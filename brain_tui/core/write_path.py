@@ -141,7 +141,7 @@ def apply(brain: Brain, cs: ChangeSet) -> Applied:
     git = brain.commit_enabled and brain.is_git()
     landed: list[tuple[str, str]] = []
     with writing(brain.root, [*rendered, INDEX_FILE], cs.message, git) as entry:
-        _write_files(brain, cs.snapshot, rendered, applied)
+        _write_files(brain, cs.snapshot, rendered, applied, entry.cover)
         entry.cover(applied.paths)
         if git and applied.paths:
             # BRAIN-INDEX.md too when this write rendered it as it was: an earlier uncommitted write may have left
@@ -180,7 +180,8 @@ def refuse_human_moves(snapshot: BrainSnapshot, rendered: dict[str, str | None],
         require_human(verb, sess_id)
 
 
-def _write_files(brain: Brain, decided_on: BrainSnapshot, rendered: dict[str, str | None], applied: Applied) -> None:
+def _write_files(brain: Brain, decided_on: BrainSnapshot, rendered: dict[str, str | None], applied: Applied,
+                 cover: Callable[[list[str]], None]) -> None:
     from brain_tui.core.records import written
     from brain_tui.core.records.yamlio import atomic_write_text
 
@@ -195,11 +196,12 @@ def _write_files(brain: Brain, decided_on: BrainSnapshot, rendered: dict[str, st
             applied.paths.append(rel)
     # The brain after the write, from the snapshot decided on and the texts just written: no second read.
     applied.snapshot = written.after_write(decided_on, rendered)
-    applied.imported_signals, index_paths = refresh_index(brain, applied.snapshot)
+    applied.imported_signals, index_paths = refresh_index(brain, applied.snapshot, cover)
     applied.paths.extend(index_paths)
 
 
-def refresh_index(brain: Brain, current: BrainSnapshot | None = None) -> tuple[list[str], list[str]]:
+def refresh_index(brain: Brain, current: BrainSnapshot | None = None,
+                  cover: Callable[[list[str]], None] | None = None) -> tuple[list[str], list[str]]:
     """Import legacy signal rows once, then regenerate the generated block of BRAIN-INDEX.md.
 
     Args:
@@ -207,6 +209,7 @@ def refresh_index(brain: Brain, current: BrainSnapshot | None = None) -> tuple[l
         current: the brain as it is now, when the caller holds it (the snapshot after a write); else
             it is read (the live claims and the 30-day history: all the index shows). A legacy import
             reads it again.
+        cover: the write's journal entry's `cover`: told each imported file before it is written.
     """
     from brain_tui.core.records import index_file, written
 
@@ -216,7 +219,9 @@ def refresh_index(brain: Brain, current: BrainSnapshot | None = None) -> tuple[l
         held = pending.pop() if pending else None
         return held if held is not None else written.index_snapshot(brain.store, brain.now())
 
-    return index_file.refresh(brain.root, take, brain.display_tz)
+    if cover is None:
+        return index_file.refresh(brain.root, take, brain.display_tz)
+    return index_file.refresh(brain.root, take, brain.display_tz, cover)
 
 
 def regenerate_index(brain: Brain, mutate: Callable[[Callable[[ChangeSet], None]], None], message: str) -> Applied:

@@ -127,10 +127,13 @@ def install(root: str | os.PathLike[str], local: bool, program: str = "bsi", *, 
     if after == before and path.exists():
         report.action = "unchanged"
         return report
-    save(path, after)
+    # What the fence adds is remembered before it is written: killed in between, the record names entries the
+    # file does not hold yet (the next install writes them); the other way round, the next install would find
+    # them in place, add nothing, and leave them unrecorded for good (uninstall could not tell them from yours).
     if fence and added:
         sandbox.remember(base, path, [*(earlier or []), *(item for item in added if item not in (earlier or []))])
-    elif not fence:
+    save(path, after)
+    if not fence:
         sandbox.remember(base, path, None)
     report.action = "updated" if has_any(before, HOOK_EVENTS) else "installed"
     return report

@@ -24,14 +24,24 @@ from brain_tui.core.records.model import BrainSnapshot
 from brain_tui.core.records.yamlio import atomic_write_text, dump_round_trip
 from brain_tui.core.sync import gitops
 
+#: Told the paths a write is about to create, before it creates them (the write's journal entry).
+Cover = Callable[[list[str]], None]
 
-def refresh(root: Path, take_snapshot: Callable[[], BrainSnapshot], display_tz: tzinfo) -> tuple[list[str], list[str]]:
+
+def _uncovered(_rels: list[str]) -> None:
+    """A refresh outside a journal entry covers nothing."""
+
+
+def refresh(root: Path, take_snapshot: Callable[[], BrainSnapshot], display_tz: tzinfo,
+            cover: Cover = _uncovered) -> tuple[list[str], list[str]]:
     """Import legacy signal rows once, then regenerate the generated block of BRAIN-INDEX.md.
 
     Args:
         root: the brain folder.
         take_snapshot: reads the brain now (called again after an import).
         display_tz: the zone the index shows times in.
+        cover: given each imported file before it is written, so a kill before the commit rolls it back
+            (`Journal.cover`) rather than leaving a file no commit holds and no later import writes again.
 
     Returns:
         (signal IDs imported, files written relative to the brain).
@@ -42,8 +52,8 @@ def refresh(root: Path, take_snapshot: Callable[[], BrainSnapshot], display_tz: 
     imported: list[str] = []
     snapshot = take_snapshot()
     if existing:
-        imported = _import_signals(root, existing, snapshot, written)
-        claims_written = _import_claims(root, existing, written)
+        imported = _import_signals(root, existing, snapshot, written, cover)
+        claims_written = _import_claims(root, existing, written, cover)
         if imported or claims_written:
             snapshot = take_snapshot()
     new_text = index.apply_block(existing, index.render_block(snapshot, display_tz))
@@ -67,15 +77,17 @@ def _ever_held(history: set[str] | None, folder: str, record_id: str) -> bool:
     return history is not None and any(f"{folder}/{record_id}{suffix}" in history for suffix in _SUFFIXES)
 
 
-def _write_imported(root: Path, rel: str, fields: dict[str, str], written: list[str]) -> None:
-    """Write the file of one imported record, its keys in the order given."""
+def _write_imported(root: Path, rel: str, fields: dict[str, str], written: list[str], cover: Cover) -> None:
+    """Write the file of one imported record, its keys in the order given (covered by the journal first)."""
     from ruamel.yaml.comments import CommentedMap  # the write path's only
 
+    cover([rel])
     atomic_write_text(root / rel, dump_round_trip(yaml_safe(CommentedMap(fields))))
     written.append(rel)
 
 
-def _import_signals(root: Path, existing: str, snapshot: BrainSnapshot, written: list[str]) -> list[str]:
+def _import_signals(root: Path, existing: str, snapshot: BrainSnapshot, written: list[str],
+                    cover: Cover) -> list[str]:
     """Write a file for each legacy signal row that never had one; returns the imported IDs.
 
     Rows of the hand-written ``## Signals`` tables are imported in any brain; rows a seeds-era agent
@@ -102,12 +114,13 @@ def _import_signals(root: Path, existing: str, snapshot: BrainSnapshot, written:
         if sig_id in known or _ever_held(history, SIGNALS_DIR, sig_id):
             continue
         known.add(sig_id)
-        _write_imported(root, f"{SIGNALS_DIR}/{sig_id}.yml", index_signals.signal_doc(row, snapshot.tz), written)
+        _write_imported(root, f"{SIGNALS_DIR}/{sig_id}.yml", index_signals.signal_doc(row, snapshot.tz), written,
+                         cover)
         imported.append(sig_id)
     return imported
 
 
-def _import_claims(root: Path, existing: str, written: list[str]) -> list[str]:
+def _import_claims(root: Path, existing: str, written: list[str], cover: Cover) -> list[str]:
     """Write a claim file for each claim row of a legacy (v1) index that has none (SPEC 6.2: it must load).
 
     Until then the store reads such rows as claims (they block); imported once, like signals: a row
@@ -126,7 +139,7 @@ def _import_claims(root: Path, existing: str, written: list[str]) -> list[str]:
                 _ever_held(history, CLAIMS_DIR, sess_id):
             continue
         (root / CLAIMS_DIR).mkdir(exist_ok=True)
-        _write_imported(root, f"{CLAIMS_DIR}/{sess_id}.yml", index_legacy.legacy_claim_doc(row), written)
+        _write_imported(root, f"{CLAIMS_DIR}/{sess_id}.yml", index_legacy.legacy_claim_doc(row), written, cover)
         done.append(sess_id)
     return done
 

@@ -89,9 +89,15 @@ class Journal:
         atomic_write_text(self.folder / MANIFEST, json.dumps(doc, sort_keys=True) + "\n")
 
     def cover(self, rels: Collection[str]) -> None:
-        """Add paths a write touched that `begin` did not list; they did not exist before (legacy imports)."""
+        """Add paths a write is about to create that `begin` did not list (legacy imports), before it creates them.
+
+        A path that does not exist yet is rolled back by removing it, with the folders made for it.
+        """
         added = [rel for rel in rels if rel not in self.backups]
         if added:
+            for rel in added:
+                if not (self.root / rel).exists():
+                    self.made.extend(_missing_folders(self.root, rel, self.made))
             self.backups.update(dict.fromkeys(added))
             self._save()
 
