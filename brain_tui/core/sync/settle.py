@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import shlex
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -170,12 +170,17 @@ def keep_gate(base: str | None, winner: str | None, loser: str | None) -> str | 
     for key, value in gone.items():
         if key not in _STATUS_FIELDS and value != before.get(key) and won.get(key) == before.get(key):
             doc[key] = value
+    _carry_events(doc, gone, asked)
+    return dump_round_trip(doc)
+
+
+def _carry_events(doc: Any, gone: Mapping[str, Any], wanted: Collection[tuple[str, str, str]]) -> None:
+    """Append to `doc`'s gate_history the events of the losing side `gone` named in `wanted` (ts, event, by)."""
     history = doc.get("gate_history")
     if not isinstance(history, list):
         history = doc["gate_history"] = []
     history.extend(e for e in gone.get("gate_history") or []
-                   if isinstance(e, Mapping) and (str(e.get("ts")), str(e.get("event")), str(e.get("by"))) in asked)
-    return dump_round_trip(doc)
+                   if isinstance(e, Mapping) and (str(e.get("ts")), str(e.get("event")), str(e.get("by"))) in wanted)
 
 
 #: gate_history events that put a claim on hold (a human's pause, or its cascade from an ancestor).
@@ -204,11 +209,7 @@ def keep_pause(base: str | None, winner: str | None, loser: str | None) -> str |
     doc["status"] = Status.PAUSED.value
     doc["paused_by"] = gone["paused_by"]
     doc["paused_from"] = previous
-    history = doc.get("gate_history")
-    if not isinstance(history, list):
-        history = doc["gate_history"] = []
-    history.extend(e for e in gone.get("gate_history") or []
-                   if isinstance(e, Mapping) and (str(e.get("ts")), str(e.get("event")), str(e.get("by"))) in paused)
+    _carry_events(doc, gone, paused)
     return dump_round_trip(doc)
 
 
