@@ -73,3 +73,12 @@ def test_the_hook_refuses_them_to_a_session_holding_the_whole_brain_by_every_too
          "tool_input": {"command": patch}}))
     assert codex.code == 2 and "outside this sandbox" in codex.out, codex
     assert_allowed(hook(brain, "pre-tool-use", bash(brain, "cat .mcp.json brain-compose.yml"), env=env))
+
+
+@pytest.mark.parametrize("command", ["ln -s /tmp/elsewhere .gemini", "mv /tmp/mine .gemini", "cp -r /tmp/mine .claude",
+                                     "mkdir .gemini", "ln -sfn /tmp/elsewhere ~/.codex"])
+def test_replacing_a_folder_that_holds_them_is_refused_too(brain: Path, home: Path, command: str) -> None:
+    """A link, a move or a copy onto `.gemini` or `.claude` chooses what their settings file holds."""
+    b = Brain(brain, now=NOW, commit=False)
+    decision = b.decide_write(ShellCommand(command), WriteSession(agent_session="someone", cwd=str(brain)))
+    assert not decision.allowed and "outside this sandbox" in decision.reason, decision

@@ -37,7 +37,7 @@ _CODEX_FILES = ("config.toml", "hooks.json")
 
 def agent_program_file(root: str | os.PathLike[str], absolute: str, tree: bool = False,
                        environ: dict[str, str] | None = None) -> str | None:
-    """The agent setting that a write of `absolute` changes (for `tree`, one below it), or None.
+    """The agent setting that a write of `absolute` changes (one below it, or on its way), or None.
 
     Args:
         root: the brain folder.
@@ -64,7 +64,8 @@ def agent_program_file(root: str | os.PathLike[str], absolute: str, tree: bool =
         key = path_key(rel)
         for name in (*files, *folders):
             wanted = path_key(name)
+            # a folder on the way is replaced or made by its write (a link, a move, a copy onto it): its files too
             if key == wanted or (name in folders and key.startswith(wanted + "/")) or \
-                    (tree and (key == "" or wanted.startswith(key + "/"))):
+                    (key and wanted.startswith(key + "/")) or (tree and key == ""):
                 return shown + name
     return None
