@@ -25,6 +25,10 @@ def targets(command: str | list[str], cwd: str = W) -> list[tuple[str, bool]]:
     ("cp a.py b.py src/", [("/w/src/a.py", False), ("/w/src/b.py", False)]),
     ("cp -t dst a", [("/w/dst/a", False)]),
     ("mv old.py new.py", [("/w/new.py", False), ("/w/old.py", False)]),
+    # a hard link is a second name of the source's content: a write through it writes the source
+    ("ln claims/x.yml notes/c.yml", [("/w/notes/c.yml", False), ("/w/claims/x.yml", False)]),
+    ("cp -l .mcp.json /tmp/h", [("/tmp/h", False), ("/w/.mcp.json", False)]),
+    ("ln -sf ../lib lib", [("/w/lib", False)]),
     ("install -m 644 a /opt/a", [("/opt/a", False)]),
     ("rsync -a src/ dst/", [("/w/dst", True)]),
     ("rsync -a src/ host:dst/", []),

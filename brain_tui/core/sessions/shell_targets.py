@@ -268,7 +268,8 @@ def _is_dir(cwd: str | None, path: str) -> bool:
 
 def _copy_like(name: str, operands: list[str], values: dict[str, str], flags: set[str], cwd: str | None,
                reading: ShellReading, moves: bool) -> None:
-    """cp / mv / install / ln: the destination (inside a folder: one file per source); mv also its sources."""
+    """cp / mv / install / ln: the destination (inside a folder: one file per source); with `moves` (mv, a hard
+    link) also its sources."""
     recursive = bool(flags & {"-r", "-R", "-a", "--recursive", "--archive"})
     folder = values.get("-t") or values.get("--target-directory")
     if folder is None and not operands:
@@ -373,7 +374,9 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
             for operand in operands:
                 reading.add(operand, cwd, name)
             return cwd
-        _copy_like(name, operands, values, flags, cwd, reading, moves=name == "mv")
+        # a hard link (`ln` without -s, `cp -l`) shares the source's content: a write through it writes the source
+        links = (name == "ln" and not flags & {"-s", "--symbolic"}) or (name == "cp" and bool(flags & {"-l", "--link"}))
+        _copy_like(name, operands, values, flags, cwd, reading, moves=name == "mv" or links)
         return cwd
     if name == "rsync":
         operands, _values, _flags = _options(args, {"-e", "--rsh", "-f", "--filter", "--exclude", "--include",
