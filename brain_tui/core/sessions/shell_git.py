@@ -83,6 +83,7 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading) -> str | N
             operands += [value.split(",", 2)[2] for value in _cacheinfo_values(rest) if value.count(",") >= 2]
         for operand in operands:
             reading.add(operand, here, f"git {sub}", named=True)
+        _sweep(sub, operands, _flags, here, reading)
     elif sub == "config":  # a setting is a write of the config file (it may name a program git runs)
         operands, values, flags = _options(rest, {"-f", "--file", "--blob", "--type", "--default", "--comment"})
         writes = bool(flags & _CONFIG_WRITES) or (len(operands) >= 2 and not flags & _CONFIG_READS)
@@ -149,6 +150,40 @@ def _read_outputs(sub: str, rest: list[str], here: str | None, reading: ShellRea
         folder = operands[1] if sub == "worktree" else operands[2] if len(operands) >= 3 else \
             os.path.basename(operands[1].rstrip("/")).removesuffix(".git")
         reading.add(folder, here, f"git {sub} add", tree=True)
+
+
+def _sweep(sub: str, operands: list[str], flags: set[str], here: str | None, reading: ShellReading) -> None:
+    """`git add -A|-u|DIR`, `git commit -a`: the changed protocol files they would carry are named too."""
+    everything = not operands and (bool(flags & {"-A", "--all", "-u", "--update"}) if sub == "add" else
+                                   bool(flags & {"-a", "--all"}) if sub == "commit" else False)
+    folders = [full for operand in operands if sub == "add" and _is_dir(here, operand)
+               and (full := join_path(here, operand)) is not None]
+    top = _git_top(here) if everything or folders else None
+    if top is None:
+        return
+    for path in _changed_protocol_files(top):
+        full = os.path.join(top, path)
+        if everything or any(os.path.normpath(full).startswith(os.path.normpath(f).rstrip("/") + "/") or
+                             os.path.normpath(f) == os.path.normpath(top) for f in folders):
+            reading.add(full, here, f"git {sub}", named=True)
+
+
+def _changed_protocol_files(top: str) -> list[str]:
+    """The protocol files (`layout.DATA_DIRS`, the index) changed or new in the work tree of `top`, as git lists
+    them: what `git add -A`, `git add DIR` or `git commit -a` would carry. Unknown when git fails: the folders."""
+    import subprocess
+
+    from brain_tui.core.paths.layout import DATA_DIRS, INDEX_FILE
+
+    try:
+        done = subprocess.run(["git", "-C", top, "status", "--porcelain", "-z", "--untracked-files=all", "--",
+                               *DATA_DIRS, INDEX_FILE], capture_output=True, timeout=5, stdin=subprocess.DEVNULL,
+                              env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"})
+    except (OSError, subprocess.SubprocessError):
+        return list(DATA_DIRS)
+    if done.returncode != 0:
+        return list(DATA_DIRS)
+    return [entry[3:].decode("utf-8", "surrogateescape") for entry in done.stdout.split(b"\0") if len(entry) > 3]
 
 
 def _git_top(cwd: str | None) -> str | None:
