@@ -111,13 +111,8 @@ class Actor:
 HUMAN = Actor("human")
 
 def current_actor(environ: Mapping[str, str] | None = None) -> Actor:
-    """The process's actor: an agent when an agent marker is set or an agent process is among the ancestors.
-
-    Args:
-        environ: the environment to read (default: `os.environ`); the ancestors are always this process's.
-
-    Returns:
-        The actor, with the agent sessions and the claim its environment names.
+    """The process's actor (`environ`, default `os.environ`, and always this process's ancestors): an agent
+    when an agent marker is set or an agent process is among the ancestors, with the sessions and claim it names.
     """
     env = os.environ if environ is None else environ
     evidence = [f"env {name}" for name in AGENT_ENV_MARKERS if env.get(name, "").strip()]
@@ -134,14 +129,8 @@ def current_actor(environ: Mapping[str, str] | None = None) -> Actor:
 def heir_marks(environ: Mapping[str, str] | None = None) -> dict[str, str]:
     """What a process this one starts later must carry to be judged as this one is now (SPEC 21.1).
 
-    Call it when the long-lived process starts, while its ancestors still show the agent that
-    started it; pass the result into the environment of every process it starts afterwards.
-
-    Args:
-        environ: the environment to read (default: `os.environ`).
-
-    Returns:
-        ``{HEIR_MARKER: "1"}`` when this process is an agent's (markers, ancestors, or orphaned); else empty.
+    Call it when the long-lived process starts, while its ancestors still show the agent that started it, and
+    pass the result (``{HEIR_MARKER: "1"}`` for an agent's process, else empty) to every process it starts.
     """
     return {HEIR_MARKER: "1"} if current_actor(environ).is_agent else {}
 
@@ -233,14 +222,8 @@ def genuine_sessions(root: str | os.PathLike[str], sessions: Iterable[str], proc
 def sender_for(actor: Actor, instance: str, snapshot: BrainSnapshot | None = None) -> str:
     """Who a signal is from when no sender is given: a human's instance; an agent's only live claim.
 
-    Args:
-        actor: the effective actor.
-        instance: this machine's instance (a human's default sender).
-        snapshot: the claims to tell live ones by (None: every claim the actor names counts).
-
-    Returns:
-        The sender. An agent with no live claim, or several, gets the instance, which the send
-        then refuses (asking for `--from`).
+    An agent with no live claim in `snapshot` (None: every claim it names counts), or several, gets the
+    instance, which the send then refuses (asking for `--from`).
     """
     if not actor.is_agent:
         return instance
@@ -253,14 +236,8 @@ def sender_for(actor: Actor, instance: str, snapshot: BrainSnapshot | None = Non
 def check_owner(snapshot: BrainSnapshot, actor: Actor, sess_id: str, verb: str, tree: bool = False) -> None:
     """An agent acts only for its own claims (SPEC 21.4); a human for any.
 
-    A claim that is not in `snapshot` is left to the rule, which names what is wrong (65/66).
-
-    Args:
-        snapshot: the brain as read for the decision.
-        actor: the effective actor.
-        sess_id: the claim acted for.
-        verb: what was asked, for the message.
-        tree: also accept an agent holding an ancestor (a delegation: launching an agent for a child).
+    A claim that is not in `snapshot` is left to the rule, which names what is wrong (65/66). With `tree`, an
+    agent holding an ancestor is accepted too (a delegation: launching an agent for a child).
 
     Raises:
         NotYours: `actor` is an agent and does not hold `sess_id` (nor, with `tree`, an ancestor) (77).
@@ -281,12 +258,8 @@ _ACTS = {"agent answer": "answer a session", "agent interrupt": "interrupt a ses
 def require_human(verb: str, target: str) -> None:
     """Refuse a human's verb inside an agent's process (SPEC 21.2), whatever spelling reached it.
 
-    Reads the process itself (environment and ancestors), never a parameter. The message
-    has no ``bsi:`` prefix: the CLI adds it, an MCP result shows the text alone.
-
-    Args:
-        verb: the verb (``approve``, ``release``, …).
-        target: what it acts on (a claim ID).
+    Reads the process itself (environment and ancestors), never a parameter. The message has no ``bsi:``
+    prefix: the CLI adds it, an MCP result shows the text alone.
 
     Raises:
         HumanOnly: the process runs inside an agent session (exit 77).
@@ -358,12 +331,6 @@ def claims_list(actor: Actor, room: int = 5) -> str:
 
 def require_owner(actor: Actor, claim: Claim, snapshot: BrainSnapshot, verb: str) -> None:
     """Refuse an agent acting for another session's claim (SPEC 21.4), naming the holder.
-
-    Args:
-        actor: the effective actor (`effective`).
-        claim: the claim acted for.
-        snapshot: the brain as read for the decision.
-        verb: what was asked (``close``, ``renew``, ``lock``, …).
 
     Raises:
         NotYours: the actor is an agent and does not own `claim` (exit 77).

@@ -162,16 +162,10 @@ def _refusal(cs: ChangeSet, req: OpenRequest, conflicts: list[Conflict], actor: 
 
 
 def open_claim(cs: ChangeSet, req: OpenRequest, actor: Actor | None = None) -> str:
-    """Open a claim: who may delegate, then the conflict check, then the new file (SPEC 6.3 row 1, 21.4).
+    """Open a claim: who may delegate, then the conflict check, then the new file; its ID (SPEC 6.3 row 1, 21.4).
 
-    Args:
-        cs: the change set.
-        req: the request.
-        actor: who opens it; an agent opens a child only under a claim it (or an ancestor of it) holds.
-            None: a human (the facade passes the effective actor).
-
-    Returns:
-        The new session ID.
+    `actor` None is a human (the facade passes the effective actor); an agent opens a child only under a claim
+    it (or an ancestor of it) holds.
 
     Raises:
         NotYours: an agent opening under a parent it does not hold (77), naming the parent's holder.
@@ -346,13 +340,9 @@ def _check_closable(snapshot: BrainSnapshot, claim: Claim) -> None:
 
 
 def renew_claim(cs: ChangeSet, sess_id: str, ttl: timedelta | None) -> str:
-    """Extend a live claim's expiry, never past opened_at + 8 h (SPEC 6.3 last row).
+    """Extend a live claim's expiry, never past opened_at + 8 h (SPEC 6.3 last row); the new expiry, formatted.
 
-    Allowed from ``open``, ``waiting_human`` and ``paused`` (by the owner or a
-    human: a gate waiting for a human must not die unseen); never once stale.
-
-    Returns:
-        The new expiry, formatted.
+    From ``open``, ``waiting_human`` and ``paused`` (a gate waiting for a human must not die unseen); never once stale.
     """
     claim = require_claim(cs.snapshot, sess_id)
     now = cs.snapshot.now

@@ -54,13 +54,7 @@ NOT_HOLDER = 2
 MAX_LOCK_NAME_BYTES = 255 - len(".bsi-tmp-") - len(".4194304.") - 8
 
 def lock_file_path(file: str) -> str:
-    """Normalise a file path for locking: SPEC 5.1 normalisation, no trailing slash.
-
-    Args:
-        file: the path as given.
-
-    Returns:
-        The normalised path (`./agents//foo.md` → `agents/foo.md`).
+    """Normalise a file path for locking: SPEC 5.1, no trailing slash (`./agents//foo.md` → `agents/foo.md`).
 
     Raises:
         InvalidData: empty, absolute, `..`, backslash or control characters (exit 65).
@@ -189,11 +183,7 @@ class LockList(JsonShaped):
 
 
 def check_lock(snapshot: BrainSnapshot, file: str) -> LockCheck:
-    """Who holds `file` now (`bsi lock check`).
-
-    Raises:
-        InvalidData: a bad path (65).
-    """
+    """Who holds `file` now (`bsi lock check`); a bad path is refused (InvalidData, 65)."""
     norm = lock_file_path(file)
     live = live_lock(snapshot, norm)
     shown = live
@@ -229,11 +219,7 @@ def _require_session(sess_id: str) -> None:
         raise InvalidData(f"invalid session ID {sess_id!r}: expected sess-…")
 
 def parse_ttl_min(value: Any) -> int:
-    """Validate a lock TTL in minutes (1…480; default 60 when None).
-
-    Raises:
-        InvalidData: not a whole number of minutes in range (exit 65).
-    """
+    """Validate a lock TTL in minutes (1…480; default 60 when None); else InvalidData (65)."""
     if value is None:
         return DEFAULT_LOCK_TTL_MIN
     text = str(value).strip()
@@ -304,16 +290,7 @@ class LockOutcome(JsonShaped):
 
 
 def stage_acquire(cs: ChangeSet, file: str, sess_id: str, ttl_min: int | None = None) -> LockOutcome:
-    """Acquire (or extend, or take over) the lock of one file (SPEC 9).
-
-    Args:
-        cs: the change set (its snapshot was taken under the brain lock).
-        file: the file to lock; normalised first.
-        sess_id: the session asking.
-        ttl_min: minutes until expiry (default 60).
-
-    Returns:
-        What was done.
+    """Acquire (or extend, or take over) the lock of one file (SPEC 9); `cs` was read under the brain lock.
 
     Raises:
         InvalidData: bad path, session ID, TTL, or a corrupt lock file (65).
@@ -437,10 +414,7 @@ def _kept_spelling(existing: list[Lock], norm: str) -> str:
 
 
 def stage_release(cs: ChangeSet, file: str, sess_id: str) -> LockRelease:
-    """Release the lock of one file: its holder deletes it (SPEC 9).
-
-    Returns:
-        The lock files deleted (empty when the file was not locked at all).
+    """Release the lock of one file by its holder (SPEC 9); the lock files deleted (none when it was not locked).
 
     Raises:
         InvalidData: bad path or session ID (65).
@@ -466,11 +440,7 @@ def stage_release(cs: ChangeSet, file: str, sess_id: str) -> LockRelease:
     return LockRelease(norm, tuple(lock.path for lock in existing))
 
 def stage_cleanup(cs: ChangeSet) -> list[LockInfo]:
-    """Delete every expired lock file (corrupt lock files are left alone).
-
-    Returns:
-        The removed locks.
-    """
+    """Delete every expired lock file and return the removed locks (corrupt lock files are left alone)."""
     removed = [lock for lock in cs.snapshot.locks if is_expired(lock, cs.snapshot.now)]
     for lock in removed:
         cs.delete(lock.path)

@@ -244,10 +244,7 @@ def record_activity(root: str | os.PathLike[str], sess_id: str, agent_session: s
                        "touched": files[-MAX_TOUCHED:]})
         if tool:
             record["last_tool"] = tool[:64]
-        if agent_session:
-            record["agent_session"] = agent_session
-        record.pop("input_kind", None)
-        record.pop("input_message", None)
+        _input_over(record, agent_session)
         _remember_transcript(record, transcript)
         _write(path, record)
 
@@ -270,10 +267,7 @@ def record_state(root: str | os.PathLike[str], sess_id: str, agent_session: str 
         path = _claim_path(root, sess_id)
         record = _read(path) or {"sess_id": sess_id, "touched": []}
         record.update({"sess_id": sess_id, "state": state, "last_activity": _iso(now)})
-        if agent_session:
-            record["agent_session"] = agent_session
-        record.pop("input_kind", None)
-        record.pop("input_message", None)
+        _input_over(record, agent_session)
         if state == "needs_input" and kind:
             record["input_kind"] = kind[:MAX_INPUT_KIND]
         if state == "needs_input" and message:
@@ -297,10 +291,7 @@ def note_event(root: str | os.PathLike[str], sess_id: str, agent_session: str | 
         record["sess_id"] = sess_id
         if working:
             record.update({"state": "working", "last_activity": _iso(now)})
-            record.pop("input_kind", None)
-            record.pop("input_message", None)
-            if agent_session:
-                record["agent_session"] = agent_session
+            _input_over(record, agent_session)
         _remember_transcript(record, transcript)
         _write(path, record)
 
@@ -333,6 +324,14 @@ def transcript_of(value: object, agent: str) -> Transcript | None:
     if not stat.S_ISREG(info.st_mode):
         return None
     return Transcript(os.path.normpath(path), agent if agent in ("claude", "codex", "gemini") else "claude")
+
+
+def _input_over(record: dict[str, Any], agent_session: str | None) -> None:
+    """A wait for input is over: its kind and message are forgotten; the agent session is noted when known."""
+    if agent_session:
+        record["agent_session"] = agent_session
+    record.pop("input_kind", None)
+    record.pop("input_message", None)
 
 
 def _remember_transcript(record: dict[str, Any], transcript: Transcript | None) -> None:
