@@ -50,13 +50,7 @@ def launcher_claim(environ: Mapping[str, str]) -> str | None:
     process carries it. A value set below the agent (its shell running `BSI_SESSION=sess-… bsi …`, or
     `bsi mcp` started from that shell) names another session's claim without holding it, and counts
     for nothing. With no agent process above, the value counts unless the process was orphaned (its
-    ancestors, so whose word it is, are unknown).
-
-    Args:
-        environ: the environment the value is read from (this process's, or an MCP server's).
-
-    Returns:
-        The claim ID, or None when unset, not a session ID, or not the agent's own.
+    ancestors, so whose word it is, are unknown). Unset or not a session ID: None.
     """
     value = environ.get(SESSION_VARIABLE, "").strip()
     if not _SESS_RE.match(value):

@@ -124,10 +124,8 @@ class AttentionItem:
 
 
 def time_left(claim: Claim, now: datetime) -> timedelta | None:
-    """How long before the claim expires (negative once past; None when its expiry is unknown).
-
-    The expiry read by the store is already capped at opening + 8 h, so this is
-    the watchdog's own deadline.
+    """How long before the claim expires (negative once past; None when unknown): the store caps the expiry
+    at opening + 8 h, so this is the watchdog's own deadline.
     """
     if claim.expires_at is None:
         return None
@@ -284,17 +282,12 @@ def rank_key(item: AttentionItem) -> tuple[int, int, int, str, str]:
 
 def attention(snapshot: BrainSnapshot, liveness: Mapping[str, HasState] | None = None,
               runways: Mapping[str, HasRunway] | None = None) -> list[AttentionItem]:
-    """Everything waiting for a human in `snapshot`, ranked (see the module docstring).
+    """Everything waiting for a human in `snapshot`, ranked (see the module docstring); nothing is written.
 
-    Args:
-        snapshot: the brain as read (nothing is written).
-        liveness: agent sessions by claim ID (`state` of each); None when unknown.
-        runways: the context runway of each bound agent session by claim ID (`core.live.runways`); each
-            claim item carries its claim's, and an open claim under 10 % left is a `context` item.
-
-    Returns:
-        The ranked items; one per claim at most, plus one per pending BLOCKED_ON and per
-        HUMAN_GATE / CIRCUIT_BREAK signal whose claim is not already listed.
+    `liveness`: agent sessions by claim ID (None: unknown). `runways`: the context runway of each bound agent
+    session by claim ID (`core.live.runways`); each claim item carries its claim's, and an open claim under 10 %
+    left is a `context` item. One item per claim at most, plus one per pending BLOCKED_ON and per HUMAN_GATE /
+    CIRCUIT_BREAK signal whose claim is not already listed.
     """
     agents: Mapping[str, HasState] = liveness or {}
     items: list[AttentionItem] = []

@@ -107,9 +107,7 @@ class MemoCounters:
 class BlockingClaims:
     """The blocking snapshot and its `blocking_index`, revalidated per call (see the module docstring).
 
-    Args:
-        brain: the facade it reads through.
-        watch: use the change feed (inotify) when the system has it; False: stat keys and the racy rule only.
+    `watch`: use the change feed (inotify) when the system has it; False: stat keys and the racy rule only.
     """
 
     def __init__(self, brain: Brain, *, watch: bool = True) -> None:
@@ -140,11 +138,7 @@ class BlockingClaims:
         self._lock = threading.Lock()
 
     def current(self) -> tuple[BrainSnapshot, ScopeIndex]:
-        """The blocking snapshot as of now (its `now` is the clock's answer) and its scope index.
-
-        Raises:
-            NotFound: the brain folder is gone (from `Brain.snapshot`).
-        """
+        """The blocking snapshot as of now (its `now` is the clock's); NotFound when the brain folder is gone."""
         now = self._brain.now()
         with self._lock:
             kept = self._snapshot

@@ -95,17 +95,10 @@ def find_conflicts(
 ) -> list[Conflict]:
     """The blocking claims a claim on `entries` would conflict with (SPEC 5.3).
 
-    A claim file that does not read conflicts as an open claim would, whatever the tree:
-    it never counts as an ancestor (delegation needs a readable tree); only `exclude`'s own
-    file is not held against it.
-
-    Args:
-        entries: the scope of the would-be claim.
-        parent: its parent; its ancestor chain is exempt (delegation) up to the first
-            ancestor that is not effectively open (`delegating_chain`).
-        satellite_type: ``search`` never conflicts.
-        exclude: a claim ID to ignore (the claim itself, when re-checking).
-        index: a prebuilt `blocking_index`; by default the snapshot's own, built once per snapshot.
+    A claim file that does not read conflicts as an open claim would, whatever the tree: it never counts as an
+    ancestor (delegation needs a readable tree); only `exclude`'s own file (the claim re-checked) is not held
+    against it. `parent`'s chain is exempt up to its first ancestor not effectively open (`delegating_chain`);
+    ``search`` never conflicts; `index` defaults to the snapshot's own `blocking_index`.
     """
     if satellite_type == "search":
         return []
@@ -137,13 +130,8 @@ def find_conflicts(
 
 
 def unreadable_holders(snapshot: BrainSnapshot, file: str, exclude: str | None = None) -> list[Conflict]:
-    """The claim files that do not read and may hold `file` (which another claim must neither write nor
-    lock, SPEC 22); `exclude`'s own file is not held against it.
-
-    Args:
-        snapshot: the brain now.
-        file: a normalised brain-relative file path (keyed through the brain's links).
-        exclude: the session asking.
+    """The claim files that do not read and may hold `file` (normalised, keyed through the brain's links),
+    which another claim must neither write nor lock (SPEC 22); `exclude`'s own file is not held against it.
     """
     if not snapshot.unreadable_claims:
         return []

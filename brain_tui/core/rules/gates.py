@@ -135,9 +135,6 @@ def gate_approve(cs: ChangeSet, sess_id: str, by: str, message: str = "", tree: 
     may close it late, a human may release it).
 
     `tree` (the scope's git tree hash at decision time, `core.gate_review`) is recorded as ``approved_tree``.
-
-    Returns:
-        The outcome (status ``open`` with ``expires_at`` when renewed, ``closed``, or ``stale``).
     """
     claim = require_claim(cs.snapshot, sess_id)
     check_text("message", message)
@@ -206,11 +203,7 @@ def cascade_targets(snapshot: BrainSnapshot, sess_id: str, statuses: frozenset[s
 
 
 def gate_pause(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> Cascade:
-    """Pause a claim and, recursively, every open/waiting descendant (SPEC 6.3).
-
-    Returns:
-        The cascade (`touched`: the descendants it paused).
-    """
+    """Pause a claim and, recursively, every open/waiting descendant (SPEC 6.3); `touched`: those it paused."""
     claim = require_claim(cs.snapshot, sess_id)
     check_text("message", message)
     current = effective_status(claim, cs.snapshot.now)
@@ -237,14 +230,10 @@ def _lift_pause(cs: ChangeSet, claim: Claim) -> None:
 
 
 def gate_resume(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> Cascade:
-    """Resume a paused claim to its previous status, and the descendants paused by it.
+    """Resume a paused claim to its previous status, and the descendants paused by it (`touched`).
 
-    An expired pause (stale from paused) can still be lifted by a human: the claim
-    stays stale, from its previous status. A claim paused by an ancestor that is
-    still paused cannot be resumed on its own (resume the ancestor).
-
-    Returns:
-        The cascade (`touched`: the descendants it resumed).
+    An expired pause (stale from paused) can still be lifted by a human: the claim stays stale, from its
+    previous status. A claim paused by an ancestor that is still paused cannot be resumed on its own.
     """
     claim = require_claim(cs.snapshot, sess_id)
     check_text("message", message)
@@ -277,11 +266,7 @@ def gate_abort(cs: ChangeSet, sess_id: str, by: str, reason: str) -> Cascade:
 
     A stale descendant is left stale: it waits for a human's decision aimed at it (a release, or an abort by
     name), as a stale claim stays blocking until a human looks at it (SPEC 1). A reason is required.
-
     The parent learns it as INFO (a human's own decision never rings that human as "needs you").
-
-    Returns:
-        The cascade (`touched`: the descendants it aborted).
     """
     claim = require_claim(cs.snapshot, sess_id)
     if not reason.strip():

@@ -36,17 +36,12 @@ _TERMINAL = frozenset({Status.CLOSED.value, Status.FAILED.value, Status.RELEASED
 
 def human_moves(snapshot: BrainSnapshot, rendered: Mapping[str, str | None],
                 derived: Collection[str] = ()) -> list[tuple[str, str]]:
-    """The claims a write changes the way only a human's verb does: ``(sess_id, verb)`` for each.
+    """The claims a write changes the way only a human's verb does: one ``(sess_id, verb)`` pair per claim.
 
-    Args:
-        snapshot: the brain the write was decided on.
-        rendered: the files the write leaves (brain-relative path → text; None = deleted).
-        derived: claims a derived rule moved (`ChangeSet.derived`: a skewed stale mark revived by its owner, a
-            claim lost at sync), left out.
-
-    Returns:
-        One pair per claim: the verb that makes such a change (``approve``, ``reject``, ``pause``,
-        ``resume``, ``abort``, ``release``); empty when the write is a session's to make.
+    `rendered`: the files the write leaves (brain-relative path → text; None = deleted). Claims in `derived`
+    (moved by a derived rule: a skewed stale mark revived by its owner, a claim lost at sync) are left out.
+    The verb is the one that makes such a change (``approve``, ``reject``, ``pause``, ``resume``, ``abort``,
+    ``release``); empty when the write is a session's to make.
     """
     from brain_tui.core.paths.layout import CLAIMS_DIR
 

@@ -80,13 +80,7 @@ def _refuse(code: int, message: str, sess_id: str, file: str, **extra: Any) -> P
 def check_claim(snapshot: BrainSnapshot, sess_id: str, file: str = "") -> Claim:
     """The first check of SPEC 10 alone: the claim exists and may act now (effectively open, no held ancestor).
 
-    Args:
-        snapshot: the brain now (holding the claim's whole parent chain).
-        sess_id: the claim.
-        file: the file about to be written, for the refusal's payload ("" when none is named).
-
-    Returns:
-        The claim.
+    `snapshot` holds the claim's whole parent chain; `file` ("" when none is named) goes in the refusal's payload.
 
     Raises:
         PreflightRefused: code 4, saying which status holds it and who unblocks it.
@@ -225,18 +219,10 @@ def check(
     file: str,
     current_branch: str | Callable[[], str] | None = None,
 ) -> int:
-    """Run the preflight checks of SPEC 10 for one write by one session.
+    """Run the preflight checks of SPEC 10 for one write of `file` (brain-relative) by `sess_id`; 0 (go).
 
-    Args:
-        snapshot: the brain now.
-        config: brain-compose.yml (kernel zone, kerneluser, max_consecutive_fails).
-        sess_id: the session about to write.
-        file: the file it will write (relative to the brain root).
-        current_branch: the checked-out git branch, or a callable giving it (only
-            called when the claim has a `theme_branch`); None counts as no branch.
-
-    Returns:
-        0 (go).
+    `current_branch`: the checked-out branch, or a callable giving it (called only for a claim with a
+    `theme_branch`); None counts as no branch.
 
     Raises:
         InvalidData: the session ID is malformed or its claim file is corrupt (65).

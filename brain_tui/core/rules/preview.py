@@ -51,18 +51,9 @@ class Preview:
 
 
 def preview(snapshot: BrainSnapshot, action: str, sess_id: str) -> Preview:
-    """Run `action` on `sess_id` against `snapshot` without writing anything.
+    """Run `action` (one of `PREVIEW_ACTIONS`) on `sess_id` against `snapshot` without writing anything.
 
-    Args:
-        snapshot: the brain as shown.
-        action: one of `PREVIEW_ACTIONS`.
-        sess_id: the claim.
-
-    Returns:
-        A Preview (refusals carry the core's message).
-
-    Raises:
-        ValueError: an unknown action (a programming error, not a refusal).
+    A refusal is a Preview carrying the core's message; an unknown action raises ValueError (a programming error).
     """
     if action not in _ACTIONS:
         raise ValueError(f"no preview for {action!r}: one of {', '.join(PREVIEW_ACTIONS)}")

@@ -105,12 +105,8 @@ def _as_claim(raw: bytes, rel: str, snapshot: BrainSnapshot) -> Claim | None:
 def stage_repair(cs: ChangeSet, target: str) -> Repair:
     """Stage the last committed version of a corrupt claim file that reads as a claim.
 
-    Args:
-        cs: the change set.
-        target: a session ID (``claims/<ID>.yml``, or ``.yaml`` when that is the corrupt one) or a path.
-
-    Returns:
-        What was done (``repaired=False`` when the file already reads: nothing staged).
+    `target`: a session ID (``claims/<ID>.yml``, or ``.yaml`` when that is the corrupt one) or a path.
+    A file that already reads gives ``repaired=False`` and stages nothing.
 
     Raises:
         InvalidData: a bad ID or path; no git history; no committed version that reads (65).

@@ -29,16 +29,10 @@ class ChangedMeanwhile(TransitionRefused):
 
 
 def claim_mark(claim: Claim) -> str:
-    """The mark of the claim as shown: its status and the number of its gate-history decisions.
+    """The mark of the claim as shown, ``status/events``: an opaque string a later `check_seen` compares.
 
     A written ``stale`` counts as the status it was marked from, and the clock's own events
     (`CLOCK_EVENTS`) are not counted, so the watchdog marking what was already expired changes nothing.
-
-    Args:
-        claim: the claim as the front-end showed it.
-
-    Returns:
-        An opaque string a later `check_seen` compares (``status/events``).
     """
     status = str(claim.status)
     if claim.status == Status.STALE:
@@ -50,12 +44,8 @@ def claim_mark(claim: Claim) -> str:
 def check_seen(claim: Claim, seen: str | None) -> None:
     """Refuse a human's decision made on a view of `claim` other than the one about to change.
 
-    Args:
-        claim: the claim as the write about to happen reads it.
-        seen: the `claim_mark` the human was shown; None when the caller showed nothing (the CLI).
-
-    Raises:
-        ChangedMeanwhile: the marks differ; the message says what the claim is now.
+    `seen` is the `claim_mark` the human was shown (None: the caller showed nothing, the CLI); marks that
+    differ raise ChangedMeanwhile, saying what the claim is now.
     """
     if seen is None or seen == claim_mark(claim):
         return

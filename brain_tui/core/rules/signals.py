@@ -39,9 +39,7 @@ _PRODUCT_WAY = {
 def check_agent_type(sig_type: str, via: str = "") -> None:
     """An agent never sends a type the product writes (SPEC 21.2), directly or through its claim's exit trigger.
 
-    Args:
-        sig_type: the type asked for, in any case and spacing.
-        via: how it was asked when not by a send (``on-done 'signal → HUMAN_GATE pilote'``), for the message.
+    `sig_type` in any case and spacing; `via`: how it was asked when not by a send, for the message.
 
     Raises:
         ProductOnly: HUMAN_GATE, PAUSED, CIRCUIT_BREAK or UNBLOCK (77).
@@ -77,11 +75,8 @@ def check_agent_send(snapshot: BrainSnapshot, actor: Actor, sender: str, sig_typ
 def send_signal(cs: ChangeSet, sender: str, to: str, sig_type: str, payload: str, scope: str = "") -> str | None:
     """Stage one pending signal; `pilote`/`parent` destinations resolve through the sender's tree.
 
-    Returns:
-        The new signal ID, or None when an identical pending signal already exists.
-
-    Raises:
-        InvalidData: bad type or empty destination.
+    Returns the new signal ID, or None when an identical pending signal already exists; InvalidData for a bad
+    type or an empty destination.
     """
     from brain_tui.core.paths.limits import check_text
 

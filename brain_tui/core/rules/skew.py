@@ -46,10 +46,8 @@ def revive(cs: ChangeSet, claim: Claim, by: str) -> str | None:
 
     That status is `effective.stale_origin`'s: a claim still carrying an undecided gate
     or a pause returns to ``waiting_human`` or ``paused``, whatever ``stale_from`` says.
-
-    Returns:
-        The status it returns to, or None (nothing staged) when the mark is not suspect or the
-        status it was marked from is one the product does not know (the mark stands: a human decides).
+    None (nothing staged) when the mark is not suspect or that status is one the product does not know
+    (the mark stands: a human decides).
     """
     if not suspect_stale(claim, cs.snapshot.now):
         return None

@@ -50,12 +50,8 @@ def watchdog(cs: ChangeSet) -> WatchdogReport:
     """Mark every expired claim stale (never releases anything); archive signals delivered 24 h ago (SPEC 7).
 
     A claim whose file cannot take the change (it would pass 64 KiB, or does not
-    parse for editing) is left as it is and reported: it is stale for every
+    parse for editing) is left as it is and reported (`unwritable`): it is stale for every
     decision anyway (`effective_status`), and it never stops the others.
-
-    Returns:
-        The counts after the run, the claims marked, the signals archived and the claims
-        that could not be marked (`unwritable`).
     """
     marked: list[str] = []
     unwritable: list[str] = []

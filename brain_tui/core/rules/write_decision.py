@@ -116,15 +116,8 @@ _GO = WriteDecision(True)
 
 
 def decide_write(brain: Brain, target: str | Sequence[str] | ShellCommand, session: WriteSession) -> WriteDecision:
-    """May `session` write `target` now? One file, several (one tool call), or a shell command's targets.
-
-    Args:
-        brain: the brain the session works in.
-        target: a path, the paths one tool call writes (all must pass), or a `ShellCommand`.
-        session: who writes, and where relative paths start.
-
-    Returns:
-        The first refusal, else an allowed decision (with the first note, if any).
+    """May `session` write `target` now: a path, the paths one tool call writes (all must pass), or a
+    `ShellCommand`'s targets; the first refusal, else an allowed decision (with the first note, if any).
     """
     decider = _Decider(brain, session)
     if isinstance(target, ShellCommand):
