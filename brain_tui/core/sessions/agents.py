@@ -189,12 +189,9 @@ def record_binding(root: str | os.PathLike[str], sess_id: str, agent_session: st
                    process: str | None = None) -> None:
     """Remember that `agent_session` holds claim `sess_id` (called when the claim is opened or carried over).
 
-    The first binding of an agent session also records its agent process
-    (`process`, else the one this process runs under: `agent_process`): a
-    hand-over of the session later counts only from that process.
-
-    Raises:
-        ValueError: a malformed session or agent session ID.
+    The first binding of an agent session also records its agent process (`process`, else the one this process
+    runs under: `agent_process`): a hand-over of the session later counts only from that process. A malformed
+    session or agent session ID raises ValueError.
     """
     if process is None:
         from brain_tui.core.sessions.agent_process import agent_process
@@ -252,14 +249,11 @@ def record_activity(root: str | os.PathLike[str], sess_id: str, agent_session: s
 def record_state(root: str | os.PathLike[str], sess_id: str, agent_session: str | None, state: str,
                  now: datetime, transcript: Transcript | None = None, kind: str | None = None,
                  message: str | None = None) -> None:
-    """Record `needs_input`, `idle`, `ended` (or `working`) for the cockpit.
+    """Record `needs_input`, `idle`, `ended` (or `working`) for the cockpit; an unknown state raises ValueError.
 
     For `needs_input`, `kind` and `message` say why (the client's notification type and message, cut
     to `MAX_INPUT_KIND` / `MAX_INPUT_MESSAGE` characters, kept as given: readers make them inert);
     any other state forgets them.
-
-    Raises:
-        ValueError: an unknown state.
     """
     if state not in STATES:
         raise ValueError(f"unknown state {state!r}")
@@ -368,12 +362,8 @@ def first_time(root: str | os.PathLike[str], sess_id: str, key: str) -> bool:
 # Reader (the cockpit)
 # ---------------------------------------------------------------------------------------------
 def read_liveness(root: str | os.PathLike[str], now: datetime | None = None) -> dict[str, Liveness]:
-    """Every claim's liveness record, by session ID.
-
-    Args:
-        root: the brain.
-        now: the brain's clock; a `working` session quiet for `IDLE_AFTER` reads as `idle`.
-            None: states as recorded.
+    """Every claim's liveness record, by session ID; with `now` (the brain's clock) a `working` session quiet
+    for `IDLE_AFTER` reads as `idle`, without it states read as recorded.
     """
     folder = _dir(root)
     out: dict[str, Liveness] = {}
@@ -419,12 +409,7 @@ def _text(record: Mapping[str, Any], key: str) -> str | None:
 
 
 class Agents:
-    """The facade's view of agent sessions (``brain.agents``).
-
-    Args:
-        root: the brain.
-        now: the brain's clock (a callable giving "now").
-    """
+    """The facade's view of agent sessions (``brain.agents``); `now` is the brain's clock (a callable)."""
 
     def __init__(self, root: str | os.PathLike[str], now: Any) -> None:
         self.root = os.fspath(root)

@@ -93,13 +93,8 @@ def _absolute(root: Path, paths: Iterable[str]) -> list[str]:
 def claim_sandbox(root: str | os.PathLike[str], entries: Sequence[ScopeEntry]) -> dict[str, Any]:
     """The settings object of a launched satellite: the fence, writable only where its claim's scopes are.
 
-    Args:
-        root: the brain root (the agent's working folder).
-        entries: the claim's scope.
-
-    Returns:
-        ``{"sandbox": {…FENCE_KEYS, "filesystem": {"allowWrite": […], "denyWrite": […]}}}``, every path
-        absolute; a global scope denies the protocol files only.
+    ``{"sandbox": {…FENCE_KEYS, "filesystem": {"allowWrite": […], "denyWrite": […]}}}``, every path absolute
+    (`root`: the agent's working folder); a global scope denies the protocol files only.
     """
     base = Path(os.path.abspath(root))
     allowed = scope_paths(entries)

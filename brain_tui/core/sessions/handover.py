@@ -249,12 +249,8 @@ def end_session(root: str | os.PathLike[str], agent_session: str | None, sess_id
     """`session-end`: the bound claim's session `ended`; on `/clear` or compaction its binding is left for the
     successor (`leave_handover`, from the session's own agent process only).
 
-    Args:
-        sess_ids: the session's claims, oldest first.
-        handover: False when the binding came from a launcher (`$BSI_SESSION`): nothing to carry over.
-
-    Returns:
-        "" or one line for the hook's stderr: why an event or a hand-over was refused.
+    `sess_ids` oldest first; `handover` False when the binding came from a launcher (`$BSI_SESSION`: nothing to
+    carry over). "" or one line for the hook's stderr: why an event or a hand-over was refused.
     """
     from brain_tui.core.sessions.agent_process import agent_process
     from brain_tui.core.sessions.agents import record_state

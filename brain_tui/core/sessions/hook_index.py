@@ -109,16 +109,12 @@ def _on_the_way(paths: Iterable[str]) -> set[str]:
 
 def build(root: str | os.PathLike[str], snapshot: BrainSnapshot, config: BrainConfig,
           read_at: int | None = None) -> dict[str, Any]:
-    """The index of `snapshot` (blocking claims and live locks) as a JSON-ready mapping.
+    """The index of `snapshot` (at least every blocking claim, and the live locks) as a JSON-ready mapping.
 
-    Args:
-        root: the brain.
-        snapshot: a snapshot holding at least every blocking claim (a blocking-only one is enough).
-        config: brain-compose.yml as the core read it.
-        read_at: when the reading of `snapshot` began (`time.time_ns()`); None: now. The index is
-            racy when a file it vouches for changed less than 2 s before that moment, or after it:
-            the stat keys are taken now, so a change that landed while the snapshot was read (a
-            pause, a gate) would otherwise be vouched for with the status read before it.
+    `read_at`: when the reading of `snapshot` began (`time.time_ns()`; None: now). The index is racy when a file
+    it vouches for changed less than 2 s before that moment, or after it: the stat keys are taken now, so a
+    change that landed while the snapshot was read (a pause, a gate) would otherwise be vouched for with the
+    status read before it.
     """
     from brain_tui.core.paths.scope_paths import normalize_path
     from brain_tui.core.records.statuses import BLOCKING_STATUSES

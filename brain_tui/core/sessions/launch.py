@@ -209,11 +209,7 @@ def window_name(claim: Claim) -> str:
 
 
 def launchable(claim: Claim) -> None:
-    """Raise unless `claim` may be launched: only an ``open`` claim.
-
-    Raises:
-        TransitionRefused: the claim is not open (exit 12).
-    """
+    """Raise TransitionRefused (exit 12) unless `claim` may be launched: only an ``open`` claim."""
     if claim.status != Status.OPEN:
         raise TransitionRefused(f"cannot launch {claim.sess_id}: it is {claim.status}; only an open claim "
                                 "is launched")
@@ -337,10 +333,8 @@ def write_settings(plan: LaunchPlan) -> None:
 
 
 def check_settings(settings: LaunchSettings) -> None:
-    """Raise unless a launch command is configured and usable.
-
-    Raises:
-        NoLaunchCommand: none configured (exit 64). InvalidData: a bad ``launch:`` block (65).
+    """Raise unless a launch command is configured and usable: NoLaunchCommand (64) when none is,
+    InvalidData (65) for a bad ``launch:`` block.
     """
     if settings.problem:
         raise InvalidData(settings.problem)
@@ -356,14 +350,8 @@ def plan_launch(snapshot: BrainSnapshot, settings: LaunchSettings, root: Path, s
                 *, tmux: bool | None = None, liveness: Mapping[str, Any] | None = None) -> LaunchPlan:
     """Decide a launch: the claim may be launched, a slot is free, the argv is built.
 
-    Args:
-        snapshot: the brain now.
-        settings: the ``launch:`` block.
-        root: the brain root.
-        sess_id: the claim to launch.
-        tmux: force (True) or refuse (False) a tmux window; None follows the settings.
-        liveness: the bound agents' liveness (`brain.agents.liveness()`): a claim whose agent is
-            working or needs input is not launched again.
+    `tmux`: force (True) or refuse (False) a tmux window, None follows the settings. `liveness`: the bound
+    agents' (`brain.agents.liveness()`): a claim whose agent is working or needs input is not launched again.
 
     Raises:
         NoLaunchCommand: no launch command configured (exit 64, with examples).
@@ -420,10 +408,8 @@ def require_program(plan: LaunchPlan) -> str:
 
 
 def exec_here(plan: LaunchPlan, root: Path, started_at: str) -> NoReturn:
-    """Replace this process by the agent (same terminal), remembering the launch first.
-
-    Raises:
-        NotFound: the program is not installed (exit 66).
+    """Replace this process by the agent (same terminal), remembering the launch first; NotFound (66)
+    when the program is not installed.
     """
     program = require_program(plan)
     write_settings(plan)

@@ -66,12 +66,8 @@ def live_sessions(root: Path, snapshot: BrainSnapshot, liveness: Mapping[str, Li
                   launches: Sequence[LaunchRecord], window: int | None = None) -> dict[str, LiveSession]:
     """The live sessions of the non-terminal claims that have a bound agent or a running launch.
 
-    Args:
-        root: the brain (a git work tree, for the last commits; none found elsewhere).
-        snapshot: the brain now.
-        liveness: `brain.agents.liveness()`.
-        launches: the running launches (`brain.launches.running()`).
-        window: the configured context window (`context_window`), None for the model's own.
+    `root` is a git work tree for the last commits (none found elsewhere); `window`: the configured context
+    window (`context_window`), None for the model's own.
     """
     launched = {r.sess_id: r for r in launches}
     claims = [c for c in snapshot.claims

@@ -173,12 +173,8 @@ def escape_text(value: object, limit: int = 120) -> str:
 
 
 def desktop_escapes(title: str, body: str, tmux: bool = False) -> str:
-    """The OSC 9, OSC 777 ``notify`` and kitty OSC 99 sequences of one notice (tmux passthrough if asked).
-
-    Args:
-        title: the notice's title (made safe here).
-        body: its text (made safe here).
-        tmux: wrap each sequence in tmux's DCS passthrough (``$TMUX`` is set).
+    """The OSC 9, OSC 777 ``notify`` and kitty OSC 99 sequences of one notice, title and body made safe here
+    (with `tmux`, each wrapped in tmux's DCS passthrough: ``$TMUX`` is set).
     """
     head, text = escape_text(title, 60), escape_text(body)
     sequences = [
@@ -228,10 +224,7 @@ class Notifier:
         return notices
 
     def test(self, timeout_s: float = COMMAND_TIMEOUT_S) -> tuple[str, ...]:
-        """Run the command once for a made-up item (`bsi notify test`); nothing is remembered.
-
-        Returns:
-            the argv that ran.
+        """Run the command once for a made-up item (`bsi notify test`): the argv that ran; nothing is remembered.
 
         Raises:
             UsageError: `notify: off`, or no command configured (exit 64).

@@ -24,14 +24,9 @@ _RUST_SPACE = ("\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u200
 
 
 def patch_paths(text: str) -> list[str]:
-    """Every path a line of `text` names after a patch marker, as given (relative to the patch's folder or absolute).
-
-    Args:
-        text: a patch, or any text holding one (a command line, a here-document).
-
-    Returns:
-        The paths in order of appearance, without duplicates (a path may come in two spellings of its
-        surrounding whitespace: both are files the patch may write).
+    """Every path a line of `text` (a patch, or a command line or here-document holding one) names after a
+    patch marker, as given, in order, without duplicates (two spellings of its surrounding whitespace are both
+    files the patch may write).
     """
     found: list[str] = []
     if "*** " not in text:

@@ -112,15 +112,9 @@ class ShellReading:
 
 
 def read_command(command: str | Sequence[str], cwd: str, home: str | None = None) -> ShellReading:
-    """The write targets a shell command line (a string) or an argv list names.
-
-    Args:
-        command: the command line, or an argv list (Codex `shell`: run without a shell).
-        cwd: the folder it runs in (absolute).
-        home: where a bare `cd` goes (default ``$HOME``).
-
-    Returns:
-        The targets (absolute paths, in order, without duplicates) and the parts not read.
+    """The write targets (absolute, in order, without duplicates) and the parts not read of a shell command
+    line, or of an argv list (Codex `shell`: run without a shell), run in `cwd`; a bare `cd` goes to `home`
+    (default ``$HOME``).
     """
     reading = ShellReading()
     if isinstance(command, str):

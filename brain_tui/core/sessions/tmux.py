@@ -122,12 +122,8 @@ class AttachCommand:
 
 
 def attach_command(record: LaunchRecord, *, current_tmux: str | None) -> AttachCommand:
-    """The tmux command that shows a launched agent's window.
-
-    Args:
-        record: the running launch.
-        current_tmux: ``$TMUX`` of the caller (None outside tmux). Inside the same tmux server the
-            client switches to the window; elsewhere a terminal attaches to it.
+    """The tmux command that shows a launched agent's window: inside the same tmux server (`current_tmux`,
+    the caller's ``$TMUX``) the client switches to it; elsewhere a terminal attaches to it.
 
     Raises:
         NotFound: the launch did not run in tmux (exit 66).
