@@ -237,12 +237,10 @@ def _version() -> str:
 
 
 def main(argv: Sequence[str] | None = None, *, serve_mcp: McpServer | None = None) -> int:
-    """Run `bsi` and return its exit code (SPEC 19).
+    """Run `bsi` on `argv` (default: the process's own words after `bsi`) and return its exit code (SPEC 19).
 
-    Args:
-        argv: the words after `bsi` (default: the process's own).
-        serve_mcp: what `bsi mcp` serves with (`brain_tui.entry` passes the MCP server); without it `bsi mcp`
-            is refused as a usage error.
+    `serve_mcp`: what `bsi mcp` serves with (`brain_tui.entry` passes the MCP server); without it `bsi mcp` is
+    refused as a usage error.
     """
     args_list = list(sys.argv[1:] if argv is None else argv)
     if "hook" in args_list:

@@ -119,14 +119,11 @@ def _disarm(previous: Any) -> None:
 def run(argv: Sequence[str], stdin: BinaryIO | None = None, stdout: TextIO | None = None,
         stderr: TextIO | None = None, environ: dict[str, str] | None = None, *,
         started: float | None = None, deadline_s: float = DEADLINE_S) -> int:
-    """Run one hook; answer its exit code (0 or 2, nothing else, ever).
+    """Run one hook (`argv`: the command line after `bsi`, global flags allowed); its exit code: 0 or 2, ever.
 
-    Args:
-        argv: the command line after `bsi` (`hook EVENT …`, global flags allowed).
-        stdin, stdout, stderr, environ: the process's own by default.
-        started: when the hook began (`time.monotonic()`); default: the process's start (`STARTED`) for
-            the first run of a `bsi hook` process, else the call itself.
-        deadline_s: the deadline, in seconds after `started`.
+    Streams and environment are the process's own by default. `started` (`time.monotonic()`) defaults to the
+    process's start (`STARTED`) for the first run of a `bsi hook` process, else the call itself; the deadline
+    is `deadline_s` after it.
     """
     out = stdout or sys.stdout
     err = stderr or sys.stderr

@@ -102,9 +102,8 @@ def leave_handover(root: str | os.PathLike[str], agent_session: str, sess_ids: S
                    *, cwd: str = "", process: str = "") -> str:
     """Leave an ending session's binding for its successor (`session-end` with reason `clear` or `compact`).
 
-    Returns:
-        "" when left (or nothing to leave), else one line saying why it was refused: the
-        hook's agent process is not the session's own recorded one (a forged hand-over).
+    "" when left (or nothing to leave), else one line saying why it was refused: the hook's agent process is
+    not the session's own recorded one (a forged hand-over).
     """
     from brain_tui.core.sessions.agents import _iso, _locked, _write
 
@@ -131,11 +130,8 @@ def take_handover(root: str | os.PathLike[str], agent_session: str, now: datetim
     The candidates are the hand-overs younger than `HANDOVER_MAX_AGE` left by
     this same agent process (`process`, required) for a session whose recorded
     process it is. Exactly one is taken and bound to `agent_session`; with
-    none, or with two or more (never guessed between), nothing is bound.
-
-    Returns:
-        ``(sess_ids bound, why)``: the claims now bound (empty when none), and a
-        short fact about what happened ("" when there was nothing to carry over).
+    none, or with two or more (never guessed between), nothing is bound. Gives ``(sess_ids bound, why)``:
+    a short fact about what happened, "" when there was nothing to carry over.
     """
     from brain_tui.core.sessions.agents import _bind_unlocked, _locked
 
@@ -271,10 +267,8 @@ def end_session(root: str | os.PathLike[str], agent_session: str | None, sess_id
 def start_session(root: str | os.PathLike[str], agent_session: str | None, source: str, bound: Sequence[str],
                   now: datetime, *, cwd: str = "", launched: bool = False) -> tuple[list[str], str]:
     """`session-start`: a session that comes back bound drops its own hand-over; an unbound one after `/clear`,
-    compaction or resume takes the hand-over its agent process left (`take_handover`).
-
-    Returns:
-        ``(the session's claims oldest first, a fact for the session or "")``.
+    compaction or resume takes the hand-over its agent process left (`take_handover`). Gives ``(the session's
+    claims oldest first, a fact for the session or "")``.
     """
     if not agent_session:
         return list(bound), ""
