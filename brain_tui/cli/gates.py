@@ -34,8 +34,15 @@ def _call(ctx: Context) -> Any:
     a, gates = ctx.args, ctx.brain.gates
     if a.gate_action == "request":
         return gates.request(a.sess_id, a.message)
-    seen = {"seen_tree": a.tree} if a.gate_action == "approve" else {}
-    return getattr(gates, a.gate_action)(a.sess_id, a.message, by=a.by, **seen)
+    if a.gate_action == "approve":
+        return gates.approve(a.sess_id, a.message, by=a.by, seen_tree=a.tree)
+    if a.gate_action == "reject":
+        return gates.reject(a.sess_id, a.message, by=a.by)
+    if a.gate_action == "pause":
+        return gates.pause(a.sess_id, a.message, by=a.by)
+    if a.gate_action == "resume":
+        return gates.resume(a.sess_id, a.message, by=a.by)
+    return gates.abort(a.sess_id, a.message, by=a.by)
 
 
 def cmd_gate(ctx: Context) -> int:

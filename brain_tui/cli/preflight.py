@@ -43,6 +43,8 @@ TYPE_CHECKING = False  # the parser loads no core module: each handler imports w
 if TYPE_CHECKING:
     from typing import Any
 
+    from brain_tui.core.rules import circuit
+
 #: The lock TTL when none is given, as `brain_tui.core.rules.locks.DEFAULT_LOCK_TTL_MIN` says (a test keeps the two
 #: equal): written here for the help text, so that building the parser loads no core module.
 DEFAULT_LOCK_TTL_MIN = 60
@@ -53,9 +55,9 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
     pre = sub.add_parser("preflight", help="checks before a write; the circuit breaker", parents=[parent])
     psub = pre.add_subparsers(dest="preflight_command", metavar="ACTION")
     add_command(psub, parent, "check", "may this session write FILE now? (exit 0 or 1-6)", cmd_check, "sess_id", "file")
-    for action, help_text in (("fail", "record one failure (circuit breaker)"), ("reset", "clear the circuit breaker"),
-                              ("status", "the circuit breaker of a session")):
-        add_command(psub, parent, action, help_text, cmd_circuit, "sess_id", circuit_action=action)
+    add_command(psub, parent, "fail", "record one failure (circuit breaker)", cmd_fail, "sess_id")
+    add_command(psub, parent, "reset", "clear the circuit breaker", cmd_reset, "sess_id")
+    add_command(psub, parent, "status", "the circuit breaker of a session", cmd_status, "sess_id")
 
     lock = sub.add_parser("lock", help="file mutexes", parents=[parent])
     lsub = lock.add_subparsers(dest="lock_command", metavar="ACTION")
@@ -77,14 +79,33 @@ def cmd_check(ctx: Context) -> int:
     return 0
 
 
-def cmd_circuit(ctx: Context) -> int:
-    """`bsi preflight fail|reset|status ID`: one more failure (tripping the breaker at the maximum), a cleared
-    breaker, or the breaker as it is."""
-    state = getattr(ctx.brain.circuit, ctx.args.circuit_action)(ctx.args.sess_id)
-    if state.signal:  # only a `fail` that trips the breaker writes one
-        ctx.say(f"circuit breaker tripped: CIRCUIT_BREAK signal {state.signal} sent")
+def _circuit_text(state: circuit.CircuitState) -> str:
     text = f"{state.sess_id}: {state.fails}/{state.max_fails} consecutive failures"
-    ctx.emit(state.as_dict(), text + (" — circuit breaker TRIPPED" if state.tripped else ""))
+    if state.tripped:
+        text += " — circuit breaker TRIPPED"
+    return text
+
+
+def cmd_fail(ctx: Context) -> int:
+    """`bsi preflight fail ID`: one more failure; trips the breaker at the maximum."""
+    state = ctx.brain.circuit.fail(ctx.args.sess_id)
+    if state.signal:
+        ctx.say(f"circuit breaker tripped: CIRCUIT_BREAK signal {state.signal} sent")
+    ctx.emit(state.as_dict(), _circuit_text(state))
+    return 0
+
+
+def cmd_reset(ctx: Context) -> int:
+    """`bsi preflight reset ID`: clear the breaker."""
+    state = ctx.brain.circuit.reset(ctx.args.sess_id)
+    ctx.emit(state.as_dict(), _circuit_text(state))
+    return 0
+
+
+def cmd_status(ctx: Context) -> int:
+    """`bsi preflight status ID`."""
+    state = ctx.brain.circuit.status(ctx.args.sess_id)
+    ctx.emit(state.as_dict(), _circuit_text(state))
     return 0
 
 
