@@ -250,7 +250,8 @@ def _run(argv: Sequence[str], stream: BinaryIO, env: dict[str, str],
         bad = str(exc)
     except OSError as exc:
         bad = f"stdin could not be read ({type(exc).__name__})"
-    seen.update(event=event, flags=flags)
+    agent = wire.sender(event, flags.get("agent"))
+    seen.update(event=event, flags=flags, agent=agent)
     if time.monotonic() >= seen.get("deadline_at", float("inf")):
         raise DeadlineExceeded
     if event_name == "pre-tool-use" and bad is None:
