@@ -77,7 +77,7 @@ def make_clock(now: str | None, tz: tzinfo) -> Clock:
     """
     text = now if now is not None else os.environ.get("BRAIN_NOW") or None
     if text is not None:
-        return fixed_clock(parse_timestamp(text, tz, what="--now"))
+        return fixed_clock(parse_timestamp(text, tz, what="--now" if now is not None else "$BRAIN_NOW"))
     return system_clock
 
 
