@@ -81,7 +81,7 @@ def find_brain(explicit: str | None, environ: dict[str, str], event: dict[str, A
     from brain_tui.core.paths.layout import ROOT_VARIABLE, find_root, locate_brain
 
     if explicit or environ.get(ROOT_VARIABLE):
-        return str(find_root(explicit, environ=environ))
+        return str(find_root(explicit or None, environ=environ))
     cwd = event.get("cwd")
     starts: list[str] = [environ.get("CLAUDE_PROJECT_DIR", ""), cwd if isinstance(cwd, str) else ""]
     return locate_brain(None, environ, starts + [os.path.dirname(f) for f in files])
