@@ -109,6 +109,16 @@ def test_init_of_a_blank_path_is_65_and_makes_nothing_here(tmp_path: Path) -> No
     assert list(here.iterdir()) == []
 
 
+def test_demo_of_a_blank_path_is_65_and_makes_nothing_here(tmp_path: Path) -> None:
+    """`bsi demo ''` is bad input, as `bsi init ''` is: never a demo in the current folder."""
+    here = tmp_path / "here"
+    here.mkdir()
+    for blank in ("", "  "):
+        res = run_in("demo", blank, cwd=here)
+        assert res.code == 65 and "Traceback" not in res.err and res.err.count("\n") == 1, res
+    assert list(here.iterdir()) == []
+
+
 def test_a_blank_brain_flag_is_65_never_another_brain(brain: Path, tmp_path: Path) -> None:
     """`--brain ''` (an unset variable in a script) names no brain: neither $BRAIN_ROOT's nor the current folder's
     is acted on, and `init` makes nothing here."""
