@@ -142,6 +142,8 @@ def build_demo(path: str | os.PathLike[str], now: datetime) -> Path:
     Returns:
         The brain's root.
     """
+    if not os.fspath(path).strip():  # an unset variable in a script: never the current folder by accident
+        raise InvalidData("bsi demo: the folder named is blank; give a new, empty folder")
     root = Path(path).expanduser().resolve()
     refuse_demo_target(root)
     make_folder(root)

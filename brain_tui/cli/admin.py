@@ -24,7 +24,7 @@ def cmd_init(ctx: Context) -> int:
     from brain_tui.core.brain import init_brain
 
     brain = getattr(ctx.args, "brain", None)
-    path = brain if ctx.args.path == "." and brain else ctx.args.path
+    path = brain if ctx.args.path == "." and brain is not None else ctx.args.path
     root = init_brain(path, commit=not getattr(ctx.args, "no_commit", False))
     ctx.emit({"brain": str(root)}, str(root))
     return 0

@@ -55,9 +55,9 @@ def cmd_list(ctx: Context) -> int:
     from brain_tui.core.ids import valid_session_id
     from brain_tui.core.records.statuses import BLOCKING_STATUSES, SignalState  # not at import: `--help` loads no core
     from brain_tui.core.records.views import signal_json
-    from brain_tui.core.rules.signals import addressed_to, corrupt_signals
+    from brain_tui.core.rules.signals import addressed_to, corrupt_signals, list_target
 
-    target = ctx.args.to or ""
+    target = list_target(ctx.args.to)
     # Without --all no archived signal is listed: the live read (no closed claim, no archived signal) holds
     # the rest; a --to naming a session it lacks (its instance decides a broadcast) reads the whole brain.
     snapshot = ctx.brain.snapshot(only_statuses=None if ctx.args.all else BLOCKING_STATUSES)

@@ -77,7 +77,7 @@ def make_clock(now: str | None, tz: tzinfo) -> Clock:
     """
     text = now if now is not None else os.environ.get("BRAIN_NOW") or None
     if text is not None:
-        return fixed_clock(parse_timestamp(text, tz, what="--now"))
+        return fixed_clock(parse_timestamp(text, tz, what="--now" if now is not None else "$BRAIN_NOW"))
     return system_clock
 
 
@@ -158,8 +158,10 @@ def parse_duration(text: str, *, what: str = "TTL") -> timedelta:
     raw = str(text).strip().lower()
     if raw in TTL_CLASSES:
         return TTL_CLASSES[raw]
+    if not raw:
+        raise InvalidData(f"invalid {what} {text!r}: it is empty (use a duration like 90m, 2h or 2h30m)")
     match = _DURATION_RE.match(raw)
-    if not raw or not match or not any(match.groups()):
+    if not match or not any(match.groups()):
         if re.fullmatch(r"(?:[0-9]+h)?(?:[0-9]+m)?", raw, re.ASCII):
             raise InvalidData(f"invalid {what} {text!r}: at most 8h")
         raise InvalidData(f"invalid {what} {text!r}: use a duration like 90m, 2h or 2h30m (at most 8h)")

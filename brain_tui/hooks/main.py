@@ -81,7 +81,7 @@ def find_brain(explicit: str | None, environ: dict[str, str], event: dict[str, A
     from brain_tui.core.paths.layout import ROOT_VARIABLE, find_root, locate_brain
 
     if explicit or environ.get(ROOT_VARIABLE):
-        return str(find_root(explicit, environ=environ))
+        return str(find_root(explicit or None, environ=environ))
     cwd = event.get("cwd")
     starts: list[str] = [environ.get("CLAUDE_PROJECT_DIR", ""), cwd if isinstance(cwd, str) else ""]
     return locate_brain(None, environ, starts + [os.path.dirname(f) for f in files])
@@ -247,7 +247,8 @@ def _run(argv: Sequence[str], stream: BinaryIO, env: dict[str, str],
         bad = str(exc)
     except OSError as exc:
         bad = f"stdin could not be read ({type(exc).__name__})"
-    seen.update(event=event, flags=flags)
+    agent = wire.sender(event, flags.get("agent"))
+    seen.update(event=event, flags=flags, agent=agent)
     if time.monotonic() >= seen.get("deadline_at", float("inf")):
         raise DeadlineExceeded
     if event_name == "pre-tool-use" and bad is None:

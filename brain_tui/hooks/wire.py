@@ -54,6 +54,10 @@ EVENT_NAMES = {
     "permission-request": "PermissionRequest",
 }
 
+#: The `hook_event_name`s only Gemini CLI gives: an event carrying one is Gemini's even without `--agent gemini`.
+GEMINI_EVENTS = ("BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent", "BeforeModel", "AfterModel",
+                 "BeforeToolSelection", "PreCompress")
+
 
 class BadInput(ValueError):
     """The hook's stdin is not what the event should carry (one line saying what)."""
@@ -77,6 +81,15 @@ def read_event(stream: Any) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise BadInput("the event on stdin is not a JSON object")
     return data
+
+
+def sender(event: dict[str, Any], named: str | None) -> str:
+    """The agent whose wire an event speaks: the one `--agent` names, else Gemini CLI when the event's own
+    `hook_event_name` is one of Gemini's (SPEC 20.2 names only `bsi hook EVENT`), else Claude Code (Codex
+    speaks Claude Code's names and shapes)."""
+    if named is not None:
+        return named
+    return "gemini" if text_field(event, "hook_event_name") in GEMINI_EVENTS else "claude"
 
 
 def text_field(event: dict[str, Any], key: str) -> str:

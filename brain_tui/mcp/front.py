@@ -197,11 +197,11 @@ def main(argv: Sequence[str]) -> int | None:
     flags = serve_command(argv)
     if flags is None:
         return None
-    from brain_tui.core.errors import NotFound
+    from brain_tui.core.errors import InvalidData, NotFound
     from brain_tui.core.paths.layout import find_root
 
     try:
         root = find_root(flags.get("brain"))
-    except NotFound:
+    except (NotFound, InvalidData):
         return None
     return serve(str(root), flags.get("now"))

@@ -109,6 +109,30 @@ def test_init_of_a_blank_path_is_65_and_makes_nothing_here(tmp_path: Path) -> No
     assert list(here.iterdir()) == []
 
 
+def test_demo_of_a_blank_path_is_65_and_makes_nothing_here(tmp_path: Path) -> None:
+    """`bsi demo ''` is bad input, as `bsi init ''` is: never a demo in the current folder."""
+    here = tmp_path / "here"
+    here.mkdir()
+    for blank in ("", "  "):
+        res = run_in("demo", blank, cwd=here)
+        assert res.code == 65 and "Traceback" not in res.err and res.err.count("\n") == 1, res
+    assert list(here.iterdir()) == []
+
+
+def test_a_blank_brain_flag_is_65_never_another_brain(brain: Path, tmp_path: Path) -> None:
+    """`--brain ''` (an unset variable in a script) names no brain: neither $BRAIN_ROOT's nor the current folder's
+    is acted on, and `init` makes nothing here."""
+    here = tmp_path / "here"
+    here.mkdir()
+    env = {**INHERITED_ENV, "BRAIN_ROOT": str(brain)}
+    for blank in ("", "  "):
+        listed = run_bsi("--brain", blank, "claim", "list", brain=None, now=NOW, env=env, cwd=brain)
+        assert listed.code == 65 and listed.out == "" and listed.err.count("\n") == 1, listed
+        made = run_bsi("--brain", blank, "init", brain=None, now=NOW, env=INHERITED_ENV, cwd=here)
+        assert made.code == 65 and "Traceback" not in made.err, made
+    assert list(here.iterdir()) == []
+
+
 def test_init_keeps_a_gitignore_that_already_ignores_the_state_folder_from_the_root(tmp_path: Path) -> None:
     root = tmp_path / "b"
     root.mkdir()

@@ -21,3 +21,8 @@ def test_empty_now_is_refused_not_replaced_by_the_clock(brain: Path) -> None:
 def test_empty_brain_now_still_means_the_system_clock(brain: Path) -> None:
     run = run_bsi("claim", "list", brain=brain, now=None, env=clean_env(BRAIN_NOW=""))
     assert run.code == 0, run.err
+
+
+def test_a_bad_brain_now_is_named_as_brain_now_not_as_the_flag(brain: Path) -> None:
+    run = run_bsi("claim", "list", brain=brain, now=None, env=clean_env(BRAIN_NOW="tomorrow"))
+    assert run.code == 65 and run.err.count("\n") == 1 and "BRAIN_NOW" in run.err and "--now" not in run.err, run

@@ -119,6 +119,15 @@ def test_bad_input(brain: Path, bsi: Bsi) -> None:
     assert tree_bytes(brain) == files
 
 
+def test_list_to_a_blank_destination_is_65_not_every_signal(brain: Path, bsi: Bsi) -> None:
+    """`signal list --to ''` (an unset variable in a script) is bad input, as `send --to ''` is: a session asking
+    for its own signals is never handed every other session's."""
+    send(brain, "--to", "sess-20261129-0900-other", "--type", "INFO", "not yours")
+    for blank in ("", "  "):
+        run = bsi("signal", "list", "--to", blank, brain=brain)
+        assert run.code == 65 and run.out == "" and run.err.count("\n") == 1, run
+
+
 def test_any_uppercase_type_is_kept(brain: Path, bsi: Bsi) -> None:
     sig = send(brain, "--to", "x@y", "--type", "DEPLOY_DONE", "v2 is live")
     listed = bsi("--json", "signal", "list", brain=brain).json()["signals"]

@@ -275,3 +275,16 @@ def test_no_write_and_no_commit_on_the_hot_path(bound: tuple[Path, str]) -> None
                                   "hook_event_name": "PostToolUse", "tool_response": {"success": True}})
     assert tree_bytes(brain) == before and head(brain) == commit
     assert os.path.isfile(brain / ".brain" / "agents" / f"{_sess}.json")
+
+
+def test_a_gemini_event_without_agent_flag_is_read_and_answered_as_gemini(bound: tuple[Path, str]) -> None:
+    """SPEC 20.2 names only `bsi hook EVENT`: an event whose `hook_event_name` is Gemini CLI's own (`BeforeTool`)
+    is Gemini's, so its `write_file` is checked as a write and the denial is Gemini's structured one."""
+    brain, sess = bound
+    gemini = {"session_id": AGENT, "cwd": str(brain), "hook_event_name": "BeforeTool", "tool_name": "write_file",
+              "tool_input": {"file_path": str(brain / "docs" / "g.md"), "content": "x"}}
+    run = run_bsi("hook", "pre-tool-use", brain=brain, input=json.dumps(gemini))
+    assert run.code == 0 and run.json() == {"decision": "deny", "reason": run.json()["reason"]}
+    assert sess in run.err
+    inside = {**gemini, "tool_name": "replace", "tool_input": {"file_path": str(brain / "src" / "g.md")}}
+    assert_allowed(hook(brain, "pre-tool-use", inside))

@@ -30,3 +30,11 @@ def test_ttl_refused_and_nothing_written(brain: Path, ttl: str) -> None:
     assert "TTL" in str(error) and "\n" not in str(error)
     assert tree_bytes(brain) == files
 
+
+
+@pytest.mark.parametrize("ttl", ["", "  "])
+def test_an_empty_ttl_is_said_to_be_empty_not_too_long(ttl: str) -> None:
+    from brain_tui.core.clock import parse_duration
+
+    error = refused(lambda: parse_duration(ttl), 65)
+    assert "empty" in str(error) and not str(error).endswith("at most 8h"), error

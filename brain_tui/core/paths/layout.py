@@ -130,9 +130,13 @@ def find_root(explicit: str | os.PathLike[str] | None = None, cwd: str | os.Path
 
     Raises:
         NotFound: no brain found (exit 66), with the commands that make one.
+        InvalidData: `explicit` is blank (an unset variable in a script): it names no brain, and another is never
+            taken in its place (exit 65).
     """
-    from brain_tui.core.errors import NotFound
+    from brain_tui.core.errors import InvalidData, NotFound
 
+    if explicit is not None and not os.fspath(explicit).strip():
+        raise InvalidData("invalid --brain: the path is empty (give the brain's folder)")
     env = os.environ if environ is None else environ
     given = os.fspath(explicit) if explicit else env.get(ROOT_VARIABLE)
     start = os.path.realpath(cwd or os.getcwd())

@@ -172,6 +172,19 @@ def archive_signals(cs: ChangeSet) -> list[str]:
     return archived
 
 
+def list_target(to: str | None) -> str:
+    """The destination a listing filters on: None (not given) lists every signal ("").
+
+    Raises:
+        InvalidData: `to` is given blank (an unset variable in a script): never every session's signals instead.
+    """
+    if to is None:
+        return ""
+    if not to.strip():
+        raise InvalidData("a blank destination lists nothing: give --to X, or leave --to out for every signal")
+    return to.strip()
+
+
 def addressed_to(sig: Signal, target: str, snapshot: BrainSnapshot) -> bool:
     """True when `sig` is for `target`: exact ID, `sess@machine`, or a `brain@machine` broadcast."""
     if not target:
