@@ -68,8 +68,7 @@ def corrupt_line(snapshot: BrainSnapshot, key: str | None) -> Content | None:
     if bad is None:
         return None
     out = styled("✗ ", ERROR) + safe_text(short_id(holder_id(bad.path), snapshot.now, snapshot.tz), 40, style=STRONG)
-    out += safe_text(f" · line {bad.line}: {bad.reason} · ", 300, style=MUTED)
-    out += safe_text(_fix(bad), 200)
+    out += safe_text(f" · line {bad.line}: {bad.reason} · ", 300, style=MUTED) + safe_text(_fix(bad), 200)
     if bad.holds:
         out += safe_text(f" · until repaired it holds {_held(bad)}", 200, style=WARN)
     return out + safe_text(f" · {bad.path}", 200, style=MUTED)

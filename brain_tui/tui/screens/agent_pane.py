@@ -31,8 +31,7 @@ CONFIRMS: dict[str, tuple[str, str, str, str]] = {
 def _subject(claim: Claim) -> Content:
     out = safe_text(claim.sess_id, 80, style="bold")
     if claim.slug:
-        out += Content(" ")
-        out += safe_text(f"({claim.slug})", 60)
+        out += Content(" ") + safe_text(f"({claim.slug})", 60)
     return out
 
 

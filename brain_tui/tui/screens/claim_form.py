@@ -158,11 +158,8 @@ class OpenClaimScreen(FormDialog):
         out = styled(f"✗ {len(conflicts)} conflict(s) — the core will refuse this claim:", ERROR)
         for conflict in conflicts[:8]:
             out += "\n  "
-            out += safe_text(short_id(conflict.sess_id, snapshot.now, snapshot.tz), 40, style="bold")
-            out += " "
-            out += safe_text(conflict.instance or "?", 40)
-            out += " holds "
-            out += safe_text(conflict.scope, 60)
+            out += safe_text(short_id(conflict.sess_id, snapshot.now, snapshot.tz), 40, style="bold") + " "
+            out += safe_text(conflict.instance or "?", 40) + " holds " + safe_text(conflict.scope, 60)
             out += safe_text(f" [{conflict.status}, {conflict.overlap}]", 40, style=MUTED)
         if len(conflicts) > 8:
             out += f"\n  … {len(conflicts) - 8} more"

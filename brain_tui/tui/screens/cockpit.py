@@ -344,9 +344,7 @@ class CockpitScreen(ClaimActions):
         out = Content()
         if claim is not None:
             self._last_claim = claim.sess_id
-            out += status_icon(claim.status)
-            out += " "
-            out += safe_text(claim.sess_id, 60, style=STRONG)
+            out += status_icon(claim.status) + " " + safe_text(claim.sess_id, 60, style=STRONG)
             tier = tier_of(claim)
             where = claim.instance or "?"
             left = attention.describe_time_left(attention.time_left(claim, app.snapshot.now))
@@ -355,8 +353,7 @@ class CockpitScreen(ClaimActions):
             out += safe_text(f"{details} · {where} · ", 120, style=MUTED)
             session = app.live_sessions.get(claim.sess_id)
             if session is not None:
-                out += live_text(session, app.snapshot.now)
-                out += Content.styled(" · ", MUTED)
+                out += live_text(session, app.snapshot.now) + Content.styled(" · ", MUTED)
             out += safe_text(claim.story or "—", 300)
         elif sig is not None:
             out += safe_text(sig.sig_id, 60, style=STRONG)

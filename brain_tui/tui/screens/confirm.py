@@ -37,13 +37,11 @@ def _touched_text(touched: tuple[str, ...], snapshot: BrainSnapshot, verb: str) 
         claim = snapshot.claim(sess_id)
         out += "\n  "
         if claim is not None:
-            out += status_icon(claim.status)
-            out += " "
+            out += status_icon(claim.status) + " "
         out += safe_text(short_id(sess_id, snapshot.now, snapshot.tz), 80)
         if claim is not None:
             out += " "
-            out += safe_text(claim.status, 20, style=MUTED)
-            out += " "
+            out += safe_text(claim.status, 20, style=MUTED) + " "
             out += safe_text(claim.story, 300, style=MUTED)  # wraps in the dialog, as the claim's own story
     if len(touched) > 20:
         out += f"\n  … {len(touched) - 20} more"
@@ -242,9 +240,7 @@ class SlugConfirmDialog(CoreDialog):
                 yield self.refusal_box(self.preview.refusal)
             yield Label(Content("Reason (required)"), markup=False)
             yield Input(compact=True, placeholder="required", id="reason")
-            prompt = Content("Type the slug ")
-            prompt += safe_text(self.claim.slug, 60, style="bold")
-            prompt += " to confirm"
+            prompt = Content("Type the slug ") + safe_text(self.claim.slug, 60, style="bold") + " to confirm"
             yield Label(prompt, markup=False)
             yield Input(compact=True, placeholder=self.claim.slug, id="slug")
             yield from self.foot(self.action.capitalize(), "esc cancels", "error", disabled=True)

@@ -173,11 +173,8 @@ class LintScreen(Screen[None]):
         if finding is None:
             bar.update(styled("✓ no findings: every brain file has a valid brain-language header", OK))
             return
-        out = safe_text(f"{finding.path}:{finding.line}", 160, style=STRONG)
-        out += " "
-        out += safe_text(finding.field or "?", 20, style=WARN)
-        out += " "
-        out += safe_text(finding.message, 400)
+        out = safe_text(f"{finding.path}:{finding.line}", 160, style=STRONG) + " "
+        out += safe_text(finding.field or "?", 20, style=WARN) + " " + safe_text(finding.message, 400)
         bar.update(out)
 
     def action_back(self) -> None:

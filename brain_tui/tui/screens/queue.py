@@ -182,9 +182,7 @@ class QueueScreen(ClaimActions):
         elif sig is not None:
             info.update(signal_details(sig, snapshot, app.brain.brain_name))
         elif claim is not None:
-            out = safe_text(item.summary, 300, style=WARN)
-            out += "\n\n"
-            out += claim_summary(claim, snapshot)
+            out = safe_text(item.summary, 300, style=WARN) + "\n\n" + claim_summary(claim, snapshot)
             info.update(out)
 
     def action_gate_diff(self) -> None:

@@ -152,8 +152,7 @@ def render_breath(sprints: Sequence[SprintMetrics] | None,
     for sprint in recent:
         name = short_sprint(sprint.sprint or "?") + ("•" if sprint.is_open else "")
         shown = safe_text(name, BAR + GAP - 1, style=STRONG)
-        out += shown
-        out += " " * (BAR + GAP - shown.cell_length)
+        out += shown + " " * (BAR + GAP - shown.cell_length)
     out += Content.styled("last".rjust(VALUE), MUTED)
     for key, label, direction in METRICS:
         limit = thresholds.get(key)
@@ -192,9 +191,7 @@ def render_breath(sprints: Sequence[SprintMetrics] | None,
         lower = lower.append_text(fmt_value(key, values[-1]).rjust(VALUE),
                                   style=ERROR if last_flagged else MUTED if provisional else STRONG)
         out += "\n"
-        out += upper
-        out += "\n"
-        out += lower
+        out += upper + "\n" + lower
     # the inhale rule: at most N sources per agent
     out += "\n"
     out += Content.styled("inhale".ljust(LABEL), STRONG)
@@ -218,9 +215,7 @@ def render_breath(sprints: Sequence[SprintMetrics] | None,
         out += Content.styled("✓ no alerts", OK)
     for name, message in alerts:
         out += "\n"
-        out += Content.styled("⚠ ", WARN)
-        out += safe_text(name, 12, style=STRONG)
-        out += " "
+        out += Content.styled("⚠ ", WARN) + safe_text(name, 12, style=STRONG) + " "
         out += safe_text(message, 200, style=WARN)
     if note:
         out += "\n"

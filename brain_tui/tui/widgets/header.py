@@ -113,15 +113,13 @@ def header_text(
         unreadable: the last read of the brain failed (its folder is gone): what is shown is the last state read.
     """
     compact = width < 100
-    left = styled("◆ " if compact else "◆ brain-tui ", STRONG)
-    left += safe_text(brain_name, 30, style=ACCENT)
+    left = styled("◆ " if compact else "◆ brain-tui ", STRONG) + safe_text(brain_name, 30, style=ACCENT)
     if hint:
         left += safe_text(f" ({hint})", 20, style=MUTED)
     left += Content.styled(" · ", MUTED)
     left += safe_text(instance.partition("@")[2] or instance if compact else instance, 40)
     if branch:
-        left += Content.styled(" · ⎇ ", MUTED)
-        left += safe_text(branch, 30)
+        left += Content.styled(" · ⎇ ", MUTED) + safe_text(branch, 30)
     git = env.git_reading if env is not None else None
     if sync is not None:
         left = left.append(sync_badge(sync, snapshot, error=sync_error, busy=sync_busy, compact=compact,

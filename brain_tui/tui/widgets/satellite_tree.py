@@ -61,8 +61,7 @@ def _with_live_work_below(snapshot: BrainSnapshot) -> set[str]:
 def node_label(claim: Claim, snapshot: BrainSnapshot, inside: int = 0,
                live: LiveMap | None = None) -> Content:
     """One node: icon, short ID, level, gate marker, TTL left, children counts, and what waits below it."""
-    label = status_icon(claim.status)
-    label += " "
+    label = status_icon(claim.status) + " "
     label = label.append(safe_text(short_id(claim.sess_id, snapshot.now, snapshot.tz), 40,
                                    style=STRONG if not claim.is_terminal else MUTED))
     label += " "
