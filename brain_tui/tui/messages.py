@@ -32,7 +32,6 @@ class SnapshotLoaded(Message):
     liveness: Mapping[str, Liveness] | None = None
 
 
-
 @record(frozen=False)
 class FilesChanged(Message):
     """The watcher (or the stat poll) saw files change under the watched folders."""
@@ -40,7 +39,6 @@ class FilesChanged(Message):
     paths: tuple[str, ...]
     #: True when watchfiles told (the fingerprint is taken again after the refresh).
     watched: bool = False
-
 
 
 @record(frozen=False)
@@ -64,13 +62,11 @@ class SyncFinished(Message):
     fetched_at: datetime | None = None
 
 
-
 @record(frozen=False)
 class SyncStatusRead(Message):
     """The sync state (ahead/behind, last sync, pending) was read."""
 
     status: SyncStatus | None
-
 
 
 @record(frozen=False)
@@ -79,7 +75,6 @@ class EnvRead(Message):
 
     data: EnvState | None
     note: str
-
 
 
 @record(frozen=False)
@@ -107,7 +102,6 @@ class CoreDone(Message):
     def toast(self) -> str:
         """The message as a toast says it (a refusal names what was refused)."""
         return f"{self.describe} refused: {self.message}" if self.refused else self.message
-
 
 
 @record(frozen=False)

@@ -74,16 +74,20 @@ class Bounded:
         return box["value"]  # type: ignore[no-any-return]
 
 
-def collect_env(brain: Brain) -> tuple[EnvState | None, str]:
-    """The environment of the brain's machine (SPEC 16), via `Brain.env`.
-
-    Returns:
-        (the reading, "") or (None, why not).
-    """
+def _answer(what: str, read: Callable[[], T], *, core_words: bool = True) -> tuple[T | None, str]:
+    """``(read(), "")``, or ``(None, why not)``: a core refusal in its own words (unless not `core_words`), any
+    other failure named by its class — a failing source must never stop the cockpit."""
     try:
-        return brain.env(), ""
-    except Exception as exc:  # noqa: BLE001 - a failing source must never stop the cockpit
-        return None, f"environment: {exc.__class__.__name__}: {exc}"
+        return read(), ""
+    except Exception as exc:  # noqa: BLE001
+        if core_words and isinstance(exc, BsiError):
+            return None, f"{what}: {exc.message}"
+        return None, f"{what}: {exc.__class__.__name__}: {exc}"
+
+
+def collect_env(brain: Brain) -> tuple[EnvState | None, str]:
+    """The environment of the brain's machine (SPEC 16), via `Brain.env`."""
+    return _answer("environment", lambda: brain.env(), core_words=False)
 
 
 def breath_of(brain: Brain, snapshot: BrainSnapshot) -> tuple[tuple[SprintMetrics, ...] | None, str]:
@@ -126,26 +130,12 @@ def claim_git_log(brain: Brain, claim: Claim) -> list[str]:
 def verify_claim(brain: Brain, snapshot: BrainSnapshot, claim: Claim) -> tuple[DriftReport | None, str]:
     """Scope drift of the claim (`bsi verify`), via `Brain.audit.verify`."""
     del snapshot  # the report reads the brain as it is now, like `bsi verify`
-    try:
-        return brain.audit.verify(claim.sess_id), ""
-    except BsiError as exc:
-        return None, f"verify: {exc.message}"
-    except Exception as exc:  # noqa: BLE001 - a failing source must never stop the cockpit
-        return None, f"verify: {exc.__class__.__name__}: {exc}"
+    return _answer("verify", lambda: brain.audit.verify(claim.sess_id))
 
 
 def sync_status(brain: Brain) -> tuple[SyncStatus | None, str]:
-    """Where the brain stands against its remote (`brain.remote.status()`): local git only, no network.
-
-    Returns:
-        (the status, "") or (None, why not).
-    """
-    try:
-        return brain.remote.status(), ""
-    except BsiError as exc:
-        return None, f"sync: {exc.message}"
-    except Exception as exc:  # noqa: BLE001 - a failing source must never stop the cockpit
-        return None, f"sync: {exc.__class__.__name__}: {exc}"
+    """Where the brain stands against its remote (`brain.remote.status()`): local git only, no network."""
+    return _answer("sync", lambda: brain.remote.status())
 
 
 def fetch_remote(brain: Brain, *, integrate: bool = True) -> bool:
@@ -170,13 +160,5 @@ def fetch_remote(brain: Brain, *, integrate: bool = True) -> bool:
 
 
 def lint_findings(brain: Brain) -> tuple[list[Finding] | None, str]:
-    """`bsi lint` over the whole brain (`Brain.lint`): path, line, field, message of each finding.
-
-    Returns:
-        (finding dicts in file order, "") or (None, why not).
-    """
-    try:
-        findings = brain.lint()
-    except Exception as exc:  # noqa: BLE001 - a failing source must never stop the cockpit
-        return None, f"lint: {exc.__class__.__name__}: {exc}"
-    return list(findings), ""
+    """`bsi lint` over the whole brain (`Brain.lint`): path, line, field, message of each finding, in file order."""
+    return _answer("lint", lambda: list(brain.lint()), core_words=False)
