@@ -1,11 +1,10 @@
 """BrainApp: the cockpit's application — screens, the snapshot it shows, the attention queue, actions.
 
-Data flows one way: files on disk → `feed.steady_read` (a `Brain` read) in a worker thread
-(`feed.LiveFeed`) → a `SnapshotLoaded` message → the screens. Actions flow the
-other way: a key → a dialog → a `Brain` method run in a thread worker (the same
-code path as `bsi`) → files and a git commit → the watcher notices → a new
-snapshot. The cockpit never writes a brain file itself and never decides a rule:
-what needs the pilot is `Brain.attention()`, counted one way everywhere.
+Data flows one way: files on disk → `feed.steady_read` (a `Brain` read) in a worker thread (`feed.LiveFeed`) → a
+`SnapshotLoaded` message → the screens. Actions flow the other way: a key → a dialog → a `Brain` method run in a thread
+worker (the same code path as `bsi`) → files and a git commit → the watcher notices → a new snapshot. The cockpit never
+writes a brain file itself and never decides a rule: what needs the pilot is `Brain.attention()`, counted one way
+everywhere.
 """
 
 from __future__ import annotations

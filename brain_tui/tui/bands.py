@@ -3,11 +3,10 @@
 In the middle band the satellite tree takes the columns its widest line needs, between its share (2 of 5)
 and half the width, and the signals the rest (`tree_pane_width`): its labels end with what waits inside.
 
-Claims on top, signals and the satellite tree in the middle, the environment and the
-breath (or locks, or history) pane at the bottom. A band whose panes hold little gives
-its rows away; when everything holds more than fits, the claims keep at least half of
-the body, then the signals and the tree take what they hold, leaving the environment
-and the breath charts at least a third of the rest.
+Claims on top, signals and the satellite tree in the middle, the environment and the breath (or locks, or history) pane
+at the bottom. A band whose panes hold little gives its rows away; when everything holds more than fits, the claims keep
+at least half of the body, then the signals and the tree take what they hold, leaving the environment and the breath
+charts at least a third of the rest.
 """
 
 from __future__ import annotations

@@ -1,12 +1,10 @@
 """The live feed: how the cockpit learns that the brain changed, and reads it again off the UI thread.
 
-Files are watched with watchfiles (stat polling as a fallback for network
-filesystems), and so are the git files that decide HEAD's commit: in force is
-what git holds (SPEC 22), so another process's commit alone can change what a
-read shows (a lift written, read, then committed). Every change asks for one
-read. Reads run in one thread at a time and coalesce: changes that arrive while a read runs give exactly one more read
-after it (dolphie's self-rescheduling refresh, never overlapping). Each read
-posts `SnapshotLoaded` to the app. The UI thread never parses a file and never
+Files are watched with watchfiles (stat polling as a fallback for network filesystems), and so are the git files that
+decide HEAD's commit: in force is what git holds (SPEC 22), so another process's commit alone can change what a read
+shows (a lift written, read, then committed). Every change asks for one read. Reads run in one thread at a time and
+coalesce: changes that arrive while a read runs give exactly one more read after it (dolphie's self-rescheduling
+refresh, never overlapping). Each read posts `SnapshotLoaded` to the app. The UI thread never parses a file and never
 scans the folders.
 """
 

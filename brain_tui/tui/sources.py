@@ -35,9 +35,8 @@ class SourceTimeout(Exception):
 class Bounded:
     """Run a slow source in a daemon thread with a time limit, one call at a time.
 
-    A call that times out keeps running in its thread (threads cannot be killed);
-    until it ends, a new call answers at once with `SourceTimeout` instead of
-    starting a second thread, so a hung source never piles threads up.
+    A call that times out keeps running in its thread (threads cannot be killed); until it ends, a new call answers at
+    once with `SourceTimeout` instead of starting a second thread, so a hung source never piles threads up.
     """
 
     def __init__(self, name: str, timeout_s: float = SOURCE_TIMEOUT_S) -> None:

@@ -1,10 +1,8 @@
 """Theme files (YAML) turned into Textual `Theme`s, and the small settings file that remembers the choice.
 
-Themes are looked up, in order, in the wheel (`brain_tui/_themes`, force-included
-from the repository's `themes/`), in the repository's `themes/` folder (editable
-installs), and in ``$XDG_CONFIG_HOME/brain-tui/themes`` (the user's own). A
-later file with the same name replaces an earlier one; a bad file is skipped
-and reported, never fatal.
+Themes are looked up, in order, in the wheel (`brain_tui/_themes`, force-included from the repository's `themes/`), in
+the repository's `themes/` folder (editable installs), and in ``$XDG_CONFIG_HOME/brain-tui/themes`` (the user's own). A
+later file with the same name replaces an earlier one; a bad file is skipped and reported, never fatal.
 """
 
 from __future__ import annotations

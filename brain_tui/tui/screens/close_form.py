@@ -1,8 +1,7 @@
 """The close dialog: the claim's tier is shown and its requirements are asked (SPEC 6.5).
 
-Tier 1 (atomic) asks the result status; Tier 2 (validated) the test counts;
-Tier 3 (orchestrated) lists the satellites still open. The core decides: a
-refused close shows the core's message and nothing is closed.
+Tier 1 (atomic) asks the result status; Tier 2 (validated) the test counts; Tier 3 (orchestrated) lists the satellites
+still open. The core decides: a refused close shows the core's message and nothing is closed.
 """
 
 from __future__ import annotations

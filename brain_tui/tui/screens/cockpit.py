@@ -1,8 +1,7 @@
 """The main cockpit: claims, stale claims, signals, the satellite tree, environment, breath, locks, history.
 
-Wide (≥ 120 columns): every pane at once (locks and history take the breath
-pane's place with `6` / `7`). Narrow (80x24 over SSH): one pane at a time,
-`1`–`7` or a click on a tab to switch, the same keys.
+Wide (≥ 120 columns): every pane at once (locks and history take the breath pane's place with `6` / `7`). Narrow (80x24
+over SSH): one pane at a time, `1`–`7` or a click on a tab to switch, the same keys.
 """
 
 from __future__ import annotations

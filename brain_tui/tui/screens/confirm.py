@@ -1,8 +1,7 @@
 """Confirmation dialogs: gate decisions, pause/resume cascades, and abort/release by typing the slug.
 
-A decision needs a real key press in this focused dialog: the key that opened
-it does nothing here, no text from the brain is ever markup (so no data can
-click a button), and the destructive ones need the claim's slug typed exactly.
+A decision needs a real key press in this focused dialog: the key that opened it does nothing here, no text from the
+brain is ever markup (so no data can click a button), and the destructive ones need the claim's slug typed exactly.
 """
 
 from __future__ import annotations

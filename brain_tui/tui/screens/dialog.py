@@ -33,9 +33,8 @@ if TYPE_CHECKING:
 class CoreDialog(ModalScreen[str | None]):
     """A modal dialog that ends with one core action (or esc).
 
-    Subclasses compose an ``#error`` Static (see `error_line`) and call
-    `submit_core`. The dialog is dismissed with the success message; a refusal
-    stays in the dialog, in the core's words.
+    Subclasses compose an ``#error`` Static (see `error_line`) and call `submit_core`. The dialog is dismissed with the
+    success message; a refusal stays in the dialog, in the core's words.
     """
 
     #: Keys typed in one burst (over SSH, or by a fast typist) keep their order: Tab moves focus as soon as it is

@@ -1,9 +1,8 @@
 """The lint screen: brain-language header findings across the brain (SPEC 18, `bsi lint`).
 
-The lint walks the whole brain (it reads only each file's header, but there may
-be many files), so it runs in a thread worker; the screen shows "linting…"
-until it answers. Every path and message goes through `safe_text`: file names
-and header values come from the brain and may be hostile.
+The lint walks the whole brain (it reads only each file's header, but there may be many files), so it runs in a thread
+worker; the screen shows "linting…" until it answers. Every path and message goes through `safe_text`: file names and
+header values come from the brain and may be hostile.
 """
 
 from __future__ import annotations

@@ -1,10 +1,8 @@
 """The attention queue (`g`): everything that needs the pilot, ranked by what deciding it unblocks.
 
-The rows are `Brain.attention()` as the core ranks it — gates, BLOCKED_ON
-signals, circuit breaks, agent sessions waiting for input, paused trees close to
-expiry, stale claims — each with its time left. The panel below shows the
-selected item: the gate message, result, files, children and the effect of
-approving, as the core computes it.
+The rows are `Brain.attention()` as the core ranks it — gates, BLOCKED_ON signals, circuit breaks, agent sessions
+waiting for input, paused trees close to expiry, stale claims — each with its time left. The panel below shows the
+selected item: the gate message, result, files, children and the effect of approving, as the core computes it.
 """
 
 from __future__ import annotations

@@ -9,13 +9,11 @@ two rows, drawn as ``▁`` wherever a bar stays below it::
     load   ▁▁▁▁▁▁▁▁▁▁▂▂▂▁▁▁▁▁▁▁▁▁▁▁▁
     >2.0   ▄▄▄  ▄▄▄  ███  ▅▅▅  ▅▅▅    1.33
 
-A bar is red when the core flagged that metric for that sprint (the rules stay
-in `core.breath_metrics`; this module only draws), green otherwise, and dim while the
-sprint is still open for the exhale-side metrics (nothing can be released
-before the sprint's expire). `breath_depth` has no fixed threshold (its alert is
-"grew 3 sprints in a row"), so it is scaled to its largest value. A row below
-shows the inhale rule (at most 2 sources per agent) per sprint, then the alerts,
-newest first. Sprint names come from the brain, so they go through `safe_text`.
+A bar is red when the core flagged that metric for that sprint (the rules stay in `core.breath_metrics`; this module
+only draws), green otherwise, and dim while the sprint is still open for the exhale-side metrics (nothing can be
+released before the sprint's expire). `breath_depth` has no fixed threshold (its alert is "grew 3 sprints in a row"), so
+it is scaled to its largest value. A row below shows the inhale rule (at most 2 sources per agent) per sprint, then the
+alerts, newest first. Sprint names come from the brain, so they go through `safe_text`.
 """
 
 from __future__ import annotations
