@@ -30,12 +30,8 @@ class BandNeeds:
 
 
 def band_heights(body: int, needs: BandNeeds) -> tuple[int, int]:
-    """(middle band rows, bottom band rows) for a body of `body` rows; the top band takes the rest.
-
-    Args:
-        body: rows between the header and the selection bar.
-        needs: what each band would need.
-    """
+    """(middle band rows, bottom band rows) for a `body` of rows between the header and the selection bar, by
+    what each band `needs`; the top band takes the rest."""
     mid_need, bottom_need = max(MID_MIN, needs.mid), max(BOTTOM_MIN, needs.bottom)
     top = min(needs.top, max(body // 2, body - mid_need - bottom_need))
     room = max(MID_MIN + BOTTOM_MIN, body - top)
@@ -48,13 +44,6 @@ def band_heights(body: int, needs: BandNeeds) -> tuple[int, int]:
 
 
 def tree_pane_width(width: int, widest: int) -> int:
-    """Columns of the satellite tree's pane in a wide middle band of `width` columns.
-
-    Args:
-        width: the terminal's columns.
-        widest: the tree's widest line (its guides and label).
-
-    Returns:
-        That line, the pane's border and a scrollbar's column; at least the pane's share (2/5), at most half.
-    """
+    """Columns of the satellite tree's pane in a wide middle band of `width` columns: its `widest` line (guides
+    and label), the pane's border and a scrollbar's column; at least the pane's share (2/5), at most half."""
     return max(width * 2 // 5, min(width // 2, widest + BORDER + 1))

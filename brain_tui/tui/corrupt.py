@@ -38,12 +38,8 @@ def _fix(bad: CorruptFile) -> str:
 
 
 def corrupt_rows(snapshot: BrainSnapshot, needle: str = "") -> list[tuple[str, dict[str, Any]]]:
-    """One stale-pane row per file that does not read (path, line, reason, what it holds, the repair).
-
-    Args:
-        snapshot: the brain read.
-        needle: the filter text (matched against the path, the reason and what it holds).
-    """
+    """One stale-pane row per file that does not read (path, line, reason, what it holds, the repair); `needle`
+    filters on the path, the reason and what it holds."""
     rows: list[tuple[str, dict[str, Any]]] = []
     for bad in snapshot.corrupt:
         if needle and needle.lower() not in f"{bad.path} {bad.reason} {_held(bad)}".lower():

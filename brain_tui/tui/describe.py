@@ -108,13 +108,8 @@ def children_text(claim: Claim, snapshot: BrainSnapshot) -> Content:
 
 
 def approve_effect(claim: Claim, snapshot: BrainSnapshot, dry_runs: Mapping[str, Preview] | None = None) -> Content:
-    """What approving would do and unblock, as the core decides it (dry run, nothing written).
-
-    Args:
-        claim: the gated claim.
-        snapshot: the brain as shown.
-        dry_runs: the dry runs already made ("approve", "reject"), so none is computed twice; the others are run.
-    """
+    """What approving `claim` would do and unblock, as the core decides it (dry run, nothing written); the
+    `dry_runs` already made ("approve", "reject") are not computed again."""
     known = dry_runs or {}
     outcome = known.get("approve") or preview(snapshot, "approve", claim.sess_id)
     if not outcome.allowed:
@@ -166,13 +161,8 @@ def expiry_hint(claim: Claim | None, now: datetime) -> str:
 
 
 def gate_details(claim: Claim, snapshot: BrainSnapshot, dry_runs: Mapping[str, Preview] | None = None) -> Content:
-    """Everything a human needs to decide a gate: message, effect, result, files, children, then the claim.
-
-    Args:
-        claim: the gated claim.
-        snapshot: the brain as shown.
-        dry_runs: the dry runs the caller already made (`approve_effect`).
-    """
+    """Everything a human needs to decide a gate: message, effect, result, files, children, then the claim
+    (`dry_runs`: as `approve_effect`)."""
     out = status_icon(claim.status) + " " + safe_text(claim.sess_id, 80, style=STRONG) + "  "
     out += safe_text(claim.story or "—", 200)
     raised = gate_raised_at(claim, snapshot.tz)
@@ -198,15 +188,9 @@ def gate_details(claim: Claim, snapshot: BrainSnapshot, dry_runs: Mapping[str, P
 
 
 def signal_details(sig: Signal, snapshot: BrainSnapshot, brain_name: str, *, key_hint: bool = True) -> Content:
-    """A pending BLOCKED_ON / HUMAN_GATE signal: who is blocked, on what, since when.
-
-    Args:
-        sig: the signal.
-        snapshot: the brain it was read from.
-        brain_name: this brain's name (parties are shown short).
-        key_hint: end with the key that acknowledges a pending signal (not in the acknowledge dialog itself,
-            whose own hint says it).
-    """
+    """A pending BLOCKED_ON / HUMAN_GATE signal: who is blocked, on what, since when (parties short, by
+    `brain_name`); `key_hint`: end with the key that acknowledges a pending signal (not in the acknowledge
+    dialog itself, whose own hint says it)."""
     out = Content()
     out += safe_text(sig.type, 30, style=WARN) + " " + safe_text(sig.sig_id, 80, style=STRONG) + "\nfrom "
     out += safe_text(short_party(sig.sender, snapshot, brain_name), 80) + " → "

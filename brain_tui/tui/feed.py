@@ -99,12 +99,8 @@ def changed_names(previous: Fingerprint, current: Fingerprint) -> tuple[str, ...
 
 
 class LiveFeed:
-    """Watches the brain's folders and reads snapshots in a worker thread, one at a time.
-
-    Args:
-        app: the app that receives `SnapshotLoaded` and `FilesChanged`.
-        brain: the brain to read (its store is used by this feed's reader thread only, under `read_lock`).
-    """
+    """Watches the brain's folders and reads snapshots in a worker thread, one at a time, posting `SnapshotLoaded`
+    and `FilesChanged` to `app`; `brain`'s store is used by this feed's reader thread only, under `read_lock`."""
 
     def __init__(self, app: App[Any], brain: Brain) -> None:
         self.app = app

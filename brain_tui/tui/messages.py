@@ -19,12 +19,8 @@ if TYPE_CHECKING:
 
 @record(frozen=False)
 class SnapshotLoaded(Message):
-    """A fresh snapshot was read off the UI thread (or the read failed: `error`).
-
-    Attributes:
-        snapshot: the brain as read (None when the read failed).
-        error: why it failed ("" on success).
-    """
+    """A fresh snapshot read off the UI thread (`snapshot` None when the read failed: `error` says why, "" on
+    success)."""
 
     snapshot: BrainSnapshot | None
     error: str = ""

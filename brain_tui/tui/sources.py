@@ -45,12 +45,8 @@ class Bounded:
         self._running: threading.Thread | None = None
 
     def __call__(self, fn: Callable[[], T]) -> T:
-        """Call `fn()` and return its answer.
-
-        Raises:
-            SourceTimeout: it took longer than `timeout_s`, or the previous call still runs.
-            Exception: whatever `fn` raised.
-        """
+        """Call `fn()` and return its answer (or raise what it raised); `SourceTimeout` after `timeout_s`, or while
+        the previous call still runs."""
         if self._running is not None and self._running.is_alive():
             raise SourceTimeout(f"{self.name}: the previous reading has not finished (over {self.timeout_s:g} s)")
         box: dict[str, Any] = {}
@@ -90,11 +86,8 @@ def collect_env(brain: Brain) -> tuple[EnvState | None, str]:
 
 
 def breath_of(brain: Brain, snapshot: BrainSnapshot) -> tuple[tuple[SprintMetrics, ...] | None, str]:
-    """Breath metrics of every sprint (SPEC 17) from the records the snapshot holds (`Brain.breath.metrics`).
-
-    Returns:
-        (metrics oldest first, note) or (None, why not).
-    """
+    """Breath metrics of every sprint (SPEC 17), oldest first, from the records the snapshot holds
+    (`Brain.breath.metrics`); the note counts unreadable breath files."""
     try:
         found = brain.breath.metrics(snapshot=snapshot)
     except Exception as exc:  # noqa: BLE001 - a failing source must never stop the cockpit
@@ -104,11 +97,8 @@ def breath_of(brain: Brain, snapshot: BrainSnapshot) -> tuple[tuple[SprintMetric
 
 
 def sync_function(brain: Brain) -> tuple[Callable[[Brain], SyncReport] | None, str]:
-    """`brain.remote.sync` when the brain has a remote: the one hook for `s`.
-
-    Returns:
-        (a function of a Brain, "") or (None, why sync is not possible).
-    """
+    """`brain.remote.sync` when the brain has a remote (the one hook for `s`), else None and why sync is not
+    possible."""
     try:
         if not brain.remote.has_remote():
             return None, "sync not configured: this brain has no git remote"
@@ -138,15 +128,9 @@ def sync_status(brain: Brain) -> tuple[SyncStatus | None, str]:
 
 
 def fetch_remote(brain: Brain, *, integrate: bool = True) -> bool:
-    """The background fetch of `sync: auto`: `Brain.pull()` (fetch, then bring the work tree to the
-    remote tip under the brain lock), or only `git fetch` when `integrate` is False (read-only cockpit).
-
-    Returns:
-        False when there is nothing to do (no remote, no branch), True after a fetch.
-
-    Raises:
-        BsiError: the remote is unreachable (`RemoteUnreachable`), a rebase stopped, …
-    """
+    """The background fetch of `sync: auto`: `Brain.pull()` (fetch, then bring the work tree to the remote tip
+    under the brain lock), or only `git fetch` when not `integrate` (read-only cockpit). False when there is
+    nothing to do (no remote, no branch); `BsiError` when the remote is unreachable, a rebase stopped, …"""
     from brain_tui.core.sync import gitops
 
     if not brain.remote.has_remote() or not gitops.current_branch(brain.root):

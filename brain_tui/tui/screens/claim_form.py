@@ -109,11 +109,7 @@ class OpenClaimScreen(FormDialog):
         return "" if value in (AUTO, Select.BLANK) else str(value)
 
     def build_request(self) -> claims.OpenRequest:
-        """The OpenRequest the form describes.
-
-        Raises:
-            BsiError: the scope or TTL does not parse (the core's message).
-        """
+        """The OpenRequest the form describes (`BsiError`: the scope or TTL does not parse, in the core's words)."""
         app = self.brain_app
         scope_text = self._value("scope")
         if not scope_text:

@@ -108,11 +108,7 @@ class CloseClaimScreen(FormDialog):
             raise InvalidData(f"{widget_id.replace('-', ' ')}: {raw!r} is not a whole number") from None
 
     def build_request(self) -> claims.CloseRequest:
-        """The CloseRequest the form describes.
-
-        Raises:
-            InvalidData: a test count is not a number.
-        """
+        """The CloseRequest the form describes (`InvalidData`: a test count is not a number)."""
         status = self.query_one("#status", Select).value
         req = claims.CloseRequest(
             status=None if status in (DEFAULT_STATUS, Select.BLANK) else str(status),

@@ -153,15 +153,9 @@ class CoreDialog(ModalScreen[str | None]):
         self.action_cancel()
 
     def submit_core(self, describe: str, call: Callable[[Brain], Any], done: Callable[[Any], str]) -> None:
-        """Run `call(brain)` in a thread (`BrainApp.run_core`); dismiss with `done(result)`, or show the refusal.
-
-        Read-only was checked when the dialog was opened (`ClaimActions._push`).
-
-        Args:
-            describe: what is being done (for unexpected failures).
-            call: the core call.
-            done: turns the result into the success message.
-        """
+        """Run `call(brain)` in a thread (`BrainApp.run_core`; `describe` names it in unexpected failures); dismiss
+        with `done(result)`, or show the refusal. Read-only was checked when the dialog was opened
+        (`ClaimActions._push`)."""
         if self.busy:
             return
         self.busy = True

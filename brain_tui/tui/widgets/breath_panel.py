@@ -87,13 +87,8 @@ def short_sprint(sprint: str) -> str:
 
 
 def bar_cells(value: Any, threshold: float | None, scale: float) -> tuple[int, int] | None:
-    """(lower-row eighths, upper-row eighths) of one bar, or None for a null value.
-
-    Args:
-        value: the metric value.
-        threshold: the line between the rows (None: both rows share `scale`).
-        scale: the value of a full two-row bar when there is no threshold.
-    """
+    """(lower-row eighths, upper-row eighths) of one bar for `value`, or None for a null value; `threshold` is the
+    line between the rows (None: both rows share `scale`)."""
     if not isinstance(value, (int, float)) or isinstance(value, bool):
         return None
     value = max(0.0, float(value))
@@ -130,13 +125,9 @@ def shown_count(width: int, total: int) -> int:
 
 def render_breath(sprints: Sequence[SprintMetrics] | None,
                   note: str = "", width: int = DEFAULT_WIDTH) -> Content:
-    """The breath metrics of the last sprints as bar charts with threshold lines, then the alerts.
-
-    Args:
-        sprints: the core's metrics of each sprint, oldest first; None when not loaded.
-        note: shown when there is nothing to show, or below the charts (e.g. unreadable files).
-        width: the cells available (decides how many sprints are shown).
-    """
+    """The breath metrics of the last `sprints` (oldest first; None: not loaded) as bar charts with threshold
+    lines, then the alerts; `note` is shown when there is nothing to show, or below the charts; `width` (cells)
+    decides how many sprints are shown."""
     out = Content()
     if not sprints:
         out += safe_text(note or "no breath records (breath/)", 200, style=MUTED)

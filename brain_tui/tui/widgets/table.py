@@ -108,12 +108,8 @@ class KeyedTable(DataTable[ThemedCell]):
         self._hold_index = True
 
     def take_slid(self) -> tuple[str, str] | None:
-        """Once: the row a refresh removed from under the cursor and the row the cursor stayed on — while the
-        cursor is still there (a pilot who moved it chose a row); else None.
-
-        Returns:
-            ``(vanished key, key under the cursor)`` or None.
-        """
+        """Once: (vanished key, key under the cursor) after a refresh removed the row under the cursor, while the
+        cursor is still there (a pilot who moved it chose a row); else None."""
         slid, self._slid = self._slid, None
         return slid if slid is not None and slid[1] == self.selected_key else None
 
