@@ -138,9 +138,6 @@ class GateDecisionDialog(CoreDialog):
             self.decide()
 
     @on(Button.Pressed, "#submit")
-    def _pressed_submit(self) -> None:
-        self.decide()
-
     def decide(self) -> None:
         """Run the gate decision through the core."""
         message = self.query_one("#message", Input).value.strip()
@@ -269,9 +266,6 @@ class SlugConfirmDialog(CoreDialog):
             self.show_error(f"type the slug {self.claim.slug} exactly, and give a reason")
 
     @on(Button.Pressed, "#submit")
-    def _pressed_submit(self) -> None:
-        self.confirm()
-
     def confirm(self) -> None:
         """Run the abort or release through the core."""
         if not self.confirmed:
