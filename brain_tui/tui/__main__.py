@@ -50,11 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the cockpit and return its exit code.
-
-    Returns:
-        0 on quit, 64 on a usage error, 66 when no brain is found, 129 on hang-up.
-    """
+    """Run the cockpit; its exit code: 0 on quit, 64 on a usage error, 66 when no brain is found, 129 on hang-up."""
     hangup = HangUp()
     hangup.install()
     parser = build_parser()

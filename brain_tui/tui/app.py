@@ -1,11 +1,10 @@
 """BrainApp: the cockpit's application — screens, the snapshot it shows, the attention queue, actions.
 
-Data flows one way: files on disk → `feed.steady_read` (a `Brain` read) in a worker thread
-(`feed.LiveFeed`) → a `SnapshotLoaded` message → the screens. Actions flow the
-other way: a key → a dialog → a `Brain` method run in a thread worker (the same
-code path as `bsi`) → files and a git commit → the watcher notices → a new
-snapshot. The cockpit never writes a brain file itself and never decides a rule:
-what needs the pilot is `Brain.attention()`, counted one way everywhere.
+Data flows one way: files on disk → `feed.steady_read` (a `Brain` read) in a worker thread (`feed.LiveFeed`) → a
+`SnapshotLoaded` message → the screens. Actions flow the other way: a key → a dialog → a `Brain` method run in a thread
+worker (the same code path as `bsi`) → files and a git commit → the watcher notices → a new snapshot. The cockpit never
+writes a brain file itself and never decides a rule: what needs the pilot is `Brain.attention()`, counted one way
+everywhere.
 """
 
 from __future__ import annotations
@@ -388,17 +387,12 @@ class BrainApp(App[int]):
 
     def run_core(self, describe: str, call: Callable[[Brain], Any], done: Callable[[Any], str] | None = None, *,
                  reply_to: MessagePump | None = None) -> None:
-        """Run one core action in a thread worker; its outcome comes back as `CoreDone` to `reply_to`.
+        """Run one core action in a thread worker; its outcome comes back as `CoreDone` to `reply_to` (default: the
+        App), `done` turning a result into the success message.
 
         The one way the cockpit runs a core call off the event loop: a dialog (`CoreDialog.submit_core`) asks
         for the reply and keeps a refusal inline; without `reply_to` the App shows the outcome as a toast.
         Read-only is checked once, by the action that leads here (a dialog's opening, a key of the App).
-
-        Args:
-            describe: what is being done, for messages.
-            call: the function of the Brain to run.
-            done: turns the result into the success message.
-            reply_to: who is told the outcome (default: the App).
         """
         target = self if reply_to is None else reply_to
 

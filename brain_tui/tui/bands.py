@@ -3,11 +3,10 @@
 In the middle band the satellite tree takes the columns its widest line needs, between its share (2 of 5)
 and half the width, and the signals the rest (`tree_pane_width`): its labels end with what waits inside.
 
-Claims on top, signals and the satellite tree in the middle, the environment and the
-breath (or locks, or history) pane at the bottom. A band whose panes hold little gives
-its rows away; when everything holds more than fits, the claims keep at least half of
-the body, then the signals and the tree take what they hold, leaving the environment
-and the breath charts at least a third of the rest.
+Claims on top, signals and the satellite tree in the middle, the environment and the breath (or locks, or history) pane
+at the bottom. A band whose panes hold little gives its rows away; when everything holds more than fits, the claims keep
+at least half of the body, then the signals and the tree take what they hold, leaving the environment and the breath
+charts at least a third of the rest.
 """
 
 from __future__ import annotations
@@ -31,12 +30,8 @@ class BandNeeds:
 
 
 def band_heights(body: int, needs: BandNeeds) -> tuple[int, int]:
-    """(middle band rows, bottom band rows) for a body of `body` rows; the top band takes the rest.
-
-    Args:
-        body: rows between the header and the selection bar.
-        needs: what each band would need.
-    """
+    """(middle band rows, bottom band rows) for a `body` of rows between the header and the selection bar, by
+    what each band `needs`; the top band takes the rest."""
     mid_need, bottom_need = max(MID_MIN, needs.mid), max(BOTTOM_MIN, needs.bottom)
     top = min(needs.top, max(body // 2, body - mid_need - bottom_need))
     room = max(MID_MIN + BOTTOM_MIN, body - top)
@@ -49,13 +44,6 @@ def band_heights(body: int, needs: BandNeeds) -> tuple[int, int]:
 
 
 def tree_pane_width(width: int, widest: int) -> int:
-    """Columns of the satellite tree's pane in a wide middle band of `width` columns.
-
-    Args:
-        width: the terminal's columns.
-        widest: the tree's widest line (its guides and label).
-
-    Returns:
-        That line, the pane's border and a scrollbar's column; at least the pane's share (2/5), at most half.
-    """
+    """Columns of the satellite tree's pane in a wide middle band of `width` columns: its `widest` line (guides
+    and label), the pane's border and a scrollbar's column; at least the pane's share (2/5), at most half."""
     return max(width * 2 // 5, min(width // 2, widest + BORDER + 1))

@@ -119,14 +119,7 @@ MUTATING_ACTIONS = frozenset(c.action for c in COMMANDS if c.mutating)
 
 
 def bindings_for(where: str) -> list[Binding]:
-    """The Bindings of one place ("cockpit", "gates" or "app").
-
-    Args:
-        where: which commands to take.
-
-    Returns:
-        A list of Binding objects with ids and tooltips.
-    """
+    """The Bindings (with ids and tooltips) of one place ("cockpit", "gates" or "app")."""
     return [
         Binding(c.key, c.action, c.label, show=c.footer, id=c.id, tooltip=c.description, priority=c.priority)
         for c in COMMANDS

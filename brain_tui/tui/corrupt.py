@@ -38,12 +38,8 @@ def _fix(bad: CorruptFile) -> str:
 
 
 def corrupt_rows(snapshot: BrainSnapshot, needle: str = "") -> list[tuple[str, dict[str, Any]]]:
-    """One stale-pane row per file that does not read (path, line, reason, what it holds, the repair).
-
-    Args:
-        snapshot: the brain read.
-        needle: the filter text (matched against the path, the reason and what it holds).
-    """
+    """One stale-pane row per file that does not read (path, line, reason, what it holds, the repair); `needle`
+    filters on the path, the reason and what it holds."""
     rows: list[tuple[str, dict[str, Any]]] = []
     for bad in snapshot.corrupt:
         if needle and needle.lower() not in f"{bad.path} {bad.reason} {_held(bad)}".lower():
@@ -68,8 +64,7 @@ def corrupt_line(snapshot: BrainSnapshot, key: str | None) -> Content | None:
     if bad is None:
         return None
     out = styled("✗ ", ERROR) + safe_text(short_id(holder_id(bad.path), snapshot.now, snapshot.tz), 40, style=STRONG)
-    out += safe_text(f" · line {bad.line}: {bad.reason} · ", 300, style=MUTED)
-    out += safe_text(_fix(bad), 200)
+    out += safe_text(f" · line {bad.line}: {bad.reason} · ", 300, style=MUTED) + safe_text(_fix(bad), 200)
     if bad.holds:
         out += safe_text(f" · until repaired it holds {_held(bad)}", 200, style=WARN)
     return out + safe_text(f" · {bad.path}", 200, style=MUTED)

@@ -37,14 +37,10 @@ def _heading(out: Content, title: str) -> Content:
 
 def claim_summary(claim: Claim, snapshot: BrainSnapshot) -> Content:
     """ID, status, tier, level, instance, scope, TTL and story."""
-    out = status_icon(claim.status)
-    out += " "
-    out += safe_text(claim.sess_id, 80, style=STRONG)
-    out += "  "
+    out = status_icon(claim.status) + " " + safe_text(claim.sess_id, 80, style=STRONG) + "  "
     out += safe_text(claim.status, 20)
     tier = tier_of(claim)
-    out += Content.styled(f" · tier {tier} {TIER_NAMES[tier]}", MUTED)
-    out += "\n"
+    out += Content.styled(f" · tier {tier} {TIER_NAMES[tier]}", MUTED) + "\n"
     kind = claim.type if claim.type == claim.level else f"{claim.type} · {level_name(claim)}"
     out += safe_text(f"{kind} · {claim.instance or '?'}", 120, style=MUTED)
     if claim.is_terminal:  # its TTL no longer counts: when it ended
@@ -71,8 +67,7 @@ def result_text(claim: Claim) -> Content:
     result: Mapping[str, Any] = result_of(claim)
     if not result:
         return styled("no result recorded", MUTED)
-    out = Content("status ")
-    out += safe_text(result.get("status", "?"), 20, style=STRONG)
+    out = Content("status ") + safe_text(result.get("status", "?"), 20, style=STRONG)
     tests = result.get("tests")
     if isinstance(tests, Mapping):
         out += "  tests "
@@ -105,26 +100,16 @@ def children_text(claim: Claim, snapshot: BrainSnapshot) -> Content:
     for index, child in enumerate(children[:MAX_LISTED]):
         if index:
             out += "\n"
-        out += status_icon(child.status)
-        out += " "
-        out += safe_text(short_id(child.sess_id, snapshot.now, snapshot.tz), 40)
-        out += " "
-        out += safe_text(child.status, 20, style=MUTED)
-        out += " "
-        out += safe_text(child.story, 80, style=MUTED)
+        out += status_icon(child.status) + " " + safe_text(short_id(child.sess_id, snapshot.now, snapshot.tz), 40) + " "
+        out += safe_text(child.status, 20, style=MUTED) + " " + safe_text(child.story, 80, style=MUTED)
     if len(children) > MAX_LISTED:
         out += f"\n… {len(children) - MAX_LISTED} more"
     return out
 
 
 def approve_effect(claim: Claim, snapshot: BrainSnapshot, dry_runs: Mapping[str, Preview] | None = None) -> Content:
-    """What approving would do and unblock, as the core decides it (dry run, nothing written).
-
-    Args:
-        claim: the gated claim.
-        snapshot: the brain as shown.
-        dry_runs: the dry runs already made ("approve", "reject"), so none is computed twice; the others are run.
-    """
+    """What approving `claim` would do and unblock, as the core decides it (dry run, nothing written); the
+    `dry_runs` already made ("approve", "reject") are not computed again."""
     known = dry_runs or {}
     outcome = known.get("approve") or preview(snapshot, "approve", claim.sess_id)
     if not outcome.allowed:
@@ -160,8 +145,7 @@ def approve_effect(claim: Claim, snapshot: BrainSnapshot, dry_runs: Mapping[str,
         out += safe_text(f"; {outcome.signals} signal(s) sent", 40, style=MUTED)
     reject = known.get("reject") or preview(snapshot, "reject", claim.sess_id)
     if reject.allowed:
-        out += Content.styled("\nreject → ", STRONG)
-        out += safe_text(reject.status or "failed", 20, style=ERROR)
+        out += Content.styled("\nreject → ", STRONG) + safe_text(reject.status or "failed", 20, style=ERROR)
         out += safe_text(f" (reason required); {reject.signals} signal(s) sent", 60, style=MUTED)
     return out
 
@@ -177,22 +161,13 @@ def expiry_hint(claim: Claim | None, now: datetime) -> str:
 
 
 def gate_details(claim: Claim, snapshot: BrainSnapshot, dry_runs: Mapping[str, Preview] | None = None) -> Content:
-    """Everything a human needs to decide a gate: message, effect, result, files, children, then the claim.
-
-    Args:
-        claim: the gated claim.
-        snapshot: the brain as shown.
-        dry_runs: the dry runs the caller already made (`approve_effect`).
-    """
-    out = status_icon(claim.status)
-    out += " "
-    out += safe_text(claim.sess_id, 80, style=STRONG)
-    out += "  "
+    """Everything a human needs to decide a gate: message, effect, result, files, children, then the claim
+    (`dry_runs`: as `approve_effect`)."""
+    out = status_icon(claim.status) + " " + safe_text(claim.sess_id, 80, style=STRONG) + "  "
     out += safe_text(claim.story or "—", 200)
     raised = gate_raised_at(claim, snapshot.tz)
     out += "\n"
-    out += Content.styled("gate ", STRONG)
-    out += safe_text(gate_message(claim) or "—", 400, style=WARN)
+    out += Content.styled("gate ", STRONG) + safe_text(gate_message(claim) or "—", 400, style=WARN)
     origin = claim.gate_origin or "request"
     out = out.append(safe_text(f"\nraised {age(raised, snapshot.now)} ago"
                                + (f" ({format_timestamp(raised, snapshot.tz)})" if raised else "")
@@ -206,35 +181,19 @@ def gate_details(claim: Claim, snapshot: BrainSnapshot, dry_runs: Mapping[str, P
                                    style=ERROR if left < WARN_BEFORE else MUTED))
     out += "\n"
     out += approve_effect(claim, snapshot, dry_runs)
-    out = _heading(out, "Result")
-    out += "\n"
-    out += result_text(claim)
-    out = _heading(out, "Satellites")
-    out += "\n"
-    out += children_text(claim, snapshot)
-    out = _heading(out, "Claim")
-    out += "\n"
-    out += claim_summary(claim, snapshot)
+    out = _heading(out, "Result") + "\n" + result_text(claim)
+    out = _heading(out, "Satellites") + "\n" + children_text(claim, snapshot)
+    out = _heading(out, "Claim") + "\n" + claim_summary(claim, snapshot)
     return out
 
 
 def signal_details(sig: Signal, snapshot: BrainSnapshot, brain_name: str, *, key_hint: bool = True) -> Content:
-    """A pending BLOCKED_ON / HUMAN_GATE signal: who is blocked, on what, since when.
-
-    Args:
-        sig: the signal.
-        snapshot: the brain it was read from.
-        brain_name: this brain's name (parties are shown short).
-        key_hint: end with the key that acknowledges a pending signal (not in the acknowledge dialog itself,
-            whose own hint says it).
-    """
+    """A pending BLOCKED_ON / HUMAN_GATE signal: who is blocked, on what, since when (parties short, by
+    `brain_name`); `key_hint`: end with the key that acknowledges a pending signal (not in the acknowledge
+    dialog itself, whose own hint says it)."""
     out = Content()
-    out += safe_text(sig.type, 30, style=WARN)
-    out += " "
-    out += safe_text(sig.sig_id, 80, style=STRONG)
-    out += "\nfrom "
-    out += safe_text(short_party(sig.sender, snapshot, brain_name), 80)
-    out += " → "
+    out += safe_text(sig.type, 30, style=WARN) + " " + safe_text(sig.sig_id, 80, style=STRONG) + "\nfrom "
+    out += safe_text(short_party(sig.sender, snapshot, brain_name), 80) + " → "
     out += safe_text(short_party(sig.to, snapshot, brain_name), 80)
     out = out.append(safe_text(f" · {age(sig.created_at, snapshot.now)} ago · {sig.state}", 60,
                                style=MUTED))
@@ -246,8 +205,7 @@ def signal_details(sig: Signal, snapshot: BrainSnapshot, brain_name: str, *, key
     # The sender is the session that waits (BLOCKED_ON, HUMAN_GATE): the one the keys act on.
     blocked = claim_of(snapshot, sig.sender)
     if blocked is not None:
-        out = _heading(out, "Waiting session" if sig.type != "BLOCKED_ON" else "Blocked session")
-        out += "\n"
+        out = _heading(out, "Waiting session" if sig.type != "BLOCKED_ON" else "Blocked session") + "\n"
         out += claim_summary(blocked, snapshot)
     if not key_hint:
         return out

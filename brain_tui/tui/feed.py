@@ -1,12 +1,10 @@
 """The live feed: how the cockpit learns that the brain changed, and reads it again off the UI thread.
 
-Files are watched with watchfiles (stat polling as a fallback for network
-filesystems), and so are the git files that decide HEAD's commit: in force is
-what git holds (SPEC 22), so another process's commit alone can change what a
-read shows (a lift written, read, then committed). Every change asks for one
-read. Reads run in one thread at a time and coalesce: changes that arrive while a read runs give exactly one more read
-after it (dolphie's self-rescheduling refresh, never overlapping). Each read
-posts `SnapshotLoaded` to the app. The UI thread never parses a file and never
+Files are watched with watchfiles (stat polling as a fallback for network filesystems), and so are the git files that
+decide HEAD's commit: in force is what git holds (SPEC 22), so another process's commit alone can change what a read
+shows (a lift written, read, then committed). Every change asks for one read. Reads run in one thread at a time and
+coalesce: changes that arrive while a read runs give exactly one more read after it (dolphie's self-rescheduling
+refresh, never overlapping). Each read posts `SnapshotLoaded` to the app. The UI thread never parses a file and never
 scans the folders.
 """
 
@@ -101,12 +99,8 @@ def changed_names(previous: Fingerprint, current: Fingerprint) -> tuple[str, ...
 
 
 class LiveFeed:
-    """Watches the brain's folders and reads snapshots in a worker thread, one at a time.
-
-    Args:
-        app: the app that receives `SnapshotLoaded` and `FilesChanged`.
-        brain: the brain to read (its store is used by this feed's reader thread only, under `read_lock`).
-    """
+    """Watches the brain's folders and reads snapshots in a worker thread, one at a time, posting `SnapshotLoaded`
+    and `FilesChanged` to `app`; `brain`'s store is used by this feed's reader thread only, under `read_lock`."""
 
     def __init__(self, app: App[Any], brain: Brain) -> None:
         self.app = app

@@ -1,12 +1,10 @@
 """A lost terminal ends the cockpit at any moment of its life — start-up included — and removes its demo brain.
 
-SIGHUP is handled from the first line of `main` (before the demo brain is
-built, before Textual starts). Before the app runs, a hang-up removes what was
-made and leaves at once. While it runs, the app is asked to exit (129); a
-guard thread then makes sure the process really ends: if it is still alive
-after `GRACE_S` (a worker blocked on a dead terminal, a thread that never
-joins), it waits for any brain write in progress (the cockpit's write lock),
-removes the demo folder and ends the process.
+SIGHUP is handled from the first line of `main` (before the demo brain is built, before Textual starts). Before the app
+runs, a hang-up removes what was made and leaves at once. While it runs, the app is asked to exit (129); a guard thread
+then makes sure the process really ends: if it is still alive after `GRACE_S` (a worker blocked on a dead terminal, a
+thread that never joins), it waits for any brain write in progress (the cockpit's write lock), removes the demo folder
+and ends the process.
 """
 
 from __future__ import annotations

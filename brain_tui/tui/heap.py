@@ -1,13 +1,10 @@
 """The cockpit's memory: its long-lived objects out of the cyclic collector, a write's pages given back.
 
-At 100,000 claims the cockpit holds a few hundred thousand objects for its whole
-life (the parse cache, the snapshot, the widgets). Each full collection walks
-them all: 0.1–0.25 s of CPU landing on whatever allocates next, often a file
-change on its way to the screen. Once the first full snapshot is on screen they
-are moved out of the collector's reach (`gc.freeze`): they are still freed by
-reference counting when dropped; only cycles among them wait for the process
-to end. After a write, the pages its dropped snapshots held go back to the
-system (`release`, glibc's ``malloc_trim``).
+At 100,000 claims the cockpit holds a few hundred thousand objects for its whole life (the parse cache, the snapshot,
+the widgets). Each full collection walks them all: 0.1–0.25 s of CPU landing on whatever allocates next, often a file
+change on its way to the screen. Once the first full snapshot is on screen they are moved out of the collector's reach
+(`gc.freeze`): they are still freed by reference counting when dropped; only cycles among them wait for the process to
+end. After a write, the pages its dropped snapshots held go back to the system (`release`, glibc's ``malloc_trim``).
 """
 
 from __future__ import annotations

@@ -59,14 +59,12 @@ def live_text(live: LiveSession | None, now: datetime, *, short: bool = False) -
     if short:
         return out
     if live.last_commit is not None:
-        out += Content.styled(" · ", MUTED)
-        out += safe_text(f"{live.last_commit.commit} {age(_commit_time(live), now)}", 40)
+        out += Content.styled(" · ", MUTED) + safe_text(f"{live.last_commit.commit} {age(_commit_time(live), now)}", 40)
     else:
         out += Content.styled(" · no commit", MUTED)
     out += runway_text(live)
     if live.launch is not None and live.launch.target:
-        out += Content.styled(" · ", MUTED)
-        out += safe_text(f"tmux {live.launch.target}", 40, style=ACCENT)
+        out += Content.styled(" · ", MUTED) + safe_text(f"tmux {live.launch.target}", 40, style=ACCENT)
     return out
 
 

@@ -19,18 +19,13 @@ if TYPE_CHECKING:
 
 @record(frozen=False)
 class SnapshotLoaded(Message):
-    """A fresh snapshot was read off the UI thread (or the read failed: `error`).
-
-    Attributes:
-        snapshot: the brain as read (None when the read failed).
-        error: why it failed ("" on success).
-    """
+    """A fresh snapshot read off the UI thread (`snapshot` None when the read failed: `error` says why, "" on
+    success)."""
 
     snapshot: BrainSnapshot | None
     error: str = ""
     #: The bound agent sessions (`brain.agents.liveness()`), read in the same thread.
     liveness: Mapping[str, Liveness] | None = None
-
 
 
 @record(frozen=False)
@@ -40,7 +35,6 @@ class FilesChanged(Message):
     paths: tuple[str, ...]
     #: True when watchfiles told (the fingerprint is taken again after the refresh).
     watched: bool = False
-
 
 
 @record(frozen=False)
@@ -64,13 +58,11 @@ class SyncFinished(Message):
     fetched_at: datetime | None = None
 
 
-
 @record(frozen=False)
 class SyncStatusRead(Message):
     """The sync state (ahead/behind, last sync, pending) was read."""
 
     status: SyncStatus | None
-
 
 
 @record(frozen=False)
@@ -79,7 +71,6 @@ class EnvRead(Message):
 
     data: EnvState | None
     note: str
-
 
 
 @record(frozen=False)
@@ -107,7 +98,6 @@ class CoreDone(Message):
     def toast(self) -> str:
         """The message as a toast says it (a refusal names what was refused)."""
         return f"{self.describe} refused: {self.message}" if self.refused else self.message
-
 
 
 @record(frozen=False)

@@ -1,10 +1,9 @@
 """The cockpit's word to a pilot who is away: desktop-notice escapes and the `notify:` command.
 
-The rule (what is new, what was told, the argv) is `core.notify`, reached through `Brain.notifier()`;
-here the cockpit decides and remembers what is new (`notified.json`, under its lock) and runs the
-commands in a thread worker with a time limit, so the screen never waits on the file or a command;
-the escapes are written through Textual's driver from the UI thread. A failing command is told once,
-as a toast.
+The rule (what is new, what was told, the argv) is `core.notify`, reached through `Brain.notifier()`; here the cockpit
+decides and remembers what is new (`notified.json`, under its lock) and runs the commands in a thread worker with a time
+limit, so the screen never waits on the file or a command; the escapes are written through Textual's driver from the UI
+thread. A failing command is told once, as a toast.
 """
 
 from __future__ import annotations

@@ -98,15 +98,8 @@ class BrainProvider(Provider):
 
 
 def highlight(matcher: Matcher, text: str) -> Content:
-    """`text` as plain `Content` with the letters `matcher` found in it styled (`Matcher.highlight` without markup).
-
-    Args:
-        matcher: the palette's matcher for the query typed.
-        text: a hit's label, already made safe (`safe_str`); never parsed as markup.
-
-    Returns:
-        The label, with the matched letters in the matcher's style.
-    """
+    """`text` (a hit's label, already `safe_str`) as plain `Content`, the letters `matcher` found in it in the
+    matcher's style (`Matcher.highlight` without markup)."""
     content = safe_text(text, None)
     score, offsets = matcher.fuzzy_search.match(matcher.query, text)
     if score:
@@ -117,14 +110,8 @@ def highlight(matcher: Matcher, text: str) -> Content:
 
 
 def inert_help(text: str) -> str:
-    """A hit's help line as plain `Content`: the palette parses a string help as markup, a `Content` not.
-
-    Args:
-        text: the help line, already made safe (`safe_str`).
-
-    Returns:
-        A `Content` typed as the `str` that `Hit.help` declares (the palette takes either).
-    """
+    """A hit's help line (already `safe_str`) as plain `Content`, typed as the `str` that `Hit.help` declares:
+    the palette parses a string help as markup, a `Content` not."""
     return cast(str, safe_text(text, None))
 
 

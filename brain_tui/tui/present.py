@@ -1,8 +1,7 @@
 """How brain data looks in the cockpit: status icons, short IDs, TTLs, ages.
 
-Presentation only: every rule (tiers, expiry, cascades) comes from the core.
-Everything returned for display is a `Content` built through `safe_text`, styled
-by the roles of `styles` (theme ``$variables``, resolved when drawn).
+Presentation only: every rule (tiers, expiry, cascades) comes from the core. Everything returned for display is a
+`Content` built through `safe_text`, styled by the roles of `styles` (theme ``$variables``, resolved when drawn).
 """
 
 from __future__ import annotations

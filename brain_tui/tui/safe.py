@@ -1,9 +1,8 @@
 """safe_text(): the one way brain text reaches the screen (SPEC 15).
 
-Claim and signal text is written by other sessions and is hostile until shown
-otherwise. Everything a widget displays from the brain goes through
-`safe_text` (a Textual `Content` built from plain text, never markup) or `safe_str` (a plain string for the
-few APIs that only take strings, always used with ``markup=False``):
+Claim and signal text is written by other sessions and is hostile until shown otherwise. Everything a widget displays
+from the brain goes through `safe_text` (a Textual `Content` built from plain text, never markup) or `safe_str` (a plain
+string for the few APIs that only take strings, always used with ``markup=False``):
 
 - markup is never parsed: the text is put into a `Content` object as-is, so
   ``[b]`` and ``[ @click=app.quit]`` show literally and carry no style or action;

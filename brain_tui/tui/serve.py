@@ -383,10 +383,9 @@ def make_server(argv: Sequence[str], *, host: str = "127.0.0.1", port: int = DEF
 def seal_memory() -> None:
     """Make this process non-dumpable (Linux ``PR_SET_DUMPABLE`` 0); elsewhere, or if refused, nothing.
 
-    The server holds the token and the session cookie in memory. A dumpable process's
-    ``/proc/<pid>/mem``, ``environ`` and ``fd/`` are open to every other process of the same user
-    (where ptrace_scope is 0), an agent's included; a non-dumpable one's only to root. The
-    cockpits it starts are dumpable again (exec resets it) and hold no secret.
+    The server holds the token and the session cookie in memory. A dumpable process's ``/proc/<pid>/mem``, ``environ``
+    and ``fd/`` are open to every other process of the same user (where ptrace_scope is 0), an agent's included; a
+    non-dumpable one's only to root. The cockpits it starts are dumpable again (exec resets it) and hold no secret.
     """
     if not sys.platform.startswith("linux"):
         return

@@ -35,9 +35,8 @@ class SourceTimeout(Exception):
 class Bounded:
     """Run a slow source in a daemon thread with a time limit, one call at a time.
 
-    A call that times out keeps running in its thread (threads cannot be killed);
-    until it ends, a new call answers at once with `SourceTimeout` instead of
-    starting a second thread, so a hung source never piles threads up.
+    A call that times out keeps running in its thread (threads cannot be killed); until it ends, a new call answers at
+    once with `SourceTimeout` instead of starting a second thread, so a hung source never piles threads up.
     """
 
     def __init__(self, name: str, timeout_s: float = SOURCE_TIMEOUT_S) -> None:
@@ -46,12 +45,8 @@ class Bounded:
         self._running: threading.Thread | None = None
 
     def __call__(self, fn: Callable[[], T]) -> T:
-        """Call `fn()` and return its answer.
-
-        Raises:
-            SourceTimeout: it took longer than `timeout_s`, or the previous call still runs.
-            Exception: whatever `fn` raised.
-        """
+        """Call `fn()` and return its answer (or raise what it raised); `SourceTimeout` after `timeout_s`, or while
+        the previous call still runs."""
         if self._running is not None and self._running.is_alive():
             raise SourceTimeout(f"{self.name}: the previous reading has not finished (over {self.timeout_s:g} s)")
         box: dict[str, Any] = {}
@@ -74,24 +69,25 @@ class Bounded:
         return box["value"]  # type: ignore[no-any-return]
 
 
-def collect_env(brain: Brain) -> tuple[EnvState | None, str]:
-    """The environment of the brain's machine (SPEC 16), via `Brain.env`.
-
-    Returns:
-        (the reading, "") or (None, why not).
-    """
+def _answer(what: str, read: Callable[[], T], *, core_words: bool = True) -> tuple[T | None, str]:
+    """``(read(), "")``, or ``(None, why not)``: a core refusal in its own words (unless not `core_words`), any
+    other failure named by its class — a failing source must never stop the cockpit."""
     try:
-        return brain.env(), ""
-    except Exception as exc:  # noqa: BLE001 - a failing source must never stop the cockpit
-        return None, f"environment: {exc.__class__.__name__}: {exc}"
+        return read(), ""
+    except Exception as exc:  # noqa: BLE001
+        if core_words and isinstance(exc, BsiError):
+            return None, f"{what}: {exc.message}"
+        return None, f"{what}: {exc.__class__.__name__}: {exc}"
+
+
+def collect_env(brain: Brain) -> tuple[EnvState | None, str]:
+    """The environment of the brain's machine (SPEC 16), via `Brain.env`."""
+    return _answer("environment", lambda: brain.env(), core_words=False)
 
 
 def breath_of(brain: Brain, snapshot: BrainSnapshot) -> tuple[tuple[SprintMetrics, ...] | None, str]:
-    """Breath metrics of every sprint (SPEC 17) from the records the snapshot holds (`Brain.breath.metrics`).
-
-    Returns:
-        (metrics oldest first, note) or (None, why not).
-    """
+    """Breath metrics of every sprint (SPEC 17), oldest first, from the records the snapshot holds
+    (`Brain.breath.metrics`); the note counts unreadable breath files."""
     try:
         found = brain.breath.metrics(snapshot=snapshot)
     except Exception as exc:  # noqa: BLE001 - a failing source must never stop the cockpit
@@ -101,11 +97,8 @@ def breath_of(brain: Brain, snapshot: BrainSnapshot) -> tuple[tuple[SprintMetric
 
 
 def sync_function(brain: Brain) -> tuple[Callable[[Brain], SyncReport] | None, str]:
-    """`brain.remote.sync` when the brain has a remote: the one hook for `s`.
-
-    Returns:
-        (a function of a Brain, "") or (None, why sync is not possible).
-    """
+    """`brain.remote.sync` when the brain has a remote (the one hook for `s`), else None and why sync is not
+    possible."""
     try:
         if not brain.remote.has_remote():
             return None, "sync not configured: this brain has no git remote"
@@ -126,38 +119,18 @@ def claim_git_log(brain: Brain, claim: Claim) -> list[str]:
 def verify_claim(brain: Brain, snapshot: BrainSnapshot, claim: Claim) -> tuple[DriftReport | None, str]:
     """Scope drift of the claim (`bsi verify`), via `Brain.audit.verify`."""
     del snapshot  # the report reads the brain as it is now, like `bsi verify`
-    try:
-        return brain.audit.verify(claim.sess_id), ""
-    except BsiError as exc:
-        return None, f"verify: {exc.message}"
-    except Exception as exc:  # noqa: BLE001 - a failing source must never stop the cockpit
-        return None, f"verify: {exc.__class__.__name__}: {exc}"
+    return _answer("verify", lambda: brain.audit.verify(claim.sess_id))
 
 
 def sync_status(brain: Brain) -> tuple[SyncStatus | None, str]:
-    """Where the brain stands against its remote (`brain.remote.status()`): local git only, no network.
-
-    Returns:
-        (the status, "") or (None, why not).
-    """
-    try:
-        return brain.remote.status(), ""
-    except BsiError as exc:
-        return None, f"sync: {exc.message}"
-    except Exception as exc:  # noqa: BLE001 - a failing source must never stop the cockpit
-        return None, f"sync: {exc.__class__.__name__}: {exc}"
+    """Where the brain stands against its remote (`brain.remote.status()`): local git only, no network."""
+    return _answer("sync", lambda: brain.remote.status())
 
 
 def fetch_remote(brain: Brain, *, integrate: bool = True) -> bool:
-    """The background fetch of `sync: auto`: `Brain.pull()` (fetch, then bring the work tree to the
-    remote tip under the brain lock), or only `git fetch` when `integrate` is False (read-only cockpit).
-
-    Returns:
-        False when there is nothing to do (no remote, no branch), True after a fetch.
-
-    Raises:
-        BsiError: the remote is unreachable (`RemoteUnreachable`), a rebase stopped, …
-    """
+    """The background fetch of `sync: auto`: `Brain.pull()` (fetch, then bring the work tree to the remote tip
+    under the brain lock), or only `git fetch` when not `integrate` (read-only cockpit). False when there is
+    nothing to do (no remote, no branch); `BsiError` when the remote is unreachable, a rebase stopped, …"""
     from brain_tui.core.sync import gitops
 
     if not brain.remote.has_remote() or not gitops.current_branch(brain.root):
@@ -170,13 +143,5 @@ def fetch_remote(brain: Brain, *, integrate: bool = True) -> bool:
 
 
 def lint_findings(brain: Brain) -> tuple[list[Finding] | None, str]:
-    """`bsi lint` over the whole brain (`Brain.lint`): path, line, field, message of each finding.
-
-    Returns:
-        (finding dicts in file order, "") or (None, why not).
-    """
-    try:
-        findings = brain.lint()
-    except Exception as exc:  # noqa: BLE001 - a failing source must never stop the cockpit
-        return None, f"lint: {exc.__class__.__name__}: {exc}"
-    return list(findings), ""
+    """`bsi lint` over the whole brain (`Brain.lint`): path, line, field, message of each finding, in file order."""
+    return _answer("lint", lambda: list(brain.lint()), core_words=False)

@@ -1,14 +1,12 @@
 """The cockpit's colour roles as Textual style text: ``$variables`` of the current theme, resolved when drawn.
 
-Every coloured thing on screen is a `textual.content.Content` whose spans carry
-one of these styles. Nothing holds a colour: a span says ``$text-error`` and the
-widget looks the variable up in the theme it draws with, so changing the theme
-redraws in the new colours without rebuilding a single label.
+Every coloured thing on screen is a `textual.content.Content` whose spans carry one of these styles. Nothing holds a
+colour: a span says ``$text-error`` and the widget looks the variable up in the theme it draws with, so changing the
+theme redraws in the new colours without rebuilding a single label.
 
-Static, Label and the header draw `Content` themselves. DataTable cells and
-Tree labels are drawn through Rich, which knows no ``$variables``: `rich_text`
-turns a `Content` into a Rich `Text` at that moment (called from the table's
-cell and the tree's label rendering, so the look follows the theme there too).
+Static, Label and the header draw `Content` themselves. DataTable cells and Tree labels are drawn through Rich, which
+knows no ``$variables``: `rich_text` turns a `Content` into a Rich `Text` at that moment (called from the table's cell
+and the tree's label rendering, so the look follows the theme there too).
 """
 
 from __future__ import annotations

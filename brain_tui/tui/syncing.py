@@ -1,8 +1,7 @@
 """The cockpit's sync controller (SPEC 11): `s`, the background fetch of `sync: auto`, and the sync state.
 
-Every git call runs in a thread worker that posts `SyncFinished` or
-`SyncStatusRead`; the app hands those back here. The state it keeps (ahead/
-behind, the last error, what runs now) is what the header shows.
+Every git call runs in a thread worker that posts `SyncFinished` or `SyncStatusRead`; the app hands those back here. The
+state it keeps (ahead/ behind, the last error, what runs now) is what the header shows.
 """
 
 from __future__ import annotations

@@ -1,10 +1,8 @@
 """Theme files (YAML) turned into Textual `Theme`s, and the small settings file that remembers the choice.
 
-Themes are looked up, in order, in the wheel (`brain_tui/_themes`, force-included
-from the repository's `themes/`), in the repository's `themes/` folder (editable
-installs), and in ``$XDG_CONFIG_HOME/brain-tui/themes`` (the user's own). A
-later file with the same name replaces an earlier one; a bad file is skipped
-and reported, never fatal.
+Themes are looked up, in order, in the wheel (`brain_tui/_themes`, force-included from the repository's `themes/`), in
+the repository's `themes/` folder (editable installs), and in ``$XDG_CONFIG_HOME/brain-tui/themes`` (the user's own). A
+later file with the same name replaces an earlier one; a bad file is skipped and reported, never fatal.
 """
 
 from __future__ import annotations
@@ -49,18 +47,8 @@ def theme_dirs() -> list[Path]:
 
 
 def theme_from_mapping(data: Any, source: str = "theme") -> Theme:
-    """Build a Textual Theme from a parsed theme file.
-
-    Args:
-        data: the mapping read from YAML.
-        source: a name for error messages.
-
-    Returns:
-        The Theme.
-
-    Raises:
-        ThemeFileError: the mapping is not a usable theme.
-    """
+    """A Textual Theme from a parsed theme file (`source` names it in errors); `ThemeFileError` when the mapping is
+    not a usable theme."""
     if not isinstance(data, Mapping):
         raise ThemeFileError(f"{source}: not a mapping")
     name = data.get("name")
@@ -102,11 +90,7 @@ _SAFE_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def load_theme_file(path: Path) -> Theme:
-    """Read one YAML theme file.
-
-    Raises:
-        ThemeFileError: unreadable, too big, not YAML or not a theme.
-    """
+    """Read one YAML theme file (`ThemeFileError`: unreadable, too big, not YAML or not a theme)."""
     try:
         if path.stat().st_size > MAX_THEME_FILE:
             raise ThemeFileError(f"{path.name}: larger than 64 KiB")
@@ -125,11 +109,8 @@ class LoadedThemes:
 
 
 def load_themes(folders: Iterable[Path] | None = None) -> LoadedThemes:
-    """Load every theme file of `folders` (default `theme_dirs()`); later folders win.
-
-    Returns:
-        LoadedThemes: themes by name, and one message per skipped file.
-    """
+    """Load every theme file of `folders` (default `theme_dirs()`; later folders win): themes by name, and one
+    message per skipped file."""
     found = LoadedThemes()
     for folder in folders if folders is not None else theme_dirs():
         if not folder.is_dir():
@@ -161,11 +142,8 @@ def load_settings(path: Path | None = None) -> dict[str, Any]:
 
 
 def save_settings(settings: Mapping[str, Any], path: Path | None = None) -> bool:
-    """Write the settings atomically (a user preference file, never a brain file).
-
-    Returns:
-        True when written; False when the folder is not writable (the cockpit carries on).
-    """
+    """Write the settings atomically (a user preference file, never a brain file); False when the folder is not
+    writable (the cockpit carries on)."""
     target = path or settings_path()
     try:
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -1,9 +1,8 @@
 """Write to, interrupt or stop a launched satellite's agent from the cockpit (issue 21).
 
-`W` types a reply into the agent's tmux pane, `I` presses Escape there, `E` kills its window.
-Interrupt and stop ask first, naming the claim. The core does it all (`brain.launches.answer`,
-`interrupt`, `stop`: literal keys, refused from an agent's process); the claim itself is left
-to the protocol — nothing is released or closed here.
+`W` types a reply into the agent's tmux pane, `I` presses Escape there, `E` kills its window. Interrupt and stop ask
+first, naming the claim. The core does it all (`brain.launches.answer`, `interrupt`, `stop`: literal keys, refused from
+an agent's process); the claim itself is left to the protocol — nothing is released or closed here.
 """
 
 from __future__ import annotations
@@ -31,8 +30,7 @@ CONFIRMS: dict[str, tuple[str, str, str, str]] = {
 def _subject(claim: Claim) -> Content:
     out = safe_text(claim.sess_id, 80, style="bold")
     if claim.slug:
-        out += Content(" ")
-        out += safe_text(f"({claim.slug})", 60)
+        out += Content(" ") + safe_text(f"({claim.slug})", 60)
     return out
 
 

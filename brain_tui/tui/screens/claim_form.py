@@ -109,11 +109,7 @@ class OpenClaimScreen(FormDialog):
         return "" if value in (AUTO, Select.BLANK) else str(value)
 
     def build_request(self) -> claims.OpenRequest:
-        """The OpenRequest the form describes.
-
-        Raises:
-            BsiError: the scope or TTL does not parse (the core's message).
-        """
+        """The OpenRequest the form describes (`BsiError`: the scope or TTL does not parse, in the core's words)."""
         app = self.brain_app
         scope_text = self._value("scope")
         if not scope_text:
@@ -158,11 +154,8 @@ class OpenClaimScreen(FormDialog):
         out = styled(f"✗ {len(conflicts)} conflict(s) — the core will refuse this claim:", ERROR)
         for conflict in conflicts[:8]:
             out += "\n  "
-            out += safe_text(short_id(conflict.sess_id, snapshot.now, snapshot.tz), 40, style="bold")
-            out += " "
-            out += safe_text(conflict.instance or "?", 40)
-            out += " holds "
-            out += safe_text(conflict.scope, 60)
+            out += safe_text(short_id(conflict.sess_id, snapshot.now, snapshot.tz), 40, style="bold") + " "
+            out += safe_text(conflict.instance or "?", 40) + " holds " + safe_text(conflict.scope, 60)
             out += safe_text(f" [{conflict.status}, {conflict.overlap}]", 40, style=MUTED)
         if len(conflicts) > 8:
             out += f"\n  … {len(conflicts) - 8} more"

@@ -1,8 +1,7 @@
 """The close dialog: the claim's tier is shown and its requirements are asked (SPEC 6.5).
 
-Tier 1 (atomic) asks the result status; Tier 2 (validated) the test counts;
-Tier 3 (orchestrated) lists the satellites still open. The core decides: a
-refused close shows the core's message and nothing is closed.
+Tier 1 (atomic) asks the result status; Tier 2 (validated) the test counts; Tier 3 (orchestrated) lists the satellites
+still open. The core decides: a refused close shows the core's message and nothing is closed.
 """
 
 from __future__ import annotations
@@ -48,20 +47,13 @@ class CloseClaimScreen(FormDialog):
 
     def compose(self) -> ComposeResult:
         claim = self.claim
-        title = styled("Close ", "bold")
-        title += safe_text(claim.sess_id, 80, style="bold")
+        title = styled("Close ", "bold") + safe_text(claim.sess_id, 80, style="bold")
         with Vertical(id="dialog-box", classes="form"):
             yield Label(title, classes="dialog-title", markup=False)
-            summary = status_icon(claim.status)
-            summary += " "
-            summary += safe_text(claim.status, 20)
-            summary += " · "
-            summary += safe_text(claim.scope_text or "—", 80)
-            summary += "\n"
-            summary += safe_text(claim.story or "—", 200, style=MUTED)
+            summary = status_icon(claim.status) + " " + safe_text(claim.status, 20) + " · "
+            summary += safe_text(claim.scope_text or "—", 80) + "\n" + safe_text(claim.story or "—", 200, style=MUTED)
             yield Static(summary, markup=False, classes="summary")
-            tier_line = styled(f"Tier {self.tier} — {TIER_NAMES[self.tier]}", STRONG)
-            tier_line += "\n"
+            tier_line = styled(f"Tier {self.tier} — {TIER_NAMES[self.tier]}", STRONG) + "\n"
             tier_line += Content.styled(TIER_HELP[self.tier], MUTED)
             yield Static(tier_line, id="tier", markup=False, classes="tier")
             with VerticalScroll(id="form-fields"):
@@ -94,10 +86,8 @@ class CloseClaimScreen(FormDialog):
                              ERROR)
         for child in open_children[:12]:
             out += "\n  "
-            out += status_icon(child.status)
-            out += " "
-            out += safe_text(short_id(child.sess_id, self.snapshot.now, self.snapshot.tz), 40)
-            out += " "
+            out += status_icon(child.status) + " "
+            out += safe_text(short_id(child.sess_id, self.snapshot.now, self.snapshot.tz), 40) + " "
             out += safe_text(child.status, 20, style=MUTED)
         if len(open_children) > 12:
             out += f"\n  … {len(open_children) - 12} more"
@@ -118,11 +108,7 @@ class CloseClaimScreen(FormDialog):
             raise InvalidData(f"{widget_id.replace('-', ' ')}: {raw!r} is not a whole number") from None
 
     def build_request(self) -> claims.CloseRequest:
-        """The CloseRequest the form describes.
-
-        Raises:
-            InvalidData: a test count is not a number.
-        """
+        """The CloseRequest the form describes (`InvalidData`: a test count is not a number)."""
         status = self.query_one("#status", Select).value
         req = claims.CloseRequest(
             status=None if status in (DEFAULT_STATUS, Select.BLANK) else str(status),

@@ -1,8 +1,7 @@
 """The main cockpit: claims, stale claims, signals, the satellite tree, environment, breath, locks, history.
 
-Wide (≥ 120 columns): every pane at once (locks and history take the breath
-pane's place with `6` / `7`). Narrow (80x24 over SSH): one pane at a time,
-`1`–`7` or a click on a tab to switch, the same keys.
+Wide (≥ 120 columns): every pane at once (locks and history take the breath pane's place with `6` / `7`). Narrow (80x24
+over SSH): one pane at a time, `1`–`7` or a click on a tab to switch, the same keys.
 """
 
 from __future__ import annotations
@@ -344,9 +343,7 @@ class CockpitScreen(ClaimActions):
         out = Content()
         if claim is not None:
             self._last_claim = claim.sess_id
-            out += status_icon(claim.status)
-            out += " "
-            out += safe_text(claim.sess_id, 60, style=STRONG)
+            out += status_icon(claim.status) + " " + safe_text(claim.sess_id, 60, style=STRONG)
             tier = tier_of(claim)
             where = claim.instance or "?"
             left = attention.describe_time_left(attention.time_left(claim, app.snapshot.now))
@@ -355,8 +352,7 @@ class CockpitScreen(ClaimActions):
             out += safe_text(f"{details} · {where} · ", 120, style=MUTED)
             session = app.live_sessions.get(claim.sess_id)
             if session is not None:
-                out += live_text(session, app.snapshot.now)
-                out += Content.styled(" · ", MUTED)
+                out += live_text(session, app.snapshot.now) + Content.styled(" · ", MUTED)
             out += safe_text(claim.story or "—", 300)
         elif sig is not None:
             out += safe_text(sig.sig_id, 60, style=STRONG)

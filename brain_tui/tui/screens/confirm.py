@@ -1,8 +1,7 @@
 """Confirmation dialogs: gate decisions, pause/resume cascades, and abort/release by typing the slug.
 
-A decision needs a real key press in this focused dialog: the key that opened
-it does nothing here, no text from the brain is ever markup (so no data can
-click a button), and the destructive ones need the claim's slug typed exactly.
+A decision needs a real key press in this focused dialog: the key that opened it does nothing here, no text from the
+brain is ever markup (so no data can click a button), and the destructive ones need the claim's slug typed exactly.
 """
 
 from __future__ import annotations
@@ -37,13 +36,11 @@ def _touched_text(touched: tuple[str, ...], snapshot: BrainSnapshot, verb: str) 
         claim = snapshot.claim(sess_id)
         out += "\n  "
         if claim is not None:
-            out += status_icon(claim.status)
-            out += " "
+            out += status_icon(claim.status) + " "
         out += safe_text(short_id(sess_id, snapshot.now, snapshot.tz), 80)
         if claim is not None:
             out += " "
-            out += safe_text(claim.status, 20, style=MUTED)
-            out += " "
+            out += safe_text(claim.status, 20, style=MUTED) + " "
             out += safe_text(claim.story, 300, style=MUTED)  # wraps in the dialog, as the claim's own story
     if len(touched) > 20:
         out += f"\n  … {len(touched) - 20} more"
@@ -141,9 +138,6 @@ class GateDecisionDialog(CoreDialog):
             self.decide()
 
     @on(Button.Pressed, "#submit")
-    def _pressed_submit(self) -> None:
-        self.decide()
-
     def decide(self) -> None:
         """Run the gate decision through the core."""
         message = self.query_one("#message", Input).value.strip()
@@ -242,9 +236,7 @@ class SlugConfirmDialog(CoreDialog):
                 yield self.refusal_box(self.preview.refusal)
             yield Label(Content("Reason (required)"), markup=False)
             yield Input(compact=True, placeholder="required", id="reason")
-            prompt = Content("Type the slug ")
-            prompt += safe_text(self.claim.slug, 60, style="bold")
-            prompt += " to confirm"
+            prompt = Content("Type the slug ") + safe_text(self.claim.slug, 60, style="bold") + " to confirm"
             yield Label(prompt, markup=False)
             yield Input(compact=True, placeholder=self.claim.slug, id="slug")
             yield from self.foot(self.action.capitalize(), "esc cancels", "error", disabled=True)
@@ -274,9 +266,6 @@ class SlugConfirmDialog(CoreDialog):
             self.show_error(f"type the slug {self.claim.slug} exactly, and give a reason")
 
     @on(Button.Pressed, "#submit")
-    def _pressed_submit(self) -> None:
-        self.confirm()
-
     def confirm(self) -> None:
         """Run the abort or release through the core."""
         if not self.confirmed:

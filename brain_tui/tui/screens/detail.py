@@ -122,8 +122,7 @@ class DetailScreen(ClaimActions):
                 yield Static(signal_details(self.signal, snapshot, app.brain.brain_name),
                              id="summary", markup=False, classes="section")
                 path = self.signal.path
-            heading = styled("File ", "bold")
-            heading += safe_text(path, 120, style="bold")
+            heading = styled("File ", "bold") + safe_text(path, 120, style="bold")
             yield Static(heading, markup=False, classes="heading")
             self._path = path
             yield Static(Content("loading…"), id="file", markup=False, classes="section file")
@@ -137,11 +136,8 @@ class DetailScreen(ClaimActions):
         for index, entry in enumerate(entries):
             if index:
                 out += "\n"
-            out += safe_text("?" if entry.ts is None else entry.ts, 32, style=MUTED)
-            out += " "
-            out += safe_text(entry.event or "?", 20, style=STRONG)
-            out += " "
-            out += safe_text(entry.by or "?", 60)
+            out += safe_text("?" if entry.ts is None else entry.ts, 32, style=MUTED) + " "
+            out += safe_text(entry.event or "?", 20, style=STRONG) + " " + safe_text(entry.by or "?", 60)
             if entry.message:
                 out += " — "
                 out += safe_text(entry.message, 300)
@@ -227,9 +223,7 @@ class DetailScreen(ClaimActions):
             if index:
                 log += "\n"
             sha, _, message = line.partition(" ")
-            log += safe_text(sha, 12, style=ACCENT)
-            log += " "
-            log += safe_text(message, 200)
+            log += safe_text(sha, 12, style=ACCENT) + " " + safe_text(message, 200)
         self.query_one("#git-log", Static).update(log)
         if drift is None:
             self.query_one("#verify", Static).update(safe_text(note, 200, style=MUTED))

@@ -33,9 +33,8 @@ if TYPE_CHECKING:
 class CoreDialog(ModalScreen[str | None]):
     """A modal dialog that ends with one core action (or esc).
 
-    Subclasses compose an ``#error`` Static (see `error_line`) and call
-    `submit_core`. The dialog is dismissed with the success message; a refusal
-    stays in the dialog, in the core's words.
+    Subclasses compose an ``#error`` Static (see `error_line`) and call `submit_core`. The dialog is dismissed with the
+    success message; a refusal stays in the dialog, in the core's words.
     """
 
     #: Keys typed in one burst (over SSH, or by a fast typist) keep their order: Tab moves focus as soon as it is
@@ -154,15 +153,9 @@ class CoreDialog(ModalScreen[str | None]):
         self.action_cancel()
 
     def submit_core(self, describe: str, call: Callable[[Brain], Any], done: Callable[[Any], str]) -> None:
-        """Run `call(brain)` in a thread (`BrainApp.run_core`); dismiss with `done(result)`, or show the refusal.
-
-        Read-only was checked when the dialog was opened (`ClaimActions._push`).
-
-        Args:
-            describe: what is being done (for unexpected failures).
-            call: the core call.
-            done: turns the result into the success message.
-        """
+        """Run `call(brain)` in a thread (`BrainApp.run_core`; `describe` names it in unexpected failures); dismiss
+        with `done(result)`, or show the refusal. Read-only was checked when the dialog was opened
+        (`ClaimActions._push`)."""
         if self.busy:
             return
         self.busy = True

@@ -42,8 +42,7 @@ def help_text(readonly: bool) -> Content:
     ):
         out += _row(key, text)
     out += "\n\n"
-    out += Content.styled("Panes", "bold")
-    out += Content.styled("  (below 120 columns one pane at a time)", "dim")
+    out += Content.styled("Panes", "bold") + Content.styled("  (below 120 columns one pane at a time)", "dim")
     for key, name in PANES:
         out += _row(key, name)
     out += "\n\n"

@@ -47,12 +47,9 @@ def _plan_text(brain: Brain, sess_id: str) -> tuple[Content, str]:
     except BsiError as exc:
         return Content(""), refusal_line(exc)
     out = Content()
-    out += safe_text(f"in a new tmux window “{plan.name}”, BSI_SESSION={plan.sess_id}", 200)
-    out += "\n"
+    out += safe_text(f"in a new tmux window “{plan.name}”, BSI_SESSION={plan.sess_id}", 200) + "\n"
     for index, arg in enumerate(plan.argv):
-        out += Content.styled(f"argv[{index}] ", "dim")
-        out += safe_text(arg, 400)
-        out += "\n"
+        out += Content.styled(f"argv[{index}] ", "dim") + safe_text(arg, 400) + "\n"
     return out, ""
 
 

@@ -1,9 +1,8 @@
 """The lint screen: brain-language header findings across the brain (SPEC 18, `bsi lint`).
 
-The lint walks the whole brain (it reads only each file's header, but there may
-be many files), so it runs in a thread worker; the screen shows "linting…"
-until it answers. Every path and message goes through `safe_text`: file names
-and header values come from the brain and may be hostile.
+The lint walks the whole brain (it reads only each file's header, but there may be many files), so it runs in a thread
+worker; the screen shows "linting…" until it answers. Every path and message goes through `safe_text`: file names and
+header values come from the brain and may be hostile.
 """
 
 from __future__ import annotations
@@ -173,11 +172,8 @@ class LintScreen(Screen[None]):
         if finding is None:
             bar.update(styled("✓ no findings: every brain file has a valid brain-language header", OK))
             return
-        out = safe_text(f"{finding.path}:{finding.line}", 160, style=STRONG)
-        out += " "
-        out += safe_text(finding.field or "?", 20, style=WARN)
-        out += " "
-        out += safe_text(finding.message, 400)
+        out = safe_text(f"{finding.path}:{finding.line}", 160, style=STRONG) + " "
+        out += safe_text(finding.field or "?", 20, style=WARN) + " " + safe_text(finding.message, 400)
         bar.update(out)
 
     def action_back(self) -> None:

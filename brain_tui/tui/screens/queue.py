@@ -1,10 +1,8 @@
 """The attention queue (`g`): everything that needs the pilot, ranked by what deciding it unblocks.
 
-The rows are `Brain.attention()` as the core ranks it — gates, BLOCKED_ON
-signals, circuit breaks, agent sessions waiting for input, paused trees close to
-expiry, stale claims — each with its time left. The panel below shows the
-selected item: the gate message, result, files, children and the effect of
-approving, as the core computes it.
+The rows are `Brain.attention()` as the core ranks it — gates, BLOCKED_ON signals, circuit breaks, agent sessions
+waiting for input, paused trees close to expiry, stale claims — each with its time left. The panel below shows the
+selected item: the gate message, result, files, children and the effect of approving, as the core computes it.
 """
 
 from __future__ import annotations
@@ -182,9 +180,7 @@ class QueueScreen(ClaimActions):
         elif sig is not None:
             info.update(signal_details(sig, snapshot, app.brain.brain_name))
         elif claim is not None:
-            out = safe_text(item.summary, 300, style=WARN)
-            out += "\n\n"
-            out += claim_summary(claim, snapshot)
+            out = safe_text(item.summary, 300, style=WARN) + "\n\n" + claim_summary(claim, snapshot)
             info.update(out)
 
     def action_gate_diff(self) -> None:

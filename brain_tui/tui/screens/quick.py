@@ -52,6 +52,8 @@ class RenewDialog(FormDialog):
     """Renew a claim's TTL (open, waiting at a gate, or paused), within the 8 h cap the core enforces."""
 
     last_field = "ttl-text"
+    #: Tab from Renew goes to the typed TTL (Tab, `3h`, Enter renews 3 h), not to Cancel.
+    tab_from_submit = "#ttl-text"
 
     def __init__(self, claim: Claim, snapshot: BrainSnapshot) -> None:
         super().__init__()
@@ -75,13 +77,6 @@ class RenewDialog(FormDialog):
     def on_mount(self) -> None:
         super().on_mount()
         self.query_one("#submit", Button).focus()
-
-    def action_next_field(self) -> None:
-        """Tab from Renew goes to the typed TTL (Tab, `3h`, Enter renews 3 h), not to Cancel."""
-        if self.focused is self.query_one("#submit", Button):
-            self.set_focus(self.query_one("#ttl-text", Input))  # now: the keys typed right after land in it
-        else:
-            self.focus_next()
 
     def action_submit(self) -> None:
         """Ask the core to renew."""

@@ -9,13 +9,11 @@ two rows, drawn as ``▁`` wherever a bar stays below it::
     load   ▁▁▁▁▁▁▁▁▁▁▂▂▂▁▁▁▁▁▁▁▁▁▁▁▁
     >2.0   ▄▄▄  ▄▄▄  ███  ▅▅▅  ▅▅▅    1.33
 
-A bar is red when the core flagged that metric for that sprint (the rules stay
-in `core.breath_metrics`; this module only draws), green otherwise, and dim while the
-sprint is still open for the exhale-side metrics (nothing can be released
-before the sprint's expire). `breath_depth` has no fixed threshold (its alert is
-"grew 3 sprints in a row"), so it is scaled to its largest value. A row below
-shows the inhale rule (at most 2 sources per agent) per sprint, then the alerts,
-newest first. Sprint names come from the brain, so they go through `safe_text`.
+A bar is red when the core flagged that metric for that sprint (the rules stay in `core.breath_metrics`; this module
+only draws), green otherwise, and dim while the sprint is still open for the exhale-side metrics (nothing can be
+released before the sprint's expire). `breath_depth` has no fixed threshold (its alert is "grew 3 sprints in a row"), so
+it is scaled to its largest value. A row below shows the inhale rule (at most 2 sources per agent) per sprint, then the
+alerts, newest first. Sprint names come from the brain, so they go through `safe_text`.
 """
 
 from __future__ import annotations
@@ -89,13 +87,8 @@ def short_sprint(sprint: str) -> str:
 
 
 def bar_cells(value: Any, threshold: float | None, scale: float) -> tuple[int, int] | None:
-    """(lower-row eighths, upper-row eighths) of one bar, or None for a null value.
-
-    Args:
-        value: the metric value.
-        threshold: the line between the rows (None: both rows share `scale`).
-        scale: the value of a full two-row bar when there is no threshold.
-    """
+    """(lower-row eighths, upper-row eighths) of one bar for `value`, or None for a null value; `threshold` is the
+    line between the rows (None: both rows share `scale`)."""
     if not isinstance(value, (int, float)) or isinstance(value, bool):
         return None
     value = max(0.0, float(value))
@@ -132,13 +125,9 @@ def shown_count(width: int, total: int) -> int:
 
 def render_breath(sprints: Sequence[SprintMetrics] | None,
                   note: str = "", width: int = DEFAULT_WIDTH) -> Content:
-    """The breath metrics of the last sprints as bar charts with threshold lines, then the alerts.
-
-    Args:
-        sprints: the core's metrics of each sprint, oldest first; None when not loaded.
-        note: shown when there is nothing to show, or below the charts (e.g. unreadable files).
-        width: the cells available (decides how many sprints are shown).
-    """
+    """The breath metrics of the last `sprints` (oldest first; None: not loaded) as bar charts with threshold
+    lines, then the alerts; `note` is shown when there is nothing to show, or below the charts; `width` (cells)
+    decides how many sprints are shown."""
     out = Content()
     if not sprints:
         out += safe_text(note or "no breath records (breath/)", 200, style=MUTED)
@@ -152,8 +141,7 @@ def render_breath(sprints: Sequence[SprintMetrics] | None,
     for sprint in recent:
         name = short_sprint(sprint.sprint or "?") + ("•" if sprint.is_open else "")
         shown = safe_text(name, BAR + GAP - 1, style=STRONG)
-        out += shown
-        out += " " * (BAR + GAP - shown.cell_length)
+        out += shown + " " * (BAR + GAP - shown.cell_length)
     out += Content.styled("last".rjust(VALUE), MUTED)
     for key, label, direction in METRICS:
         limit = thresholds.get(key)
@@ -192,9 +180,7 @@ def render_breath(sprints: Sequence[SprintMetrics] | None,
         lower = lower.append_text(fmt_value(key, values[-1]).rjust(VALUE),
                                   style=ERROR if last_flagged else MUTED if provisional else STRONG)
         out += "\n"
-        out += upper
-        out += "\n"
-        out += lower
+        out += upper + "\n" + lower
     # the inhale rule: at most N sources per agent
     out += "\n"
     out += Content.styled("inhale".ljust(LABEL), STRONG)
@@ -218,9 +204,7 @@ def render_breath(sprints: Sequence[SprintMetrics] | None,
         out += Content.styled("✓ no alerts", OK)
     for name, message in alerts:
         out += "\n"
-        out += Content.styled("⚠ ", WARN)
-        out += safe_text(name, 12, style=STRONG)
-        out += " "
+        out += Content.styled("⚠ ", WARN) + safe_text(name, 12, style=STRONG) + " "
         out += safe_text(message, 200, style=WARN)
     if note:
         out += "\n"

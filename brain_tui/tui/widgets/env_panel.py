@@ -79,11 +79,8 @@ def _joined(parts: Sequence[Content], sep: Content) -> Content:
 
 
 def sync_line(sync: SyncStatus | None, error: str, now: datetime | None, tz: tzinfo | None) -> Content | None:
-    """The `sync` line: mode (and fetch interval), last sync, pending local changes, the last error.
-
-    Returns:
-        None when there is nothing to say (no remote, nothing pending, no error).
-    """
+    """The `sync` line: mode (and fetch interval), last sync, pending local changes, the last error; None when
+    there is nothing to say (no remote, nothing pending, no error)."""
     if sync is None:
         return None
     zone = tz or UTC
@@ -210,16 +207,8 @@ def _system_line(out: _Lines, system: SystemReading) -> None:
 def render_env(state: EnvState | None, note: str = "", *,
                sync: SyncStatus | None = None, sync_error: str = "", now: datetime | None = None,
                tz: tzinfo | None = None) -> Content:
-    """The environment as Content (every value through safe_text).
-
-    Args:
-        state: the reading (`Brain.env`): host, instance, git, pm2, ports, system; or None.
-        note: a line shown when there is no reading (placeholder, or why it failed).
-        sync: `brain.remote.status()` for the `sync` line (mode, last sync, pending).
-        sync_error: the last sync or fetch error.
-        now: the brain's time (ages).
-        tz: the brain's display zone.
-    """
+    """The environment reading (`Brain.env`; None: the `note` says why: placeholder, or failure) and the `sync`
+    line (`sync_line`) as Content, every value through safe_text."""
     out = _Lines()
     if state is None:
         calm = not note or any(word in note for word in QUIET_NOTES)

@@ -94,34 +94,18 @@ def header_text(
     queue: Sequence[AttentionItem] | None = None,
     unreadable: bool = False,
 ) -> Content:
-    """The header line.
-
-    Args:
-        brain_name: the brain's name.
-        instance: this cockpit's instance.
-        branch: the git branch ("" when unknown).
-        snapshot: for the clock and counts.
-        readonly: show the READ-ONLY badge.
-        hint: e.g. "demo".
-        env: the environment reading (ahead/behind, when `sync` is unknown).
-        width: the header's width (the clock is right-aligned).
-        sync: `brain.remote.status()` — ahead/behind, last sync, pending changes.
-        sync_error: the last sync or background fetch error.
-        sync_busy: set while `s` runs.
-        fetched_at: when the last background fetch worked.
-        queue: what needs the pilot (`Brain.attention`): counted, and those close to expiry.
-        unreadable: the last read of the brain failed (its folder is gone): what is shown is the last state read.
-    """
+    """The header line: brain, instance, `branch`, READ-ONLY, `hint` (e.g. "demo"), the sync badge (`sync_badge`;
+    `env`'s ahead/behind when `sync` is unknown), what needs the pilot (`queue`: counted, and those close to
+    expiry) and the clock right-aligned in `width`. `unreadable`: the last read of the brain failed (its folder
+    is gone): what is shown is the last state read."""
     compact = width < 100
-    left = styled("◆ " if compact else "◆ brain-tui ", STRONG)
-    left += safe_text(brain_name, 30, style=ACCENT)
+    left = styled("◆ " if compact else "◆ brain-tui ", STRONG) + safe_text(brain_name, 30, style=ACCENT)
     if hint:
         left += safe_text(f" ({hint})", 20, style=MUTED)
     left += Content.styled(" · ", MUTED)
     left += safe_text(instance.partition("@")[2] or instance if compact else instance, 40)
     if branch:
-        left += Content.styled(" · ⎇ ", MUTED)
-        left += safe_text(branch, 30)
+        left += Content.styled(" · ⎇ ", MUTED) + safe_text(branch, 30)
     git = env.git_reading if env is not None else None
     if sync is not None:
         left = left.append(sync_badge(sync, snapshot, error=sync_error, busy=sync_busy, compact=compact,

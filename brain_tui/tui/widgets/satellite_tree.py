@@ -61,8 +61,7 @@ def _with_live_work_below(snapshot: BrainSnapshot) -> set[str]:
 def node_label(claim: Claim, snapshot: BrainSnapshot, inside: int = 0,
                live: LiveMap | None = None) -> Content:
     """One node: icon, short ID, level, gate marker, TTL left, children counts, and what waits below it."""
-    label = status_icon(claim.status)
-    label += " "
+    label = status_icon(claim.status) + " "
     label = label.append(safe_text(short_id(claim.sess_id, snapshot.now, snapshot.tz), 40,
                                    style=STRONG if not claim.is_terminal else MUTED))
     label += " "
@@ -159,15 +158,9 @@ class SatelliteTree(Tree[str]):
 
     def update_tree(self, snapshot: BrainSnapshot, needle: str = "",
                     waiting: Mapping[str, int] | None = None, live: LiveMap | None = None) -> None:
-        """Show the trees of `snapshot`; labels change in place when the shape is unchanged.
-
-        Args:
-            snapshot: the brain.
-            needle: the filter text.
-            waiting: attention items at or below each claim (`core.attention.waiting_inside`): a node
-                shows how many wait below it, so a collapsed node still tells.
-            live: the live sessions (`Brain.live_sessions()`): each node's agent state.
-        """
+        """Show the trees of `snapshot` filtered by `needle`; labels change in place when the shape is unchanged. A
+        node shows how many attention items wait at or below it (`waiting`: so a collapsed node still tells) and
+        its agent's state (`live`)."""
         counts = waiting or {}
         order: list[tuple[Claim, str | None]] = []
 
@@ -222,12 +215,8 @@ class SatelliteTree(Tree[str]):
             self.cursor_line = 0
 
     def take_slid(self) -> tuple[str, str] | None:
-        """Once: the node a rebuild removed from under the cursor and the node the cursor stayed on — while the
-        cursor is still on that line (a pilot who moved it chose a node); else None (as `KeyedTable.take_slid`).
-
-        Returns:
-            ``(vanished session ID, session ID under the cursor)`` or None.
-        """
+        """Once: (vanished session ID, session ID under the cursor) after a rebuild removed the node under the
+        cursor, while the cursor is still on that line (a pilot who moved it chose a node); else None."""
         slid, self._slid = self._slid, None
         now = self.selected_id
         if slid is None or now is None or now == slid[0] or self.cursor_line != slid[1]:

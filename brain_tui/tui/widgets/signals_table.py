@@ -40,8 +40,7 @@ def signal_rows(snapshot: BrainSnapshot, brain_name: str, needle: str = "") -> l
     for sig in ordered_signals(snapshot, needle):
         icon, role_name = SIGNAL_STATE_ICONS.get(sig.state, ("?", "muted"))
         type_style = WARN if sig.state == SignalState.PENDING and sig.type in ("BLOCKED_ON", "HUMAN_GATE") else None
-        route = safe_text(short_party(sig.sender, snapshot, brain_name, slug_only=True), 60)
-        route += "→"
+        route = safe_text(short_party(sig.sender, snapshot, brain_name, slug_only=True), 60) + "→"
         route += safe_text(short_party(sig.to, snapshot, brain_name, slug_only=True), 60)
         muted = sig.state != SignalState.PENDING
         rows.append((sig.sig_id, {

@@ -1,14 +1,11 @@
 """KeyedTable: a DataTable updated by row key, whose cursor stays on the same row across refreshes.
 
-Rows are given as ``(key, {column: Content})``; each cell is drawn through
-`styles.ThemedCell`, so its ``$variable`` styles take the current theme's
-colours whenever the table draws (a theme change redraws, nothing is rebuilt). When the keys and their order are
-unchanged only the cells that differ are updated; otherwise the table is
-rebuilt and the cursor goes back to the row with the same key (dolphie's
-pattern). Columns adapt to the width: a column may ask for a minimum table
-width to be shown, and the "flex" columns share the room left, each up to what
-its longest cell needs. Any column sorts (`>` / a click on its header; `<`
-reverses).
+Rows are given as ``(key, {column: Content})``; each cell is drawn through `styles.ThemedCell`, so its ``$variable``
+styles take the current theme's colours whenever the table draws (a theme change redraws, nothing is rebuilt). When the
+keys and their order are unchanged only the cells that differ are updated; otherwise the table is rebuilt and the cursor
+goes back to the row with the same key (dolphie's pattern). Columns adapt to the width: a column may ask for a minimum
+table width to be shown, and the "flex" columns share the room left, each up to what its longest cell needs. Any column
+sorts (`>` / a click on its header; `<` reverses).
 """
 
 from __future__ import annotations
@@ -111,12 +108,8 @@ class KeyedTable(DataTable[ThemedCell]):
         self._hold_index = True
 
     def take_slid(self) -> tuple[str, str] | None:
-        """Once: the row a refresh removed from under the cursor and the row the cursor stayed on — while the
-        cursor is still there (a pilot who moved it chose a row); else None.
-
-        Returns:
-            ``(vanished key, key under the cursor)`` or None.
-        """
+        """Once: (vanished key, key under the cursor) after a refresh removed the row under the cursor, while the
+        cursor is still there (a pilot who moved it chose a row); else None."""
         slid, self._slid = self._slid, None
         return slid if slid is not None and slid[1] == self.selected_key else None
 
