@@ -197,22 +197,10 @@ def _ttl_cell(claim: Claim, now: datetime) -> str:
 
 def cmd_list(ctx: Context) -> int:
     """`bsi claim list`."""
-    from brain_tui.core.errors import InvalidData
-    from brain_tui.core.records.statuses import BLOCKING_STATUSES, Status
     from brain_tui.core.records.unreadable import repair_command
-    from brain_tui.core.records.views import claim_json
+    from brain_tui.core.records.views import claim_json, listed_claims
 
-    wanted = set(ctx.args.status) if ctx.args.status else None
-    unknown = sorted((wanted or set()) - {s.value for s in Status})
-    if unknown:
-        raise InvalidData(f"invalid status {', '.join(unknown)}: one of {', '.join(s.value for s in Status)}")
-    # Only the listed statuses are read: closed history is skipped through the parse cache's hints.
-    snapshot = ctx.brain.snapshot(only_statuses=wanted or (None if ctx.args.all else BLOCKING_STATUSES))
-    claims = [
-        c for c in snapshot.claims
-        if (wanted is not None and c.status in wanted)
-        or (wanted is None and (ctx.args.all or not c.is_terminal))
-    ]
+    claims, snapshot = listed_claims(ctx.brain.snapshot, ctx.args.status, ctx.args.all)
     if ctx.json:
         ctx.emit({"claims": [claim_json(c, snapshot) for c in claims],
                   "corrupt": [c.as_dict() for c in snapshot.corrupt]})

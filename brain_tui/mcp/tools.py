@@ -254,16 +254,9 @@ def claim_close(s: Session, sess_id: str | None = None, status: str | None = Non
 
 def claim_list(s: Session, status: list[str] | None = None, all: bool = False) -> dict[str, Any]:
     """`bsi claim list --json`."""
-    from brain_tui.core.records.model import BLOCKING_STATUSES, Status
-    from brain_tui.core.records.views import claim_json
+    from brain_tui.core.records.views import claim_json, listed_claims
 
-    wanted = set(status) if status else None
-    unknown = sorted((wanted or set()) - {x.value for x in Status})
-    if unknown:
-        raise InvalidData(f"invalid status {', '.join(unknown)}: one of {', '.join(x.value for x in Status)}")
-    snapshot = s.brain.snapshot(only_statuses=wanted or (None if all else BLOCKING_STATUSES))
-    claims = [c for c in snapshot.claims if (wanted is not None and c.status in wanted)
-              or (wanted is None and (all or c.status in BLOCKING_STATUSES))]
+    claims, snapshot = listed_claims(s.brain.snapshot, status, all)
     return {"claims": [claim_json(c, snapshot) for c in claims], "corrupt": [c.as_dict() for c in snapshot.corrupt]}
 
 

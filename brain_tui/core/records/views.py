@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import date, datetime
 
 from brain_tui.core.clock import format_timestamp
+from brain_tui.core.errors import InvalidData
 from brain_tui.core.paths.scope import format_scope
 from brain_tui.core.paths.text_safety import inert_line
 from brain_tui.core.records.model import TIER_NAMES, BrainSnapshot, Claim, Signal, tier_of
-from brain_tui.core.records.statuses import Status
+from brain_tui.core.records.statuses import BLOCKING_STATUSES, Status
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
 if TYPE_CHECKING:
@@ -52,6 +53,27 @@ def claim_json(claim: Claim, snapshot: BrainSnapshot) -> dict[str, Any]:
     out["flags"] = list(claim.flags)
     out["path"] = claim.path
     return out
+
+
+def listed_claims(snapshot_of: Callable[[Collection[str] | None], BrainSnapshot], status: Sequence[str] | None,
+                  every: bool) -> tuple[list[Claim], BrainSnapshot]:
+    """The claims `claim list` shows (the CLI's and the MCP tool's), and the snapshot they come from.
+
+    `status` lists only those statuses; else the live claims, or every claim with `every`. Only the statuses
+    listed are read, so closed history is skipped through the parse cache's hints.
+
+    Raises:
+        InvalidData: a status that is not one of SPEC 6.3's (exit 65).
+    """
+    wanted = set(status) if status else None
+    unknown = sorted((wanted or set()) - {s.value for s in Status})
+    if unknown:
+        known = ", ".join(s.value for s in Status)
+        raise InvalidData(f"invalid status {', '.join(map(repr, unknown))}: one of {known}")
+    snapshot = snapshot_of(wanted or (None if every else BLOCKING_STATUSES))
+    claims = [c for c in snapshot.claims
+              if (c.status in wanted if wanted is not None else every or c.status in BLOCKING_STATUSES)]
+    return claims, snapshot
 
 
 def signal_json(sig: Signal) -> dict[str, Any]:
