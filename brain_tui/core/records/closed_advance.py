@@ -116,16 +116,8 @@ def advanced(root: Path, tz: tzinfo, old: ClosedSet, tree: str, changed: set[str
 
 def advance(root: str | Path, tz: tzinfo, parent: str, commit: str, paths: Sequence[str],
             kinds: Sequence[Folder] = (CLOSED_CLAIMS, ARCHIVED_SIGNALS)) -> None:
-    """Move the saved sets of `kinds` from `parent`'s tree to `commit`'s (best effort, never raises).
-
-    Args:
-        root: the brain folder.
-        tz: the brain's timezone (naive close times).
-        parent: the commit HEAD was at (full ID).
-        commit: the commit just made on it (full ID): its tree is `parent`'s plus `paths`.
-        paths: the committed paths, relative to `root`.
-        kinds: the sets to move on.
-    """
+    """Move the saved sets of `kinds` from `parent`'s tree to `commit`'s, whose tree is `parent`'s plus the
+    committed `paths` (full commit IDs, paths relative to `root`; best effort, never raises)."""
     try:
         _advance(Path(root), tz, parent, commit, paths, kinds)
     except Exception:  # a faster next read, never needed: the read catches up
@@ -181,13 +173,8 @@ def _tree_id(answers: list[str], number: int) -> str | None:
 
 def _moved(root: Path, tz: tzinfo, found: ClosedSet, tree: str, paths: list[str],
            entries: dict[str, list[str]]) -> ClosedSet | None:
-    """The set `found` moved on to its folder's new `tree`, or None when it cannot be (rows that do not decode,
-    a git failure).
-
-    Args:
-        paths: the committed paths; those in the folder changed it.
-        entries: ``ls-tree``'s ``[mode, type, blob]`` of each committed path in the new commit (none: deleted).
-    """
+    """The set `found` moved on to its folder's new `tree` (`entries`: ``ls-tree``'s ``[mode, type, blob]`` of each
+    committed path, none when deleted); None when it cannot be (rows that do not decode, a git failure)."""
     if len(found.names()) != found.count:  # (the rows are loaded only if they change: `advanced`)
         return None
     changed: set[str] = set()

@@ -66,14 +66,8 @@ __all__ = ["ARCHIVED_SIGNALS", "CLOSED_CLAIMS", "ClosedSet", "Folder", "closed_s
 
 @record
 class Folder:
-    """One folder whose files can reach a terminal state, and how a blob is decided terminal.
-
-    Attributes:
-        name: the folder (``claims``, ``signals``).
-        head_file: the set's header under ``.brain/``.
-        rows_file: its rows' file, ``{}`` standing for the tree ID.
-        decide: ``(bytes, file name, tz) -> Terminal | None`` (None: live, read as before).
-    """
+    """One folder whose files can reach a terminal state (``claims``, ``signals``): its header and rows files under
+    ``.brain/`` (``{}`` stands for the tree ID), and `decide`: ``(bytes, name, tz) -> Terminal | None`` (None: live)."""
 
     name: str
     head_file: str
@@ -432,18 +426,8 @@ def store(root: Path, found: ClosedSet) -> None:
 
 def closed_set(root: str | Path, tz: tzinfo, *, persist: bool = True,
                kind: Folder = CLOSED_CLAIMS) -> ClosedSet | None:
-    """The closed set valid for HEAD and the folder now (``claims/`` by default), brought up to date.
-
-    Args:
-        root: the brain folder.
-        tz: the brain's timezone (naive close times).
-        persist: store the set under ``.brain/`` when it was brought up to date.
-        kind: the folder and its terminal rule (`CLOSED_CLAIMS`, `ARCHIVED_SIGNALS`).
-
-    Returns:
-        The set, or None when there is none to trust (not a git repository, no ``claims`` in
-        HEAD, a git failure): the caller then reads every claim file.
-    """
+    """The closed set valid for HEAD and the folder now (`kind`: ``claims/`` by default), brought up to date and
+    stored when `persist`; None when there is none to trust (not git, no ``claims`` in HEAD, git failed): read all."""
     base = Path(root)
     key = _dir_key(base, kind)
     if key is None:
