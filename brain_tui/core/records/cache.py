@@ -128,18 +128,12 @@ def pausing_gc(func: Callable[P, R]) -> Callable[P, R]:
 
 
 class ParseCache(CacheRows):
-    """Outcomes of reading brain files, valid per `file_key`, in memory and in ``.brain/``.
+    """Outcomes of reading brain files, valid per `file_key`, in memory and (unless not `persist`) in ``.brain/``.
 
     Each entry may also carry a *hint* set by the store — ``(sess_id, status)``
     of the claim built from that outcome — so a snapshot that only wants some
     statuses (``bsi claim list``, ``bsi check-scope``) can skip the other
-    claims without even decoding their cached outcome.
-
-    Args:
-        root: the brain folder.
-        persist: False keeps the cache in memory only (nothing read or written under ``.brain/``).
-        clock_ns: the wall clock used for the racy window (tests); `time.time_ns` by default.
-    """
+    claims without even decoding their cached outcome. `clock_ns` times the racy window (tests)."""
 
     def __init__(self, root: str | os.PathLike[str], *, persist: bool = True,
                  clock_ns: Callable[[], int] = time.time_ns, code_files: Iterable[str] = ()) -> None:
@@ -194,16 +188,8 @@ class ParseCache(CacheRows):
             self._load(outcomes=True, only=wanted)
 
     def get(self, rel: str, st: os.stat_result, parse: Parser) -> Parsed | None:
-        """The outcome of reading `rel`, from the cache when still valid, else by reading and parsing it.
-
-        Args:
-            rel: the file's path relative to the brain root (``claims/x.yml``).
-            st: its ``stat`` from the directory scan.
-            parse: turns the file's bytes into its data; raises `CorruptYaml` for a corrupt file.
-
-        Returns:
-            The outcome, or None when the file vanished since the scan.
-        """
+        """The outcome of reading `rel` (brain-relative, `st` from the scan): cached while valid, else parsed by `parse`
+        (which raises `CorruptYaml` for a corrupt file); None when the file vanished since the scan."""
         key = file_key(st)
         entry, read = self._check(rel, key)
         if entry is not None:
@@ -216,26 +202,12 @@ class ParseCache(CacheRows):
         return self._parse(rel, key, parse, read)
 
     def hint(self, rel: str, st: os.stat_result) -> Hint | None:
-        """The hint of a file whose cache entry is still valid, else None.
-
-        Args:
-            rel: the file's path relative to the brain root.
-            st: its ``stat`` from the directory scan.
-
-        Returns:
-            ``(sess_id, status)`` recorded by `set_hint`, or None (unknown, stale, or not a claim).
-        """
+        """``(sess_id, status)`` set by `set_hint` for `rel` while its entry is valid, else None."""
         entry, _read = self._check(rel, file_key(st))
         return entry.hint if entry is not None else None
 
     def set_hint(self, rel: str, parsed: Parsed, hint: Hint | None) -> None:
-        """Record what the store built from `parsed` (ignored when the entry moved on since).
-
-        Args:
-            rel: the file's path relative to the brain root.
-            parsed: the outcome the hint was computed from.
-            hint: ``(sess_id, status)`` for a claim, None for anything else.
-        """
+        """Record what the store built from `parsed` (`hint`: None but for a claim); ignored when the entry moved on."""
         entry = self._entries.get(rel)
         if entry is None or entry.parsed is not parsed or entry.hint == hint:
             return
@@ -320,11 +292,7 @@ class ParseCache(CacheRows):
         return list(self._entries)
 
     def forget_missing(self, seen: Iterable[str]) -> None:
-        """Drop the entries of files that are gone.
-
-        Args:
-            seen: every path the scan found (entries of other paths are dropped).
-        """
+        """Drop the entries of files that are gone (every path not `seen` by the scan)."""
         present = seen if isinstance(seen, (set, frozenset)) else set(seen)
         for rel in [r for r in self._entries if r not in present]:
             self._drop(rel)

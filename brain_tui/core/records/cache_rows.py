@@ -61,27 +61,15 @@ Hint = tuple[str, Status | str]
 
 
 def file_key(st: os.stat_result) -> FileKey:
-    """The cache key of a file: ``(mtime_ns, size, inode, ctime_ns)`` (see the module docstring).
-
-    Args:
-        st: the file's ``stat`` (or ``lstat``/``DirEntry.stat``) result.
-
-    Returns:
-        The key tuple.
-    """
+    """The cache key of a file's ``stat`` result: ``(mtime_ns, size, inode, ctime_ns)`` (see `cache`'s docstring)."""
     return (st.st_mtime_ns, st.st_size, st.st_ino, st.st_ctime_ns)
 
 
 class Parsed:
-    """The outcome of reading one file: its data, or why it is corrupt (treat as immutable).
+    """The outcome of reading one file (treat as immutable): `data` (after legacy repairs; None when corrupt),
+    `corrupt` (``(line, reason)`` or None) and the BLAKE2 `digest` of the bytes ("" when unreadable).
 
-    A plain slotted class, not a dataclass: a cold start makes one per file.
-
-    Attributes:
-        data: what the safe loader gave (after legacy repairs); None when corrupt.
-        corrupt: ``(line, reason)`` when the file is corrupt, else None.
-        digest: BLAKE2 digest of the bytes read ("" when the file was unreadable).
-    """
+    A plain slotted class, not a dataclass: a cold start makes one per file."""
 
     __slots__ = ("data", "corrupt", "digest")
 
@@ -110,14 +98,8 @@ class Entry:
 
 
 def is_json_value(value: Any) -> bool:
-    """Tell whether `value` survives a JSON round trip unchanged (str keys; str/int/float/bool/None/list/dict).
-
-    Args:
-        value: parsed YAML data (at most 64 levels deep: the loader refuses deeper).
-
-    Returns:
-        True when ``json.loads(json.dumps(value)) == value`` with the same types.
-    """
+    """True when ``json.loads(json.dumps(value)) == value`` with the same types (str keys; str/int/float/bool/None/
+    list/dict); `value` is parsed YAML, at most 64 levels deep (the loader refuses deeper)."""
     stack = [value]
     while stack:
         item = stack.pop()
@@ -174,13 +156,8 @@ def package_stamp(name: str) -> str:
 
 
 def code_fingerprint(code_files: Iterable[str] = ()) -> str:
-    """A digest of the code that turns bytes into outcomes and hints; a new one empties the cache.
-
-    Args:
-        code_files: the source files of the parsers and hint functions the cache's user
-            passes in (`BrainStore` names its formats and loaders); the cache's own modules
-            and PyYAML's files are always included.
-    """
+    """A digest of the code that turns bytes into outcomes and hints (the cache's own modules, PyYAML's files and
+    the user's `code_files`: `BrainStore` names its formats and loaders); a new one empties the cache."""
     from brain_tui import __version__
     from brain_tui.core.records import cache
 
@@ -388,11 +365,8 @@ class CacheRows:
 
     # -- writing the database -------------------------------------------------------------------
     def flush(self) -> bool:
-        """Write what changed since the last flush (one transaction). Never raises.
-
-        Returns:
-            True when the database now holds this cache's state (or nothing needed writing).
-        """
+        """Write what changed since the last flush (one transaction; never raises): True when the database now holds
+        this cache's state (or nothing needed writing)."""
         if self._reader is not None:
             with contextlib.suppress(Exception):
                 self._reader.close()

@@ -75,10 +75,8 @@ def _libc() -> ctypes.CDLL | None:
 class FileEvents:
     """Changes in some folders since the last `changed()` call.
 
-    Args:
-        folders: folder path → the names in it that matter (None: every name). A folder
-            that does not exist yet is not watched: watch its parent for its name.
-    """
+    `folders` maps a folder path to the names in it that matter (None: every name). A folder
+    that does not exist yet is not watched: watch its parent for its name."""
 
     def __init__(self, folders: dict[str, Collection[str] | None]) -> None:
         self._names: dict[int, frozenset[str] | None] = {}

@@ -58,11 +58,7 @@ class HistoryPage:
 
 
 class HistoryIndex:
-    """The finished claims' file names, listed once per change of the `claims/` folder.
-
-    Args:
-        store: the store whose parse cache reads the page's files.
-    """
+    """The finished claims' file names, listed once per change of the `claims/` folder (read through `store`)."""
 
     def __init__(self, store: BrainStore) -> None:
         self.store = store

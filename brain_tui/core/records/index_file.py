@@ -36,16 +36,9 @@ def refresh(root: Path, take_snapshot: Callable[[], BrainSnapshot], display_tz: 
             cover: Cover = _uncovered) -> tuple[list[str], list[str]]:
     """Import legacy signal rows once, then regenerate the generated block of BRAIN-INDEX.md.
 
-    Args:
-        root: the brain folder.
-        take_snapshot: reads the brain now (called again after an import).
-        display_tz: the zone the index shows times in.
-        cover: given each imported file before it is written, so a kill before the commit rolls it back
-            (`Journal.cover`) rather than leaving a file no commit holds and no later import writes again.
-
-    Returns:
-        (signal IDs imported, files written relative to the brain).
-    """
+    `take_snapshot` reads the brain (again after an import); `cover` is given each imported file before it is
+    written, so a kill before the commit rolls it back (`Journal.cover`) rather than leaving a file no commit holds
+    and no later import writes again. Returns ``(signal IDs imported, brain-relative files written)``."""
     path = root / INDEX_FILE
     existing = original = path.read_text(encoding="utf-8") if path.is_file() else None
     written: list[str] = []

@@ -187,17 +187,9 @@ def _top_keys(text: str) -> dict[str, str] | None:
 
 
 def scan_status(raw: bytes, name: str, tz: tzinfo) -> Terminal | None | str:
-    """What a claim file's bytes say of its status, read line by line.
-
-    Args:
-        raw: the file's bytes.
-        name: its file name (the session ID when it names none).
-        tz: the brain's timezone (for a naive ``closed_at``).
-
-    Returns:
-        `Terminal` when the file is plainly a claim in a terminal status; None when it is
-        plainly not terminal (open, paused…); `UNDECIDED` when only a parse can tell.
-    """
+    """What a claim file's bytes say of its status, read line by line (`name`: the session ID when it names none;
+    `tz` reads a naive ``closed_at``): `Terminal` when plainly a claim in a terminal status, None when plainly
+    not terminal (open, paused…), `UNDECIDED` when only a parse can tell."""
     if len(raw) > MAX_FILE_BYTES:
         return UNDECIDED
     try:
