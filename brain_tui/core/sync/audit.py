@@ -197,16 +197,13 @@ SESSION_ACTIONS = ("bsi: open ", "bsi: renew claim ", "bsi: close ", "bsi: gate 
 
 def last_commits_by(root: Path, claims: Sequence[Claim], touched: Mapping[str, Sequence[str]],
                     limit: int = 300) -> dict[str, LogEntry]:
-    """The newest commit made by each session, over the last `limit` commits since the earliest opening.
+    """``{sess_id: LogEntry}``: the newest commit made by each session, over the last `limit` commits since the
+    earliest opening (sessions with none left out).
 
     A commit is by session S when its ``BSI-Session:`` trailer names S, when it is one of
     S's own protocol actions (open, renew, close, gate request, circuit fail: `SESSION_ACTIONS`
     naming S), or when — after S opened — it changes a file S's agent wrote (`touched`,
-    recorded by the hooks). One `git log` for all the claims.
-
-    Returns:
-        ``{sess_id: LogEntry}`` for the sessions a commit was found for.
-    """
+    recorded by the hooks). One `git log` for all the claims."""
     opened = [c.opened_at for c in claims if c.opened_at is not None]
     if not claims or not opened:
         return {}

@@ -325,12 +325,8 @@ def is_repository(root: str | Path) -> bool:
 
 
 def ever_added(root: str | Path, folder: str) -> set[str] | None:
-    """Paths below `folder` (relative to `root`) that some commit of HEAD's history added.
-
-    Returns:
-        The set (empty when none ever was); None when it cannot be known (not a
-        repository, no commit yet, git failed).
-    """
+    """Paths below `folder` (relative to `root`) that some commit of HEAD's history added (empty when none ever
+    was); None when it cannot be known (not a repository, no commit yet, git failed)."""
     if not is_repository(root):
         return None
     proc = run_git(root, "log", "--format=", "--name-only", "-z", "--diff-filter=A", "--relative", "--",
@@ -374,10 +370,7 @@ def commit_paths(root: str | Path, paths: Sequence[str], message: str, when: dat
     Never stages or commits anything else, whatever is in the index. `when`
     (the brain's clock) dates the commit, so `--now` runs are reproducible. `landed` is told
     ``(parent, commit)`` when the commit is known to be the parent's tree plus `paths`.
-
-    Returns:
-        The new commit's short hash, or None when nothing changed.
-    """
+    Returns the new commit's short hash, or None when nothing changed."""
     from brain_tui.core.sync import commits
 
     return commits.commit_paths(root, paths, message, when, landed)

@@ -37,15 +37,8 @@ _UNREAD = 99
 
 
 def check(root: Path, tip: str | None) -> None:
-    """Refuse a push of HEAD over the remote's `tip` that carries a claim looser than the work tree holds.
-
-    Args:
-        root: the brain folder (a git work tree).
-        tip: the remote branch's commit (None: the remote has no branch yet, nothing there to loosen).
-
-    Raises:
-        InvalidData: a claim file the commits to push loosen (exit 65), named with what to do.
-    """
+    """Refuse a push of HEAD over the remote's `tip` (None: no branch there yet, nothing to loosen) that carries a
+    claim looser than the work tree holds: InvalidData (exit 65) naming the file and what to do."""
     if not tip:
         return
     out = gitops.run_git(root, "diff", "--raw", "-z", "--no-renames", "--no-abbrev", tip, "HEAD", "--",

@@ -146,14 +146,10 @@ def rev(root: Path, ref: str) -> str | None:
 
 
 def fetch(root: Path, branch: str) -> bool:
-    """Fetch from origin.
-
-    Returns:
-        True when the remote has the branch, False when it does not exist there yet.
+    """Fetch from origin: True when the remote has the branch, False when it does not exist there yet.
 
     Raises:
-        RemoteUnreachable: no remote, it cannot be reached, or it does not answer in time (exit 69).
-    """
+        RemoteUnreachable: no remote, it cannot be reached, or it does not answer in time (exit 69)."""
     if not has_remote(root):
         raise RemoteUnreachable("no git remote 'origin' configured: add one, or work without --sync")
     limit = network_timeout()
@@ -200,19 +196,15 @@ def recover(root: Path) -> None:
 
 
 def integrate(root: Path, branch: str) -> bool:
-    """Bring HEAD onto the fetched remote tip. Call with the brain lock held.
+    """Bring HEAD onto the fetched remote tip (call with the brain lock held); True when local commits were rebased.
 
     Fast-forward when there is nothing local, else rebase the local pending commits: uncommitted files the remote
     does not change are carried over (autostash); one it also changes stops either (exit 22). A rebase that stops
     on a conflict is aborted and reported.
 
-    Returns:
-        True when local commits were rebased.
-
     Raises:
         FastForwardFailed: uncommitted local files collide with the remote's (exit 22).
-        RebaseConflict: a local commit conflicts with the remote's; nothing lost (exit 21).
-    """
+        RebaseConflict: a local commit conflicts with the remote's; nothing lost (exit 21)."""
     upstream = f"{REMOTE}/{branch}"
     if rev(root, f"refs/remotes/{upstream}") is None:
         return False
@@ -322,12 +314,8 @@ def _on_a_local_path(root: Path) -> bool:
 
 
 def landed(root: Path, branch: str) -> bool | None:
-    """After a push that did not answer in time: did HEAD land on the remote all the same?
-
-    Returns:
-        True (the remote's tip holds HEAD), False (it does not), None (the remote
-        still does not answer: it cannot be known).
-    """
+    """After a push that did not answer in time: did HEAD land on the remote all the same? True (the remote's tip
+    holds HEAD), False (it does not), None (the remote still does not answer: it cannot be known)."""
     try:
         fetch(root, branch)
     except RemoteUnreachable:
@@ -470,11 +458,7 @@ def sync(root: Path, lock: Lock, reconciler: Reconciler, now: Callable[[], str])
 
 
 def pull(root: Path, lock: Lock, reconciler: Reconciler) -> bool:
-    """Fetch and bring the work tree to the remote tip (with `reconciler`).
-
-    Returns:
-        True when local commits were rebased.
-    """
+    """Fetch and bring the work tree to the remote tip (with `reconciler`); True when local commits were rebased."""
     with lock():
         branch = _ready(root)
         fetch(root, branch)

@@ -95,13 +95,10 @@ def _regenerated_index_out_of_the_way(root: Path) -> None:
 
 
 def in_the_way(root: Path, upstream: str) -> list[str]:
-    """The brain's files with uncommitted changes (or untracked) that the commits of `upstream` since the fork point
-    change: a rebase would leave them half-merged in git's stash, or could not start. A protocol record changed in
-    place is not in the way (it is settled by the protocol's rules when carried over: `settle`); an untracked one is.
-
-    Returns:
-        Brain-relative paths, sorted (none when git does not answer).
-    """
+    """The brain's files (sorted, brain-relative; none when git does not answer) with uncommitted changes (or
+    untracked) that the commits of `upstream` since the fork point change: a rebase would leave them half-merged in
+    git's stash, or could not start. A protocol record changed in place is not in the way (it is settled by the
+    protocol's rules when carried over: `settle`); an untracked one is."""
     from brain_tui.core.sync.settle import is_protocol
 
     base = gitops.run_git(root, "merge-base", "HEAD", upstream, check=False).stdout.strip()
@@ -124,8 +121,7 @@ def refuse_in_the_way(root: Path, upstream: str) -> None:
     """Before a rebase onto `upstream`: refuse when uncommitted files are in its way (`in_the_way`).
 
     Raises:
-        FastForwardFailed: the files named, nothing changed (exit 22, as a fast-forward that cannot run).
-    """
+        FastForwardFailed: the files named, nothing changed (exit 22, as a fast-forward that cannot run)."""
     if blocking := in_the_way(root, upstream):
         raise gitops.FastForwardFailed(f"cannot rebase onto {upstream}: uncommitted files in the way: "
                                        f"{', '.join(blocking)}; nothing was changed. Commit, move or stash those "

@@ -105,18 +105,11 @@ def unrenamed_clash(rel: str, base: str | None, upstream: str | None, local: str
 
 
 def choose(rel: str, base: str | None, upstream: str | None, local: str | None) -> str | None:
-    """The side of `rel` in force after a sync: the local side only when its change ranks higher.
+    """The side of brain-relative `rel` in force after a sync: the local side only when its change ranks higher.
 
-    Args:
-        rel: the brain-relative path (claims rank by their history; a lock held beats its deletion; other records
-            tie).
-        base: the common ancestor's text (None: absent).
-        upstream: the remote's side, pushed first (None: deleted there).
-        local: this machine's side, being replayed on top (None: deleted here).
-
-    Returns:
-        The text to keep, or None for "the file is deleted".
-    """
+    Claims rank by their history; a lock held beats its deletion; other records tie. `base` is the common
+    ancestor's text, `upstream` the remote's side (pushed first), `local` this machine's (replayed on top); None
+    is an absent or deleted file, and None is returned for "the file is deleted"."""
     if rel.startswith("locks/") and upstream is None:
         # A lock one side holds beats its deletion by the other: removing an expired lock is a derived mark, an
         # acquire its holder's action; and a mutex kept fails closed (it expires), one dropped lets two write.
@@ -233,16 +226,8 @@ def merge_index(base: str | None, upstream: str | None, local: str | None, *, ma
     """BRAIN-INDEX.md after a sync: the hand-written text of both sides, the generated block of either (it is
     regenerated once the sync is over, SPEC 8).
 
-    Args:
-        base: the common ancestor's text (None: absent).
-        upstream: the remote's side (None: deleted there).
-        local: this machine's side, being replayed on top (None: deleted here).
-        marked: on a conflict, return the text with git's conflict lines around both sides' versions.
-
-    Returns:
-        The merged text; None when both sides changed the same hand-written lines (the user's to resolve)
-        and `marked` is false.
-    """
+    `base`, `upstream` and `local` are as in `choose`. None when both sides changed the same hand-written lines
+    (the user's to resolve), unless `marked`: then git's conflict lines surround both sides' versions."""
     if upstream is None or local is None:
         return upstream if local is None else local
     (mine, _), (theirs, block), (old, _) = _split_index(local), _split_index(upstream), _split_index(base or "")
@@ -350,12 +335,8 @@ def _unmerged(top: Path) -> list[str]:
 
 
 def settle_rebase(root: Path, ident: Sequence[str] = ()) -> bool:
-    """Settle a stopped rebase whose conflicts are all protocol files (or the index), and finish it.
-
-    Returns:
-        True when the rebase finished; False when a conflict is in another file
-        (the caller aborts it: those are the user's to resolve).
-    """
+    """Settle a stopped rebase whose conflicts are all protocol files (or the index), and finish it: True when it
+    finished; False when a conflict is in another file (the caller aborts it: those are the user's to resolve)."""
     top = gitops.toplevel(root)
     prefix = gitops.top_prefix(root)
     env = {"GIT_EDITOR": "true"}
