@@ -1,8 +1,7 @@
 """The parse cache's rows: a file's key, the outcome of reading it, and their SQLite table.
 
-`cache.ParseCache` (whose docstring explains when a row is still valid) keeps
-one `Entry` per brain file; `CacheRows` reads those entries from, and writes
-them to, ``.brain/parse-cache.sqlite3`` — values are JSON text, never pickle.
+`cache.ParseCache` (whose docstring explains when a row is still valid) keeps one `Entry` per brain file; `CacheRows`
+reads those entries from, and writes them to, ``.brain/parse-cache.sqlite3`` — values are JSON text, never pickle.
 Any database trouble means "no cache" for that step, never an error.
 """
 

@@ -1,8 +1,7 @@
 """ChangeSet: the files one command will write, built in memory before anything touches disk.
 
-Protocol functions stage edits here; `Brain.apply` then writes them all
-atomically, regenerates the index and commits exactly those paths. Claim edits
-are round-trip edits (ruamel), so order, comments and unknown keys survive.
+Protocol functions stage edits here; `Brain.apply` then writes them all atomically, regenerates the index and commits
+exactly those paths. Claim edits are round-trip edits (ruamel), so order, comments and unknown keys survive.
 """
 
 from __future__ import annotations
@@ -38,11 +37,10 @@ _TIMESTAMP_RE = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d)?(?:[+-]\d\d:\d\d
 def yaml_safe(value: Any) -> Any:
     """Make a value the product is about to write safe for the YAML emitter.
 
-    ruamel writes some strings plain where YAML readers cannot read them back
-    (``:@`` or ``?#`` inside a flow mapping) and folds NEL (U+0085) inside
-    single quotes. Every string that is not plainly harmless is therefore
-    written double-quoted (escapes for control characters); mappings and lists
-    are converted recursively. Strings that already carry a style are kept.
+    ruamel writes some strings plain where YAML readers cannot read them back (``:@`` or ``?#`` inside a flow
+    mapping) and folds NEL (U+0085) inside single quotes. Every string that is not plainly harmless is therefore
+    written double-quoted (escapes for control characters); mappings and lists are converted recursively. Strings
+    that already carry a style are kept.
 
     Raises:
         InvalidData: the text holds lone surrogates (bytes that were not UTF-8).
@@ -254,11 +252,9 @@ def _top_level_segments(text: str) -> tuple[str, list[tuple[str, str]]] | None:
 def keep_unchanged_lines(original: str, emitted: str) -> str:
     """Keep the original text of every top-level field whose value did not change.
 
-    ruamel keeps order, comments and unknown keys but re-spaces some lines
-    (`sess_id:          x` becomes `sess_id: x`). SPEC 6.1 wants an edit to change
-    only the lines of the edited fields, so every unchanged field is taken back
-    from the original text. The result is proven to read as `emitted` does;
-    otherwise `emitted` is returned as is.
+    ruamel keeps order, comments and unknown keys but re-spaces some lines (`sess_id:          x` becomes `sess_id:
+    x`). SPEC 6.1 wants an edit to change only the lines of the edited fields, so every unchanged field is taken back
+    from the original text. The result is proven to read as `emitted` does; otherwise `emitted` is returned as is.
     """
     try:
         before, after = safe_load_text(original), safe_load_text(emitted)

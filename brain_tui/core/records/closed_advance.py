@@ -8,11 +8,10 @@ the set (`advanced`, the same code a read's catch-up runs). One ``git cat-file -
 gives both folder trees, one ``git ls-tree`` of the committed paths their new blobs, one
 ``git cat-file --batch`` reads them (a diff of the two folder trees would walk every entry of both).
 
-The writer then lists the folder itself, once its files are in place, as a read does when the folder's
-key moved (`closed_set._relist`: the key taken before the listing and checked after it; a file made
-meanwhile leaves the key unset): the next read, the hook's or preflight's, finds the folder as listed and
-lists nothing. A file another process or a hand makes after that listing moves the folder's key: the
-next read lists the folder again.
+The writer then lists the folder itself, once its files are in place, as a read does when the folder's key moved
+(`closed_set._relist`: the key taken before the listing and checked after it; a file made meanwhile leaves the key
+unset): the next read, the hook's or preflight's, finds the folder as listed and lists nothing. A file another
+process or a hand makes after that listing moves the folder's key: the next read lists the folder again.
 
 What is never done: advance a set saved for another tree (the read catches up as before), or trust a
 listing the folder's key does not vouch for. Any failure leaves the saved set as it was.

@@ -1,10 +1,9 @@
 """The brain's file formats, read leniently: claims, signals and locks (SPEC 6, 7, 9).
 
-Each reader turns the mapping the safe YAML loader gave (`yamlio`) into a typed
-`Claim`, `Signal` or `Lock` — or a `CorruptFile` saying why the file cannot be
-used — and never raises. Current, v2/v3 and v1 (legacy) spellings are read here
-and nowhere else; `store.BrainStore` only decides which files to read and when.
-The parse cache fingerprints this module: a change here empties it.
+Each reader turns the mapping the safe YAML loader gave (`yamlio`) into a typed `Claim`, `Signal` or `Lock` — or a
+`CorruptFile` saying why the file cannot be used — and never raises. Current, v2/v3 and v1 (legacy) spellings are
+read here and nowhere else; `store.BrainStore` only decides which files to read and when. The parse cache
+fingerprints this module: a change here empties it.
 """
 
 from __future__ import annotations

@@ -13,9 +13,8 @@ Markdown files carry YAML front matter with a ``brain:`` block::
       export: true          # boolean
     ---
 
-Code files carry the same block in a leading comment (``# brain:`` or
-``// brain:`` followed by indented comment lines). Only the first
-`HEADER_READ_LIMIT` bytes of a file are ever read.
+Code files carry the same block in a leading comment (``# brain:`` or ``// brain:`` followed by indented comment
+lines). Only the first `HEADER_READ_LIMIT` bytes of a file are ever read.
 """
 
 from __future__ import annotations

@@ -1,25 +1,23 @@
 """In force is what git holds (SPEC 22): a claim HEAD holds live keeps holding when the work tree lets it go.
 
-A claim file that HEAD holds in a live status (the closed set's `others`: HEAD's files not
-terminal) and that the work tree has deleted, or rewritten in a terminal status, without a
-commit, has not let anything go: the release is not in force until committed. A live read
-(the conflict check, the hook, preflight, the index) then holds HEAD's version of the claim
-in place of the work tree's. The other way is already fail closed: an uncommitted new or
+A claim file that HEAD holds in a live status (the closed set's `others`: HEAD's files not terminal) and that the
+work tree has deleted, or rewritten in a terminal status, without a commit, has not let anything go: the release is
+not in force until committed. A live read (the conflict check, the hook, preflight, the index) then holds HEAD's
+version of the claim in place of the work tree's. The other way is already fail closed: an uncommitted new or
 reopened claim blocks from the work tree (the union of the two states blocks).
 
-An uncommitted edit of a live claim loosens nothing either: a live claim whose file's bytes are not
-HEAD's live blob is read as the stricter of the two copies (`strictest_with_head`). It holds the union
-of the two scopes (HEAD's entries are added to the work tree's, shown in its scope text too, and the
-claim is flagged ``scope-in-head``); a lift of a gate, a pause or a stale mark (a status nearer `open`
-than HEAD's) is HEAD's copy until committed (flagged ``status-in-head``; a write on it edits that copy);
-an expiry or opening time later than HEAD's (a renew) is HEAD's until committed. A tightening (a wider
-scope, a pause, a gate) is in force at once. Either side alone loosens nothing: the work tree's claim
-files are fenced from the agents, HEAD is not (git's plumbing in an agent's shell can make a commit), so
-a lift needs both. So does an end: a commit that ends a claim the work tree still holds live (made in git
-alone) leaves it out of the closed set (`work_tree_copy`), and it reads as stale (flagged
-``ended-in-head``), blocking its scope until a human releases it or its owner closes it. A live claim moved
-to another file name holds HEAD's scope of its old file too. The bytes of the live files are hashed as git
-hashes a blob (no git process); HEAD's copies are read only for the files that differ.
+An uncommitted edit of a live claim loosens nothing either: a live claim whose file's bytes are not HEAD's live blob
+is read as the stricter of the two copies (`strictest_with_head`). It holds the union of the two scopes (HEAD's
+entries are added to the work tree's, shown in its scope text too, and the claim is flagged ``scope-in-head``); a
+lift of a gate, a pause or a stale mark (a status nearer `open` than HEAD's) is HEAD's copy until committed (flagged
+``status-in-head``; a write on it edits that copy); an expiry or opening time later than HEAD's (a renew) is HEAD's
+until committed. A tightening (a wider scope, a pause, a gate) is in force at once. Either side alone loosens
+nothing: the work tree's claim files are fenced from the agents, HEAD is not (git's plumbing in an agent's shell can
+make a commit), so a lift needs both. So does an end: a commit that ends a claim the work tree still holds live (made
+in git alone) leaves it out of the closed set (`work_tree_copy`), and it reads as stale (flagged ``ended-in-head``),
+blocking its scope until a human releases it or its owner closes it. A live claim moved to another file name holds
+HEAD's scope of its old file too. The bytes of the live files are hashed as git hashes a blob (no git process);
+HEAD's copies are read only for the files that differ.
 
 A read of every file takes HEAD's live files from the stored closed set when it is HEAD's commit's,
 else from the set brought up to date (`current_set`).

@@ -1,8 +1,7 @@
 """BRAIN-INDEX.md: the generated block (SPEC 8) and the legacy signal rows (SPEC 7).
 
-Everything here is a pure function of its arguments: no file I/O, no clock, no
-locale, no local time. The same snapshot and display zone give byte-identical
-text on every machine.
+Everything here is a pure function of its arguments: no file I/O, no clock, no locale, no local time. The same
+snapshot and display zone give byte-identical text on every machine.
 """
 
 from __future__ import annotations
@@ -58,10 +57,9 @@ _LINE_BREAK_RE = LazyPattern("(?:\r\n|[" + re.escape(_LINE_BREAKS) + "\t])")
 def escape_cell(value: object) -> str:
     """Make `value` safe for one markdown table cell.
 
-    Line breaks (CR, LF, tabs and the other Unicode line separators) become a
-    space, other control characters are dropped, ``|`` becomes ``\\|`` and the
-    HTML-comment opener ``<!--`` is written ``<\\!--`` so a cell can never forge
-    or hide a generated-block marker. An empty result is ``—``.
+    Line breaks (CR, LF, tabs and the other Unicode line separators) become a space, other control characters are
+    dropped, ``|`` becomes ``\\|`` and the HTML-comment opener ``<!--`` is written ``<\\!--`` so a cell can never
+    forge or hide a generated-block marker. An empty result is ``—``.
     """
     if value is None:
         return EMPTY
@@ -75,9 +73,8 @@ def escape_cell(value: object) -> str:
 def format_moment(moment: datetime | None, display_tz: tzinfo, naive_tz: tzinfo | None = None) -> str:
     """Format `moment` as ``YYYY-MM-DD HH:MM`` in `display_tz` (``—`` when None).
 
-    Built from the numeric fields, never with ``strftime``, so the process
-    locale cannot change it. A naive value is read in `naive_tz` (else UTC),
-    never in the machine's local time.
+    Built from the numeric fields, never with ``strftime``, so the process locale cannot change it. A naive value is
+    read in `naive_tz` (else UTC), never in the machine's local time.
     """
     if moment is None:
         return EMPTY
@@ -180,12 +177,10 @@ def _signal_rows(signals: Sequence[Signal]) -> list[list[str]]:
 def render_block(snapshot: BrainSnapshot, display_tz: tzinfo) -> str:
     """Render the generated part of BRAIN-INDEX.md, markers included (SPEC 8).
 
-    Four sections in the SPEC's order, each a heading, a table (header and
-    ``|---|`` separator) and, when the table is empty, an ``*Aucun …*`` line.
-    Claims are sorted by opening time then ID, signals by creation time then ID;
-    times are ``YYYY-MM-DD HH:MM`` in `display_tz` (naive ones read in ``snapshot.tz``;
-    ``snapshot.now`` anchors the history window). The text starts with `START`
-    and ends with `END` (no trailing newline)."""
+    Four sections in the SPEC's order, each a heading, a table (header and ``|---|`` separator) and, when the table
+    is empty, an ``*Aucun …*`` line. Claims are sorted by opening time then ID, signals by creation time then ID;
+    times are ``YYYY-MM-DD HH:MM`` in `display_tz` (naive ones read in ``snapshot.tz``; ``snapshot.now`` anchors the
+    history window). The text starts with `START` and ends with `END` (no trailing newline)."""
     naive_tz = snapshot.tz
     claims = sorted(snapshot.claims, key=lambda c: _claim_key(c, naive_tz))
     signals = sorted(snapshot.signals, key=lambda s: _signal_key(s, naive_tz))
@@ -238,10 +233,9 @@ _FENCE_MIDDLE_RE = LazyPattern(r"^(?:={7}|\|{7}(?: .*)?)$")
 def _drop_merge_fence(before: str, replaced: str, after: str) -> tuple[str, str]:
     """Drop a git conflict's ``<<<<<<<`` / ``>>>>>>>`` lines that fence only the generated block.
 
-    A merge that conflicted inside the block leaves both sides' blocks between
-    the fence lines; the block is regenerated, never merged (SPEC 8), so the
-    fence goes with it. A conflict that also holds hand-written text is left
-    for the human to resolve.
+    A merge that conflicted inside the block leaves both sides' blocks between the fence lines; the block is
+    regenerated, never merged (SPEC 8), so the fence goes with it. A conflict that also holds hand-written text is
+    left for the human to resolve.
     """
     ours, theirs = _OURS_RE.search(before), _THEIRS_RE.match(after)
     if ours is None or theirs is None:

@@ -1,10 +1,9 @@
 """BRAIN-INDEX.md on disk: the one-time import of legacy rows, then the regenerated block.
 
-A legacy signal or claim row is imported when no file of its ID exists and, in
-a git brain, none ever did (HEAD's history): a record deleted after its import
-stays deleted. A brain without git cannot tell, so a hand-written signal row
-comes back (a row inside the generated table is imported only in a git brain).
-At migration (no generated block yet) the legacy tables give way to the block.
+A legacy signal or claim row is imported when no file of its ID exists and, in a git brain, none ever did (HEAD's
+history): a record deleted after its import stays deleted. A brain without git cannot tell, so a hand-written signal
+row comes back (a row inside the generated table is imported only in a git brain). At migration (no generated block
+yet) the legacy tables give way to the block.
 
 `core/records/index.py` renders the block as a pure function of a snapshot; this module
 does the file work around it, under the brain lock held by `Brain`.

@@ -1,12 +1,11 @@
 """A claim file's terminal status read from its bytes without YAML, when the bytes leave no doubt.
 
-The closed set (`closed_set`) needs each committed claim's status once; parsing 100,000
-files as YAML costs a minute. The product writes ``status:``, ``sess_id:`` and ``closed_at:``
-as top-level ``key: value`` lines, so a line scan finds them. The scan answers only for
-files whose every line is plain: no multi-line quoted or flow value, no anchor, alias,
-tag, document marker, complex key, duplicate key, or line break other than ``\\n``. Any
-other file is *undecided* and the caller parses it (fail safe: a wrong "terminal" would
-hide a live claim; a wrong "undecided" only costs a parse).
+The closed set (`closed_set`) needs each committed claim's status once; parsing 100,000 files as YAML costs a minute.
+The product writes ``status:``, ``sess_id:`` and ``closed_at:`` as top-level ``key: value`` lines, so a line scan
+finds them. The scan answers only for files whose every line is plain: no multi-line quoted or flow value, no anchor,
+alias, tag, document marker, complex key, duplicate key, or line break other than ``\\n``. Any other file is
+*undecided* and the caller parses it (fail safe: a wrong "terminal" would hide a live claim; a wrong "undecided" only
+costs a parse).
 """
 
 from __future__ import annotations

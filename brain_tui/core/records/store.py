@@ -1,9 +1,8 @@
 """BrainStore: reads claims, signals and locks from disk, parsing a file only when it changed.
 
-Files on disk are the source of truth. Each file is parsed once per
-`(mtime_ns, size, inode, ctime_ns)` — across processes, through the parse cache
-under `.brain/` (core/records/cache.py); a snapshot is then assembled from the cached
-results, so refreshing a brain of thousands of claims costs a `stat` per file.
+Files on disk are the source of truth. Each file is parsed once per `(mtime_ns, size, inode, ctime_ns)` — across
+processes, through the parse cache under `.brain/` (core/records/cache.py); a snapshot is then assembled from the
+cached results, so refreshing a brain of thousands of claims costs a `stat` per file.
 """
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
 """The snapshots of one write: what it decides on, and the brain after its files are written, in memory.
 
-A write reads the brain once (`decision_snapshot`): the claims that can block plus those that ended in
-the last 30 days, which is all that conflicts and BRAIN-INDEX.md need (SPEC 8: the history table looks
-30 days back). The closed history before that is never decoded. Two things send a write to the whole
-brain instead, so every rule stays exact:
+A write reads the brain once (`decision_snapshot`): the claims that can block plus those that ended in the last 30
+days, which is all that conflicts and BRAIN-INDEX.md need (SPEC 8: the history table looks 30 days back). The closed
+history before that is never decoded. Two things send a write to the whole brain instead, so every rule stays exact:
 
 - a live claim whose parent chain passes through a claim the partial read skipped (a delegation or a
   cascade would walk through it): the whole brain is read before deciding;

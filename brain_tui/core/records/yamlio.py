@@ -1,10 +1,9 @@
 """YAML in and out: bounded safe loading, round-trip editing, atomic writes (SPEC 13, DESIGN 5).
 
-Reads use PyYAML's C-accelerated safe loader (libyaml) after a cheap event scan
-that refuses anchors, aliases, tags, several documents and deep nesting.
-Writes go through ruamel.yaml's round-trip mode, so key order, comments and
-unknown keys survive, and every value is quoted by the emitter, never by hand.
-Every write is atomic: temp file in the same folder, fsync, rename, folder fsync.
+Reads use PyYAML's C-accelerated safe loader (libyaml) after a cheap event scan that refuses anchors, aliases, tags,
+several documents and deep nesting. Writes go through ruamel.yaml's round-trip mode, so key order, comments and
+unknown keys survive, and every value is quoted by the emitter, never by hand. Every write is atomic: temp file in
+the same folder, fsync, rename, folder fsync.
 """
 
 from __future__ import annotations
@@ -172,10 +171,9 @@ class _Unusual(Exception):
 def _fast_load(text: str) -> Any:
     """Load text free of anchors, aliases, tags and merge keys: one parse, no event scan, lean construction.
 
-    The nodes come from the same (C) composer and resolver as `yaml.load`; plain
-    mappings, sequences and str scalars are built directly and every other scalar
-    goes through the loader's own constructor, so the data is the same. Anything
-    else (too deep, unhashable key, an unknown tag, an error) raises `_Unusual`.
+    The nodes come from the same (C) composer and resolver as `yaml.load`; plain mappings, sequences and str scalars
+    are built directly and every other scalar goes through the loader's own constructor, so the data is the same.
+    Anything else (too deep, unhashable key, an unknown tag, an error) raises `_Unusual`.
     """
     loader = _loaders()[1](text)
     try:

@@ -13,11 +13,10 @@ refreshes (lstats) the whole work tree and the real index is read and written on
    the paths are staged in the real index), then `update-ref HEAD new old` (compare-and-swap: the
    commit point, with `git commit`'s reflog line), `maintenance run --auto` as `git commit` runs it.
 
-A kill or a failure before `update-ref` leaves HEAD as it was; the caller's journal
-(`records.journal`) puts the files and their index entries back. Where the plumbing cannot promise
-the commit `git commit --no-verify --only` would make — no HEAD yet, something else staged, signing,
-a commit hook that `--no-verify` does not skip, a split index, a folder or a name beyond ASCII among the paths — the
-porcelain runs instead (`commit_porcelain`).
+A kill or a failure before `update-ref` leaves HEAD as it was; the caller's journal (`records.journal`) puts the
+files and their index entries back. Where the plumbing cannot promise the commit `git commit --no-verify --only`
+would make — no HEAD yet, something else staged, signing, a commit hook that `--no-verify` does not skip, a split
+index, a folder or a name beyond ASCII among the paths — the porcelain runs instead (`commit_porcelain`).
 """
 
 from __future__ import annotations

@@ -1,8 +1,7 @@
 """The brain's git remote: fetch, integrate, push — git only (SPEC 11, DESIGN 5).
 
-This module knows git, the remote and the brain's folder layout; it knows
-nothing of claims' meaning nor of `Brain`. What the protocol decides after the
-remote brought other machines' work in (a claim lost while offline, an ID taken
+This module knows git, the remote and the brain's folder layout; it knows nothing of claims' meaning nor of `Brain`.
+What the protocol decides after the remote brought other machines' work in (a claim lost while offline, an ID taken
 on two machines) is core/rules/reconcile.py; the facade (`Brain.remote`) runs both.
 
 A synced write is one cycle, repeated until the push lands:
@@ -11,12 +10,10 @@ A synced write is one cycle, repeated until the push lands:
     local pending commits) → the caller reconciles and decides on that exact
     tree → commit on top → non-forced push.
 
-A rejected push undoes the local commit (only the paths it wrote) and repeats
-the cycle after a jittered backoff, at most `MAX_TRIES` times (then exit 75).
-A push the server refuses for good (a hook, a protected branch) is reported at
-once with the server's message (exit 24). BRAIN-INDEX.md is never merged as
-text (the index is regenerated) and protocol records are settled by the
-protocol's rules (`core.settle`), never left for a hand merge.
+A rejected push undoes the local commit (only the paths it wrote) and repeats the cycle after a jittered backoff, at
+most `MAX_TRIES` times (then exit 75). A push the server refuses for good (a hook, a protected branch) is reported at
+once with the server's message (exit 24). BRAIN-INDEX.md is never merged as text (the index is regenerated) and
+protocol records are settled by the protocol's rules (`core.settle`), never left for a hand merge.
 
 The sync state file (`.brain/sync.json`) is `remote_state`; reading and
 rewriting the local pending commits is `remote_history`.
@@ -90,9 +87,8 @@ class RemoteReport:
 class SyncStatus(JsonShaped):
     """Where the brain stands against its remote, from local git state only (no network).
 
-    `ahead`/`behind` count commits against ``origin/<branch>`` as of the last
-    fetch (None without a remote or a branch); `last_sync`/`pending_since` are
-    the ISO times recorded in `.brain/sync.json` (None when never).
+    `ahead`/`behind` count commits against ``origin/<branch>`` as of the last fetch (None without a remote or a
+    branch); `last_sync`/`pending_since` are the ISO times recorded in `.brain/sync.json` (None when never).
     """
 
     mode: str
@@ -376,9 +372,8 @@ def _integrate(root: Path, branch: str, reconciler: Reconciler) -> bool:
 def write_through(root: Path, lock: Lock, reconciler: Reconciler, attempt: Callable[[], Staged]) -> None:
     """One synced write: fetch → integrate (with `reconciler`) → `attempt()` → push, retried.
 
-    `attempt` decides on the integrated tree and writes (and commits) locally;
-    it raises to refuse (nothing is pushed then). A rejected push takes the
-    local commit back and repeats the whole cycle.
+    `attempt` decides on the integrated tree and writes (and commits) locally; it raises to refuse (nothing is pushed
+    then). A rejected push takes the local commit back and repeats the whole cycle.
 
     Raises:
         Contended: the push was rejected `MAX_TRIES` times (exit 75).

@@ -1,9 +1,8 @@
 """The brain's local pending commits against the remote tip: what they add, files at a ref, rewriting them.
 
-Used after a fetch, before the rebase, by the protocol's reconciliation
-(core/rules/reconcile.py through core/facade_remote.py): an ID taken on two machines is
-renamed in the local commits, which nobody else has yet. And by `remote.integrate`, on the
-work tree: what can be moved out of the remote's way, and what stops a rebase.
+Used after a fetch, before the rebase, by the protocol's reconciliation (core/rules/reconcile.py through
+core/facade_remote.py): an ID taken on two machines is renamed in the local commits, which nobody else has yet. And
+by `remote.integrate`, on the work tree: what can be moved out of the remote's way, and what stops a rebase.
 """
 
 from __future__ import annotations
@@ -152,11 +151,10 @@ def rewrite_local(root: Path, branch: str, edit: Callable[[str, str], tuple[str,
                   message: Callable[[str], str], touched: Mapping[str, str]) -> None:
     """Rewrite the local pending commits (never pushed, so nobody else has them), path by path.
 
-    For each local commit, every brain path in `touched` (old path → new path)
-    present in its tree is replaced by `edit(old_path, text)` → (new path, new
-    text), or kept when `edit` returns None; its message goes through `message`.
-    Authors and dates are kept. The work tree and the index follow for those
-    paths only: nothing else is touched. Call with the brain lock held.
+    For each local commit, every brain path in `touched` (old path → new path) present in its tree is replaced by
+    `edit(old_path, text)` → (new path, new text), or kept when `edit` returns None; its message goes through
+    `message`. Authors and dates are kept. The work tree and the index follow for those paths only: nothing else is
+    touched. Call with the brain lock held.
 
     Raises:
         GitError: a git step failed (nothing rewritten); never a silent "nothing to rewrite", which would let

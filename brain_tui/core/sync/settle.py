@@ -1,21 +1,17 @@
 """Sync settles protocol records by the protocol's rules: no claim, signal, lock or breath file needs a hand merge.
 
-SPEC 22: when two machines changed one protocol file, the side that wins is
-the one whose change ranks higher: a human's decision (approve, reject, pause,
-resume, abort, release), then the owner's committed action (a renew, a close,
-a gate request, any field change), then a derived mark (the watchdog's STALE,
-sync's "lost while offline", a skew revival). On a tie the remote's side
-wins: it was pushed first, and the remote is the only arbiter (SPEC 11) —
-but between two humans, a decision that ends the claim (abort, reject,
-release) wins over a lift made meanwhile, and a pause is carried onto the
-winner (`keep_pause`): no human's stop is undone by another's concurrent go.
-The winning side is taken whole, never merged line by line (a STALE mark
-merged with a renew would leave a renewed claim marked stale).
+SPEC 22: when two machines changed one protocol file, the side that wins is the one whose change ranks higher: a
+human's decision (approve, reject, pause, resume, abort, release), then the owner's committed action (a renew, a
+close, a gate request, any field change), then a derived mark (the watchdog's STALE, sync's "lost while offline", a
+skew revival). On a tie the remote's side wins: it was pushed first, and the remote is the only arbiter (SPEC 11) —
+but between two humans, a decision that ends the claim (abort, reject, release) wins over a lift made meanwhile, and
+a pause is carried onto the winner (`keep_pause`): no human's stop is undone by another's concurrent go. The winning
+side is taken whole, never merged line by line (a STALE mark merged with a renew would leave a renewed claim marked
+stale).
 
-Git runs `choose` as a merge driver (`bsi-protocol`, set in `.git/config` and
-`.git/info/attributes`) for every protocol file both sides changed, textual
-conflict or not; `settle_rebase` settles what a driver cannot see (a file one
-side deleted and the other changed) and goes on with the rebase.
+Git runs `choose` as a merge driver (`bsi-protocol`, set in `.git/config` and `.git/info/attributes`) for every
+protocol file both sides changed, textual conflict or not; `settle_rebase` settles what a driver cannot see (a file
+one side deleted and the other changed) and goes on with the rebase.
 
 BRAIN-INDEX.md goes through `merge_index` (driver `bsi-index`): its generated block is regenerated after the
 sync, never merged, but the text outside the markers is a human's (SPEC 8 keeps it): both sides' changes to it
@@ -77,8 +73,7 @@ def _events(doc: Mapping[str, Any]) -> list[tuple[str, str, str]]:
 def rank(base: str | None, side: str | None) -> int:
     """How strong one side's change to a claim is against their common base (HUMAN > OWNER > DERIVED).
 
-    A side that does not parse ranks NOTHING (the other side wins); a deleted
-    or new file is an owner's action.
+    A side that does not parse ranks NOTHING (the other side wins); a deleted or new file is an owner's action.
     """
     if side == base:
         return NOTHING
