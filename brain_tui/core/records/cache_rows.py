@@ -243,12 +243,9 @@ class CacheRows:
     def _load(self, outcomes: bool, only: list[str] | None = None) -> None:
         """Read the table once; any problem means an empty cache (rebuilt at the next write).
 
-        Args:
-            outcomes: also fetch and decode every outcome (a full snapshot); else only keys and
-                hints, outcomes being fetched one by one when needed (a snapshot that skips most claims).
-            only: read only these paths' rows (a live-only snapshot); the table stays "not loaded".
-                Rows already in memory are never replaced (memory is at least as new).
-        """
+        With `outcomes`, every outcome is fetched and decoded (a full snapshot); else only keys and hints, outcomes
+        being fetched one by one when needed. With `only`, only these paths' rows are read (a live-only snapshot)
+        and the table stays "not loaded"; rows already in memory are never replaced (memory is at least as new)."""
         if only is None:
             self._loaded = True
         if not self.path.is_file():

@@ -285,12 +285,8 @@ def wait_for_orphans(root: Path, limit_s: float = 10.0) -> None:
 
 
 def recover(root: Path) -> str | None:
-    """Settle what a killed write left (call with the brain lock held).
-
-    Returns:
-        "kept" (its commit landed), "rolled back", "followed" (a move's paths
-        now match HEAD), or None when there was nothing to settle.
-    """
+    """Settle what a killed write left (call with the brain lock held): "kept" (its commit landed), "rolled back",
+    "followed" (a move's paths now match HEAD), or None when there was nothing to settle."""
     if not journal_pending(root):
         return None
     wait_for_orphans(root)

@@ -88,14 +88,8 @@ def _split(line: str) -> tuple[str, str]:
 
 
 def load_plain(text: str) -> object:
-    """The data of `text` when it is in the plain subset (see the module docstring).
-
-    Returns:
-        A dict (nested dicts, str/int/bool/None values), or None for a text of only comments and blanks.
-
-    Raises:
-        NotPlain: the text is outside the subset.
-    """
+    """The data of `text` in the plain subset (see the module docstring): a dict (nested dicts, str/int/bool/None
+    values), or None for a text of only comments and blanks; NotPlain when the text is outside the subset."""
     if not text.replace("\n", "").isprintable():
         raise NotPlain  # tabs, CR, YAML's other line breaks (NEL, LS, PS), a BOM, control characters
     root: dict[str, object] = {}

@@ -374,11 +374,8 @@ def commit_paths(root: str | Path, paths: Sequence[str], message: str, when: dat
 
 
 def head_summary(root: str | Path, timeout: float = 2.0) -> str | None:
-    """The brain version, `git log -1 --oneline` (SPEC 16); None outside a repository or before its first commit.
-
-    Raises:
-        GitError: git is missing or timed out.
-    """
+    """The brain version, `git log -1 --oneline` (SPEC 16); None outside a repository or before its first commit;
+    GitError when git is missing or timed out."""
     proc = run_git(root, "log", "-1", "--oneline", check=False, timeout=timeout)
     return (proc.stdout.strip() or None) if proc.returncode == 0 else None
 

@@ -419,11 +419,8 @@ def write_through(root: Path, lock: Lock, reconciler: Reconciler, attempt: Calla
 
 
 def sync(root: Path, lock: Lock, reconciler: Reconciler, now: Callable[[], str]) -> RemoteReport:
-    """`bsi sync`: fetch, rebase pending local commits (with `reconciler`), push.
-
-    Raises:
-        Contended: the push was rejected `MAX_TRIES` times; local commits are kept.
-    """
+    """`bsi sync`: fetch, rebase pending local commits (with `reconciler`), push; Contended (local commits kept)
+    when the push was rejected `MAX_TRIES` times."""
     rebased = False
     for tries in range(1, MAX_TRIES + 1):
         with lock():
