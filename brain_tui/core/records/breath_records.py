@@ -37,11 +37,7 @@ SPRINT_ID_RE = LazyPattern(r"^sprint-[A-Za-z0-9._-]+$")
 
 
 def validate_sprint_id(sprint: str) -> str:
-    """Check a sprint ID (``^sprint-[A-Za-z0-9._-]+$``; never a path).
-
-    Raises:
-        InvalidData: the ID does not match (exit 65).
-    """
+    """Return a valid sprint ID (``^sprint-[A-Za-z0-9._-]+$``; never a path); else raise InvalidData (exit 65)."""
     if not isinstance(sprint, str) or not SPRINT_ID_RE.match(sprint) or sprint in (".", ".."):
         raise InvalidData(f"invalid sprint ID {sprint!r}: expected sprint-<letters, digits, . _ ->")
     return sprint
@@ -54,11 +50,7 @@ def record_path(sprint: str) -> str:
 
 # -- reading --------------------------------------------------------------------------------------
 def str_list(value: Any) -> tuple[str, ...]:
-    """A record field as a tuple of distinct non-empty strings (a lone string is one; None none).
-
-    Raises:
-        ValueError: when the field is neither a string nor a list.
-    """
+    """A record field as a tuple of distinct non-empty strings (a lone string is one; None none); ValueError else."""
     if value is None:
         return ()
     if isinstance(value, str):
@@ -70,17 +62,8 @@ def str_list(value: Any) -> tuple[str, ...]:
 
 def record_from_mapping(data: Any, sprint: str | None = None, tz: tzinfo | None = None,
                         path: str = "") -> BreathRecord:
-    """Build a BreathRecord from a parsed mapping.
-
-    Args:
-        data: the parsed YAML mapping.
-        sprint: the sprint ID (default: the mapping's `sprint`).
-        tz: zone for naive timestamps (default UTC).
-        path: the file's path relative to the brain.
-
-    Raises:
-        ValueError: the mapping is not a breath record.
-    """
+    """A BreathRecord from a parsed mapping (ValueError when it is not one); `sprint` defaults to the mapping's,
+    `tz` (naive times) to UTC; `path` is the file's brain-relative path."""
     if not isinstance(data, Mapping):
         raise ValueError("top level is not a mapping")
     zone = tz or UTC
@@ -113,11 +96,8 @@ def record_from_mapping(data: Any, sprint: str | None = None, tz: tzinfo | None 
 
 
 def breath_from_mapping(data: Any, rel_path: str, tz: tzinfo) -> BreathRecord | CorruptFile:
-    """Read one ``breath/<sprint-id>.yml`` file's parsed data (the store's reader; never raises).
-
-    Returns:
-        The record; a CorruptFile when the file's name is not a sprint ID or its data is not a record.
-    """
+    """Read one ``breath/<sprint-id>.yml`` file's parsed data (the store's reader; never raises): the record, or a
+    CorruptFile when the file's name is not a sprint ID or its data is not a record."""
     stem = Path(rel_path).stem
     if not SPRINT_ID_RE.match(stem):
         return CorruptFile(rel_path, 0, "not a sprint record (name must be sprint-<id>.yml)")

@@ -1,11 +1,9 @@
 """The parse cache: each brain file is parsed once per change, across processes (DESIGN 4).
 
-`BrainStore` asks :class:`ParseCache` for the *outcome of reading* one file —
-the raw mapping the safe loader gave (after legacy repairs), or the reason it
-is corrupt — and builds its Claim/Signal/Lock objects from that. Outcomes are
-kept in memory and, so that a cold `bsi` process on 10,000 claims parses
-nothing that did not change, in ``.brain/parse-cache.sqlite3`` (stdlib
-sqlite3; values are JSON text — never pickle, nothing executable is ever read
+`BrainStore` asks :class:`ParseCache` for the *outcome of reading* one file — the raw mapping the safe loader gave
+(after legacy repairs), or the reason it is corrupt — and builds its Claim/Signal/Lock objects from that. Outcomes
+are kept in memory and, so that a cold `bsi` process on 10,000 claims parses nothing that did not change, in
+``.brain/parse-cache.sqlite3`` (stdlib sqlite3; values are JSON text — never pickle, nothing executable is ever read
 back).
 
 Validity: when is a cached outcome still the file's content?
@@ -23,42 +21,33 @@ An entry is keyed by the file's ``(mtime_ns, size, inode, ctime_ns)``:
   value. So a content change always moves ctime — *unless it happens within
   the same timestamp tick as the previous change*.
 
-That last case is real: Linux stamps files from a coarse clock (one tick is
-1–10 ms), some filesystems keep whole seconds (ext3, HFS+) or two (FAT). Two
-writes in one tick, same size, look identical to ``stat``. The remedy is git's
-"racy clean" rule: an entry read less than :data:`RACY_NS` (2 s) after the
-file's last change (``max(mtime, ctime)``, measured on the same clock) is
-*racy*: it also stores a BLAKE2 digest of the bytes, and a later lookup with a
-matching key re-reads the file (a few µs) and compares digests instead of
-trusting the key. Once the file is older than the window, a matching digest
-*settles* the entry (any later write would carry a later ctime, so the key
-alone is enough from then on). A key that changed between the directory scan
-and the read is treated as racy too. What remains unprotected: a writer that
-forges ctime (changing the system clock, or raw disk edits) or a filesystem
-whose clock runs more than 2 s behind ours (a skewed NFS server) — the cache
-then trusts ``stat`` exactly as `make` and git do.
+That last case is real: Linux stamps files from a coarse clock (one tick is 1–10 ms), some filesystems keep whole
+seconds (ext3, HFS+) or two (FAT). Two writes in one tick, same size, look identical to ``stat``. The remedy is git's
+"racy clean" rule: an entry read less than :data:`RACY_NS` (2 s) after the file's last change (``max(mtime, ctime)``,
+measured on the same clock) is *racy*: it also stores a BLAKE2 digest of the bytes, and a later lookup with a
+matching key re-reads the file (a few µs) and compares digests instead of trusting the key. Once the file is older
+than the window, a matching digest *settles* the entry (any later write would carry a later ctime, so the key alone
+is enough from then on). A key that changed between the directory scan and the read is treated as racy too. What
+remains unprotected: a writer that forges ctime (changing the system clock, or raw disk edits) or a filesystem whose
+clock runs more than 2 s behind ours (a skewed NFS server) — the cache then trusts ``stat`` exactly as `make` and git
+do.
 
-Hints: the store records, with each claim's outcome, the ``(sess_id, status)``
-it built from it. A snapshot that only wants some statuses (``bsi claim list``,
-``bsi check-scope``: open/waiting/paused/stale) skips the other claims on a
-valid entry without decoding their outcome — the database is first read
-without outcomes, which are then fetched one by one only for the claims kept.
+Hints: the store records, with each claim's outcome, the ``(sess_id, status)`` it built from it. A snapshot that only
+wants some statuses (``bsi claim list``, ``bsi check-scope``: open/waiting/paused/stale) skips the other claims on a
+valid entry without decoding their outcome — the database is first read without outcomes, which are then fetched one
+by one only for the claims kept.
 
 Cold starts: every missing file is parsed by this process, as it is asked for (a helper
 process on a second core paid under 1.3× on cold starts and was removed).
 
-Other invalidation: the cache has a fingerprint of the code that produces
-outcomes and hints (this module, `cache_rows`, PyYAML's files, and the
-`code_files` its user passes in: `BrainStore` names `formats`, `yamlio`, `clock`, `ids` and
-itself); a different fingerprint empties it. Rows are JSON; a row that
-does not decode is ignored.
+Other invalidation: the cache has a fingerprint of the code that produces outcomes and hints (this module,
+`cache_rows`, PyYAML's files, and the `code_files` its user passes in: `BrainStore` names `formats`, `yamlio`,
+`clock`, `ids` and itself); a different fingerprint empties it. Rows are JSON; a row that does not decode is ignored.
 
-Failure policy: the cache may make things faster, never wrong or broken. Any
-error opening, reading or writing the database (corrupt file, locked by
-another process past a short timeout, read-only or full disk, no ``.brain/``
-permission) means "no cache" for that step; the command goes on with parsing.
-Writes are one sqlite transaction each (WAL journal, ``synchronous=NORMAL``),
-so a crash or ``kill -9`` leaves the old or the new state, never a torn one; a
+Failure policy: the cache may make things faster, never wrong or broken. Any error opening, reading or writing the
+database (corrupt file, locked by another process past a short timeout, read-only or full disk, no ``.brain/``
+permission) means "no cache" for that step; the command goes on with parsing. Writes are one sqlite transaction each
+(WAL journal, ``synchronous=NORMAL``), so a crash or ``kill -9`` leaves the old or the new state, never a torn one; a
 database that fails to open is deleted and rebuilt at the next write.
 """
 
@@ -114,9 +103,8 @@ _VANISHED = object()
 def pausing_gc(func: Callable[P, R]) -> Callable[P, R]:
     """Decorator: run `func` with the cyclic GC paused (for the snapshot that builds thousands of objects).
 
-    The objects a snapshot makes are acyclic, so collections during it only
-    rescan them; pausing saves ~15 % of a cold start on 10,000 claims. The
-    previous state is restored, so nested or concurrent uses leave it enabled.
+    The objects a snapshot makes are acyclic, so collections during it only rescan them; pausing saves ~15 % of a
+    cold start on 10,000 claims. The previous state is restored, so nested or concurrent uses leave it enabled.
     """
 
     @functools.wraps(func)
@@ -128,18 +116,11 @@ def pausing_gc(func: Callable[P, R]) -> Callable[P, R]:
 
 
 class ParseCache(CacheRows):
-    """Outcomes of reading brain files, valid per `file_key`, in memory and in ``.brain/``.
+    """Outcomes of reading brain files, valid per `file_key`, in memory and (unless not `persist`) in ``.brain/``.
 
-    Each entry may also carry a *hint* set by the store — ``(sess_id, status)``
-    of the claim built from that outcome — so a snapshot that only wants some
-    statuses (``bsi claim list``, ``bsi check-scope``) can skip the other
-    claims without even decoding their cached outcome.
-
-    Args:
-        root: the brain folder.
-        persist: False keeps the cache in memory only (nothing read or written under ``.brain/``).
-        clock_ns: the wall clock used for the racy window (tests); `time.time_ns` by default.
-    """
+    Each entry may also carry a *hint* set by the store — ``(sess_id, status)`` of the claim built from that outcome
+    — so a snapshot that only wants some statuses (``bsi claim list``, ``bsi check-scope``) can skip the other claims
+    without even decoding their cached outcome. `clock_ns` times the racy window (tests)."""
 
     def __init__(self, root: str | os.PathLike[str], *, persist: bool = True,
                  clock_ns: Callable[[], int] = time.time_ns, code_files: Iterable[str] = ()) -> None:
@@ -194,16 +175,8 @@ class ParseCache(CacheRows):
             self._load(outcomes=True, only=wanted)
 
     def get(self, rel: str, st: os.stat_result, parse: Parser) -> Parsed | None:
-        """The outcome of reading `rel`, from the cache when still valid, else by reading and parsing it.
-
-        Args:
-            rel: the file's path relative to the brain root (``claims/x.yml``).
-            st: its ``stat`` from the directory scan.
-            parse: turns the file's bytes into its data; raises `CorruptYaml` for a corrupt file.
-
-        Returns:
-            The outcome, or None when the file vanished since the scan.
-        """
+        """The outcome of reading `rel` (brain-relative, `st` from the scan): cached while valid, else parsed by `parse`
+        (which raises `CorruptYaml` for a corrupt file); None when the file vanished since the scan."""
         key = file_key(st)
         entry, read = self._check(rel, key)
         if entry is not None:
@@ -216,26 +189,12 @@ class ParseCache(CacheRows):
         return self._parse(rel, key, parse, read)
 
     def hint(self, rel: str, st: os.stat_result) -> Hint | None:
-        """The hint of a file whose cache entry is still valid, else None.
-
-        Args:
-            rel: the file's path relative to the brain root.
-            st: its ``stat`` from the directory scan.
-
-        Returns:
-            ``(sess_id, status)`` recorded by `set_hint`, or None (unknown, stale, or not a claim).
-        """
+        """``(sess_id, status)`` set by `set_hint` for `rel` while its entry is valid, else None."""
         entry, _read = self._check(rel, file_key(st))
         return entry.hint if entry is not None else None
 
     def set_hint(self, rel: str, parsed: Parsed, hint: Hint | None) -> None:
-        """Record what the store built from `parsed` (ignored when the entry moved on since).
-
-        Args:
-            rel: the file's path relative to the brain root.
-            parsed: the outcome the hint was computed from.
-            hint: ``(sess_id, status)`` for a claim, None for anything else.
-        """
+        """Record what the store built from `parsed` (`hint`: None but for a claim); ignored when the entry moved on."""
         entry = self._entries.get(rel)
         if entry is None or entry.parsed is not parsed or entry.hint == hint:
             return
@@ -320,11 +279,7 @@ class ParseCache(CacheRows):
         return list(self._entries)
 
     def forget_missing(self, seen: Iterable[str]) -> None:
-        """Drop the entries of files that are gone.
-
-        Args:
-            seen: every path the scan found (entries of other paths are dropped).
-        """
+        """Drop the entries of files that are gone (every path not `seen` by the scan)."""
         present = seen if isinstance(seen, (set, frozenset)) else set(seen)
         for rel in [r for r in self._entries if r not in present]:
             self._drop(rel)

@@ -1,8 +1,7 @@
 """The parse cache's rows: a file's key, the outcome of reading it, and their SQLite table.
 
-`cache.ParseCache` (whose docstring explains when a row is still valid) keeps
-one `Entry` per brain file; `CacheRows` reads those entries from, and writes
-them to, ``.brain/parse-cache.sqlite3`` — values are JSON text, never pickle.
+`cache.ParseCache` (whose docstring explains when a row is still valid) keeps one `Entry` per brain file; `CacheRows`
+reads those entries from, and writes them to, ``.brain/parse-cache.sqlite3`` — values are JSON text, never pickle.
 Any database trouble means "no cache" for that step, never an error.
 """
 
@@ -61,27 +60,15 @@ Hint = tuple[str, Status | str]
 
 
 def file_key(st: os.stat_result) -> FileKey:
-    """The cache key of a file: ``(mtime_ns, size, inode, ctime_ns)`` (see the module docstring).
-
-    Args:
-        st: the file's ``stat`` (or ``lstat``/``DirEntry.stat``) result.
-
-    Returns:
-        The key tuple.
-    """
+    """The cache key of a file's ``stat`` result: ``(mtime_ns, size, inode, ctime_ns)`` (see `cache`'s docstring)."""
     return (st.st_mtime_ns, st.st_size, st.st_ino, st.st_ctime_ns)
 
 
 class Parsed:
-    """The outcome of reading one file: its data, or why it is corrupt (treat as immutable).
+    """The outcome of reading one file (treat as immutable): `data` (after legacy repairs; None when corrupt),
+    `corrupt` (``(line, reason)`` or None) and the BLAKE2 `digest` of the bytes ("" when unreadable).
 
-    A plain slotted class, not a dataclass: a cold start makes one per file.
-
-    Attributes:
-        data: what the safe loader gave (after legacy repairs); None when corrupt.
-        corrupt: ``(line, reason)`` when the file is corrupt, else None.
-        digest: BLAKE2 digest of the bytes read ("" when the file was unreadable).
-    """
+    A plain slotted class, not a dataclass: a cold start makes one per file."""
 
     __slots__ = ("data", "corrupt", "digest")
 
@@ -110,14 +97,8 @@ class Entry:
 
 
 def is_json_value(value: Any) -> bool:
-    """Tell whether `value` survives a JSON round trip unchanged (str keys; str/int/float/bool/None/list/dict).
-
-    Args:
-        value: parsed YAML data (at most 64 levels deep: the loader refuses deeper).
-
-    Returns:
-        True when ``json.loads(json.dumps(value)) == value`` with the same types.
-    """
+    """True when ``json.loads(json.dumps(value)) == value`` with the same types (str keys; str/int/float/bool/None/
+    list/dict); `value` is parsed YAML, at most 64 levels deep (the loader refuses deeper)."""
     stack = [value]
     while stack:
         item = stack.pop()
@@ -174,13 +155,8 @@ def package_stamp(name: str) -> str:
 
 
 def code_fingerprint(code_files: Iterable[str] = ()) -> str:
-    """A digest of the code that turns bytes into outcomes and hints; a new one empties the cache.
-
-    Args:
-        code_files: the source files of the parsers and hint functions the cache's user
-            passes in (`BrainStore` names its formats and loaders); the cache's own modules
-            and PyYAML's files are always included.
-    """
+    """A digest of the code that turns bytes into outcomes and hints (the cache's own modules, PyYAML's files and
+    the user's `code_files`: `BrainStore` names its formats and loaders); a new one empties the cache."""
     from brain_tui import __version__
     from brain_tui.core.records import cache
 
@@ -267,12 +243,9 @@ class CacheRows:
     def _load(self, outcomes: bool, only: list[str] | None = None) -> None:
         """Read the table once; any problem means an empty cache (rebuilt at the next write).
 
-        Args:
-            outcomes: also fetch and decode every outcome (a full snapshot); else only keys and
-                hints, outcomes being fetched one by one when needed (a snapshot that skips most claims).
-            only: read only these paths' rows (a live-only snapshot); the table stays "not loaded".
-                Rows already in memory are never replaced (memory is at least as new).
-        """
+        With `outcomes`, every outcome is fetched and decoded (a full snapshot); else only keys and hints, outcomes
+        being fetched one by one when needed. With `only`, only these paths' rows are read (a live-only snapshot)
+        and the table stays "not loaded"; rows already in memory are never replaced (memory is at least as new)."""
         if only is None:
             self._loaded = True
         if not self.path.is_file():
@@ -388,11 +361,8 @@ class CacheRows:
 
     # -- writing the database -------------------------------------------------------------------
     def flush(self) -> bool:
-        """Write what changed since the last flush (one transaction). Never raises.
-
-        Returns:
-            True when the database now holds this cache's state (or nothing needed writing).
-        """
+        """Write what changed since the last flush (one transaction; never raises): True when the database now holds
+        this cache's state (or nothing needed writing)."""
         if self._reader is not None:
             with contextlib.suppress(Exception):
                 self._reader.close()

@@ -1,8 +1,7 @@
 """ChangeSet: the files one command will write, built in memory before anything touches disk.
 
-Protocol functions stage edits here; `Brain.apply` then writes them all
-atomically, regenerates the index and commits exactly those paths. Claim edits
-are round-trip edits (ruamel), so order, comments and unknown keys survive.
+Protocol functions stage edits here; `Brain.apply` then writes them all atomically, regenerates the index and commits
+exactly those paths. Claim edits are round-trip edits (ruamel), so order, comments and unknown keys survive.
 """
 
 from __future__ import annotations
@@ -38,11 +37,10 @@ _TIMESTAMP_RE = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d)?(?:[+-]\d\d:\d\d
 def yaml_safe(value: Any) -> Any:
     """Make a value the product is about to write safe for the YAML emitter.
 
-    ruamel writes some strings plain where YAML readers cannot read them back
-    (``:@`` or ``?#`` inside a flow mapping) and folds NEL (U+0085) inside
-    single quotes. Every string that is not plainly harmless is therefore
-    written double-quoted (escapes for control characters); mappings and lists
-    are converted recursively. Strings that already carry a style are kept.
+    ruamel writes some strings plain where YAML readers cannot read them back (``:@`` or ``?#`` inside a flow
+    mapping) and folds NEL (U+0085) inside single quotes. Every string that is not plainly harmless is therefore
+    written double-quoted (escapes for control characters); mappings and lists are converted recursively. Strings
+    that already carry a style are kept.
 
     Raises:
         InvalidData: the text holds lone surrogates (bytes that were not UTF-8).
@@ -85,13 +83,8 @@ def flow_map(items: Mapping[str, Any]) -> CommentedMap:
 
 
 class ChangeSet:
-    """Staged writes of one command, over the snapshot it was decided on.
-
-    Attributes:
-        snapshot: the brain as it was when the command started (lock held).
-        message: the commit message.
-        signals: IDs of signals written by this change, in order.
-    """
+    """Staged writes of one command over the `snapshot` it was decided on (lock held): its commit `message`, and
+    the IDs of the `signals` it writes, in order."""
 
     def __init__(self, snapshot: BrainSnapshot, message: str = "") -> None:
         self.snapshot = snapshot
@@ -113,11 +106,7 @@ class ChangeSet:
 
     # -- claims -----------------------------------------------------------------------------
     def claim_doc(self, sess_id: str) -> CommentedMap:
-        """The round-trip document of an existing claim, for editing in place.
-
-        Raises:
-            InvalidData: the claim file cannot be parsed for editing.
-        """
+        """The round-trip document of an existing claim, for editing in place (InvalidData when it cannot be parsed)."""
         claim = self.snapshot.claim(sess_id)
         if claim is None:
             raise InvalidData(f"claim {sess_id} is not readable")
@@ -162,11 +151,7 @@ class ChangeSet:
     def add_signal(
         self, sender: str, to: str, sig_type: str, payload: str, scope: str = ""
     ) -> str | None:
-        """Stage a pending signal, unless an identical pending one exists.
-
-        Returns:
-            The new signal's ID, or None when an identical pending signal exists.
-        """
+        """Stage a pending signal and return its ID; None (nothing staged) when an identical pending one exists."""
         key = (sender, to, sig_type, payload)
         for existing in self.snapshot.signals:
             if existing.state == SignalState.PENDING and (existing.sender, existing.to, existing.type,
@@ -183,11 +168,7 @@ class ChangeSet:
         return sig_id
 
     def file_doc(self, rel_path: str) -> CommentedMap:
-        """The round-trip document of an existing claim or signal file, for editing in place.
-
-        Raises:
-            InvalidData: the file cannot be parsed for editing.
-        """
+        """The round-trip document of an existing claim or signal file, to edit in place (InvalidData: unparsable)."""
         if rel_path not in self._docs:
             text = (self.root / rel_path).read_text(encoding="utf-8")
             try:
@@ -233,11 +214,7 @@ class ChangeSet:
         return [*self._docs, *self._writes]
 
     def render(self) -> dict[str, str | None]:
-        """Every staged file as text (None = delete). Each text is proven to read back.
-
-        Raises:
-            InvalidData: a document cannot be written as YAML that reads back (nothing is written).
-        """
+        """Every staged file as text (None = delete), proven to read back (else InvalidData: nothing is written)."""
         out: dict[str, str | None] = {}
         for path, doc in self._docs.items():
             try:
@@ -254,12 +231,8 @@ _TOP_KEY_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_.-]*)[ \t]*:(?:[ \t]|$)")
 
 
 def _top_level_segments(text: str) -> tuple[str, list[tuple[str, str]]] | None:
-    """Split YAML text into its header and one segment per top-level key (with what follows it).
-
-    Returns:
-        ``(header, [(key, segment), …])``, or None when a column-0 line is not a
-        simple key, a comment or blank (then the caller keeps the emitter's text).
-    """
+    """``(header, [(key, segment), …])`` of YAML text, one segment per top-level key with what follows it; None when
+    a column-0 line is not a simple key, a comment or blank (the caller then keeps the emitter's text)."""
     header: list[str] = []
     segments: list[tuple[str, list[str]]] = []
     for line in text.splitlines(keepends=True):
@@ -279,11 +252,9 @@ def _top_level_segments(text: str) -> tuple[str, list[tuple[str, str]]] | None:
 def keep_unchanged_lines(original: str, emitted: str) -> str:
     """Keep the original text of every top-level field whose value did not change.
 
-    ruamel keeps order, comments and unknown keys but re-spaces some lines
-    (`sess_id:          x` becomes `sess_id: x`). SPEC 6.1 wants an edit to change
-    only the lines of the edited fields, so every unchanged field is taken back
-    from the original text. The result is proven to read as `emitted` does;
-    otherwise `emitted` is returned as is.
+    ruamel keeps order, comments and unknown keys but re-spaces some lines (`sess_id:          x` becomes `sess_id:
+    x`). SPEC 6.1 wants an edit to change only the lines of the edited fields, so every unchanged field is taken back
+    from the original text. The result is proven to read as `emitted` does; otherwise `emitted` is returned as is.
     """
     try:
         before, after = safe_load_text(original), safe_load_text(emitted)

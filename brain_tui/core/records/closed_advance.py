@@ -8,11 +8,10 @@ the set (`advanced`, the same code a read's catch-up runs). One ``git cat-file -
 gives both folder trees, one ``git ls-tree`` of the committed paths their new blobs, one
 ``git cat-file --batch`` reads them (a diff of the two folder trees would walk every entry of both).
 
-The writer then lists the folder itself, once its files are in place, as a read does when the folder's
-key moved (`closed_set._relist`: the key taken before the listing and checked after it; a file made
-meanwhile leaves the key unset): the next read, the hook's or preflight's, finds the folder as listed and
-lists nothing. A file another process or a hand makes after that listing moves the folder's key: the
-next read lists the folder again.
+The writer then lists the folder itself, once its files are in place, as a read does when the folder's key moved
+(`closed_set._relist`: the key taken before the listing and checked after it; a file made meanwhile leaves the key
+unset): the next read, the hook's or preflight's, finds the folder as listed and lists nothing. A file another
+process or a hand makes after that listing moves the folder's key: the next read lists the folder again.
 
 What is never done: advance a set saved for another tree (the read catches up as before), or trust a
 listing the folder's key does not vouch for. Any failure leaves the saved set as it was.
@@ -116,16 +115,8 @@ def advanced(root: Path, tz: tzinfo, old: ClosedSet, tree: str, changed: set[str
 
 def advance(root: str | Path, tz: tzinfo, parent: str, commit: str, paths: Sequence[str],
             kinds: Sequence[Folder] = (CLOSED_CLAIMS, ARCHIVED_SIGNALS)) -> None:
-    """Move the saved sets of `kinds` from `parent`'s tree to `commit`'s (best effort, never raises).
-
-    Args:
-        root: the brain folder.
-        tz: the brain's timezone (naive close times).
-        parent: the commit HEAD was at (full ID).
-        commit: the commit just made on it (full ID): its tree is `parent`'s plus `paths`.
-        paths: the committed paths, relative to `root`.
-        kinds: the sets to move on.
-    """
+    """Move the saved sets of `kinds` from `parent`'s tree to `commit`'s, whose tree is `parent`'s plus the
+    committed `paths` (full commit IDs, paths relative to `root`; best effort, never raises)."""
     try:
         _advance(Path(root), tz, parent, commit, paths, kinds)
     except Exception:  # a faster next read, never needed: the read catches up
@@ -181,13 +172,8 @@ def _tree_id(answers: list[str], number: int) -> str | None:
 
 def _moved(root: Path, tz: tzinfo, found: ClosedSet, tree: str, paths: list[str],
            entries: dict[str, list[str]]) -> ClosedSet | None:
-    """The set `found` moved on to its folder's new `tree`, or None when it cannot be (rows that do not decode,
-    a git failure).
-
-    Args:
-        paths: the committed paths; those in the folder changed it.
-        entries: ``ls-tree``'s ``[mode, type, blob]`` of each committed path in the new commit (none: deleted).
-    """
+    """The set `found` moved on to its folder's new `tree` (`entries`: ``ls-tree``'s ``[mode, type, blob]`` of each
+    committed path, none when deleted); None when it cannot be (rows that do not decode, a git failure)."""
     if len(found.names()) != found.count:  # (the rows are loaded only if they change: `advanced`)
         return None
     changed: set[str] = set()

@@ -1,9 +1,8 @@
 """The closed sets' rows files under ``.brain/``: read once per version by a process, written atomically.
 
-A rows file (`closed_set`'s module docstring says what it holds) is named by the tree its rows were
-written for and replaced by a rename, never edited in place: its ``(mtime_ns, size, inode)`` names one
-content, so a long-lived process (the cockpit, `bsi mcp`) keeps what it read and reads it again only
-when another file takes its place.
+A rows file (`closed_set`'s module docstring says what it holds) is named by the tree its rows were written for and
+replaced by a rename, never edited in place: its ``(mtime_ns, size, inode)`` names one content, so a long-lived
+process (the cockpit, `bsi mcp`) keeps what it read and reads it again only when another file takes its place.
 """
 
 from __future__ import annotations

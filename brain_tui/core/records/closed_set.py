@@ -1,28 +1,25 @@
 """The closed set: the claim files HEAD holds in a terminal status, persisted under ``.brain/``.
 
-Why: a record is in force only as committed (SPEC 22) and a terminal status has no way
-out (SPEC 6.3). So a file of ``claims/`` whose blob in HEAD is terminal is terminal, whatever
-an uncommitted edit of the work tree says; a read that only wants the live claims (the hook,
-``check-scope``, ``preflight``, ``claim list``) can skip those files without a ``stat``.
-Everything else — untracked files, files HEAD holds in another status or that do not parse,
+Why: a record is in force only as committed (SPEC 22) and a terminal status has no way out (SPEC 6.3). So a file of
+``claims/`` whose blob in HEAD is terminal is terminal, whatever an uncommitted edit of the work tree says; a read
+that only wants the live claims (the hook, ``check-scope``, ``preflight``, ``claim list``) can skip those files
+without a ``stat``. Everything else — untracked files, files HEAD holds in another status or that do not parse,
 links, anything not proven terminal — is *live* and read as before.
 
-The file (`CLOSED_SET_FILE`, plain text, not the sqlite cache: a live-only read loads one
-short JSON line and never the 100,000 rows): line 1 is a JSON header — format, code
-fingerprint, the ``claims`` tree of HEAD it was computed for, the ``claims/`` folder's
-``(mtime_ns, ctime_ns, inode)``, the live names at that key and the rows file it reads (named by the
-tree its rows were written for: a later tree with the same rows shares it); then one line per terminal
+The file (`CLOSED_SET_FILE`, plain text, not the sqlite cache: a live-only read loads one short JSON line and never
+the 100,000 rows): line 1 is a JSON header — format, code fingerprint, the ``claims`` tree of HEAD it was computed
+for, the ``claims/`` folder's ``(mtime_ns, ctime_ns, inode)``, the live names at that key and the rows file it reads
+(named by the tree its rows were written for: a later tree with the same rows shares it); then one line per terminal
 file, ``closed_us<TAB>status<TAB>sess_id<TAB>blob<TAB>parent<TAB>name`` (``parent``: the claim's
-``parent_satellite``, empty for none), latest close first (so
-"closed since" reads only the head of the file). The header counts the rows: a file that
-does not decode, or whose count is off, is rebuilt, never trusted. Written atomically.
+``parent_satellite``, empty for none), latest close first (so "closed since" reads only the head of the file). The
+header counts the rows: a file that does not decode, or whose count is off, is rebuilt, never trusted. Written
+atomically.
 
-Validity, per read: one ``git rev-parse HEAD:./claims`` (the tree ID: commits that touch
-nothing in ``claims/`` change nothing); same tree and same folder key: trusted as is. Folder
-key moved: one ``listdir`` (new names are live). Tree moved: ``git diff-tree`` of the two
-trees, and only the changed blobs are read (``git cat-file --batch``); any git error: rebuilt
-from ``git ls-tree`` (blobs already known are not read again). Not a git repository, or no
-``claims`` in HEAD: no closed set (the caller reads every file).
+Validity, per read: one ``git rev-parse HEAD:./claims`` (the tree ID: commits that touch nothing in ``claims/``
+change nothing); same tree and same folder key: trusted as is. Folder key moved: one ``listdir`` (new names are
+live). Tree moved: ``git diff-tree`` of the two trees, and only the changed blobs are read (``git cat-file
+--batch``); any git error: rebuilt from ``git ls-tree`` (blobs already known are not read again). Not a git
+repository, or no ``claims`` in HEAD: no closed set (the caller reads every file).
 
 A write that made HEAD's move itself moves the set on with it (`closed_advance.advance`): the next
 read finds the set of HEAD's commit and runs no git at all (the folder is still listed).
@@ -66,14 +63,8 @@ __all__ = ["ARCHIVED_SIGNALS", "CLOSED_CLAIMS", "ClosedSet", "Folder", "closed_s
 
 @record
 class Folder:
-    """One folder whose files can reach a terminal state, and how a blob is decided terminal.
-
-    Attributes:
-        name: the folder (``claims``, ``signals``).
-        head_file: the set's header under ``.brain/``.
-        rows_file: its rows' file, ``{}`` standing for the tree ID.
-        decide: ``(bytes, file name, tz) -> Terminal | None`` (None: live, read as before).
-    """
+    """One folder whose files can reach a terminal state (``claims``, ``signals``): its header and rows files under
+    ``.brain/`` (``{}`` stands for the tree ID), and `decide`: ``(bytes, name, tz) -> Terminal | None`` (None: live)."""
 
     name: str
     head_file: str
@@ -432,18 +423,8 @@ def store(root: Path, found: ClosedSet) -> None:
 
 def closed_set(root: str | Path, tz: tzinfo, *, persist: bool = True,
                kind: Folder = CLOSED_CLAIMS) -> ClosedSet | None:
-    """The closed set valid for HEAD and the folder now (``claims/`` by default), brought up to date.
-
-    Args:
-        root: the brain folder.
-        tz: the brain's timezone (naive close times).
-        persist: store the set under ``.brain/`` when it was brought up to date.
-        kind: the folder and its terminal rule (`CLOSED_CLAIMS`, `ARCHIVED_SIGNALS`).
-
-    Returns:
-        The set, or None when there is none to trust (not a git repository, no ``claims`` in
-        HEAD, a git failure): the caller then reads every claim file.
-    """
+    """The closed set valid for HEAD and the folder now (`kind`: ``claims/`` by default), brought up to date and
+    stored when `persist`; None when there is none to trust (not git, no ``claims`` in HEAD, git failed): read all."""
     base = Path(root)
     key = _dir_key(base, kind)
     if key is None:

@@ -1,17 +1,13 @@
 """A change feed over a few folders (Linux inotify through ctypes): "did anything change there since I last asked?".
 
-The kernel queues an inotify event inside the system call that changes the
-file (write, truncate, chmod/utime, create, delete, rename), before that call
-returns to the writer. So once a writer's call has returned, a non-blocking
-read of the queue sees its event: the feed has no latency window and no thread.
-It sees what this machine's kernel does (a local work tree, the product's own
-writes, git, editors writing in place); it does not see a change made by another
-machine on a network file system, which is why its user (`blocking_claims`)
-keeps its stat keys as well.
+The kernel queues an inotify event inside the system call that changes the file (write, truncate, chmod/utime,
+create, delete, rename), before that call returns to the writer. So once a writer's call has returned, a non-blocking
+read of the queue sees its event: the feed has no latency window and no thread. It sees what this machine's kernel
+does (a local work tree, the product's own writes, git, editors writing in place); it does not see a change made by
+another machine on a network file system, which is why its user (`blocking_claims`) keeps its stat keys as well.
 
-Where inotify is missing (not Linux, no watch left, a folder that cannot be
-watched) `FileEvents.available` is False and the feed tells nothing: its user
-falls back to stat keys alone.
+Where inotify is missing (not Linux, no watch left, a folder that cannot be watched) `FileEvents.available` is False
+and the feed tells nothing: its user falls back to stat keys alone.
 """
 
 from __future__ import annotations
@@ -75,10 +71,8 @@ def _libc() -> ctypes.CDLL | None:
 class FileEvents:
     """Changes in some folders since the last `changed()` call.
 
-    Args:
-        folders: folder path → the names in it that matter (None: every name). A folder
-            that does not exist yet is not watched: watch its parent for its name.
-    """
+    `folders` maps a folder path to the names in it that matter (None: every name). A folder
+    that does not exist yet is not watched: watch its parent for its name."""
 
     def __init__(self, folders: dict[str, Collection[str] | None]) -> None:
         self._names: dict[int, frozenset[str] | None] = {}

@@ -179,13 +179,11 @@ def older_children(closed: ClosedSet | None, snapshot: BrainSnapshot) -> dict[st
 def with_chains(store: BrainStore, snapshot: BrainSnapshot, sess_ids: Collection[str]) -> BrainSnapshot | None:
     """A live-only snapshot plus the terminal claims of these sessions' parent chains, read by name.
 
-    For a read that needs a closed claim or a terminal ancestor (a bound session's chain)
-    without reading the whole history. A claim the live read filtered out (its status was not
-    wanted) is read from its file; one that no file names is unknown (the whole brain holds it
-    nowhere either: the live read scanned every file the closed set does not vouch for) and the
-    chain stops there. None when the snapshot did not come from the closed set, a legacy index
-    may hold claims, or a file that does not read may be the missing claim: the caller then
-    reads the whole brain.
+    For a read that needs a closed claim or a terminal ancestor (a bound session's chain) without reading the whole
+    history. A claim the live read filtered out (its status was not wanted) is read from its file; one that no file
+    names is unknown (the whole brain holds it nowhere either: the live read scanned every file the closed set does
+    not vouch for) and the chain stops there. None when the snapshot did not come from the closed set, a legacy index
+    may hold claims, or a file that does not read may be the missing claim: the caller then reads the whole brain.
     """
     closed = store.closed_last
     if closed is None or (store._index_rows is not None and store._index_rows[1]):

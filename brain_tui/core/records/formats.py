@@ -1,10 +1,9 @@
 """The brain's file formats, read leniently: claims, signals and locks (SPEC 6, 7, 9).
 
-Each reader turns the mapping the safe YAML loader gave (`yamlio`) into a typed
-`Claim`, `Signal` or `Lock` — or a `CorruptFile` saying why the file cannot be
-used — and never raises. Current, v2/v3 and v1 (legacy) spellings are read here
-and nowhere else; `store.BrainStore` only decides which files to read and when.
-The parse cache fingerprints this module: a change here empties it.
+Each reader turns the mapping the safe YAML loader gave (`yamlio`) into a typed `Claim`, `Signal` or `Lock` — or a
+`CorruptFile` saying why the file cannot be used — and never raises. Current, v2/v3 and v1 (legacy) spellings are
+read here and nowhere else; `store.BrainStore` only decides which files to read and when. The parse cache
+fingerprints this module: a change here empties it.
 """
 
 from __future__ import annotations
@@ -94,11 +93,8 @@ def normalize_status(raw: str) -> Status | str:
 
 
 def claim_identity(data: Any, rel_path: str, tz: tzinfo) -> tuple[str, Status | str] | CorruptFile | None:
-    """``(sess_id, status)`` of a claim, without building it (enough for a snapshot filtered by status).
-
-    Returns:
-        The pair; else the CorruptFile or None that `claim_from_mapping` returns for this data.
-    """
+    """``(sess_id, status)`` of a claim, without building it (enough for a snapshot filtered by status); else the
+    CorruptFile or None that `claim_from_mapping` returns for this data."""
     if not isinstance(data, Mapping):
         return CorruptFile(rel_path, 1, "top level is not a mapping")
     if not any(key in data for key in ("sess_id", "name", "scope")):
@@ -156,14 +152,9 @@ def claim_from_mapping(
     data: Any, rel_path: str, root: str | Path, tz: tzinfo, default_ttl: timedelta = DEFAULT_TTL,
     scope_parser: Callable[[Any], tuple[ScopeEntry, ...]] | None = None,
 ) -> Claim | CorruptFile | None:
-    """Read one claim leniently (current, v2/v3 and v1 formats, SPEC 6.2).
-
-    `scope_parser` replaces ``parse_scope(value, root)`` (the store passes a memoised one).
-
-    Returns:
-        A Claim; a CorruptFile when it is a claim that cannot be used; None when
-        the file is not a claim at all (e.g. ``gate-ack-*.yml``).
-    """
+    """Read one claim leniently (current, v2/v3 and v1 formats, SPEC 6.2): a Claim; a CorruptFile when it is a claim
+    that cannot be used; None when the file is not a claim at all (e.g. ``gate-ack-*.yml``). `scope_parser`
+    replaces ``parse_scope(value, root)`` (the store passes a memoised one)."""
     identity = claim_identity(data, rel_path, tz)
     if not isinstance(identity, tuple):
         return identity

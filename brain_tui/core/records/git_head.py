@@ -48,10 +48,9 @@ def _git_dir(root: Path) -> tuple[Path, Path, Path | None] | None:
 def head_commit(root: Path) -> str | None:
     """HEAD's commit ID read from the repository's files (no git process), or None when unsure.
 
-    Only the plain layout is read: a ``.git`` folder (or a ``gitdir:`` file) above `root`, HEAD
-    naming a branch held as a loose ref or in ``packed-refs``, or a detached HEAD. Anything else
-    (``$GIT_DIR``, linked worktrees, the reftable format, a symbolic ref that is not a branch) answers
-    None and the caller asks git.
+    Only the plain layout is read: a ``.git`` folder (or a ``gitdir:`` file) above `root`, HEAD naming a branch held
+    as a loose ref or in ``packed-refs``, or a detached HEAD. Anything else (``$GIT_DIR``, linked worktrees, the
+    reftable format, a symbolic ref that is not a branch) answers None and the caller asks git.
     """
     if any(name in os.environ for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR")):
         return None

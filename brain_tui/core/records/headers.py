@@ -13,9 +13,8 @@ Markdown files carry YAML front matter with a ``brain:`` block::
       export: true          # boolean
     ---
 
-Code files carry the same block in a leading comment (``# brain:`` or
-``// brain:`` followed by indented comment lines). Only the first
-`HEADER_READ_LIMIT` bytes of a file are ever read.
+Code files carry the same block in a leading comment (``# brain:`` or ``// brain:`` followed by indented comment
+lines). Only the first `HEADER_READ_LIMIT` bytes of a file are ever read.
 """
 
 from __future__ import annotations
@@ -65,14 +64,8 @@ _COMMENT_PREFIXES = ("//", "#")
 
 @record
 class Finding(JsonShaped):
-    """One lint problem.
-
-    Attributes:
-        path: the file, relative to the brain root when inside it.
-        line: 1-based line in the file.
-        field: the header field at fault (`header` for a missing or unreadable header).
-        message: what is wrong and what is allowed.
-    """
+    """One lint problem: `path` (brain-relative when inside it), 1-based `line`, `field` (`header` when the
+    header is missing or unreadable) and `message` (what is wrong and what is allowed)."""
 
     path: str
     line: int
@@ -82,13 +75,7 @@ class Finding(JsonShaped):
 
 @record
 class Header:
-    """A parsed header.
-
-    Attributes:
-        brain: the ``brain:`` mapping.
-        line: file line of ``brain:``.
-        lines: file line of each field of the block (and ``triggers[i]`` of each trigger).
-    """
+    """A parsed header: the ``brain:`` mapping, its file `line`, the file `lines` of each field (and trigger)."""
 
     brain: Mapping[str, Any]
     line: int
@@ -225,16 +212,8 @@ def _code_header(rel: str, data: bytes, whole: bool) -> tuple[Header | None, lis
 
 def read_header(path: str | os.PathLike[str], rel: str | None = None,
                 markdown: bool | None = None) -> tuple[Header | None, list[Finding]]:
-    """Read the brain-language header of one file, reading at most HEADER_READ_LIMIT bytes.
-
-    Args:
-        path: the file.
-        rel: how to name it in findings (default: `path`).
-        markdown: front matter (True) or comment block (False); default from the suffix.
-
-    Returns:
-        (the header, or None; findings about a missing or unreadable header).
-    """
+    """``(header or None, findings)`` of one file's brain-language header (front matter when `markdown`, else a
+    comment block; default from the suffix), reading at most HEADER_READ_LIMIT bytes; `rel` names it in findings."""
     name = rel or str(path)
     is_md = Path(path).suffix.lower() in MARKDOWN_SUFFIXES if markdown is None else markdown
     try:
@@ -338,19 +317,8 @@ def _relative(root: Path, path: Path) -> str:
 
 
 def lint(root: str | os.PathLike[str], paths: Iterable[str | os.PathLike[str]] | None = None) -> list[Finding]:
-    """`bsi lint`: check the headers of the given files and folders, or of the whole brain.
-
-    Args:
-        root: the brain folder.
-        paths: files or folders (relative paths are relative to `root`); None for the whole brain.
-
-    Returns:
-        The findings, in file order.
-
-    Raises:
-        FileNotFoundError: a given path does not exist.
-        InvalidData: a given path lies outside the brain (65).
-    """
+    """`bsi lint`: the findings, in file order, of the given files and folders (relative to `root`), or of the
+    whole brain; raises FileNotFoundError for a missing path, InvalidData (65) for one outside the brain."""
     base = Path(root)
     targets: list[Path] = []
     if paths is None:
@@ -383,15 +351,11 @@ def lint(root: str | os.PathLike[str], paths: Iterable[str | os.PathLike[str]] |
 
 
 def lint_given(root: str | os.PathLike[str], given: Iterable[str] | None = None) -> list[Finding]:
-    """`bsi lint [PATHS]`: lint paths as a user typed them, or the whole brain when none are given.
-
-    A path that exists from the current folder is taken as is; else it is looked
-    up under the brain.
+    """`bsi lint [PATHS]`: lint paths as typed (existing here as is, else under the brain), or the whole brain.
 
     Raises:
         NotFound: a path exists neither here nor in the brain (66).
-        InvalidData: a file cannot be read (65).
-    """
+        InvalidData: a file cannot be read (65)."""
     from brain_tui.core.errors import InvalidData, NotFound
 
     base = Path(root)

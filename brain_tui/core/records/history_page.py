@@ -1,12 +1,11 @@
 """The closed history a page at a time: `claims/` listed by name, only one page's files decoded.
 
-Session IDs begin with their opening time (`sess-YYYYMMDD-HHMM-`, SPEC 4), so the names of
-`claims/` sort in time order without opening a file. The claims the caller already holds
-(unfinished ones, corrupt rows) are left out by path; the rest are the finished claims, newest
-opening first. Only the page's files are read, through the store's parse cache. Names that do
-not begin with `sess-` (legacy files such as `init.yml`, or records that are no claims at all,
-`gate-ack-*.yml`) are few: they are read when listed, to know whether they are finished claims,
-and sort as the oldest.
+Session IDs begin with their opening time (`sess-YYYYMMDD-HHMM-`, SPEC 4), so the names of `claims/` sort in time
+order without opening a file. The claims the caller already holds (unfinished ones, corrupt rows) are left out by
+path; the rest are the finished claims, newest opening first. Only the page's files are read, through the store's
+parse cache. Names that do not begin with `sess-` (legacy files such as `init.yml`, or records that are no claims at
+all, `gate-ack-*.yml`) are few: they are read when listed, to know whether they are finished claims, and sort as the
+oldest.
 
 A filter text (`needle`) matches the file name (the session ID: its date, time and slug)
 case-insensitively, before any file is read.
@@ -58,11 +57,7 @@ class HistoryPage:
 
 
 class HistoryIndex:
-    """The finished claims' file names, listed once per change of the `claims/` folder.
-
-    Args:
-        store: the store whose parse cache reads the page's files.
-    """
+    """The finished claims' file names, listed once per change of the `claims/` folder (read through `store`)."""
 
     def __init__(self, store: BrainStore) -> None:
         self.store = store

@@ -1,25 +1,23 @@
 """In force is what git holds (SPEC 22): a claim HEAD holds live keeps holding when the work tree lets it go.
 
-A claim file that HEAD holds in a live status (the closed set's `others`: HEAD's files not
-terminal) and that the work tree has deleted, or rewritten in a terminal status, without a
-commit, has not let anything go: the release is not in force until committed. A live read
-(the conflict check, the hook, preflight, the index) then holds HEAD's version of the claim
-in place of the work tree's. The other way is already fail closed: an uncommitted new or
+A claim file that HEAD holds in a live status (the closed set's `others`: HEAD's files not terminal) and that the
+work tree has deleted, or rewritten in a terminal status, without a commit, has not let anything go: the release is
+not in force until committed. A live read (the conflict check, the hook, preflight, the index) then holds HEAD's
+version of the claim in place of the work tree's. The other way is already fail closed: an uncommitted new or
 reopened claim blocks from the work tree (the union of the two states blocks).
 
-An uncommitted edit of a live claim loosens nothing either: a live claim whose file's bytes are not
-HEAD's live blob is read as the stricter of the two copies (`strictest_with_head`). It holds the union
-of the two scopes (HEAD's entries are added to the work tree's, shown in its scope text too, and the
-claim is flagged ``scope-in-head``); a lift of a gate, a pause or a stale mark (a status nearer `open`
-than HEAD's) is HEAD's copy until committed (flagged ``status-in-head``; a write on it edits that copy);
-an expiry or opening time later than HEAD's (a renew) is HEAD's until committed. A tightening (a wider
-scope, a pause, a gate) is in force at once. Either side alone loosens nothing: the work tree's claim
-files are fenced from the agents, HEAD is not (git's plumbing in an agent's shell can make a commit), so
-a lift needs both. So does an end: a commit that ends a claim the work tree still holds live (made in git
-alone) leaves it out of the closed set (`work_tree_copy`), and it reads as stale (flagged
-``ended-in-head``), blocking its scope until a human releases it or its owner closes it. A live claim moved
-to another file name holds HEAD's scope of its old file too. The bytes of the live files are hashed as git
-hashes a blob (no git process); HEAD's copies are read only for the files that differ.
+An uncommitted edit of a live claim loosens nothing either: a live claim whose file's bytes are not HEAD's live blob
+is read as the stricter of the two copies (`strictest_with_head`). It holds the union of the two scopes (HEAD's
+entries are added to the work tree's, shown in its scope text too, and the claim is flagged ``scope-in-head``); a
+lift of a gate, a pause or a stale mark (a status nearer `open` than HEAD's) is HEAD's copy until committed (flagged
+``status-in-head``; a write on it edits that copy); an expiry or opening time later than HEAD's (a renew) is HEAD's
+until committed. A tightening (a wider scope, a pause, a gate) is in force at once. Either side alone loosens
+nothing: the work tree's claim files are fenced from the agents, HEAD is not (git's plumbing in an agent's shell can
+make a commit), so a lift needs both. So does an end: a commit that ends a claim the work tree still holds live (made
+in git alone) leaves it out of the closed set (`work_tree_copy`), and it reads as stale (flagged ``ended-in-head``),
+blocking its scope until a human releases it or its owner closes it. A live claim moved to another file name holds
+HEAD's scope of its old file too. The bytes of the live files are hashed as git hashes a blob (no git process);
+HEAD's copies are read only for the files that differ.
 
 A read of every file takes HEAD's live files from the stored closed set when it is HEAD's commit's,
 else from the set brought up to date (`current_set`).
@@ -67,20 +65,11 @@ _HOLD_RANK: dict[str, int] = {Status.OPEN: 0, Status.WAITING_HUMAN: 1, Status.PA
 
 def held_in_head(root: Path, closed: ClosedSet, statuses: dict[str, str | None], tz: tzinfo,
                  default_ttl: timedelta, scope: Callable[[Any], tuple[ScopeEntry, ...]]) -> list[Claim]:
-    """HEAD's version of each live claim of HEAD that the work tree deleted or ended without a commit.
+    """HEAD's version of each live claim of HEAD (`closed.others`) that the work tree deleted or ended without a commit.
 
-    Args:
-        root: the brain folder.
-        closed: the closed set the read used (its `others` are HEAD's files that are not terminal).
-        statuses: every claim file the read scanned (``claims/<name>``) -> the status the work tree
-            gives it (None: unknown, not a claim, or a file that does not read).
-        tz: the brain's timezone.
-        default_ttl: the brain's default TTL.
-        scope: the store's scope parser.
-
-    Returns:
-        The claims HEAD holds live in those files (none when git does not answer: the work tree stands).
-    """
+    `statuses` maps every claim file the read scanned (``claims/<name>``) to the status the work tree gives it
+    (None: unknown, not a claim, or unreadable); `scope` is the store's scope parser. None are returned when git
+    does not answer: the work tree stands."""
     wanted = {name: oid for name, oid in closed.others.items() if _let_go(f"{CLAIMS_DIR}/{name}", statuses)}
     if not wanted:
         return []
@@ -107,11 +96,8 @@ def scanned_statuses(scanned: Iterable[str],
 def current_set(root: Path, tz: tzinfo, *, persist: bool = True) -> ClosedSet | None:
     """The closed set of HEAD, for a read of every file: the stored one when it is HEAD's commit's (no git
     process), else brought up to date (`closed_set.closed_set`: a git catch-up, or a rebuild when none is
-    stored). An older set is never used as it is: it could miss a claim a later commit opened.
-
-    Returns:
-        The set, or None outside git (or when git does not answer): the work tree is all there is.
-    """
+    stored); None outside git or when git does not answer. An older set is never used as it is: it could miss
+    a claim a later commit opened."""
     stored = load(root)
     commit = head_commit(root) if stored is not None and stored.commit else None
     if stored is not None and commit is not None and stored.commit == commit:
@@ -121,24 +107,11 @@ def current_set(root: Path, tz: tzinfo, *, persist: bool = True) -> ClosedSet | 
 
 def strictest_with_head(root: Path, closed: ClosedSet, claims: list[Claim], tz: tzinfo, default_ttl: timedelta,
                         scope: Callable[[Any], tuple[ScopeEntry, ...]]) -> list[Claim]:
-    """`claims` with each live claim whose file is not HEAD's blob read as the stricter of the two copies.
+    """`claims` with each live claim whose file is not HEAD's blob (`closed.others`) read as the stricter copy.
 
     The union of both scopes, HEAD's copy when the work tree's lifts its status, the earlier of the two
-    expiries and opening times; stale when HEAD's copy is terminal (`_strictest`).
-
-    Args:
-        root: the brain folder.
-        closed: the closed set the read used (its `others`: HEAD's blob of each file that is not terminal, or
-            that a commit the work tree does not hold ended).
-        claims: the claims the read kept.
-        tz: the brain's timezone.
-        default_ttl: the brain's default TTL.
-        scope: the store's scope parser.
-
-    Returns:
-        The claims, those edited replaced (the same list when none is; the work tree stands when git does
-        not answer or HEAD's copy does not read as a live claim).
-    """
+    expiries and opening times; stale when HEAD's copy is terminal (`_strictest`). The same list when none is
+    edited; the work tree stands when git does not answer or HEAD's copy does not read as a live claim."""
     prefix = f"{CLAIMS_DIR}/"
     edited: dict[str, str] = {}
     for claim in claims:
@@ -168,11 +141,7 @@ def terminal_in_head(root: Path, closed: ClosedSet, claims: list[Claim], tz: tzi
     A terminal status has no way out (SPEC 6.3) and a reopen is in force only as committed, which no bsi
     write makes: a file the work tree reopened (a hand edit, an old version checked out) reads as HEAD's.
     A live read never looks at those files (the closed set vouches for them); a read of every file, and a
-    closed claim read by name (`finished.closed_claim`), call this.
-
-    Returns:
-        The claims (the same list when none is reopened; the work tree stands when git does not answer).
-    """
+    closed claim read by name (`finished.closed_claim`), call this. The work tree stands when git does not answer."""
     prefix = f"{CLAIMS_DIR}/"
     reopened = [c for c in claims if not c.is_terminal and c.path.startswith(prefix)
                 and closed.has(c.path[len(prefix):])]

@@ -1,8 +1,7 @@
 """BRAIN-INDEX.md: the generated block (SPEC 8) and the legacy signal rows (SPEC 7).
 
-Everything here is a pure function of its arguments: no file I/O, no clock, no
-locale, no local time. The same snapshot and display zone give byte-identical
-text on every machine.
+Everything here is a pure function of its arguments: no file I/O, no clock, no locale, no local time. The same
+snapshot and display zone give byte-identical text on every machine.
 """
 
 from __future__ import annotations
@@ -58,29 +57,24 @@ _LINE_BREAK_RE = LazyPattern("(?:\r\n|[" + re.escape(_LINE_BREAKS) + "\t])")
 def escape_cell(value: object) -> str:
     """Make `value` safe for one markdown table cell.
 
-    Line breaks (CR, LF, tabs and the other Unicode line separators) become a
-    space, other control characters are dropped, ``|`` becomes ``\\|`` and the
-    HTML-comment opener ``<!--`` is written ``<\\!--`` so a cell can never forge
-    or hide a generated-block marker. An empty result is ``—``.
+    Line breaks (CR, LF, tabs and the other Unicode line separators) become a space, other control characters are
+    dropped, ``|`` becomes ``\\|`` and the HTML-comment opener ``<!--`` is written ``<\\!--`` so a cell can never
+    forge or hide a generated-block marker. An empty result is ``—``.
     """
     if value is None:
         return EMPTY
     text = value if isinstance(value, str) else str(value)
     if text.isprintable() and "|" not in text and "<!--" not in text:
         return text.strip() or EMPTY  # nothing to replace (line breaks and controls are not printable)
-    text = _LINE_BREAK_RE.sub(" ", text)
-    text = CONTROL_RE.sub("", text)
-    text = text.replace("|", "\\|").replace("<!--", "<\\!--")
-    text = text.strip()
-    return text or EMPTY
+    text = CONTROL_RE.sub("", _LINE_BREAK_RE.sub(" ", text))
+    return text.replace("|", "\\|").replace("<!--", "<\\!--").strip() or EMPTY
 
 
 def format_moment(moment: datetime | None, display_tz: tzinfo, naive_tz: tzinfo | None = None) -> str:
     """Format `moment` as ``YYYY-MM-DD HH:MM`` in `display_tz` (``—`` when None).
 
-    Built from the numeric fields, never with ``strftime``, so the process
-    locale cannot change it. A naive value is read in `naive_tz` (else UTC),
-    never in the machine's local time.
+    Built from the numeric fields, never with ``strftime``, so the process locale cannot change it. A naive value is
+    read in `naive_tz` (else UTC), never in the machine's local time.
     """
     if moment is None:
         return EMPTY
@@ -97,10 +91,7 @@ def _table(columns: Sequence[str], rows: Iterable[Sequence[str]], empty_line: st
     """Lines of one markdown table: header, separator, rows; the italic line when empty."""
     lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
     body = ["| " + " | ".join(row) + " |" for row in rows]
-    lines.extend(body)
-    if not body:
-        lines.extend(["", empty_line])
-    return lines
+    return lines + body if body else [*lines, "", empty_line]
 
 
 # --------------------------------------------------------------------------- rows
@@ -142,81 +133,42 @@ def _commit_cell(claim: Claim) -> str:
     return EMPTY if commit is None else escape_cell(commit)
 
 
+def _who(claim: Claim) -> list[str]:
+    """The first three cells of every claim table: session, instance and scope."""
+    return [escape_cell(claim.sess_id), escape_cell(claim.instance), _scope_cell(claim)]
+
+
 def _active_rows(claims: Sequence[Claim], tz: tzinfo, naive_tz: tzinfo) -> list[list[str]]:
     """Rows of ``## Claims actifs``: open, waiting_human and paused claims."""
-    return [
-        [
-            escape_cell(c.sess_id),
-            escape_cell(c.instance),
-            _scope_cell(c),
-            _level_cell(c),
-            format_moment(c.opened_at, tz, naive_tz),
-            format_moment(c.expires_at, tz, naive_tz),
-            escape_cell(c.status),
-        ]
-        for c in claims
-        if c.status in LIVE_STATUSES
-    ]
+    return [[*_who(c), _level_cell(c), format_moment(c.opened_at, tz, naive_tz),
+             format_moment(c.expires_at, tz, naive_tz), escape_cell(c.status)]
+            for c in claims if c.status in LIVE_STATUSES]
 
 
 def _stale_rows(claims: Sequence[Claim], tz: tzinfo, naive_tz: tzinfo) -> list[list[str]]:
     """Rows of ``## Claims stale``: the release command a human has to run."""
-    return [
-        [
-            escape_cell(c.sess_id),
-            escape_cell(c.instance),
-            _scope_cell(c),
-            format_moment(c.expires_at, tz, naive_tz),
-            escape_cell(f"bsi claim release {c.sess_id} --reason …"),
-        ]
-        for c in claims
-        if c.status == Status.STALE
-    ]
+    return [[*_who(c), format_moment(c.expires_at, tz, naive_tz),
+             escape_cell(f"bsi claim release {c.sess_id} --reason …")]
+            for c in claims if c.status == Status.STALE]
 
 
 def _history_rows(claims: Sequence[Claim], now: datetime, tz: tzinfo, naive_tz: tzinfo) -> list[list[str]]:
-    """Rows of ``## Historique``: terminal claims ended in the 30 days before `now`.
-
-    The end is ``closed_at``, else ``opened_at``; a claim with neither is left out.
-    A (skewed) end later than `now` is kept.
-    """
+    """Rows of ``## Historique``: terminal claims ended (``closed_at``, else ``opened_at``; neither: left out) in
+    the 30 days before `now`; a (skewed) end later than `now` is kept."""
     since = now.replace(tzinfo=naive_tz) - HISTORY_WINDOW if now.tzinfo is None else now - HISTORY_WINDOW
     rows = []
     for c in claims:
-        if c.status not in TERMINAL_STATUSES:
-            continue
         ended = _aware(c.closed_at or c.opened_at, naive_tz)
-        if ended is None or ended < since:
-            continue
-        rows.append(
-            [
-                escape_cell(c.sess_id),
-                escape_cell(c.instance),
-                _scope_cell(c),
-                _commit_cell(c),
-                format_moment(c.opened_at, tz, naive_tz),
-                format_moment(c.closed_at, tz, naive_tz),
-                escape_cell(c.status),
-            ]
-        )
+        if c.status in TERMINAL_STATUSES and ended is not None and ended >= since:
+            rows.append([*_who(c), _commit_cell(c), format_moment(c.opened_at, tz, naive_tz),
+                         format_moment(c.closed_at, tz, naive_tz), escape_cell(c.status)])
     return rows
 
 
 def _signal_rows(signals: Sequence[Signal]) -> list[list[str]]:
     """Rows of ``## Signals``: pending and delivered signals (archived ones are not listed)."""
-    return [
-        [
-            escape_cell(s.sig_id),
-            escape_cell(s.sender),
-            escape_cell(s.to),
-            escape_cell(s.type),
-            escape_cell(s.scope),
-            escape_cell(s.payload),
-            escape_cell(s.state),
-        ]
-        for s in signals
-        if s.state in LISTED_SIGNAL_STATES
-    ]
+    return [[escape_cell(value) for value in (s.sig_id, s.sender, s.to, s.type, s.scope, s.payload, s.state)]
+            for s in signals if s.state in LISTED_SIGNAL_STATES]
 
 
 # --------------------------------------------------------------------------- block
@@ -225,17 +177,10 @@ def _signal_rows(signals: Sequence[Signal]) -> list[list[str]]:
 def render_block(snapshot: BrainSnapshot, display_tz: tzinfo) -> str:
     """Render the generated part of BRAIN-INDEX.md, markers included (SPEC 8).
 
-    Four sections in the SPEC's order, each a heading, a table (header and
-    ``|---|`` separator) and, when the table is empty, an ``*Aucun …*`` line.
-    Claims are sorted by opening time then ID, signals by creation time then ID;
-    times are ``YYYY-MM-DD HH:MM`` in `display_tz`. The text starts with `START`
-    and ends with `END` (no trailing newline).
-
-    Args:
-        snapshot: the brain at one "now" (``snapshot.now`` anchors the history window;
-            ``snapshot.tz`` reads naive timestamps).
-        display_tz: the zone times are shown in.
-    """
+    Four sections in the SPEC's order, each a heading, a table (header and ``|---|`` separator) and, when the table
+    is empty, an ``*Aucun …*`` line. Claims are sorted by opening time then ID, signals by creation time then ID;
+    times are ``YYYY-MM-DD HH:MM`` in `display_tz` (naive ones read in ``snapshot.tz``; ``snapshot.now`` anchors the
+    history window). The text starts with `START` and ends with `END` (no trailing newline)."""
     naive_tz = snapshot.tz
     claims = sorted(snapshot.claims, key=lambda c: _claim_key(c, naive_tz))
     signals = sorted(snapshot.signals, key=lambda s: _signal_key(s, naive_tz))
@@ -243,12 +188,7 @@ def render_block(snapshot: BrainSnapshot, display_tz: tzinfo) -> str:
         (H_ACTIVE, COLS_ACTIVE, _active_rows(claims, display_tz, naive_tz), EMPTY_ACTIVE),
         (H_STALE, COLS_STALE, _stale_rows(claims, display_tz, naive_tz), EMPTY_STALE),
         (H_SIGNALS, COLS_SIGNALS, _signal_rows(signals), EMPTY_SIGNALS),
-        (
-            H_HISTORY,
-            COLS_HISTORY,
-            _history_rows(claims, snapshot.now, display_tz, naive_tz),
-            EMPTY_HISTORY,
-        ),
+        (H_HISTORY, COLS_HISTORY, _history_rows(claims, snapshot.now, display_tz, naive_tz), EMPTY_HISTORY),
     )
     lines = [START]
     for heading, columns, rows, empty_line in sections:
@@ -293,10 +233,9 @@ _FENCE_MIDDLE_RE = LazyPattern(r"^(?:={7}|\|{7}(?: .*)?)$")
 def _drop_merge_fence(before: str, replaced: str, after: str) -> tuple[str, str]:
     """Drop a git conflict's ``<<<<<<<`` / ``>>>>>>>`` lines that fence only the generated block.
 
-    A merge that conflicted inside the block leaves both sides' blocks between
-    the fence lines; the block is regenerated, never merged (SPEC 8), so the
-    fence goes with it. A conflict that also holds hand-written text is left
-    for the human to resolve.
+    A merge that conflicted inside the block leaves both sides' blocks between the fence lines; the block is
+    regenerated, never merged (SPEC 8), so the fence goes with it. A conflict that also holds hand-written text is
+    left for the human to resolve.
     """
     ours, theirs = _OURS_RE.search(before), _THEIRS_RE.match(after)
     if ours is None or theirs is None:

@@ -1,10 +1,9 @@
 """BRAIN-INDEX.md on disk: the one-time import of legacy rows, then the regenerated block.
 
-A legacy signal or claim row is imported when no file of its ID exists and, in
-a git brain, none ever did (HEAD's history): a record deleted after its import
-stays deleted. A brain without git cannot tell, so a hand-written signal row
-comes back (a row inside the generated table is imported only in a git brain).
-At migration (no generated block yet) the legacy tables give way to the block.
+A legacy signal or claim row is imported when no file of its ID exists and, in a git brain, none ever did (HEAD's
+history): a record deleted after its import stays deleted. A brain without git cannot tell, so a hand-written signal
+row comes back (a row inside the generated table is imported only in a git brain). At migration (no generated block
+yet) the legacy tables give way to the block.
 
 `core/records/index.py` renders the block as a pure function of a snapshot; this module
 does the file work around it, under the brain lock held by `Brain`.
@@ -36,16 +35,9 @@ def refresh(root: Path, take_snapshot: Callable[[], BrainSnapshot], display_tz: 
             cover: Cover = _uncovered) -> tuple[list[str], list[str]]:
     """Import legacy signal rows once, then regenerate the generated block of BRAIN-INDEX.md.
 
-    Args:
-        root: the brain folder.
-        take_snapshot: reads the brain now (called again after an import).
-        display_tz: the zone the index shows times in.
-        cover: given each imported file before it is written, so a kill before the commit rolls it back
-            (`Journal.cover`) rather than leaving a file no commit holds and no later import writes again.
-
-    Returns:
-        (signal IDs imported, files written relative to the brain).
-    """
+    `take_snapshot` reads the brain (again after an import); `cover` is given each imported file before it is
+    written, so a kill before the commit rolls it back (`Journal.cover`) rather than leaving a file no commit holds
+    and no later import writes again. Returns ``(signal IDs imported, brain-relative files written)``."""
     path = root / INDEX_FILE
     existing = original = path.read_text(encoding="utf-8") if path.is_file() else None
     written: list[str] = []

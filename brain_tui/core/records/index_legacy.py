@@ -107,16 +107,14 @@ def has_block(text: str) -> bool:
 def parse_legacy_signal_rows(text: str) -> list[dict[str, str]]:
     """Read the signal rows of an old BRAIN-INDEX.md (SPEC 7, legacy import).
 
-    Every table row of the ``## Signals`` section whose first cell is a signal
-    ID (``sig-…``) is a signal, wherever it stands in the section (rows written
-    above the table header included). The generated block is ignored.
+    Every table row of the ``## Signals`` section whose first cell is a signal ID (``sig-…``) is a signal, wherever
+    it stands in the section (rows written above the table header included). The generated block is ignored.
 
     - 7 cells: ``ID | De | Pour | Type | Concerné | Payload | État``
     - 6 cells: ``ID | De | Pour | Type | Payload | État``
 
-    Other cell counts, headers and separators are skipped. ``\\|`` is unescaped;
-    ``—``, ``-`` and blank cells are empty strings. The state is lowercased
-    (``livré``/``archivé`` understood); an unknown state reads ``pending``.
+    Other cell counts, headers and separators are skipped. ``\\|`` is unescaped; ``—``, ``-`` and blank cells are
+    empty strings. The state is lowercased (``livré``/``archivé`` understood); an unknown state reads ``pending``.
 
     Returns:
         One dict per row, in file order, with keys ``sig_id``, ``from``, ``to``,

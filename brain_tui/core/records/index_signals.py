@@ -53,11 +53,7 @@ def index_only(root: Path, sig: Signal) -> bool:
 
 
 def index_signals(root: Path, rows: Rows, known: set[str], tz: tzinfo, *, live: bool) -> list[Signal]:
-    """The signals of legacy rows that no file records (`known`: the IDs read from files).
-
-    Args:
-        live: a live read, which leaves archived signals out.
-    """
+    """The signals of legacy rows that no file records (`known`: IDs read from files; `live`: archived left out)."""
     found: list[Signal] = []
     for row in rows:
         sig_id = row["sig_id"]

@@ -1,10 +1,8 @@
 """The write journal in `.brain/journal/`: what a write in flight was doing, so a kill leaves no half state.
 
-SPEC 22: a protocol record is in force only as git holds it. A write changes
-work-tree files first and commits them after; a kill -9 in between, or a git
-step that fails, would leave files that say what no commit says (a phantom
-claim, a close the remote never saw). Every file step of the product therefore
-runs inside a journal entry:
+SPEC 22: a protocol record is in force only as git holds it. A write changes work-tree files first and commits them
+after; a kill -9 in between, or a git step that fails, would leave files that say what no commit says (a phantom
+claim, a close the remote never saw). Every file step of the product therefore runs inside a journal entry:
 
 - a **write** (`begin`): the prior bytes of every path it may touch are saved
   (`<n>.bak`, fsynced) before the first file changes, with the commit it starts
@@ -15,9 +13,8 @@ runs inside a journal entry:
 - a **move** (`moving`): git moves HEAD (taking back a commit, rewriting local
   commits, a fast-forward) and the listed paths must then follow HEAD.
 
-`recover()`, run at the start of every command under the brain lock, settles an
-entry a killed process left: a write whose commit landed is kept, any other is
-rolled back; a move's paths are made to match HEAD. The manifest is written
+`recover()`, run at the start of every command under the brain lock, settles an entry a killed process left: a write
+whose commit landed is kept, any other is rolled back; a move's paths are made to match HEAD. The manifest is written
 last and removed first, so its presence is the one sign of a write in flight.
 """
 
@@ -274,9 +271,8 @@ def _load(root: Path) -> Journal | None:
 def wait_for_orphans(root: Path, limit_s: float = 10.0) -> None:
     """Let a git command the killed process started finish first (it outlives its caller).
 
-    Deciding while an orphaned `git add` or `git commit` still runs would race
-    it: its commit could land after the roll-back. Waits while the repository's
-    index is locked or a git process works in it, at most `limit_s`.
+    Deciding while an orphaned `git add` or `git commit` still runs would race it: its commit could land after the
+    roll-back. Waits while the repository's index is locked or a git process works in it, at most `limit_s`.
     """
     gdir = gitops.git_dir(root)
     if gdir is None:
@@ -289,12 +285,8 @@ def wait_for_orphans(root: Path, limit_s: float = 10.0) -> None:
 
 
 def recover(root: Path) -> str | None:
-    """Settle what a killed write left (call with the brain lock held).
-
-    Returns:
-        "kept" (its commit landed), "rolled back", "followed" (a move's paths
-        now match HEAD), or None when there was nothing to settle.
-    """
+    """Settle what a killed write left (call with the brain lock held): "kept" (its commit landed), "rolled back",
+    "followed" (a move's paths now match HEAD), or None when there was nothing to settle."""
     if not journal_pending(root):
         return None
     wait_for_orphans(root)

@@ -1,8 +1,7 @@
 """The data the product reads: claims, signals, locks, corrupt rows, snapshots.
 
-All frozen: a snapshot is an immutable picture of the brain at one "now".
-The raw mapping of each file is kept in `data` so unknown fields survive and
-can be shown.
+All frozen: a snapshot is an immutable picture of the brain at one "now". The raw mapping of each file is kept in
+`data` so unknown fields survive and can be shown.
 """
 
 from __future__ import annotations

@@ -1,22 +1,17 @@
 """The folders a claim's parsed scope depends on, and whether they are still as they were.
 
-A claim file's scope is text; what it holds is read against the brain's files
-(`scope.parse_entry`): a path naming a folder is a dir, ``brain/`` is the whole
-brain only while the brain has no ``brain`` folder, and an entry is keyed by
-the path the brain's symlinks lead to (`path_keys.resolve_in_brain`). So the
-same claim file holds something else once a link on its way is retargeted, a
-folder is made or removed where it points, or ``brain/`` appears or goes; no
-byte of ``claims/`` moves. A process that keeps a parsed claim between reads
-(`BrainStore`, the check-scope memo of `bsi mcp`, the cockpit) must look at
-those folders again before it answers from memory.
+A claim file's scope is text; what it holds is read against the brain's files (`scope.parse_entry`): a path naming a
+folder is a dir, ``brain/`` is the whole brain only while the brain has no ``brain`` folder, and an entry is keyed by
+the path the brain's symlinks lead to (`path_keys.resolve_in_brain`). So the same claim file holds something else
+once a link on its way is retargeted, a folder is made or removed where it points, or ``brain/`` appears or goes; no
+byte of ``claims/`` moves. A process that keeps a parsed claim between reads (`BrainStore`, the check-scope memo of
+`bsi mcp`, the cockpit) must look at those folders again before it answers from memory.
 
-Every such change makes, removes or replaces a name in a folder holding one
-of the entry's components (the brain folder for the first one), which moves
-that folder's ``(mtime_ns, ino, ctime_ns)``. `ways_of` lists those folders,
-`way_keys` takes their keys, `ways_hold` compares. A key whose last change is
-less than `RACY_NS` old cannot vouch for the parse (a second change in the same
-timestamp tick would look the same; a change between the parse and the stat
-would be keyed with the old result): `trusted` says so.
+Every such change makes, removes or replaces a name in a folder holding one of the entry's components (the brain
+folder for the first one), which moves that folder's ``(mtime_ns, ino, ctime_ns)``. `ways_of` lists those folders,
+`way_keys` takes their keys, `ways_hold` compares. A key whose last change is less than `RACY_NS` old cannot vouch
+for the parse (a second change in the same timestamp tick would look the same; a change between the parse and the
+stat would be keyed with the old result): `trusted` says so.
 """
 
 from __future__ import annotations
@@ -38,10 +33,9 @@ WayKeys = dict[str, "tuple[int, int, int] | None"]
 
 
 def ways_of(scopes: Iterable[Sequence[ScopeEntry]]) -> dict[str, set[str]]:
-    """The brain folders holding a component of an entry of `scopes` (its path and its target), each with the
-    names of those components: where a name made, removed or retargeted changes what the entry holds ("" is
-    the brain folder, always there: ``brain/`` depends on it). A scope is a claim's, or what an unreadable claim
-    file holds."""
+    """The brain folders holding a component of an entry of `scopes` (its path and its target), each with the names
+    of those components: where a name made, removed or retargeted changes what the entry holds ("" is the brain
+    folder, always there: ``brain/`` depends on it). A scope is a claim's, or what an unreadable claim file holds."""
     folders: dict[str, set[str]] = {"": {"brain"}}
     for scope in scopes:
         for entry in scope:

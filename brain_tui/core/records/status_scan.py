@@ -1,12 +1,11 @@
 """A claim file's terminal status read from its bytes without YAML, when the bytes leave no doubt.
 
-The closed set (`closed_set`) needs each committed claim's status once; parsing 100,000
-files as YAML costs a minute. The product writes ``status:``, ``sess_id:`` and ``closed_at:``
-as top-level ``key: value`` lines, so a line scan finds them. The scan answers only for
-files whose every line is plain: no multi-line quoted or flow value, no anchor, alias,
-tag, document marker, complex key, duplicate key, or line break other than ``\\n``. Any
-other file is *undecided* and the caller parses it (fail safe: a wrong "terminal" would
-hide a live claim; a wrong "undecided" only costs a parse).
+The closed set (`closed_set`) needs each committed claim's status once; parsing 100,000 files as YAML costs a minute.
+The product writes ``status:``, ``sess_id:`` and ``closed_at:`` as top-level ``key: value`` lines, so a line scan
+finds them. The scan answers only for files whose every line is plain: no multi-line quoted or flow value, no anchor,
+alias, tag, document marker, complex key, duplicate key, or line break other than ``\\n``. Any other file is
+*undecided* and the caller parses it (fail safe: a wrong "terminal" would hide a live claim; a wrong "undecided" only
+costs a parse).
 """
 
 from __future__ import annotations
@@ -187,17 +186,9 @@ def _top_keys(text: str) -> dict[str, str] | None:
 
 
 def scan_status(raw: bytes, name: str, tz: tzinfo) -> Terminal | None | str:
-    """What a claim file's bytes say of its status, read line by line.
-
-    Args:
-        raw: the file's bytes.
-        name: its file name (the session ID when it names none).
-        tz: the brain's timezone (for a naive ``closed_at``).
-
-    Returns:
-        `Terminal` when the file is plainly a claim in a terminal status; None when it is
-        plainly not terminal (open, paused…); `UNDECIDED` when only a parse can tell.
-    """
+    """What a claim file's bytes say of its status, read line by line (`name`: the session ID when it names none;
+    `tz` reads a naive ``closed_at``): `Terminal` when plainly a claim in a terminal status, None when plainly
+    not terminal (open, paused…), `UNDECIDED` when only a parse can tell."""
     if len(raw) > MAX_FILE_BYTES:
         return UNDECIDED
     try:

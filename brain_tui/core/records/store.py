@@ -1,9 +1,8 @@
 """BrainStore: reads claims, signals and locks from disk, parsing a file only when it changed.
 
-Files on disk are the source of truth. Each file is parsed once per
-`(mtime_ns, size, inode, ctime_ns)` — across processes, through the parse cache
-under `.brain/` (core/records/cache.py); a snapshot is then assembled from the cached
-results, so refreshing a brain of thousands of claims costs a `stat` per file.
+Files on disk are the source of truth. Each file is parsed once per `(mtime_ns, size, inode, ctime_ns)` — across
+processes, through the parse cache under `.brain/` (core/records/cache.py); a snapshot is then assembled from the
+cached results, so refreshing a brain of thousands of claims costs a `stat` per file.
 """
 
 from __future__ import annotations
@@ -91,13 +90,8 @@ def _claim_file_rank(rel_path: str, sess_id: str | None) -> int:
 
 
 class BrainStore:
-    """Loads the brain's files into snapshots, re-parsing only what changed on disk.
-
-    Args:
-        root: the brain folder.
-        tz: the brain's timezone, for legacy naive timestamps.
-        config: the brain's configuration (default TTL).
-    """
+    """Loads the brain's files into snapshots (`tz` reads legacy naive times, `config` gives the default TTL),
+    re-parsing only what changed on disk."""
 
     def __init__(self, root: str | Path, tz: tzinfo, config: BrainConfig, *, persist_cache: bool = True) -> None:
         self.root = Path(root)
@@ -277,11 +271,8 @@ class BrainStore:
         return tuple(breath_records.order_records(records)), tuple(sorted(corrupt, key=lambda c: c.path))
 
     def breath(self) -> tuple[tuple[BreathRecord, ...], tuple[CorruptFile, ...]]:
-        """Only the breath records (what `snapshot().breath` holds), for a reader that needs no claims.
-
-        Returns:
-            (the records ordered by opening time then ID, the breath files that did not load).
-        """
+        """Only the breath records (what `snapshot().breath` holds), for a reader that needs no claims: ``(the records
+        ordered by opening time then ID, the breath files that did not load)``."""
         self.files.reset_counters()
         self._links = []
         found = self._read_breath(self._breath_files())

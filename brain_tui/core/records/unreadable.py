@@ -1,14 +1,11 @@
 """What a claim file that does not read may hold: an unreadable claim fails closed (SPEC 22, 13).
 
-A claim file that does not parse (git conflict markers left by a hand merge,
-an unquoted ``"``, more than 64 KiB, a symbolic link, an invalid field) is a
-corrupt row. It may be a live claim, so it blocks as an open claim would: new
-claims, unbound agent writes and other claims' writes that meet what it may
-hold. What it may hold is the union of every scope that can be read from it —
-each side of conflict markers counts, and a side whose scope cannot be read
-makes the whole brain held — else the whole brain. A version that reads
-whole and says it is finished (closed, failed, released) holds nothing; so
-does a file that is plainly not a claim (``gate-ack-*.yml``, SPEC 2).
+A claim file that does not parse (git conflict markers left by a hand merge, an unquoted ``"``, more than 64 KiB, a
+symbolic link, an invalid field) is a corrupt row. It may be a live claim, so it blocks as an open claim would: new
+claims, unbound agent writes and other claims' writes that meet what it may hold. What it may hold is the union of
+every scope that can be read from it — each side of conflict markers counts, and a side whose scope cannot be read
+makes the whole brain held — else the whole brain. A version that reads whole and says it is finished (closed,
+failed, released) holds nothing; so does a file that is plainly not a claim (``gate-ack-*.yml``, SPEC 2).
 
 It never counts as a holder for delegation: it has no tree.
 """
@@ -133,18 +130,8 @@ def _entries(value: Any, root: str | os.PathLike[str]) -> tuple[ScopeEntry, ...]
 
 
 def held_by_data(data: Any, rel_path: str, root: str | os.PathLike[str], tz: tzinfo) -> tuple[ScopeEntry, ...]:
-    """What a claim file that parsed but cannot be used may hold.
-
-    Args:
-        data: the loaded mapping (or any value the file held).
-        rel_path: ``claims/<name>`` (a ``gate-ack-*.yml`` holds nothing).
-        root: the brain root (scopes are keyed through its links).
-        tz: the brain's timezone.
-
-    Returns:
-        ``()`` when it is plainly not a live claim (not a claim at all, or finished); its scope when
-        it reads; else the whole brain.
-    """
+    """What a claim file that parsed (to `data`) but cannot be used may hold: ``()`` when plainly not a live claim
+    (not a claim at all, a ``gate-ack-*.yml``, or finished); its scope when it reads; else the whole brain."""
     if _not_a_claim_name(rel_path):
         return ()
     if isinstance(data, Mapping):
@@ -189,17 +176,8 @@ def _held_by_version(text: str, rel_path: str, root: str | os.PathLike[str],
 
 def held_by_bytes(raw: bytes | None, rel_path: str, root: str | os.PathLike[str],
                   tz: tzinfo) -> tuple[ScopeEntry, ...]:
-    """What a claim file that does not parse may hold: the union of every scope read from it, else the brain.
-
-    Args:
-        raw: the file's bytes (None: it could not be read, or it is larger than 64 KiB).
-        rel_path: ``claims/<name>``.
-        root: the brain root.
-        tz: the brain's timezone.
-
-    Returns:
-        The entries (never empty unless every version plainly holds nothing).
-    """
+    """What a claim file that does not parse may hold: the union of every scope read from `raw`, else the brain
+    (also when `raw` is None: unread, or larger than 64 KiB)."""
     if _not_a_claim_name(rel_path):
         return ()
     if raw is None or len(raw) > MAX_FILE_BYTES:
@@ -211,15 +189,8 @@ def held_by_bytes(raw: bytes | None, rel_path: str, root: str | os.PathLike[str]
 def held_by_file(root: str | os.PathLike[str], rel_path: str, tz: tzinfo) -> tuple[ScopeEntry, ...]:
     """What the unreadable claim file ``rel_path`` may hold (read again, bounded, never through a link).
 
-    Args:
-        root: the brain root.
-        rel_path: ``claims/<name>``.
-        tz: the brain's timezone.
-
-    Returns:
-        ``()`` for a file that is not a claim by its name (``gate-ack-*.yml``); else as `held_by_bytes`,
-        with the scope of the version committed at HEAD when that one reads (a work-tree-only spoil).
-    """
+    ``()`` for a file that is not a claim by its name (``gate-ack-*.yml``); else as `held_by_bytes`,
+    with the scope of the version committed at HEAD when that one reads (a work-tree-only spoil)."""
     try:
         fd = os.open(Path(root) / rel_path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
         with os.fdopen(fd, "rb") as handle:

@@ -87,9 +87,8 @@ def signal_json(sig: Signal) -> dict[str, Any]:
 def stale_notice(snapshot: BrainSnapshot) -> str | None:
     """What a session starting while stale claims exist is told (seed 000: "contrôle humain requis"); else None.
 
-    Stale claims block their scope until a human releases them (SPEC 5): the
-    session is to get a human's action before going on. IDs and scopes are
-    brain text, made inert.
+    Stale claims block their scope until a human releases them (SPEC 5): the session is to get a human's action
+    before going on. IDs and scopes are brain text, made inert.
     """
     stale = [c for c in snapshot.claims if c.status == Status.STALE]
     if not stale:

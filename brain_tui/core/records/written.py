@@ -1,9 +1,8 @@
 """The snapshots of one write: what it decides on, and the brain after its files are written, in memory.
 
-A write reads the brain once (`decision_snapshot`): the claims that can block plus those that ended in
-the last 30 days, which is all that conflicts and BRAIN-INDEX.md need (SPEC 8: the history table looks
-30 days back). The closed history before that is never decoded. Two things send a write to the whole
-brain instead, so every rule stays exact:
+A write reads the brain once (`decision_snapshot`): the claims that can block plus those that ended in the last 30
+days, which is all that conflicts and BRAIN-INDEX.md need (SPEC 8: the history table looks 30 days back). The closed
+history before that is never decoded. Two things send a write to the whole brain instead, so every rule stays exact:
 
 - a live claim whose parent chain passes through a claim the partial read skipped (a delegation or a
   cascade would walk through it): the whole brain is read before deciding;
@@ -36,13 +35,8 @@ if TYPE_CHECKING:
 
 @record
 class PartialSnapshot(BrainSnapshot):
-    """A snapshot without the claims that ended before `closed_since`; asks for a missing claim are recorded.
-
-    Attributes:
-        closed_since: terminal claims that ended before this moment are not in `claims`.
-        misses: the session IDs `claim()` was asked for and did not hold (the action is decided again
-            on the whole brain when it is not empty).
-    """
+    """A snapshot without the claims that ended before `closed_since`; `misses` records the session IDs `claim()`
+    was asked for and did not hold (the action is then decided again on the whole brain)."""
 
     closed_since: datetime | None = None
     misses: set[str] = field(default_factory=set, compare=False, repr=False)
@@ -72,12 +66,8 @@ def _chains_complete(snapshot: BrainSnapshot) -> bool:
 
 
 def decision_snapshot(store: BrainStore, now: datetime) -> BrainSnapshot:
-    """What a write decides on: the live claims and those ended in the 30-day window, else the whole brain.
-
-    Returns:
-        A `PartialSnapshot`, or the whole brain (a plain snapshot) when a live claim's parent chain
-        leaves the partial read.
-    """
+    """What a write decides on: a `PartialSnapshot` of the live claims and those ended in the 30-day window; the
+    whole brain (a plain snapshot) when a live claim's parent chain leaves the partial read."""
     since = now - HISTORY_WINDOW
     partial = index_snapshot(store, now)
     if not _chains_complete(partial):
@@ -125,12 +115,8 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def after_write(snapshot: BrainSnapshot, rendered: dict[str, str | None]) -> BrainSnapshot | None:
-    """`snapshot` with the claim and signal files in `rendered` (None = deleted) as the store would read them.
-
-    Returns:
-        The snapshot after the write, or None when a written record does not read as one (the caller
-        reads the brain again).
-    """
+    """`snapshot` with the claim and signal files in `rendered` (None = deleted) as the store would read them;
+    None when a written record does not read as one (the caller reads the brain again)."""
     from brain_tui.core.paths.scope import parse_scope
 
     root = snapshot.root

@@ -1,11 +1,9 @@
 """The plain subset of YAML that most brain-compose.yml files are written in, read without PyYAML.
 
-Importing PyYAML costs about as much CPU as the interpreter's own start (its
-reader compiles large character-class patterns), and a read command would pay
-it only to read a handful of ``key: value`` lines (issue 18, start-up). This
-reader accepts a deliberately small subset and answers exactly what
-`yamlio.safe_load_text` answers for it; for anything outside the subset it
-raises `NotPlain` and the caller takes the full path.
+Importing PyYAML costs about as much CPU as the interpreter's own start (its reader compiles large character-class
+patterns), and a read command would pay it only to read a handful of ``key: value`` lines (issue 18, start-up). This
+reader accepts a deliberately small subset and answers exactly what `yamlio.safe_load_text` answers for it; for
+anything outside the subset it raises `NotPlain` and the caller takes the full path.
 
 The subset: printable text, ``\\n`` line ends, blank lines and comment lines (any printable text in them), and
 lines ``KEY: VALUE`` or ``KEY:`` (a nested mapping below, indented by spaces,
@@ -90,14 +88,8 @@ def _split(line: str) -> tuple[str, str]:
 
 
 def load_plain(text: str) -> object:
-    """The data of `text` when it is in the plain subset (see the module docstring).
-
-    Returns:
-        A dict (nested dicts, str/int/bool/None values), or None for a text of only comments and blanks.
-
-    Raises:
-        NotPlain: the text is outside the subset.
-    """
+    """The data of `text` in the plain subset (see the module docstring): a dict (nested dicts, str/int/bool/None
+    values), or None for a text of only comments and blanks; NotPlain when the text is outside the subset."""
     if not text.replace("\n", "").isprintable():
         raise NotPlain  # tabs, CR, YAML's other line breaks (NEL, LS, PS), a BOM, control characters
     root: dict[str, object] = {}

@@ -1,10 +1,9 @@
 """YAML in and out: bounded safe loading, round-trip editing, atomic writes (SPEC 13, DESIGN 5).
 
-Reads use PyYAML's C-accelerated safe loader (libyaml) after a cheap event scan
-that refuses anchors, aliases, tags, several documents and deep nesting.
-Writes go through ruamel.yaml's round-trip mode, so key order, comments and
-unknown keys survive, and every value is quoted by the emitter, never by hand.
-Every write is atomic: temp file in the same folder, fsync, rename, folder fsync.
+Reads use PyYAML's C-accelerated safe loader (libyaml) after a cheap event scan that refuses anchors, aliases, tags,
+several documents and deep nesting. Writes go through ruamel.yaml's round-trip mode, so key order, comments and
+unknown keys survive, and every value is quoted by the emitter, never by hand. Every write is atomic: temp file in
+the same folder, fsync, rename, folder fsync.
 """
 
 from __future__ import annotations
@@ -117,12 +116,7 @@ def _lean_resolver(loader: Any, yaml: Any) -> None:
 
 
 class CorruptYaml(Exception):
-    """A file that must be shown as one corrupt row.
-
-    Attributes:
-        line: 1-based line of the problem (0 when not known).
-        reason: one-line reason.
-    """
+    """A file shown as one corrupt row: the 1-based `line` of the problem (0 when not known), a one-line `reason`."""
 
     def __init__(self, line: int, reason: str) -> None:
         super().__init__(f"line {line}: {reason}")
@@ -177,10 +171,9 @@ class _Unusual(Exception):
 def _fast_load(text: str) -> Any:
     """Load text free of anchors, aliases, tags and merge keys: one parse, no event scan, lean construction.
 
-    The nodes come from the same (C) composer and resolver as `yaml.load`; plain
-    mappings, sequences and str scalars are built directly and every other scalar
-    goes through the loader's own constructor, so the data is the same. Anything
-    else (too deep, unhashable key, an unknown tag, an error) raises `_Unusual`.
+    The nodes come from the same (C) composer and resolver as `yaml.load`; plain mappings, sequences and str scalars
+    are built directly and every other scalar goes through the loader's own constructor, so the data is the same.
+    Anything else (too deep, unhashable key, an unknown tag, an error) raises `_Unusual`.
     """
     loader = _loaders()[1](text)
     try:
@@ -225,11 +218,7 @@ def _build(node: Any, loader: Any, limit: int) -> Any:
 
 
 def safe_load_text(text: str) -> Any:
-    """Parse YAML text within the bounds of SPEC 13.
-
-    Raises:
-        CorruptYaml: too large, anchors/aliases/tags, too deep, or not valid YAML.
-    """
+    """Parse YAML text within SPEC 13's bounds; CorruptYaml when too large, anchors/aliases/tags, too deep, invalid."""
     if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
         raise CorruptYaml(0, f"file larger than {MAX_FILE_BYTES // 1024} KiB")
     import yaml
@@ -252,17 +241,10 @@ def safe_load_text(text: str) -> Any:
 
 
 def safe_load_file(path: str | os.PathLike[str], *, plain_first: bool = False) -> Any:
-    """Read and parse one file within the bounds of SPEC 13.
+    """Read and parse one file within SPEC 13's bounds (CorruptYaml also when unreadable or not UTF-8).
 
-    Args:
-        path: the file.
-        plain_first: try `yaml_plain.load_plain` first (the same answer for the plain subset of YAML
-            brain-compose.yml is usually written in, without importing PyYAML: start-up, issue 18).
-
-    Raises:
-        CorruptYaml: see `safe_load_text`; also for unreadable or non-UTF-8 files.
-        FileNotFoundError: the file does not exist.
-    """
+    `plain_first` tries `yaml_plain.load_plain` first: the same answer for the plain YAML brain-compose.yml is
+    usually written in, without importing PyYAML (start-up, issue 18). FileNotFoundError when the file is missing."""
     with open(path, "rb") as handle:
         raw = handle.read(MAX_FILE_BYTES + 1)
     if plain_first and len(raw) <= MAX_FILE_BYTES:
@@ -274,11 +256,7 @@ def safe_load_file(path: str | os.PathLike[str], *, plain_first: bool = False) -
 
 
 def safe_load_bytes(raw: bytes) -> Any:
-    """Parse a file's bytes within the bounds of SPEC 13 (what `safe_load_file` does after reading).
-
-    Raises:
-        CorruptYaml: see `safe_load_text`; also for non-UTF-8 bytes.
-    """
+    """Parse a file's bytes as `safe_load_file` does after reading (CorruptYaml also for non-UTF-8 bytes)."""
     if len(raw) > MAX_FILE_BYTES:
         raise CorruptYaml(0, f"file larger than {MAX_FILE_BYTES // 1024} KiB")
     try:
@@ -335,11 +313,7 @@ def _commented(value: Any) -> Any:
 
 
 def dump_round_trip(data: Any) -> str:
-    """Serialise a mapping (round-trip or plain) to YAML text and prove it reads back.
-
-    Raises:
-        CorruptYaml: the emitted text does not pass `safe_load_text` (never written).
-    """
+    """Serialise a mapping (round-trip or plain) to YAML text proven to read back (else CorruptYaml: never written)."""
     stream = io.StringIO()
     _round_trip().dump(data, stream)
     text = stream.getvalue()
@@ -399,11 +373,7 @@ def fsync_dir(folder: str | os.PathLike[str]) -> None:
 
 
 def sweep_temp_files(folders: list[Path], older_than: float = 0.0) -> list[Path]:
-    """Remove stray temp files left by a crashed writer. Call with the brain lock held.
-
-    Returns:
-        The paths removed.
-    """
+    """Remove (and return) stray temp files left by a crashed writer. Call with the brain lock held."""
     removed: list[Path] = []
     cutoff = time.time() - older_than
     for folder in folders:
@@ -436,15 +406,11 @@ def _alive(pid: int) -> bool:
 
 
 def sweep_dead_temps(folder: Path) -> list[Path]:
-    """Remove the temp files in `folder` whose writer is gone: a read killed while it stored a cache.
+    """Remove (and return) the temp files in `folder` whose writer is gone: a read killed while it stored a cache.
 
     `.brain/` is written outside the journal (the closed set, the hook index, caches) by readers
     that hold no lock, so its temp files are swept by their writer's life, not by age: a live
-    writer's file is never touched, and one with no process ID in its name is left alone.
-
-    Returns:
-        The paths removed.
-    """
+    writer's file is never touched, and one with no process ID in its name is left alone."""
     removed: list[Path] = []
     try:
         names = os.listdir(folder)

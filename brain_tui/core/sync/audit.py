@@ -165,9 +165,8 @@ def _uncommitted(root: Path) -> list[str]:
 def verify_scope(root: Path, snapshot: BrainSnapshot, claim: Claim) -> DriftReport:
     """Compare the files changed by a session with its scope (the seeds' "v2 frontier").
 
-    Counted: commits whose message or `BSI-Session:` trailer names the session,
-    commits by its instance between open and close, and — while the claim is
-    not terminal — uncommitted changes in the work tree.
+    Counted: commits whose message or `BSI-Session:` trailer names the session, commits by its instance between open
+    and close, and — while the claim is not terminal — uncommitted changes in the work tree.
     """
     until = claim.closed_at or snapshot.now
     commits = _session_commits(root, claim, until)
@@ -197,16 +196,12 @@ SESSION_ACTIONS = ("bsi: open ", "bsi: renew claim ", "bsi: close ", "bsi: gate 
 
 def last_commits_by(root: Path, claims: Sequence[Claim], touched: Mapping[str, Sequence[str]],
                     limit: int = 300) -> dict[str, LogEntry]:
-    """The newest commit made by each session, over the last `limit` commits since the earliest opening.
+    """``{sess_id: LogEntry}``: the newest commit made by each session, over the last `limit` commits since the
+    earliest opening (sessions with none left out).
 
-    A commit is by session S when its ``BSI-Session:`` trailer names S, when it is one of
-    S's own protocol actions (open, renew, close, gate request, circuit fail: `SESSION_ACTIONS`
-    naming S), or when — after S opened — it changes a file S's agent wrote (`touched`,
-    recorded by the hooks). One `git log` for all the claims.
-
-    Returns:
-        ``{sess_id: LogEntry}`` for the sessions a commit was found for.
-    """
+    A commit is by session S when its ``BSI-Session:`` trailer names S, when it is one of S's own protocol actions
+    (open, renew, close, gate request, circuit fail: `SESSION_ACTIONS` naming S), or when — after S opened — it
+    changes a file S's agent wrote (`touched`, recorded by the hooks). One `git log` for all the claims."""
     opened = [c.opened_at for c in claims if c.opened_at is not None]
     if not claims or not opened:
         return {}

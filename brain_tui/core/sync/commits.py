@@ -13,11 +13,10 @@ refreshes (lstats) the whole work tree and the real index is read and written on
    the paths are staged in the real index), then `update-ref HEAD new old` (compare-and-swap: the
    commit point, with `git commit`'s reflog line), `maintenance run --auto` as `git commit` runs it.
 
-A kill or a failure before `update-ref` leaves HEAD as it was; the caller's journal
-(`records.journal`) puts the files and their index entries back. Where the plumbing cannot promise
-the commit `git commit --no-verify --only` would make — no HEAD yet, something else staged, signing,
-a commit hook that `--no-verify` does not skip, a split index, a folder or a name beyond ASCII among the paths — the
-porcelain runs instead (`commit_porcelain`).
+A kill or a failure before `update-ref` leaves HEAD as it was; the caller's journal (`records.journal`) puts the
+files and their index entries back. Where the plumbing cannot promise the commit `git commit --no-verify --only`
+would make — no HEAD yet, something else staged, signing, a commit hook that `--no-verify` does not skip, a split
+index, a folder or a name beyond ASCII among the paths — the porcelain runs instead (`commit_porcelain`).
 """
 
 from __future__ import annotations
@@ -58,20 +57,17 @@ Landed = Callable[[str, str], None]
 
 def commit_paths(root: str | Path, paths: Sequence[str], message: str, when: datetime | None = None,
                  landed: Landed | None = None) -> str | None:
-    """Commit exactly `paths` (added, changed or deleted, relative to `root`) with `message`.
+    """Commit exactly `paths` (added, changed or deleted, relative to `root`) with `message`; the new commit's
+    short hash, or None when nothing changed.
 
     Never stages or commits anything else, whatever is in the index, and never runs a status of the
     whole work tree. `when` (the brain's clock) dates the commit, so `--now` runs are reproducible.
     The index ends up holding HEAD's entries for `paths`. `landed`, if given, is told the parent and
     the new commit after HEAD moved (not when the porcelain made the commit: it does not say its parent).
 
-    Returns:
-        The new commit's short hash, or None when nothing changed.
-
     Raises:
         CommitFailed: the commit could not be made (exit 23); HEAD did not move.
-        GitError: git failed otherwise (exit 25); DiskFull/CannotWrite for a full or read-only disk.
-    """
+        GitError: git failed otherwise (exit 25); DiskFull/CannotWrite for a full or read-only disk."""
     unique = sorted(set(paths))
     if not unique:
         return None

@@ -1,8 +1,7 @@
 """Git plumbing for the audit trail: exact-path commits, repository checks (SPEC 11).
 
-Uses the `git` command directly: one short subprocess per operation keeps the
-`bsi` start-up fast and makes "commit exactly these paths" explicit
-(`core.sync.commits`: plumbing over a copy of the index, `git commit --only -- paths`
+Uses the `git` command directly: one short subprocess per operation keeps the `bsi` start-up fast and makes "commit
+exactly these paths" explicit (`core.sync.commits`: plumbing over a copy of the index, `git commit --only -- paths`
 where it cannot promise the same commit), which never takes what another session staged.
 """
 
@@ -187,9 +186,8 @@ _READ_ONLY = (("Read-only file system", "the file system is read-only"),)
 def refuse_system_error(command: str, stderr: str) -> None:
     """Raise the system's refusal when git failed on a full disk (74) or a read-only file system (73).
 
-    One place for every git step: a full disk inside `git commit` is not a git
-    failure (23) but the same refusal as a full disk in the product's own write;
-    the caller's journal puts the files back.
+    One place for every git step: a full disk inside `git commit` is not a git failure (23) but the same refusal as a
+    full disk in the product's own write; the caller's journal puts the files back.
     """
     for needle, said in _NO_ROOM:
         if needle in stderr:
@@ -325,12 +323,8 @@ def is_repository(root: str | Path) -> bool:
 
 
 def ever_added(root: str | Path, folder: str) -> set[str] | None:
-    """Paths below `folder` (relative to `root`) that some commit of HEAD's history added.
-
-    Returns:
-        The set (empty when none ever was); None when it cannot be known (not a
-        repository, no commit yet, git failed).
-    """
+    """Paths below `folder` (relative to `root`) that some commit of HEAD's history added (empty when none ever
+    was); None when it cannot be known (not a repository, no commit yet, git failed)."""
     if not is_repository(root):
         return None
     proc = run_git(root, "log", "--format=", "--name-only", "-z", "--diff-filter=A", "--relative", "--",
@@ -371,24 +365,17 @@ def commit_paths(root: str | Path, paths: Sequence[str], message: str, when: dat
                  landed: Callable[[str, str], None] | None = None) -> str | None:
     """Commit exactly `paths` (added, changed or deleted) with `message`; see `core.sync.commits`.
 
-    Never stages or commits anything else, whatever is in the index. `when`
-    (the brain's clock) dates the commit, so `--now` runs are reproducible. `landed` is told
-    ``(parent, commit)`` when the commit is known to be the parent's tree plus `paths`.
-
-    Returns:
-        The new commit's short hash, or None when nothing changed.
-    """
+    Never stages or commits anything else, whatever is in the index. `when` (the brain's clock) dates the commit, so
+    `--now` runs are reproducible. `landed` is told ``(parent, commit)`` when the commit is known to be the parent's
+    tree plus `paths`. Returns the new commit's short hash, or None when nothing changed."""
     from brain_tui.core.sync import commits
 
     return commits.commit_paths(root, paths, message, when, landed)
 
 
 def head_summary(root: str | Path, timeout: float = 2.0) -> str | None:
-    """The brain version, `git log -1 --oneline` (SPEC 16); None outside a repository or before its first commit.
-
-    Raises:
-        GitError: git is missing or timed out.
-    """
+    """The brain version, `git log -1 --oneline` (SPEC 16); None outside a repository or before its first commit;
+    GitError when git is missing or timed out."""
     proc = run_git(root, "log", "-1", "--oneline", check=False, timeout=timeout)
     return (proc.stdout.strip() or None) if proc.returncode == 0 else None
 

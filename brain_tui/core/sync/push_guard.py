@@ -2,14 +2,13 @@
 
 The work tree's claim files are fenced from the agents (the sandbox's ``denyWrite``); git's objects are not (a
 satellite commits its work), so git's plumbing in an agent's shell can make a commit that ends another session's
-claim, lifts a pause or removes a claim file without touching the work tree. On this clone such a claim keeps
-holding (`records.in_force`); pushed, the other clones would take the commit into their work trees and let it go.
-So before a push, every claim and lock file the commits to push change (``git diff --raw`` from the remote's tip
-to HEAD) is compared with the work tree's copy: a file whose HEAD copy holds less than both the work tree's and
-the remote's (a claim ended, removed, or in a live status nearer ``open``: `in_force.hold_rank`; a lock removed)
-stops the push (exit 65), naming the file. A human then commits the work tree's copy, or decides in the cockpit.
-A commit made from the work tree (a hand close committed, bsi's own writes) carries what the work tree holds and
-goes through.
+claim, lifts a pause or removes a claim file without touching the work tree. On this clone such a claim keeps holding
+(`records.in_force`); pushed, the other clones would take the commit into their work trees and let it go. So before a
+push, every claim and lock file the commits to push change (``git diff --raw`` from the remote's tip to HEAD) is
+compared with the work tree's copy: a file whose HEAD copy holds less than both the work tree's and the remote's (a
+claim ended, removed, or in a live status nearer ``open``: `in_force.hold_rank`; a lock removed) stops the push (exit
+65), naming the file. A human then commits the work tree's copy, or decides in the cockpit. A commit made from the
+work tree (a hand close committed, bsi's own writes) carries what the work tree holds and goes through.
 """
 
 from __future__ import annotations
@@ -37,15 +36,8 @@ _UNREAD = 99
 
 
 def check(root: Path, tip: str | None) -> None:
-    """Refuse a push of HEAD over the remote's `tip` that carries a claim looser than the work tree holds.
-
-    Args:
-        root: the brain folder (a git work tree).
-        tip: the remote branch's commit (None: the remote has no branch yet, nothing there to loosen).
-
-    Raises:
-        InvalidData: a claim file the commits to push loosen (exit 65), named with what to do.
-    """
+    """Refuse a push of HEAD over the remote's `tip` (None: no branch there yet, nothing to loosen) that carries a
+    claim looser than the work tree holds: InvalidData (exit 65) naming the file and what to do."""
     if not tip:
         return
     out = gitops.run_git(root, "diff", "--raw", "-z", "--no-renames", "--no-abbrev", tip, "HEAD", "--",

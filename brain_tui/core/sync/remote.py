@@ -1,8 +1,7 @@
 """The brain's git remote: fetch, integrate, push — git only (SPEC 11, DESIGN 5).
 
-This module knows git, the remote and the brain's folder layout; it knows
-nothing of claims' meaning nor of `Brain`. What the protocol decides after the
-remote brought other machines' work in (a claim lost while offline, an ID taken
+This module knows git, the remote and the brain's folder layout; it knows nothing of claims' meaning nor of `Brain`.
+What the protocol decides after the remote brought other machines' work in (a claim lost while offline, an ID taken
 on two machines) is core/rules/reconcile.py; the facade (`Brain.remote`) runs both.
 
 A synced write is one cycle, repeated until the push lands:
@@ -11,12 +10,10 @@ A synced write is one cycle, repeated until the push lands:
     local pending commits) → the caller reconciles and decides on that exact
     tree → commit on top → non-forced push.
 
-A rejected push undoes the local commit (only the paths it wrote) and repeats
-the cycle after a jittered backoff, at most `MAX_TRIES` times (then exit 75).
-A push the server refuses for good (a hook, a protected branch) is reported at
-once with the server's message (exit 24). BRAIN-INDEX.md is never merged as
-text (the index is regenerated) and protocol records are settled by the
-protocol's rules (`core.settle`), never left for a hand merge.
+A rejected push undoes the local commit (only the paths it wrote) and repeats the cycle after a jittered backoff, at
+most `MAX_TRIES` times (then exit 75). A push the server refuses for good (a hook, a protected branch) is reported at
+once with the server's message (exit 24). BRAIN-INDEX.md is never merged as text (the index is regenerated) and
+protocol records are settled by the protocol's rules (`core.settle`), never left for a hand merge.
 
 The sync state file (`.brain/sync.json`) is `remote_state`; reading and
 rewriting the local pending commits is `remote_history`.
@@ -90,9 +87,8 @@ class RemoteReport:
 class SyncStatus(JsonShaped):
     """Where the brain stands against its remote, from local git state only (no network).
 
-    `ahead`/`behind` count commits against ``origin/<branch>`` as of the last
-    fetch (None without a remote or a branch); `last_sync`/`pending_since` are
-    the ISO times recorded in `.brain/sync.json` (None when never).
+    `ahead`/`behind` count commits against ``origin/<branch>`` as of the last fetch (None without a remote or a
+    branch); `last_sync`/`pending_since` are the ISO times recorded in `.brain/sync.json` (None when never).
     """
 
     mode: str
@@ -146,14 +142,10 @@ def rev(root: Path, ref: str) -> str | None:
 
 
 def fetch(root: Path, branch: str) -> bool:
-    """Fetch from origin.
-
-    Returns:
-        True when the remote has the branch, False when it does not exist there yet.
+    """Fetch from origin: True when the remote has the branch, False when it does not exist there yet.
 
     Raises:
-        RemoteUnreachable: no remote, it cannot be reached, or it does not answer in time (exit 69).
-    """
+        RemoteUnreachable: no remote, it cannot be reached, or it does not answer in time (exit 69)."""
     if not has_remote(root):
         raise RemoteUnreachable("no git remote 'origin' configured: add one, or work without --sync")
     limit = network_timeout()
@@ -200,19 +192,15 @@ def recover(root: Path) -> None:
 
 
 def integrate(root: Path, branch: str) -> bool:
-    """Bring HEAD onto the fetched remote tip. Call with the brain lock held.
+    """Bring HEAD onto the fetched remote tip (call with the brain lock held); True when local commits were rebased.
 
     Fast-forward when there is nothing local, else rebase the local pending commits: uncommitted files the remote
     does not change are carried over (autostash); one it also changes stops either (exit 22). A rebase that stops
     on a conflict is aborted and reported.
 
-    Returns:
-        True when local commits were rebased.
-
     Raises:
         FastForwardFailed: uncommitted local files collide with the remote's (exit 22).
-        RebaseConflict: a local commit conflicts with the remote's; nothing lost (exit 21).
-    """
+        RebaseConflict: a local commit conflicts with the remote's; nothing lost (exit 21)."""
     upstream = f"{REMOTE}/{branch}"
     if rev(root, f"refs/remotes/{upstream}") is None:
         return False
@@ -322,12 +310,8 @@ def _on_a_local_path(root: Path) -> bool:
 
 
 def landed(root: Path, branch: str) -> bool | None:
-    """After a push that did not answer in time: did HEAD land on the remote all the same?
-
-    Returns:
-        True (the remote's tip holds HEAD), False (it does not), None (the remote
-        still does not answer: it cannot be known).
-    """
+    """After a push that did not answer in time: did HEAD land on the remote all the same? True (the remote's tip
+    holds HEAD), False (it does not), None (the remote still does not answer: it cannot be known)."""
     try:
         fetch(root, branch)
     except RemoteUnreachable:
@@ -388,9 +372,8 @@ def _integrate(root: Path, branch: str, reconciler: Reconciler) -> bool:
 def write_through(root: Path, lock: Lock, reconciler: Reconciler, attempt: Callable[[], Staged]) -> None:
     """One synced write: fetch → integrate (with `reconciler`) → `attempt()` → push, retried.
 
-    `attempt` decides on the integrated tree and writes (and commits) locally;
-    it raises to refuse (nothing is pushed then). A rejected push takes the
-    local commit back and repeats the whole cycle.
+    `attempt` decides on the integrated tree and writes (and commits) locally; it raises to refuse (nothing is pushed
+    then). A rejected push takes the local commit back and repeats the whole cycle.
 
     Raises:
         Contended: the push was rejected `MAX_TRIES` times (exit 75).
@@ -436,11 +419,8 @@ def write_through(root: Path, lock: Lock, reconciler: Reconciler, attempt: Calla
 
 
 def sync(root: Path, lock: Lock, reconciler: Reconciler, now: Callable[[], str]) -> RemoteReport:
-    """`bsi sync`: fetch, rebase pending local commits (with `reconciler`), push.
-
-    Raises:
-        Contended: the push was rejected `MAX_TRIES` times; local commits are kept.
-    """
+    """`bsi sync`: fetch, rebase pending local commits (with `reconciler`), push; Contended (local commits kept)
+    when the push was rejected `MAX_TRIES` times."""
     rebased = False
     for tries in range(1, MAX_TRIES + 1):
         with lock():
@@ -470,11 +450,7 @@ def sync(root: Path, lock: Lock, reconciler: Reconciler, now: Callable[[], str])
 
 
 def pull(root: Path, lock: Lock, reconciler: Reconciler) -> bool:
-    """Fetch and bring the work tree to the remote tip (with `reconciler`).
-
-    Returns:
-        True when local commits were rebased.
-    """
+    """Fetch and bring the work tree to the remote tip (with `reconciler`); True when local commits were rebased."""
     with lock():
         branch = _ready(root)
         fetch(root, branch)

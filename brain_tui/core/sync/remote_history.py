@@ -1,9 +1,8 @@
 """The brain's local pending commits against the remote tip: what they add, files at a ref, rewriting them.
 
-Used after a fetch, before the rebase, by the protocol's reconciliation
-(core/rules/reconcile.py through core/facade_remote.py): an ID taken on two machines is
-renamed in the local commits, which nobody else has yet. And by `remote.integrate`, on the
-work tree: what can be moved out of the remote's way, and what stops a rebase.
+Used after a fetch, before the rebase, by the protocol's reconciliation (core/rules/reconcile.py through
+core/facade_remote.py): an ID taken on two machines is renamed in the local commits, which nobody else has yet. And
+by `remote.integrate`, on the work tree: what can be moved out of the remote's way, and what stops a rebase.
 """
 
 from __future__ import annotations
@@ -95,13 +94,10 @@ def _regenerated_index_out_of_the_way(root: Path) -> None:
 
 
 def in_the_way(root: Path, upstream: str) -> list[str]:
-    """The brain's files with uncommitted changes (or untracked) that the commits of `upstream` since the fork point
-    change: a rebase would leave them half-merged in git's stash, or could not start. A protocol record changed in
-    place is not in the way (it is settled by the protocol's rules when carried over: `settle`); an untracked one is.
-
-    Returns:
-        Brain-relative paths, sorted (none when git does not answer).
-    """
+    """The brain's files (sorted, brain-relative; none when git does not answer) with uncommitted changes (or
+    untracked) that the commits of `upstream` since the fork point change: a rebase would leave them half-merged in
+    git's stash, or could not start. A protocol record changed in place is not in the way (it is settled by the
+    protocol's rules when carried over: `settle`); an untracked one is."""
     from brain_tui.core.sync.settle import is_protocol
 
     base = gitops.run_git(root, "merge-base", "HEAD", upstream, check=False).stdout.strip()
@@ -124,8 +120,7 @@ def refuse_in_the_way(root: Path, upstream: str) -> None:
     """Before a rebase onto `upstream`: refuse when uncommitted files are in its way (`in_the_way`).
 
     Raises:
-        FastForwardFailed: the files named, nothing changed (exit 22, as a fast-forward that cannot run).
-    """
+        FastForwardFailed: the files named, nothing changed (exit 22, as a fast-forward that cannot run)."""
     if blocking := in_the_way(root, upstream):
         raise gitops.FastForwardFailed(f"cannot rebase onto {upstream}: uncommitted files in the way: "
                                        f"{', '.join(blocking)}; nothing was changed. Commit, move or stash those "
@@ -156,11 +151,10 @@ def rewrite_local(root: Path, branch: str, edit: Callable[[str, str], tuple[str,
                   message: Callable[[str], str], touched: Mapping[str, str]) -> None:
     """Rewrite the local pending commits (never pushed, so nobody else has them), path by path.
 
-    For each local commit, every brain path in `touched` (old path → new path)
-    present in its tree is replaced by `edit(old_path, text)` → (new path, new
-    text), or kept when `edit` returns None; its message goes through `message`.
-    Authors and dates are kept. The work tree and the index follow for those
-    paths only: nothing else is touched. Call with the brain lock held.
+    For each local commit, every brain path in `touched` (old path → new path) present in its tree is replaced by
+    `edit(old_path, text)` → (new path, new text), or kept when `edit` returns None; its message goes through
+    `message`. Authors and dates are kept. The work tree and the index follow for those paths only: nothing else is
+    touched. Call with the brain lock held.
 
     Raises:
         GitError: a git step failed (nothing rewritten); never a silent "nothing to rewrite", which would let

@@ -1,21 +1,17 @@
 """Sync settles protocol records by the protocol's rules: no claim, signal, lock or breath file needs a hand merge.
 
-SPEC 22: when two machines changed one protocol file, the side that wins is
-the one whose change ranks higher: a human's decision (approve, reject, pause,
-resume, abort, release), then the owner's committed action (a renew, a close,
-a gate request, any field change), then a derived mark (the watchdog's STALE,
-sync's "lost while offline", a skew revival). On a tie the remote's side
-wins: it was pushed first, and the remote is the only arbiter (SPEC 11) —
-but between two humans, a decision that ends the claim (abort, reject,
-release) wins over a lift made meanwhile, and a pause is carried onto the
-winner (`keep_pause`): no human's stop is undone by another's concurrent go.
-The winning side is taken whole, never merged line by line (a STALE mark
-merged with a renew would leave a renewed claim marked stale).
+SPEC 22: when two machines changed one protocol file, the side that wins is the one whose change ranks higher: a
+human's decision (approve, reject, pause, resume, abort, release), then the owner's committed action (a renew, a
+close, a gate request, any field change), then a derived mark (the watchdog's STALE, sync's "lost while offline", a
+skew revival). On a tie the remote's side wins: it was pushed first, and the remote is the only arbiter (SPEC 11) —
+but between two humans, a decision that ends the claim (abort, reject, release) wins over a lift made meanwhile, and
+a pause is carried onto the winner (`keep_pause`): no human's stop is undone by another's concurrent go. The winning
+side is taken whole, never merged line by line (a STALE mark merged with a renew would leave a renewed claim marked
+stale).
 
-Git runs `choose` as a merge driver (`bsi-protocol`, set in `.git/config` and
-`.git/info/attributes`) for every protocol file both sides changed, textual
-conflict or not; `settle_rebase` settles what a driver cannot see (a file one
-side deleted and the other changed) and goes on with the rebase.
+Git runs `choose` as a merge driver (`bsi-protocol`, set in `.git/config` and `.git/info/attributes`) for every
+protocol file both sides changed, textual conflict or not; `settle_rebase` settles what a driver cannot see (a file
+one side deleted and the other changed) and goes on with the rebase.
 
 BRAIN-INDEX.md goes through `merge_index` (driver `bsi-index`): its generated block is regenerated after the
 sync, never merged, but the text outside the markers is a human's (SPEC 8 keeps it): both sides' changes to it
@@ -77,8 +73,7 @@ def _events(doc: Mapping[str, Any]) -> list[tuple[str, str, str]]:
 def rank(base: str | None, side: str | None) -> int:
     """How strong one side's change to a claim is against their common base (HUMAN > OWNER > DERIVED).
 
-    A side that does not parse ranks NOTHING (the other side wins); a deleted
-    or new file is an owner's action.
+    A side that does not parse ranks NOTHING (the other side wins); a deleted or new file is an owner's action.
     """
     if side == base:
         return NOTHING
@@ -105,18 +100,11 @@ def unrenamed_clash(rel: str, base: str | None, upstream: str | None, local: str
 
 
 def choose(rel: str, base: str | None, upstream: str | None, local: str | None) -> str | None:
-    """The side of `rel` in force after a sync: the local side only when its change ranks higher.
+    """The side of brain-relative `rel` in force after a sync: the local side only when its change ranks higher.
 
-    Args:
-        rel: the brain-relative path (claims rank by their history; a lock held beats its deletion; other records
-            tie).
-        base: the common ancestor's text (None: absent).
-        upstream: the remote's side, pushed first (None: deleted there).
-        local: this machine's side, being replayed on top (None: deleted here).
-
-    Returns:
-        The text to keep, or None for "the file is deleted".
-    """
+    Claims rank by their history; a lock held beats its deletion; other records tie. `base` is the common
+    ancestor's text, `upstream` the remote's side (pushed first), `local` this machine's (replayed on top); None
+    is an absent or deleted file, and None is returned for "the file is deleted"."""
     if rel.startswith("locks/") and upstream is None:
         # A lock one side holds beats its deletion by the other: removing an expired lock is a derived mark, an
         # acquire its holder's action; and a mutex kept fails closed (it expires), one dropped lets two write.
@@ -233,16 +221,8 @@ def merge_index(base: str | None, upstream: str | None, local: str | None, *, ma
     """BRAIN-INDEX.md after a sync: the hand-written text of both sides, the generated block of either (it is
     regenerated once the sync is over, SPEC 8).
 
-    Args:
-        base: the common ancestor's text (None: absent).
-        upstream: the remote's side (None: deleted there).
-        local: this machine's side, being replayed on top (None: deleted here).
-        marked: on a conflict, return the text with git's conflict lines around both sides' versions.
-
-    Returns:
-        The merged text; None when both sides changed the same hand-written lines (the user's to resolve)
-        and `marked` is false.
-    """
+    `base`, `upstream` and `local` are as in `choose`. None when both sides changed the same hand-written lines
+    (the user's to resolve), unless `marked`: then git's conflict lines surround both sides' versions."""
     if upstream is None or local is None:
         return upstream if local is None else local
     (mine, _), (theirs, block), (old, _) = _split_index(local), _split_index(upstream), _split_index(base or "")
@@ -350,12 +330,8 @@ def _unmerged(top: Path) -> list[str]:
 
 
 def settle_rebase(root: Path, ident: Sequence[str] = ()) -> bool:
-    """Settle a stopped rebase whose conflicts are all protocol files (or the index), and finish it.
-
-    Returns:
-        True when the rebase finished; False when a conflict is in another file
-        (the caller aborts it: those are the user's to resolve).
-    """
+    """Settle a stopped rebase whose conflicts are all protocol files (or the index), and finish it: True when it
+    finished; False when a conflict is in another file (the caller aborts it: those are the user's to resolve)."""
     top = gitops.toplevel(root)
     prefix = gitops.top_prefix(root)
     env = {"GIT_EDITOR": "true"}
