@@ -69,3 +69,33 @@ def test_a_write_tool_of_any_client_is_checked_whichever_agent_the_hook_line_nam
     ok(run_bsi("gate", "pause", mine, "hold on", brain=brain))
     denied(pre_tool_use(brain, tool, {key: str(brain / "src" / "a.py")}, agent=agent, event_name=event_name),
            "paused")
+
+
+@pytest.mark.parametrize("program", ["apply_patch", "applypatch", "/usr/local/bin/apply_patch"])
+def test_a_patch_given_as_the_argv_of_codex_shell_is_read_as_the_patch(bound: tuple[Path, str, str],
+                                                                        program: str) -> None:
+    """Codex runs `shell` with ``["apply_patch", PATCH]`` (or ``applypatch``) as its own patch tool."""
+    brain, mine, theirs = bound
+    assert_denied(pre_tool_use(brain, "shell", {"command": [program, patch("other/a.md")]}, agent="codex"),
+                  "scope violation", mine)
+    assert_denied(pre_tool_use(brain, "shell", {"command": [program, patch("src/a.py", "claims/x.yml")]},
+                               agent="codex"), "protocol file")
+    assert_denied(pre_tool_use(brain, "shell", {"command": [program, patch("other/a.md")]}, agent="codex",
+                               session=OTHER), theirs)
+    assert_allowed(pre_tool_use(brain, "shell", {"command": [program, patch("src/a.py")]}, agent="codex"))
+
+
+@pytest.mark.parametrize("script", [
+    "cd src && apply_patch <<'EOF'\n{patch}EOF\n",
+    "cd src && applypatch <<'EOF'\n{patch}EOF\n",
+    "applypatch <<'EOF'\n{patch_other}EOF\n",
+])
+def test_a_patch_after_cd_is_read_from_the_folder_codex_applies_it_in(bound: tuple[Path, str, str],
+                                                                       script: str) -> None:
+    """``cd DIR && apply_patch <<'EOF'`` applies the patch's relative paths in DIR (Codex's own reading)."""
+    brain, mine, _theirs = bound
+    text = script.format(patch=patch("../other/a.md"), patch_other=patch("other/a.md"))
+    for tool, tool_input in (("shell", {"command": ["bash", "-lc", text]}), ("exec_command", {"cmd": text})):
+        assert_denied(pre_tool_use(brain, tool, tool_input, agent="codex"), "scope violation", mine)
+    inside = script.format(patch=patch("a.py"), patch_other=patch("src/a.py"))
+    assert_allowed(pre_tool_use(brain, "shell", {"command": ["bash", "-lc", inside]}, agent="codex"))
