@@ -33,9 +33,10 @@ PATH_KEYS = ("file_path", "notebook_path", "absolute_path", "path")
 #: A UTF-16 surrogate left alone in JSON text (``"\\ud800"``): no file name can hold it, and the agent's
 #: runtime writes U+FFFD in its place, so the hook checks the path with U+FFFD too.
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-#: The agents' shell tools (Claude Code `Bash`, Gemini CLI `run_shell_command`, Codex `exec_command` and
-#: `shell`), whichever agent is named: a command line is checked whoever sends it (SPEC 21.3).
-SHELL_TOOLS = ("Bash", "run_shell_command", "exec_command", "shell", "local_shell")
+#: The agents' shell tools (Claude Code `Bash`, Gemini CLI `run_shell_command`, Codex `exec_command`, `shell`,
+#: `local_shell` and `shell_command`, its string form), whichever agent is named: a command line is checked
+#: whoever sends it (SPEC 21.3).
+SHELL_TOOLS = ("Bash", "run_shell_command", "exec_command", "shell", "local_shell", "shell_command")
 #: The `tool_input` keys holding a shell tool's command (a string, or an argv list).
 COMMAND_KEYS = ("command", "cmd")
 #: Tools whose input is a patch naming its files (Codex).

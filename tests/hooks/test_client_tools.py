@@ -99,3 +99,15 @@ def test_a_patch_after_cd_is_read_from_the_folder_codex_applies_it_in(bound: tup
         assert_denied(pre_tool_use(brain, tool, tool_input, agent="codex"), "scope violation", mine)
     inside = script.format(patch=patch("a.py"), patch_other=patch("src/a.py"))
     assert_allowed(pre_tool_use(brain, "shell", {"command": ["bash", "-lc", inside]}, agent="codex"))
+
+
+def test_codex_shell_command_tool_is_read_as_a_shell(bound: tuple[Path, str, str]) -> None:
+    """Codex's string shell tool `shell_command` (matched by the installed `shell` pattern) is a shell."""
+    brain, mine, _theirs = bound
+    assert_denied(pre_tool_use(brain, "shell_command", {"command": "echo x > other/a.md"}, agent="codex"),
+                  "scope violation", mine)
+    assert_denied(pre_tool_use(brain, "shell_command", {"command": "touch claims/x.yml"}, agent="codex"),
+                  "protocol file")
+    assert_allowed(pre_tool_use(brain, "shell_command", {"command": "echo x > src/a.py"}, agent="codex"))
+    ok(run_bsi("gate", "pause", mine, "hold on", brain=brain))
+    assert_denied(pre_tool_use(brain, "shell_command", {"command": "ls"}, agent="codex"), "paused")
