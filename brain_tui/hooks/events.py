@@ -147,7 +147,7 @@ def pre_tool_use(ctx: HookContext) -> Answer:
     from brain_tui.core.rules.write_decision import ShellCommand, WriteSession
 
     shell = wire.shell_command(ctx.event)
-    paths = wire.target_files(ctx.event, ctx.agent) if shell is None else None
+    paths = wire.target_files(ctx.event) if shell is None else None
     if shell is None and paths is None:
         return Answer()
     if shell == "":
@@ -200,7 +200,7 @@ def post_tool_use(ctx: HookContext) -> Answer:
     if not bound:
         return Answer()
     touched: list[str] = []
-    for path in wire.target_files(ctx.event, ctx.agent) or []:
+    for path in wire.target_files(ctx.event) or []:
         rel = relative_to_brain(ctx.root, path, ctx.cwd)
         if rel and not is_protocol_file(rel):
             touched.append(rel)

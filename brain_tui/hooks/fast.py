@@ -42,8 +42,7 @@ def _now(flags: dict[str, str], environ: dict[str, str]) -> float | None:
     return moment.timestamp() if moment.tzinfo is not None else None
 
 
-def decide(event: dict[str, Any], agent: str, flags: dict[str, str],
-           environ: dict[str, str]) -> tuple[int, str, str] | None:
+def decide(event: dict[str, Any], flags: dict[str, str], environ: dict[str, str]) -> tuple[int, str, str] | None:
     """``(0, stdout, stderr)`` when the write may go ahead on the index's word; None: ask the core.
 
     A shell tool's command is read here too (`core.shell_targets`): its targets are checked as writes,
@@ -61,7 +60,7 @@ def decide(event: dict[str, Any], agent: str, flags: dict[str, str],
             return None  # a whole folder, or git's record of a path: the core checks it
         paths: list[str] | None = [target.path for target in reading.targets]
     else:
-        paths = wire.target_files(event, agent)
+        paths = wire.target_files(event)
         if paths is None:
             return 0, "", ""
         if not paths:

@@ -170,7 +170,7 @@ def _busy(seen: dict[str, Any], env: dict[str, str], deadline_s: float) -> tuple
         return 0, "", f"bsi hook {ctx.event_name or '?'}: {reason} (not enforced: nothing to protect here)\n"
     try:
         if ctx.root is None:
-            files = wire.target_files(ctx.event, ctx.agent) or []
+            files = wire.target_files(ctx.event) or []
             ctx.root = find_brain(seen.get("flags", {}).get("brain"), env, ctx.event, files)
     except Exception:  # noqa: BLE001 - no brain found: only `$BSI_SESSION` can tell the session is bound
         ctx.root = None
@@ -190,7 +190,7 @@ def _undecided_write(ctx: Any) -> bool:
     if ctx.root is None or not isinstance(ctx.event, dict):
         return False
     try:
-        return bool(wire.shell_command(ctx.event) or wire.target_files(ctx.event, ctx.agent))
+        return bool(wire.shell_command(ctx.event) or wire.target_files(ctx.event))
     except Exception:  # noqa: BLE001 - an event that cannot be read as a write or not: fail closed
         return True
 
@@ -255,7 +255,7 @@ def _run(argv: Sequence[str], stream: BinaryIO, env: dict[str, str],
         from brain_tui.hooks import fast
 
         try:
-            quick = fast.decide(event, agent, flags, env)
+            quick = fast.decide(event, flags, env)
         except Exception:  # noqa: BLE001 - the shortcut only ever speeds up; the core decides otherwise
             quick = None
         if quick is not None:
@@ -292,7 +292,7 @@ def _decide(event_name: str, event: dict[str, Any], agent: str, flags: dict[str,
 
     ctx = events.HookContext(event_name, event, agent, None, flags.get("now"), env)
     try:
-        files = (wire.target_files(event, agent) or []) if bad is None else []
+        files = (wire.target_files(event) or []) if bad is None else []
         ctx.root = find_brain(flags.get("brain"), env, event, files)
         if seen is not None:
             seen["root"] = ctx.root
@@ -318,7 +318,7 @@ def _failure(ctx: Any, exc: Exception) -> tuple[int, str, str]:
     if not bound and not (ctx.event_name == "pre-tool-use" and _undecided_write(ctx)):
         return 0, "", f"bsi hook {ctx.event_name}: {what} (not enforced: nothing to protect here)\n"
     try:
-        files = (wire.target_files(ctx.event, ctx.agent) or ["FILE"]) if isinstance(ctx.event, dict) else ["FILE"]
+        files = (wire.target_files(ctx.event) or ["FILE"]) if isinstance(ctx.event, dict) else ["FILE"]
     except Exception:  # noqa: BLE001 - the event's own fault: the check names no file
         files = ["FILE"]
     check = f"bsi preflight check {bound[0]} {fact(files[0], 200)}" if bound else \

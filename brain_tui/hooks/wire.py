@@ -24,20 +24,19 @@ if TYPE_CHECKING:
 #: At most this much of stdin is read (SPEC 20.2).
 MAX_INPUT = 1024 * 1024
 AGENTS = ("claude", "codex", "gemini")
-#: The write tools of each agent whose target file is in `tool_input`.
-FILE_TOOLS = {
-    "claude": ("Write", "Edit", "MultiEdit", "NotebookEdit"),
-    "codex": ("Write", "Edit", "MultiEdit", "NotebookEdit"),
-    "gemini": ("write_file", "replace", "Write", "Edit"),
-}
+#: The write tools whose target file is in `tool_input` (Claude Code's, and Gemini CLI's `write_file` and
+#: `replace`), whichever agent is named: the agent named (`--agent`, the event's `hook_event_name`) picks the
+#: answer's wire shape, never which tools write (a Gemini `write_file` is a write under any hook line).
+FILE_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit", "write_file", "replace")
 #: The `tool_input` keys that name a write tool's target file, in the agents' spellings.
 PATH_KEYS = ("file_path", "notebook_path", "absolute_path", "path")
 #: A UTF-16 surrogate left alone in JSON text (``"\\ud800"``): no file name can hold it, and the agent's
 #: runtime writes U+FFFD in its place, so the hook checks the path with U+FFFD too.
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-#: The agents' shell tools (Claude Code `Bash`, Gemini CLI `run_shell_command`, Codex `exec_command` and
-#: `shell`), whichever agent is named: a command line is checked whoever sends it (SPEC 21.3).
-SHELL_TOOLS = ("Bash", "run_shell_command", "exec_command", "shell", "local_shell")
+#: The agents' shell tools (Claude Code `Bash`, Gemini CLI `run_shell_command`, Codex `exec_command`, `shell`,
+#: `local_shell` and `shell_command`, its string form), whichever agent is named: a command line is checked
+#: whoever sends it (SPEC 21.3).
+SHELL_TOOLS = ("Bash", "run_shell_command", "exec_command", "shell", "local_shell", "shell_command")
 #: The `tool_input` keys holding a shell tool's command (a string, or an argv list).
 COMMAND_KEYS = ("command", "cmd")
 #: Tools whose input is a patch naming its files (Codex).
@@ -98,7 +97,7 @@ def text_field(event: dict[str, Any], key: str) -> str:
     return value if isinstance(value, str) else ""
 
 
-def target_files(event: dict[str, Any], agent: str) -> list[str] | None:
+def target_files(event: dict[str, Any]) -> list[str] | None:
     """The files a write tool is about to change, as given (absolute, or relative to the event's cwd).
 
     Returns:
@@ -114,7 +113,7 @@ def target_files(event: dict[str, Any], agent: str) -> list[str] | None:
 
         patch = _LONE_SURROGATE.sub("\ufffd", _patch_text(tool_input))
         return [reading for path in patch_paths(patch) for reading in (path, *home_reading(path))]
-    if tool not in FILE_TOOLS.get(agent, FILE_TOOLS["claude"]):
+    if tool not in FILE_TOOLS:
         return None
     if not isinstance(tool_input, dict):
         return []

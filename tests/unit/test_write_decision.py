@@ -177,6 +177,6 @@ def test_the_shortcut_and_the_core_give_one_unclaimed_note(brain: Brain, monkeyp
     (brain.root / ".brain").mkdir(exist_ok=True)
     hook_index.write(brain.root, brain.snapshot(), brain.config)
     event = {"tool_name": "Write", "tool_input": {"file_path": str(brain.root / "notes.md")}, "cwd": str(brain.root)}
-    answer = fast.decide(event, "claude-code", {"now": T0.isoformat()}, {})
+    answer = fast.decide(event, {"now": T0.isoformat()}, {})
     assert answer is not None and core.note
     assert answer[2] == f"bsi: note: {core.note}\n"

@@ -42,6 +42,10 @@ _UNREADABLE = {"xargs", "eval", "source", ".", "find", "python", "python3", "rub
                "make", "npm", "npx", "yarn", "pnpm", "pip", "uv", "cargo", "go", "patch", "tar", "unzip", "parallel",
                "watch", "script"}
 _FD_REDIRECT = re.compile(r"(^|[\s;&|(])\d+(?=>|<>)")
+#: Codex's patch programs: `apply_patch PATCH` (its `shell` argv, or a command line) and a here-document fed
+#: to one apply the patch in the folder the command runs in.
+_PATCH_PROGRAMS = ("apply_patch", "applypatch")
+_CD_WORD = re.compile(r"(^|[\s;&|(])(cd|pushd|popd)([\s;&|)]|$)")
 
 
 class ShellTarget:
@@ -70,13 +74,16 @@ class ShellReading:
     refused), what it could not read (the sandbox's job), and `partial`: why the command line itself was not read
     to its end ("" when it was), so a target it names may be missing (the write decision refuses such a command)."""
 
-    __slots__ = ("targets", "named", "unread", "partial")
+    __slots__ = ("targets", "named", "unread", "partial", "_patches", "_patched", "_patch_dirs")
 
     def __init__(self) -> None:
         self.targets: list[ShellTarget] = []
         self.named: list[ShellTarget] = []
         self.unread: list[str] = []
         self.partial = ""
+        self._patches: dict[int, list[str]] = {}  # here-documents fed to a patch program, by shell depth
+        self._patched: set[str] = set()  # patch paths read where their command runs
+        self._patch_dirs: list[str | None] = []  # the folders patch programs run in
 
     def add(self, path: str, cwd: str | None, command: str, tree: bool = False, *, named: bool = False) -> None:
         """Record a target written as `path` from `cwd` (None: unknown, so a relative path cannot be placed);
@@ -129,7 +136,15 @@ def _read_text(text: str, cwd: str | None, reading: ShellReading, home: str | No
         reading.unread.append("a shell nested more than 4 deep")
         reading.partial = reading.partial or "a shell nested more than 4 deep"
         return
+    whole = text
     text = _drop_heredoc_bodies(text, cwd, reading, home, depth)
+    try:
+        _read_lines(text, cwd, reading, home, depth)
+    finally:
+        _read_leftover_patches(whole, cwd, reading, depth)
+
+
+def _read_lines(text: str, cwd: str | None, reading: ShellReading, home: str | None, depth: int) -> None:
     if len(text) > MAX_COMMAND:
         reading.unread.append("the command line beyond its first 64 KiB")
         reading.partial = reading.partial or "over 64 KiB of commands, here-documents aside"
@@ -153,19 +168,48 @@ def _read_text(text: str, cwd: str | None, reading: ShellReading, home: str | No
 def _drop_heredoc_bodies(text: str, cwd: str | None, reading: ShellReading, home: str | None, depth: int) -> str:
     """The command line without the lines of its here-documents (`shell_heredocs`: data, not commands).
 
-    A here-document fed to a shell (``bash <<EOF``) is read as the commands it is. A command line naming
-    `apply_patch` (Codex runs its patches so too, a here-document or not) has its patch's paths as targets.
+    A here-document fed to a shell (``bash <<EOF``) is read as the commands it is. One fed to a patch program
+    (``apply_patch <<'EOF'``) waits for that command (`_read_command`), which reads its paths from the folder
+    it runs in (``cd src && apply_patch <<'EOF'`` patches below src/).
     """
     kept, documents = split_here_documents(text)
-    body_cwd = None if re.search(r"(^|[\s;&|(])(cd|pushd|popd)([\s;&|)]|$)", text) else cwd
+    body_cwd = None if _CD_WORD.search(text) else cwd
     for document in documents:
         words = re.split(r"[\s;&|()]+", document.before)
         if any(os.path.basename(word) in _SHELLS for word in words):
             _read_text(document.body, body_cwd, reading, home, depth + 1)
-    if "apply_patch" in text:
-        for path in patch_paths(text):
-            reading.add(path, cwd, "apply_patch")
+        if _names_patch_program(document.before):
+            reading._patches.setdefault(depth, []).append(document.body)
     return kept
+
+
+def _names_patch_program(text: str) -> bool:
+    return any(program in text for program in _PATCH_PROGRAMS)
+
+
+def _read_patch(texts: list[str], cwd: str | None, reading: ShellReading, command: str) -> None:
+    """The paths of the patches in `texts`, applied in `cwd` (Codex reads them relative to its folder); a folder
+    that cannot be read leaves them to `_read_leftover_patches` too."""
+    reading._patch_dirs.append(cwd)
+    for path in patch_paths("\n".join(texts)):
+        reading.add(path, cwd, command)
+        if cwd is not None:
+            reading._patched.add(path)
+
+
+def _read_leftover_patches(text: str, cwd: str | None, reading: ShellReading, depth: int) -> None:
+    """A command line naming a patch program: the paths of a patch not read at its command (piped in, run
+    through `xargs`…) from the line's own folder and from every folder a patch program ran in; without a `cd`
+    in the line, every path from the line's folder (a patch read twice is checked twice, never skipped)."""
+    pending = reading._patches.pop(depth, [])
+    if not pending and not _names_patch_program(text):
+        return
+    moved = bool(_CD_WORD.search(text))
+    folders = dict.fromkeys([cwd, *(folder for folder in reading._patch_dirs if moved and folder is not None)])
+    for path in patch_paths(text):
+        if not (moved and path in reading._patched):
+            for folder in folders:
+                reading.add(path, folder, "apply_patch")
 
 
 def _is_punct(token: str) -> bool:
@@ -337,6 +381,11 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
         return os.path.normpath(joined) if joined is not None else None
     if name == "popd":
         return None
+    if name in _PATCH_PROGRAMS:  # Codex's patch: in its argv, or the here-document fed to it
+        pending = reading._patches.get(depth, [])
+        _read_patch([*args, *pending[:1]], cwd, reading, name)
+        del pending[:1]
+        return cwd
     if name in _SHELLS:
         operands, values, _flags = _options(args, {"-c", "-o", "-O"})
         if "-c" in values:
