@@ -1,0 +1,57 @@
+"""Spellings of a write the shell's reader must see through (SPEC 21.3): a protocol file written by a command the
+shell runs in a compound command, through a wrapper, or spelled by quoting, line joins or brace expansion."""
+
+from __future__ import annotations
+
+import pytest
+
+from brain_tui.core.sessions.shell_targets import read_command
+
+W = "/w"
+
+
+def paths(command: str, cwd: str = W) -> set[str]:
+    return {t.path for t in read_command(command, cwd, home="/home/u").targets}
+
+
+@pytest.mark.parametrize("command", [
+    "{ rm -rf claims; }",
+    "if true; then rm -rf claims; fi",
+    "if false; then :; else rm -rf claims; fi",
+    "if false; then :; elif rm -rf claims; then :; fi",
+    "for f in a; do rm -rf claims; done",
+    "while rm -rf claims; do :; done",
+    "until true; do rm -rf claims; done",
+    "f() { rm -rf claims; }; f",
+    "function f { rm -rf claims; }",
+    "coproc rm -rf claims",
+    "exec -a other rm -rf claims",
+    "env -S 'rm -rf claims'",
+    "env --split-string='rm -rf claims'",
+    "setsid rm -rf claims",
+    "setsid -f rm -rf claims",
+    "busybox rm -rf claims",
+    "toybox rm -rf claims",
+    "fakeroot rm -rf claims",
+    "unbuffer rm -rf claims",
+    "taskset -c 0 rm -rf claims",
+    "taskset 0x1 rm -rf claims",
+    "chrt -f 1 rm -rf claims",
+    "runuser -u me -- rm -rf claims",
+    "su -c 'rm -rf claims'",
+    "{ cd claims; }; touch a.yml",
+])
+def test_a_command_in_a_compound_or_behind_a_wrapper_is_read(command: str) -> None:
+    found = paths(command)
+    assert "/w/claims" in found or "/w/claims/a.yml" in found, found
+
+
+@pytest.mark.parametrize(("command", "expected"), [
+    ("if test -f a; then echo ok; fi > notes/out", {"/w/notes/out"}),
+    ("for f in a b; do cat $f; done", set()),
+    ("{ ls; git status; }", set()),
+    ("find . -name '*.py' -exec grep -l x {} +", set()),
+    ("time { ls; }", set()),
+])
+def test_ordinary_compounds_name_only_what_they_write(command: str, expected: set[str]) -> None:
+    assert paths(command) == expected
