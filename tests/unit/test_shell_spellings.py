@@ -55,3 +55,31 @@ def test_a_command_in_a_compound_or_behind_a_wrapper_is_read(command: str) -> No
 ])
 def test_ordinary_compounds_name_only_what_they_write(command: str, expected: set[str]) -> None:
     assert paths(command) == expected
+
+
+@pytest.mark.parametrize(("command", "expected"), [
+    # a backslash-newline joins the two lines into one word: the shell writes `notes/../claims/a.yml`
+    ("echo x > notes/\\\n../claims/a.yml", "/w/claims/a.yml"),
+    ("rm -rf cla\\\nims", "/w/claims"),
+    ('echo x > "notes/\\\n../claims/a.yml"', "/w/claims/a.yml"),
+    # a comment ends at its line's end, a backslash before it included: the next line is a command
+    ("# note \\\nrm -rf claims", "/w/claims"),
+    ("ls # note \\\nrm -rf claims", "/w/claims"),
+    # ANSI-C quoting is quoting: `$'claims/a.yml'` is the word claims/a.yml
+    ("echo x >> $'claims/a.yml'", "/w/claims/a.yml"),
+    ("rm -rf $'\\x63laims'", "/w/claims"),
+    ("rm -rf $'\\143laims'", "/w/claims"),
+    ("rm -rf $'cl\\'aims'x", "/w/cl'aimsx"),
+    ('rm -rf $"claims"', "/w/claims"),
+])
+def test_a_word_spelled_by_line_joins_or_ansi_c_quotes_is_read(command: str, expected: str) -> None:
+    assert expected in paths(command)
+
+
+@pytest.mark.parametrize(("command", "expected"), [
+    ("echo 'a\\\nb' > notes/f", {"/w/notes/f"}),
+    ("echo $'a\\nb' > notes/f; echo $HOME", {"/w/notes/f"}),
+    ("ls \\\n  -la", set()),
+])
+def test_line_joins_and_ansi_c_quotes_change_nothing_else(command: str, expected: set[str]) -> None:
+    assert paths(command) == expected

@@ -134,10 +134,10 @@ def _read_text(text: str, cwd: str | None, reading: ShellReading, home: str | No
         reading.unread.append("the command line beyond its first 64 KiB")
         reading.partial = reading.partial or "over 64 KiB of commands, here-documents aside"
         text = text[:MAX_COMMAND]
-    text = text.replace("\\\n", " ")
     if "$(" in text or "`" in text or "<(" in text or ">(" in text:
         reading.unread.append("a command substitution ($(...), backticks or <(...))")
-    text = _FD_REDIRECT.sub(r"\1", without_comments(text))  # `2>x` is a redirection, not the word 2 then `>x`
+    # comments out, line joins done, `$'…'` made plain; then `2>x` is a redirection, not the word 2 then `>x`
+    text = _FD_REDIRECT.sub(r"\1", without_comments(text))
     lexer = shlex.shlex(text, posix=True, punctuation_chars="();<>|&\n")
     lexer.whitespace = " \t\r"
     lexer.commenters = ""
