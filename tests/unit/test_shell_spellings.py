@@ -83,3 +83,24 @@ def test_a_word_spelled_by_line_joins_or_ansi_c_quotes_is_read(command: str, exp
 ])
 def test_line_joins_and_ansi_c_quotes_change_nothing_else(command: str, expected: set[str]) -> None:
     assert paths(command) == expected
+
+
+@pytest.mark.parametrize(("command", "expected"), [
+    ("rm -rf {claims,x}", {"/w/claims", "/w/x"}),
+    ("rm -rf {c,}laims", {"/w/claims", "/w/laims"}),
+    ("rm -rf notes/{x,../claims}", {"/w/notes/x", "/w/claims"}),
+    ("rm -rf c{l..l}aims", {"/w/claims"}),
+    ("echo x | tee notes/{a,b{1,2}}.md", {"/w/notes/a.md", "/w/notes/b1.md", "/w/notes/b2.md"}),
+    ("{rm,-rf,claims}", {"/w/claims"}),
+    ("touch notes/'{a,b}'", {"/w/notes/{a,b}"}),
+    ("touch notes/{a}", {"/w/notes/{a}"}),
+    ("echo ${HOME} | tee notes/{a,b}", {"/w/notes/a", "/w/notes/b"}),
+    ("touch notes/{01..3}", {"/w/notes/01", "/w/notes/02", "/w/notes/03"}),
+])
+def test_brace_expansion_is_read(command: str, expected: set[str]) -> None:
+    assert paths(command) == expected
+
+
+def test_unquoted_braces_in_other_words_stay_as_written() -> None:
+    assert paths("sed -i 's/{a,b}/x/' notes/f") == {"/w/notes/f"}
+    assert paths("find . -exec grep -l x {} +; awk '{print}' f") == set()

@@ -27,6 +27,7 @@ import re
 import shlex
 
 from brain_tui.core.sessions.patch_text import patch_paths
+from brain_tui.core.sessions.shell_braces import MAX_WORDS, expand_braces
 from brain_tui.core.sessions.shell_comments import without_comments
 from brain_tui.core.sessions.shell_heredocs import split_here_documents
 from brain_tui.core.sessions.shell_wrappers import join_path, split_wrappers
@@ -136,8 +137,13 @@ def _read_text(text: str, cwd: str | None, reading: ShellReading, home: str | No
         text = text[:MAX_COMMAND]
     if "$(" in text or "`" in text or "<(" in text or ">(" in text:
         reading.unread.append("a command substitution ($(...), backticks or <(...))")
-    # comments out, line joins done, `$'…'` made plain; then `2>x` is a redirection, not the word 2 then `>x`
-    text = _FD_REDIRECT.sub(r"\1", without_comments(text))
+    # comments out, line joins done, `$'…'` made plain, braces expanded; then `2>x` is a redirection, not `2` `>x`
+    text, whole = expand_braces(without_comments(text))
+    if not whole:
+        reading.unread.append("a brace expansion into too many words")
+        reading.partial = reading.partial or f"a brace expansion into more than {MAX_WORDS} words"
+        return
+    text = _FD_REDIRECT.sub(r"\1", text)
     lexer = shlex.shlex(text, posix=True, punctuation_chars="();<>|&\n")
     lexer.whitespace = " \t\r"
     lexer.commenters = ""
