@@ -104,3 +104,36 @@ def test_brace_expansion_is_read(command: str, expected: set[str]) -> None:
 def test_unquoted_braces_in_other_words_stay_as_written() -> None:
     assert paths("sed -i 's/{a,b}/x/' notes/f") == {"/w/notes/f"}
     assert paths("find . -exec grep -l x {} +; awk '{print}' f") == set()
+
+
+@pytest.mark.parametrize("command", [
+    "echo $(rm -rf claims)",
+    'echo "$(rm -rf claims)"',
+    "echo `rm -rf claims`",
+    'x="`rm -rf claims`"',
+    "echo $(echo $(rm -rf claims))",
+    "cat <(rm -rf claims)",
+    "eval 'rm -rf claims'",
+    'eval rm -rf "claims"',
+    "bash <<< 'rm -rf claims'",
+    "<<< 'rm -rf claims' sh",
+    "echo 'rm -rf claims' | sh",
+    "printf 'rm -rf claims\\n' | bash -s",
+    "echo rm -rf claims | sudo bash",
+    "cat <<EOF | bash\nrm -rf claims\nEOF",
+    "cat <<'EOF' | env sh -s\nrm -rf claims\nEOF",
+])
+def test_commands_handed_to_a_shell_on_the_line_are_read(command: str) -> None:
+    assert "/w/claims" in paths(command)
+
+
+@pytest.mark.parametrize(("command", "expected"), [
+    ("echo $(date) > notes/when", {"/w/notes/when"}),
+    ("git log --format=%H -n1 $(git rev-parse HEAD)", set()),
+    ("echo 'rm -rf claims' > notes/cmd.txt", {"/w/notes/cmd.txt"}),
+    ("echo 'rm -rf claims' | grep rm", set()),
+    ("cat <<EOF > notes/run.sh\nrm -rf build\nEOF", {"/w/notes/run.sh"}),
+    ("grep -c x <<< 'rm -rf claims'", set()),
+])
+def test_text_never_run_by_a_shell_stays_text(command: str, expected: set[str]) -> None:
+    assert paths(command) == expected

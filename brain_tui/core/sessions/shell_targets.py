@@ -9,7 +9,8 @@ from it what can be read: the redirections (``>`` ``>>`` ``>|`` ``&>`` ``N>``,
 ``perl -i``, ``git checkout|restore|rm|mv|apply`` (``git -C DIR``; ``apply``
 reads the patch file's paths), following ``cd`` / ``pushd`` and subshells, through
 ``sudo``, ``env``, ``command``, ``nice``, ``nohup``, ``time``, ``timeout``,
-``exec`` and ``sh|bash -c 'TEXT'``.
+``exec`` and ``sh|bash -c 'TEXT'``, and into what the line hands a shell to run (``$(…)``, backticks, ``eval``,
+``bash <<< TEXT``, ``echo TEXT | sh``: `shell_substitutions`).
 
 What a command line cannot show is listed in `ShellReading.unread` and left to
 the OS sandbox: a path made by ``$(...)``, backticks or a variable, what
@@ -30,6 +31,7 @@ from brain_tui.core.sessions.patch_text import patch_paths
 from brain_tui.core.sessions.shell_braces import MAX_WORDS, expand_braces
 from brain_tui.core.sessions.shell_comments import without_comments
 from brain_tui.core.sessions.shell_heredocs import split_here_documents
+from brain_tui.core.sessions.shell_substitutions import piped_text, reads_script_from_stdin, substitutions
 from brain_tui.core.sessions.shell_wrappers import join_path, split_wrappers
 
 TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
@@ -39,7 +41,7 @@ if TYPE_CHECKING:
 #: At most this many characters of a command line are read (longer: the rest is unread).
 MAX_COMMAND = 64 * 1024
 _SHELLS = {"sh", "bash", "dash", "zsh", "ksh", "ash", "mksh"}
-_UNREADABLE = {"xargs", "eval", "source", ".", "find", "python", "python3", "ruby", "node", "awk", "gawk",
+_UNREADABLE = {"xargs", "source", ".", "find", "python", "python3", "ruby", "node", "awk", "gawk",
                "make", "npm", "npx", "yarn", "pnpm", "pip", "uv", "cargo", "go", "patch", "tar", "unzip", "parallel",
                "watch", "script"}
 _FD_REDIRECT = re.compile(r"(^|[\s;&|(])\d+(?=>|<>)")
@@ -136,7 +138,11 @@ def _read_text(text: str, cwd: str | None, reading: ShellReading, home: str | No
         reading.partial = reading.partial or "over 64 KiB of commands, here-documents aside"
         text = text[:MAX_COMMAND]
     if "$(" in text or "`" in text or "<(" in text or ">(" in text:
-        reading.unread.append("a command substitution ($(...), backticks or <(...))")
+        reading.unread.append("a command substitution ($(...), backticks or <(...))")  # what it expands to
+        # its commands are read as commands (in the folder the line starts in, unless the line changes it)
+        inner_cwd = None if re.search(r"(^|[\s;&|(])(cd|pushd|popd)([\s;&|)]|$)", text) else cwd
+        for body in substitutions(text):
+            _read_text(body, inner_cwd, reading, home, depth + 1)
     # comments out, line joins done, `$'…'` made plain, braces expanded; then `2>x` is a redirection, not `2` `>x`
     text, whole = expand_braces(without_comments(text))
     if not whole:
@@ -166,7 +172,9 @@ def _drop_heredoc_bodies(text: str, cwd: str | None, reading: ShellReading, home
     body_cwd = None if re.search(r"(^|[\s;&|(])(cd|pushd|popd)([\s;&|)]|$)", text) else cwd
     for document in documents:
         words = re.split(r"[\s;&|()]+", document.before)
-        if any(os.path.basename(word) in _SHELLS for word in words):
+        pipeline = re.split(r";|&|\|\|", document.after)[0].split("|")[1:]  # `cat <<EOF | bash`
+        if any(os.path.basename(word) in _SHELLS for word in words) or \
+                any(reads_script_from_stdin(split_wrappers(part.split())[0]) for part in pipeline):
             _read_text(document.body, body_cwd, reading, home, depth + 1)
     if "apply_patch" in text:
         for path in patch_paths(text):
@@ -184,6 +192,7 @@ def _read_tokens(tokens: list[str], cwd: str | None, reading: ShellReading, home
     words: list[str] = []
     index = 0
     substitution = 0
+    stdin: str | None = None  # what the command being read gets on its standard input, when the line shows it
     while index <= len(tokens):
         token = tokens[index] if index < len(tokens) else "\n"
         index += 1
@@ -211,8 +220,13 @@ def _read_tokens(tokens: list[str], cwd: str | None, reading: ShellReading, home
             continue
         if token.startswith("<"):  # input: `<` FILE, `<<` / `<<<` WORD (no write)
             if index < len(tokens) and not _is_punct(tokens[index]):
+                stdin = tokens[index] if token == "<<<" else stdin
                 index += 1
             continue
+        command, _here = split_wrappers(words)
+        if stdin is not None and reads_script_from_stdin(command):  # `bash <<< CMD`, `echo CMD | sh`
+            _read_text(stdin, cwd, reading, home, depth + 1)
+        stdin = piped_text(command) if token == "|" else None
         cwd = _read_words(words, cwd, reading, home, depth)
         words = []
         for ch in token:
@@ -343,6 +357,11 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
         return os.path.normpath(joined) if joined is not None else None
     if name == "popd":
         return None
+    if name == "eval":  # its words joined are a command line (what an expansion in them makes is not read)
+        if any("$" in arg or "`" in arg for arg in args):
+            reading.unread.append("eval: a command made by expansion")
+        _read_text(" ".join(args), cwd, reading, home, depth + 1)
+        return None if re.search(r"(^|[\s;&|(])(cd|pushd|popd)([\s;&|)]|$)", " ".join(args)) else cwd
     if name in _SHELLS:
         operands, values, _flags = _options(args, {"-c", "-o", "-O"})
         if "-c" in values:
