@@ -137,3 +137,28 @@ def test_commands_handed_to_a_shell_on_the_line_are_read(command: str) -> None:
 ])
 def test_text_never_run_by_a_shell_stays_text(command: str, expected: set[str]) -> None:
     assert paths(command) == expected
+
+
+@pytest.mark.parametrize(("command", "expected"), [
+    ("sed -n 'w claims/a.yml' notes/a.md", "/w/claims/a.yml"),
+    ("sed 's/a/b/w claims/a.yml' notes/a.md", "/w/claims/a.yml"),
+    ("sed -e p -e '1W claims/a.yml' notes/a.md", "/w/claims/a.yml"),
+    ("sed -n '/x/w claims/a.yml' notes/a.md", "/w/claims/a.yml"),
+    ("sed -ne '1w claims/a.yml' notes/a.md", "/w/claims/a.yml"),
+    ("sed --expression='s|a|b|gw claims/a.yml' notes/a.md", "/w/claims/a.yml"),
+    ("vim -c 'w claims/a.yml' -c q notes/a.md", "/w/claims/a.yml"),
+    ("vim -es '+saveas! claims/a.yml' '+q' notes/a.md", "/w/claims/a.yml"),
+    ("ex -c '%s/a/b/|write claims/a.yml|q' notes/a.md", "/w/claims/a.yml"),
+])
+def test_a_file_an_editor_script_writes_is_read(command: str, expected: str) -> None:
+    assert expected in paths(command)
+
+
+@pytest.mark.parametrize(("command", "expected"), [
+    ("sed -n '/w x/p' notes/a.md", set()),
+    ("sed 's/w/x/g' notes/a.md", set()),
+    ("sed -e 's/a/b/' notes/a.md", set()),
+    ("vim -c 'set tw=80' -c 'wq' notes/a.md", {"/w/notes/a.md"}),
+])
+def test_editor_scripts_that_write_no_other_file_name_none(command: str, expected: set[str]) -> None:
+    assert paths(command) == expected

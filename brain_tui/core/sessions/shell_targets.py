@@ -14,7 +14,7 @@ reads the patch file's paths), following ``cd`` / ``pushd`` and subshells, throu
 
 What a command line cannot show is listed in `ShellReading.unread` and left to
 the OS sandbox: a path made by ``$(...)``, backticks or a variable, what
-``xargs``, ``find -exec``, ``eval``, an interpreter (``python -c``) or a script
+``xargs``, ``find -exec``, ``eval "$CMD"``, an interpreter (``python -c``) or a script
 writes, a glob that matches nothing. A ``cd`` into such a path makes every later
 relative target unknown too.
 
@@ -432,9 +432,18 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
         operands, values, flags = _options(args, {"-e", "--expression", "-f", "--file", "-l", "--line-length"})
         in_place = any(f.startswith("--in-place") for f in flags) or "-i" in flags or "-i" in values \
             or any(k.startswith("--in-place") for k in values)
+        scripted = "-e" in values or "-f" in values or "--expression" in values or "--file" in values
+        from brain_tui.core.sessions.shell_outputs import sed_outputs  # `w FILE` (it reads with these helpers)
+
+        scripts = [v for k, v in zip(args, args[1:], strict=False) if k in ("-e", "--expression")]
+        scripts += [a.split("=", 1)[1] for a in args if a.startswith("--expression=")]
+        scripts += [a[2:] for a in args if a.startswith("-e") and len(a) > 2 and not a.startswith("--")]
+        scripts += [values[k] for k in ("-e", "--expression") if k in values]  # `-ne SCRIPT`
+        for output in sed_outputs(scripts if scripted else operands[:1]):
+            reading.add(output, cwd, "sed")
         if not in_place:
             return cwd
-        files = operands if ("-e" in values or "-f" in values or "--expression" in values) else operands[1:]
+        files = operands if scripted else operands[1:]
         for operand in files:
             reading.add(operand, cwd, "sed -i")
         return cwd
