@@ -1,15 +1,22 @@
-"""A shell command line's comments, as the shell finds them: a ``#`` that starts a word outside quotes, to the end
-of its line. Read before the line is split into words, since the words no longer say what was quoted
-(``echo '#!/bin/sh' > f`` holds no comment and writes ``f``)."""
+"""A shell command line's words as the shell's first pass leaves them, before it is split into words (the words no
+longer say what was quoted): comments out (a ``#`` that starts a word outside quotes, to the end of its line:
+``echo '#!/bin/sh' > f`` holds no comment and writes ``f``), line joins done (a backslash-newline outside single
+quotes joins its lines into one word, and never continues a comment), and ANSI-C quotes (``$'\\x63laims'``) and
+locale quotes (``$"…"``) turned into the plain quotes of the text they stand for."""
 
 from __future__ import annotations
 
+import re
+
 __all__ = ["without_comments"]
+
+_SIMPLE = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v",
+           "\\": "\\", "'": "'", '"': '"', "?": "?"}
+_NUMERIC = re.compile(r"[0-7]{1,3}|x[0-9A-Fa-f]{1,2}|u[0-9A-Fa-f]{1,4}|U[0-9A-Fa-f]{1,8}|c.")
 
 
 def without_comments(text: str) -> str:
-    """`text` without its comments: a ``#`` that starts a word outside quotes, to the end of its line (as the shell
-    reads it: ``echo '#x' > f`` and ``a#b`` hold no comment; the tokens no longer say what was quoted)."""
+    """`text` without its comments and line joins, its ``$'…'`` and ``$"…"`` quotes made plain (see the module)."""
     out: list[str] = []
     quote = ""
     index = 0
@@ -17,13 +24,22 @@ def without_comments(text: str) -> str:
         ch = text[index]
         if quote:
             if ch == "\\" and quote == '"' and index + 1 < len(text):
-                out.append(text[index:index + 2])
+                if text[index + 1] != "\n":
+                    out.append(text[index:index + 2])
                 index += 2
                 continue
             quote = "" if ch == quote else quote
         elif ch == "\\" and index + 1 < len(text):
-            out.append(text[index:index + 2])
+            if text[index + 1] != "\n":
+                out.append(text[index:index + 2])
             index += 2
+            continue
+        elif ch == "$" and text.startswith(("$'", '$"'), index):
+            if text[index + 1] == "'":
+                word, index = _ansi_c(text, index + 2)
+                out.append("'" + word.replace("'", "'\"'\"'") + "'")
+                continue
+            index += 1  # `$"…"`: the text is translated for the locale, a double-quoted word still
             continue
         elif ch in "'\"":
             quote = ch
@@ -34,3 +50,36 @@ def without_comments(text: str) -> str:
         out.append(ch)
         index += 1
     return "".join(out)
+
+
+def _ansi_c(text: str, index: int) -> tuple[str, int]:
+    """The text an ANSI-C quote stands for, from just past its ``$'``, and the index past its closing quote (an
+    unclosed one runs to the end, as the word splitting then finds it unclosed)."""
+    word: list[str] = []
+    while index < len(text):
+        ch = text[index]
+        if ch == "'":
+            return "".join(word), index + 1
+        if ch != "\\" or index + 1 >= len(text):
+            word.append(ch)
+            index += 1
+            continue
+        escape = text[index + 1]
+        if escape in _SIMPLE:
+            word.append(_SIMPLE[escape])
+            index += 2
+            continue
+        number = _NUMERIC.match(text, index + 1)
+        if number is None:
+            word.append(text[index:index + 2])
+            index += 2
+            continue
+        digits = number.group()
+        index = number.end()
+        if digits[0] == "c":
+            word.append(chr(ord(digits[1]) & 0x1F))
+        elif digits[0] in "xuU":
+            word.append(chr(min(int(digits[1:], 16), 0x10FFFF)))
+        else:
+            word.append(chr(int(digits, 8) & 0xFF))
+    return "".join(word) + "'", index

@@ -21,12 +21,14 @@ _META = " \t\n;&|<>()"
 
 
 class HereDocument:
-    """One here-document: `before`, its line up to the ``<<``; `body`, its lines (without the end line)."""
+    """One here-document: `before`, its line up to the ``<<``; `after`, the rest of that line; `body`, its lines
+    (without the end line)."""
 
-    __slots__ = ("before", "body")
+    __slots__ = ("before", "after", "body")
 
-    def __init__(self, before: str, body: str) -> None:
+    def __init__(self, before: str, body: str, after: str = "") -> None:
         self.before = before
+        self.after = after
         self.body = body
 
 
@@ -223,6 +225,7 @@ class _Scanner:
         """The pending here-documents' bodies, one after another from line start `i`; returns the index after them."""
         text = self.text
         self.kept.append(text[self.start:i])
+        operator_line = text[text.rfind("\n", 0, i - 1) + 1:i - 1]
         for tabs, delimiter, before in self.pending:
             lines: list[str] = []
             while True:
@@ -235,7 +238,7 @@ class _Scanner:
                 if (line.lstrip("\t") if tabs else line) == delimiter:
                     break
                 lines.append(line)
-            self.docs.append(HereDocument(before, "\n".join(lines)))
+            self.docs.append(HereDocument(before, "\n".join(lines), operator_line[len(before):]))
         self.pending = []
         i = min(i, len(text))
         self.start = i

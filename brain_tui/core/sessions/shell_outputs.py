@@ -3,7 +3,8 @@
 ``sort -o FILE``, ``curl -o FILE``, ``wget -O FILE`` / ``-P DIR``, ``iconv -o``, ``gpg -o``, ``cc -o``;
 ``uniq IN OUT``, ``split IN PREFIX``, ``csplit -f PREFIX``; ``mkfifo``, ``mknod``, ``fallocate``, ``mktemp``,
 ``sponge``, ``link``; the compressors (``gzip FILE`` replaces FILE by FILE.gz); ``rename``; and the line
-editors (``ed``, ``ex``, ``vim -c …``: the files they open). Anything such a program writes that its
+editors (``ed``, ``ex``, ``vim -c …``: the files they open, and those a ``-c``/``+`` command writes, ``:w FILE``);
+and the files a ``sed`` script writes (``w FILE``, ``s/…/…/w FILE``). Anything such a program writes that its
 command line does not show (``curl -O``: a name from the URL) is unread: the OS sandbox's job.
 
 Standard library only: the hook's fast path reads shell commands with it.
@@ -12,10 +13,35 @@ Standard library only: the hook's fast path reads shell commands with it.
 from __future__ import annotations
 
 import os
+import re
 
 from brain_tui.core.sessions.shell_targets import ShellReading, _options
 
-__all__ = ["read_outputs"]
+__all__ = ["read_outputs", "sed_outputs"]
+
+_SED_ADDRESS = r"(?:\d+|\$|/(?:\\.|[^/\\\n])*/)"
+#: A sed `w`/`W` command (after an optional address or range) and an `s` command's `w` flag: FILE to the line's end.
+_SED_WRITES = (re.compile(rf"(?:^|[;{{}}\n])\s*"
+                          rf"(?:{_SED_ADDRESS}(?:\s*,\s*{_SED_ADDRESS})?\s*!?\s*)?[wW][ \t]*([^\n]+)"),
+               re.compile(r"s(.)(?:\\.|(?!\1).)*\1(?:\\.|(?!\1).)*\1[gpiImMe0-9]*w[ \t]*([^\n]+)"))
+#: An ex command writing a file: `:w FILE`, `:w >> FILE`, `:saveas FILE`, `:wq FILE`, `:x FILE`, `:update FILE`.
+_EX_WRITE = re.compile(r"^[\s:]*[%.$\d,'<>]*\s*(?:w(?:rite)?|sav(?:eas)?|wq|x(?:it)?|up(?:date)?)!?\s*(?:>>)?\s+(\S+)")
+_STREAMS = frozenset({"/dev/stdout", "/dev/stderr"})
+
+
+def sed_outputs(scripts: list[str]) -> list[str]:
+    """The files sed scripts write (``w FILE``, ``1W FILE``, ``s/a/b/w FILE``), but the standard streams."""
+    found = [match.group(match.lastindex or 0).strip() for script in scripts for pattern in _SED_WRITES
+             for match in pattern.finditer(script)]
+    return [path for path in found if path and path not in _STREAMS]
+
+
+def _ex_outputs(args: list[str]) -> list[str]:
+    """The files an editor's commands on its command line (``-c CMD``, ``--cmd CMD``, ``+CMD``) write."""
+    commands = [args[i + 1] for i, arg in enumerate(args[:-1]) if arg in ("-c", "--cmd")]
+    commands += [arg[1:] for arg in args if arg.startswith("+")]
+    return [match.group(1) for command in commands for part in command.split("|")
+            if (match := _EX_WRITE.match(part)) is not None]
 
 #: program -> (options naming a file written, options naming a folder written below, other options with a value)
 _OUTPUT_OPTIONS: dict[str, tuple[frozenset[str], frozenset[str], frozenset[str]]] = {
@@ -104,6 +130,9 @@ def read_outputs(name: str, args: list[str], cwd: str | None, reading: ShellRead
     if name not in _OPERANDS:
         return cwd
     operands, values, flags = _options(args, set(_OPERANDS[name]))
+    if name in ("vi", "vim", "nvim", "ex"):
+        for output in _ex_outputs(args):
+            reading.add(output, cwd, name)
     if name in ("vi", "vim", "nvim", "ex") and flags & {"-R", "-h", "--help", "--version"}:
         return cwd
     chosen = operands[:1] if name == "mknod" else operands[-1:] if name == "fallocate" else \

@@ -9,11 +9,12 @@ from it what can be read: the redirections (``>`` ``>>`` ``>|`` ``&>`` ``N>``,
 ``perl -i``, ``git checkout|restore|rm|mv|apply`` (``git -C DIR``; ``apply``
 reads the patch file's paths), following ``cd`` / ``pushd`` and subshells, through
 ``sudo``, ``env``, ``command``, ``nice``, ``nohup``, ``time``, ``timeout``,
-``exec`` and ``sh|bash -c 'TEXT'``.
+``exec`` and ``sh|bash -c 'TEXT'``, and into what the line hands a shell to run (``$(…)``, backticks, ``eval``,
+``bash <<< TEXT``, ``echo TEXT | sh``: `shell_substitutions`).
 
 What a command line cannot show is listed in `ShellReading.unread` and left to
 the OS sandbox: a path made by ``$(...)``, backticks or a variable, what
-``xargs``, ``find -exec``, ``eval``, an interpreter (``python -c``) or a script
+``xargs``, ``find -exec``, ``eval "$CMD"``, an interpreter (``python -c``) or a script
 writes, a glob that matches nothing. A ``cd`` into such a path makes every later
 relative target unknown too.
 
@@ -26,9 +27,11 @@ import os
 import re
 import shlex
 
-from brain_tui.core.sessions.patch_text import patch_paths
+from brain_tui.core.sessions.shell_braces import MAX_WORDS, expand_braces
 from brain_tui.core.sessions.shell_comments import without_comments
 from brain_tui.core.sessions.shell_heredocs import split_here_documents
+from brain_tui.core.sessions.shell_patches import PATCH_PROGRAMS, names_patch_program, read_leftover_patches, read_patch
+from brain_tui.core.sessions.shell_substitutions import piped_text, reads_script_from_stdin, substitutions
 from brain_tui.core.sessions.shell_wrappers import join_path, split_wrappers
 
 TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
@@ -38,13 +41,10 @@ if TYPE_CHECKING:
 #: At most this many characters of a command line are read (longer: the rest is unread).
 MAX_COMMAND = 64 * 1024
 _SHELLS = {"sh", "bash", "dash", "zsh", "ksh", "ash", "mksh"}
-_UNREADABLE = {"xargs", "eval", "source", ".", "find", "python", "python3", "ruby", "node", "awk", "gawk",
+_UNREADABLE = {"xargs", "source", ".", "find", "python", "python3", "ruby", "node", "awk", "gawk",
                "make", "npm", "npx", "yarn", "pnpm", "pip", "uv", "cargo", "go", "patch", "tar", "unzip", "parallel",
                "watch", "script"}
 _FD_REDIRECT = re.compile(r"(^|[\s;&|(])\d+(?=>|<>)")
-#: Codex's patch programs: `apply_patch PATCH` (its `shell` argv, or a command line) and a here-document fed
-#: to one apply the patch in the folder the command runs in.
-_PATCH_PROGRAMS = ("apply_patch", "applypatch")
 _CD_WORD = re.compile(r"(^|[\s;&|(])(cd|pushd|popd)([\s;&|)]|$)")
 
 
@@ -74,16 +74,16 @@ class ShellReading:
     refused), what it could not read (the sandbox's job), and `partial`: why the command line itself was not read
     to its end ("" when it was), so a target it names may be missing (the write decision refuses such a command)."""
 
-    __slots__ = ("targets", "named", "unread", "partial", "_patches", "_patched", "_patch_dirs")
+    __slots__ = ("targets", "named", "unread", "partial", "patches", "patched", "patch_dirs")
 
     def __init__(self) -> None:
         self.targets: list[ShellTarget] = []
         self.named: list[ShellTarget] = []
         self.unread: list[str] = []
         self.partial = ""
-        self._patches: dict[int, list[str]] = {}  # here-documents fed to a patch program, by shell depth
-        self._patched: set[str] = set()  # patch paths read where their command runs
-        self._patch_dirs: list[str | None] = []  # the folders patch programs run in
+        self.patches: dict[int, list[str]] = {}  # here-documents fed to a patch program, by shell depth
+        self.patched: set[str] = set()  # patch paths read where their command runs
+        self.patch_dirs: list[str | None] = []  # the folders patch programs run in
 
     def add(self, path: str, cwd: str | None, command: str, tree: bool = False, *, named: bool = False) -> None:
         """Record a target written as `path` from `cwd` (None: unknown, so a relative path cannot be placed);
@@ -141,7 +141,7 @@ def _read_text(text: str, cwd: str | None, reading: ShellReading, home: str | No
     try:
         _read_lines(text, cwd, reading, home, depth)
     finally:
-        _read_leftover_patches(whole, cwd, reading, depth)
+        read_leftover_patches(whole, cwd, reading, depth, moved=bool(_CD_WORD.search(whole)))
 
 
 def _read_lines(text: str, cwd: str | None, reading: ShellReading, home: str | None, depth: int) -> None:
@@ -149,10 +149,19 @@ def _read_lines(text: str, cwd: str | None, reading: ShellReading, home: str | N
         reading.unread.append("the command line beyond its first 64 KiB")
         reading.partial = reading.partial or "over 64 KiB of commands, here-documents aside"
         text = text[:MAX_COMMAND]
-    text = text.replace("\\\n", " ")
     if "$(" in text or "`" in text or "<(" in text or ">(" in text:
-        reading.unread.append("a command substitution ($(...), backticks or <(...))")
-    text = _FD_REDIRECT.sub(r"\1", without_comments(text))  # `2>x` is a redirection, not the word 2 then `>x`
+        reading.unread.append("a command substitution ($(...), backticks or <(...))")  # what it expands to
+        # its commands are read as commands (in the folder the line starts in, unless the line changes it)
+        inner_cwd = None if _CD_WORD.search(text) else cwd
+        for body in substitutions(text):
+            _read_text(body, inner_cwd, reading, home, depth + 1)
+    # comments out, line joins done, `$'…'` made plain, braces expanded; then `2>x` is a redirection, not `2` `>x`
+    text, whole = expand_braces(without_comments(text))
+    if not whole:
+        reading.unread.append("a brace expansion into too many words")
+        reading.partial = reading.partial or f"a brace expansion into more than {MAX_WORDS} words"
+        return
+    text = _FD_REDIRECT.sub(r"\1", text)
     lexer = shlex.shlex(text, posix=True, punctuation_chars="();<>|&\n")
     lexer.whitespace = " \t\r"
     lexer.commenters = ""
@@ -176,40 +185,13 @@ def _drop_heredoc_bodies(text: str, cwd: str | None, reading: ShellReading, home
     body_cwd = None if _CD_WORD.search(text) else cwd
     for document in documents:
         words = re.split(r"[\s;&|()]+", document.before)
-        if any(os.path.basename(word) in _SHELLS for word in words):
+        pipeline = re.split(r";|&|\|\|", document.after)[0].split("|")[1:]  # `cat <<EOF | bash`
+        if any(os.path.basename(word) in _SHELLS for word in words) or \
+                any(reads_script_from_stdin(split_wrappers(part.split())[0]) for part in pipeline):
             _read_text(document.body, body_cwd, reading, home, depth + 1)
-        if _names_patch_program(document.before):
-            reading._patches.setdefault(depth, []).append(document.body)
+        if names_patch_program(document.before):
+            reading.patches.setdefault(depth, []).append(document.body)
     return kept
-
-
-def _names_patch_program(text: str) -> bool:
-    return any(program in text for program in _PATCH_PROGRAMS)
-
-
-def _read_patch(texts: list[str], cwd: str | None, reading: ShellReading, command: str) -> None:
-    """The paths of the patches in `texts`, applied in `cwd` (Codex reads them relative to its folder); a folder
-    that cannot be read leaves them to `_read_leftover_patches` too."""
-    reading._patch_dirs.append(cwd)
-    for path in patch_paths("\n".join(texts)):
-        reading.add(path, cwd, command)
-        if cwd is not None:
-            reading._patched.add(path)
-
-
-def _read_leftover_patches(text: str, cwd: str | None, reading: ShellReading, depth: int) -> None:
-    """A command line naming a patch program: the paths of a patch not read at its command (piped in, run
-    through `xargs`…) from the line's own folder and from every folder a patch program ran in; without a `cd`
-    in the line, every path from the line's folder (a patch read twice is checked twice, never skipped)."""
-    pending = reading._patches.pop(depth, [])
-    if not pending and not _names_patch_program(text):
-        return
-    moved = bool(_CD_WORD.search(text))
-    folders = dict.fromkeys([cwd, *(folder for folder in reading._patch_dirs if moved and folder is not None)])
-    for path in patch_paths(text):
-        if not (moved and path in reading._patched):
-            for folder in folders:
-                reading.add(path, folder, "apply_patch")
 
 
 def _is_punct(token: str) -> bool:
@@ -222,6 +204,7 @@ def _read_tokens(tokens: list[str], cwd: str | None, reading: ShellReading, home
     words: list[str] = []
     index = 0
     substitution = 0
+    stdin: str | None = None  # what the command being read gets on its standard input, when the line shows it
     while index <= len(tokens):
         token = tokens[index] if index < len(tokens) else "\n"
         index += 1
@@ -249,8 +232,13 @@ def _read_tokens(tokens: list[str], cwd: str | None, reading: ShellReading, home
             continue
         if token.startswith("<"):  # input: `<` FILE, `<<` / `<<<` WORD (no write)
             if index < len(tokens) and not _is_punct(tokens[index]):
+                stdin = tokens[index] if token == "<<<" else stdin
                 index += 1
             continue
+        command, _here = split_wrappers(words)
+        if stdin is not None and reads_script_from_stdin(command):  # `bash <<< CMD`, `echo CMD | sh`
+            _read_text(stdin, cwd, reading, home, depth + 1)
+        stdin = piped_text(command) if token == "|" else None
         cwd = _read_words(words, cwd, reading, home, depth)
         words = []
         for ch in token:
@@ -381,11 +369,16 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
         return os.path.normpath(joined) if joined is not None else None
     if name == "popd":
         return None
-    if name in _PATCH_PROGRAMS:  # Codex's patch: in its argv, or the here-document fed to it
-        pending = reading._patches.get(depth, [])
-        _read_patch([*args, *pending[:1]], cwd, reading, name)
+    if name in PATCH_PROGRAMS:  # Codex's patch: in its argv, or the here-document fed to it
+        pending = reading.patches.get(depth, [])
+        read_patch([*args, *pending[:1]], cwd, reading, name)
         del pending[:1]
         return cwd
+    if name == "eval":  # its words joined are a command line (what an expansion in them makes is not read)
+        if any("$" in arg or "`" in arg for arg in args):
+            reading.unread.append("eval: a command made by expansion")
+        _read_text(" ".join(args), cwd, reading, home, depth + 1)
+        return None if _CD_WORD.search(" ".join(args)) else cwd
     if name in _SHELLS:
         operands, values, _flags = _options(args, {"-c", "-o", "-O"})
         if "-c" in values:
@@ -456,9 +449,18 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
         operands, values, flags = _options(args, {"-e", "--expression", "-f", "--file", "-l", "--line-length"})
         in_place = any(f.startswith("--in-place") for f in flags) or "-i" in flags or "-i" in values \
             or any(k.startswith("--in-place") for k in values)
+        scripted = "-e" in values or "-f" in values or "--expression" in values or "--file" in values
+        from brain_tui.core.sessions.shell_outputs import sed_outputs  # `w FILE` (it reads with these helpers)
+
+        scripts = [v for k, v in zip(args, args[1:], strict=False) if k in ("-e", "--expression")]
+        scripts += [a.split("=", 1)[1] for a in args if a.startswith("--expression=")]
+        scripts += [a[2:] for a in args if a.startswith("-e") and len(a) > 2 and not a.startswith("--")]
+        scripts += [values[k] for k in ("-e", "--expression") if k in values]  # `-ne SCRIPT`
+        for output in sed_outputs(scripts if scripted else operands[:1]):
+            reading.add(output, cwd, "sed")
         if not in_place:
             return cwd
-        files = operands if ("-e" in values or "-f" in values or "--expression" in values) else operands[1:]
+        files = operands if scripted else operands[1:]
         for operand in files:
             reading.add(operand, cwd, "sed -i")
         return cwd

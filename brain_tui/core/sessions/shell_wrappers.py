@@ -2,6 +2,9 @@
 shell's reader (`shell_targets`): the words of the command itself, the folder it runs in (`env -C DIR`,
 `sudo -D DIR`), and the files a wrapper writes itself (`time -o FILE`, `strace -o FILE`, `flock FILE`).
 
+The shell's own words that open a compound command (`{`, `if`, `then`, `do`, `else`…) come before a command the
+way a wrapper does: `if true; then rm -rf claims; fi` runs `rm`, so they are passed over the same way.
+
 Standard library only: the hook's fast path reads shell commands with it.
 """
 
@@ -18,7 +21,14 @@ __all__ = ["split_wrappers"]
 
 #: Commands that run the rest of their words as a command.
 _WRAPPERS = {"sudo", "env", "command", "builtin", "nice", "nohup", "time", "exec", "timeout", "stdbuf", "!",
-             "doas", "ionice", "chronic", "flock", "strace", "ltrace"}
+             "doas", "ionice", "chronic", "flock", "strace", "ltrace", "setsid", "busybox", "toybox", "fakeroot",
+             "unbuffer", "taskset", "chrt", "runuser", "su",
+             # the shell's words before a command of a compound one (`coproc NAME` is only before `{`)
+             "{", "if", "then", "do", "else", "elif", "while", "until", "coproc"}
+#: Wrappers whose first operand is theirs, not the command's (`timeout 5 CMD`, `taskset MASK CMD`, `chrt PRIO CMD`).
+_OWN_OPERAND = {"timeout", "taskset", "chrt"}
+#: Wrappers whose option names a command line for a shell (`su -c 'CMD'`, `env -S 'CMD ARGS'`).
+_COMMAND_OPTIONS = {"su": ("-c", "--command"), "runuser": ("-c", "--command"), "env": ("-S", "--split-string")}
 #: Wrapper options that take a value as the next word.
 _WRAPPER_VALUES = {"sudo": {"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "--chdir", "--user", "--group"},
                    "env": {"-u", "-C", "-S", "--chdir", "--unset", "--split-string"},
@@ -27,7 +37,11 @@ _WRAPPER_VALUES = {"sudo": {"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U"
                    "time": {"-o", "-f", "--output", "--format"}, "flock": {"-w", "--timeout", "-E",
                                                                          "--conflict-exit-code"},
                    "strace": {"-o", "-e", "-p", "-s", "-u", "-E", "-P", "-I", "-b", "-a", "-X", "--output"},
-                   "ltrace": {"-o", "-e", "-p", "-s", "-u", "-n", "-a", "--output"}}
+                   "ltrace": {"-o", "-e", "-p", "-s", "-u", "-n", "-a", "--output"}, "exec": {"-a"},
+                   "fakeroot": {"-l", "--lib", "--faked", "-s", "-i"}, "unbuffer": {"-p"},
+                   "runuser": {"-u", "-g", "-G", "-s", "-w", "--user", "--group", "--supp-group", "--shell",
+                               "-c", "--command"},
+                   "su": {"-g", "-G", "-s", "-w", "--group", "--supp-group", "--shell", "-c", "--command"}}
 
 
 #: Wrapper options naming the folder the command runs in (`env -C DIR`, `sudo -D DIR`) or a file the wrapper itself
@@ -47,6 +61,9 @@ def split_wrappers(words: list[str], cwd: str | None = None,
             index += 1
             continue
         name = os.path.basename(word)
+        if name == "function" and index + 1 < len(words):  # `function NAME { …; }`: the body's commands follow
+            index += 2
+            continue
         if name not in _WRAPPERS:
             break
         index += 1
@@ -63,9 +80,14 @@ def split_wrappers(words: list[str], cwd: str | None = None,
                 cwd = os.path.normpath(joined) if joined is not None else None
             elif option in _WRAPPER_OUTPUT.get(name, ()) and reading is not None:
                 reading.add(value, cwd, name)
+            elif option in _COMMAND_OPTIONS.get(name, ()):
+                return _command_option(name, value, words[index + (2 if has_value else 1):]), cwd
             index += 2 if has_value else 1
-        if name == "timeout" and index < len(words):
-            index += 1  # the duration
+        if name in _OWN_OPERAND and index < len(words):
+            index += 1  # the duration, the CPU mask, the priority
+        if name == "su" and index < len(words) and "-c" in words[index + 1:]:  # `su USER -c CMD`
+            at = words.index("-c", index + 1)
+            return _command_option(name, words[at + 1] if at + 1 < len(words) else "", []), cwd
         if name == "flock" and index < len(words):
             if not words[index].isdigit() and reading is not None:
                 reading.add(words[index], cwd, name)  # the lock file (flock FD locks an open descriptor)
@@ -73,6 +95,19 @@ def split_wrappers(words: list[str], cwd: str | None = None,
             if words[index:index + 1] in (["-c"], ["--command"]) and index + 1 < len(words):
                 return ["sh", "-c", words[index + 1]], cwd
     return words[index:], cwd
+
+
+def _command_option(name: str, value: str, rest: list[str]) -> list[str]:
+    """The words a wrapper's command option runs: `su -c 'CMD'` hands CMD to a shell; `env -S 'CMD A'` splits it
+    into words, followed by the rest."""
+    if name != "env":
+        return ["sh", "-c", value]
+    import shlex
+
+    try:
+        return [*shlex.split(value), *rest]
+    except ValueError:  # an unclosed quote: env refuses it too
+        return ["sh", "-c", value]
 
 
 def join_path(cwd: str | None, path: str) -> str | None:

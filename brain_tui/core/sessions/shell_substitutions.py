@@ -1,0 +1,94 @@
+"""Commands a shell command line hands to a shell inside itself, for the shell's reader (`shell_targets`): the
+bodies of command substitutions (``$(…)``, backquotes, also inside double quotes) and process substitutions
+(``<(…)``, ``>(…)``), and the text a shell reads as its script from standard input when the line itself shows it
+(``bash <<< 'CMD'``, ``echo 'CMD' | sh``). They run as commands, so they are read as commands.
+
+Standard library only: the hook's fast path reads shell commands with it.
+"""
+
+from __future__ import annotations
+
+import os
+
+__all__ = ["piped_text", "reads_script_from_stdin", "substitutions"]
+
+_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "ash", "mksh"})
+
+
+def substitutions(text: str) -> list[str]:
+    """The bodies of the outermost command and process substitutions of `text` (outside single quotes), in
+    order; an unclosed one runs to the end (the reader then reads what there is)."""
+    found: list[str] = []
+    index = 0
+    quote = ""
+    while index < len(text):
+        ch = text[index]
+        if ch == "\\":
+            index += 2
+            continue
+        if quote == "'":
+            quote = "" if ch == "'" else quote
+            index += 1
+            continue
+        if ch == "'" and not quote:
+            quote = "'"
+        elif ch == '"':
+            quote = "" if quote == '"' else '"'
+        elif ch == "`":
+            end = index + 1
+            while end < len(text) and text[end] != "`":
+                end += 2 if text[end] == "\\" else 1
+            found.append(text[index + 1:end].replace("\\`", "`").replace("\\\\", "\\"))
+            index = end + 1
+            continue
+        elif text.startswith(("$(", "<(", ">("), index) and not text.startswith("$((", index):
+            end = _closing(text, index + 2)
+            found.append(text[index + 2:end])
+            index = end + 1
+            continue
+        index += 1
+    return found
+
+
+def _closing(text: str, index: int) -> int:
+    """The index of the `)` that closes the substitution whose body starts at `index` (quotes skipped)."""
+    depth = 0
+    quote = ""
+    while index < len(text):
+        ch = text[index]
+        if ch == "\\":
+            index += 2
+            continue
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            if depth == 0:
+                return index
+            depth -= 1
+        index += 1
+    return len(text)
+
+
+def reads_script_from_stdin(words: list[str]) -> bool:
+    """True when the command `words` (its wrappers passed over) is a shell reading its commands from standard
+    input: no ``-c``, and no script file (or ``-s``: the operands are then its arguments)."""
+    if not words or os.path.basename(words[0]) not in _SHELLS:
+        return False
+    from brain_tui.core.sessions.shell_targets import _options
+
+    operands, values, flags = _options(words[1:], {"-c", "-o", "-O"})
+    return "-c" not in values and (not operands or "-s" in flags)
+
+
+def piped_text(words: list[str]) -> str | None:
+    """What `echo ARGS` or `printf FORMAT ARGS` (its wrappers passed over) writes to the next command of a
+    pipeline, near enough to read as a script (`printf`'s ``\\n`` as a line end), or None for another command."""
+    if not words or os.path.basename(words[0]) not in ("echo", "printf"):
+        return None
+    args = [arg for arg in words[1:] if not (words[0].endswith("echo") and arg in ("-n", "-e", "-E"))]
+    text = " ".join(args)
+    return text.replace("\\n", "\n") if words[0].endswith("printf") or "-e" in words else text

@@ -1,0 +1,164 @@
+"""Spellings of a write the shell's reader must see through (SPEC 21.3): a protocol file written by a command the
+shell runs in a compound command, through a wrapper, or spelled by quoting, line joins or brace expansion."""
+
+from __future__ import annotations
+
+import pytest
+
+from brain_tui.core.sessions.shell_targets import read_command
+
+W = "/w"
+
+
+def paths(command: str, cwd: str = W) -> set[str]:
+    return {t.path for t in read_command(command, cwd, home="/home/u").targets}
+
+
+@pytest.mark.parametrize("command", [
+    "{ rm -rf claims; }",
+    "if true; then rm -rf claims; fi",
+    "if false; then :; else rm -rf claims; fi",
+    "if false; then :; elif rm -rf claims; then :; fi",
+    "for f in a; do rm -rf claims; done",
+    "while rm -rf claims; do :; done",
+    "until true; do rm -rf claims; done",
+    "f() { rm -rf claims; }; f",
+    "function f { rm -rf claims; }",
+    "coproc rm -rf claims",
+    "exec -a other rm -rf claims",
+    "env -S 'rm -rf claims'",
+    "env --split-string='rm -rf claims'",
+    "setsid rm -rf claims",
+    "setsid -f rm -rf claims",
+    "busybox rm -rf claims",
+    "toybox rm -rf claims",
+    "fakeroot rm -rf claims",
+    "unbuffer rm -rf claims",
+    "taskset -c 0 rm -rf claims",
+    "taskset 0x1 rm -rf claims",
+    "chrt -f 1 rm -rf claims",
+    "runuser -u me -- rm -rf claims",
+    "su -c 'rm -rf claims'",
+    "{ cd claims; }; touch a.yml",
+])
+def test_a_command_in_a_compound_or_behind_a_wrapper_is_read(command: str) -> None:
+    found = paths(command)
+    assert "/w/claims" in found or "/w/claims/a.yml" in found, found
+
+
+@pytest.mark.parametrize(("command", "expected"), [
+    ("if test -f a; then echo ok; fi > notes/out", {"/w/notes/out"}),
+    ("for f in a b; do cat $f; done", set()),
+    ("{ ls; git status; }", set()),
+    ("find . -name '*.py' -exec grep -l x {} +", set()),
+    ("time { ls; }", set()),
+])
+def test_ordinary_compounds_name_only_what_they_write(command: str, expected: set[str]) -> None:
+    assert paths(command) == expected
+
+
+@pytest.mark.parametrize(("command", "expected"), [
+    # a backslash-newline joins the two lines into one word: the shell writes `notes/../claims/a.yml`
+    ("echo x > notes/\\\n../claims/a.yml", "/w/claims/a.yml"),
+    ("rm -rf cla\\\nims", "/w/claims"),
+    ('echo x > "notes/\\\n../claims/a.yml"', "/w/claims/a.yml"),
+    # a comment ends at its line's end, a backslash before it included: the next line is a command
+    ("# note \\\nrm -rf claims", "/w/claims"),
+    ("ls # note \\\nrm -rf claims", "/w/claims"),
+    # ANSI-C quoting is quoting: `$'claims/a.yml'` is the word claims/a.yml
+    ("echo x >> $'claims/a.yml'", "/w/claims/a.yml"),
+    ("rm -rf $'\\x63laims'", "/w/claims"),
+    ("rm -rf $'\\143laims'", "/w/claims"),
+    ("rm -rf $'cl\\'aims'x", "/w/cl'aimsx"),
+    ('rm -rf $"claims"', "/w/claims"),
+])
+def test_a_word_spelled_by_line_joins_or_ansi_c_quotes_is_read(command: str, expected: str) -> None:
+    assert expected in paths(command)
+
+
+@pytest.mark.parametrize(("command", "expected"), [
+    ("echo 'a\\\nb' > notes/f", {"/w/notes/f"}),
+    ("echo $'a\\nb' > notes/f; echo $HOME", {"/w/notes/f"}),
+    ("ls \\\n  -la", set()),
+])
+def test_line_joins_and_ansi_c_quotes_change_nothing_else(command: str, expected: set[str]) -> None:
+    assert paths(command) == expected
+
+
+@pytest.mark.parametrize(("command", "expected"), [
+    ("rm -rf {claims,x}", {"/w/claims", "/w/x"}),
+    ("rm -rf {c,}laims", {"/w/claims", "/w/laims"}),
+    ("rm -rf notes/{x,../claims}", {"/w/notes/x", "/w/claims"}),
+    ("rm -rf c{l..l}aims", {"/w/claims"}),
+    ("echo x | tee notes/{a,b{1,2}}.md", {"/w/notes/a.md", "/w/notes/b1.md", "/w/notes/b2.md"}),
+    ("{rm,-rf,claims}", {"/w/claims"}),
+    ("touch notes/'{a,b}'", {"/w/notes/{a,b}"}),
+    ("touch notes/{a}", {"/w/notes/{a}"}),
+    ("echo ${HOME} | tee notes/{a,b}", {"/w/notes/a", "/w/notes/b"}),
+    ("touch notes/{01..3}", {"/w/notes/01", "/w/notes/02", "/w/notes/03"}),
+])
+def test_brace_expansion_is_read(command: str, expected: set[str]) -> None:
+    assert paths(command) == expected
+
+
+def test_unquoted_braces_in_other_words_stay_as_written() -> None:
+    assert paths("sed -i 's/{a,b}/x/' notes/f") == {"/w/notes/f"}
+    assert paths("find . -exec grep -l x {} +; awk '{print}' f") == set()
+
+
+@pytest.mark.parametrize("command", [
+    "echo $(rm -rf claims)",
+    'echo "$(rm -rf claims)"',
+    "echo `rm -rf claims`",
+    'x="`rm -rf claims`"',
+    "echo $(echo $(rm -rf claims))",
+    "cat <(rm -rf claims)",
+    "eval 'rm -rf claims'",
+    'eval rm -rf "claims"',
+    "bash <<< 'rm -rf claims'",
+    "<<< 'rm -rf claims' sh",
+    "echo 'rm -rf claims' | sh",
+    "printf 'rm -rf claims\\n' | bash -s",
+    "echo rm -rf claims | sudo bash",
+    "cat <<EOF | bash\nrm -rf claims\nEOF",
+    "cat <<'EOF' | env sh -s\nrm -rf claims\nEOF",
+])
+def test_commands_handed_to_a_shell_on_the_line_are_read(command: str) -> None:
+    assert "/w/claims" in paths(command)
+
+
+@pytest.mark.parametrize(("command", "expected"), [
+    ("echo $(date) > notes/when", {"/w/notes/when"}),
+    ("git log --format=%H -n1 $(git rev-parse HEAD)", set()),
+    ("echo 'rm -rf claims' > notes/cmd.txt", {"/w/notes/cmd.txt"}),
+    ("echo 'rm -rf claims' | grep rm", set()),
+    ("cat <<EOF > notes/run.sh\nrm -rf build\nEOF", {"/w/notes/run.sh"}),
+    ("grep -c x <<< 'rm -rf claims'", set()),
+])
+def test_text_never_run_by_a_shell_stays_text(command: str, expected: set[str]) -> None:
+    assert paths(command) == expected
+
+
+@pytest.mark.parametrize(("command", "expected"), [
+    ("sed -n 'w claims/a.yml' notes/a.md", "/w/claims/a.yml"),
+    ("sed 's/a/b/w claims/a.yml' notes/a.md", "/w/claims/a.yml"),
+    ("sed -e p -e '1W claims/a.yml' notes/a.md", "/w/claims/a.yml"),
+    ("sed -n '/x/w claims/a.yml' notes/a.md", "/w/claims/a.yml"),
+    ("sed -ne '1w claims/a.yml' notes/a.md", "/w/claims/a.yml"),
+    ("sed --expression='s|a|b|gw claims/a.yml' notes/a.md", "/w/claims/a.yml"),
+    ("vim -c 'w claims/a.yml' -c q notes/a.md", "/w/claims/a.yml"),
+    ("vim -es '+saveas! claims/a.yml' '+q' notes/a.md", "/w/claims/a.yml"),
+    ("ex -c '%s/a/b/|write claims/a.yml|q' notes/a.md", "/w/claims/a.yml"),
+])
+def test_a_file_an_editor_script_writes_is_read(command: str, expected: str) -> None:
+    assert expected in paths(command)
+
+
+@pytest.mark.parametrize(("command", "expected"), [
+    ("sed -n '/w x/p' notes/a.md", set()),
+    ("sed 's/w/x/g' notes/a.md", set()),
+    ("sed -e 's/a/b/' notes/a.md", set()),
+    ("vim -c 'set tw=80' -c 'wq' notes/a.md", {"/w/notes/a.md"}),
+])
+def test_editor_scripts_that_write_no_other_file_name_none(command: str, expected: set[str]) -> None:
+    assert paths(command) == expected
