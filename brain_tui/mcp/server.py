@@ -216,7 +216,9 @@ class _Checked:
     written by one thread at a time (the SDK's writer and those answers).
 
     At the end of stdin it waits until every request read has been answered: a client that sends its calls and
-    closes stdin still learns, for instance, the id of the claim it opened (up to :data:`DRAIN_S` seconds).
+    closes stdin still learns, for instance, the id of the claim it opened (up to :data:`DRAIN_S` seconds). A client
+    that stops reading (its end of stdout closed) gets nothing more: the answers are dropped, no broken pipe
+    reaches the SDK's task group (a traceback on stderr), and the server ends with stdin.
     """
 
     def __init__(self, stdin: Any, stdout: Any) -> None:
@@ -225,6 +227,8 @@ class _Checked:
         self._in, self._out, self._lock = stdin, stdout, threading.Lock()
         self._answered = threading.Condition()
         self._pending: set[str | int] = set()
+        #: the client stopped reading (a broken pipe): answers are dropped, the calls in flight still end
+        self._gone = False
 
     def readline(self) -> Any:
         import json
@@ -266,11 +270,20 @@ class _Checked:
     def write(self, text: str) -> int:
         self._note(text, read=False)
         with self._lock:
-            return int(self._out.write(text))
+            if not self._gone:
+                try:
+                    return int(self._out.write(text))
+                except (BrokenPipeError, ConnectionResetError):
+                    self._gone = True
+            return len(text)
 
     def flush(self) -> None:
         with self._lock:
-            self._out.flush()
+            if not self._gone:
+                try:
+                    self._out.flush()
+                except (BrokenPipeError, ConnectionResetError):
+                    self._gone = True
 
 
 def run_streams(server: MCPServer[Any], stdin: Any, stdout: Any) -> None:
