@@ -184,7 +184,8 @@ def unreadable_request(line: str) -> dict[str, Any] | None:
     (`"\\ud800"`: valid JSON, not valid Unicode) or params that are not an object would never be answered, and
     its client would wait for ever. So would a request whose id the SDK cannot hold (4.5), answered with that id,
     or one whose id is no string or number (true), answered with a null id. A line that is not JSON gets -32700
-    with a null id (JSON-RPC 2.0); a notification is left to the SDK.
+    with a null id (JSON-RPC 2.0), and so does one nested deeper than Python's recursion limit (its reading would
+    raise, and end the server); a notification is left to the SDK.
     """
     import json
 
@@ -192,8 +193,9 @@ def unreadable_request(line: str) -> dict[str, Any] | None:
 
     try:
         doc = json.loads(line)
-    except ValueError:  # JSON-RPC 2.0: a parse error is answered with a null id
-        return {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "parse error: not JSON"}}
+    except (ValueError, RecursionError):  # JSON-RPC 2.0: a parse error is answered with a null id
+        return {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "parse error: not JSON, or "
+                                                                                   "nested too deep to read"}}
     request = isinstance(doc, dict) and isinstance(doc.get("method"), str) and "id" in doc
     ident = doc["id"] if request else None
     held = isinstance(ident, str | int) and not isinstance(ident, bool)
@@ -253,7 +255,7 @@ class _Checked:
         for line in text.splitlines():
             try:
                 doc = json.loads(line)
-            except ValueError:
+            except (ValueError, RecursionError):
                 continue
             if not isinstance(doc, dict):
                 continue
