@@ -169,7 +169,7 @@ def serve(root: str, now: str | None = None) -> int:
         if first:
             try:
                 sent = initialize_reply(json.loads(first))
-            except ValueError:
+            except (ValueError, RecursionError):  # not JSON, or nested too deep: the SDK's side refuses it
                 sent = None
             if sent is not None:
                 protocol_out.write(json.dumps(sent, ensure_ascii=False, separators=(",", ":")).encode() + b"\n")

@@ -184,7 +184,8 @@ def unreadable_request(line: str) -> dict[str, Any] | None:
     (`"\\ud800"`: valid JSON, not valid Unicode) or params that are not an object would never be answered, and
     its client would wait for ever. So would a request whose id the SDK cannot hold (4.5), answered with that id,
     or one whose id is no string or number (true), answered with a null id. A line that is not JSON gets -32700
-    with a null id (JSON-RPC 2.0); a notification is left to the SDK.
+    with a null id (JSON-RPC 2.0), and so does one nested deeper than Python's recursion limit (its reading would
+    raise, and end the server); a notification is left to the SDK.
     """
     import json
 
@@ -192,8 +193,9 @@ def unreadable_request(line: str) -> dict[str, Any] | None:
 
     try:
         doc = json.loads(line)
-    except ValueError:  # JSON-RPC 2.0: a parse error is answered with a null id
-        return {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "parse error: not JSON"}}
+    except (ValueError, RecursionError):  # JSON-RPC 2.0: a parse error is answered with a null id
+        return {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "parse error: not JSON, or "
+                                                                                   "nested too deep to read"}}
     request = isinstance(doc, dict) and isinstance(doc.get("method"), str) and "id" in doc
     ident = doc["id"] if request else None
     held = isinstance(ident, str | int) and not isinstance(ident, bool)
@@ -216,7 +218,9 @@ class _Checked:
     written by one thread at a time (the SDK's writer and those answers).
 
     At the end of stdin it waits until every request read has been answered: a client that sends its calls and
-    closes stdin still learns, for instance, the id of the claim it opened (up to :data:`DRAIN_S` seconds).
+    closes stdin still learns, for instance, the id of the claim it opened (up to :data:`DRAIN_S` seconds). A client
+    that stops reading (its end of stdout closed) gets nothing more: the answers are dropped, no broken pipe
+    reaches the SDK's task group (a traceback on stderr), and the server ends with stdin.
     """
 
     def __init__(self, stdin: Any, stdout: Any) -> None:
@@ -225,6 +229,8 @@ class _Checked:
         self._in, self._out, self._lock = stdin, stdout, threading.Lock()
         self._answered = threading.Condition()
         self._pending: set[str | int] = set()
+        #: the client stopped reading (a broken pipe): answers are dropped, the calls in flight still end
+        self._gone = False
 
     def readline(self) -> Any:
         import json
@@ -249,7 +255,7 @@ class _Checked:
         for line in text.splitlines():
             try:
                 doc = json.loads(line)
-            except ValueError:
+            except (ValueError, RecursionError):
                 continue
             if not isinstance(doc, dict):
                 continue
@@ -266,11 +272,20 @@ class _Checked:
     def write(self, text: str) -> int:
         self._note(text, read=False)
         with self._lock:
-            return int(self._out.write(text))
+            if not self._gone:
+                try:
+                    return int(self._out.write(text))
+                except (BrokenPipeError, ConnectionResetError):
+                    self._gone = True
+            return len(text)
 
     def flush(self) -> None:
         with self._lock:
-            self._out.flush()
+            if not self._gone:
+                try:
+                    self._out.flush()
+                except (BrokenPipeError, ConnectionResetError):
+                    self._gone = True
 
 
 def run_streams(server: MCPServer[Any], stdin: Any, stdout: Any) -> None:

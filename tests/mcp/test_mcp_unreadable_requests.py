@@ -104,3 +104,29 @@ def test_calls_in_flight_when_stdin_closes_are_answered(brain: Path) -> None:
     opened = [path.stem for path in (brain / "claims").glob("sess-*.yml")]
     assert len(opened) == 1 and opened[0] in json.dumps(replies.get(2)), done.stdout
     assert done.returncode == 0 and "Traceback" not in done.stderr
+
+
+DEEP = "[" * 100_000 + "]" * 100_000
+
+
+def test_a_line_nested_too_deep_to_read_gets_a_parse_error_and_the_server_goes_on(brain: Path) -> None:
+    """Arrays nested 100,000 deep: the server's own reading of the line hit Python's recursion limit, printed a
+    traceback and died, and every call in flight with it. Now it is a line that cannot be read (`-32700`, null
+    id), in a request or as a line of its own, and the next request is served."""
+    lines = [json.dumps(INIT), json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+             '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"claim_open","arguments":'
+             '{"scope":' + DEEP + '}}}', DEEP]
+    out, err = answers(brain, lines)
+    parse_errors = [doc for doc in out if doc.get("error", {}).get("code") == -32700]
+    assert len(parse_errors) == 2 and all(doc["id"] is None for doc in parse_errors), out
+    assert "result" in next(doc for doc in out if doc.get("id") == "end")
+    assert not list((brain / "claims").glob("sess-*.yml"))
+    assert "Traceback" not in err, err[-2000:]
+
+
+def test_a_first_line_nested_too_deep_does_not_stop_the_server(brain: Path) -> None:
+    """The same line as the very first one (read by the front before the SDK): a parse error, then service."""
+    out, err = answers(brain, [DEEP, json.dumps(INIT)])
+    assert [doc["error"]["code"] for doc in out if "error" in doc] == [-32700], out
+    assert any(doc.get("id") == 1 and "result" in doc for doc in out)
+    assert "Traceback" not in err, err[-2000:]
