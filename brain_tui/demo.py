@@ -95,11 +95,8 @@ class _ShiftClock:
 
 
 def refuse_demo_target(root: Path) -> None:
-    """A demo writes fake claims (a `*` search, a stale one) and many commits: only into an empty folder.
-
-    Raises:
-        InvalidData: `root` is a brain, lies inside one, or is a folder that is not empty (exit 65).
-    """
+    """A demo writes fake claims (a `*` search, a stale one) and many commits: only into an empty folder. Raises
+    InvalidData (exit 65) when `root` is a brain, lies inside one, or is a folder that is not empty."""
     found = brain_above(root)
     if found is not None:
         where = "is" if Path(found) == root else f"is inside the brain {found}, which"
@@ -137,11 +134,7 @@ def _demo_work_commit(root: Path, sess_id: str, when: datetime) -> None:
 
 
 def build_demo(path: str | os.PathLike[str], now: datetime) -> Path:
-    """Write the demo brain at `path` as it would be at `now`.
-
-    Returns:
-        The brain's root.
-    """
+    """Write the demo brain at `path` as it would be at `now`; gives the brain's root."""
     if not os.fspath(path).strip():  # an unset variable in a script: never the current folder by accident
         raise InvalidData("bsi demo: the folder named is blank; give a new, empty folder")
     root = Path(path).expanduser().resolve()

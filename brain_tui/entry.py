@@ -1,8 +1,7 @@
 """The `bsi` command, above the front-ends: `bsi mcp` goes to the MCP server, every other command to the CLI.
 
-The front-ends stand in layers (pyproject's import-linter contract: `tui | mcp`
-over `cli` over `hooks | demo` over `core`), so the CLI never imports the MCP
-server. This module is what joins them: the `bsi` console script,
+The front-ends stand in layers (pyproject's import-linter contract: `tui | mcp` over `cli` over `hooks | demo` over
+`core`), so the CLI never imports the MCP server. This module is what joins them: the `bsi` console script,
 `python -m brain_tui` and `python -m brain_tui.cli.main` all run `main`.
 """
 

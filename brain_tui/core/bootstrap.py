@@ -14,11 +14,8 @@ from brain_tui.core.sync import gitops
 
 
 def make_folder(root: Path) -> None:
-    """Create `root` (and its parents) for a new brain.
-
-    Raises:
-        InvalidData: it exists as a file, or cannot be created (exit 65, one line).
-    """
+    """Create `root` (and its parents) for a new brain; InvalidData (exit 65, one line) when it exists as a file, or
+    cannot be created."""
     if root.exists() and not root.is_dir():
         raise InvalidData(f"{root} exists and is not a folder: give a folder for the brain")
     try:
@@ -31,11 +28,7 @@ def make_folder(root: Path) -> None:
 
 
 def init_brain(path: str | os.PathLike[str], commit: bool = True) -> Path:
-    """`bsi init`: create the layout, `git init` when needed, ignore `.brain/`, commit it.
-
-    Returns:
-        The brain's path.
-    """
+    """`bsi init`: create the layout, `git init` when needed, ignore `.brain/`, commit it; gives the brain's path."""
     if not os.fspath(path).strip():  # an unset variable in a script: never the current folder by accident
         raise InvalidData("bsi init: the folder named is blank; give a path (or none for the current folder)")
     root = Path(path).expanduser().resolve()

@@ -1,17 +1,14 @@
 """Brain: the one typed facade every front-end calls (CLI, cockpit, hooks, MCP server).
 
-Read this file as "what a brain can do". It finds the brain, owns the clock,
-the store and the local writer lock, and runs every mutating action as: lock →
-fresh snapshot → rule decision (staged in a ChangeSet) → atomic writes → index
-regenerated → one commit of exactly the files changed. Reads are pure: a
-snapshot never fetches, writes or commits (except the one explicit pull that
-`--sync` asks for before the first read).
+Read this file as "what a brain can do". It finds the brain, owns the clock, the store and the local writer lock, and
+runs every mutating action as: lock → fresh snapshot → rule decision (staged in a ChangeSet) → atomic writes → index
+regenerated → one commit of exactly the files changed. Reads are pure: a snapshot never fetches, writes or commits
+(except the one explicit pull that `--sync` asks for before the first read).
 
-Claims live on `Brain` itself; the other areas are typed sub-objects (core/facade.py): `brain.gates`,
-`brain.signals`, `brain.locks`, `brain.circuit`, `brain.audit` (the log, drift, the closed history a page
-at a time), `brain.remote` (core/facade_remote.py), `brain.breath` (core/facade_breath.py) and
-`brain.launches` (core/facade_launch.py). Every result is a typed record whose `--json` shape comes from its fields
-(core/json_shape.py).
+Claims live on `Brain` itself; the other areas are typed sub-objects (core/facade.py): `brain.gates`, `brain.signals`,
+`brain.locks`, `brain.circuit`, `brain.audit` (the log, drift, the closed history a page at a time), `brain.remote`
+(core/facade_remote.py), `brain.breath` (core/facade_breath.py) and `brain.launches` (core/facade_launch.py). Every
+result is a typed record whose `--json` shape comes from its fields (core/json_shape.py).
 """
 
 from __future__ import annotations
@@ -95,17 +92,12 @@ __all__ = [
 
 
 class Brain:
-    """A brain folder with its clock, configuration, store and write lock.
+    """A brain folder (see `find_root`) with its clock, configuration, store and write lock.
 
-    Args:
-        root: the brain folder (see `find_root`).
-        now: an ISO time for the clock (tests, demos); else `$BRAIN_NOW`, else the system clock.
-        clock: an explicit clock (overrides `now`; used by the cockpit's tests).
-        commit: False for `--no-commit`.
-        instance: the instance name (default `brain_name@hostname`).
-        sync: "sync" (`--sync`: every write goes through the remote), "offline"
-            (`--offline`: commit locally, pushed at the next sync), "local", or
-            None to follow brain-compose.yml (`sync: auto` → "sync").
+    The clock is `clock` when given (the cockpit's tests), else the ISO time `now` (tests, demos), else `$BRAIN_NOW`,
+    else the system clock. `commit` is False for `--no-commit`; `instance` defaults to `brain_name@hostname`. `sync` is
+    "sync" (`--sync`: every write goes through the remote), "offline" (`--offline`: commit locally, pushed at the next
+    sync), "local", or None to follow brain-compose.yml (`sync: auto` → "sync").
     """
 
     def __init__(self, root: str | os.PathLike[str], *, now: str | None = None, clock: Clock | None = None,
@@ -192,14 +184,11 @@ class Brain:
 
     def snapshot(self, only_statuses: Collection[str] | None = None, *, closed_since: datetime | None = None,
                  skip_vouched: bool = False) -> BrainSnapshot:
-        """The brain as it is on disk now: a pure read (no fetch; `pull()` is the explicit step).
+        """The brain as it is on disk now: a pure read (no fetch; `pull()` is the explicit step). `only_statuses`,
+        `closed_since` and `skip_vouched` say which claims to keep (see `BrainStore.snapshot`; None: all).
 
-        Args:
-            only_statuses, closed_since, skip_vouched: which claims to keep (see `BrainStore.snapshot`); None: all.
-
-        Raises:
-            NotFound: the brain folder is gone (deleted or moved since this Brain was opened): an empty
-                read would say "no claim" where nobody knows.
+        Raises NotFound when the brain folder is gone (deleted or moved since this Brain was opened): an empty read
+        would say "no claim" where nobody knows.
         """
         if not self.root.is_dir():
             raise NotFound(f"the brain folder {self.root} is gone (deleted or moved); nothing can be read "
@@ -231,9 +220,8 @@ class Brain:
     def mutate(self, decide: Callable[[ChangeSet], T]) -> T:
         """Run one mutating action, through the git remote when syncing (SPEC 11).
 
-        Local mode: see `mutate_local`. Sync mode: fetch → re-check on the fetched
-        tree → commit on the remote tip → non-forced push, retried (`core.remote`).
-        Offline mode: local commit, remembered as pending for the next sync.
+        Local mode: see `mutate_local`. Sync mode: fetch → re-check on the fetched tree → commit on the remote tip →
+        non-forced push, retried (`core.remote`). Offline mode: local commit, remembered as pending for the next sync.
         """
         self.refuse_broken_config()
         if self.sync_mode == "sync" and self.commit_enabled:
@@ -391,12 +379,10 @@ class Brain:
                   runways: Mapping[str, Runway] | None = None) -> list[AttentionItem]:
         """Everything waiting for a human, ranked by what each unblocks (`core.attention`).
 
-        Args:
-            snapshot: the brain as already read (the cockpit's picture in memory); None reads it now.
-            liveness: the bound agent sessions as already read; None reads `.brain/agents/` now (an
-                unreadable folder counts as no agent session).
-            runways: the context runways as already read (`live.runways_of` the live sessions); None reads
-                the transcripts now when `liveness` is None too, else none (no file read on a caller's thread).
+        Each argument is what the caller already read (the cockpit's picture in memory); None reads it now: the
+        snapshot; the bound agent sessions from `.brain/agents/` (an unreadable folder counts as no agent session);
+        the context runways (`live.runways_of` the live sessions) from the transcripts, but only when `liveness` is
+        None too, else none (no file read on a caller's thread).
         """
         from brain_tui.core.rules import attention
 
@@ -412,13 +398,9 @@ class Brain:
     def preview_open(self, req: OpenRequest, snapshot: BrainSnapshot | None = None) -> list[Conflict]:
         """Dry run of `open_claim`: the request's own checks, then the conflicts it would meet; writes nothing.
 
-        Args:
-            req: the would-be claim.
-            snapshot: the snapshot already in memory (the cockpit's); None reads the brain now.
-                A snapshot missing part of the parent chain (a partial load) falls back to a fresh read.
-
-        Raises:
-            InvalidData / NotFound / TransitionRefused: the request itself is refused (as the open would).
+        `snapshot` is the one already in memory (the cockpit's); None, or one missing part of the parent chain (a
+        partial load), reads the brain now. Raises InvalidData / NotFound / TransitionRefused when the request itself
+        is refused (as the open would).
         """
         from brain_tui.core.rules import claims, conflicts
 
@@ -435,11 +417,8 @@ class Brain:
 
     # -- preflight, environment, lint ---------------------------------------------------------
     def preflight(self, sess_id: str, file: str) -> preflight_rules.PreflightResult:
-        """May `sess_id` write `file` now? (SPEC 10; read-only): `decide_write`, the hook's own decision.
-
-        Raises:
-            PreflightRefused: code 4, 1, 5, 2, 3 or 6 (the first failing check), with what unblocks it.
-        """
+        """May `sess_id` write `file` now? (SPEC 10; read-only): `decide_write`, the hook's own decision. Raises
+        PreflightRefused with code 4, 1, 5, 2, 3 or 6 (the first failing check), with what unblocks it."""
         from brain_tui.core.rules import preflight as preflight_rules
         from brain_tui.core.rules.write_decision import WriteSession
 
@@ -479,14 +458,11 @@ class Brain:
 
     # -- launching satellites (SPEC 20.5; the rules are in core/sessions/launch.py) ----------------------
     def live_sessions(self, snapshot: BrainSnapshot | None = None) -> dict[str, LiveSession]:
-        """Each live claim's agent: state, last tool activity, last commit by it, its launch (SPEC 20.4).
+        """Each live claim's agent: state, last tool activity, last commit by it, its launch (SPEC 20.4), as
+        ``{sess_id: LiveSession}`` for the non-terminal claims with a bound agent or a running launch.
 
-        Args:
-            snapshot: the claims to look at (default: a fresh read of the blocking ones). Given one,
-                nothing here touches the store, so a thread may call it.
-
-        Returns:
-            ``{sess_id: LiveSession}`` for the non-terminal claims with a bound agent or a running launch.
+        `snapshot` holds the claims to look at (default: a fresh read of the blocking ones); given one, nothing here
+        touches the store, so a thread may call it.
         """
         from brain_tui.core.sessions import live as live_rules
 

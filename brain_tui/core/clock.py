@@ -40,11 +40,7 @@ def local_zone() -> tzinfo:
 
 
 def zone_from_name(name: str | None) -> tzinfo:
-    """Return the named IANA zone (brain-compose `timezone:`), else the machine's.
-
-    Args:
-        name: an IANA name such as ``Europe/Paris``, ``UTC``, or None.
-    """
+    """The IANA zone named (brain-compose `timezone:`, such as ``Europe/Paris`` or ``UTC``), else the machine's."""
     if name == "UTC":
         return UTC  # the common case, without loading zoneinfo and its tz database paths (start-up, issue 18)
     if name:
@@ -70,10 +66,8 @@ def fixed_clock(at: datetime) -> Clock:
 def make_clock(now: str | None, tz: tzinfo) -> Clock:
     """Build the clock from `--now`, else `$BRAIN_NOW`, else the system clock.
 
-    An empty `--now` is a bad date, refused; an empty `$BRAIN_NOW` is unset.
-
-    Raises:
-        InvalidData: the given time does not parse.
+    An empty `--now` is a bad date, refused; an empty `$BRAIN_NOW` is unset. Raises InvalidData when the given time
+    does not parse.
     """
     text = now if now is not None else os.environ.get("BRAIN_NOW") or None
     if text is not None:
@@ -84,11 +78,8 @@ def make_clock(now: str | None, tz: tzinfo) -> Clock:
 def parse_timestamp(value: object, tz: tzinfo, *, what: str = "date") -> datetime:
     """Parse a timestamp as written by the product or by the legacy tools.
 
-    Naive values are local time in `tz` (the brain's timezone); a trailing ``Z``
-    means UTC. Accepts ``datetime``/``date`` objects too.
-
-    Raises:
-        InvalidData: the value is not a timestamp.
+    Naive values are local time in `tz` (the brain's timezone); a trailing ``Z`` means UTC. Accepts ``datetime``/
+    ``date`` objects too. Raises InvalidData when the value is not a timestamp.
     """
     if isinstance(value, datetime):
         return _in_range(value if value.tzinfo else _local(value, tz), value, what)
@@ -120,11 +111,7 @@ def _local(naive: datetime, tz: tzinfo) -> datetime:
 
 
 def _in_range(moment: datetime, value: object, what: str) -> datetime:
-    """`moment` when its year is in MIN_YEAR..MAX_YEAR (date arithmetic on it cannot overflow).
-
-    Raises:
-        InvalidData: the year is out of that range.
-    """
+    """`moment` when its year is in MIN_YEAR..MAX_YEAR (date arithmetic on it cannot overflow), else InvalidData."""
     if not MIN_YEAR <= moment.year <= MAX_YEAR:
         shown = value if isinstance(value, str) else moment.isoformat()
         raise InvalidData(f"invalid {what}: {shown!r} is out of range (years {MIN_YEAR} to {MAX_YEAR})")
@@ -150,11 +137,8 @@ def format_timestamp(moment: datetime, tz: tzinfo) -> str:
 
 
 def parse_duration(text: str, *, what: str = "TTL") -> timedelta:
-    """Parse a TTL like ``90m``, ``2h``, ``2h30m`` or a class name (short/deep/long).
-
-    Raises:
-        InvalidData: zero, negative, malformed, or above 8 h.
-    """
+    """Parse a TTL like ``90m``, ``2h``, ``2h30m`` or a class name (short/deep/long); InvalidData when it is zero,
+    negative, malformed, or above 8 h."""
     raw = str(text).strip().lower()
     if raw in TTL_CLASSES:
         return TTL_CLASSES[raw]

@@ -79,11 +79,8 @@ def parse_notify(value: Any) -> NotifySetting:
 
 
 def template_placeholders(key: str, element: str, known: Sequence[str]) -> list[str]:
-    """The ``{name}`` placeholders of one argv template element (`key`: the setting, for the message).
-
-    Raises:
-        InvalidData: a placeholder not in `known`.
-    """
+    """The ``{name}`` placeholders of one argv template element (`key`: the setting, for the message); InvalidData
+    for a placeholder not in `known`."""
     names: list[str] = PLACEHOLDER_RE.findall(element)
     unknown = [n for n in names if n not in known]
     if unknown:
@@ -93,11 +90,8 @@ def template_placeholders(key: str, element: str, known: Sequence[str]) -> list[
 
 
 def check_template(template: Sequence[str]) -> None:
-    """Raise unless `template` is a usable `notify.command`.
-
-    Raises:
-        InvalidData: empty, an unknown placeholder, or a placeholder or ``=`` in the program name.
-    """
+    """Raise InvalidData unless `template` is a usable `notify.command`: empty, an unknown placeholder, or a
+    placeholder or ``=`` in the program name."""
     if not template or not template[0].strip():
         raise InvalidData("notify.command is empty")
     for index, element in enumerate(template):
@@ -166,8 +160,7 @@ def _str_tuple(value: Any, default: tuple[str, ...]) -> tuple[str, ...]:
 def load_config(root: str | Path) -> BrainConfig:
     """Read brain-compose.yml tolerantly: unknown keys ignored, bad values defaulted.
 
-    A missing file gives the defaults; an unreadable one gives the defaults with
-    `problem` set, so callers can show it.
+    A missing file gives the defaults; an unreadable one gives the defaults with `problem` set, so callers can show it.
     """
     path = Path(root) / CONFIG_FILE
     try:
@@ -275,11 +268,7 @@ def unclaimed_written(config: BrainConfig) -> str | None:
 
 class ConfigFile:
     """brain-compose.yml as a long-lived process (the cockpit) holds it: read again once the file changed, so a
-    write is decided on the file as it is now, as a `bsi` command would decide it.
-
-    Args:
-        root: the brain folder.
-    """
+    write is decided on the file as it is now, as a `bsi` command would decide it."""
 
     def __init__(self, root: str | Path) -> None:
         self.path = Path(root) / CONFIG_FILE

@@ -10,12 +10,8 @@ if TYPE_CHECKING:
 
 
 class BsiError(Exception):
-    """Base error: a one-line message and a stable exit code.
-
-    Args:
-        message: one line saying what is wrong and, where useful, what to do.
-        payload: optional machine-readable detail for `--json` output.
-    """
+    """Base error: a stable exit code, and a one-line message saying what is wrong and, where useful, what to do
+    (with an optional machine-readable `payload` for `--json` output)."""
 
     exit_code: int = 1
     #: True when what the refused action staged (a signal telling the parent or a holder) is still written.
@@ -144,11 +140,8 @@ def _where_to_write(agent: bool) -> str:
 def os_refusal(exc: OSError, agent: bool) -> BsiError | None:
     """The plain refusal for a write the system refused (read-only, denied, full); None for any other OSError.
 
-    The message names the path and says that the command stopped: one line, never a traceback.
-
-    Args:
-        exc: the system's error.
-        agent: True when an agent acts (`rules.authority.current_actor`): the read-only advice differs.
+    The message names the path and says that the command stopped: one line, never a traceback. `agent` is True when
+    an agent acts (`rules.authority.current_actor`): the read-only advice differs.
     """
     path = exc.filename if exc.filename is not None else "the brain"
     if exc.errno in _CANNOT_WRITE:

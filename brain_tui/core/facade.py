@@ -1,11 +1,9 @@
 """The typed areas of the `Brain` facade: gates, signals, locks, circuit, audit (breath: facade_breath.py).
 
-Each class is a thin door: it picks the actor, runs one rule through
-`Brain.mutate` (lock → fresh snapshot → decision staged in a ChangeSet → one
-commit) or reads the snapshot, and returns a typed, frozen result. No rule lives
-here; the rules are in the modules named after them. `Brain` creates one of each
-(`brain.gates`, `brain.locks`, …), so a front-end never reaches past the facade.
-`brain.remote` (git sync) is in core/facade_remote.py.
+Each class is a thin door: it picks the actor, runs one rule through `Brain.mutate` (lock → fresh snapshot → decision
+staged in a ChangeSet → one commit) or reads the snapshot, and returns a typed, frozen result. No rule lives here; the
+rules are in the modules named after them. `Brain` creates one of each (`brain.gates`, `brain.locks`, …), so a front-end
+never reaches past the facade. `brain.remote` (git sync) is in core/facade_remote.py.
 """
 
 from __future__ import annotations
@@ -121,11 +119,8 @@ class Gates:
     def status(self, sess_id: str) -> tuple[BrainSnapshot, Claim, tuple[Claim, ...]]:
         """`gate status`: a snapshot, the claim of `sess_id` and its subtree, as a full read gives them.
 
-        The finished claims outside the subtree are not read (`finished.with_subtree`); whatever the
-        closed set cannot answer exactly is read from the whole brain.
-
-        Raises:
-            InvalidData, NotFound: as `require_claim`.
+        The finished claims outside the subtree are not read (`finished.with_subtree`); whatever the closed set
+        cannot answer exactly is read from the whole brain. Raises InvalidData, NotFound as `require_claim`.
         """
         live = self._brain.snapshot(skip_vouched=True)
         # an ID that is no session ID is refused from the live read, as the whole brain's would refuse it
@@ -337,14 +332,11 @@ class Audit:
 
     def history_page(self, page: int, size: int = 50, needle: str = "",
                      snapshot: BrainSnapshot | None = None) -> HistoryPage:
-        """One page of the finished claims, newest opening first, reading only that page's files.
+        """Page `page` (from 0, clamped to the last page) of `size` finished claims, newest opening first, reading
+        only that page's files; with `needle`, only the names (session IDs) holding it, case-insensitively.
 
-        Args:
-            page: the page number from 0 (clamped to the last page).
-            size: claims per page.
-            needle: keep the names (session IDs) holding this text, case-insensitively.
-            snapshot: a read that holds the unfinished claims (the cockpit's own); None: a read of the
-                unfinished claims is made. Its unfinished claims and corrupt rows are left out by path.
+        `snapshot` is a read that holds the unfinished claims (the cockpit's own); None: a read of the unfinished claims
+        is made. Its unfinished claims and corrupt rows are left out by path.
         """
         return self._index().page(self._held(snapshot), page, size, needle)
 
@@ -379,12 +371,8 @@ class Audit:
         return {c.path for c in read.claims if not c.is_terminal} | {c.path for c in read.corrupt}
 
     def log(self, sess_id: str | None = None, limit: int = 50) -> list[LogEntry]:
-        """Commits touching one claim (or every claim), newest first.
-
-        Raises:
-            InvalidData: a malformed ID (65).
-            NotFound: an unknown claim with no history (66).
-        """
+        """Commits touching one claim (or every claim), newest first. Raises InvalidData for a malformed ID (65),
+        NotFound for an unknown claim with no history (66)."""
         from brain_tui.core.sync.audit import claim_log
 
         if sess_id is not None and not valid_session_id(sess_id):

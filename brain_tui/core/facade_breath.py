@@ -99,14 +99,9 @@ class Breath:
     def metrics(self, sprints: Sequence[str] = (), snapshot: BrainSnapshot | None = None) -> BreathMetrics:
         """Metrics of every sprint, or of the sprints named (read-only).
 
-        Args:
-            sprints: the sprint IDs wanted (none: every sprint).
-            snapshot: compute from the records this snapshot holds (the cockpit's); None: read
-                only the breath records from disk (through the store and its parse cache).
-
-        Raises:
-            InvalidData: a malformed sprint ID (65).
-            NotFound: a named sprint has no record (66).
+        With a `snapshot`, computed from the records it holds (the cockpit's); without, only the breath records are
+        read from disk (through the store and its parse cache). Raises InvalidData for a malformed sprint ID (65),
+        NotFound when a named sprint has no record (66).
         """
         for sprint in sprints:
             breath_records.validate_sprint_id(sprint)

@@ -59,11 +59,8 @@ class Launches:
         return launching.running(self._brain.root)
 
     def find_running(self, sess_id: str) -> launching.LaunchRecord:
-        """The running launch of `sess_id` on this machine.
-
-        Raises:
-            InvalidData (65) for a malformed ID; NotFound (66) when no launched agent of it runs here.
-        """
+        """The running launch of `sess_id` on this machine. Raises InvalidData (65) for a malformed ID, NotFound (66)
+        when no launched agent of it runs here."""
         return launching.find_running(self._brain.root, sess_id)
 
     def check_settings(self) -> None:
@@ -78,9 +75,8 @@ class Launches:
     def answer(self, sess_id: str, text: str) -> launching.LaunchRecord:
         """Type `text` into the tmux pane of `sess_id`'s launched agent, then Enter (a human's act, SPEC 21.2).
 
-        Raises:
-            HumanOnly (77) inside an agent's process; NotFound (66) without a running tmux launch;
-            UsageError (64) for an empty reply or one holding control keys; InvalidData (65) when tmux refuses.
+        Raises HumanOnly (77) inside an agent's process; NotFound (66) without a running tmux launch; UsageError (64)
+        for an empty reply or one holding control keys; InvalidData (65) when tmux refuses.
         """
         who_acts.require_human("agent answer", sess_id)
         pane_keys.check_reply(text)  # a bad reply is a usage error wherever the agent runs
@@ -110,11 +106,8 @@ class Launches:
         return handoff.handoff_request(snapshot, signal, brain.instance, brain.config.ttl_default)
 
     def open_handoff(self, sig_id: str, by: str | None = None, *, actor: Actor | None = None) -> str:
-        """Open the claim a HANDOFF signal asks for and acknowledge the signal, in one commit.
-
-        Returns:
-            The new claim's ID (launch it with `start`).
-        """
+        """Open the claim a HANDOFF signal asks for and acknowledge the signal, in one commit; gives the new claim's
+        ID (launch it with `start`)."""
         brain = self._brain
         who = by or brain.human()
 

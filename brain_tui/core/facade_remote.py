@@ -26,9 +26,8 @@ T = TypeVar("T")
 class BrainRemote:
     """`brain.remote`: the git remote (`core.remote`) joined with the protocol's reconciliation.
 
-    The remote moves commits; before it rebases, a local claim whose ID another
-    machine pushed first takes a fresh ID; after, a local claim that lost its
-    scope is marked failed (`rules.reconcile`). Every step runs under the brain lock.
+    The remote moves commits; before it rebases, a local claim whose ID another machine pushed first takes a fresh ID;
+    after, a local claim that lost its scope is marked failed (`rules.reconcile`). Every step runs under the brain lock.
     """
 
     def __init__(self, brain: Brain) -> None:

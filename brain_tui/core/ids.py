@@ -1,8 +1,7 @@
 """IDs: the shape of session and signal IDs, finding one in text, and making fresh ones.
 
-`sess-YYYYMMDD-HHMM-<slug>` and `sig-YYYYMMDD-HHMMSS-<slug>` in the brain's
-timezone; the slug is random (reproducible with `seed_ids` for demos and
-snapshot tests). An ID is also a file name, so a valid one is never a path.
+`sess-YYYYMMDD-HHMM-<slug>` and `sig-YYYYMMDD-HHMMSS-<slug>` in the brain's timezone; the slug is random (reproducible
+with `seed_ids` for demos and snapshot tests). An ID is also a file name, so a valid one is never a path.
 """
 
 from __future__ import annotations

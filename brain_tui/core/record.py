@@ -14,10 +14,9 @@ fields, frozen ``__setattr__``/``__delattr__`` (`FrozenInstanceError`), ordering
 ``frozen=False`` and ``eq=False`` as in `dataclasses`. Type checkers read it as a dataclass
 (`typing.dataclass_transform`).
 
-The standard library still works on records: ``dataclasses.replace``, ``fields``, ``asdict`` and
-``is_dataclass`` read ``__dataclass_fields__``, which a record builds on first use from an equivalent
-dataclass (the only time `dataclasses` is imported). `replace` and `field_names` here do the same
-without it.
+The standard library still works on records: ``dataclasses.replace``, ``fields``, ``asdict`` and ``is_dataclass`` read
+``__dataclass_fields__``, which a record builds on first use from an equivalent dataclass (the only time `dataclasses`
+is imported). `replace` and `field_names` here do the same without it.
 """
 
 from __future__ import annotations

@@ -84,11 +84,10 @@ def locked(brain: Brain, reentrant: bool = True) -> Iterator[None]:
 def mutate_local(brain: Brain, decide: Callable[[ChangeSet], T]) -> T:
     """Run one mutating action under the local lock and apply what it staged.
 
-    `decide` gets a ChangeSet over one read of the brain (`records.written.decision_snapshot`: the
-    claims that can block and the last 30 days' history) and stages writes; an action that needed a
-    claim that read skipped is decided again on the whole brain. If it raises a BsiError marked
-    `commit_staged`, what it staged (e.g. a signal) is still applied before the error propagates; any
-    other error writes nothing.
+    `decide` gets a ChangeSet over one read of the brain (`records.written.decision_snapshot`: the claims that can block
+    and the last 30 days' history) and stages writes; an action that needed a claim that read skipped is decided again
+    on the whole brain. If it raises a BsiError marked `commit_staged`, what it staged (e.g. a signal) is still applied
+    before the error propagates; any other error writes nothing.
     """
     from brain_tui.core.records import written
     from brain_tui.core.records.journal import recover_writes
@@ -163,12 +162,9 @@ def apply(brain: Brain, cs: ChangeSet) -> Applied:
 def refuse_human_moves(snapshot: BrainSnapshot, rendered: dict[str, str | None], derived: set[str]) -> None:
     """The last door of SPEC 21.2: a write that makes a human's transition refuses in an agent's process.
 
-    `Brain`'s verbs refuse earlier, before they stage anything; this covers a write built
-    below them (the rule functions over a ChangeSet, handed to `apply`).
-
-    Raises:
-        HumanOnly: the process is an agent's and the write approves, rejects, pauses, resumes,
-            aborts or releases a claim (exit 77); nothing is written.
+    `Brain`'s verbs refuse earlier, before they stage anything; this covers a write built below them (the rule
+    functions over a ChangeSet, handed to `apply`). Raises HumanOnly (exit 77) when the process is an agent's and the
+    write approves, rejects, pauses, resumes, aborts or releases a claim; nothing is written.
     """
     from brain_tui.core.rules.authority import current_actor, require_human
 
@@ -204,12 +200,9 @@ def refresh_index(brain: Brain, current: BrainSnapshot | None = None,
                   cover: Callable[[list[str]], None] | None = None) -> tuple[list[str], list[str]]:
     """Import legacy signal rows once, then regenerate the generated block of BRAIN-INDEX.md.
 
-    Args:
-        brain: the brain.
-        current: the brain as it is now, when the caller holds it (the snapshot after a write); else
-            it is read (the live claims and the 30-day history: all the index shows). A legacy import
-            reads it again.
-        cover: the write's journal entry's `cover`: told each imported file before it is written.
+    `current` is the brain as it is now, when the caller holds it (the snapshot after a write); else it is read (the
+    live claims and the 30-day history: all the index shows). A legacy import reads it again. `cover` is the write's
+    journal entry's `cover`: told each imported file before it is written.
     """
     from brain_tui.core.records import index_file, written
 

@@ -1,13 +1,10 @@
 """`bsi hooks install|uninstall|status` for Claude Code, and `bsi mcp install`'s `.mcp.json`.
 
-`.claude/settings.json` (or `settings.local.json`) and `.mcp.json` belong to
-the user: every foreign key, hook and server is kept as it is; our own
-entries (a hook whose command runs `bsi … hook EVENT`, the `bsi` MCP server,
-our `permissions.deny` rules, the sandbox fence of `sandbox.py`) are
-replaced in place. A second run changes nothing. A file that is not valid JSON
-is refused (exit 65) and left untouched. Gemini CLI and Codex have their own
-modules (`gemini.py`, `codex.py`); what they share is in
-`files.py`.
+`.claude/settings.json` (or `settings.local.json`) and `.mcp.json` belong to the user: every foreign key, hook and
+server is kept as it is; our own entries (a hook whose command runs `bsi … hook EVENT`, the `bsi` MCP server, our
+`permissions.deny` rules, the sandbox fence of `sandbox.py`) are replaced in place. A second run changes nothing. A
+file that is not valid JSON is refused (exit 65) and left untouched. Gemini CLI and Codex have their own modules
+(`gemini.py`, `codex.py`); what they share is in `files.py`.
 """
 
 from __future__ import annotations
@@ -24,18 +21,16 @@ from brain_tui.core.agent_settings.files import (
     has_any,
     hook_command,
     hook_events,
-    is_ours,
     load,
     merge_event_hooks,
+    put_mcp_server,
     refuse,
     remove_event_hooks,
-    render,
     resolves,
     save,
 )
 
-__all__ = ["DENY_RULES", "HOOK_EVENTS", "Report", "hook_command", "install", "is_ours", "load", "mcp_install",
-           "render", "resolves", "save", "status", "uninstall"]
+__all__ = ["DENY_RULES", "HOOK_EVENTS", "install", "mcp_install", "status", "uninstall"]
 
 #: One hook per event (Claude Code event name, matcher or None, our kebab-case event). `Bash` is matched
 #: before the tool runs too: the hook checks what a command line writes (SPEC 21.3).
@@ -58,7 +53,6 @@ DENY_RULES = (
     "Edit(BRAIN-INDEX.md)",
     *(f"Bash(*bsi *{command}*)" for command in HUMAN_ONLY_COMMANDS),
 )
-MCP_SERVER_NAME = "bsi"
 
 
 def settings_path(root: str | os.PathLike[str], local: bool) -> Path:
@@ -69,8 +63,8 @@ def settings_path(root: str | os.PathLike[str], local: bool) -> Path:
 def merge_hooks(data: dict[str, Any], program: str, path: Path, *, fence: bool | None = True) -> dict[str, Any]:
     """`data` with our hook entries in place, the deny rules, and (with `fence`) the sandbox fence.
 
-    `fence=False` takes out the fence of an earlier install (the file says what was asked);
-    `fence=None` leaves the sandbox block as it is.
+    `fence=False` takes out the fence of an earlier install (the file says what was asked); `fence=None` leaves the
+    sandbox block as it is.
     """
     data = copy(data)
     merge_event_hooks(data, HOOK_EVENTS, path, program=program, agent="claude", timeout=HOOK_TIMEOUT_S)
@@ -182,17 +176,4 @@ def status(root: str | os.PathLike[str], local: bool, program: str = "bsi", *, f
 def mcp_install(root: str | os.PathLike[str], program: str = "bsi") -> Report:
     """`bsi mcp install`: the `bsi` server in `.mcp.json` (other servers kept, ours replaced in place)."""
     path = Path(root) / ".mcp.json"
-    before = load(path)
-    after = copy(before)
-    servers = after.setdefault("mcpServers", {})
-    if not isinstance(servers, dict):
-        raise refuse(path, "\"mcpServers\" is not a JSON object")
-    words = program.split() or ["bsi"]
-    servers[MCP_SERVER_NAME] = {"type": "stdio", "command": words[0], "args": [*words[1:], "mcp"]}
-    report = Report(str(path), "unchanged", command=" ".join([*words, "mcp"]), resolves=resolves(program))
-    if after == before and path.exists():
-        return report
-    save(path, after)
-    report.action = "updated" if isinstance(before.get("mcpServers"), dict) and \
-        MCP_SERVER_NAME in before["mcpServers"] else "installed"
-    return report
+    return put_mcp_server(path, load(path), program, {"type": "stdio"})

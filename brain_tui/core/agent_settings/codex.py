@@ -1,12 +1,10 @@
 """`bsi hooks install|uninstall|status --agent codex` and `bsi mcp install --agent codex`.
 
-Codex CLI reads its settings from `$CODEX_HOME` (default `~/.codex`): the MCP
-servers in `config.toml` (`[mcp_servers.bsi]` with `command`, `args`, `cwd`),
-the hooks in `hooks.json` (Claude Code's shape and event names; the edit tool
-is `apply_patch`, the shell tools `exec_command` and `shell`). Both files are
-the user's and hold every project: foreign keys, comments and layout of
-`config.toml` are kept (tomlkit edits it in place). Codex asks the user to
-review new hooks before it runs them.
+Codex CLI reads its settings from `$CODEX_HOME` (default `~/.codex`): the MCP servers in `config.toml`
+(`[mcp_servers.bsi]` with `command`, `args`, `cwd`), the hooks in `hooks.json` (Claude Code's shape and event names;
+the edit tool is `apply_patch`, the shell tools `exec_command` and `shell`). Both files are the user's and hold every
+project: foreign keys, comments and layout of `config.toml` are kept (tomlkit edits it in place). Codex asks the user
+to review new hooks before it runs them.
 """
 
 from __future__ import annotations
@@ -16,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from brain_tui.core.agent_settings.files import (
+    MCP_SERVER_NAME,
     Report,
     copy,
     event_status,
@@ -24,6 +23,7 @@ from brain_tui.core.agent_settings.files import (
     hook_events,
     load,
     merge_event_hooks,
+    refuse,
     remove_event_hooks,
     resolves,
     save,
@@ -35,7 +35,6 @@ AGENT = "codex"
 TOOL_MATCHER = "apply_patch|exec_command|shell"
 HOOK_EVENTS = hook_events(AGENT, TOOL_MATCHER)
 HOOK_TIMEOUT_S = 10
-MCP_SERVER_NAME = "bsi"
 
 
 def codex_home() -> Path:
@@ -97,11 +96,8 @@ def status(program: str = "bsi") -> Report:
 
 # -- config.toml -------------------------------------------------------------------------------
 def _load_toml(path: Path) -> Any:
-    """The TOML document (tomlkit, style-preserving); an empty one when the file does not exist.
-
-    Raises:
-        InvalidData: not valid TOML (exit 65; the file is left untouched).
-    """
+    """The TOML document (tomlkit, style-preserving); an empty one when the file does not exist. InvalidData (exit
+    65; the file is left untouched) when it is not valid TOML."""
     import tomlkit
     from tomlkit.exceptions import TOMLKitError
 
@@ -120,10 +116,7 @@ def _load_toml(path: Path) -> Any:
 
 def mcp_install(root: str | os.PathLike[str], program: str = "bsi") -> Report:
     """`[mcp_servers.bsi]` in Codex's `config.toml` (`command`, `args`, `cwd` = the brain); the rest kept.
-
-    Raises:
-        InvalidData: not valid TOML, or `mcp_servers` / `mcp_servers.bsi` is not a table (exit 65).
-    """
+    InvalidData (exit 65) when the file is not valid TOML, or `mcp_servers` / `mcp_servers.bsi` is not a table."""
     import tomlkit
 
     path = config_path()
@@ -136,15 +129,14 @@ def mcp_install(root: str | os.PathLike[str], program: str = "bsi") -> Report:
         servers = tomlkit.table(is_super_table=True)
         doc["mcp_servers"] = servers
     if not isinstance(servers, dict):
-        raise InvalidData(f"{path}: mcp_servers is not a table: fix it by hand; nothing was changed")
+        raise refuse(path, "mcp_servers is not a table")
     ours = servers.get(MCP_SERVER_NAME)
     existed = ours is not None
     if ours is None:
         ours = tomlkit.table()
         servers[MCP_SERVER_NAME] = ours
     if not isinstance(ours, dict):
-        raise InvalidData(f"{path}: mcp_servers.{MCP_SERVER_NAME} is not a table: fix it by hand; nothing was "
-                          "changed")
+        raise refuse(path, f"mcp_servers.{MCP_SERVER_NAME} is not a table")
     for key, value in wanted.items():
         if ours.get(key) != value:
             ours[key] = value

@@ -1,9 +1,8 @@
 """What every agent-settings installer shares: the report, JSON in and out, and merging hook tables.
 
-Claude Code, Gemini CLI and Codex all keep hooks as ``{"hooks": {EVENT: [{"matcher": M, "hooks":
-[{"type": "command", "command": C, "timeout": T}]}]}}``; only the event names, the matchers, the
-timeout's unit and the file differ. A hook is ours when its command runs ``bsi … hook EVENT``:
-ours are replaced in place, every other entry is kept as it is.
+Claude Code, Gemini CLI and Codex all keep hooks as ``{"hooks": {EVENT: [{"matcher": M, "hooks": [{"type": "command",
+"command": C, "timeout": T}]}]}}``; only the event names, the matchers, the timeout's unit and the file differ. A hook
+is ours when its command runs ``bsi … hook EVENT``: ours are replaced in place, every other entry is kept as it is.
 """
 
 from __future__ import annotations
@@ -35,16 +34,14 @@ EVENT_NAMES: tuple[tuple[str, bool, str, str | None, str | None], ...] = (
     ("session-end",        False, "SessionEnd",        None,               "SessionEnd"),
 )
 _AGENT_COLUMN = {"claude": 2, "codex": 3, "gemini": 4}
+#: The name of our MCP server in every client's settings.
+MCP_SERVER_NAME = "bsi"
 
 
 def hook_events(agent: str, tools: str, session_start: str | None = None) -> tuple[HookSpec, ...]:
-    """The hooks `agent` gets: one per event it knows (`EVENT_NAMES`).
-
-    Args:
-        agent: ``claude``, ``codex`` or ``gemini``.
-        tools: the matcher of the tool events (the agent's write and shell tools).
-        session_start: the matcher of ``session-start`` (None: every start).
-    """
+    """The hooks `agent` (``claude``, ``codex`` or ``gemini``) gets: one per event it knows (`EVENT_NAMES`), the
+    tool events matched by `tools` (the agent's write and shell tools), ``session-start`` by `session_start` (None:
+    every start)."""
     column = _AGENT_COLUMN[agent]
     return tuple((str(row[column]), tools if row[1] else session_start if row[0] == "session-start" else None, row[0])
                  for row in EVENT_NAMES if row[column] is not None)
@@ -83,11 +80,8 @@ class Report:
 
 
 def load(path: Path) -> dict[str, Any]:
-    """The settings object ({} when the file does not exist).
-
-    Raises:
-        InvalidData: not valid JSON, or not a JSON object (exit 65; the file is left untouched).
-    """
+    """The settings object ({} when the file does not exist); InvalidData (exit 65; the file is left untouched) when
+    it is not valid JSON, or not a JSON object."""
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
@@ -161,11 +155,8 @@ def resolves(program: str) -> bool:
 
 
 def hooks_table(data: dict[str, Any], path: Path, create: bool) -> dict[str, Any] | None:
-    """The `hooks` object of a settings object (created when asked), None when absent.
-
-    Raises:
-        InvalidData: `hooks` is not an object (exit 65).
-    """
+    """The `hooks` object of a settings object (created when asked), None when absent; InvalidData (exit 65) when
+    `hooks` is not an object."""
     table = data.get("hooks")
     if table is None:
         if not create:
@@ -196,10 +187,7 @@ def wanted_hook(program: str, event: str, agent: str, timeout: int) -> dict[str,
 def merge_event_hooks(data: dict[str, Any], specs: Sequence[HookSpec], path: Path, *, program: str, agent: str,
                       timeout: int) -> None:
     """Put our hooks in `data` (in place): replaced where they are, appended where missing, one per event.
-
-    Raises:
-        InvalidData: `hooks` or one event's list has a shape the client does not read (exit 65).
-    """
+    InvalidData (exit 65) when `hooks` or one event's list has a shape the client does not read."""
     table = hooks_table(data, path, create=True)
     assert table is not None
     for name, matcher, event in specs:
@@ -246,6 +234,25 @@ def remove_event_hooks(data: dict[str, Any], path: Path) -> None:
             del table[name]
     if not table:
         del data["hooks"]
+
+
+def put_mcp_server(path: Path, before: dict[str, Any], program: str, fields: dict[str, Any]) -> Report:
+    """Write our server into the `mcpServers` object of the JSON settings `before` read from `path` (other servers
+    kept, ours replaced in place): `fields`, then the command running `PROGRAM mcp`. The report's action is
+    `unchanged`, `installed` or `updated`; InvalidData (exit 65) when `mcpServers` is not an object."""
+    after = copy(before)
+    servers = after.setdefault("mcpServers", {})
+    if not isinstance(servers, dict):
+        raise refuse(path, "\"mcpServers\" is not a JSON object")
+    words = program.split() or ["bsi"]
+    servers[MCP_SERVER_NAME] = {**fields, "command": words[0], "args": [*words[1:], "mcp"]}
+    report = Report(str(path), "unchanged", command=" ".join([*words, "mcp"]), resolves=resolves(program))
+    if after == before and path.exists():
+        return report
+    save(path, after)
+    report.action = "updated" if isinstance(before.get("mcpServers"), dict) and \
+        MCP_SERVER_NAME in before["mcpServers"] else "installed"
+    return report
 
 
 def has_any(data: dict[str, Any], specs: Sequence[HookSpec]) -> bool:

@@ -1,11 +1,9 @@
 """`bsi hooks install|uninstall|status --agent gemini` and `bsi mcp install --agent gemini`.
 
-Gemini CLI reads the project's `.gemini/settings.json`: hooks under `hooks`
-(its own event names: `BeforeTool`, `AfterTool`, `BeforeAgent`, `AfterAgent`,
-`SessionStart`, `SessionEnd`, `Notification`; timeouts in milliseconds) and
-servers under `mcpServers`. Project settings count only in a trusted folder
-(`~/.gemini/trustedFolders.json`); that file is the user's, written only with
-`--trust`.
+Gemini CLI reads the project's `.gemini/settings.json`: hooks under `hooks` (its own event names: `BeforeTool`,
+`AfterTool`, `BeforeAgent`, `AfterAgent`, `SessionStart`, `SessionEnd`, `Notification`; timeouts in milliseconds) and
+servers under `mcpServers`. Project settings count only in a trusted folder (`~/.gemini/trustedFolders.json`); that
+file is the user's, written only with `--trust`.
 """
 
 from __future__ import annotations
@@ -23,7 +21,7 @@ from brain_tui.core.agent_settings.files import (
     hook_events,
     load,
     merge_event_hooks,
-    refuse,
+    put_mcp_server,
     remove_event_hooks,
     resolves,
     save,
@@ -36,7 +34,6 @@ TOOL_MATCHER = "write_file|replace|run_shell_command"
 HOOK_EVENTS = hook_events(AGENT, TOOL_MATCHER)
 #: Gemini CLI's hook timeouts are in milliseconds.
 HOOK_TIMEOUT_MS = 10_000
-MCP_SERVER_NAME = "bsi"
 TRUSTED = "TRUST_FOLDER"
 
 
@@ -144,17 +141,7 @@ def mcp_install(root: str | os.PathLike[str], program: str = "bsi", *, trust_fol
     before = load(path)
     if trust_folder:
         load(trusted_folders_path())
-    after = copy(before)
-    servers = after.setdefault("mcpServers", {})
-    if not isinstance(servers, dict):
-        raise refuse(path, "\"mcpServers\" is not a JSON object")
-    words = program.split() or ["bsi"]
-    servers[MCP_SERVER_NAME] = {"command": words[0], "args": [*words[1:], "mcp"]}
-    report = Report(str(path), "unchanged", command=" ".join([*words, "mcp"]), resolves=resolves(program))
+    report = put_mcp_server(path, before, program, {})
     report.extra["trusted"] = is_trusted(root)
-    if not (after == before and path.exists()):
-        save(path, after)
-        report.action = "updated" if isinstance(before.get("mcpServers"), dict) and \
-            MCP_SERVER_NAME in before["mcpServers"] else "installed"
     _trust_step(root, report, trust_folder)
     return report

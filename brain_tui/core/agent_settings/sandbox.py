@@ -1,19 +1,15 @@
 """Claude Code's OS sandbox as the fence of the protocol files (SPEC 21.3): merge, remove, check.
 
-Claude Code runs every Bash command of the agent, and its children, inside an
-OS sandbox (bubblewrap + socat on Linux, Seatbelt on macOS) when ``sandbox`` is
-enabled in its settings. With the protocol folders in
-``sandbox.filesystem.denyWrite`` no shell spelling can write them: the file
-system is read-only there. The hooks and the MCP server run outside the
-sandbox, so the agent's protocol actions go through them.
+Claude Code runs every Bash command of the agent, and its children, inside an OS sandbox (bubblewrap + socat on Linux,
+Seatbelt on macOS) when ``sandbox`` is enabled in its settings. With the protocol folders in
+``sandbox.filesystem.denyWrite`` no shell spelling can write them: the file system is read-only there. The hooks and
+the MCP server run outside the sandbox, so the agent's protocol actions go through them.
 
-Merging keeps the user's own ``sandbox`` block: their keys (``network``,
-``filesystem.allowWrite``, their own ``denyWrite`` entries, …) stay as they
-are; a fence key they set themselves is kept too, and reported when it weakens
-the fence. What install added is remembered on this clone (``RECORD``), so
-removing takes out exactly that; where it is not known (the file came from
-another clone) removing takes out the fence's denyWrite entries and the fence
-keys holding the fence's value.
+Merging keeps the user's own ``sandbox`` block: their keys (``network``, ``filesystem.allowWrite``, their own
+``denyWrite`` entries, …) stay as they are; a fence key they set themselves is kept too, and reported when it weakens
+the fence. What install added is remembered on this clone (``RECORD``), so removing takes out exactly that; where it
+is not known (the file came from another clone) removing takes out the fence's denyWrite entries and the fence keys
+holding the fence's value.
 """
 
 from __future__ import annotations
@@ -61,14 +57,9 @@ def _filesystem(block: dict[str, Any], path: Path, create: bool) -> dict[str, An
 
 
 def merge_fence(data: dict[str, Any], path: Path, deny_write: tuple[str, ...] = DENY_WRITE) -> list[str]:
-    """Put the fence into `data` (in place), keeping every key of a `sandbox` block the user wrote.
-
-    Returns:
-        What was added (`enabled`, …, `denyWrite:./claims`, …): what `remove_fence` may take out again.
-
-    Raises:
-        InvalidData: `sandbox`, its `filesystem` or `denyWrite` has a shape Claude Code does not read (65).
-    """
+    """Put the fence into `data` (in place), keeping every key of a `sandbox` block the user wrote; gives what was
+    added (`enabled`, …, `denyWrite:./claims`, …): what `remove_fence` may take out again. InvalidData (exit 65) when
+    `sandbox`, its `filesystem` or `denyWrite` has a shape Claude Code does not read."""
     added: list[str] = []
     block = _block(data, path, create=True)
     assert block is not None
@@ -89,15 +80,9 @@ def merge_fence(data: dict[str, Any], path: Path, deny_write: tuple[str, ...] = 
 
 
 def remove_fence(data: dict[str, Any], added: Collection[str] | None = None) -> None:
-    """Take the fence out of `data` (in place): what install added, when still as it wrote it.
-
-    Args:
-        data: the settings object.
-        added: what install recorded adding (`merge_fence`); None when unknown (another clone
-            installed it): then every denyWrite entry of ours and every fence key holding our value.
-
-    Whatever else the block holds is kept; a block (or `filesystem`) left empty is removed.
-    """
+    """Take the fence out of the settings `data` (in place): what install recorded adding (`merge_fence`), when still
+    as it wrote it. When `added` is None (another clone installed it), every denyWrite entry of ours and every fence
+    key holding our value. Whatever else the block holds is kept; a block (or `filesystem`) left empty is removed."""
     block = data.get("sandbox")
     if not isinstance(block, dict):
         return
@@ -178,12 +163,9 @@ def fence_status(report: Report, data: dict[str, Any]) -> None:
 
 
 def dependencies(system: str | None = None) -> dict[str, Any]:
-    """Whether this machine can run Claude Code's sandbox, and what to install when it cannot.
-
-    Returns:
-        ``{"platform", "ready", "missing": [programs], "install": hint or ""}``: Linux (and WSL2) needs
-        ``bwrap`` and ``socat`` on PATH; macOS has Seatbelt built in; elsewhere there is no sandbox.
-    """
+    """Whether this machine can run Claude Code's sandbox, and what to install when it cannot: ``{"platform",
+    "ready", "missing": [programs], "install": hint or ""}``. Linux (and WSL2) needs ``bwrap`` and ``socat`` on PATH;
+    macOS has Seatbelt built in; elsewhere there is no sandbox."""
     system = system or platform.system()
     if system == "Darwin":
         return {"platform": "macos", "ready": True, "missing": [], "install": ""}

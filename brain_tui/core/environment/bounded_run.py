@@ -1,8 +1,7 @@
 """Run an outside program (pm2) for the environment state with bounded time and bounded memory (SPEC 16).
 
-A program that hangs is killed at its timeout; one that prints without end is
-killed once its output passes a limit, so a reading never holds more than that
-limit in memory whatever the program does. The whole process group goes, so a
+A program that hangs is killed at its timeout; one that prints without end is killed once its output passes a limit,
+so a reading never holds more than that limit in memory whatever the program does. The whole process group goes, so a
 child left behind by a wrapper script goes with it.
 """
 
@@ -41,15 +40,11 @@ def _kill(proc: subprocess.Popen[bytes]) -> None:
 
 
 def run_bounded(argv: list[str], timeout: float, env: Mapping[str, str], limit: int) -> tuple[int, str, str]:
-    """Run `argv` with a hard timeout and at most `limit` bytes of stdout.
+    """Run `argv` with a hard timeout and at most `limit` bytes of stdout: (exit code, stdout, stderr) decoded as
+    UTF-8 (undecodable bytes replaced).
 
-    Returns:
-        (exit code, stdout, stderr) decoded as UTF-8 (undecodable bytes replaced).
-
-    Raises:
-        TimeoutError: the program did not finish in time.
-        OutputTooLarge: it printed more than `limit` bytes.
-        OSError: it could not be started.
+    Raises TimeoutError when the program did not finish in time, OutputTooLarge when it printed more than `limit`
+    bytes, OSError when it could not be started.
     """
     proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             env=dict(env), start_new_session=True)

@@ -1,9 +1,8 @@
 """Breath records of the context-broker (SPEC 17): the writes.
 
-Writes are staged in a ChangeSet (`inhale`, `reference`, `expire`); existing
-records are edited round-trip so comments and unknown keys survive.
-Records are read in core/records/breath_records.py; metrics and alerts are computed in
-`breath_metrics`.
+Writes are staged in a ChangeSet (`inhale`, `reference`, `expire`); existing records are edited round-trip so
+comments and unknown keys survive. Records are read in core/records/breath_records.py; metrics and alerts are computed
+in `breath_metrics`.
 """
 
 from __future__ import annotations
@@ -120,21 +119,12 @@ def _require(cs: ChangeSet, sprint: str) -> CommentedMap:
 
 def inhale(cs: ChangeSet, sprint: str, agent: str, files: Sequence[str], session: str | None = None,
            *, at: datetime | None = None) -> list[dict[str, Any]]:
-    """Stage the source map of one agent (created with ``opened_at`` when the record is new).
+    """Stage the source map of one agent: the files (relative to the brain or project) loaded for it, in the record
+    of `sprint` (created with ``opened_at`` = `at`, default the brain's now, when new; `session` is recorded when not
+    yet set).
 
-    Args:
-        cs: the change being built.
-        sprint: the sprint ID.
-        agent: the agent the files are loaded for.
-        files: files to load (paths relative to the brain or project).
-        session: the session running the sprint (recorded when not yet set).
-        at: when (default: the brain's now) — for opened_at of a new record.
-
-    Returns:
-        The inhale-rule alerts for this agent (more than 2 sources); empty when within the rule.
-
-    Raises:
-        InvalidData: bad sprint ID, agent name or path; corrupt existing record.
+    Gives the inhale-rule alerts for this agent (more than 2 sources); empty when within the rule. Raises InvalidData
+    for a bad sprint ID, agent name or path, or a corrupt existing record.
     """
     validate_sprint_id(sprint)
     if not isinstance(agent, str) or not 0 < len(agent) <= 80 or CONTROL_RE.search(agent) or not agent.strip():
@@ -162,14 +152,8 @@ def inhale(cs: ChangeSet, sprint: str, agent: str, files: Sequence[str], session
 
 
 def reference(cs: ChangeSet, sprint: str, files: Sequence[str]) -> list[str]:
-    """Stage files the sprint actually referenced.
-
-    Returns:
-        The files newly added.
-
-    Raises:
-        InvalidData: bad sprint ID or path. NotFound: no record for the sprint.
-    """
+    """Stage files the sprint actually referenced; gives the files newly added. Raises InvalidData for a bad sprint ID
+    or path, NotFound when the sprint has no record."""
     validate_sprint_id(sprint)
     paths = _files(files)
     doc = _require(cs, sprint)
@@ -182,14 +166,11 @@ def reference(cs: ChangeSet, sprint: str, files: Sequence[str]) -> list[str]:
 
 def expire(cs: ChangeSet, sprint: str, files: Sequence[str], kept: Mapping[str, str] | None = None,
            *, at: datetime | None = None) -> list[str]:
-    """Stage the release map: release `files`, keep each file of `kept` with its reason; set closed_at.
+    """Stage the release map: release `files`, keep each file of `kept` with its reason; set closed_at. Gives
+    warnings (a released or kept file that was never inhaled).
 
-    Returns:
-        Warnings (a released or kept file that was never inhaled).
-
-    Raises:
-        InvalidData: bad sprint ID or path, an empty reason, a file both released and kept.
-        NotFound: no record for the sprint.
+    Raises InvalidData for a bad sprint ID or path, an empty reason, a file both released and kept; NotFound when the
+    sprint has no record.
     """
     validate_sprint_id(sprint)
     released = _files(files) if files else []
@@ -227,10 +208,9 @@ def expire(cs: ChangeSet, sprint: str, files: Sequence[str], kept: Mapping[str, 
 def write_demo_breath(cs: ChangeSet) -> None:
     """Stage five realistic sprints for the demo brain, timed from the demo clock.
 
-    Depths of the four closed sprints are 1, 1, 3, 4: the last three grow (trend
-    alert on the fourth); the third over-loads (context_load and stale_ratio
-    alerts) and keeps too much (exhale alert); the open fifth sprint has an agent
-    with three sources (inhale-rule alert).
+    Depths of the four closed sprints are 1, 1, 3, 4: the last three grow (trend alert on the fourth); the third
+    over-loads (context_load and stale_ratio alerts) and keeps too much (exhale alert); the open fifth sprint has an
+    agent with three sources (inhale-rule alert).
     """
     now = cs.snapshot.now
     tz = cs.snapshot.tz
@@ -287,8 +267,8 @@ def write_demo_breath(cs: ChangeSet) -> None:
 def settled_alerts(sprint: SprintMetrics) -> tuple[dict[str, Any], ...]:
     """The alerts a sprint has for good: the inhale rule at once, the ratios once the sprint is expired.
 
-    While a sprint is open nothing has been referenced yet, so every ratio would alarm; the
-    breath pane shows them as they move, the pilot and the attention queue hear of them at the end.
+    While a sprint is open nothing has been referenced yet, so every ratio would alarm; the breath pane shows them as
+    they move, the pilot and the attention queue hear of them at the end.
     """
     if not sprint.is_open:
         return sprint.alerts
@@ -296,13 +276,11 @@ def settled_alerts(sprint: SprintMetrics) -> tuple[dict[str, Any], ...]:
 
 
 def tell_pilot(cs: ChangeSet, sprint: str) -> list[str]:
-    """Stage an INFO signal to the pilot for each alert the staged change made new on `sprint` (seed 003).
+    """Stage an INFO signal to the pilot for each alert the staged change made new on `sprint` (seed 003); gives the
+    IDs of the signals staged.
 
-    The pilot is the root of the tree of the sprint's session; a sprint whose session is not a
-    claim, or is its own root, sends nothing (its alerts still reach the attention queue).
-
-    Returns:
-        The IDs of the signals staged.
+    The pilot is the root of the tree of the sprint's session; a sprint whose session is not a claim, or is its own
+    root, sends nothing (its alerts still reach the attention queue).
     """
     from brain_tui.core.environment.breath_metrics import metrics
 

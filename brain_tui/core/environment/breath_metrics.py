@@ -1,19 +1,16 @@
 """Breath metrics of the context-broker (SPEC 17): per-sprint ratios and their alerts.
 
-Metrics (seed formulas), where `loaded` is the number of distinct files inhaled
-by all agents:
+Metrics (seed formulas), where `loaded` is the number of distinct files inhaled by all agents:
 
 - ``context_load = loaded / referenced``                 alert > 2.0
 - ``stale_ratio  = loaded not referenced / loaded``      alert > 0.30
 - ``breath_depth = loaded − released``                   alert when it grows 3 sprints in a row
 - ``exhale_rate  = released / loaded``                   alert < 0.50
 
-`released` counts only released files that were loaded, so a stray release
-can neither push the exhale rate above 1 nor the depth below 0. A division by
-zero gives a null metric and no alert. The exhale-side alerts (exhale rate,
-depth trend) wait for the sprint's expire: before it nothing can have been
-released. The inhale rule "at most 2 sources per agent" is reported as an
-alert, never refused.
+`released` counts only released files that were loaded, so a stray release can neither push the exhale rate above 1
+nor the depth below 0. A division by zero gives a null metric and no alert. The exhale-side alerts (exhale rate, depth
+trend) wait for the sprint's expire: before it nothing can have been released. The inhale rule "at most 2 sources per
+agent" is reported as an alert, never refused.
 """
 
 from __future__ import annotations
@@ -124,15 +121,9 @@ def _ratio(num: int, den: int) -> float | None:
 
 
 def metrics(records: Iterable[BreathRecord | Mapping[str, Any]]) -> list[SprintMetrics]:
-    """Compute the breath metrics of every sprint, ordered by opened_at then ID.
-
-    Args:
-        records: BreathRecords (or raw record mappings with a `sprint` key).
-
-    Returns:
-        One SprintMetrics per sprint, with its alerts (the depth trend is computed
-        over the closed sprints in order).
-    """
+    """The breath metrics of every sprint of BreathRecords (or raw record mappings with a `sprint` key), ordered by
+    opened_at then ID: one SprintMetrics each, with its alerts (the depth trend is computed over the closed sprints
+    in order)."""
     recs = order_records(r if isinstance(r, BreathRecord) else record_from_mapping(r) for r in records)
     out: list[SprintMetrics] = []
     closed_depths: list[int] = []

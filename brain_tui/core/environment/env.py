@@ -1,14 +1,11 @@
 """Environment state (brain_state, ADR-017, SPEC 16): derived live at every call, never cached.
 
-`collect_env` gathers five independent sources — host, git, pm2, ports and
-system, the last four read in `env_sources` — each in its own thread with a
-timeout. A source that fails shows as ``{"error": "..."}`` (pm2 and ports keep
-their list keys, empty) and never stops the others. Nothing is written to disk.
-The function touches no global state, so the cockpit can call it from a thread
-worker.
+`collect_env` gathers five independent sources — host, git, pm2, ports and system, the last four read in
+`env_sources` — each in its own thread with a timeout. A source that fails shows as ``{"error": "..."}`` (pm2 and
+ports keep their list keys, empty) and never stops the others. Nothing is written to disk. The function touches no
+global state, so the cockpit can call it from a thread worker.
 
-Time: only the caller's ``now`` is used (pm2 uptimes, sync age); without it,
-ages are null.
+Time: only the caller's ``now`` is used (pm2 uptimes, sync age); without it, ages are null.
 """
 
 from __future__ import annotations
@@ -35,8 +32,7 @@ class EnvState(JsonShaped):
     Attributes:
         hostname: the machine's host name.
         instance: ``brain_name@machine``.
-        git: version, branch, dirty, ahead, behind, remote, remote_url, last_sync
-            (or ``{"error"}``).
+        git: version, branch, dirty, ahead, behind, remote, remote_url, last_sync (or ``{"error"}``).
         pm2: available, error, processes.
         ports: listening, configured (and ``error`` when listing failed).
         system: load, memory, disk (each may be ``{"error"}``).
@@ -79,49 +75,39 @@ def collect_env(
     now: datetime | None = None,
     environ: Mapping[str, str] | None = None,
 ) -> EnvState:
-    """Derive the environment now (SPEC 16). Never cached, never written.
+    """Derive the environment now (SPEC 16), never cached, never written: a failing source holds ``{"error": ...}``
+    and the others still fill in.
 
-    Args:
-        root: the brain folder.
-        config: the BrainConfig (uses `ports` and `pm2`).
-        instance: ``brain_name@machine``.
-        timeout_s: timeout of each external command; a source still running after
-            about four times this is reported as timed out.
-        now: the caller's time (brain clock) for uptimes and sync age.
-        environ: environment variables (default: os.environ), for pm2's PATH and port variables.
-
-    Returns:
-        An EnvState; a failing source holds ``{"error": ...}`` and the others still fill in.
+    `config` is the BrainConfig (its `ports` and `pm2`); `instance` is ``brain_name@machine``. `timeout_s` bounds each
+    external command, and a source still running after about four times this is reported as timed out. `now` is the
+    caller's time (brain clock) for uptimes and sync age; `environ` (default: os.environ) gives pm2's PATH and the port
+    variables.
     """
     env: Mapping[str, str] = dict(os.environ if environ is None else environ)
     base = Path(root)
     config_ports: Mapping[str, Any] = getattr(config, "ports", None) or {}
     ports_problem: str | None = getattr(config, "ports_problem", None)
     pm2_enabled = getattr(config, "pm2", None)
-    tasks: dict[str, Callable[[], dict[str, Any]]] = {
-        "git": lambda: collect_git(base, timeout_s, now),
-        "pm2": lambda: collect_pm2(timeout_s, now, env, pm2_enabled),
-        "ports": lambda: collect_ports(config_ports, env, timeout_s, ports_problem),
-        "system": lambda: collect_system(base),
-    }
-    fallback: dict[str, dict[str, Any]] = {
-        "git": {},
-        "pm2": {"available": False, "processes": []},
-        "ports": {"listening": [], "configured": []},
-        "system": {},
+    # each source, and what its reading holds beside the error when it fails
+    tasks: dict[str, tuple[Callable[[], dict[str, Any]], dict[str, Any]]] = {
+        "git": (lambda: collect_git(base, timeout_s, now), {}),
+        "pm2": (lambda: collect_pm2(timeout_s, now, env, pm2_enabled), {"available": False, "processes": []}),
+        "ports": (lambda: collect_ports(config_ports, env, timeout_s, ports_problem),
+                  {"listening": [], "configured": []}),
+        "system": (lambda: collect_system(base), {}),
     }
     results: dict[str, dict[str, Any]] = {}
     pool = ThreadPoolExecutor(max_workers=len(tasks), thread_name_prefix="brain-env")
     try:
-        futures = {name: pool.submit(fn) for name, fn in tasks.items()}
+        futures = {name: pool.submit(fn) for name, (fn, _) in tasks.items()}
         budget = timeout_s * 4 + 1.0
         for name, future in futures.items():
             try:
                 results[name] = future.result(timeout=budget)
             except FutureTimeout:
-                results[name] = {**fallback[name], "error": f"{name} timed out"}
+                results[name] = {**tasks[name][1], "error": f"{name} timed out"}
             except Exception as exc:  # noqa: BLE001 - one failing source must not hide the others
-                results[name] = {**fallback[name], "error": error_text(exc)}
+                results[name] = {**tasks[name][1], "error": error_text(exc)}
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
     _join_pm2_ports(results["pm2"], results["ports"])

@@ -1,10 +1,9 @@
 """Typed views of one environment reading (SPEC 16): git, pm2, ports and system, field by field.
 
-`EnvState` keeps each source as the mapping `bsi env --json` prints (a failing
-source is ``{"error": ...}``, a key may be missing); the cockpit reads these
-frozen views instead, so a misspelt key is a type error rather than a silent
-``None``. Each ``of`` takes whatever mapping a source gave and never raises: a
-value of the wrong type reads as missing.
+`EnvState` keeps each source as the mapping `bsi env --json` prints (a failing source is ``{"error": ...}``, a key may
+be missing); the cockpit reads these frozen views instead, so a misspelt key is a type error rather than a silent
+``None``. Each ``of`` takes whatever mapping a source gave and never raises: a value of the wrong type reads as
+missing.
 """
 
 from __future__ import annotations

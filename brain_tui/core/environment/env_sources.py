@@ -1,8 +1,7 @@
 """The sources of the environment state (SPEC 16): git, pm2, ports and system, each read live.
 
-Each ``collect_*`` function reads one source with bounded time and returns a
-plain mapping; `env.collect_env` runs them side by side and turns a failure
-into ``{"error": ...}``. Nothing here writes to disk or keeps global state.
+Each ``collect_*`` function reads one source with bounded time and returns a plain mapping; `env.collect_env` runs
+them side by side and turns a failure into ``{"error": ...}``. Nothing here writes to disk or keeps global state.
 """
 
 from __future__ import annotations
@@ -30,7 +29,8 @@ MAX_PM2_OUTPUT = 32 * 1024 * 1024
 PM2_NOT_FOUND = "pm2 not found"
 #: Above any process ID a system gives (Linux's limit is 2**22); a larger `pid` in `pm2 jlist` is no process.
 MAX_PID = 2**31 - 1
-
+#: `git status --porcelain=v2` records that name a dirty path, and how many spaces come before the path.
+_DIRTY_RECORDS = {"1 ": 8, "2 ": 9, "u ": 10, "? ": 1}
 
 
 def error_text(exc: BaseException) -> str:
@@ -41,7 +41,6 @@ def error_text(exc: BaseException) -> str:
 
 def _iso(moment: datetime) -> str:
     return moment.astimezone(UTC).replace(microsecond=0).isoformat()
-
 
 
 # -- git ------------------------------------------------------------------------------------------
@@ -82,15 +81,10 @@ def _parse_status_v2(text: str) -> dict[str, Any]:
                     ahead = int(part[1:])
                 elif part.startswith("-"):
                     behind = int(part[1:])
-        elif rec.startswith("1 "):
-            dirty.append(rec.split(" ", 8)[-1])
-        elif rec.startswith("2 "):
-            dirty.append(rec.split(" ", 9)[-1])
-            i += 1  # the original path of a rename/copy follows as its own record
-        elif rec.startswith("u "):
-            dirty.append(rec.split(" ", 10)[-1])
-        elif rec.startswith("? "):
-            dirty.append(rec[2:])
+        elif rec[:2] in _DIRTY_RECORDS:
+            dirty.append(rec.split(" ", _DIRTY_RECORDS[rec[:2]])[-1])
+            if rec.startswith("2 "):
+                i += 1  # the original path of a rename/copy follows as its own record
     return {"head": head, "upstream": upstream, "ahead": ahead, "behind": behind, "dirty": dirty}
 
 
@@ -104,19 +98,9 @@ def _git_dir(root: Path, timeout: float) -> Path | None:
 
 def collect_git(root: str | os.PathLike[str], timeout_s: float = 2.0,
                 now: datetime | None = None) -> dict[str, Any]:
-    """Git state of the brain: version, branch, dirty paths, ahead/behind, remote, last sync.
-
-    Args:
-        root: the brain folder.
-        timeout_s: timeout of each git command.
-        now: the caller's time, for `last_sync_age_s` (null without it).
-
-    Returns:
-        The `git` part of `bsi env` (`ahead`/`behind` are null without an upstream).
-
-    Raises:
-        GitError: git is missing, times out, or the folder is not a repository.
-    """
+    """Git state of the brain, the `git` part of `bsi env`: version, branch, dirty paths, ahead/behind (null without
+    an upstream), remote, last sync (its age from the caller's `now`, null without it); `timeout_s` bounds each git
+    command. Raises GitError when git is missing, times out, or the folder is not a repository."""
     base = Path(root)
     # GIT_OPTIONAL_LOCKS=0: a status refreshes and rewrites the index under index.lock by default, which a
     # reading must not do (a session's commit would meet the lock while the cockpit polls)
@@ -223,15 +207,9 @@ def _port_of(pm2_env: Mapping[str, Any]) -> int | None:
 
 
 def parse_pm2_processes(items: list[Any], now: datetime | None = None) -> list[dict[str, Any]]:
-    """Keep only the fields the cockpit shows from `pm2 jlist` (its env holds secrets: never copied).
-
-    Args:
-        items: the decoded `pm2 jlist` array.
-        now: the caller's time, for `uptime_s` (null without it or when the process is not online).
-
-    Returns:
-        ``[{name, pid, status, uptime_s, restarts, cpu, memory, port}]``.
-    """
+    """Keep only the fields the cockpit shows from the decoded `pm2 jlist` array (its env holds secrets: never
+    copied): ``[{name, pid, status, uptime_s, restarts, cpu, memory, port}]``, `uptime_s` from the caller's `now`
+    (null without it or when the process is not online)."""
     processes: list[dict[str, Any]] = []
     for item in items:
         if not isinstance(item, Mapping):
@@ -256,17 +234,9 @@ def parse_pm2_processes(items: list[Any], now: datetime | None = None) -> list[d
 
 def collect_pm2(timeout_s: float = 2.0, now: datetime | None = None,
                 environ: Mapping[str, str] | None = None, enabled: bool | None = None) -> dict[str, Any]:
-    """pm2 processes from `pm2 jlist`, or why there are none.
-
-    Args:
-        timeout_s: timeout of `pm2 jlist`.
-        now: the caller's time, for uptimes.
-        environ: the environment to find and run pm2 with (default: os.environ).
-        enabled: `pm2:` of brain-compose.yml; False skips pm2.
-
-    Returns:
-        ``{"available", "error", "processes"}``; `error` is "pm2 not found" when pm2 is not on PATH.
-    """
+    """pm2 processes from `pm2 jlist` (run in `environ`, default os.environ, bounded by `timeout_s`), or why there
+    are none: ``{"available", "error", "processes"}``; `error` is "pm2 not found" when pm2 is not on PATH. `enabled` is
+    `pm2:` of brain-compose.yml (False skips pm2); `now` is the caller's time, for uptimes."""
     env = dict(os.environ if environ is None else environ)
     if enabled is False:
         return {"available": False, "error": "pm2 disabled in brain-compose.yml", "processes": []}
@@ -345,16 +315,9 @@ def _not_a_port(value: Any) -> str:
 
 def configured_ports(config_ports: Mapping[str, Any], environ: Mapping[str, str],
                      problem: str | None = None) -> list[dict[str, Any]]:
-    """Ports from brain-compose.yml `ports:` then BRAIN_PORT / BRAIN_MCP_PORT / BRAIN_KEY_PORT.
-
-    Args:
-        config_ports: `ports:` as written (name → value).
-        environ: the environment holding the port variables.
-        problem: why `ports:` as a whole was not used (`BrainConfig.ports_problem`), shown as a row of its own.
-
-    Returns:
-        ``[{name, port, source}]`` (port null plus `error` for a value that is no port number).
-    """
+    """Ports from brain-compose.yml `ports:` as written (name → value), then BRAIN_PORT / BRAIN_MCP_PORT /
+    BRAIN_KEY_PORT from `environ`: ``[{name, port, source}]`` (port null plus `error` for a value that is no port
+    number). `problem` says why `ports:` as a whole was not used (`BrainConfig.ports_problem`): a row of its own."""
     out: list[dict[str, Any]] = []
     if problem:
         out.append({"name": "ports", "port": None, "source": "brain-compose.yml", "error": problem})
@@ -385,11 +348,8 @@ def collect_ports(config_ports: Mapping[str, Any], environ: Mapping[str, str] | 
                   timeout_s: float = 2.0, problem: str | None = None) -> dict[str, Any]:
     """Listening TCP ports with their process, and the configured ports marked up or down.
 
-    A configured port is up when a socket listens on it; when the listening
-    sockets cannot be listed at all, a short localhost connect decides.
-
-    Returns:
-        ``{"listening": [...], "configured": [...], "error": str|None, "note": str|None}``.
+    Gives ``{"listening": [...], "configured": [...], "error": str|None, "note": str|None}``. A configured port is up
+    when a socket listens on it; when the listening sockets cannot be listed at all, a short localhost connect decides.
     """
     env = os.environ if environ is None else environ
     listening: list[dict[str, Any]] = []

@@ -1,14 +1,11 @@
 """The settings that name programs run outside an agent's sandbox: a human's files, never an agent's (SPEC 21).
 
-The agents' clients run their hooks and MCP servers outside the sandbox of the
-agent's shell, and bsi runs `launch.command` and `notify.command` from
-`brain-compose.yml` for the pilot. Whoever writes these files chooses what
-runs there next (the pilot's own session included), or lifts the hooks that
-decide the writes (`disableAllHooks`, a hook entry taken out): they are the
-files `bsi hooks install|uninstall` and `bsi mcp install` write, which an agent
-may not run (SPEC 21.2). The brain's copies, and the user's own in the home
-folder (`~/.claude/settings.json`, `~/.gemini/settings.json`,
-`$CODEX_HOME/hooks.json`…), where an agent's edit tool still reaches.
+The agents' clients run their hooks and MCP servers outside the sandbox of the agent's shell, and bsi runs
+`launch.command` and `notify.command` from `brain-compose.yml` for the pilot. Whoever writes these files chooses what
+runs there next (the pilot's own session included), or lifts the hooks that decide the writes (`disableAllHooks`, a
+hook entry taken out): they are the files `bsi hooks install|uninstall` and `bsi mcp install` write, which an agent may
+not run (SPEC 21.2). The brain's copies, and the user's own in the home folder (`~/.claude/settings.json`,
+`~/.gemini/settings.json`, `$CODEX_HOME/hooks.json`…), where an agent's edit tool still reaches.
 
 Standard library only: `bsi hook pre-tool-use` imports this module on its hot path.
 """
@@ -37,26 +34,20 @@ _CODEX_FILES = ("config.toml", "hooks.json")
 
 def agent_program_file(root: str | os.PathLike[str], absolute: str, tree: bool = False,
                        environ: dict[str, str] | None = None) -> str | None:
-    """The agent setting that a write of `absolute` changes (one below it, or on its way), or None.
+    """The agent setting that a write of `absolute` changes (one below it, or on its way), as ``<brain>/.mcp.json``
+    or ``~/.claude/settings.json``, or None.
 
-    Args:
-        root: the brain folder.
-        absolute: the path written, absolute (links followed, any case, any name of the folders).
-        tree: everything below `absolute` is written too (`rm -r`, a copy into a folder).
-        environ: where `HOME` and `CODEX_HOME` are read (default: this process's environment).
-
-    Returns:
-        The setting, as ``<brain>/.mcp.json`` or ``~/.claude/settings.json``, or None.
+    `absolute` is matched with links followed, in any case, under any name of the folders; with `tree`, everything
+    below it is written too (`rm -r`, a copy into a folder). `HOME` and `CODEX_HOME` are read from `environ` (default:
+    this process's environment).
     """
     env = os.environ if environ is None else environ
-    home = env.get("HOME", "")
     places: list[tuple[str, str, tuple[str, ...], tuple[str, ...]]] = [
         (os.fspath(root), "<brain>/", _BRAIN_FILES, _BRAIN_FOLDERS)]
-    if home and os.path.isabs(home) and os.path.normpath(home) != "/":
-        places.append((home, "~/", _HOME_FILES, ()))
-    codex = env.get("CODEX_HOME", "")
-    if codex and os.path.isabs(codex) and os.path.normpath(codex) != "/":
-        places.append((codex, "$CODEX_HOME/", _CODEX_FILES, ()))
+    for variable, prefix, names in (("HOME", "~/", _HOME_FILES), ("CODEX_HOME", "$CODEX_HOME/", _CODEX_FILES)):
+        folder = env.get(variable, "")
+        if folder and os.path.isabs(folder) and os.path.normpath(folder) != "/":
+            places.append((folder, prefix, names, ()))
     for base, shown, files, folders in places:
         rel = below_folder(base, absolute)
         if rel is None:

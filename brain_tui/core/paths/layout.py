@@ -1,12 +1,10 @@
 """The `.brain/`-and-folders layout of a brain: every name the product reads or writes, in one place.
 
-A brain is a folder (a git work tree) holding one folder per kind of record
-and the generated index; `.brain/` holds local, never-committed state (the
-writer lock, the parse cache, the sync record, agent liveness, launches, the
-hook index). Finding the brain a path or a command names lives here too.
+A brain is a folder (a git work tree) holding one folder per kind of record and the generated index; `.brain/` holds
+local, never-committed state (the writer lock, the parse cache, the sync record, agent liveness, launches, the hook
+index). Finding the brain a path or a command names lives here too.
 
-Standard library only (`os`, `pathlib`), no `typing`: `bsi hook pre-tool-use`
-imports this module on its hot path.
+Standard library only (`os`, `pathlib`), no `typing`: `bsi hook pre-tool-use` imports this module on its hot path.
 """
 
 from __future__ import annotations
@@ -20,13 +18,13 @@ if TYPE_CHECKING:
 
 #: The generated index of the brain (a block inside a human-edited Markdown file).
 INDEX_FILE = "BRAIN-INDEX.md"
-#: Folders of records, one file per record.
 #: The environment variable naming the brain (`--brain` wins over it).
 ROOT_VARIABLE = "BRAIN_ROOT"
 #: The environment variable naming the claim a launcher or the session-start hook gave the session (SPEC 20.1,
 #: 20.5): it wins over any binding.
 SESSION_VARIABLE = "BSI_SESSION"
 
+#: Folders of records, one file per record.
 CLAIMS_DIR = "claims"
 SIGNALS_DIR = "signals"
 LOCKS_DIR = "locks"
@@ -53,7 +51,6 @@ NOTIFIED_FILE = "notified.json"
 #: The write journal of a write in flight (core/records/journal.py), under STATE_DIR, and its manifest.
 JOURNAL_DIR = "journal"
 JOURNAL_MANIFEST = "manifest.json"
-
 
 #: The hook index: the shadow of the write rules `bsi hook pre-tool-use` answers from (relative to the brain).
 HOOK_INDEX_FILE = f"{STATE_DIR}/hook-index.json"
@@ -101,16 +98,9 @@ def brain_above(start: str | os.PathLike[str]) -> str | None:
 
 
 def locate_brain(explicit: str | None, environ: Mapping[str, str], starts: Iterable[str]) -> str | None:
-    """The brain a command names: `explicit` (``--brain``), else ``$BRAIN_ROOT``, else up from each start.
-
-    Args:
-        explicit: the ``--brain`` value, if any.
-        environ: the environment read for ``$BRAIN_ROOT``.
-        starts: absolute folders to walk up from, in order (relative or empty ones are skipped).
-
-    Returns:
-        The brain folder, resolved; None when none is found (a named folder that is not a brain included).
-    """
+    """The brain a command names, resolved: `explicit` (``--brain``), else ``$BRAIN_ROOT`` in `environ`, else up
+    from each of `starts` in order (relative or empty ones are skipped); None when none is found (a named folder that
+    is not a brain included)."""
     given = explicit or environ.get(ROOT_VARIABLE)
     if given:
         path = os.path.realpath(os.path.expanduser(given))

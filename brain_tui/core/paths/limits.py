@@ -27,11 +27,8 @@ HISTORY_TEXT = 500
 
 
 def check_text(name: str, value: str | None) -> None:
-    """Refuse a text field longer than its limit (exit 65), so every claim file stays writable.
-
-    Raises:
-        InvalidData: the text is longer than `TEXT_LIMITS[name]` characters.
-    """
+    """Refuse a text field longer than its `TEXT_LIMITS[name]` characters (InvalidData, exit 65), so every claim file
+    stays writable."""
     limit = TEXT_LIMITS[name]
     if value is not None and len(value) > limit:
         raise InvalidData(f"invalid {name.replace('_', '-')}: {len(value)} characters, at most {limit}")

@@ -1,30 +1,23 @@
 """The comparison key of a brain path: two spellings that one machine maps to one file compare equal.
 
-A brain is one git repository checked out on Linux (case-sensitive, bytes as
-written) and on macOS (APFS: case-insensitive and normalisation-insensitive),
-so ``TODO.md`` and ``todo.md``, ``Notes/`` and ``notes/``, ``café.md`` in NFC
-and in NFD are one file on the laptop. Every rule that asks "same path?" or
-"below this folder?" — scope intersection and coverage, the scope index,
-locks, the kernel zone, the protocol-folder check of the hooks — compares
+A brain is one git repository checked out on Linux (case-sensitive, bytes as written) and on macOS (APFS:
+case-insensitive and normalisation-insensitive), so ``TODO.md`` and ``todo.md``, ``Notes/`` and ``notes/``, ``café.md``
+in NFC and in NFD are one file on the laptop. Every rule that asks "same path?" or "below this folder?" — scope
+intersection and coverage, the scope index, locks, the kernel zone, the protocol-folder check of the hooks — compares
 :func:`path_key` values, never the spellings.
 
-The reading: comparing folded is the safe direction. On Linux ``A.md`` and
-``a.md`` may be two files, and a claim on one is then refused while another
-claim holds the other (a false refusal, undone by choosing another name); a
-double grant of one macOS file is never possible. The key uses full Unicode
-case folding (``ß`` meets ``ss``): folding more than a file system does only
-ever adds refusals, never a second holder.
+The reading: comparing folded is the safe direction. On Linux ``A.md`` and ``a.md`` may be two files, and a claim on
+one is then refused while another claim holds the other (a false refusal, undone by choosing another name); a double
+grant of one macOS file is never possible. The key uses full Unicode case folding (``ß`` meets ``ss``): folding more
+than a file system does only ever adds refusals, never a second holder.
 
-Symlinks inside the brain are a second spelling too: git stores them, and
-every Linux and macOS checkout has them, so with ``alias -> real`` the scopes
-``alias/`` and ``real/`` are one folder. :func:`resolve_in_brain` gives the
-path a brain path names once its links are followed, and the scope rules key
-an entry by that path (SPEC is silent on links; keying by the target is the
-safe direction: it only adds refusals).
+Symlinks inside the brain are a second spelling too: git stores them, and every Linux and macOS checkout has them, so
+with ``alias -> real`` the scopes ``alias/`` and ``real/`` are one folder. :func:`resolve_in_brain` gives the path a
+brain path names once its links are followed, and the scope rules key an entry by that path (SPEC is silent on links;
+keying by the target is the safe direction: it only adds refusals).
 
-Only comparisons fold: claim files, lock files, JSON output and the index keep
-the spelling that was written. Standard library only: `bsi hook pre-tool-use`
-imports this module on its hot path.
+Only comparisons fold: claim files, lock files, JSON output and the index keep the spelling that was written. Standard
+library only: `bsi hook pre-tool-use` imports this module on its hot path.
 """
 
 from __future__ import annotations
@@ -51,17 +44,11 @@ __all__ = [
 ]
 
 def path_key(path: str) -> str:
-    """The key under which a path is compared: NFC, then full case folding, then NFC again, HFS+'s ignored
-    code points dropped.
+    """The key under which a path (or a component, or any text that names a file) is compared, never shown nor
+    written: NFC, then full case folding, then NFC again, HFS+'s ignored code points dropped.
 
-    Idempotent (``path_key(path_key(p)) == path_key(p)``); ``/`` is kept, so
-    component boundaries survive. ASCII paths fold by ``lower()`` alone.
-
-    Args:
-        path: a path, a path component, or any text that names a file.
-
-    Returns:
-        The comparison key (never shown, never written).
+    Idempotent (``path_key(path_key(p)) == path_key(p)``); ``/`` is kept, so component boundaries survive. ASCII paths
+    fold by ``lower()`` alone.
     """
     if path.isascii():
         return path.lower()
@@ -80,47 +67,24 @@ _PROTOCOL_KEYS = frozenset(path_key(name) for name in (*PROTOCOL_DIRS, *PROTOCOL
 
 
 def is_below(dir_key: str, key: str) -> bool:
-    """Tell whether the path keyed ``key`` is strictly below the folder keyed ``dir_key``.
-
-    Args:
-        dir_key: the :func:`path_key` of a folder, without trailing slash.
-        key: the :func:`path_key` of another path, without trailing slash.
-
-    Returns:
-        True on a path-component boundary (``agents`` holds ``agents/x.md``, not ``agents-old/x.md``).
-    """
+    """True when the path keyed ``key`` is strictly below the folder keyed ``dir_key`` (both :func:`path_key` values
+    without trailing slash), on a component boundary: ``agents`` holds ``agents/x.md``, not ``agents-old/x.md``."""
     return key.startswith(dir_key + "/")
 
 
 def is_protocol_path(rel: str) -> bool:
-    """Tell whether a brain-relative path is a protocol file or folder, in any spelling.
-
-    ``claims/x.yml``, ``CLAIMS/x.yml``, ``Claims``, ``brain-index.md`` and
-    ``.Brain/agents/x.json`` all are: on macOS they are the protocol's files.
-
-    Args:
-        rel: a normalised brain-relative POSIX path (no ``./``, no ``..``).
-
-    Returns:
-        True when its first component is a protocol folder or the path is a protocol file.
-    """
-    first = path_key(rel).split("/", 1)[0]
-    return first in _PROTOCOL_KEYS
+    """True when a normalised brain-relative POSIX path's first component is a protocol folder or the path is a
+    protocol file, in any spelling: ``claims/x.yml``, ``CLAIMS/x.yml``, ``Claims``, ``brain-index.md`` and
+    ``.Brain/agents/x.json`` all are, since on macOS they are the protocol's files."""
+    return path_key(rel).split("/", 1)[0] in _PROTOCOL_KEYS
 
 
 def brain_relative(root: str, real: str) -> str | None:
-    """The brain-relative POSIX path of a resolved absolute path, or None when it is outside the brain.
+    """The brain-relative POSIX path of ``real`` below the brain ``root`` (both resolved with ``os.path.realpath``):
+    ``""`` for the brain folder itself, None when outside.
 
-    The brain's own components compare by :func:`path_key`, so a path spelled
-    ``/Users/me/Brain/…`` for the brain ``/Users/me/brain`` is inside it (on
-    macOS it is); the part below the brain keeps the spelling given.
-
-    Args:
-        root: the brain folder, resolved (``os.path.realpath``).
-        real: the target, resolved the same way.
-
-    Returns:
-        ``""`` for the brain folder itself, the relative path below it, or None when outside.
+    The brain's own components compare by :func:`path_key`, so a path spelled ``/Users/me/Brain/…`` for the brain
+    ``/Users/me/brain`` is inside it (on macOS it is); the part below the brain keeps the spelling given.
     """
     root_parts = [part for part in root.split(os.sep) if part]
     parts = [part for part in real.split(os.sep) if part]
@@ -139,23 +103,14 @@ def _real_root(root: str) -> str:
 
 
 def resolve_in_brain(root: str | os.PathLike[str], rel: str) -> str:
-    """The brain path that ``rel`` names once the symlinks on its way are followed.
+    """The brain path that ``rel`` (normalised, relative, without trailing slash) names once the symlinks on its way
+    are followed.
 
-    With ``alias -> real`` in the brain, ``alias/x.md`` gives ``real/x.md``; a
-    link to the brain itself gives ``""``. A link out of the brain and a later
-    component back in is the inside path (with ``up -> ..``, ``up/<brain>/x.md``
-    gives ``x.md``). A path whose target stays outside the brain (a link to a
-    folder elsewhere), a link loop, or any OS error gives ``rel`` unchanged:
-    the brain path is then the only name claims can share.
-    The part that does not exist yet keeps its spelling (``alias/new.md`` gives
-    ``real/new.md``).
-
-    Args:
-        root: the brain folder.
-        rel: a normalised brain-relative POSIX path (no ``./``, no ``..``), without trailing slash.
-
-    Returns:
-        The brain-relative path of the target, ``""`` for the brain itself, or ``rel``.
+    With ``alias -> real`` in the brain, ``alias/x.md`` gives ``real/x.md``; a link to the brain itself gives ``""``.
+    A link out of the brain and a later component back in is the inside path (with ``up -> ..``, ``up/<brain>/x.md``
+    gives ``x.md``). A path whose target stays outside the brain (a link to a folder elsewhere), a link loop, or any
+    OS error gives ``rel`` unchanged: the brain path is then the only name claims can share. The part that does not
+    exist yet keeps its spelling (``alias/new.md`` gives ``real/new.md``).
     """
     if not rel:
         return rel
@@ -172,14 +127,11 @@ def resolve_in_brain(root: str | os.PathLike[str], rel: str) -> str:
 def _walk(base: str, parts: list[str]) -> tuple[str | None, list[str] | None]:
     """Follow ``parts`` below the resolved brain ``base``, one ``lstat`` per component.
 
-    The walk goes on through a link that leaves the brain (``up -> ..``): a later component may come
-    back in (``up/<brain>/real/f.md`` is ``real/f.md``), and only the place the whole path reaches says
-    whether it is inside. ``folder`` is always the resolved path of the components walked so far.
-
-    Returns:
-        ``(brain path, None)``; ``(None, respelled parts)`` when a missing component has a linked sibling
-        of the same key (walk again); ``(None, None)`` when the path ends outside the brain, loops or cannot
-        be read.
+    The walk goes on through a link that leaves the brain (``up -> ..``): a later component may come back in
+    (``up/<brain>/real/f.md`` is ``real/f.md``), and only the place the whole path reaches says whether it is inside.
+    ``folder`` is always the resolved path of the components walked so far. Gives ``(brain path, None)``; ``(None,
+    respelled parts)`` when a missing component has a linked sibling of the same key (walk again); ``(None, None)``
+    when the path ends outside the brain, loops or cannot be read.
     """
     folder = base
     for number, part in enumerate(parts):
@@ -233,49 +185,33 @@ def _linked_children(folder: str) -> dict[str, str]:
 
 
 def brain_target(root: str | os.PathLike[str], absolute: str) -> str | None:
-    """The brain path an absolute path names (what an agent's tool writes), or None when it is outside the brain.
+    """The brain path an absolute path names (what an agent's tool writes): ``""`` for the brain folder itself, None
+    when it is outside the brain.
 
-    Links inside the brain are followed (:func:`resolve_in_brain`); a path
-    written below the brain whose target is outside it (``ext/x.md`` with
-    ``ext -> /elsewhere``) is the brain path written, not "outside": a claim
-    on ``ext/`` holds it. A path through a second name of the brain folder that
-    no link shows (a bind mount) is the brain path below it.
-
-    Args:
-        root: the brain folder.
-        absolute: an absolute path.
-
-    Returns:
-        ``""`` for the brain folder itself, the brain-relative path, or None when outside.
+    Links inside the brain are followed (:func:`resolve_in_brain`, respelled as scopes are); a path written below the
+    brain whose target is outside it (``ext/x.md`` with ``ext -> /elsewhere``) is the brain path written, not
+    "outside": a claim on ``ext/`` holds it. A path through a second name of the brain folder that no link shows (a
+    bind mount) is the brain path below it.
     """
     base = _real_root(os.fspath(root))
-    resolved = brain_relative(base, os.path.realpath(absolute))
-    if resolved is not None:
-        return resolve_in_brain(base, resolved) if resolved else resolved  # respelled links, as scopes are
-    lexical = os.path.normpath(absolute)
-    for spelling in (base, os.path.normpath(os.path.abspath(os.fspath(root)))):
-        written = brain_relative(spelling, lexical)
-        if written is not None:
-            return resolve_in_brain(root, written) if written else written
-    mounted = _below_same_folder(base, os.path.realpath(absolute))
-    if mounted is not None:
-        return resolve_in_brain(base, mounted) if mounted else mounted
-    return None
+    real, lexical = os.path.realpath(absolute), os.path.normpath(absolute)
+    rel = brain_relative(base, real)
+    if rel is None:
+        rel = brain_relative(base, lexical)
+    if rel is None:
+        rel = brain_relative(os.path.normpath(os.path.abspath(os.fspath(root))), lexical)
+    if rel is None:
+        rel = _below_same_folder(base, real)
+    return None if rel is None else resolve_in_brain(base, rel)
 
 
 def _below_same_folder(base: str, real: str) -> str | None:
-    """The path of ``real`` below a folder above it that is ``base`` itself under another name.
+    """The relative POSIX path of ``real`` (resolved, outside ``base`` by its spelling) below a folder above it that
+    is the resolved folder ``base`` itself under another name: ``""`` for the folder itself, None when no folder above
+    is ``base``.
 
-    A bind mount (or a second mount of one disk) shows a folder at a second path that no symlink
-    explains: ``/mnt/b/x.md`` is the brain's ``x.md`` when ``/mnt/b`` is the brain's folder (same device
-    and inode).
-
-    Args:
-        base: a folder, resolved.
-        real: an absolute path, resolved, outside ``base`` by its spelling.
-
-    Returns:
-        The relative POSIX path (``""`` for the folder itself), or None when no folder above is ``base``.
+    A bind mount (or a second mount of one disk) shows a folder at a second path that no symlink explains:
+    ``/mnt/b/x.md`` is the brain's ``x.md`` when ``/mnt/b`` is the brain's folder (same device and inode).
     """
     try:
         wanted = os.stat(base)
@@ -296,17 +232,11 @@ def _below_same_folder(base: str, real: str) -> str | None:
 
 
 def below_folder(folder: str | os.PathLike[str], absolute: str) -> str | None:
-    """The path of ``absolute`` below ``folder`` once both are resolved, under any name of the folder.
+    """The relative POSIX path of ``absolute`` below ``folder`` (git's own, the brain's) once both are resolved,
+    under any name of the folder: ``""`` for the folder itself, None when not below it.
 
-    By spelling first (case-folded: on macOS ``.GIT/hooks`` is ``.git/hooks``), then by identity: a bind
-    mount of the folder is the folder (:func:`_below_same_folder`).
-
-    Args:
-        folder: a folder (git's own, the brain's).
-        absolute: an absolute path.
-
-    Returns:
-        The relative POSIX path (``""`` for the folder itself), or None when ``absolute`` is not below it.
+    By spelling first (case-folded: on macOS ``.GIT/hooks`` is ``.git/hooks``), then by identity: a bind mount of the
+    folder is the folder (:func:`_below_same_folder`).
     """
     base = os.path.realpath(folder)
     real = os.path.realpath(absolute)
@@ -320,20 +250,13 @@ def below_folder(folder: str | os.PathLike[str], absolute: str) -> str | None:
 def hard_linked(root: str | os.PathLike[str], rel: str) -> str | None:
     """Why a write of the file at a brain path is refused because it has other names (hard links), or None.
 
-    A hard link is a second name no path shows: with ``real/c.yml`` linked to
-    ``claims/<id>.yml`` (or to another claim's file, or to a file outside the
-    brain), a write through one name changes the others, and neither the
-    spelling nor its symlinks say where those are. The write rules refuse a
-    file with more than one name (SPEC is silent on hard links; git never
-    makes them in a work tree, so the refusal only meets a link made by hand).
+    The reason is one line, without the path; None for a file with one name, a missing path, a folder or an OS
+    error. Symlinks of ``rel`` are followed.
 
-    Args:
-        root: the brain folder.
-        rel: a brain-relative POSIX path (its symlinks are followed).
-
-    Returns:
-        The reason (one line, without the path), or None for a file with one name, a missing path, a folder
-        or an OS error.
+    A hard link is a second name no path shows: with ``real/c.yml`` linked to ``claims/<id>.yml`` (or to another
+    claim's file, or to a file outside the brain), a write through one name changes the others, and neither the
+    spelling nor its symlinks say where those are. The write rules refuse a file with more than one name (SPEC is
+    silent on hard links; git never makes them in a work tree, so the refusal only meets a link made by hand).
     """
     try:
         st = os.stat(os.path.join(os.fspath(root), rel))
@@ -347,16 +270,10 @@ def hard_linked(root: str | os.PathLike[str], rel: str) -> str | None:
 
 
 def brain_holding(absolute: str) -> str | None:
-    """The brain an absolute path lies in: the nearest folder above it holding ``claims/`` or the index, or None.
+    """The brain an absolute path (resolved here) lies in: the nearest folder above it holding ``claims/`` or the
+    index, resolved, or None when no folder above the path is a brain.
 
-    A write outside the brain a hook found (another brain, a second checkout of the
-    same one) is still a write into that brain: its protocol files and its claims
-    hold there too.
-
-    Args:
-        absolute: an absolute path (resolved with ``os.path.realpath`` here).
-
-    Returns:
-        The brain folder, resolved, or None when no folder above the path is a brain.
+    A write outside the brain a hook found (another brain, a second checkout of the same one) is still a write into
+    that brain: its protocol files and its claims hold there too.
     """
     return brain_above(os.path.dirname(os.path.realpath(absolute)))

@@ -1,9 +1,8 @@
 """The scope index: a path trie over blocking claims' scopes, answering conflicts without a scan (SPEC 5.2).
 
-`ScopeIndex` gives, for a scope, every owner whose scope intersects it and
-how — the same answer as `scope.scopes_overlap` against each owner. The trie
-is keyed by the components of :attr:`ScopeEntry.key` (NFC, case-folded), so
-``TODO.md`` and ``todo.md`` meet on one node, as the pairwise rule says.
+`ScopeIndex` gives, for a scope, every owner whose scope intersects it and how — the same answer as
+`scope.scopes_overlap` against each owner. The trie is keyed by the components of :attr:`ScopeEntry.key` (NFC,
+case-folded, never the spelling), so ``TODO.md`` and ``todo.md`` meet on one node, as the pairwise rule says.
 """
 
 from __future__ import annotations
@@ -28,8 +27,8 @@ __all__ = ["ScopeIndex"]
 class _Node:
     """One trie node: the entries whose path ends here, and the children.
 
-    Each mapping goes from owner to the smallest index of that entry in the
-    owner's scope (used to reproduce the "first overlapping pair" rule).
+    Each mapping goes from owner to the smallest index of that entry in the owner's scope (used to reproduce the
+    "first overlapping pair" rule).
     """
 
     children: dict[str, _Node] = field(default_factory=dict)
@@ -38,51 +37,33 @@ class _Node:
     sections: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def is_empty(self) -> bool:
-        """Tell whether the node holds nothing and can be pruned.
-
-        Returns:
-            True when the node has no entry and no child.
-        """
+        """True when the node has no entry and no child (it can be pruned)."""
         return not (self.children or self.dirs or self.files or self.sections)
 
-    def subtree_hits(self) -> Iterator[tuple[str, int]]:
-        """Yield every ``(owner, index)`` held strictly below this node.
+    def own_hits(self) -> Iterator[tuple[str, int]]:
+        """Every ``(owner, index)`` of the entries whose path ends on this node: dirs, files and sections."""
+        yield from self.dirs.items()
+        yield from self.files.items()
+        for owners in self.sections.values():
+            yield from owners.items()
 
-        Returns:
-            An iterator over the hits of all descendants.
-        """
+    def subtree_hits(self) -> Iterator[tuple[str, int]]:
+        """Every ``(owner, index)`` held strictly below this node."""
         stack = list(self.children.values())
         while stack:
             node = stack.pop()
-            yield from node.dirs.items()
-            yield from node.files.items()
-            for owners in node.sections.values():
-                yield from owners.items()
+            yield from node.own_hits()
             stack.extend(node.children.values())
-
-
-def _components(entry: ScopeEntry) -> list[str]:
-    """Split an entry's path key into the components the trie is keyed by.
-
-    Args:
-        entry: a dir, file or section entry.
-
-    Returns:
-        The components of :attr:`ScopeEntry.key` (folded, never the spelling).
-    """
-    return entry.key.split("/")
 
 
 class ScopeIndex:
     """Path trie over blocking claims' scope entries; answers conflicts without scanning every claim.
 
-    Owners (claim IDs) are added with their entries. Globals are kept apart;
-    every other entry sits on the trie node of its path. A query walks the
-    path components of each of its entries (ancestor nodes hold the entries
-    that contain it — a file with something below it is a folder — the last
-    node holds equal files, dirs and sections); every query also visits the
-    subtree below it. The result equals
-    :func:`scopes_overlap` against every owner, overlap kind included.
+    Owners (claim IDs) are added with their entries. Globals are kept apart; every other entry sits on the trie node
+    of its path. A query walks the path components of each of its entries (ancestor nodes hold the entries that
+    contain it — a file with something below it is a folder — the last node holds equal files, dirs and sections);
+    every query also visits the subtree below it. The result equals :func:`scopes_overlap` against every owner,
+    overlap kind included.
     """
 
     def __init__(self) -> None:
@@ -92,31 +73,15 @@ class ScopeIndex:
         self._owners: dict[str, tuple[ScopeEntry, ...]] = {}
 
     def __len__(self) -> int:
-        """Number of owners in the index.
-
-        Returns:
-            How many owners were added and not removed.
-        """
+        """How many owners were added and not removed."""
         return len(self._owners)
 
     def __contains__(self, owner: object) -> bool:
-        """Tell whether an owner is in the index.
-
-        Args:
-            owner: an owner name.
-
-        Returns:
-            True when the owner was added and not removed.
-        """
+        """True when the owner was added and not removed."""
         return owner in self._owners
 
     def add(self, owner: str, entries: Sequence[ScopeEntry]) -> None:
-        """Add (or replace) an owner's entries.
-
-        Args:
-            owner: the claim ID (or any unique name).
-            entries: its scope entries.
-        """
+        """Add (or replace) an owner's (a claim ID, or any unique name) scope entries."""
         if owner in self._owners:
             self.remove(owner)
         stored = tuple(entries)
@@ -126,7 +91,7 @@ class ScopeIndex:
                 self._globals.setdefault(owner, index)
                 continue
             node = self._root
-            for part in _components(entry):
+            for part in entry.key.split("/"):
                 node = node.children.setdefault(part, _Node())
             if entry.kind == DIR:
                 node.dirs.setdefault(owner, index)
@@ -136,11 +101,7 @@ class ScopeIndex:
                 node.sections.setdefault(entry.section_key, {}).setdefault(owner, index)
 
     def remove(self, owner: str) -> None:
-        """Remove an owner and all its entries; unknown owners are ignored.
-
-        Args:
-            owner: the owner given to :meth:`add`.
-        """
+        """Remove an owner given to :meth:`add` and all its entries; unknown owners are ignored."""
         stored = self._owners.pop(owner, None)
         if stored is None:
             return
@@ -150,7 +111,7 @@ class ScopeIndex:
                 continue
             trail: list[tuple[_Node, str]] = []
             node = self._root
-            for part in _components(entry):
+            for part in entry.key.split("/"):
                 child = node.children.get(part)
                 if child is None:
                     break
@@ -162,13 +123,7 @@ class ScopeIndex:
 
     @staticmethod
     def _discard(node: _Node, owner: str, entry: ScopeEntry) -> None:
-        """Drop one owner's entry from the node of its path.
-
-        Args:
-            node: the node of ``entry.path``.
-            owner: the owner.
-            entry: a dir, file or section entry.
-        """
+        """Drop one owner's dir, file or section entry from the node of its path."""
         if entry.kind == DIR:
             node.dirs.pop(owner, None)
         elif entry.kind == FILE:
@@ -182,25 +137,15 @@ class ScopeIndex:
 
     @staticmethod
     def _prune(trail: list[tuple[_Node, str]]) -> None:
-        """Delete the now-empty nodes at the end of a walked path, deepest first.
-
-        Args:
-            trail: ``(parent, component)`` pairs from the root down to the node.
-        """
+        """Delete the now-empty nodes at the end of a walked path (``(parent, component)`` pairs from the root down),
+        deepest first."""
         for parent, part in reversed(trail):
             if not parent.children[part].is_empty():
                 break
             del parent.children[part]
 
     def _hits(self, query: ScopeEntry) -> dict[str, tuple[int, str]]:
-        """Find the owners one query entry intersects.
-
-        Args:
-            query: one entry.
-
-        Returns:
-            For each owner hit, ``(smallest entry index, overlap kind)``.
-        """
+        """The owners one query entry intersects: for each, ``(smallest entry index, overlap kind)``."""
         hits: dict[str, tuple[int, str]] = {}
 
         def hit(owner: str, index: int, kind: str) -> None:
@@ -217,7 +162,7 @@ class ScopeIndex:
         for owner, index in self._globals.items():
             hit(owner, index, PARENT_CHILD)
 
-        parts = _components(query)
+        parts = query.key.split("/")
         node = self._root
         last = len(parts) - 1
         for depth, part in enumerate(parts):
@@ -226,26 +171,16 @@ class ScopeIndex:
                 return hits
             node = found
             if depth < last:  # every entry on an ancestor holds the query (a file there is a folder)
-                for owner, index in node.dirs.items():
+                for owner, index in node.own_hits():
                     hit(owner, index, PARENT_CHILD)
-                for owner, index in node.files.items():
-                    hit(owner, index, PARENT_CHILD)
-                for owners in node.sections.values():
-                    for owner, index in owners.items():
-                        hit(owner, index, PARENT_CHILD)
                 continue
             self._hits_at(node, query, hit)
         return hits
 
     @staticmethod
     def _hits_at(node: _Node, query: ScopeEntry, hit: Callable[[str, int, str], None]) -> None:
-        """Record the hits on the node whose path equals the query's path.
-
-        Args:
-            node: the node of the query's path.
-            query: a dir, file or section entry.
-            hit: callback ``hit(owner, index, kind)``.
-        """
+        """Record, through ``hit(owner, index, kind)``, the hits on the node whose path equals the path of the dir,
+        file or section ``query``."""
         if query.kind in (DIR, FILE):
             for owner, index in (*node.dirs.items(), *node.files.items()):
                 hit(owner, index, DIRECT)
@@ -264,15 +199,8 @@ class ScopeIndex:
             hit(owner, index, PARENT_CHILD)
 
     def conflicts_with(self, entries: Sequence[ScopeEntry]) -> list[tuple[str, str]]:
-        """List the owners whose entries intersect the given scope.
-
-        Args:
-            entries: the scope to check (for instance a new claim's).
-
-        Returns:
-            ``[(owner, overlap_kind)]``, one per owner, sorted by owner; the
-            kind is the one :func:`scopes_overlap` (entries, owner's entries) gives.
-        """
+        """The owners whose entries intersect the given scope (a new claim's, say): ``[(owner, overlap_kind)]``, one per
+        owner, sorted by owner; the kind is the one :func:`scopes_overlap` (entries, owner's entries) gives."""
         result: dict[str, str] = {}
         for query in entries:
             for owner, (_index, kind) in self._hits(query).items():

@@ -1,9 +1,8 @@
 """Scope paths: the normalisation of the paths and section titles a scope names (SPEC 5.1).
 
-One spelling per path and title whatever the machine wrote (NFC, no ``./``
-or ``//``), and a one-line reason for a path that cannot be a scope
-(absolute, ``..``, backslash, glob or control characters). `scope` builds
-entries from these; preflight, locks and breath normalise file paths here.
+One spelling per path and title whatever the machine wrote (NFC, no ``./`` or ``//``), and a one-line reason for a
+path that cannot be a scope (absolute, ``..``, backslash, glob or control characters). `scope` builds entries from
+these; preflight, locks and breath normalise file paths here.
 """
 
 from __future__ import annotations
@@ -18,7 +17,6 @@ from brain_tui.core.paths.text_safety import CONTROL_RE
 
 __all__ = ["BadPath", "file_key", "nfc", "normalize", "normalize_path", "quote", "section_key", "section_title"]
 
-# C0 controls (NUL included), DEL and C1 controls.
 _TITLE_LEAD_RE = LazyPattern(r"^[#\s]+")
 #: An ATX closing sequence (``## Sprint 3 ##``): spaces then ``#`` marks at the end of the title.
 _TITLE_CLOSING_RE = LazyPattern(r"\s+#+\s*$")
@@ -35,42 +33,22 @@ class BadPath(ValueError):
 
 
 def quote(text: str) -> str:
-    """Quote user text for a one-line error message (escaped, shortened).
-
-    Args:
-        text: the text as given.
-
-    Returns:
-        A ``repr`` of the text, cut to a reasonable length.
-    """
+    """User text quoted for a one-line error message: its ``repr``, cut to a reasonable length."""
     if len(text) > _MAX_QUOTED:
         text = text[: _MAX_QUOTED - 1] + "\u2026"
     return repr(text)
 
 
 def nfc(text: str) -> str:
-    """The NFC form of a text: one spelling for paths and titles written on macOS (NFD) and Linux (NFC).
-
-    Args:
-        text: any text.
-
-    Returns:
-        The text in Unicode normalisation form C.
-    """
+    """The NFC form of a text: one spelling for paths and titles written on macOS (NFD) and Linux (NFC)."""
     return text if text.isascii() else unicodedata.normalize("NFC", text)
 
 
 def section_title(text: str) -> str:
     """Clean a section title: NFC, leading ``#`` marks and spaces, an ATX closing ``##``, inner runs of spaces.
 
-    ``##  Sprint   3 ##`` and ``Sprint 3`` are one title. Idempotent, so a stored
-    title and its :attr:`ScopeEntry.section_key` agree.
-
-    Args:
-        text: the raw title.
-
-    Returns:
-        The cleaned title.
+    ``##  Sprint   3 ##`` and ``Sprint 3`` are one title. Idempotent, so a stored title and its
+    :attr:`ScopeEntry.section_key` agree.
     """
     title = _TITLE_LEAD_RE.sub("", nfc(text))
     title = _TITLE_CLOSING_RE.sub("", title)
@@ -78,35 +56,20 @@ def section_title(text: str) -> str:
 
 
 def section_key(text: str) -> str:
-    """The key a section title compares by: cleaned (:func:`section_title`), markdown's emphasis marks dropped,
-    then keyed as a path is (`path_keys.path_key`: case-folded, HFS+'s ignored code points dropped).
+    """The key a section title compares by, never shown nor written: cleaned (:func:`section_title`), markdown's
+    emphasis marks dropped, then keyed as a path is (`path_keys.path_key`: case-folded, HFS+'s ignored code points
+    dropped).
 
-    ``**Sprint 3**``, ``_Sprint 3_`` and ``SPRINT 3`` are the heading a reader calls "Sprint 3". SPEC 5.1 names
-    case and spaces only; dropping more only adds refusals between sections whose titles differ by these marks.
-
-    Args:
-        text: the title as written.
-
-    Returns:
-        The key (never shown, never written).
+    ``**Sprint 3**``, ``_Sprint 3_`` and ``SPRINT 3`` are the heading a reader calls "Sprint 3". SPEC 5.1 names case
+    and spaces only; dropping more only adds refusals between sections whose titles differ by these marks.
     """
     key = path_key(_EMPHASIS_RE.sub("", section_title(text)))
     return _SPACES_RE.sub(" ", key).strip()
 
 
 def normalize(text: str) -> str:
-    """Normalise a path or raise :class:`BadPath` with the reason.
-
-    Args:
-        text: the path as written.
-
-    Returns:
-        The normalised path, keeping a trailing ``/`` when one was given.
-
-    Raises:
-        BadPath: when the path is empty, absolute, has ``..``, a backslash,
-            glob characters or control characters.
-    """
+    """Normalise a path, keeping a trailing ``/`` when one was given; raises :class:`BadPath` with the reason when
+    the path is empty, absolute, has ``..``, a backslash, glob characters or control characters."""
     text = nfc(text.strip())
     if CONTROL_RE.search(text):
         raise BadPath("NUL and control characters are not allowed")
@@ -129,21 +92,12 @@ def normalize(text: str) -> str:
 
 
 def normalize_path(text: str) -> str:
-    """Normalise a POSIX path relative to the brain root.
+    """Normalise a POSIX path relative to the brain root, e.g. to ``"agents/x.md"`` or ``"agents/"``.
 
-    Strips surrounding spaces, leading ``./`` (repeatedly) and inner ``/./``,
-    and collapses ``//``. A trailing ``/`` is kept when given. The result is in
-    NFC (SPEC 5.1: one spelling whatever the machine wrote).
-
-    Args:
-        text: the path as written.
-
-    Returns:
-        The normalised path, e.g. ``"agents/x.md"`` or ``"agents/"``.
-
-    Raises:
-        InvalidData: for an empty or absolute path, a ``..`` component, a
-            backslash, a glob character, NUL, C0/C1 control characters or DEL.
+    Strips surrounding spaces, leading ``./`` (repeatedly) and inner ``/./``, and collapses ``//``. A trailing ``/``
+    is kept when given. The result is in NFC (SPEC 5.1: one spelling whatever the machine wrote). Raises InvalidData
+    for an empty or absolute path, a ``..`` component, a backslash, a glob character, NUL, C0/C1 control characters
+    or DEL.
     """
     try:
         return normalize(text)
@@ -152,17 +106,7 @@ def normalize_path(text: str) -> str:
 
 
 def file_key(file_path: str, root: str | os.PathLike[str] | None = None) -> str:
-    """The key a file path compares by: normalised, links inside the brain followed (when root is given), folded.
-
-    Args:
-        file_path: a brain-relative path, already normalised or not.
-        root: the brain root, or None (then links are not followed).
-
-    Returns:
-        The key, comparable with :attr:`ScopeEntry.key`.
-
-    Raises:
-        BadPath: when the path does not normalise.
-    """
+    """The key a brain-relative file path compares by, comparable with :attr:`ScopeEntry.key`: normalised, links
+    inside the brain followed (when root is given), folded. Raises BadPath when the path does not normalise."""
     path = normalize(file_path).rstrip("/")
     return path_key(resolve_in_brain(root, path) if root is not None else path)

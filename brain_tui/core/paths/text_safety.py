@@ -1,22 +1,18 @@
 """The characters brain text may not show as they are, and the visible placeholder of each (SPEC 15).
 
-Claim and signal text is written by other sessions and is hostile wherever it
-is shown: on the cockpit's screen (tui/safe.py), in a hook message or an MCP
-result (`inert_line`, one line, cut short). Every front-end asks `placeholder`
-here, so the set of hidden characters is decided once:
+Claim and signal text is written by other sessions and is hostile wherever it is shown: on the cockpit's screen
+(tui/safe.py), in a hook message or an MCP result (`inert_line`, one line, cut short). Every front-end asks
+`placeholder` here, so the set of hidden characters is decided once:
 
-- C0 controls, DEL and C1 controls: they move the cursor, ring, or start an
-  escape sequence (``⟨ESC⟩``, ``⟨DEL⟩``, ``⟨CSI⟩``, …);
-- every "format" character (Unicode category Cf: bidi overrides and isolates,
-  zero-width spaces and joiners, tag characters), lone surrogates (Cs),
-  private-use (Co) and unassigned (Cn) code points, line and paragraph
-  separators (Zl, Zp), and a few letters and marks that draw as nothing
-  (Hangul fillers, the combining grapheme joiner): they can hide or reorder
-  text, or take a width no terminal agrees on (``⟨U+202E⟩``).
+- C0 controls, DEL and C1 controls: they move the cursor, ring, or start an escape sequence (``⟨ESC⟩``, ``⟨DEL⟩``,
+  ``⟨CSI⟩``, …);
+- every "format" character (Unicode category Cf: bidi overrides and isolates, zero-width spaces and joiners, tag
+  characters), lone surrogates (Cs), private-use (Co) and unassigned (Cn) code points, line and paragraph separators
+  (Zl, Zp), and a few letters and marks that draw as nothing (Hangul fillers, the combining grapheme joiner): they can
+  hide or reorder text, or take a width no terminal agrees on (``⟨U+202E⟩``).
 
-What a front-end does with newlines and tabs is its own choice (the cockpit
-keeps them in detail views, a hook folds them into spaces): it handles them
-before it asks here; asked, they are controls like the others.
+What a front-end does with newlines and tabs is its own choice (the cockpit keeps them in detail views, a hook folds
+them into spaces): it handles them before it asks here; asked, they are controls like the others.
 """
 
 from __future__ import annotations
@@ -49,15 +45,8 @@ EXTRA_INVISIBLE = frozenset({
 
 @lru_cache(maxsize=4096)
 def placeholder(char: str) -> str | None:
-    """The visible placeholder of one character, or None when it may be shown as it is.
-
-    Args:
-        char: one character.
-
-    Returns:
-        ``⟨ESC⟩`` for a named control, ``⟨U+202E⟩`` for another control or an
-        invisible or direction-changing character, None for ordinary text.
-    """
+    """The visible placeholder of one character: ``⟨ESC⟩`` for a named control, ``⟨U+202E⟩`` for another control or
+    an invisible or direction-changing character, None for ordinary text (shown as it is)."""
     code = ord(char)
     if code < 0x20:
         return f"⟨{C0_NAMES[code]}⟩"
@@ -86,13 +75,9 @@ def fold_placeholder(char: str) -> str | None:
 def inert_line(value: object, limit: int = 120) -> str:
     """One line of brain text made inert and cut to `limit` characters (with an ellipsis).
 
-    Hidden characters become their placeholders (`placeholder`), line breaks and tabs spaces, runs of
-    spaces one; a list is its items joined by spaces. At most ``4 × limit`` characters are looked at,
-    so a 10 MB value costs what a short one does.
-
-    Args:
-        value: the text (anything: it is turned into a string).
-        limit: the most characters kept.
+    Any value is turned into a string; a list is its items joined by spaces. Hidden characters become their
+    placeholders (`placeholder`), line breaks and tabs spaces, runs of spaces one. At most ``4 × limit`` characters
+    are looked at, so a 10 MB value costs what a short one does.
     """
     text = "" if value is None else str(value)
     if isinstance(value, list):

@@ -25,7 +25,7 @@ import os
 import random
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -261,12 +261,15 @@ def changed_paths(root: Path, old: str, new: str) -> list[str]:
     return [p for p in proc.stdout.split("\0") if p]
 
 
-def undo(root: Path, head_before: str, paths: Sequence[str]) -> None:
-    """Take back one local commit, touching only the paths it wrote (a kill mid-way is settled by `journal`)."""
+def _take_back(root: Path, head_before: str, staged: Staged) -> None:
+    """Take back the local commit `staged` made, if any, touching only the paths it wrote (a kill mid-way is settled
+    by `journal`)."""
+    if not (staged.committed and head_before):
+        return
     current = rev(root, "HEAD") or ""
-    with journal.moving(root, paths):
+    with journal.moving(root, staged.paths):
         gitops.run_git(root, "update-ref", "-m", "bsi: take back an unpushed commit", "HEAD", head_before, current)
-        journal.follow_head(root, paths)
+        journal.follow_head(root, staged.paths)
 
 
 def push(root: Path, branch: str) -> None:
@@ -393,22 +396,19 @@ def write_through(root: Path, lock: Lock, reconciler: Reconciler, attempt: Calla
                 push(root, branch)
             except PushRejected as exc:
                 last_error = str(exc)
-                if staged.committed and head_before:
-                    undo(root, head_before, staged.paths)
+                _take_back(root, head_before, staged)
             except PushUnanswered as exc:
                 answer = landed(root, branch)  # a late answer is reconciled with the remote, never undone blindly
                 if answer:
                     return
                 if answer is False:
-                    if staged.committed and head_before:
-                        undo(root, head_before, staged.paths)
+                    _take_back(root, head_before, staged)
                     raise
                 remote_state.record(root, datetime.now(UTC).isoformat(), pending=True)
                 raise RemoteUnreachable(f"{exc.message}; whether it landed is not known yet, so the change is "
                                         "kept as a pending local commit and settled at the next `bsi sync`") from None
             except (RemoteUnreachable, PushDeclined, InvalidData):
-                if staged.committed and head_before:
-                    undo(root, head_before, staged.paths)
+                _take_back(root, head_before, staged)
                 raise
             else:
                 return
