@@ -22,8 +22,11 @@ def test_the_cli_and_the_mcp_tool_list_the_same_claims(brain: Path, bsi: Bsi) ->
     live = ok(bsi("claim", "open", "--scope", "a/", "--slug", "live", brain=brain))
     done = ok(bsi("claim", "open", "--scope", "b/", "--slug", "done", brain=brain))
     ok(bsi("claim", "close", done, "--status", "ok", brain=brain))
+    odd = "sess-20261129-0930-odd"  # a status the product does not know blocks, so it is listed
+    (brain / "claims" / f"{odd}.yml").write_text(f"sess_id: {odd}\nscope: c/\nopened_at: '2026-11-29T09:30:00Z'\n"
+                                                 "status: frozen\n")
     s = Session(brain, now=NOW, environ=clean_env(), client="")
-    for flags, status, every, expected in (((), None, False, [live]), (("--all",), None, True, [live, done]),
+    for flags, status, every, expected in (((), None, False, [live, odd]), (("--all",), None, True, [live, done, odd]),
                                            (("--status", "closed"), ["closed"], False, [done]),
                                            (("--status", "open", "--status", "closed"), ["open", "closed"], False,
                                             [live, done])):

@@ -59,7 +59,8 @@ def listed_claims(snapshot_of: Callable[[Collection[str] | None], BrainSnapshot]
                   every: bool) -> tuple[list[Claim], BrainSnapshot]:
     """The claims `claim list` shows (the CLI's and the MCP tool's), and the snapshot they come from.
 
-    `status` lists only those statuses; else the live claims, or every claim with `every`. Only the statuses
+    `status` lists only those statuses; else every claim not ended (one of a status the product does not know
+    included: it blocks), or every claim with `every`. Only the statuses
     listed are read, so closed history is skipped through the parse cache's hints.
 
     Raises:
@@ -72,7 +73,7 @@ def listed_claims(snapshot_of: Callable[[Collection[str] | None], BrainSnapshot]
         raise InvalidData(f"invalid status {', '.join(map(repr, unknown))}: one of {known}")
     snapshot = snapshot_of(wanted or (None if every else BLOCKING_STATUSES))
     claims = [c for c in snapshot.claims
-              if (c.status in wanted if wanted is not None else every or c.status in BLOCKING_STATUSES)]
+              if (c.status in wanted if wanted is not None else every or not c.is_terminal)]
     return claims, snapshot
 
 
