@@ -30,6 +30,7 @@ import shlex
 from brain_tui.core.sessions.shell_braces import MAX_WORDS, expand_braces
 from brain_tui.core.sessions.shell_comments import without_comments
 from brain_tui.core.sessions.shell_heredocs import split_here_documents
+from brain_tui.core.sessions.shell_line_state import LineState
 from brain_tui.core.sessions.shell_patches import PATCH_PROGRAMS, names_patch_program, read_leftover_patches, read_patch
 from brain_tui.core.sessions.shell_substitutions import piped_text, reads_script_from_stdin, substitutions
 from brain_tui.core.sessions.shell_wrappers import join_path, split_wrappers
@@ -74,7 +75,7 @@ class ShellReading:
     refused), what it could not read (the sandbox's job), and `partial`: why the command line itself was not read
     to its end ("" when it was), so a target it names may be missing (the write decision refuses such a command)."""
 
-    __slots__ = ("targets", "named", "unread", "partial", "patches", "patched", "patch_dirs")
+    __slots__ = ("targets", "named", "unread", "partial", "patches", "patched", "patch_dirs", "line")
 
     def __init__(self) -> None:
         self.targets: list[ShellTarget] = []
@@ -84,6 +85,7 @@ class ShellReading:
         self.patches: dict[int, list[str]] = {}  # here-documents fed to a patch program, by shell depth
         self.patched: set[str] = set()  # patch paths read where their command runs
         self.patch_dirs: list[str | None] = []  # the folders patch programs run in
+        self.line = LineState("")  # what the line sets for its later commands (HOME, CDPATH…)
 
     def add(self, path: str, cwd: str | None, command: str, tree: bool = False, *, named: bool = False) -> None:
         """Record a target written as `path` from `cwd` (None: unknown, so a relative path cannot be placed);
@@ -124,6 +126,7 @@ def read_command(command: str | Sequence[str], cwd: str, home: str | None = None
     (default ``$HOME``).
     """
     reading = ShellReading()
+    reading.line = LineState(command if isinstance(command, str) else " ".join(map(str, command)))
     if isinstance(command, str):
         _read_text(command, cwd, reading, home, depth=0)
     else:
@@ -162,6 +165,7 @@ def _read_lines(text: str, cwd: str | None, reading: ShellReading, home: str | N
         reading.partial = reading.partial or f"a brace expansion into more than {MAX_WORDS} words"
         return
     text = _FD_REDIRECT.sub(r"\1", text)
+    reading.partial = reading.partial or reading.line.unplaced(text)
     lexer = shlex.shlex(text, posix=True, punctuation_chars="();<>|&\n")
     lexer.whitespace = " \t\r"
     lexer.commenters = ""
@@ -362,6 +366,7 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
     args = words[1:]
     if name in ("cd", "pushd"):
         operands = [a for a in args if not a.startswith("-") or a == "-"]
+        reading.partial = reading.partial or reading.line.cd_unplaced(operands)
         target = operands[0] if operands else (home if home is not None else os.environ.get("HOME", ""))
         if not target or target == "-" or "$" in target or "`" in target:
             return None
