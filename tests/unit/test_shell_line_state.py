@@ -4,6 +4,8 @@ defines (its name runs the alias's commands)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from brain_tui.core.sessions.shell_targets import read_command
@@ -46,3 +48,43 @@ def test_a_line_that_leaves_home_alone_reads_as_before(command: str, expected: s
     reading = read_command(command, W, home="/home/u")
     assert not reading.partial
     assert [t.path for t in reading.targets if t.path.endswith(expected)], reading.targets
+
+
+@pytest.mark.parametrize("command", [
+    "ln -s ../claims notes/c; echo x > notes/c/a.yml",
+    "ln -sf /w/claims/a.yml notes/f && echo x >> notes/f",
+    "cd notes && ln -s ../claims c && touch c/a.yml",
+    "ln -s -t notes ../claims; rm -rf notes/claims/a.yml",
+    "cp -s /w/claims/a.yml notes/f; echo x > notes/f",
+    "cp --symbolic-link /w/claims/a.yml notes/f; echo x > notes/f",
+    "cd $D; ln -s /w/claims c; cd /w/notes; echo x > c/a.yml",
+    "ln --symbolic ../claims notes/c\ntee notes/c/a.yml < x",
+    "ln -s ../claims notes/c; cd notes/c; touch a.yml",
+])
+def test_a_write_through_a_link_the_line_makes_is_not_placed_as_written(command: str) -> None:
+    assert blocked(command), command
+
+
+@pytest.mark.parametrize(("command", "expected"), [
+    ("ln -s ../lib notes/lib && ls notes/lib", {"/w/notes/lib"}),
+    ("ln -sf a.md notes/b.md; echo x > notes/a.md", {"/w/notes/b.md", "/w/notes/a.md"}),
+])
+def test_a_link_the_line_makes_leaves_other_writes_alone(command: str, expected: set[str]) -> None:
+    reading = read_command(command, W)
+    assert not reading.partial and {t.path for t in reading.targets} == expected
+
+
+def test_dot_dot_after_an_existing_link_is_where_the_link_leads(tmp_path: Path) -> None:
+    """`notes/L/../x` is `x` beside L's target, not `notes/x`: the kernel follows L before `..`."""
+    (tmp_path / "claims" / "sub").mkdir(parents=True)
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "L").symlink_to("../claims/sub")
+    paths = {t.path for t in read_command("echo x > notes/L/../a.yml; touch notes/../notes/b.md",
+                                          str(tmp_path)).targets}
+    assert paths == {str(tmp_path / "claims" / "a.yml"), str(tmp_path / "notes" / "b.md")}
+
+
+@pytest.mark.parametrize("command", ["mv old notes/c; echo x > notes/c/a.yml", "cp -a old notes/c; touch notes/c/a"])
+def test_a_link_moved_or_copied_into_place_is_a_link_made(tmp_path: Path, command: str) -> None:
+    (tmp_path / "old").symlink_to("claims")
+    assert read_command(command, str(tmp_path)).partial

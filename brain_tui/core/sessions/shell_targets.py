@@ -30,7 +30,7 @@ import shlex
 from brain_tui.core.sessions.shell_braces import MAX_WORDS, expand_braces
 from brain_tui.core.sessions.shell_comments import without_comments
 from brain_tui.core.sessions.shell_heredocs import split_here_documents
-from brain_tui.core.sessions.shell_line_state import LineState
+from brain_tui.core.sessions.shell_line_state import LineState, makes_links, placed
 from brain_tui.core.sessions.shell_patches import PATCH_PROGRAMS, names_patch_program, read_leftover_patches, read_patch
 from brain_tui.core.sessions.shell_substitutions import piped_text, reads_script_from_stdin, substitutions
 from brain_tui.core.sessions.shell_wrappers import join_path, split_wrappers
@@ -102,6 +102,10 @@ class ShellReading:
                 self.unread.append(f"{command}: a relative path after a `cd` that cannot be read")
                 return
             path = os.path.join(cwd, path)
+        linked = self.line.through_link(placed(path))
+        if linked:
+            self.partial = self.partial or linked
+            return
         if any(ch in path for ch in "*?["):
             import glob  # only for a command with a glob
 
@@ -110,9 +114,9 @@ class ShellReading:
                 self.unread.append(f"{command}: a glob that matches nothing yet")
                 return
             for match in matches:
-                self._append(ShellTarget(os.path.normpath(match), tree or os.path.isdir(match), command), named)
+                self._append(ShellTarget(placed(match), tree or os.path.isdir(match), command), named)
             return
-        self._append(ShellTarget(os.path.normpath(path), tree, command), named)
+        self._append(ShellTarget(placed(path), tree, command), named)
 
     def _append(self, target: ShellTarget, named: bool = False) -> None:
         into = self.named if named else self.targets
@@ -371,7 +375,8 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
         if not target or target == "-" or "$" in target or "`" in target:
             return None
         joined = join_path(cwd, target)
-        return os.path.normpath(joined) if joined is not None else None
+        reading.partial = reading.partial or (reading.line.through_link(placed(joined)) if joined else "")
+        return placed(joined) if joined is not None else None
     if name == "popd":
         return None
     if name in PATCH_PROGRAMS:  # Codex's patch: in its argv, or the here-document fed to it
@@ -417,7 +422,10 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
             return cwd
         # a hard link (`ln` without -s, `cp -l`) shares the source's content: a write through it writes the source
         links = (name == "ln" and not flags & {"-s", "--symbolic"}) or (name == "cp" and bool(flags & {"-l", "--link"}))
+        before, unread = len(reading.targets), len(reading.unread)
         _copy_like(name, operands, values, flags, cwd, reading, moves=name == "mv" or links)
+        if makes_links(name, operands, flags, cwd):  # a later write through it lands where it leads
+            reading.line.made_links([t.path for t in reading.targets[before:]], len(reading.unread) > unread)
         return cwd
     if name == "rsync":
         operands, _values, _flags = _options(args, {"-e", "--rsh", "-f", "--filter", "--exclude", "--include",
