@@ -88,3 +88,20 @@ def test_dot_dot_after_an_existing_link_is_where_the_link_leads(tmp_path: Path) 
 def test_a_link_moved_or_copied_into_place_is_a_link_made(tmp_path: Path, command: str) -> None:
     (tmp_path / "old").symlink_to("claims")
     assert read_command(command, str(tmp_path)).partial
+
+
+@pytest.mark.parametrize("command", [
+    "shopt -s expand_aliases\nalias r='rm -rf'\nr claims",
+    "shopt -s expand_aliases; alias r='rm -rf'; r claims",
+    "alias w='tee claims/a.yml'; echo x | w",
+    "alias go='cd claims'; go; touch a.yml",
+    "alias a=ls r='rm -rf' && if true; then r claims; fi",
+    "alias rm='rm -i'; rm -rf claims",
+])
+def test_a_name_the_line_makes_an_alias_runs_the_alias(command: str) -> None:
+    assert blocked(command), command
+
+
+def test_an_ordinary_alias_reads_as_its_command() -> None:
+    reading = read_command("alias ll='ls -l'; ll notes; alias ls='ls --color'; ls > notes/out", W)
+    assert not reading.partial and [t.path for t in reading.targets] == ["/w/notes/out"]

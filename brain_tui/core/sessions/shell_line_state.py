@@ -2,6 +2,7 @@
 
 A line can move what its later words mean: a link it makes (``ln -s ../claims notes/c``, ``cp -s``, or a link moved
 or copied into place) sends a later write at or below the link (``notes/c/a.yml``) where the link leads;
+an alias it defines (``alias r='rm -rf'``) runs its commands where its name is the command word (``r claims``);
 ``HOME=/elsewhere`` (or ``export``, ``declare``, ``read HOME``…) sends
 ``~`` and a bare ``cd`` elsewhere than the hook's own ``HOME`` says, and ``CDPATH=…`` sends ``cd NAME`` into another
 folder. Such a line is not read as if they were unchanged: the reading is partial (the write decision refuses it),
@@ -15,6 +16,10 @@ from __future__ import annotations
 import os
 import re
 
+TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 __all__ = ["LineState", "makes_links", "placed"]
 
 #: A word naming HOME where the shell may set it (`HOME=`, `export HOME`, `read HOME`, `unset HOME`, `${HOME:=…}`),
@@ -23,17 +28,41 @@ _SETS_HOME = re.compile(r"(?<![\w$/.{-])HOME(?![\w.])|\$\{HOME:?=")
 _SETS_CDPATH = re.compile(r"(?<![\w$/.{-])CDPATH(?![\w.])|\$\{CDPATH:?=")
 #: A `~` the shell expands: at a word's start, or after `=` or `:` in an assignment.
 _TILDE = re.compile(r"(?:^|[\s=:;&|(<>{])~")
+_CHANGES_FOLDER = re.compile(r"(?:^|[\s;&|(])(?:cd|pushd|popd)(?:[\s;&|)]|$)")
 
 
 class LineState:
     """What the whole line sets that changes how its paths are placed (read once from its text)."""
 
-    __slots__ = ("home_set", "cdpath_set", "links")
+    __slots__ = ("home_set", "cdpath_set", "links", "aliases")
 
     def __init__(self, text: str) -> None:
         self.home_set = bool(_SETS_HOME.search(text))
         self.cdpath_set = bool(_SETS_CDPATH.search(text))
         self.links: list[str | None] = []  # the links the line has made so far (None: one made where it cannot show)
+        self.aliases: dict[str, str] = {}  # the aliases the line has defined so far
+
+    def alias(self, words: list[str], cwd: str | None, read_words: Callable[[list[str]], str | None],
+              read_text: Callable[[str], None]) -> str | None:
+        """`alias NAME=VALUE…` defines; `NAME ARGS…` (a name defined) reads ``VALUE ARGS…`` as the command it is
+        (words: `read_words`; a command line: `read_text`), the alias not expanded again inside. Returns the
+        working folder after it."""
+        if words[0] == "alias":
+            for arg in words[1:]:
+                name, eq, value = arg.partition("=")
+                if eq:
+                    self.aliases[name] = value
+            return cwd
+        import shlex
+
+        value = self.aliases.pop(words[0])
+        try:
+            if not re.search(r"[;&|<>()$`\n\\'\"]", value):
+                return read_words(value.split() + words[1:])
+            read_text(value + " " + shlex.join(words[1:]))
+            return None if _CHANGES_FOLDER.search(value) else cwd
+        finally:
+            self.aliases[words[0]] = value
 
     def made_links(self, paths: list[str], unplaced: bool) -> None:
         """Links made at `paths` (absolute); `unplaced`: one more made where the line does not show."""

@@ -366,6 +366,9 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
                   depth: int) -> str | None:
     if not words:
         return cwd
+    if words[0] == "alias" or words[0] in reading.line.aliases:  # `alias r='rm -rf'`: `r claims` runs rm -rf claims
+        return reading.line.alias(words, cwd, lambda inner: _read_words(inner, cwd, reading, home, depth + 1),
+                                  lambda text: _read_text(text, cwd, reading, home, depth + 1))
     name = os.path.basename(words[0])
     args = words[1:]
     if name in ("cd", "pushd"):
