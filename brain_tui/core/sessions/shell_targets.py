@@ -32,6 +32,7 @@ from brain_tui.core.sessions.shell_comments import without_comments
 from brain_tui.core.sessions.shell_heredocs import split_here_documents
 from brain_tui.core.sessions.shell_line_state import LineState, makes_links, placed
 from brain_tui.core.sessions.shell_patches import PATCH_PROGRAMS, names_patch_program, read_leftover_patches, read_patch
+from brain_tui.core.sessions.shell_stdin import feed
 from brain_tui.core.sessions.shell_substitutions import piped_text, reads_script_from_stdin, substitutions
 from brain_tui.core.sessions.shell_wrappers import join_path, split_wrappers
 
@@ -197,6 +198,8 @@ def _drop_heredoc_bodies(text: str, cwd: str | None, reading: ShellReading, home
         if any(os.path.basename(word) in _SHELLS for word in words) or \
                 any(reads_script_from_stdin(split_wrappers(part.split())[0]) for part in pipeline):
             _read_text(document.body, body_cwd, reading, home, depth + 1)
+        for part in [re.split(r"[;&|()]", document.before)[-1], *pipeline]:  # `ed F <<EOF`, `cat <<EOF | xargs rm`
+            feed(split_wrappers(part.split())[0], document.body, body_cwd, reading, home, depth)
         if names_patch_program(document.before):
             reading.patches.setdefault(depth, []).append(document.body)
     return kept
@@ -246,6 +249,8 @@ def _read_tokens(tokens: list[str], cwd: str | None, reading: ShellReading, home
         command, _here = split_wrappers(words)
         if stdin is not None and reads_script_from_stdin(command):  # `bash <<< CMD`, `echo CMD | sh`
             _read_text(stdin, cwd, reading, home, depth + 1)
+        elif stdin is not None:  # `ed F <<< 'w G'`, `echo F | xargs rm`
+            feed(command, stdin, cwd, reading, home, depth)
         stdin = piped_text(command) if token == "|" else None
         cwd = _read_words(words, cwd, reading, home, depth)
         words = []
