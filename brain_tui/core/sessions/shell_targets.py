@@ -43,9 +43,12 @@ if TYPE_CHECKING:
 #: At most this many characters of a command line are read (longer: the rest is unread).
 MAX_COMMAND = 64 * 1024
 _SHELLS = {"sh", "bash", "dash", "zsh", "ksh", "ash", "mksh"}
-_UNREADABLE = {"xargs", "source", ".", "find", "python", "python3", "ruby", "node", "awk", "gawk",
-               "make", "npm", "npx", "yarn", "pnpm", "pip", "uv", "cargo", "go", "patch", "tar", "unzip", "parallel",
-               "watch", "script"}
+_UNREADABLE = {"xargs", "source", ".", "make", "npm", "npx", "yarn", "pnpm", "pip", "uv", "cargo", "go", "patch",
+               "parallel", "watch", "script"}
+#: Programs whose own command line says some of what they write (`shell_programs`).
+PROGRAMS = frozenset({"find", "awk", "gawk", "mawk", "nawk", "python", "python2", "python3", "pypy", "pypy3", "ruby",
+                      "node", "nodejs", "bun", "php", "zip", "7z", "7za", "7zr", "7zz", "tar", "bsdtar", "gtar",
+                      "unzip"})
 _FD_REDIRECT = re.compile(r"(^|[\s;&|(])\d+(?=>|<>)")
 _CD_WORD = re.compile(r"(^|[\s;&|(])(cd|pushd|popd)([\s;&|)]|$)")
 
@@ -336,25 +339,6 @@ def _copy_like(name: str, operands: list[str], values: dict[str, str], flags: se
             reading.add(source, cwd, name, tree=_is_dir(cwd, source))
 
 
-#: Programs a `find -exec` runs that only read (`find . -name '*.py' -exec grep -l x {} +` writes nothing).
-_FIND_READERS = frozenset({"grep", "egrep", "fgrep", "rg", "cat", "head", "tail", "wc", "ls", "stat", "file",
-                           "echo", "printf", "md5sum", "sha1sum", "sha256sum", "test", "[", "basename", "dirname",
-                           "readlink", "realpath", "du", "diff", "cmp", "true", "false"})
-
-
-def _find_writes(args: list[str]) -> bool:
-    """True when a `find` may write below its starting points: `-delete`, or an `-exec`-like action running a
-    program that is not a known reader."""
-    for index, arg in enumerate(args):
-        if arg == "-delete":
-            return True
-        if arg in ("-exec", "-execdir", "-ok", "-okdir"):
-            program = args[index + 1].rsplit("/", 1)[-1] if index + 1 < len(args) else ""
-            if program not in _FIND_READERS:
-                return True
-    return False
-
-
 #: Commands that write a file's mode, owner or attributes: `chmod MODE FILE…` (the first operand is not a file).
 _METADATA = frozenset({"chmod", "chown", "chgrp", "chattr", "setfacl"})
 
@@ -404,16 +388,11 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
         elif operands:
             reading.unread.append(f"{name}: a script file")
         return cwd
+    if name in PROGRAMS:  # find, the archivers, awk, an interpreter's inline code
+        from brain_tui.core.sessions.shell_programs import read_program  # (it reads with this module's helpers)
+
+        return read_program(name, args, cwd, reading, home, depth)
     if name in _UNREADABLE:
-        if name == "find":  # `-fprint FILE` and its kin write FILE
-            for option, output in zip(args, args[1:], strict=False):
-                if option in ("-fprint", "-fprint0", "-fprintf", "-fls"):
-                    reading.add(output, cwd, "find")
-        if name == "find" and _find_writes(args):
-            # `find PATH… -delete` (or `-exec rm …`): everything below each starting point may go
-            first = next((i for i, a in enumerate(args) if a.startswith(("-", "(", "!"))), len(args))
-            for path in args[:first] or ["."]:
-                reading.add(path, cwd, "find", tree=True)
         reading.unread.append(f"{name}: what it writes")
         return cwd
     if name == "git":
@@ -488,8 +467,9 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
     if name == "perl":
         operands, values, flags = _options(args, {"-e", "-E", "-I", "-M", "-m"})
         if "-i" not in flags and "-i" not in values:
-            reading.unread.append("perl: what it writes")
-            return cwd
+            from brain_tui.core.sessions.shell_programs import read_program
+
+            return read_program(name, args, cwd, reading, home, depth)
         files = operands if ("-e" in values or "-E" in values) else operands[1:]
         for operand in files:
             reading.add(operand, cwd, "perl -i")
