@@ -109,3 +109,31 @@ def test_a_command_line_too_long_to_read_whole_is_refused(brain: Path) -> None:
     body = "x = 1\n" * 20_000
     long_file = hook(brain, "pre-tool-use", bash(brain, f"cat > notes.py <<'EOF'\n{body}EOF\n", session="x"))
     assert long_file.returncode == 0, long_file
+
+
+@pytest.mark.parametrize("command", [
+    "HOME=claims; echo x > ~/a.yml",
+    "export HOME=claims; cd; touch a.yml",
+    "ln -s ../claims brain-engine/api/c; echo x > brain-engine/api/c/a.yml",
+    "shopt -s expand_aliases\nalias r='rm -rf'\nr claims",
+    "printf 'w claims/a.yml\\n' | ed brain-engine/api/a.py",
+    "ed -s brain-engine/api/a.py <<< 'w claims/a.yml'",
+    "zip -r claims/a.zip brain-engine/api",
+    "tar -cf claims/a.tar brain-engine/api",
+    "xargs rm -rf <<< claims",
+    "echo claims | xargs rm -rf",
+    "awk '{print > \"claims/a.yml\"}' brain-engine/api/a.py",
+    "python3 -c \"open('claims/a.yml', 'w').write('x')\"",
+])
+def test_a_write_the_line_plainly_shows_is_refused_to_a_bound_session(satellite: tuple[Path, str, str],
+                                                                       command: str) -> None:
+    brain, _pilot, _sat = satellite
+    assert hook(brain, "pre-tool-use", bash(brain, command)).returncode == 2, command
+
+
+@pytest.mark.parametrize("command", ["echo brain-engine/api/a.py | xargs cat",
+                                     "python3 -c \"print(open('claims/x.yml').read())\"",
+                                     "tar -tf brain-engine/api/a.tar", "alias ll='ls -l'; ll brain-engine"])
+def test_ordinary_reads_of_those_programs_pass(satellite: tuple[Path, str, str], command: str) -> None:
+    brain, _pilot, _sat = satellite
+    assert_allowed(hook(brain, "pre-tool-use", bash(brain, command)))

@@ -30,7 +30,9 @@ import shlex
 from brain_tui.core.sessions.shell_braces import MAX_WORDS, expand_braces
 from brain_tui.core.sessions.shell_comments import without_comments
 from brain_tui.core.sessions.shell_heredocs import split_here_documents
+from brain_tui.core.sessions.shell_line_state import LineState, makes_links, placed
 from brain_tui.core.sessions.shell_patches import PATCH_PROGRAMS, names_patch_program, read_leftover_patches, read_patch
+from brain_tui.core.sessions.shell_stdin import feed
 from brain_tui.core.sessions.shell_substitutions import piped_text, reads_script_from_stdin, substitutions
 from brain_tui.core.sessions.shell_wrappers import join_path, split_wrappers
 
@@ -41,9 +43,12 @@ if TYPE_CHECKING:
 #: At most this many characters of a command line are read (longer: the rest is unread).
 MAX_COMMAND = 64 * 1024
 _SHELLS = {"sh", "bash", "dash", "zsh", "ksh", "ash", "mksh"}
-_UNREADABLE = {"xargs", "source", ".", "find", "python", "python3", "ruby", "node", "awk", "gawk",
-               "make", "npm", "npx", "yarn", "pnpm", "pip", "uv", "cargo", "go", "patch", "tar", "unzip", "parallel",
-               "watch", "script"}
+_UNREADABLE = {"xargs", "source", ".", "make", "npm", "npx", "yarn", "pnpm", "pip", "uv", "cargo", "go", "patch",
+               "parallel", "watch", "script"}
+#: Programs whose own command line says some of what they write (`shell_programs`).
+PROGRAMS = frozenset({"find", "awk", "gawk", "mawk", "nawk", "python", "python2", "python3", "pypy", "pypy3", "ruby",
+                      "node", "nodejs", "bun", "php", "zip", "7z", "7za", "7zr", "7zz", "tar", "bsdtar", "gtar",
+                      "unzip"})
 _FD_REDIRECT = re.compile(r"(^|[\s;&|(])\d+(?=>|<>)")
 _CD_WORD = re.compile(r"(^|[\s;&|(])(cd|pushd|popd)([\s;&|)]|$)")
 
@@ -74,7 +79,7 @@ class ShellReading:
     refused), what it could not read (the sandbox's job), and `partial`: why the command line itself was not read
     to its end ("" when it was), so a target it names may be missing (the write decision refuses such a command)."""
 
-    __slots__ = ("targets", "named", "unread", "partial", "patches", "patched", "patch_dirs")
+    __slots__ = ("targets", "named", "unread", "partial", "patches", "patched", "patch_dirs", "line")
 
     def __init__(self) -> None:
         self.targets: list[ShellTarget] = []
@@ -84,6 +89,7 @@ class ShellReading:
         self.patches: dict[int, list[str]] = {}  # here-documents fed to a patch program, by shell depth
         self.patched: set[str] = set()  # patch paths read where their command runs
         self.patch_dirs: list[str | None] = []  # the folders patch programs run in
+        self.line = LineState("")  # what the line sets for its later commands (HOME, CDPATH…)
 
     def add(self, path: str, cwd: str | None, command: str, tree: bool = False, *, named: bool = False) -> None:
         """Record a target written as `path` from `cwd` (None: unknown, so a relative path cannot be placed);
@@ -100,6 +106,10 @@ class ShellReading:
                 self.unread.append(f"{command}: a relative path after a `cd` that cannot be read")
                 return
             path = os.path.join(cwd, path)
+        linked = self.line.through_link(placed(path))
+        if linked:
+            self.partial = self.partial or linked
+            return
         if any(ch in path for ch in "*?["):
             import glob  # only for a command with a glob
 
@@ -108,9 +118,9 @@ class ShellReading:
                 self.unread.append(f"{command}: a glob that matches nothing yet")
                 return
             for match in matches:
-                self._append(ShellTarget(os.path.normpath(match), tree or os.path.isdir(match), command), named)
+                self._append(ShellTarget(placed(match), tree or os.path.isdir(match), command), named)
             return
-        self._append(ShellTarget(os.path.normpath(path), tree, command), named)
+        self._append(ShellTarget(placed(path), tree, command), named)
 
     def _append(self, target: ShellTarget, named: bool = False) -> None:
         into = self.named if named else self.targets
@@ -124,6 +134,7 @@ def read_command(command: str | Sequence[str], cwd: str, home: str | None = None
     (default ``$HOME``).
     """
     reading = ShellReading()
+    reading.line = LineState(command if isinstance(command, str) else " ".join(map(str, command)))
     if isinstance(command, str):
         _read_text(command, cwd, reading, home, depth=0)
     else:
@@ -162,6 +173,7 @@ def _read_lines(text: str, cwd: str | None, reading: ShellReading, home: str | N
         reading.partial = reading.partial or f"a brace expansion into more than {MAX_WORDS} words"
         return
     text = _FD_REDIRECT.sub(r"\1", text)
+    reading.partial = reading.partial or reading.line.unplaced(text)
     lexer = shlex.shlex(text, posix=True, punctuation_chars="();<>|&\n")
     lexer.whitespace = " \t\r"
     lexer.commenters = ""
@@ -189,6 +201,8 @@ def _drop_heredoc_bodies(text: str, cwd: str | None, reading: ShellReading, home
         if any(os.path.basename(word) in _SHELLS for word in words) or \
                 any(reads_script_from_stdin(split_wrappers(part.split())[0]) for part in pipeline):
             _read_text(document.body, body_cwd, reading, home, depth + 1)
+        for part in [re.split(r"[;&|()]", document.before)[-1], *pipeline]:  # `ed F <<EOF`, `cat <<EOF | xargs rm`
+            feed(split_wrappers(part.split())[0], document.body, body_cwd, reading, home, depth)
         if names_patch_program(document.before):
             reading.patches.setdefault(depth, []).append(document.body)
     return kept
@@ -238,6 +252,8 @@ def _read_tokens(tokens: list[str], cwd: str | None, reading: ShellReading, home
         command, _here = split_wrappers(words)
         if stdin is not None and reads_script_from_stdin(command):  # `bash <<< CMD`, `echo CMD | sh`
             _read_text(stdin, cwd, reading, home, depth + 1)
+        elif stdin is not None:  # `ed F <<< 'w G'`, `echo F | xargs rm`
+            feed(command, stdin, cwd, reading, home, depth)
         stdin = piped_text(command) if token == "|" else None
         cwd = _read_words(words, cwd, reading, home, depth)
         words = []
@@ -323,25 +339,6 @@ def _copy_like(name: str, operands: list[str], values: dict[str, str], flags: se
             reading.add(source, cwd, name, tree=_is_dir(cwd, source))
 
 
-#: Programs a `find -exec` runs that only read (`find . -name '*.py' -exec grep -l x {} +` writes nothing).
-_FIND_READERS = frozenset({"grep", "egrep", "fgrep", "rg", "cat", "head", "tail", "wc", "ls", "stat", "file",
-                           "echo", "printf", "md5sum", "sha1sum", "sha256sum", "test", "[", "basename", "dirname",
-                           "readlink", "realpath", "du", "diff", "cmp", "true", "false"})
-
-
-def _find_writes(args: list[str]) -> bool:
-    """True when a `find` may write below its starting points: `-delete`, or an `-exec`-like action running a
-    program that is not a known reader."""
-    for index, arg in enumerate(args):
-        if arg == "-delete":
-            return True
-        if arg in ("-exec", "-execdir", "-ok", "-okdir"):
-            program = args[index + 1].rsplit("/", 1)[-1] if index + 1 < len(args) else ""
-            if program not in _FIND_READERS:
-                return True
-    return False
-
-
 #: Commands that write a file's mode, owner or attributes: `chmod MODE FILE…` (the first operand is not a file).
 _METADATA = frozenset({"chmod", "chown", "chgrp", "chattr", "setfacl"})
 
@@ -358,15 +355,20 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
                   depth: int) -> str | None:
     if not words:
         return cwd
+    if words[0] == "alias" or words[0] in reading.line.aliases:  # `alias r='rm -rf'`: `r claims` runs rm -rf claims
+        return reading.line.alias(words, cwd, lambda inner: _read_words(inner, cwd, reading, home, depth + 1),
+                                  lambda text: _read_text(text, cwd, reading, home, depth + 1))
     name = os.path.basename(words[0])
     args = words[1:]
     if name in ("cd", "pushd"):
         operands = [a for a in args if not a.startswith("-") or a == "-"]
+        reading.partial = reading.partial or reading.line.cd_unplaced(operands)
         target = operands[0] if operands else (home if home is not None else os.environ.get("HOME", ""))
         if not target or target == "-" or "$" in target or "`" in target:
             return None
         joined = join_path(cwd, target)
-        return os.path.normpath(joined) if joined is not None else None
+        reading.partial = reading.partial or (reading.line.through_link(placed(joined)) if joined else "")
+        return placed(joined) if joined is not None else None
     if name == "popd":
         return None
     if name in PATCH_PROGRAMS:  # Codex's patch: in its argv, or the here-document fed to it
@@ -386,16 +388,11 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
         elif operands:
             reading.unread.append(f"{name}: a script file")
         return cwd
+    if name in PROGRAMS:  # find, the archivers, awk, an interpreter's inline code
+        from brain_tui.core.sessions.shell_programs import read_program  # (it reads with this module's helpers)
+
+        return read_program(name, args, cwd, reading, home, depth)
     if name in _UNREADABLE:
-        if name == "find":  # `-fprint FILE` and its kin write FILE
-            for option, output in zip(args, args[1:], strict=False):
-                if option in ("-fprint", "-fprint0", "-fprintf", "-fls"):
-                    reading.add(output, cwd, "find")
-        if name == "find" and _find_writes(args):
-            # `find PATH… -delete` (or `-exec rm …`): everything below each starting point may go
-            first = next((i for i, a in enumerate(args) if a.startswith(("-", "(", "!"))), len(args))
-            for path in args[:first] or ["."]:
-                reading.add(path, cwd, "find", tree=True)
         reading.unread.append(f"{name}: what it writes")
         return cwd
     if name == "git":
@@ -412,7 +409,10 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
             return cwd
         # a hard link (`ln` without -s, `cp -l`) shares the source's content: a write through it writes the source
         links = (name == "ln" and not flags & {"-s", "--symbolic"}) or (name == "cp" and bool(flags & {"-l", "--link"}))
+        before, unread = len(reading.targets), len(reading.unread)
         _copy_like(name, operands, values, flags, cwd, reading, moves=name == "mv" or links)
+        if makes_links(name, operands, flags, cwd):  # a later write through it lands where it leads
+            reading.line.made_links([t.path for t in reading.targets[before:]], len(reading.unread) > unread)
         return cwd
     if name == "rsync":
         operands, _values, _flags = _options(args, {"-e", "--rsh", "-f", "--filter", "--exclude", "--include",
@@ -467,8 +467,9 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
     if name == "perl":
         operands, values, flags = _options(args, {"-e", "-E", "-I", "-M", "-m"})
         if "-i" not in flags and "-i" not in values:
-            reading.unread.append("perl: what it writes")
-            return cwd
+            from brain_tui.core.sessions.shell_programs import read_program
+
+            return read_program(name, args, cwd, reading, home, depth)
         files = operands if ("-e" in values or "-E" in values) else operands[1:]
         for operand in files:
             reading.add(operand, cwd, "perl -i")

@@ -1,0 +1,125 @@
+"""What a shell command line changes for its own later commands, for the shell's reader (`shell_targets`).
+
+A line can move what its later words mean: a link it makes (``ln -s ../claims notes/c``, ``cp -s``, or a link moved
+or copied into place) sends a later write at or below the link (``notes/c/a.yml``) where the link leads;
+an alias it defines (``alias r='rm -rf'``) runs its commands where its name is the command word (``r claims``);
+``HOME=/elsewhere`` (or ``export``, ``declare``, ``read HOME``…) sends
+``~`` and a bare ``cd`` elsewhere than the hook's own ``HOME`` says, and ``CDPATH=…`` sends ``cd NAME`` into another
+folder. Such a line is not read as if they were unchanged: the reading is partial (the write decision refuses it),
+as a target it names may be placed wrong.
+
+Standard library only: the hook's fast path reads shell commands with it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+__all__ = ["LineState", "makes_links", "placed"]
+
+#: A word naming HOME where the shell may set it (`HOME=`, `export HOME`, `read HOME`, `unset HOME`, `${HOME:=…}`),
+#: not where it only expands it (`$HOME`, `${HOME}`).
+_SETS_HOME = re.compile(r"(?<![\w$/.{-])HOME(?![\w.])|\$\{HOME:?=")
+_SETS_CDPATH = re.compile(r"(?<![\w$/.{-])CDPATH(?![\w.])|\$\{CDPATH:?=")
+#: A `~` the shell expands: at a word's start, or after `=` or `:` in an assignment.
+_TILDE = re.compile(r"(?:^|[\s=:;&|(<>{])~")
+_CHANGES_FOLDER = re.compile(r"(?:^|[\s;&|(])(?:cd|pushd|popd)(?:[\s;&|)]|$)")
+
+
+class LineState:
+    """What the whole line sets that changes how its paths are placed (read once from its text)."""
+
+    __slots__ = ("home_set", "cdpath_set", "links", "aliases")
+
+    def __init__(self, text: str) -> None:
+        self.home_set = bool(_SETS_HOME.search(text))
+        self.cdpath_set = bool(_SETS_CDPATH.search(text))
+        self.links: list[str | None] = []  # the links the line has made so far (None: one made where it cannot show)
+        self.aliases: dict[str, str] = {}  # the aliases the line has defined so far
+
+    def alias(self, words: list[str], cwd: str | None, read_words: Callable[[list[str]], str | None],
+              read_text: Callable[[str], None]) -> str | None:
+        """`alias NAME=VALUE…` defines; `NAME ARGS…` (a name defined) reads ``VALUE ARGS…`` as the command it is
+        (words: `read_words`; a command line: `read_text`), the alias not expanded again inside. Returns the
+        working folder after it."""
+        if words[0] == "alias":
+            for arg in words[1:]:
+                name, eq, value = arg.partition("=")
+                if eq:
+                    self.aliases[name] = value
+            return cwd
+        import shlex
+
+        value = self.aliases.pop(words[0])
+        try:
+            if not re.search(r"[;&|<>()$`\n\\'\"]", value):
+                return read_words(value.split() + words[1:])
+            read_text(value + " " + shlex.join(words[1:]))
+            return None if _CHANGES_FOLDER.search(value) else cwd
+        finally:
+            self.aliases[words[0]] = value
+
+    def made_links(self, paths: list[str], unplaced: bool) -> None:
+        """Links made at `paths` (absolute); `unplaced`: one more made where the line does not show."""
+        self.links.extend(paths)
+        if unplaced:
+            self.links.append(None)
+
+    def through_link(self, path: str) -> str:
+        """Why the absolute `path` cannot be placed as written ("" when it can): at or below a link the line made."""
+        for link in self.links:
+            if link is None:
+                return "a write after a link made where the line does not show"
+            if path == link or path.startswith(link.rstrip("/") + "/"):
+                return "a write through a link the line makes"
+        return ""
+
+    def unplaced(self, text: str) -> str:
+        """Why the paths of the line `text` cannot be placed ("" when they can): a `~` after the line sets HOME."""
+        if self.home_set and _TILDE.search(text):
+            return "a `~` on a line that sets HOME"
+        return ""
+
+    def cd_unplaced(self, operands: list[str]) -> str:
+        """Why a `cd` with these operands goes nowhere the line shows ("" when it does)."""
+        if not operands and self.home_set:
+            return "a bare `cd` on a line that sets HOME"
+        if operands and self.cdpath_set and not operands[0].startswith(("/", ".", "~")):
+            return "a `cd` on a line that sets CDPATH"
+        return ""
+
+
+def placed(path: str) -> str:
+    """The absolute `path` normalised as the kernel walks it: a `..` after a link goes up from where the link
+    leads (``notes/L/../x`` with ``L -> ../claims/sub`` is ``claims/x``), not up from the link's own folder."""
+    lexical = os.path.normpath(path)
+    parts = path.split("/")
+    if ".." not in parts:
+        return lexical
+    last = len(parts) - 1 - parts[::-1].index("..")
+    head = "/".join(parts[:last + 1]) or "/"
+    real = os.path.realpath(head)
+    if real == os.path.realpath(os.path.normpath(head)):
+        return lexical  # no link before a `..`: the path as written
+    return os.path.normpath(os.path.join(real, *parts[last + 1:]))
+
+
+def makes_links(name: str, operands: list[str], flags: set[str], cwd: str | None) -> bool:
+    """True when `ln` / `cp` / `mv` with these operands leaves links at its destinations: ``ln -s``, ``cp -s``, or
+    a link on disk moved or copied into place (an unknown source folder counts as one)."""
+    if (name == "ln" and flags & {"-s", "--symbolic"}) or (name == "cp" and flags & {"-s", "--symbolic-link"}):
+        return True
+    if name not in ("cp", "mv"):
+        return False
+    for source in operands[:-1] if not flags & {"-t", "--target-directory"} else operands:
+        if "$" in source or "`" in source:
+            return True
+        full = source if os.path.isabs(source) else os.path.join(cwd, source) if cwd is not None else None
+        if full is None or os.path.islink(full.rstrip("/")):
+            return True
+    return False

@@ -1,0 +1,193 @@
+"""Programs whose own command line says what they write, for the shell's reader (`shell_targets`).
+
+``find`` (``-fprint FILE``; ``-delete`` or an ``-exec`` of anything but a reader: everything below its starting
+points); the archivers: the archive ``zip``, ``7z a|u|d``, ``tar -c|-r|-u`` (``-f``, ``--file``, old-style ``tar
+cf OUT``) write, and the folder ``tar -x -C DIR``, ``unzip -d DIR``, ``7z x -oDIR`` extract into; ``awk`` (and
+``gawk``, ``mawk``, ``nawk``): the files its ``print > "FILE"`` / ``>> "FILE"`` name, the commands its ``print |
+"CMD"``, ``system("CMD")`` and ``"CMD" | getline`` run, and ``gawk -i inplace``'s files; and an interpreter's inline
+code (``python -c``, ``perl -e``, ``node -e``, ``ruby -e``, ``php -r``) that writes (an ``open`` for writing, a
+``remove``, ``rmtree``, ``writeFileSync``…) and names a protocol file in a string: that file is a target. Code that
+only reads names none (``cat claims/x.yml`` is a read too). What else such a program writes is unread: the OS
+sandbox's job.
+
+Standard library only: the hook's fast path reads shell commands with it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from brain_tui.core.sessions.shell_targets import ShellReading, _options
+
+__all__ = ["read_program"]
+
+#: Programs a `find -exec` runs that only read (`find . -name '*.py' -exec grep -l x {} +` writes nothing).
+_FIND_READERS = frozenset({"grep", "egrep", "fgrep", "rg", "cat", "head", "tail", "wc", "ls", "stat", "file",
+                           "echo", "printf", "md5sum", "sha1sum", "sha256sum", "test", "[", "basename", "dirname",
+                           "readlink", "realpath", "du", "diff", "cmp", "true", "false"})
+_AWKS = frozenset({"awk", "gawk", "mawk", "nawk", "busybox-awk"})
+#: Interpreters and their options holding inline code.
+_INLINE = {"python": ("-c",), "python2": ("-c",), "python3": ("-c",), "pypy": ("-c",), "pypy3": ("-c",),
+           "perl": ("-e", "-E"), "ruby": ("-e",), "node": ("-e", "--eval", "-p", "--print"),
+           "nodejs": ("-e", "--eval", "-p", "--print"), "bun": ("-e", "--eval", "-p", "--print"), "php": ("-r",)}
+
+_STRING = re.compile(r"""(['"])((?:\\.|(?!\1)[^\\\n])*)\1""")
+_PROTOCOL = re.compile(r"(?:^|/)(?:claims|signals|locks|breath|\.brain)(?:/|$)|(?:^|/)BRAIN-INDEX\.md$")
+#: What writes in inline code: an `open` for writing, or a call that writes, removes, moves or runs something.
+_CODE_WRITES = re.compile(r"""open\s*\([^)]*?,\s*['"][^'"]*[wax+]|\b(?:write\w*|remove|unlink\w*|rmtree|rename\w*|
+    truncate|mkdirs?|makedirs|rmdir|rmSync|rm|symlink\w*|link|chmod|chown|copy\w*|move|touch|system|popen|run|call|
+    check_call|check_output|spawn\w*|exec\w*|appendFile\w*)\b""", re.VERBOSE)
+#: A mode before a path in a string (Perl's `open(F, ">claims/x")`): writing when it holds `>`.
+_MODE = re.compile(r"^(?:\+?[<>]{1,2}|\|)\s*")
+
+
+def read_program(name: str, args: list[str], cwd: str | None, reading: ShellReading, home: str | None,
+                 depth: int) -> str | None:
+    """Add what `name ARGS…` writes where its command line shows it; return the working folder after it."""
+    if name == "find":
+        _find(args, cwd, reading)
+    elif name in _AWKS:
+        _awk(name, args, cwd, reading, home, depth)
+    elif name in _INLINE:
+        _inline(name, args, cwd, reading)
+    else:
+        _archive(name, args, cwd, reading)
+    reading.unread.append(f"{name}: what it writes")
+    return cwd
+
+
+def _find(args: list[str], cwd: str | None, reading: ShellReading) -> None:
+    for option, output in zip(args, args[1:], strict=False):  # `-fprint FILE` and its kin write FILE
+        if option in ("-fprint", "-fprint0", "-fprintf", "-fls"):
+            reading.add(output, cwd, "find")
+    writes = "-delete" in args or any(
+        arg in ("-exec", "-execdir", "-ok", "-okdir") and
+        (args[i + 1].rsplit("/", 1)[-1] if i + 1 < len(args) else "") not in _FIND_READERS
+        for i, arg in enumerate(args))
+    if writes:
+        # `find PATH… -delete` (or `-exec rm …`): everything below each starting point may go
+        first = next((i for i, a in enumerate(args) if a.startswith(("-", "(", "!"))), len(args))
+        for path in args[:first] or ["."]:
+            reading.add(path, cwd, "find", tree=True)
+
+
+def _archive(name: str, args: list[str], cwd: str | None, reading: ShellReading) -> None:
+    if name == "zip":
+        operands, values, flags = _options(args, {"-b", "-n", "-t", "-tt", "-O", "--out", "-P", "--password",
+                                                  "-Z", "-s", "-x", "-i"})
+        output = values.get("-O") or values.get("--out")
+        if flags & {"-sf", "--show-files"} or "-s" in values and values["-s"] == "f":
+            return
+        archive = output or (operands[0] if operands else "")
+        if archive and archive != "-":
+            reading.add(archive if os.path.splitext(archive)[1] else archive + ".zip", cwd, name)
+    elif name == "unzip":
+        operands, values, flags = _options(args, {"-d", "-x", "-P"})
+        if "-d" in values and not flags & {"-l", "-t", "-p", "-v", "-Z", "-z"}:
+            reading.add(values["-d"], cwd, name, tree=True)
+    elif name.startswith("7z"):
+        switches = [a for a in args if a.startswith("-")]
+        words = [a for a in args if not a.startswith("-")]
+        if words[:1] in (["a"], ["u"], ["d"], ["rn"]) and len(words) > 1:
+            reading.add(words[1], cwd, name)
+        elif words[:1] in (["x"], ["e"]):
+            for switch in switches:
+                if switch.startswith("-o") and len(switch) > 2:
+                    reading.add(switch[2:], cwd, name, tree=True)
+    else:
+        _tar(name, args, cwd, reading)
+
+
+def _tar(name: str, args: list[str], cwd: str | None, reading: ShellReading) -> None:
+    """`tar -c|-r|-u -f OUT` writes OUT; `tar -x -C DIR` writes below DIR (old-style `tar cf OUT …` too)."""
+    if args and not args[0].startswith("-"):  # `tar czf OUT DIR`: the letters' values follow in order
+        letters, rest = args[0], args[1:]
+        args = [f"-{letter}" for letter in letters]
+        for at, letter in enumerate(list(args)):
+            if letter[1] in "fCbTKNgLV" and rest:
+                args.insert(args.index(letter, at) + 1, rest.pop(0))
+        args += rest
+    with_value = {"-f", "--file", "-C", "--directory", "-b", "--blocking-factor", "-T", "--files-from", "-X",
+                  "--exclude-from", "-K", "-N", "-g", "--listed-incremental", "-L", "-V", "--label",
+                  "-H", "--format", "-I", "--use-compress-program", "--exclude", "--transform", "--owner",
+                  "--group", "--mode", "--mtime"}
+    _operands, values, flags = _options(args, with_value)
+    archive = values.get("-f") or values.get("--file")
+    if flags & {"-c", "--create", "-r", "--append", "-u", "--update", "-A", "--catenate", "--concatenate",
+                "--delete"} and archive and archive != "-":
+        reading.add(archive, cwd, name)
+    folder = values.get("-C") or values.get("--directory")
+    if flags & {"-x", "--extract", "--get"} and not flags & {"-O", "--to-stdout"} and folder:
+        reading.add(folder, cwd, name, tree=True)
+
+
+def _awk(name: str, args: list[str], cwd: str | None, reading: ShellReading, home: str | None, depth: int) -> None:
+    from brain_tui.core.sessions.shell_targets import _read_text
+
+    operands, values, _flags = _options(args, {"-F", "-v", "-f", "-e", "--source", "-i", "--include", "-l",
+                                               "--load", "-W"})
+    programs = [v for k, v in zip(args, args[1:], strict=False) if k in ("-e", "--source")]
+    programs += [a.split("=", 1)[1] for a in args if a.startswith("--source=")]
+    if not programs and "-f" not in values and operands:
+        programs, operands = operands[:1], operands[1:]
+    for program in programs:
+        for kind, target in _awk_outputs(program):
+            if kind == "|" and target is not None:
+                _read_text(target, cwd, reading, home, depth + 1)
+            elif target is None:
+                reading.unread.append(f"{name}: a file named by an expression")
+            else:
+                reading.add(target, cwd, name)
+    includes = [v for k, v in zip(args, args[1:], strict=False) if k in ("-i", "--include")]
+    includes += [a.split("=", 1)[1] for a in args if a.startswith("--include=")] + [a[2:] for a in args
+                                                                                    if a.startswith("-i") and a[2:]]
+    if "inplace" in includes:
+        for operand in operands:
+            if "=" not in operand:
+                reading.add(operand, cwd, f"{name} -i inplace")
+
+
+def _unquote(text: str) -> str:
+    return re.sub(r"\\(.)", r"\1", text)
+
+
+def _awk_outputs(program: str) -> list[tuple[str, str | None]]:
+    """The outputs of an awk program: (">", FILE) for `print > "FILE"` (FILE None: made by an expression), and
+    ("|", CMD) for a command it runs (`print | "CMD"`, `system("CMD")`, `"CMD" | getline`)."""
+    found: list[tuple[str, str | None]] = []
+    for match in re.finditer(r"\bprintf?\b", program):
+        depth, index = 0, match.end()
+        while index < len(program) and (depth or program[index] not in ";}{\n"):
+            ch = program[index]
+            if ch == '"':
+                string = _STRING.match(program, index)
+                index = string.end() if string else len(program)
+                continue
+            depth += (ch in "([") - (ch in ")]")
+            if depth == 0 and ch in ">|":
+                kind = ">" if ch == ">" else "|"
+                index += 2 if program.startswith(">>", index) else 1
+                string = _STRING.match(program, len(program[:index]) + len(program[index:]) -
+                                       len(program[index:].lstrip()))
+                found.append((kind, _unquote(string.group(2)) if string and string.group(1) == '"' else None))
+                break
+            index += 1
+    for pattern in (r'\bsystem\s*\(\s*"((?:\\.|[^"\\])*)"', r'"((?:\\.|[^"\\])*)"\s*\|\s*getline'):
+        found += [("|", _unquote(m.group(1))) for m in re.finditer(pattern, program)]
+    return [(kind, target) for kind, target in found if kind == ">" or target is not None]
+
+
+def _inline(name: str, args: list[str], cwd: str | None, reading: ShellReading) -> None:
+    """Inline code that writes and names a protocol file in a string: that file is a target (the decision refuses
+    it); code that only reads, or names no protocol file, names none."""
+    options = _INLINE[name]
+    codes = [v for k, v in zip(args, args[1:], strict=False) if k in options]
+    codes += [a[2:] for a in args if a[:2] in options and len(a) > 2 and not a.startswith("--")]
+    for code in codes:
+        writes = bool(_CODE_WRITES.search(code))
+        for string in _STRING.finditer(code):
+            mode = _MODE.match(string.group(2))
+            text = string.group(2)[mode.end():] if mode else string.group(2)
+            if (writes or mode and ">" in mode.group()) and _PROTOCOL.search(text) and "\n" not in text:
+                reading.add(text, cwd, name, tree=not os.path.splitext(text)[1])

@@ -1,0 +1,103 @@
+"""What a command does with the text a command line hands it on standard input, when the line shows that text
+(``<<< TEXT``, a here-document, ``echo``/``printf … |``), for the shell's reader (`shell_targets`): an editor's
+commands (``ed``, ``red``, ``ex``, ``vim -e``/``-es``: the files ``w FILE``, ``wq FILE``, ``f FILE`` … ``w``,
+``:saveas FILE`` write, and the shell commands ``!CMD``, ``w !CMD``, ``r !CMD`` run) and the arguments ``xargs``
+adds to its command (``echo claims | xargs rm -rf`` runs ``rm -rf claims``). A shell reading its script there is
+`shell_substitutions`' (``bash <<< CMD``).
+
+Standard library only: the hook's fast path reads shell commands with it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
+if TYPE_CHECKING:
+    from brain_tui.core.sessions.shell_targets import ShellReading
+
+__all__ = ["feed"]
+
+_EDS = frozenset({"ed", "red", "ex"})
+_VIMS = frozenset({"vi", "vim", "nvim"})
+#: An ed address (or range), a `g/RE/` prefix (its command runs on each match), then the command and its argument.
+_ADDRESS = r"(?:\d+|[.$%,;+^-]|'[a-z]|/(?:\\.|[^/\\])*/?|\?(?:\\.|[^?\\])*\??|\s)*"
+_ED_PREFIX = re.compile(rf"^[\s:]*(?:[gGvV]/(?:\\.|[^/\\])*/)?{_ADDRESS}")
+_ED_COMMAND = re.compile(r"(wq|w|W|x(?:it)?|sav(?:eas)?|up(?:date)?|e|E|f(?:ile)?|r)!?(?:\s*>>\s*|\s+)(.*)")
+_TEXT_MODE = re.compile(rf"^\s*{_ADDRESS}[aic]\s*$")
+#: xargs options that take a value (the next word, or joined: `-n1`, `--max-args=1`); `-e`/`-i`/`-l` take one joined.
+_XARGS_VALUES = frozenset({"-a", "--arg-file", "-d", "--delimiter", "-E", "-I", "-L", "-n", "--max-args", "-P",
+                           "--max-procs", "-s", "--max-chars", "--process-slot-var"})
+
+
+def feed(words: list[str], text: str, cwd: str | None, reading: ShellReading, home: str | None, depth: int) -> None:
+    """Read what the command `words` (wrappers passed over) does with `text` on its standard input."""
+    if not words:
+        return
+    name = os.path.basename(words[0])
+    if name in _EDS or (name in _VIMS and any(re.fullmatch(r"-[A-Za-z]*[eE][A-Za-z]*", w) for w in words[1:])):
+        _read_editor_script(text, cwd, reading, home, depth, name)
+    elif name == "xargs":
+        _read_xargs(words[1:], text, cwd, reading, home, depth)
+
+
+def _read_editor_script(text: str, cwd: str | None, reading: ShellReading, home: str | None, depth: int,
+                        name: str) -> None:
+    from brain_tui.core.sessions.shell_targets import _read_text
+
+    appending = False
+    for line in text.split("\n"):
+        if appending:  # text of `a`, `i`, `c`, to a line holding `.` alone
+            appending = line.strip() != "."
+            continue
+        if _TEXT_MODE.match(line):
+            appending = True
+            continue
+        rest = line[_ED_PREFIX.match(line).end():]  # type: ignore[union-attr]  # (it matches "" at least)
+        match = _ED_COMMAND.fullmatch(rest)
+        command, arg = (match.group(1), match.group(2).strip()) if match else ("", rest.strip())
+        if arg.startswith("!") and (match or rest.startswith("!")):  # a shell command the editor runs
+            _read_text(arg[1:], cwd, reading, home, depth + 1)
+        elif match and arg and command != "r":  # a file written now, or named to be written by a later `w`
+            reading.add(arg, cwd, name)
+
+
+def _read_xargs(args: list[str], text: str, cwd: str | None, reading: ShellReading, home: str | None,
+                depth: int) -> None:
+    from brain_tui.core.sessions.shell_targets import _read_words
+
+    index, values, null = 0, {}, False
+    while index < len(args) and args[index].startswith("-") and args[index] != "--":
+        arg = args[index]
+        index += 1
+        option, eq, value = arg.partition("=")
+        if option in _XARGS_VALUES and not eq:
+            value, index = (args[index] if index < len(args) else ""), index + 1
+        elif not eq and arg[:2] in _XARGS_VALUES | {"-e", "-i", "-l"} and not arg.startswith("--"):
+            option, value = arg[:2], arg[2:]
+        values[option] = value
+        null = null or option in ("-0", "--null")
+    if index < len(args) and args[index] == "--":
+        index += 1
+    if "-a" in values or "--arg-file" in values:
+        return  # its arguments come from a file
+    command = args[index:] or ["echo"]
+    replace = values.get("-I") or values.get("--replace") or ("{}" if "-i" in values or "--replace" in values
+                                                              else None)
+    text = text.replace("\\0", "\0") if null else text  # `printf 'a\0'`: the reader keeps its escape as written
+    delimiter = "\0" if null else values.get("-d", values.get("--delimiter"))
+    if replace is not None or delimiter is not None:
+        items = [item for item in text.split("\n" if delimiter in (None, "\\n") else delimiter) if item.strip()]
+    else:
+        import shlex
+
+        try:
+            items = shlex.split(text)
+        except ValueError:  # an unclosed quote: xargs stops there
+            items = text.split()
+    if replace is None:
+        _read_words([*command, *items], cwd, reading, home, depth + 1)
+        return
+    for item in items:
+        _read_words([word.replace(replace, item.strip()) for word in command], cwd, reading, home, depth + 1)
