@@ -80,7 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             root = find_root(args.brain)
         brain = Brain(root, now=args.now, instance=args.instance)
     except BsiError as exc:
-        hint = "; or try `brain-tui --demo`" if exc.exit_code == 66 else ""
+        hint = "; or try `brain-tui --demo`" if exc.exit_code == 66 and "brain-tui --demo" not in exc.message else ""
         sys.stderr.write(f"brain-tui: {exc.message}{hint}\n")
         if demo_dir:
             shutil.rmtree(demo_dir, ignore_errors=True)

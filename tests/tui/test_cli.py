@@ -22,6 +22,7 @@ def test_no_brain_exits_66_naming_the_way_out(tmp_path: Path) -> None:
     proc = run_cli("--brain", str(tmp_path / "nowhere"), cwd=tmp_path)
     assert proc.returncode == 66
     assert "bsi init" in proc.stderr and "--demo" in proc.stderr
+    assert proc.stderr.count("brain-tui --demo") == 1 and proc.stderr.count("\n") == 1  # one line, said once
 
 
 def test_unknown_theme_exits_64(demo_root: Path, tmp_path: Path) -> None:
