@@ -24,8 +24,9 @@ def test_an_open_satellites_shell_writes_inside_its_scope_and_never_into_claims(
         bash(f"echo '# paginate' >> {SATELLITE_FILE}"),
         # A write the command line shows: the hook (and Claude Code's own deny rules) refuse it.
         bash(f"echo 'status: closed' >> claims/{SATELLITE}.yml"),
-        # One it cannot show: the OS sandbox that `bsi hooks install` writes keeps claims/ read-only.
-        bash(f"python3 -c \"open('claims/{SATELLITE}.yml', 'a').write('status: closed')\""),
+        # One it cannot show (the path is made when the code runs): the OS sandbox that `bsi hooks install`
+        # writes keeps claims/ read-only.
+        bash(f"python3 -c \"open('cla' + 'ims/{SATELLITE}.yml', 'a').write('status: closed')\""),
         Text("Noted."),
     ]
 
