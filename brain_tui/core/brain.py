@@ -23,6 +23,7 @@ from pathlib import Path
 from brain_tui.core.clock import Clock, make_clock, zone_from_name
 from brain_tui.core.config import BrainConfig, ConfigFile, default_instance
 from brain_tui.core.errors import BsiError, InvalidData, NotFound
+from brain_tui.core.ids import require_instance
 from brain_tui.core.paths.layout import DATA_DIRS, INDEX_FILE, STATE_DIR, find_root, journal_pending
 from brain_tui.core.record import replace
 from brain_tui.core.records.model import BrainSnapshot
@@ -95,9 +96,10 @@ class Brain:
     """A brain folder (see `find_root`) with its clock, configuration, store and write lock.
 
     The clock is `clock` when given (the cockpit's tests), else the ISO time `now` (tests, demos), else `$BRAIN_NOW`,
-    else the system clock. `commit` is False for `--no-commit`; `instance` defaults to `brain_name@hostname`. `sync` is
-    "sync" (`--sync`: every write goes through the remote), "offline" (`--offline`: commit locally, pushed at the next
-    sync), "local", or None to follow brain-compose.yml (`sync: auto` → "sync").
+    else the system clock. `commit` is False for `--no-commit`; `instance` defaults to `brain_name@hostname` (one given
+    that is not `brain_name@machine` raises InvalidData, 65). `sync` is "sync" (`--sync`: every write goes through the
+    remote), "offline" (`--offline`: commit locally, pushed at the next sync), "local", or None to follow
+    brain-compose.yml (`sync: auto` → "sync").
     """
 
     def __init__(self, root: str | os.PathLike[str], *, now: str | None = None, clock: Clock | None = None,
@@ -111,7 +113,8 @@ class Brain:
         self.commit_enabled = commit
         self.store = BrainStore(self.root, self.tz, self.config)
         self.brain_name = self.config.brain_name or self.root.name
-        self.instance = instance or default_instance(self.brain_name, os.uname().nodename)
+        self.instance = require_instance(instance) if instance is not None else \
+            default_instance(self.brain_name, os.uname().nodename)
         self.last_applied: Applied | None = None
         self._lock_depth = 0
         if sync is None:

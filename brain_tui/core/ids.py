@@ -50,6 +50,15 @@ def valid_session_id(sess_id: str) -> bool:
     return bool(SESSION_ID_RE.match(sess_id)) and sess_id not in (".", "..")
 
 
+def require_instance(instance: str) -> str:
+    """`instance` when it reads as `brain_name@machine` (`valid_instance`), else InvalidData (exit 65)."""
+    if not valid_instance(instance):
+        from brain_tui.core.errors import InvalidData
+
+        raise InvalidData(f"invalid instance {instance[:80]!r}: write it brain_name@machine (like prod@desktop)")
+    return instance
+
+
 def valid_instance(instance: str) -> bool:
     """True when `instance` reads as `brain_name@machine` (SPEC 4): one `@` between two non-empty parts.
 

@@ -62,3 +62,11 @@ async def test_high_contrast_theme_loads(make_app) -> None:  # noqa: ANN001
         await settle(pilot)
         assert app.theme == "high-contrast"
         assert app.get_css_variables()["background"].upper() == "#000000"
+
+
+@pytest.mark.parametrize("instance", ["", "a b", "nobody", "x@y@z"])
+def test_an_instance_not_brain_at_machine_is_65_before_the_screen_opens(demo_root: Path, instance: str) -> None:
+    """The cockpit's --instance is refused as `bsi claim open --instance` refuses it (SPEC 4), not kept to fail
+    at the first open."""
+    proc = run_cli("--brain", str(demo_root), "--instance", instance, cwd=demo_root)
+    assert proc.returncode == 65 and proc.stderr.startswith("brain-tui: invalid instance"), proc.stderr

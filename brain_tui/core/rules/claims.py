@@ -13,7 +13,7 @@ from datetime import timedelta
 
 from brain_tui.core.clock import MAX_TTL, claim_ttl, format_duration
 from brain_tui.core.errors import BsiError, ConflictError, InvalidData, NotFound, TransitionRefused
-from brain_tui.core.ids import new_session_id, valid_branch, valid_instance, valid_session_id
+from brain_tui.core.ids import new_session_id, require_instance, valid_branch, valid_session_id
 from brain_tui.core.paths.limits import MAX_NEW_CLAIM_BYTES, MAX_SCOPE_ENTRIES, add_history, check_text
 from brain_tui.core.paths.scope import ScopeEntry, format_scope, normalize_path, parse_scope
 from brain_tui.core.paths.text_safety import inert_line
@@ -84,8 +84,7 @@ def validate_open(snapshot: BrainSnapshot, req: OpenRequest) -> None:
         raise InvalidData(f"invalid slug {req.slug[:80]!r}: use lowercase letters, digits and '-'")
     if req.slug is not None and len(req.slug) > MAX_SLUG:
         raise InvalidData(f"invalid slug: {len(req.slug)} characters, at most {MAX_SLUG}")
-    if not valid_instance(req.instance):
-        raise InvalidData(f"invalid instance {req.instance[:80]!r}: write it brain_name@machine (like prod@desktop)")
+    require_instance(req.instance)
     if req.type is not None and req.type not in CLAIM_TYPES:
         raise InvalidData(f"invalid type {req.type!r}: one of {', '.join(CLAIM_TYPES)}")
     if req.satellite_type is not None and req.satellite_type not in SATELLITE_TYPES:
