@@ -149,6 +149,13 @@ class CockpitScreen(ClaimActions):
         self.query_one(FittingFooter).show_command_palette = width >= FOOTER_PALETTE_WIDTH
         self._fit_bands(width)
         self._update_panebar()
+        self._keep_focus_shown()
+
+    def _keep_focus_shown(self) -> None:
+        """A pane hidden with the keys in it (the stale pane, emptied) hands them to the pane on screen."""
+        focused = self.focused
+        if self.is_current and (focused is None or not all(n.display for n in focused.ancestors_with_self)):
+            self.focus_now(self.query_one(FOCUS_TARGETS[self.current_pane]))
 
     def _fit_bands(self, width: int) -> None:
         """Wide: the middle and bottom bands take the rows their panes hold, the claims the rest (tree: its width)."""
@@ -370,6 +377,7 @@ class CockpitScreen(ClaimActions):
     def on_screen_resume(self, event: ScreenResume) -> None:
         """Back from a dialog: run the refresh that waited."""
         self.brain_app.catch_up()
+        self._keep_focus_shown()
 
     # -- going to things -----------------------------------------------------------------------
     def current_item_key(self) -> str | None:

@@ -13,7 +13,7 @@ from textual.containers import Horizontal
 from textual.content import Content
 from textual.events import Resize
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Static
+from textual.widgets import Button, Input, Label, Select, Static
 
 from brain_tui.core.brain import Brain
 from brain_tui.core.records.model import BrainSnapshot, Claim
@@ -185,6 +185,13 @@ class FormDialog(CoreDialog):
     def action_submit(self) -> None:  # pragma: no cover - every form overrides it
         """Run the form's core action."""
         raise NotImplementedError
+
+    @on(Input.Changed)
+    @on(Select.Changed)
+    def _edited(self) -> None:
+        """A refusal speaks of what was submitted: an edit makes it out of date, so it goes."""
+        if not self.busy:
+            self.query_one("#error", Static).display = False
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:
