@@ -14,7 +14,7 @@ from brain_tui.core.errors import InvalidData
 from brain_tui.core.lazy_re import LazyPattern
 from brain_tui.core.paths.layout import CONFIG_FILE, INDEX_FILE
 from brain_tui.core.record import field, record
-from brain_tui.core.records.yamlio import CorruptYaml, safe_load_file
+from brain_tui.core.records.yamlio import MAX_DEPTH, CorruptYaml, safe_load_file
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
 if TYPE_CHECKING:
@@ -134,16 +134,23 @@ class BrainConfig:
 
 
 def _find_max_fails(node: Any, depth: int = 0) -> int | None:
-    """Find `circuit_breaker.max_consecutive_fails` at top level or under any mode."""
-    if depth > 8 or not isinstance(node, Mapping):
+    """Find `circuit_breaker.max_consecutive_fails` anywhere: at top level first, else under any mode, whether the
+    modes are a mapping or a list, at any depth the file may nest (the loader already bounds it)."""
+    if depth > MAX_DEPTH:
         return None
-    breaker = node.get("circuit_breaker")
-    if isinstance(breaker, Mapping):
-        value = breaker.get("max_consecutive_fails")
-        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
-            return value
-    for value in node.values():
-        found = _find_max_fails(value, depth + 1)
+    if isinstance(node, list):
+        children: Sequence[Any] = node
+    elif isinstance(node, Mapping):
+        breaker = node.get("circuit_breaker")
+        if isinstance(breaker, Mapping):
+            value = breaker.get("max_consecutive_fails")
+            if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+                return value
+        children = list(node.values())
+    else:
+        return None
+    for child in children:
+        found = _find_max_fails(child, depth + 1)
         if found is not None:
             return found
     return None
