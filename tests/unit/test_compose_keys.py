@@ -26,3 +26,23 @@ def test_top_level_max_consecutive_fails_wins_over_a_mode(tmp_path: Path) -> Non
         "modes:\n  - circuit_breaker:\n      max_consecutive_fails: 2\n"
         "circuit_breaker:\n  max_consecutive_fails: 4\n", encoding="utf-8")
     assert load_config(tmp_path).max_consecutive_fails == 4
+
+
+def test_a_brain_compose_that_is_no_regular_file_reads_as_unreadable_without_blocking(tmp_path: Path) -> None:
+    """A FIFO (or a link to a device such as /dev/tty) never holds a read: it is an unreadable file (SPEC 22)."""
+    import os
+    import threading
+
+    os.mkfifo(tmp_path / "brain-compose.yml")
+    answers: list[object] = []
+    reader = threading.Thread(target=lambda: answers.append(load_config(tmp_path)), daemon=True)
+    reader.start()
+    reader.join(5)
+    if reader.is_alive():  # let the blocked reader go before failing
+        fd = os.open(tmp_path / "brain-compose.yml", os.O_WRONLY | os.O_NONBLOCK)
+        os.close(fd)
+        reader.join(5)
+        pytest.fail("reading brain-compose.yml blocked on a FIFO")
+    config = answers[0]
+    assert config.problem is not None and "regular file" in config.problem  # type: ignore[attr-defined]
+    assert config.unclaimed_writes == "deny"  # type: ignore[attr-defined]

@@ -244,8 +244,15 @@ def safe_load_file(path: str | os.PathLike[str], *, plain_first: bool = False) -
     """Read and parse one file within SPEC 13's bounds (CorruptYaml also when unreadable or not UTF-8).
 
     `plain_first` tries `yaml_plain.load_plain` first: the same answer for the plain YAML brain-compose.yml is
-    usually written in, without importing PyYAML (start-up, issue 18). FileNotFoundError when the file is missing."""
-    with open(path, "rb") as handle:
+    usually written in, without importing PyYAML (start-up, issue 18). FileNotFoundError when the file is missing.
+    What is no regular file once opened (a FIFO, a link to a device such as /dev/tty) is CorruptYaml, never waited on:
+    the open does not block and nothing is read from it."""
+    import stat
+
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with open(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise CorruptYaml(0, "not a regular file")
         raw = handle.read(MAX_FILE_BYTES + 1)
     if plain_first and len(raw) <= MAX_FILE_BYTES:
         from brain_tui.core.records.yaml_plain import NotPlain, load_plain
