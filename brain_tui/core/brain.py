@@ -423,11 +423,14 @@ class Brain:
         """May `sess_id` write `file` now? (SPEC 10; read-only): `decide_write`, the hook's own decision. Raises
         PreflightRefused with code 4, 1, 5, 2, 3 or 6 (the first failing check), with what unblocks it."""
         from brain_tui.core.rules import preflight as preflight_rules
-        from brain_tui.core.rules.write_decision import WriteSession
+        from brain_tui.core.rules.write_decision import PROTOCOL, WriteSession
 
         decision = self.decide_write(file, WriteSession(claims=(sess_id,)))
         if not decision.allowed:
-            raise decision.refusal()
+            refusal = decision.refusal()
+            if decision.check == PROTOCOL:  # a file no agent writes: SPEC 10's checks 4, 1 and 5 come first
+                refusal = preflight_rules.refused_before(self.snapshot(), self.config, sess_id, file) or refusal
+            raise refusal
         return preflight_rules.PreflightResult(sess_id, decision.file)
 
     def decide_write(self, path: str | Sequence[str] | ShellCommand, session: WriteSession) -> WriteDecision:

@@ -212,6 +212,21 @@ class PreflightResult(JsonShaped):
         """The name of the check behind the code (``go``)."""
         return CHECK_NAMES[self.code]
 
+def refused_before(snapshot: BrainSnapshot, config: BrainConfig, sess_id: str, file: str) -> PreflightRefused | None:
+    """The refusal of the checks that come before any other (SPEC 10: 4, then 1, then 5) for `file`, or None.
+
+    A file no agent writes (a protocol file, brain-compose.yml, an agent client's settings) is refused whatever
+    the claim; `bsi preflight check` still answers with the code of the first of these checks that fails, so an
+    unknown claim is 4, a file outside the scope 1 and a kernel-zone file written by a satellite 5 there too.
+    """
+    try:
+        check(snapshot, config, sess_id, file)
+    except PreflightRefused as exc:
+        if exc.exit_code in (CLAIM_NOT_OPEN, SCOPE_VIOLATION, ZONE_VIOLATION):
+            return exc
+    return None
+
+
 def check(
     snapshot: BrainSnapshot,
     config: BrainConfig,
