@@ -41,6 +41,23 @@ SHELL_TOOLS = ("Bash", "run_shell_command", "exec_command", "shell", "local_shel
 COMMAND_KEYS = ("command", "cmd")
 #: Tools whose input is a patch naming its files (Codex).
 PATCH_TOOLS = ("apply_patch", "ApplyPatch")
+#: Another MCP server's tools as the clients name them: ``mcp__<server>__<tool>`` (Claude Code, Codex) and
+#: ``mcp_<server>_<tool>`` (Gemini CLI). Such a server runs outside the client's sandbox: a tool of it whose name
+#: says it writes is checked as a write (SPEC 20.2, 21). bsi's own server (`OWN_SERVER`) decides its tools itself.
+OWN_SERVER = "bsi"
+#: The words of a tool name that say the tool writes (a word of the name, split on ``_ - .`` and camelCase).
+WRITE_VERBS = frozenset((
+    "write", "edit", "create", "move", "rename", "delete", "remove", "append", "patch", "replace", "save", "put",
+    "mkdir", "copy", "upload", "update", "insert", "overwrite", "touch", "truncate", "unlink", "rmdir", "rm", "mv",
+    "cp", "symlink", "link", "chmod", "set", "modify", "store", "apply", "multiedit", "mkdirs", "makedirs",
+))
+#: An argument names a file when its key (lower case, without ``_`` and ``-``) is one of these or ends in one of
+#: `_PATH_ENDINGS`: ``path``, ``file_path``, ``filePath``, ``source``, ``destination``, ``paths``, ``new_path``, …
+_PATH_NAMES = frozenset(("path", "paths", "file", "files", "filename", "filenames", "source", "sources", "src",
+                         "destination", "destinations", "dest", "dst", "target", "targets", "dir",
+                         "directory", "folder", "uri", "uris"))
+_PATH_ENDINGS = ("path", "paths", "file", "files", "filename", "dir", "directory", "folder", "uri")
+_WORDS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 #: The event names the agents give (``hook_event_name``), by our kebab-case event.
 EVENT_NAMES = {
     "pre-tool-use": "PreToolUse",
@@ -106,6 +123,12 @@ def target_files(event: dict[str, Any]) -> list[str] | None:
     """
     tool = text_field(event, "tool_name")
     tool_input = event.get("tool_input")
+    if mcp_write_tool(tool):
+        if not isinstance(tool_input, dict):
+            return []
+        named: list[str] = []
+        _argument_paths(tool_input, named, 0)
+        return [reading for value in named for reading in (value, *home_reading(value))]
     if tool in PATCH_TOOLS:
         if not isinstance(tool_input, dict):
             return []
@@ -128,6 +151,47 @@ def target_files(event: dict[str, Any]) -> list[str] | None:
                 if reading not in found:
                     found.append(reading)
     return found
+
+
+def mcp_write_tool(tool: str) -> bool:
+    """Whether `tool` is another MCP server's tool whose name says it writes (never one of bsi's own)."""
+    if tool.startswith("mcp__"):
+        server, sep, name = tool[len("mcp__"):].partition("__")
+    elif tool.startswith("mcp_"):
+        server, sep, name = tool[len("mcp_"):].partition("_")  # Gemini CLI: the server's name holds no `_`
+    else:
+        return False
+    if not sep or server == OWN_SERVER:
+        return False
+    return any(word.lower() in WRITE_VERBS for word in _WORDS.findall(name))
+
+
+def _argument_paths(value: Any, found: list[str], depth: int, key: str = "") -> None:
+    """Add to `found` every string under a path-like key of an MCP tool's arguments (in lists and objects too)."""
+    if depth > 4:
+        return
+    if isinstance(value, dict):
+        for name, item in value.items():
+            if isinstance(name, str):
+                _argument_paths(item, found, depth + 1, name)
+    elif isinstance(value, list):
+        for item in value[:1000]:
+            _argument_paths(item, found, depth + 1, key)
+    elif isinstance(value, str) and value and _path_key(key):
+        value = _LONE_SURROGATE.sub("\ufffd", value)
+        if value.startswith("file://"):
+            from urllib.parse import unquote, urlsplit
+
+            value = unquote(urlsplit(value).path) or value
+        elif "://" in value:
+            return  # an address, not a file
+        if value not in found:
+            found.append(value)
+
+
+def _path_key(key: str) -> bool:
+    norm = key.lower().replace("_", "").replace("-", "")
+    return norm in _PATH_NAMES or norm.endswith(_PATH_ENDINGS)
 
 
 def shell_command(event: dict[str, Any]) -> str | tuple[str, ...] | None:

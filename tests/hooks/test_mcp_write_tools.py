@@ -1,0 +1,103 @@
+"""A file-writing tool of another MCP server is checked like an edit tool (SPEC 20.2, 21).
+
+Such a server (the well-known filesystem server, say) runs outside the client's sandbox, so its tool calls are
+read as writes when the tool's name says it writes: its path-like arguments go through the one decision. A tool
+whose name does not say it writes is left alone, and so are bsi's own tools (the server decides those itself).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.bsi import ok, run_bsi
+from tests.hooks.test_client_tools import OTHER, bound, pre_tool_use  # noqa: F401 - `bound` is a fixture
+from tests.hooks.test_pre_tool_use import assert_allowed, assert_denied
+
+#: One write tool of a server named `fs`, in each client's spelling: (tool name, --agent, hook_event_name).
+SPELLINGS = [
+    ("mcp__fs__write_file", None, "PreToolUse"),
+    ("mcp__fs__write_file", "codex", "PreToolUse"),
+    ("mcp_fs_write_file", "gemini", "BeforeTool"),
+]
+
+
+def _denied(done: Any, agent: str | None, *words: str) -> None:
+    if agent == "gemini":
+        assert done.returncode == 0 and json.loads(done.stdout)["decision"] == "deny", done
+        assert all(word in done.stdout for word in words), done
+    else:
+        assert_denied(done, *words)
+
+
+@pytest.mark.parametrize(("tool", "agent", "event_name"), SPELLINGS)
+def test_an_mcp_write_tool_is_checked_in_every_clients_spelling(
+        bound: tuple[Path, str, str], tool: str, agent: str | None, event_name: str) -> None:  # noqa: F811
+    brain, mine, theirs = bound
+
+    def call(path: str, session: str | None = None) -> Any:
+        args = {"path": path, "content": "x\n"}
+        return pre_tool_use(brain, tool, args, agent=agent, event_name=event_name,
+                            **({"session": session} if session else {}))
+
+    _denied(call(str(brain / "other" / "a.md")), agent, "scope violation", mine)
+    _denied(call(str(brain / "claims" / "x.yml")), agent, "protocol file")
+    _denied(call(str(brain / "BRAIN-INDEX.md")), agent, "protocol file")
+    _denied(call("other/a.md", session=OTHER), agent, theirs)
+    assert_allowed(call(str(brain / "src" / "a.py")))
+    ok(run_bsi("gate", "pause", mine, "hold on", brain=brain))
+    _denied(call(str(brain / "src" / "a.py")), agent, "paused")
+
+
+@pytest.mark.parametrize(("tool", "tool_input"), [
+    ("mcp__fs__edit_file", {"path": "other/a.md", "edits": [{"oldText": "a", "newText": "b"}]}),
+    ("mcp__fs__create_directory", {"path": "other/new"}),
+    ("mcp__fs__move_file", {"source": "src/a.py", "destination": "other/a.py"}),
+    ("mcp__fs__move_file", {"source": "other/a.py", "destination": "src/a.py"}),
+    ("mcp__files__writeFile", {"filePath": "other/a.md"}),
+    ("mcp__files__rename", {"old_path": "src/a.py", "new_path": "other/a.py"}),
+    ("mcp__files__delete_files", {"paths": ["src/a.py", "other/a.md"]}),
+    ("mcp__files__save-note", {"file_path": "other/a.md"}),
+    ("mcp__files__upload", {"files": [{"path": "src/a.py"}, {"path": "other/a.md"}]}),
+    ("mcp__files__put_object", {"target": "file://{brain}/other/a.md"}),
+])
+def test_every_path_argument_of_a_write_named_tool_is_checked(
+        bound: tuple[Path, str, str], tool: str, tool_input: dict[str, Any]) -> None:  # noqa: F811
+    brain, mine, _theirs = bound
+    text = json.dumps(tool_input).replace("{brain}", str(brain))
+    assert_denied(pre_tool_use(brain, tool, json.loads(text)), "scope violation", mine)
+
+
+def test_a_write_named_tool_that_names_no_file_is_refused_to_a_bound_session(
+        bound: tuple[Path, str, str]) -> None:  # noqa: F811
+    brain, mine, _theirs = bound
+    assert_denied(pre_tool_use(brain, "mcp__fs__write_file", {"content": "x\n"}), "names no file")
+    assert_denied(pre_tool_use(brain, "mcp__fs__write_file", "not an object"), "names no file")
+
+
+@pytest.mark.parametrize("tool", [
+    "mcp__fs__read_file", "mcp__fs__list_directory", "mcp__fs__search_files", "mcp__fs__get_file_info",
+    "mcp_fs_read_text_file",
+])
+def test_a_tool_that_does_not_say_it_writes_is_left_alone(bound: tuple[Path, str, str],  # noqa: F811
+                                                          tool: str) -> None:
+    brain, mine, _theirs = bound
+    ok(run_bsi("gate", "pause", mine, "hold on", brain=brain))
+    assert_allowed(pre_tool_use(brain, tool, {"path": str(brain / "claims" / "x.yml")}))
+    assert_allowed(pre_tool_use(brain, tool, {"path": "other/a.md"}))
+
+
+@pytest.mark.parametrize(("tool", "agent", "event_name"), [
+    ("mcp__bsi__claim_close", None, "PreToolUse"), ("mcp__bsi__lock_acquire", "codex", "PreToolUse"),
+    ("mcp_bsi_claim_close", "gemini", "BeforeTool"), ("mcp__bsi__signal_send", None, "PreToolUse"),
+])
+def test_bsis_own_tools_are_left_to_the_server(bound: tuple[Path, str, str], tool: str,  # noqa: F811
+                                              agent: str | None, event_name: str) -> None:
+    brain, mine, _theirs = bound
+    ok(run_bsi("gate", "pause", mine, "hold on", brain=brain))
+    done = pre_tool_use(brain, tool, {"file": "claims/x.yml", "path": "other/a.md"}, agent=agent,
+                        event_name=event_name)
+    assert done.returncode == 0 and done.stdout == "", done
