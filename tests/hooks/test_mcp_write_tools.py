@@ -8,11 +8,13 @@ whose name does not say it writes is left alone, and so are bsi's own tools (the
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from brain_tui.core.agent_settings import claude, codex, gemini
 from tests.bsi import ok, run_bsi
 from tests.hooks.test_client_tools import OTHER, bound, pre_tool_use  # noqa: F401 - `bound` is a fixture
 from tests.hooks.test_pre_tool_use import assert_allowed, assert_denied
@@ -101,3 +103,43 @@ def test_bsis_own_tools_are_left_to_the_server(bound: tuple[Path, str, str], too
     done = pre_tool_use(brain, tool, {"file": "claims/x.yml", "path": "other/a.md"}, agent=agent,
                         event_name=event_name)
     assert done.returncode == 0 and done.stdout == "", done
+
+
+@pytest.mark.parametrize(("matcher", "matched", "left"), [
+    (claude.TOOL_MATCHER, ["Write", "Edit", "MultiEdit", "NotebookEdit", "Bash", "mcp__fs__write_file",
+                           "mcp__fs__read_file", "mcp__b__x", "mcp__bs__x", "mcp__bsix__x", "mcp__bsi_x__x"],
+     ["mcp__bsi__claim_open", "mcp__bsi__signal_send", "Read", "WriteX", "XEdit", "Grep"]),
+    (codex.TOOL_MATCHER, ["apply_patch", "exec_command", "shell", "mcp__fs__write_file", "mcp__b__x",
+                          "mcp__bs__x", "mcp__bsix__x", "mcp__bsi_x__x"],
+     ["mcp__bsi__claim_open", "mcp__bsi__lock_acquire"]),
+    (gemini.TOOL_MATCHER, ["write_file", "replace", "run_shell_command", "mcp_fs_write_file", "mcp_b_x",
+                           "mcp_bsix_x"],
+     ["mcp_bsi_claim_open", "mcp_bsi_signal_send"]),
+])
+def test_the_installed_matchers_take_other_servers_tools_and_never_bsis_own(
+        matcher: str, matched: list[str], left: list[str]) -> None:
+    """Read as the clients read them: a regular expression searched anywhere in the name (Claude Code's own rule;
+    the anchored reading gives the same answers)."""
+    for name in matched:
+        assert re.search(matcher, name) and re.fullmatch(matcher, name), name
+    for name in left:
+        assert not re.fullmatch(matcher, name), name
+        if matcher == claude.TOOL_MATCHER:
+            assert not re.search(matcher, name), name
+    for name in left:
+        if name.startswith("mcp"):
+            assert not re.search(matcher, name), name
+
+
+def test_an_install_from_before_mcp_tools_were_matched_reads_as_outdated(brain: Path) -> None:
+    ok(run_bsi("hooks", "install", brain=brain))
+    target = brain / ".claude" / "settings.json"
+    data = json.loads(target.read_text())
+    for group in data["hooks"]["PreToolUse"]:
+        group["matcher"] = "Write|Edit|MultiEdit|NotebookEdit|Bash"
+    target.write_text(json.dumps(data))
+    status = json.loads(ok(run_bsi("hooks", "status", "--json", brain=brain)))
+    assert "PreToolUse: pre-tool-use" in status["outdated"], status
+    ok(run_bsi("hooks", "install", brain=brain))
+    status = json.loads(ok(run_bsi("hooks", "status", "--json", brain=brain)))
+    assert status["outdated"] == [] and status["missing"] == [], status
