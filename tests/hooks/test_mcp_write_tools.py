@@ -80,6 +80,18 @@ def test_a_write_named_tool_that_names_no_file_is_refused_to_a_bound_session(
     assert_denied(pre_tool_use(brain, "mcp__fs__write_file", "not an object"), "names no file")
 
 
+@pytest.mark.parametrize(("tool", "tool_input"), [
+    ("mcp__github__create_issue", {"title": "x", "body": "y"}), ("mcp__slack__set_status", {"status": "busy"}),
+    ("mcp__deploy__update_service", {"target": "production"}), ("mcp__web__save_bookmark", {"url": "https://x"}),
+])
+def test_a_write_named_tool_that_is_not_about_files_and_names_none_is_left_alone(
+        bound: tuple[Path, str, str], tool: str, tool_input: dict[str, Any]) -> None:  # noqa: F811
+    """Creating an issue or setting a status writes no file the hook could check: refusing it would stop every
+    MCP server that is not about files."""
+    brain, _mine, _theirs = bound
+    assert_allowed(pre_tool_use(brain, tool, tool_input))
+
+
 @pytest.mark.parametrize("tool", [
     "mcp__fs__read_file", "mcp__fs__list_directory", "mcp__fs__search_files", "mcp__fs__get_file_info",
     "mcp_fs_read_text_file",
