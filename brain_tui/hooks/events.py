@@ -154,8 +154,10 @@ def pre_tool_use(ctx: HookContext) -> Answer:
         raise wire.BadInput(f"{fact(wire.text_field(ctx.event, 'tool_name'), 60)} names no command "
                             "(tool_input.command)")
     if shell is None and not paths:
+        where = "a path argument" if wire.mcp_write_tool(wire.text_field(ctx.event, "tool_name")) else \
+            "tool_input.file_path or notebook_path"
         raise wire.BadInput(f"{fact(wire.text_field(ctx.event, 'tool_name'), 60) or 'the tool'} names no file "
-                            "(tool_input.file_path or notebook_path)")
+                            f"({where})")
     if ctx.root is None:
         return Answer()
     if paths and any("\x00" in path for path in paths):

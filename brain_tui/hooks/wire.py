@@ -41,6 +41,29 @@ SHELL_TOOLS = ("Bash", "run_shell_command", "exec_command", "shell", "local_shel
 COMMAND_KEYS = ("command", "cmd")
 #: Tools whose input is a patch naming its files (Codex).
 PATCH_TOOLS = ("apply_patch", "ApplyPatch")
+#: Another MCP server's tools as the clients name them: ``mcp__<server>__<tool>`` (Claude Code, Codex) and
+#: ``mcp_<server>_<tool>`` (Gemini CLI). Such a server runs outside the client's sandbox: a tool of it whose name
+#: says it writes is checked as a write (SPEC 20.2, 21). bsi's own server (`OWN_SERVER`) decides its tools itself.
+OWN_SERVER = "bsi"
+#: The words of a tool name that say the tool writes (a word of the name, split on ``_ - .`` and camelCase).
+WRITE_VERBS = frozenset((
+    "write", "edit", "create", "move", "rename", "delete", "remove", "append", "patch", "replace", "save", "put",
+    "mkdir", "copy", "upload", "update", "insert", "overwrite", "touch", "truncate", "unlink", "rmdir", "rm", "mv",
+    "cp", "symlink", "link", "chmod", "set", "modify", "store", "apply", "multiedit", "mkdirs", "makedirs",
+))
+#: An argument names a file when its key (lower case, without ``_`` and ``-``) is one of these or ends in one of
+#: `_PATH_ENDINGS`: ``path``, ``file_path``, ``filePath``, ``source``, ``destination``, ``paths``, ``new_path``, …
+_PATH_NAMES = frozenset(("path", "paths", "file", "files", "filename", "filenames", "source", "sources", "src",
+                         "destination", "destinations", "dest", "dst", "dir", "directory", "folder"))
+_PATH_ENDINGS = ("path", "paths", "file", "files", "filename", "dir", "directory", "folder")
+#: Keys whose value is a file only as a ``file://`` address (``target``, ``uri``: often a name or a web address).
+_ADDRESS_NAMES = frozenset(("target", "targets", "uri", "uris", "url", "urls"))
+#: The words of a tool name that say the tool is about files: such a write-named tool that names no file is
+#: refused to a bound session (it may write one the hook cannot see); any other (`create_issue`, `set_status`)
+#: naming no file writes none the hook could check, and is left alone.
+FILE_NOUNS = frozenset(("file", "files", "dir", "dirs", "directory", "directories", "folder", "folders", "path",
+                        "paths", "mkdir", "mkdirs", "makedirs", "rmdir", "symlink", "link", "multiedit"))
+_WORDS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 #: The event names the agents give (``hook_event_name``), by our kebab-case event.
 EVENT_NAMES = {
     "pre-tool-use": "PreToolUse",
@@ -106,6 +129,13 @@ def target_files(event: dict[str, Any]) -> list[str] | None:
     """
     tool = text_field(event, "tool_name")
     tool_input = event.get("tool_input")
+    if mcp_write_tool(tool):
+        named: list[str] = []
+        if isinstance(tool_input, dict):
+            _argument_paths(tool_input, named, 0)
+        if not named:  # a file tool that names none fails closed; any other writes no file the hook could check
+            return [] if mcp_file_tool(tool) else None
+        return [reading for value in named for reading in (value, *home_reading(value))]
     if tool in PATCH_TOOLS:
         if not isinstance(tool_input, dict):
             return []
@@ -128,6 +158,62 @@ def target_files(event: dict[str, Any]) -> list[str] | None:
                 if reading not in found:
                     found.append(reading)
     return found
+
+
+def _mcp_tool_words(tool: str) -> list[str]:
+    """The words of another MCP server's tool name (lower case), [] for any other tool or one of bsi's own."""
+    if tool.startswith("mcp__"):
+        server, sep, name = tool[len("mcp__"):].partition("__")
+    elif tool.startswith("mcp_"):
+        server, sep, name = tool[len("mcp_"):].partition("_")  # Gemini CLI: the server's name holds no `_`
+    else:
+        return []
+    if not sep or server == OWN_SERVER:
+        return []
+    return [word.lower() for word in _WORDS.findall(name)]
+
+
+def mcp_write_tool(tool: str) -> bool:
+    """Whether `tool` is another MCP server's tool whose name says it writes (never one of bsi's own)."""
+    return any(word in WRITE_VERBS for word in _mcp_tool_words(tool))
+
+
+def mcp_file_tool(tool: str) -> bool:
+    """Whether `tool` is another MCP server's write tool whose name says it is about files (`FILE_NOUNS`)."""
+    words = _mcp_tool_words(tool)
+    return any(word in WRITE_VERBS for word in words) and any(word in FILE_NOUNS for word in words)
+
+
+def _argument_paths(value: Any, found: list[str], depth: int, key: str = "") -> None:
+    """Add to `found` every string under a path-like key of an MCP tool's arguments (in lists and objects too)."""
+    if depth > 4:
+        return
+    if isinstance(value, dict):
+        for name, item in value.items():
+            if isinstance(name, str):
+                _argument_paths(item, found, depth + 1, name)
+    elif isinstance(value, list):
+        for item in value[:1000]:
+            _argument_paths(item, found, depth + 1, key)
+    elif isinstance(value, str) and value and (_path_key(key) or (_address_key(key) and value.startswith("file://"))):
+        value = _LONE_SURROGATE.sub("\ufffd", value)
+        if value.startswith("file://"):
+            from urllib.parse import unquote, urlsplit
+
+            value = unquote(urlsplit(value).path) or value
+        elif "://" in value:
+            return  # an address, not a file
+        if value not in found:
+            found.append(value)
+
+
+def _path_key(key: str) -> bool:
+    norm = key.lower().replace("_", "").replace("-", "")
+    return norm in _PATH_NAMES or norm.endswith(_PATH_ENDINGS)
+
+
+def _address_key(key: str) -> bool:
+    return key.lower().replace("_", "").replace("-", "") in _ADDRESS_NAMES
 
 
 def shell_command(event: dict[str, Any]) -> str | tuple[str, ...] | None:

@@ -36,7 +36,7 @@ def test_install_merges_keeps_foreign_entries_and_is_idempotent(brain: Path) -> 
     assert set(settings.DENY_RULES) <= set(data["permissions"]["deny"])
     pre = data["hooks"]["PreToolUse"]
     assert pre[0] == FOREIGN["hooks"]["PreToolUse"][0]
-    assert pre[1] == {"matcher": "Write|Edit|MultiEdit|NotebookEdit|Bash",
+    assert pre[1] == {"matcher": "^(Write|Edit|MultiEdit|NotebookEdit|Bash|mcp__(?!bsi__).*)$",
                       "hooks": [{"type": "command", "command": "bsi hook pre-tool-use", "timeout": 10}]}
     assert data["hooks"]["Stop"][0] == FOREIGN["hooks"]["Stop"][0]
     assert data["hooks"]["SessionStart"][0]["matcher"] == "startup|resume|clear|compact"
@@ -59,7 +59,7 @@ def test_install_replaces_its_own_entries_in_place(brain: Path) -> None:
     ok(run_bsi("hooks", "install", brain=brain))
     pre = json.loads(target.read_text())["hooks"]["PreToolUse"]
     assert len(pre) == 2 and pre[0]["hooks"][0]["command"] == "bsi hook pre-tool-use" and pre[0]["matcher"] == \
-        "Write|Edit|MultiEdit|NotebookEdit|Bash"
+        "^(Write|Edit|MultiEdit|NotebookEdit|Bash|mcp__(?!bsi__).*)$"
     status = json.loads(ok(run_bsi("hooks", "status", "--json", brain=brain)))
     assert status["installed"] and status["missing"] == [] and status["outdated"] == []
     assert isinstance(status["resolves"], bool)

@@ -39,7 +39,7 @@ def test_install_writes_the_fence_by_default_and_a_second_run_is_unchanged(brain
     data = settings_of(brain)
     assert data["sandbox"] == FENCE
     pre = data["hooks"]["PreToolUse"]  # type: ignore[index]
-    assert pre[-1]["matcher"] == "Write|Edit|MultiEdit|NotebookEdit|Bash"
+    assert pre[-1]["matcher"] == "^(Write|Edit|MultiEdit|NotebookEdit|Bash|mcp__(?!bsi__).*)$"
     assert "Bash(*bsi *gate approve*)" in data["permissions"]["deny"]  # type: ignore[index]
     first = (brain / ".claude" / "settings.json").read_bytes()
     assert "unchanged" in ok(run_bsi("hooks", "install", brain=brain))

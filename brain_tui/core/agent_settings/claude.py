@@ -30,11 +30,16 @@ from brain_tui.core.agent_settings.files import (
     save,
 )
 
-__all__ = ["DENY_RULES", "HOOK_EVENTS", "install", "mcp_install", "status", "uninstall"]
+__all__ = ["DENY_RULES", "HOOK_EVENTS", "TOOL_MATCHER", "install", "mcp_install", "status", "uninstall"]
 
-#: One hook per event (Claude Code event name, matcher or None, our kebab-case event). `Bash` is matched
-#: before the tool runs too: the hook checks what a command line writes (SPEC 21.3).
-HOOK_EVENTS = hook_events("claude", "Write|Edit|MultiEdit|NotebookEdit|Bash", "startup|resume|clear|compact")
+#: The tools the hook sees: the edit tools, `Bash` (the hook checks what a command line writes, SPEC 21.3), and
+#: every tool of another MCP server (``mcp__<server>__<tool>``: such a server writes outside the sandbox; the hook
+#: checks the ones whose name says they write), never bsi's own (``mcp__bsi__…``: the server decides those).
+#: Claude Code reads a matcher holding more than names and ``|`` as a JavaScript regular expression, unanchored:
+#: the anchors keep the edit tools matched exactly.
+TOOL_MATCHER = "^(Write|Edit|MultiEdit|NotebookEdit|Bash|mcp__(?!bsi__).*)$"
+#: One hook per event (Claude Code event name, matcher or None, our kebab-case event).
+HOOK_EVENTS = hook_events("claude", TOOL_MATCHER, "startup|resume|clear|compact")
 #: Seconds Claude Code gives each hook: short, so a stuck hook costs little (a timed-out hook is "go ahead",
 #: which the deny rules below back up).
 HOOK_TIMEOUT_S = 10

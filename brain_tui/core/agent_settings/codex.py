@@ -32,7 +32,9 @@ from brain_tui.core.agent_settings.files import (
 from brain_tui.core.errors import InvalidData
 
 AGENT = "codex"
-TOOL_MATCHER = "apply_patch|exec_command|shell"
+#: The edit tool, the shell tools, and every tool of another MCP server (``mcp__<server>__<tool>``) but bsi's own,
+#: spelled without a lookahead (which not every regular expression engine has).
+TOOL_MATCHER = "apply_patch|exec_command|shell|mcp__([^b]|b[^s]|bs[^i]|bsi[^_]|bsi_[^_]).*"
 HOOK_EVENTS = hook_events(AGENT, TOOL_MATCHER)
 HOOK_TIMEOUT_S = 10
 

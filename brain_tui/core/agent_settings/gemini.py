@@ -29,8 +29,9 @@ from brain_tui.core.agent_settings.files import (
 from brain_tui.core.errors import InvalidData
 
 AGENT = "gemini"
-#: Gemini CLI's write tools and its shell tool, checked before and recorded after they run.
-TOOL_MATCHER = "write_file|replace|run_shell_command"
+#: Gemini CLI's write tools, its shell tool, and every tool of another MCP server (``mcp_<server>_<tool>``) but
+#: bsi's own (``mcp_bsi_…``), checked before and recorded after they run (no lookahead: see `codex.TOOL_MATCHER`).
+TOOL_MATCHER = "write_file|replace|run_shell_command|mcp_([^b]|b[^s]|bs[^i]|bsi[^_]).*"
 HOOK_EVENTS = hook_events(AGENT, TOOL_MATCHER)
 #: Gemini CLI's hook timeouts are in milliseconds.
 HOOK_TIMEOUT_MS = 10_000
