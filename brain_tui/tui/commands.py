@@ -64,7 +64,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("R", "release", "Release", "Release a stale claim (type its slug, give a reason)",
             "release-claim", mutating=True, display_key="R  shift+r", where=ON_SELECTION),
     Command("K", "ack", "Ack", "Acknowledge the selected signal (asks first)", "ack-signal", mutating=True,
-            where=ON_SELECTION, display_key="K  shift+k"),
+            footer=True, where=ON_SELECTION, display_key="K  shift+k"),
     Command("S", "send_signal", "Signal", "Send a signal (from the selected claim, else from this instance)",
             "send-signal", mutating=True, display_key="S  shift+s"),
     Command("L", "launch", "Launch", "Launch an agent for this claim or HANDOFF (tmux)",

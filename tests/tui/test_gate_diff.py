@@ -86,3 +86,22 @@ async def test_a_refused_review_is_told_inert(make_app, demo_root: Path) -> None
         assert told and "duplicate key '[@click=app.quit]q[/]'" in told[0].message
         assert not told[0].markup  # shown as written: no link, no action
         assert app.is_running
+
+
+async def test_the_diff_lists_each_file_with_gits_own_status_letter(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    """A file the gate's commit created is `A` (its diff says "new file mode"), one it changed `M`, an uncommitted
+    deletion `D`: the letters git gives (`--name-status`), never `M` for all."""
+    (demo_root / "brain-engine" / "tests" / "test_search.py").unlink()
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await select(pilot, "#active", GATED)
+        await pilot.press("a")
+        await settle(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        assert isinstance(app.screen, GateDiffScreen)
+        how = {f.path: (f.how, f.committed) for f in app.screen.review.files}
+        assert how["brain-engine/tests/test_pagination.py"] == ("A", True), how
+        assert how["brain-engine/tests/test_search.py"] == ("D", False), how
+        text = screen_text(app)
+        assert " A brain-engine/tests/test_pagination.py" in text, text

@@ -40,7 +40,8 @@ class TreeChanged(TransitionRefused):
 
 @record
 class ChangedFile(JsonShaped):
-    """One changed file: path (brain-relative), how (``M``/``A``/``D``/``?`` untracked), line counts."""
+    """One changed file: path (brain-relative), how (git's `--name-status` letter: ``A``, ``M``, ``D``, ``T``…;
+    ``?`` untracked), line counts."""
 
     path: str
     how: str
@@ -131,8 +132,9 @@ def review(root: Path, claim: Claim, status: str) -> GateReview:
     truncated = False
     hashes = [h for h, _ in commits]
     if hashes:
+        letters = gitops.name_status(root, "show", "--format=", *hashes)
         for added, deleted, path in gitops.numstat(root, "show", "--format=", *hashes):
-            files.setdefault(path, ChangedFile(path, "M", added, deleted))
+            files.setdefault(path, ChangedFile(path, letters.get(path, "M"), added, deleted))
         text, cut = gitops.patch_text(root, "show", "--relative", "--format=commit: %s", "--patch", *hashes,
                                       max_bytes=budget)
         chunks.append(text)
@@ -142,8 +144,9 @@ def review(root: Path, claim: Claim, status: str) -> GateReview:
     excl = [f":(exclude,literal){e}" for e in PROTOCOL_PATHS]
     has_head = gitops.run_git(root, "rev-parse", "--verify", "--quiet", "HEAD", check=False).returncode == 0
     if has_head:
+        letters = gitops.name_status(root, "diff", "HEAD", "--", *specs, *excl)
         for added, deleted, path in gitops.numstat(root, "diff", "HEAD", "--", *specs, *excl):
-            files[path] = ChangedFile(path, "M", added, deleted, committed=False)
+            files[path] = ChangedFile(path, letters.get(path, "M"), added, deleted, committed=False)
         if budget > 0:
             text, cut = gitops.patch_text(root, "diff", "--relative", "HEAD", "--", *specs, *excl, max_bytes=budget)
             chunks.append(text)

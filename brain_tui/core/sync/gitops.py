@@ -470,6 +470,18 @@ def numstat(root: str | Path, *args: str) -> list[tuple[str, str, str]]:
     return out if proc.returncode == 0 else []
 
 
+def name_status(root: str | Path, *args: str) -> dict[str, str]:
+    """{path: git's status letter (A, M, D, T…)} from `git ARGS --name-status -z --no-renames --relative`; with
+    several commits, a path keeps the letter of the first one listing it."""
+    proc = run_git(root, args[0], "--name-status", "-z", "--no-renames", "--relative", "--no-ext-diff", *args[1:],
+                   check=False)
+    fields = proc.stdout.split("\0") if proc.returncode == 0 else []
+    out: dict[str, str] = {}
+    for letter, path in zip(fields[::2], fields[1::2], strict=False):  # "M\0path\0", a commit's list after "\n"
+        out.setdefault(path, letter.strip("\n")[:1])
+    return out
+
+
 def patch_text(root: str | Path, *args: str, max_bytes: int) -> tuple[str, bool]:
     """The patch `git ARGS` prints (no colour, no external diff or textconv), cut at `max_bytes`; (text, cut)."""
     proc = run_git(root, args[0], "--no-color", "--no-ext-diff", "--no-textconv", *args[1:], check=False)

@@ -9,7 +9,7 @@ from textual.screen import Screen
 
 from brain_tui.core.ids import party_session
 from brain_tui.core.records.model import Claim, Signal
-from brain_tui.core.records.statuses import SignalState
+from brain_tui.core.records.statuses import SignalState, Status
 from brain_tui.core.rules.attention import claim_of
 from brain_tui.core.rules.triggers import handoff_task
 
@@ -95,6 +95,20 @@ class ClaimActions(Screen[None]):
         if self.brain_app.quitting:
             return False
         return not (self.brain_app.readonly and action in MUTATING_ACTIONS)
+
+    def footer_offers(self, action: str) -> bool:
+        """Whether the footer offers `action` for what is selected: `K` on a pending signal; on a signal, close
+        never and approve / reject only when the claim behind it waits at a gate (the keys still work: help and
+        the palette list them all)."""
+        sig = self.selected_signal()
+        if action == "ack":
+            return sig is not None and sig.state == SignalState.PENDING
+        if sig is None or action not in ("close_claim", "approve", "reject"):
+            return True
+        if action == "close_claim":
+            return False
+        claim = self.brain_app.claim(self.selected_claim_id()) or claim_of(self.brain_app.snapshot, sig.sender)
+        return claim is not None and claim.status == Status.WAITING_HUMAN
 
     def action_edit(self, name: str, *params: object) -> None:
         """An editing key, queued in the focused input field (`editing.queue_edit`)."""

@@ -373,6 +373,7 @@ class CockpitScreen(ClaimActions):
             out = out.append_text("no selection — tab moves between panes, 1–7 jumps to one, n to what needs you",
                                   style=MUTED)
         bar.update(out)
+        self.refresh_bindings()  # the footer offers what the selection can do (`footer_offers`)
 
     def on_screen_resume(self, event: ScreenResume) -> None:
         """Back from a dialog: run the refresh that waited."""

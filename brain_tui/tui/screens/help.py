@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Grid, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
@@ -16,49 +16,42 @@ from ..commands import COMMANDS, PANES
 if TYPE_CHECKING:
     from ..app import BrainApp
 
+#: The key column's width (cockpit.tcss: `.help-table` grid-columns).
 KEY_WIDTH = 12
 
 
-def _row(key: str, text: Content | str) -> Content:
-    """One line of a table: the key (or icon) in bold, padded, then what it means."""
-    return Content("\n") + Content.styled(key.ljust(KEY_WIDTH), "bold") + text
+#: One table of the help: its heading, then (key, what it means) rows.
+Section = tuple[Content, list[tuple[str, Content | str]]]
 
 
-def help_text(readonly: bool) -> Content:
-    """The key table as Content."""
-    out = Content()
-    out += Content.styled("Keys", "bold")
-    for command in COMMANDS:
-        off = readonly and command.mutating
-        out += _row(command.shown_key, Content.styled(f"{command.description} (off: read-only)", "dim") if off
-                    else command.description)
-    for key, text in (
+def help_sections(readonly: bool) -> list[Section]:
+    """The key, pane and icon tables: a key in its column, a long description wrapping under its own column."""
+    keys: list[tuple[str, Content | str]] = [
+        (command.shown_key, Content.styled(f"{command.description} (off: read-only)", "dim")
+         if readonly and command.mutating else command.description)
+        for command in COMMANDS
+    ]
+    keys += [
         ("ctrl+p", "Command palette: every command, searchable"),
         ("j / k", "Down / up in a table or the tree (also the arrows)"),
         ("home / end", "First / last row"),
         ("[ / ]", "Newer / older page of the history pane (7)"),
         ("tab", "Next pane / field"),
         ("esc / q", "Back (q quits only from the cockpit), cancel, clear the filter"),
-    ):
-        out += _row(key, text)
-    out += "\n\n"
-    out += Content.styled("Panes", "bold") + Content.styled("  (below 120 columns one pane at a time)", "dim")
-    for key, name in PANES:
-        out += _row(key, name)
-    out += "\n\n"
-    out += Content.styled("Icons", "bold")
-    for icon, meaning in (("●", "open"), ("⚑", "waiting for a human gate"), ("‖", "paused"),
-                          ("!", "stale: expired, still blocking — release it"), ("✓", "closed"),
-                          ("✗", "failed"), ("○", "released")):
-        out += _row(icon, meaning)
-    out += "\n\n"
-    out += Content.styled(
-        "The screen follows the files: another session's open, close or gate shows up by itself. "
-        "TTLs count down every 30 s. A bell rings (and a desktop notice, and `notify:`) when a new item needs you. "
-        "With `sync: auto` in brain-compose.yml the cockpit also fetches from the remote in the background "
-        "(every 30 s, or `fetch_interval`); the header shows ↑ahead ↓behind, the last sync and what is "
-        "pending.", "dim")
-    return out
+    ]
+    panes = Content.styled("Panes", "bold") + Content.styled("  (below 120 columns one pane at a time)", "dim")
+    icons: list[tuple[str, Content | str]] = [
+        ("●", "open"), ("⚑", "waiting for a human gate"), ("‖", "paused"),
+        ("!", "stale: expired, still blocking — release it"), ("✓", "closed"), ("✗", "failed"), ("○", "released")]
+    return [(Content.styled("Keys", "bold"), keys), (panes, list(PANES)), (Content.styled("Icons", "bold"), icons)]
+
+
+HELP_NOTE = Content.styled(
+    "The screen follows the files: another session's open, close or gate shows up by itself. "
+    "TTLs count down every 30 s. A bell rings (and a desktop notice, and `notify:`) when a new item needs you. "
+    "With `sync: auto` in brain-compose.yml the cockpit also fetches from the remote in the background "
+    "(every 30 s, or `fetch_interval`); the header shows ↑ahead ↓behind, the last sync and what is "
+    "pending.", "dim")
 
 
 class HelpScreen(ModalScreen[None]):
@@ -76,7 +69,13 @@ class HelpScreen(ModalScreen[None]):
         with Vertical(id="dialog-box", classes="help"):
             yield Label(Content.styled("brain-tui — help", "bold"), classes="dialog-title", markup=False)
             with VerticalScroll(id="help-body"):
-                yield Static(help_text(app.readonly), markup=False)
+                for n, (heading, rows) in enumerate(help_sections(app.readonly)):
+                    yield Static(heading, markup=False, classes="help-heading" if n else "")
+                    with Grid(classes="help-table"):
+                        for key, text in rows:
+                            yield Static(Content.styled(key, "bold"), markup=False, classes="help-key")
+                            yield Static(text, markup=False, classes="help-text")
+                yield Static(HELP_NOTE, markup=False, classes="help-heading")
             yield Label(Content("esc close"), classes="hint", markup=False)
 
     def action_dismiss_help(self) -> None:

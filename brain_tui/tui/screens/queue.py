@@ -161,6 +161,7 @@ class QueueScreen(ClaimActions):
         self._show_detail()
 
     def _show_detail(self) -> None:
+        self.refresh_bindings()  # the footer offers what the selected item can do (`footer_offers`)
         app = self.brain_app
         snapshot = app.snapshot
         info = self.query_one("#gate-info", Static)

@@ -1,4 +1,5 @@
-"""A footer that shows only the keys that fit, whole (never a label cut mid-word at 60 columns)."""
+"""A footer that shows only the keys that fit, whole (never a label cut mid-word at 60 columns), and only those
+that apply to what is selected (the screen's ``footer_offers``)."""
 
 from __future__ import annotations
 
@@ -20,9 +21,12 @@ class FittingFooter(Footer):
         used = 0
         kept = 0
         widgets = list(super().compose())
+        offers = getattr(self.screen, "footer_offers", None)
         out = []
         for widget in widgets:
             if isinstance(widget, FooterKey) and not widget.has_class("-command-palette"):
+                if offers is not None and not offers(widget.action):
+                    continue
                 need = len(widget.key_display) + len(widget.description) + (3 if self.compact else 4)
                 if used + need > width:
                     continue
