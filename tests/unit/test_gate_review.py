@@ -50,8 +50,9 @@ def test_show_lists_the_sessions_commits_and_uncommitted_changes_in_scope(brain:
     assert "+    return 2" in shown.diff and "-x = 1" in shown.diff and "+x = 3" in shown.diff
     assert "other.md" not in shown.diff and "claims/" not in shown.diff
     assert shown.status == "waiting_human" and shown.message == "ready?" and shown.tree
-    assert shown.as_dict()["files"][0] == {"path": "src/done.py", "how": "M", "added": "2", "deleted": "0",
-                                           "committed": True}
+    assert shown.as_dict()["files"][0] == {"path": "src/done.py", "how": "A", "added": "2", "deleted": "0",
+                                           "committed": True}  # a file the session's commit added
+    assert by_path["src/old.py"].how == "M"
 
 
 def test_tree_moves_with_the_scope_only(brain: Path) -> None:
