@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from textual.app import App
+from textual.widget import Widget
+from textual.widgets import Input
 
 from .widgets.satellite_tree import SatelliteTree
 from .widgets.table import KeyedTable
@@ -37,3 +39,11 @@ class Slides:
                 table.take_slid()
             for tree in screen.query(SatelliteTree):
                 tree.take_slid()
+
+
+def keys_target(focused: Widget | None, pane_target: Widget) -> Widget | None:
+    """The widget whose selection the keys act on: the focused one, or, while the filter box has focus, the
+    current pane's (enter hands it the keys, its cursor on a row the filter still shows, or on none)."""
+    if isinstance(focused, Input) and focused.id == "filter":
+        return pane_target
+    return focused

@@ -27,6 +27,7 @@ from ..grouping import is_grouped, is_heading, toggle
 from ..live import live_text
 from ..present import short_id, status_icon
 from ..safe import safe_text, styled
+from ..selection import keys_target
 from ..styles import MUTED, STRONG, WARN
 from ..widgets.breath_panel import BreathPanel, alert_count
 from ..widgets.claims_table import ActiveClaimsTable, StaleClaimsTable, active_rows, stale_rows
@@ -307,7 +308,7 @@ class CockpitScreen(ClaimActions):
     # -- selection -----------------------------------------------------------------------------
     def selected_claim_id(self) -> str | None:
         """The claim under the cursor of the focused claims table or tree (else the last one selected)."""
-        focused = self.focused
+        focused = keys_target(self.focused, self.query_one(FOCUS_TARGETS[self.current_pane]))
         if isinstance(focused, (ActiveClaimsTable, StaleClaimsTable, HistoryTable)):
             key = focused.selected_key
             return None if is_heading(key) else key  # a group's heading (`G`) is no claim
@@ -319,10 +320,8 @@ class CockpitScreen(ClaimActions):
 
     def selected_signal_id(self) -> str | None:
         """The signal under the cursor of the signals table, when it has focus."""
-        focused = self.focused
-        if isinstance(focused, SignalsTable):
-            return focused.selected_key
-        return None
+        focused = keys_target(self.focused, self.query_one(FOCUS_TARGETS[self.current_pane]))
+        return focused.selected_key if isinstance(focused, SignalsTable) else None
 
     def slid_selection(self) -> tuple[str, str] | None:
         """Once: the focused table's row a refresh removed from under the cursor, and the row now there."""
