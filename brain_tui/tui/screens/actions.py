@@ -9,7 +9,7 @@ from textual.screen import Screen
 
 from brain_tui.core.ids import party_session
 from brain_tui.core.records.model import Claim, Signal
-from brain_tui.core.records.statuses import SignalState, Status
+from brain_tui.core.records.statuses import SignalState
 from brain_tui.core.rules.attention import claim_of
 from brain_tui.core.rules.triggers import handoff_task
 
@@ -98,8 +98,8 @@ class ClaimActions(Screen[None]):
 
     def footer_offers(self, action: str) -> bool:
         """Whether the footer offers `action` for what is selected: `K` on a pending signal; on a signal, close
-        never and approve / reject only when the claim behind it waits at a gate (the keys still work: help and
-        the palette list them all)."""
+        never and approve / reject only when the core's dry run allows them on the claim behind it (the keys still
+        work: help and the palette list them all)."""
         sig = self.selected_signal()
         if action == "ack":
             return sig is not None and sig.state == SignalState.PENDING
@@ -107,8 +107,10 @@ class ClaimActions(Screen[None]):
             return True
         if action == "close_claim":
             return False
-        claim = self.brain_app.claim(self.selected_claim_id()) or claim_of(self.brain_app.snapshot, sig.sender)
-        return claim is not None and claim.status == Status.WAITING_HUMAN
+        app = self.brain_app
+        claim = app.claim(self.selected_claim_id()) or claim_of(app.snapshot, sig.sender)
+        # what the core would allow (its dry run), not a status read here
+        return claim is not None and app.brain.preview(action, claim.sess_id, app.snapshot).allowed
 
     def action_edit(self, name: str, *params: object) -> None:
         """An editing key, queued in the focused input field (`editing.queue_edit`)."""
