@@ -135,7 +135,8 @@ def target_files(event: dict[str, Any]) -> list[str] | None:
             _argument_paths(tool_input, named, 0)
         if not named:  # a file tool that names none fails closed; any other writes no file the hook could check
             return [] if mcp_file_tool(tool) else None
-        return [reading for value in named for reading in (value, *home_reading(value))]
+        cwd = text_field(event, "cwd")
+        return [reading for value in named for reading in (value, *home_reading(value), *_server_readings(value, cwd))]
     if tool in PATCH_TOOLS:
         if not isinstance(tool_input, dict):
             return []
@@ -244,6 +245,16 @@ def shell_cwd(event: dict[str, Any], cwd: str) -> str:
             if isinstance(value, str) and value and "\x00" not in value:
                 return os.path.normpath(absolute(os.path.expanduser(value), cwd))
     return cwd
+
+
+def _server_readings(path: str, cwd: str) -> tuple[str, ...]:
+    """The other files a relative path of another MCP server's tool may name: that server resolves it from its own
+    folder (where the client started it, usually the project's root), not from the agent's cwd, so it is read from
+    every folder above the cwd too (``claims/x.yml`` sent from ``notes/`` may be the brain's ``claims/x.yml``)."""
+    if not path or os.path.isabs(path) or path.startswith("~"):
+        return ()
+    depth = min(len([part for part in cwd.split("/") if part]), 32) if cwd.startswith("/") else 0
+    return tuple(os.path.join(*([os.pardir] * up), path) for up in range(1, depth + 1))
 
 
 def home_reading(path: str) -> tuple[str, ...]:

@@ -17,7 +17,7 @@ import pytest
 from brain_tui.core.agent_settings import claude, codex, gemini
 from tests.bsi import ok, run_bsi
 from tests.hooks.test_client_tools import OTHER, bound, pre_tool_use  # noqa: F401 - `bound` is a fixture
-from tests.hooks.test_pre_tool_use import assert_allowed, assert_denied
+from tests.hooks.test_pre_tool_use import AGENT, assert_allowed, assert_denied
 
 #: One write tool of a server named `fs`, in each client's spelling: (tool name, --agent, hook_event_name).
 SPELLINGS = [
@@ -155,3 +155,23 @@ def test_an_install_from_before_mcp_tools_were_matched_reads_as_outdated(brain: 
     ok(run_bsi("hooks", "install", brain=brain))
     status = json.loads(ok(run_bsi("hooks", "status", "--json", brain=brain)))
     assert status["outdated"] == [] and status["missing"] == [], status
+
+
+def _from_folder(brain: Path, folder: str, tool_input: dict[str, Any]) -> Any:
+    """The hook's answer to `mcp__fs__write_file` sent while the agent's cwd is `folder` of the brain."""
+    payload = {"session_id": AGENT, "cwd": str(brain / folder), "hook_event_name": "PreToolUse",
+               "tool_name": "mcp__fs__write_file", "tool_input": tool_input}
+    return run_bsi("hook", "pre-tool-use", brain=brain, input=json.dumps(payload))
+
+
+def test_a_relative_path_is_read_from_the_folders_above_the_cwd_too(bound: tuple[Path, str, str]) -> None:  # noqa: F811
+    """The server resolves a relative path from its own folder (the project's root), not the agent's cwd: sent from
+    inside the claim's folder, `claims/ID.yml` and `other/a.md` are still the brain's protocol file and another
+    session's file."""
+    brain, mine, theirs = bound
+    (brain / "src").mkdir(exist_ok=True)
+    protocol = _from_folder(brain, "src", {"path": f"claims/{mine}.yml", "content": "status: open\n"})
+    assert protocol.code == 2 and "protocol file" in protocol.err, protocol
+    other = _from_folder(brain, "src", {"path": "other/a.md", "content": "x\n"})
+    assert other.code == 2 and theirs in other.err, other
+    assert _from_folder(brain, ".", {"path": "src/a.py", "content": "x\n"}).code == 0
