@@ -21,11 +21,13 @@ __all__ = ["read_outputs", "sed_outputs"]
 
 _SED_ADDRESS = r"(?:\d+|\$|/(?:\\.|[^/\\\n])*/)"
 #: A sed `w`/`W` command (after an optional address or range) and an `s` command's `w` flag: FILE to the line's end.
-_SED_WRITES = (re.compile(rf"(?:^|[;{{}}\n])\s*"
-                          rf"(?:{_SED_ADDRESS}(?:\s*,\s*{_SED_ADDRESS})?\s*!?\s*)?[wW][ \t]*([^\n]+)"),
-               re.compile(r"s(.)(?:\\.|(?!\1).)*\1(?:\\.|(?!\1).)*\1[gpiImMe0-9]*w[ \t]*([^\n]+)"))
+#: Possessive (`*+`) and without a character two branches both take (a backslash): no backtracking on a crafted line.
+_SED_WRITES = (re.compile(rf"(?:^|[;{{}}\n])\s*+"
+                          rf"(?:{_SED_ADDRESS}(?:\s*+,\s*+{_SED_ADDRESS})?\s*+!?\s*+)?[wW][ \t]*([^\n]+)"),
+               re.compile(r"s(.)(?:\\.|(?!\1)[^\\\n])*+\1(?:\\.|(?!\1)[^\\\n])*+\1[gpiImMe0-9]*w[ \t]*([^\n]+)"))
 #: An ex command writing a file: `:w FILE`, `:w >> FILE`, `:saveas FILE`, `:wq FILE`, `:x FILE`, `:update FILE`.
-_EX_WRITE = re.compile(r"^[\s:]*[%.$\d,'<>]*\s*(?:w(?:rite)?|sav(?:eas)?|wq|x(?:it)?|up(?:date)?)!?\s*(?:>>)?\s+(\S+)")
+_EX_WRITE = re.compile(r"^[\s:]*+[%.$\d,'<>]*+\s*+(?:w(?:rite)?|sav(?:eas)?|wq|x(?:it)?|up(?:date)?)!?"
+                       r"(?:\s*+>>)?\s++(\S+)")
 _STREAMS = frozenset({"/dev/stdout", "/dev/stderr"})
 
 

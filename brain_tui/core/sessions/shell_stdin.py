@@ -22,10 +22,11 @@ __all__ = ["feed"]
 _EDS = frozenset({"ed", "red", "ex"})
 _VIMS = frozenset({"vi", "vim", "nvim"})
 #: An ed address (or range), a `g/RE/` prefix (its command runs on each match), then the command and its argument.
-_ADDRESS = r"(?:\d+|[.$%,;+^-]|'[a-z]|/(?:\\.|[^/\\])*/?|\?(?:\\.|[^?\\])*\??|\s)*"
-_ED_PREFIX = re.compile(rf"^[\s:]*(?:[gGvV]/(?:\\.|[^/\\])*/)?{_ADDRESS}")
+#: Possessive (`*+`): an address read one way is never read again another way (a crafted one would take hours).
+_ADDRESS = r"(?:\d|[.$%,;+^-]|'[a-z]|/(?:\\.|[^/\\])*+/?|\?(?:\\.|[^?\\])*+\??|\s)*+"
+_ED_PREFIX = re.compile(rf"^[\s:]*+(?:[gGvV]/(?:\\.|[^/\\])*/)?{_ADDRESS}")
 _ED_COMMAND = re.compile(r"(wq|w|W|x(?:it)?|sav(?:eas)?|up(?:date)?|e|E|f(?:ile)?|r)!?(?:\s*>>\s*|\s+)(.*)")
-_TEXT_MODE = re.compile(rf"^\s*{_ADDRESS}[aic]\s*$")
+_TEXT_MODE = re.compile(rf"^\s*+{_ADDRESS}[aic]\s*$")
 #: xargs options that take a value (the next word, or joined: `-n1`, `--max-args=1`); `-e`/`-i`/`-l` take one joined.
 _XARGS_VALUES = frozenset({"-a", "--arg-file", "-d", "--delimiter", "-E", "-I", "-L", "-n", "--max-args", "-P",
                            "--max-procs", "-s", "--max-chars", "--process-slot-var"})
