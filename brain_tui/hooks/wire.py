@@ -50,6 +50,7 @@ WRITE_VERBS = frozenset((
     "write", "edit", "create", "move", "rename", "delete", "remove", "append", "patch", "replace", "save", "put",
     "mkdir", "copy", "upload", "update", "insert", "overwrite", "touch", "truncate", "unlink", "rmdir", "rm", "mv",
     "cp", "symlink", "link", "chmod", "set", "modify", "store", "apply", "multiedit", "mkdirs", "makedirs",
+    "new", "make", "add", "download", "extract", "export", "erase", "wipe", "purge", "trash", "clear", "unzip",
 ))
 #: An argument names a file when its key (lower case, without ``_`` and ``-``) is one of these or ends in one of
 #: `_PATH_ENDINGS`: ``path``, ``file_path``, ``filePath``, ``source``, ``destination``, ``paths``, ``new_path``, …
@@ -174,15 +175,23 @@ def _mcp_tool_words(tool: str) -> list[str]:
     return [word.lower() for word in _WORDS.findall(name)]
 
 
+def _run_together(word: str) -> tuple[str, ...]:
+    """A word that is a write verb run into a file noun (`writefile`, `WRITEFILE`): both; else the word alone."""
+    for verb in WRITE_VERBS:
+        if word.startswith(verb) and word[len(verb):] in FILE_NOUNS:
+            return verb, word[len(verb):]
+    return (word,)
+
+
 def mcp_write_tool(tool: str) -> bool:
     """Whether `tool` is another MCP server's tool whose name says it writes (never one of bsi's own)."""
-    return any(word in WRITE_VERBS for word in _mcp_tool_words(tool))
+    return any(part in WRITE_VERBS for word in _mcp_tool_words(tool) for part in _run_together(word))
 
 
 def mcp_file_tool(tool: str) -> bool:
     """Whether `tool` is another MCP server's write tool whose name says it is about files (`FILE_NOUNS`)."""
-    words = _mcp_tool_words(tool)
-    return any(word in WRITE_VERBS for word in words) and any(word in FILE_NOUNS for word in words)
+    parts = [part for word in _mcp_tool_words(tool) for part in _run_together(word)]
+    return any(part in WRITE_VERBS for part in parts) and any(part in FILE_NOUNS for part in parts)
 
 
 def _argument_paths(value: Any, found: list[str], depth: int, key: str = "") -> None:
