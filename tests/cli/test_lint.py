@@ -226,3 +226,11 @@ def test_lint_refuses_files_outside_the_brain(tmp_path: Path) -> None:
         assert "outside the brain" in p.err
         assert "secret" not in p.out and "root:" not in p.out
     assert bsi(root, "lint", "agents/broker.md").code == 0
+
+
+@pytest.mark.parametrize("blank", ["", " ", "\t"])
+def test_a_blank_path_is_65_never_a_lint_of_the_whole_brain(tmp_path: Path, blank: str) -> None:
+    root = make_brain(tmp_path, {"bad.md": BAD_MD})
+    p = bsi(root, "lint", blank)
+    assert p.code == 65, (p.out, p.err)
+    assert "empty path" in p.err and "bad.md" not in p.out

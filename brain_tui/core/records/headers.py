@@ -355,7 +355,7 @@ def lint_given(root: str | os.PathLike[str], given: Iterable[str] | None = None)
 
     Raises:
         NotFound: a path exists neither here nor in the brain (66).
-        InvalidData: a file cannot be read (65)."""
+        InvalidData: a path is blank, or a file cannot be read (65)."""
     from brain_tui.core.errors import InvalidData, NotFound
 
     base = Path(root)
@@ -363,6 +363,8 @@ def lint_given(root: str | os.PathLike[str], given: Iterable[str] | None = None)
     if given:
         paths = []
         for text in given:
+            if not text.strip():  # Path("") is ".": an unset variable must not lint the whole folder
+                raise InvalidData("an empty path names no file to lint")
             here = Path(text)
             if here.is_absolute() or os.path.lexists(here):
                 paths.append(str(here.resolve()) if os.path.lexists(here) else text)
