@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     from brain_tui.core.rules.reconcile import SyncReport
     from brain_tui.core.rules.repair import Repair
     from brain_tui.core.rules.watchdog import WatchdogReport
-    from brain_tui.core.rules.write_decision import ShellCommand, WriteDecision, WriteSession
+    from brain_tui.core.rules.write_decision import ShellCommand, TypedText, WriteDecision, WriteSession
     from brain_tui.core.sessions.agents import Agents, Liveness
     from brain_tui.core.sessions.live import LiveSession
     from brain_tui.core.sessions.notify import Notifier
@@ -433,8 +433,10 @@ class Brain:
             raise refusal
         return preflight_rules.PreflightResult(sess_id, decision.file)
 
-    def decide_write(self, path: str | Sequence[str] | ShellCommand, session: WriteSession) -> WriteDecision:
-        """May `session` write `path` (a file, one tool call's files, or a shell command's targets) now?
+    def decide_write(self, path: str | Sequence[str] | ShellCommand | TypedText,
+                     session: WriteSession) -> WriteDecision:
+        """May `session` write `path` (a file, one tool call's files, a shell command's targets, or the text typed
+        into a running program) now?
 
         The one seat of the write decision (`core.write_decision`): the hooks and `bsi preflight check` both
         ask it; the brain is read once, brain-compose.yml as it is now (`bsi mcp` too). Read-only (but the hook index).

@@ -144,8 +144,14 @@ def pre_tool_use(ctx: HookContext) -> Answer:
 
     Exit 2 with the deny shape, else exit 0 (with a note, or nothing).
     """
-    from brain_tui.core.rules.write_decision import ShellCommand, WriteSession
+    from brain_tui.core.rules.write_decision import ShellCommand, TypedText, WriteSession
 
+    typed = wire.typed_text(ctx.event)
+    if typed is not None:
+        if ctx.root is None:
+            return Answer()
+        return _decided(ctx, TypedText(typed), WriteSession(claims=tuple(bound_claims(ctx)),
+                                                            agent_session=ctx.agent_session, cwd=ctx.cwd))
     shell = wire.shell_command(ctx.event)
     paths = wire.target_files(ctx.event) if shell is None else None
     if shell is None and paths is None:
@@ -164,8 +170,17 @@ def pre_tool_use(ctx: HookContext) -> Answer:
         raise wire.BadInput("the tool's file path holds a NUL character")
     session = WriteSession(claims=tuple(bound_claims(ctx)), agent_session=ctx.agent_session,
                            cwd=wire.shell_cwd(ctx.event, ctx.cwd) if shell is not None else ctx.cwd)
-    target = ShellCommand(shell) if shell is not None else paths
+    tool = wire.text_field(ctx.event, "tool_name")
+    # another MCP server runs a command in its own folder (unknown), unless the call names one: from every folder above
+    elsewhere = wire.server_folders(session.cwd or ctx.cwd) \
+        if shell is not None and wire.mcp_command_tool(tool) and session.cwd == ctx.cwd else ()
+    target = ShellCommand(shell, also_from=elsewhere) if shell is not None else paths
     assert target is not None
+    return _decided(ctx, target, session)
+
+
+def _decided(ctx: HookContext, target: Any, session: Any) -> Answer:
+    """`Brain.decide_write`'s answer on the wire."""
     decision = ctx.brain.decide_write(target, session)
     if not decision.allowed:
         return refuse(ctx, fact(decision.reason, 2000))

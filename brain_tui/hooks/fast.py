@@ -49,14 +49,16 @@ def decide(event: dict[str, Any], flags: dict[str, str], environ: dict[str, str]
     and a bound session's claim must plainly be able to act (else the core refuses and explains).
     """
     cwd = wire.text_field(event, "cwd") or os.getcwd()
+    if wire.text_field(event, "tool_name") in wire.TYPING_TOOLS:
+        return None  # text typed into a running program: the core reads it
     shell = wire.shell_command(event)
     if shell is not None:
-        if not shell:
-            return None
+        if not shell or wire.text_field(event, "tool_name") not in wire.SHELL_TOOLS:
+            return None  # another MCP server's command runs in a folder the core reads it from
         from brain_tui.core.sessions import shell_targets
 
         reading = shell_targets.read_command(shell, wire.shell_cwd(event, cwd))
-        if reading.partial or reading.named or any(target.tree for target in reading.targets):
+        if reading.partial or reading.named or reading.terminal or any(target.tree for target in reading.targets):
             return None  # a whole folder, or git's record of a path: the core checks it
         paths: list[str] | None = [target.path for target in reading.targets]
     else:

@@ -33,9 +33,9 @@ PATH_KEYS = ("file_path", "notebook_path", "absolute_path", "path")
 #: A UTF-16 surrogate left alone in JSON text (``"\\ud800"``): no file name can hold it, and the agent's
 #: runtime writes U+FFFD in its place, so the hook checks the path with U+FFFD too.
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-#: The agents' shell tools (Claude Code `Bash`, Gemini CLI `run_shell_command`, Codex `exec_command`, `shell`,
-#: `local_shell` and `shell_command`, its string form), whichever agent is named: a command line is checked
-#: whoever sends it (SPEC 21.3).
+#: The agents' shell tools (Claude Code `Bash`, Gemini CLI `run_shell_command`, Codex `exec_command` (``Bash`` in
+#: its hook events), `shell`, `local_shell` and `shell_command`, its string form), whichever agent is named: a command
+#: line is checked whoever sends it (SPEC 21.3). Another MCP server's command tool (`COMMAND_WORDS`) is read the same.
 SHELL_TOOLS = ("Bash", "run_shell_command", "exec_command", "shell", "local_shell", "shell_command")
 #: The `tool_input` keys holding a shell tool's command (a string, or an argv list).
 COMMAND_KEYS = ("command", "cmd")
@@ -43,15 +43,29 @@ COMMAND_KEYS = ("command", "cmd")
 PATCH_TOOLS = ("apply_patch", "ApplyPatch")
 #: Another MCP server's tools as the clients name them: ``mcp__<server>__<tool>`` (Claude Code, Codex) and
 #: ``mcp_<server>_<tool>`` (Gemini CLI). Such a server runs outside the client's sandbox: a tool of it whose name
-#: says it writes is checked as a write (SPEC 20.2, 21). bsi's own server (`OWN_SERVER`) decides its tools itself.
-OWN_SERVER = "bsi"
+#: says it writes is checked as a write (SPEC 20.2, 21). bsi's own tools (`core.own_tools`: the whole name is one
+#: of them) are decided by its server.
 #: The words of a tool name that say the tool writes (a word of the name, split on ``_ - .`` and camelCase).
 WRITE_VERBS = frozenset((
     "write", "edit", "create", "move", "rename", "delete", "remove", "append", "patch", "replace", "save", "put",
     "mkdir", "copy", "upload", "update", "insert", "overwrite", "touch", "truncate", "unlink", "rmdir", "rm", "mv",
     "cp", "symlink", "link", "chmod", "set", "modify", "store", "apply", "multiedit", "mkdirs", "makedirs",
     "new", "make", "add", "download", "extract", "export", "erase", "wipe", "purge", "trash", "clear", "unzip",
+    "format", "commit", "prepend", "rewrite", "refactor", "checkout", "restore", "revert", "rebase", "stash", "chown",
+    "compress", "decompress", "untar", "init",
 ))
+#: The argument keys that say what a multi-purpose tool does this time (``text_editor {"command": "create"}``): a
+#: write verb among the words of such a value makes the call a write (``view`` leaves it a read).
+ACTION_KEYS = ("command", "action", "operation", "op", "mode", "subcommand")
+_ACTION_VALUE = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,40}")
+#: The words of another server's tool name that say it runs a command line (`run_command`, `shell_exec`,
+#: `bash`, `terminal`…): its `command`/`cmd` argument is read as a shell line (SPEC 21.3).
+COMMAND_WORDS = frozenset(("command", "commands", "cmd", "exec", "execute", "run", "shell", "bash", "sh", "zsh",
+                           "terminal", "powershell", "pwsh", "console"))
+#: The arguments a command tool may give its program apart from the command (``{"command": "rm", "args": […]}``).
+_ARGV_KEYS = ("args", "arguments", "argv")
+#: Codex's tool typing into a program `exec_command` started (``session_id``, ``chars``).
+TYPING_TOOLS = ("write_stdin",)
 #: An argument names a file when its key (lower case, without ``_`` and ``-``) is one of these or ends in one of
 #: `_PATH_ENDINGS`: ``path``, ``file_path``, ``filePath``, ``source``, ``destination``, ``paths``, ``new_path``, …
 _PATH_NAMES = frozenset(("path", "paths", "file", "files", "filename", "filenames", "source", "sources", "src",
@@ -130,12 +144,12 @@ def target_files(event: dict[str, Any]) -> list[str] | None:
     """
     tool = text_field(event, "tool_name")
     tool_input = event.get("tool_input")
-    if mcp_write_tool(tool):
+    if mcp_write_tool(tool) or (_mcp_tool_words(tool) and _action_writes(tool_input)):
         named: list[str] = []
         if isinstance(tool_input, dict):
             _argument_paths(tool_input, named, 0)
         if not named:  # a file tool that names none fails closed; any other writes no file the hook could check
-            return [] if mcp_file_tool(tool) else None
+            return [] if mcp_file_tool(tool) and mcp_write_tool(tool) else None
         cwd = text_field(event, "cwd")
         return [reading for value in named for reading in (value, *home_reading(value), *_server_readings(value, cwd))]
     if tool in PATCH_TOOLS:
@@ -167,10 +181,15 @@ def _mcp_tool_words(tool: str) -> list[str]:
     if tool.startswith("mcp__"):
         server, sep, name = tool[len("mcp__"):].partition("__")
     elif tool.startswith("mcp_"):
-        server, sep, name = tool[len("mcp_"):].partition("_")  # Gemini CLI: the server's name holds no `_`
+        # Gemini CLI: ``mcp_<server>_<tool>``; a server's own `_` (``bsi_files``) leaves its words in the name
+        server, sep, name = tool[len("mcp_"):].partition("_")
     else:
         return []
-    if not sep or server == OWN_SERVER:
+    if not sep:
+        return []
+    from brain_tui.core.sessions.own_tools import is_own  # another server's tools only
+
+    if is_own(tool):
         return []
     return [word.lower() for word in _WORDS.findall(name)]
 
@@ -192,6 +211,24 @@ def mcp_file_tool(tool: str) -> bool:
     """Whether `tool` is another MCP server's write tool whose name says it is about files (`FILE_NOUNS`)."""
     parts = [part for word in _mcp_tool_words(tool) for part in _run_together(word)]
     return any(part in WRITE_VERBS for part in parts) and any(part in FILE_NOUNS for part in parts)
+
+
+def _action_writes(tool_input: Any) -> bool:
+    """Whether an action argument of a tool call (`ACTION_KEYS`) is a write verb (``create``, ``str_replace``)."""
+    if not isinstance(tool_input, dict):
+        return False
+    for key in ACTION_KEYS:
+        value = tool_input.get(key)
+        if isinstance(value, str) and _ACTION_VALUE.fullmatch(value):
+            words = [word.lower() for word in _WORDS.findall(value)]
+            if any(part in WRITE_VERBS for word in words for part in _run_together(word)):
+                return True
+    return False
+
+
+def mcp_command_tool(tool: str) -> bool:
+    """Whether `tool` is another MCP server's tool whose name says it runs a command line (`COMMAND_WORDS`)."""
+    return any(word in COMMAND_WORDS for word in _mcp_tool_words(tool))
 
 
 def _argument_paths(value: Any, found: list[str], depth: int, key: str = "") -> None:
@@ -219,6 +256,8 @@ def _argument_paths(value: Any, found: list[str], depth: int, key: str = "") -> 
 
 def _path_key(key: str) -> bool:
     norm = key.lower().replace("_", "").replace("-", "")
+    if norm.startswith("repo"):  # `repo_path`: the repository a git tool works in, not a file it writes
+        return False
     return norm in _PATH_NAMES or norm.endswith(_PATH_ENDINGS)
 
 
@@ -231,9 +270,20 @@ def shell_command(event: dict[str, Any]) -> str | tuple[str, ...] | None:
 
     Returns "" when a shell tool names no command (the caller treats that as bad input).
     """
-    if text_field(event, "tool_name") not in SHELL_TOOLS:
-        return None
+    tool = text_field(event, "tool_name")
     tool_input = event.get("tool_input")
+    if tool not in SHELL_TOOLS:
+        if not mcp_command_tool(tool) or not isinstance(tool_input, dict) or \
+                not any(key in tool_input for key in COMMAND_KEYS):
+            return None
+        apart = [value for key in _ARGV_KEYS for value in [tool_input.get(key)] if isinstance(value, list) and value]
+        if apart:  # `{"command": "rm", "args": ["-rf", "claims"]}`: the program and its argv
+            command = tool_input.get("command", tool_input.get("cmd"))
+            words = [command] if isinstance(command, str) else command if isinstance(command, list) else []
+            words = [*words, *apart[0]]
+            if words and all(isinstance(v, str) for v in words):
+                return tuple(_LONE_SURROGATE.sub("\ufffd", v) for v in words)
+            return ""
     if not isinstance(tool_input, dict):
         return ""
     for key in COMMAND_KEYS:
@@ -243,6 +293,34 @@ def shell_command(event: dict[str, Any]) -> str | tuple[str, ...] | None:
         if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
             return tuple(_LONE_SURROGATE.sub("\ufffd", v) for v in value)
     return ""
+
+
+def typed_text(event: dict[str, Any]) -> str | None:
+    """The text a typing tool (`TYPING_TOOLS`: Codex `write_stdin`) types into a running program, None for any
+    other tool ("" for a poll of its output, and for input holding no text: the caller decides that)."""
+    if text_field(event, "tool_name") not in TYPING_TOOLS:
+        return None
+    tool_input = event.get("tool_input")
+    value = tool_input.get("chars") if isinstance(tool_input, dict) else None
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise BadInput("write_stdin's chars is not text (tool_input.chars)")
+    return _LONE_SURROGATE.sub("\ufffd", value)
+
+
+def server_folders(cwd: str) -> tuple[str, ...]:
+    """The folders above `cwd`, nearest first: where another MCP server (started in a folder the hook does not
+    know, usually the project's root) may run what it is handed (`_server_readings`)."""
+    found: list[str] = []
+    here = os.path.normpath(cwd) if cwd.startswith("/") else ""
+    while here and len(found) < 32:
+        parent = os.path.dirname(here)
+        if parent == here:
+            break
+        found.append(parent)
+        here = parent
+    return tuple(found)
 
 
 def shell_cwd(event: dict[str, Any], cwd: str) -> str:

@@ -8,6 +8,15 @@ from pathlib import Path
 from brain_tui.core.agent_settings import claude as settings
 from tests.bsi import ok, run_bsi
 
+#: The matchers as the clients must find them, byte for byte: every tool of another MCP server, never one of bsi's own
+#: (a server whose name starts like bsi's is another's).
+_OWN = ("brain_state|check_scope|claim_close|claim_list|claim_open|claim_renew|gate_request|gate_status|lock_acquire|"
+        "lock_release|my_claim|preflight|signal_ack|signal_list|signal_send")
+CLAUDE_MATCHER = f"^(Write|Edit|MultiEdit|NotebookEdit|Bash|mcp__(?!bsi__(?:{_OWN})$).*)$"
+GEMINI_MATCHER = f"^(write_file|replace|run_shell_command|mcp_(?!bsi_(?:{_OWN})$).*)$"
+CODEX_MATCHER = ("Bash|apply_patch|exec_command|shell|write_stdin|"
+                 "mcp__([^b]|b[^s]|bs[^i]|bsi[^_]|bsi_[^_]|bsi__(_|.*__)).*")
+
 FOREIGN = {
     "model": "opus",
     "env": {"FOO": "1"},
@@ -36,7 +45,7 @@ def test_install_merges_keeps_foreign_entries_and_is_idempotent(brain: Path) -> 
     assert set(settings.DENY_RULES) <= set(data["permissions"]["deny"])
     pre = data["hooks"]["PreToolUse"]
     assert pre[0] == FOREIGN["hooks"]["PreToolUse"][0]
-    assert pre[1] == {"matcher": "^(Write|Edit|MultiEdit|NotebookEdit|Bash|mcp__(?!bsi__).*)$",
+    assert pre[1] == {"matcher": CLAUDE_MATCHER,
                       "hooks": [{"type": "command", "command": "bsi hook pre-tool-use", "timeout": 10}]}
     assert data["hooks"]["Stop"][0] == FOREIGN["hooks"]["Stop"][0]
     assert data["hooks"]["SessionStart"][0]["matcher"] == "startup|resume|clear|compact"
@@ -59,7 +68,7 @@ def test_install_replaces_its_own_entries_in_place(brain: Path) -> None:
     ok(run_bsi("hooks", "install", brain=brain))
     pre = json.loads(target.read_text())["hooks"]["PreToolUse"]
     assert len(pre) == 2 and pre[0]["hooks"][0]["command"] == "bsi hook pre-tool-use" and pre[0]["matcher"] == \
-        "^(Write|Edit|MultiEdit|NotebookEdit|Bash|mcp__(?!bsi__).*)$"
+        CLAUDE_MATCHER
     status = json.loads(ok(run_bsi("hooks", "status", "--json", brain=brain)))
     assert status["installed"] and status["missing"] == [] and status["outdated"] == []
     assert isinstance(status["resolves"], bool)

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.bsi import clean_env, ok, run_bsi
+from tests.hooks.test_settings import CODEX_MATCHER, GEMINI_MATCHER
 
 GEMINI_FOREIGN = {
     "theme": "GitHub",
@@ -46,7 +47,7 @@ def test_gemini_hooks_merge_keep_foreign_entries_and_carry_the_agent(brain: Path
     assert data["theme"] == "GitHub" and data["mcpServers"] == {"other": {"command": "x"}}
     before = data["hooks"]["BeforeTool"]
     assert before[0] == GEMINI_FOREIGN["hooks"]["BeforeTool"][0]  # type: ignore[index]
-    assert before[1] == {"matcher": "write_file|replace|run_shell_command|mcp_([^b]|b[^s]|bs[^i]|bsi[^_]).*", "hooks": [
+    assert before[1] == {"matcher": GEMINI_MATCHER, "hooks": [
         {"type": "command", "command": "bsi hook pre-tool-use --agent gemini", "timeout": 10000}]}
     for name, event in (("AfterTool", "post-tool-use"), ("SessionStart", "session-start"),
                         ("SessionEnd", "session-end"), ("Notification", "notification"),
@@ -101,7 +102,7 @@ def test_codex_hooks_json_merge_status_uninstall(brain: Path, home: Path) -> Non
     ok(run_bsi("hooks", "install", "--agent", "codex", brain=brain, env=env))
     data = json.loads(target.read_text())
     assert data["hooks"]["Stop"][0] == foreign["hooks"]["Stop"][0]
-    codex_tools = "apply_patch|exec_command|shell|mcp__([^b]|b[^s]|bs[^i]|bsi[^_]|bsi_[^_]).*"
+    codex_tools = CODEX_MATCHER
     assert data["hooks"]["PreToolUse"] == [{"matcher": codex_tools, "hooks": [
         {"type": "command", "command": "bsi hook pre-tool-use --agent codex", "timeout": 10}]}]
     assert data["hooks"]["Stop"][1]["hooks"][0]["command"] == "bsi hook stop --agent codex"

@@ -11,6 +11,7 @@ import pytest
 
 from brain_tui.core.agent_settings import sandbox
 from tests.bsi import clean_env, ok, run_bsi
+from tests.hooks.test_settings import CLAUDE_MATCHER
 
 FENCE = {
     "enabled": True,
@@ -39,7 +40,7 @@ def test_install_writes_the_fence_by_default_and_a_second_run_is_unchanged(brain
     data = settings_of(brain)
     assert data["sandbox"] == FENCE
     pre = data["hooks"]["PreToolUse"]  # type: ignore[index]
-    assert pre[-1]["matcher"] == "^(Write|Edit|MultiEdit|NotebookEdit|Bash|mcp__(?!bsi__).*)$"
+    assert pre[-1]["matcher"] == CLAUDE_MATCHER
     assert "Bash(*bsi *gate approve*)" in data["permissions"]["deny"]  # type: ignore[index]
     first = (brain / ".claude" / "settings.json").read_bytes()
     assert "unchanged" in ok(run_bsi("hooks", "install", brain=brain))

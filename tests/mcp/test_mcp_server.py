@@ -12,7 +12,7 @@ from typing import Any
 from mcp.client.client import Client
 from mcp.client.stdio import StdioServerParameters
 
-from brain_tui.core.sessions import agents
+from brain_tui.core.sessions import agents, own_tools
 from brain_tui.mcp.server import build_server
 from brain_tui.mcp.tools import Session
 from tests.bsi import NOW, bsi_command, clean_env, ok, run_bsi
@@ -43,6 +43,7 @@ def test_tool_list_has_the_protocol_and_nothing_a_human_decides(brain: Path) -> 
     tools = in_process(brain, body)
     names = {t.name for t in tools}
     assert names == TOOLS and not names & HUMAN_ONLY
+    assert names == own_tools.TOOLS  # what the hook and the installed matchers leave to this server
     gate = next(t for t in tools if t.name == "gate_request")
     assert "Returns at once" in (gate.description or "") and "wait" in (gate.description or "")
     assert next(t for t in tools if t.name == "claim_open").input_schema["required"] == ["scope"]

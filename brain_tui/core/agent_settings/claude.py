@@ -29,15 +29,17 @@ from brain_tui.core.agent_settings.files import (
     resolves,
     save,
 )
+from brain_tui.core.sessions import own_tools
 
 __all__ = ["DENY_RULES", "HOOK_EVENTS", "TOOL_MATCHER", "install", "mcp_install", "status", "uninstall"]
 
 #: The tools the hook sees: the edit tools, `Bash` (the hook checks what a command line writes, SPEC 21.3), and
 #: every tool of another MCP server (``mcp__<server>__<tool>``: such a server writes outside the sandbox; the hook
-#: checks the ones whose name says they write), never bsi's own (``mcp__bsi__…``: the server decides those).
+#: checks the ones whose name says they write), never bsi's own (``mcp__bsi__<one of its tools>``: the server
+#: decides those; a server named ``bsi__x`` is another's).
 #: Claude Code reads a matcher holding more than names and ``|`` as a JavaScript regular expression, unanchored:
 #: the anchors keep the edit tools matched exactly.
-TOOL_MATCHER = "^(Write|Edit|MultiEdit|NotebookEdit|Bash|mcp__(?!bsi__).*)$"
+TOOL_MATCHER = f"^(Write|Edit|MultiEdit|NotebookEdit|Bash|mcp__(?!bsi__(?:{own_tools.own_names()})$).*)$"
 #: One hook per event (Claude Code event name, matcher or None, our kebab-case event).
 HOOK_EVENTS = hook_events("claude", TOOL_MATCHER, "startup|resume|clear|compact")
 #: Seconds Claude Code gives each hook: short, so a stuck hook costs little (a timed-out hook is "go ahead",

@@ -2,7 +2,8 @@
 
 Codex CLI reads its settings from `$CODEX_HOME` (default `~/.codex`): the MCP servers in `config.toml`
 (`[mcp_servers.bsi]` with `command`, `args`, `cwd`), the hooks in `hooks.json` (Claude Code's shape and event names;
-the edit tool is `apply_patch`, the shell tools `exec_command` and `shell`). Both files are the user's and hold every
+the edit tool is `apply_patch`, the shell tools `exec_command` (``Bash`` in its hook events) and `shell`, and
+`write_stdin` types into a command `exec_command` left running). Both files are the user's and hold every
 project: foreign keys, comments and layout of `config.toml` are kept (tomlkit edits it in place). Codex asks the user
 to review new hooks before it runs them.
 """
@@ -32,9 +33,12 @@ from brain_tui.core.agent_settings.files import (
 from brain_tui.core.errors import InvalidData
 
 AGENT = "codex"
-#: The edit tool, the shell tools, and every tool of another MCP server (``mcp__<server>__<tool>``) but bsi's own,
-#: spelled without a lookahead (which not every regular expression engine has).
-TOOL_MATCHER = "apply_patch|exec_command|shell|mcp__([^b]|b[^s]|bs[^i]|bsi[^_]|bsi_[^_]).*"
+#: The edit tool, the shell tools (Codex names `exec_command` ``Bash`` in its hook events), `write_stdin` (text typed
+#: into a running command), and every tool of another MCP server (``mcp__<server>__<tool>``) but bsi's own, spelled
+#: without a lookahead (which not every regular expression engine has): bsi's tool names hold no ``__`` and start
+#: with no ``_``, so ``mcp__bsi__x__write_file`` (a server named ``bsi__x``) is another server's.
+TOOL_MATCHER = ("Bash|apply_patch|exec_command|shell|write_stdin|"
+                "mcp__([^b]|b[^s]|bs[^i]|bsi[^_]|bsi_[^_]|bsi__(_|.*__)).*")
 HOOK_EVENTS = hook_events(AGENT, TOOL_MATCHER)
 HOOK_TIMEOUT_S = 10
 

@@ -27,11 +27,13 @@ from brain_tui.core.agent_settings.files import (
     save,
 )
 from brain_tui.core.errors import InvalidData
+from brain_tui.core.sessions import own_tools
 
 AGENT = "gemini"
 #: Gemini CLI's write tools, its shell tool, and every tool of another MCP server (``mcp_<server>_<tool>``) but
-#: bsi's own (``mcp_bsi_…``), checked before and recorded after they run (no lookahead: see `codex.TOOL_MATCHER`).
-TOOL_MATCHER = "write_file|replace|run_shell_command|mcp_([^b]|b[^s]|bs[^i]|bsi[^_]).*"
+#: bsi's own (``mcp_bsi_<one of its tools>``: a server named ``bsi_files`` gives ``mcp_bsi_files_…``, another's),
+#: checked before and recorded after they run. Gemini CLI searches the name with a JavaScript regular expression.
+TOOL_MATCHER = f"^(write_file|replace|run_shell_command|mcp_(?!bsi_(?:{own_tools.own_names()})$).*)$"
 HOOK_EVENTS = hook_events(AGENT, TOOL_MATCHER)
 #: Gemini CLI's hook timeouts are in milliseconds.
 HOOK_TIMEOUT_MS = 10_000

@@ -71,9 +71,21 @@ class WriteSession:
 
 @record
 class ShellCommand:
-    """A shell tool's command line (a string), or an argv list run without a shell (Codex `shell`)."""
+    """A shell tool's command line (a string), or an argv list run without a shell (Codex `shell`).
+
+    `also_from`: other folders it may run in, each read too (another MCP server runs it in its own folder).
+    """
 
     command: str | tuple[str, ...]
+    also_from: tuple[str, ...] = ()
+
+
+@record
+class TypedText:
+    """Text typed into a program a shell tool started and left running (Codex `write_stdin`): read as shell lines
+    run from the session's cwd; "" is a poll of the program's output and writes nothing."""
+
+    chars: str
 
 
 @record
@@ -115,11 +127,14 @@ class WriteDecision:
 _GO = WriteDecision(True)
 
 
-def decide_write(brain: Brain, target: str | Sequence[str] | ShellCommand, session: WriteSession) -> WriteDecision:
-    """May `session` write `target` now: a path, the paths one tool call writes (all must pass), or a
-    `ShellCommand`'s targets; the first refusal, else an allowed decision (with the first note, if any).
+def decide_write(brain: Brain, target: str | Sequence[str] | ShellCommand | TypedText,
+                 session: WriteSession) -> WriteDecision:
+    """May `session` write `target` now: a path, the paths one tool call writes (all must pass), a
+    `ShellCommand`'s targets, or `TypedText`; the first refusal, else an allowed decision (with the first note).
     """
     decider = _Decider(brain, session)
+    if isinstance(target, TypedText):
+        return decider.typed(target.chars)
     if isinstance(target, ShellCommand):
         return decider.shell(target)
     return decider.paths([target] if isinstance(target, str) else list(target))
@@ -200,12 +215,22 @@ class _Decider:
         from brain_tui.core.sessions.shell_targets import read_command  # the shell's parser: shell calls only
 
         cwd = self.session.cwd or str(self.brain.root)
-        reading = read_command(shell.command, cwd)
+        readings = [read_command(shell.command, folder) for folder in (cwd, *shell.also_from)]
+        reading = readings[0]
+        for other in readings[1:]:  # what it writes run from any of its folders
+            reading.targets += [t for t in other.targets if t not in reading.targets]
+            reading.named += [t for t in other.named if t not in reading.named]
         if reading.partial:  # a target past what was read may be a protocol file or another claim's
             return WriteDecision(
                 False, f"this command line cannot be read whole ({reading.partial}), so what it writes is unknown: "
                        "run it as shorter commands, or write the long text with the edit tool",
                 code=InvalidData.exit_code, check="invalid", sess_id=self._bound[0] if self._bound else None)
+        if reading.terminal:
+            return WriteDecision(
+                False, f"`{_short(reading.terminal, 40)}` would read its commands from the terminal, where text typed "
+                       "later runs unchecked: give it its commands on the line (`bash -c '…'`, a script file), or "
+                       "run them one by one", code=InvalidData.exit_code, check="invalid",
+                sess_id=self._bound[0] if self._bound else None)
         targets = [(target.path, target.tree) for target in reading.targets]
         # git's record of these changes (`git add`, `git rm --cached`…): a protocol file among them is refused;
         # the whole work tree (`git add .`) is an ordinary commit of one's work, and bsi commits its own files, but
@@ -223,6 +248,26 @@ class _Decider:
             if refused is not None:
                 return refused
         return self._all(targets)
+
+    def typed(self, chars: str) -> WriteDecision:
+        """Text typed into a running program: nothing for a claim that cannot act, and only whole shell lines
+        (`shell_typing`), each decided as a shell command run from the session's cwd."""
+        from brain_tui.core.sessions.shell_targets import read_command
+        from brain_tui.core.sessions.shell_typing import typing_problem
+
+        if not chars:
+            return _GO
+        bound = self.bound()
+        refused = self._claim_cannot_act(bound) if bound else None
+        if refused is not None:
+            return refused
+        problem = typing_problem(chars) or read_command(chars, self.session.cwd or str(self.brain.root)).partial
+        if problem:
+            return WriteDecision(
+                False, f"the text typed into the running program cannot be read as whole shell lines ({problem}), "
+                       "so what it writes is unknown: type whole lines, or run the command with the shell tool",
+                code=InvalidData.exit_code, check="invalid", sess_id=bound[0] if bound else None)
+        return self.shell(ShellCommand(chars))
 
     def _all(self, items: list[tuple[str, bool]]) -> WriteDecision:
         noted = _GO
@@ -242,7 +287,7 @@ class _Decider:
         place = self.place(path)
         if tree and place.rel is None and self._holds_the_brain(path):
             place = _Place("")  # `rm -r` of a folder above the brain removes the brain's protocol files too
-        refused = self._protocol(place) or self._git_program(path, tree) or self._agent_program(path, tree)
+        refused = self._protocol(place) or self._program(path, tree)
         if refused is not None:
             return refused
         if place.other is not None and place.other_rel is not None:
@@ -294,47 +339,16 @@ class _Decider:
             code=SCOPE_VIOLATION, check=PROTOCOL, sess_id=self._bound[0] if self._bound else None,
             file=shown)
 
-    def _git_program(self, path: str, tree: bool) -> WriteDecision | None:
-        """The refusal of a file of the brain's repository that names a program git runs, or None.
+    def _program(self, path: str, tree: bool) -> WriteDecision | None:
+        """The refusal of a file naming programs run outside the sandbox (`program_files`), or None."""
+        from brain_tui.core.rules.program_files import absolute, program_file_reason
 
-        `config` (hooks path, fsmonitor, filter and merge drivers, signing programs, includes), `config.worktree`,
-        `hooks/`, `info/` (attributes): git runs what they name for whoever runs git next, the pilot's terminal and
-        bsi outside the agent's sandbox included (SPEC 21). The rest of the git directory is git's own (a satellite
-        commits).
-        """
-        from brain_tui.core.records.git_head import git_dirs
-
-        base = self.session.cwd or str(self.brain.root)
-        full = path if os.path.isabs(path) else os.path.join(base, path)
-        for gitdir in git_dirs(self.brain.root):
-            rel = path_keys.below_folder(gitdir, full)
-            if rel is None:
-                continue
-            rel = rel.casefold()
-            if (tree and rel == "") or rel in ("config", "config.worktree", "hooks", "info") or \
-                    rel.startswith(("hooks/", "info/")):
-                return WriteDecision(
-                    False, f"{_short(path, 200)} names programs git runs for whoever runs it next, outside this "
-                           "sandbox: a human changes it (`git config`, the hooks), never an agent",
-                    code=SCOPE_VIOLATION, check=PROTOCOL, sess_id=self._bound[0] if self._bound else None,
-                    file=_short(path, 200))
-        return None
-
-    def _agent_program(self, path: str, tree: bool) -> WriteDecision | None:
-        """The refusal of an agent client's settings or `brain-compose.yml` (`core.paths.agent_programs`), or None:
-        they name the hooks, MCP servers and commands run outside the agent's sandbox, for the pilot too."""
-        from brain_tui.core.paths.agent_programs import agent_program_file
-
-        full = path if os.path.isabs(path) else os.path.join(self.session.cwd or str(self.brain.root), path)
-        setting = agent_program_file(self.brain.root, full, tree)
-        if setting is None:
+        full = absolute(path, self.session.cwd or str(self.brain.root))
+        reason = program_file_reason(self.brain.root, full, tree, _short(path, 200))
+        if reason is None:
             return None
-        return WriteDecision(
-            False, f"{_short(path, 200)} changes {setting}, which names the hooks, MCP servers or commands run "
-                   "outside this sandbox: a human changes it (`bsi hooks install`, `bsi mcp install`, an editor of "
-                   "their own), never an agent",
-            code=SCOPE_VIOLATION, check=PROTOCOL, sess_id=self._bound[0] if self._bound else None,
-            file=_short(path, 200))
+        return WriteDecision(False, reason, code=SCOPE_VIOLATION, check=PROTOCOL,
+                             sess_id=self._bound[0] if self._bound else None, file=_short(path, 200))
 
     def _claim_cannot_act(self, bound: list[str]) -> WriteDecision | None:
         """None when one of the session's claims may act now; else why not (a shell call is then refused)."""

@@ -77,9 +77,11 @@ class ShellReading:
     """What `read_command` found: the write targets, the paths whose record in git a command changes without
     writing them (`named`: `git add`, `git rm --cached`, `git commit PATHS`…; only a protocol file among them is
     refused), what it could not read (the sandbox's job), and `partial`: why the command line itself was not read
-    to its end ("" when it was), so a target it names may be missing (the write decision refuses such a command)."""
+    to its end ("" when it was), so a target it names may be missing (the write decision refuses such a command);
+    `terminal`: a shell the line starts to read its commands from the terminal (``bash``, ``sh -s``), where text
+    typed later runs unread (Codex's `write_stdin` runs no hook), "" when none."""
 
-    __slots__ = ("targets", "named", "unread", "partial", "patches", "patched", "patch_dirs", "line")
+    __slots__ = ("targets", "named", "unread", "partial", "patches", "patched", "patch_dirs", "line", "terminal")
 
     def __init__(self) -> None:
         self.targets: list[ShellTarget] = []
@@ -90,6 +92,7 @@ class ShellReading:
         self.patched: set[str] = set()  # patch paths read where their command runs
         self.patch_dirs: list[str | None] = []  # the folders patch programs run in
         self.line = LineState("")  # what the line sets for its later commands (HOME, CDPATH…)
+        self.terminal = ""
 
     def add(self, path: str, cwd: str | None, command: str, tree: bool = False, *, named: bool = False) -> None:
         """Record a target written as `path` from `cwd` (None: unknown, so a relative path cannot be placed);
@@ -138,7 +141,10 @@ def read_command(command: str | Sequence[str], cwd: str, home: str | None = None
     if isinstance(command, str):
         _read_text(command, cwd, reading, home, depth=0)
     else:
-        _read_words([str(word) for word in command], cwd, reading, home, depth=0)
+        words = [str(word) for word in command]
+        if reads_script_from_stdin(split_wrappers(words)[0]):
+            reading.terminal = os.path.basename(split_wrappers(words)[0][0])
+        _read_words(words, cwd, reading, home, depth=0)
     return reading
 
 
@@ -219,6 +225,7 @@ def _read_tokens(tokens: list[str], cwd: str | None, reading: ShellReading, home
     index = 0
     substitution = 0
     stdin: str | None = None  # what the command being read gets on its standard input, when the line shows it
+    fed = False  # the command being read gets its standard input from the line (a pipe, `<`, `<<`, `<<<`)
     while index <= len(tokens):
         token = tokens[index] if index < len(tokens) else "\n"
         index += 1
@@ -245,6 +252,7 @@ def _read_tokens(tokens: list[str], cwd: str | None, reading: ShellReading, home
                 reading.add(target, cwd, "a redirection")
             continue
         if token.startswith("<"):  # input: `<` FILE, `<<` / `<<<` WORD (no write)
+            fed = True
             if index < len(tokens) and not _is_punct(tokens[index]):
                 stdin = tokens[index] if token == "<<<" else stdin
                 index += 1
@@ -254,7 +262,10 @@ def _read_tokens(tokens: list[str], cwd: str | None, reading: ShellReading, home
             _read_text(stdin, cwd, reading, home, depth + 1)
         elif stdin is not None:  # `ed F <<< 'w G'`, `echo F | xargs rm`
             feed(command, stdin, cwd, reading, home, depth)
+        elif not fed and not reading.terminal and reads_script_from_stdin(command):
+            reading.terminal = os.path.basename(command[0])  # `bash`: its commands come from the terminal
         stdin = piped_text(command) if token == "|" else None
+        fed = token in ("|", "|&")
         cwd = _read_words(words, cwd, reading, home, depth)
         words = []
         for ch in token:

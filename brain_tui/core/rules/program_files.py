@@ -1,0 +1,40 @@
+"""Files that name programs run outside an agent's sandbox: no agent writes them (SPEC 21).
+
+Git's own program files in the brain's repository, the agent clients' settings and `brain-compose.yml`: what they
+name runs for whoever comes next (the pilot's terminal, bsi, the hooks). `write_decision` refuses a write to them.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from brain_tui.core.paths import path_keys
+
+
+def program_file_reason(root: Path, full: str, tree: bool, shown: str) -> str | None:
+    """Why the file (or folder, `tree`) at the absolute path `full` is not an agent's to write, or None."""
+    from brain_tui.core.paths.agent_programs import agent_program_file
+    from brain_tui.core.records.git_head import git_dirs
+
+    for gitdir in git_dirs(root):
+        # `config` (hooks path, fsmonitor, filter and merge drivers, signing programs, includes), `config.worktree`,
+        # `hooks/`, `info/` (attributes): git runs what they name for whoever runs git next. The rest of the git
+        # directory is git's own (a satellite commits).
+        rel = path_keys.below_folder(gitdir, full)
+        if rel is None:
+            continue
+        rel = rel.casefold()
+        if (tree and rel == "") or rel in ("config", "config.worktree", "hooks", "info") or \
+                rel.startswith(("hooks/", "info/")):
+            return (f"{shown} names programs git runs for whoever runs it next, outside this sandbox: a human "
+                    "changes it (`git config`, the hooks), never an agent")
+    setting = agent_program_file(root, full, tree)
+    if setting is None:
+        return None
+    return (f"{shown} changes {setting}, which names the hooks, MCP servers or commands run outside this sandbox: "
+            "a human changes it (`bsi hooks install`, `bsi mcp install`, an editor of their own), never an agent")
+
+
+def absolute(path: str, base: str) -> str:
+    return path if os.path.isabs(path) else os.path.join(base, path)
