@@ -337,6 +337,11 @@ class CockpitScreen(ClaimActions):
     def _highlighted(self) -> None:
         self._update_selection()
 
+    @on(Tree.NodeExpanded, "#tree")
+    @on(Tree.NodeCollapsed, "#tree")
+    def _tree_toggled(self) -> None:
+        self._fit_bands(self.app.size.width)  # the lines it shows changed: their widest, their count
+
     def on_descendant_focus(self) -> None:
         """The selection bar follows the focus."""
         self._update_selection()
