@@ -276,13 +276,15 @@ class CockpitScreen(ClaimActions):
         self._titles(self.brain_app.snapshot)
         self.query_one("#history", HistoryTable).take_slid()  # the pilot turned the page: the rows are chosen
 
-    def _show_chosen(self) -> None:
+    def _show_chosen(self, *, filtered: bool = False) -> None:
         """Redraw for the pilot's own change of the lists (filter, grouping): a row gone from under the cursor
-        is one the pilot removed, not one a refresh slid away (`ClaimActions.selection_slid`)."""
+        is one the pilot removed, not one a refresh slid away (`ClaimActions.selection_slid`). A filter that hid
+        it puts the cursor on the first row it shows (a row it still shows keeps the cursor)."""
         self.show_snapshot(self.brain_app.snapshot)
         for table in self.query(KeyedTable):
-            table.take_slid()
-        self.query_one("#tree", SatelliteTree).take_slid()
+            if table.take_slid() is not None and filtered:
+                table.action_first_row()
+        self.query_one("#tree", SatelliteTree).take_slid(to_first=filtered)
 
     def _titles(self, snapshot: BrainSnapshot) -> None:
         extra = f"filter “{self.needle}”" if self.needle else ""
@@ -459,7 +461,7 @@ class CockpitScreen(ClaimActions):
     def _filter_changed(self, event: Input.Changed) -> None:
         self.needle = event.value.strip()
         self.query_one("#history", HistoryTable).page = 0
-        self._show_chosen()
+        self._show_chosen(filtered=True)
 
     @on(Input.Submitted, "#filter")
     def _filter_submitted(self) -> None:
@@ -475,7 +477,7 @@ class CockpitScreen(ClaimActions):
         box.value = ""
         box.display = False
         self.needle = ""
-        self._show_chosen()
+        self._show_chosen(filtered=True)
         if was_focused:
             self.action_pane(str(self.current_pane))
 

@@ -222,14 +222,17 @@ class SatelliteTree(Tree[str]):
         elif keep_cursor and self._claim_nodes:
             self.call_after_refresh(self._first_node)  # the node it was on is gone: the first one
 
-    def _first_node(self) -> None:
-        if self.cursor_node is None and self._claim_nodes:
+    def _first_node(self, *, anywhere: bool = False) -> None:
+        if (anywhere or self.cursor_node is None) and self._claim_nodes:
             self.cursor_line = 0
 
-    def take_slid(self) -> tuple[str, str] | None:
+    def take_slid(self, *, to_first: bool = False) -> tuple[str, str] | None:
         """Once: (vanished session ID, session ID under the cursor) after a rebuild removed the node under the
-        cursor, while the cursor is still on that line (a pilot who moved it chose a node); else None."""
+        cursor, while the cursor is still on that line (a pilot who moved it chose a node); else None.
+        `to_first`: the pilot's own filter removed it, the cursor goes to the first node shown."""
         slid, self._slid = self._slid, None
+        if to_first and slid is not None:
+            self.call_after_refresh(self._first_node, anywhere=True)
         now = self.selected_id
         if slid is None or now is None or now == slid[0] or self.cursor_line != slid[1]:
             return None
