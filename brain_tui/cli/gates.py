@@ -101,7 +101,7 @@ def cmd_show(ctx: Context) -> int:
     for f in shown.files:
         counts = f" +{f.added} -{f.deleted}" if f.added or f.deleted else ""
         where = "" if f.committed else " (uncommitted)"
-        lines.append(f"  {f.how} {one_line(f.path, 70)}{counts}{where}")
+        lines.append(f"  {f.how} {one_line(f.shown_path, 140)}{counts}{where}")
     if shown.diff:
         lines.append("")
         lines.extend(inert_diff_lines(shown.diff))

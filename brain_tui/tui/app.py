@@ -225,11 +225,14 @@ class BrainApp(App[int]):
     # -- snapshot & refresh --------------------------------------------------------------------
     def modal_open(self) -> bool:
         """True while a dialog (or the palette) covers the screen: refresh waits."""
-        return isinstance(self.screen, ModalScreen)
+        return bool(self.screen_stack) and isinstance(self.screen, ModalScreen)
 
     def refresh_snapshot(self, *, force: bool = False) -> None:
         """Ask for a fresh read of the brain (in a worker thread; only changed files are parsed), deferred while
-        a modal is open until it closes (unless `force`)."""
+        a modal is open until it closes (unless `force`); none once the screens are gone (the watcher, a timer
+        or a worker can still answer while the cockpit quits)."""
+        if not self.screen_stack:
+            return
         if self.modal_open() and not force and not getattr(self.screen, "follows_brain", False):
             self._refresh_pending = True
             return
@@ -295,7 +298,7 @@ class BrainApp(App[int]):
 
     def tick(self) -> None:
         """Count TTLs down from the clock, without touching the disk."""
-        if self.modal_open():
+        if not self.screen_stack or self.modal_open():
             return
         self._apply(replace(self.snapshot, now=self.brain.now()))
 

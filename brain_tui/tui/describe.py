@@ -22,7 +22,9 @@ from brain_tui.core.rules.attention import (
 )
 from brain_tui.core.rules.effective import past_age_cap, renew_can_extend
 from brain_tui.core.rules.preview import Preview, preview
+from brain_tui.core.sessions.live import LiveSession
 
+from .live import live_text
 from .present import age, format_clock, level_name, result_of, short_id, short_party, status_icon, ttl_left
 from .safe import safe_text, styled
 from .styles import ERROR, MUTED, OK, STRONG, WARN
@@ -213,3 +215,24 @@ def signal_details(sig: Signal, snapshot: BrainSnapshot, brain_name: str, *, key
     if sig.state == SignalState.PENDING:
         out += Content.styled("K acknowledges it (pending → delivered), after a confirmation.", MUTED)
     return out
+
+
+def claim_line(claim: Claim, now: datetime, session: LiveSession | None, *, wide: bool) -> Content:
+    """The selection line for a claim: ID, status, time left, tier (`wide`), instance, its agent's state, story."""
+    out = status_icon(claim.status) + " " + safe_text(claim.sess_id, 60, style=STRONG)
+    tier = tier_of(claim)
+    left = describe_time_left(time_left(claim, now))
+    details = f" · {claim.status}" + (f" · {left}" if left and not claim.is_terminal else "")
+    details += f" · tier {tier} {TIER_NAMES[tier]}" if wide else ""
+    out += safe_text(f"{details} · {claim.instance or '?'} · ", 120, style=MUTED)
+    if session is not None:
+        out += live_text(session, now) + Content.styled(" · ", MUTED)
+    return out + safe_text(claim.story or "—", 300)
+
+
+def signal_line(sig: Signal) -> Content:
+    """The selection line for a signal: ID, type, state, what `o` does on a pending handoff, payload."""
+    out = safe_text(sig.sig_id, 60, style=STRONG) + safe_text(f" · {sig.type} · {sig.state} · ", 60, style=MUTED)
+    if sig.type == "HANDOFF" and sig.state == SignalState.PENDING:
+        out += styled("o opens the claim it asks for · ", WARN)
+    return out + safe_text(sig.payload or "—", 300)

@@ -33,6 +33,17 @@ def test_show_text_makes_hostile_diff_text_inert(demo_brain: Path) -> None:
     assert "? brain-engine/tests/evil.py (uncommitted)" in run.out
 
 
+def test_show_text_gives_a_rename_as_one_r_line(demo_brain: Path) -> None:
+    import subprocess
+
+    subprocess.run(["git", "mv", "brain-engine/tests/test_search.py", "brain-engine/tests/test_find.py"],
+                   cwd=demo_brain, check=True)
+    run = run_bsi("gate", "show", GATED, brain=demo_brain)
+    assert run.code == 0, run
+    assert "R brain-engine/tests/test_search.py → brain-engine/tests/test_find.py" in run.out, run.out
+    assert "D brain-engine/tests/test_search.py" not in run.out
+
+
 def test_show_an_unknown_claim_exits_66(demo_brain: Path) -> None:
     run = run_bsi("gate", "show", "sess-20261129-0000-nope", brain=demo_brain)
     assert run.code == 66 and "not found" in run.err and "Traceback" not in run.err

@@ -65,4 +65,128 @@ async def test_the_tree_labels_show_whole_at_120x40(make_app) -> None:  # noqa: 
         await pilot.resize_terminal(80, 24)  # one pane at a time: the whole width again
         await pilot.press("3")
         await settle(pilot)
-        assert app.screen.query_one("#pane-tree").size.width >= 76
+        assert app.screen.query_one("#pane-tree").outer_size.width >= 76
+
+
+def tree_rows(app) -> list[str]:  # noqa: ANN001
+    """The tree pane's rows as shown on screen, inside its border."""
+    tree = app.screen.query_one("#tree", SatelliteTree)
+    region = tree.content_region
+    lines = screen_text(app).splitlines()
+    return [lines[y][region.x:region.right].rstrip() for y in range(region.y, region.y + tree.last_line + 1)]
+
+
+def natural_rows(app) -> list[str]:  # noqa: ANN001
+    """The tree's lines whole (guides, toggle and label), as they would show in a pane wide enough."""
+    tree = app.screen.query_one("#tree", SatelliteTree)
+    rows = []
+    for line in range(tree.last_line + 1):
+        node = tree.get_node_at_line(line)
+        assert node is not None
+        depth, parent = 0, node.parent
+        while parent is not None and parent is not tree.root:  # no root shown
+            depth, parent = depth + 1, parent.parent
+        toggle = (tree.ICON_NODE_EXPANDED if node.is_expanded else tree.ICON_NODE) if node.allow_expand else ""
+        rows.append(f"{'x' * 3 * depth}{toggle}{node.label}")
+    return rows
+
+
+def assert_rows_fit(app) -> None:  # noqa: ANN001
+    """Every tree row shows whole, or cut with an ellipsis inside the pane (never at its border, nor scrolled)."""
+    tree = app.screen.query_one("#tree", SatelliteTree)
+    room = tree.size.width - 1  # a scrollbar's column
+    for shown, whole in zip(tree_rows(app), natural_rows(app), strict=True):
+        label = whole.lstrip("x")
+        body = shown[len(whole) - len(label):]
+        if len(whole) <= room:
+            assert body == label, (shown, whole)
+        else:
+            assert body.endswith("…") and len(shown) == room, (shown, whole, room)
+            assert label.startswith(body[:-1]), (shown, whole)
+    assert tree.virtual_size.width <= room, "no horizontal scrollbar: the rows fit the pane"
+
+
+async def test_a_paused_tree_row_ends_with_an_ellipsis_at_120x40(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    from .conftest import DOMAIN, fresh
+
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        tree = app.screen.query_one("#tree", SatelliteTree)
+        before = app.screen.query_one("#pane-tree").outer_size.width
+        fresh(demo_root).gates.pause(DOMAIN, "hold")  # its labels grow in place (the tree keeps its shape)
+        app.refresh_snapshot()
+        await settle(pilot)
+        assert any("paused" in str(tree.get_node_at_line(n).label) for n in range(tree.last_line + 1))  # type: ignore[union-attr]
+        widest = max(len(row) for row in natural_rows(app))
+        assert app.screen.query_one("#pane-tree").outer_size.width == tree_pane_width(120, widest) > before
+        assert_rows_fit(app)
+        assert any(row.endswith("…") for row in tree_rows(app)), "the domain's row is wider than half the screen"
+
+
+async def test_the_tree_pane_gives_columns_back_when_its_labels_shrink(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    from .conftest import DOMAIN, fresh
+
+    fresh(demo_root).gates.pause(DOMAIN, "hold")
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert app.screen.query_one("#pane-tree").outer_size.width == 60  # at most half
+        fresh(demo_root).gates.resume(DOMAIN, "go")
+        app.refresh_snapshot()
+        await settle(pilot)
+        widest = max(len(row) for row in natural_rows(app))
+        assert app.screen.query_one("#pane-tree").outer_size.width == tree_pane_width(120, widest) < 60
+        assert app.screen.query_one("#pane-signals").outer_size.width == 120 - tree_pane_width(120, widest)
+        assert_rows_fit(app)
+
+
+def deep_branch(root: Path, *, pause: bool = True) -> None:
+    """Three satellites below the demo's domain, each inside the one before, with long names; the domain paused."""
+    from brain_tui.core.brain import Brain
+    from brain_tui.core.clock import parse_duration
+    from brain_tui.core.paths.scope import parse_scope
+    from brain_tui.core.rules import claims
+
+    from .conftest import DOMAIN, INSTANCE, NOW
+
+    brain = Brain(root, clock=lambda: NOW, instance=INSTANCE)
+    parent = DOMAIN
+    for depth in range(3):  # a deep branch of long names: its rows are wider than the whole screen
+        parent = brain.open_claim(claims.OpenRequest(
+            scope=parse_scope(f"brain-engine/api/models{depth}/", root), ttl=parse_duration("2h"),
+            instance=INSTANCE, parent=parent, story="x", slug=f"a-satellite-with-a-very-long-name-{depth}"))
+    if pause:
+        brain.gates.pause(DOMAIN, "hold")
+
+
+async def test_tree_rows_fit_their_pane_at_80x24(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    deep_branch(demo_root)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("3")
+        await settle(pilot)
+        assert_rows_fit(app)
+        assert any(row.endswith("…") for row in tree_rows(app)), (tree_rows(app), natural_rows(app))
+        await pilot.resize_terminal(120, 40)
+        await settle(pilot)
+        assert_rows_fit(app)
+
+
+async def test_a_collapsed_branch_gives_its_columns_back(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    from .conftest import DOMAIN
+
+    deep_branch(demo_root, pause=False)
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        tree = app.screen.query_one("#tree", SatelliteTree)
+        assert app.screen.query_one("#pane-tree").outer_size.width == 60  # the deep rows want more than half
+        await pilot.press("3")
+        while tree.selected_id != DOMAIN:
+            await pilot.press("down")
+        await pilot.press("space")  # collapse the domain: its long satellites are no longer shown
+        await settle(pilot)
+        widest = max(len(row) for row in natural_rows(app))
+        assert app.screen.query_one("#pane-tree").outer_size.width == tree_pane_width(120, widest) < 60
+        assert_rows_fit(app)

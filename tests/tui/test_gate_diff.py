@@ -105,3 +105,25 @@ async def test_the_diff_lists_each_file_with_gits_own_status_letter(make_app, de
         assert how["brain-engine/tests/test_search.py"] == ("D", False), how
         text = screen_text(app)
         assert " A brain-engine/tests/test_pagination.py" in text, text
+
+
+async def test_a_renamed_file_shows_as_one_r_line_from_its_old_path(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    import subprocess
+
+    tests = demo_root / "brain-engine" / "tests"
+    tracked = subprocess.run(["git", "ls-files", "--", "brain-engine/tests/"], cwd=demo_root, check=True,
+                             capture_output=True, text=True).stdout.split()
+    old = tracked[0]
+    new = str((tests / "renamed_by_the_agent.py").relative_to(demo_root))
+    subprocess.run(["git", "mv", old, new], cwd=demo_root, check=True)
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await select(pilot, "#active", GATED)
+        await pilot.press("a")
+        await settle(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        assert isinstance(app.screen, GateDiffScreen)
+        text = screen_text(app)
+        assert f"R {old} → {new}" in text, text
+        assert f"D {old}" not in text and f"A {new}" not in text

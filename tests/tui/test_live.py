@@ -137,3 +137,49 @@ async def test_gate_key_from_anywhere_and_approval_refreshes(make_app, demo_root
         app.refresh_snapshot()
         await settle(pilot)
         assert not any(GATED in key for key in app.screen.query_one("#gate-table").row_keys)
+
+
+async def test_a_worker_s_answer_arriving_after_the_screens_are_gone_ends_cleanly(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    # The watcher, the timers and the readers run beside the screens: quitting while another session writes a
+    # claim (or as a tick, a sync or a reading ends) delivers their message once the screens are gone. Each
+    # handler asked `app.screen` (is a dialog open?) and the cockpit ended on a ScreenStackError traceback.
+    from brain_tui.tui.messages import EnvRead, FilesChanged, LiveSessionsRead, SnapshotLoaded, SyncFinished
+
+    from .conftest import FAKE_ENV
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        snapshot = app.snapshot
+    assert not app.screen_stack
+    open_elsewhere(demo_root, "wiki/", "Written as the cockpit quits", "late")
+    app._files_changed(FilesChanged((str(demo_root / "claims"),), watched=True))
+    app.refresh_snapshot()
+    app.tick()
+    app._snapshot_loaded(SnapshotLoaded(snapshot))
+    app.on_env_read(EnvRead(FAKE_ENV, ""))
+    app.on_live_sessions_read(LiveSessionsRead({}))
+    app._sync_finished(SyncFinished("fetch", None, error="remote gone"))
+    app.catch_up()
+
+
+async def test_a_watcher_message_handled_while_the_screens_close_ends_cleanly(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    # The flake of `test_live_watcher_follows_the_files_without_a_key` under load: the watcher's FilesChanged
+    # (from the write it waits for, debounced) reached the app between the screens' removal and the end of its
+    # message loop, and the exit raised ScreenStackError. Here the message arrives at exactly that moment.
+    import asyncio
+
+    from brain_tui.tui.messages import FilesChanged
+
+    app = make_app()
+    close_all = app._close_all
+
+    async def close_then_a_change() -> None:
+        await close_all()
+        assert not app.screen_stack
+        app.post_message(FilesChanged((str(demo_root / "claims"),), watched=True))
+        await asyncio.sleep(0.05)  # the app's loop handles it before its own queue closes
+
+    app._close_all = close_then_a_change  # type: ignore[method-assign]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)

@@ -55,6 +55,29 @@ def test_show_lists_the_sessions_commits_and_uncommitted_changes_in_scope(brain:
     assert by_path["src/old.py"].how == "M"
 
 
+def test_a_rename_is_one_r_line_from_the_old_path_to_the_new(brain: Path) -> None:
+    b, sess = make(brain)
+    (brain / "src" / "keep.py").write_text("".join(f"line {n}\n" for n in range(20)))
+    git(brain, "add", "src/keep.py")
+    git(brain, "commit", "-qm", "base 2")
+    git(brain, "mv", "src/keep.py", "src/kept.py")  # committed by the session, a line changed on the way
+    (brain / "src" / "kept.py").write_text("".join(f"line {n}\n" for n in range(19)) + "line twenty\n")
+    git(brain, "add", "src/kept.py")
+    git(brain, "commit", "-qm", f"rename keep ({sess})")
+    git(brain, "mv", "src/done.py", "src/finished.py")  # not committed yet
+    shown = b.gates.show(sess)
+    by_path = {f.path: f for f in shown.files}
+    assert "src/keep.py" not in by_path and "src/done.py" not in by_path, sorted(by_path)
+    assert (by_path["src/kept.py"].how, by_path["src/kept.py"].old_path) == ("R", "src/keep.py")
+    assert (by_path["src/kept.py"].added, by_path["src/kept.py"].deleted) == ("1", "1")
+    assert by_path["src/kept.py"].committed
+    renamed = by_path["src/finished.py"]
+    assert (renamed.how, renamed.old_path, renamed.committed) == ("R", "src/done.py", False)
+    assert renamed.as_dict()["old_path"] == "src/done.py"
+    assert "old_path" not in by_path["src/old.py"].as_dict()  # only a rename (or a copy) names one
+    assert by_path["src/old.py"].how == "M"
+
+
 def test_tree_moves_with_the_scope_only(brain: Path) -> None:
     b, sess = make(brain)
     first = b.gates.show(sess).tree

@@ -22,7 +22,7 @@ from brain_tui.core.paths.layout import DATA_DIRS, INDEX_FILE, STATE_DIR
 from brain_tui.core.paths.text_safety import placeholder
 from brain_tui.core.record import field, record
 from brain_tui.core.records.model import Claim
-from brain_tui.core.sync import gitops
+from brain_tui.core.sync import gitdiff, gitops
 
 #: The diff shown for one gate never exceeds this many bytes (the rest is cut, and said).
 MAX_DIFF_BYTES = 256 * 1024
@@ -40,14 +40,22 @@ class TreeChanged(TransitionRefused):
 
 @record
 class ChangedFile(JsonShaped):
-    """One changed file: path (brain-relative), how (git's `--name-status` letter: ``A``, ``M``, ``D``, ``T``…;
-    ``?`` untracked), line counts."""
+    """One changed file: path (brain-relative), how (git's `--name-status` letter: ``A``, ``M``, ``D``, ``T``,
+    ``R`` renamed from `old_path`…; ``?`` untracked), line counts."""
+
+    _json_if_set = frozenset({"old_path"})
 
     path: str
     how: str
     added: str = ""
     deleted: str = ""
     committed: bool = True
+    old_path: str = ""
+
+    @property
+    def shown_path(self) -> str:
+        """The path as a listing shows it: ``old → new`` for a rename or a copy."""
+        return f"{self.old_path} → {self.path}" if self.old_path else self.path
 
 
 @record
@@ -132,11 +140,12 @@ def review(root: Path, claim: Claim, status: str) -> GateReview:
     truncated = False
     hashes = [h for h, _ in commits]
     if hashes:
-        letters = gitops.name_status(root, "show", "--format=", *hashes)
-        for added, deleted, path in gitops.numstat(root, "show", "--format=", *hashes):
-            files.setdefault(path, ChangedFile(path, letters.get(path, "M"), added, deleted))
-        text, cut = gitops.patch_text(root, "show", "--relative", "--format=commit: %s", "--patch", *hashes,
-                                      max_bytes=budget)
+        letters = gitdiff.name_status(root, "show", "--format=", *hashes)
+        for added, deleted, path in gitdiff.numstat(root, "show", "--format=", *hashes):
+            how, old = letters.get(path, ("M", ""))
+            files.setdefault(path, ChangedFile(path, how, added, deleted, old_path=old))
+        text, cut = gitdiff.patch_text(root, "show", "-M", "--relative", "--format=commit: %s", "--patch", *hashes,
+                                       max_bytes=budget)
         chunks.append(text)
         budget -= len(text)
         truncated |= cut
@@ -144,18 +153,22 @@ def review(root: Path, claim: Claim, status: str) -> GateReview:
     excl = [f":(exclude,literal){e}" for e in PROTOCOL_PATHS]
     has_head = gitops.run_git(root, "rev-parse", "--verify", "--quiet", "HEAD", check=False).returncode == 0
     if has_head:
-        letters = gitops.name_status(root, "diff", "HEAD", "--", *specs, *excl)
-        for added, deleted, path in gitops.numstat(root, "diff", "HEAD", "--", *specs, *excl):
-            files[path] = ChangedFile(path, letters.get(path, "M"), added, deleted, committed=False)
+        letters = gitdiff.name_status(root, "diff", "HEAD", "--", *specs, *excl)
+        for added, deleted, path in gitdiff.numstat(root, "diff", "HEAD", "--", *specs, *excl):
+            how, old = letters.get(path, ("M", ""))
+            files[path] = ChangedFile(path, how, added, deleted, committed=False, old_path=old)
+            if how == "R":
+                files.pop(old, None)  # gone from the tree being approved: its R line names it
         if budget > 0:
-            text, cut = gitops.patch_text(root, "diff", "--relative", "HEAD", "--", *specs, *excl, max_bytes=budget)
+            text, cut = gitdiff.patch_text(root, "diff", "-M", "--relative", "HEAD", "--", *specs, *excl,
+                                           max_bytes=budget)
             chunks.append(text)
             budget -= len(text)
             truncated |= cut
-    for n, path in enumerate(p for p in gitops.untracked(root, paths) if not _inside(p, list(PROTOCOL_PATHS))):
+    for n, path in enumerate(p for p in gitdiff.untracked(root, paths) if not _inside(p, list(PROTOCOL_PATHS))):
         files[path] = ChangedFile(path, "?", committed=False)
         if n < MAX_UNTRACKED_PATCHES and budget > 0:
-            text, cut = gitops.patch_text(root, "diff", "--no-index", "--", "/dev/null", path, max_bytes=budget)
+            text, cut = gitdiff.patch_text(root, "diff", "--no-index", "--", "/dev/null", path, max_bytes=budget)
             chunks.append(text)
             budget -= len(text)
             truncated |= cut

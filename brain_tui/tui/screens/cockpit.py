@@ -15,7 +15,7 @@ from textual.events import Resize, ScreenResume
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, Static, Tab, Tabs, Tree
 
-from brain_tui.core.records.model import TIER_NAMES, BrainSnapshot, tier_of
+from brain_tui.core.records.model import BrainSnapshot
 from brain_tui.core.records.statuses import SignalState
 from brain_tui.core.rules import attention
 from brain_tui.core.rules.attention import AttentionItem
@@ -23,12 +23,12 @@ from brain_tui.core.rules.attention import AttentionItem
 from ..bands import BORDER, BandNeeds, band_heights, tree_pane_width
 from ..commands import PANES, bindings_for
 from ..corrupt import corrupt_line
+from ..describe import claim_line, signal_line
 from ..grouping import is_grouped, is_heading, toggle
-from ..live import live_text
-from ..present import short_id, status_icon
-from ..safe import safe_text, styled
+from ..present import short_id
+from ..safe import safe_text
 from ..selection import keys_target
-from ..styles import MUTED, STRONG, WARN
+from ..styles import MUTED
 from ..widgets.breath_panel import BreathPanel, alert_count
 from ..widgets.claims_table import ActiveClaimsTable, StaleClaimsTable, active_rows, stale_rows
 from ..widgets.env_panel import EnvPanel
@@ -276,13 +276,15 @@ class CockpitScreen(ClaimActions):
         self._titles(self.brain_app.snapshot)
         self.query_one("#history", HistoryTable).take_slid()  # the pilot turned the page: the rows are chosen
 
-    def _show_chosen(self) -> None:
+    def _show_chosen(self, *, filtered: bool = False) -> None:
         """Redraw for the pilot's own change of the lists (filter, grouping): a row gone from under the cursor
-        is one the pilot removed, not one a refresh slid away (`ClaimActions.selection_slid`)."""
+        is one the pilot removed, not one a refresh slid away (`ClaimActions.selection_slid`). A filter that hid
+        it puts the cursor on the first row it shows (a row it still shows keeps the cursor)."""
         self.show_snapshot(self.brain_app.snapshot)
         for table in self.query(KeyedTable):
-            table.take_slid()
-        self.query_one("#tree", SatelliteTree).take_slid()
+            if table.take_slid() is not None and filtered:
+                table.action_first_row()
+        self.query_one("#tree", SatelliteTree).take_slid(to_first=filtered)
 
     def _titles(self, snapshot: BrainSnapshot) -> None:
         extra = f"filter “{self.needle}”" if self.needle else ""
@@ -337,6 +339,11 @@ class CockpitScreen(ClaimActions):
     def _highlighted(self) -> None:
         self._update_selection()
 
+    @on(Tree.NodeExpanded, "#tree")
+    @on(Tree.NodeCollapsed, "#tree")
+    def _tree_toggled(self) -> None:
+        self._fit_bands(self.app.size.width)  # the lines it shows changed: their widest, their count
+
     def on_descendant_focus(self) -> None:
         """The selection bar follows the focus."""
         self._update_selection()
@@ -349,23 +356,9 @@ class CockpitScreen(ClaimActions):
         out = Content()
         if claim is not None:
             self._last_claim = claim.sess_id
-            out += status_icon(claim.status) + " " + safe_text(claim.sess_id, 60, style=STRONG)
-            tier = tier_of(claim)
-            where = claim.instance or "?"
-            left = attention.describe_time_left(attention.time_left(claim, app.snapshot.now))
-            details = f" · {claim.status}" + (f" · {left}" if left and not claim.is_terminal else "")
-            details += f" · tier {tier} {TIER_NAMES[tier]}" if self.wide else ""
-            out += safe_text(f"{details} · {where} · ", 120, style=MUTED)
-            session = app.live_sessions.get(claim.sess_id)
-            if session is not None:
-                out += live_text(session, app.snapshot.now) + Content.styled(" · ", MUTED)
-            out += safe_text(claim.story or "—", 300)
+            out = claim_line(claim, app.snapshot.now, app.live_sessions.get(claim.sess_id), wide=self.wide)
         elif sig is not None:
-            out += safe_text(sig.sig_id, 60, style=STRONG)
-            out += safe_text(f" · {sig.type} · {sig.state} · ", 60, style=MUTED)
-            if sig.type == "HANDOFF" and sig.state == SignalState.PENDING:
-                out += styled("o opens the claim it asks for · ", WARN)
-            out += safe_text(sig.payload or "—", 300)
+            out = signal_line(sig)
         elif (bad := corrupt_line(app.snapshot, self.selected_claim_id())) is not None:
             out = bad
         else:
@@ -468,7 +461,7 @@ class CockpitScreen(ClaimActions):
     def _filter_changed(self, event: Input.Changed) -> None:
         self.needle = event.value.strip()
         self.query_one("#history", HistoryTable).page = 0
-        self._show_chosen()
+        self._show_chosen(filtered=True)
 
     @on(Input.Submitted, "#filter")
     def _filter_submitted(self) -> None:
@@ -484,7 +477,7 @@ class CockpitScreen(ClaimActions):
         box.value = ""
         box.display = False
         self.needle = ""
-        self._show_chosen()
+        self._show_chosen(filtered=True)
         if was_focused:
             self.action_pane(str(self.current_pane))
 

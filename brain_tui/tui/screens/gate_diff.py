@@ -44,7 +44,7 @@ def review_summary(review: GateReview) -> Content:
     for f in review.files[:6]:
         counts = f" +{f.added} -{f.deleted}" if f.added or f.deleted else ""
         where = "" if f.committed else " uncommitted"
-        out += "\n " + safe_text(f"{f.how} {f.path}", 60) + styled(f"{counts}{where}", MUTED)
+        out += "\n " + safe_text(f"{f.how} {f.shown_path}", 120) + styled(f"{counts}{where}", MUTED)
     if len(review.files) > 6:
         out += styled(f"\n … {len(review.files) - 6} more", MUTED)
     return out

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Mapping
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
@@ -134,7 +135,18 @@ class SatelliteTree(Tree[str]):
             prefix = (self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE, base_style + TOGGLE_STYLE)
         else:
             prefix = ("", base_style)
-        return Text.assemble(prefix, text)
+        line = Text.assemble(prefix, text)
+        room = self._room(node)
+        if room is not None and line.cell_len > room:
+            line.truncate(max(1, room), overflow="ellipsis")  # Tree measures its lines with this: no sideways scroll
+        return line
+
+    def _room(self, node: TreeNode[str]) -> int | None:
+        """Cells `node`'s toggle and label may take: the tree's width less the node's guides and a scrollbar's
+        column (kept whether or not the scrollbar shows, so a row drawn before it came still fits); None before
+        the tree has a size."""
+        width = self.size.width - self.styles.scrollbar_size_vertical
+        return width - _depth(node) * self.guide_depth if width > 0 else None
 
     @property
     def selected_id(self) -> str | None:
@@ -210,14 +222,17 @@ class SatelliteTree(Tree[str]):
         elif keep_cursor and self._claim_nodes:
             self.call_after_refresh(self._first_node)  # the node it was on is gone: the first one
 
-    def _first_node(self) -> None:
-        if self.cursor_node is None and self._claim_nodes:
+    def _first_node(self, *, anywhere: bool = False) -> None:
+        if (anywhere or self.cursor_node is None) and self._claim_nodes:
             self.cursor_line = 0
 
-    def take_slid(self) -> tuple[str, str] | None:
+    def take_slid(self, *, to_first: bool = False) -> tuple[str, str] | None:
         """Once: (vanished session ID, session ID under the cursor) after a rebuild removed the node under the
-        cursor, while the cursor is still on that line (a pilot who moved it chose a node); else None."""
+        cursor, while the cursor is still on that line (a pilot who moved it chose a node); else None.
+        `to_first`: the pilot's own filter removed it, the cursor goes to the first node shown."""
         slid, self._slid = self._slid, None
+        if to_first and slid is not None:
+            self.call_after_refresh(self._first_node, anywhere=True)
         now = self.selected_id
         if slid is None or now is None or now == slid[0] or self.cursor_line != slid[1]:
             return None
@@ -225,13 +240,35 @@ class SatelliteTree(Tree[str]):
 
     @property
     def widest(self) -> int:
-        """Cells of the widest line shown (guides and label), the tree as it is now (its lines rebuilt if stale)."""
-        return self.virtual_size.width if self.last_line >= 0 else 0
+        """Cells the widest shown line needs whole (guides, toggle and label), from the labels as they are now.
+
+        Not Tree's own measure (`virtual_size`): a label changed in place (`set_label`: a pause, a TTL tick) does
+        not rebuild it, and it measures the rows as drawn, already cut to the pane this width decides.
+        """
+        widest = 0
+        stack = [(node, 0) for node in self.root.children]
+        while stack:
+            node, depth = stack.pop()
+            toggle = cell_len(self.ICON_NODE_EXPANDED) if node.allow_expand else 0
+            label = node.label
+            width = label.cell_length if isinstance(label, Content) else cell_len(str(label))
+            widest = max(widest, depth * self.guide_depth + toggle + width)
+            if node.is_expanded:
+                stack.extend((child, depth + 1) for child in node.children)
+        return widest
 
     @property
     def node_ids(self) -> list[str]:
         """Session IDs shown, in tree order."""
         return [sess_id for sess_id, _ in self._shape]
+
+
+def _depth(node: TreeNode[str]) -> int:
+    """How deep `node` is drawn: 0 for a root of the brain's trees (the tree's own root is not shown)."""
+    depth, parent = 0, node.parent
+    while parent is not None and parent.parent is not None:
+        depth, parent = depth + 1, parent.parent
+    return depth
 
 
 def _same_label(shown: object, label: Content) -> bool:
