@@ -5,9 +5,9 @@ human's decision (approve, reject, pause, resume, abort, release), then the owne
 close, a gate request, any field change), then a derived mark (the watchdog's STALE, sync's "lost while offline", a
 skew revival). On a tie the remote's side wins: it was pushed first, and the remote is the only arbiter (SPEC 11) —
 but between two humans, a decision that ends the claim (abort, reject, release) wins over a lift made meanwhile, and
-a pause is carried onto the winner (`keep_pause`): no human's stop is undone by another's concurrent go. The winning
-side is taken whole, never merged line by line (a STALE mark merged with a renew would leave a renewed claim marked
-stale).
+a pause is carried onto the winner, the nearer of two pausers kept (`keep_pause`): no human's stop is undone by
+another's concurrent go, nor by the resume of a farther pause. The winning side is taken whole, never merged line
+by line (a STALE mark merged with a renew would leave a renewed claim marked stale).
 
 Git runs `choose` as a merge driver (`bsi-protocol`, set in `.git/config` and `.git/info/attributes`) for every
 protocol file both sides changed, textual conflict or not; `settle_rebase` settles what a driver cannot see (a file
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import shlex
 import sys
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,8 +31,8 @@ from brain_tui.core.records.statuses import TERMINAL_STATUSES, Status
 from brain_tui.core.records.yamlio import CorruptYaml, atomic_write_text, safe_load_text
 from brain_tui.core.sync import gitops
 
-__all__ = ["DRIVER", "PROTOCOL_DIRS", "choose", "ensure_drivers", "is_protocol", "keep_gate", "keep_pause",
-           "merge_index", "rank", "settle_rebase", "unrenamed_clash"]
+__all__ = ["DRIVER", "PROTOCOL_DIRS", "choose", "claim_parents", "ensure_drivers", "is_protocol", "keep_gate",
+           "keep_pause", "merge_index", "rank", "settle_rebase", "unrenamed_clash"]
 
 DRIVER = "bsi-protocol"
 INDEX_DRIVER = "bsi-index"
@@ -99,12 +99,14 @@ def unrenamed_clash(rel: str, base: str | None, upstream: str | None, local: str
     return rel.startswith("claims/") and base is None and None not in (upstream, local) and upstream != local
 
 
-def choose(rel: str, base: str | None, upstream: str | None, local: str | None) -> str | None:
+def choose(rel: str, base: str | None, upstream: str | None, local: str | None,
+           parent_of: Callable[[str], str | None] | None = None) -> str | None:
     """The side of brain-relative `rel` in force after a sync: the local side only when its change ranks higher.
 
     Claims rank by their history; a lock held beats its deletion; other records tie. `base` is the common
     ancestor's text, `upstream` the remote's side (pushed first), `local` this machine's (replayed on top); None
-    is an absent or deleted file, and None is returned for "the file is deleted"."""
+    is an absent or deleted file, and None is returned for "the file is deleted". `parent_of` gives another
+    claim's parent (`keep_pause`: which of two pauses is nearer)."""
     if rel.startswith("locks/") and upstream is None:
         # A lock one side holds beats its deletion by the other: removing an expired lock is a derived mark, an
         # acquire its holder's action; and a mutex kept fails closed (it expires), one dropped lets two write.
@@ -116,7 +118,7 @@ def choose(rel: str, base: str | None, upstream: str | None, local: str | None) 
         winner, loser = local, upstream
     else:
         winner, loser = upstream, local
-    return keep_pause(base, keep_gate(base, winner, loser), loser)
+    return keep_pause(base, keep_gate(base, winner, loser), loser, parent_of)
 
 
 def _ended(text: str | None) -> bool:
@@ -175,13 +177,19 @@ def _carry_events(doc: Any, gone: Mapping[str, Any], wanted: Collection[tuple[st
 _PAUSE_EVENTS = frozenset({"PAUSED", "PAUSED_CASCADE"})
 
 
-def keep_pause(base: str | None, winner: str | None, loser: str | None) -> str | None:
+def keep_pause(base: str | None, winner: str | None, loser: str | None,
+               parent_of: Callable[[str], str | None] | None = None) -> str | None:
     """The winning side of a claim, with a pause the losing side still holds carried onto it (SPEC 6.3, 21.2).
 
     Two humans' decisions tie, and the remote's side is taken; but a pause only a human's resume lifts: when the
     losing side recorded a pause the winner has not seen and still holds it (``paused_by``), and the winner is
     ``open`` or ``waiting_human``, the claim is paused from the winner's status, by the loser's pauser, with
     the pause's events. An approval made meanwhile is kept: the resume gives the claim back as it left it.
+
+    Both sides paused by different humans (the winner by an ancestor's cascade, the loser by the claim's own
+    pause or a nearer ancestor's): the nearer pauser is kept, as if its pause came first, so the farther one's
+    resume leaves the claim paused until its own (`parent_of` walks the tree; without it, only the claim itself
+    and its parent are known to be nearer).
     """
     won, lost, before = _parse(winner), _parse(loser), _parse(base) or {}
     if winner is None or loser is None or won is None or lost is None or not str(lost.get("paused_by") or "").strip():
@@ -189,16 +197,63 @@ def keep_pause(base: str | None, winner: str | None, loser: str | None) -> str |
     seen = set(_events(before)) | set(_events(won))
     paused = [e for e in _events(lost) if e[1] in _PAUSE_EVENTS and e[2] not in DERIVED_ACTORS and e not in seen]
     previous = str(won.get("status"))
-    if not paused or previous not in (Status.OPEN, Status.WAITING_HUMAN):
+    if not paused:
+        return winner
+    if previous == Status.PAUSED:
+        if not _nearer(won, str(lost.get("paused_by")), str(won.get("paused_by")), parent_of):
+            return winner
+    elif previous not in (Status.OPEN, Status.WAITING_HUMAN):
         return winner
     from brain_tui.core.records.yamlio import dump_round_trip, load_round_trip
 
     doc, gone = load_round_trip(winner), load_round_trip(loser)
     doc["status"] = Status.PAUSED.value
     doc["paused_by"] = gone["paused_by"]
-    doc["paused_from"] = previous
+    if previous != Status.PAUSED:
+        doc["paused_from"] = previous
     _carry_events(doc, gone, paused)
     return dump_round_trip(doc)
+
+
+def _nearer(claim: Mapping[str, Any], mine: str, theirs: str,
+            parent_of: Callable[[str], str | None] | None) -> bool:
+    """True when pauser `mine` is nearer to `claim` than `theirs` in its satellite tree: the claim itself, or an
+    ancestor met before `theirs` going up from the claim's parent."""
+    own = str(claim.get("sess_id"))
+    if mine == theirs or theirs == own:
+        return False
+    if mine == own:
+        return True
+    step: str | None = str(claim.get("parent_satellite") or "") or None
+    for _ in range(_MAX_STEPS):
+        if step is None or step == theirs:
+            return False
+        if step == mine:
+            return True
+        step = parent_of(step) if parent_of is not None else None
+    return False
+
+
+def claim_parents(folder: Path) -> Callable[[str], str | None]:
+    """`parent_of` over the claim files of `folder` (a brain's claims/ in the work tree): a claim's parent, or
+    None when it has none, is unknown or does not parse."""
+    from brain_tui.core.ids import valid_session_id
+    from brain_tui.core.records.yamlio import MAX_FILE_BYTES
+
+    def parent_of(sess_id: str) -> str | None:
+        if not valid_session_id(sess_id):
+            return None
+        try:
+            raw = (folder / f"{sess_id}.yml").read_bytes()[: MAX_FILE_BYTES + 1]
+        except OSError:
+            return None
+        if len(raw) > MAX_FILE_BYTES:
+            return None
+        doc = _parse(raw.decode("utf-8", errors="replace"))
+        parent = doc.get("parent_satellite") if doc is not None else None
+        return str(parent) if parent else None
+
+    return parent_of
 
 
 #: The one line that stands for the generated block while the hand-written text of the index is merged.
@@ -352,7 +407,7 @@ def settle_rebase(root: Path, ident: Sequence[str] = ()) -> bool:
                 if keep is None and upstream is not None and local is not None:
                     return False  # both sides changed the same hand-written lines: the user's to resolve
             else:
-                keep = choose(rel, base, upstream, local)
+                keep = choose(rel, base, upstream, local, claim_parents(top / prefix / "claims"))
             if keep is None:
                 gitops.run_git(top, "rm", "--quiet", "--cached", "--ignore-unmatch", "--", path, check=False)
                 (top / path).unlink(missing_ok=True)
@@ -390,7 +445,7 @@ def _driver(argv: Sequence[str]) -> int:
             return 1
         keep = merge_index(base, upstream, local)
     else:
-        keep = choose(rel, base, upstream, local)
+        keep = choose(rel, base, upstream, local, claim_parents(Path(prefix) / "claims"))
     if keep is not None and keep != upstream:
         Path(ours_file).write_text(keep, encoding="utf-8")
     return 0
