@@ -95,8 +95,10 @@ COMMANDS: tuple[Command, ...] = (
             mutating=True, where=("app",)),
     Command("G", "group_by_state", "Group", "Group the active claims by their agent's state: needs you, "
             "working, idle, ended, no agent (kept for later cockpits)", "group-by-state", display_key="G  shift+g"),
+    # priority: the keys typed behind `/` in one burst are already queued for the table; run at once, the filter
+    # takes the focus before they are handed on, so they are its text (never `p`ause and the like)
     Command("slash", "filter", "Filter", "Filter the tables (esc clears)", "filter",
-            display_key="/"),
+            display_key="/", priority=True),
     Command("question_mark", "help", "Help", "Keys and what they do", "help", footer=True, where=("app",),
             display_key="?"),
     Command("t", "next_theme", "Theme", "Next theme, for this cockpit (the palette's Theme: keep saves it)", "theme",

@@ -455,7 +455,7 @@ class CockpitScreen(ClaimActions):
         """Show the filter box and focus it."""
         box = self.query_one("#filter", Input)
         box.display = True
-        box.focus()
+        self.set_focus(box)
 
     @on(Input.Changed, "#filter")
     def _filter_changed(self, event: Input.Changed) -> None:
@@ -482,9 +482,9 @@ class CockpitScreen(ClaimActions):
             self.action_pane(str(self.current_pane))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Enter belongs to the filter box while it has focus; esc only matters with a filter."""
-        if action == "detail" and isinstance(self.focused, Input):
-            return False
+        """Enter and `/` belong to the filter box while it has focus; esc only matters with a filter."""
+        if action in ("detail", "filter") and isinstance(self.focused, Input):
+            return False  # enter and `/` are the box's own text there
         if action == "clear_filter":
             box = self.query_one("#filter", Input)
             return box.display or bool(self.needle)
