@@ -69,8 +69,10 @@ class Launches:
 
     def attach_command(self, sess_id: str, *, current_tmux: str | None) -> tmux_launcher.AttachCommand:
         """The tmux command that shows the window of `sess_id`'s launched agent (`current_tmux`: the caller's $TMUX)."""
-        return tmux_launcher.attach_command(launching.find_running(self._brain.root, sess_id),
-                                            current_tmux=current_tmux)
+        record = launching.find_running(self._brain.root, sess_id)
+        command = tmux_launcher.attach_command(record, current_tmux=current_tmux)
+        pane_keys.own_pane(record)  # the window still runs its agent (a restarted server reuses window ids)
+        return command
 
     def answer(self, sess_id: str, text: str) -> launching.LaunchRecord:
         """Type `text` into the tmux pane of `sess_id`'s launched agent, then Enter (a human's act, SPEC 21.2).

@@ -6,7 +6,10 @@ pane received, byte for byte.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -149,3 +152,44 @@ def test_a_launch_into_a_tmux_session_whose_name_has_spaces_is_remembered(
     assert [r["sess_id"] for r in listed] == [sess]
     ok(run_bsi("agent", "answer", sess, "hi", brain=brain, env=tmux_env))
     assert pane_read(out, b"\r") == b"READYhi\r"
+
+
+#: An agent that outlives its tmux server: it ignores the hang-up and never reads its terminal.
+HANGUP_PROOF = """\
+import signal, sys, time
+signal.signal(signal.SIGHUP, signal.SIG_IGN)
+open(sys.argv[1], "ab").write(b"READY")
+while True:
+    time.sleep(1)
+"""
+
+
+def test_keys_never_reach_a_pane_a_new_tmux_server_gave_the_same_id(
+        brain: Path, tmp_path: Path, tmux_env: dict[str, str]) -> None:
+    """tmux numbers panes and windows from %0 and @0 again after a restart: the first launch's record still names
+    %0 and @0 while its process lives on, and those are now another claim's agent. Keys, the stop and the attach
+    go to the pane only while it is the launched process's own, else nothing is typed, killed or shown (66)."""
+    script = tmp_path / "hangup_proof.py"
+    script.write_text(HANGUP_PROOF, encoding="utf-8")
+    first_out = tmp_path / "first.bin"
+    (brain / "brain-compose.yml").write_text(json.dumps({"launch": {"command": [sys.executable, str(script),
+                                                                                str(first_out)]}}), encoding="utf-8")
+    first = ok(run_bsi("claim", "open", "--scope", "docs/", "--slug", "first", brain=brain))
+    run = run_bsi("launch", first, "--json", brain=brain, env=tmux_env)
+    assert run.code == 0, run.err
+    first_pid = run.json()["pid"]
+    try:
+        pane_read(first_out, b"READY")
+        _tmux(tmux_env, "kill-server")
+        second, out, record = launched(brain, tmp_path, tmux_env)
+        assert (record["window"], record["pane"]) == (run.json()["window"], run.json()["pane"])  # the same ids
+        for action in (["agent", "answer", first, "rm -rf ."], ["agent", "interrupt", first], ["agent", "stop", first],
+                       ["launch", "--attach", first]):
+            refused = run_bsi(*action, brain=brain, env=tmux_env)
+            assert refused.code == 66 and "Traceback" not in refused.err, (action, refused.err)
+            assert len(refused.err.strip().splitlines()) == 1
+        assert record["window"] in windows(tmux_env)
+        assert nothing_typed_before_a_mark(brain, second, out, tmux_env)
+    finally:
+        with contextlib.suppress(OSError):
+            os.kill(first_pid, signal.SIGKILL)
