@@ -32,7 +32,8 @@ class Launches:
     def plan(self, sess_id: str, *, tmux: bool | None = None) -> launching.LaunchPlan:
         """What `start` would start for `sess_id` (the argv, env, window), starting nothing."""
         brain = self._brain
-        settings = launching.launch_settings(brain.config_file.current().raw)  # as the file is now (`L` after an edit)
+        config = brain.config_file.current()  # as the file is now (`L` after an edit)
+        settings = launching.launch_settings(config.raw, config.problem)
         return launching.plan_launch(brain.snapshot(), settings, brain.root, sess_id, tmux=tmux,
                                      liveness=brain.agents.liveness())
 
@@ -65,7 +66,8 @@ class Launches:
 
     def check_settings(self) -> None:
         """Raise NoLaunchCommand (64) or InvalidData (65) unless `launch.command` is configured and usable."""
-        launching.check_settings(launching.launch_settings(self._brain.config_file.current().raw))
+        config = self._brain.config_file.current()
+        launching.check_settings(launching.launch_settings(config.raw, config.problem))
 
     def attach_command(self, sess_id: str, *, current_tmux: str | None) -> tmux_launcher.AttachCommand:
         """The tmux command that shows the window of `sess_id`'s launched agent (`current_tmux`: the caller's $TMUX)."""

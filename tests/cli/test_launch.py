@@ -73,6 +73,19 @@ def test_no_command_configured_exits_64_with_examples_to_copy(brain: Path) -> No
     assert run.out == ""
 
 
+@pytest.mark.parametrize("text", ['launch: {command: [claude, "{prompt}"]', "launch: &a {command: [claude, *a]}",
+                                  "- launch"])
+def test_a_config_that_does_not_read_is_invalid_data_not_a_missing_command(brain: Path, text: str) -> None:
+    # Before, a launch block in a brain-compose.yml that does not parse (an unclosed list, an alias) said "no launch
+    # command configured: add one" (64): the user was sent to add what is already there.
+    sess = opened(brain, "--scope", "wiki/")
+    (brain / "brain-compose.yml").write_text(text, encoding="utf-8")
+    for args in ([sess, "--dry-run"], [sess]):
+        run = run_bsi("launch", *args, brain=brain)
+        assert run.code == 65 and len(run.err.strip().splitlines()) == 1, run.err
+        assert "brain-compose.yml" in run.err and "no launch command" not in run.err and run.out == ""
+
+
 @pytest.mark.parametrize("args", [["--list", "--attach"], ["--list", "ID"], ["--list", "--dry-run"],
                                   ["--attach", "ID", "--dry-run"], ["--attach", "ID", "--here"]])
 def test_options_that_do_not_go_together_are_a_usage_error(brain: Path, args: list[str]) -> None:

@@ -96,8 +96,14 @@ class LaunchSettings:
         return self.tmux if self.tmux is not None else shutil.which("tmux") is not None
 
 
-def launch_settings(raw_config: Mapping[str, Any]) -> LaunchSettings:
-    """Read ``launch.command`` and ``launch.tmux`` from the raw brain-compose.yml mapping."""
+def launch_settings(raw_config: Mapping[str, Any], unreadable: str | None = None) -> LaunchSettings:
+    """Read ``launch.command`` and ``launch.tmux`` from the raw brain-compose.yml mapping.
+
+    `unreadable`: why brain-compose.yml does not read (`BrainConfig.problem`); then nothing of it is used and
+    the launch says so (a launch block may be there: "no launch command configured" would send the user astray).
+    """
+    if unreadable:
+        return LaunchSettings(problem=f"launch: {one_line(unreadable)[:300]}; fix brain-compose.yml to launch")
     block = raw_config.get("launch")
     if block is None:
         return LaunchSettings()
