@@ -259,6 +259,23 @@ def test_at_most_three_launches_at_once(brain: Path, tmp_path: Path, launch_env:
     wait_for(launched_fourth, timeout=10, every=0.2, what="a slot to free up once s0's window is gone")
 
 
+@needs_tmux
+@pytest.mark.parametrize("name", ["my.brain", "team:wiki"])
+def test_a_brain_name_with_a_dot_or_colon_launches_a_second_agent(brain: Path, tmp_path: Path,
+                                                                   launch_env: dict[str, str], name: str) -> None:
+    # Before, tmux stored the session "bsi-my.brain" as "bsi-my_brain": the second launch looked for the first
+    # name, found no session, asked for a new one and tmux refused it ("duplicate session", 65).
+    ids = [opened(brain, "--scope", f"w{i}/", "--slug", f"s{i}") for i in range(2)]
+    (brain / "brain-compose.yml").write_text(json.dumps({
+        "brain_name": name, "launch": {"command": [sys.executable, str(recorder(tmp_path)),
+                                                   str(tmp_path / "{slug}.json")]}}), encoding="utf-8")
+    for sess in ids:
+        run = run_bsi("launch", sess, brain=brain, env=launch_env)
+        assert run.code == 0, run.err
+    assert sorted(tmux_windows(launch_env)) == ["s0", "s1"]
+    assert len(windows(launch_env, "session_id")) == 2 and len(set(windows(launch_env, "session_id"))) == 1
+
+
 def test_a_claim_whose_bound_agent_still_works_is_not_launched_again(brain: Path) -> None:
     from datetime import datetime
 

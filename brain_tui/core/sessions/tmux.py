@@ -12,13 +12,13 @@ and window names come from `launch.window_name` (``[A-Za-z0-9._-]`` only).
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 
 from brain_tui.core.errors import InvalidData, NotFound, UsageError
 from brain_tui.core.record import record
 from brain_tui.core.sessions.launch import (
-    WINDOW_NAME_RE,
     LaunchPlan,
     LaunchRecord,
     create_time,
@@ -50,9 +50,13 @@ def tmux_arg(arg: str) -> str:
     return arg[:-1] + "\\;" if arg.endswith(";") else arg
 
 
+#: What a tmux session name keeps: tmux stores ``.`` and ``:`` as ``_``, so a name holding them is never found again.
+_SESSION_NAME_RE = re.compile(r"[^A-Za-z0-9_-]+")
+
+
 def tmux_session_name(brain_name: str) -> str:
-    """The tmux session used for launches when the caller is not inside tmux."""
-    return "bsi-" + (WINDOW_NAME_RE.sub("-", brain_name).strip("-")[:30] or "brain")
+    """The tmux session used for launches when the caller is not inside tmux (the name tmux keeps as given)."""
+    return "bsi-" + (_SESSION_NAME_RE.sub("-", brain_name).strip("-")[:30] or "brain")
 
 
 def tmux_command(plan: LaunchPlan, *, inside_tmux: bool, session: str, session_exists: bool,
