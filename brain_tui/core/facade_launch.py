@@ -111,14 +111,18 @@ class Launches:
 
     def open_handoff(self, sig_id: str, by: str | None = None, *, actor: Actor | None = None) -> str:
         """Open the claim a HANDOFF signal asks for and acknowledge the signal, in one commit; gives the new claim's
-        ID (launch it with `start`)."""
+        ID (launch it with `start`). An agent takes up only a HANDOFF addressed to its own claim (NotYours, 77, as
+        `signals.ack` refuses it): another's would be hidden from its addressee, and the claim opened nobody's."""
         brain = self._brain
         who = by or brain.human()
+        acting = who_acts.acting_in(brain.root, actor)
 
         def decide(cs: ChangeSet) -> str:
             signal = signals.require_signal(cs.snapshot, sig_id)
+            if acting.is_agent:
+                signals.check_agent_ack(cs.snapshot, acting, sig_id)
             req = handoff.handoff_request(cs.snapshot, signal, brain.instance, brain.config.ttl_default)
-            new_id = claims.open_claim(cs, req, actor=who_acts.acting_in(brain.root, actor))
+            new_id = claims.open_claim(cs, req, actor=acting)
             signals.ack_signal(cs, sig_id, who)
             cs.message = f"bsi: open satellite {new_id} (handoff {sig_id})"
             return new_id

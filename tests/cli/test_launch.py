@@ -196,6 +196,23 @@ def test_handoff_opens_the_claim_then_launches_it(brain: Path, tmp_path: Path) -
     assert next(s for s in signal_docs(brain) if s["sig_id"] == handoff["sig_id"])["state"] == "delivered"
 
 
+@pytest.mark.parametrize("to", ["pilot", "other"])
+def test_an_agent_takes_up_only_a_handoff_addressed_to_its_own_claim(brain: Path, tmp_path: Path, to: str) -> None:
+    # Before, an agent's `bsi launch --handoff` of a HANDOFF to the pilot acknowledged it (hidden from the pilot, where
+    # `bsi signal ack` refuses an agent that) and opened a claim that was nobody's, then refused to launch it (77).
+    write_config(brain, [sys.executable, str(recorder(tmp_path)), str(tmp_path / "argv.json")], tmux=False)
+    mine = opened(brain, "--scope", "src/")
+    other = opened(brain, "--scope", "docs/")
+    sig = ok(run_bsi("signal", "send", "--to", other if to == "other" else to, "--type", "HANDOFF",
+                     "trigger → type:code scope:lib/", brain=brain))
+    before = sorted(p.name for p in (brain / "claims").iterdir())
+    run = run_bsi("launch", "--handoff", sig, brain=brain, env=no_tmux_env(CLAUDECODE="1", BSI_SESSION=mine))
+    assert run.code == 77 and len(run.err.strip().splitlines()) == 1, run.err
+    assert "opened" not in run.err and run.out == ""
+    assert sorted(p.name for p in (brain / "claims").iterdir()) == before
+    assert next(s for s in signal_docs(brain) if s["sig_id"] == sig)["state"] == "pending"
+
+
 # -- tmux ---------------------------------------------------------------------------------------
 @pytest.fixture
 def launch_env(tmp_path: Path) -> Iterator[dict[str, str]]:
