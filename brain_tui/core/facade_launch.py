@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from brain_tui.core.record import replace
 from brain_tui.core.rules import authority as who_acts
 from brain_tui.core.rules import claims, handoff, signals
 from brain_tui.core.sessions import launch as launching
@@ -72,9 +73,9 @@ class Launches:
     def attach_command(self, sess_id: str, *, current_tmux: str | None) -> tmux_launcher.AttachCommand:
         """The tmux command that shows the window of `sess_id`'s launched agent (`current_tmux`: the caller's $TMUX)."""
         record = launching.find_running(self._brain.root, sess_id)
-        command = tmux_launcher.attach_command(record, current_tmux=current_tmux)
-        pane_keys.own_pane(record)  # the window still runs its agent (a restarted server reuses window ids)
-        return command
+        tmux_launcher.attach_command(record, current_tmux=current_tmux)  # a launch outside tmux, no tmux: refused
+        _pane, window = pane_keys.own_pane(record)  # where its agent runs now (a restarted server reuses window ids)
+        return tmux_launcher.attach_command(replace(record, window=window), current_tmux=current_tmux)
 
     def answer(self, sess_id: str, text: str) -> launching.LaunchRecord:
         """Type `text` into the tmux pane of `sess_id`'s launched agent, then Enter (a human's act, SPEC 21.2).

@@ -193,3 +193,20 @@ def test_keys_never_reach_a_pane_a_new_tmux_server_gave_the_same_id(
     finally:
         with contextlib.suppress(OSError):
             os.kill(first_pid, signal.SIGKILL)
+
+
+def test_keys_and_the_stop_follow_the_agents_pane_into_another_window(
+        brain: Path, tmp_path: Path, tmux_env: dict[str, str]) -> None:
+    """The pilot split the agent's window, then broke the agent's pane out into a window of its own: the reply
+    reaches the agent, and the stop kills the agent's window now, never the pilot's pane left in the first one."""
+    sess, out, record = launched(brain, tmp_path, tmux_env)
+    other = tmp_path / "split.bin"
+    _tmux(tmux_env, "split-window", "-d", "-t", record["window"], sys.executable, str(tmp_path / "raw_recorder.py"),
+          str(other))
+    pane_read(other, b"READY")
+    _tmux(tmux_env, "break-pane", "-d", "-s", record["pane"])
+    ok(run_bsi("agent", "answer", sess, "yes", brain=brain, env=tmux_env))
+    assert pane_read(out, b"\r") == b"READYyes\r"
+    ok(run_bsi("agent", "stop", sess, brain=brain, env=tmux_env))
+    assert windows(tmux_env) == [record["window"]]  # the pilot's pane, in the first window, lives on
+    assert other.read_bytes() == b"READY"

@@ -1,9 +1,9 @@
 """Answering, interrupting and stopping a satellite that runs in a tmux pane (issue 21, SPEC 20.5).
 
-The keys go to the agent's own pane (its id, recorded at launch; a record without one: the window's pane
-that runs the launched process), and only while that pane still runs the launched process: tmux numbers panes and
-windows from ``%0`` and ``@0`` again when its server restarts, so a record's ids may name another agent's pane
-by then (`own_pane`). The reply reaches the agent's pane as literal keys: ``tmux send-keys -l -- TEXT`` (``-l``: no key
+The keys go to the agent's own pane (its id, recorded at launch; a record without one: the pane that runs the
+launched process), and only while that pane still runs the launched process: tmux numbers panes and windows from
+``%0`` and ``@0`` again when its server restarts, so a record's ids may name another agent's pane by then
+(`own_pane`). The reply reaches the agent's pane as literal keys: ``tmux send-keys -l -- TEXT`` (``-l``: no key
 names, nothing format-expanded; a trailing ``;`` escaped, else tmux reads it as the end of its
 command), then a separate
 ``send-keys Enter``. Every call is an argv list, never a shell string. A reply is one line: line
@@ -74,30 +74,32 @@ _WINDOW_ID = re.compile(r"@[0-9]{1,9}")
 _PANE_ID = re.compile(r"%[0-9]{1,9}")
 
 
-def own_pane(record: LaunchRecord) -> str:
-    """The id of the pane of the launch's window that runs the launched process (`record.pid`), asked of tmux now.
+def own_pane(record: LaunchRecord) -> tuple[str, str]:
+    """(pane id, window id) of the pane that runs the launched process (`record.pid`; its recorded pane when the
+    record names one), asked of the launch's tmux server now, wherever the pane was moved since.
 
     Raises:
-        NotFound: the window is gone, or no pane of it runs that process any more (a restarted tmux server
-            gives its ids to new panes), or the record's ids are not tmux ids (exit 66): nothing is sent.
+        NotFound: no pane of the server runs that process any more (a restarted tmux server gives the recorded
+            ids to new panes), the server is gone, or the record's ids are not tmux ids (exit 66): nothing is sent.
     """
     base = _base(record)
     gone = NotFound(f"no launched agent of {record.sess_id} runs on this machine (its tmux window "
                     f"{one_line(record.target or record.window)[:60]} no longer runs it)")
-    if not _WINDOW_ID.fullmatch(record.window) or (record.pane and not _PANE_ID.fullmatch(record.pane)):
+    if record.pid <= 0 or not _WINDOW_ID.fullmatch(record.window) or (
+            record.pane and not _PANE_ID.fullmatch(record.pane)):
         raise gone
-    done = _run([*base, "list-panes", "-t", record.window, "-F", "#{pane_id} #{pane_pid}"], "keys", record)
+    done = _run([*base, "list-panes", "-a", "-F", "#{pane_id} #{pane_pid} #{window_id}"], "keys", record)
     for line in done.splitlines():
-        pane, _, pid = line.partition(" ")
-        if pid == str(record.pid) and record.pid > 0 and (not record.pane or pane == record.pane):
-            return pane
+        pane, pid, window = ([*line.split(" "), "", "", ""])[:3]
+        if pid == str(record.pid) and (not record.pane or pane == record.pane) and _PANE_ID.fullmatch(pane):
+            return pane, window
     raise gone
 
 
 def answer_argvs(record: LaunchRecord, text: str) -> list[list[str]]:
     """The two tmux commands that type `text` into the launch's pane and press Enter."""
     base = _base(record)
-    pane = own_pane(record)
+    pane, _window = own_pane(record)
     return [[*base, "send-keys", "-t", pane, "-l", "--", tmux_arg(check_reply(text))],
             [*base, "send-keys", "-t", pane, "Enter"]]
 
@@ -110,10 +112,10 @@ def answer(record: LaunchRecord, text: str) -> None:
 
 def interrupt(record: LaunchRecord) -> None:
     """Press Escape in the launch's pane: the agent stops its current turn and waits."""
-    _run([*_base(record), "send-keys", "-t", own_pane(record), INTERRUPT_KEY], "interrupt", record)
+    _run([*_base(record), "send-keys", "-t", own_pane(record)[0], INTERRUPT_KEY], "interrupt", record)
 
 
 def stop(record: LaunchRecord) -> None:
-    """Kill the launch's tmux window (the agent ends; its claim stays as it is), while it runs the launched process."""
-    own_pane(record)
-    _run([*_base(record), "kill-window", "-t", record.window], "stop", record)
+    """Kill the tmux window that holds the launch's pane now (the agent ends; its claim stays as it is)."""
+    _pane, window = own_pane(record)
+    _run([*_base(record), "kill-window", "-t", window], "stop", record)
