@@ -188,11 +188,11 @@ def cmd_show(ctx: Context) -> int:
 
 
 def _ttl_cell(claim: Claim, now: datetime) -> str:
+    """Time left, then the claim's display flags (``clock-skew``…: SPEC 3)."""
     from brain_tui.core.clock import humanize_delta
 
-    if claim.expires_at is None or claim.is_terminal:
-        return "—"
-    return humanize_delta(claim.expires_at - now)
+    left = "—" if claim.expires_at is None or claim.is_terminal else humanize_delta(claim.expires_at - now)
+    return " ".join([left, *claim.flags])
 
 
 def cmd_list(ctx: Context) -> int:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta, timezone, tzinfo
 
@@ -32,11 +33,58 @@ _DURATION_RE = LazyPattern(r"^(?:([0-9]{1,6})h)?(?:([0-9]{1,6})m)?$", re.ASCII)
 MIN_YEAR, MAX_YEAR = 1900, 8999
 
 
+class LocalZone(tzinfo):
+    """The machine's zone (``TZ``, else /etc/localtime), with its daylight-saving rules, as the C library reads it.
+
+    The offset of a time is the one the zone has on that time's own date, never the one it has today: a naive
+    legacy time written in July is read with the summer offset in December. Nothing here reads the clock.
+    """
+
+    @staticmethod
+    def _fallback() -> timedelta:
+        return timedelta(seconds=-time.timezone)
+
+    def _wall_offset(self, wall: datetime) -> timedelta:
+        try:
+            stamp = time.mktime((wall.year, wall.month, wall.day, wall.hour, wall.minute, wall.second, 0, 0, -1))
+            return timedelta(seconds=time.localtime(stamp).tm_gmtoff)
+        except (OverflowError, ValueError, OSError):
+            return self._fallback()
+
+    def utcoffset(self, dt: datetime | None) -> timedelta:
+        return self._fallback() if dt is None else self._wall_offset(dt)
+
+    def dst(self, dt: datetime | None) -> timedelta:
+        return self.utcoffset(dt) - self._fallback()
+
+    def tzname(self, dt: datetime | None) -> str:
+        offset = int(self.utcoffset(dt).total_seconds())
+        sign = "-" if offset < 0 else "+"
+        return f"UTC{sign}{abs(offset) // 3600:02d}:{abs(offset) % 3600 // 60:02d}"
+
+    def fromutc(self, dt: datetime) -> datetime:
+        try:
+            stamp = (dt.replace(tzinfo=UTC) - _EPOCH).total_seconds()
+            offset = timedelta(seconds=time.localtime(stamp).tm_gmtoff)
+        except (OverflowError, ValueError, OSError):
+            offset = self._fallback()
+        return (dt + offset).replace(tzinfo=self)
+
+    def fingerprint(self) -> str:
+        """What tells this zone's rules from another's: its offsets on the 1st and 15th of every month of a year."""
+        stamps = (datetime(2026, month, day, 12, tzinfo=UTC).timestamp() for month in range(1, 13) for day in (1, 15))
+        return ",".join(str(time.localtime(stamp).tm_gmtoff) for stamp in stamps)
+
+    def __repr__(self) -> str:
+        return "LocalZone()"
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
 def local_zone() -> tzinfo:
-    """Return the machine's local timezone as a tzinfo."""
-    tz = datetime.now().astimezone().tzinfo
-    assert tz is not None
-    return tz
+    """Return the machine's local timezone as a tzinfo (daylight saving included: `LocalZone`)."""
+    return LocalZone()
 
 
 def zone_from_name(name: str | None) -> tzinfo:

@@ -43,6 +43,8 @@ def claim_json(claim: Claim, snapshot: BrainSnapshot) -> dict[str, Any]:
     out["scope"] = format_scope(claim.scope) if claim.scope else claim.scope_text
     if claim.opened_at is not None:  # a legacy naive time as the instant it was read as (SPEC 3)
         out["opened_at"] = format_timestamp(claim.opened_at, snapshot.tz)
+    if claim.closed_at is not None:  # the v1 `closed:` included
+        out["closed_at"] = format_timestamp(claim.closed_at, snapshot.tz)
     if claim.expires_at is not None:
         out["expires_at"] = format_timestamp(claim.expires_at, snapshot.tz)
         out["ttl_left_s"] = int((claim.expires_at - snapshot.now).total_seconds())

@@ -23,9 +23,8 @@ every file it read (an in-place edit moves it), of brain-compose.yml, and of
 the files that decide HEAD's commit (`git_head.head_files`: in force is what
 git holds, so a commit, a reset or a checkout moves what the core would say
 with no file of the work tree touched; a layout they do not decide is never
-vouched for), and the machine's UTC offset when times written without one were
-read in it (another `TZ`, or a daylight-saving change, reads them as other
-instants). An
+vouched for), and the rules of the machine's zone when times written without
+an offset were read in it (another `TZ` reads them as other instants). An
 index whose snapshot began to be read less than 2 s after the newest of those
 times (or before it) is *racy* (one timestamp tick can hide a change, as in
 git's racy-clean rule; a change during the read would be keyed with the old
@@ -66,10 +65,11 @@ if TYPE_CHECKING:
 #: The note of a write no claim holds under ``unclaimed_writes: warn``: the core and this shortcut say the same.
 UNCLAIMED_NOTE = ("{file} written without a claim (no claim holds it; "
                   "`bsi claim open --scope …` makes the work visible to other sessions)")
-VERSION = 9  # 2: paths stored as their path_key; 3: the folders on the way to them; 4: HFS+ ignorables dropped;
+VERSION = 10  # 2: paths stored as their path_key; 3: the folders on the way to them; 4: HFS+ ignorables dropped;
 # 5: the expiry is the effective one (8 h cap, no opening time); 6: the files that decide HEAD's commit;
 # 7: a claim that shares its scope with another (`preflight.shared_scope`); 8: `unclaimed` is deny for a value
-# naming no mode (an index written before read it as warn); 9: the machine's UTC offset its times were read in
+# naming no mode (an index written before read it as warn); 9: the machine's UTC offset its times were read in;
+# 10: the rules of the machine's zone (its offsets through a year), not one offset
 RACY_NS = 2_000_000_000
 _KINDS = ("global", "dir", "file", "section")
 
@@ -177,20 +177,19 @@ def build(root: str | os.PathLike[str], snapshot: BrainSnapshot, config: BrainCo
     }
 
 
-def _local_offset(tz: Any, config: BrainConfig) -> int | None:
-    """The UTC offset (seconds) a time written without one was read in, when it is the machine's (no usable
-    `timezone:` in brain-compose.yml: `clock.zone_from_name`); None when brain-compose.yml names the zone.
+def _local_offset(tz: Any, config: BrainConfig) -> str | None:
+    """The rules of the machine's zone a time written without an offset was read in, when it is the machine's (no
+    usable `timezone:` in brain-compose.yml: `clock.zone_from_name`); None when brain-compose.yml names the zone.
 
     A claim's or lock's `expires_at` written without an offset (a legacy tool, a hand edit) is an instant only
-    in a zone: an index built by a process in another zone (its `TZ`, or before a daylight-saving change)
-    would hold another instant than the core of this process reads.
+    in a zone: an index built by a process in another zone (its `TZ`) would hold another instant than the core
+    of this process reads.
     """
-    from datetime import timezone
+    from brain_tui.core.clock import LocalZone
 
-    if config.timezone == "UTC" or not isinstance(tz, timezone):
+    if config.timezone == "UTC" or not isinstance(tz, LocalZone):
         return None  # UTC, or a named zone (a `ZoneInfo`): the same in every process
-    offset = tz.utcoffset(None)
-    return None if offset is None else int(offset.total_seconds())
+    return tz.fingerprint()
 
 
 def _expiry(claim: Any) -> float:
@@ -230,6 +229,12 @@ def _unlink(path: str) -> None:
         return
 
 
+def _machine_zone_fingerprint() -> str:
+    from brain_tui.core.clock import LocalZone
+
+    return LocalZone().fingerprint()
+
+
 def load(root: str | os.PathLike[str]) -> dict[str, Any] | None:
     """The index when it is still the brain's state, else None (missing, racy, stale or unreadable)."""
     base = os.fspath(root)
@@ -243,7 +248,7 @@ def load(root: str | os.PathLike[str]) -> dict[str, Any] | None:
     if index.get("keys") != _keys(base):
         return None
     offset = index.get("offset")
-    if offset is not None and offset != time.localtime().tm_gmtoff:
+    if offset is not None and offset != _machine_zone_fingerprint():
         return None  # its times without an offset were read in another zone than this process reads them
     files = index.get("files")
     if not isinstance(files, dict):
