@@ -98,6 +98,13 @@ def live_lock(snapshot: BrainSnapshot, file: str) -> Lock | None:
     live.sort(key=lambda lock: (lock.generation, lock.path.endswith(".yml")), reverse=True)
     return live[0] if live else None
 
+def live_lock_of_other(snapshot: BrainSnapshot, file: str, sess_id: str) -> Lock | None:
+    """An unexpired lock of a normalised path held by another session than `sess_id` (highest generation first),
+    or None: when two copies of a lock file are in force (HEAD's and the work tree's), either one holding it
+    for another session locks the file."""
+    live = [lock for lock in locks_for(snapshot, file) if not is_expired(lock, snapshot.now) and lock.holder != sess_id]
+    return max(live, key=lambda lock: lock.generation) if live else None
+
 @record
 class LockInfo(JsonShaped):
     """One lock file as a front-end shows it (times formatted in the brain's timezone).
