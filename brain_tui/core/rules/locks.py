@@ -221,6 +221,19 @@ def _require_nameable(norm: str) -> None:
                           "shorter path)")
 
 
+def _require_file(root: str, file: str, norm: str) -> None:
+    """A lock names one file: a path written as a folder (trailing slash) or naming one is refused.
+
+    Raises:
+        InvalidData: a folder (65); locked as a file, it would lock none of the files below it.
+    """
+    import os
+
+    if file.rstrip().endswith("/") or os.path.isdir(os.path.join(root, norm)):
+        raise InvalidData(f"cannot lock {norm!r}: it is a folder, and a lock names one file "
+                          "(lock each file written below it)")
+
+
 def _require_session(sess_id: str) -> None:
     if not valid_session_id(sess_id):
         raise InvalidData(f"invalid session ID {sess_id!r}: expected sess-…")
@@ -309,6 +322,7 @@ def stage_acquire(cs: ChangeSet, file: str, sess_id: str, ttl_min: int | None = 
     _require_session(sess_id)
     ttl = parse_ttl_min(ttl_min)
     snapshot = cs.snapshot
+    _require_file(snapshot.root, file, norm)
     claim = require_claim(snapshot, sess_id)  # a lock belongs to a claim: no claim, no lock (66)
     _require_working(snapshot, claim)
     _refuse_corrupt(snapshot, norm)
