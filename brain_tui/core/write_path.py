@@ -184,9 +184,9 @@ def _write_files(brain: Brain, decided_on: BrainSnapshot, rendered: dict[str, st
     for rel, text in rendered.items():
         target = brain.root / rel
         if text is None:
-            if target.exists():
-                target.unlink()
-                applied.paths.append(rel)
+            # A file the work tree lost already (a lock file deleted by hand) is still git's until this commit.
+            target.unlink(missing_ok=True)
+            applied.paths.append(rel)
         else:
             atomic_write_text(target, text)
             applied.paths.append(rel)

@@ -11,7 +11,8 @@ is read as the stricter of the two copies (`strictest_with_head`). It holds the 
 entries are added to the work tree's, shown in its scope text too, and the claim is flagged ``scope-in-head``); a
 lift of a gate, a pause or a stale mark (a status nearer `open` than HEAD's) is HEAD's copy until committed (flagged
 ``status-in-head``; a write on it edits that copy); an expiry or opening time later than HEAD's (a renew) is HEAD's
-until committed. A tightening (a wider scope, a pause, a gate) is in force at once. Either side alone loosens
+until committed; so is a circuit breaker the work tree resets (`circuit:` no longer tripped, or fewer failures).
+A tightening (a wider scope, a pause, a gate) is in force at once. Either side alone loosens
 nothing: the work tree's claim files are fenced from the agents, HEAD is not (git's plumbing in an agent's shell can
 make a commit), so a lift needs both. So does an end: a commit that ends a claim the work tree still holds live (made
 in git alone) leaves it out of the closed set (`work_tree_copy`), and it reads as stale (flagged ``ended-in-head``),
@@ -25,7 +26,7 @@ else from the set brought up to date (`current_set`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
 from datetime import datetime, timedelta, tzinfo
 from pathlib import Path
 
@@ -211,10 +212,21 @@ def _strictest(claim: Claim, head: Claim | None) -> Claim:
     base = claim
     if hold_rank(head.status) > hold_rank(claim.status):  # the work tree lifts HEAD's hold: not in force yet
         base = replace(head, flags=(*claim.flags, STATUS_IN_HEAD))
+    if _breaker_rank(head.data) > _breaker_rank(base.data):  # an uncommitted reset of the breaker: not in force
+        base = replace(base, data={**base.data, "circuit": head.data["circuit"]})
     opened, expires = _earlier(claim.opened_at, head.opened_at), _earlier(claim.expires_at, head.expires_at)
     if (base.opened_at, base.expires_at) != (opened, expires):
         base = replace(base, opened_at=opened, expires_at=expires)  # a later one (a renew): in force once committed
     return _widened(base, head if base is claim else claim)
+
+
+def _breaker_rank(data: Any) -> tuple[bool, int]:
+    """How far a claim's `circuit:` field holds its session back: tripped first, then the failures counted."""
+    raw = data.get("circuit")
+    if not isinstance(raw, Mapping):
+        return False, 0
+    fails = raw.get("fails")
+    return raw.get("tripped") is True, fails if isinstance(fails, int) and not isinstance(fails, bool) else 0
 
 
 def hold_rank(status: str) -> int:

@@ -34,6 +34,7 @@ from brain_tui.core.records.formats import (
     signal_from_mapping,
 )
 from brain_tui.core.records.index_signals import Rows, index_signals, legacy_rows
+from brain_tui.core.records.locks_in_head import held_in_head as locks_held_in_head
 from brain_tui.core.records.model import (
     BLOCKING_STATUSES,
     BrainSnapshot,
@@ -456,6 +457,11 @@ class BrainStore:
         signals += index_signals(self.root, self._index_rows[2] if self._index_rows else [],
                                  {s.sig_id for s in signals}, self.tz, live=archived is not None)
         locks: list[Lock] = self._read_files(lock_files, "lock", Lock, corrupt)
+        for held_lock in locks_held_in_head(self.root, self.tz, persist=self.files.persist):  # SPEC 22
+            if isinstance(held_lock, Lock):
+                locks.append(held_lock)
+            else:
+                corrupt.append(held_lock)
         seen.update(rel for files in (signal_files, lock_files, breath_files) for rel, _st in files)
         breath, breath_corrupt = self._read_breath(breath_files)
         corrupt.extend(link for link in self._links if not link.path.startswith(f"{BREATH_DIR}/"))

@@ -98,6 +98,13 @@ def live_lock(snapshot: BrainSnapshot, file: str) -> Lock | None:
     live.sort(key=lambda lock: (lock.generation, lock.path.endswith(".yml")), reverse=True)
     return live[0] if live else None
 
+def live_lock_of_other(snapshot: BrainSnapshot, file: str, sess_id: str) -> Lock | None:
+    """An unexpired lock of a normalised path held by another session than `sess_id` (highest generation first),
+    or None: when two copies of a lock file are in force (HEAD's and the work tree's), either one holding it
+    for another session locks the file."""
+    live = [lock for lock in locks_for(snapshot, file) if not is_expired(lock, snapshot.now) and lock.holder != sess_id]
+    return max(live, key=lambda lock: lock.generation) if live else None
+
 @record
 class LockInfo(JsonShaped):
     """One lock file as a front-end shows it (times formatted in the brain's timezone).
@@ -214,6 +221,19 @@ def _require_nameable(norm: str) -> None:
                           "shorter path)")
 
 
+def _require_file(root: str, file: str, norm: str) -> None:
+    """A lock names one file: a path written as a folder (trailing slash) or naming one is refused.
+
+    Raises:
+        InvalidData: a folder (65); locked as a file, it would lock none of the files below it.
+    """
+    import os
+
+    if file.rstrip().endswith("/") or os.path.isdir(os.path.join(root, norm)):
+        raise InvalidData(f"cannot lock {norm!r}: it is a folder, and a lock names one file "
+                          "(lock each file written below it)")
+
+
 def _require_session(sess_id: str) -> None:
     if not valid_session_id(sess_id):
         raise InvalidData(f"invalid session ID {sess_id!r}: expected sess-…")
@@ -302,6 +322,7 @@ def stage_acquire(cs: ChangeSet, file: str, sess_id: str, ttl_min: int | None = 
     _require_session(sess_id)
     ttl = parse_ttl_min(ttl_min)
     snapshot = cs.snapshot
+    _require_file(snapshot.root, file, norm)
     claim = require_claim(snapshot, sess_id)  # a lock belongs to a claim: no claim, no lock (66)
     _require_working(snapshot, claim)
     _refuse_corrupt(snapshot, norm)

@@ -28,7 +28,7 @@ from brain_tui.core.rules.effective import (
     require_claim,
     unreadable_ancestor,
 )
-from brain_tui.core.rules.locks import corrupt_lock_of, live_lock, lock_file_path
+from brain_tui.core.rules.locks import corrupt_lock_of, live_lock, live_lock_of_other, lock_file_path
 
 # The preflight's exit codes (SPEC 10) and the name of the check behind each, kept in `preflight_codes` (the
 # write decision names them without loading the checks); re-exported here.
@@ -274,15 +274,15 @@ def check(
             f"a human writes it (human gate: `bsi gate request {sess_id} …`), or set `kerneluser: true`",
             sess_id, norm,
         )
-    held = live_lock(snapshot, norm)
-    if held is not None and held.holder != sess_id:
+    held = live_lock_of_other(snapshot, norm, sess_id)
+    if held is not None:
         until = format_timestamp(held.expires_at, snapshot.tz) if held.expires_at else "unknown"
         raise _refuse(
             FILE_LOCKED,
             f"{norm} is locked by {held.holder} until {until}: wait for `bsi lock release` or expiry, then retry",
             sess_id, norm, holder=held.holder, expires_at=until,
         )
-    bad = corrupt_lock_of(snapshot, norm) if held is None else None
+    bad = corrupt_lock_of(snapshot, norm) if live_lock(snapshot, norm) is None else None
     if bad is not None:  # it may hold the lock (SPEC 22): locked until repaired
         raise _refuse(
             FILE_LOCKED,

@@ -36,6 +36,7 @@ class LocksTable(KeyedTable):
 def lock_rows(snapshot: BrainSnapshot, needle: str = "") -> list[Row]:
     """Rows of the locks table (expired locks are marked: `bsi lock cleanup` removes them)."""
     rows: list[Row] = []
+    keys: set[str] = set()
     for lock in sorted(snapshot.locks, key=lambda item: item.file):
         if needle and needle.lower() not in f"{lock.file} {lock.holder}".lower():
             continue
@@ -46,7 +47,10 @@ def lock_rows(snapshot: BrainSnapshot, needle: str = "") -> list[Row]:
             left = safe_text(f"{age(lock.expires_at, snapshot.now)} ago", 16, style=ERROR)
         else:
             left = safe_text(f"in {age(snapshot.now, lock.expires_at)}", 16)
-        rows.append((lock.path, {
+        # one file can show two copies in force (the committed one and the work tree's edit): one row each
+        key = lock.path if lock.path not in keys else f"{lock.path}#{len(keys)}"
+        keys.add(key)
+        rows.append((key, {
             "file": safe_text(lock.file, 200),
             "holder": safe_text(short_id(lock.holder, snapshot.now, snapshot.tz), 60, style=STRONG),
             "left": left,

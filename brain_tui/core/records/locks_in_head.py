@@ -1,0 +1,107 @@
+"""Locks are in force as committed (SPEC 22): a lock file HEAD holds keeps holding when the work tree lets it go.
+
+A lock file HEAD holds that the work tree deleted, or rewrote (another holder, an earlier expiry), without a
+commit has freed nothing: a live read holds HEAD's copy beside the work tree's, so the file is locked while
+either copy locks it. The other way is already fail closed: an uncommitted new lock file locks from the work tree.
+
+HEAD's lock files are listed once per commit (one ``git ls-tree``), the listing kept in ``.brain/``; a read
+hashes the work tree's lock files as git hashes a blob (no git process) and reads HEAD's copy (one
+``git cat-file``) only of the files that differ from it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from datetime import tzinfo
+from pathlib import Path
+
+from brain_tui.core.paths.layout import LOCKS_DIR, STATE_DIR
+from brain_tui.core.records.closed_rows import write_atomically
+from brain_tui.core.records.closed_set import read_blobs
+from brain_tui.core.records.formats import YAML_SUFFIXES, lock_from_mapping
+from brain_tui.core.records.git_head import blob_id, git_output, head_commit, outside_git
+from brain_tui.core.records.model import CorruptFile, Lock
+from brain_tui.core.records.yamlio import CorruptYaml, make_state_dir, safe_load_bytes
+
+__all__ = ["HEAD_LISTING", "held_in_head"]
+
+#: The listing of HEAD's lock files, in ``.brain/``: ``{"commit": ID, "files": {name: blob ID}}``.
+HEAD_LISTING = "locks-head.json"
+
+#: The git modes of the files a lock listing keeps (regular files; a link in HEAD is no lock file).
+_FILE_MODES = ("100644", "100755")
+
+
+def _listed(name: str) -> bool:
+    return name.endswith((*YAML_SUFFIXES, ".lock")) and "/" not in name
+
+
+def _stored(root: Path, commit: str) -> dict[str, str] | None:
+    try:
+        data = json.loads((root / STATE_DIR / HEAD_LISTING).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    files = data.get("files") if isinstance(data, dict) and data.get("commit") == commit else None
+    if not isinstance(files, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in files.items()):
+        return None
+    return files
+
+
+def _listing(root: Path, commit: str, persist: bool) -> dict[str, str]:
+    """``{name: blob ID}`` of the lock files HEAD holds (``{}`` when it holds no ``locks/`` or git failed)."""
+    stored = _stored(root, commit) if persist else None
+    if stored is not None:
+        return stored
+    out = git_output(root, "ls-tree", "-z", f"{commit}:./{LOCKS_DIR}")
+    if out is None:  # no `locks/` in HEAD, or git failed: nothing kept, so a failure is asked again next time
+        return {}
+    files: dict[str, str] = {}
+    for entry in out.split(b"\0"):
+        meta, _, raw_name = entry.partition(b"\t")
+        parts = meta.split(b" ")
+        name = raw_name.decode("utf-8", "surrogateescape")
+        if len(parts) == 3 and parts[0].decode() in _FILE_MODES and parts[1] == b"blob" and _listed(name):
+            files[name] = parts[2].decode("ascii", "replace")
+    if persist:
+        with contextlib.suppress(OSError):
+            state = root / STATE_DIR
+            make_state_dir(state)
+            write_atomically(state / HEAD_LISTING, json.dumps({"commit": commit, "files": files}))
+    return files
+
+
+def held_in_head(root: Path, tz: tzinfo, *, persist: bool = True) -> list[Lock | CorruptFile]:
+    """HEAD's copy of every lock file the work tree deleted or changed without a commit (a copy that does not
+    read is a corrupt row: it may hold the lock). Empty outside git, before the first commit, or when git fails."""
+    if outside_git(root):
+        return []
+    commit = head_commit(root)
+    if not commit:
+        return []
+    listing = _listing(root, commit, persist)
+    if not listing:
+        return []
+    differ: dict[str, str] = {}
+    for name, oid in listing.items():
+        try:
+            data = (root / LOCKS_DIR / name).read_bytes()
+        except OSError:
+            data = None
+        if data is None or blob_id(data, oid) != oid:
+            differ[name] = oid
+    if not differ:
+        return []
+    blobs = read_blobs(root, sorted(set(differ.values())))
+    if blobs is None:
+        return []
+    held: list[Lock | CorruptFile] = []
+    for name, oid in sorted(differ.items()):
+        rel = f"{LOCKS_DIR}/{name}"
+        try:
+            parsed = safe_load_bytes(blobs[oid])
+        except CorruptYaml as exc:
+            held.append(CorruptFile(rel, exc.line, f"{exc.reason} (the copy git holds)"))
+            continue
+        held.append(lock_from_mapping(parsed, rel, tz))
+    return held

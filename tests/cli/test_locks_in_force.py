@@ -1,0 +1,96 @@
+"""A lock is in force as committed (SPEC 22): a work-tree edit of a lock file that git holds frees nothing.
+
+Deleting `locks/<file>.yml` by hand, or rewriting its holder or expiry, without a commit leaves the lock
+HEAD holds in force for `preflight check`, `lock check` and `lock acquire`; the holder's release still
+removes it from git.
+"""
+
+from __future__ import annotations
+
+import shutil
+from functools import partial
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+from tests import bsi as runner
+from tests.bsi import INHERITED_ENV, bsi_at, run_bsi
+
+NOW = "2026-11-29T10:00:00Z"
+A = "sess-20261129-1000-alfa"
+B = "sess-20261129-1000-bravo"
+FILE = "bravo/x.md"
+
+bsi = bsi_at(NOW, env=INHERITED_ENV, timeout=None)
+git = partial(runner.git, env=INHERITED_ENV)
+
+
+@pytest.fixture(scope="module")
+def base_brain(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A brain where alfa holds the lock of a file in bravo's scope, committed."""
+    root = tmp_path_factory.mktemp("base") / "brain"
+    proc = run_bsi("init", str(root), now=None, env=INHERITED_ENV, timeout=None)
+    assert proc.code == 0, proc.err
+    for slug in ("alfa", "bravo"):
+        proc = bsi(root, "claim", "open", "--scope", f"{slug}/", "--ttl", "8h", "--slug", slug)
+        assert proc.code == 0, proc.err
+    proc = bsi(root, "lock", "acquire", FILE, A, "60")
+    assert proc.code == 0, proc.err
+    return root
+
+
+@pytest.fixture
+def brain(base_brain: Path, tmp_path: Path) -> Path:
+    target = tmp_path / "brain"
+    shutil.copytree(base_brain, target, symlinks=True)
+    return target
+
+
+def lock_path(brain: Path) -> Path:
+    return brain / "locks" / (quote(FILE, safe="") + ".yml")
+
+
+def assert_still_held(brain: Path) -> None:
+    proc = bsi(brain, "preflight", "check", B, FILE)
+    assert proc.code == 2, (proc.code, proc.out, proc.err)
+    assert A in proc.err
+    proc = bsi(brain, "lock", "check", FILE)
+    assert proc.code == 1, (proc.code, proc.out, proc.err)
+    proc = bsi(brain, "lock", "acquire", FILE, B)
+    assert proc.code == 1, (proc.code, proc.out, proc.err)
+    assert A in proc.err
+
+
+def test_a_lock_file_deleted_without_a_commit_still_holds(brain: Path) -> None:
+    lock_path(brain).unlink()
+    assert_still_held(brain)
+
+
+@pytest.mark.parametrize("edit", [
+    ("holder: " + A, "holder: " + B),
+    ("expires_at: '2026-11-29T11:00:00+00:00'", "expires_at: '2026-11-29T09:00:00+00:00'"),
+])
+def test_a_lock_file_rewritten_without_a_commit_still_holds(brain: Path, edit: tuple[str, str]) -> None:
+    path = lock_path(brain)
+    text = path.read_text(encoding="utf-8")
+    assert edit[0] in text, text
+    path.write_text(text.replace(edit[0], edit[1]), encoding="utf-8")
+    assert_still_held(brain)
+
+
+def test_the_holder_releases_a_lock_deleted_by_hand_and_git_lets_it_go(brain: Path) -> None:
+    lock_path(brain).unlink()
+    proc = bsi(brain, "lock", "release", FILE, A)
+    assert proc.code == 0, proc.err
+    assert quote(FILE, safe="") not in git(brain, "ls-tree", "--name-only", "HEAD", "locks/")
+    assert bsi(brain, "preflight", "check", B, FILE).code == 0
+    proc = bsi(brain, "lock", "acquire", FILE, B)
+    assert proc.code == 0, proc.err
+
+
+def test_a_lock_released_without_a_commit_holds_until_committed(brain: Path) -> None:
+    proc = bsi(brain, "--no-commit", "lock", "release", FILE, A)
+    assert proc.code == 0, proc.err
+    assert not lock_path(brain).exists()
+    assert_still_held(brain)
