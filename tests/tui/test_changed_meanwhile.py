@@ -201,7 +201,7 @@ async def test_a_row_the_pilots_filter_hid_is_no_slide(make_app, demo_root: Path
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await select(pilot, "#active", SEARCH)
-        await pilot.press("slash", *"0950-deploy", "enter")  # hides the selected row: the cursor goes to the first shown
+        await pilot.press("slash", *"0950-deploy", "enter")  # hides the selected row: the first row shown
         await settle(pilot)
         assert app.screen.query_one("#active").selected_key == DEPLOY
         await pilot.press("a")
