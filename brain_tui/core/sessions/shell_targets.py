@@ -48,7 +48,7 @@ _UNREADABLE = {"xargs", "source", ".", "make", "npm", "npx", "yarn", "pnpm", "pi
 #: Programs whose own command line says some of what they write (`shell_programs`).
 PROGRAMS = frozenset({"find", "awk", "gawk", "mawk", "nawk", "python", "python2", "python3", "pypy", "pypy3", "ruby",
                       "node", "nodejs", "bun", "php", "zip", "7z", "7za", "7zr", "7zz", "tar", "bsdtar", "gtar",
-                      "unzip"})
+                      "unzip", "cpio"})
 _FD_REDIRECT = re.compile(r"(^|[\s;&|(])\d+(?=>|<>)")
 _CD_WORD = re.compile(r"(^|[\s;&|(])(cd|pushd|popd)([\s;&|)]|$)")
 
