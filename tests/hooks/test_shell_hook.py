@@ -166,3 +166,19 @@ def test_an_extraction_into_the_folder_it_runs_in_is_a_write_below_it(notes_hold
 @pytest.mark.parametrize("command", ["tar tf a.tar", "unzip -l a.zip", "7z l a.7z", "cpio -t < a.cpio"])
 def test_listing_an_archive_stays_allowed(notes_holder: Path, command: str) -> None:
     assert_allowed(hook(notes_holder, "pre-tool-use", bash(notes_holder, command)))
+
+
+@pytest.mark.parametrize(("refused", "allowed"), [
+    ("python3 -m json.tool notes/a.json claims/a.yml", "python3 -m json.tool notes/a.json notes/sub/b.json"),
+    ("python3 -m zipfile -e a.zip .brain", "python3 -m zipfile -e a.zip notes/sub"),
+    ("python3 -m tarfile -e a.tar", "cd notes/sub && python3 -m tarfile -e ../a.tar"),
+    ("python3 -m venv locks", "python3 -m venv notes/sub/env"),
+    ("python3 -m pip install --target signals x", "pip install -t notes/sub/lib x"),
+])
+def test_a_python_module_writing_a_protocol_folder_is_refused(notes_holder: Path, refused: str, allowed: str) -> None:
+    assert hook(notes_holder, "pre-tool-use", bash(notes_holder, refused)).returncode == 2, refused
+    assert_allowed(hook(notes_holder, "pre-tool-use", bash(notes_holder, allowed)))
+
+
+def test_json_tool_printing_stays_allowed(notes_holder: Path) -> None:
+    assert_allowed(hook(notes_holder, "pre-tool-use", bash(notes_holder, "python3 -m json.tool notes/a.json")))

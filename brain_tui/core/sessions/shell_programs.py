@@ -52,6 +52,15 @@ def read_program(name: str, args: list[str], cwd: str | None, reading: ShellRead
         _awk(name, args, cwd, reading, home, depth)
     elif name in _INLINE:
         _inline(name, args, cwd, reading)
+        from brain_tui.core.sessions.shell_modules import python_module, read_module
+
+        module = python_module(args) if name.startswith(("python", "pypy")) else None
+        if module is not None:
+            read_module(*module, cwd, reading)
+    elif name in ("pip", "pip3"):
+        from brain_tui.core.sessions.shell_modules import read_pip
+
+        read_pip(args, cwd, reading)
     else:
         _archive(name, args, cwd, reading)
     reading.unread.append(f"{name}: what it writes")
