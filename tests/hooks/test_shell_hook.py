@@ -182,3 +182,18 @@ def test_a_python_module_writing_a_protocol_folder_is_refused(notes_holder: Path
 
 def test_json_tool_printing_stays_allowed(notes_holder: Path) -> None:
     assert_allowed(hook(notes_holder, "pre-tool-use", bash(notes_holder, "python3 -m json.tool notes/a.json")))
+
+
+@pytest.mark.parametrize(("refused", "allowed"), [
+    ("xargs -a list rm -rf", "xargs -a list grep -l x"),
+    ("xargs --arg-file=list mv -t notes/sub", "xargs --arg-file=list cp -t notes/sub"),
+])
+def test_xargs_writing_arguments_from_a_file_is_refused(notes_holder: Path, refused: str, allowed: str) -> None:
+    assert_denied(hook(notes_holder, "pre-tool-use", bash(notes_holder, refused)), "xargs")
+    assert_allowed(hook(notes_holder, "pre-tool-use", bash(notes_holder, allowed)))
+
+
+@pytest.mark.parametrize("command", ["xargs grep x < list", "ls | xargs grep x", "awk -f prog.awk notes/a",
+                                     "awk -f notes/prog.awk data > notes/sub/out"])
+def test_xargs_and_awk_reading_stay_allowed(notes_holder: Path, command: str) -> None:
+    assert_allowed(hook(notes_holder, "pre-tool-use", bash(notes_holder, command)))

@@ -121,3 +121,10 @@ def test_cpio_writes_what_its_command_line_names(command: str, expected: set[tup
                                      "cpio -o < list > /dev/null", "tar -xOf a.tar x", "tar -x --to-stdout -f a"])
 def test_listing_or_printing_an_archive_writes_nothing(command: str) -> None:
     assert targets(command) == set()
+
+
+@pytest.mark.parametrize("command", ["awk -f prog.awk notes/x", "gawk --file=prog.awk notes/x",
+                                     "awk -F: -f prog.awk notes/x", "awk --file prog.awk notes/x"])
+def test_an_awk_program_file_is_unread(command: str) -> None:
+    reading = read_command(command, W)
+    assert not reading.targets and any("program file" in why for why in reading.unread), reading.unread

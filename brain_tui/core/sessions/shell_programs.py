@@ -57,6 +57,10 @@ def read_program(name: str, args: list[str], cwd: str | None, reading: ShellRead
         module = python_module(args) if name.startswith(("python", "pypy")) else None
         if module is not None:
             read_module(*module, cwd, reading)
+    elif name == "xargs":
+        from brain_tui.core.sessions.shell_stdin import read_xargs_file
+
+        read_xargs_file(args, cwd, reading, home, depth)
     elif name in ("pip", "pip3"):
         from brain_tui.core.sessions.shell_modules import read_pip
 
@@ -156,11 +160,13 @@ def _cpio(args: list[str], cwd: str | None, reading: ShellReading) -> None:
 def _awk(name: str, args: list[str], cwd: str | None, reading: ShellReading, home: str | None, depth: int) -> None:
     from brain_tui.core.sessions.shell_targets import _read_text
 
-    operands, values, _flags = _options(args, {"-F", "-v", "-f", "-e", "--source", "-i", "--include", "-l",
-                                               "--load", "-W"})
+    operands, values, _flags = _options(args, {"-F", "-v", "-f", "--file", "-e", "--source", "-i", "--include",
+                                               "-l", "--load", "-W"})
+    if "-f" in values or "--file" in values:  # its program is a file: what that writes is unknown, as a script's
+        reading.unread.append(f"{name}: a program file")
     programs = [v for k, v in zip(args, args[1:], strict=False) if k in ("-e", "--source")]
     programs += [a.split("=", 1)[1] for a in args if a.startswith("--source=")]
-    if not programs and "-f" not in values and operands:
+    if not programs and "-f" not in values and "--file" not in values and operands:
         programs, operands = operands[:1], operands[1:]
     for program in programs:
         for kind, target in _awk_outputs(program):
