@@ -103,3 +103,14 @@ def test_git_checkout_of_a_deleted_file_in_scope_goes(brain: Brain, command: str
     found = {os.path.relpath(t.path, brain.root) for t in read_command(command, str(brain.root)).targets}
     assert found == expected, command
     assert brain.decide_write(ShellCommand(command), sessions(brain)[0]).allowed, command
+
+
+@pytest.mark.parametrize("command", ["git checkout --pathspec-from-file=list", "git restore --pathspec-from-file list",
+                                     "git rm --pathspec-from-file=list", "git add --pathspec-from-file=-",
+                                     "git commit -m m --pathspec-from-file list", "git -C src reset "
+                                     "--pathspec-from-file=list", "git stash push --pathspec-from-file=list"])
+def test_git_paths_read_from_a_file_cannot_be_read(brain: Brain, command: str) -> None:
+    """The paths come from a file the line does not show (a protocol file among them would go unseen)."""
+    assert "pathspec" in read_command(command, str(brain.root)).partial, command
+    for session in sessions(brain):
+        assert not brain.decide_write(ShellCommand(command), session).allowed, command

@@ -2,7 +2,8 @@
 ``checkout``, ``restore``, ``rm``, ``mv`` and ``apply`` (its patch's files), and the repository's config file for a
 ``config`` that sets something (it may name a program git runs: SPEC 21). The paths of ``add``, ``rm --cached``,
 ``restore --staged``, ``commit PATHS``, ``reset PATHS``, ``stash push PATHS`` and ``update-index`` are named, not
-written: git's record of them changes (SPEC 22), so a protocol file among them is refused."""
+written: git's record of them changes (SPEC 22), so a protocol file among them is refused. Paths read from a file
+(``--pathspec-from-file``) are not shown by the line: it cannot be read whole."""
 
 from __future__ import annotations
 
@@ -54,6 +55,9 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading) -> str | N
     if index >= len(args):
         return cwd
     sub, rest = args[index], args[index + 1:]
+    options = rest[:rest.index("--")] if "--" in rest else rest
+    if any(arg.partition("=")[0] == "--pathspec-from-file" for arg in options):  # paths the line does not show
+        reading.partial = reading.partial or f"`git {sub} --pathspec-from-file`: paths from a file the line hides"
     if sub in ("checkout", "restore"):
         operands, _values, flags = _options(rest, {"-b", "-B", "--orphan", "-s", "--source", "--conflict",
                                                    "--pathspec-from-file"})
