@@ -137,3 +137,63 @@ def test_a_write_the_line_plainly_shows_is_refused_to_a_bound_session(satellite:
 def test_ordinary_reads_of_those_programs_pass(satellite: tuple[Path, str, str], command: str) -> None:
     brain, _pilot, _sat = satellite
     assert_allowed(hook(brain, "pre-tool-use", bash(brain, command)))
+
+
+@pytest.fixture
+def notes_holder(brain: Path) -> Path:
+    """A bound session holding `notes/`, with `notes/sub/` there (a write of the whole `notes/`, the folder
+    itself too, is outside that scope, as `rsync -a x/ notes/` is)."""
+    (brain / "notes" / "sub").mkdir(parents=True, exist_ok=True)
+    ok(run_bsi("claim", "open", "--scope", "notes/", "--story", "n", "--agent-session", AGENT, brain=brain))
+    return brain
+
+
+@pytest.mark.parametrize(("refused", "allowed"), [
+    ("tar xf a.tar", "cd notes/sub && tar xf ../a.tar"),
+    ("tar -xzf a.tgz", "tar -xzf a.tgz -C notes/sub"),
+    ("tar --extract -f a.tar", "cd notes/sub && tar --extract -f ../a.tar"),
+    ("unzip a.zip", "unzip a.zip -d notes/sub"),
+    ("7z x a.7z", "7z x a.7z -onotes/sub"),
+    ("cpio -i < a.cpio", "cd notes/sub && cpio -i < ../a.cpio"),
+    ("bsdtar -x -f a.tar", "bsdtar -x -f a.tar -C notes/sub"),
+])
+def test_an_extraction_into_the_folder_it_runs_in_is_a_write_below_it(notes_holder: Path, refused: str,
+                                                                      allowed: str) -> None:
+    assert hook(notes_holder, "pre-tool-use", bash(notes_holder, refused)).returncode == 2, refused
+    assert_allowed(hook(notes_holder, "pre-tool-use", bash(notes_holder, allowed)))
+
+
+@pytest.mark.parametrize("command", ["tar tf a.tar", "unzip -l a.zip", "7z l a.7z", "cpio -t < a.cpio"])
+def test_listing_an_archive_stays_allowed(notes_holder: Path, command: str) -> None:
+    assert_allowed(hook(notes_holder, "pre-tool-use", bash(notes_holder, command)))
+
+
+@pytest.mark.parametrize(("refused", "allowed"), [
+    ("python3 -m json.tool notes/a.json claims/a.yml", "python3 -m json.tool notes/a.json notes/sub/b.json"),
+    ("python3 -m zipfile -e a.zip .brain", "python3 -m zipfile -e a.zip notes/sub"),
+    ("python3 -m tarfile -e a.tar", "cd notes/sub && python3 -m tarfile -e ../a.tar"),
+    ("python3 -m venv locks", "python3 -m venv notes/sub/env"),
+    ("python3 -m pip install --target signals x", "pip install -t notes/sub/lib x"),
+])
+def test_a_python_module_writing_a_protocol_folder_is_refused(notes_holder: Path, refused: str, allowed: str) -> None:
+    assert hook(notes_holder, "pre-tool-use", bash(notes_holder, refused)).returncode == 2, refused
+    assert_allowed(hook(notes_holder, "pre-tool-use", bash(notes_holder, allowed)))
+
+
+def test_json_tool_printing_stays_allowed(notes_holder: Path) -> None:
+    assert_allowed(hook(notes_holder, "pre-tool-use", bash(notes_holder, "python3 -m json.tool notes/a.json")))
+
+
+@pytest.mark.parametrize(("refused", "allowed"), [
+    ("xargs -a list rm -rf", "xargs -a list grep -l x"),
+    ("xargs --arg-file=list mv -t notes/sub", "xargs --arg-file=list cp -t notes/sub"),
+])
+def test_xargs_writing_arguments_from_a_file_is_refused(notes_holder: Path, refused: str, allowed: str) -> None:
+    assert_denied(hook(notes_holder, "pre-tool-use", bash(notes_holder, refused)), "xargs")
+    assert_allowed(hook(notes_holder, "pre-tool-use", bash(notes_holder, allowed)))
+
+
+@pytest.mark.parametrize("command", ["xargs grep x < list", "ls | xargs grep x", "awk -f prog.awk notes/a",
+                                     "awk -f notes/prog.awk data > notes/sub/out"])
+def test_xargs_and_awk_reading_stay_allowed(notes_holder: Path, command: str) -> None:
+    assert_allowed(hook(notes_holder, "pre-tool-use", bash(notes_holder, command)))

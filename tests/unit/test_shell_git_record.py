@@ -9,6 +9,7 @@ file, but what git holds for a protocol record (what is in force) changes; `find
 
 from __future__ import annotations
 
+import os
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -67,3 +68,49 @@ def test_the_reader_names_without_writing() -> None:
     reading = read_command("git add a b; git rm --cached c; git commit -m m -- d", "/w")
     assert reading.targets == []
     assert [t.path for t in reading.named] == ["/w/a", "/w/b", "/w/c", "/w/d"]
+
+
+def _repo_with_a_deleted_record(root: Path) -> None:
+    """A work tree whose committed `claims/gone.yml` and `src/gone.py` were deleted (git still holds them)."""
+    import subprocess
+
+    for rel in ("claims/gone.yml", "src/gone.py"):
+        (root / rel).write_text("x\n")
+    for argv in (["init", "-q", "-b", "main"], ["add", "-A"], ["-c", "user.name=t", "-c", "user.email=t@t", "commit",
+                                                                "-qm", "c"], ["branch", "feature"]):
+        subprocess.run(["git", "-C", str(root), *argv], check=True, capture_output=True)
+    for rel in ("claims/gone.yml", "src/gone.py"):
+        (root / rel).unlink()
+
+
+@pytest.mark.parametrize("command", ["git checkout claims/gone.yml", "git checkout HEAD claims/gone.yml",
+                                     "git checkout main claims/gone.yml src/gone.py",
+                                     "cd claims && git checkout gone.yml"])
+def test_git_checkout_of_a_deleted_protocol_file_is_refused(brain: Brain, command: str) -> None:
+    _repo_with_a_deleted_record(brain.root)
+    assert str(brain.root / "claims" / "gone.yml") in {t.path for t in read_command(command, str(brain.root)).targets}
+    for session in sessions(brain):
+        decision = brain.decide_write(ShellCommand(command), session)
+        assert not decision.allowed and "protocol" in decision.reason, (command, decision)
+
+
+@pytest.mark.parametrize(("command", "expected"), [
+    ("git checkout src/gone.py", {"src/gone.py"}), ("git checkout feature", set()), ("git checkout -", set()),
+    ("git checkout -b topic main", set()), ("git checkout feature src/gone.py", {"src/gone.py"}),
+])
+def test_git_checkout_of_a_deleted_file_in_scope_goes(brain: Brain, command: str, expected: set[str]) -> None:
+    _repo_with_a_deleted_record(brain.root)
+    found = {os.path.relpath(t.path, brain.root) for t in read_command(command, str(brain.root)).targets}
+    assert found == expected, command
+    assert brain.decide_write(ShellCommand(command), sessions(brain)[0]).allowed, command
+
+
+@pytest.mark.parametrize("command", ["git checkout --pathspec-from-file=list", "git restore --pathspec-from-file list",
+                                     "git rm --pathspec-from-file=list", "git add --pathspec-from-file=-",
+                                     "git commit -m m --pathspec-from-file list", "git -C src reset "
+                                     "--pathspec-from-file=list", "git stash push --pathspec-from-file=list"])
+def test_git_paths_read_from_a_file_cannot_be_read(brain: Brain, command: str) -> None:
+    """The paths come from a file the line does not show (a protocol file among them would go unseen)."""
+    assert "pathspec" in read_command(command, str(brain.root)).partial, command
+    for session in sessions(brain):
+        assert not brain.decide_write(ShellCommand(command), session).allowed, command

@@ -91,3 +91,40 @@ def test_inline_code_writing_a_protocol_file_it_names_is_refused(command: str) -
 ])
 def test_inline_code_that_only_reads_protocol_files_names_no_target(command: str) -> None:
     assert targets(command) == set()
+
+
+@pytest.mark.parametrize("command", [
+    "tar xf a.tar", "tar -xzf a.tgz", "tar --extract -f a.tar", "tar -x -f a.tar notes/x", "tar --get --file=a.tar",
+    "gtar xvzf a.tgz", "bsdtar -x -f a.tar", "bsdtar -xf a.zip", "unzip a.zip", "unzip -o -q a.zip notes/x",
+    "7z x a.7z", "7z e -y a.7z", "cpio -i < a.cpio", "cpio -idmv < a.cpio", "cpio --extract -F a.cpio",
+])
+def test_an_extraction_without_a_folder_writes_below_the_one_it_runs_in(command: str) -> None:
+    assert targets(command) == {("/w", True)}
+    assert targets(f"cd notes && {command}") == {("/w/notes", True)}
+
+
+@pytest.mark.parametrize(("command", "expected"), [
+    ("cpio -i -D claims < a.cpio", {("/w/claims", True)}),
+    ("cpio -id --directory=claims < a.cpio", {("/w/claims", True)}),
+    ("cpio -o -F claims/a.cpio < list", {("/w/claims/a.cpio", False)}),
+    ("cpio -o --file=claims/a.cpio < list", {("/w/claims/a.cpio", False)}),
+    ("cpio -o -O claims/a.cpio < list", {("/w/claims/a.cpio", False)}),
+    ("find notes | cpio -pdm claims", {("/w/claims", True)}),
+])
+def test_cpio_writes_what_its_command_line_names(command: str, expected: set[tuple[str, bool]]) -> None:
+    assert targets(command) == expected
+
+
+@pytest.mark.parametrize("command", ["tar tf a.tar", "tar -tzvf a.tgz", "tar --list -f a.tar", "bsdtar -tf a.tar",
+                                     "unzip -l a.zip", "unzip -t a.zip", "unzip -Z a.zip", "unzip -p a.zip x",
+                                     "7z l a.7z", "7z t a.7z", "cpio -t < a.cpio", "cpio -it < a.cpio",
+                                     "cpio -o < list > /dev/null", "tar -xOf a.tar x", "tar -x --to-stdout -f a"])
+def test_listing_or_printing_an_archive_writes_nothing(command: str) -> None:
+    assert targets(command) == set()
+
+
+@pytest.mark.parametrize("command", ["awk -f prog.awk notes/x", "gawk --file=prog.awk notes/x",
+                                     "awk -F: -f prog.awk notes/x", "awk --file prog.awk notes/x"])
+def test_an_awk_program_file_is_unread(command: str) -> None:
+    reading = read_command(command, W)
+    assert not reading.targets and any("program file" in why for why in reading.unread), reading.unread

@@ -55,3 +55,22 @@ def test_an_editor_script_writing_its_own_file_names_only_it(command: str, expec
 ])
 def test_xargs_arguments_the_line_shows_are_read(command: str, expected: set[str]) -> None:
     assert paths(command) == expected
+
+
+@pytest.mark.parametrize("command", ["xargs -a list rm", "xargs --arg-file=list rm -rf", "xargs -alist -n1 mv -t x",
+                                     "xargs --arg-file list -I{} cp x {}", "xargs -a list sudo tee",
+                                     "xargs -0 -a list touch", "cat list | xargs -a list rm"])
+def test_xargs_writing_arguments_from_a_file_cannot_be_read(command: str) -> None:
+    """The arguments come from a file the line does not show: what the command writes is unknown."""
+    assert "xargs" in read_command(command, "/w").partial, command
+
+
+@pytest.mark.parametrize(("command", "expected"), [
+    ("xargs -a list cp -t notes/sub", {("/w/notes/sub", True)}),
+    ("xargs -a list grep x", set()), ("xargs -a list cat > notes/out", {("/w/notes/out", False)}),
+    ("xargs -a list", set()), ("xargs --arg-file=list wc -l", set()),
+])
+def test_xargs_with_arguments_from_a_file_writing_none_of_them_is_read(command: str,
+                                                                       expected: set[tuple[str, bool]]) -> None:
+    reading = read_command(command, "/w")
+    assert not reading.partial and {(t.path, t.tree) for t in reading.targets} == expected, command

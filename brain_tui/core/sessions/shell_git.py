@@ -2,7 +2,8 @@
 ``checkout``, ``restore``, ``rm``, ``mv`` and ``apply`` (its patch's files), and the repository's config file for a
 ``config`` that sets something (it may name a program git runs: SPEC 21). The paths of ``add``, ``rm --cached``,
 ``restore --staged``, ``commit PATHS``, ``reset PATHS``, ``stash push PATHS`` and ``update-index`` are named, not
-written: git's record of them changes (SPEC 22), so a protocol file among them is refused."""
+written: git's record of them changes (SPEC 22), so a protocol file among them is refused. Paths read from a file
+(``--pathspec-from-file``) are not shown by the line: it cannot be read whole."""
 
 from __future__ import annotations
 
@@ -54,6 +55,9 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading) -> str | N
     if index >= len(args):
         return cwd
     sub, rest = args[index], args[index + 1:]
+    options = rest[:rest.index("--")] if "--" in rest else rest
+    if any(arg.partition("=")[0] == "--pathspec-from-file" for arg in options):  # paths the line does not show
+        reading.partial = reading.partial or f"`git {sub} --pathspec-from-file`: paths from a file the line hides"
     if sub in ("checkout", "restore"):
         operands, _values, flags = _options(rest, {"-b", "-B", "--orphan", "-s", "--source", "--conflict",
                                                    "--pathspec-from-file"})
@@ -61,8 +65,9 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading) -> str | N
             paths = rest[rest.index("--") + 1:]
         elif sub == "restore":
             paths = operands
-        else:  # `git checkout X`: a path when it names one, else a branch or a commit (switching branches)
-            paths = [p for p in operands if (full := join_path(here, p)) is not None and os.path.lexists(full)]
+        else:  # `git checkout [TREE-ISH] PATH…`: the first a path when it is one (deleted: git still holds it)
+            paths = operands[1:] + [p for p in operands[:1] if (full := join_path(here, p)) is not None and
+                                    (os.path.lexists(full) or _held_by_git(here, p))]
         staged_only = sub == "restore" and "--staged" in flags and "--worktree" not in flags and "-W" not in flags
         for path in paths:
             reading.add(path, here, f"git {sub}", tree=_is_dir(here, path), named=staged_only)
@@ -184,6 +189,21 @@ def _changed_protocol_files(top: str) -> list[str]:
     if done.returncode != 0:
         return list(DATA_DIRS)
     return [entry[3:].decode("utf-8", "surrogateescape") for entry in done.stdout.split(b"\0") if len(entry) > 3]
+
+
+def _held_by_git(here: str | None, path: str) -> bool:
+    """True when git's index holds `path` (a file deleted from the work tree that `git checkout PATH` restores);
+    False for a branch, a commit, `-`, or when git cannot tell."""
+    import subprocess
+
+    if path == "-" or path.startswith("@{") or here is None:
+        return False
+    try:
+        done = subprocess.run(["git", "-C", here, "ls-files", "-z", "--", path], capture_output=True, timeout=5,
+                              stdin=subprocess.DEVNULL, env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"})
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0 and bool(done.stdout)
 
 
 def _git_top(cwd: str | None) -> str | None:

@@ -2,7 +2,8 @@
 
 ``find`` (``-fprint FILE``; ``-delete`` or an ``-exec`` of anything but a reader: everything below its starting
 points); the archivers: the archive ``zip``, ``7z a|u|d``, ``tar -c|-r|-u`` (``-f``, ``--file``, old-style ``tar
-cf OUT``) write, and the folder ``tar -x -C DIR``, ``unzip -d DIR``, ``7z x -oDIR`` extract into; ``awk`` (and
+cf OUT``, ``cpio -o -F OUT``) write, and the folder ``tar -x -C DIR``, ``unzip -d DIR``, ``7z x -oDIR``,
+``cpio -i -D DIR`` extract into (without one: the folder the command runs in, all of it); ``awk`` (and
 ``gawk``, ``mawk``, ``nawk``): the files its ``print > "FILE"`` / ``>> "FILE"`` name, the commands its ``print |
 "CMD"``, ``system("CMD")`` and ``"CMD" | getline`` run, and ``gawk -i inplace``'s files; and an interpreter's inline
 code (``python -c``, ``perl -e``, ``node -e``, ``ruby -e``, ``php -r``) that writes (an ``open`` for writing, a
@@ -51,6 +52,19 @@ def read_program(name: str, args: list[str], cwd: str | None, reading: ShellRead
         _awk(name, args, cwd, reading, home, depth)
     elif name in _INLINE:
         _inline(name, args, cwd, reading)
+        from brain_tui.core.sessions.shell_modules import python_module, read_module
+
+        module = python_module(args) if name.startswith(("python", "pypy")) else None
+        if module is not None:
+            read_module(*module, cwd, reading)
+    elif name == "xargs":
+        from brain_tui.core.sessions.shell_stdin import read_xargs_file
+
+        read_xargs_file(args, cwd, reading, home, depth)
+    elif name in ("pip", "pip3"):
+        from brain_tui.core.sessions.shell_modules import read_pip
+
+        read_pip(args, cwd, reading)
     else:
         _archive(name, args, cwd, reading)
     reading.unread.append(f"{name}: what it writes")
@@ -84,17 +98,19 @@ def _archive(name: str, args: list[str], cwd: str | None, reading: ShellReading)
             reading.add(archive if os.path.splitext(archive)[1] else archive + ".zip", cwd, name)
     elif name == "unzip":
         operands, values, flags = _options(args, {"-d", "-x", "-P"})
-        if "-d" in values and not flags & {"-l", "-t", "-p", "-v", "-Z", "-z"}:
-            reading.add(values["-d"], cwd, name, tree=True)
+        if not flags & {"-l", "-t", "-p", "-v", "-Z", "-z"}:  # no `-d`: into the folder it runs in
+            reading.add(values.get("-d", "."), cwd, name, tree=True)
     elif name.startswith("7z"):
         switches = [a for a in args if a.startswith("-")]
         words = [a for a in args if not a.startswith("-")]
         if words[:1] in (["a"], ["u"], ["d"], ["rn"]) and len(words) > 1:
             reading.add(words[1], cwd, name)
-        elif words[:1] in (["x"], ["e"]):
-            for switch in switches:
-                if switch.startswith("-o") and len(switch) > 2:
-                    reading.add(switch[2:], cwd, name, tree=True)
+        elif words[:1] in (["x"], ["e"]) and "-so" not in switches:  # no `-o`: into the folder it runs in
+            folders = [switch[2:] for switch in switches if switch.startswith("-o") and len(switch) > 2]
+            for folder in folders or ["."]:
+                reading.add(folder, cwd, name, tree=True)
+    elif name == "cpio":
+        _cpio(args, cwd, reading)
     else:
         _tar(name, args, cwd, reading)
 
@@ -118,18 +134,39 @@ def _tar(name: str, args: list[str], cwd: str | None, reading: ShellReading) -> 
                 "--delete"} and archive and archive != "-":
         reading.add(archive, cwd, name)
     folder = values.get("-C") or values.get("--directory")
-    if flags & {"-x", "--extract", "--get"} and not flags & {"-O", "--to-stdout"} and folder:
-        reading.add(folder, cwd, name, tree=True)
+    if flags & {"-x", "--extract", "--get"} and not flags & {"-O", "--to-stdout"}:  # no `-C`: where it runs
+        reading.add(folder or ".", cwd, name, tree=True)
+
+
+def _cpio(args: list[str], cwd: str | None, reading: ShellReading) -> None:
+    """`cpio -i` writes below `-D DIR` (else the folder it runs in), `cpio -p DIR` below DIR, `cpio -o` its
+    `-F`/`-O` archive; `cpio -t` only lists."""
+    operands, values, flags = _options(args, {"-D", "--directory", "-F", "--file", "-O", "-I", "-E", "--pattern-file",
+                                              "-H", "--format", "-R", "--owner", "-C", "--io-size", "-M",
+                                              "--message", "--rsh-command"})
+    if flags & {"-t", "--list"}:
+        return
+    if flags & {"-i", "--extract"}:
+        reading.add(values.get("-D") or values.get("--directory") or ".", cwd, "cpio", tree=True)
+    elif flags & {"-o", "--create"}:
+        archive = values.get("-O") or values.get("-F") or values.get("--file")
+        if archive and archive != "-":
+            reading.add(archive, cwd, "cpio")
+    elif flags & {"-p", "--pass-through"}:
+        for operand in operands[-1:]:
+            reading.add(operand, cwd, "cpio", tree=True)
 
 
 def _awk(name: str, args: list[str], cwd: str | None, reading: ShellReading, home: str | None, depth: int) -> None:
     from brain_tui.core.sessions.shell_targets import _read_text
 
-    operands, values, _flags = _options(args, {"-F", "-v", "-f", "-e", "--source", "-i", "--include", "-l",
-                                               "--load", "-W"})
+    operands, values, _flags = _options(args, {"-F", "-v", "-f", "--file", "-e", "--source", "-i", "--include",
+                                               "-l", "--load", "-W"})
+    if "-f" in values or "--file" in values:  # its program is a file: what that writes is unknown, as a script's
+        reading.unread.append(f"{name}: a program file")
     programs = [v for k, v in zip(args, args[1:], strict=False) if k in ("-e", "--source")]
     programs += [a.split("=", 1)[1] for a in args if a.startswith("--source=")]
-    if not programs and "-f" not in values and operands:
+    if not programs and "-f" not in values and "--file" not in values and operands:
         programs, operands = operands[:1], operands[1:]
     for program in programs:
         for kind, target in _awk_outputs(program):

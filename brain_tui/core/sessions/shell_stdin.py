@@ -2,7 +2,8 @@
 (``<<< TEXT``, a here-document, ``echo``/``printf … |``), for the shell's reader (`shell_targets`): an editor's
 commands (``ed``, ``red``, ``ex``, ``vim -e``/``-es``: the files ``w FILE``, ``wq FILE``, ``f FILE`` … ``w``,
 ``:saveas FILE`` write, and the shell commands ``!CMD``, ``w !CMD``, ``r !CMD`` run) and the arguments ``xargs``
-adds to its command (``echo claims | xargs rm -rf`` runs ``rm -rf claims``). A shell reading its script there is
+adds to its command (``echo claims | xargs rm -rf`` runs ``rm -rf claims``; ``xargs -a FILE rm`` takes them from a
+file the line does not show: `read_xargs_file`). A shell reading its script there is
 `shell_substitutions`' (``bash <<< CMD``).
 
 Standard library only: the hook's fast path reads shell commands with it.
@@ -17,7 +18,7 @@ TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
 if TYPE_CHECKING:
     from brain_tui.core.sessions.shell_targets import ShellReading
 
-__all__ = ["feed"]
+__all__ = ["feed", "read_xargs_file"]
 
 _EDS = frozenset({"ed", "red", "ex"})
 _VIMS = frozenset({"vi", "vim", "nvim"})
@@ -64,11 +65,9 @@ def _read_editor_script(text: str, cwd: str | None, reading: ShellReading, home:
             reading.add(arg, cwd, name)
 
 
-def _read_xargs(args: list[str], text: str, cwd: str | None, reading: ShellReading, home: str | None,
-                depth: int) -> None:
-    from brain_tui.core.sessions.shell_targets import _read_words
-
-    index, values, null = 0, {}, False
+def _xargs_options(args: list[str]) -> tuple[dict[str, str], list[str], str | None]:
+    """xargs's options (each with its value, "" for a flag), the command it runs, and its replace string."""
+    index, values = 0, {}
     while index < len(args) and args[index].startswith("-") and args[index] != "--":
         arg = args[index]
         index += 1
@@ -78,14 +77,53 @@ def _read_xargs(args: list[str], text: str, cwd: str | None, reading: ShellReadi
         elif not eq and arg[:2] in _XARGS_VALUES | {"-e", "-i", "-l"} and not arg.startswith("--"):
             option, value = arg[:2], arg[2:]
         values[option] = value
-        null = null or option in ("-0", "--null")
     if index < len(args) and args[index] == "--":
         index += 1
-    if "-a" in values or "--arg-file" in values:
-        return  # its arguments come from a file
-    command = args[index:] or ["echo"]
     replace = values.get("-I") or values.get("--replace") or ("{}" if "-i" in values or "--replace" in values
                                                               else None)
+    return values, args[index:] or ["echo"], replace
+
+
+#: What stands for an argument read from `xargs -a FILE`: no path holds it (not a glob, not an expansion).
+_UNSHOWN = "/\u2063xargs-argument"
+
+
+def read_xargs_file(args: list[str], cwd: str | None, reading: ShellReading, home: str | None, depth: int) -> None:
+    """`xargs -a FILE CMD` (`--arg-file`): its arguments come from a file the line does not show. A command that
+    writes them (`rm`, `mv`, `tee`…) makes the line unreadable (`ShellReading.partial`); a copy into a folder the
+    line names (`cp -t DIR`) writes below DIR; a command writing none of them is read as it is."""
+    from brain_tui.core.sessions.shell_targets import ShellReading, _read_words
+
+    values, command, replace = _xargs_options(args)
+    if "-a" not in values and "--arg-file" not in values:
+        return
+    trial = ShellReading()
+    trial.line = reading.line
+    words = [word.replace(replace, _UNSHOWN) for word in command] if replace else [*command, _UNSHOWN]
+    _read_words(words, cwd, trial, home, depth + 1)
+    reading.unread += trial.unread
+    reading.partial = reading.partial or trial.partial
+    for target in trial.targets:
+        folder, base = os.path.split(target.path)
+        if _UNSHOWN not in target.path:
+            reading._append(target)
+        elif replace is None and base == _UNSHOWN[1:] and _UNSHOWN[1:] not in folder and folder != "/":
+            reading.add(folder, cwd, target.command, tree=True)  # `cp -t DIR`: one file per argument, in DIR
+        else:
+            reading.partial = reading.partial or \
+                f"`xargs -a`: the arguments `{os.path.basename(command[0])}` writes come from a file the line " \
+                "does not show"
+    reading.named += [target for target in trial.named if _UNSHOWN not in target.path]
+
+
+def _read_xargs(args: list[str], text: str, cwd: str | None, reading: ShellReading, home: str | None,
+                depth: int) -> None:
+    from brain_tui.core.sessions.shell_targets import _read_words
+
+    values, command, replace = _xargs_options(args)
+    if "-a" in values or "--arg-file" in values:
+        return  # its arguments come from a file (`read_xargs_file`)
+    null = "-0" in values or "--null" in values
     text = text.replace("\\0", "\0") if null else text  # `printf 'a\0'`: the reader keeps its escape as written
     delimiter = "\0" if null else values.get("-d", values.get("--delimiter"))
     if replace is not None or delimiter is not None:

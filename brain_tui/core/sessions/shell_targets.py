@@ -43,12 +43,12 @@ if TYPE_CHECKING:
 #: At most this many characters of a command line are read (longer: the rest is unread).
 MAX_COMMAND = 64 * 1024
 _SHELLS = {"sh", "bash", "dash", "zsh", "ksh", "ash", "mksh"}
-_UNREADABLE = {"xargs", "source", ".", "make", "npm", "npx", "yarn", "pnpm", "pip", "uv", "cargo", "go", "patch",
+_UNREADABLE = {"source", ".", "make", "npm", "npx", "yarn", "pnpm", "uv", "cargo", "go", "patch",
                "parallel", "watch", "script"}
 #: Programs whose own command line says some of what they write (`shell_programs`).
 PROGRAMS = frozenset({"find", "awk", "gawk", "mawk", "nawk", "python", "python2", "python3", "pypy", "pypy3", "ruby",
                       "node", "nodejs", "bun", "php", "zip", "7z", "7za", "7zr", "7zz", "tar", "bsdtar", "gtar",
-                      "unzip"})
+                      "unzip", "cpio", "pip", "pip3", "xargs"})
 _FD_REDIRECT = re.compile(r"(^|[\s;&|(])\d+(?=>|<>)")
 _CD_WORD = re.compile(r"(^|[\s;&|(])(cd|pushd|popd)([\s;&|)]|$)")
 
