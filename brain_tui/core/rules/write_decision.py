@@ -231,6 +231,12 @@ class _Decider:
                        "later runs unchecked: give it its commands on the line (`bash -c '…'`, a script file), or "
                        "run them one by one", code=InvalidData.exit_code, check="invalid",
                 sess_id=self._bound[0] if self._bound else None)
+        if reading.elsewhere:
+            return WriteDecision(
+                False, f"`{_short(reading.elsewhere, 40)}` runs or types commands in a process outside this agent's "
+                       "own (a terminal server, a scheduler), where they would act as a human's: run them here, "
+                       "and leave the pilot's terminals to the pilot", code=InvalidData.exit_code, check="invalid",
+                sess_id=self._bound[0] if self._bound else None)
         targets = [(target.path, target.tree) for target in reading.targets]
         # git's record of these changes (`git add`, `git rm --cached`…): a protocol file among them is refused;
         # the whole work tree (`git add .`) is an ordinary commit of one's work, and bsi commits its own files, but

@@ -29,6 +29,7 @@ import shlex
 
 from brain_tui.core.sessions.shell_braces import MAX_WORDS, expand_braces
 from brain_tui.core.sessions.shell_comments import without_comments
+from brain_tui.core.sessions.shell_handover import handed_over
 from brain_tui.core.sessions.shell_heredocs import split_here_documents
 from brain_tui.core.sessions.shell_line_state import LineState, makes_links, placed
 from brain_tui.core.sessions.shell_patches import PATCH_PROGRAMS, names_patch_program, read_leftover_patches, read_patch
@@ -79,9 +80,11 @@ class ShellReading:
     refused), what it could not read (the sandbox's job), and `partial`: why the command line itself was not read
     to its end ("" when it was), so a target it names may be missing (the write decision refuses such a command);
     `terminal`: a shell the line starts to read its commands from the terminal (``bash``, ``sh -s``), where text
-    typed later runs unread (Codex's `write_stdin` runs no hook), "" when none."""
+    typed later runs unread (Codex's `write_stdin` runs no hook), "" when none; `elsewhere`: a command it hands to a
+    process outside the agent's own (`shell_handover`: ``tmux send-keys``, ``at``), "" when none."""
 
-    __slots__ = ("targets", "named", "unread", "partial", "patches", "patched", "patch_dirs", "line", "terminal")
+    __slots__ = ("targets", "named", "unread", "partial", "patches", "patched", "patch_dirs", "line", "terminal",
+                 "elsewhere")
 
     def __init__(self) -> None:
         self.targets: list[ShellTarget] = []
@@ -93,6 +96,7 @@ class ShellReading:
         self.patch_dirs: list[str | None] = []  # the folders patch programs run in
         self.line = LineState("")  # what the line sets for its later commands (HOME, CDPATH…)
         self.terminal = ""
+        self.elsewhere = ""
 
     def add(self, path: str, cwd: str | None, command: str, tree: bool = False, *, named: bool = False) -> None:
         """Record a target written as `path` from `cwd` (None: unknown, so a relative path cannot be placed);
@@ -403,6 +407,8 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
         from brain_tui.core.sessions.shell_programs import read_program  # (it reads with this module's helpers)
 
         return read_program(name, args, cwd, reading, home, depth)
+    if not reading.elsewhere:
+        reading.elsewhere = handed_over(name, args)
     if name in _UNREADABLE:
         reading.unread.append(f"{name}: what it writes")
         return cwd
