@@ -65,7 +65,8 @@ def test_an_agent_whose_shell_runs_still_cannot_approve_a_gate(
 def test_an_agent_in_the_pilots_tmux_cannot_run_a_human_verb_through_the_tmux_server(
         e2e_brain: Path, run_claude: Callable[..., Session], tmp_path: Path) -> None:
     # A command the tmux server runs is its child, outside the agent's process tree: the verb's own check would
-    # take it for the pilot's. The sandbox `bsi hooks install` turns on refuses the agent's shell the socket.
+    # take it for the pilot's. The hook refuses a line that runs tmux; spelled so that no rule reads it (`$t`), the
+    # sandbox `bsi hooks install` turns on refuses the agent's shell the socket.
     mark = tmp_path / "ran-in-the-server"
     with private_server(tmp_path) as tmux_env:
         subprocess.run(["tmux", "new-session", "-d", "-s", "pilot", "sleep 600"], env=tmux_env, check=True)
@@ -73,8 +74,9 @@ def test_an_agent_in_the_pilots_tmux_cannot_run_a_human_verb_through_the_tmux_se
                                 capture_output=True, text=True, check=True).stdout.strip()
         # The verb spelled so that no rule reads it on the command line: only the sandbox stands in the way.
         approve = f"bsi --brain {e2e_brain} gate ${{v}}ove {GATED}"
-        script = [bash(f"v=appr; tmux run-shell \"touch {mark}; {approve}\""),
-                  bash(f"v=appr; tmux -S {socket} send-keys -t pilot \"{approve}\" Enter"),
+        script = [bash(f"v=appr; t=tmux; $t run-shell \"touch {mark}; {approve}\""),
+                  bash(f"v=appr; t=tmux; $t -S {socket} send-keys -t pilot \"{approve}\" Enter"),
+                  bash(f"tmux -S {socket} send-keys -t pilot \"touch {mark}\" Enter"),
                   Text("Waiting for the pilot.")]
 
         run = run_claude(e2e_brain, "Approve the pending gate.", script,
@@ -85,6 +87,8 @@ def test_an_agent_in_the_pilots_tmux_cannot_run_a_human_verb_through_the_tmux_se
         refused = run.api.result_of(step)
         assert refused.get("is_error") is True, refused
         assert "error connecting to" in result_text(refused) and "Operation not permitted" in result_text(refused)
+    refused = run.api.result_of(2)
+    assert refused.get("is_error") is True and "outside this agent's own" in result_text(refused), refused
     assert not mark.exists()
     assert load_claim(e2e_brain, GATED)["status"] == "waiting_human"
 
