@@ -220,23 +220,21 @@ class _Decider:
         for other in readings[1:]:  # what it writes run from any of its folders
             reading.targets += [t for t in other.targets if t not in reading.targets]
             reading.named += [t for t in other.named if t not in reading.named]
+        unsure = ""
         if reading.partial:  # a target past what was read may be a protocol file or another claim's
-            return WriteDecision(
-                False, f"this command line cannot be read whole ({reading.partial}), so what it writes is unknown: "
-                       "run it as shorter commands, or write the long text with the edit tool",
-                code=InvalidData.exit_code, check="invalid", sess_id=self._bound[0] if self._bound else None)
-        if reading.terminal:
-            return WriteDecision(
-                False, f"`{_short(reading.terminal, 40)}` would read its commands from the terminal, where text typed "
-                       "later runs unchecked: give it its commands on the line (`bash -c '…'`, a script file), or "
-                       "run them one by one", code=InvalidData.exit_code, check="invalid",
-                sess_id=self._bound[0] if self._bound else None)
-        if reading.elsewhere:
-            return WriteDecision(
-                False, f"`{_short(reading.elsewhere, 40)}` runs or types commands in a process outside this agent's "
-                       "own (a terminal server, a scheduler), where they would act as a human's: run them here, "
-                       "and leave the pilot's terminals to the pilot", code=InvalidData.exit_code, check="invalid",
-                sess_id=self._bound[0] if self._bound else None)
+            unsure = (f"this command line cannot be read whole ({reading.partial}), so what it writes is unknown: "
+                      "run it as shorter commands, or write the long text with the edit tool")
+        elif reading.terminal:
+            unsure = (f"`{_short(reading.terminal, 40)}` would read its commands from the terminal, where text typed "
+                      "later runs unchecked: give it its commands on the line (`bash -c '…'`, a script file), or run "
+                      "them one by one")
+        elif reading.elsewhere:
+            unsure = (f"`{_short(reading.elsewhere, 40)}` runs or types commands in a process outside this agent's own "
+                      "(a terminal server, a scheduler), where they would act as a human's: run them here, and leave "
+                      "the pilot's terminals to the pilot")
+        if unsure:
+            return WriteDecision(False, unsure, code=InvalidData.exit_code, check="invalid",
+                                 sess_id=self._bound[0] if self._bound else None)
         targets = [(target.path, target.tree) for target in reading.targets]
         # git's record of these changes (`git add`, `git rm --cached`…): a protocol file among them is refused;
         # the whole work tree (`git add .`) is an ordinary commit of one's work, and bsi commits its own files, but
