@@ -40,8 +40,17 @@ HANDED = [
     "ls && tmux send-keys -t 0 a",
     "bash -c 'tmux send-keys -t 0 a'",
     "tmux ls", "tmux list-panes -a -F '#{pane_id}'", "tmux has-session -t brain", "tmux",
+    # the command named after a runner on the line
+    "ls | xargs tmux send-keys -t 0", "xargs -I {} tmux send-keys -t {} a < panes", "xargs -n1 -P 2 tmux send-keys",
+    "find . -maxdepth 0 -exec tmux send-keys -t 0 a \\;", "find . -execdir screen -X stuff a +",
+    "watch -n 1 tmux send-keys -t 0 a", "parallel tmux send-keys -t {} a ::: 0 1",
+    # tmux by its other names, and other terminals that take keys or commands from outside
+    "byobu send-keys -t 0 a", "tmate send-keys a", "zellij action write-chars a", "zellij run -- bsi gate approve x",
+    "kitty @ send-text a", "kitten @ send-text a", "wezterm cli send-text a", "xdotool type a", "ydotool type a",
+    "wtype a",
 ]
-READS = ["tmux -V", "screen -ls", "crontab -l", "atq", "at -l"]
+READS = ["tmux -V", "screen -ls", "crontab -l", "atq", "at -l", "zellij ls", "ls | xargs grep tmux",
+         "find . -name '*.tmux' -exec grep -l tmux {} +", "watch -n 1 ls", "grep -r tmux src", "echo tmux"]
 
 
 @pytest.mark.parametrize("command", HANDED)

@@ -1,4 +1,5 @@
-"""Commands an agent's shell hands to a process outside its own: a tmux or screen server, at, cron, systemd.
+"""Commands an agent's shell hands to a process outside its own: a tmux or screen server, at, cron, systemd, a
+terminal taking keys from outside.
 
 What such a server runs or types has no agent among its ancestors and none of the agent's environment: it would act
 as a human's terminal (SPEC 21.1), so `tmux new-window 'bsi gate approve ID'` would approve a gate and `tmux
@@ -10,15 +11,40 @@ more commands after a ``\\;`` word, which is a separator to the reader's tokens.
 
 from __future__ import annotations
 
-#: Programs that run what they are given in a server or a later job of their own, and their read-only uses.
+import os
+
+#: Programs that run what they are given in a server or a later job of their own, or type into a terminal from
+#: outside (terminal multiplexers, remote control of terminal emulators, key injection), and their read-only uses.
 _HANDOVER = {"screen": ("-ls", "-list"), "at": ("-l",), "batch": (), "crontab": ("-l",), "systemd-run": (),
-             "dtach": (), "abduco": ("-l",), "atq": None, "atrm": None}
+             "dtach": (), "abduco": ("-l",), "atq": None, "atrm": None, "zellij": ("ls", "list-sessions"),
+             "kitty": (), "kitten": (), "wezterm": (), "xdotool": (), "ydotool": (), "wtype": ()}
+#: tmux and the programs that are tmux under another name.
+_TMUX = frozenset({"tmux", "byobu", "tmate"})
+#: Programs that run the command named after their options (`xargs tmux …`, `watch tmux …`), and the options of
+#: theirs that take the next word as a value.
+_RUNNERS = {"xargs": frozenset({"-a", "-d", "-E", "-I", "-L", "-n", "-P", "-s", "--arg-file", "--delimiter",
+                                "--max-args", "--max-procs", "--max-chars", "--max-lines", "--replace"}),
+            "watch": frozenset({"-n", "--interval", "-q", "--equexit"}),
+            "parallel": frozenset({"-j", "--jobs", "-S", "--sshlogin", "-a", "--arg-file", "--delay"})}
+#: find's actions that run a command, up to `;` or `+`.
+_FIND_RUNS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 
 
 def handed_over(name: str, args: list[str]) -> str:
-    """The command `name ARGS` hands to a process outside the agent's own, as shown ("" when it hands none)."""
-    if name == "tmux":
-        return _tmux(args)
+    """The command `name ARGS` hands to a process outside the agent's own, as shown ("" when it hands none);
+    the command a runner on the line runs (`xargs`, `watch`, `parallel`, `find -exec`) is looked at too."""
+    if name in _TMUX:
+        return _tmux(name, args)
+    if name in _RUNNERS:
+        index, values = 0, _RUNNERS[name]
+        while index < len(args) and args[index].startswith("-"):
+            index += 2 if args[index] in values else 1
+        return handed_over(os.path.basename(args[index]), args[index + 1:]) if index < len(args) else ""
+    if name == "find":
+        for index, arg in enumerate(args[:-1]):
+            if arg in _FIND_RUNS and (found := handed_over(os.path.basename(args[index + 1]), args[index + 2:])):
+                return found
+        return ""
     if name not in _HANDOVER:
         return ""
     reads = _HANDOVER[name]
@@ -27,8 +53,8 @@ def handed_over(name: str, args: list[str]) -> str:
     return name
 
 
-def _tmux(args: list[str]) -> str:
+def _tmux(name: str, args: list[str]) -> str:
     if args == ["-V"]:
         return ""
     command = next((arg for arg in args if not arg.startswith("-")), "new-session")  # `tmux` alone: a session
-    return f"tmux {command}"
+    return f"{name} {command}"

@@ -375,6 +375,7 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
                                   lambda text: _read_text(text, cwd, reading, home, depth + 1))
     name = os.path.basename(words[0])
     args = words[1:]
+    reading.elsewhere = reading.elsewhere or handed_over(name, args)
     if name in ("cd", "pushd"):
         operands = [a for a in args if not a.startswith("-") or a == "-"]
         reading.partial = reading.partial or reading.line.cd_unplaced(operands)
@@ -407,8 +408,6 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
         from brain_tui.core.sessions.shell_programs import read_program  # (it reads with this module's helpers)
 
         return read_program(name, args, cwd, reading, home, depth)
-    if not reading.elsewhere:
-        reading.elsewhere = handed_over(name, args)
     if name in _UNREADABLE:
         reading.unread.append(f"{name}: what it writes")
         return cwd
