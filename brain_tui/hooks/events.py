@@ -127,9 +127,9 @@ def agent_process() -> str:
 # ---------------------------------------------------------------------------------------------
 def relative_to_brain(root: str, path: str, cwd: str) -> str | None:
     """The brain-relative POSIX path of a tool's target (symlinks and `..` resolved), or None if outside."""
-    from brain_tui.core.paths.path_keys import brain_target
+    from brain_tui.core.paths.path_keys import absolute, brain_target
 
-    return brain_target(root, wire.absolute(path, cwd))
+    return brain_target(root, absolute(path, cwd))
 
 
 def is_protocol_file(rel: str) -> bool:

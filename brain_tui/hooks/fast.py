@@ -85,18 +85,18 @@ def decide(event: dict[str, Any], flags: dict[str, str], environ: dict[str, str]
     for path in paths:
         if "\x00" in path:
             return None
-        if any(path_keys.below_folder(gitdir, wire.absolute(path, cwd)) is not None for gitdir in git_dirs):
+        if any(path_keys.below_folder(gitdir, path_keys.absolute(path, cwd)) is not None for gitdir in git_dirs):
             return None  # git's own folder (its config and hooks name programs): the core decides
-        if agent_programs.agent_program_file(root, wire.absolute(path, cwd), environ=environ) is not None:
+        if agent_programs.agent_program_file(root, path_keys.absolute(path, cwd), environ=environ) is not None:
             return None  # a client's hooks or MCP servers, bsi's commands: the core refuses it
-        rel = path_keys.brain_target(root, wire.absolute(path, cwd))
+        rel = path_keys.brain_target(root, path_keys.absolute(path, cwd))
         if rel is None:
-            if path_keys.brain_holding(wire.absolute(path, cwd)) is not None:
+            if path_keys.brain_holding(path_keys.absolute(path, cwd)) is not None:
                 return None  # a file in another brain (or another checkout): the core checks it there
             continue
         if not rel or path_keys.is_protocol_path(rel) or path_keys.hard_linked(root, rel) is not None:
             return None
-        holding = path_keys.brain_holding(wire.absolute(path, cwd))
+        holding = path_keys.brain_holding(path_keys.absolute(path, cwd))
         if holding is not None and holding != root and path_keys.brain_target(root, holding) is None:
             return None  # a link of this brain into another brain: the core checks it there too
         if index is None:

@@ -17,6 +17,8 @@ import json
 import os
 import re
 
+from brain_tui.core.paths.path_keys import absolute
+
 TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
 if TYPE_CHECKING:
     from typing import Any
@@ -364,11 +366,6 @@ def _patch_text(tool_input: dict[str, Any]) -> str:
         elif isinstance(value, list) and value and all(isinstance(v, str) for v in value):
             texts.append("\n".join(value))
     return "\n".join(texts)
-
-
-def absolute(path: str, cwd: str) -> str:
-    """`path` made absolute against the event's cwd (Claude Code gives absolute paths already)."""
-    return path if os.path.isabs(path) else os.path.join(cwd or os.getcwd(), path)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -231,6 +231,11 @@ def _below_same_folder(base: str, real: str) -> str | None:
         below.append(name)
 
 
+def absolute(path: str, base: str) -> str:
+    """`path` made absolute against the folder `base` (the process's own when blank); an absolute path as given."""
+    return path if os.path.isabs(path) else os.path.join(base or os.getcwd(), path)
+
+
 def below_folder(folder: str | os.PathLike[str], absolute: str) -> str | None:
     """The relative POSIX path of ``absolute`` below ``folder`` (git's own, the brain's) once both are resolved,
     under any name of the folder: ``""`` for the folder itself, None when not below it.

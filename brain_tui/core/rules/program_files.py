@@ -6,7 +6,6 @@ name runs for whoever comes next (the pilot's terminal, bsi, the hooks). `write_
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from brain_tui.core.paths import path_keys
@@ -35,6 +34,3 @@ def program_file_reason(root: Path, full: str, tree: bool, shown: str) -> str | 
     return (f"{shown} changes {setting}, which names the hooks, MCP servers or commands run outside this sandbox: "
             "a human changes it (`bsi hooks install`, `bsi mcp install`, an editor of their own), never an agent")
 
-
-def absolute(path: str, base: str) -> str:
-    return path if os.path.isabs(path) else os.path.join(base, path)

@@ -345,9 +345,9 @@ class _Decider:
 
     def _program(self, path: str, tree: bool) -> WriteDecision | None:
         """The refusal of a file naming programs run outside the sandbox (`program_files`), or None."""
-        from brain_tui.core.rules.program_files import absolute, program_file_reason
+        from brain_tui.core.rules.program_files import program_file_reason
 
-        full = absolute(path, self.session.cwd or str(self.brain.root))
+        full = path_keys.absolute(path, self.session.cwd or str(self.brain.root))
         reason = program_file_reason(self.brain.root, full, tree, _short(path, 200))
         if reason is None:
             return None
