@@ -8,6 +8,7 @@ removes it from git.
 from __future__ import annotations
 
 import shutil
+from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
 from urllib.parse import quote
@@ -94,3 +95,22 @@ def test_a_lock_released_without_a_commit_holds_until_committed(brain: Path) -> 
     assert proc.code == 0, proc.err
     assert not lock_path(brain).exists()
     assert_still_held(brain)
+
+
+def test_a_copy_git_cannot_give_back_still_holds_the_file(brain: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """HEAD's copy that git fails to hand over (a broken pack, a killed git) is a corrupt row: it may hold the lock,
+    so it holds the file until repaired, rather than vanish with the work tree's copy."""
+    from brain_tui.core.records import locks_in_head
+    from brain_tui.core.records.model import CorruptFile
+
+    lock_path(brain).unlink()
+    monkeypatch.setattr(locks_in_head, "read_blobs", lambda root, oids: None)
+    held = locks_in_head.held_in_head(brain, UTC, persist=False)
+    assert [type(row) for row in held] == [CorruptFile], held
+    assert held[0].path == "locks/" + lock_path(brain).name
+    from brain_tui.core.brain import Brain
+    from brain_tui.core.errors import BsiError
+
+    with pytest.raises(BsiError) as refused:
+        Brain(brain, clock=lambda: datetime(2026, 11, 29, 10, tzinfo=UTC)).preflight(B, FILE)
+    assert refused.value.exit_code == 2, refused.value

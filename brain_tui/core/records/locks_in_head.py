@@ -73,7 +73,8 @@ def _listing(root: Path, commit: str, persist: bool) -> dict[str, str]:
 
 def held_in_head(root: Path, tz: tzinfo, *, persist: bool = True) -> list[Lock | CorruptFile]:
     """HEAD's copy of every lock file the work tree deleted or changed without a commit (a copy that does not
-    read is a corrupt row: it may hold the lock). Empty outside git, before the first commit, or when git fails."""
+    read, or that git fails to give back, is a corrupt row: it may hold the lock). Empty outside git, before the first
+    commit, or when git cannot list HEAD's lock files."""
     if outside_git(root):
         return []
     commit = head_commit(root)
@@ -93,8 +94,9 @@ def held_in_head(root: Path, tz: tzinfo, *, persist: bool = True) -> list[Lock |
     if not differ:
         return []
     blobs = read_blobs(root, sorted(set(differ.values())))
-    if blobs is None:
-        return []
+    if blobs is None:  # git did not hand HEAD's copies over: each may hold its file, so each does until repaired
+        return [CorruptFile(f"{LOCKS_DIR}/{name}", 0, "the copy git holds could not be read")
+                for name in sorted(differ)]
     held: list[Lock | CorruptFile] = []
     for name, oid in sorted(differ.items()):
         rel = f"{LOCKS_DIR}/{name}"
