@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from brain_tui.core.paths.text_safety import inert_line as fact
 from brain_tui.core.record import field, record
 from brain_tui.core.records.statuses import Status
-from brain_tui.core.sessions.agent_files import valid_agent_session
+from brain_tui.core.sessions.agent_files import renamed_to, valid_agent_session
 from brain_tui.hooks import wire
 
 if TYPE_CHECKING:
@@ -103,7 +103,7 @@ def bound_claims(ctx: HookContext, snapshot: BrainSnapshot | None = None) -> lis
     """
     launched = launcher_claim(ctx.environ)
     if launched:
-        return [launched]
+        return [launched if ctx.root is None else renamed_to(ctx.root, launched)]  # a claim sync renamed: its new ID
     session = ctx.agent_session
     if session is None or ctx.root is None:
         return []

@@ -130,8 +130,10 @@ class Session:
         (`agent_tree.launcher_claim`): a server its shell started with another claim's ID gets nothing.
         """
         from brain_tui.core.rules.agent_tree import launcher_claim
+        from brain_tui.core.sessions.agent_files import renamed_to
 
-        return launcher_claim(self.environ) or ""
+        named = launcher_claim(self.environ)
+        return renamed_to(self.root, named) if named else ""  # a claim sync renamed: its new ID
 
     def own(self, sess_id: str | None, verb: str = "act for") -> str:
         """The claim meant: `sess_id` when it is this session's, else `$BSI_SESSION`, else the newest live claim of

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.bsi import bsi_at, ok
+from tests.bsi import bsi_at, clean_env, ok
 from tests.hooks.test_pre_tool_use import assert_allowed, assert_denied, event, hook
 from tests.reliability.harness import git, make_remote, racer_env
 
@@ -50,3 +50,28 @@ def test_the_agent_of_a_renamed_claim_is_bound_to_the_new_id(tmp_path: Path) -> 
     assert not (b / ".brain" / "agents" / f"{theirs}.json").exists()
     moved = json.loads((b / ".brain" / "agents" / f"{new}.json").read_text(encoding="utf-8"))
     assert moved["sess_id"] == new and moved["agent_session"] == AGENT_B
+
+
+def test_an_agent_launched_for_a_renamed_claim_cannot_write_the_other_machines_scope(tmp_path: Path) -> None:
+    """`bsi launch` gave the agent `BSI_SESSION=<old ID>`; its environment cannot change, the old ID is followed."""
+    b, theirs, new = _renamed(tmp_path)
+    launched = clean_env(BSI_SESSION=theirs)
+    other = "9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"
+    reason = assert_denied(hook(b, "pre-tool-use", event(b, "Write", str(b / "wiki" / "page.md"), other), env=launched))
+    assert new in reason
+    assert_allowed(hook(b, "pre-tool-use", event(b, "Write", str(b / "notes" / "x.md"), other), env=launched))
+
+
+def test_an_agent_launched_for_a_renamed_claim_acts_for_its_new_id_only(tmp_path: Path) -> None:
+    b, theirs, new = _renamed(tmp_path)
+    launched = {**racer_env("tester"), "CLAUDECODE": "1", "BSI_SESSION": theirs}
+    refused = bsi(b, "claim", "renew", theirs, env=launched)
+    assert refused.code == 77, refused
+    assert bsi(b, "claim", "renew", new, env=launched).code == 0
+
+
+def test_an_mcp_server_launched_for_a_renamed_claim_names_its_new_id(tmp_path: Path) -> None:
+    from brain_tui.mcp.tools import Session
+
+    b, theirs, new = _renamed(tmp_path)
+    assert Session(b, now=NOW, environ=clean_env(BSI_SESSION=theirs)).launched == new

@@ -172,6 +172,10 @@ def acting_in(root: str | os.PathLike[str], actor: Actor | None = None) -> Actor
         from brain_tui.core.sessions.agent_process import agent_process
 
         acting = replace(acting, agent_sessions=genuine_sessions(root, acting.agent_sessions, agent_process()))
+    if acting.claims:  # a launcher's `$BSI_SESSION` naming a claim sync renamed names its new ID
+        from brain_tui.core.sessions.agent_files import renamed_to
+
+        acting = replace(acting, claims=frozenset(renamed_to(root, sess_id) for sess_id in acting.claims))
     bound = [sess_id for session in sorted(acting.agent_sessions) for sess_id in bound_claims(root, session)]
     return acting.with_claims(*bound) if bound else acting
 

@@ -132,3 +132,20 @@ def speaks_for_another(root: str | os.PathLike[str], agent_session: str, process
     forges, naming a session a human bound by hand or one bound on another machine)."""
     others = [session for session in sessions_of_process(root, process) if session != agent_session]
     return others[0] if others else ""
+
+
+#: The record of the claims sync gave a new ID on this clone (old → new, `core.sessions.rebind`).
+RENAMED_FILE = "renamed.json"
+
+
+def renamed_to(root: str | os.PathLike[str], sess_id: str) -> str:
+    """The ID `sess_id` has on this clone: the new one when sync renamed it (its old ID was pushed first by another
+    machine, whose claim it names now), else `sess_id` itself. A launcher's `$BSI_SESSION` is read through this."""
+    if not os.path.isfile(agents_dir(root, RENAMED_FILE)):
+        return sess_id
+    table = read_record(agents_dir(root, RENAMED_FILE)) or {}
+    seen = {sess_id}
+    while isinstance(new := table.get(sess_id), str) and SESS_RE.match(new) and new not in seen:
+        seen.add(new)
+        sess_id = new
+    return sess_id

@@ -4,7 +4,8 @@ first).
 The old ID now names the other machine's claim: an agent session still bound to it, a pending MCP binding or
 hand-over naming it, or a launch record under it would let this machine's agent act for, and write in the scope of,
 a claim it does not hold. Every record under ``.brain/agents/`` and ``.brain/launches/`` that names an old ID is
-rewritten to the new one, under the agents' lock, each write atomic.
+rewritten to the new one, under the agents' lock, each write atomic; the renames are recorded
+(`agent_files.renamed_to`) for what cannot be rewritten: the `$BSI_SESSION` a launched agent was started with.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from brain_tui.core.paths.layout import LAUNCH_DIR
-from brain_tui.core.sessions.agent_files import SESS_RE, agents_dir, json_records
+from brain_tui.core.sessions.agent_files import RENAMED_FILE, SESS_RE, agents_dir, json_records, read_record
 
 __all__ = ["rebind_renamed"]
 
@@ -28,6 +29,8 @@ def rebind_renamed(root: str | os.PathLike[str], renamed: Mapping[str, str]) -> 
     if not pairs:
         return
     with _locked(root):
+        table = agents_dir(root, RENAMED_FILE)  # a launcher's `$BSI_SESSION` still names the old ID
+        _rewrite(table, table, {**(read_record(table) or {}), **pairs})
         for kind in ("sessions", "handover"):
             for _name, path, entry in json_records(agents_dir(root, kind)):
                 ids = entry.get("sess_ids") if entry else None
@@ -41,8 +44,6 @@ def rebind_renamed(root: str | os.PathLike[str], renamed: Mapping[str, str]) -> 
 
 def _move(old_path: str, new_path: str, new: str) -> None:
     """The record of a claim under its new name, its `sess_id` field following; nothing when there is none."""
-    from brain_tui.core.sessions.agent_files import read_record
-
     entry = read_record(old_path)
     if entry is None:
         return
