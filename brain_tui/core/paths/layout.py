@@ -56,6 +56,8 @@ JOURNAL_MANIFEST = "manifest.json"
 HOOK_INDEX_FILE = f"{STATE_DIR}/hook-index.json"
 #: Agent liveness and session bindings, one folder per agent kind (relative to the brain).
 AGENTS_DIR = f"{STATE_DIR}/agents"
+#: Under AGENTS_DIR: the claims sync gave a new ID on this clone, old → new (core/sessions/rebind.py).
+RENAMED_FILE = "renamed.json"
 #: Launch records of `bsi launch`, one `sess-*.json` each (relative to the brain).
 LAUNCH_DIR = f"{STATE_DIR}/launches"
 #: Per-launch settings files handed to an agent's `--settings` (relative to the brain).

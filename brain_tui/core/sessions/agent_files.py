@@ -10,7 +10,7 @@ import json
 import os
 
 from brain_tui.core.lazy_re import LazyPattern
-from brain_tui.core.paths.layout import AGENTS_DIR
+from brain_tui.core.paths.layout import AGENTS_DIR, RENAMED_FILE
 
 TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
 if TYPE_CHECKING:
@@ -133,9 +133,6 @@ def speaks_for_another(root: str | os.PathLike[str], agent_session: str, process
     others = [session for session in sessions_of_process(root, process) if session != agent_session]
     return others[0] if others else ""
 
-
-#: The record of the claims sync gave a new ID on this clone (old → new, `core.sessions.rebind`).
-RENAMED_FILE = "renamed.json"
 
 
 def renamed_to(root: str | os.PathLike[str], sess_id: str) -> str:

@@ -15,8 +15,8 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from brain_tui.core.paths.layout import LAUNCH_DIR
-from brain_tui.core.sessions.agent_files import RENAMED_FILE, SESS_RE, agents_dir, json_records, read_record
+from brain_tui.core.paths.layout import LAUNCH_DIR, RENAMED_FILE
+from brain_tui.core.sessions.agent_files import SESS_RE, agents_dir, json_records, read_record
 
 __all__ = ["rebind_renamed"]
 
