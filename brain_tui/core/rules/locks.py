@@ -32,7 +32,7 @@ from brain_tui.core.records.formats import encode_lock_name
 from brain_tui.core.records.model import BrainSnapshot, Claim, CorruptFile, Lock
 from brain_tui.core.records.statuses import Status
 from brain_tui.core.rules.conflicts import unreadable_holders
-from brain_tui.core.rules.effective import effective_status, paused_ancestor, require_claim, stale_origin
+from brain_tui.core.rules.effective import effective_status, paused_ancestor, require_claim, unreadable_ancestor
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
 if TYPE_CHECKING:  # the write path: `preflight check` and `lock check` load no change set
@@ -400,24 +400,33 @@ def stage_acquire(cs: ChangeSet, file: str, sess_id: str, ttl_min: int | None = 
     )
 
 def _require_working(snapshot: BrainSnapshot, claim: Claim) -> None:
-    """A claim held at a gate or a pause (its own or an ancestor's), or finished, takes no lock (issue 17).
+    """Only a claim that may write now takes or extends a lock (issue 17): as preflight's check 4 reads it.
 
-    A claim gone stale from ``open`` keeps its locks' re-entry (its owner may still close it late).
+    A claim held at a gate or a pause (its own or an ancestor's), stale, finished, under a failed ancestor or
+    under one that does not read may not write (SPEC 10, code 4), so it locks nothing either; its owner may
+    still close a stale claim late, which needs no lock.
 
     Raises:
-        TransitionRefused: waiting for a human, paused (or stale from either), terminal, or its tree paused (12).
+        TransitionRefused: not effectively open, or its tree held (12, README: such a claim takes no lock).
     """
     now = snapshot.now
     current = effective_status(claim, now)
-    origin = stale_origin(claim, now) if current == Status.STALE else current
-    if origin != Status.OPEN:
+    if current != Status.OPEN:
         from brain_tui.core.rules.claims import refuse_transition  # the claim rules load only to refuse
 
-        raise refuse_transition(claim, "lock a file for", ["open", "stale (from open)"], current)
+        raise refuse_transition(claim, "lock a file for", ["open"], current)
     held = paused_ancestor(snapshot, claim)
     if held is not None:
         raise TransitionRefused(f"cannot lock a file for {claim.sess_id}: its ancestor {held.sess_id} is paused; "
                                 f"a human resumes it first (`bsi gate resume {held.paused_by or held.sess_id}`)")
+    failed = next((a for a in snapshot.ancestors(claim.sess_id) if a.status == Status.FAILED), None)
+    if failed is not None:
+        raise TransitionRefused(f"cannot lock a file for {claim.sess_id}: its ancestor {failed.sess_id} failed; "
+                                "its work stops (signal BLOCKED_ON the pilot)")
+    broken = unreadable_ancestor(snapshot, claim)
+    if broken is not None:
+        raise TransitionRefused(f"cannot lock a file for {claim.sess_id}: its ancestor {broken} cannot be read "
+                                f"(claims/{broken}.yml is corrupt), so whether its tree is held is unknown")
 
 
 def _kept_spelling(existing: list[Lock], norm: str) -> str:
