@@ -31,7 +31,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol, TypeVar
 
-from brain_tui.core.errors import Contended, InvalidData, RemoteUnreachable, UsageError
+from brain_tui.core.errors import Contended, InvalidData, RemoteUnreachable
 from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.layout import REBASE_MARK, STATE_DIR
 from brain_tui.core.record import record
@@ -128,10 +128,10 @@ def has_remote(root: Path) -> bool:
 
 
 def branch_of(root: Path) -> str:
-    """The current branch (sync needs one; a detached HEAD is a usage error)."""
+    """The current branch (sync needs one; a detached HEAD is refused as a git failure, 25)."""
     branch = gitops.current_branch(root)
     if not branch:
-        raise UsageError("sync needs a checked-out branch (HEAD is detached)")
+        raise gitops.detached_head()
     return branch
 
 
