@@ -58,11 +58,15 @@ def lost_commits(root: Path, upstream: str) -> list[str]:
 
 
 def _loses(root: Path, rel: str, commit: str, upstream: str, parent_of: Callable[[str], str | None]) -> bool:
-    """True when the remote's side of claim file `rel` is kept against `commit`'s change to it."""
+    """True when the remote's side of claim file `rel` is kept against `commit`'s change to it.
+
+    A file both sides created is never a lost write: it is one ID opened on two machines, which sync renames
+    (or, missed, stops the rebase on: `settle.unrenamed_clash`), never a claim to drop.
+    """
     from brain_tui.core.sync.settle import choose
 
-    local, remote = _text(root, commit, rel), _text(root, upstream, rel)
-    return local != remote and choose(rel, _text(root, f"{commit}^", rel), remote, local, parent_of) == remote
+    base, local, remote = _text(root, f"{commit}^", rel), _text(root, commit, rel), _text(root, upstream, rel)
+    return base is not None and local != remote and choose(rel, base, remote, local, parent_of) == remote
 
 
 def sequence_editor(commits: Sequence[str]) -> str:
