@@ -50,8 +50,8 @@ def lost_commits(root: Path, upstream: str) -> list[str]:
     parent_of = claim_parents(root / "claims")
     lost = []
     for commit in gitops.run_git(root, "rev-list", "--reverse", "--no-merges", f"{upstream}..HEAD").stdout.split():
-        mine = _names(root, "diff-tree", "-r", "--no-commit-id", "--name-only", "-z", "--no-renames", "--relative",
-                      f"{commit}^", commit, "--", "claims/")
+        mine = _names(root, "diff-tree", "-r", "--root", "--no-commit-id", "--name-only", "-z", "--no-renames",
+                      "--relative", commit, "--", "claims/")  # (--root: a commit with no parent adds its files)
         if mine and all(rel in theirs and _loses(root, rel, commit, upstream, parent_of) for rel in mine):
             lost.append(commit)
     return lost
