@@ -24,7 +24,8 @@ acquire it now (an unexpired lock exists), else 0. Bad paths, IDs and TTLs exit 
 * `lock acquire` → `{"file", "holder", "generation", "claimed_at",
   "expires_at", "ttl_min", "path", "action", "takeover", "previous_holder",
   "previous_expires_at", "replaced_legacy"}` with `action` one of
-  `acquired|extended|taken_over|reacquired`; refused → `{"error", "exit": 1,
+  `acquired|extended|taken_over|reacquired`, and `previous_status` (the
+  holder's terminal status) on the takeover of an ended claim's lock; refused → `{"error", "exit": 1,
   "file", "holder", "expires_at", "generation"}`
 * `lock release` → `{"file", "released": bool, "removed": [paths]}`
 * `lock check` → `{"file", "locked": bool, "lock": lock object | null}`
@@ -111,13 +112,15 @@ def cmd_status(ctx: Context) -> int:
 
 # -- locks --------------------------------------------------------------------------------------
 def cmd_acquire(ctx: Context) -> int:
-    """`bsi lock acquire FILE ID [TTL_MIN]`: the takeover of an expired lock is printed."""
+    """`bsi lock acquire FILE ID [TTL_MIN]`: the takeover of an expired lock, or of an ended claim's, is printed."""
     a = ctx.args
     out = ctx.brain.locks.acquire(a.file, a.sess_id, a.ttl_min)
     text = f"{out.file} locked by {out.holder} until {out.expires_at} (generation {out.generation}, {out.action})"
     if out.takeover:
-        ctx.say(f"takeover: {out.file} was held by {out.previous_holder}, expired at "
-                f"{out.previous_expires_at}; taken over by {out.holder}, generation {out.generation}")
+        was = f"whose claim is {out.previous_status}" if out.previous_status else \
+            f"expired at {out.previous_expires_at}"
+        ctx.say(f"takeover: {out.file} was held by {out.previous_holder}, {was}; taken over by {out.holder}, "
+                f"generation {out.generation}")
     ctx.emit(out.as_dict(), text)
     return 0
 

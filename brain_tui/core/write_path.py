@@ -99,7 +99,7 @@ def mutate_local(brain: Brain, decide: Callable[[ChangeSet], T]) -> T:
         killed = journal_pending(brain.root) or (brain.root / STATE_DIR / REBASE_MARK).exists()
         remote.recover(brain.root)
         recover_writes(brain.root)
-        gitops.refuse_mid_operation(brain.root)
+        gitops.refuse_mid_operation(brain.root, commits=brain.commit_enabled)
         # A temp file is left only by a process killed mid-write, and every write to the data folders
         # runs under the journal or the rebase mark: listing claims/ (the whole history) on every write
         # is needed only after such a kill. The brain's top folder is small: always.

@@ -172,3 +172,25 @@ def test_no_write_while_git_is_mid_operation(tmp_path: Path, operation: str) -> 
     assert (gdir / markers[operation]).exists()
     git(a, operation, "--abort")
     assert bsi(a, "claim", "open", "--scope", "wiki/", "--slug", "after").code == 0
+
+
+@pytest.mark.parametrize("flags", [[], ["--offline"], ["--sync"]])
+def test_no_write_on_a_detached_head(tmp_path: Path, flags: list[str]) -> None:
+    """A commit on a detached HEAD belongs to no branch: the next checkout leaves it behind, and the claim with it."""
+    _, (a,) = make_remote(tmp_path, 1)
+    git(a, "checkout", "-q", "--detach")
+    head = git(a, "rev-parse", "HEAD")
+    status = git(a, "status", "--porcelain")
+    for args in (["claim", "open", "--scope", "wiki/", "--slug", "loose"],
+                 ["signal", "send", "--to", "pilote", "--type", "INFO", "hello"]):
+        res = bsi(a, *flags, *args)
+        assert res.code == 25, (flags, args, res.err)
+        assert "detached" in res.err and "nothing was written" in res.err
+        assert len(res.err.strip().splitlines()) == 1 and "Traceback" not in res.err
+        assert claim_files(a) == [".gitkeep"]
+        assert git(a, "rev-parse", "HEAD") == head
+        assert git(a, "status", "--porcelain") == status
+    assert bsi(a, "--no-commit", "claim", "open", "--scope", "notes/", "--slug", "kept").code == 0  # commits nothing
+    git(a, "checkout", "-q", "main")
+    res = bsi(a, *flags, "claim", "open", "--scope", "wiki/", "--slug", "onbranch")
+    assert res.code == 0, res.err

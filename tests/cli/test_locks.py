@@ -216,9 +216,21 @@ def test_legacy_lock_takeover_rewrites_in_new_format(legacy_brain: Path) -> None
 
 
 def test_legacy_lock_reentry_by_its_holder_rewrites_it(legacy_brain: Path) -> None:
-    proc = bsi(legacy_brain, "--json", "lock", "acquire", "agents/foo.md", HOLDER, "30", now="2026-11-29T16:10")
+    # the fixture's holder is long stale (it takes no lock): the legacy lock is given to an open claim
+    _claim_a(legacy_brain)
+    legacy = legacy_brain / "locks" / "agents-foo-md.lock"
+    legacy.write_text(legacy.read_text(encoding="utf-8").replace(HOLDER, A), encoding="utf-8")
+    git(legacy_brain, "add", "locks/agents-foo-md.lock")
+    git(legacy_brain, "commit", "-qm", "legacy lock of alfa")
+    proc = bsi(legacy_brain, "--json", "lock", "acquire", "agents/foo.md", A, "30", now="2026-11-29T16:10")
     assert proc.code == 0, proc.err
     assert json.loads(proc.out)["action"] == "extended"
-    assert not (legacy_brain / "locks" / "agents-foo-md.lock").exists()
+    assert not legacy.exists()
     data = read_lock(legacy_brain, "agents/foo.md")
-    assert data["holder"] == HOLDER and data["generation"] == 1 and data["ttl_min"] == 30
+    assert data["holder"] == A and data["generation"] == 1 and data["ttl_min"] == 30
+
+
+def test_a_stale_holder_does_not_extend_its_legacy_lock(legacy_brain: Path) -> None:
+    proc = bsi(legacy_brain, "lock", "acquire", "agents/foo.md", HOLDER, "30", now="2026-11-29T16:10")
+    assert proc.code == 12 and "stale" in proc.err, proc
+    assert (legacy_brain / "locks" / "agents-foo-md.lock").exists()

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.bsi import NOW, Run, ok, run_bsi
+from tests.bsi import NOW, Run, git, ok, run_bsi
 from tests.conftest import claim_file, load_claim, signal_docs, tree_bytes
 
 Bsi = Callable[..., Run]
@@ -363,8 +363,16 @@ def test_one_unwritable_claim_never_stops_the_watchdog(brain: Path, bsi: Bsi) ->
 def test_kernel_zone_applies_to_any_claim_with_a_parent(brain: Path, bsi: Bsi) -> None:
     for ctype in ("solo", "pilote"):
         pilot = opened(brain, "--scope", f"profil/{ctype}/", "--type", "pilote", "--slug", f"p-{ctype}")
-        child = opened(brain, "--scope", f"profil/{ctype}/x.md", "--type", ctype, "--parent", pilot,
-                       "--slug", ctype)
+        if ctype == "pilote":
+            child = opened(brain, "--scope", f"profil/{ctype}/x.md", "--type", ctype, "--parent", pilot,
+                           "--slug", ctype)
+        else:  # `claim open` refuses a solo claim with a parent (64); another tool, or a hand, may write one
+            child = opened(brain, "--scope", f"profil/{ctype}/x.md", "--parent", pilot, "--slug", ctype)
+            path = claim_file(brain, child)
+            path.write_text(path.read_text(encoding="utf-8").replace("type: satellite", "type: solo"),
+                            encoding="utf-8")
+            git(brain, "commit", "-qam", "a solo claim under a parent, by hand")
+            assert load_claim(brain, child)["type"] == "solo"
         run = bsi("preflight", "check", child, f"profil/{ctype}/x.md", brain=brain)
         assert run.code == 5, (ctype, run)
         assert bsi("preflight", "check", pilot, f"profil/{ctype}/x.md", brain=brain).code == 0

@@ -141,3 +141,15 @@ def test_a_claim_without_opening_time_blocks_and_can_be_released(brain: Path, bs
     report = json.loads(ok(bsi("--json", "watchdog", brain=brain)))
     assert "sess-init-nt" in report["marked"]
     ok(bsi("claim", "release", "sess-init-nt", "--reason", "crashed", brain=brain))
+
+
+def test_a_solo_claim_has_no_parent(brain: Path, bsi: Bsi) -> None:
+    """SPEC 6.5: a solo claim has no tree; `--type solo --parent X` asks for two things at once (usage, 64)."""
+    pilot = opened(brain, "--scope", "be/", "--type", "pilote")
+    before = tree_bytes(brain)
+    run = bsi("claim", "open", "--scope", "be/x.py", "--type", "solo", "--parent", pilot, brain=brain)
+    assert run.code == 64, run
+    assert "solo" in run.err and len(run.err.strip().splitlines()) == 1 and "Traceback" not in run.err
+    assert tree_bytes(brain) == before
+    child = opened(brain, "--scope", "be/x.py", "--parent", pilot)
+    assert load_claim(brain, child)["type"] == "satellite"

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from datetime import timedelta
 
 from brain_tui.core.clock import MAX_TTL, claim_ttl, format_duration
-from brain_tui.core.errors import BsiError, ConflictError, InvalidData, NotFound, TransitionRefused
+from brain_tui.core.errors import BsiError, ConflictError, InvalidData, NotFound, TransitionRefused, UsageError
 from brain_tui.core.ids import new_session_id, require_instance, valid_branch, valid_session_id
 from brain_tui.core.paths.limits import MAX_NEW_CLAIM_BYTES, MAX_SCOPE_ENTRIES, add_history, check_text
 from brain_tui.core.paths.scope import ScopeEntry, format_scope, normalize_path, parse_scope
@@ -79,7 +79,8 @@ class OpenRequest:
     signal_holders: bool = False
 
 def validate_open(snapshot: BrainSnapshot, req: OpenRequest) -> None:
-    """Check the request's own fields (exit 65 on bad data, 66 on a missing parent)."""
+    """Check the request's own fields (exit 65 on bad data, 64 on a solo claim given a parent, 66 on a missing
+    parent)."""
     if req.slug is not None and not SLUG_RE.match(req.slug):
         raise InvalidData(f"invalid slug {req.slug[:80]!r}: use lowercase letters, digits and '-'")
     if req.slug is not None and len(req.slug) > MAX_SLUG:
@@ -87,6 +88,9 @@ def validate_open(snapshot: BrainSnapshot, req: OpenRequest) -> None:
     require_instance(req.instance)
     if req.type is not None and req.type not in CLAIM_TYPES:
         raise InvalidData(f"invalid type {req.type!r}: one of {', '.join(CLAIM_TYPES)}")
+    if req.type == "solo" and req.parent is not None:  # SPEC 6.5: a solo claim has no tree
+        raise UsageError("--type solo takes no --parent: a solo claim has no tree (a claim under a parent is a "
+                         "satellite: leave --type out, or give --type satellite)")
     if req.satellite_type is not None and req.satellite_type not in SATELLITE_TYPES:
         raise InvalidData(f"invalid satellite type {req.satellite_type!r}: one of {', '.join(SATELLITE_TYPES)}")
     if req.level is not None and req.level not in ("leaf", "domain"):

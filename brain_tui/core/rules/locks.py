@@ -32,7 +32,7 @@ from brain_tui.core.records.formats import encode_lock_name
 from brain_tui.core.records.model import BrainSnapshot, Claim, CorruptFile, Lock
 from brain_tui.core.records.statuses import Status
 from brain_tui.core.rules.conflicts import unreadable_holders
-from brain_tui.core.rules.effective import effective_status, paused_ancestor, require_claim, stale_origin
+from brain_tui.core.rules.effective import effective_status, paused_ancestor, require_claim, unreadable_ancestor
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
 if TYPE_CHECKING:  # the write path: `preflight check` and `lock check` load no change set
@@ -92,17 +92,33 @@ def _file_key(snapshot: BrainSnapshot, file: str) -> str:
     ``real/x.md`` when ``alias -> real``: one file, one lock)."""
     return path_key(resolve_in_brain(snapshot.root, file) or file)
 
+def holder_ended(snapshot: BrainSnapshot, lock: Lock) -> str | None:
+    """The terminal status of the claim holding `lock` (closed, failed, released), or None while it may write.
+
+    A terminal claim never writes again (SPEC 6.3), so its lock holds nothing. The claim is read as git holds it
+    (SPEC 22): an uncommitted edit of a live claim to a terminal status, or a close made in git alone while the
+    work tree holds it live, still reads live; a holder with no readable claim holds its lock.
+    """
+    claim = snapshot.claim(lock.holder)
+    return str(claim.status) if claim is not None and claim.is_terminal else None
+
+
+def holds(snapshot: BrainSnapshot, lock: Lock) -> bool:
+    """True when `lock` holds its file now: unexpired, and its holder's claim has not ended."""
+    return not is_expired(lock, snapshot.now) and holder_ended(snapshot, lock) is None
+
+
 def live_lock(snapshot: BrainSnapshot, file: str) -> Lock | None:
-    """The unexpired lock of a normalised path (highest generation first), or None."""
-    live = [lock for lock in locks_for(snapshot, file) if not is_expired(lock, snapshot.now)]
+    """The lock that holds a normalised path now (`holds`; highest generation first), or None."""
+    live = [lock for lock in locks_for(snapshot, file) if holds(snapshot, lock)]
     live.sort(key=lambda lock: (lock.generation, lock.path.endswith(".yml")), reverse=True)
     return live[0] if live else None
 
 def live_lock_of_other(snapshot: BrainSnapshot, file: str, sess_id: str) -> Lock | None:
-    """An unexpired lock of a normalised path held by another session than `sess_id` (highest generation first),
-    or None: when two copies of a lock file are in force (HEAD's and the work tree's), either one holding it
-    for another session locks the file."""
-    live = [lock for lock in locks_for(snapshot, file) if not is_expired(lock, snapshot.now) and lock.holder != sess_id]
+    """A lock that holds a normalised path (`holds`) for another session than `sess_id` (highest generation
+    first), or None: when two copies of a lock file are in force (HEAD's and the work tree's), either one holding
+    it for another session locks the file."""
+    live = [lock for lock in locks_for(snapshot, file) if lock.holder != sess_id and holds(snapshot, lock)]
     return max(live, key=lambda lock: lock.generation) if live else None
 
 @record
@@ -282,11 +298,12 @@ class LockOutcome(JsonShaped):
         expires_at: the new expiry.
         ttl_min: the TTL asked for.
         action: `acquired` (was free), `extended` (re-entry by the holder),
-            `taken_over` (expired lock of another session) or `reacquired`
+            `taken_over` (another session's lock, expired or of an ended claim) or `reacquired`
             (the holder's own expired lock).
         path: the lock file, relative to the brain.
         previous_holder: the expired holder on a takeover, else None.
-        previous_expires_at: when the taken-over lock expired, else None.
+        previous_expires_at: when the taken-over lock expired (or would have), else None.
+        previous_status: on the takeover of an unexpired lock, the terminal status of its holder's claim.
         replaced_legacy: legacy `.lock` files deleted by this acquire.
     """
 
@@ -300,8 +317,10 @@ class LockOutcome(JsonShaped):
     path: str
     previous_holder: str | None = None
     previous_expires_at: str | None = None
+    previous_status: str | None = None
     replaced_legacy: tuple[str, ...] = ()
     _json_extra = ("takeover",)
+    _json_if_set: ClassVar[frozenset[str]] = frozenset({"previous_status"})
 
     @property
     def takeover(self) -> bool:
@@ -338,7 +357,7 @@ def stage_acquire(cs: ChangeSet, file: str, sess_id: str, ttl_min: int | None = 
     norm = _kept_spelling(existing, norm)
     rel = lock_rel_path(norm)
     live = [lock for lock in existing if not is_expired(lock, now)]
-    others = [lock for lock in live if lock.holder != sess_id]
+    others = [lock for lock in live if lock.holder != sess_id and holder_ended(snapshot, lock) is None]
     if others:
         held = max(others, key=lambda lock: lock.generation)
         until = cs.ts(held.expires_at) if held.expires_at else "unknown"
@@ -349,7 +368,7 @@ def stage_acquire(cs: ChangeSet, file: str, sess_id: str, ttl_min: int | None = 
             {"file": norm, "holder": held.holder, "expires_at": until, "generation": held.generation},
         )
     mine = [lock for lock in live if lock.holder == sess_id]
-    previous_holder = previous_expiry = None
+    previous_holder = previous_expiry = previous_status = None
     if mine:
         current = max(mine, key=lambda lock: lock.generation)
         action = "extended"
@@ -367,6 +386,7 @@ def stage_acquire(cs: ChangeSet, file: str, sess_id: str, ttl_min: int | None = 
             action = "taken_over"
             previous_holder = last.holder
             previous_expiry = cs.ts(last.expires_at) if last.expires_at else None
+            previous_status = holder_ended(snapshot, last) if not is_expired(last, now) else None
     else:
         action, generation, claimed, expires = "acquired", 1, now, now + timedelta(minutes=ttl)
     from ruamel.yaml.comments import CommentedMap  # the write path's only
@@ -396,28 +416,38 @@ def stage_acquire(cs: ChangeSet, file: str, sess_id: str, ttl_min: int | None = 
         path=rel,
         previous_holder=previous_holder,
         previous_expires_at=previous_expiry,
+        previous_status=previous_status,
         replaced_legacy=tuple(replaced),
     )
 
 def _require_working(snapshot: BrainSnapshot, claim: Claim) -> None:
-    """A claim held at a gate or a pause (its own or an ancestor's), or finished, takes no lock (issue 17).
+    """Only a claim that may write now takes or extends a lock (issue 17): as preflight's check 4 reads it.
 
-    A claim gone stale from ``open`` keeps its locks' re-entry (its owner may still close it late).
+    A claim held at a gate or a pause (its own or an ancestor's), stale, finished, under a failed ancestor or
+    under one that does not read may not write (SPEC 10, code 4), so it locks nothing either; its owner may
+    still close a stale claim late, which needs no lock.
 
     Raises:
-        TransitionRefused: waiting for a human, paused (or stale from either), terminal, or its tree paused (12).
+        TransitionRefused: not effectively open, or its tree held (12, README: such a claim takes no lock).
     """
     now = snapshot.now
     current = effective_status(claim, now)
-    origin = stale_origin(claim, now) if current == Status.STALE else current
-    if origin != Status.OPEN:
+    if current != Status.OPEN:
         from brain_tui.core.rules.claims import refuse_transition  # the claim rules load only to refuse
 
-        raise refuse_transition(claim, "lock a file for", ["open", "stale (from open)"], current)
+        raise refuse_transition(claim, "lock a file for", ["open"], current)
     held = paused_ancestor(snapshot, claim)
     if held is not None:
         raise TransitionRefused(f"cannot lock a file for {claim.sess_id}: its ancestor {held.sess_id} is paused; "
                                 f"a human resumes it first (`bsi gate resume {held.paused_by or held.sess_id}`)")
+    failed = next((a for a in snapshot.ancestors(claim.sess_id) if a.status == Status.FAILED), None)
+    if failed is not None:
+        raise TransitionRefused(f"cannot lock a file for {claim.sess_id}: its ancestor {failed.sess_id} failed; "
+                                "its work stops (signal BLOCKED_ON the pilot)")
+    broken = unreadable_ancestor(snapshot, claim)
+    if broken is not None:
+        raise TransitionRefused(f"cannot lock a file for {claim.sess_id}: its ancestor {broken} cannot be read "
+                                f"(claims/{broken}.yml is corrupt), so whether its tree is held is unknown")
 
 
 def _kept_spelling(existing: list[Lock], norm: str) -> str:

@@ -176,9 +176,16 @@ class _Decider:
             if not self._bound and self.session.agent_session:
                 session = self.session.agent_session
                 self._bound = [c.sess_id for c in reversed(snapshot.claims) if c.agent_session == session]
-            if any(not chain_complete(snapshot, sess) for sess in self._bound):
+            holders: set[str] = set()
+            if snapshot.locks:  # the holders of unexpired locks the live read left out: an ended claim frees its lock
+                from brain_tui.core.rules.locks import is_expired
+
+                holders = {lock.holder for lock in snapshot.locks
+                           if snapshot.claim(lock.holder) is None and not is_expired(lock, snapshot.now)}
+            wanted = [*self._bound, *sorted(holders - set(self._bound))]
+            if any(not chain_complete(snapshot, sess) for sess in wanted):
                 # a closed claim or a terminal ancestor: read by name from the closed set, else the whole brain
-                snapshot = self.brain.store.with_chains(snapshot, self._bound) or self.brain.snapshot()
+                snapshot = self.brain.store.with_chains(snapshot, wanted) or self.brain.snapshot()
             self._snapshot = snapshot
         return self._snapshot
 

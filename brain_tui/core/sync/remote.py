@@ -31,12 +31,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol, TypeVar
 
-from brain_tui.core.errors import Contended, InvalidData, RemoteUnreachable, UsageError
+from brain_tui.core.errors import Contended, InvalidData, RemoteUnreachable
 from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.layout import REBASE_MARK, STATE_DIR
 from brain_tui.core.record import record
 from brain_tui.core.records import journal
-from brain_tui.core.sync import gitops, push_guard, remote_state, settle
+from brain_tui.core.sync import gitops, lost_writes, push_guard, remote_state, settle
 from brain_tui.core.sync.gitops import FastForwardFailed, GitTimeout, PushDeclined, RebaseConflict
 from brain_tui.core.sync.remote_state import read_state
 
@@ -128,10 +128,10 @@ def has_remote(root: Path) -> bool:
 
 
 def branch_of(root: Path) -> str:
-    """The current branch (sync needs one; a detached HEAD is a usage error)."""
+    """The current branch (sync needs one; a detached HEAD is refused as a git failure, 25)."""
     branch = gitops.current_branch(root)
     if not branch:
-        raise UsageError("sync needs a checked-out branch (HEAD is detached)")
+        raise gitops.detached_head()
     return branch
 
 
@@ -227,7 +227,12 @@ def integrate(root: Path, branch: str) -> bool:
     mark.parent.mkdir(exist_ok=True)
     mark.write_text(upstream + "\n", encoding="utf-8")
     try:
-        proc = gitops.run_git(root, *ident, "rebase", "--autostash", "--quiet", upstream, check=False, timeout=120)
+        # a local write the remote's side wins whole is dropped with everything it wrote (SPEC 22)
+        lost = lost_writes.lost_commits(root, upstream)
+        drop = ("--interactive",) if lost else ()
+        env = {"GIT_SEQUENCE_EDITOR": lost_writes.sequence_editor(lost), "GIT_EDITOR": "true"} if lost else None
+        proc = gitops.run_git(root, *ident, "rebase", *drop, "--autostash", "--quiet", upstream, check=False,
+                              timeout=120, env=env)
         stuck = proc.returncode != 0  # and one that could not even start (none in progress) is no success either
         if stuck and (gitops.operation_in_progress(root) is None or not settle.settle_rebase(root, ident)):
             gitops.run_git(root, "rebase", "--abort", check=False)

@@ -1,0 +1,116 @@
+"""A lock whose holder's claim has ended, as git holds it (SPEC 22), holds nothing (SPEC 9, 10).
+
+A closed, failed or released claim never writes again (SPEC 6.3: no way out of a terminal status), so its
+unexpired locks no longer block another session: `lock acquire` takes them over (generation + 1, the takeover
+printed), `preflight check` does not answer 2 for them and `lock check` calls the file free. An uncommitted
+edit of the holder to a terminal status frees nothing (README: an uncommitted release frees nothing).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from functools import partial
+from pathlib import Path
+
+import pytest
+
+from tests import bsi as runner
+from tests.bsi import INHERITED_ENV, bsi_at, run_bsi
+
+NOW = "2026-11-29T10:00:00Z"
+A = "sess-20261129-1000-alfa"
+B = "sess-20261129-1000-bravo"
+FILE = "bravo/x.md"
+
+bsi = bsi_at(NOW, env=INHERITED_ENV, timeout=None)
+git = partial(runner.git, env=INHERITED_ENV)
+
+
+@pytest.fixture(scope="module")
+def base_brain(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A brain where alfa holds the lock of a file in bravo's scope for an hour, committed."""
+    root = tmp_path_factory.mktemp("base") / "brain"
+    proc = run_bsi("init", str(root), now=None, env=INHERITED_ENV, timeout=None)
+    assert proc.code == 0, proc.err
+    for slug in ("alfa", "bravo"):
+        proc = bsi(root, "claim", "open", "--scope", f"{slug}/", "--ttl", "8h", "--slug", slug)
+        assert proc.code == 0, proc.err
+    proc = bsi(root, "lock", "acquire", FILE, A, "60")
+    assert proc.code == 0, proc.err
+    return root
+
+
+@pytest.fixture
+def brain(base_brain: Path, tmp_path: Path) -> Path:
+    target = tmp_path / "brain"
+    shutil.copytree(base_brain, target, symlinks=True)
+    return target
+
+
+def assert_still_held(brain: Path) -> None:
+    proc = bsi(brain, "preflight", "check", B, FILE)
+    assert proc.code == 2 and A in proc.err, proc
+    assert bsi(brain, "lock", "check", FILE).code == 1
+    proc = bsi(brain, "lock", "acquire", FILE, B)
+    assert proc.code == 1 and A in proc.err, proc
+
+
+@pytest.mark.parametrize("end", [
+    ("claim", "close", A, "--status", "ok"),
+    ("gate", "abort", A, "stopped by hand"),
+])
+def test_a_lock_of_an_ended_claim_no_longer_blocks(brain: Path, end: tuple[str, ...]) -> None:
+    proc = bsi(brain, *end)
+    assert proc.code == 0, proc.err
+    proc = bsi(brain, "preflight", "check", B, FILE)
+    assert proc.code == 0, proc
+    assert bsi(brain, "lock", "check", FILE).code == 0
+    proc = bsi(brain, "--json", "lock", "acquire", FILE, B)
+    assert proc.code == 0, proc
+    out = json.loads(proc.out)
+    assert out["action"] == "taken_over" and out["takeover"] is True
+    assert out["previous_holder"] == A and out["generation"] == 2 and out["holder"] == B
+    assert "takeover" in proc.err and A in proc.err
+
+
+def test_a_lock_of_a_released_claim_no_longer_blocks(brain: Path) -> None:
+    later = "2026-11-29T18:30:00Z"  # both claims past 8 h: stale; a human releases alfa, bravo opens anew
+    assert bsi(brain, "watchdog", now=later).code == 0
+    assert bsi(brain, "claim", "release", A, "--reason", "gone", now=later).code == 0
+    assert bsi(brain, "claim", "release", B, "--reason", "gone", now=later).code == 0
+    fresh = bsi(brain, "claim", "open", "--scope", "bravo/", "--slug", "charlie", now=later)
+    assert fresh.code == 0, fresh.err
+    lock = (brain / "locks").glob("*.yml")
+    assert len(list(lock)) == 1
+    # the released holder's lock, still unexpired, is rewritten to reach past the release
+    path = next((brain / "locks").glob("*.yml"))
+    text = path.read_text(encoding="utf-8")
+    path.write_text("\n".join(line if not line.startswith("expires_at") else "expires_at: '2026-11-29T20:00:00Z'"
+                              for line in text.splitlines()) + "\n", encoding="utf-8")
+    git(brain, "commit", "-qam", "a long lock")
+    sess = fresh.out.strip()
+    assert bsi(brain, "preflight", "check", sess, FILE, now=later).code == 0
+    proc = bsi(brain, "lock", "acquire", FILE, sess, now=later)
+    assert proc.code == 0 and "takeover" in proc.err, proc
+
+
+def test_an_uncommitted_close_of_the_holder_frees_nothing(brain: Path) -> None:
+    proc = bsi(brain, "--no-commit", "claim", "close", A, "--status", "ok")
+    assert proc.code == 0, proc.err
+    assert_still_held(brain)
+
+
+def test_a_hand_edit_of_the_holder_to_closed_frees_nothing(brain: Path) -> None:
+    path = brain / "claims" / f"{A}.yml"
+    path.write_text(path.read_text(encoding="utf-8").replace("status: open", "status: closed"), encoding="utf-8")
+    assert_still_held(brain)
+
+
+def test_a_close_made_in_git_alone_frees_nothing(brain: Path) -> None:
+    path = brain / "claims" / f"{A}.yml"
+    live = path.read_text(encoding="utf-8")
+    path.write_text(live.replace("status: open", "status: closed"), encoding="utf-8")
+    git(brain, "commit", "-qam", "closed behind bsi's back")
+    path.write_text(live, encoding="utf-8")  # the work tree still holds it open: it reads as stale
+    assert_still_held(brain)

@@ -1,0 +1,51 @@
+"""A write that loses at sync leaves nothing of itself on the remote (SPEC 22: all or nothing).
+
+A satellite closed offline while a human paused it on another machine: the human's pause wins the claim file
+(settle), so the close did not happen, and the CHECKPOINT it sent its parent must not reach the remote either
+(a signal saying "done" for a claim that is paused).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.bsi import Run, run_bsi
+
+from .harness import git, make_remote, racer_env
+
+
+def _bsi(clone: Path, now: str, *args: str) -> Run:
+    return run_bsi(*args, brain=clone, now=f"2026-11-29T{now}:00+00:00", env=racer_env(clone.name), timeout=None)
+
+
+def _signals_on_the_remote(clone: Path) -> list[str]:
+    git(clone, "fetch", "--quiet", "origin")
+    return [p for p in git(clone, "ls-tree", "-r", "--name-only", "origin/main", "--", "signals/").split() if p]
+
+
+@pytest.mark.parametrize("paused", ["satellite", "pilot"])
+def test_a_close_that_loses_to_a_pause_sends_no_signal(tmp_path: Path, paused: str) -> None:
+    _, (pilot_clone, sat_clone) = make_remote(tmp_path, 2)
+    pilot = _bsi(pilot_clone, "10:00", "--sync", "claim", "open", "--scope", "proj/", "--type", "pilote",
+                 "--slug", "pilot").out.strip()
+    opened = _bsi(sat_clone, "10:00", "--sync", "claim", "open", "--scope", "proj/a.md", "--parent", pilot,
+                  "--satellite-type", "brain-write", "--slug", "sat")
+    assert opened.code == 0, opened.err
+    sat = opened.out.strip()
+    assert _bsi(pilot_clone, "10:01", "sync").code == 0
+    closed = _bsi(sat_clone, "10:05", "--offline", "claim", "close", sat, "--status", "ok")
+    assert closed.code == 0, closed.err
+    assert _bsi(pilot_clone, "10:06", "--sync", "gate", "pause", pilot if paused == "pilot" else sat,
+                "hold").code == 0
+    before = _signals_on_the_remote(sat_clone)  # the pause's own signal among them
+    _bsi(sat_clone, "10:07", "sync")
+    shown = json.loads(_bsi(sat_clone, "10:08", "--json", "claim", "show", sat).out)
+    assert shown["status"] == "paused", "the human's pause lost to the offline close"
+    after = _signals_on_the_remote(sat_clone)
+    assert after == before, f"the lost close still pushed {sorted(set(after) - set(before))}"
+    assert not [p for p in git(sat_clone, "status", "--porcelain", "--", "signals/").splitlines() if p]
+    log = git(sat_clone, "log", "--format=%s", "origin/main")
+    assert f"bsi: close satellite {sat}" not in log
