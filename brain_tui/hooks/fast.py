@@ -78,7 +78,7 @@ def decide(event: dict[str, Any], flags: dict[str, str], environ: dict[str, str]
         if index is None:
             return None
         bound = _bound(index, root, event, environ)
-        if bound and not any(hook_index.claim_can_act(index, sess_id, now) for sess_id in bound):
+        if bound and not hook_index.shell_may_run(index, bound, now):
             return None
     notes: list[str] = []
     git_dirs = git_head.git_dirs(Path(root))

@@ -355,23 +355,35 @@ class _Decider:
                              sess_id=self._bound[0] if self._bound else None, file=_short(path, 200))
 
     def _claim_cannot_act(self, bound: list[str]) -> WriteDecision | None:
-        """None when one of the session's claims may act now; else why not (a shell call is then refused)."""
+        """None when one of the session's claims may act now and a human holds none of them (paused, at a gate,
+        under a paused or failed ancestor); else why not (a shell call is then refused: what it writes, the line
+        may not show, so another open claim of the session would let it write the held claim's files)."""
         from brain_tui.core.rules import preflight as rules  # the checks: a bound session's decision only
+        from brain_tui.core.rules.effective import is_held
 
         snapshot = self.snapshot()
-        first: BsiError | None = None
+        first: tuple[str, BsiError] | None = None
+        held: tuple[str, BsiError] | None = None
+        acts = False
         for sess_id in bound:
             try:
                 rules.check_claim(snapshot, sess_id)
             except BsiError as exc:
-                first = first or exc
+                first = first or (sess_id, exc)
+                claim = snapshot.claim(sess_id)
+                if held is None and claim is not None and (exc.payload.get("blocked_by")
+                                                           or is_held(claim, snapshot.now)):
+                    held = (sess_id, exc)
                 continue
+            acts = True
+        refusal = held or (None if acts else first)
+        if refusal is None:
             return None
-        assert first is not None
+        sess_id, error = refusal
         return WriteDecision(
-            False, f"{first.message}. While it is so, every shell command of this session is refused",
-            code=first.exit_code, check=str(first.payload.get("check", "claim")), sess_id=bound[0],
-            payload={k: v for k, v in first.payload.items() if k not in ("sess_id", "file", "code", "check")})
+            False, f"{error.message}. While it is so, every shell command of this session is refused",
+            code=error.exit_code, check=str(error.payload.get("check", "claim")), sess_id=sess_id,
+            payload={k: v for k, v in error.payload.items() if k not in ("sess_id", "file", "code", "check")})
 
     def _bound_write(self, bound: list[str], rel: str, tree: bool) -> WriteDecision:
         from brain_tui.core.rules import preflight as rules  # the checks: a bound session's decision only
