@@ -124,3 +124,43 @@ def test_sync_marks_a_lost_claim_failed_from_an_agents_process(brain: Path, monk
     as_agent(monkeypatch)
     at(brain).mutate_local(lambda cs: reconcile.mark_lost(cs, lost))  # what `bsi sync` does after integrating
     assert load_claim(brain, mine)["status"] == "failed" and load_claim(brain, theirs)["status"] == "open"
+
+
+STALE_MARK = {"status": "stale", "stale_from": "open", "stale_since": "2026-11-29T10:00:00+00:00",
+              "stale_reason": "TTL expired without close"}
+HOLD_TRACES = ("paused_by", "paused_from", "gate_origin", "gate_history")
+
+
+@pytest.mark.parametrize("hold", ["pause", "gate"])
+def test_a_hold_forgotten_in_a_stale_mark_refuses_in_an_agents_process(brain: Path, hold: str,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A stale mark is a session's (the watchdog's) move, but one that forgets the pause or the gate it was
+    # marked over lifts it: the late close of a claim stale from open would end it, and its scope be claimed again.
+    sess = open_in(brain, "src/", story="work")
+    if hold == "pause":
+        at(brain).gates.pause(sess, "hold")
+    else:
+        at(brain).gates.request(sess, "deploy?")
+    held = load_claim(brain, sess)["status"]
+    b, cs = staged(brain, lambda cs: cs.update_claim(sess, STALE_MARK, remove=HOLD_TRACES))
+    before = tree_bytes(brain)
+    as_agent(monkeypatch)
+    with pytest.raises(HumanOnly) as refused:
+        write_path.apply(b, cs)
+    assert refused.value.exit_code == 77 and sess in refused.value.message
+    assert tree_bytes(brain) == before and load_claim(brain, sess)["status"] == held
+    monkeypatch.delenv("CLAUDECODE")
+    monkeypatch.delenv("CLAUDE_CODE_SESSION_ID")
+    at(brain, "2026-11-29T20:00:00Z").watchdog()  # a true mark keeps the hold: stale from it
+    mark = load_claim(brain, sess)
+    assert mark["status"] == "stale" and mark["stale_from"] == held
+    for build in (lambda cs: cs.update_claim(sess, {"stale_from": "open"}, remove=HOLD_TRACES),
+                  lambda cs: cs.update_claim(sess, {"status": "closed", "closed_at": "2026-11-29T20:01:00+00:00"})):
+        b, cs = staged(brain, build)
+        before = tree_bytes(brain)
+        as_agent(monkeypatch)
+        with pytest.raises(HumanOnly):
+            write_path.apply(b, cs)
+        assert tree_bytes(brain) == before
+        monkeypatch.delenv("CLAUDECODE")
+        monkeypatch.delenv("CLAUDE_CODE_SESSION_ID")
