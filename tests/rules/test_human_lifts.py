@@ -9,6 +9,7 @@ watchdog's stale mark) still go through from an agent's process.
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -120,6 +121,12 @@ def test_sync_marks_a_lost_claim_failed_from_an_agents_process(brain: Path, monk
 
     mine = open_in(brain, "docs/", story="mine")
     theirs = open_in(brain, "lib/", story="theirs", slug="theirs")
+    # the remote's claim on the same scope, as the sync's rebase leaves it beside the local one
+    first = "sess-20261129-0955-first"
+    text = (brain / "claims" / f"{mine}.yml").read_text(encoding="utf-8").replace(mine, first)
+    (brain / "claims" / f"{first}.yml").write_text(text, encoding="utf-8")
+    subprocess.run(["git", "add", "claims"], cwd=brain, check=True)
+    subprocess.run(["git", "commit", "-qm", f"bsi: open claim {first}"], cwd=brain, check=True)
     lost = [reconcile.LostClaim(sess_id=mine, scope="docs/", winners=())]
     as_agent(monkeypatch)
     at(brain).mutate_local(lambda cs: reconcile.mark_lost(cs, lost))  # what `bsi sync` does after integrating
@@ -164,3 +171,31 @@ def test_a_hold_forgotten_in_a_stale_mark_refuses_in_an_agents_process(brain: Pa
         assert tree_bytes(brain) == before
         monkeypatch.delenv("CLAUDECODE")
         monkeypatch.delenv("CLAUDE_CODE_SESSION_ID")
+
+
+def test_a_move_called_derived_is_one_only_when_the_rule_it_names_would_make_it(
+        brain: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # `ChangeSet.derived` marks the moves of the derived rules (a skewed stale mark revived, a claim lost at
+    # sync); an agent's Python sets it as easily. A resume, or an abort of a claim no winner holds, written as
+    # derived is still a human's decision.
+    from brain_tui.core.rules import reconcile
+
+    paused = open_in(brain, "src/", story="work")
+    at(brain).gates.pause(paused, "hold")
+    other = open_in(brain, "lib/", story="theirs", slug="theirs")
+    lost = [reconcile.LostClaim(sess_id=other, scope="lib/", winners=())]
+
+    def resume_as_derived(cs: ChangeSet) -> None:
+        gates.gate_resume(cs, paused, "alice")
+        cs.derived.add(paused)
+
+    for build in (resume_as_derived, lambda cs: reconcile.mark_lost(cs, lost)):
+        b, cs = staged(brain, build)
+        before = tree_bytes(brain)
+        as_agent(monkeypatch)
+        with pytest.raises(HumanOnly):
+            write_path.apply(b, cs)
+        assert tree_bytes(brain) == before
+        monkeypatch.delenv("CLAUDECODE")
+        monkeypatch.delenv("CLAUDE_CODE_SESSION_ID")
+    assert load_claim(brain, paused)["status"] == "paused" and load_claim(brain, other)["status"] == "open"

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from brain_tui.core.records.statuses import Status
 
 if TYPE_CHECKING:
-    from brain_tui.core.records.model import BrainSnapshot
+    from brain_tui.core.records.model import BrainSnapshot, Claim
 
 #: What a session (or the watchdog, in any process) may do to a claim's status: (before, after) pairs.
 #: None before: a new claim. A pair not listed here is a human's verb.
@@ -53,7 +53,8 @@ def human_moves(snapshot: BrainSnapshot, rendered: Mapping[str, str | None],
             continue
         old = str(claim.status) if claim is not None else None
         sess_id = claim.sess_id if claim is not None else rel
-        if sess_id in derived:
+        if sess_id in derived and claim is not None and text is not None and \
+                _derived(snapshot, claim, _status_of(text, rel)):
             continue
         if text is None:  # a claim file deleted: only a live one matters (it stops holding its scope)
             if old not in _TERMINAL:
@@ -71,6 +72,25 @@ def human_moves(snapshot: BrainSnapshot, rendered: Mapping[str, str | None],
 
 
 _HELD = frozenset({Status.PAUSED.value, Status.WAITING_HUMAN.value})
+
+
+def _derived(snapshot: BrainSnapshot, claim: Claim, new: str | None) -> bool:
+    """True when the derived rule a write names (`ChangeSet.derived`, which any caller can set) makes this move:
+    a suspect stale mark taken back to the hold it was marked over (`skew.revive`), or a claim lost at sync,
+    which another blocking claim holds the scope of, marked failed while no human holds it (`reconcile.mark_lost`)."""
+    from brain_tui.core.records.clock_skew import suspect_stale
+    from brain_tui.core.rules.conflicts import CORRUPT, find_conflicts
+    from brain_tui.core.rules.effective import stale_origin
+
+    now = snapshot.now
+    old = str(claim.status)
+    if old == Status.STALE.value and suspect_stale(claim, now) and new == str(stale_origin(claim, now)):
+        return True
+    if new != Status.FAILED.value or old in _TERMINAL or _hold(claim.data, old) in _HELD:
+        return False
+    winners = find_conflicts(snapshot, claim.scope, parent=claim.parent, satellite_type=claim.satellite_type,
+                             exclude=claim.sess_id)
+    return any(w.status != CORRUPT for w in winners)
 
 
 def _hold_lifted(data: Mapping[str, Any] | None, old: str | None, text: str, new: str) -> str:
