@@ -135,3 +135,18 @@ def test_a_held_claim_keeps_the_shell_refused_though_the_session_holds_an_open_o
         settle(brain)
         for shell in shells:  # the hook index's
             assert_denied(hook(brain, "pre-tool-use", shell), leaf, "every shell command")
+
+
+def test_a_paused_leaf_s_file_is_not_written_through_its_session_s_domain(brain: Path) -> None:
+    domain = ok(run_bsi("claim", "open", "--scope", "be/", "--level", "domain", "--slug", "dom",
+                        "--agent-session", AGENT, brain=brain))
+    leaf = ok(run_bsi("claim", "open", "--scope", "be/x.py", "--parent", domain, "--satellite-type", "code",
+                      "--agent-session", AGENT, brain=brain))
+    write = event(brain, "Write", str(brain / "be" / "x.py"))
+    settle(brain)
+    assert hook(brain, "pre-tool-use", write).returncode == 0
+    ok(run_bsi("gate", "pause", leaf, "hold x.py", brain=brain))
+    assert_denied(hook(brain, "pre-tool-use", write), leaf, "paused")  # the core's answer
+    settle(brain)
+    assert_denied(hook(brain, "pre-tool-use", write), leaf, "paused")  # the hook index's
+    assert hook(brain, "pre-tool-use", event(brain, "Write", str(brain / "be" / "y.py"))).returncode == 0

@@ -134,6 +134,21 @@ def test_a_claim_a_human_holds_refuses_the_shell_while_another_claim_is_open(bra
     assert not decision.allowed and decision.code == 4 and "waiting_human" in decision.reason, decision
 
 
+def test_a_claim_a_human_holds_keeps_its_files_from_its_session_s_other_claims(brain: Brain) -> None:
+    # A session holding a domain and the leaf under it: a human pauses the leaf (or it waits at its gate). The
+    # domain's scope covers the leaf's file, but the session the human stopped does not write it through the domain.
+    domain = open_claim(brain, "app/", level="domain")
+    leaf = open_claim(brain, "app/api/", parent=domain, satellite_type="code")
+    session = WriteSession(claims=(domain, leaf), cwd=str(brain.root))
+    assert brain.decide_write("app/api/routes.py", session).allowed
+    brain.gates.pause(leaf, "hold", by="human:t")
+    decision = brain.decide_write("app/api/routes.py", session)
+    assert not decision.allowed and decision.code == 4 and decision.sess_id == leaf, decision
+    assert f"bsi gate resume {leaf}" in decision.reason
+    assert brain.decide_write("app/web/index.ts", session).allowed  # the rest of the domain is not held
+    assert brain.decide_write("app/api/routes.py", WriteSession(claims=(domain,), cwd=str(brain.root))).allowed
+
+
 def test_shell_targets_are_checked_as_writes(brain: Brain) -> None:
     mine = open_claim(brain, "src/")
     other = open_claim(brain, "docs/")

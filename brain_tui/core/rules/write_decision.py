@@ -358,38 +358,29 @@ class _Decider:
         """None when one of the session's claims may act now and a human holds none of them (paused, at a gate,
         under a paused or failed ancestor); else why not (a shell call is then refused: what it writes, the line
         may not show, so another open claim of the session would let it write the held claim's files)."""
-        from brain_tui.core.rules import preflight as rules  # the checks: a bound session's decision only
-        from brain_tui.core.rules.effective import is_held
+        from brain_tui.core.rules import held as holds
 
-        snapshot = self.snapshot()
-        first: tuple[str, BsiError] | None = None
-        held: tuple[str, BsiError] | None = None
-        acts = False
-        for sess_id in bound:
-            try:
-                rules.check_claim(snapshot, sess_id)
-            except BsiError as exc:
-                first = first or (sess_id, exc)
-                claim = snapshot.claim(sess_id)
-                if held is None and claim is not None and (exc.payload.get("blocked_by")
-                                                           or is_held(claim, snapshot.now)):
-                    held = (sess_id, exc)
-                continue
-            acts = True
-        refusal = held or (None if acts else first)
-        if refusal is None:
+        held, refused, acts = holds.refusals(self.snapshot(), bound)
+        if not held and acts:
             return None
-        sess_id, error = refusal
+        sess_id, error = (held or refused)[0]
         return WriteDecision(
             False, f"{error.message}. While it is so, every shell command of this session is refused",
             code=error.exit_code, check=str(error.payload.get("check", "claim")), sess_id=sess_id,
             payload={k: v for k, v in error.payload.items() if k not in ("sess_id", "file", "code", "check")})
 
     def _bound_write(self, bound: list[str], rel: str, tree: bool) -> WriteDecision:
+        from brain_tui.core.rules import held as holds
         from brain_tui.core.rules import preflight as rules  # the checks: a bound session's decision only
         from brain_tui.core.rules.locks import lock_file_path
 
         snapshot = self.snapshot()
+        held = holds.holding(snapshot, holds.refusals(snapshot, bound)[0], rel.rstrip("/") + "/" if tree else rel,
+                             str(self.brain.root))
+        if held is not None:  # another claim of the session covers it, but the human stopped this session there
+            return WriteDecision(False, held[1].message, code=held[1].exit_code, check="claim", sess_id=held[0],
+                                 file=rel, payload={k: v for k, v in held[1].payload.items()
+                                                    if k not in ("sess_id", "file", "code", "check")})
         config = self.brain.config
         refusals: list[tuple[str, BsiError]] = []
         for sess_id in bound:
