@@ -78,7 +78,7 @@ def decide(event: dict[str, Any], flags: dict[str, str], environ: dict[str, str]
         if index is None:
             return None
         bound = _bound(index, root, event, environ)
-        if bound and not any(hook_index.claim_can_act(index, sess_id, now) for sess_id in bound):
+        if bound and not hook_index.session_acts(index, bound, now):
             return None
     notes: list[str] = []
     git_dirs = git_head.git_dirs(Path(root))
@@ -105,7 +105,8 @@ def decide(event: dict[str, Any], flags: dict[str, str], environ: dict[str, str]
                 return None
         bound = _bound(index, root, event, environ)
         if bound:
-            if not any(hook_index.may_write(index, sess_id, rel, now) for sess_id in bound):
+            if not hook_index.session_acts(index, bound, now) or \
+                    not any(hook_index.may_write(index, sess_id, rel, now) for sess_id in bound):
                 return None
             continue
         if not hook_index.unclaimed_free(index, rel):

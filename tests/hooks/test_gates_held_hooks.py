@@ -109,3 +109,44 @@ def test_an_indented_patch_header_is_read_as_codex_reads_it(brain: Path, indent:
         assert_denied(_codex(brain, patch, session=AGENT), target, *words)
         alone = f"*** Begin Patch\n{indent}*** Delete File: {target}\n*** End Patch\n"
         assert_denied(_codex(brain, alone), target, *words)
+
+
+def test_a_held_claim_keeps_the_shell_refused_though_the_session_holds_an_open_one(brain: Path) -> None:
+    # What a shell line writes it may not show (`python3 -c`), so a second open claim of the session does not
+    # give the shell back while a human holds the first: neither the core's answer nor the hook index's.
+    pilot = ok(run_bsi("claim", "open", "--scope", "be/", "--type", "pilote", "--slug", "pilot", brain=brain))
+    leaf = ok(run_bsi("claim", "open", "--scope", "be/x.py", "--parent", pilot, "--satellite-type", "code",
+                      "--agent-session", AGENT, brain=brain))
+    done = ok(run_bsi("claim", "open", "--scope", "old/", "--agent-session", AGENT, brain=brain))
+    ok(run_bsi("claim", "close", done, "--status", "ok", brain=brain))
+    ok(run_bsi("claim", "open", "--scope", "notes/", "--agent-session", AGENT, brain=brain))
+    lines = ("python3 -c 'open(\"be/x.py\", \"w\").write(\"x\")'", "python3 fill.py", "ls")
+    shells = [{"session_id": AGENT, "cwd": str(brain), "hook_event_name": "PreToolUse", "tool_name": "Bash",
+               "tool_input": {"command": line}} for line in lines]
+    settle(brain)  # the hook index is valid: the shortcut answers first
+    for shell in shells:
+        assert hook(brain, "pre-tool-use", shell).returncode == 0  # nothing held: the sandbox's job
+    for verb in (("gate", "pause", pilot, "hold"), ("gate", "resume", pilot), ("gate", "request", leaf, "ok?")):
+        ok(run_bsi(*verb, brain=brain))
+        if verb[1] == "resume":
+            continue
+        for shell in shells:
+            assert_denied(hook(brain, "pre-tool-use", shell), leaf, "every shell command")  # the core's answer
+        settle(brain)
+        for shell in shells:  # the hook index's
+            assert_denied(hook(brain, "pre-tool-use", shell), leaf, "every shell command")
+
+
+def test_a_paused_leaf_s_file_is_not_written_through_its_session_s_domain(brain: Path) -> None:
+    domain = ok(run_bsi("claim", "open", "--scope", "be/", "--level", "domain", "--slug", "dom",
+                        "--agent-session", AGENT, brain=brain))
+    leaf = ok(run_bsi("claim", "open", "--scope", "be/x.py", "--parent", domain, "--satellite-type", "code",
+                      "--agent-session", AGENT, brain=brain))
+    write = event(brain, "Write", str(brain / "be" / "x.py"))
+    settle(brain)
+    assert hook(brain, "pre-tool-use", write).returncode == 0
+    ok(run_bsi("gate", "pause", leaf, "hold x.py", brain=brain))
+    assert_denied(hook(brain, "pre-tool-use", write), leaf, "paused")  # the core's answer
+    settle(brain)
+    assert_denied(hook(brain, "pre-tool-use", write), leaf, "paused")  # the hook index's
+    assert hook(brain, "pre-tool-use", event(brain, "Write", str(brain / "be" / "y.py"))).returncode == 0

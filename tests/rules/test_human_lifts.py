@@ -9,6 +9,7 @@ watchdog's stale mark) still go through from an agent's process.
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -120,7 +121,81 @@ def test_sync_marks_a_lost_claim_failed_from_an_agents_process(brain: Path, monk
 
     mine = open_in(brain, "docs/", story="mine")
     theirs = open_in(brain, "lib/", story="theirs", slug="theirs")
+    # the remote's claim on the same scope, as the sync's rebase leaves it beside the local one
+    first = "sess-20261129-0955-first"
+    text = (brain / "claims" / f"{mine}.yml").read_text(encoding="utf-8").replace(mine, first)
+    (brain / "claims" / f"{first}.yml").write_text(text, encoding="utf-8")
+    subprocess.run(["git", "add", "claims"], cwd=brain, check=True)
+    subprocess.run(["git", "commit", "-qm", f"bsi: open claim {first}"], cwd=brain, check=True)
     lost = [reconcile.LostClaim(sess_id=mine, scope="docs/", winners=())]
     as_agent(monkeypatch)
     at(brain).mutate_local(lambda cs: reconcile.mark_lost(cs, lost))  # what `bsi sync` does after integrating
     assert load_claim(brain, mine)["status"] == "failed" and load_claim(brain, theirs)["status"] == "open"
+
+
+STALE_MARK = {"status": "stale", "stale_from": "open", "stale_since": "2026-11-29T10:00:00+00:00",
+              "stale_reason": "TTL expired without close"}
+HOLD_TRACES = ("paused_by", "paused_from", "gate_origin", "gate_history")
+
+
+@pytest.mark.parametrize("hold", ["pause", "gate"])
+def test_a_hold_forgotten_in_a_stale_mark_refuses_in_an_agents_process(brain: Path, hold: str,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A stale mark is a session's (the watchdog's) move, but one that forgets the pause or the gate it was
+    # marked over lifts it: the late close of a claim stale from open would end it, and its scope be claimed again.
+    sess = open_in(brain, "src/", story="work")
+    if hold == "pause":
+        at(brain).gates.pause(sess, "hold")
+    else:
+        at(brain).gates.request(sess, "deploy?")
+    held = load_claim(brain, sess)["status"]
+    b, cs = staged(brain, lambda cs: cs.update_claim(sess, STALE_MARK, remove=HOLD_TRACES))
+    before = tree_bytes(brain)
+    as_agent(monkeypatch)
+    with pytest.raises(HumanOnly) as refused:
+        write_path.apply(b, cs)
+    assert refused.value.exit_code == 77 and sess in refused.value.message
+    assert tree_bytes(brain) == before and load_claim(brain, sess)["status"] == held
+    monkeypatch.delenv("CLAUDECODE")
+    monkeypatch.delenv("CLAUDE_CODE_SESSION_ID")
+    at(brain, "2026-11-29T20:00:00Z").watchdog()  # a true mark keeps the hold: stale from it
+    mark = load_claim(brain, sess)
+    assert mark["status"] == "stale" and mark["stale_from"] == held
+    for build in (lambda cs: cs.update_claim(sess, {"stale_from": "open"}, remove=HOLD_TRACES),
+                  lambda cs: cs.update_claim(sess, {"status": "closed", "closed_at": "2026-11-29T20:01:00+00:00"})):
+        b, cs = staged(brain, build)
+        before = tree_bytes(brain)
+        as_agent(monkeypatch)
+        with pytest.raises(HumanOnly):
+            write_path.apply(b, cs)
+        assert tree_bytes(brain) == before
+        monkeypatch.delenv("CLAUDECODE")
+        monkeypatch.delenv("CLAUDE_CODE_SESSION_ID")
+
+
+def test_a_move_called_derived_is_one_only_when_the_rule_it_names_would_make_it(
+        brain: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # `ChangeSet.derived` marks the moves of the derived rules (a skewed stale mark revived, a claim lost at
+    # sync); an agent's Python sets it as easily. A resume, or an abort of a claim no winner holds, written as
+    # derived is still a human's decision.
+    from brain_tui.core.rules import reconcile
+
+    paused = open_in(brain, "src/", story="work")
+    at(brain).gates.pause(paused, "hold")
+    other = open_in(brain, "lib/", story="theirs", slug="theirs")
+    lost = [reconcile.LostClaim(sess_id=other, scope="lib/", winners=())]
+
+    def resume_as_derived(cs: ChangeSet) -> None:
+        gates.gate_resume(cs, paused, "alice")
+        cs.derived.add(paused)
+
+    for build in (resume_as_derived, lambda cs: reconcile.mark_lost(cs, lost)):
+        b, cs = staged(brain, build)
+        before = tree_bytes(brain)
+        as_agent(monkeypatch)
+        with pytest.raises(HumanOnly):
+            write_path.apply(b, cs)
+        assert tree_bytes(brain) == before
+        monkeypatch.delenv("CLAUDECODE")
+        monkeypatch.delenv("CLAUDE_CODE_SESSION_ID")
+    assert load_claim(brain, paused)["status"] == "paused" and load_claim(brain, other)["status"] == "open"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from brain_tui.core.brain import Brain, OpenRequest
+from brain_tui.core.brain import Brain, CloseRequest, OpenRequest
 from brain_tui.core.errors import PreflightRefused
 from brain_tui.core.paths.scope import parse_scope
 from brain_tui.core.rules.write_decision import ShellCommand, WriteSession
@@ -108,6 +108,45 @@ def test_a_paused_claim_has_every_shell_command_refused(brain: Brain) -> None:
         decision = brain.decide_write(ShellCommand(command), session)
         assert not decision.allowed and decision.code == 4, command
         assert f"bsi gate resume {pilot}" in decision.reason and "every shell command" in decision.reason
+
+
+def test_a_claim_a_human_holds_refuses_the_shell_while_another_claim_is_open(brain: Brain) -> None:
+    # The shell writes what its line does not show (`python3 -c`): a second open claim of the session does not
+    # give back the shell a pause or a gate took from it, or the paused claim's files are written through it.
+    pilot = open_claim(brain, "app/", type="pilote")
+    sat = open_claim(brain, "app/api/", parent=pilot, satellite_type="code")
+    other = open_claim(brain, "docs/")
+    done = open_claim(brain, "old/")
+    brain.close_claim(done, CloseRequest(status="ok"))
+    hidden = "python3 -c 'open(\"app/api/routes.py\", \"w\").write(\"x\")'"
+    for order in ((other, sat, done), (done, sat, other)):
+        session = WriteSession(claims=order, cwd=str(brain.root))
+        assert brain.decide_write(ShellCommand(hidden), session).allowed  # nothing held: the sandbox's job
+    brain.gates.pause(pilot, "hold", by="human:t")
+    for order in ((other, sat, done), (sat, other)):
+        decision = brain.decide_write(ShellCommand(hidden), WriteSession(claims=order, cwd=str(brain.root)))
+        assert not decision.allowed and decision.code == 4 and decision.sess_id == sat, decision
+        assert f"bsi gate resume {pilot}" in decision.reason and "every shell command" in decision.reason
+    assert brain.decide_write("docs/a.md", WriteSession(claims=(other, sat), cwd=str(brain.root))).allowed
+    brain.gates.resume(pilot, by="human:t")
+    brain.gates.request(sat, "deploy?")
+    decision = brain.decide_write(ShellCommand("ls"), WriteSession(claims=(other, sat), cwd=str(brain.root)))
+    assert not decision.allowed and decision.code == 4 and "waiting_human" in decision.reason, decision
+
+
+def test_a_claim_a_human_holds_keeps_its_files_from_its_session_s_other_claims(brain: Brain) -> None:
+    # A session holding a domain and the leaf under it: a human pauses the leaf (or it waits at its gate). The
+    # domain's scope covers the leaf's file, but the session the human stopped does not write it through the domain.
+    domain = open_claim(brain, "app/", level="domain")
+    leaf = open_claim(brain, "app/api/", parent=domain, satellite_type="code")
+    session = WriteSession(claims=(domain, leaf), cwd=str(brain.root))
+    assert brain.decide_write("app/api/routes.py", session).allowed
+    brain.gates.pause(leaf, "hold", by="human:t")
+    decision = brain.decide_write("app/api/routes.py", session)
+    assert not decision.allowed and decision.code == 4 and decision.sess_id == leaf, decision
+    assert f"bsi gate resume {leaf}" in decision.reason
+    assert brain.decide_write("app/web/index.ts", session).allowed  # the rest of the domain is not held
+    assert brain.decide_write("app/api/routes.py", WriteSession(claims=(domain,), cwd=str(brain.root))).allowed
 
 
 def test_shell_targets_are_checked_as_writes(brain: Brain) -> None:

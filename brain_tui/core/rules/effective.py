@@ -185,6 +185,13 @@ def is_held_pause(claim: Claim, now: datetime) -> bool:
     return current == Status.PAUSED or (current == Status.STALE and stale_origin(claim, now) == Status.PAUSED)
 
 
+def is_held(claim: Claim, now: datetime) -> bool:
+    """Paused or waiting at a gate, also stale while so: a hold only a human lifts (SPEC 6.3, 21.2)."""
+    held = (Status.PAUSED, Status.WAITING_HUMAN)
+    current = effective_status(claim, now)
+    return current in held or (current == Status.STALE and stale_origin(claim, now) in held)
+
+
 def require_claim(snapshot: BrainSnapshot, sess_id: str) -> Claim:
     """The claim with this ID.
 

@@ -12,12 +12,12 @@ in an agent's process, whatever built the write.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from brain_tui.core.records.statuses import Status
 
 if TYPE_CHECKING:
-    from brain_tui.core.records.model import BrainSnapshot
+    from brain_tui.core.records.model import BrainSnapshot, Claim
 
 #: What a session (or the watchdog, in any process) may do to a claim's status: (before, after) pairs.
 #: None before: a new claim. A pair not listed here is a human's verb.
@@ -53,17 +53,82 @@ def human_moves(snapshot: BrainSnapshot, rendered: Mapping[str, str | None],
             continue
         old = str(claim.status) if claim is not None else None
         sess_id = claim.sess_id if claim is not None else rel
-        if sess_id in derived:
+        if sess_id in derived and claim is not None and text is not None and \
+                _derived(snapshot, claim, _status_of(text, rel)):
             continue
         if text is None:  # a claim file deleted: only a live one matters (it stops holding its scope)
             if old not in _TERMINAL:
                 found.append((sess_id, "release"))
             continue
         new = _status_of(text, rel)
-        if new is None or new == old or (old, new) in _AGENT_MOVES:
+        if new is None:
             continue
-        found.append((sess_id, _verb(old, new)))
+        lifted = _hold_lifted(claim.data if claim is not None else None, old, text, new)
+        if lifted:
+            found.append((sess_id, lifted))
+        elif new != old and (old, new) not in _AGENT_MOVES:
+            found.append((sess_id, _verb(old, new)))
     return found
+
+
+_HELD = frozenset({Status.PAUSED.value, Status.WAITING_HUMAN.value})
+
+
+def _derived(snapshot: BrainSnapshot, claim: Claim, new: str | None) -> bool:
+    """True when the derived rule a write names (`ChangeSet.derived`, which any caller can set) makes this move:
+    a suspect stale mark taken back to the hold it was marked over (`skew.revive`), or a claim lost at sync,
+    which another blocking claim holds the scope of, marked failed while no human holds it (`reconcile.mark_lost`)."""
+    from brain_tui.core.records.clock_skew import suspect_stale
+    from brain_tui.core.rules.conflicts import CORRUPT, find_conflicts
+    from brain_tui.core.rules.effective import stale_origin
+
+    now = snapshot.now
+    old = str(claim.status)
+    if old == Status.STALE.value and suspect_stale(claim, now) and new == str(stale_origin(claim, now)):
+        return True
+    if new != Status.FAILED.value or old in _TERMINAL or _hold(claim.data, old) in _HELD:
+        return False
+    winners = find_conflicts(snapshot, claim.scope, parent=claim.parent, satellite_type=claim.satellite_type,
+                             exclude=claim.sess_id)
+    return any(w.status != CORRUPT for w in winners)
+
+
+def _hold_lifted(data: Mapping[str, Any] | None, old: str | None, text: str, new: str) -> str:
+    """The human's verb (``resume``, ``approve``) a stale mark stands for when it forgets the pause or the gate it
+    was marked over (a mark written stale from ``open``, or its traces dropped), or the late close of a claim
+    stale from one: the late close is the owner's only for a claim stale from ``open`` (SPEC 6.3). "" otherwise."""
+    if data is None or old is None:
+        return ""
+    was = _hold(data, old)
+    if was not in _HELD or (new != Status.STALE.value and not (old == Status.STALE.value and new in _TERMINAL)):
+        return ""
+    if new == Status.STALE.value:
+        from brain_tui.core.records.yamlio import CorruptYaml, safe_load_text
+
+        try:
+            after = safe_load_text(text)
+        except (CorruptYaml, ValueError):
+            return ""
+        if isinstance(after, Mapping) and _hold(after, new) == was:
+            return ""
+    elif new != Status.CLOSED.value:
+        return ""  # rejected, aborted, released: `_verb` names them
+    return "resume" if was == Status.PAUSED.value else "approve"
+
+
+def _hold(data: Mapping[str, Any], status: str) -> str:
+    """What a claim file's status holds it at: a stale claim at what it was stale from, read as the rules read it
+    (`effective.stale_origin`: ``paused_by``, ``gate_origin`` or the history's hold win over ``stale_from``)."""
+    if status != Status.STALE.value:
+        return status
+    from brain_tui.core.records.formats import held_status
+    from brain_tui.core.rules.effective import remembered_status
+
+    if str(data.get("paused_by") or "").strip():
+        return Status.PAUSED.value
+    if str(data.get("gate_origin") or "").strip():
+        return Status.WAITING_HUMAN.value
+    return str(held_status(data, remembered_status(data.get("stale_from")) or Status.OPEN))
 
 
 def _verb(old: str | None, new: str) -> str:

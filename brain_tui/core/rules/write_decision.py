@@ -362,29 +362,32 @@ class _Decider:
                              sess_id=self._bound[0] if self._bound else None, file=_short(path, 200))
 
     def _claim_cannot_act(self, bound: list[str]) -> WriteDecision | None:
-        """None when one of the session's claims may act now; else why not (a shell call is then refused)."""
-        from brain_tui.core.rules import preflight as rules  # the checks: a bound session's decision only
+        """None when one of the session's claims may act now and a human holds none of them (paused, at a gate,
+        under a paused or failed ancestor); else why not (a shell call is then refused: what it writes, the line
+        may not show, so another open claim of the session would let it write the held claim's files)."""
+        from brain_tui.core.rules import held as holds
 
-        snapshot = self.snapshot()
-        first: BsiError | None = None
-        for sess_id in bound:
-            try:
-                rules.check_claim(snapshot, sess_id)
-            except BsiError as exc:
-                first = first or exc
-                continue
+        held, refused, acts = holds.refusals(self.snapshot(), bound)
+        if not held and acts:
             return None
-        assert first is not None
+        sess_id, error = (held or refused)[0]
         return WriteDecision(
-            False, f"{first.message}. While it is so, every shell command of this session is refused",
-            code=first.exit_code, check=str(first.payload.get("check", "claim")), sess_id=bound[0],
-            payload={k: v for k, v in first.payload.items() if k not in ("sess_id", "file", "code", "check")})
+            False, f"{error.message}. While it is so, every shell command of this session is refused",
+            code=error.exit_code, check=str(error.payload.get("check", "claim")), sess_id=sess_id,
+            payload={k: v for k, v in error.payload.items() if k not in ("sess_id", "file", "code", "check")})
 
     def _bound_write(self, bound: list[str], rel: str, tree: bool) -> WriteDecision:
+        from brain_tui.core.rules import held as holds
         from brain_tui.core.rules import preflight as rules  # the checks: a bound session's decision only
         from brain_tui.core.rules.locks import lock_file_path
 
         snapshot = self.snapshot()
+        held = holds.holding(snapshot, holds.refusals(snapshot, bound)[0], rel.rstrip("/") + "/" if tree else rel,
+                             str(self.brain.root))
+        if held is not None:  # another claim of the session covers it, but the human stopped this session there
+            return WriteDecision(False, held[1].message, code=held[1].exit_code, check="claim", sess_id=held[0],
+                                 file=rel, payload={k: v for k, v in held[1].payload.items()
+                                                    if k not in ("sess_id", "file", "code", "check")})
         config = self.brain.config
         refusals: list[tuple[str, BsiError]] = []
         for sess_id in bound:

@@ -310,6 +310,17 @@ def claim_can_act(index: dict[str, Any], sess_id: str, now: float) -> bool:
     return True
 
 
+def session_acts(index: dict[str, Any], bound: list[str], now: float) -> bool:
+    """True only when no claim of a session can hold back its writes or its shell (`rules.held`): one of its
+    `bound` claims plainly acts, and every other one the index holds (a blocking claim: live, paused, at a gate,
+    stale) acts too. A claim a human holds refuses the session's shell even beside an open one (what a line
+    writes, it may not show), and its files to the session's other claims; a claim the index does not hold is
+    finished, and holds nothing back. Else the core decides."""
+    indexed = [sess_id for sess_id in bound if sess_id in index["claims"]]
+    return any(claim_can_act(index, sess_id, now) for sess_id in bound) and \
+        all(claim_can_act(index, sess_id, now) for sess_id in indexed)
+
+
 def may_write(index: dict[str, Any], sess_id: str, rel: str, now: float) -> bool:
     """True only when no check of SPEC 10 (nor the effective status) can refuse `sess_id` writing `rel`."""
     claim = index["claims"].get(sess_id)
