@@ -226,7 +226,7 @@ class Brain:
         Local mode: see `mutate_local`. Sync mode: fetch → re-check on the fetched tree → commit on the remote tip →
         non-forced push, retried (`core.remote`). Offline mode: local commit, remembered as pending for the next sync.
         """
-        self.refuse_broken_config()
+        self.refuse_unsafe_write()
         if self.sync_mode == "sync" and self.commit_enabled:
             return self.remote.write(decide)
         result = self.mutate_local(decide)
@@ -236,10 +236,14 @@ class Brain:
             remote_state.record(self.root, self.now().isoformat(), pending=True)
         return result
 
-    def refuse_broken_config(self) -> None:
+    def refuse_unsafe_write(self) -> None:
         """No write while brain-compose.yml does not parse (its sync, zones, breaker would be guessed); the file is
-        read again when it changed since (`ConfigFile`). Raises InvalidData: naming the file and line (exit 65).
+        read again when it changed since (`ConfigFile`), nor by an agent whose clock runs ahead of the machine's
+        (`authority.require_true_clock`). Raises InvalidData: naming the file and line (exit 65); HumanOnly (77).
         """
+        from brain_tui.core.rules.authority import require_true_clock
+
+        require_true_clock(self.now())
         self.config = self.store.config = self.config_file.current()
         if self.config.problem:
             raise InvalidData(f"{self.config.problem}; nothing was written. Fix the file first "

@@ -65,7 +65,7 @@ class BrainRemote:
     def sync(self) -> SyncReport:
         """`bsi sync`: fetch, rename clashing IDs, rebase, mark lost claims, regenerate the index, push."""
         b = self._brain
-        b.refuse_broken_config()
+        b.refuse_unsafe_write()
         self._start(regenerate=True)
         done = remote.sync(b.root, b.locked, self, lambda: b.now().isoformat())
         return SyncReport(fetched=done.fetched, rebased=done.rebased, pushed=done.pushed, ahead=done.ahead,

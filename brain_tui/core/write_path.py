@@ -94,7 +94,7 @@ def mutate_local(brain: Brain, decide: Callable[[ChangeSet], T]) -> T:
     from brain_tui.core.records.yamlio import sweep_dead_temps, sweep_temp_files
     from brain_tui.core.sync import gitops, remote
 
-    brain.refuse_broken_config()
+    brain.refuse_unsafe_write()
     with brain.locked():
         killed = journal_pending(brain.root) or (brain.root / STATE_DIR / REBASE_MARK).exists()
         remote.recover(brain.root)

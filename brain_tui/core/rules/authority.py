@@ -29,6 +29,7 @@ from brain_tui.core.sessions.agent_files import bound_claims
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
 if TYPE_CHECKING:
+    from datetime import datetime
     from typing import Literal
 
     from brain_tui.core.records.model import BrainSnapshot, Claim
@@ -280,6 +281,33 @@ def require_human(verb: str, target: str) -> None:
         f"agent session: {_evidence_text(actor.evidence)}). Ask the pilot: the cockpit (`brain-tui`) or "
         f"`{command}` in their own terminal.",
         {"verb": verb, "target": target, "evidence": list(actor.evidence)},
+    )
+
+
+def require_true_clock(now: datetime) -> None:
+    """Refuse a write at a time more than SPEC 3's clock skew ahead of the system clock inside an agent's process.
+
+    `--now` and `$BRAIN_NOW` are for tests, simulations and demos: an agent setting its clock ahead would expire
+    other sessions' locks (taken over, or removed by `lock cleanup`) and mark their claims stale. The process is
+    read only when the clock runs ahead, so an ordinary write pays one clock read.
+
+    Raises:
+        HumanOnly: the clock runs ahead and the process runs inside an agent session (exit 77).
+    """
+    from brain_tui.core.clock import SKEW_TOLERANCE, system_clock
+
+    ahead = now - system_clock()
+    if ahead <= SKEW_TOLERANCE:
+        return
+    actor = current_actor()
+    if not actor.is_agent:
+        return
+    raise HumanOnly(
+        f"a write at {now.isoformat()} is {int(ahead.total_seconds() // 60)} min ahead of this machine's clock: an "
+        f"agent's clock cannot run ahead (it would expire other sessions' locks and claims; this process runs inside "
+        f"an agent session: {_evidence_text(actor.evidence)}). Drop --now and $BRAIN_NOW: they are for a human's "
+        "tests and demos.",
+        {"verb": "write", "target": now.isoformat(), "evidence": list(actor.evidence)},
     )
 
 

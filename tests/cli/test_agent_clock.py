@@ -1,0 +1,67 @@
+"""An agent's clock runs no later than the machine's (SPEC 3, 9, 21): a time ahead would end what others hold.
+
+`--now` and `$BRAIN_NOW` are there for tests, simulations and demos. In an agent's process a time more than SPEC
+3's 5 minutes ahead of the system clock would expire other sessions' locks (taken over, or removed by `lock
+cleanup`) and mark their claims stale: a write at such a time is refused (77) and writes nothing. A human may
+still simulate any time, and an agent may still read at one.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from functools import partial
+from pathlib import Path
+
+import pytest
+
+from tests import bsi as runner
+from tests.bsi import INHERITED_ENV, bsi_at, clean_env, run_bsi
+from tests.conftest import tree_bytes
+
+FILE = "bravo/x.md"
+
+bsi = bsi_at(None, env=INHERITED_ENV, timeout=None)
+git = partial(runner.git, env=INHERITED_ENV)
+AGENT = clean_env(CLAUDECODE="1")
+
+
+def later(minutes: int) -> str:
+    """The system clock `minutes` from now, as `--now` takes it."""
+    return (datetime.now(UTC) + timedelta(minutes=minutes)).isoformat(timespec="seconds")
+
+
+@pytest.fixture
+def brain(tmp_path: Path) -> Path:
+    """A brain at the real clock where alfa holds the lock of a file for an hour."""
+    root = tmp_path / "brain"
+    assert run_bsi("init", str(root), now=None, env=INHERITED_ENV, timeout=None).code == 0
+    for slug in ("alfa", "bravo"):
+        proc = bsi(root, "claim", "open", "--scope", f"{slug}/", "--ttl", "8h", "--slug", slug)
+        assert proc.code == 0, proc.err
+    alfa = next(p.stem for p in (root / "claims").glob("*alfa*.yml"))
+    proc = bsi(root, "lock", "acquire", FILE, alfa, "60")
+    assert proc.code == 0, proc.err
+    return root
+
+
+@pytest.mark.parametrize("verb", [("lock", "cleanup"), ("watchdog",)])
+def test_an_agent_cannot_write_at_a_time_ahead_of_the_machines(brain: Path, verb: tuple[str, ...]) -> None:
+    before = tree_bytes(brain)
+    proc = bsi(brain, *verb, now=later(24 * 60), env=AGENT)
+    assert proc.code == 77, proc
+    assert "ahead" in proc.err and "Traceback" not in proc.err
+    assert tree_bytes(brain) == before
+    assert len(list((brain / "locks").glob("*.yml"))) == 1
+
+
+def test_a_human_may_simulate_a_later_time(brain: Path) -> None:
+    proc = bsi(brain, "--json", "lock", "cleanup", now=later(24 * 60))
+    assert proc.code == 0, proc
+    assert list((brain / "locks").glob("*.yml")) == []
+
+
+def test_an_agent_writes_within_the_clock_skew_and_reads_at_any_time(brain: Path) -> None:
+    assert bsi(brain, "claim", "list", now=later(24 * 60), env=AGENT).code == 0
+    proc = bsi(brain, "watchdog", now=later(2), env=AGENT)
+    assert proc.code == 0, proc
+    assert len(list((brain / "locks").glob("*.yml"))) == 1
