@@ -94,7 +94,7 @@ def natural_rows(app) -> list[str]:  # noqa: ANN001
 def assert_rows_fit(app) -> None:  # noqa: ANN001
     """Every tree row shows whole, or cut with an ellipsis inside the pane (never at its border, nor scrolled)."""
     tree = app.screen.query_one("#tree", SatelliteTree)
-    room = tree.size.width - 1  # a scrollbar's column
+    room = tree.size.width - tree.scrollbar_size_vertical  # the scrollbar's column, while one shows
     for shown, whole in zip(tree_rows(app), natural_rows(app), strict=True):
         label = whole.lstrip("x")
         body = shown[len(whole) - len(label):]
