@@ -27,7 +27,7 @@ from ..describe import claim_line, signal_line
 from ..grouping import is_grouped, is_heading, toggle
 from ..present import short_id
 from ..safe import safe_text
-from ..selection import keys_target
+from ..selection import CursorsBeforeFilter, keys_target
 from ..styles import MUTED
 from ..widgets.breath_panel import BreathPanel, alert_count
 from ..widgets.claims_table import ActiveClaimsTable, StaleClaimsTable, active_rows, stale_rows
@@ -90,6 +90,7 @@ class CockpitScreen(ClaimActions):
         self.wide = True
         self.needle = ""
         self._last_claim: str | None = None
+        self._before_filter = CursorsBeforeFilter()
 
     def compose(self) -> ComposeResult:
         yield BrainHeader(id="header")
@@ -459,6 +460,7 @@ class CockpitScreen(ClaimActions):
 
     @on(Input.Changed, "#filter")
     def _filter_changed(self, event: Input.Changed) -> None:
+        self._before_filter.typed(event.value.strip(), self._cursors())
         self.needle = event.value.strip()
         self.query_one("#history", HistoryTable).page = 0
         self._show_chosen(filtered=True)
@@ -469,6 +471,10 @@ class CockpitScreen(ClaimActions):
         if not box.value.strip():
             box.display = False
         self.action_pane(str(self.current_pane))
+        self._before_filter.submitted(self._cursors())
+
+    def _cursors(self) -> list[KeyedTable | SatelliteTree]:
+        return [*self.query(KeyedTable), self.query_one("#tree", SatelliteTree)]
 
     def action_clear_filter(self) -> None:
         """Clear and hide the filter."""
@@ -478,6 +484,7 @@ class CockpitScreen(ClaimActions):
         box.display = False
         self.needle = ""
         self._show_chosen(filtered=True)
+        self._before_filter.cleared()
         if was_focused:
             self.action_pane(str(self.current_pane))
 
