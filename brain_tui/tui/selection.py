@@ -86,5 +86,10 @@ class CursorsBeforeFilter:
                 widget.select_id(key)
 
 
+def cursor_widgets(screen: Widget) -> list[KeyedTable | SatelliteTree]:
+    """The tables and the tree of `screen`: the widgets with a cursor a filter moves."""
+    return [*screen.query(KeyedTable), *screen.query(SatelliteTree)]
+
+
 def _cursor_key(widget: KeyedTable | SatelliteTree) -> str | None:
     return widget.selected_key if isinstance(widget, KeyedTable) else widget.selected_id

@@ -71,3 +71,34 @@ async def test_a_cut_tree_row_stops_before_a_scrollbar_that_shows(make_app, demo
         room = tree.content_region.width - tree.scrollbar_size_vertical  # 0 when no scrollbar shows
         assert all(len(row) == room for row in cut), (cut, room)
         assert tree.virtual_size.width <= room
+
+
+async def test_the_tree_pane_keeps_no_column_for_a_scrollbar_it_does_not_show(
+        make_app, demo_root: Path) -> None:  # noqa: ANN001
+    from brain_tui.tui.bands import BORDER
+
+    from .conftest import fresh
+
+    fresh(demo_root).gates.pause(DOMAIN, "hold")  # the domain's row is the widest, still under half of 160
+    app = make_app()
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        tree = app.screen.query_one("#tree", SatelliteTree)
+        assert not tree.show_vertical_scrollbar
+        widest = max(len(row) for row in natural_rows(app))
+        assert widest + BORDER < 80
+        assert app.screen.query_one("#pane-tree").outer_size.width == widest + BORDER
+        assert not any(row.endswith("…") for row in tree_rows(app)), tree_rows(app)
+
+
+async def test_the_tree_pane_keeps_a_column_for_a_scrollbar_it_shows(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    from brain_tui.tui.bands import BORDER
+
+    many_satellites(demo_root, count=40)
+    app = make_app()
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        tree = app.screen.query_one("#tree", SatelliteTree)
+        assert tree.show_vertical_scrollbar
+        widest = max(len(row) for row in natural_rows(app))
+        assert app.screen.query_one("#pane-tree").outer_size.width == max(160 * 2 // 5, widest + BORDER + 1)
