@@ -417,7 +417,8 @@ class Brain:
         return conflicts.find_conflicts(snapshot, req.scope, parent=req.parent, satellite_type=req.satellite_type)
 
     def preview(self, action: str, sess_id: str, snapshot: BrainSnapshot | None = None) -> Preview:
-        """Dry run of pause | resume | abort | approve | reject | release on `snapshot` (default: now)."""
+        """Dry run of pause | resume | abort | approve | reject | release | close (its transition only) on
+        `snapshot` (default: now)."""
         from brain_tui.core.rules.preview import preview as dry_run
 
         return dry_run(snapshot if snapshot is not None else self.snapshot(), action, sess_id)

@@ -43,7 +43,8 @@ def band_heights(body: int, needs: BandNeeds) -> tuple[int, int]:
     return mid, bottom
 
 
-def tree_pane_width(width: int, widest: int) -> int:
+def tree_pane_width(width: int, widest: int, *, scrollbar: bool = True) -> int:
     """Columns of the satellite tree's pane in a wide middle band of `width` columns: its `widest` line (guides
-    and label), the pane's border and a scrollbar's column; at least the pane's share (2/5), at most half."""
-    return max(width * 2 // 5, min(width // 2, widest + BORDER + 1))
+    and label), the pane's border and, when its lines are more than its rows (`scrollbar`), a scrollbar's column;
+    at least the pane's share (2/5), at most half."""
+    return max(width * 2 // 5, min(width // 2, widest + BORDER + (1 if scrollbar else 0)))

@@ -77,24 +77,36 @@ def short_party(value: str, snapshot: BrainSnapshot, brain_name: str, *, slug_on
     return short_instance(value, brain_name)
 
 
-def ttl_left(claim: Claim, now: datetime) -> Content:
-    """Time left before expiry: ``1h20m`` (``1m`` in the last minute); ``-5m`` in the error style once past it."""
+#: ``-264d13h``: a duration of 10 days or more, its hours after its days.
+_MANY_DAYS = re.compile(r"(-?\d{2,}d)\d\dh")
+
+
+def in_column(duration: str) -> str:
+    """A duration for a narrow table column: from 10 days on, its days only (``-264d13h`` → ``-264d``); the
+    hours of months mean little, and whole days fit where the hours would be cut."""
+    return _MANY_DAYS.sub(r"\1", duration)
+
+
+def ttl_left(claim: Claim, now: datetime, *, column: bool = False) -> Content:
+    """Time left before expiry: ``1h20m`` (``1m`` in the last minute); ``-5m`` in the error style once past it.
+    `column`: for a table's narrow column (`in_column`)."""
     if claim.expires_at is None:
         return styled("—", MUTED)
     delta = claim.expires_at - now
+    text = in_column(humanize_countdown(delta)) if column else humanize_countdown(delta)
     if delta <= timedelta(0):
-        return styled(humanize_countdown(delta), ERROR)
-    return styled(humanize_countdown(delta), WARN if delta <= timedelta(minutes=15) else None)
+        return styled(text, ERROR)
+    return styled(text, WARN if delta <= timedelta(minutes=15) else None)
 
 
-def age(moment: datetime | None, now: datetime) -> str:
-    """How long ago: ``35m``, ``2h05m``, ``1d03h``; ``—`` when unknown."""
+def age(moment: datetime | None, now: datetime, *, column: bool = False) -> str:
+    """How long ago: ``35m``, ``2h05m``, ``1d03h``; ``—`` when unknown. `column`: for a table's narrow column
+    (`in_column`)."""
     if moment is None:
         return "—"
     delta = now - moment
-    if delta < timedelta(0):
-        return "in " + humanize_delta(-delta)
-    return humanize_delta(delta)
+    text = "in " + humanize_delta(-delta) if delta < timedelta(0) else humanize_delta(delta)
+    return in_column(text) if column else text
 
 
 def level_name(claim: Claim) -> str:

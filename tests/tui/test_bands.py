@@ -94,7 +94,7 @@ def natural_rows(app) -> list[str]:  # noqa: ANN001
 def assert_rows_fit(app) -> None:  # noqa: ANN001
     """Every tree row shows whole, or cut with an ellipsis inside the pane (never at its border, nor scrolled)."""
     tree = app.screen.query_one("#tree", SatelliteTree)
-    room = tree.size.width - 1  # a scrollbar's column
+    room = tree.size.width - tree.scrollbar_size_vertical  # the scrollbar's column, while one shows
     for shown, whole in zip(tree_rows(app), natural_rows(app), strict=True):
         label = whole.lstrip("x")
         body = shown[len(whole) - len(label):]
@@ -136,8 +136,9 @@ async def test_the_tree_pane_gives_columns_back_when_its_labels_shrink(make_app,
         app.refresh_snapshot()
         await settle(pilot)
         widest = max(len(row) for row in natural_rows(app))
-        assert app.screen.query_one("#pane-tree").outer_size.width == tree_pane_width(120, widest) < 60
-        assert app.screen.query_one("#pane-signals").outer_size.width == 120 - tree_pane_width(120, widest)
+        wanted = tree_pane_width(120, widest, scrollbar=False)  # all its lines show: no scrollbar's column
+        assert app.screen.query_one("#pane-tree").outer_size.width == wanted < 60
+        assert app.screen.query_one("#pane-signals").outer_size.width == 120 - wanted
         assert_rows_fit(app)
 
 
@@ -188,5 +189,5 @@ async def test_a_collapsed_branch_gives_its_columns_back(make_app, demo_root: Pa
         await pilot.press("space")  # collapse the domain: its long satellites are no longer shown
         await settle(pilot)
         widest = max(len(row) for row in natural_rows(app))
-        assert app.screen.query_one("#pane-tree").outer_size.width == tree_pane_width(120, widest) < 60
+        assert app.screen.query_one("#pane-tree").outer_size.width == tree_pane_width(120, widest, scrollbar=False) < 60
         assert_rows_fit(app)

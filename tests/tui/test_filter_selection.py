@@ -93,6 +93,6 @@ async def test_a_filter_hiding_the_tree_cursor_node_moves_it_to_the_first_node(m
         await settle(pilot)
         assert DEPLOY not in tree.node_ids and SEARCH in tree.node_ids
         assert app.focused is tree and tree.cursor_line == 0 and tree.selected_id == tree.node_ids[0]
-        await pilot.press("escape")  # the filter cleared: the cursor stays on the row it is on
+        await pilot.press("escape")  # the filter cleared: the cursor goes back to the node it was on before
         await settle(pilot)
-        assert tree.selected_id == tree.node_ids[0]
+        assert tree.selected_id == DEPLOY

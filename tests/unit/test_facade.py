@@ -62,6 +62,18 @@ def test_preview_runs_the_rule_and_writes_nothing(brain: Brain) -> None:
     assert files(brain.root) == before
 
 
+def test_preview_of_a_close_is_the_close_transition_check(brain: Brain) -> None:
+    pilot = brain.open_claim(request("a/", type="pilote"))
+    child = brain.open_claim(request("a/x.md", parent=pilot))
+    assert brain.preview("close", child).allowed  # its tier's requirements are the close form's to ask
+    brain.gates.request(child, "look")
+    before = files(brain.root)
+    refused = brain.preview("close", child)
+    assert not refused.allowed and "cannot close" in refused.refusal
+    assert not brain.preview("close", "sess-20261129-0900-nobody").allowed
+    assert files(brain.root) == before
+
+
 def test_preview_open_checks_the_request_then_the_conflicts(brain: Brain) -> None:
     holder = brain.open_claim(request("a/"))
     before = files(brain.root)

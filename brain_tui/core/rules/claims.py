@@ -311,6 +311,15 @@ def _who_must_act(claim: Claim, origin: str | None) -> str:
     return f"a human releases it (`bsi claim release {sess_id} --reason TEXT`)"
 
 
+def check_closable(snapshot: BrainSnapshot, sess_id: str) -> None:
+    """Whether `sess_id` may be closed now, before its tier's requirements are asked (the close's own check).
+
+    Raises:
+        NotFound: no such claim (66). TransitionRefused: as `close_claim` (12).
+    """
+    _check_closable(snapshot, require_claim(snapshot, sess_id))
+
+
 def _check_closable(snapshot: BrainSnapshot, claim: Claim) -> None:
     """An owner's close: from ``open``, or late from a stale claim that was ``open`` (never past a gate or pause).
 

@@ -17,7 +17,7 @@ from brain_tui.core.records.changes import ChangeSet
 from brain_tui.core.records.model import BrainSnapshot
 from brain_tui.core.rules import claims, gates
 
-PREVIEW_ACTIONS = ("pause", "resume", "abort", "approve", "reject", "release")
+PREVIEW_ACTIONS = ("pause", "resume", "abort", "approve", "reject", "release", "close")
 
 _ACTIONS: dict[str, Callable[[ChangeSet, str], gates.GateOutcome | gates.Cascade | None]] = {
     "pause": lambda cs, sid: gates.gate_pause(cs, sid, "preview", ""),
@@ -26,6 +26,8 @@ _ACTIONS: dict[str, Callable[[ChangeSet, str], gates.GateOutcome | gates.Cascade
     "approve": lambda cs, sid: gates.gate_approve(cs, sid, "preview", ""),
     "reject": lambda cs, sid: gates.gate_reject(cs, sid, "preview", "preview"),
     "release": lambda cs, sid: claims.release_claim(cs, sid, "preview", "preview"),
+    # a close's transition only: its tier's requirements (result, tests) are what the close form asks
+    "close": lambda cs, sid: claims.check_closable(cs.snapshot, sid),
 }
 
 
@@ -35,7 +37,7 @@ class Preview:
 
     Attributes:
         allowed: False when the core refuses (then `refusal` holds its message).
-        status: the claim's status after the action ("" when refused).
+        status: the claim's status after the action ("" when refused, and for a close: its form decides).
         touched: IDs of the descendants a cascade would touch.
         signals: number of signals the action would send.
         refusal: the core's message when refused.
@@ -64,8 +66,8 @@ def preview(snapshot: BrainSnapshot, action: str, sess_id: str) -> Preview:
         return Preview(False, refusal=exc.message)
     except OSError as exc:
         return Preview(False, refusal=f"{exc.__class__.__name__}: {exc}")
-    if outcome is None:  # a release
-        return Preview(True, status="released", signals=len(cs.signals))
+    if outcome is None:  # a release, or a close whose form is still to be filled (its status depends on it)
+        return Preview(True, status="released" if action == "release" else "", signals=len(cs.signals))
     touched = outcome.touched if isinstance(outcome, gates.Cascade) else ()
     expires_at = outcome.expires_at or "" if isinstance(outcome, gates.GateOutcome) else ""
     return Preview(True, status=outcome.status, touched=touched, signals=len(cs.signals), expires_at=expires_at)

@@ -171,7 +171,9 @@ class ClaimActions(Screen[None]):
         """The close dialog of the selected claim."""
         from .close_form import CloseClaimScreen
 
-        self._on_claim("close", lambda claim: CloseClaimScreen(claim, self.brain_app.snapshot))
+        app = self.brain_app
+        self._on_claim("close", lambda claim: CloseClaimScreen(
+            claim, app.snapshot, app.brain.preview("close", claim.sess_id, app.snapshot)))
 
     def action_approve(self) -> None:
         """Approve the selected gate (dialog)."""

@@ -17,6 +17,7 @@ from brain_tui.core.errors import InvalidData
 from brain_tui.core.records.model import TIER_NAMES, BrainSnapshot, Claim, tier_of
 from brain_tui.core.records.statuses import Status
 from brain_tui.core.rules import claims
+from brain_tui.core.rules.preview import Preview
 
 from ..present import short_id, status_icon
 from ..safe import safe_text, styled
@@ -39,11 +40,13 @@ class CloseClaimScreen(FormDialog):
 
     BINDINGS = [*FormDialog.BINDINGS, Binding("ctrl+s", "submit", "Close claim", id="close-submit")]
 
-    def __init__(self, claim: Claim, snapshot: BrainSnapshot) -> None:
+    def __init__(self, claim: Claim, snapshot: BrainSnapshot, preview: Preview | None = None) -> None:
         super().__init__()
         self.claim = claim
         self.snapshot = snapshot
         self.tier = tier_of(claim)
+        #: The core's dry run of the close (`Brain.preview`): a refused one is told without opening the form.
+        self.preview = preview
 
     def compose(self) -> ComposeResult:
         claim = self.claim

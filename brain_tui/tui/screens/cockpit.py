@@ -27,7 +27,7 @@ from ..describe import claim_line, signal_line
 from ..grouping import is_grouped, is_heading, toggle
 from ..present import short_id
 from ..safe import safe_text
-from ..selection import keys_target
+from ..selection import CursorsBeforeFilter, cursor_widgets, keys_target
 from ..styles import MUTED
 from ..widgets.breath_panel import BreathPanel, alert_count
 from ..widgets.claims_table import ActiveClaimsTable, StaleClaimsTable, active_rows, stale_rows
@@ -90,6 +90,7 @@ class CockpitScreen(ClaimActions):
         self.wide = True
         self.needle = ""
         self._last_claim: str | None = None
+        self._before_filter = CursorsBeforeFilter()
 
     def compose(self) -> ComposeResult:
         yield BrainHeader(id="header")
@@ -160,15 +161,17 @@ class CockpitScreen(ClaimActions):
 
     def _fit_bands(self, width: int) -> None:
         """Wide: the middle and bottom bands take the rows their panes hold, the claims the rest (tree: its width)."""
-        top, mid, bottom, tree = (self.query_one(i) for i in ("#row-top", "#row-mid", "#row-bottom", "#pane-tree"))
-        tree.styles.width = tree_pane_width(width, self.query_one("#tree", SatelliteTree).widest) if self.wide else None
+        top, mid, bottom, pane = (self.query_one(i) for i in ("#row-top", "#row-mid", "#row-bottom", "#pane-tree"))
         if not self.wide:
+            pane.styles.width = None
             for band in (top, mid, bottom):
                 band.styles.height = None  # the stylesheet's: one band at a time, the whole body
             return
         body = self.app.size.height - 3 - (3 if self.query_one("#filter", Input).display else 0)
-        mid.styles.height, bottom.styles.height = band_heights(body, self._band_needs(width))
-        top.styles.height = "1fr"
+        rows, bottom.styles.height = band_heights(body, self._band_needs(width))
+        mid.styles.height, top.styles.height, tree = rows, "1fr", self.query_one("#tree", SatelliteTree)
+        scrolls = tree.last_line + 1 > rows - BORDER  # more lines than rows: a scrollbar shows
+        pane.styles.width = tree_pane_width(width, tree.widest, scrollbar=scrolls)
 
     def _band_needs(self, width: int) -> BandNeeds:
         """What each band would need to show everything it holds (a table: its rows and header)."""
@@ -459,6 +462,7 @@ class CockpitScreen(ClaimActions):
 
     @on(Input.Changed, "#filter")
     def _filter_changed(self, event: Input.Changed) -> None:
+        self._before_filter.typed(event.value.strip(), cursor_widgets(self))
         self.needle = event.value.strip()
         self.query_one("#history", HistoryTable).page = 0
         self._show_chosen(filtered=True)
@@ -469,6 +473,7 @@ class CockpitScreen(ClaimActions):
         if not box.value.strip():
             box.display = False
         self.action_pane(str(self.current_pane))
+        self._before_filter.submitted(cursor_widgets(self))
 
     def action_clear_filter(self) -> None:
         """Clear and hide the filter."""
@@ -478,6 +483,7 @@ class CockpitScreen(ClaimActions):
         box.display = False
         self.needle = ""
         self._show_chosen(filtered=True)
+        self._before_filter.cleared()
         if was_focused:
             self.action_pane(str(self.current_pane))
 

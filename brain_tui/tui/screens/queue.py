@@ -72,7 +72,7 @@ def queue_rows(snapshot: BrainSnapshot, queue: list[AttentionItem]) -> list[Row]
             "who": safe_text(who, 60, style=STRONG),
             "holds": safe_text(str(item.unblocks), 6),
             "left": safe_text(left, 24, style=ERROR if item.warning else MUTED),
-            "age": safe_text(age(item.since, snapshot.now), 10, style=MUTED),
+            "age": safe_text(age(item.since, snapshot.now, column=True), 10, style=MUTED),
             "what": safe_text(item.summary or "—", 300),
         }))
     return rows

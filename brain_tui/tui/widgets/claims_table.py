@@ -93,7 +93,7 @@ def active_rows(snapshot: BrainSnapshot, brain_name: str, needle: str = "",
 
 def _active_cells(claim: Claim, snapshot: BrainSnapshot, brain_name: str) -> dict[str, Any]:
     now = snapshot.now
-    ttl = ttl_left(claim, now)
+    ttl = ttl_left(claim, now, column=True)
     if watchdog.expired(claim, snapshot):
         ttl = safe_text(ttl.plain + "!", 8, style=ERROR)
     story = safe_text(claim.story or "—", 200)
@@ -134,7 +134,7 @@ def stale_rows(snapshot: BrainSnapshot, brain_name: str, needle: str = "",
             "id": safe_text(short_id(claim.sess_id, snapshot.now, snapshot.tz), 40),
             "instance": safe_text(short_instance(claim.instance, brain_name) or "—", 40, style=MUTED),
             "scope": safe_text(claim.scope_text or "—", 120),
-            "expired": safe_text(age(since, snapshot.now) + " ago", 16, style=ERROR),
+            "expired": safe_text(age(since, snapshot.now, column=True) + " ago", 16, style=ERROR),
             "action": safe_text(reason if readonly else f"R release · {reason}", 120, style=WARN),
             # Every stale row says what is known of its session, "no bound agent" included.
             "agent": stale_evidence(live.get(claim.sess_id), snapshot.now),

@@ -115,7 +115,7 @@ def history_rows(claims: Sequence[Claim], now: datetime, tz: tzinfo) -> list[Row
             "status": status_icon(claim.status),
             "id": safe_text(short_id(claim.sess_id, now, tz), 40, style=MUTED),
             "scope": safe_text(claim.scope_text or "—", 200),
-            "when": safe_text(age(ended, now), 10, style=MUTED),
+            "when": safe_text(age(ended, now, column=True), 10, style=MUTED),
             "result": safe_text(str(result.get("status") or claim.status), 12),
             "story": safe_text(claim.story or "—", 200, style=MUTED),
         }))

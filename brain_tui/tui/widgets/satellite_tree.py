@@ -142,11 +142,15 @@ class SatelliteTree(Tree[str]):
         return line
 
     def _room(self, node: TreeNode[str]) -> int | None:
-        """Cells `node`'s toggle and label may take: the tree's width less the node's guides and a scrollbar's
-        column (kept whether or not the scrollbar shows, so a row drawn before it came still fits); None before
-        the tree has a size."""
-        width = self.size.width - self.styles.scrollbar_size_vertical
+        """Cells `node`'s toggle and label may take: the tree's width less the node's guides and the scrollbar's
+        column while one shows (`watch_show_vertical_scrollbar` redraws the rows when it comes or goes); None
+        before the tree has a size."""
+        width = self.size.width - self.scrollbar_size_vertical
         return width - _depth(node) * self.guide_depth if width > 0 else None
+
+    def watch_show_vertical_scrollbar(self) -> None:
+        """The room of every row changed by the scrollbar's column: measure and draw the rows again."""
+        self._invalidate()
 
     @property
     def selected_id(self) -> str | None:
@@ -221,6 +225,16 @@ class SatelliteTree(Tree[str]):
             self._slid = (keep_cursor, self.cursor_line)
         elif keep_cursor and self._claim_nodes:
             self.call_after_refresh(self._first_node)  # the node it was on is gone: the first one
+
+    def select_id(self, sess_id: str) -> None:
+        """Move the cursor to `sess_id`'s node, once the tree has drawn what it was just given (a rebuild
+        places its cursor then too); nothing when the node is not shown."""
+        def select() -> None:
+            node = self._claim_nodes.get(sess_id)
+            if node is not None:
+                self.move_cursor(node)
+
+        self.call_after_refresh(select)
 
     def _first_node(self, *, anywhere: bool = False) -> None:
         if (anywhere or self.cursor_node is None) and self._claim_nodes:

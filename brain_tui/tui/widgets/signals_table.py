@@ -46,7 +46,7 @@ def signal_rows(snapshot: BrainSnapshot, brain_name: str, needle: str = "") -> l
         rows.append((sig.sig_id, {
             "state": styled(icon, role(role_name)),
             "type": safe_text(sig.type, 24, style=type_style or (MUTED if muted else None)),
-            "age": safe_text(age(sig.created_at, snapshot.now), 10, style=MUTED),
+            "age": safe_text(age(sig.created_at, snapshot.now, column=True), 10, style=MUTED),
             "route": route,
             "payload": safe_text(sig.payload or "—", 240, style=MUTED if muted else None),
         }))
