@@ -410,8 +410,8 @@ class BrainStore:
         self.owners_last = owner
         for rel, st, sess_id, item in found:
             if sess_id is not None and owner[sess_id] != rel:
-                # It holds nothing of its own: the ID's own file says what that claim holds.
-                corrupt.append(CorruptFile(rel, 1, f"duplicate of {owner[sess_id]} (session ID {sess_id})"))
+                holds = finished.duplicate_holds(self, rel, st, item, _claim_file_rank(owner[sess_id], sess_id) < 2)
+                corrupt.append(CorruptFile(rel, 1, f"duplicate of {owner[sess_id]} (session ID {sess_id})", holds))
                 continue
             if item is _CLOSED:
                 continue  # terminal in HEAD: not wanted

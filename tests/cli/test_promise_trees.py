@@ -1,0 +1,46 @@
+"""Promise 1 (two sessions never both hold one scope) against hand-edited claim files and claim trees.
+
+Every test drives `bsi` in a subprocess on a fresh brain, at pinned times, with hand-made files committed as a
+human or another tool would commit them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.bsi import NOW, git, run_bsi
+
+
+def hand_claim(brain: Path, name: str, sess_id: str, scope: str, status: str = "open") -> None:
+    """Write and commit a claim file by hand under `name` in ``claims/``."""
+    (brain / "claims" / name).write_text(
+        f"sess_id: {sess_id}\ntype: solo\ninstance: x@laptop\nscope: {scope}\nstatus: {status}\n"
+        "opened_at: '2026-11-29T09:30:00Z'\nttl: 2h\nexpires_at: '2026-11-29T11:30:00Z'\n", encoding="utf-8")
+    git(brain, "add", "claims")
+    git(brain, "commit", "-qm", f"hand: {name}")
+
+
+def refused(brain: Path, scope: str) -> bool:
+    """True when `check-scope` says a claim on `scope` would conflict (exit 10)."""
+    run = run_bsi("check-scope", scope, brain=brain, now=NOW)
+    assert run.code in (0, 10), run
+    return run.code == 10
+
+
+def test_two_files_with_one_session_id_and_no_own_file_both_hold_their_scopes(brain: Path) -> None:
+    # A legacy claim file not named after its ID (`init.yml` holds `sess-init-cold-start`), then a second
+    # file naming the same ID: neither is `claims/<ID>.yml`, so which one is the claim is not the product's
+    # to guess. A name that sorts first must not take the claim's scope away from the other file.
+    hand_claim(brain, "init.yml", "sess-init-cold-start", "wiki/")
+    assert refused(brain, "wiki/page.md")
+    hand_claim(brain, "aaa.yml", "sess-init-cold-start", "notes/")
+    assert refused(brain, "wiki/page.md")
+    assert refused(brain, "notes/x.md")
+    assert run_bsi("claim", "open", "--scope", "wiki/page.md", brain=brain, now=NOW).code == 10
+
+
+def test_a_closed_duplicate_without_an_own_file_holds_nothing(brain: Path) -> None:
+    hand_claim(brain, "init.yml", "sess-init-cold-start", "wiki/")
+    hand_claim(brain, "aaa.yml", "sess-init-cold-start", "notes/", status="closed")
+    assert refused(brain, "wiki/page.md")
+    assert not refused(brain, "notes/x.md")
