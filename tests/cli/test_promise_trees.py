@@ -44,3 +44,51 @@ def test_a_closed_duplicate_without_an_own_file_holds_nothing(brain: Path) -> No
     hand_claim(brain, "aaa.yml", "sess-init-cold-start", "notes/", status="closed")
     assert refused(brain, "wiki/page.md")
     assert not refused(brain, "notes/x.md")
+
+
+def opened(brain: Path, *args: str, now: str = NOW) -> str:
+    """Open a claim, return its ID."""
+    run = run_bsi("claim", "open", *args, brain=brain, now=now)
+    assert run.code == 0, run
+    return run.out.strip()
+
+
+def test_a_childs_scope_is_held_by_parent_and_child_against_a_third_session(brain: Path) -> None:
+    pilot = opened(brain, "--scope", "x/", "--type", "pilote", "--slug", "pil", "--ttl", "1h")
+    child = opened(brain, "--scope", "x/a.md", "--parent", pilot, "--slug", "kid", "--ttl", "4h")
+    assert opened(brain, "--scope", "x/a.md", "--parent", child, "--slug", "grand")  # delegation goes down
+    assert run_bsi("claim", "open", "--scope", "x/a.md", "--parent", pilot, brain=brain, now=NOW).code == 10
+    third = run_bsi("claim", "open", "--scope", "x/a.md", brain=brain, now=NOW)
+    assert third.code == 10 and pilot in third.err and child in third.err
+    # The pilot expires: stale still blocks, and a child opened under it now meets it.
+    late = "2026-11-29T11:30:00Z"
+    assert run_bsi("check-scope", "x/b.md", brain=brain, now=late).code == 10
+    assert run_bsi("claim", "open", "--scope", "x/b.md", "--parent", pilot, brain=brain, now=late).code == 10
+    # Its release frees what it held alone, never what the child still holds.
+    assert run_bsi("claim", "release", pilot, "--reason", "gone", brain=brain, now=late).code == 0
+    assert run_bsi("check-scope", "x/b.md", brain=brain, now=late).code == 0
+    assert run_bsi("check-scope", "x/a.md", brain=brain, now=late).code == 10
+
+
+def test_a_leaf_parent_closing_leaves_its_live_childs_scope_held(brain: Path) -> None:
+    parent = opened(brain, "--scope", "x/", "--slug", "solo")
+    child = opened(brain, "--scope", "x/a.md", "--parent", parent, "--slug", "kid")
+    assert run_bsi("claim", "close", parent, "--status", "ok", brain=brain, now=NOW).code == 0
+    assert run_bsi("check-scope", "x/b.md", brain=brain, now=NOW).code == 0
+    held = run_bsi("check-scope", "x/a.md", brain=brain, now=NOW)
+    assert held.code == 10 and child in held.out + held.err
+    assert run_bsi("claim", "open", "--scope", "x/c.md", "--parent", parent, brain=brain, now=NOW).code == 12
+
+
+def test_a_paused_parent_delegates_nothing(brain: Path) -> None:
+    pilot = opened(brain, "--scope", "x/", "--type", "pilote", "--slug", "pil")
+    assert run_bsi("gate", "pause", pilot, "hold", brain=brain, now=NOW).code == 0
+    assert run_bsi("claim", "open", "--scope", "x/a.md", "--parent", pilot, brain=brain, now=NOW).code == 10
+
+
+def test_a_closed_slug_reused_in_the_same_minute_gets_a_fresh_id(brain: Path) -> None:
+    first = opened(brain, "--scope", "x/", "--slug", "same")
+    assert run_bsi("claim", "close", first, "--status", "ok", brain=brain, now=NOW).code == 0
+    before = (brain / "claims" / f"{first}.yml").read_bytes()
+    second = opened(brain, "--scope", "y/", "--slug", "same")
+    assert second != first and (brain / "claims" / f"{first}.yml").read_bytes() == before
