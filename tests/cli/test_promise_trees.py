@@ -92,3 +92,14 @@ def test_a_closed_slug_reused_in_the_same_minute_gets_a_fresh_id(brain: Path) ->
     before = (brain / "claims" / f"{first}.yml").read_bytes()
     second = opened(brain, "--scope", "y/", "--slug", "same")
     assert second != first and (brain / "claims" / f"{first}.yml").read_bytes() == before
+
+
+def test_a_refusal_names_an_expired_holder_stale_before_the_watchdog_marks_it(brain: Path) -> None:
+    # Stale for every rule before the watchdog writes it down (SPEC 6.3): the refusal says so, so that whoever
+    # reads it knows a human's release is what frees the scope, not a wait for an open claim to close.
+    holder = opened(brain, "--scope", "x/", "--ttl", "1h")
+    late = "2026-11-29T12:00:00Z"
+    run = run_bsi("--json", "check-scope", "x/a.md", brain=brain, now=late)
+    assert run.code == 10 and [(c["sess_id"], c["status"]) for c in run.json()["conflicts"]] == [(holder, "stale")]
+    text = run_bsi("claim", "open", "--scope", "x/a.md", brain=brain, now=late)
+    assert text.code == 10 and f"{holder} " in text.err and "[stale, parent/child]" in text.err
