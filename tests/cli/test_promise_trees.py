@@ -103,3 +103,15 @@ def test_a_refusal_names_an_expired_holder_stale_before_the_watchdog_marks_it(br
     assert run.code == 10 and [(c["sess_id"], c["status"]) for c in run.json()["conflicts"]] == [(holder, "stale")]
     text = run_bsi("claim", "open", "--scope", "x/a.md", brain=brain, now=late)
     assert text.code == 10 and f"{holder} " in text.err and "[stale, parent/child]" in text.err
+
+
+def test_a_hand_written_scope_that_does_not_read_holds_the_whole_brain(brain: Path) -> None:
+    # A list with an empty or non-string entry, an empty list, a mapping: no entry can be trusted, so the file
+    # fails closed (SPEC 22) and blocks everything; a list repeating one entry holds just that entry.
+    for number, scope in enumerate(('[a.md, ""]', "[]", '""', "[null, b.md]", "{x: 1}", '[c.md, "  "]')):
+        hand_claim(brain, f"sess-20261129-0930-bad{number}.yml", f"sess-20261129-0930-bad{number}", scope)
+        assert refused(brain, "elsewhere/x.md"), scope
+        (brain / "claims" / f"sess-20261129-0930-bad{number}.yml").unlink()
+        git(brain, "commit", "-qam", "drop")
+    hand_claim(brain, "sess-20261129-0930-twice.yml", "sess-20261129-0930-twice", "[a.md, a.md, ./a.md]")
+    assert refused(brain, "a.md") and not refused(brain, "b.md")
