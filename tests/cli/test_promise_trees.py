@@ -115,3 +115,24 @@ def test_a_hand_written_scope_that_does_not_read_holds_the_whole_brain(brain: Pa
         git(brain, "commit", "-qam", "drop")
     hand_claim(brain, "sess-20261129-0930-twice.yml", "sess-20261129-0930-twice", "[a.md, a.md, ./a.md]")
     assert refused(brain, "a.md") and not refused(brain, "b.md")
+
+
+def test_repair_of_a_second_file_for_one_session_id_is_refused_not_faked(brain: Path) -> None:
+    # No committed version of a duplicate settles which file is the claim: repair says so and writes nothing
+    # (it used to commit a no-op "repair" and leave the file holding its scope).
+    hand_claim(brain, "init.yml", "sess-init-cold-start", "wiki/")
+    hand_claim(brain, "aaa.yml", "sess-init-cold-start", "notes/")
+    head = git(brain, "rev-parse", "HEAD")
+    run = run_bsi("claim", "repair", "claims/init.yml", brain=brain, now=NOW)
+    assert run.code == 65 and "claims/aaa.yml" in run.err and "by hand" in run.err, run
+    assert git(brain, "rev-parse", "HEAD") == head
+    assert refused(brain, "wiki/page.md")
+
+
+def test_repair_restores_an_ids_own_file_that_another_name_stood_in_for(brain: Path) -> None:
+    hand_claim(brain, "sess-20261129-0930-own.yml", "sess-20261129-0930-own", "wiki/")
+    hand_claim(brain, "copy.yml", "sess-20261129-0930-own", "wiki/")
+    (brain / "claims" / "sess-20261129-0930-own.yml").write_text("sess_id: [unclosed\n", encoding="utf-8")
+    git(brain, "commit", "-qam", "spoiled")
+    run = run_bsi("claim", "repair", "sess-20261129-0930-own", brain=brain, now=NOW)
+    assert run.code == 0 and "restored" in run.out, run
