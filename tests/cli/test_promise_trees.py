@@ -16,7 +16,7 @@ def hand_claim(brain: Path, name: str, sess_id: str, scope: str, status: str = "
     (brain / "claims" / name).write_text(
         f"sess_id: {sess_id}\ntype: solo\ninstance: x@laptop\nscope: {scope}\nstatus: {status}\n"
         "opened_at: '2026-11-29T09:30:00Z'\nttl: 2h\nexpires_at: '2026-11-29T11:30:00Z'\n", encoding="utf-8")
-    git(brain, "add", "claims")
+    git(brain, "add", "-A")
     git(brain, "commit", "-qm", f"hand: {name}")
 
 
@@ -136,3 +136,16 @@ def test_repair_restores_an_ids_own_file_that_another_name_stood_in_for(brain: P
     git(brain, "commit", "-qam", "spoiled")
     run = run_bsi("claim", "repair", "sess-20261129-0930-own", brain=brain, now=NOW)
     assert run.code == 0 and "restored" in run.out, run
+
+
+def test_a_claim_committed_under_another_spelling_of_claims_holds_its_scope_everywhere(brain: Path) -> None:
+    # `Claims/x.yml` committed on Linux is `claims/x.yml` on the laptop's case-insensitive file system: the laptop
+    # reads it as a claim. A Linux clone that ignored it would let a second session take the same scope.
+    (brain / "Claims").mkdir()
+    hand_claim(brain, "../Claims/sess-20261129-0930-up.yml", "sess-20261129-0930-up", "wiki/")
+    assert refused(brain, "wiki/page.md")
+    assert run_bsi("claim", "open", "--scope", "wiki/page.md", brain=brain, now=NOW).code == 10
+    assert not refused(brain, "notes/x.md")
+    # Finished, it holds nothing, as in claims/.
+    hand_claim(brain, "../Claims/sess-20261129-0930-up.yml", "sess-20261129-0930-up", "wiki/", status="closed")
+    assert not refused(brain, "wiki/page.md")

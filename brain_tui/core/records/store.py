@@ -24,6 +24,7 @@ from brain_tui.core.records import breath_records, finished, formats, in_force, 
 from brain_tui.core.records.cache import ParseCache, Parsed, file_key, pausing_gc
 from brain_tui.core.records.clock_skew import skew_flagged
 from brain_tui.core.records.closed_set import ARCHIVED_SIGNALS, ClosedSet, closed_set, micros
+from brain_tui.core.records.folder_variants import misplaced_claims
 from brain_tui.core.records.formats import (
     KNOWN_STATUSES,
     YAML_SUFFIXES,
@@ -465,6 +466,7 @@ class BrainStore:
         seen.update(rel for files in (signal_files, lock_files, breath_files) for rel, _st in files)
         breath, breath_corrupt = self._read_breath(breath_files)
         corrupt.extend(link for link in self._links if not link.path.startswith(f"{BREATH_DIR}/"))
+        corrupt.extend(misplaced_claims(self.root, self.tz))  # `Claims/x.yml`: the laptop's claim
         # The files of the sets were not looked at: their entries stay.
         unread = tuple(f"{kind}/" for kind, used in (("claims", closed), ("signals", archived)) if used is not None)
         if unread:
