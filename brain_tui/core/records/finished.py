@@ -28,6 +28,7 @@ TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up
 if TYPE_CHECKING:
     from typing import Any
 
+    from brain_tui.core.paths.scope import ScopeEntry
     from brain_tui.core.records.store import BrainStore
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -258,6 +259,23 @@ def closed_twins(store: BrainStore, closed: ClosedSet, found: list[tuple[str, An
         names += [n for n in closed.odd.get(sess_id, ()) if n not in names]
         twins.extend((f"claims/{name}", None, sess_id, CLOSED) for name in names)
     return twins
+
+
+def duplicate_holds(store: BrainStore, rel: str, st: Any, item: Any, own_file: bool) -> tuple[ScopeEntry, ...]:
+    """What a second file carrying a session ID holds (`rel`, read in pass 1 as `item`): nothing when the ID has
+    its own file (``claims/<ID>.yml`` or ``.yaml``: that file says what the claim holds); else its own scope
+    while it blocks. Which of several other names is the claim is not the product's to guess: a name that
+    sorts first (or a closed copy) never takes the scope of another live file away (SPEC 22, fails closed).
+    """
+    if own_file or item is CLOSED:
+        return ()
+    if not isinstance(item, Claim):  # a hint (sess_id, status): built only when it may block
+        if item[1] in TERMINAL_STATUSES:
+            return ()
+        item = store._load(rel, st, "claim")  # noqa: SLF001  (as `_read_claim_file` reads)
+    if isinstance(item, Claim):
+        return item.scope if item.is_blocking else ()
+    return ()
 
 
 def add_closed_since(store: BrainStore, closed: ClosedSet | None, claims: list[Claim], since: datetime) -> None:

@@ -24,6 +24,7 @@ from brain_tui.core.records import breath_records, finished, formats, in_force, 
 from brain_tui.core.records.cache import ParseCache, Parsed, file_key, pausing_gc
 from brain_tui.core.records.clock_skew import skew_flagged
 from brain_tui.core.records.closed_set import ARCHIVED_SIGNALS, ClosedSet, closed_set, micros
+from brain_tui.core.records.folder_variants import misplaced_claims
 from brain_tui.core.records.formats import (
     KNOWN_STATUSES,
     YAML_SUFFIXES,
@@ -410,8 +411,8 @@ class BrainStore:
         self.owners_last = owner
         for rel, st, sess_id, item in found:
             if sess_id is not None and owner[sess_id] != rel:
-                # It holds nothing of its own: the ID's own file says what that claim holds.
-                corrupt.append(CorruptFile(rel, 1, f"duplicate of {owner[sess_id]} (session ID {sess_id})"))
+                holds = finished.duplicate_holds(self, rel, st, item, _claim_file_rank(owner[sess_id], sess_id) < 2)
+                corrupt.append(CorruptFile(rel, 1, f"duplicate of {owner[sess_id]} (session ID {sess_id})", holds))
                 continue
             if item is _CLOSED:
                 continue  # terminal in HEAD: not wanted
@@ -465,6 +466,7 @@ class BrainStore:
         seen.update(rel for files in (signal_files, lock_files, breath_files) for rel, _st in files)
         breath, breath_corrupt = self._read_breath(breath_files)
         corrupt.extend(link for link in self._links if not link.path.startswith(f"{BREATH_DIR}/"))
+        corrupt.extend(misplaced_claims(self.root, self.tz))  # `Claims/x.yml`: the laptop's claim
         # The files of the sets were not looked at: their entries stay.
         unread = tuple(f"{kind}/" for kind, used in (("claims", closed), ("signals", archived)) if used is not None)
         if unread:

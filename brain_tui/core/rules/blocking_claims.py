@@ -65,6 +65,7 @@ from brain_tui.core.record import record, replace
 from brain_tui.core.records import scope_ways
 from brain_tui.core.records.cache import RACY_NS
 from brain_tui.core.records.file_events import FileEvents
+from brain_tui.core.records.folder_variants import variants
 from brain_tui.core.records.git_head import head_files
 from brain_tui.core.records.model import BLOCKING_STATUSES
 from brain_tui.core.records.yamlio import make_state_dir
@@ -233,6 +234,8 @@ class BlockingClaims:
             all(files.get(name) == key for name, key in files_after.items())
         # HEAD's commit: decided by files read here (else unsure: read again next call), unmoved during the read
         settled = settled and head is not None and head_after == head_keys and head_files(self._brain.root) == head
+        # a claim file under another spelling of claims/ (`folder_variants`): not watched, so read again each call
+        settled = settled and not variants(self._root)
         if self._events is not None and self._events.available:
             settled = settled and not self._events.changed()
         else:

@@ -16,7 +16,7 @@ from brain_tui.core.paths.scope_index import ScopeIndex
 from brain_tui.core.record import record
 from brain_tui.core.records.model import BrainSnapshot
 from brain_tui.core.records.unreadable import holder_id, repair_command, shown_path
-from brain_tui.core.rules.effective import delegating_chain
+from brain_tui.core.rules.effective import delegating_chain, effective_status
 
 
 @record
@@ -125,7 +125,9 @@ def find_conflicts(
         claim = snapshot.claim(owner)
         if claim is None:
             continue
-        conflicts.append(Conflict(owner, claim.instance, claim.scope_text or "—", claim.status, overlap))
+        # the status every rule decides on: an expired claim is stale before the watchdog writes it down
+        status = str(effective_status(claim, snapshot.now))
+        conflicts.append(Conflict(owner, claim.instance, claim.scope_text or "—", status, overlap))
     return conflicts
 
 

@@ -102,6 +102,12 @@ def _as_claim(raw: bytes, rel: str, snapshot: BrainSnapshot) -> Claim | None:
     return found if isinstance(found, Claim) else None
 
 
+def _rank(rel: str, sess_id: str) -> int:
+    """Which of several files naming one ID is read as its claim (the store's rule: the lowest; on a tie, the name
+    that sorts first, which a repair does not count on)."""
+    return 0 if rel == f"claims/{sess_id}.yml" else 1 if rel == f"claims/{sess_id}.yaml" else 2
+
+
 def stage_repair(cs: ChangeSet, target: str) -> Repair:
     """Stage the last committed version of a corrupt claim file that reads as a claim.
 
@@ -125,10 +131,16 @@ def stage_repair(cs: ChangeSet, target: str) -> Repair:
     if not gitops.is_repository(root):
         raise InvalidData(f"{rel} does not read and the brain has no git history to restore it from: "
                           "fix the file by hand")
+    twin = ""
     for commit in _committed_versions(root, rel):
         raw = _blob(root, commit, f"./{rel}")
         claim = _as_claim(raw, rel, snapshot) if raw is not None else None
         if raw is None or claim is None:
+            continue
+        owner = snapshot.claim(claim.sess_id)
+        if owner is not None and owner.path != rel and _rank(rel, claim.sess_id) >= _rank(owner.path, claim.sess_id):
+            # restored, it would still be a second file for that ID (the ID's own file, or a name first, holds it)
+            twin = twin or f"; its versions that read name {claim.sess_id}, which {owner.path} holds"
             continue
         if claim.is_blocking:
             others = [c for c in find_conflicts(snapshot, claim.scope, parent=claim.parent,
@@ -143,5 +155,6 @@ def stage_repair(cs: ChangeSet, target: str) -> Repair:
         cs.put_text(rel, raw.decode("utf-8"))  # it read as a claim: UTF-8
         cs.message = f"bsi: repair claim {claim.sess_id}"
         return Repair(rel, True, claim.sess_id, claim.status, commit)
-    raise InvalidData(f"{rel} does not read ({bad.reason}) and no committed version of it reads as a claim: "
-                      "fix the file by hand")
+    how = f"{twin}: fix the file by hand (remove or rename one of the two files)" if twin else \
+        ": fix the file by hand"
+    raise InvalidData(f"{rel} does not read ({bad.reason}) and no committed version of it reads as a claim{how}")

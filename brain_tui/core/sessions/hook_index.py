@@ -117,6 +117,7 @@ def build(root: str | os.PathLike[str], snapshot: BrainSnapshot, config: BrainCo
     status read before it.
     """
     from brain_tui.core.paths.scope_paths import normalize_path
+    from brain_tui.core.records.folder_variants import variants
     from brain_tui.core.records.statuses import BLOCKING_STATUSES
     from brain_tui.core.rules.circuit import circuit_state
     from brain_tui.core.rules.locks import lock_file_path
@@ -159,7 +160,8 @@ def build(root: str | os.PathLike[str], snapshot: BrainSnapshot, config: BrainCo
             zone.append(path_key(normalize_path(raw)))
         except Exception:  # noqa: BLE001 - the core skips an entry that does not normalise, so may we
             continue
-    folders = {rel: _dir_key(os.path.join(base, rel)) for rel in sorted(_on_the_way(linked))}
+    # a claim file added under another spelling of claims/ (`folder_variants`) changes that folder's key
+    folders = {rel: _dir_key(os.path.join(base, rel)) for rel in sorted(_on_the_way(linked) | set(variants(base)))}
     built = time.time_ns() if read_at is None else min(read_at, time.time_ns())
     stamps = [0]
     heads = [key for _path, key in keys["head"] or ()]
