@@ -111,7 +111,11 @@ def test_legacy_exit_triggers_fire(legacy_git_brain: Path, bsi: Bsi) -> None:
     after = (root / "claims" / f"{CODE}.yml").read_text()
     assert after.startswith(before.split("status:")[0])  # the hand alignment above the edit is kept
     assert "on_partial:       signal  → CHECKPOINT pilote" in after
-    # superoauth-auth: `on_fail: signal → BLOCKED_ON pilote` resolves the pilot through its domain
+    # superoauth-auth: `on_fail: signal → BLOCKED_ON pilote` resolves the pilot through its domain. Its gate,
+    # which the old scripts bypassed (SPEC 14.2), holds it first: closed only once a human decided it
+    refused = bsi("claim", "close", AUTH, "--status", "failed", brain=root, now="2026-03-17T11:00:00+01:00")
+    assert refused.code == 12 and "waiting_human" in refused.err, refused
+    ok(bsi("gate", "approve", AUTH, brain=root, now="2026-03-17T11:00:00+01:00"))
     ok(bsi("claim", "close", AUTH, "--status", "failed", "--tests-total", "2", "--tests-passed", "2",
            "--tests-failed", "0", brain=root, now="2026-03-17T11:00:00+01:00"))
     blocked = [s for s in signal_docs(root) if s["from"] == AUTH and "imported_from" not in s]
@@ -144,7 +148,8 @@ def test_legacy_pause_cascade_and_history_append(legacy_brain: Path, bsi: Bsi) -
         assert doc["status"] == "paused" and doc["gate_history"][-1]["event"] == event
     ok(bsi("gate", "resume", DOMAIN, brain=legacy_brain, now=LNOW))
     auth = yaml.safe_load((legacy_brain / "claims" / f"{AUTH}.yml").read_text())
-    assert auth["status"] == "open" and len(auth["gate_history"]) == 5
+    # the gate the old scripts' own pause and resume bypassed (SPEC 14.2) is back where it was left: undecided
+    assert auth["status"] == "waiting_human" and len(auth["gate_history"]) == 5
     now_claims = tree_bytes(legacy_brain, ("claims",))
     assert {p: b for p, b in now_claims.items() if p in untouched} == untouched
 
@@ -190,3 +195,14 @@ def test_a_claim_hand_edited_with_tabs_after_its_colons_is_marked_stale(legacy_g
     doc = safe_load_file(path)  # the product's reader: PyYAML's pure reader refuses the tabs
     assert doc["status"] == "stale" and doc["sess_id"] == PILOT and doc["scope"] == "brain-engine/"
     assert doc["story_angle"].startswith("Pilote BE-5 wrap")
+
+
+def test_the_gate_the_old_scripts_bypassed_still_waits_for_a_human(legacy_brain: Path, bsi: Bsi) -> None:
+    # SPEC 14.2: a cascade pause and resume set superoauth-auth back to `open` after its HUMAN_GATE, with no
+    # approval (the old scripts wrote the event with no `by`); the gate was never decided, so it still holds
+    shown = bsi("--json", "claim", "show", AUTH, brain=legacy_brain, now=LNOW)
+    assert shown.code == 0 and shown.json()["status"] == "waiting_human", shown
+    refused = bsi("preflight", "check", AUTH, "superoauth/src/auth/jwt.py", brain=legacy_brain, now=LNOW)
+    assert refused.code == 4 and "waiting_human" in refused.err, refused
+    ok(bsi("gate", "approve", AUTH, brain=legacy_brain, now=LNOW))
+    assert bsi("preflight", "check", AUTH, "superoauth/src/auth/jwt.py", brain=legacy_brain, now=LNOW).code == 0

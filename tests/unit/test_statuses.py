@@ -103,8 +103,13 @@ def test_a_status_line_holds_no_more_than_the_marks_and_events_of_a_human_decisi
     # the marks say nothing about a status they do not lift: stale and terminal claims read as written
     assert held_status({**paused, "gate_origin": "request"}, Status.STALE) == Status.STALE
     assert held_status({**paused, "gate_origin": "request"}, Status.CLOSED) == Status.CLOSED
-    # a legacy gate event names no session: the original scripts' files read as they always did (SPEC 6.2)
-    assert held_status({"sess_id": own, "gate_history": [_event("HUMAN_GATE")]}, Status.OPEN) == Status.OPEN
+    # the original scripts wrote their gate events with no `by`, and their approval as APPROVED (the legacy
+    # fixture's be-tests): an undecided one holds (SPEC 14.2's bypass), a decided one does not
+    assert held_status({"sess_id": own, "gate_history": [_event("HUMAN_GATE")]}, Status.OPEN) == Status.WAITING_HUMAN
+    legacy_approved = {"sess_id": own, "gate_history": [_event("HUMAN_GATE"), _event("APPROVED")]}
+    assert held_status(legacy_approved, Status.OPEN) == Status.OPEN
+    # a gate event another session's name signs is not this claim's own gate
+    assert held_status({"sess_id": own, "gate_history": [_event("HUMAN_GATE", "sess-x")]}, Status.OPEN) == Status.OPEN
 
 
 def test_result_statuses_are_an_enum_too() -> None:

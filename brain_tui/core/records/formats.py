@@ -122,7 +122,8 @@ def held_status(data: Mapping[str, Any], status: Status | str) -> Status | str:
     ``paused_by`` and records RESUMED (or RESUMED_CASCADE), an approval removes ``gate_origin`` and records
     APPROVED. A file that reads ``open`` (or ``waiting_human``) while a pause is still marked (``paused_by``, or a
     PAUSED event no resume followed) was never resumed; one that reads ``open`` while a gate is still marked
-    (``gate_origin``, or the claim's own HUMAN_GATE no decision followed) was never approved. An edit of the
+    (``gate_origin``, or the claim's own HUMAN_GATE no decision followed; the old scripts wrote it with no ``by``,
+    and a cascade pause and resume then set the status back to ``open``: SPEC 14.2's bypass) was never approved. An edit of the
     status line (by hand, in git alone, on another machine) lifts nothing: the claim holds as ``paused`` or
     ``waiting_human``, and a human's verb acts on it as on any such claim.
     """
@@ -135,7 +136,7 @@ def held_status(data: Mapping[str, Any], status: Status | str) -> Status | str:
         event = _text(entry.get("event")).strip() if isinstance(entry, Mapping) else ""
         if event in _PAUSE_EVENTS or event in _RESUME_EVENTS:
             paused = event in _PAUSE_EVENTS
-        elif event == "HUMAN_GATE" and own and _text(entry.get("by")).strip() == own:
+        elif event == "HUMAN_GATE" and own and _text(entry.get("by")).strip() in ("", own):  # the old scripts: no by
             gated = True
         elif event in _DECISION_EVENTS:
             gated = False
