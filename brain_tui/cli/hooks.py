@@ -176,6 +176,11 @@ def cmd_mcp_serve(ctx: Context) -> int:
         raise UsageError(f"mcp: unknown action {ctx.args.mcp_command!r}")
     if getattr(ctx.args, "json", False):
         raise UsageError("bsi mcp speaks JSON-RPC on stdout already: drop --json")
+    ignored = [flag for flag, name in (("--sync", "sync"), ("--offline", "offline"), ("--no-commit", "no_commit"))
+               if getattr(ctx.args, name, False)]
+    if ignored:  # the server's tools write as the brain's settings say; a flag it would drop is refused
+        raise UsageError(f"bsi mcp takes no {', '.join(ignored)}: every tool call writes as the brain's `sync:` "
+                         "setting in brain-compose.yml says")
     if ctx.serve_mcp is None:
         raise UsageError("bsi mcp: this command line runs without the MCP server (run `bsi mcp`, "
                          "`python -m brain_tui mcp`)")

@@ -310,9 +310,22 @@ def _is_refusal(exc: Exception) -> bool:
     return isinstance(exc, (CommandLineError, OutputLost)) or (errors is not None and isinstance(exc, errors.BsiError))
 
 
+def _serves_mcp(ctx: Context, args_list: list[str]) -> bool:
+    """True for the command line of the MCP server (`bsi … mcp`, not `bsi mcp install`), parsed or not."""
+    parsed = vars(ctx.args)
+    if parsed:
+        return parsed.get("command") == "mcp" and not parsed.get("mcp_command")
+    command, action = words_of(args_list)
+    return command == "mcp" and action != "install"
+
+
 def _refuse(exc: Any, ctx: Context, args_list: list[str]) -> int:
-    """Report a refusal: one JSON document with --json, the message on stderr; its exit code."""
-    if getattr(ctx.args, "json", False) or (not vars(ctx.args) and "--json" in args_list):
+    """Report a refusal: one JSON document with --json, the message on stderr; its exit code.
+
+    `bsi mcp`'s stdout is the protocol's (SPEC 20.3): a refusal of its command line goes to stderr only.
+    """
+    asked = getattr(ctx.args, "json", False) or (not vars(ctx.args) and "--json" in args_list)
+    if asked and not _serves_mcp(ctx, args_list):
         import json
 
         doc = {"error": exc.message, "exit": exc.exit_code, **({"kind": exc.kind} if exc.kind else {}),

@@ -52,25 +52,11 @@ def cmd_send(ctx: Context) -> int:
 
 def cmd_list(ctx: Context) -> int:
     """`bsi signal list`."""
-    from brain_tui.core.ids import valid_session_id
-    from brain_tui.core.records.statuses import BLOCKING_STATUSES, SignalState  # not at import: `--help` loads no core
     from brain_tui.core.records.views import signal_json
-    from brain_tui.core.rules.signals import addressed_to, corrupt_signals, list_target
+    from brain_tui.core.rules.signals import listed_signals
 
-    target = list_target(ctx.args.to)
-    # Without --all no archived signal is listed: the live read (no closed claim, no archived signal) holds
-    # the rest; a --to naming a session it lacks (its instance decides a broadcast) reads the whole brain.
-    snapshot = ctx.brain.snapshot(only_statuses=None if ctx.args.all else BLOCKING_STATUSES)
-    if not ctx.args.all and valid_session_id(target) and snapshot.claim(target) is None:
-        snapshot = ctx.brain.snapshot()
-    sigs = [
-        s for s in snapshot.signals
-        if (not ctx.args.pending or s.state == SignalState.PENDING)
-        and (ctx.args.all or ctx.args.pending or s.state != SignalState.ARCHIVED)
-        and addressed_to(s, target, snapshot)
-    ]
-    sigs.sort(key=lambda s: (s.state != SignalState.PENDING,))
-    corrupt = corrupt_signals(snapshot)
+    sigs, corrupt = listed_signals(lambda only: ctx.brain.snapshot(only_statuses=only), ctx.args.to,
+                                   ctx.args.pending, ctx.args.all)
     if ctx.json:
         doc: dict[str, Any] = {"signals": [signal_json(s) for s in sigs]}
         if corrupt:  # SPEC 19's shape, plus the corrupt rows when there are any

@@ -185,6 +185,12 @@ class Brain:
         """The clock's answer."""
         return self.clock()
 
+    def require_present(self) -> None:
+        """Raise NotFound (66) when the brain folder is gone (deleted or moved since this Brain was opened)."""
+        if not self.root.is_dir():
+            raise NotFound(f"the brain folder {self.root} is gone (deleted or moved); nothing can be read "
+                           "or written there")
+
     def snapshot(self, only_statuses: Collection[str] | None = None, *, closed_since: datetime | None = None,
                  skip_vouched: bool = False) -> BrainSnapshot:
         """The brain as it is on disk now: a pure read (no fetch; `pull()` is the explicit step). `only_statuses`,
@@ -193,9 +199,7 @@ class Brain:
         Raises NotFound when the brain folder is gone (deleted or moved since this Brain was opened): an empty read
         would say "no claim" where nobody knows.
         """
-        if not self.root.is_dir():
-            raise NotFound(f"the brain folder {self.root} is gone (deleted or moved); nothing can be read "
-                           "or written there")
+        self.require_present()
         if not self._lock_depth and journal_pending(self.root):
             from brain_tui.core.records.journal import recover_if_idle
 

@@ -67,6 +67,7 @@ def locked(brain: Brain, reentrant: bool = True) -> Iterator[None]:
         finally:
             brain._lock_depth -= 1
         return
+    brain.require_present()  # a folder deleted under a long-lived Brain (an MCP server): not found, no crash
     state = brain.root / STATE_DIR
     state.mkdir(exist_ok=True)
     with _thread_lock(brain), open(state / LOCK_FILE, "a+b") as handle:

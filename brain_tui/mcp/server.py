@@ -185,7 +185,8 @@ def unreadable_request(line: str) -> dict[str, Any] | None:
     its client would wait for ever. So would a request whose id the SDK cannot hold (4.5), answered with that id,
     or one whose id is no string or number (true), answered with a null id. A line that is not JSON gets -32700
     with a null id (JSON-RPC 2.0), and so does one nested deeper than Python's recursion limit (its reading would
-    raise, and end the server); a notification is left to the SDK.
+    raise, and end the server). A line that is no message at all (`[]`, `{}`, `7`) gets -32600 with a null id; a
+    notification, or an answer to the server, is left to the SDK.
     """
     import json
 
@@ -196,7 +197,9 @@ def unreadable_request(line: str) -> dict[str, Any] | None:
     except (ValueError, RecursionError):  # JSON-RPC 2.0: a parse error is answered with a null id
         return {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "parse error: not JSON, or "
                                                                                    "nested too deep to read"}}
-    request = isinstance(doc, dict) and isinstance(doc.get("method"), str) and "id" in doc
+    if not isinstance(doc, dict) or not {"method", "result", "error"} & set(doc):
+        return _invalid(None)  # JSON-RPC 2.0: `[]`, `{}`, `7` are invalid requests, answered with a null id
+    request = isinstance(doc.get("method"), str) and "id" in doc
     ident = doc["id"] if request else None
     held = isinstance(ident, str | int) and not isinstance(ident, bool)
     if not request or held:
@@ -208,9 +211,35 @@ def unreadable_request(line: str) -> dict[str, Any] | None:
                 return None  # a notification, or no request at all: the SDK's to drop
     if not held and not isinstance(ident, float):
         ident = None  # JSON-RPC 2.0: an id that cannot be read is answered with a null id
+    return _invalid(ident)
+
+
+def _invalid(ident: Any) -> dict[str, Any]:
+    """JSON-RPC's -32600 answer to a request that cannot be served, with `ident` as its id."""
     return {"jsonrpc": "2.0", "id": ident, "error": {
-        "code": -32600, "message": "invalid request: not a well-formed MCP message (params must be an object, "
-                                   "and every text valid Unicode: no lone surrogate)"}}
+        "code": -32600, "message": "invalid request: not a well-formed MCP message (an object with a method, "
+                                   "params an object, and every text valid Unicode: no lone surrogate)"}}
+
+
+def batch_entries(line: str) -> list[str] | None:
+    """The entries of a JSON-RPC batch (a non-empty array), one JSON line each; None when `line` is no batch.
+
+    The SDK reads one message per line and drops an array without a word, so the requests in a batch (which
+    MCP 2025-03-26 says a server must accept) would never be answered. Each entry is served as a message of its
+    own and answered on its own line (clients match answers by id); an entry that is no object is answered
+    -32600 by `unreadable_request`.
+    """
+    import json
+
+    if not line.lstrip().startswith("["):
+        return None
+    try:
+        doc = json.loads(line)
+    except (ValueError, RecursionError):
+        return None  # `unreadable_request` answers it
+    if not isinstance(doc, list) or not doc:
+        return None
+    return [json.dumps(entry) + "\n" for entry in doc]
 
 
 class _Checked:
@@ -227,6 +256,8 @@ class _Checked:
         import threading
 
         self._in, self._out, self._lock = stdin, stdout, threading.Lock()
+        #: the entries of a batch read, not yet handed to the SDK (`batch_entries`)
+        self._batch: list[str] = []
         self._answered = threading.Condition()
         self._pending: set[str | int] = set()
         #: the client stopped reading (a broken pipe): answers are dropped, the calls in flight still end
@@ -236,11 +267,18 @@ class _Checked:
         import json
 
         while True:
-            line = self._in.readline()
-            if not line:
-                with self._answered:
-                    self._answered.wait_for(lambda: not self._pending, timeout=DRAIN_S)
-                return line
+            if self._batch:
+                line = self._batch.pop(0)
+            else:
+                line = self._in.readline()
+                if not line:
+                    with self._answered:
+                        self._answered.wait_for(lambda: not self._pending, timeout=DRAIN_S)
+                    return line
+                entries = batch_entries(line)
+                if entries is not None:
+                    self._batch = entries
+                    continue
             answer = unreadable_request(line) if line.strip() else None
             if answer is None:
                 self._note(line, read=True)

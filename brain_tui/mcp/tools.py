@@ -291,12 +291,15 @@ def signal_send(s: Session, to: str, type: str, payload: str, scope: str = "",
 
 
 def signal_list(s: Session, pending: bool = False, to: str | None = None) -> dict[str, Any]:
-    """`bsi signal list --json`."""
+    """`bsi signal list --json` (archived signals left out, as without `--all`)."""
     from brain_tui.core.records.views import signal_json
+    from brain_tui.core.rules.signals import listed_signals
 
-    sigs = [x for x in s.brain.snapshot().signals
-            if (not pending or x.state == SignalState.PENDING) and (not to or x.to == to)]
-    return {"signals": [signal_json(x) for x in sigs]}
+    sigs, corrupt = listed_signals(lambda only: s.brain.snapshot(only_statuses=only), to, pending, False)
+    out: dict[str, Any] = {"signals": [signal_json(x) for x in sigs]}
+    if corrupt:  # as the CLI: the corrupt rows when there are any
+        out["corrupt"] = [c.as_dict() for c in corrupt]
+    return out
 
 
 def signal_ack(s: Session, sig_id: str) -> dict[str, Any]:

@@ -80,3 +80,20 @@ def test_a_boolean_for_a_number_or_text_for_a_flag_is_off_the_schema(brain: Path
     assert (doc["exit"], doc["kind"], doc["retryable"]) == (65, "invalid", False), doc
     assert field in [f.split(".")[0] for f in doc["fields"]], doc
     assert tree_bytes(brain) == before
+
+
+@pytest.mark.parametrize("counts", [{"tests_total": -1, "tests_passed": -1, "tests_failed": 0},
+                                    {"tests_total": 2, "tests_passed": 3, "tests_failed": -1}])
+def test_negative_test_counts_never_close_a_validated_claim(brain: Path, counts: dict[str, int]) -> None:
+    """SPEC 6.5: Tier 2 needs `passed == total > 0` and `failed == 0`. The CLI refused a negative count, but the
+    check lived in its argument parser: claim_close with -1 passed of -1 closed the claim as validated."""
+    async def body(mcp: Client) -> Any:
+        opened = await mcp.call_tool("claim_open", {"scope": ["src/"], "type": "satellite",
+                                                    "satellite_type": "code"})
+        return opened, await mcp.call_tool("claim_close", counts), await mcp.call_tool("my_claim", {})
+
+    opened, closed, mine = in_process(brain, body)
+    assert not opened.is_error
+    assert closed.is_error and closed.structured_content["exit"] == 65, closed.structured_content
+    assert "negative" in closed.structured_content["error"]
+    assert mine.structured_content["status"] == "open"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -20,21 +21,25 @@ LONE = '{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"claim_o
        '{"scope":["src/"],"story":"\\ud800"}}}'
 
 
-def answers(brain: Path, lines: list[str]) -> tuple[list[dict[str, Any]], str]:
-    """Every line `bsi mcp` wrote until it answered a last `tools/list` (id "end"), and its stderr."""
+def answers(brain: Path, lines: list[str], also: tuple[Any, ...] = ()) -> tuple[list[dict[str, Any]], str]:
+    """Every line `bsi mcp` wrote until it answered a last `tools/list` (id "end") and the ids in `also`, and its
+    stderr."""
     proc = subprocess.Popen(bsi_command("mcp", brain=brain, now=NOW), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=clean_env())
     assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
     out: list[dict[str, Any]] = []
+    unanswered = threading.Timer(60, proc.kill)  # a request never answered fails the test, never hangs it
+    unanswered.start()
     try:
         proc.stdin.write("".join(line + "\n" for line in lines))
         proc.stdin.write(json.dumps({"jsonrpc": "2.0", "id": "end", "method": "tools/list"}) + "\n")
         proc.stdin.flush()
-        while not any(doc.get("id") == "end" for doc in out):
+        while not {"end", *also} <= {doc.get("id") for doc in out}:
             line = proc.stdout.readline()
             assert line, "the server closed stdout"
             out.append(json.loads(line))
     finally:
+        unanswered.cancel()
         proc.stdin.close()
         proc.wait(timeout=30)
         err = proc.stderr.read()
@@ -130,3 +135,22 @@ def test_a_first_line_nested_too_deep_does_not_stop_the_server(brain: Path) -> N
     assert [doc["error"]["code"] for doc in out if "error" in doc] == [-32700], out
     assert any(doc.get("id") == 1 and "result" in doc for doc in out)
     assert "Traceback" not in err, err[-2000:]
+
+
+def test_a_batch_is_served_one_message_at_a_time_and_an_empty_one_is_refused(brain: Path) -> None:
+    """JSON-RPC 2.0 batches (MCP 2025-03-26, which the server negotiates, says a server MUST accept them): each
+    request in the array is answered with its own id, so a client waiting for those ids is not left hanging; an
+    empty array, and an entry that is no object, are answered -32600 with a null id (JSON-RPC 2.0's examples)."""
+    batch = [{"jsonrpc": "2.0", "id": 10, "method": "tools/call", "params": {"name": "claim_list", "arguments": {}}},
+             {"jsonrpc": "2.0", "method": "notifications/progress",
+              "params": {"progressToken": "x", "progress": 1}},
+             {"jsonrpc": "2.0", "id": 11, "method": "tools/list"}, 7]
+    lines = [json.dumps(INIT), json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+             json.dumps(batch), "[]", "{}"]
+    out, err = answers(brain, lines, also=(10, 11))
+    replies = {doc["id"]: doc for doc in out if doc.get("id") is not None}
+    assert replies[10]["result"]["structuredContent"] == {"claims": [], "corrupt": []}, out
+    assert "result" in replies[11] and "result" in replies["end"]
+    refused = [doc for doc in out if doc.get("id") is None]
+    assert [doc["error"]["code"] for doc in refused] == [-32600, -32600, -32600], out
+    assert "Traceback" not in err

@@ -20,6 +20,8 @@ from brain_tui.core.records.statuses import SignalState
 # functions that use them: `signal list` loads none of them (start-up, issue 18).
 TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
 if TYPE_CHECKING:
+    from collections.abc import Callable, Collection
+
     from brain_tui.core.records.changes import ChangeSet
     from brain_tui.core.rules.authority import Actor
 
@@ -170,6 +172,31 @@ def archive_signals(cs: ChangeSet) -> list[str]:
     if archived:
         cs.message = f"bsi: signal {' '.join(archived)} archived"
     return archived
+
+
+def listed_signals(snapshot_of: Callable[[Collection[str] | None], BrainSnapshot], to: str | None, pending: bool,
+                   every: bool) -> tuple[list[Signal], list[CorruptFile]]:
+    """The signals `signal list` shows (the CLI's and the MCP tool's), pending first, and the corrupt signal files.
+
+    `to`: only those addressed to it (`addressed_to`); `pending`: only pending ones; `every`: archived ones too
+    (else none unless `pending`). Without `every` the live read holds them (no closed claim, no archived signal);
+    a `to` naming a session it lacks (its instance decides a broadcast) reads the whole brain.
+
+    Raises:
+        InvalidData: `to` given blank (`list_target`).
+    """
+    from brain_tui.core.records.statuses import BLOCKING_STATUSES
+
+    target = list_target(to)
+    snapshot = snapshot_of(None if every else BLOCKING_STATUSES)
+    if not every and valid_session_id(target) and snapshot.claim(target) is None:
+        snapshot = snapshot_of(None)
+    sigs = [s for s in snapshot.signals
+            if (not pending or s.state == SignalState.PENDING)
+            and (every or pending or s.state != SignalState.ARCHIVED)
+            and addressed_to(s, target, snapshot)]
+    sigs.sort(key=lambda s: (s.state != SignalState.PENDING,))
+    return sigs, corrupt_signals(snapshot)
 
 
 def list_target(to: str | None) -> str:

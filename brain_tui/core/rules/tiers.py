@@ -31,9 +31,12 @@ def test_counts(req: CloseRequest) -> tuple[int, int, int]:
     """The close's test counts as (total, passed, failed), a count not given being 0.
 
     Raises:
-        InvalidData: more passed and failed than in total (65).
+        InvalidData: a negative count, or more passed and failed than in total (65).
     """
     total, passed, failed = req.tests_total or 0, req.tests_passed or 0, req.tests_failed or 0
+    for name, count in (("total", total), ("passed", passed), ("failed", failed)):
+        if count < 0:  # -1 passed of -1 would otherwise read as green (SPEC 6.5: passed == total > 0)
+            raise InvalidData(f"invalid test count: {count} {name}: it is negative")
     if passed + failed > total:
         raise InvalidData(f"invalid test counts: {passed} passed + {failed} failed is more than {total} in total")
     return total, passed, failed
