@@ -133,8 +133,9 @@ def send_signal(cs: ChangeSet, sender: str, to: str, sig_type: str, payload: str
     return sig_id
 
 
-def check_agent_ack(snapshot: BrainSnapshot, actor: Actor, sig_id: str) -> None:
-    """An agent acknowledges only a signal addressed to one of its own claims (SPEC 21.4).
+def check_agent_ack(snapshot: BrainSnapshot, actor: Actor, sig_id: str) -> str:
+    """An agent acknowledges only a signal addressed to one of its own claims (SPEC 21.4); that claim's ID, which
+    signs the acknowledgement (a session's `by` is its ID, SPEC 6.3).
 
     Raises:
         InvalidData / NotFound: a malformed or unknown signal ID (65 / 66).
@@ -145,7 +146,7 @@ def check_agent_ack(snapshot: BrainSnapshot, actor: Actor, sig_id: str) -> None:
     sig = require_signal(snapshot, sig_id)
     dest = snapshot.claim(sig.to.split("@", 1)[0])
     if dest is not None and owns(actor, dest, snapshot):
-        return
+        return dest.sess_id
     held = f", held by {holder_text(dest)}" if dest is not None else ""
     raise NotYours(f"cannot acknowledge {sig_id}: it is addressed to {sig.to}{held}; this agent acknowledges only "
                    f"signals to its own claims (its claims: {claims_list(actor)})", {"sig_id": sig_id, "to": sig.to})
