@@ -199,18 +199,20 @@ class Signals:
         """pending → delivered; False when it was no longer pending.
 
         An agent acknowledges only signals addressed to its own claims (`NotYours`, 77): another's
-        BLOCKED_ON would otherwise leave the cockpit's attention queue unseen.
+        BLOCKED_ON would otherwise leave the cockpit's attention queue unseen. Without `by`, an agent signs with
+        that claim's ID and a human with their identity.
         """
         from brain_tui.core.rules import authority
         from brain_tui.core.rules import signals as signal_rules
 
-        who = by or self._brain.human()
         acting = authority.acting_in(self._brain.root, actor)
 
         def decide(cs: ChangeSet) -> bool:
-            if acting.is_agent:
-                signal_rules.check_agent_ack(cs.snapshot, acting, sig_id)
-            return signal_rules.ack_signal(cs, sig_id, who)
+            who = by
+            if acting.is_agent:  # signed by its own claim unless told otherwise (the MCP tool names it)
+                own = signal_rules.check_agent_ack(cs.snapshot, acting, sig_id)
+                who = who or own
+            return signal_rules.ack_signal(cs, sig_id, who or self._brain.human())
 
         return self._brain.mutate(decide)
 

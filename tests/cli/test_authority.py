@@ -260,3 +260,15 @@ def test_an_agent_cannot_remove_or_rewrite_its_own_hooks_and_fence(brain: Path) 
         assert refused.code == 77 and "human's decision" in refused.err and f"bsi {argv[0]} " in refused.err, argv
     assert (brain / ".claude" / "settings.json").read_bytes() == settings
     assert run_bsi("hooks", "status", brain=brain, env=agent).code == 0  # reading what is installed stays open
+
+
+def test_an_agents_acknowledgement_is_signed_by_its_claim(brain: Path) -> None:
+    """SPEC 7's `delivered_by` names who acknowledged: a session by its ID (SPEC 6.3's `by`), as the MCP tool
+    `signal_ack` does, never the human's git identity the agent's shell happens to carry."""
+    pilot = opened(brain, "--scope", "be/", "--type", "pilote")
+    mine = opened(brain, "--scope", "be/x.py", "--parent", pilot, env=agent_env(BSI_SESSION=pilot))
+    to_me = ok(run_bsi("signal", "send", "--from", pilot, "--to", f"{mine}@desktop", "--type", "INFO", "go",
+                       brain=brain))
+    ok(run_bsi("signal", "ack", to_me, brain=brain, env=agent_env()))
+    (doc,) = [s for s in signal_docs(brain) if s["sig_id"] == to_me]
+    assert (doc["state"], doc["delivered_by"]) == ("delivered", mine)

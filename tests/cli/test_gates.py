@@ -460,3 +460,15 @@ def test_approving_a_close_gate_whose_result_lists_no_files(brain: Path, bsi: Bs
     assert run.code == 0, run.err
     assert "Traceback" not in run.err
     assert load_claim(brain, sess)["status"] == "closed"
+
+
+def test_tier_3_always_fills_in_files_modified(brain: Path, bsi: Bsi) -> None:
+    """SPEC 6.5: the product fills in `result.children` and the aggregated `files_modified` of an orchestrated
+    close, an empty list when no satellite (nor the close) names a file, as Tier 2 writes its empty list."""
+    pilot = opened(brain, "--scope", "be/", "--type", "pilote", "--slug", "pilot")
+    child = opened(brain, "--scope", "be/x.md", "--parent", pilot, "--satellite-type", "brain-write")
+    ok(bsi("claim", "close", child, "--status", "ok", brain=brain))
+    out = bsi("--json", "claim", "close", pilot, brain=brain).json()
+    result = load_claim(brain, pilot)["result"]
+    assert (result["children"], result["files_modified"]) == ([child], [])
+    assert out["result"]["files_modified"] == []

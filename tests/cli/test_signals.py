@@ -132,3 +132,16 @@ def test_any_uppercase_type_is_kept(brain: Path, bsi: Bsi) -> None:
     sig = send(brain, "--to", "x@y", "--type", "DEPLOY_DONE", "v2 is live")
     listed = bsi("--json", "signal", "list", brain=brain).json()["signals"]
     assert [(s["sig_id"], s["type"]) for s in listed] == [(sig, "DEPLOY_DONE")]
+
+
+def test_a_sender_is_an_id_an_instance_or_a_human(brain: Path, bsi: Bsi) -> None:
+    """SPEC 7: `from` is a session ID, an instance or `human:NAME`; a malformed one on the command line is 65
+    (SPEC 13), as a malformed `--to` is. A human's name may hold spaces (`human:Alice <a@x.org>`)."""
+    files = tree_bytes(brain)
+    for sender in ("sess-a/b", "sess-../../etc", "a b", "prod@desk top", "sess-x@m/c", "human:", "@vm", "a/b"):
+        run = bsi("signal", "send", "--to", "x@y", "--type", "INFO", "--from", sender, "p", brain=brain)
+        assert run.code == 65 and run.out == "" and run.err.count("\n") == 1 and "sender" in run.err, (sender, run)
+    assert tree_bytes(brain) == files
+    for sender in ("sess-20261129-0930-bsi1", "prod@desktop", "sess-20261129-0930-bsi1@desktop", "human:alice",
+                   "human:Alice <a@x.org>", "Mon cerveau été@desktop"):
+        send(brain, "--to", "x@y", "--type", "INFO", "--from", sender, f"from {sender}")

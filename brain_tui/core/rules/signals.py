@@ -74,6 +74,32 @@ def check_agent_send(snapshot: BrainSnapshot, actor: Actor, sender: str, sig_typ
     require_owner(actor, claim, snapshot, "send a signal from")
 
 
+def check_sender(sender: str) -> None:
+    """Who a signal is from (SPEC 7): a session ID, an instance (`brain_name@machine`) or `human:NAME`.
+
+    A human's name and a brain's name may hold spaces or accents (`human:Alice <a@x.org>`, the default
+    instance of a brain folder `Mon cerveau`); a word that starts as a session ID must be one (SPEC 4: never a
+    `/`), and anything else is one word.
+
+    Raises:
+        InvalidData: anything else (65).
+    """
+    text = sender.strip()
+    valid = bool(text) and len(sender) <= 200 and all(ch.isprintable() for ch in sender)
+    head, at, machine = text.partition("@")
+    if not valid or text.startswith("human:"):
+        valid = valid and bool(text[len("human:"):].strip())
+    elif head.startswith("sess-"):
+        valid = valid_session_id(head) and (not at or bool(ADDRESS_RE.match(machine)))
+    elif at:
+        valid = bool(head.strip()) and bool(ADDRESS_RE.match(machine))
+    else:
+        valid = bool(ADDRESS_RE.match(text))
+    if not valid:
+        raise InvalidData(f"invalid sender {sender[:80]!r}: a session ID, an instance (brain_name@machine) or "
+                          "human:NAME, on one line")
+
+
 def send_signal(cs: ChangeSet, sender: str, to: str, sig_type: str, payload: str, scope: str = "") -> str | None:
     """Stage one pending signal; `pilote`/`parent` destinations resolve through the sender's tree.
 
@@ -91,8 +117,7 @@ def send_signal(cs: ChangeSet, sender: str, to: str, sig_type: str, payload: str
     if not ADDRESS_RE.match(dest):
         raise InvalidData(f"invalid destination {dest[:80]!r}: a session ID, sess-id@machine, brain@machine, "
                           "human:NAME, pilote or parent (one word: no spaces or control characters)")
-    if not sender.strip() or len(sender) > 200 or any(not ch.isprintable() for ch in sender):
-        raise InvalidData(f"invalid sender {sender[:80]!r}: one line of printable text")
+    check_sender(sender)
     if scope.strip():
         try:
             parse_scope(scope, cs.root)
@@ -110,8 +135,9 @@ def send_signal(cs: ChangeSet, sender: str, to: str, sig_type: str, payload: str
     return sig_id
 
 
-def check_agent_ack(snapshot: BrainSnapshot, actor: Actor, sig_id: str) -> None:
-    """An agent acknowledges only a signal addressed to one of its own claims (SPEC 21.4).
+def check_agent_ack(snapshot: BrainSnapshot, actor: Actor, sig_id: str) -> str:
+    """An agent acknowledges only a signal addressed to one of its own claims (SPEC 21.4); that claim's ID, which
+    signs the acknowledgement (a session's `by` is its ID, SPEC 6.3).
 
     Raises:
         InvalidData / NotFound: a malformed or unknown signal ID (65 / 66).
@@ -122,7 +148,7 @@ def check_agent_ack(snapshot: BrainSnapshot, actor: Actor, sig_id: str) -> None:
     sig = require_signal(snapshot, sig_id)
     dest = snapshot.claim(sig.to.split("@", 1)[0])
     if dest is not None and owns(actor, dest, snapshot):
-        return
+        return dest.sess_id
     held = f", held by {holder_text(dest)}" if dest is not None else ""
     raise NotYours(f"cannot acknowledge {sig_id}: it is addressed to {sig.to}{held}; this agent acknowledges only "
                    f"signals to its own claims (its claims: {claims_list(actor)})", {"sig_id": sig_id, "to": sig.to})

@@ -122,7 +122,7 @@ def close_result(cs: ChangeSet, claim: Claim, req: CloseRequest) -> dict[str, An
         result["tests"] = {"total": total, "passed": passed, "failed": failed}
     if files:
         result["files_modified"] = files
-    if tier == 2 and "files_modified" not in result:
+    if tier in (2, 3) and "files_modified" not in result:  # the product fills it in (SPEC 6.5), empty or not
         result["files_modified"] = []
     if req.commit is not None:  # `--commit ""` is a hash given blank: refused, never taken for none
         result["commit"] = real_commit(cs.root, req.commit)
