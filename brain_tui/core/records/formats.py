@@ -123,9 +123,9 @@ def held_status(data: Mapping[str, Any], status: Status | str) -> Status | str:
     APPROVED. A file that reads ``open`` (or ``waiting_human``) while a pause is still marked (``paused_by``, or a
     PAUSED event no resume followed) was never resumed; one that reads ``open`` while a gate is still marked
     (``gate_origin``, or the claim's own HUMAN_GATE no decision followed; the old scripts wrote it with no ``by``,
-    and a cascade pause and resume then set the status back to ``open``: SPEC 14.2's bypass) was never approved. An edit of the
-    status line (by hand, in git alone, on another machine) lifts nothing: the claim holds as ``paused`` or
-    ``waiting_human``, and a human's verb acts on it as on any such claim.
+    and a cascade pause and resume then set the status back to ``open``: SPEC 14.2's bypass) was never approved.
+    An edit of the status line (by hand, in git alone, on another machine) lifts nothing: the claim holds as
+    ``paused`` or ``waiting_human``, and a human's verb acts on it as on any such claim.
     """
     if status not in (Status.OPEN, Status.WAITING_HUMAN):
         return status
