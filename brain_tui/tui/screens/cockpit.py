@@ -34,7 +34,7 @@ from ..widgets.claims_table import ActiveClaimsTable, StaleClaimsTable, active_r
 from ..widgets.env_panel import EnvPanel
 from ..widgets.footer import FittingFooter
 from ..widgets.header import BrainHeader, SelectionBar
-from ..widgets.history import PAGE_SIZE, HistoryTable, LocksTable, history_rows, lock_rows
+from ..widgets.history import PAGE_SIZE, HistoryTable, LocksTable, history_rows, lock_line, lock_rows
 from ..widgets.satellite_tree import SatelliteTree
 from ..widgets.signals_table import SignalsTable, signal_rows
 from ..widgets.table import KeyedTable
@@ -364,6 +364,8 @@ class CockpitScreen(ClaimActions):
             out = signal_line(sig)
         elif (bad := corrupt_line(app.snapshot, self.selected_claim_id())) is not None:
             out = bad
+        elif (lock := lock_line(app.snapshot, self.focused)) is not None:
+            out = lock
         else:
             out = out.append_text("no selection — tab moves between panes, 1–7 jumps to one, n to what needs you",
                                   style=MUTED)

@@ -6,9 +6,10 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, tzinfo
 
 from textual.binding import Binding
+from textual.content import Content
 from textual.message import Message
 
-from brain_tui.core.records.model import BrainSnapshot, Claim
+from brain_tui.core.records.model import BrainSnapshot, Claim, Lock
 from brain_tui.core.rules.locks import is_expired
 
 from ..present import age, result_of, short_id, status_icon
@@ -33,23 +34,49 @@ class LocksTable(KeyedTable):
     )
 
 
+def _keyed_locks(snapshot: BrainSnapshot) -> list[tuple[str, Lock]]:
+    """Each lock with its row key, by file: one file can show two copies in force (the committed one and the work
+    tree's edit), one row each."""
+    keyed: list[tuple[str, Lock]] = []
+    keys: set[str] = set()
+    for lock in sorted(snapshot.locks, key=lambda item: item.file):
+        key = lock.path if lock.path not in keys else f"{lock.path}#{len(keys)}"
+        keys.add(key)
+        keyed.append((key, lock))
+    return keyed
+
+
+def _expiry(lock: Lock, now: datetime) -> Content:
+    """When `lock` expires: "in 40m", "2h ago" (expired), or "—"."""
+    if lock.expires_at is None:
+        return safe_text("—", 4, style=MUTED)
+    if is_expired(lock, now):
+        return safe_text(f"{age(lock.expires_at, now)} ago", 16, style=ERROR)
+    return safe_text(f"in {age(now, lock.expires_at)}", 16)
+
+
+def lock_line(snapshot: BrainSnapshot, focused: object) -> Content | None:
+    """The selection line of the lock under the cursor of `focused` when it is the locks table, else None."""
+    key = focused.selected_key if isinstance(focused, LocksTable) else None
+    lock = next((lock for k, lock in _keyed_locks(snapshot) if k == key), None)
+    if lock is None:
+        return None
+    holder = short_id(lock.holder, snapshot.now, snapshot.tz)
+    out = safe_text(f"lock {lock.file} · ", 260, style=MUTED) + safe_text(holder, 80, style=STRONG)
+    out += safe_text(" · expires ", 12, style=MUTED) + _expiry(lock, snapshot.now)
+    out += safe_text(f" · gen {lock.generation}", 40, style=MUTED)
+    if is_expired(lock, snapshot.now):
+        out += safe_text(" · `bsi lock cleanup` removes it", 40, style=MUTED)
+    return out + safe_text(f" · held by {lock.holder}", 100, style=MUTED)
+
+
 def lock_rows(snapshot: BrainSnapshot, needle: str = "") -> list[Row]:
     """Rows of the locks table (expired locks are marked: `bsi lock cleanup` removes them)."""
     rows: list[Row] = []
-    keys: set[str] = set()
-    for lock in sorted(snapshot.locks, key=lambda item: item.file):
+    for key, lock in _keyed_locks(snapshot):
         if needle and needle.lower() not in f"{lock.file} {lock.holder}".lower():
             continue
-        expired = is_expired(lock, snapshot.now)
-        if lock.expires_at is None:
-            left = safe_text("—", 4, style=MUTED)
-        elif expired:
-            left = safe_text(f"{age(lock.expires_at, snapshot.now)} ago", 16, style=ERROR)
-        else:
-            left = safe_text(f"in {age(snapshot.now, lock.expires_at)}", 16)
-        # one file can show two copies in force (the committed one and the work tree's edit): one row each
-        key = lock.path if lock.path not in keys else f"{lock.path}#{len(keys)}"
-        keys.add(key)
+        left = _expiry(lock, snapshot.now)
         rows.append((key, {
             "file": safe_text(lock.file, 200),
             "holder": safe_text(short_id(lock.holder, snapshot.now, snapshot.tz), 60, style=STRONG),

@@ -1,0 +1,43 @@
+"""The selection line follows the locks pane: the lock under its cursor, its holder and expiry (SPEC 9)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from brain_tui.core.brain import Brain
+
+from .conftest import NOW, SEARCH, screen_text, settle
+
+pytestmark = pytest.mark.anyio
+
+FILE = "brain-engine/api/routes.py"
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_selection_line_names_the_highlighted_lock(  # noqa: ANN001
+        make_app, demo_root: Path, size: tuple[int, int]) -> None:
+    Brain(demo_root, clock=lambda: NOW).locks.acquire(FILE, SEARCH, 30)
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.press("6")
+        await settle(pilot)
+        table = app.screen.query_one("#locks")
+        assert app.focused is table and table.selected_key is not None
+        text = screen_text(app)
+        assert "no selection" not in text
+        assert f"lock {FILE} · 0820-api-search · expires in 30m · gen 1" in text
+
+
+async def test_an_expired_lock_says_how_it_goes(make_app, demo_root: Path, clock) -> None:  # noqa: ANN001
+    Brain(demo_root, clock=lambda: NOW - timedelta(hours=2)).locks.acquire(FILE, SEARCH, 30)
+    app = make_app()
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        await pilot.press("6")
+        await settle(pilot)
+        text = screen_text(app)
+        assert f"lock {FILE} · 0820-api-search · expires 1h30m ago · gen 1 · `bsi lock cleanup` removes it" in text
