@@ -20,8 +20,8 @@ if TYPE_CHECKING:
 #: The environment variable Claude Code sets for Bash, hooks and stdio MCP servers.
 AGENT_SESSION_ENV = "CLAUDE_CODE_SESSION_ID"
 #: Agent session IDs as the agents give them (Claude Code: a UUID).
-AGENT_SESSION_RE = LazyPattern(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$")
-SESS_RE = LazyPattern(r"^sess-[A-Za-z0-9._-]+$")
+AGENT_SESSION_RE = LazyPattern(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}\Z")
+SESS_RE = LazyPattern(r"^sess-[A-Za-z0-9._-]+\Z")
 MAX_RECORD_BYTES = 256 * 1024
 
 

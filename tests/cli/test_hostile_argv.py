@@ -1,0 +1,27 @@
+"""Hostile command-line values get one line and SPEC 19's exit code, and leave the brain as it was (SPEC 13)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.bsi import ok, run_bsi
+from tests.conftest import tree_bytes
+
+
+@pytest.mark.parametrize("args", [
+    ("claim", "show", "{id}\n"),
+    ("claim", "renew", "{id}\n"),
+    ("preflight", "fail", "{id}\n"),
+    ("lock", "acquire", "src/a.py", "{id}\n"),
+])
+def test_an_id_with_a_trailing_newline_is_an_invalid_id(brain: Path, args: tuple[str, ...]) -> None:
+    # `$` in a Python pattern also matches before a final newline: such an ID read as valid, then as not found,
+    # and the message ran over two lines
+    sess_id = ok(run_bsi("claim", "open", "--scope", "src/", brain=brain))
+    before = tree_bytes(brain)
+    done = run_bsi(*(a.format(id=sess_id) for a in args), brain=brain)
+    assert done.code == 65, done
+    assert done.err.count("\n") == 1 and done.err.startswith("bsi: ") and "invalid" in done.err
+    assert tree_bytes(brain) == before
