@@ -22,7 +22,7 @@ from brain_tui.core.records.closed_set import read_blobs
 from brain_tui.core.records.formats import YAML_SUFFIXES, lock_from_mapping
 from brain_tui.core.records.git_head import blob_id, git_output, head_commit, outside_git
 from brain_tui.core.records.model import CorruptFile, Lock
-from brain_tui.core.records.yamlio import CorruptYaml, make_state_dir, safe_load_bytes
+from brain_tui.core.records.yamlio import MAX_FILE_BYTES, CorruptYaml, make_state_dir, read_capped, safe_load_bytes
 
 __all__ = ["HEAD_LISTING", "held_in_head"]
 
@@ -86,10 +86,10 @@ def held_in_head(root: Path, tz: tzinfo, *, persist: bool = True) -> list[Lock |
     differ: dict[str, str] = {}
     for name, oid in listing.items():
         try:
-            data = (root / LOCKS_DIR / name).read_bytes()
+            data = read_capped(root / LOCKS_DIR / name)
         except OSError:
             data = None
-        if data is None or blob_id(data, oid) != oid:
+        if data is None or len(data) > MAX_FILE_BYTES or blob_id(data, oid) != oid:
             differ[name] = oid
     if not differ:
         return []

@@ -1,0 +1,53 @@
+"""A protocol file that is no regular file (a FIFO, a link to a device) or is endless is read bounded and
+never waited on: the claim git holds still holds its scope, the rest of the brain reads as before (SPEC 13:
+over 64 KiB is corrupt). Before, a FIFO hung every read and a link to /dev/zero ate the memory."""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.bsi import bsi_command, clean_env, ok, run_bsi
+from tests.conftest import claim_file
+
+#: The address space a read may take: reading /dev/zero to its end is a memory error long before it.
+_MEMORY = 1_500_000_000
+
+
+def _bounded() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (_MEMORY, _MEMORY))
+
+
+def _fifo(path: Path) -> None:
+    path.unlink()
+    os.mkfifo(path)
+
+
+def _zero(path: Path) -> None:
+    path.unlink()
+    path.symlink_to("/dev/zero")
+
+
+@pytest.mark.parametrize("spoil", [_fifo, _zero], ids=["fifo", "dev-zero"])
+@pytest.mark.parametrize("command", [("claim", "list"), ("check-scope", "docs/x.md"), ("index",)])
+def test_a_committed_claim_file_that_is_no_regular_file_reads_as_corrupt(
+        brain: Path, spoil: Callable[[Path], None], command: tuple[str, ...]) -> None:
+    holder = ok(run_bsi("claim", "open", "--scope", "docs/", "--slug", "aaaa", brain=brain))
+    spoil(claim_file(brain, holder))
+    # a real process: a blocked open cannot be interrupted in this one, and its memory is bounded
+    done = subprocess.run(bsi_command("--json", *command, brain=brain), capture_output=True, text=True, timeout=30,
+                          env=clean_env(), cwd=brain, preexec_fn=_bounded, check=False)
+    assert "Traceback" not in done.stderr and "internal error" not in done.stderr, done.stderr
+    assert done.returncode in (0, 10), done
+    if command[0] == "claim":  # the committed claim still holds its scope: as HEAD's copy, or as a corrupt row
+        listed = json.loads(done.stdout)
+        held = [c["sess_id"] for c in listed["claims"]] + [row["path"] for row in listed["corrupt"]]
+        assert held and set(held) <= {holder, f"claims/{holder}.yml"}
+    if command[0] == "check-scope":
+        assert done.returncode == 10
