@@ -25,3 +25,21 @@ def test_an_id_with_a_trailing_newline_is_an_invalid_id(brain: Path, args: tuple
     assert done.code == 65, done
     assert done.err.count("\n") == 1 and done.err.startswith("bsi: ") and "invalid" in done.err
     assert tree_bytes(brain) == before
+
+
+@pytest.mark.parametrize("args", [
+    ("lock", "acquire", "src/caf\udcc3.py", "{id}"),
+    ("lock", "check", "src/\udcff\udcfe.py"),
+    ("hooks", "install", "--bsi", "bsi\udcc3"),
+    ("mcp", "install", "--bsi", "bsi\udcc3", "--no-check"),
+    ("--json", "claim", "open", "--scope", "src/\udcc3"),
+])
+def test_an_argument_that_is_not_utf8_is_invalid_data(brain: Path, args: tuple[str, ...]) -> None:
+    # bytes that are not UTF-8 reach Python as lone surrogates: they failed as an internal error (70) on encoding
+    sess_id = ok(run_bsi("claim", "open", "--scope", "src/", brain=brain))
+    before = tree_bytes(brain, ("claims", "signals", "locks", ".claude"))
+    done = run_bsi(*(a.format(id=sess_id) for a in args), brain=brain, process=True)
+    assert done.code == 65, done
+    assert done.err.count("\n") == 1 and done.err.startswith("bsi: ") and "not UTF-8" in done.err
+    assert "Traceback" not in done.err and "internal error" not in done.err
+    assert tree_bytes(brain, ("claims", "signals", "locks", ".claude")) == before
