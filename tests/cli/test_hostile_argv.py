@@ -43,3 +43,15 @@ def test_an_argument_that_is_not_utf8_is_invalid_data(brain: Path, args: tuple[s
     assert done.err.count("\n") == 1 and done.err.startswith("bsi: ") and "not UTF-8" in done.err
     assert "Traceback" not in done.err and "internal error" not in done.err
     assert tree_bytes(brain, ("claims", "signals", "locks", ".claude")) == before
+
+
+@pytest.mark.parametrize("args", [("lint", "x" * 10_000), ("init", "{parent}/" + "x" * 10_000),
+                                  ("demo", "{parent}/" + "d" * 300)])
+def test_a_name_too_long_for_the_file_system_is_invalid_data(brain: Path, args: tuple[str, ...]) -> None:
+    # ENAMETOOLONG from the file system was an internal error (70)
+    before = tree_bytes(brain)
+    done = run_bsi(*(a.format(parent=brain.parent) for a in args), brain=brain)
+    assert done.code == 65, done
+    assert done.err.count("\n") == 1 and "name too long" in done.err and "internal error" not in done.err
+    assert len(done.err) < 400
+    assert tree_bytes(brain) == before
