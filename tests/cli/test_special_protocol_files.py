@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.bsi import bsi_command, clean_env, ok, run_bsi
+from tests.bsi import NOW, bsi_command, clean_env, ok, run_bsi
 from tests.conftest import claim_file
 
 #: The address space a read may take: reading /dev/zero to its end is a memory error long before it.
@@ -41,8 +41,8 @@ def test_a_committed_claim_file_that_is_no_regular_file_reads_as_corrupt(
     holder = ok(run_bsi("claim", "open", "--scope", "docs/", "--slug", "aaaa", brain=brain))
     spoil(claim_file(brain, holder))
     # a real process: a blocked open cannot be interrupted in this one, and its memory is bounded
-    done = subprocess.run(bsi_command("--json", *command, brain=brain), capture_output=True, text=True, timeout=30,
-                          env=clean_env(), cwd=brain, preexec_fn=_bounded, check=False)
+    done = subprocess.run(bsi_command("--json", *command, brain=brain, now=NOW), capture_output=True, text=True,
+                          timeout=30, env=clean_env(), cwd=brain, preexec_fn=_bounded, check=False)
     assert "Traceback" not in done.stderr and "internal error" not in done.stderr, done.stderr
     assert done.returncode in (0, 10), done
     if command[0] == "claim":  # the committed claim still holds its scope: as HEAD's copy, or as a corrupt row
@@ -51,3 +51,22 @@ def test_a_committed_claim_file_that_is_no_regular_file_reads_as_corrupt(
         assert held and set(held) <= {holder, f"claims/{holder}.yml"}
     if command[0] == "check-scope":
         assert done.returncode == 10
+
+
+def _deep(path: Path) -> None:
+    path.unlink(missing_ok=True)
+    path.write_text("[" * 100_000 + "]" * 100_000)
+
+
+@pytest.mark.parametrize("spoil", [_fifo, _zero, _deep], ids=["fifo", "dev-zero", "deep"])
+def test_a_spoiled_hook_index_is_rebuilt_not_waited_on(brain: Path, spoil: Callable[[Path], None]) -> None:
+    holder = ok(run_bsi("claim", "open", "--scope", "docs/", "--slug", "aaaa", brain=brain))
+    ok(run_bsi("preflight", "check", holder, "docs/a.md", brain=brain))
+    index = brain / ".brain" / "hook-index.json"
+    if not index.exists():
+        index.write_text("{}")
+    spoil(index)
+    done = subprocess.run(bsi_command("--json", "preflight", "check", holder, "docs/a.md", brain=brain, now=NOW),
+                          capture_output=True, text=True, timeout=30, env=clean_env(), cwd=brain,
+                          preexec_fn=_bounded, check=False)
+    assert done.returncode == 0 and "internal error" not in done.stderr, done
