@@ -70,3 +70,19 @@ def test_a_spoiled_hook_index_is_rebuilt_not_waited_on(brain: Path, spoil: Calla
                           capture_output=True, text=True, timeout=30, env=clean_env(), cwd=brain,
                           preexec_fn=_bounded, check=False)
     assert done.returncode == 0 and "internal error" not in done.stderr, done
+
+
+@pytest.mark.parametrize("spoil", [_fifo, _zero, _deep], ids=["fifo", "dev-zero", "deep"])
+@pytest.mark.parametrize("state", ["closed-set.json", "closed-set-rows"])
+def test_a_spoiled_closed_set_is_rebuilt_not_waited_on(brain: Path, spoil: Callable[[Path], None], state: str) -> None:
+    holder = ok(run_bsi("claim", "open", "--scope", "docs/", "--slug", "aaaa", brain=brain))
+    ok(run_bsi("claim", "list", "--all", brain=brain))
+    folder = brain / ".brain"
+    files = [folder / "closed-set.json"] if state == "closed-set.json" else sorted(folder.glob("closed-set-*.txt"))
+    assert files
+    for path in files:
+        spoil(path)
+    done = subprocess.run(bsi_command("--json", "claim", "list", "--all", brain=brain, now=NOW), capture_output=True,
+                          text=True, timeout=30, env=clean_env(), cwd=brain, preexec_fn=_bounded, check=False)
+    assert done.returncode == 0 and "internal error" not in done.stderr, done
+    assert [c["sess_id"] for c in json.loads(done.stdout)["claims"]] == [holder]

@@ -8,7 +8,10 @@ link to /dev/zero: never waited on), larger than its bound, not UTF-8 JSON, or n
 from __future__ import annotations
 
 import os
-from typing import Any
+
+TYPE_CHECKING = False  # `typing` is not imported at run time: the hook's start-up (issue 18)
+if TYPE_CHECKING:
+    from typing import Any
 
 #: The default bound of a state file: far above what the product writes, far below what would exhaust memory.
 MAX_STATE_BYTES = 64 * 1024 * 1024
