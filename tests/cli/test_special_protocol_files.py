@@ -86,3 +86,31 @@ def test_a_spoiled_closed_set_is_rebuilt_not_waited_on(brain: Path, spoil: Calla
                           text=True, timeout=30, env=clean_env(), cwd=brain, preexec_fn=_bounded, check=False)
     assert done.returncode == 0 and "internal error" not in done.stderr, done
     assert [c["sess_id"] for c in json.loads(done.stdout)["claims"]] == [holder]
+
+
+@pytest.mark.parametrize("spoil", [_fifo, _zero, _deep], ids=["fifo", "dev-zero", "deep"])
+def test_a_spoiled_locks_head_listing_is_rebuilt_not_waited_on(brain: Path, spoil: Callable[[Path], None]) -> None:
+    holder = ok(run_bsi("claim", "open", "--scope", "docs/", "--slug", "aaaa", brain=brain))
+    ok(run_bsi("lock", "acquire", "docs/a.md", holder, brain=brain))
+    listing = brain / ".brain" / "locks-head.json"
+    assert listing.exists()
+    spoil(listing)
+    done = subprocess.run(bsi_command("--json", "lock", "list", brain=brain, now=NOW), capture_output=True,
+                          text=True, timeout=30, env=clean_env(), cwd=brain, preexec_fn=_bounded, check=False)
+    assert done.returncode == 0 and "internal error" not in done.stderr, done
+
+
+@pytest.mark.parametrize("spoil", [_fifo, _deep], ids=["fifo", "deep"])
+def test_a_spoiled_agent_session_record_answers_the_hook_in_time(brain: Path, spoil: Callable[[Path], None]) -> None:
+    agent = "0f8e2a4c-7b1d-4e9a-a3c5-6d2f1b0e9c87"
+    ok(run_bsi("claim", "open", "--scope", "docs/", "--agent-session", agent, brain=brain))
+    record = brain / ".brain" / "agents" / "sessions" / f"{agent}.json"
+    assert record.exists()
+    spoil(record)
+    event = {"session_id": agent, "cwd": str(brain), "hook_event_name": "PreToolUse", "tool_name": "Write",
+             "tool_input": {"file_path": str(brain / "docs" / "a.md"), "content": "x"}, "tool_use_id": "t"}
+    done = subprocess.run(bsi_command("hook", "pre-tool-use", brain=brain, now=NOW), input=json.dumps(event),
+                          capture_output=True, text=True, timeout=30, env=clean_env(CLAUDE_CODE_SESSION_ID=agent),
+                          cwd=brain, preexec_fn=_bounded, check=False)
+    assert done.returncode in (0, 2) and "internal error" not in done.stderr, done
+    assert not done.stdout.strip() or isinstance(json.loads(done.stdout), dict)

@@ -38,10 +38,9 @@ def _listed(name: str) -> bool:
 
 
 def _stored(root: Path, commit: str) -> dict[str, str] | None:
-    try:
-        data = json.loads((root / STATE_DIR / HEAD_LISTING).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
+    from brain_tui.core.records.state_json import read_state_json
+
+    data = read_state_json(root / STATE_DIR / HEAD_LISTING)
     files = data.get("files") if isinstance(data, dict) and data.get("commit") == commit else None
     if not isinstance(files, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in files.items()):
         return None
