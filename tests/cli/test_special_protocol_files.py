@@ -114,3 +114,13 @@ def test_a_spoiled_agent_session_record_answers_the_hook_in_time(brain: Path, sp
                           cwd=brain, preexec_fn=_bounded, check=False)
     assert done.returncode in (0, 2) and "internal error" not in done.stderr, done
     assert not done.stdout.strip() or isinstance(json.loads(done.stdout), dict)
+
+
+@pytest.mark.parametrize("spoil", [_fifo, _zero], ids=["fifo", "dev-zero"])
+def test_a_brain_index_that_is_no_regular_file_is_not_waited_on(brain: Path, spoil: Callable[[Path], None]) -> None:
+    holder = ok(run_bsi("claim", "open", "--scope", "docs/", "--slug", "aaaa", brain=brain))
+    spoil(brain / "BRAIN-INDEX.md")
+    done = subprocess.run(bsi_command("--json", "claim", "list", brain=brain, now=NOW), capture_output=True,
+                          text=True, timeout=30, env=clean_env(), cwd=brain, preexec_fn=_bounded, check=False)
+    assert done.returncode == 0 and "internal error" not in done.stderr, done
+    assert [c["sess_id"] for c in json.loads(done.stdout)["claims"]] == [holder]
