@@ -42,3 +42,17 @@ def split_flags(argv: Sequence[str], value_flags: Sequence[str],
             rest.append(arg)
         index += 1
     return flags, rest
+
+
+def not_utf8(argv: Sequence[str]) -> str | None:
+    """The first word of `argv` whose bytes are not UTF-8 text, shown as its bytes (``b'caf\\xc3'``), else None.
+
+    Python hands such bytes over as lone surrogates; the brain's names and text are UTF-8 (SPEC 13), so such a
+    word is invalid data, never a path or a message to write.
+    """
+    for word in argv:
+        try:
+            word.encode("utf-8")
+        except UnicodeEncodeError:
+            return repr(word.encode("utf-8", "surrogateescape"))[:80]
+    return None

@@ -138,7 +138,8 @@ def _where_to_write(agent: bool) -> str:
 
 
 def os_refusal(exc: OSError, agent: bool) -> BsiError | None:
-    """The plain refusal for a write the system refused (read-only, denied, full); None for any other OSError.
+    """The plain refusal for a write the system refused (read-only, denied, full) or a name it cannot hold (too
+    long: invalid data); None for any other OSError.
 
     The message names the path and says that the command stopped: one line, never a traceback. `agent` is True when
     an agent acts (`rules.authority.current_actor`): the read-only advice differs.
@@ -147,6 +148,9 @@ def os_refusal(exc: OSError, agent: bool) -> BsiError | None:
     if exc.errno in _CANNOT_WRITE:
         return CannotWrite(f"cannot write {path}: {_CANNOT_WRITE[exc.errno]}; the command stopped and "
                            f"committed nothing ({_where_to_write(agent)})")
+    if exc.errno == errno.ENAMETOOLONG:
+        shown = path if len(str(path)) <= 120 else f"{str(path)[:60]}…{str(path)[-40:]}"
+        return InvalidData(f"cannot use {shown}: file name too long for the file system; nothing was written")
     if exc.errno in _NO_ROOM:
         return DiskFull(f"cannot write {path}: {_NO_ROOM[exc.errno]}; the command stopped and committed "
                         f"nothing (free some space, then run it again)")

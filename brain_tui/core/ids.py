@@ -18,10 +18,10 @@ TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up
 if TYPE_CHECKING:
     import random
 
-SESSION_ID_RE = LazyPattern(r"^sess-[A-Za-z0-9._-]+$")
-SIGNAL_ID_RE = LazyPattern(r"^sig-[A-Za-z0-9._-]+$")
+SESSION_ID_RE = LazyPattern(r"^sess-[A-Za-z0-9._-]+\Z")
+SIGNAL_ID_RE = LazyPattern(r"^sig-[A-Za-z0-9._-]+\Z")
 #: A signal type: one uppercase word (SPEC 7). A file's type is read upper-cased only when that makes it one.
-SIGNAL_TYPE_RE = LazyPattern(r"^[A-Z][A-Z0-9_]*$")
+SIGNAL_TYPE_RE = LazyPattern(r"^[A-Z][A-Z0-9_]*\Z")
 #: `string.ascii_lowercase + string.digits`, spelled out: `string` costs every read its import (start-up, issue 18).
 _ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789"
 #: The characters of an ID: what may not stand right before one found in text.

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 __all__ = ["SPRINT_ID_RE", "BreathRecord", "breath_from_mapping", "order_records", "record_from_mapping",
            "record_path", "str_list", "validate_sprint_id"]
 
-SPRINT_ID_RE = LazyPattern(r"^sprint-[A-Za-z0-9._-]+$")
+SPRINT_ID_RE = LazyPattern(r"^sprint-[A-Za-z0-9._-]+\Z")
 
 
 def validate_sprint_id(sprint: str) -> str:

@@ -54,9 +54,11 @@ def rows_file(path: Path, *, names: bool) -> tuple[frozenset[str], list[str] | N
     if names and found_names is None:
         READS["names"] += 1
         found_names = frozenset()
-        with contextlib.suppress(OSError, ValueError), open(path, encoding="utf-8") as handle:
-            handle.readline()
-            found_names = frozenset(handle.readline().rstrip("\n").split("\t")) - {""}
+        with contextlib.suppress(OSError, ValueError):
+            raw = _read_bounded(path)
+            if raw is not None:
+                lines = raw.decode("utf-8").split("\n", 2)
+                found_names = frozenset((lines[1] if len(lines) > 1 else "").split("\t")) - {""}
     if not names and rows is None:
         READS["rows"] += 1
         rows = read_lines(path)
@@ -73,14 +75,28 @@ def checked_row(line: object) -> str:
     return line
 
 
+def _read_bounded(path: Path) -> bytes | None:
+    """The bytes of a rows file; None when it is no regular file (a FIFO, a link to /dev/zero: never waited on) or
+    larger than a state file may be. OSError when it cannot be opened."""
+    from brain_tui.core.records.state_json import MAX_STATE_BYTES
+    from brain_tui.core.records.yamlio import read_capped
+
+    raw = read_capped(path, MAX_STATE_BYTES + 1)
+    return None if raw is None or len(raw) > MAX_STATE_BYTES else raw
+
+
 def read_lines(path: Path) -> list[str] | None:
     """The rows of the stored set, or None when the file does not hold as many as its header says."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            head = json.loads(handle.readline())
-            handle.readline()
-            lines = handle.readlines()
-    except (OSError, ValueError):
+        raw = _read_bounded(path)
+        if raw is None:
+            return None
+        first, _sep, rest = raw.decode("utf-8").partition("\n")
+        head = json.loads(first)
+        parts = rest.split("\n")  # lines as `readlines` gives them: only "\n" ends one
+        lines = [part + "\n" for part in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
+        lines = lines[1:]
+    except (OSError, ValueError, RecursionError):
         return None
     if not isinstance(head, dict) or head.get("format") != FORMAT or head.get("count") != len(lines) or \
             (lines and not lines[-1].endswith("\n")):

@@ -350,10 +350,11 @@ def _relist(root: Path, found: ClosedSet, key: tuple[int, int, int]) -> ClosedSe
 
 def load(root: str | Path, kind: Folder = CLOSED_CLAIMS) -> ClosedSet | None:
     """The stored set of `kind` as it is (header only; rows on demand), or None when missing or unreadable."""
+    from brain_tui.core.records.state_json import read_state_json
+
     path = Path(root) / STATE_DIR / kind.head_file
+    head = read_state_json(path)
     try:
-        with open(path, encoding="utf-8") as handle:
-            head = json.loads(handle.read())
         if not isinstance(head, dict) or head.get("format") != FORMAT or head.get("code") != _fingerprint(kind):
             return None
         key = head["dir"]

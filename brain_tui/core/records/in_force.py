@@ -38,7 +38,7 @@ from brain_tui.core.records.formats import claim_from_mapping, parse_claim_bytes
 from brain_tui.core.records.git_head import blob_id
 from brain_tui.core.records.model import Claim
 from brain_tui.core.records.statuses import TERMINAL_STATUSES, Status
-from brain_tui.core.records.yamlio import CorruptYaml
+from brain_tui.core.records.yamlio import MAX_FILE_BYTES, CorruptYaml, read_capped
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
 if TYPE_CHECKING:
@@ -121,10 +121,10 @@ def strictest_with_head(root: Path, closed: ClosedSet, claims: list[Claim], tz: 
         if oid is None:
             continue
         try:
-            data = (root / claim.path).read_bytes()
+            data = read_capped(root / claim.path)
         except OSError:
             continue  # gone since it was read: the next read sees it deleted (`held_in_head`)
-        if blob_id(data, oid) != oid:
+        if data is None or len(data) > MAX_FILE_BYTES or blob_id(data, oid) != oid:
             edited[claim.path] = oid
     if not edited:
         return claims

@@ -15,7 +15,7 @@ from brain_tui.core.lazy_re import LazyPattern
 from brain_tui.core.paths.layout import INDEX_FILE
 from brain_tui.core.records.index import END, START
 
-_SIG_ID_RE = LazyPattern(r"^sig-[A-Za-z0-9._-]+$")
+_SIG_ID_RE = LazyPattern(r"^sig-[A-Za-z0-9._-]+\Z")
 _EMPTY_CELLS = frozenset({"", "—", "-"})
 _STATE_ALIASES = {
     "pending": "pending",
@@ -131,7 +131,7 @@ def parse_block_signal_rows(text: str) -> list[dict[str, str]]:
     return _signal_rows_of(_section_lines(text, _SIGNALS_HEADING_RE, generated=True))
 
 
-_SESS_ID_RE = LazyPattern(r"^sess-[A-Za-z0-9._-]+$")
+_SESS_ID_RE = LazyPattern(r"^sess-[A-Za-z0-9._-]+\Z")
 
 
 def parse_legacy_claim_rows(text: str) -> list[dict[str, str]]:

@@ -22,7 +22,7 @@ from brain_tui.core.records.closed_set import read_blobs
 from brain_tui.core.records.formats import YAML_SUFFIXES, lock_from_mapping
 from brain_tui.core.records.git_head import blob_id, git_output, head_commit, outside_git
 from brain_tui.core.records.model import CorruptFile, Lock
-from brain_tui.core.records.yamlio import CorruptYaml, make_state_dir, safe_load_bytes
+from brain_tui.core.records.yamlio import MAX_FILE_BYTES, CorruptYaml, make_state_dir, read_capped, safe_load_bytes
 
 __all__ = ["HEAD_LISTING", "held_in_head"]
 
@@ -38,10 +38,9 @@ def _listed(name: str) -> bool:
 
 
 def _stored(root: Path, commit: str) -> dict[str, str] | None:
-    try:
-        data = json.loads((root / STATE_DIR / HEAD_LISTING).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
+    from brain_tui.core.records.state_json import read_state_json
+
+    data = read_state_json(root / STATE_DIR / HEAD_LISTING)
     files = data.get("files") if isinstance(data, dict) and data.get("commit") == commit else None
     if not isinstance(files, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in files.items()):
         return None
@@ -86,10 +85,10 @@ def held_in_head(root: Path, tz: tzinfo, *, persist: bool = True) -> list[Lock |
     differ: dict[str, str] = {}
     for name, oid in listing.items():
         try:
-            data = (root / LOCKS_DIR / name).read_bytes()
+            data = read_capped(root / LOCKS_DIR / name)
         except OSError:
             data = None
-        if data is None or blob_id(data, oid) != oid:
+        if data is None or len(data) > MAX_FILE_BYTES or blob_id(data, oid) != oid:
             differ[name] = oid
     if not differ:
         return []

@@ -45,9 +45,10 @@ from brain_tui.core.records.model import (
     Lock,
     Signal,
 )
+from brain_tui.core.records.state_json import MAX_STATE_BYTES
 from brain_tui.core.records.statuses import TERMINAL_STATUSES
 from brain_tui.core.records.unreadable import held_by_bytes, held_by_data, held_by_file
-from brain_tui.core.records.yamlio import TEMP_MARK, safe_load_bytes
+from brain_tui.core.records.yamlio import TEMP_MARK, read_capped, safe_load_bytes
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
 if TYPE_CHECKING:
@@ -296,8 +297,8 @@ class BrainStore:
             return []
         key = file_key(st)
         if self._index_rows is None or self._index_rows[0] != key:
-            try:
-                raw = (self.root / INDEX_FILE).read_bytes()
+            try:  # bounded, never waiting on a FIFO
+                raw = read_capped(self.root / INDEX_FILE, MAX_STATE_BYTES) or b""
             except OSError:
                 return []
             self._index_rows = (key, *(([], []) if index.START.encode() in raw else legacy_rows(raw)))

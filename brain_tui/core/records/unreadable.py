@@ -24,7 +24,7 @@ from brain_tui.core.lazy_re import LazyPattern
 from brain_tui.core.paths.scope import GLOBAL, ScopeEntry, parse_scope
 from brain_tui.core.records.formats import claim_identity, parse_claim_bytes
 from brain_tui.core.records.statuses import TERMINAL_STATUSES
-from brain_tui.core.records.yamlio import MAX_FILE_BYTES, CorruptYaml, safe_load_text
+from brain_tui.core.records.yamlio import MAX_FILE_BYTES, CorruptYaml, read_capped, safe_load_text
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
 if TYPE_CHECKING:
@@ -192,9 +192,7 @@ def held_by_file(root: str | os.PathLike[str], rel_path: str, tz: tzinfo) -> tup
     ``()`` for a file that is not a claim by its name (``gate-ack-*.yml``); else as `held_by_bytes`,
     with the scope of the version committed at HEAD when that one reads (a work-tree-only spoil)."""
     try:
-        fd = os.open(Path(root) / rel_path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-        with os.fdopen(fd, "rb") as handle:
-            raw: bytes | None = handle.read(MAX_FILE_BYTES + 1)
+        raw = read_capped(Path(root) / rel_path, follow=False)
     except OSError:
         raw = None
     held = held_by_bytes(raw, rel_path, root, tz)

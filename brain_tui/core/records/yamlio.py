@@ -247,19 +247,29 @@ def safe_load_file(path: str | os.PathLike[str], *, plain_first: bool = False) -
     usually written in, without importing PyYAML (start-up, issue 18). FileNotFoundError when the file is missing.
     What is no regular file once opened (a FIFO, a link to a device such as /dev/tty) is CorruptYaml, never waited on:
     the open does not block and nothing is read from it."""
-    import stat
-
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    with open(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise CorruptYaml(0, "not a regular file")
-        raw = handle.read(MAX_FILE_BYTES + 1)
+    raw = read_capped(path)
+    if raw is None:
+        raise CorruptYaml(0, "not a regular file")
     if plain_first and len(raw) <= MAX_FILE_BYTES:
         from brain_tui.core.records.yaml_plain import NotPlain, load_plain
 
         with contextlib.suppress(NotPlain, UnicodeDecodeError):
             return load_plain(raw.decode("utf-8"))
     return safe_load_bytes(raw)
+
+
+def read_capped(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES + 1, *, follow: bool = True) -> bytes | None:
+    """At most `limit` bytes of the file at `path`; None when it is no regular file once opened (a FIFO, a link to
+    /dev/zero or /dev/tty): the open does not block and nothing is read from it. OSError when it cannot be opened
+    (with `follow=False`, also when `path` is a symbolic link)."""
+    import stat
+
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | (0 if follow else getattr(os, "O_NOFOLLOW", 0))
+    fd = os.open(path, flags)
+    with open(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        return handle.read(limit)
 
 
 def safe_load_bytes(raw: bytes) -> Any:

@@ -33,7 +33,7 @@ INTERPRETERS = frozenset({"node", "nodejs", "bun", "deno", "sh", "bash", "dash",
 #: How far up the process tree the walk goes (a deeper agent is a pathological tree).
 MAX_ANCESTORS = 64
 
-_SESS_RE = re.compile(r"^sess-[A-Za-z0-9._-]+$")
+_SESS_RE = re.compile(r"^sess-[A-Za-z0-9._-]+\Z")
 _SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "fish", "ash", "tcsh", "csh"})
 _INLINE_CODE = frozenset({"-c", "-m", "-e", "--eval", "-p", "--print"})
 #: The most of an agent's environment read to find one variable (a pathological environment is not the agent's word).

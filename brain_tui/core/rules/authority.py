@@ -71,7 +71,7 @@ AGENT_SESSION_MARKERS: tuple[str, ...] = (
     "CODEX_SESSION_ID",
 )
 
-_AGENT_SESSION_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$")
+_AGENT_SESSION_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}\Z")
 _EVIDENCE_ROOM = 3
 
 

@@ -43,7 +43,7 @@ TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up
 if TYPE_CHECKING:
     from typing import Any
 
-SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]*\Z")
 #: The longest slug: the ID is a file name (`claims/<id>.yml`, and the atomic write's longer temporary name).
 MAX_SLUG = 64
 

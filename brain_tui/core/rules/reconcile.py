@@ -26,7 +26,7 @@ from brain_tui.core.rules import conflicts
 if TYPE_CHECKING:
     from brain_tui.core.records.changes import ChangeSet
 
-_CANONICAL_RE = re.compile(r"^(sess-\d{8}-\d{4}-)[a-z0-9][a-z0-9-]*$")
+_CANONICAL_RE = re.compile(r"^(sess-\d{8}-\d{4}-)[a-z0-9][a-z0-9-]*\Z")
 
 
 @record

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 ARCHIVE_AFTER = timedelta(hours=24)
 #: Who a signal is from or to: an ID, `x@machine`, `human:NAME`, `pilote`/`parent` — one printable token.
-ADDRESS_RE = LazyPattern(r"^[A-Za-z0-9._:@+-]{1,200}$")
+ADDRESS_RE = LazyPattern(r"^[A-Za-z0-9._:@+-]{1,200}\Z")
 #: Types only the product writes (a gate request, a pause, a tripped breaker, an unblock): never an agent's send.
 PRODUCT_SIGNAL_TYPES = frozenset({"HUMAN_GATE", "PAUSED", "CIRCUIT_BREAK", "UNBLOCK"})
 _PRODUCT_WAY = {

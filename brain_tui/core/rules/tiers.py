@@ -132,7 +132,7 @@ def close_result(cs: ChangeSet, claim: Claim, req: CloseRequest) -> dict[str, An
 
 
 #: A commit as `--commit` takes it: a hexadecimal hash, 4 to 40 digits (abbreviated or full).
-_HASH_RE = LazyPattern(r"^[0-9a-fA-F]{4,40}$")
+_HASH_RE = LazyPattern(r"^[0-9a-fA-F]{4,40}\Z")
 
 
 def real_commit(root: Path, text: str) -> str:

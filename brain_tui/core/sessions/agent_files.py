@@ -6,7 +6,6 @@ this module and not `core.agents`, whose `Liveness` and writers it does not need
 
 from __future__ import annotations
 
-import json
 import os
 
 from brain_tui.core.lazy_re import LazyPattern
@@ -20,8 +19,8 @@ if TYPE_CHECKING:
 #: The environment variable Claude Code sets for Bash, hooks and stdio MCP servers.
 AGENT_SESSION_ENV = "CLAUDE_CODE_SESSION_ID"
 #: Agent session IDs as the agents give them (Claude Code: a UUID).
-AGENT_SESSION_RE = LazyPattern(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$")
-SESS_RE = LazyPattern(r"^sess-[A-Za-z0-9._-]+$")
+AGENT_SESSION_RE = LazyPattern(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}\Z")
+SESS_RE = LazyPattern(r"^sess-[A-Za-z0-9._-]+\Z")
 MAX_RECORD_BYTES = 256 * 1024
 
 
@@ -48,18 +47,10 @@ def agents_dir(root: str | os.PathLike[str], *parts: str) -> str:
 
 
 def read_record(path: str) -> dict[str, Any] | None:
-    """A record as a dict, or None (missing, too big, not JSON, not an object)."""
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_RECORD_BYTES + 1)
-    except OSError:
-        return None
-    if len(raw) > MAX_RECORD_BYTES:
-        return None
-    try:
-        data = json.loads(raw)
-    except ValueError:
-        return None
+    """A record as a dict, or None (missing, too big, no regular file, not JSON, too deep, not an object)."""
+    from brain_tui.core.records.state_json import read_state_json
+
+    data = read_state_json(path, MAX_RECORD_BYTES)
     return data if isinstance(data, dict) else None
 
 

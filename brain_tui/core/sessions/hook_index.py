@@ -241,11 +241,9 @@ def _machine_zone_fingerprint() -> str:
 def load(root: str | os.PathLike[str]) -> dict[str, Any] | None:
     """The index when it is still the brain's state, else None (missing, racy, stale or unreadable)."""
     base = os.fspath(root)
-    try:
-        with open(os.path.join(base, HOOK_INDEX_FILE), "rb") as handle:
-            index = json.loads(handle.read())
-    except (OSError, ValueError):
-        return None
+    from brain_tui.core.records.state_json import read_state_json
+
+    index = read_state_json(os.path.join(base, HOOK_INDEX_FILE))
     if not isinstance(index, dict) or index.get("version") != VERSION or index.get("racy") is not False:
         return None
     if index.get("keys") != _keys(base):

@@ -238,16 +238,16 @@ def claim_parents(folder: Path) -> Callable[[str], str | None]:
     """`parent_of` over the claim files of `folder` (a brain's claims/ in the work tree): a claim's parent, or
     None when it has none, is unknown or does not parse."""
     from brain_tui.core.ids import valid_session_id
-    from brain_tui.core.records.yamlio import MAX_FILE_BYTES
+    from brain_tui.core.records.yamlio import MAX_FILE_BYTES, read_capped
 
     def parent_of(sess_id: str) -> str | None:
         if not valid_session_id(sess_id):
             return None
         try:
-            raw = (folder / f"{sess_id}.yml").read_bytes()[: MAX_FILE_BYTES + 1]
+            raw = read_capped(folder / f"{sess_id}.yml")
         except OSError:
             return None
-        if len(raw) > MAX_FILE_BYTES:
+        if raw is None or len(raw) > MAX_FILE_BYTES:
             return None
         doc = _parse(raw.decode("utf-8", errors="replace"))
         parent = doc.get("parent_satellite") if doc is not None else None
