@@ -139,7 +139,7 @@ def _where_to_write(agent: bool) -> str:
 
 def os_refusal(exc: OSError, agent: bool) -> BsiError | None:
     """The plain refusal for a write the system refused (read-only, denied, full) or a name it cannot hold (too
-    long: invalid data); None for any other OSError.
+    long, a folder where a file goes: invalid data); None for any other OSError.
 
     The message names the path and says that the command stopped: one line, never a traceback. `agent` is True when
     an agent acts (`rules.authority.current_actor`): the read-only advice differs.
@@ -151,6 +151,10 @@ def os_refusal(exc: OSError, agent: bool) -> BsiError | None:
     if exc.errno == errno.ENAMETOOLONG:
         shown = path if len(str(path)) <= 120 else f"{str(path)[:60]}…{str(path)[-40:]}"
         return InvalidData(f"cannot use {shown}: file name too long for the file system; nothing was written")
+    if exc.errno in (errno.EISDIR, errno.ENOTDIR):  # a folder where a file goes, or a file where a folder goes
+        kind = "a folder" if exc.errno == errno.EISDIR else "under a file, not a folder"
+        return InvalidData(f"cannot write {path}: it is {kind}; nothing was written (move it away, then run the "
+                           "command again)")
     if exc.errno in _NO_ROOM:
         return DiskFull(f"cannot write {path}: {_NO_ROOM[exc.errno]}; the command stopped and committed "
                         f"nothing (free some space, then run it again)")

@@ -124,3 +124,17 @@ def test_a_brain_index_that_is_no_regular_file_is_not_waited_on(brain: Path, spo
                           text=True, timeout=30, env=clean_env(), cwd=brain, preexec_fn=_bounded, check=False)
     assert done.returncode == 0 and "internal error" not in done.stderr, done
     assert [c["sess_id"] for c in json.loads(done.stdout)["claims"]] == [holder]
+
+
+@pytest.mark.parametrize("command", [("index",), ("claim", "open", "--scope", "docs/", "--slug", "aaaa")])
+def test_a_folder_where_the_index_goes_is_invalid_data_and_nothing_is_written(
+        brain: Path, command: tuple[str, ...]) -> None:
+    (brain / "BRAIN-INDEX.md").unlink()
+    (brain / "BRAIN-INDEX.md").mkdir()
+    (brain / "BRAIN-INDEX.md" / "notes.md").write_text("kept\n", encoding="utf-8")
+    claims = sorted(p.name for p in (brain / "claims").iterdir())
+    proc = run_bsi(*command, brain=brain)
+    assert proc.code == 65, proc
+    assert proc.err.count("\n") == 1 and "BRAIN-INDEX.md: it is a folder" in proc.err and "Traceback" not in proc.err
+    assert sorted(p.name for p in (brain / "claims").iterdir()) == claims
+    assert (brain / "BRAIN-INDEX.md" / "notes.md").read_text(encoding="utf-8") == "kept\n"

@@ -266,9 +266,15 @@ def read_capped(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES + 1, *
 
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | (0 if follow else getattr(os, "O_NOFOLLOW", 0))
     fd = os.open(path, flags)
+    try:
+        regular = stat.S_ISREG(os.fstat(fd).st_mode)
+    except OSError:
+        os.close(fd)
+        raise
+    if not regular:  # a folder too: `open(fd)` of one raises and leaves the descriptor open
+        os.close(fd)
+        return None
     with open(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
         return handle.read(limit)
 
 
