@@ -258,13 +258,14 @@ def _main(args_list: list[str], serve_mcp: McpServer | None) -> int:
 
     ctx = Context(argparse.Namespace(), serve_mcp=serve_mcp)
     try:
-        from brain_tui.core.command_line import not_utf8
+        if not all(word.isascii() for word in args_list):  # (help and usage errors load no core: issue 18)
+            from brain_tui.core.command_line import not_utf8
 
-        undecodable = not_utf8(args_list)
-        if undecodable is not None:
-            from brain_tui.core.errors import InvalidData
+            undecodable = not_utf8(args_list)
+            if undecodable is not None:
+                from brain_tui.core.errors import InvalidData
 
-            raise InvalidData(f"argument {undecodable} is not UTF-8 text: the brain's names and text are UTF-8")
+                raise InvalidData(f"argument {undecodable} is not UTF-8 text: the brain's names and text are UTF-8")
         try:
             command, action = words_of(args_list)
             parser = build_parser(only=command, action=action)

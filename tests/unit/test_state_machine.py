@@ -485,11 +485,14 @@ class ClaimMachine(RuleBasedStateMachine):
             if doc["status"] == "stale" and previous.get("status") == "stale" and after != before:
                 assert action in HUMAN_ACTIONS, f"{sess} changed {before} → {after} by {action}"
             if previous.get("status") == "stale" and doc["status"] != "stale":
-                # an approval renews an expired gate while opening + 8 h leaves time (see `gate`): open again
+                # an approval renews an expired gate while opening + 8 h leaves time (see `gate`): open again;
+                # an owner's late close whose `on_done` is a human gate stops at that gate (SPEC 6.6, see `close`)
+                gated_close = ("close", "waiting_human") if doc.get("on_done") == GATE_TRIGGER else ("close", "closed")
                 assert target == sess and (action, doc["status"]) in (
                     ("release", "released"), ("close", "closed"), ("reject", "failed"), ("abort", "failed"),
                     ("approve", "closed"),
                     ("approve", "open"),
+                    gated_close,
                 ), f"{sess} left stale by {action} on {target}: {doc['status']}"
             if doc["status"] == "closed" and previous.get("status") != "closed":
                 assert not held(before) or action == "approve", f"{sess} closed past {before}"
