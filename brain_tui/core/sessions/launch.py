@@ -418,8 +418,8 @@ def require_program(plan: LaunchPlan) -> str:
 
 
 def exec_here(plan: LaunchPlan, root: Path, started_at: str) -> NoReturn:
-    """Replace this process by the agent (same terminal), remembering the launch first; NotFound (66)
-    when the program is not installed.
+    """Replace this process by the agent's launch root (same terminal), which runs the agent as its child,
+    remembering the launch first; NotFound (66) when the program is not installed.
     """
     program = require_program(plan)
     write_settings(plan)
