@@ -27,7 +27,7 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
     where.add_argument("--tmux", dest="tmux", action="store_const", const=True, default=None,
                        help="in a new tmux window (the default when tmux is installed)")
     where.add_argument("--here", dest="tmux", action="store_const", const=False,
-                       help="in this terminal (this process becomes the agent)")
+                       help="in this terminal (this process runs the agent and ends with it)")
     p.add_argument("--attach", action="store_true", help="show the tmux window of the claim's running agent")
     p.add_argument("--list", action="store_true", help="the launched agents still running")
     p.set_defaults(handler=cmd_launch)

@@ -42,7 +42,8 @@ class Launches:
         """Start an agent for an open claim: a new tmux window, or (no tmux) this very process.
 
         Under the writer lock, so two launchers never both take the last of the `MAX_RUNNING` slots.
-        Without tmux the current process becomes the agent and this never returns. An agent: its own tree only.
+        Without tmux the current process becomes the agent's launch root and this never returns. An agent: its own
+        tree only.
         """
         brain = self._brain
         with brain.locked():

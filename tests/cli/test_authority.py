@@ -202,7 +202,7 @@ def test_an_agent_launches_an_agent_only_for_its_own_claim(brain: Path) -> None:
     run = run_bsi("launch", theirs, brain=brain, env=env)
     assert run.code == 77 and f"cannot launch an agent for {theirs}: it is held by {theirs}" in run.err, run
     assert "launched" not in run.out
-    # a process: without tmux, `bsi launch` becomes the agent (exec)
+    # a process: without tmux, `bsi launch` becomes the launch root of the agent (exec)
     assert ok(run_bsi("launch", mine, brain=brain, env=env, process=True)) == f"launched {mine}"
 
 

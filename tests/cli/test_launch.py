@@ -119,7 +119,7 @@ def test_hostile_story_is_one_argument_and_nothing_runs(brain: Path, tmp_path: P
     write_config(brain, [sys.executable, str(recorder(tmp_path)), str(out), "{story}", "{scope}", "{sess_id}",
                          "--slug={slug}", "{root}", "{prompt}"], tmux=False)
     sess = opened(brain, "--scope", "wiki/", "--story", HOSTILE, "--slug", "hostile")
-    # a process: without tmux, `bsi launch` becomes the agent (exec)
+    # a process: without tmux, `bsi launch` becomes the launch root of the agent (exec)
     run = run_bsi("launch", sess, brain=brain, env=no_tmux_env(), process=True)
     assert run.code == 0, run.err
     doc = recorded(out)
@@ -186,7 +186,7 @@ def test_handoff_opens_the_claim_then_launches_it(brain: Path, tmp_path: Path) -
                  "--on-done", "trigger → type:test scope:src/tests/")
     ok(run_bsi("claim", "close", sat, "--status", "ok", brain=brain))
     handoff = next(s for s in signal_docs(brain) if s["type"] == "HANDOFF")
-    # a process: without tmux, `bsi launch` becomes the agent (exec)
+    # a process: without tmux, `bsi launch` becomes the launch root of the agent (exec)
     run = run_bsi("launch", "--handoff", handoff["sig_id"], brain=brain, env=no_tmux_env(), process=True)
     assert run.code == 0, run.err
     argv = recorded(out)["argv"]

@@ -83,7 +83,7 @@ def test_the_settings_placeholder_names_the_file_written_before_the_agent_starts
     out = tmp_path / "argv.json"
     write_config(brain, [sys.executable, str(recorder(tmp_path)), str(out), "--settings={settings}"], tmux=False)
     sess = opened(brain, "--scope", "wiki/")
-    # a process: without tmux, `bsi launch` becomes the agent (exec)
+    # a process: without tmux, `bsi launch` becomes the launch root of the agent (exec)
     run = run_bsi("launch", sess, brain=brain, env=no_tmux_env(), process=True)
     assert run.code == 0, run.err
     path = brain / ".brain" / "launch" / f"{sess}.json"

@@ -1,8 +1,9 @@
 """The process tree above this process: which coding agents run it, and what their launcher gave them (SPEC 21.1, 20.1).
 
-A process is an agent's when an agent process (Claude Code, Codex, Gemini CLI) is
-among its ancestors (`agent_ancestors`), or when its parent exited and an
-adopter hides them (a detached `bsi … &`). The claim a launcher gave an agent
+A process is an agent's when an agent process (Claude Code, Codex, Gemini CLI, or
+bsi's launch root, under which every launched satellite runs) is among its
+ancestors (`agent_ancestors`), or when its parent exited and an adopter hides
+them (a detached `bsi … &`). The claim a launcher gave an agent
 (`$BSI_SESSION`, SPEC 20.5) is the agent's own word only when the agent process
 itself was started with it (`launcher_claim`): an agent's shell that sets
 `BSI_SESSION=<another claim>` for one command names a claim, it does not get it.
@@ -29,6 +30,11 @@ AGENT_PACKAGES = ("@anthropic-ai/claude-code", "@google/gemini-cli", "@openai/co
 #: Interpreters whose first script argument names the program really running.
 INTERPRETERS = frozenset({"node", "nodejs", "bun", "deno", "sh", "bash", "dash", "zsh", "ksh", "fish",
                           "python", "python3", "env"})
+
+#: bsi's launch root (`core.sessions.launch_root`): every launched command runs under it, so it is an agent process.
+LAUNCH_ROOT_SCRIPT = "/brain_tui/core/sessions/launch_root.py"
+#: The name its evidence gives it (``ancestor process bsi-launch (pid 812)``).
+LAUNCH_ROOT_NAME = "bsi-launch"
 
 #: How far up the process tree the walk goes (a deeper agent is a pathological tree).
 MAX_ANCESTORS = 64
@@ -205,8 +211,11 @@ def agent_program(comm: str, argv: list[str]) -> str | None:
     """The agent a process is (``claude``, ``codex``, ``gemini``), from its name and command line, or None.
 
     A process named after an agent, an argv[0] naming one, or an interpreter (node, a shell,
-    python) whose script is one or lives in an agent's npm package.
+    python) whose script is one or lives in an agent's npm package; or bsi's launch root, which
+    every launched command runs under (``bsi-launch``).
     """
+    if any(arg.replace(os.sep, "/").endswith(LAUNCH_ROOT_SCRIPT) for arg in argv[1:3]):
+        return LAUNCH_ROOT_NAME  # `python -I …/launch_root.py --exec …`: a launched satellite, whoever launched it
     names = [_program(comm)]
     if argv:
         names.append(_program(argv[0]))

@@ -19,6 +19,9 @@ The rule of what may be launched and how the agent's argv is built lives here:
   program when the command's program is ``claude`` and names no ``--settings``
   of its own, or wherever ``{settings}`` is written.
 
+Whatever launches it, the command runs under bsi's launch root (`core.sessions.launch_root`): an agent
+process for `core.agent_tree`, so nothing below it is a human's, even with its markers stripped.
+
 Running launches are remembered in ``.brain/launches/<sess-id>.json`` (local,
 never committed): the process (pid and start time), and the tmux window.
 """
@@ -43,6 +46,7 @@ from brain_tui.core.records.model import BrainSnapshot, Claim
 from brain_tui.core.records.statuses import Status
 from brain_tui.core.records.yamlio import atomic_write_text
 from brain_tui.core.rules.claims import require_claim
+from brain_tui.core.sessions.launch_root import root_argv
 
 #: At most this many launched agents run at once from one brain on one machine.
 MAX_RUNNING = 3
@@ -229,7 +233,7 @@ class LaunchRecord(JsonShaped):
     Attributes:
         sess_id: the launched claim.
         mode: "tmux" or "terminal".
-        pid: the agent's process (the tmux pane's process), 0 when unknown.
+        pid: the agent's launch root (the tmux pane's process; the agent is its child), 0 when unknown.
         create_time: the process start time (guards against a reused pid).
         started_at: ISO time of the launch (brain clock).
         window: the tmux window id (``@3``), "" outside tmux.
@@ -414,8 +418,8 @@ def require_program(plan: LaunchPlan) -> str:
 
 
 def exec_here(plan: LaunchPlan, root: Path, started_at: str) -> NoReturn:
-    """Replace this process by the agent (same terminal), remembering the launch first; NotFound (66)
-    when the program is not installed.
+    """Replace this process by the agent's launch root (same terminal), which runs the agent as its child,
+    remembering the launch first; NotFound (66) when the program is not installed.
     """
     program = require_program(plan)
     write_settings(plan)
@@ -424,7 +428,8 @@ def exec_here(plan: LaunchPlan, root: Path, started_at: str) -> NoReturn:
                                     started_at=started_at))
     env = {**os.environ, **plan.env}
     os.chdir(plan.cwd)
-    os.execve(program, list(plan.argv), env)
+    argv = root_argv(program, plan.argv)  # this process becomes the launch root, the agent its child
+    os.execve(argv[0], argv, env)
 
 
 def create_time(pid: int) -> float:

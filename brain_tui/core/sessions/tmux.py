@@ -5,8 +5,9 @@ an argument ending in ``;`` ends the command and starts another (``x;`` then
 ``run-shell …`` would run a shell command), a single command argument is run
 by a shell, and ``-n`` names and ``-c`` folders are format-expanded (``#(…)``
 runs a command). So every argument is escaped for ``;``, the agent's argv
-always reaches tmux as two elements or more, ``#`` is doubled in the folder,
-and window names come from `launch.window_name` (``[A-Za-z0-9._-]`` only).
+always reaches tmux as two elements or more (it runs under the launch root,
+`core.sessions.launch_root`), ``#`` is doubled in the folder, and window names
+come from `launch.window_name` (``[A-Za-z0-9._-]`` only).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from brain_tui.core.sessions.launch import (
     require_program,
     write_settings,
 )
+from brain_tui.core.sessions.launch_root import root_argv
 
 #: What tmux prints of the new window: the fields without spaces first; a session name may hold spaces but
 #: never ``:`` (tmux refuses it), so the session, the window index and the socket path end the line, ``:``-separated.
@@ -60,13 +62,15 @@ def tmux_session_name(brain_name: str) -> str:
 
 
 def tmux_command(plan: LaunchPlan, *, inside_tmux: bool, session: str, session_exists: bool,
-                 tmux: str = "tmux") -> list[str]:
+                 tmux: str = "tmux", program: str | None = None) -> list[str]:
     """The tmux argv that starts `plan` in a new, detached window (every argument escaped for tmux).
 
-    Inside tmux: a window in the current session. Outside: a window in `session`
-    (created when it does not exist yet).
+    The window runs bsi's launch root, which runs the plan's argv (`program`: its program's path, default
+    the argv's first element) as its child: the pane's process is the launch root. It is always several
+    arguments (tmux runs a single one by a shell). Inside tmux: a window in the current session. Outside:
+    a window in `session` (created when it does not exist yet).
     """
-    program = list(plan.argv) if len(plan.argv) > 1 else ["env", *plan.argv]  # one argument = run by a shell
+    command = root_argv(program or plan.argv[0], plan.argv)
     fmt = LAUNCH_FORMAT
     if inside_tmux or session_exists:
         head = [tmux, "new-window", "-d", "-P", "-F", fmt, "-n", plan.name]
@@ -77,7 +81,7 @@ def tmux_command(plan: LaunchPlan, *, inside_tmux: bool, session: str, session_e
     env_args: list[str] = []
     for key, value in plan.env.items():
         env_args += ["-e", f"{key}={value}"]
-    args = [*head, *env_args, "-c", plan.cwd.replace("#", "##"), "--", *program]
+    args = [*head, *env_args, "-c", plan.cwd.replace("#", "##"), "--", *command]
     return [args[0], *(tmux_arg(a) for a in args[1:])]
 
 
@@ -91,7 +95,7 @@ def start_tmux(plan: LaunchPlan, *, brain_name: str, started_at: str) -> LaunchR
     tmux = shutil.which("tmux")
     if tmux is None:
         raise UsageError("launch: tmux is not installed (set `launch.tmux: false` to run in this terminal)")
-    require_program(plan)
+    program = require_program(plan)
     inside = bool(os.environ.get("TMUX"))
     session = tmux_session_name(brain_name)
     exists = False
@@ -99,7 +103,8 @@ def start_tmux(plan: LaunchPlan, *, brain_name: str, started_at: str) -> LaunchR
         probe = subprocess.run([tmux, "has-session", "-t", f"={session}"], capture_output=True, check=False,
                                stdin=subprocess.DEVNULL)
         exists = probe.returncode == 0
-    argv = tmux_command(plan, inside_tmux=inside, session=session, session_exists=exists, tmux=tmux)
+    argv = tmux_command(plan, inside_tmux=inside, session=session, session_exists=exists, tmux=tmux,
+                        program=program)
     write_settings(plan)
     done = subprocess.run(argv, capture_output=True, text=True, check=False, stdin=subprocess.DEVNULL)
     if done.returncode != 0:
