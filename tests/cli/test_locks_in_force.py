@@ -7,60 +7,20 @@ removes it from git.
 
 from __future__ import annotations
 
-import shutil
 from datetime import UTC, datetime
-from functools import partial
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 
-from tests import bsi as runner
-from tests.bsi import INHERITED_ENV, bsi_at, run_bsi
+from tests.cli import lock_brain
+from tests.cli.lock_brain import FILE, A, B, assert_still_held, bsi, git
 
-NOW = "2026-11-29T10:00:00Z"
-A = "sess-20261129-1000-alfa"
-B = "sess-20261129-1000-bravo"
-FILE = "bravo/x.md"
-
-bsi = bsi_at(NOW, env=INHERITED_ENV, timeout=None)
-git = partial(runner.git, env=INHERITED_ENV)
-
-
-@pytest.fixture(scope="module")
-def base_brain(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A brain where alfa holds the lock of a file in bravo's scope, committed."""
-    root = tmp_path_factory.mktemp("base") / "brain"
-    proc = run_bsi("init", str(root), now=None, env=INHERITED_ENV, timeout=None)
-    assert proc.code == 0, proc.err
-    for slug in ("alfa", "bravo"):
-        proc = bsi(root, "claim", "open", "--scope", f"{slug}/", "--ttl", "8h", "--slug", slug)
-        assert proc.code == 0, proc.err
-    proc = bsi(root, "lock", "acquire", FILE, A, "60")
-    assert proc.code == 0, proc.err
-    return root
-
-
-@pytest.fixture
-def brain(base_brain: Path, tmp_path: Path) -> Path:
-    target = tmp_path / "brain"
-    shutil.copytree(base_brain, target, symlinks=True)
-    return target
+base_brain, brain = lock_brain.base_brain, lock_brain.brain  # the fixtures, by their names
 
 
 def lock_path(brain: Path) -> Path:
     return brain / "locks" / (quote(FILE, safe="") + ".yml")
-
-
-def assert_still_held(brain: Path) -> None:
-    proc = bsi(brain, "preflight", "check", B, FILE)
-    assert proc.code == 2, (proc.code, proc.out, proc.err)
-    assert A in proc.err
-    proc = bsi(brain, "lock", "check", FILE)
-    assert proc.code == 1, (proc.code, proc.out, proc.err)
-    proc = bsi(brain, "lock", "acquire", FILE, B)
-    assert proc.code == 1, (proc.code, proc.out, proc.err)
-    assert A in proc.err
 
 
 def test_a_lock_file_deleted_without_a_commit_still_holds(brain: Path) -> None:
