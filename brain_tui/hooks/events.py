@@ -80,16 +80,17 @@ class HookContext:
 # ---------------------------------------------------------------------------------------------
 # Binding (SPEC 20.1)
 # ---------------------------------------------------------------------------------------------
-def launcher_claim(environ: dict[str, str]) -> str | None:
-    """`$BSI_SESSION`, when set to a session ID that the agent process itself carries (it wins over any binding).
+def launcher_claim(environ: dict[str, str], root: str | None = None) -> str | None:
+    """`$BSI_SESSION`, when set to a session ID that the agent process itself carries (it wins over any binding),
+    for the brain at `root` when given.
 
     The rule is the core's (`agent_tree.launcher_claim`): a hook its agent's shell ran by hand with
-    another claim's ID speaks for nothing.
+    another claim's ID speaks for nothing, nor does one launched for another brain.
     """
     from brain_tui.core.ids import valid_session_id
     from brain_tui.core.rules.agent_tree import launcher_claim as launched_by
 
-    value = launched_by(environ)
+    value = launched_by(environ, root)
     return value if value and valid_session_id(value) else None
 
 
@@ -101,7 +102,7 @@ def bound_claims(ctx: HookContext, snapshot: BrainSnapshot | None = None) -> lis
     `agent_session:` of the blocking claims in `snapshot` (a claim opened on
     another path, or the records lost).
     """
-    launched = launcher_claim(ctx.environ)
+    launched = launcher_claim(ctx.environ, ctx.root)
     if launched:
         return [launched if ctx.root is None else renamed_to(ctx.root, launched)]  # a claim sync renamed: its new ID
     session = ctx.agent_session

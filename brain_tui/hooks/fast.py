@@ -130,7 +130,7 @@ def _bound(index: dict[str, Any], root: str, event: dict[str, Any], environ: dic
         from brain_tui.core.rules.agent_tree import launcher_claim
 
         # a value its agent process was not started with is left to the full decision (it names no claim)
-        if launcher_claim(environ) != launched:
+        if launcher_claim(environ, root) != launched:
             return ["(invalid BSI_SESSION)"]
         return [agent_files.renamed_to(root, launched)]  # a claim sync renamed: its new ID
     session = wire.text_field(event, "session_id") or agent_files.env_agent_session(environ)

@@ -132,7 +132,7 @@ class Session:
         from brain_tui.core.rules.agent_tree import launcher_claim
         from brain_tui.core.sessions.agent_files import renamed_to
 
-        named = launcher_claim(self.environ)
+        named = launcher_claim(self.environ, self.root)
         return renamed_to(self.root, named) if named else ""  # a claim sync renamed: its new ID
 
     def own(self, sess_id: str | None, verb: str = "act for") -> str:

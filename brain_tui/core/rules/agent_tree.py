@@ -19,7 +19,7 @@ import os
 import re
 from collections.abc import Iterable, Mapping
 
-from brain_tui.core.paths.layout import SESSION_VARIABLE
+from brain_tui.core.paths.layout import ROOT_VARIABLE, SESSION_VARIABLE
 
 #: Program names of the coding agents: a process named so, or an interpreter running a script named so.
 AGENT_PROGRAMS = frozenset({"claude", "claude-code", "codex", "gemini", "gemini-cli"})
@@ -49,22 +49,40 @@ _ANCESTORS: dict[int, tuple[str, ...]] = {}
 _NEAREST: dict[int, int | None] = {}
 
 
-def launcher_claim(environ: Mapping[str, str]) -> str | None:
+def launcher_claim(environ: Mapping[str, str], root: str | os.PathLike[str] | None = None) -> str | None:
     """The claim `$BSI_SESSION` names in `environ`, when it is the agent's own word (SPEC 20.1, 21.4); else None.
 
     A launcher (`bsi launch`, a pilot's script) starts the agent with the variable set, so the agent
     process carries it. A value set below the agent (its shell running `BSI_SESSION=sess-… bsi …`, or
     `bsi mcp` started from that shell) names another session's claim without holding it, and counts
     for nothing. With no agent process above, the value counts unless the process was orphaned (its
-    ancestors, so whose word it is, are unknown). Unset or not a session ID: None.
+    ancestors, so whose word it is, are unknown). Unset or not a session ID: None. Given the brain at
+    `root` the claim is looked up in, the value counts only when the launch was for that brain
+    (`launched_for`).
     """
     value = environ.get(SESSION_VARIABLE, "").strip()
     if not _SESS_RE.match(value):
         return None
     agent = nearest_agent()
     if agent is not None:
-        return value if _environ_value(agent, SESSION_VARIABLE) == value else None
-    return None if _adopter(os.getppid()) else value
+        named = value if _environ_value(agent, SESSION_VARIABLE) == value else None
+    else:
+        named = None if _adopter(os.getppid()) else value
+    return named if named is None or root is None or launched_for(root) else None
+
+
+def launched_for(root: str | os.PathLike[str]) -> bool:
+    """False when an agent process above this one was started for another brain than the one at `root` (the
+    `$BRAIN_ROOT` `bsi launch` gives it, SPEC 20.5): the claim its `$BSI_SESSION` names is that brain's, not one
+    of the same ID here (an agent can write a claim under any ID in a brain of its own, and launch from it)."""
+    here = os.path.realpath(os.fspath(root))
+    for pid, name in _walk(os.getpid()):
+        if not name:
+            continue
+        named = _environ_value(pid, ROOT_VARIABLE)
+        if named and os.path.isabs(named) and os.path.realpath(named) != here:
+            return False
+    return True
 
 
 def nearest_agent() -> int | None:

@@ -24,7 +24,7 @@ from brain_tui.core.errors import HumanOnly, NotYours
 from brain_tui.core.paths.layout import SESSION_VARIABLE
 from brain_tui.core.record import record, replace
 from brain_tui.core.rules.agent_tree import agent_ancestors as agent_ancestors
-from brain_tui.core.rules.agent_tree import launcher_claim
+from brain_tui.core.rules.agent_tree import launched_for, launcher_claim
 from brain_tui.core.sessions.agent_files import bound_claims
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
@@ -173,6 +173,8 @@ def acting_in(root: str | os.PathLike[str], actor: Actor | None = None) -> Actor
         from brain_tui.core.sessions.agent_process import agent_process
 
         acting = replace(acting, agent_sessions=genuine_sessions(root, acting.agent_sessions, agent_process()))
+    if actor is None and acting.claims and not launched_for(root):  # launched for another brain: not this one's
+        acting = replace(acting, claims=frozenset())
     if acting.claims:  # a launcher's `$BSI_SESSION` naming a claim sync renamed names its new ID
         from brain_tui.core.sessions.agent_files import renamed_to
 
