@@ -49,3 +49,24 @@ def test_a_close_that_loses_to_a_pause_sends_no_signal(tmp_path: Path, paused: s
     assert not [p for p in git(sat_clone, "status", "--porcelain", "--", "signals/").splitlines() if p]
     log = git(sat_clone, "log", "--format=%s", "origin/main")
     assert f"bsi: close satellite {sat}" not in log
+
+
+def test_a_hand_commit_that_also_holds_work_is_never_dropped(tmp_path: Path) -> None:
+    """A commit made by hand that closes the claim and carries the satellite's work: the pause still wins the
+    claim file (settle), but the work in the same commit reaches the remote (nothing is lost)."""
+    _, (pilot_clone, sat_clone) = make_remote(tmp_path, 2)
+    opened = _bsi(sat_clone, "10:00", "--sync", "claim", "open", "--scope", "proj/a.md", "--slug", "sat")
+    assert opened.code == 0, opened.err
+    sat = opened.out.strip()
+    assert _bsi(pilot_clone, "10:01", "sync").code == 0
+    closed = _bsi(sat_clone, "10:05", "--no-commit", "claim", "close", sat, "--status", "ok")
+    assert closed.code == 0, closed.err
+    (sat_clone / "proj").mkdir(exist_ok=True)
+    (sat_clone / "proj" / "a.md").write_text("the work\n", encoding="utf-8")
+    git(sat_clone, "add", "-A")
+    git(sat_clone, "commit", "--quiet", "-m", "close and work, by hand")
+    assert _bsi(pilot_clone, "10:06", "--sync", "gate", "pause", sat, "hold").code == 0
+    _bsi(sat_clone, "10:07", "sync")
+    git(sat_clone, "fetch", "--quiet", "origin")
+    assert git(sat_clone, "show", "origin/main:proj/a.md") == "the work\n"
+    assert (sat_clone / "proj" / "a.md").read_text(encoding="utf-8") == "the work\n"

@@ -7,8 +7,9 @@ CHECKPOINT for a close that lost would tell the pilot of work done on a claim a 
 finds such commits before the rebase, and the rebase drops them (`sequence_editor`): its files leave the
 work tree with it.
 
-A commit is lost only when every claim file it changes loses: a cascade (a pause of a pilot and its tree) whose
-one descendant the remote ended meanwhile still pauses the others.
+A commit is lost only when it holds protocol files alone (a commit made by hand that also carries work is kept
+whole; settle still gives its claim file the remote's side) and every claim file it changes loses: a cascade (a
+pause of a pilot and its tree) whose one descendant the remote ended meanwhile still pauses the others.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from brain_tui.core.paths.layout import DATA_DIRS, INDEX_FILE
 from brain_tui.core.sync import gitops
 
 __all__ = ["lost_commits", "sequence_editor"]
@@ -28,6 +30,11 @@ _CLAIM_SUFFIXES = (".yml", ".yaml")
 def _names(root: Path, *args: str) -> list[str]:
     proc = gitops.run_git(root, *args)  # a failure raises: never "nothing lost", which would push the lost write
     return [p for p in proc.stdout.split("\0") if p.endswith(_CLAIM_SUFFIXES)]
+
+
+def _protocol(rel: str) -> bool:
+    """Whether `rel` (brain-relative) is a protocol file a bsi write commits: under a data folder, or the index."""
+    return rel == INDEX_FILE or rel.split("/", 1)[0] in DATA_DIRS
 
 
 def _text(root: Path, ref: str, rel: str) -> str | None:
@@ -50,8 +57,11 @@ def lost_commits(root: Path, upstream: str) -> list[str]:
     parent_of = claim_parents(root / "claims")
     lost = []
     for commit in gitops.run_git(root, "rev-list", "--reverse", "--no-merges", f"{upstream}..HEAD").stdout.split():
-        mine = _names(root, "diff-tree", "-r", "--root", "--no-commit-id", "--name-only", "-z", "--no-renames",
-                      "--relative", commit, "--", "claims/")  # (--root: a commit with no parent adds its files)
+        touched = gitops.run_git(root, "diff-tree", "-r", "--root", "--no-commit-id", "--name-only", "-z",
+                                 "--no-renames", "--relative", commit).stdout.split("\0")  # (--root: no parent)
+        if any(rel and not _protocol(rel) for rel in touched):
+            continue  # a commit that also holds work (made by hand) is never dropped: settle keeps its claim's side
+        mine = [rel for rel in touched if rel.startswith("claims/") and rel.endswith(_CLAIM_SUFFIXES)]
         if mine and all(rel in theirs and _loses(root, rel, commit, upstream, parent_of) for rel in mine):
             lost.append(commit)
     return lost
