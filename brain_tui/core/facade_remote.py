@@ -15,7 +15,7 @@ from brain_tui.core.errors import BsiError
 from brain_tui.core.records.changes import ChangeSet
 from brain_tui.core.rules import reconcile
 from brain_tui.core.rules.reconcile import SyncReport
-from brain_tui.core.sessions.rebind import rebind_renamed
+from brain_tui.core.sessions.rebind import rebind_renamed, record_renames
 from brain_tui.core.sync import gitops, remote, remote_history, remote_state
 
 if TYPE_CHECKING:
@@ -130,6 +130,7 @@ class BrainRemote:
             new_text = rename_all(text)
             return None if new_text == text and touched[rel] == rel else (touched[rel], new_text)
 
+        record_renames(root, clashes)  # first: a kill in the rewrite leaves no binding on the other machine's ID
         remote_history.rewrite_local(root, branch, edit, rename_all, touched)
         rebind_renamed(root, clashes)  # the old ID is the other machine's claim now: this one's agent follows
         self._renamed.extend(reconcile.Renamed(old, new) for old, new in clashes.items())

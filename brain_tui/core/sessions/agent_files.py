@@ -71,7 +71,10 @@ def bound_claims(root: str | os.PathLike[str], agent_session: str) -> list[str]:
         return []
     entry = read_record(session_path(root, agent_session)) or {}
     ids = entry.get("sess_ids")
-    return [s for s in ids if isinstance(s, str) and SESS_RE.match(s)] if isinstance(ids, list) else []
+    # a claim sync renamed is read as its new ID, whether or not its binding was rewritten yet (`core.sessions.rebind`)
+    if not isinstance(ids, list):
+        return []
+    return [renamed_to(root, s) for s in ids if isinstance(s, str) and SESS_RE.match(s)]
 
 
 def recorded_process(root: str | os.PathLike[str], agent_session: str) -> str:

@@ -18,19 +18,36 @@ from typing import Any
 from brain_tui.core.paths.layout import LAUNCH_DIR, RENAMED_FILE
 from brain_tui.core.sessions.agent_files import SESS_RE, agents_dir, json_records, read_record
 
-__all__ = ["rebind_renamed"]
+__all__ = ["rebind_renamed", "record_renames"]
+
+
+def _pairs(renamed: Mapping[str, str]) -> dict[str, str]:
+    return {old: new for old, new in renamed.items() if SESS_RE.match(old) and SESS_RE.match(new) and old != new}
+
+
+def record_renames(root: str | os.PathLike[str], renamed: Mapping[str, str]) -> None:
+    """Record `renamed` (old → new) in the renames table before the commits are rewritten: every local binding and
+    launcher's `$BSI_SESSION` is read through it (`agent_files.renamed_to`), so a kill before `rebind_renamed` leaves
+    no agent on the old ID. A rewrite that fails leaves the agent on an ID that does not exist yet (it acts for
+    nothing) until the next sync records the rename it makes."""
+    from brain_tui.core.sessions.agents import _locked
+
+    pairs = _pairs(renamed)
+    if pairs:
+        with _locked(root):
+            table = agents_dir(root, RENAMED_FILE)
+            _rewrite(table, table, {**(read_record(table) or {}), **pairs})
 
 
 def rebind_renamed(root: str | os.PathLike[str], renamed: Mapping[str, str]) -> None:
     """Rewrite every local agent and launch record naming an old ID of `renamed` (old → new) to the new one."""
     from brain_tui.core.sessions.agents import _locked
 
-    pairs = {old: new for old, new in renamed.items() if SESS_RE.match(old) and SESS_RE.match(new) and old != new}
+    pairs = _pairs(renamed)
     if not pairs:
         return
+    record_renames(root, pairs)  # a launcher's `$BSI_SESSION` still names the old ID
     with _locked(root):
-        table = agents_dir(root, RENAMED_FILE)  # a launcher's `$BSI_SESSION` still names the old ID
-        _rewrite(table, table, {**(read_record(table) or {}), **pairs})
         for kind in ("sessions", "handover"):
             for _name, path, entry in json_records(agents_dir(root, kind)):
                 ids = entry.get("sess_ids") if entry else None
