@@ -88,4 +88,4 @@ def test_an_agents_hook_does_not_let_a_write_through_at_a_time_ahead(brain: Path
         proc = run_bsi("hook", "pre-tool-use", brain=brain, now=None, env=env, input=_edit(brain))
         assert proc.code == 2 and "ahead" in proc.out, proc
     proc = bsi(brain, "preflight", "check", bravo, FILE, now=later(120), env=AGENT)
-    assert proc.code != 0 and "ahead" in proc.err, proc
+    assert proc.code == 77 and "ahead" in proc.err, proc
