@@ -449,9 +449,12 @@ class Brain:
 
         The one seat of the write decision (`core.write_decision`): the hooks and `bsi preflight check` both
         ask it; the brain is read once, brain-compose.yml as it is now (`bsi mcp` too). Read-only (but the hook index).
+        Raises HumanOnly: an agent's clock runs ahead of the machine's (`authority.require_true_clock`, exit 77).
         """
+        from brain_tui.core.rules.authority import require_true_clock
         from brain_tui.core.rules.write_decision import decide_write
 
+        require_true_clock(self.now())  # an agent's answer at a time ahead would let it past others' locks
         self.config = self.store.config = self.config_file.current()
         return decide_write(self, path, session)
 

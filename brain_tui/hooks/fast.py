@@ -39,7 +39,9 @@ def _now(flags: dict[str, str], environ: dict[str, str]) -> float | None:
         moment = datetime.fromisoformat(text.strip())
     except ValueError:
         return None
-    return moment.timestamp() if moment.tzinfo is not None else None
+    if moment.tzinfo is None or moment.timestamp() > time.time():
+        return None  # a clock ahead of the machine's is the core's to judge (an agent's is refused)
+    return moment.timestamp()
 
 
 def decide(event: dict[str, Any], flags: dict[str, str], environ: dict[str, str]) -> tuple[int, str, str] | None:

@@ -17,6 +17,7 @@ import pytest
 from tests import bsi as runner
 from tests.bsi import INHERITED_ENV, bsi_at, clean_env, run_bsi
 from tests.conftest import tree_bytes
+from tests.hooks.test_hook_index import settle
 
 FILE = "bravo/x.md"
 
@@ -65,3 +66,26 @@ def test_an_agent_writes_within_the_clock_skew_and_reads_at_any_time(brain: Path
     proc = bsi(brain, "watchdog", now=later(2), env=AGENT)
     assert proc.code == 0, proc
     assert len(list((brain / "locks").glob("*.yml"))) == 1
+
+
+def _edit(brain: Path) -> str:
+    """Claude Code's PreToolUse event for an edit of alfa's locked file."""
+    import json
+
+    return json.dumps({"session_id": "0f8e2a4c-7b1d-4e9a-a3c5-6d2f1b0e9c87", "cwd": str(brain),
+                       "hook_event_name": "PreToolUse", "tool_name": "Edit", "tool_use_id": "toolu_01ABC",
+                       "tool_input": {"file_path": str(brain / FILE), "old_string": "a", "new_string": "b"}})
+
+
+def test_an_agents_hook_does_not_let_a_write_through_at_a_time_ahead(brain: Path) -> None:
+    """The hook's answer is a write's permission: at `$BRAIN_NOW` two hours ahead, alfa's lock would look expired
+    to bravo's agent (a client an agent's shell started with the variable set runs its hooks with it)."""
+    bravo = next(p.stem for p in (brain / "claims").glob("*bravo*.yml"))
+    env = {**AGENT, "BSI_SESSION": bravo}
+    settle(brain)  # the hook index vouches for the brain: the hook's shortcut answers from it
+    env["BRAIN_NOW"] = later(120)
+    for _ in range(2):
+        proc = run_bsi("hook", "pre-tool-use", brain=brain, now=None, env=env, input=_edit(brain))
+        assert proc.code == 2 and "ahead" in proc.out, proc
+    proc = bsi(brain, "preflight", "check", bravo, FILE, now=later(120), env=AGENT)
+    assert proc.code == 77 and "ahead" in proc.err, proc

@@ -52,3 +52,20 @@ def test_a_claim_launched_from_another_brain_names_nothing_here(tmp_path: Path) 
     real.mkdir()
     mine.mkdir()
     assert probe(mine, real) == ["-", "-"]
+
+
+@needs_proc
+def test_a_launch_whose_brain_lies_past_what_is_read_of_its_environment_names_nothing(tmp_path: Path) -> None:
+    """Padding put before `BRAIN_ROOT` (over the most of an environment read) hides the brain launched for: the
+    launch then counts for no brain, not for every one."""
+    real, mine = tmp_path / "real", tmp_path / "mine"
+    real.mkdir()
+    mine.mkdir()
+    env = {"BSI_SESSION": CLAIM, "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+    env.update({f"PAD{i}": "x" * 120_000 for i in range(10)})
+    env["BRAIN_ROOT"] = str(mine)
+    done = subprocess.run(root_argv(sys.executable, [sys.executable, "-c", PROBE, str(real)]),
+                          env={**env, "PYTHONPATH": os.environ.get("PYTHONPATH", "")}, capture_output=True,
+                          text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["-", "-"]

@@ -44,6 +44,8 @@ _SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "fish", "ash", "tcsh", 
 _INLINE_CODE = frozenset({"-c", "-m", "-e", "--eval", "-p", "--print"})
 #: The most of an agent's environment read to find one variable (a pathological environment is not the agent's word).
 _ENVIRON_LIMIT = 1 << 20
+#: What `_environ_value` answers for a variable past `_ENVIRON_LIMIT` when asked to tell (no value can hold NUL).
+_UNREAD = "\0"
 
 _ANCESTORS: dict[int, tuple[str, ...]] = {}
 _NEAREST: dict[int, int | None] = {}
@@ -79,7 +81,9 @@ def launched_for(root: str | os.PathLike[str]) -> bool:
     for pid, name in _walk(os.getpid()):
         if not name:
             continue
-        named = _environ_value(pid, ROOT_VARIABLE)
+        named = _environ_value(pid, ROOT_VARIABLE, unread=_UNREAD)
+        if named == _UNREAD:
+            return False  # the brain it was launched for lies past what is read of its environment: unknown
         if named and os.path.isabs(named) and os.path.realpath(named) != here:
             return False
     return True
@@ -93,11 +97,12 @@ def nearest_agent() -> int | None:
     return _NEAREST[pid]
 
 
-def _environ_value(pid: int, name: str) -> str | None:
-    """`name` in the environment process `pid` was started with, or None (unset or unreadable)."""
+def _environ_value(pid: int, name: str, unread: str | None = None) -> str | None:
+    """`name` in the environment process `pid` was started with, or None (unset or unreadable); `unread` when it
+    is not in the part read and the environment is longer (`_ENVIRON_LIMIT`)."""
     try:
         with open(f"/proc/{pid}/environ", "rb") as handle:
-            raw = handle.read(_ENVIRON_LIMIT)
+            raw = handle.read(_ENVIRON_LIMIT + 1)
     except OSError:
         if os.path.isdir("/proc/self"):
             return None
@@ -109,10 +114,12 @@ def _environ_value(pid: int, name: str) -> str | None:
             return None
         return None if found is None else str(found).strip()
     prefix = name.encode() + b"="
-    for entry in raw.split(b"\0"):
+    cut = len(raw) > _ENVIRON_LIMIT
+    entries = raw[:_ENVIRON_LIMIT].split(b"\0")
+    for entry in entries[:-1] if cut else entries:  # the last entry of a cut read may be cut itself
         if entry.startswith(prefix):
             return entry[len(prefix):].decode("utf-8", "replace").strip()
-    return None
+    return unread if cut else None
 
 
 def agent_ancestors() -> tuple[str, ...]:
