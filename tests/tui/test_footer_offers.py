@@ -68,3 +68,22 @@ async def test_queue_offers_gate_keys_only_on_a_gate(make_app) -> None:  # noqa:
         await settle(pilot)
         keys = _footer_keys(app)
         assert {"a", "x"} <= set(keys), keys
+
+
+async def test_the_footer_keeps_its_keys_while_what_they_show_is_unchanged(make_app) -> None:  # noqa: ANN001
+    """A cursor move that changes no offered key leaves the footer's widgets in place (Textual asks for a new
+    footer after every move and binding check; mounting the keys anew restyled the whole bar each time); a move
+    that changes the keys still shows the new ones."""
+    app = make_app()
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        before = list(app.screen.query(FooterKey))
+        await pilot.press("down")
+        await settle(pilot)
+        await pilot.press("up")
+        await settle(pilot)
+        after = list(app.screen.query(FooterKey))
+        assert [id(key) for key in after] == [id(key) for key in before], _footer_keys(app)
+        await pilot.press("2")
+        await settle(pilot)
+        assert "K" in _footer_keys(app)

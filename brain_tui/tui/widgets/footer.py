@@ -4,6 +4,8 @@ that apply to what is selected (the screen's ``footer_offers``)."""
 from __future__ import annotations
 
 from textual.app import ComposeResult
+from textual.compose import compose
+from textual.dom import DOMNode
 from textual.events import Resize
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
@@ -36,6 +38,31 @@ class FittingFooter(Footer):
         self.styles.grid_size_columns = max(1, kept)
         yield from out
 
+    _shown: tuple[object, ...] | None = None
+
+    async def recompose(self) -> None:
+        """Mount the keys again only when what they show changed: Textual asks after every focus move and binding
+        check (dozens of times a second while keys arrive), and mounting them anew restyles the whole bar."""
+        if not self.is_attached or self._pruning:
+            return
+        nodes = compose(self)
+        shown = (self.compact, tuple(_face(node) for node in nodes))
+        if shown == self._shown and self.children:
+            return
+        self._shown = shown
+        async with self.batch():
+            await self.query_children("*").exclude(".-textual-system").remove()
+            if self.is_attached:
+                await self.mount_all(nodes)
+
     def on_resize(self, event: Resize) -> None:
         """Lay the keys out again for the new width."""
         self.call_after_refresh(self.recompose)
+
+
+def _face(node: DOMNode) -> tuple[object, ...]:
+    """What a footer node shows: its kind, classes, key, label, action, state and tooltip, and its children's."""
+    children = tuple(_face(child) for child in getattr(node, "_pending_children", ()))
+    return (type(node).__name__, tuple(sorted(node.classes)), getattr(node, "key", None),
+            getattr(node, "key_display", None), getattr(node, "description", None), getattr(node, "action", None),
+            getattr(node, "disabled", None), str(getattr(node, "tooltip", None)), children)
