@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from brain_tui.core.agent_settings import codex, files, sandbox
-from brain_tui.core.brain import Brain, OpenRequest
+from brain_tui.core.brain import Brain, CloseRequest, OpenRequest
 from brain_tui.core.errors import InvalidData
 from brain_tui.core.paths.layout import (
     JOURNAL_DIR,
@@ -185,3 +185,26 @@ def test_a_no_commit_write_with_a_fifo_sync_state_is_not_waited_on(brain: Path) 
     sess_id = _answer(lambda: b.open_claim(request), fifo)
     assert (brain / "claims" / f"{sess_id}.yml").is_file()
     assert _answer(lambda: b.remote.status().pending_since, fifo) is None
+
+
+def test_a_closed_set_rows_file_that_is_a_fifo_is_not_waited_on(brain: Path) -> None:
+    """The 30-day window of closed claims (the index, a write's snapshot) reads the rows file down to its first
+    older close: a FIFO there reads as no rows, as an unreadable one does."""
+    from brain_tui.core.records.statuses import BLOCKING_STATUSES
+
+    b = Brain(brain)
+    closed = b.open_claim(OpenRequest(scope=parse_scope("docs/"), ttl=timedelta(hours=2), instance=b.instance,
+                                      slug="done"))
+    b.close_claim(closed, CloseRequest(status="ok"))
+    b.snapshot()  # the closed set and its rows file are stored
+    rows = sorted((brain / STATE_DIR).glob("closed-set-*.txt"))
+    assert rows
+    for path in rows:
+        path.unlink()
+        os.mkfifo(path)
+    fresh = Brain(brain)
+    snap = _answer(lambda: fresh.snapshot(BLOCKING_STATUSES, closed_since=fresh.now() - timedelta(days=30)), rows[0])
+    assert closed not in {c.sess_id for c in snap.claims if c.status == "open"}
+    request = OpenRequest(scope=parse_scope("notes/"), ttl=timedelta(hours=2), instance=b.instance, slug="next")
+    opened = _answer(lambda: fresh.open_claim(request), rows[0])
+    assert (brain / "claims" / f"{opened}.yml").is_file()
