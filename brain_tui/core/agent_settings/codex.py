@@ -24,6 +24,7 @@ from brain_tui.core.agent_settings.files import (
     hook_events,
     load,
     merge_event_hooks,
+    read_settings,
     refuse,
     remove_event_hooks,
     resolves,
@@ -107,12 +108,13 @@ def _load_toml(path: Path) -> Any:
     import tomlkit
     from tomlkit.exceptions import TOMLKitError
 
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    raw = read_settings(path)  # InvalidData when it does not read; a FIFO is never waited on
+    if raw is None:
         return tomlkit.document()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InvalidData(f"{path} cannot be read: {getattr(exc, 'strerror', None) or exc}") from None
+    try:
+        text = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")  # as `read_text` read it
+    except UnicodeDecodeError as exc:
+        raise InvalidData(f"{path} cannot be read: {exc}") from None
     try:
         return tomlkit.parse(text)
     except (TOMLKitError, ValueError) as exc:

@@ -7,6 +7,7 @@ is ours when its command runs ``bsi … hook EVENT``: ours are replaced in place
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
@@ -36,6 +37,8 @@ EVENT_NAMES: tuple[tuple[str, bool, str, str | None, str | None], ...] = (
 _AGENT_COLUMN = {"claude": 2, "codex": 3, "gemini": 4}
 #: The name of our MCP server in every client's settings.
 MCP_SERVER_NAME = "bsi"
+#: The largest settings file read: far above any a client writes, far below what would exhaust memory.
+MAX_SETTINGS_BYTES = 64 * 1024 * 1024
 
 
 def hook_events(agent: str, tools: str, session_start: str | None = None) -> tuple[HookSpec, ...]:
@@ -79,15 +82,31 @@ class Report:
                 "resolves": self.resolves, "notes": self.notes, **self.extra}
 
 
+def read_settings(path: Path) -> bytes | None:
+    """The bytes of a settings file (None when it does not exist). InvalidData (exit 65; the file is left untouched)
+    when it cannot be read, is no regular file (a FIFO is never waited on) or is larger than `MAX_SETTINGS_BYTES`."""
+    from brain_tui.core.records.yamlio import read_capped
+
+    try:
+        raw = read_capped(path, MAX_SETTINGS_BYTES + 1)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise InvalidData(f"{path} cannot be read: {exc.strerror or exc}") from None
+    if raw is None:  # a folder says so, as reading it did
+        why = os.strerror(errno.EISDIR) if path.is_dir() else "not a regular file"
+        raise InvalidData(f"{path} cannot be read: {why}")
+    if len(raw) > MAX_SETTINGS_BYTES:
+        raise InvalidData(f"{path} cannot be read: larger than {MAX_SETTINGS_BYTES // 2**20} MiB")
+    return raw
+
+
 def load(path: Path) -> dict[str, Any]:
     """The settings object ({} when the file does not exist); InvalidData (exit 65; the file is left untouched) when
-    it is not valid JSON, or not a JSON object."""
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
+    it is not valid JSON, or not a JSON object, or does not read (`read_settings`)."""
+    raw = read_settings(path)
+    if raw is None:
         return {}
-    except OSError as exc:
-        raise InvalidData(f"{path} cannot be read: {exc.strerror}") from None
     try:
         data = json.loads(raw) if raw.strip() else {}
     except (ValueError, RecursionError) as exc:

@@ -23,6 +23,7 @@ from typing import Any
 
 from brain_tui.core.agent_settings.files import Report, refuse, save
 from brain_tui.core.paths.layout import SANDBOX_RECORD
+from brain_tui.core.records.state_json import read_state_json
 from brain_tui.core.sessions.fence import FENCE_KEYS, PROTOCOL_DENY_WRITE
 
 __all__ = ["DENY_WRITE", "FENCE_KEYS", "dependencies", "dependency_line", "fence_status", "merge_fence",
@@ -116,10 +117,7 @@ def _record_key(root: Path, settings: Path) -> str:
 
 def recorded(root: Path, settings: Path) -> list[str] | None:
     """What install added to `settings` on this clone (None when it is not known here)."""
-    try:
-        data = json.loads((root / RECORD).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
+    data = read_state_json(root / RECORD)  # None: unreadable, no regular file (a FIFO: never waited on), not JSON
     items = data.get(_record_key(root, settings)) if isinstance(data, dict) else None
     return [str(item) for item in items] if isinstance(items, list) else None
 
@@ -127,10 +125,7 @@ def recorded(root: Path, settings: Path) -> list[str] | None:
 def remember(root: Path, settings: Path, added: list[str] | None) -> None:
     """Record what install added to `settings` (None forgets it); atomic, local only."""
     path = root / RECORD
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        data = {}
+    data = read_state_json(path)
     if not isinstance(data, dict):
         data = {}
     key = _record_key(root, settings)

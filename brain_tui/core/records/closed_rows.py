@@ -11,10 +11,12 @@ import contextlib
 import json
 import os
 from pathlib import Path
+from typing import TextIO
 
 from brain_tui.core.records.yamlio import TEMP_MARK
 
-__all__ = ["FORMAT", "READS", "checked_row", "read_lines", "rows_file", "rows_read", "rows_version", "write_atomically"]
+__all__ = ["FORMAT", "READS", "checked_row", "open_rows", "read_lines", "rows_file", "rows_read", "rows_version",
+           "write_atomically"]
 
 #: 2: the rows carry the parent (a file of format 1 is rebuilt, never read with the new columns).
 FORMAT = 2
@@ -83,6 +85,24 @@ def _read_bounded(path: Path) -> bytes | None:
 
     raw = read_capped(path, MAX_STATE_BYTES + 1)
     return None if raw is None or len(raw) > MAX_STATE_BYTES else raw
+
+
+def open_rows(path: Path) -> TextIO:
+    """The rows file open to read line by line. OSError when it cannot be opened or is no regular file once opened
+    (a FIFO, a link to /dev/zero): the open does not block and nothing is read from it."""
+    import errno
+    import stat
+
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        regular = stat.S_ISREG(os.fstat(fd).st_mode)
+    except OSError:
+        os.close(fd)
+        raise
+    if not regular:
+        os.close(fd)
+        raise OSError(errno.EINVAL, "not a regular file", str(path))
+    return open(fd, encoding="utf-8")  # noqa: SIM115 - the caller's `with` closes it
 
 
 def read_lines(path: Path) -> list[str] | None:

@@ -46,6 +46,7 @@ from brain_tui.core.records import formats, status_scan
 from brain_tui.core.records.closed_rows import (
     FORMAT,
     checked_row,
+    open_rows,
     rows_file,
     rows_read,
     rows_version,
@@ -207,7 +208,7 @@ class ClosedSet:
         if self._lines is not None or self._path is None or rows_read(self._path):
             return self.lines()
         head: list[str] = []
-        with contextlib.suppress(OSError, ValueError), open(self._path, encoding="utf-8") as handle:
+        with contextlib.suppress(OSError, ValueError), open_rows(self._path) as handle:  # a FIFO: never waited on
             handle.readline()
             handle.readline()
             for line in handle:

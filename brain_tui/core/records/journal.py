@@ -34,7 +34,8 @@ from typing import Any
 from brain_tui.core.paths.layout import JOURNAL_DIR, LOCK_FILE, STATE_DIR, journal_pending
 from brain_tui.core.paths.layout import JOURNAL_MANIFEST as MANIFEST
 from brain_tui.core.record import field, record
-from brain_tui.core.records.yamlio import atomic_write_text, fsync_dir, sweep_temp_files
+from brain_tui.core.records.state_json import read_state_json
+from brain_tui.core.records.yamlio import atomic_write_text, fsync_dir, read_capped, sweep_temp_files
 from brain_tui.core.sync import gitops
 
 __all__ = ["JOURNAL_DIR", "Journal", "begin", "follow_head", "index_entries", "moving", "recover",
@@ -215,9 +216,12 @@ def begin(root: Path, rels: Collection[str], message: str, git: bool) -> Journal
     try:
         for n, rel in enumerate(dict.fromkeys(rels)):
             source = root / rel
-            if source.is_file():
+            # All its bytes, never waited on: a path that is no regular file once opened (a FIFO put there since
+            # `is_file` looked) counts as absent, as one that is no regular file at the look
+            prior = read_capped(source, -1) if source.is_file() else None
+            if prior is not None:
                 name = f"{n}.bak"
-                _write_bytes(folder / name, source.read_bytes())
+                _write_bytes(folder / name, prior)
                 entry.backups[rel] = name
             else:
                 entry.backups[rel] = None
@@ -255,8 +259,11 @@ def moving(root: Path, rels: Collection[str]) -> Iterator[None]:
 
 
 def _load(root: Path) -> Journal | None:
+    # None: unreadable, no regular file (a FIFO put there since `journal_pending` looked: never waited on), not JSON
+    doc: dict[str, Any] | None = read_state_json(_folder(root) / MANIFEST)
+    if doc is None:
+        return None
     try:
-        doc: dict[str, Any] = json.loads((_folder(root) / MANIFEST).read_text(encoding="utf-8"))
         paths = doc["paths"]
         staged = doc.get("staged") or {}
         return Journal(root=root, kind=str(doc["kind"]), git=bool(doc["git"]), head=doc.get("head"),

@@ -259,9 +259,9 @@ def safe_load_file(path: str | os.PathLike[str], *, plain_first: bool = False) -
 
 
 def read_capped(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES + 1, *, follow: bool = True) -> bytes | None:
-    """At most `limit` bytes of the file at `path`; None when it is no regular file once opened (a FIFO, a link to
-    /dev/zero or /dev/tty): the open does not block and nothing is read from it. OSError when it cannot be opened
-    (with `follow=False`, also when `path` is a symbolic link)."""
+    """At most `limit` bytes of the file at `path` (all of them when `limit` is negative); None when it is no regular
+    file once opened (a FIFO, a link to /dev/zero or /dev/tty): the open does not block and nothing is read from it.
+    OSError when it cannot be opened (with `follow=False`, also when `path` is a symbolic link)."""
     import stat
 
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | (0 if follow else getattr(os, "O_NOFOLLOW", 0))

@@ -43,6 +43,7 @@ from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.layout import LAUNCH_DIR, LAUNCH_SETTINGS_DIR, ROOT_VARIABLE, SESSION_VARIABLE
 from brain_tui.core.record import field_names, record
 from brain_tui.core.records.model import BrainSnapshot, Claim
+from brain_tui.core.records.state_json import read_state_json
 from brain_tui.core.records.statuses import Status
 from brain_tui.core.records.yamlio import atomic_write_text
 from brain_tui.core.rules.claims import require_claim
@@ -284,11 +285,11 @@ def read_records(root: Path) -> list[LaunchRecord]:
         return records
     fields = set(field_names(LaunchRecord))
     for path in paths:
+        data = read_state_json(path)  # None: unreadable, no regular file (a FIFO: never waited on), not JSON
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
             if isinstance(data, dict):
                 records.append(LaunchRecord(**{k: v for k, v in data.items() if k in fields}))
-        except (OSError, ValueError, TypeError):
+        except (ValueError, TypeError):
             continue
     return records
 

@@ -27,6 +27,7 @@ from brain_tui.core.errors import BsiError, InvalidData, UsageError
 from brain_tui.core.paths.layout import NOTIFIED_FILE, STATE_DIR
 from brain_tui.core.paths.text_safety import CONTROL_RE, inert_line
 from brain_tui.core.record import record
+from brain_tui.core.records.state_json import read_state_json
 from brain_tui.core.records.yamlio import atomic_write_text
 
 #: How many told keys are remembered (the oldest are forgotten first).
@@ -116,10 +117,7 @@ class NotifiedLog:
 
     def read(self) -> list[str]:
         """The remembered keys (an unreadable or foreign file reads as none)."""
-        try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return []
+        data = read_state_json(self.path)  # None: unreadable, no regular file (a FIFO: never waited on), not JSON
         if not isinstance(data, list):
             return []
         return [key for key in data if isinstance(key, str)]

@@ -11,19 +11,16 @@ from pathlib import Path
 from typing import Any
 
 from brain_tui.core.paths.layout import STATE_DIR, SYNC_STATE_FILE
+from brain_tui.core.records.state_json import read_state_json
 from brain_tui.core.records.yamlio import atomic_write_text
 
 __all__ = ["read_state", "record"]
 
 
-
 def read_state(root: Path) -> dict[str, Any]:
     """`.brain/sync.json` as a dict (empty when absent or unreadable)."""
-    try:
-        state = json.loads((root / STATE_DIR / SYNC_STATE_FILE).read_text(encoding="utf-8"))
-        return state if isinstance(state, dict) else {}
-    except (OSError, ValueError):
-        return {}
+    state = read_state_json(root / STATE_DIR / SYNC_STATE_FILE)  # None: unreadable, a FIFO (never waited on)…
+    return state if isinstance(state, dict) else {}
 
 
 def record(root: Path, stamp: str, pending: bool) -> str:
