@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, TypeVar
 from brain_tui.core.errors import BsiError
 from brain_tui.core.paths.layout import DATA_DIRS, INDEX_FILE, LOCK_FILE, REBASE_MARK, STATE_DIR, journal_pending
 from brain_tui.core.record import field, record
+from brain_tui.core.records.state_json import open_lock
 
 if TYPE_CHECKING:
     from brain_tui.core.brain import Brain
@@ -70,7 +71,7 @@ def locked(brain: Brain, reentrant: bool = True) -> Iterator[None]:
     brain.require_present()  # a folder deleted under a long-lived Brain (an MCP server): not found, no crash
     state = brain.root / STATE_DIR
     state.mkdir(exist_ok=True)
-    with _thread_lock(brain), open(state / LOCK_FILE, "a+b") as handle:
+    with _thread_lock(brain), open_lock(state / LOCK_FILE) as handle:
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
         brain._lock_depth = 1
         held.add(id(brain))

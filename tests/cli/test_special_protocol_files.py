@@ -138,3 +138,31 @@ def test_a_folder_where_the_index_goes_is_invalid_data_and_nothing_is_written(
     assert proc.err.count("\n") == 1 and "BRAIN-INDEX.md: it is a folder" in proc.err and "Traceback" not in proc.err
     assert sorted(p.name for p in (brain / "claims").iterdir()) == claims
     assert (brain / "BRAIN-INDEX.md" / "notes.md").read_text(encoding="utf-8") == "kept\n"
+
+
+def _fifo_new(path: Path) -> None:
+    path.unlink(missing_ok=True)
+    os.mkfifo(path)
+
+
+def _null(path: Path) -> None:
+    path.unlink(missing_ok=True)
+    path.symlink_to("/dev/null")
+
+
+@pytest.mark.parametrize("spoil", [_fifo_new, _null], ids=["fifo", "dev-null"])
+def test_a_brain_lock_that_is_no_regular_file_refuses_the_write_in_one_line(
+        brain: Path, spoil: Callable[[Path], None]) -> None:
+    """`.brain/lock` a FIFO or a device: a write says so (65) and writes nothing; a read goes on. Before, the
+    write ended in an internal error (70: the lock opened in append mode cannot seek)."""
+    (brain / ".brain").mkdir(exist_ok=True)
+    spoil(brain / ".brain" / "lock")
+    claims = sorted(p.name for p in (brain / "claims").iterdir())
+    done = subprocess.run(bsi_command("claim", "open", "--scope", "docs/", "--slug", "aaaa", brain=brain, now=NOW),
+                          capture_output=True, text=True, timeout=30, env=clean_env(), cwd=brain, check=False)
+    assert done.returncode == 65, done
+    assert done.stderr.count("\n") == 1 and ".brain/lock: it is no regular file" in done.stderr, done.stderr
+    assert sorted(p.name for p in (brain / "claims").iterdir()) == claims
+    listed = subprocess.run(bsi_command("--json", "claim", "list", brain=brain, now=NOW), capture_output=True,
+                            text=True, timeout=30, env=clean_env(), cwd=brain, check=False)
+    assert listed.returncode == 0 and json.loads(listed.stdout)["claims"] == [], listed

@@ -31,10 +31,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from brain_tui.core.errors import InvalidData
 from brain_tui.core.paths.layout import JOURNAL_DIR, LOCK_FILE, STATE_DIR, journal_pending
 from brain_tui.core.paths.layout import JOURNAL_MANIFEST as MANIFEST
 from brain_tui.core.record import field, record
-from brain_tui.core.records.state_json import read_state_json
+from brain_tui.core.records.state_json import open_lock, read_state_json
 from brain_tui.core.records.yamlio import atomic_write_text, fsync_dir, read_capped, sweep_temp_files
 from brain_tui.core.sync import gitops
 
@@ -324,8 +325,8 @@ def recover_if_idle(root: Path) -> str | None:
         return None
     lock = root / STATE_DIR / LOCK_FILE
     try:
-        handle = open(lock, "a+b")  # noqa: SIM115 - held across the recovery below
-    except OSError:
+        handle = open_lock(lock)
+    except (OSError, InvalidData):  # a writer's command says why; a reader goes on
         return None
     with handle:
         try:

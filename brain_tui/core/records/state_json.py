@@ -1,4 +1,5 @@
-"""Reading the local state files under `.brain/` (JSON the product wrote, which anything may have spoiled).
+"""The local state files under `.brain/`: reading them (JSON the product wrote, which anything may have spoiled) and
+opening the lock files (`open_lock`).
 
 A state file is a cache or a record of this machine: when it does not read, the caller rebuilds it or goes
 without. So every way it can fail to read is one answer, None: missing, unreadable, no regular file (a FIFO, a
@@ -11,7 +12,7 @@ import os
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: the hook's start-up (issue 18)
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, BinaryIO
 
 #: The default bound of a state file: far above what the product writes, far below what would exhaust memory.
 MAX_STATE_BYTES = 64 * 1024 * 1024
@@ -33,3 +34,28 @@ def read_state_json(path: str | os.PathLike[str], limit: int = MAX_STATE_BYTES) 
         return json.loads(raw)
     except (ValueError, RecursionError):
         return None
+
+
+def open_lock(path: str | os.PathLike[str]) -> BinaryIO:
+    """The lock file at `path` open to `flock` (made when missing; never waited on).
+
+    Raises:
+        InvalidData: it is no regular file (a FIFO, a device, a socket planted there): one line naming it (exit 65),
+            where opening it in append mode used to fail with an internal error.
+        OSError: it cannot be opened (a folder there: EISDIR, which `errors.os_refusal` words).
+    """
+    import stat
+
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0), 0o644)
+    try:
+        regular = stat.S_ISREG(os.fstat(fd).st_mode)
+    except OSError:
+        os.close(fd)
+        raise
+    if not regular:
+        os.close(fd)
+        from brain_tui.core.errors import InvalidData
+
+        raise InvalidData(f"cannot write {os.fspath(path)}: it is no regular file (a FIFO, a device or a socket); "
+                          "nothing was written (move it away, then run the command again)")
+    return open(fd, "r+b")  # noqa: SIM115 - the caller's `with` closes it

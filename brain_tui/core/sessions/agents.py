@@ -34,6 +34,7 @@ from datetime import datetime, timedelta
 from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.layout import AGENTS_DIR
 from brain_tui.core.record import record
+from brain_tui.core.records.state_json import open_lock
 from brain_tui.core.sessions.agent_files import (
     AGENT_SESSION_ENV,
     SESS_RE,
@@ -143,7 +144,7 @@ def _locked(root: str | os.PathLike[str]) -> Iterator[None]:
 
     folder = _dir(root)
     os.makedirs(folder, exist_ok=True)
-    with open(os.path.join(folder, ".lock"), "a+b") as handle:
+    with open_lock(os.path.join(folder, ".lock")) as handle:
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
         try:
             yield
