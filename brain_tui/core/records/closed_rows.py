@@ -8,12 +8,12 @@ process (the cockpit, `bsi mcp`) keeps what it read and reads it again only when
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
 from pathlib import Path
-from typing import TextIO
 
-from brain_tui.core.records.yamlio import TEMP_MARK
+from brain_tui.core.records.yamlio import TEMP_MARK, open_regular
 
 __all__ = ["FORMAT", "READS", "checked_row", "open_rows", "read_lines", "rows_file", "rows_read", "rows_version",
            "write_atomically"]
@@ -87,20 +87,13 @@ def _read_bounded(path: Path) -> bytes | None:
     return None if raw is None or len(raw) > MAX_STATE_BYTES else raw
 
 
-def open_rows(path: Path) -> TextIO:
+def open_rows(path: Path) -> io.TextIOWrapper:
     """The rows file open to read line by line. OSError when it cannot be opened or is no regular file once opened
     (a FIFO, a link to /dev/zero): the open does not block and nothing is read from it."""
     import errno
-    import stat
 
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    try:
-        regular = stat.S_ISREG(os.fstat(fd).st_mode)
-    except OSError:
-        os.close(fd)
-        raise
-    if not regular:
-        os.close(fd)
+    fd = open_regular(path, os.O_RDONLY)
+    if fd is None:
         raise OSError(errno.EINVAL, "not a regular file", str(path))
     return open(fd, encoding="utf-8")  # noqa: SIM115 - the caller's `with` closes it
 

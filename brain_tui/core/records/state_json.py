@@ -44,16 +44,10 @@ def open_lock(path: str | os.PathLike[str]) -> BinaryIO:
             where opening it in append mode used to fail with an internal error.
         OSError: it cannot be opened (a folder there: EISDIR, which `errors.os_refusal` words).
     """
-    import stat
+    from brain_tui.core.records.yamlio import open_regular
 
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0), 0o644)
-    try:
-        regular = stat.S_ISREG(os.fstat(fd).st_mode)
-    except OSError:
-        os.close(fd)
-        raise
-    if not regular:
-        os.close(fd)
+    fd = open_regular(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0))
+    if fd is None:
         from brain_tui.core.errors import InvalidData
 
         raise InvalidData(f"cannot write {os.fspath(path)}: it is no regular file (a FIFO, a device or a socket); "

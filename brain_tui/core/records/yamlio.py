@@ -262,10 +262,20 @@ def read_capped(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES + 1, *
     """At most `limit` bytes of the file at `path` (all of them when `limit` is negative); None when it is no regular
     file once opened (a FIFO, a link to /dev/zero or /dev/tty): the open does not block and nothing is read from it.
     OSError when it cannot be opened (with `follow=False`, also when `path` is a symbolic link)."""
+    fd = open_regular(path, os.O_RDONLY | (0 if follow else getattr(os, "O_NOFOLLOW", 0)))
+    if fd is None:
+        return None
+    with open(fd, "rb") as handle:
+        return handle.read(limit)
+
+
+def open_regular(path: str | os.PathLike[str], flags: int, mode: int = 0o644) -> int | None:
+    """A descriptor of the regular file at `path` opened with `flags` (plus O_NONBLOCK: a FIFO's open never waits);
+    None, nothing left open, when it is no regular file once opened (a FIFO, a device, a folder). OSError when it
+    cannot be opened."""
     import stat
 
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | (0 if follow else getattr(os, "O_NOFOLLOW", 0))
-    fd = os.open(path, flags)
+    fd = os.open(path, flags | getattr(os, "O_NONBLOCK", 0), mode)
     try:
         regular = stat.S_ISREG(os.fstat(fd).st_mode)
     except OSError:
@@ -274,8 +284,7 @@ def read_capped(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES + 1, *
     if not regular:  # a folder too: `open(fd)` of one raises and leaves the descriptor open
         os.close(fd)
         return None
-    with open(fd, "rb") as handle:
-        return handle.read(limit)
+    return fd
 
 
 def safe_load_bytes(raw: bytes) -> Any:
