@@ -28,6 +28,9 @@ KINDS: dict[int, tuple[str, bool]] = {
     5: ("preflight", False), 6: ("preflight", False), 10: ("conflict", False), 11: ("tier", False),
     12: ("transition", False), 13: ("drift", False), 64: ("usage", False), 65: ("invalid", False),
     66: ("not_found", False), 69: ("remote", True), 75: ("contended", True),
+    20: ("git_busy", False), 21: ("rebase_conflict", False), 22: ("fast_forward", False),
+    23: ("commit_failed", False), 24: ("push_declined", False), 25: ("git", False),
+    73: ("cannot_write", False), 74: ("disk_full", False),
 }
 MAX_TEXT = 4000
 
