@@ -151,9 +151,10 @@ def cmd_mcp_install(ctx: Context) -> int:
     root = ctx.brain.root
     server = ""
     if a.check:
+        from brain_tui.core.agent_settings.files import command_words
         from brain_tui.hooks.mcp_check import check_server
 
-        server = check_server([*(a.bsi.split() or ["bsi"]), "mcp"], root)
+        server = check_server([*(command_words(a.bsi) or ["bsi"]), "mcp"], root)
     if a.agent == "gemini":
         report = settings_gemini.mcp_install(root, a.bsi, trust_folder=a.trust)
     elif a.agent == "codex":

@@ -125,3 +125,24 @@ def test_the_demo_brain_carries_the_settings(demo_brain: Path) -> None:
     from tests.bsi import git
 
     assert git(demo_brain, "status", "--porcelain", ".claude", ".mcp.json") == ""
+
+
+def test_a_bsi_path_with_a_space_is_one_word_for_the_hooks_and_the_mcp_entry(brain: Path, tmp_path: Path) -> None:
+    """`--bsi "'/opt/my tools/bsi'"`: the hooks' shell runs that one program, so the MCP entry's `command` is that
+    path whole (it was split at the space), and a second install finds the hooks it made (none doubled)."""
+    import shutil
+
+    folder = tmp_path / "my tools"
+    folder.mkdir()
+    program = folder / "bsi"
+    program.symlink_to(shutil.which("bsi") or "bsi")
+    quoted = f"'{program}'"
+    out = json.loads(ok(run_bsi("mcp", "install", "--json", "--bsi", quoted, brain=brain)))
+    assert out["resolves"] is True, out
+    entry = json.loads((brain / ".mcp.json").read_text())["mcpServers"]["bsi"]
+    assert entry["command"] == str(program) and entry["args"] == ["mcp"], entry
+    ok(run_bsi("hooks", "install", "--bsi", quoted, brain=brain))
+    again = run_bsi("hooks", "install", "--bsi", quoted, brain=brain)
+    assert again.code == 0 and "unchanged" in again.out, again
+    pre = json.loads((brain / ".claude" / "settings.json").read_text())["hooks"]["PreToolUse"]
+    assert [hook["command"] for group in pre for hook in group["hooks"]] == [f"{quoted} hook pre-tool-use"]

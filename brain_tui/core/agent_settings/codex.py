@@ -17,6 +17,7 @@ from typing import Any
 from brain_tui.core.agent_settings.files import (
     MCP_SERVER_NAME,
     Report,
+    command_words,
     copy,
     event_status,
     has_any,
@@ -130,7 +131,7 @@ def mcp_install(root: str | os.PathLike[str], program: str = "bsi") -> Report:
     path = config_path()
     doc = _load_toml(path)
     before = doc.as_string()
-    words = program.split() or ["bsi"]
+    words = command_words(program) or ["bsi"]
     wanted = {"command": words[0], "args": [*words[1:], "mcp"], "cwd": str(Path(root).resolve())}
     servers = doc.get("mcp_servers")
     if servers is None:
@@ -148,7 +149,7 @@ def mcp_install(root: str | os.PathLike[str], program: str = "bsi") -> Report:
     for key, value in wanted.items():
         if ours.get(key) != value:
             ours[key] = value
-    report = Report(str(path), "unchanged", command=" ".join([*words, "mcp"]), resolves=resolves(program))
+    report = Report(str(path), "unchanged", command=f"{program} mcp", resolves=resolves(program))
     after = doc.as_string()
     if after == before and path.exists():
         return report

@@ -156,7 +156,7 @@ def is_ours(hook: Any) -> str | None:
     """The event of one of our hook objects (`{"type": "command", "command": "… bsi … hook EVENT"}`), else None."""
     if not isinstance(hook, dict) or not isinstance(hook.get("command"), str):
         return None
-    words: list[str] = hook["command"].split()
+    words = command_words(hook["command"])
     for index, word in enumerate(words[:-2]):
         if os.path.basename(word) == "bsi" or word.endswith("brain_tui.cli.main"):
             rest = words[index + 1:]
@@ -165,9 +165,21 @@ def is_ours(hook: Any) -> str | None:
     return None
 
 
+def command_words(program: str) -> list[str]:
+    """The words of a command line as a shell splits it (`--bsi "'/opt/my tools/bsi'"`: one word), so the MCP
+    entries (command and args) run what the hooks' shell runs; an unbalanced quote splits on spaces alone."""
+    import shlex
+
+    try:
+        return shlex.split(program)
+    except ValueError:
+        return program.split()
+
+
 def resolves(program: str) -> bool:
     """Whether the hook's program is found the way a shell would find it (PATH, or a path to an executable)."""
-    first = program.split()[0] if program.split() else ""
+    words = command_words(program)
+    first = words[0] if words else ""
     if os.sep in first:
         return os.path.isfile(first) and os.access(first, os.X_OK)
     return shutil.which(first) is not None
@@ -263,9 +275,9 @@ def put_mcp_server(path: Path, before: dict[str, Any], program: str, fields: dic
     servers = after.setdefault("mcpServers", {})
     if not isinstance(servers, dict):
         raise refuse(path, "\"mcpServers\" is not a JSON object")
-    words = program.split() or ["bsi"]
+    words = command_words(program) or ["bsi"]
     servers[MCP_SERVER_NAME] = {**fields, "command": words[0], "args": [*words[1:], "mcp"]}
-    report = Report(str(path), "unchanged", command=" ".join([*words, "mcp"]), resolves=resolves(program))
+    report = Report(str(path), "unchanged", command=f"{program} mcp", resolves=resolves(program))
     if after == before and path.exists():
         return report
     save(path, after)
