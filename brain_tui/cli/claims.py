@@ -170,7 +170,7 @@ def cmd_release(ctx: Context) -> int:
 
 def cmd_show(ctx: Context) -> int:
     """`bsi claim show`."""
-    from brain_tui.core.records.views import claim_json
+    from brain_tui.core.records.views import claim_json, shown_file
     from brain_tui.core.rules.claims import require_claim
 
     snapshot = ctx.brain.snapshot()
@@ -181,7 +181,8 @@ def cmd_show(ctx: Context) -> int:
     else:
         from brain_tui.core.paths.text_safety import inert_block, inert_line
 
-        text = inert_block((ctx.brain.root / claim.path).read_text(encoding="utf-8"))  # brain text: SPEC 15
+        # brain text (SPEC 15), read as `read_text` would, bounded; never waited on (a FIFO planted there)
+        text = inert_block(shown_file(ctx.brain.root, claim.path).replace("\r\n", "\n").replace("\r", "\n"))
         head = inert_line(f"# {claim.path} — {claim.status}, tier {data['tier']} ({data['tier_name']})", 400)
         ctx.emit(None, f"{head}\n{text}")
     return 0

@@ -18,7 +18,7 @@ from brain_tui.core.records.in_force import IN_HEAD, STATUS_IN_HEAD
 from brain_tui.core.records.index_signals import index_only
 from brain_tui.core.records.model import BrainSnapshot
 from brain_tui.core.records.statuses import SignalState
-from brain_tui.core.records.yamlio import CorruptYaml, dump_round_trip, load_round_trip, safe_load_text
+from brain_tui.core.records.yamlio import CorruptYaml, dump_round_trip, load_round_trip, read_capped, safe_load_text
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
 if TYPE_CHECKING:  # ruamel is the write path's: a read never loads it
@@ -168,9 +168,22 @@ class ChangeSet:
         return sig_id
 
     def file_doc(self, rel_path: str) -> CommentedMap:
-        """The round-trip document of an existing claim or signal file, to edit in place (InvalidData: unparsable)."""
+        """The round-trip document of an existing claim or signal file, to edit in place.
+
+        Raises:
+            InvalidData: it does not parse, is not UTF-8, or is no regular file (a FIFO, a device or a socket planted
+                there after the read the write decided on: never waited on, never written over).
+            OSError: it cannot be opened (deleted meanwhile).
+        """
         if rel_path not in self._docs:
-            text = (self.root / rel_path).read_text(encoding="utf-8")
+            raw = read_capped(self.root / rel_path, -1)
+            if raw is None:
+                raise InvalidData(f"cannot write {rel_path}: it is no regular file (a FIFO, a device or a socket); "
+                                  "nothing was written (move it away, then run the command again)")
+            try:
+                text = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")  # as `read_text` reads it
+            except UnicodeDecodeError as exc:
+                raise InvalidData(f"{rel_path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
             try:
                 safe_load_text(text)
                 self._docs[rel_path] = load_round_trip(text)

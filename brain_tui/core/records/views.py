@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import date, datetime
+from pathlib import Path
 
 from brain_tui.core.clock import format_timestamp
 from brain_tui.core.errors import InvalidData
@@ -18,6 +20,24 @@ if TYPE_CHECKING:
 
 #: At most this many stale claims are named in the start-of-session notice.
 STALE_NAMED = 10
+#: How much of a brain file is shown (`shown_file`): a claim file over it is corrupt anyway (SPEC 13).
+SHOWN_BYTES = 64 * 1024
+
+
+def shown_file(root: str | os.PathLike[str], rel: str) -> str:
+    """The raw text of brain file `rel` as shown to a person (`bsi claim show`, the cockpit's detail view): its
+    first `SHOWN_BYTES` (a note when cut), or one line saying why it cannot be read. A FIFO, a device or a socket
+    planted there is never read (never waited on)."""
+    from brain_tui.core.records.yamlio import read_capped
+
+    try:
+        data = read_capped(Path(root) / rel, SHOWN_BYTES + 1)
+    except OSError as exc:
+        return f"(cannot read {rel}: {exc.strerror or type(exc).__name__})"
+    if data is None:
+        return f"(cannot read {rel}: it is no regular file (a folder, a FIFO, a device or a socket))"
+    text = data[:SHOWN_BYTES].decode("utf-8", "replace")
+    return text + ("\n… (truncated at 64 KiB)" if len(data) > SHOWN_BYTES else "")
 
 
 def plain(value: Any) -> Any:

@@ -15,18 +15,23 @@ from pathlib import Path
 from brain_tui.core.paths.layout import CLAIMS_DIR
 from brain_tui.core.records.git_head import blob_id
 from brain_tui.core.records.status_scan import terminal_of
+from brain_tui.core.records.yamlio import read_capped
 
 __all__ = ["live_in_work_tree", "work_tree_bytes"]
 
 
 def work_tree_bytes(root: Path, rel: str) -> bytes | None:
     """The bytes of the work tree's copy of `rel` (relative to `root`), None when it cannot be read (deleted, a
-    folder): the work tree holds nothing there."""
+    folder): the work tree holds nothing there. A FIFO, a device or a socket there is never read (never waited
+    on): ``b""``, bytes that read as no claim, so it may hold what it holds, as a claim file that does not read."""
+    path = os.path.join(root, rel)
     try:
-        with open(os.path.join(root, rel), "rb") as handle:
-            return handle.read()
+        data = read_capped(path, -1)
     except OSError:
         return None
+    if data is None:
+        return None if os.path.isdir(path) else b""
+    return data
 
 
 def live_in_work_tree(root: Path, name: str, oid: str, tz: tzinfo) -> bool:

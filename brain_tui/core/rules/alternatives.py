@@ -19,6 +19,7 @@ from brain_tui.core.errors import InvalidData
 from brain_tui.core.paths.layout import DATA_DIRS, INDEX_FILE, STATE_DIR
 from brain_tui.core.paths.scope import ScopeEntry, format_scope, parse_scope
 from brain_tui.core.records.model import BrainSnapshot
+from brain_tui.core.records.yamlio import read_capped
 from brain_tui.core.rules.conflicts import find_conflicts
 
 #: How many proposals a refusal carries.
@@ -95,10 +96,13 @@ def _folder_entries(root: Path, folder: str) -> list[str]:
 
 
 def _sections(path: Path) -> list[str]:
-    """The ``##`` titles of a markdown file (first `HEADER_BYTES`), in file order."""
+    """The ``##`` titles of a markdown file (first `HEADER_BYTES`), in file order; none when it is no regular file
+    (a FIFO planted there is never waited on) or cannot be read."""
     try:
-        with open(path, "rb") as handle:
-            text = handle.read(HEADER_BYTES).decode("utf-8", errors="replace")
+        raw = read_capped(path, HEADER_BYTES)
     except OSError:
         return []
+    if raw is None:
+        return []
+    text = raw.decode("utf-8", errors="replace")
     return [m.group("title").strip() for m in _SECTION_RE.finditer(text)]

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -15,6 +13,7 @@ from textual.widgets import Static
 from brain_tui.core.errors import InvalidData, NotFound
 from brain_tui.core.record import record
 from brain_tui.core.records.model import BrainSnapshot, Claim, Signal
+from brain_tui.core.records.views import shown_file
 from brain_tui.core.sessions.transcript import Peek
 from brain_tui.core.sync.audit import DriftReport
 
@@ -26,20 +25,6 @@ from ..safe import safe_text, styled
 from ..styles import ACCENT, ERROR, MUTED, OK, STRONG
 from ..widgets.footer import FittingFooter
 from .actions import ClaimActions
-
-MAX_FILE = 64 * 1024
-
-
-def read_brain_file(root: Path, rel: str) -> str:
-    """The raw text of a brain file (at most 64 KiB), or why it cannot be read."""
-    path = root / rel
-    try:
-        with path.open("rb") as handle:
-            data = handle.read(MAX_FILE + 1)
-    except OSError as exc:
-        return f"(cannot read {rel}: {exc.strerror})"
-    text = data[:MAX_FILE].decode("utf-8", "replace")
-    return text + ("\n… (truncated at 64 KiB)" if len(data) > MAX_FILE else "")
 
 
 @record(frozen=False)
@@ -181,7 +166,7 @@ class DetailScreen(ClaimActions):
 
     @work(thread=True, exclusive=True, group="detail-file", exit_on_error=False)
     def _load_file(self, path: str) -> None:
-        self.post_message(FileRead(read_brain_file(self.brain_app.brain.root, path)))
+        self.post_message(FileRead(shown_file(self.brain_app.brain.root, path)))
 
     def on_file_read(self, event: FileRead) -> None:
         """The claim or signal file was read."""
