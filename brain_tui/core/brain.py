@@ -298,6 +298,7 @@ class Brain:
         acting = who_acts.acting_in(self.root, actor)
         if req.agent_session:
             who_acts.require_own_session(self.root, acting, req.agent_session)
+            self.agents.require_writable()  # the binding follows the commit: a spoiled record folder refuses first
         sess_id = self.mutate(lambda cs: claims.open_claim(cs, req, actor=acting))
         if req.agent_session:
             self.agents.bind(sess_id, req.agent_session)

@@ -145,3 +145,34 @@ def test_a_fifo_in_place_of_a_claim_a_commit_ended_is_not_waited_on(brain: Path)
     assert work_tree_bytes(brain, f"claims/{path.name}") is None  # deleted: holds nothing
     path.mkdir()
     assert work_tree_bytes(brain, f"claims/{path.name}") is None  # a folder: holds nothing
+
+
+AGENT = "11111111-2222-4333-8444-555555555555"
+
+
+def test_an_open_whose_binding_cannot_be_recorded_commits_no_claim(brain: Path) -> None:
+    """`.brain/agents/.lock` a FIFO: `claim open --agent-session` and the MCP `claim_open` refuse (65) before
+    anything is committed. Before, the claim was committed, then its binding failed and the refusal said "nothing
+    was written": an orphan claim blocked its scope, with no session bound to work in it."""
+    import asyncio
+
+    from mcp.client.client import Client
+
+    from brain_tui.mcp.server import build_server
+    from brain_tui.mcp.tools import Session
+
+    (brain / ".brain" / "agents").mkdir(parents=True, exist_ok=True)
+    _fifo(brain / ".brain" / "agents" / ".lock")
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=brain, capture_output=True, text=True).stdout
+    refused = run_bsi("claim", "open", "--scope", "docs/", "--agent-session", AGENT, brain=brain)
+    assert refused.code == 65 and ".brain/agents/.lock: it is no regular file" in refused.err, refused
+
+    async def main() -> Any:
+        session = Session(brain, now=NOW, environ={**clean_env(), "CLAUDE_CODE_SESSION_ID": AGENT})
+        async with Client(build_server(session)) as client:
+            return await client.call_tool("claim_open", {"scope": ["src/"], "story": "x"})
+
+    result = asyncio.run(main())
+    assert result.is_error and result.structured_content["exit"] == 65, result.structured_content
+    assert not list((brain / "claims").glob("sess-*.yml"))
+    assert subprocess.run(["git", "rev-parse", "HEAD"], cwd=brain, capture_output=True, text=True).stdout == head

@@ -48,8 +48,27 @@ def open_lock(path: str | os.PathLike[str]) -> BinaryIO:
 
     fd = open_regular(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0))
     if fd is None:
-        from brain_tui.core.errors import InvalidData
-
-        raise InvalidData(f"cannot write {os.fspath(path)}: it is no regular file (a FIFO, a device or a socket); "
-                          "nothing was written (move it away, then run the command again)")
+        raise _not_regular(path)
     return open(fd, "r+b")  # noqa: SIM115 - the caller's `with` closes it
+
+
+def check_lock(path: str | os.PathLike[str]) -> None:
+    """Raise what `open_lock` would raise for the lock file at `path`, making nothing (a missing file or folder is
+    fine: `open_lock` makes it)."""
+    from brain_tui.core.records.yamlio import open_regular
+
+    try:
+        fd = open_regular(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return
+    if fd is None:
+        raise _not_regular(path)
+    os.close(fd)
+
+
+def _not_regular(path: str | os.PathLike[str]) -> Exception:
+    """The refusal of a lock file that is no regular file (exit 65)."""
+    from brain_tui.core.errors import InvalidData
+
+    return InvalidData(f"cannot write {os.fspath(path)}: it is no regular file (a FIFO, a device or a socket); "
+                       "nothing was written (move it away, then run the command again)")

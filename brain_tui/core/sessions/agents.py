@@ -34,7 +34,7 @@ from datetime import datetime, timedelta
 from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.layout import AGENTS_DIR
 from brain_tui.core.record import record
-from brain_tui.core.records.state_json import open_lock
+from brain_tui.core.records.state_json import check_lock, open_lock
 from brain_tui.core.sessions.agent_files import (
     AGENT_SESSION_ENV,
     SESS_RE,
@@ -419,6 +419,12 @@ class Agents:
     def liveness(self) -> dict[str, Liveness]:
         """Every bound claim's liveness, by session ID (see `read_liveness`)."""
         return read_liveness(self.root, self._now())
+
+    def require_writable(self) -> None:
+        """Raise, before a claim is opened, what recording its binding would raise (InvalidData, 65: a lock file that
+        is no regular file; OSError: a folder that cannot be written): a claim is never committed without its
+        binding. Nothing is made: a missing folder or lock file is made by the binding itself."""
+        check_lock(os.path.join(_dir(self.root), ".lock"))
 
     def bind(self, sess_id: str, agent_session: str, environ: Mapping[str, str] | None = None) -> None:
         """Record locally that `agent_session` holds `sess_id` (see `record_binding`).
