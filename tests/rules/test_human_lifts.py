@@ -39,6 +39,21 @@ def staged(brain: Path, build: Callable[[ChangeSet], object]) -> tuple[Brain, Ch
     return b, cs
 
 
+def refused_as_agent(brain: Path, monkeypatch: pytest.MonkeyPatch, build: Callable[[ChangeSet], object]) -> None:
+    """The moves `build` stages (as a human's process, so nothing refuses them there), applied from an agent's
+    process: refused (77) with nothing written; the process is a human's again afterwards."""
+    b, cs = staged(brain, build)
+    before = tree_bytes(brain)
+    as_agent(monkeypatch)
+    try:
+        with pytest.raises(HumanOnly):
+            write_path.apply(b, cs)
+        assert tree_bytes(brain) == before
+    finally:
+        for name in AGENT:
+            monkeypatch.delenv(name)
+
+
 @pytest.fixture
 def gated(brain: Path) -> str:
     sess = open_in(brain, "src/", story="work")
@@ -163,14 +178,7 @@ def test_a_hold_forgotten_in_a_stale_mark_refuses_in_an_agents_process(brain: Pa
     assert mark["status"] == "stale" and mark["stale_from"] == held
     for build in (lambda cs: cs.update_claim(sess, {"stale_from": "open"}, remove=HOLD_TRACES),
                   lambda cs: cs.update_claim(sess, {"status": "closed", "closed_at": "2026-11-29T20:01:00+00:00"})):
-        b, cs = staged(brain, build)
-        before = tree_bytes(brain)
-        as_agent(monkeypatch)
-        with pytest.raises(HumanOnly):
-            write_path.apply(b, cs)
-        assert tree_bytes(brain) == before
-        monkeypatch.delenv("CLAUDECODE")
-        monkeypatch.delenv("CLAUDE_CODE_SESSION_ID")
+        refused_as_agent(brain, monkeypatch, build)
 
 
 def test_a_move_called_derived_is_one_only_when_the_rule_it_names_would_make_it(
@@ -190,12 +198,5 @@ def test_a_move_called_derived_is_one_only_when_the_rule_it_names_would_make_it(
         cs.derived.add(paused)
 
     for build in (resume_as_derived, lambda cs: reconcile.mark_lost(cs, lost)):
-        b, cs = staged(brain, build)
-        before = tree_bytes(brain)
-        as_agent(monkeypatch)
-        with pytest.raises(HumanOnly):
-            write_path.apply(b, cs)
-        assert tree_bytes(brain) == before
-        monkeypatch.delenv("CLAUDECODE")
-        monkeypatch.delenv("CLAUDE_CODE_SESSION_ID")
+        refused_as_agent(brain, monkeypatch, build)
     assert load_claim(brain, paused)["status"] == "paused" and load_claim(brain, other)["status"] == "open"
