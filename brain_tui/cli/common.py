@@ -171,12 +171,16 @@ class Context:
         """`--sync` on a read: bring the remote's changes in first (the explicit pull step)."""
         if self.brain.config.problem:
             return  # pulling writes (rebase, index); the warning already says why it is skipped
+        from brain_tui.core.rules.reconcile import dropped_warning
+
         report = self.brain.pull()
         for renamed in report.renamed:
             self.say(f"bsi: {renamed.old} was also opened on another machine, which pushed it first: "
                      f"the local claim is now {renamed.new}")
         for item in report.lost:
             self.say(f"bsi: lost while offline: {item.sess_id} on {item.scope}; marked failed")
+        for subject in report.dropped:
+            self.say(f"bsi: {dropped_warning(subject)}")
 
     def emit(self, data: Any, text: str | None = None) -> None:
         """Print a result: JSON with --json, else `text` (when given).

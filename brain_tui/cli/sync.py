@@ -22,6 +22,8 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
 
 def cmd_sync(ctx: Context) -> int:
     """`bsi sync`."""
+    from brain_tui.core.rules.reconcile import dropped_warning
+
     report = ctx.brain.remote.sync()
     for renamed in report.renamed:
         ctx.say(f"bsi: {renamed.old} was also opened on another machine, which pushed it first: "
@@ -30,6 +32,8 @@ def cmd_sync(ctx: Context) -> int:
         winners = ", ".join(f"{w.sess_id} ({w.instance or '?'})" for w in item.winners)
         ctx.say(f"lost while offline: {item.sess_id} on {item.scope} — held first by {winners}; "
                 "marked failed")
+    for subject in report.dropped:
+        ctx.say(f"bsi: {dropped_warning(subject)}")
     text = f"synced: {'pushed' if report.pushed else 'up to date'}, ahead {report.ahead}, behind {report.behind}"
     ctx.emit(report.as_dict(), text)
     return 10 if report.lost else 0

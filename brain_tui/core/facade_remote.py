@@ -35,6 +35,7 @@ class BrainRemote:
         self._brain = brain
         self._lost: list[reconcile.LostClaim] = []
         self._renamed: list[reconcile.Renamed] = []
+        self._dropped: list[str] = []
         self._regenerate = False
 
     def has_remote(self) -> bool:
@@ -60,7 +61,8 @@ class BrainRemote:
         b = self._brain
         self._start(regenerate=False)
         rebased = remote.pull(b.root, b.locked, self)
-        return SyncReport(fetched=True, rebased=rebased, lost=tuple(self._lost), renamed=tuple(self._renamed))
+        return SyncReport(fetched=True, rebased=rebased, lost=tuple(self._lost), renamed=tuple(self._renamed),
+                          dropped=tuple(self._dropped))
 
     def sync(self) -> SyncReport:
         """`bsi sync`: fetch, rename clashing IDs, rebase, mark lost claims, regenerate the index, push."""
@@ -70,7 +72,7 @@ class BrainRemote:
         done = remote.sync(b.root, b.locked, self, lambda: b.now().isoformat())
         return SyncReport(fetched=done.fetched, rebased=done.rebased, pushed=done.pushed, ahead=done.ahead,
                           behind=done.behind, tries=done.tries, lost=tuple(self._lost),
-                          renamed=tuple(self._renamed), last_sync=done.last_sync)
+                          renamed=tuple(self._renamed), dropped=tuple(self._dropped), last_sync=done.last_sync)
 
     def write(self, decide: Callable[[ChangeSet], T]) -> T:
         """One mutating action through fetch → re-check on the fetched tree → commit → push (SPEC 11)."""
@@ -93,12 +95,16 @@ class BrainRemote:
 
         remote.write_through(b.root, b.locked, self, attempt)
         remote_state.record(b.root, b.now().isoformat(), pending=False)
+        if b.last_applied is not None:  # what the sync before this write settled away is told with it
+            b.last_applied.warnings.extend(
+                [f"lost while offline: {item.sess_id} on {item.scope}; marked failed" for item in self._lost]
+                + [reconcile.dropped_warning(subject) for subject in self._dropped])
         if refused:
             raise refused[0]
         return results[0]
 
     def _start(self, regenerate: bool) -> None:
-        self._lost, self._renamed, self._regenerate = [], [], regenerate
+        self._lost, self._renamed, self._dropped, self._regenerate = [], [], [], regenerate
 
     # -- the reconciler the remote calls -----------------------------------------------------
     def before_integrate(self, branch: str) -> None:
@@ -135,12 +141,14 @@ class BrainRemote:
         rebind_renamed(root, clashes)  # the old ID is the other machine's claim now: this one's agent follows
         self._renamed.extend(reconcile.Renamed(old, new) for old, new in clashes.items())
 
-    def after_integrate(self, branch: str, rebased: bool) -> None:
+    def after_integrate(self, branch: str, done: remote.Integrated) -> None:
         """A local claim (unpushed, or not even committed) that lost its scope to a remote one is marked failed; the
-        index follows."""
+        index follows. The local writes the rebase dropped are kept for the report."""
         from brain_tui.core.records import written
 
         b = self._brain
+        rebased = done.rebased
+        self._dropped.extend(done.dropped)
         local = remote_history.local_added_claims(b.root, branch) | remote_history.uncommitted_new_claims(b.root)
         # the claims that can block (and their parent chains): a claim no longer blocking cannot have lost (SPEC 22)
         lost = reconcile.lost_claims(written.decision_snapshot(b.store, b.now()), local) if local else []
@@ -149,3 +157,4 @@ class BrainRemote:
             self._lost.extend(lost)
         if rebased or self._regenerate or self._renamed:
             b.regenerate_index_local("bsi: regenerate index after sync")
+

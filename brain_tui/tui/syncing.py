@@ -109,7 +109,7 @@ class SyncController:
                 else:
                     report = app.call_core(sync_now)
                     message = describe_sync(report)
-                    if report.lost:
+                    if report.lost or report.dropped:
                         severity = "warning"
         except BsiError as exc:
             error = plain_remote_error(exc.message, exc.exit_code)
@@ -165,4 +165,6 @@ def describe_sync(report: SyncReport) -> str:
     message = "sync: " + ", ".join(parts)
     if report.lost:
         message += f"; lost while offline: {', '.join(item.sess_id for item in report.lost)}"
+    if report.dropped:
+        message += f"; not kept (the other machine's side won): {'; '.join(report.dropped)}"
     return message

@@ -70,3 +70,29 @@ def test_a_hand_commit_that_also_holds_work_is_never_dropped(tmp_path: Path) -> 
     git(sat_clone, "fetch", "--quiet", "origin")
     assert git(sat_clone, "show", "origin/main:proj/a.md") == "the work\n"
     assert (sat_clone / "proj" / "a.md").read_text(encoding="utf-8") == "the work\n"
+
+
+def test_a_dropped_write_is_told_at_sync_and_with_the_next_synced_write(tmp_path: Path) -> None:
+    """The offline close that lost to a pause did not happen: `bsi sync` says so (stderr and `--json`'s
+    `dropped`), and so does a synced write whose own sync dropped one, never an "up to date" alone."""
+    _, (pilot_clone, sat_clone) = make_remote(tmp_path, 2)
+    opened = _bsi(sat_clone, "10:00", "--sync", "claim", "open", "--scope", "proj/a.md", "--slug", "sat")
+    assert opened.code == 0, opened.err
+    sat = opened.out.strip()
+    other = _bsi(sat_clone, "10:00", "--sync", "claim", "open", "--scope", "proj/b.md", "--slug", "other")
+    assert other.code == 0, other.err
+    assert _bsi(pilot_clone, "10:01", "sync").code == 0
+    assert _bsi(sat_clone, "10:05", "--offline", "claim", "close", sat, "--status", "ok").code == 0
+    assert _bsi(pilot_clone, "10:06", "--sync", "gate", "pause", sat, "hold").code == 0
+
+    synced = _bsi(sat_clone, "10:07", "--json", "sync")
+    assert synced.code == 0, synced.err
+    assert json.loads(synced.out)["dropped"] == [f"bsi: close claim {sat}"]
+    assert f"not kept: `bsi: close claim {sat}`" in synced.err and "did not happen" in synced.err
+
+    # the same loss met by a synced write (sync: on the command) is told with that write
+    assert _bsi(sat_clone, "10:08", "--offline", "claim", "renew", other.out.strip()).code == 0
+    assert _bsi(pilot_clone, "10:09", "--sync", "gate", "pause", other.out.strip(), "hold").code == 0
+    written = _bsi(sat_clone, "10:10", "--sync", "claim", "open", "--scope", "proj/c.md", "--slug", "third")
+    assert written.code == 0, written.err
+    assert f"not kept: `bsi: renew claim {other.out.strip()}`" in written.err, written.err

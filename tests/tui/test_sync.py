@@ -260,3 +260,6 @@ def test_the_sync_message_reads_the_report() -> None:
         LostClaim("sess-20261129-0900-a", "wiki/", ()), LostClaim("sess-20261129-0901-b", "todo/", ())))
     assert describe_sync(lost) == ("sync: up to date, local commits rebased on the remote, ↑0 ↓2; "
                                    "lost while offline: sess-20261129-0900-a, sess-20261129-0901-b")
+    dropped = SyncReport(fetched=True, rebased=True, behind=1, dropped=("bsi: close claim sess-20261129-0900-a",))
+    assert describe_sync(dropped) == ("sync: up to date, local commits rebased on the remote, ↑0 ↓1; not kept "
+                                      "(the other machine's side won): bsi: close claim sess-20261129-0900-a")

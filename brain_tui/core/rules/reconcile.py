@@ -58,7 +58,16 @@ class SyncReport(JsonShaped):
     tries: int = 0
     lost: tuple[LostClaim, ...] = ()
     renamed: tuple[Renamed, ...] = ()
+    #: local writes dropped whole because the remote's side of their claim won (their commit subjects)
+    dropped: tuple[str, ...] = ()
     last_sync: str | None = None
+
+
+def dropped_warning(subject: str) -> str:
+    """What a person is told of a local write sync dropped (`SyncReport.dropped`): it did not happen."""
+    return (f"not kept: `{subject}`, made here while another machine changed the same claim; the other side "
+            "won by the protocol's rules (a human's decision first), so this write did not happen: "
+            "`bsi claim show` gives the claim as it is")
 
 
 def fresh_id(old: str, taken: Callable[[str], bool]) -> str:

@@ -22,7 +22,7 @@ from pathlib import Path
 from brain_tui.core.paths.layout import DATA_DIRS, INDEX_FILE
 from brain_tui.core.sync import gitops
 
-__all__ = ["lost_commits", "sequence_editor"]
+__all__ = ["lost_commits", "sequence_editor", "subjects"]
 
 _CLAIM_SUFFIXES = (".yml", ".yaml")
 
@@ -77,6 +77,15 @@ def _loses(root: Path, rel: str, commit: str, upstream: str, parent_of: Callable
 
     base, local, remote = _text(root, f"{commit}^", rel), _text(root, commit, rel), _text(root, upstream, rel)
     return base is not None and local != remote and choose(rel, base, remote, local, parent_of) == remote
+
+
+def subjects(root: Path, commits: Sequence[str]) -> tuple[str, ...]:
+    """The first line of each of `commits`' messages, in their order (what a person is told was dropped)."""
+    if not commits:
+        return ()
+    proc = gitops.run_git(root, "show", "--no-patch", "--no-walk=unsorted", "--format=%s%x00", *commits, check=False)
+    found = [line.strip("\n") for line in proc.stdout.split("\0")][: len(commits)]
+    return tuple(found) if proc.returncode == 0 and len(found) == len(commits) else tuple(c[:12] for c in commits)
 
 
 def sequence_editor(commits: Sequence[str]) -> str:

@@ -84,6 +84,15 @@ class RemoteReport:
 
 
 @record
+class Integrated:
+    """What bringing HEAD onto the remote tip did: local commits rebased; local writes dropped whole because the
+    remote's side of every claim they changed won (their subjects, oldest first: `lost_writes`)."""
+
+    rebased: bool = False
+    dropped: tuple[str, ...] = ()
+
+
+@record
 class SyncStatus(JsonShaped):
     """Where the brain stands against its remote, from local git state only (no network).
 
@@ -191,8 +200,9 @@ def recover(root: Path) -> None:
     mark.unlink(missing_ok=True)
 
 
-def integrate(root: Path, branch: str) -> bool:
-    """Bring HEAD onto the fetched remote tip (call with the brain lock held); True when local commits were rebased.
+def integrate(root: Path, branch: str) -> Integrated:
+    """Bring HEAD onto the fetched remote tip (call with the brain lock held): whether local commits were rebased,
+    and the local writes the rebase dropped (a write the remote's side wins whole, SPEC 22).
 
     Fast-forward when there is nothing local, else rebase the local pending commits: uncommitted files the remote
     does not change are carried over (autostash); one it also changes stops either (exit 22). A rebase that stops
@@ -203,10 +213,10 @@ def integrate(root: Path, branch: str) -> bool:
         RebaseConflict: a local commit conflicts with the remote's; nothing lost (exit 21)."""
     upstream = f"{REMOTE}/{branch}"
     if rev(root, f"refs/remotes/{upstream}") is None:
-        return False
+        return Integrated()
     ahead, behind = counts(root, branch)
     if behind == 0:
-        return False
+        return Integrated()
     from brain_tui.core.sync import remote_history  # (it imports this module)
 
     remote_history.clear_the_way(root, upstream)
@@ -220,7 +230,7 @@ def integrate(root: Path, branch: str) -> bool:
             raise FastForwardFailed(
                 f"cannot fast-forward to {upstream}: {_collision(proc.stderr)}; nothing was changed. "
                 "Commit, move or stash those files, then run `bsi sync`")
-        return False
+        return Integrated()
     remote_history.refuse_in_the_way(root, upstream)  # a rebase would leave them half-merged in the stash, or not start
     settle.ensure_drivers(root)
     mark = _mark(root)
@@ -229,6 +239,7 @@ def integrate(root: Path, branch: str) -> bool:
     try:
         # a local write the remote's side wins whole is dropped with everything it wrote (SPEC 22)
         lost = lost_writes.lost_commits(root, upstream)
+        dropped = lost_writes.subjects(root, lost)
         drop = ("--interactive",) if lost else ()
         env = {"GIT_SEQUENCE_EDITOR": lost_writes.sequence_editor(lost), "GIT_EDITOR": "true"} if lost else None
         proc = gitops.run_git(root, *ident, "rebase", *drop, "--autostash", "--quiet", upstream, check=False,
@@ -247,7 +258,7 @@ def integrate(root: Path, branch: str) -> bool:
                 "resolve them by hand (`git pull --rebase`, fix the files), then `bsi sync`")
     finally:
         mark.unlink(missing_ok=True)
-    return True
+    return Integrated(True, dropped)
 
 
 def _collision(stderr: str) -> str:
@@ -358,7 +369,7 @@ class Reconciler(Protocol):
     def before_integrate(self, branch: str) -> None:
         """Runs after the fetch, before local commits are rebased (may rewrite them: `remote_history.rewrite_local`)."""
 
-    def after_integrate(self, branch: str, rebased: bool) -> None:
+    def after_integrate(self, branch: str, done: Integrated) -> None:
         """Runs once the work tree is on the remote tip."""
 
 
@@ -372,9 +383,9 @@ def _ready(root: Path) -> str:
 
 def _integrate(root: Path, branch: str, reconciler: Reconciler) -> bool:
     reconciler.before_integrate(branch)
-    rebased = integrate(root, branch)
-    reconciler.after_integrate(branch, rebased)
-    return rebased
+    done = integrate(root, branch)
+    reconciler.after_integrate(branch, done)
+    return done.rebased
 
 
 def write_through(root: Path, lock: Lock, reconciler: Reconciler, attempt: Callable[[], Staged]) -> None:
