@@ -96,7 +96,6 @@ def cmd_open(ctx: Context) -> int:
     from brain_tui.core.clock import parse_duration
     from brain_tui.core.errors import ConflictError
     from brain_tui.core.paths.scope import parse_scope_args
-    from brain_tui.core.records.views import claim_json
     from brain_tui.core.rules.authority import own_agent_session
     from brain_tui.core.sessions.agents import agent_session_for_open
 
@@ -124,11 +123,7 @@ def cmd_open(ctx: Context) -> int:
             if not a.blocked_on and exc.payload.get("conflicts"):
                 ctx.say("  to wait for it: add --blocked-on (BLOCKED_ON to each holder, in the same step)")
         raise
-    after = brain.last_applied.snapshot if brain.last_applied is not None else None
-    if after is None or after.claim(sess_id) is None:
-        after = brain.snapshot()
-    claim = after.claim(sess_id)
-    ctx.emit(claim_json(claim, after) if claim else {"sess_id": sess_id}, sess_id)
+    ctx.emit_claim(sess_id, {}, sess_id)
     return 0
 
 
@@ -144,8 +139,9 @@ def cmd_close(ctx: Context) -> int:
     outcome = ctx.brain.close_claim(a.sess_id, req)
     if outcome.status == Status.WAITING_HUMAN:
         ctx.say(f"{a.sess_id} waits for a human gate (exit trigger gate:human); approve closes it")
-    ctx.emit({"sess_id": outcome.sess_id, "status": outcome.status, "tier": outcome.tier,
-              "result": outcome.result, "signals": outcome.signals}, f"{outcome.sess_id} {outcome.status}")
+    ctx.emit_claim(outcome.sess_id, {"sess_id": outcome.sess_id, "status": outcome.status, "tier": outcome.tier,
+                                     "result": outcome.result, "signals": outcome.signals},
+                   f"{outcome.sess_id} {outcome.status}")
     return 0
 
 
@@ -155,7 +151,8 @@ def cmd_renew(ctx: Context) -> int:
 
     ttl = parse_duration(ctx.args.ttl) if ctx.args.ttl is not None else None
     expires = ctx.brain.renew_claim(ctx.args.sess_id, ttl)
-    ctx.emit({"sess_id": ctx.args.sess_id, "expires_at": expires}, f"{ctx.args.sess_id} expires {expires}")
+    ctx.emit_claim(ctx.args.sess_id, {"sess_id": ctx.args.sess_id, "expires_at": expires},
+                   f"{ctx.args.sess_id} expires {expires}")
     return 0
 
 
@@ -164,7 +161,8 @@ def cmd_release(ctx: Context) -> int:
     from brain_tui.core.records.statuses import Status
 
     ctx.brain.release_claim(ctx.args.sess_id, ctx.args.reason)
-    ctx.emit({"sess_id": ctx.args.sess_id, "status": Status.RELEASED.value}, f"{ctx.args.sess_id} released")
+    ctx.emit_claim(ctx.args.sess_id, {"sess_id": ctx.args.sess_id, "status": Status.RELEASED.value},
+                   f"{ctx.args.sess_id} released")
     return 0
 
 

@@ -201,6 +201,17 @@ class Context:
 
         sys.stderr.write(inert_block(message.rstrip("\n")) + "\n")
 
+    def emit_claim(self, sess_id: str, outcome: dict[str, Any], text: str) -> None:
+        """Print a write's result on one claim: with --json the claim as it now is and the write's own keys over
+        it (`views.claim_result`); else `text`."""
+        if not self.json:
+            self.emit(None, text)
+            return
+        from brain_tui.core.records.views import claim_result
+
+        applied = self.brain.last_applied
+        self.emit(claim_result(sess_id, applied.snapshot if applied else None, self.brain.snapshot, outcome))
+
     def report_applied(self) -> None:
         """Print warnings and imported signals of the last write on stderr."""
         brain = self._brain

@@ -53,7 +53,7 @@ def cmd_gate(ctx: Context) -> int:
     text = f"{out.sess_id} {out.status}"
     if isinstance(out, Cascade) and out.touched:
         text += f" (cascade: {', '.join(out.touched)})"
-    ctx.emit(out.as_dict(), text)
+    ctx.emit_claim(out.sess_id, out.as_dict(), text)
     return 0
 
 

@@ -215,7 +215,6 @@ def claim_open(s: Session, scope: list[str], story: str = "", ttl: str | None = 
     """`bsi claim open --json`, bound to the agent session."""
     from brain_tui.core.clock import parse_duration
     from brain_tui.core.paths.scope import parse_scope
-    from brain_tui.core.records.views import claim_json
     from brain_tui.core.rules.claims import OpenRequest
 
     brain = s.brain
@@ -230,9 +229,15 @@ def claim_open(s: Session, scope: list[str], story: str = "", ttl: str | None = 
     sess_id = brain.open_claim(req, actor=s.actor)
     s.opened.append(sess_id)
     brain.agents.opened_through_mcp(sess_id, s.client)
-    snapshot = brain.snapshot()
-    claim = snapshot.claim(sess_id)
-    return claim_json(claim, snapshot) if claim else {"sess_id": sess_id}
+    return _claim_result(brain, sess_id, {})
+
+
+def _claim_result(brain: Brain, sess_id: str, outcome: dict[str, Any]) -> dict[str, Any]:
+    """The claim as the write left it, with the write's own keys over it (the CLI's `--json` document)."""
+    from brain_tui.core.records.views import claim_result
+
+    applied = brain.last_applied
+    return claim_result(sess_id, applied.snapshot if applied else None, brain.snapshot, outcome)
 
 
 def claim_renew(s: Session, sess_id: str | None = None, ttl: str | None = None) -> dict[str, Any]:
@@ -241,7 +246,7 @@ def claim_renew(s: Session, sess_id: str | None = None, ttl: str | None = None) 
 
     own = s.own(sess_id, "renew")
     expires = s.brain.renew_claim(own, parse_duration(ttl) if ttl else None, actor=s.actor)
-    return {"sess_id": own, "expires_at": expires}
+    return _claim_result(s.brain, own, {"sess_id": own, "expires_at": expires})
 
 
 def claim_close(s: Session, sess_id: str | None = None, status: str | None = None, files: list[str] | None = None,
@@ -254,8 +259,8 @@ def claim_close(s: Session, sess_id: str | None = None, status: str | None = Non
     req = CloseRequest(status=status, files=list(files or []), commit=commit, tests_total=tests_total,
                        tests_passed=tests_passed, tests_failed=tests_failed, notes=notes)
     out = s.brain.close_claim(own, req, actor=s.actor)
-    return {"sess_id": out.sess_id, "status": out.status, "tier": out.tier, "result": out.result,
-            "signals": out.signals}
+    return _claim_result(s.brain, out.sess_id, {"sess_id": out.sess_id, "status": out.status, "tier": out.tier,
+                                                "result": out.result, "signals": out.signals})
 
 
 def claim_list(s: Session, status: list[str] | None = None, all: bool = False) -> dict[str, Any]:

@@ -434,6 +434,11 @@ SHAPES: dict[str, Any] = {
 }
 
 
+#: The writes on one claim: their document is the claim as it now is (SPEC 13's claim object) with the write's own
+#: keys over it; SHAPES gives those keys, and the claim's keys are checked by SPEC_KEYS.
+CLAIM_RESULTS = {"close", "renew", "release", "gate request", "gate approve", "gate reject", "gate pause",
+                 "gate abort"}
+
 #: The rows whose inner values depend on the machine: checked one level deep.
 MACHINE_DEPENDENT = {"env", "hooks status", "hooks install", "hooks uninstall"}
 
@@ -452,6 +457,7 @@ SPEC_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
     "signal list": {".": ("signals",)},
     "breath show": {"sprints": ("sprint", "context_load", "stale_ratio", "breath_depth", "exhale_rate", "alerts")},
     "env": {".": ("hostname", "instance", "git", "pm2", "ports", "system")},
+    **{name: {".": CLAIM_KEYS} for name in CLAIM_RESULTS},
 }
 
 
@@ -468,6 +474,8 @@ def test_exit_code_and_json_shape(world: tuple[Path, dict[str, str]], name: str,
     doc = json.loads(run.out)
     if name in MACHINE_DEPENDENT:
         assert {key: type(value).__name__ for key, value in doc.items()} == SHAPES[name]
+    elif name in CLAIM_RESULTS:
+        assert skeleton({key: doc[key] for key in SHAPES[name] if key in doc}) == SHAPES[name]
     else:
         assert skeleton(doc) == SHAPES[name]
     assert doc.get("exit", code) == code  # an error document says the exit code it gives

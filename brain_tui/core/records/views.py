@@ -77,6 +77,16 @@ def claim_json(claim: Claim, snapshot: BrainSnapshot) -> dict[str, Any]:
     return out
 
 
+def claim_result(sess_id: str, after: BrainSnapshot | None, read: Callable[[], BrainSnapshot],
+                 outcome: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """A write's `--json` result on one claim (the CLI's and the MCP tool's): the claim as it now is (`claim_json`,
+    from `after`, the brain the write left, else `read()`), with the write's own keys (`outcome`) over it."""
+    if after is None or after.claim(sess_id) is None:
+        after = read()
+    claim = after.claim(sess_id)
+    return {**(claim_json(claim, after) if claim is not None else {"sess_id": sess_id}), **(outcome or {})}
+
+
 def listed_claims(snapshot_of: Callable[[Collection[str] | None], BrainSnapshot], status: Sequence[str] | None,
                   every: bool) -> tuple[list[Claim], BrainSnapshot]:
     """The claims `claim list` shows (the CLI's and the MCP tool's), and the snapshot they come from.
