@@ -176,3 +176,59 @@ def test_an_open_whose_binding_cannot_be_recorded_commits_no_claim(brain: Path) 
     assert result.is_error and result.structured_content["exit"] == 65, result.structured_content
     assert not list((brain / "claims").glob("sess-*.yml"))
     assert subprocess.run(["git", "rev-parse", "HEAD"], cwd=brain, capture_output=True, text=True).stdout == head
+
+
+def _socket(path: Path) -> None:
+    """A listening Unix socket at `path` (bound by its short relative name: a socket's path is bounded)."""
+    import socket
+
+    path.unlink(missing_ok=True)
+    here = Path.cwd()
+    os.chdir(path.parent)
+    try:
+        with socket.socket(socket.AF_UNIX) as sock:
+            sock.bind(path.name)
+    finally:
+        os.chdir(here)
+
+
+def _git(brain: Path, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=brain, capture_output=True, text=True, check=True).stdout
+
+
+WRITES = [("claim", "close", "{id}", "--status", "ok"), ("claim", "renew", "{id}"), ("gate", "pause", "{id}", "x"),
+          ("gate", "request", "{id}", "ok?")]
+
+
+@pytest.mark.parametrize("spoil", [_fifo, _socket], ids=["fifo", "socket"])
+@pytest.mark.parametrize("command", WRITES, ids=[" ".join(c[:2]) for c in WRITES])
+def test_a_write_to_a_committed_claim_whose_file_became_a_fifo_is_refused(
+        brain: Path, spoil: Callable[[Path], None], command: tuple[str, ...]) -> None:
+    """A FIFO (or socket) where a committed claim file should be is no deleted file: a write on the claim is
+    refused (65, one line naming it), the FIFO and git stay as they were, and the claim still holds its scope.
+    Before, the write edited HEAD's copy and put a regular file in place of the FIFO, as for a deleted file."""
+    holder = ok(run_bsi("claim", "open", "--scope", "docs/", "--slug", "aaaa", brain=brain))
+    path = claim_file(brain, holder)
+    spoil(path)
+    head, status = _git(brain, "rev-parse", "HEAD"), _git(brain, "status", "--porcelain")
+    done = _bsi(brain, *(arg.format(id=holder) for arg in command))
+    assert "Traceback" not in done.stderr and "internal error" not in done.stderr, done
+    assert done.returncode == 65, done
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert f"claims/{holder}.yml" in done.stderr and "no regular file" in done.stderr, done.stderr
+    assert not path.is_file() and (path.is_fifo() or path.is_socket())
+    assert (_git(brain, "rev-parse", "HEAD"), _git(brain, "status", "--porcelain")) == (head, status)
+    assert _bsi(brain, "check-scope", "docs/x.md").returncode == 10  # the claim still holds its scope (HEAD's)
+    listed = _bsi(brain, "claim", "list")
+    assert listed.returncode == 0 and holder in listed.stdout, listed
+
+
+def test_a_write_to_a_committed_claim_whose_file_was_deleted_edits_heads_copy(brain: Path) -> None:
+    """A deleted work-tree file keeps its way: the write edits HEAD's copy and writes it back."""
+    holder = ok(run_bsi("claim", "open", "--scope", "docs/", "--slug", "aaaa", brain=brain))
+    path = claim_file(brain, holder)
+    path.unlink()
+    done = _bsi(brain, "claim", "close", holder, "--status", "ok")
+    assert done.returncode == 0, done
+    assert path.is_file() and "status: closed" in path.read_text(encoding="utf-8")
+    assert _git(brain, "status", "--porcelain", "claims") == ""

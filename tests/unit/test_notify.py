@@ -176,3 +176,53 @@ def test_two_cockpits_claiming_the_same_item_at_once_tell_it_once(tmp_path: Path
         thread.join(20)
     assert sorted(told) == [[], ["gate:b"]]
     assert NotifiedLog(tmp_path).read() == ["gate:b"]
+
+
+def _fifo_at(path: Path) -> None:
+    import os
+
+    os.mkfifo(path)
+
+
+def _dev_null_at(path: Path) -> None:
+    path.symlink_to("/dev/null")
+
+
+@pytest.mark.parametrize("plant", [_fifo_at, _dev_null_at], ids=["fifo", "dev-null"])
+def test_a_lock_file_that_is_no_regular_file_is_not_used_as_a_lock(tmp_path: Path, plant: object,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A FIFO or a link to /dev/null planted at ``notified.json.lock`` is never locked (a lock on /dev/null is
+    one every process on the machine shares) nor waited on: the notices still go out, told once by this
+    cockpit, as when the lock file cannot be opened at all. Before, it was opened and `flock`ed as the lock."""
+    import fcntl
+    import os
+    import stat
+    import threading
+    from types import SimpleNamespace
+
+    from brain_tui.core.sessions import notify
+
+    lock = tmp_path / ".brain" / "notified.json.lock"
+    lock.parent.mkdir(parents=True)
+    assert callable(plant)
+    plant(lock)
+    locked: list[int] = []
+
+    def recorded_flock(fd: int, operation: int) -> None:
+        locked.append(os.fstat(fd).st_mode)
+        fcntl.flock(fd, operation)
+
+    monkeypatch.setattr(notify, "fcntl", SimpleNamespace(flock=recorded_flock, LOCK_EX=fcntl.LOCK_EX))
+    told: list[list[str]] = []
+    thread = threading.Thread(target=lambda: told.append(NotifiedLog(tmp_path).claim(["gate:b"])), daemon=True)
+    thread.start()
+    thread.join(30)
+    waited = thread.is_alive()
+    if waited:  # let a reader or writer blocked on the FIFO go, so the test ends
+        os.close(os.open(lock, os.O_RDWR | os.O_NONBLOCK))
+        thread.join(5)
+    assert not waited, "waited on the lock file"
+    assert told == [["gate:b"]]
+    assert [mode for mode in locked if not stat.S_ISREG(mode)] == []
+    assert lock.is_symlink() or lock.is_fifo()  # left as it was
+    assert NotifiedLog(tmp_path).read() == ["gate:b"] and NotifiedLog(tmp_path).claim(["gate:b"]) == []

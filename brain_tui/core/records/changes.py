@@ -6,7 +6,9 @@ exactly those paths. Claim edits are round-trip edits (ruamel), so order, commen
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from collections.abc import Mapping
 from datetime import datetime
 from pathlib import Path
@@ -114,6 +116,9 @@ class ChangeSet:
                                              or IN_HEAD in claim.flags or STATUS_IN_HEAD in claim.flags):
             # a claim only a legacy BRAIN-INDEX.md records: acting on it writes its file (the import); one read
             # from HEAD (its file deleted, ended or lifted without a commit): acting on it writes HEAD's copy, edited
+            # -- unless a FIFO, a device or a socket stands where its file should be: that is no deleted file
+            if _special(self.root / claim.path):
+                raise InvalidData(_not_regular(claim.path))
             from ruamel.yaml.comments import CommentedMap
 
             self._docs[claim.path] = yaml_safe(CommentedMap(claim.data))
@@ -178,8 +183,7 @@ class ChangeSet:
         if rel_path not in self._docs:
             raw = read_capped(self.root / rel_path, -1)
             if raw is None:
-                raise InvalidData(f"cannot write {rel_path}: it is no regular file (a FIFO, a device or a socket); "
-                                  "nothing was written (move it away, then run the command again)")
+                raise InvalidData(_not_regular(rel_path))
             try:
                 text = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")  # as `read_text` reads it
             except UnicodeDecodeError as exc:
@@ -238,6 +242,22 @@ class ChangeSet:
             out[path] = keep_unchanged_lines(original, text) if original is not None else text
         out.update(self._writes)
         return out
+
+
+def _special(path: Path) -> bool:
+    """True when `path` itself (a link is not followed) is a FIFO, a device or a socket: neither a file to edit nor
+    a deleted one (missing, a folder and a link are not: the write's own checks answer for those)."""
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode))
+
+
+def _not_regular(rel_path: str) -> str:
+    """The refusal of a claim or signal file that is no regular file (exit 65)."""
+    return (f"cannot write {rel_path}: it is no regular file (a FIFO, a device or a socket); "
+            "nothing was written (move it away, then run the command again)")
 
 
 _TOP_KEY_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_.-]*)[ \t]*:(?:[ \t]|$)")

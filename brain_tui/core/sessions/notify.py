@@ -14,7 +14,6 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import json
-import os
 import subprocess
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -27,7 +26,7 @@ from brain_tui.core.errors import BsiError, InvalidData, UsageError
 from brain_tui.core.paths.layout import NOTIFIED_FILE, STATE_DIR
 from brain_tui.core.paths.text_safety import CONTROL_RE, inert_line
 from brain_tui.core.record import record
-from brain_tui.core.records.state_json import read_state_json
+from brain_tui.core.records.state_json import open_lock, read_state_json
 from brain_tui.core.records.yamlio import atomic_write_text
 
 #: How many told keys are remembered (the oldest are forgotten first).
@@ -135,18 +134,18 @@ class NotifiedLog:
 
     @contextlib.contextmanager
     def _locked(self) -> Iterator[None]:
-        """An exclusive `flock` on the log's lock file for the block (none when it cannot be opened)."""
+        """An exclusive `flock` on the log's lock file for the block; none when it cannot be opened or is no
+        regular file (a FIFO, a link to /dev/null planted there: never waited on, never locked, left as it is).
+        Notices are best-effort: without the lock they still go out, and two cockpits may tell an item twice."""
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.path.with_name(self.path.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o644)
-        except OSError:
+            handle = open_lock(self.path.with_name(self.path.name + ".lock"))
+        except (OSError, InvalidData):
             yield
             return
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+        with handle:  # closing drops the lock
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
             yield
-        finally:
-            os.close(fd)  # closing drops the lock
 
     def _claim(self, keys: Iterable[str]) -> list[str]:
         known = self.read()
