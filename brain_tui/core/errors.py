@@ -68,9 +68,20 @@ class ScopeDrift(BsiError):
 
 
 class RemoteUnreachable(BsiError):
-    """The git remote could not be reached (exit 69)."""
+    """The git remote could not be reached (exit 69).
+
+    `reason` says what happened; `advice`, when given, what a command line's user can do about it (`--offline`,
+    `--sync`), joined to it by `sep` in the message. A front-end without those flags (the MCP tools) gives `reason`
+    with advice of its own.
+    """
 
     exit_code = 69
+
+    def __init__(self, reason: str, payload: dict[str, Any] | None = None, *, advice: str = "",
+                 sep: str = "; ") -> None:
+        super().__init__(f"{reason}{sep}{advice}" if advice else reason, payload)
+        self.reason = reason
+        self.advice = advice
 
 
 class Contended(BsiError):

@@ -14,7 +14,7 @@ import os
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from brain_tui.core.errors import BsiError, InvalidData, NotFound
+from brain_tui.core.errors import BsiError, InvalidData, NotFound, RemoteUnreachable
 from brain_tui.core.records.statuses import SignalState
 from brain_tui.core.sessions import agents
 
@@ -33,6 +33,10 @@ KINDS: dict[int, tuple[str, bool]] = {
     73: ("cannot_write", False), 74: ("disk_full", False),
 }
 MAX_TEXT = 4000
+#: What a tool's caller can do when the remote is not reached: no tool has the command line's `--offline` (a brain
+#: with `sync: auto` sends every write through the remote), so this replaces the command line's advice.
+REMOTE_ADVICE = ("nothing was changed: call the tool again later, when the remote answers, or ask a human to set "
+                 "`sync: manual` in brain-compose.yml (writes are then committed locally and pushed by `bsi sync`)")
 
 
 def inert(value: Any, limit: int = MAX_TEXT) -> Any:
@@ -61,8 +65,9 @@ def refusal(exc: BsiError) -> dict[str, Any]:
     """The structured content of a refused call."""
     kind, retryable = KINDS.get(exc.exit_code, ("error", False))
     kind = exc.kind or kind
+    message = f"{exc.reason}; {REMOTE_ADVICE}" if isinstance(exc, RemoteUnreachable) and exc.advice else exc.message
     payload = {k: v for k, v in exc.payload.items() if k not in ("error", "exit", "kind", "retryable")}
-    return {"error": exc.message, "exit": exc.exit_code, "kind": kind, "retryable": retryable, **payload}
+    return {"error": message, "exit": exc.exit_code, "kind": kind, "retryable": retryable, **payload}
 
 
 class Session:

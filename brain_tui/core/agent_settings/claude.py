@@ -1,9 +1,10 @@
 """`bsi hooks install|uninstall|status` for Claude Code, and `bsi mcp install`'s `.mcp.json`.
 
 `.claude/settings.json` (or `settings.local.json`) and `.mcp.json` belong to the user: every foreign key, hook and
-server is kept as it is; our own entries (a hook whose command runs `bsi … hook EVENT`, the `bsi` MCP server, our
-`permissions.deny` rules, the sandbox fence of `sandbox.py`) are replaced in place. A second run changes nothing. A
-file that is not valid JSON is refused (exit 65) and left untouched. Gemini CLI and Codex have their own modules
+server is kept as it is; our own entries (a hook whose command runs `bsi … hook EVENT`, the `bsi` MCP server's
+command, our `permissions.deny` rules, the sandbox fence of `sandbox.py`) are replaced in place, and a key the user
+added to our server entry (its `env`) is kept. A second run changes nothing. A file that is not valid JSON is refused
+(exit 65) and left untouched. Gemini CLI and Codex have their own modules
 (`gemini.py`, `codex.py`); what they share is in `files.py`.
 """
 
@@ -181,6 +182,6 @@ def status(root: str | os.PathLike[str], local: bool, program: str = "bsi", *, f
 # .mcp.json
 # ---------------------------------------------------------------------------------------------
 def mcp_install(root: str | os.PathLike[str], program: str = "bsi") -> Report:
-    """`bsi mcp install`: the `bsi` server in `.mcp.json` (other servers kept, ours replaced in place)."""
+    """`bsi mcp install`: the `bsi` server in `.mcp.json` (other servers, and keys the user added to ours, kept)."""
     path = Path(root) / ".mcp.json"
     return put_mcp_server(path, load(path), program, {"type": "stdio"})

@@ -17,7 +17,6 @@ from typing import Any
 from brain_tui.core.agent_settings.files import (
     MCP_SERVER_NAME,
     Report,
-    command_words,
     copy,
     event_status,
     has_any,
@@ -25,12 +24,14 @@ from brain_tui.core.agent_settings.files import (
     hook_events,
     load,
     merge_event_hooks,
+    merge_owned,
     read_settings,
     refuse,
     remove_event_hooks,
     resolves,
     save,
     save_text,
+    server_fields,
 )
 from brain_tui.core.errors import InvalidData
 
@@ -131,8 +132,7 @@ def mcp_install(root: str | os.PathLike[str], program: str = "bsi") -> Report:
     path = config_path()
     doc = _load_toml(path)
     before = doc.as_string()
-    words = command_words(program) or ["bsi"]
-    wanted = {"command": words[0], "args": [*words[1:], "mcp"], "cwd": str(Path(root).resolve())}
+    wanted = {**server_fields(program), "cwd": str(Path(root).resolve())}
     servers = doc.get("mcp_servers")
     if servers is None:
         servers = tomlkit.table(is_super_table=True)
@@ -146,9 +146,7 @@ def mcp_install(root: str | os.PathLike[str], program: str = "bsi") -> Report:
         servers[MCP_SERVER_NAME] = ours
     if not isinstance(ours, dict):
         raise refuse(path, f"mcp_servers.{MCP_SERVER_NAME} is not a table")
-    for key, value in wanted.items():
-        if ours.get(key) != value:
-            ours[key] = value
+    merge_owned(ours, wanted)  # the keys the user added (`env`, `startup_timeout_sec`, …) are kept
     report = Report(str(path), "unchanged", command=f"{program} mcp", resolves=resolves(program))
     after = doc.as_string()
     if after == before and path.exists():

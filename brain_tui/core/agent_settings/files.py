@@ -158,11 +158,16 @@ def is_ours(hook: Any) -> str | None:
         return None
     words = command_words(hook["command"])
     for index, word in enumerate(words[:-2]):
-        if os.path.basename(word) == "bsi" or word.endswith("brain_tui.cli.main"):
+        if runs_bsi(word):
             rest = words[index + 1:]
             if "hook" in rest and rest.index("hook") + 1 < len(rest):
                 return rest[rest.index("hook") + 1]
     return None
+
+
+def runs_bsi(word: str) -> bool:
+    """Whether one word of a command line is bsi (`bsi`, a path to it, or `python -m brain_tui.cli.main`)."""
+    return os.path.basename(word) == "bsi" or word.endswith("brain_tui.cli.main")
 
 
 def command_words(program: str) -> list[str]:
@@ -267,16 +272,46 @@ def remove_event_hooks(data: dict[str, Any], path: Path) -> None:
         del data["hooks"]
 
 
+def server_fields(program: str) -> dict[str, Any]:
+    """The `command` and `args` of our MCP server entry: the words of `PROGRAM mcp`."""
+    words = command_words(program) or ["bsi"]
+    return {"command": words[0], "args": [*words[1:], "mcp"]}
+
+
+def is_our_server(entry: Any, program: str) -> bool:
+    """Whether a server entry is bsi's: its command and args run `… bsi … mcp`, or `PROGRAM mcp` as asked."""
+    if not isinstance(entry, dict) or not isinstance(entry.get("command"), str):
+        return False
+    args = entry.get("args", [])
+    if not isinstance(args, list) or not all(isinstance(arg, str) for arg in args):
+        return False
+    line = [entry["command"], *args]
+    wanted = server_fields(program)
+    return line == [wanted["command"], *wanted["args"]] or (line[-1] == "mcp" and any(map(runs_bsi, line[:-1])))
+
+
+def merge_owned(entry: Any, owned: dict[str, Any]) -> None:
+    """Set the keys bsi owns in its server entry (in place; a tomlkit table keeps its layout): each key of `owned`
+    that differs is written, every other key of the entry (an `env`, a timeout, a trust flag) is the user's and
+    is kept."""
+    for key, value in owned.items():
+        if entry.get(key) != value:
+            entry[key] = value
+
+
 def put_mcp_server(path: Path, before: dict[str, Any], program: str, fields: dict[str, Any]) -> Report:
     """Write our server into the `mcpServers` object of the JSON settings `before` read from `path` (other servers
-    kept, ours replaced in place): `fields`, then the command running `PROGRAM mcp`. The report's action is
-    `unchanged`, `installed` or `updated`; InvalidData (exit 65) when `mcpServers` is not an object."""
+    kept): `fields`, then the command running `PROGRAM mcp`, merged into bsi's own entry (`merge_owned`: the keys
+    the user added are kept); an entry under our name that is not bsi's (`is_our_server`) is replaced whole. The
+    report's action is `unchanged`, `installed` or `updated`; InvalidData (exit 65) when `mcpServers` is not an
+    object."""
     after = copy(before)
     servers = after.setdefault("mcpServers", {})
     if not isinstance(servers, dict):
         raise refuse(path, "\"mcpServers\" is not a JSON object")
-    words = command_words(program) or ["bsi"]
-    servers[MCP_SERVER_NAME] = {**fields, "command": words[0], "args": [*words[1:], "mcp"]}
+    if not is_our_server(servers.get(MCP_SERVER_NAME), program):
+        servers[MCP_SERVER_NAME] = {}
+    merge_owned(servers[MCP_SERVER_NAME], {**fields, **server_fields(program)})
     report = Report(str(path), "unchanged", command=f"{program} mcp", resolves=resolves(program))
     if after == before and path.exists():
         return report

@@ -139,7 +139,8 @@ def status(root: str | os.PathLike[str], program: str = "bsi") -> Report:
 
 
 def mcp_install(root: str | os.PathLike[str], program: str = "bsi", *, trust_folder: bool = False) -> Report:
-    """The `bsi` server in `.gemini/settings.json` `mcpServers` (other servers kept, ours replaced in place)."""
+    """The `bsi` server in `.gemini/settings.json` `mcpServers` (other servers, and keys the user added to ours
+    such as `timeout` or `trust`, kept)."""
     path = settings_path(root)
     before = load(path)
     if trust_folder:

@@ -44,6 +44,8 @@ T = TypeVar("T")
 
 MAX_TRIES = 8
 REMOTE = "origin"
+#: What the command line tells its user to do when the remote is not reached (the MCP tools say their own).
+OFFLINE_ADVICE = "use --offline to record the change locally"
 #: Seconds a fetch or push may take before the remote counts as unreachable (exit 69).
 DEFAULT_NETWORK_TIMEOUT = 60.0
 _UNREACHABLE_HINTS = (
@@ -156,16 +158,17 @@ def fetch(root: Path, branch: str) -> bool:
     Raises:
         RemoteUnreachable: no remote, it cannot be reached, or it does not answer in time (exit 69)."""
     if not has_remote(root):
-        raise RemoteUnreachable("no git remote 'origin' configured: add one, or work without --sync")
+        raise RemoteUnreachable("no git remote 'origin' configured", advice="add one, or work without --sync",
+                                sep=": ")
     limit = network_timeout()
     try:
         proc = gitops.run_git(root, "fetch", "-q", "--upload-pack=git-upload-pack", REMOTE, check=False, timeout=limit)
     except GitTimeout:
-        raise RemoteUnreachable(f"remote did not answer within {limit:.0f}s (fetch stopped); "
-                                "use --offline to record the change locally") from None
+        raise RemoteUnreachable(f"remote did not answer within {limit:.0f}s (fetch stopped)",
+                                advice=OFFLINE_ADVICE) from None
     if proc.returncode != 0:
-        raise RemoteUnreachable(f"remote unreachable ({gitops.reason(proc.stderr, 'fetch failed')}); "
-                                "use --offline to record the change locally")
+        raise RemoteUnreachable(f"remote unreachable ({gitops.reason(proc.stderr, 'fetch failed')})",
+                                advice=OFFLINE_ADVICE)
     return rev(root, f"refs/remotes/{REMOTE}/{branch}") is not None
 
 
