@@ -287,7 +287,7 @@ class Locks:
 
     def cleanup(self) -> builtins.list[locks.LockInfo]:
         """Delete every expired lock; returns what was removed."""
-        from brain_tui.core.rules.locks import stage_cleanup
+        from brain_tui.core.rules.lock_cleanup import stage_cleanup
 
         return self._brain.mutate(stage_cleanup)
 

@@ -1,6 +1,6 @@
 """File locks (SPEC 9): `locks/<percent-encoded path>.yml` mutexes with a TTL and a generation counter.
 
-`stage_acquire`, `stage_release` and `stage_cleanup` stage their writes in a
+`stage_acquire` and `stage_release` (and `lock_cleanup.stage_cleanup`) stage their writes in a
 `ChangeSet`; run inside `Brain.mutate` (which holds the brain's flock) the
 check-then-write is atomic across local processes. Legacy `locks/*.lock`
 files (original scripts) count as the lock of the path named by their
@@ -489,11 +489,3 @@ def stage_release(cs: ChangeSet, file: str, sess_id: str) -> LockRelease:
         cs.delete(lock.path)
     cs.message = f"bsi: lock release {norm}"
     return LockRelease(norm, tuple(lock.path for lock in existing))
-
-def stage_cleanup(cs: ChangeSet) -> list[LockInfo]:
-    """Delete every expired lock file and return the removed locks (corrupt lock files are left alone)."""
-    removed = [lock for lock in cs.snapshot.locks if is_expired(lock, cs.snapshot.now)]
-    for lock in removed:
-        cs.delete(lock.path)
-    cs.message = "bsi: lock cleanup"
-    return [lock_info(lock, cs.snapshot) for lock in removed]
