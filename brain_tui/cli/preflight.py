@@ -25,8 +25,9 @@ acquire it now (an unexpired lock exists), else 0. Bad paths, IDs and TTLs exit 
   "expires_at", "ttl_min", "path", "action", "takeover", "previous_holder",
   "previous_expires_at", "replaced_legacy"}` with `action` one of
   `acquired|extended|taken_over|reacquired`, and `previous_status` (the
-  holder's terminal status) on the takeover of an ended claim's lock; refused → `{"error", "exit": 1,
-  "file", "holder", "expires_at", "generation"}`
+  holder's terminal status) on the takeover of an ended claim's lock, and `asked_ttl_min` on a re-entry
+  whose TTL would end the lock sooner (its later expiry and the `ttl_min` that set it are kept);
+  refused → `{"error", "exit": 1, "file", "holder", "expires_at", "generation"}`
 * `lock release` → `{"file", "released": bool, "removed": [paths]}`
 * `lock check` → `{"file", "locked": bool, "lock": lock object | null}`
   (`lock` is the newest lock file of the path, expired or not)
@@ -115,7 +116,9 @@ def cmd_acquire(ctx: Context) -> int:
     """`bsi lock acquire FILE ID [TTL_MIN]`: the takeover of an expired lock, or of an ended claim's, is printed."""
     a = ctx.args
     out = ctx.brain.locks.acquire(a.file, a.sess_id, a.ttl_min)
-    text = f"{out.file} locked by {out.holder} until {out.expires_at} (generation {out.generation}, {out.action})"
+    how = out.action if out.asked_ttl_min is None else \
+        f"kept: the {out.asked_ttl_min} min asked would end it sooner, and a re-entry never shortens a lock"
+    text = f"{out.file} locked by {out.holder} until {out.expires_at} (generation {out.generation}, {how})"
     if out.takeover:
         was = f"whose claim is {out.previous_status}" if out.previous_status else \
             f"expired at {out.previous_expires_at}"
