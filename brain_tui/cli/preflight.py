@@ -32,7 +32,7 @@ acquire it now (an unexpired lock exists), else 0. Bad paths, IDs and TTLs exit 
 * `lock check` → `{"file", "locked": bool, "lock": lock object | null}`
   (`lock` is the newest lock file of the path, expired or not)
 * `lock list` → `{"locks": [lock objects], "corrupt": [{"path", "line", "reason"}]}`
-* `lock cleanup` → `{"removed": [lock objects]}`
+* `lock cleanup` → `{"removed": [lock objects]}` (expired ones, and those of an ended claim: `expired` false)
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
     add_command(lsub, parent, "release", "release FILE (holder only)", cmd_release, "file", "sess_id")
     add_command(lsub, parent, "check", "who holds FILE (exit 1 when locked)", cmd_lock_check, "file")
     add_command(lsub, parent, "list", "every lock", cmd_lock_list)
-    add_command(lsub, parent, "cleanup", "delete expired locks", cmd_cleanup)
+    add_command(lsub, parent, "cleanup", "delete locks that hold nothing: expired, or of an ended claim", cmd_cleanup)
 
 
 # -- preflight ----------------------------------------------------------------------------------
@@ -170,7 +170,11 @@ def cmd_lock_list(ctx: Context) -> int:
 
 
 def cmd_cleanup(ctx: Context) -> int:
-    """`bsi lock cleanup`: delete expired locks."""
+    """`bsi lock cleanup`: delete the locks that hold nothing (expired, or whose holder's claim has ended)."""
     removed = ctx.brain.locks.cleanup()
-    ctx.emit({"removed": [lock.as_dict() for lock in removed]}, f"{len(removed)} expired locks removed")
+    expired = sum(lock.expired for lock in removed)
+    ended = len(removed) - expired
+    text = f"{len(removed)} locks removed ({expired} expired, {ended} of an ended claim)" if removed else \
+        "no locks removed (none expired, none of an ended claim)"
+    ctx.emit({"removed": [lock.as_dict() for lock in removed]}, text)
     return 0

@@ -286,7 +286,7 @@ class Locks:
         return list_locks(self._brain.snapshot())
 
     def cleanup(self) -> builtins.list[locks.LockInfo]:
-        """Delete every expired lock; returns what was removed."""
+        """Delete every lock that holds nothing (expired, or its holder's claim ended); returns what was removed."""
         from brain_tui.core.rules.lock_cleanup import stage_cleanup
 
         return self._brain.mutate(stage_cleanup)
