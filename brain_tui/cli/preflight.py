@@ -25,13 +25,14 @@ acquire it now (an unexpired lock exists), else 0. Bad paths, IDs and TTLs exit 
   "expires_at", "ttl_min", "path", "action", "takeover", "previous_holder",
   "previous_expires_at", "replaced_legacy"}` with `action` one of
   `acquired|extended|taken_over|reacquired`, and `previous_status` (the
-  holder's terminal status) on the takeover of an ended claim's lock; refused → `{"error", "exit": 1,
-  "file", "holder", "expires_at", "generation"}`
+  holder's terminal status) on the takeover of an ended claim's lock, and `asked_ttl_min` on a re-entry
+  whose TTL would end the lock sooner (its later expiry and the `ttl_min` that set it are kept);
+  refused → `{"error", "exit": 1, "file", "holder", "expires_at", "generation"}`
 * `lock release` → `{"file", "released": bool, "removed": [paths]}`
 * `lock check` → `{"file", "locked": bool, "lock": lock object | null}`
   (`lock` is the newest lock file of the path, expired or not)
 * `lock list` → `{"locks": [lock objects], "corrupt": [{"path", "line", "reason"}]}`
-* `lock cleanup` → `{"removed": [lock objects]}`
+* `lock cleanup` → `{"removed": [lock objects]}` (expired ones, and those of an ended claim: `expired` false)
 """
 
 from __future__ import annotations
@@ -68,7 +69,7 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
     add_command(lsub, parent, "release", "release FILE (holder only)", cmd_release, "file", "sess_id")
     add_command(lsub, parent, "check", "who holds FILE (exit 1 when locked)", cmd_lock_check, "file")
     add_command(lsub, parent, "list", "every lock", cmd_lock_list)
-    add_command(lsub, parent, "cleanup", "delete expired locks", cmd_cleanup)
+    add_command(lsub, parent, "cleanup", "delete locks that hold nothing: expired, or of an ended claim", cmd_cleanup)
 
 
 # -- preflight ----------------------------------------------------------------------------------
@@ -115,7 +116,9 @@ def cmd_acquire(ctx: Context) -> int:
     """`bsi lock acquire FILE ID [TTL_MIN]`: the takeover of an expired lock, or of an ended claim's, is printed."""
     a = ctx.args
     out = ctx.brain.locks.acquire(a.file, a.sess_id, a.ttl_min)
-    text = f"{out.file} locked by {out.holder} until {out.expires_at} (generation {out.generation}, {out.action})"
+    how = out.action if out.asked_ttl_min is None else \
+        f"kept: the {out.asked_ttl_min} min asked would end it sooner, and a re-entry never shortens a lock"
+    text = f"{out.file} locked by {out.holder} until {out.expires_at} (generation {out.generation}, {how})"
     if out.takeover:
         was = f"whose claim is {out.previous_status}" if out.previous_status else \
             f"expired at {out.previous_expires_at}"
@@ -167,7 +170,11 @@ def cmd_lock_list(ctx: Context) -> int:
 
 
 def cmd_cleanup(ctx: Context) -> int:
-    """`bsi lock cleanup`: delete expired locks."""
+    """`bsi lock cleanup`: delete the locks that hold nothing (expired, or whose holder's claim has ended)."""
     removed = ctx.brain.locks.cleanup()
-    ctx.emit({"removed": [lock.as_dict() for lock in removed]}, f"{len(removed)} expired locks removed")
+    expired = sum(lock.expired for lock in removed)
+    ended = len(removed) - expired
+    text = f"{len(removed)} locks removed ({expired} expired, {ended} of an ended claim)" if removed else \
+        "no locks removed (none expired, none of an ended claim)"
+    ctx.emit({"removed": [lock.as_dict() for lock in removed]}, text)
     return 0

@@ -286,8 +286,8 @@ class Locks:
         return list_locks(self._brain.snapshot())
 
     def cleanup(self) -> builtins.list[locks.LockInfo]:
-        """Delete every expired lock; returns what was removed."""
-        from brain_tui.core.rules.locks import stage_cleanup
+        """Delete every lock that holds nothing (expired, or its holder's claim ended); returns what was removed."""
+        from brain_tui.core.rules.lock_cleanup import stage_cleanup
 
         return self._brain.mutate(stage_cleanup)
 

@@ -234,3 +234,35 @@ def test_a_stale_holder_does_not_extend_its_legacy_lock(legacy_brain: Path) -> N
     proc = bsi(legacy_brain, "lock", "acquire", "agents/foo.md", HOLDER, "30", now="2026-11-29T16:10")
     assert proc.code == 12 and "stale" in proc.err, proc
     assert (legacy_brain / "locks" / "agents-foo-md.lock").exists()
+
+
+def test_a_shorter_reentry_keeps_the_later_expiry_and_the_ttl_that_set_it(brain: Path) -> None:
+    # 60 min from 10:00 ends at 11:00; 10 min asked at 10:20 would end at 10:30: a re-entry never shortens a lock,
+    # so 11:00 stays, and so does the 60 that set it (the record never pairs one acquire's TTL with another's expiry)
+    assert bsi(brain, "lock", "acquire", "agents/foo.md", A, "60").code == 0
+    first = read_lock(brain, "agents/foo.md")
+    proc = bsi(brain, "--json", "lock", "acquire", "agents/foo.md", A, "10", now="2026-11-29T10:20:00Z")
+    assert proc.code == 0, proc.err
+    out = json.loads(proc.out)
+    again = read_lock(brain, "agents/foo.md")
+    assert again["expires_at"] == first["expires_at"] and ":00:00" in again["expires_at"]
+    assert again["ttl_min"] == 60 and again["claimed_at"] == first["claimed_at"]
+    assert out["expires_at"] == again["expires_at"] and out["ttl_min"] == 60 and out["asked_ttl_min"] == 10
+    text = bsi(brain, "lock", "acquire", "agents/foo.md", A, "10", now="2026-11-29T10:25:00Z")
+    assert text.code == 0, text.err
+    assert "kept" in text.out and "10 min" in text.out and "extended" not in text.out
+    assert read_lock(brain, "agents/foo.md") == again
+    listed = json.loads(bsi(brain, "--json", "lock", "check", "agents/foo.md", now="2026-11-29T10:25:00Z").out)
+    assert listed["lock"]["ttl_min"] == 60 and listed["lock"]["expires_at"] == again["expires_at"]
+
+
+def test_a_longer_reentry_records_its_own_ttl(brain: Path) -> None:
+    assert bsi(brain, "lock", "acquire", "agents/foo.md", A, "30").code == 0
+    proc = bsi(brain, "--json", "lock", "acquire", "agents/foo.md", A, "45", now="2026-11-29T10:20:00Z")
+    assert proc.code == 0, proc.err
+    out = json.loads(proc.out)
+    data = read_lock(brain, "agents/foo.md")
+    assert data["ttl_min"] == 45 and ":05:00" in data["expires_at"]
+    assert out["ttl_min"] == 45 and "asked_ttl_min" not in out
+    text = bsi(brain, "lock", "acquire", "agents/foo.md", A, "45", now="2026-11-29T10:30:00Z")
+    assert text.code == 0 and "extended" in text.out, text

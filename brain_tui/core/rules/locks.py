@@ -1,6 +1,6 @@
 """File locks (SPEC 9): `locks/<percent-encoded path>.yml` mutexes with a TTL and a generation counter.
 
-`stage_acquire`, `stage_release` and `stage_cleanup` stage their writes in a
+`stage_acquire` and `stage_release` (and `lock_cleanup.stage_cleanup`) stage their writes in a
 `ChangeSet`; run inside `Brain.mutate` (which holds the brain's flock) the
 check-then-write is atomic across local processes. Legacy `locks/*.lock`
 files (original scripts) count as the lock of the path named by their
@@ -296,7 +296,8 @@ class LockOutcome(JsonShaped):
         generation: the lock's generation (a takeover adds one).
         claimed_at: when the holder first took this generation.
         expires_at: the new expiry.
-        ttl_min: the TTL asked for.
+        ttl_min: the TTL written beside it: the one asked for, or on a re-entry that kept a later expiry the one
+            that set that expiry (so `expires_at` is always the end of `ttl_min` from one acquire).
         action: `acquired` (was free), `extended` (re-entry by the holder),
             `taken_over` (another session's lock, expired or of an ended claim) or `reacquired`
             (the holder's own expired lock).
@@ -305,6 +306,7 @@ class LockOutcome(JsonShaped):
         previous_expires_at: when the taken-over lock expired (or would have), else None.
         previous_status: on the takeover of an unexpired lock, the terminal status of its holder's claim.
         replaced_legacy: legacy `.lock` files deleted by this acquire.
+        asked_ttl_min: on a re-entry whose TTL would have ended the lock sooner (kept as it was), the TTL asked.
     """
 
     file: str
@@ -319,8 +321,9 @@ class LockOutcome(JsonShaped):
     previous_expires_at: str | None = None
     previous_status: str | None = None
     replaced_legacy: tuple[str, ...] = ()
+    asked_ttl_min: int | None = None
     _json_extra = ("takeover",)
-    _json_if_set: ClassVar[frozenset[str]] = frozenset({"previous_status"})
+    _json_if_set: ClassVar[frozenset[str]] = frozenset({"previous_status", "asked_ttl_min"})
 
     @property
     def takeover(self) -> bool:
@@ -368,13 +371,15 @@ def stage_acquire(cs: ChangeSet, file: str, sess_id: str, ttl_min: int | None = 
             {"file": norm, "holder": held.holder, "expires_at": until, "generation": held.generation},
         )
     mine = [lock for lock in live if lock.holder == sess_id]
-    previous_holder = previous_expiry = previous_status = None
-    if mine:
+    previous_holder = previous_expiry = previous_status = asked = None
+    if mine:  # a re-entry never shortens the lock: a later expiry stays, with the TTL that set it
         current = max(mine, key=lambda lock: lock.generation)
         action = "extended"
         generation = current.generation
         claimed = current.claimed_at or now
-        expires = max(now + timedelta(minutes=ttl), current.expires_at or now)
+        expires = now + timedelta(minutes=ttl)
+        if current.expires_at is not None and current.expires_at > expires:
+            expires, asked, ttl = current.expires_at, ttl, current.ttl_min
     elif existing:
         last = max(existing, key=lambda lock: (lock.generation, lock.expires_at or now))
         generation = max(lock.generation for lock in existing) + 1
@@ -418,6 +423,7 @@ def stage_acquire(cs: ChangeSet, file: str, sess_id: str, ttl_min: int | None = 
         previous_expires_at=previous_expiry,
         previous_status=previous_status,
         replaced_legacy=tuple(replaced),
+        asked_ttl_min=asked,
     )
 
 def _require_working(snapshot: BrainSnapshot, claim: Claim) -> None:
@@ -489,11 +495,3 @@ def stage_release(cs: ChangeSet, file: str, sess_id: str) -> LockRelease:
         cs.delete(lock.path)
     cs.message = f"bsi: lock release {norm}"
     return LockRelease(norm, tuple(lock.path for lock in existing))
-
-def stage_cleanup(cs: ChangeSet) -> list[LockInfo]:
-    """Delete every expired lock file and return the removed locks (corrupt lock files are left alone)."""
-    removed = [lock for lock in cs.snapshot.locks if is_expired(lock, cs.snapshot.now)]
-    for lock in removed:
-        cs.delete(lock.path)
-    cs.message = "bsi: lock cleanup"
-    return [lock_info(lock, cs.snapshot) for lock in removed]
