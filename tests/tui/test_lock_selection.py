@@ -41,3 +41,19 @@ async def test_an_expired_lock_says_how_it_goes(make_app, demo_root: Path, clock
         await settle(pilot)
         text = screen_text(app)
         assert f"lock {FILE} · 0820-api-search · expires 1h30m ago · gen 1 · `bsi lock cleanup` removes it" in text
+
+
+async def test_the_lock_of_an_ended_claim_says_how_it_goes(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    """Its holder closed: the lock holds nothing though unexpired, and `bsi lock cleanup` removes it."""
+    from brain_tui.core.rules.claims import CloseRequest
+
+    brain = Brain(demo_root, clock=lambda: NOW)
+    brain.locks.acquire(FILE, SEARCH, 30)
+    brain.close_claim(SEARCH, CloseRequest(status="ok", tests_total=1, tests_passed=1, tests_failed=0))
+    app = make_app()
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        await pilot.press("6")
+        await settle(pilot)
+        text = screen_text(app)
+        assert f"lock {FILE} · 0820-api-search · expires in 30m · gen 1 · `bsi lock cleanup` removes it" in text

@@ -10,7 +10,7 @@ from textual.content import Content
 from textual.message import Message
 
 from brain_tui.core.records.model import BrainSnapshot, Claim, Lock
-from brain_tui.core.rules.locks import is_expired
+from brain_tui.core.rules.locks import holds, is_expired
 
 from ..present import age, result_of, short_id, status_icon
 from ..safe import safe_text
@@ -65,13 +65,13 @@ def lock_line(snapshot: BrainSnapshot, focused: object) -> Content | None:
     out = safe_text(f"lock {lock.file} · ", 260, style=MUTED) + safe_text(holder, 80, style=STRONG)
     out += safe_text(" · expires ", 12, style=MUTED) + _expiry(lock, snapshot.now)
     out += safe_text(f" · gen {lock.generation}", 40, style=MUTED)
-    if is_expired(lock, snapshot.now):
+    if not holds(snapshot, lock):  # expired, or its holder's claim has ended
         out += safe_text(" · `bsi lock cleanup` removes it", 40, style=MUTED)
     return out + safe_text(f" · held by {lock.holder}", 100, style=MUTED)
 
 
 def lock_rows(snapshot: BrainSnapshot, needle: str = "") -> list[Row]:
-    """Rows of the locks table (expired locks are marked: `bsi lock cleanup` removes them)."""
+    """Rows of the locks table (expired locks are marked; `bsi lock cleanup` removes them, and an ended claim's)."""
     rows: list[Row] = []
     for key, lock in _keyed_locks(snapshot):
         if needle and needle.lower() not in f"{lock.file} {lock.holder}".lower():
