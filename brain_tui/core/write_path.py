@@ -166,15 +166,18 @@ def refuse_human_moves(snapshot: BrainSnapshot, rendered: dict[str, str | None],
 
     `Brain`'s verbs refuse earlier, before they stage anything; this covers a write built below them (the rule
     functions over a ChangeSet, handed to `apply`). Raises HumanOnly (exit 77) when the process is an agent's and the
-    write approves, rejects, pauses, resumes, aborts or releases a claim; nothing is written.
+    write approves, rejects, pauses, resumes, aborts or releases a claim (a claim stale at the machine's clock made
+    live again, as a renew at a clock set behind would, is a release); nothing is written.
     """
     from brain_tui.core.rules.authority import current_actor, require_human
 
     if not current_actor().is_agent:
         return  # a human's write: nothing to read
+    from brain_tui.core.clock import system_clock
     from brain_tui.core.rules.human_lifts import human_moves
 
-    for sess_id, verb in human_moves(snapshot, rendered, derived):
+    # judged at the machine's clock too: a `--now` behind it would make a claim stale by now look alive
+    for sess_id, verb in human_moves(snapshot, rendered, derived, at=max(snapshot.now, system_clock())):
         require_human(verb, sess_id)
 
 

@@ -89,3 +89,44 @@ def test_an_agents_hook_does_not_let_a_write_through_at_a_time_ahead(brain: Path
         assert proc.code == 2 and "ahead" in proc.out, proc
     proc = bsi(brain, "preflight", "check", bravo, FILE, now=later(120), env=AGENT)
     assert proc.code == 77 and "ahead" in proc.err, proc
+
+
+def earlier(minutes: int) -> str:
+    """The system clock `minutes` ago, as `--now` takes it."""
+    return later(-minutes)
+
+
+@pytest.fixture
+def expired(tmp_path: Path) -> tuple[Path, str]:
+    """A brain at the real clock holding one claim opened 3 h ago for 1 h: expired an hour and more ago."""
+    root = tmp_path / "brain"
+    assert run_bsi("init", str(root), now=None, env=INHERITED_ENV, timeout=None).code == 0
+    proc = bsi(root, "claim", "open", "--scope", "delta/", "--ttl", "1h", "--slug", "delta", now=earlier(180))
+    assert proc.code == 0, proc.err
+    return root, proc.out.strip()
+
+
+@pytest.mark.parametrize("marked", [False, True], ids=["expired", "marked-stale"])
+def test_an_agent_cannot_lift_its_own_stale_claim_with_a_clock_behind(expired: tuple[Path, str],
+                                                                      marked: bool) -> None:
+    """At a clock two hours behind, the claim looks alive (or its watchdog mark looks dated in the future, which
+    sync's skew repair takes back): a renew would make it live again at the machine's clock. Lifting a stale
+    claim is a human's (SPEC 6.3, 21.2): refused (77), nothing written."""
+    root, sess = expired
+    if marked:
+        assert bsi(root, "watchdog").code == 0
+    before = tree_bytes(root)
+    env = {**AGENT, "BSI_SESSION": sess}
+    proc = bsi(root, "claim", "renew", sess, "--ttl", "4h", now=earlier(150), env=env)
+    assert proc.code == 77, proc
+    assert "release" in proc.err and "Traceback" not in proc.err
+    assert tree_bytes(root) == before
+
+
+def test_an_agent_may_still_renew_at_a_clock_behind_when_it_lifts_nothing(expired: tuple[Path, str]) -> None:
+    """A renew at a clock behind that leaves the claim expired at the machine's clock lifts nothing (the suite's
+    agents run at a fixed past time), and a human may simulate any time."""
+    root, sess = expired
+    env = {**AGENT, "BSI_SESSION": sess}
+    assert bsi(root, "claim", "renew", sess, "--ttl", "1h", now=earlier(170), env=env).code == 0
+    assert bsi(root, "claim", "renew", sess, "--ttl", "4h", now=earlier(150)).code == 0

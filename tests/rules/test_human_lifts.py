@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import subprocess
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -122,13 +123,29 @@ def test_the_owner_closes_a_claim_written_without_a_status_line_from_an_agents_p
 
 def test_the_owner_revives_a_stale_mark_from_a_clock_ahead_from_an_agents_process(
         brain: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    mine = open_in(brain, "docs/", story="mine", ttl="1h")
-    at(brain, "2026-11-29T12:00:00Z").watchdog()  # a watchdog whose clock runs hours ahead
+    """At the machine's own clock: the mark dated hours ahead of it is suspect whichever clock judges."""
+    real = datetime.now(UTC).replace(microsecond=0)
+    mine = open_in(brain, "docs/", story="mine", ttl="1h", now=(real - timedelta(minutes=30)).isoformat())
+    at(brain, (real + timedelta(hours=2)).isoformat()).watchdog()  # a watchdog whose clock runs hours ahead
     assert load_claim(brain, mine)["status"] == "stale"
     as_agent(monkeypatch)
     monkeypatch.setenv("BSI_SESSION", mine)
-    at(brain, "2026-11-29T10:30:00Z").renew_claim(mine)  # the mark is in this machine's future: derived, suspect
+    at(brain, real.isoformat()).renew_claim(mine)  # the mark is in this machine's future: derived, suspect
     assert load_claim(brain, mine)["status"] == "open"
+
+
+def test_a_stale_mark_in_the_past_of_the_machines_clock_is_no_agents_to_lift(
+        brain: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same renew at a clock set behind the machine's: the mark looks dated in the future only to that clock.
+    Taking it back lifts a stale mark, a human's (77), and nothing is written."""
+    mine = open_in(brain, "docs/", story="mine", ttl="1h")
+    at(brain, "2026-11-29T12:00:00Z").watchdog()  # in the past of the machine's clock
+    before = tree_bytes(brain)
+    as_agent(monkeypatch)
+    monkeypatch.setenv("BSI_SESSION", mine)
+    with pytest.raises(HumanOnly, match="release"):
+        at(brain, "2026-11-29T10:30:00Z").renew_claim(mine)
+    assert tree_bytes(brain) == before and load_claim(brain, mine)["status"] == "stale"
 
 
 def test_sync_marks_a_lost_claim_failed_from_an_agents_process(brain: Path, monkeypatch: pytest.MonkeyPatch) -> None:

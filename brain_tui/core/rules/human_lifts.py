@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 from brain_tui.core.records.statuses import Status
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from brain_tui.core.records.model import BrainSnapshot, Claim
 
 #: What a session (or the watchdog, in any process) may do to a claim's status: (before, after) pairs.
@@ -35,16 +37,18 @@ _TERMINAL = frozenset({Status.CLOSED.value, Status.FAILED.value, Status.RELEASED
 
 
 def human_moves(snapshot: BrainSnapshot, rendered: Mapping[str, str | None],
-                derived: Collection[str] = ()) -> list[tuple[str, str]]:
+                derived: Collection[str] = (), at: datetime | None = None) -> list[tuple[str, str]]:
     """The claims a write changes the way only a human's verb does: one ``(sess_id, verb)`` pair per claim.
 
     `rendered`: the files the write leaves (brain-relative path → text; None = deleted). Claims in `derived`
     (moved by a derived rule: a skewed stale mark revived by its owner, a claim lost at sync) are left out.
     The verb is the one that makes such a change (``approve``, ``reject``, ``pause``, ``resume``, ``abort``,
-    ``release``); empty when the write is a session's to make.
+    ``release``); empty when the write is a session's to make. `at` (default the snapshot's time) is when staleness
+    is judged: a claim stale then that the write makes live again is released, whatever its status line says.
     """
     from brain_tui.core.paths.layout import CLAIMS_DIR
 
+    at = snapshot.now if at is None else at
     before = {claim.path: claim for claim in snapshot.claims}
     found: list[tuple[str, str]] = []
     for rel, text in rendered.items():
@@ -54,7 +58,7 @@ def human_moves(snapshot: BrainSnapshot, rendered: Mapping[str, str | None],
         old = str(claim.status) if claim is not None else None
         sess_id = claim.sess_id if claim is not None else rel
         if sess_id in derived and claim is not None and text is not None and \
-                _derived(snapshot, claim, _status_of(text, rel)):
+                _derived(snapshot, claim, _status_of(text, rel), at):
             continue
         if text is None:  # a claim file deleted: only a live one matters (it stops holding its scope)
             if old not in _TERMINAL:
@@ -68,13 +72,34 @@ def human_moves(snapshot: BrainSnapshot, rendered: Mapping[str, str | None],
             found.append((sess_id, lifted))
         elif new != old and (old, new) not in _AGENT_MOVES:
             found.append((sess_id, _verb(old, new)))
+        elif claim is not None and _made_live(snapshot, claim, text, at):
+            found.append((sess_id, "release"))
     return found
+
+
+def _made_live(snapshot: BrainSnapshot, claim: Claim, text: str, at: datetime) -> bool:
+    """True when `claim`, stale at `at` (marked, or expired), would be live at `at` as `text` writes it: a renew at a
+    clock set behind lifts a stale claim as a release does."""
+    from brain_tui.core.records.formats import claim_from_mapping
+    from brain_tui.core.records.model import Claim as ClaimRecord
+    from brain_tui.core.records.statuses import LIVE_STATUSES
+    from brain_tui.core.records.yamlio import CorruptYaml, safe_load_text
+    from brain_tui.core.rules.effective import effective_status
+
+    if effective_status(claim, at) != Status.STALE:
+        return False
+    try:
+        after = claim_from_mapping(safe_load_text(text), claim.path, snapshot.root, snapshot.tz,
+                                   scope_parser=lambda _: ())
+    except (CorruptYaml, ValueError):
+        return False
+    return isinstance(after, ClaimRecord) and effective_status(after, at) in LIVE_STATUSES
 
 
 _HELD = frozenset({Status.PAUSED.value, Status.WAITING_HUMAN.value})
 
 
-def _derived(snapshot: BrainSnapshot, claim: Claim, new: str | None) -> bool:
+def _derived(snapshot: BrainSnapshot, claim: Claim, new: str | None, at: datetime) -> bool:
     """True when the derived rule a write names (`ChangeSet.derived`, which any caller can set) makes this move:
     a suspect stale mark taken back to the hold it was marked over (`skew.revive`), or a claim lost at sync,
     which another blocking claim holds the scope of, marked failed while no human holds it (`reconcile.mark_lost`)."""
@@ -82,9 +107,8 @@ def _derived(snapshot: BrainSnapshot, claim: Claim, new: str | None) -> bool:
     from brain_tui.core.rules.conflicts import CORRUPT, find_conflicts
     from brain_tui.core.rules.effective import stale_origin
 
-    now = snapshot.now
     old = str(claim.status)
-    if old == Status.STALE.value and suspect_stale(claim, now) and new == str(stale_origin(claim, now)):
+    if old == Status.STALE.value and suspect_stale(claim, at) and new == str(stale_origin(claim, at)):
         return True
     if new != Status.FAILED.value or old in _TERMINAL or _hold(claim.data, old) in _HELD:
         return False
