@@ -173,3 +173,26 @@ def test_a_folder_named_like_a_claim_file_is_still_no_claim(brain: Path) -> None
     (brain / "claims" / "sess-20261129-0900-dir.yml").mkdir()
     assert _listed(brain)["corrupt"] == []
     assert _bsi(brain, "check-scope", "src/y.py").returncode == 0
+
+
+WRITES = [("claim", "close", "{id}", "--status", "ok"), ("claim", "renew", "{id}"), ("gate", "pause", "{id}", "x"),
+          ("gate", "request", "{id}", "ok?")]
+
+
+@pytest.mark.parametrize("command", WRITES, ids=[" ".join(c[:2]) for c in WRITES])
+def test_a_write_to_a_committed_claim_whose_file_became_a_link_is_refused(
+        brain: Path, command: tuple[str, ...]) -> None:
+    """Before, the write put HEAD's copy, edited, in place of the link (as for a deleted file)."""
+    holder = ok(run_bsi("claim", "open", "--scope", "docs/", "--slug", "aaaa", brain=brain))
+    path = claim_file(brain, holder)
+    _link(path)
+    target = os.readlink(path)
+    target_bytes = Path(target).read_bytes()
+    head, status = _git(brain, "rev-parse", "HEAD"), _git(brain, "status", "--porcelain")
+    done = _bsi(brain, *(arg.format(id=holder) for arg in command))
+    assert done.returncode == 65, done
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert f"claims/{holder}.yml" in done.stderr and "a symbolic link" in done.stderr, done.stderr
+    assert path.is_symlink() and os.readlink(path) == target and Path(target).read_bytes() == target_bytes
+    assert (_git(brain, "rev-parse", "HEAD"), _git(brain, "status", "--porcelain")) == (head, status)
+    assert _bsi(brain, "check-scope", "docs/x.md").returncode == 10
