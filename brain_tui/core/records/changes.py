@@ -6,9 +6,7 @@ exactly those paths. Claim edits are round-trip edits (ruamel), so order, commen
 
 from __future__ import annotations
 
-import os
 import re
-import stat
 from collections.abc import Mapping
 from datetime import datetime
 from pathlib import Path
@@ -19,6 +17,7 @@ from brain_tui.core.ids import new_signal_id
 from brain_tui.core.records.in_force import IN_HEAD, STATUS_IN_HEAD
 from brain_tui.core.records.index_signals import index_only
 from brain_tui.core.records.model import BrainSnapshot
+from brain_tui.core.records.odd_entries import SPECIAL, odd_kind_at
 from brain_tui.core.records.statuses import SignalState
 from brain_tui.core.records.yamlio import CorruptYaml, dump_round_trip, load_round_trip, read_capped, safe_load_text
 
@@ -116,9 +115,10 @@ class ChangeSet:
                                              or IN_HEAD in claim.flags or STATUS_IN_HEAD in claim.flags):
             # a claim only a legacy BRAIN-INDEX.md records: acting on it writes its file (the import); one read
             # from HEAD (its file deleted, ended or lifted without a commit): acting on it writes HEAD's copy, edited
-            # -- unless a FIFO, a device or a socket stands where its file should be: that is no deleted file
-            if _special(self.root / claim.path):
-                raise InvalidData(_not_regular(claim.path))
+            # -- unless a link, a FIFO, a device or a socket stands where its file should be: that is no deleted file
+            # (writing HEAD's copy would replace it unseen: a link by a regular file, a FIFO by whoever waits on it)
+            if (kind := odd_kind_at(self.root / claim.path)) is not None:
+                raise InvalidData(_not_regular(claim.path, kind))
             from ruamel.yaml.comments import CommentedMap
 
             self._docs[claim.path] = yaml_safe(CommentedMap(claim.data))
@@ -244,19 +244,9 @@ class ChangeSet:
         return out
 
 
-def _special(path: Path) -> bool:
-    """True when `path` itself (a link is not followed) is a FIFO, a device or a socket: neither a file to edit nor
-    a deleted one (missing, a folder and a link are not: the write's own checks answer for those)."""
-    try:
-        mode = os.lstat(path).st_mode
-    except OSError:
-        return False
-    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode))
-
-
-def _not_regular(rel_path: str) -> str:
-    """The refusal of a claim or signal file that is no regular file (exit 65)."""
-    return (f"cannot write {rel_path}: it is no regular file (a FIFO, a device or a socket); "
+def _not_regular(rel_path: str, kind: str = SPECIAL) -> str:
+    """The refusal of a claim or signal file that is no regular file but `kind` (`odd_entries`; exit 65)."""
+    return (f"cannot write {rel_path}: it is no regular file ({kind}); "
             "nothing was written (move it away, then run the command again)")
 
 

@@ -45,9 +45,10 @@ from brain_tui.core.records.model import (
     Lock,
     Signal,
 )
+from brain_tui.core.records.odd_entries import odd_row
 from brain_tui.core.records.state_json import MAX_STATE_BYTES
 from brain_tui.core.records.statuses import TERMINAL_STATUSES
-from brain_tui.core.records.unreadable import held_by_bytes, held_by_data, held_by_file
+from brain_tui.core.records.unreadable import held_by_data, held_by_file
 from brain_tui.core.records.yamlio import TEMP_MARK, read_capped, safe_load_bytes
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
@@ -111,7 +112,7 @@ class BrainStore:
         #: the folders on the way of each kept claim that can block (or unreadable claim file that holds), and
         #: their keys when it was built (None: too fresh to vouch for it): its scope was read against them
         self._ways: dict[str, scope_ways.WayKeys | None] = {}
-        #: the symbolic links the scans met since the last snapshot began (reported as corrupt rows).
+        #: the links, FIFOs, devices and sockets the scans met since the last snapshot began (corrupt rows).
         self._links: list[CorruptFile] = []
         #: the claim rows of a legacy BRAIN-INDEX.md, for the index's (mtime_ns, size, inode, ctime_ns).
         self._index_rows: tuple[tuple[int, int, int, int], Rows, Rows] | None = None
@@ -127,20 +128,16 @@ class BrainStore:
         self.owners_last: dict[str, str] = {}
 
     def _entry(self, folder: str, name: str, st: os.stat_result, found: Scanned) -> None:
-        """Keep one directory entry of `folder` by its ``lstat``: a regular file is read, a link is a corrupt row."""
+        """Keep one directory entry of `folder` by its ``lstat``: a regular file is read; a link, a FIFO, a device or
+        a socket is a corrupt row, never opened (`odd_entries`: one in claims/ holds the whole brain)."""
         rel = f"{folder}/{name}"
-        if stat.S_ISLNK(st.st_mode):
-            # Never followed (it could name any file on the machine), never silently dropped:
-            # a claim that vanished without a word would block nothing.
-            # A link in claims/ may stand for a live claim: unread, it holds the whole brain.
-            holds = held_by_bytes(None, rel, self.root, self.tz) if folder == "claims" else ()
-            self._links.append(CorruptFile(rel, 0, "a symbolic link, not followed: the file must be a "
-                                                   "regular file", holds))
-        elif stat.S_ISREG(st.st_mode):
+        if stat.S_ISREG(st.st_mode):
             found.append((rel, st))
+        elif (row := odd_row(self.root, rel, st.st_mode, self.tz)) is not None:
+            self._links.append(row)
 
     def _scan(self, folder: str, suffixes: tuple[str, ...]) -> Scanned:
-        """The regular files of `folder` with these suffixes (temp files skipped; links noted), by name."""
+        """The regular files of `folder` with these suffixes (temp files skipped; links and the like noted), by name."""
         base = self.root / folder
         found: Scanned = []
         try:

@@ -1,11 +1,12 @@
 """What a claim file that does not read may hold: an unreadable claim fails closed (SPEC 22, 13).
 
 A claim file that does not parse (git conflict markers left by a hand merge, an unquoted ``"``, more than 64 KiB, a
-symbolic link, an invalid field) is a corrupt row. It may be a live claim, so it blocks as an open claim would: new
-claims, unbound agent writes and other claims' writes that meet what it may hold. What it may hold is the union of
-every scope that can be read from it — each side of conflict markers counts, and a side whose scope cannot be read
-makes the whole brain held — else the whole brain. A version that reads whole and says it is finished (closed,
-failed, released) holds nothing; so does a file that is plainly not a claim (``gate-ack-*.yml``, SPEC 2).
+symbolic link, a FIFO, a device or a socket: `odd_entries`, an invalid field) is a corrupt row. It may be a live
+claim, so it blocks as an open claim would: new claims, unbound agent writes and other claims' writes that meet what it
+may hold. What it may hold is the union of every scope that can be read from it — each side of conflict markers
+counts, and a side whose scope cannot be read makes the whole brain held — else the whole brain. A version that reads
+whole and says it is finished (closed, failed, released) holds nothing; so does a file that is plainly not a claim
+(``gate-ack-*.yml``, SPEC 2).
 
 It never counts as a holder for delegation: it has no tree.
 """
