@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     from datetime import datetime
     from typing import Any
 
+    from brain_tui.core.paths.scope import ScopeEntry
     from brain_tui.core.records.model import Claim
 
 
@@ -88,6 +89,21 @@ def _count(text: str) -> int:
     return int(raw)
 
 
+def _scope_entries(ctx: Context, values: list[str]) -> tuple[ScopeEntry, ...]:
+    """The entries of the `--scope` values (`parse_scope_args`); a value read as several entries is said on
+    stderr, so a name holding a space that was split is seen."""
+    from brain_tui.core.paths.scope import parse_scope_args
+
+    entries = parse_scope_args(values, ctx.brain.root)
+    for value in values:
+        parts = parse_scope_args([value], ctx.brain.root)
+        if len(parts) > 1:
+            ctx.say(f"bsi: --scope {value!r} read as {len(parts)} entries ({', '.join(map(str, parts))}): "
+                    "whitespace and commas separate entries; a file or folder whose name holds a space is one "
+                    "entry once it exists")
+    return entries
+
+
 def cmd_open(ctx: Context) -> int:
     """`bsi claim open`."""
     import os
@@ -95,13 +111,12 @@ def cmd_open(ctx: Context) -> int:
     from brain_tui.core.brain import OpenRequest
     from brain_tui.core.clock import parse_duration
     from brain_tui.core.errors import ConflictError
-    from brain_tui.core.paths.scope import parse_scope_args
     from brain_tui.core.rules.authority import own_agent_session
     from brain_tui.core.sessions.agents import agent_session_for_open
 
     a = ctx.args
     brain = ctx.brain
-    entries = parse_scope_args(list(a.scope), brain.root)
+    entries = _scope_entries(ctx, list(a.scope))
     ttl = parse_duration(a.ttl) if a.ttl is not None else brain.config.ttl_default
     req = OpenRequest(
         scope=entries, ttl=ttl, instance=brain.instance if a.instance is None else a.instance, type=a.claim_type,
@@ -229,10 +244,9 @@ def cmd_repair(ctx: Context) -> int:
 def cmd_check_scope(ctx: Context) -> int:
     """`bsi check-scope`: exit 10 when the scope would conflict, 0 when free."""
     from brain_tui.core.errors import ConflictError
-    from brain_tui.core.paths.scope import parse_scope_args
 
     brain = ctx.brain
-    entries = parse_scope_args(list(ctx.args.scopes), brain.root)
+    entries = _scope_entries(ctx, list(ctx.args.scopes))
     conflicts = brain.check_scope(entries, parent=ctx.args.parent, satellite_type=ctx.args.satellite_type)
     ctx.emit({"conflicts": [c.as_dict() for c in conflicts]},
              "\n".join(c.describe() for c in conflicts) if conflicts else None)

@@ -114,3 +114,18 @@ async def test_open_preview_reads_no_file_per_keystroke(make_app) -> None:  # no
         app.brain.store.snapshot = no_disk  # type: ignore[method-assign]
         await pilot.press("w", "i", "k", "i", "/")
         assert "no conflict" in str(app.screen.query_one("#preview").render())
+
+
+async def test_open_form_takes_a_name_holding_a_space_whole(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    """The form reads its scope as `--scope` does: an existing file whose name holds a space is one entry."""
+    (demo_root / "wiki").mkdir(exist_ok=True)
+    (demo_root / "wiki" / "Meeting notes.md").write_text("# Notes\n", encoding="utf-8")
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("o")
+        app.screen.query_one("#scope", Input).value = "wiki/Meeting notes.md"
+        app.screen.query_one("#slug", Input).value = "meeting"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+    opened = [c for c in app.snapshot.claims if c.sess_id.endswith("-meeting")]
+    assert len(opened) == 1 and [str(e) for e in opened[0].scope] == ["wiki/Meeting notes.md"]

@@ -48,6 +48,7 @@ __all__ = [
     "normalize_path",  # also read from here by preflight
     "parse_entry",
     "parse_scope",
+    "names_a_path",
     "parse_scope_args",
     "format_scope",
     "overlap",
@@ -273,7 +274,8 @@ def parse_scope_args(values: Sequence[str], root: str | os.PathLike[str] | None 
     string; duplicates removed, first spelling kept.
 
     ``--scope "a/ b.md"`` is two entries, exactly as ``scope: a/ b.md`` in a claim file is (SPEC 5.1: whitespace and
-    commas separate entries unless the text holds a section marker), so what is typed and what is read back agree.
+    commas separate entries unless the text holds a section marker), so what is typed and what is read back agree;
+    but a value naming an existing file or folder whole (`names_a_path`: ``wiki/Meeting notes.md``) is that entry.
     Raises InvalidData for no value, or any bad entry.
     """
     if not values:
@@ -282,8 +284,27 @@ def parse_scope_args(values: Sequence[str], root: str | os.PathLike[str] | None 
     for value in values:
         if not isinstance(value, str):
             raise InvalidData(f"invalid scope {value!r}: expected a string")
-        entries.extend(parse_scope(value, root))
+        entries.extend(parse_scope([value.strip()] if names_a_path(value, root) else value, root))
     return _unique(entries)
+
+
+def names_a_path(value: str, root: str | os.PathLike[str] | None) -> bool:
+    """True when a typed scope value holding whitespace or a comma is one path of the brain: the whitespace or
+    comma is inside the name of a file or folder that exists there (``wiki/Meeting notes.md``, or
+    ``wiki/Team notes/new.md`` below an existing ``wiki/Team notes/``). It is then that one entry, not several
+    (`parse_scope_args`); ``wiki/ todo.md`` stays two."""
+    text = value.strip()
+    if root is None or not _SPLIT_RE.search(text) or _split_section(text) is not None:
+        return False
+    try:
+        parts = normalize(text).rstrip("/").split("/")  # never absolute nor with `..`
+    except BadPath:
+        return False
+    for depth, name in enumerate(parts, start=1):
+        if not _SPLIT_RE.search(name):
+            continue
+        return os.path.lexists(Path(root, *parts[:depth]))  # the first name holding one decides
+    return False
 
 
 def format_scope(entries: Sequence[ScopeEntry]) -> str | list[str]:

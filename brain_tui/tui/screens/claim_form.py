@@ -11,7 +11,7 @@ from textual.widgets import Input, Label, Select, Static
 
 from brain_tui.core.clock import format_duration, parse_duration
 from brain_tui.core.errors import BsiError
-from brain_tui.core.paths.scope import parse_scope
+from brain_tui.core.paths.scope import parse_scope_args
 from brain_tui.core.record import record
 from brain_tui.core.rules import claims
 
@@ -117,7 +117,7 @@ class OpenClaimScreen(FormDialog):
 
             raise InvalidData("a claim needs a scope")
         return claims.OpenRequest(
-            scope=parse_scope(scope_text, app.brain.root),
+            scope=parse_scope_args([scope_text], app.brain.root),
             ttl=parse_duration(self._value("ttl") or "2h"),
             instance=app.brain.instance,
             type=self._value("type") or None,

@@ -1,0 +1,53 @@
+"""A file or folder whose name holds a space is one scope entry when it exists (SPEC 5.1, README "Claims").
+
+`--scope "a/ b.md"` stays two entries (the old scripts' form, and what a claim file's string says), but a value
+naming an existing path whole — `--scope "wiki/Meeting notes.md"` — is that one path: split, it claimed two other
+paths, and the file itself stayed free for anyone. A value split that holds whitespace is said on stderr.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.bsi import run_bsi
+from tests.conftest import load_claim
+
+
+def _brain(tmp_path: Path) -> Path:
+    root = tmp_path / "brain"
+    assert run_bsi("init", str(root)).code == 0
+    (root / "wiki" / "Team notes").mkdir(parents=True)
+    (root / "wiki" / "Meeting notes.md").write_text("# Notes\n", encoding="utf-8")
+    return root
+
+
+def test_an_existing_file_whose_name_holds_a_space_is_one_entry(tmp_path: Path) -> None:
+    root = _brain(tmp_path)
+    opened = run_bsi("claim", "open", "--scope", "wiki/Meeting notes.md", "--slug", "meet", brain=root)
+    assert opened.code == 0, opened.err
+    sess = opened.out.strip()
+    assert load_claim(root, sess)["scope"] == ["wiki/Meeting notes.md"]  # a list: as a string it would split
+    assert "entries" not in opened.err
+    held = run_bsi("--json", "check-scope", "wiki/Meeting notes.md", brain=root)
+    assert held.code == 10 and json.loads(held.out)["conflicts"][0]["sess_id"] == sess
+    free = run_bsi("check-scope", "notes.md", brain=root)  # a piece of the name is no entry of the claim
+    assert free.code == 0, free.out + free.err
+
+
+def test_an_existing_folder_whose_name_holds_a_space_is_one_entry(tmp_path: Path) -> None:
+    root = _brain(tmp_path)
+    opened = run_bsi("claim", "open", "--scope", "wiki/Team notes", "--slug", "team", brain=root)
+    assert opened.code == 0, opened.err
+    assert load_claim(root, opened.out.strip())["scope"] == ["wiki/Team notes/"]
+    assert run_bsi("check-scope", "wiki/Team notes/a.md", brain=root).code == 10
+
+
+def test_several_entries_in_one_value_are_still_split_and_said(tmp_path: Path) -> None:
+    root = _brain(tmp_path)
+    opened = run_bsi("claim", "open", "--scope", "wiki/ todo.md", "--slug", "two", brain=root)
+    assert opened.code == 0, opened.err
+    assert load_claim(root, opened.out.strip())["scope"] == ["wiki/", "todo.md"]
+    assert "2 entries" in opened.err and "wiki/" in opened.err
+    missing = run_bsi("check-scope", "notes/New meeting.md", brain=root)  # no such file: the legacy split
+    assert "2 entries" in missing.err
