@@ -129,15 +129,18 @@ def _committed(root: str | os.PathLike[str], entry: dict[str, Any], sess_id: str
     """True when HEAD (the file itself, for an open without a commit) holds `sess_id` as its open wrote it: the
     same `opened_at` and `instance`, and the recorded agent session or none."""
     from brain_tui.core.records.git_head import git_output, outside_git
-    from brain_tui.core.records.yamlio import CorruptYaml, safe_load_text
+    from brain_tui.core.records.yamlio import CorruptYaml, read_capped, safe_load_text
 
     rel = f"claims/{sess_id}.yml"
     folder = Path(root)
     if entry.get("in_git") is False or outside_git(folder):
         try:
-            text = (folder / rel).read_text(encoding="utf-8")
-        except (OSError, ValueError):
+            raw = read_capped(folder / rel, follow=False)  # never waited on, never through a link
+        except OSError:
             return False
+        if raw is None:
+            return False
+        text = raw.decode("utf-8", "replace")
     else:
         data = git_output(folder, "cat-file", "blob", f"HEAD:{rel}")
         if data is None:
