@@ -286,23 +286,23 @@ class Brain:
         return Agents(self.root, self.now)
 
     # -- claims (SPEC 6) ----------------------------------------------------------------------
-    def open_claim(self, req: OpenRequest, *, actor: Actor | None = None) -> str:
+    def open_claim(self, req: OpenRequest, *, actor: Actor | None = None, mcp_client: str | None = None) -> str:
         """Open a claim after the conflict check; returns the new session ID (exit 10 on a conflict).
 
         Under a parent only its holder or a human delegates (SPEC 21.4). An `agent_session` is also recorded
-        locally for the hooks.
+        locally for the hooks; `mcp_client` (opened through `bsi mcp` started by that agent process, "" unknown)
+        lets that client's next hook event bind it. Both are written before the commit (`core.facade_open`).
         """
+        from brain_tui.core import facade_open
         from brain_tui.core.rules import authority as who_acts
         from brain_tui.core.rules import claims
 
         acting = who_acts.acting_in(self.root, actor)
         if req.agent_session:
             who_acts.require_own_session(self.root, acting, req.agent_session)
-            self.agents.require_writable()  # the binding follows the commit: a spoiled record folder refuses first
-        sess_id = self.mutate(lambda cs: claims.open_claim(cs, req, actor=acting))
-        if req.agent_session:
-            self.agents.bind(sess_id, req.agent_session)
-        return sess_id
+        if req.agent_session or mcp_client:
+            return facade_open.open_bound(self, req, acting, mcp_client or "")
+        return self.mutate(lambda cs: claims.open_claim(cs, req, actor=acting))
 
     def close_claim(self, sess_id: str, req: CloseRequest, *, actor: Actor | None = None) -> CloseOutcome:
         """Close a claim under its tier's rules, then run its exit trigger.

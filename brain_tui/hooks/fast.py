@@ -72,7 +72,8 @@ def decide(event: dict[str, Any], flags: dict[str, str], environ: dict[str, str]
     assert paths is not None
     root = _root(flags, environ, event, paths)
     now = _now(flags, environ)
-    if root is None or now is None or agent_files.has_pending(root):  # a claim opened via MCP waits: the core binds it
+    # a claim opened via MCP, or an open killed before its binding, waits: the core binds it
+    if root is None or now is None or agent_files.has_pending(root) or agent_files.has_opening(root):
         return None
     index: dict[str, Any] | None = None
     if shell is not None:

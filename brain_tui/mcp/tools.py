@@ -230,10 +230,8 @@ def claim_open(s: Session, scope: list[str], story: str = "", ttl: str | None = 
                       instance=brain.instance, type=type, satellite_type=satellite_type, level=level, parent=parent,
                       story=story, slug=slug, on_done=on_done, on_partial=on_partial, on_fail=on_fail,
                       agent_session=s.agent_session)
-    brain.agents.require_writable()  # the pending binding follows the commit (`opened_through_mcp`)
-    sess_id = brain.open_claim(req, actor=s.actor)
+    sess_id = brain.open_claim(req, actor=s.actor, mcp_client=s.client)  # the client's next hook binds it
     s.opened.append(sess_id)
-    brain.agents.opened_through_mcp(sess_id, s.client)
     return _claim_result(brain, sess_id, {})
 
 

@@ -94,6 +94,16 @@ def has_pending(root: str | os.PathLike[str]) -> bool:
         return False
 
 
+def has_opening(root: str | os.PathLike[str]) -> bool:
+    """True when an open's binding was written before its commit and is not made yet (`core.sessions.opening`: an
+    open under way, or one killed between its commit and its binding)."""
+    try:
+        return any(name.endswith(".json") and not name.startswith(".")
+                   for name in os.listdir(agents_dir(root, "opening")))
+    except OSError:
+        return False
+
+
 def json_records(folder: str) -> Iterator[tuple[str, str, dict[str, Any] | None]]:
     """The `.json` records of `folder` in name order, as ``(name, path, record)`` (`read_record`: None when it
     does not read); none when the folder cannot be listed."""

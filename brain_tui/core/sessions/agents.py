@@ -12,6 +12,9 @@ Local only, never committed: everything here lives under ``.brain/agents/``.
   hook finds its claim without reading the brain.
   It also holds the session's agent process (``process``, see
   ``core.agent_process``), recorded at the first binding.
+* ``.brain/agents/opening/<sess-id>.json`` — a binding written before its
+  claim's commit and made after it (a kill between the two: the next hook makes
+  it): see ``core.sessions.opening``.
 * ``.brain/agents/handover/`` and ``.brain/agents/pending/`` — bindings
   waiting to be carried over (``/clear``, compaction) or made (a claim opened
   through ``bsi mcp`` by a client that gives its server no session ID): see
@@ -426,25 +429,38 @@ class Agents:
         binding. Nothing is made: a missing folder or lock file is made by the binding itself."""
         check_lock(os.path.join(_dir(self.root), ".lock"))
 
-    def bind(self, sess_id: str, agent_session: str, environ: Mapping[str, str] | None = None) -> None:
-        """Record locally that `agent_session` holds `sess_id` (see `record_binding`).
+    def intend(self, sess_id: str, agent_session: str | None, client: str, *, opened_at: str, instance: str,
+               in_git: bool = True, environ: Mapping[str, str] | None = None) -> None:
+        """Before the commit of `sess_id`: record the binding its open makes after it (`core.sessions.opening`):
+        to `agent_session`, and for the `bsi mcp` client `client` ("" none).
 
-        The agent process is recorded with it only when this process runs inside
-        that agent session (its ID is the agent's variable in `environ`, default
-        this process's environment); a binding made by hand (`--agent-session`
-        from elsewhere) leaves it to the session's first hook event.
+        The agent process is recorded with the agent session only when this process runs inside that agent session
+        (its ID is the agent's variable in `environ`, default this process's environment); a binding made by hand
+        (`--agent-session` from elsewhere) leaves it to the session's first hook event.
         """
-        env = os.environ if environ is None else environ
-        process = None if env_agent_session(env) == agent_session else ""
-        record_binding(self.root, sess_id, agent_session, self._now(), process)
+        from brain_tui.core.sessions import opening
+
+        process = ""
+        if agent_session:
+            env = os.environ if environ is None else environ
+            if env_agent_session(env) == agent_session:
+                from brain_tui.core.sessions.agent_process import agent_process
+
+                process = agent_process()
+        opening.intend(self.root, sess_id, self._now(), agent_session=agent_session, process=process,
+                       client=client, opened_at=opened_at, instance=instance, in_git=in_git)
+
+    def settle_open(self, intended: Sequence[str], committed: str | None) -> None:
+        """After an open (`committed`: the claim it committed, None when it failed): bind what `intend` recorded
+        for the claims it committed, drop the rest."""
+        from brain_tui.core.sessions import opening
+
+        for sess_id in dict.fromkeys(intended):
+            if sess_id == committed:
+                opening.settle_one(self.root, sess_id, self._now())
+            else:
+                opening.settle_if_held(self.root, sess_id, self._now())
 
     def bound_claims(self, agent_session: str) -> list[str]:
         """The claims this agent session holds on this machine, oldest first."""
         return bound_claims(self.root, agent_session)
-
-    def opened_through_mcp(self, sess_id: str, client: str) -> None:
-        """`sess_id` was opened through `bsi mcp` started by `client`: the client's next hook event binds it to
-        that event's session (`core.handover.adopt_pending`); nothing when the client is unknown."""
-        from brain_tui.core.sessions.handover import leave_pending
-
-        leave_pending(self.root, sess_id, client, self._now())

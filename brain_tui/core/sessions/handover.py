@@ -33,6 +33,7 @@ from brain_tui.core.sessions.agent_files import (
     SESS_RE,
     agents_dir,
     bound_claims,
+    has_opening,
     has_pending,
     json_records,
     read_record,
@@ -221,8 +222,13 @@ def adopt_pending(root: str | os.PathLike[str], agent_session: str, process: str
 # The hook events' rules (the hooks only translate)
 # ---------------------------------------------------------------------------------------------
 def session_claims(root: str | os.PathLike[str], agent_session: str, now: Callable[[], datetime]) -> list[str]:
-    """The claims bound to `agent_session` here, oldest first, once any claim its client opened through `bsi mcp`
-    is bound (`adopt_pending`, asked only when one waits)."""
+    """The claims bound to `agent_session` here, oldest first, once any open killed between its commit and its
+    binding is bound (`opening.settle`) and any claim its client opened through `bsi mcp` is bound
+    (`adopt_pending`), each asked only when one waits."""
+    if has_opening(root):
+        from brain_tui.core.sessions.opening import settle
+
+        settle(root, now())
     if has_pending(root):
         from brain_tui.core.sessions.agent_process import agent_process
 
