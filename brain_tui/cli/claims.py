@@ -112,6 +112,7 @@ def cmd_open(ctx: Context) -> int:
     from brain_tui.core.clock import parse_duration
     from brain_tui.core.errors import ConflictError
     from brain_tui.core.rules.authority import own_agent_session
+    from brain_tui.core.rules.conflicts import ask_holder
     from brain_tui.core.sessions.agents import agent_session_for_open
 
     a = ctx.args
@@ -135,7 +136,11 @@ def cmd_open(ctx: Context) -> int:
                         f"on {conflict['scope']}")
             for sig_id in exc.payload.get("signals", []):
                 ctx.say(f"  sent BLOCKED_ON {sig_id} to the holder: its close will free the scope")
-            if not a.blocked_on and exc.payload.get("conflicts"):
+            conflicts = exc.payload.get("conflicts", [])
+            for conflict in conflicts:
+                if conflict["status"] == "stale":  # its session stopped: a signal to it reaches no one at work
+                    ctx.say(f"  {ask_holder(conflict['sess_id'], conflict['status'])}")
+            if not a.blocked_on and any(c["status"] != "stale" for c in conflicts):
                 ctx.say("  to wait for it: add --blocked-on (BLOCKED_ON to each holder, in the same step)")
         raise
     ctx.emit_claim(sess_id, {}, sess_id)

@@ -15,6 +15,7 @@ from brain_tui.core.paths.scope import FILE, ScopeEntry
 from brain_tui.core.paths.scope_index import ScopeIndex
 from brain_tui.core.record import record
 from brain_tui.core.records.model import BrainSnapshot
+from brain_tui.core.records.statuses import Status
 from brain_tui.core.records.unreadable import holder_id, repair_command, shown_path
 from brain_tui.core.rules.effective import delegating_chain, effective_status
 
@@ -157,3 +158,13 @@ def chain_complete(snapshot: BrainSnapshot, sess_id: str) -> bool:
         seen.add(current.parent)
         current = snapshot.claim(current.parent)
     return False
+
+
+def ask_holder(holder: str, status: str, sender: str | None = None) -> str:
+    """What frees a file or scope `holder` holds, in a refusal's words: a stale claim's session no longer works, so
+    only a human's release frees it; any other holder is asked with BLOCKED_ON (`sender`: the asking claim)."""
+    if status == Status.STALE:
+        return (f"{holder} is stale: only a human frees it (`bsi claim release {holder} --reason …` in the pilot's "
+                "own terminal, or `R` in the cockpit)")
+    origin = f"--from {sender} " if sender else ""
+    return f"ask its holder (`bsi signal send {origin}--to {holder} --type BLOCKED_ON …`)"

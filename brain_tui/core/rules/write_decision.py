@@ -32,8 +32,9 @@ from brain_tui.core.paths import path_keys
 from brain_tui.core.paths.scope import parse_scope
 from brain_tui.core.record import field, record
 from brain_tui.core.records.model import BLOCKING_STATUSES, BrainSnapshot
+from brain_tui.core.records.statuses import Status
 from brain_tui.core.records.unreadable import repair_command
-from brain_tui.core.rules.conflicts import CORRUPT, chain_complete, find_conflicts
+from brain_tui.core.rules.conflicts import CORRUPT, ask_holder, chain_complete, find_conflicts
 from brain_tui.core.rules.effective import delegating_chain
 from brain_tui.core.rules.preflight_codes import SCOPE_VIOLATION, ZONE_VIOLATION
 from brain_tui.core.sessions import hook_index
@@ -411,8 +412,7 @@ class _Decider:
             if found:
                 holders = tuple(c.sess_id for c in found)
                 names = "; ".join(_short(c.describe(), 200) for c in found[:3])
-                reason += (f". {file} is held by {names}: ask its holder (`bsi signal send --from {sess_id} "
-                           f"--to {found[0].sess_id} --type BLOCKED_ON …`)")
+                reason += f". {file} is held by {names}: {ask_holder(found[0].sess_id, found[0].status, sess_id)}"
         return WriteDecision(False, reason, code=error.exit_code, check=str(error.payload.get("check", "invalid")),
                              sess_id=sess_id, file=file, holders=holders, payload=payload)
 
@@ -464,10 +464,12 @@ class _Decider:
                                 + (f" (its file does not read: a human repairs it, `{repair_command(c.path)}`)"
                                    if c.status == CORRUPT else "") for c in conflicts[:3])
             more = f" and {len(conflicts) - 3} more" if len(conflicts) > 3 else ""
+            first = conflicts[0]
+            then = "; then" if first.status == Status.STALE else ", or wait for its close and"
             return WriteDecision(
                 False, f"{_short(rel, 200)} is claimed: {holders}{more}. This session holds no claim. To coordinate: "
-                       f"`bsi signal send --to {conflicts[0].sess_id} --type BLOCKED_ON …`, or wait for its close and "
-                       f"open a claim (`bsi claim open --scope {_short(written, 200)}`)",
+                       f"{ask_holder(first.sess_id, first.status)}{then} open a claim "
+                       f"(`bsi claim open --scope {_short(written, 200)}`)",
                 code=SCOPE_VIOLATION, check=CLAIMED, file=rel, holders=tuple(c.sess_id for c in conflicts))
         if config.unclaimed_writes == "deny":
             from brain_tui.core.config import unclaimed_written
