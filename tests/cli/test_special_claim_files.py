@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import stat
 import subprocess
 from collections.abc import Callable
@@ -25,7 +24,7 @@ from brain_tui.core.records.statuses import BLOCKING_STATUSES
 from brain_tui.core.rules.write_decision import WriteSession
 from brain_tui.core.sessions import hook_index
 from tests.bsi import NOW, bsi_command, clean_env, ok, run_bsi
-from tests.cli.test_fifo_brain_files import WAIT, _in_thread
+from tests.cli.test_fifo_brain_files import WAIT, _in_thread, _socket
 from tests.conftest import claim_file
 from tests.hooks.test_pre_tool_use import AGENT, event
 
@@ -35,18 +34,6 @@ REASON = "not a regular file (a FIFO, a device or a socket)"
 def _fifo(path: Path) -> None:
     path.unlink(missing_ok=True)
     os.mkfifo(path)
-
-
-def _socket(path: Path) -> None:
-    """A listening Unix socket at `path` (bound by its short relative name: a socket's path is bounded)."""
-    path.unlink(missing_ok=True)
-    here = Path.cwd()
-    os.chdir(path.parent)
-    try:
-        with socket.socket(socket.AF_UNIX) as sock:
-            sock.bind(path.name)
-    finally:
-        os.chdir(here)
 
 
 def _device(path: Path) -> None:

@@ -34,13 +34,8 @@ async def test_the_selection_line_names_the_highlighted_lock(  # noqa: ANN001
 
 async def test_an_expired_lock_says_how_it_goes(make_app, demo_root: Path, clock) -> None:  # noqa: ANN001
     Brain(demo_root, clock=lambda: NOW - timedelta(hours=2)).locks.acquire(FILE, SEARCH, 30)
-    app = make_app()
-    async with app.run_test(size=(160, 45)) as pilot:
-        await settle(pilot)
-        await pilot.press("6")
-        await settle(pilot)
-        text = screen_text(app)
-        assert f"lock {FILE} · 0820-api-search · expires 1h30m ago · gen 1 · `bsi lock cleanup` removes it" in text
+    assert f"lock {FILE} · 0820-api-search · expires 1h30m ago · gen 1 · `bsi lock cleanup` removes it" in \
+        await _locks_pane_text(make_app)
 
 
 async def test_the_lock_of_an_ended_claim_says_how_it_goes(make_app, demo_root: Path) -> None:  # noqa: ANN001
@@ -50,10 +45,15 @@ async def test_the_lock_of_an_ended_claim_says_how_it_goes(make_app, demo_root: 
     brain = Brain(demo_root, clock=lambda: NOW)
     brain.locks.acquire(FILE, SEARCH, 30)
     brain.close_claim(SEARCH, CloseRequest(status="ok", tests_total=1, tests_passed=1, tests_failed=0))
+    assert f"lock {FILE} · 0820-api-search · expires in 30m · gen 1 · `bsi lock cleanup` removes it" in \
+        await _locks_pane_text(make_app)
+
+
+async def _locks_pane_text(make_app) -> str:  # noqa: ANN001
+    """The cockpit's screen at 160x45 with the locks pane shown (its first lock selected)."""
     app = make_app()
     async with app.run_test(size=(160, 45)) as pilot:
         await settle(pilot)
         await pilot.press("6")
         await settle(pilot)
-        text = screen_text(app)
-        assert f"lock {FILE} · 0820-api-search · expires in 30m · gen 1 · `bsi lock cleanup` removes it" in text
+        return screen_text(app)
