@@ -138,6 +138,7 @@ def apply(brain: Brain, cs: ChangeSet) -> Applied:
 
     applied, rendered = Applied(), cs.render()
     refuse_human_moves(cs.snapshot, rendered, cs.derived)
+    refuse_new_conflicts(cs.snapshot, rendered)
     cs.message = cs.message or "bsi: update"
     git = brain.commit_enabled and brain.is_git()
     landed: list[tuple[str, str]] = []
@@ -179,6 +180,44 @@ def refuse_human_moves(snapshot: BrainSnapshot, rendered: dict[str, str | None],
     # judged at the machine's clock too: a `--now` behind it would make a claim stale by now look alive
     for sess_id, verb in human_moves(snapshot, rendered, derived, at=max(snapshot.now, system_clock())):
         require_human(verb, sess_id)
+
+
+def refuse_new_conflicts(snapshot: BrainSnapshot, rendered: dict[str, str | None]) -> None:
+    """The last door of SPEC 5.3: a new claim file that meets a blocking claim refuses, whatever staged it.
+
+    `claims.open_claim` checks before it stages; this covers a claim file staged below it (`ChangeSet.new_claim`
+    handed to `apply`). New: its ID is no claim of `snapshot` (a legacy index row written out as its file is one
+    already). Raises ConflictError (exit 10) naming the holders; nothing is written.
+    """
+    from brain_tui.core.paths.layout import CLAIMS_DIR
+
+    new = [(rel, text) for rel, text in rendered.items()
+           if text is not None and rel.startswith(f"{CLAIMS_DIR}/") and rel.endswith((".yml", ".yaml"))]
+    if not new:
+        return
+    from brain_tui.core.errors import ConflictError
+    from brain_tui.core.paths.scope import parse_scope
+    from brain_tui.core.records.formats import claim_from_mapping
+    from brain_tui.core.records.model import BLOCKING_STATUSES, Claim
+    from brain_tui.core.records.yamlio import CorruptYaml, safe_load_text
+    from brain_tui.core.rules.conflicts import find_conflicts
+
+    for rel, text in new:
+        try:
+            claim = claim_from_mapping(safe_load_text(text), rel, snapshot.root, snapshot.tz,
+                                       scope_parser=lambda value: parse_scope(value, snapshot.root, typed=False))
+        except (CorruptYaml, ValueError):
+            continue  # a file that does not read holds what it may (SPEC 22): never a second holder unseen
+        if not isinstance(claim, Claim) or snapshot.claim(claim.sess_id) is not None \
+                or claim.status not in BLOCKING_STATUSES:
+            continue
+        conflicts = find_conflicts(snapshot, claim.scope, parent=claim.parent, satellite_type=claim.satellite_type,
+                                   exclude=claim.sess_id)
+        if conflicts:
+            raise ConflictError(f"claim refused: {rel} would hold what "
+                                + "; ".join(c.describe() for c in conflicts[:3])
+                                + (f" and {len(conflicts) - 3} more" if len(conflicts) > 3 else ""),
+                                {"conflicts": [c.as_dict() for c in conflicts]})
 
 
 def _write_files(brain: Brain, decided_on: BrainSnapshot, rendered: dict[str, str | None], applied: Applied,
