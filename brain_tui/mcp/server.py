@@ -32,21 +32,51 @@ def _refused(doc: dict[str, Any]) -> CallToolResult:
                           is_error=True)
 
 
+#: How many unknown argument names a refusal repeats (the rest are counted): they are the caller's text.
+_SHOWN_UNKNOWN = 10
+
+
+def unknown_arguments(tool: str, arguments: dict[str, Any], takes: list[str]) -> dict[str, Any] | None:
+    """The usage refusal (64) of a call whose `arguments` hold one the tool does not take, else None.
+
+    The SDK's argument models ignore an extra key, so a typo (`session_id` for `sess_id`) would act as if the
+    argument was not given: `claim_close` would close the session's own claim. Like the command line's unknown
+    flag, it is refused before anything is read or done. The tools' input schemas do not say
+    `additionalProperties: false`: some model APIs (Gemini's) have refused that word, so the refusal is the server's.
+    """
+    unknown = [str(key) for key in arguments if key not in takes]
+    if not unknown:
+        return None
+    shown = [name[:80] for name in unknown[:_SHOWN_UNKNOWN]]
+    named = ", ".join(repr(name) for name in shown)
+    if len(unknown) > len(shown):
+        named += f" and {len(unknown) - len(shown)} more"
+    what = f"unknown argument{'s' if len(unknown) > 1 else ''} {named} for {tool}"
+    it_takes = f"it takes {', '.join(takes)}" if takes else "it takes no arguments"
+    return {"error": f"{what}: {it_takes}; nothing was done", "exit": 64, "kind": "usage", "retryable": False,
+            "unknown": shown, "takes": list(takes)}
+
+
 class _Server(MCPServer[Any]):
-    """The SDK's server, whose own refusals (an unknown tool, arguments off the schema) take the protocol's shape
-    (SPEC 20.3: ``{"error", "exit", "kind", "retryable", …}``), like every refusal of the core."""
+    """The SDK's server, whose own refusals (an unknown tool or argument, arguments off the schema) take the
+    protocol's shape (SPEC 20.3: ``{"error", "exit", "kind", "retryable", …}``), like every refusal of the core."""
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
-        """Call `name`; an unknown tool is refused as a usage error (64), arguments off its schema as invalid (65).
+        """Call `name`; an unknown tool or argument is refused as a usage error (64), arguments off its schema as
+        invalid (65).
 
         The refusal names the fields, never the values sent (they are the caller's, hostile or huge).
         """
         from mcp.server.mcpserver.exceptions import ToolError
         from pydantic import ValidationError
 
-        if self._tool_manager.get_tool(name) is None:
+        tool = self._tool_manager.get_tool(name)
+        if tool is None:
             return _refused({"error": f"unknown tool {name[:80]!r}: see tools/list (a human's decisions are no tool)",
                              "exit": 64, "kind": "usage", "retryable": False})
+        unknown = unknown_arguments(name, arguments, list(tool.parameters.get("properties", {})))
+        if unknown is not None:
+            return _refused(unknown)
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:
