@@ -74,7 +74,7 @@ class _Server(MCPServer[Any]):
         if tool is None:
             return _refused({"error": f"unknown tool {name[:80]!r}: see tools/list (a human's decisions are no tool)",
                              "exit": 64, "kind": "usage", "retryable": False})
-        unknown = unknown_arguments(name, arguments, list(tool.parameters.get("properties", {})))
+        unknown = unknown_arguments(name, arguments or {}, list(tool.parameters.get("properties", {})))
         if unknown is not None:
             return _refused(unknown)
         try:
