@@ -111,6 +111,7 @@ def cmd_open(ctx: Context) -> int:
     from brain_tui.core.brain import OpenRequest
     from brain_tui.core.clock import parse_duration
     from brain_tui.core.errors import ConflictError
+    from brain_tui.core.records.statuses import Status
     from brain_tui.core.rules.authority import own_agent_session
     from brain_tui.core.rules.conflicts import ask_holder
     from brain_tui.core.sessions.agents import agent_session_for_open
@@ -138,9 +139,9 @@ def cmd_open(ctx: Context) -> int:
                 ctx.say(f"  sent BLOCKED_ON {sig_id} to the holder: its close will free the scope")
             conflicts = exc.payload.get("conflicts", [])
             for conflict in conflicts:
-                if conflict["status"] == "stale":  # its session stopped: a signal to it reaches no one at work
+                if conflict["status"] == Status.STALE:  # its session stopped: a signal to it reaches no one at work
                     ctx.say(f"  {ask_holder(conflict['sess_id'], conflict['status'])}")
-            if not a.blocked_on and any(c["status"] != "stale" for c in conflicts):
+            if not a.blocked_on and any(c["status"] != Status.STALE for c in conflicts):
                 ctx.say("  to wait for it: add --blocked-on (BLOCKED_ON to each holder, in the same step)")
         raise
     ctx.emit_claim(sess_id, {}, sess_id)
