@@ -19,6 +19,8 @@ from brain_tui.core.record import field, record
 from brain_tui.core.records.state_json import open_lock
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from brain_tui.core.brain import Brain
     from brain_tui.core.records.changes import ChangeSet
     from brain_tui.core.records.model import BrainSnapshot
@@ -170,16 +172,27 @@ def refuse_human_moves(snapshot: BrainSnapshot, rendered: dict[str, str | None],
     write approves, rejects, pauses, resumes, aborts or releases a claim (a claim stale at the machine's clock made
     live again, as a renew at a clock set behind would, is a release); nothing is written.
     """
-    from brain_tui.core.rules.authority import current_actor, require_human
+    from brain_tui.core.rules.authority import require_human
 
-    if not current_actor().is_agent:
+    at = _agents_time(snapshot)
+    if at is None:
         return  # a human's write: nothing to read
-    from brain_tui.core.clock import system_clock
     from brain_tui.core.rules.human_lifts import human_moves
 
-    # judged at the machine's clock too: a `--now` behind it would make a claim stale by now look alive
-    for sess_id, verb in human_moves(snapshot, rendered, derived, at=max(snapshot.now, system_clock())):
+    for sess_id, verb in human_moves(snapshot, rendered, derived, at=at):
         require_human(verb, sess_id)
+
+
+def _agents_time(snapshot: BrainSnapshot) -> datetime | None:
+    """When an agent's write is judged: the later of its clock and the machine's (a `--now` behind would make a claim
+    stale by now look alive); None in a human's process, which may simulate any time."""
+    from brain_tui.core.rules.authority import current_actor
+
+    if not current_actor().is_agent:
+        return None
+    from brain_tui.core.clock import system_clock
+
+    return max(snapshot.now, system_clock())
 
 
 def refuse_new_conflicts(snapshot: BrainSnapshot, rendered: dict[str, str | None]) -> None:
@@ -187,7 +200,9 @@ def refuse_new_conflicts(snapshot: BrainSnapshot, rendered: dict[str, str | None
 
     `claims.open_claim` checks before it stages; this covers a claim file staged below it (`ChangeSet.new_claim`
     handed to `apply`). New: its ID is no claim of `snapshot` (a legacy index row written out as its file is one
-    already). Raises ConflictError (exit 10) naming the holders; nothing is written.
+    already). In an agent's process a new claim live at the machine's clock is also checked at it (`_agents_time`):
+    a `--now` behind would let it delegate through an ancestor stale by now. Raises ConflictError (exit 10) naming
+    the holders; nothing is written.
     """
     from brain_tui.core.paths.layout import CLAIMS_DIR
 
@@ -197,10 +212,13 @@ def refuse_new_conflicts(snapshot: BrainSnapshot, rendered: dict[str, str | None
         return
     from brain_tui.core.errors import ConflictError
     from brain_tui.core.paths.scope import parse_scope
+    from brain_tui.core.record import replace
     from brain_tui.core.records.formats import claim_from_mapping
     from brain_tui.core.records.model import BLOCKING_STATUSES, Claim
+    from brain_tui.core.records.statuses import LIVE_STATUSES
     from brain_tui.core.records.yamlio import CorruptYaml, safe_load_text
     from brain_tui.core.rules.conflicts import find_conflicts
+    from brain_tui.core.rules.effective import effective_status
 
     for rel, text in new:
         try:
@@ -213,6 +231,10 @@ def refuse_new_conflicts(snapshot: BrainSnapshot, rendered: dict[str, str | None
             continue
         conflicts = find_conflicts(snapshot, claim.scope, parent=claim.parent, satellite_type=claim.satellite_type,
                                    exclude=claim.sess_id)
+        at = None if conflicts or not claim.parent else _agents_time(snapshot)
+        if at is not None and at > snapshot.now and effective_status(claim, at) in LIVE_STATUSES:
+            conflicts = find_conflicts(replace(snapshot, now=at), claim.scope, parent=claim.parent,
+                                       satellite_type=claim.satellite_type, exclude=claim.sess_id)
         if conflicts:
             raise ConflictError(f"claim refused: {rel} would hold what "
                                 + "; ".join(c.describe() for c in conflicts[:3])

@@ -130,3 +130,55 @@ def test_an_agent_may_still_renew_at_a_clock_behind_when_it_lifts_nothing(expire
     env = {**AGENT, "BSI_SESSION": sess}
     assert bsi(root, "claim", "renew", sess, "--ttl", "1h", now=earlier(170), env=env).code == 0
     assert bsi(root, "claim", "renew", sess, "--ttl", "4h", now=earlier(150)).code == 0
+
+
+@pytest.mark.parametrize("agent", [True, False], ids=["agent", "human"])
+def test_a_stale_mark_from_a_clock_ahead_does_not_revive_a_claim_expired_by_this_clock(
+        expired: tuple[Path, str], agent: bool) -> None:
+    """A mark dated in this machine's future is suspect, but the claim it marks expired an hour ago by this clock
+    too: it is stale whoever marked it, and the owner's renew does not take it back to live (SPEC 3, 6.3)."""
+    root, sess = expired
+    assert bsi(root, "watchdog", now=later(300)).code == 0  # a machine five hours ahead marks it
+    before = tree_bytes(root)
+    env = {**AGENT, "BSI_SESSION": sess} if agent else INHERITED_ENV
+    proc = bsi(root, "claim", "renew", sess, "--ttl", "4h", env=env)
+    assert proc.code == 12, proc
+    assert "Traceback" not in proc.err
+    assert tree_bytes(root) == before
+
+
+def test_an_agent_renews_a_claim_marked_by_a_clock_ahead_within_its_ttl(tmp_path: Path) -> None:
+    """The mark of a machine ahead on a claim still within its TTL by this clock is taken back by the owner's renew."""
+    root = tmp_path / "brain"
+    assert run_bsi("init", str(root), now=None, env=INHERITED_ENV, timeout=None).code == 0
+    proc = bsi(root, "claim", "open", "--scope", "echo/", "--ttl", "1h", "--slug", "echo", now=earlier(10))
+    sess = proc.out.strip()
+    assert bsi(root, "watchdog", now=later(300)).code == 0
+    proc = bsi(root, "claim", "renew", sess, "--ttl", "2h", env={**AGENT, "BSI_SESSION": sess})
+    assert proc.code == 0, proc
+    assert "skew_revived" in (root / "claims" / f"{sess}.yml").read_text()
+
+
+def test_an_agent_cannot_open_a_child_through_its_stale_claim_with_a_clock_behind(expired: tuple[Path, str]) -> None:
+    """At a clock 150 min behind, the expired claim looks open and would delegate its scope to a child that, with an
+    8 h TTL, is live at the machine's clock: the stale claim's work goes on past the human's release (SPEC 5.3,
+    6.3). Delegation is judged at the machine's clock too: the open conflicts (10), nothing written."""
+    root, sess = expired
+    before = tree_bytes(root)
+    env = {**AGENT, "BSI_SESSION": sess}
+    proc = bsi(root, "claim", "open", "--scope", "delta/sub/", "--parent", sess, "--ttl", "8h",
+               now=earlier(150), env=env)
+    assert proc.code == 10, proc
+    assert sess in proc.err and "Traceback" not in proc.err
+    assert tree_bytes(root) == before
+
+
+def test_an_agent_at_a_clock_behind_still_opens_a_child_that_ends_before_the_machines_clock(
+        expired: tuple[Path, str]) -> None:
+    """A child that is itself expired at the machine's clock carries nothing past it (the suite's agents run at a
+    fixed past time): delegation at the agent's clock stands."""
+    root, sess = expired
+    env = {**AGENT, "BSI_SESSION": sess}
+    proc = bsi(root, "claim", "open", "--scope", "delta/sub/", "--parent", sess, "--ttl", "1h",
+               now=earlier(150), env=env)
+    assert proc.code == 0, proc

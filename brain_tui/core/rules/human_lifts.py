@@ -103,12 +103,12 @@ def _derived(snapshot: BrainSnapshot, claim: Claim, new: str | None, at: datetim
     """True when the derived rule a write names (`ChangeSet.derived`, which any caller can set) makes this move:
     a suspect stale mark taken back to the hold it was marked over (`skew.revive`), or a claim lost at sync,
     which another blocking claim holds the scope of, marked failed while no human holds it (`reconcile.mark_lost`)."""
-    from brain_tui.core.records.clock_skew import suspect_stale
     from brain_tui.core.rules.conflicts import CORRUPT, find_conflicts
     from brain_tui.core.rules.effective import stale_origin
+    from brain_tui.core.rules.skew import revivable
 
     old = str(claim.status)
-    if old == Status.STALE.value and suspect_stale(claim, at) and new == str(stale_origin(claim, at)):
+    if old == Status.STALE.value and revivable(claim, at) and new == str(stale_origin(claim, at)):
         return True
     if new != Status.FAILED.value or old in _TERMINAL or _hold(claim.data, old) in _HELD:
         return False

@@ -41,15 +41,22 @@ def past_deadline(claim: Claim, now: datetime) -> bool:
     return end is not None and now >= end + SKEW_TOLERANCE
 
 
+def revivable(claim: Claim, now: datetime) -> bool:
+    """True when the claim's stale mark is suspect (`suspect_stale`) and the claim is within its own deadline at
+    `now`: a claim past it (or with no opening time) is stale by this clock too, whoever marked it, and only a
+    human lifts it (SPEC 6.3)."""
+    return suspect_stale(claim, now) and claim.opened_at is not None and not past_deadline(claim, now)
+
+
 def revive(cs: ChangeSet, claim: Claim, by: str) -> str | None:
     """Stage: a suspect stale mark is taken back; the claim returns to the status it was marked from.
 
     That status is `effective.stale_origin`'s: a claim still carrying an undecided gate
     or a pause returns to ``waiting_human`` or ``paused``, whatever ``stale_from`` says.
-    None (nothing staged) when the mark is not suspect or that status is one the product does not know
-    (the mark stands: a human decides).
+    None (nothing staged) when the mark is not suspect, the claim is past its own deadline (`revivable`) or that
+    status is one the product does not know (the mark stands: a human decides).
     """
-    if not suspect_stale(claim, cs.snapshot.now):
+    if not revivable(claim, cs.snapshot.now):
         return None
     status = stale_origin(claim, cs.snapshot.now)  # a pending gate or pause is never forgotten
     if status not in LIVE_STATUSES:
