@@ -140,6 +140,7 @@ def apply(brain: Brain, cs: ChangeSet) -> Applied:
     from brain_tui.core.sync import gitops
 
     applied, rendered = Applied(), cs.render()
+    refuse_other_spellings(cs.snapshot, rendered)
     refuse_human_moves(cs.snapshot, rendered, cs.derived)
     refuse_new_conflicts(cs.snapshot, rendered)
     cs.message = cs.message or "bsi: update"
@@ -163,6 +164,33 @@ def apply(brain: Brain, cs: ChangeSet) -> Applied:
 
         advance(brain.root, brain.store.tz, *landed[0], applied.paths)
     return applied
+
+
+def refuse_other_spellings(snapshot: BrainSnapshot, rendered: dict[str, str | None]) -> None:
+    """Every file a write leaves is named as the brain names it, or the write refuses (exit 65), nothing written.
+
+    The doors below (`refuse_human_moves`, `refuse_new_conflicts`) know a claim file by its path: a write staged
+    below the facade under another spelling of it — ``claims/./X.yml``, ``./claims/X.yml``, ``claims//X.yml``,
+    ``claims/../claims/X.yml``, a protocol folder or a claim file in another case (one file on a case-insensitive
+    disk) — is the same file on disk but no claim to them, and an agent's pause lifted through it went unseen. An
+    absolute path names no file of the brain at all.
+    """
+    from brain_tui.core.errors import InvalidData
+    from brain_tui.core.paths.layout import INDEX_FILE, PROTOCOL_DIRS
+    from brain_tui.core.paths.path_keys import path_key
+    from brain_tui.core.paths.text_safety import CONTROL_RE
+
+    protocol = {path_key(name): name for name in (*PROTOCOL_DIRS, INDEX_FILE)}
+    claims: dict[str, set[str]] = {}  # a case-sensitive disk may hold several claims under one key
+    for claim in snapshot.claims:
+        claims.setdefault(path_key(claim.path), set()).add(claim.path)
+    for rel in rendered:
+        first = rel.split("/", 1)[0]
+        if (not rel or rel.startswith("/") or "\\" in rel or CONTROL_RE.search(rel)
+                or any(part in ("", ".", "..") for part in rel.split("/"))
+                or protocol.get(path_key(first), first) != first or rel not in claims.get(path_key(rel), {rel})):
+            raise InvalidData(f"cannot write {rel!r}: a brain file is written as the brain names it (relative, no "
+                              "'.', '..' or empty part, its folder and name in their own case); nothing was written")
 
 
 def refuse_human_moves(snapshot: BrainSnapshot, rendered: dict[str, str | None], derived: set[str]) -> None:
