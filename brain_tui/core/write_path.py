@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 
     from brain_tui.core.brain import Brain
     from brain_tui.core.records.changes import ChangeSet
-    from brain_tui.core.records.model import BrainSnapshot
+    from brain_tui.core.records.model import BrainSnapshot, Claim
+    from brain_tui.core.rules.conflicts import Conflict
 
 T = TypeVar("T")
 
@@ -139,6 +140,7 @@ def apply(brain: Brain, cs: ChangeSet) -> Applied:
     from brain_tui.core.sync import gitops
 
     applied, rendered = Applied(), cs.render()
+    refuse_other_spellings(cs.snapshot, rendered)
     refuse_human_moves(cs.snapshot, rendered, cs.derived)
     refuse_new_conflicts(cs.snapshot, rendered)
     cs.message = cs.message or "bsi: update"
@@ -162,6 +164,33 @@ def apply(brain: Brain, cs: ChangeSet) -> Applied:
 
         advance(brain.root, brain.store.tz, *landed[0], applied.paths)
     return applied
+
+
+def refuse_other_spellings(snapshot: BrainSnapshot, rendered: dict[str, str | None]) -> None:
+    """Every file a write leaves is named as the brain names it, or the write refuses (exit 65), nothing written.
+
+    The doors below (`refuse_human_moves`, `refuse_new_conflicts`) know a claim file by its path: a write staged
+    below the facade under another spelling of it — ``claims/./X.yml``, ``./claims/X.yml``, ``claims//X.yml``,
+    ``claims/../claims/X.yml``, a protocol folder or a claim file in another case (one file on a case-insensitive
+    disk) — is the same file on disk but no claim to them, and an agent's pause lifted through it went unseen. An
+    absolute path names no file of the brain at all.
+    """
+    from brain_tui.core.errors import InvalidData
+    from brain_tui.core.paths.layout import INDEX_FILE, PROTOCOL_DIRS
+    from brain_tui.core.paths.path_keys import path_key
+    from brain_tui.core.paths.text_safety import CONTROL_RE
+
+    protocol = {path_key(name): name for name in (*PROTOCOL_DIRS, INDEX_FILE)}
+    claims: dict[str, set[str]] = {}  # a case-sensitive disk may hold several claims under one key
+    for claim in snapshot.claims:
+        claims.setdefault(path_key(claim.path), set()).add(claim.path)
+    for rel in rendered:
+        first = rel.split("/", 1)[0]
+        if (not rel or rel.startswith("/") or "\\" in rel or CONTROL_RE.search(rel)
+                or any(part in ("", ".", "..") for part in rel.split("/"))
+                or protocol.get(path_key(first), first) != first or rel not in claims.get(path_key(rel), {rel})):
+            raise InvalidData(f"cannot write {rel!r}: a brain file is written as the brain names it (relative, no "
+                              "'.', '..' or empty part, its folder and name in their own case); nothing was written")
 
 
 def refuse_human_moves(snapshot: BrainSnapshot, rendered: dict[str, str | None], derived: set[str]) -> None:
@@ -201,8 +230,10 @@ def refuse_new_conflicts(snapshot: BrainSnapshot, rendered: dict[str, str | None
     `claims.open_claim` checks before it stages; this covers a claim file staged below it (`ChangeSet.new_claim`
     handed to `apply`). New: its ID is no claim of `snapshot` (a legacy index row written out as its file is one
     already). In an agent's process a new claim live at the machine's clock is also checked at it (`_agents_time`):
-    a `--now` behind would let it delegate through an ancestor stale by now. Raises ConflictError (exit 10) naming
-    the holders; nothing is written.
+    a `--now` behind would let it delegate through an ancestor stale by now. A claim of `snapshot` written so that it
+    holds more (`_checked_as`: a wider scope, a search claim made one that blocks, a new parent, a finished claim made
+    live) is checked as a new one: no verb does that, and it would make two sessions hold one file. Raises
+    ConflictError (exit 10) naming the holders; nothing is written.
     """
     from brain_tui.core.paths.layout import CLAIMS_DIR
 
@@ -226,20 +257,47 @@ def refuse_new_conflicts(snapshot: BrainSnapshot, rendered: dict[str, str | None
                                        scope_parser=lambda value: parse_scope(value, snapshot.root, typed=False))
         except (CorruptYaml, ValueError):
             continue  # a file that does not read holds what it may (SPEC 22): never a second holder unseen
-        if not isinstance(claim, Claim) or snapshot.claim(claim.sess_id) is not None \
-                or claim.status not in BLOCKING_STATUSES:
+        if not isinstance(claim, Claim) or claim.status not in BLOCKING_STATUSES \
+                or (checked := _checked_as(snapshot, claim)) is None:
             continue
-        conflicts = find_conflicts(snapshot, claim.scope, parent=claim.parent, satellite_type=claim.satellite_type,
-                                   exclude=claim.sess_id)
-        at = None if conflicts or not claim.parent else _agents_time(snapshot)
+        parent, held_before = checked
+
+        def met(on: BrainSnapshot, claim: Claim = claim, parent: str | None = parent,
+                held_before: frozenset[str] = held_before) -> list[Conflict]:
+            return [c for c in find_conflicts(on, claim.scope, parent=parent, satellite_type=claim.satellite_type,
+                                              exclude=claim.sess_id) if c.sess_id not in held_before]
+
+        conflicts = met(snapshot)
+        at = None if conflicts or not parent else _agents_time(snapshot)
         if at is not None and at > snapshot.now and effective_status(claim, at) in LIVE_STATUSES:
-            conflicts = find_conflicts(replace(snapshot, now=at), claim.scope, parent=claim.parent,
-                                       satellite_type=claim.satellite_type, exclude=claim.sess_id)
+            conflicts = met(replace(snapshot, now=at))
         if conflicts:
             raise ConflictError(f"claim refused: {rel} would hold what "
                                 + "; ".join(c.describe() for c in conflicts[:3])
                                 + (f" and {len(conflicts) - 3} more" if len(conflicts) > 3 else ""),
                                 {"conflicts": [c.as_dict() for c in conflicts]})
+
+
+def _checked_as(snapshot: BrainSnapshot, claim: Claim) -> tuple[str | None, frozenset[str]] | None:
+    """How the last door checks the blocking `claim` a write leaves: ``(the parent whose chain is exempt, the holders
+    it met already)``; None when it holds nothing more than `snapshot`'s claim of its ID did (same scope, parent and
+    satellite type, and blocking already). A claim the brain has keeps its own parent's exemption (an edit never
+    gains an ancestor) and is not refused for what it met before the write."""
+    from brain_tui.core.records.model import BLOCKING_STATUSES
+    from brain_tui.core.rules.conflicts import find_conflicts
+
+    old = snapshot.claim(claim.sess_id)
+    if old is None:
+        return claim.parent, frozenset()
+
+    def holding(c: Claim) -> tuple[object, ...]:
+        return (frozenset((e.kind, e.key, e.section_key) for e in c.scope), c.parent, c.satellite_type)
+
+    if old.status in BLOCKING_STATUSES and holding(old) == holding(claim):
+        return None
+    met = find_conflicts(snapshot, old.scope, parent=old.parent, satellite_type=old.satellite_type,
+                         exclude=old.sess_id) if old.status in BLOCKING_STATUSES else []
+    return old.parent, frozenset(c.sess_id for c in met)
 
 
 def _write_files(brain: Brain, decided_on: BrainSnapshot, rendered: dict[str, str | None], applied: Applied,

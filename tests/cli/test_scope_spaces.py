@@ -51,3 +51,14 @@ def test_several_entries_in_one_value_are_still_split_and_said(tmp_path: Path) -
     assert "2 entries" in opened.err and "wiki/" in opened.err
     missing = run_bsi("check-scope", "notes/New meeting.md", brain=root)  # no such file: the legacy split
     assert "2 entries" in missing.err
+
+
+def test_a_folder_glob_of_an_existing_folder_whose_name_holds_a_space_is_that_folder(tmp_path: Path) -> None:
+    # `agents/*` means the folder `agents/` (SPEC 5.1); so does `wiki/Team notes/*`: split, it claimed `wiki/Team`
+    # and `notes/`, and check-scope called a held folder free
+    root = _brain(tmp_path)
+    opened = run_bsi("claim", "open", "--scope", "wiki/Team notes", "--slug", "team", brain=root)
+    assert opened.code == 0, opened.err
+    for spelling in ("wiki/Team notes/*", "wiki/Team notes/**"):
+        held = run_bsi("check-scope", spelling, brain=root)
+        assert held.code == 10 and "entries" not in held.err, held.out + held.err

@@ -47,3 +47,25 @@ def test_a_record_of_a_committed_claim_binds_it_once(brain: Path) -> None:
     now = AT
     opening.intend(brain, sess, now, agent_session=A, process="", client="", **_claim(brain, sess))
     assert session_claims(brain, A, lambda: now) == [sess] and not agent_files.has_opening(brain)
+
+
+def test_a_claim_only_a_commit_made_in_git_alone_holds_binds_nothing(brain: Path) -> None:
+    """An open killed before its commit leaves its record; a claim under that ID committed with git's plumbing (an
+    agent's shell can write `.git`, never `claims/`) is not the open's commit: the work tree does not hold it."""
+    import subprocess
+
+    ok(run_bsi("claim", "open", "--scope", "src/", "--agent-session", B, brain=brain))
+    sess, opened_at = "sess-20261129-1000-forg", "2026-11-29T10:00:00+00:00"
+    opening.intend(brain, sess, AT, agent_session=A, process="", client="", opened_at=opened_at, instance="brain@vm")
+    text = (f"sess_id: {sess}\ntype: solo\ninstance: brain@vm\nscope: src/app.py\nstatus: open\n"
+            f"opened_at: {opened_at}\nttl: 2h\nagent_session: {A}\n")
+
+    def git(*argv: str, stdin: str | None = None) -> str:
+        return subprocess.run(["git", "-c", "core.hooksPath=/dev/null", *argv], cwd=brain, input=stdin, text=True,
+                              capture_output=True, check=True).stdout.strip()
+
+    blob = git("hash-object", "-w", "--stdin", stdin=text)
+    git("update-index", "--add", "--cacheinfo", f"100644,{blob},claims/{sess}.yml")
+    git("commit", "-q", "-m", "forged")
+    assert not (brain / "claims" / f"{sess}.yml").exists()
+    assert session_claims(brain, A, lambda: AT) == [] and agents.bound_claims(brain, A) == []

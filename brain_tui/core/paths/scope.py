@@ -291,11 +291,13 @@ def parse_scope_args(values: Sequence[str], root: str | os.PathLike[str] | None 
 def names_a_path(value: str, root: str | os.PathLike[str] | None) -> bool:
     """True when a typed scope value holding whitespace or a comma is one path of the brain: the whitespace or
     comma is inside the name of a file or folder that exists there (``wiki/Meeting notes.md``, or
-    ``wiki/Team notes/new.md`` below an existing ``wiki/Team notes/``). It is then that one entry, not several
-    (`parse_scope_args`); ``wiki/ todo.md`` stays two."""
+    ``wiki/Team notes/new.md`` below an existing ``wiki/Team notes/``, or ``wiki/Team notes/*`` for it). It is
+    then that one entry, not several (`parse_scope_args`); ``wiki/ todo.md`` stays two."""
     text = value.strip()
     if root is None or not _SPLIT_RE.search(text) or _split_section(text) is not None:
         return False
+    if _FOLDER_GLOB_RE.search(text):
+        text = text.rstrip("*")  # `wiki/Team notes/*` names the folder, as `parse_entry` reads it
     try:
         parts = normalize(text).rstrip("/").split("/")  # never absolute nor with `..`
     except BadPath:

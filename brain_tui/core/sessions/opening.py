@@ -10,11 +10,11 @@ synced open decided again), makes it only if HEAD holds that claim, else drops i
 (`settle_if_held`).
 
 A kill between the commit and the binding leaves the record. The session's next
-hook settles it (`settle`): a claim HEAD holds as recorded (the same ID, `opened_at`
-and `instance`, and the recorded `agent_session:` or none) is bound as the open
-would have bound it. A record whose claim HEAD does not hold binds nothing (the
-commit never landed, or another claim holds the ID since): it is dropped once older
-than `handover.HANDOVER_MAX_AGE`.
+hook settles it (`settle`): a claim HEAD and the work tree both hold as recorded (the
+same ID, `opened_at` and `instance`, and the recorded `agent_session:` or none) is
+bound as the open would have bound it; a commit made in git alone binds nothing. A
+record whose claim they do not hold binds nothing (the commit never landed, or another
+claim holds the ID since): it is dropped once older than `handover.HANDOVER_MAX_AGE`.
 """
 
 from __future__ import annotations
@@ -126,28 +126,32 @@ def _bind(root: str | os.PathLike[str], entry: dict[str, Any], sess_id: str, now
 
 
 def _committed(root: str | os.PathLike[str], entry: dict[str, Any], sess_id: str) -> bool:
-    """True when HEAD (the file itself, for an open without a commit) holds `sess_id` as its open wrote it: the
-    same `opened_at` and `instance`, and the recorded agent session or none."""
+    """True when HEAD and the work tree (the file alone, for an open without a commit) both hold `sess_id` as its
+    open wrote it: the same `opened_at` and `instance`, and the recorded agent session or none. Both: the open
+    writes the file, then commits it; git's plumbing in an agent's shell can make a commit, never the file."""
     from brain_tui.core.records.git_head import git_output, outside_git
-    from brain_tui.core.records.yamlio import CorruptYaml, read_capped, safe_load_text
+    from brain_tui.core.records.yamlio import read_capped
 
     rel = f"claims/{sess_id}.yml"
     folder = Path(root)
-    if entry.get("in_git") is False or outside_git(folder):
-        try:
-            raw = read_capped(folder / rel, follow=False)  # never waited on, never through a link
-        except OSError:
-            return False
-        if raw is None:
-            return False
-        text = raw.decode("utf-8", "replace")
-    else:
-        data = git_output(folder, "cat-file", "blob", f"HEAD:{rel}")
-        if data is None:
-            return False
-        text = data.decode("utf-8", "replace")
     try:
-        doc = safe_load_text(text)
+        raw = read_capped(folder / rel, follow=False)  # never waited on, never through a link
+    except OSError:
+        return False
+    if raw is None or not _holds(raw, entry, sess_id):
+        return False
+    if entry.get("in_git") is False or outside_git(folder):
+        return True
+    data = git_output(folder, "cat-file", "blob", f"HEAD:{rel}")
+    return data is not None and _holds(data, entry, sess_id)
+
+
+def _holds(raw: bytes, entry: dict[str, Any], sess_id: str) -> bool:
+    """True when the claim file `raw` is `sess_id` as the record `entry` says its open wrote it."""
+    from brain_tui.core.records.yamlio import CorruptYaml, safe_load_text
+
+    try:
+        doc = safe_load_text(raw.decode("utf-8", "replace"))
     except CorruptYaml:
         return False
     if not isinstance(doc, dict) or doc.get("sess_id") != sess_id:
