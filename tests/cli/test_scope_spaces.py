@@ -62,3 +62,14 @@ def test_a_folder_glob_of_an_existing_folder_whose_name_holds_a_space_is_that_fo
     for spelling in ("wiki/Team notes/*", "wiki/Team notes/**"):
         held = run_bsi("check-scope", spelling, brain=root)
         assert held.code == 10 and "entries" not in held.err, held.out + held.err
+
+
+def test_a_spaced_name_beside_another_entry_is_split_and_said(tmp_path: Path) -> None:
+    """`wiki/Team notes/a.md wiki/b.md`: the name `a.md wiki` exists nowhere, so the value is several entries (said
+    on stderr), never one odd path the claim would hold in silence."""
+    root = _brain(tmp_path)
+    checked = run_bsi("check-scope", "wiki/Team notes/a.md wiki/b.md", brain=root)
+    assert "entries" in checked.err, checked.err
+    new_file = run_bsi("claim", "open", "--scope", "wiki/Team notes/new file.md", "--slug", "new", brain=root)
+    assert new_file.code == 0 and "entries" not in new_file.err
+    assert load_claim(root, new_file.out.strip())["scope"] == ["wiki/Team notes/new file.md"]

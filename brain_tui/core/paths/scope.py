@@ -292,7 +292,8 @@ def names_a_path(value: str, root: str | os.PathLike[str] | None) -> bool:
     """True when a typed scope value holding whitespace or a comma is one path of the brain: the whitespace or
     comma is inside the name of a file or folder that exists there (``wiki/Meeting notes.md``, or
     ``wiki/Team notes/new.md`` below an existing ``wiki/Team notes/``, or ``wiki/Team notes/*`` for it). It is
-    then that one entry, not several (`parse_scope_args`); ``wiki/ todo.md`` stays two."""
+    then that one entry, not several (`parse_scope_args`); ``wiki/ todo.md`` stays two, and so does
+    ``wiki/Team notes/a.md wiki/b.md`` (a spaced name that exists nowhere, before the last)."""
     text = value.strip()
     if root is None or not _SPLIT_RE.search(text) or _split_section(text) is not None:
         return False
@@ -302,11 +303,14 @@ def names_a_path(value: str, root: str | os.PathLike[str] | None) -> bool:
         parts = normalize(text).rstrip("/").split("/")  # never absolute nor with `..`
     except BadPath:
         return False
+    found = False
     for depth, name in enumerate(parts, start=1):
-        if not _SPLIT_RE.search(name):
+        if not _SPLIT_RE.search(name) or os.path.lexists(Path(root, *parts[:depth])):
+            found = found or bool(_SPLIT_RE.search(name))
             continue
-        return os.path.lexists(Path(root, *parts[:depth]))  # the first name holding one decides
-    return False
+        # a spaced name that does not exist: the new file itself below a spaced folder that does, else entries
+        return found and depth == len(parts)
+    return found
 
 
 def format_scope(entries: Sequence[ScopeEntry]) -> str | list[str]:
