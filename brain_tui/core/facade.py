@@ -40,6 +40,7 @@ def mutate_for(brain: Brain, actor: Actor | None, sess_id: str, verb: str, decid
     runs on the fresh snapshot under the writer lock, before the rule.
     """
     from brain_tui.core.rules import authority
+    from brain_tui.core.rules.own_writes import writing_as
 
     acting = authority.acting_in(brain.root, actor)
 
@@ -47,7 +48,8 @@ def mutate_for(brain: Brain, actor: Actor | None, sess_id: str, verb: str, decid
         authority.check_owner(cs.snapshot, acting, sess_id, verb)
         return decide(cs)
 
-    return brain.mutate(owned)
+    with writing_as(acting):  # the last door (`write_path.apply`) judges the write for the same actor
+        return brain.mutate(owned)
 
 
 def mutate_seen(brain: Brain, sess_id: str, seen: str | None, decide: Callable[[ChangeSet], T]) -> T:

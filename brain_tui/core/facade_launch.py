@@ -129,4 +129,7 @@ class Launches:
             cs.message = f"bsi: open satellite {new_id} (handoff {sig_id})"
             return new_id
 
-        return brain.mutate(decide)
+        from brain_tui.core.rules.own_writes import writing_as
+
+        with writing_as(acting):  # the last door judges the open for the same actor
+            return brain.mutate(decide)

@@ -142,6 +142,7 @@ def apply(brain: Brain, cs: ChangeSet) -> Applied:
     applied, rendered = Applied(), cs.render()
     refuse_other_spellings(cs.snapshot, rendered)
     refuse_human_moves(cs.snapshot, rendered, cs.derived)
+    refuse_not_owned(brain, cs.snapshot, rendered, cs.derived)
     refuse_new_conflicts(cs.snapshot, rendered)
     cs.message = cs.message or "bsi: update"
     git = brain.commit_enabled and brain.is_git()
@@ -210,6 +211,26 @@ def refuse_human_moves(snapshot: BrainSnapshot, rendered: dict[str, str | None],
 
     for sess_id, verb in human_moves(snapshot, rendered, derived, at=at):
         require_human(verb, sess_id)
+
+
+def refuse_not_owned(brain: Brain, snapshot: BrainSnapshot, rendered: dict[str, str | None], derived: set[str]) -> None:
+    """The last door of SPEC 21.4: an agent's write changes only its own claims and delegates only under them.
+
+    The verbs refuse earlier (`facade.mutate_for`, `claims.open_claim`); this covers a write built below them, for the
+    actor the verb decided on (`own_writes.writing_as`), else the process's own. Raises NotYours (exit 77) naming the
+    holder (`own_writes.refuse_not_owned`: the watchdog's stale mark and the derived rules' moves pass); nothing is
+    written.
+    """
+    from brain_tui.core.paths.layout import CLAIMS_DIR
+
+    if not any(rel.startswith(f"{CLAIMS_DIR}/") for rel in rendered):
+        return  # signals, locks, breath, the index: no claim to own
+    at = _agents_time(snapshot)
+    from brain_tui.core.rules import own_writes
+
+    actor = own_writes.writer(brain.root)
+    if actor.is_agent:
+        own_writes.refuse_not_owned(actor, snapshot, rendered, derived, snapshot.now if at is None else at)
 
 
 def _agents_time(snapshot: BrainSnapshot) -> datetime | None:

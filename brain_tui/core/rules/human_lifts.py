@@ -58,13 +58,13 @@ def human_moves(snapshot: BrainSnapshot, rendered: Mapping[str, str | None],
         old = str(claim.status) if claim is not None else None
         sess_id = claim.sess_id if claim is not None else rel
         if sess_id in derived and claim is not None and text is not None and \
-                _derived(snapshot, claim, _status_of(text, rel), at):
+                derived_move(snapshot, claim, status_of(text, rel), at):
             continue
         if text is None:  # a claim file deleted: only a live one matters (it stops holding its scope)
             if old not in _TERMINAL:
                 found.append((sess_id, "release"))
             continue
-        new = _status_of(text, rel)
+        new = status_of(text, rel)
         if new is None:
             continue
         lifted = _hold_lifted(claim.data if claim is not None else None, old, text, new)
@@ -99,7 +99,7 @@ def _made_live(snapshot: BrainSnapshot, claim: Claim, text: str, at: datetime) -
 _HELD = frozenset({Status.PAUSED.value, Status.WAITING_HUMAN.value})
 
 
-def _derived(snapshot: BrainSnapshot, claim: Claim, new: str | None, at: datetime) -> bool:
+def derived_move(snapshot: BrainSnapshot, claim: Claim, new: str | None, at: datetime) -> bool:
     """True when the derived rule a write names (`ChangeSet.derived`, which any caller can set) makes this move:
     a suspect stale mark taken back to the hold it was marked over (`skew.revive`), or a claim lost at sync,
     which another blocking claim holds the scope of, marked failed while no human holds it (`reconcile.mark_lost`)."""
@@ -168,7 +168,7 @@ def _verb(old: str | None, new: str) -> str:
     return "abort" if new == Status.FAILED.value else "approve"
 
 
-def _status_of(text: str, rel: str) -> str | None:
+def status_of(text: str, rel: str) -> str | None:
     """The status a claim text holds as every reader reads it (`formats.claim_identity`: a v1 claim without
     ``status:`` is closed by its ``closed:`` time, else open), or None when it is not a claim that reads."""
     from datetime import UTC

@@ -15,11 +15,19 @@ from brain_tui.core.rules import skew
 from brain_tui.core.rules.effective import MAX_AGE_REASON, NO_OPENING_REASON, STALE_REASON, expiry_reason
 from brain_tui.core.rules.signals import archive_signals
 
-__all__ = ["MAX_AGE_REASON", "STALE_REASON", "WatchdogReport", "expired", "watchdog"]
+__all__ = ["MAX_AGE_REASON", "STALE_REASON", "WatchdogReport", "expired", "marks", "watchdog"]
 
 def expired(claim: Claim, snapshot: BrainSnapshot) -> str | None:
     """Why a non-terminal claim is now stale, or None (see `expiry_reason`)."""
     return expiry_reason(claim, snapshot.now)
+
+def marks(claim: Claim, snapshot: BrainSnapshot) -> str | None:
+    """Why the watchdog marks `claim` stale at `snapshot`'s time, or None: expired (`expired`), and past its deadline
+    by more than the skew limit (a clock ahead by less never marks a live claim)."""
+    reason = expired(claim, snapshot)
+    if reason is None or (reason != NO_OPENING_REASON and not skew.past_deadline(claim, snapshot.now)):
+        return None
+    return reason
 
 @record
 class WatchdogReport(JsonShaped):
@@ -56,9 +64,9 @@ def watchdog(cs: ChangeSet) -> WatchdogReport:
     marked: list[str] = []
     unwritable: list[str] = []
     for claim in cs.snapshot.claims:
-        reason = expired(claim, cs.snapshot)
-        if reason is None or (reason != NO_OPENING_REASON and not skew.past_deadline(claim, cs.snapshot.now)):
-            continue  # a clock ahead by less than the skew limit never marks a live claim
+        reason = marks(claim, cs.snapshot)
+        if reason is None:
+            continue
         fields = {"status": Status.STALE, "stale_since": cs.ts(), "stale_from": claim.status, "stale_reason": reason}
         trial = ChangeSet(cs.snapshot)
         try:
