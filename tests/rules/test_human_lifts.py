@@ -18,7 +18,7 @@ import pytest
 
 from brain_tui.core import write_path
 from brain_tui.core.brain import Brain
-from brain_tui.core.errors import HumanOnly
+from brain_tui.core.errors import BsiError, HumanOnly
 from brain_tui.core.records.changes import ChangeSet
 from brain_tui.core.rules import gates
 from tests.bsi import NOW
@@ -40,16 +40,18 @@ def staged(brain: Path, build: Callable[[ChangeSet], object]) -> tuple[Brain, Ch
     return b, cs
 
 
-def refused_as_agent(brain: Path, monkeypatch: pytest.MonkeyPatch, build: Callable[[ChangeSet], object]) -> None:
+def refused_as_agent(brain: Path, monkeypatch: pytest.MonkeyPatch, build: Callable[[ChangeSet], object],
+                     error: type[BsiError] = HumanOnly) -> BsiError:
     """The moves `build` stages (as a human's process, so nothing refuses them there), applied from an agent's
-    process: refused (77) with nothing written; the process is a human's again afterwards."""
+    process: refused with `error` (77) and nothing written; the process is a human's again afterwards."""
     b, cs = staged(brain, build)
     before = tree_bytes(brain)
     as_agent(monkeypatch)
     try:
-        with pytest.raises(HumanOnly):
+        with pytest.raises(error) as refused:
             write_path.apply(b, cs)
-        assert tree_bytes(brain) == before
+        assert refused.value.exit_code == 77 and tree_bytes(brain) == before
+        return refused.value
     finally:
         for name in AGENT:
             monkeypatch.delenv(name)

@@ -25,7 +25,7 @@ from brain_tui.core.rules import claims, watchdog
 from brain_tui.core.rules.claims import CloseRequest, OpenRequest
 from tests.conftest import load_claim, tree_bytes
 from tests.rules.facade import at, open_in
-from tests.rules.test_human_lifts import AGENT, as_agent, staged
+from tests.rules.test_human_lifts import as_agent, refused_as_agent, staged
 
 LATER = "2026-11-29T20:00:00Z"  # past every claim's 8 h
 
@@ -41,17 +41,7 @@ def not_yours_as_agent(brain: Path, monkeypatch: pytest.MonkeyPatch, build: Call
                        holder: str) -> None:
     """The write `build` stages (as a human's process), applied from an agent's process: NotYours (77) naming
     `holder`, nothing written; the process is a human's again afterwards."""
-    b, cs = staged(brain, build)
-    before = tree_bytes(brain)
-    as_agent(monkeypatch)
-    try:
-        with pytest.raises(NotYours) as refused:
-            write_path.apply(b, cs)
-        assert refused.value.exit_code == 77 and holder in refused.value.message
-        assert tree_bytes(brain) == before
-    finally:
-        for name in AGENT:
-            monkeypatch.delenv(name)
+    assert holder in refused_as_agent(brain, monkeypatch, build, NotYours).message
 
 
 @pytest.fixture
