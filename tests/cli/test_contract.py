@@ -434,7 +434,7 @@ SHAPES: dict[str, Any] = {
 }
 
 
-#: The writes on one claim: their document is the claim as it now is (SPEC 13's claim object) with the write's own
+#: The writes on one claim: their document is the claim as it now is (SPEC 19's claim object) with the write's own
 #: keys over it; SHAPES gives those keys, and the claim's keys are checked by SPEC_KEYS.
 CLAIM_RESULTS = {"close", "renew", "release", "gate request", "gate approve", "gate reject", "gate pause",
                  "gate abort"}
