@@ -21,6 +21,7 @@ from brain_tui.core.sessions import agents
 if TYPE_CHECKING:
     from brain_tui.core.brain import Brain
     from brain_tui.core.rules.authority import Actor
+    from brain_tui.core.write_path import Applied
 
 #: What kind of refusal each exit code is, and whether trying again later may succeed.
 KINDS: dict[int, tuple[str, bool]] = {
@@ -143,6 +144,10 @@ class Session:
         named = launcher_claim(self.environ, self.root)
         return renamed_to(self.root, named) if named else ""  # a claim sync renamed: its new ID
 
+    def last_write(self) -> Applied | None:
+        """The brain's last write (`Brain.last_applied`); None before the brain is opened or written."""
+        return self._brain.last_applied if self._brain is not None else None
+
     def own(self, sess_id: str | None, verb: str = "act for") -> str:
         """The claim meant: `sess_id` when it is this session's, else `$BSI_SESSION`, else the newest live claim of
         the session's (SPEC 20.1).
@@ -177,15 +182,28 @@ class Session:
         raise NotFound("this session holds no claim: give sess_id, or open one with claim_open")
 
 
-def call(fn: Callable[[], dict[str, Any]]) -> tuple[dict[str, Any], bool]:
-    """Run one tool body: ``(structured content, is_error)``; a core refusal is a result, never an exception."""
+def call(fn: Callable[[], dict[str, Any]], session: Session | None = None) -> tuple[dict[str, Any], bool]:
+    """Run one tool body: ``(structured content, is_error)``; a core refusal is a result, never an exception.
+
+    With `session`, what the call's write warns of (`Applied.warnings`: the local writes its sync dropped,
+    `reconcile.dropped_warning`, the words `bsi` prints) comes with the result as `warnings`, when there is any.
+    """
+    before = session.last_write() if session is not None else None
     try:
-        return inert(fn()), False
+        return inert(_warned(fn(), session, before)), False
     except BsiError as exc:
-        return inert(refusal(exc)), True
+        return inert(_warned(refusal(exc), session, before)), True
     except Exception as exc:  # noqa: BLE001 - one line for the agent; the server keeps running
         return {"error": f"internal error ({type(exc).__name__}): try the same with `bsi` to see more",
                 "exit": 70, "kind": "internal", "retryable": False}, True
+
+
+def _warned(data: dict[str, Any], session: Session | None, before: object) -> dict[str, Any]:
+    """`data` with the warnings of the write the call made (none when it made none: `last_write` unchanged)."""
+    applied = session.last_write() if session is not None else None
+    if applied is None or applied is before or not applied.warnings:
+        return data
+    return {**data, "warnings": list(applied.warnings)}
 
 
 # ---------------------------------------------------------------------------------------------
