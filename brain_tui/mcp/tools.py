@@ -38,6 +38,10 @@ MAX_TEXT = 4000
 #: with `sync: auto` sends every write through the remote), so this replaces the command line's advice.
 REMOTE_ADVICE = ("nothing was changed: call the tool again later, when the remote answers, or ask a human to set "
                  "`sync: manual` in brain-compose.yml (writes are then committed locally and pushed by `bsi sync`)")
+#: The same when the brain has no `origin` remote at all: no later call can reach it, so only a human's change helps.
+NO_REMOTE_ADVICE = ("nothing was changed, and calling the tool again cannot help: ask a human to add the brain's "
+                    "`origin` remote, or to set `sync: manual` in brain-compose.yml (writes are then committed "
+                    "locally)")
 
 
 def inert(value: Any, limit: int = MAX_TEXT) -> Any:
@@ -66,7 +70,9 @@ def refusal(exc: BsiError) -> dict[str, Any]:
     """The structured content of a refused call."""
     kind, retryable = KINDS.get(exc.exit_code, ("error", False))
     kind = exc.kind or kind
-    message = f"{exc.reason}; {REMOTE_ADVICE}" if isinstance(exc, RemoteUnreachable) and exc.advice else exc.message
+    message = exc.message
+    if isinstance(exc, RemoteUnreachable) and exc.advice:
+        message = f"{exc.reason}; {REMOTE_ADVICE if exc.retry_helps else NO_REMOTE_ADVICE}"
     payload = {k: v for k, v in exc.payload.items() if k not in ("error", "exit", "kind", "retryable")}
     return {"error": message, "exit": exc.exit_code, "kind": kind, "retryable": retryable, **payload}
 
