@@ -72,16 +72,18 @@ class RemoteUnreachable(BsiError):
 
     `reason` says what happened; `advice`, when given, what a command line's user can do about it (`--offline`,
     `--sync`), joined to it by `sep` in the message. A front-end without those flags (the MCP tools) gives `reason`
-    with advice of its own.
+    with advice of its own. `retry_helps` is False when trying again later cannot succeed (no remote at all), so
+    no advice says to.
     """
 
     exit_code = 69
 
     def __init__(self, reason: str, payload: dict[str, Any] | None = None, *, advice: str = "",
-                 sep: str = "; ") -> None:
+                 sep: str = "; ", retry_helps: bool = True) -> None:
         super().__init__(f"{reason}{sep}{advice}" if advice else reason, payload)
         self.reason = reason
         self.advice = advice
+        self.retry_helps = retry_helps
 
 
 class Contended(BsiError):

@@ -20,8 +20,9 @@ from brain_tui.mcp.front import INSTRUCTIONS, SERVER_NAME, SERVER_VERSION
 from brain_tui.mcp.tools import Session
 
 
-def _result(body: Any) -> CallToolResult:
-    data, is_error = tools.call(body)
+def _answer(body: Any, session: Session | None = None) -> CallToolResult:
+    """The result of one tool call; with `session`, the warnings of the write it made come with it (`tools.call`)."""
+    data, is_error = tools.call(body, session)
     return CallToolResult(content=[TextContent(type="text", text=tools.as_text(data))], structured_content=data,
                           is_error=is_error)
 
@@ -111,6 +112,9 @@ def build_server(session: Session) -> MCPServer[Any]:
     server: MCPServer[Any] = _Server(name=SERVER_NAME, instructions=INSTRUCTIONS, version=SERVER_VERSION,
                                      log_level="WARNING")
     s = session
+
+    def _result(body: Any) -> CallToolResult:
+        return _answer(body, s)
 
     @server.tool(description="The environment of the brain (SPEC 16): host, git state, pm2, ports, system. "
                              "Read-only.")

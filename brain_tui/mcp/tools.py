@@ -21,6 +21,7 @@ from brain_tui.core.sessions import agents
 if TYPE_CHECKING:
     from brain_tui.core.brain import Brain
     from brain_tui.core.rules.authority import Actor
+    from brain_tui.core.write_path import Applied
 
 #: What kind of refusal each exit code is, and whether trying again later may succeed.
 KINDS: dict[int, tuple[str, bool]] = {
@@ -37,6 +38,10 @@ MAX_TEXT = 4000
 #: with `sync: auto` sends every write through the remote), so this replaces the command line's advice.
 REMOTE_ADVICE = ("nothing was changed: call the tool again later, when the remote answers, or ask a human to set "
                  "`sync: manual` in brain-compose.yml (writes are then committed locally and pushed by `bsi sync`)")
+#: The same when the brain has no `origin` remote at all: no later call can reach it, so only a human's change helps.
+NO_REMOTE_ADVICE = ("nothing was changed, and calling the tool again cannot help: ask a human to add the brain's "
+                    "`origin` remote, or to set `sync: manual` in brain-compose.yml (writes are then committed "
+                    "locally)")
 
 
 def inert(value: Any, limit: int = MAX_TEXT) -> Any:
@@ -65,7 +70,9 @@ def refusal(exc: BsiError) -> dict[str, Any]:
     """The structured content of a refused call."""
     kind, retryable = KINDS.get(exc.exit_code, ("error", False))
     kind = exc.kind or kind
-    message = f"{exc.reason}; {REMOTE_ADVICE}" if isinstance(exc, RemoteUnreachable) and exc.advice else exc.message
+    message = exc.message
+    if isinstance(exc, RemoteUnreachable) and exc.advice:
+        message = f"{exc.reason}; {REMOTE_ADVICE if exc.retry_helps else NO_REMOTE_ADVICE}"
     payload = {k: v for k, v in exc.payload.items() if k not in ("error", "exit", "kind", "retryable")}
     return {"error": message, "exit": exc.exit_code, "kind": kind, "retryable": retryable, **payload}
 
@@ -143,6 +150,10 @@ class Session:
         named = launcher_claim(self.environ, self.root)
         return renamed_to(self.root, named) if named else ""  # a claim sync renamed: its new ID
 
+    def last_write(self) -> Applied | None:
+        """The brain's last write (`Brain.last_applied`); None before the brain is opened or written."""
+        return self._brain.last_applied if self._brain is not None else None
+
     def own(self, sess_id: str | None, verb: str = "act for") -> str:
         """The claim meant: `sess_id` when it is this session's, else `$BSI_SESSION`, else the newest live claim of
         the session's (SPEC 20.1).
@@ -177,15 +188,28 @@ class Session:
         raise NotFound("this session holds no claim: give sess_id, or open one with claim_open")
 
 
-def call(fn: Callable[[], dict[str, Any]]) -> tuple[dict[str, Any], bool]:
-    """Run one tool body: ``(structured content, is_error)``; a core refusal is a result, never an exception."""
+def call(fn: Callable[[], dict[str, Any]], session: Session | None = None) -> tuple[dict[str, Any], bool]:
+    """Run one tool body: ``(structured content, is_error)``; a core refusal is a result, never an exception.
+
+    With `session`, what the call's write warns of (`Applied.warnings`: the local writes its sync dropped,
+    `reconcile.dropped_warning`, the words `bsi` prints) comes with the result as `warnings`, when there is any.
+    """
+    before = session.last_write() if session is not None else None
     try:
-        return inert(fn()), False
+        return inert(_warned(fn(), session, before)), False
     except BsiError as exc:
-        return inert(refusal(exc)), True
+        return inert(_warned(refusal(exc), session, before)), True
     except Exception as exc:  # noqa: BLE001 - one line for the agent; the server keeps running
         return {"error": f"internal error ({type(exc).__name__}): try the same with `bsi` to see more",
                 "exit": 70, "kind": "internal", "retryable": False}, True
+
+
+def _warned(data: dict[str, Any], session: Session | None, before: object) -> dict[str, Any]:
+    """`data` with the warnings of the write the call made (none when it made none: `last_write` unchanged)."""
+    applied = session.last_write() if session is not None else None
+    if applied is None or applied is before or not applied.warnings:
+        return data
+    return {**data, "warnings": list(applied.warnings)}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -8,38 +8,25 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 
-from tests.bsi import INHERITED_ENV, bsi_at, run_bsi
+from tests.cli import lock_brain
+from tests.cli.lock_brain import bsi
 
-NOW = "2026-11-29T10:00:00Z"
 S = "sess-20261129-1000-kilo"
 
-bsi = bsi_at(NOW, env=INHERITED_ENV, timeout=None)
 
-
-@pytest.fixture(scope="module")
-def base_brain(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A brain whose claim tripped its breaker (3 failures, committed)."""
-    root = tmp_path_factory.mktemp("base") / "brain"
-    proc = run_bsi("init", str(root), now=None, env=INHERITED_ENV, timeout=None)
-    assert proc.code == 0, proc.err
-    proc = bsi(root, "claim", "open", "--scope", "kilo/", "--ttl", "8h", "--slug", "kilo")
-    assert proc.code == 0, proc.err
+def _trip(root: Path) -> None:
+    """kilo's breaker tripped: 3 failures, committed."""
     for _ in range(3):
         assert bsi(root, "preflight", "fail", S).code == 0
     assert bsi(root, "preflight", "check", S, "kilo/a.md").code == 3
-    return root
 
 
-@pytest.fixture
-def brain(base_brain: Path, tmp_path: Path) -> Path:
-    target = tmp_path / "brain"
-    shutil.copytree(base_brain, target, symlinks=True)
-    return target
+#: a brain whose claim tripped its breaker (3 failures, committed).
+base_brain, brain = lock_brain.fixtures(("kilo",), _trip)
 
 
 @pytest.mark.parametrize("replacement", ["circuit: {fails: 0, last_fail_at: null}\n", ""])

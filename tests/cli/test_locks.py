@@ -5,24 +5,19 @@ from __future__ import annotations
 import json
 import shutil
 import stat
-from functools import partial
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 import yaml
 
-from tests import bsi as runner
-from tests.bsi import INHERITED_ENV, bsi_at, run_bsi
+from tests.bsi import INHERITED_ENV, run_bsi
+from tests.cli import lock_brain
+from tests.cli.lock_brain import A, B, bsi, git
 from tests.paths import LEGACY
 
-NOW = "2026-11-29T10:00:00Z"
-A = "sess-20261129-1000-alfa"
-B = "sess-20261129-1000-bravo"
-
-bsi = bsi_at(NOW, env=INHERITED_ENV, timeout=None)
-git = partial(runner.git, env=INHERITED_ENV)
-
+#: alfa and bravo each hold an 8 h claim (a lock belongs to a claim, issue 11); no lock yet.
+base_brain, brain = lock_brain.fixtures()
 
 
 def lock_file(brain: Path, file: str) -> Path:
@@ -33,27 +28,6 @@ def lock_file(brain: Path, file: str) -> Path:
 def read_lock(brain: Path, file: str) -> dict:
     """The lock file of `file`, parsed."""
     return yaml.safe_load(lock_file(brain, file).read_text(encoding="utf-8"))
-
-
-@pytest.fixture(scope="module")
-def base_brain(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """An initialised empty brain, made once per module."""
-    root = tmp_path_factory.mktemp("base") / "brain"
-    proc = run_bsi("init", str(root), now=None, env=INHERITED_ENV, timeout=None)
-    assert proc.code == 0, proc.err
-    for slug in ("alfa", "bravo"):  # a lock belongs to a claim (issue 11)
-        proc = bsi(root, "claim", "open", "--scope", f"{slug}/", "--ttl", "8h", "--slug", slug,
-                   now="2026-11-29T10:00:00Z")
-        assert proc.code == 0, proc.err
-    return root
-
-
-@pytest.fixture
-def brain(base_brain: Path, tmp_path: Path) -> Path:
-    """A private copy of the base brain (git history included)."""
-    target = tmp_path / "brain"
-    shutil.copytree(base_brain, target, symlinks=True)
-    return target
 
 
 def test_acquire_writes_the_lock_file_and_commits_only_it(brain: Path) -> None:

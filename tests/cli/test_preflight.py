@@ -206,6 +206,27 @@ def test_circuit_breaker_trips_once_and_resets(brain: tuple[Path, dict[str, str]
     assert (status["fails"], status["tripped"]) == (0, False)
 
 
+def test_a_second_trip_after_a_reset_sends_a_new_signal(brain: tuple[Path, dict[str, str]]) -> None:
+    """SPEC 9: each trip sends its CIRCUIT_BREAK once, and `reset` clears the breaker; so a trip after a reset is a
+    new event with its own signal, even while the first trip's is still pending (it may have been acted on, the
+    cause "fixed", and the human must learn it failed again). It is no duplicate (SPEC 7): it names its own trip."""
+    root, ids = brain
+    sat = ids["sat"]
+    for _ in range(3):
+        first = json.loads(ok(bsi(root, "--json", "preflight", "fail", sat)))
+    assert first["tripped"] is True and first["signal"]
+    ok(bsi(root, "preflight", "reset", sat, now="2026-11-29T10:20:00Z"))
+    for minute in (21, 22, 23):
+        run = bsi(root, "--json", "preflight", "fail", sat, now=f"2026-11-29T10:{minute}:00Z")
+        second = json.loads(ok(run))
+    assert second["tripped"] is True and second["signal"] and second["signal"] != first["signal"], second
+    assert f"CIRCUIT_BREAK signal {second['signal']} sent" in run.err, run.err
+    breaks = [s for s in signal_docs(root) if s["type"] == "CIRCUIT_BREAK"]
+    assert sorted(s["sig_id"] for s in breaks) == sorted([first["signal"], second["signal"]])
+    assert all((s["from"], s["to"], s["state"]) == (sat, ids["pil"], "pending") for s in breaks), breaks
+    assert git(root, "show", "--name-only", "--format=", "HEAD").split().count(f"signals/{second['signal']}.yml") == 1
+
+
 @pytest.mark.parametrize("end", [("claim", "close", "{id}", "--status", "ok"),
                                  ("gate", "abort", "{id}", "done with it")])
 def test_the_breaker_of_a_finished_claim_is_neither_failed_nor_reset(brain: tuple[Path, dict[str, str]],

@@ -2,7 +2,7 @@
 
 `stage_fail` adds one failure (plus `tripped: true` once tripped); reaching
 `max_consecutive_fails` sends one CIRCUIT_BREAK signal to the parent (or the
-tree's root). `stage_reset` clears it.
+tree's root). `stage_reset` clears it; a trip after a reset sends a signal of its own.
 """
 
 from __future__ import annotations
@@ -82,10 +82,12 @@ def stage_fail(cs: ChangeSet, sess_id: str, max_fails: int = DEFAULT_MAX_FAILS) 
     if tripped:
         fields["tripped"] = True
     if tripped and not was_tripped:
+        # each trip is its own event (a reset cleared the last one): its time in the payload keeps a trip after a
+        # reset from being taken for the first trip's signal still pending (SPEC 7's duplicate rule)
         dest = _breaker_destination(cs.snapshot, claim)
         signal = cs.add_signal(
             sess_id, dest, "CIRCUIT_BREAK",
-            f"circuit breaker tripped: {fails} consecutive failures (max {max_fails}) — "
+            f"circuit breaker tripped at {now}: {fails} consecutive failures (max {max_fails}) — "
             f"{sess_id} stopped; `bsi preflight reset {sess_id}` after fixing the cause",
             claim.scope_text,
         )

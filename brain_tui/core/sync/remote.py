@@ -159,7 +159,7 @@ def fetch(root: Path, branch: str) -> bool:
         RemoteUnreachable: no remote, it cannot be reached, or it does not answer in time (exit 69)."""
     if not has_remote(root):
         raise RemoteUnreachable("no git remote 'origin' configured", advice="add one, or work without --sync",
-                                sep=": ")
+                                sep=": ", retry_helps=False)
     limit = network_timeout()
     try:
         proc = gitops.run_git(root, "fetch", "-q", "--upload-pack=git-upload-pack", REMOTE, check=False, timeout=limit)
