@@ -25,6 +25,7 @@ from brain_tui.core.config import BrainConfig, ConfigFile, default_instance
 from brain_tui.core.errors import BsiError, InvalidData, NotFound
 from brain_tui.core.ids import require_instance
 from brain_tui.core.paths.layout import DATA_DIRS, INDEX_FILE, STATE_DIR, find_root, journal_pending
+from brain_tui.core.per_thread import PerThread
 from brain_tui.core.record import replace
 from brain_tui.core.records.model import BrainSnapshot
 from brain_tui.core.records.statuses import BLOCKING_STATUSES
@@ -102,6 +103,8 @@ class Brain:
     brain-compose.yml (`sync: auto` → "sync").
     """
 
+    last_applied: PerThread[Applied | None] = PerThread(None)  #: this thread's last write (paths, commit, warnings)
+
     def __init__(self, root: str | os.PathLike[str], *, now: str | None = None, clock: Clock | None = None,
                  commit: bool = True, instance: str | None = None, sync: str | None = None) -> None:
         self.root = Path(root).resolve()
@@ -115,7 +118,6 @@ class Brain:
         self.brain_name = self.config.brain_name or self.root.name
         self.instance = require_instance(instance) if instance is not None else \
             default_instance(self.brain_name, os.uname().nodename)
-        self.last_applied: Applied | None = None
         self._lock_depth = 0
         if sync is None:
             sync = "sync" if self.config.sync == "auto" else "local"
@@ -188,8 +190,7 @@ class Brain:
     def require_present(self) -> None:
         """Raise NotFound (66) when the brain folder is gone (deleted or moved since this Brain was opened)."""
         if not self.root.is_dir():
-            raise NotFound(f"the brain folder {self.root} is gone (deleted or moved); nothing can be read "
-                           "or written there")
+            raise NotFound(f"the brain folder {self.root} is gone (deleted or moved): nothing can be read or written")
 
     def snapshot(self, only_statuses: Collection[str] | None = None, *, closed_since: datetime | None = None,
                  skip_vouched: bool = False) -> BrainSnapshot:
