@@ -90,11 +90,14 @@ class Session:
 
     def __init__(self, root: str | os.PathLike[str], now: str | None = None,
                  environ: Mapping[str, str] | None = None, client: str | None = None) -> None:
+        import threading
+
         from brain_tui.core.sessions.agent_process import agent_process
 
         self.root = os.fspath(root)
         self._now = now
         self._brain: Brain | None = None
+        self._opening = threading.Lock()  # the first tool calls arrive side by side: one Brain for them all
         self.environ = dict(os.environ if environ is None else environ)
         #: claims opened through this server, newest last (an agent without an ID still finds its own).
         self.opened: list[str] = []
@@ -105,11 +108,12 @@ class Session:
     def brain(self) -> Brain:
         """The facade, opened at the first tool call (the server answers `initialize` and `tools/list` without
         the core)."""
-        if self._brain is None:
-            from brain_tui.core.brain import Brain
+        with self._opening:
+            if self._brain is None:
+                from brain_tui.core.brain import Brain
 
-            self._brain = Brain(self.root, now=self._now)
-        return self._brain
+                self._brain = Brain(self.root, now=self._now)
+            return self._brain
 
     @property
     def agent_session(self) -> str | None:

@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import json
 import subprocess
+import threading
+import time
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from tests.bsi import NOW, bsi_command, clean_env, git
 from tests.conftest import load_claim
@@ -61,3 +65,34 @@ def test_claim_opens_sent_at_once_grant_a_scope_once(brain: Path) -> None:
     assert load_claim(brain, granted[0])["status"] == "open"
     assert sorted(p.name for p in (brain / "claims").glob("sess-*.yml")) == [f"{granted[0]}.yml"]
     assert git(brain, "status", "--porcelain", "--", "claims").strip() == ""
+
+
+def test_first_calls_sent_at_once_share_one_brain(brain: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The brain opens at the first tool call; two first calls side by side must not each open their own (a call's
+    result reads the write it made from the session's brain)."""
+    from brain_tui.core import brain as brain_module
+    from brain_tui.mcp.tools import Session
+
+    made: list[object] = []
+    real_init = brain_module.Brain.__init__
+
+    def slow_init(self: brain_module.Brain, *args: Any, **kwargs: Any) -> None:
+        time.sleep(0.3)  # wide enough for the other thread to ask meanwhile
+        real_init(self, *args, **kwargs)
+        made.append(self)
+
+    monkeypatch.setattr(brain_module.Brain, "__init__", slow_init)
+    session = Session(brain, now=NOW, environ=clean_env(), client="")
+    start = threading.Barrier(2)
+    got: list[object] = []
+
+    def ask() -> None:
+        start.wait(5)
+        got.append(session.brain)
+
+    threads = [threading.Thread(target=ask) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(10)
+    assert len(made) == 1 and got == [made[0], made[0]]
