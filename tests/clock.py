@@ -49,6 +49,15 @@ def clock_ahead(seconds: float, modules: tuple[str, ...] = HOOK_INDEX_CLOCKS) ->
             module.time = original  # type: ignore[attr-defined]
 
 
+def live_now() -> str:
+    """The machine's clock now, to the second, as `--now` takes it: the clock of a test whose agent process writes
+    or decides on a claim. An agent's process judges a claim at the machine's clock when its own runs behind it
+    (SPEC 3, 6.3): a claim opened at the suite's fixed past time (`tests.bsi.NOW`) has run out by then."""
+    from datetime import UTC, datetime
+
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
 def in_process() -> bool:
     """True when `run_bsi` calls `bsi` in this process (not under `BSI_TEST_PROCESS=1`)."""
     return os.environ.get("BSI_TEST_PROCESS") != "1"

@@ -236,13 +236,9 @@ def refuse_not_owned(brain: Brain, snapshot: BrainSnapshot, rendered: dict[str, 
 def _agents_time(snapshot: BrainSnapshot) -> datetime | None:
     """When an agent's write is judged: the later of its clock and the machine's (a `--now` behind would make a claim
     stale by now look alive); None in a human's process, which may simulate any time."""
-    from brain_tui.core.rules.authority import current_actor
+    from brain_tui.core.rules.authority import agents_time
 
-    if not current_actor().is_agent:
-        return None
-    from brain_tui.core.clock import system_clock
-
-    return max(snapshot.now, system_clock())
+    return agents_time(snapshot.now)
 
 
 def refuse_new_conflicts(snapshot: BrainSnapshot, rendered: dict[str, str | None]) -> None:

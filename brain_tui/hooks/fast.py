@@ -41,6 +41,11 @@ def _now(flags: dict[str, str], environ: dict[str, str]) -> float | None:
         return None
     if moment.tzinfo is None or moment.timestamp() > time.time():
         return None  # a clock ahead of the machine's is the core's to judge (an agent's is refused)
+    if moment.timestamp() < time.time():
+        from brain_tui.core.rules.authority import current_actor
+
+        if current_actor().is_agent:
+            return None  # an agent's clock behind: the core judges its claims at the machine's clock
     return moment.timestamp()
 
 

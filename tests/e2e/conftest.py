@@ -2,9 +2,11 @@
 
 `claude_bin` finds Claude Code at the pinned version (`client.find_claude`: on PATH, else installed
 with npm into a cache folder); the suite skips only when npm cannot reach its registry to get it.
-`e2e_brain` is a demo brain with `bsi hooks install` and `bsi mcp install` run in it; `run_claude`
-runs one headless session there with an empty HOME, the suite's clock in `BRAIN_NOW` (the hooks
-and the MCP server read it) and a hard timeout that kills the client's whole process group.
+`e2e_brain` is a demo brain built at the machine's clock with `bsi hooks install` and `bsi mcp install`
+run in it (its claim IDs carry that time: `demo_claim` finds one by its slug); `run_claude` runs one
+headless session there with an empty HOME at the machine's clock (the agent's hooks and MCP server judge
+its claims at it: at the suite's fixed past time they would have run out) and a hard timeout that kills
+the client's whole process group.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ from pathlib import Path
 import pytest
 
 from tests import ramdisk
-from tests.bsi import NOW, clean_env, ok, run_bsi
+from tests.bsi import clean_env, ok, run_bsi
+from tests.clock import live_now
 from tests.e2e.client import InstallFailed, Session, TimedOut, Unavailable, drive, find_claude, kill_group, parse_stream
 from tests.e2e.fake_api import FakeMessagesAPI, Script
 
@@ -64,24 +67,26 @@ def tmp_path() -> Iterator[Path]:
     shutil.rmtree(folder, ignore_errors=True)
 
 
-@pytest.fixture(scope="session")
-def _e2e_template() -> Iterator[Path]:
-    folder = _on_disk("bsi-e2e-template-")
-    root = folder / "brain"
-    env = clean_env(drop=AGENT_MARKERS, identity=IDENTITY, PATH=os.pathsep.join([VENV_BIN, os.environ.get("PATH", "")]))
-    ok(run_bsi("demo", str(root), cwd=root.parent, env=env))
-    ok(run_bsi("hooks", "install", brain=root, env=env))
-    ok(run_bsi("mcp", "install", brain=root, env=env))
-    yield root
-    shutil.rmtree(folder, ignore_errors=True)
-
-
 @pytest.fixture
-def e2e_brain(_e2e_template: Path, tmp_path: Path) -> Path:
-    """A demo brain (built at tests.bsi.NOW) with the project's hooks and MCP server installed."""
-    target = tmp_path / "brain"
-    shutil.copytree(_e2e_template, target, symlinks=True)
-    return target
+def e2e_brain(tmp_path: Path) -> Path:
+    """A demo brain built now (`tests.clock.live_now`) with the project's hooks and MCP server installed.
+
+    Built for each test: its claims live a few hours at most from the time it is built, and the agent judges them
+    at the machine's clock.
+    """
+    root = tmp_path / "brain"
+    env = clean_env(drop=AGENT_MARKERS, identity=IDENTITY, PATH=os.pathsep.join([VENV_BIN, os.environ.get("PATH", "")]))
+    now = live_now()
+    ok(run_bsi("demo", str(root), cwd=tmp_path, env=env, now=now))
+    ok(run_bsi("hooks", "install", brain=root, env=env, now=now))
+    ok(run_bsi("mcp", "install", brain=root, env=env, now=now))
+    return root
+
+
+def demo_claim(brain: Path, slug: str) -> str:
+    """The ID of the demo brain's claim `slug` (``api-search``): its time part is when the brain was built."""
+    [found] = {path.stem for path in (brain / "claims").rglob(f"sess-*-{slug}.yml")}
+    return found
 
 
 def _need_sandbox_tools(brain: Path) -> None:
@@ -122,7 +127,7 @@ def run_claude(claude_bin: str, tmp_path: Path) -> Callable[..., Session]:
                 PATH=os.pathsep.join([VENV_BIN, os.environ.get("PATH", "")]),
                 ANTHROPIC_BASE_URL=api.base_url, ANTHROPIC_API_KEY="dummy",
                 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", DISABLE_TELEMETRY="1", DISABLE_AUTOUPDATER="1",
-                IS_SANDBOX="1", BRAIN_NOW=NOW, TMPDIR=ramdisk.DISK)
+                IS_SANDBOX="1", TMPDIR=ramdisk.DISK)
             for name, value in (env or {}).items():
                 if value is None:
                     full.pop(name, None)
@@ -150,6 +155,6 @@ def human() -> Callable[..., str]:
     """`human(brain, *args)`: a `bsi` call from the pilot's own terminal (no agent marker), which must succeed."""
 
     def call(brain: Path, *args: str) -> str:
-        return ok(run_bsi(*args, brain=brain, env=clean_env(drop=AGENT_MARKERS, identity="Pilot")))
+        return ok(run_bsi(*args, brain=brain, now=None, env=clean_env(drop=AGENT_MARKERS, identity="Pilot")))
 
     return call

@@ -6,9 +6,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tests.e2e.client import Session
+from tests.e2e.conftest import demo_claim
 from tests.e2e.fake_api import Text, ToolUse, result_text
 
-HOLDER = "sess-20261129-0820-api-search"
+#: The demo claim holding HELD, by its slug (`demo_claim`).
+HOLDER = "api-search"
 HELD = "brain-engine/api/routes.py"
 
 
@@ -30,7 +32,7 @@ def test_a_write_into_a_held_file_is_denied_and_the_model_reads_why(
     denied = run.api.result_of(1)
     assert denied.get("is_error") is True, denied
     reason = result_text(denied)
-    assert f"{HELD} is claimed" in reason and HOLDER in reason, reason
+    assert f"{HELD} is claimed" in reason and demo_claim(e2e_brain, HOLDER) in reason, reason
     assert "bsi signal send" in reason, reason
     assert target.read_bytes() == before
     # The model was asked again after the refusal, and a write outside every claim goes through.

@@ -6,12 +6,12 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from tests.bsi import NOW, bsi_command, git
+from tests.bsi import bsi_command, git
 from tests.e2e.client import Session
-from tests.e2e.conftest import HEADLESS
+from tests.e2e.conftest import HEADLESS, demo_claim
 from tests.e2e.fake_api import Text, bash, result_text
 
-SATELLITE = "sess-20261129-0820-api-search"
+SATELLITE = "api-search"  # the demo claim's slug (`demo_claim`)
 INSIDE = "brain-engine/api/routes.py"
 OUTSIDE = "deploy/vps.md"
 
@@ -31,14 +31,14 @@ def test_a_launched_satellites_shell_writes_only_inside_its_claim(
     inside_before, outside_before = inside.read_text(), outside.read_bytes()
     script = [bash(_append(INSIDE, "# paginated")), bash(_append(OUTSIDE, "# not mine")), Text("Done.")]
 
-    run = run_claude(e2e_brain, "", script, command=bsi_command("launch", SATELLITE, "--here", brain=e2e_brain,
-                                                                     now=NOW))
+    satellite = demo_claim(e2e_brain, SATELLITE)
+    run = run_claude(e2e_brain, "", script, command=bsi_command("launch", satellite, "--here", brain=e2e_brain))
 
     assert run.code == 0, run.transcript()
-    assert (e2e_brain / ".brain" / "launch" / f"{SATELLITE}.json").is_file()
+    assert (e2e_brain / ".brain" / "launch" / f"{satellite}.json").is_file()
     # The launch prompt names the claim, and the session is bound to it (BSI_SESSION).
     first = run.api.agent_requests()[0].text
-    assert f"claim: {SATELLITE}" in first and f"BSI claim {SATELLITE}: status open" in first, first[-3000:]
+    assert f"claim: {satellite}" in first and f"BSI claim {satellite}: status open" in first, first[-3000:]
     written = run.api.result_of(0)
     assert not written.get("is_error"), written
     assert inside.read_text() == inside_before + "# paginated"

@@ -8,12 +8,13 @@ from pathlib import Path
 from tests.bsi import git
 from tests.conftest import load_claim
 from tests.e2e.client import Session
+from tests.e2e.conftest import demo_claim
 from tests.e2e.fake_api import MCP_PREFIX, Text, ToolUse, bash, result_text
 
 STORY = "Notes on the e2e run"
 COMMIT = "wiki: the e2e notes page"
 #: A claim of another session (a satellite of the demo's pilot).
-OTHER = "sess-20261129-0820-api-search"
+OTHER = "api-search"  # the demo claim's slug (`demo_claim`)
 
 
 def _claims_with_story(brain: Path, story: str) -> list[str]:
@@ -70,8 +71,9 @@ def test_an_mcp_claim_open_binds_the_clients_real_session(
 
 def test_an_mcp_call_for_another_sessions_claim_is_refused_naming_its_holder(
         e2e_brain: Path, run_claude: Callable[..., Session]) -> None:
-    before = (e2e_brain / "claims" / f"{OTHER}.yml").read_bytes()
-    script = [ToolUse(f"{MCP_PREFIX}claim_close", {"sess_id": OTHER, "status": "ok"}), Text("Not mine, then.")]
+    other = demo_claim(e2e_brain, OTHER)
+    before = (e2e_brain / "claims" / f"{other}.yml").read_bytes()
+    script = [ToolUse(f"{MCP_PREFIX}claim_close", {"sess_id": other, "status": "ok"}), Text("Not mine, then.")]
 
     run = run_claude(e2e_brain, "Close the search claim.", script)
 
@@ -79,5 +81,5 @@ def test_an_mcp_call_for_another_sessions_claim_is_refused_naming_its_holder(
     refused = run.api.result_of(0)
     assert refused.get("is_error") is True, refused
     told = result_text(refused)
-    assert "not_yours" in told and f"cannot close {OTHER}: it is held by" in told, told
-    assert (e2e_brain / "claims" / f"{OTHER}.yml").read_bytes() == before
+    assert "not_yours" in told and f"cannot close {other}: it is held by" in told, told
+    assert (e2e_brain / "claims" / f"{other}.yml").read_bytes() == before

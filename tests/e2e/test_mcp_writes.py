@@ -13,13 +13,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tests.e2e.client import Session
+from tests.e2e.conftest import demo_claim
 from tests.e2e.fake_api import MCP_PREFIX, Text, ToolUse, bash, result_text
 
 SERVER = Path(__file__).with_name("write_server.py")
 WRITE = "mcp__files__write_file"
 STORY = "Notes written through a file server"
-#: A claim of another session (a satellite of the demo's pilot).
-OTHER = "sess-20261129-0820-api-search"
+#: A claim of another session (a satellite of the demo's pilot), by its slug (`demo_claim`).
+OTHER = "api-search"
 
 
 def _add_server(brain: Path) -> None:
@@ -46,7 +47,7 @@ def test_a_file_servers_writes_onto_protocol_files_and_outside_the_claim_are_ref
     _add_server(e2e_brain)
     matched = tmp_path / "matched.log"
     _log_matched_tools(e2e_brain, matched)
-    protocol = e2e_brain / "claims" / f"{OTHER}.yml"
+    protocol = e2e_brain / "claims" / f"{demo_claim(e2e_brain, OTHER)}.yml"
     before = protocol.read_bytes()
     outside = e2e_brain / "wiki" / "elsewhere.md"
     inside = e2e_brain / "wiki" / "e2e-files.md"

@@ -8,30 +8,33 @@ from pathlib import Path
 
 from tests.conftest import load_claim
 from tests.e2e.client import Session
+from tests.e2e.conftest import demo_claim
 from tests.e2e.fake_api import Text, ToolUse, bash, result_text
 
-PILOT = "sess-20261129-0800-pilote-be7"
-SATELLITE = "sess-20261129-0820-api-search"
+#: The demo's pilot and one of its satellites, by their slugs (`demo_claim`).
+PILOT = "pilote-be7"
+SATELLITE = "api-search"
 SATELLITE_FILE = "brain-engine/api/routes.py"
 
 
 def test_an_open_satellites_shell_writes_inside_its_scope_and_never_into_claims(
         e2e_brain: Path, run_claude: Callable[..., Session]) -> None:
+    satellite = demo_claim(e2e_brain, SATELLITE)
     target = e2e_brain / SATELLITE_FILE
-    claim = e2e_brain / "claims" / f"{SATELLITE}.yml"
+    claim = e2e_brain / "claims" / f"{satellite}.yml"
     before, claim_before = target.read_text(), claim.read_bytes()
     script = [
         bash(f"echo '# paginate' >> {SATELLITE_FILE}"),
         # A write the command line shows: the hook (and Claude Code's own deny rules) refuse it.
-        bash(f"echo 'status: closed' >> claims/{SATELLITE}.yml"),
+        bash(f"echo 'status: closed' >> claims/{satellite}.yml"),
         # One it cannot show (the path is made when the code runs): the OS sandbox that `bsi hooks install`
         # writes keeps claims/ read-only.
-        bash(f"python3 -c \"open('cla' + 'ims/{SATELLITE}.yml', 'a').write('status: closed')\""),
+        bash(f"python3 -c \"open('cla' + 'ims/{satellite}.yml', 'a').write('status: closed')\""),
         Text("Noted."),
     ]
 
     run = run_claude(e2e_brain, "Add the pagination note, then mark your claim closed.", script,
-                     env={"BSI_SESSION": SATELLITE})
+                     env={"BSI_SESSION": satellite})
 
     assert run.code == 0, run.transcript()
     appended = run.api.result_of(0)
@@ -46,8 +49,10 @@ def test_an_open_satellites_shell_writes_inside_its_scope_and_never_into_claims(
 
 def test_a_paused_satellites_shell_append_is_refused(
         e2e_brain: Path, run_claude: Callable[..., Session], human: Callable[..., str]) -> None:
-    human(e2e_brain, "gate", "pause", PILOT, "hold: schema review")
-    assert load_claim(e2e_brain, SATELLITE)["status"] == "paused"
+    pilot = demo_claim(e2e_brain, PILOT)
+    satellite = demo_claim(e2e_brain, SATELLITE)
+    human(e2e_brain, "gate", "pause", pilot, "hold: schema review")
+    assert load_claim(e2e_brain, satellite)["status"] == "paused"
     target = e2e_brain / SATELLITE_FILE
     before = target.read_bytes()
     script = [bash(f"echo '# paginate' >> {SATELLITE_FILE}"),
@@ -56,23 +61,24 @@ def test_a_paused_satellites_shell_append_is_refused(
                                "new_string": "lifecycle: draft"}),
               Text("Stopped.")]
 
-    run = run_claude(e2e_brain, "Add the pagination note.", script, env={"BSI_SESSION": SATELLITE})
+    run = run_claude(e2e_brain, "Add the pagination note.", script, env={"BSI_SESSION": satellite})
 
     assert run.code == 0, run.transcript()
     # The session-start hook told the model, before its first step, which claim it holds and that it is paused.
-    assert f"BSI claim {SATELLITE}: status paused" in run.api.agent_requests()[0].text
+    assert f"BSI claim {satellite}: status paused" in run.api.agent_requests()[0].text
     refused = run.api.result_of(0)
     assert refused.get("is_error") is True, refused
-    assert "paused" in result_text(refused) and SATELLITE in result_text(refused), refused
-    assert f"bsi gate resume {PILOT}" in result_text(refused), refused
+    assert "paused" in result_text(refused) and satellite in result_text(refused), refused
+    assert f"bsi gate resume {pilot}" in result_text(refused), refused
     # The edit tools are held the same way.
     edited = run.api.result_of(2)
-    assert edited.get("is_error") is True and f"{SATELLITE} is paused" in result_text(edited), edited
+    assert edited.get("is_error") is True and f"{satellite} is paused" in result_text(edited), edited
     assert target.read_bytes() == before
 
 
 def test_no_shell_spelling_plants_a_git_hook_or_rewrites_the_git_config(
         e2e_brain: Path, run_claude: Callable[..., Session]) -> None:
+    satellite = demo_claim(e2e_brain, SATELLITE)
     # bsi's own git runs no program of the repository, but the pilot's `git commit` would. Spellings the hook
     # cannot read: Claude Code's sandbox keeps .git/hooks and .git/config read-only (its own mandatory fence).
     git = e2e_brain / ".git"
@@ -85,7 +91,7 @@ def test_no_shell_spelling_plants_a_git_hook_or_rewrites_the_git_config(
         Text("Done."),
     ]
 
-    run = run_claude(e2e_brain, "Speed up the commits.", script, env={"BSI_SESSION": SATELLITE})
+    run = run_claude(e2e_brain, "Speed up the commits.", script, env={"BSI_SESSION": satellite})
 
     assert run.code == 0, run.transcript()
     for step in range(3):
@@ -97,6 +103,8 @@ def test_no_shell_spelling_plants_a_git_hook_or_rewrites_the_git_config(
 
 def test_a_satellites_shell_cannot_push_a_forged_close_to_a_remote_on_this_machine(
         e2e_brain: Path, run_claude: Callable[..., Session], tmp_path: Path) -> None:
+    pilot = demo_claim(e2e_brain, PILOT)
+    satellite = demo_claim(e2e_brain, SATELLITE)
     # A close of another claim made in git alone (the claim file untouched): bsi's own push refuses it (the push
     # guard); the agent's own `git push` to a remote on this machine is stopped by the sandbox (it cannot write
     # outside the brain), so the remote never holds it.
@@ -104,15 +112,15 @@ def test_a_satellites_shell_cannot_push_a_forged_close_to_a_remote_on_this_machi
     subprocess.run(["git", "init", "-q", "--bare", str(remote)], check=True)
     subprocess.run(["git", "-C", str(e2e_brain), "remote", "add", "origin", str(remote)], check=True)
     subprocess.run(["git", "-C", str(e2e_brain), "push", "-q", "origin", "HEAD:refs/heads/main"], check=True)
-    stage = (f"oid=$(sed 's/^status: .*/status: closed/' claims/{PILOT}.yml | git hash-object -w --stdin)"
+    stage = (f"oid=$(sed 's/^status: .*/status: closed/' claims/{pilot}.yml | git hash-object -w --stdin)"
              " && git update-index --cacheinfo 100644,$oid,{path} && git commit -qm done")
     # Spelled out, the protocol file is read off the command line and refused; through a variable the hook
     # cannot see it, and the commit is made: the push is what must not carry it.
-    script = [bash(stage.format(path=f"claims/{PILOT}.yml")),
-              bash(f"f=claims/{PILOT}.yml; " + stage.format(path="$f")),
+    script = [bash(stage.format(path=f"claims/{pilot}.yml")),
+              bash(f"f=claims/{pilot}.yml; " + stage.format(path="$f")),
               bash("git push origin HEAD:refs/heads/main"), Text("Done.")]
 
-    run = run_claude(e2e_brain, "Close your claim and publish it.", script, env={"BSI_SESSION": SATELLITE})
+    run = run_claude(e2e_brain, "Close your claim and publish it.", script, env={"BSI_SESSION": satellite})
 
     assert run.code == 0, run.transcript()
     spelled = run.api.result_of(0)
@@ -120,13 +128,14 @@ def test_a_satellites_shell_cannot_push_a_forged_close_to_a_remote_on_this_machi
     assert run.api.result_of(1).get("is_error") is not True, run.api.result_of(1)  # the commit is made
     pushed = run.api.result_of(2)
     assert pushed.get("is_error") is True and "remote rejected" in result_text(pushed), pushed
-    remote_copy = subprocess.run(["git", "-C", str(remote), "show", f"main:claims/{PILOT}.yml"],
+    remote_copy = subprocess.run(["git", "-C", str(remote), "show", f"main:claims/{pilot}.yml"],
                                  capture_output=True, text=True, check=True).stdout
-    assert "status: closed" not in remote_copy and load_claim(e2e_brain, PILOT)["status"] == "open"
+    assert "status: closed" not in remote_copy and load_claim(e2e_brain, pilot)["status"] == "open"
 
 
 def test_no_shell_spelling_rewrites_the_files_that_name_programs_run_outside_the_sandbox(
         e2e_brain: Path, run_claude: Callable[..., Session]) -> None:
+    satellite = demo_claim(e2e_brain, SATELLITE)
     # `.mcp.json`, `.gemini/settings.json` and `brain-compose.yml` choose what runs outside the agent's sandbox
     # (MCP servers, hooks, launch.command, notify.command). The hook refuses the spellings it reads; the fence
     # that `bsi hooks install` writes keeps them read-only to the ones it cannot (a program's own open()).
@@ -140,7 +149,7 @@ def test_no_shell_spelling_rewrites_the_files_that_name_programs_run_outside_the
         Text("Done."),
     ]
 
-    run = run_claude(e2e_brain, "Tidy the settings.", script, env={"BSI_SESSION": SATELLITE})
+    run = run_claude(e2e_brain, "Tidy the settings.", script, env={"BSI_SESSION": satellite})
 
     assert run.code == 0, run.transcript()
     for step in range(3):

@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from brain_tui.core.sessions import agent_files, agents
-from tests.bsi import BRAIN_AND_GIT, NOW, bsi_command, clean_env, ok, run_bsi
+from tests.bsi import BRAIN_AND_GIT, bsi_command, clean_env, ok, run_bsi
+from tests.clock import live_now
 from tests.hooks.fake_agent import FakeAgent
 from tests.hooks.test_pre_tool_use import assert_allowed, assert_denied, event
 
@@ -43,7 +44,7 @@ def two(tmp_path: Path) -> Iterator[tuple[FakeAgent, FakeAgent]]:
 def hook(agent: FakeAgent, brain: Path, name: str, payload: dict[str, Any], *, command: list[str] | None = None,
          agent_name: str = "claude", **extra: str) -> Any:
     # A process, not run_bsi: the binding trusts the hook's ancestry, so the agent must be its parent process.
-    argv = (command or bsi_command(brain=brain, now=NOW)) + ["hook", name, "--agent", agent_name]
+    argv = (command or bsi_command(brain=brain, now=live_now())) + ["hook", name, "--agent", agent_name]
     return agent.run(argv, json.dumps(payload), env=env(**extra), cwd=brain)
 
 
@@ -54,7 +55,8 @@ def base(brain: Path, name: str, session: str, **extra: Any) -> dict[str, Any]:
 
 def open_in(agent: FakeAgent, brain: Path, scope: str, session: str) -> str:
     # A process: `claim open` binds to the agent it finds among its ancestors (this FakeAgent).
-    done = agent.run(bsi_command("claim", "open", "--scope", scope, "--story", "work", brain=brain, now=NOW),
+    done = agent.run(bsi_command("claim", "open", "--scope", scope, "--story", "work", brain=brain,
+                                 now=live_now()),
                      env=env(CLAUDE_CODE_SESSION_ID=session), cwd=brain)
     assert done.returncode == 0, done.stderr
     return done.stdout.strip()
@@ -131,7 +133,7 @@ def test_a_wrapper_between_agent_and_hook_keeps_the_clear_handover(brain: Path, 
                                                                    tmp_path: Path, kind: str) -> None:
     a, _b = two
     sess = open_in(a, brain, "src/", A)
-    command = [*wrappers(tmp_path)[kind], "--brain", str(brain), "--now", NOW]
+    command = [*wrappers(tmp_path)[kind], "--brain", str(brain), "--now", live_now()]
     ended = hook(a, brain, "session-end", base(brain, "SessionEnd", A, reason="clear"), command=command)
     assert ended.returncode == 0 and ended.stderr == "", ended.stderr
     text = context(hook(a, brain, "session-start", base(brain, "SessionStart", A_NEW, source="clear"),
@@ -150,7 +152,7 @@ class McpClient:
         self.agent, self.ids = agent, 0
         self.key = f"mcp-{id(self)}"
         # A process: the MCP server is the agent's child and reads its binding from that ancestry.
-        agent.start(self.key, bsi_command("mcp", brain=brain, now=NOW), env(**extra), brain)
+        agent.start(self.key, bsi_command("mcp", brain=brain, now=live_now()), env(**extra), brain)
         self.call("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
                                  "clientInfo": {"name": "fake", "version": "1"}})
 
@@ -216,13 +218,15 @@ def test_a_session_bound_by_hand_is_not_taken_by_another_agent_before_its_own_st
     # The pilot binds a claim to the session they are about to start (`claude --session-id U`); the ID is in the
     # claim file for every agent to read. Agent b, already at work as B, names U before U's own agent starts.
     u = "cccccccc-4444-4000-8000-000000000004"
-    sess = ok(run_bsi("claim", "open", "--scope", "docs/", "--story", "for U", "--agent-session", u, brain=brain))
+    sess = ok(run_bsi("claim", "open", "--scope", "docs/", "--story", "for U", "--agent-session", u, brain=brain,
+                      now=live_now()))
     a, b = two
     assert context(hook(b, brain, "session-start", base(brain, "SessionStart", B, source="startup")))
-    closed = b.run(bsi_command("claim", "close", sess, "--status", "failed", "--notes", "x", brain=brain, now=NOW),
+    closed = b.run(bsi_command("claim", "close", sess, "--status", "failed", "--notes", "x", brain=brain,
+                               now=live_now()),
                    env=env(CLAUDE_CODE_SESSION_ID=u, CLAUDECODE="1"), cwd=brain)
     assert closed.returncode == 77 and sess in closed.stderr, closed
-    bound = b.run(bsi_command("claim", "open", "--scope", "zz/", "--story", "x", brain=brain, now=NOW),
+    bound = b.run(bsi_command("claim", "open", "--scope", "zz/", "--story", "x", brain=brain, now=live_now()),
                   env=env(CLAUDE_CODE_SESSION_ID=u, CLAUDECODE="1"), cwd=brain)  # a binding would record b for U
     assert bound.returncode == 77 and sess in bound.stderr, bound
     forged = context(hook(b, brain, "session-start", base(brain, "SessionStart", u, source="startup")))
@@ -232,7 +236,7 @@ def test_a_session_bound_by_hand_is_not_taken_by_another_agent_before_its_own_st
     assert "does not come" not in context(hook(a, brain, "session-start", base(brain, "SessionStart", u,
                                                                                 source="startup")))
     assert agent_files.recorded_process(brain, u) == a.process
-    renewed = a.run(bsi_command("claim", "renew", sess, brain=brain, now=NOW),
+    renewed = a.run(bsi_command("claim", "renew", sess, brain=brain, now=live_now()),
                     env=env(CLAUDE_CODE_SESSION_ID=u, CLAUDECODE="1"), cwd=brain)
     assert renewed.returncode == 0, renewed.stderr
     assert_allowed(hook(a, brain, "pre-tool-use", event(brain, "Edit", str(brain / "docs" / "a.md"), session=u)))

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from tests.bsi import clean_env, ok, run_bsi
+from tests.clock import live_now
 
 AGENT = "0f8e2a4c-7b1d-4e9a-a3c5-6d2f1b0e9c87"
 DENY_KEYS = {"hookSpecificOutput"}
@@ -156,7 +157,8 @@ def test_bsi_hooks_warn_turns_a_denial_into_a_note(bound: tuple[Path, str]) -> N
 
 def test_bsi_session_wins_over_the_binding(bound: tuple[Path, str]) -> None:
     brain, sess = bound
-    other = ok(run_bsi("claim", "open", "--scope", "docs/", "--story", "docs", brain=brain))
+    # live at the machine's clock: `$BSI_SESSION` makes the hook an agent's, which judges the claim at that clock
+    other = ok(run_bsi("claim", "open", "--scope", "docs/", "--story", "docs", brain=brain, now=live_now()))
     target = event(brain, "Edit", str(brain / "docs" / "a.md"))
     assert_denied(hook(brain, "pre-tool-use", target), sess)
     assert_allowed(hook(brain, "pre-tool-use", target, env=clean_env(BSI_SESSION=other)))

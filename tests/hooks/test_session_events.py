@@ -14,6 +14,7 @@ import pytest
 
 from brain_tui.core.sessions import agents
 from tests.bsi import NOW, bsi_command, clean_env, ok, run_bsi
+from tests.clock import live_now
 from tests.hooks.fake_agent import FakeAgent
 from tests.hooks.test_pre_tool_use import AGENT, assert_allowed, assert_denied, event, hook
 
@@ -27,6 +28,14 @@ def base(brain: Path, name: str, session: str = AGENT, **extra: Any) -> dict[str
 def bound(brain: Path) -> tuple[Path, str]:
     sess = ok(run_bsi("claim", "open", "--scope", "src/", "--story", "api work", "--agent-session", AGENT,
                       "--on-done", "signal → READY_FOR_REVIEW pilote", brain=brain))
+    return brain, sess
+
+
+@pytest.fixture
+def live_bound(brain: Path) -> tuple[Path, str]:
+    """`bound` at the machine's clock: an agent's process judges the claim at it (`tests.clock.live_now`)."""
+    sess = ok(run_bsi("claim", "open", "--scope", "src/", "--story", "api work", "--agent-session", AGENT,
+                      "--on-done", "signal → READY_FOR_REVIEW pilote", brain=brain, now=live_now()))
     return brain, sess
 
 
@@ -81,30 +90,32 @@ def agent(tmp_path: Path) -> Iterator[FakeAgent]:
 
 
 def agent_hook(agent: FakeAgent, brain: Path, name: str, payload: Any,
-               env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+               env: dict[str, str] | None = None, now: str = NOW) -> subprocess.CompletedProcess[str]:
     """`bsi hook NAME` run by the agent process, as Claude Code runs its hooks."""
     # A process, not run_bsi: a hand-over counts only from the agent process that is the hook's parent.
-    done = agent.run(bsi_command("hook", name, brain=brain, now=NOW), json.dumps(payload), env=env or clean_env(),
+    done = agent.run(bsi_command("hook", name, brain=brain, now=now), json.dumps(payload), env=env or clean_env(),
                      cwd=brain)
     assert done.returncode in (0, 2) and "Traceback" not in done.stderr, done
     return done
 
 
-def test_clear_hands_the_binding_over_to_the_new_session(bound: tuple[Path, str], agent: FakeAgent,
+def test_clear_hands_the_binding_over_to_the_new_session(live_bound: tuple[Path, str], agent: FakeAgent,
                                                          tmp_path: Path) -> None:
-    brain, sess = bound
+    brain, sess = live_bound
     new = "9c1d2e3f-0000-4000-8000-00000000aaaa"
-    assert agent_hook(agent, brain, "session-end", base(brain, "SessionEnd", reason="clear")).returncode == 0
+    now = live_now()
+    assert agent_hook(agent, brain, "session-end", base(brain, "SessionEnd", reason="clear"), now=now).returncode == 0
     env_file = tmp_path / "env"
     done = agent_hook(agent, brain, "session-start", base(brain, "SessionStart", session=new, source="clear"),
-                      env=clean_env(CLAUDE_ENV_FILE=str(env_file)))
+                      env=clean_env(CLAUDE_ENV_FILE=str(env_file)), now=now)
     text = context_of(done, "SessionStart")
     assert "carried over" in text and sess in text
     assert env_file.read_text() == f"export BSI_SESSION={sess}\n"
-    edit = agent_hook(agent, brain, "pre-tool-use", event(brain, "Edit", str(brain / "docs" / "a"), session=new))
+    edit = agent_hook(agent, brain, "pre-tool-use", event(brain, "Edit", str(brain / "docs" / "a"), session=new),
+                      now=now)
     assert_denied(edit, sess)
     assert_allowed(agent_hook(agent, brain, "pre-tool-use", event(brain, "Edit", str(brain / "src" / "a"),
-                                                                  session=new)))
+                                                                  session=new), now=now))
     assert agents.read_liveness(brain)[sess].agent_session == new
 
 

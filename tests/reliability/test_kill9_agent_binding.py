@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 
 from brain_tui.core.sessions import agent_files, agents
-from tests.bsi import NOW, bsi_command, ok, run_bsi
+from tests.bsi import bsi_command, ok, run_bsi
+from tests.clock import live_now
 from tests.hooks.fake_agent import FakeAgent
 from tests.hooks.test_binding_theft import G, McpClient, env, gemini_write, hook, open_in
 from tests.hooks.test_pre_tool_use import assert_allowed, event
@@ -44,7 +45,7 @@ def _claims(brain: Path) -> list[str]:
 
 def _killed_open(agent: FakeAgent, brain: Path, faults: Faults, scope: str) -> None:
     """`bsi claim open` run by the agent (its session in the environment), killed right after its commit."""
-    argv = bsi_command("claim", "open", "--scope", scope, "--story", "work", brain=brain, now=NOW)
+    argv = bsi_command("claim", "open", "--scope", scope, "--story", "work", brain=brain, now=live_now())
     done = agent.run(argv, env=faults.env(env(CLAUDE_CODE_SESSION_ID=A), on="update-ref", do="kill-after"), cwd=brain)
     assert done.returncode == -9, done
 
@@ -79,7 +80,7 @@ def test_an_open_killed_before_its_commit_leaves_no_claim_and_binds_nothing(brai
                                                                           agent: FakeAgent) -> None:
     """Killed before HEAD moves: the next command puts the files back, no claim exists, and the binding recorded
     before the commit names a claim git never held: the hook binds nothing and refuses nothing for it."""
-    argv = bsi_command("claim", "open", "--scope", "src/", "--story", "work", brain=brain, now=NOW)
+    argv = bsi_command("claim", "open", "--scope", "src/", "--story", "work", brain=brain, now=live_now())
     faults = Faults.install(tmp_path)
     done = agent.run(argv, env=faults.env(env(CLAUDE_CODE_SESSION_ID=A), on="update-ref", do="kill-before"),
                      cwd=brain)
@@ -100,7 +101,7 @@ def test_an_mcp_open_killed_after_its_commit_binds_at_the_clients_next_hook(brai
     try:
         client = McpClient.__new__(McpClient)
         client.agent, client.ids, client.key = gemini, 0, "mcp-killed"
-        gemini.start(client.key, bsi_command("mcp", brain=brain, now=NOW),
+        gemini.start(client.key, bsi_command("mcp", brain=brain, now=live_now()),
                      faults.env(env(), on="update-ref", do="kill-after"), brain)
         client.call("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
                                    "clientInfo": {"name": "fake", "version": "1"}})

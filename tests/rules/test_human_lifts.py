@@ -22,6 +22,7 @@ from brain_tui.core.errors import BsiError, HumanOnly
 from brain_tui.core.records.changes import ChangeSet
 from brain_tui.core.rules import gates
 from tests.bsi import NOW
+from tests.clock import live_now
 from tests.conftest import load_claim, tree_bytes
 from tests.rules.facade import at, open_in
 
@@ -87,10 +88,11 @@ def test_a_decision_built_below_the_facade_refuses_in_an_agents_process(brain: P
 def test_a_session_s_own_transitions_still_write_from_an_agents_process(brain: Path,
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     as_agent(monkeypatch)
-    mine = open_in(brain, "docs/", story="mine")
+    now = live_now()  # an agent's process judges its claim at the machine's clock: the claim lives at it
+    mine = open_in(brain, "docs/", story="mine", now=now)
     monkeypatch.setenv("BSI_SESSION", mine)  # as a launcher gives it
-    at(brain).renew_claim(mine)
-    at(brain).gates.request(mine, "ok?")
+    at(brain, now).renew_claim(mine)
+    at(brain, now).gates.request(mine, "ok?")
     assert load_claim(brain, mine)["status"] == "waiting_human"
 
 

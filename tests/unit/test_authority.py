@@ -20,6 +20,7 @@ from brain_tui.core.rules import authority
 from brain_tui.core.rules.agent_tree import agent_program
 from brain_tui.core.rules.authority import AGENT_ENV_MARKERS, Actor, current_actor, effective
 from brain_tui.core.sessions import agents
+from tests.clock import live_now
 
 T0 = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
 #: Two agent sessions, as Claude Code gives them (UUIDs).
@@ -41,6 +42,15 @@ def brain(tmp_path: Path) -> Brain:
     for folder in ("claims", "signals", "locks", "breath"):
         (tmp_path / folder).mkdir()
     return Brain(tmp_path, clock=lambda: T0, commit=False, instance="t@test")
+
+
+@pytest.fixture
+def live_brain(tmp_path: Path) -> Brain:
+    """`brain` at the machine's clock: an agent's process judges its claims at it (`tests.clock.live_now`)."""
+    for folder in ("claims", "signals", "locks", "breath"):
+        (tmp_path / folder).mkdir()
+    now = datetime.fromisoformat(live_now())
+    return Brain(tmp_path, clock=lambda: now, commit=False, instance="t@test")
 
 
 @pytest.fixture
@@ -224,7 +234,8 @@ def test_a_human_opens_under_any_claim(brain: Brain, as_agent: Callable[..., Non
 
 
 # -- an agent acts for its own claims only ----------------------------------------------------------
-def test_an_agent_acts_only_for_its_own_claims(brain: Brain, as_agent: Callable[..., None]) -> None:
+def test_an_agent_acts_only_for_its_own_claims(live_brain: Brain, as_agent: Callable[..., None]) -> None:
+    brain = live_brain
     as_agent(BOB)
     theirs = brain.open_claim(request("b/", satellite_type="search", agent_session=BOB))
     as_agent(ALICE)

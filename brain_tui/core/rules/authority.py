@@ -313,6 +313,26 @@ def require_true_clock(now: datetime) -> None:
     )
 
 
+def agents_time(now: datetime) -> datetime | None:
+    """When an agent's process judges a claim: the later of its clock and the machine's; None in a human's process.
+
+    A `--now` or `$BRAIN_NOW` behind the machine's clock would keep alive a claim that ran out (stale, held until a
+    human releases it, SPEC 6.3) and let its agent write, lock or raise a gate for it. A human's process may
+    simulate any time (tests, demos, the cockpit's snapshots).
+    """
+    if not current_actor().is_agent:
+        return None
+    from brain_tui.core.clock import system_clock
+
+    return max(now, system_clock())
+
+
+def judged(snapshot: BrainSnapshot) -> BrainSnapshot:
+    """`snapshot` as its claims are judged in this process: at `agents_time` in an agent's, as it is in a human's."""
+    at = agents_time(snapshot.now)
+    return snapshot if at is None or at <= snapshot.now else replace(snapshot, now=at)
+
+
 def owns(actor: Actor, claim: Claim, snapshot: BrainSnapshot) -> bool:
     """Whether `actor` acts for `claim`: a human always; an agent for its own claims only (SPEC 21.4).
 

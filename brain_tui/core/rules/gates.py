@@ -93,10 +93,16 @@ def _tell_parent(cs: ChangeSet, claim: Claim, by: str, text: str) -> None:
 
 
 def gate_request(cs: ChangeSet, sess_id: str, message: str) -> GateOutcome:
-    """A session stops at a human gate: open → waiting_human, HUMAN_GATE to the pilot."""
+    """A session stops at a human gate: open → waiting_human, HUMAN_GATE to the pilot.
+
+    In an agent's process the claim is judged at the machine's clock when the brain's runs behind it: a claim that
+    ran out is stale, and the pilot is not asked to decide on it.
+    """
+    from brain_tui.core.rules.authority import judged
+
     claim = require_claim(cs.snapshot, sess_id)
     check_text("message", message)
-    current = effective_status(claim, cs.snapshot.now)
+    current = effective_status(claim, judged(cs.snapshot).now)
     if current != Status.OPEN:
         raise refuse_transition(claim, "request a gate on", [Status.OPEN], current)
     try:

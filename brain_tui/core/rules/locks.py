@@ -436,7 +436,9 @@ def _require_working(snapshot: BrainSnapshot, claim: Claim) -> None:
     Raises:
         TransitionRefused: not effectively open, or its tree held (12, README: such a claim takes no lock).
     """
-    now = snapshot.now
+    from brain_tui.core.rules.authority import judged
+
+    now = (snapshot := judged(snapshot)).now  # an agent's clock behind the machine's keeps no expired claim open
     current = effective_status(claim, now)
     if current != Status.OPEN:
         from brain_tui.core.rules.claims import refuse_transition  # the claim rules load only to refuse

@@ -218,9 +218,12 @@ def refused_before(snapshot: BrainSnapshot, config: BrainConfig, sess_id: str, f
     A file no agent writes (a protocol file, brain-compose.yml, an agent client's settings) is refused whatever
     the claim; `bsi preflight check` still answers with the code of the first of these checks that fails, so an
     unknown claim is 4, a file outside the scope 1 and a kernel-zone file written by a satellite 5 there too.
+    An agent's claim is judged as the write decision judges it (`authority.judged`).
     """
+    from brain_tui.core.rules.authority import judged
+
     try:
-        check(snapshot, config, sess_id, file)
+        check(judged(snapshot), config, sess_id, file)
     except PreflightRefused as exc:
         if exc.exit_code in (CLAIM_NOT_OPEN, SCOPE_VIOLATION, ZONE_VIOLATION):
             return exc

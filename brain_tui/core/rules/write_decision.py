@@ -168,12 +168,16 @@ class _Decider:
 
     # -- reading ----------------------------------------------------------------------------------
     def snapshot(self) -> BrainSnapshot:
-        """The blocking claims (the whole brain when a bound chain leaves them), read once."""
+        """The blocking claims (the whole brain when a bound chain leaves them), read once; in an agent's process
+        judged at the machine's clock when the brain's runs behind it (`authority.judged`)."""
         if self._snapshot is None:
+            from brain_tui.core.rules.authority import judged
+
             read_at = time.time_ns()
             snapshot = self.brain.snapshot(only_statuses=BLOCKING_STATUSES)
             if self.shadow and hook_index.load(self.brain.root) is None:
                 hook_index.write(self.brain.root, snapshot, self.brain.config, read_at)
+            snapshot = judged(snapshot)
             if not self._bound and self.session.agent_session:
                 session = self.session.agent_session
                 self._bound = [c.sess_id for c in reversed(snapshot.claims) if c.agent_session == session]
@@ -186,7 +190,7 @@ class _Decider:
             wanted = [*self._bound, *sorted(holders - set(self._bound))]
             if any(not chain_complete(snapshot, sess) for sess in wanted):
                 # a closed claim or a terminal ancestor: read by name from the closed set, else the whole brain
-                snapshot = self.brain.store.with_chains(snapshot, wanted) or self.brain.snapshot()
+                snapshot = judged(self.brain.store.with_chains(snapshot, wanted) or self.brain.snapshot())
             self._snapshot = snapshot
         return self._snapshot
 
