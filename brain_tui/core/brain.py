@@ -24,8 +24,8 @@ from brain_tui.core.clock import Clock, make_clock, zone_from_name
 from brain_tui.core.config import BrainConfig, ConfigFile, default_instance
 from brain_tui.core.errors import BsiError, InvalidData, NotFound
 from brain_tui.core.ids import require_instance
+from brain_tui.core.last_write import LastWrite
 from brain_tui.core.paths.layout import DATA_DIRS, INDEX_FILE, STATE_DIR, find_root, journal_pending
-from brain_tui.core.per_thread import PerThread
 from brain_tui.core.record import replace
 from brain_tui.core.records.model import BrainSnapshot
 from brain_tui.core.records.statuses import BLOCKING_STATUSES
@@ -103,7 +103,7 @@ class Brain:
     brain-compose.yml (`sync: auto` → "sync").
     """
 
-    last_applied: PerThread[Applied | None] = PerThread(None)  #: this thread's last write (paths, commit, warnings)
+    last_applied = LastWrite()  #: the write this thread applied last (paths, commit, snapshot, warnings)
 
     def __init__(self, root: str | os.PathLike[str], *, now: str | None = None, clock: Clock | None = None,
                  commit: bool = True, instance: str | None = None, sync: str | None = None) -> None:
