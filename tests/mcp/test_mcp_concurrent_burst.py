@@ -2,8 +2,9 @@
 by side on one `Session` and one `Brain`): each call gets the answer of what it did, and the brain ends committed.
 
 Claude Code and other clients send several tool calls in one turn. Each round opens a few claims first, then sends at
-once: opens of disjoint scopes, opens of one shared scope, lists, checks, `my_claim`, renews, a signal, a close and a
-gate request on those claims. The invariants hold whatever order the threads ran in.
+once: opens of disjoint scopes, opens of one shared scope, lists, checks, `my_claim`, a renew, a signal, a close, a gate
+request, a preflight and a lock taken and one released on those claims. The invariants hold whatever order the
+threads ran in.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 
 from mcp.client.client import Client
 
+from brain_tui.core.brain import Brain
 from brain_tui.mcp.server import build_server
 from brain_tui.mcp.tools import Session
 from tests.bsi import NOW, clean_env, git
@@ -38,6 +40,8 @@ async def _opened(client: Client, scope: str, story: str) -> str:
 
 async def _round(client: Client, r: int) -> list[tuple[str, dict[str, Any], bool, Any]]:
     renewed, sender, closed, gated = [await _opened(client, f"pre{r}{k}/", f"pre {r} {k}") for k in "abcd"]
+    held = await _call(client, "lock_acquire", {"file": f"pre{r}a/held.md", "sess_id": renewed})
+    assert not held[2], held
     calls: list[tuple[str, dict[str, Any]]] = [
         *(("claim_open", {"scope": [f"d{r}x{i}/"], "story": f"disjoint {r} {i}"}) for i in range(DISJOINT)),
         *(("claim_open", {"scope": [f"shared{r}/"], "story": f"overlap {r} {i}"}) for i in range(OVERLAPPING)),
@@ -48,6 +52,9 @@ async def _round(client: Client, r: int) -> list[tuple[str, dict[str, Any], bool
         ("signal_send", {"to": renewed, "type": "INFO", "payload": f"round {r}", "sess_id": sender}),
         ("claim_close", {"sess_id": closed, "status": "ok", "files": []}),
         ("gate_request", {"sess_id": gated, "message": f"round {r}: decide"}),
+        ("preflight", {"file": f"pre{r}a/x.md", "sess_id": renewed}),
+        ("lock_acquire", {"file": f"pre{r}b/y.md", "sess_id": sender}),
+        ("lock_release", {"file": f"pre{r}a/held.md", "sess_id": renewed}),
     ]
     answers = list(await asyncio.gather(*(_call(client, name, args) for name, args in calls)))
     answers.append(await _call(client, "claim_list", {"all": True}))  # after the burst: sees every write
@@ -72,7 +79,7 @@ def _check_round(brain: Path, r: int, answers: list[tuple[str, dict[str, Any], b
     by_name = {a[0]: a for a in burst if a[0] not in ("claim_open", "claim_list", "check_scope")}
     for name, (_n, args, error, doc) in by_name.items():
         assert not error, (name, doc)
-        if "sess_id" in args and name not in ("gate_request", "signal_send"):
+        if "sess_id" in args and name in ("my_claim", "claim_renew", "claim_close"):
             assert doc["sess_id"] == args["sess_id"], (name, doc)
     assert by_name["claim_close"][3]["status"] == "closed"
     assert load_claim(brain, pre["closed"])["status"] == "closed"
@@ -86,6 +93,10 @@ def _check_round(brain: Path, r: int, answers: list[tuple[str, dict[str, Any], b
     assert seen[pre["closed"]]["status"] == "closed" and seen[pre["gated"]]["status"] == "waiting_human"
     assert [s["from"] for s in after_signals[3]["signals"]] == [pre["sender"]]
     assert by_name["signal_send"][3]["sig_id"] == after_signals[3]["signals"][0]["sig_id"]
+    assert by_name["lock_acquire"][3]["holder"] == pre["sender"]
+    assert by_name["preflight"][3]["sess_id"] == pre["renewed"]
+    held = {(lock.file, lock.holder) for lock in Brain(brain, now=NOW).snapshot().locks}
+    assert (f"pre{r}b/y.md", pre["sender"]) in held and not {h for h in held if h[0] == f"pre{r}a/held.md"}
 
 
 def _check_brain(brain: Path) -> None:
