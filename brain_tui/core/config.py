@@ -5,6 +5,7 @@ Its `notify:` key is read here too; the notices themselves are in `core.sessions
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from pathlib import Path
@@ -275,10 +276,12 @@ def unclaimed_written(config: BrainConfig) -> str | None:
 
 class ConfigFile:
     """brain-compose.yml as a long-lived process (the cockpit) holds it: read again once the file changed, so a
-    write is decided on the file as it is now, as a `bsi` command would decide it."""
+    write is decided on the file as it is now, as a `bsi` command would decide it. One thread reads it again at a
+    time (`bsi mcp` answers tool calls side by side): the key, the configuration and its vouching change together."""
 
     def __init__(self, root: str | Path) -> None:
         self.path = Path(root) / CONFIG_FILE
+        self._reading = threading.Lock()
         self._key, self._vouches = self._stat(), False
         self.config = load_config(root)
         self._vouches = self._settled(self._key)
@@ -302,8 +305,9 @@ class ConfigFile:
 
     def current(self) -> BrainConfig:
         """The configuration as the file is now (read again when its stat moved, or is too fresh to tell)."""
-        key = self._stat()
-        if key != self._key or not self._vouches:
-            self._key, self.config = key, load_config(self.path.parent)
-            self._vouches = self._settled(key)
-        return self.config
+        with self._reading:
+            key = self._stat()
+            if key != self._key or not self._vouches:
+                self._key, self.config = key, load_config(self.path.parent)
+                self._vouches = self._settled(key)
+            return self.config

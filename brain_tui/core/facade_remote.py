@@ -59,25 +59,25 @@ class BrainRemote:
     def pull(self) -> SyncReport:
         """Fetch and integrate the remote tip, reconcile, regenerate the index when it moved."""
         b = self._brain
-        self._start(regenerate=False)
-        rebased = remote.pull(b.root, b.locked, self)
-        return SyncReport(fetched=True, rebased=rebased, lost=tuple(self._lost), renamed=tuple(self._renamed),
-                          dropped=tuple(self._dropped))
+        run = self._run(regenerate=False)
+        rebased = remote.pull(b.root, b.locked, run)
+        return SyncReport(fetched=True, rebased=rebased, lost=tuple(run._lost), renamed=tuple(run._renamed),
+                          dropped=tuple(run._dropped))
 
     def sync(self) -> SyncReport:
         """`bsi sync`: fetch, rename clashing IDs, rebase, mark lost claims, regenerate the index, push."""
         b = self._brain
         b.refuse_unsafe_write()
-        self._start(regenerate=True)
-        done = remote.sync(b.root, b.locked, self, lambda: b.now().isoformat())
+        run = self._run(regenerate=True)
+        done = remote.sync(b.root, b.locked, run, lambda: b.now().isoformat())
         return SyncReport(fetched=done.fetched, rebased=done.rebased, pushed=done.pushed, ahead=done.ahead,
-                          behind=done.behind, tries=done.tries, lost=tuple(self._lost),
-                          renamed=tuple(self._renamed), dropped=tuple(self._dropped), last_sync=done.last_sync)
+                          behind=done.behind, tries=done.tries, lost=tuple(run._lost),
+                          renamed=tuple(run._renamed), dropped=tuple(run._dropped), last_sync=done.last_sync)
 
     def write(self, decide: Callable[[ChangeSet], T]) -> T:
         """One mutating action through fetch → re-check on the fetched tree → commit → push (SPEC 11)."""
         b = self._brain
-        self._start(regenerate=False)
+        run = self._run(regenerate=False)
         results: list[T] = []
         refused: list[BsiError] = []
 
@@ -93,18 +93,22 @@ class BrainRemote:
             applied = b.last_applied
             return remote.Staged(tuple(applied.paths) if applied else (), bool(applied and applied.commit))
 
-        remote.write_through(b.root, b.locked, self, attempt)
+        remote.write_through(b.root, b.locked, run, attempt)
         remote_state.record(b.root, b.now().isoformat(), pending=False)
         if b.last_applied is not None:  # what the sync before this write settled away is told with it
             b.last_applied.warnings.extend(
-                [f"lost while offline: {item.sess_id} on {item.scope}; marked failed" for item in self._lost]
-                + [reconcile.dropped_warning(subject) for subject in self._dropped])
+                [f"lost while offline: {item.sess_id} on {item.scope}; marked failed" for item in run._lost]
+                + [reconcile.dropped_warning(subject) for subject in run._dropped])
         if refused:
             raise refused[0]
         return results[0]
 
-    def _start(self, regenerate: bool) -> None:
-        self._lost, self._renamed, self._dropped, self._regenerate = [], [], [], regenerate
+    def _run(self, regenerate: bool) -> BrainRemote:
+        """The reconciler of one pull, sync or synced write: what it settles away is its own (`bsi mcp` runs tool
+        calls side by side on one Brain; a call begun meanwhile must neither empty nor add to another's report)."""
+        run = BrainRemote(self._brain)
+        run._regenerate = regenerate
+        return run
 
     # -- the reconciler the remote calls -----------------------------------------------------
     def before_integrate(self, branch: str) -> None:

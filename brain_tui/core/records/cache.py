@@ -84,6 +84,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CACHE_FILE",
+    "one_reader",
     "pausing_gc",
     "RACY_NS",
     "FileKey",
@@ -111,6 +112,23 @@ def pausing_gc(func: Callable[P, R]) -> Callable[P, R]:
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         with no_gc():
             return func(*args, **kwargs)
+
+    return wrapper
+
+
+def one_reader(method: Callable[P, R]) -> Callable[P, R]:
+    """Decorator of a `BrainStore` read: one thread of the process reads through a store at a time (its `reading`).
+
+    A read keeps its state on the store (the odd entries its scans met, the scopes memo, the closed set and owners
+    of the last snapshot, the built claims it prunes): an MCP server answers the tool calls a client sends at once
+    in worker threads over one store, and a read begun meanwhile emptied another's list of links, so that read lost
+    the corrupt row that holds the whole brain (SPEC 22). A read served from the caches is short; re-entrant.
+    """
+
+    @functools.wraps(method)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        with args[0].reading:  # type: ignore[attr-defined]
+            return method(*args, **kwargs)
 
     return wrapper
 

@@ -119,8 +119,9 @@ def read_lines(path: Path) -> list[str] | None:
 
 def write_atomically(path: Path, text: str) -> None:
     """Temp file and rename: a reader sees the old or the new file (no fsync: a torn file after a
-    power cut fails its count check and is rebuilt)."""
-    tmp = path.with_name(f"{TEMP_MARK}{path.name}.{os.getpid()}")
+    power cut fails its count check and is rebuilt). The temp file is this writer's own, not only this
+    process's: two threads (a read storing the closed set, a write advancing it) may write one file."""
+    tmp = path.with_name(f"{TEMP_MARK}{path.name}.{os.getpid()}.{os.urandom(4).hex()}")
     try:
         with open(tmp, "w", encoding="utf-8") as handle:
             handle.write(text)

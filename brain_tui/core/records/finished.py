@@ -308,3 +308,12 @@ def ended_since(store: BrainStore, rel: str, st: os.stat_result, since: datetime
     ended = clock.try_parse_timestamp(data.get("closed_at", data.get("closed")), store.tz) or \
         clock.try_parse_timestamp(data.get("opened_at", data.get("opened")), store.tz)
     return ended is None or ended >= since
+
+
+def claim_file_rank(rel_path: str, sess_id: str | None) -> int:
+    """0 for `claims/<sess_id>.yml`, 1 for `.yaml`, 2 for any other name: the lowest holds the ID."""
+    if sess_id is None:
+        return 3
+    if rel_path == f"claims/{sess_id}.yml":
+        return 0
+    return 1 if rel_path == f"claims/{sess_id}.yaml" else 2

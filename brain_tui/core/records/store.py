@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import stat
+import threading
 from collections.abc import Collection
 from datetime import datetime, tzinfo
 from pathlib import Path
@@ -21,7 +22,7 @@ from brain_tui.core.paths.path_keys import path_key
 from brain_tui.core.paths.scope import ScopeEntry, parse_scope
 from brain_tui.core.record import replace
 from brain_tui.core.records import breath_records, finished, formats, in_force, index, index_legacy, scope_ways, yamlio
-from brain_tui.core.records.cache import ParseCache, Parsed, file_key, pausing_gc
+from brain_tui.core.records.cache import ParseCache, Parsed, file_key, one_reader, pausing_gc
 from brain_tui.core.records.clock_skew import skew_flagged
 from brain_tui.core.records.closed_set import ARCHIVED_SIGNALS, ClosedSet, closed_set, micros
 from brain_tui.core.records.folder_variants import misplaced_claims
@@ -60,6 +61,8 @@ PARSER_CODE = (formats.__file__, yamlio.__file__, clock.__file__, ids.__file__, 
 
 
 Scanned = list[tuple[str, os.stat_result]]
+#: which of the files naming one session ID holds it (`finished.claim_file_rank`)
+_rank = finished.claim_file_rank
 #: Pass 1's mark for a terminal file of the closed set that carries a live file's session ID.
 _CLOSED = finished.CLOSED
 
@@ -84,15 +87,6 @@ def _memo_scope(memo: dict[Any, tuple[ScopeEntry, ...] | str], value: Any,
     return hit
 
 
-def _claim_file_rank(rel_path: str, sess_id: str | None) -> int:
-    """0 for `claims/<sess_id>.yml`, 1 for `.yaml`, 2 for any other name: the lowest holds the ID."""
-    if sess_id is None:
-        return 3
-    if rel_path == f"claims/{sess_id}.yml":
-        return 0
-    return 1 if rel_path == f"claims/{sess_id}.yaml" else 2
-
-
 class BrainStore:
     """Loads the brain's files into snapshots (`tz` reads legacy naive times, `config` gives the default TTL),
     re-parsing only what changed on disk."""
@@ -101,6 +95,8 @@ class BrainStore:
         self.root = Path(root)
         self.tz = tz
         self.config = config
+        #: held by the thread reading through this store (`cache.one_reader`): one at a time, re-entrant
+        self.reading = threading.RLock()
         #: outcomes of reading each file, valid per (mtime_ns, size, inode, ctime_ns); on disk under .brain/.
         self.files = ParseCache(self.root, persist=persist_cache, code_files=PARSER_CODE)
         #: the object built from each file, for the `Parsed` outcome it was built from.
@@ -222,6 +218,7 @@ class BrainStore:
         keys = self._ways[rel]
         return keys is not None and scope_ways.ways_hold(os.fspath(self.root), keys)
 
+    @one_reader
     def load_history(self, rel: str, st: os.stat_result) -> Any:
         """A claim file the closed set holds terminal, for the history's display (BRAIN-INDEX.md's window, the
         cockpit): its scope is read as written, without the folder stats and link walks only a claim that can
@@ -270,6 +267,7 @@ class BrainStore:
                        and not link.path.rpartition("/")[2].startswith("."))
         return tuple(breath_records.order_records(records)), tuple(sorted(corrupt, key=lambda c: c.path))
 
+    @one_reader
     def breath(self) -> tuple[tuple[BreathRecord, ...], tuple[CorruptFile, ...]]:
         """Only the breath records (what `snapshot().breath` holds), for a reader that needs no claims: ``(the records
         ordered by opening time then ID, the breath files that did not load)``."""
@@ -315,10 +313,12 @@ class BrainStore:
                 corrupt.append(CorruptFile(INDEX_FILE, 0, f"row {row['sess_id']}: {item.reason}"))
         return held
 
+    @one_reader
     def with_subtree(self, snapshot: BrainSnapshot, sess_id: str) -> BrainSnapshot | None:
         """A `skip_vouched` snapshot plus the terminal claims below `sess_id` (`finished.with_subtree`)."""
         return finished.with_subtree(self, snapshot, sess_id)
 
+    @one_reader
     def with_chains(self, snapshot: BrainSnapshot, sess_ids: Collection[str]) -> BrainSnapshot | None:
         """A live-only snapshot plus the terminal claims of these sessions' chains (`finished.with_chains`)."""
         return finished.with_chains(self, snapshot, sess_ids)
@@ -329,6 +329,7 @@ class BrainStore:
             return None
         return closed_set(self.root, self.tz, persist=self.files.persist)
 
+    @one_reader
     @pausing_gc
     def snapshot(self, now: datetime, *, only_statuses: Collection[str] | None = None,
                  closed_since: datetime | None = None, skip_vouched: bool = False) -> BrainSnapshot:
@@ -403,13 +404,13 @@ class BrainStore:
             found.extend(finished.closed_twins(self, closed, found, {rel for rel, _st in claim_files}))
         # Pass 2: `claims/<sess_id>.yml` is the claim; any other file naming that ID is a corrupt row.
         owner: dict[str, str] = {}
-        for rel, _st, sess_id, _item in sorted(found, key=lambda f: (_claim_file_rank(f[0], f[2]), f[0])):
+        for rel, _st, sess_id, _item in sorted(found, key=lambda f: (_rank(f[0], f[2]), f[0])):
             if sess_id is not None:
                 owner.setdefault(sess_id, rel)
         self.owners_last = owner
         for rel, st, sess_id, item in found:
             if sess_id is not None and owner[sess_id] != rel:
-                holds = finished.duplicate_holds(self, rel, st, item, _claim_file_rank(owner[sess_id], sess_id) < 2)
+                holds = finished.duplicate_holds(self, rel, st, item, _rank(owner[sess_id], sess_id) < 2)
                 corrupt.append(CorruptFile(rel, 1, f"duplicate of {owner[sess_id]} (session ID {sess_id})", holds))
                 continue
             if item is _CLOSED:

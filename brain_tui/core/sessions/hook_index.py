@@ -215,7 +215,7 @@ def write(root: str | os.PathLike[str], snapshot: BrainSnapshot, config: BrainCo
     Any failure leaves no index, never an error.
     """
     path = os.path.join(os.fspath(root), HOOK_INDEX_FILE)
-    tmp = f"{path}.{os.getpid()}.tmp"
+    tmp = f"{path}.{os.getpid()}.{os.urandom(4).hex()}.tmp"  # this writer's own: threads of one process write it
     try:
         text = json.dumps(build(root, snapshot, config, read_at), separators=(",", ":"))
         with open(tmp, "w", encoding="utf-8") as handle:
