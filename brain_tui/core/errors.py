@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import os
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
 if TYPE_CHECKING:
@@ -150,6 +151,13 @@ def _where_to_write(agent: bool) -> str:
     return "run it where the brain is writable"
 
 
+def _file_for_folder(exc: OSError) -> bool:
+    """True for `mkdir` finding a file where the folder goes (EEXIST, and what is there is no folder)."""
+    if exc.errno != errno.EEXIST or exc.filename is None:
+        return False
+    return os.path.lexists(exc.filename) and not os.path.isdir(exc.filename)
+
+
 def os_refusal(exc: OSError, agent: bool) -> BsiError | None:
     """The plain refusal for a write the system refused (read-only, denied, full) or a name it cannot hold (too
     long, a folder where a file goes: invalid data); None for any other OSError.
@@ -164,8 +172,9 @@ def os_refusal(exc: OSError, agent: bool) -> BsiError | None:
     if exc.errno == errno.ENAMETOOLONG:
         shown = path if len(str(path)) <= 120 else f"{str(path)[:60]}…{str(path)[-40:]}"
         return InvalidData(f"cannot use {shown}: file name too long for the file system; nothing was written")
-    if exc.errno in (errno.EISDIR, errno.ENOTDIR):  # a folder where a file goes, or a file where a folder goes
-        kind = "a folder" if exc.errno == errno.EISDIR else "under a file, not a folder"
+    if exc.errno in (errno.EISDIR, errno.ENOTDIR) or _file_for_folder(exc):
+        kind = "a folder" if exc.errno == errno.EISDIR else "under a file, not a folder" \
+            if exc.errno == errno.ENOTDIR else "a file, not a folder"
         return InvalidData(f"cannot write {path}: it is {kind}; nothing was written (move it away, then run the "
                            "command again)")
     if exc.errno in _NO_ROOM:

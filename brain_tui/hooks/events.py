@@ -127,9 +127,12 @@ def agent_process() -> str:
 # pre-tool-use: the core decides (`Brain.decide_write`); this only reads the wire and answers on it
 # ---------------------------------------------------------------------------------------------
 def relative_to_brain(root: str, path: str, cwd: str) -> str | None:
-    """The brain-relative POSIX path of a tool's target (symlinks and `..` resolved), or None if outside."""
+    """The brain-relative POSIX path of a tool's target (symlinks and `..` resolved), or None if outside; None for
+    a path with a NUL too: it names no file (the tool wrote none)."""
     from brain_tui.core.paths.path_keys import absolute, brain_target
 
+    if "\x00" in path:
+        return None
     return brain_target(root, absolute(path, cwd))
 
 

@@ -307,10 +307,12 @@ def _decide(event_name: str, event: dict[str, Any], agent: str, flags: dict[str,
 def _failure(ctx: Any, exc: Exception) -> tuple[int, str, str]:
     """Fail closed for a write in a brain (`_undecided_write`, or any tool of a bound session); any other event
     goes on with a note."""
-    from brain_tui.core.errors import BsiError
+    from brain_tui.core.errors import BsiError, os_refusal
     from brain_tui.core.paths.text_safety import inert_line as fact
     from brain_tui.hooks import wire
 
+    if isinstance(exc, OSError):  # the system's refusal (read-only, full, a file in the way), as the CLI words it
+        exc = os_refusal(exc, agent=False) or exc
     what = exc.message if isinstance(exc, BsiError) else str(exc) if isinstance(exc, wire.BadInput) \
         else f"internal error ({type(exc).__name__})"
     what = fact(what, 300)

@@ -35,6 +35,9 @@ PATH_KEYS = ("file_path", "notebook_path", "absolute_path", "path")
 #: A UTF-16 surrogate left alone in JSON text (``"\\ud800"``): no file name can hold it, and the agent's
 #: runtime writes U+FFFD in its place, so the hook checks the path with U+FFFD too.
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+#: How a surrogate shows in the raw event: a JSON escape (a pair reads as one character, only a lone one stays a
+#: surrogate), or its UTF-8 form, which `json.loads` reads from bytes as well (`surrogatepass`).
+_ESCAPED_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]|\xed[\xa0-\xbf]")
 #: The agents' shell tools (Claude Code `Bash`, Gemini CLI `run_shell_command`, Codex `exec_command` (``Bash`` in
 #: its hook events), `shell`, `local_shell` and `shell_command`, its string form), whichever agent is named: a command
 #: line is checked whoever sends it (SPEC 21.3). Another MCP server's command tool (`COMMAND_WORDS`) is read the same.
@@ -119,7 +122,36 @@ def read_event(stream: Any) -> dict[str, Any]:
         raise BadInput("the event on stdin is not valid JSON") from None
     if not isinstance(data, dict):
         raise BadInput("the event on stdin is not a JSON object")
-    return data
+    event: dict[str, Any] = data
+    return _without_lone_surrogates(event) if _ESCAPED_SURROGATE.search(raw) else event
+
+
+def _without_lone_surrogates(data: dict[str, Any]) -> dict[str, Any]:
+    """The event with every lone surrogate, in keys and values at any depth, written U+FFFD (`_LONE_SURROGATE`).
+
+    Walked without recursion: `json.loads` reads nesting deeper than a recursive walk could go back over.
+    """
+    def text(value: Any) -> Any:
+        return _LONE_SURROGATE.sub("\ufffd", value) if isinstance(value, str) else value
+
+    top: dict[str, Any] = {}
+    stack: list[tuple[Any, Any]] = [(data, top)]
+    while stack:
+        source, target = stack.pop()
+        items = source.items() if isinstance(source, dict) else enumerate(source)
+        for key, value in items:
+            copy: Any = text(value)
+            if isinstance(value, dict):
+                copy = {}
+            elif isinstance(value, list):
+                copy = [None] * len(value)
+            if isinstance(target, dict):
+                target[text(key)] = copy
+            else:
+                target[key] = copy
+            if isinstance(value, dict | list):
+                stack.append((value, copy))
+    return top
 
 
 def sender(event: dict[str, Any], named: str | None) -> str:

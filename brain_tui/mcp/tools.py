@@ -14,7 +14,7 @@ import os
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from brain_tui.core.errors import BsiError, InvalidData, NotFound, RemoteUnreachable
+from brain_tui.core.errors import BsiError, InvalidData, NotFound, RemoteUnreachable, os_refusal
 from brain_tui.core.records.statuses import SignalState
 from brain_tui.core.sessions import agents
 
@@ -203,9 +203,19 @@ def call(fn: Callable[[], dict[str, Any]], session: Session | None = None) -> tu
         return inert(_warned(fn(), session, before)), False
     except BsiError as exc:
         return inert(_warned(refusal(exc), session, before)), True
+    except OSError as exc:  # the system's refusal (read-only, full, a file in the way), worded as the CLI words it
+        refused = os_refusal(exc, agent=False)  # (agent=True would point an agent to these very tools)
+        if refused is not None:
+            return inert(refusal(refused)), True
+        return _internal(exc), True
     except Exception as exc:  # noqa: BLE001 - one line for the agent; the server keeps running
-        return {"error": f"internal error ({type(exc).__name__}): try the same with `bsi` to see more",
-                "exit": 70, "kind": "internal", "retryable": False}, True
+        return _internal(exc), True
+
+
+def _internal(exc: Exception) -> dict[str, Any]:
+    """The answer to a bug: one line, never a traceback."""
+    return {"error": f"internal error ({type(exc).__name__}): try the same with `bsi` to see more",
+            "exit": 70, "kind": "internal", "retryable": False}
 
 
 def _warned(data: dict[str, Any], session: Session | None, before: object) -> dict[str, Any]:

@@ -182,3 +182,19 @@ def test_legacy_signal_rows_are_imported_once(legacy_brain: Path, bsi: Bsi, with
         (root / "signals" / f"{gate}.yml").unlink()
         again = bsi("--json", "index", brain=root, now="2026-03-16T23:00:00Z")
         assert again.json()["imported_signals"] == []
+
+
+def test_an_index_that_is_not_utf8_keeps_its_bytes_and_blocks_no_write(brain: Path) -> None:
+    """SPEC 13: a hand-edited BRAIN-INDEX.md saved in Latin-1 (bytes that are not UTF-8) was an internal error
+    (exit 70) for every write. The write goes on: the block is regenerated, the text around it kept byte for byte."""
+    index = brain / "BRAIN-INDEX.md"
+    ok(run_bsi("index", brain=brain))
+    text = index.read_bytes()
+    hand = "\n## Notes\nCafé crème: réunion à 9h\n".encode("latin-1")
+    index.write_bytes(b"# Index \xe9t\xe9\n" + text + hand)
+    sess = ok(run_bsi("claim", "open", "--scope", "src/", brain=brain))
+    data = index.read_bytes()
+    assert data.startswith(b"# Index \xe9t\xe9\n") and data.endswith(hand)
+    assert sess in data.decode("utf-8", "replace")
+    assert data.count(START.encode()) == 1 and data.count(END.encode()) == 1
+    assert ok(run_bsi("claim", "list", brain=brain))

@@ -18,7 +18,7 @@ from tests.bsi import NOW, bsi_command, clean_env, ok, run_bsi
 from tests.conftest import tree_bytes
 
 
-def _no_room(path: str | os.PathLike[str], text: str) -> None:
+def _no_room(path: str | os.PathLike[str], text: str, errors: str = "strict") -> None:
     raise OSError(errno.ENOSPC, "No space left on device", str(path))
 
 
@@ -39,7 +39,7 @@ def test_a_full_disk_exits_74_names_the_path_and_leaves_nothing_half_written(
 
 def test_a_denied_write_exits_73(brain: Path, monkeypatch: pytest.MonkeyPatch,
                                  capsys: pytest.CaptureFixture[str]) -> None:
-    def denied(path: str | os.PathLike[str], text: str) -> None:
+    def denied(path: str | os.PathLike[str], text: str, errors: str = "strict") -> None:
         raise PermissionError(errno.EACCES, "Permission denied", str(path))
 
     monkeypatch.setattr(index_file, "atomic_write_text", denied)
@@ -51,7 +51,7 @@ def test_a_denied_write_exits_73(brain: Path, monkeypatch: pytest.MonkeyPatch,
 
 def test_any_other_os_error_is_still_a_bug(brain: Path, monkeypatch: pytest.MonkeyPatch,
                                            capsys: pytest.CaptureFixture[str]) -> None:
-    def broken(path: str | os.PathLike[str], text: str) -> None:
+    def broken(path: str | os.PathLike[str], text: str, errors: str = "strict") -> None:
         raise OSError(errno.EIO, "Input/output error", str(path))
 
     monkeypatch.delenv("BSI_DEBUG", raising=False)
@@ -90,7 +90,7 @@ def test_a_read_only_brain_is_a_plain_refusal_for_every_write(brain: Path, tmp_p
 
 def test_an_agent_refused_by_its_sandbox_is_pointed_to_the_mcp_tools(
         brain: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    def read_only(path: str | os.PathLike[str], text: str) -> None:
+    def read_only(path: str | os.PathLike[str], text: str, errors: str = "strict") -> None:
         raise OSError(errno.EROFS, "Read-only file system", str(path))
 
     monkeypatch.setattr(index_file, "atomic_write_text", read_only)

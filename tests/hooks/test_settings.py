@@ -146,3 +146,18 @@ def test_a_bsi_path_with_a_space_is_one_word_for_the_hooks_and_the_mcp_entry(bra
     assert again.code == 0 and "unchanged" in again.out, again
     pre = json.loads((brain / ".claude" / "settings.json").read_text())["hooks"]["PreToolUse"]
     assert [hook["command"] for group in pre for hook in group["hooks"]] == [f"{quoted} hook pre-tool-use"]
+
+
+def test_a_lone_surrogate_in_a_foreign_entry_is_kept_as_written(brain: Path) -> None:
+    """`"\\ud800"` is valid JSON (the clients' JSON.parse reads it) but no UTF-8 text: install, `mcp install` and a
+    second run were an internal error (exit 70). The foreign entry is kept with its escape, and a rerun is unchanged."""
+    for args, name in ((("hooks", "install"), ".claude/settings.json"), (("mcp", "install"), ".mcp.json")):
+        path = brain / name
+        path.parent.mkdir(exist_ok=True)
+        path.write_text('{"foreign": "a\\ud800b", "ok": "café"}\n', encoding="utf-8")
+        ok(run_bsi(*args, brain=brain))
+        text = path.read_text(encoding="utf-8")
+        assert '"a\\ud800b"' in text and '"café"' in text
+        assert json.loads(text)["foreign"] == "a\ud800b"
+        assert "unchanged" in run_bsi(*args, brain=brain).out + run_bsi(*args, brain=brain).err
+        assert path.read_text(encoding="utf-8") == text

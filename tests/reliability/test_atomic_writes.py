@@ -91,7 +91,7 @@ def test_full_disk_while_writing_the_index_puts_the_claim_back(tmp_path: Path,
     root = init_brain(tmp_path / "brain")
     brain = Brain(root, now=T0)
 
-    def full(path: object, text: str) -> None:
+    def full(path: object, text: str, errors: str = "strict") -> None:
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(index_file, "atomic_write_text", full)

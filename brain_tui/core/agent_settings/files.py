@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import shutil
 from collections.abc import Sequence
 from pathlib import Path
@@ -17,6 +18,9 @@ from typing import Any
 
 from brain_tui.core.errors import InvalidData
 from brain_tui.core.record import field, record
+
+#: A UTF-16 surrogate left alone by `json.loads` (``"\\ud800"``, valid JSON): UTF-8 cannot write it.
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 #: One hook: (the client's event name, its matcher or None, our kebab-case event).
 HookSpec = tuple[str, str | None, str]
@@ -118,8 +122,13 @@ def load(path: Path) -> dict[str, Any]:
 
 
 def render(data: dict[str, Any]) -> str:
-    """The file's text: two-space indent, UTF-8, one final newline (stable: a second run compares equal)."""
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    """The file's text: two-space indent, UTF-8, one final newline (stable: a second run compares equal).
+
+    A lone surrogate (``"\\ud800"`` in a foreign entry: valid JSON, no UTF-8 text) stays the escape it was read
+    from: it can only stand inside a JSON string, where its escape means the same.
+    """
+    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return _LONE_SURROGATE.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
 
 
 def save_text(path: Path, text: str) -> None:

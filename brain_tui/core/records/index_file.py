@@ -39,7 +39,11 @@ def refresh(root: Path, take_snapshot: Callable[[], BrainSnapshot], display_tz: 
     written, so a kill before the commit rolls it back (`Journal.cover`) rather than leaving a file no commit holds
     and no later import writes again. Returns ``(signal IDs imported, brain-relative files written)``."""
     path = root / INDEX_FILE
-    existing = original = path.read_text(encoding="utf-8") if path.is_file() else None
+    raw = path.read_bytes() if path.is_file() else None
+    # Text outside the block is kept byte for byte, bytes that are not UTF-8 too (a hand edit saved in Latin-1);
+    # the legacy rows are read as the readers read them (`index_signals.legacy_rows`: U+FFFD for such bytes).
+    original = None if raw is None else raw.decode("utf-8", "surrogateescape")
+    existing = None if raw is None else raw.decode("utf-8", "replace")
     written: list[str] = []
     imported: list[str] = []
     snapshot = take_snapshot()
@@ -48,9 +52,9 @@ def refresh(root: Path, take_snapshot: Callable[[], BrainSnapshot], display_tz: 
         claims_written = _import_claims(root, existing, written, cover)
         if imported or claims_written:
             snapshot = take_snapshot()
-    new_text = index.apply_block(existing, index.render_block(snapshot, display_tz))
+    new_text = index.apply_block(original, index.render_block(snapshot, display_tz))
     if new_text != original:
-        atomic_write_text(path, new_text)
+        atomic_write_text(path, new_text, errors="surrogateescape")
         written.append(INDEX_FILE)
     return imported, written
 

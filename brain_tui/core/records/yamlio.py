@@ -353,17 +353,18 @@ def dump_round_trip(data: Any) -> str:
     return text
 
 
-def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
+def atomic_write_text(path: str | os.PathLike[str], text: str, errors: str = "strict") -> None:
     """Write a file so it is always whole: old or new, never half-written.
 
-    Temp file in the same folder → flush → fsync → os.replace → fsync of the folder.
+    Temp file in the same folder → flush → fsync → os.replace → fsync of the folder. `errors`: how the text is
+    encoded to UTF-8 (``surrogateescape``: the bytes that were not UTF-8 where the text was read, as they were).
     """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     import secrets  # the write path's only
 
     tmp = target.parent / f"{TEMP_MARK}{target.name}.{os.getpid()}.{secrets.token_hex(4)}"
-    data = text.encode("utf-8")
+    data = text.encode("utf-8", errors)
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
     try:
         with os.fdopen(fd, "wb") as handle:
