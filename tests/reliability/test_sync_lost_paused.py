@@ -60,3 +60,24 @@ def test_an_agents_sync_marks_a_held_claim_lost_while_offline_failed(tmp_path: P
     assert _claim(b, winner)["status"] == "open"
     assert _bsi(b, "10:04", "sync").code == 0
     assert _claim(b, lost)["status"] == "failed"
+
+
+@pytest.mark.parametrize("agent", [False, True], ids=["human", "agent"])
+def test_a_child_opened_offline_never_loses_to_its_own_pilot_paused_meanwhile(tmp_path: Path, agent: bool) -> None:
+    """A pilot pushed, a child opened under it offline, then the human pauses the pilot (the cascade pauses the child
+    too). At sync the paused pilot meets the child's scope by the chain rule alone: that is no loss (nobody else
+    claimed the scope), so the child stays paused with its pilot, whoever syncs."""
+    remote, (a, _b) = make_remote(tmp_path, 2)
+    pilot = _bsi(a, "10:00", "--sync", "claim", "open", "--scope", "wiki/", "--type", "pilote", "--slug", "pilot")
+    assert pilot.code == 0, pilot.err
+    child = _bsi(a, "10:01", "--offline", "claim", "open", "--scope", "wiki/page.md", "--parent", pilot.out.strip(),
+                 "--satellite-type", "code", "--slug", "child")
+    assert child.code == 0, child.err
+    assert _bsi(a, "10:02", "--offline", "gate", "pause", pilot.out.strip(), "hold the tree").code == 0
+
+    synced = _bsi(a, "10:03", "sync", agent=agent)
+    assert synced.code == 0, synced.err
+    assert "lost" not in synced.err, synced.err
+    assert _claim(a, child.out.strip())["status"] == "paused"
+    assert _claim(a, pilot.out.strip())["status"] == "paused"
+    assert child.out.strip() in git(remote, "log", "--format=%s", "main")

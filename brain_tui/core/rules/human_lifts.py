@@ -106,8 +106,8 @@ def derived_move(snapshot: BrainSnapshot, claim: Claim, new: str | None, at: dat
 
     A lost claim a human holds (paused, at a gate, stale from either) is marked failed too: it never held its scope
     in git (SPEC 11, 22: the remote's claim was there first), and failing it makes nothing live again, so no pause or
-    gate is lifted. Its winner must then be outside its own tree: a held claim's ancestors are held with it (a pause
-    cascades) and conflict with it by the chain rule alone, which would let an agent end any held child as "lost"."""
+    gate is lifted. Its winner is never its own ancestor (as `reconcile.lost_claims` counts them): a paused, gated or
+    stale ancestor meets it by the chain rule alone, which would let an agent end any held child as "lost"."""
     from brain_tui.core.rules.conflicts import CORRUPT, find_conflicts
     from brain_tui.core.rules.effective import stale_origin
     from brain_tui.core.rules.skew import revivable
@@ -117,7 +117,7 @@ def derived_move(snapshot: BrainSnapshot, claim: Claim, new: str | None, at: dat
         return True
     if new != Status.FAILED.value or old in _TERMINAL:
         return False
-    tree = {a.sess_id for a in snapshot.ancestors(claim.sess_id)} if _hold(claim.data, old) in _HELD else set()
+    tree = {a.sess_id for a in snapshot.ancestors(claim.sess_id)}
     winners = find_conflicts(snapshot, claim.scope, parent=claim.parent, satellite_type=claim.satellite_type,
                              exclude=claim.sess_id)
     return any(w.status != CORRUPT and w.sess_id not in tree for w in winners)

@@ -88,6 +88,8 @@ def lost_claims(snapshot: BrainSnapshot, local_ids: Collection[str]) -> list[Los
     The remote's claims were pushed first, so they hold the scope; conflicts
     between two local claims are not a loss (they were decided locally), and a
     remote claim file that does not read is no winner (it still blocks new claims).
+    Nor is the claim's own ancestor: one paused, gated or stale meets its child's scope by the chain rule alone
+    (no delegation through it), which is a hold of the tree, not another machine's claim on the scope.
     """
     if not local_ids:
         return []
@@ -97,10 +99,11 @@ def lost_claims(snapshot: BrainSnapshot, local_ids: Collection[str]) -> list[Los
         claim = snapshot.claim(sess_id)
         if claim is None or not claim.is_blocking:
             continue
+        tree = {a.sess_id for a in snapshot.ancestors(sess_id)}
         winners = [c for c in conflicts.find_conflicts(snapshot, claim.scope, parent=claim.parent,
                                                       satellite_type=claim.satellite_type, exclude=sess_id,
                                                       index=index)
-                   if c.sess_id not in local_ids and c.status != conflicts.CORRUPT]
+                   if c.sess_id not in local_ids and c.sess_id not in tree and c.status != conflicts.CORRUPT]
         if winners:
             lost.append(LostClaim(sess_id=sess_id, scope=claim.scope_text, winners=tuple(winners)))
     return lost
