@@ -55,7 +55,7 @@ def session_start(ctx: HookContext) -> Answer:
         facts.append(f"BSI: this event names agent session {session} but does not come from its agent process: "
                      "its claims are not this session's.")
         bound = []
-    snapshot = brain.snapshot()
+    snapshot = _judged(brain.snapshot())
     facts.append(brain_state(ctx, snapshot))
     stale = stale_notice(snapshot)
     if stale:
@@ -83,13 +83,23 @@ def session_start(ctx: HookContext) -> Answer:
     return Answer(0, wire.dumps(wire.context("SessionStart", text)))
 
 
+def _judged(snapshot: BrainSnapshot) -> BrainSnapshot:
+    """The brain as the session's claim is judged (`authority.judged`): a hook's clock behind the machine's tells no
+    claim that ran out that it is open with time left."""
+    from brain_tui.core.rules.authority import judged
+
+    return judged(snapshot)
+
+
 def brain_state(ctx: HookContext, snapshot: BrainSnapshot) -> str:
     """A short brain state (SPEC 16, the part a session needs): where, how many claims, what waits."""
+    from brain_tui.core.rules.effective import effective_status
     from brain_tui.core.sync import gitops
 
     counts: dict[str, int] = {}
-    for claim in snapshot.claims:
-        counts[claim.status] = counts.get(claim.status, 0) + 1
+    for claim in snapshot.claims:  # as the rules read them: a claim past its TTL is stale, marked or not
+        status = effective_status(claim, snapshot.now)
+        counts[status] = counts.get(status, 0) + 1
     active = ", ".join(f"{counts[s]} {s}" for s in ("open", "waiting_human", "paused", "stale") if counts.get(s))
     try:
         head = gitops.head_summary(ctx.brain.root)
@@ -105,14 +115,16 @@ def brain_state(ctx: HookContext, snapshot: BrainSnapshot) -> str:
 def claim_facts(claim: Claim, snapshot: BrainSnapshot) -> list[str]:
     """The claim's facts: ID, scope, status, TTL left, tier requirement, parent, triggers."""
     from brain_tui.core.records.model import TIER_NAMES, tier_of
+    from brain_tui.core.rules.effective import effective_status
 
     tier = tier_of(claim)
+    status = effective_status(claim, snapshot.now)  # a claim past its TTL is stale, marked or not (SPEC 6.3)
     left = ""
     if claim.expires_at is not None:
         minutes = int((claim.expires_at - snapshot.now).total_seconds() // 60)
         left = f"; TTL left {minutes} min" if minutes >= 0 else f"; TTL over by {-minutes} min"
     lines = [
-        f"BSI claim {claim.sess_id}: status {fact(claim.status, 20)}; scope {fact(claim.scope_text, 300)}{left}; "
+        f"BSI claim {claim.sess_id}: status {fact(status, 20)}; scope {fact(claim.scope_text, 300)}{left}; "
         f"tier {tier} ({TIER_NAMES[tier]}): close with `{close_command(claim)}`.",
     ]
     if claim.parent:
@@ -156,14 +168,17 @@ def user_prompt_submit(ctx: HookContext) -> Answer:
         return Answer()
     brain = ctx.brain
     agents.note_event(ctx.root, bound[0], ctx.agent_session, brain.now(), transcript(ctx), working=True)
-    snapshot = brain.snapshot()
+    snapshot = _judged(brain.snapshot())
     claim = snapshot.claim(bound[0])
     if claim is None:
         return Answer()
     items: list[tuple[str, str]] = []
     items.extend(signal_item(sig) for sig in pending_signals(snapshot, claim.sess_id))
     items.extend(gate_items(claim))
-    if claim.expires_at is not None and claim.status == Status.OPEN:
+    from brain_tui.core.rules.effective import effective_status
+
+    status = effective_status(claim, snapshot.now)
+    if claim.expires_at is not None and status == Status.OPEN:
         left = (claim.expires_at - snapshot.now).total_seconds()
         if 0 <= left < TTL_WARNING_S:
             items.append((f"ttl:{claim.expires_at.isoformat()}",
@@ -172,7 +187,7 @@ def user_prompt_submit(ctx: HookContext) -> Answer:
     lines = [line for key, line in items if key in fresh]
     if not lines:
         return Answer()
-    text = "\n".join([f"BSI: new for claim {claim.sess_id} (status {fact(claim.status, 20)}):", *lines])
+    text = "\n".join([f"BSI: new for claim {claim.sess_id} (status {fact(status, 20)}):", *lines])
     if len(text) > CONTEXT_LIMIT:
         text = text[: CONTEXT_LIMIT - 1] + "…"
     return Answer(0, wire.dumps(wire.context("UserPromptSubmit", text)))

@@ -325,8 +325,12 @@ def check_scope(s: Session, scopes: list[str], parent: str | None = None,
 
 
 def preflight(s: Session, file: str, sess_id: str | None = None) -> dict[str, Any]:
-    """`bsi preflight check --json`: go, or a refusal with the code of SPEC 10 as `exit`."""
-    return s.brain.preflight(s.own(sess_id, "preflight"), file).as_dict()
+    """`bsi preflight check --json`: go, or a refusal with the code of SPEC 10 as `exit`; asked as the server's agent,
+    whatever its process shows (an agent's claim is judged at the machine's clock when the given one runs behind)."""
+    from brain_tui.core.rules.own_writes import writing_as
+
+    with writing_as(s.actor):
+        return s.brain.preflight(s.own(sess_id, "preflight"), file).as_dict()
 
 
 def signal_send(s: Session, to: str, type: str, payload: str, scope: str = "",

@@ -110,25 +110,27 @@ def expired(tmp_path: Path) -> tuple[Path, str]:
 def test_an_agent_cannot_lift_its_own_stale_claim_with_a_clock_behind(expired: tuple[Path, str],
                                                                       marked: bool) -> None:
     """At a clock two hours behind, the claim looks alive (or its watchdog mark looks dated in the future, which
-    sync's skew repair takes back): a renew would make it live again at the machine's clock. Lifting a stale
-    claim is a human's (SPEC 6.3, 21.2): refused (77), nothing written."""
+    sync's skew repair takes back): a renew would make it live again at the machine's clock. An agent's renew
+    judges the claim at the machine's clock: a claim that ran out is stale and not renewed (12); a mark taken back
+    as suspect would be lifted, and lifting a stale claim is a human's (SPEC 6.3, 21.2): refused (77). Nothing
+    written either way."""
     root, sess = expired
     if marked:
         assert bsi(root, "watchdog").code == 0
     before = tree_bytes(root)
     env = {**AGENT, "BSI_SESSION": sess}
     proc = bsi(root, "claim", "renew", sess, "--ttl", "4h", now=earlier(150), env=env)
-    assert proc.code == 77, proc
-    assert "release" in proc.err and "Traceback" not in proc.err
+    assert proc.code == (77 if marked else 12), proc
+    assert ("release" if marked else "stale") in proc.err and "Traceback" not in proc.err
     assert tree_bytes(root) == before
 
 
-def test_an_agent_may_still_renew_at_a_clock_behind_when_it_lifts_nothing(expired: tuple[Path, str]) -> None:
-    """A renew at a clock behind that leaves the claim expired at the machine's clock lifts nothing (the suite's
-    agents run at a fixed past time), and a human may simulate any time."""
+def test_a_renew_at_a_clock_behind_is_a_humans_simulation_only(expired: tuple[Path, str]) -> None:
+    """An agent's renew at a clock behind judges the claim at the machine's clock, where it ran out: not renewed
+    (12), even when the new expiry would leave it expired; a human may simulate any time."""
     root, sess = expired
     env = {**AGENT, "BSI_SESSION": sess}
-    assert bsi(root, "claim", "renew", sess, "--ttl", "1h", now=earlier(170), env=env).code == 0
+    assert bsi(root, "claim", "renew", sess, "--ttl", "1h", now=earlier(170), env=env).code == 12
     assert bsi(root, "claim", "renew", sess, "--ttl", "4h", now=earlier(150)).code == 0
 
 

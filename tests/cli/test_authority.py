@@ -17,6 +17,7 @@ import pytest
 
 from brain_tui.core.rules.authority import agent_ancestors
 from tests.bsi import BSI, NOW, Run, clean_env, ok, run_bsi
+from tests.clock import live_now
 from tests.conftest import load_claim, signal_docs, tree_bytes
 
 ALICE = "11111111-aaaa-4aaa-8aaa-111111111111"
@@ -208,10 +209,11 @@ def test_an_agent_launches_an_agent_only_for_its_own_claim(brain: Path) -> None:
 
 def test_a_codex_agent_binds_its_thread_and_acts_for_its_claim(brain: Path) -> None:
     codex = clean_env(CODEX_THREAD_ID="thread-7", CODEX_SANDBOX_NETWORK_DISABLED="1")
-    mine = opened(brain, "--scope", "a/", env=codex)
+    now = live_now()  # an agent's renew judges the claim at the machine's clock
+    mine = ok(run_bsi("claim", "open", "--scope", "a/", brain=brain, env=codex, now=now))
     assert load_claim(brain, mine)["agent_session"] == "thread-7"
-    assert run_bsi("claim", "renew", mine, brain=brain, env=codex).code == 0
-    assert run_bsi("claim", "renew", mine, brain=brain, env=clean_env(CODEX_THREAD_ID="thread-8")).code == 77
+    assert run_bsi("claim", "renew", mine, brain=brain, env=codex, now=now).code == 0
+    assert run_bsi("claim", "renew", mine, brain=brain, env=clean_env(CODEX_THREAD_ID="thread-8"), now=now).code == 77
 
 
 LAUNCHER = """

@@ -19,6 +19,7 @@ import pytest
 
 from brain_tui.core.rules.authority import agent_ancestors
 from tests.bsi import BRAIN_AND_GIT, NOW, bsi_command, clean_env, ok, run_bsi
+from tests.clock import live_now
 from tests.conftest import load_claim, tree_bytes
 from tests.hooks.fake_agent import FakeAgent
 
@@ -84,11 +85,12 @@ def test_an_mcp_server_started_from_the_agents_shell_cannot_borrow_another_claim
     assert tree_bytes(brain) == before and load_claim(brain, human_claim)["status"] == "open"
 
 
-def test_a_launched_agent_acts_for_the_claim_it_was_launched_with(brain: Path, human_claim: str,
-                                                                  tmp_path: Path) -> None:
+def test_a_launched_agent_acts_for_the_claim_it_was_launched_with(brain: Path, tmp_path: Path) -> None:
+    now = live_now()  # an agent's renew judges the claim at the machine's clock
+    human_claim = ok(run_bsi("claim", "open", "--scope", "src/", "--story", "the human's", brain=brain, now=now))
     launched = FakeAgent(tmp_path / "launched", env=shell_env(BSI_SESSION=human_claim))
     try:
-        done = launched.run(bsi_command("claim", "renew", human_claim, brain=brain, now=NOW),
+        done = launched.run(bsi_command("claim", "renew", human_claim, brain=brain, now=now),
                             env=shell_env(BSI_SESSION=human_claim), cwd=brain)
     finally:
         launched.close()
@@ -99,9 +101,9 @@ def test_a_launched_agent_acts_for_the_claim_it_was_launched_with(brain: Path, h
 OTHER = "bbbbbbbb-2222-4000-8000-0000000000bb"
 
 
-def opened_by(agent: FakeAgent, brain: Path, session: str) -> str:
-    """A claim opened from `agent`'s shell: bound to `session`, whose agent process is recorded."""
-    done = agent.run(bsi_command("claim", "open", "--scope", "docs/", "--story", "its work", brain=brain, now=NOW),
+def opened_by(agent: FakeAgent, brain: Path, session: str, now: str = NOW) -> str:
+    """A claim opened from `agent`'s shell (at `now`): bound to `session`, whose agent process is recorded."""
+    done = agent.run(bsi_command("claim", "open", "--scope", "docs/", "--story", "its work", brain=brain, now=now),
                      env=shell_env(CLAUDE_CODE_SESSION_ID=session), cwd=brain)
     assert done.returncode == 0, done
     return done.stdout.strip()
@@ -111,14 +113,15 @@ def test_an_agents_shell_cannot_borrow_another_agents_session_id(brain: Path, ag
                                                                  tmp_path: Path) -> None:
     other = FakeAgent(tmp_path / "other", env=shell_env(CLAUDE_CODE_SESSION_ID=OTHER))
     try:
-        theirs = opened_by(other, brain, OTHER)
+        now = live_now()  # its own agent's renew judges the claim at the machine's clock
+        theirs = opened_by(other, brain, OTHER, now)
         before = tree_bytes(brain)
-        done = agent.run(bsi_command("claim", "close", theirs, "--status", "ok", brain=brain, now=NOW),
+        done = agent.run(bsi_command("claim", "close", theirs, "--status", "ok", brain=brain, now=now),
                          env=shell_env(CLAUDE_CODE_SESSION_ID=OTHER), cwd=brain)
         assert done.returncode == 77, done
         assert theirs in done.stderr, done.stderr
         assert tree_bytes(brain) == before and load_claim(brain, theirs)["status"] == "open"
-        mine = other.run(bsi_command("claim", "renew", theirs, brain=brain, now=NOW),
+        mine = other.run(bsi_command("claim", "renew", theirs, brain=brain, now=now),
                          env=shell_env(CLAUDE_CODE_SESSION_ID=OTHER), cwd=brain)
         assert mine.returncode == 0, mine  # its own agent still acts for it
     finally:

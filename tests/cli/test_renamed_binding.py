@@ -66,11 +66,12 @@ def test_an_agent_launched_for_a_renamed_claim_cannot_write_the_other_machines_s
 
 
 def test_an_agent_launched_for_a_renamed_claim_acts_for_its_new_id_only(tmp_path: Path) -> None:
-    b, theirs, new = _renamed(tmp_path)
+    now = live_now()  # an agent's renew judges the claim at the machine's clock
+    b, theirs, new = _renamed(tmp_path, now)
     launched = {**racer_env("tester"), "CLAUDECODE": "1", "BSI_SESSION": theirs}
-    refused = bsi(b, "claim", "renew", theirs, env=launched)
+    refused = bsi(b, "claim", "renew", theirs, env=launched, now=now)
     assert refused.code == 77, refused
-    assert bsi(b, "claim", "renew", new, env=launched).code == 0
+    assert bsi(b, "claim", "renew", new, env=launched, now=now).code == 0
 
 
 def test_an_mcp_server_launched_for_a_renamed_claim_names_its_new_id(tmp_path: Path) -> None:

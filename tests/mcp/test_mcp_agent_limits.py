@@ -13,6 +13,7 @@ import pytest
 from mcp.client.client import Client
 
 from tests.bsi import ok, run_bsi
+from tests.clock import live_now
 from tests.conftest import signal_docs, tree_bytes
 from tests.mcp.test_mcp_own_session import A as A_SESSION
 from tests.mcp.test_mcp_own_session import B, serve
@@ -111,7 +112,7 @@ def test_an_agent_locks_only_files_its_own_claim_may_write(brain: Path) -> None:
         return opened, [await mcp.call_tool("lock_acquire", {"file": f, "ttl_min": 480})
                         for f in ("docs/b.md", "./DOCS//b.md", "README.md", "src/a.py")]
 
-    opened, (theirs, spelled, nobodys, mine) = serve(brain, body, CLAUDE_CODE_SESSION_ID=B)
+    opened, (theirs, spelled, nobodys, mine) = serve(brain, body, now=live_now(), CLAUDE_CODE_SESSION_ID=B)
     assert not opened.is_error
     for refused in (theirs, spelled, nobodys):
         doc = refused.structured_content
@@ -137,7 +138,7 @@ def test_an_agent_locks_no_file_its_claim_may_not_write_even_in_its_scope(brain:
         return opened, [await mcp.call_tool("lock_acquire", {"file": f}) for f in files], \
             await mcp.call_tool("lock_acquire", {"file": "src/a.py"})
 
-    opened, refused, mine = serve(brain, body, CLAUDE_CODE_SESSION_ID=B)
+    opened, refused, mine = serve(brain, body, now=live_now(), CLAUDE_CODE_SESSION_ID=B)
     assert not opened.is_error, opened
     for result in refused:
         doc = result.structured_content

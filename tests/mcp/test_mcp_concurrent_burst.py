@@ -18,7 +18,8 @@ from mcp.client.client import Client
 from brain_tui.core.brain import Brain
 from brain_tui.mcp.server import build_server
 from brain_tui.mcp.tools import Session
-from tests.bsi import NOW, clean_env, git
+from tests.bsi import clean_env, git
+from tests.clock import live_now
 from tests.conftest import load_claim
 
 AGENT = "5e4d3c2b-1a09-4f8e-9d7c-6b5a4f3e2d1c"
@@ -95,7 +96,7 @@ def _check_round(brain: Path, r: int, answers: list[tuple[str, dict[str, Any], b
     assert by_name["signal_send"][3]["sig_id"] == after_signals[3]["signals"][0]["sig_id"]
     assert by_name["lock_acquire"][3]["holder"] == pre["sender"]
     assert by_name["preflight"][3]["sess_id"] == pre["renewed"]
-    held = {(lock.file, lock.holder) for lock in Brain(brain, now=NOW).snapshot().locks}
+    held = {(lock.file, lock.holder) for lock in Brain(brain, now=live_now()).snapshot().locks}
     assert (f"pre{r}b/y.md", pre["sender"]) in held and not {h for h in held if h[0] == f"pre{r}a/held.md"}
 
 
@@ -113,7 +114,8 @@ def _check_brain(brain: Path) -> None:
 
 
 def test_bursts_of_mixed_calls_each_get_their_own_answer(brain: Path) -> None:
-    session = Session(brain, now=NOW, environ={**clean_env(), "CLAUDE_CODE_SESSION_ID": AGENT}, client="")
+    # the claims opened here are renewed, locked and gated: at the machine's clock, as an agent's server judges them
+    session = Session(brain, now=live_now(), environ={**clean_env(), "CLAUDE_CODE_SESSION_ID": AGENT}, client="")
 
     async def main() -> list[list[tuple[str, dict[str, Any], bool, Any]]]:
         async with Client(build_server(session)) as client:

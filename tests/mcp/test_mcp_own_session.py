@@ -20,15 +20,19 @@ from brain_tui.core.sessions import handover
 from brain_tui.mcp.server import build_server
 from brain_tui.mcp.tools import Session
 from tests.bsi import NOW, clean_env, ok, run_bsi
+from tests.clock import live_now
 from tests.conftest import load_claim, signal_docs
 
 A = "aaaaaaaa-1111-4000-8000-00000000000a"
 B = "bbbbbbbb-2222-4000-8000-00000000000b"
 
 
-def serve(brain: Path, body: Callable[[Client], Awaitable[Any]], client: str = "client-b", **environ: str) -> Any:
+def serve(brain: Path, body: Callable[[Client], Awaitable[Any]], client: str = "client-b", now: str = NOW,
+          **environ: str) -> Any:
+    """Drive a server's tools in process. An MCP server acts as an agent: a tool that writes, locks or decides judges
+    a claim at the machine's clock when `now` runs behind it (give `tests.clock.live_now()` there)."""
     env = {k: v for k, v in clean_env().items() if not k.startswith(("CLAUDE", "GEMINI", "CODEX", "BSI_"))}
-    session = Session(brain, now=NOW, environ={**env, **environ}, client=client)
+    session = Session(brain, now=now, environ={**env, **environ}, client=client)
 
     async def main() -> Any:
         async with Client(build_server(session)) as mcp:
@@ -89,21 +93,25 @@ def test_a_stale_claim_of_another_session_cannot_be_closed_late(brain: Path) -> 
     assert opened.is_error and opened.structured_content["kind"] == "conflict"
 
 
-def test_own_claims_by_every_way_a_session_holds_them(brain: Path, a_claim: str) -> None:
+def test_own_claims_by_every_way_a_session_holds_them(brain: Path) -> None:
+    now = live_now()  # a renew judges the claim at the machine's clock: claims that live at it
+    a_claim = ok(run_bsi("claim", "open", "--scope", "src/", "--story", "a's work", "--agent-session", A, brain=brain,
+                         now=now))
+
     def renewed(sess_id: str, client: str = "client-b", **environ: str) -> bool:
         async def body(mcp: Client) -> Any:
             return await mcp.call_tool("claim_renew", {"sess_id": sess_id})
 
-        return not serve(brain, body, client=client, **environ).is_error
+        return not serve(brain, body, client=client, now=now, **environ).is_error
 
     assert renewed(a_claim, CLAUDE_CODE_SESSION_ID=A)  # the session the client gave
     assert renewed(a_claim, BSI_SESSION=a_claim)  # the launcher's claim
     assert not renewed(a_claim)  # no session at all
 
     # a session bound under the server's client process (Gemini CLI: no ID in the server's environment)
-    gem = ok(run_bsi("claim", "open", "--scope", "docs/", "--story", "g", brain=brain))
-    handover.leave_pending(brain, gem, "client-g", Brain(brain, now=NOW).now())
-    assert handover.adopt_pending(brain, "gem-1", "client-g", Brain(brain, now=NOW).now()) == [gem]
+    gem = ok(run_bsi("claim", "open", "--scope", "docs/", "--story", "g", brain=brain, now=now))
+    handover.leave_pending(brain, gem, "client-g", Brain(brain, now=now).now())
+    assert handover.adopt_pending(brain, "gem-1", "client-g", Brain(brain, now=now).now()) == [gem]
     assert renewed(gem, client="client-g")
     assert not renewed(gem, client="client-other")
 
@@ -112,5 +120,5 @@ def test_own_claims_by_every_way_a_session_holds_them(brain: Path, a_claim: str)
         return (await mcp.call_tool("claim_renew", {"sess_id": mine}), await mcp.call_tool("claim_renew", {}),
                 await mcp.call_tool("lock_acquire", {"file": "lib/x.py"}))
 
-    for result in serve(brain, opened_here, client=""):
+    for result in serve(brain, opened_here, client="", now=now):
         assert not result.is_error, result.structured_content

@@ -16,6 +16,7 @@ from brain_tui.core.sessions import agents, own_tools
 from brain_tui.mcp.server import build_server
 from brain_tui.mcp.tools import Session
 from tests.bsi import NOW, bsi_command, clean_env, ok, run_bsi
+from tests.clock import live_now
 from tests.conftest import load_claim
 from tests.hooks.test_pre_tool_use import assert_allowed, assert_denied, event, hook
 
@@ -26,8 +27,8 @@ TOOLS = {"brain_state", "my_claim", "claim_open", "claim_renew", "claim_close", 
 HUMAN_ONLY = {"gate_approve", "gate_reject", "gate_pause", "gate_resume", "gate_abort", "claim_release", "approve"}
 
 
-def in_process(brain: Path, body: Callable[[Client], Awaitable[Any]], **environ: str) -> Any:
-    session = Session(brain, now=NOW, environ={**clean_env(), **environ})
+def in_process(brain: Path, body: Callable[[Client], Awaitable[Any]], now: str = NOW, **environ: str) -> Any:
+    session = Session(brain, now=now, environ={**clean_env(), **environ})
 
     async def main() -> Any:
         async with Client(build_server(session)) as client:
@@ -98,7 +99,7 @@ def test_refusal_kinds_and_the_gate_flow(brain: Path) -> None:
         out["state"] = await client.call_tool("gate_status", {})
         return out
 
-    out = in_process(brain, body)
+    out = in_process(brain, body, now=live_now())  # a gate request judges the claim at the machine's clock
     assert out["none"].is_error and out["none"].structured_content["kind"] == "not_found"
     assert out["none"].structured_content["exit"] == 66
     assert out["bad"].structured_content["exit"] == 65 and out["bad"].structured_content["kind"] == "invalid"

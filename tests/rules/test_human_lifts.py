@@ -221,3 +221,44 @@ def test_a_move_called_derived_is_one_only_when_the_rule_it_names_would_make_it(
     for build in (resume_as_derived, lambda cs: reconcile.mark_lost(cs, lost)):
         refused_as_agent(brain, monkeypatch, build)
     assert load_claim(brain, paused)["status"] == "paused" and load_claim(brain, other)["status"] == "open"
+
+
+def test_a_held_child_is_never_lost_to_its_own_held_ancestor(brain: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A lost claim a human holds may be marked failed by an agent's sync (it never held its scope in git), but only
+    # for a winner outside its tree: a paused pilot conflicts with its paused child by the chain rule alone, and
+    # an agent's Python would end any held child by calling it lost to its own pilot.
+    from brain_tui.core.rules import conflicts, reconcile
+
+    pilot = open_in(brain, "src/", type="pilote", slug="pilot", story="work")
+    child = open_in(brain, "src/a.md", parent=pilot, satellite_type="code", slug="child", story="work")
+    at(brain).gates.pause(pilot, "hold the tree")
+    assert load_claim(brain, child)["status"] == "paused"
+    winner = conflicts.Conflict(sess_id=pilot, instance="", scope="src/", status="paused", overlap="src/")
+    lost = [reconcile.LostClaim(sess_id=child, scope="src/a.md", winners=(winner,))]
+    refused_as_agent(brain, monkeypatch, lambda cs: reconcile.mark_lost(cs, lost))
+    assert load_claim(brain, child)["status"] == "paused"
+
+
+def test_a_held_pilot_is_never_lost_to_its_own_held_child(brain: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The other way round: a paused child meets its paused pilot's scope too; failing the pilot as "lost" to it
+    # would end the human's pause of the tree and free the pilot's scope.
+    from brain_tui.core.rules import conflicts, reconcile
+
+    pilot = open_in(brain, "src/", type="pilote", slug="pilot", story="work")
+    child = open_in(brain, "src/a.md", parent=pilot, satellite_type="code", slug="child", story="work")
+    at(brain).gates.pause(pilot, "hold the tree")
+    winner = conflicts.Conflict(sess_id=child, instance="", scope="src/a.md", status="paused", overlap="src/a.md")
+    lost = [reconcile.LostClaim(sess_id=pilot, scope="src/", winners=(winner,))]
+    refused_as_agent(brain, monkeypatch, lambda cs: reconcile.mark_lost(cs, lost))
+    assert load_claim(brain, pilot)["status"] == "paused"
+
+
+def test_an_open_pilot_is_never_lost_to_its_own_child(brain: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from brain_tui.core.rules import conflicts, reconcile
+
+    pilot = open_in(brain, "src/", type="pilote", slug="pilot", story="work")
+    child = open_in(brain, "src/a.md", parent=pilot, satellite_type="code", slug="child", story="work")
+    winner = conflicts.Conflict(sess_id=child, instance="", scope="src/a.md", status="open", overlap="src/a.md")
+    lost = [reconcile.LostClaim(sess_id=pilot, scope="src/", winners=(winner,))]
+    refused_as_agent(brain, monkeypatch, lambda cs: reconcile.mark_lost(cs, lost))
+    assert load_claim(brain, pilot)["status"] == "open"

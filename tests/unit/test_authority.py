@@ -265,7 +265,8 @@ def test_an_agent_acts_only_for_its_own_claims(live_brain: Brain, as_agent: Call
     assert brain.close_claim(mine, CloseRequest(status="ok")).status == "closed"
 
 
-def test_a_launched_session_acts_for_its_bsi_session(brain: Brain, as_agent: Callable[..., None]) -> None:
+def test_a_launched_session_acts_for_its_bsi_session(live_brain: Brain, as_agent: Callable[..., None]) -> None:
+    brain = live_brain  # a renew judges an agent's claim at the machine's clock
     claim = brain.open_claim(request("a/", satellite_type="search"))  # opened by the human pilot
     as_agent(None, BSI_SESSION=claim)
     assert brain.renew_claim(claim)
@@ -274,7 +275,9 @@ def test_a_launched_session_acts_for_its_bsi_session(brain: Brain, as_agent: Cal
         brain.renew_claim(claim, actor=other)  # an MCP server's actor speaks for its own claims only
 
 
-def test_a_handed_over_session_acts_for_the_claims_bound_to_it(brain: Brain, as_agent: Callable[..., None]) -> None:
+def test_a_handed_over_session_acts_for_the_claims_bound_to_it(live_brain: Brain,
+                                                               as_agent: Callable[..., None]) -> None:
+    brain = live_brain  # a renew judges an agent's claim at the machine's clock
     as_agent(ALICE)
     claim = brain.open_claim(request("a/", satellite_type="search", agent_session=ALICE))
     as_agent(BOB)  # `/clear` gave the session a new ID; the hooks carried the binding over

@@ -314,13 +314,16 @@ def require_true_clock(now: datetime) -> None:
 
 
 def agents_time(now: datetime) -> datetime | None:
-    """When an agent's process judges a claim: the later of its clock and the machine's; None in a human's process.
+    """When an agent judges a claim: the later of its clock and the machine's; None for a human.
 
     A `--now` or `$BRAIN_NOW` behind the machine's clock would keep alive a claim that ran out (stale, held until a
-    human releases it, SPEC 6.3) and let its agent write, lock or raise a gate for it. A human's process may
-    simulate any time (tests, demos, the cockpit's snapshots).
+    human releases it, SPEC 6.3) and let its agent write, lock or raise a gate for it. A human may simulate any time
+    (tests, demos, the cockpit's snapshots). Who judges is who acts (`own_writes.acting`): the agent a verb was given
+    (an MCP server's, whatever its process), else the process's own actor.
     """
-    if not current_actor().is_agent:
+    from brain_tui.core.rules.own_writes import acting
+
+    if not effective(acting()).is_agent:
         return None
     from brain_tui.core.clock import system_clock
 

@@ -354,12 +354,15 @@ def _check_closable(snapshot: BrainSnapshot, claim: Claim) -> None:
 def renew_claim(cs: ChangeSet, sess_id: str, ttl: timedelta | None) -> str:
     """Extend a live claim's expiry, never past opened_at + 8 h (SPEC 6.3 last row); the new expiry, formatted.
 
-    From ``open``, ``waiting_human`` and ``paused`` (a gate waiting for a human must not die unseen); never once stale.
+    From ``open``, ``waiting_human`` and ``paused`` (a gate waiting for a human must not die unseen); never once stale:
+    an agent's claim is judged at the machine's clock when the brain's runs behind it (`authority.judged`).
     """
+    from brain_tui.core.rules.authority import judged
+
     claim = require_claim(cs.snapshot, sess_id)
     now = cs.snapshot.now
     revived = skew.revive(cs, claim, sess_id)  # a stale mark from a clock ahead
-    current = revived or effective_status(claim, now)
+    current = revived or effective_status(claim, judged(cs.snapshot).now)
     if current not in RENEWABLE:
         raise refuse_transition(claim, "renew", RENEWABLE, current)
     duration = ttl if ttl is not None else claim_ttl(claim.data.get("ttl"), cs.snapshot.default_ttl)

@@ -102,7 +102,12 @@ _HELD = frozenset({Status.PAUSED.value, Status.WAITING_HUMAN.value})
 def derived_move(snapshot: BrainSnapshot, claim: Claim, new: str | None, at: datetime) -> bool:
     """True when the derived rule a write names (`ChangeSet.derived`, which any caller can set) makes this move:
     a suspect stale mark taken back to the hold it was marked over (`skew.revive`), or a claim lost at sync,
-    which another blocking claim holds the scope of, marked failed while no human holds it (`reconcile.mark_lost`)."""
+    which another blocking claim holds the scope of, marked failed (`reconcile.mark_lost`).
+
+    A lost claim a human holds (paused, at a gate, stale from either) is marked failed too: it never held its scope
+    in git (SPEC 11, 22: the remote's claim was there first), and failing it makes nothing live again, so no pause or
+    gate is lifted. Its winner is never its own ancestor (as `reconcile.lost_claims` counts them): a paused, gated or
+    stale ancestor meets it by the chain rule alone, which would let an agent end any held child as "lost"."""
     from brain_tui.core.rules.conflicts import CORRUPT, find_conflicts
     from brain_tui.core.rules.effective import stale_origin
     from brain_tui.core.rules.skew import revivable
@@ -110,11 +115,12 @@ def derived_move(snapshot: BrainSnapshot, claim: Claim, new: str | None, at: dat
     old = str(claim.status)
     if old == Status.STALE.value and revivable(claim, at) and new == str(stale_origin(claim, at)):
         return True
-    if new != Status.FAILED.value or old in _TERMINAL or _hold(claim.data, old) in _HELD:
+    if new != Status.FAILED.value or old in _TERMINAL:
         return False
+    tree = {a.sess_id for a in snapshot.ancestors(claim.sess_id)}
     winners = find_conflicts(snapshot, claim.scope, parent=claim.parent, satellite_type=claim.satellite_type,
                              exclude=claim.sess_id)
-    return any(w.status != CORRUPT for w in winners)
+    return any(w.status != CORRUPT and w.sess_id not in tree for w in winners)
 
 
 def _hold_lifted(data: Mapping[str, Any] | None, old: str | None, text: str, new: str) -> str:

@@ -17,11 +17,12 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up asks `acting` (issue 18)
 if TYPE_CHECKING:
     import os
     from datetime import datetime
+    from typing import Any
 
     from brain_tui.core.records.model import BrainSnapshot, Claim
     from brain_tui.core.rules.authority import Actor
@@ -41,6 +42,11 @@ def writing_as(actor: Actor | None) -> Iterator[None]:
         yield
     finally:
         _WRITER.reset(token)
+
+
+def acting() -> Actor | None:
+    """The actor the verb running in this thread decided on (`writing_as`); None: the process's own."""
+    return _WRITER.get()
 
 
 def writer(root: str | os.PathLike[str]) -> Actor:

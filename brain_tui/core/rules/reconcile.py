@@ -26,6 +26,8 @@ from brain_tui.core.rules import conflicts
 if TYPE_CHECKING:
     from brain_tui.core.records.changes import ChangeSet
 
+#: The statuses a human's hold leaves a claim in (a pause, a gate): named in a lost claim's reason.
+_HELD = frozenset({"paused", "waiting_human"})
 _CANONICAL_RE = re.compile(r"^(sess-\d{8}-\d{4}-)[a-z0-9][a-z0-9-]*\Z")
 
 
@@ -86,6 +88,8 @@ def lost_claims(snapshot: BrainSnapshot, local_ids: Collection[str]) -> list[Los
     The remote's claims were pushed first, so they hold the scope; conflicts
     between two local claims are not a loss (they were decided locally), and a
     remote claim file that does not read is no winner (it still blocks new claims).
+    Nor is the claim's own ancestor: one paused, gated or stale meets its child's scope by the chain rule alone
+    (no delegation through it), which is a hold of the tree, not another machine's claim on the scope.
     """
     if not local_ids:
         return []
@@ -95,20 +99,27 @@ def lost_claims(snapshot: BrainSnapshot, local_ids: Collection[str]) -> list[Los
         claim = snapshot.claim(sess_id)
         if claim is None or not claim.is_blocking:
             continue
+        tree = {a.sess_id for a in snapshot.ancestors(sess_id)}
         winners = [c for c in conflicts.find_conflicts(snapshot, claim.scope, parent=claim.parent,
                                                       satellite_type=claim.satellite_type, exclude=sess_id,
                                                       index=index)
-                   if c.sess_id not in local_ids and c.status != conflicts.CORRUPT]
+                   if c.sess_id not in local_ids and c.sess_id not in tree and c.status != conflicts.CORRUPT]
         if winners:
             lost.append(LostClaim(sess_id=sess_id, scope=claim.scope_text, winners=tuple(winners)))
     return lost
 
 
 def mark_lost(cs: ChangeSet, lost: Sequence[LostClaim]) -> None:
-    """Stage: each lost claim becomes `failed`, naming who claimed the scope first."""
+    """Stage: each lost claim becomes `failed`, naming who claimed the scope first.
+
+    A claim a human paused or gated here is marked too (it never held its scope in git, SPEC 11, 22): its hold
+    (`paused_by`, the gate) stays recorded, and the reason says the hold ended with the claim, nothing resumed."""
     for item in lost:
         names = ", ".join(w.sess_id for w in item.winners)
         reason = f"lost while offline: {names} claimed the scope first"
+        claim = cs.snapshot.claim(item.sess_id)
+        if claim is not None and str(claim.status) in _HELD:
+            reason += f" (it was {claim.status}: the hold ends with the claim, nothing resumed)"
         cs.derived.add(item.sess_id)
         cs.update_claim(item.sess_id, {"status": "failed", "closed_at": cs.ts(), "lost_to": names,
                                        "abort_reason": reason})
