@@ -287,21 +287,24 @@ def require_human(verb: str, target: str) -> None:
 
 
 def require_true_clock(now: datetime) -> None:
-    """Refuse a write at a time more than SPEC 3's clock skew ahead of the system clock inside an agent's process.
+    """Refuse a write at a time more than SPEC 3's clock skew ahead of the system clock by an agent (the one a verb
+    acts as, `own_writes.acting`: an MCP server's whatever its process shows, else the process's own actor).
 
     `--now` and `$BRAIN_NOW` are for tests, simulations and demos: an agent setting its clock ahead would expire
     other sessions' locks (taken over, or removed by `lock cleanup`) and mark their claims stale. The process is
     read only when the clock runs ahead, so an ordinary write pays one clock read.
 
     Raises:
-        HumanOnly: the clock runs ahead and the process runs inside an agent session (exit 77).
+        HumanOnly: the clock runs ahead and an agent acts (exit 77).
     """
     from brain_tui.core.clock import SKEW_TOLERANCE, system_clock
 
     ahead = now - system_clock()
     if ahead <= SKEW_TOLERANCE:
         return
-    actor = current_actor()
+    from brain_tui.core.rules.own_writes import acting
+
+    actor = effective(acting())  # who acts: an MCP server's agent, whatever its process shows
     if not actor.is_agent:
         return
     raise HumanOnly(
