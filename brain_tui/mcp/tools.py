@@ -239,12 +239,16 @@ def brain_state(s: Session) -> dict[str, Any]:
 
 
 def my_claim(s: Session, sess_id: str | None = None) -> dict[str, Any]:
-    """The session's claim, as `bsi claim show --json`, with its liveness."""
+    """The session's claim, as `bsi claim show --json`, with its liveness; its status and TTL as the write rules
+    read them for this agent (at the machine's clock when the server's runs behind, `authority.judged`)."""
     from brain_tui.core.records.views import claim_json
+    from brain_tui.core.rules.authority import judged
     from brain_tui.core.rules.claims import require_claim
+    from brain_tui.core.rules.own_writes import writing_as
 
     own = s.own(sess_id, "show")
-    snapshot = s.brain.snapshot()
+    with writing_as(s.actor):
+        snapshot = judged(s.brain.snapshot())
     out = claim_json(require_claim(snapshot, own), snapshot)
     live = s.brain.agents.liveness().get(own)
     out["liveness"] = live.as_dict() if live else None
