@@ -109,6 +109,20 @@ def age(moment: datetime | None, now: datetime, *, column: bool = False) -> str:
     return in_column(text) if column else text
 
 
+def ago(moment: datetime | None, now: datetime, *, column: bool = False) -> str:
+    """A past moment as ``35m ago``; one still to come (a clock ahead of this one wrote it) as ``in 17m``, never
+    ``in 17m ago``; ``—`` when unknown. `column`: for a table's narrow column (`in_column`)."""
+    text = age(moment, now, column=column)
+    return text if moment is None or moment > now else f"{text} ago"
+
+
+def countdown(moment: datetime, now: datetime) -> str:
+    """Time to `moment` as a TTL counts it (`humanize_countdown`): ``in 1m`` for its last minute, ``1m ago`` from
+    the instant it passed — never ``in 0m`` nor ``0m ago``."""
+    text = humanize_countdown(moment - now)
+    return f"{text[1:]} ago" if text.startswith("-") else f"in {text}"
+
+
 def level_name(claim: Claim) -> str:
     """The claim's level as shown in tables."""
     return LEVEL_NAMES.get(claim.level, claim.level)
