@@ -61,3 +61,17 @@ async def test_a_lock_counts_down_like_a_ttl(make_app, demo_root: Path, seconds:
         assert table.get_cell(table.row_keys[0], "left").plain == cell
         shown = lock_line(app.snapshot, table)
         assert shown is not None and f" · {line} · " in shown.plain, shown.plain
+
+
+@pytest.mark.parametrize(("seconds", "shown_age", "shown_ago"), [
+    (20, "0m", "0m ago"),  # a hook wrote it seconds after the cockpit's last tick: just now, not "in 0m"
+    (59, "0m", "0m ago"),
+    (-30, "0m", "0m ago"),
+    (60, "in 1m", "in 1m"),  # a clock a minute or more ahead: said as such
+    (-5 * 60, "5m", "5m ago"),
+])
+def test_seconds_ahead_read_as_just_now(seconds: int, shown_age: str, shown_ago: str) -> None:
+    from brain_tui.tui.present import age, ago
+
+    moment = NOW + timedelta(seconds=seconds)
+    assert (age(moment, NOW), ago(moment, NOW)) == (shown_age, shown_ago)
