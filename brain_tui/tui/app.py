@@ -33,7 +33,7 @@ from brain_tui.core.sessions.agents import Liveness
 from brain_tui.core.sync import gitops
 
 from . import heap, selection, sources
-from .commands import MUTATING_ACTIONS, bindings_for
+from .commands import MUTATING_ACTIONS, bindings_for, readonly_bindings
 from .feed import LiveFeed, steady_read
 from .messages import CoreDone, EnvRead, FilesChanged, LiveSessionsRead, SnapshotLoaded, SyncFinished, SyncStatusRead
 from .navigation import Navigator
@@ -84,6 +84,7 @@ class BrainApp(App[int]):
     BINDINGS = [
         *bindings_for("app"),
         Binding("ctrl+c", "quit", "Quit", show=False, id="quit-ctrl-c", priority=True),
+        *readonly_bindings(),
     ]
 
     def __init__(
@@ -374,7 +375,13 @@ class BrainApp(App[int]):
         """Hide and disable actions that change the brain when read-only; every action once quitting."""
         if self.quitting:
             return action == "quit"
+        if action == "refuse_readonly":  # the key's own action is off (read-only): say so
+            return self.readonly
         return not (self.readonly and action in MUTATING_ACTIONS)
+
+    def action_refuse_readonly(self) -> None:
+        """An action key with --readonly (its own binding is off): say so rather than do nothing."""
+        self.refuse_readonly()
 
     def refuse_readonly(self) -> bool:
         """True (and a message) when the cockpit is read-only."""

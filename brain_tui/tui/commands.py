@@ -127,3 +127,10 @@ def bindings_for(where: str) -> list[Binding]:
         for c in COMMANDS
         if where in c.where
     ]
+
+
+def readonly_bindings() -> list[Binding]:
+    """Hidden app bindings of every key that changes the brain, to `refuse_readonly`: with --readonly the key's own
+    action is off, and the app's check enables these instead, so the key says why it does nothing."""
+    keys = dict.fromkeys(c.key for c in COMMANDS if c.mutating)
+    return [Binding(key, "refuse_readonly", show=False, id=f"readonly-{key}") for key in keys]

@@ -25,7 +25,7 @@ from brain_tui.core.rules.preview import Preview, preview
 from brain_tui.core.sessions.live import LiveSession
 
 from .live import live_text
-from .present import age, format_clock, level_name, result_of, short_id, short_party, status_icon, ttl_left
+from .present import ago, format_clock, level_name, result_of, short_id, short_party, status_icon, ttl_left
 from .safe import safe_text, styled
 from .styles import ERROR, MUTED, OK, STRONG, WARN
 
@@ -49,7 +49,7 @@ def claim_summary(claim: Claim, snapshot: BrainSnapshot) -> Content:
         ended = claim.closed_at
         if ended is not None and ended.tzinfo is None:
             ended = ended.replace(tzinfo=snapshot.tz)
-        out += Content.styled(f" · ended {age(ended, snapshot.now)} ago" if ended is not None else " · ended",
+        out += Content.styled(f" · ended {ago(ended, snapshot.now)}" if ended is not None else " · ended",
                               MUTED)
     else:
         out += " · TTL "
@@ -171,7 +171,7 @@ def gate_details(claim: Claim, snapshot: BrainSnapshot, dry_runs: Mapping[str, P
     out += "\n"
     out += Content.styled("gate ", STRONG) + safe_text(gate_message(claim) or "—", 400, style=WARN)
     origin = claim.gate_origin or "request"
-    out = out.append(safe_text(f"\nraised {age(raised, snapshot.now)} ago"
+    out = out.append(safe_text(f"\nraised {ago(raised, snapshot.now)}"
                                + (f" ({format_timestamp(raised, snapshot.tz)})" if raised else "")
                                + f" · {'exit trigger at close' if origin == 'close' else 'gate request'}",
                                200, style=MUTED, multiline=True))
@@ -197,7 +197,7 @@ def signal_details(sig: Signal, snapshot: BrainSnapshot, brain_name: str, *, key
     out += safe_text(sig.type, 30, style=WARN) + " " + safe_text(sig.sig_id, 80, style=STRONG) + "\nfrom "
     out += safe_text(short_party(sig.sender, snapshot, brain_name), 80) + " → "
     out += safe_text(short_party(sig.to, snapshot, brain_name), 80)
-    out = out.append(safe_text(f" · {age(sig.created_at, snapshot.now)} ago · {sig.state}", 60,
+    out = out.append(safe_text(f" · {ago(sig.created_at, snapshot.now)} · {sig.state}", 60,
                                style=MUTED))
     if sig.scope:
         out += "\nscope "

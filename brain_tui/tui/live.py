@@ -15,7 +15,7 @@ from textual.content import Content
 from brain_tui.core.sessions.live import LiveSession
 from brain_tui.core.sessions.transcript import Peek
 
-from .present import age
+from .present import age, ago
 from .safe import safe_text
 from .styles import ACCENT, ERROR, MUTED, OK, WARN
 
@@ -91,7 +91,7 @@ def peek_text(peek: Peek | None, now: datetime) -> Content:
         return Content.styled("no transcript known or readable for its agent session", MUTED)
     out = Content()
     if peek.text:
-        out += Content.styled(f"said {age(peek.text_at, now)} ago:", MUTED)
+        out += Content.styled(f"said {ago(peek.text_at, now)}:", MUTED)
         for line in peek.text:
             out += "\n  "
             out += safe_text(line, 200)
@@ -105,7 +105,7 @@ def peek_text(peek: Peek | None, now: datetime) -> Content:
         if tool.target:
             out += " "
             out += safe_text(tool.target, 160)
-        out += Content.styled(f" · {age(tool.at, now)} ago", MUTED)
+        out += Content.styled(f" · {ago(tool.at, now)}", MUTED)
     else:
         out += Content.styled("no tool call read", MUTED)
     tail = Content()

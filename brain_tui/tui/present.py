@@ -105,8 +105,28 @@ def age(moment: datetime | None, now: datetime, *, column: bool = False) -> str:
     if moment is None:
         return "—"
     delta = now - moment
-    text = "in " + humanize_delta(-delta) if delta < timedelta(0) else humanize_delta(delta)
+    text = "in " + humanize_delta(-delta) if _ahead(moment, now) else humanize_delta(max(delta, timedelta(0)))
     return in_column(text) if column else text
+
+
+def _ahead(moment: datetime, now: datetime) -> bool:
+    """`moment` is a minute or more after `now`: a clock ahead of this one wrote it. Less is a write made since
+    the cockpit's last tick (a hook's, seconds ago): just now."""
+    return moment - now >= timedelta(minutes=1)
+
+
+def ago(moment: datetime | None, now: datetime, *, column: bool = False) -> str:
+    """A past moment as ``35m ago``; one still to come (a clock ahead of this one wrote it) as ``in 17m``, never
+    ``in 17m ago``; ``—`` when unknown. `column`: for a table's narrow column (`in_column`)."""
+    text = age(moment, now, column=column)
+    return text if moment is None or _ahead(moment, now) else f"{text} ago"
+
+
+def countdown(moment: datetime, now: datetime) -> str:
+    """Time to `moment` as a TTL counts it (`humanize_countdown`): ``in 1m`` for its last minute, ``1m ago`` from
+    the instant it passed — never ``in 0m`` nor ``0m ago``."""
+    text = humanize_countdown(moment - now)
+    return f"{text[1:]} ago" if text.startswith("-") else f"in {text}"
 
 
 def level_name(claim: Claim) -> str:

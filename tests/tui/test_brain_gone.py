@@ -59,3 +59,16 @@ def test_git_in_a_gone_folder_is_not_git_missing(demo_root: Path) -> None:
     env, note = sources.collect_env(brain)
     shown = note if env is None else str(env.git)
     assert "not installed" not in shown
+
+
+def test_a_notice_after_the_brain_is_gone_does_not_make_its_folder_again(demo_root: Path) -> None:
+    """A cockpit still open on a deleted brain (a `--demo` cockpit quit and took its folder) told a new item: its
+    notice log made `<brain>/.brain/` again, the parse cache followed, and the folder, back with no claims/, read
+    as an empty brain in every cockpit open on it."""
+    from brain_tui.core.sessions.notify import NotifiedLog
+
+    log = NotifiedLog(demo_root)
+    assert log.claim(["gate:a"]) == ["gate:a"]
+    shutil.rmtree(demo_root)
+    assert log.claim(["gate:b"]) == ["gate:b"]  # the notice still goes out (best effort)
+    assert not demo_root.exists()

@@ -13,7 +13,7 @@ from brain_tui.core.records.statuses import Status
 from brain_tui.tui.screens.detail import DetailScreen
 from brain_tui.tui.screens.queue import QueueScreen
 
-from .conftest import GATED, SEARCH, select, settle
+from .conftest import GATED, SEARCH, STALE, select, settle
 
 pytestmark = pytest.mark.anyio
 
@@ -87,3 +87,17 @@ async def test_the_footer_keeps_its_keys_while_what_they_show_is_unchanged(make_
         await pilot.press("2")
         await settle(pilot)
         assert "K" in _footer_keys(app)
+
+
+async def test_queue_offers_no_gate_keys_on_a_stale_claim(make_app) -> None:  # noqa: ANN001
+    """A stale claim in the queue is released (its pane's title says `R release`), never approved: the footer
+    offered a/x there, keys the core refuses."""
+    app = make_app()
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("g")
+        await settle(pilot)
+        stale = next(item for item in app.queue if item.sess_id == STALE and item.sig_id is None)
+        await select(pilot, "#gate-table", stale.key)
+        await settle(pilot)
+        keys = _footer_keys(app)
+        assert not {"a", "x"} & set(keys), keys

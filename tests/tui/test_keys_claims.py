@@ -163,3 +163,18 @@ async def test_a_handoff_signal_prefills_the_open_form(make_app, demo_root: Path
         assert form.query_one("#scope", Input).value == "brain-engine/tests/"
         assert form.query_one("#parent", Input).value == PILOT
         assert form.query_one("#satellite-type").value == "test"
+
+
+async def test_approving_a_claim_stale_from_open_says_it_had_no_gate(make_app) -> None:  # noqa: ANN001
+    """`a` on a claim whose TTL ran out while open read "it is stale (possible only when it is waiting for a
+    human, stale (from waiting for a human))": stale, refused for being stale. It says what it was stale from and
+    what takes it out."""
+    app = make_app()
+    async with app.run_test(size=SMALL) as pilot:
+        await select(pilot, "#stale", STALE)
+        await pilot.press("a")
+        await settle(pilot)
+        messages = [n.message for n in app._notifications]
+        said = next(m for m in messages if m.startswith(f"cannot approve {STALE}"))
+        assert said.startswith(f"cannot approve {STALE}: it is stale from open, with no gate to decide"), said
+        assert f"bsi claim release {STALE}" in said, said

@@ -34,7 +34,7 @@ async def test_the_selection_line_names_the_highlighted_lock(  # noqa: ANN001
 
 async def test_an_expired_lock_says_how_it_goes(make_app, demo_root: Path, clock) -> None:  # noqa: ANN001
     Brain(demo_root, clock=lambda: NOW - timedelta(hours=2)).locks.acquire(FILE, SEARCH, 30)
-    assert f"lock {FILE} · 0820-api-search · expires 1h30m ago · gen 1 · `bsi lock cleanup` removes it" in \
+    assert f"lock {FILE} · 0820-api-search · expired 1h30m ago · gen 1 · `bsi lock cleanup` removes it" in \
         await _locks_pane_text(make_app)
 
 

@@ -299,7 +299,7 @@ def validate_check(snapshot: BrainSnapshot, parent: str | None, satellite_type: 
             raise missing_parent(snapshot, parent)
 
 
-def _who_must_act(claim: Claim, origin: str | None) -> str:
+def who_must_act(claim: Claim, origin: str | None) -> str:
     """The human action that takes a stale claim out of a gate or a pause."""
     sess_id = claim.sess_id
     if origin == Status.WAITING_HUMAN:
@@ -333,7 +333,7 @@ def _check_closable(snapshot: BrainSnapshot, claim: Claim) -> None:
         origin = stale_origin(claim, now)
         if origin != Status.OPEN:
             raise TransitionRefused(
-                f"cannot close {claim.sess_id}: it is stale from {origin}; {_who_must_act(claim, origin)}"
+                f"cannot close {claim.sess_id}: it is stale from {origin}; {who_must_act(claim, origin)}"
             )
     elif current != Status.OPEN:
         raise refuse_transition(claim, "close", ["open", "stale (from open)"], current)

@@ -14,7 +14,7 @@ from brain_tui.core.record import record, replace
 from brain_tui.core.records.changes import ChangeSet
 from brain_tui.core.records.model import BrainSnapshot, Claim
 from brain_tui.core.records.statuses import ABORTABLE, PAUSABLE, GateOrigin, Status
-from brain_tui.core.rules.claims import deliver_gate_signals, refuse_transition, require_claim
+from brain_tui.core.rules.claims import deliver_gate_signals, refuse_transition, require_claim, who_must_act
 from brain_tui.core.rules.effective import (
     effective_status,
     is_held_pause,
@@ -77,8 +77,12 @@ def _pending_gate(cs: ChangeSet, claim: Claim, action: str) -> bool:
     current = effective_status(claim, now)
     if current == Status.WAITING_HUMAN:
         return False
-    if current == Status.STALE and stale_origin(claim, now) == Status.WAITING_HUMAN:
+    origin = stale_origin(claim, now) if current == Status.STALE else None
+    if origin == Status.WAITING_HUMAN:
         return True
+    if origin is not None:  # stale from open or paused: "it is stale (allowed from … stale …)" read as a riddle
+        raise TransitionRefused(f"cannot {action} {claim.sess_id}: it is stale from {origin}, with no gate to "
+                                f"decide; {who_must_act(claim, origin)}")
     raise refuse_transition(claim, action, [Status.WAITING_HUMAN, "stale (from waiting_human)"], current)
 
 

@@ -138,7 +138,7 @@ class NotifiedLog:
         regular file (a FIFO, a link to /dev/null planted there: never waited on, never locked, left as it is).
         Notices are best-effort: without the lock they still go out, and two cockpits may tell an item twice."""
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.path.parent.mkdir(exist_ok=True)  # never its parents: a brain deleted under a cockpit stays gone
             handle = open_lock(self.path.with_name(self.path.name + ".lock"))
         except (OSError, InvalidData):
             yield
@@ -155,7 +155,7 @@ class NotifiedLog:
             if key not in seen:
                 seen.add(key)
                 fresh.append(key)
-        if fresh:
+        if fresh and self.path.parent.is_dir():  # no `.brain/`: the brain is gone, and stays so
             kept = (known + fresh)[-self.limit:]
             with contextlib.suppress(OSError):
                 atomic_write_text(self.path, json.dumps(kept, ensure_ascii=True) + "\n")

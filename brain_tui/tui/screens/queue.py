@@ -145,6 +145,15 @@ class QueueScreen(ClaimActions):
         item = self.selected_item()
         return item.sig_id if item is not None else None
 
+    def footer_offers(self, action: str) -> bool:
+        """As on any screen (`ClaimActions.footer_offers`); here a/x also on a claim's own item only when the core's
+        dry run lets it be decided: a stale claim is released (`R`, as its title says), never approved."""
+        sess_id = self.selected_claim_id()
+        if action in ("approve", "reject") and self.selected_signal() is None and sess_id is not None:
+            app = self.brain_app
+            return app.brain.preview(action, sess_id, app.snapshot).allowed
+        return super().footer_offers(action)
+
     def current_item_key(self) -> str | None:
         """For `n`: the item under the cursor."""
         item = self.selected_item()

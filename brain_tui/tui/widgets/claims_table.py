@@ -10,7 +10,7 @@ from brain_tui.core.records.statuses import Status
 from brain_tui.core.rules import watchdog
 
 from ..live import LiveMap, live_glyph, live_text, stale_evidence
-from ..present import age, claim_matches, level_name, short_id, short_instance, stale_since, status_icon, ttl_left
+from ..present import ago, claim_matches, level_name, short_id, short_instance, stale_since, status_icon, ttl_left
 from ..safe import safe_text
 from ..styles import ERROR, MUTED, WARN
 from .table import Col, KeyedTable, Row
@@ -134,7 +134,7 @@ def stale_rows(snapshot: BrainSnapshot, brain_name: str, needle: str = "",
             "id": safe_text(short_id(claim.sess_id, snapshot.now, snapshot.tz), 40),
             "instance": safe_text(short_instance(claim.instance, brain_name) or "—", 40, style=MUTED),
             "scope": safe_text(claim.scope_text or "—", 120),
-            "expired": safe_text(age(since, snapshot.now, column=True) + " ago", 16, style=ERROR),
+            "expired": safe_text(ago(since, snapshot.now, column=True), 16, style=ERROR),
             "action": safe_text(reason if readonly else f"R release · {reason}", 120, style=WARN),
             # Every stale row says what is known of its session, "no bound agent" included.
             "agent": stale_evidence(live.get(claim.sess_id), snapshot.now),

@@ -11,7 +11,7 @@ from textual.widgets import Static
 
 from brain_tui.core.clock import humanize_delta, try_parse_timestamp
 
-from ..present import age
+from ..present import ago
 from ..safe import safe_text, styled
 from ..styles import ACCENT, ERROR, MUTED, OK, STRONG, WARN
 
@@ -97,7 +97,7 @@ def sync_line(sync: SyncStatus | None, error: str, now: datetime | None, tz: tzi
         parts.append(styled("never synced", MUTED))
     else:
         when = f"{last.astimezone(zone):%H:%M}"
-        parts.append(styled(f"last sync {when}" + (f" ({age(last, now)} ago)" if now else ""), MUTED))
+        parts.append(styled(f"last sync {when}" + (f" ({ago(last, now)})" if now else ""), MUTED))
     ahead = sync.ahead or 0
     if pending is not None or ahead:
         since = f" since {pending.astimezone(zone):%H:%M}" if pending is not None else ""

@@ -13,7 +13,7 @@ from brain_tui.core.clock import try_parse_timestamp
 from brain_tui.core.records.model import BrainSnapshot
 from brain_tui.core.rules.attention import AttentionItem
 
-from ..present import age, format_clock
+from ..present import ago, format_clock
 from ..safe import safe_text, styled
 from ..styles import ACCENT, ERROR, MUTED, STRONG, WARN, with_style
 
@@ -70,9 +70,9 @@ def sync_badge(
         # Nothing pending: a background fetch that brought the work tree to the remote tip is a sync too.
         moment = max((m for m in (last, fetched_at) if m is not None), default=None)
         if compact:
-            out += Content.styled(f" {age(moment, snapshot.now)} ago" if moment else " never synced", MUTED)
+            out += Content.styled(f" {ago(moment, snapshot.now)}" if moment else " never synced", MUTED)
         else:
-            out = out.append_text(f" · synced {age(moment, snapshot.now)} ago" if moment else " · never synced",
+            out = out.append_text(f" · synced {ago(moment, snapshot.now)}" if moment else " · never synced",
                                   style=MUTED)
     return out
 

@@ -12,7 +12,7 @@ from textual.message import Message
 from brain_tui.core.records.model import BrainSnapshot, Claim, Lock
 from brain_tui.core.rules.locks import holds, is_expired
 
-from ..present import age, result_of, short_id, status_icon
+from ..present import age, countdown, result_of, short_id, status_icon
 from ..safe import safe_text
 from ..styles import ERROR, MUTED, STRONG
 from .table import Col, KeyedTable, Row
@@ -47,12 +47,12 @@ def _keyed_locks(snapshot: BrainSnapshot) -> list[tuple[str, Lock]]:
 
 
 def _expiry(lock: Lock, now: datetime) -> Content:
-    """When `lock` expires: "in 40m", "2h ago" (expired), or "—"."""
+    """When `lock` expires, counted as a TTL is: "in 40m", "in 1m" in its last minute, "2h ago" once expired
+    (from "1m ago"), or "—"."""
     if lock.expires_at is None:
         return safe_text("—", 4, style=MUTED)
-    if is_expired(lock, now):
-        return safe_text(f"{age(lock.expires_at, now)} ago", 16, style=ERROR)
-    return safe_text(f"in {age(now, lock.expires_at)}", 16)
+    text = countdown(lock.expires_at, now)
+    return safe_text(text, 16, style=ERROR if is_expired(lock, now) else None)
 
 
 def lock_line(snapshot: BrainSnapshot, focused: object) -> Content | None:
@@ -63,7 +63,8 @@ def lock_line(snapshot: BrainSnapshot, focused: object) -> Content | None:
         return None
     holder = short_id(lock.holder, snapshot.now, snapshot.tz)
     out = safe_text(f"lock {lock.file} · ", 260, style=MUTED) + safe_text(holder, 80, style=STRONG)
-    out += safe_text(" · expires ", 12, style=MUTED) + _expiry(lock, snapshot.now)
+    expired = lock.expires_at is not None and is_expired(lock, snapshot.now)
+    out += safe_text(" · expired " if expired else " · expires ", 12, style=MUTED) + _expiry(lock, snapshot.now)
     out += safe_text(f" · gen {lock.generation}", 40, style=MUTED)
     if not holds(snapshot, lock):  # expired, or its holder's claim has ended
         out += safe_text(" · `bsi lock cleanup` removes it", 40, style=MUTED)
