@@ -261,6 +261,7 @@ class CockpitScreen(ClaimActions):
             self._titles(snapshot)
             self._apply_layout(self.app.size.width)
             self._update_selection()
+        self.land(snapshot)  # on a claim the open form just made, once shown (`ClaimActions.land_on`)
 
     def _show_history(self, snapshot: BrainSnapshot) -> None:
         history = self.query_one("#history", HistoryTable)
@@ -451,8 +452,7 @@ class CockpitScreen(ClaimActions):
 
     def action_sort_reverse(self) -> None:
         """`<`: reverse the focused table's sort."""
-        table = self._focused_table()
-        if table is not None:
+        if (table := self._focused_table()) is not None:
             table.sort_by(table.sort_column, reverse=not table.sort_reverse)
 
     # -- filter --------------------------------------------------------------------------------
