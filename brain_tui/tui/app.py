@@ -38,7 +38,7 @@ from .feed import LiveFeed, steady_read
 from .messages import CoreDone, EnvRead, FilesChanged, LiveSessionsRead, SnapshotLoaded, SyncFinished, SyncStatusRead
 from .navigation import Navigator
 from .notices import DesktopNotices, alert_keys
-from .palette import BrainProvider, system_commands
+from .palette import BrainPalette, BrainProvider, JumpPalette, system_commands
 from .readings import Readings
 from .safe import safe_str
 from .syncing import SyncController
@@ -313,6 +313,11 @@ class BrainApp(App[int]):
                     show(self.snapshot)
 
     # -- attention -----------------------------------------------------------------------------
+    def action_command_palette(self, jump: bool = False) -> None:
+        """The palette (`ctrl+p`; `:` to jump), naming its keys in its footer (`palette.BrainPalette`)."""
+        if self.use_command_palette and not isinstance(self.screen, BrainPalette):
+            self.push_screen(JumpPalette() if jump else BrainPalette())
+
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """The palette: our commands first (`palette.system_commands`), then Textual's own."""
         yield from system_commands(self, screen)

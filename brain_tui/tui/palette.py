@@ -12,8 +12,9 @@ from collections.abc import Callable, Iterable
 from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
-from textual.app import SystemCommand
-from textual.command import DiscoveryHit, Hit, Hits, Matcher, Provider
+from textual.app import ComposeResult, SystemCommand
+from textual.binding import Binding
+from textual.command import CommandPalette, DiscoveryHit, Hit, Hits, Matcher, Provider
 from textual.content import Content
 from textual.screen import Screen
 
@@ -33,6 +34,43 @@ MAX_CLAIM_HITS = 30
 MIN_HISTORY_QUERY = 3
 #: A palette entry: (label, help, what choosing it runs).
 Target = tuple[str, str, Callable[[], None]]
+
+
+class BrainPalette(CommandPalette):
+    """Textual's palette with a footer of its own keys, enter and esc (the cockpit's footer below it named keys
+    that do nothing while the palette has them)."""
+
+    BINDINGS = [  # per key, these replace Textual's palette's own
+        Binding("escape", "escape", "Cancel", id="palette-cancel"),
+        # priority: the footer names the focused input's own enter (hidden) before a screen's
+        Binding("enter", "choose", "Choose", priority=True, id="palette-choose"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__(id="--command-palette")
+
+    def compose(self) -> ComposeResult:
+        """The palette, then a footer with its keys (the palette's hint left out: this is the palette)."""
+        from .widgets.footer import FittingFooter
+
+        yield from super().compose()
+        footer = FittingFooter()
+        footer.show_command_palette = False
+        yield footer
+
+    def footer_offers(self, action: str) -> bool:
+        """Only the palette's own keys: the others are letters of the query here."""
+        return action in ("choose", "escape")
+
+    def action_choose(self) -> None:
+        """Enter: what the palette does on enter in its input (run the highlighted hit, or search)."""
+        self._select_or_command()
+
+
+class JumpPalette(BrainPalette):
+    """The palette `:` opens to jump to a claim: enter says "Jump"."""
+
+    BINDINGS = [Binding("enter", "choose", "Jump", priority=True, id="palette-jump")]
 
 
 class BrainProvider(Provider):

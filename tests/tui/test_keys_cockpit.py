@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.command import CommandPalette
 
 from brain_tui.tui.screens.claim_form import OpenClaimScreen
 from brain_tui.tui.screens.close_form import CloseClaimScreen
@@ -180,7 +181,7 @@ async def test_help_theme_and_palette(make_app, tmp_path: Path) -> None:  # noqa
         assert app.theme == "brain-light"
         await pilot.press("ctrl+p")
         await pilot.pause()
-        assert app.screen.__class__.__name__ == "CommandPalette"
+        assert isinstance(app.screen, CommandPalette)
         await pilot.press("escape")
         from brain_tui.tui.themes import load_settings
 

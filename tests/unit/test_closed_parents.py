@@ -154,7 +154,7 @@ def test_the_cockpit_tree_counts_the_children_finished_before_its_window(root: P
 
     for sess_id in ("sess-live-a", "sess-live-b", "sess-k1"):
         assert counts(recent, sess_id) == counts(full, sess_id)
-    assert counts(recent, "sess-live-b") == "1/1 done]" and counts(recent, "sess-k1") == "1/2 done, 1 failed]"
+    assert counts(recent, "sess-live-b") == "1/1 ended]" and counts(recent, "sess-k1") == "1/2 ended · 1 failed]"
     assert "sess-live-b" in {c.sess_id for c in tree_roots(recent)}
 
 

@@ -152,3 +152,9 @@ def test_an_absurd_token_count_is_no_count_and_crashes_nothing() -> None:
     peek = parse(data)
     assert peek.turns == (20_000, 30_000)
     assert peek.runway is not None and peek.runway.used == 30_000 and peek.runway.turns_left == 17
+
+
+@pytest.mark.parametrize(("turns", "text"), [(0, "ctx 97% · <1 turn"), (1, "ctx 97% · ~1 turn"),
+                                             (2, "ctx 97% · ~2 turns"), (None, "ctx 97%")])
+def test_the_runway_under_one_turn_reads_less_than_one(turns: int | None, text: str) -> None:
+    assert Runway(194_000, 200_000, 7_000.0 if turns is not None else None, turns).describe() == text

@@ -122,9 +122,14 @@ class Runway:
         return self.left_share < LOW_CONTEXT
 
     def describe(self) -> str:
-        """``ctx 71% · ~6 turns`` (``ctx 71%`` without a forecast)."""
+        """``ctx 71% · ~6 turns``, ``~1 turn``, ``<1 turn`` when not one whole turn is left (``ctx 71%`` without a
+        forecast)."""
         head = f"ctx {int(self.used_share * 100)}%"
-        return head if self.turns_left is None else f"{head} · ~{self.turns_left} turns"
+        if self.turns_left is None:
+            return head
+        if self.turns_left < 1:
+            return f"{head} · <1 turn"
+        return f"{head} · ~{self.turns_left} turn{'s' if self.turns_left != 1 else ''}"
 
     def as_dict(self) -> dict[str, Any]:
         """JSON shape."""

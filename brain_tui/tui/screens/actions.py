@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from textual.screen import Screen
 
 from brain_tui.core.ids import party_session
-from brain_tui.core.records.model import Claim, Signal
+from brain_tui.core.records.model import BrainSnapshot, Claim, Signal
 from brain_tui.core.records.statuses import SignalState
 from brain_tui.core.rules.attention import claim_of
 from brain_tui.core.rules.triggers import handoff_task
@@ -117,9 +117,10 @@ class ClaimActions(Screen[None]):
         queue_edit(self.focused, name, *params)
 
     # -- actions -------------------------------------------------------------------------------
-    def _push(self, screen: Screen[str | None]) -> None:
+    def _push(self, screen: Screen[str | None], after: Callable[[str | None], None] | None = None) -> None:
         """Open an action's dialog — unless the cockpit is read-only (the one read-only check of an action, beside
-        the hidden keys) or quitting; a decision the core already refuses only says why."""
+        the hidden keys) or quitting; a decision the core already refuses only says why. `after`: the callback of
+        its dismissal (default `BrainApp.after_dialog`)."""
         app = self.brain_app
         if app.quitting or app.refuse_readonly():
             return
@@ -130,7 +131,7 @@ class ClaimActions(Screen[None]):
             self.notify(safe_str(plain_refusal(outcome.refusal), 400), title="refused", severity="warning",
                         markup=False)
             return
-        app.push_screen(screen, callback=app.after_dialog)
+        app.push_screen(screen, callback=after or app.after_dialog)
 
     def action_open_claim(self) -> None:
         """The open-claim form, pre-filled from a selected pilot/domain or HANDOFF signal."""
@@ -153,7 +154,36 @@ class ClaimActions(Screen[None]):
         elif claim is not None and claim.level in ("pilote", "domain") and not claim.is_terminal:
             # Offered, never filled in: the form shows it and ctrl+r takes it as the parent.
             defaults = OpenDefaults(suggested_parent=claim.sess_id)
-        self._push(OpenClaimScreen(defaults))
+        form = OpenClaimScreen(defaults)
+
+        def after(message: str | None) -> None:
+            if form.opened_id is not None:
+                self.land_on(form.opened_id)
+            app.after_dialog(message)
+
+        self._push(form, after)
+
+    #: A claim this screen's open form just made, until a snapshot shown holds it (`land_on`).
+    _landing: str | None = None
+
+    def land_on(self, sess_id: str) -> None:
+        """The open form made `sess_id`: put the cursor (and the selection the panes follow) on it once this screen
+        shows it, so `enter`, `c`, `p` act on what the pilot just made."""
+        self._landing = sess_id
+        self.land(self.brain_app.snapshot)
+
+    def land(self, snapshot: BrainSnapshot) -> None:
+        """After each snapshot shown: go to the claim `land_on` waits for, once the snapshot holds it (the write's
+        refresh brings it); a filter that hides it is cleared, as a jump does."""
+        sess_id = self._landing
+        if sess_id is None or snapshot.claim(sess_id) is None:
+            return
+        self._landing = None
+        self.jump_to(sess_id)
+
+    def jump_to(self, sess_id: str) -> bool:
+        """Select the claim `sess_id` where this screen lists it; False when it does not (here: nowhere)."""
+        return False
 
     def _on_claim(self, what: str, dialog: Callable[[Claim], Screen[str | None]]) -> None:
         """Open `dialog(claim)` for the claim `what` acts on (`target_claim`), when there is one."""

@@ -51,6 +51,8 @@ class OpenClaimScreen(FormDialog):
     def __init__(self, defaults: OpenDefaults | None = None) -> None:
         super().__init__()
         self.defaults = defaults or OpenDefaults()
+        #: The session ID the core gave the claim once it opened (None until then).
+        self.opened_id: str | None = None
 
     def compose(self) -> ComposeResult:
         d = self.defaults
@@ -174,4 +176,8 @@ class OpenClaimScreen(FormDialog):
         except BsiError as exc:
             self.show_error(exc.message)
             return
-        self.submit_core("open", lambda brain: brain.open_claim(req), lambda sess_id: f"opened {sess_id}")
+        def opened(sess_id: str) -> str:
+            self.opened_id = sess_id  # the screen below lands its cursor on it (`ClaimActions.land_on`)
+            return f"opened {sess_id}"
+
+        self.submit_core("open", lambda brain: brain.open_claim(req), opened)

@@ -32,7 +32,7 @@ from ..styles import MUTED
 from ..widgets.breath_panel import BreathPanel, alert_count
 from ..widgets.claims_table import ActiveClaimsTable, StaleClaimsTable, active_rows, stale_rows
 from ..widgets.env_panel import EnvPanel
-from ..widgets.footer import FittingFooter
+from ..widgets.footer import FilterInput, FittingFooter
 from ..widgets.header import BrainHeader, SelectionBar
 from ..widgets.history import PAGE_SIZE, HistoryTable, LocksTable, history_rows, lock_line, lock_rows
 from ..widgets.satellite_tree import SatelliteTree
@@ -98,8 +98,8 @@ class CockpitScreen(ClaimActions):
                     id="panebar")
         tabs.can_focus = False
         yield tabs
-        yield Input(placeholder="filter: ID, instance, scope, story, type… (history: ID; enter keeps it, esc clears)",
-                    id="filter")
+        yield FilterInput(placeholder="filter: ID, instance, scope, story, type… (history: ID)",
+                          id="filter")
         with Vertical(id="body"):
             with Vertical(id="row-top", classes="band"):
                 yield Pane(ActiveClaimsTable(id="active"), group=1, title="Active claims", id="pane-claims")
@@ -261,6 +261,7 @@ class CockpitScreen(ClaimActions):
             self._titles(snapshot)
             self._apply_layout(self.app.size.width)
             self._update_selection()
+        self.land(snapshot)  # on a claim the open form just made, once shown (`ClaimActions.land_on`)
 
     def _show_history(self, snapshot: BrainSnapshot) -> None:
         history = self.query_one("#history", HistoryTable)
@@ -430,7 +431,7 @@ class CockpitScreen(ClaimActions):
 
     def action_jump(self) -> None:
         """`:`: the palette, which finds claims by ID, slug or story (and panes, and commands)."""
-        self.app.action_command_palette()
+        self.brain_app.action_command_palette(jump=True)
 
     # -- sorting -------------------------------------------------------------------------------
     def _focused_table(self) -> KeyedTable | None:
@@ -451,8 +452,7 @@ class CockpitScreen(ClaimActions):
 
     def action_sort_reverse(self) -> None:
         """`<`: reverse the focused table's sort."""
-        table = self._focused_table()
-        if table is not None:
+        if (table := self._focused_table()) is not None:
             table.sort_by(table.sort_column, reverse=not table.sort_reverse)
 
     # -- filter --------------------------------------------------------------------------------

@@ -31,7 +31,7 @@ from ..safe import safe_text, styled
 from ..styles import ERROR, MUTED, OK, STRONG, WARN
 from ..widgets.footer import FittingFooter
 from ..widgets.header import BrainHeader
-from ..widgets.table import Col, KeyedTable, Row
+from ..widgets.table import Col, KeyedTable, Row, timed
 from .actions import ClaimActions
 
 #: How each kind reads in the queue.
@@ -71,8 +71,9 @@ def queue_rows(snapshot: BrainSnapshot, queue: list[AttentionItem]) -> list[Row]
             "kind": safe_text(KIND_LABELS.get(item.kind, item.kind), 16, style=kind_style),
             "who": safe_text(who, 60, style=STRONG),
             "holds": safe_text(str(item.unblocks), 6),
-            "left": safe_text(left, 24, style=ERROR if item.warning else MUTED),
-            "age": safe_text(age(item.since, snapshot.now, column=True), 10, style=MUTED),
+            "left": timed(safe_text(left, 24, style=ERROR if item.warning else MUTED),
+                          None if item.time_left is None else snapshot.now + item.time_left),
+            "age": timed(safe_text(age(item.since, snapshot.now, column=True), 10, style=MUTED), item.since),
             "what": safe_text(item.summary or "—", 300),
         }))
     return rows

@@ -13,7 +13,7 @@ from ..live import LiveMap, live_glyph, live_text, stale_evidence
 from ..present import ago, claim_matches, level_name, short_id, short_instance, stale_since, status_icon, ttl_left
 from ..safe import safe_text
 from ..styles import ERROR, MUTED, WARN
-from .table import Col, KeyedTable, Row
+from .table import Col, KeyedTable, Row, timed
 
 
 class GroupedClaimsTable(KeyedTable):
@@ -109,7 +109,7 @@ def _active_cells(claim: Claim, snapshot: BrainSnapshot, brain_name: str) -> dic
         "instance": safe_text(short_instance(claim.instance, brain_name) or "—", 40, style=MUTED),
         "scope": safe_text(claim.scope_text or "—", 120),
         "level": safe_text(level_name(claim), 10, style=MUTED),
-        "ttl": ttl,
+        "ttl": timed(ttl, claim.expires_at),
         "story": story,
     }
 
@@ -134,7 +134,7 @@ def stale_rows(snapshot: BrainSnapshot, brain_name: str, needle: str = "",
             "id": safe_text(short_id(claim.sess_id, snapshot.now, snapshot.tz), 40),
             "instance": safe_text(short_instance(claim.instance, brain_name) or "—", 40, style=MUTED),
             "scope": safe_text(claim.scope_text or "—", 120),
-            "expired": safe_text(ago(since, snapshot.now, column=True), 16, style=ERROR),
+            "expired": timed(safe_text(ago(since, snapshot.now, column=True), 16, style=ERROR), since),
             "action": safe_text(reason if readonly else f"R release · {reason}", 120, style=WARN),
             # Every stale row says what is known of its session, "no bound agent" included.
             "agent": stale_evidence(live.get(claim.sess_id), snapshot.now),

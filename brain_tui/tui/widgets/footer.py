@@ -1,17 +1,29 @@
 """A footer that shows only the keys that fit, whole (never a label cut mid-word at 60 columns), and only those
-that apply to what is selected (the screen's ``footer_offers``)."""
+that apply to what is selected (the screen's ``footer_offers``); and the filter box, whose keys it names while the
+box has them."""
 
 from __future__ import annotations
 
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.compose import compose
 from textual.dom import DOMNode
 from textual.events import Resize
-from textual.widgets import Footer
+from textual.widgets import Footer, Input
 from textual.widgets._footer import FooterKey
 
 #: Cells the palette hint takes on the right (``▏^p palette``).
 PALETTE_CELLS = 14
+
+
+class FilterInput(Input):
+    """The cockpit's filter box (`/`): while it has the keys, the footer says what enter and esc do there (the
+    letters are the box's, so the screen's keys leave the footer)."""
+
+    BINDINGS = [
+        Binding("enter", "submit", "Apply filter", id="filter-apply"),
+        Binding("escape", "screen.clear_filter", "Clear filter", id="filter-clear"),
+    ]
 
 
 class FittingFooter(Footer):

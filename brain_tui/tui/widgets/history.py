@@ -15,7 +15,7 @@ from brain_tui.core.rules.locks import holds, is_expired
 from ..present import age, countdown, result_of, short_id, status_icon
 from ..safe import safe_text
 from ..styles import ERROR, MUTED, STRONG
-from .table import Col, KeyedTable, Row
+from .table import Col, KeyedTable, Row, timed
 
 #: Sorts a claim with no readable time last.
 _NEVER = datetime.min.replace(tzinfo=UTC)
@@ -81,7 +81,7 @@ def lock_rows(snapshot: BrainSnapshot, needle: str = "") -> list[Row]:
         rows.append((key, {
             "file": safe_text(lock.file, 200),
             "holder": safe_text(short_id(lock.holder, snapshot.now, snapshot.tz), 60, style=STRONG),
-            "left": left,
+            "left": timed(left, lock.expires_at),
             "generation": safe_text(str(lock.generation), 8, style=MUTED),
         }))
     return rows
@@ -143,7 +143,7 @@ def history_rows(claims: Sequence[Claim], now: datetime, tz: tzinfo) -> list[Row
             "status": status_icon(claim.status),
             "id": safe_text(short_id(claim.sess_id, now, tz), 40, style=MUTED),
             "scope": safe_text(claim.scope_text or "—", 200),
-            "when": safe_text(age(ended, now, column=True), 10, style=MUTED),
+            "when": timed(safe_text(age(ended, now, column=True), 10, style=MUTED), ended),
             "result": safe_text(str(result.get("status") or claim.status), 12),
             "story": safe_text(claim.story or "—", 200, style=MUTED),
         }))

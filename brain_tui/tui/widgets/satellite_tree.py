@@ -82,11 +82,13 @@ def node_label(claim: Claim, snapshot: BrainSnapshot, inside: int = 0,
     older, older_failed = snapshot.older_children.get(claim.sess_id, (0, 0))  # finished before the read's window
     if children or older:
         counts = Counter(c.status for c in children)
-        done = sum(counts[s] for s in ("closed", "failed", "released")) + older
+        # "ended" counts every finished child, the failed ones among them: "[2/3 ended · 1 failed]" is one closed
+        # and one failed ("done" read as a second finished child beside the failed one).
+        ended = sum(counts[s] for s in ("closed", "failed", "released")) + older
         failed = counts["failed"] + older_failed
-        label += Content.styled(f" [{done}/{len(children) + older} done", MUTED)
+        label += Content.styled(f" [{ended}/{len(children) + older} ended", MUTED)
         if failed:
-            label += Content.styled(f", {failed} failed", ERROR)
+            label += Content.styled(f" · {failed} failed", ERROR)
         label += Content.styled("]", MUTED)
     if inside:
         label += Content.styled(f" ⚑{inside} inside", WARN)

@@ -8,7 +8,7 @@ from brain_tui.core.records.statuses import SignalState
 from ..present import SIGNAL_STATE_ICONS, age, short_party, signal_matches
 from ..safe import safe_text, styled
 from ..styles import MUTED, WARN, role
-from .table import Col, KeyedTable, Row
+from .table import Col, KeyedTable, Row, timed
 
 #: At most this many delivered signals are listed under the pending ones.
 MAX_DELIVERED = 50
@@ -46,7 +46,7 @@ def signal_rows(snapshot: BrainSnapshot, brain_name: str, needle: str = "") -> l
         rows.append((sig.sig_id, {
             "state": styled(icon, role(role_name)),
             "type": safe_text(sig.type, 24, style=type_style or (MUTED if muted else None)),
-            "age": safe_text(age(sig.created_at, snapshot.now, column=True), 10, style=MUTED),
+            "age": timed(safe_text(age(sig.created_at, snapshot.now, column=True), 10, style=MUTED), sig.created_at),
             "route": route,
             "payload": safe_text(sig.payload or "—", 240, style=MUTED if muted else None),
         }))

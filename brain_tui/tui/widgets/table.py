@@ -5,13 +5,15 @@ styles take the current theme's colours whenever the table draws (a theme change
 keys and their order are unchanged only the cells that differ are updated; otherwise the table is rebuilt and the cursor
 goes back to the row with the same key (dolphie's pattern). Columns adapt to the width: a column may ask for a minimum
 table width to be shown, and the "flex" columns share the room left, each up to what its longest cell needs. Any column
-sorts (`>` / a click on its header; `<` reverses).
+sorts (`>` / a click on its header; `<` reverses): a cell that shows a moment (`Timed`: a TTL, "in 29m", "1h ago", an
+age) by that moment, numbers by value, the rest by text.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from datetime import datetime
 
 from rich.text import Text
 from textual.binding import Binding
@@ -57,6 +59,26 @@ class Col:
         if self.wide_width is not None and table_width >= WIDE:
             return self.wide_width
         return self.width
+
+
+class Timed(Content):
+    """A cell that shows a moment relative to now ("1h20m" left, "in 29m", "1h ago", "35m" old): it sorts by the
+    moment itself, earliest first, whatever words its text uses (text order put "in 29m" before "in 3m").
+
+    Attributes:
+        moment: the instant the cell shows.
+    """
+
+    __slots__ = ("moment",)
+
+    def __init__(self, cell: Content, moment: datetime) -> None:
+        super().__init__(cell.plain, list(cell.spans), cell.cell_length, strip_control_codes=False)
+        self.moment = moment
+
+
+def timed(cell: Content, moment: datetime | None) -> Content:
+    """`cell`, sorted by `moment` (`Timed`); as it is when the moment is unknown (it shows "—": sorts last)."""
+    return cell if moment is None else Timed(cell, moment)
 
 
 #: The cell of a column a row has nothing for.
@@ -271,10 +293,13 @@ class KeyedTable(DataTable[ThemedCell]):
 
 
 def _sort_key(cell: Content | None) -> tuple[int, float, str]:
-    """Numbers (and durations such as 1h20m) sort by value, the rest by text; empty cells last."""
+    """A moment (`Timed`) by itself, numbers (and durations such as 1h20m) by value, the rest by text; empty cells
+    last."""
     plain = cell.plain.strip() if cell is not None else ""
     if not plain or plain == "—":
         return (2, 0.0, "")
+    if isinstance(cell, Timed):
+        return (0, cell.moment.timestamp(), plain)
     minutes = _minutes(plain)
     if minutes is not None:
         return (0, minutes, plain)
