@@ -239,26 +239,18 @@ def test_a_held_child_is_never_lost_to_its_own_held_ancestor(brain: Path, monkey
     assert load_claim(brain, child)["status"] == "paused"
 
 
-def test_a_held_pilot_is_never_lost_to_its_own_held_child(brain: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # The other way round: a paused child meets its paused pilot's scope too; failing the pilot as "lost" to it
-    # would end the human's pause of the tree and free the pilot's scope.
+@pytest.mark.parametrize("held", [True, False], ids=["paused", "open"])
+def test_a_pilot_is_never_lost_to_its_own_child(brain: Path, monkeypatch: pytest.MonkeyPatch, held: bool) -> None:
+    # The other way round: a child meets its pilot's scope too; failing the pilot as "lost" to it would end the
+    # human's pause of the tree (or another session's open pilot) and free the pilot's scope.
     from brain_tui.core.rules import conflicts, reconcile
 
     pilot = open_in(brain, "src/", type="pilote", slug="pilot", story="work")
     child = open_in(brain, "src/a.md", parent=pilot, satellite_type="code", slug="child", story="work")
-    at(brain).gates.pause(pilot, "hold the tree")
-    winner = conflicts.Conflict(sess_id=child, instance="", scope="src/a.md", status="paused", overlap="src/a.md")
+    if held:
+        at(brain).gates.pause(pilot, "hold the tree")
+    status = "paused" if held else "open"
+    winner = conflicts.Conflict(sess_id=child, instance="", scope="src/a.md", status=status, overlap="src/a.md")
     lost = [reconcile.LostClaim(sess_id=pilot, scope="src/", winners=(winner,))]
     refused_as_agent(brain, monkeypatch, lambda cs: reconcile.mark_lost(cs, lost))
-    assert load_claim(brain, pilot)["status"] == "paused"
-
-
-def test_an_open_pilot_is_never_lost_to_its_own_child(brain: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from brain_tui.core.rules import conflicts, reconcile
-
-    pilot = open_in(brain, "src/", type="pilote", slug="pilot", story="work")
-    child = open_in(brain, "src/a.md", parent=pilot, satellite_type="code", slug="child", story="work")
-    winner = conflicts.Conflict(sess_id=child, instance="", scope="src/a.md", status="open", overlap="src/a.md")
-    lost = [reconcile.LostClaim(sess_id=pilot, scope="src/", winners=(winner,))]
-    refused_as_agent(brain, monkeypatch, lambda cs: reconcile.mark_lost(cs, lost))
-    assert load_claim(brain, pilot)["status"] == "open"
+    assert load_claim(brain, pilot)["status"] == status
