@@ -262,3 +262,23 @@ def test_an_open_pilot_is_never_lost_to_its_own_child(brain: Path, monkeypatch: 
     lost = [reconcile.LostClaim(sess_id=pilot, scope="src/", winners=(winner,))]
     refused_as_agent(brain, monkeypatch, lambda cs: reconcile.mark_lost(cs, lost))
     assert load_claim(brain, pilot)["status"] == "open"
+
+
+def test_a_held_claim_is_never_lost_to_an_ancestor_past_a_link_that_does_not_read(
+        brain: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A claim file that does not read in the middle of a tree hides the chain above it (SPEC 22: nothing is known
+    # there, it fails closed). The pilot beyond it still meets the held grandchild's scope by the chain rule: it is
+    # no winner at sync, and an agent's Python must not end the human's pause by calling the grandchild lost to it.
+    from brain_tui.core.rules import conflicts, reconcile
+    from tests.conftest import claim_file
+
+    pilot = open_in(brain, "src/", type="pilote", slug="pilot", story="work")
+    middle = open_in(brain, "src/a/", parent=pilot, satellite_type="code", slug="middle", story="work")
+    held = open_in(brain, "src/a/x.md", parent=middle, satellite_type="code", slug="held", story="work")
+    at(brain).gates.pause(held, "hold this one")
+    assert load_claim(brain, held)["status"] == "paused"
+    claim_file(brain, middle).write_text("sess_id: [unclosed\n", encoding="utf-8")
+    winner = conflicts.Conflict(sess_id=pilot, instance="", scope="src/", status="open", overlap="src/a/x.md")
+    lost = [reconcile.LostClaim(sess_id=held, scope="src/a/x.md", winners=(winner,))]
+    refused_as_agent(brain, monkeypatch, lambda cs: reconcile.mark_lost(cs, lost))
+    assert load_claim(brain, held)["status"] == "paused"
