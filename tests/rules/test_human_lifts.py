@@ -282,3 +282,36 @@ def test_a_held_claim_is_never_lost_to_an_ancestor_past_a_link_that_does_not_rea
     lost = [reconcile.LostClaim(sess_id=held, scope="src/a/x.md", winners=(winner,))]
     refused_as_agent(brain, monkeypatch, lambda cs: reconcile.mark_lost(cs, lost))
     assert load_claim(brain, held)["status"] == "paused"
+
+
+def test_an_agent_never_ends_its_paused_pilot_by_cutting_a_child_loose_and_calling_the_pilot_lost_to_it(
+        brain: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The child meets its pilot's scope by the chain rule. An agent's Python cuts its own paused child loose of the
+    # tree (a write of its own claim), then calls the pilot lost to that child: the human's pause of the pilot
+    # must survive both writes.
+    from brain_tui.core.rules import conflicts, reconcile
+
+    mine = AGENT["CLAUDE_CODE_SESSION_ID"]
+    pilot = open_in(brain, "src/", type="pilote", slug="pilot", story="work", agent_session=mine)
+    child = open_in(brain, "src/a.md", parent=pilot, satellite_type="code", slug="child", story="work",
+                    agent_session=mine)
+    at(brain).gates.pause(pilot, "hold the tree")
+    b, cs = staged(brain, lambda cs: cs.update_claim(child, {}, remove=("parent_satellite",)))
+    as_agent(monkeypatch)
+    try:
+        write_path.apply(b, cs)
+    except BsiError as refused:
+        assert refused.exit_code == 10  # cut loose, the child would hold its pilot's scope from another tree
+    finally:
+        for name in AGENT:
+            monkeypatch.delenv(name)
+    assert load_claim(brain, child)["parent_satellite"] == pilot
+    winner = conflicts.Conflict(sess_id=child, instance="", scope="src/a.md", status="paused", overlap="src/a.md")
+    lost = [reconcile.LostClaim(sess_id=pilot, scope="src/", winners=(winner,))]
+    b, cs = staged(brain, lambda cs: reconcile.mark_lost(cs, lost))
+    as_agent(monkeypatch)
+    try:
+        write_path.apply(b, cs)
+    except BsiError as refused:
+        assert refused.exit_code == 77
+    assert load_claim(brain, pilot)["status"] == "paused"
