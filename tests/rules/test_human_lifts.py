@@ -315,3 +315,19 @@ def test_an_agent_never_ends_its_paused_pilot_by_cutting_a_child_loose_and_calli
     except BsiError as refused:
         assert refused.exit_code == 77
     assert load_claim(brain, pilot)["status"] == "paused"
+
+
+def test_a_held_claim_is_never_lost_to_a_search_claim_on_its_scope_nor_a_search_claim_to_it(
+        brain: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A search claim meets any scope without conflict (SPEC 5.3): neither side of such an overlap lost at sync.
+    from brain_tui.core.rules import conflicts, reconcile
+
+    held = open_in(brain, "src/", story="work", slug="held")
+    search = open_in(brain, "src/", story="look", slug="look", type="satellite", satellite_type="search")
+    at(brain).gates.pause(held, "hold")
+    at(brain).gates.pause(search, "hold too")
+    for loser, winner in ((held, search), (search, held)):
+        won = conflicts.Conflict(sess_id=winner, instance="", scope="src/", status="paused", overlap="src/")
+        lost = [reconcile.LostClaim(sess_id=loser, scope="src/", winners=(won,))]
+        refused_as_agent(brain, monkeypatch, lambda cs, lost=lost: reconcile.mark_lost(cs, lost))
+    assert load_claim(brain, held)["status"] == load_claim(brain, search)["status"] == "paused"
