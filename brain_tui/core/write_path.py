@@ -299,7 +299,9 @@ def _checked_as(snapshot: BrainSnapshot, claim: Claim) -> tuple[str | None, froz
     """How the last door checks the blocking `claim` a write leaves: ``(the parent whose chain is exempt, the holders
     it met already)``; None when it holds nothing more than `snapshot`'s claim of its ID did (same scope, parent and
     satellite type, and blocking already). A claim the brain has keeps its own parent's exemption (an edit never
-    gains an ancestor) and is not refused for what it met before the write."""
+    gains an ancestor) and is not refused for what it met before the write; one whose parent changes (no verb does
+    that) is checked as a root, its old ancestors held against it: cut loose, it would hold their scope as
+    another tree does (and a sync's "lost" could then end a held ancestor)."""
     from brain_tui.core.records.model import BLOCKING_STATUSES
     from brain_tui.core.rules.conflicts import find_conflicts
 
@@ -314,6 +316,9 @@ def _checked_as(snapshot: BrainSnapshot, claim: Claim) -> tuple[str | None, froz
         return None
     met = find_conflicts(snapshot, old.scope, parent=old.parent, satellite_type=old.satellite_type,
                          exclude=old.sess_id) if old.status in BLOCKING_STATUSES else []
+    if claim.parent != old.parent:  # cut loose or moved: the tree it leaves holds against it as any other claim
+        tree = {a.sess_id for a in snapshot.ancestors(old.sess_id)}
+        return None, frozenset(c.sess_id for c in met if c.sess_id not in tree)
     return old.parent, frozenset(c.sess_id for c in met)
 
 

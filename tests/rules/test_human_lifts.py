@@ -254,3 +254,72 @@ def test_a_pilot_is_never_lost_to_its_own_child(brain: Path, monkeypatch: pytest
     lost = [reconcile.LostClaim(sess_id=pilot, scope="src/", winners=(winner,))]
     refused_as_agent(brain, monkeypatch, lambda cs: reconcile.mark_lost(cs, lost))
     assert load_claim(brain, pilot)["status"] == status
+
+
+def test_a_held_claim_is_never_lost_to_an_ancestor_past_a_link_that_does_not_read(
+        brain: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A claim file that does not read in the middle of a tree hides the chain above it (SPEC 22: nothing is known
+    # there, it fails closed). The pilot beyond it still meets the held grandchild's scope by the chain rule: it is
+    # no winner at sync, and an agent's Python must not end the human's pause by calling the grandchild lost to it.
+    from brain_tui.core.rules import conflicts, reconcile
+    from tests.conftest import claim_file
+
+    pilot = open_in(brain, "src/", type="pilote", slug="pilot", story="work")
+    middle = open_in(brain, "src/a/", parent=pilot, satellite_type="code", slug="middle", story="work")
+    held = open_in(brain, "src/a/x.md", parent=middle, satellite_type="code", slug="held", story="work")
+    at(brain).gates.pause(held, "hold this one")
+    assert load_claim(brain, held)["status"] == "paused"
+    claim_file(brain, middle).write_text("sess_id: [unclosed\n", encoding="utf-8")
+    winner = conflicts.Conflict(sess_id=pilot, instance="", scope="src/", status="open", overlap="src/a/x.md")
+    lost = [reconcile.LostClaim(sess_id=held, scope="src/a/x.md", winners=(winner,))]
+    refused_as_agent(brain, monkeypatch, lambda cs: reconcile.mark_lost(cs, lost))
+    assert load_claim(brain, held)["status"] == "paused"
+
+
+def test_an_agent_never_ends_its_paused_pilot_by_cutting_a_child_loose_and_calling_the_pilot_lost_to_it(
+        brain: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The child meets its pilot's scope by the chain rule. An agent's Python cuts its own paused child loose of the
+    # tree (a write of its own claim), then calls the pilot lost to that child: the human's pause of the pilot
+    # must survive both writes.
+    from brain_tui.core.rules import conflicts, reconcile
+
+    mine = AGENT["CLAUDE_CODE_SESSION_ID"]
+    pilot = open_in(brain, "src/", type="pilote", slug="pilot", story="work", agent_session=mine)
+    child = open_in(brain, "src/a.md", parent=pilot, satellite_type="code", slug="child", story="work",
+                    agent_session=mine)
+    at(brain).gates.pause(pilot, "hold the tree")
+    b, cs = staged(brain, lambda cs: cs.update_claim(child, {}, remove=("parent_satellite",)))
+    as_agent(monkeypatch)
+    try:
+        write_path.apply(b, cs)
+    except BsiError as refused:
+        assert refused.exit_code == 10  # cut loose, the child would hold its pilot's scope from another tree
+    finally:
+        for name in AGENT:
+            monkeypatch.delenv(name)
+    assert load_claim(brain, child)["parent_satellite"] == pilot
+    winner = conflicts.Conflict(sess_id=child, instance="", scope="src/a.md", status="paused", overlap="src/a.md")
+    lost = [reconcile.LostClaim(sess_id=pilot, scope="src/", winners=(winner,))]
+    b, cs = staged(brain, lambda cs: reconcile.mark_lost(cs, lost))
+    as_agent(monkeypatch)
+    try:
+        write_path.apply(b, cs)
+    except BsiError as refused:
+        assert refused.exit_code == 77
+    assert load_claim(brain, pilot)["status"] == "paused"
+
+
+def test_a_held_claim_is_never_lost_to_a_search_claim_on_its_scope_nor_a_search_claim_to_it(
+        brain: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A search claim meets any scope without conflict (SPEC 5.3): neither side of such an overlap lost at sync.
+    from brain_tui.core.rules import conflicts, reconcile
+
+    held = open_in(brain, "src/", story="work", slug="held")
+    search = open_in(brain, "src/", story="look", slug="look", type="satellite", satellite_type="search")
+    at(brain).gates.pause(held, "hold")
+    at(brain).gates.pause(search, "hold too")
+    for loser, winner in ((held, search), (search, held)):
+        won = conflicts.Conflict(sess_id=winner, instance="", scope="src/", status="paused", overlap="src/")
+        lost = [reconcile.LostClaim(sess_id=loser, scope="src/", winners=(won,))]
+        refused_as_agent(brain, monkeypatch, lambda cs, lost=lost: reconcile.mark_lost(cs, lost))
+    assert load_claim(brain, held)["status"] == load_claim(brain, search)["status"] == "paused"
