@@ -71,12 +71,15 @@ class Launches:
         config = self._brain.config_file.current()
         launching.check_settings(launching.launch_settings(config.raw, config.problem))
 
-    def attach_command(self, sess_id: str, *, current_tmux: str | None) -> tmux_launcher.AttachCommand:
-        """The tmux command that shows the window of `sess_id`'s launched agent (`current_tmux`: the caller's $TMUX)."""
+    def attach_command(self, sess_id: str, *, current_tmux: str | None,
+                       read_only: bool = False) -> tmux_launcher.AttachCommand:
+        """The tmux command that shows the window of `sess_id`'s launched agent (`current_tmux`: the caller's $TMUX;
+        `read_only`: a client that only watches)."""
         record = launching.find_running(self._brain.root, sess_id)
         tmux_launcher.attach_command(record, current_tmux=current_tmux)  # a launch outside tmux, no tmux: refused
         _pane, window = pane_keys.own_pane(record)  # where its agent runs now (a restarted server reuses window ids)
-        return tmux_launcher.attach_command(replace(record, window=window), current_tmux=current_tmux)
+        return tmux_launcher.attach_command(replace(record, window=window), current_tmux=current_tmux,
+                                            read_only=read_only)
 
     def answer(self, sess_id: str, text: str) -> launching.LaunchRecord:
         """Type `text` into the tmux pane of `sess_id`'s launched agent, then Enter (a human's act, SPEC 21.2).

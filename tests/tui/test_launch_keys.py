@@ -151,3 +151,34 @@ async def test_L_on_a_handoff_whose_claim_would_conflict_opens_nothing(make_app,
         await pilot.press("enter")  # the focus is on Cancel
         await settle(pilot)
     assert len(fresh(demo_root).snapshot().claims) == before and not out.exists()
+
+
+async def test_A_in_a_readonly_cockpit_attaches_a_client_that_only_watches(  # noqa: ANN001
+        make_app, demo_root: Path, tmp_path: Path, private_tmux: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--readonly` disables every action: `A` still shows the agent, through a read-only tmux client (`-r`) that
+    types nothing into its pane."""
+    import contextlib
+    import subprocess
+
+    from brain_tui.tui.screens import launch as launch_screen
+
+    out = configure(demo_root, tmp_path)
+    Brain(demo_root, now=NOW).launches.start(DEPLOY, tmux=True)
+    wait_for(out)
+    ran: list[list[str]] = []
+    real_run = subprocess.run
+
+    def run(argv: list[str], *args: object, **kwargs: object) -> object:
+        if argv and argv[0] == "tmux" and ("attach-session" in argv or "switch-client" in argv):
+            ran.append(list(argv))
+            return subprocess.CompletedProcess(argv, 0, "", "")
+        return real_run(argv, *args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(launch_screen.subprocess, "run", run)
+    app = make_app(readonly=True)
+    monkeypatch.setattr(app, "suspend", contextlib.nullcontext)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await select(pilot, "#active", DEPLOY)
+        await pilot.press("A")
+        await settle(pilot)
+    assert len(ran) == 1 and ran[0][-4:-1] == ["attach-session", "-r", "-t"], ran

@@ -74,6 +74,19 @@ def test_attach_switches_inside_the_same_tmux_server_else_takes_the_terminal() -
         assert outside.argv[-3:] == ("attach-session", "-t", "@4") and outside.takes_terminal
 
 
+def test_a_read_only_attach_is_a_read_only_client_even_inside_the_same_tmux_server() -> None:
+    """`brain-tui --readonly` watches an agent and never types into it: `attach-session -r`, never a switch of the
+    pilot's own client (which would take keys to the agent's pane)."""
+    from brain_tui.core.sessions.launch import LaunchRecord
+    from brain_tui.core.sessions.tmux import attach_command
+
+    record = LaunchRecord(sess_id="sess-x", mode="tmux", pid=1, create_time=0.0, started_at="",
+                          window="@4", target="bsi-b:2", socket="/tmp/tmux-0/default", name="x")
+    for current in ("/tmp/tmux-0/default,123,0", None, "/tmp/tmux-0/other,1,0"):
+        watch = attach_command(record, current_tmux=current, read_only=True)
+        assert watch.argv[-4:] == ("attach-session", "-r", "-t", "@4") and watch.takes_terminal, watch
+
+
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 @pytest.mark.parametrize("verb", ["answer", "interrupt", "stop"])
 def test_keys_to_a_launch_whose_tmux_is_gone_are_not_found(tmp_path: Path, verb: str) -> None:

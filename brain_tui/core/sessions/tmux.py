@@ -130,9 +130,11 @@ class AttachCommand:
     takes_terminal: bool
 
 
-def attach_command(record: LaunchRecord, *, current_tmux: str | None) -> AttachCommand:
+def attach_command(record: LaunchRecord, *, current_tmux: str | None, read_only: bool = False) -> AttachCommand:
     """The tmux command that shows a launched agent's window: inside the same tmux server (`current_tmux`,
-    the caller's ``$TMUX``) the client switches to it; elsewhere a terminal attaches to it.
+    the caller's ``$TMUX``) the client switches to it; elsewhere a terminal attaches to it. `read_only` (a
+    `--readonly` cockpit) always attaches a read-only client (`attach-session -r`): a switched client would take
+    the pilot's keys to the agent's pane.
 
     Raises:
         NotFound: the launch did not run in tmux (exit 66).
@@ -143,6 +145,8 @@ def attach_command(record: LaunchRecord, *, current_tmux: str | None) -> AttachC
     if shutil.which("tmux") is None:
         raise UsageError("attach: tmux is not installed")
     base = ["tmux"] + (["-S", record.socket] if record.socket else [])
+    if read_only:
+        return AttachCommand((*base, "attach-session", "-r", "-t", record.window), takes_terminal=True)
     same_server = bool(current_tmux) and (not record.socket or str(current_tmux).split(",")[0] == record.socket)
     if same_server:
         return AttachCommand((*base, "switch-client", "-t", record.window), takes_terminal=False)

@@ -132,10 +132,12 @@ class LaunchDialog(CoreDialog):
 def attach(app: BrainApp, sess_id: str) -> None:
     """Show the tmux window of `sess_id`'s launched agent: switch to it inside tmux, else attach this terminal.
 
-    Outside tmux the cockpit steps aside (suspended) until the window is detached.
+    Outside tmux the cockpit steps aside (suspended) until the window is detached. A `--readonly` cockpit attaches
+    a read-only client, inside tmux too: it watches the agent and types nothing into it.
     """
     try:
-        command = app.brain.launches.attach_command(sess_id, current_tmux=os.environ.get("TMUX"))
+        command = app.brain.launches.attach_command(sess_id, current_tmux=os.environ.get("TMUX"),
+                                                    read_only=app.readonly)
     except BsiError as exc:
         app.notify(safe_str(exc.message, 300), title="attach", severity="warning", markup=False)
         return
