@@ -38,7 +38,7 @@ async def test_progressive_start_then_full_snapshot(make_app, demo_root: Path) -
             full_tree = full.screen.query_one("#tree")
             labels = [str(n.label) for n in tree._tree_nodes.values()]
             assert labels == [str(n.label) for n in full_tree._tree_nodes.values()]
-            assert any("done" in label for label in labels)  # children counts, closed ones included
+            assert any("ended" in label for label in labels)  # children counts, closed ones included
 
 
 async def test_reads_run_off_the_ui_thread_one_at_a_time(make_app, demo_root: Path) -> None:  # noqa: ANN001

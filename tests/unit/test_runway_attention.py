@@ -60,7 +60,7 @@ def test_more_than_ten_percent_left_is_no_item_and_a_configured_window_counts(br
     before = compose.read_text(encoding="utf-8") if compose.exists() else ""
     compose.write_text(before + "agents:\n  context_window: 160000\n", encoding="utf-8")
     [item] = [i for i in Brain(brain, clock=lambda: NOW).attention() if i.sess_id == sess]
-    assert item.kind == "context" and "ctx 93% · ~0 turns" in item.summary
+    assert item.kind == "context" and "ctx 93% · <1 turn" in item.summary
 
 
 def test_a_1m_model_has_room(brain: Path, tmp_path: Path) -> None:
