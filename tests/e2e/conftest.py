@@ -67,19 +67,43 @@ def tmp_path() -> Iterator[Path]:
     shutil.rmtree(folder, ignore_errors=True)
 
 
-@pytest.fixture
-def e2e_brain(tmp_path: Path) -> Path:
-    """A demo brain built now (`tests.clock.live_now`) with the project's hooks and MCP server installed.
+#: How long a built demo serves as the template of the next tests' brains: its shortest claim (api-search, 20 min)
+#: must stay live through a test started from a copy, with room for a slow machine.
+TEMPLATE_LIFE_S = 8 * 60
 
-    Built for each test: its claims live a few hours at most from the time it is built, and the agent judges them
-    at the machine's clock.
+
+@pytest.fixture(scope="session")
+def _e2e_template() -> Iterator[Callable[[], Path]]:
+    """The demo brain the e2e tests copy, built now (`tests.clock.live_now`) with the project's hooks and MCP server
+    installed, and built again once it is `TEMPLATE_LIFE_S` old (the agent judges its claims at the machine's clock).
+    Nothing in it names its folder, so a copy works anywhere."""
+    folder = _on_disk("bsi-e2e-template-")
+    built: list[tuple[float, Path]] = []
+
+    def current() -> Path:
+        if built and time.monotonic() - built[-1][0] < TEMPLATE_LIFE_S:
+            return built[-1][1]
+        root = folder / f"brain-{len(built)}"
+        env = clean_env(drop=AGENT_MARKERS, identity=IDENTITY,
+                        PATH=os.pathsep.join([VENV_BIN, os.environ.get("PATH", "")]))
+        now = live_now()
+        ok(run_bsi("demo", str(root), cwd=folder, env=env, now=now))
+        ok(run_bsi("hooks", "install", brain=root, env=env, now=now))
+        ok(run_bsi("mcp", "install", brain=root, env=env, now=now))
+        built.append((time.monotonic(), root))
+        return root
+
+    yield current
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def e2e_brain(_e2e_template: Callable[[], Path], tmp_path: Path) -> Path:
+    """A demo brain built at most `TEMPLATE_LIFE_S` ago at the machine's clock, with the project's hooks and MCP
+    server installed: a copy of the session's template (its claims live a few hours at most from when it was built).
     """
     root = tmp_path / "brain"
-    env = clean_env(drop=AGENT_MARKERS, identity=IDENTITY, PATH=os.pathsep.join([VENV_BIN, os.environ.get("PATH", "")]))
-    now = live_now()
-    ok(run_bsi("demo", str(root), cwd=tmp_path, env=env, now=now))
-    ok(run_bsi("hooks", "install", brain=root, env=env, now=now))
-    ok(run_bsi("mcp", "install", brain=root, env=env, now=now))
+    shutil.copytree(_e2e_template(), root, symlinks=True)
     return root
 
 
