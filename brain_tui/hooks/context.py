@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any
 from brain_tui.core.paths.text_safety import inert_line as fact
 from brain_tui.core.records.statuses import SignalState, Status
 from brain_tui.core.records.views import stale_notice
+from brain_tui.core.rules.authority import judged
+from brain_tui.core.rules.effective import effective_status
 from brain_tui.core.sessions import agents
 from brain_tui.hooks import wire
 from brain_tui.hooks.events import (
@@ -55,7 +57,7 @@ def session_start(ctx: HookContext) -> Answer:
         facts.append(f"BSI: this event names agent session {session} but does not come from its agent process: "
                      "its claims are not this session's.")
         bound = []
-    snapshot = _judged(brain.snapshot())
+    snapshot = judged(brain.snapshot())  # a clock behind tells no expired claim it is open
     facts.append(brain_state(ctx, snapshot))
     stale = stale_notice(snapshot)
     if stale:
@@ -83,17 +85,8 @@ def session_start(ctx: HookContext) -> Answer:
     return Answer(0, wire.dumps(wire.context("SessionStart", text)))
 
 
-def _judged(snapshot: BrainSnapshot) -> BrainSnapshot:
-    """The brain as the session's claim is judged (`authority.judged`): a hook's clock behind the machine's tells no
-    claim that ran out that it is open with time left."""
-    from brain_tui.core.rules.authority import judged
-
-    return judged(snapshot)
-
-
 def brain_state(ctx: HookContext, snapshot: BrainSnapshot) -> str:
     """A short brain state (SPEC 16, the part a session needs): where, how many claims, what waits."""
-    from brain_tui.core.rules.effective import effective_status
     from brain_tui.core.sync import gitops
 
     counts: dict[str, int] = {}
@@ -115,7 +108,6 @@ def brain_state(ctx: HookContext, snapshot: BrainSnapshot) -> str:
 def claim_facts(claim: Claim, snapshot: BrainSnapshot) -> list[str]:
     """The claim's facts: ID, scope, status, TTL left, tier requirement, parent, triggers."""
     from brain_tui.core.records.model import TIER_NAMES, tier_of
-    from brain_tui.core.rules.effective import effective_status
 
     tier = tier_of(claim)
     status = effective_status(claim, snapshot.now)  # a claim past its TTL is stale, marked or not (SPEC 6.3)
@@ -168,14 +160,13 @@ def user_prompt_submit(ctx: HookContext) -> Answer:
         return Answer()
     brain = ctx.brain
     agents.note_event(ctx.root, bound[0], ctx.agent_session, brain.now(), transcript(ctx), working=True)
-    snapshot = _judged(brain.snapshot())
+    snapshot = judged(brain.snapshot())  # a clock behind tells no expired claim it is open
     claim = snapshot.claim(bound[0])
     if claim is None:
         return Answer()
     items: list[tuple[str, str]] = []
     items.extend(signal_item(sig) for sig in pending_signals(snapshot, claim.sess_id))
     items.extend(gate_items(claim))
-    from brain_tui.core.rules.effective import effective_status
 
     status = effective_status(claim, snapshot.now)
     if claim.expires_at is not None and status == Status.OPEN:
