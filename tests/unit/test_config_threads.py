@@ -16,6 +16,7 @@ import pytest
 from brain_tui.core import config as config_module
 from brain_tui.core.config import BrainConfig, ConfigFile
 from brain_tui.core.records import cache
+from tests.threads import first_then_second
 
 
 def test_a_thread_asking_while_another_reads_the_changed_file_gets_the_new_settings(
@@ -43,12 +44,6 @@ def test_a_thread_asking_while_another_reads_the_changed_file_gets_the_new_setti
         if threading.current_thread().name == "second":
             asked.set()
 
-    first = threading.Thread(target=ask, name="first")
-    first.start()
-    assert between.wait(5)
-    second = threading.Thread(target=ask, name="second")
-    second.start()
-    first.join(10)
-    second.join(10)
+    first_then_second(ask, between)
     assert {name: c.max_consecutive_fails for name, c in got.items()} == {"first": 7, "second": 7}
     assert config_module.load_config(tmp_path).max_consecutive_fails == 7

@@ -19,6 +19,7 @@ from brain_tui.core.brain import Brain
 from brain_tui.core.rules import reconcile
 from brain_tui.core.sync import remote
 from tests.bsi import NOW
+from tests.threads import first_then_second
 
 
 def test_a_write_begun_meanwhile_leaves_the_first_its_warnings(brain: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -45,11 +46,5 @@ def test_a_write_begun_meanwhile_leaves_the_first_its_warnings(brain: Path, monk
         applied = b.last_applied
         warnings[threading.current_thread().name] = list(applied.warnings) if applied else []
 
-    first = threading.Thread(target=write, name="first")
-    first.start()
-    assert first_integrated.wait(10)
-    second = threading.Thread(target=write, name="second")
-    second.start()
-    first.join(10)
-    second.join(10)
+    first_then_second(write, first_integrated)
     assert warnings == {"first": [reconcile.dropped_warning("signal sig-1 (INFO)")], "second": []}

@@ -17,6 +17,7 @@ import pytest
 from brain_tui.core.brain import Brain
 from brain_tui.core.records.model import BrainSnapshot
 from tests.bsi import NOW
+from tests.threads import first_then_second
 
 
 def test_a_read_begun_meanwhile_keeps_the_first_reads_corrupt_rows(brain: Path,
@@ -48,12 +49,6 @@ def test_a_read_begun_meanwhile_keeps_the_first_reads_corrupt_rows(brain: Path,
         if threading.current_thread().name == "first":
             first_done.set()
 
-    one = threading.Thread(target=read, name="first")
-    one.start()
-    assert first_collects.wait(5)
-    two = threading.Thread(target=read, name="second")
-    two.start()
-    one.join(10)
-    two.join(10)
+    first_then_second(read, first_collects)
     for name in ("first", "second"):
         assert [c.path for c in got[name].corrupt] == ["claims/sess-20260101-0900-link.yml"], name
