@@ -78,7 +78,8 @@ def decide(event: dict[str, Any], flags: dict[str, str], environ: dict[str, str]
     root = _root(flags, environ, event, paths)
     now = _now(flags, environ)
     # a claim opened via MCP, or an open killed before its binding, waits: the core binds it
-    if root is None or now is None or agent_files.has_pending(root) or agent_files.has_opening(root):
+    if root is None or now is None or agent_files.has_pending(root) or agent_files.has_opening(root) \
+            or git_head.rewound(Path(root)) is not None:  # HEAD at an old commit: the core refuses
         return None
     index: dict[str, Any] | None = None
     if shell is not None:

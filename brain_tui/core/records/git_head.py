@@ -80,6 +80,25 @@ def head_commit(root: Path) -> str | None:
     return None
 
 
+def rewound(root: Path) -> str | None:
+    """Why the claims in force cannot be read from the work tree, or None: a rebase under way or a detached HEAD
+    (read from the repository's files, no git process) puts HEAD and the work tree at a commit the brain's branch
+    may have moved past, before a claim was opened or a human paused one. None outside git or when unsure."""
+    found = _git_dir(root)
+    if found is None or not found[1].is_dir():
+        return None
+    gitdir = found[1]
+    if (gitdir / "rebase-merge").exists() or (gitdir / "rebase-apply").exists():
+        return "a rebase is in progress in this repository (git rebase --continue, or --abort)"
+    try:
+        head = (gitdir / "HEAD").read_text(encoding="utf-8")
+    except (OSError, ValueError):
+        return None
+    if _hex_oid(head) is not None:
+        return "HEAD is detached (check out the brain's branch: `git checkout <branch>`)"
+    return None
+
+
 def git_dirs(root: Path) -> tuple[str, ...]:
     """The git directory of the repository holding `root` and, for a linked worktree, the main repository's
     (found from the folders, no git process; none outside git or when unsure)."""

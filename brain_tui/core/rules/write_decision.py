@@ -31,12 +31,13 @@ from brain_tui.core.errors import BsiError, InvalidData, PreflightRefused
 from brain_tui.core.paths import path_keys
 from brain_tui.core.paths.scope import parse_scope
 from brain_tui.core.record import field, record
+from brain_tui.core.records import git_head
 from brain_tui.core.records.model import BLOCKING_STATUSES, BrainSnapshot
 from brain_tui.core.records.statuses import Status
 from brain_tui.core.records.unreadable import repair_command
 from brain_tui.core.rules.conflicts import CORRUPT, ask_holder, chain_complete, find_conflicts
 from brain_tui.core.rules.effective import delegating_chain
-from brain_tui.core.rules.preflight_codes import SCOPE_VIOLATION, ZONE_VIOLATION
+from brain_tui.core.rules.preflight_codes import SCOPE_VIOLATION, WRONG_BRANCH, ZONE_VIOLATION
 from brain_tui.core.sessions import hook_index
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
@@ -316,6 +317,10 @@ class _Decider:
                 return elsewhere  # a path of this brain leading there is this brain's write too (below)
         if place.rel is None:
             return WriteDecision(True, file=path)
+        if (rewound := git_head.rewound(self.brain.root)) is not None:  # HEAD at an old commit: not what is in force
+            return WriteDecision(False, f"{_short(place.rel, 200)}: {rewound}; the claims in force are the branch's, "
+                                 "so no brain file is written until it ends", code=WRONG_BRANCH, check="branch",
+                                 file=place.rel)
         bound = self.bound()
         if bound:
             return self._bound_write(bound, place.rel, tree)
