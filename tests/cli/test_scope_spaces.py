@@ -73,3 +73,14 @@ def test_a_spaced_name_beside_another_entry_is_split_and_said(tmp_path: Path) ->
     new_file = run_bsi("claim", "open", "--scope", "wiki/Team notes/new file.md", "--slug", "new", brain=root)
     assert new_file.code == 0 and "entries" not in new_file.err
     assert load_claim(root, new_file.out.strip())["scope"] == ["wiki/Team notes/new file.md"]
+
+
+def test_a_scope_with_a_spaced_name_is_shown_with_commas_between_its_entries(tmp_path: Path) -> None:
+    """`wiki/Team notes/` and `todo.md` shown "wiki/Team notes/ todo.md" read as three entries: with a name holding
+    a space among them, the entries are shown separated by commas."""
+    root = _brain(tmp_path)
+    spaced = run_bsi("claim", "open", "--scope", "wiki/Team notes/", "--scope", "todo.md", "--slug", "sp", brain=root)
+    assert spaced.code == 0, spaced.err
+    shown = run_bsi("--json", "check-scope", "todo.md", brain=root)
+    assert json.loads(shown.out)["conflicts"][0]["scope"] == "wiki/Team notes/, todo.md"
+    assert "holds wiki/Team notes/, todo.md [" in run_bsi("check-scope", "todo.md", brain=root).out

@@ -313,6 +313,12 @@ def names_a_path(value: str, root: str | os.PathLike[str] | None) -> bool:
     return found
 
 
+def joined(texts: Sequence[str]) -> str:
+    """Scope entries shown on one line: separated by spaces, or by commas when one of them holds whitespace (a
+    folder `wiki/Team notes/` beside `todo.md` must not read as three entries)."""
+    return (", " if any(_SPLIT_RE.search(text) for text in texts) else " ").join(texts)
+
+
 def format_scope(entries: Sequence[ScopeEntry]) -> str | list[str]:
     """Write scope entries back: ``"todo/brain.md"`` for one entry, ``["agents/", "todo/brain.md"]`` for several;
     InvalidData when there is no entry.

@@ -18,7 +18,7 @@ from brain_tui.core.clock import DEFAULT_TTL, MAX_TTL, claim_ttl, try_parse_time
 from brain_tui.core.errors import InvalidData
 from brain_tui.core.ids import SIGNAL_ID_RE, SIGNAL_TYPE_RE, opened_minute, valid_session_id
 from brain_tui.core.lazy_re import LazyPattern
-from brain_tui.core.paths.scope import ScopeEntry, parse_scope
+from brain_tui.core.paths.scope import ScopeEntry, joined, parse_scope
 from brain_tui.core.records.model import Claim, CorruptFile, Lock, Signal
 from brain_tui.core.records.statuses import KNOWN_STATUSES as KNOWN_STATUSES  # re-exported
 from brain_tui.core.records.statuses import TERMINAL_STATUSES, SignalState, Status
@@ -166,7 +166,7 @@ def claim_from_mapping(
         flags.append("status-unknown")
     scope: tuple[ScopeEntry, ...] = ()
     raw_scope = data.get("scope")
-    scope_text = " ".join(_text(s) for s in raw_scope) if isinstance(raw_scope, list) else _text(raw_scope)
+    scope_text = joined([_text(s) for s in raw_scope]) if isinstance(raw_scope, list) else _text(raw_scope)
     try:
         scope = parse_scope(raw_scope, root, typed=False) if scope_parser is None else scope_parser(raw_scope)
     except InvalidData as exc:
