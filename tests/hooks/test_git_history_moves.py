@@ -50,10 +50,11 @@ MOVES = ["git reset --hard {before}", "git reset --soft {before}", "git reset {b
          "git rebase --onto {before} HEAD~1", "git pull", "git pull --rebase origin main", "git read-tree {before}",
          "git replace HEAD {before}", "git -c alias.back='reset --hard {before}' back", "git undo",
          "git -c alias.sh='!git reset --hard HEAD~1' sh", "cd src && git reset --hard {before}",
-         "git -C src checkout {before}", "true && git reset --soft HEAD~1"]
+         "git -C src checkout {before}", "true && git reset --soft HEAD~1", "git fetch -u . +old:{branch}"]
 KEEPS = ["git status", "git log --oneline -3", "git checkout -b feature", "git switch -c feature2", "git reset",
-         "git diff {before}", "git stash list", "git branch -f spare {before}", "git update-ref refs/heads/spare {before}",
-         "git merge old", "git reset --soft HEAD~1", "git -c alias.st=status st"]
+         "git diff {before}", "git stash list", "git branch -f spare {before}",
+         "git update-ref refs/heads/spare {before}", "git merge old", "git reset --soft HEAD~1",
+         "git -c alias.st=status st", "git fetch . old:spare2"]
 
 
 @pytest.mark.parametrize("session", [STRANGER, OTHER, AGENT])

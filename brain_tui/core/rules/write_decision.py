@@ -189,8 +189,8 @@ class _Decider:
             place = _Place("") if tree and self._holds_the_brain(path) else self.place(path)
             refused = self._protocol(place)
             if refused is not None:
-                return refused if not by else replace(
-                    refused, reason=f"`{_short(by, 40)}` changes what git holds for a protocol record: {refused.reason}")
+                return refused if not by else replace(refused, reason=(
+                    f"`{_short(by, 40)}` changes what git holds for a protocol record: {refused.reason}"))
         bound = self.bound()
         if bound:
             refused = self._claim_cannot_act(bound)

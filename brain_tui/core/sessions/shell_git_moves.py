@@ -6,7 +6,7 @@ another commit, ``update-ref``/``symbolic-ref`` of HEAD's branch, ``merge``, ``r
 taking it back. Each protocol file whose committed content the move changes is named (`ShellReading.named`), so the
 write decision refuses it; the work-tree files the command rewrites (``reset --hard``, a checkout, ``stash``,
 ``clean``) are its targets, decided as any write. Git is asked (``diff --name-only``, ``clean --dry-run``); where it
-cannot tell (a revision it does not know, ``pull``, ``rebase --root``, ``replace``, ``filter-branch``) every protocol
+cannot tell (a revision it does not know, ``pull``, ``fetch -u``, ``rebase --root``, ``replace``) every protocol
 folder is named: the move is refused. Outside a repository nothing is held by git, and nothing is named.
 """
 
@@ -41,6 +41,8 @@ MOVERS: dict[str, set[str]] = {
     "clean": {"-e", "--exclude"},
     "read-tree": {"--prefix", "--index-output"},
     "pull": set(), "replace": set(), "filter-branch": set(), "filter-repo": set(),
+    "fetch": {"--depth", "--deepen", "--shallow-since", "--shallow-exclude", "-j", "--jobs", "-o",
+              "--server-option", "--upload-pack", "--negotiation-tip", "--refmap", "--filter"},
 }
 #: Asking git: a few seconds at most (the hook's deadline refuses past it).
 _TIMEOUT = 5
@@ -126,7 +128,10 @@ def read_move(sub: str, rest: list[str], here: str | None, top: str | None, read
     if top is None or "--" in rest or flags & _UNDER_WAY or _git(top, "rev-parse", "--git-dir") is None:
         return  # outside git; paths after `--` (`shell_git` reads them); a move under way (HEAD is rewound)
     move = _Move(sub, top, here, reading)
-    if sub in ("pull", "replace", "filter-branch", "filter-repo"):
+    if sub == "fetch":
+        if flags & {"-u", "--update-head-ok"}:
+            move.unknown()  # a refspec may write HEAD's own branch (`fetch -u . +OLD:main`)
+    elif sub in ("pull", "replace", "filter-branch", "filter-repo"):
         if sub != "replace" or not flags & {"-l", "--list", "-d", "--delete"}:
             move.unknown()  # what the remote or the rewrite brings is not known here: `bsi sync` settles it
     elif sub == "reset":
