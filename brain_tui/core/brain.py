@@ -53,7 +53,7 @@ if TYPE_CHECKING:
     from brain_tui.core.rules.reconcile import SyncReport
     from brain_tui.core.rules.repair import Repair
     from brain_tui.core.rules.watchdog import WatchdogReport
-    from brain_tui.core.rules.write_decision import ShellCommand, TypedText, WriteDecision, WriteSession
+    from brain_tui.core.rules.write_request import ShellCommand, TypedText, WriteDecision, WriteSession
     from brain_tui.core.sessions.agents import Agents, Liveness
     from brain_tui.core.sessions.live import LiveSession
     from brain_tui.core.sessions.notify import Notifier
@@ -436,7 +436,7 @@ class Brain:
         """May `sess_id` write `file` now? (SPEC 10; read-only): `decide_write`, the hook's own decision. Raises
         PreflightRefused with code 4, 1, 5, 2, 3 or 6 (the first failing check), with what unblocks it."""
         from brain_tui.core.rules import preflight as preflight_rules
-        from brain_tui.core.rules.write_decision import PROTOCOL, WriteSession
+        from brain_tui.core.rules.write_request import PROTOCOL, WriteSession
 
         decision = self.decide_write(file, WriteSession(claims=(sess_id,)))
         if not decision.allowed:

@@ -260,7 +260,7 @@ class Locks:
         rules, which say so themselves (12, 65, 1).
         """
         from brain_tui.core.rules.preflight_codes import ZONE_VIOLATION
-        from brain_tui.core.rules.write_decision import PROTOCOL, WriteSession
+        from brain_tui.core.rules.write_request import PROTOCOL, WriteSession
 
         if self._brain.snapshot().claim(sess_id) is None:
             return

@@ -148,7 +148,7 @@ def pre_tool_use(ctx: HookContext) -> Answer:
 
     Exit 2 with the deny shape, else exit 0 (with a note, or nothing).
     """
-    from brain_tui.core.rules.write_decision import ShellCommand, TypedText, WriteSession
+    from brain_tui.core.rules.write_request import ShellCommand, TypedText, WriteSession
 
     typed = wire.typed_text(ctx.event)
     if typed is not None:

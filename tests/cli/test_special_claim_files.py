@@ -21,7 +21,7 @@ import pytest
 
 from brain_tui.core.brain import Brain
 from brain_tui.core.records.statuses import BLOCKING_STATUSES
-from brain_tui.core.rules.write_decision import WriteSession
+from brain_tui.core.rules.write_request import WriteSession
 from brain_tui.core.sessions import hook_index
 from tests.bsi import NOW, bsi_command, clean_env, ok, run_bsi
 from tests.cli.test_fifo_brain_files import WAIT, _in_thread, _socket

@@ -157,3 +157,33 @@ def test_no_shell_spelling_rewrites_the_files_that_name_programs_run_outside_the
         assert refused.get("is_error") is True and "Read-only file system" in result_text(refused), refused
     assert compose.read_bytes() == before
     assert not (e2e_brain / ".gemini" / "settings.json").exists()
+
+
+def test_no_agents_shell_moves_history_back_past_a_humans_pause(
+        e2e_brain: Path, run_claude: Callable[..., Session], human: Callable[..., str]) -> None:
+    pilot = demo_claim(e2e_brain, PILOT)
+    satellite = demo_claim(e2e_brain, SATELLITE)
+    before = subprocess.run(["git", "-C", str(e2e_brain), "rev-parse", "HEAD"], capture_output=True, text=True,
+                            check=True).stdout.strip()
+    human(e2e_brain, "gate", "pause", pilot, "hold: schema review")
+    paused = subprocess.run(["git", "-C", str(e2e_brain), "rev-parse", "HEAD"], capture_output=True, text=True,
+                            check=True).stdout.strip()
+    branch = subprocess.run(["git", "-C", str(e2e_brain), "symbolic-ref", "HEAD"], capture_output=True, text=True,
+                            check=True).stdout.strip()
+    # Another session on the machine, holding no claim, tries to give the paused satellite its scope back.
+    script = [bash(f"git reset --hard {before}"), bash(f"git checkout -q -b unpaused {before}"),
+              bash("git revert --no-edit HEAD"), ToolUse("Read", {"file_path": str(e2e_brain / ".git" / branch)}),
+              ToolUse("Write", {"file_path": str(e2e_brain / ".git" / branch), "content": before + "\n"}),
+              Text("Could not.")]
+
+    run = run_claude(e2e_brain, "Undo the last commit.", script)
+
+    assert run.code == 0, run.transcript()
+    for step in (0, 1, 2, 4):
+        refused = run.api.result_of(step)
+        assert refused.get("is_error") is True, (step, refused)
+    assert "protocol" in result_text(run.api.result_of(0)), run.api.result_of(0)
+    assert "git's own record" in result_text(run.api.result_of(4)), run.api.result_of(4)
+    head = subprocess.run(["git", "-C", str(e2e_brain), "rev-parse", "HEAD"], capture_output=True, text=True,
+                          check=True).stdout.strip()
+    assert head == paused and load_claim(e2e_brain, satellite)["status"] == "paused"

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from brain_tui.core.brain import Brain
-from brain_tui.core.rules.write_decision import ShellCommand, WriteSession
+from brain_tui.core.rules.write_request import ShellCommand, WriteSession
 from tests.bsi import NOW, clean_env, ok, run_bsi
 from tests.hooks.test_hook_index import settle
 from tests.hooks.test_pre_tool_use import AGENT, assert_allowed, assert_denied, event, hook

@@ -15,7 +15,7 @@ import pytest
 
 from brain_tui.core.brain import Brain, OpenRequest
 from brain_tui.core.paths.scope import parse_scope
-from brain_tui.core.rules.write_decision import WriteSession
+from brain_tui.core.rules.write_request import WriteSession
 
 T0 = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
 PHANTOM = "sess-20261129-0905-gone"

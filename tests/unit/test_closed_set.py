@@ -243,7 +243,7 @@ def _count_full_scans(brain: Brain, monkeypatch: pytest.MonkeyPatch) -> list[str
 
 def test_a_closed_ancestor_is_read_by_name_not_the_whole_brain(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from brain_tui.core.paths.scope import parse_scope
-    from brain_tui.core.rules.write_decision import WriteSession
+    from brain_tui.core.rules.write_request import WriteSession
 
     path = write_claim(root, "sess-child", "open", "hist/f7.py")
     path.write_text(path.read_text(encoding="utf-8") + "parent_satellite: sess-old-7\n", encoding="utf-8")
@@ -265,7 +265,7 @@ def test_a_closed_ancestor_is_read_by_name_not_the_whole_brain(root: Path, monke
                                             ("sess-gone", "closed")])
 def test_an_unknown_malformed_or_untracked_closed_claim_is_decided_without_the_whole_brain(
         root: Path, monkeypatch: pytest.MonkeyPatch, sess_id: str, words: str) -> None:
-    from brain_tui.core.rules.write_decision import WriteSession
+    from brain_tui.core.rules.write_request import WriteSession
 
     # opened and closed without a commit: not in HEAD, so the live read scans it and filters it out
     write_claim(root, "sess-gone", "closed", "live/a/", "2026-11-29T08:30:00+00:00")

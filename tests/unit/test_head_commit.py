@@ -17,7 +17,7 @@ from brain_tui.core.records import git_head
 from brain_tui.core.records.closed_set import head_commit
 from brain_tui.core.records.git_head import head_files, outside_git
 from brain_tui.core.rules.claims import OpenRequest
-from brain_tui.core.rules.write_decision import WriteSession
+from brain_tui.core.rules.write_request import WriteSession
 from tests.bsi import clean_env
 
 NOW = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)

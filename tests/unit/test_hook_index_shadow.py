@@ -15,7 +15,7 @@ from hypothesis.stateful import invariant, rule
 from brain_tui.core.errors import BsiError, TransitionRefused
 from brain_tui.core.records.statuses import BLOCKING_STATUSES
 from brain_tui.core.rules import preflight as rules
-from brain_tui.core.rules.write_decision import WriteSession
+from brain_tui.core.rules.write_request import WriteSession
 from brain_tui.core.sessions import hook_index
 from tests.unit.test_state_machine import ClaimMachine
 

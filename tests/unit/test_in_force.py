@@ -15,7 +15,7 @@ from brain_tui.core.errors import BsiError
 from brain_tui.core.paths.scope import parse_scope
 from brain_tui.core.records.model import BLOCKING_STATUSES
 from brain_tui.core.rules.claims import OpenRequest
-from brain_tui.core.rules.write_decision import WriteSession
+from brain_tui.core.rules.write_request import WriteSession
 
 from .test_closed_set import T0, commit, root, write_claim
 

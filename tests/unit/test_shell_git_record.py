@@ -17,7 +17,7 @@ import pytest
 
 from brain_tui.core.brain import Brain, OpenRequest
 from brain_tui.core.paths.scope import parse_scope
-from brain_tui.core.rules.write_decision import ShellCommand, WriteSession
+from brain_tui.core.rules.write_request import ShellCommand, WriteSession
 from brain_tui.core.sessions.shell_targets import read_command
 
 T0 = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from brain_tui.core.brain import Brain
-from brain_tui.core.rules.write_decision import ShellCommand, WriteSession
+from brain_tui.core.rules.write_request import ShellCommand, WriteSession
 from brain_tui.core.sessions.shell_targets import read_command
 from tests.bsi import NOW, ok, run_bsi
 from tests.hooks.test_pre_tool_use import AGENT, assert_allowed, assert_denied, hook

@@ -1,7 +1,10 @@
-"""Files that name programs run outside an agent's sandbox: no agent writes them (SPEC 21).
+"""Files no agent's tool writes (SPEC 21, 22): those naming programs run outside its sandbox, and git's records.
 
 Git's own program files in the brain's repository, the agent clients' settings and `brain-compose.yml`: what they
-name runs for whoever comes next (the pilot's terminal, bsi, the hooks). `write_decision` refuses a write to them.
+name runs for whoever comes next (the pilot's terminal, bsi, the hooks). The rest of git's folder (HEAD, the refs,
+the index, the objects) is git's record of what is in force: a ref written by hand moves the branch past a human's
+pause as surely as a claim file edited. Git commands change it (a satellite commits its work; `shell_git` reads
+what they move); `write_decision` refuses a tool's write to any of it.
 """
 
 from __future__ import annotations
@@ -18,8 +21,7 @@ def program_file_reason(root: Path, full: str, tree: bool, shown: str) -> str | 
 
     for gitdir in git_dirs(root):
         # `config` (hooks path, fsmonitor, filter and merge drivers, signing programs, includes), `config.worktree`,
-        # `hooks/`, `info/` (attributes): git runs what they name for whoever runs git next. The rest of the git
-        # directory is git's own (a satellite commits).
+        # `hooks/`, `info/` (attributes): git runs what they name for whoever runs git next.
         rel = path_keys.below_folder(gitdir, full)
         if rel is None:
             continue
@@ -28,6 +30,8 @@ def program_file_reason(root: Path, full: str, tree: bool, shown: str) -> str | 
                 rel.startswith(("hooks/", "info/")):
             return (f"{shown} names programs git runs for whoever runs it next, outside this sandbox: a human "
                     "changes it (`git config`, the hooks), never an agent")
+        return (f"{shown} is git's own record of the brain (HEAD, the refs, the index: what is in force, SPEC 22): "
+                "git commands change it, never an editor tool or a shell redirection")
     setting = agent_program_file(root, full, tree)
     if setting is None:
         return None

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 from pathlib import Path
 
 from brain_tui.core.records.git_head import git_dirs
+from brain_tui.core.sessions.shell_git_moves import MOVERS, read_move
 from brain_tui.core.sessions.shell_targets import ShellReading, _copy_like, _is_dir, _options
 from brain_tui.core.sessions.shell_wrappers import join_path
 
@@ -38,23 +40,40 @@ _INDEX_WRITERS: dict[str, set[str]] = {
 }
 
 
-def read_git(args: list[str], cwd: str | None, reading: ShellReading) -> str | None:
-    """`git [-C DIR] [-c k=v] checkout|restore|rm|mv|apply|config|add|commit|reset|stash|update-index …`: the paths
-    it writes, and those whose record in git it changes (`ShellReading.named`)."""
+def read_git(args: list[str], cwd: str | None, reading: ShellReading, depth: int = 0) -> str | None:
+    """`git [-C DIR] [-c k=v] checkout|restore|rm|mv|apply|am|config|add|commit|reset|stash|update-index …`, and the
+    moves of `shell_git_moves`: the paths it writes, and those whose record in git it changes
+    (`ShellReading.named`)."""
     here = cwd
     index = 0
+    settings: list[str] = []
     while index < len(args) and args[index].startswith("-"):
         option = args[index]
         if option in ("-C", "-c", "--git-dir", "--work-tree", "--namespace") and index + 1 < len(args):
             if option == "-C":
                 joined = join_path(here, args[index + 1])
                 here = os.path.normpath(joined) if joined is not None else None
+            elif option == "-c":
+                settings.append(args[index + 1])
             index += 2
             continue
         index += 1
     if index >= len(args):
         return cwd
     sub, rest = args[index], args[index + 1:]
+    if sub not in KNOWN:  # an alias (`git undo` for `reset --hard HEAD~1`) is read as what it stands for
+        alias = _alias(sub, settings, here)
+        if alias is not None and alias.startswith("!"):
+            reading.partial = reading.partial or f"`git {sub}` runs the shell alias `{alias[1:60]}`"
+        elif alias is not None and depth < 5:
+            try:
+                words = shlex.split(alias)
+            except ValueError:
+                reading.partial = reading.partial or f"`git {sub}`: an alias that cannot be read"
+                return cwd
+            return read_git([*args[:index], *words, *rest], cwd, reading, depth + 1)
+        elif alias is not None:
+            reading.partial = reading.partial or f"`git {sub}`: aliases nested too deep"
     options = rest[:rest.index("--")] if "--" in rest else rest
     if any(arg.partition("=")[0] == "--pathspec-from-file" for arg in options):  # paths the line does not show
         reading.partial = reading.partial or f"`git {sub} --pathspec-from-file`: paths from a file the line hides"
@@ -67,10 +86,12 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading) -> str | N
             paths = operands
         else:  # `git checkout [TREE-ISH] PATH…`: the first a path when it is one (deleted: git still holds it)
             paths = operands[1:] + [p for p in operands[:1] if (full := join_path(here, p)) is not None and
-                                    (os.path.lexists(full) or _held_by_git(here, p))]
+                                    (os.path.lexists(full) or held_by_git(here, p))]
         staged_only = sub == "restore" and "--staged" in flags and "--worktree" not in flags and "-W" not in flags
         for path in paths:
             reading.add(path, here, f"git {sub}", tree=_is_dir(here, path), named=staged_only)
+        if sub == "checkout":  # to another commit: what is in force moves (`shell_git_moves`)
+            read_move(sub, rest, here, _git_top(here), reading)
     elif sub in ("rm", "mv"):
         operands, values, flags = _options(rest, {"--pathspec-from-file"})
         if sub == "rm":
@@ -89,6 +110,8 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading) -> str | N
         for operand in operands:
             reading.add(operand, here, f"git {sub}", named=True)
         _sweep(sub, operands, _flags, here, reading)
+        if sub in MOVERS:  # `reset REV`, `stash [pop]`: HEAD or the work tree moves (`shell_git_moves`)
+            read_move(sub, rest, here, _git_top(here), reading)
     elif sub == "config":  # a setting is a write of the config file (it may name a program git runs)
         operands, values, flags = _options(rest, {"-f", "--file", "--blob", "--type", "--default", "--comment"})
         writes = bool(flags & _CONFIG_WRITES) or (len(operands) >= 2 and not flags & _CONFIG_READS)
@@ -99,9 +122,12 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading) -> str | N
         gitdirs = git_dirs(Path(work))  # a linked worktree's `.git` is a file: the config is the main repository's
         reading.add(given or os.path.join(gitdirs[-1] if gitdirs else os.path.join(work, ".git"), "config"), here,
                     "git config")
-    elif sub == "apply":
+    elif sub in MOVERS:
+        read_move(sub, rest, here, _git_top(here), reading)
+    elif sub in ("apply", "am"):
         operands, _values, flags = _options(rest, {"-p", "--directory", "--exclude", "--include", "-C"})
-        if flags & {"--cached", "--check", "--stat", "--numstat", "--summary"} and "--index" not in flags:
+        if flags & {"--cached", "--check", "--stat", "--numstat", "--summary", "--continue", "--abort", "--skip",
+                    "--quit", "--show-current-patch"} and "--index" not in flags:
             return cwd
         top = _git_top(here)
         for operand in operands or ["-"]:
@@ -109,6 +135,35 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading) -> str | N
     else:
         _read_outputs(sub, rest, here, reading)
     return cwd
+
+
+#: The subcommands read as themselves (no alias lookup): those read here and git's common ones that write nothing.
+KNOWN = frozenset({"checkout", "restore", "rm", "mv", "add", "commit", "reset", "stash", "update-index", "config",
+                   "apply", "am", "status", "log", "diff", "show", "fetch", "branch", "tag", "ls-files", "rev-parse",
+                   "blame", "grep", "describe", "shortlog", "remote", "init", "clone", "worktree", "submodule",
+                   "format-patch", "archive", "bundle", "cat-file", "ls-tree", "rev-list", "merge-base", "reflog",
+                   "show-ref", "for-each-ref", "help", "version", "push", "gc", "fsck", "notes", "bisect",
+                   "hash-object", "write-tree", "commit-tree", "mktree", "check-ignore", "name-rev", "var",
+                   "count-objects", "range-diff", "whatchanged", "diff-tree", "diff-files", "diff-index",
+                   "ls-remote", "symbolic-ref", *MOVERS})
+
+
+def _alias(sub: str, settings: list[str], here: str | None) -> str | None:
+    """What the alias `sub` stands for (set with `-c alias.SUB=…` on the line, else in git's config), or None."""
+    import subprocess
+
+    for setting in reversed(settings):
+        key, eq, value = setting.partition("=")
+        if eq and key.casefold() == f"alias.{sub}".casefold():
+            return value
+    try:
+        done = subprocess.run(["git", *(["-C", here] if here else []), "config", "--get", f"alias.{sub}"],
+                              capture_output=True, timeout=5, stdin=subprocess.DEVNULL,
+                              env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"})
+    except (OSError, subprocess.SubprocessError):
+        return None
+    alias = done.stdout.decode("utf-8", "surrogateescape").strip()
+    return alias if done.returncode == 0 and alias else None
 
 
 def _cacheinfo_values(args: list[str]) -> list[str]:
@@ -191,7 +246,7 @@ def _changed_protocol_files(top: str) -> list[str]:
     return [entry[3:].decode("utf-8", "surrogateescape") for entry in done.stdout.split(b"\0") if len(entry) > 3]
 
 
-def _held_by_git(here: str | None, path: str) -> bool:
+def held_by_git(here: str | None, path: str) -> bool:
     """True when git's index holds `path` (a file deleted from the work tree that `git checkout PATH` restores);
     False for a branch, a commit, `-`, or when git cannot tell."""
     import subprocess

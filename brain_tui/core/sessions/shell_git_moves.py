@@ -1,0 +1,223 @@
+"""What a git command that moves history changes, for the shell's reader (`shell_git`): SPEC 21.3, 22.
+
+A human's pause, a gate, another session's claim is a commit. ``git reset REV``, a ``checkout`` or ``switch`` to
+another commit, ``update-ref``/``symbolic-ref`` of HEAD's branch, ``merge``, ``rebase``, ``revert`` and
+``cherry-pick`` move what HEAD holds, and with it what is in force: to a commit without the pause, or by a commit
+taking it back. Each protocol file whose committed content the move changes is named (`ShellReading.named`), so the
+write decision refuses it; the work-tree files the command rewrites (``reset --hard``, a checkout, ``stash``,
+``clean``) are its targets, decided as any write. Git is asked (``diff --name-only``, ``clean --dry-run``); where it
+cannot tell (a revision it does not know, ``pull``, ``fetch -u``, ``rebase --root``, ``replace``) every protocol
+folder is named: the move is refused. Outside a repository nothing is held by git, and nothing is named.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+
+from brain_tui.core.paths.layout import PROTOCOL_DIRS, PROTOCOL_FILES
+
+TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
+if TYPE_CHECKING:
+    from brain_tui.core.sessions.shell_targets import ShellReading
+
+__all__ = ["MOVERS", "read_move"]
+
+#: The subcommands read here, with their options that take a value.
+MOVERS: dict[str, set[str]] = {
+    "reset": {"--pathspec-from-file"},
+    "checkout": {"-b", "-B", "--orphan", "-s", "--source", "--conflict", "--pathspec-from-file"},
+    "switch": {"-c", "-C", "--create", "--force-create", "--orphan", "--conflict"},
+    "update-ref": {"-m"},
+    "symbolic-ref": {"-m"},
+    "merge": {"-m", "-F", "--file", "-s", "--strategy", "-X", "--strategy-option", "--into-name", "-S",
+              "--gpg-sign", "--cleanup"},
+    "rebase": {"--onto", "-s", "--strategy", "-X", "--strategy-option", "-x", "--exec", "-C", "--whitespace",
+               "-S", "--gpg-sign", "--empty"},
+    "revert": {"-m", "--mainline", "-s", "--strategy", "-X", "--strategy-option", "-S", "--gpg-sign", "--cleanup"},
+    "cherry-pick": {"-m", "--mainline", "-s", "--strategy", "-X", "--strategy-option", "-S", "--gpg-sign",
+                    "--cleanup"},
+    "stash": {"-m", "--message", "--pathspec-from-file"},
+    "clean": {"-e", "--exclude"},
+    "read-tree": {"--prefix", "--index-output"},
+    "pull": set(), "replace": set(), "filter-branch": set(), "filter-repo": set(),
+    "fetch": {"--depth", "--deepen", "--shallow-since", "--shallow-exclude", "-j", "--jobs", "-o",
+              "--server-option", "--upload-pack", "--negotiation-tip", "--refmap", "--filter"},
+}
+#: Asking git: a few seconds at most (the hook's deadline refuses past it).
+_TIMEOUT = 5
+#: Subcommands that settle or end a move already under way, which HEAD's rewound state covers (`git_head.rewound`).
+_UNDER_WAY = {"--continue", "--abort", "--skip", "--quit", "--edit-todo", "--show-current-patch"}
+
+
+def _git(top: str, *args: str) -> bytes | None:
+    """What `git -C top ARGS` prints, or None when it fails or cannot run."""
+    try:
+        done = subprocess.run(["git", "-C", top, *args], capture_output=True, timeout=_TIMEOUT,
+                              stdin=subprocess.DEVNULL, env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"})
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout if done.returncode == 0 else None
+
+
+def _names(out: bytes) -> list[str]:
+    return [name.decode("utf-8", "surrogateescape") for name in out.split(b"\0") if name]
+
+
+def _differ(top: str, *revs: str, protocol: bool = True) -> list[str] | None:
+    """The files (`protocol`: the protocol files only) whose content differs between the revisions (`A B`, `A...B`,
+    `A` against the work tree), or None when git cannot tell."""
+    where = ["--", *PROTOCOL_DIRS, *PROTOCOL_FILES] if protocol else []
+    out = _git(top, "diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", *revs, *where)
+    return None if out is None else _names(out)
+
+
+class _Move:
+    """One move read in the work tree `top`, from the folder `here`, into `reading`."""
+
+    def __init__(self, sub: str, top: str, here: str | None, reading: ShellReading) -> None:
+        self.sub, self.top, self.here, self.reading = sub, top, here, reading
+
+    def unknown(self) -> None:
+        """Git cannot tell what the move changes: every protocol folder is named."""
+        for name in (*PROTOCOL_DIRS, *PROTOCOL_FILES):
+            self.reading.add(os.path.join(self.top, name), self.here, f"git {self.sub}", tree=True, named=True)
+
+    def protocol(self, *revs: str) -> None:
+        """Name the protocol files whose committed content differs between `revs` (unknown: every one)."""
+        changed = _differ(self.top, *revs)
+        if changed is None:
+            self.unknown()
+        for name in changed or ():
+            self.reading.add(os.path.join(self.top, name), self.here, f"git {self.sub}", named=True)
+
+    def rewrites(self, *revs: str) -> None:
+        """The work-tree files the move rewrites: those differing between `revs` (one: against the work tree)."""
+        changed = _differ(self.top, *revs, protocol=False)
+        if changed is None:
+            self.unknown()
+        for name in changed or ():
+            self.reading.add(os.path.join(self.top, name), self.here, f"git {self.sub}")
+
+    def head_to(self, rev: str, *, work_tree: bool, discard: bool = False) -> None:
+        """HEAD moved to `rev` (`work_tree`: the files follow; `discard`: uncommitted changes are thrown away)."""
+        if _git(self.top, "rev-parse", "-q", "--verify", f"{rev}^{{commit}}") is None:
+            if rev != "@{-1}":  # no previous branch: only one the line's own checkout left, which is HEAD now
+                self.unknown()  # a revision git does not know yet (fetched or made earlier on the line)
+            return
+        self.protocol("HEAD", rev)
+        if discard:
+            self.rewrites("HEAD")
+        if work_tree:
+            self.rewrites("HEAD", rev)
+
+
+def _a_path(here: str, operand: str) -> bool:
+    """True when `operand` names a file (in the work tree, or held by git though deleted) rather than a commit."""
+    from brain_tui.core.sessions.shell_git import held_by_git
+
+    return os.path.lexists(os.path.join(here, operand)) or held_by_git(here, operand)
+
+
+def read_move(sub: str, rest: list[str], here: str | None, top: str | None, reading: ShellReading) -> None:
+    """Read `git SUB REST` (a subcommand of `MOVERS`) run in the work tree `top`: what it changes of what git
+    holds, and the work-tree files it rewrites. Nothing outside a repository."""
+    from brain_tui.core.sessions.shell_targets import _options
+
+    operands, values, flags = _options(rest, MOVERS[sub])
+    if top is None or "--" in rest or flags & _UNDER_WAY or _git(top, "rev-parse", "--git-dir") is None:
+        return  # outside git; paths after `--` (`shell_git` reads them); a move under way (HEAD is rewound)
+    move = _Move(sub, top, here, reading)
+    if sub == "fetch":
+        if flags & {"-u", "--update-head-ok"}:
+            move.unknown()  # a refspec may write HEAD's own branch (`fetch -u . +OLD:main`)
+    elif sub in ("pull", "replace", "filter-branch", "filter-repo"):
+        if sub != "replace" or not flags & {"-l", "--list", "-d", "--delete"}:
+            move.unknown()  # what the remote or the rewrite brings is not known here: `bsi sync` settles it
+    elif sub == "reset":
+        discard = bool(flags & {"--hard", "--merge", "--keep"})
+        if not operands or len(operands) == 1 and not _a_path(here or top, operands[0]):
+            move.head_to(operands[0] if operands else "HEAD", work_tree=discard, discard="--hard" in flags)
+    elif sub in ("checkout", "switch"):
+        if values.keys() & {"--orphan"}:
+            move.unknown()  # a branch with no commit: nothing would be in force
+        elif len(operands) == 1 and (sub == "switch" or not _a_path(here or top, operands[0])):
+            rev = "@{-1}" if operands[0] == "-" else operands[0]
+            move.head_to(rev, work_tree=True, discard=bool(flags & {"-f", "--force", "--discard-changes"}))
+        elif not operands and flags & {"-f", "--force", "--discard-changes"}:
+            move.rewrites("HEAD")
+    elif sub in ("update-ref", "symbolic-ref"):
+        _read_ref(move, operands, flags)
+    elif sub in ("merge", "rebase"):
+        if "--root" in flags:
+            move.unknown()
+            return
+        if sub == "rebase" and len(operands) >= 2:
+            move.unknown()  # `rebase UPSTREAM BRANCH` switches to BRANCH first
+            return
+        revs = operands or ["@{upstream}"]
+        if "--onto" in values:
+            revs.append(values["--onto"])
+        for rev in revs:
+            move.protocol(f"HEAD...{rev}")  # what the other side changed since they parted
+            if sub == "rebase":
+                move.protocol(f"{rev}...HEAD")  # and the commits replayed (or dropped) on top
+    elif sub in ("revert", "cherry-pick"):
+        for rev in operands:
+            move.protocol(*rev.split("..", 1) if ".." in rev else (f"{rev}^", rev))
+    elif sub == "stash":
+        _read_stash(move, operands)
+    elif sub == "clean":
+        _read_clean(move, rest)
+    elif sub == "read-tree" and operands:
+        move.protocol("HEAD", operands[-1])
+        if flags & {"-u", "--reset"}:
+            move.rewrites("HEAD", operands[-1])
+
+
+def _read_ref(move: _Move, operands: list[str], flags: set[str]) -> None:
+    """`update-ref [-d] REF [NEW]`, `update-ref --stdin`, `symbolic-ref HEAD REF`: a move of HEAD's branch."""
+    if "--stdin" in flags:
+        move.unknown()
+        return
+    if not operands or move.sub == "symbolic-ref" and len(operands) < 2 and not flags & {"-d", "--delete"}:
+        return  # a ref read
+    branch = (_git(move.top, "symbolic-ref", "-q", "HEAD") or b"").decode("utf-8", "surrogateescape").strip()
+    ours = {"HEAD", branch, branch.removeprefix("refs/heads/")} - {""}
+    if operands[0] not in ours:
+        return  # another ref: HEAD's commit stays
+    if flags & {"-d", "--delete"} or len(operands) < 2:
+        move.unknown()
+    else:
+        move.head_to(operands[1], work_tree=False)
+
+
+def _read_stash(move: _Move, operands: list[str]) -> None:
+    """`stash [push]` throws the work tree's changes away; `stash pop|apply|branch [STASH]` writes a stash's."""
+    action = operands[0] if operands else "push"
+    if action in ("push", "save") and len(operands) <= 1 + (action == "save"):
+        move.rewrites("HEAD")
+    elif action in ("pop", "apply", "branch"):
+        given = operands[2 if action == "branch" else 1:][:1]
+        stash = f"stash@{{{given[0]}}}" if given and given[0].isdigit() else given[0] if given else "stash@{0}"
+        move.rewrites(f"{stash}^1", stash)
+
+
+def _read_clean(move: _Move, rest: list[str]) -> None:
+    """`clean -f …`: the untracked files it removes, as `git clean --dry-run` lists them."""
+    asked = [arg for arg in rest if arg not in ("--force", "--interactive", "--quiet")]
+    asked = [arg.replace("f", "").replace("i", "").replace("q", "") if arg[:1] == "-" and arg[:2] != "--" else arg
+             for arg in asked]
+    out = _git(move.here or move.top, "-c", "core.quotePath=false", "clean", "--dry-run",
+               *[arg for arg in asked if arg != "-"])
+    if out is None:
+        move.unknown()
+        return
+    prefix = b"Would remove "
+    for line in out.splitlines():
+        if line.startswith(prefix + b'"'):
+            move.unknown()  # a name git quotes (a control character in it)
+        elif line.startswith(prefix):
+            name = line[len(prefix):].decode("utf-8", "surrogateescape")
+            move.reading.add(os.path.join(move.here or move.top, name), move.here, "git clean",
+                             tree=name.endswith("/"))

@@ -1,0 +1,100 @@
+"""No agent's shell moves git's history past a protocol record (SPEC 21.3, 22): a human's pause is a commit.
+
+A paused claim is paused as git holds it. `git reset --hard <before the pause>`, a checkout or switch to that commit,
+`update-ref` of the branch, `revert` of the pause, an interactive rebase that may drop it, `pull`, an alias standing
+for any of these — each run by another agent's shell — would put the claim back to `open` in HEAD, and the paused
+satellite could write again. A write of git's own files (`.git/refs/…`, `.git/HEAD`) by an edit tool does the same.
+The hook refuses each, for a stranger, for a session holding another claim and for the paused one; the moves that
+leave the protocol records as they are still go.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.bsi import git, ok, run_bsi
+from tests.hooks.test_pre_tool_use import AGENT, assert_allowed, assert_denied, event, hook
+
+STRANGER = "5a1c9e0d-2b3f-4c6d-8e7f-9a0b1c2d3e4f"
+OTHER = "7d3b9f1e-4a2c-4e8d-9b6a-1c0f2e3d4a5b"
+
+
+def _bash(brain: Path, command: str, session: str, cwd: Path | None = None) -> dict[str, object]:
+    payload = event(brain, "Bash", "", session)
+    payload["tool_input"] = {"command": command, "description": "git"}
+    payload["cwd"] = str(cwd or brain)
+    return payload
+
+
+@pytest.fixture
+def paused(brain: Path) -> tuple[Path, str, str]:
+    """A brain where AGENT's claim on src/ was paused by a human (a commit), OTHER holds docs/, and `before` is
+    the commit from before the pause; the branch `old` points there too."""
+    sess = ok(run_bsi("claim", "open", "--scope", "src/", "--agent-session", AGENT, brain=brain))
+    ok(run_bsi("claim", "open", "--scope", "docs/", "--agent-session", OTHER, brain=brain))
+    before = git(brain, "rev-parse", "HEAD").strip()
+    git(brain, "branch", "old", before)
+    ok(run_bsi("gate", "pause", sess, "stop writing", brain=brain))
+    assert git(brain, "rev-parse", "HEAD").strip() != before
+    return brain, sess, before
+
+
+MOVES = ["git reset --hard {before}", "git reset --soft {before}", "git reset {before}", "git reset --keep HEAD~1",
+         "git reset -q --merge HEAD^", "git checkout -b x {before}", "git checkout --detach {before}",
+         "git checkout -q {before}", "git checkout old", "git checkout --orphan fresh", "git switch old",
+         "git switch -c y {before}", "git switch --detach {before}", "git update-ref HEAD {before}",
+         "git update-ref -m m refs/heads/{branch} {before}", "git update-ref -d HEAD", "git update-ref --stdin",
+         "git symbolic-ref HEAD refs/heads/old", "git revert --no-edit HEAD", "git rebase -i {before}",
+         "git rebase --onto {before} HEAD~1", "git pull", "git pull --rebase origin main", "git read-tree {before}",
+         "git replace HEAD {before}", "git -c alias.back='reset --hard {before}' back", "git undo",
+         "git -c alias.sh='!git reset --hard HEAD~1' sh", "cd src && git reset --hard {before}",
+         "git -C src checkout {before}", "true && git reset --soft HEAD~1", "git fetch -u . +old:{branch}"]
+KEEPS = ["git status", "git log --oneline -3", "git checkout -b feature", "git switch -c feature2", "git reset",
+         "git diff {before}", "git stash list", "git branch -f spare {before}",
+         "git update-ref refs/heads/spare {before}", "git merge old", "git reset --soft HEAD~1",
+         "git -c alias.st=status st", "git fetch . old:spare2"]
+
+
+@pytest.mark.parametrize("session", [STRANGER, OTHER, AGENT])
+def test_a_move_past_a_humans_pause_is_refused_to_every_agent(paused: tuple[Path, str, str], session: str) -> None:
+    brain, _sess, before = paused
+    branch = git(brain, "rev-parse", "--abbrev-ref", "HEAD").strip()
+    git(brain, "config", "alias.undo", f"reset --hard {before}")  # a human's own alias, read as what it stands for
+    for move in MOVES:
+        command = move.format(before=before, branch=branch)
+        for _ in range(2):  # the core's answer, then the hook index's
+            assert_denied(hook(brain, "pre-tool-use", _bash(brain, command, session)))
+    assert git(brain, "rev-parse", "--abbrev-ref", "HEAD").strip() == branch
+
+
+def test_moves_that_leave_the_protocol_records_as_they_are_still_go(paused: tuple[Path, str, str]) -> None:
+    brain, _sess, before = paused
+    (brain / "notes").mkdir(exist_ok=True)
+    (brain / "notes" / "n.md").write_text("mine\n", encoding="utf-8")
+    git(brain, "add", "notes/n.md")
+    git(brain, "commit", "-qm", "a note")  # the last commit holds no protocol file: undoing it is one's own work
+    for keep in KEEPS:
+        command = keep.format(before=before)
+        for _ in range(2):
+            assert_allowed(hook(brain, "pre-tool-use", _bash(brain, command, STRANGER)))
+
+
+def test_the_paused_claims_scope_stays_refused_after_a_refused_move(paused: tuple[Path, str, str]) -> None:
+    brain, _sess, before = paused
+    assert_denied(hook(brain, "pre-tool-use", _bash(brain, f"git reset --hard {before}", STRANGER)),
+                  "protocol file")
+    assert_denied(hook(brain, "pre-tool-use", event(brain, "Edit", str(brain / "src" / "a.py"))))
+
+
+@pytest.mark.parametrize("rel", ["HEAD", "refs/heads/{branch}", "ORIG_HEAD", "index", "packed-refs",
+                                 "logs/HEAD", "objects/ab/cdef"])
+@pytest.mark.parametrize("session", [STRANGER, OTHER])
+def test_an_edit_tool_never_writes_gits_own_records(paused: tuple[Path, str, str], rel: str, session: str) -> None:
+    brain, _sess, _before = paused
+    branch = git(brain, "rev-parse", "--abbrev-ref", "HEAD").strip()
+    target = str(brain / ".git" / rel.format(branch=branch))
+    for tool in ("Write", "Edit"):
+        assert_denied(hook(brain, "pre-tool-use", event(brain, tool, target, session)), "git's own record")
+    assert_denied(hook(brain, "pre-tool-use", _bash(brain, f"echo 0 > {target}", session)), "git's own record")
