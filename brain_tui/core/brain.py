@@ -373,12 +373,14 @@ class Brain:
         return BlockingClaims(self)
 
     def check_scope(self, entries: Sequence[ScopeEntry], parent: str | None = None,
-                    satellite_type: str | None = None, *, memo: bool = False) -> list[Conflict]:
-        """Conflicts a claim on `entries` would meet; opens nothing. `memo`: from `blocking` (a long-lived process:
-        `bsi mcp`). See `core.facade_check`."""
+                    satellite_type: str | None = None, *, memo: bool = False,
+                    ttl: timedelta | None = None) -> list[Conflict]:
+        """Conflicts a claim on `entries` would meet, judged as `open_claim` judges them (an agent's at the machine's
+        clock when its own runs behind, for a claim of `ttl`: None the brain's default); opens nothing. `memo`: from
+        `blocking` (a long-lived process: `bsi mcp`). See `core.facade_check`."""
         from brain_tui.core import facade_check
 
-        return facade_check.check_scope(self, entries, parent, satellite_type, memo=memo)
+        return facade_check.check_scope(self, entries, parent, satellite_type, ttl, memo=memo)
 
     def attention(self, snapshot: BrainSnapshot | None = None, liveness: Mapping[str, Liveness] | None = None,
                   runways: Mapping[str, Runway] | None = None) -> list[AttentionItem]:
