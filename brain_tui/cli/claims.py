@@ -69,6 +69,7 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
     p.add_argument("scopes", nargs="+", metavar="S")
     p.add_argument("--parent")
     p.add_argument("--satellite-type")
+    p.add_argument("--ttl", help="the TTL the claim would be opened with (default: the brain's, as `claim open`)")
 
     add_command(sub, parent, "watchdog", "mark expired claims stale", cmd_watchdog)
 
@@ -249,11 +250,13 @@ def cmd_repair(ctx: Context) -> int:
 
 def cmd_check_scope(ctx: Context) -> int:
     """`bsi check-scope`: exit 10 when the scope would conflict, 0 when free."""
+    from brain_tui.core.clock import parse_duration
     from brain_tui.core.errors import ConflictError
 
     brain = ctx.brain
     entries = _scope_entries(ctx, list(ctx.args.scopes))
-    conflicts = brain.check_scope(entries, parent=ctx.args.parent, satellite_type=ctx.args.satellite_type)
+    ttl = parse_duration(ctx.args.ttl) if ctx.args.ttl is not None else None
+    conflicts = brain.check_scope(entries, parent=ctx.args.parent, satellite_type=ctx.args.satellite_type, ttl=ttl)
     ctx.emit({"conflicts": [c.as_dict() for c in conflicts]},
              "\n".join(c.describe() for c in conflicts) if conflicts else None)
     if conflicts:

@@ -5,10 +5,11 @@ runs every mutating action as: lock → fresh snapshot → rule decision (staged
 regenerated → one commit of exactly the files changed. Reads are pure: a snapshot never fetches, writes or commits
 (except the one explicit pull that `--sync` asks for before the first read).
 
-Claims live on `Brain` itself; the other areas are typed sub-objects (core/facade.py): `brain.gates`, `brain.signals`,
-`brain.locks`, `brain.circuit`, `brain.audit` (the log, drift, the closed history a page at a time), `brain.remote`
-(core/facade_remote.py), `brain.breath` (core/facade_breath.py) and `brain.launches` (core/facade_launch.py). Every
-result is a typed record whose `--json` shape comes from its fields (core/json_shape.py).
+Claims live on `Brain` itself (what an open would meet, asked without opening: core/facade_check.py); the other
+areas are typed sub-objects (core/facade.py): `brain.gates`, `brain.signals`, `brain.locks`, `brain.circuit`,
+`brain.audit` (the log, drift, the closed history a page at a time), `brain.remote` (core/facade_remote.py),
+`brain.breath` (core/facade_breath.py) and `brain.launches` (core/facade_launch.py). Every result is a typed record
+whose `--json` shape comes from its fields (core/json_shape.py).
 """
 
 from __future__ import annotations
@@ -28,7 +29,6 @@ from brain_tui.core.last_write import LastWrite
 from brain_tui.core.paths.layout import DATA_DIRS, INDEX_FILE, STATE_DIR, find_root, journal_pending
 from brain_tui.core.record import replace
 from brain_tui.core.records.model import BrainSnapshot
-from brain_tui.core.records.statuses import BLOCKING_STATUSES
 from brain_tui.core.records.store import BrainStore
 
 # The write path (ruamel, git, the journal, each verb's rules) and `typing` are imported where needed (start-up).
@@ -373,22 +373,14 @@ class Brain:
         return BlockingClaims(self)
 
     def check_scope(self, entries: Sequence[ScopeEntry], parent: str | None = None,
-                    satellite_type: str | None = None, *, memo: bool = False) -> list[Conflict]:
-        """Conflicts a claim on `entries` would meet; opens nothing.
+                    satellite_type: str | None = None, *, memo: bool = False,
+                    ttl: timedelta | None = None) -> list[Conflict]:
+        """Conflicts a claim on `entries` would meet, judged as `open_claim` judges them (an agent's at the machine's
+        clock when its own runs behind, for a claim of `ttl`: None the brain's default); opens nothing. `memo`: from
+        `blocking` (a long-lived process: `bsi mcp`). See `core.facade_check`."""
+        from brain_tui.core import facade_check
 
-        Reads only the claims that can block (closed history is skipped through the parse cache), from
-        `blocking` when `memo` (a long-lived process: `bsi mcp`), unless the parent's chain passes through
-        a claim that cannot block: then the whole brain, so the delegation exemption is exact.
-        """
-        from brain_tui.core.rules import conflicts
-
-        snapshot, index = self.blocking.current() if memo else (self.snapshot(only_statuses=BLOCKING_STATUSES), None)
-        if parent is not None and not conflicts.chain_complete(snapshot, parent):
-            snapshot, index = self.store.with_chains(snapshot, (parent,)) or self.snapshot(), None
-        if parent is not None or satellite_type is not None:  # the claim rules load only to check an option
-            from brain_tui.core.rules.claims import validate_check
-            validate_check(snapshot, parent, satellite_type)
-        return conflicts.find_conflicts(snapshot, entries, parent=parent, satellite_type=satellite_type, index=index)
+        return facade_check.check_scope(self, entries, parent, satellite_type, ttl, memo=memo)
 
     def attention(self, snapshot: BrainSnapshot | None = None, liveness: Mapping[str, Liveness] | None = None,
                   runways: Mapping[str, Runway] | None = None) -> list[AttentionItem]:
@@ -413,16 +405,12 @@ class Brain:
     def preview_open(self, req: OpenRequest, snapshot: BrainSnapshot | None = None) -> list[Conflict]:
         """Dry run of `open_claim`: the request's own checks, then the conflicts it would meet; writes nothing.
 
-        `snapshot` is the one already in memory (the cockpit's); None, or one missing part of the parent chain (a
-        partial load), reads the brain now. Raises InvalidData / NotFound / TransitionRefused when the request itself
-        is refused (as the open would).
+        `snapshot` is the one already in memory (the cockpit's); None reads the brain now (`core.facade_check`).
+        Raises InvalidData / NotFound / TransitionRefused when the request itself is refused (as the open would).
         """
-        from brain_tui.core.rules import claims, conflicts
+        from brain_tui.core import facade_check
 
-        claims.validate_open(snapshot if snapshot is not None else self.snapshot(), req)
-        if snapshot is None or (req.parent is not None and not conflicts.chain_complete(snapshot, req.parent)):
-            return self.check_scope(req.scope, parent=req.parent, satellite_type=req.satellite_type)
-        return conflicts.find_conflicts(snapshot, req.scope, parent=req.parent, satellite_type=req.satellite_type)
+        return facade_check.preview_open(self, req, snapshot)
 
     def preview(self, action: str, sess_id: str, snapshot: BrainSnapshot | None = None) -> Preview:
         """Dry run of pause | resume | abort | approve | reject | release | close (its transition only) on

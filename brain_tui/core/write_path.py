@@ -246,11 +246,12 @@ def refuse_new_conflicts(snapshot: BrainSnapshot, rendered: dict[str, str | None
 
     `claims.open_claim` checks before it stages; this covers a claim file staged below it (`ChangeSet.new_claim`
     handed to `apply`). New: its ID is no claim of `snapshot` (a legacy index row written out as its file is one
-    already). In an agent's process a new claim live at the machine's clock is also checked at it (`_agents_time`):
-    a `--now` behind would let it delegate through an ancestor stale by now. A claim of `snapshot` written so that it
-    holds more (`_checked_as`: a wider scope, a search claim made one that blocks, a new parent, a finished claim made
-    live) is checked as a new one: no verb does that, and it would make two sessions hold one file. Raises
-    ConflictError (exit 10) naming the holders; nothing is written.
+    already). In an agent's process a new claim live at the machine's clock is also checked at it
+    (`conflicts.as_judged`, the rule the queries of what an open would meet share): a `--now` behind would let it
+    delegate through an ancestor stale by now. A claim of `snapshot` written so that it holds more (`_checked_as`: a
+    wider scope, a search claim made one that blocks, a new parent, a finished claim made live) is checked as a new
+    one: no verb does that, and it would make two sessions hold one file. Raises ConflictError (exit 10) naming the
+    holders; nothing is written.
     """
     from brain_tui.core.paths.layout import CLAIMS_DIR
 
@@ -260,12 +261,11 @@ def refuse_new_conflicts(snapshot: BrainSnapshot, rendered: dict[str, str | None
         return
     from brain_tui.core.errors import ConflictError
     from brain_tui.core.paths.scope import parse_scope
-    from brain_tui.core.record import replace
     from brain_tui.core.records.formats import claim_from_mapping
     from brain_tui.core.records.model import BLOCKING_STATUSES, Claim
     from brain_tui.core.records.statuses import LIVE_STATUSES
     from brain_tui.core.records.yamlio import CorruptYaml, safe_load_text
-    from brain_tui.core.rules.conflicts import find_conflicts
+    from brain_tui.core.rules.conflicts import as_judged, find_conflicts
     from brain_tui.core.rules.effective import effective_status
 
     for rel, text in new:
@@ -284,10 +284,10 @@ def refuse_new_conflicts(snapshot: BrainSnapshot, rendered: dict[str, str | None
             return [c for c in find_conflicts(on, claim.scope, parent=parent, satellite_type=claim.satellite_type,
                                               exclude=claim.sess_id) if c.sess_id not in held_before]
 
-        conflicts = met(snapshot)
-        at = None if conflicts or not parent else _agents_time(snapshot)
-        if at is not None and at > snapshot.now and effective_status(claim, at) in LIVE_STATUSES:
-            conflicts = met(replace(snapshot, now=at))
+        def lives_at(at: datetime, claim: Claim = claim) -> bool:
+            return effective_status(claim, at) in LIVE_STATUSES
+
+        conflicts = as_judged(snapshot, parent, met, lives_at)
         if conflicts:
             raise ConflictError(f"claim refused: {rel} would hold what "
                                 + "; ".join(c.describe() for c in conflicts[:3])

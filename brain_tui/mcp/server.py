@@ -154,11 +154,12 @@ def build_server(session: Session) -> MCPServer[Any]:
     def claim_list(status: list[str] | None = None, all: StrictBool = False) -> CallToolResult:
         return _result(lambda: tools.claim_list(s, status, all))
 
-    @server.tool(description="The conflicts a claim on these scopes would meet (opens nothing): "
+    @server.tool(description="The conflicts a claim on these scopes would meet (opens nothing), judged as "
+                             "claim_open judges them (give the same parent and ttl): "
                              "{\"conflicts\": [...]}, empty when free.")
-    def check_scope(scopes: list[str], parent: str | None = None,
-                    satellite_type: str | None = None) -> CallToolResult:
-        return _result(lambda: tools.check_scope(s, scopes, parent, satellite_type))
+    def check_scope(scopes: list[str], parent: str | None = None, satellite_type: str | None = None,
+                    ttl: str | None = None) -> CallToolResult:
+        return _result(lambda: tools.check_scope(s, scopes, parent, satellite_type, ttl))
 
     @server.tool(description="May the session's claim write this brain-relative file now? go, or a refusal "
                              "with the preflight code (exit 1 scope, 2 locked, 3 breaker, 4 claim not open, "

@@ -317,14 +317,20 @@ def claim_list(s: Session, status: list[str] | None = None, all: bool = False) -
 
 
 def check_scope(s: Session, scopes: list[str], parent: str | None = None,
-                satellite_type: str | None = None) -> dict[str, Any]:
-    """`bsi check-scope --json`: the conflicts a claim on `scopes` would meet (opens nothing)."""
+                satellite_type: str | None = None, ttl: str | None = None) -> dict[str, Any]:
+    """`bsi check-scope --json`: the conflicts a claim on `scopes` would meet (opens nothing), judged as `claim_open`
+    judges them for the server's agent, whatever its process shows (a delegation through an ancestor stale by the
+    machine's clock is none, for a claim of `ttl` live then when the given clock runs behind)."""
+    from brain_tui.core.clock import parse_duration
     from brain_tui.core.paths.scope import parse_scope
+    from brain_tui.core.rules.own_writes import writing_as
 
     if not scopes:
         raise InvalidData("check_scope needs at least one scope entry")
     entries = parse_scope(list(scopes), s.brain.root)
-    conflicts = s.brain.check_scope(entries, parent=parent, satellite_type=satellite_type, memo=True)
+    with writing_as(s.actor):
+        conflicts = s.brain.check_scope(entries, parent=parent, satellite_type=satellite_type, memo=True,
+                                        ttl=parse_duration(ttl) if ttl else None)
     return {"conflicts": [c.as_dict() for c in conflicts]}
 
 

@@ -8,6 +8,7 @@ still simulate any time, and an agent may still read at one.
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime, timedelta
 from functools import partial
 from pathlib import Path
@@ -184,3 +185,21 @@ def test_an_agent_at_a_clock_behind_still_opens_a_child_that_ends_before_the_mac
     proc = bsi(root, "claim", "open", "--scope", "delta/sub/", "--parent", sess, "--ttl", "1h",
                now=earlier(150), env=env)
     assert proc.code == 0, proc
+
+
+@pytest.mark.parametrize(("ttl", "agent", "code"), [("8h", True, 10), (None, True, 0), ("8h", False, 0)],
+                         ids=["agent-8h-child", "agent-default-ttl-child", "human-8h-child"])
+def test_check_scope_at_a_clock_behind_answers_as_the_open(expired: tuple[Path, str], ttl: str | None, agent: bool,
+                                                           code: int) -> None:
+    """`bsi check-scope` asks what `claim open` would meet, given the same parent and TTL (the brain's default when
+    none): an agent's child live at the machine's clock meets the stale parent (10); one of the default 2 h ends
+    before it and meets nothing; a human's process keeps its given clock. The open that follows agrees."""
+    root, sess = expired
+    given = ["--ttl", ttl] if ttl else []
+    env = {"env": {**AGENT, "BSI_SESSION": sess}} if agent else {}
+    checked = bsi(root, "check-scope", "delta/sub/", "--parent", sess, *given, "--json", now=earlier(150), **env)
+    assert checked.code == code, checked
+    conflicts = json.loads(checked.out)["conflicts"]
+    assert [(c["sess_id"], c["status"]) for c in conflicts] == ([(sess, "stale")] if code else []), conflicts
+    opened = bsi(root, "claim", "open", "--scope", "delta/sub/", "--parent", sess, *given, now=earlier(150), **env)
+    assert opened.code == code, opened

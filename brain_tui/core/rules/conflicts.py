@@ -8,7 +8,8 @@ claims, built once per snapshot; the parent's whole chain is exempt
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from datetime import datetime
 
 from brain_tui.core.paths.path_keys import resolve_in_brain
 from brain_tui.core.paths.scope import FILE, ScopeEntry
@@ -130,6 +131,29 @@ def find_conflicts(
         status = str(effective_status(claim, snapshot.now))
         conflicts.append(Conflict(owner, claim.instance, claim.scope_text or "—", status, overlap))
     return conflicts
+
+
+def as_judged(snapshot: BrainSnapshot, parent: str | None, met: Callable[[BrainSnapshot], list[Conflict]],
+              lives_at: Callable[[datetime], bool]) -> list[Conflict]:
+    """The conflicts `met` finds for a claim under `parent`, its delegation judged as the acting process judges it.
+
+    The one rule of the open's last door (`write_path.refuse_new_conflicts`) and of the queries that say what an
+    open would meet (`facade_check`): when `met` finds none on `snapshot` and an agent acts at a clock behind the
+    machine's (`authority.agents_time`), it asks again at the machine's clock if the claim is live then
+    (`lives_at`): an ancestor stale by then delegates nothing, and a child ending before it carries nothing past
+    it. A human's process keeps its given clock (tests, demos, snapshots).
+    """
+    conflicts = met(snapshot)
+    if conflicts or not parent:
+        return conflicts
+    from brain_tui.core.rules.authority import agents_time
+
+    at = agents_time(snapshot.now)
+    if at is None or at <= snapshot.now or not lives_at(at):
+        return conflicts
+    from brain_tui.core.record import replace
+
+    return met(replace(snapshot, now=at))
 
 
 def unreadable_holders(snapshot: BrainSnapshot, file: str, exclude: str | None = None) -> list[Conflict]:

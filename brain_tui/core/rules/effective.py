@@ -29,15 +29,20 @@ def expiry_reason(claim: Claim, now: datetime) -> str | None:
         return None
     if claim.opened_at is None:
         return NO_OPENING_REASON
-    now = now - SKEW_TOLERANCE  # the skew limit of SPEC 3: what the watchdog may mark is what is expired
-    cap = claim.opened_at + MAX_TTL
-    if claim.expires_at is not None and now >= claim.expires_at:
+    if claim.expires_at is not None and not live_until(claim.expires_at, now):
         # SPEC 6.3 names one reason for an expired TTL, however long ago it ran out; the 8 h cap is the
         # reason only for a claim whose written expiry lies past it (written by another tool or by hand).
+        cap = claim.opened_at + MAX_TTL
         return MAX_AGE_REASON if claim.expires_at >= cap and _written_past_cap(claim, cap) else STALE_REASON
-    if now >= cap:
+    if not live_until(claim.opened_at + MAX_TTL, now):
         return MAX_AGE_REASON
     return None
+
+
+def live_until(deadline: datetime, now: datetime) -> bool:
+    """Whether a claim whose deadline (its expiry, or 8 h after its opening) is `deadline` is still live at `now`:
+    within the skew limit of SPEC 3 past it (what the watchdog may mark is what is expired)."""
+    return now - SKEW_TOLERANCE < deadline
 
 
 def _written_past_cap(claim: Claim, cap: datetime) -> bool:
