@@ -98,3 +98,25 @@ def test_an_edit_tool_never_writes_gits_own_records(paused: tuple[Path, str, str
     for tool in ("Write", "Edit"):
         assert_denied(hook(brain, "pre-tool-use", event(brain, tool, target, session)), "git's own record")
     assert_denied(hook(brain, "pre-tool-use", _bash(brain, f"echo 0 > {target}", session)), "git's own record")
+
+
+APART = ["cd /tmp && GIT_DIR={root}/.git GIT_WORK_TREE={root} git reset --hard {before}",
+         "cd /tmp && git --git-dir={root}/.git --work-tree={root} reset --soft {before}",
+         "cd /tmp && git --git-dir {root}/.git update-ref HEAD {before}",
+         "export GIT_DIR={root}/.git; cd /tmp; git reset --soft {before}",
+         "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0='reset --hard {before}' git x",
+         "git -c include.path={root}/notes/aliases x"]
+
+
+def test_a_move_sent_to_the_brains_repository_from_elsewhere_is_refused(paused: tuple[Path, str, str]) -> None:
+    brain, _sess, before = paused
+    (brain / "notes").mkdir(exist_ok=True)
+    (brain / "notes" / "aliases").write_text(f"[alias]\n\tx = reset --hard {before}\n", encoding="utf-8")
+    for move in APART:
+        command = move.format(root=brain, before=before)
+        for _ in range(2):
+            assert_denied(hook(brain, "pre-tool-use", _bash(brain, command, STRANGER)))
+    # reading the brain's history from elsewhere still goes
+    assert_allowed(hook(brain, "pre-tool-use", _bash(brain, f"cd /tmp && git -C {brain} log -1", STRANGER)))
+    assert_allowed(hook(brain, "pre-tool-use", _bash(brain, f"cd /tmp && GIT_DIR={brain}/.git git log -1",
+                                                     STRANGER)))

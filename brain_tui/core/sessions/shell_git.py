@@ -47,9 +47,13 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading, depth: int
     here = cwd
     index = 0
     settings: list[str] = []
+    apart = "git's own variables set on the line" if reading.line.git_set else ""
     while index < len(args) and args[index].startswith("-"):
         option = args[index]
-        if option in ("-C", "-c", "--git-dir", "--work-tree", "--namespace") and index + 1 < len(args):
+        if option.partition("=")[0] in ("--git-dir", "--work-tree", "--exec-path", "--config-env"):
+            apart = apart or f"`git {option.partition('=')[0]}`"
+        if option in ("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env") and \
+                index + 1 < len(args):
             if option == "-C":
                 joined = join_path(here, args[index + 1])
                 here = os.path.normpath(joined) if joined is not None else None
@@ -61,6 +65,9 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading, depth: int
     if index >= len(args):
         return cwd
     sub, rest = args[index], args[index + 1:]
+    if apart and sub not in READS:  # what it changes there is not what its folder shows
+        reading.partial = reading.partial or f"`git {sub}` acts on a repository named apart from its folder ({apart})"
+        return cwd
     if sub not in KNOWN:  # an alias (`git undo` for `reset --hard HEAD~1`) is read as what it stands for
         alias = _alias(sub, settings, here)
         if alias is not None and alias.startswith("!"):
@@ -137,6 +144,11 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading, depth: int
     return cwd
 
 
+#: The subcommands that only read, wherever the repository they read is.
+READS = frozenset({"status", "log", "diff", "show", "ls-files", "rev-parse", "blame", "grep", "describe", "shortlog",
+                   "cat-file", "ls-tree", "rev-list", "merge-base", "show-ref", "for-each-ref", "help", "version",
+                   "var", "count-objects", "name-rev", "range-diff", "whatchanged", "diff-tree", "diff-files",
+                   "diff-index", "ls-remote", "check-ignore"})
 #: The subcommands read as themselves (no alias lookup): those read here and git's common ones that write nothing.
 KNOWN = frozenset({"checkout", "restore", "rm", "mv", "add", "commit", "reset", "stash", "update-index", "config",
                    "apply", "am", "status", "log", "diff", "show", "fetch", "branch", "tag", "ls-files", "rev-parse",
@@ -157,7 +169,8 @@ def _alias(sub: str, settings: list[str], here: str | None) -> str | None:
         if eq and key.casefold() == f"alias.{sub}".casefold():
             return value
     try:
-        done = subprocess.run(["git", *(["-C", here] if here else []), "config", "--get", f"alias.{sub}"],
+        given = [word for setting in settings for word in ("-c", setting)]  # an `include.path` among them too
+        done = subprocess.run(["git", *(["-C", here] if here else []), *given, "config", "--get", f"alias.{sub}"],
                               capture_output=True, timeout=5, stdin=subprocess.DEVNULL,
                               env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"})
     except (OSError, subprocess.SubprocessError):

@@ -4,9 +4,11 @@ A line can move what its later words mean: a link it makes (``ln -s ../claims no
 or copied into place) sends a later write at or below the link (``notes/c/a.yml``) where the link leads;
 an alias it defines (``alias r='rm -rf'``) runs its commands where its name is the command word (``r claims``);
 ``HOME=/elsewhere`` (or ``export``, ``declare``, ``read HOME``…) sends
-``~`` and a bare ``cd`` elsewhere than the hook's own ``HOME`` says, and ``CDPATH=…`` sends ``cd NAME`` into another
-folder. Such a line is not read as if they were unchanged: the reading is partial (the write decision refuses it),
-as a target it names may be placed wrong.
+``~`` and a bare ``cd`` elsewhere than the hook's own ``HOME`` says, ``CDPATH=…`` sends ``cd NAME`` into another
+folder, and ``GIT_DIR=…`` (any of git's ``GIT_*`` variables) sends a git command to another repository, or gives it
+settings (an alias) the hook's own git does not see. Such a line is not read as if they were unchanged: the reading
+is partial (the write decision refuses it; for git, a command that does more than read), as a target it names may be
+placed wrong.
 
 Standard library only: the hook's fast path reads shell commands with it.
 """
@@ -26,6 +28,9 @@ __all__ = ["LineState", "makes_links", "placed"]
 #: not where it only expands it (`$HOME`, `${HOME}`).
 _SETS_HOME = re.compile(r"(?<![\w$/.{-])HOME(?![\w.])|\$\{HOME:?=")
 _SETS_CDPATH = re.compile(r"(?<![\w$/.{-])CDPATH(?![\w.])|\$\{CDPATH:?=")
+#: A word naming one of git's own variables where the shell may set it (`GIT_DIR=…`, `export GIT_WORK_TREE`,
+#: `GIT_CONFIG_KEY_0=alias.x`, `${GIT_DIR:=…}`): the repository git acts on, or its settings, are named apart.
+_SETS_GIT = re.compile(r"(?<![\w$/.{-])GIT_[A-Z0-9_]+(?![\w.])|\$\{GIT_[A-Z0-9_]+:?=")
 #: A `~` the shell expands: at a word's start, or after `=` or `:` in an assignment.
 _TILDE = re.compile(r"(?:^|[\s=:;&|(<>{])~")
 _CHANGES_FOLDER = re.compile(r"(?:^|[\s;&|(])(?:cd|pushd|popd)(?:[\s;&|)]|$)")
@@ -34,11 +39,12 @@ _CHANGES_FOLDER = re.compile(r"(?:^|[\s;&|(])(?:cd|pushd|popd)(?:[\s;&|)]|$)")
 class LineState:
     """What the whole line sets that changes how its paths are placed (read once from its text)."""
 
-    __slots__ = ("home_set", "cdpath_set", "links", "aliases")
+    __slots__ = ("home_set", "cdpath_set", "git_set", "links", "aliases")
 
     def __init__(self, text: str) -> None:
         self.home_set = bool(_SETS_HOME.search(text))
         self.cdpath_set = bool(_SETS_CDPATH.search(text))
+        self.git_set = bool(_SETS_GIT.search(text))
         self.links: list[str | None] = []  # the links the line has made so far (None: one made where it cannot show)
         self.aliases: dict[str, str] = {}  # the aliases the line has defined so far
 
