@@ -1,8 +1,8 @@
 """Git plumbing for the audit trail: exact-path commits, repository checks (SPEC 11).
 
 Uses the `git` command directly: one short subprocess per operation keeps the `bsi` start-up fast and makes "commit
-exactly these paths" explicit (`core.sync.commits`: plumbing over a copy of the index, `git commit --only -- paths`
-where it cannot promise the same commit), which never takes what another session staged.
+exactly these paths" explicit (`core.sync.commits`: plumbing over a copy of the index, `git commit` over a copy
+holding HEAD and the paths where it cannot promise the same commit), which never takes what another session staged.
 """
 
 from __future__ import annotations
