@@ -6,8 +6,9 @@ refreshes (lstats) the whole work tree and the real index is read and written on
 1. `rev-parse` (the git dirs, HEAD and its tree) and one `git config` (identity, signing, hooks);
 2. the index is copied into the git directory; `write-tree` on the copy must give HEAD's tree (else
    something else is staged and the porcelain decides, as before);
-3. `update-index --add --remove` of the paths and `write-tree` on the copy: HEAD's tree plus exactly
-   those paths (the copy's cache-tree keeps every other folder's tree as it is);
+3. the paths staged in the copy (`exact_stage`: a file an attribute would convert by its bytes as they are, the
+   rest by `update-index --add --remove`) and `write-tree` on it: HEAD's tree plus exactly those paths (the
+   copy's cache-tree keeps every other folder's tree as it is);
 4. `commit-tree` with today's message, identity and dates;
 5. the copy becomes the index (under `index.lock`, only if the index did not change meanwhile; else
    the paths are staged in the real index), then `update-ref HEAD new old` (compare-and-swap: the
@@ -16,7 +17,8 @@ refreshes (lstats) the whole work tree and the real index is read and written on
 A kill or a failure before `update-ref` leaves HEAD as it was; the caller's journal (`records.journal`) puts the
 files and their index entries back. Where the plumbing cannot promise the commit `git commit --no-verify --only`
 would make — no HEAD yet, something else staged, signing, a commit hook that `--no-verify` does not skip, a split
-index, a folder or a name beyond ASCII among the paths — the porcelain runs instead (`commit_porcelain`).
+index, a folder or a name beyond ASCII among the paths — `git commit --no-verify` runs instead, over a copy of the
+index holding HEAD and the paths (`commit_porcelain`).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from datetime import datetime
 from pathlib import Path
 
 from brain_tui.core.record import record
+from brain_tui.core.sync.exact_stage import stage_exact
 from brain_tui.core.sync.gitops import (
     CommitFailed,
     GitError,
@@ -82,6 +85,7 @@ class _Repo:
     """What the plumbing commit needs to know of the repository."""
 
     root: Path
+    top: Path
     git_dir: Path
     head: str
     head_tree: str
@@ -111,7 +115,7 @@ def _plumbing_repo(root: Path, paths: list[str], message: str) -> _Repo | None:
     if not _plumbing_allowed(settings, gdir, common, top):
         return None
     identity = [] if settings.get("user.name") and settings.get("user.email") else fallback_identity()
-    return _Repo(root=root, git_dir=gdir, head=facts[3].strip(), head_tree=facts[4].strip(), message=cleaned,
+    return _Repo(root=root, top=top, git_dir=gdir, head=facts[3].strip(), head_tree=facts[4].strip(), message=cleaned,
                  identity=identity, maintain=_truthy(settings.get("maintenance.auto", "true")))
 
 
@@ -179,15 +183,14 @@ def _commit_plumbing(repo: _Repo, paths: list[str], when: datetime | None, lande
         env = {"GIT_INDEX_FILE": str(copy)}
         if _tree(repo, env, "check") != repo.head_tree:
             return commit_porcelain(repo.root, paths, repo.message, when)  # something else is staged
-        listed = "".join(f"{p}\0" for p in paths)
-        _step(repo.root, "update-index", "--add", "--remove", "-z", "--stdin", env=env, input_text=listed)
+        stage_exact(repo.root, repo.top, paths, env, _step)
         tree = _tree(repo, env, "commit")
         if tree == repo.head_tree:
             return None
         dates = {} if when is None else {"GIT_AUTHOR_DATE": when.isoformat(), "GIT_COMMITTER_DATE": when.isoformat()}
         commit = _step(repo.root, "commit-tree", tree, "-p", repo.head, env=dates, input_text=repo.message,
                        options=repo.identity).stdout.strip()
-        _install(repo, copy, key, listed)
+        _install(repo, copy, key, paths)
     finally:
         with contextlib.suppress(OSError):
             os.unlink(copy)
@@ -226,7 +229,7 @@ def _step(root: Path, command: str, *args: str, env: dict[str, str], input_text:
     return proc
 
 
-def _install(repo: _Repo, copy: Path, key: tuple[int, int, int, int], listed: str) -> None:
+def _install(repo: _Repo, copy: Path, key: tuple[int, int, int, int], paths: list[str]) -> None:
     """Make the index copy the index, as git replaces it (`index.lock`, then a rename), if the index is unchanged.
 
     When another git wrote the index since it was copied (or holds its lock), the paths are staged in
@@ -250,7 +253,7 @@ def _install(repo: _Repo, copy: Path, key: tuple[int, int, int, int], listed: st
                     os.unlink(lock)
         if installed:
             return
-    _step(repo.root, "update-index", "--add", "--remove", "-z", "--stdin", env={}, input_text=listed)
+    stage_exact(repo.root, repo.top, paths, {}, _step)
 
 
 def _cleaned(message: str) -> str:
@@ -278,9 +281,13 @@ _COMMITTED_RE = re.compile(r"^\[(?:detached HEAD|[^ \]]+)(?: \(root-commit\))? (
 
 
 def commit_porcelain(root: str | Path, paths: Sequence[str], message: str, when: datetime | None = None) -> str | None:
-    """`commit_paths` with `git add` and `git commit --no-verify --only`: where the plumbing cannot promise the same.
+    """`commit_paths` with `git commit --no-verify` over a copy of the index holding HEAD and the paths: where the
+    plumbing cannot promise the same commit (signing, a hook, no HEAD yet, a folder or a name beyond ASCII).
 
-    Git runs on the named paths only (add, a cached diff, commit): never a status of the whole work tree.
+    The copy is HEAD's tree (`read-tree -m`: the stat data of the unchanged entries kept) plus exactly the paths,
+    files staged as their bytes are (`exact_stage`), a folder as `git add -A` expands it; what else is staged in
+    the index stays there and out of the commit, as `git commit --only` would leave it. Git runs on the named
+    paths only (stage, a cached diff, commit): never a status of the whole work tree.
     """
     unique = sorted(set(paths))
     present = [p for p in unique if (Path(root) / p).exists()]
@@ -293,26 +300,44 @@ def commit_porcelain(root: str | Path, paths: Sequence[str], message: str, when:
     candidates = present + tracked_gone
     if not candidates:
         return None
-    run_git(root, "add", "-A", "--", *literal(candidates))
-    diff = run_git(root, "diff", "--cached", "--quiet", "--", *literal(candidates), check=False)
-    if diff.returncode == 0:
-        return None
-    if diff.returncode != 1:  # 1: something to commit; anything else: git could not compare
-        run_git(root, "reset", "--quiet", "--", *literal(candidates), check=False)
-        refuse_system_error("diff", diff.stderr)
-        raise GitError(f"git diff failed: {reason(diff.stderr or diff.stdout, 'no reason given')}")
-    dates = {}
-    if when is not None:
-        stamp = when.isoformat()
-        dates = {"GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp}
-    proc = run_git(root, *identity_args(root), "commit", "--no-verify", "--only", "-m", message,
-                   "--", *literal(candidates), env=dates, check=False)
+    facts = run_git(root, "rev-parse", "--path-format=absolute", "--git-dir", "--show-toplevel").stdout.split("\n")
+    gdir, top = Path(facts[0]), Path(facts[1])
+    has_head = run_git(root, "rev-parse", "--verify", "--quiet", "HEAD", check=False).returncode == 0
+    copy = gdir / f"{_COPY_PREFIX}{os.getpid()}.porcelain"
+    try:
+        if (gdir / "index").exists():
+            shutil.copyfile(gdir / "index", copy)
+        env = {"GIT_INDEX_FILE": str(copy)}
+        run_git(root, "read-tree", *(("-m", "HEAD") if has_head else ("--empty",)), env=env)
+        _stage(Path(root), top, candidates, env)
+        diff = run_git(root, "diff", "--cached", "--quiet", "--", *literal(candidates), env=env, check=False)
+        if diff.returncode == 0:
+            return None
+        if diff.returncode != 1:  # 1: something to commit; anything else: git could not compare
+            refuse_system_error("diff", diff.stderr)
+            raise GitError(f"git diff failed: {reason(diff.stderr or diff.stdout, 'no reason given')}")
+        if when is not None:
+            stamp = when.isoformat()
+            env.update({"GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp})
+        proc = run_git(root, *identity_args(root), "commit", "--no-verify", "-m", message, env=env, check=False)
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(copy)
     if proc.returncode != 0:
-        run_git(root, "reset", "--quiet", "--", *literal(candidates), check=False)
         refuse_system_error("commit", proc.stderr)
         raise CommitFailed(f"git commit failed: {reason(proc.stderr or proc.stdout, 'no reason given')}")
+    with contextlib.suppress(GitError):  # the commit is made: the index only catches up (`git status` would)
+        _stage(Path(root), top, candidates, {})  # the index holds HEAD's entries for the paths
     first = proc.stdout.splitlines()[0] if proc.stdout else ""
     said = _COMMITTED_RE.match(first)
     if said is not None:
         return said.group(1)
     return run_git(root, "rev-parse", "--short", "HEAD").stdout.strip()
+
+
+def _stage(root: Path, top: Path, paths: Sequence[str], env: dict[str, str]) -> None:
+    """Stage `paths` into the index `env` names: files as their bytes are, a folder as `git add -A` expands it."""
+    folders = [p for p in paths if (root / p).is_dir() and not (root / p).is_symlink()]
+    if folders:
+        run_git(root, "add", "-A", "--", *literal(folders), env=env)
+    stage_exact(root, top, [p for p in paths if p not in folders], env, _step)

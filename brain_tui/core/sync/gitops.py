@@ -1,8 +1,8 @@
 """Git plumbing for the audit trail: exact-path commits, repository checks (SPEC 11).
 
 Uses the `git` command directly: one short subprocess per operation keeps the `bsi` start-up fast and makes "commit
-exactly these paths" explicit (`core.sync.commits`: plumbing over a copy of the index, `git commit --only -- paths`
-where it cannot promise the same commit), which never takes what another session staged.
+exactly these paths" explicit (`core.sync.commits`: plumbing over a copy of the index, `git commit` over a copy
+holding HEAD and the paths where it cannot promise the same commit), which never takes what another session staged.
 """
 
 from __future__ import annotations
@@ -19,6 +19,10 @@ from pathlib import Path
 from brain_tui.core.errors import BsiError, CannotWrite, DiskFull
 
 _GIT_ENV_DROP = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE")
+#: What HEAD holds is read as git stores it (SPEC 22): no replace ref (`refs/replace/`) answers another object, no
+#: graft file (`info/grafts`) other parents. Both are plain files of the git directory an agent's shell may write;
+#: through one, a paused claim's blob read as a closed claim. (No file can exist below /dev/null.)
+_AS_STORED = {"GIT_NO_REPLACE_OBJECTS": "1", "GIT_GRAFT_FILE": os.path.join(os.devnull, "no-grafts")}
 #: Settings that make git run a program of the repository's. bsi's own git runs none of them: an agent's shell may
 #: write `.git` (its sandbox leaves it writable so satellites commit) and bsi runs outside that sandbox (SPEC 21).
 #: No fsmonitor (every git call); no external diff or textconv (`_NO_DIFF_PROGRAMS`);
@@ -88,10 +92,10 @@ _OPERATIONS = (
 
 
 def git_env(settings: Sequence[tuple[str, str]] = _NO_HOOKS) -> dict[str, str]:
-    """Environment for git subprocesses: no pager, no prompts, stable output, no fsmonitor, and `settings` (more
-    ``(key, value)`` set as ``git -c`` would: by default no hook)."""
+    """Environment for git subprocesses: no pager, no prompts, stable output, no fsmonitor, objects and history as
+    stored (`_AS_STORED`), and `settings` (more ``(key, value)`` set as ``git -c`` would: by default no hook)."""
     env = {k: v for k, v in os.environ.items() if k not in _GIT_ENV_DROP}
-    env.update({"GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C", "GIT_PAGER": "cat"})
+    env.update({"GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C", "GIT_PAGER": "cat", **_AS_STORED})
     try:
         count = int(env.get("GIT_CONFIG_COUNT", "0"))
     except ValueError:

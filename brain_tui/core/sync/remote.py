@@ -224,6 +224,7 @@ def integrate(root: Path, branch: str) -> Integrated:
 
     remote_history.clear_the_way(root, upstream)
     ident = gitops.identity_args(root)
+    settle.ensure_drivers(root)  # (before a fast-forward too: no attribute converts a protocol file it writes)
     if ahead == 0:
         with journal.moving(root, changed_paths(root, "HEAD", upstream)):
             # No --autostash: a kill between its stash and its re-apply left the user's changes in the
@@ -235,7 +236,6 @@ def integrate(root: Path, branch: str) -> Integrated:
                 "Commit, move or stash those files, then run `bsi sync`")
         return Integrated()
     remote_history.refuse_in_the_way(root, upstream)  # a rebase would leave them half-merged in the stash, or not start
-    settle.ensure_drivers(root)
     mark = _mark(root)
     mark.parent.mkdir(exist_ok=True)
     mark.write_text(upstream + "\n", encoding="utf-8")

@@ -340,13 +340,22 @@ def _ensure_index_driver(root: Path) -> None:
 
 
 def ensure_drivers(root: Path) -> None:
-    """Before a rebase: the index is never merged as text, protocol files go through `choose`."""
+    """Before git brings the remote's commits into the work tree (a fast-forward, a rebase): the index is never
+    merged as text, protocol files go through `choose` and are written as their blobs are."""
     _ensure_index_driver(root)
     _ensure_protocol_driver(root)
 
 
+#: What bsi's lines of `.git/info/attributes` set on every protocol file besides its merge driver: no conversion
+#: on checkout or check-in (no end-of-line change, no encoding, no `$Id$`, no filter), so a file git writes into
+#: the work tree (a sync's fast-forward or rebase) is the blob's bytes, whatever a `.gitattributes` an agent wrote
+#: says: git gives `info/attributes` precedence over the work tree's files, and a later line of it over an earlier.
+NO_CONVERSION = "-text -working-tree-encoding -ident -filter"
+
+
 def _ensure_protocol_driver(root: Path) -> None:
-    """Route every protocol file through `choose` when git merges (config and info/attributes)."""
+    """Route every protocol file through `choose` when git merges, with no conversion (`NO_CONVERSION`): config,
+    and bsi's lines last in info/attributes (a line written after them would override them)."""
     prefix = gitops.top_prefix(root)
     gitops.run_git(root, "config", f"merge.{DRIVER}.name", "bsi protocol records: settled by the protocol's rules")
     gitops.run_git(root, "config", f"merge.{DRIVER}.driver", f"{_driver_command(root)} %O %A %B %P")
@@ -355,11 +364,10 @@ def _ensure_protocol_driver(root: Path) -> None:
         return
     info = gdir / "info" / "attributes"
     existing = info.read_text(encoding="utf-8").splitlines() if info.exists() else []
-    wanted = [f"{prefix}{folder}** merge={DRIVER}" for folder in PROTOCOL_DIRS]
-    missing = [line for line in wanted if line not in existing]
-    if missing:
+    wanted = [f"{prefix}{folder}** merge={DRIVER} {NO_CONVERSION}" for folder in PROTOCOL_DIRS]
+    if existing[-len(wanted):] != wanted:
         info.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_text(info, "\n".join([*existing, *missing]) + "\n")
+        atomic_write_text(info, "\n".join([*(line for line in existing if line not in wanted), *wanted]) + "\n")
 
 
 def _stages(top: Path, path: str) -> dict[int, str]:
