@@ -120,3 +120,10 @@ def test_a_move_sent_to_the_brains_repository_from_elsewhere_is_refused(paused: 
     assert_allowed(hook(brain, "pre-tool-use", _bash(brain, f"cd /tmp && git -C {brain} log -1", STRANGER)))
     assert_allowed(hook(brain, "pre-tool-use", _bash(brain, f"cd /tmp && GIT_DIR={brain}/.git git log -1",
                                                      STRANGER)))
+
+
+def test_a_replace_ref_does_not_hide_the_pause_from_the_hook(paused: tuple[Path, str, str]) -> None:
+    brain, _sess, before = paused
+    git(brain, "replace", "HEAD", before)  # read through it, HEAD's commit is the one from before the pause
+    for _ in range(2):
+        assert_denied(hook(brain, "pre-tool-use", _bash(brain, f"git reset --soft {before}", STRANGER)))

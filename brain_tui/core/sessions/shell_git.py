@@ -172,11 +172,19 @@ def _alias(sub: str, settings: list[str], here: str | None) -> str | None:
         given = [word for setting in settings for word in ("-c", setting)]  # an `include.path` among them too
         done = subprocess.run(["git", *(["-C", here] if here else []), *given, "config", "--get", f"alias.{sub}"],
                               capture_output=True, timeout=5, stdin=subprocess.DEVNULL,
-                              env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"})
+                              env=read_env())
     except (OSError, subprocess.SubprocessError):
         return None
     alias = done.stdout.decode("utf-8", "surrogateescape").strip()
     return alias if done.returncode == 0 and alias else None
+
+
+def read_env() -> dict[str, str]:
+    """The environment of the hook's own git reads: git run as bsi runs it (`git_env`: no program of the
+    repository's, objects and history as stored), taking no lock."""
+    from brain_tui.core.sync.gitops import git_env
+
+    return {**git_env(), "GIT_OPTIONAL_LOCKS": "0"}
 
 
 def _cacheinfo_values(args: list[str]) -> list[str]:
@@ -251,7 +259,7 @@ def _changed_protocol_files(top: str) -> list[str]:
     try:
         done = subprocess.run(["git", "-C", top, "status", "--porcelain", "-z", "--untracked-files=all", "--",
                                *DATA_DIRS, INDEX_FILE], capture_output=True, timeout=5, stdin=subprocess.DEVNULL,
-                              env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"})
+                              env=read_env())
     except (OSError, subprocess.SubprocessError):
         return list(DATA_DIRS)
     if done.returncode != 0:
@@ -268,7 +276,7 @@ def held_by_git(here: str | None, path: str) -> bool:
         return False
     try:
         done = subprocess.run(["git", "-C", here, "ls-files", "-z", "--", path], capture_output=True, timeout=5,
-                              stdin=subprocess.DEVNULL, env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"})
+                              stdin=subprocess.DEVNULL, env=read_env())
     except (OSError, subprocess.SubprocessError):
         return False
     return done.returncode == 0 and bool(done.stdout)

@@ -51,10 +51,13 @@ _UNDER_WAY = {"--continue", "--abort", "--skip", "--quit", "--edit-todo", "--sho
 
 
 def _git(top: str, *args: str) -> bytes | None:
-    """What `git -C top ARGS` prints, or None when it fails or cannot run."""
+    """What `git -C top ARGS` prints, or None when it fails or cannot run: git run as bsi runs it (`git_env`: no
+    program of the repository's, objects and history as stored, no replace ref or graft)."""
+    from brain_tui.core.sessions.shell_git import read_env
+
     try:
         done = subprocess.run(["git", "-C", top, *args], capture_output=True, timeout=_TIMEOUT,
-                              stdin=subprocess.DEVNULL, env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"})
+                              stdin=subprocess.DEVNULL, env=read_env())
     except (OSError, subprocess.SubprocessError):
         return None
     return done.stdout if done.returncode == 0 else None
