@@ -21,7 +21,8 @@ from tests.hooks.test_shell_hook import bash
 
 IN_BRAIN = [".claude/settings.json", ".claude/settings.local.json", ".mcp.json", ".gemini/settings.json",
             "brain-compose.yml", ".claude/hooks/bsi.sh", ".CLAUDE/Settings.json"]
-IN_HOME = [".claude/settings.json", ".claude.json", ".gemini/settings.json", ".codex/hooks.json"]
+IN_HOME = [".claude/settings.json", ".claude.json", ".gemini/settings.json", ".codex/hooks.json", ".gitconfig",
+           ".config/git/config", ".config/git/attributes"]
 
 
 @pytest.fixture
@@ -82,3 +83,21 @@ def test_replacing_a_folder_that_holds_them_is_refused_too(brain: Path, home: Pa
     b = Brain(brain, now=NOW, commit=False)
     decision = b.decide_write(ShellCommand(command), WriteSession(agent_session="someone", cwd=str(brain)))
     assert not decision.allowed and "outside this sandbox" in decision.reason, decision
+
+
+def test_the_users_git_settings_are_refused_to_every_tool(brain: Path, home: Path, tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """~/.gitconfig names programs the human's git and bsi's run (hooks path, fsmonitor, credential helper,
+    `url.*.insteadOf`): `git config --global` is a write of it."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    b = Brain(brain, now=NOW, commit=False)
+    session = WriteSession(agent_session="someone", cwd=str(brain))
+    for command in ("git config --global core.hooksPath /tmp/h", "git config --global alias.x 'reset --hard'",
+                    "git -C src config --global --add url./tmp/r.insteadOf origin", "git config --global -e",
+                    "HOME=/tmp/h git config --global user.name me", f"echo x >> {home}/.gitconfig"):
+        decision = b.decide_write(ShellCommand(command), session)
+        assert not decision.allowed, (command, decision)
+    assert not b.decide_write(str(tmp_path / "xdg" / "git" / "config"), session).allowed
+    for command in ("git config --global --get user.name", "git config --global -l", "git config user.name"):
+        assert b.decide_write(ShellCommand(command), session).allowed, command
+

@@ -5,7 +5,8 @@ The agents' clients run their hooks and MCP servers outside the sandbox of the a
 runs there next (the pilot's own session included), or lifts the hooks that decide the writes (`disableAllHooks`, a
 hook entry taken out): they are the files `bsi hooks install|uninstall` and `bsi mcp install` write, which an agent may
 not run (SPEC 21.2). The brain's copies, and the user's own in the home folder (`~/.claude/settings.json`,
-`~/.gemini/settings.json`, `$CODEX_HOME/hooks.json`…), where an agent's edit tool still reaches.
+`~/.gemini/settings.json`, `$CODEX_HOME/hooks.json`…), where an agent's edit tool still reaches; and the user's git
+settings (`~/.gitconfig`), which name programs the human's git and bsi's run.
 
 Standard library only: `bsi hook pre-tool-use` imports this module on its hot path.
 """
@@ -25,11 +26,15 @@ _BRAIN_FOLDERS = (".claude/hooks",)
 #: The brain's copies the OS sandbox keeps read-only to an agent's shell (`bsi hooks install`): every one but
 #: those under `.claude/`, which Claude Code's own fence keeps (its sandbox cannot start with `.claude` denied).
 SHELL_FENCED = tuple(name for name in _BRAIN_FILES if not name.startswith(".claude/"))
-#: Below the home folder (the user's settings of each client).
+#: Below the home folder (the user's settings of each client, and git's own: its hooks path, fsmonitor, diff and
+#: merge drivers, credential helper, `url.*.insteadOf` and attributes file reach the human's git and bsi's).
 _HOME_FILES = (".claude/settings.json", ".claude/settings.local.json", ".claude.json", ".gemini/settings.json",
-               ".gemini/trustedFolders.json", ".codex/config.toml", ".codex/hooks.json")
+               ".gemini/trustedFolders.json", ".codex/config.toml", ".codex/hooks.json", ".gitconfig",
+               ".config/git/config", ".config/git/attributes")
 #: Below `$CODEX_HOME` (Codex's settings, when they are not in `~/.codex`).
 _CODEX_FILES = ("config.toml", "hooks.json")
+#: Below `$XDG_CONFIG_HOME` (git's user settings, when that folder is not `~/.config`).
+_XDG_FILES = ("git/config", "git/attributes")
 
 
 def agent_program_file(root: str | os.PathLike[str], absolute: str, tree: bool = False,
@@ -44,7 +49,8 @@ def agent_program_file(root: str | os.PathLike[str], absolute: str, tree: bool =
     env = os.environ if environ is None else environ
     places: list[tuple[str, str, tuple[str, ...], tuple[str, ...]]] = [
         (os.fspath(root), "<brain>/", _BRAIN_FILES, _BRAIN_FOLDERS)]
-    for variable, prefix, names in (("HOME", "~/", _HOME_FILES), ("CODEX_HOME", "$CODEX_HOME/", _CODEX_FILES)):
+    for variable, prefix, names in (("HOME", "~/", _HOME_FILES), ("CODEX_HOME", "$CODEX_HOME/", _CODEX_FILES),
+                                    ("XDG_CONFIG_HOME", "$XDG_CONFIG_HOME/", _XDG_FILES)):
         folder = env.get(variable, "")
         if folder and os.path.isabs(folder) and os.path.normpath(folder) != "/":
             places.append((folder, prefix, names, ()))

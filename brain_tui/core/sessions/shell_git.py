@@ -122,9 +122,16 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading, depth: int
     elif sub == "config":  # a setting is a write of the config file (it may name a program git runs)
         operands, values, flags = _options(rest, {"-f", "--file", "--blob", "--type", "--default", "--comment"})
         writes = bool(flags & _CONFIG_WRITES) or (len(operands) >= 2 and not flags & _CONFIG_READS)
-        if not writes or flags & {"--global", "--system"} or "--blob" in values:
+        if not writes or "--system" in flags or "--blob" in values:
             return cwd
         given = values.get("-f") or values.get("--file")
+        if "--global" in flags and not given:  # the user's own: the human's git and bsi's read it
+            home = os.environ.get("HOME", "")
+            if home and not reading.line.home_set:
+                reading.add(os.path.join(home, ".gitconfig"), here, "git config --global")
+            else:
+                reading.partial = reading.partial or "`git config --global` on a line that sets HOME"
+            return cwd
         work = _git_top(here) or here or ""
         gitdirs = git_dirs(Path(work))  # a linked worktree's `.git` is a file: the config is the main repository's
         reading.add(given or os.path.join(gitdirs[-1] if gitdirs else os.path.join(work, ".git"), "config"), here,
