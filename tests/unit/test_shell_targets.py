@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shlex
 from pathlib import Path
 
@@ -66,7 +67,7 @@ def targets(command: str | list[str], cwd: str = W) -> list[tuple[str, bool]]:
     ("git config -f other.cfg a.b c", [("/w/other.cfg", False)]),
     ("git config --get user.name", []),
     ("git config user.name", []),
-    ("git config --global alias.co checkout", []),
+    ("git config --global alias.co checkout", [(os.path.join(os.environ.get("HOME", ""), ".gitconfig"), False)]),
     ("dd if=/dev/zero of=disk.img", [("/w/disk.img", False)]),
     ("echo 'a > b' \"c >> d\"", []),
     ("cat claims/x.yml; bsi claim list; grep -r x .", []),
