@@ -127,3 +127,27 @@ def test_a_replace_ref_does_not_hide_the_pause_from_the_hook(paused: tuple[Path,
     git(brain, "replace", "HEAD", before)  # read through it, HEAD's commit is the one from before the pause
     for _ in range(2):
         assert_denied(hook(brain, "pre-tool-use", _bash(brain, f"git reset --soft {before}", STRANGER)))
+
+
+POINTERS = ["echo 'gitdir: {root}/.git' > notes/.git", "ln -s {root}/.git notes/.git", "mkdir -p notes/.git",
+            "mv notes/n.md notes/.GIT", "git init -q --separate-git-dir={root}/.git notes",
+            "git worktree add -f notes/wt {branch}", "cd notes && git worktree add --detach wt2"]
+
+
+def test_no_agent_makes_a_folder_of_the_brain_a_second_work_tree_of_its_repository(
+        paused: tuple[Path, str, str]) -> None:
+    """From a folder whose `.git` names the brain's repository, `git rm -r --cached . && git commit` takes every
+    claim out of HEAD: the pause with them. No tool makes such a `.git`."""
+    brain, _sess, _before = paused
+    branch = git(brain, "rev-parse", "--abbrev-ref", "HEAD").strip()
+    (brain / "notes").mkdir(exist_ok=True)
+    (brain / "notes" / "n.md").write_text("mine\n", encoding="utf-8")
+    for command in POINTERS:
+        assert_denied(hook(brain, "pre-tool-use", _bash(brain, command.format(root=brain, branch=branch), STRANGER)),
+                      "`.git` inside the brain")
+    for tool in ("Write", "Edit"):
+        assert_denied(hook(brain, "pre-tool-use", event(brain, tool, str(brain / "notes" / ".git"), STRANGER)),
+                      "`.git` inside the brain")
+    # a repository of its own (its own objects and history) is not the brain's: it still goes
+    assert hook(brain, "pre-tool-use", _bash(brain, "git init -q notes/sub", STRANGER)).returncode == 0
+    assert not (brain / "notes" / ".git").exists()

@@ -3,7 +3,8 @@
 Git's own program files in the brain's repository, the agent clients' settings and `brain-compose.yml`: what they
 name runs for whoever comes next (the pilot's terminal, bsi, the hooks). The rest of git's folder (HEAD, the refs,
 the index, the objects) is git's record of what is in force: a ref written by hand moves the branch past a human's
-pause as surely as a claim file edited. Git commands change it (a satellite commits its work; `shell_git` reads
+pause as surely as a claim file edited; a `.git` made in a folder of the brain can name that same repository with
+another work tree. Git commands change it (a satellite commits its work; `shell_git` reads
 what they move); `write_decision` refuses a tool's write to any of it.
 """
 
@@ -32,6 +33,12 @@ def program_file_reason(root: Path, full: str, tree: bool, shown: str) -> str | 
                     "changes it (`git config`, the hooks), never an agent")
         return (f"{shown} is git's own record of the brain (HEAD, the refs, the index: what is in force, SPEC 22): "
                 "git commands change it, never an editor tool or a shell redirection")
+    inside = path_keys.below_folder(root, full)
+    if inside and ".git" in (part.casefold() for part in inside.split("/")):
+        # a `.git` file or folder in the brain makes its folder a work tree of whatever repository it names: one
+        # naming the brain's own, `git rm -r --cached . && git commit` there takes every claim out of HEAD
+        return (f"{shown} is a `.git` inside the brain: it names the repository git acts on from that folder (the "
+                "brain's own, with another work tree): a human makes one (`git init`, `git clone`), never an agent")
     setting = agent_program_file(root, full, tree)
     if setting is None:
         return None

@@ -228,16 +228,19 @@ def _read_outputs(sub: str, rest: list[str], here: str | None, reading: ShellRea
         reading.add(values["--output"], here, f"git {sub}")
     if sub == "bundle" and operands[:1] == ["create"] and len(operands) >= 2:
         reading.add(operands[1], here, "git bundle")
-    elif sub == "clone" and operands:
-        folder = operands[1] if len(operands) >= 2 else \
+    elif sub in ("clone", "init") and (operands or sub == "init"):
+        folder = "." if not operands else operands[0] if sub == "init" else operands[1] if len(operands) >= 2 else \
             os.path.basename(operands[0].rstrip("/").rsplit(":", 1)[-1]).removesuffix(".git")
-        reading.add(folder, here, "git clone", tree=True)
-    elif sub == "init":
-        reading.add(operands[0] if operands else ".git", here, "git init", tree=True)
+        reading.add(folder, here, f"git {sub}", tree=True)
+        if "--separate-git-dir" in values:  # its `.git` is a file naming that folder's repository
+            reading.add(os.path.join(folder, ".git"), here, f"git {sub}")
+            reading.add(values["--separate-git-dir"], here, f"git {sub}", tree=True)
     elif sub in ("worktree", "submodule") and operands[:1] == ["add"] and len(operands) >= 2:
         folder = operands[1] if sub == "worktree" else operands[2] if len(operands) >= 3 else \
             os.path.basename(operands[1].rstrip("/")).removesuffix(".git")
         reading.add(folder, here, f"git {sub} add", tree=True)
+        if sub == "worktree":  # its `.git` file names this repository: a second work tree of it
+            reading.add(os.path.join(folder, ".git"), here, "git worktree add")
 
 
 def _sweep(sub: str, operands: list[str], flags: set[str], here: str | None, reading: ShellReading) -> None:
