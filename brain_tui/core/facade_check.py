@@ -7,12 +7,11 @@ that would still be live then (its TTL: the one asked, else the brain's default,
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from brain_tui.core.clock import MAX_TTL
 from brain_tui.core.records.statuses import BLOCKING_STATUSES
 from brain_tui.core.rules import conflicts
 
+TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from datetime import timedelta
