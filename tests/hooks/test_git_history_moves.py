@@ -50,7 +50,8 @@ MOVES = ["git reset --hard {before}", "git reset --soft {before}", "git reset {b
          "git rebase --onto {before} HEAD~1", "git pull", "git pull --rebase origin main", "git read-tree {before}",
          "git replace HEAD {before}", "git -c alias.back='reset --hard {before}' back", "git undo",
          "git -c alias.sh='!git reset --hard HEAD~1' sh", "cd src && git reset --hard {before}",
-         "git -C src checkout {before}", "true && git reset --soft HEAD~1", "git fetch -u . +old:{branch}"]
+         "git -C src checkout {before}", "true && git reset --soft HEAD~1", "git fetch -u . +old:{branch}",
+         "git reset --hard {before} --", "git checkout old --", "git checkout notes", "git checkout notes src/a.py"]
 KEEPS = ["git status", "git log --oneline -3", "git checkout -b feature", "git switch -c feature2", "git reset",
          "git diff {before}", "git stash list", "git branch -f spare {before}",
          "git update-ref refs/heads/spare {before}", "git merge old", "git reset --soft HEAD~1",
@@ -62,6 +63,9 @@ def test_a_move_past_a_humans_pause_is_refused_to_every_agent(paused: tuple[Path
     brain, _sess, before = paused
     branch = git(brain, "rev-parse", "--abbrev-ref", "HEAD").strip()
     git(brain, "config", "alias.undo", f"reset --hard {before}")  # a human's own alias, read as what it stands for
+    git(brain, "branch", "notes", before)  # a branch named as a folder: `git checkout notes` takes the branch
+    (brain / "notes").mkdir(exist_ok=True)
+    (brain / "notes" / "n.md").write_text("mine\n", encoding="utf-8")
     for move in MOVES:
         command = move.format(before=before, branch=branch)
         for _ in range(2):  # the core's answer, then the hook index's

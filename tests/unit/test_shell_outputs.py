@@ -50,7 +50,8 @@ def targets(command: str) -> list[tuple[str, bool]]:
     ("git format-patch -o patches HEAD~1", [("/w/patches", True)]),
     ("git bundle create all.bundle HEAD", [("/w/all.bundle", False)]),
     ("git clone https://x/repo.git; git clone . copy", [("/w/repo", True), ("/w/copy", True)]),
-    ("git worktree add -b b ../wt; git submodule add https://x/m.git lib/m", [("/wt", True), ("/wt/.git", False), ("/w/lib/m", True)]),
+    ("git worktree add -b b ../wt; git submodule add https://x/m.git lib/m",
+     [("/wt", True), ("/wt/.git", False), ("/w/lib/m", True)]),
     ("git init sub", [("/w/sub", True)]),
     ("git diff --stat; git log -5", []),
     # wrappers: the folder the command runs in, and the files the wrapper itself writes

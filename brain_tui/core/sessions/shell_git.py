@@ -13,7 +13,7 @@ import shlex
 from pathlib import Path
 
 from brain_tui.core.records.git_head import git_dirs
-from brain_tui.core.sessions.shell_git_moves import MOVERS, read_move
+from brain_tui.core.sessions.shell_git_moves import MOVERS, names_commit, read_move
 from brain_tui.core.sessions.shell_targets import ShellReading, _copy_like, _is_dir, _options
 from brain_tui.core.sessions.shell_wrappers import join_path
 
@@ -91,9 +91,10 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading, depth: int
             paths = rest[rest.index("--") + 1:]
         elif sub == "restore":
             paths = operands
-        else:  # `git checkout [TREE-ISH] PATH…`: the first a path when it is one (deleted: git still holds it)
+        else:  # `git checkout [TREE-ISH] PATH…`: the first a path when it is one (deleted: git still holds it) and
+            # no commit of that name (git takes a branch first)
             paths = operands[1:] + [p for p in operands[:1] if (full := join_path(here, p)) is not None and
-                                    (os.path.lexists(full) or held_by_git(here, p))]
+                                    (os.path.lexists(full) or held_by_git(here, p)) and not names_commit(here, p)]
         staged_only = sub == "restore" and "--staged" in flags and "--worktree" not in flags and "-W" not in flags
         for path in paths:
             reading.add(path, here, f"git {sub}", tree=_is_dir(here, path), named=staged_only)

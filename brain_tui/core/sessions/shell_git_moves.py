@@ -115,10 +115,19 @@ class _Move:
             self.rewrites("HEAD", rev)
 
 
+def names_commit(here: str | None, operand: str) -> bool:
+    """True when git reads `operand` as a commit in the folder `here` (`-`: the previous branch). `git checkout X`
+    takes X as a branch first, even where a file or folder of that name exists."""
+    rev = "@{-1}" if operand == "-" else operand
+    return here is not None and _git(here, "rev-parse", "-q", "--verify", f"{rev}^{{commit}}") is not None
+
+
 def _a_path(here: str, operand: str) -> bool:
     """True when `operand` names a file (in the work tree, or held by git though deleted) rather than a commit."""
     from brain_tui.core.sessions.shell_git import held_by_git
 
+    if names_commit(here, operand):
+        return False
     return os.path.lexists(os.path.join(here, operand)) or held_by_git(here, operand)
 
 
@@ -128,8 +137,11 @@ def read_move(sub: str, rest: list[str], here: str | None, top: str | None, read
     from brain_tui.core.sessions.shell_targets import _options
 
     operands, values, flags = _options(rest, MOVERS[sub])
-    if top is None or "--" in rest or flags & _UNDER_WAY or _git(top, "rev-parse", "--git-dir") is None:
-        return  # outside git; paths after `--` (`shell_git` reads them); a move under way (HEAD is rewound)
+    after = rest[rest.index("--") + 1:] if "--" in rest else []
+    if top is None or after:
+        return  # outside git; paths after `--` (`shell_git` reads them; a `--` with none after is no path)
+    if flags & _UNDER_WAY or _git(top, "rev-parse", "--git-dir") is None:
+        return  # a move under way (HEAD is rewound); outside a repository
     move = _Move(sub, top, here, reading)
     if sub == "fetch":
         if flags & {"-u", "--update-head-ok"}:
