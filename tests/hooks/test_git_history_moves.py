@@ -51,7 +51,10 @@ MOVES = ["git reset --hard {before}", "git reset --soft {before}", "git reset {b
          "git replace HEAD {before}", "git -c alias.back='reset --hard {before}' back", "git undo",
          "git -c alias.sh='!git reset --hard HEAD~1' sh", "cd src && git reset --hard {before}",
          "git -C src checkout {before}", "true && git reset --soft HEAD~1", "git fetch -u . +old:{branch}",
-         "git reset --hard {before} --", "git checkout old --", "git checkout notes", "git checkout notes src/a.py"]
+         "git reset --hard {before} --", "git checkout old --", "git checkout notes", "git checkout notes src/a.py",
+         "git apply --cached -R {patch}", "git diff {before} HEAD -- claims | git apply --cached -R",
+         "git diff {before} HEAD > /tmp/undo.patch; git apply --cached -R /tmp/undo.patch",
+         "git diff {before} HEAD | git update-index --index-info", "git checkout-index -f -a"]
 KEEPS = ["git status", "git log --oneline -3", "git checkout -b feature", "git switch -c feature2", "git reset",
          "git diff {before}", "git stash list", "git branch -f spare {before}",
          "git update-ref refs/heads/spare {before}", "git merge old", "git reset --soft HEAD~1",
@@ -66,8 +69,10 @@ def test_a_move_past_a_humans_pause_is_refused_to_every_agent(paused: tuple[Path
     git(brain, "branch", "notes", before)  # a branch named as a folder: `git checkout notes` takes the branch
     (brain / "notes").mkdir(exist_ok=True)
     (brain / "notes" / "n.md").write_text("mine\n", encoding="utf-8")
+    patch = brain.parent / "undo.patch"  # the pause as a patch, made by someone else: applied in reverse to the index
+    patch.write_text(git(brain, "diff", before, "HEAD", "--", "claims"), encoding="utf-8")
     for move in MOVES:
-        command = move.format(before=before, branch=branch)
+        command = move.format(before=before, branch=branch, patch=patch)
         for _ in range(2):  # the core's answer, then the hook index's
             assert_denied(hook(brain, "pre-tool-use", _bash(brain, command, session)))
     assert git(brain, "rev-parse", "--abbrev-ref", "HEAD").strip() == branch

@@ -113,6 +113,8 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading, depth: int
             operands = rest[rest.index("--") + 1:]
         elif sub in ("reset", "stash"):  # `git reset COMMIT`, `git stash push|pop…`: only what names a path
             operands = [p for p in operands if (full := join_path(here, p)) is not None and os.path.lexists(full)]
+        if sub == "update-index" and _flags & {"--stdin", "--index-info"}:  # paths the line does not show
+            reading.partial = reading.partial or "`git update-index --stdin|--index-info`: paths the line hides"
         if sub == "update-index":  # `--cacheinfo MODE,OBJECT,PATH` (the one-word form) names its path in the value
             operands += [value.split(",", 2)[2] for value in _cacheinfo_values(rest) if value.count(",") >= 2]
         for operand in operands:
@@ -141,12 +143,14 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading, depth: int
         read_move(sub, rest, here, _git_top(here), reading)
     elif sub in ("apply", "am"):
         operands, _values, flags = _options(rest, {"-p", "--directory", "--exclude", "--include", "-C"})
-        if flags & {"--cached", "--check", "--stat", "--numstat", "--summary", "--continue", "--abort", "--skip",
-                    "--quit", "--show-current-patch"} and "--index" not in flags:
+        if flags & {"--check", "--stat", "--numstat", "--summary", "--continue", "--abort", "--skip", "--quit",
+                    "--show-current-patch"} and not flags & {"--apply", "--index", "--cached"}:
             return cwd
         top = _git_top(here)
-        for operand in operands or ["-"]:
-            _read_patch(operand, here, top, reading)
+        for operand in operands or ["-"]:  # `--cached`: git's record of the paths changes, not the files
+            _read_patch(operand, here, top, reading, index_only=sub == "apply" and "--cached" in flags)
+    elif sub in ("merge-file", "checkout-index"):
+        _read_index_outputs(sub, rest, here, reading)
     else:
         _read_outputs(sub, rest, here, reading)
     return cwd
@@ -165,7 +169,7 @@ KNOWN = frozenset({"checkout", "restore", "rm", "mv", "add", "commit", "reset", 
                    "show-ref", "for-each-ref", "help", "version", "push", "gc", "fsck", "notes", "bisect",
                    "hash-object", "write-tree", "commit-tree", "mktree", "check-ignore", "name-rev", "var",
                    "count-objects", "range-diff", "whatchanged", "diff-tree", "diff-files", "diff-index",
-                   "ls-remote", "symbolic-ref", *MOVERS})
+                   "ls-remote", "symbolic-ref", "merge-file", "checkout-index", *MOVERS})
 
 
 def _alias(sub: str, settings: list[str], here: str | None) -> str | None:
@@ -244,6 +248,23 @@ def _read_outputs(sub: str, rest: list[str], here: str | None, reading: ShellRea
             reading.add(os.path.join(folder, ".git"), here, "git worktree add")
 
 
+def _read_index_outputs(sub: str, rest: list[str], here: str | None, reading: ShellReading) -> None:
+    """`merge-file CURRENT BASE OTHER` writes CURRENT (not with `-p`); `checkout-index` writes the files it names
+    from the index (`-a`: every file, at the work tree's top or below `--prefix`)."""
+    if sub == "merge-file":
+        operands, _values, flags = _options(rest, {"-L", "--marker-size"})
+        if operands and not flags & {"-p", "--stdout"}:
+            reading.add(operands[0], here, "git merge-file")
+        return
+    operands, values, flags = _options(rest, {"--prefix", "--stage"})
+    if "--stdin" in flags:
+        reading.unread.append("git checkout-index --stdin: the paths it writes")
+    for operand in operands:
+        reading.add(values.get("--prefix", "") + operand, here, "git checkout-index")
+    if flags & {"-a", "--all"}:
+        reading.add(values.get("--prefix") or _git_top(here) or ".", here, "git checkout-index", tree=True)
+
+
 def _sweep(sub: str, operands: list[str], flags: set[str], here: str | None, reading: ShellReading) -> None:
     """`git add -A|-u|DIR`, `git commit -a`: the changed protocol files they would carry are named too."""
     everything = not operands and (bool(flags & {"-A", "--all", "-u", "--update"}) if sub == "add" else
@@ -306,19 +327,25 @@ def _git_top(cwd: str | None) -> str | None:
     return None
 
 
-def _read_patch(operand: str, cwd: str | None, top: str | None, reading: ShellReading) -> None:
-    """The files a patch file names (`+++ b/x`, `--- a/x`), relative to the work tree's top."""
+def _read_patch(operand: str, cwd: str | None, top: str | None, reading: ShellReading,
+                index_only: bool = False) -> None:
+    """The files a patch file names (`+++ b/x`, `--- a/x`), relative to the work tree's top (`index_only`: as
+    paths whose record in git changes, `git apply --cached`)."""
     full = join_path(cwd, operand) if operand != "-" else None
     if full is None or top is None:
+        if index_only:  # the sandbox keeps the protocol files read-only, not git's index
+            reading.partial = reading.partial or "`git apply --cached` of a patch the line does not show"
         reading.unread.append("git apply: a patch read from stdin or a path that cannot be placed")
         return
     try:
         with open(full, encoding="utf-8", errors="replace") as handle:
             text = handle.read(MAX_PATCH)
     except OSError:
+        if index_only:  # (one the line itself makes, too)
+            reading.partial = reading.partial or "`git apply --cached` of a patch file that cannot be read"
         reading.unread.append("git apply: a patch file that cannot be read")
         return
     for match in _PATCH_PATH.finditer(text):
         path = match.group(1).strip()
         if path and path != "/dev/null":
-            reading.add(path, top, "git apply")
+            reading.add(path, top, "git apply", named=index_only)
