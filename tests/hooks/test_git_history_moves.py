@@ -58,7 +58,7 @@ MOVES = ["git reset --hard {before}", "git reset --soft {before}", "git reset {b
 KEEPS = ["git status", "git log --oneline -3", "git checkout -b feature", "git switch -c feature2", "git reset",
          "git diff {before}", "git stash list", "git branch -f spare {before}",
          "git update-ref refs/heads/spare {before}", "git merge old", "git reset --soft HEAD~1",
-         "git -c alias.st=status st", "git fetch . old:spare2"]
+         "git -c alias.st=status st", "git fetch . old:spare2", "git clean -n -d", "git clean -d"]
 
 
 @pytest.mark.parametrize("session", [STRANGER, OTHER, AGENT])
@@ -160,3 +160,15 @@ def test_no_agent_makes_a_folder_of_the_brain_a_second_work_tree_of_its_reposito
     # a repository of its own (its own objects and history) is not the brain's: it still goes
     assert hook(brain, "pre-tool-use", _bash(brain, "git init -q notes/sub", STRANGER)).returncode == 0
     assert not (brain / "notes" / ".git").exists()
+
+
+def test_git_clean_removes_what_it_lists_and_another_claims_file_is_among_them(
+        paused: tuple[Path, str, str]) -> None:
+    brain, _sess, _before = paused
+    (brain / "docs").mkdir(exist_ok=True)
+    (brain / "docs" / "draft.md").write_text("not committed yet\n", encoding="utf-8")  # in OTHER's scope
+    for command in ("git clean -fd", "git clean -f docs", "cd docs && git clean -xf"):
+        assert_denied(hook(brain, "pre-tool-use", _bash(brain, command, STRANGER)), "is claimed")
+    for command in ("git clean -n -d", "git clean -fdn", "git clean -d"):
+        assert hook(brain, "pre-tool-use", _bash(brain, command, STRANGER)).returncode == 0, command
+    assert (brain / "docs" / "draft.md").exists()

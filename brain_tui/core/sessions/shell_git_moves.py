@@ -182,8 +182,8 @@ def read_move(sub: str, rest: list[str], here: str | None, top: str | None, read
             move.protocol(*rev.split("..", 1) if ".." in rev else (f"{rev}^", rev))
     elif sub == "stash":
         _read_stash(move, operands)
-    elif sub == "clean":
-        _read_clean(move, rest)
+    elif sub == "clean" and flags & {"-f", "--force", "-i", "--interactive"} and not flags & {"-n", "--dry-run"}:
+        _read_clean(move, rest)  # (without `-f` git refuses to remove anything)
     elif sub == "read-tree" and operands:
         move.protocol("HEAD", operands[-1])
         if flags & {"-u", "--reset"}:
