@@ -167,7 +167,7 @@ def test_git_clean_removes_what_it_lists_and_another_claims_file_is_among_them(
     brain, _sess, _before = paused
     (brain / "docs").mkdir(exist_ok=True)
     (brain / "docs" / "draft.md").write_text("not committed yet\n", encoding="utf-8")  # in OTHER's scope
-    for command in ("git clean -fd", "git clean -f docs", "cd docs && git clean -xf"):
+    for command in ("git clean -fd", "git clean -fd docs", "cd docs && git clean -xdf"):
         assert_denied(hook(brain, "pre-tool-use", _bash(brain, command, STRANGER)), "is claimed")
     for command in ("git clean -n -d", "git clean -fdn", "git clean -d"):
         assert hook(brain, "pre-tool-use", _bash(brain, command, STRANGER)).returncode == 0, command
