@@ -112,12 +112,14 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading, depth: int
         if "--" in rest:
             operands = rest[rest.index("--") + 1:]
         elif sub in ("reset", "stash"):  # `git reset COMMIT`, `git stash push|pop…`: only what names a path
-            operands = [p for p in operands if (full := join_path(here, p)) is not None and os.path.lexists(full)]
+            operands = [p for p in operands if (full := join_path(here, p)) is not None and os.path.lexists(full)
+                        or _magic(p) and not names_commit(here, p)]  # (`reset REV ':/claims'`, `'c*'`)
         if sub == "update-index" and _flags & {"--stdin", "--index-info"}:  # paths the line does not show
             reading.partial = reading.partial or "`git update-index --stdin|--index-info`: paths the line hides"
         if sub == "update-index":  # `--cacheinfo MODE,OBJECT,PATH` (the one-word form) names its path in the value
             operands += [value.split(",", 2)[2] for value in _cacheinfo_values(rest) if value.count(",") >= 2]
-        for operand in pathspecs(operands, here):
+        for operand in pathspecs(operands, here, changed=sub == "add",
+                                                           ignored=bool(_flags & {"-f", "--force"})):
             reading.add(operand, here, f"git {sub}", named=True)
         _sweep(sub, operands, _flags, here, reading)
         if sub in MOVERS:  # `reset REV`, `stash [pop]`: HEAD or the work tree moves (`shell_git_moves`)
@@ -160,27 +162,34 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading, depth: int
     return cwd
 
 
-def pathspecs(specs: list[str], here: str | None) -> list[str]:
-    """The paths git takes `specs` for, from the folder `here`: a glob (`*` crosses `/` in git) or a magic
-    pathspec (`:/claims`, `:(glob)c*/**`) as the files git's index and work tree hold that it matches (git cannot
-    tell: the protocol folders at the work tree's top); any other spec as it is."""
+def pathspecs(specs: list[str], here: str | None, *, changed: bool = False, ignored: bool = False) -> list[str]:
+    """The paths git takes `specs` for, from the folder `here`. With a glob (`*` crosses `/` in git) or a magic
+    pathspec (`:/claims`, `:(glob)c*/**`, `:!src`) among them, all of them together as the files git's index
+    and work tree hold that they match (`changed`: only those whose work-tree state differs from the index, what
+    `git add` stages; `ignored`: the files git ignores too, `add -f`; git cannot tell: the protocol folders at
+    the work tree's top); else the specs as they are."""
     import subprocess
 
     from brain_tui.core.paths.layout import PROTOCOL_DIRS, PROTOCOL_FILES
 
-    plain = [spec for spec in specs if not spec.startswith(":") and not any(ch in spec for ch in "*?[")]
-    magic = [spec for spec in specs if spec not in plain]
-    if not magic or here is None:
-        return plain + magic
+    if here is None or not any(_magic(spec) for spec in specs):
+        return specs
+    which = ["--modified", "--deleted"] if changed else ["--cached"]
     try:
-        done = subprocess.run(["git", "-C", here, "ls-files", "-z", "--cached", "--others", "--", *magic],
+        done = subprocess.run(["git", "-C", here, "ls-files", "-z", *which, "--others",
+                               *([] if ignored else ["--exclude-standard"]), "--", *specs],
                               capture_output=True, timeout=5, stdin=subprocess.DEVNULL, env=read_env())
     except (OSError, subprocess.SubprocessError):
         done = None
     if done is None or done.returncode != 0:
         top = _git_top(here) or here
-        return plain + [os.path.join(top, name) for name in (*PROTOCOL_DIRS, *PROTOCOL_FILES)]
-    return plain + [name.decode("utf-8", "surrogateescape") for name in done.stdout.split(b"\0") if name]
+        return [os.path.join(top, name) for name in (*PROTOCOL_DIRS, *PROTOCOL_FILES)]
+    return [name.decode("utf-8", "surrogateescape") for name in done.stdout.split(b"\0") if name]
+
+
+def _magic(spec: str) -> bool:
+    """True for a pathspec git reads as more than a path: a glob, or one with magic (`:/`, `:(glob)`, `:!`)."""
+    return spec.startswith(":") or any(ch in spec for ch in "*?[")
 
 
 #: The subcommands that only read, wherever the repository they read is.
