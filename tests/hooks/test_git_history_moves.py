@@ -54,11 +54,17 @@ MOVES = ["git reset --hard {before}", "git reset --soft {before}", "git reset {b
          "git reset --hard {before} --", "git checkout old --", "git checkout notes", "git checkout notes src/a.py",
          "git apply --cached -R {patch}", "git diff {before} HEAD -- claims | git apply --cached -R",
          "git diff {before} HEAD > /tmp/undo.patch; git apply --cached -R /tmp/undo.patch",
-         "git diff {before} HEAD | git update-index --index-info", "git checkout-index -f -a"]
+         "git diff {before} HEAD | git update-index --index-info", "git checkout-index -f -a",
+         "git rm -r -q --cached ':/claims'", "git restore --source {before} --staged ':(glob)c*/**'",
+         "git reset -q {before} ':/claims'", "git reset -q {before} 'c*'",
+         "git push -f --receive-pack='git -c receive.denyCurrentBranch=ignore receive-pack' . {before}:{branch}",
+         "git bisect start HEAD {before}"]
 KEEPS = ["git status", "git log --oneline -3", "git checkout -b feature", "git switch -c feature2", "git reset",
          "git diff {before}", "git stash list", "git branch -f spare {before}",
          "git update-ref refs/heads/spare {before}", "git merge old", "git reset --soft HEAD~1",
-         "git -c alias.st=status st", "git fetch . old:spare2", "git clean -n -d", "git clean -d"]
+         "git -c alias.st=status st", "git fetch . old:spare2", "git clean -n -d", "git clean -d",
+         "git add ':/notes'", "git add ':!claims'", "git add -- '*.md'", "git reset -q 'notes/*'",
+         "git bisect log", "git push --dry-run . old:spare3"]
 
 
 @pytest.mark.parametrize("session", [STRANGER, OTHER, AGENT])
@@ -136,6 +142,22 @@ def test_a_replace_ref_does_not_hide_the_pause_from_the_hook(paused: tuple[Path,
     git(brain, "replace", "HEAD", before)  # read through it, HEAD's commit is the one from before the pause
     for _ in range(2):
         assert_denied(hook(brain, "pre-tool-use", _bash(brain, f"git reset --soft {before}", STRANGER)))
+
+
+def test_a_move_of_the_brains_branch_from_another_work_tree_of_its_repository_is_refused(
+        paused: tuple[Path, str, str], tmp_path: Path) -> None:
+    """A work tree of the brain's repository made outside the brain shares its branches: `update-ref` of the
+    brain's branch from there moves what the brain's HEAD holds as much as from the brain itself."""
+    brain, _sess, before = paused
+    branch = git(brain, "rev-parse", "--abbrev-ref", "HEAD").strip()
+    elsewhere = tmp_path / "elsewhere"
+    git(brain, "worktree", "add", "-q", "--detach", str(elsewhere))
+    for command in (f"cd {elsewhere} && git update-ref refs/heads/{branch} {before}",
+                    f"git -C {elsewhere} update-ref -m m refs/heads/{branch} {before}"):
+        for _ in range(2):
+            assert_denied(hook(brain, "pre-tool-use", _bash(brain, command, STRANGER, cwd=elsewhere)))
+    assert_allowed(hook(brain, "pre-tool-use", _bash(brain, f"git update-ref refs/heads/spare {before}", STRANGER,
+                                                     cwd=elsewhere)))
 
 
 POINTERS = ["echo 'gitdir: {root}/.git' > notes/.git", "ln -s {root}/.git notes/.git", "mkdir -p notes/.git",

@@ -96,14 +96,14 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading, depth: int
             paths = operands[1:] + [p for p in operands[:1] if (full := join_path(here, p)) is not None and
                                     (os.path.lexists(full) or held_by_git(here, p)) and not names_commit(here, p)]
         staged_only = sub == "restore" and "--staged" in flags and "--worktree" not in flags and "-W" not in flags
-        for path in paths:
+        for path in pathspecs(paths, here):
             reading.add(path, here, f"git {sub}", tree=_is_dir(here, path), named=staged_only)
         if sub == "checkout":  # to another commit: what is in force moves (`shell_git_moves`)
             read_move(sub, rest, here, _git_top(here), reading)
     elif sub in ("rm", "mv"):
         operands, values, flags = _options(rest, {"--pathspec-from-file"})
         if sub == "rm":
-            for operand in operands:  # --cached: the file stays, git stops holding it
+            for operand in pathspecs(operands, here):  # --cached: the file stays, git stops holding it
                 reading.add(operand, here, "git rm", tree="-r" in flags, named="--cached" in flags)
         else:
             _copy_like("git mv", operands, values, flags, here, reading, moves=True)
@@ -112,12 +112,14 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading, depth: int
         if "--" in rest:
             operands = rest[rest.index("--") + 1:]
         elif sub in ("reset", "stash"):  # `git reset COMMIT`, `git stash push|pop…`: only what names a path
-            operands = [p for p in operands if (full := join_path(here, p)) is not None and os.path.lexists(full)]
+            operands = [p for p in operands if (full := join_path(here, p)) is not None and os.path.lexists(full)
+                        or _magic(p) and not names_commit(here, p)]  # (`reset REV ':/claims'`, `'c*'`)
         if sub == "update-index" and _flags & {"--stdin", "--index-info"}:  # paths the line does not show
             reading.partial = reading.partial or "`git update-index --stdin|--index-info`: paths the line hides"
         if sub == "update-index":  # `--cacheinfo MODE,OBJECT,PATH` (the one-word form) names its path in the value
             operands += [value.split(",", 2)[2] for value in _cacheinfo_values(rest) if value.count(",") >= 2]
-        for operand in operands:
+        for operand in pathspecs(operands, here, changed=sub == "add",
+                                                           ignored=bool(_flags & {"-f", "--force"})):
             reading.add(operand, here, f"git {sub}", named=True)
         _sweep(sub, operands, _flags, here, reading)
         if sub in MOVERS:  # `reset REV`, `stash [pop]`: HEAD or the work tree moves (`shell_git_moves`)
@@ -151,9 +153,43 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading, depth: int
             _read_patch(operand, here, top, reading, index_only=sub == "apply" and "--cached" in flags)
     elif sub in ("merge-file", "checkout-index"):
         _read_index_outputs(sub, rest, here, reading)
+    elif sub in ("push", "send-pack") and (
+            any(arg.partition("=")[0] in ("--receive-pack", "--exec") for arg in options) or
+            any(".receivepack=" in setting.casefold() for setting in settings)):  # the receiving side's program
+        reading.partial = reading.partial or f"`git {sub}` runs a receiving program the line chooses"
     else:
         _read_outputs(sub, rest, here, reading)
     return cwd
+
+
+def pathspecs(specs: list[str], here: str | None, *, changed: bool = False, ignored: bool = False) -> list[str]:
+    """The paths git takes `specs` for, from the folder `here`. With a glob (`*` crosses `/` in git) or a magic
+    pathspec (`:/claims`, `:(glob)c*/**`, `:!src`) among them, all of them together as the files git's index
+    and work tree hold that they match (`changed`: only those whose work-tree state differs from the index, what
+    `git add` stages; `ignored`: the files git ignores too, `add -f`; git cannot tell: the protocol folders at
+    the work tree's top); else the specs as they are."""
+    import subprocess
+
+    from brain_tui.core.paths.layout import PROTOCOL_DIRS, PROTOCOL_FILES
+
+    if here is None or not any(_magic(spec) for spec in specs):
+        return specs
+    which = ["--modified", "--deleted"] if changed else ["--cached"]
+    try:
+        done = subprocess.run(["git", "-C", here, "ls-files", "-z", *which, "--others",
+                               *([] if ignored else ["--exclude-standard"]), "--", *specs],
+                              capture_output=True, timeout=5, stdin=subprocess.DEVNULL, env=read_env())
+    except (OSError, subprocess.SubprocessError):
+        done = None
+    if done is None or done.returncode != 0:
+        top = _git_top(here) or here
+        return [os.path.join(top, name) for name in (*PROTOCOL_DIRS, *PROTOCOL_FILES)]
+    return [name.decode("utf-8", "surrogateescape") for name in done.stdout.split(b"\0") if name]
+
+
+def _magic(spec: str) -> bool:
+    """True for a pathspec git reads as more than a path: a glob, or one with magic (`:/`, `:(glob)`, `:!`)."""
+    return spec.startswith(":") or any(ch in spec for ch in "*?[")
 
 
 #: The subcommands that only read, wherever the repository they read is.

@@ -40,6 +40,7 @@ MOVERS: dict[str, set[str]] = {
     "stash": {"-m", "--message", "--pathspec-from-file"},
     "clean": {"-e", "--exclude"},
     "read-tree": {"--prefix", "--index-output"},
+    "bisect": {"--term-old", "--term-new", "--term-good", "--term-bad"},
     "pull": set(), "replace": set(), "filter-branch": set(), "filter-repo": set(),
     "fetch": {"--depth", "--deepen", "--shallow-since", "--shallow-exclude", "-j", "--jobs", "-o",
               "--server-option", "--upload-pack", "--negotiation-tip", "--refmap", "--filter"},
@@ -138,12 +139,18 @@ def read_move(sub: str, rest: list[str], here: str | None, top: str | None, read
 
     operands, values, flags = _options(rest, MOVERS[sub])
     after = rest[rest.index("--") + 1:] if "--" in rest else []
-    if top is None or after:
+    if top is None or after and sub != "bisect":
         return  # outside git; paths after `--` (`shell_git` reads them; a `--` with none after is no path)
     if flags & _UNDER_WAY or _git(top, "rev-parse", "--git-dir") is None:
         return  # a move under way (HEAD is rewound); outside a repository
     move = _Move(sub, top, here, reading)
-    if sub == "fetch":
+    if sub == "bisect":
+        action = operands[0] if operands else ""
+        still = action in ("", "log", "visualize", "view", "terms", "help") or \
+            action in ("start", "reset") and len(operands) == 1 or "--no-checkout" in flags
+        if not still:
+            move.unknown()  # git checks out the commits it picks (`reset COMMIT` that one): not known here
+    elif sub == "fetch":
         if flags & {"-u", "--update-head-ok"}:
             move.unknown()  # a refspec may write HEAD's own branch (`fetch -u . +OLD:main`)
     elif sub in ("pull", "replace", "filter-branch", "filter-repo"):
@@ -197,14 +204,37 @@ def _read_ref(move: _Move, operands: list[str], flags: set[str]) -> None:
         return
     if not operands or move.sub == "symbolic-ref" and len(operands) < 2 and not flags & {"-d", "--delete"}:
         return  # a ref read
-    branch = (_git(move.top, "symbolic-ref", "-q", "HEAD") or b"").decode("utf-8", "surrogateescape").strip()
-    ours = {"HEAD", branch, branch.removeprefix("refs/heads/")} - {""}
-    if operands[0] not in ours:
-        return  # another ref: HEAD's commit stays
+    ref = operands[0]
+    if ref != "HEAD":  # a branch checked out in any work tree of the repository (one outside the brain too)
+        trees = _checked_out(move.top).get(ref if ref.startswith("refs/") else f"refs/heads/{ref}", [])
+        for tree in trees:  # the move read in each work tree whose HEAD it moves
+            _ref_move(_Move(move.sub, tree, move.here, move.reading), operands, flags)
+        return
+    _ref_move(move, operands, flags)
+
+
+def _ref_move(move: _Move, operands: list[str], flags: set[str]) -> None:
+    """The move of `move.top`'s HEAD by a write or deletion of its ref."""
     if flags & {"-d", "--delete"} or len(operands) < 2:
         move.unknown()
     else:
         move.head_to(operands[1], work_tree=False)
+
+
+def _checked_out(top: str) -> dict[str, list[str]]:
+    """The branches checked out in the work trees of `top`'s repository (`refs/heads/X`: its work tree)."""
+    out = _git(top, "worktree", "list", "--porcelain", "-z")
+    if out is None:  # (an older git): HEAD's own branch
+        branch = (_git(top, "symbolic-ref", "-q", "HEAD") or b"").decode("utf-8", "surrogateescape").strip()
+        return {branch: [top]} if branch else {}
+    held: dict[str, list[str]] = {}
+    tree = top
+    for field in _names(out):
+        if field.startswith("worktree "):
+            tree = field.removeprefix("worktree ")
+        elif field.startswith("branch "):
+            held.setdefault(field.removeprefix("branch "), []).append(tree)
+    return held
 
 
 def _read_stash(move: _Move, operands: list[str]) -> None:
