@@ -58,13 +58,15 @@ MOVES = ["git reset --hard {before}", "git reset --soft {before}", "git reset {b
          "git rm -r -q --cached ':/claims'", "git restore --source {before} --staged ':(glob)c*/**'",
          "git reset -q {before} ':/claims'", "git reset -q {before} 'c*'",
          "git push -f --receive-pack='git -c receive.denyCurrentBranch=ignore receive-pack' . {before}:{branch}",
-         "git bisect start HEAD {before}"]
+         "git bisect start HEAD {before}",
+         "git push -f origin {before}:{branch}", "git push origin +{before}:{branch}", "git push origin :{branch}",
+         "git push --mirror origin", "git push --force-with-lease origin {branch}"]
 KEEPS = ["git status", "git log --oneline -3", "git checkout -b feature", "git switch -c feature2", "git reset",
          "git diff {before}", "git stash list", "git branch -f spare {before}",
          "git update-ref refs/heads/spare {before}", "git merge old", "git reset --soft HEAD~1",
          "git -c alias.st=status st", "git fetch . old:spare2", "git clean -n -d", "git clean -d",
          "git add ':/notes'", "git add ':!claims'", "git add -- '*.md'", "git reset -q 'notes/*'",
-         "git bisect log", "git push --dry-run . old:spare3"]
+         "git bisect log", "git push --dry-run . old:spare3", "git push -u origin feature"]
 
 
 @pytest.mark.parametrize("session", [STRANGER, OTHER, AGENT])

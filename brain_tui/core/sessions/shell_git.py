@@ -13,7 +13,7 @@ import shlex
 from pathlib import Path
 
 from brain_tui.core.records.git_head import git_dirs
-from brain_tui.core.sessions.shell_git_moves import MOVERS, names_commit, read_move
+from brain_tui.core.sessions.shell_git_moves import MOVERS, names_commit, read_move, read_push
 from brain_tui.core.sessions.shell_targets import ShellReading, _copy_like, _is_dir, _options
 from brain_tui.core.sessions.shell_wrappers import join_path
 
@@ -157,6 +157,8 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading, depth: int
             any(arg.partition("=")[0] in ("--receive-pack", "--exec") for arg in options) or
             any(".receivepack=" in setting.casefold() for setting in settings)):  # the receiving side's program
         reading.partial = reading.partial or f"`git {sub}` runs a receiving program the line chooses"
+    elif sub in ("push", "send-pack"):
+        read_push(rest, here, _git_top(here), reading)
     else:
         _read_outputs(sub, rest, here, reading)
     return cwd

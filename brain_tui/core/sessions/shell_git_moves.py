@@ -21,7 +21,7 @@ TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
 if TYPE_CHECKING:
     from brain_tui.core.sessions.shell_targets import ShellReading
 
-__all__ = ["MOVERS", "read_move"]
+__all__ = ["MOVERS", "names_commit", "read_move", "read_push"]
 
 #: The subcommands read here, with their options that take a value.
 MOVERS: dict[str, set[str]] = {
@@ -266,3 +266,24 @@ def _read_clean(move: _Move, rest: list[str]) -> None:
             name = line[len(prefix):].decode("utf-8", "surrogateescape")
             move.reading.add(os.path.join(move.here or move.top, name), move.here, "git clean",
                              tree=name.endswith("/"))
+
+
+#: `git push` options that let it take commits out of the remote's branches (a force, a deletion, a mirror).
+_REWRITING_PUSH = {"-f", "--force", "--force-with-lease", "--force-if-includes", "--mirror", "-d", "--delete",
+                   "--prune"}
+
+
+def read_push(rest: list[str], here: str | None, top: str | None, reading: ShellReading) -> None:
+    """`git push` that may rewrite the remote's history (`--force`, `+SRC:DST`, a deletion `:DST`, `--mirror`):
+    a human's pause is a commit there too, and a clone that syncs from it would hold the claim as open. Such a push
+    is refused in a repository (every protocol folder named); `bsi sync` pushes the brain. A fast-forward keeps
+    every commit the remote had: it goes."""
+    from brain_tui.core.sessions.shell_targets import _options
+
+    operands, values, flags = _options(rest, {"--repo", "-o", "--push-option", "--receive-pack", "--exec",
+                                              "--signed"})
+    rewrites = bool(flags & _REWRITING_PUSH) or any(name.partition("=")[0] in _REWRITING_PUSH for name in values) \
+        or any(spec.startswith(("+", ":")) for spec in operands[1:])
+    if top is not None and rewrites and _git(top, "rev-parse", "--git-dir") is not None:
+        _Move("push", top, here, reading).unknown()
+
