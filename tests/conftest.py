@@ -101,6 +101,26 @@ def brain(_brain_template: Path, tmp_path: Path) -> Path:
     return target
 
 
+def template_from(_brain_template: Path, tmp_path_factory: pytest.TempPathFactory, name: str) -> Path:
+    """A fresh copy of the `bsi init` template in its own folder, for a session-scoped template to build on.
+
+    A fixture that opens the same claims for every test builds them once in such a copy (at the fixed
+    clock of tests/bsi.py) and puts a copy in place per test (`copy_brain`): the brain records no absolute
+    path of its own, and what is keyed on a file's identity (the `.brain/` caches, git's index) is
+    checked again against the copy by the product and by git.
+    """
+    root = tmp_path_factory.mktemp(name) / "brain"
+    shutil.copytree(_brain_template, root, symlinks=True)
+    return root
+
+
+def copy_brain(template: Path, brain: Path) -> Path:
+    """Replace the test's `brain` with a copy of `template` (same path, so every other fixture still fits)."""
+    shutil.rmtree(brain)
+    shutil.copytree(template, brain, symlinks=True)
+    return brain
+
+
 @pytest.fixture(scope="session")
 def _demo_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("demo") / "brain"

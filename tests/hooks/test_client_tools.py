@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from tests.bsi import ok, run_bsi
+from tests.conftest import copy_brain, template_from
 from tests.hooks.test_pre_tool_use import AGENT, assert_allowed, assert_denied
 
 OTHER = "11111111-2222-4333-8444-555555555555"
@@ -36,12 +37,19 @@ def pre_tool_use(brain: Path, tool: str, tool_input: Any, *, agent: str | None =
     return subprocess.CompletedProcess(["bsi", *args], run.code, run.out, run.err)
 
 
+@pytest.fixture(scope="session")
+def _client_bound_template(_brain_template: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, str]:
+    root = template_from(_brain_template, tmp_path_factory, "client-bound")
+    mine = ok(run_bsi("claim", "open", "--scope", "src/", "--story", "mine", "--agent-session", AGENT, brain=root))
+    theirs = ok(run_bsi("claim", "open", "--scope", "other/", "--story", "theirs", brain=root))
+    return root, mine, theirs
+
+
 @pytest.fixture
-def bound(brain: Path) -> tuple[Path, str, str]:
-    """A claim on src/ bound to AGENT, and another session's claim on other/."""
-    mine = ok(run_bsi("claim", "open", "--scope", "src/", "--story", "mine", "--agent-session", AGENT, brain=brain))
-    theirs = ok(run_bsi("claim", "open", "--scope", "other/", "--story", "theirs", brain=brain))
-    return brain, mine, theirs
+def bound(brain: Path, _client_bound_template: tuple[Path, str, str]) -> tuple[Path, str, str]:
+    """A claim on src/ bound to AGENT, and another session's claim on other/ (built once, copied per test)."""
+    template, mine, theirs = _client_bound_template
+    return copy_brain(template, brain), mine, theirs
 
 
 @pytest.mark.parametrize(("tool", "agent", "event_name"), [

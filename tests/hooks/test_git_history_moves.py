@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.bsi import git, ok, run_bsi
+from tests.conftest import copy_brain, template_from
 from tests.hooks.test_pre_tool_use import AGENT, assert_allowed, assert_denied, event, hook
 
 STRANGER = "5a1c9e0d-2b3f-4c6d-8e7f-9a0b1c2d3e4f"
@@ -28,17 +29,24 @@ def _bash(brain: Path, command: str, session: str, cwd: Path | None = None) -> d
     return payload
 
 
+@pytest.fixture(scope="session")
+def _paused_template(_brain_template: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, str]:
+    root = template_from(_brain_template, tmp_path_factory, "paused")
+    sess = ok(run_bsi("claim", "open", "--scope", "src/", "--agent-session", AGENT, brain=root))
+    ok(run_bsi("claim", "open", "--scope", "docs/", "--agent-session", OTHER, brain=root))
+    before = git(root, "rev-parse", "HEAD").strip()
+    git(root, "branch", "old", before)
+    ok(run_bsi("gate", "pause", sess, "stop writing", brain=root))
+    assert git(root, "rev-parse", "HEAD").strip() != before
+    return root, sess, before
+
+
 @pytest.fixture
-def paused(brain: Path) -> tuple[Path, str, str]:
+def paused(brain: Path, _paused_template: tuple[Path, str, str]) -> tuple[Path, str, str]:
     """A brain where AGENT's claim on src/ was paused by a human (a commit), OTHER holds docs/, and `before` is
-    the commit from before the pause; the branch `old` points there too."""
-    sess = ok(run_bsi("claim", "open", "--scope", "src/", "--agent-session", AGENT, brain=brain))
-    ok(run_bsi("claim", "open", "--scope", "docs/", "--agent-session", OTHER, brain=brain))
-    before = git(brain, "rev-parse", "HEAD").strip()
-    git(brain, "branch", "old", before)
-    ok(run_bsi("gate", "pause", sess, "stop writing", brain=brain))
-    assert git(brain, "rev-parse", "HEAD").strip() != before
-    return brain, sess, before
+    the commit from before the pause; the branch `old` points there too (built once, copied per test)."""
+    template, sess, before = _paused_template
+    return copy_brain(template, brain), sess, before
 
 
 MOVES = ["git reset --hard {before}", "git reset --soft {before}", "git reset {before}", "git reset --keep HEAD~1",

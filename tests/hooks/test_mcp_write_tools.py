@@ -16,7 +16,12 @@ import pytest
 
 from brain_tui.core.agent_settings import claude, codex, gemini
 from tests.bsi import ok, run_bsi
-from tests.hooks.test_client_tools import OTHER, bound, pre_tool_use  # noqa: F401 - `bound` is a fixture
+from tests.hooks.test_client_tools import (  # noqa: F401 - `bound` and its template are fixtures
+    OTHER,
+    _client_bound_template,
+    bound,
+    pre_tool_use,
+)
 from tests.hooks.test_pre_tool_use import AGENT, assert_allowed, assert_denied
 
 #: One write tool of a server named `fs`, in each client's spelling: (tool name, --agent, hook_event_name).

@@ -12,6 +12,7 @@ import pytest
 
 from tests.bsi import clean_env, ok, run_bsi
 from tests.clock import live_now
+from tests.conftest import copy_brain, template_from
 
 AGENT = "0f8e2a4c-7b1d-4e9a-a3c5-6d2f1b0e9c87"
 DENY_KEYS = {"hookSpecificOutput"}
@@ -62,12 +63,19 @@ def assert_allowed(done: subprocess.CompletedProcess[str]) -> None:
     assert done.stdout == "", done.stdout
 
 
-@pytest.fixture
-def bound(brain: Path) -> tuple[Path, str]:
-    """A brain with one claim on src/ bound to AGENT."""
+@pytest.fixture(scope="session")
+def _bound_template(_brain_template: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    root = template_from(_brain_template, tmp_path_factory, "bound")
     sess = ok(run_bsi("claim", "open", "--scope", "src/", "--story", "api work", "--agent-session", AGENT,
-                      brain=brain))
-    return brain, sess
+                      brain=root))
+    return root, sess
+
+
+@pytest.fixture
+def bound(brain: Path, _bound_template: tuple[Path, str]) -> tuple[Path, str]:
+    """A brain with one claim on src/ bound to AGENT (built once, copied per test)."""
+    template, sess = _bound_template
+    return copy_brain(template, brain), sess
 
 
 @pytest.mark.parametrize("tool", ["Write", "Edit", "MultiEdit", "NotebookEdit"])

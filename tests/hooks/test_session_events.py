@@ -15,6 +15,7 @@ import pytest
 from brain_tui.core.sessions import agents
 from tests.bsi import NOW, bsi_command, clean_env, ok, run_bsi
 from tests.clock import live_now
+from tests.conftest import copy_brain, template_from
 from tests.hooks.fake_agent import FakeAgent
 from tests.hooks.test_pre_tool_use import AGENT, assert_allowed, assert_denied, event, hook
 
@@ -24,11 +25,19 @@ def base(brain: Path, name: str, session: str = AGENT, **extra: Any) -> dict[str
             "hook_event_name": name, **extra}
 
 
-@pytest.fixture
-def bound(brain: Path) -> tuple[Path, str]:
+@pytest.fixture(scope="session")
+def _events_bound_template(_brain_template: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    root = template_from(_brain_template, tmp_path_factory, "events-bound")
     sess = ok(run_bsi("claim", "open", "--scope", "src/", "--story", "api work", "--agent-session", AGENT,
-                      "--on-done", "signal → READY_FOR_REVIEW pilote", brain=brain))
-    return brain, sess
+                      "--on-done", "signal → READY_FOR_REVIEW pilote", brain=root))
+    return root, sess
+
+
+@pytest.fixture
+def bound(brain: Path, _events_bound_template: tuple[Path, str]) -> tuple[Path, str]:
+    """One claim on src/ bound to AGENT, signalling its pilote when done (built once, copied per test)."""
+    template, sess = _events_bound_template
+    return copy_brain(template, brain), sess
 
 
 @pytest.fixture

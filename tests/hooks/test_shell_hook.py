@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from tests.bsi import ok, run_bsi
+from tests.conftest import copy_brain, template_from
 from tests.hooks.test_hook_index import imported_by_hook, settle
 from tests.hooks.test_pre_tool_use import AGENT, assert_allowed, assert_denied, event, hook
 
@@ -25,12 +26,20 @@ def other_client(brain: Path, agent: str, payload: dict[str, Any]) -> subprocess
     return subprocess.CompletedProcess(["bsi", "hook", "pre-tool-use", "--agent", agent], run.code, run.out, run.err)
 
 
-@pytest.fixture
-def satellite(brain: Path) -> tuple[Path, str, str]:
-    pilot = ok(run_bsi("claim", "open", "--scope", "brain-engine/", "--type", "pilote", "--story", "p", brain=brain))
+@pytest.fixture(scope="session")
+def _satellite_template(_brain_template: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, str]:
+    root = template_from(_brain_template, tmp_path_factory, "satellite")
+    pilot = ok(run_bsi("claim", "open", "--scope", "brain-engine/", "--type", "pilote", "--story", "p", brain=root))
     sat = ok(run_bsi("claim", "open", "--scope", "brain-engine/api/", "--parent", pilot, "--satellite-type", "code",
-                     "--story", "s", "--agent-session", AGENT, brain=brain))
-    return brain, pilot, sat
+                     "--story", "s", "--agent-session", AGENT, brain=root))
+    return root, pilot, sat
+
+
+@pytest.fixture
+def satellite(brain: Path, _satellite_template: tuple[Path, str, str]) -> tuple[Path, str, str]:
+    """A pilot on brain-engine/ and its code satellite on brain-engine/api/ bound to AGENT (built once, copied)."""
+    template, pilot, sat = _satellite_template
+    return copy_brain(template, brain), pilot, sat
 
 
 def test_a_paused_satellite_cannot_write_through_any_shell(satellite: tuple[Path, str, str]) -> None:
@@ -139,13 +148,19 @@ def test_ordinary_reads_of_those_programs_pass(satellite: tuple[Path, str, str],
     assert_allowed(hook(brain, "pre-tool-use", bash(brain, command)))
 
 
+@pytest.fixture(scope="session")
+def _notes_holder_template(_brain_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = template_from(_brain_template, tmp_path_factory, "notes-holder")
+    (root / "notes" / "sub").mkdir(parents=True, exist_ok=True)
+    ok(run_bsi("claim", "open", "--scope", "notes/", "--story", "n", "--agent-session", AGENT, brain=root))
+    return root
+
+
 @pytest.fixture
-def notes_holder(brain: Path) -> Path:
+def notes_holder(brain: Path, _notes_holder_template: Path) -> Path:
     """A bound session holding `notes/`, with `notes/sub/` there (a write of the whole `notes/`, the folder
-    itself too, is outside that scope, as `rsync -a x/ notes/` is)."""
-    (brain / "notes" / "sub").mkdir(parents=True, exist_ok=True)
-    ok(run_bsi("claim", "open", "--scope", "notes/", "--story", "n", "--agent-session", AGENT, brain=brain))
-    return brain
+    itself too, is outside that scope, as `rsync -a x/ notes/` is); built once, copied per test."""
+    return copy_brain(_notes_holder_template, brain)
 
 
 @pytest.mark.parametrize(("refused", "allowed"), [
