@@ -15,25 +15,20 @@ import pytest
 
 from brain_tui.core.agent_settings import claude, codex, gemini
 from tests.bsi import ok, run_bsi
-from tests.conftest import copy_brain, template_from
-from tests.hooks.test_client_tools import OTHER, pre_tool_use
+from tests.hooks.test_client_tools import (  # noqa: F401 - `bound` and its template are fixtures
+    OTHER,
+    _client_bound_template,
+    bound,
+    pre_tool_use,
+)
 from tests.hooks.test_mcp_write_tools import _denied
 from tests.hooks.test_pre_tool_use import AGENT, assert_allowed, assert_denied
 
 
-@pytest.fixture(scope="session")
-def _claimed_template(_brain_template: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, str]:
-    root = template_from(_brain_template, tmp_path_factory, "claimed")
-    mine = ok(run_bsi("claim", "open", "--scope", "src/", "--story", "mine", "--agent-session", AGENT, brain=root))
-    theirs = ok(run_bsi("claim", "open", "--scope", "other/", "--story", "theirs", brain=root))
-    return root, mine, theirs
-
-
 @pytest.fixture
-def claimed(brain: Path, _claimed_template: tuple[Path, str, str]) -> tuple[Path, str, str]:
-    """A claim on src/ bound to AGENT, and another session's claim on other/ (built once, copied per test)."""
-    template, mine, theirs = _claimed_template
-    return copy_brain(template, brain), mine, theirs
+def claimed(bound: tuple[Path, str, str]) -> tuple[Path, str, str]:  # noqa: F811 - the fixture imported above
+    """A claim on src/ bound to AGENT, and another session's claim on other/ (test_client_tools' `bound`)."""
+    return bound
 
 
 # -- 1. Codex `write_stdin` ----------------------------------------------------------------------------------------
