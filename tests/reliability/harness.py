@@ -21,6 +21,12 @@ def racer_env(name: str) -> dict[str, str]:
     return clean_env(pin=False, identity=name)
 
 
+def claim_shown(clone: Path, sess: str, now: str) -> dict:
+    """`bsi --json claim show SESS` on the clone, as its racer, at `now` (the claim's record as that clone holds it)."""
+    return json.loads(ok(run_bsi("--json", "claim", "show", sess, brain=clone, now=now, env=racer_env(clone.name),
+                                 timeout=120)))
+
+
 def make_remote(tmp: Path, clones: int) -> tuple[Path, list[Path]]:
     """A bare remote seeded by `bsi init`, and `clones` clones of it."""
     remote = tmp / "remote.git"

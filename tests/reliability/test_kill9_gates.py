@@ -9,7 +9,6 @@ CI profile: the steps around the commit and the push; `--long-profile`: every gi
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -17,7 +16,7 @@ import pytest
 from tests.bsi import Run, git, ok, run_bsi
 
 from .faults import Faults, run_faulty
-from .harness import make_remote, racer_env
+from .harness import claim_shown, make_remote, racer_env
 
 NOW = "2026-11-29T09:00:00Z"
 SHORT_STEPS: list[int | str] = ["update-index", "update-ref", "push"]
@@ -35,9 +34,6 @@ def _tree(clone: Path, n: int, gated: bool) -> tuple[str, str]:
         ok(_bsi(clone, "--sync", "gate", "request", sat, "deploy ok?"))
     return pilot, sat
 
-
-def _claim(clone: Path, sess: str) -> dict:
-    return json.loads(ok(_bsi(clone, "--json", "claim", "show", sess)))
 
 
 def _check(clone: Path, remote: Path, label: str) -> None:
@@ -57,6 +53,10 @@ def _steps(faults: Faults, clone: Path, verb: str, long_profile: bool) -> list[i
     args = ["gate", "approve", sat, "go"] if verb == "approve" else ["gate", "pause", pilot, "hold"]
     run_faulty(faults, faults.env(racer_env(clone.name)), "--sync", *args, brain=clone, now=NOW)
     return list(range(1, len(faults.steps()) + 1))
+
+
+def _shown_at(clone: Path, sess: str) -> dict:
+    return claim_shown(clone, sess, NOW)
 
 
 @pytest.mark.parametrize("verb", ["approve", "pause"])
@@ -79,7 +79,7 @@ def test_kill9_during_a_synced_human_decision_leaves_it_whole_or_absent(
             _check(clone, remote, label)
             assert _bsi(other, "sync").code == 0
             for seen in (clone, other):
-                sat_doc, pilot_doc = _claim(seen, sat), _claim(seen, pilot)
+                sat_doc, pilot_doc = _shown_at(seen, sat), _shown_at(seen, pilot)
                 events = [e["event"] for e in sat_doc.get("gate_history") or []]
                 if verb == "approve":
                     assert sat_doc["status"] in ("waiting_human", "open"), label

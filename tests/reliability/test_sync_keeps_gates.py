@@ -6,14 +6,13 @@ for the resume (`paused_from: waiting_human`), a resume leaves the claim waiting
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from tests.bsi import Run, run_bsi
 
-from .harness import git, make_remote, racer_env
+from .harness import claim_shown, git, make_remote, racer_env
 
 
 def _bsi(clone: Path, now: str, *args: str) -> Run:
@@ -33,10 +32,9 @@ def _tree(tmp_path: Path) -> tuple[Path, Path, str, str]:
     return pilot_clone, sat_clone, pilot, sat.out.strip()
 
 
-def _shown(clone: Path, sess: str) -> dict:
-    shown = _bsi(clone, "10:30", "--json", "claim", "show", sess)
-    assert shown.code == 0, shown.err
-    return json.loads(shown.out)
+
+def _shown_at(clone: Path, sess: str) -> dict:
+    return claim_shown(clone, sess, "2026-11-29T10:30:00+00:00")
 
 
 @pytest.mark.parametrize("pushed_first", ["gate", "pause"])
@@ -54,14 +52,14 @@ def test_a_pause_racing_a_gate_request_keeps_the_gate_for_the_resume(tmp_path: P
         assert _bsi(sat_clone, "10:07", "sync").code == 0
     for clone in (pilot_clone, sat_clone):
         assert _bsi(clone, "10:08", "sync").code == 0
-        shown = _shown(clone, sat)
+        shown = _shown_at(clone, sat)
         assert shown["status"] == "paused"
         assert shown["paused_from"] == "waiting_human", "the pause swallowed the pending gate"
         assert "HUMAN_GATE" in [e["event"] for e in shown["gate_history"]]
     resumed = _bsi(pilot_clone, "10:10", "--sync", "gate", "resume", pilot)
     assert resumed.code == 0, resumed.err
     assert _bsi(sat_clone, "10:11", "sync").code == 0
-    assert _shown(sat_clone, sat)["status"] == "waiting_human"
+    assert _shown_at(sat_clone, sat)["status"] == "waiting_human"
     assert _bsi(sat_clone, "10:12", "preflight", "check", sat, "proj/a.md").code == 4
 
 
@@ -72,7 +70,7 @@ def test_a_resume_racing_a_gate_request_leaves_the_claim_waiting_for_the_human(t
     assert _bsi(pilot_clone, "10:03", "--sync", "gate", "resume", pilot).code == 0
     assert _bsi(sat_clone, "10:05", "--offline", "gate", "request", sat, "deploy ok?").code == 0
     assert _bsi(sat_clone, "10:07", "sync").code == 0
-    shown = _shown(sat_clone, sat)
+    shown = _shown_at(sat_clone, sat)
     assert shown["status"] == "waiting_human", "the gate request was lost: the satellite writes unapproved"
     assert shown["gate_message"] == "deploy ok?"
     assert _bsi(sat_clone, "10:12", "preflight", "check", sat, "proj/a.md").code == 4
@@ -101,7 +99,7 @@ def test_a_remote_commit_that_sets_a_gated_claim_open_without_an_approval_lifts_
     # SPEC 6.3: an approval is a human's APPROVED in gate_history; this edit writes none
     _forge(tmp_path, sat, "waiting_human", "open", drop)
     assert _bsi(sat_clone, "10:07", "sync").code == 0
-    assert _shown(sat_clone, sat)["status"] == "waiting_human", "a hand edit approved the gate"
+    assert _shown_at(sat_clone, sat)["status"] == "waiting_human", "a hand edit approved the gate"
     refused = _bsi(sat_clone, "10:08", "preflight", "check", sat, "proj/a.md")
     assert refused.code == 4, refused.out
     assert _bsi(sat_clone, "10:08", "claim", "close", sat, "--tests-total", "1", "--tests-passed", "1",
@@ -115,7 +113,7 @@ def test_a_remote_commit_that_sets_a_paused_claim_open_without_a_resume_lifts_no
     assert _bsi(pilot_clone, "10:05", "--sync", "gate", "pause", pilot, "hold").code == 0
     _forge(tmp_path, sat, "paused", "open", drop)
     assert _bsi(sat_clone, "10:07", "sync").code == 0
-    assert _shown(sat_clone, sat)["status"] == "paused", "a hand edit lifted the human's pause"
+    assert _shown_at(sat_clone, sat)["status"] == "paused", "a hand edit lifted the human's pause"
     assert _bsi(sat_clone, "10:08", "preflight", "check", sat, "proj/a.md").code == 4
     # The human's own resume still lifts it (the satellite's own, once the edit took away whose pause it was).
     assert _bsi(pilot_clone, "10:09", "--sync", "gate", "resume", pilot).code == 0
@@ -135,13 +133,13 @@ def test_an_approval_pushed_first_never_lifts_a_pause_another_human_made_offline
     assert _bsi(pilot_clone, "10:08", "sync").code == 0
     for clone in (pilot_clone, sat_clone):
         assert _bsi(clone, "10:09", "sync").code == 0
-        shown = _shown(clone, sat)
+        shown = _shown_at(clone, sat)
         assert shown["status"] == "paused", "the approval lifted a pause no human resumed"
         assert _bsi(clone, "10:10", "preflight", "check", sat, "proj/a.md").code == 4
     # The approval is kept: the human's resume gives the claim back open, not waiting for the gate again.
     assert _bsi(pilot_clone, "10:11", "--sync", "gate", "resume", sat).code == 0
     assert _bsi(sat_clone, "10:12", "sync").code == 0
-    assert _shown(sat_clone, sat)["status"] == "open"
+    assert _shown_at(sat_clone, sat)["status"] == "open"
     assert _bsi(sat_clone, "10:12", "preflight", "check", sat, "proj/a.md").code == 0
 
 
@@ -155,7 +153,7 @@ def test_a_resume_pushed_first_never_undoes_an_abort_another_human_made_offline(
     assert _bsi(sat_clone, "10:08", "sync").code == 0
     for clone in (pilot_clone, sat_clone):
         assert _bsi(clone, "10:09", "sync").code == 0
-        assert [_shown(clone, sess)["status"] for sess in (pilot, sat)] == ["failed", "failed"], \
+        assert [_shown_at(clone, sess)["status"] for sess in (pilot, sat)] == ["failed", "failed"], \
             "a resume undid a human's abort"
         assert _bsi(clone, "10:10", "preflight", "check", sat, "proj/a.md").code == 4
 

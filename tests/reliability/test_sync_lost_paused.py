@@ -8,14 +8,13 @@ lifted: nothing of it goes live again, its pause stays recorded, and its history
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from tests.bsi import Run, clean_env, run_bsi
 
-from .harness import git, make_remote, racer_env
+from .harness import claim_shown, git, make_remote, racer_env
 
 
 def _bsi(clone: Path, now: str, *args: str, agent: bool = False) -> Run:
@@ -23,10 +22,9 @@ def _bsi(clone: Path, now: str, *args: str, agent: bool = False) -> Run:
     return run_bsi(*args, brain=clone, now=f"2026-11-29T{now}:00+00:00", env=env, timeout=None)
 
 
-def _claim(clone: Path, sess: str) -> dict:
-    shown = _bsi(clone, "10:30", "--json", "claim", "show", sess)
-    assert shown.code == 0, shown.err
-    return json.loads(shown.out)
+
+def _shown_at(clone: Path, sess: str) -> dict:
+    return claim_shown(clone, sess, "2026-11-29T10:30:00+00:00")
 
 
 @pytest.mark.parametrize("hold", ["pause", "gate"])
@@ -48,7 +46,7 @@ def test_an_agents_sync_marks_a_held_claim_lost_while_offline_failed(tmp_path: P
     synced = _bsi(a, "10:03", "sync", agent=True)
     assert synced.code != 77, synced.err
     assert "lost while offline" in synced.err and winner in synced.err and lost in synced.err
-    shown = _claim(a, lost)
+    shown = _shown_at(a, lost)
     assert shown["status"] == "failed"
     if hold == "pause":
         assert shown.get("paused_by") == lost, "the human's pause is forgotten"
@@ -57,9 +55,9 @@ def test_an_agents_sync_marks_a_held_claim_lost_while_offline_failed(tmp_path: P
     subjects = git(remote, "log", "--format=%s", "main")
     assert f"bsi: sync lost {lost}" in subjects, "the agent's sync did not push what it settled"
     assert other.out.strip() in subjects, "the agent's other writes were not pushed"
-    assert _claim(b, winner)["status"] == "open"
+    assert _shown_at(b, winner)["status"] == "open"
     assert _bsi(b, "10:04", "sync").code == 0
-    assert _claim(b, lost)["status"] == "failed"
+    assert _shown_at(b, lost)["status"] == "failed"
 
 
 @pytest.mark.parametrize("agent", [False, True], ids=["human", "agent"])
@@ -78,6 +76,6 @@ def test_a_child_opened_offline_never_loses_to_its_own_pilot_paused_meanwhile(tm
     synced = _bsi(a, "10:03", "sync", agent=agent)
     assert synced.code == 0, synced.err
     assert "lost" not in synced.err, synced.err
-    assert _claim(a, child.out.strip())["status"] == "paused"
-    assert _claim(a, pilot.out.strip())["status"] == "paused"
+    assert _shown_at(a, child.out.strip())["status"] == "paused"
+    assert _shown_at(a, pilot.out.strip())["status"] == "paused"
     assert child.out.strip() in git(remote, "log", "--format=%s", "main")
