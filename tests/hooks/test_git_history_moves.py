@@ -204,3 +204,21 @@ def test_git_clean_removes_what_it_lists_and_another_claims_file_is_among_them(
     for command in ("git clean -n -d", "git clean -fdn", "git clean -d"):
         assert hook(brain, "pre-tool-use", _bash(brain, command, STRANGER)).returncode == 0, command
     assert (brain / "docs" / "draft.md").exists()
+
+
+def test_a_commit_of_an_index_already_holding_a_protocol_change_is_refused(paused: tuple[Path, str, str]) -> None:
+    """Whatever staged it (a script, `read-tree`, an `update-index` the line hid), `git commit` would make it what is
+    in force: the commit is refused while the index holds a protocol file apart from HEAD."""
+    brain, _sess, before = paused
+    (brain / "notes").mkdir(exist_ok=True)
+    (brain / "notes" / "n.md").write_text("mine\n", encoding="utf-8")
+    git(brain, "add", "notes/n.md")
+    for command in ("git commit -m mine", "git commit --amend --no-edit"):  # only one's own file staged: it goes
+        assert hook(brain, "pre-tool-use", _bash(brain, command, STRANGER)).returncode == 0, command
+    git(brain, "read-tree", before)  # the claims of before the pause, staged behind the hook's back
+    # `git commit PATHS` commits HEAD plus those paths only
+    assert hook(brain, "pre-tool-use", _bash(brain, "git commit -qm x -- notes/n.md", STRANGER)).returncode == 0
+    for command in ("git commit -m mine", "git commit --amend --no-edit", "git commit -i -m x notes/n.md",
+                    "git read-tree --empty"):
+        for _ in range(2):
+            assert_denied(hook(brain, "pre-tool-use", _bash(brain, command, STRANGER)), "protocol")

@@ -304,7 +304,14 @@ def _read_index_outputs(sub: str, rest: list[str], here: str | None, reading: Sh
 
 
 def _sweep(sub: str, operands: list[str], flags: set[str], here: str | None, reading: ShellReading) -> None:
-    """`git add -A|-u|DIR`, `git commit -a`: the changed protocol files they would carry are named too."""
+    """`git add -A|-u|DIR`, `git commit -a`: the changed protocol files they would carry are named too; and any
+    `git commit`: the protocol files its index already holds apart from HEAD (staged by whatever means: a
+    `read-tree`, an `update-index` the line did not show), which it would make what is in force."""
+    if sub == "commit" and (not operands or flags & {"-i", "--include"}) and (top := _git_top(here)) is not None:
+        # (`git commit PATHS` commits HEAD plus those paths only: the rest of the index stays out)
+        from brain_tui.core.sessions.shell_git_moves import staged_protocol
+
+        staged_protocol(top, here, reading)
     everything = not operands and (bool(flags & {"-A", "--all", "-u", "--update"}) if sub == "add" else
                                    bool(flags & {"-a", "--all"}) if sub == "commit" else False)
     folders = [full for operand in operands if sub == "add" and _is_dir(here, operand)

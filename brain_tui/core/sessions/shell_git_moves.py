@@ -116,6 +116,13 @@ class _Move:
             self.rewrites("HEAD", rev)
 
 
+def staged_protocol(top: str, here: str | None, reading: ShellReading) -> None:
+    """Name the protocol files git's index holds apart from HEAD in the work tree `top` (what a `git commit` would
+    make in force); every protocol folder when git cannot tell (no HEAD yet, a broken index)."""
+    if _git(top, "rev-parse", "--git-dir") is not None:
+        _Move("commit", top, here, reading).protocol("--cached", "HEAD")
+
+
 def names_commit(here: str | None, operand: str) -> bool:
     """True when git reads `operand` as a commit in the folder `here` (`-`: the previous branch). `git checkout X`
     takes X as a branch first, even where a file or folder of that name exists."""
@@ -191,6 +198,8 @@ def read_move(sub: str, rest: list[str], here: str | None, top: str | None, read
         _read_stash(move, operands)
     elif sub == "clean" and flags & {"-f", "--force", "-i", "--interactive"} and not flags & {"-n", "--dry-run"}:
         _read_clean(move, rest)  # (without `-f` git refuses to remove anything)
+    elif sub == "read-tree" and flags & {"--empty"}:
+        move.unknown()  # an index holding nothing: a commit of it takes every record out
     elif sub == "read-tree" and operands:
         move.protocol("HEAD", operands[-1])
         if flags & {"-u", "--reset"}:
