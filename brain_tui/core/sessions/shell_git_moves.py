@@ -146,11 +146,17 @@ def read_move(sub: str, rest: list[str], here: str | None, top: str | None, read
 
     operands, values, flags = _options(rest, MOVERS[sub])
     after = rest[rest.index("--") + 1:] if "--" in rest else []
+    if here is None and not after:  # after a `cd` the line does not show: which repository it moves is not known
+        reading.partial = reading.partial or f"`git {sub}` in a folder the line does not show"
+        return
     if top is None or after and sub != "bisect":
         return  # outside git; paths after `--` (`shell_git` reads them; a `--` with none after is no path)
     if flags & _UNDER_WAY or _git(top, "rev-parse", "--git-dir") is None:
         return  # a move under way (HEAD is rewound); outside a repository
     move = _Move(sub, top, here, reading)
+    if any("$" in word or "`" in word for word in (*operands, values.get("--onto", ""))):
+        move.unknown()  # a revision (or path) an expansion makes when the line runs: not known here
+        return
     if sub == "bisect":
         action = operands[0] if operands else ""
         still = action in ("", "log", "visualize", "view", "terms", "help") or \

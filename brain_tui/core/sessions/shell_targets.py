@@ -239,6 +239,7 @@ def _read_tokens(tokens: list[str], cwd: str | None, reading: ShellReading, home
         if token == "$" and index < len(tokens) and tokens[index].startswith("("):
             substitution = tokens[index].count("(") - tokens[index].count(")")
             index += 1
+            words.append("$(…)")  # a word of the command, made when the line runs (its commands are read apart)
             continue
         if _is_punct(token) and token[0] in "<>" and "(" in token:  # `<(…)`, `>(…)`: a process substitution
             substitution = token.count("(") - token.count(")")
