@@ -13,7 +13,7 @@ import shlex
 from pathlib import Path
 
 from brain_tui.core.records.git_head import git_dirs
-from brain_tui.core.sessions.shell_git_moves import MOVERS, names_commit, read_move, read_push
+from brain_tui.core.sessions.shell_git_moves import MOVERS, git_output, names_commit, read_move, read_push
 from brain_tui.core.sessions.shell_targets import ShellReading, _copy_like, _is_dir, _options
 from brain_tui.core.sessions.shell_wrappers import join_path
 
@@ -170,23 +170,17 @@ def pathspecs(specs: list[str], here: str | None, *, changed: bool = False, igno
     and work tree hold that they match (`changed`: only those whose work-tree state differs from the index, what
     `git add` stages; `ignored`: the files git ignores too, `add -f`; git cannot tell: the protocol folders at
     the work tree's top); else the specs as they are."""
-    import subprocess
-
     from brain_tui.core.paths.layout import PROTOCOL_DIRS, PROTOCOL_FILES
 
     if here is None or not any(_magic(spec) for spec in specs):
         return specs
     which = ["--modified", "--deleted"] if changed else ["--cached"]
-    try:
-        done = subprocess.run(["git", "-C", here, "ls-files", "-z", *which, "--others",
-                               *([] if ignored else ["--exclude-standard"]), "--", *specs],
-                              capture_output=True, timeout=5, stdin=subprocess.DEVNULL, env=read_env())
-    except (OSError, subprocess.SubprocessError):
-        done = None
-    if done is None or done.returncode != 0:
+    out = git_output(here, "ls-files", "-z", *which, "--others", *([] if ignored else ["--exclude-standard"]), "--",
+                     *specs)
+    if out is None:
         top = _git_top(here) or here
         return [os.path.join(top, name) for name in (*PROTOCOL_DIRS, *PROTOCOL_FILES)]
-    return [name.decode("utf-8", "surrogateescape") for name in done.stdout.split(b"\0") if name]
+    return [name.decode("utf-8", "surrogateescape") for name in out.split(b"\0") if name]
 
 
 def _magic(spec: str) -> bool:
@@ -212,29 +206,13 @@ KNOWN = frozenset({"checkout", "restore", "rm", "mv", "add", "commit", "reset", 
 
 def _alias(sub: str, settings: list[str], here: str | None) -> str | None:
     """What the alias `sub` stands for (set with `-c alias.SUB=…` on the line, else in git's config), or None."""
-    import subprocess
-
     for setting in reversed(settings):
         key, eq, value = setting.partition("=")
         if eq and key.casefold() == f"alias.{sub}".casefold():
             return value
-    try:
-        given = [word for setting in settings for word in ("-c", setting)]  # an `include.path` among them too
-        done = subprocess.run(["git", *(["-C", here] if here else []), *given, "config", "--get", f"alias.{sub}"],
-                              capture_output=True, timeout=5, stdin=subprocess.DEVNULL,
-                              env=read_env())
-    except (OSError, subprocess.SubprocessError):
-        return None
-    alias = done.stdout.decode("utf-8", "surrogateescape").strip()
-    return alias if done.returncode == 0 and alias else None
-
-
-def read_env() -> dict[str, str]:
-    """The environment of the hook's own git reads: git run as bsi runs it (`git_env`: no program of the
-    repository's, objects and history as stored), taking no lock."""
-    from brain_tui.core.sync.gitops import git_env
-
-    return {**git_env(), "GIT_OPTIONAL_LOCKS": "0"}
+    given = [word for setting in settings for word in ("-c", setting)]  # an `include.path` among them too
+    alias = (git_output(here, *given, "config", "--get", f"alias.{sub}") or b"").decode("utf-8", "surrogateescape")
+    return alias.strip() or None
 
 
 def _cacheinfo_values(args: list[str]) -> list[str]:
@@ -329,34 +307,20 @@ def _sweep(sub: str, operands: list[str], flags: set[str], here: str | None, rea
 def _changed_protocol_files(top: str) -> list[str]:
     """The protocol files (`layout.DATA_DIRS`, the index) changed or new in the work tree of `top`, as git lists
     them: what `git add -A`, `git add DIR` or `git commit -a` would carry. Unknown when git fails: the folders."""
-    import subprocess
-
     from brain_tui.core.paths.layout import DATA_DIRS, INDEX_FILE
 
-    try:
-        done = subprocess.run(["git", "-C", top, "status", "--porcelain", "-z", "--untracked-files=all", "--",
-                               *DATA_DIRS, INDEX_FILE], capture_output=True, timeout=5, stdin=subprocess.DEVNULL,
-                              env=read_env())
-    except (OSError, subprocess.SubprocessError):
+    out = git_output(top, "status", "--porcelain", "-z", "--untracked-files=all", "--", *DATA_DIRS, INDEX_FILE)
+    if out is None:
         return list(DATA_DIRS)
-    if done.returncode != 0:
-        return list(DATA_DIRS)
-    return [entry[3:].decode("utf-8", "surrogateescape") for entry in done.stdout.split(b"\0") if len(entry) > 3]
+    return [entry[3:].decode("utf-8", "surrogateescape") for entry in out.split(b"\0") if len(entry) > 3]
 
 
 def held_by_git(here: str | None, path: str) -> bool:
     """True when git's index holds `path` (a file deleted from the work tree that `git checkout PATH` restores);
     False for a branch, a commit, `-`, or when git cannot tell."""
-    import subprocess
-
     if path == "-" or path.startswith("@{") or here is None:
         return False
-    try:
-        done = subprocess.run(["git", "-C", here, "ls-files", "-z", "--", path], capture_output=True, timeout=5,
-                              stdin=subprocess.DEVNULL, env=read_env())
-    except (OSError, subprocess.SubprocessError):
-        return False
-    return done.returncode == 0 and bool(done.stdout)
+    return bool(git_output(here, "ls-files", "-z", "--", path))
 
 
 def _git_top(cwd: str | None) -> str | None:

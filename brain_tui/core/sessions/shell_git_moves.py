@@ -21,7 +21,7 @@ TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
 if TYPE_CHECKING:
     from brain_tui.core.sessions.shell_targets import ShellReading
 
-__all__ = ["MOVERS", "names_commit", "read_move", "read_push"]
+__all__ = ["MOVERS", "git_output", "names_commit", "read_move", "read_push", "staged_protocol"]
 
 #: The subcommands read here, with their options that take a value.
 MOVERS: dict[str, set[str]] = {
@@ -51,17 +51,20 @@ _TIMEOUT = 5
 _UNDER_WAY = {"--continue", "--abort", "--skip", "--quit", "--edit-todo", "--show-current-patch"}
 
 
-def _git(top: str, *args: str) -> bytes | None:
-    """What `git -C top ARGS` prints, or None when it fails or cannot run: git run as bsi runs it (`git_env`: no
-    program of the repository's, objects and history as stored, no replace ref or graft)."""
-    from brain_tui.core.sessions.shell_git import read_env
+def git_output(folder: str | None, *args: str) -> bytes | None:
+    """What `git [-C folder] ARGS` prints, or None when it fails or cannot run: the shell reader's one way to ask
+    git, run as bsi runs it (`git_env`: no program of the repository's, objects and history as stored, no replace
+    ref or graft), taking no lock, for a few seconds at most."""
+    from brain_tui.core.sync.gitops import git_env
 
     try:
-        done = subprocess.run(["git", "-C", top, *args], capture_output=True, timeout=_TIMEOUT,
-                              stdin=subprocess.DEVNULL, env=read_env())
+        done = subprocess.run(["git", *(["-C", folder] if folder else []), *args], capture_output=True,
+                              timeout=_TIMEOUT, stdin=subprocess.DEVNULL, env={**git_env(), "GIT_OPTIONAL_LOCKS": "0"})
     except (OSError, subprocess.SubprocessError):
         return None
     return done.stdout if done.returncode == 0 else None
+
+
 
 
 def _names(out: bytes) -> list[str]:
@@ -72,7 +75,7 @@ def _differ(top: str, *revs: str, protocol: bool = True) -> list[str] | None:
     """The files (`protocol`: the protocol files only) whose content differs between the revisions (`A B`, `A...B`,
     `A` against the work tree), or None when git cannot tell."""
     where = ["--", *PROTOCOL_DIRS, *PROTOCOL_FILES] if protocol else []
-    out = _git(top, "diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", *revs, *where)
+    out = git_output(top, "diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", *revs, *where)
     return None if out is None else _names(out)
 
 
@@ -105,7 +108,7 @@ class _Move:
 
     def head_to(self, rev: str, *, work_tree: bool, discard: bool = False) -> None:
         """HEAD moved to `rev` (`work_tree`: the files follow; `discard`: uncommitted changes are thrown away)."""
-        if _git(self.top, "rev-parse", "-q", "--verify", f"{rev}^{{commit}}") is None:
+        if git_output(self.top, "rev-parse", "-q", "--verify", f"{rev}^{{commit}}") is None:
             if rev != "@{-1}":  # no previous branch: only one the line's own checkout left, which is HEAD now
                 self.unknown()  # a revision git does not know yet (fetched or made earlier on the line)
             return
@@ -119,7 +122,7 @@ class _Move:
 def staged_protocol(top: str, here: str | None, reading: ShellReading) -> None:
     """Name the protocol files git's index holds apart from HEAD in the work tree `top` (what a `git commit` would
     make in force); every protocol folder when git cannot tell (no HEAD yet, a broken index)."""
-    if _git(top, "rev-parse", "--git-dir") is not None:
+    if git_output(top, "rev-parse", "--git-dir") is not None:
         _Move("commit", top, here, reading).protocol("--cached", "HEAD")
 
 
@@ -127,7 +130,7 @@ def names_commit(here: str | None, operand: str) -> bool:
     """True when git reads `operand` as a commit in the folder `here` (`-`: the previous branch). `git checkout X`
     takes X as a branch first, even where a file or folder of that name exists."""
     rev = "@{-1}" if operand == "-" else operand
-    return here is not None and _git(here, "rev-parse", "-q", "--verify", f"{rev}^{{commit}}") is not None
+    return here is not None and git_output(here, "rev-parse", "-q", "--verify", f"{rev}^{{commit}}") is not None
 
 
 def _a_path(here: str, operand: str) -> bool:
@@ -151,7 +154,7 @@ def read_move(sub: str, rest: list[str], here: str | None, top: str | None, read
         return
     if top is None or after and sub != "bisect":
         return  # outside git; paths after `--` (`shell_git` reads them; a `--` with none after is no path)
-    if flags & _UNDER_WAY or _git(top, "rev-parse", "--git-dir") is None:
+    if flags & _UNDER_WAY or git_output(top, "rev-parse", "--git-dir") is None:
         return  # a move under way (HEAD is rewound); outside a repository
     move = _Move(sub, top, here, reading)
     if any("$" in word or "`" in word for word in (*operands, values.get("--onto", ""))):
@@ -238,9 +241,9 @@ def _ref_move(move: _Move, operands: list[str], flags: set[str]) -> None:
 
 def _checked_out(top: str) -> dict[str, list[str]]:
     """The branches checked out in the work trees of `top`'s repository (`refs/heads/X`: its work tree)."""
-    out = _git(top, "worktree", "list", "--porcelain", "-z")
+    out = git_output(top, "worktree", "list", "--porcelain", "-z")
     if out is None:  # (an older git): HEAD's own branch
-        branch = (_git(top, "symbolic-ref", "-q", "HEAD") or b"").decode("utf-8", "surrogateescape").strip()
+        branch = (git_output(top, "symbolic-ref", "-q", "HEAD") or b"").decode("utf-8", "surrogateescape").strip()
         return {branch: [top]} if branch else {}
     held: dict[str, list[str]] = {}
     tree = top
@@ -268,7 +271,7 @@ def _read_clean(move: _Move, rest: list[str]) -> None:
     asked = [arg for arg in rest if arg not in ("--force", "--interactive", "--quiet")]
     asked = [arg.replace("f", "").replace("i", "").replace("q", "") if arg[:1] == "-" and arg[:2] != "--" else arg
              for arg in asked]
-    out = _git(move.here or move.top, "-c", "core.quotePath=false", "clean", "--dry-run",
+    out = git_output(move.here or move.top, "-c", "core.quotePath=false", "clean", "--dry-run",
                *[arg for arg in asked if arg != "-"])
     if out is None:
         move.unknown()
@@ -299,6 +302,6 @@ def read_push(rest: list[str], here: str | None, top: str | None, reading: Shell
                                               "--signed"})
     rewrites = bool(flags & _REWRITING_PUSH) or any(name.partition("=")[0] in _REWRITING_PUSH for name in values) \
         or any(spec.startswith(("+", ":")) for spec in operands[1:])
-    if top is not None and rewrites and _git(top, "rev-parse", "--git-dir") is not None:
+    if top is not None and rewrites and git_output(top, "rev-parse", "--git-dir") is not None:
         _Move("push", top, here, reading).unknown()
 
