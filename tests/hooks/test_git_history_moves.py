@@ -149,6 +149,21 @@ def test_a_move_sent_to_the_brains_repository_from_elsewhere_is_refused(paused: 
                                                      STRANGER)))
 
 
+def test_a_commit_under_another_name_or_date_still_goes(paused: tuple[Path, str, str]) -> None:
+    """Git's identity and date variables name who and when, not which repository or settings: a commit made with
+    them is judged like any commit; a move made with them is still a move, and a repository variable beside them
+    still sends the command apart."""
+    brain, _sess, before = paused
+    for command in ("GIT_AUTHOR_NAME=Bot GIT_AUTHOR_EMAIL=b@x GIT_COMMITTER_DATE='2026-01-01' git commit -qm x",
+                    "export GIT_COMMITTER_NAME=Bot GIT_TERMINAL_PROMPT=0; git commit --allow-empty -qm x",
+                    "GIT_MERGE_AUTOEDIT=no git merge HEAD"):
+        assert_allowed(hook(brain, "pre-tool-use", _bash(brain, command, STRANGER)))
+    for command in (f"GIT_AUTHOR_NAME=Bot git reset --hard {before}",
+                    f"GIT_AUTHOR_NAME=Bot GIT_DIR={brain}/.git git update-ref HEAD {before}",
+                    "GIT_EDITOR=vi git commit -q", "GIT_AUTHOR_NAMES=x git commit -qm x"):
+        assert_denied(hook(brain, "pre-tool-use", _bash(brain, command, STRANGER)))
+
+
 def test_a_replace_ref_does_not_hide_the_pause_from_the_hook(paused: tuple[Path, str, str]) -> None:
     brain, _sess, before = paused
     git(brain, "replace", "HEAD", before)  # read through it, HEAD's commit is the one from before the pause

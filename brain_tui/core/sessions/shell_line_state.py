@@ -30,7 +30,10 @@ _SETS_HOME = re.compile(r"(?<![\w$/.{-])HOME(?![\w.])|\$\{HOME:?=")
 _SETS_CDPATH = re.compile(r"(?<![\w$/.{-])CDPATH(?![\w.])|\$\{CDPATH:?=")
 #: A word naming one of git's own variables where the shell may set it (`GIT_DIR=…`, `export GIT_WORK_TREE`,
 #: `GIT_CONFIG_KEY_0=alias.x`, `${GIT_DIR:=…}`): the repository git acts on, or its settings, are named apart.
-_SETS_GIT = re.compile(r"(?<![\w$/.{-])GIT_[A-Z0-9_]+(?![\w.])|\$\{GIT_[A-Z0-9_]+:?=")
+#: Not those naming only who and when (author, committer, their dates), or that git asks no question: they change
+#: neither the repository nor the program git runs.
+_GIT_NAME = r"GIT_(?!(?:(?:AUTHOR|COMMITTER)_(?:NAME|EMAIL|DATE)|TERMINAL_PROMPT|MERGE_AUTOEDIT)(?![\w.]))[A-Z0-9_]+"
+_SETS_GIT = re.compile(rf"(?<![\w$/.{{-]){_GIT_NAME}(?![\w.])|\$\{{{_GIT_NAME}:?=")
 #: A `~` the shell expands: at a word's start, or after `=` or `:` in an assignment.
 _TILDE = re.compile(r"(?:^|[\s=:;&|(<>{])~")
 _CHANGES_FOLDER = re.compile(r"(?:^|[\s;&|(])(?:cd|pushd|popd)(?:[\s;&|)]|$)")
