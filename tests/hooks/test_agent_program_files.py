@@ -101,3 +101,24 @@ def test_the_users_git_settings_are_refused_to_every_tool(brain: Path, home: Pat
     for command in ("git config --global --get user.name", "git config --global -l", "git config user.name"):
         assert b.decide_write(ShellCommand(command), session).allowed, command
 
+
+
+def test_claude_codes_session_environment_and_config_dir_are_refused(brain: Path, home: Path, tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Claude Code sources `<config>/session-env/<session>/*.sh` before each of the agent's shell commands: a file
+    written there sets what every later command runs with (`GIT_DIR`, `PATH`), which the hook does not see. With
+    `CLAUDE_CONFIG_DIR` set, the user's settings (hooks, `disableAllHooks`) live there rather than in `~/.claude`."""
+    config = tmp_path / "claude-config"
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    b = Brain(brain, now=NOW, commit=False)
+    session = WriteSession(agent_session="someone", cwd=str(brain))
+    for target in (home / ".claude" / "session-env" / "s1" / "sessionstart-hook-0.sh",
+                   config / "session-env" / "s1" / "sessionstart-hook-1.sh", config / "settings.json",
+                   config / "settings.local.json", config / ".claude.json"):
+        decision = b.decide_write(str(target), session)
+        assert not decision.allowed and "outside this sandbox" in decision.reason, (target, decision)
+    for command in (f"echo 'export GIT_DIR=/x' >> {home}/.claude/session-env/s1/sessionstart-hook-0.sh",
+                    f"rm -rf {config}", f"ln -sfn /tmp/elsewhere {config}/session-env"):
+        assert not b.decide_write(ShellCommand(command), session).allowed, command
+    assert b.decide_write(str(config / "notes.md"), session).allowed
+    assert b.decide_write(str(home / ".claude" / "commands" / "review.md"), session).allowed

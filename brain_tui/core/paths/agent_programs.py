@@ -6,7 +6,9 @@ runs there next (the pilot's own session included), or lifts the hooks that deci
 hook entry taken out): they are the files `bsi hooks install|uninstall` and `bsi mcp install` write, which an agent may
 not run (SPEC 21.2). The brain's copies, and the user's own in the home folder (`~/.claude/settings.json`,
 `~/.gemini/settings.json`, `$CODEX_HOME/hooks.json`…), where an agent's edit tool still reaches; and the user's git
-settings (`~/.gitconfig`), which name programs the human's git and bsi's run.
+settings (`~/.gitconfig`), which name programs the human's git and bsi's run. Claude Code's session environment
+(`~/.claude/session-env/`, or below `$CLAUDE_CONFIG_DIR`) too: it sources those files before each of the agent's
+shell commands, so they set what later commands run with (`GIT_DIR`, `PATH`) where no hook sees it.
 
 Standard library only: `bsi hook pre-tool-use` imports this module on its hot path.
 """
@@ -31,10 +33,19 @@ SHELL_FENCED = tuple(name for name in _BRAIN_FILES if not name.startswith(".clau
 _HOME_FILES = (".claude/settings.json", ".claude/settings.local.json", ".claude.json", ".gemini/settings.json",
                ".gemini/trustedFolders.json", ".codex/config.toml", ".codex/hooks.json", ".gitconfig",
                ".config/git/config", ".config/git/attributes")
+_HOME_FOLDERS = (".claude/session-env",)
+#: Below `$CLAUDE_CONFIG_DIR` (Claude Code's settings and session environment, when it is not `~/.claude`).
+_CLAUDE_FILES = ("settings.json", "settings.local.json", ".claude.json")
+_CLAUDE_FOLDERS = ("session-env",)
 #: Below `$CODEX_HOME` (Codex's settings, when they are not in `~/.codex`).
 _CODEX_FILES = ("config.toml", "hooks.json")
 #: Below `$XDG_CONFIG_HOME` (git's user settings, when that folder is not `~/.config`).
 _XDG_FILES = ("git/config", "git/attributes")
+#: Each user folder's variable, the name a refusal gives it, its files, its folders.
+_USER_PLACES: tuple[tuple[str, str, tuple[str, ...], tuple[str, ...]], ...] = (
+    ("HOME", "~/", _HOME_FILES, _HOME_FOLDERS), ("CODEX_HOME", "$CODEX_HOME/", _CODEX_FILES, ()),
+    ("XDG_CONFIG_HOME", "$XDG_CONFIG_HOME/", _XDG_FILES, ()),
+    ("CLAUDE_CONFIG_DIR", "$CLAUDE_CONFIG_DIR/", _CLAUDE_FILES, _CLAUDE_FOLDERS))
 
 
 def agent_program_file(root: str | os.PathLike[str], absolute: str, tree: bool = False,
@@ -43,17 +54,16 @@ def agent_program_file(root: str | os.PathLike[str], absolute: str, tree: bool =
     or ``~/.claude/settings.json``, or None.
 
     `absolute` is matched with links followed, in any case, under any name of the folders; with `tree`, everything
-    below it is written too (`rm -r`, a copy into a folder). `HOME` and `CODEX_HOME` are read from `environ` (default:
-    this process's environment).
+    below it is written too (`rm -r`, a copy into a folder). `HOME`, `CODEX_HOME`, `XDG_CONFIG_HOME` and
+    `CLAUDE_CONFIG_DIR` are read from `environ` (default: this process's environment).
     """
     env = os.environ if environ is None else environ
     places: list[tuple[str, str, tuple[str, ...], tuple[str, ...]]] = [
         (os.fspath(root), "<brain>/", _BRAIN_FILES, _BRAIN_FOLDERS)]
-    for variable, prefix, names in (("HOME", "~/", _HOME_FILES), ("CODEX_HOME", "$CODEX_HOME/", _CODEX_FILES),
-                                    ("XDG_CONFIG_HOME", "$XDG_CONFIG_HOME/", _XDG_FILES)):
+    for variable, prefix, names, folders in _USER_PLACES:
         folder = env.get(variable, "")
         if folder and os.path.isabs(folder) and os.path.normpath(folder) != "/":
-            places.append((folder, prefix, names, ()))
+            places.append((folder, prefix, names, folders))
     for base, shown, files, folders in places:
         rel = below_folder(base, absolute)
         if rel is None:
