@@ -17,7 +17,7 @@ from tests.cli.test_launch import opened, recorded, recorder, write_config
 from tests.tmux import no_tmux_env
 
 PROTOCOL = ["claims", "signals", "locks", "breath", ".brain", "BRAIN-INDEX.md", ".mcp.json", ".gemini/settings.json",
-            "brain-compose.yml"]
+            ".gemini/.env", ".env", "brain-compose.yml"]
 
 
 def tree(root: Path) -> Path:

@@ -94,9 +94,10 @@ def test_no_shell_spelling_plants_a_git_hook_or_rewrites_the_git_config(
     run = run_claude(e2e_brain, "Speed up the commits.", script, env={"BSI_SESSION": satellite})
 
     assert run.code == 0, run.transcript()
-    for step in range(3):
-        refused = run.api.result_of(step)
-        assert refused.get("is_error") is True and "Read-only file system" in result_text(refused), refused
+    for step in range(4):
+        refused = run.api.result_of(step)  # a file that is not there yet is fenced as one nothing may open
+        assert refused.get("is_error") is True and ("Read-only file system" in result_text(refused) or
+                                                    "Permission denied" in result_text(refused)), refused
     assert not hook.exists() and not (git / "hooks" / "pre-commit").is_symlink()
     assert (git / "config").read_bytes() == config_before
 
@@ -146,17 +147,21 @@ def test_no_shell_spelling_rewrites_the_files_that_name_programs_run_outside_the
         bash("python3 -c \"open('.mcp.json', 'w').write('{}')\""),
         bash("python3 -c \"import os; os.makedirs('.gemini', exist_ok=True); "
              "open('.gemini/settings.json', 'w').write('{}')\""),
+        # the environment Gemini CLI loads at start (its hooks' too): BSI_HOOKS=warn would make every denial a note
+        bash("python3 -c \"open('.env', 'w').write('BSI_HOOKS=warn\\n')\""),
         Text("Done."),
     ]
 
     run = run_claude(e2e_brain, "Tidy the settings.", script, env={"BSI_SESSION": satellite})
 
     assert run.code == 0, run.transcript()
-    for step in range(3):
-        refused = run.api.result_of(step)
-        assert refused.get("is_error") is True and "Read-only file system" in result_text(refused), refused
+    for step in range(4):
+        refused = run.api.result_of(step)  # a file that is not there yet is fenced as one nothing may open
+        assert refused.get("is_error") is True and ("Read-only file system" in result_text(refused) or
+                                                    "Permission denied" in result_text(refused)), refused
     assert compose.read_bytes() == before
     assert not (e2e_brain / ".gemini" / "settings.json").exists()
+    assert not (e2e_brain / ".env").exists()
 
 
 def test_no_agents_shell_moves_history_back_past_a_humans_pause(

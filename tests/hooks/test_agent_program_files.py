@@ -122,3 +122,24 @@ def test_claude_codes_session_environment_and_config_dir_are_refused(brain: Path
         assert not b.decide_write(ShellCommand(command), session).allowed, command
     assert b.decide_write(str(config / "notes.md"), session).allowed
     assert b.decide_write(str(home / ".claude" / "commands" / "review.md"), session).allowed
+
+
+def test_the_environment_files_clients_load_at_start_are_refused(brain: Path, home: Path, tmp_path: Path) -> None:
+    """Gemini CLI loads the first `.gemini/.env` or `.env` from its folder up (then `~/.gemini/.env`, `~/.env`) and
+    Codex loads `$CODEX_HOME/.env` into the environment its hooks run with: a `BSI_HOOKS=warn`, a `BRAIN_ROOT` or a
+    `BSI_SESSION` written there turns the next session's hooks into notes, sends them to another brain or speaks
+    for another's claim. A client started in a folder of the brain reads that folder's settings too."""
+    b = Brain(brain, now=NOW, commit=False)
+    session = WriteSession(agent_session="someone", cwd=str(brain))
+    for target in (brain / ".env", brain / ".gemini" / ".env", brain / "notes" / ".env", brain / "a" / "b" / ".ENV",
+                   brain / "src" / ".gemini" / ".env", brain / "src" / ".claude" / "settings.json",
+                   brain / "src" / ".mcp.json", brain / "src" / ".gemini" / "settings.json",
+                   brain / "src" / ".claude" / "hooks" / "x.sh", home / ".env", home / ".gemini" / ".env",
+                   home / ".codex" / ".env", tmp_path / "codex" / ".env"):
+        decision = b.decide_write(str(target), session)
+        assert not decision.allowed and "outside this sandbox" in decision.reason, (target, decision)
+    for command in ("echo BSI_HOOKS=warn >> .env", "cd notes && printf 'BRAIN_ROOT=/tmp\\n' > .env",
+                    "ln -s /tmp/elsewhere src/.gemini", "cp /tmp/x.env notes/.env"):
+        assert not b.decide_write(ShellCommand(command), session).allowed, command
+    for rel in ("notes/.env.example", "notes/env", "notes/.envrc.md", "src/brain-compose.yml", "src/.claude/x.md"):
+        assert b.decide_write(rel, session).allowed, rel

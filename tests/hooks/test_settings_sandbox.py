@@ -19,7 +19,8 @@ FENCE = {
     "allowUnsandboxedCommands": False,
     "autoAllowBashIfSandboxed": True,
     "filesystem": {"denyWrite": ["./claims", "./signals", "./locks", "./breath", "./.brain", "./BRAIN-INDEX.md",
-                                  "./.mcp.json", "./.gemini/settings.json", "./brain-compose.yml"]},
+                                  "./.mcp.json", "./.gemini/settings.json", "./.gemini/.env", "./.env",
+                                  "./brain-compose.yml"]},
 }
 
 

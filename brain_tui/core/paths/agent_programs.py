@@ -21,10 +21,14 @@ from brain_tui.core.paths.path_keys import below_folder, path_key
 
 __all__ = ["SHELL_FENCED", "agent_program_file"]
 
-#: Below the brain: files, then folders whose every file names a program (a hook's wrapper script).
+#: Below the brain: files, then folders whose every file names a program (a hook's wrapper script). The clients'
+#: settings and the environment files they load at start (Gemini CLI: the first `.gemini/.env` or `.env` from its
+#: folder up) are read in whatever folder of the brain a client starts: they are matched in every folder.
 _BRAIN_FILES = (".claude/settings.json", ".claude/settings.local.json", ".mcp.json", ".gemini/settings.json",
-                "brain-compose.yml")
+                ".gemini/.env", ".env", "brain-compose.yml")
 _BRAIN_FOLDERS = (".claude/hooks",)
+#: Those only the brain's root holds (bsi's own settings).
+_ROOT_ONLY = frozenset({"brain-compose.yml"})
 #: The brain's copies the OS sandbox keeps read-only to an agent's shell (`bsi hooks install`): every one but
 #: those under `.claude/`, which Claude Code's own fence keeps (its sandbox cannot start with `.claude` denied).
 SHELL_FENCED = tuple(name for name in _BRAIN_FILES if not name.startswith(".claude/"))
@@ -32,13 +36,13 @@ SHELL_FENCED = tuple(name for name in _BRAIN_FILES if not name.startswith(".clau
 #: merge drivers, credential helper, `url.*.insteadOf` and attributes file reach the human's git and bsi's).
 _HOME_FILES = (".claude/settings.json", ".claude/settings.local.json", ".claude.json", ".gemini/settings.json",
                ".gemini/trustedFolders.json", ".codex/config.toml", ".codex/hooks.json", ".gitconfig",
-               ".config/git/config", ".config/git/attributes")
+               ".config/git/config", ".config/git/attributes", ".env", ".gemini/.env", ".codex/.env")
 _HOME_FOLDERS = (".claude/session-env",)
 #: Below `$CLAUDE_CONFIG_DIR` (Claude Code's settings and session environment, when it is not `~/.claude`).
 _CLAUDE_FILES = ("settings.json", "settings.local.json", ".claude.json")
 _CLAUDE_FOLDERS = ("session-env",)
 #: Below `$CODEX_HOME` (Codex's settings, when they are not in `~/.codex`).
-_CODEX_FILES = ("config.toml", "hooks.json")
+_CODEX_FILES = ("config.toml", "hooks.json", ".env")
 #: Below `$XDG_CONFIG_HOME` (git's user settings, when that folder is not `~/.config`).
 _XDG_FILES = ("git/config", "git/attributes")
 #: Each user folder's variable, the name a refusal gives it, its files, its folders.
@@ -69,10 +73,24 @@ def agent_program_file(root: str | os.PathLike[str], absolute: str, tree: bool =
         if rel is None:
             continue
         key = path_key(rel)
-        for name in (*files, *folders):
-            wanted = path_key(name)
-            # a folder on the way is replaced or made by its write (a link, a move, a copy onto it): its files too
-            if key == wanted or (name in folders and key.startswith(wanted + "/")) or \
-                    (key and wanted.startswith(key + "/")) or (tree and key == ""):
-                return shown + name
+        found = _matched(key, files, folders, tree)
+        if found is not None:
+            return shown + found
+        if base is places[0][0]:  # the clients' own files in a folder of the brain
+            parts = key.split("/")
+            for start in range(1, len(parts)):
+                found = _matched("/".join(parts[start:]), files, folders, False)
+                if found is not None and found not in _ROOT_ONLY:
+                    return f"{shown}{'/'.join(parts[:start])}/{found}"
+    return None
+
+
+def _matched(key: str, files: tuple[str, ...], folders: tuple[str, ...], tree: bool) -> str | None:
+    """The name among `files` and `folders` that a write of `key` (a path key below their folder) changes, or None."""
+    for name in (*files, *folders):
+        wanted = path_key(name)
+        # a folder on the way is replaced or made by its write (a link, a move, a copy onto it): its files too
+        if key == wanted or (name in folders and key.startswith(wanted + "/")) or \
+                (key and wanted.startswith(key + "/")) or (tree and key == ""):
+            return name
     return None
