@@ -94,10 +94,9 @@ def test_no_shell_spelling_plants_a_git_hook_or_rewrites_the_git_config(
     run = run_claude(e2e_brain, "Speed up the commits.", script, env={"BSI_SESSION": satellite})
 
     assert run.code == 0, run.transcript()
-    for step in range(4):
-        refused = run.api.result_of(step)  # a file that is not there yet is fenced as one nothing may open
-        assert refused.get("is_error") is True and ("Read-only file system" in result_text(refused) or
-                                                    "Permission denied" in result_text(refused)), refused
+    for step in range(3):
+        refused = run.api.result_of(step)
+        assert refused.get("is_error") is True and "Read-only file system" in result_text(refused), refused
     assert not hook.exists() and not (git / "hooks" / "pre-commit").is_symlink()
     assert (git / "config").read_bytes() == config_before
 

@@ -8,10 +8,13 @@ or not."""
 from __future__ import annotations
 
 import json
+import os
+import sys
 from pathlib import Path
 
 import pytest
 
+import brain_tui
 from brain_tui.core.brain import Brain
 from brain_tui.core.rules.write_request import ShellCommand, WriteSession
 from tests.bsi import NOW, clean_env, ok, run_bsi
@@ -143,3 +146,36 @@ def test_the_environment_files_clients_load_at_start_are_refused(brain: Path, ho
         assert not b.decide_write(ShellCommand(command), session).allowed, command
     for rel in ("notes/.env.example", "notes/env", "notes/.envrc.md", "src/brain-compose.yml", "src/.claude/x.md"):
         assert b.decide_write(rel, session).allowed, rel
+
+
+def test_the_programs_and_start_files_of_whoever_runs_next_are_refused(brain: Path, home: Path, tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A program put on PATH runs for whoever next types its name (`git` in the human's terminal and in bsi's own
+    git calls); a module on bsi's import path runs inside the hook and the MCP server that decide the writes; a
+    shell's start files set what the human's next terminal (and the agent started from it) runs with
+    (`export BSI_HOOKS=warn`); an ssh key lets a command in as the human. Outside the brain, yet not an agent's."""
+    programs, modules = tmp_path / "bin", tmp_path / "site"
+    programs.mkdir()
+    (modules / "pkg").mkdir(parents=True)
+    monkeypatch.setenv("PATH", f"{programs}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setattr(sys, "path", [*sys.path, str(modules)])
+    b = Brain(brain, now=NOW, commit=False)
+    session = WriteSession(agent_session="someone", cwd=str(brain))
+    for target in (programs / "git", modules / "pkg" / "__init__.py", modules / "sitecustomize.py",
+                   Path(sys.executable).parent / "bsi", Path(brain_tui.__file__).parent / "hooks" / "main.py",
+                   home / ".bashrc", home / ".profile", home / ".zshenv", home / ".config" / "fish" / "config.fish",
+                   home / ".ssh" / "authorized_keys", home / ".ssh" / "config"):
+        decision = b.decide_write(str(target), session)
+        assert not decision.allowed and "outside this sandbox" in decision.reason, (target, decision)
+    for command in (f"cp /tmp/evil {programs}/git", f"ln -sfn /tmp/evil {programs}", f"echo x >> {home}/.bashrc",
+                    f"mv /tmp/evil.py {modules}/pkg/"):
+        assert not b.decide_write(ShellCommand(command), session).allowed, command
+    for target in (programs / "sub" / "notes.md", tmp_path / "notes.md", home / "notes.txt",
+                   home / ".ssh" / "known_hosts", brain / "bin" / "tool"):
+        assert b.decide_write(str(target), session).allowed, target
+    env = clean_env(HOME=str(home), PATH=os.environ["PATH"])  # the hook itself, as the client runs it
+    for target in (home / ".bashrc", programs / "git"):
+        assert_denied(hook(brain, "pre-tool-use", event(brain, "Write", str(target), session="unbound"), env=env),
+                      "outside this sandbox")
+    assert_allowed(hook(brain, "pre-tool-use", event(brain, "Write", str(home / "notes.txt"), session="unbound"),
+                        env=env))

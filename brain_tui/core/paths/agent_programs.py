@@ -8,7 +8,10 @@ not run (SPEC 21.2). The brain's copies, and the user's own in the home folder (
 `~/.gemini/settings.json`, `$CODEX_HOME/hooks.json`…), where an agent's edit tool still reaches; and the user's git
 settings (`~/.gitconfig`), which name programs the human's git and bsi's run. Claude Code's session environment
 (`~/.claude/session-env/`, or below `$CLAUDE_CONFIG_DIR`) too: it sources those files before each of the agent's
-shell commands, so they set what later commands run with (`GIT_DIR`, `PATH`) where no hook sees it.
+shell commands, so they set what later commands run with (`GIT_DIR`, `PATH`) where no hook sees it. The environment
+files the clients load at start (`.env`), and what starts the human's next terminal (`~/.bashrc`, `~/.profile`, ssh's
+keys and settings): they reach the hooks' environment (`BSI_HOOKS`, `BRAIN_ROOT`, `BSI_SESSION`) or let a command in
+as the human. The folders programs and bsi's modules are taken from: `program_folders`.
 
 Standard library only: `bsi hook pre-tool-use` imports this module on its hot path.
 """
@@ -18,6 +21,7 @@ from __future__ import annotations
 import os
 
 from brain_tui.core.paths.path_keys import below_folder, path_key
+from brain_tui.core.paths.program_folders import program_folder
 
 __all__ = ["SHELL_FENCED", "agent_program_file"]
 
@@ -36,8 +40,12 @@ SHELL_FENCED = tuple(name for name in _BRAIN_FILES if not name.startswith(".clau
 #: merge drivers, credential helper, `url.*.insteadOf` and attributes file reach the human's git and bsi's).
 _HOME_FILES = (".claude/settings.json", ".claude/settings.local.json", ".claude.json", ".gemini/settings.json",
                ".gemini/trustedFolders.json", ".codex/config.toml", ".codex/hooks.json", ".gitconfig",
-               ".config/git/config", ".config/git/attributes", ".env", ".gemini/.env", ".codex/.env")
-_HOME_FOLDERS = (".claude/session-env",)
+               ".config/git/config", ".config/git/attributes", ".env", ".gemini/.env", ".codex/.env",
+               # what a shell, a login or ssh starts the human's next terminal with (the agent started from it too)
+               ".profile", ".bashrc", ".bash_profile", ".bash_login", ".zshenv", ".zshrc", ".zprofile", ".zlogin",
+               ".pam_environment", ".config/fish/config.fish", ".ssh/authorized_keys", ".ssh/authorized_keys2",
+               ".ssh/config", ".ssh/rc", ".ssh/environment")
+_HOME_FOLDERS = (".claude/session-env", ".config/fish/conf.d", ".config/environment.d")
 #: Below `$CLAUDE_CONFIG_DIR` (Claude Code's settings and session environment, when it is not `~/.claude`).
 _CLAUDE_FILES = ("settings.json", "settings.local.json", ".claude.json")
 _CLAUDE_FOLDERS = ("session-env",)
@@ -68,10 +76,12 @@ def agent_program_file(root: str | os.PathLike[str], absolute: str, tree: bool =
         folder = env.get(variable, "")
         if folder and os.path.isabs(folder) and os.path.normpath(folder) != "/":
             places.append((folder, prefix, names, folders))
+    in_brain = False
     for base, shown, files, folders in places:
         rel = below_folder(base, absolute)
         if rel is None:
             continue
+        in_brain = in_brain or base is places[0][0]
         key = path_key(rel)
         found = _matched(key, files, folders, tree)
         if found is not None:
@@ -82,7 +92,7 @@ def agent_program_file(root: str | os.PathLike[str], absolute: str, tree: bool =
                 found = _matched("/".join(parts[start:]), files, folders, False)
                 if found is not None and found not in _ROOT_ONLY:
                     return f"{shown}{'/'.join(parts[:start])}/{found}"
-    return None
+    return None if in_brain else program_folder(os.fspath(root), absolute, env)
 
 
 def _matched(key: str, files: tuple[str, ...], folders: tuple[str, ...], tree: bool) -> str | None:

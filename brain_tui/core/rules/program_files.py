@@ -1,6 +1,7 @@
 """Files no agent's tool writes (SPEC 21, 22): those naming programs run outside its sandbox, and git's records.
 
-Git's own program files in the brain's repository, the agent clients' settings and `brain-compose.yml`: what they
+Git's own program files in the brain's repository, the agent clients' settings, `brain-compose.yml`, a terminal's
+start files and the folders programs are taken from (`paths/agent_programs`, `paths/program_folders`): what they
 name runs for whoever comes next (the pilot's terminal, bsi, the hooks). The rest of git's folder (HEAD, the refs,
 the index, the objects) is git's record of what is in force: a ref written by hand moves the branch past a human's
 pause as surely as a claim file edited; a `.git` made in a folder of the brain can name that same repository with
@@ -42,6 +43,7 @@ def program_file_reason(root: Path, full: str, tree: bool, shown: str) -> str | 
     setting = agent_program_file(root, full, tree)
     if setting is None:
         return None
-    return (f"{shown} changes {setting}, which names the hooks, MCP servers or commands run outside this sandbox: "
-            "a human changes it (`bsi hooks install`, `bsi mcp install`, an editor of their own), never an agent")
+    return (f"{shown} changes {setting}, which names the hooks, MCP servers, commands or environment run outside "
+            "this sandbox: a human changes it (`bsi hooks install`, `bsi mcp install`, an editor of their own), "
+            "never an agent")
 
