@@ -164,7 +164,10 @@ def test_the_programs_and_start_files_of_whoever_runs_next_are_refused(brain: Pa
     for target in (programs / "git", modules / "pkg" / "__init__.py", modules / "sitecustomize.py",
                    Path(sys.executable).parent / "bsi", Path(brain_tui.__file__).parent / "hooks" / "main.py",
                    home / ".bashrc", home / ".profile", home / ".zshenv", home / ".config" / "fish" / "config.fish",
-                   home / ".ssh" / "authorized_keys", home / ".ssh" / "config"):
+                   home / ".ssh" / "authorized_keys", home / ".ssh" / "config", home / ".claude" / "hooks" / "x.sh",
+                   home / ".claude" / "plugins" / "p" / "hooks" / "hooks.json",
+                   home / ".gemini" / "extensions" / "e" / "gemini-extension.json",
+                   brain / ".gemini" / "extensions" / "e" / "gemini-extension.json"):
         decision = b.decide_write(str(target), session)
         assert not decision.allowed and "outside this sandbox" in decision.reason, (target, decision)
     for command in (f"cp /tmp/evil {programs}/git", f"ln -sfn /tmp/evil {programs}", f"echo x >> {home}/.bashrc",

@@ -30,7 +30,7 @@ __all__ = ["SHELL_FENCED", "agent_program_file"]
 #: folder up) are read in whatever folder of the brain a client starts: they are matched in every folder.
 _BRAIN_FILES = (".claude/settings.json", ".claude/settings.local.json", ".mcp.json", ".gemini/settings.json",
                 ".gemini/.env", ".env", "brain-compose.yml")
-_BRAIN_FOLDERS = (".claude/hooks",)
+_BRAIN_FOLDERS = (".claude/hooks", ".gemini/extensions")
 #: Those only the brain's root holds (bsi's own settings).
 _ROOT_ONLY = frozenset({"brain-compose.yml"})
 #: The brain's copies the OS sandbox keeps read-only to an agent's shell (`bsi hooks install`): every one but
@@ -45,10 +45,13 @@ _HOME_FILES = (".claude/settings.json", ".claude/settings.local.json", ".claude.
                ".profile", ".bashrc", ".bash_profile", ".bash_login", ".zshenv", ".zshrc", ".zprofile", ".zlogin",
                ".pam_environment", ".config/fish/config.fish", ".ssh/authorized_keys", ".ssh/authorized_keys2",
                ".ssh/config", ".ssh/rc", ".ssh/environment")
-_HOME_FOLDERS = (".claude/session-env", ".config/fish/conf.d", ".config/environment.d")
+#: Folders whose files the clients run outside the sandbox (hook scripts, plugins, extensions) or source for the
+#: agent's shell, and the start folders of a terminal.
+_HOME_FOLDERS = (".claude/session-env", ".claude/hooks", ".claude/plugins", ".gemini/extensions", ".config/fish/conf.d",
+                 ".config/environment.d")
 #: Below `$CLAUDE_CONFIG_DIR` (Claude Code's settings and session environment, when it is not `~/.claude`).
 _CLAUDE_FILES = ("settings.json", "settings.local.json", ".claude.json")
-_CLAUDE_FOLDERS = ("session-env",)
+_CLAUDE_FOLDERS = ("session-env", "hooks", "plugins")
 #: Below `$CODEX_HOME` (Codex's settings, when they are not in `~/.codex`).
 _CODEX_FILES = ("config.toml", "hooks.json", ".env")
 #: Below `$XDG_CONFIG_HOME` (git's user settings, when that folder is not `~/.config`).
