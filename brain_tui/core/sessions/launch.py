@@ -219,11 +219,28 @@ def window_name(claim: Claim) -> str:
     return name[:40] or "satellite"
 
 
-def launchable(claim: Claim) -> None:
-    """Raise TransitionRefused (exit 12) unless `claim` may be launched: only an ``open`` claim."""
-    if claim.status != Status.OPEN:
-        raise TransitionRefused(f"cannot launch {claim.sess_id}: it is {claim.status}; only an open claim "
-                                "is launched")
+def launchable(snapshot: BrainSnapshot, claim: Claim) -> None:
+    """Raise TransitionRefused (exit 12) unless `claim` may be launched: only a claim that may work now.
+
+    Effectively ``open`` (SPEC 6.4: a claim past its TTL is stale before the watchdog writes it down), under no
+    paused or failed ancestor and no ancestor that does not read: an agent launched for it could not work.
+    """
+    from brain_tui.core.rules.authority import judged
+    from brain_tui.core.rules.effective import effective_status, paused_ancestor, unreadable_ancestor
+
+    snapshot = judged(snapshot)  # an agent's clock behind the machine's keeps no expired claim open
+    current = effective_status(claim, snapshot.now)
+    if current != Status.OPEN:
+        shown = current if current == claim.status else f"{current} (expired while {claim.status})"
+        raise TransitionRefused(f"cannot launch {claim.sess_id}: it is {shown}; only an open claim is launched")
+    held = paused_ancestor(snapshot, claim)
+    failed = next((a for a in snapshot.ancestors(claim.sess_id) if a.status == Status.FAILED), None)
+    broken = unreadable_ancestor(snapshot, claim)
+    why = (f"its ancestor {held.sess_id} is paused; a human resumes it first" if held is not None
+           else f"its ancestor {failed.sess_id} failed" if failed is not None
+           else f"its ancestor {broken} cannot be read" if broken is not None else "")
+    if why:
+        raise TransitionRefused(f"cannot launch {claim.sess_id}: {why}")
 
 
 # -- what runs -----------------------------------------------------------------------------------
@@ -374,7 +391,7 @@ def plan_launch(snapshot: BrainSnapshot, settings: LaunchSettings, root: Path, s
     check_settings(settings)
     assert settings.command is not None
     claim = require_claim(snapshot, sess_id)
-    launchable(claim)
+    launchable(snapshot, claim)
     bound = (liveness or {}).get(claim.sess_id)
     if bound is not None and getattr(bound, "state", None) in HOLDING_STATES:
         raise TransitionRefused(f"cannot launch {claim.sess_id}: its agent session {bound.agent_session or '?'} "
