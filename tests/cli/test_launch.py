@@ -169,6 +169,8 @@ def test_only_an_open_claim_is_launched(brain: Path, tmp_path: Path, action: str
     (["echo", "{story}"], "--dangerously-skip-permissions", "option"),
     (["echo", "{nope}"], "x", "unknown placeholder {nope}"),
     ("claude {prompt}", "x", "argv list"),
+    (["", "{prompt}"], "x", "program (first element) is empty"),
+    ([" \t"], "x", "program (first element) is empty"),
 ])
 def test_bad_command_or_hostile_option_is_refused(brain: Path, command: Any, story: str, fragment: str) -> None:
     (brain / "brain-compose.yml").write_text(json.dumps({"launch": {"command": command, "tmux": False}}))

@@ -125,6 +125,8 @@ def launch_settings(raw_config: Mapping[str, Any], unreadable: str | None = None
             "(a string would need a shell)"))
     if not all(isinstance(item, str | int | float) and not isinstance(item, bool) for item in command):
         return LaunchSettings(tmux=tmux_value, problem="launch.command: every element must be a string")
+    if not str(command[0]).strip():
+        return LaunchSettings(tmux=tmux_value, problem="launch.command: the program (first element) is empty")
     return LaunchSettings(command=tuple(str(item) for item in command), tmux=tmux_value)
 
 
