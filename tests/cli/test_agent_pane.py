@@ -23,7 +23,8 @@ from tests.tmux import RAW_RECORDER, needs_tmux, pane_read, windows
 
 pytestmark = needs_tmux
 
-HOSTILE = "-x; run-shell 'touch PWNED' $(touch PWNED) `id` C-c Enter Escape [31mred]0;title #{pane_pid} \\; x\\; \u202eevil \u00e9"
+HOSTILE = ("-x; run-shell 'touch PWNED' $(touch PWNED) `id` C-c Enter Escape [31mred]0;title #{pane_pid} "
+           "\\; x\\; \u202eevil \u00e9")
 
 
 def launched(brain: Path, tmp_path: Path, env: dict[str, str]) -> tuple[str, Path, dict[str, Any]]:

@@ -257,6 +257,22 @@ def test_tmux_window_named_after_slug_with_env_and_hostile_story(brain: Path, tm
 
 
 @needs_tmux
+def test_the_longest_story_a_claim_holds_reaches_a_tmux_launch_whole(brain: Path, tmp_path: Path,
+                                                                     launch_env: dict[str, str]) -> None:
+    """tmux's own command line holds about 16 KiB: the agent's argv must not travel on it."""
+    out = tmp_path / "argv.json"
+    write_config(brain, [sys.executable, str(recorder(tmp_path)), str(out), "{story}", "{prompt}"])
+    story = ("修复 {root} {prompt} x; " * 800)[:8000]  # the longest story a claim holds, 3 bytes a character
+    sess = opened(brain, "--scope", "wiki/", "--story", story, "--slug", "long")
+    run = run_bsi("launch", sess, "--json", brain=brain, env=launch_env)
+    assert run.code == 0, run.err
+    doc = recorded(out)
+    assert doc["argv"][0] == story and len(doc["argv"]) == 2 and story[:100] in doc["argv"][1]
+    assert doc["env"] == {"BSI_SESSION": sess, "BRAIN_ROOT": str(brain)}
+    assert not list((brain / ".brain").rglob("*.argv*"))  # the hand-over file is gone once read
+
+
+@needs_tmux
 def test_at_most_three_launches_at_once(brain: Path, tmp_path: Path, launch_env: dict[str, str]) -> None:
     write_config(brain, [sys.executable, str(recorder(tmp_path)), str(tmp_path / "{slug}.json")])
     ids = [opened(brain, "--scope", f"w{i}/", "--slug", f"s{i}") for i in range(4)]

@@ -164,6 +164,11 @@ def settings_file(root: Path, sess_id: str) -> Path:
     return root / LAUNCH_SETTINGS_DIR / f"{sess_id}.json"
 
 
+def argv_file(root: Path, sess_id: str) -> Path:
+    """Where a tmux launch hands the agent's argv to its launch root: ``.brain/launch/<sess-id>.argv.json``."""
+    return root / LAUNCH_SETTINGS_DIR / f"{sess_id}.argv.json"
+
+
 def wants_settings(template: Sequence[str]) -> tuple[bool, bool]:
     """(whether the launch needs its settings file, whether ``--settings FILE`` must be inserted).
 
