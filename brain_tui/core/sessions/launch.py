@@ -139,7 +139,8 @@ def one_line(text: str) -> str:
 def launch_prompt(snapshot: BrainSnapshot, claim: Claim) -> str:
     """The seed's launch message (satellite-boot): ``Satellite: <scope> — <task>``, type, pilot, claim.
 
-    Scope and task are made one line each, so claim text cannot add lines of its own.
+    Every field is made one line (scope, task, type, and the parent, which the claim file gives as written), so
+    claim text cannot add lines of its own.
     """
     task = one_line(claim.story) or "(no task written in the claim)"
     lines = [f"Satellite: {one_line(claim.scope_text)} — {task}"]
@@ -149,7 +150,7 @@ def launch_prompt(snapshot: BrainSnapshot, claim: Claim) -> str:
     pilot = claim.parent if claim.parent else None
     if root is not None and root.sess_id != claim.sess_id:
         pilot = root.sess_id
-    lines.append(f"pilote: {pilot or 'standalone'}")
+    lines.append(f"pilote: {one_line(pilot)[:80] if pilot else 'standalone'}")  # a parent edited by hand: raw text
     from brain_tui.core.rules.handoff import previous_result_line
 
     previous = previous_result_line(claim)
