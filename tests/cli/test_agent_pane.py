@@ -23,7 +23,8 @@ from tests.tmux import RAW_RECORDER, needs_tmux, pane_read, windows
 
 pytestmark = needs_tmux
 
-HOSTILE = "-x; run-shell 'touch PWNED' $(touch PWNED) `id` \x1b[31mred\x1b]0;title\x1b\\ #{pane_pid} \\; x\\;"
+HOSTILE = ("-x; run-shell 'touch PWNED' $(touch PWNED) `id` C-c Enter Escape [31mred]0;title #{pane_pid} "
+           "\\; x\\; \u202eevil \u00e9")
 
 
 def launched(brain: Path, tmp_path: Path, env: dict[str, str]) -> tuple[str, Path, dict[str, Any]]:
@@ -77,7 +78,10 @@ def test_interrupt_presses_escape_and_stop_kills_the_window_leaving_the_claim_op
     assert gone.code == 66 and "no launched agent" in gone.err and "Traceback" not in gone.err
 
 
-@pytest.mark.parametrize("reply", ["two\nlines", "ctrl-c \x03", "   "])
+# ESC is the agent's interrupt key and starts every key sequence (shift-tab `ESC [ Z` turns Claude Code's
+# permission mode, `ESC O M` is keypad Enter); TAB completes; a C1 CSI is ESC [ to an 8-bit terminal
+@pytest.mark.parametrize("reply", ["two\nlines", "ctrl-c \x03", "   ", "stop\x1b", "mode \x1b[Z", "go\x1bOM",
+                                   "tab\tcompletes", "csi \x9b31m", "del\x7f"])
 def test_a_reply_with_action_keys_or_empty_is_refused_and_nothing_typed(
         brain: Path, tmp_path: Path, tmux_env: dict[str, str], reply: str) -> None:
     sess, out, _record = launched(brain, tmp_path, tmux_env)

@@ -35,8 +35,8 @@ def agent_env(session: str | None = ALICE, **extra: str) -> dict[str, str]:
     return env
 
 
-def opened(brain: Path, *args: str, env: dict[str, str] | None = None) -> str:
-    return ok(run_bsi("claim", "open", *args, brain=brain, env=env))
+def opened(brain: Path, *args: str, env: dict[str, str] | None = None, now: str = NOW) -> str:
+    return ok(run_bsi("claim", "open", *args, brain=brain, env=env, now=now))
 
 
 @pytest.fixture
@@ -194,17 +194,18 @@ def test_an_agent_acknowledges_only_signals_to_its_own_claims(brain: Path) -> No
 def test_an_agent_launches_an_agent_only_for_its_own_claim(brain: Path) -> None:
     (brain / "brain-compose.yml").write_text('{"launch": {"command": ["echo", "launched {sess_id}"], "tmux": false}}',
                                              encoding="utf-8")
-    theirs = opened(brain, "--scope", "b/", env=agent_env(BOB))
-    parent = opened(brain, "--scope", "a/", "--type", "pilote", env=agent_env(ALICE))
-    mine = opened(brain, "--scope", "a/x.py", "--parent", parent, "--agent-session", "", env=agent_env(ALICE))
+    now = live_now()  # an agent's launch judges the claim at the machine's clock (a claim past its TTL is stale)
+    theirs = opened(brain, "--scope", "b/", env=agent_env(BOB), now=now)
+    parent = opened(brain, "--scope", "a/", "--type", "pilote", env=agent_env(ALICE), now=now)
+    mine = opened(brain, "--scope", "a/x.py", "--parent", parent, "--agent-session", "", env=agent_env(ALICE), now=now)
     assert "agent_session" not in load_claim(brain, mine)  # for the agent it will launch
     env = agent_env(ALICE)
     env.pop("TMUX", None)
-    run = run_bsi("launch", theirs, brain=brain, env=env)
+    run = run_bsi("launch", theirs, brain=brain, env=env, now=now)
     assert run.code == 77 and f"cannot launch an agent for {theirs}: it is held by {theirs}" in run.err, run
     assert "launched" not in run.out
     # a process: without tmux, `bsi launch` becomes the launch root of the agent (exec)
-    assert ok(run_bsi("launch", mine, brain=brain, env=env, process=True)) == f"launched {mine}"
+    assert ok(run_bsi("launch", mine, brain=brain, env=env, now=now, process=True)) == f"launched {mine}"
 
 
 def test_a_codex_agent_binds_its_thread_and_acts_for_its_claim(brain: Path) -> None:

@@ -169,6 +169,8 @@ def test_only_an_open_claim_is_launched(brain: Path, tmp_path: Path, action: str
     (["echo", "{story}"], "--dangerously-skip-permissions", "option"),
     (["echo", "{nope}"], "x", "unknown placeholder {nope}"),
     ("claude {prompt}", "x", "argv list"),
+    (["", "{prompt}"], "x", "program (first element) is empty"),
+    ([" \t"], "x", "program (first element) is empty"),
 ])
 def test_bad_command_or_hostile_option_is_refused(brain: Path, command: Any, story: str, fragment: str) -> None:
     (brain / "brain-compose.yml").write_text(json.dumps({"launch": {"command": command, "tmux": False}}))
@@ -252,6 +254,22 @@ def test_tmux_window_named_after_slug_with_env_and_hostile_story(brain: Path, tm
     assert again.code == 12 and "already runs" in again.err
     listed = run_bsi("launch", "--list", "--json", brain=brain, env=launch_env)
     assert [r["sess_id"] for r in listed.json()["launches"]] == [sess]
+
+
+@needs_tmux
+def test_the_longest_story_a_claim_holds_reaches_a_tmux_launch_whole(brain: Path, tmp_path: Path,
+                                                                     launch_env: dict[str, str]) -> None:
+    """tmux's own command line holds about 16 KiB: the agent's argv must not travel on it."""
+    out = tmp_path / "argv.json"
+    write_config(brain, [sys.executable, str(recorder(tmp_path)), str(out), "{story}", "{prompt}"])
+    story = ("修复 {root} {prompt} x; " * 800)[:8000]  # the longest story a claim holds, 3 bytes a character
+    sess = opened(brain, "--scope", "wiki/", "--story", story, "--slug", "long")
+    run = run_bsi("launch", sess, "--json", brain=brain, env=launch_env)
+    assert run.code == 0, run.err
+    doc = recorded(out)
+    assert doc["argv"][0] == story and len(doc["argv"]) == 2 and story[:100] in doc["argv"][1]
+    assert doc["env"] == {"BSI_SESSION": sess, "BRAIN_ROOT": str(brain)}
+    assert not list((brain / ".brain").rglob("*.argv*"))  # the hand-over file is gone once read
 
 
 @needs_tmux

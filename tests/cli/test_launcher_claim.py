@@ -63,7 +63,7 @@ def mcp_close(agent: FakeAgent, brain: Path, env: dict[str, str], arguments: dic
 
 
 @pytest.mark.parametrize("verb", [["claim", "renew"], ["claim", "close", "--status", "ok"],
-                                  ["gate", "request", "{id}", "stop it"], ["preflight", "fail"]])
+                                  ["gate", "request", "{id}", "stop it"], ["preflight", "fail"], ["launch"]])
 def test_an_agents_shell_cannot_borrow_another_claim_through_bsi_session(brain: Path, human_claim: str,
                                                                          agent: FakeAgent, verb: list[str]) -> None:
     before = tree_bytes(brain)

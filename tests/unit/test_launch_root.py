@@ -3,6 +3,7 @@ ended, takes the command with it when killed, and is an agent process for `core.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from brain_tui.core.rules.agent_tree import LAUNCH_ROOT_NAME, agent_program
-from brain_tui.core.sessions.launch_root import root_argv
+from brain_tui.core.sessions.launch_root import root_argv, root_argv_file
 from tests.clock import wait_for
 
 needs_proc = pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc")
@@ -119,3 +120,18 @@ def test_a_key_of_the_terminal_reaches_the_command_once(tmp_path: Path) -> None:
         if root.poll() is None:
             root.kill()
         os.close(master)
+
+
+def test_an_argv_handed_over_in_a_file_runs_and_the_file_is_gone(tmp_path: Path) -> None:
+    handed = tmp_path / "sess-x.argv.json"
+    story = "修复 {root}; x\n-y " * 2000
+    script = "import sys; raise SystemExit(0 if sys.argv[1] == " + repr(story) + " else 9)"
+    handed.write_text(json.dumps([sys.executable, "-c", script, story]), encoding="utf-8")
+    assert subprocess.run(root_argv_file(sys.executable, str(handed))).returncode == 0
+    assert not handed.exists()
+    for bad in ("not json", "[]", '["x", 1]', '{"a": 1}'):
+        handed.write_text(bad, encoding="utf-8")
+        done = subprocess.run(root_argv_file(sys.executable, str(handed)), capture_output=True)
+        assert done.returncode == 64 and b"cannot read the command" in done.stderr and not handed.exists()
+    done = subprocess.run(root_argv_file(sys.executable, str(handed)), capture_output=True)  # no file
+    assert done.returncode == 64

@@ -9,7 +9,7 @@ import pytest
 
 from brain_tui.core.errors import InvalidData
 from brain_tui.core.sessions.launch import LaunchPlan, build_argv, launch_settings
-from brain_tui.core.sessions.launch_root import root_argv
+from brain_tui.core.sessions.launch_root import root_argv_file
 from brain_tui.core.sessions.tmux import tmux_arg, tmux_command
 
 VALUES = {"sess_id": "sess-20261129-1000-ab12", "scope": "wiki/", "story": "a b; c", "prompt": "P",
@@ -44,13 +44,15 @@ def test_tmux_sees_escaped_semicolons_and_never_a_lone_command() -> None:
     assert tmux_arg("a;") == "a\\;" and tmux_arg("a\\;") == "a\\\\;" and tmux_arg("a;b") == "a;b"
     argv = tmux_command(plan("claude"), inside_tmux=True, session="bsi-x", session_exists=False,
                         program="/usr/bin/claude")
-    # the launch root runs the agent: never one argument (tmux would run it by a shell)
-    assert argv[argv.index("--") + 1:] == root_argv("/usr/bin/claude", ["claude"])
-    assert argv[argv.index("--") + 1:][-4:] == ["--exec", "/usr/bin/claude", "--", "claude"]
-    argv = tmux_command(plan("a", "x;", cwd="/b#(id)"), inside_tmux=False, session="bsi-x", session_exists=False)
-    assert argv[:2] == ["tmux", "new-session"] and argv[-2:] == ["a", "x\\;"]
-    assert argv[argv.index("-c") + 1] == "/b##(id)"  # -c is format-expanded by tmux
-    assert "BRAIN_ROOT=/b#(id)" in argv
+    # the launch root runs the agent: never one argument (tmux would run it by a shell), its argv from a file
+    assert argv[argv.index("--") + 1:] == root_argv_file("/usr/bin/claude", "/b/.brain/launch/sess-x.argv.json")
+    assert argv[argv.index("--") + 1:][-4:] == ["--exec", "/usr/bin/claude", "--argv-file",
+                                                "/b/.brain/launch/sess-x.argv.json"]
+    argv = tmux_command(plan("a", "x;", cwd="/b#(id);"), inside_tmux=False, session="bsi-x", session_exists=False)
+    assert argv[:2] == ["tmux", "new-session"] and "x;" not in argv and "x\\;" not in argv  # claim text: never
+    assert argv[-1] == "/b#(id);/.brain/launch/sess-x.argv.json"
+    assert argv[argv.index("-c") + 1] == "/b##(id)\\;"  # -c is format-expanded by tmux
+    assert "BRAIN_ROOT=/b#(id)\\;" in argv
 
 
 def test_settings_want_an_argv_list() -> None:

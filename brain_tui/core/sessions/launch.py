@@ -125,6 +125,8 @@ def launch_settings(raw_config: Mapping[str, Any], unreadable: str | None = None
             "(a string would need a shell)"))
     if not all(isinstance(item, str | int | float) and not isinstance(item, bool) for item in command):
         return LaunchSettings(tmux=tmux_value, problem="launch.command: every element must be a string")
+    if not str(command[0]).strip():
+        return LaunchSettings(tmux=tmux_value, problem="launch.command: the program (first element) is empty")
     return LaunchSettings(command=tuple(str(item) for item in command), tmux=tmux_value)
 
 
@@ -137,7 +139,8 @@ def one_line(text: str) -> str:
 def launch_prompt(snapshot: BrainSnapshot, claim: Claim) -> str:
     """The seed's launch message (satellite-boot): ``Satellite: <scope> — <task>``, type, pilot, claim.
 
-    Scope and task are made one line each, so claim text cannot add lines of its own.
+    Every field is made one line (scope, task, type, and the parent, which the claim file gives as written), so
+    claim text cannot add lines of its own.
     """
     task = one_line(claim.story) or "(no task written in the claim)"
     lines = [f"Satellite: {one_line(claim.scope_text)} — {task}"]
@@ -147,7 +150,7 @@ def launch_prompt(snapshot: BrainSnapshot, claim: Claim) -> str:
     pilot = claim.parent if claim.parent else None
     if root is not None and root.sess_id != claim.sess_id:
         pilot = root.sess_id
-    lines.append(f"pilote: {pilot or 'standalone'}")
+    lines.append(f"pilote: {one_line(pilot)[:80] if pilot else 'standalone'}")  # a parent edited by hand: raw text
     from brain_tui.core.rules.handoff import previous_result_line
 
     previous = previous_result_line(claim)
@@ -160,6 +163,11 @@ def launch_prompt(snapshot: BrainSnapshot, claim: Claim) -> str:
 def settings_file(root: Path, sess_id: str) -> Path:
     """The launch's agent settings: ``.brain/launch/<sess-id>.json``."""
     return root / LAUNCH_SETTINGS_DIR / f"{sess_id}.json"
+
+
+def argv_file(root: Path, sess_id: str) -> Path:
+    """Where a tmux launch hands the agent's argv to its launch root: ``.brain/launch/<sess-id>.argv.json``."""
+    return root / LAUNCH_SETTINGS_DIR / f"{sess_id}.argv.json"
 
 
 def wants_settings(template: Sequence[str]) -> tuple[bool, bool]:
@@ -219,11 +227,28 @@ def window_name(claim: Claim) -> str:
     return name[:40] or "satellite"
 
 
-def launchable(claim: Claim) -> None:
-    """Raise TransitionRefused (exit 12) unless `claim` may be launched: only an ``open`` claim."""
-    if claim.status != Status.OPEN:
-        raise TransitionRefused(f"cannot launch {claim.sess_id}: it is {claim.status}; only an open claim "
-                                "is launched")
+def launchable(snapshot: BrainSnapshot, claim: Claim) -> None:
+    """Raise TransitionRefused (exit 12) unless `claim` may be launched: only a claim that may work now.
+
+    Effectively ``open`` (SPEC 6.4: a claim past its TTL is stale before the watchdog writes it down), under no
+    paused or failed ancestor and no ancestor that does not read: an agent launched for it could not work.
+    """
+    from brain_tui.core.rules.authority import judged
+    from brain_tui.core.rules.effective import effective_status, paused_ancestor, unreadable_ancestor
+
+    snapshot = judged(snapshot)  # an agent's clock behind the machine's keeps no expired claim open
+    current = effective_status(claim, snapshot.now)
+    if current != Status.OPEN:
+        shown = current if current == claim.status else f"{current} (expired while {claim.status})"
+        raise TransitionRefused(f"cannot launch {claim.sess_id}: it is {shown}; only an open claim is launched")
+    held = paused_ancestor(snapshot, claim)
+    failed = next((a for a in snapshot.ancestors(claim.sess_id) if a.status == Status.FAILED), None)
+    broken = unreadable_ancestor(snapshot, claim)
+    why = (f"its ancestor {held.sess_id} is paused; a human resumes it first" if held is not None
+           else f"its ancestor {failed.sess_id} failed" if failed is not None
+           else f"its ancestor {broken} cannot be read" if broken is not None else "")
+    if why:
+        raise TransitionRefused(f"cannot launch {claim.sess_id}: {why}")
 
 
 # -- what runs -----------------------------------------------------------------------------------
@@ -374,7 +399,7 @@ def plan_launch(snapshot: BrainSnapshot, settings: LaunchSettings, root: Path, s
     check_settings(settings)
     assert settings.command is not None
     claim = require_claim(snapshot, sess_id)
-    launchable(claim)
+    launchable(snapshot, claim)
     bound = (liveness or {}).get(claim.sess_id)
     if bound is not None and getattr(bound, "state", None) in HOLDING_STATES:
         raise TransitionRefused(f"cannot launch {claim.sess_id}: its agent session {bound.agent_session or '?'} "

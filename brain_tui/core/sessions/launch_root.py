@@ -22,6 +22,7 @@ isolated mode: it imports nothing of the package.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
@@ -36,6 +37,34 @@ _PR_SET_PDEATHSIG = 1
 #: Exit code when the command cannot be started (as a shell says of a program it cannot run).
 CANNOT_RUN = 127
 USAGE = 64
+
+
+def root_argv_file(program: str, path: str) -> list[str]:
+    """The argv that runs the command whose argv the JSON file `path` holds (read, then removed, by the root).
+
+    What a tmux window runs: tmux carries its own command line in one message of about 16 KiB, which the longest
+    claim text fills (a story of 8,000 characters, in `{story}` and `{prompt}` alike); a file carries any argv.
+    """
+    python = sys.executable or "python3"
+    return [python, "-I", os.path.abspath(__file__), "--exec", program, "--argv-file", path]
+
+
+def _read_argv(path: str) -> list[str] | None:
+    """The argv list in the JSON file `path`, which is removed whatever it holds; None when it is not one."""
+    import json
+
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        with os.fdopen(fd, "rb") as handle:
+            data = json.loads(handle.read().decode("utf-8"))
+    except (OSError, ValueError):
+        return None
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+    if isinstance(data, list) and data and all(isinstance(arg, str) for arg in data):
+        return data
+    return None
 
 
 def root_argv(program: str, argv: Sequence[str]) -> list[str]:
@@ -140,9 +169,16 @@ def run(program: str, argv: list[str]) -> int:
 
 
 def main(args: Sequence[str]) -> int:
-    """``--exec PROGRAM -- ARGV…``: run ARGV (its program at PROGRAM) under this process."""
+    """``--exec PROGRAM -- ARGV…`` or ``--exec PROGRAM --argv-file FILE``: run ARGV (its program at PROGRAM) under
+    this process."""
+    if len(args) == 4 and args[0] == "--exec" and args[2] == "--argv-file":
+        argv = _read_argv(args[3])
+        if argv is None:
+            sys.stderr.write(f"bsi launch: cannot read the command to run from {args[3]!r}\n")
+            return USAGE
+        return run(args[1], argv)
     if len(args) < 4 or args[0] != "--exec" or args[2] != "--":
-        sys.stderr.write("usage: launch_root.py --exec PROGRAM -- ARGV...\n")
+        sys.stderr.write("usage: launch_root.py --exec PROGRAM (-- ARGV... | --argv-file FILE)\n")
         return USAGE
     return run(args[1], list(args[3:]))
 

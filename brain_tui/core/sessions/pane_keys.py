@@ -6,9 +6,11 @@ launched process), and only while that pane still runs the launched process: tmu
 (`own_pane`). The reply reaches the agent's pane as literal keys: ``tmux send-keys -l -- TEXT`` (``-l``: no key
 names, nothing format-expanded; a trailing ``;`` escaped, else tmux reads it as the end of its
 command), then a separate
-``send-keys Enter``. Every call is an argv list, never a shell string. A reply is one line: line
-breaks and the C0 control characters that a terminal turns into actions (``C-c``, ``C-d``, Enter
-…) are refused, so a reply can only be typed text; ESC and TAB stay, as the text gives them.
+``send-keys Enter``. Every call is an argv list, never a shell string. A reply is one line of typed text:
+every control character is refused — the C0 ones a terminal turns into actions (``C-c``, ``C-d``, Enter …),
+TAB (completion), ESC (the agent's interrupt, and the start of every key sequence: ``ESC [ Z`` is shift-tab,
+which turns Claude Code's permission mode; ``ESC O M`` is keypad Enter), DEL, and the C1 ones (``U+009B`` is
+``ESC [`` to an 8-bit terminal) — so a reply cannot press a key that it does not spell.
 
 The interrupt is ``Escape``: what Claude Code, Codex and Gemini CLI read as "stop what you are
 doing" without ending the session (``C-c`` twice would end Claude Code). The stop kills the
@@ -27,7 +29,6 @@ from brain_tui.core.sessions.tmux import tmux_arg
 
 INTERRUPT_KEY = "Escape"
 MAX_REPLY = 4000
-_ALLOWED_CONTROLS = {"\t", "\x1b"}
 
 
 def check_reply(text: str) -> str:
@@ -36,8 +37,7 @@ def check_reply(text: str) -> str:
         raise UsageError("agent answer: the reply is empty")
     if len(text) > MAX_REPLY:
         raise UsageError(f"agent answer: the reply is longer than {MAX_REPLY} characters")
-    bad = sorted({f"U+{ord(ch):04X}" for ch in text
-                  if (ord(ch) < 0x20 or ord(ch) == 0x7F) and ch not in _ALLOWED_CONTROLS})
+    bad = sorted({f"U+{ord(ch):04X}" for ch in text if ord(ch) < 0x20 or 0x7F <= ord(ch) <= 0x9F})
     if bad:
         raise UsageError("agent answer: a reply is one line of text; it holds control characters that a terminal "
                          f"would act on ({', '.join(bad[:5])})")

@@ -4,30 +4,38 @@ tmux reads its own argv, which must not let claim text through as tmux syntax:
 an argument ending in ``;`` ends the command and starts another (``x;`` then
 ``run-shell …`` would run a shell command), a single command argument is run
 by a shell, and ``-n`` names and ``-c`` folders are format-expanded (``#(…)``
-runs a command). So every argument is escaped for ``;``, the agent's argv
-always reaches tmux as two elements or more (it runs under the launch root,
-`core.sessions.launch_root`), ``#`` is doubled in the folder, and window names
-come from `launch.window_name` (``[A-Za-z0-9._-]`` only).
+runs a command); and it carries its command line in one message of about 16 KiB,
+which the longest claim text fills. So the agent's argv never travels on tmux's
+command line: it is written to ``.brain/launch/<sess-id>.argv.json`` (`launch.argv_file`),
+which the launch root (`core.sessions.launch_root`) reads and removes; what tmux
+runs is that root, always several arguments; every argument is escaped for ``;``,
+``#`` is doubled in the folder, and window names come from `launch.window_name`
+(``[A-Za-z0-9._-]`` only).
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import re
 import shutil
 import subprocess
+from pathlib import Path
 
 from brain_tui.core.errors import InvalidData, NotFound, UsageError
 from brain_tui.core.record import record
+from brain_tui.core.records.yamlio import atomic_write_text
 from brain_tui.core.sessions.launch import (
     LaunchPlan,
     LaunchRecord,
+    argv_file,
     create_time,
     one_line,
     require_program,
     write_settings,
 )
-from brain_tui.core.sessions.launch_root import root_argv
+from brain_tui.core.sessions.launch_root import root_argv_file
 
 #: What tmux prints of the new window: the fields without spaces first; a session name may hold spaces but
 #: never ``:`` (tmux refuses it), so the session, the window index and the socket path end the line, ``:``-separated.
@@ -67,10 +75,11 @@ def tmux_command(plan: LaunchPlan, *, inside_tmux: bool, session: str, session_e
 
     The window runs bsi's launch root, which runs the plan's argv (`program`: its program's path, default
     the argv's first element) as its child: the pane's process is the launch root. It is always several
-    arguments (tmux runs a single one by a shell). Inside tmux: a window in the current session. Outside:
+    arguments (tmux runs a single one by a shell). The argv itself is read from `launch.argv_file` (written by
+    `start_tmux`), never from tmux's command line. Inside tmux: a window in the current session. Outside:
     a window in `session` (created when it does not exist yet).
     """
-    command = root_argv(program or plan.argv[0], plan.argv)
+    command = root_argv_file(program or plan.argv[0], str(argv_file(Path(plan.cwd), plan.sess_id)))
     fmt = LAUNCH_FORMAT
     if inside_tmux or session_exists:
         head = [tmux, "new-window", "-d", "-P", "-F", fmt, "-n", plan.name]
@@ -106,8 +115,12 @@ def start_tmux(plan: LaunchPlan, *, brain_name: str, started_at: str) -> LaunchR
     argv = tmux_command(plan, inside_tmux=inside, session=session, session_exists=exists, tmux=tmux,
                         program=program)
     write_settings(plan)
+    handed = argv_file(Path(plan.cwd), plan.sess_id)
+    atomic_write_text(handed, json.dumps(list(plan.argv), ensure_ascii=False) + "\n")
     done = subprocess.run(argv, capture_output=True, text=True, check=False, stdin=subprocess.DEVNULL)
     if done.returncode != 0:
+        with contextlib.suppress(OSError):
+            handed.unlink()
         reason = one_line(done.stderr or done.stdout)[:200] or f"exit {done.returncode}"
         raise InvalidData(f"launch: tmux refused the new window: {reason}")
     window, pane, pid, target, socket = parse_launch_output(done.stdout)
