@@ -167,7 +167,9 @@ def test_the_programs_and_start_files_of_whoever_runs_next_are_refused(brain: Pa
                    home / ".ssh" / "authorized_keys", home / ".ssh" / "config", home / ".claude" / "hooks" / "x.sh",
                    home / ".claude" / "plugins" / "p" / "hooks" / "hooks.json",
                    home / ".gemini" / "extensions" / "e" / "gemini-extension.json",
-                   brain / ".gemini" / "extensions" / "e" / "gemini-extension.json"):
+                   brain / ".gemini" / "extensions" / "e" / "gemini-extension.json",
+                   home / ".config" / "systemd" / "user" / "x.service", home / ".config" / "autostart" / "x.desktop",
+                   home / "Library" / "LaunchAgents" / "x.plist"):
         decision = b.decide_write(str(target), session)
         assert not decision.allowed and "outside this sandbox" in decision.reason, (target, decision)
     for command in (f"cp /tmp/evil {programs}/git", f"ln -sfn /tmp/evil {programs}", f"echo x >> {home}/.bashrc",

@@ -48,9 +48,15 @@ HANDED = [
     "byobu send-keys -t 0 a", "tmate send-keys a", "zellij action write-chars a", "zellij run -- bsi gate approve x",
     "kitty @ send-text a", "kitten @ send-text a", "wezterm cli send-text a", "xdotool type a", "ydotool type a",
     "wtype a",
+    # a service manager starting a unit (a file the unit names runs as its child), on Linux and macOS
+    "systemctl --user start approve.service", "systemctl --user enable --now x.timer", "systemctl restart x",
+    "systemctl --user daemon-reload", "systemctl --user import-environment", "launchctl load ~/x.plist",
+    "launchctl submit -l x -- bsi gate approve x", "launchctl bootstrap gui/501 x.plist",
 ]
 READS = ["tmux -V", "screen -ls", "crontab -l", "atq", "at -l", "zellij ls", "ls | xargs grep tmux",
-         "find . -name '*.tmux' -exec grep -l tmux {} +", "watch -n 1 ls", "grep -r tmux src", "echo tmux"]
+         "find . -name '*.tmux' -exec grep -l tmux {} +", "watch -n 1 ls", "grep -r tmux src", "echo tmux",
+         "systemctl --user status x.service", "systemctl is-active --quiet x", "systemctl list-units --type=service",
+         "systemctl --user show -p ActiveState x", "systemctl cat x", "launchctl list", "launchctl print gui/501"]
 
 
 @pytest.mark.parametrize("command", HANDED)

@@ -46,9 +46,9 @@ _HOME_FILES = (".claude/settings.json", ".claude/settings.local.json", ".claude.
                ".pam_environment", ".config/fish/config.fish", ".ssh/authorized_keys", ".ssh/authorized_keys2",
                ".ssh/config", ".ssh/rc", ".ssh/environment")
 #: Folders whose files the clients run outside the sandbox (hook scripts, plugins, extensions) or source for the
-#: agent's shell, and the start folders of a terminal.
+#: agent's shell, the start folders of a terminal, and the user's services (systemd units, login items).
 _HOME_FOLDERS = (".claude/session-env", ".claude/hooks", ".claude/plugins", ".gemini/extensions", ".config/fish/conf.d",
-                 ".config/environment.d")
+                 ".config/environment.d", ".config/systemd", ".config/autostart", "Library/LaunchAgents")
 #: Below `$CLAUDE_CONFIG_DIR` (Claude Code's settings and session environment, when it is not `~/.claude`).
 _CLAUDE_FILES = ("settings.json", "settings.local.json", ".claude.json")
 _CLAUDE_FOLDERS = ("session-env", "hooks", "plugins")

@@ -1,5 +1,5 @@
-"""Commands an agent's shell hands to a process outside its own: a tmux or screen server, at, cron, systemd, a
-terminal taking keys from outside.
+"""Commands an agent's shell hands to a process outside its own: a tmux or screen server, at, cron, systemd (a
+transient unit, or a unit started: `systemctl`, `launchctl`), a terminal taking keys from outside.
 
 What such a server runs or types has no agent among its ancestors and none of the agent's environment: it would act
 as a human's terminal (SPEC 21.1), so `tmux new-window 'bsi gate approve ID'` would approve a gate and `tmux
@@ -18,6 +18,11 @@ import os
 _HANDOVER = {"screen": ("-ls", "-list"), "at": ("-l",), "batch": (), "crontab": ("-l",), "systemd-run": (),
              "dtach": (), "abduco": ("-l",), "atq": None, "atrm": None, "zellij": ("ls", "list-sessions"),
              "kitty": (), "kitten": (), "wezterm": (), "xdotool": (), "ydotool": (), "wtype": ()}
+#: Service managers, whose units run as their children, and the subcommands of theirs that only read.
+_SERVICES = {"systemctl": frozenset({"status", "show", "cat", "list-units", "list-unit-files", "list-timers",
+                                     "list-sockets", "list-jobs", "list-dependencies", "is-active", "is-enabled",
+                                     "is-failed", "is-system-running", "help"}),
+             "launchctl": frozenset({"list", "print", "print-disabled", "blame", "help", "version"})}
 #: tmux and the programs that are tmux under another name.
 _TMUX = frozenset({"tmux", "byobu", "tmate"})
 #: Programs that run the command named after their options (`xargs tmux …`, `watch tmux …`), and the options of
@@ -45,6 +50,10 @@ def handed_over(name: str, args: list[str]) -> str:
             if arg in _FIND_RUNS and (found := handed_over(os.path.basename(args[index + 1]), args[index + 2:])):
                 return found
         return ""
+    if name in _SERVICES:
+        command = next((arg for arg in args if not arg.startswith("-")), "")
+        return "" if command in _SERVICES[name] or args in (["--version"], ["-h"], ["--help"]) else \
+            f"{name} {command}".rstrip()
     if name not in _HANDOVER:
         return ""
     reads = _HANDOVER[name]
