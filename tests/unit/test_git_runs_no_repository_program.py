@@ -89,3 +89,21 @@ def test_a_driver_added_beside_the_config_file_is_seen_by_a_long_lived_process(b
     assert gitops._drivers(brain) == []
     other.write_text('[filter "planted"]\n\tclean = touch x\n', encoding="utf-8")
     assert gitops._drivers(brain) == [("filter.planted.clean", "")]
+
+
+def test_a_relative_folder_on_path_gives_bsi_no_git_of_the_brains(brain: Path, tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """bsi runs git in the brain's folder: a relative entry of PATH (`bin`, `.`, an empty one) is a folder of the
+    brain there, where an agent may write a `git` of its own, which bsi would run outside the agent's sandbox."""
+    mark = tmp_path / "ran"
+    for folder in ("bin", "."):
+        (brain / folder).mkdir(exist_ok=True)
+        fake = brain / folder / "git"
+        fake.write_text(f"#!/bin/sh\ntouch {mark}\nexit 1\n")
+        fake.chmod(0o755)
+    import os
+
+    monkeypatch.setenv("PATH", f"bin:.::{os.environ['PATH']}")
+    assert gitops.run_git(brain, "rev-parse", "HEAD").stdout.strip()
+    assert not mark.exists()
+    assert os.pathsep.join(("bin", ".")) not in gitops.git_env()["PATH"]
