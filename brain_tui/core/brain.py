@@ -292,7 +292,8 @@ class Brain:
 
         Under a parent only its holder or a human delegates (SPEC 21.4). An `agent_session` is also recorded
         locally for the hooks; `mcp_client` (opened through `bsi mcp` started by that agent process, "" unknown)
-        lets that client's next hook event bind it. Both are written before the commit (`core.facade_open`).
+        lets that client's next hook event bind it, as an agent's own process that names no session (Gemini CLI's
+        shell) lets its agent process's. Both are written before the commit (`core.facade_open`).
         """
         from brain_tui.core import facade_open
         from brain_tui.core.rules import authority as who_acts
@@ -302,6 +303,10 @@ class Brain:
         acting = who_acts.acting_in(self.root, actor)
         if req.agent_session:
             who_acts.require_own_session(self.root, acting, req.agent_session)
+        if mcp_client is None and actor is None and acting.is_agent and not req.agent_session:
+            from brain_tui.core.sessions.agent_process import agent_process
+
+            mcp_client = agent_process()  # a shell given no session ID (Gemini CLI's): its agent's next hook binds it
         with writing_as(acting):  # the last door judges the open for the same actor
             if req.agent_session or mcp_client:
                 return facade_open.open_bound(self, req, acting, mcp_client or "")

@@ -163,7 +163,8 @@ def acting_in(root: str | os.PathLike[str], actor: Actor | None = None) -> Actor
 
     An agent's claims are those it names (`$BSI_SESSION`, opened through its MCP server) plus
     those the local records (`.brain/agents/sessions/`) bind to its agent sessions: opened by it,
-    or carried over to it by a hand-over (SPEC 20.1).
+    or carried over to it by a hand-over (SPEC 20.1). A process whose environment names no agent session (Gemini
+    CLI's shell) speaks for the sessions recorded for its agent process, as that agent's MCP server does.
     """
     acting = effective(actor)
     if not acting.is_agent:
@@ -172,7 +173,13 @@ def acting_in(root: str | os.PathLike[str], actor: Actor | None = None) -> Actor
         # the process's own environment names its agent sessions: each counts only from its own agent process
         from brain_tui.core.sessions.agent_process import agent_process
 
-        acting = replace(acting, agent_sessions=genuine_sessions(root, acting.agent_sessions, agent_process()))
+        process = agent_process()
+        if acting.agent_sessions:
+            acting = replace(acting, agent_sessions=genuine_sessions(root, acting.agent_sessions, process))
+        else:  # a shell given no session ID (Gemini CLI's): the sessions its agent process is recorded for
+            from brain_tui.core.sessions.agent_files import sessions_of_process
+
+            acting = replace(acting, agent_sessions=frozenset(sessions_of_process(root, process)))
     if actor is None and acting.claims and not launched_for(root):  # launched for another brain: not this one's
         acting = replace(acting, claims=frozenset())
     if acting.claims:  # a launcher's `$BSI_SESSION` naming a claim sync renamed names its new ID
