@@ -171,14 +171,13 @@ class Session:
         if sess_id:
             from brain_tui.core.ids import valid_session_id
             from brain_tui.core.rules.authority import require_owner
+            from brain_tui.core.rules.claims import require_claim
 
             if not valid_session_id(sess_id):
                 raise InvalidData(f"invalid sess_id {sess_id[:80]!r}: a session ID (sess-…); "
                                   "a tool acts for the session's claim, never as a human")
             snapshot = self.brain.snapshot()
-            claim = snapshot.claim(sess_id)
-            if claim is None:
-                raise NotFound(f"claim {sess_id} not found")
+            claim = require_claim(snapshot, sess_id)  # a file that does not read: corrupt (65), as the CLI says
             require_owner(self.actor, claim, snapshot, verb)
             return sess_id
         if self.launched:
