@@ -70,6 +70,7 @@ def refusal(exc: BsiError) -> dict[str, Any]:
     """The structured content of a refused call."""
     kind, retryable = KINDS.get(exc.exit_code, ("error", False))
     kind = exc.kind or kind
+    retryable = retryable if exc.retryable is None else exc.retryable
     message = exc.message
     if isinstance(exc, RemoteUnreachable) and exc.advice:
         message = f"{exc.reason}; {REMOTE_ADVICE if exc.retry_helps else NO_REMOTE_ADVICE}"
