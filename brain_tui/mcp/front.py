@@ -55,7 +55,7 @@ _GLOBAL_VALUE_FLAGS = ("--brain", "--now")
 _MAX_DIGITS = 4300
 
 
-def read_json(line: str) -> Any:
+def read_json(line: str | bytes) -> Any:
     """`line` as JSON, the way an answer to it can be written back: NaN and Infinity (no JSON) refused as unreadable
     (ValueError), an integer longer than Python reads (valid JSON) read as an infinite float, never repeated in an
     answer (`unreadable_request`)."""

@@ -187,8 +187,8 @@ def test_an_integer_too_long_for_python_still_gets_an_answer_with_the_requests_i
     huge = "9" * 5000
     lines = [json.dumps(INIT), json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
              '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"lock_acquire","arguments":'
-             '{"file":"src/a.py","ttl_min":%s}}}' % huge,
-             '{"jsonrpc":"2.0","id":%s,"method":"tools/list"}' % huge]
+             '{"file":"src/a.py","ttl_min":' + huge + '}}}',
+             '{"jsonrpc":"2.0","id":' + huge + ',"method":"tools/list"}']
     out, err = answers(brain, lines, also=(2,))
     errors = [(doc["id"], doc["error"]["code"]) for doc in out if "error" in doc]
     assert errors == [(2, -32600), (None, -32600)], out
