@@ -19,6 +19,8 @@ class BsiError(Exception):
     commit_staged: bool = False
     #: A stable name for the refusal where the exit code alone does not tell (`HumanOnly`, `NotYours`).
     kind: str | None = None
+    #: Whether calling again later may succeed, where the exit code alone does not tell (None: as the code says).
+    retryable: bool | None = None
 
     def __init__(self, message: str, payload: dict[str, Any] | None = None) -> None:
         super().__init__(message)
@@ -96,9 +98,11 @@ class Contended(BsiError):
 class PreflightRefused(BsiError):
     """A preflight or lock check refused, with its SPEC 9/10 code (1-6)."""
 
-    def __init__(self, code: int, message: str, payload: dict[str, Any] | None = None) -> None:
+    def __init__(self, code: int, message: str, payload: dict[str, Any] | None = None,
+                 retryable: bool | None = None) -> None:
         super().__init__(message, payload)
         self.exit_code = code
+        self.retryable = retryable
 
 
 class HumanOnly(BsiError):

@@ -51,6 +51,23 @@ _INIT_KEYS = {"protocolVersion", "capabilities", "clientInfo", "_meta"}
 _GLOBAL_VALUE_FLAGS = ("--brain", "--now")
 
 
+#: The most digits an integer read from the client keeps (Python's own limit to reading one, and the SDK's).
+_MAX_DIGITS = 4300
+
+
+def read_json(line: str | bytes) -> Any:
+    """`line` as JSON, the way an answer to it can be written back: NaN and Infinity (no JSON) refused as unreadable
+    (ValueError), an integer longer than Python reads (valid JSON) read as an infinite float, never repeated in an
+    answer (`unreadable_request`)."""
+    def number(text: str) -> int | float:
+        return int(text) if len(text.lstrip("-")) <= _MAX_DIGITS else float(text)
+
+    def no_constant(text: str) -> Any:
+        raise ValueError(f"{text} is no JSON")
+
+    return json.loads(line, parse_int=number, parse_constant=no_constant)
+
+
 def initialize_reply(message: object) -> dict[str, Any] | None:
     """The SDK's answer to a plain `initialize` request, or None (not one: the SDK answers it itself)."""
     if not isinstance(message, dict) or message.get("jsonrpc") != "2.0" or message.get("method") != "initialize":
@@ -168,7 +185,7 @@ def serve(root: str, now: str | None = None) -> int:
         sent = None
         if first:
             try:
-                sent = initialize_reply(json.loads(first))
+                sent = initialize_reply(read_json(first))
             except (ValueError, RecursionError):  # not JSON, or nested too deep: the SDK's side refuses it
                 sent = None
             if sent is not None:

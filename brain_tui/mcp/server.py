@@ -8,6 +8,7 @@ fd 0 and fd 1 and points fd 1 at stderr while it serves, git subprocesses get
 
 from __future__ import annotations
 
+import math
 import os
 from typing import Any
 
@@ -16,7 +17,7 @@ from mcp_types import CallToolResult, TextContent
 from pydantic import StrictBool, StrictInt  # JSON Schema's integer is no boolean, its boolean no text
 
 from brain_tui.mcp import tools
-from brain_tui.mcp.front import INSTRUCTIONS, SERVER_NAME, SERVER_VERSION
+from brain_tui.mcp.front import INSTRUCTIONS, SERVER_NAME, SERVER_VERSION, read_json
 from brain_tui.mcp.tools import Session
 
 
@@ -218,17 +219,16 @@ def unreadable_request(line: str) -> dict[str, Any] | None:
     The SDK drops a line it fails to validate without a word: a request with a lone surrogate in its text
     (`"\\ud800"`: valid JSON, not valid Unicode) or params that are not an object would never be answered, and
     its client would wait for ever. So would a request whose id the SDK cannot hold (4.5), answered with that id,
-    or one whose id is no string or number (true), answered with a null id. A line that is not JSON gets -32700
+    or one whose id is no string or number (true), or a number no answer can repeat (1e400, 5,000 digits), answered
+    with a null id. A line that is not JSON (NaN and Infinity included) gets -32700
     with a null id (JSON-RPC 2.0), and so does one nested deeper than Python's recursion limit (its reading would
     raise, and end the server). A line that is no message at all (`[]`, `{}`, `7`) gets -32600 with a null id; a
     notification, or an answer to the server, is left to the SDK.
     """
-    import json
-
     from mcp_types import jsonrpc_message_adapter
 
     try:
-        doc = json.loads(line)
+        doc = read_json(line)
     except (ValueError, RecursionError):  # JSON-RPC 2.0: a parse error is answered with a null id
         return {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "parse error: not JSON, or "
                                                                                    "nested too deep to read"}}
@@ -244,8 +244,8 @@ def unreadable_request(line: str) -> dict[str, Any] | None:
         except ValueError:
             if not request:
                 return None  # a notification, or no request at all: the SDK's to drop
-    if not held and not isinstance(ident, float):
-        ident = None  # JSON-RPC 2.0: an id that cannot be read is answered with a null id
+    if not held and not (isinstance(ident, float) and math.isfinite(ident)):
+        ident = None  # JSON-RPC 2.0: an id that cannot be read (or written back: 1e400) is answered with a null id
     return _invalid(ident)
 
 

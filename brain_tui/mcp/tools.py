@@ -70,6 +70,7 @@ def refusal(exc: BsiError) -> dict[str, Any]:
     """The structured content of a refused call."""
     kind, retryable = KINDS.get(exc.exit_code, ("error", False))
     kind = exc.kind or kind
+    retryable = retryable if exc.retryable is None else exc.retryable
     message = exc.message
     if isinstance(exc, RemoteUnreachable) and exc.advice:
         message = f"{exc.reason}; {REMOTE_ADVICE if exc.retry_helps else NO_REMOTE_ADVICE}"
@@ -171,14 +172,13 @@ class Session:
         if sess_id:
             from brain_tui.core.ids import valid_session_id
             from brain_tui.core.rules.authority import require_owner
+            from brain_tui.core.rules.claims import require_claim
 
             if not valid_session_id(sess_id):
                 raise InvalidData(f"invalid sess_id {sess_id[:80]!r}: a session ID (sess-…); "
                                   "a tool acts for the session's claim, never as a human")
             snapshot = self.brain.snapshot()
-            claim = snapshot.claim(sess_id)
-            if claim is None:
-                raise NotFound(f"claim {sess_id} not found")
+            claim = require_claim(snapshot, sess_id)  # a file that does not read: corrupt (65), as the CLI says
             require_owner(self.actor, claim, snapshot, verb)
             return sess_id
         if self.launched:

@@ -145,3 +145,23 @@ def test_an_agent_locks_no_file_its_claim_may_not_write_even_in_its_scope(brain:
         assert result.is_error and (doc["exit"], doc["kind"], doc["retryable"]) == (1, "preflight", False), doc
     assert not mine.is_error
     assert sorted(p.name for p in (brain / "locks").iterdir()) == sorted([*before, "src%2Fa.py.yml"])
+
+
+def test_releasing_another_claims_lock_is_refused_as_not_worth_trying_again(brain: Path) -> None:
+    """A lock held by another claim is not the caller's to release, now or later (SPEC 9, 21.4): the refusal names
+    the holder and says `retryable: false`. Before, it came as exit 2 with `retryable: true` (what a lock_acquire
+    that waits for the lock is told), and an agent following it called lock_release again and again."""
+    now = live_now()
+    other = ok(run_bsi("claim", "open", "--scope", "docs/", "--agent-session", A_SESSION, brain=brain, now=now))
+    ok(run_bsi("lock", "acquire", "docs/b.md", other, brain=brain, now=now))
+    before = sorted((p.name, p.read_bytes()) for p in (brain / "locks").glob("*.yml"))
+
+    async def body(mcp: Client) -> Any:
+        await mcp.call_tool("claim_open", {"scope": ["src/"], "story": "mine"})
+        return await mcp.call_tool("lock_release", {"file": "docs/b.md"})
+
+    refused = serve(brain, body, now=now, CLAUDE_CODE_SESSION_ID=B)
+    doc = refused.structured_content
+    assert refused.is_error and (doc["exit"], doc["retryable"]) == (2, False), doc
+    assert doc["holder"] == other and other in doc["error"]
+    assert sorted((p.name, p.read_bytes()) for p in (brain / "locks").glob("*.yml")) == before  # still the holder's

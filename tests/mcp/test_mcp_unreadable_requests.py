@@ -21,6 +21,14 @@ LONE = '{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"claim_o
        '{"scope":["src/"],"story":"\\ud800"}}}'
 
 
+def strict_json(line: str) -> Any:
+    """A line as JSON reads it: NaN and Infinity are no JSON (Python's reader takes them, a client's does not)."""
+    def refuse(constant: str) -> Any:
+        raise AssertionError(f"{constant} on stdout is no JSON: {line[:200]}")
+
+    return json.loads(line, parse_constant=refuse)
+
+
 def answers(brain: Path, lines: list[str], also: tuple[Any, ...] = ()) -> tuple[list[dict[str, Any]], str]:
     """Every line `bsi mcp` wrote until it answered a last `tools/list` (id "end") and the ids in `also`, and its
     stderr."""
@@ -37,7 +45,7 @@ def answers(brain: Path, lines: list[str], also: tuple[Any, ...] = ()) -> tuple[
         while not {"end", *also} <= {doc.get("id") for doc in out}:
             line = proc.stdout.readline()
             assert line, "the server closed stdout"
-            out.append(json.loads(line))
+            out.append(strict_json(line))
     finally:
         unanswered.cancel()
         proc.stdin.close()
@@ -154,3 +162,44 @@ def test_a_batch_is_served_one_message_at_a_time_and_an_empty_one_is_refused(bra
     refused = [doc for doc in out if doc.get("id") is None]
     assert [doc["error"]["code"] for doc in refused] == [-32600, -32600, -32600], out
     assert "Traceback" not in err
+
+
+def test_numbers_python_cannot_hold_never_put_a_non_json_answer_on_stdout(brain: Path) -> None:
+    """An id of 1e400 (valid JSON, past a float) was answered with `"id":Infinity`, and NaN or Infinity (no JSON
+    at all) were echoed back the same way: lines no client can read on the protocol stream. Now an id that no
+    number can hold is answered with a null id, and a line holding NaN or Infinity is a parse error (-32700)."""
+    lines = [json.dumps(INIT), json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+             '{"jsonrpc":"2.0","id":1e400,"method":"tools/list"}',
+             '{"jsonrpc":"2.0","id":-1e400,"method":"tools/list"}',
+             '{"jsonrpc":"2.0","id":NaN,"method":"tools/list"}',
+             '{"jsonrpc":"2.0","id":6,"method":"tools/list","params":{"cursor":Infinity}}']
+    out, err = answers(brain, lines)
+    errors = [(doc["id"], doc["error"]["code"]) for doc in out if "error" in doc]
+    assert errors == [(None, -32600), (None, -32600), (None, -32700), (None, -32700)], out
+    assert "result" in next(doc for doc in out if doc.get("id") == "end")
+    assert "Traceback" not in err
+
+
+def test_an_integer_too_long_for_python_still_gets_an_answer_with_the_requests_id(brain: Path) -> None:
+    """A 5,000-digit integer is valid JSON but past what Python and the SDK read (4,300 digits): the request was
+    answered -32700 with a null id, so its client waited for ever on id 2. Now it is answered -32600 with its id;
+    an id of that many digits, which no answer can repeat, with a null id."""
+    huge = "9" * 5000
+    lines = [json.dumps(INIT), json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+             '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"lock_acquire","arguments":'
+             '{"file":"src/a.py","ttl_min":' + huge + '}}}',
+             '{"jsonrpc":"2.0","id":' + huge + ',"method":"tools/list"}']
+    out, err = answers(brain, lines, also=(2,))
+    errors = [(doc["id"], doc["error"]["code"]) for doc in out if "error" in doc]
+    assert errors == [(2, -32600), (None, -32600)], out
+    assert not list((brain / "locks").glob("*.yml"))
+    assert "Traceback" not in err
+
+
+def test_a_first_initialize_holding_nan_is_not_answered_as_a_success(brain: Path) -> None:
+    """The front reads the first line as the server does: an `initialize` holding NaN is a parse error, never a
+    success answered by the front that the SDK, refusing the line, knows nothing of."""
+    first = json.dumps(INIT).replace('"capabilities": {}', '"capabilities": {"x": NaN}')
+    out, _err = answers(brain, [first])
+    assert [doc.get("id") for doc in out if doc.get("id") != "end"] == [None], out
+    assert out[0]["error"]["code"] == -32700

@@ -491,7 +491,7 @@ def stage_release(cs: ChangeSet, file: str, sess_id: str) -> LockRelease:
             NOT_HOLDER,
             f"{sess_id} does not hold the lock of {norm}: {held.holder} does ({state}, until {until}); "
             f"only the holder releases it (an expired lock is freed by `bsi lock cleanup`)",
-            {"file": norm, "holder": held.holder, "expires_at": until},
+            {"file": norm, "holder": held.holder, "expires_at": until}, retryable=False,  # never, however long
         )
     for lock in existing:
         cs.delete(lock.path)
