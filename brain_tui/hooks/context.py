@@ -102,7 +102,8 @@ def brain_state(ctx: HookContext, snapshot: BrainSnapshot) -> str:
         version = fact(head, 80) if head else ("no commit yet" if ctx.brain.is_git() else "not a git repository")
     pending = sum(1 for s in snapshot.signals if s.state == SignalState.PENDING)
     return (f"BSI brain {fact(ctx.brain.brain_name, 60)} at {fact(ctx.brain.root, 200)} "
-            f"(version {version}): claims {active or 'none blocking'}; {pending} signals pending.")
+            f"(version {version}): claims {active or 'none blocking'}; {pending} signal{'' if pending == 1 else 's'} "
+            "pending.")
 
 
 def claim_facts(claim: Claim, snapshot: BrainSnapshot) -> list[str]:

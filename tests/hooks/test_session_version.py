@@ -58,3 +58,9 @@ def test_the_mcp_brain_state_names_the_stale_claims(brain: Path) -> None:
     sess = _stale_claim(brain)
     notice = brain_state(Session(brain, now=NOW, environ=clean_env(), client="c"))["human_action_needed"]
     assert sess in notice and "human's action" in notice
+
+
+def test_session_start_counts_pending_signals_in_words(brain: Path) -> None:
+    assert "; 0 signals pending." in _context(brain)
+    ok(run_bsi("signal", "send", "--to", "sess-20261129-0900-pilo", "--type", "INFO", "one", brain=brain))
+    assert "; 1 signal pending." in _context(brain)
