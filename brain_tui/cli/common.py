@@ -189,9 +189,9 @@ class Context:
             OutputLost: stdout refused the result (a full disk, a closed descriptor); the command itself ran.
         """
         if self.json:
-            import json
+            from brain_tui.core.json_shape import json_text
 
-            print_out(json.dumps(data, ensure_ascii=False, indent=None, sort_keys=False) + "\n")
+            print_out(json_text(data) + "\n")
         elif text is not None:
             print_out(text + ("\n" if text and not text.endswith("\n") else ""))
 

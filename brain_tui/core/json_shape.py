@@ -35,6 +35,29 @@ def json_value(value: Any) -> Any:
     return value
 
 
+def json_text(data: Any) -> str:
+    """`data` as strict JSON text (UTF-8 kept): a number JSON has no spelling for (YAML's `.inf`, `.nan`, read from a
+    claim file edited by hand) is null, never `Infinity` or `NaN`, which no strict reader takes."""
+    import json
+
+    try:
+        return json.dumps(data, ensure_ascii=False, allow_nan=False)
+    except ValueError:
+        return json.dumps(_finite(data), ensure_ascii=False, allow_nan=False)
+
+
+def _finite(value: Any) -> Any:
+    import math
+
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, Mapping):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, (tuple, list)):
+        return [_finite(item) for item in value]
+    return value
+
+
 class JsonShaped:
     """Mixin for records: `as_dict()` from the fields (see the module docstring)."""
 

@@ -9,7 +9,6 @@ placeholders) and cut short: it is context for a model.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -403,4 +402,6 @@ def lock_release(s: Session, file: str, sess_id: str | None = None) -> dict[str,
 
 def as_text(data: dict[str, Any]) -> str:
     """The JSON text of a result (the content block beside the structured content)."""
-    return json.dumps(data, ensure_ascii=False)
+    from brain_tui.core.json_shape import json_text
+
+    return json_text(data)

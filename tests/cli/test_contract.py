@@ -516,3 +516,25 @@ def test_bad_data_is_one_line_on_stderr_and_nothing_written(world: tuple[Path, d
     run = run_bsi(*args, brain=root)
     assert run.code == 65 and run.out == "" and len(run.err.strip().splitlines()) == 1, run.err
     assert tree_bytes(root) == before
+
+
+def test_json_output_stays_json_when_a_claim_file_holds_a_number_json_has_not(brain: Path) -> None:
+    """YAML reads `.inf` and `.nan` (a claim file edited by hand, or pulled); JSON has no such numbers, and
+    `Infinity` would break every strict reader of `--json` and of an MCP tool's text: they show as null."""
+    from brain_tui.mcp.tools import Session, as_text, claim_list
+    from tests.bsi import clean_env
+
+    sess = ok(run_bsi("claim", "open", "--scope", "notes/", "--story", "x", brain=brain)).strip()
+    path = brain / "claims" / f"{sess}.yml"
+    path.write_text(path.read_text(encoding="utf-8") + "weight: .inf\nextra: [.nan, -.inf]\n", encoding="utf-8")
+
+    def strict(text: str) -> Any:
+        def no_constant(word: str) -> Any:
+            raise ValueError(word)
+        return json.loads(text, parse_constant=no_constant)
+
+    for args in (("claim", "list"), ("claim", "show", sess)):
+        doc = strict(ok(run_bsi("--json", *args, brain=brain)))
+        claim = doc["claims"][0] if "claims" in doc else doc
+        assert claim["weight"] is None and claim["extra"] == [None, None], claim
+    strict(as_text(claim_list(Session(brain, now=NOW, environ=clean_env(), client="c"))))
