@@ -148,16 +148,21 @@ def test_no_shell_spelling_rewrites_the_files_that_name_programs_run_outside_the
              "open('.gemini/settings.json', 'w').write('{}')\""),
         # the environment Gemini CLI loads at start (its hooks' too): BSI_HOOKS=warn would make every denial a note
         bash("python3 -c \"open('.env', 'w').write('BSI_HOOKS=warn\\n')\""),
+        # a skill, a command or a subagent may declare hooks, which Claude Code runs outside the sandbox
+        bash("python3 -c \"open('.claude/skills/SKILL.md', 'w').write('x')\""),
+        bash("python3 -c \"open('.claude/commands/x.md', 'w').write('x')\""),
+        bash("python3 -c \"open('.claude/agents/x.md', 'w').write('x')\""),
         Text("Done."),
     ]
 
     run = run_claude(e2e_brain, "Tidy the settings.", script, env={"BSI_SESSION": satellite})
 
     assert run.code == 0, run.transcript()
-    for step in range(4):
-        refused = run.api.result_of(step)  # a file that is not there yet is fenced as one nothing may open
-        assert refused.get("is_error") is True and ("Read-only file system" in result_text(refused) or
-                                                    "Permission denied" in result_text(refused)), refused
+    for step in range(7):
+        refused = run.api.result_of(step)  # a path that is not there yet is fenced as one nothing may open
+        assert refused.get("is_error") is True and any(
+            fenced in result_text(refused) for fenced in ("Read-only file system", "Permission denied",
+                                                          "Not a directory")), refused
     assert compose.read_bytes() == before
     assert not (e2e_brain / ".gemini" / "settings.json").exists()
     assert not (e2e_brain / ".env").exists()

@@ -43,7 +43,7 @@ def test_the_decision_refuses_the_brains_agent_settings_to_every_session(brain: 
     for session in (WriteSession(agent_session="someone", cwd=str(brain)), WriteSession(agent_session="someone")):
         decision = b.decide_write(rel, session)
         assert not decision.allowed and "outside this sandbox" in decision.reason, decision
-    assert b.decide_write(".claude/commands/review.md", WriteSession(agent_session="x", cwd=str(brain))).allowed
+    assert b.decide_write(".claude/CLAUDE.md", WriteSession(agent_session="x", cwd=str(brain))).allowed
 
 
 def test_the_users_own_settings_and_codex_home_are_refused_too(brain: Path, home: Path, tmp_path: Path) -> None:
@@ -124,7 +124,7 @@ def test_claude_codes_session_environment_and_config_dir_are_refused(brain: Path
                     f"rm -rf {config}", f"ln -sfn /tmp/elsewhere {config}/session-env"):
         assert not b.decide_write(ShellCommand(command), session).allowed, command
     assert b.decide_write(str(config / "notes.md"), session).allowed
-    assert b.decide_write(str(home / ".claude" / "commands" / "review.md"), session).allowed
+    assert b.decide_write(str(home / ".claude" / "CLAUDE.md"), session).allowed
 
 
 def test_the_environment_files_clients_load_at_start_are_refused(brain: Path, home: Path, tmp_path: Path) -> None:
@@ -184,3 +184,20 @@ def test_the_programs_and_start_files_of_whoever_runs_next_are_refused(brain: Pa
                       "outside this sandbox")
     assert_allowed(hook(brain, "pre-tool-use", event(brain, "Write", str(home / "notes.txt"), session="unbound"),
                         env=env))
+
+
+@pytest.mark.parametrize("rel", [".claude/skills/tidy/SKILL.md", ".claude/commands/review.md",
+                                 ".claude/agents/helper.md", "src/.claude/skills/x/run.sh", ".claude/skills"])
+def test_skills_commands_and_subagents_are_refused(brain: Path, home: Path, tmp_path: Path, rel: str,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Claude Code registers the hooks a skill's, a command's or a subagent's frontmatter declares when it is
+    invoked, and runs them outside the sandbox: an agent that writes one and invokes it (the Skill tool) runs a
+    command of its own choosing there. The brain's (in any folder), the user's and `$CLAUDE_CONFIG_DIR`'s."""
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "config"))
+    b = Brain(brain, now=NOW, commit=False)
+    session = WriteSession(agent_session="someone", cwd=str(brain))
+    for target in (str(brain / rel), str(home / rel), str(tmp_path / "config" / rel.removeprefix(".claude/"))):
+        if target.startswith(str(home / "src")) or "config/src" in target:
+            continue
+        decision = b.decide_write(target, session)
+        assert not decision.allowed and "outside this sandbox" in decision.reason, (target, decision)

@@ -30,7 +30,10 @@ __all__ = ["SHELL_FENCED", "agent_program_file"]
 #: folder up) are read in whatever folder of the brain a client starts: they are matched in every folder.
 _BRAIN_FILES = (".claude/settings.json", ".claude/settings.local.json", ".mcp.json", ".gemini/settings.json",
                 ".gemini/.env", ".env", "brain-compose.yml")
-_BRAIN_FOLDERS = (".claude/hooks", ".gemini/extensions")
+#: A skill's, a command's or a subagent's frontmatter may declare hooks, which Claude Code registers when it is
+#: invoked (the agent's own Skill tool can) and runs outside the sandbox.
+_CLAUDE_PROMPTS = (".claude/skills", ".claude/commands", ".claude/agents")
+_BRAIN_FOLDERS = (".claude/hooks", *_CLAUDE_PROMPTS, ".gemini/extensions")
 #: Those only the brain's root holds (bsi's own settings).
 _ROOT_ONLY = frozenset({"brain-compose.yml"})
 #: The brain's copies the OS sandbox keeps read-only to an agent's shell (`bsi hooks install`): every one but
@@ -47,11 +50,12 @@ _HOME_FILES = (".claude/settings.json", ".claude/settings.local.json", ".claude.
                ".ssh/config", ".ssh/rc", ".ssh/environment")
 #: Folders whose files the clients run outside the sandbox (hook scripts, plugins, extensions) or source for the
 #: agent's shell, the start folders of a terminal, and the user's services (systemd units, login items).
-_HOME_FOLDERS = (".claude/session-env", ".claude/hooks", ".claude/plugins", ".gemini/extensions", ".config/fish/conf.d",
-                 ".config/environment.d", ".config/systemd", ".config/autostart", "Library/LaunchAgents")
+_HOME_FOLDERS = (".claude/session-env", ".claude/hooks", ".claude/plugins", *_CLAUDE_PROMPTS, ".gemini/extensions",
+                 ".config/fish/conf.d", ".config/environment.d", ".config/systemd", ".config/autostart",
+                 "Library/LaunchAgents")
 #: Below `$CLAUDE_CONFIG_DIR` (Claude Code's settings and session environment, when it is not `~/.claude`).
 _CLAUDE_FILES = ("settings.json", "settings.local.json", ".claude.json")
-_CLAUDE_FOLDERS = ("session-env", "hooks", "plugins")
+_CLAUDE_FOLDERS = ("session-env", "hooks", "plugins", "skills", "commands", "agents")
 #: Below `$CODEX_HOME` (Codex's settings, when they are not in `~/.codex`).
 _CODEX_FILES = ("config.toml", "hooks.json", ".env")
 #: Below `$XDG_CONFIG_HOME` (git's user settings, when that folder is not `~/.config`).
