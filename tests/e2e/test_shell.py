@@ -196,3 +196,35 @@ def test_no_agents_shell_moves_history_back_past_a_humans_pause(
     head = subprocess.run(["git", "-C", str(e2e_brain), "rev-parse", "HEAD"], capture_output=True, text=True,
                           check=True).stdout.strip()
     assert head == paused and load_claim(e2e_brain, satellite)["status"] == "paused"
+
+
+def test_history_moved_back_by_a_program_the_hook_cannot_read_still_leaves_the_pause_in_force(
+        e2e_brain: Path, run_claude: Callable[..., Session], human: Callable[..., str]) -> None:
+    """The hook cannot read a program's own git calls (`python3 -c 'subprocess.run(["git", …])'`), and the sandbox
+    leaves `.git` writable (satellites commit): HEAD can be moved back past a pause. The work tree's claim files are
+    fenced, so they still hold the pause, and a lift needs both (`records/in_force.py`): the satellite stays held."""
+    pilot = demo_claim(e2e_brain, PILOT)
+    satellite = demo_claim(e2e_brain, SATELLITE)
+    before = subprocess.run(["git", "-C", str(e2e_brain), "rev-parse", "HEAD"], capture_output=True, text=True,
+                            check=True).stdout.strip()
+    human(e2e_brain, "gate", "pause", pilot, "hold: schema review")
+    moves = [f"import subprocess; subprocess.run(['git', 'update-ref', 'HEAD', '{before}'])",
+             f"import subprocess; subprocess.run(['git', 'reset', '-q', '--hard', '{before}'])"]
+    stranger = run_claude(e2e_brain, "Undo the last commit.",
+                          [bash(f'python3 -c "{move}"') for move in moves] + [Text("Done.")])
+    assert stranger.code == 0, stranger.transcript()
+    head = subprocess.run(["git", "-C", str(e2e_brain), "rev-parse", "HEAD"], capture_output=True, text=True,
+                          check=True).stdout.strip()
+    assert head == before  # HEAD was moved: what git holds no longer has the pause
+    assert load_claim(e2e_brain, satellite)["status"] == "paused"  # the fenced work tree still does
+
+    target = e2e_brain / SATELLITE_FILE
+    content = target.read_bytes()
+    held = run_claude(e2e_brain, "Paginate the routes.",
+                      [ToolUse("Read", {"file_path": str(target)}),
+                       ToolUse("Write", {"file_path": str(target), "content": "x = 1\n"}), Text("Could not.")],
+                      env={"BSI_SESSION": satellite})
+    assert held.code == 0, held.transcript()
+    refused = held.api.result_of(1)
+    assert refused.get("is_error") is True and "paused" in result_text(refused), refused
+    assert target.read_bytes() == content

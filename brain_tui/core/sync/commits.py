@@ -284,7 +284,7 @@ def commit_porcelain(root: str | Path, paths: Sequence[str], message: str, when:
     """`commit_paths` with `git commit --no-verify` over a copy of the index holding HEAD and the paths: where the
     plumbing cannot promise the same commit (signing, a hook, no HEAD yet, a folder or a name beyond ASCII).
 
-    The copy is HEAD's tree (`read-tree -m`: the stat data of the unchanged entries kept) plus exactly the paths,
+    The copy is HEAD's tree (`read-tree --reset`: the stat data of the unchanged entries kept) plus exactly the paths,
     files staged as their bytes are (`exact_stage`), a folder as `git add -A` expands it; what else is staged in
     the index stays there and out of the commit, as `git commit --only` would leave it. Git runs on the named
     paths only (stage, a cached diff, commit): never a status of the whole work tree.
@@ -308,7 +308,9 @@ def commit_porcelain(root: str | Path, paths: Sequence[str], message: str, when:
         if (gdir / "index").exists():
             shutil.copyfile(gdir / "index", copy)
         env = {"GIT_INDEX_FILE": str(copy)}
-        run_git(root, "read-tree", *(("-m", "HEAD") if has_head else ("--empty",)), env=env)
+        # `--reset`: HEAD's tree whatever the copy holds (a branch moved back under the index by a program of the
+        # agent's leaves entries `-m` refuses as "not uptodate"), the stat data of matching entries kept
+        run_git(root, "read-tree", *(("--reset", "HEAD") if has_head else ("--empty",)), env=env)
         _stage(Path(root), top, candidates, env)
         diff = run_git(root, "diff", "--cached", "--quiet", "--", *literal(candidates), env=env, check=False)
         if diff.returncode == 0:
