@@ -258,3 +258,32 @@ async def test_live_sessions_read_in_the_worker_update_the_queue(make_app, demo_
         assert [i.sess_id for i in app.queue if i.kind == "context"] == [SEARCH]
         header = str(app.screen.query_one("BrainHeader").render())
         assert f"⚑ {len(app.queue)}" in header
+
+
+async def test_a_session_that_starts_waiting_reaches_the_queue_without_a_protocol_write(  # noqa: ANN001
+        make_app, demo_root: Path) -> None:
+    """A hook records needs input in `.brain/agents/` only: no claim or signal file changes, so no new snapshot.
+    The 5-second live read showed `?` in the claims row while the queue, the header count and the bell kept the
+    liveness read with the last snapshot — `bsi attention` listed the item, the cockpit did not."""
+    agents.record_state(demo_root, SEARCH, "agent-search", "working", NOW - timedelta(minutes=4))
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert not [i for i in app.queue if i.kind == "needs_input"]
+        agents.record_state(demo_root, SEARCH, "agent-search", "needs_input", NOW - timedelta(minutes=1),
+                            kind="permission_prompt", message="Claude needs your permission to use Bash")
+        app.live = True  # the live cockpit's 5-second read of the agents, driven once by hand
+        app.readings.load_live_sessions()
+        await settle(pilot)
+        app.live = False
+        assert [i.sess_id for i in app.queue if i.kind == "needs_input"] == [SEARCH]
+        assert [i.sess_id for i in fresh_attention(demo_root) if i.kind == "needs_input"] == [SEARCH]
+        header = str(app.screen.query_one("BrainHeader").render())
+        assert f"⚑ {len(app.queue)}" in header
+
+
+def fresh_attention(root: Path) -> list[object]:
+    """What `bsi attention` lists now."""
+    from .conftest import fresh
+
+    return fresh(root).attention()  # type: ignore[return-value]
