@@ -287,3 +287,14 @@ def fresh_attention(root: Path) -> list[object]:
     from .conftest import fresh
 
     return fresh(root).attention()  # type: ignore[return-value]
+
+
+def test_a_message_without_a_time_reads_said_not_said_dash() -> None:
+    """A transcript line without a timestamp (`bsi agent peek` prints ``said:``) showed ``said —:`` in the Peek
+    block; the tool line's unknown time showed as a dangling `` · —``."""
+    from brain_tui.core.sessions.transcript import Peek, ToolCall
+    from brain_tui.tui.live import peek_text
+
+    shown = peek_text(Peek(text=("Done.",), tool=ToolCall(name="Bash", target="ls", at=None, done=True)), NOW).plain
+    assert "said:" in shown and "said —" not in shown
+    assert "last tool Bash ls" in shown and "· —" not in shown
