@@ -148,7 +148,7 @@ class BrainApp(App[int]):
         self.slides = selection.Slides(self)
         self.snapshot: BrainSnapshot = (brain.snapshot(only_statuses=BLOCKING_STATUSES) if self.progressive
                                         else steady_read(brain))
-        #: The bound agent sessions' liveness, read with each snapshot (`brain.agents`).
+        #: The bound agent sessions' liveness, read with each snapshot and with the live sessions (`brain.agents`).
         self.liveness: Mapping[str, Liveness] = brain.read_liveness()
         #: What needs the pilot, ranked (`Brain.attention` on the snapshot shown).
         self.queue: list[AttentionItem] = brain.attention(self.snapshot, self.liveness)

@@ -91,7 +91,7 @@ def peek_text(peek: Peek | None, now: datetime) -> Content:
         return Content.styled("no transcript known or readable for its agent session", MUTED)
     out = Content()
     if peek.text:
-        out += Content.styled(f"said {ago(peek.text_at, now)}:", MUTED)
+        out += Content.styled("said:" if peek.text_at is None else f"said {ago(peek.text_at, now)}:", MUTED)
         for line in peek.text:
             out += "\n  "
             out += safe_text(line, 200)
@@ -105,7 +105,8 @@ def peek_text(peek: Peek | None, now: datetime) -> Content:
         if tool.target:
             out += " "
             out += safe_text(tool.target, 160)
-        out += Content.styled(f" · {ago(tool.at, now)}", MUTED)
+        if tool.at is not None:
+            out += Content.styled(f" · {ago(tool.at, now)}", MUTED)
     else:
         out += Content.styled("no tool call read", MUTED)
     tail = Content()

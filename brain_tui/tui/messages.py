@@ -102,6 +102,9 @@ class CoreDone(Message):
 
 @record(frozen=False)
 class LiveSessionsRead(Message):
-    """The live sessions were read (`Brain.live_sessions`; None: the read failed, keep what is shown)."""
+    """The live sessions were read (`Brain.live_sessions`; None: the read failed, keep what is shown), and with
+    them the agents' liveness (`Brain.read_liveness`; None: not read) — a hook changes it without any protocol
+    write, so no new snapshot brings it."""
 
     sessions: Mapping[str, Any] | None
+    liveness: Mapping[str, Liveness] | None = None

@@ -87,7 +87,7 @@ class Readings:
                     found: Mapping[str, Any] | None = app.brain.live_sessions(snapshot)
                 except Exception:  # noqa: BLE001 - a missing git or unreadable record: keep what is shown
                     found = None
-                app.post_message(LiveSessionsRead(found))
+                app.post_message(LiveSessionsRead(found, app.brain.read_liveness()))
 
             app.run_worker(work, thread=True, group="live-sessions", exclusive=True, exit_on_error=False)
 
@@ -95,9 +95,15 @@ class Readings:
         """The live sessions' worker answered: a runway or state that changed reaches the queue and the screen."""
         app = self.app
         self.live_busy = False
+        changed = False
+        if event.liveness is not None and event.liveness != app.liveness:
+            app.liveness = event.liveness  # a hook's needs input / idle / ended: the queue counts it now
+            changed = True
         if event.sessions is not None and event.sessions != app.live_sessions:
             app.live_sessions = event.sessions
-            app.queue = self.attention_of(app.snapshot)  # a runway changed: context items come and go
+            changed = True
+        if changed:
+            app.queue = self.attention_of(app.snapshot)  # a runway or an agent's state changed: items come and go
             app.announce(app.queue)
             app.show_snapshot()
 

@@ -101,7 +101,8 @@ def sync_function(brain: Brain) -> tuple[Callable[[Brain], SyncReport] | None, s
     possible."""
     try:
         if not brain.remote.has_remote():
-            return None, "sync not configured: this brain has no git remote"
+            return None, ("sync not configured: this brain has no git remote — add one "
+                          "(git remote add origin URL, in the brain's folder), then s syncs")
     except BsiError as exc:
         return None, f"sync: {exc.message}"
     return lambda b: b.remote.sync(), ""

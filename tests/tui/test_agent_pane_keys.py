@@ -91,3 +91,15 @@ async def test_without_a_launched_agent_the_key_says_so_at_once(make_app, demo_r
         assert not isinstance(app.screen, (AnswerDialog, PaneConfirmDialog))
         told = [n.message for n in app._notifications]
         assert any("no launched agent" in m and DEPLOY in m for m in told), told
+
+
+@pytest.mark.parametrize("key", ["A", "W", "I", "E"])
+async def test_without_a_launched_agent_the_key_says_how_to_get_one(make_app, demo_root: Path, key: str) -> None:  # noqa: ANN001
+    # `A` (attach) said only "no launched agent … runs on this machine", where W, I and E add what to do.
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await select(pilot, "#active", DEPLOY)
+        await pilot.press(key)
+        await settle(pilot)
+        told = [n.message for n in app._notifications]
+        assert any("no launched agent" in m and "L launches one" in m for m in told), told

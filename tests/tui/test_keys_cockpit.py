@@ -157,6 +157,7 @@ async def test_sync_without_remote_says_so(make_app) -> None:  # noqa: ANN001
         await settle(pilot)
         messages = [n.message for n in app._notifications]
         assert any("sync not configured" in m for m in messages)
+        assert any("git remote add origin" in m for m in messages), messages  # and what to do about it
 
 
 async def test_filter_narrows_the_tables_and_esc_clears(make_app) -> None:  # noqa: ANN001

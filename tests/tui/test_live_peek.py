@@ -258,3 +258,43 @@ async def test_live_sessions_read_in_the_worker_update_the_queue(make_app, demo_
         assert [i.sess_id for i in app.queue if i.kind == "context"] == [SEARCH]
         header = str(app.screen.query_one("BrainHeader").render())
         assert f"⚑ {len(app.queue)}" in header
+
+
+async def test_a_session_that_starts_waiting_reaches_the_queue_without_a_protocol_write(  # noqa: ANN001
+        make_app, demo_root: Path) -> None:
+    """A hook records needs input in `.brain/agents/` only: no claim or signal file changes, so no new snapshot.
+    The 5-second live read showed `?` in the claims row while the queue, the header count and the bell kept the
+    liveness read with the last snapshot — `bsi attention` listed the item, the cockpit did not."""
+    agents.record_state(demo_root, SEARCH, "agent-search", "working", NOW - timedelta(minutes=4))
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert not [i for i in app.queue if i.kind == "needs_input"]
+        agents.record_state(demo_root, SEARCH, "agent-search", "needs_input", NOW - timedelta(minutes=1),
+                            kind="permission_prompt", message="Claude needs your permission to use Bash")
+        app.live = True  # the live cockpit's 5-second read of the agents, driven once by hand
+        app.readings.load_live_sessions()
+        await settle(pilot)
+        app.live = False
+        assert [i.sess_id for i in app.queue if i.kind == "needs_input"] == [SEARCH]
+        assert [i.sess_id for i in fresh_attention(demo_root) if i.kind == "needs_input"] == [SEARCH]
+        header = str(app.screen.query_one("BrainHeader").render())
+        assert f"⚑ {len(app.queue)}" in header
+
+
+def fresh_attention(root: Path) -> list[object]:
+    """What `bsi attention` lists now."""
+    from .conftest import fresh
+
+    return fresh(root).attention()  # type: ignore[return-value]
+
+
+def test_a_message_without_a_time_reads_said_not_said_dash() -> None:
+    """A transcript line without a timestamp (`bsi agent peek` prints ``said:``) showed ``said —:`` in the Peek
+    block; the tool line's unknown time showed as a dangling `` · —``."""
+    from brain_tui.core.sessions.transcript import Peek, ToolCall
+    from brain_tui.tui.live import peek_text
+
+    shown = peek_text(Peek(text=("Done.",), tool=ToolCall(name="Bash", target="ls", at=None, done=True)), NOW).plain
+    assert "said:" in shown and "said —" not in shown
+    assert "last tool Bash ls" in shown and "· —" not in shown

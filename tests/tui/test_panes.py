@@ -203,3 +203,18 @@ async def test_lint_screen_on_a_clean_brain(make_app, demo_root: Path) -> None: 
         await settle(pilot)
         assert app.screen.findings == []
         assert "every header is valid" in screen_text(app)
+
+
+async def test_lint_selection_shows_the_whole_finding_at_80x24(make_app) -> None:  # noqa: ANN001
+    # The selection line was one line that wrapped out of sight: at 80 columns "expected one of invariant |" and
+    # the other allowed values were never shown anywhere, so the fix could not be read off the screen.
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("l")
+        await settle(pilot)
+        assert isinstance(app.screen, LintScreen)
+        finding = next(f for f in app.screen.findings or [] if f.path == "wiki/concepts.md")
+        assert "expected one of" in finding.message
+        lines = [line.strip() for line in screen_text(app).splitlines()]
+        shown = " ".join(lines[lines.index(next(x for x in lines if x.startswith("wiki/concepts.md:3"))):-1])
+        assert finding.message in shown, shown

@@ -9,7 +9,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
+from textual.containers import Horizontal, ScrollableContainer
 from textual.content import Content
 from textual.events import Resize
 from textual.screen import ModalScreen
@@ -43,6 +43,12 @@ class CoreDialog(ModalScreen[str | None]):
         Binding("escape", "cancel", "Cancel", id="dialog-cancel"),
         Binding("tab", "next_field", "Next field", show=False, priority=True, id="form-next"),
         Binding("shift+tab", "app.focus_previous", "Previous field", show=False, priority=True, id="form-previous"),
+        # The details above the fields (gate message, result, cascade) scroll from the keyboard, the focus staying
+        # on the button or field: on a small terminal what a decision does can sit below their fold.
+        Binding("up", "scroll_details(-1)", "Scroll the details up", show=False, id="dialog-details-up"),
+        Binding("down", "scroll_details(1)", "Scroll the details down", show=False, id="dialog-details-down"),
+        Binding("pageup", "page_details(-1)", "Page the details up", show=False, id="dialog-details-pageup"),
+        Binding("pagedown", "page_details(1)", "Page the details down", show=False, id="dialog-details-pagedown"),
         *EDIT_BINDINGS,
     ]
     DEFAULT_CLASSES = "dialog"
@@ -139,10 +145,26 @@ class CoreDialog(ModalScreen[str | None]):
         self.focus_next()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """An editing key is the focused input field's (elsewhere it goes on to the focused widget)."""
+        """An editing key is the focused input field's (elsewhere it goes on to the focused widget); the details
+        scroll only in a dialog that has them."""
         if action == "edit":
             return edits_focused(self.focused)
+        if action in ("scroll_details", "page_details"):
+            return bool(self.query("#details"))
         return super().check_action(action, parameters)
+
+    def action_scroll_details(self, lines: int) -> None:
+        """↑/↓: the details one line up or down."""
+        for details in self.query("#details").results(ScrollableContainer):
+            details.scroll_relative(y=lines, animate=False)
+
+    def action_page_details(self, direction: int) -> None:
+        """pgup/pgdn: the details one page up or down."""
+        for details in self.query("#details").results(ScrollableContainer):
+            if direction < 0:
+                details.scroll_page_up(animate=False)
+            else:
+                details.scroll_page_down(animate=False)
 
     def action_edit(self, name: str, *params: object) -> None:
         """An editing key, queued in the focused input field (`editing.queue_edit`)."""

@@ -37,6 +37,7 @@ def help_sections(readonly: bool) -> list[Section]:
         ("home / end", "First / last row"),
         ("[ / ]", "Newer / older page of the history pane (7)"),
         ("tab", "Next pane / field"),
+        ("↑↓ pgup pgdn", "In a dialog: scroll its details (the focus stays on its button or field)"),
         ("esc / q", "Back (q quits only from the cockpit), cancel, clear the filter"),
     ]
     panes = Content.styled("Panes", "bold") + Content.styled("  (below 120 columns one pane at a time)", "dim")

@@ -17,7 +17,7 @@ from textual.content import Content
 from textual.widgets import Button, Label, Static
 
 from brain_tui.core.brain import Brain
-from brain_tui.core.errors import BsiError
+from brain_tui.core.errors import BsiError, NotFound
 from brain_tui.core.records.model import Claim, Signal
 from brain_tui.core.sessions.launch import NoLaunchCommand
 
@@ -139,7 +139,9 @@ def attach(app: BrainApp, sess_id: str) -> None:
         command = app.brain.launches.attach_command(sess_id, current_tmux=os.environ.get("TMUX"),
                                                     read_only=app.readonly)
     except BsiError as exc:
-        app.notify(safe_str(exc.message, 300), title="attach", severity="warning", markup=False)
+        # Nothing launched from here for it: say how to get one (as W, I and E do), unless read-only.
+        hint = " (L launches one)" if isinstance(exc, NotFound) and not app.readonly else ""
+        app.notify(safe_str(exc.message, 300) + hint, title="attach", severity="warning", markup=False)
         return
     if not command.takes_terminal:
         done = subprocess.run(list(command.argv), capture_output=True, text=True, check=False,

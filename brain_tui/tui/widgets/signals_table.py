@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from textual.content import Content
+
 from brain_tui.core.records.model import BrainSnapshot, Signal
 from brain_tui.core.records.statuses import SignalState
 
@@ -26,6 +28,30 @@ class SignalsTable(KeyedTable):
     )
 
 
+#: The cells of the From → To column at its narrowest (`SignalsTable.COLUMNS`).
+ROUTE_WIDTH = 22
+
+
+def route_text(sender: str, to: str, width: int = ROUTE_WIDTH) -> Content:
+    """From → To in `width` cells with both ends readable: a long sender (a human's ``Name <email>``) no longer
+    pushes the recipient out of the column; when both are long, the recipient keeps at least half.
+
+    Args:
+        sender: the sender as shown (`short_party`), brain text.
+        to: the recipient as shown, brain text.
+        width: the cells the column gives the route.
+
+    Returns:
+        The route, made inert by `safe_text`, each end cut with "…" only as far as needed.
+    """
+    left, right = safe_text(sender, 60), safe_text(to, 60)
+    room = width - 1  # the arrow
+    if left.cell_length + right.cell_length > room:
+        right_room = min(right.cell_length, max(room // 2, room - left.cell_length))
+        left, right = safe_text(sender, room - right_room), safe_text(to, right_room)
+    return left + "→" + right
+
+
 def ordered_signals(snapshot: BrainSnapshot, needle: str = "") -> list[Signal]:
     """Pending signals oldest first, then delivered ones newest first (archived ones are history)."""
     pending = [s for s in snapshot.signals if s.state == SignalState.PENDING and signal_matches(s, needle)]
@@ -40,8 +66,8 @@ def signal_rows(snapshot: BrainSnapshot, brain_name: str, needle: str = "") -> l
     for sig in ordered_signals(snapshot, needle):
         icon, role_name = SIGNAL_STATE_ICONS.get(sig.state, ("?", "muted"))
         type_style = WARN if sig.state == SignalState.PENDING and sig.type in ("BLOCKED_ON", "HUMAN_GATE") else None
-        route = safe_text(short_party(sig.sender, snapshot, brain_name, slug_only=True), 60) + "→"
-        route += safe_text(short_party(sig.to, snapshot, brain_name, slug_only=True), 60)
+        route = route_text(short_party(sig.sender, snapshot, brain_name, slug_only=True),
+                           short_party(sig.to, snapshot, brain_name, slug_only=True))
         muted = sig.state != SignalState.PENDING
         rows.append((sig.sig_id, {
             "state": styled(icon, role(role_name)),

@@ -1,0 +1,49 @@
+"""The signals queue's From → To keeps both ends readable in its 22 cells.
+
+A long sender (a human's `Name <email>`, a long slug) filled the column and cut the recipient off entirely, at
+every width: a PAUSED signal read ``human:Demo Pilot <pil…`` and whom it was for was nowhere in the row.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from brain_tui.core.records.statuses import SignalState
+from brain_tui.tui.present import short_party
+from brain_tui.tui.widgets.signals_table import route_text
+
+from .conftest import PILOT, fresh, screen_text, settle
+
+pytestmark = pytest.mark.anyio
+
+
+def test_a_short_route_is_shown_whole() -> None:
+    assert route_text("engine-docs", "pilote-be7").plain == "engine-docs→pilote-be7"
+
+
+def test_a_long_sender_leaves_the_recipient_whole() -> None:
+    shown = route_text("human:Demo Pilot <pilot@example.org>", "pilote-be7").plain
+    assert shown.endswith("→pilote-be7") and shown.startswith("human:Demo") and len(shown) <= 22
+
+
+def test_two_long_ends_share_the_cells() -> None:
+    shown = route_text("hostile-long-slug", "another-long-slug").plain
+    sender, _, recipient = shown.partition("→")
+    assert len(shown) <= 22 and sender.startswith("hostile") and recipient.startswith("another")
+
+
+async def test_a_human_signal_names_its_recipient_at_80x24(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    brain = fresh(demo_root)
+    brain.gates.pause(PILOT, "careful")
+    snapshot = brain.snapshot()
+    paused = next(s for s in snapshot.signals if s.type == "PAUSED" and s.state == SignalState.PENDING)
+    assert len(paused.sender) > 22  # a human: `human:Name <email>`
+    recipient = short_party(paused.to, snapshot, "prod", slug_only=True)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("2")
+        await settle(pilot)
+        row = next(line for line in screen_text(app).splitlines() if "PAUSED" in line)
+        assert f"→{recipient}" in row, row
