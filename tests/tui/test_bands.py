@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from brain_tui.tui.bands import BandNeeds, band_heights, tree_pane_width
+from brain_tui.tui.bands import BandNeeds, band_heights, corner_after, pane_shown, tree_pane_width
 from brain_tui.tui.widgets.satellite_tree import SatelliteTree
 
 from .conftest import CROWD, screen_text, settle
@@ -191,3 +191,11 @@ async def test_a_collapsed_branch_gives_its_columns_back(make_app, demo_root: Pa
         widest = max(len(row) for row in natural_rows(app))
         assert app.screen.query_one("#pane-tree").outer_size.width == tree_pane_width(120, widest, scrollbar=False) < 60
         assert_rows_fit(app)
+
+
+def test_history_takes_the_environment_and_the_corner_in_the_wide_layout() -> None:
+    shown = {group for group in range(1, 8) if pane_shown(group, wide=True, current=7, corner=7)}
+    assert shown == {1, 2, 3, 7}
+    assert {group for group in range(1, 8) if pane_shown(group, wide=True, current=6, corner=6)} == {1, 2, 3, 4, 6}
+    assert {group for group in range(1, 8) if pane_shown(group, wide=False, current=7, corner=7)} == {7}
+    assert corner_after(4, 7) == 5 and corner_after(4, 6) == 6 and corner_after(7, 5) == 7 and corner_after(2, 7) == 7

@@ -12,7 +12,7 @@ from textual.widgets import Button, Input
 from brain_tui.tui.screens.claim_form import OpenClaimScreen
 from brain_tui.tui.screens.close_form import CloseClaimScreen
 
-from .conftest import PILOT, SEARCH, select, settle, status
+from .conftest import DEPLOY, DOMAIN, PILOT, SEARCH, select, settle, status
 
 pytestmark = pytest.mark.anyio
 
@@ -129,3 +129,49 @@ async def test_open_form_takes_a_name_holding_a_space_whole(make_app, demo_root:
         await settle(pilot)
     opened = [c for c in app.snapshot.claims if c.sess_id.endswith("-meeting")]
     assert len(opened) == 1 and [str(e) for e in opened[0].scope] == ["wiki/Meeting notes.md"]
+
+
+async def test_open_refused_by_a_pilot_offers_it_as_the_parent(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    """A conflict with a claim that may take this one as its child offers it (ctrl+r), whatever row was selected."""
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await select(pilot, "#active", DEPLOY)  # a leaf: nothing is offered when the form opens
+        await pilot.press("o")
+        screen = app.screen
+        assert "ctrl+r" not in str(screen.query_one("#parent-help").render())
+        screen.query_one("#scope", Input).value = "brain-engine/server.py"  # held by the pilot alone
+        screen.query_one("#slug", Input).value = "server"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert "ctrl+r" in str(screen.query_one("#error").render())
+        assert "ctrl+r" in str(screen.query_one("#parent-help").render())
+        await pilot.press("ctrl+r")
+        assert screen.query_one("#parent", Input).value == PILOT
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+    opened = [c for c in app.snapshot.claims if c.sess_id.endswith("-server")]
+    assert len(opened) == 1 and opened[0].parent == PILOT
+
+
+async def test_open_refused_by_a_domain_offers_the_domain_not_the_pilot(make_app) -> None:  # noqa: ANN001
+    """Under the pilot the domain would still conflict: the holder offered is the one the core accepts."""
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await select(pilot, "#active", DEPLOY)
+        await pilot.press("o")
+        app.screen.query_one("#scope", Input).value = "brain-engine/api/util.py"  # the pilot's and the domain's
+        await settle(pilot)
+        await pilot.press("ctrl+r")
+        assert app.screen.query_one("#parent", Input).value == DOMAIN
+
+
+async def test_renew_form_at_80x24_is_as_tall_as_its_content(make_app) -> None:  # noqa: ANN001
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await select(pilot, "#active", SEARCH)
+        await pilot.press("r")
+        await settle(pilot)
+        box = app.screen.query_one("#dialog-box")
+        content = sum(child.outer_size.height + child.styles.margin.height for child in box.children if child.display)
+        assert box.outer_size.height == content + 2, (box.outer_size.height, content)  # its border, no blank rows
+        assert visible(app, app.screen.query_one("#submit", Button))

@@ -47,3 +47,21 @@ async def test_a_human_signal_names_its_recipient_at_80x24(make_app, demo_root: 
         await settle(pilot)
         row = next(line for line in screen_text(app).splitlines() if "PAUSED" in line)
         assert f"→{recipient}" in row, row
+
+
+async def test_a_wide_route_column_cuts_only_at_its_own_width(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    """At ≥ 100 cells the From → To column is 34 wide: the route is cut there, not at the narrow 22."""
+    brain = fresh(demo_root)
+    brain.gates.pause(PILOT, "careful")
+    snapshot = brain.snapshot()
+    paused = next(s for s in snapshot.signals if s.type == "PAUSED" and s.state == SignalState.PENDING)
+    sender = short_party(paused.sender, snapshot, "prod", slug_only=True)
+    recipient = short_party(paused.to, snapshot, "prod", slug_only=True)
+    assert len(sender) + len(recipient) + 1 > 34  # cut in either column
+    app = make_app()
+    async with app.run_test(size=(110, 30)) as pilot:
+        await pilot.press("2")
+        await settle(pilot)
+        assert dict(app.screen.query_one("#signals")._shown)["route"] == 34
+        row = next(line for line in screen_text(app).splitlines() if "PAUSED" in line)
+        assert route_text(sender, recipient, 34).plain in row, row

@@ -113,3 +113,8 @@ def test_lint_screen(snap_compare, make_app) -> None:  # noqa: ANN001
 def test_main_screen_120x40_crowded(snap_compare, make_app, crowded_root) -> None:  # noqa: ANN001
     """46 active claims at 120x40: the claims pane takes the rows the other panes do not need."""
     assert snap_compare(make_app(), terminal_size=(120, 40))
+
+
+def test_history_pane_120x40(snap_compare, make_app) -> None:  # noqa: ANN001
+    """`7` in the wide layout: History across the bottom band (the environment gives way), every column shown."""
+    assert snap_compare(make_app(), press=["7"], terminal_size=(120, 40))

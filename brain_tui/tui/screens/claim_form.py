@@ -9,11 +9,14 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Input, Label, Select, Static
 
+from brain_tui.core.brain import Brain
 from brain_tui.core.clock import format_duration, parse_duration
 from brain_tui.core.errors import BsiError
 from brain_tui.core.paths.scope import parse_scope_args
-from brain_tui.core.record import record
+from brain_tui.core.record import record, replace
+from brain_tui.core.records.model import BrainSnapshot
 from brain_tui.core.rules import claims
+from brain_tui.core.rules.conflicts import Conflict
 
 from ..present import short_id
 from ..safe import safe_text, styled
@@ -37,6 +40,21 @@ class OpenDefaults:
     suggested_parent: str = ""
 
 
+def holder_parent(brain: Brain, req: claims.OpenRequest, conflicts: list[Conflict], snapshot: BrainSnapshot) -> str:
+    """The first conflicting holder the core would open `req` under without a conflict, else "".
+
+    Who may take a child, and whether its tree then delegates the scope, is the core's to say: the open is dry-run
+    under each holder (`Brain.preview_open`), in the snapshot in memory.
+    """
+    for holder in dict.fromkeys(c.sess_id for c in conflicts[:8] if c.sess_id != req.parent):
+        try:
+            if not brain.preview_open(replace(req, parent=holder), snapshot):
+                return holder
+        except BsiError:
+            continue  # no parent for it (ended, unreadable, a solo claim asked for…)
+    return ""
+
+
 class OpenClaimScreen(FormDialog):
     """Open a claim through `Brain.open_claim`, previewing conflicts with `Brain.check_scope` as you type."""
 
@@ -45,7 +63,7 @@ class OpenClaimScreen(FormDialog):
     BINDINGS = [
         *FormDialog.BINDINGS,
         Binding("ctrl+s", "submit", "Open claim", id="open-submit"),
-        Binding("ctrl+r", "use_parent", "Use the selected parent", id="open-use-parent"),
+        Binding("ctrl+r", "use_parent", "Use the offered parent", id="open-use-parent"),
     ]
 
     def __init__(self, defaults: OpenDefaults | None = None) -> None:
@@ -53,6 +71,8 @@ class OpenClaimScreen(FormDialog):
         self.defaults = defaults or OpenDefaults()
         #: The session ID the core gave the claim once it opened (None until then).
         self.opened_id: str | None = None
+        #: A conflicting holder the core would open this claim under without a conflict (`update_preview`).
+        self.offered_parent = ""
 
     def compose(self) -> ComposeResult:
         d = self.defaults
@@ -84,10 +104,7 @@ class OpenClaimScreen(FormDialog):
                         yield Label(Content("Level"), markup=False)
                         yield Select([("auto", AUTO), ("leaf", "leaf"), ("domain", "domain")], value=AUTO,
                                      allow_blank=False, id="level")
-                parent_help = "Parent (a session ID; empty: a standalone claim)"
-                if d.suggested_parent:
-                    parent_help += f" · ctrl+r: under {d.suggested_parent.split('-', 3)[-1]}"
-                yield Label(safe_text(parent_help, 200), markup=False, id="parent-help")
+                yield Label(self._parent_help(), markup=False, id="parent-help")
                 yield Input(compact=True, value=d.parent, placeholder="none: a standalone claim", id="parent")
                 yield Label(Content("Slug (the end of the ID; empty: 4 random characters)"), markup=False)
                 yield Input(compact=True, placeholder="e.g. api-search", id="slug")
@@ -96,6 +113,12 @@ class OpenClaimScreen(FormDialog):
                             id="story")
             yield Static(Content(""), id="preview", markup=False, classes="preview")
             yield from self.foot("Open claim", "ctrl+s open · tab next field · esc cancel")
+
+    def _parent_help(self) -> Content:
+        parent_help = "Parent (a session ID; empty: a standalone claim)"
+        if offered := self.offered_parent or self.defaults.suggested_parent:
+            parent_help += f" · ctrl+r: under {offered.split('-', 3)[-1]}"
+        return safe_text(parent_help, 200)
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -140,6 +163,7 @@ class OpenClaimScreen(FormDialog):
         """Show what the core says about this scope now: conflicts, or why the request is invalid."""
         app = self.brain_app
         preview = self.query_one("#preview", Static)
+        self._offer("")
         if not self._value("scope"):
             preview.update(styled("Conflict preview: type a scope.", MUTED))
             return
@@ -150,6 +174,7 @@ class OpenClaimScreen(FormDialog):
         except BsiError as exc:
             preview.update(safe_text(exc.message, 400, style=WARN, multiline=True))
             return
+        self._offer(holder_parent(app.brain, req, conflicts, snapshot))
         if not conflicts:
             preview.update(styled("✓ no conflict: no blocking claim intersects this scope", OK))
             return
@@ -161,12 +186,30 @@ class OpenClaimScreen(FormDialog):
             out += safe_text(f" [{conflict.status}, {conflict.overlap}]", 40, style=MUTED)
         if len(conflicts) > 8:
             out += f"\n  … {len(conflicts) - 8} more"
+        if self.offered_parent:
+            out += "\n" + self._offer_line()
         preview.update(out)
 
+    def _offer(self, holder: str) -> None:
+        if holder != self.offered_parent:
+            self.offered_parent = holder
+            self.query_one("#parent-help", Label).update(self._parent_help())
+
+    def _offer_line(self) -> Content:
+        slug = self.offered_parent.split("-", 3)[-1]
+        return safe_text(f"ctrl+r: open it under {slug}, which holds the scope and may delegate it", 200, style=OK)
+
+    def show_error(self, message: str) -> None:
+        """The core's refusal; a conflict with a holder this claim may open under says ctrl+r takes it."""
+        if self.offered_parent and message.startswith("claim refused"):
+            message += f"\n{self._offer_line().plain}"
+        super().show_error(message)
+
     def action_use_parent(self) -> None:
-        """ctrl+r: take the pilot/domain selected when the form was opened as the parent."""
-        if self.defaults.suggested_parent:
-            self.query_one("#parent", Input).value = self.defaults.suggested_parent
+        """ctrl+r: the conflicting holder offered (`offered_parent`), else the pilot/domain selected when the form
+        was opened, as the parent."""
+        if parent := self.offered_parent or self.defaults.suggested_parent:
+            self.query_one("#parent", Input).value = parent
 
     # -- submit -------------------------------------------------------------------------------
     def action_submit(self) -> None:

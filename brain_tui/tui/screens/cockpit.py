@@ -1,7 +1,8 @@
 """The main cockpit: claims, stale claims, signals, the satellite tree, environment, breath, locks, history.
 
-Wide (≥ 120 columns): every pane at once (locks and history take the breath pane's place with `6` / `7`). Narrow (80x24
-over SSH): one pane at a time, `1`–`7` or a click on a tab to switch, the same keys.
+Wide (≥ 120 columns): every pane at once (locks take the breath pane's place with `6`, history the environment's and
+the breath pane's with `7`: `bands.pane_shown`). Narrow (80x24 over SSH): one pane at a time, `1`–`7` or a click on a
+tab to switch, the same keys.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from brain_tui.core.records.statuses import SignalState
 from brain_tui.core.rules import attention
 from brain_tui.core.rules.attention import AttentionItem
 
-from ..bands import BORDER, BandNeeds, band_heights, tree_pane_width
+from ..bands import BORDER, HISTORY, BandNeeds, band_heights, corner_after, pane_shown, tree_pane_width
 from ..commands import PANES, bindings_for
 from ..corrupt import corrupt_line
 from ..describe import claim_line, signal_line
@@ -138,11 +139,7 @@ class CockpitScreen(ClaimActions):
         self.set_class(not self.wide, "narrow")
         current = self.current_pane
         for pane in self.query(Pane):
-            group = pane.group or 1
-            if self.wide:
-                pane.display = group not in (5, 6, 7) or group == self.corner
-            else:
-                pane.display = group == current
+            pane.display = pane_shown(pane.group or 1, wide=self.wide, current=current, corner=self.corner)
         stale = self.query_one("#pane-stale", Pane)
         stale.display = stale.display and bool(self.query_one("#stale", StaleClaimsTable).row_count)
         for band in ("#row-top", "#row-mid", "#row-bottom"):
@@ -187,14 +184,14 @@ class CockpitScreen(ClaimActions):
         tree = self.query_one("#tree", SatelliteTree).last_line + 2  # its lines, and its horizontal scrollbar
         corner = {5: lambda: text("#breath", 2 / 5), 6: lambda: table("#locks"),
                   7: lambda: table("#history")}[self.corner]()
+        env = text("#env", 3 / 5) if self.corner != HISTORY else 0
         return BandNeeds(top=table("#active") + BORDER + stale, mid=max(table("#signals"), tree) + BORDER,
-                         bottom=max(text("#env", 3 / 5), corner) + BORDER)
+                         bottom=max(env, corner) + BORDER)
 
     def action_pane(self, number: str) -> None:
         """Show (narrow) and focus pane `number`."""
         self.current_pane = int(number)
-        if self.current_pane in (5, 6, 7):
-            self.corner = self.current_pane
+        self.corner = corner_after(self.current_pane, self.corner)
         self._apply_layout(self.app.size.width)
         if self.current_pane == 7:
             self._show_history(self.brain_app.snapshot)

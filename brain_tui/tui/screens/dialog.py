@@ -106,11 +106,12 @@ class CoreDialog(ModalScreen[str | None]):
 
     def _fit(self, height: int) -> None:
         # Absolute limits (Textual sizes an auto-height box from the children's own limits). On a small
-        # terminal a form takes the whole height and its fields scroll: the preview, the refusal and the
-        # buttons stay on screen whatever the preview holds.
+        # terminal a form whose fields scroll (`#form-fields`) takes the whole height: the preview, the refusal
+        # and the buttons stay on screen whatever the preview holds. A form of a few fixed lines (renew, send
+        # a signal) stays as tall as its content.
         small = height < 40
         for box in self.query("#dialog-box.form"):
-            box.styles.height = "100%" if small else "auto"
+            box.styles.height = "100%" if small and box.query("#form-fields") else "auto"
         for widget in self.query("#form-fields"):
             widget.styles.height = "1fr" if small else "auto"
             widget.styles.max_height = None if small else max(4, int(height * 0.55))

@@ -10,7 +10,7 @@ from brain_tui.core.records.statuses import SignalState
 from ..present import SIGNAL_STATE_ICONS, age, short_party, signal_matches
 from ..safe import safe_text, styled
 from ..styles import MUTED, WARN, role
-from .table import Col, KeyedTable, Row, timed
+from .table import Col, Fitted, KeyedTable, Row, timed
 
 #: At most this many delivered signals are listed under the pending ones.
 MAX_DELIVERED = 50
@@ -52,6 +52,11 @@ def route_text(sender: str, to: str, width: int = ROUTE_WIDTH) -> Content:
     return left + "→" + right
 
 
+def fitted_route(sender: str, to: str) -> Fitted:
+    """The From → To cell, cut for the column's actual width when drawn (22 cells, or 34 in a wide table)."""
+    return Fitted(route_text(sender, to, width=121), lambda width: route_text(sender, to, width))
+
+
 def ordered_signals(snapshot: BrainSnapshot, needle: str = "") -> list[Signal]:
     """Pending signals oldest first, then delivered ones newest first (archived ones are history)."""
     pending = [s for s in snapshot.signals if s.state == SignalState.PENDING and signal_matches(s, needle)]
@@ -66,8 +71,8 @@ def signal_rows(snapshot: BrainSnapshot, brain_name: str, needle: str = "") -> l
     for sig in ordered_signals(snapshot, needle):
         icon, role_name = SIGNAL_STATE_ICONS.get(sig.state, ("?", "muted"))
         type_style = WARN if sig.state == SignalState.PENDING and sig.type in ("BLOCKED_ON", "HUMAN_GATE") else None
-        route = route_text(short_party(sig.sender, snapshot, brain_name, slug_only=True),
-                           short_party(sig.to, snapshot, brain_name, slug_only=True))
+        route = fitted_route(short_party(sig.sender, snapshot, brain_name, slug_only=True),
+                             short_party(sig.to, snapshot, brain_name, slug_only=True))
         muted = sig.state != SignalState.PENDING
         rows.append((sig.sig_id, {
             "state": styled(icon, role(role_name)),

@@ -12,7 +12,7 @@ age) by that moment, numbers by value, the rest by text.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from rich.text import Text
@@ -74,6 +74,21 @@ class Timed(Content):
     def __init__(self, cell: Content, moment: datetime) -> None:
         super().__init__(cell.plain, list(cell.spans), cell.cell_length, strip_control_codes=False)
         self.moment = moment
+
+
+class Fitted(Content):
+    """A cell drawn for its column's actual width: `fit(width)` gives what the column shows (the text here is the
+    whole cell, for sorting and filtering).
+
+    Attributes:
+        fit: the cell as `width` cells show it.
+    """
+
+    __slots__ = ("fit",)
+
+    def __init__(self, cell: Content, fit: Callable[[int], Content]) -> None:
+        super().__init__(cell.plain, list(cell.spans), cell.cell_length, strip_control_codes=False)
+        self.fit = fit
 
 
 def timed(cell: Content, moment: datetime | None) -> Content:
@@ -279,8 +294,11 @@ class KeyedTable(DataTable[ThemedCell]):
                 self._slid = (keep, landed)
 
     def _fit(self, column: str, cell: Content) -> ThemedCell:
-        """The cell as drawn: a `keep_end` column's cell cut at its start to the column's width."""
+        """The cell as drawn: a `Fitted` cell made for the column's width; a `keep_end` column's cell cut at its
+        start to it."""
         width = dict(self._shown).get(column)
+        if isinstance(cell, Fitted) and width is not None:
+            return ThemedCell(cell.fit(width))
         col = next((c for c in self.COLUMNS if c.key == column), None)
         if col is None or not col.keep_end or width is None or cell.cell_length <= width:
             return ThemedCell(cell)
