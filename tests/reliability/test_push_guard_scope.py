@@ -63,3 +63,23 @@ def test_a_push_never_frees_a_scope_the_work_tree_holds(tmp_path: Path, how: str
         assert "2026-11-29T12:00" in (theirs / rel).read_text(encoding="utf-8")
     else:
         assert "tripped: true" in (theirs / rel).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("how", ["file", "expiry"])
+def test_a_push_never_frees_a_lock_the_work_tree_holds(tmp_path: Path, how: str) -> None:
+    _, (mine, theirs) = make_remote(tmp_path, 2)
+    sess = _bsi(mine, "--sync", "claim", "open", "--scope", "docs/", "--ttl", "4h", "--slug", "w").out.strip()
+    assert _bsi(mine, "--sync", "lock", "acquire", "docs/a.md", sess).code == 0
+    (rel,) = [f"locks/{p.name}" for p in (mine / "locks").iterdir() if p.suffix in (".yml", ".yaml")]
+    text = (mine / rel).read_text(encoding="utf-8")
+    if how == "file":
+        assert "docs/a.md" in text
+        loosened = text.replace("docs/a.md", "docs/b.md")
+    else:
+        stamp = next(line for line in text.splitlines() if line.startswith("expires_at:"))
+        loosened = text.replace(stamp, "expires_at: '2026-11-29T10:00:01+00:00'")
+    _commit_in_git_alone(mine, rel, loosened)
+    synced = _bsi(mine, "sync")  # the human's sync
+    assert synced.code == 65, (synced.code, synced.out, synced.err)
+    assert _bsi(theirs, "sync").code == 0
+    assert (theirs / rel).read_text(encoding="utf-8") == text

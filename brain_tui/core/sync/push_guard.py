@@ -8,9 +8,9 @@ push, every claim and lock file the commits to push change (``git diff --raw`` f
 compared with the work tree's copy: a file whose HEAD copy holds less than both the work tree's and the remote's (a
 claim ended, removed, or in a live status nearer ``open``: `in_force.hold_rank`; a lock removed), or a live claim
 that lets go of what both still hold (a scope entry, the circuit breaker's trip or count, an earlier expiry: the
-scope was free on the other clones), stops the push (exit 65), naming the file. A human then commits the work
-tree's copy, or decides in the cockpit. A commit made from the work tree (a hand close committed, bsi's own writes)
-carries what the work tree holds and goes through.
+scope was free on the other clones), or a lock both hold rewritten (another file, an earlier expiry), stops the push
+(exit 65), naming the file. A human then commits the work tree's copy, or decides in the cockpit. A commit made from
+the work tree (a hand close committed, bsi's own writes) carries what the work tree holds and goes through.
 """
 
 from __future__ import annotations
@@ -66,6 +66,8 @@ def check(root: Path, tip: str | None) -> None:
         what = "ends, lifts or removes" if held < holds(work, rel) and held < holds(tip_data, rel) else None
         if what is None and rel.startswith(f"{CLAIMS_DIR}/"):
             what = _drops(*(_live(data, rel, root) for data in (head, work, tip_data)))
+        elif what is None and None not in (head, work, tip_data):  # a lock both hold, rewritten in git alone
+            what = "rewrites"
         if what is not None:
             raise InvalidData(
                 f"nothing was pushed: a local commit {what} {rel}, which the work tree still holds "
