@@ -68,11 +68,11 @@ def test_failed_git_step_leaves_no_phantom_claim(tmp_path: Path, staged: bool) -
     env = racer_env("racer0")
     faults = Faults.install(tmp_path)
     before = git(a, "rev-parse", "HEAD", env=env)
-    steps = ("check-attr", "update-index", "write-tree", "commit-tree", "update-ref")
+    steps = ("hash-object", "update-index", "write-tree", "commit-tree", "update-ref")
     if staged:
         (a / "notes.md").write_text("staged by hand\n", encoding="utf-8")
         git(a, "add", "notes.md", env=env)
-        steps = ("read-tree", "check-attr", "update-index", "diff", "commit")
+        steps = ("read-tree", "hash-object", "update-index", "diff", "commit")
     for step in steps:
         failed = run_faulty(faults, faults.env(env, on=step, do="fail"), "claim", "open", "--scope", "other/",
                             brain=a, now=T0)

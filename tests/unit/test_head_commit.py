@@ -18,6 +18,7 @@ from brain_tui.core.records.closed_set import head_commit
 from brain_tui.core.records.git_head import head_files, outside_git
 from brain_tui.core.rules.claims import OpenRequest
 from brain_tui.core.rules.write_request import WriteSession
+from brain_tui.core.sync.gitops import GitError, run_git
 from tests.bsi import clean_env
 
 NOW = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
@@ -82,6 +83,26 @@ def test_head_files_name_what_decides_head(repo: Path, tmp_path: Path) -> None:
     own = dot / "worktrees" / "linked"
     assert head_files(linked) == (str(linked / ".git"), str(own / "HEAD"), str(dot / "refs" / "heads" / "side"))
     assert head_files(tmp_path / "nowhere") == (str((tmp_path / "nowhere").resolve() / ".git"),)
+
+
+def test_no_git_runs_where_a_commondir_file_names_another_repository(repo: Path, tmp_path: Path) -> None:
+    """A `commondir` file in a `.git` folder (an agent's program may write one) makes git read another folder's
+    refs, objects and config: bsi runs no git there (git is asked nothing, a write is refused)."""
+    brain, dot = repo / "brain", repo / ".git"
+    assert git_head.foreign_common_dir(brain) is None
+    linked = tmp_path / "linked"
+    git(repo, "worktree", "add", "-q", "-b", "side", str(linked))
+    assert git_head.foreign_common_dir(linked) is None  # a linked worktree's commondir is git's own
+    assert git_head.git_output(linked, "rev-parse", "HEAD") is not None
+    other = tmp_path / "other"
+    git(tmp_path, "init", "-q", "-b", "main", str(other))
+    (dot / "commondir").write_text(f"{other / '.git'}\n", encoding="utf-8")
+    assert git_head.foreign_common_dir(brain) == dot.resolve() / "commondir"
+    assert head_files(brain) == (str(brain / ".git"), str(dot / "HEAD"), str(dot / "refs" / "heads" / "main"))
+    assert git_head.git_dirs(brain) == (str(dot.resolve()),)
+    assert git_head.git_output(brain, "rev-parse", "HEAD") is None
+    with pytest.raises(GitError, match="commondir"):
+        run_git(brain, "rev-parse", "HEAD", check=False)
 
 
 def test_head_files_none_when_unsure(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -53,7 +53,7 @@ from brain_tui.core.records.closed_rows import (
     write_atomically,
 )
 from brain_tui.core.records.formats import YAML_SUFFIXES
-from brain_tui.core.records.git_head import git_output, head_commit, outside_git
+from brain_tui.core.records.git_head import blob_id, git_output, head_commit, outside_git
 from brain_tui.core.records.status_scan import Terminal, archived_of, micros, terminal_of
 from brain_tui.core.records.work_tree_copy import live_in_work_tree
 from brain_tui.core.records.yamlio import TEMP_MARK, make_state_dir
@@ -270,7 +270,9 @@ def _listed(name: str) -> bool:
 
 
 def read_blobs(root: Path, oids: list[str]) -> dict[str, bytes] | None:
-    """The bytes of these blobs, in one ``git cat-file --batch``."""
+    """The bytes of these blobs, in one ``git cat-file --batch``; None when git does not answer, or gives for an ID
+    bytes that do not hash to it (git never checks a loose object's hash on reading, and `.git/objects` is a folder
+    an agent's shell may write: a forged object under the ID of a paused claim's blob read as a closed claim)."""
     if not oids:
         return {}
     out = git_output(root, "cat-file", "--batch", data="".join(f"{oid}\n" for oid in oids).encode())
@@ -286,6 +288,8 @@ def read_blobs(root: Path, oids: list[str]) -> dict[str, bytes] | None:
             return None
         size = int(header[2])
         found[oid] = out[end + 1:end + 1 + size]
+        if blob_id(found[oid], oid) != oid:
+            return None
         pos = end + 1 + size + 1
     return found
 

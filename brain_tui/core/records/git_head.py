@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-__all__ = ["blob_id", "git_dirs", "git_output", "head_commit", "head_files", "outside_git"]
+__all__ = ["blob_id", "foreign_common_dir", "git_dirs", "git_output", "head_commit", "head_files", "outside_git"]
 
 _GIT_TIMEOUT_S = 20.0
 
@@ -43,6 +43,25 @@ def _git_dir(root: Path) -> tuple[Path, Path, Path | None] | None:
                 return None
             return folder, (candidate / text[len("gitdir:"):].strip()).resolve(), dot
     return folder, folder / ".git", None
+
+
+def foreign_common_dir(root: str | os.PathLike[str]) -> Path | None:
+    """The ``commondir`` file of the repository holding `root` when that repository is a ``.git`` folder, else None:
+    bsi runs no git there (`gitops.run_git` refuses, `git_output` answers None) until a human removes it.
+
+    A ``commondir`` file makes git take the refs, the objects and the repository's config from the folder it names
+    (the refs even with ``$GIT_COMMON_DIR`` set); only a linked worktree's git directory, reached through a ``.git``
+    file, has one. In a ``.git`` folder it is a file an agent's shell may write (its sandbox fences ``.git/config``,
+    not the rest of ``.git``): through it, a config of the agent's named the remote a human's sync fetched a lifted
+    pause from."""
+    try:
+        found = _git_dir(Path(root))
+        if found is None or found[2] is not None:
+            return None
+        marker = found[1] / "commondir"
+        return marker if os.path.lexists(marker) else None
+    except (OSError, ValueError, RuntimeError):
+        return None
 
 
 def head_commit(root: Path) -> str | None:
@@ -106,6 +125,8 @@ def git_dirs(root: Path) -> tuple[str, ...]:
     if found is None or not found[1].is_dir():
         return ()
     gitdir = found[1]
+    if found[2] is None:  # a `.git` folder: its own (git is not run while it holds a `commondir` file)
+        return (str(gitdir),)
     try:
         common = (gitdir / (gitdir / "commondir").read_text(encoding="utf-8").strip()).resolve()
     except (OSError, ValueError):
@@ -138,7 +159,7 @@ def head_files(root: Path) -> tuple[str, ...] | None:
         return (*files, str(gitdir)) if dot_file is None else None
     try:
         common = gitdir
-        if (gitdir / "commondir").exists():
+        if dot_file is not None and (gitdir / "commondir").exists():  # (a `.git` folder's: `foreign_common_dir`)
             common = (gitdir / (gitdir / "commondir").read_text(encoding="utf-8").strip()).resolve()
         if (gitdir / "reftable").exists() or (common / "reftable").exists():
             return None
@@ -181,6 +202,8 @@ def git_output(root: Path, *args: str, data: bytes | None = None) -> bytes | Non
 
     from brain_tui.core.sync.gitops import git_env
 
+    if foreign_common_dir(root) is not None:
+        return None
     try:
         proc = subprocess.run(["git", *args], cwd=root, input=data, capture_output=True,
                               env=git_env(), timeout=_GIT_TIMEOUT_S, check=False)

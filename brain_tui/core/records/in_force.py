@@ -44,7 +44,8 @@ TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["ENDED_IN_HEAD", "ENDED_REASON", "IN_HEAD", "SCOPE_IN_HEAD", "STATUS_IN_HEAD", "current_set", "held_in_head",
+__all__ = ["ENDED_IN_HEAD", "ENDED_REASON", "IN_HEAD", "SCOPE_IN_HEAD", "STATUS_IN_HEAD", "breaker_rank", "current_set",
+           "held_in_head",
            "hold_rank", "replace_held", "scanned_statuses", "strictest_with_head", "terminal_in_head"]
 
 #: The flag of a claim read from HEAD's copy, its work-tree file deleted or ended without a commit (a write on
@@ -212,7 +213,7 @@ def _strictest(claim: Claim, head: Claim | None) -> Claim:
     base = claim
     if hold_rank(head.status) > hold_rank(claim.status):  # the work tree lifts HEAD's hold: not in force yet
         base = replace(head, flags=(*claim.flags, STATUS_IN_HEAD))
-    if _breaker_rank(head.data) > _breaker_rank(base.data):  # an uncommitted reset of the breaker: not in force
+    if breaker_rank(head.data) > breaker_rank(base.data):  # an uncommitted reset of the breaker: not in force
         base = replace(base, data={**base.data, "circuit": head.data["circuit"]})
     opened, expires = _earlier(claim.opened_at, head.opened_at), _earlier(claim.expires_at, head.expires_at)
     if (base.opened_at, base.expires_at) != (opened, expires):
@@ -220,7 +221,7 @@ def _strictest(claim: Claim, head: Claim | None) -> Claim:
     return _widened(base, head if base is claim else claim)
 
 
-def _breaker_rank(data: Any) -> tuple[bool, int]:
+def breaker_rank(data: Any) -> tuple[bool, int]:
     """How far a claim's `circuit:` field holds its session back: tripped first, then the failures counted."""
     raw = data.get("circuit")
     if not isinstance(raw, Mapping):

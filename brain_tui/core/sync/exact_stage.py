@@ -1,13 +1,20 @@
-"""Staging bsi's own files as their bytes are: no git attribute converts what bsi commits (SPEC 21, 22).
+"""Staging bsi's own files as their bytes are: neither git's attributes nor the index decide what bsi commits
+(SPEC 21, 22).
 
 Git converts a work-tree file on its way into the index as its attributes say (`working-tree-encoding`, `eol` and
 `text`, `ident`, a `filter`), read from `.gitattributes` files in the work tree and from `.git/info/attributes`:
 files an agent may write (a free file at the brain's root; the git directory through a program its shell runs).
 Through them, a human's pause failed to commit (an encoding that does not decode: exit 23, the claim kept working)
-or was committed as other bytes than the ones bsi wrote and reads. So every regular file bsi commits is hashed
-with `git hash-object --no-filters` and put in the index by its ID (`update-index --index-info`): the commit holds
-exactly what bsi wrote, whatever attribute names it. Anything else (a deleted path, a symbolic link) is staged as
-git stages it (`update-index --add --remove`): no conversion applies to those.
+or was committed as other bytes than the ones bsi wrote and reads.
+
+The index is a file of the git directory too, and `git update-index` trusts what it says of an entry: a
+``skip-worktree`` bit made `update-index --add --remove` drop the entry (a human's pause committed as the claim's
+deletion), an ``assume-unchanged`` bit, or stat data made to match the file's, kept the entry's old blob (the pause
+not committed at all, and pushed as the open claim). So every regular file bsi commits is hashed with
+`git hash-object --no-filters` and put in the index by its ID (`update-index --index-info`: a new entry, no bit and
+no stat data of the old one kept): the commit holds exactly what bsi wrote. Anything else (a deleted path, a
+symbolic link) is first removed from the index whatever its bits (`--force-remove`), then what is there is added
+as git adds a new path (`--add`).
 """
 
 from __future__ import annotations
@@ -24,26 +31,24 @@ from brain_tui.core.sync.gitops import CommitFailed
 Step = Callable[..., CompletedProcess[str]]
 
 
-#: The attributes that make git change a file's bytes on its way into the index (`crlf`: `text`'s old name).
-CONVERTING = ("text", "eol", "crlf", "working-tree-encoding", "ident", "filter")
-
-
 def stage_exact(root: Path, top: Path, paths: Sequence[str], env: dict[str, str], step: Step) -> None:
-    """Stage `paths` (relative to `root`, in the work tree at `top`) into the index `env` names, every regular file
-    an attribute would convert (`CONVERTING`) by its bytes as they are; `step` runs each git command and raises
-    on failure. The others are staged as git stages them (`update-index --add --remove`: their stat data kept)."""
+    """Stage `paths` (relative to `root`, in the work tree at `top`) into the index `env` names: every regular file
+    by its bytes as they are, as a new entry; `step` runs each git command and raises on failure. The others are
+    removed from the index whatever its entries say, and those still there are added as new paths."""
     real = os.path.realpath(root)
     files: list[tuple[str, str, str]] = []  # (path as given, mode, path from the top)
     rest: list[str] = []
-    converted = _converted(root, paths, env, step)
+    present: list[str] = []
     for path in paths:
         full = os.path.join(real, path)
         try:
             st = os.lstat(full)
         except OSError:
             st = None
-        if path not in converted or st is None or not stat.S_ISREG(st.st_mode) or "\n" in path:
+        if st is None or not stat.S_ISREG(st.st_mode) or "\n" in path:
             rest.append(path)
+            if st is not None:
+                present.append(path)
             continue
         mode = "100755" if st.st_mode & stat.S_IXUSR else "100644"
         files.append((path, mode, os.path.relpath(full, top)))
@@ -56,12 +61,7 @@ def stage_exact(root: Path, top: Path, paths: Sequence[str], env: dict[str, str]
         info = "".join(f"{mode} {oid}\t{rel}\0" for (_path, mode, rel), oid in zip(files, hashed, strict=True))
         step(root, "update-index", "-z", "--index-info", env=env, input_text=info)
     if rest:
-        step(root, "update-index", "--add", "--remove", "-z", "--stdin", env=env,
+        step(root, "update-index", "--force-remove", "-z", "--stdin", env=env,
              input_text="".join(f"{p}\0" for p in rest))
-
-
-def _converted(root: Path, paths: Sequence[str], env: dict[str, str], step: Step) -> set[str]:
-    """The paths some attribute would convert on their way into the index (`git check-attr`, one process)."""
-    out = step(root, "check-attr", "-z", "--stdin", *CONVERTING, env=env,
-               input_text="".join(f"{p}\0" for p in paths)).stdout.split("\0")
-    return {out[at] for at in range(0, len(out) - 2, 3) if out[at + 2] not in ("unspecified", "unset")}
+    if present:
+        step(root, "update-index", "--add", "-z", "--stdin", env=env, input_text="".join(f"{p}\0" for p in present))

@@ -17,6 +17,7 @@ from datetime import datetime
 from pathlib import Path
 
 from brain_tui.core.errors import BsiError, CannotWrite, DiskFull
+from brain_tui.core.records.git_head import foreign_common_dir
 
 _GIT_ENV_DROP = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE")
 #: What HEAD holds is read as git stores it (SPEC 22): no replace ref (`refs/replace/`) answers another object, no
@@ -225,6 +226,10 @@ def _run(cmd: list[str], cwd: str | Path, env: dict[str, str], timeout: float,
     """
     # Never the caller's stdin (`bsi mcp`: it is the protocol stream).
     stdin = subprocess.DEVNULL if input_text is None else subprocess.PIPE
+    foreign = foreign_common_dir(cwd)
+    if foreign is not None:  # git would act on the repository it names, with its config (`git_head`)
+        raise GitError(f"{foreign} makes git use the refs, objects and config of another folder (only a linked "
+                       "worktree's git folder has one): bsi runs no git until a human removes that file")
     with subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           stdin=stdin, text=True, start_new_session=True) as proc:
         try:

@@ -6,9 +6,11 @@ claim, lifts a pause or removes a claim file without touching the work tree. On 
 (`records.in_force`); pushed, the other clones would take the commit into their work trees and let it go. So before a
 push, every claim and lock file the commits to push change (``git diff --raw`` from the remote's tip to HEAD) is
 compared with the work tree's copy: a file whose HEAD copy holds less than both the work tree's and the remote's (a
-claim ended, removed, or in a live status nearer ``open``: `in_force.hold_rank`; a lock removed) stops the push (exit
-65), naming the file. A human then commits the work tree's copy, or decides in the cockpit. A commit made from the
-work tree (a hand close committed, bsi's own writes) carries what the work tree holds and goes through.
+claim ended, removed, or in a live status nearer ``open``: `in_force.hold_rank`; a lock removed), or a live claim
+that lets go of what both still hold (a scope entry, the circuit breaker's trip or count, an earlier expiry: the
+scope was free on the other clones), or a lock both hold rewritten (another file, an earlier expiry), stops the push
+(exit 65), naming the file. A human then commits the work tree's copy, or decides in the cockpit. A commit made from
+the work tree (a hand close committed, bsi's own writes) carries what the work tree holds and goes through.
 """
 
 from __future__ import annotations
@@ -19,9 +21,10 @@ from pathlib import Path
 from brain_tui.core.errors import InvalidData
 from brain_tui.core.paths.layout import CLAIMS_DIR, LOCKS_DIR
 from brain_tui.core.records.closed_set import read_blobs
-from brain_tui.core.records.formats import claim_identity, parse_claim_bytes
+from brain_tui.core.records.formats import claim_from_mapping, claim_identity, parse_claim_bytes
 from brain_tui.core.records.git_head import blob_id
-from brain_tui.core.records.in_force import hold_rank
+from brain_tui.core.records.in_force import breaker_rank, hold_rank
+from brain_tui.core.records.model import Claim
 from brain_tui.core.records.statuses import TERMINAL_STATUSES
 from brain_tui.core.records.work_tree_copy import work_tree_bytes
 from brain_tui.core.records.yamlio import CorruptYaml
@@ -57,11 +60,17 @@ def check(root: Path, tip: str | None) -> None:
         work = work_tree_bytes(root, rel)
         if work is not None and at_head is not None and blob_id(work, at_head) == at_head:
             continue  # HEAD holds what the work tree holds
+        head, tip_data = blobs[at_head] if at_head else None, blobs[at_tip] if at_tip else None
         holds = _holds if rel.startswith(f"{CLAIMS_DIR}/") else _lock_holds
-        held = holds(blobs[at_head] if at_head else None, rel)
-        if held < holds(work, rel) and held < holds(blobs[at_tip] if at_tip else None, rel):
+        held = holds(head, rel)
+        what = "ends, lifts or removes" if held < holds(work, rel) and held < holds(tip_data, rel) else None
+        if what is None and rel.startswith(f"{CLAIMS_DIR}/"):
+            what = _drops(*(_live(data, rel, root) for data in (head, work, tip_data)))
+        elif what is None and None not in (head, work, tip_data):  # a lock both hold, rewritten in git alone
+            what = "rewrites"
+        if what is not None:
             raise InvalidData(
-                f"nothing was pushed: a local commit ends, lifts or removes {rel}, which the work tree still holds "
+                f"nothing was pushed: a local commit {what} {rel}, which the work tree still holds "
                 "(a commit made in git alone); a human decides: commit the work tree's copy "
                 f"(`git commit -- {rel}`) or act on the claim from the cockpit")
 
@@ -84,6 +93,33 @@ def _holds(data: bytes | None, rel: str) -> int:
         return _UNREAD
     status = identity[1]
     return _NOTHING if status in TERMINAL_STATUSES else hold_rank(status)
+
+
+def _live(data: bytes | None, rel: str, root: Path) -> Claim | None:
+    """The live claim a claim file's bytes hold (None: absent, terminal, or not a claim that reads)."""
+    if data is None:
+        return None
+    try:
+        claim = claim_from_mapping(parse_claim_bytes(data), rel, root, UTC)
+    except CorruptYaml:
+        return None
+    return claim if isinstance(claim, Claim) and not claim.is_terminal else None
+
+
+def _drops(head: Claim | None, work: Claim | None, tip: Claim | None) -> str | None:
+    """What HEAD's live claim lets go of that the work tree's copy and the remote's both hold, None when nothing:
+    a scope entry, the circuit breaker's count or trip, an earlier expiry or opening time (a renew)."""
+    if head is None or work is None or tip is None:
+        return None
+    if any(entry in tip.scope and entry not in head.scope for entry in work.scope):
+        return "narrows the scope of"
+    if breaker_rank(head.data) < min(breaker_rank(work.data), breaker_rank(tip.data)):
+        return "resets the circuit breaker of"
+    for name in ("expires_at", "opened_at"):
+        ours, mine, theirs = getattr(head, name), getattr(work, name), getattr(tip, name)
+        if ours is not None and mine is not None and theirs is not None and ours > max(mine, theirs):
+            return "renews"
+    return None
 
 
 def _lock_holds(data: bytes | None, _rel: str) -> int:

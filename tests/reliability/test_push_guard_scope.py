@@ -1,0 +1,85 @@
+"""A push never carries a claim that holds less than this clone's work tree and the remote both hold (SPEC 21, 22).
+
+The push guard compared the claim's status only. A commit made in git alone (an agent's shell writes `.git`, never
+the work tree's claim files) that narrowed a live claim's scope, reset its circuit breaker or renewed it kept the
+status and went through a human's `bsi sync`: the other clones took it into their work trees, and the scope was
+free there.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.bsi import Run, run_bsi
+
+from .harness import git, make_remote, racer_env
+
+NOW = "2026-11-29T10:00:00+00:00"
+
+
+def _bsi(clone: Path, *args: str) -> Run:
+    return run_bsi(*args, brain=clone, now=NOW, env=racer_env(clone.name), timeout=None)
+
+
+def _commit_in_git_alone(clone: Path, rel: str, text: str) -> None:
+    """The agent's step: a commit of `text` as `rel`, made with git's plumbing (the work tree is not touched)."""
+    oid = subprocess.run(["git", "hash-object", "-w", "--stdin"], cwd=clone, input=text, capture_output=True,
+                         text=True, check=True).stdout.strip()
+    git(clone, "update-index", "--cacheinfo", f"100644,{oid},{rel}")
+    tree = git(clone, "write-tree").strip()
+    commit = git(clone, "commit-tree", tree, "-p", "HEAD", "-m", "tidy").strip()
+    git(clone, "update-ref", "HEAD", commit)
+
+
+@pytest.mark.parametrize("how", ["scope", "breaker", "expiry"])
+def test_a_push_never_frees_a_scope_the_work_tree_holds(tmp_path: Path, how: str) -> None:
+    _, (mine, theirs) = make_remote(tmp_path, 2)
+    sess = _bsi(mine, "--sync", "claim", "open", "--scope", "proj/", "--slug", "w").out.strip()
+    rel = f"claims/{sess}.yml"
+    text = (mine / rel).read_text(encoding="utf-8")
+    if how == "scope":
+        assert "scope: proj/\n" in text
+        loosened = text.replace("scope: proj/\n", "scope: elsewhere/\n")
+    elif how == "expiry":
+        assert "expires_at: '2026-11-29T12:00:00+00:00'" in text
+        loosened = text.replace("2026-11-29T12:00", "2026-12-29T12:00")
+    else:
+        text += "circuit:\n  tripped: true\n  fails: 3\n"
+        (mine / rel).write_text(text, encoding="utf-8")  # the human's write (as the breaker's trip commits it)
+        git(mine, "commit", "--quiet", "-m", "trip", "--", rel)
+        assert _bsi(mine, "sync").code == 0
+        loosened = text.replace("tripped: true", "tripped: false").replace("fails: 3", "fails: 0")
+    _commit_in_git_alone(mine, rel, loosened)
+    synced = _bsi(mine, "sync")  # the human's sync
+    assert synced.code == 65, (synced.code, synced.out, synced.err)
+    assert _bsi(theirs, "sync").code == 0
+    if how == "scope":
+        second = _bsi(theirs, "claim", "open", "--scope", "proj/", "--slug", "x")
+        assert second.code == 10, (second.code, second.out, second.err)
+    elif how == "expiry":
+        assert "2026-11-29T12:00" in (theirs / rel).read_text(encoding="utf-8")
+    else:
+        assert "tripped: true" in (theirs / rel).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("how", ["file", "expiry"])
+def test_a_push_never_frees_a_lock_the_work_tree_holds(tmp_path: Path, how: str) -> None:
+    _, (mine, theirs) = make_remote(tmp_path, 2)
+    sess = _bsi(mine, "--sync", "claim", "open", "--scope", "docs/", "--ttl", "4h", "--slug", "w").out.strip()
+    assert _bsi(mine, "--sync", "lock", "acquire", "docs/a.md", sess).code == 0
+    (rel,) = [f"locks/{p.name}" for p in (mine / "locks").iterdir() if p.suffix in (".yml", ".yaml")]
+    text = (mine / rel).read_text(encoding="utf-8")
+    if how == "file":
+        assert "docs/a.md" in text
+        loosened = text.replace("docs/a.md", "docs/b.md")
+    else:
+        stamp = next(line for line in text.splitlines() if line.startswith("expires_at:"))
+        loosened = text.replace(stamp, "expires_at: '2026-11-29T10:00:01+00:00'")
+    _commit_in_git_alone(mine, rel, loosened)
+    synced = _bsi(mine, "sync")  # the human's sync
+    assert synced.code == 65, (synced.code, synced.out, synced.err)
+    assert _bsi(theirs, "sync").code == 0
+    assert (theirs / rel).read_text(encoding="utf-8") == text
