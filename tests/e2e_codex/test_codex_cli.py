@@ -12,8 +12,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import signal
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -23,6 +21,7 @@ import pytest
 from tests.bsi import BRAIN_AND_GIT, clean_env, ok, run_bsi
 from tests.clock import live_now
 from tests.e2e_codex.fake_codex import FakeResponsesAPI, Step
+from tests.headless import headless_events
 
 CODEX = os.environ.get("BSI_CODEX_BIN") or shutil.which("codex")
 pytestmark = pytest.mark.skipif(CODEX is None, reason="no Codex CLI (`codex` on PATH or $BSI_CODEX_BIN)")
@@ -54,22 +53,13 @@ def run_codex(brain: Path, home: Path, script: list[Step], **extra: str) -> tupl
     config = ["-c", 'model_provider="fake"'] + [
         arg for key, value in provider.items() for arg in ("-c", f"model_providers.fake.{key}={json.dumps(value)}")]
     try:
-        proc = subprocess.Popen([str(CODEX), "exec", "--json", "-m", MODEL, *config,
-                                 "--dangerously-bypass-approvals-and-sandbox", "--dangerously-bypass-hook-trust",
-                                 "--skip-git-repo-check", "do the task"],
-                                cwd=brain, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True, start_new_session=True,
-                                env=env(home, FAKE_OPENAI_KEY="dummy", **extra))
-        try:
-            out, err = proc.communicate(timeout=TIMEOUT)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.communicate()
-            pytest.fail("Codex CLI did not finish")
-        assert proc.returncode == 0, err
+        events = headless_events([str(CODEX), "exec", "--json", "-m", MODEL, *config,
+                                  "--dangerously-bypass-approvals-and-sandbox", "--dangerously-bypass-hook-trust",
+                                  "--skip-git-repo-check", "do the task"],
+                                 brain, env(home, FAKE_OPENAI_KEY="dummy", **extra), TIMEOUT, "Codex CLI")
     finally:
         api.close()
-    return api, [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    return api, events
 
 
 @pytest.fixture

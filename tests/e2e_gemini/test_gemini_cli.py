@@ -10,8 +10,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import signal
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -21,6 +19,7 @@ import pytest
 from tests.bsi import BRAIN_AND_GIT, clean_env, ok, run_bsi
 from tests.clock import live_now
 from tests.e2e_gemini.fake_gemini import FakeGeminiAPI, Step
+from tests.headless import headless_events
 
 GEMINI = os.environ.get("BSI_GEMINI_BIN") or shutil.which("gemini")
 pytestmark = pytest.mark.skipif(GEMINI is None, reason="no Gemini CLI (`gemini` on PATH or $BSI_GEMINI_BIN)")
@@ -38,20 +37,13 @@ def run_gemini(brain: Path, home: Path, script: list[Step]) -> tuple[list[Any], 
     """One headless run: what the model was told of each tool call, and the stream-json events."""
     api = FakeGeminiAPI(script)
     try:
-        proc = subprocess.Popen([str(GEMINI), "-m", "gemini-2.5-flash", "-p", "do the task", "--yolo",
-                                 "--output-format", "stream-json"], cwd=brain, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True, start_new_session=True,
-                                env=env(home, GOOGLE_GEMINI_BASE_URL=api.url, GEMINI_API_KEY="dummy"))
-        try:
-            out, err = proc.communicate(timeout=TIMEOUT)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.communicate()
-            pytest.fail("Gemini CLI did not finish")
-        assert proc.returncode == 0, err
+        events = headless_events([str(GEMINI), "-m", "gemini-2.5-flash", "-p", "do the task", "--yolo",
+                                  "--output-format", "stream-json"],
+                                 brain, env(home, GOOGLE_GEMINI_BASE_URL=api.url, GEMINI_API_KEY="dummy"), TIMEOUT,
+                                 "Gemini CLI")
     finally:
         api.close()
-    return api.tool_results(), [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    return api.tool_results(), events
 
 
 @pytest.fixture
