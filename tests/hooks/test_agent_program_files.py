@@ -201,3 +201,16 @@ def test_skills_commands_and_subagents_are_refused(brain: Path, home: Path, tmp_
             continue
         decision = b.decide_write(target, session)
         assert not decision.allowed and "outside this sandbox" in decision.reason, (target, decision)
+
+
+def test_a_path_folder_spelled_from_the_home_folder_is_refused_too(brain: Path, home: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """`PATH="~/bin:$PATH"` (quoted, so the shell keeps the `~`) is common, and bash expands a leading `~` of a PATH
+    entry when it looks a command up: `~/bin/git` then runs in the human's terminal as surely as `/usr/bin/git`."""
+    monkeypatch.setenv("PATH", f"~/bin{os.pathsep}~{os.sep}tools{os.pathsep}{os.environ['PATH']}")
+    b = Brain(brain, now=NOW, commit=False)
+    session = WriteSession(agent_session="someone", cwd=str(brain))
+    for target in (home / "bin" / "git", home / "tools" / "bsi", home / "bin"):
+        decision = b.decide_write(str(target), session)
+        assert not decision.allowed and "a folder on PATH" in decision.reason, (target, decision)
+    assert b.decide_write(str(home / "bin" / "sub" / "notes.md"), session).allowed

@@ -52,11 +52,17 @@ HANDED = [
     "systemctl --user start approve.service", "systemctl --user enable --now x.timer", "systemctl restart x",
     "systemctl --user daemon-reload", "systemctl --user import-environment", "launchctl load ~/x.plist",
     "launchctl submit -l x -- bsi gate approve x", "launchctl bootstrap gui/501 x.plist",
+    # an option's value spelled as a verb that only reads: the verb is the word after it
+    "systemctl -o cat start approve.service", "systemctl --output cat --user start x", "systemctl -p status start x",
+    "systemctl --user --property show link /tmp/x.service", "systemctl -H status restart x",
+    "systemctl --new-option status start x",
 ]
 READS = ["tmux -V", "screen -ls", "crontab -l", "atq", "at -l", "zellij ls", "ls | xargs grep tmux",
          "find . -name '*.tmux' -exec grep -l tmux {} +", "watch -n 1 ls", "grep -r tmux src", "echo tmux",
          "systemctl --user status x.service", "systemctl is-active --quiet x", "systemctl list-units --type=service",
-         "systemctl --user show -p ActiveState x", "systemctl cat x", "launchctl list", "launchctl print gui/501"]
+         "systemctl --user show -p ActiveState x", "systemctl cat x", "launchctl list", "launchctl print gui/501",
+         "systemctl --user --no-pager -l status x", "systemctl -o json show x", "systemctl -aq list-units",
+         "systemctl --output=cat status x"]
 
 
 @pytest.mark.parametrize("command", HANDED)

@@ -107,3 +107,20 @@ def test_a_relative_folder_on_path_gives_bsi_no_git_of_the_brains(brain: Path, t
     assert gitops.run_git(brain, "rev-parse", "HEAD").stdout.strip()
     assert not mark.exists()
     assert os.pathsep.join(("bin", ".")) not in gitops.git_env()["PATH"]
+
+
+@pytest.mark.parametrize("path", ["bin:.", ""])
+def test_a_path_of_relative_folders_only_leaves_no_empty_path_behind(brain: Path, tmp_path: Path, path: str,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """An empty PATH is not "no folder": the program is looked for as a relative path, in the brain's folder. With
+    nothing absolute left, bsi's git is looked for where the OS looks without a PATH (`os.defpath`)."""
+    import os
+
+    mark = tmp_path / "ran"
+    fake = brain / "git"
+    fake.write_text(f"#!/bin/sh\n: > {mark}\nexit 1\n")  # no PATH: a builtin
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", path)
+    gitops.run_git(brain, "rev-parse", "HEAD", check=False)
+    assert not mark.exists()
+    assert gitops.git_env()["PATH"] == os.defpath

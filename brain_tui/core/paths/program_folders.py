@@ -5,8 +5,9 @@ or in bsi's own git calls); a module placed on bsi's import path (its site-packa
 standard library) runs inside the hook, the MCP server and the human's `bsi` — the code that decides the writes.
 An agent's edit tool reaches them when they lie outside the brain, where SPEC 20.2 otherwise lets any write go.
 
-The folders are those of the deciding process: its `PATH` (from the environment the decision is given), the
-folder of its own interpreter (where `bsi` is installed beside it), and its `sys.path`. A folder that is the brain,
+The folders are those of the deciding process: its `PATH` (from the environment the decision is given; an entry
+spelled from the home folder, ``~/bin``, as bash expands it when it looks a command up), the folder of its own
+interpreter (where `bsi` is installed beside it), and its `sys.path`. A folder that is the brain,
 lies inside it, or holds it is left out: the brain's own files are decided by the claims.
 
 Standard library only: `bsi hook pre-tool-use` imports this module on its hot path.
@@ -28,7 +29,7 @@ def program_folder(root: str, absolute: str, environ: dict[str, str] | os._Envir
     absolute path `absolute` places a program or module in, replaces or moves (a write at the folder or above it),
     or None."""
     for folder, below_too, shown in _folders(os.path.realpath(root), environ.get("PATH", ""), tuple(sys.path),
-                                             sys.executable):
+                                             sys.executable, environ.get("HOME", "")):
         rel = below_folder(folder, absolute)
         if rel is not None and (below_too or "/" not in rel):
             return f"{shown} ({folder})"
@@ -38,11 +39,12 @@ def program_folder(root: str, absolute: str, environ: dict[str, str] | os._Envir
 
 
 @functools.lru_cache(maxsize=8)
-def _folders(root: str, path: str, import_path: tuple[str, ...], executable: str) -> tuple[tuple[str, bool, str], ...]:
+def _folders(root: str, path: str, import_path: tuple[str, ...], executable: str,
+             home: str) -> tuple[tuple[str, bool, str], ...]:
     """The program folders as ``(resolved folder, everything below it too, what it is)``, those that meet the brain
-    `root` (resolved) left out."""
+    `root` (resolved) left out; a PATH entry's leading ``~`` or ``~user`` is a home folder (`_tilde`)."""
     found: list[tuple[str, bool, str]] = []
-    candidates = [(entry, False, "a folder on PATH") for entry in path.split(os.pathsep)]
+    candidates = [(_tilde(entry, home), False, "a folder on PATH") for entry in path.split(os.pathsep)]
     candidates.append((os.path.dirname(executable), False, "the folder of bsi's own Python"))
     candidates.extend((entry, True, "bsi's import path") for entry in import_path)
     for entry, below_too, shown in candidates:
@@ -54,3 +56,11 @@ def _folders(root: str, path: str, import_path: tuple[str, ...], executable: str
         if not any(folder == known for known, _below, _shown in found):
             found.append((folder, below_too, shown))
     return tuple(found)
+
+
+def _tilde(entry: str, home: str) -> str:
+    """A PATH entry with its leading ``~`` expanded as bash does when it looks a command up (``~/bin``: `home`;
+    ``~user/bin``, or no `home`: as `os.path.expanduser` finds it), else as given."""
+    if (entry == "~" or entry.startswith("~/")) and home:
+        return home.rstrip("/") + entry[1:]
+    return os.path.expanduser(entry) if entry.startswith("~") else entry

@@ -23,6 +23,13 @@ _SERVICES = {"systemctl": frozenset({"status", "show", "cat", "list-units", "lis
                                      "list-sockets", "list-jobs", "list-dependencies", "is-active", "is-enabled",
                                      "is-failed", "is-system-running", "help"}),
              "launchctl": frozenset({"list", "print", "print-disabled", "blame", "help", "version"})}
+#: Their options known to take no value: any other option spelled without ``=`` takes the next word as its value
+#: (`systemctl -o cat start x` starts x), so a verb after an option of an unknown kind is never read as a read.
+_SERVICE_FLAGS = frozenset({"--user", "--system", "--global", "--no-pager", "--no-legend", "--no-block", "--quiet",
+                            "--all", "--full", "--plain", "--failed", "--value", "--recursive", "--reverse",
+                            "--after", "--before", "--show-types", "--runtime", "--now", "--force", "--dry-run"})
+#: The one-letter options of theirs that take no value, alone or run together (`-aq`).
+_SERVICE_FLAG_LETTERS = frozenset("alqrfT")
 #: tmux and the programs that are tmux under another name.
 _TMUX = frozenset({"tmux", "byobu", "tmate"})
 #: Programs that run the command named after their options (`xargs tmux …`, `watch tmux …`), and the options of
@@ -51,7 +58,7 @@ def handed_over(name: str, args: list[str]) -> str:
                 return found
         return ""
     if name in _SERVICES:
-        command = next((arg for arg in args if not arg.startswith("-")), "")
+        command = _service_verb(args)
         return "" if command in _SERVICES[name] or args in (["--version"], ["-h"], ["--help"]) else \
             f"{name} {command}".rstrip()
     if name not in _HANDOVER:
@@ -60,6 +67,18 @@ def handed_over(name: str, args: list[str]) -> str:
     if reads is None or (reads and args and all(arg in reads for arg in args)):
         return ""
     return name
+
+
+def _service_verb(args: list[str]) -> str:
+    """The verb of a service manager's command line: its first word that is neither an option nor an option's
+    value (`_SERVICE_FLAGS`); "" when none."""
+    index = 0
+    while index < len(args) and args[index].startswith("-"):
+        option = args[index]
+        flag = "=" in option or option in _SERVICE_FLAGS or option == "--" or \
+            (not option.startswith("--") and set(option[1:]) <= _SERVICE_FLAG_LETTERS)
+        index += 1 if flag else 2
+    return args[index] if index < len(args) else ""
 
 
 def _tmux(name: str, args: list[str]) -> str:

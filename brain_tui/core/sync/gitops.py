@@ -96,10 +96,10 @@ def git_env(settings: Sequence[tuple[str, str]] = _NO_HOOKS) -> dict[str, str]:
     """Environment for git subprocesses: no pager, no prompts, stable output, no fsmonitor, objects and history as
     stored (`_AS_STORED`), and `settings` (more ``(key, value)`` set as ``git -c`` would: by default no hook).
     `PATH` keeps only its absolute folders: git runs in the brain's folder, where a relative one (`bin`, `.`, an
-    empty entry) would find a `git` an agent wrote there."""
+    empty entry, or a PATH left empty) would find a `git` an agent wrote there."""
     env = {k: v for k, v in os.environ.items() if k not in _GIT_ENV_DROP}
-    if "PATH" in env:
-        env["PATH"] = os.pathsep.join(entry for entry in env["PATH"].split(os.pathsep) if os.path.isabs(entry))
+    if "PATH" in env:  # none left is `os.defpath`: an empty PATH looks the program up in the folder git runs in
+        env["PATH"] = os.pathsep.join(e for e in env["PATH"].split(os.pathsep) if os.path.isabs(e)) or os.defpath
     env.update({"GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C", "GIT_PAGER": "cat", **_AS_STORED})
     try:
         count = int(env.get("GIT_CONFIG_COUNT", "0"))
