@@ -71,7 +71,7 @@ async def test_L_refuses_a_claim_that_is_not_open_inside_the_dialog(make_app, de
         await select(pilot, "#active", GATED)
         await pilot.press("L")
         await settle(pilot)
-        assert "only an open claim is launched" in screen_text(app)
+        assert "(allowed from open)" in screen_text(app)
         await pilot.press("enter")  # the focus is on Cancel
         await settle(pilot)
         assert not isinstance(app.screen, LaunchDialog)

@@ -184,6 +184,34 @@ def unreadable_ancestor(snapshot: BrainSnapshot, claim: Claim) -> str | None:
     return parent if any(bad.path in unreadable for bad in snapshot.corrupt) else None
 
 
+def require_may_work(snapshot: BrainSnapshot, claim: Claim, verb: str) -> None:
+    """Raise TransitionRefused (exit 12, "cannot `verb` ID: …") unless `claim` may work now: effectively ``open`` at
+    the later of the brain's and the machine's clock (`authority.judged`: an agent's clock behind keeps no expired
+    claim open), under no paused or failed ancestor and no ancestor that does not read (SPEC 10, code 4). The one
+    rule of a lock taken and a launch: what preflight would refuse, neither gets."""
+    from brain_tui.core.errors import TransitionRefused
+    from brain_tui.core.rules.authority import judged
+
+    snapshot = judged(snapshot)
+    current = effective_status(claim, snapshot.now)
+    if current != Status.OPEN:
+        from brain_tui.core.rules.claims import refuse_transition  # the claim rules load only to refuse
+
+        raise refuse_transition(claim, verb, ["open"], current)
+    held = paused_ancestor(snapshot, claim)
+    if held is not None:
+        raise TransitionRefused(f"cannot {verb} {claim.sess_id}: its ancestor {held.sess_id} is paused; a human "
+                                f"resumes it first (`bsi gate resume {held.paused_by or held.sess_id}`)")
+    failed = next((a for a in snapshot.ancestors(claim.sess_id) if a.status == Status.FAILED), None)
+    if failed is not None:
+        raise TransitionRefused(f"cannot {verb} {claim.sess_id}: its ancestor {failed.sess_id} failed; its work "
+                                "stops (signal BLOCKED_ON the pilot)")
+    broken = unreadable_ancestor(snapshot, claim)
+    if broken is not None:
+        raise TransitionRefused(f"cannot {verb} {claim.sess_id}: its ancestor {broken} cannot be read "
+                                f"(claims/{broken}.yml is corrupt), so whether its tree is held is unknown")
+
+
 def is_held_pause(claim: Claim, now: datetime) -> bool:
     """Paused, or stale while paused (an expired pause a human may still lift)."""
     current = effective_status(claim, now)

@@ -21,7 +21,7 @@ from datetime import datetime, timedelta
 from urllib.parse import unquote
 
 from brain_tui.core.clock import format_timestamp
-from brain_tui.core.errors import InvalidData, PreflightRefused, TransitionRefused
+from brain_tui.core.errors import InvalidData, PreflightRefused
 from brain_tui.core.ids import valid_session_id
 from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.layout import LOCKS_DIR
@@ -30,9 +30,8 @@ from brain_tui.core.paths.scope_paths import normalize_path
 from brain_tui.core.record import record
 from brain_tui.core.records.formats import encode_lock_name
 from brain_tui.core.records.model import BrainSnapshot, Claim, CorruptFile, Lock
-from brain_tui.core.records.statuses import Status
 from brain_tui.core.rules.conflicts import unreadable_holders
-from brain_tui.core.rules.effective import effective_status, paused_ancestor, require_claim, unreadable_ancestor
+from brain_tui.core.rules.effective import require_claim, require_may_work
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
 if TYPE_CHECKING:  # the write path: `preflight check` and `lock check` load no change set
@@ -426,6 +425,7 @@ def stage_acquire(cs: ChangeSet, file: str, sess_id: str, ttl_min: int | None = 
         asked_ttl_min=asked,
     )
 
+
 def _require_working(snapshot: BrainSnapshot, claim: Claim) -> None:
     """Only a claim that may write now takes or extends a lock (issue 17): as preflight's check 4 reads it.
 
@@ -436,26 +436,7 @@ def _require_working(snapshot: BrainSnapshot, claim: Claim) -> None:
     Raises:
         TransitionRefused: not effectively open, or its tree held (12, README: such a claim takes no lock).
     """
-    from brain_tui.core.rules.authority import judged
-
-    now = (snapshot := judged(snapshot)).now  # an agent's clock behind the machine's keeps no expired claim open
-    current = effective_status(claim, now)
-    if current != Status.OPEN:
-        from brain_tui.core.rules.claims import refuse_transition  # the claim rules load only to refuse
-
-        raise refuse_transition(claim, "lock a file for", ["open"], current)
-    held = paused_ancestor(snapshot, claim)
-    if held is not None:
-        raise TransitionRefused(f"cannot lock a file for {claim.sess_id}: its ancestor {held.sess_id} is paused; "
-                                f"a human resumes it first (`bsi gate resume {held.paused_by or held.sess_id}`)")
-    failed = next((a for a in snapshot.ancestors(claim.sess_id) if a.status == Status.FAILED), None)
-    if failed is not None:
-        raise TransitionRefused(f"cannot lock a file for {claim.sess_id}: its ancestor {failed.sess_id} failed; "
-                                "its work stops (signal BLOCKED_ON the pilot)")
-    broken = unreadable_ancestor(snapshot, claim)
-    if broken is not None:
-        raise TransitionRefused(f"cannot lock a file for {claim.sess_id}: its ancestor {broken} cannot be read "
-                                f"(claims/{broken}.yml is corrupt), so whether its tree is held is unknown")
+    require_may_work(snapshot, claim, "lock a file for")
 
 
 def _kept_spelling(existing: list[Lock], norm: str) -> str:

@@ -44,7 +44,6 @@ from brain_tui.core.paths.layout import LAUNCH_DIR, LAUNCH_SETTINGS_DIR, ROOT_VA
 from brain_tui.core.record import field_names, record
 from brain_tui.core.records.model import BrainSnapshot, Claim
 from brain_tui.core.records.state_json import read_state_json
-from brain_tui.core.records.statuses import Status
 from brain_tui.core.records.yamlio import atomic_write_text
 from brain_tui.core.rules.claims import require_claim
 from brain_tui.core.sessions.launch_root import root_argv
@@ -228,27 +227,11 @@ def window_name(claim: Claim) -> str:
 
 
 def launchable(snapshot: BrainSnapshot, claim: Claim) -> None:
-    """Raise TransitionRefused (exit 12) unless `claim` may be launched: only a claim that may work now.
+    """Raise TransitionRefused (exit 12) unless `claim` may be launched: only a claim that may work now
+    (`effective.require_may_work`: an agent launched for it could not work otherwise)."""
+    from brain_tui.core.rules.effective import require_may_work
 
-    Effectively ``open`` (SPEC 6.4: a claim past its TTL is stale before the watchdog writes it down), under no
-    paused or failed ancestor and no ancestor that does not read: an agent launched for it could not work.
-    """
-    from brain_tui.core.rules.authority import judged
-    from brain_tui.core.rules.effective import effective_status, paused_ancestor, unreadable_ancestor
-
-    snapshot = judged(snapshot)  # an agent's clock behind the machine's keeps no expired claim open
-    current = effective_status(claim, snapshot.now)
-    if current != Status.OPEN:
-        shown = current if current == claim.status else f"{current} (expired while {claim.status})"
-        raise TransitionRefused(f"cannot launch {claim.sess_id}: it is {shown}; only an open claim is launched")
-    held = paused_ancestor(snapshot, claim)
-    failed = next((a for a in snapshot.ancestors(claim.sess_id) if a.status == Status.FAILED), None)
-    broken = unreadable_ancestor(snapshot, claim)
-    why = (f"its ancestor {held.sess_id} is paused; a human resumes it first" if held is not None
-           else f"its ancestor {failed.sess_id} failed" if failed is not None
-           else f"its ancestor {broken} cannot be read" if broken is not None else "")
-    if why:
-        raise TransitionRefused(f"cannot launch {claim.sess_id}: {why}")
+    require_may_work(snapshot, claim, "launch")
 
 
 # -- what runs -----------------------------------------------------------------------------------
