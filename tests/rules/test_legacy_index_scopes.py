@@ -48,3 +48,43 @@ def test_entries_written_as_code_spans_are_held(tmp_path: Path, cell: str, level
     with pytest.raises(ConflictError) as refused:
         open_on(brain, asked)
     assert [c["sess_id"] for c in refused.value.payload["conflicts"]] == [LEGACY]
+
+
+UNREADABLE_CELLS = ["agents/*.md", "../agents/", "/srv/brain/agents/"]
+
+
+@pytest.mark.parametrize("cell", UNREADABLE_CELLS)
+def test_an_open_row_whose_scope_does_not_read_fails_closed(tmp_path: Path, cell: str) -> None:
+    """A record that does not parse blocks what it may hold (SPEC 22): the whole brain, as a claim file would."""
+    brain = brain_with_row(tmp_path, cell)
+    with pytest.raises(ConflictError) as refused:
+        open_on(brain, "agents/x.md")
+    [conflict] = refused.value.payload["conflicts"]
+    assert conflict["status"] == "corrupt" and conflict["path"] == "BRAIN-INDEX.md"
+    assert [c.sess_id for c in brain.check_scope(parse_scope_args(["wiki/"], brain.root))] == ["BRAIN-INDEX.md"]
+
+
+def test_two_rows_that_do_not_read_both_hold(tmp_path: Path) -> None:
+    brain = brain_with_row(tmp_path, "agents/*.md")
+    index = tmp_path / "BRAIN-INDEX.md"
+    index.write_text(index.read_text(encoding="utf-8") + "| sess-20261129-0801-lgc2 | a@b | wiki/ | — | "
+                     "2026-11-29 08:01 | 2026-11-29 12:00 | open |\n| sess-20261129-0802-lgc3 | a@b | todo/?.md | — | "
+                     "2026-11-29 08:02 | 2026-11-29 12:00 | open |\n", encoding="utf-8")
+    brain = Brain(tmp_path, clock=lambda: T0, commit=False, instance="t@test")
+    with pytest.raises(ConflictError):
+        open_on(brain, "todo/x.md")
+
+
+def test_a_closed_row_whose_scope_does_not_read_holds_nothing(tmp_path: Path) -> None:
+    brain = brain_with_row(tmp_path, "agents/*.md")
+    index = tmp_path / "BRAIN-INDEX.md"
+    index.write_text(index.read_text(encoding="utf-8").replace("| open |", "| closed |"), encoding="utf-8")
+    brain = Brain(tmp_path, clock=lambda: T0, commit=False, instance="t@test")
+    assert open_on(brain, "agents/x.md")
+
+
+def test_the_refusal_names_the_row_and_how_to_mend_it(tmp_path: Path) -> None:
+    brain = brain_with_row(tmp_path, "agents/*.md")
+    with pytest.raises(ConflictError) as refused:
+        open_on(brain, "agents/x.md")
+    assert LEGACY in str(refused.value) and "`bsi index`" in str(refused.value)

@@ -173,7 +173,7 @@ def build(root: str | os.PathLike[str], snapshot: BrainSnapshot, config: BrainCo
         "version": VERSION, "keys": keys, "files": files, "folders": folders, "claims": claims, "locks": locks,
         "zone": zone,
         "kerneluser": bool(config.kerneluser), "unclaimed": config.unclaimed_writes,
-        "corrupt": [c.path for c in snapshot.corrupt if c.path.startswith(("claims/", "locks/"))],
+        "corrupt": [c.path for c in snapshot.corrupt if c.path.startswith(("claims/", "locks/")) or c.holds],
         "offset": _local_offset(snapshot.tz, config),
         # a layout whose HEAD files are not known (`head_files` None) is never vouched for
         "racy": keys["head"] is None or built - max(stamps) < RACY_NS,
