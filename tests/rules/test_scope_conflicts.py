@@ -80,6 +80,7 @@ CASEFOLD = [
     ("todo.md#Sprint", "TODO.md#sprint"),
     ("Plan.md", "plan.md#Intro"),
     ("Projets/Alpha/", "projets/ALPHA/b.md"),
+    ("\u1fb7/", "\u1fbc\u0342/x.md"),  # ᾷ and ᾼ + perispomeni: one name once decomposed and case-folded
 ]
 
 

@@ -174,6 +174,33 @@ def test_path_key_is_idempotent_and_blind_to_the_unicode_form(text: str) -> None
     assert path_key(unicodedata.normalize("NFC", text)) == key
 
 
+#: Greek letters with a perispomeni and an iota subscript (U+0345, which case-folds to a full iota): their
+#: precomposed, decomposed and upper-case spellings are one name to canonical caseless matching, and to APFS.
+_IOTA_SUBSCRIPT = [
+    ("\u1fb7", "\u1fbc\u0342"),            # ᾷ and ᾼ + perispomeni
+    ("\u1fc7", "\u0397\u0342\u0345"),     # ῇ and Η + perispomeni + ypogegrammeni
+    ("\u1ff7", "\u03a9\u0345\u0342"),     # ῷ and Ω + ypogegrammeni + perispomeni (reordered by NFD)
+]
+
+
+def test_path_key_is_canonical_caseless_matching() -> None:
+    """Two names equal by Unicode's canonical caseless match (D145: NFD, case fold, NFD) have one key: the case
+    fold of U+0345 (an iota) must see the marks in canonical order, so the text is decomposed before it is folded."""
+    from brain_tui.core.paths.path_keys import path_key
+
+    for one, other in _IOTA_SUBSCRIPT:
+        assert path_key(one) == path_key(other), (one, other)
+        assert path_key(f"notes/{one}.md") == path_key(f"NOTES/{other}.md")
+    groups: dict[str, set[str]] = {}
+    for code in range(0x80, 0x2FFFF):
+        if 0xD800 <= code < 0xE000:
+            continue
+        for text in {chr(code), chr(code).upper(), chr(code).lower(), unicodedata.normalize("NFD", chr(code))}:
+            caseless = unicodedata.normalize("NFD", unicodedata.normalize("NFD", text).casefold())
+            groups.setdefault(caseless, set()).add(path_key(text))
+    assert [keys for keys in groups.values() if len(keys) > 1] == []
+
+
 def test_protocol_paths_and_the_brain_folder_fold() -> None:
     from brain_tui.core.paths.path_keys import brain_relative, is_protocol_path
 

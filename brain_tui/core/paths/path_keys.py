@@ -45,14 +45,16 @@ __all__ = [
 
 def path_key(path: str) -> str:
     """The key under which a path (or a component, or any text that names a file) is compared, never shown nor
-    written: NFC, then full case folding, then NFC again, HFS+'s ignored code points dropped.
+    written: NFD, then full case folding, then NFC, HFS+'s ignored code points dropped.
 
-    Idempotent (``path_key(path_key(p)) == path_key(p)``); ``/`` is kept, so component boundaries survive. ASCII paths
-    fold by ``lower()`` alone.
+    Unicode's canonical caseless match (D145) decomposes before it folds: U+0345 (an iota subscript) folds to a
+    full iota, so ``ᾷ`` (precomposed) and ``ᾼ`` + perispomeni fold to one text only once their marks are in
+    canonical order. Idempotent (``path_key(path_key(p)) == path_key(p)``); ``/`` is kept, so component boundaries
+    survive. ASCII paths fold by ``lower()`` alone.
     """
     if path.isascii():
         return path.lower()
-    folded = unicodedata.normalize("NFC", unicodedata.normalize("NFC", path).casefold())
+    folded = unicodedata.normalize("NFC", unicodedata.normalize("NFD", path).casefold())
     return folded.translate(_IGNORED)
 
 

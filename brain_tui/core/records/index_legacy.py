@@ -199,9 +199,10 @@ def legacy_claim_doc(row: dict[str, str]) -> dict[str, str]:
     """The claim file a legacy index row stands for (a v2-style mapping; naive times are the brain's zone).
 
     ``Niveau`` is the v1 scope level (``global``, ``dir``, ``file``, ``section``) or a tree level
-    (``pilote``, ``domain``, ``leaf``): ``dir`` gives the scope its trailing slash, ``global`` is ``*``.
+    (``pilote``, ``domain``, ``leaf``): ``dir`` gives the scope its trailing slash, ``global`` is ``*``. The
+    ``Portée`` cell's backticks are dropped: ```a/`, `b/``` holds ``a/`` and ``b/``.
     """
-    scope = row["scope"].strip("`")
+    scope = row["scope"].replace("`", "")  # markdown code spans, around the cell or each entry: markup, not names
     level = row["level"].strip("`").lower()
     if level == "global" or not scope:
         scope = "*"

@@ -305,12 +305,13 @@ class BrainStore:
             if closed is not None and (closed.has(f"{row['sess_id']}.yml") or closed.has(f"{row['sess_id']}.yaml")
                                        or row["sess_id"] in closed.odd):
                 continue  # its file is terminal in HEAD
-            item = claim_from_mapping(index_legacy.legacy_claim_doc(row), f"claims/{row['sess_id']}.yml", self.root,
-                                      self.tz, self.config.ttl_default, self._scope)
+            doc, rel = index_legacy.legacy_claim_doc(row), f"claims/{row['sess_id']}.yml"
+            item = claim_from_mapping(doc, rel, self.root, self.tz, self.config.ttl_default, self._scope)
             if isinstance(item, Claim):
                 held.append(replace(item, flags=(*item.flags, "from-index")))
-            elif isinstance(item, CorruptFile):
-                corrupt.append(CorruptFile(INDEX_FILE, 0, f"row {row['sess_id']}: {item.reason}"))
+            elif isinstance(item, CorruptFile):  # a row that does not read fails closed, as its claim file would
+                corrupt.append(CorruptFile(INDEX_FILE, 0, f"row {row['sess_id']}: {item.reason}",
+                                           holds=held_by_data(doc, rel, self.root, self.tz)))
         return held
 
     @one_reader

@@ -22,6 +22,7 @@ from urllib.parse import quote
 from brain_tui.core.errors import InvalidData
 from brain_tui.core.ids import valid_session_id
 from brain_tui.core.lazy_re import LazyPattern
+from brain_tui.core.paths.layout import INDEX_FILE
 from brain_tui.core.paths.scope import GLOBAL, ScopeEntry, parse_scope
 from brain_tui.core.records.formats import claim_identity, parse_claim_bytes
 from brain_tui.core.records.statuses import TERMINAL_STATUSES
@@ -68,7 +69,10 @@ def holder_id(rel_path: str) -> str:
 
 
 def repair_command(rel_path: str) -> str:
-    """The command that offers to repair a corrupt claim file (``bsi claim repair ID|PATH``)."""
+    """The command that offers to repair a corrupt claim file (``bsi claim repair ID|PATH``); for a row of the
+    legacy BRAIN-INDEX.md, ``bsi index``, which imports it into its claim file (then repaired as one)."""
+    if rel_path == INDEX_FILE:
+        return "bsi index"
     stem = PurePosixPath(rel_path).stem
     named = stem if valid_session_id(stem) and rel_path.endswith(".yml") else shown_path(rel_path)
     return f"bsi claim repair {named}"

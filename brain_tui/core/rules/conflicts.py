@@ -72,8 +72,11 @@ def blocking_index(snapshot: BrainSnapshot) -> ScopeIndex:
     for claim in snapshot.claims:
         if claim.is_blocking and claim.scope:
             index.add(claim.sess_id, claim.scope)
-    for bad in snapshot.unreadable_claims:
-        index.add(_UNREADABLE + bad.path, bad.holds)
+    held: dict[str, list[ScopeEntry]] = {}
+    for bad in snapshot.unreadable_claims:  # one path may hold several (the legacy index's rows that do not read)
+        held.setdefault(bad.path, []).extend(bad.holds)
+    for path, holds in held.items():
+        index.add(_UNREADABLE + path, holds)
     return index
 
 

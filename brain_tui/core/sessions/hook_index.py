@@ -65,12 +65,12 @@ if TYPE_CHECKING:
 #: The note of a write no claim holds under ``unclaimed_writes: warn``: the core and this shortcut say the same.
 UNCLAIMED_NOTE = ("{file} written without a claim (no claim holds it; "
                   "`bsi claim open --scope …` makes the work visible to other sessions)")
-VERSION = 11  # 2: paths stored as their path_key; 3: the folders on the way to them; 4: HFS+ ignorables dropped;
+VERSION = 12  # 2: paths stored as their path_key; 3: the folders on the way to them; 4: HFS+ ignorables dropped;
 # 5: the expiry is the effective one (8 h cap, no opening time); 6: the files that decide HEAD's commit;
 # 7: a claim that shares its scope with another (`preflight.shared_scope`); 8: `unclaimed` is deny for a value
 # naming no mode (an index written before read it as warn); 9: the machine's UTC offset its times were read in;
 # 10: the rules of the machine's zone (its offsets through a year), not one offset; 11: a HUMAN_GATE event with no
-# `by` (the old scripts') holds its claim at the gate
+# `by` (the old scripts') holds its claim at the gate; 12: paths keyed decomposed before the case fold
 RACY_NS = 2_000_000_000
 _KINDS = ("global", "dir", "file", "section")
 
@@ -173,7 +173,7 @@ def build(root: str | os.PathLike[str], snapshot: BrainSnapshot, config: BrainCo
         "version": VERSION, "keys": keys, "files": files, "folders": folders, "claims": claims, "locks": locks,
         "zone": zone,
         "kerneluser": bool(config.kerneluser), "unclaimed": config.unclaimed_writes,
-        "corrupt": [c.path for c in snapshot.corrupt if c.path.startswith(("claims/", "locks/"))],
+        "corrupt": [c.path for c in snapshot.corrupt if c.path.startswith(("claims/", "locks/")) or c.holds],
         "offset": _local_offset(snapshot.tz, config),
         # a layout whose HEAD files are not known (`head_files` None) is never vouched for
         "racy": keys["head"] is None or built - max(stamps) < RACY_NS,
