@@ -35,8 +35,8 @@ def closed(brain: Path, name: str, fd: int, data: bytes = b"", **env: str) -> su
     def close() -> None:
         os.close(fd)
 
-    with subprocess.Popen(bsi_command("hook", name, brain=brain, now=NOW), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, env=clean_env(**env), cwd=brain,
+    with subprocess.Popen(bsi_command("hook", name, brain=brain, now=NOW), stdin=subprocess.PIPE,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=clean_env(**env), cwd=brain,
                           preexec_fn=close) as proc:  # noqa: PLW1509 - only closes one descriptor
         out, err = proc.communicate(None if fd == 0 else data, timeout=60)
     done = subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
