@@ -71,8 +71,7 @@ def session_start(ctx: HookContext) -> Answer:
         facts.extend(line for _, line in told)
         env_file = ctx.environ.get("CLAUDE_ENV_FILE", "")
         if env_file and claim is not None and not claim.is_terminal:
-            with open(env_file, "a", encoding="utf-8") as handle:
-                handle.write(f"export BSI_SESSION={claim.sess_id}\n")
+            facts.extend(export_session(env_file, claim.sess_id))
         agents.record_state(ctx.root, bound[0], session, "working", now)
     else:
         facts.append("BSI: this session holds no claim. Writes into a claimed scope are refused; "
@@ -83,6 +82,19 @@ def session_start(ctx: HookContext) -> Answer:
     if claim is not None:  # a signal this context showed whole is not brought in again (SPEC 20.2)
         agents.unseen(ctx.root, claim.sess_id, [key for key, line in told if f"{line}\n" in f"{text}\n"])
     return Answer(0, wire.dumps(wire.context("SessionStart", text)))
+
+
+def export_session(env_file: str, sess_id: str) -> list[str]:
+    """Append `export BSI_SESSION=<sess_id>` to the agent's `CLAUDE_ENV_FILE`; the facts to tell when it cannot
+    be written (the context still comes: the agent's shell only lacks the variable)."""
+    try:
+        with open(env_file, "a", encoding="utf-8") as handle:
+            handle.write(f"export BSI_SESSION={sess_id}\n")
+    except OSError as exc:
+        why = fact(exc.strerror or type(exc).__name__, 80)
+        return [f"BSI: CLAUDE_ENV_FILE {fact(env_file, 200)} could not be written ({why}): "
+                f"`export BSI_SESSION={sess_id}` did not reach the shell; name the claim in `bsi` commands."]
+    return []
 
 
 def brain_state(ctx: HookContext, snapshot: BrainSnapshot) -> str:

@@ -136,7 +136,9 @@ def run(argv: Sequence[str], stdin: BinaryIO | None = None, stdout: TextIO | Non
     try:
         previous = _arm(deadline_at - time.monotonic())
         try:
-            code, text, note = _run(argv, stdin or sys.stdin.buffer, env, seen)
+            # a process started with stdin closed (`<&-`) has no `sys.stdin`: input that cannot be read
+            code, text, note = _run(argv, stdin if stdin is not None else getattr(sys.stdin, "buffer", None), env,
+                                    seen)
         finally:
             _disarm(previous)
     except DeadlineExceeded:
@@ -147,16 +149,21 @@ def run(argv: Sequence[str], stdin: BinaryIO | None = None, stdout: TextIO | Non
         else:
             code, text, note = 2, "", f"bsi hook: internal error ({type(exc).__name__}): check by hand with " \
                                       "`bsi preflight check ID FILE`\n"
-    try:
-        if text:
-            out.write(text)
-            out.flush()
-        if note:
-            err.write(note)
-            err.flush()
-    except (BrokenPipeError, OSError):
-        pass
+    _say(out, text)
+    _say(err, note)
     return code if code in (0, 2) else 2
+
+
+def _say(stream: TextIO | None, text: str) -> None:
+    """Write `text` on `stream`, if it can be written: a stream closed at the start (`>&-`: None) or since (a
+    broken pipe) loses only its own text; the exit code stays the decision."""
+    if not text or stream is None:
+        return
+    try:
+        stream.write(text)
+        stream.flush()
+    except (OSError, ValueError):
+        pass
 
 
 def _busy(seen: dict[str, Any], env: dict[str, str], deadline_s: float) -> tuple[int, str, str]:
@@ -214,7 +221,7 @@ def _denied(ctx: Any, reason: str) -> tuple[int, str, str]:
     return wire.deny_exit(ctx.agent), wire.dumps(wire.deny(reason, ctx.agent)), f"bsi: {reason}\n"
 
 
-def _run(argv: Sequence[str], stream: BinaryIO, env: dict[str, str],
+def _run(argv: Sequence[str], stream: BinaryIO | None, env: dict[str, str],
          seen: dict[str, Any] | None = None) -> tuple[int, str, str]:
     """Parse, read the event, try the fast path, then decide; `seen` keeps what is known so far (for `_busy`)."""
     seen = {} if seen is None else seen
@@ -242,6 +249,8 @@ def _run(argv: Sequence[str], stream: BinaryIO, env: dict[str, str],
     bad: str | None = None
     event: dict[str, Any] = {}
     try:
+        if stream is None:
+            raise wire.BadInput("stdin is closed (expected one JSON object)")
         event = wire.read_event(stream)
     except wire.BadInput as exc:
         bad = str(exc)

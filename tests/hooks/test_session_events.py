@@ -128,6 +128,28 @@ def test_clear_hands_the_binding_over_to_the_new_session(live_bound: tuple[Path,
     assert agents.read_liveness(brain)[sess].agent_session == new
 
 
+def test_compaction_hands_the_binding_over_to_the_new_session(live_bound: tuple[Path, str], agent: FakeAgent,
+                                                              tmp_path: Path) -> None:
+    """Compaction gives a new ID in the same agent process (SPEC 20.1): `session-end` with reason `compact`
+    leaves the binding, the next `session-start` with source `compact` takes it."""
+    brain, sess = live_bound
+    new = "9c1d2e3f-0000-4000-8000-00000000bbbb"
+    now = live_now()
+    context_of(agent_hook(agent, brain, "session-start", base(brain, "SessionStart", source="startup"), now=now),
+               "SessionStart")
+    agent_hook(agent, brain, "session-end", base(brain, "SessionEnd", reason="compact"), now=now)
+    env_file = tmp_path / "env"
+    text = context_of(agent_hook(agent, brain, "session-start", base(brain, "SessionStart", session=new,
+                                                                      source="compact"),
+                                 env=clean_env(CLAUDE_ENV_FILE=str(env_file)), now=now), "SessionStart")
+    assert "carried over" in text and sess in text, text
+    assert env_file.read_text() == f"export BSI_SESSION={sess}\n"
+    assert_denied(agent_hook(agent, brain, "pre-tool-use", event(brain, "Edit", str(brain / "docs" / "a"),
+                                                                  session=new), now=now), sess)
+    assert_allowed(agent_hook(agent, brain, "pre-tool-use", event(brain, "Edit", str(brain / "src" / "a"),
+                                                                   session=new), now=now))
+
+
 def test_clear_with_two_candidates_guesses_nothing(bound: tuple[Path, str], agent: FakeAgent) -> None:
     brain, sess = bound
     other = ok(run_bsi("claim", "open", "--scope", "docs/", "--story", "d", "--agent-session", "agent-two",

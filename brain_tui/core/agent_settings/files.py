@@ -105,6 +105,11 @@ def read_settings(path: Path) -> bytes | None:
     return raw
 
 
+def _not_json(name: str) -> Any:
+    """`NaN`, `Infinity`, `-Infinity`: Python's reader takes them, JSON does not (RFC 8259), nor do the agents."""
+    raise ValueError(f"{name} is not a JSON value")
+
+
 def load(path: Path) -> dict[str, Any]:
     """The settings object ({} when the file does not exist); InvalidData (exit 65; the file is left untouched) when
     it is not valid JSON, or not a JSON object, or does not read (`read_settings`)."""
@@ -112,7 +117,7 @@ def load(path: Path) -> dict[str, Any]:
     if raw is None:
         return {}
     try:
-        data = json.loads(raw) if raw.strip() else {}
+        data = json.loads(raw, parse_constant=_not_json) if raw.strip() else {}
     except (ValueError, RecursionError) as exc:
         raise InvalidData(f"{path} is not valid JSON ({str(exc)[:120]}): fix it by hand; nothing was changed") \
             from None
