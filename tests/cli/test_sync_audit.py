@@ -228,3 +228,27 @@ def test_the_same_id_on_the_same_scope_is_renamed_then_lost(tmp_path: Path) -> N
     status = {c["sess_id"]: c["status"] for c in listed}
     assert status == {sess: "open", new: "failed"}
     assert bsi(b, "sync").code == 0
+
+
+def test_verify_counts_the_instances_commits_between_the_open_and_the_close_commits(tmp_path: Path) -> None:
+    """"Made by its instance between open and close": a commit the instance made after the claim's open commit and
+    before its close commit is the session's, whatever the clocks say (here `--now` sets the claim's times)."""
+    _, (a,) = make_remote(tmp_path, 1)
+
+    def commit_as_instance(path: str, message: str) -> None:
+        (a / path).parent.mkdir(parents=True, exist_ok=True)
+        (a / path).write_text(message + "\n")
+        git(a, "add", path)
+        git(a, "-c", "user.name=prod@desk", "commit", "-q", "-m", message)
+
+    commit_as_instance("early/before.md", "before the open")
+    sess = ok(bsi(a, "claim", "open", "--scope", "wiki/", "--slug", "inst", "--instance", "prod@desk")).strip()
+    commit_as_instance("lib/c.py", "during the claim")
+    open_report = bsi(a, "--json", "verify", sess)
+    assert open_report.code == 13, open_report.out
+    assert json.loads(open_report.out)["outside"] == ["lib/c.py"]
+    ok(bsi(a, "claim", "close", sess, "--status", "ok", now="2026-11-29T10:30:00+00:00"))
+    commit_as_instance("late/after.md", "after the close")
+    closed_report = bsi(a, "--json", "verify", sess, now="2026-11-29T11:00:00+00:00")
+    assert closed_report.code == 13, closed_report.out
+    assert json.loads(closed_report.out)["outside"] == ["lib/c.py"]

@@ -39,8 +39,8 @@ from brain_tui.core.records.state_json import open_lock, read_state_json
 from brain_tui.core.records.yamlio import atomic_write_text, fsync_dir, read_capped, sweep_temp_files
 from brain_tui.core.sync import gitops
 
-__all__ = ["JOURNAL_DIR", "Journal", "begin", "follow_head", "index_entries", "moving", "recover",
-           "recover_if_idle", "recover_writes", "restage", "wait_for_orphans", "writing"]
+__all__ = ["JOURNAL_DIR", "Journal", "begin", "follow_head", "index_entries", "index_follows_head", "moving",
+           "recover", "recover_if_idle", "recover_writes", "restage", "wait_for_orphans", "writing"]
 
 
 def _folder(root: Path) -> Path:
@@ -187,6 +187,25 @@ def follow_head(root: Path, rels: Collection[str]) -> None:
             (root / rel).unlink(missing_ok=True)
 
 
+def index_follows_head(root: Path, rels: Collection[str]) -> None:
+    """Make each path's index entry HEAD's (absent from HEAD: removed); the files are left as they are.
+
+    A write's commit can land before the real index catches up (`git commit` over a copy of the index, then the
+    index): a kill in between left the written paths staged as HEAD's parent had them. Nothing else staged moves.
+    """
+    wanted = list(dict.fromkeys(rels))
+    if not wanted:
+        return
+    listing = gitops.run_git(root, "ls-tree", "-z", "HEAD", "--", *wanted).stdout  # paths as given: cwd-relative
+    held: dict[str, str] = {}
+    for item in listing.split("\0"):
+        meta, _, path = item.partition("\t")
+        parts = meta.split()
+        if path and len(parts) == 3 and parts[1] == "blob":
+            held[path] = f"{parts[0]} {parts[2]}"
+    restage(root, wanted, held)
+
+
 def _clear(root: Path) -> Path:
     folder = _folder(root)
     if folder.exists():  # backups of an entry whose manifest was already dropped
@@ -309,6 +328,7 @@ def recover(root: Path) -> str | None:
         entry.finish()
         return "followed"
     if entry.landed():
+        index_follows_head(root, list(entry.backups))  # the kill may have come before the index caught up
         entry.finish()
         return "kept"
     entry.roll_back()

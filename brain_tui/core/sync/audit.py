@@ -125,8 +125,13 @@ def _session_commits(root: Path, claim: Claim, until: datetime) -> list[LogEntry
     for commit in _log(root, "--fixed-strings", f"--grep={claim.sess_id}"):
         if commit.names(claim.sess_id):
             found.setdefault(commit.entry.commit, commit.entry)
-    if claim.instance and claim.opened_at is not None:
-        window = ["--since", claim.opened_at.isoformat(), "--until", until.isoformat()]
+    if not claim.instance:
+        return list(found.values())
+    span = _history_span(root, claim)
+    windows = [[span]] if span else []
+    if claim.opened_at is not None:
+        windows.append(["--since", claim.opened_at.isoformat(), "--until", until.isoformat()])
+    for window in windows:
         for commit in _log(root, *window, "--fixed-strings", f"--grep=BSI-Instance: {claim.instance}"):
             if claim.instance in commit.instances:
                 found.setdefault(commit.entry.commit, commit.entry)
@@ -134,6 +139,24 @@ def _session_commits(root: Path, claim: Claim, until: datetime) -> list[LogEntry
             if _author_is(commit.entry.author, claim.instance):
                 found.setdefault(commit.entry.commit, commit.entry)
     return list(found.values())
+
+
+def _history_span(root: Path, claim: Claim) -> str | None:
+    """``OPEN..END``: the commits after the claim's open commit (the oldest that added its file) up to its newest
+    commit when it ended (its close), else HEAD — "between open and close" in the history, whatever the clocks say
+    (the other window is the claim's own times). None when its file was never committed."""
+    from brain_tui.core.sync import gitops
+
+    def commits(*args: str) -> list[str]:
+        proc = gitops.run_git(root, "--literal-pathspecs", "log", "--no-renames", "--format=%H", *args, "--",
+                              claim.path, check=False)
+        return proc.stdout.split() if proc.returncode == 0 else []
+
+    added = commits("--diff-filter=A")
+    if not added:
+        return None
+    end = (commits("-1") or ["HEAD"])[0] if claim.is_terminal else "HEAD"
+    return f"{added[-1]}..{end}"
 
 
 def _author_is(author: str, instance: str) -> bool:
