@@ -448,7 +448,7 @@ def test_each_mutating_command_makes_one_commit_of_exactly_its_files(brain: Path
     step("claim", "close", sat, "--status", "ok", "--files", "be/x.md")
     subject, files = last_commit(brain)
     sig = load_claim(brain, sat)["result"]["signal_id"]
-    assert subject == f"bsi: close satellite {sat} [atomic]"
+    assert subject == f"bsi: close satellite {sat}"
     assert files == ["BRAIN-INDEX.md", f"claims/{sat}.yml", f"signals/{sig}.yml"]
     solo = step("claim", "open", "--scope", "solo/", "--ttl", "1h")
     step("watchdog", now="2026-11-29T11:05:00Z")

@@ -344,7 +344,7 @@ def test_tier_1_needs_a_result_status(brain: Path, bsi: Bsi, tree: dict[str, str
     assert (out["status"], out["tier"]) == ("closed", 1)
     doc = load_claim(brain, leaf2)
     assert doc["result"]["status"] == "ok" and doc["result"]["files_modified"] == ["be/api/README.md"]
-    assert last_commit(brain)[0] == f"bsi: close satellite {leaf2} [atomic]"
+    assert last_commit(brain)[0] == f"bsi: close satellite {leaf2}"
     solo = opened(brain, "--scope", "solo/")
     assert bsi("claim", "close", solo, brain=brain).code == 11
     real = head(brain)[:7]

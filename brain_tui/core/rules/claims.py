@@ -478,8 +478,8 @@ def close_claim(cs: ChangeSet, sess_id: str, req: CloseRequest) -> CloseOutcome:
         cs.message = f"bsi: close {claim.type} {sess_id} [orchestrated]"
     elif tier == 2:
         cs.message = f"bsi: close satellite {sess_id} [validated]"
-    elif claim.type == "satellite":
-        cs.message = f"bsi: close satellite {sess_id} [atomic]"
+    elif claim.type == "satellite":  # Tier 1: the seed's `bsi: close satellite <sess-id>`, no tier suffix
+        cs.message = f"bsi: close satellite {sess_id}"
     else:
         cs.message = f"bsi: close claim {sess_id}"
     return CloseOutcome(sess_id, final_status, tier, result, list(cs.signals[signals_before:]))
