@@ -1,0 +1,42 @@
+"""Brain text in `bsi`'s text output on stdout (SPEC 13, 15): inert and visible, whichever command prints it.
+
+Another session's words (a claim's instance, story, a signal's payload) may hold terminal escapes, bidi
+overrides and zero-width characters. Without `--json`, every line `bsi` prints shows them as ``⟨ESC⟩``-style
+placeholders: never sent to the terminal, never silently dropped or blanked either.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.bsi import ok, run_bsi
+from tests.conftest import claim_file
+
+HIDDEN = "\x1b\x07\x9b\u202e\u200b\u2066"
+
+
+def _open(brain: Path, *args: str) -> str:
+    return ok(run_bsi("claim", "open", *args, brain=brain)).strip()
+
+
+def test_check_scope_names_a_hand_written_instance_inert(brain: Path) -> None:
+    sess = _open(brain, "--scope", "wiki/")
+    path = claim_file(brain, sess)
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace(f"instance: {text.split('instance: ')[1].splitlines()[0]}",
+                                 'instance: "x\\e]0;owned\\a\\e[2J\\u202e@vm"'), encoding="utf-8")
+    run = run_bsi("check-scope", "wiki/page.md", brain=brain)
+    assert run.code == 10, run.err
+    assert not any(ch in run.out + run.err for ch in HIDDEN), repr(run.out)
+    assert "x⟨ESC⟩]0;owned⟨BEL⟩⟨ESC⟩[2J⟨U+202E⟩@vm" in run.out
+
+
+def test_claim_and_signal_lists_show_bidi_and_zero_width_characters_visibly(brain: Path) -> None:
+    _open(brain, "--scope", "src/", "--story", "fix \u202eevil\u202c \u200bhidden")
+    ok(run_bsi("signal", "send", "--to", "pilote", "--type", "INFO", "pay \u2066load\u2069 \x1b[5m", brain=brain))
+    claims = ok(run_bsi("claim", "list", brain=brain))
+    assert not any(ch in claims for ch in HIDDEN), repr(claims)
+    assert "fix ⟨U+202E⟩evil⟨U+202C⟩ ⟨U+200B⟩hidden" in claims
+    signals = ok(run_bsi("signal", "list", brain=brain))
+    assert not any(ch in signals for ch in HIDDEN), repr(signals)
+    assert "pay ⟨U+2066⟩load⟨U+2069⟩ ⟨ESC⟩[5m" in signals
