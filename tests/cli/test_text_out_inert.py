@@ -40,3 +40,21 @@ def test_claim_and_signal_lists_show_bidi_and_zero_width_characters_visibly(brai
     signals = ok(run_bsi("signal", "list", brain=brain))
     assert not any(ch in signals for ch in HIDDEN), repr(signals)
     assert "pay ⟨U+2066⟩load⟨U+2069⟩ ⟨ESC⟩[5m" in signals
+
+
+def test_very_long_brain_text_is_cut_with_an_ellipsis_in_text_output(brain: Path) -> None:
+    sess = _open(brain, "--scope", "wiki/")
+    path = claim_file(brain, sess)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    path.write_text("\n".join(f"instance: {'i' * 5000}@vm" if line.startswith("instance:") else line
+                              for line in lines) + "\n", encoding="utf-8")
+    (brain / "signals" / "sig-20261129-100000-long.yml").write_text(
+        f"sig_id: sig-20261129-100000-long\nfrom: a\nto: pilote\ntype: {'T' * 5000}\npayload: p\nstate: pending\n"
+        "created_at: '2026-11-29T10:00:00+00:00'\n", encoding="utf-8")
+    run = run_bsi("check-scope", "wiki/", brain=brain)
+    assert run.code == 10 and "i" * 200 not in run.out and "…" in run.out, run.out[:300]
+    refused = run_bsi("claim", "open", "--scope", "wiki/", brain=brain)
+    assert refused.code == 10 and "i" * 200 not in refused.err and "…" in refused.err, refused.err[:300]
+    signals = ok(run_bsi("signal", "list", brain=brain))
+    assert "T" * 200 not in signals and "T…" in signals
+    assert max(len(line) for line in signals.splitlines()) < 300
