@@ -58,3 +58,13 @@ def test_very_long_brain_text_is_cut_with_an_ellipsis_in_text_output(brain: Path
     signals = ok(run_bsi("signal", "list", brain=brain))
     assert "T" * 200 not in signals and "T…" in signals
     assert max(len(line) for line in signals.splitlines()) < 300
+
+
+def test_gate_status_cuts_a_hand_written_gate_event_and_author(brain: Path) -> None:
+    sess = _open(brain, "--scope", "wiki/")
+    path = claim_file(brain, sess)
+    path.write_text(path.read_text(encoding="utf-8") + "gate_history:\n"
+                    f"  - {{ts: '2026-11-29T10:00:00+00:00', event: {'E' * 5000}, by: {'b' * 5000}, message: m}}\n",
+                    encoding="utf-8")
+    shown = ok(run_bsi("gate", "status", sess, brain=brain))
+    assert "E" * 200 not in shown and "b" * 200 not in shown and "…" in shown, shown[:300]
