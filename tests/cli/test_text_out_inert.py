@@ -68,3 +68,11 @@ def test_gate_status_cuts_a_hand_written_gate_event_and_author(brain: Path) -> N
                     encoding="utf-8")
     shown = ok(run_bsi("gate", "status", sess, brain=brain))
     assert "E" * 200 not in shown and "b" * 200 not in shown and "…" in shown, shown[:300]
+
+
+def test_lock_check_cuts_a_hand_written_holder(brain: Path) -> None:
+    (brain / "locks" / "docs%2Fa.md.yml").write_text(
+        f"file: docs/a.md\nholder: sess-{'h' * 5000}\ngeneration: 1\nclaimed_at: '2026-11-29T10:00:00+00:00'\n"
+        "expires_at: '2026-11-29T11:00:00+00:00'\nttl_min: 60\n", encoding="utf-8")
+    run = run_bsi("lock", "check", "docs/a.md", brain=brain)
+    assert run.code == 1 and "h" * 200 not in run.out and "…" in run.out, run.out[:300]

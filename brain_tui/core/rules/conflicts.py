@@ -57,7 +57,7 @@ class Conflict:
             return (f"{shown_path(self.path)} does not read ({self.reason}) and may hold {self.scope} [{CORRUPT}, "
                     f"{self.overlap}]: repair it (`{repair_command(self.path)}`) or fix the file by hand")
         # the instance is the holder's own text (a hand-written file may hold anything): one inert line, cut short
-        holder = inert_line(self.instance, 100) if self.instance else "unknown instance"
+        holder = inert_line(self.instance, 200) if self.instance else "unknown instance"
         return f"{self.sess_id} ({holder}) holds {self.scope} [{self.status}, {self.overlap}]"
 
 
