@@ -193,6 +193,10 @@ class Context:
 
             print_out(json_text(data) + "\n")
         elif text is not None:
+            from brain_tui.core.paths.text_safety import inert_block
+
+            # brain text it quotes (an instance, a scope read from a file) reaches the terminal inert (SPEC 15)
+            text = inert_block(text)
             print_out(text + ("\n" if text and not text.endswith("\n") else ""))
 
     def say(self, message: str) -> None:
@@ -279,8 +283,9 @@ def _inert_cell(value: object) -> str:
     return "".join(fold_placeholder(ch) or ch for ch in text)
 
 
-def one_line(text: str, limit: int = 60) -> str:
-    """Collapse whitespace and control characters, cut at `limit` with an ellipsis."""
-    cleaned = "".join(ch if ch.isprintable() else " " for ch in str(text))
-    cleaned = " ".join(cleaned.split())
-    return cleaned if len(cleaned) <= limit else cleaned[: limit - 1] + "…"
+def one_line(text: object, limit: int = 60) -> str:
+    """Brain text on one line, cut at `limit` with an ellipsis: whitespace collapsed, every hidden character (a
+    control, a bidi override, a zero-width character) its visible placeholder (SPEC 15: core's `inert_line`)."""
+    from brain_tui.core.paths.text_safety import inert_line
+
+    return inert_line(text, limit)

@@ -70,7 +70,8 @@ def cmd_status(ctx: Context) -> int:
     lines = [f"{claim.sess_id}  {claim.status}  {one_line(claim.scope_text, 40)}"]
     if claim.gate_history:
         last = claim.gate_history[-1]
-        lines.append(f"  last gate event: {last.event or None} by {last.by or '?'}: {one_line(last.message, 60)}")
+        lines.append(f"  last gate event: {one_line(last.event or '?', 24)} by {one_line(last.by or '?', 40)}: "
+                     f"{one_line(last.message, 60)}")
     for child in subtree:
         depth[child.sess_id] = depth.get(child.parent or "", 0) + 1
         lines.append(f"{'  ' * depth[child.sess_id]}└ {child.sess_id}  {child.status}  "

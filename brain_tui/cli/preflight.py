@@ -149,7 +149,7 @@ def cmd_lock_check(ctx: Context) -> int:
         text = f"{out.file}: free"
     else:
         state = "expired" if shown.expired else "locked"
-        text = (f"{out.file}: {state} — holder {shown.holder}, generation {shown.generation}, "
+        text = (f"{out.file}: {state} — holder {one_line(shown.holder, 80)}, generation {shown.generation}, "
                 f"expires {shown.expires_at}")
     ctx.emit(out.as_dict(), text)
     return out.exit_code

@@ -63,8 +63,8 @@ def cmd_list(ctx: Context) -> int:
             doc["corrupt"] = [c.as_dict() for c in corrupt]
         ctx.emit(doc)
         return 0
-    rows = [[s.sig_id, s.state, s.type, one_line(s.sender, 30), one_line(s.to, 30), one_line(s.payload, 50)]
-            for s in sigs]
+    rows = [[s.sig_id, s.state, one_line(s.type, 24), one_line(s.sender, 30), one_line(s.to, 30),
+             one_line(s.payload, 50)] for s in sigs]
     rows += [[one_line(c.path, 40), "corrupt", "—", "—", "—", one_line(f"line {c.line}: {c.reason}", 50)]
              for c in corrupt]
     ctx.emit(None, table(rows, ["SIGNAL", "STATE", "TYPE", "FROM", "TO", "PAYLOAD"]) or "no signals")

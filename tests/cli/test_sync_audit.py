@@ -252,3 +252,15 @@ def test_verify_counts_the_instances_commits_between_the_open_and_the_close_comm
     closed_report = bsi(a, "--json", "verify", sess, now="2026-11-29T11:00:00+00:00")
     assert closed_report.code == 13, closed_report.out
     assert json.loads(closed_report.out)["outside"] == ["lib/c.py"]
+
+
+def test_verify_of_a_claim_whose_hand_written_instance_holds_a_nul(brain: Path) -> None:
+    # A claim file edited by hand names an instance no git argument can carry: verify still answers (SPEC 13:
+    # bad text in a file is data, never an internal error), by the commits that name the session.
+    sess = ok(run_bsi("claim", "open", "--scope", "docs/", brain=brain)).strip()
+    path = brain / "claims" / f"{sess}.yml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text("\n".join('instance: "x\\0y@vm"' if line.startswith("instance:") else line
+                              for line in text.splitlines()) + "\n", encoding="utf-8")
+    run = run_bsi("verify", sess, brain=brain)
+    assert run.code == 0, run.err

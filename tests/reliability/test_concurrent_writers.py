@@ -113,6 +113,27 @@ def test_eight_racers_on_different_scopes_all_win_and_nothing_is_lost(brain: Pat
     _assert_git_sound(brain)
 
 
+def test_eight_sessions_racing_for_one_lock_exactly_one_holds_it(brain: Path, tmp_path: Path) -> None:
+    # Defect 14.6 of the old scripts: acquire was not atomic, so two sessions could both "hold" one file.
+    sessions = [ok(run_bsi("claim", "open", "--scope", f"area{i}/", "--slug", f"locker{i}", brain=brain,
+                           now=NOW)).strip() for i in range(RACERS)]
+    go = tmp_path / "go"
+    racers = [_start(_racer(go, ["--brain", str(brain), "--now", NOW, "lock", "acquire", "shared/x.md", sess]))
+              for sess in sessions]
+    go.touch()
+    results = [proc.wait(timeout=120) for proc in racers]
+    codes = [code for code, _, _ in results]
+    assert sorted(codes) == [0] + [1] * (RACERS - 1), results
+    winner = sessions[codes.index(0)]
+    (lock,) = (brain / "locks").glob("*.yml")
+    assert yaml.safe_load(lock.read_text(encoding="utf-8"))["holder"] == winner
+    for code, _, err in results:
+        if code == 1:
+            assert winner in err  # each loser is told who holds the file
+    assert git(brain, "log", "--format=%s").splitlines().count("bsi: lock acquire shared/x.md") == 1
+    assert git(brain, "status", "--porcelain") == ""
+
+
 def _assert_whole(brain: Path) -> int:
     count = 0
     for folder in ("claims", "signals"):

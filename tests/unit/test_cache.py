@@ -387,3 +387,27 @@ def test_a_hint_read_back_from_the_database_is_a_status_member(tmp_path: Path, s
     unknown = hints.pop("sess-20261129-0903-d")
     assert all(h is not None and isinstance(h[1], Status) for h in hints.values())
     assert unknown is not None and type(unknown[1]) is str
+
+
+def test_text_that_reads_as_sql_is_stored_and_cached_exactly(tmp_path: Path) -> None:
+    # Defect 14.10 of the old scripts: messages were spliced into SQL unescaped. The read cache is SQLite: a story
+    # and a gate message made of SQL come back exactly, cold and warm, and the cache keeps working.
+    from tests.bsi import ok, run_bsi
+
+    root = tmp_path / "brain"
+    ok(run_bsi("init", str(root), cwd=tmp_path))
+    sql = "x'); DROP TABLE entries; --\" OR 1=1; DELETE FROM meta WHERE 'a'='a"
+    sess = ok(run_bsi("claim", "open", "--scope", "q/", "--story", sql, brain=root, now=NOW.isoformat())).strip()
+    ok(run_bsi("gate", "request", sess, sql, brain=root, now=NOW.isoformat()))
+
+    def shown() -> Any:
+        return json.loads(ok(run_bsi("--json", "claim", "show", sess, brain=root, now=NOW.isoformat())))
+
+    cold, warm = shown(), shown()
+    assert cold == warm and cold["story_angle"] == sql and cold["gate_history"][-1]["message"] == sql
+    assert (root / ".brain" / CACHE_FILE).is_file()
+    con = sqlite3.connect(root / ".brain" / CACHE_FILE)
+    try:
+        assert {"entries", "meta"} <= {name for (name,) in con.execute("SELECT name FROM sqlite_master")}
+    finally:
+        con.close()

@@ -14,6 +14,7 @@ from datetime import datetime
 from brain_tui.core.paths.path_keys import resolve_in_brain
 from brain_tui.core.paths.scope import FILE, ScopeEntry
 from brain_tui.core.paths.scope_index import ScopeIndex
+from brain_tui.core.paths.text_safety import inert_line
 from brain_tui.core.record import record
 from brain_tui.core.records.model import BrainSnapshot
 from brain_tui.core.records.statuses import Status
@@ -55,7 +56,8 @@ class Conflict:
         if self.status == CORRUPT:
             return (f"{shown_path(self.path)} does not read ({self.reason}) and may hold {self.scope} [{CORRUPT}, "
                     f"{self.overlap}]: repair it (`{repair_command(self.path)}`) or fix the file by hand")
-        holder = self.instance or "unknown instance"
+        # the instance is the holder's own text (a hand-written file may hold anything): one inert line, cut short
+        holder = inert_line(self.instance, 200) if self.instance else "unknown instance"
         return f"{self.sess_id} ({holder}) holds {self.scope} [{self.status}, {self.overlap}]"
 
 

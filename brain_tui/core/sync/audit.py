@@ -125,7 +125,7 @@ def _session_commits(root: Path, claim: Claim, until: datetime) -> list[LogEntry
     for commit in _log(root, "--fixed-strings", f"--grep={claim.sess_id}"):
         if commit.names(claim.sess_id):
             found.setdefault(commit.entry.commit, commit.entry)
-    if not claim.instance:
+    if not claim.instance or "\0" in claim.instance:  # a hand-written NUL: no commit's trailer nor author holds it
         return list(found.values())
     span = _history_span(root, claim)
     windows = [[span]] if span else []
