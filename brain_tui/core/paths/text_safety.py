@@ -119,7 +119,13 @@ def quoted_exact(value: str) -> str:
     return "".join(out)
 
 
+#: What may be hidden in a block of text: anything but a line break, a tab and printable ASCII (the rest is asked).
+_BLOCK_SUSPECT = LazyPattern("[^\t\n\x20-\x7e]+")
+
+
 def inert_block(text: str) -> str:
-    """Lines of brain text shown whole (a claim file printed by `bsi claim show`): line breaks and tabs kept, every
-    other hidden character its placeholder (`placeholder`)."""
-    return "".join(ch if ch in "\n\t" else (placeholder(ch) or ch) for ch in text)
+    """Lines of brain text shown whole (a claim file printed by `bsi claim show`, every text result of `bsi`): line
+    breaks and tabs kept, every other hidden character its placeholder (`placeholder`). Only the characters outside
+    printable ASCII are looked at one by one, so a long listing costs what its accents do."""
+    return _BLOCK_SUSPECT.compiled.sub(
+        lambda run: "".join(placeholder(ch) or ch for ch in run.group()), text)
