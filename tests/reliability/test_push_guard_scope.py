@@ -83,3 +83,23 @@ def test_a_push_never_frees_a_lock_the_work_tree_holds(tmp_path: Path, how: str)
     assert synced.code == 65, (synced.code, synced.out, synced.err)
     assert _bsi(theirs, "sync").code == 0
     assert (theirs / rel).read_text(encoding="utf-8") == text
+
+
+def test_a_pause_never_pushed_is_not_pushed_away_by_a_commit_in_git_alone(tmp_path: Path) -> None:
+    """A claim opened and paused on this clone before any sync: the remote has no copy of its file. A commit made
+    in git alone that puts it back to `open` held "more than the remote" (nothing), and a human's later sync
+    pushed it: the other clones read the claim open, its pause lost."""
+    _, (mine, theirs) = make_remote(tmp_path, 2)
+    sess = _bsi(mine, "claim", "open", "--scope", "proj/", "--slug", "w").out.strip()
+    rel = f"claims/{sess}.yml"
+    opened = (mine / rel).read_text(encoding="utf-8")
+    assert _bsi(mine, "gate", "pause", sess, "hold").code == 0
+    _commit_in_git_alone(mine, rel, opened)  # the agent's program: HEAD holds the claim open again
+    synced = _bsi(mine, "sync")  # the human's sync
+    assert synced.code == 65 and rel in synced.err, (synced.code, synced.out, synced.err)
+    assert _bsi(theirs, "sync").code == 0
+    assert not (theirs / rel).exists()
+    git(mine, "commit", "--quiet", "-m", "the pause, as the work tree holds it", "--", rel)  # what the refusal says
+    assert _bsi(mine, "sync").code == 0
+    assert _bsi(theirs, "sync").code == 0
+    assert "status: paused" in (theirs / rel).read_text(encoding="utf-8")

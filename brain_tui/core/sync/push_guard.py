@@ -5,7 +5,8 @@ satellite commits its work), so git's plumbing in an agent's shell can make a co
 claim, lifts a pause or removes a claim file without touching the work tree. On this clone such a claim keeps holding
 (`records.in_force`); pushed, the other clones would take the commit into their work trees and let it go. So before a
 push, every claim and lock file the commits to push change (``git diff --raw`` from the remote's tip to HEAD) is
-compared with the work tree's copy: a file whose HEAD copy holds less than both the work tree's and the remote's (a
+compared with the work tree's copy: a file whose HEAD copy holds less than both the work tree's and the remote's
+(the work tree's alone when the remote has no copy: a claim opened and paused here, never pushed) (a
 claim ended, removed, or in a live status nearer ``open``: `in_force.hold_rank`; a lock removed), or a live claim
 that lets go of what both still hold (a scope entry, the circuit breaker's trip or count, an earlier expiry: the
 scope was free on the other clones), or a lock both hold rewritten (another file, an earlier expiry), stops the push
@@ -63,7 +64,9 @@ def check(root: Path, tip: str | None) -> None:
         head, tip_data = blobs[at_head] if at_head else None, blobs[at_tip] if at_tip else None
         holds = _holds if rel.startswith(f"{CLAIMS_DIR}/") else _lock_holds
         held = holds(head, rel)
-        what = "ends, lifts or removes" if held < holds(work, rel) and held < holds(tip_data, rel) else None
+        # the remote without the file (a claim opened here, never pushed) holds nothing to compare: the work tree says
+        what = "ends, lifts or removes" if held < holds(work, rel) and (at_tip is None or held < holds(tip_data, rel)) \
+            else None
         if what is None and rel.startswith(f"{CLAIMS_DIR}/"):
             what = _drops(*(_live(data, rel, root) for data in (head, work, tip_data)))
         elif what is None and None not in (head, work, tip_data):  # a lock both hold, rewritten in git alone
