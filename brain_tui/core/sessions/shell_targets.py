@@ -412,10 +412,13 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
     if name in _UNREADABLE:
         reading.unread.append(f"{name}: what it writes")
         return cwd
-    if name == "git":
-        from brain_tui.core.sessions.shell_git import read_git  # (it reads with this module's helpers)
+    if name == "git" or name.startswith("git-"):
+        from brain_tui.core.sessions.shell_git import KNOWN, read_git  # (it reads with this module's helpers)
 
-        return read_git(args, cwd, reading)
+        if name == "git":
+            return read_git(args, cwd, reading)
+        if name[4:] in KNOWN:  # git's own program for a subcommand (`/usr/lib/git-core/git-reset`): `git reset`
+            return read_git([name[4:], *args], cwd, reading)
     if name in ("cp", "mv", "install", "ln"):
         value_opts = {"-t", "--target-directory", "-S", "--suffix", "-m", "--mode", "-o", "--owner", "-g",
                       "--group"}
