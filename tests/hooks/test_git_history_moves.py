@@ -70,7 +70,10 @@ MOVES = ["git reset --hard {before}", "git reset --soft {before}", "git reset {b
          "git push -f origin {before}:{branch}", "git push origin +{before}:{branch}", "git push origin :{branch}",
          "git push --mirror origin", "git push --force-with-lease origin {branch}",
          "git reset --soft $(echo {before})", "git reset --soft `git rev-parse old`", "git checkout -B x \"$REV\"",
-         "cd $(echo .) && git reset --soft {before}"]
+         "cd $(echo .) && git reset --soft {before}",
+         "printf 'reset refs/heads/{branch}\\nfrom {before}\\n\\n' | git fast-import --force --quiet",
+         "git receive-pack .", "git subtree merge --prefix=claims {before}",
+         "/usr/lib/git-core/git-reset --soft {before}", "git-update-ref HEAD {before}", "git-receive-pack ."]
 KEEPS = ["git status", "git log --oneline -3", "git checkout -b feature", "git switch -c feature2", "git reset",
          "git diff {before}", "git stash list", "git branch -f spare {before}",
          "git update-ref refs/heads/spare {before}", "git merge old", "git reset --soft HEAD~1",

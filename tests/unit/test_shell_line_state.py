@@ -105,3 +105,27 @@ def test_a_name_the_line_makes_an_alias_runs_the_alias(command: str) -> None:
 def test_an_ordinary_alias_reads_as_its_command() -> None:
     reading = read_command("alias ll='ls -l'; ll notes; alias ls='ls --color'; ls > notes/out", W)
     assert not reading.partial and [t.path for t in reading.targets] == ["/w/notes/out"]
+
+
+@pytest.mark.parametrize(("command", "expected"), [
+    ("echo x >> $HOME/.bashrc", "/home/u/.bashrc"),
+    ("echo x >> ${HOME}/.bashrc", "/home/u/.bashrc"),
+    ('echo x | tee -a "$HOME/.profile"', "/home/u/.profile"),
+    ("cd $HOME && echo x > .bashrc", "/home/u/.bashrc"),
+    ("rm -rf $HOME", "/home/u"),
+])
+def test_home_spelled_as_a_variable_is_the_home_folder_as_tilde_is(command: str, expected: str,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """`$HOME/.bashrc` is `~/.bashrc`: a start file of the human's next terminal, refused like it, not a path left
+    unread because an expansion makes it."""
+    monkeypatch.setenv("HOME", "/home/u")
+    reading = read_command(command, W, home="/home/u")
+    assert not reading.partial
+    assert [t.path for t in reading.targets] == [expected], reading.targets
+
+
+@pytest.mark.parametrize("command", ["HOME=/w; echo x > $HOME/claims/a.yml", "export HOME=/w && cd $HOME/claims"])
+def test_home_as_a_variable_on_a_line_that_sets_it_is_unplaceable(command: str,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", "/home/u")
+    assert read_command(command, W, home="/home/u").partial, command

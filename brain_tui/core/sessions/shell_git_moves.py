@@ -6,8 +6,9 @@ another commit, ``update-ref``/``symbolic-ref`` of HEAD's branch, ``merge``, ``r
 taking it back. Each protocol file whose committed content the move changes is named (`ShellReading.named`), so the
 write decision refuses it; the work-tree files the command rewrites (``reset --hard``, a checkout, ``stash``,
 ``clean``) are its targets, decided as any write. Git is asked (``diff --name-only``, ``clean --dry-run``); where it
-cannot tell (a revision it does not know, ``pull``, ``fetch -u``, ``rebase --root``, ``replace``) every protocol
-folder is named: the move is refused. Outside a repository nothing is held by git, and nothing is named.
+cannot tell (a revision it does not know, ``pull``, ``fetch -u``, ``rebase --root``, ``replace``, ``fast-import``
+and ``receive-pack``, whose stdin may reset a branch, ``subtree add|merge|pull``) every protocol folder is named: the
+move is refused. Outside a repository nothing is held by git, and nothing is named.
 """
 
 from __future__ import annotations
@@ -41,7 +42,8 @@ MOVERS: dict[str, set[str]] = {
     "clean": {"-e", "--exclude"},
     "read-tree": {"--prefix", "--index-output"},
     "bisect": {"--term-old", "--term-new", "--term-good", "--term-bad"},
-    "pull": set(), "replace": set(), "filter-branch": set(), "filter-repo": set(),
+    "pull": set(), "replace": set(), "filter-branch": set(), "filter-repo": set(), "fast-import": set(),
+    "receive-pack": set(), "subtree": {"-P", "--prefix", "-m", "--message", "-b", "--branch", "--onto", "--annotate"},
     "fetch": {"--depth", "--deepen", "--shallow-since", "--shallow-exclude", "-j", "--jobs", "-o",
               "--server-option", "--upload-pack", "--negotiation-tip", "--refmap", "--filter"},
 }
@@ -169,9 +171,12 @@ def read_move(sub: str, rest: list[str], here: str | None, top: str | None, read
     elif sub == "fetch":
         if flags & {"-u", "--update-head-ok"}:
             move.unknown()  # a refspec may write HEAD's own branch (`fetch -u . +OLD:main`)
-    elif sub in ("pull", "replace", "filter-branch", "filter-repo"):
+    elif sub in ("pull", "replace", "filter-branch", "filter-repo", "fast-import", "receive-pack"):
         if sub != "replace" or not flags & {"-l", "--list", "-d", "--delete"}:
-            move.unknown()  # what the remote or the rewrite brings is not known here: `bsi sync` settles it
+            move.unknown()  # what the remote, the rewrite or stdin (a `reset` of a branch) brings is not known here
+    elif sub == "subtree":
+        if operands[:1] != ["split"]:
+            move.unknown()  # `add`, `merge`, `pull` commit another tree's files under the prefix (`claims`)
     elif sub == "reset":
         discard = bool(flags & {"--hard", "--merge", "--keep"})
         if not operands or len(operands) == 1 and not _a_path(here or top, operands[0]):

@@ -36,6 +36,8 @@ _GIT_NAME = r"GIT_(?!(?:(?:AUTHOR|COMMITTER)_(?:NAME|EMAIL|DATE)|TERMINAL_PROMPT
 _SETS_GIT = re.compile(rf"(?<![\w$/.{{-]){_GIT_NAME}(?![\w.])|\$\{{{_GIT_NAME}:?=")
 #: A `~` the shell expands: at a word's start, or after `=` or `:` in an assignment.
 _TILDE = re.compile(r"(?:^|[\s=:;&|(<>{])~")
+#: A word starting with the home folder's variable, which `home_word` places as `~` is.
+_HOME_WORD = re.compile(r"""(?:^|[\s=:;&|(<>{'"])\$(?:HOME|\{HOME\})(?:/|[\s;&|)'"]|$)""")
 _CHANGES_FOLDER = re.compile(r"(?:^|[\s;&|(])(?:cd|pushd|popd)(?:[\s;&|)]|$)")
 
 
@@ -92,7 +94,17 @@ class LineState:
         """Why the paths of the line `text` cannot be placed ("" when they can): a `~` after the line sets HOME."""
         if self.home_set and _TILDE.search(text):
             return "a `~` on a line that sets HOME"
+        if self.home_set and _HOME_WORD.search(text):
+            return "a `$HOME` path on a line that sets HOME"
         return ""
+
+    def home_word(self, word: str) -> str | None:
+        """`word` with a leading ``$HOME`` or ``${HOME}`` spelled as the home folder, as a leading ``~`` is; None on
+        a line that sets HOME (it cannot be placed); any other word as it is."""
+        head, slash, tail = word.partition("/")
+        if head not in ("$HOME", "${HOME}"):
+            return word
+        return None if self.home_set else os.path.expanduser("~") + slash + tail
 
     def cd_unplaced(self, operands: list[str]) -> str:
         """Why a `cd` with these operands goes nowhere the line shows ("" when it does)."""

@@ -101,8 +101,9 @@ class ShellReading:
     def add(self, path: str, cwd: str | None, command: str, tree: bool = False, *, named: bool = False) -> None:
         """Record a target written as `path` from `cwd` (None: unknown, so a relative path cannot be placed);
         `named`: a path whose record in git the command changes (its index entry, a commit of it)."""
-        if not path:
+        if not (spelled := self.line.home_word(path)):  # `$HOME/x` is `~/x` (None: a line setting HOME, `unplaced`)
             return
+        path = spelled
         if "$" in path or "`" in path:
             self.unread.append(f"{command}: a path made by expansion")
             return
@@ -381,6 +382,7 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
         operands = [a for a in args if not a.startswith("-") or a == "-"]
         reading.partial = reading.partial or reading.line.cd_unplaced(operands)
         target = operands[0] if operands else (home if home is not None else os.environ.get("HOME", ""))
+        target = reading.line.home_word(target) or ""
         if not target or target == "-" or "$" in target or "`" in target:
             return None
         joined = join_path(cwd, target)
@@ -412,10 +414,11 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
     if name in _UNREADABLE:
         reading.unread.append(f"{name}: what it writes")
         return cwd
-    if name == "git":
-        from brain_tui.core.sessions.shell_git import read_git  # (it reads with this module's helpers)
+    if name == "git" or name.startswith("git-"):
+        from brain_tui.core.sessions.shell_git import KNOWN, read_git  # (it reads with this module's helpers)
 
-        return read_git(args, cwd, reading)
+        if name == "git" or name[4:] in KNOWN:  # (git's own program for a subcommand, `…/git-core/git-reset`)
+            return read_git(args if name == "git" else [name[4:], *args], cwd, reading)
     if name in ("cp", "mv", "install", "ln"):
         value_opts = {"-t", "--target-directory", "-S", "--suffix", "-m", "--mode", "-o", "--owner", "-g",
                       "--group"}
