@@ -30,9 +30,7 @@ def check_scope(brain: Brain, entries: Sequence[ScopeEntry], parent: str | None,
 
     Reads only the claims that can block (closed history is skipped through the parse cache), from
     `brain.blocking` when `memo` (a long-lived process: `bsi mcp`), unless the parent's chain passes through
-    a claim that cannot block: then the whole brain, so the delegation exemption is exact. An agent that may not
-    open a child under `parent` is refused as `claim open` refuses it (NotYours, 77), never told the parent's scope
-    is free.
+    a claim that cannot block: then the whole brain, so the delegation exemption is exact.
     """
     snapshot, index = brain.blocking.current() if memo else (brain.snapshot(only_statuses=BLOCKING_STATUSES), None)
     if parent is not None and not conflicts.chain_complete(snapshot, parent):
@@ -40,22 +38,7 @@ def check_scope(brain: Brain, entries: Sequence[ScopeEntry], parent: str | None,
     if parent is not None or satellite_type is not None:  # the claim rules load only to check an option
         from brain_tui.core.rules.claims import validate_check
         validate_check(snapshot, parent, satellite_type)
-    if parent is not None:
-        _require_delegation(brain, snapshot, parent)
     return would_meet(snapshot, entries, parent, satellite_type, ttl or brain.config.ttl_default, index)
-
-
-def _require_delegation(brain: Brain, snapshot: BrainSnapshot, parent: str) -> None:
-    """Refuse as `claim open` does (NotYours, 77) a parent an agent holds neither it nor an ancestor of: the parent's
-    chain is exempt from the conflicts only for a child its holder may open (SPEC 21.4)."""
-    from brain_tui.core.rules.own_writes import writer
-
-    actor = writer(brain.root)
-    held = snapshot.claim(parent)
-    if actor.is_agent and held is not None:
-        from brain_tui.core.rules.authority import require_delegation
-
-        require_delegation(actor, held, snapshot)
 
 
 def preview_open(brain: Brain, req: OpenRequest, snapshot: BrainSnapshot | None) -> list[Conflict]:
