@@ -129,3 +129,13 @@ def test_home_as_a_variable_on_a_line_that_sets_it_is_unplaceable(command: str,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HOME", "/home/u")
     assert read_command(command, W, home="/home/u").partial, command
+
+
+def test_home_kept_as_it_is_by_its_own_assignment_leaves_the_line_readable() -> None:
+    """`env -i PATH="$PATH" HOME="$HOME" cmd` sets HOME to what it was: no `$HOME` path of the line moves."""
+    from brain_tui.core.sessions.shell_line_state import LineState
+
+    for text in ('env -i PATH="$PATH" HOME="$HOME" setsid -f sh -c "x"', "HOME=$HOME make"):
+        assert LineState(text).unplaced(text) == "", text
+    for text in ('HOME=/tmp/h; echo x > "$HOME/.bashrc"', "export HOME=/x; cp a $HOME/b"):
+        assert LineState(text).unplaced(text) != "", text

@@ -37,7 +37,8 @@ _SETS_GIT = re.compile(rf"(?<![\w$/.{{-]){_GIT_NAME}(?![\w.])|\$\{{{_GIT_NAME}:?
 #: A `~` the shell expands: at a word's start, or after `=` or `:` in an assignment.
 _TILDE = re.compile(r"(?:^|[\s=:;&|(<>{])~")
 #: A word starting with the home folder's variable, which `home_word` places as `~` is.
-_HOME_WORD = re.compile(r"""(?:^|[\s=:;&|(<>{'"])\$(?:HOME|\{HOME\})(?:/|[\s;&|)'"]|$)""")
+#: Not the value of HOME's own assignment (`env -i HOME="$HOME" …` keeps it as it is).
+_HOME_WORD = re.compile(r"""(?:^|[\s=:;&|(<>{'"])(?<!HOME=)(?<!HOME=["'])\$(?:HOME|\{HOME\})(?:/|[\s;&|)'"]|$)""")
 _CHANGES_FOLDER = re.compile(r"(?:^|[\s;&|(])(?:cd|pushd|popd)(?:[\s;&|)]|$)")
 
 
