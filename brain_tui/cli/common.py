@@ -181,6 +181,8 @@ class Context:
             self.say(f"bsi: lost while offline: {item.sess_id} on {item.scope}; marked failed")
         for subject in report.dropped:
             self.say(f"bsi: {dropped_warning(subject)}")
+        for note in report.notes:
+            self.say(f"bsi: {note}")
 
     def emit(self, data: Any, text: str | None = None) -> None:
         """Print a result: JSON with --json, else `text` (when given).

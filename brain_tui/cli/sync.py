@@ -34,6 +34,8 @@ def cmd_sync(ctx: Context) -> int:
                 "marked failed")
     for subject in report.dropped:
         ctx.say(f"bsi: {dropped_warning(subject)}")
+    for note in report.notes:
+        ctx.say(f"bsi: {note}")
     text = f"synced: {'pushed' if report.pushed else 'up to date'}, ahead {report.ahead}, behind {report.behind}"
     ctx.emit(report.as_dict(), text)
     return 10 if report.lost else 0

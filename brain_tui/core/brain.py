@@ -225,16 +225,19 @@ class Brain:
 
         return write_path.locked(self, reentrant)
 
-    def mutate(self, decide: Callable[[ChangeSet], T]) -> T:
+    def mutate(self, decide: Callable[[ChangeSet], T], brake: bool = False) -> T:
         """Run one mutating action, through the git remote when syncing (SPEC 11).
 
         Local mode: see `mutate_local`. Sync mode: fetch → re-check on the fetched tree → commit on the remote tip →
         non-forced push, retried (`core.remote`). Offline mode: local commit, remembered as pending for the next sync.
+        A `brake` (a human's pause) is written even while git cannot commit: see `write_path.mutate_local`.
         """
+        from brain_tui.core.sync.git_state import stall
+
         self.refuse_unsafe_write()
-        if self.sync_mode == "sync" and self.commit_enabled:
+        if self.sync_mode == "sync" and self.commit_enabled and not (brake and stall(self.root, commits=True)):
             return self.remote.write(decide)
-        result = self.mutate_local(decide)
+        result = self.mutate_local(decide, brake)
         if self.sync_mode == "offline" and self.last_applied is not None and self.last_applied.commit:
             from brain_tui.core.sync import remote_state
 
@@ -254,11 +257,11 @@ class Brain:
             raise InvalidData(f"{self.config.problem}; nothing was written. Fix the file first "
                               "(its sync mode, zones and breaker limit would otherwise be guessed)")
 
-    def mutate_local(self, decide: Callable[[ChangeSet], T]) -> T:
+    def mutate_local(self, decide: Callable[[ChangeSet], T], brake: bool = False) -> T:
         """Run one mutating action under the local lock and apply what it staged (`write_path.mutate_local`)."""
         from brain_tui.core import write_path
 
-        return write_path.mutate_local(self, decide)
+        return write_path.mutate_local(self, decide, brake)
 
     # -- commands -----------------------------------------------------------------------------
     def regenerate_index(self) -> Applied:

@@ -150,12 +150,13 @@ class Gates:
         """Pause a claim and every open/waiting descendant.
 
         No `seen`: a pause is the brake, and a brake that waits for a second look is worse than one that
-        holds more than the dialog listed (the claims paused are listed in the result).
+        holds more than the dialog listed (the claims paused are listed in the result). For the same reason it is
+        placed while git cannot commit (`records.held_back`): committed once git is idle again.
         """
         from brain_tui.core.rules import gates
 
         who = self._human("pause", sess_id, by)
-        return self._brain.mutate(lambda cs: gates.gate_pause(cs, sess_id, who, message))
+        return self._brain.mutate(lambda cs: gates.gate_pause(cs, sess_id, who, message), brake=True)
 
     def resume(self, sess_id: str, message: str = "", by: str | None = None, seen: str | None = None) -> gates.Cascade:
         """Resume a paused claim and the descendants its pause reached (`seen`: as in `approve`)."""

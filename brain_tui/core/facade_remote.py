@@ -36,6 +36,8 @@ class BrainRemote:
         self._lost: list[reconcile.LostClaim] = []
         self._renamed: list[reconcile.Renamed] = []
         self._dropped: list[str] = []
+        #: what settling the pauses a stalled git held back told (`write_path.settle_held_back`)
+        self._notes: list[str] = []
         self._regenerate = False
 
     def has_remote(self) -> bool:
@@ -62,7 +64,7 @@ class BrainRemote:
         run = self._run(regenerate=False)
         rebased = remote.pull(b.root, b.locked, run)
         return SyncReport(fetched=True, rebased=rebased, lost=tuple(run._lost), renamed=tuple(run._renamed),
-                          dropped=tuple(run._dropped))
+                          dropped=tuple(run._dropped), notes=tuple(run._notes))
 
     def sync(self) -> SyncReport:
         """`bsi sync`: fetch, rename clashing IDs, rebase, mark lost claims, regenerate the index, push."""
@@ -72,7 +74,8 @@ class BrainRemote:
         done = remote.sync(b.root, b.locked, run, lambda: b.now().isoformat())
         return SyncReport(fetched=done.fetched, rebased=done.rebased, pushed=done.pushed, ahead=done.ahead,
                           behind=done.behind, tries=done.tries, lost=tuple(run._lost),
-                          renamed=tuple(run._renamed), dropped=tuple(run._dropped), last_sync=done.last_sync)
+                          renamed=tuple(run._renamed), dropped=tuple(run._dropped), last_sync=done.last_sync,
+                          notes=tuple(run._notes))
 
     def write(self, decide: Callable[[ChangeSet], T]) -> T:
         """One mutating action through fetch → re-check on the fetched tree → commit → push (SPEC 11)."""
@@ -98,16 +101,23 @@ class BrainRemote:
         if b.last_applied is not None:  # what the sync before this write settled away is told with it
             b.last_applied.warnings.extend(
                 [f"lost while offline: {item.sess_id} on {item.scope}; marked failed" for item in run._lost]
-                + [reconcile.dropped_warning(subject) for subject in run._dropped])
+                + [reconcile.dropped_warning(subject) for subject in run._dropped] + run._notes)
         if refused:
             raise refused[0]
         return results[0]
 
     def _run(self, regenerate: bool) -> BrainRemote:
         """The reconciler of one pull, sync or synced write: what it settles away is its own (`bsi mcp` runs tool
-        calls side by side on one Brain; a call begun meanwhile must neither empty nor add to another's report)."""
+        calls side by side on one Brain; a call begun meanwhile must neither empty nor add to another's report).
+
+        First, under the lock, the pauses a stalled git held back are committed if git is idle now: they go out with
+        what follows, and a rebase never moves a work-tree file of theirs back to HEAD's."""
+        from brain_tui.core import write_path
+
         run = BrainRemote(self._brain)
         run._regenerate = regenerate
+        with self._brain.locked():
+            run._notes = write_path.settle_held_back(self._brain)
         return run
 
     # -- the reconciler the remote calls -----------------------------------------------------

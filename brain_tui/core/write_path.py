@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from brain_tui.core.records.changes import ChangeSet
     from brain_tui.core.records.model import BrainSnapshot, Claim
     from brain_tui.core.rules.conflicts import Conflict
+    from brain_tui.core.sync.git_state import Stall
 
 T = TypeVar("T")
 
@@ -86,8 +87,12 @@ def locked(brain: Brain, reentrant: bool = True) -> Iterator[None]:
             fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
-def mutate_local(brain: Brain, decide: Callable[[ChangeSet], T]) -> T:
+def mutate_local(brain: Brain, decide: Callable[[ChangeSet], T], brake: bool = False) -> T:
     """Run one mutating action under the local lock and apply what it staged.
+
+    While git cannot commit (an operation stopped halfway, a detached HEAD: `git_state.stall`) a write is refused
+    (exit 20, 25), but a `brake` (a human's pause): it is written to the work tree, in force there at once, and
+    committed by the first write that finds git idle again (`records.held_back`), before that write's own commit.
 
     `decide` gets a ChangeSet over one read of the brain (`records.written.decision_snapshot`: the claims that can block
     and the last 30 days' history) and stages writes; an action that needed a claim that read skipped is decided again
@@ -97,14 +102,17 @@ def mutate_local(brain: Brain, decide: Callable[[ChangeSet], T]) -> T:
     from brain_tui.core.records import written
     from brain_tui.core.records.journal import recover_writes
     from brain_tui.core.records.yamlio import sweep_dead_temps, sweep_temp_files
-    from brain_tui.core.sync import gitops, remote
+    from brain_tui.core.sync import git_state, remote
 
     brain.refuse_unsafe_write()
     with brain.locked():
         killed = journal_pending(brain.root) or (brain.root / STATE_DIR / REBASE_MARK).exists()
         remote.recover(brain.root)
         recover_writes(brain.root)
-        gitops.refuse_mid_operation(brain.root, commits=brain.commit_enabled)
+        stalled = git_state.stall(brain.root, commits=brain.commit_enabled)
+        if stalled is not None and not brake:
+            raise stalled.error()
+        notes = settle_held_back(brain) if stalled is None else []
         # A temp file is left only by a process killed mid-write, and every write to the data folders
         # runs under the journal or the rebase mark: listing claims/ (the whole history) on every write
         # is needed only after such a kill. The brain's top folder is small: always.
@@ -117,10 +125,24 @@ def mutate_local(brain: Brain, decide: Callable[[ChangeSet], T]) -> T:
             cs, result, error = _decide(brain.store.snapshot(now), decide)
         if error is not None:
             if error.commit_staged and not cs.empty:
-                brain.last_applied = apply(brain, cs)
+                brain.last_applied = apply(brain, cs, stalled)
             raise error
-        brain.last_applied = apply(brain, cs)
+        brain.last_applied = apply(brain, cs, stalled)
+        brain.last_applied.warnings[:0] = notes
         return result  # type: ignore[return-value]
+
+
+def settle_held_back(brain: Brain) -> list[str]:
+    """Under the writer lock: commit the pauses a stalled git held back, when git is idle now (`records.held_back`);
+    the lines to tell of any undone meanwhile. Nothing with `--no-commit`, or while git is still stalled."""
+    from brain_tui.core.records import held_back
+    from brain_tui.core.sync import git_state
+
+    if not brain.commit_enabled or not held_back.held_back(brain.root) or not brain.is_git():
+        return []
+    if git_state.stall(brain.root, commits=True) is not None:
+        return []
+    return held_back.commit_held_back(brain.root, brain.now())
 
 
 def _decide(snapshot: BrainSnapshot, decide: Callable[[ChangeSet], T]) -> tuple[ChangeSet, T | None, BsiError | None]:
@@ -134,8 +156,11 @@ def _decide(snapshot: BrainSnapshot, decide: Callable[[ChangeSet], T]) -> tuple[
         return cs, None, exc
 
 
-def apply(brain: Brain, cs: ChangeSet) -> Applied:
-    """Write, index, commit: all or nothing (SPEC 22); a failure puts every file back (`records.journal`)."""
+def apply(brain: Brain, cs: ChangeSet, stalled: Stall | None = None) -> Applied:
+    """Write, index, commit: all or nothing (SPEC 22); a failure puts every file back (`records.journal`).
+
+    `stalled`: git cannot commit now (`mutate_local`'s brake): the files are written and recorded to be committed
+    once git is idle (`records.held_back`), and the result says so in its warnings."""
     from brain_tui.core.records.journal import writing
     from brain_tui.core.sync import gitops
 
@@ -145,7 +170,7 @@ def apply(brain: Brain, cs: ChangeSet) -> Applied:
     refuse_not_owned(brain, cs.snapshot, rendered, cs.derived)
     refuse_new_conflicts(cs.snapshot, rendered)
     cs.message = cs.message or "bsi: update"
-    git = brain.commit_enabled and brain.is_git()
+    git = brain.commit_enabled and brain.is_git() and stalled is None
     landed: list[tuple[str, str]] = []
     with writing(brain.root, [*rendered, INDEX_FILE], cs.message, git) as entry:
         _write_files(brain, cs.snapshot, rendered, applied, entry.cover)
@@ -157,6 +182,12 @@ def apply(brain: Brain, cs: ChangeSet) -> Applied:
             paths = [*applied.paths, INDEX_FILE] if index_too else applied.paths
             applied.commit = gitops.commit_paths(brain.root, paths, cs.message, brain.now(),
                                                  landed=lambda parent, commit: landed.append((parent, commit)))
+        elif stalled is not None and brain.commit_enabled and applied.paths:
+            from brain_tui.core.records import held_back
+            from brain_tui.core.records.git_head import head_commit
+
+            held_back.record(brain.root, cs.message, [*applied.paths, INDEX_FILE], head_commit(brain.root))
+            applied.warnings.append(stalled.held_note())
         elif brain.commit_enabled and applied.paths:
             applied.warnings.append(f"{brain.root} is not a git repository: change not committed")
     if landed and brain.store.files.persist:

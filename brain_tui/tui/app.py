@@ -421,7 +421,7 @@ class BrainApp(App[int]):
                 target.post_message(CoreDone(f"{describe} failed: {exc.__class__.__name__}: {exc}", "error",
                                              describe))
                 return
-            target.post_message(CoreDone(done(result) if done else f"{describe}: done", describe=describe))
+            target.post_message(CoreDone.told(done(result) if done else f"{describe}: done", describe, self.brain))
 
         self.run_worker(work, thread=True, group="core", exit_on_error=False)
 
@@ -436,7 +436,7 @@ class BrainApp(App[int]):
         Brain doubled the cockpit's memory at 10,000 claims after the first write).
         """
         with self._write_lock, self.feed.read_lock:
-            self._wrote = True  # the next snapshot shown gives the write's dropped pages back (`heap.release`)
+            self._wrote, self.brain.last_applied = True, None  # pages back at the next snapshot (`heap.release`)
             return call(self.brain)
 
     def report(self, message: str | None, severity: str = "information") -> None:
@@ -445,7 +445,7 @@ class BrainApp(App[int]):
             return
         if message:
             self.notify(safe_str(message, 400), severity=severity, markup=False,  # type: ignore[arg-type]
-                        timeout=8 if severity == "error" else 4)
+                        timeout=8 if severity != "information" or len(message) > 120 else 4)
         self.refresh_snapshot()
         self.syncer.read_status()  # an action's commit changes what is pending
 

@@ -13,6 +13,7 @@ from brain_tui.core.records.model import BrainSnapshot
 from brain_tui.core.sessions.agents import Liveness
 
 if TYPE_CHECKING:
+    from brain_tui.core.brain import Brain
     from brain_tui.core.environment.env import EnvState
     from brain_tui.core.sync.remote import SyncStatus
 
@@ -88,6 +89,15 @@ class CoreDone(Message):
     severity: str = "information"
     describe: str = ""
     refused: bool = False
+
+    @classmethod
+    def told(cls, message: str, describe: str, brain: Brain) -> CoreDone:
+        """A success, with what the write this thread made says besides (a pause git could not commit yet):
+        shown as a warning then."""
+        warnings = brain.last_applied.warnings if brain.last_applied is not None else []
+        if not warnings:
+            return cls(message, describe=describe)
+        return cls("; ".join([message, *warnings]), "warning", describe)
 
     @property
     def ok(self) -> bool:

@@ -167,4 +167,6 @@ def describe_sync(report: SyncReport) -> str:
         message += f"; lost while offline: {', '.join(item.sess_id for item in report.lost)}"
     if report.dropped:
         message += f"; not kept (the other machine's side won): {'; '.join(report.dropped)}"
+    if report.notes:
+        message += "; " + "; ".join(report.notes)
     return message

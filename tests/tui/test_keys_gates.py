@@ -135,3 +135,24 @@ async def test_the_cancel_button_closes_a_dialog_and_decides_nothing(make_app, d
         await settle(pilot)
         assert not isinstance(app.screen, GateDecisionDialog)
     assert status(demo_root, GATED) == "waiting_human"
+
+
+async def test_a_pause_while_git_is_mid_merge_is_placed_and_says_it_waits_for_git(  # noqa: ANN201
+        make_app, demo_root: Path) -> None:  # noqa: ANN001
+    """The brake works whatever git's state (`records.held_back`): the toast says the commit waits for git."""
+    import subprocess
+
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=demo_root, capture_output=True, text=True).stdout
+    (demo_root / ".git" / "MERGE_HEAD").write_text(head)  # as an agent's program could write it
+    before = last_commit(demo_root)
+    app = make_app()
+    async with app.run_test(size=SMALL) as pilot:
+        await select(pilot, "#active", SEARCH)
+        await pilot.press("p")
+        assert isinstance(app.screen, CascadeDialog)
+        await pilot.press("enter")
+        await settle(pilot)
+        told = " ".join(n.message for n in app._notifications)
+        assert "not committed yet" in told and "a merge is in progress" in told, told
+    assert status(demo_root, SEARCH) == "paused"
+    assert last_commit(demo_root) == before

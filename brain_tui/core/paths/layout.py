@@ -51,6 +51,9 @@ NOTIFIED_FILE = "notified.json"
 #: The write journal of a write in flight (core/records/journal.py), under STATE_DIR, and its manifest.
 JOURNAL_DIR = "journal"
 JOURNAL_MANIFEST = "manifest.json"
+#: A human's pause written while git could not commit it, committed once git is idle (core/records/held_back.py),
+#: under STATE_DIR.
+HELD_BACK_FILE = "held-back.json"
 
 #: The hook index: the shadow of the write rules `bsi hook pre-tool-use` answers from (relative to the brain).
 HOOK_INDEX_FILE = f"{STATE_DIR}/hook-index.json"

@@ -63,6 +63,8 @@ class SyncReport(JsonShaped):
     #: local writes dropped whole because the remote's side of their claim won (their commit subjects)
     dropped: tuple[str, ...] = ()
     last_sync: str | None = None
+    #: a pause written while git could not commit, undone before its commit (`records.held_back`): the lines to tell
+    notes: tuple[str, ...] = ()
 
 
 def dropped_warning(subject: str) -> str:

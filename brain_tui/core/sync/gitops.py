@@ -82,16 +82,6 @@ class GitTimeout(GitError):
     """A git command ran past its time limit and was stopped."""
 
 
-#: What each in-progress operation leaves in the git directory, and how to end it.
-_OPERATIONS = (
-    ("rebase-merge", "a rebase", "git rebase --continue (or --abort)"),
-    ("rebase-apply", "a rebase", "git rebase --continue (or --abort)"),
-    ("MERGE_HEAD", "a merge", "git commit (or git merge --abort)"),
-    ("CHERRY_PICK_HEAD", "a cherry-pick", "git cherry-pick --continue (or --abort)"),
-    ("REVERT_HEAD", "a revert", "git revert --continue (or --abort)"),
-)
-
-
 def git_env(settings: Sequence[tuple[str, str]] = _NO_HOOKS) -> dict[str, str]:
     """Environment for git subprocesses: no pager, no prompts, stable output, no fsmonitor, objects and history as
     stored (`_AS_STORED`), and `settings` (more ``(key, value)`` set as ``git -c`` would: by default no hook).
@@ -250,57 +240,6 @@ def git_dir(root: str | Path) -> Path | None:
         return None  # known without a git process
     proc = run_git(root, "rev-parse", "--absolute-git-dir", check=False)
     return Path(proc.stdout.strip()) if proc.returncode == 0 and proc.stdout.strip() else None
-
-
-def operation_in_progress(root: str | Path) -> tuple[str, str] | None:
-    """(what, how to end it) when a rebase, merge, cherry-pick or revert is under way; else None."""
-    return _operation_in(git_dir(root))
-
-
-def _operation_in(gdir: Path | None) -> tuple[str, str] | None:
-    if gdir is None:
-        return None
-    for marker, what, how in _OPERATIONS:
-        if (gdir / marker).exists():
-            return what, how
-    return None
-
-
-def _detached(root: str | Path, gdir: Path | None) -> bool:
-    """True when the repository's HEAD names a commit, not a branch (read from its file; git asked when unsure)."""
-    if gdir is None:
-        return False
-    try:
-        head = (gdir / "HEAD").read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        head = ""
-    if head.startswith("ref: refs/heads/") and ".invalid" not in head:  # (reftable keeps a stand-in HEAD file)
-        return False
-    return run_git(root, "symbolic-ref", "--quiet", "HEAD", check=False).returncode == 1
-
-
-def detached_head() -> GitError:
-    """The refusal of a write on a detached HEAD (exit 25)."""
-    return GitError("HEAD is detached (no branch is checked out): a commit here would belong to no branch and be "
-                    "left behind at the next checkout; nothing was written. Check out the brain's branch "
-                    "(`git checkout <branch>`), then run the command again")
-
-
-def refuse_mid_operation(root: str | Path, *, commits: bool = False) -> None:
-    """Raise GitBusy when git is in the middle of an operation a commit would corrupt; with `commits`, GitError
-    when HEAD is detached (a commit there is on no branch: the next checkout leaves it, and what it wrote, behind).
-
-    A commit during a stopped rebase lands on its detached HEAD (and `rebase
-    --abort` drops it); during a merge it joins the user's merge commit.
-    """
-    gdir = git_dir(root)
-    busy = _operation_in(gdir)
-    if busy is not None:
-        what, how = busy
-        raise GitBusy(f"{what} is in progress in this repository; nothing was written. "
-                      f"Finish it first ({how}), then run the command again")
-    if commits and _detached(root, gdir):
-        raise detached_head()
 
 
 def toplevel(root: str | Path) -> Path:

@@ -36,7 +36,7 @@ from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.layout import REBASE_MARK, STATE_DIR
 from brain_tui.core.record import record
 from brain_tui.core.records import journal
-from brain_tui.core.sync import gitops, lost_writes, push_guard, remote_state, settle
+from brain_tui.core.sync import git_state, gitops, lost_writes, push_guard, remote_state, settle
 from brain_tui.core.sync.gitops import FastForwardFailed, GitTimeout, PushDeclined, RebaseConflict
 from brain_tui.core.sync.remote_state import read_state
 
@@ -142,7 +142,7 @@ def branch_of(root: Path) -> str:
     """The current branch (sync needs one; a detached HEAD is refused as a git failure, 25)."""
     branch = gitops.current_branch(root)
     if not branch:
-        raise gitops.detached_head()
+        raise git_state.detached_head()
     return branch
 
 
@@ -191,13 +191,13 @@ def recover(root: Path) -> None:
     """Abort a rebase a killed bsi left behind (call with the brain lock held: none of ours runs).
 
     A rebase without bsi's mark is the user's: it is left alone, and writes are
-    refused until it ends (`gitops.refuse_mid_operation`).
+    refused until it ends (`git_state.refuse_mid_operation`).
     """
     mark = _mark(root)
     if not mark.exists():
         return
     journal.wait_for_orphans(root)  # the killed bsi's rebase may still be running: let it end first
-    busy = gitops.operation_in_progress(root)
+    busy = git_state.operation_in_progress(root)
     if busy is not None and busy[0] == "a rebase":
         gitops.run_git(root, "rebase", "--abort", check=False)
     mark.unlink(missing_ok=True)
@@ -248,7 +248,7 @@ def integrate(root: Path, branch: str) -> Integrated:
         proc = gitops.run_git(root, *ident, "rebase", *drop, "--autostash", "--quiet", upstream, check=False,
                               timeout=120, env=env)
         stuck = proc.returncode != 0  # and one that could not even start (none in progress) is no success either
-        if stuck and (gitops.operation_in_progress(root) is None or not settle.settle_rebase(root, ident)):
+        if stuck and (git_state.operation_in_progress(root) is None or not settle.settle_rebase(root, ident)):
             gitops.run_git(root, "rebase", "--abort", check=False)
             where = _collision(proc.stdout + proc.stderr)
             if "claims/" in where:  # a claim opened on two machines under one ID that was not renamed first
@@ -380,7 +380,7 @@ def _ready(root: Path) -> str:
     """Under the lock: clear what a killed bsi left, refuse during the user's git operation, the branch."""
     recover(root)
     journal.recover(root)
-    gitops.refuse_mid_operation(root)
+    git_state.refuse_mid_operation(root)
     return branch_of(root)
 
 

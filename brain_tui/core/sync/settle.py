@@ -29,7 +29,7 @@ from typing import Any
 from brain_tui.core.paths.layout import DATA_DIRS, INDEX_FILE
 from brain_tui.core.records.statuses import TERMINAL_STATUSES, Status
 from brain_tui.core.records.yamlio import CorruptYaml, atomic_write_text, safe_load_text
-from brain_tui.core.sync import gitops
+from brain_tui.core.sync import git_state, gitops
 
 __all__ = ["DRIVER", "PROTOCOL_DIRS", "choose", "claim_parents", "ensure_drivers", "is_protocol", "keep_gate",
            "keep_pause", "merge_index", "rank", "settle_rebase", "unrenamed_clash"]
@@ -399,7 +399,7 @@ def settle_rebase(root: Path, ident: Sequence[str] = ()) -> bool:
     prefix = gitops.top_prefix(root)
     env = {"GIT_EDITOR": "true"}
     for _ in range(_MAX_STEPS):
-        if gitops.operation_in_progress(root) is None:
+        if git_state.operation_in_progress(root) is None:
             return True
         paths = _unmerged(top)
         rels = [gitops.brain_relative(p, prefix) for p in paths]
@@ -423,7 +423,7 @@ def settle_rebase(root: Path, ident: Sequence[str] = ()) -> bool:
                 atomic_write_text(top / path, keep)
                 gitops.run_git(top, "add", "--", path)
         proc = gitops.run_git(top, *ident, "rebase", "--continue", env=env, check=False, timeout=120)
-        if proc.returncode != 0 and not _unmerged(top) and gitops.operation_in_progress(root) is not None:
+        if proc.returncode != 0 and not _unmerged(top) and git_state.operation_in_progress(root) is not None:
             # The settled commit changes nothing any more (the remote's side won): it is dropped.
             gitops.run_git(top, *ident, "rebase", "--skip", env=env, check=False, timeout=120)
     return False

@@ -1,0 +1,142 @@
+"""A human's pause is placed whatever state git is in (`records.held_back`).
+
+A merge, rebase, cherry-pick or revert stopped halfway, or a detached HEAD, refuses every bsi write (exit 20, 25):
+a commit would join the user's operation or belong to no branch. An agent's program can put git there on purpose
+(a `.git/MERGE_HEAD` is one file), so the brake cannot wait for git: the pause is written to the work tree, where a
+tightening is in force at once (the hook refuses the paused agent), and the first write after git is idle again
+commits it under its own message before its own commit. Everything else still refuses, a lift (resume) included.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.bsi import ok
+from tests.cli.test_git_failures import _stop_mid, bsi, claim_files
+from tests.hooks.test_pre_tool_use import AGENT, assert_denied, event, hook
+from tests.reliability.harness import git, make_remote
+
+
+def _claim_status(text: str) -> str:
+    return next(line.split(":", 1)[1].strip() for line in text.splitlines() if line.startswith("status:"))
+
+
+def _stall(clone: Path, how: str) -> None:
+    """Put git where it takes no commit: a user's operation stopped on a conflict, a detached HEAD, or a lone
+    `MERGE_HEAD` an agent's program wrote."""
+    if how == "detached":
+        git(clone, "checkout", "-q", "--detach")
+    elif how == "forged":
+        head = git(clone, "rev-parse", "HEAD").strip()
+        (Path(git(clone, "rev-parse", "--absolute-git-dir").strip()) / "MERGE_HEAD").write_text(head + "\n")
+    else:
+        _stop_mid(clone, how)
+
+
+def _unstall(clone: Path, how: str) -> None:
+    if how == "detached":
+        git(clone, "checkout", "-q", "main")
+    elif how == "forged":
+        git(clone, "merge", "--abort")
+    else:
+        git(clone, how, "--abort")
+
+
+@pytest.mark.parametrize("how", ["merge", "cherry-pick", "revert", "detached", "forged"])
+def test_a_pause_holds_at_once_while_git_is_stalled_and_is_committed_once_git_is_idle(
+        tmp_path: Path, how: str) -> None:
+    _, (a,) = make_remote(tmp_path, 1)
+    sess = ok(bsi(a, "claim", "open", "--scope", "wiki/", "--slug", "runaway", "--agent-session", AGENT)).strip()
+    _stall(a, how)
+    head = git(a, "rev-parse", "HEAD")
+    claim = f"claims/{sess}.yml"
+
+    res = bsi(a, "gate", "pause", sess, "stop writing")
+    assert res.code == 0, res.err
+    assert "not committed yet" in res.err and "in force in this work tree" in res.err and "Traceback" not in res.err
+    assert git(a, "rev-parse", "HEAD") == head  # nothing joined the user's operation
+    assert _claim_status((a / claim).read_text()) == "paused"
+    # (on a detached HEAD the hook refuses every brain write already: the branch's claims are not HEAD's)
+    assert_denied(hook(a, "pre-tool-use", event(a, "Edit", str(a / "wiki" / "a.md"))),
+                  "detached" if how == "detached" else "paused")
+
+    # every other write still waits for git, a lift first of all
+    for args in (["gate", "resume", sess, "go on"], ["claim", "open", "--scope", "notes/", "--slug", "other"]):
+        res = bsi(a, *args)
+        assert res.code in (20, 25), (args, res.err)
+        assert "nothing was written" in res.err
+    assert _claim_status((a / claim).read_text()) == "paused"
+
+    _unstall(a, how)
+    assert _claim_status((a / claim).read_text()) == "paused"  # git's own way out leaves the work tree's pause
+    res = bsi(a, "claim", "open", "--scope", "notes/", "--slug", "after")
+    assert res.code == 0, res.err
+    subjects = git(a, "log", "--format=%s", "-3").splitlines()
+    assert subjects[0].startswith("bsi: open claim ") and subjects[1] == f"bsi: gate PAUSED {sess}", subjects
+    assert _claim_status(git(a, "show", f"HEAD~1:{claim}")) == "paused"
+    assert git(a, "status", "--porcelain", "--", "claims", "signals", "BRAIN-INDEX.md") == ""
+    assert not (a / ".brain" / "held-back.json").exists()
+    assert_denied(hook(a, "pre-tool-use", event(a, "Edit", str(a / "wiki" / "a.md"))), "paused")
+
+
+def test_a_pause_held_back_goes_out_with_the_next_sync(tmp_path: Path) -> None:
+    remote, (a, b) = make_remote(tmp_path, 2)
+    sess = ok(bsi(a, "--sync", "claim", "open", "--scope", "wiki/", "--slug", "far", "--agent-session", AGENT)).strip()
+    _stall(a, "forged")
+    assert bsi(a, "--sync", "gate", "pause", sess, "stop").code == 0
+    _unstall(a, "forged")
+    res = bsi(a, "sync")
+    assert res.code == 0, res.err
+    ok(bsi(b, "sync"))
+    shown = json.loads(ok(bsi(b, "--json", "claim", "show", sess)))
+    assert shown["status"] == "paused", shown
+
+
+def test_a_pause_undone_before_its_commit_is_told_and_not_committed(tmp_path: Path) -> None:
+    """A human's `git rebase --abort` (a hard reset) puts the claim file back before the pause was committed: the next
+    write commits nothing of it and says the pause is gone."""
+    _, (a,) = make_remote(tmp_path, 1)
+    sess = ok(bsi(a, "claim", "open", "--scope", "wiki/", "--slug", "undone", "--agent-session", AGENT)).strip()
+    _stall(a, "rebase")
+    assert bsi(a, "gate", "pause", sess, "stop").code == 0
+    git(a, "rebase", "--abort")
+    git(a, "checkout", "-q", "main")
+    git(a, "checkout", "--", "claims", "BRAIN-INDEX.md")  # the hard reset of an abort, as a person may also do
+    res = bsi(a, "signal", "send", "--to", "pilote", "--type", "INFO", "hello")
+    assert res.code == 0, res.err
+    assert "not committed" in res.err and f"bsi: gate PAUSED {sess}" in res.err and "make it again" in res.err
+    assert f"bsi: gate PAUSED {sess}" not in git(a, "log", "--format=%s")
+    assert _claim_status((a / f"claims/{sess}.yml").read_text()) == "open"
+    assert not [p for p in (a / "signals").iterdir() if "PAUSED" in p.read_text()]  # its signal went with it
+
+
+def test_a_no_commit_pause_is_written_and_never_committed_later(tmp_path: Path) -> None:
+    _, (a,) = make_remote(tmp_path, 1)
+    sess = ok(bsi(a, "claim", "open", "--scope", "wiki/", "--slug", "nc", "--agent-session", AGENT)).strip()
+    _stall(a, "forged")
+    res = bsi(a, "--no-commit", "gate", "pause", sess, "stop")
+    assert res.code == 0, res.err
+    assert not (a / ".brain" / "held-back.json").exists()
+    _unstall(a, "forged")
+    ok(bsi(a, "signal", "send", "--to", "pilote", "--type", "INFO", "hello"))
+    assert f"bsi: gate PAUSED {sess}" not in git(a, "log", "--format=%s")
+
+
+def test_a_forged_record_commits_nothing_outside_the_protocol_files(tmp_path: Path) -> None:
+    """The record names blobs, never text, and only protocol files: a record naming a file of the brain's work
+    does not make bsi commit it."""
+    _, (a,) = make_remote(tmp_path, 1)
+    (a / "wiki").mkdir(exist_ok=True)
+    (a / "wiki" / "page.md").write_text("an agent's page\n")
+    blob = git(a, "hash-object", "wiki/page.md").strip()
+    (a / ".brain").mkdir(exist_ok=True)
+    (a / ".brain" / "held-back.json").write_text(json.dumps(
+        {"writes": [{"message": "bsi: gate PAUSED x", "like": blob, "files": {"wiki/page.md": blob,
+                                                                            "claims/../wiki/page.md": blob}}]}))
+    ok(bsi(a, "signal", "send", "--to", "pilote", "--type", "INFO", "hello"))
+    assert "wiki/page.md" not in git(a, "log", "--name-only", "--format=")
+    assert "bsi: gate PAUSED x" not in git(a, "log", "--format=%s")
+    assert claim_files(a) == [".gitkeep"]
