@@ -234,3 +234,15 @@ def test_a_path_parsed_as_a_file_on_linux_still_meets_the_folder_below_it(tmp_pa
     index = ScopeIndex()
     index.add("sess-a", [parse_entry("Notes/x.md", tmp_path)])
     assert index.conflicts_with([linux_reading]) == [("sess-a", "parent/child")]
+
+
+def test_a_path_below_a_folder_is_cut_by_parts_when_a_case_fold_changes_a_names_length(tmp_path) -> None:  # noqa: ANN001
+    """``ß`` folds to ``ss``: the relative path is cut after the folder's parts, never at its length in characters."""
+    from brain_tui.core.paths.path_keys import below_folder
+
+    for folder, inside in (("Straße", "STRASSE"), ("STRASSE", "Straße")):
+        base = tmp_path / folder
+        assert below_folder(base, str(tmp_path / inside / "notes" / "a.md")) == "notes/a.md"
+        assert below_folder(base, str(tmp_path / inside)) == ""
+        assert below_folder(base, str(tmp_path / (inside + "x") / "a.md")) is None
+    assert below_folder("/", "/etc/passwd") == "etc/passwd"

@@ -249,8 +249,10 @@ def below_folder(folder: str | os.PathLike[str], absolute: str) -> str | None:
     real = os.path.realpath(absolute)
     if real.casefold() == base.casefold():
         return ""
-    if real.casefold().startswith(base.casefold().rstrip("/") + "/"):
-        return real[len(base.rstrip("/")) + 1:]
+    # part by part: a case fold may change a name's length (``ß`` is ``ss``), so the cut is never by characters
+    parts, inside = base.rstrip("/").split("/"), real.split("/")
+    if len(inside) > len(parts) and all(a.casefold() == b.casefold() for a, b in zip(parts, inside, strict=False)):
+        return "/".join(inside[len(parts):])
     return _below_same_folder(base, real)
 
 
