@@ -165,10 +165,10 @@ def cmd_expire(ctx: Context) -> int:
     return 0
 
 
-def _ratio_text(value: float | None, percent: bool) -> str:
-    if value is None:
-        return "-"
-    return f"{value:.0%}" if percent else f"{value:.2f}"
+def _ratio_text(metric: str, value: float | None) -> str:
+    from brain_tui.core.environment.breath_metrics import metric_text
+
+    return "-" if value is None else metric_text(metric, value)
 
 
 def cmd_show(ctx: Context) -> int:
@@ -184,8 +184,8 @@ def cmd_show(ctx: Context) -> int:
         ctx.emit(None, "no breath records")
         return 0
     lines = [table(
-        [[m.sprint + (" (open)" if m.is_open else ""), _ratio_text(m.context_load, False),
-          _ratio_text(m.stale_ratio, True), f"{m.breath_depth:+d}", _ratio_text(m.exhale_rate, True),
+        [[m.sprint + (" (open)" if m.is_open else ""), _ratio_text("context_load", m.context_load),
+          _ratio_text("stale_ratio", m.stale_ratio), f"{m.breath_depth:+d}", _ratio_text("exhale_rate", m.exhale_rate),
           str(len(m.alerts))] for m in rows],
         ["SPRINT", "CONTEXT_LOAD", "STALE_RATIO", "BREATH_DEPTH", "EXHALE_RATE", "ALERTS"],
     ), ctx.brain.breath.thresholds_text()]

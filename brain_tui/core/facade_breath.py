@@ -73,7 +73,7 @@ class Breath:
             return found
 
         alerts = self._brain.mutate(decide)
-        return Inhaled(sprint, agent, tuple(files), tuple(alerts))
+        return Inhaled(sprint, agent.strip(), tuple(breath_rules.inhaled_files(files)), tuple(alerts))
 
     def reference(self, sprint: str, files: Sequence[str]) -> Referenced:
         """Record files the sprint actually used."""
@@ -94,7 +94,8 @@ class Breath:
             return found
 
         warnings = self._brain.mutate(decide)
-        return Expired(sprint, tuple(files), keep, tuple(warnings))
+        released, kept_files = breath_rules.release_map(files, keep)
+        return Expired(sprint, tuple(released), kept_files, tuple(warnings))
 
     def metrics(self, sprints: Sequence[str] = (), snapshot: BrainSnapshot | None = None) -> BreathMetrics:
         """Metrics of every sprint, or of the sprints named (read-only).

@@ -40,6 +40,30 @@ def _files(files: Iterable[str]) -> list[str]:
     return out
 
 
+def inhaled_files(files: Iterable[str]) -> list[str]:
+    """The files an inhale records: normalised brain paths, each once, in the order given. Raises InvalidData for a
+    bad path or none."""
+    return _files(files)
+
+
+def release_map(files: Sequence[str], kept: Mapping[str, str] | None = None) -> tuple[list[str], dict[str, str]]:
+    """What an expire records: (released files, kept file → reason), paths normalised and distinct, reasons on one
+    line. Raises InvalidData for a bad path, an empty reason, a file both released and kept, or nothing at all."""
+    released = _files(files) if files else []
+    keep: dict[str, str] = {}
+    for raw, reason in (kept or {}).items():
+        text = " ".join(str(reason or "").split())
+        if not text:
+            raise InvalidData(f"kept file {raw!r} needs a reason (--keep FILE=REASON)")
+        keep[normalize_path(str(raw))] = text
+    if not released and not keep:
+        raise InvalidData("nothing to expire: give files to release or --keep FILE=REASON")
+    both = sorted(set(released) & set(keep))
+    if both:
+        raise InvalidData(f"{both[0]} is both released and kept")
+    return released, keep
+
+
 def _seq(items: Iterable[str]) -> CommentedSeq:
     from ruamel.yaml.comments import CommentedSeq
 
@@ -173,18 +197,7 @@ def expire(cs: ChangeSet, sprint: str, files: Sequence[str], kept: Mapping[str, 
     sprint has no record.
     """
     validate_sprint_id(sprint)
-    released = _files(files) if files else []
-    keep: dict[str, str] = {}
-    for raw, reason in (kept or {}).items():
-        text = " ".join(str(reason or "").split())
-        if not text:
-            raise InvalidData(f"kept file {raw!r} needs a reason (--keep FILE=REASON)")
-        keep[normalize_path(str(raw))] = text
-    if not released and not keep:
-        raise InvalidData("nothing to expire: give files to release or --keep FILE=REASON")
-    both = sorted(set(released) & set(keep))
-    if both:
-        raise InvalidData(f"{both[0]} is both released and kept")
+    released, keep = release_map(files, kept)
     doc = _require(cs, sprint)
     record = record_from_mapping(doc, sprint)
     loaded = set(record.loaded)
