@@ -15,7 +15,8 @@ if TYPE_CHECKING:
 def register(sub: Any, parent: argparse.ArgumentParser) -> None:
     """Add the environment, breath and lint commands."""
     p = add_command(sub, parent, "env", "the environment, derived live (git, pm2, ports, system)", cmd_env)
-    p.add_argument("--timeout", type=float, default=2.0, metavar="SECONDS", help="timeout of each probe")
+    p.add_argument("--timeout", type=_timeout, default=2.0, metavar="SECONDS",
+                   help=f"timeout of each probe (above 0, at most {MAX_TIMEOUT_S:.0f})")
 
     breath = sub.add_parser("breath", help="context-broker breath records and metrics", parents=[parent])
     bsub = breath.add_subparsers(dest="breath_command", metavar="ACTION")
@@ -37,6 +38,34 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
 
 
 # -- env ------------------------------------------------------------------------------------------
+#: The longest probe timeout `bsi env --timeout` takes, in seconds.
+MAX_TIMEOUT_S = 60.0
+
+
+def _timeout(text: str) -> float:
+    """`--timeout SECONDS`: a number above 0 and at most MAX_TIMEOUT_S; anything else is invalid data (65).
+
+    Raises:
+        InvalidData: not a number, not finite, or out of range.
+    """
+    from brain_tui.core.errors import InvalidData
+
+    try:
+        seconds = float(text.strip())
+    except ValueError:
+        seconds = float("nan")
+    if not 0 < seconds <= MAX_TIMEOUT_S:  # NaN fails both comparisons
+        raise InvalidData(f"invalid --timeout {text!r}: a number of seconds above 0, at most {MAX_TIMEOUT_S:.0f}")
+    return seconds
+
+
+def _cpu(value: Any) -> str:
+    """pm2's cpu percentage, to one decimal at most (``0.3%``, ``12%``)."""
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return "-"
+    return f"{value:.1f}".rstrip("0").rstrip(".") + "%"
+
+
 def _size(n: Any) -> str:
     if not isinstance(n, (int, float)):
         return "?"
@@ -81,7 +110,7 @@ def format_env(env: dict[str, Any]) -> str:
     else:
         rows = [[one_line(p["name"], 30), one_line(p["status"], 12), _duration(p.get("uptime_s")),
                  str(p.get("restarts") if p.get("restarts") is not None else "-"),
-                 f"{p['cpu']}%" if p.get("cpu") is not None else "-", _size(p.get("memory")),
+                 _cpu(p.get("cpu")), _size(p.get("memory")),
                  str(p.get("port") or "-")] for p in pm2["processes"]]
         out.append("pm2")
         out.extend("  " + line for line in
@@ -98,6 +127,9 @@ def format_env(env: dict[str, Any]) -> str:
         detail = f"  ({one_line(entry['error'], 50)})" if entry.get("error") else ""
         out.append(f"port      {one_line(entry['name'], 30)} {entry.get('port') or '-'} {state}{detail}")
     system = env["system"]
+    if system.get("error"):
+        out.append(f"system    error: {one_line(system['error'], 100)}")
+        return "\n".join(out)
     load = system.get("load", {})
     mem = system.get("memory", {})
     disk = system.get("disk", {})
