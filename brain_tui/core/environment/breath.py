@@ -81,12 +81,14 @@ def _record_doc(cs: ChangeSet, sprint: str, create: bool) -> CommentedMap | None
     target = cs.root / rel
     if target.is_file():
         try:
-            safe_load_file(target)
+            record_from_mapping(safe_load_file(target), sprint)  # a record that does not read is not edited
             doc = load_round_trip(target.read_text(encoding="utf-8"))
         except CorruptYaml as exc:
             raise InvalidData(f"{rel} line {exc.line}: {exc.reason}") from None
         except (OSError, UnicodeDecodeError) as exc:
             raise InvalidData(f"{rel}: {exc}") from None
+        except ValueError as exc:
+            raise InvalidData(f"{rel}: {exc}; fix or remove the file by hand") from None
     elif create:
         from ruamel.yaml.comments import CommentedMap
 
