@@ -77,3 +77,17 @@ def test_the_command_line_table_does_not_round_onto_a_threshold(brain: Path) -> 
     row = next(line for line in shown.out.splitlines() if line.startswith(sprint))
     assert "30.4%" in row.split() and "30%" not in row.split(), row
     assert "stale_ratio 30.4% > 30%" in shown.out
+
+
+@pytest.mark.parametrize("session", ["../../x", "notasess", "sess-\x1b[31m", "sess-a/b", ""])
+def test_inhale_session_that_is_no_session_id_is_refused(brain: Path, session: str) -> None:
+    """SPEC 4 and 13: `--session` names a session, `^sess-[A-Za-z0-9._-]+$`; anything else is exit 65, nothing
+    written."""
+    sprint = "sprint-badsess"
+    proc = bsi(brain, "breath", "inhale", sprint, "--agent", "dev", "--session", session, "a.md")
+    assert proc.code == 65, (proc.code, proc.err)
+    assert len(proc.err.strip().splitlines()) == 1 and "session" in proc.err
+    assert not (brain / "breath" / f"{sprint}.yml").exists()
+    good = bsi(brain, "breath", "inhale", "sprint-goodsess", "--agent", "dev", "--session", "sess-20261129-1000-ab",
+               "a.md")
+    assert good.code == 0, good.err

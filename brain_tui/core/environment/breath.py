@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 
 from brain_tui.core.environment.breath_metrics import SprintMetrics, inhale_alerts
 from brain_tui.core.errors import InvalidData, NotFound
+from brain_tui.core.ids import valid_session_id
 from brain_tui.core.paths.scope_paths import normalize_path
 from brain_tui.core.paths.text_safety import CONTROL_RE
 from brain_tui.core.records.breath_records import record_from_mapping, record_path, str_list, validate_sprint_id
@@ -150,12 +151,14 @@ def inhale(cs: ChangeSet, sprint: str, agent: str, files: Sequence[str], session
     yet set).
 
     Gives the inhale-rule alerts for this agent (more than 2 sources); empty when within the rule. Raises InvalidData
-    for a bad sprint ID, agent name or path, or a corrupt existing record.
+    for a bad sprint ID, agent name, session ID or path, or a corrupt existing record.
     """
     validate_sprint_id(sprint)
     if not isinstance(agent, str) or not 0 < len(agent) <= 80 or CONTROL_RE.search(agent) or not agent.strip():
         raise InvalidData(f"invalid agent name {agent!r}")
     agent = agent.strip()
+    if session is not None and not valid_session_id(session):
+        raise InvalidData(f"invalid session ID {session[:80]!r}: expected sess-…")
     paths = _files(files)
     doc = _record_doc(cs, sprint, create=True)
     assert doc is not None
