@@ -15,7 +15,8 @@ if TYPE_CHECKING:
 def register(sub: Any, parent: argparse.ArgumentParser) -> None:
     """Add the environment, breath and lint commands."""
     p = add_command(sub, parent, "env", "the environment, derived live (git, pm2, ports, system)", cmd_env)
-    p.add_argument("--timeout", type=float, default=2.0, metavar="SECONDS", help="timeout of each probe")
+    p.add_argument("--timeout", type=_timeout, default=2.0, metavar="SECONDS",
+                   help=f"timeout of each probe (above 0, at most {MAX_TIMEOUT_S:.0f})")
 
     breath = sub.add_parser("breath", help="context-broker breath records and metrics", parents=[parent])
     bsub = breath.add_subparsers(dest="breath_command", metavar="ACTION")
@@ -37,6 +38,34 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
 
 
 # -- env ------------------------------------------------------------------------------------------
+#: The longest probe timeout `bsi env --timeout` takes, in seconds.
+MAX_TIMEOUT_S = 60.0
+
+
+def _timeout(text: str) -> float:
+    """`--timeout SECONDS`: a number above 0 and at most MAX_TIMEOUT_S; anything else is invalid data (65).
+
+    Raises:
+        InvalidData: not a number, not finite, or out of range.
+    """
+    from brain_tui.core.errors import InvalidData
+
+    try:
+        seconds = float(text.strip())
+    except ValueError:
+        seconds = float("nan")
+    if not 0 < seconds <= MAX_TIMEOUT_S:  # NaN fails both comparisons
+        raise InvalidData(f"invalid --timeout {text!r}: a number of seconds above 0, at most {MAX_TIMEOUT_S:.0f}")
+    return seconds
+
+
+def _cpu(value: Any) -> str:
+    """pm2's cpu percentage, to one decimal at most (``0.3%``, ``12%``)."""
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return "-"
+    return f"{value:.1f}".rstrip("0").rstrip(".") + "%"
+
+
 def _size(n: Any) -> str:
     if not isinstance(n, (int, float)):
         return "?"
@@ -81,7 +110,7 @@ def format_env(env: dict[str, Any]) -> str:
     else:
         rows = [[one_line(p["name"], 30), one_line(p["status"], 12), _duration(p.get("uptime_s")),
                  str(p.get("restarts") if p.get("restarts") is not None else "-"),
-                 f"{p['cpu']}%" if p.get("cpu") is not None else "-", _size(p.get("memory")),
+                 _cpu(p.get("cpu")), _size(p.get("memory")),
                  str(p.get("port") or "-")] for p in pm2["processes"]]
         out.append("pm2")
         out.extend("  " + line for line in
@@ -98,6 +127,9 @@ def format_env(env: dict[str, Any]) -> str:
         detail = f"  ({one_line(entry['error'], 50)})" if entry.get("error") else ""
         out.append(f"port      {one_line(entry['name'], 30)} {entry.get('port') or '-'} {state}{detail}")
     system = env["system"]
+    if system.get("error"):
+        out.append(f"system    error: {one_line(system['error'], 100)}")
+        return "\n".join(out)
     load = system.get("load", {})
     mem = system.get("memory", {})
     disk = system.get("disk", {})
@@ -165,10 +197,10 @@ def cmd_expire(ctx: Context) -> int:
     return 0
 
 
-def _ratio_text(value: float | None, percent: bool) -> str:
-    if value is None:
-        return "-"
-    return f"{value:.0%}" if percent else f"{value:.2f}"
+def _ratio_text(metric: str, value: float | None) -> str:
+    from brain_tui.core.environment.breath_metrics import metric_text
+
+    return "-" if value is None else metric_text(metric, value)
 
 
 def cmd_show(ctx: Context) -> int:
@@ -184,8 +216,8 @@ def cmd_show(ctx: Context) -> int:
         ctx.emit(None, "no breath records")
         return 0
     lines = [table(
-        [[m.sprint + (" (open)" if m.is_open else ""), _ratio_text(m.context_load, False),
-          _ratio_text(m.stale_ratio, True), f"{m.breath_depth:+d}", _ratio_text(m.exhale_rate, True),
+        [[m.sprint + (" (open)" if m.is_open else ""), _ratio_text("context_load", m.context_load),
+          _ratio_text("stale_ratio", m.stale_ratio), f"{m.breath_depth:+d}", _ratio_text("exhale_rate", m.exhale_rate),
           str(len(m.alerts))] for m in rows],
         ["SPRINT", "CONTEXT_LOAD", "STALE_RATIO", "BREATH_DEPTH", "EXHALE_RATE", "ALERTS"],
     ), ctx.brain.breath.thresholds_text()]

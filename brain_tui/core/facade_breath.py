@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from brain_tui.core.environment import breath as breath_rules
 from brain_tui.core.environment import breath_metrics
-from brain_tui.core.errors import NotFound
+from brain_tui.core.errors import InvalidData, NotFound
 from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.record import field, record
 from brain_tui.core.records import breath_records
@@ -73,7 +73,7 @@ class Breath:
             return found
 
         alerts = self._brain.mutate(decide)
-        return Inhaled(sprint, agent, tuple(files), tuple(alerts))
+        return Inhaled(sprint, agent.strip(), tuple(breath_rules.inhaled_files(files)), tuple(alerts))
 
     def reference(self, sprint: str, files: Sequence[str]) -> Referenced:
         """Record files the sprint actually used."""
@@ -94,14 +94,15 @@ class Breath:
             return found
 
         warnings = self._brain.mutate(decide)
-        return Expired(sprint, tuple(files), keep, tuple(warnings))
+        released, kept_files = breath_rules.release_map(files, keep)
+        return Expired(sprint, tuple(released), kept_files, tuple(warnings))
 
     def metrics(self, sprints: Sequence[str] = (), snapshot: BrainSnapshot | None = None) -> BreathMetrics:
         """Metrics of every sprint, or of the sprints named (read-only).
 
         With a `snapshot`, computed from the records it holds (the cockpit's); without, only the breath records are
         read from disk (through the store and its parse cache). Raises InvalidData for a malformed sprint ID (65),
-        NotFound when a named sprint has no record (66).
+        NotFound when a named sprint has no record (66), InvalidData (65) when its record does not read.
         """
         for sprint in sprints:
             breath_records.validate_sprint_id(sprint)
@@ -112,6 +113,9 @@ class Breath:
             known = {m.sprint for m in rows}
             missing = [s for s in sprints if s not in known]
             if missing:
+                unread = next((c for c in corrupt if c.path == breath_records.record_path(missing[0])), None)
+                if unread is not None:
+                    raise InvalidData(f"{unread.path} line {unread.line}: {unread.reason}")
                 raise NotFound(f"no breath record for {missing[0]}")
             wanted = set(sprints)
             rows = [m for m in rows if m.sprint in wanted]

@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 
 from brain_tui.core.environment.breath_metrics import SprintMetrics, inhale_alerts
 from brain_tui.core.errors import InvalidData, NotFound
+from brain_tui.core.ids import valid_session_id
 from brain_tui.core.paths.scope_paths import normalize_path
 from brain_tui.core.paths.text_safety import CONTROL_RE
 from brain_tui.core.records.breath_records import record_from_mapping, record_path, str_list, validate_sprint_id
@@ -40,6 +41,30 @@ def _files(files: Iterable[str]) -> list[str]:
     return out
 
 
+def inhaled_files(files: Iterable[str]) -> list[str]:
+    """The files an inhale records: normalised brain paths, each once, in the order given. Raises InvalidData for a
+    bad path or none."""
+    return _files(files)
+
+
+def release_map(files: Sequence[str], kept: Mapping[str, str] | None = None) -> tuple[list[str], dict[str, str]]:
+    """What an expire records: (released files, kept file → reason), paths normalised and distinct, reasons on one
+    line. Raises InvalidData for a bad path, an empty reason, a file both released and kept, or nothing at all."""
+    released = _files(files) if files else []
+    keep: dict[str, str] = {}
+    for raw, reason in (kept or {}).items():
+        text = " ".join(str(reason or "").split())
+        if not text:
+            raise InvalidData(f"kept file {raw!r} needs a reason (--keep FILE=REASON)")
+        keep[normalize_path(str(raw))] = text
+    if not released and not keep:
+        raise InvalidData("nothing to expire: give files to release or --keep FILE=REASON")
+    both = sorted(set(released) & set(keep))
+    if both:
+        raise InvalidData(f"{both[0]} is both released and kept")
+    return released, keep
+
+
 def _seq(items: Iterable[str]) -> CommentedSeq:
     from ruamel.yaml.comments import CommentedSeq
 
@@ -57,12 +82,14 @@ def _record_doc(cs: ChangeSet, sprint: str, create: bool) -> CommentedMap | None
     target = cs.root / rel
     if target.is_file():
         try:
-            safe_load_file(target)
+            record_from_mapping(safe_load_file(target), sprint)  # a record that does not read is not edited
             doc = load_round_trip(target.read_text(encoding="utf-8"))
         except CorruptYaml as exc:
             raise InvalidData(f"{rel} line {exc.line}: {exc.reason}") from None
         except (OSError, UnicodeDecodeError) as exc:
             raise InvalidData(f"{rel}: {exc}") from None
+        except ValueError as exc:
+            raise InvalidData(f"{rel}: {exc}; fix or remove the file by hand") from None
     elif create:
         from ruamel.yaml.comments import CommentedMap
 
@@ -124,12 +151,14 @@ def inhale(cs: ChangeSet, sprint: str, agent: str, files: Sequence[str], session
     yet set).
 
     Gives the inhale-rule alerts for this agent (more than 2 sources); empty when within the rule. Raises InvalidData
-    for a bad sprint ID, agent name or path, or a corrupt existing record.
+    for a bad sprint ID, agent name, session ID or path, or a corrupt existing record.
     """
     validate_sprint_id(sprint)
     if not isinstance(agent, str) or not 0 < len(agent) <= 80 or CONTROL_RE.search(agent) or not agent.strip():
         raise InvalidData(f"invalid agent name {agent!r}")
     agent = agent.strip()
+    if session is not None and not valid_session_id(session):
+        raise InvalidData(f"invalid session ID {session[:80]!r}: expected sess-…")
     paths = _files(files)
     doc = _record_doc(cs, sprint, create=True)
     assert doc is not None
@@ -173,18 +202,7 @@ def expire(cs: ChangeSet, sprint: str, files: Sequence[str], kept: Mapping[str, 
     sprint has no record.
     """
     validate_sprint_id(sprint)
-    released = _files(files) if files else []
-    keep: dict[str, str] = {}
-    for raw, reason in (kept or {}).items():
-        text = " ".join(str(reason or "").split())
-        if not text:
-            raise InvalidData(f"kept file {raw!r} needs a reason (--keep FILE=REASON)")
-        keep[normalize_path(str(raw))] = text
-    if not released and not keep:
-        raise InvalidData("nothing to expire: give files to release or --keep FILE=REASON")
-    both = sorted(set(released) & set(keep))
-    if both:
-        raise InvalidData(f"{both[0]} is both released and kept")
+    released, keep = release_map(files, kept)
     doc = _require(cs, sprint)
     record = record_from_mapping(doc, sprint)
     loaded = set(record.loaded)

@@ -15,6 +15,7 @@ agent" is reported as an alert, never refused.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 
@@ -34,6 +35,33 @@ THRESHOLDS: dict[str, tuple[str, float]] = {
     "stale_ratio": (">", 0.30),
     "exhale_rate": ("<", 0.50),
 }
+
+
+#: Metrics shown as a percentage.
+PERCENT_METRICS = frozenset({"stale_ratio", "exhale_rate"})
+
+
+def metric_text(metric: str, value: float) -> str:
+    """`value` of `metric` as shown everywhere (``1.44``, ``25%``): two decimals for a ratio, none for a percentage,
+    and more (up to three more) when rounding would land it on the other side of its threshold or onto it, so that a
+    stale ratio of 30.4 % that alerts reads ``30.4%``, never ``30%``."""
+    percent = metric in PERCENT_METRICS
+    scaled = value * 100 if percent else value
+    digits = 0 if percent else 2
+    limit = THRESHOLDS.get(metric)
+    if limit is not None and math.isfinite(scaled):
+        # rounded to 9 places: 0.3 * 100 is 30.000000000000004, and 3/10 must read as exactly on the line
+        line = round(limit[1] * 100 if percent else limit[1], 9)
+        exact = round(scaled, 9)
+        side = (exact > line) - (exact < line)
+        for extra in range(4):
+            shown = round(float(f"{scaled:.{digits + extra}f}"), 9)
+            if (shown > line) - (shown < line) == side:
+                digits += extra
+                break
+        else:
+            digits += 3
+    return f"{scaled:.{digits}f}%" if percent else f"{scaled:.{digits}f}"
 
 
 def thresholds_text() -> str:
@@ -143,15 +171,18 @@ def metrics(records: Iterable[BreathRecord | Mapping[str, Any]]) -> list[SprintM
         stale_max = THRESHOLDS["stale_ratio"][1]
         if context_load is not None and context_load > load_max:
             alerts.append({"metric": "context_load", "value": round(context_load, 4), "threshold": load_max,
-                           "message": f"context_load {context_load:.2f} > {load_max:.1f}: over-loading"})
+                           "message": f"context_load {metric_text('context_load', context_load)} > {load_max:.1f}: "
+                                      "over-loading"})
         if stale_ratio is not None and stale_ratio > stale_max:
             alerts.append({"metric": "stale_ratio", "value": round(stale_ratio, 4), "threshold": stale_max,
-                           "message": f"stale_ratio {stale_ratio:.0%} > {stale_max:.0%}: noise"})
+                           "message": f"stale_ratio {metric_text('stale_ratio', stale_ratio)} > {stale_max:.0%}: "
+                                      "noise"})
         if rec.is_closed:
             exhale_min = THRESHOLDS["exhale_rate"][1]
             if exhale_rate is not None and exhale_rate < exhale_min:
                 alerts.append({"metric": "exhale_rate", "value": round(exhale_rate, 4), "threshold": exhale_min,
-                               "message": f"exhale_rate {exhale_rate:.0%} < {exhale_min:.0%}: retention"})
+                               "message": f"exhale_rate {metric_text('exhale_rate', exhale_rate)} < {exhale_min:.0%}: "
+                                          "retention"})
             closed_depths.append(depth)
             window = closed_depths[-DEPTH_TREND_SPRINTS:]
             if len(window) == DEPTH_TREND_SPRINTS and all(a < b for a, b in zip(window, window[1:], strict=False)):

@@ -316,15 +316,15 @@ def load_round_trip(text: str) -> CommentedMap:
     """Parse a file for editing, keeping order, comments and quoting.
 
     The text must already have passed `safe_load_text`. A text that reader takes and the editing parser
-    refuses (a tab after ``key:``, as hand edits leave) is edited from what it holds: its comments and layout
-    are not kept, its data is.
+    refuses (a tab after ``key:``, as hand edits leave; an unquoted date that is none, ``2026-13-45``) is edited
+    from what it holds: its comments and layout are not kept, its data is.
     """
     from ruamel.yaml.comments import CommentedMap
     from ruamel.yaml.error import YAMLError
 
     try:
         data = _round_trip().load(text)
-    except YAMLError:
+    except (YAMLError, ValueError):  # ValueError: a scalar it reads as a date that is none (month 13)
         data = _commented(safe_load_text(text))
     if data is None:
         return CommentedMap()

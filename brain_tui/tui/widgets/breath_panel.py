@@ -54,7 +54,7 @@ METRICS: tuple[tuple[str, str, str], ...] = (
 )
 #: Metrics that are only final once the sprint is expired.
 EXHALE_SIDE = frozenset({"breath_depth", "exhale_rate"})
-PERCENT = frozenset({"stale_ratio", "exhale_rate"})
+PERCENT = breath_metrics.PERCENT_METRICS
 
 
 def _limits() -> tuple[dict[str, tuple[str, float]], int, int]:
@@ -66,10 +66,8 @@ def fmt_value(key: str, value: Any) -> str:
     """A metric value for display: ``1.33``, ``25%``, ``4``; ``—`` when null."""
     if value is None or isinstance(value, bool):
         return "—"
-    if key in PERCENT and isinstance(value, (int, float)):
-        return f"{value:.0%}"
-    if isinstance(value, float):
-        return f"{value:.2f}"
+    if isinstance(value, float) or (key in PERCENT and isinstance(value, int)):
+        return breath_metrics.metric_text(key, value)
     return str(value)
 
 

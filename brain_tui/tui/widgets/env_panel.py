@@ -149,7 +149,8 @@ def _pm2_lines(out: _Lines, pm2: Pm2Reading) -> None:
         line_parts = [safe_text(proc.name, 24, style=STRONG), Content(" "),
                       safe_text(proc.status, 12, style=OK if online else ERROR),
                       safe_text((f" up {_seconds(proc.uptime_s)}" if online else "")
-                                + f" ↻{proc.restarts} {proc.cpu}% {_size(proc.memory)}",
+                                + f" ↻{proc.restarts} {proc.cpu:.1f}".rstrip("0").rstrip(".")
+                                + f"% {_size(proc.memory)}",
                                 60, style=MUTED)]
         if proc.port:
             line_parts.append(safe_text(f" :{proc.port}", 8))
