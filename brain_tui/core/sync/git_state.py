@@ -71,9 +71,9 @@ class Stall:
 
     def held_note(self) -> str:
         """What a person is told of a pause written while it lasts (`records.held_back`)."""
-        state = self.what if self.detached else f"{self.what} is in progress in this repository"
+        state = self.what if self.detached else f"{self.what} is in progress"
         return (f"not committed yet: {state}. The pause is in force in this work tree now; the first bsi write or "
-                f"`bsi sync` after it ends ({self.how}) commits it (and pushes it, when the brain syncs)")
+                f"sync after that ({self.how}) commits it")
 
 
 def stall(root: str | Path, *, commits: bool = False) -> Stall | None:
