@@ -111,7 +111,10 @@ class Journal:
         for rel, backup in self.backups.items():
             target = self.root / rel
             if backup is None:
-                target.unlink(missing_ok=True)
+                # only what is there: unlinking a missing name in a read-only folder is EROFS, not ENOENT, and
+                # a write refused there (the agent's sandbox) would leave its entry to refuse every later write
+                if os.path.lexists(target):
+                    target.unlink(missing_ok=True)
                 continue
             saved = self.folder / backup
             if saved.exists():  # else an earlier, interrupted roll-back already put it back

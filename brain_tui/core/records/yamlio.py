@@ -365,7 +365,10 @@ def atomic_write_text(path: str | os.PathLike[str], text: str, errors: str = "st
 
     tmp = target.parent / f"{TEMP_MARK}{target.name}.{os.getpid()}.{secrets.token_hex(4)}"
     data = text.encode("utf-8", errors)
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    except OSError as exc:  # the refusal names the file being written, not its temp file (a read-only folder)
+        raise OSError(exc.errno, exc.strerror, str(target)) from exc
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
