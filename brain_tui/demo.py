@@ -11,7 +11,7 @@ from pathlib import Path
 
 from brain_tui.core.agent_settings import claude as agent_settings
 from brain_tui.core.brain import Brain, init_brain, make_folder
-from brain_tui.core.clock import parse_duration
+from brain_tui.core.clock import parse_duration, require_commit_date
 from brain_tui.core.environment.breath import write_demo_breath
 from brain_tui.core.errors import InvalidData
 from brain_tui.core.ids import seed_ids
@@ -139,6 +139,8 @@ def build_demo(path: str | os.PathLike[str], now: datetime) -> Path:
         raise InvalidData("bsi demo: the folder named is blank; give a new, empty folder")
     root = Path(path).expanduser().resolve()
     refuse_demo_target(root)
+    for moment in (now - timedelta(hours=26), now):  # its commits' dates: refused before anything is made
+        require_commit_date(moment)
     make_folder(root)
     if not gitops.is_repository(root):
         gitops.run_git(root, "init", "--quiet", "--initial-branch", "main")

@@ -84,15 +84,23 @@ class Parser(argparse.ArgumentParser):
         the one before it, then refuses the word after the flag; a command with one reads flags first, then
         its positionals in order (argparse's intermixed parse). Commands with actions of their own are left
         to argparse's parse, which the intermixed one cannot run.
+
+        A command without actions of its own refuses a word it does not know itself, with its own usage (SPEC 13):
+        argparse would hand it up to `bsi`, whose usage says nothing of what the command takes.
         """
-        if getattr(self, "_intermixing", False) or self._subparsers is not None \
-                or not any(action.nargs == "?" for action in self._get_positional_actions()):
+        if getattr(self, "_intermixing", False) or self._subparsers is not None:
             return super().parse_known_args(args, namespace)
-        self._intermixing = True
-        try:
-            return self.parse_known_intermixed_args(args, namespace)
-        finally:
-            self._intermixing = False
+        if not any(action.nargs == "?" for action in self._get_positional_actions()):
+            parsed, extras = super().parse_known_args(args, namespace)
+        else:
+            self._intermixing = True
+            try:
+                parsed, extras = self.parse_known_intermixed_args(args, namespace)
+            finally:
+                self._intermixing = False
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed, extras
 
 
 def add_global_flags(parser: argparse.ArgumentParser, *, suppress: bool) -> None:

@@ -166,6 +166,19 @@ def _in_range(moment: datetime, value: object, what: str) -> datetime:
     return moment
 
 
+#: The years (as written, in the time's own offset) git dates a commit in: any other is "invalid date format".
+COMMIT_YEARS = (1970, 2099)
+
+
+def require_commit_date(moment: datetime) -> None:
+    """InvalidData (65) when git cannot date a commit at `moment`: a `--now` that reads accept (years 1900 to
+    8999) but a commit cannot carry is a bad date on the command line (SPEC 13), not a failed commit."""
+    first, last = COMMIT_YEARS
+    if not first <= moment.year <= last:
+        raise InvalidData(f"invalid --now (or $BRAIN_NOW) for a write: git dates a commit from {first} to {last}, "
+                          f"not {moment.isoformat()}; nothing was written (reads at that time are answered)")
+
+
 def try_parse_timestamp(value: object, tz: tzinfo) -> datetime | None:
     """Like `parse_timestamp` but answers None instead of raising."""
     if value is None:

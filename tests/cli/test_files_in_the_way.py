@@ -83,3 +83,16 @@ def test_a_hook_says_which_path_is_in_the_way(brain: Path, rel: str) -> None:
     assert "internal error" not in done.stderr, done
     if done.stdout:
         json.loads(done.stdout)
+
+
+def test_a_folder_where_a_lock_file_goes_is_named_as_the_lock_file_not_its_temp_file(brain: Path) -> None:
+    """The refusal names the file the command writes (`locks/<file>.yml`), never the `.bsi-tmp-…` name it was
+    being written under, which the user cannot find afterwards."""
+    sess = ok(run_bsi("claim", "open", "--scope", "src/", brain=brain)).strip()
+    (brain / "locks").mkdir(exist_ok=True)
+    (brain / "locks" / "src%2Fa.py.yml").mkdir()
+    done = run_bsi("lock", "acquire", "src/a.py", sess, brain=brain)
+    assert done.code == 65, done
+    assert done.err.startswith(f"bsi: cannot write {brain / 'locks' / 'src%2Fa.py.yml'}: it is a folder"), done.err
+    assert ".bsi-tmp-" not in done.err and done.err.count("\n") == 1
+    ok(run_bsi("signal", "send", "--to", sess, "--type", "INFO", "next write", brain=brain))

@@ -183,3 +183,17 @@ def test_a_write_to_a_committed_claim_whose_file_became_a_link_is_refused(
     assert path.is_symlink() and os.readlink(path) == target and Path(target).read_bytes() == target_bytes
     assert (_git(brain, "rev-parse", "HEAD"), _git(brain, "status", "--porcelain")) == (head, status)
     assert _bsi(brain, "check-scope", "docs/x.md").returncode == 10
+
+
+def test_a_folder_in_the_way_of_a_new_claim_file_is_refused_once_and_left_in_place(brain: Path) -> None:
+    """`claim open --slug S` where a folder already holds that claim file's name: 65 naming it, nothing written,
+    and the refusal is settled at once: the folder stays (it is not the write's to remove) and the next write
+    is not refused in its name (its roll-back unlinked the folder, failed, and left its journal behind)."""
+    folder = brain / "claims" / "sess-20261129-1000-foo.yml"
+    folder.mkdir()
+    refused = run_bsi("claim", "open", "--scope", "src/", "--slug", "foo", brain=brain)
+    assert refused.code == 65 and refused.err.count("\n") == 1 and "it is a folder" in refused.err, refused
+    assert folder.is_dir() and not (brain / ".brain" / "journal").exists()
+    ok(run_bsi("claim", "open", "--scope", "docs/", "--slug", "bar", brain=brain))
+    assert subprocess.run(["git", "status", "--porcelain"], cwd=brain, capture_output=True, text=True,
+                          check=True).stdout == ""

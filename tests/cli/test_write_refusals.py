@@ -146,3 +146,24 @@ def test_init_is_all_or_nothing_when_its_commit_fails(tmp_path: Path, monkeypatc
     monkeypatch.undo()
     assert bsi_main(["init", str(target)]) == 0  # and it can simply be run again
     assert (target / "BRAIN-INDEX.md").is_file() and ".brain/" in (target / ".gitignore").read_text()
+
+
+@pytest.mark.skipif(not _read_only_mount_works(), reason="needs unshare -m to mount a read-only view")
+def test_a_write_refused_by_a_read_only_claims_folder_leaves_no_journal_behind(brain: Path) -> None:
+    """The agent's sandbox makes `claims/` alone read-only: a refused `claim open` (73) must be settled at once, so
+    the next write elsewhere (a signal) is not refused in its name. Rolling back the claim file it never created
+    must not fail on the read-only folder (unlinking a missing file there is EROFS, not ENOENT)."""
+    claims = brain / "claims"
+    script = ('mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && cd / && '
+              '"$@" claim open --scope docs/ --story y; echo "rc=$?"; '
+              '"$@" signal send --to human:pilot --type INFO hi; echo "rc=$?"')
+    done = subprocess.run(["unshare", "-m", "sh", "-c", script, "sh", str(claims),
+                           *bsi_command(brain=brain, now=NOW)], capture_output=True, text=True,
+                          env=clean_env(), check=False, timeout=120)
+    codes = [line for line in done.stdout.splitlines() if line.startswith("rc=")]
+    assert codes == ["rc=73", "rc=0"], done
+    refusal, = done.stderr.splitlines()
+    assert refusal.startswith(f"bsi: cannot write {claims}/sess-") and "read-only" in refusal, refusal
+    assert not (brain / ".brain" / "journal").exists()
+    assert subprocess.run(["git", "status", "--porcelain"], cwd=brain, capture_output=True, text=True,
+                          check=True).stdout == ""

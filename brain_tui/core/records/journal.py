@@ -111,7 +111,11 @@ class Journal:
         for rel, backup in self.backups.items():
             target = self.root / rel
             if backup is None:
-                target.unlink(missing_ok=True)
+                # only a file the write may have made: unlinking a missing name in a read-only folder is EROFS,
+                # not ENOENT, and a folder in the file's way is EISDIR (and not the write's); either would stop
+                # the roll-back and leave its entry to refuse every later write in this write's name
+                if os.path.lexists(target) and not target.is_dir():
+                    target.unlink(missing_ok=True)
                 continue
             saved = self.folder / backup
             if saved.exists():  # else an earlier, interrupted roll-back already put it back

@@ -365,18 +365,29 @@ def atomic_write_text(path: str | os.PathLike[str], text: str, errors: str = "st
 
     tmp = target.parent / f"{TEMP_MARK}{target.name}.{os.getpid()}.{secrets.token_hex(4)}"
     data = text.encode("utf-8", errors)
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    except OSError as exc:  # a read-only or full folder: the refusal names the file being written
+        raise _naming(exc, target) from exc
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, target)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(FileNotFoundError):
             tmp.unlink()
+        if isinstance(exc, OSError):  # a full disk, a folder where the file goes
+            raise _naming(exc, target) from exc
         raise
     fsync_dir(target.parent)
+
+
+def _naming(exc: OSError, target: Path) -> OSError:
+    """`exc` as the same error on `target`: the user is told of the file the command writes, never of the
+    `.bsi-tmp-…` name it was being written under (gone once the write failed)."""
+    return OSError(exc.errno, exc.strerror, str(target)) if exc.errno is not None else exc
 
 
 def make_state_dir(state: Path) -> None:

@@ -69,11 +69,16 @@ def commit_paths(root: str | Path, paths: Sequence[str], message: str, when: dat
     the new commit after HEAD moved (not when the porcelain made the commit: it does not say its parent).
 
     Raises:
+        InvalidData: git cannot date a commit at `when` (`clock.require_commit_date`, exit 65); nothing staged.
         CommitFailed: the commit could not be made (exit 23); HEAD did not move.
         GitError: git failed otherwise (exit 25); DiskFull/CannotWrite for a full or read-only disk."""
     unique = sorted(set(paths))
     if not unique:
         return None
+    if when is not None:
+        from brain_tui.core.clock import require_commit_date
+
+        require_commit_date(when)
     repo = _plumbing_repo(Path(root), unique, message)
     if repo is None:
         return commit_porcelain(root, unique, message, when)
