@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from pathlib import Path
 
-from brain_tui.core.clock import DEFAULT_TTL, parse_duration
+from brain_tui.core.clock import DEFAULT_TTL, parse_duration, usable_zone_name
 from brain_tui.core.errors import InvalidData
 from brain_tui.core.lazy_re import LazyPattern
 from brain_tui.core.paths.layout import CONFIG_FILE, INDEX_FILE
@@ -114,7 +114,10 @@ class BrainConfig:
     """
 
     brain_name: str | None = None
+    #: The IANA zone `timezone:` names (a value that names none is ignored: `timezone_problem` says so).
     timezone: str | None = None
+    #: Why `timezone:` was ignored, or None.
+    timezone_problem: str | None = None
     kerneluser: bool = False
     max_consecutive_fails: int = DEFAULT_MAX_FAILS
     kernel_zone: tuple[str, ...] = DEFAULT_KERNEL_ZONE
@@ -204,7 +207,8 @@ def load_config(root: str | Path) -> BrainConfig:
     unclaimed = hooks.get("unclaimed_writes") if isinstance(hooks, Mapping) else None
     return BrainConfig(
         brain_name=_brain_name(raw.get("brain_name")),
-        timezone=str(raw["timezone"]) if raw.get("timezone") else None,
+        timezone=usable_zone_name(raw.get("timezone")),
+        timezone_problem=_timezone_problem(raw.get("timezone")),
         kerneluser=raw.get("kerneluser") is True,
         max_consecutive_fails=_find_max_fails(raw) or DEFAULT_MAX_FAILS,
         kernel_zone=_str_tuple(zones.get("kernel"), DEFAULT_KERNEL_ZONE),
@@ -219,6 +223,15 @@ def load_config(root: str | Path) -> BrainConfig:
         notify=parse_notify(raw.get("notify")),
         raw=raw,
     )
+
+
+def _timezone_problem(value: Any) -> str | None:
+    """Why a `timezone:` value is ignored (it names no zone), or None when it is absent, blank or usable."""
+    if value is None or (isinstance(value, str) and not value.strip()) or usable_zone_name(value) is not None:
+        return None
+    shown = value.strip() if isinstance(value, str) else value
+    return (f"brain-compose.yml timezone: {str(shown)[:80]!r} is not a known zone (an IANA name such as "
+            "Europe/Paris); ignored: times without an offset are read in this machine's zone, the index shows UTC")
 
 
 def _brain_name(value: Any) -> str | None:
