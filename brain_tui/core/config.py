@@ -123,6 +123,8 @@ class BrainConfig:
     kernel_zone: tuple[str, ...] = DEFAULT_KERNEL_ZONE
     personal_zone: tuple[str, ...] = DEFAULT_PERSONAL_ZONE
     sync: str = "manual"
+    #: Why `sync:` was not read as written (it names no mode), or None.
+    sync_problem: str | None = None
     ttl_default: timedelta = DEFAULT_TTL
     pm2: bool | None = None
     #: `ports:` entries as written (name → value): whether a value is a port number is for the environment
@@ -198,10 +200,7 @@ def load_config(root: str | Path) -> BrainConfig:
     ports = {str(name): number for name, number in ports_raw.items()} if isinstance(ports_raw, Mapping) else {}
     ports_problem = None if ports_raw is None or isinstance(ports_raw, Mapping) else (
         "ports: expected a mapping of name: port number")
-    sync = raw.get("sync")
-    sync_mode = sync if sync in ("auto", "manual", "off") else "manual"
-    if sync is False:
-        sync_mode = "off"
+    sync_mode, sync_problem = _sync_mode(raw.get("sync"))
     interval = raw.get("fetch_interval")
     hooks = raw.get("hooks")
     unclaimed = hooks.get("unclaimed_writes") if isinstance(hooks, Mapping) else None
@@ -214,6 +213,7 @@ def load_config(root: str | Path) -> BrainConfig:
         kernel_zone=_str_tuple(zones.get("kernel"), DEFAULT_KERNEL_ZONE),
         personal_zone=_str_tuple(zones.get("personal"), DEFAULT_PERSONAL_ZONE),
         sync=sync_mode,
+        sync_problem=sync_problem,
         ttl_default=ttl,
         pm2=raw.get("pm2") if isinstance(raw.get("pm2"), bool) else None,
         ports=ports,
@@ -223,6 +223,21 @@ def load_config(root: str | Path) -> BrainConfig:
         notify=parse_notify(raw.get("notify")),
         raw=raw,
     )
+
+
+def _sync_mode(value: Any) -> tuple[str, str | None]:
+    """`sync:` as a mode (any case and spacing; a boolean is auto or off; absent or blank: manual), and why a
+    value naming no mode was not used (manual then applies), else None."""
+    if isinstance(value, bool):
+        return ("auto" if value else "off"), None
+    text = value.strip().lower() if isinstance(value, str) else None
+    if value is None or text == "":
+        return "manual", None
+    if text in ("auto", "manual", "off"):
+        return text, None
+    shown = value.strip() if isinstance(value, str) else value
+    return "manual", (f"brain-compose.yml sync: {str(shown)[:80]!r} is not auto, manual or off; manual applies "
+                      "(writes are committed here and pushed by `bsi sync` only)")
 
 
 def _timezone_problem(value: Any) -> str | None:
