@@ -87,6 +87,23 @@ def local_zone() -> tzinfo:
     return LocalZone()
 
 
+def usable_zone_name(value: object) -> str | None:
+    """The IANA zone a brain-compose `timezone:` value names, or None when it names none (not a string, blank,
+    unknown, a path). Stray spaces are trimmed and ``utc`` in any case is ``UTC`` (SPEC 12: a tolerant loader)."""
+    if not isinstance(value, str) or not value.strip():
+        return None
+    name = value.strip()
+    if name.upper() == "UTC":
+        return "UTC"
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        return None
+    return name
+
+
 def zone_from_name(name: str | None) -> tzinfo:
     """The IANA zone named (brain-compose `timezone:`, such as ``Europe/Paris`` or ``UTC``), else the machine's."""
     if name == "UTC":

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from pathlib import Path
 
-from brain_tui.core.clock import DEFAULT_TTL, parse_duration
+from brain_tui.core.clock import DEFAULT_TTL, parse_duration, usable_zone_name
 from brain_tui.core.errors import InvalidData
 from brain_tui.core.lazy_re import LazyPattern
 from brain_tui.core.paths.layout import CONFIG_FILE, INDEX_FILE
@@ -114,12 +114,17 @@ class BrainConfig:
     """
 
     brain_name: str | None = None
+    #: The IANA zone `timezone:` names (a value that names none is ignored: `timezone_problem` says so).
     timezone: str | None = None
+    #: Why `timezone:` was ignored, or None.
+    timezone_problem: str | None = None
     kerneluser: bool = False
     max_consecutive_fails: int = DEFAULT_MAX_FAILS
     kernel_zone: tuple[str, ...] = DEFAULT_KERNEL_ZONE
     personal_zone: tuple[str, ...] = DEFAULT_PERSONAL_ZONE
     sync: str = "manual"
+    #: Why `sync:` was not read as written (it names no mode), or None.
+    sync_problem: str | None = None
     ttl_default: timedelta = DEFAULT_TTL
     pm2: bool | None = None
     #: `ports:` entries as written (name → value): whether a value is a port number is for the environment
@@ -195,21 +200,20 @@ def load_config(root: str | Path) -> BrainConfig:
     ports = {str(name): number for name, number in ports_raw.items()} if isinstance(ports_raw, Mapping) else {}
     ports_problem = None if ports_raw is None or isinstance(ports_raw, Mapping) else (
         "ports: expected a mapping of name: port number")
-    sync = raw.get("sync")
-    sync_mode = sync if sync in ("auto", "manual", "off") else "manual"
-    if sync is False:
-        sync_mode = "off"
+    sync_mode, sync_problem = _sync_mode(raw.get("sync"))
     interval = raw.get("fetch_interval")
     hooks = raw.get("hooks")
     unclaimed = hooks.get("unclaimed_writes") if isinstance(hooks, Mapping) else None
     return BrainConfig(
         brain_name=_brain_name(raw.get("brain_name")),
-        timezone=str(raw["timezone"]) if raw.get("timezone") else None,
+        timezone=usable_zone_name(raw.get("timezone")),
+        timezone_problem=_timezone_problem(raw.get("timezone")),
         kerneluser=raw.get("kerneluser") is True,
         max_consecutive_fails=_find_max_fails(raw) or DEFAULT_MAX_FAILS,
         kernel_zone=_str_tuple(zones.get("kernel"), DEFAULT_KERNEL_ZONE),
         personal_zone=_str_tuple(zones.get("personal"), DEFAULT_PERSONAL_ZONE),
         sync=sync_mode,
+        sync_problem=sync_problem,
         ttl_default=ttl,
         pm2=raw.get("pm2") if isinstance(raw.get("pm2"), bool) else None,
         ports=ports,
@@ -219,6 +223,30 @@ def load_config(root: str | Path) -> BrainConfig:
         notify=parse_notify(raw.get("notify")),
         raw=raw,
     )
+
+
+def _sync_mode(value: Any) -> tuple[str, str | None]:
+    """`sync:` as a mode (any case and spacing; a boolean is auto or off; absent or blank: manual), and why a
+    value naming no mode was not used (manual then applies), else None."""
+    if isinstance(value, bool):
+        return ("auto" if value else "off"), None
+    text = value.strip().lower() if isinstance(value, str) else None
+    if value is None or text == "":
+        return "manual", None
+    if text in ("auto", "manual", "off"):
+        return text, None
+    shown = value.strip() if isinstance(value, str) else value
+    return "manual", (f"brain-compose.yml sync: {str(shown)[:80]!r} is not auto, manual or off; manual applies "
+                      "(writes are committed here and pushed by `bsi sync` only)")
+
+
+def _timezone_problem(value: Any) -> str | None:
+    """Why a `timezone:` value is ignored (it names no zone), or None when it is absent, blank or usable."""
+    if value is None or (isinstance(value, str) and not value.strip()) or usable_zone_name(value) is not None:
+        return None
+    shown = value.strip() if isinstance(value, str) else value
+    return (f"brain-compose.yml timezone: {str(shown)[:80]!r} is not a known zone (an IANA name such as "
+            "Europe/Paris); ignored: times without an offset are read in this machine's zone, the index shows UTC")
 
 
 def _brain_name(value: Any) -> str | None:

@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from brain_tui.core.paths.scope import ScopeEntry
+from brain_tui.core.paths.text_safety import placeholder
 from brain_tui.core.records.index import (
     END,
     START,
@@ -315,6 +316,7 @@ def _escape_every_step(text: str) -> str:
 
     text = re.sub("(?:\r\n|[\r\n\v\f\x1c\x1d\x1e\x85\u2028\u2029\t])", " ", text)
     text = re.sub("[\x00-\x1f\x7f-\x9f]", "", text)
+    text = "".join(placeholder(ch) or ch for ch in text)  # bidi and invisible characters shown (SPEC 15)
     return text.replace("|", "\\|").replace("<!--", "<\\!--").strip() or "—"
 
 

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime, timedelta, tzinfo
 
 from brain_tui.core.lazy_re import LazyPattern
-from brain_tui.core.paths.text_safety import CONTROL_RE
+from brain_tui.core.paths.text_safety import CONTROL_RE, placeholder
 from brain_tui.core.records.statuses import LIVE_STATUSES, TERMINAL_STATUSES, SignalState, Status
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
@@ -49,6 +49,8 @@ _EPOCH_MIN = datetime.min.replace(tzinfo=UTC)
 # Characters that end a line for str.splitlines() (and for most editors).
 _LINE_BREAKS = "\r\n\v\f\x1c\x1d\x1e\x85\u2028\u2029"
 _LINE_BREAK_RE = LazyPattern("(?:\r\n|[" + re.escape(_LINE_BREAKS) + "\t])")
+# Runs of characters beyond ASCII: the only ones that may be invisible or turn the text around.
+_NON_ASCII_RE = LazyPattern("[^\x00-\x7f]+")
 
 
 # --------------------------------------------------------------------------- cells
@@ -58,15 +60,18 @@ def escape_cell(value: object) -> str:
     """Make `value` safe for one markdown table cell.
 
     Line breaks (CR, LF, tabs and the other Unicode line separators) become a space, other control characters are
-    dropped, ``|`` becomes ``\\|`` and the HTML-comment opener ``<!--`` is written ``<\\!--`` so a cell can never
+    dropped, a bidi, zero-width or other invisible character shows as its placeholder (``⟨U+202E⟩``, SPEC 15),
+    ``|`` becomes ``\\|`` and the HTML-comment opener ``<!--`` is written ``<\\!--`` so a cell can never
     forge or hide a generated-block marker. An empty result is ``—``.
     """
     if value is None:
         return EMPTY
     text = value if isinstance(value, str) else str(value)
-    if text.isprintable() and "|" not in text and "<!--" not in text:
+    if text.isascii() and text.isprintable() and "|" not in text and "<!--" not in text:
         return text.strip() or EMPTY  # nothing to replace (line breaks and controls are not printable)
     text = CONTROL_RE.sub("", _LINE_BREAK_RE.sub(" ", text))
+    if not text.isascii():
+        text = _NON_ASCII_RE.sub(lambda run: "".join(placeholder(ch) or ch for ch in run.group()), text)
     return text.replace("|", "\\|").replace("<!--", "<\\!--").strip() or EMPTY
 
 

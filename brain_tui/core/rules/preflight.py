@@ -47,20 +47,18 @@ if TYPE_CHECKING:
 
 
 def in_zone(file: str, zone: Sequence[str]) -> bool:
-    """True when a normalised file is in a zone: entries ending in `/` are folders, others files.
+    """True when a normalised file is in a zone: an entry is that path and, whether it ends in `/` or not,
+    everything below it (a name with a file below it is a folder, SPEC 5.1: `docs` names the folder `docs/`).
 
     Paths compare by `path_key`: ``AGENTS/x.md`` is in the zone ``agents/`` (on macOS it is that folder).
     """
     key = path_key(file)
     for raw in zone:
         try:
-            entry = path_key(normalize_path(raw))
+            entry = path_key(normalize_path(raw)).rstrip("/")
         except InvalidData:
             continue
-        if entry.endswith("/"):
-            if key.startswith(entry) or key == entry.rstrip("/"):
-                return True
-        elif key == entry:
+        if key == entry or key.startswith(entry + "/"):
             return True
     return False
 

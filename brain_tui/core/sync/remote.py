@@ -158,7 +158,8 @@ def fetch(root: Path, branch: str) -> bool:
     Raises:
         RemoteUnreachable: no remote, it cannot be reached, or it does not answer in time (exit 69)."""
     if not has_remote(root):
-        raise RemoteUnreachable("no git remote 'origin' configured", advice="add one, or work without --sync",
+        raise RemoteUnreachable("no git remote 'origin' configured", advice="add one, or work without --sync "
+                                "(and without `sync: auto` in brain-compose.yml)",
                                 sep=": ", retry_helps=False)
     limit = network_timeout()
     try:

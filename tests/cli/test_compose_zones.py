@@ -1,0 +1,53 @@
+"""brain-compose.yml's `zones.kernel` (SPEC 10, 12) written in the scope notation of SPEC 5.1: a path naming an
+existing folder is that folder even without the trailing slash."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.bsi import git, ok, run_bsi
+
+ZONE_VIOLATION = 5
+
+
+@pytest.fixture
+def satellite(brain: Path) -> str:
+    """A satellite on the whole brain (kerneluser not set), with a `docs/` folder and a `notes.md` file."""
+    (brain / "docs").mkdir()
+    (brain / "docs" / "a.md").write_text("a\n", encoding="utf-8")
+    (brain / "notes.md").write_text("n\n", encoding="utf-8")
+    git(brain, "add", "docs", "notes.md")
+    git(brain, "commit", "-q", "-m", "files")
+    pilot = ok(run_bsi("claim", "open", "--scope", "*", "--type", "pilote", "--slug", "pilo", brain=brain))
+    return ok(run_bsi("claim", "open", "--scope", "*", "--parent", pilot, "--slug", "sat", brain=brain))
+
+
+def _zone(brain: Path, entries: str) -> None:
+    (brain / "brain-compose.yml").write_text(f"zones:\n  kernel: {entries}\n", encoding="utf-8")
+    git(brain, "add", "brain-compose.yml")
+    git(brain, "commit", "-q", "-m", "zones")
+
+
+@pytest.mark.parametrize("entries", ["[docs]", "[Docs]", "docs", "[./docs]"])
+def test_a_kernel_zone_entry_naming_an_existing_folder_is_that_folder(brain: Path, satellite: str,
+                                                                       entries: str) -> None:
+    """Before: `docs` without its slash was read as a file named `docs`, so nothing under the folder was ever in the
+    kernel zone and a satellite wrote there with no human gate."""
+    _zone(brain, entries)
+    refused = run_bsi("preflight", "check", satellite, "docs/a.md", brain=brain)
+    assert refused.code == ZONE_VIOLATION, refused.err
+    assert "kernel zone" in refused.err
+    assert run_bsi("preflight", "check", satellite, "notes.md", brain=brain).code == 0
+
+
+def test_a_kernel_zone_entry_naming_a_file_stays_that_file(brain: Path, satellite: str) -> None:
+    """A file entry is that file; a name with something written below it can only be a folder (a zone is a
+    protection: the safe side), whether it exists yet or not."""
+    _zone(brain, "[notes.md, later]")
+    assert run_bsi("preflight", "check", satellite, "notes.md", brain=brain).code == ZONE_VIOLATION
+    assert run_bsi("preflight", "check", satellite, "notes.md.bak", brain=brain).code == 0
+    assert run_bsi("preflight", "check", satellite, "later/x.md", brain=brain).code == ZONE_VIOLATION
+    assert run_bsi("preflight", "check", satellite, "later-on/x.md", brain=brain).code == 0
+    assert run_bsi("preflight", "check", satellite, "docs/a.md", brain=brain).code == 0
