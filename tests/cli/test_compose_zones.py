@@ -51,3 +51,22 @@ def test_a_kernel_zone_entry_naming_a_file_stays_that_file(brain: Path, satellit
     assert run_bsi("preflight", "check", satellite, "later/x.md", brain=brain).code == ZONE_VIOLATION
     assert run_bsi("preflight", "check", satellite, "later-on/x.md", brain=brain).code == 0
     assert run_bsi("preflight", "check", satellite, "docs/a.md", brain=brain).code == 0
+
+
+@pytest.mark.parametrize("entries", ['["*"]', '["/"]', "[global]", '["."]', '["./"]'])
+def test_a_kernel_zone_naming_the_whole_brain_holds_every_file(brain: Path, entries: str) -> None:
+    """SPEC 5.1's global spellings in `zones.kernel` are the whole brain. Before: they were skipped as paths that do
+    not normalise, so a zone meant to hold everything held nothing; the hook's index reads them the same way."""
+    from tests.hooks.test_pre_tool_use import assert_denied, event, hook
+
+    _zone(brain, entries)
+    agent = "0f8e2a4c-7b1d-4e9a-a3c5-6d2f1b0e9c87"
+    pilot = ok(run_bsi("claim", "open", "--scope", "*", "--type", "pilote", "--slug", "pilo", brain=brain))
+    sat = ok(run_bsi("claim", "open", "--scope", "src/", "--parent", pilot, "--slug", "sat", "--agent-session", agent,
+                     brain=brain))
+    for rel in ("src/a.py", "src/deep/b.md"):
+        refused = run_bsi("preflight", "check", sat, rel, brain=brain)
+        assert refused.code == ZONE_VIOLATION, (rel, refused.err)
+    for _ in range(2):  # the core's answer, then the hook index's
+        assert_denied(hook(brain, "pre-tool-use", event(brain, "Write", str(brain / "src" / "a.py"), agent)),
+                      "kernel zone")

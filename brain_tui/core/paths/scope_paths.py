@@ -15,7 +15,8 @@ from brain_tui.core.lazy_re import LazyPattern
 from brain_tui.core.paths.path_keys import path_key, resolve_in_brain
 from brain_tui.core.paths.text_safety import CONTROL_RE
 
-__all__ = ["BadPath", "file_key", "nfc", "normalize", "normalize_path", "quote", "section_key", "section_title"]
+__all__ = ["BadPath", "file_key", "nfc", "normalize", "normalize_path", "quote", "section_key", "section_title",
+           "zone_keys"]
 
 _TITLE_LEAD_RE = LazyPattern(r"^[#\s]+")
 #: An ATX closing sequence (``## Sprint 3 ##``): spaces then ``#`` marks at the end of the title.
@@ -110,3 +111,25 @@ def file_key(file_path: str, root: str | os.PathLike[str] | None = None) -> str:
     inside the brain followed (when root is given), folded. Raises BadPath when the path does not normalise."""
     path = normalize(file_path).rstrip("/")
     return path_key(resolve_in_brain(root, path) if root is not None else path)
+
+
+#: A zone entry naming the whole brain: SPEC 5.1's global spellings (`brain/` is a folder's name here), and `.`.
+_WHOLE_BRAIN = frozenset({"*", "/", "global", ".", "./"})
+
+
+def zone_keys(zone: object) -> list[str]:
+    """The key of each entry of a zone list (`zones.kernel`), without its trailing `/`: it covers that path and
+    everything below (a name with a file below it is a folder); ``""`` for an entry naming the whole brain. An entry
+    that names no path of the brain (absolute, `..`, not text) is skipped."""
+    keys: list[str] = []
+    for raw in zone if isinstance(zone, (list, tuple)) else ():
+        if not isinstance(raw, str):
+            continue
+        if raw.strip() in _WHOLE_BRAIN:
+            keys.append("")
+            continue
+        try:
+            keys.append(path_key(normalize(raw)).rstrip("/"))
+        except BadPath:
+            continue
+    return keys

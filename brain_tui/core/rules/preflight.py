@@ -15,7 +15,8 @@ from brain_tui.core.config import BrainConfig
 from brain_tui.core.errors import InvalidData, NotFound, PreflightRefused
 from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.path_keys import hard_linked, path_key, resolve_in_brain
-from brain_tui.core.paths.scope import FILE, ScopeEntry, covers_file, normalize_path
+from brain_tui.core.paths.scope import FILE, ScopeEntry, covers_file
+from brain_tui.core.paths.scope_paths import zone_keys
 from brain_tui.core.record import record
 from brain_tui.core.records.model import BrainSnapshot, Claim
 from brain_tui.core.records.statuses import Status
@@ -48,19 +49,13 @@ if TYPE_CHECKING:
 
 def in_zone(file: str, zone: Sequence[str]) -> bool:
     """True when a normalised file is in a zone: an entry is that path and, whether it ends in `/` or not,
-    everything below it (a name with a file below it is a folder, SPEC 5.1: `docs` names the folder `docs/`).
+    everything below it (a name with a file below it is a folder, SPEC 5.1: `docs` names the folder `docs/`); a
+    global spelling (`*`, `/`, `global`, `.`) the whole brain (`scope_paths.zone_keys`).
 
     Paths compare by `path_key`: ``AGENTS/x.md`` is in the zone ``agents/`` (on macOS it is that folder).
     """
     key = path_key(file)
-    for raw in zone:
-        try:
-            entry = path_key(normalize_path(raw)).rstrip("/")
-        except InvalidData:
-            continue
-        if key == entry or key.startswith(entry + "/"):
-            return True
-    return False
+    return any(not entry or key == entry or key.startswith(entry + "/") for entry in zone_keys(zone))
 
 _UNBLOCK = {
     "waiting_human": "a human approves the pending gate: `bsi gate approve {id}` (or rejects it)",
