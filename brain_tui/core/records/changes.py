@@ -31,6 +31,13 @@ if TYPE_CHECKING:  # ruamel is the write path's: a read never loads it
 _PLAIN_SAFE_RE = re.compile(r"[A-Za-z0-9_](?:[A-Za-z0-9_./@+<>()=-]| (?! |$)){0,200}")
 #: Words a YAML 1.1 reader (PyYAML, most tools) would not read back as text when written plain.
 _YAML11_WORDS = frozenset({"yes", "no", "on", "off", "y", "n", "true", "false", "null", "~"})
+#: SPEC 6.1's claim fields in the order its file format gives them: a field a claim gains later (`closed_at`, `result`,
+#: `gate_history`, `circuit`, …) takes its place among them (`place_field`); other fields stay where they are.
+CLAIM_FIELD_ORDER = ("sess_id", "type", "instance", "scope", "story_angle", "status", "opened_at", "ttl", "expires_at",
+                     "satellite_type", "satellite_level", "parent_satellite", "on_done", "on_partial", "on_fail",
+                     "theme_branch", "closed_at", "result", "gate_history", "circuit")
+#: The fields of a claim's `result` in SPEC 6.1's order (others follow, in the order given).
+RESULT_FIELD_ORDER = ("status", "files_modified", "tests", "children", "commit", "signal_id", "notes")
 #: Timestamps as `format_timestamp` writes them (ruamel single-quotes them; safe everywhere).
 _TIMESTAMP_RE = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d)?(?:[+-]\d\d:\d\d|Z)?")
 
@@ -83,6 +90,26 @@ def flow_map(items: Mapping[str, Any]) -> CommentedMap:
     return mapping
 
 
+def place_field(doc: CommentedMap, key: str, value: Any, order: tuple[str, ...] = CLAIM_FIELD_ORDER) -> None:
+    """Set `key` in `doc`: an existing key keeps its place; a new key of `order` goes right after the last key of
+    the document that `order` puts before it (SPEC 6.1's field order); any other new key goes at the end."""
+    if key in doc or key not in order:
+        doc[key] = value
+        return
+    earlier = set(order[: order.index(key)])
+    at = max((index for index, name in enumerate(doc) if name in earlier), default=-1)
+    if at < 0 or at == len(doc) - 1:
+        doc[key] = value
+    else:
+        doc.insert(at + 1, key, value)
+
+
+def in_field_order(fields: Mapping[str, Any], order: tuple[str, ...] = RESULT_FIELD_ORDER) -> dict[str, Any]:
+    """`fields` as a new dict: the keys of `order` first, in that order, then the others as they came."""
+    known = {key: fields[key] for key in order if key in fields}
+    return {**known, **{key: value for key, value in fields.items() if key not in known}}
+
+
 class ChangeSet:
     """Staged writes of one command over the `snapshot` it was decided on (lock held): its commit `message`, and
     the IDs of the `signals` it writes, in order."""
@@ -125,10 +152,10 @@ class ChangeSet:
         return self.file_doc(claim.path)
 
     def update_claim(self, sess_id: str, fields: Mapping[str, Any], remove: tuple[str, ...] = ()) -> None:
-        """Set fields of a claim (existing keys keep their place; new keys go at the end)."""
+        """Set fields of a claim (existing keys keep their place; new keys take SPEC 6.1's, `place_field`)."""
         doc = self.claim_doc(sess_id)
         for key, value in fields.items():
-            doc[key] = yaml_safe(value)
+            place_field(doc, key, yaml_safe(value))
         for key in remove:
             if key in doc:
                 del doc[key]
@@ -141,7 +168,7 @@ class ChangeSet:
             from ruamel.yaml.comments import CommentedSeq
 
             history = CommentedSeq()
-            doc["gate_history"] = history
+            place_field(doc, "gate_history", history)
         history.append(flow_map({"ts": self.ts(), "event": event, "by": by, "message": message}))
 
     def new_claim(self, rel_path: str, doc: CommentedMap) -> None:

@@ -18,7 +18,7 @@ from brain_tui.core.paths.limits import MAX_NEW_CLAIM_BYTES, MAX_SCOPE_ENTRIES, 
 from brain_tui.core.paths.scope import ScopeEntry, format_scope, normalize_path, parse_scope
 from brain_tui.core.paths.text_safety import inert_line
 from brain_tui.core.record import field, record, replace
-from brain_tui.core.records.changes import ChangeSet, yaml_safe
+from brain_tui.core.records.changes import ChangeSet, in_field_order, yaml_safe
 from brain_tui.core.records.model import BrainSnapshot, Claim, tier_of
 from brain_tui.core.records.statuses import RENEWABLE, GateOrigin, SignalState, Status
 from brain_tui.core.records.statuses import RESULT_STATUSES as _RESULT_STATUSES
@@ -446,7 +446,7 @@ def close_claim(cs: ChangeSet, sess_id: str, req: CloseRequest) -> CloseOutcome:
     # (65) before anything is staged.
     req = replace(req, files=[normalize_path(f) for f in req.files])
     tier = tier_of(claim)
-    result = close_result(cs, claim, req)
+    result = in_field_order(close_result(cs, claim, req))
     # exit trigger
     trigger = trigger_for(claim, result["status"])
     signals_before = len(cs.signals)
@@ -464,7 +464,7 @@ def close_claim(cs: ChangeSet, sess_id: str, req: CloseRequest) -> CloseOutcome:
             sess_id, pilot, "HUMAN_GATE", trigger.message or f"gate on close of {sess_id}", claim.scope_text
         )
         if sig:
-            cs.update_claim(sess_id, {"result": {**result, "signal_id": sig}})
+            cs.update_claim(sess_id, {"result": in_field_order({**result, "signal_id": sig})})
         final_status = Status.WAITING_HUMAN
     else:
         fields: dict[str, Any] = {"status": Status.CLOSED.value, "closed_at": cs.ts(), "result": result}
@@ -472,7 +472,7 @@ def close_claim(cs: ChangeSet, sess_id: str, req: CloseRequest) -> CloseOutcome:
         run_trigger(cs, claim, trigger, result)
         new = cs.signals[signals_before:]
         if new:
-            cs.update_claim(sess_id, {"result": {**result, "signal_id": new[0]}})
+            cs.update_claim(sess_id, {"result": in_field_order({**result, "signal_id": new[0]})})
         final_status = Status.CLOSED
     if tier == 3:
         cs.message = f"bsi: close {claim.type} {sess_id} [orchestrated]"

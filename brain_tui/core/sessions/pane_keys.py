@@ -21,11 +21,10 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
 
 from brain_tui.core.errors import InvalidData, NotFound, UsageError
 from brain_tui.core.sessions.launch import LaunchRecord, one_line
-from brain_tui.core.sessions.tmux import tmux_arg
+from brain_tui.core.sessions.tmux import run_tmux, tmux_arg
 
 INTERRUPT_KEY = "Escape"
 MAX_REPLY = 4000
@@ -60,8 +59,8 @@ GONE_MARKERS = ("no server running", "can't find window", "can't find pane", "ca
 
 def _run(argv: list[str], what: str, record: LaunchRecord) -> str:
     """Run one tmux command; its output. Its window gone (the agent's process may outlive it for a moment):
-    NotFound (66)."""
-    done = subprocess.run(argv, capture_output=True, text=True, check=False, stdin=subprocess.DEVNULL, timeout=10)
+    NotFound (66). tmux silent for `tmux.TMUX_TIMEOUT_S`: InvalidData (65)."""
+    done = run_tmux(argv)
     if done.returncode != 0:
         reason = one_line(done.stderr or done.stdout)[:200] or f"exit {done.returncode}"
         if any(marker in reason for marker in GONE_MARKERS):

@@ -40,6 +40,23 @@ from brain_tui.core.sessions.launch_root import root_argv_file
 #: What tmux prints of the new window: the fields without spaces first; a session name may hold spaces but
 #: never ``:`` (tmux refuses it), so the session, the window index and the socket path end the line, ``:``-separated.
 LAUNCH_FORMAT = "#{window_id} #{pane_id} #{pane_pid} #{session_name}:#{window_index}:#{socket_path}"
+#: A tmux command that has not answered after this many seconds never will (a stopped server, a hung client).
+TMUX_TIMEOUT_S = 10.0
+
+
+def run_tmux(argv: list[str]) -> subprocess.CompletedProcess[str]:
+    """Run one tmux command (an argv list, no stdin), its output captured, within `TMUX_TIMEOUT_S`.
+
+    Raises:
+        InvalidData: tmux did not answer in time (65; its client is killed).
+    """
+    try:
+        return subprocess.run(argv, capture_output=True, text=True, check=False, stdin=subprocess.DEVNULL,
+                              timeout=TMUX_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        args = argv[3:] if argv[1:2] == ["-S"] else argv[1:]
+        raise InvalidData(f"tmux {args[0] if args else ''} did not answer within {TMUX_TIMEOUT_S:g} s (is its "
+                          "server stopped?)") from None
 
 
 def parse_launch_output(text: str) -> tuple[str, str, int, str, str]:
@@ -99,7 +116,7 @@ def start_tmux(plan: LaunchPlan, *, brain_name: str, started_at: str) -> LaunchR
 
     Raises:
         UsageError: tmux is not installed (exit 64). NotFound: the agent's program is not (66).
-        InvalidData: tmux refused (65).
+        InvalidData: tmux refused, or did not answer within `TMUX_TIMEOUT_S` (65).
     """
     tmux = shutil.which("tmux")
     if tmux is None:
@@ -109,15 +126,19 @@ def start_tmux(plan: LaunchPlan, *, brain_name: str, started_at: str) -> LaunchR
     session = tmux_session_name(brain_name)
     exists = False
     if not inside:
-        probe = subprocess.run([tmux, "has-session", "-t", f"={session}"], capture_output=True, check=False,
-                               stdin=subprocess.DEVNULL)
+        probe = run_tmux([tmux, "has-session", "-t", f"={session}"])
         exists = probe.returncode == 0
     argv = tmux_command(plan, inside_tmux=inside, session=session, session_exists=exists, tmux=tmux,
                         program=program)
     write_settings(plan)
     handed = argv_file(Path(plan.cwd), plan.sess_id)
     atomic_write_text(handed, json.dumps(list(plan.argv), ensure_ascii=False) + "\n")
-    done = subprocess.run(argv, capture_output=True, text=True, check=False, stdin=subprocess.DEVNULL)
+    try:
+        done = run_tmux(argv)
+    except InvalidData:
+        with contextlib.suppress(OSError):
+            handed.unlink()
+        raise
     if done.returncode != 0:
         with contextlib.suppress(OSError):
             handed.unlink()
