@@ -64,6 +64,11 @@ def test_a_pause_holds_at_once_while_git_is_stalled_and_is_committed_once_git_is
         assert_denied(hook(a, "pre-tool-use", event(a, "Edit", str(a / "wiki" / "a.md"))),
                       "detached" if how == "detached" else "paused")
 
+    # it waits for a human: the attention queue says so, naming the claim, until it is committed
+    held = [i for i in json.loads(ok(bsi(a, "--json", "attention")))["items"] if i["kind"] == "held"]
+    assert [i["sess_id"] for i in held] == [sess], held
+    assert "not committed yet" in held[0]["summary"] and "end it (" in held[0]["summary"]
+
     # every other write still waits for git, a lift first of all
     for args in (["gate", "resume", sess, "go on"], ["claim", "open", "--scope", "notes/", "--slug", "other"]):
         res = bsi(a, *args)
@@ -80,6 +85,7 @@ def test_a_pause_holds_at_once_while_git_is_stalled_and_is_committed_once_git_is
     assert _claim_status(git(a, "show", f"HEAD~1:{claim}")) == "paused"
     assert git(a, "status", "--porcelain", "--", "claims", "signals", "BRAIN-INDEX.md") == ""
     assert not (a / ".brain" / "held-back.json").exists()
+    assert not [i for i in json.loads(ok(bsi(a, "--json", "attention")))["items"] if i["kind"] == "held"]
     assert_denied(hook(a, "pre-tool-use", event(a, "Edit", str(a / "wiki" / "a.md"))), "paused")
 
 

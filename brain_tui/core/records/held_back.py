@@ -29,7 +29,7 @@ from brain_tui.core.records.git_head import blob_id
 from brain_tui.core.records.state_json import read_state_json
 from brain_tui.core.records.yamlio import atomic_write_text, read_capped
 
-__all__ = ["commit_held_back", "held_back", "record"]
+__all__ = ["commit_held_back", "held_back", "record", "subjects"]
 
 #: A SHA-1 object ID, for `blob_id`'s choice of hash when the repository does not say (no HEAD yet).
 _SHA1_LIKE = "0" * 40
@@ -72,6 +72,11 @@ def _files(write: dict[str, object]) -> dict[str, object]:
 def held_back(root: Path) -> bool:
     """True when a write waits for git to be idle to be committed."""
     return _path(root).exists()
+
+
+def subjects(root: Path) -> list[str]:
+    """The commit messages of the writes held back, oldest first (what a person is told waits for git)."""
+    return [str(write.get("message") or "bsi: update") for write in _writes(root)]
 
 
 def record(root: Path, message: str, rels: list[str], like: str | None) -> None:

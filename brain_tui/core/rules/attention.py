@@ -64,7 +64,7 @@ if TYPE_CHECKING:
 WARN_BEFORE = timedelta(minutes=15)
 
 #: Kinds of items, most urgent first (the tie-break after what an item unblocks).
-KINDS = ("gate", "blocked", "circuit", "needs_input", "paused", "stale", "context", "breath")
+KINDS = ("held", "gate", "blocked", "circuit", "needs_input", "paused", "stale", "context", "breath")
 _KIND_ORDER = {kind: index for index, kind in enumerate(KINDS)}
 _EPOCH_KEY = ""
 
@@ -371,4 +371,25 @@ def queue_of(brain: Brain, snapshot: BrainSnapshot | None, liveness: Mapping[str
         snapshot = brain.snapshot(only_statuses=BLOCKING_STATUSES)
         if not complete_for(snapshot):
             snapshot = brain.snapshot()
-    return attention(snapshot, liveness, runways)
+    return sorted([*_held_items(brain), *attention(snapshot, liveness, runways)], key=rank_key)
+
+
+def _held_items(brain: Brain) -> list[AttentionItem]:
+    """One item per pause written while git could not commit it (`records.held_back`), until it is committed: on
+    this clone alone, and not pushed, while git stays mid-operation."""
+    from brain_tui.core.records import held_back
+
+    if not held_back.held_back(brain.root):
+        return []
+    from brain_tui.core.ids import valid_session_id
+    from brain_tui.core.sync.git_state import stall
+
+    found = stall(brain.root, commits=True)
+    state = (f"{found.what}: end it ({found.how}) and the next bsi write or sync commits it" if found is not None
+             else "git is idle again: the next bsi write or `bsi sync` commits it")
+    items = []
+    for subject in held_back.subjects(brain.root):
+        last = subject.rsplit(" ", 1)[-1]
+        items.append(AttentionItem("held", f"held:{subject}", last if valid_session_id(last) else None, None, None,
+                                   None, 1, f"not committed yet: `{subject}`; {state}", warning=True))
+    return items

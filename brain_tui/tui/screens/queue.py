@@ -35,10 +35,11 @@ from ..widgets.table import Col, KeyedTable, Row, timed
 from .actions import ClaimActions
 
 #: How each kind reads in the queue.
-KIND_LABELS = {"gate": "gate", "blocked": "BLOCKED_ON", "circuit": "circuit", "needs_input": "needs input",
-               "paused": "paused", "stale": "stale", "context": "context", "breath": "breath"}
+KIND_LABELS = {"held": "not committed", "gate": "gate", "blocked": "BLOCKED_ON", "circuit": "circuit",
+               "needs_input": "needs input", "paused": "paused", "stale": "stale", "context": "context",
+               "breath": "breath"}
 #: The kinds shown as errors (the others as warnings): attention kinds (`attention.KINDS`), not claim statuses.
-ERROR_KINDS = frozenset({"blocked", "circuit", "stale"})
+ERROR_KINDS = frozenset({"held", "blocked", "circuit", "stale"})
 
 
 class QueueTable(KeyedTable):
