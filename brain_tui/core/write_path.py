@@ -14,7 +14,15 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, TypeVar
 
 from brain_tui.core.errors import BsiError
-from brain_tui.core.paths.layout import DATA_DIRS, INDEX_FILE, LOCK_FILE, REBASE_MARK, STATE_DIR, journal_pending
+from brain_tui.core.paths.layout import (
+    DATA_DIRS,
+    HELD_BACK_FILE,
+    INDEX_FILE,
+    LOCK_FILE,
+    REBASE_MARK,
+    STATE_DIR,
+    journal_pending,
+)
 from brain_tui.core.record import field, record
 from brain_tui.core.records.state_json import open_lock
 
@@ -28,6 +36,8 @@ if TYPE_CHECKING:
     from brain_tui.core.sync.git_state import Stall
 
 T = TypeVar("T")
+#: `records.held_back.RECORD` (not imported on every command).
+HELD_BACK_RECORD = f"{STATE_DIR}/{HELD_BACK_FILE}"
 
 
 @record(frozen=False)
@@ -172,7 +182,9 @@ def apply(brain: Brain, cs: ChangeSet, stalled: Stall | None = None) -> Applied:
     cs.message = cs.message or "bsi: update"
     git = brain.commit_enabled and brain.is_git() and stalled is None
     landed: list[tuple[str, str]] = []
-    with writing(brain.root, [*rendered, INDEX_FILE], cs.message, git) as entry:
+    # a write held back records itself inside its journal entry: a kill before it finishes rolls the record back too
+    held = [HELD_BACK_RECORD] if stalled is not None and brain.commit_enabled else []
+    with writing(brain.root, [*rendered, INDEX_FILE, *held], cs.message, git) as entry:
         _write_files(brain, cs.snapshot, rendered, applied, entry.cover)
         entry.cover(applied.paths)
         if git and applied.paths:
