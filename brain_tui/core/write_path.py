@@ -152,7 +152,21 @@ def settle_held_back(brain: Brain) -> list[str]:
         return []
     if git_state.stall(brain.root, commits=True) is not None:
         return []
-    return held_back.commit_held_back(brain.root, brain.now())
+    from brain_tui.core.records.formats import claim_from_mapping, parse_claim_bytes
+    from brain_tui.core.records.model import Claim
+    from brain_tui.core.records.yamlio import CorruptYaml
+
+    store = brain.store
+
+    def read_claim(data: bytes, rel: str) -> Claim | None:
+        try:
+            claim = claim_from_mapping(parse_claim_bytes(data), rel, brain.root, store.tz, store.config.ttl_default,
+                                       store._scope)
+        except (CorruptYaml, ValueError):
+            return None
+        return claim if isinstance(claim, Claim) else None
+
+    return held_back.commit_held_back(brain.root, brain.now(), read_claim)
 
 
 def _decide(snapshot: BrainSnapshot, decide: Callable[[ChangeSet], T]) -> tuple[ChangeSet, T | None, BsiError | None]:
