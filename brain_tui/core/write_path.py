@@ -14,7 +14,15 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, TypeVar
 
 from brain_tui.core.errors import BsiError
-from brain_tui.core.paths.layout import DATA_DIRS, INDEX_FILE, LOCK_FILE, REBASE_MARK, STATE_DIR, journal_pending
+from brain_tui.core.paths.layout import (
+    DATA_DIRS,
+    HELD_BACK_RECORD,
+    INDEX_FILE,
+    LOCK_FILE,
+    REBASE_MARK,
+    STATE_DIR,
+    journal_pending,
+)
 from brain_tui.core.record import field, record
 from brain_tui.core.records.state_json import open_lock
 
@@ -142,7 +150,21 @@ def settle_held_back(brain: Brain) -> list[str]:
         return []
     if git_state.stall(brain.root, commits=True) is not None:
         return []
-    return held_back.commit_held_back(brain.root, brain.now())
+    from brain_tui.core.records.formats import claim_from_mapping, parse_claim_bytes
+    from brain_tui.core.records.model import Claim
+    from brain_tui.core.records.yamlio import CorruptYaml
+
+    store = brain.store
+
+    def read_claim(data: bytes, rel: str) -> Claim | None:
+        try:
+            claim = claim_from_mapping(parse_claim_bytes(data), rel, brain.root, store.tz, store.config.ttl_default,
+                                       store._scope)
+        except (CorruptYaml, ValueError):
+            return None
+        return claim if isinstance(claim, Claim) else None
+
+    return held_back.commit_held_back(brain.root, brain.now(), read_claim)
 
 
 def _decide(snapshot: BrainSnapshot, decide: Callable[[ChangeSet], T]) -> tuple[ChangeSet, T | None, BsiError | None]:
@@ -172,7 +194,9 @@ def apply(brain: Brain, cs: ChangeSet, stalled: Stall | None = None) -> Applied:
     cs.message = cs.message or "bsi: update"
     git = brain.commit_enabled and brain.is_git() and stalled is None
     landed: list[tuple[str, str]] = []
-    with writing(brain.root, [*rendered, INDEX_FILE], cs.message, git) as entry:
+    # a write held back records itself inside its journal entry: a kill before it finishes rolls the record back too
+    held = [HELD_BACK_RECORD] if stalled is not None and brain.commit_enabled else []
+    with writing(brain.root, [*rendered, INDEX_FILE, *held], cs.message, git) as entry:
         _write_files(brain, cs.snapshot, rendered, applied, entry.cover)
         entry.cover(applied.paths)
         if git and applied.paths:

@@ -52,8 +52,8 @@ NOTIFIED_FILE = "notified.json"
 JOURNAL_DIR = "journal"
 JOURNAL_MANIFEST = "manifest.json"
 #: A human's pause written while git could not commit it, committed once git is idle (core/records/held_back.py),
-#: under STATE_DIR.
-HELD_BACK_FILE = "held-back.json"
+#: relative to the brain.
+HELD_BACK_RECORD = f"{STATE_DIR}/held-back.json"
 
 #: The hook index: the shadow of the write rules `bsi hook pre-tool-use` answers from (relative to the brain).
 HOOK_INDEX_FILE = f"{STATE_DIR}/hook-index.json"

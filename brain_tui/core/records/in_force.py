@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ENDED_IN_HEAD", "ENDED_REASON", "IN_HEAD", "SCOPE_IN_HEAD", "STATUS_IN_HEAD", "breaker_rank", "current_set",
            "held_in_head",
-           "hold_rank", "replace_held", "scanned_statuses", "strictest_with_head", "terminal_in_head"]
+           "hold_rank", "holds_all_of", "replace_held", "scanned_statuses", "strictest_with_head", "terminal_in_head"]
 
 #: The flag of a claim read from HEAD's copy, its work-tree file deleted or ended without a commit (a write on
 #: it edits that copy: `ChangeSet.claim_doc`).
@@ -219,6 +219,18 @@ def _strictest(claim: Claim, head: Claim | None) -> Claim:
     if (base.opened_at, base.expires_at) != (opened, expires):
         base = replace(base, opened_at=opened, expires_at=expires)  # a later one (a renew): in force once committed
     return _widened(base, head if base is claim else claim)
+
+
+def holds_all_of(work: Claim, head: Claim) -> bool:
+    """True when the work tree's copy of a live claim holds at least all HEAD's live copy of its file holds: read
+    together (`_strictest`), they read as the work tree's copy, so committing it lifts, ends or releases nothing
+    (one session, one parent, no status nearer `open`, no scope entry dropped, no later expiry, no breaker reset)."""
+    if work.is_terminal or head.is_terminal or \
+            (work.sess_id, work.parent, work.satellite_type) != (head.sess_id, head.parent, head.satellite_type):
+        return False
+    read = _strictest(work, head)
+    return (read.status == work.status and set(read.scope) == set(work.scope) and read.opened_at == work.opened_at
+            and read.expires_at == work.expires_at and breaker_rank(read.data) == breaker_rank(work.data))
 
 
 def breaker_rank(data: Any) -> tuple[bool, int]:

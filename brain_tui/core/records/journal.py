@@ -325,8 +325,10 @@ def recover(root: Path) -> str | None:
     if entry is None:  # a manifest cut short can only be one never acted on: atomic writes
         shutil.rmtree(_folder(root), ignore_errors=True)
         return None
-    # The temp files a killed atomic write left beside its targets (no live writer: the lock is held).
-    sweep_temp_files(sorted({(root / rel).parent for rel in entry.backups}))
+    # The temp files a killed atomic write left beside its targets (no live writer: the lock is held). Not in
+    # `.brain/` (a held-back write's record is there): readers write there without the lock (`sweep_dead_temps`).
+    state = root / STATE_DIR
+    sweep_temp_files(sorted({(root / rel).parent for rel in entry.backups} - {state}))
     if entry.kind == "move":
         follow_head(root, list(entry.backups))
         entry.finish()
