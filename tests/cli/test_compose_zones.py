@@ -70,3 +70,23 @@ def test_a_kernel_zone_naming_the_whole_brain_holds_every_file(brain: Path, entr
     for _ in range(2):  # the core's answer, then the hook index's
         assert_denied(hook(brain, "pre-tool-use", event(brain, "Write", str(brain / "src" / "a.py"), agent)),
                       "kernel zone")
+
+
+@pytest.mark.parametrize("entries", ["[src/**]", "[src/*]", '["/src/"]', '["**"]'])
+def test_a_kernel_zone_in_a_scope_spelling_holds_its_files_for_the_core_and_the_hook(brain: Path,
+                                                                                    entries: str) -> None:
+    """A folder glob is the folder (as a scope reads it), `**` the whole brain, `/src/` the brain's `src/`. Before:
+    each was skipped as a path that does not normalise, so the zone held nothing there, for the core and the hook's
+    index alike, and a satellite wrote with no human gate."""
+    from tests.hooks.test_pre_tool_use import assert_denied, event, hook
+
+    _zone(brain, entries)
+    agent = "0f8e2a4c-7b1d-4e9a-a3c5-6d2f1b0e9c87"
+    pilot = ok(run_bsi("claim", "open", "--scope", "*", "--type", "pilote", "--slug", "pilo", brain=brain))
+    sat = ok(run_bsi("claim", "open", "--scope", "src/", "--parent", pilot, "--slug", "sat", "--agent-session", agent,
+                     brain=brain))
+    refused = run_bsi("preflight", "check", sat, "src/deep/b.md", brain=brain)
+    assert refused.code == ZONE_VIOLATION, refused.err
+    for _ in range(2):  # the core's answer, then the hook index's
+        assert_denied(hook(brain, "pre-tool-use", event(brain, "Write", str(brain / "src" / "a.py"), agent)),
+                      "kernel zone")

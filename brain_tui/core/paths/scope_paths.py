@@ -113,23 +113,31 @@ def file_key(file_path: str, root: str | os.PathLike[str] | None = None) -> str:
     return path_key(resolve_in_brain(root, path) if root is not None else path)
 
 
-#: A zone entry naming the whole brain: SPEC 5.1's global spellings (`brain/` is a folder's name here), and `.`.
-_WHOLE_BRAIN = frozenset({"*", "/", "global", ".", "./"})
+#: A zone entry naming the whole brain: SPEC 5.1's global spelling `global` (`brain/` is a folder's name here); `*`,
+#: `/`, `.` and any other entry of slashes, dots and stars alone (`**`, `/*`, `./`) are the whole brain too.
+_WHOLE_BRAIN = frozenset({"global"})
+#: A folder glob at the end of an entry (`agents/*`, `agents/**`): the folder, as `scope.parse_entry` reads it.
+_FOLDER_GLOB = LazyPattern(r"(?:^|/)\*{1,2}$")
 
 
 def zone_keys(zone: object) -> list[str]:
     """The key of each entry of a zone list (`zones.kernel`), without its trailing `/`: it covers that path and
-    everything below (a name with a file below it is a folder); ``""`` for an entry naming the whole brain. An entry
-    that names no path of the brain (absolute, `..`, not text) is skipped."""
+    everything below (a name with a file below it is a folder); ``""`` for an entry naming the whole brain.
+
+    A zone is a protection, so an entry is read on its side: a folder glob is the folder (`agents/**` is `agents/`,
+    as a scope reads it), an entry of slashes, dots and stars alone is the whole brain (`*`, `/`, `.`, `**`), and a
+    leading `/` is the brain's root (`/agents/` is `agents/`). An entry that still names no path of the brain (`..`,
+    another glob, control characters, not text) is skipped."""
     keys: list[str] = []
     for raw in zone if isinstance(zone, (list, tuple)) else ():
         if not isinstance(raw, str):
             continue
-        if raw.strip() in _WHOLE_BRAIN:
+        text = raw.strip()
+        if text in _WHOLE_BRAIN or (text and not text.strip("/.*") and ".." not in text.split("/")):
             keys.append("")
             continue
         try:
-            keys.append(path_key(normalize(raw)).rstrip("/"))
+            keys.append(path_key(normalize(_FOLDER_GLOB.sub("/", text).lstrip("/"))).rstrip("/"))
         except BadPath:
             continue
     return keys

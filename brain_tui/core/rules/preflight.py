@@ -49,8 +49,9 @@ if TYPE_CHECKING:
 
 def in_zone(file: str, zone: Sequence[str]) -> bool:
     """True when a normalised file is in a zone: an entry is that path and, whether it ends in `/` or not,
-    everything below it (a name with a file below it is a folder, SPEC 5.1: `docs` names the folder `docs/`); a
-    global spelling (`*`, `/`, `global`, `.`) the whole brain (`scope_paths.zone_keys`).
+    everything below it (a name with a file below it is a folder, SPEC 5.1: `docs` names the folder `docs/`; a
+    folder glob `docs/**` too); a global spelling (`*`, `/`, `global`, `.`, `**`) the whole brain; a leading `/` the
+    brain's root (`scope_paths.zone_keys`).
 
     Paths compare by `path_key`: ``AGENTS/x.md`` is in the zone ``agents/`` (on macOS it is that folder).
     """

@@ -144,8 +144,13 @@ def attach(app: BrainApp, sess_id: str) -> None:
         app.notify(safe_str(exc.message, 300) + hint, title="attach", severity="warning", markup=False)
         return
     if not command.takes_terminal:
-        done = subprocess.run(list(command.argv), capture_output=True, text=True, check=False,
-                              stdin=subprocess.DEVNULL)
+        from brain_tui.core.sessions.tmux import run_tmux
+
+        try:  # on the UI thread: a tmux that does not answer is said within its time limit, never waited for
+            done = run_tmux(list(command.argv))
+        except BsiError as exc:
+            app.notify(safe_str(exc.message, 300), title="attach", severity="error", markup=False)
+            return
         if done.returncode != 0:
             app.notify(safe_str(f"tmux: {done.stderr.strip()}", 300), title="attach", severity="error",
                        markup=False)
