@@ -163,10 +163,14 @@ def _find_max_fails(node: Any, depth: int = 0) -> int | None:
 
 
 def _str_tuple(value: Any, default: tuple[str, ...]) -> tuple[str, ...]:
+    """A zone list as written: a string of entries, or a list whose entries are kept whatever else it holds (a number
+    is the folder of that name, `- 2024`; an empty or nested item is skipped): one odd item never drops the user's
+    own entries for the default's. Anything else is the default."""
     if isinstance(value, str):
         return tuple(value.split())
-    if isinstance(value, list) and all(isinstance(v, str) for v in value):
-        return tuple(value)
+    if isinstance(value, list):
+        return tuple(str(v) for v in value
+                     if isinstance(v, str) or (isinstance(v, (int, float)) and not isinstance(v, bool)))
     return default
 
 

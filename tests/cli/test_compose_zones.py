@@ -90,3 +90,12 @@ def test_a_kernel_zone_in_a_scope_spelling_holds_its_files_for_the_core_and_the_
     for _ in range(2):  # the core's answer, then the hook index's
         assert_denied(hook(brain, "pre-tool-use", event(brain, "Write", str(brain / "src" / "a.py"), agent)),
                       "kernel zone")
+
+
+def test_one_odd_item_in_the_kernel_zone_keeps_the_users_other_entries(brain: Path, satellite: str) -> None:
+    """Before: a number or an empty item anywhere in the list made the whole list the default zone, so the user's
+    own folders (`docs`) were silently unprotected. A number is the folder of that name; an empty item is skipped."""
+    _zone(brain, "[docs, 2024, ~]")
+    assert run_bsi("preflight", "check", satellite, "docs/a.md", brain=brain).code == ZONE_VIOLATION
+    assert run_bsi("preflight", "check", satellite, "2024/x.md", brain=brain).code == ZONE_VIOLATION
+    assert run_bsi("preflight", "check", satellite, "notes.md", brain=brain).code == 0
