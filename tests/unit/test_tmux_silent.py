@@ -1,16 +1,22 @@
 """A tmux that never answers (a stopped server, a hung client) is a refusal (65) within the time limit, for the
-launch and for the keys to a launched agent: never an internal error, never a wait without end."""
+launch and for the keys to a launched agent: never an internal error, never a wait without end. `A` in the cockpit
+inside tmux says so within that limit too, never a cockpit frozen on its UI thread."""
 
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
 from brain_tui.core.errors import InvalidData
 from brain_tui.core.sessions import pane_keys, tmux
 from brain_tui.core.sessions.launch import LaunchPlan, LaunchRecord, argv_file
+from brain_tui.core.sessions.tmux import AttachCommand
+from brain_tui.tui.screens.launch import attach
 
 
 @pytest.fixture
@@ -45,3 +51,15 @@ def test_a_launch_into_a_silent_tmux_is_refused_and_leaves_nothing(silent_tmux: 
     with pytest.raises(InvalidData, match=r"tmux [a-z-]+ did not answer within 0.3 s"):
         tmux.start_tmux(plan, brain_name="b", started_at="2026-11-29T10:00:00+00:00")
     assert not argv_file(tmp_path, "sess-x").exists()
+
+
+def test_a_switch_to_a_silent_tmux_is_said_not_waited_for(silent_tmux: Path) -> None:
+    told: list[tuple[str, dict[str, Any]]] = []
+    launches = SimpleNamespace(attach_command=lambda *_a, **_k: AttachCommand(("tmux", "switch-client", "-t", "@4"),
+                                                                               takes_terminal=False))
+    app = SimpleNamespace(brain=SimpleNamespace(launches=launches), readonly=False,
+                          notify=lambda message, **kw: told.append((message, kw)))
+    started = time.monotonic()
+    attach(app, "sess-20261129-1000-a")  # type: ignore[arg-type]
+    assert time.monotonic() - started < 4
+    assert len(told) == 1 and "did not answer within 0.3 s" in told[0][0] and told[0][1]["severity"] == "error", told
