@@ -99,3 +99,32 @@ def test_one_odd_item_in_the_kernel_zone_keeps_the_users_other_entries(brain: Pa
     assert run_bsi("preflight", "check", satellite, "docs/a.md", brain=brain).code == ZONE_VIOLATION
     assert run_bsi("preflight", "check", satellite, "2024/x.md", brain=brain).code == ZONE_VIOLATION
     assert run_bsi("preflight", "check", satellite, "notes.md", brain=brain).code == 0
+
+
+def test_a_kernel_zone_entry_holds_the_folder_its_link_leads_to(brain: Path) -> None:
+    """Zone `kern/` with `kern -> real`: `real/a.md` is the zone's file under another name. Before: only `kern/a.md`
+    was refused, and a satellite wrote `real/a.md` freely, the core and the hook index agreeing."""
+    from tests.hooks.test_pre_tool_use import assert_denied, event, hook
+
+    (brain / "real").mkdir()
+    (brain / "real" / "a.md").write_text("a\n", encoding="utf-8")
+    (brain / "kern").symlink_to("real")
+    git(brain, "add", "real", "kern")
+    git(brain, "commit", "-q", "-m", "a linked folder")
+    _zone(brain, "[kern/]")
+    agent = "0f8e2a4c-7b1d-4e9a-a3c5-6d2f1b0e9c87"
+    pilot = ok(run_bsi("claim", "open", "--scope", "*", "--type", "pilote", "--slug", "pilo", brain=brain))
+    sat = ok(run_bsi("claim", "open", "--scope", "real/", "--parent", pilot, "--slug", "sat", "--agent-session", agent,
+                     brain=brain))
+    assert run_bsi("preflight", "check", sat, "real/a.md", brain=brain).code == ZONE_VIOLATION
+    for _ in range(2):  # the core's answer, then the hook index's
+        assert_denied(hook(brain, "pre-tool-use", event(brain, "Edit", str(brain / "real" / "a.md"), agent)),
+                      "kernel zone")
+    # the link moved elsewhere: the index is built again, and the old target is free
+    (brain / "other").mkdir()
+    (brain / "kern").unlink()
+    (brain / "kern").symlink_to("other")
+    assert run_bsi("preflight", "check", sat, "real/a.md", brain=brain).code == 0
+    for _ in range(2):
+        done = hook(brain, "pre-tool-use", event(brain, "Edit", str(brain / "real" / "a.md"), agent))
+        assert done.returncode == 0, done

@@ -16,7 +16,7 @@ from brain_tui.core.paths.path_keys import path_key, resolve_in_brain
 from brain_tui.core.paths.text_safety import CONTROL_RE
 
 __all__ = ["BadPath", "file_key", "nfc", "normalize", "normalize_path", "quote", "section_key", "section_title",
-           "zone_keys"]
+           "zone_entries", "zone_keys"]
 
 _TITLE_LEAD_RE = LazyPattern(r"^[#\s]+")
 #: An ATX closing sequence (``## Sprint 3 ##``): spaces then ``#`` marks at the end of the title.
@@ -120,24 +120,38 @@ _WHOLE_BRAIN = frozenset({"global"})
 _FOLDER_GLOB = LazyPattern(r"(?:^|/)\*{1,2}$")
 
 
-def zone_keys(zone: object) -> list[str]:
-    """The key of each entry of a zone list (`zones.kernel`), without its trailing `/`: it covers that path and
-    everything below (a name with a file below it is a folder); ``""`` for an entry naming the whole brain.
+def zone_entries(zone: object) -> list[str]:
+    """The path each entry of a zone list (`zones.kernel`) names, normalised, without its trailing `/`: it covers
+    that path and everything below (a name with a file below it is a folder); ``""`` for an entry naming the whole
+    brain.
 
     A zone is a protection, so an entry is read on its side: a folder glob is the folder (`agents/**` is `agents/`,
     as a scope reads it), an entry of slashes, dots and stars alone is the whole brain (`*`, `/`, `.`, `**`), and a
     leading `/` is the brain's root (`/agents/` is `agents/`). An entry that still names no path of the brain (`..`,
     another glob, control characters, not text) is skipped."""
-    keys: list[str] = []
+    entries: list[str] = []
     for raw in zone if isinstance(zone, (list, tuple)) else ():
         if not isinstance(raw, str):
             continue
         text = raw.strip()
         if text in _WHOLE_BRAIN or (text and not text.strip("/.*") and ".." not in text.split("/")):
-            keys.append("")
+            entries.append("")
             continue
         try:
-            keys.append(path_key(normalize(_FOLDER_GLOB.sub("/", text).lstrip("/"))).rstrip("/"))
+            entries.append(normalize(_FOLDER_GLOB.sub("/", text).lstrip("/")).rstrip("/"))
         except BadPath:
             continue
+    return entries
+
+
+def zone_keys(zone: object, root: str | os.PathLike[str] | None = None) -> list[str]:
+    """The key of each entry of a zone list (`zone_entries`), and with `root`, the key of the brain path it leads to
+    through the links on its way too (zone `kern/` with `kern -> real`: a write to `real/a.md` is one to the zone's
+    file; a link to the brain itself makes the zone the whole brain, ``""``)."""
+    keys: list[str] = []
+    for entry in zone_entries(zone):
+        keys.append(path_key(entry))
+        real = resolve_in_brain(root, entry) if root is not None and entry else entry
+        if real != entry:
+            keys.append(path_key(real))
     return keys

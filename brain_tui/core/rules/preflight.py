@@ -8,6 +8,7 @@ violation". The lock rules are in locks.py, the breaker's in circuit.py.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 
 from brain_tui.core.clock import format_timestamp
@@ -47,16 +48,16 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-def in_zone(file: str, zone: Sequence[str]) -> bool:
+def in_zone(file: str, zone: Sequence[str], root: str | os.PathLike[str] | None = None) -> bool:
     """True when a normalised file is in a zone: an entry is that path and, whether it ends in `/` or not,
     everything below it (a name with a file below it is a folder, SPEC 5.1: `docs` names the folder `docs/`; a
     folder glob `docs/**` too); a global spelling (`*`, `/`, `global`, `.`, `**`) the whole brain; a leading `/` the
-    brain's root (`scope_paths.zone_keys`).
+    brain's root; with `root`, the path an entry leads to through links is in the zone too (`scope_paths.zone_keys`).
 
     Paths compare by `path_key`: ``AGENTS/x.md`` is in the zone ``agents/`` (on macOS it is that folder).
     """
     key = path_key(file)
-    return any(not entry or key == entry or key.startswith(entry + "/") for entry in zone_keys(zone))
+    return any(not entry or key == entry or key.startswith(entry + "/") for entry in zone_keys(zone, root))
 
 _UNBLOCK = {
     "waiting_human": "a human approves the pending gate: `bsi gate approve {id}` (or rejects it)",
@@ -264,7 +265,8 @@ def check(
     # Any claim in a tree (with a parent) is a satellite for the zone check, whatever its `type` says.
     satellite = claim.type == "satellite" or claim.parent is not None
     real = resolve_in_brain(snapshot.root, norm) or norm  # a link into the zone writes the zone's file
-    if satellite and not config.kerneluser and (in_zone(norm, config.kernel_zone) or in_zone(real, config.kernel_zone)):
+    zone, root = config.kernel_zone, snapshot.root
+    if satellite and not config.kerneluser and (in_zone(norm, zone, root) or in_zone(real, zone, root)):
         raise _refuse(
             ZONE_VIOLATION,
             f"zone violation: {norm} is in the kernel zone and {sess_id} is a satellite: "

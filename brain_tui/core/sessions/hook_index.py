@@ -65,14 +65,14 @@ if TYPE_CHECKING:
 #: The note of a write no claim holds under ``unclaimed_writes: warn``: the core and this shortcut say the same.
 UNCLAIMED_NOTE = ("{file} written without a claim (no claim holds it; "
                   "`bsi claim open --scope …` makes the work visible to other sessions)")
-VERSION = 14  # 2: paths stored as their path_key; 3: the folders on the way to them; 4: HFS+ ignorables dropped;
+VERSION = 15  # 2: paths stored as their path_key; 3: the folders on the way to them; 4: HFS+ ignorables dropped;
 # 5: the expiry is the effective one (8 h cap, no opening time); 6: the files that decide HEAD's commit;
 # 7: a claim that shares its scope with another (`preflight.shared_scope`); 8: `unclaimed` is deny for a value
 # naming no mode (an index written before read it as warn); 9: the machine's UTC offset its times were read in;
 # 10: the rules of the machine's zone (its offsets through a year), not one offset; 11: a HUMAN_GATE event with no
 # `by` (the old scripts') holds its claim at the gate; 12: paths keyed decomposed before the case fold; 13: a kernel
-# zone entry naming the whole brain (`*`) is kept (""); 14: and `**`, `/`-led and folder-glob entries
-# (`scope_paths.zone_keys`)
+# zone entry naming the whole brain (`*`) is kept (""); 14: and `**`, `/`-led and folder-glob entries; 15: and the
+# paths zone entries lead to through links (`scope_paths.zone_keys`)
 RACY_NS = 2_000_000_000
 _KINDS = ("global", "dir", "file", "section")
 
@@ -119,7 +119,7 @@ def build(root: str | os.PathLike[str], snapshot: BrainSnapshot, config: BrainCo
     change that landed while the snapshot was read (a pause, a gate) would otherwise be vouched for with the
     status read before it.
     """
-    from brain_tui.core.paths.scope_paths import zone_keys
+    from brain_tui.core.paths.scope_paths import zone_entries, zone_keys
     from brain_tui.core.records.folder_variants import variants
     from brain_tui.core.records.statuses import BLOCKING_STATUSES
     from brain_tui.core.rules.circuit import circuit_state
@@ -157,7 +157,10 @@ def build(root: str | os.PathLike[str], snapshot: BrainSnapshot, config: BrainCo
         except Exception:  # noqa: BLE001 - a lock naming no usable path: the index cannot vouch for anything
             name = "*"
         locks.append([name, lock.holder, lock.expires_at.timestamp() if lock.expires_at else None])
-    zone = zone_keys(config.kernel_zone)  # the core's own reading of the entries ("": the whole brain)
+    # the core's own reading of the entries ("": the whole brain), through the links on their way: a link made or
+    # changed there changes a folder's key below, and the index is built again
+    zone = zone_keys(config.kernel_zone, base)
+    linked.extend(entry for entry in zone_entries(config.kernel_zone) if entry)
     # a claim file added under another spelling of claims/ (`folder_variants`) changes that folder's key
     folders = {rel: _dir_key(os.path.join(base, rel)) for rel in sorted(_on_the_way(linked) | set(variants(base)))}
     built = time.time_ns() if read_at is None else min(read_at, time.time_ns())
