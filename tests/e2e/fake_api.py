@@ -12,13 +12,15 @@ most MAX_WAITS times; those waits are not steps of the script.
 A session of several prompts (one after `/clear`, say) gets a script per prompt: a mapping from the
 prompt's text to its steps, the step counted from the latest scripted prompt in `messages`.
 Every request is recorded, so a test reads what the model was told (`tool_results`).
+A `Meanwhile` step lets a person act while the agent waits for its model: its action runs once, when the
+client asks for that step, before the step is answered (the human's `bsi gate pause` between two tool calls).
 """
 
 from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -55,12 +57,25 @@ class ToolUse:
 Step = Text | ToolUse
 
 
+@dataclass(frozen=True)
+class Meanwhile:
+    """A step played after `action` ran: what a person does while the agent waits for its model. The action runs
+    in the server's thread, once; what it raises ends the agent's turn and is raised again when the server stops."""
+
+    action: Callable[[], object]
+    then: Step
+
+
+#: One planned step of a script.
+Planned = Step | Meanwhile
+
+
 def bash(command: str) -> ToolUse:
     """A step that runs `command` in the agent's shell (Claude Code's `Bash` tool)."""
     return ToolUse("Bash", {"command": command, "description": "run a command"})
 
 #: One list of steps, or one list per prompt (keyed by the prompt's exact text).
-Script = Sequence[Step] | Mapping[str, Sequence[Step]]
+Script = Sequence[Planned] | Mapping[str, Sequence[Planned]]
 
 
 @dataclass
@@ -139,10 +154,13 @@ class FakeMessagesAPI:
     """The scripted server: `with FakeMessagesAPI(script) as api: … api.base_url …`."""
 
     def __init__(self, script: Script) -> None:
-        self.scripts: dict[str | None, list[Step]] = (
+        self.scripts: dict[str | None, list[Planned]] = (
             {prompt: list(steps) for prompt, steps in script.items()} if isinstance(script, Mapping)
             else {None: list(script)})
         self.exchanges: list[Exchange] = []
+        #: What each `Meanwhile` action raised (the first is raised again on leaving the `with`).
+        self.failures: list[BaseException] = []
+        self._acted: set[tuple[str | None, int]] = set()
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
         self._server.daemon_threads = True
@@ -158,10 +176,12 @@ class FakeMessagesAPI:
         self._thread.start()
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, kind: type[BaseException] | None, *exc: object) -> None:
         self._server.shutdown()
         self._server.server_close()
         self._thread.join(timeout=5)
+        if kind is None and self.failures:
+            raise self.failures[0]
 
     # What the tests read -------------------------------------------------------------------------
 
@@ -235,12 +255,29 @@ class FakeMessagesAPI:
         if steps is None or step >= len(steps):
             return Text(DONE_TEXT), tool_use_id(step, -1)
         planned = steps[step]
+        action = planned.action if isinstance(planned, Meanwhile) else None
+        planned = planned.then if isinstance(planned, Meanwhile) else planned
         if (isinstance(planned, ToolUse) and planned.name.startswith("mcp__")
                 and planned.name not in exchange.tool_names and exchange.waits < MAX_WAITS):
             server = planned.name.split("__")[1]
             return ToolUse(WAIT_TOOL, {"servers": [server]}), f"{WAIT_ID_PREFIX}{exchange.waits:03d}"
+        if action is not None and not self._act((prompt, step), action):
+            return Text(DONE_TEXT), tool_use_id(step, -1)
         exchange.played = (prompt, step)
         return planned, tool_use_id(step, self._number(prompt))
+
+    def _act(self, where: tuple[str | None, int], action: Callable[[], object]) -> bool:
+        """Run a `Meanwhile` action once (a repeated request does not run it again); False when it raised."""
+        with self._lock:
+            if where in self._acted:
+                return True
+            self._acted.add(where)
+        try:
+            action()
+        except BaseException as exc:  # kept for the test's own thread: this one only serves requests
+            self.failures.append(exc)
+            return False
+        return True
 
     def _handler_class(self) -> type[BaseHTTPRequestHandler]:
         api = self

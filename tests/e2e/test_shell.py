@@ -6,10 +6,12 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
+from tests.bsi import Run, clean_env, git, run_bsi
+from tests.clock import wait_for
 from tests.conftest import load_claim
 from tests.e2e.client import Session
-from tests.e2e.conftest import demo_claim
-from tests.e2e.fake_api import Text, ToolUse, bash, result_text
+from tests.e2e.conftest import AGENT_MARKERS, demo_claim
+from tests.e2e.fake_api import Meanwhile, Text, ToolUse, bash, result_text
 
 #: The demo's pilot and one of its satellites, by their slugs (`demo_claim`).
 PILOT = "pilote-be7"
@@ -228,3 +230,109 @@ def test_history_moved_back_by_a_program_the_hook_cannot_read_still_leaves_the_p
     refused = held.api.result_of(1)
     assert refused.get("is_error") is True and "paused" in result_text(refused), refused
     assert target.read_bytes() == content
+
+
+#: A program the hook cannot read (its paths are made when it runs), started in the background before the pause:
+#: it waits for the satellite's claim file to say paused, tries to put it back, and writes down what happened. (The
+#: pause holds the agent's next tool calls; a program already running is not stopped by it.)
+UNDO_PAUSE = """python3 - <<'PY'
+import pathlib, subprocess, time
+claim = pathlib.Path('cla' + 'ims') / '{claim}.yml'
+opened, deadline, told = claim.read_text(), time.monotonic() + 40, []
+while 'status: paused' not in claim.read_text() and time.monotonic() < deadline:
+    time.sleep(0.05)
+try:
+    claim.write_text(opened)
+    told.append('write: done')
+except OSError as exc:
+    told.append(f'write: {{exc}}')
+put_back = subprocess.run(['git', 'checkout', 'HEAD', '--', str(claim)], capture_output=True, text=True)
+told.append(f'checkout: {{put_back.returncode}} {{put_back.stderr.strip()}}')
+pathlib.Path('{report}').write_text(chr(10).join(told) + chr(10))
+PY"""
+
+
+def test_a_pause_placed_while_an_agents_program_stalls_git_holds_at_once_and_is_committed_after(
+        e2e_brain: Path, run_claude: Callable[..., Session]) -> None:
+    """An agent's program writes `.git/MERGE_HEAD`: git takes no commit, so every bsi write waits, but a human's
+    pause is placed anyway (`records/held_back.py`): in the work tree at once, where the hook holds the agent and the
+    sandbox keeps the agent's programs from undoing it, and committed by the first bsi write once git is idle."""
+    pilot = demo_claim(e2e_brain, PILOT)
+    satellite = demo_claim(e2e_brain, SATELLITE)
+    target = e2e_brain / SATELLITE_FILE
+    report = e2e_brain / "undo-report.txt"
+    head = git(e2e_brain, "rev-parse", "HEAD").strip()
+    seen: dict[str, object] = {}
+
+    def human(*args: str) -> Run:  # a process of its own: the in-process runner would see the server's threads
+        return run_bsi(*args, brain=e2e_brain, now=None, process=True,
+                       env=clean_env(drop=AGENT_MARKERS, identity="Pilot"))
+
+    def pause() -> None:
+        seen["merging"] = (e2e_brain / ".git" / "MERGE_HEAD").is_file()
+        seen["content"] = target.read_bytes()
+        seen["pause"] = paused = human("gate", "pause", pilot, "hold: a merge is in progress")
+        assert paused.code == 0, paused  # (else the agent's turn ends here, and this is what the test says)
+        seen["head"] = git(e2e_brain, "rev-parse", "HEAD").strip()
+        seen["status"] = load_claim(e2e_brain, satellite)["status"]
+
+    def end_merge() -> None:
+        seen["undo"] = wait_for(lambda: report.is_file() and report.read_text(), timeout=30,
+                                what="the background program's report")
+        seen["held"] = (e2e_brain / ".brain" / "held-back.json").is_file()
+        git(e2e_brain, "merge", "--abort", env=clean_env(identity="Pilot"))
+        seen["write"] = human("signal", "send", "--to", satellite, "--type", "INFO", "the merge is over")
+
+    forge = ("python3 -c \"import subprocess; head = subprocess.run(['git', 'rev-parse', 'HEAD'], "
+             "capture_output=True, text=True).stdout; open('.git/MERGE_HEAD', 'w').write(head)\"")
+    script = [
+        bash(forge),
+        bash(f"echo '# while merging' >> {SATELLITE_FILE}"),  # git stalled alone holds no one
+        ToolUse("Bash", {"command": UNDO_PAUSE.format(claim=satellite, report=report.name),
+                         "description": "watch the claim", "run_in_background": True}),
+        ToolUse("Read", {"file_path": str(target)}),  # (the client's own check: an Edit needs a fresh Read)
+        Meanwhile(pause, ToolUse("Edit", {"file_path": str(target), "old_string": "lifecycle: stable",
+                                          "new_string": "lifecycle: draft"})),
+        bash(f"echo '# paginate' >> {SATELLITE_FILE}"),
+        Meanwhile(end_merge, ToolUse("Write", {"file_path": str(target), "content": "x = 1\n"})),
+        Text("Stopped."),
+    ]
+
+    run = run_claude(e2e_brain, "Merge the search branch, then paginate the routes.", script,
+                     env={"BSI_SESSION": satellite})
+
+    assert run.code == 0, run.transcript()
+    # The sandbox lets the agent's program stall git (.git stays writable: satellites commit).
+    assert run.api.result_of(0).get("is_error") is not True, run.api.result_of(0)
+    assert run.api.result_of(1).get("is_error") is not True, run.api.result_of(1)
+    content = seen["content"]
+    assert seen["merging"] is True and isinstance(content, bytes) and b"# while merging" in content, content
+    # The human's pause: exit 0, told on stderr it is not committed, nothing joined the merge.
+    paused = seen["pause"]
+    assert isinstance(paused, Run), paused
+    assert "not committed yet" in paused.err and "in force in this work tree" in paused.err, paused.err
+    assert seen["head"] == head and seen["status"] == "paused"
+    # In force at once: the agent's edit tool and its shell are refused, and the file is as it was at the pause.
+    edited = run.api.result_of(4)
+    assert edited.get("is_error") is True and f"{satellite} is paused" in result_text(edited), edited
+    shell = run.api.result_of(5)
+    assert shell.get("is_error") is True and f"{satellite} is paused" in result_text(shell), shell
+    assert f"bsi gate resume {pilot}" in result_text(shell), shell
+    # The program the agent started before the pause could not take it back out of the work tree.
+    undo = str(seen["undo"])
+    assert "write: [Errno 30] Read-only file system" in undo and "checkout: 0" not in undo, undo
+    assert undo.count("Read-only file system") == 2, undo
+    assert seen["held"] is True
+    # Once the human ended the merge, their next bsi write committed the pause first, under its own message.
+    wrote = seen["write"]
+    assert isinstance(wrote, Run) and wrote.code == 0, wrote
+    subjects = git(e2e_brain, "log", "--format=%s", "-2").splitlines()
+    assert subjects[0].startswith("bsi: signal ") and subjects[1] == f"bsi: gate PAUSED {pilot}", subjects
+    assert "status: paused" in git(e2e_brain, "show", f"HEAD~1:claims/{satellite}.yml")
+    assert git(e2e_brain, "status", "--porcelain", "--", "claims", "signals", "BRAIN-INDEX.md") == ""
+    assert not (e2e_brain / ".brain" / "held-back.json").exists()
+    # Committed, it holds the same way.
+    written = run.api.result_of(6)
+    assert written.get("is_error") is True and f"{satellite} is paused" in result_text(written), written
+    assert target.read_bytes() == content
+    assert load_claim(e2e_brain, satellite)["status"] == "paused"
