@@ -139,6 +139,8 @@ def run_claude(claude_bin: str, tmp_path: Path) -> Callable[..., Session]:
     """
     home = tmp_path / "home"
     home.mkdir()
+    claude_tmp = tmp_path / "claude-tmp"
+    claude_tmp.mkdir()
 
     def run(brain: Path, prompt: str | Sequence[str], script: Script, *,
             env: Mapping[str, str | None] | None = None, args: Sequence[str] = (),
@@ -151,7 +153,9 @@ def run_claude(claude_bin: str, tmp_path: Path) -> Callable[..., Session]:
                 PATH=os.pathsep.join([VENV_BIN, os.environ.get("PATH", "")]),
                 ANTHROPIC_BASE_URL=api.base_url, ANTHROPIC_API_KEY="dummy",
                 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", DISABLE_TELEMETRY="1", DISABLE_AUTOUPDATER="1",
-                IS_SANDBOX="1", TMPDIR=ramdisk.DISK)
+                IS_SANDBOX="1", TMPDIR=ramdisk.DISK,
+                # its per-user temp folder (background tasks' output) in the test's, not left in /tmp
+                CLAUDE_CODE_TMPDIR=str(claude_tmp))
             for name, value in (env or {}).items():
                 if value is None:
                     full.pop(name, None)
