@@ -119,11 +119,11 @@ class Brain:
         self.instance = require_instance(instance) if instance is not None else \
             default_instance(self.brain_name, os.uname().nodename)
         self._lock_depth = 0
-        if sync is None:
-            sync = "sync" if self.config.sync == "auto" else "local"
-        if sync not in ("sync", "offline", "local"):
+        if sync is not None and sync not in ("sync", "offline", "local"):
             raise ValueError(f"unknown sync mode {sync!r}")
-        self.sync_mode = sync
+        #: the mode the command line gave (`--sync`, `--offline`), None: brain-compose.yml's, as it is at each write
+        self._sync_given = sync
+        self.sync_mode = sync or _config_sync_mode(self.config)
 
     # -- the areas (core/facade.py), built on first use: a read loads only the rules it asks --------
     @cached_property
@@ -256,6 +256,9 @@ class Brain:
         if self.config.problem:
             raise InvalidData(f"{self.config.problem}; nothing was written. Fix the file first "
                               "(its sync mode, zones and breaker limit would otherwise be guessed)")
+        # a long-lived process (`bsi mcp`, the cockpit) follows a human's `sync:` change: the advice to set
+        # `sync: manual` when the remote is not reached must help at the next write
+        self.sync_mode = self._sync_given or _config_sync_mode(self.config)
 
     def mutate_local(self, decide: Callable[[ChangeSet], T], brake: bool = False) -> T:
         """Run one mutating action under the local lock and apply what it staged (`write_path.mutate_local`)."""
@@ -493,3 +496,8 @@ class Brain:
         from brain_tui.core.sessions import live as live_rules
 
         return live_rules.peek_claim(sess_id, self.read_liveness(), self.config.raw)
+
+
+def _config_sync_mode(config: BrainConfig) -> str:
+    """The write mode brain-compose.yml's `sync:` asks: every write through the remote (`auto`), else local."""
+    return "sync" if config.sync == "auto" else "local"

@@ -17,8 +17,10 @@ import pytest
 
 from brain_tui.core.errors import PreflightRefused
 from brain_tui.core.sessions import hook_index
-from brain_tui.mcp.tools import Session
-from tests.bsi import NOW, clean_env, ok, run_bsi
+from brain_tui.mcp import tools
+from brain_tui.mcp.tools import Session, call
+from tests.bsi import NOW, clean_env, git, ok, run_bsi
+from tests.mcp.test_mcp_remote_unreachable import unreachable
 
 
 def test_kerneluser_turned_off_under_a_running_server_refuses_a_kernel_write(brain: Path) -> None:
@@ -38,3 +40,31 @@ def test_kerneluser_turned_off_under_a_running_server_refuses_a_kernel_write(bra
     index = hook_index.load(brain)
     assert index is None or index["kerneluser"] is False
 
+
+
+def test_sync_set_to_manual_under_a_running_server_commits_the_next_write_locally(brain: Path,
+                                                                                   tmp_path: Path) -> None:
+    """The server's own advice on an unreachable remote is a human's `sync: manual`: a server started under
+    `sync: auto` kept sending every write through the remote it read at start, so the advice never helped."""
+    unreachable(brain, tmp_path)
+    s = Session(brain, now=NOW, environ=clean_env(), client="")
+    refused, _ = call(lambda: tools.claim_open(s, ["src/"], story="x"), s)
+    assert refused["exit"] == 69 and "sync: manual" in refused["error"], refused
+    (brain / "brain-compose.yml").write_text("brain_name: prod\nsync: manual\n", encoding="utf-8")
+    opened, is_error = call(lambda: tools.claim_open(s, ["src/"], story="x"), s)
+    assert not is_error, opened
+    assert git(brain, "log", "-1", "--format=%s").startswith("bsi: open claim ")
+
+
+def test_sync_set_to_auto_under_a_running_server_sends_the_next_write_through_the_remote(brain: Path,
+                                                                                         tmp_path: Path) -> None:
+    unreachable(brain, tmp_path)
+    (brain / "brain-compose.yml").write_text("brain_name: prod\nsync: manual\n", encoding="utf-8")
+    s = Session(brain, now=NOW, environ=clean_env(), client="")
+    first, is_error = call(lambda: tools.claim_open(s, ["src/"], story="x"), s)
+    assert not is_error, first
+    (brain / "brain-compose.yml").write_text("brain_name: prod\nsync: auto\n", encoding="utf-8")
+    head = git(brain, "rev-parse", "HEAD")
+    second, is_error = call(lambda: tools.claim_open(s, ["docs/"], story="y"), s)
+    assert is_error and second["exit"] == 69, second
+    assert git(brain, "rev-parse", "HEAD") == head
