@@ -20,6 +20,15 @@ def test_a_folder_glob_is_the_folder_a_scope_reads_it_as(entry: str) -> None:
     assert not in_zone("agents-old/x.md", [entry])
 
 
+@pytest.mark.parametrize("entry", ["agents/**/*", "agents/**/", "agents/*/", "agents/**/**", "/agents/**/*"])
+def test_a_run_of_folder_globs_is_the_folder(entry: str) -> None:
+    """`agents/**/*` (every file below `agents/`, as .gitignore and most tools spell it) was skipped as "another
+    glob": the zone protected nothing there and a satellite wrote in it with no human gate."""
+    assert zone_keys([entry]) == ["agents"]
+    assert in_zone("agents/x.md", [entry]) and in_zone("agents/deep/y.md", [entry])
+    assert not in_zone("agents-old/x.md", [entry])
+
+
 @pytest.mark.parametrize("entry", ["*", "**", "*/", "/*", "/**", "//", "/.", "./.", ".//", "./*", "global", "."])
 def test_an_entry_of_slashes_dots_and_stars_alone_is_the_whole_brain(entry: str) -> None:
     assert zone_keys([entry]) == [""]

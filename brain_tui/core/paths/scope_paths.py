@@ -116,8 +116,9 @@ def file_key(file_path: str, root: str | os.PathLike[str] | None = None) -> str:
 #: A zone entry naming the whole brain: SPEC 5.1's global spelling `global` (`brain/` is a folder's name here); `*`,
 #: `/`, `.` and any other entry of slashes, dots and stars alone (`**`, `/*`, `./`) are the whole brain too.
 _WHOLE_BRAIN = frozenset({"global"})
-#: A folder glob at the end of an entry (`agents/*`, `agents/**`): the folder, as `scope.parse_entry` reads it.
-_FOLDER_GLOB = LazyPattern(r"(?:^|/)\*{1,2}$")
+#: Folder globs at the end of an entry (`agents/*`, `agents/**`, `agents/**/*`, `agents/**/`): the folder, as
+#: `scope.parse_entry` reads the first two.
+_FOLDER_GLOB = LazyPattern(r"(?:^|/)\*{1,2}(?:/\*{1,2})*/?$")
 
 
 def zone_entries(zone: object) -> list[str]:
@@ -126,9 +127,9 @@ def zone_entries(zone: object) -> list[str]:
     brain.
 
     A zone is a protection, so an entry is read on its side: a folder glob is the folder (`agents/**` is `agents/`,
-    as a scope reads it), an entry of slashes, dots and stars alone is the whole brain (`*`, `/`, `.`, `**`), and a
-    leading `/` is the brain's root (`/agents/` is `agents/`). An entry that still names no path of the brain (`..`,
-    another glob, control characters, not text) is skipped."""
+    as a scope reads it, and so is `agents/**/*`), an entry of slashes, dots and stars alone is the whole brain (`*`,
+    `/`, `.`, `**`), and a leading `/` is the brain's root (`/agents/` is `agents/`). An entry that still names no
+    path of the brain (`..`, another glob, control characters, not text) is skipped."""
     entries: list[str] = []
     for raw in zone if isinstance(zone, (list, tuple)) else ():
         if not isinstance(raw, str):

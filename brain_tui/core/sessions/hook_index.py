@@ -65,14 +65,14 @@ if TYPE_CHECKING:
 #: The note of a write no claim holds under ``unclaimed_writes: warn``: the core and this shortcut say the same.
 UNCLAIMED_NOTE = ("{file} written without a claim (no claim holds it; "
                   "`bsi claim open --scope …` makes the work visible to other sessions)")
-VERSION = 15  # 2: paths stored as their path_key; 3: the folders on the way to them; 4: HFS+ ignorables dropped;
+VERSION = 16  # 2: paths stored as their path_key; 3: the folders on the way to them; 4: HFS+ ignorables dropped;
 # 5: the expiry is the effective one (8 h cap, no opening time); 6: the files that decide HEAD's commit;
 # 7: a claim that shares its scope with another (`preflight.shared_scope`); 8: `unclaimed` is deny for a value
 # naming no mode (an index written before read it as warn); 9: the machine's UTC offset its times were read in;
 # 10: the rules of the machine's zone (its offsets through a year), not one offset; 11: a HUMAN_GATE event with no
 # `by` (the old scripts') holds its claim at the gate; 12: paths keyed decomposed before the case fold; 13: a kernel
 # zone entry naming the whole brain (`*`) is kept (""); 14: and `**`, `/`-led and folder-glob entries; 15: and the
-# paths zone entries lead to through links (`scope_paths.zone_keys`)
+# paths zone entries lead to through links (`scope_paths.zone_keys`); 16: a run of folder globs (`agents/**/*`)
 RACY_NS = 2_000_000_000
 _KINDS = ("global", "dir", "file", "section")
 
