@@ -22,7 +22,7 @@ from functools import cached_property
 from pathlib import Path
 
 from brain_tui.core.clock import Clock, make_clock, zone_from_name
-from brain_tui.core.config import BrainConfig, ConfigFile, default_instance
+from brain_tui.core.config import BrainConfig, ConfigFile, default_instance, write_mode
 from brain_tui.core.errors import BsiError, InvalidData, NotFound
 from brain_tui.core.ids import require_instance
 from brain_tui.core.last_write import LastWrite
@@ -123,7 +123,7 @@ class Brain:
             raise ValueError(f"unknown sync mode {sync!r}")
         #: the mode the command line gave (`--sync`, `--offline`), None: brain-compose.yml's, as it is at each write
         self._sync_given = sync
-        self.sync_mode = sync or _config_sync_mode(self.config)
+        self.sync_mode = sync or write_mode(self.config)
 
     # -- the areas (core/facade.py), built on first use: a read loads only the rules it asks --------
     @cached_property
@@ -256,9 +256,8 @@ class Brain:
         if self.config.problem:
             raise InvalidData(f"{self.config.problem}; nothing was written. Fix the file first "
                               "(its sync mode, zones and breaker limit would otherwise be guessed)")
-        # a long-lived process (`bsi mcp`, the cockpit) follows a human's `sync:` change: the advice to set
-        # `sync: manual` when the remote is not reached must help at the next write
-        self.sync_mode = self._sync_given or _config_sync_mode(self.config)
+        # a long-lived process (`bsi mcp`, the cockpit) follows a human's `sync:` change at its next write
+        self.sync_mode = self._sync_given or write_mode(self.config)
 
     def mutate_local(self, decide: Callable[[ChangeSet], T], brake: bool = False) -> T:
         """Run one mutating action under the local lock and apply what it staged (`write_path.mutate_local`)."""
@@ -496,8 +495,3 @@ class Brain:
         from brain_tui.core.sessions import live as live_rules
 
         return live_rules.peek_claim(sess_id, self.read_liveness(), self.config.raw)
-
-
-def _config_sync_mode(config: BrainConfig) -> str:
-    """The write mode brain-compose.yml's `sync:` asks: every write through the remote (`auto`), else local."""
-    return "sync" if config.sync == "auto" else "local"

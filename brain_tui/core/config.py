@@ -174,6 +174,12 @@ def _str_tuple(value: Any, default: tuple[str, ...]) -> tuple[str, ...]:
     return default
 
 
+def write_mode(config: BrainConfig) -> str:
+    """The write mode `sync:` asks (`core.brain.Brain.sync_mode`): every write through the remote (`auto`), else
+    local."""
+    return "sync" if config.sync == "auto" else "local"
+
+
 def load_config(root: str | Path) -> BrainConfig:
     """Read brain-compose.yml tolerantly: unknown keys ignored, bad values defaulted.
 
