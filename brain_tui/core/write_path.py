@@ -142,7 +142,9 @@ def mutate_local(brain: Brain, decide: Callable[[ChangeSet], T], brake: bool = F
 
 def settle_held_back(brain: Brain) -> list[str]:
     """Under the writer lock: commit the pauses a stalled git held back, when git is idle now (`records.held_back`);
-    the lines to tell of any undone meanwhile. Nothing with `--no-commit`, or while git is still stalled."""
+    the lines to tell of any undone meanwhile. Nothing with `--no-commit`, or while git is still stalled. In an
+    agent's process (an MCP write) a pause that cannot be committed is left for a human's command to settle: the
+    news that a human's decision is gone is the human's, not the agent's tool result's."""
     from brain_tui.core.records import held_back
     from brain_tui.core.sync import git_state
 
@@ -164,7 +166,10 @@ def settle_held_back(brain: Brain) -> list[str]:
             return None
         return claim if isinstance(claim, Claim) else None
 
-    return held_back.commit_held_back(brain.root, brain.now(), read_claim)
+    from brain_tui.core.rules.own_writes import writer
+
+    keep = writer(brain.root).is_agent
+    return held_back.commit_held_back(brain.root, brain.now(), read_claim, keep_undone=keep)
 
 
 def _decide(snapshot: BrainSnapshot, decide: Callable[[ChangeSet], T]) -> tuple[ChangeSet, T | None, BsiError | None]:

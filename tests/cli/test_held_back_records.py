@@ -107,3 +107,26 @@ def test_a_huge_record_holds_no_write_up(tmp_path: Path) -> None:
     assert not (a / RECORD).exists()
     assert git(a, "log", "--format=%s", "-1").startswith("bsi: signal")
     assert len(res.err.splitlines()) < 20 and "and 99990 more writes held back not committed" in res.err
+
+
+def test_a_pause_undone_before_its_commit_is_told_to_the_human_not_to_an_agents_write(tmp_path: Path) -> None:
+    """An agent's write that finds git idle commits what it can of a held-back pause; one a rebase's abort undid stays
+    in the record, still in the queue, and the human's own next command tells its human. Before: the agent's write
+    dropped it, its tool result alone said so, and the queue emptied: no human ever heard the pause was gone."""
+    _, (a,) = make_remote(tmp_path, 1)
+    sess = ok(bsi(a, "claim", "open", "--scope", "wiki/", "--slug", "undone", "--agent-session", AGENT)).strip()
+    other = ok(bsi(a, "claim", "open", "--scope", "notes/", "--slug", "busy")).strip()
+    _stall(a, "rebase")
+    assert bsi(a, "gate", "pause", sess, "stop").code == 0
+    git(a, "rebase", "--abort")
+    git(a, "checkout", "-q", "main")
+    git(a, "checkout", "--", "claims", "BRAIN-INDEX.md")  # the pause put back before its commit
+    agent = bsi(a, "signal", "send", "--from", other, "--to", "pilote", "--type", "INFO", "hello",
+                env={"CLAUDECODE": "1", "BSI_SESSION": other})
+    assert agent.code == 0, agent.err
+    assert "not committed" not in agent.err
+    held = [i for i in json.loads(ok(bsi(a, "--json", "attention")))["items"] if i["kind"] == "held"]
+    assert [i["sess_id"] for i in held] == [sess], held
+    human = bsi(a, "signal", "send", "--to", "pilote", "--type", "INFO", "again")
+    assert human.code == 0 and "not committed" in human.err and "make it again" in human.err, human.err
+    assert not [i for i in json.loads(ok(bsi(a, "--json", "attention")))["items"] if i["kind"] == "held"]

@@ -104,7 +104,8 @@ def record(root: Path, message: str, rels: list[str], like: str | None) -> None:
     atomic_write_text(_path(root), json.dumps({"writes": writes}, sort_keys=True) + "\n")
 
 
-def commit_held_back(root: Path, when: datetime | None, read_claim: ReadClaim) -> list[str]:
+def commit_held_back(root: Path, when: datetime | None, read_claim: ReadClaim, *, keep_undone: bool = False
+                     ) -> list[str]:
     """Commit every write held back, in order, each under its own message (git must be idle: the caller checks).
 
     A file is committed by the last write that left it, and only while it still holds the bytes that write left.
@@ -113,7 +114,9 @@ def commit_held_back(root: Path, when: datetime | None, read_claim: ReadClaim) -
     yet; the index. A file recorded absent is never committed (a pause deletes nothing), nor a folder.
     `read_claim(data, rel)` reads a claim file's bytes as the brain's reads do.
     Returns a line for each write not committed (to tell the human). The record is dropped once every write was
-    settled; a git failure leaves it for the next command. One pass over the record, one git process for what HEAD
+    settled; a git failure leaves it for the next command. With `keep_undone` (an agent's write settles it) a write
+    not committed stays in the record, its files as they are, told to nobody: the next human command settles it and
+    tells its human (the queue keeps showing it meanwhile). One pass over the record, one git process for what HEAD
     holds, one for HEAD's copies of the claims: a record of any size holds no write up."""
     from brain_tui.core.records.journal import writing
     from brain_tui.core.sync import gitops
@@ -131,7 +134,8 @@ def commit_held_back(root: Path, when: datetime | None, read_claim: ReadClaim) -
                                      if current(rel, like) == blob}))
     checks = _claim_checks(root, plan, head, read_claim)
     notes: list[str] = []
-    for message, like, files in plan:
+    kept: list[dict[str, object]] = []
+    for (message, like, files), write in zip(plan, writes, strict=True):
         ready: list[str] = []
         changed: list[str] = []
         refused: list[str] = []
@@ -144,6 +148,9 @@ def commit_held_back(root: Path, when: datetime | None, read_claim: ReadClaim) -
                 refused.append(rel)
             else:
                 ready.append(rel)
+        if (refused or any(rel != INDEX_FILE for rel in changed)) and keep_undone:
+            kept.append(write)
+            continue
         if refused:
             notes.append(f"not committed: `{message}`: {', '.join(refused)} does not hold what a pause writes over "
                          "what the last commit holds (the claim changed since, or a record bsi did not write); "
@@ -162,7 +169,10 @@ def commit_held_back(root: Path, when: datetime | None, read_claim: ReadClaim) -
         notes.append(f"not committed: `{message}`, written while git could not commit; {shown} changed since "
                      "(a reset or an aborted git operation put it back?), so that decision is not in force: "
                      "make it again")
-    _path(root).unlink(missing_ok=True)
+    if kept:
+        atomic_write_text(_path(root), json.dumps({"writes": kept}, sort_keys=True) + "\n")
+    else:
+        _path(root).unlink(missing_ok=True)
     if len(notes) > _NOTES_SHOWN:  # (no bsi record holds that many: a forged one says so in a few lines)
         notes[_NOTES_SHOWN:] = [f"and {len(notes) - _NOTES_SHOWN} more writes held back not committed"]
     return notes
