@@ -178,3 +178,9 @@ async def test_a_pause_waiting_for_git_is_not_announced_as_expiring(  # noqa: AN
         await pilot.press("g")
         assert "expiring" not in screen_text(app)
         assert "not committed" in screen_text(app)
+        await pilot.press("escape")
+        for _ in app.queue:
+            await pilot.press("n")
+        told = [n.message for n in app._notifications]
+        assert any("· not committed ·" in message for message in told), told  # the queue's word, not "held"
+        assert not any("· held ·" in message for message in told), told
