@@ -171,11 +171,8 @@ class Context:
             if sync == "sync" and no_commit:
                 raise UsageError("--sync and --no-commit do not go together: a synced change is a pushed commit")
             self._brain = Brain(root, now=getattr(self.args, "now", None), commit=not no_commit, sync=sync)
-            if self.reading and self._brain.config.problem:
-                self.say(f"bsi: warning: {self._brain.config.problem}; defaults used, writes are refused")
-            for note in (self._brain.config.timezone_problem, self._brain.config.sync_problem):
-                if note:
-                    self.say(f"bsi: warning: {note}")
+            for note in self._brain.config.warnings(reading=self.reading):
+                self.say(f"bsi: warning: {note}")
         return self._brain
 
     def pull(self) -> None:

@@ -138,6 +138,13 @@ class BrainConfig:
     raw: Mapping[str, Any] = field(default_factory=dict)
     problem: str | None = None
 
+    def warnings(self, *, reading: bool = True) -> list[str]:
+        """What is said of the file on every read (`bsi`'s stderr, the cockpit at start): a file that does not
+        parse (unless `reading` is False: a write refuses it with its own error), a `timezone:` or `sync:` not read
+        as written."""
+        notes = [f"{self.problem}; defaults used, writes are refused"] if reading and self.problem else []
+        return notes + [note for note in (self.timezone_problem, self.sync_problem) if note]
+
 
 def _find_max_fails(node: Any, depth: int = 0) -> int | None:
     """Find `circuit_breaker.max_consecutive_fails` anywhere: at top level first, else under any mode, whether the

@@ -37,7 +37,7 @@ from .commands import MUTATING_ACTIONS, bindings_for, readonly_bindings
 from .feed import LiveFeed, steady_read
 from .messages import CoreDone, EnvRead, FilesChanged, LiveSessionsRead, SnapshotLoaded, SyncFinished, SyncStatusRead
 from .navigation import Navigator
-from .notices import DesktopNotices, alert_keys
+from .notices import DesktopNotices, alert_keys, tell_setting_problems
 from .palette import BrainPalette, BrainProvider, JumpPalette, system_commands
 from .readings import Readings
 from .safe import safe_str
@@ -192,8 +192,7 @@ class BrainApp(App[int]):
         if self.demo_path:
             self.notify(f"demo brain in {self.demo_path} (deleted on quit) — try `bsi --brain {self.demo_path} "
                         "claim open --scope wiki/` in another terminal", title="demo", timeout=6, markup=False)
-        for problem in self.theme_problems:
-            self.notify(safe_str(problem), title="theme skipped", severity="warning", markup=False)
+        tell_setting_problems(self)
         self.show_snapshot()
 
     def _read_branch(self) -> None:

@@ -16,6 +16,7 @@ from brain_tui.core.rules.attention import AttentionItem, describe_time_left
 from brain_tui.core.sessions.notify import Notice, desktop_escapes, run_command
 
 from .present import short_id
+from .safe import safe_str
 
 if TYPE_CHECKING:
     from .app import BrainApp
@@ -112,3 +113,12 @@ class DesktopNotices:
 def alert_keys(queue: Sequence[AttentionItem]) -> frozenset[str]:
     """What the bell compares: one key per item, plus one per item close to expiry."""
     return frozenset({item.key for item in queue} | {f"warn:{item.key}" for item in queue if item.warning})
+
+
+def tell_setting_problems(app: BrainApp) -> None:
+    """At start: each theme skipped, and what `bsi` warns of brain-compose.yml on every read (a file that does not
+    parse, a `timezone:` or `sync:` not read as written), one toast each."""
+    for problem in app.theme_problems:
+        app.notify(safe_str(problem), title="theme skipped", severity="warning", markup=False)
+    for note in app.brain.config.warnings():
+        app.notify(safe_str(note), title="brain-compose.yml", severity="warning", markup=False, timeout=12)

@@ -7,6 +7,11 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from brain_tui.core.rules.watchdog import WatchdogReport
 
+#: How each attention kind reads to the pilot (the queue's Kind column, `n`'s toast).
+KIND_LABELS = {"held": "not committed", "gate": "gate", "blocked": "BLOCKED_ON", "circuit": "circuit",
+               "needs_input": "needs input", "paused": "paused", "stale": "stale", "context": "context",
+               "breath": "breath"}
+
 
 def describe_watchdog(report: WatchdogReport) -> str:
     """The toast after `w`, in English (the French line is `bsi watchdog`'s, SPEC 19)."""

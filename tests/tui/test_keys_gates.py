@@ -156,3 +156,31 @@ async def test_a_pause_while_git_is_mid_merge_is_placed_and_says_it_waits_for_gi
         assert "not committed yet" in told and "a merge is in progress" in told, told
     assert status(demo_root, SEARCH) == "paused"
     assert last_commit(demo_root) == before
+
+
+async def test_a_pause_waiting_for_git_is_not_announced_as_expiring(  # noqa: ANN201
+        make_app, demo_root: Path) -> None:  # noqa: ANN001
+    """The queue's `not committed` item waits on git, not on a clock: it is counted as needing the human, never
+    as expiring (no `⏳`, no "expiring" toast offering a renewal that would change nothing)."""
+    import subprocess
+
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=demo_root, capture_output=True, text=True).stdout
+    (demo_root / ".git" / "MERGE_HEAD").write_text(head)
+    app = make_app()
+    async with app.run_test(size=SMALL) as pilot:
+        await select(pilot, "#active", SEARCH)
+        await pilot.press("p", "enter")
+        await settle(pilot)
+        assert "held" in [item.kind for item in app.queue if item.sess_id == SEARCH]
+        shown = str(app.screen.query_one("#header").render())
+        assert "⏳" not in shown and "⚑" in shown, shown
+        assert not [n for n in app._notifications if n.title == "expiring"]
+        await pilot.press("g")
+        assert "expiring" not in screen_text(app)
+        assert "not committed" in screen_text(app)
+        await pilot.press("escape")
+        for _ in app.queue:
+            await pilot.press("n")
+        told = [n.message for n in app._notifications]
+        assert any("· not committed ·" in message for message in told), told  # the queue's word, not "held"
+        assert not any("· held ·" in message for message in told), told

@@ -376,7 +376,8 @@ def queue_of(brain: Brain, snapshot: BrainSnapshot | None, liveness: Mapping[str
 
 def _held_items(brain: Brain) -> list[AttentionItem]:
     """One item per pause written while git could not commit it (`records.held_back`), until it is committed: on
-    this clone alone, and not pushed, while git stays mid-operation."""
+    this clone alone, and not pushed, while git stays mid-operation. It waits on git, not on a clock: never a warning
+    (the header's "expiring", a renewal offered), which a renewal could not end."""
     from brain_tui.core.records import held_back
 
     if not held_back.held_back(brain.root):
@@ -391,5 +392,5 @@ def _held_items(brain: Brain) -> list[AttentionItem]:
     for subject in held_back.subjects(brain.root):
         last = subject.rsplit(" ", 1)[-1]
         items.append(AttentionItem("held", f"held:{subject}", last if valid_session_id(last) else None, None, None,
-                                   None, 1, f"not committed yet: `{subject}`; {state}", warning=True))
+                                   None, 1, f"not committed yet: `{subject}`; {state}"))
     return items

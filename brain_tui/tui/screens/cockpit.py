@@ -39,6 +39,7 @@ from ..widgets.history import PAGE_SIZE, HistoryTable, LocksTable, history_rows,
 from ..widgets.satellite_tree import SatelliteTree
 from ..widgets.signals_table import SignalsTable, signal_rows
 from ..widgets.table import KeyedTable
+from ..words import KIND_LABELS
 from .actions import ClaimActions
 
 #: From this width on, every pane is shown at once.
@@ -393,7 +394,7 @@ class CockpitScreen(ClaimActions):
         if not found and item.sess_id:
             found = self.jump_to(item.sess_id)
         who = short_id(item.sess_id, snapshot.now, snapshot.tz) if item.sess_id else item.sig_id or "?"
-        self.notify(f"{rank}/{total} · {item.kind} · {who}", timeout=3, markup=False)
+        self.notify(f"{rank}/{total} · {KIND_LABELS.get(item.kind, item.kind)} · {who}", timeout=3, markup=False)
 
     def _select_signal(self, sig_id: str) -> bool:
         table = self.query_one("#signals", SignalsTable)

@@ -32,12 +32,9 @@ from ..styles import ERROR, MUTED, OK, STRONG, WARN
 from ..widgets.footer import FittingFooter
 from ..widgets.header import BrainHeader
 from ..widgets.table import Col, KeyedTable, Row, timed
+from ..words import KIND_LABELS
 from .actions import ClaimActions
 
-#: How each kind reads in the queue.
-KIND_LABELS = {"held": "not committed", "gate": "gate", "blocked": "BLOCKED_ON", "circuit": "circuit",
-               "needs_input": "needs input", "paused": "paused", "stale": "stale", "context": "context",
-               "breath": "breath"}
 #: The kinds shown as errors (the others as warnings): attention kinds (`attention.KINDS`), not claim statuses.
 ERROR_KINDS = frozenset({"held", "blocked", "circuit", "stale"})
 
