@@ -230,19 +230,11 @@ class Brain:
 
         Local mode: see `mutate_local`. Sync mode: fetch → re-check on the fetched tree → commit on the remote tip →
         non-forced push, retried (`core.remote`). Offline mode: local commit, remembered as pending for the next sync.
-        A `brake` (a human's pause) is written even while git cannot commit: see `write_path.mutate_local`.
+        A `brake` (a human's pause) waits for nothing: see `write_path.mutate`.
         """
-        from brain_tui.core.sync.git_state import stall
+        from brain_tui.core import write_path
 
-        self.refuse_unsafe_write()
-        if self.sync_mode == "sync" and self.commit_enabled and not (brake and stall(self.root, commits=True)):
-            return self.remote.write(decide)
-        result = self.mutate_local(decide, brake)
-        if self.sync_mode == "offline" and self.last_applied is not None and self.last_applied.commit:
-            from brain_tui.core.sync import remote_state
-
-            remote_state.record(self.root, self.now().isoformat(), pending=True)
-        return result
+        return write_path.mutate(self, decide, brake)
 
     def refuse_unsafe_write(self) -> None:
         """No write while brain-compose.yml does not parse (its sync, zones, breaker would be guessed); the file is
@@ -259,7 +251,7 @@ class Brain:
         # a long-lived process (`bsi mcp`, the cockpit) follows a human's `sync:` change at its next write
         self.sync_mode = self._sync_given or write_mode(self.config)
 
-    def mutate_local(self, decide: Callable[[ChangeSet], T], brake: bool = False) -> T:
+    def mutate_local(self, decide: Callable[[ChangeSet], T], brake: bool | str = False) -> T:
         """Run one mutating action under the local lock and apply what it staged (`write_path.mutate_local`)."""
         from brain_tui.core import write_path
 

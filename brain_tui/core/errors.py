@@ -82,11 +82,13 @@ class RemoteUnreachable(BsiError):
     exit_code = 69
 
     def __init__(self, reason: str, payload: dict[str, Any] | None = None, *, advice: str = "",
-                 sep: str = "; ", retry_helps: bool = True) -> None:
+                 sep: str = "; ", retry_helps: bool = True, kept: bool = False) -> None:
         super().__init__(f"{reason}{sep}{advice}" if advice else reason, payload)
         self.reason = reason
         self.advice = advice
         self.retry_helps = retry_helps
+        #: the write was committed here and kept as pending (a push whose answer never came)
+        self.kept = kept
 
 
 class Contended(BsiError):

@@ -95,8 +95,49 @@ def locked(brain: Brain, reentrant: bool = True) -> Iterator[None]:
             fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
-def mutate_local(brain: Brain, decide: Callable[[ChangeSet], T], brake: bool = False) -> T:
+def mutate(brain: Brain, decide: Callable[[ChangeSet], T], brake: bool = False) -> T:
+    """`Brain.mutate`: one mutating action, through the git remote when the brain syncs (SPEC 11), else local
+    (`mutate_local`); offline, the local commit is remembered as pending for the next sync.
+
+    A `brake` (a human's pause) waits for nothing: neither git (`mutate_local`), nor the remote — one that cannot take
+    it now (unreachable, missing, rejecting, contended) leaves it committed here and pending, said in the result's
+    warnings — nor a brain-compose.yml that does not parse (its sync mode unknown: committed here only, said too).
+    """
+    from brain_tui.core.errors import Contended, InvalidData, RemoteUnreachable
+    from brain_tui.core.sync import remote_state
+    from brain_tui.core.sync.git_state import stall
+    from brain_tui.core.sync.gitops import PushDeclined
+
+    told: list[str] = []
+    try:
+        brain.refuse_unsafe_write()
+    except InvalidData as exc:
+        if not brake:
+            raise
+        told.append(f"{exc.message.split('; nothing was written')[0]}: the pause is committed here only, not synced")
+    pending = brain.sync_mode == "offline"
+    if not told and brain.sync_mode == "sync" and brain.commit_enabled and not (brake and stall(brain.root,
+                                                                                                commits=True)):
+        try:
+            return brain.remote.write(decide)
+        except (RemoteUnreachable, Contended, PushDeclined) as exc:
+            if not brake or getattr(exc, "kept", False):
+                raise
+            told.append(f"not pushed ({exc.message}): the pause is committed here and goes out with the next sync")
+            pending = True
+    result = mutate_local(brain, decide, "told" if told else brake)
+    applied = brain.last_applied
+    if applied is not None:
+        applied.warnings[:0] = told
+        if pending and applied.commit:
+            remote_state.record(brain.root, brain.now().isoformat(), pending=True)
+    return result
+
+
+def mutate_local(brain: Brain, decide: Callable[[ChangeSet], T], brake: bool | str = False) -> T:
     """Run one mutating action under the local lock and apply what it staged.
+
+    `brake` "told": the caller already judged brain-compose.yml and told why the brake goes on (`mutate`).
 
     While git cannot commit (an operation stopped halfway, a detached HEAD: `git_state.stall`) a write is refused
     (exit 20, 25), but a `brake` (a human's pause): it is written to the work tree, in force there at once, and
@@ -112,7 +153,8 @@ def mutate_local(brain: Brain, decide: Callable[[ChangeSet], T], brake: bool = F
     from brain_tui.core.records.yamlio import sweep_dead_temps, sweep_temp_files
     from brain_tui.core.sync import git_state, remote
 
-    brain.refuse_unsafe_write()
+    if brake != "told":
+        brain.refuse_unsafe_write()
     with brain.locked():
         killed = journal_pending(brain.root) or (brain.root / STATE_DIR / REBASE_MARK).exists()
         remote.recover(brain.root)

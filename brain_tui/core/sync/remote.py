@@ -426,7 +426,8 @@ def write_through(root: Path, lock: Lock, reconciler: Reconciler, attempt: Calla
                     raise
                 remote_state.record(root, datetime.now(UTC).isoformat(), pending=True)
                 raise RemoteUnreachable(f"{exc.message}; whether it landed is not known yet, so the change is "
-                                        "kept as a pending local commit and settled at the next `bsi sync`") from None
+                                        "kept as a pending local commit and settled at the next `bsi sync`",
+                                        kept=True) from None
             except (RemoteUnreachable, PushDeclined, InvalidData):
                 _take_back(root, head_before, staged)
                 raise
