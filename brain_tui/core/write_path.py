@@ -100,13 +100,14 @@ def mutate(brain: Brain, decide: Callable[[ChangeSet], T], brake: bool = False) 
     (`mutate_local`); offline, the local commit is remembered as pending for the next sync.
 
     A `brake` (a human's pause) waits for nothing: neither git (`mutate_local`), nor the remote — one that cannot take
-    it now (unreachable, missing, rejecting, contended) leaves it committed here and pending, said in the result's
-    warnings — nor a brain-compose.yml that does not parse (its sync mode unknown: committed here only, said too).
+    it now (unreachable, missing, rejecting, contended, a fetch that cannot be brought in, a push the guard stops)
+    leaves it committed here and pending, said in the result's warnings; the local write decides again, so a refusal
+    of the pause itself still refuses — nor a brain-compose.yml that does not parse (committed here only, said too).
     """
     from brain_tui.core.errors import Contended, InvalidData, RemoteUnreachable
     from brain_tui.core.sync import remote_state
     from brain_tui.core.sync.git_state import stall
-    from brain_tui.core.sync.gitops import PushDeclined
+    from brain_tui.core.sync.gitops import FastForwardFailed, PushDeclined, RebaseConflict
 
     told: list[str] = []
     try:
@@ -120,7 +121,7 @@ def mutate(brain: Brain, decide: Callable[[ChangeSet], T], brake: bool = False) 
                                                                                                 commits=True)):
         try:
             return brain.remote.write(decide)
-        except (RemoteUnreachable, Contended, PushDeclined) as exc:
+        except (RemoteUnreachable, Contended, PushDeclined, RebaseConflict, FastForwardFailed, InvalidData) as exc:
             if not brake or getattr(exc, "kept", False):
                 raise
             told.append(f"not pushed ({exc.message}): the pause is committed here and goes out with the next sync")

@@ -69,3 +69,25 @@ def test_a_pause_in_a_brain_whose_config_does_not_parse_is_committed_here_only(t
     assert "brain-compose.yml" in res.err and "committed here only" in res.err
     assert git(a, "log", "-1", "--format=%s").strip() == f"bsi: gate PAUSED {sess}"
     assert bsi(a, "gate", "resume", sess, "go").code == 65  # a lift still waits for the file to be fixed
+
+
+def test_a_pause_whose_sync_cannot_bring_the_remote_in_is_committed_here(tmp_path: Path) -> None:
+    """A file left in the way of what the remote brings (an agent can write one in its scope) stops the fast-forward
+    (22) for every synced write; the pause is committed here instead, and said so."""
+    _, (a, b) = make_remote(tmp_path, 2)
+    _auto(a)
+    sess = bsi(a, "claim", "open", "--scope", "wiki/", "--slug", "way", "--agent-session", AGENT).out.strip()
+    git(b, "pull", "-q", "--no-rebase", "origin", "main")
+    (b / "docs").mkdir()
+    (b / "docs" / "new.md").write_text("from b\n", encoding="utf-8")
+    git(b, "add", "docs/new.md")
+    git(b, "commit", "-q", "-m", "a page")
+    git(b, "push", "-q", "origin", "main")
+    (a / "docs").mkdir()
+    (a / "docs" / "new.md").write_text("in the way\n", encoding="utf-8")
+    assert bsi(a, "signal", "send", "--to", "pilote", "--type", "INFO", "hello").code == 22
+    res = bsi(a, "gate", "pause", sess, "stop")
+    assert res.code == 0, res.err
+    assert "not pushed" in res.err
+    assert git(a, "log", "-1", "--format=%s").strip() == f"bsi: gate PAUSED {sess}"
+    assert (a / "docs" / "new.md").read_text() == "in the way\n"  # nothing of the user's was touched
