@@ -21,10 +21,11 @@ def test_a_compose_file_broken_after_start_stops_the_writes_of_a_running_brain(t
     compose = root / "brain-compose.yml"
     good = compose.read_text(encoding="utf-8")
     compose.write_text(good + "sync: [unclosed\n", encoding="utf-8")
+    # (a pause is the one write that goes on, committed here only: tests/cli/test_pause_without_remote.py)
     with pytest.raises(InvalidData, match="nothing was written"):
-        Brain(root, clock=lambda: NOW, instance="prod@laptop").gates.pause(DEPLOY)  # what `bsi` answers
+        Brain(root, clock=lambda: NOW, instance="prod@laptop").gates.abort(DEPLOY, "stop")  # what `bsi` answers
     with pytest.raises(InvalidData, match="nothing was written"):
-        brain.gates.pause(DEPLOY)
+        brain.gates.abort(DEPLOY, "stop")
     assert "max_consecutive_fails: 3" in good
     compose.write_text(good.replace("max_consecutive_fails: 3", "max_consecutive_fails: 7"), encoding="utf-8")
     brain.gates.pause(DEPLOY)  # mended: the write goes through, on the new settings
