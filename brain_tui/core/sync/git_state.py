@@ -12,11 +12,11 @@ __all__ = ["Stall", "detached_head", "operation_in_progress", "refuse_mid_operat
 
 #: What each in-progress operation leaves in the git directory, and how to end it.
 _OPERATIONS = (
-    ("rebase-merge", "a rebase", "git rebase --continue (or --abort)"),
-    ("rebase-apply", "a rebase", "git rebase --continue (or --abort)"),
-    ("MERGE_HEAD", "a merge", "git commit (or git merge --abort)"),
-    ("CHERRY_PICK_HEAD", "a cherry-pick", "git cherry-pick --continue (or --abort)"),
-    ("REVERT_HEAD", "a revert", "git revert --continue (or --abort)"),
+    ("rebase-merge", "a rebase", "`git rebase --continue` or `--abort`"),
+    ("rebase-apply", "a rebase", "`git rebase --continue` or `--abort`"),
+    ("MERGE_HEAD", "a merge", "`git commit` or `git merge --abort`"),
+    ("CHERRY_PICK_HEAD", "a cherry-pick", "`git cherry-pick --continue` or `--abort`"),
+    ("REVERT_HEAD", "a revert", "`git revert --continue` or `--abort`"),
 )
 
 
