@@ -125,6 +125,8 @@ class BrainConfig:
     sync: str = "manual"
     #: Why `sync:` was not read as written (it names no mode), or None.
     sync_problem: str | None = None
+    #: The `zones.kernel` entries that name no path of the brain (a file glob such as `*.md`, `..`), skipped, or None.
+    zone_problem: str | None = None
     ttl_default: timedelta = DEFAULT_TTL
     pm2: bool | None = None
     #: `ports:` entries as written (name → value): whether a value is a port number is for the environment
@@ -141,9 +143,9 @@ class BrainConfig:
     def warnings(self, *, reading: bool = True) -> list[str]:
         """What is said of the file on every read (`bsi`'s stderr, the cockpit at start): a file that does not
         parse (unless `reading` is False: a write refuses it with its own error), a `timezone:` or `sync:` not read
-        as written."""
+        as written, a kernel-zone entry that protects nothing."""
         notes = [f"{self.problem}; defaults used, writes are refused"] if reading and self.problem else []
-        return notes + [note for note in (self.timezone_problem, self.sync_problem) if note]
+        return notes + [note for note in (self.timezone_problem, self.sync_problem, self.zone_problem) if note]
 
 
 def _find_max_fails(node: Any, depth: int = 0) -> int | None:
@@ -227,7 +229,8 @@ def load_config(root: str | Path) -> BrainConfig:
         timezone_problem=_timezone_problem(raw.get("timezone")),
         kerneluser=raw.get("kerneluser") is True,
         max_consecutive_fails=_find_max_fails(raw) or DEFAULT_MAX_FAILS,
-        kernel_zone=_str_tuple(zones.get("kernel"), DEFAULT_KERNEL_ZONE),
+        kernel_zone=(kernel := _str_tuple(zones.get("kernel"), DEFAULT_KERNEL_ZONE)),
+        zone_problem=_zone_problem(kernel),
         personal_zone=_str_tuple(zones.get("personal"), DEFAULT_PERSONAL_ZONE),
         sync=sync_mode,
         sync_problem=sync_problem,
@@ -264,6 +267,18 @@ def _timezone_problem(value: Any) -> str | None:
     shown = value.strip() if isinstance(value, str) else value
     return (f"brain-compose.yml timezone: {str(shown)[:80]!r} is not a known zone (an IANA name such as "
             "Europe/Paris); ignored: times without an offset are read in this machine's zone, the index shows UTC")
+
+
+def _zone_problem(kernel: tuple[str, ...]) -> str | None:
+    """Why some `zones.kernel` entries protect nothing (they name no path of the brain: `*.md`, `..`), or None."""
+    from brain_tui.core.paths.scope_paths import zone_entries
+
+    skipped = [entry for entry in kernel if not zone_entries([entry])]
+    if not skipped:
+        return None
+    shown = ", ".join(repr(entry[:60]) for entry in skipped[:5]) + (" …" if len(skipped) > 5 else "")
+    return (f"brain-compose.yml zones.kernel: {shown} names no path of the brain (a folder, a file, `*` for all; "
+            "not a file pattern): it protects nothing")
 
 
 def _brain_name(value: Any) -> str | None:

@@ -128,3 +128,15 @@ def test_a_kernel_zone_entry_holds_the_folder_its_link_leads_to(brain: Path) -> 
     for _ in range(2):
         done = hook(brain, "pre-tool-use", event(brain, "Edit", str(brain / "real" / "a.md"), agent))
         assert done.returncode == 0, done
+
+
+def test_a_kernel_zone_entry_that_protects_nothing_is_said_on_every_command(brain: Path) -> None:
+    """A file pattern (`*.md`) or a path out of the brain names no path a zone can hold: skipped, it protected nothing
+    without a word. Now every command says which entries, as for a `timezone:` or `sync:` not read as written."""
+    _zone(brain, '["*.md", docs/, "../x"]')
+    res = run_bsi("claim", "list", brain=brain)
+    assert res.code == 0
+    warning = [line for line in res.err.splitlines() if "zones.kernel" in line]
+    assert len(warning) == 1 and "'*.md', '../x'" in warning[0] and "protects nothing" in warning[0], res.err
+    _zone(brain, "[docs/, '*', agents/**]")
+    assert "zones.kernel" not in run_bsi("claim", "list", brain=brain).err

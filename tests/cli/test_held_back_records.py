@@ -130,3 +130,14 @@ def test_a_pause_undone_before_its_commit_is_told_to_the_human_not_to_an_agents_
     human = bsi(a, "signal", "send", "--to", "pilote", "--type", "INFO", "again")
     assert human.code == 0 and "not committed" in human.err and "make it again" in human.err, human.err
     assert not [i for i in json.loads(ok(bsi(a, "--json", "attention")))["items"] if i["kind"] == "held"]
+
+
+def test_a_record_of_many_writes_is_told_in_a_few_queue_items(tmp_path: Path) -> None:
+    """bsi's own record holds a few pauses; one written by hand or a program may hold any number: the queue lists ten
+    and one line for the rest, never one item each."""
+    _, (a,) = make_remote(tmp_path, 1)
+    a.joinpath(".brain").mkdir(exist_ok=True)
+    (a / ".brain" / "held-back.json").write_text(json.dumps(
+        {"writes": [{"message": f"bsi: gate PAUSED x{n}", "files": {}} for n in range(500)]}))
+    held = [i for i in json.loads(ok(bsi(a, "--json", "attention")))["items"] if i["kind"] == "held"]
+    assert len(held) == 11 and "490 more" in held[-1]["summary"], [i["summary"] for i in held][-2:]

@@ -63,6 +63,8 @@ if TYPE_CHECKING:
 #: Under this much time left, a gate or a paused tree is announced (header, bell, toast).
 WARN_BEFORE = timedelta(minutes=15)
 
+#: At most this many pauses held back from git are listed one by one (`_held_items`).
+_HELD_SHOWN = 10
 #: Kinds of items, most urgent first (the tie-break after what an item unblocks).
 KINDS = ("held", "gate", "blocked", "circuit", "needs_input", "paused", "stale", "context", "breath")
 _KIND_ORDER = {kind: index for index, kind in enumerate(KINDS)}
@@ -388,9 +390,13 @@ def _held_items(brain: Brain) -> list[AttentionItem]:
     found = stall(brain.root, commits=True)
     state = (f"{found.what}: end it ({found.how}) and the next bsi write or sync commits it" if found is not None
              else "git is idle again: the next bsi write or `bsi sync` commits it")
+    subjects = held_back.subjects(brain.root)
     items = []
-    for subject in held_back.subjects(brain.root):
+    for subject in subjects[:_HELD_SHOWN]:  # (bsi's record holds a few; one written by hand or a program, any number)
         last = subject.rsplit(" ", 1)[-1]
-        items.append(AttentionItem("held", f"held:{subject}", last if valid_session_id(last) else None, None, None,
-                                   None, 1, f"not committed yet: `{subject}`; {state}"))
+        items.append(AttentionItem("held", f"held:{subject[:200]}", last if valid_session_id(last) else None, None,
+                                   None, None, 1, f"not committed yet: `{subject[:200]}`; {state}"))
+    if len(subjects) > _HELD_SHOWN:
+        items.append(AttentionItem("held", "held:more", None, None, None, None, 1,
+                                   f"and {len(subjects) - _HELD_SHOWN} more writes not committed yet; {state}"))
     return items
