@@ -102,8 +102,9 @@ def mutate(brain: Brain, decide: Callable[[ChangeSet], T], brake: bool = False) 
     A `brake` (a human's pause) waits for nothing: neither git (`mutate_local`), nor the remote — one that cannot take
     it now (unreachable, missing, rejecting, contended, a fetch that cannot be brought in, a push the guard stops)
     leaves it committed here and pending, said in the result's warnings; the local write decides again, so a refusal
-    of the pause itself still refuses — nor a brain-compose.yml that does not parse (committed here only, said too).
-    The brake is a human's: handed in by an agent, it refuses (77) before anything (`refuse_agents_brake`).
+    of the pause itself still refuses; a push whose answer never came leaves its one commit pending, said too
+    (`BrainRemote.write`) — nor a brain-compose.yml that does not parse (committed here only, said too). The brake is
+    a human's: handed in by an agent, it refuses (77) before anything (`refuse_agents_brake`).
     """
     from brain_tui.core.errors import Contended, InvalidData, RemoteUnreachable
     from brain_tui.core.sync import remote_state
@@ -123,7 +124,7 @@ def mutate(brain: Brain, decide: Callable[[ChangeSet], T], brake: bool = False) 
     if not told and brain.sync_mode == "sync" and brain.commit_enabled and not (brake and stall(brain.root,
                                                                                                 commits=True)):
         try:
-            return brain.remote.write(decide)
+            return brain.remote.write(decide, brake)
         except (RemoteUnreachable, Contended, PushDeclined, RebaseConflict, FastForwardFailed, InvalidData) as exc:
             if not brake or getattr(exc, "kept", False):
                 raise
