@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
 from brain_tui.core import ids
-from brain_tui.core.errors import BsiError
+from brain_tui.core.errors import BsiError, RemoteUnreachable
 from brain_tui.core.records.changes import ChangeSet
 from brain_tui.core.rules import reconcile
 from brain_tui.core.rules.reconcile import SyncReport
@@ -77,8 +77,13 @@ class BrainRemote:
                           renamed=tuple(run._renamed), dropped=tuple(run._dropped), last_sync=done.last_sync,
                           notes=tuple(run._notes))
 
-    def write(self, decide: Callable[[ChangeSet], T]) -> T:
-        """One mutating action through fetch → re-check on the fetched tree → commit → push (SPEC 11)."""
+    def write(self, decide: Callable[[ChangeSet], T], brake: bool = False) -> T:
+        """One mutating action through fetch → re-check on the fetched tree → commit → push (SPEC 11).
+
+        `brake` (a human's pause, `write_path.mutate`): a push that got no answer, the remote unable to say whether it
+        landed, leaves the pause committed here and pending (`remote.write_through`): that is told in the result's
+        warnings and the result returned, not RemoteUnreachable (the brake is in force; the next sync settles it).
+        """
         b = self._brain
         run = self._run(regenerate=False)
         results: list[T] = []
@@ -96,7 +101,13 @@ class BrainRemote:
             applied = b.last_applied
             return remote.Staged(tuple(applied.paths) if applied else (), bool(applied and applied.commit))
 
-        remote.write_through(b.root, b.locked, run, attempt)
+        try:
+            remote.write_through(b.root, b.locked, run, attempt)
+        except RemoteUnreachable as exc:
+            if not (brake and exc.kept and results and b.last_applied is not None and b.last_applied.commit):
+                raise
+            b.last_applied.warnings.append(f"the pause is committed here, in force; {exc.message}")
+            return results[0]
         remote_state.record(b.root, b.now().isoformat(), pending=False)
         if b.last_applied is not None:  # what the sync before this write settled away is told with it
             b.last_applied.warnings.extend(

@@ -102,13 +102,17 @@ def mutate(brain: Brain, decide: Callable[[ChangeSet], T], brake: bool = False) 
     A `brake` (a human's pause) waits for nothing: neither git (`mutate_local`), nor the remote — one that cannot take
     it now (unreachable, missing, rejecting, contended, a fetch that cannot be brought in, a push the guard stops)
     leaves it committed here and pending, said in the result's warnings; the local write decides again, so a refusal
-    of the pause itself still refuses — nor a brain-compose.yml that does not parse (committed here only, said too).
+    of the pause itself still refuses; a push whose answer never came leaves its one commit pending, said too
+    (`BrainRemote.write`) — nor a brain-compose.yml that does not parse (committed here only, said too). The brake is
+    a human's: handed in by an agent, it refuses (77) before anything (`refuse_agents_brake`).
     """
     from brain_tui.core.errors import Contended, InvalidData, RemoteUnreachable
     from brain_tui.core.sync import remote_state
     from brain_tui.core.sync.git_state import stall
     from brain_tui.core.sync.gitops import FastForwardFailed, PushDeclined, RebaseConflict
 
+    if brake:
+        refuse_agents_brake()
     told: list[str] = []
     try:
         brain.refuse_unsafe_write()
@@ -120,7 +124,7 @@ def mutate(brain: Brain, decide: Callable[[ChangeSet], T], brake: bool = False) 
     if not told and brain.sync_mode == "sync" and brain.commit_enabled and not (brake and stall(brain.root,
                                                                                                 commits=True)):
         try:
-            return brain.remote.write(decide)
+            return brain.remote.write(decide, brake)
         except (RemoteUnreachable, Contended, PushDeclined, RebaseConflict, FastForwardFailed, InvalidData) as exc:
             if not brake or getattr(exc, "kept", False):
                 raise
@@ -154,6 +158,8 @@ def mutate_local(brain: Brain, decide: Callable[[ChangeSet], T], brake: bool | s
     from brain_tui.core.records.yamlio import sweep_dead_temps, sweep_temp_files
     from brain_tui.core.sync import git_state, remote
 
+    if brake:
+        refuse_agents_brake()
     if brake != "told":
         brain.refuse_unsafe_write()
     with brain.locked():
@@ -181,6 +187,16 @@ def mutate_local(brain: Brain, decide: Callable[[ChangeSet], T], brake: bool | s
         brain.last_applied = apply(brain, cs, stalled)
         brain.last_applied.warnings[:0] = notes
         return result  # type: ignore[return-value]
+
+
+def refuse_agents_brake() -> None:
+    """The brake's way past a stalled git, the remote and a brain-compose.yml that does not parse is a human's pause's
+    only (SPEC 21.2): a `brake` handed to the write path in an agent's process, or by an MCP server's agent, refuses
+    (`HumanOnly`, 77) before anything, whatever the write (`Gates.pause` refused such a pause already)."""
+    from brain_tui.core.rules.authority import require_human
+    from brain_tui.core.rules.own_writes import acting
+
+    require_human("pause", "ID", acting())
 
 
 def settle_held_back(brain: Brain) -> list[str]:

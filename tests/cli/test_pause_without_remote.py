@@ -91,3 +91,30 @@ def test_a_pause_whose_sync_cannot_bring_the_remote_in_is_committed_here(tmp_pat
     assert "not pushed" in res.err
     assert git(a, "log", "-1", "--format=%s").strip() == f"bsi: gate PAUSED {sess}"
     assert (a / "docs" / "new.md").read_text() == "in the way\n"  # nothing of the user's was touched
+
+
+def test_a_pause_whose_push_is_never_answered_is_in_force_here_once_and_exits_0(tmp_path: Path) -> None:
+    """The push goes out and no answer comes, nor can the remote be asked whether it landed: the pause is kept as one
+    pending local commit (no second one, none taken back) and the brake says so on stderr, exit 0; any other write
+    still exits 69 then. The next sync pushes that one commit."""
+    remote, (a, b) = make_remote(tmp_path, 2)
+    _auto(a)
+    sess = bsi(a, "claim", "open", "--scope", "wiki/", "--slug", "mute", "--agent-session", AGENT).out.strip()
+    before = git(a, "rev-parse", "HEAD").strip()
+    away = remote.with_name("remote-away.git")
+    hook = remote / "hooks" / "pre-receive"  # the network drops mid-push: the push hangs, the remote is gone after
+    hook.write_text(f'#!/bin/sh\nmv "{remote}" "{away}"\nexec sleep 60\n', encoding="utf-8")
+    hook.chmod(0o755)
+    res = bsi(a, "gate", "pause", sess, "stop", env={"BSI_NETWORK_TIMEOUT": "2"})
+    assert res.code == 0, res.err
+    assert "did not answer" in res.err and "next `bsi sync`" in res.err and "Traceback" not in res.err
+    assert git(a, "log", "--format=%s", f"{before}..HEAD").split("\n")[:-1] == [f"bsi: gate PAUSED {sess}"]
+    assert _claim_status((a / f"claims/{sess}.yml").read_text()) == "paused"
+    assert json.loads((a / ".brain" / "sync.json").read_text()).get("pending_since")
+    assert bsi(a, "signal", "send", "--to", "pilote", "--type", "INFO", "hello").code == 69
+
+    away.rename(remote)
+    hook.unlink()
+    assert bsi(a, "sync").code == 0
+    assert bsi(b, "sync").code == 0
+    assert git(b, "log", "--format=%s", f"{before}..HEAD").split("\n")[:-1] == [f"bsi: gate PAUSED {sess}"]

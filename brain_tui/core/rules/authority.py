@@ -269,16 +269,17 @@ _ACTS = {"agent answer": "answer a session", "agent interrupt": "interrupt a ses
          "hooks uninstall": "remove the hooks", "mcp install": "install the MCP server"}
 
 
-def require_human(verb: str, target: str) -> None:
+def require_human(verb: str, target: str, acting: Actor | None = None) -> None:
     """Refuse a human's verb inside an agent's process (SPEC 21.2), whatever spelling reached it.
 
-    Reads the process itself (environment and ancestors), never a parameter. The message has no ``bsi:``
-    prefix: the CLI adds it, an MCP result shows the text alone.
+    Reads the process itself (environment and ancestors), never a parameter; `acting`, an agent the call acts as (an
+    MCP server's, `own_writes.acting`), refuses too (`effective`). The message has no ``bsi:`` prefix: the CLI adds it,
+    an MCP result shows the text alone.
 
     Raises:
-        HumanOnly: the process runs inside an agent session (exit 77).
+        HumanOnly: the process runs inside an agent session, or `acting` is an agent (exit 77).
     """
-    actor = current_actor()
+    actor = effective(acting)
     if not actor.is_agent:
         return
     fallback = (f"bsi {verb}" if verb.startswith(("hooks ", "mcp ")) else
