@@ -89,6 +89,8 @@ def _duration(seconds: Any) -> str:
 
 def format_env(env: dict[str, Any]) -> str:
     """A short human summary of `collect_env(...).as_dict()`."""
+    from brain_tui.core.environment.env_readings import GitReading
+
     out = [f"host      {one_line(env['hostname'], 40)}   instance {one_line(env['instance'], 60)}"]
     git = env["git"]
     if git.get("error"):
@@ -100,6 +102,9 @@ def format_env(env: dict[str, Any]) -> str:
                    f"{one_line(git.get('version') or '(no commit)', 60)}")
         out.append(f"          {sync}  remote {one_line(git.get('remote') or '-', 30)}  "
                    f"dirty {git.get('dirty_count', 0)}  last sync {git.get('last_sync') or 'never'}")
+        said = GitReading.of(git).operation_said
+        if said:
+            out.append(f"git op    {one_line(said, 200)}")
     pm2 = env["pm2"]
     if not pm2.get("available"):
         out.append(f"pm2       {one_line(pm2.get('error') or 'pm2 not found', 80)}")

@@ -245,6 +245,17 @@ def load_config(root: str | Path) -> BrainConfig:
     )
 
 
+def sync_written(text: str) -> str:
+    """The `sync:` mode a brain-compose.yml `text` names (auto, manual or off); manual when it does not parse."""
+    from brain_tui.core.records.yamlio import safe_load_text
+
+    try:
+        raw = safe_load_text(text)
+    except CorruptYaml:
+        return "manual"
+    return _sync_mode(raw.get("sync"))[0] if isinstance(raw, Mapping) else "manual"
+
+
 def _sync_mode(value: Any) -> tuple[str, str | None]:
     """`sync:` as a mode (any case and spacing; a boolean is auto or off; absent or blank: manual), and why a
     value naming no mode was not used (manual then applies), else None."""

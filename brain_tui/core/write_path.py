@@ -101,9 +101,11 @@ def mutate(brain: Brain, decide: Callable[[ChangeSet], T], brake: bool = False) 
 
     A `brake` (a human's pause) waits for nothing: neither git (`mutate_local`), nor the remote — one that cannot take
     it now (unreachable, missing, rejecting, contended, a fetch that cannot be brought in, a push the guard stops)
-    leaves it committed here and pending, said in the result's warnings; the local write decides again, so a refusal
+    leaves it committed here and pending, said in the result's warnings in the pause's own words (`brake.not_pushed`:
+    never the refusal's "taken back"); the local write decides again, so a refusal
     of the pause itself still refuses; a push whose answer never came leaves its one commit pending, said too
-    (`BrainRemote.write`) — nor a brain-compose.yml that does not parse (committed here only, said too). The brake is
+    (`BrainRemote.write`) — nor a brain-compose.yml that does not parse (committed here only, said too; pending when
+    the brain was set to sync, as `--sync` or the last commit's copy says: `brake.set_to_sync_at_head`). The brake is
     a human's: handed in by an agent, it refuses (77) before anything (`refuse_agents_brake`).
     """
     from brain_tui.core.errors import Contended, InvalidData, RemoteUnreachable
@@ -120,7 +122,10 @@ def mutate(brain: Brain, decide: Callable[[ChangeSet], T], brake: bool = False) 
         if not brake:
             raise
         told.append(f"{exc.message.split('; nothing was written')[0]}: the pause is committed here only, not synced")
-    pending = brain.sync_mode == "offline"
+    from brain_tui.core.sync.brake import not_pushed, set_to_sync_at_head
+
+    pending = brain.sync_mode == "offline" or bool(told) and (brain.sync_mode == "sync" or (
+        brain.commit_enabled and brain.is_git() and set_to_sync_at_head(brain.root)))
     if not told and brain.sync_mode == "sync" and brain.commit_enabled and not (brake and stall(brain.root,
                                                                                                 commits=True)):
         try:
@@ -128,7 +133,7 @@ def mutate(brain: Brain, decide: Callable[[ChangeSet], T], brake: bool = False) 
         except (RemoteUnreachable, Contended, PushDeclined, RebaseConflict, FastForwardFailed, InvalidData) as exc:
             if not brake or getattr(exc, "kept", False):
                 raise
-            told.append(f"not pushed ({exc.message}): the pause is committed here and goes out with the next sync")
+            told.append(not_pushed(exc))
             pending = True
     result = mutate_local(brain, decide, "told" if told else brake)
     applied = brain.last_applied

@@ -247,3 +247,25 @@ def test_text_says_an_upstream_not_fetched_rather_than_none() -> None:
     assert "no upstream" not in text and "origin/main not fetched" in text
     state["git"]["upstream"] = None
     assert "no upstream" in format_env(state)
+
+
+@pytest.mark.parametrize(("how", "name", "end"), [("merge", "merge", "`git merge --abort`"),
+                                                  ("detached", "detached", "`git checkout <branch>`")])
+def test_git_in_the_middle_of_an_operation_is_said(tmp_path: Path, how: str, name: str, end: str) -> None:
+    """A merge under way (a lone MERGE_HEAD, as an agent's program may leave it) or a detached HEAD: what bsi's writes
+    meet (`git_state.stall`) is in `git.operation`, and the text says it with how to end it; idle, it is null."""
+    root = tmp_path / "brain"
+    assert run_bsi("init", str(root), now=None, env=ENV, timeout=None).code == 0
+    idle = env_json(root)["git"]
+    assert idle["operation"] is None and idle["operation_end"] is None
+    assert "git op" not in bsi(root, "env").out
+    if how == "merge":
+        head = git(root, "rev-parse", "HEAD", env=os.environ).strip()
+        (root / ".git" / "MERGE_HEAD").write_text(head + "\n", encoding="utf-8")
+    else:
+        git(root, "checkout", "-q", "--detach", env=os.environ)
+    data = env_json(root)["git"]
+    assert data["operation"] == name and end in data["operation_end"]
+    line = next(line for line in bsi(root, "env").out.splitlines() if line.startswith("git op"))
+    assert ("a merge is in progress" if how == "merge" else "HEAD is detached") in line
+    assert "bsi writes refuse until it ends" in line and end in line

@@ -8,6 +8,7 @@ findings through `safe_text`.
 
 from __future__ import annotations
 
+import subprocess
 import threading
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -20,7 +21,7 @@ from textual.content import Content
 from brain_tui.core.environment.breath_metrics import SprintMetrics
 from brain_tui.tui import sources
 from brain_tui.tui.screens.lint import LintScreen
-from brain_tui.tui.styles import ERROR, OK
+from brain_tui.tui.styles import ERROR, OK, WARN
 from brain_tui.tui.widgets.breath_panel import BLOCKS, LINE, bar_cells, render_breath
 from brain_tui.tui.widgets.env_panel import render_env
 
@@ -140,6 +141,32 @@ def test_env_pm2_not_found_and_git_error() -> None:
     text = render_env(data)
     assert "pm2    pm2 not found" in text.plain
     assert "git    ✗ git timed out" in text.plain and RED in styles_of(text, "✗ git timed out")
+
+
+def test_env_says_git_is_in_the_middle_of_an_operation() -> None:
+    idle = render_env(FULL_ENV).plain
+    assert "git op" not in idle
+    data = replace(FULL_ENV, git={**FULL_ENV.git, "operation": "rebase",
+                                  "operation_end": "`git rebase --continue` or `--abort`"})
+    text = render_env(data)
+    line = row(text, "git op")
+    assert "a rebase is in progress: bsi writes refuse until it ends (`git rebase --continue` or `--abort`)" in line
+    assert WARN in styles_of(text, "a rebase is in progress")
+    assert text.plain.index("git op") > text.plain.index("main · 2 dirty")  # under the git row
+
+
+async def test_the_env_pane_reads_a_merge_under_way_from_git(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    """The pane as the cockpit fills it (`Brain.env`, the real git reading): a MERGE_HEAD in the brain's git
+    directory shows as the `git op` row."""
+    tip = subprocess.run(["git", "-C", str(demo_root), "rev-parse", "HEAD"], capture_output=True, text=True,
+                         check=True).stdout
+    (demo_root / ".git" / "MERGE_HEAD").write_text(tip, encoding="utf-8")
+    app = make_app(env_provider=lambda brain: (brain.env(5.0), ""))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.press("4")
+        await settle(pilot)
+        text = screen_text(app)
+        assert "git op a merge is in progress" in text, text
 
 
 async def test_a_hung_environment_source_times_out_and_says_so(make_app) -> None:  # noqa: ANN001

@@ -60,6 +60,10 @@ class GitReading:
     remote_url: str | None = None
     last_sync: str | None = None
     last_sync_age_s: float | None = None
+    #: The operation git is in the middle of (rebase, merge, cherry-pick, revert, detached), None when idle.
+    operation: str | None = None
+    #: How a person ends it (`git rebase --continue` or `--abort`…).
+    operation_end: str | None = None
     #: False for an empty reading (git not read, or not a git work tree).
     known: bool = False
 
@@ -72,7 +76,18 @@ class GitReading:
                    dirty_count=_count(d.get("dirty_count")) or 0, upstream=_text(d.get("upstream")),
                    ahead=_count(d.get("ahead")), behind=_count(d.get("behind")), remote=_text(d.get("remote")),
                    remote_url=_text(d.get("remote_url")), last_sync=_text(d.get("last_sync")),
-                   last_sync_age_s=number(d.get("last_sync_age_s")), known=bool(d))
+                   last_sync_age_s=number(d.get("last_sync_age_s")), operation=_text(d.get("operation")),
+                   operation_end=_text(d.get("operation_end")), known=bool(d))
+
+    @property
+    def operation_said(self) -> str | None:
+        """The operation git is in the middle of, what it means for bsi and how it ends, in one line (`bsi env`'s
+        text and the cockpit's pane); None when git is idle."""
+        if not self.operation:
+            return None
+        state = "HEAD is detached" if self.operation == "detached" else f"a {self.operation} is in progress"
+        end = f" ({self.operation_end})" if self.operation_end else ""
+        return f"{state}: bsi writes refuse until it ends{end}; a pause still goes on"
 
 
 @record

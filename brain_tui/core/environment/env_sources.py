@@ -18,6 +18,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from brain_tui.core.environment.bounded_run import run_bounded
+from brain_tui.core.sync.git_state import stall
 from brain_tui.core.sync.gitops import run_git
 
 #: Environment variables naming configured ports (SPEC 16).
@@ -99,8 +100,10 @@ def _git_dir(root: Path, timeout: float) -> Path | None:
 def collect_git(root: str | os.PathLike[str], timeout_s: float = 2.0,
                 now: datetime | None = None) -> dict[str, Any]:
     """Git state of the brain, the `git` part of `bsi env`: version, branch, dirty paths, ahead/behind (null without
-    an upstream), remote, last sync (its age from the caller's `now`, null without it); `timeout_s` bounds each git
-    command. Raises GitError when git is missing, times out, or the folder is not a repository."""
+    an upstream), remote, last sync (its age from the caller's `now`, null without it), the operation git is in the
+    middle of (`git_state.stall`: rebase, merge, cherry-pick, revert, detached; null when idle) and how a person ends
+    it; `timeout_s` bounds each git command. Raises GitError when git is missing, times out, or the folder is not a
+    repository."""
     base = Path(root)
     # GIT_OPTIONAL_LOCKS=0: a status refreshes and rewrites the index under index.lock by default, which a
     # reading must not do (a session's commit would meet the lock while the cockpit polls)
@@ -135,6 +138,7 @@ def collect_git(root: str | os.PathLike[str], timeout_s: float = 2.0,
             if now is not None:
                 last_sync_age = max(0.0, round((now - fetched).total_seconds(), 1))
     dirty = parsed["dirty"]
+    stalled = stall(base, commits=True)  # what a bsi write meets: the one reading of it (`git_state`)
     return {
         "version": version,
         "branch": parsed["head"],
@@ -147,6 +151,8 @@ def collect_git(root: str | os.PathLike[str], timeout_s: float = 2.0,
         "remote_url": remotes.get(remote) if remote else None,
         "last_sync": last_sync,
         "last_sync_age_s": last_sync_age,
+        "operation": stalled.name if stalled else None,
+        "operation_end": stalled.how if stalled else None,
     }
 
 

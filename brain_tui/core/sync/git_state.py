@@ -69,9 +69,19 @@ class Stall:
         return GitBusy(f"{self.what} is in progress in this repository; nothing was written. "
                        f"Finish it first ({self.how}), then run the command again")
 
+    @property
+    def name(self) -> str:
+        """The operation in one word (`bsi env`'s `git.operation`): rebase, merge, cherry-pick, revert or detached."""
+        return "detached" if self.detached else self.what.removeprefix("a ")
+
+    @property
+    def state(self) -> str:
+        """What is under way, as a sentence's subject and verb: "a rebase is in progress", "HEAD is detached (…)"."""
+        return self.what if self.detached else f"{self.what} is in progress"
+
     def held_note(self) -> str:
         """What a person is told of a pause written while it lasts (`records.held_back`)."""
-        state = self.what if self.detached else f"{self.what} is in progress"
+        state = self.state
         return (f"not committed yet: {state}. The pause is in force in this work tree now; the first bsi write or "
                 f"sync after that ({self.how}) commits it")
 

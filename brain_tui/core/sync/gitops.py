@@ -15,9 +15,13 @@ import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from brain_tui.core.errors import BsiError, CannotWrite, DiskFull
 from brain_tui.core.records.git_head import foreign_common_dir
+
+if TYPE_CHECKING:
+    from typing import Any
 
 _GIT_ENV_DROP = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE")
 #: What HEAD holds is read as git stores it (SPEC 22): no replace ref (`refs/replace/`) answers another object, no
@@ -43,9 +47,19 @@ _OWN_DRIVERS = ("merge.bsi-protocol.driver", "merge.bsi-index.driver")
 
 
 class GitError(BsiError):
-    """A git command failed in a way the user must see (exit 25; SPEC keeps 1 for preflight and locks)."""
+    """A git command failed in a way the user must see (exit 25; SPEC keeps 1 for preflight and locks).
+
+    `reason`: what happened in a few words, without what the refusal did to the write (a human's pause that goes on
+    without the remote says it in its own words: `sync.brake`); the message when not given. `step`: what a person
+    does about it before the next sync, when anything."""
 
     exit_code = 25
+
+    def __init__(self, message: str, payload: dict[str, Any] | None = None, *, reason: str | None = None,
+                 step: str = "") -> None:
+        super().__init__(message, payload)
+        self.reason = reason or message
+        self.step = step
 
 
 class GitBusy(GitError):

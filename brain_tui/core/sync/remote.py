@@ -232,9 +232,11 @@ def integrate(root: Path, branch: str) -> Integrated:
             # stash only. git carries uncommitted files the remote does not change, and refuses the rest.
             proc = gitops.run_git(root, *ident, "merge", "--ff-only", "--quiet", upstream, check=False)
         if proc.returncode != 0:
+            where = _collision(proc.stderr)
             raise FastForwardFailed(
-                f"cannot fast-forward to {upstream}: {_collision(proc.stderr)}; nothing was changed. "
-                "Commit, move or stash those files, then run `bsi sync`")
+                f"cannot fast-forward to {upstream}: {where}; nothing was changed. "
+                "Commit, move or stash those files, then run `bsi sync`",
+                reason=f"the remote's commits cannot be brought in ({where})", step="commit, move or stash those files")
         return Integrated()
     remote_history.refuse_in_the_way(root, upstream)  # a rebase would leave them half-merged in the stash, or not start
     mark = _mark(root)
@@ -253,13 +255,15 @@ def integrate(root: Path, branch: str) -> Integrated:
             gitops.run_git(root, "rebase", "--abort", check=False)
             where = _collision(proc.stdout + proc.stderr)
             if "claims/" in where:  # a claim opened on two machines under one ID that was not renamed first
-                raise RebaseConflict(f"rebase onto {upstream} stopped: {where.replace('files in the way', 'one ID')} "
-                                     "opened on two machines, not renamed yet; it was aborted, nothing was lost. "
-                                     "Run `bsi sync` again")
+                both = f"{where.replace('files in the way', 'one ID')} opened on two machines, not renamed yet"
+                raise RebaseConflict(f"rebase onto {upstream} stopped: {both}; it was aborted, nothing was lost. "
+                                     "Run `bsi sync` again", reason=both)
             raise RebaseConflict(
                 f"rebase onto {upstream} stopped on a conflict ({where}) and was "
                 "aborted; nothing was lost. Those files are not protocol records (bsi settles those itself): "
-                "resolve them by hand (`git pull --rebase`, fix the files), then `bsi sync`")
+                "resolve them by hand (`git pull --rebase`, fix the files), then `bsi sync`",
+                reason=f"a local commit conflicts with the remote's ({where})",
+                step="resolve them by hand (`git pull --rebase`, fix the files)")
     finally:
         mark.unlink(missing_ok=True)
     return Integrated(True, dropped)
@@ -316,9 +320,9 @@ def push(root: Path, branch: str) -> None:
         said = [line[len("remote:"):].strip() for line in proc.stderr.splitlines() if line.startswith("remote:")]
         said = [line for line in said if line]
         why = match.group("why") or "declined"
-        raise PushDeclined(f"the remote declined the push ({why})"
-                           + (f": {' / '.join(said)}" if said else "")
-                           + "; nothing was pushed, the local commit was taken back")
+        declined = f"the remote declined the push ({why})" + (f": {' / '.join(said)}" if said else "")
+        raise PushDeclined(f"{declined}; nothing was pushed, the local commit was taken back", reason=declined,
+                           step="settle what the remote refuses (its hook, a protected branch) with its owner")
     if match or raced or "non-fast-forward" in text or "fetch first" in text:
         raise PushRejected(text.strip())
     if _unreachable(text):

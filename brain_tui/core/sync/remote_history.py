@@ -122,9 +122,11 @@ def refuse_in_the_way(root: Path, upstream: str) -> None:
     Raises:
         FastForwardFailed: the files named, nothing changed (exit 22, as a fast-forward that cannot run)."""
     if blocking := in_the_way(root, upstream):
-        raise gitops.FastForwardFailed(f"cannot rebase onto {upstream}: uncommitted files in the way: "
-                                       f"{', '.join(blocking)}; nothing was changed. Commit, move or stash those "
-                                       "files, then run `bsi sync`")
+        where = f"uncommitted files in the way: {', '.join(blocking)}"
+        raise gitops.FastForwardFailed(f"cannot rebase onto {upstream}: {where}; nothing was changed. Commit, move or "
+                                       "stash those files, then run `bsi sync`",
+                                       reason=f"the remote's commits cannot be brought in ({where})",
+                                       step="commit, move or stash those files")
 
 
 def iter_local_commits(root: Path, branch: str) -> Iterator[str]:

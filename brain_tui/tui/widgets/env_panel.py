@@ -131,6 +131,8 @@ def _git_lines(out: _Lines, git: GitReading) -> None:
     out.line("git", *parts)
     if git.version:
         out.line("", safe_text(git.version, 120, style=MUTED))
+    if git.operation_said:
+        out.line("git op", safe_text(git.operation_said, 200, style=WARN))
     if count and git.dirty:
         listed = git.dirty[:MAX_DIRTY]
         more = f" (+{count - len(listed)})" if count > len(listed) else ""
