@@ -15,13 +15,10 @@ import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
 from brain_tui.core.errors import BsiError, CannotWrite, DiskFull
 from brain_tui.core.records.git_head import foreign_common_dir
-
-if TYPE_CHECKING:
-    from typing import Any
 
 _GIT_ENV_DROP = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE")
 #: What HEAD holds is read as git stores it (SPEC 22): no replace ref (`refs/replace/`) answers another object, no
