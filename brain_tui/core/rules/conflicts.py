@@ -142,7 +142,7 @@ def as_judged(snapshot: BrainSnapshot, parent: str | None, met: Callable[[BrainS
               lives_at: Callable[[datetime], bool]) -> list[Conflict]:
     """The conflicts `met` finds for a claim under `parent`, its delegation judged as the acting process judges it.
 
-    The one rule of the open's last door (`write_path.refuse_new_conflicts`) and of the queries that say what an
+    The one rule of the open's last door (`last_door.refuse_new_conflicts`) and of the queries that say what an
     open would meet (`facade_check`): when `met` finds none on `snapshot` and an agent acts at a clock behind the
     machine's (`authority.agents_time`), it asks again at the machine's clock if the claim is live then
     (`lives_at`): an ancestor stale by then delegates nothing, and a child ending before it carries nothing past
