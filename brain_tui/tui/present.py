@@ -81,6 +81,10 @@ def short_party(value: str, snapshot: BrainSnapshot, brain_name: str, *, slug_on
 _MANY_DAYS = re.compile(r"(-?\d{2,}d)\d\dh")
 
 
+#: The age of a moment under a minute ago (`age`); `ago` says it as "just now".
+JUST_NOW_AGE = "<1m"
+
+
 def in_column(duration: str) -> str:
     """A duration for a narrow table column: from 10 days on, its days only (``-264d13h`` → ``-264d``); the
     hours of months mean little, and whole days fit where the hours would be cut."""
@@ -100,12 +104,15 @@ def ttl_left(claim: Claim, now: datetime, *, column: bool = False) -> Content:
 
 
 def age(moment: datetime | None, now: datetime, *, column: bool = False) -> str:
-    """How long ago: ``35m``, ``2h05m``, ``1d03h``; ``—`` when unknown. `column`: for a table's narrow column
-    (`in_column`)."""
+    """How long ago: ``<1m``, ``35m``, ``2h05m``, ``1d03h``; ``—`` when unknown. `column`: for a table's narrow
+    column (`in_column`)."""
     if moment is None:
         return "—"
     delta = now - moment
-    text = "in " + humanize_delta(-delta) if _ahead(moment, now) else humanize_delta(max(delta, timedelta(0)))
+    if _ahead(moment, now):
+        text = "in " + humanize_delta(-delta)
+    else:  # under a minute (or seconds ahead: a write since the last tick) is no whole minute: never "0m"
+        text = humanize_delta(delta) if delta >= timedelta(minutes=1) else JUST_NOW_AGE
     return in_column(text) if column else text
 
 
@@ -116,9 +123,12 @@ def _ahead(moment: datetime, now: datetime) -> bool:
 
 
 def ago(moment: datetime | None, now: datetime, *, column: bool = False) -> str:
-    """A past moment as ``35m ago``; one still to come (a clock ahead of this one wrote it) as ``in 17m``, never
-    ``in 17m ago``; ``—`` when unknown. `column`: for a table's narrow column (`in_column`)."""
+    """A past moment as ``35m ago`` (``just now`` under a minute); one still to come (a clock ahead of this one
+    wrote it) as ``in 17m``, never ``in 17m ago``; ``—`` when unknown. `column`: for a table's narrow column
+    (`in_column`)."""
     text = age(moment, now, column=column)
+    if text == JUST_NOW_AGE:
+        return "just now"
     return text if moment is None or _ahead(moment, now) else f"{text} ago"
 
 

@@ -94,7 +94,7 @@ async def test_s_pushes_pending_changes_and_records_the_sync(make_app, demo_root
         assert app.syncer.error == ""
         assert sess in git(remote, "log", "--format=%s", "main")  # on the remote now
         line = header(app)
-        assert "↑0 ↓0" in line and "synced 0m ago" in line
+        assert "↑0 ↓0" in line and "synced just now" in line
         assert any("sync: pushed" in n.message for n in app._notifications)
         clock.advance(minutes=7)
         app.tick()  # the age follows the clock without any git call
@@ -141,7 +141,7 @@ async def test_background_fetch_brings_another_machines_claim(make_app, demo_roo
         assert app.syncer.error == ""
         assert theirs in app.screen.query_one("#active").row_keys
         line = header(app)
-        assert "↑0 ↓0" in line and "synced 0m ago" in line  # fetched and integrated just now: in sync
+        assert "↑0 ↓0" in line and "synced just now" in line  # fetched and integrated just now: in sync
 
 
 async def test_live_cockpit_starts_the_fetch_timer_at_the_configured_interval(make_app, demo_root: Path,
