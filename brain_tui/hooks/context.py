@@ -29,6 +29,11 @@ if TYPE_CHECKING:
 
 #: `additionalContext` is at most this long (SPEC 20.2).
 CONTEXT_LIMIT = 10_000
+#: At most this many pending signals are listed at `session-start`; the others come at the first prompt.
+MAX_SIGNALS_AT_START = 20
+#: What a context says of the items it left for later.
+MORE_SIGNALS = "- … {} more pending signal(s), brought at the first prompt (`bsi signal list --pending`)"
+MORE_ITEMS = "- … {} more, brought at the next prompt"
 #: A TTL under this is brought to the session's attention.
 TTL_WARNING_S = 15 * 60
 
@@ -67,20 +72,18 @@ def session_start(ctx: HookContext) -> Answer:
     if bound:
         claim = snapshot.claim(bound[0])
         facts.extend(claim_facts(claim, snapshot) if claim else [f"BSI: claim {bound[0]} not found in the brain."])
-        told = [signal_item(sig) for sig in pending_signals(snapshot, bound[0])[:20]]
-        facts.extend(line for _, line in told)
         env_file = ctx.environ.get("CLAUDE_ENV_FILE", "")
         if env_file and claim is not None and not claim.is_terminal:
             facts.extend(export_session(env_file, claim.sess_id))
+        told = [signal_item(sig) for sig in pending_signals(snapshot, bound[0])]
         agents.record_state(ctx.root, bound[0], session, "working", now)
     else:
         facts.append("BSI: this session holds no claim. Writes into a claimed scope are refused; "
                      "`bsi claim open --scope S --story TEXT` declares one.")
-    text = "\n".join(facts)
-    if len(text) > CONTEXT_LIMIT:
-        text = text[: CONTEXT_LIMIT - 1] + "…"
+    shown, text = fit_items("\n".join(facts), told, MORE_SIGNALS, most=MAX_SIGNALS_AT_START)
     if claim is not None:  # a signal this context showed whole is not brought in again (SPEC 20.2)
-        agents.unseen(ctx.root, claim.sess_id, [key for key, line in told if f"{line}\n" in f"{text}\n"])
+        agents.unseen(ctx.root, claim.sess_id, [key for key, line in told if key in shown and
+                                                f"{line}\n" in f"{text}\n"])
     return Answer(0, wire.dumps(wire.context("SessionStart", text)))
 
 
@@ -187,11 +190,31 @@ def user_prompt_submit(ctx: HookContext) -> Answer:
         if 0 <= left < TTL_WARNING_S:
             items.append((f"ttl:{claim.expires_at.isoformat()}",
                           f"- TTL of {claim.sess_id}: {int(left // 60)} min left (`bsi claim renew {claim.sess_id}`)"))
-    fresh = agents.unseen(ctx.root, claim.sess_id, [key for key, _ in items])
-    lines = [line for key, line in items if key in fresh]
-    if not lines:
+    fresh = set(agents.not_seen(ctx.root, claim.sess_id, [key for key, _ in items]))
+    new = [(key, line) for key, line in items if key in fresh]
+    if not new:
         return Answer()
-    text = "\n".join([f"BSI: new for claim {claim.sess_id} (status {fact(status, 20)}):", *lines])
+    shown, text = fit_items(f"BSI: new for claim {claim.sess_id} (status {fact(status, 20)}):", new, MORE_ITEMS)
+    agents.unseen(ctx.root, claim.sess_id, shown)  # only what this context showed whole is brought in
+    return Answer(0, wire.dumps(wire.context("UserPromptSubmit", text)))
+
+
+def fit_items(header: str, items: list[tuple[str, str]], more: str, most: int | None = None) -> tuple[list[str], str]:
+    """`header` and as many of `items` (key, line) as fit whole in `CONTEXT_LIMIT` (and at most `most`), the
+    others counted by `more` (a template of one `{}`): the keys shown and the text. When none is shown yet,
+    one item is, cut short if it alone is too long; a header too long is cut at the limit."""
+    room = CONTEXT_LIMIT - len(more.format(len(items))) - 1
+    lines = [header]
+    size = len(header)
+    for _key, line in items[:most]:
+        if size + 1 + len(line) > room and len(lines) > 1:
+            break
+        lines.append(line)
+        size += 1 + len(line)
+    shown = [key for key, _ in items[: len(lines) - 1]]
+    if len(shown) < len(items):
+        lines.append(more.format(len(items) - len(shown)))
+    text = "\n".join(lines)
     if len(text) > CONTEXT_LIMIT:
         text = text[: CONTEXT_LIMIT - 1] + "…"
-    return Answer(0, wire.dumps(wire.context("UserPromptSubmit", text)))
+    return shown, text

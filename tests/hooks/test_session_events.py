@@ -292,3 +292,83 @@ def test_a_signal_the_first_context_cut_off_is_brought_in_at_the_first_prompt(
     brought = {n for n in range(6) if f"note {n} " in text}
     # every signal never shown comes now; of those shown, only the last can come again (when the cut fell in it)
     assert set(range(6)) - shown <= brought and not (shown - {max(shown)}) & brought, (shown, brought)
+
+
+def test_a_signal_a_prompt_context_cut_off_is_brought_in_at_the_next_prompt(
+        bound: tuple[Path, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # SPEC 20.2: `user-prompt-submit` brings in what is new, each item once. Its context is cut at the limit
+    # (10,000 characters; smaller here): an item past the cut was never shown whole, so a later prompt brings it.
+    from brain_tui.hooks import context
+
+    brain, sess = bound
+    prompt = base(brain, "UserPromptSubmit", prompt="go")
+    assert hook(brain, "user-prompt-submit", prompt).stdout == ""
+    for n in range(6):
+        ok(run_bsi("signal", "send", "--to", sess, "--type", "INFO", "--from", "sess-p", f"note {n} " + "x" * 150,
+                   brain=brain, now=f"2026-11-29T10:0{n}:00Z"))
+    monkeypatch.setattr(context, "CONTEXT_LIMIT", 1000)
+    brought: set[int] = set()
+    for _ in range(6):
+        done = hook(brain, "user-prompt-submit", prompt)
+        if not done.stdout:
+            break
+        text = context_of(done, "UserPromptSubmit")
+        assert len(text) <= 1000
+        brought |= {n for n in range(6) if f"note {n} " + "x" * 150 in text}
+    assert brought == set(range(6)), brought
+
+
+def test_session_start_says_how_many_pending_signals_it_left_for_the_first_prompt(bound: tuple[Path, str]) -> None:
+    # SPEC 20.2: session-start gives the signals pending for the claim. Past the ones it lists, it says how many
+    # more there are (they come at the first prompt), never leaving them unmentioned.
+    brain, sess = bound
+    for n in range(23):
+        ok(run_bsi("signal", "send", "--to", sess, "--type", "INFO", "--from", "sess-p", f"note {n}",
+                   brain=brain, now=f"2026-11-29T10:{n:02d}:00Z"))
+    started = context_of(hook(brain, "session-start", base(brain, "SessionStart", source="startup")), "SessionStart")
+    listed = started.count("- signal ")
+    assert listed < 23 and f"{23 - listed} more" in started, started
+
+
+def test_compaction_without_a_session_end_carries_the_binding_over(live_bound: tuple[Path, str], agent: FakeAgent,
+                                                                  tmp_path: Path) -> None:
+    """Claude Code sends no `session-end` on compaction (its end reasons are clear, logout, prompt_input_exit,
+    other): the new ID's `session-start` with source `compact` takes the binding still held by the one other
+    session of the same agent process (SPEC 20.1: the binding survives compaction)."""
+    brain, sess = live_bound
+    new = "9c1d2e3f-0000-4000-8000-00000000cccc"
+    now = live_now()
+    context_of(agent_hook(agent, brain, "session-start", base(brain, "SessionStart", source="startup"), now=now),
+               "SessionStart")
+    env_file = tmp_path / "env"
+    text = context_of(agent_hook(agent, brain, "session-start", base(brain, "SessionStart", session=new,
+                                                                      source="compact"),
+                                 env=clean_env(CLAUDE_ENV_FILE=str(env_file)), now=now), "SessionStart")
+    assert "carried over" in text and sess in text, text
+    assert env_file.read_text() == f"export BSI_SESSION={sess}\n"
+    assert_denied(agent_hook(agent, brain, "pre-tool-use", event(brain, "Edit", str(brain / "docs" / "a"),
+                                                                  session=new), now=now), sess)
+    assert_allowed(agent_hook(agent, brain, "pre-tool-use", event(brain, "Edit", str(brain / "src" / "a"),
+                                                                   session=new), now=now))
+
+
+def test_compaction_without_a_session_end_takes_nothing_from_another_process_or_an_ended_session(
+        live_bound: tuple[Path, str], agent: FakeAgent, tmp_path: Path) -> None:
+    brain, sess = live_bound
+    now = live_now()
+    context_of(agent_hook(agent, brain, "session-start", base(brain, "SessionStart", source="startup"), now=now),
+               "SessionStart")
+    other = FakeAgent(tmp_path / "other")
+    try:  # another agent process's compaction never takes this one's binding
+        text = context_of(agent_hook(other, brain, "session-start",
+                                     base(brain, "SessionStart", session="other-new", source="compact"), now=now),
+                          "SessionStart")
+        assert "holds no claim" in text and "carried over" not in text, text
+    finally:
+        other.close()
+    # a session that ended (not by /clear nor compaction) hands nothing over at a later compaction
+    agent_hook(agent, brain, "session-end", base(brain, "SessionEnd", reason="other"), now=now)
+    text = context_of(agent_hook(agent, brain, "session-start",
+                                 base(brain, "SessionStart", session="after-end", source="compact"), now=now),
+                      "SessionStart")
+    assert "holds no claim" in text and "carried over" not in text, text

@@ -357,6 +357,13 @@ def unseen(root: str | os.PathLike[str], sess_id: str, keys: Sequence[str]) -> s
         return set(fresh)
 
 
+def not_seen(root: str | os.PathLike[str], sess_id: str, keys: Sequence[str]) -> list[str]:
+    """Which of `keys` were never brought to the claim's session, in order; nothing is marked (`unseen` marks)."""
+    record = _read(_claim_path(root, sess_id)) or {}
+    known = {k for k in record.get("seen", []) if isinstance(k, str)}
+    return [k for k in dict.fromkeys(keys) if k not in known]
+
+
 def first_time(root: str | os.PathLike[str], sess_id: str, key: str) -> bool:
     """True the first time `key` is asked for this claim (then False for ever)."""
     return bool(unseen(root, sess_id, [key]))

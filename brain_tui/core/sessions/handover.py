@@ -11,7 +11,9 @@ of an event alone. An event's `session_id` is what an agent's shell can forge
   it. A hand-over is left only by the session's own recorded agent process
   (recorded at its first binding, `agent_files.recorded_process`); one from any
   other process is refused and the hook says so. Two candidates are never
-  guessed between.
+  guessed between. Compaction may come with no ``session-end`` at all: then the
+  ``session-start`` with source ``compact`` takes the claims still bound to the one
+  other session of the same agent process (`take_compacted`).
 * ``.brain/agents/pending/<sess-id>.json`` — a claim opened through `bsi mcp`,
   with the MCP server's client process. Gemini CLI (and Codex) give their
   server no session ID, so the claim is bound at the client's next hook event
@@ -286,4 +288,38 @@ def start_session(root: str | os.PathLike[str], agent_session: str | None, sourc
         return [], ""
     from brain_tui.core.sessions.agent_process import agent_process
 
-    return take_handover(root, agent_session, now, cwd=cwd, process=agent_process())
+    process = agent_process()
+    held, why = take_handover(root, agent_session, now, cwd=cwd, process=process)
+    if held or why or source != "compact":
+        return held, why
+    return take_compacted(root, agent_session, now, process)
+
+
+def take_compacted(root: str | os.PathLike[str], agent_session: str, now: datetime,
+                   process: str) -> tuple[list[str], str]:
+    """Carry the binding over at compaction, which Claude Code announces with no `session-end`: the claims still
+    bound to, and not ended by, the one other session of this same agent process (`process`, required) go to
+    `agent_session`. Two such sessions are never guessed between. Gives ``(sess_ids bound, why)``."""
+    from brain_tui.core.sessions.agent_files import sessions_of_process
+    from brain_tui.core.sessions.agents import _bind_unlocked, _claim_path, _locked
+
+    if not process:
+        return [], ""
+    with _locked(root):
+        held: dict[str, list[str]] = {}
+        for old in sessions_of_process(root, process):
+            if old == agent_session:
+                continue
+            for sess_id in bound_claims(root, old):
+                record = read_record(_claim_path(root, sess_id)) or {}
+                if record.get("agent_session") == old and record.get("state") != "ended":
+                    held.setdefault(old, []).append(sess_id)
+        if not held:
+            return [], ""
+        if len(held) > 1:
+            ids = sorted({s for claims in held.values() for s in claims})
+            return [], f"{len(held)} sessions of this agent hold claims ({', '.join(ids)[:300]}): none taken"
+        (old, ids), = held.items()
+        for sess_id in ids:
+            _bind_unlocked(root, sess_id, agent_session, now, process)
+        return ids, f"binding carried over from agent session {old} (compaction)"
