@@ -209,10 +209,11 @@ def cmd_show(ctx: Context) -> int:
 
 
 def _ttl_cell(claim: Claim, now: datetime) -> str:
-    """Time left, then the claim's display flags (``clock-skew``…: SPEC 3)."""
-    from brain_tui.core.clock import humanize_delta
+    """Time left as the cockpit counts it (``1m`` in the last minute, ``-1m`` just after), then the claim's display
+    flags (``clock-skew``…: SPEC 3)."""
+    from brain_tui.core.clock import humanize_countdown
 
-    left = "—" if claim.expires_at is None or claim.is_terminal else humanize_delta(claim.expires_at - now)
+    left = "—" if claim.expires_at is None or claim.is_terminal else humanize_countdown(claim.expires_at - now)
     return " ".join([left, *claim.flags])
 
 

@@ -10,6 +10,8 @@ TYPE_CHECKING = False  # the parser loads no core module: each handler imports w
 if TYPE_CHECKING:
     from typing import Any
 
+    from brain_tui.core.records.model import Claim
+
 #: The verbs of `bsi gate`, one method of the core's `Gates` each (`_call`).
 GATE_ACTIONS = ("request", "approve", "reject", "pause", "resume", "abort")
 
@@ -66,18 +68,32 @@ def cmd_status(ctx: Context) -> int:
         ctx.emit({"claim": claim_json(claim, snapshot),
                   "subtree": [claim_json(c, snapshot) for c in subtree]})
         return 0
-    depth = {claim.sess_id: 0}
     lines = [f"{claim.sess_id}  {claim.status}  {one_line(claim.scope_text, 40)}"]
     if claim.gate_history:
         last = claim.gate_history[-1]
         lines.append(f"  last gate event: {one_line(last.event or '?', 24)} by {one_line(last.by or '?', 40)}: "
                      f"{one_line(last.message, 60)}")
+    children: dict[str, list[Claim]] = {}
     for child in subtree:
-        depth[child.sess_id] = depth.get(child.parent or "", 0) + 1
-        lines.append(f"{'  ' * depth[child.sess_id]}└ {child.sess_id}  {child.status}  "
-                     f"{one_line(child.scope_text, 40)}")
+        children.setdefault(child.parent or "", []).append(child)
+    lines += _tree_lines(children, claim.sess_id)
     ctx.emit(None, "\n".join(lines))
     return 0
+
+
+def _tree_lines(children: dict[str, list[Claim]], top: str) -> list[str]:
+    """The subtree depth first, each claim right under its own parent, siblings in the core's order; a claim
+    whose parent the subtree does not hold still shows, one level under the top."""
+    lines: list[str] = []
+    pending = [(c, 1) for c in reversed(children.pop(top, []))]
+    while pending or children:
+        if not pending:
+            pending = [(c, 1) for c in reversed([c for group in children.values() for c in group])]
+            children.clear()
+        child, depth = pending.pop()
+        lines.append(f"{'  ' * depth}└ {child.sess_id}  {child.status}  {one_line(child.scope_text, 40)}")
+        pending += [(c, depth + 1) for c in reversed(children.pop(child.sess_id, []))]
+    return lines
 
 
 def cmd_show(ctx: Context) -> int:

@@ -10,7 +10,8 @@ acquire it now (an unexpired lock exists), else 0. Bad paths, IDs and TTLs exit 
 `{"error", "exit", …}` with the extra keys named below):
 
 * lock object: `{"file", "holder", "generation", "claimed_at", "expires_at",
-  "ttl_min", "expired", "legacy", "path"}`
+  "ttl_min", "expired", "legacy", "path", "holder_ended"}` (`holder_ended`: the status of its holder's
+  ended claim, whose lock holds nothing, else null)
 * `preflight check` → `{"sess_id", "file", "code": 0, "check": "go"}`;
   refused → `{"error", "exit", "sess_id", "file", "code", "check"}` where
   `check` is `claim|scope|zone|lock|circuit|branch`, or `protocol` (exit 1: a
@@ -46,6 +47,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from brain_tui.core.rules import circuit
+    from brain_tui.core.rules.locks import LockInfo
 
 #: The lock TTL when none is given, as `brain_tui.core.rules.locks.DEFAULT_LOCK_TTL_MIN` says (a test keeps the two
 #: equal): written here for the help text, so that building the parser loads no core module.
@@ -147,6 +149,9 @@ def cmd_lock_check(ctx: Context) -> int:
                 f"(line {out.corrupt.line}: {out.corrupt.reason}); fix or remove it by hand")
     elif shown is None:
         text = f"{out.file}: free"
+    elif shown.holder_ended and not out.locked:  # its holder's claim has ended: the lock holds nothing
+        text = (f"{out.file}: free — the lock of {one_line(shown.holder, 80)} (generation {shown.generation}) "
+                f"holds nothing: its claim is {shown.holder_ended}")
     else:
         state = "expired" if shown.expired else "locked"
         text = (f"{out.file}: {state} — holder {one_line(shown.holder, 80)}, generation {shown.generation}, "
@@ -162,11 +167,18 @@ def cmd_lock_list(ctx: Context) -> int:
         ctx.emit(listing.as_dict())
         return 0
     rows = [[one_line(d.file, 50), one_line(d.holder, 40), str(d.generation), d.expires_at or "?",
-             "expired" if d.expired else "held", "legacy" if d.legacy else ""] for d in listing.locks]
+             _lock_state(d), "legacy" if d.legacy else ""] for d in listing.locks]
     ctx.emit(None, table(rows, ["FILE", "HOLDER", "GEN", "EXPIRES", "STATE", "FORMAT"]) or "no locks")
     for bad in listing.corrupt:
         ctx.say(f"corrupt lock file {bad.path} line {bad.line}: {bad.reason}")
     return 0
+
+
+def _lock_state(lock: LockInfo) -> str:
+    """A lock's STATE cell: expired, free (the ended claim's status) or held."""
+    if lock.expired:
+        return "expired"
+    return f"free ({lock.holder_ended})" if lock.holder_ended else "held"
 
 
 def cmd_cleanup(ctx: Context) -> int:

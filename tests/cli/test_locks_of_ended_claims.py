@@ -77,3 +77,23 @@ def test_a_close_made_in_git_alone_frees_nothing(brain: Path) -> None:
     git(brain, "commit", "-qam", "closed behind bsi's back")
     path.write_text(live, encoding="utf-8")  # the work tree still holds it open: it reads as stale
     assert_still_held(brain)
+
+
+def test_check_and_list_say_a_lock_of_an_ended_claim_holds_nothing(brain: Path) -> None:
+    """`lock check` exits 0 (free) for it, so its line says free, never "locked"; `lock list` shows it as holding
+    nothing (the claim's status), not as held; `--json` gives that status as `holder_ended`."""
+    assert bsi(brain, "claim", "close", A, "--status", "ok").code == 0
+    proc = bsi(brain, "lock", "check", FILE)
+    assert proc.code == 0 and "free" in proc.out and "locked" not in proc.out and A in proc.out, proc
+    row = next(line for line in bsi(brain, "lock", "list").out.splitlines() if A in line)
+    assert "held" not in row and "closed" in row, row
+    (lock,) = json.loads(bsi(brain, "--json", "lock", "list").out)["locks"]
+    assert lock["holder_ended"] == "closed", lock
+
+
+def test_a_live_lock_reads_held(brain: Path) -> None:
+    row = next(line for line in bsi(brain, "lock", "list").out.splitlines() if A in line)
+    assert "held" in row, row
+    assert json.loads(bsi(brain, "--json", "lock", "list").out)["locks"][0]["holder_ended"] is None
+    proc = bsi(brain, "lock", "check", FILE)
+    assert proc.code == 1 and "locked" in proc.out, proc

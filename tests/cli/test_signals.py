@@ -145,3 +145,13 @@ def test_a_sender_is_an_id_an_instance_or_a_human(brain: Path, bsi: Bsi) -> None
     for sender in ("sess-20261129-0930-bsi1", "prod@desktop", "sess-20261129-0930-bsi1@desktop", "human:alice",
                    "human:Alice <a@x.org>", "Mon cerveau été@desktop"):
         send(brain, "--to", "x@y", "--type", "INFO", "--from", sender, f"from {sender}")
+
+
+def test_a_bare_word_is_no_sender(brain: Path, bsi: Bsi) -> None:
+    """SPEC 4 and 7: an instance is `brain_name@machine`; a bare word (`bogus`, `laptop`, `pilote`) is neither a
+    session ID, an instance nor `human:NAME`, so no one could answer it: 65, nothing written."""
+    files = tree_bytes(brain)
+    for sender in ("bogus", "laptop", "pilote", "watchdog"):
+        run = bsi("signal", "send", "--to", "x@y", "--type", "INFO", "--from", sender, "p", brain=brain)
+        assert run.code == 65 and run.out == "" and "sender" in run.err, (sender, run)
+    assert tree_bytes(brain) == files

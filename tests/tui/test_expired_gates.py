@@ -156,3 +156,22 @@ async def test_the_queue_offers_r_only_while_renewing_helps(make_app, demo_root:
         title = str(app.screen.query_one("#gate-detail").border_title)
         assert ("r renew" in title) is offered, title
         assert "a approve" in title
+
+
+async def test_the_queue_title_counts_expiring_and_expired_as_the_header_does(make_app, demo_root: Path,
+                                                                              clock) -> None:  # noqa: ANN001
+    """30 s before DEPLOY's gate expires: one expiring, GATED's expired; 30 s after it: two expired, none
+    expiring (README: once past its expiry it counts as expired)."""
+    request_gate(demo_root)
+    clock.at = EXPIRY - timedelta(seconds=30)
+    app = make_app(gates=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        title = str(app.screen.query_one("#gate-list").border_title)
+        assert "1 expiring" in title and "1 expired" in title, title
+        clock.at = EXPIRY + timedelta(seconds=30)
+        app.tick()
+        await pilot.pause()
+        await settle(pilot)
+        title = str(app.screen.query_one("#gate-list").border_title)
+        assert "expiring" not in title and "2 expired" in title, title

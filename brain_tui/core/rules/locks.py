@@ -134,6 +134,8 @@ class LockInfo(JsonShaped):
         expired: True when its expiry has passed.
         legacy: True for an original scripts' `.lock` file.
         path: the lock file, relative to the brain.
+        holder_ended: the terminal status of its holder's claim (closed, failed, released), or None while that
+            claim may write: a lock of an ended claim holds nothing (`holds`).
     """
 
     file: str
@@ -145,6 +147,7 @@ class LockInfo(JsonShaped):
     expired: bool
     legacy: bool
     path: str
+    holder_ended: str | None = None
 
 
 def lock_info(lock: Lock, snapshot: BrainSnapshot) -> LockInfo:
@@ -154,7 +157,8 @@ def lock_info(lock: Lock, snapshot: BrainSnapshot) -> LockInfo:
         return format_timestamp(moment, snapshot.tz) if moment is not None else None
 
     return LockInfo(_lock_key(lock), lock.holder, lock.generation, when(lock.claimed_at), when(lock.expires_at),
-                    lock.ttl_min, is_expired(lock, snapshot.now), is_legacy(lock), lock.path)
+                    lock.ttl_min, is_expired(lock, snapshot.now), is_legacy(lock), lock.path,
+                    holder_ended(snapshot, lock))
 
 @record
 class LockRelease(JsonShaped):

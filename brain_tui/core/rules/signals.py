@@ -79,7 +79,7 @@ def check_sender(sender: str) -> None:
 
     A human's name and a brain's name may hold spaces or accents (`human:Alice <a@x.org>`, the default
     instance of a brain folder `Mon cerveau`); a word that starts as a session ID must be one (SPEC 4: never a
-    `/`), and anything else is one word.
+    `/`), and an instance has its `@machine`.
 
     Raises:
         InvalidData: anything else (65).
@@ -91,10 +91,8 @@ def check_sender(sender: str) -> None:
         valid = valid and bool(text[len("human:"):].strip())
     elif head.startswith("sess-"):
         valid = valid_session_id(head) and (not at or bool(ADDRESS_RE.match(machine)))
-    elif at:
-        valid = bool(head.strip()) and bool(ADDRESS_RE.match(machine))
-    else:
-        valid = bool(ADDRESS_RE.match(text))
+    else:  # an instance is brain_name@machine (SPEC 4): a bare word names no one who could answer
+        valid = bool(at) and bool(head.strip()) and bool(ADDRESS_RE.match(machine))
     if not valid:
         raise InvalidData(f"invalid sender {sender[:80]!r}: a session ID, an instance (brain_name@machine) or "
                           "human:NAME, on one line")

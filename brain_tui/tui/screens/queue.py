@@ -30,7 +30,7 @@ from ..present import age, short_id, status_icon
 from ..safe import safe_text, styled
 from ..styles import ERROR, MUTED, OK, STRONG, WARN
 from ..widgets.footer import FittingFooter
-from ..widgets.header import BrainHeader
+from ..widgets.header import BrainHeader, expiry_counts
 from ..widgets.table import Col, KeyedTable, Row, timed
 from ..words import KIND_LABELS
 from .actions import ClaimActions
@@ -115,8 +115,9 @@ class QueueScreen(ClaimActions):
             self.query_one("#header", BrainHeader).refresh()
             table = self.query_one("#gate-table", QueueTable)
             table.update_rows(queue_rows(snapshot, app.queue))
-            expiring = sum(1 for item in app.queue if item.warning)
-            title = f" Needs you · {table.row_count}" + (f" · {expiring} expiring" if expiring else "")
+            expiring, expired = expiry_counts(app.queue)
+            title = (f" Needs you · {table.row_count}" + (f" · {expiring} expiring" if expiring else "")
+                     + (f" · {expired} expired" if expired else ""))
             self.query_one("#gate-list").border_title = Text(title + " · most unblocking first ", end="")
             self._show_detail()
 

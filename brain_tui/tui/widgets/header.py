@@ -77,6 +77,15 @@ def sync_badge(
     return out
 
 
+def expiry_counts(items: Sequence[AttentionItem]) -> tuple[int, int]:
+    """How many items near their expiry are still to come (expiring) and how many are past it (expired): past its
+    expiry an item is no longer "expiring", it is expired (stale for every decision). The header and the queue's
+    title count the same."""
+    expired = sum(1 for item in items if item.warning and item.time_left is not None
+                  and item.time_left <= timedelta(0))
+    return sum(1 for item in items if item.warning) - expired, expired
+
+
 def header_text(
     *,
     brain_name: str,
@@ -115,10 +124,7 @@ def header_text(
     if readonly:
         left += Content.styled("  READ-ONLY", WARN)
     items = list(queue or ())
-    # Past its expiry an item is no longer "expiring": it is expired (stale for every decision).
-    expired = sum(1 for item in items if item.warning and item.time_left is not None
-                  and item.time_left <= timedelta(0))
-    expiring = sum(1 for item in items if item.warning) - expired
+    expiring, expired = expiry_counts(items)
     right = Content()
     if items:
         right += Content.styled(f"⚑ {len(items)}" + ("  " if compact else " need you  "), WARN)
