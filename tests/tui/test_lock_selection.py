@@ -45,8 +45,12 @@ async def test_the_lock_of_an_ended_claim_says_how_it_goes(make_app, demo_root: 
     brain = Brain(demo_root, clock=lambda: NOW)
     brain.locks.acquire(FILE, SEARCH, 30)
     brain.close_claim(SEARCH, CloseRequest(status="ok", tests_total=1, tests_passed=1, tests_failed=0))
-    assert f"lock {FILE} · 0820-api-search · expires in 30m · gen 1 · `bsi lock cleanup` removes it" in \
-        await _locks_pane_text(make_app)
+    text = await _locks_pane_text(make_app)
+    assert (f"lock {FILE} · 0820-api-search · expires in 30m · gen 1 · holds nothing: its claim is closed · "
+            "`bsi lock cleanup` removes it") in text
+    # its row says it is free, as `bsi lock list` does ("free (closed)"), not a countdown beside its holder
+    row = next(line for line in text.splitlines() if "routes.py" in line and " lock " not in line)
+    assert " free " in row and "in 30m" not in row, row
 
 
 async def _locks_pane_text(make_app) -> str:  # noqa: ANN001

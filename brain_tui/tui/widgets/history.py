@@ -10,7 +10,7 @@ from textual.content import Content
 from textual.message import Message
 
 from brain_tui.core.records.model import BrainSnapshot, Claim, Lock
-from brain_tui.core.rules.locks import holds, is_expired
+from brain_tui.core.rules.locks import holder_ended, holds, is_expired
 
 from ..present import age, countdown, result_of, short_id, status_icon
 from ..safe import safe_text
@@ -66,18 +66,24 @@ def lock_line(snapshot: BrainSnapshot, focused: object) -> Content | None:
     expired = lock.expires_at is not None and is_expired(lock, snapshot.now)
     out += safe_text(" · expired " if expired else " · expires ", 12, style=MUTED) + _expiry(lock, snapshot.now)
     out += safe_text(f" · gen {lock.generation}", 40, style=MUTED)
+    if ended := holder_ended(snapshot, lock):
+        out += safe_text(f" · holds nothing: its claim is {ended}", 60, style=MUTED)
     if not holds(snapshot, lock):  # expired, or its holder's claim has ended
         out += safe_text(" · `bsi lock cleanup` removes it", 40, style=MUTED)
     return out + safe_text(f" · held by {lock.holder}", 100, style=MUTED)
 
 
 def lock_rows(snapshot: BrainSnapshot, needle: str = "") -> list[Row]:
-    """Rows of the locks table (expired locks are marked; `bsi lock cleanup` removes them, and an ended claim's)."""
+    """Rows of the locks table (expired locks are marked, a lock of an ended claim reads "free"; `bsi lock
+    cleanup` removes both)."""
     rows: list[Row] = []
     for key, lock in _keyed_locks(snapshot):
         if needle and needle.lower() not in f"{lock.file} {lock.holder}".lower():
             continue
-        left = _expiry(lock, snapshot.now)
+        ended = holder_ended(snapshot, lock)
+        # a lock of an ended claim holds nothing, however long it has left: said so, as `bsi lock list` says it
+        left = safe_text("free", 16, style=MUTED) if ended and not is_expired(lock, snapshot.now) \
+            else _expiry(lock, snapshot.now)
         rows.append((key, {
             "file": safe_text(lock.file, 200),
             "holder": safe_text(short_id(lock.holder, snapshot.now, snapshot.tz), 60, style=STRONG),
