@@ -142,6 +142,9 @@ def take_handover(root: str | os.PathLike[str], agent_session: str, now: datetim
     if not process:
         return [], ""
     with _locked(root):
+        refused = _not_its_own(root, agent_session, process)
+        if refused:
+            return [], refused
         candidates: list[tuple[str, dict[str, Any]]] = []
         for _name, path, entry in json_records(agents_dir(root, "handover")):
             if entry is None or not _fresh(entry, "at", now):
@@ -164,6 +167,17 @@ def take_handover(root: str | os.PathLike[str], agent_session: str, now: datetim
         with contextlib.suppress(OSError):
             os.unlink(path)
         return ids, f"binding carried over from agent session {entry.get('agent_session')}"
+
+
+def _not_its_own(root: str | os.PathLike[str], agent_session: str, process: str) -> str:
+    """Why a binding may not move to `agent_session` on the word of `process` ("" when it may): the session is
+    recorded as another agent process's own. A shell's forged `session-start` naming another agent's session
+    would make that agent act for this one's claims (SPEC 21.4). Called under the records' lock."""
+    known = recorded_process(root, agent_session)
+    if not known or known == process:
+        return ""
+    return (f"agent session {agent_session} belongs to another agent process ({known}), not to this one "
+            f"({process}): no binding carried over to it")
 
 
 def drop_handover(root: str | os.PathLike[str], agent_session: str) -> None:
@@ -306,6 +320,9 @@ def take_compacted(root: str | os.PathLike[str], agent_session: str, now: dateti
     if not process:
         return [], ""
     with _locked(root):
+        refused = _not_its_own(root, agent_session, process)
+        if refused:
+            return [], refused
         held: dict[str, list[str]] = {}
         for old in sessions_of_process(root, process):
             if old == agent_session:
