@@ -38,13 +38,31 @@ def _detached(root: str | Path, gdir: Path | None) -> bool:
     """True when the repository's HEAD names a commit, not a branch (read from its file; git asked when unsure)."""
     if gdir is None:
         return False
-    try:
-        head = (gdir / "HEAD").read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        head = ""
+    head = _head_text(gdir / "HEAD")
     if head.startswith("ref: refs/heads/") and ".invalid" not in head:  # (reftable keeps a stand-in HEAD file)
         return False
     return run_git(root, "symbolic-ref", "--quiet", "HEAD", check=False).returncode == 1
+
+
+def _head_text(path: Path) -> str:
+    """HEAD's file as text when it is a regular file, else "" (git is asked then): opened without waiting, so a FIFO
+    put in its place never holds the reading (`bsi env`, the cockpit's pane, a write), and read only as far as a
+    ref can go."""
+    import os
+    import stat
+
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError:
+        return ""
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return ""
+        return os.read(fd, 4096).decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""
+    finally:
+        os.close(fd)
 
 
 def detached_head() -> GitError:
