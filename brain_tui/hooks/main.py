@@ -190,15 +190,18 @@ def _busy(seen: dict[str, Any], env: dict[str, str], deadline_s: float) -> tuple
 
 
 def _undecided_write(ctx: Any) -> bool:
-    """True when the event is a write (a file tool naming a file, a shell command) and a brain was found, or the
-    write lands in one (the brain `--brain` or `$BRAIN_ROOT` names is none: `landing.lands_in_brain`): an unbound
-    session's write the hook could not decide may land in a claimed scope, so it fails closed too."""
+    """True when the event is a write (a file tool naming a file, a shell command, a line typed into a running shell)
+    and a brain was found, or the write lands in one (the brain `--brain` or `$BRAIN_ROOT` names is none:
+    `landing.lands_in_brain`): an unbound session's write the hook could not decide may land in a claimed scope, so
+    it fails closed too."""
     from brain_tui.hooks import wire
 
     if not isinstance(ctx.event, dict):
         return False
     try:
         shell = wire.shell_command(ctx.event)
+        if shell is None:  # text typed into a running shell (Codex `write_stdin`) is shell lines too
+            shell = wire.typed_text(ctx.event) or None
         files = wire.target_files(ctx.event) or []
     except Exception:  # noqa: BLE001 - an event that cannot be read as a write or not: fail closed
         return ctx.root is not None

@@ -58,7 +58,9 @@ def test_a_shell_write_into_a_brain_from_outside_it_fails_closed_under_a_configu
     for payload in (_shell(elsewhere, f"cd {brain} && echo x > src/a.py"),
                     _shell(elsewhere, f"echo x > {brain}/src/a.py"),
                     _shell(elsewhere, f"rm -f {brain}/claims/{holder}.yml"),
-                    _shell(elsewhere, "echo x > src/a.py", tool="run_shell_command", dir_path=str(brain))):
+                    _shell(elsewhere, "echo x > src/a.py", tool="run_shell_command", dir_path=str(brain)),
+                    {"session_id": "unbound-1", "hook_event_name": "PreToolUse", "tool_name": "write_stdin",
+                     "cwd": str(brain), "tool_input": {"session_id": 7, "chars": "echo x > src/a.py\n"}}):
         assert_denied(configured_hook(where, gone, elsewhere, payload), str(gone), "could not decide")
     assert_allowed(configured_hook(where, gone, elsewhere, _shell(elsewhere, "echo x > notes.txt")))
 
