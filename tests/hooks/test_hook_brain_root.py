@@ -65,6 +65,20 @@ def test_a_shell_write_into_a_brain_from_outside_it_fails_closed_under_a_configu
     assert_allowed(configured_hook(where, gone, elsewhere, _shell(elsewhere, "echo x > notes.txt")))
 
 
+
+@pytest.mark.parametrize("where", ["BRAIN_ROOT", "--brain"])
+def test_a_write_through_a_link_outside_every_brain_to_a_file_in_one_fails_closed(
+        brain: Path, tmp_path: Path, where: str) -> None:
+    ok(run_bsi("claim", "open", "--scope", "src/", "--story", "theirs", brain=brain))
+    gone = tmp_path / "moved-away"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "link.py").symlink_to(brain / "src" / "a.py")  # the tool writes where the link points
+    for payload in (event(elsewhere, "Write", str(elsewhere / "link.py"), session="unbound-1"),
+                    _shell(elsewhere, "echo x > link.py")):
+        assert_denied(configured_hook(where, gone, elsewhere, payload), str(gone), "could not decide")
+
+
 @pytest.mark.parametrize("where", ["BRAIN_ROOT", "--brain"])
 def test_a_relative_write_with_no_cwd_in_the_event_is_read_from_the_hooks_folder(
         brain: Path, tmp_path: Path, where: str) -> None:
