@@ -402,3 +402,24 @@ def test_an_agent_cannot_push_its_binding_onto_another_agents_session(live_bound
                       sess)
     finally:
         other.close()
+
+
+def test_a_forged_session_start_naming_a_cleared_session_does_not_drop_its_hand_over(
+        live_bound: tuple[Path, str], agent: FakeAgent, tmp_path: Path) -> None:
+    """Between a `/clear`'s `session-end` and the new ID's `session-start`, another agent's shell forges a
+    `session-start` naming the old ID: it does not come from that session's process, so the hand-over stays for
+    the session's own successor (SPEC 21.4: a hand-over counts only from the session's own agent process)."""
+    brain, sess = live_bound
+    now = live_now()
+    new = "9c1d2e3f-0000-4000-8000-00000000dddd"
+    context_of(agent_hook(agent, brain, "session-start", base(brain, "SessionStart", source="startup"), now=now),
+               "SessionStart")
+    agent_hook(agent, brain, "session-end", base(brain, "SessionEnd", reason="clear"), now=now)
+    other = FakeAgent(tmp_path / "other")
+    try:
+        agent_hook(other, brain, "session-start", base(brain, "SessionStart", source="startup"), now=now)
+    finally:
+        other.close()
+    text = context_of(agent_hook(agent, brain, "session-start", base(brain, "SessionStart", session=new,
+                                                                      source="clear"), now=now), "SessionStart")
+    assert "carried over" in text and sess in text, text

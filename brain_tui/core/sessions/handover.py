@@ -288,21 +288,22 @@ def end_session(root: str | os.PathLike[str], agent_session: str | None, sess_id
 
 def start_session(root: str | os.PathLike[str], agent_session: str | None, source: str, bound: Sequence[str],
                   now: datetime, *, cwd: str = "", launched: bool = False) -> tuple[list[str], str]:
-    """`session-start`: a session that comes back bound drops its own hand-over; an unbound one after `/clear`,
-    compaction or resume takes the hand-over its agent process left (`take_handover`). Gives ``(the session's
-    claims oldest first, a fact for the session or "")``.
+    """`session-start`: a session that comes back bound drops its own hand-over (from its own agent process only:
+    `_not_its_own`); an unbound one after `/clear`, compaction or resume takes the hand-over its agent process left
+    (`take_handover`). Gives ``(the session's claims oldest first, a fact for the session or "")``.
     """
+    from brain_tui.core.sessions.agent_process import agent_process
+
     if not agent_session:
         return list(bound), ""
+    process = agent_process()
     if bound:
-        if not launched:
+        # only the session's own agent process takes its hand-over back: another's forged event leaves it waiting
+        if not launched and not _not_its_own(root, agent_session, process):
             drop_handover(root, agent_session)
         return list(bound), ""
     if source not in HANDOVER_SOURCES:
         return [], ""
-    from brain_tui.core.sessions.agent_process import agent_process
-
-    process = agent_process()
     held, why = take_handover(root, agent_session, now, cwd=cwd, process=process)
     if held or why or source != "compact":
         return held, why
