@@ -97,7 +97,8 @@ def mutate(brain: Brain, decide: Callable[[ChangeSet], T], brake: bool = False) 
     (`mutate_local`); offline, the local commit is remembered as pending for the next sync.
 
     A `brake` (a human's pause) waits for nothing: neither git (`mutate_local`), nor the remote — one that cannot take
-    it now (unreachable, missing, rejecting, contended, a fetch that cannot be brought in, a push the guard stops)
+    it now (unreachable, missing, rejecting, contended, a fetch that cannot be brought in, any other git failure on
+    its way: a remote history sharing none with this clone, a push the guard stops)
     leaves it committed here and pending, said in the result's warnings in the pause's own words (`brake.not_pushed`:
     never the refusal's "taken back"); the local write decides again, so a refusal
     of the pause itself still refuses; a push whose answer never came leaves its one commit pending, said too
@@ -108,7 +109,7 @@ def mutate(brain: Brain, decide: Callable[[ChangeSet], T], brake: bool = False) 
     from brain_tui.core.errors import Contended, InvalidData, RemoteUnreachable
     from brain_tui.core.sync import remote_state
     from brain_tui.core.sync.git_state import stall
-    from brain_tui.core.sync.gitops import FastForwardFailed, PushDeclined, RebaseConflict
+    from brain_tui.core.sync.gitops import GitError
 
     if brake:
         refuse_agents_brake()
@@ -127,7 +128,7 @@ def mutate(brain: Brain, decide: Callable[[ChangeSet], T], brake: bool = False) 
                                                                                                 commits=True)):
         try:
             return brain.remote.write(decide, brake)
-        except (RemoteUnreachable, Contended, PushDeclined, RebaseConflict, FastForwardFailed, InvalidData) as exc:
+        except (RemoteUnreachable, Contended, GitError, InvalidData) as exc:  # any git failure on the remote's way
             if not brake or getattr(exc, "kept", False):
                 raise
             told.append(not_pushed(exc))

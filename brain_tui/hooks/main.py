@@ -190,31 +190,32 @@ def _busy(seen: dict[str, Any], env: dict[str, str], deadline_s: float) -> tuple
 
 
 def _undecided_write(ctx: Any) -> bool:
-    """True when the event is a write (a file tool naming a file, a shell command) and a brain was found, or the
-    write lands in one (the brain `--brain` or `$BRAIN_ROOT` names is none: the files' own, or the shell's folder's):
-    an unbound session's write the hook could not decide may land in a claimed scope, so it fails closed too."""
+    """True when the event is a write (a file tool naming a file, a shell command, a line typed into a running shell)
+    and a brain was found, or the write lands in one (the brain `--brain` or `$BRAIN_ROOT` names is none:
+    `landing.lands_in_brain`): an unbound session's write the hook could not decide may land in a claimed scope, so
+    it fails closed too."""
     from brain_tui.hooks import wire
 
     if not isinstance(ctx.event, dict):
         return False
     try:
         shell = wire.shell_command(ctx.event)
+        if shell is None:  # text typed into a running shell (Codex `write_stdin`) is shell lines too
+            shell = wire.typed_text(ctx.event) or None
         files = wire.target_files(ctx.event) or []
     except Exception:  # noqa: BLE001 - an event that cannot be read as a write or not: fail closed
         return ctx.root is not None
     if not (shell or files):
         return False
-    return ctx.root is not None or _lands_in_brain(ctx.event, files, bool(shell))
+    if ctx.root is not None:
+        return True
+    from brain_tui.core.rules.landing import lands_in_brain, write_folder
 
-
-def _lands_in_brain(event: dict[str, Any], files: list[str], shell: bool) -> bool:
-    """True when a file the event names, or the folder a shell command runs in, lies in a brain."""
-    from brain_tui.core.paths.layout import locate_brain
-
-    cwd = event.get("cwd")
-    cwd = cwd if isinstance(cwd, str) and os.path.isabs(cwd) else ""
-    starts = [os.path.dirname(os.path.join(cwd, f)) for f in files if os.path.isabs(f) or cwd]
-    return locate_brain(None, {}, starts + ([cwd] if shell else [])) is not None
+    try:
+        cwd = write_folder(ctx.event.get("cwd"))
+        return lands_in_brain(files, shell or None, cwd, wire.shell_cwd(ctx.event, cwd))
+    except Exception:  # noqa: BLE001 - where it lands cannot be read: fail closed
+        return True
 
 
 def _bound(ctx: Any) -> list[str]:

@@ -142,3 +142,19 @@ def test_a_pause_in_a_local_brain_whose_config_breaks_is_not_pending(tmp_path: P
     _warning(bsi(a, "gate", "pause", sess, "stop"))
     state = a / ".brain" / "sync.json"
     assert not state.exists() or "pending_since" not in json.loads(state.read_text())
+
+
+def test_a_pause_whose_remote_shares_no_history_is_committed_here_pending_and_exits_0(tmp_path: Path) -> None:
+    """The remote's branch replaced by an unrelated history (a force push, a remote pointed elsewhere): git cannot
+    bring it in (no merge base, a GitError of no listed kind). The pause is a human's: it goes on here all the same."""
+    _, (a, b) = make_remote(tmp_path, 2)
+    _auto(a)
+    sess = _opened(a, "unrelated")
+    git(b, "checkout", "-q", "--orphan", "other")
+    git(b, "rm", "-rq", "--cached", ".")
+    commit_file(b, "x.md", "x\n", "an unrelated history")
+    git(b, "push", "-qf", "origin", "other:main")
+    before = git(a, "rev-parse", "HEAD").strip()
+    line = _warning(bsi(a, "gate", "pause", sess, "stop"))
+    assert "committed here" in line and "not pushed" in line and "`bsi sync`" in line
+    _in_force_and_pending(a, sess, before)

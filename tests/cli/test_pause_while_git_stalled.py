@@ -32,8 +32,19 @@ def _stall(clone: Path, how: str) -> None:
     elif how == "forged":
         head = git(clone, "rev-parse", "HEAD").strip()
         (Path(git(clone, "rev-parse", "--absolute-git-dir").strip()) / "MERGE_HEAD").write_text(head + "\n")
+    elif how in _LOCKS:  # a git process holds the branch's ref (or HEAD), or one killed left its lock file
+        _lock_file(clone, how).write_text("")
     else:
         _stop_mid(clone, how)
+
+
+#: Lock files a git write holds while it moves the branch: git refuses every commit while one is there.
+_LOCKS = ("ref-lock", "head-lock")
+
+
+def _lock_file(clone: Path, how: str) -> Path:
+    gdir = Path(git(clone, "rev-parse", "--absolute-git-dir").strip())
+    return gdir / "HEAD.lock" if how == "head-lock" else gdir / "refs" / "heads" / "main.lock"
 
 
 def _unstall(clone: Path, how: str) -> None:
@@ -41,11 +52,13 @@ def _unstall(clone: Path, how: str) -> None:
         git(clone, "checkout", "-q", "main")
     elif how == "forged":
         git(clone, "merge", "--abort")
+    elif how in _LOCKS:
+        _lock_file(clone, how).unlink()
     else:
         git(clone, how, "--abort")
 
 
-@pytest.mark.parametrize("how", ["merge", "cherry-pick", "revert", "detached", "forged"])
+@pytest.mark.parametrize("how", ["merge", "cherry-pick", "revert", "detached", "forged", *_LOCKS])
 def test_a_pause_holds_at_once_while_git_is_stalled_and_is_committed_once_git_is_idle(
         tmp_path: Path, how: str) -> None:
     _, (a,) = make_remote(tmp_path, 1)

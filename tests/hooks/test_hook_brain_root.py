@@ -36,3 +36,64 @@ def test_a_write_into_a_brain_under_a_configured_brain_that_is_none_fails_closed
     elsewhere.mkdir()
     payload = event(elsewhere, "Write", str(elsewhere / "notes.txt"), session="unbound-1")
     assert_allowed(configured_hook(where, gone, elsewhere, payload))
+
+
+def _shell(cwd: Path | None, command: str, tool: str = "Bash", **tool_input: str) -> dict[str, object]:
+    payload: dict[str, object] = {"session_id": "unbound-1", "hook_event_name": "PreToolUse", "tool_name": tool,
+                                   "tool_input": {"command": command, **tool_input}}
+    if cwd is not None:
+        payload["cwd"] = str(cwd)
+    return payload
+
+
+@pytest.mark.parametrize("where", ["BRAIN_ROOT", "--brain"])
+def test_a_shell_write_into_a_brain_from_outside_it_fails_closed_under_a_configured_brain_that_is_none(
+        brain: Path, tmp_path: Path, where: str) -> None:
+    """The folder a shell runs in is not the only place it writes: a `cd` into the brain, an absolute
+    redirection, the shell tool's own folder (`dir_path`) land in it from anywhere."""
+    holder = ok(run_bsi("claim", "open", "--scope", "src/", "--story", "theirs", brain=brain))
+    gone = tmp_path / "moved-away"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    for payload in (_shell(elsewhere, f"cd {brain} && echo x > src/a.py"),
+                    _shell(elsewhere, f"echo x > {brain}/src/a.py"),
+                    _shell(elsewhere, f"rm -f {brain}/claims/{holder}.yml"),
+                    _shell(elsewhere, "echo x > src/a.py", tool="run_shell_command", dir_path=str(brain)),
+                    {"session_id": "unbound-1", "hook_event_name": "PreToolUse", "tool_name": "write_stdin",
+                     "cwd": str(brain), "tool_input": {"session_id": 7, "chars": "echo x > src/a.py\n"}}):
+        assert_denied(configured_hook(where, gone, elsewhere, payload), str(gone), "could not decide")
+    assert_allowed(configured_hook(where, gone, elsewhere, _shell(elsewhere, "echo x > notes.txt")))
+
+
+
+@pytest.mark.parametrize("where", ["BRAIN_ROOT", "--brain"])
+def test_a_write_through_a_link_outside_every_brain_to_a_file_in_one_fails_closed(
+        brain: Path, tmp_path: Path, where: str) -> None:
+    ok(run_bsi("claim", "open", "--scope", "src/", "--story", "theirs", brain=brain))
+    gone = tmp_path / "moved-away"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "link.py").symlink_to(brain / "src" / "a.py")  # the tool writes where the link points
+    for payload in (event(elsewhere, "Write", str(elsewhere / "link.py"), session="unbound-1"),
+                    _shell(elsewhere, "echo x > link.py")):
+        assert_denied(configured_hook(where, gone, elsewhere, payload), str(gone), "could not decide")
+
+
+@pytest.mark.parametrize("where", ["BRAIN_ROOT", "--brain"])
+def test_a_relative_write_with_no_cwd_in_the_event_is_read_from_the_hooks_folder(
+        brain: Path, tmp_path: Path, where: str) -> None:
+    """An event with no `cwd` (or a relative one): the tool resolves a relative path from the agent's folder,
+    the hook's own; a write there into a brain fails closed too."""
+    ok(run_bsi("claim", "open", "--scope", "src/", "--story", "theirs", brain=brain))
+    gone = tmp_path / "moved-away"
+    for cwd in (None, "."):
+        payload = event(brain, "Write", "src/a.py", session="unbound-1")
+        if cwd is None:
+            del payload["cwd"]
+        else:
+            payload["cwd"] = cwd
+        assert_denied(configured_hook(where, gone, brain, payload), str(gone), "could not decide")
+        shell = _shell(None, "echo x > src/a.py")
+        if cwd is not None:
+            shell["cwd"] = cwd
+        assert_denied(configured_hook(where, gone, brain, shell), str(gone), "could not decide")

@@ -372,3 +372,54 @@ def test_compaction_without_a_session_end_takes_nothing_from_another_process_or_
                                  base(brain, "SessionStart", session="after-end", source="compact"), now=now),
                       "SessionStart")
     assert "holds no claim" in text and "carried over" not in text, text
+
+
+@pytest.mark.parametrize("source", ["compact", "clear"])
+def test_an_agent_cannot_push_its_binding_onto_another_agents_session(live_bound: tuple[Path, str],
+                                                                      agent: FakeAgent, tmp_path: Path,
+                                                                      source: str) -> None:
+    """A `session-start` its shell forges naming another agent's session ID (recorded for that agent's own
+    process) takes nothing there: the other agent would act for a claim not its own (SPEC 21.4), writing into
+    this claim's scope as its holder."""
+    brain, sess = live_bound
+    now = live_now()
+    other_session = "9c1d2e3f-0000-4000-8000-00000000bbbb"
+    context_of(agent_hook(agent, brain, "session-start", base(brain, "SessionStart", source="startup"), now=now),
+               "SessionStart")
+    other = FakeAgent(tmp_path / "other")
+    try:
+        context_of(agent_hook(other, brain, "session-start",
+                              base(brain, "SessionStart", session=other_session, source="startup"), now=now),
+                   "SessionStart")
+        if source == "clear":  # its own session's hand-over, left from its own process: accepted
+            agent_hook(agent, brain, "session-end", base(brain, "SessionEnd", reason="clear"), now=now)
+        text = context_of(agent_hook(agent, brain, "session-start",
+                                     base(brain, "SessionStart", session=other_session, source=source), now=now),
+                          "SessionStart")
+        assert agents.bound_claims(brain, other_session) == [], text
+        assert_denied(agent_hook(other, brain, "pre-tool-use",
+                                 event(brain, "Edit", str(brain / "src" / "a"), session=other_session), now=now),
+                      sess)
+    finally:
+        other.close()
+
+
+def test_a_forged_session_start_naming_a_cleared_session_does_not_drop_its_hand_over(
+        live_bound: tuple[Path, str], agent: FakeAgent, tmp_path: Path) -> None:
+    """Between a `/clear`'s `session-end` and the new ID's `session-start`, another agent's shell forges a
+    `session-start` naming the old ID: it does not come from that session's process, so the hand-over stays for
+    the session's own successor (SPEC 21.4: a hand-over counts only from the session's own agent process)."""
+    brain, sess = live_bound
+    now = live_now()
+    new = "9c1d2e3f-0000-4000-8000-00000000dddd"
+    context_of(agent_hook(agent, brain, "session-start", base(brain, "SessionStart", source="startup"), now=now),
+               "SessionStart")
+    agent_hook(agent, brain, "session-end", base(brain, "SessionEnd", reason="clear"), now=now)
+    other = FakeAgent(tmp_path / "other")
+    try:
+        agent_hook(other, brain, "session-start", base(brain, "SessionStart", source="startup"), now=now)
+    finally:
+        other.close()
+    text = context_of(agent_hook(agent, brain, "session-start", base(brain, "SessionStart", session=new,
+                                                                      source="clear"), now=now), "SessionStart")
+    assert "carried over" in text and sess in text, text

@@ -142,6 +142,9 @@ def take_handover(root: str | os.PathLike[str], agent_session: str, now: datetim
     if not process:
         return [], ""
     with _locked(root):
+        refused = _not_its_own(root, agent_session, process)
+        if refused:
+            return [], refused
         candidates: list[tuple[str, dict[str, Any]]] = []
         for _name, path, entry in json_records(agents_dir(root, "handover")):
             if entry is None or not _fresh(entry, "at", now):
@@ -164,6 +167,17 @@ def take_handover(root: str | os.PathLike[str], agent_session: str, now: datetim
         with contextlib.suppress(OSError):
             os.unlink(path)
         return ids, f"binding carried over from agent session {entry.get('agent_session')}"
+
+
+def _not_its_own(root: str | os.PathLike[str], agent_session: str, process: str) -> str:
+    """Why a binding may not move to `agent_session` on the word of `process` ("" when it may): the session is
+    recorded as another agent process's own. A shell's forged `session-start` naming another agent's session
+    would make that agent act for this one's claims (SPEC 21.4). Called under the records' lock."""
+    known = recorded_process(root, agent_session)
+    if not known or known == process:
+        return ""
+    return (f"agent session {agent_session} belongs to another agent process ({known}), not to this one "
+            f"({process}): no binding carried over to it")
 
 
 def drop_handover(root: str | os.PathLike[str], agent_session: str) -> None:
@@ -274,21 +288,22 @@ def end_session(root: str | os.PathLike[str], agent_session: str | None, sess_id
 
 def start_session(root: str | os.PathLike[str], agent_session: str | None, source: str, bound: Sequence[str],
                   now: datetime, *, cwd: str = "", launched: bool = False) -> tuple[list[str], str]:
-    """`session-start`: a session that comes back bound drops its own hand-over; an unbound one after `/clear`,
-    compaction or resume takes the hand-over its agent process left (`take_handover`). Gives ``(the session's
-    claims oldest first, a fact for the session or "")``.
+    """`session-start`: a session that comes back bound drops its own hand-over (from its own agent process only:
+    `_not_its_own`); an unbound one after `/clear`, compaction or resume takes the hand-over its agent process left
+    (`take_handover`). Gives ``(the session's claims oldest first, a fact for the session or "")``.
     """
+    from brain_tui.core.sessions.agent_process import agent_process
+
     if not agent_session:
         return list(bound), ""
+    process = agent_process()
     if bound:
-        if not launched:
+        # only the session's own agent process takes its hand-over back: another's forged event leaves it waiting
+        if not launched and not _not_its_own(root, agent_session, process):
             drop_handover(root, agent_session)
         return list(bound), ""
     if source not in HANDOVER_SOURCES:
         return [], ""
-    from brain_tui.core.sessions.agent_process import agent_process
-
-    process = agent_process()
     held, why = take_handover(root, agent_session, now, cwd=cwd, process=process)
     if held or why or source != "compact":
         return held, why
@@ -306,6 +321,9 @@ def take_compacted(root: str | os.PathLike[str], agent_session: str, now: dateti
     if not process:
         return [], ""
     with _locked(root):
+        refused = _not_its_own(root, agent_session, process)
+        if refused:
+            return [], refused
         held: dict[str, list[str]] = {}
         for old in sessions_of_process(root, process):
             if old == agent_session:

@@ -39,10 +39,16 @@ def _why(exc: BsiError) -> tuple[str, str]:
 
 def set_to_sync_at_head(root: Path) -> bool:
     """True when brain-compose.yml as the last commit holds it sets `sync: auto` (the work tree's copy may not
-    parse: a pause written then is still one the remote waits for)."""
+    parse: a pause written then is still one the remote waits for). A blob larger than a brain-compose.yml can be
+    is not read: it sets nothing."""
     from brain_tui.core.config import sync_written
     from brain_tui.core.paths.layout import CONFIG_FILE
+    from brain_tui.core.records.yamlio import MAX_FILE_BYTES
     from brain_tui.core.sync.gitops import run_git
 
-    proc = run_git(root, "show", f"HEAD:./{CONFIG_FILE}", check=False)
+    blob = f"HEAD:./{CONFIG_FILE}"
+    size = run_git(root, "cat-file", "-s", blob, check=False)  # a file committed at any size is never read whole
+    if size.returncode != 0 or not size.stdout.strip().isdigit() or int(size.stdout) > MAX_FILE_BYTES:
+        return False  # none, or too large to be a brain-compose.yml (`yamlio.safe_load_text`): it names no mode
+    proc = run_git(root, "cat-file", "blob", blob, check=False)
     return proc.returncode == 0 and sync_written(proc.stdout) == "auto"

@@ -38,13 +38,31 @@ def _detached(root: str | Path, gdir: Path | None) -> bool:
     """True when the repository's HEAD names a commit, not a branch (read from its file; git asked when unsure)."""
     if gdir is None:
         return False
-    try:
-        head = (gdir / "HEAD").read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        head = ""
+    head = _small_text(gdir / "HEAD")
     if head.startswith("ref: refs/heads/") and ".invalid" not in head:  # (reftable keeps a stand-in HEAD file)
         return False
     return run_git(root, "symbolic-ref", "--quiet", "HEAD", check=False).returncode == 1
+
+
+def _small_text(path: Path) -> str:
+    """A small file of git's (HEAD, `commondir`) as text when it is a regular file, else "" (git is asked then):
+    opened without waiting, so a FIFO put in its place never holds the reading (`bsi env`, the cockpit's pane, a
+    write), and read only as far as a ref or a path can go."""
+    import os
+    import stat
+
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError:
+        return ""
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return ""
+        return os.read(fd, 4096).decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""
+    finally:
+        os.close(fd)
 
 
 def detached_head() -> GitError:
@@ -100,7 +118,26 @@ def stall(root: str | Path, *, commits: bool = False) -> Stall | None:
         return Stall(*busy)
     if commits and _detached(root, gdir):
         return Stall("HEAD is detached (no branch is checked out)", "`git checkout <branch>`", detached=True)
+    locked = _ref_locked(gdir) if commits else None
+    if locked is not None:
+        return Stall("a git write of the branch", f"wait for it to end; if no git runs, remove {locked}")
     return None
+
+
+def _ref_locked(gdir: Path | None) -> str | None:
+    """The lock file of HEAD or of the checked-out branch's ref, when one is there: a git process moves the branch
+    now, or one killed left it (an agent's program can write it too). git refuses every commit until it goes."""
+    import os
+
+    if gdir is None:
+        return None
+    found = [gdir / "HEAD.lock"]
+    head = _small_text(gdir / "HEAD").strip()
+    if head.startswith("ref: refs/heads/"):
+        pointer = _small_text(gdir / "commondir").strip()  # a linked work tree keeps its refs in the common folder
+        common = Path(os.path.normpath(os.path.join(gdir, pointer))) if pointer else gdir
+        found.append(common / f"{head.removeprefix('ref: ')}.lock")
+    return next((str(path) for path in found if os.path.lexists(path)), None)
 
 
 def refuse_mid_operation(root: str | Path, *, commits: bool = False) -> None:
