@@ -74,6 +74,18 @@ def _repoint(folder: Path, old: str, new: str) -> None:
                     path.write_bytes(data.replace(before, after))
 
 
+def copy_repositories(made: Path, tmp: Path, names: list[str] | None = None) -> None:
+    """Copy the repositories `names` (default: all) of folder `made` into `tmp`, as if they had been made there.
+
+    The folder's path is rewritten in git's text files (`_repoint`): each clone's origin is the copied remote.
+    What the product keeps in ``.brain/`` names no absolute path, and what it keys on a file's identity is
+    checked again against the copy, as git checks its index.
+    """
+    for name in names if names is not None else sorted(path.name for path in made.iterdir()):
+        shutil.copytree(made / name, tmp / name, symlinks=True)
+        _repoint(tmp / name, str(made), str(tmp))
+
+
 def make_remote(tmp: Path, clones: int) -> tuple[Path, list[Path]]:
     """A bare remote seeded by `bsi init`, and `clones` clones of it.
 
@@ -91,9 +103,7 @@ def make_remote(tmp: Path, clones: int) -> tuple[Path, list[Path]]:
             made = _BUILT[key] = Path(tempfile.mkdtemp(prefix=f"bsi-remote-{clones}-"))
             atexit.register(shutil.rmtree, made, True)
             _build_remote(made, clones)
-        for name in names:
-            shutil.copytree(made / name, tmp / name, symlinks=True)
-            _repoint(tmp / name, str(made), str(tmp))
+        copy_repositories(made, tmp, names)
     return tmp / "remote.git", [tmp / f"clone{i}" for i in range(clones)]
 
 
