@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import shutil
 import subprocess
+import tempfile
 from functools import partial
 from pathlib import Path
 
@@ -27,8 +29,8 @@ def claim_shown(clone: Path, sess: str, now: str) -> dict:
                                  timeout=120)))
 
 
-def make_remote(tmp: Path, clones: int) -> tuple[Path, list[Path]]:
-    """A bare remote seeded by `bsi init`, and `clones` clones of it."""
+def _build_remote(tmp: Path, clones: int) -> None:
+    """Make `tmp`/remote.git (bare, seeded by `bsi init` in `tmp`/seed) and its clones `tmp`/clone0…"""
     remote = tmp / "remote.git"
     subprocess.run(["git", "init", "--quiet", "--bare", "--initial-branch", "main", str(remote)], check=True)
     seed = tmp / "seed"
@@ -36,14 +38,73 @@ def make_remote(tmp: Path, clones: int) -> tuple[Path, list[Path]]:
     git(seed, "branch", "-M", "main")
     git(seed, "remote", "add", "origin", str(remote))
     git(seed, "push", "--quiet", "origin", "main")
-    paths = []
     for i in range(clones):
         clone = tmp / f"clone{i}"
         git(tmp, "clone", "--quiet", str(remote), str(clone))
         git(clone, "config", "user.name", f"racer{i}")
         git(clone, "config", "user.email", f"racer{i}@example.org")
-        paths.append(clone)
-    return remote, paths
+
+
+#: The remotes built so far in this process, by (clones, the environment's git settings): a folder holding them.
+_BUILT: dict[tuple[int, tuple[tuple[str, str], ...]], Path] = {}
+
+
+def _git_settings() -> tuple[tuple[str, str], ...]:
+    """What of the environment the remote's making reads besides the harness's own choices."""
+    return tuple(sorted((k, v) for k, v in os.environ.items()
+                        if k.startswith("GIT_") or k in ("HOME", "XDG_CONFIG_HOME", "TZ")))
+
+
+def _repoint(folder: Path, old: str, new: str) -> None:
+    """Rewrite `old` (the folder the repositories were made in) to `new` in git's own text files under `folder`.
+
+    The remote's absolute path is in each clone's ``config`` (origin's URL), ``FETCH_HEAD`` and reflogs; the
+    objects, refs and the index name no absolute path.
+    """
+    before, after = old.encode(), new.encode()
+    for git_dir in (folder / ".git", folder):
+        for name in ("config", "FETCH_HEAD"):
+            path = git_dir / name
+            if path.is_file() and before in (data := path.read_bytes()):
+                path.write_bytes(data.replace(before, after))
+        logs = git_dir / "logs"
+        if logs.is_dir():
+            for path in logs.rglob("*"):
+                if path.is_file() and before in (data := path.read_bytes()):
+                    path.write_bytes(data.replace(before, after))
+
+
+def copy_repositories(made: Path, tmp: Path, names: list[str] | None = None) -> None:
+    """Copy the repositories `names` (default: all) of folder `made` into `tmp`, as if they had been made there.
+
+    The folder's path is rewritten in git's text files (`_repoint`): each clone's origin is the copied remote.
+    What the product keeps in ``.brain/`` names no absolute path, and what it keys on a file's identity is
+    checked again against the copy, as git checks its index.
+    """
+    for name in names if names is not None else sorted(path.name for path in made.iterdir()):
+        shutil.copytree(made / name, tmp / name, symlinks=True)
+        _repoint(tmp / name, str(made), str(tmp))
+
+
+def make_remote(tmp: Path, clones: int) -> tuple[Path, list[Path]]:
+    """A bare remote seeded by `bsi init`, and `clones` clones of it.
+
+    Built once per process for each number of clones (and git environment), then copied into `tmp` with the
+    remote's path rewritten in git's files: each copy is the repositories a fresh build would give, byte for
+    byte but for the moment of the seed's commit (the harness's commits carry `--now` or racer clocks).
+    """
+    names = ["remote.git", "seed", *(f"clone{i}" for i in range(clones))]
+    if any((tmp / name).exists() for name in names):
+        _build_remote(tmp, clones)
+    else:
+        key = (clones, _git_settings())
+        made = _BUILT.get(key)
+        if made is None or not made.is_dir():
+            made = _BUILT[key] = Path(tempfile.mkdtemp(prefix=f"bsi-remote-{clones}-"))
+            atexit.register(shutil.rmtree, made, True)
+            _build_remote(made, clones)
+        copy_repositories(made, tmp, names)
+    return tmp / "remote.git", [tmp / f"clone{i}" for i in range(clones)]
 
 
 def remote_claims(remote: Path, tmp: Path) -> list[dict]:

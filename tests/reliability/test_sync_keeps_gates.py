@@ -12,7 +12,9 @@ import pytest
 
 from tests.bsi import Run, run_bsi
 
-from .harness import claim_shown, git, make_remote, racer_env
+from .harness import claim_shown, copy_repositories, git, make_remote, racer_env
+
+Tree = tuple[Path, Path, str, str]
 
 
 def _bsi(clone: Path, now: str, *args: str) -> Run:
@@ -20,17 +22,26 @@ def _bsi(clone: Path, now: str, *args: str) -> Run:
     return run_bsi(*args, brain=clone, now=f"2026-11-29T{now}:00+00:00", env=racer_env(clone.name), timeout=None)
 
 
-def _tree(tmp_path: Path) -> tuple[Path, Path, str, str]:
-    """A pilot held on the pilot's clone, its code satellite on the other, both pushed and fetched."""
-    _, (pilot_clone, sat_clone) = make_remote(tmp_path, 2)
+@pytest.fixture(scope="module")
+def _tree_made(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, str]:
+    """A pilot held on the pilot's clone, its code satellite on the other, both pushed and fetched (made once)."""
+    made = tmp_path_factory.mktemp("gates-tree")
+    _, (pilot_clone, sat_clone) = make_remote(made, 2)
     pilot = _bsi(pilot_clone, "10:00", "--sync", "claim", "open", "--scope", "proj/", "--type", "pilote",
                  "--slug", "pilot").out.strip()
     sat = _bsi(sat_clone, "10:00", "--sync", "claim", "open", "--scope", "proj/a.md", "--parent", pilot,
                "--satellite-type", "code", "--slug", "sat")
     assert sat.code == 0, sat.err
     assert _bsi(pilot_clone, "10:01", "sync").code == 0
-    return pilot_clone, sat_clone, pilot, sat.out.strip()
+    return made, pilot, sat.out.strip()
 
+
+@pytest.fixture
+def tree(_tree_made: tuple[Path, str, str], tmp_path: Path) -> Tree:
+    """`_tree_made` copied into the test's folder: (pilot's clone, satellite's clone, pilot, satellite)."""
+    made, pilot, sat = _tree_made
+    copy_repositories(made, tmp_path)
+    return tmp_path / "clone0", tmp_path / "clone1", pilot, sat
 
 
 def _shown_at(clone: Path, sess: str) -> dict:
@@ -38,8 +49,8 @@ def _shown_at(clone: Path, sess: str) -> dict:
 
 
 @pytest.mark.parametrize("pushed_first", ["gate", "pause"])
-def test_a_pause_racing_a_gate_request_keeps_the_gate_for_the_resume(tmp_path: Path, pushed_first: str) -> None:
-    pilot_clone, sat_clone, pilot, sat = _tree(tmp_path)
+def test_a_pause_racing_a_gate_request_keeps_the_gate_for_the_resume(tree: Tree, pushed_first: str) -> None:
+    pilot_clone, sat_clone, pilot, sat = tree
     gate = ["gate", "request", sat, "deploy ok?"]
     pause = ["gate", "pause", pilot, "hold"]
     if pushed_first == "gate":
@@ -63,8 +74,8 @@ def test_a_pause_racing_a_gate_request_keeps_the_gate_for_the_resume(tmp_path: P
     assert _bsi(sat_clone, "10:12", "preflight", "check", sat, "proj/a.md").code == 4
 
 
-def test_a_resume_racing_a_gate_request_leaves_the_claim_waiting_for_the_human(tmp_path: Path) -> None:
-    pilot_clone, sat_clone, pilot, sat = _tree(tmp_path)
+def test_a_resume_racing_a_gate_request_leaves_the_claim_waiting_for_the_human(tree: Tree) -> None:
+    pilot_clone, sat_clone, pilot, sat = tree
     # The human pauses and resumes the tree; the satellite, offline, never saw the pause and asks for its gate.
     assert _bsi(pilot_clone, "10:02", "--sync", "gate", "pause", pilot, "hold").code == 0
     assert _bsi(pilot_clone, "10:03", "--sync", "gate", "resume", pilot).code == 0
@@ -93,8 +104,8 @@ def _forge(tmp_path: Path, sess: str, old: str, new: str, drop: tuple[str, ...] 
 
 @pytest.mark.parametrize("drop", [(), ("gate_origin:", "gate_message:")], ids=["status-line", "gate-fields-too"])
 def test_a_remote_commit_that_sets_a_gated_claim_open_without_an_approval_lifts_no_gate(
-        tmp_path: Path, drop: tuple[str, ...]) -> None:
-    _, sat_clone, _, sat = _tree(tmp_path)
+        tree: Tree, tmp_path: Path, drop: tuple[str, ...]) -> None:
+    _, sat_clone, _, sat = tree
     assert _bsi(sat_clone, "10:05", "--sync", "gate", "request", sat, "deploy ok?").code == 0
     # SPEC 6.3: an approval is a human's APPROVED in gate_history; this edit writes none
     _forge(tmp_path, sat, "waiting_human", "open", drop)
@@ -108,8 +119,8 @@ def test_a_remote_commit_that_sets_a_gated_claim_open_without_an_approval_lifts_
 
 @pytest.mark.parametrize("drop", [(), ("paused_by:", "paused_from:")], ids=["status-line", "pause-fields-too"])
 def test_a_remote_commit_that_sets_a_paused_claim_open_without_a_resume_lifts_no_pause(
-        tmp_path: Path, drop: tuple[str, ...]) -> None:
-    pilot_clone, sat_clone, pilot, sat = _tree(tmp_path)
+        tree: Tree, tmp_path: Path, drop: tuple[str, ...]) -> None:
+    pilot_clone, sat_clone, pilot, sat = tree
     assert _bsi(pilot_clone, "10:05", "--sync", "gate", "pause", pilot, "hold").code == 0
     _forge(tmp_path, sat, "paused", "open", drop)
     assert _bsi(sat_clone, "10:07", "sync").code == 0
@@ -123,8 +134,8 @@ def test_a_remote_commit_that_sets_a_paused_claim_open_without_a_resume_lifts_no
     assert _bsi(sat_clone, "10:11", "preflight", "check", sat, "proj/a.md").code == 0
 
 
-def test_an_approval_pushed_first_never_lifts_a_pause_another_human_made_offline(tmp_path: Path) -> None:
-    pilot_clone, sat_clone, _, sat = _tree(tmp_path)
+def test_an_approval_pushed_first_never_lifts_a_pause_another_human_made_offline(tree: Tree) -> None:
+    pilot_clone, sat_clone, _, sat = tree
     assert _bsi(sat_clone, "10:05", "--sync", "gate", "request", sat, "deploy ok?").code == 0
     assert _bsi(pilot_clone, "10:06", "sync").code == 0
     # Two humans decide about the same gated claim, offline: one pauses it, the other (pushed first) approves it.
@@ -143,8 +154,8 @@ def test_an_approval_pushed_first_never_lifts_a_pause_another_human_made_offline
     assert _bsi(sat_clone, "10:12", "preflight", "check", sat, "proj/a.md").code == 0
 
 
-def test_a_resume_pushed_first_never_undoes_an_abort_another_human_made_offline(tmp_path: Path) -> None:
-    pilot_clone, sat_clone, pilot, sat = _tree(tmp_path)
+def test_a_resume_pushed_first_never_undoes_an_abort_another_human_made_offline(tree: Tree) -> None:
+    pilot_clone, sat_clone, pilot, sat = tree
     assert _bsi(pilot_clone, "10:05", "--sync", "gate", "pause", pilot, "hold").code == 0
     assert _bsi(sat_clone, "10:06", "sync").code == 0
     # One human aborts the paused tree offline; another resumes it and pushes first.
@@ -161,8 +172,8 @@ def test_a_resume_pushed_first_never_undoes_an_abort_another_human_made_offline(
 @pytest.mark.parametrize(("held", "drop"), [("waiting_human", ("gate_origin:", "gate_message:")),
                                             ("paused", ("paused_by:", "paused_from:"))], ids=["gate", "pause"])
 def test_a_remote_commit_that_marks_a_held_claim_stale_from_open_lets_no_late_close_past_the_hold(
-        tmp_path: Path, held: str, drop: tuple[str, ...]) -> None:
-    pilot_clone, sat_clone, pilot, sat = _tree(tmp_path)
+        tree: Tree, tmp_path: Path, held: str, drop: tuple[str, ...]) -> None:
+    pilot_clone, sat_clone, pilot, sat = tree
     if held == "paused":
         assert _bsi(pilot_clone, "10:05", "--sync", "gate", "pause", sat, "hold").code == 0
     else:

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 import textual._wait
 from textual._context import active_app
+from textual.css.stylesheet import Stylesheet
 from textual.worker import WorkerState
 
 from brain_tui.core.brain import Brain
@@ -160,6 +161,35 @@ def _freeze_survivors() -> Iterator[None]:
     yield
     gc.collect()
     gc.freeze()
+
+
+#: Textual's parsed rules by (the stylesheet's variables, CSS, where it was read, defaults?, tie breaker, scope).
+_PARSED_RULES: dict[tuple[object, ...], list[Any]] = {}
+#: Textual's own parse of one stylesheet's CSS (cached per `Stylesheet`, so per app).
+TEXTUAL_PARSE_RULES = Stylesheet._parse_rules
+
+
+def _shared_parse_rules(self: Stylesheet, css: str, read_from: Any, is_default_rules: bool = False,
+                        tie_breaker: int = 0, scope: str = "") -> list[Any]:
+    """`Stylesheet._parse_rules` remembered across the worker's apps (`_shared_parse_rules`)."""
+    key = (tuple(sorted(self._variables.items())), css, read_from, is_default_rules, tie_breaker, scope)
+    rules = _PARSED_RULES.get(key)
+    if rules is None:
+        rules = _PARSED_RULES[key] = TEXTUAL_PARSE_RULES(self, css, read_from, is_default_rules, tie_breaker, scope)
+    return rules
+
+
+@pytest.fixture(autouse=True)
+def _parse_css_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each app's stylesheet parses the same CSS with the same variables: the first parse's rules serve the rest.
+
+    Textual caches a parse per stylesheet, and every cockpit test starts an app with a new one: parsing the
+    product's and Textual's CSS again took ~0.05 s a test. The rules are a pure function of the CSS and the
+    variables (the theme) it is parsed with, both in the key; Textual never changes a rule set once parsed
+    (it keeps the same lists in its own cache). CSS that fails to parse is never kept, so it fails every time.
+    """
+    assert Stylesheet._parse_rules is TEXTUAL_PARSE_RULES
+    monkeypatch.setattr(Stylesheet, "_parse_rules", _shared_parse_rules)
 
 
 @pytest.fixture(scope="session")

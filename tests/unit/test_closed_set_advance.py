@@ -33,11 +33,12 @@ def git(root: Path, *args: str) -> str:
     return subprocess.run(["git", *args], cwd=root, check=True, capture_output=True, text=True).stdout.strip()
 
 
-@pytest.fixture
-def brain() -> Iterator[Brain]:
-    root = Path(tempfile.mkdtemp(prefix="bsi-advance-"))
+@pytest.fixture(scope="module")
+def _history(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A git brain with five claims opened and closed (ten commits), built once for the module."""
+    root = tmp_path_factory.mktemp("advance-history") / "brain"
     for folder in ("claims", "signals", "locks", "breath"):
-        (root / folder).mkdir()
+        (root / folder).mkdir(parents=True)
     (root / ".gitignore").write_text(".brain/\n", encoding="utf-8")
     git(root, "init", "-q", "-b", "main")
     git(root, "config", "user.email", "t@test")
@@ -45,8 +46,25 @@ def brain() -> Iterator[Brain]:
     made = Brain(root, clock=lambda: T0, instance="t@test")
     for number in range(5):
         made.close_claim(_open(made, f"old{number}", f"hist/f{number}.py"), CloseRequest(status="ok"))
+    return root
+
+
+@pytest.fixture
+def brain(_history: Path) -> Iterator[Brain]:
+    """A private copy of `_history`, its saved closed set vouching for the copy's own ``claims/`` folder.
+
+    The copy's folders are new inodes, so the set saved by the history's last close no longer vouches for
+    the listing of ``claims/``; one read lists it again and saves the set as the last close left it in the
+    original (the tree of HEAD, the listing of this folder). Ten commits per test cost ~1 s of CPU.
+    """
+    root = Path(tempfile.mkdtemp(prefix="bsi-advance-")) / "brain"
+    shutil.copytree(_history, root, symlinks=True)
+    made = Brain(root, clock=lambda: T0, instance="t@test")
+    _live(made)
+    saved = closed_set.load(root)
+    assert saved is not None and saved.dir_key != (0, 0, 0) and saved.tree == git(root, "rev-parse", "HEAD:./claims")
     yield made
-    shutil.rmtree(root, ignore_errors=True)
+    shutil.rmtree(root.parent, ignore_errors=True)
 
 
 def _open(brain: Brain, slug: str, scope: str) -> str:
