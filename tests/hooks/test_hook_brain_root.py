@@ -67,6 +67,21 @@ def test_a_shell_write_into_a_brain_from_outside_it_fails_closed_under_a_configu
 
 
 @pytest.mark.parametrize("where", ["BRAIN_ROOT", "--brain"])
+def test_a_shell_tree_write_over_the_brain_of_the_events_folder_fails_closed(
+        brain: Path, tmp_path: Path, where: str) -> None:
+    """A shell tool run in a folder of its own (`dir_path`), from a session whose folder is the brain, that removes
+    or overwrites a folder holding the brain writes into it, as the core reads it (`_holds_the_brain`)."""
+    gone = tmp_path / "moved-away"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    for command in (f"rm -rf {brain.parent}", f"find {brain.parent} -delete"):
+        payload = _shell(brain, command, tool="run_shell_command", dir_path=str(elsewhere))
+        assert_denied(configured_hook(where, gone, elsewhere, payload), str(gone), "could not decide")
+    payload = _shell(brain, f"rm -rf {elsewhere}", tool="run_shell_command", dir_path=str(elsewhere))
+    assert_allowed(configured_hook(where, gone, elsewhere, payload))
+
+
+@pytest.mark.parametrize("where", ["BRAIN_ROOT", "--brain"])
 def test_a_write_through_a_link_outside_every_brain_to_a_file_in_one_fails_closed(
         brain: Path, tmp_path: Path, where: str) -> None:
     ok(run_bsi("claim", "open", "--scope", "src/", "--story", "theirs", brain=brain))

@@ -60,7 +60,7 @@ class GitReading:
     remote_url: str | None = None
     last_sync: str | None = None
     last_sync_age_s: float | None = None
-    #: The operation git is in the middle of (rebase, merge, cherry-pick, revert, detached), None when idle.
+    #: The operation git is in the middle of (rebase, merge, cherry-pick, revert, detached, ref-lock), None when idle.
     operation: str | None = None
     #: How a person ends it (`git rebase --continue` or `--abort`…).
     operation_end: str | None = None
@@ -85,7 +85,8 @@ class GitReading:
         text and the cockpit's pane); None when git is idle."""
         if not self.operation:
             return None
-        state = "HEAD is detached" if self.operation == "detached" else f"a {self.operation} is in progress"
+        state = {"detached": "HEAD is detached", "ref-lock": "a lock file holds the branch's ref or HEAD"}.get(
+            self.operation, f"a {self.operation} is in progress")
         end = f" ({self.operation_end})" if self.operation_end else ""
         return f"{state}: bsi writes refuse until it ends{end}; a pause still goes on"
 

@@ -101,9 +101,9 @@ def collect_git(root: str | os.PathLike[str], timeout_s: float = 2.0,
                 now: datetime | None = None) -> dict[str, Any]:
     """Git state of the brain, the `git` part of `bsi env`: version, branch, dirty paths, ahead/behind (null without
     an upstream), remote, last sync (its age from the caller's `now`, null without it), the operation git is in the
-    middle of (`git_state.stall`: rebase, merge, cherry-pick, revert, detached; null when idle) and how a person ends
-    it; `timeout_s` bounds each git command. Raises GitError when git is missing, times out, or the folder is not a
-    repository."""
+    middle of (`git_state.stall`: rebase, merge, cherry-pick, revert, detached, ref-lock; null when idle) and how a
+    person ends it; `timeout_s` bounds each git command. Raises GitError when git is missing, times out, or the
+    folder is not a repository."""
     base = Path(root)
     # GIT_OPTIONAL_LOCKS=0: a status refreshes and rewrites the index under index.lock by default, which a
     # reading must not do (a session's commit would meet the lock while the cockpit polls)

@@ -79,6 +79,8 @@ class Stall:
     what: str
     how: str
     detached: bool = False
+    #: `name` when the operation's own word is not in `what` (a lock file: "ref-lock").
+    kind: str = ""
 
     def error(self) -> GitError:
         """The refusal of a write while it lasts: GitBusy (exit 20), or GitError (25) for a detached HEAD."""
@@ -89,8 +91,9 @@ class Stall:
 
     @property
     def name(self) -> str:
-        """The operation in one word (`bsi env`'s `git.operation`): rebase, merge, cherry-pick, revert or detached."""
-        return "detached" if self.detached else self.what.removeprefix("a ")
+        """The operation in one word (`bsi env`'s `git.operation`): rebase, merge, cherry-pick, revert, detached or
+        ref-lock (a lock file holds HEAD or the branch's ref)."""
+        return self.kind or ("detached" if self.detached else self.what.removeprefix("a "))
 
     @property
     def state(self) -> str:
@@ -106,8 +109,8 @@ class Stall:
 
 def stall(root: str | Path, *, commits: bool = False) -> Stall | None:
     """Why no commit can be made now: git is in the middle of an operation a commit would corrupt; with `commits`,
-    HEAD is detached (a commit there is on no branch: the next checkout leaves it, and what it wrote, behind).
-    None when git is idle.
+    HEAD is detached (a commit there is on no branch: the next checkout leaves it, and what it wrote, behind), or a
+    lock file holds HEAD or the branch's ref (git refuses the commit). None when git is idle.
 
     A commit during a stopped rebase lands on its detached HEAD (and `rebase
     --abort` drops it); during a merge it joins the user's merge commit.
@@ -120,7 +123,8 @@ def stall(root: str | Path, *, commits: bool = False) -> Stall | None:
         return Stall("HEAD is detached (no branch is checked out)", "`git checkout <branch>`", detached=True)
     locked = _ref_locked(gdir) if commits else None
     if locked is not None:
-        return Stall("a git write of the branch", f"wait for it to end; if no git runs, remove {locked}")
+        return Stall("a git write of the branch", f"wait for it to end; if no git runs, remove {locked}",
+                     kind="ref-lock")
     return None
 
 

@@ -404,7 +404,8 @@ def write_through(root: Path, lock: Lock, reconciler: Reconciler, attempt: Calla
 
     Raises:
         Contended: the push was rejected `MAX_TRIES` times (exit 75).
-        RemoteUnreachable, PushDeclined: the local commit was taken back first.
+        RemoteUnreachable, PushDeclined: the local commit was taken back first; so too for any other GitError
+            between the commit and the push's answer (the push guard's git reading).
         InvalidData: the push would carry a claim looser than the work tree holds (`push_guard`); the same.
     """
     last_error = ""
@@ -432,7 +433,7 @@ def write_through(root: Path, lock: Lock, reconciler: Reconciler, attempt: Calla
                 raise RemoteUnreachable(f"{exc.message}; whether it landed is not known yet, so the change is "
                                         "kept as a pending local commit and settled at the next `bsi sync`",
                                         kept=True) from None
-            except (RemoteUnreachable, PushDeclined, InvalidData):
+            except (RemoteUnreachable, gitops.GitError, InvalidData):  # PushDeclined, or the guard's git failing
                 _take_back(root, head_before, staged)
                 raise
             else:
