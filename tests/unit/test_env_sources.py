@@ -139,3 +139,30 @@ def test_reading_git_state_never_rewrites_the_index(tmp_path: Path) -> None:
     after = index.stat()
     assert out["dirty_count"] == 0 and out["version"]
     assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+
+
+def test_every_git_process_of_the_git_reading_is_bounded_by_the_probes_limit(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`bsi env --timeout N` bounds each probe: the reading of git's operation (`git_state.stall`) too, not only the
+    status, log and config calls (it asked git with the 60 s default)."""
+    from brain_tui.core.sync import git_state, gitops
+
+    env = clean_env(identity="Test")
+    git(tmp_path, "init", "-q", env=env)
+    (tmp_path / "a.md").write_text("a\n", encoding="utf-8")
+    git(tmp_path, "add", "a.md", env=env)
+    git(tmp_path, "commit", "-q", "-m", "a", env=env)
+    git(tmp_path, "checkout", "-q", "--detach", env=env)  # git is asked whether HEAD is detached
+    limits: list[float] = []
+    real = gitops.run_git
+
+    def counted(root: Any, *args: str, timeout: float = 60.0, **kwargs: Any) -> Any:
+        limits.append(timeout)
+        return real(root, *args, timeout=timeout, **kwargs)
+
+    monkeypatch.setattr(gitops, "run_git", counted)
+    monkeypatch.setattr(git_state, "run_git", counted)
+    monkeypatch.setattr(env_sources, "run_git", counted)
+    out = collect_git(tmp_path, timeout_s=1.5, now=NOW)
+    assert out["operation"] == "detached"
+    assert limits and set(limits) == {1.5}, limits

@@ -138,7 +138,7 @@ def collect_git(root: str | os.PathLike[str], timeout_s: float = 2.0,
             if now is not None:
                 last_sync_age = max(0.0, round((now - fetched).total_seconds(), 1))
     dirty = parsed["dirty"]
-    stalled = stall(base, commits=True)  # what a bsi write meets: the one reading of it (`git_state`)
+    stalled = stall(base, commits=True, timeout=timeout_s)  # what a bsi write meets: the one reading (`git_state`)
     return {
         "version": version,
         "branch": parsed["head"],

@@ -172,7 +172,8 @@ def take_handover(root: str | os.PathLike[str], agent_session: str, now: datetim
 def _not_its_own(root: str | os.PathLike[str], agent_session: str, process: str) -> str:
     """Why a binding may not move to `agent_session` on the word of `process` ("" when it may): the session is
     recorded as another agent process's own. A shell's forged `session-start` naming another agent's session
-    would make that agent act for this one's claims (SPEC 21.4). Called under the records' lock."""
+    would make that agent act for this one's claims (SPEC 21.4). Asked under the records' lock where it guards a
+    binding (`take_handover`, `take_compacted`); `start_session` asks it outside only to keep a hand-over waiting."""
     known = recorded_process(root, agent_session)
     if not known or known == process:
         return ""

@@ -33,7 +33,9 @@ def _why(exc: BsiError) -> tuple[str, str]:
     if isinstance(exc, RemoteUnreachable):
         return exc.reason, "" if exc.retry_helps else "add it"
     if isinstance(exc, GitError):
-        return exc.reason, exc.step
+        # an error built without its own reason speaks of the write it refused ("…; the files it was given were
+        # restored"): only its first clause, what failed, is said of a pause that is committed
+        return (exc.reason if exc.reason != exc.message else exc.message.split("; ")[0]), exc.step
     return exc.message, ""  # the push guard's (InvalidData): it names the file and the human's choice
 
 

@@ -34,14 +34,14 @@ def _operation_in(gdir: Path | None) -> tuple[str, str] | None:
     return None
 
 
-def _detached(root: str | Path, gdir: Path | None) -> bool:
+def _detached(root: str | Path, gdir: Path | None, timeout: float = 60.0) -> bool:
     """True when the repository's HEAD names a commit, not a branch (read from its file; git asked when unsure)."""
     if gdir is None:
         return False
     head = _small_text(gdir / "HEAD")
     if head.startswith("ref: refs/heads/") and ".invalid" not in head:  # (reftable keeps a stand-in HEAD file)
         return False
-    return run_git(root, "symbolic-ref", "--quiet", "HEAD", check=False).returncode == 1
+    return run_git(root, "symbolic-ref", "--quiet", "HEAD", check=False, timeout=timeout).returncode == 1
 
 
 def _small_text(path: Path) -> str:
@@ -107,19 +107,20 @@ class Stall:
                 f"sync after that ({self.how}) commits it")
 
 
-def stall(root: str | Path, *, commits: bool = False) -> Stall | None:
+def stall(root: str | Path, *, commits: bool = False, timeout: float = 60.0) -> Stall | None:
     """Why no commit can be made now: git is in the middle of an operation a commit would corrupt; with `commits`,
     HEAD is detached (a commit there is on no branch: the next checkout leaves it, and what it wrote, behind), or a
     lock file holds HEAD or the branch's ref (git refuses the commit). None when git is idle.
 
     A commit during a stopped rebase lands on its detached HEAD (and `rebase
-    --abort` drops it); during a merge it joins the user's merge commit.
+    --abort` drops it); during a merge it joins the user's merge commit. `timeout` bounds each git process asked
+    (`bsi env` gives its probes' limit).
     """
-    gdir = git_dir(root)
+    gdir = git_dir(root, timeout)
     busy = _operation_in(gdir)
     if busy is not None:
         return Stall(*busy)
-    if commits and _detached(root, gdir):
+    if commits and _detached(root, gdir, timeout):
         return Stall("HEAD is detached (no branch is checked out)", "`git checkout <branch>`", detached=True)
     locked = _ref_locked(gdir) if commits else None
     if locked is not None:

@@ -243,13 +243,14 @@ def _run(cmd: list[str], cwd: str | Path, env: dict[str, str], timeout: float,
     return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
 
 
-def git_dir(root: str | Path) -> Path | None:
-    """The absolute git directory of the work tree holding `root` (None outside a repository)."""
+def git_dir(root: str | Path, timeout: float = 60.0) -> Path | None:
+    """The absolute git directory of the work tree holding `root` (None outside a repository); `timeout` bounds
+    the git process asked."""
     from brain_tui.core.records.git_head import outside_git
 
     if outside_git(Path(root)):
         return None  # known without a git process
-    proc = run_git(root, "rev-parse", "--absolute-git-dir", check=False)
+    proc = run_git(root, "rev-parse", "--absolute-git-dir", check=False, timeout=timeout)
     return Path(proc.stdout.strip()) if proc.returncode == 0 and proc.stdout.strip() else None
 
 
