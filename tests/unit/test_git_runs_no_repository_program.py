@@ -124,3 +124,32 @@ def test_a_path_of_relative_folders_only_leaves_no_empty_path_behind(brain: Path
     gitops.run_git(brain, "rev-parse", "HEAD", check=False)
     assert not mark.exists()
     assert gitops.git_env()["PATH"] == os.defpath
+
+
+def test_a_reading_of_the_repositorys_programs_that_times_out_runs_no_command(
+        brain: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """When git cannot say in time which programs the repository names, the command is not run with them unread
+    (it was: the reading's timeout gave "none" and the command ran with the planted filter live); and the reading
+    takes the caller's limit, not its own 20 s."""
+    import subprocess
+
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    _plant(brain, marks)
+    gitops._drivers_seen.clear()
+    real = gitops._run
+    asked: list[float] = []
+
+    def slow_config(argv: list[str], cwd: str | Path, env: dict[str, str], timeout: float,
+                    input_text: str | None = None) -> subprocess.CompletedProcess[str]:
+        if argv[1:3] == ["config", "--show-scope"]:
+            asked.append(timeout)
+            raise subprocess.TimeoutExpired(argv, timeout)
+        return real(argv, cwd, env, timeout, input_text)
+
+    monkeypatch.setattr(gitops, "_run", slow_config)
+    (brain / "note.md").write_text("x\n")
+    with pytest.raises(gitops.GitTimeout):
+        gitops.run_git(brain, "add", "note.md", timeout=3.0)
+    assert asked == [3.0]
+    assert not any(marks.iterdir()), sorted(p.name for p in marks.iterdir())

@@ -113,10 +113,12 @@ def git_env(settings: Sequence[tuple[str, str]] = _NO_HOOKS) -> dict[str, str]:
     return env
 
 
-def _drivers(root: str | Path) -> list[tuple[str, str]]:
+def _drivers(root: str | Path, timeout: float = 20.0) -> list[tuple[str, str]]:
     """The programs the repository's own config names (filter and merge drivers but bsi's own, ssh and askpass
     commands, signing programs, credential helpers), each set to nothing (ssh to plain ``ssh``). Kept while
-    ``.git/config`` keeps its stat key and names no other file (an include, a worktree config), else read each call."""
+    ``.git/config`` keeps its stat key and names no other file (an include, a worktree config), else read each call.
+    `timeout` bounds the reading (at most 20 s); one that runs past it raises `subprocess.TimeoutExpired`: the
+    command is not run with the repository's programs unread."""
     config = os.path.join(root, ".git", "config")
     try:
         with open(config, "rb") as handle:
@@ -127,13 +129,14 @@ def _drivers(root: str | Path) -> list[tuple[str, str]]:
         key = None
     if key is not None and _drivers_seen.get(key[0], (None, []))[0] == key:
         return _drivers_seen[key[0]][1]
+    limit = min(20.0, timeout)
     try:
-        proc = _run(["git", "config", "--show-scope", "--get-regexp", _DRIVER_KEYS], root, git_env(), 20.0)
+        proc = _run(["git", "config", "--show-scope", "--get-regexp", _DRIVER_KEYS], root, git_env(), limit)
         if proc.returncode not in (0, 1):  # git before 2.26 (no --show-scope): every value counts as the repository's
-            proc = _run(["git", "config", "--get-regexp", _DRIVER_KEYS], root, git_env(), 20.0)
+            proc = _run(["git", "config", "--get-regexp", _DRIVER_KEYS], root, git_env(), limit)
             proc.stdout = "".join(f"local\t{line}\n" for line in proc.stdout.splitlines())
-    except (OSError, subprocess.TimeoutExpired):
-        return []
+    except OSError:
+        return []  # no git to run: the command itself fails and says so
     lines = proc.stdout.splitlines() if proc.returncode == 0 else []
     names = {rest.partition(" ")[0] for scope, _tab, rest in (line.partition("\t") for line in lines)
              if scope in _REPOSITORY_SCOPES}
@@ -169,7 +172,7 @@ def run_git(
     """
     try:
         at, command = _command(args)
-        settings = [*(() if remote_hooks else _NO_HOOKS), *(_drivers(root) if command != "config" else ())]
+        settings = [*(() if remote_hooks else _NO_HOOKS), *(_drivers(root, timeout) if command != "config" else ())]
         line = [*args[:at + 1], *_NO_DIFF_PROGRAMS.get(command, ()), *args[at + 1:]]
         proc = _run(["git", *line], root, {**git_env(settings), **(env or {})}, timeout, input_text)
     except FileNotFoundError:
