@@ -141,6 +141,10 @@ def run_claude(claude_bin: str, tmp_path: Path) -> Callable[..., Session]:
     home.mkdir()
     claude_tmp = tmp_path / "claude-tmp"
     claude_tmp.mkdir()
+    # the system temp folder of the run (its sandbox leaves a `claude-empty-*` folder there each start): the test's,
+    # on the disk like the rest of it, removed with it
+    system_tmp = tmp_path / "tmp"
+    system_tmp.mkdir()
 
     def run(brain: Path, prompt: str | Sequence[str], script: Script, *,
             env: Mapping[str, str | None] | None = None, args: Sequence[str] = (),
@@ -153,7 +157,7 @@ def run_claude(claude_bin: str, tmp_path: Path) -> Callable[..., Session]:
                 PATH=os.pathsep.join([VENV_BIN, os.environ.get("PATH", "")]),
                 ANTHROPIC_BASE_URL=api.base_url, ANTHROPIC_API_KEY="dummy",
                 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", DISABLE_TELEMETRY="1", DISABLE_AUTOUPDATER="1",
-                IS_SANDBOX="1", TMPDIR=ramdisk.DISK,
+                IS_SANDBOX="1", TMPDIR=str(system_tmp),
                 # its per-user temp folder (background tasks' output) in the test's, not left in /tmp
                 CLAUDE_CODE_TMPDIR=str(claude_tmp))
             for name, value in (env or {}).items():
