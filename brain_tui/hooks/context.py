@@ -82,8 +82,7 @@ def session_start(ctx: HookContext) -> Answer:
                      "`bsi claim open --scope S --story TEXT` declares one.")
     shown, text = fit_items("\n".join(facts), told, MORE_SIGNALS, most=MAX_SIGNALS_AT_START)
     if claim is not None:  # a signal this context showed whole is not brought in again (SPEC 20.2)
-        agents.unseen(ctx.root, claim.sess_id, [key for key, line in told if key in shown and
-                                                f"{line}\n" in f"{text}\n"])
+        agents.unseen(ctx.root, claim.sess_id, shown)
     return Answer(0, wire.dumps(wire.context("SessionStart", text)))
 
 
@@ -201,8 +200,9 @@ def user_prompt_submit(ctx: HookContext) -> Answer:
 
 def fit_items(header: str, items: list[tuple[str, str]], more: str, most: int | None = None) -> tuple[list[str], str]:
     """`header` and as many of `items` (key, line) as fit whole in `CONTEXT_LIMIT` (and at most `most`), the
-    others counted by `more` (a template of one `{}`): the keys shown and the text. When none is shown yet,
-    one item is, cut short if it alone is too long; a header too long is cut at the limit."""
+    others counted by `more` (a template of one `{}`): the keys of the lines the text holds whole, and the text.
+    When none fits yet, one item is listed, cut short if it alone is too long (not counted as shown then); a header
+    too long is cut at the limit."""
     room = CONTEXT_LIMIT - len(more.format(len(items))) - 1
     lines = [header]
     size = len(header)
@@ -211,10 +211,11 @@ def fit_items(header: str, items: list[tuple[str, str]], more: str, most: int | 
             break
         lines.append(line)
         size += 1 + len(line)
-    shown = [key for key, _ in items[: len(lines) - 1]]
-    if len(shown) < len(items):
-        lines.append(more.format(len(items) - len(shown)))
+    listed = items[: len(lines) - 1]
+    if len(listed) < len(items):
+        lines.append(more.format(len(items) - len(listed)))
     text = "\n".join(lines)
     if len(text) > CONTEXT_LIMIT:
         text = text[: CONTEXT_LIMIT - 1] + "…"
-    return shown, text
+    # only a line the text holds whole counts as shown: one cut at the limit comes again
+    return [key for key, line in listed if f"\n{line}\n" in f"\n{text}\n"], text
