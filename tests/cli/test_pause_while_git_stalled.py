@@ -160,3 +160,66 @@ def test_a_forged_record_commits_nothing_outside_the_protocol_files(tmp_path: Pa
     assert "wiki/page.md" not in git(a, "log", "--name-only", "--format=")
     assert "bsi: gate PAUSED x" not in git(a, "log", "--format=%s")
     assert claim_files(a) == [".gitkeep"]
+
+
+def test_a_pause_holds_while_a_program_has_broken_git_and_is_committed_once_git_runs(tmp_path: Path) -> None:
+    """An agent's program can make git refuse to run at all (a bad line in `.git/config`: Gemini CLI and Codex have
+    no fence on it). Every other write refuses before it writes anything (25); the human's pause is held back as
+    for a stalled git, and committed by the first write once git runs again."""
+    _, (a,) = make_remote(tmp_path, 1)
+    sess = ok(bsi(a, "claim", "open", "--scope", "wiki/", "--slug", "runaway", "--agent-session", AGENT)).strip()
+    head = git(a, "rev-parse", "HEAD")
+    config = a / ".git" / "config"
+    good = config.read_text()
+    config.write_text(good + "[broken\n")
+    claim = f"claims/{sess}.yml"
+
+    res = bsi(a, "gate", "pause", sess, "stop writing")
+    assert res.code == 0, res.err
+    assert "not committed yet: git cannot run" in res.err and "bad config line" in res.err, res.err
+    assert "in force in this work tree" in res.err and "Traceback" not in res.err
+    assert _claim_status((a / claim).read_text()) == "paused"
+    assert_denied(hook(a, "pre-tool-use", event(a, "Edit", str(a / "wiki" / "a.md"))), "paused")
+    held = [i for i in json.loads(ok(bsi(a, "--json", "attention")))["items"] if i["kind"] == "held"]
+    assert [i["sess_id"] for i in held] == [sess], held
+    assert "fix it (`git status`" in held[0]["summary"], held
+
+    for args in (["gate", "resume", sess, "go on"], ["claim", "open", "--scope", "notes/", "--slug", "other"]):
+        res = bsi(a, *args)
+        assert res.code == 25, (args, res.err)
+        assert "git cannot run" in res.err and "nothing was written" in res.err, res.err
+    assert not (a / ".brain" / "journal" / "manifest.json").exists()  # refused before anything was written
+    assert _claim_status((a / claim).read_text()) == "paused"
+
+    config.write_text(good)
+    assert git(a, "rev-parse", "HEAD") == head  # nothing was committed while git could not run
+    res = bsi(a, "claim", "open", "--scope", "notes/", "--slug", "after")
+    assert res.code == 0, res.err
+    subjects = git(a, "log", "--format=%s", "-3").splitlines()
+    assert subjects[0].startswith("bsi: open claim ") and subjects[1] == f"bsi: gate PAUSED {sess}", subjects
+    assert _claim_status(git(a, "show", f"HEAD~1:{claim}")) == "paused"
+    assert git(a, "status", "--porcelain", "--", "claims", "signals", "BRAIN-INDEX.md") == ""
+
+
+@pytest.mark.parametrize("head", ["ref: refs/tags/v1", "ref: refs/heads/a..b", "ref: refs/heads/"])
+def test_a_pause_holds_while_head_names_no_branch(tmp_path: Path, head: str) -> None:
+    """A HEAD file naming a tag (git would move the tag) or a name git cannot resolve, which an agent's program
+    can write: no commit lands on a branch then, so the pause is held back as on a detached HEAD."""
+    _, (a,) = make_remote(tmp_path, 1)
+    sess = ok(bsi(a, "claim", "open", "--scope", "wiki/", "--slug", "runaway", "--agent-session", AGENT)).strip()
+    tip = git(a, "rev-parse", "HEAD")
+    head_file = a / ".git" / "HEAD"
+    kept = head_file.read_text()
+    head_file.write_text(head + "\n")
+
+    res = bsi(a, "gate", "pause", sess, "stop writing")
+    assert res.code == 0, res.err
+    assert "not committed yet: HEAD names no branch" in res.err and "Traceback" not in res.err, res.err
+    assert _claim_status((a / f"claims/{sess}.yml").read_text()) == "paused"
+    res = bsi(a, "claim", "open", "--scope", "notes/", "--slug", "other")
+    assert res.code == 25 and "HEAD names no branch" in res.err and "nothing was written" in res.err, res.err
+
+    head_file.write_text(kept)
+    assert git(a, "rev-parse", "HEAD") == tip and git(a, "tag") == ""  # no commit landed anywhere
+    assert bsi(a, "claim", "open", "--scope", "notes/", "--slug", "after").code == 0
+    assert git(a, "log", "--format=%s", "-3").splitlines()[1] == f"bsi: gate PAUSED {sess}"

@@ -250,3 +250,22 @@ def test_an_edit_racily_clean_against_the_index_stays_visible_after_a_plumbing_c
     (brain / "claims" / "new.yml").write_text("status: open\n")
     _commit(monkeypatch, brain, ["claims/new.yml"], "bsi: open claim new")
     assert "brain/notes/n0.md" in git(tmp_path, "diff", "HEAD", "--name-only", env=ENV)
+
+
+def test_a_write_whose_index_git_cannot_read_begins_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The journal notes each path's index entry before a write, to put it back on a roll-back. A git that cannot
+    run then (a bad line in its config) must refuse the write, never read as "the index holds none of them": the
+    roll-back would then remove the brain's claims from the index, and a human's next `git commit -a` from HEAD."""
+    from brain_tui.core.sync.gitops import GitError
+
+    brain = _repo(tmp_path)
+    for key in [k for k in os.environ if k.startswith("GIT_")]:
+        monkeypatch.delenv(key)
+    config = tmp_path / ".git" / "config"
+    good = config.read_text()
+    config.write_text(good + "[broken\n")
+    with pytest.raises(GitError):
+        begin(brain, ["claims/old.yml", "BRAIN-INDEX.md"], "bsi: update", True)
+    assert not (brain / STATE_DIR / "journal").exists()
+    config.write_text(good)
+    assert git(tmp_path, "status", "--porcelain", env=ENV) == ""

@@ -144,10 +144,15 @@ class Journal:
 
 
 def index_entries(root: Path, rels: Collection[str]) -> dict[str, str]:
-    """The git index entry ("mode sha") of each of `rels` that the index holds (brain-relative paths)."""
+    """The git index entry ("mode sha") of each of `rels` that the index holds (brain-relative paths).
+
+    Raises:
+        GitError: git could not list the index (a broken config): never read as "none of them is there", which a
+            roll-back would act on by removing each from the index.
+    """
     if not rels:
         return {}
-    proc = gitops.run_git(root, "ls-files", "-s", "-z", "--", *rels, check=False)  # paths as given: cwd-relative
+    proc = gitops.run_git(root, "ls-files", "-s", "-z", "--", *rels)  # paths as given: cwd-relative
     found: dict[str, str] = {}
     for entry in proc.stdout.split("\0"):
         meta, _, path = entry.partition("\t")

@@ -388,7 +388,7 @@ def _held_items(brain: Brain) -> list[AttentionItem]:
     from brain_tui.core.sync.git_state import stall
 
     found = stall(brain.root, commits=True)
-    state = (f"{found.what}: end it ({found.how}) and the next bsi write or sync commits it" if found is not None
+    state = (f"{found.what}: {found.remedy} and the next bsi write or sync commits it" if found is not None
              else "git is idle again: the next bsi write or `bsi sync` commits it")
     subjects = held_back.subjects(brain.root)
     items = []

@@ -3,10 +3,12 @@ detached HEAD, where a commit of bsi's would corrupt the user's operation or bel
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+from brain_tui.core.paths.text_safety import CONTROL_RE
 from brain_tui.core.record import record
-from brain_tui.core.sync.gitops import GitBusy, GitError, git_dir, run_git
+from brain_tui.core.sync.gitops import GitBusy, GitError, git_dir, reason, run_git
 
 __all__ = ["Stall", "detached_head", "operation_in_progress", "refuse_mid_operation", "stall"]
 
@@ -34,14 +36,31 @@ def _operation_in(gdir: Path | None) -> tuple[str, str] | None:
     return None
 
 
-def _detached(root: str | Path, gdir: Path | None, timeout: float = 60.0) -> bool:
-    """True when the repository's HEAD names a commit, not a branch (read from its file; git asked when unsure)."""
+#: The stall of a detached HEAD.
+_DETACHED = "HEAD is detached (no branch is checked out)"
+
+
+#: A branch name git takes without asking it (`git check-ref-format`'s rules, narrowed): any other is asked.
+_PLAIN_BRANCH = re.compile(r"refs/heads/(?!\.)(?:[A-Za-z0-9_+=,-]|(?<!\.)\.(?!\.)|/(?![/.]))*(?<![./])(?<!\.lock)")
+
+
+def _no_branch(root: str | Path, gdir: Path | None, timeout: float = 60.0) -> str | None:
+    """Why a commit would land on no branch: HEAD names a commit (detached), a ref that is no branch (an agent's
+    program can write `ref: refs/tags/x` there, and git would move that tag), or a name git cannot resolve. None
+    when HEAD names a branch (read from its file; git asked when unsure)."""
     if gdir is None:
-        return False
-    head = _small_text(gdir / "HEAD")
-    if head.startswith("ref: refs/heads/") and ".invalid" not in head:  # (reftable keeps a stand-in HEAD file)
-        return False
-    return run_git(root, "symbolic-ref", "--quiet", "HEAD", check=False, timeout=timeout).returncode == 1
+        return None
+    head = _small_text(gdir / "HEAD").strip()
+    if head.startswith("ref: ") and _PLAIN_BRANCH.fullmatch(head.removeprefix("ref: ")):
+        return None  # (reftable keeps a stand-in HEAD file: `refs/heads/.invalid` is no plain name, so git is asked)
+    proc = run_git(root, "symbolic-ref", "--quiet", "HEAD", check=False, timeout=timeout)
+    ref = proc.stdout.strip()
+    if proc.returncode == 1:
+        return _DETACHED
+    if proc.returncode == 0 and ref.startswith("refs/heads/"):
+        return None
+    named = f" ({ref[:200]!r})" if proc.returncode == 0 and not CONTROL_RE.search(ref) else ""
+    return f"HEAD names no branch{named} (no branch is checked out)"
 
 
 def _small_text(path: Path) -> str:
@@ -65,9 +84,9 @@ def _small_text(path: Path) -> str:
         os.close(fd)
 
 
-def detached_head() -> GitError:
-    """The refusal of a write on a detached HEAD (exit 25)."""
-    return GitError("HEAD is detached (no branch is checked out): a commit here would belong to no branch and be "
+def detached_head(what: str = _DETACHED) -> GitError:
+    """The refusal of a write on a detached HEAD, or one naming no branch (exit 25)."""
+    return GitError(f"{what}: a commit here would belong to no branch and be "
                     "left behind at the next checkout; nothing was written. Check out the brain's branch "
                     "(`git checkout <branch>`), then run the command again")
 
@@ -79,13 +98,17 @@ class Stall:
     what: str
     how: str
     detached: bool = False
-    #: `name` when the operation's own word is not in `what` (a lock file: "ref-lock").
+    #: `name` when the operation's own word is not in `what` (a lock file: "ref-lock"; git failing: "broken").
     kind: str = ""
 
     def error(self) -> GitError:
-        """The refusal of a write while it lasts: GitBusy (exit 20), or GitError (25) for a detached HEAD."""
+        """The refusal of a write while it lasts: GitBusy (exit 20), or GitError (25) for a detached HEAD or a git
+        that cannot run."""
         if self.detached:
-            return detached_head()
+            return detached_head(self.what)
+        if self.kind == "broken":
+            return GitError(f"{self.what}; nothing was written. Fix it first ({self.how}), then run the command "
+                            "again")
         return GitBusy(f"{self.what} is in progress in this repository; nothing was written. "
                        f"Finish it first ({self.how}), then run the command again")
 
@@ -98,13 +121,18 @@ class Stall:
     @property
     def state(self) -> str:
         """What is under way, as a sentence's subject and verb: "a rebase is in progress", "HEAD is detached (…)"."""
-        return self.what if self.detached else f"{self.what} is in progress"
+        return self.what if self.detached or self.kind == "broken" else f"{self.what} is in progress"
 
     def held_note(self) -> str:
         """What a person is told of a pause written while it lasts (`records.held_back`)."""
-        state = self.state
-        return (f"not committed yet: {state}. The pause is in force in this work tree now; the first bsi write or "
-                f"sync after that ({self.how}) commits it")
+        after = f"once git runs again ({self.how})" if self.kind == "broken" else f"after that ({self.how})"
+        return (f"not committed yet: {self.state}. The pause is in force in this work tree now; the first bsi write "
+                f"or sync {after} commits it")
+
+    @property
+    def remedy(self) -> str:
+        """What a person does to end it, as a clause: "end it (`git merge --abort`…)", "fix it (…)"."""
+        return f"{'fix' if self.kind == 'broken' else 'end'} it ({self.how})"
 
 
 def stall(root: str | Path, *, commits: bool = False, timeout: float = 60.0) -> Stall | None:
@@ -117,16 +145,38 @@ def stall(root: str | Path, *, commits: bool = False, timeout: float = 60.0) -> 
     (`bsi env` gives its probes' limit).
     """
     gdir = git_dir(root, timeout)
+    if gdir is None and commits:
+        failing = _git_failing(root, timeout)
+        if failing is not None:
+            return Stall(f"git cannot run in this repository ({failing})", "`git status` names what to fix",
+                         kind="broken")
     busy = _operation_in(gdir)
     if busy is not None:
         return Stall(*busy)
-    if commits and _detached(root, gdir, timeout):
-        return Stall("HEAD is detached (no branch is checked out)", "`git checkout <branch>`", detached=True)
+    unbranched = _no_branch(root, gdir, timeout) if commits else None
+    if unbranched is not None:
+        return Stall(unbranched, "`git checkout <branch>`", detached=True)
     locked = _ref_locked(gdir) if commits else None
     if locked is not None:
         return Stall("a git write of the branch", f"wait for it to end; if no git runs, remove {locked}",
                      kind="ref-lock")
     return None
+
+
+def _git_failing(root: str | Path, timeout: float) -> str | None:
+    """What git says when a repository holds `root` (a `.git` at or above it) but git refuses to run there (a bad
+    line in its config, a HEAD it cannot read: an agent's program can do either); None when no `.git` is found or
+    git answers. Asked only once `git_dir` found none: never on the way of a write in a working repository."""
+    import os
+
+    try:
+        folder = Path(root).resolve()
+    except (OSError, RuntimeError):
+        return None
+    if not any(os.path.lexists(candidate / ".git") for candidate in (folder, *folder.parents)):
+        return None
+    proc = run_git(root, "rev-parse", "--absolute-git-dir", check=False, timeout=timeout)
+    return reason(proc.stderr or proc.stdout, f"exit {proc.returncode}") if proc.returncode != 0 else None
 
 
 def _ref_locked(gdir: Path | None) -> str | None:
