@@ -105,8 +105,8 @@ def _hooks_report(ctx: Context) -> Report:
         return settings_gemini.uninstall(root) if a.action == "uninstall" else settings_gemini.status(root, a.bsi)
     if a.agent == "codex":
         if a.action == "install":
-            return settings_codex.install(a.bsi)
-        return settings_codex.uninstall() if a.action == "uninstall" else settings_codex.status(a.bsi)
+            return settings_codex.install(a.bsi, root)
+        return settings_codex.uninstall(root) if a.action == "uninstall" else settings_codex.status(a.bsi)
     if a.action == "install":
         return settings.install(root, a.local, a.bsi, fence=a.sandbox)
     if a.action == "uninstall":
