@@ -326,16 +326,16 @@ def default_instance(brain_name: str, machine: str) -> str:
 
     A character that cannot stand in it (`@`, a slash, a control or invisible character) becomes `-`, so a
     brain folder named `me@work` gives `me-work@host` rather than every open refused for an `--instance`
-    nobody gave.
+    nobody gave; the host name is made one word a signal's sender can hold (`ids.machine_part`: `my box` →
+    `my-box`).
     """
     import unicodedata
 
-    def part(text: str, fallback: str) -> str:
-        kept = "".join("-" if c in "@/\\" or unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") else c
-                       for c in text)
-        return kept.strip() or fallback
+    from brain_tui.core.ids import machine_part
 
-    return f"{part(brain_name, 'brain')}@{part(machine, 'localhost')}"
+    kept = "".join("-" if c in "@/\\" or unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") else c
+                   for c in brain_name)
+    return f"{kept.strip() or 'brain'}@{machine_part(machine)}"
 
 
 def _unreadable(problem: str) -> BrainConfig:
