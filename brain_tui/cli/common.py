@@ -178,7 +178,7 @@ class Context:
             if sync == "sync" and no_commit:
                 raise UsageError("--sync and --no-commit do not go together: a synced change is a pushed commit")
             self._brain = Brain(root, now=getattr(self.args, "now", None), commit=not no_commit, sync=sync)
-            from brain_tui.core.sync.network import network_timeout_problem
+            from brain_tui.core.network import network_timeout_problem
 
             timeout_note = network_timeout_problem()
             for note in [*self._brain.config.warnings(reading=self.reading), *filter(None, [timeout_note])]:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from brain_tui.core.sync import network
+from brain_tui.core import network
 from tests.bsi import clean_env, run_bsi
 
 

@@ -32,12 +32,12 @@ from typing import Protocol, TypeVar
 
 from brain_tui.core.errors import Contended, InvalidData, RemoteUnreachable
 from brain_tui.core.json_shape import JsonShaped
+from brain_tui.core.network import network_timeout
 from brain_tui.core.paths.layout import REBASE_MARK, STATE_DIR
 from brain_tui.core.record import record
 from brain_tui.core.records import journal
 from brain_tui.core.sync import git_state, gitops, lost_writes, push_guard, remote_state, settle
 from brain_tui.core.sync.gitops import FastForwardFailed, GitTimeout, PushDeclined, RebaseConflict
-from brain_tui.core.sync.network import network_timeout
 from brain_tui.core.sync.remote_state import read_state
 
 T = TypeVar("T")

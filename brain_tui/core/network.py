@@ -1,6 +1,7 @@
 """How long a fetch or push may take: `$BSI_NETWORK_TIMEOUT`, and what is said of a value that cannot be used.
 
-Apart from core/sync/remote.py so the command line reads it on every run without loading git's machinery.
+Apart from core/sync/remote.py (which uses it) so the command line reads it on every run without loading the
+git machinery.
 """
 
 from __future__ import annotations
