@@ -9,7 +9,7 @@ import sys
 TYPE_CHECKING = False  # not `typing`: the parser, `--help` and usage errors load no core module (start-up)
 if TYPE_CHECKING:
     import os
-    from collections.abc import Callable
+    from collections.abc import Callable, Collection
     from typing import Any, NoReturn, TypeAlias
 
     from brain_tui.core.brain import Brain
@@ -103,26 +103,33 @@ class Parser(argparse.ArgumentParser):
         return parsed, extras
 
 
-def add_global_flags(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
-    """The global flags, accepted before or after the command."""
+def add_global_flags(parser: argparse.ArgumentParser, *, suppress: bool, hidden: Collection[str] = ()) -> None:
+    """The global flags, accepted before or after the command; those in `hidden` are parsed but left out of the
+    help (a command that refuses them says so itself)."""
     default: Any = argparse.SUPPRESS if suppress else None
-    parser.add_argument("--brain", metavar="PATH", default=default, help="the brain folder")
-    parser.add_argument("--now", metavar="ISO", default=default, help="the time to act at (tests, demos)")
-    parser.add_argument("--json", action="store_true", default=argparse.SUPPRESS if suppress else False,
-                        help="one JSON document on stdout")
-    parser.add_argument("--no-commit", dest="no_commit", action="store_true",
-                        default=argparse.SUPPRESS if suppress else False, help="leave the change uncommitted")
-    group = parser.add_mutually_exclusive_group()
-    group.add_argument("--sync", action="store_true", default=argparse.SUPPRESS if suppress else False,
-                       help="sync with the git remote (fetch, re-check, push)")
-    group.add_argument("--offline", action="store_true", default=argparse.SUPPRESS if suppress else False,
-                       help="record locally; push at the next sync")
+    off: Any = argparse.SUPPRESS if suppress else False
+
+    def shown(flag: str, text: str) -> str:
+        return argparse.SUPPRESS if flag in hidden else text
+
+    parser.add_argument("--brain", metavar="PATH", default=default, help=shown("--brain", "the brain folder"))
+    parser.add_argument("--now", metavar="ISO", default=default,
+                        help=shown("--now", "the time to act at (tests, demos)"))
+    parser.add_argument("--json", action="store_true", default=off, help=shown("--json", "one JSON document on stdout"))
+    parser.add_argument("--no-commit", dest="no_commit", action="store_true", default=off,
+                        help=shown("--no-commit", "leave the change uncommitted"))
+    # both hidden: no group (argparse leaves an empty group's gap in the usage line); the command refuses both
+    group: Any = parser if {"--sync", "--offline"} <= set(hidden) else parser.add_mutually_exclusive_group()
+    group.add_argument("--sync", action="store_true", default=off,
+                       help=shown("--sync", "sync with the git remote (fetch, re-check, push)"))
+    group.add_argument("--offline", action="store_true", default=off,
+                       help=shown("--offline", "record locally; push at the next sync"))
 
 
-def global_parent() -> argparse.ArgumentParser:
-    """A parent parser carrying the global flags, for every subcommand."""
+def global_parent(*, hidden: Collection[str] = ()) -> argparse.ArgumentParser:
+    """A parent parser carrying the global flags, for every subcommand (those in `hidden` left out of its help)."""
     parent = Parser(add_help=False)
-    add_global_flags(parent, suppress=True)
+    add_global_flags(parent, suppress=True, hidden=hidden)
     return parent
 
 
@@ -171,7 +178,10 @@ class Context:
             if sync == "sync" and no_commit:
                 raise UsageError("--sync and --no-commit do not go together: a synced change is a pushed commit")
             self._brain = Brain(root, now=getattr(self.args, "now", None), commit=not no_commit, sync=sync)
-            for note in self._brain.config.warnings(reading=self.reading):
+            from brain_tui.core.network import network_timeout_problem
+
+            timeout_note = network_timeout_problem()
+            for note in [*self._brain.config.warnings(reading=self.reading), *filter(None, [timeout_note])]:
                 self.say(f"bsi: warning: {note}")
         return self._brain
 

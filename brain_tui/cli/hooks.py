@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from brain_tui.cli.common import Context, add_command, table
+from brain_tui.cli.common import Context, add_command, global_parent, table
 
 TYPE_CHECKING = False  # the parser loads no core module: each handler imports what it uses (start-up)
 if TYPE_CHECKING:
@@ -14,6 +14,8 @@ if TYPE_CHECKING:
     from brain_tui.core.agent_settings.files import Report
 
 AGENTS = ("claude", "gemini", "codex")
+#: The global flags `bsi mcp` (the server) refuses (`cmd_mcp_serve`): parsed, so the refusal says why, not in its help.
+MCP_REFUSED = ("--json", "--no-commit", "--sync", "--offline")
 
 
 def register(sub: Any, parent: argparse.ArgumentParser) -> None:
@@ -44,7 +46,10 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
                            help="Gemini CLI: also mark this folder trusted in ~/.gemini/trustedFolders.json")
 
     mcp = sub.add_parser("mcp", help="the MCP server over stdio (install: write the agent's MCP settings)",
-                         parents=[parent])
+                         parents=[global_parent(hidden=MCP_REFUSED)],
+                         epilog=f"{', '.join(MCP_REFUSED[:-1])} and {MCP_REFUSED[-1]} are refused: the server "
+                                "speaks JSON-RPC on stdout, and every tool call writes as the brain's `sync:` "
+                                "setting in brain-compose.yml says.")
     msub = mcp.add_subparsers(dest="mcp_command", metavar="ACTION")
     mcp.set_defaults(handler=cmd_mcp_serve)
     p = add_command(msub, parent, "install", "check that `bsi mcp` starts, then write the agent's bsi server entry "
@@ -100,8 +105,8 @@ def _hooks_report(ctx: Context) -> Report:
         return settings_gemini.uninstall(root) if a.action == "uninstall" else settings_gemini.status(root, a.bsi)
     if a.agent == "codex":
         if a.action == "install":
-            return settings_codex.install(a.bsi)
-        return settings_codex.uninstall() if a.action == "uninstall" else settings_codex.status(a.bsi)
+            return settings_codex.install(a.bsi, root)
+        return settings_codex.uninstall(root) if a.action == "uninstall" else settings_codex.status(a.bsi)
     if a.action == "install":
         return settings.install(root, a.local, a.bsi, fence=a.sandbox)
     if a.action == "uninstall":

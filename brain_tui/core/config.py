@@ -69,6 +69,8 @@ def parse_notify(value: Any) -> NotifySetting:
     if value is False or (isinstance(value, str) and value.strip().lower() in ("off", "false", "no")):
         return NotifySetting(enabled=False)
     command = value.get("command") if isinstance(value, Mapping) else None
+    if isinstance(command, list) and command and (problem := argv_element_problem("notify.command", command)):
+        return NotifySetting(problem=f"{problem}; no command runs")
     if not isinstance(command, list) or not command or not all(isinstance(v, str) for v in command):
         return NotifySetting(problem="notify: expected `off` or `command: [program, arg, …]` (an argv list, "
                                      "not a shell string); no command runs")
@@ -77,6 +79,26 @@ def parse_notify(value: Any) -> NotifySetting:
     except InvalidData as exc:
         return NotifySetting(problem=f"{exc}; no command runs")
     return NotifySetting(command=tuple(command))
+
+
+def argv_element_problem(key: str, argv: Sequence[Any], *, numbers: bool = False) -> str | None:
+    """Why an element of the argv list `key` of brain-compose.yml is no text, naming it (from 1) and the quoting
+    that makes it one (`true`, `off`, `null`, `3` are no strings to YAML); None when every element is text (or,
+    with `numbers`, a number, which the caller writes as it reads)."""
+    for index, item in enumerate(argv, 1):
+        if isinstance(item, str) or (numbers and isinstance(item, int | float) and not isinstance(item, bool)):
+            continue
+        if isinstance(item, bool):
+            kind, word = "a YAML boolean", str(item).lower()
+        elif item is None:
+            kind, word = "YAML null", "null"
+        elif isinstance(item, int | float):
+            kind, word = "a YAML number", str(item)
+        else:
+            kind = "a list" if isinstance(item, list) else "a mapping" if isinstance(item, Mapping) else "no text"
+            return f"{key}: element {index} is {kind}: each element is one word of the command, one string"
+        return f'{key}: element {index} is {kind}, not text: quote it ("{word}")'
+    return None
 
 
 def template_placeholders(key: str, element: str, known: Sequence[str]) -> list[str]:
@@ -304,16 +326,16 @@ def default_instance(brain_name: str, machine: str) -> str:
 
     A character that cannot stand in it (`@`, a slash, a control or invisible character) becomes `-`, so a
     brain folder named `me@work` gives `me-work@host` rather than every open refused for an `--instance`
-    nobody gave.
+    nobody gave; the host name is made one word a signal's sender can hold (`ids.machine_part`: `my box` →
+    `my-box`).
     """
     import unicodedata
 
-    def part(text: str, fallback: str) -> str:
-        kept = "".join("-" if c in "@/\\" or unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") else c
-                       for c in text)
-        return kept.strip() or fallback
+    from brain_tui.core.ids import machine_part
 
-    return f"{part(brain_name, 'brain')}@{part(machine, 'localhost')}"
+    kept = "".join("-" if c in "@/\\" or unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") else c
+                   for c in brain_name)
+    return f"{kept.strip() or 'brain'}@{machine_part(machine)}"
 
 
 def _unreadable(problem: str) -> BrainConfig:

@@ -50,12 +50,19 @@ def valid_session_id(sess_id: str) -> bool:
     return bool(SESSION_ID_RE.match(sess_id)) and sess_id not in (".", "..")
 
 
+#: The machine part of an instance: one word a signal's sender and address can hold (SPEC 7).
+MACHINE_RE = LazyPattern(r"^[A-Za-z0-9._:+-]{1,200}\Z")
+#: A run of characters a machine part cannot hold (`machine_part` makes each run one `-`).
+_NOT_MACHINE_RE = LazyPattern(r"[^A-Za-z0-9._:+-]+")
+
+
 def require_instance(instance: str) -> str:
     """`instance` when it reads as `brain_name@machine` (`valid_instance`), else InvalidData (exit 65)."""
     if not valid_instance(instance):
         from brain_tui.core.errors import InvalidData
 
-        raise InvalidData(f"invalid instance {instance[:80]!r}: write it brain_name@machine (like prod@desktop)")
+        raise InvalidData(f"invalid instance {instance[:80]!r}: write it brain_name@machine (like prod@desktop), "
+                          "the machine one word of letters, digits and . _ : + -")
     return instance
 
 
@@ -64,13 +71,21 @@ def valid_instance(instance: str) -> bool:
 
     The brain name is a folder's or brain-compose.yml's (`My Brain` is one), so inner spaces are kept; no
     part starts or ends with a space, and none holds a slash, a control or an invisible (format) character.
+    The machine is one word a signal's sender can hold (`MACHINE_RE`): an instance is who a human's signals
+    are from (SPEC 7).
     """
     import unicodedata
 
     name, at, machine = instance.partition("@")
-    if not at or not name or not machine or "@" in machine or instance != instance.strip():
+    if not at or not name or not MACHINE_RE.match(machine) or instance != instance.strip():
         return False
     return not any(c in "/\\" or unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") for c in instance)
+
+
+def machine_part(hostname: str) -> str:
+    """A host name as the machine part of an instance (`MACHINE_RE`): each run of characters it cannot hold becomes
+    one `-` (`Ada's MacBook Pro` → `Ada-s-MacBook-Pro`), none at either end; `localhost` when nothing is left."""
+    return _NOT_MACHINE_RE.sub("-", hostname).strip("-")[:200].strip("-") or "localhost"
 
 
 #: What no git branch name may hold (`git check-ref-format --branch`): a control character or space, one of

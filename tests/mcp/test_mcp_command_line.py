@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.bsi import bsi_command, clean_env
+from tests.bsi import bsi_command, clean_env, run_bsi
 
 INIT = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
     "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}) + "\n"
@@ -41,3 +41,17 @@ def test_a_write_mode_flag_the_server_would_ignore_is_refused(brain: Path, flag:
                           env=clean_env(), timeout=60)
     assert done.returncode == 64 and done.stdout == "", (done.returncode, done.stdout)
     assert flag in done.stderr and "sync:" in done.stderr
+
+
+def test_the_help_lists_only_the_flags_the_server_takes() -> None:
+    """`bsi mcp --help` listed --json, --no-commit, --sync and --offline, which `bsi mcp` refuses (64): its usage
+    and options now show only what it takes, and the help says why the others are refused."""
+    shown = run_bsi("mcp", "--help", now=None)
+    assert shown.code == 0, shown
+    usage, _, rest = shown.out.partition("\n\n")
+    options = [line.split()[0] for line in rest.splitlines() if line.startswith("  -")]
+    for flag in ("--json", "--no-commit", "--sync", "--offline"):
+        assert flag not in usage and flag not in options, shown.out
+    assert "--brain" in usage and "--now" in options
+    said = " ".join(shown.out.split())
+    assert "--json, --no-commit, --sync and --offline are refused" in said

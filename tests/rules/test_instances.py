@@ -3,17 +3,21 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from tests.bsi import run_bsi
-from tests.conftest import load_claim, tree_bytes
+from tests.conftest import load_claim, signal_docs, tree_bytes
 from tests.rules.facade import open_in, refused
 
 ACCEPTED = ["prod@desktop", "cerveau-é@vps.example.org", "my_brain@host-2", "My Brain@laptop"]
 REFUSED = [" prod@desktop", "prod@desk/../x", "prod@desk\\x", "prod", "@desktop", "prod@", "a@b@c",
-           "prod@desk\x1b[31m", "prod@desk\u202e", "prod@desk\u200b", ""]
+           "prod@desk\x1b[31m", "prod@desk\u202e", "prod@desk\u200b", "",
+           # a machine part no signal sender can hold (SPEC 7: one word of letters, digits and `._:+-`)
+           "prod@my box", "prod@Ada's-Mac", "prod@bureau-é"]
 
 
 @pytest.mark.parametrize("instance", REFUSED)
@@ -62,3 +66,22 @@ def test_default_instance_of_a_brain_folder_named_with_an_at(tmp_path: Path) -> 
     assert run.code == 0, run
     name, _, machine = load_claim(root, run.out.strip())["instance"].partition("@")
     assert name.startswith("me") and machine and "@" not in machine
+
+
+@pytest.mark.parametrize(("hostname", "machine"), [("my box", "my-box"), ("Ada's MacBook Pro", "Ada-s-MacBook-Pro"),
+                                                   ("bureau-é", "bureau"), (" ", "localhost"), ("vps.example.org",
+                                                                                              "vps.example.org")])
+def test_a_host_name_a_sender_cannot_hold_gives_a_default_instance_that_sends(
+        brain: Path, monkeypatch: pytest.MonkeyPatch, hostname: str, machine: str) -> None:
+    """SPEC 4 and 7: the default instance is `brain_name@hostname` and a human's signals are sent from it. Before,
+    a host name with a space (`Ada's MacBook Pro`, as macOS names machines) was kept as it is: every signal sent
+    without `--from`, and the BLOCKED_ON a refused open sends, was refused (65) for a sender nobody gave."""
+    real = os.uname()
+    monkeypatch.setattr(os, "uname", lambda: SimpleNamespace(sysname=real.sysname, nodename=hostname,
+                                                              release=real.release, version=real.version,
+                                                              machine=real.machine))
+    sent = run_bsi("signal", "send", "--to", "prod@desktop", "--type", "INFO", "hello", brain=brain)
+    assert sent.code == 0, sent
+    assert signal_docs(brain)[0]["from"] == f"{brain.name}@{machine}"
+    opened = run_bsi("claim", "open", "--scope", "a/", brain=brain)
+    assert load_claim(brain, opened.out.strip())["instance"] == f"{brain.name}@{machine}"

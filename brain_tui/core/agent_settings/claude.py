@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from brain_tui.core.agent_settings import sandbox
+from brain_tui.core.agent_settings import created, sandbox
 from brain_tui.core.agent_settings.files import (
     Report,
     copy,
@@ -134,6 +134,7 @@ def install(root: str | os.PathLike[str], local: bool, program: str = "bsi", *, 
     # them in place, add nothing, and leave them unrecorded for good (uninstall could not tell them from yours).
     if fence and added:
         sandbox.remember(base, path, [*(earlier or []), *(item for item in added if item not in (earlier or []))])
+    created.note_creation(base, path)
     save(path, after)
     if not fence:
         sandbox.remember(base, path, None)
@@ -142,11 +143,15 @@ def install(root: str | os.PathLike[str], local: bool, program: str = "bsi", *, 
 
 
 def uninstall(root: str | os.PathLike[str], local: bool) -> Report:
-    """`bsi hooks uninstall [--local]`: remove exactly our entries (the fence: what install added)."""
+    """`bsi hooks uninstall [--local]`: remove exactly our entries (the fence: what install added); a file install
+    created that holds nothing else then goes (`created`)."""
     base = Path(root)
     path = settings_path(root, local)
     before = load(path)
     after = remove_hooks(before, path, sandbox.recorded(base, path))
+    if created.settle(base, path, after):
+        sandbox.remember(base, path, None)
+        return Report(str(path), "removed", notes=[f"{path}: {created.DELETED}"])
     if after == before:
         return Report(str(path), "absent")
     save(path, after)

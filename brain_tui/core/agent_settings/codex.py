@@ -14,6 +14,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from brain_tui.core.agent_settings import created
 from brain_tui.core.agent_settings.files import (
     MCP_SERVER_NAME,
     Report,
@@ -61,8 +62,9 @@ def config_path() -> Path:
     return codex_home() / "config.toml"
 
 
-def install(program: str = "bsi") -> Report:
-    """Merge our hooks into Codex's `hooks.json`."""
+def install(program: str = "bsi", root: str | os.PathLike[str] | None = None) -> Report:
+    """Merge our hooks into Codex's `hooks.json` (a file it creates is remembered in the brain at `root`, for
+    `uninstall`)."""
     path = hooks_path()
     before = load(path)
     after = copy(before)
@@ -71,18 +73,22 @@ def install(program: str = "bsi") -> Report:
     if after == before and path.exists():
         report.action = "unchanged"
         return report
+    created.note_creation(None if root is None else Path(root), path)
     save(path, after)
     report.action = "updated" if has_any(before, HOOK_EVENTS) else "installed"
     report.notes.append("Codex asks you to review new hooks before it runs them (its hook trust review)")
     return report
 
 
-def uninstall() -> Report:
-    """Remove exactly our hooks from Codex's `hooks.json`."""
+def uninstall(root: str | os.PathLike[str] | None = None) -> Report:
+    """Remove exactly our hooks from Codex's `hooks.json`; a file the install from the brain at `root` created that
+    holds nothing else then goes (`created`)."""
     path = hooks_path()
     before = load(path)
     after = copy(before)
     remove_event_hooks(after, path)
+    if created.settle(None if root is None else Path(root), path, after):
+        return Report(str(path), "removed", notes=[f"{path}: {created.DELETED}"])
     if after == before:
         return Report(str(path), "absent")
     save(path, after)

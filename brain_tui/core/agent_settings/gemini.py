@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from brain_tui.core.agent_settings import created
 from brain_tui.core.agent_settings.files import (
     Report,
     copy,
@@ -89,6 +90,7 @@ def install(root: str | os.PathLike[str], program: str = "bsi", *, trust_folder:
     if after == before and path.exists():
         report.action = "unchanged"
     else:
+        created.note_creation(Path(root), path)
         save(path, after)
         report.action = "updated" if has_any(before, HOOK_EVENTS) else "installed"
     _trust_step(root, report, trust_folder)
@@ -106,13 +108,17 @@ def _trust_step(root: str | os.PathLike[str], report: Report, trust_folder: bool
 
 
 def uninstall(root: str | os.PathLike[str]) -> Report:
-    """Remove exactly our hooks from `.gemini/settings.json` (the folder's trust is left as it is)."""
+    """Remove exactly our hooks from `.gemini/settings.json` (the folder's trust is left as it is); a file install
+    created that holds nothing else then goes (`created`)."""
     path = settings_path(root)
     before = load(path)
     after = copy(before)
     remove_event_hooks(after, path)
     report = Report(str(path), "absent" if after == before else "removed")
-    if after != before:
+    if created.settle(Path(root), path, after):
+        report.action = "removed"
+        report.notes.append(f"{path}: {created.DELETED}")
+    elif after != before:
         save(path, after)
     if is_trusted(root):
         report.notes.append(f"the folder's trust in {trusted_folders_path()} is left as it is (it is yours)")

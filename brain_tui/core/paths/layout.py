@@ -70,6 +70,8 @@ LAUNCH_SETTINGS_DIR = f"{STATE_DIR}/launch"
 REBASE_MARK = "rebasing"
 #: The sandbox fence record of an agent session (relative to the brain).
 SANDBOX_RECORD = f"{STATE_DIR}/sandbox-fence.json"
+#: The agents' settings files `bsi hooks install` created on this clone (relative to the brain).
+CREATED_SETTINGS_RECORD = f"{STATE_DIR}/created-settings.json"
 
 #: The protocol's own folders and files (SPEC 2): written through `bsi` only, never with an editor tool.
 PROTOCOL_DIRS = (*DATA_DIRS, STATE_DIR)

@@ -36,7 +36,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from brain_tui.core.config import PLACEHOLDER_RE, template_placeholders
+from brain_tui.core.config import PLACEHOLDER_RE, argv_element_problem, template_placeholders
 from brain_tui.core.errors import Contended, InvalidData, NotFound, TransitionRefused, UsageError
 from brain_tui.core.ids import valid_session_id
 from brain_tui.core.json_shape import JsonShaped
@@ -122,8 +122,8 @@ def launch_settings(raw_config: Mapping[str, Any], unreadable: str | None = None
         return LaunchSettings(tmux=tmux_value, problem=(
             "launch.command must be a non-empty argv list, e.g. [claude, \"{prompt}\"] "
             "(a string would need a shell)"))
-    if not all(isinstance(item, str | int | float) and not isinstance(item, bool) for item in command):
-        return LaunchSettings(tmux=tmux_value, problem="launch.command: every element must be a string")
+    if problem := argv_element_problem("launch.command", command, numbers=True):
+        return LaunchSettings(tmux=tmux_value, problem=problem)
     if not str(command[0]).strip():
         return LaunchSettings(tmux=tmux_value, problem="launch.command: the program (first element) is empty")
     return LaunchSettings(command=tuple(str(item) for item in command), tmux=tmux_value)

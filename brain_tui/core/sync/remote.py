@@ -21,7 +21,6 @@ rewriting the local pending commits is `remote_history`.
 
 from __future__ import annotations
 
-import os
 import random
 import re
 import time
@@ -33,6 +32,7 @@ from typing import Protocol, TypeVar
 
 from brain_tui.core.errors import Contended, InvalidData, RemoteUnreachable
 from brain_tui.core.json_shape import JsonShaped
+from brain_tui.core.network import network_timeout
 from brain_tui.core.paths.layout import REBASE_MARK, STATE_DIR
 from brain_tui.core.record import record
 from brain_tui.core.records import journal
@@ -46,8 +46,6 @@ MAX_TRIES = 8
 REMOTE = "origin"
 #: What the command line tells its user to do when the remote is not reached (the MCP tools say their own).
 OFFLINE_ADVICE = "use --offline to record the change locally"
-#: Seconds a fetch or push may take before the remote counts as unreachable (exit 69).
-DEFAULT_NETWORK_TIMEOUT = 60.0
 _UNREACHABLE_HINTS = (
     "could not read from remote",
     "does not appear to be a git repository",
@@ -61,15 +59,6 @@ _UNREACHABLE_HINTS = (
 #: A `[remote rejected]` with these words lost a race on the server's ref: retry, it is not a refusal.
 _RACE_WORDS = ("failed to update ref", "cannot lock ref", "incorrect old value", "failed to lock")
 _REJECTED_RE = re.compile(r"^!\s+\S+\s+\[(remote )?rejected\]\s*(\((?P<why>[^)]*)\))?", re.MULTILINE)
-
-
-def network_timeout() -> float:
-    """The fetch/push time limit: `$BSI_NETWORK_TIMEOUT` seconds when set (and positive), else 60."""
-    try:
-        value = float(os.environ.get("BSI_NETWORK_TIMEOUT", ""))
-    except ValueError:
-        return DEFAULT_NETWORK_TIMEOUT
-    return value if value > 0 else DEFAULT_NETWORK_TIMEOUT
 
 
 @record
