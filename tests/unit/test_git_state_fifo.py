@@ -20,7 +20,8 @@ def test_a_fifo_in_heads_place_does_not_block_the_reading(tmp_path: Path, monkey
     (gdir / "HEAD").unlink()
     os.mkfifo(gdir / "HEAD")
     # git itself, asked when HEAD's file does not say, answers at once here (its own reading is bounded by a timeout)
-    monkeypatch.setattr(git_state, "run_git", lambda *a, **k: subprocess.CompletedProcess(a, 0, "refs/heads/main\n", ""))
+    answer = subprocess.CompletedProcess([], 0, "refs/heads/main\n", "")
+    monkeypatch.setattr(git_state, "run_git", lambda *a, **k: answer)
     found: list[object] = []
     reader = threading.Thread(target=lambda: found.append(git_state._no_branch(tmp_path, gdir)), daemon=True)
     reader.start()
