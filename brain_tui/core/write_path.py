@@ -119,11 +119,14 @@ def mutate(brain: Brain, decide: Callable[[ChangeSet], T], brake: bool = False) 
     except InvalidData as exc:
         if not brake:
             raise
-        told.append(f"{exc.message.split('; nothing was written')[0]}: the pause is committed here only, not synced")
+        told.append(f"{exc.message.split('; nothing was written')[0]}: the pause is committed here only")
     from brain_tui.core.sync.brake import not_pushed, set_to_sync_at_head
 
     pending = brain.sync_mode == "offline" or bool(told) and (brain.sync_mode == "sync" or (
         brain.commit_enabled and brain.is_git() and set_to_sync_at_head(brain.root)))
+    if told:  # what to do next: every other write waits for the file
+        told[0] += ", not synced: fix the file, then `bsi sync` pushes it" if pending else \
+            ": fix the file (every other write waits for it)"
     if not told and brain.sync_mode == "sync" and brain.commit_enabled and not (brake and stall(brain.root,
                                                                                                 commits=True)):
         try:

@@ -129,7 +129,7 @@ def test_a_pause_in_a_brain_set_to_sync_whose_config_breaks_is_recorded_pending(
     (a / "brain-compose.yml").write_text("sync: [auto\n", encoding="utf-8")
     before = git(a, "rev-parse", "HEAD").strip()
     line = _warning(bsi(a, "gate", "pause", sess, "stop"))
-    assert "brain-compose.yml" in line and "committed here only" in line
+    assert "brain-compose.yml" in line and "committed here only, not synced: fix the file, then `bsi sync`" in line
     assert git(a, "log", "--format=%s", f"{before}..HEAD").split("\n")[:-1] == [f"bsi: gate PAUSED {sess}"]
     assert json.loads((a / ".brain" / "sync.json").read_text()).get("pending_since")
 
