@@ -175,7 +175,7 @@ def mutate_local(brain: Brain, decide: Callable[[ChangeSet], T], brake: bool | s
         stalled = git_state.stall(brain.root, commits=brain.commit_enabled)
         if stalled is not None and not brake:
             raise stalled.error()
-        notes = settle_held_back(brain) if stalled is None else []
+        notes = _settle(brain, bool(brake)) if stalled is None else []
         # A temp file is left only by a process killed mid-write, and every write to the data folders
         # runs under the journal or the rebase mark: listing claims/ (the whole history) on every write
         # is needed only after such a kill. The brain's top folder is small: always.
@@ -190,9 +190,43 @@ def mutate_local(brain: Brain, decide: Callable[[ChangeSet], T], brake: bool | s
             if error.commit_staged and not cs.empty:
                 brain.last_applied = apply(brain, cs, stalled)
             raise error
-        brain.last_applied = apply(brain, cs, stalled)
+        brain.last_applied = _apply_brake(brain, cs, stalled) if brake else apply(brain, cs, stalled)
         brain.last_applied.warnings[:0] = notes
         return result  # type: ignore[return-value]
+
+
+def _settle(brain: Brain, brake: bool) -> list[str]:
+    """`settle_held_back`; for a brake, git failing to commit what it holds never stops the pause: they stay held."""
+    from brain_tui.core.sync.gitops import GitError
+
+    try:
+        return settle_held_back(brain)
+    except GitError as exc:
+        if not brake:
+            raise
+        return [f"the writes held back are still not committed: {exc.reason}"]
+
+
+def _apply_brake(brain: Brain, cs: ChangeSet, stalled: Stall | None) -> Applied:
+    """`apply` for a human's pause: when git is idle but its commit fails all the same (a signing setting an agent's
+    program wrote, an index git cannot read), the write rolled back whole is made again, held back as while git is
+    stalled (`records.held_back`): the brake never waits for git. A failure that left a roll-back unfinished, or
+    moved HEAD, is raised as it is."""
+    from brain_tui.core.records.git_head import head_commit
+    from brain_tui.core.sync.git_state import Stall
+    from brain_tui.core.sync.gitops import GitError
+
+    if stalled is not None or not brain.commit_enabled or not brain.is_git():
+        return apply(brain, cs, stalled)
+    before = head_commit(brain.root)
+    try:
+        return apply(brain, cs, stalled)
+    except GitError as exc:
+        if journal_pending(brain.root) or head_commit(brain.root) != before:
+            raise
+        failed = Stall(f"git could not commit ({exc.reason.removeprefix('git commit failed: ')})",
+                       "a `git commit` of yours shows why", kind="commit-failed")
+        return apply(brain, cs, failed)
 
 
 def refuse_agents_brake() -> None:

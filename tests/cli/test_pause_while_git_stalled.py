@@ -223,3 +223,42 @@ def test_a_pause_holds_while_head_names_no_branch(tmp_path: Path, head: str) -> 
     assert git(a, "rev-parse", "HEAD") == tip and git(a, "tag") == ""  # no commit landed anywhere
     assert bsi(a, "claim", "open", "--scope", "notes/", "--slug", "after").code == 0
     assert git(a, "log", "--format=%s", "-3").splitlines()[1] == f"bsi: gate PAUSED {sess}"
+
+
+@pytest.mark.parametrize("how", ["signing", "index"])
+def test_a_pause_holds_when_its_commit_fails_and_is_committed_once_git_commits(tmp_path: Path, how: str) -> None:
+    """git runs and is idle, but a commit fails: an agent's program set `commit.gpgsign` and a `gpg.program` (bsi
+    runs no program the repository's config names, so every commit fails 23), or wrote over `.git/index` (25). The
+    pause is held back all the same, a second one too; every other write still refuses; once commits work again
+    the next write commits both, in order."""
+    _, (a,) = make_remote(tmp_path, 1)
+    first = ok(bsi(a, "claim", "open", "--scope", "wiki/", "--slug", "one", "--agent-session", AGENT)).strip()
+    second = ok(bsi(a, "claim", "open", "--scope", "notes/", "--slug", "two")).strip()
+    tip = git(a, "rev-parse", "HEAD").strip()
+    if how == "signing":
+        git(a, "config", "commit.gpgsign", "true")
+        git(a, "config", "gpg.program", str(tmp_path / "no-such-program"))
+    else:
+        (a / ".git" / "index").write_bytes(b"not an index")
+
+    for sess in (first, second):
+        res = bsi(a, "gate", "pause", sess, "stop writing")
+        assert res.code == 0, res.err
+        assert "not committed yet: git could not commit" in res.err and "Traceback" not in res.err, res.err
+        assert _claim_status((a / f"claims/{sess}.yml").read_text()) == "paused"
+    assert_denied(hook(a, "pre-tool-use", event(a, "Edit", str(a / "wiki" / "a.md"))), "paused")
+    held = [i for i in json.loads(ok(bsi(a, "--json", "attention")))["items"] if i["kind"] == "held"]
+    assert sorted(i["sess_id"] for i in held) == sorted([first, second]), held
+    res = bsi(a, "claim", "open", "--scope", "src/", "--slug", "other")
+    assert res.code == (23 if how == "signing" else 25), res.err
+
+    if how == "signing":
+        git(a, "config", "--unset", "commit.gpgsign")
+    else:
+        (a / ".git" / "index").unlink()
+        git(a, "reset", "-q")  # the index rebuilt from HEAD; the work tree as it is
+    assert git(a, "rev-parse", "HEAD").strip() == tip
+    assert bsi(a, "claim", "open", "--scope", "src/", "--slug", "after").code == 0
+    subjects = git(a, "log", "--format=%s", f"{tip}..HEAD").splitlines()
+    assert subjects[1:] == [f"bsi: gate PAUSED {second}", f"bsi: gate PAUSED {first}"], subjects
+    assert git(a, "status", "--porcelain", "--", "claims", "signals", "BRAIN-INDEX.md") == ""

@@ -36,6 +36,9 @@ def _operation_in(gdir: Path | None) -> tuple[str, str] | None:
     return None
 
 
+#: The kinds of a git that fails rather than being in the middle of something, and when a pause held back then is
+#: committed: "broken" (git cannot run), "commit-failed" (a human's pause whose commit failed: `write_path`).
+_FAILING = {"broken": "once git runs again", "commit-failed": "once git commits again"}
 #: The stall of a detached HEAD.
 _DETACHED = "HEAD is detached (no branch is checked out)"
 
@@ -121,18 +124,18 @@ class Stall:
     @property
     def state(self) -> str:
         """What is under way, as a sentence's subject and verb: "a rebase is in progress", "HEAD is detached (…)"."""
-        return self.what if self.detached or self.kind == "broken" else f"{self.what} is in progress"
+        return self.what if self.detached or self.kind in _FAILING else f"{self.what} is in progress"
 
     def held_note(self) -> str:
         """What a person is told of a pause written while it lasts (`records.held_back`)."""
-        after = f"once git runs again ({self.how})" if self.kind == "broken" else f"after that ({self.how})"
+        after = f"{_FAILING[self.kind]} ({self.how})" if self.kind in _FAILING else f"after that ({self.how})"
         return (f"not committed yet: {self.state}. The pause is in force in this work tree now; the first bsi write "
                 f"or sync {after} commits it")
 
     @property
     def remedy(self) -> str:
         """What a person does to end it, as a clause: "end it (`git merge --abort`…)", "fix it (…)"."""
-        return f"{'fix' if self.kind == 'broken' else 'end'} it ({self.how})"
+        return f"{'fix' if self.kind in _FAILING else 'end'} it ({self.how})"
 
 
 def stall(root: str | Path, *, commits: bool = False, timeout: float = 60.0) -> Stall | None:
