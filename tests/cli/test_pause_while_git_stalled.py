@@ -162,102 +162,50 @@ def test_a_forged_record_commits_nothing_outside_the_protocol_files(tmp_path: Pa
     assert claim_files(a) == [".gitkeep"]
 
 
-def test_a_pause_holds_while_a_program_has_broken_git_and_is_committed_once_git_runs(tmp_path: Path) -> None:
-    """An agent's program can make git refuse to run at all (a bad line in `.git/config`: Gemini CLI and Codex have
-    no fence on it). Every other write refuses before it writes anything (25); the human's pause is held back as
-    for a stalled git, and committed by the first write once git runs again."""
-    _, (a,) = make_remote(tmp_path, 1)
-    sess = ok(bsi(a, "claim", "open", "--scope", "wiki/", "--slug", "runaway", "--agent-session", AGENT)).strip()
-    head = git(a, "rev-parse", "HEAD")
-    config = a / ".git" / "config"
-    good = config.read_text()
-    config.write_text(good + "[broken\n")
-    claim = f"claims/{sess}.yml"
-
-    res = bsi(a, "gate", "pause", sess, "stop writing")
-    assert res.code == 0, res.err
-    assert "not committed yet: git cannot run" in res.err and "bad config line" in res.err, res.err
-    assert "in force in this work tree" in res.err and "Traceback" not in res.err
-    assert _claim_status((a / claim).read_text()) == "paused"
-    assert_denied(hook(a, "pre-tool-use", event(a, "Edit", str(a / "wiki" / "a.md"))), "paused")
-    held = [i for i in json.loads(ok(bsi(a, "--json", "attention")))["items"] if i["kind"] == "held"]
-    assert [i["sess_id"] for i in held] == [sess], held
-    assert "fix it (`git status`" in held[0]["summary"], held
-
-    for args in (["gate", "resume", sess, "go on"], ["claim", "open", "--scope", "notes/", "--slug", "other"]):
-        res = bsi(a, *args)
-        assert res.code == 25, (args, res.err)
-        assert "git cannot run" in res.err and "nothing was written" in res.err, res.err
-    assert not (a / ".brain" / "journal" / "manifest.json").exists()  # refused before anything was written
-    assert _claim_status((a / claim).read_text()) == "paused"
-
-    config.write_text(good)
-    assert git(a, "rev-parse", "HEAD") == head  # nothing was committed while git could not run
-    res = bsi(a, "claim", "open", "--scope", "notes/", "--slug", "after")
-    assert res.code == 0, res.err
-    subjects = git(a, "log", "--format=%s", "-3").splitlines()
-    assert subjects[0].startswith("bsi: open claim ") and subjects[1] == f"bsi: gate PAUSED {sess}", subjects
-    assert _claim_status(git(a, "show", f"HEAD~1:{claim}")) == "paused"
-    assert git(a, "status", "--porcelain", "--", "claims", "signals", "BRAIN-INDEX.md") == ""
+#: What an agent's program can write in `.git` so that git runs no commit while idle: (the file, its new text or
+#: what is added to it, what the pause is told, the exit of every other write).
+_BROKEN = {
+    "config": ("config", "+[broken\n", "git cannot run in this repository (bad config line", 25),
+    "tag": ("HEAD", "ref: refs/tags/v1\n", "HEAD names no branch ('refs/tags/v1')", 25),  # git would move the tag
+    "bad-ref": ("HEAD", "ref: refs/heads/a..b\n", "HEAD names no branch", 25),
+    "no-ref": ("HEAD", "ref: refs/heads/\n", "HEAD names no branch", 25),
+    # a repository's own signing program is never run: every commit fails
+    "signing": ("config", "+[commit]\n\tgpgsign = true\n[gpg]\n\tprogram = gpg\n", "git could not commit (", 23),
+    "index": ("index", "not an index", "git could not commit (", 25),
+}
 
 
-@pytest.mark.parametrize("head", ["ref: refs/tags/v1", "ref: refs/heads/a..b", "ref: refs/heads/"])
-def test_a_pause_holds_while_head_names_no_branch(tmp_path: Path, head: str) -> None:
-    """A HEAD file naming a tag (git would move the tag) or a name git cannot resolve, which an agent's program
-    can write: no commit lands on a branch then, so the pause is held back as on a detached HEAD."""
-    _, (a,) = make_remote(tmp_path, 1)
-    sess = ok(bsi(a, "claim", "open", "--scope", "wiki/", "--slug", "runaway", "--agent-session", AGENT)).strip()
-    tip = git(a, "rev-parse", "HEAD")
-    head_file = a / ".git" / "HEAD"
-    kept = head_file.read_text()
-    head_file.write_text(head + "\n")
-
-    res = bsi(a, "gate", "pause", sess, "stop writing")
-    assert res.code == 0, res.err
-    assert "not committed yet: HEAD names no branch" in res.err and "Traceback" not in res.err, res.err
-    assert _claim_status((a / f"claims/{sess}.yml").read_text()) == "paused"
-    res = bsi(a, "claim", "open", "--scope", "notes/", "--slug", "other")
-    assert res.code == 25 and "HEAD names no branch" in res.err and "nothing was written" in res.err, res.err
-
-    head_file.write_text(kept)
-    assert git(a, "rev-parse", "HEAD") == tip and git(a, "tag") == ""  # no commit landed anywhere
-    assert bsi(a, "claim", "open", "--scope", "notes/", "--slug", "after").code == 0
-    assert git(a, "log", "--format=%s", "-3").splitlines()[1] == f"bsi: gate PAUSED {sess}"
-
-
-@pytest.mark.parametrize("how", ["signing", "index"])
-def test_a_pause_holds_when_its_commit_fails_and_is_committed_once_git_commits(tmp_path: Path, how: str) -> None:
-    """git runs and is idle, but a commit fails: an agent's program set `commit.gpgsign` and a `gpg.program` (bsi
-    runs no program the repository's config names, so every commit fails 23), or wrote over `.git/index` (25). The
-    pause is held back all the same, a second one too; every other write still refuses; once commits work again
-    the next write commits both, in order."""
+@pytest.mark.parametrize("how", sorted(_BROKEN))
+def test_a_pause_holds_while_git_cannot_commit_and_is_committed_once_it_can(tmp_path: Path, how: str) -> None:
+    """git idle, yet no commit can land on the branch: it cannot run (Gemini CLI and Codex have no fence on
+    `.git/config`), HEAD names no branch, or the commit itself fails. Every other write refuses before it writes
+    anything; a human's pauses (two here) are held back as for a stalled git, and committed by the first write
+    once git commits again, in order."""
     _, (a,) = make_remote(tmp_path, 1)
     first = ok(bsi(a, "claim", "open", "--scope", "wiki/", "--slug", "one", "--agent-session", AGENT)).strip()
     second = ok(bsi(a, "claim", "open", "--scope", "notes/", "--slug", "two")).strip()
     tip = git(a, "rev-parse", "HEAD").strip()
-    if how == "signing":
-        git(a, "config", "commit.gpgsign", "true")
-        git(a, "config", "gpg.program", str(tmp_path / "no-such-program"))
-    else:
-        (a / ".git" / "index").write_bytes(b"not an index")
+    name, text, told, code = _BROKEN[how]
+    target = a / ".git" / name
+    kept = target.read_bytes()
+    target.write_bytes(kept + text[1:].encode() if text.startswith("+") else text.encode())
 
     for sess in (first, second):
         res = bsi(a, "gate", "pause", sess, "stop writing")
         assert res.code == 0, res.err
-        assert "not committed yet: git could not commit" in res.err and "Traceback" not in res.err, res.err
+        assert f"not committed yet: {told}" in res.err and "in force in this work tree" in res.err, res.err
         assert _claim_status((a / f"claims/{sess}.yml").read_text()) == "paused"
     assert_denied(hook(a, "pre-tool-use", event(a, "Edit", str(a / "wiki" / "a.md"))), "paused")
     held = [i for i in json.loads(ok(bsi(a, "--json", "attention")))["items"] if i["kind"] == "held"]
     assert sorted(i["sess_id"] for i in held) == sorted([first, second]), held
-    res = bsi(a, "claim", "open", "--scope", "src/", "--slug", "other")
-    assert res.code == (23 if how == "signing" else 25), res.err
+    for args in (["gate", "resume", first, "go on"], ["claim", "open", "--scope", "src/", "--slug", "other"]):
+        res = bsi(a, *args)
+        assert res.code == code and "Traceback" not in res.err, (args, res.err)
+    assert not (a / ".brain" / "journal" / "manifest.json").exists()
+    assert _claim_status((a / f"claims/{first}.yml").read_text()) == "paused"
 
-    if how == "signing":
-        git(a, "config", "--unset", "commit.gpgsign")
-    else:
-        (a / ".git" / "index").unlink()
-        git(a, "reset", "-q")  # the index rebuilt from HEAD; the work tree as it is
-    assert git(a, "rev-parse", "HEAD").strip() == tip
+    target.write_bytes(kept)
+    assert git(a, "rev-parse", "HEAD").strip() == tip and git(a, "tag") == ""  # no commit landed anywhere
     assert bsi(a, "claim", "open", "--scope", "src/", "--slug", "after").code == 0
     subjects = git(a, "log", "--format=%s", f"{tip}..HEAD").splitlines()
     assert subjects[1:] == [f"bsi: gate PAUSED {second}", f"bsi: gate PAUSED {first}"], subjects
