@@ -178,6 +178,7 @@ class Context:
             if sync == "sync" and no_commit:
                 raise UsageError("--sync and --no-commit do not go together: a synced change is a pushed commit")
             self._brain = Brain(root, now=getattr(self.args, "now", None), commit=not no_commit, sync=sync)
+            self._brain.on_lock_wait = lambda note: self.say(f"bsi: {note}")
             from brain_tui.core.network import network_timeout_problem
 
             timeout_note = network_timeout_problem()

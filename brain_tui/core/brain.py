@@ -119,6 +119,8 @@ class Brain:
         self.instance = require_instance(instance) if instance is not None else \
             default_instance(self.brain_name, os.uname().nodename)
         self._lock_depth = 0
+        #: told once when a write waits on the writer lock more than a moment (`records.lock_holders`: who holds it)
+        self.on_lock_wait: Callable[[str], None] | None = None
         if sync is not None and sync not in ("sync", "offline", "local"):
             raise ValueError(f"unknown sync mode {sync!r}")
         #: the mode the command line gave (`--sync`, `--offline`), None: brain-compose.yml's, as it is at each write

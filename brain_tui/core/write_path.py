@@ -27,6 +27,8 @@ from brain_tui.core.record import field, record
 from brain_tui.core.records.state_json import open_lock
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from brain_tui.core.brain import Brain
     from brain_tui.core.records.changes import ChangeSet
     from brain_tui.core.records.model import BrainSnapshot
@@ -81,7 +83,7 @@ def locked(brain: Brain, reentrant: bool = True) -> Iterator[None]:
     state = brain.root / STATE_DIR
     state.mkdir(exist_ok=True)
     with _thread_lock(brain), open_lock(state / LOCK_FILE) as handle:
-        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        _take(handle.fileno(), brain.on_lock_wait, state / LOCK_FILE)
         brain._lock_depth = 1
         held.add(id(brain))
         try:
@@ -90,6 +92,30 @@ def locked(brain: Brain, reentrant: bool = True) -> Iterator[None]:
             held.discard(id(brain))
             brain._lock_depth = 0
             fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+#: How long a write waits on the writer lock before it tells who holds it: a bsi write holds it for less.
+_LOCK_PATIENCE_S = 1.0
+
+
+def _take(fd: int, tell: Callable[[str], None] | None, lock: Path) -> None:
+    """Take the writer lock, waiting as long as it takes (the kernel frees it when its holder dies); with `tell`,
+    a wait past `_LOCK_PATIENCE_S` is told once, naming who holds it (any process may hold it: an agent's program
+    too, keeping a human's pause waiting until a person ends it)."""
+    import time
+
+    deadline = time.monotonic() + _LOCK_PATIENCE_S if tell is not None else 0.0
+    while time.monotonic() < deadline:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            time.sleep(0.05)
+    if tell is not None:
+        from brain_tui.core.records.lock_holders import waiting_note
+
+        tell(waiting_note(lock))
+    fcntl.flock(fd, fcntl.LOCK_EX)
 
 
 def mutate(brain: Brain, decide: Callable[[ChangeSet], T], brake: bool = False) -> T:

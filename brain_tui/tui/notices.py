@@ -30,6 +30,19 @@ class DesktopNotices:
         self.app = app
         self.notifier = app.brain.notifier()
         self.failure_told = False
+        app.brain.on_lock_wait = self.lock_wait
+
+    def lock_wait(self, note: str) -> None:
+        """A write kept waiting on the brain's writer lock (`Brain.on_lock_wait`, called in the write's worker
+        thread): a toast naming who holds it, hostile text made inert; the write goes on once it is free."""
+        from functools import partial
+
+        toast = partial(self.app.notify, safe_str(note, None), title="waiting", severity="warning", markup=False,
+                        timeout=30)
+        try:
+            self.app.call_from_thread(toast)
+        except RuntimeError:  # (on the UI thread itself)
+            toast()
 
     def start(self, queue: Sequence[AttentionItem]) -> None:
         """The items there when the cockpit opens are remembered, never told; a bad `notify:` is shown once."""

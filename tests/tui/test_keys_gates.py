@@ -184,3 +184,43 @@ async def test_a_pause_waiting_for_git_is_not_announced_as_expiring(  # noqa: AN
         told = [n.message for n in app._notifications]
         assert any("· not committed ·" in message for message in told), told  # the queue's word, not "held"
         assert not any("· held ·" in message for message in told), told
+
+
+async def test_a_pause_kept_waiting_on_the_writer_lock_says_who_holds_it(  # noqa: ANN201
+        make_app, demo_root: Path, tmp_path: Path) -> None:  # noqa: ANN001
+    """Any process may hold `.brain/lock` (an agent's program too): the pause waits, a toast names the holder, and
+    the pause lands once it is gone (`records.lock_holders`)."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "hold.py"
+    script.write_text("import fcntl, sys, time\nhandle = open(sys.argv[1], 'rb')\n"
+                      "fcntl.flock(handle.fileno(), fcntl.LOCK_SH)\nprint('held', flush=True)\ntime.sleep(600)\n")
+    holder = subprocess.Popen([sys.executable, str(script), str(demo_root / ".brain" / "lock")],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        app = make_app()
+        async with app.run_test(size=SMALL) as pilot:
+            await select(pilot, "#active", SEARCH)
+            await pilot.press("p")
+            assert isinstance(app.screen, CascadeDialog)
+            await pilot.press("enter")
+            for _ in range(200):  # until the toast comes (a hang guard: it comes after 1 s)
+                waiting = [n.message for n in app._notifications if n.title == "waiting"]
+                if waiting:
+                    break
+                await pilot.pause(0.05)
+            assert waiting and f"pid {holder.pid}" in waiting[0] and f"`kill {holder.pid}`" in waiting[0], waiting
+            assert status(demo_root, SEARCH) == "open"  # nothing written while the lock is held
+            holder.kill()
+            holder.wait()
+            for _ in range(200):
+                if status(demo_root, SEARCH) == "paused":
+                    break
+                await pilot.pause(0.05)
+            await settle(pilot)
+        assert status(demo_root, SEARCH) == "paused"
+    finally:
+        holder.kill()
+        holder.wait()

@@ -1,0 +1,70 @@
+"""A write kept waiting on the brain's writer lock says who holds it (`records.lock_holders`).
+
+Any process that can open `.brain/lock` can `flock` it, an agent's program too (its sandbox keeps `.brain/`
+read-only, which still lets it open the file): every write then waits, a human's pause included. The wait is
+never silent: past a moment the command names the holder and how to end it, and goes on once it is gone.
+"""
+
+from __future__ import annotations
+
+import select
+import subprocess
+import sys
+from pathlib import Path
+
+from brain_tui.core.records.lock_holders import holders
+from tests.bsi import NOW, bsi_command, clean_env, ok, run_bsi
+
+_HOLD = ("import fcntl, sys, time\n"
+         "handle = open(sys.argv[2], 'rb')\n"
+         "fcntl.flock(handle.fileno(), fcntl.LOCK_SH)\n"
+         "print('held', flush=True)\n"
+         "time.sleep(600)\n")
+
+
+def test_a_pause_waiting_on_a_held_writer_lock_names_the_holder_and_goes_on_once_it_ends(tmp_path: Path) -> None:
+    root = tmp_path / "brain"
+    ok(run_bsi("init", str(root), now=None))
+    sess = ok(run_bsi("claim", "open", "--scope", "wiki/", "--slug", "runaway", brain=root)).strip()
+    lock = root / ".brain" / "lock"
+    # a holder whose command line carries an escape sequence: it reaches the terminal inert
+    script = tmp_path / "hold.py"
+    script.write_text(_HOLD)
+    holder = subprocess.Popen([sys.executable, str(script), "\x1b[2Jwipe", str(lock)], stdout=subprocess.PIPE,
+                              text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        assert holders(lock) == [holder.pid]
+        pause = subprocess.Popen(bsi_command("gate", "pause", sess, "stop", brain=root, now=NOW), text=True,
+                                 stderr=subprocess.PIPE, stdout=subprocess.PIPE, env=clean_env())
+        assert pause.stderr is not None
+        # the command waits, and says so, before it goes on (a hang guard, not a timing: it says it within 1 s)
+        assert select.select([pause.stderr], [], [], 30)[0], "the wait was silent"
+        told = pause.stderr.readline()
+        assert f"waiting for the brain's writer lock: pid {holder.pid} (" in told, told
+        assert f"`kill {holder.pid}`" in told and "\x1b" not in told and "wipe" in told, told
+        assert pause.poll() is None  # still waiting: nothing written while the lock is held
+    finally:
+        holder.kill()
+        holder.wait()
+    out, err = pause.communicate(timeout=60)
+    assert pause.returncode == 0, err
+    assert "paused" in out
+    assert holders(lock) == []
+
+
+def test_the_holder_list_reads_the_kernels_table(tmp_path: Path) -> None:
+    """`/proc/locks` lines: a holder's, another file's, and a waiter's ("->"), which holds nothing yet."""
+    lock = tmp_path / "lock"
+    lock.write_text("")
+    st = lock.stat()
+    import os
+
+    key = f"{os.major(st.st_dev):02x}:{os.minor(st.st_dev):02x}:{st.st_ino}"
+    table = tmp_path / "locks"
+    table.write_text(f"1: FLOCK  ADVISORY  WRITE 4242 {key} 0 EOF\n"
+                     f"1: -> FLOCK  ADVISORY  WRITE 5151 {key} 0 EOF\n"
+                     f"2: POSIX  ADVISORY  READ 777 {key}0 0 EOF\n"
+                     "3: garbage\n")
+    assert holders(lock, str(table)) == [4242]
+    assert holders(tmp_path / "absent", str(table)) == []
