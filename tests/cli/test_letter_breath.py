@@ -54,3 +54,19 @@ def test_breath_show_counts_a_hand_written_record_by_file(tmp_path: Path) -> Non
     (sprint,) = json.loads(shown.out)["sprints"]
     assert (sprint["loaded"], sprint["referenced"], sprint["released"]) == (3, 2, 2), sprint
     assert (sprint["context_load"], sprint["breath_depth"]) == (1.5, 1), sprint
+
+
+def test_inhale_counts_the_agent_sources_as_show_does(tmp_path: Path) -> None:
+    """An inhale into a hand-written record: `./y.md` there and `y.md` now are one source, not two (the inhale rule's
+    alert and `breath show` agree)."""
+    root = tmp_path / "brain"
+    assert run_bsi("init", str(root), now=None, env=INHERITED_ENV).code == 0
+    record = "sprint: sprint-two\nopened_at: 2026-11-29T09:00:00Z\ninhale: {dev: [./y.md, z.md]}\n"
+    (root / "breath" / "sprint-two.yml").write_text(record, encoding="utf-8")
+    inhaled = run_bsi("--json", "breath", "inhale", "sprint-two", "--agent", "dev", "y.md", brain=root, now=NOW,
+                      env=INHERITED_ENV)
+    assert inhaled.code == 0, inhaled.err
+    assert json.loads(inhaled.out)["alerts"] == [], inhaled.out
+    shown = run_bsi("--json", "breath", "show", brain=root, now=NOW, env=INHERITED_ENV)
+    (sprint,) = json.loads(shown.out)["sprints"]
+    assert sprint["loaded"] == 2 and not [a for a in sprint["alerts"] if a["metric"] == "inhale"], sprint
