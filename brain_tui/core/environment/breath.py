@@ -16,7 +16,13 @@ from brain_tui.core.errors import InvalidData, NotFound
 from brain_tui.core.ids import valid_session_id
 from brain_tui.core.paths.scope_paths import normalize_path
 from brain_tui.core.paths.text_safety import CONTROL_RE
-from brain_tui.core.records.breath_records import record_from_mapping, record_path, str_list, validate_sprint_id
+from brain_tui.core.records.breath_records import (
+    file_list,
+    record_from_mapping,
+    record_path,
+    str_list,
+    validate_sprint_id,
+)
 from brain_tui.core.records.changes import ChangeSet, flow_map
 from brain_tui.core.records.yamlio import CorruptYaml, load_round_trip, safe_load_file
 
@@ -168,7 +174,7 @@ def inhale(cs: ChangeSet, sprint: str, agent: str, files: Sequence[str], session
         _set_after(doc, "opened_at", cs.ts(at), "session", "sprint")
     inhaled = _map_field(doc, "inhale")
     current = inhaled.get(agent)
-    merged = list(str_list(current)) if current is not None else []
+    merged = list(file_list(current)) if current is not None else []  # as the reader counts them
     for path in paths:
         if path not in merged:
             merged.append(path)

@@ -24,14 +24,15 @@ from brain_tui.core.clock import try_parse_timestamp
 from brain_tui.core.errors import InvalidData
 from brain_tui.core.lazy_re import LazyPattern
 from brain_tui.core.paths.layout import BREATH_DIR
+from brain_tui.core.paths.scope_paths import BadPath, normalize
 from brain_tui.core.records.model import BreathRecord, CorruptFile
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["SPRINT_ID_RE", "BreathRecord", "breath_from_mapping", "order_records", "record_from_mapping",
-           "record_path", "str_list", "validate_sprint_id"]
+__all__ = ["SPRINT_ID_RE", "BreathRecord", "breath_from_mapping", "file_list", "order_records",
+           "record_from_mapping", "record_path", "str_list", "validate_sprint_id"]
 
 SPRINT_ID_RE = LazyPattern(r"^sprint-[A-Za-z0-9._-]+\Z")
 
@@ -60,6 +61,21 @@ def str_list(value: Any) -> tuple[str, ...]:
     raise ValueError(f"expected a list of files, got {type(value).__name__}")
 
 
+def _file_name(raw: str) -> str:
+    """One file of a record as SPEC 5.1 normalises a brain path (`./y.md` and `y.md` are one file); a name that
+    does not normalise (written by hand: absolute, `..`) is kept as written, so the record still reads."""
+    try:
+        return normalize(raw)
+    except BadPath:
+        return raw
+
+
+def file_list(value: Any) -> tuple[str, ...]:
+    """A record's list of files (`str_list`) with each name normalised and counted once (SPEC 17: `loaded` counts
+    distinct files, whatever spelling a hand-written record uses); ValueError when it is not a list of files."""
+    return tuple(dict.fromkeys(_file_name(name) for name in str_list(value)))
+
+
 def record_from_mapping(data: Any, sprint: str | None = None, tz: tzinfo | None = None,
                         path: str = "") -> BreathRecord:
     """A BreathRecord from a parsed mapping (ValueError when it is not one); `sprint` defaults to the mapping's,
@@ -73,12 +89,12 @@ def record_from_mapping(data: Any, sprint: str | None = None, tz: tzinfo | None 
     inhale_raw = data.get("inhale") or {}
     if not isinstance(inhale_raw, Mapping):
         raise ValueError("inhale is not a mapping of agent → files")
-    inhale = {str(agent): str_list(files) for agent, files in inhale_raw.items()}
+    inhale = {str(agent): file_list(files) for agent, files in inhale_raw.items()}
     kept_raw = data.get("kept") or {}
     if isinstance(kept_raw, Mapping):
-        kept = {str(k): "" if v is None else str(v) for k, v in kept_raw.items()}
+        kept = {_file_name(str(k)): "" if v is None else str(v) for k, v in kept_raw.items()}
     elif isinstance(kept_raw, list):
-        kept = {str(k): "" for k in kept_raw}
+        kept = {_file_name(str(k)): "" for k in kept_raw}
     else:
         raise ValueError("kept is not a mapping of file → reason")
     session = data.get("session")
@@ -89,8 +105,8 @@ def record_from_mapping(data: Any, sprint: str | None = None, tz: tzinfo | None 
         opened_at=try_parse_timestamp(data.get("opened_at"), zone),
         closed_at=try_parse_timestamp(data.get("closed_at"), zone),
         inhale=inhale,
-        referenced=str_list(data.get("referenced")),
-        released=str_list(data.get("released")),
+        referenced=file_list(data.get("referenced")),
+        released=file_list(data.get("released")),
         kept=kept,
     )
 
