@@ -166,7 +166,13 @@ def test_a_forged_record_commits_nothing_outside_the_protocol_files(tmp_path: Pa
 #: what is added to it, what the pause is told, the exit of every other write).
 _BROKEN = {
     "config": ("config", "+[broken\n", "git cannot run in this repository (bad config line", 25),
+    # git sees no work tree holding the brain: its commit cannot run, nor the roll-back of a failed one
+    "bare": ("config", "+[core]\n\tbare = true\n", "git cannot run in this repository (git sees no work tree", 25),
+    "worktree": ("config", "+[core]\n\tworktree = refs\n", "git cannot run in this repository (git sees no work tree",
+                 25),
     "tag": ("HEAD", "ref: refs/tags/v1\n", "HEAD names no branch ('refs/tags/v1')", 25),  # git would move the tag
+    # HEAD names the branch, whose own file names a tag: git follows both, and would move the tag
+    "branch-to-tag": ("refs/heads/main", "ref: refs/tags/v1\n", "HEAD names no branch ('refs/tags/v1')", 25),
     "bad-ref": ("HEAD", "ref: refs/heads/a..b\n", "HEAD names no branch", 25),
     "no-ref": ("HEAD", "ref: refs/heads/\n", "HEAD names no branch", 25),
     # a repository's own signing program is never run: every commit fails

@@ -54,8 +54,12 @@ def _no_branch(root: str | Path, gdir: Path | None, timeout: float = 60.0) -> st
     if gdir is None:
         return None
     head = _small_text(gdir / "HEAD").strip()
-    if head.startswith("ref: ") and _PLAIN_BRANCH.fullmatch(head.removeprefix("ref: ")):
-        return None  # (reftable keeps a stand-in HEAD file: `refs/heads/.invalid` is no plain name, so git is asked)
+    branch = head.removeprefix("ref: ")
+    if head.startswith("ref: ") and _PLAIN_BRANCH.fullmatch(branch) and not _small_text(
+            _common_dir(gdir) / branch).startswith("ref:"):
+        # (reftable keeps a stand-in HEAD file: `refs/heads/.invalid` is no plain name, so git is asked; a branch's
+        # own file naming another ref, a tag, is followed by git: asked too)
+        return None
     proc = run_git(root, "symbolic-ref", "--quiet", "HEAD", check=False, timeout=timeout)
     ref = proc.stdout.strip()
     if proc.returncode == 1:
@@ -147,12 +151,11 @@ def stall(root: str | Path, *, commits: bool = False, timeout: float = 60.0) -> 
     --abort` drops it); during a merge it joins the user's merge commit. `timeout` bounds each git process asked
     (`bsi env` gives its probes' limit).
     """
-    gdir = git_dir(root, timeout)
-    if gdir is None and commits:
-        failing = _git_failing(root, timeout)
-        if failing is not None:
-            return Stall(f"git cannot run in this repository ({failing})", "`git status` names what to fix",
-                         kind="broken")
+    gdir, tree = _located(root, timeout) if commits else (git_dir(root, timeout), True)
+    failing = _git_failing(root, timeout) if gdir is None and commits else None if tree else _NO_WORK_TREE
+    if failing is not None:
+        return Stall(f"git cannot run in this repository ({failing})", "`git status` names what to fix",
+                     kind="broken")
     busy = _operation_in(gdir)
     if busy is not None:
         return Stall(*busy)
@@ -164,6 +167,27 @@ def stall(root: str | Path, *, commits: bool = False, timeout: float = 60.0) -> 
         return Stall("a git write of the branch", f"wait for it to end; if no git runs, remove {locked}",
                      kind="ref-lock")
     return None
+
+
+#: Why git cannot commit in a repository it finds but whose work tree does not hold the brain.
+_NO_WORK_TREE = ("git sees no work tree holding this folder: `core.bare` or `core.worktree` in the repository's "
+                 "config says otherwise")
+
+
+def _located(root: str | Path, timeout: float) -> tuple[Path | None, bool]:
+    """`git_dir`, and whether git's work tree holds `root`, from one git process: an agent's program can write
+    `core.bare = true` (or a `core.worktree` elsewhere) in the repository's config, where git finds the repository
+    but neither commits nor rolls a failed write back here (`git rev-parse --show-toplevel` fails), or commits
+    paths that are not the brain's."""
+    from brain_tui.core.records.git_head import outside_git
+
+    if outside_git(Path(root)):
+        return None, True
+    proc = run_git(root, "rev-parse", "--absolute-git-dir", "--is-inside-work-tree", check=False, timeout=timeout)
+    lines = proc.stdout.splitlines()
+    if proc.returncode != 0 or not lines or not lines[0].strip():
+        return None, True
+    return Path(lines[0].strip()), lines[1:2] == ["true"]
 
 
 def _git_failing(root: str | Path, timeout: float) -> str | None:
@@ -192,10 +216,16 @@ def _ref_locked(gdir: Path | None) -> str | None:
     found = [gdir / "HEAD.lock"]
     head = _small_text(gdir / "HEAD").strip()
     if head.startswith("ref: refs/heads/"):
-        pointer = _small_text(gdir / "commondir").strip()  # a linked work tree keeps its refs in the common folder
-        common = Path(os.path.normpath(os.path.join(gdir, pointer))) if pointer else gdir
-        found.append(common / f"{head.removeprefix('ref: ')}.lock")
+        found.append(_common_dir(gdir) / f"{head.removeprefix('ref: ')}.lock")
     return next((str(path) for path in found if os.path.lexists(path)), None)
+
+
+def _common_dir(gdir: Path) -> Path:
+    """The folder holding the branches' refs: a linked work tree's `commondir` names it, else `gdir` itself."""
+    import os
+
+    pointer = _small_text(gdir / "commondir").strip()
+    return Path(os.path.normpath(os.path.join(gdir, pointer))) if pointer else gdir
 
 
 def refuse_mid_operation(root: str | Path, *, commits: bool = False) -> None:
