@@ -54,7 +54,8 @@ def test_a_pause_waiting_on_a_held_writer_lock_names_the_holder_and_goes_on_once
 
 
 def test_the_holder_list_reads_the_kernels_table(tmp_path: Path) -> None:
-    """`/proc/locks` lines: a holder's, another file's, and a waiter's ("->"), which holds nothing yet."""
+    """`/proc/locks` lines: a holder's, another file's, and a waiter's ("->"), which holds nothing yet. A holder is
+    a live process with the file open (this one, here)."""
     lock = tmp_path / "lock"
     lock.write_text("")
     st = lock.stat()
@@ -62,9 +63,40 @@ def test_the_holder_list_reads_the_kernels_table(tmp_path: Path) -> None:
 
     key = f"{os.major(st.st_dev):02x}:{os.minor(st.st_dev):02x}:{st.st_ino}"
     table = tmp_path / "locks"
-    table.write_text(f"1: FLOCK  ADVISORY  WRITE 4242 {key} 0 EOF\n"
+    table.write_text(f"1: FLOCK  ADVISORY  WRITE {os.getpid()} {key} 0 EOF\n"
                      f"1: -> FLOCK  ADVISORY  WRITE 5151 {key} 0 EOF\n"
                      f"2: POSIX  ADVISORY  READ 777 {key}0 0 EOF\n"
                      "3: garbage\n")
-    assert holders(lock, str(table)) == [4242]
+    with lock.open("rb"):
+        assert holders(lock, str(table)) == [os.getpid()]
     assert holders(tmp_path / "absent", str(table)) == []
+
+
+_HANDED_ON = ("import fcntl, os, sys, time\n"
+              "handle = open(sys.argv[1], 'rb')\n"
+              "fcntl.flock(handle.fileno(), fcntl.LOCK_EX)\n"
+              "child = os.fork()\n"
+              "if child == 0:\n"
+              "    os.dup2(os.open(os.devnull, os.O_WRONLY), 1)\n"
+              "    time.sleep(600)\n"
+              "    os._exit(0)\n"
+              "print(child, flush=True)\n")
+
+
+def test_a_lock_whose_taker_is_gone_names_the_process_that_keeps_it(tmp_path: Path) -> None:
+    """The kernel's table names the process that took the lock; a child that inherited it keeps it once that one
+    exits. The note names the child, never the gone pid (reused, `kill` would end another program)."""
+    import os
+    import signal
+
+    lock = tmp_path / "lock"
+    lock.write_text("")
+    script = tmp_path / "hand_on.py"
+    script.write_text(_HANDED_ON)
+    taker = subprocess.run([sys.executable, str(script), str(lock)], stdout=subprocess.PIPE, text=True, check=True,
+                           timeout=60)
+    child = int(taker.stdout)
+    try:
+        assert holders(lock) == [child]
+    finally:
+        os.kill(child, signal.SIGKILL)

@@ -29,13 +29,50 @@ def holders(lock: Path, table: str = _PROC_LOCKS) -> list[int]:
     except OSError:
         return []
     wanted = f"{os.major(st.st_dev):02x}:{os.minor(st.st_dev):02x}:{st.st_ino}"
-    found: list[int] = []
+    found: set[int] = set()
+    waiting: set[int] = set()
     for line in lines:
         fields = line.split()
         # "1: FLOCK  ADVISORY  WRITE 4242 fd:01:1234 0 EOF"; a waiter's line has "->" after its number
         if len(fields) >= 6 and fields[1] != "->" and fields[5] == wanted and fields[4].isdigit():
-            found.append(int(fields[4]))
-    return sorted(set(found))
+            found.add(int(fields[4]))
+        elif len(fields) >= 7 and fields[1] == "->" and fields[6] == wanted and fields[5].isdigit():
+            waiting.add(int(fields[5]))
+    key = (st.st_dev, st.st_ino)
+    kept = {pid for pid in found if _opens(pid, key) is not False}
+    if found and not kept:
+        # the kernel names the process that took the lock: once it is gone (its pid free for another program), a
+        # process that inherited the open file keeps the lock, one of those with the file open and not waiting
+        kept = {pid for pid in _openers(key) if pid not in waiting and pid != os.getpid()}
+    return sorted(kept)
+
+
+def _opens(pid: int, key: tuple[int, int]) -> bool | None:
+    """Whether process `pid` has the file `key` (device, inode) open now; None when its files cannot be listed
+    (another user's process: the kernel's word is kept)."""
+    try:
+        entries = list(os.scandir(f"/proc/{pid}/fd"))
+    except FileNotFoundError:
+        return False  # gone
+    except OSError:
+        return None
+    for entry in entries:
+        try:
+            st = os.stat(entry.path)
+        except OSError:
+            continue
+        if (st.st_dev, st.st_ino) == key:
+            return True
+    return False
+
+
+def _openers(key: tuple[int, int]) -> list[int]:
+    """The processes whose open files can be listed that have the file `key` open."""
+    try:
+        pids = [int(name) for name in os.listdir("/proc") if name.isdigit()]
+    except OSError:
+        return []
+    return [pid for pid in pids if _opens(pid, key)]
 
 
 def _described(pid: int) -> str:
