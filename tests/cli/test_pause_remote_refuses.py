@@ -11,6 +11,8 @@ import json
 import stat
 from pathlib import Path
 
+import pytest
+
 from tests.bsi import Run
 from tests.cli.test_git_failures import bsi, commit_file
 from tests.cli.test_pause_while_git_stalled import _claim_status
@@ -70,7 +72,11 @@ def _in_force_and_pending(clone: Path, sess: str, before: str) -> None:
     assert json.loads((clone / ".brain" / "sync.json").read_text()).get("pending_since")
 
 
-def test_a_pause_whose_remote_keeps_moving_is_committed_here_pending_and_exits_0(tmp_path: Path) -> None:
+def test_a_pause_whose_remote_keeps_moving_is_committed_here_pending_and_exits_0(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from brain_tui.core.sync import remote as remote_sync
+
+    monkeypatch.setattr(remote_sync, "_backoff", lambda attempt: None)  # 8 rejected pushes, without their waits
     remote, (a,) = make_remote(tmp_path, 1)
     _auto(a)
     sess = _opened(a, "busy")
