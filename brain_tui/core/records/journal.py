@@ -55,10 +55,14 @@ def _write_bytes(path: Path, data: bytes) -> None:
         os.fsync(handle.fileno())
 
 
-def _head(root: Path, git: bool) -> str | None:
+def _head(root: Path, git: bool, strict: bool = False) -> str | None:
+    """The commit HEAD names (None: none yet, or no git); `strict`: a git that cannot answer raises (GitError)
+    rather than reading as "no commit", which `Journal.landed` would take for "the write's commit did not land"."""
     if not git:
         return None
     proc = gitops.run_git(root, "rev-parse", "--verify", "--quiet", "HEAD", check=False)
+    if strict and proc.returncode not in (0, 1):  # 1: no commit yet (`--verify --quiet`); else git failed
+        raise gitops.GitError(f"git rev-parse failed: {gitops.reason(proc.stderr, str(proc.returncode))}")
     return proc.stdout.strip() or None if proc.returncode == 0 else None
 
 
@@ -133,13 +137,14 @@ class Journal:
         """True when HEAD is the commit this write made: one commit on top of `head`, with its message."""
         if not self.git:
             return False
-        now = _head(self.root, True)
+        now = _head(self.root, True, strict=True)
         if now is None or now == self.head:
             return False
-        parents = gitops.run_git(self.root, "rev-list", "--parents", "-n", "1", now, check=False).stdout.split()
+        # (HEAD moved: a commit git cannot read raises, never read as someone else's)
+        parents = gitops.run_git(self.root, "rev-list", "--parents", "-n", "1", now).stdout.split()
         if parents[1:] != ([self.head] if self.head else []):
             return False
-        body = gitops.run_git(self.root, "log", "-1", "--format=%B", now, check=False).stdout
+        body = gitops.run_git(self.root, "log", "-1", "--format=%B", now).stdout
         return body.strip() == self.message.strip()
 
 
