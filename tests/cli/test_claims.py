@@ -189,15 +189,15 @@ def test_unknown_parent_is_66_and_a_closed_parent_is_refused(brain: Path, bsi: B
 def test_stale_blocks_until_a_human_releases_it_with_a_reason(brain: Path, bsi: Bsi) -> None:
     sess = open_claim(brain, "--scope", "agents/", "--ttl", "90m")
     other = open_claim(brain, "--scope", "wiki/", "--ttl", "4h")
-    early = bsi("watchdog", brain=brain, now="2026-11-29T11:34:00Z")
+    early = bsi("watchdog", brain=brain, now="2026-11-29T11:29:00Z")
     assert early.code == 0 and early.out == "2 claims actifs, 0 stale détectés\n"
     before = head(brain)
-    run = bsi("--json", "watchdog", brain=brain, now="2026-11-29T11:35:00Z")
+    run = bsi("--json", "watchdog", brain=brain, now="2026-11-29T11:30:00Z")
     assert run.json() == {"active": 1, "stale": 1, "marked": [sess], "archived": []}
     assert commits_since(brain, before) == [f"bsi: mark stale {sess}"]
     doc = load_claim(brain, sess)
     assert doc["status"] == "stale" and doc["stale_from"] == "open"
-    assert doc["stale_since"] == "2026-11-29T11:35:00+00:00" and doc["stale_reason"] == "TTL expired without close"
+    assert doc["stale_since"] == "2026-11-29T11:30:00+00:00" and doc["stale_reason"] == "TTL expired without close"
     assert doc["gate_history"][-1]["event"] == "STALE"
     assert load_claim(brain, other)["status"] == "open"
     # hours later it still blocks: expired is not free, and nothing releases it automatically
@@ -296,10 +296,10 @@ def test_renew_never_goes_past_eight_hours_after_opening(brain: Path, bsi: Bsi) 
     renewed = bsi("--json", "claim", "renew", sess, "--ttl", "8h", brain=brain, now="2026-11-29T16:00:00Z")
     assert renewed.json()["expires_at"] == "2026-11-29T18:00:00+00:00"  # clipped at opened + 8 h
     assert bsi("claim", "renew", sess, "--ttl", "9h", brain=brain, now="2026-11-29T16:00:00Z").code == 65
-    assert bsi("--json", "watchdog", brain=brain, now="2026-11-29T18:04:00Z").json()["marked"] == []
-    marked = bsi("--json", "watchdog", brain=brain, now="2026-11-29T18:05:00Z").json()
+    assert bsi("--json", "watchdog", brain=brain, now="2026-11-29T17:59:00Z").json()["marked"] == []
+    marked = bsi("--json", "watchdog", brain=brain, now="2026-11-29T18:00:00Z").json()
     assert marked["marked"] == [sess]
-    assert bsi("claim", "renew", sess, brain=brain, now="2026-11-29T18:05:00Z").code == 12  # stale: no renew
+    assert bsi("claim", "renew", sess, brain=brain, now="2026-11-29T18:00:00Z").code == 12  # stale: no renew
 
 
 def test_watchdog_marks_stale_at_eight_hours_whatever_the_written_expiry(brain: Path, bsi: Bsi) -> None:
@@ -309,8 +309,8 @@ def test_watchdog_marks_stale_at_eight_hours_whatever_the_written_expiry(brain: 
                     "opened_at: 2026-11-29T10:00:00+00:00\nexpires_at: 2026-11-30T10:00:00+00:00\n")
     git(brain, "add", "claims")
     git(brain, "commit", "-q", "-m", "hand-written claim")
-    assert bsi("--json", "watchdog", brain=brain, now="2026-11-29T18:04:00Z").json()["marked"] == []
-    run = bsi("--json", "watchdog", brain=brain, now="2026-11-29T18:05:00Z")
+    assert bsi("--json", "watchdog", brain=brain, now="2026-11-29T17:59:00Z").json()["marked"] == []
+    run = bsi("--json", "watchdog", brain=brain, now="2026-11-29T18:00:00Z")
     assert run.json()["marked"] == ["sess-20261129-1000-long"]
     doc = yaml.safe_load(path.read_text())
     assert doc["status"] == "stale" and "8 h" in doc["stale_reason"]

@@ -14,8 +14,8 @@ import pytest
 from tests.bsi import NOW, git, head, ok, run_bsi
 from tests.conftest import load_claim, tree_bytes
 
-#: The claims below open at NOW (10:00) for 2 h: deadline 12:00, expired for every rule from 12:05:00.
-BEFORE, AT = "2026-11-29T12:04:59Z", "2026-11-29T12:05:00Z"
+#: The claims below open at NOW (10:00) for 2 h: deadline 12:00, expired for every rule from then (SPEC 6.3).
+BEFORE, AT = "2026-11-29T11:59:59Z", "2026-11-29T12:00:00Z"
 
 
 def opened(brain: Path, scope: str, ttl: str = "2h") -> str:
@@ -36,7 +36,7 @@ def test_every_verb_meets_the_same_expiry_instant(brain: Path, instant: str) -> 
     live = instant == BEFORE
     renewed, written, gated, released = (opened(brain, f"{name}/") for name in ("r", "w", "g", "x"))
     if live:
-        assert run_bsi("claim", "renew", renewed, brain=brain, now=instant).out.strip().endswith("14:04:59+00:00")
+        assert run_bsi("claim", "renew", renewed, brain=brain, now=instant).out.strip().endswith("13:59:59+00:00")
         assert run_bsi("preflight", "check", written, "w/a.md", brain=brain, now=instant).code == 0
         assert run_bsi("gate", "request", gated, "ok?", brain=brain, now=instant).code == 0
         assert unchanged(brain, "claim", "release", released, "--reason", "gone", now=instant) == 12
@@ -51,7 +51,7 @@ def test_every_verb_meets_the_same_expiry_instant(brain: Path, instant: str) -> 
     assert {load_claim(brain, sess)["stale_from"] for sess in marked} == {"open"}
 
 
-@pytest.mark.parametrize(("instant", "live"), [("2026-11-29T18:04:59Z", True), ("2026-11-29T18:05:00Z", False)])
+@pytest.mark.parametrize(("instant", "live"), [("2026-11-29T17:59:59Z", True), ("2026-11-29T18:00:00Z", False)])
 def test_eight_hours_after_opening_no_renewal_keeps_a_claim_live(brain: Path, instant: str, live: bool) -> None:
     sess = opened(brain, "r/", ttl="8h")
     assert ok(run_bsi("claim", "renew", sess, brain=brain, now="2026-11-29T17:00:00Z")).endswith("18:00:00+00:00")

@@ -75,13 +75,13 @@ def test_naive_times_are_read_in_the_brain_timezone(legacy_brain: Path, bsi: Bsi
         shown = bsi("--json", "claim", "show", PILOT, brain=legacy_brain, now=LNOW, env=env).json()
         assert shown["expires_at"] == "2026-03-16T22:36:00+01:00"  # 20:36 Paris + the default 2 h
         assert shown["opened_at"] == "2026-03-16T20:36:00+01:00"  # the same instant on every machine
-    # It expires at 21:36 UTC (22:36 in Paris); the watchdog marks it once 5 minutes past (the skew limit).
-    early = bsi("--json", "watchdog", brain=legacy_brain, now="2026-03-16T21:40:00Z")
+    # It expires at 21:36 UTC (22:36 in Paris): the watchdog marks it from then on (SPEC 6.3).
+    early = bsi("--json", "watchdog", brain=legacy_brain, now="2026-03-16T21:35:00Z")
     assert early.json()["marked"] == []
-    late = bsi("--json", "watchdog", brain=legacy_brain, now="2026-03-16T21:41:00Z")
+    late = bsi("--json", "watchdog", brain=legacy_brain, now="2026-03-16T21:36:00Z")
     assert late.json()["marked"] == [PILOT]
     doc = yaml.safe_load((legacy_brain / "claims" / f"{PILOT}.yml").read_text())
-    assert doc["stale_since"] == "2026-03-16T22:41:00+01:00" and doc["opened_at"] == "2026-03-16T20:36"
+    assert doc["stale_since"] == "2026-03-16T22:36:00+01:00" and doc["opened_at"] == "2026-03-16T20:36"
 
 
 def test_the_watchdog_never_rewrites_the_corrupt_file(legacy_brain: Path, bsi: Bsi) -> None:

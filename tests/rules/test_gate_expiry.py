@@ -12,13 +12,13 @@ from tests.rules.facade import at, open_in
 
 
 @pytest.mark.parametrize(("approved_at", "in_force"), [
-    ("2026-11-29T18:01:00Z", Status.OPEN),  # past opening + 8 h by a minute: inside the 5-minute skew limit
-    ("2026-11-29T18:06:00Z", Status.STALE),  # past the skew limit: stale for every rule
+    ("2026-11-29T17:59:30Z", Status.OPEN),  # within opening + 8 h
+    ("2026-11-29T18:00:00Z", Status.STALE),  # at opening + 8 h: stale for every rule (SPEC 6.3, 6.4)
 ])
 def test_an_approval_past_eight_hours_names_the_status_in_force(brain: Path, approved_at: str,
                                                                   in_force: Status) -> None:
     sess = open_in(brain, "src/", ttl="8h", now="2026-11-29T10:00:00Z")
-    at(brain, "2026-11-29T18:01:00Z").gates.request(sess, "deploy?")
+    at(brain, "2026-11-29T17:59:00Z").gates.request(sess, "deploy?")
     facade = at(brain, approved_at)
     out = facade.gates.approve(sess, "ok", by="human:alice")
     claim = facade.snapshot().claim(sess)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from brain_tui.core.clock import MAX_TTL, SKEW_TOLERANCE, try_parse_timestamp
+from brain_tui.core.clock import MAX_TTL, try_parse_timestamp
 from brain_tui.core.errors import InvalidData, NotFound
 from brain_tui.core.ids import valid_session_id
 from brain_tui.core.records.formats import held_status, normalize_status
@@ -41,8 +41,9 @@ def expiry_reason(claim: Claim, now: datetime) -> str | None:
 
 def live_until(deadline: datetime, now: datetime) -> bool:
     """Whether a claim whose deadline (its expiry, or 8 h after its opening) is `deadline` is still live at `now`:
-    within the skew limit of SPEC 3 past it (what the watchdog may mark is what is expired)."""
-    return now - SKEW_TOLERANCE < deadline
+    expired at its deadline (SPEC 6.3: "TTL expired" → stale; what the watchdog marks is what is expired). A clock
+    ahead marks early; the owner's renew takes such a mark back (`rules.skew`)."""
+    return now < deadline
 
 
 def _written_past_cap(claim: Claim, cap: datetime) -> bool:

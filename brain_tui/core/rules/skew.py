@@ -4,21 +4,20 @@ Two rules, both checked against the reading machine's own clock only, so they
 hold in a quiet brain whose newest commit may be hours old (where "ahead of the
 newest commit" proves nothing):
 
-- the watchdog marks a claim stale only once it expired more than
-  `SKEW_TOLERANCE` (5 minutes) ago (`past_deadline`);
-- a STALE mark dated more than `SKEW_TOLERANCE` in the reader's future was
-  written by a machine whose clock runs ahead: it is suspect (`suspect_stale`,
-  shown with the `clock-skew` flag, core/records/clock_skew.py), and the owner's renew stands — the claim
-  goes back to the status it was marked from (`revive`); the owner's close of a
-  claim marked from `open` stands as it always did.
+- a claim is expired at its deadline (`past_deadline`: SPEC 6.3's "TTL expired"), by every clock alike;
+- a STALE mark dated in the reader's future was written by a machine whose clock runs ahead: while the claim is
+  within its deadline by the reader's clock, the owner's renew stands — the claim goes back to the status it was
+  marked from (`revive`); the owner's close of a claim marked from `open` stands as it always did. A mark more
+  than `SKEW_TOLERANCE` (5 minutes) ahead is also shown with the `clock-skew` flag (SPEC 3: `suspect_stale`,
+  core/records/clock_skew.py).
 """
 
 from __future__ import annotations
 
 from datetime import datetime
 
-from brain_tui.core.clock import MAX_TTL, SKEW_TOLERANCE
-from brain_tui.core.records.clock_skew import suspect_stale
+from brain_tui.core.clock import MAX_TTL
+from brain_tui.core.records.clock_skew import stale_mark_time
 from brain_tui.core.records.model import Claim
 from brain_tui.core.records.statuses import LIVE_STATUSES
 from brain_tui.core.rules.effective import stale_origin
@@ -36,16 +35,17 @@ def deadline(claim: Claim) -> datetime | None:
 
 
 def past_deadline(claim: Claim, now: datetime) -> bool:
-    """True when the claim expired more than the skew limit ago: only then may a watchdog mark it."""
+    """True when the claim is expired at `now` (its deadline reached): only then may a watchdog mark it."""
     end = deadline(claim)
-    return end is not None and now >= end + SKEW_TOLERANCE
+    return end is not None and now >= end
 
 
 def revivable(claim: Claim, now: datetime) -> bool:
-    """True when the claim's stale mark is suspect (`suspect_stale`) and the claim is within its own deadline at
-    `now`: a claim past it (or with no opening time) is stale by this clock too, whoever marked it, and only a
-    human lifts it (SPEC 6.3)."""
-    return suspect_stale(claim, now) and claim.opened_at is not None and not past_deadline(claim, now)
+    """True when the claim's stale mark is dated after `now` (a clock ahead made it) and the claim is within its
+    own deadline at `now`: a claim past it (or with no opening time) is stale by this clock too, whoever marked it,
+    and only a human lifts it (SPEC 6.3)."""
+    marked = stale_mark_time(claim)
+    return marked is not None and marked > now and claim.opened_at is not None and not past_deadline(claim, now)
 
 
 def revive(cs: ChangeSet, claim: Claim, by: str) -> str | None:
