@@ -261,7 +261,8 @@ def cmd_check_scope(ctx: Context) -> int:
     ctx.emit({"conflicts": [c.as_dict() for c in conflicts]},
              "\n".join(c.describe() for c in conflicts) if conflicts else None)
     if conflicts:
-        ctx.say(f"scope {' '.join(str(e) for e in entries)} would conflict with {len(conflicts)} claim(s)")
+        held = ", ".join(f"{c.sess_id} ({c.status})" for c in conflicts[:5]) + (", …" if len(conflicts) > 5 else "")
+        ctx.say(f"scope {' '.join(str(e) for e in entries)} would conflict with {len(conflicts)} claim(s): {held}")
         return ConflictError.exit_code
     if not ctx.json:
         ctx.say(f"scope {' '.join(str(e) for e in entries)} is free")
