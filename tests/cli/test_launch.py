@@ -377,6 +377,26 @@ def test_attach_without_a_terminal_or_without_tmux_says_so_in_one_line(brain: Pa
 
 
 @needs_tmux
+@pytest.mark.parametrize("marker", ["CLAUDECODE", "BSI_SESSION"])
+def test_an_agents_attach_is_a_read_only_client(brain: Path, tmp_path: Path, launch_env: dict[str, str],
+                                                marker: str) -> None:
+    """Typing into a launched agent's pane is a human's act (`agent answer`, SPEC 21.2): an agent's process that
+    attaches (`bsi launch --attach`, `A`) gets a client that only watches, as a `--readonly` cockpit does."""
+    # Before, an agent's attach was a client that types: its keys reached the agent's pane (a permission prompt).
+    write_config(brain, [sys.executable, str(recorder(tmp_path)), str(tmp_path / "argv.json")])
+    sess = opened(brain, "--scope", "wiki/", "--slug", "wiki-fix")
+    assert run_bsi("launch", sess, brain=brain, env=launch_env).code == 0
+    recorded(tmp_path / "argv.json")
+    human = run_bsi("launch", "--attach", sess, brain=brain, env=launch_env)  # stdin: not a terminal
+    assert human.code == 64 and "attach-session -t" in human.err, human.err
+    agent_env = {**launch_env, marker: sess if marker == "BSI_SESSION" else "1"}
+    agent = run_bsi("launch", "--attach", sess, brain=brain, env=agent_env)
+    assert agent.code == 64 and "attach-session -r -t" in agent.err, agent.err
+    inside = run_bsi("launch", "--attach", sess, brain=brain, env={**agent_env, "TMUX": "/tmp/x,1,0"})
+    assert inside.code == 64 and "attach-session -r -t" in inside.err, inside.err  # never a switched client
+
+
+@needs_tmux
 @pytest.mark.parametrize("command", [["no-such-agent-program", "{prompt}"], ["no-such-agent-program"]])
 def test_a_program_that_is_not_installed_is_not_found_in_tmux_too(brain: Path, launch_env: dict[str, str],
                                                                   command: list[str]) -> None:
