@@ -52,8 +52,10 @@ class Launches:
             plan = self.plan(sess_id, tmux=tmux)
             started_at = brain.now().isoformat(timespec="seconds")
             if plan.tmux:
+                # the window's launch root waits for its argv, handed over only once the launch is recorded
                 record = tmux_launcher.start_tmux(plan, brain_name=brain.brain_name, started_at=started_at)
                 launching.write_record(brain.root, record)
+                tmux_launcher.hand_argv(plan)
                 return record
         launching.exec_here(plan, brain.root, started_at)
 

@@ -377,6 +377,36 @@ def test_attach_without_a_terminal_or_without_tmux_says_so_in_one_line(brain: Pa
 
 
 @needs_tmux
+def test_a_launch_that_ends_before_its_record_leaves_no_agent_running(brain: Path, tmp_path: Path,
+                                                                     launch_env: dict[str, str],
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A `bsi launch` that ends between tmux's new window and its record (killed, a full disk) must not leave an
+    agent bsi does not know of: `--list` would not show it, `agent stop` not reach it, and a second launch would
+    start a second agent on the same claim."""
+    # Before, the window ran the agent at once: its launch root read the argv handed before tmux was asked.
+    from brain_tui.core.sessions import launch as launching
+    from brain_tui.core.sessions import launch_root
+
+    def dies(*_args: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(launching, "write_record", dies)
+    monkeypatch.setattr(launch_root, "HANDOVER_WAIT_S", 2.0)
+    write_config(brain, [sys.executable, str(recorder(tmp_path)), str(tmp_path / "argv.json")])
+    sess = opened(brain, "--scope", "wiki/", "--slug", "wiki-fix")
+    run = run_bsi("launch", sess, brain=brain, env=launch_env)
+    assert run.code != 0 and "Traceback" not in run.err, run.err
+    monkeypatch.undo()
+    assert run_bsi("launch", "--list", brain=brain, env=launch_env).out.strip() == "no launched agent runs"
+    wait_for(lambda: "wiki-fix" not in tmux_windows(launch_env), timeout=20,
+             what="the unrecorded window to end")
+    assert not (tmp_path / "argv.json").exists()  # the agent never started
+    assert run_bsi("launch", sess, brain=brain, env=launch_env).code == 0  # the one agent of the claim
+    assert recorded(tmp_path / "argv.json")["env"]["BSI_SESSION"] == sess
+    assert tmux_windows(launch_env).count("wiki-fix") == 1
+
+
+@needs_tmux
 @pytest.mark.parametrize("marker", ["CLAUDECODE", "BSI_SESSION"])
 def test_an_agents_attach_is_a_read_only_client(brain: Path, tmp_path: Path, launch_env: dict[str, str],
                                                 marker: str) -> None:

@@ -7,7 +7,8 @@ by a shell, and ``-n`` names and ``-c`` folders are format-expanded (``#(…)``
 runs a command); and it carries its command line in one message of about 16 KiB,
 which the longest claim text fills. So the agent's argv never travels on tmux's
 command line: it is written to ``.brain/launch/<sess-id>.argv.json`` (`launch.argv_file`),
-which the launch root (`core.sessions.launch_root`) reads and removes; what tmux
+which the launch root (`core.sessions.launch_root`) waits for, reads and removes (it is written only
+once the launch is recorded: a launcher that ends before its record starts no agent); what tmux
 runs is that root, always several arguments; every argument is escaped for ``;``,
 ``#`` is doubled in the folder, and window names come from `launch.window_name`
 (``[A-Za-z0-9._-]`` only).
@@ -112,7 +113,8 @@ def tmux_command(plan: LaunchPlan, *, inside_tmux: bool, session: str, session_e
 
 
 def start_tmux(plan: LaunchPlan, *, brain_name: str, started_at: str) -> LaunchRecord:
-    """Start the agent in a new tmux window and return what to remember.
+    """Start the agent's launch root in a new tmux window and return what to remember; the root waits for its argv,
+    which `hand_argv` gives once the record is written.
 
     Raises:
         UsageError: tmux is not installed (exit 64). NotFound: the agent's program is not (66).
@@ -131,23 +133,22 @@ def start_tmux(plan: LaunchPlan, *, brain_name: str, started_at: str) -> LaunchR
     argv = tmux_command(plan, inside_tmux=inside, session=session, session_exists=exists, tmux=tmux,
                         program=program)
     write_settings(plan)
-    handed = argv_file(Path(plan.cwd), plan.sess_id)
-    atomic_write_text(handed, json.dumps(list(plan.argv), ensure_ascii=False) + "\n")
-    try:
-        done = run_tmux(argv)
-    except InvalidData:
-        with contextlib.suppress(OSError):
-            handed.unlink()
-        raise
+    with contextlib.suppress(OSError):  # a file left by a launch that ended early is never this one's argv
+        argv_file(Path(plan.cwd), plan.sess_id).unlink()
+    done = run_tmux(argv)
     if done.returncode != 0:
-        with contextlib.suppress(OSError):
-            handed.unlink()
         reason = one_line(done.stderr or done.stdout)[:200] or f"exit {done.returncode}"
         raise InvalidData(f"launch: tmux refused the new window: {reason}")
     window, pane, pid, target, socket = parse_launch_output(done.stdout)
     return LaunchRecord(sess_id=plan.sess_id, mode="tmux", pid=pid, create_time=create_time(pid),
                         started_at=started_at, window=window, target=target, socket=socket, name=plan.name,
                         pane=pane)
+
+
+def hand_argv(plan: LaunchPlan) -> None:
+    """Hand the agent's argv to the launch root `start_tmux` started, which waits for it (after the launch is
+    recorded: a launcher that ends before its record never starts an agent)."""
+    atomic_write_text(argv_file(Path(plan.cwd), plan.sess_id), json.dumps(list(plan.argv), ensure_ascii=False) + "\n")
 
 
 @record
