@@ -53,9 +53,11 @@ class Launches:
             started_at = brain.now().isoformat(timespec="seconds")
             if plan.tmux:
                 # the window's launch root waits for its argv, handed over only once the launch is recorded
-                record = tmux_launcher.start_tmux(plan, brain_name=brain.brain_name, started_at=started_at)
+                handed = tmux_launcher.handover_file(plan)
+                record = tmux_launcher.start_tmux(plan, brain_name=brain.brain_name, started_at=started_at,
+                                                  handed=handed)
                 launching.write_record(brain.root, record)
-                tmux_launcher.hand_argv(plan)
+                tmux_launcher.hand_argv(plan, handed)
                 return record
         launching.exec_here(plan, brain.root, started_at)
 

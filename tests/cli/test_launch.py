@@ -406,6 +406,38 @@ def test_a_launch_that_ends_before_its_record_leaves_no_agent_running(brain: Pat
     assert tmux_windows(launch_env).count("wiki-fix") == 1
 
 
+THIEF = """\
+import os, sys, time
+path, end = sys.argv[1], time.monotonic() + float(sys.argv[2])
+while time.monotonic() < end:
+    try:
+        os.rename(path, path + ".taken")
+    except OSError:
+        pass
+"""
+
+
+@needs_tmux
+def test_a_launch_roots_argv_reaches_only_its_own_root(brain: Path, tmp_path: Path,
+                                                       launch_env: dict[str, str]) -> None:
+    """A root left waiting by an earlier launch that ended early must not take a later launch's argv (its agent would
+    run in a window no record names): each launch hands its argv over in a file of its own."""
+    # Before, every launch of a claim used `.brain/launch/<sess-id>.argv.json`: whoever waited on it took it.
+    from brain_tui.core.sessions.launch import argv_file
+
+    write_config(brain, [sys.executable, str(recorder(tmp_path)), str(tmp_path / "argv.json")])
+    sess = opened(brain, "--scope", "wiki/", "--slug", "wiki-fix")
+    shared = argv_file(brain, sess)
+    shared.parent.mkdir(parents=True, exist_ok=True)
+    waiting = subprocess.Popen([sys.executable, "-c", THIEF, str(shared), "8"])  # an earlier root, waiting
+    try:
+        assert run_bsi("launch", sess, brain=brain, env=launch_env).code == 0
+        assert recorded(tmp_path / "argv.json", timeout=15)["env"]["BSI_SESSION"] == sess
+    finally:
+        waiting.kill()
+        waiting.wait()
+
+
 @needs_tmux
 @pytest.mark.parametrize("marker", ["CLAUDECODE", "BSI_SESSION"])
 def test_an_agents_attach_is_a_read_only_client(brain: Path, tmp_path: Path, launch_env: dict[str, str],
