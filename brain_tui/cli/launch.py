@@ -62,6 +62,8 @@ def cmd_launch(ctx: Context) -> int:
             raise UsageError("launch --attach: needs a terminal (stdin is not one); from a terminal: "
                              + inert_line(" ".join(attach.argv), 300))
         sys.stdout.flush()
+        if attach.takes_terminal:  # a client of its own, even inside tmux (a read-only one, for an agent)
+            os.environ.pop("TMUX", None)
         os.execvp(attach.argv[0], list(attach.argv))
     try:
         if a.handoff:

@@ -473,6 +473,30 @@ def test_an_agents_attach_is_a_read_only_client(brain: Path, tmp_path: Path, lau
 
 
 @needs_tmux
+def test_an_agent_inside_tmux_attaches_a_read_only_client(brain: Path, tmp_path: Path,
+                                                          launch_env: dict[str, str]) -> None:
+    """Inside the launch's own tmux server an agent's `bsi launch --attach` is a read-only client of its own (never a
+    switched client, which would type): tmux's "sessions should be nested with care" must not refuse it."""
+    from tests.bsi import BSI
+
+    write_config(brain, [sys.executable, str(recorder(tmp_path)), str(tmp_path / "argv.json")])
+    sess = opened(brain, "--scope", "wiki/", "--slug", "wiki-fix")
+    assert run_bsi("launch", sess, brain=brain, env=launch_env).code == 0
+    recorded(tmp_path / "argv.json")
+    command = ["env", f"PYTHONPATH={launch_env.get('PYTHONPATH', '')}", "CLAUDECODE=1", *BSI, "--brain", str(brain),
+               "launch", "--attach", sess]
+    subprocess.run(["tmux", "new-session", "-d", "-s", "pilot", "-x", "80", "-y", "24", *command], env=launch_env,
+                   check=True)
+
+    def clients() -> list[str]:
+        return subprocess.run(["tmux", "list-clients", "-F", "#{client_readonly} #{session_name}"], env=launch_env,
+                              capture_output=True, text=True, check=False).stdout.split("\n")
+
+    found = wait_for(lambda: [c for c in clients() if c], timeout=15, what="the attached client")
+    assert [c.split(" ")[0] for c in found] == ["1"], found  # one client (the "pilot" session has none), read-only
+
+
+@needs_tmux
 @pytest.mark.parametrize("command", [["no-such-agent-program", "{prompt}"], ["no-such-agent-program"]])
 def test_a_program_that_is_not_installed_is_not_found_in_tmux_too(brain: Path, launch_env: dict[str, str],
                                                                   command: list[str]) -> None:
