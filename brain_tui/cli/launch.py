@@ -12,6 +12,8 @@ TYPE_CHECKING = False  # the parser loads no core module: each handler imports w
 if TYPE_CHECKING:
     from typing import Any
 
+    from brain_tui.core.sessions.launch import LaunchPlan
+
 
 def register(sub: Any, parent: argparse.ArgumentParser) -> None:
     """Add `bsi launch`."""
@@ -60,6 +62,8 @@ def cmd_launch(ctx: Context) -> int:
             raise UsageError("launch --attach: needs a terminal (stdin is not one); from a terminal: "
                              + inert_line(" ".join(attach.argv), 300))
         sys.stdout.flush()
+        if attach.takes_terminal:  # a client of its own, even inside tmux (a read-only one, for an agent)
+            os.environ.pop("TMUX", None)
         os.execvp(attach.argv[0], list(attach.argv))
     try:
         if a.handoff:
@@ -70,9 +74,7 @@ def cmd_launch(ctx: Context) -> int:
             sess_id = a.sess_id
         if a.dry_run:
             plan = brain.launches.plan(sess_id, tmux=a.tmux)
-            from brain_tui.core.paths.text_safety import quoted_exact
-
-            ctx.emit(plan.as_dict(), "\n".join(quoted_exact(arg) for arg in plan.argv))
+            ctx.emit(plan.as_dict(), _dry_run_text(plan))
             return 0
         record = brain.launches.start(sess_id, tmux=a.tmux)
     except NoLaunchCommand:
@@ -81,6 +83,20 @@ def cmd_launch(ctx: Context) -> int:
             f"attach: bsi launch --attach {sess_id}")
     ctx.emit(record.as_dict(), record.target)
     return 0
+
+
+def _dry_run_text(plan: LaunchPlan) -> str:
+    """What `--dry-run` prints: the argv (one exact, inert quoted argument a line), the environment set, and where."""
+    from brain_tui.core.paths.text_safety import quoted_exact
+
+    def shown(value: str) -> str:
+        quoted = quoted_exact(value)
+        return value if quoted[1:-1] == value else quoted
+
+    lines = [quoted_exact(arg) for arg in plan.argv]
+    lines += [f"{key}={shown(value)}" for key, value in plan.env.items()]
+    lines.append(f"in a new tmux window {shown(plan.name)}" if plan.tmux else "in this terminal")
+    return "\n".join(lines)
 
 
 def _no_command(ctx: Context) -> int:

@@ -52,8 +52,12 @@ class Launches:
             plan = self.plan(sess_id, tmux=tmux)
             started_at = brain.now().isoformat(timespec="seconds")
             if plan.tmux:
-                record = tmux_launcher.start_tmux(plan, brain_name=brain.brain_name, started_at=started_at)
+                # the window's launch root waits for its argv, handed over only once the launch is recorded
+                handed = tmux_launcher.handover_file(plan)
+                record = tmux_launcher.start_tmux(plan, brain_name=brain.brain_name, started_at=started_at,
+                                                  handed=handed)
                 launching.write_record(brain.root, record)
+                tmux_launcher.hand_argv(plan, handed)
                 return record
         launching.exec_here(plan, brain.root, started_at)
 
@@ -74,7 +78,9 @@ class Launches:
     def attach_command(self, sess_id: str, *, current_tmux: str | None,
                        read_only: bool = False) -> tmux_launcher.AttachCommand:
         """The tmux command that shows the window of `sess_id`'s launched agent (`current_tmux`: the caller's $TMUX;
-        `read_only`: a client that only watches)."""
+        `read_only`: a client that only watches). Inside an agent's process the client always only watches: typing
+        into an agent's pane is a human's act (SPEC 21.2, as `answer`)."""
+        read_only = read_only or who_acts.effective(None).is_agent
         record = launching.find_running(self._brain.root, sess_id)
         tmux_launcher.attach_command(record, current_tmux=current_tmux)  # a launch outside tmux, no tmux: refused
         _pane, window = pane_keys.own_pane(record)  # where its agent runs now (a restarted server reuses window ids)

@@ -352,6 +352,20 @@ def test_the_dry_run_shows_hostile_claim_text_exactly_and_inert(brain: Path) -> 
     assert json.loads(printed[1]) == story and "— fine" in printed[1]
 
 
+def test_the_dry_run_prints_the_environment_its_help_promises(brain: Path) -> None:
+    """`--dry-run`: "print the argv and environment, start nothing"; the argv first, one quoted argument a line."""
+    # Before, the text output was the argv alone: BSI_SESSION, BRAIN_ROOT and where it would run were only in --json.
+    write_config(brain, ["echo", "{story}"], tmux=False)
+    sess = opened(brain, "--scope", "wiki/", "--story", "fine")
+    assert "print the argv and environment" in run_bsi("launch", "--help", brain=brain).out
+    run = run_bsi("launch", sess, "--dry-run", brain=brain)
+    assert run.code == 0, run.err
+    printed = run.out.splitlines()
+    assert printed[:2] == ['"echo"', '"fine"']
+    assert f"BSI_SESSION={sess}" in printed and f"BRAIN_ROOT={brain}" in printed
+    assert printed[-1] == "in this terminal", printed
+
+
 @needs_tmux
 def test_attach_without_a_terminal_or_without_tmux_says_so_in_one_line(brain: Path, tmp_path: Path,
                                                                        launch_env: dict[str, str]) -> None:

@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -133,5 +134,20 @@ def test_an_argv_handed_over_in_a_file_runs_and_the_file_is_gone(tmp_path: Path)
         handed.write_text(bad, encoding="utf-8")
         done = subprocess.run(root_argv_file(sys.executable, str(handed)), capture_output=True)
         assert done.returncode == 64 and b"cannot read the command" in done.stderr and not handed.exists()
-    done = subprocess.run(root_argv_file(sys.executable, str(handed)), capture_output=True)  # no file
+    done = subprocess.run(root_argv_file(sys.executable, str(handed), wait=0.3), capture_output=True)  # no file
     assert done.returncode == 64
+
+
+def test_the_root_waits_for_an_argv_handed_over_after_it_started(tmp_path: Path) -> None:
+    """`bsi launch` hands the argv over only once the launch is recorded: the root started by tmux waits for it."""
+    handed = tmp_path / "sess-x.argv.json"
+    out = tmp_path / "ran"
+    root = subprocess.Popen(root_argv_file(sys.executable, str(handed), wait=20))
+    try:
+        time.sleep(0.5)
+        assert root.poll() is None and not out.exists()
+        handed.write_text(json.dumps([sys.executable, "-c", f"open({str(out)!r}, 'w').close()"]), encoding="utf-8")
+        assert root.wait(timeout=20) == 0 and out.exists() and not handed.exists()
+    finally:
+        if root.poll() is None:
+            root.kill()

@@ -46,11 +46,11 @@ def test_tmux_sees_escaped_semicolons_and_never_a_lone_command() -> None:
                         program="/usr/bin/claude")
     # the launch root runs the agent: never one argument (tmux would run it by a shell), its argv from a file
     assert argv[argv.index("--") + 1:] == root_argv_file("/usr/bin/claude", "/b/.brain/launch/sess-x.argv.json")
-    assert argv[argv.index("--") + 1:][-4:] == ["--exec", "/usr/bin/claude", "--argv-file",
-                                                "/b/.brain/launch/sess-x.argv.json"]
+    assert argv[argv.index("--") + 1:][-6:] == ["--exec", "/usr/bin/claude", "--argv-file",
+                                                "/b/.brain/launch/sess-x.argv.json", "--wait", "20"]
     argv = tmux_command(plan("a", "x;", cwd="/b#(id);"), inside_tmux=False, session="bsi-x", session_exists=False)
     assert argv[:2] == ["tmux", "new-session"] and "x;" not in argv and "x\\;" not in argv  # claim text: never
-    assert argv[-1] == "/b#(id);/.brain/launch/sess-x.argv.json"
+    assert argv[-3:] == ["/b#(id);/.brain/launch/sess-x.argv.json", "--wait", "20"]
     assert argv[argv.index("-c") + 1] == "/b##(id)\\;"  # -c is format-expanded by tmux
     assert "BRAIN_ROOT=/b#(id)\\;" in argv
 

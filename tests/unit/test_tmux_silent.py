@@ -50,7 +50,7 @@ def test_a_launch_into_a_silent_tmux_is_refused_and_leaves_nothing(silent_tmux: 
                       cwd=str(tmp_path), tmux=True, name="x")
     with pytest.raises(InvalidData, match=r"tmux [a-z-]+ did not answer within 0.3 s"):
         tmux.start_tmux(plan, brain_name="b", started_at="2026-11-29T10:00:00+00:00")
-    assert not argv_file(tmp_path, "sess-x").exists()
+    assert not argv_file(tmp_path, "sess-x").exists() and not list((tmp_path / ".brain").rglob("*.argv.json"))
 
 
 def test_a_switch_to_a_silent_tmux_is_said_not_waited_for(silent_tmux: Path) -> None:

@@ -158,3 +158,12 @@ def test_an_absurd_token_count_is_no_count_and_crashes_nothing() -> None:
                                              (2, "ctx 97% · ~2 turns"), (None, "ctx 97%")])
 def test_the_runway_under_one_turn_reads_less_than_one(turns: int | None, text: str) -> None:
     assert Runway(194_000, 200_000, 7_000.0 if turns is not None else None, turns).describe() == text
+
+
+def test_a_long_line_does_not_hide_the_lines_after_it() -> None:
+    """The peek shows the message's first 3 lines, each cut on its own: a long first or second line (a pasted log)
+    does not use up the others' room."""
+    # Before, the text was cut to 4,800 characters before it was split: a 5,000-character line 2 hid line 3.
+    text = "line1\n" + "A" * 5000 + "\nline3\nline4"
+    assert transcript.inert_lines(text) == ("line1", "A" * (transcript.TEXT_WIDTH - 1) + "…", "line3…")
+    assert transcript.inert_lines("B" * 50_000 + "\nline2") == ("B" * (transcript.TEXT_WIDTH - 1) + "…", "line2")

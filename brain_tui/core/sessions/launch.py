@@ -164,9 +164,10 @@ def settings_file(root: Path, sess_id: str) -> Path:
     return root / LAUNCH_SETTINGS_DIR / f"{sess_id}.json"
 
 
-def argv_file(root: Path, sess_id: str) -> Path:
-    """Where a tmux launch hands the agent's argv to its launch root: ``.brain/launch/<sess-id>.argv.json``."""
-    return root / LAUNCH_SETTINGS_DIR / f"{sess_id}.argv.json"
+def argv_file(root: Path, sess_id: str, token: str = "") -> Path:
+    """Where a tmux launch hands the agent's argv to its launch root: ``.brain/launch/<sess-id>[.<token>].argv.json``
+    (`token`: one launch's own, so a root an earlier launch left waiting never takes a later one's argv)."""
+    return root / LAUNCH_SETTINGS_DIR / f"{sess_id}{'.' + token if token else ''}.argv.json"
 
 
 def wants_settings(template: Sequence[str]) -> tuple[bool, bool]:

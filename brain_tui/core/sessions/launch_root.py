@@ -39,22 +39,44 @@ CANNOT_RUN = 127
 USAGE = 64
 
 
-def root_argv_file(program: str, path: str) -> list[str]:
+#: How long a root started by tmux waits for its argv file: `bsi launch` writes it only once the launch is recorded.
+HANDOVER_WAIT_S = 20.0
+
+
+def root_argv_file(program: str, path: str, wait: float | None = None) -> list[str]:
     """The argv that runs the command whose argv the JSON file `path` holds (read, then removed, by the root).
 
     What a tmux window runs: tmux carries its own command line in one message of about 16 KiB, which the longest
     claim text fills (a story of 8,000 characters, in `{story}` and `{prompt}` alike); a file carries any argv.
+    The root waits up to `wait` seconds (default `HANDOVER_WAIT_S`) for the file to appear: the launcher writes it
+    after it recorded the launch, so a launcher that ends before its record leaves no agent it does not know of.
     """
     python = sys.executable or "python3"
-    return [python, "-I", os.path.abspath(__file__), "--exec", program, "--argv-file", path]
+    seconds = HANDOVER_WAIT_S if wait is None else wait
+    return [python, "-I", os.path.abspath(__file__), "--exec", program, "--argv-file", path, "--wait", f"{seconds:g}"]
 
 
-def _read_argv(path: str) -> list[str] | None:
-    """The argv list in the JSON file `path`, which is removed whatever it holds; None when it is not one."""
+def _open_handed(path: str, wait: float) -> int:
+    """A descriptor of the file `path`, waiting up to `wait` seconds for it to appear (FileNotFoundError after)."""
+    import time
+
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            return os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        except FileNotFoundError:
+            if time.monotonic() >= deadline:
+                raise
+            time.sleep(0.02)
+
+
+def _read_argv(path: str, wait: float = 0.0) -> list[str] | None:
+    """The argv list in the JSON file `path` (awaited up to `wait` seconds), which is removed whatever it holds; None
+    when it is not one."""
     import json
 
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        fd = _open_handed(path, wait)
         with os.fdopen(fd, "rb") as handle:
             data = json.loads(handle.read().decode("utf-8"))
     except (OSError, ValueError):
@@ -169,16 +191,21 @@ def run(program: str, argv: list[str]) -> int:
 
 
 def main(args: Sequence[str]) -> int:
-    """``--exec PROGRAM -- ARGV…`` or ``--exec PROGRAM --argv-file FILE``: run ARGV (its program at PROGRAM) under
-    this process."""
-    if len(args) == 4 and args[0] == "--exec" and args[2] == "--argv-file":
-        argv = _read_argv(args[3])
+    """``--exec PROGRAM -- ARGV…`` or ``--exec PROGRAM --argv-file FILE [--wait S]``: run ARGV (its program at
+    PROGRAM) under this process."""
+    waits = len(args) == 6 and args[4] == "--wait"
+    if (len(args) == 4 or waits) and args[0] == "--exec" and args[2] == "--argv-file":
+        try:
+            wait = float(args[5]) if waits else 0.0
+        except ValueError:
+            wait = 0.0
+        argv = _read_argv(args[3], wait)
         if argv is None:
             sys.stderr.write(f"bsi launch: cannot read the command to run from {args[3]!r}\n")
             return USAGE
         return run(args[1], argv)
     if len(args) < 4 or args[0] != "--exec" or args[2] != "--":
-        sys.stderr.write("usage: launch_root.py --exec PROGRAM (-- ARGV... | --argv-file FILE)\n")
+        sys.stderr.write("usage: launch_root.py --exec PROGRAM (-- ARGV... | --argv-file FILE [--wait S])\n")
         return USAGE
     return run(args[1], list(args[3:]))
 

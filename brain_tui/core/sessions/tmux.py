@@ -6,8 +6,9 @@ an argument ending in ``;`` ends the command and starts another (``x;`` then
 by a shell, and ``-n`` names and ``-c`` folders are format-expanded (``#(…)``
 runs a command); and it carries its command line in one message of about 16 KiB,
 which the longest claim text fills. So the agent's argv never travels on tmux's
-command line: it is written to ``.brain/launch/<sess-id>.argv.json`` (`launch.argv_file`),
-which the launch root (`core.sessions.launch_root`) reads and removes; what tmux
+command line: it is written to ``.brain/launch/<sess-id>.<token>.argv.json`` (`launch.argv_file`, one per launch),
+which the launch root (`core.sessions.launch_root`) waits for, reads and removes (it is written only
+once the launch is recorded: a launcher that ends before its record starts no agent); what tmux
 runs is that root, always several arguments; every argument is escaped for ``;``,
 ``#`` is doubled in the folder, and window names come from `launch.window_name`
 (``[A-Za-z0-9._-]`` only).
@@ -15,7 +16,6 @@ runs is that root, always several arguments; every argument is escaped for ``;``
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
@@ -87,16 +87,17 @@ def tmux_session_name(brain_name: str) -> str:
 
 
 def tmux_command(plan: LaunchPlan, *, inside_tmux: bool, session: str, session_exists: bool,
-                 tmux: str = "tmux", program: str | None = None) -> list[str]:
+                 tmux: str = "tmux", program: str | None = None, handed: Path | None = None) -> list[str]:
     """The tmux argv that starts `plan` in a new, detached window (every argument escaped for tmux).
 
     The window runs bsi's launch root, which runs the plan's argv (`program`: its program's path, default
     the argv's first element) as its child: the pane's process is the launch root. It is always several
     arguments (tmux runs a single one by a shell). The argv itself is read from `launch.argv_file` (written by
     `start_tmux`), never from tmux's command line. Inside tmux: a window in the current session. Outside:
-    a window in `session` (created when it does not exist yet).
+    a window in `session` (created when it does not exist yet). `handed`: the file the root waits for (default
+    `launch.argv_file` without a token).
     """
-    command = root_argv_file(program or plan.argv[0], str(argv_file(Path(plan.cwd), plan.sess_id)))
+    command = root_argv_file(program or plan.argv[0], str(handed or argv_file(Path(plan.cwd), plan.sess_id)))
     fmt = LAUNCH_FORMAT
     if inside_tmux or session_exists:
         head = [tmux, "new-window", "-d", "-P", "-F", fmt, "-n", plan.name]
@@ -111,8 +112,16 @@ def tmux_command(plan: LaunchPlan, *, inside_tmux: bool, session: str, session_e
     return [args[0], *(tmux_arg(a) for a in args[1:])]
 
 
-def start_tmux(plan: LaunchPlan, *, brain_name: str, started_at: str) -> LaunchRecord:
-    """Start the agent in a new tmux window and return what to remember.
+def handover_file(plan: LaunchPlan) -> Path:
+    """A new launch's own argv file (`launch.argv_file` with a random token)."""
+    import secrets
+
+    return argv_file(Path(plan.cwd), plan.sess_id, secrets.token_hex(8))
+
+
+def start_tmux(plan: LaunchPlan, *, brain_name: str, started_at: str, handed: Path | None = None) -> LaunchRecord:
+    """Start the agent's launch root in a new tmux window and return what to remember; the root waits for its argv
+    in `handed` (default: a new `handover_file`), which `hand_argv` writes once the record is written.
 
     Raises:
         UsageError: tmux is not installed (exit 64). NotFound: the agent's program is not (66).
@@ -128,26 +137,24 @@ def start_tmux(plan: LaunchPlan, *, brain_name: str, started_at: str) -> LaunchR
     if not inside:
         probe = run_tmux([tmux, "has-session", "-t", f"={session}"])
         exists = probe.returncode == 0
+    handed = handed or handover_file(plan)
     argv = tmux_command(plan, inside_tmux=inside, session=session, session_exists=exists, tmux=tmux,
-                        program=program)
+                        program=program, handed=handed)
     write_settings(plan)
-    handed = argv_file(Path(plan.cwd), plan.sess_id)
-    atomic_write_text(handed, json.dumps(list(plan.argv), ensure_ascii=False) + "\n")
-    try:
-        done = run_tmux(argv)
-    except InvalidData:
-        with contextlib.suppress(OSError):
-            handed.unlink()
-        raise
+    done = run_tmux(argv)
     if done.returncode != 0:
-        with contextlib.suppress(OSError):
-            handed.unlink()
         reason = one_line(done.stderr or done.stdout)[:200] or f"exit {done.returncode}"
         raise InvalidData(f"launch: tmux refused the new window: {reason}")
     window, pane, pid, target, socket = parse_launch_output(done.stdout)
     return LaunchRecord(sess_id=plan.sess_id, mode="tmux", pid=pid, create_time=create_time(pid),
                         started_at=started_at, window=window, target=target, socket=socket, name=plan.name,
                         pane=pane)
+
+
+def hand_argv(plan: LaunchPlan, handed: Path) -> None:
+    """Hand the agent's argv to the launch root `start_tmux` started on `handed`, which waits for it (after the launch
+    is recorded: a launcher that ends before its record never starts an agent)."""
+    atomic_write_text(handed, json.dumps(list(plan.argv), ensure_ascii=False) + "\n")
 
 
 @record

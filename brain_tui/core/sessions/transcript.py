@@ -66,10 +66,10 @@ TARGET_KEYS = ("file_path", "notebook_path", "path", "command", "cmd", "pattern"
 
 
 def inert_lines(text: str, lines: int = TEXT_LINES, width: int = TEXT_WIDTH) -> tuple[str, ...]:
-    """The first `lines` non-blank lines of `text`, each inert and cut (an ellipsis line when more followed)."""
+    """The first `lines` non-blank lines of `text`, each inert and cut on its own (an ellipsis line when more
+    followed): a long line never hides the lines after it. `text` comes from a tail of at most `TAIL_BYTES`."""
     found: list[str] = []
-    rest = text[: lines * width * 8]
-    for raw in rest.splitlines():
+    for raw in text.splitlines():
         line = inert_line(raw, width)
         if not line:
             continue
