@@ -4,15 +4,16 @@ textual-serve has no authentication and no Origin check: any page in any tab cou
 its WebSocket and drive a cockpit that approves gates. Here it is wrapped so that:
 
 - it binds a loopback address only (a non-loopback ``--host`` is refused before binding);
-- the printed URL carries a one-time token; the first request with it gets an HttpOnly,
-  SameSite=Strict session cookie and a redirect to the same URL without the token, and
-  the token never works again;
-- every request (pages, static files, downloads, the WebSocket) without that cookie is
-  refused, as is any request whose ``Host`` is not this loopback address and port (DNS
-  rebinding), and any request whose ``Origin`` is not exactly ``http://<that host>``
-  (the WebSocket must carry one);
+- the printed URL carries a one-time token; the first request with it is redirected to the session's
+  address, ``/s/<session secret>/``, and the token never works again. The page, its static files and its
+  WebSocket live under that address only: the secret travels in the path, never in a cookie, because a browser
+  sends a host's cookies to every port of it (RFC 6265 §8.5), a server an agent runs on another local port
+  included, and a cookie replayed by a program drives the cockpit whatever ``Origin`` it claims;
+- every other request is refused, as is any request whose ``Host`` is not this loopback address and port (DNS
+  rebinding), and any request whose ``Origin`` is not exactly ``http://<that host>`` (the WebSocket must carry
+  one); pages are sent with ``Referrer-Policy: no-referrer``, so the address leaves the tab in no header;
 - the server is not dumpable: no other process of the user reads the token from its memory;
-- no log line holds the token or the cookie: the access log shows the path without its
+- no log line holds the token or the session secret: the access log shows the path without its
   query, and every log line is scrubbed of both secrets before it is written;
 - the cockpit runs as ``python -m brain_tui.tui …`` from an argv list, never a shell, its stdin, stdout and
   stderr sockets (a pipe can be reopened through ``/proc/<pid>/fd`` by any process of the user, to type into it);
@@ -183,7 +184,7 @@ def make_server(argv: Sequence[str], *, host: str = "127.0.0.1", port: int = DEF
             self.logger.info("%s %s %s", request.method, request.path, response.status)
 
     class CockpitServer(Server):
-        """textual-serve's Server behind a one-time token, a session cookie, Host and Origin checks."""
+        """textual-serve's Server behind a one-time token, a session address, Host and Origin checks."""
 
         def __init__(self) -> None:
             self.bind = loopback_host(host)
@@ -200,9 +201,9 @@ def make_server(argv: Sequence[str], *, host: str = "127.0.0.1", port: int = DEF
             self.runner: Any = None
 
         @property
-        def cookie_name(self) -> str:
-            """Cookies do not separate ports: one name per port, so two cockpits never clobber each other."""
-            return f"brain_tui_{self.port}"
+        def prefix(self) -> str:
+            """The session's address: the page, its static files and its WebSocket live under it alone."""
+            return f"/s/{self.session_secret}"
 
         @property
         def url(self) -> str:
@@ -211,7 +212,7 @@ def make_server(argv: Sequence[str], *, host: str = "127.0.0.1", port: int = DEF
             return f"http://{shown}:{self.port}/?token={self.token}"
 
         def initialize_logging(self) -> None:
-            """Plain log lines on stderr, scrubbed of the token and the cookie."""
+            """Plain log lines on stderr, scrubbed of the token and the session secret."""
             handler = logging.StreamHandler(sys.stderr)
             handler.setFormatter(Redactor([self.token, self.session_secret], "brain-tui serve: %(message)s"))
             for name in ("textual-serve", "aiohttp.access", "aiohttp.server", "aiohttp.web"):
@@ -229,30 +230,28 @@ def make_server(argv: Sequence[str], *, host: str = "127.0.0.1", port: int = DEF
             origin = request.headers.get("Origin")
             if origin is not None and origin.lower() != f"http://{host}":
                 return "cross-origin request refused"
-            if request.path == "/ws" and origin is None:
-                return "the WebSocket needs an Origin header"
             if not self.signed_in(request):
                 return "no session: open the URL brain-tui --serve printed"
+            if request.path == f"{self.prefix}/ws" and origin is None:
+                return "the WebSocket needs an Origin header"
             return None
 
         def signed_in(self, request: Any) -> bool:
-            """True when `request` carries this server's session cookie."""
-            cookie = request.cookies.get(self.cookie_name, "")
-            return hmac.compare_digest(cookie.encode(), self.session_secret.encode())
+            """True when `request`'s path is under this session's address (the secret compared in constant time)."""
+            parts = request.path.split("/", 3)  # "", "s", secret, rest
+            if len(parts) < 4 or parts[1] != "s":
+                return False
+            return hmac.compare_digest(parts[2].encode(), self.session_secret.encode())
 
         async def exchange(self, request: Any) -> Any:
-            """``/?token=…``: a fresh token → the session cookie and a redirect to ``/``; else refused."""
+            """``/?token=…``: a fresh token → a redirect to the session's address; else refused."""
             given = request.query.get("token", "")
             if self.token_used or not hmac.compare_digest(given.encode(), self.token.encode()):
-                if self.signed_in(request):  # the used link again, in the browser it signed in: the cockpit
-                    return web.Response(status=303, headers={"Location": "/"})
-                return self.refuse("this link was already used or is wrong: restart brain-tui --serve "
-                                   "for a new one")
+                return self.refuse("this link was already used or is wrong: go back to the cockpit's tab (its "
+                                   "address works until the server stops), or restart brain-tui --serve for a "
+                                   "new link")
             self.token_used = True
-            response = web.Response(status=303, headers={"Location": "/"})
-            response.set_cookie(self.cookie_name, self.session_secret, httponly=True, samesite="Strict",
-                                path="/")
-            return response
+            return web.Response(status=303, headers={"Location": f"{self.prefix}/"})
 
         def refuse(self, reason: str) -> Any:
             """A 403 saying why."""
@@ -280,8 +279,17 @@ def make_server(argv: Sequence[str], *, host: str = "127.0.0.1", port: int = DEF
             return response
 
         async def _make_app(self) -> Any:
-            app = await super()._make_app()
-            app.middlewares.append(self.guard)
+            """textual-serve's routes, under the session's address (no download route: the cockpit sends none)."""
+            import aiohttp_jinja2
+            import jinja2
+
+            app = web.Application(middlewares=[self.guard])
+            aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(self.templates_path))
+            app.add_routes([web.get(f"{self.prefix}/", self.handle_index, name="index"),
+                            web.get(f"{self.prefix}/ws", self.handle_websocket, name="websocket"),
+                            web.static(f"{self.prefix}/static", self.statics_path, name="static")])
+            app.on_startup.append(self.on_startup)
+            app.on_shutdown.append(self.on_shutdown)
             return app
 
         async def on_startup(self, app: Any) -> None:
@@ -295,8 +303,8 @@ def make_server(argv: Sequence[str], *, host: str = "127.0.0.1", port: int = DEF
             font_size = request.query.get("fontsize", "16")
             context = {
                 "font_size": int(font_size) if font_size.isdigit() and len(font_size) < 3 else 16,
-                "app_websocket_url": f"ws://{host}/ws",
-                "config": {"static": {"url": f"http://{host}/static/"}},
+                "app_websocket_url": f"ws://{host}{self.prefix}/ws",
+                "config": {"static": {"url": f"http://{host}{self.prefix}/static/"}},
                 "application": {"name": self.title},
             }
             return aiohttp_jinja2.render_template("app_index.html", request, context)
@@ -383,7 +391,7 @@ def make_server(argv: Sequence[str], *, host: str = "127.0.0.1", port: int = DEF
 def seal_memory() -> None:
     """Make this process non-dumpable (Linux ``PR_SET_DUMPABLE`` 0); elsewhere, or if refused, nothing.
 
-    The server holds the token and the session cookie in memory. A dumpable process's ``/proc/<pid>/mem``, ``environ``
+    The server holds the token and the session secret in memory. A dumpable process's ``/proc/<pid>/mem``, ``environ``
     and ``fd/`` are open to every other process of the same user (where ptrace_scope is 0), an agent's included; a
     non-dumpable one's only to root. The cockpits it starts are dumpable again (exec resets it) and hold no secret.
     """

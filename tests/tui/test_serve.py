@@ -1,4 +1,4 @@
-"""`brain-tui --serve` (SPEC 20.6): loopback only, a one-time token for a cookie, Host and Origin checks.
+"""`brain-tui --serve` (SPEC 20.6): loopback only, a one-time token for a session address, Host and Origin checks.
 
 No log line holds the token. A real server (a subprocess on a free port) is driven over HTTP and
 WebSocket with aiohttp's client;
@@ -84,18 +84,18 @@ async def get(url: str, **headers: str) -> tuple[int, dict[str, str], str, list[
 
 
 async def sign_in(served: Served) -> str:
-    """Exchange the token: returns the `name=value` cookie."""
+    """Exchange the token: returns the session's address (`/s/<secret>/`); no cookie is ever set."""
     status, headers, _, cookies = await get(served.url)
-    assert status == 303 and headers["Location"] == "/"
-    assert len(cookies) == 1
-    return cookies[0].split(";", 1)[0]
+    assert status == 303 and re.fullmatch(r"/s/[A-Za-z0-9_-]{40,}/", headers["Location"]), headers
+    assert cookies == []
+    return headers["Location"]
 
 
-async def websocket(served: Served, **headers: str) -> tuple[int, bytes]:
-    """Open /ws with these headers: (HTTP status of a refusal or 101, the first bytes of the cockpit)."""
+async def websocket(served: Served, at: str = "/", **headers: str) -> tuple[int, bytes]:
+    """Open `at`ws with these headers: (HTTP status of a refusal or 101, the first bytes of the cockpit)."""
     async with aiohttp.ClientSession() as session:
         try:
-            ws = await session.ws_connect(f"{served.base}/ws?width=80&height=24", headers=headers)
+            ws = await session.ws_connect(f"{served.base}{at}ws?width=80&height=24", headers=headers)
         except aiohttp.WSServerHandshakeError as exc:
             return exc.status, b""
         async with ws:
@@ -117,53 +117,53 @@ def test_non_loopback_host_is_refused_with_one_line(host: str) -> None:
 
 
 def test_without_the_token_everything_is_refused(served: Served) -> None:
-    for path in ("/", "/static/js/textual.js", "/download/x", "/?token=wrong"):
+    for path in ("/", "/static/js/textual.js", "/download/x", "/?token=wrong", "/s/wrong/", "/s//",
+                 "/s/wrong/static/js/textual.js"):
         status, _, body, cookies = run(get(served.base + path))
         assert status == 403, path
         assert not cookies
     assert run(websocket(served, Origin=served.base))[0] == 403
+    assert run(websocket(served, "/s/wrong/", Origin=served.base))[0] == 403
 
 
-def test_token_gives_a_strict_httponly_cookie_once_then_the_page(served: Served) -> None:
-    status, headers, _, cookies = run(get(served.url))
-    assert status == 303 and headers["Location"] == "/"  # to a URL without the token
-    attributes = [a.strip().lower() for a in cookies[0].split(";")]
-    assert "httponly" in attributes and "samesite=strict" in attributes and "path=/" in attributes
-    cookie = cookies[0].split(";", 1)[0]
+def test_token_gives_the_session_address_once_and_never_a_cookie(served: Served) -> None:
+    """A browser sends a host's cookies to every port of it, a server an agent runs on another local port included
+    (RFC 6265 §8.5), where a program could replay one with any Origin: the session lives in the path instead."""
+    at = run(sign_in(served))
     assert run(get(served.url))[0] == 403  # one-time
-    status, headers, _, again = run(get(served.url, Cookie=cookie))  # the used link, in the signed-in browser
-    assert (status, headers.get("Location"), again) == (303, "/", [])  # the cockpit, not a bare 403
-    status, headers, page, _ = run(get(served.base + "/", Cookie=cookie))
-    assert status == 200
-    assert f"ws://127.0.0.1:{served.port}/ws" in page
-    assert "token" not in page and cookie.split("=", 1)[1] not in page
-    assert headers["Referrer-Policy"] == "no-referrer"
-    assert run(get(served.base + "/static/js/textual.js", Cookie=cookie))[0] == 200
+    status, headers, page, cookies = run(get(served.base + at))
+    assert status == 200 and cookies == []
+    assert f"ws://127.0.0.1:{served.port}{at}ws" in page and f"http://127.0.0.1:{served.port}{at}static/" in page
+    assert "token" not in page
+    assert headers["Referrer-Policy"] == "no-referrer"  # the address leaves the tab in no header
+    assert run(get(f"{served.base}{at}static/js/textual.js"))[0] == 200
+    assert run(get(served.base + "/static/js/textual.js"))[0] == 403
 
 
 def test_foreign_origin_and_foreign_host_are_refused(served: Served) -> None:
-    cookie = run(sign_in(served))
-    assert run(websocket(served, Cookie=cookie, Origin="http://evil.example"))[0] == 403
-    assert run(websocket(served, Cookie=cookie, Origin=f"http://127.0.0.1:{served.port + 1}"))[0] == 403
-    assert run(websocket(served, Cookie=cookie))[0] == 403  # a WebSocket without Origin
+    at = run(sign_in(served))
+    assert run(websocket(served, at, Origin="http://evil.example"))[0] == 403
+    assert run(websocket(served, at, Origin=f"http://127.0.0.1:{served.port + 1}"))[0] == 403
+    assert run(websocket(served, at))[0] == 403  # a WebSocket without Origin
     # DNS rebinding: a foreign name resolving to 127.0.0.1 carries its own Host
     rebound = f"evil.example:{served.port}"
-    assert run(websocket(served, Cookie=cookie, Origin=f"http://{rebound}", Host=rebound))[0] == 403
-    assert run(get(served.base + "/", Cookie=cookie, Host=rebound))[0] == 403
-    assert run(get(served.base + "/", Cookie=cookie, Origin="http://evil.example"))[0] == 403
+    assert run(websocket(served, at, Origin=f"http://{rebound}", Host=rebound))[0] == 403
+    assert run(get(served.base + at, Host=rebound))[0] == 403
+    assert run(get(served.base + at, Origin="http://evil.example"))[0] == 403
 
 
-def test_cookie_and_exact_origin_open_a_live_cockpit_and_no_log_line_holds_a_secret(served: Served) -> None:
-    cookie = run(sign_in(served))
-    status, first = run(websocket(served, Cookie=cookie, Origin=served.base))
+def test_the_session_address_and_exact_origin_open_a_live_cockpit_and_no_log_line_holds_a_secret(
+        served: Served) -> None:
+    at = run(sign_in(served))
+    status, first = run(websocket(served, at, Origin=served.base))
     assert status == 101
     assert first, "the cockpit sent nothing"
     served.process.terminate()
     served.process.wait(timeout=10)
     log = served.stderr.read_text(encoding="utf-8")
-    token = served.url.split("token=", 1)[1]
+    token, secret = served.url.split("token=", 1)[1], at.split("/")[2]
     assert "GET / 303" in log and "browser connected" in log  # the access log is there, path only
-    assert token not in log and cookie.split("=", 1)[1] not in log
+    assert token not in log and secret not in log
     assert os.environ.get("BRAIN_TUI_SERVE_TOKEN") is None
 
 
@@ -177,8 +177,8 @@ async def press(base: str, url: str, keys: list[str]) -> str:
     """Sign in with `url`, open a cockpit at 120x40, press `keys`: the screen's text (escape sequences removed)."""
     async with aiohttp.ClientSession() as session:
         async with session.get(url, allow_redirects=False) as response:
-            cookie = response.headers["Set-Cookie"].split(";", 1)[0]
-        ws = await session.ws_connect(f"{base}/ws?width=120&height=40", headers={"Cookie": cookie, "Origin": base})
+            at = response.headers["Location"]
+        ws = await session.ws_connect(f"{base}{at}ws?width=120&height=40", headers={"Origin": base})
         screen = bytearray()
 
         async def drain(seconds: float) -> None:
@@ -246,11 +246,11 @@ def _children(pid: int) -> list[int]:
 def test_no_process_of_the_user_can_reopen_a_served_cockpits_input(served: Served) -> None:
     """/proc/<pid>/fd/N of a pipe reopens the pipe (for any process of the same user, whatever ptrace_scope):
     keys written there would reach the pilot's cockpit as if typed in the browser. Its input and output are sockets."""
-    cookie = run(sign_in(served))
+    at = run(sign_in(served))
 
     async def probe() -> list[str]:
         async with aiohttp.ClientSession() as session, session.ws_connect(
-                f"{served.base}/ws?width=80&height=24", headers={"Cookie": cookie, "Origin": served.base}) as ws:
+                f"{served.base}{at}ws?width=80&height=24", headers={"Origin": served.base}) as ws:
             await asyncio.wait_for(ws.receive(), timeout=60)  # the cockpit runs
             opened = []
             for pid, first in [(served.process.pid, 3), *((child, 0) for child in _children(served.process.pid))]:
@@ -275,7 +275,7 @@ _NO_CAPS = ["setpriv", "--bounding-set=-all", "--inh-caps=-all"]
 @pytest.mark.skipif(not os.path.isdir("/proc/self") or (os.geteuid() == 0 and not shutil.which("setpriv")),
                     reason="Linux /proc, and setpriv to drop root's capabilities")
 def test_no_process_of_the_user_can_read_the_token_from_the_servers_memory(demo_brain: Path, tmp_path: Path) -> None:
-    """/proc/<server>/mem holds the token and the session cookie: the server is not dumpable, so another process
+    """/proc/<server>/mem holds the token and the session secret: the server is not dumpable, so another process
     of the same user (root's capabilities dropped, as an ordinary user has none) cannot open it."""
     prefix = _NO_CAPS if os.geteuid() == 0 else []
     process = subprocess.Popen([*prefix, sys.executable, "-m", "brain_tui.tui", "--serve", "--port", "0", "--brain",
