@@ -251,7 +251,8 @@ def test_text_says_an_upstream_not_fetched_rather_than_none() -> None:
 
 @pytest.mark.parametrize(("how", "name", "end"), [("merge", "merge", "`git merge --abort`"),
                                                   ("detached", "detached", "`git checkout <branch>`"),
-                                                  ("ref-lock", "ref-lock", "if no git runs, remove ")])
+                                                  ("ref-lock", "ref-lock", "if no git runs, remove "),
+                                                  ("worktree", "broken", "core.worktree")])
 def test_git_in_the_middle_of_an_operation_is_said(tmp_path: Path, how: str, name: str, end: str) -> None:
     """A merge under way (a lone MERGE_HEAD, as an agent's program may leave it) or a detached HEAD: what bsi's writes
     meet (`git_state.stall`) is in `git.operation`, and the text says it with how to end it; idle, it is null."""
@@ -263,6 +264,8 @@ def test_git_in_the_middle_of_an_operation_is_said(tmp_path: Path, how: str, nam
     if how == "merge":
         head = git(root, "rev-parse", "HEAD", env=os.environ).strip()
         (root / ".git" / "MERGE_HEAD").write_text(head + "\n", encoding="utf-8")
+    elif how == "worktree":  # git runs, but its work tree is another folder: no commit of the brain can land
+        git(root, "config", "core.worktree", "refs", env=os.environ)
     elif how == "ref-lock":  # a git that moves the branch now, or one killed: its lock file
         branch = git(root, "symbolic-ref", "--short", "HEAD", env=os.environ).strip()
         (root / ".git" / "refs" / "heads" / f"{branch}.lock").write_text("", encoding="utf-8")
@@ -272,6 +275,7 @@ def test_git_in_the_middle_of_an_operation_is_said(tmp_path: Path, how: str, nam
     assert data["operation"] == name and end in data["operation_end"]
     line = next(line for line in bsi(root, "env").out.splitlines() if line.startswith("git op"))
     said = {"merge": "a merge is in progress", "detached": "HEAD is detached",
-            "ref-lock": "a lock file holds the branch's ref or HEAD"}
-    assert said[how] in line
-    assert "bsi writes refuse until it ends" in line and end in line
+            "ref-lock": "a lock file holds the branch's ref or HEAD", "worktree": "git cannot run in this repository"}
+    assert said[how] in line and " is in progress" not in line.replace("a merge is in progress", ""), line
+    assert ("bsi writes refuse until it is fixed" if how == "worktree" else "bsi writes refuse until it ends") in line
+    assert end in line

@@ -60,7 +60,8 @@ class GitReading:
     remote_url: str | None = None
     last_sync: str | None = None
     last_sync_age_s: float | None = None
-    #: The operation git is in the middle of (rebase, merge, cherry-pick, revert, detached, ref-lock), None when idle.
+    #: The operation git is in the middle of (rebase, merge, cherry-pick, revert, detached, ref-lock; broken: git cannot
+    #: run), None when idle.
     operation: str | None = None
     #: How a person ends it (`git rebase --continue` or `--abort`…).
     operation_end: str | None = None
@@ -85,10 +86,12 @@ class GitReading:
         text and the cockpit's pane); None when git is idle."""
         if not self.operation:
             return None
-        state = {"detached": "HEAD is detached", "ref-lock": "a lock file holds the branch's ref or HEAD"}.get(
-            self.operation, f"a {self.operation} is in progress")
+        state = {"detached": "HEAD is detached", "ref-lock": "a lock file holds the branch's ref or HEAD",
+                 "broken": "git cannot run in this repository"}.get(self.operation,
+                                                                    f"a {self.operation} is in progress")
+        until = "it is fixed" if self.operation == "broken" else "it ends"
         end = f" ({self.operation_end})" if self.operation_end else ""
-        return f"{state}: bsi writes refuse until it ends{end}; a pause still goes on"
+        return f"{state}: bsi writes refuse until {until}{end}; a pause still goes on"
 
 
 @record

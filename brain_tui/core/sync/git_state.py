@@ -121,8 +121,8 @@ class Stall:
 
     @property
     def name(self) -> str:
-        """The operation in one word (`bsi env`'s `git.operation`): rebase, merge, cherry-pick, revert, detached or
-        ref-lock (a lock file holds HEAD or the branch's ref)."""
+        """The operation in one word (`bsi env`'s `git.operation`): rebase, merge, cherry-pick, revert, detached (or
+        HEAD naming no branch), ref-lock (a lock file holds HEAD or the branch's ref) or broken (git cannot run)."""
         return self.kind or ("detached" if self.detached else self.what.removeprefix("a "))
 
     @property
@@ -154,8 +154,8 @@ def stall(root: str | Path, *, commits: bool = False, timeout: float = 60.0) -> 
     gdir, tree = _located(root, timeout) if commits else (git_dir(root, timeout), True)
     failing = _git_failing(root, timeout) if gdir is None and commits else None if tree else _NO_WORK_TREE
     if failing is not None:
-        return Stall(f"git cannot run in this repository ({failing})", "`git status` names what to fix",
-                     kind="broken")
+        how = _NO_WORK_TREE_FIX if failing == _NO_WORK_TREE else "`git status` names what to fix"
+        return Stall(f"git cannot run in this repository ({failing})", how, kind="broken")
     busy = _operation_in(gdir)
     if busy is not None:
         return Stall(*busy)
@@ -172,6 +172,8 @@ def stall(root: str | Path, *, commits: bool = False, timeout: float = 60.0) -> 
 #: Why git cannot commit in a repository it finds but whose work tree does not hold the brain.
 _NO_WORK_TREE = ("git sees no work tree holding this folder: `core.bare` or `core.worktree` in the repository's "
                  "config says otherwise")
+#: What ends it (`git status` runs there, and names nothing to fix).
+_NO_WORK_TREE_FIX = "`git config --unset core.bare`, `git config --unset core.worktree`"
 
 
 def _located(root: str | Path, timeout: float) -> tuple[Path | None, bool]:
