@@ -150,6 +150,23 @@ def test_a_stale_mark_from_a_clock_ahead_does_not_revive_a_claim_expired_by_this
     assert tree_bytes(root) == before
 
 
+def test_an_agent_cannot_revive_a_mark_made_at_the_deadline_with_a_clock_just_behind_it(tmp_path: Path) -> None:
+    """A claim is stale at its deadline (SPEC 6.3), and a correct clock marks it then. An agent's renew at a `--now`
+    a minute before that deadline sees the mark dated in its future and the claim within its TTL, as a mark from a
+    clock ahead would be; but an agent is judged at the later of its clock and the machine's (`authority.judged`),
+    where the mark is no future one: lifting it is a release, a human's (77), and nothing is written."""
+    root = tmp_path / "brain"
+    assert run_bsi("init", str(root), now=None, env=INHERITED_ENV, timeout=None).code == 0
+    proc = bsi(root, "claim", "open", "--scope", "echo/", "--ttl", "1h", "--slug", "echo", now=earlier(62))
+    sess = proc.out.strip()
+    assert json.loads(bsi(root, "--json", "watchdog").out)["marked"] == [sess]  # the machine's clock, past 2 min
+    before = tree_bytes(root)
+    agent = bsi(root, "claim", "renew", sess, now=earlier(3), env={**AGENT, "BSI_SESSION": sess})
+    assert agent.code == 77 and "release" in agent.err and "Traceback" not in agent.err, agent
+    assert tree_bytes(root) == before
+    assert bsi(root, "claim", "renew", sess, now=earlier(3)).code == 0  # a human's simulation
+
+
 def test_an_agent_renews_a_claim_marked_by_a_clock_ahead_within_its_ttl(tmp_path: Path) -> None:
     """The mark of a machine ahead on a claim still within its TTL by this clock is taken back by the owner's renew."""
     root = tmp_path / "brain"

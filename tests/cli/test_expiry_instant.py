@@ -1,8 +1,8 @@
 """The expiry instant, one instant for every rule (SPEC 6.3, 6.4, 9): one second before it a claim or lock is live for
 every verb, at it for none, whatever the verb.
 
-A claim counts as expired 5 minutes after its deadline (SPEC 3's skew limit, the README's reading): its expiry, never
-later than opening + 8 h. A lock has no such limit: it is expired at its `expires_at`.
+A claim counts as expired at its deadline (SPEC 6.3: its expiry, never later than opening + 8 h), as a lock is at its
+`expires_at`.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""An approval at the edge of a claim's 8 h says the status every rule then reads (SPEC 6.3, 6.4, 3's skew limit)."""
+"""An approval at the edge of a claim's 8 h says the status every rule then reads (SPEC 6.3, 6.4)."""
 
 from __future__ import annotations
 

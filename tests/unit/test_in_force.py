@@ -225,7 +225,7 @@ def test_a_commit_that_lifts_a_pause_the_work_tree_still_holds_lifts_nothing(roo
 
 
 def test_an_uncommitted_renew_or_later_opening_is_not_in_force_until_committed(root: Path) -> None:
-    late = T0 + timedelta(hours=3, minutes=30)  # past HEAD's expiry (12:00) and the skew limit, within the work tree's
+    late = T0 + timedelta(hours=3, minutes=30)  # past HEAD's expiry (12:00), within the work tree's
     _edit(root, "sess-live-a", "expires_at: '2026-11-29T12:00:00+00:00'", "expires_at: '2026-11-29T15:00:00+00:00'")
     _edit(root, "sess-live-a", "opened_at: '2026-11-29T08:00:00+00:00'", "opened_at: '2026-11-29T09:00:00+00:00'")
     brain = Brain(root, clock=lambda: late, commit=False, instance="t@test")

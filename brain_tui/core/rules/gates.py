@@ -165,7 +165,7 @@ def gate_approve(cs: ChangeSet, sess_id: str, by: str, message: str = "", tree: 
         else:
             fields = {"stale_from": Status.OPEN} if claim.status == Status.STALE else {"status": Status.OPEN}
             cs.update_claim(sess_id, fields, remove=("gate_origin",))
-            # Past opening + 8 h: stale for every decision whatever is written, once past the skew limit too.
+            # At opening + 8 h or past it: stale for every decision whatever is written (SPEC 6.3, 6.4).
             written = claim if claim.status == Status.STALE else replace(claim, status=Status.OPEN)
             new_status = Status(effective_status(written, cs.snapshot.now))
     else:

@@ -20,7 +20,7 @@ from brain_tui.core.clock import MAX_TTL
 from brain_tui.core.records.clock_skew import stale_mark_time
 from brain_tui.core.records.model import Claim
 from brain_tui.core.records.statuses import LIVE_STATUSES
-from brain_tui.core.rules.effective import stale_origin
+from brain_tui.core.rules.effective import live_until, stale_origin
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
 if TYPE_CHECKING:
@@ -35,9 +35,10 @@ def deadline(claim: Claim) -> datetime | None:
 
 
 def past_deadline(claim: Claim, now: datetime) -> bool:
-    """True when the claim is expired at `now` (its deadline reached): only then may a watchdog mark it."""
+    """True when the claim is expired at `now` (its deadline reached, as `effective.live_until` rules): only then
+    may a watchdog mark it."""
     end = deadline(claim)
-    return end is not None and now >= end
+    return end is not None and not live_until(end, now)
 
 
 def revivable(claim: Claim, now: datetime) -> bool:

@@ -22,8 +22,8 @@ def expired(claim: Claim, snapshot: BrainSnapshot) -> str | None:
     return expiry_reason(claim, snapshot.now)
 
 def marks(claim: Claim, snapshot: BrainSnapshot) -> str | None:
-    """Why the watchdog marks `claim` stale at `snapshot`'s time, or None: expired (`expired`), and past its deadline
-    by more than the skew limit (a clock ahead by less never marks a live claim)."""
+    """Why the watchdog marks `claim` stale at `snapshot`'s time, or None: expired (`expired`), at its deadline or
+    past it (`skew.past_deadline`; a clock ahead marks early, and the owner's renew takes that mark back)."""
     reason = expired(claim, snapshot)
     if reason is None or (reason != NO_OPENING_REASON and not skew.past_deadline(claim, snapshot.now)):
         return None
