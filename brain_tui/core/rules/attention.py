@@ -389,7 +389,8 @@ def _held_items(brain: Brain) -> list[AttentionItem]:
 
     found = stall(brain.root, commits=True)
     state = (f"{found.what}: {found.remedy} and the next bsi write or sync commits it" if found is not None
-             else "git is idle again: the next bsi write or `bsi sync` commits it")
+             else "no git operation is under way: the next bsi write or `bsi sync` commits it, or says why git "
+                  "could not (a commit that fails while git is idle, as a signing setting makes it)")
     subjects = held_back.subjects(brain.root)
     items = []
     for subject in subjects[:_HELD_SHOWN]:  # (bsi's record holds a few; one written by hand or a program, any number)
