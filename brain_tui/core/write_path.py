@@ -150,9 +150,9 @@ def mutate(brain: Brain, decide: Callable[[ChangeSet], T], brake: bool = False) 
 
     pending = brain.sync_mode == "offline" or bool(told) and (brain.sync_mode == "sync" or (
         brain.commit_enabled and brain.is_git() and set_to_sync_at_head(brain.root)))
-    if told:  # what to do next: every other write waits for the file
+    if told:  # what to do next: every other write is refused until the file parses
         told[0] += ", not synced: fix the file, then `bsi sync` pushes it" if pending else \
-            ": fix the file (every other write waits for it)"
+            ": fix the file (every other write is refused until then)"
     if not told and brain.sync_mode == "sync" and brain.commit_enabled and not (brake and stall(brain.root,
                                                                                                 commits=True)):
         try:

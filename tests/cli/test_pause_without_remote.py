@@ -66,7 +66,8 @@ def test_a_pause_in_a_brain_whose_config_does_not_parse_is_committed_here_only(t
     assert refused.code == 65, refused.err
     res = bsi(a, "gate", "pause", sess, "stop")
     assert res.code == 0, res.err
-    assert "brain-compose.yml" in res.err and "committed here only: fix the file (every other write" in res.err
+    assert "brain-compose.yml" in res.err, res.err
+    assert "committed here only: fix the file (every other write is refused until then)" in res.err, res.err
     assert git(a, "log", "-1", "--format=%s").strip() == f"bsi: gate PAUSED {sess}"
     assert bsi(a, "gate", "resume", sess, "go").code == 65  # a lift still waits for the file to be fixed
 
