@@ -30,7 +30,8 @@ def network_timeout_problem(environ: Mapping[str, str] | None = None) -> str | N
     text = env.get(VARIABLE, "")
     if not text or _setting(env) is not None:
         return None
-    return (f"{VARIABLE}={text!r} is not a positive number of seconds: ignored, "
+    shown = repr(text[:40]) + ("…" if len(text) > 40 else "")
+    return (f"{VARIABLE}={shown} is not a positive number of seconds: ignored, "
             f"the default {DEFAULT_NETWORK_TIMEOUT:.0f}s is used")
 
 

@@ -220,3 +220,20 @@ def test_check_scope_at_a_clock_behind_answers_as_the_open(expired: tuple[Path, 
     assert [(c["sess_id"], c["status"]) for c in conflicts] == ([(sess, "stale")] if code else []), conflicts
     opened = bsi(root, "claim", "open", "--scope", "delta/sub/", "--parent", sess, *given, now=earlier(150), **env)
     assert opened.code == code, opened
+
+
+def test_an_agents_watchdog_a_few_minutes_ahead_marks_no_claim_before_the_machines_clock(tmp_path: Path) -> None:
+    """A claim is expired at its deadline (SPEC 6.3), by the machine's clock for an agent: an agent's watchdog at a
+    `--now` within SPEC 3's 5 minutes ahead never marks another session's claim that the machine's clock holds live
+    (it would block its owner early); it writes nothing (77) rather than that mark. A human may simulate it."""
+    root = tmp_path / "brain"
+    assert run_bsi("init", str(root), now=None, env=INHERITED_ENV, timeout=None).code == 0
+    soon = (datetime.now(UTC) - timedelta(minutes=58)).isoformat(timespec="seconds")
+    sess = bsi(root, "claim", "open", "--scope", "alfa/", "--ttl", "1h", "--slug", "alfa", now=soon).out.strip()
+    before = tree_bytes(root)
+    proc = bsi(root, "--json", "watchdog", now=later(4), env=AGENT)  # past its deadline by the agent's clock only
+    assert proc.code == 77 and "Traceback" not in proc.err, proc
+    assert f"cannot mark {sess} stale: it is live until" in proc.err and "clock ahead" in proc.err, proc.err
+    assert tree_bytes(root) == before
+    assert bsi(root, "--json", "watchdog", env=AGENT).json()["marked"] == []  # at the machine's clock: live
+    assert bsi(root, "--json", "watchdog", now=later(4)).json()["marked"] == [sess]  # a human's simulation

@@ -61,8 +61,8 @@ def refuse_not_owned(actor: Actor, snapshot: BrainSnapshot, rendered: Mapping[st
     """Refuse a write of `actor`, an agent, that changes a claim it does not own or delegates under one (SPEC 21.4).
 
     `rendered`: the files the write leaves (brain-relative path → text; None = deleted). `at`: when the derived
-    rules' moves are judged (as `human_lifts` judges them); the watchdog's mark is judged at `snapshot`'s time, at
-    most the skew limit past the machine's clock (a clock set ahead would expire another's claim).
+    rules' moves are judged (as `human_lifts` judges them); the watchdog's mark is judged at `snapshot`'s time, never
+    past the machine's clock (a clock set ahead would expire another's claim).
 
     Raises:
         NotYours: a claim changed is another session's, or a parent given is one the agent holds neither it nor an
@@ -82,6 +82,7 @@ def refuse_not_owned(actor: Actor, snapshot: BrainSnapshot, rendered: Mapping[st
         old = by_path.get(rel) or (snapshot.claim(after.sess_id) if after is not None else None)
         if old is not None and not owns(actor, old, snapshot) and data != old.data \
                 and not _products_move(snapshot, old, text, data, derived, at):
+            _refuse_early_mark(snapshot, old, data)
             require_owner(actor, old, snapshot, "change")
         parent = after.parent if after is not None else None
         if parent and parent != (old.parent if old is not None else None) \
@@ -104,8 +105,9 @@ def _products_move(snapshot: BrainSnapshot, old: Claim, text: str | None, data: 
 
 def _watchdog_mark(snapshot: BrainSnapshot, old: Claim, data: Mapping[str, Any]) -> bool:
     """True when `data` is `old` as the watchdog marks it: stale, its history only appended to, nothing else changed,
-    and `old` a claim the watchdog marks at `snapshot`'s time (at most the skew limit past the machine's clock)."""
-    from brain_tui.core.clock import SKEW_TOLERANCE, system_clock
+    and `old` a claim the watchdog marks at `snapshot`'s time, never past the machine's clock: a claim is expired at
+    its deadline (SPEC 6.3), so an agent's clock ahead, even within SPEC 3's skew limit, never ends another's early."""
+    from brain_tui.core.clock import system_clock
     from brain_tui.core.record import replace
     from brain_tui.core.records.statuses import Status
     from brain_tui.core.rules.watchdog import marks
@@ -118,9 +120,26 @@ def _watchdog_mark(snapshot: BrainSnapshot, old: Claim, data: Mapping[str, Any])
     history, before = data.get("gate_history") or [], old.data.get("gate_history") or []
     if not isinstance(history, list) or not isinstance(before, list) or history[:len(before)] != before:
         return False
-    latest = system_clock() + SKEW_TOLERANCE
+    latest = system_clock()
     judged = snapshot if snapshot.now <= latest else replace(snapshot, now=latest)
     return marks(old, judged) is not None
+
+
+def _refuse_early_mark(snapshot: BrainSnapshot, old: Claim, data: Mapping[str, Any] | None) -> None:
+    """Say why a STALE mark of another's claim is refused when only the agent's clock ahead made it due."""
+    from brain_tui.core.clock import system_clock
+    from brain_tui.core.errors import NotYours
+    from brain_tui.core.records.statuses import Status
+    from brain_tui.core.rules.skew import deadline
+    from brain_tui.core.rules.watchdog import marks
+
+    end = deadline(old)
+    if data is None or data.get("status") != Status.STALE.value or end is None or marks(old, snapshot) is None \
+            or end <= system_clock():
+        return
+    raise NotYours(f"cannot mark {old.sess_id} stale: it is live until {end.isoformat()} by this machine's clock; "
+                   "an agent's clock ahead of the machine's (--now, $BRAIN_NOW) ends no other session's claim "
+                   "early; nothing was written")
 
 
 def _mapping(text: str | None) -> Mapping[str, Any] | None:

@@ -105,7 +105,8 @@ class Stall:
     what: str
     how: str
     detached: bool = False
-    #: `name` when the operation's own word is not in `what` (a lock file: "ref-lock"; git failing: "broken").
+    #: `name` when the operation's own word is not in `what` (a lock file: "ref-lock"; git failing: "broken"; a
+    #: pause's commit failing while git is idle: "commit-failed", `write_path._apply_brake`).
     kind: str = ""
 
     def error(self) -> GitError:
