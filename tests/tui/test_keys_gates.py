@@ -7,6 +7,7 @@ fresh `Brain` (the CLI's code path) after the keys.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.widgets import Button
@@ -137,6 +138,14 @@ async def test_the_cancel_button_closes_a_dialog_and_decides_nothing(make_app, d
     assert status(demo_root, GATED) == "waiting_human"
 
 
+async def pause(pilot: Any, app: Any, sess: str) -> None:
+    """Select `sess` among the claims, press `p` and confirm the cascade dialog."""
+    await select(pilot, "#active", sess)
+    await pilot.press("p")
+    assert isinstance(app.screen, CascadeDialog)
+    await pilot.press("enter")
+
+
 async def test_a_pause_while_git_is_mid_merge_is_placed_and_says_it_waits_for_git(  # noqa: ANN201
         make_app, demo_root: Path) -> None:  # noqa: ANN001
     """The brake works whatever git's state (`records.held_back`): the toast says the commit waits for git."""
@@ -147,10 +156,7 @@ async def test_a_pause_while_git_is_mid_merge_is_placed_and_says_it_waits_for_gi
     before = last_commit(demo_root)
     app = make_app()
     async with app.run_test(size=SMALL) as pilot:
-        await select(pilot, "#active", SEARCH)
-        await pilot.press("p")
-        assert isinstance(app.screen, CascadeDialog)
-        await pilot.press("enter")
+        await pause(pilot, app, SEARCH)
         await settle(pilot)
         told = " ".join(n.message for n in app._notifications)
         assert "not committed yet" in told and "a merge is in progress" in told, told
@@ -202,10 +208,7 @@ async def test_a_pause_kept_waiting_on_the_writer_lock_says_who_holds_it(  # noq
         assert holder.stdout is not None and holder.stdout.readline() == "held\n"
         app = make_app()
         async with app.run_test(size=SMALL) as pilot:
-            await select(pilot, "#active", SEARCH)
-            await pilot.press("p")
-            assert isinstance(app.screen, CascadeDialog)
-            await pilot.press("enter")
+            await pause(pilot, app, SEARCH)
             for _ in range(200):  # until the toast comes (a hang guard: it comes after 1 s)
                 waiting = [n.message for n in app._notifications if n.title == "waiting"]
                 if waiting:
