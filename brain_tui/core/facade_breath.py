@@ -8,7 +8,7 @@ breath_metrics.py, the records' format in core/records/breath_records.py.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from brain_tui.core.environment import breath as breath_rules
 from brain_tui.core.environment import breath_metrics
@@ -57,6 +57,9 @@ class BreathMetrics(JsonShaped):
 
     sprints: tuple[breath_metrics.SprintMetrics, ...]
     corrupt: tuple[CorruptFile, ...] = field(default_factory=tuple)
+
+    #: SPEC 19 gives `{"sprints": [...]}`: the files that did not load only when there are some
+    _json_if_set: ClassVar[frozenset[str]] = frozenset({"corrupt"})
 
 
 class Breath:

@@ -193,7 +193,7 @@ def test_stale_blocks_until_a_human_releases_it_with_a_reason(brain: Path, bsi: 
     assert early.code == 0 and early.out == "2 claims actifs, 0 stale détectés\n"
     before = head(brain)
     run = bsi("--json", "watchdog", brain=brain, now="2026-11-29T11:30:00Z")
-    assert run.json() == {"active": 1, "stale": 1, "marked": [sess], "archived": []}
+    assert run.json() == {"active": 1, "stale": 1, "marked": [sess]}  # SPEC 19's shape, no more
     assert commits_since(brain, before) == [f"bsi: mark stale {sess}"]
     doc = load_claim(brain, sess)
     assert doc["status"] == "stale" and doc["stale_from"] == "open"

@@ -93,8 +93,7 @@ def test_watchdog_report_and_typed_stale_fields(brain: Brain, tmp_path: Path) ->
     sess = brain.open_claim(request("a/"))
     later = Brain(tmp_path, clock=lambda: T0 + timedelta(hours=3), commit=False, instance="t@test")
     report = later.watchdog()
-    assert report.marked == (sess,) and report.as_dict() == {"active": 0, "stale": 1, "marked": [sess],
-                                                             "archived": []}
+    assert report.marked == (sess,) and report.as_dict() == {"active": 0, "stale": 1, "marked": [sess]}
     assert report.summary() == "0 claims actifs, 1 stale détectés"
     claim = later.snapshot().claim(sess)
     assert claim is not None

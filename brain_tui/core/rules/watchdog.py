@@ -48,7 +48,8 @@ class WatchdogReport(JsonShaped):
     archived: tuple[str, ...]
     unwritable: tuple[str, ...] = ()
 
-    _json_if_set: ClassVar[frozenset[str]] = frozenset({"unwritable"})
+    #: SPEC 19 gives `{"active", "stale", "marked"}`: the others only when they hold something
+    _json_if_set: ClassVar[frozenset[str]] = frozenset({"archived", "unwritable"})
 
     def summary(self) -> str:
         """The one-line report of `bsi watchdog`, in SPEC 19's words."""
