@@ -113,11 +113,26 @@ def brain_state(ctx: HookContext, snapshot: BrainSnapshot) -> str:
     except gitops.GitError as exc:  # git missing or too slow: the state is still worth giving
         version = f"unknown: {fact(str(exc), 80)}"
     else:
-        version = fact(head, 80) if head else ("no commit yet" if ctx.brain.is_git() else "not a git repository")
+        version = fact(head, 80) if head else _no_version(ctx)
     pending = sum(1 for s in snapshot.signals if s.state == SignalState.PENDING)
     return (f"BSI brain {fact(ctx.brain.brain_name, 60)} at {fact(ctx.brain.root, 200)} "
             f"(version {version}): claims {active or 'none blocking'}; {pending} signal{'' if pending == 1 else 's'} "
             "pending.")
+
+
+def _no_version(ctx: HookContext) -> str:
+    """Why `git log` gave no version: no repository, no commit yet, or git taking no commit now (it cannot run,
+    HEAD names no branch), in the words a refused write uses (`git_state.stall`); asked only on this rare way."""
+    if not ctx.brain.is_git():
+        return "not a git repository"
+    from brain_tui.core.sync import gitops
+    from brain_tui.core.sync.git_state import stall
+
+    try:
+        stalled = stall(ctx.brain.root, commits=True, timeout=2.0)
+    except gitops.GitError as exc:  # git missing or too slow
+        return f"unknown: {fact(str(exc), 80)}"
+    return f"unknown: {fact(stalled.state, 200)}" if stalled is not None else "no commit yet"
 
 
 def claim_facts(claim: Claim, snapshot: BrainSnapshot) -> list[str]:
