@@ -112,9 +112,13 @@ def _take(fd: int, tell: Callable[[str], None] | None, lock: Path) -> None:
         except BlockingIOError:
             time.sleep(0.05)
     if tell is not None:
+        import contextlib
+
         from brain_tui.core.records.lock_holders import waiting_note
 
-        tell(waiting_note(lock))
+        # a note that cannot be said (stderr closed: a broken pipe) never stops the write, a pause least of all
+        with contextlib.suppress(OSError, ValueError):
+            tell(waiting_note(lock))
     fcntl.flock(fd, fcntl.LOCK_EX)
 
 

@@ -100,3 +100,32 @@ def test_a_lock_whose_taker_is_gone_names_the_process_that_keeps_it(tmp_path: Pa
         assert holders(lock) == [child]
     finally:
         os.kill(child, signal.SIGKILL)
+
+
+def test_a_wait_note_that_cannot_be_said_never_stops_the_write(tmp_path: Path) -> None:
+    """The note goes to stderr (or a toast): a closed stderr (a broken pipe) must not turn a pause into a refusal."""
+    import fcntl
+    import os
+
+    from brain_tui.core.write_path import _take
+
+    lock = tmp_path / "lock"
+    lock.write_text("")
+    script = tmp_path / "hold.py"
+    script.write_text(_HOLD)
+    holder = subprocess.Popen([sys.executable, str(script), "x", str(lock)], stdout=subprocess.PIPE, text=True)
+    assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+
+    def tell(note: str) -> None:
+        holder.kill()
+        holder.wait()
+        raise BrokenPipeError(32, "Broken pipe")
+
+    fd = os.open(lock, os.O_RDONLY)
+    try:
+        _take(fd, tell, lock)  # the note fails; the lock is taken all the same once free
+        fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
+        holder.kill()
+        holder.wait()
