@@ -178,7 +178,29 @@ _BROKEN = {
     # a repository's own signing program is never run: every commit fails
     "signing": ("config", "+[commit]\n\tgpgsign = true\n[gpg]\n\tprogram = gpg\n", "git could not commit (", 23),
     "index": ("index", "not an index", "git could not commit (", 25),
+    # the branch's ref gone, or a folder in its place: git reads the branch as unborn, and a commit would start a
+    # history of its own, cut from the brain's
+    "ref-gone": ("refs/heads/main", None, "HEAD's branch ('refs/heads/main') has no commit", 25),
+    "ref-folder": ("refs/heads/main", "/", "HEAD's branch ('refs/heads/main') has no commit", 25),
 }
+
+
+def _break(target: Path, text: str | None) -> bytes:
+    """Put `text` in `target` (appended after a "+"; None removes it; "/" puts a folder there); its bytes before."""
+    kept = target.read_bytes()
+    if text is None or text == "/":
+        target.unlink()
+        if text == "/":
+            target.mkdir()
+    else:
+        target.write_bytes(kept + text[1:].encode() if text.startswith("+") else text.encode())
+    return kept
+
+
+def _mend(target: Path, kept: bytes) -> None:
+    if target.is_dir():
+        target.rmdir()
+    target.write_bytes(kept)
 
 
 @pytest.mark.parametrize("how", sorted(_BROKEN))
@@ -193,8 +215,7 @@ def test_a_pause_holds_while_git_cannot_commit_and_is_committed_once_it_can(tmp_
     tip = git(a, "rev-parse", "HEAD").strip()
     name, text, told, code = _BROKEN[how]
     target = a / ".git" / name
-    kept = target.read_bytes()
-    target.write_bytes(kept + text[1:].encode() if text.startswith("+") else text.encode())
+    kept = _break(target, text)
 
     for sess in (first, second):
         res = bsi(a, "gate", "pause", sess, "stop writing")
@@ -212,7 +233,7 @@ def test_a_pause_holds_while_git_cannot_commit_and_is_committed_once_it_can(tmp_
     assert not (a / ".brain" / "journal" / "manifest.json").exists()
     assert _claim_status((a / f"claims/{first}.yml").read_text()) == "paused"
 
-    target.write_bytes(kept)
+    _mend(target, kept)
     assert git(a, "rev-parse", "HEAD").strip() == tip and git(a, "tag") == ""  # no commit landed anywhere
     assert bsi(a, "claim", "open", "--scope", "src/", "--slug", "after").code == 0
     subjects = git(a, "log", "--format=%s", f"{tip}..HEAD").splitlines()

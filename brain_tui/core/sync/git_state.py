@@ -37,8 +37,10 @@ def _operation_in(gdir: Path | None) -> tuple[str, str] | None:
 
 
 #: The kinds of a git that fails rather than being in the middle of something, and when a pause held back then is
-#: committed: "broken" (git cannot run), "commit-failed" (a human's pause whose commit failed: `write_path`).
-_FAILING = {"broken": "once git runs again", "commit-failed": "once git commits again"}
+#: committed: "broken" (git cannot run), "unborn" (HEAD's branch lost its commits), "commit-failed" (a human's pause
+#: whose commit failed: `write_path`).
+_FAILING = {"broken": "once git runs again", "unborn": "once the branch has its commits again",
+            "commit-failed": "once git commits again"}
 #: The stall of a detached HEAD.
 _DETACHED = "HEAD is detached (no branch is checked out)"
 
@@ -47,27 +49,47 @@ _DETACHED = "HEAD is detached (no branch is checked out)"
 _PLAIN_BRANCH = re.compile(r"refs/heads/(?!\.)(?:[A-Za-z0-9_+=,-]|(?<!\.)\.(?!\.)|/(?![/.]))*(?<![./])(?<!\.lock)")
 
 
-def _no_branch(root: str | Path, gdir: Path | None, timeout: float = 60.0) -> str | None:
-    """Why a commit would land on no branch: HEAD names a commit (detached), a ref that is no branch (an agent's
-    program can write `ref: refs/tags/x` there, and git would move that tag), or a name git cannot resolve. None
-    when HEAD names a branch (read from its file; git asked when unsure)."""
+def _no_branch(root: str | Path, gdir: Path | None, timeout: float = 60.0) -> Stall | None:
+    """Why a commit would land on no branch of the brain's: HEAD names a commit (detached), a ref that is no branch
+    (an agent's program can write `ref: refs/tags/x` there, and git would move that tag), a name git cannot resolve,
+    or a branch that lost its commits (`_history_cut`). None when HEAD names a branch with a commit (read from its
+    files; git asked when unsure)."""
     if gdir is None:
         return None
     head = _small_text(gdir / "HEAD").strip()
     branch = head.removeprefix("ref: ")
-    if head.startswith("ref: ") and _PLAIN_BRANCH.fullmatch(branch) and not _small_text(
-            _common_dir(gdir) / branch).startswith("ref:"):
+    if head.startswith("ref: ") and _PLAIN_BRANCH.fullmatch(branch) and _HASH.fullmatch(
+            _small_text(_common_dir(gdir) / branch).strip()):
         # (reftable keeps a stand-in HEAD file: `refs/heads/.invalid` is no plain name, so git is asked; a branch's
-        # own file naming another ref, a tag, is followed by git: asked too)
+        # own file naming another ref, a tag, is followed by git: asked too; so is a branch kept in `packed-refs`)
         return None
     proc = run_git(root, "symbolic-ref", "--quiet", "HEAD", check=False, timeout=timeout)
     ref = proc.stdout.strip()
-    if proc.returncode == 1:
-        return _DETACHED
-    if proc.returncode == 0 and ref.startswith("refs/heads/"):
-        return None
     named = f" ({ref[:200]!r})" if proc.returncode == 0 and not CONTROL_RE.search(ref) else ""
-    return f"HEAD names no branch{named} (no branch is checked out)"
+    if proc.returncode == 0 and ref.startswith("refs/heads/"):
+        return _history_cut(root, gdir, named, timeout)
+    what = _DETACHED if proc.returncode == 1 else f"HEAD names no branch{named} (no branch is checked out)"
+    return Stall(what, "`git checkout <branch>`", detached=True)
+
+
+#: A commit's name as a branch's own file holds it (SHA-1 or SHA-256).
+_HASH = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
+
+
+def _history_cut(root: str | Path, gdir: Path, named: str, timeout: float) -> Stall | None:
+    """Why a commit on HEAD's branch would start a history of its own: the branch has no commit while the repository
+    holds others (its ref file removed, or a folder put in its place: an agent's program can do either, and git reads
+    the branch as unborn). None when the branch has a commit, or when the repository is new (no ref, HEAD never
+    moved): the brain's first commit is a root commit."""
+    if run_git(root, "rev-parse", "--verify", "--quiet", "HEAD", check=False, timeout=timeout).returncode == 0:
+        return None
+    refs = run_git(root, "for-each-ref", "--count=1", "--format=%(refname)", check=False, timeout=timeout)
+    if refs.returncode == 0 and not refs.stdout.strip() and not _small_text(gdir / "logs" / "HEAD").strip():
+        return None
+    return Stall(f"HEAD's branch{named} has no commit while the repository holds others (its ref was removed): a "
+                 "commit there would start a history cut from the brain's",
+                 "`git reflog` names its last commit; `git update-ref <branch> <commit>` puts it back",
+                 kind="unborn")
 
 
 def _small_text(path: Path) -> str:
@@ -110,11 +132,11 @@ class Stall:
     kind: str = ""
 
     def error(self) -> GitError:
-        """The refusal of a write while it lasts: GitBusy (exit 20), or GitError (25) for a detached HEAD or a git
-        that cannot run."""
+        """The refusal of a write while it lasts: GitBusy (exit 20), or GitError (25) for a detached HEAD, a git
+        that cannot run or a branch that lost its commits."""
         if self.detached:
             return detached_head(self.what)
-        if self.kind == "broken":
+        if self.kind in ("broken", "unborn"):
             return GitError(f"{self.what}; nothing was written. Fix it first ({self.how}), then run the command "
                             "again")
         return GitBusy(f"{self.what} is in progress in this repository; nothing was written. "
@@ -123,7 +145,8 @@ class Stall:
     @property
     def name(self) -> str:
         """The operation in one word (`bsi env`'s `git.operation`): rebase, merge, cherry-pick, revert, detached (or
-        HEAD naming no branch), ref-lock (a lock file holds HEAD or the branch's ref) or broken (git cannot run)."""
+        HEAD naming no branch), ref-lock (a lock file holds HEAD or the branch's ref), broken (git cannot run) or unborn
+        (HEAD's branch lost its commits)."""
         return self.kind or ("detached" if self.detached else self.what.removeprefix("a "))
 
     @property
@@ -162,7 +185,7 @@ def stall(root: str | Path, *, commits: bool = False, timeout: float = 60.0) -> 
         return Stall(*busy)
     unbranched = _no_branch(root, gdir, timeout) if commits else None
     if unbranched is not None:
-        return Stall(unbranched, "`git checkout <branch>`", detached=True)
+        return unbranched
     locked = _ref_locked(gdir) if commits else None
     if locked is not None:
         return Stall("a git write of the branch", f"wait for it to end; if no git runs, remove {locked}",
