@@ -121,6 +121,8 @@ class Brain:
         self._lock_depth = 0
         #: told once when a write waits on the writer lock more than a moment (`records.lock_holders`: who holds it)
         self.on_lock_wait: Callable[[str], None] | None = None
+        #: seconds a write waits on the writer lock before it refuses, retryable (75); None: as long as it takes
+        self.lock_patience: float | None = None
         if sync is not None and sync not in ("sync", "offline", "local"):
             raise ValueError(f"unknown sync mode {sync!r}")
         #: the mode the command line gave (`--sync`, `--offline`), None: brain-compose.yml's, as it is at each write

@@ -82,44 +82,81 @@ def locked(brain: Brain, reentrant: bool = True) -> Iterator[None]:
     brain.require_present()  # a folder deleted under a long-lived Brain (an MCP server): not found, no crash
     state = brain.root / STATE_DIR
     state.mkdir(exist_ok=True)
-    with _thread_lock(brain), open_lock(state / LOCK_FILE) as handle:
-        _take(handle.fileno(), brain.on_lock_wait, state / LOCK_FILE)
-        brain._lock_depth = 1
-        held.add(id(brain))
-        try:
-            yield
-        finally:
-            held.discard(id(brain))
-            brain._lock_depth = 0
-            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+    gate, patience = _thread_lock(brain), brain.lock_patience
+    if not gate.acquire(timeout=-1 if patience is None else patience):  # another call of this process writes
+        raise _held_too_long(state / LOCK_FILE, patience or 0.0)
+    try:
+        with open_lock(state / LOCK_FILE) as handle:
+            _take(handle.fileno(), brain.on_lock_wait, state / LOCK_FILE, patience)
+            brain._lock_depth = 1
+            held.add(id(brain))
+            try:
+                yield
+            finally:
+                held.discard(id(brain))
+                brain._lock_depth = 0
+                fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+    finally:
+        gate.release()
 
 
 #: How long a write waits on the writer lock before it tells who holds it: a bsi write holds it for less.
 _LOCK_PATIENCE_S = 1.0
 
 
-def _take(fd: int, tell: Callable[[str], None] | None, lock: Path) -> None:
+def _take(fd: int, tell: Callable[[str], None] | None, lock: Path, patience: float | None = None) -> None:
     """Take the writer lock, waiting as long as it takes (the kernel frees it when its holder dies); with `tell`,
     a wait past `_LOCK_PATIENCE_S` is told once, naming who holds it (any process may hold it: an agent's program
-    too, keeping a human's pause waiting until a person ends it)."""
+    too, keeping a human's pause waiting until a person ends it). With `patience` (seconds), a wait that long
+    refuses instead (`Contended`, 75: retryable), nothing written: an MCP server has no one to tell while it waits.
+    """
     import time
 
-    deadline = time.monotonic() + _LOCK_PATIENCE_S if tell is not None else 0.0
-    while time.monotonic() < deadline:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return
-        except BlockingIOError:
-            time.sleep(0.05)
+    if tell is None and patience is None:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        return
+    start = time.monotonic()
+    told = tell is None
+    while not _took(fd):
+        waited = time.monotonic() - start
+        if not told and waited >= _LOCK_PATIENCE_S:
+            told = True
+            _say_waiting(tell, lock)
+            if patience is None:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+                return
+        if patience is not None and waited >= patience:
+            raise _held_too_long(lock, patience)
+        time.sleep(0.05)
+
+
+def _held_too_long(lock: Path, patience: float) -> BsiError:
+    """The refusal of a write whose wait on the writer lock outlasted its `patience` (75, retryable)."""
+    from brain_tui.core.errors import Contended
+    from brain_tui.core.records.lock_holders import held_too_long
+
+    return Contended(held_too_long(lock, patience))
+
+
+def _took(fd: int) -> bool:
+    """Whether the writer lock was free, and is ours now."""
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
+
+
+def _say_waiting(tell: Callable[[str], None] | None, lock: Path) -> None:
+    """Tell who holds the writer lock; a note that cannot be said (stderr closed: a broken pipe) never stops the
+    write, a pause least of all."""
+    import contextlib
+
+    from brain_tui.core.records.lock_holders import waiting_note
+
     if tell is not None:
-        import contextlib
-
-        from brain_tui.core.records.lock_holders import waiting_note
-
-        # a note that cannot be said (stderr closed: a broken pipe) never stops the write, a pause least of all
         with contextlib.suppress(OSError, ValueError):
             tell(waiting_note(lock))
-    fcntl.flock(fd, fcntl.LOCK_EX)
 
 
 def mutate(brain: Brain, decide: Callable[[ChangeSet], T], brake: bool = False) -> T:

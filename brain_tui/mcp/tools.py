@@ -33,6 +33,9 @@ KINDS: dict[int, tuple[str, bool]] = {
     73: ("cannot_write", False), 74: ("disk_full", False),
 }
 MAX_TEXT = 4000
+#: How long a tool's write waits on the brain's writer lock before it answers `contended` (retryable): a bsi write
+#: holds it for seconds, and a client gives up on a call past its own limit (Codex: 60 s) with no word of why.
+LOCK_PATIENCE_S = 20.0
 #: What a tool's caller can do when the remote is not reached: no tool has the command line's `--offline` (a brain
 #: with `sync: auto` sends every write through the remote), so this replaces the command line's advice.
 REMOTE_ADVICE = ("nothing was changed: call the tool again later, when the remote answers, or ask a human to set "
@@ -113,6 +116,7 @@ class Session:
                 from brain_tui.core.brain import Brain
 
                 self._brain = Brain(self.root, now=self._now)
+                self._brain.lock_patience = LOCK_PATIENCE_S
             return self._brain
 
     @property

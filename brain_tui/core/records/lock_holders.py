@@ -89,6 +89,16 @@ def _described(pid: int) -> str:
     return f"pid {pid} (`{line}`)" if line else f"pid {pid}"
 
 
+def held_too_long(lock: Path, waited: float) -> str:
+    """The refusal of a write that waited `waited` seconds on the writer lock (`Brain.lock_patience`): who holds it,
+    that nothing was written, and that the same call goes through once it is free."""
+    found = [pid for pid in holders(lock) if pid != os.getpid()]
+    who = ", ".join(_described(pid) for pid in found[:3]) if found else "another process"
+    return (f"the brain's writer lock stayed held for {waited:g} s ({who} holds it); nothing was written: try again "
+            "in a moment (a bsi write holds it for seconds, a sync within the network timeout; a process that keeps "
+            "it longer keeps every write waiting: a human can end it)")
+
+
 def waiting_note(lock: Path) -> str:
     """What a person kept waiting on the writer lock is told: who holds it, and what ends the wait."""
     found = [pid for pid in holders(lock) if pid != os.getpid()]
