@@ -242,3 +242,17 @@ def test_a_commit_of_an_index_already_holding_a_protocol_change_is_refused(pause
                     "git read-tree --empty"):
         for _ in range(2):
             assert_denied(hook(brain, "pre-tool-use", _bash(brain, command, STRANGER)), "protocol")
+
+
+def test_a_read_tree_that_throws_the_work_tree_away_is_refused_while_it_holds_a_humans_pause(brain: Path) -> None:
+    # Before, `git read-tree -u --reset HEAD` was read as rewriting only what differs between HEAD and HEAD (nothing),
+    # so another agent's shell put a human's pause, not committed yet (`--no-commit`, or placed while git is busy),
+    # back to HEAD's `open`: the paused session wrote again. `--reset` throws local changes away, as `reset --hard`.
+    sess = ok(run_bsi("claim", "open", "--scope", "src/", "--agent-session", AGENT, brain=brain))
+    ok(run_bsi("claim", "open", "--scope", "docs/", "--agent-session", OTHER, brain=brain))
+    ok(run_bsi("--no-commit", "gate", "pause", sess, "stop writing", brain=brain))
+    for command in ("git read-tree -u --reset HEAD", "git read-tree --reset -u HEAD", "git read-tree -mu --reset HEAD"):
+        for _ in range(2):  # the core's answer, then the hook index's
+            assert_denied(hook(brain, "pre-tool-use", _bash(brain, command, OTHER)), "protocol file")
+    assert_allowed(hook(brain, "pre-tool-use", _bash(brain, "git read-tree -m -u HEAD", OTHER)))  # keeps local changes
+    assert_denied(hook(brain, "pre-tool-use", event(brain, "Edit", str(brain / "src" / "a.py"))), "paused")

@@ -81,6 +81,26 @@ def test_an_unreadable_compose_file_denies_unclaimed_writes_and_names_the_error(
     assert reading.allowed  # reads go on
 
 
+def test_an_unreadable_compose_file_keeps_a_bound_write_at_the_strictest(brain: Brain) -> None:
+    # SPEC 22: an unreadable brain-compose.yml keeps the hooks at their strictest. Before, a bound session's write
+    # was decided on the defaults: the kernel zone the file names (and its breaker's count) no longer held, so a
+    # satellite wrote into it as soon as the file stopped parsing.
+    (brain.root / "brain-compose.yml").write_text("zones:\n  kernel: [src/core/]\n")
+    pilot = open_claim(reopen(brain), "*", type="pilote")
+    sat = open_claim(reopen(brain), "src/", parent=pilot, satellite_type="code")
+    assert reopen(brain).decide_write("src/core/a.py", WriteSession(claims=(sat,))).code == 5
+    (brain.root / "brain-compose.yml").write_text("zones:\n  kernel: [src/core/]\nhooks: [\n")
+    broken = reopen(brain)
+    for sess_id, rel in ((sat, "src/core/a.py"), (sat, "src/b.py"), (pilot, "docs/a.md")):
+        decision = broken.decide_write(rel, WriteSession(claims=(sess_id,)))
+        assert (decision.allowed, decision.code, decision.check) == (False, 65, "invalid"), rel
+        assert "brain-compose.yml line 4" in decision.reason, decision.reason
+    with pytest.raises(PreflightRefused) as refused:  # `bsi preflight check` is this same decision
+        broken.preflight(sat, "src/b.py")
+    assert refused.value.exit_code == 65
+    assert broken.decide_write(ShellCommand("ls src"), WriteSession(claims=(sat,), cwd=str(brain.root))).allowed
+
+
 def test_unclaimed_writes_is_a_typed_field(brain: Brain) -> None:
     # A value naming no mode is a setting whose author meant something (a typo of deny, a YAML `no`): the
     # strictest holds, as for a file that does not read (SPEC 22); only an absent setting is the default.

@@ -11,7 +11,8 @@
 3. a bound session: the preflight of SPEC 10 for each claim it holds (the first that
    passes lets the write go); a refusal names the claim holding the file, if another does.
    A shell command of a bound session whose claim is not effectively `open` is refused
-   whatever it names;
+   whatever it names. While brain-compose.yml does not read, a write the checks let go is
+   refused too (65, the parse error named): they ran on the defaults, not on its zones;
 4. an unbound session: refused inside a blocking claim (naming the holders), else as
    `hooks.unclaimed_writes` says (`BrainConfig.unclaimed_writes`: ``deny`` when
    brain-compose.yml does not read, the parse error named).
@@ -340,6 +341,8 @@ class _Decider:
             except BsiError as exc:
                 refusals.append((sess_id, exc))
                 continue
+            if config.problem:
+                return self._unreadable_config(sess_id, rel)
             return WriteDecision(True, sess_id=sess_id, file=lock_file_path(rel))
         # the refusal told is that of a claim the brain holds: a binding left to a claim git never held (an
         # uncommitted open thrown away) would say "unknown" where another of its claims names the holder
@@ -356,6 +359,15 @@ class _Decider:
                 reason += f". {file} is held by {names}: {ask_holder(found[0].sess_id, found[0].status, sess_id)}"
         return WriteDecision(False, reason, code=error.exit_code, check=str(error.payload.get("check", "invalid")),
                              sess_id=sess_id, file=file, holders=holders, payload=payload)
+
+    def _unreadable_config(self, sess_id: str, rel: str) -> WriteDecision:
+        """The refusal of a write its claim's checks let go while brain-compose.yml does not read (SPEC 22: the
+        hooks at their strictest): the checks ran on the defaults, not on the zones and breaker the file names."""
+        return WriteDecision(
+            False, f"{_short(rel, 200)}: brain-compose.yml does not read ({_short(self.brain.config.problem, 300)}), "
+                   "so no file of the brain is written until a human fixes it (the kernel zone and breaker it names "
+                   "cannot be checked)",
+            code=InvalidData.exit_code, check="invalid", sess_id=sess_id, file=rel)
 
     def _holders(self, snapshot: BrainSnapshot, sess_id: str, file: str, tree: bool = False) -> list[Any]:
         """The other blocking claims holding `file` (not the session's own chain or its descendants)."""

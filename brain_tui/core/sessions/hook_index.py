@@ -65,14 +65,15 @@ if TYPE_CHECKING:
 #: The note of a write no claim holds under ``unclaimed_writes: warn``: the core and this shortcut say the same.
 UNCLAIMED_NOTE = ("{file} written without a claim (no claim holds it; "
                   "`bsi claim open --scope …` makes the work visible to other sessions)")
-VERSION = 16  # 2: paths stored as their path_key; 3: the folders on the way to them; 4: HFS+ ignorables dropped;
+VERSION = 17  # 2: paths stored as their path_key; 3: the folders on the way to them; 4: HFS+ ignorables dropped;
 # 5: the expiry is the effective one (8 h cap, no opening time); 6: the files that decide HEAD's commit;
 # 7: a claim that shares its scope with another (`preflight.shared_scope`); 8: `unclaimed` is deny for a value
 # naming no mode (an index written before read it as warn); 9: the machine's UTC offset its times were read in;
 # 10: the rules of the machine's zone (its offsets through a year), not one offset; 11: a HUMAN_GATE event with no
 # `by` (the old scripts') holds its claim at the gate; 12: paths keyed decomposed before the case fold; 13: a kernel
 # zone entry naming the whole brain (`*`) is kept (""); 14: and `**`, `/`-led and folder-glob entries; 15: and the
-# paths zone entries lead to through links (`scope_paths.zone_keys`); 16: a run of folder globs (`agents/**/*`)
+# paths zone entries lead to through links (`scope_paths.zone_keys`); 16: a run of folder globs (`agents/**/*`);
+# 17: whether brain-compose.yml read (`unreadable_config`): no bound write is vouched for while it does not
 RACY_NS = 2_000_000_000
 _KINDS = ("global", "dir", "file", "section")
 
@@ -173,6 +174,7 @@ def build(root: str | os.PathLike[str], snapshot: BrainSnapshot, config: BrainCo
         "version": VERSION, "keys": keys, "files": files, "folders": folders, "claims": claims, "locks": locks,
         "zone": zone,
         "kerneluser": bool(config.kerneluser), "unclaimed": config.unclaimed_writes,
+        "unreadable_config": bool(config.problem),  # its zones and breaker unknown: the core refuses (SPEC 22)
         "corrupt": [c.path for c in snapshot.corrupt if c.path.startswith(("claims/", "locks/")) or c.holds],
         "offset": _local_offset(snapshot.tz, config),
         # a layout whose HEAD files are not known (`head_files` None) is never vouched for
@@ -325,8 +327,8 @@ def session_acts(index: dict[str, Any], bound: list[str], now: float) -> bool:
 def may_write(index: dict[str, Any], sess_id: str, rel: str, now: float) -> bool:
     """True only when no check of SPEC 10 (nor the effective status) can refuse `sess_id` writing `rel`."""
     claim = index["claims"].get(sess_id)
-    if not _plain(rel) or index.get("corrupt"):
-        return False  # a claim or lock file that does not read may hold `rel` (SPEC 22): the core decides
+    if not _plain(rel) or index.get("corrupt") or index.get("unreadable_config") is not False:
+        return False  # a claim or lock file, or brain-compose.yml, that does not read (SPEC 22): the core decides
     rel = path_key(rel)
     if not _plain(rel) or not isinstance(claim, dict) or claim["tripped"] or claim["branch"] or not claim["scope"]:
         return False

@@ -218,6 +218,8 @@ def read_move(sub: str, rest: list[str], here: str | None, top: str | None, read
         move.protocol("HEAD", operands[-1])
         if flags & {"-u", "--reset"}:
             move.rewrites("HEAD", operands[-1])
+        if flags >= {"-u", "--reset"}:  # local changes are thrown away too, as `reset --hard` throws them
+            move.rewrites("HEAD")
 
 
 def _read_ref(move: _Move, operands: list[str], flags: set[str]) -> None:
