@@ -108,13 +108,13 @@ def test_local_goes_to_settings_local(brain: Path) -> None:
 def test_mcp_install_merges_mcp_json(brain: Path) -> None:
     target = brain / ".mcp.json"
     write(target, {"mcpServers": {"other": {"command": "x", "args": []}}, "note": 1})
-    out = json.loads(ok(run_bsi("mcp", "install", "--json", brain=brain)))
+    out = json.loads(ok(run_bsi("mcp", "install", "--no-check", "--json", brain=brain)))  # (the check: its own file)
     assert out["action"] == "installed"
     data = json.loads(target.read_text())
     assert data["note"] == 1 and data["mcpServers"]["other"] == {"command": "x", "args": []}
     assert data["mcpServers"]["bsi"] == {"type": "stdio", "command": "bsi", "args": ["mcp"]}
     first = target.read_bytes()
-    assert "unchanged" in ok(run_bsi("mcp", "install", brain=brain))
+    assert "unchanged" in ok(run_bsi("mcp", "install", "--no-check", brain=brain))
     assert target.read_bytes() == first
 
 
@@ -151,7 +151,8 @@ def test_a_bsi_path_with_a_space_is_one_word_for_the_hooks_and_the_mcp_entry(bra
 def test_a_lone_surrogate_in_a_foreign_entry_is_kept_as_written(brain: Path) -> None:
     """`"\\ud800"` is valid JSON (the clients' JSON.parse reads it) but no UTF-8 text: install, `mcp install` and a
     second run were an internal error (exit 70). The foreign entry is kept with its escape, and a rerun is unchanged."""
-    for args, name in ((("hooks", "install"), ".claude/settings.json"), (("mcp", "install"), ".mcp.json")):
+    for args, name in ((("hooks", "install"), ".claude/settings.json"),
+                       (("mcp", "install", "--no-check"), ".mcp.json")):
         path = brain / name
         path.parent.mkdir(exist_ok=True)
         path.write_text('{"foreign": "a\\ud800b", "ok": "café"}\n', encoding="utf-8")

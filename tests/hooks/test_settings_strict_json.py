@@ -19,7 +19,7 @@ from tests.bsi import run_bsi
 @pytest.mark.parametrize(("command", "where"), [(("hooks", "install"), ".claude/settings.json"),
                                                (("hooks", "install", "--local"), ".claude/settings.local.json"),
                                                (("hooks", "uninstall"), ".claude/settings.json"),
-                                               (("mcp", "install"), ".mcp.json")])
+                                               (("mcp", "install", "--no-check"), ".mcp.json")])
 def test_a_number_json_does_not_allow_is_refused_untouched(brain: Path, value: str, command: tuple[str, ...],
                                                            where: str) -> None:
     target = brain / where
