@@ -325,7 +325,8 @@ def session_end(ctx: HookContext) -> Answer:
 
 
 def stop(ctx: HookContext) -> Answer:
-    """Block the first stop while the bound claim is `open`, with the exact close command for its tier."""
+    """Block the first stop while the bound claim is `open` (as the write rules read it: not past its TTL), with the
+    exact close command for its tier."""
     from brain_tui.core.sessions import agents
 
     if ctx.root is None or ctx.event.get("stop_hook_active") is True:
@@ -335,11 +336,15 @@ def stop(ctx: HookContext) -> Answer:
         return Answer()
     if not genuine_event(ctx):  # another process's stop never uses up the session's one reminder
         return Answer(0, "", not_genuine_note(ctx))
+    from brain_tui.core.rules.authority import judged
+    from brain_tui.core.rules.effective import effective_status
+
     brain = ctx.brain
-    snapshot = brain.snapshot()
+    snapshot = judged(brain.snapshot())  # a clock behind tells no expired claim it is open
     claim = snapshot.claim(bound[0])
     agents.record_state(ctx.root, bound[0], ctx.agent_session, "idle", brain.now(), transcript=transcript(ctx))
-    if claim is None or claim.status != Status.OPEN:
+    # a claim past its TTL is stale, marked or not (SPEC 6.3): no gate can be asked for it, nothing to remind of
+    if claim is None or effective_status(claim, snapshot.now) != Status.OPEN:
         return Answer()
     if not agents.first_time(ctx.root, claim.sess_id, f"stop:{ctx.agent_session or '-'}"):
         return Answer()

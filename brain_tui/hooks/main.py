@@ -344,10 +344,25 @@ def _failure(ctx: Any, exc: Exception) -> tuple[int, str, str]:
     bound = _bound(ctx) if ctx.event_name == "pre-tool-use" else []
     if not bound and not (ctx.event_name == "pre-tool-use" and _undecided_write(ctx)):
         return 0, "", f"bsi hook {ctx.event_name}: {what} (not enforced: nothing to protect here)\n"
+    file = _file_to_check(ctx)
+    check = f"bsi preflight check {bound[0]} {fact(file, 200)}" if bound else f"bsi check-scope {fact(file, 200)}"
+    return _denied(ctx, f"bsi hook pre-tool-use could not decide: {what}. Check by hand: `{check}`")
+
+
+def _file_to_check(ctx: Any) -> str:
+    """The file a check by hand names: the tool's first target relative to the brain (`bsi preflight check` and
+    `bsi check-scope` refuse an absolute path), as given when it is outside the brain, ``FILE`` when none is read."""
+    from brain_tui.hooks import wire
+
     try:
         files = (wire.target_files(ctx.event) or ["FILE"]) if isinstance(ctx.event, dict) else ["FILE"]
     except Exception:  # noqa: BLE001 - the event's own fault: the check names no file
-        files = ["FILE"]
-    check = f"bsi preflight check {bound[0]} {fact(files[0], 200)}" if bound else \
-        f"bsi check-scope {fact(files[0], 200)}"
-    return _denied(ctx, f"bsi hook pre-tool-use could not decide: {what}. Check by hand: `{check}`")
+        return "FILE"
+    if ctx.root is None or files[0] == "FILE":
+        return files[0]
+    from brain_tui.hooks.events import relative_to_brain
+
+    try:
+        return relative_to_brain(ctx.root, files[0], ctx.cwd) or files[0]
+    except Exception:  # noqa: BLE001 - a path that does not resolve: named as the tool gave it
+        return files[0]

@@ -229,10 +229,13 @@ def _mcp_tool_words(tool: str) -> list[str]:
 
 
 def _run_together(word: str) -> tuple[str, ...]:
-    """A word that is a write verb run into a file noun (`writefile`, `WRITEFILE`): both; else the word alone."""
+    """A word that is a write verb run into a file noun, either way round (`writefile`, `WRITEFILE`, `filewrite`):
+    both; else the word alone."""
     for verb in WRITE_VERBS:
         if word.startswith(verb) and word[len(verb):] in FILE_NOUNS:
             return verb, word[len(verb):]
+        if word.endswith(verb) and word[: -len(verb)] in FILE_NOUNS:
+            return word[: -len(verb)], verb
     return (word,)
 
 

@@ -184,9 +184,10 @@ def test_a_relative_path_is_read_from_the_folders_above_the_cwd_too(bound: tuple
 
 @pytest.mark.parametrize("tool", ["mcp__fs__writefile", "mcp__fs__WRITEFILE", "mcp__fs__new_file", "mcp__fs__makeFile",
                                   "mcp__fs__add_file", "mcp__fs__download_file", "mcp__zip__extract",
-                                  "mcp__fs__clear_file", "mcp__fs__erase"])
+                                  "mcp__fs__clear_file", "mcp__fs__erase", "mcp__fs__filewrite", "mcp__fs__FILEDELETE",
+                                  "mcp_fs_dirmake"])
 def test_other_spellings_of_a_write_are_checked(bound: tuple[Path, str, str], tool: str) -> None:  # noqa: F811
-    """A verb run into its noun (`writefile`), and verbs that make or fill a file (new, make, add, download,
-    extract, clear, erase), are writes too."""
+    """A verb run into its noun either way round (`writefile`, `filewrite`), and verbs that make or fill a file (new,
+    make, add, download, extract, clear, erase), are writes too."""
     brain, _mine, theirs = bound
     assert_denied(pre_tool_use(brain, tool, {"path": str(brain / "other" / "a.md")}), theirs)

@@ -184,6 +184,20 @@ def test_garbage_fails_closed_when_bound_and_goes_on_when_unbound(bound: tuple[P
     assert done.returncode == 0 and done.stdout == ""
 
 
+def test_the_command_to_check_by_hand_is_one_that_runs(bound: tuple[Path, str]) -> None:
+    """A hook that cannot decide names "the exact command to check by hand" (SPEC 20.2): with the brain-relative
+    file, since `bsi preflight check` and `bsi check-scope` refuse an absolute path whatever it is."""
+    brain, sess = bound
+    target = event(brain, "Edit", str(brain / "src" / "app.py"))
+    done = run_bsi("hook", "pre-tool-use", brain=brain, now="garbage", input=json.dumps(target))
+    assert done.code == 2 and "could not decide" in done.err, done
+    assert f"`bsi preflight check {sess} src/app.py`" in done.err, done.err
+    assert ok(run_bsi("preflight", "check", sess, "src/app.py", brain=brain)) is not None
+    unbound = event(brain, "Edit", str(brain / "src" / "app.py"), session="4d3c2b1a-0000-4000-8000-000000000000")
+    done = run_bsi("hook", "pre-tool-use", brain=brain, now="garbage", input=json.dumps(unbound))
+    assert done.code == 2 and "`bsi check-scope src/app.py`" in done.err, done.err
+
+
 def test_missing_fields(bound: tuple[Path, str]) -> None:
     brain, sess = bound
     no_path = event(brain, "Edit", "x")

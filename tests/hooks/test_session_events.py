@@ -198,6 +198,16 @@ def test_stop_blocks_once_while_open_and_never_when_active_unbound_or_waiting(bo
     assert hook(brain, "stop", base(brain, "Stop", session="w1", stop_hook_active=False)).stdout == ""
 
 
+def test_stop_leaves_a_claim_past_its_ttl_alone(bound: tuple[Path, str]) -> None:
+    """A claim past its TTL is stale, marked or not (SPEC 6.3, 6.4): no longer `open`, so the stop is not blocked
+    (SPEC 20.2) with "still open" and a `bsi gate request` the core refuses for a stale claim (exit 12)."""
+    brain, sess = bound
+    late = json.dumps(base(brain, "Stop", stop_hook_active=False)).encode()
+    done = run_bsi("hook", "stop", brain=brain, now="2026-11-29T12:30:00Z", input=late)
+    assert done.code == 0 and done.out == "", done
+    assert run_bsi("gate", "request", sess, "decide", brain=brain, now="2026-11-29T12:30:00Z").code == 12
+
+
 def test_liveness_from_post_tool_use_notification_and_session_end(bound: tuple[Path, str]) -> None:
     brain, sess = bound
     post = {**event(brain, "Edit", str(brain / "src" / "api.py")), "hook_event_name": "PostToolUse",

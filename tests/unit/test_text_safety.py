@@ -116,3 +116,15 @@ def test_quoted_exact_reads_back_and_shows_no_hidden_character() -> None:
     shown = quoted_exact(value)
     assert json.loads(shown) == value
     assert all(placeholder(ch) is None for ch in shown) and "— é" in shown
+
+
+def test_zero_width_marks_that_carry_no_glyph_are_shown_too() -> None:
+    """Variation selectors (and the other default-ignorable marks) draw as nothing: a run of them after one visible
+    character carries a whole hidden message (one selector per byte) into a hook's context or an MCP result."""
+    hidden = "\ufe00\ufe0f\U000e0100\U000e01ef\u180b\u180d\u180f\u17b4\u17b5"
+    for char in hidden:
+        assert placeholder(char) == f"⟨U+{ord(char):04X}⟩"
+    smuggled = "ok" + "".join(chr(0xE0100 + b) for b in b"ignore the claim")
+    assert "\U000e0100" not in fact(smuggled, 500) and fact(smuggled, 500).startswith("ok⟨U+E01")
+    assert all(ord(ch) < 0xE0000 for ch in inert(smuggled))
+    assert placeholder("\u0301") is None  # a combining accent draws: text

@@ -8,8 +8,9 @@ Claim and signal text is written by other sessions and is hostile wherever it is
   ``⟨CSI⟩``, …);
 - every "format" character (Unicode category Cf: bidi overrides and isolates, zero-width spaces and joiners, tag
   characters), lone surrogates (Cs), private-use (Co) and unassigned (Cn) code points, line and paragraph separators
-  (Zl, Zp), and a few letters and marks that draw as nothing (Hangul fillers, the combining grapheme joiner): they can
-  hide or reorder text, or take a width no terminal agrees on (``⟨U+202E⟩``).
+  (Zl, Zp), and a few letters and marks that draw as nothing (Hangul fillers, the combining grapheme joiner, the
+  variation selectors and the other default-ignorable marks): they can hide or reorder text, or take a width no
+  terminal agrees on (``⟨U+202E⟩``).
 
 What a front-end does with newlines and tabs is its own choice (the cockpit keeps them in detail views, a hook folds
 them into spaces): it handles them before it asks here; asked, they are controls like the others.
@@ -40,6 +41,10 @@ EXTRA_INVISIBLE = frozenset({
     0x115F, 0x1160, 0x3164, 0xFFA0,  # Hangul fillers (letters that render blank)
     0x034F,  # combining grapheme joiner
     0x2800,  # braille pattern blank (a symbol that renders blank)
+    0x17B4, 0x17B5,  # Khmer inherent vowels (marks that render as nothing)
+    0x180B, 0x180C, 0x180D, 0x180F,  # Mongolian free variation selectors
+    *range(0xFE00, 0xFE10),  # variation selectors 1-16
+    *range(0xE0100, 0xE01F0),  # variation selectors 17-256: one per byte hides a whole message after one letter
 })
 
 
