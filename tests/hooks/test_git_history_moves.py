@@ -256,3 +256,20 @@ def test_a_read_tree_that_throws_the_work_tree_away_is_refused_while_it_holds_a_
             assert_denied(hook(brain, "pre-tool-use", _bash(brain, command, OTHER)), "protocol file")
     assert_allowed(hook(brain, "pre-tool-use", _bash(brain, "git read-tree -m -u HEAD", OTHER)))  # keeps local changes
     assert_denied(hook(brain, "pre-tool-use", event(brain, "Edit", str(brain / "src" / "a.py"))), "paused")
+
+
+def test_an_abbreviated_long_option_is_read_as_the_option_git_takes_it_for(brain: Path) -> None:
+    # git takes any unique prefix of a long option (`--har` is `--hard`, `--res` read-tree's `--reset`): read as
+    # the prefix alone, `git reset --har` was a reset keeping the work tree, and put a human's pause not committed
+    # yet back to HEAD's `open`.
+    sess = ok(run_bsi("claim", "open", "--scope", "src/", "--agent-session", AGENT, brain=brain))
+    ok(run_bsi("claim", "open", "--scope", "docs/", "--agent-session", OTHER, brain=brain))
+    ok(run_bsi("--no-commit", "gate", "pause", sess, "stop writing", brain=brain))
+    for command in ("git reset --har", "git reset --ha HEAD", "git read-tree -u --res HEAD",
+                    "git read-tree --rese -u HEAD", "git checkout --forc", "git checkout --discard"):
+        for _ in range(2):  # the core's answer, then the hook index's
+            done = hook(brain, "pre-tool-use", _bash(brain, command, OTHER))
+            assert done.returncode == 2, command
+            assert_denied(done, "protocol file")
+    assert_allowed(hook(brain, "pre-tool-use", _bash(brain, "git reset --qu", OTHER)))  # `--quiet`: keeps them
+    assert_denied(hook(brain, "pre-tool-use", event(brain, "Edit", str(brain / "src" / "a.py"))), "paused")

@@ -49,6 +49,11 @@ MOVERS: dict[str, set[str]] = {
 }
 #: Asking git: a few seconds at most (the hook's deadline refuses past it).
 _TIMEOUT = 5
+#: The long options whose presence makes a move read stricter: git takes any unique prefix of a long option
+#: (`reset --har` is `reset --hard`), so a prefix of one of these counts as each it may stand for (an ambiguous one
+#: git refuses: reading it stricter refuses nothing git runs). Never the options that make a move read milder.
+_STRICT = ("--hard", "--merge", "--keep", "--reset", "--force", "--discard-changes", "--empty", "--root",
+           "--interactive", "--update-head-ok", "--stdin", "--delete", "--detach")
 #: Subcommands that settle or end a move already under way, which HEAD's rewound state covers (`git_head.rewound`).
 _UNDER_WAY = {"--continue", "--abort", "--skip", "--quit", "--edit-todo", "--show-current-patch"}
 
@@ -150,6 +155,8 @@ def read_move(sub: str, rest: list[str], here: str | None, top: str | None, read
     from brain_tui.core.sessions.shell_targets import _options
 
     operands, values, flags = _options(rest, MOVERS[sub])
+    flags |= {option for flag in flags if len(flag) > 2 and flag.startswith("--") for option in _STRICT
+              if option.startswith(flag)}
     after = rest[rest.index("--") + 1:] if "--" in rest else []
     if here is None and not after:  # after a `cd` the line does not show: which repository it moves is not known
         reading.partial = reading.partial or f"`git {sub}` in a folder the line does not show"
