@@ -283,3 +283,24 @@ def test_a_first_write_in_a_new_repository_is_a_root_commit(tmp_path: Path) -> N
     ok(bsi(root, "init"))
     ok(bsi(root, "claim", "open", "--scope", "wiki/", "--slug", "one"))
     assert len(git(root, "log", "--format=%s").splitlines()) >= 2
+
+
+def test_a_pause_held_back_while_the_branch_names_a_missing_commit_outlives_the_writes_refused_meanwhile(
+        tmp_path: Path) -> None:
+    """The branch's file names a commit the repository does not hold (an agent's program wrote it): every commit
+    fails, the pause is held back, and a write refused meanwhile keeps the record: it is committed once the branch is
+    mended, not dropped with the claim file left paused in the work tree alone."""
+    _, (a,) = make_remote(tmp_path, 1)
+    sess = ok(bsi(a, "claim", "open", "--scope", "wiki/", "--slug", "one", "--agent-session", AGENT)).strip()
+    ref = a / ".git" / "refs" / "heads" / "main"
+    kept = ref.read_bytes()
+    ref.write_text("12345678" * 5 + "\n")
+    res = bsi(a, "gate", "pause", sess, "stop writing")
+    assert res.code == 0 and "not committed yet" in res.err, res.err
+    res = bsi(a, "claim", "open", "--scope", "src/", "--slug", "meanwhile")
+    assert res.code != 0 and "Traceback" not in res.err, res.err
+    assert (a / ".brain" / "held-back.json").exists()
+    ref.write_bytes(kept)
+    ok(bsi(a, "claim", "open", "--scope", "src/", "--slug", "after"))
+    assert f"bsi: gate PAUSED {sess}" in git(a, "log", "--format=%s")
+    assert _claim_status(git(a, "show", f"HEAD:claims/{sess}.yml")) == "paused"
