@@ -266,7 +266,9 @@ def test_an_abbreviated_long_option_is_read_as_the_option_git_takes_it_for(brain
     ok(run_bsi("claim", "open", "--scope", "docs/", "--agent-session", OTHER, brain=brain))
     ok(run_bsi("--no-commit", "gate", "pause", sess, "stop writing", brain=brain))
     for command in ("git reset --har", "git reset --ha HEAD", "git read-tree -u --res HEAD",
-                    "git read-tree --rese -u HEAD", "git checkout --forc", "git checkout --discard"):
+                    "git read-tree --rese -u HEAD", "git checkout --forc", "git checkout --discard",
+                    "git checkout-index -f --al", "git checkout-index -f --pre=./ --al",
+                    "git format-patch --output-d claims -1", "git format-patch --output-d=claims -1"):
         for _ in range(2):  # the core's answer, then the hook index's
             done = hook(brain, "pre-tool-use", _bash(brain, command, OTHER))
             assert done.returncode == 2, command
