@@ -65,6 +65,7 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading, depth: int
     if index >= len(args):
         return cwd
     sub, rest = args[index], args[index + 1:]
+    sub = "add" if sub == "stage" else sub  # git's own synonym
     if apart and sub not in READS:  # what it changes there is not what its folder shows
         reading.partial = reading.partial or f"`git {sub}` acts on a repository named apart from its folder ({apart})"
         return cwd
@@ -97,6 +98,8 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading, depth: int
             paths = operands[1:] + [p for p in operands[:1] if (full := join_path(here, p)) is not None and
                                     (os.path.lexists(full) or held_by_git(here, p)) and not names_commit(here, p)]
         staged_only = sub == "restore" and "--staged" in flags and "--worktree" not in flags and "-W" not in flags
+        if not paths and flags & {"-p", "--patch"}:  # each change of the work tree offered (`yes |` takes them all)
+            paths = [_git_top(here) or "."]
         for path in pathspecs(paths, here):
             reading.add(path, here, f"git {sub}", tree=_is_dir(here, path), named=staged_only)
         if sub == "checkout":  # to another commit: what is in force moves (`shell_git_moves`)
@@ -291,7 +294,7 @@ def _sweep(sub: str, operands: list[str], flags: set[str], here: str | None, rea
         from brain_tui.core.sessions.shell_git_moves import staged_protocol
 
         staged_protocol(top, here, reading)
-    everything = not operands and (bool(flags & {"-A", "--all", "-u", "--update"}) if sub == "add" else
+    everything = not operands and (bool(flags & {"-A", "--all", "-u", "--update", "-p", "--patch"}) if sub == "add" else
                                    bool(flags & {"-a", "--all"}) if sub == "commit" else False)
     folders = [full for operand in operands if sub == "add" and _is_dir(here, operand)
                and (full := join_path(here, operand)) is not None]

@@ -56,7 +56,7 @@ _STRICT = frozenset({"--hard", "--merge", "--keep", "--reset", "--force", "--dis
                      "--interactive", "--update-head-ok", "--stdin", "--delete", "--detach", "--all", "--update",
                      "--include", "--index-info", "--worktree", "--index", "--apply", "--mirror",
                      "--force-with-lease", "--force-if-includes", "--add", "--unset", "--unset-all", "--replace-all",
-                     "--rename-section", "--remove-section", "--edit"})
+                     "--rename-section", "--remove-section", "--edit", "--patch"})
 #: Subcommands that settle or end a move already under way, which HEAD's rewound state covers (`git_head.rewound`).
 _UNDER_WAY = {"--continue", "--abort", "--skip", "--quit", "--edit-todo", "--show-current-patch"}
 
