@@ -304,3 +304,23 @@ def test_a_pause_held_back_while_the_branch_names_a_missing_commit_outlives_the_
     ok(bsi(a, "claim", "open", "--scope", "src/", "--slug", "after"))
     assert f"bsi: gate PAUSED {sess}" in git(a, "log", "--format=%s")
     assert _claim_status(git(a, "show", f"HEAD:claims/{sess}.yml")) == "paused"
+
+
+def test_a_branch_file_that_is_a_link_git_reads_as_naming_a_tag_refuses_the_write(tmp_path: Path) -> None:
+    """git reads a link in `refs/` whose target starts with `refs/` as a symbolic ref: `refs/heads/main` linking to
+    `refs/tags/v1` makes a commit move the tag, while the file the link lands on (an agent's program put it there)
+    holds a commit's name. The write refuses (25) as for a branch file naming the tag; nothing moves."""
+    _, (a,) = make_remote(tmp_path, 1)
+    git(a, "tag", "v1")
+    ok(bsi(a, "claim", "open", "--scope", "wiki/", "--slug", "one"))
+    heads = a / ".git" / "refs" / "heads"
+    tip = (heads / "main").read_text()
+    (heads / "refs" / "tags").mkdir(parents=True)
+    (heads / "refs" / "tags" / "v1").write_text(tip)
+    (heads / "main").unlink()
+    (heads / "main").symlink_to("refs/tags/v1")
+    tag = git(a, "rev-parse", "v1").strip()
+
+    res = bsi(a, "claim", "open", "--scope", "src/", "--slug", "other")
+    assert res.code == 25 and "HEAD names no branch ('refs/tags/v1')" in res.err, res.err
+    assert git(a, "rev-parse", "v1").strip() == tag

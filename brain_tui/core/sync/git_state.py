@@ -99,12 +99,14 @@ def _history_cut(root: str | Path, gdir: Path, named: str, timeout: float) -> St
 def _small_text(path: Path) -> str:
     """A small file of git's (HEAD, `commondir`) as text when it is a regular file, else "" (git is asked then):
     opened without waiting, so a FIFO put in its place never holds the reading (`bsi env`, the cockpit's pane, a
-    write), and read only as far as a ref or a path can go."""
+    write), and read only as far as a ref or a path can go. A link is not followed: git reads one whose target
+    starts with `refs/` as a symbolic ref (a branch's file linking to `refs/tags/v1` moves the tag), whatever the
+    file it lands on holds."""
     import os
     import stat
 
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
     except OSError:
         return ""
     try:
