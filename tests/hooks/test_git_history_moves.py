@@ -251,7 +251,8 @@ def test_a_read_tree_that_throws_the_work_tree_away_is_refused_while_it_holds_a_
     sess = ok(run_bsi("claim", "open", "--scope", "src/", "--agent-session", AGENT, brain=brain))
     ok(run_bsi("claim", "open", "--scope", "docs/", "--agent-session", OTHER, brain=brain))
     ok(run_bsi("--no-commit", "gate", "pause", sess, "stop writing", brain=brain))
-    for command in ("git read-tree -u --reset HEAD", "git read-tree --reset -u HEAD", "git read-tree -mu --reset HEAD"):
+    for command in ("git read-tree -u --reset HEAD", "git read-tree --reset -u HEAD", "git read-tree -mu --reset HEAD",
+                    "git read-tree -u --reset -- HEAD"):  # (read-tree's operands are trees, after `--` too)
         for _ in range(2):  # the core's answer, then the hook index's
             assert_denied(hook(brain, "pre-tool-use", _bash(brain, command, OTHER)), "protocol file")
     assert_allowed(hook(brain, "pre-tool-use", _bash(brain, "git read-tree -m -u HEAD", OTHER)))  # keeps local changes

@@ -179,11 +179,13 @@ def read_move(sub: str, rest: list[str], here: str | None, top: str | None, read
     holds, and the work-tree files it rewrites. Nothing outside a repository."""
     operands, values, flags = git_options(rest, MOVERS[sub])
     after = rest[rest.index("--") + 1:] if "--" in rest else []
-    if here is None and not after:  # after a `cd` the line does not show: which repository it moves is not known
+    # after a `cd` the line does not show: which repository it moves is not known
+    if here is None and (not after or sub == "read-tree"):
         reading.partial = reading.partial or f"`git {sub}` in a folder the line does not show"
         return
-    if top is None or after and sub != "bisect":
-        return  # outside git; paths after `--` (`shell_git` reads them; a `--` with none after is no path)
+    if top is None or after and sub not in ("bisect", "read-tree"):
+        return  # outside git; paths after `--` (`shell_git` reads them; a `--` with none after is no path;
+        # read-tree's are trees, as before it)
     if flags & _UNDER_WAY or git_output(top, "rev-parse", "--git-dir") is None:
         return  # a move under way (HEAD is rewound); outside a repository
     move = _Move(sub, top, here, reading)
