@@ -10,6 +10,7 @@ commits it under its own message before its own commit. Everything else still re
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -239,3 +240,87 @@ def test_a_pause_holds_while_git_cannot_commit_and_is_committed_once_it_can(tmp_
     subjects = git(a, "log", "--format=%s", f"{tip}..HEAD").splitlines()
     assert subjects[1:] == [f"bsi: gate PAUSED {second}", f"bsi: gate PAUSED {first}"], subjects
     assert git(a, "status", "--porcelain", "--", "claims", "signals", "BRAIN-INDEX.md") == ""
+
+
+def _local_brain(tmp_path: Path) -> Path:
+    """A brain in a repository of its own: one branch, no remote, no tag."""
+    root = tmp_path / "local"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    ok(bsi(root, "init"))
+    return root
+
+
+def test_a_branch_cut_with_its_logs_in_a_repository_of_one_branch_is_no_new_repository(tmp_path: Path) -> None:
+    """An agent's program removes the branch's ref and every reflog of a brain with no other ref: git reads a new
+    repository, yet its commits are there. A write would start a root commit holding only its own files, and a
+    human's pause would be in no commit: it refuses, and the history is left as it was."""
+    a = _local_brain(tmp_path)
+    sess = ok(bsi(a, "claim", "open", "--scope", "wiki/", "--slug", "one", "--agent-session", AGENT)).strip()
+    ok(bsi(a, "gate", "pause", sess, "stop writing"))
+    tip = git(a, "rev-parse", "HEAD").strip()
+    (a / ".git" / "refs" / "heads" / "main").unlink()
+    for log in sorted((a / ".git" / "logs").rglob("*"), reverse=True):
+        log.rmdir() if log.is_dir() else log.unlink()
+    assert git(a, "for-each-ref") == ""
+
+    res = bsi(a, "claim", "open", "--scope", "src/", "--slug", "other")
+    assert res.code == 25 and "has no commit" in res.err, res.err
+    assert subprocess.run(["git", "-C", str(a), "rev-parse", "--verify", "-q", "HEAD"], capture_output=True,
+                          check=False).returncode != 0  # no root commit was made
+    git(a, "update-ref", "refs/heads/main", tip)
+    ok(bsi(a, "claim", "open", "--scope", "src/", "--slug", "after"))
+    assert _claim_status(git(a, "show", f"HEAD:claims/{sess}.yml")) == "paused"
+
+
+def test_a_first_write_in_a_new_repository_is_a_root_commit(tmp_path: Path) -> None:
+    """No commit anywhere yet (files added, none committed): the brain's first commit is a root commit."""
+    root = tmp_path / "new"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    (root / "notes.md").write_text("a human's notes\n")
+    git(root, "add", "notes.md")
+    ok(bsi(root, "init"))
+    ok(bsi(root, "claim", "open", "--scope", "wiki/", "--slug", "one"))
+    assert len(git(root, "log", "--format=%s").splitlines()) >= 2
+
+
+def test_a_pause_held_back_while_the_branch_names_a_missing_commit_outlives_the_writes_refused_meanwhile(
+        tmp_path: Path) -> None:
+    """The branch's file names a commit the repository does not hold (an agent's program wrote it): every commit
+    fails, the pause is held back, and a write refused meanwhile keeps the record: it is committed once the branch is
+    mended, not dropped with the claim file left paused in the work tree alone."""
+    _, (a,) = make_remote(tmp_path, 1)
+    sess = ok(bsi(a, "claim", "open", "--scope", "wiki/", "--slug", "one", "--agent-session", AGENT)).strip()
+    ref = a / ".git" / "refs" / "heads" / "main"
+    kept = ref.read_bytes()
+    ref.write_text("12345678" * 5 + "\n")
+    res = bsi(a, "gate", "pause", sess, "stop writing")
+    assert res.code == 0 and "not committed yet" in res.err, res.err
+    res = bsi(a, "claim", "open", "--scope", "src/", "--slug", "meanwhile")
+    assert res.code != 0 and "Traceback" not in res.err, res.err
+    assert (a / ".brain" / "held-back.json").exists()
+    ref.write_bytes(kept)
+    ok(bsi(a, "claim", "open", "--scope", "src/", "--slug", "after"))
+    assert f"bsi: gate PAUSED {sess}" in git(a, "log", "--format=%s")
+    assert _claim_status(git(a, "show", f"HEAD:claims/{sess}.yml")) == "paused"
+
+
+def test_a_branch_file_that_is_a_link_git_reads_as_naming_a_tag_refuses_the_write(tmp_path: Path) -> None:
+    """git reads a link in `refs/` whose target starts with `refs/` as a symbolic ref: `refs/heads/main` linking to
+    `refs/tags/v1` makes a commit move the tag, while the file the link lands on (an agent's program put it there)
+    holds a commit's name. The write refuses (25) as for a branch file naming the tag; nothing moves."""
+    _, (a,) = make_remote(tmp_path, 1)
+    git(a, "tag", "v1")
+    ok(bsi(a, "claim", "open", "--scope", "wiki/", "--slug", "one"))
+    heads = a / ".git" / "refs" / "heads"
+    tip = (heads / "main").read_text()
+    (heads / "refs" / "tags").mkdir(parents=True)
+    (heads / "refs" / "tags" / "v1").write_text(tip)
+    (heads / "main").unlink()
+    (heads / "main").symlink_to("refs/tags/v1")
+    tag = git(a, "rev-parse", "v1").strip()
+
+    res = bsi(a, "claim", "open", "--scope", "src/", "--slug", "other")
+    assert res.code == 25 and "HEAD names no branch ('refs/tags/v1')" in res.err, res.err
+    assert git(a, "rev-parse", "v1").strip() == tag

@@ -251,8 +251,45 @@ def test_a_read_tree_that_throws_the_work_tree_away_is_refused_while_it_holds_a_
     sess = ok(run_bsi("claim", "open", "--scope", "src/", "--agent-session", AGENT, brain=brain))
     ok(run_bsi("claim", "open", "--scope", "docs/", "--agent-session", OTHER, brain=brain))
     ok(run_bsi("--no-commit", "gate", "pause", sess, "stop writing", brain=brain))
-    for command in ("git read-tree -u --reset HEAD", "git read-tree --reset -u HEAD", "git read-tree -mu --reset HEAD"):
+    for command in ("git read-tree -u --reset HEAD", "git read-tree --reset -u HEAD", "git read-tree -mu --reset HEAD",
+                    "git read-tree -u --reset -- HEAD"):  # (read-tree's operands are trees, after `--` too)
         for _ in range(2):  # the core's answer, then the hook index's
             assert_denied(hook(brain, "pre-tool-use", _bash(brain, command, OTHER)), "protocol file")
     assert_allowed(hook(brain, "pre-tool-use", _bash(brain, "git read-tree -m -u HEAD", OTHER)))  # keeps local changes
+    assert_denied(hook(brain, "pre-tool-use", event(brain, "Edit", str(brain / "src" / "a.py"))), "paused")
+
+
+def test_an_abbreviated_long_option_is_read_as_the_option_git_takes_it_for(brain: Path) -> None:
+    # git takes any unique prefix of a long option (`--har` is `--hard`, `--res` read-tree's `--reset`): read as
+    # the prefix alone, `git reset --har` was a reset keeping the work tree, and put a human's pause not committed
+    # yet back to HEAD's `open`.
+    sess = ok(run_bsi("claim", "open", "--scope", "src/", "--agent-session", AGENT, brain=brain))
+    ok(run_bsi("claim", "open", "--scope", "docs/", "--agent-session", OTHER, brain=brain))
+    ok(run_bsi("--no-commit", "gate", "pause", sess, "stop writing", brain=brain))
+    for command in ("git reset --har", "git reset --ha HEAD", "git read-tree -u --res HEAD",
+                    "git read-tree --rese -u HEAD", "git checkout --forc", "git checkout --discard",
+                    "git checkout-index -f --al", "git checkout-index -f --pre=./ --al",
+                    "git format-patch --output-d claims -1", "git format-patch --output-d=claims -1"):
+        for _ in range(2):  # the core's answer, then the hook index's
+            done = hook(brain, "pre-tool-use", _bash(brain, command, OTHER))
+            assert done.returncode == 2, command
+            assert_denied(done, "protocol file")
+    assert_allowed(hook(brain, "pre-tool-use", _bash(brain, "git reset --qu", OTHER)))  # `--quiet`: keeps them
+    assert_denied(hook(brain, "pre-tool-use", event(brain, "Edit", str(brain / "src" / "a.py"))), "paused")
+
+
+def test_a_patch_mode_with_no_path_and_git_stage_are_read_as_the_whole_work_tree(brain: Path) -> None:
+    # `git checkout -p`, `git restore -p`, `git stash -p` fed "y" by `yes |` throw away every change of the work tree
+    # (a human's pause not committed yet); `git add -p` stages them; `git stage` is `git add` (`stage -A`, then
+    # `read-tree -m -u HEAD`, put the pause back to HEAD's `open`). Read before as naming no path, they went.
+    sess = ok(run_bsi("claim", "open", "--scope", "src/", "--agent-session", AGENT, brain=brain))
+    ok(run_bsi("claim", "open", "--scope", "docs/", "--agent-session", OTHER, brain=brain))
+    ok(run_bsi("--no-commit", "gate", "pause", sess, "stop writing", brain=brain))
+    for command in ("yes | git checkout -p", "yes | git checkout --patch", "yes | git restore -p",
+                    "yes | git stash -p", "yes | git stash push --patch", "yes | git add -p", "git stage -A",
+                    "git stage .", "git stage -u"):
+        for _ in range(2):  # the core's answer, then the hook index's
+            done = hook(brain, "pre-tool-use", _bash(brain, command, OTHER))
+            assert done.returncode == 2, command
+            assert_denied(done, "protocol file")
     assert_denied(hook(brain, "pre-tool-use", event(brain, "Edit", str(brain / "src" / "a.py"))), "paused")

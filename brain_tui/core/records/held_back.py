@@ -114,13 +114,16 @@ def commit_held_back(root: Path, when: datetime | None, read_claim: ReadClaim, *
     yet; the index. A file recorded absent is never committed (a pause deletes nothing), nor a folder.
     `read_claim(data, rel)` reads a claim file's bytes as the brain's reads do.
     Returns a line for each write not committed (to tell the human). The record is dropped once every write was
-    settled; a git failure leaves it for the next command. With `keep_undone` (an agent's write settles it) a write
-    not committed stays in the record, its files as they are, told to nobody: the next human command settles it and
-    tells its human (the queue keeps showing it meanwhile). One pass over the record, one git process for what HEAD
-    holds, one for HEAD's copies of the claims: a record of any size holds no write up."""
+    settled; a git failure, or a HEAD naming no commit git holds (nothing to check a pause against), leaves it for
+    the next command. With `keep_undone` (an agent's write settles it) a write not committed stays in the record, its
+    files as they are, told to nobody: the next human command settles it and tells its human (the queue keeps
+    showing it meanwhile). One pass over the record, one git process for HEAD's commit, one for what HEAD holds, one
+    for HEAD's copies of the claims: a record of any size holds no write up."""
     from brain_tui.core.records.journal import writing
     from brain_tui.core.sync import gitops
 
+    if gitops.run_git(root, "rev-parse", "--verify", "--quiet", "HEAD^{commit}", check=False).returncode != 0:
+        return []  # HEAD names no commit git holds (its branch's file forged): nothing can be checked against it
     writes = _writes(root)
     plan = _last_writes(writes)
     now: dict[tuple[str, str], str | None] = {}

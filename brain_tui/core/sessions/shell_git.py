@@ -13,8 +13,8 @@ import shlex
 from pathlib import Path
 
 from brain_tui.core.records.git_head import git_dirs
-from brain_tui.core.sessions.shell_git_moves import MOVERS, git_output, names_commit, read_move, read_push
-from brain_tui.core.sessions.shell_targets import ShellReading, _copy_like, _is_dir, _options
+from brain_tui.core.sessions.shell_git_moves import MOVERS, git_options, git_output, names_commit, read_move, read_push
+from brain_tui.core.sessions.shell_targets import ShellReading, _copy_like, _is_dir
 from brain_tui.core.sessions.shell_wrappers import join_path
 
 __all__ = ["read_git"]
@@ -65,6 +65,7 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading, depth: int
     if index >= len(args):
         return cwd
     sub, rest = args[index], args[index + 1:]
+    sub = "add" if sub == "stage" else sub  # git's own synonym
     if apart and sub not in READS:  # what it changes there is not what its folder shows
         reading.partial = reading.partial or f"`git {sub}` acts on a repository named apart from its folder ({apart})"
         return cwd
@@ -82,10 +83,11 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading, depth: int
         elif alias is not None:
             reading.partial = reading.partial or f"`git {sub}`: aliases nested too deep"
     options = rest[:rest.index("--")] if "--" in rest else rest
-    if any(arg.partition("=")[0] == "--pathspec-from-file" for arg in options):  # paths the line does not show
+    # paths the line does not show (`--pathspec-from` too: git takes a long option's unique prefix)
+    if any(len(name := arg.partition("=")[0]) > 2 and "--pathspec-from-file".startswith(name) for arg in options):
         reading.partial = reading.partial or f"`git {sub} --pathspec-from-file`: paths from a file the line hides"
     if sub in ("checkout", "restore"):
-        operands, _values, flags = _options(rest, {"-b", "-B", "--orphan", "-s", "--source", "--conflict",
+        operands, _values, flags = git_options(rest, {"-b", "-B", "--orphan", "-s", "--source", "--conflict",
                                                    "--pathspec-from-file"})
         if "--" in rest:
             paths = rest[rest.index("--") + 1:]
@@ -96,19 +98,21 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading, depth: int
             paths = operands[1:] + [p for p in operands[:1] if (full := join_path(here, p)) is not None and
                                     (os.path.lexists(full) or held_by_git(here, p)) and not names_commit(here, p)]
         staged_only = sub == "restore" and "--staged" in flags and "--worktree" not in flags and "-W" not in flags
+        if not paths and flags & {"-p", "--patch"}:  # each change of the work tree offered (`yes |` takes them all)
+            paths = [_git_top(here) or "."]
         for path in pathspecs(paths, here):
             reading.add(path, here, f"git {sub}", tree=_is_dir(here, path), named=staged_only)
         if sub == "checkout":  # to another commit: what is in force moves (`shell_git_moves`)
             read_move(sub, rest, here, _git_top(here), reading)
     elif sub in ("rm", "mv"):
-        operands, values, flags = _options(rest, {"--pathspec-from-file"})
+        operands, values, flags = git_options(rest, {"--pathspec-from-file"})
         if sub == "rm":
             for operand in pathspecs(operands, here):  # --cached: the file stays, git stops holding it
                 reading.add(operand, here, "git rm", tree="-r" in flags, named="--cached" in flags)
         else:
             _copy_like("git mv", operands, values, flags, here, reading, moves=True)
     elif sub in _INDEX_WRITERS:  # what git holds for these paths changes, the files do not (SPEC 22)
-        operands, _values, _flags = _options(rest, _INDEX_WRITERS[sub])
+        operands, _values, _flags = git_options(rest, _INDEX_WRITERS[sub])
         if "--" in rest:
             operands = rest[rest.index("--") + 1:]
         elif sub in ("reset", "stash"):  # `git reset COMMIT`, `git stash push|pop…`: only what names a path
@@ -125,7 +129,7 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading, depth: int
         if sub in MOVERS:  # `reset REV`, `stash [pop]`: HEAD or the work tree moves (`shell_git_moves`)
             read_move(sub, rest, here, _git_top(here), reading)
     elif sub == "config":  # a setting is a write of the config file (it may name a program git runs)
-        operands, values, flags = _options(rest, {"-f", "--file", "--blob", "--type", "--default", "--comment"})
+        operands, values, flags = git_options(rest, {"-f", "--file", "--blob", "--type", "--default", "--comment"})
         writes = bool(flags & _CONFIG_WRITES) or (len(operands) >= 2 and not flags & _CONFIG_READS)
         if not writes or "--system" in flags or "--blob" in values:
             return cwd
@@ -144,7 +148,7 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading, depth: int
     elif sub in MOVERS:
         read_move(sub, rest, here, _git_top(here), reading)
     elif sub in ("apply", "am"):
-        operands, _values, flags = _options(rest, {"-p", "--directory", "--exclude", "--include", "-C"})
+        operands, _values, flags = git_options(rest, {"-p", "--directory", "--exclude", "--include", "-C"})
         if flags & {"--check", "--stat", "--numstat", "--summary", "--continue", "--abort", "--skip", "--quit",
                     "--show-current-patch"} and not flags & {"--apply", "--index", "--cached"}:
             return cwd
@@ -238,7 +242,7 @@ def _read_outputs(sub: str, rest: list[str], here: str | None, reading: ShellRea
     """The files and folders other subcommands write where they are named: `--output=FILE` (diff, log, show…),
     `archive -o`, `format-patch -o DIR`, `bundle create FILE`, and the new work trees of `clone`, `init`,
     `worktree add` and `submodule add`."""
-    operands, values, _flags = _options(rest, {"--output", "-o", "--output-directory", *_FOLDER_VALUES})
+    operands, values, _flags = git_options(rest, {"--output", "-o", "--output-directory", *_FOLDER_VALUES})
     if sub == "format-patch":
         folder = values.get("-o") or values.get("--output-directory")
         if folder:
@@ -268,11 +272,11 @@ def _read_index_outputs(sub: str, rest: list[str], here: str | None, reading: Sh
     """`merge-file CURRENT BASE OTHER` writes CURRENT (not with `-p`); `checkout-index` writes the files it names
     from the index (`-a`: every file, at the work tree's top or below `--prefix`)."""
     if sub == "merge-file":
-        operands, _values, flags = _options(rest, {"-L", "--marker-size"})
+        operands, _values, flags = git_options(rest, {"-L", "--marker-size"})
         if operands and not flags & {"-p", "--stdout"}:
             reading.add(operands[0], here, "git merge-file")
         return
-    operands, values, flags = _options(rest, {"--prefix", "--stage"})
+    operands, values, flags = git_options(rest, {"--prefix", "--stage"})
     if "--stdin" in flags:
         reading.unread.append("git checkout-index --stdin: the paths it writes")
     for operand in operands:
@@ -290,7 +294,7 @@ def _sweep(sub: str, operands: list[str], flags: set[str], here: str | None, rea
         from brain_tui.core.sessions.shell_git_moves import staged_protocol
 
         staged_protocol(top, here, reading)
-    everything = not operands and (bool(flags & {"-A", "--all", "-u", "--update"}) if sub == "add" else
+    everything = not operands and (bool(flags & {"-A", "--all", "-u", "--update", "-p", "--patch"}) if sub == "add" else
                                    bool(flags & {"-a", "--all"}) if sub == "commit" else False)
     folders = [full for operand in operands if sub == "add" and _is_dir(here, operand)
                and (full := join_path(here, operand)) is not None]

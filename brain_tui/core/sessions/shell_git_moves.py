@@ -22,7 +22,7 @@ TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
 if TYPE_CHECKING:
     from brain_tui.core.sessions.shell_targets import ShellReading
 
-__all__ = ["MOVERS", "git_output", "names_commit", "read_move", "read_push", "staged_protocol"]
+__all__ = ["MOVERS", "git_options", "git_output", "names_commit", "read_move", "read_push", "staged_protocol"]
 
 #: The subcommands read here, with their options that take a value.
 MOVERS: dict[str, set[str]] = {
@@ -49,8 +49,38 @@ MOVERS: dict[str, set[str]] = {
 }
 #: Asking git: a few seconds at most (the hook's deadline refuses past it).
 _TIMEOUT = 5
+#: The long options of git whose presence makes a command read stricter (a move, a write of the work tree, of the
+#: index, of the config, of the remote's history). Never one that makes it milder (`--dry-run`, `--continue`,
+#: `--cached`, `--staged`, `--list`, `--global`...).
+_STRICT = frozenset({"--hard", "--merge", "--keep", "--reset", "--force", "--discard-changes", "--empty", "--root",
+                     "--interactive", "--update-head-ok", "--stdin", "--delete", "--detach", "--all", "--update",
+                     "--include", "--index-info", "--worktree", "--index", "--apply", "--mirror",
+                     "--force-with-lease", "--force-if-includes", "--add", "--unset", "--unset-all", "--replace-all",
+                     "--rename-section", "--remove-section", "--edit", "--patch"})
 #: Subcommands that settle or end a move already under way, which HEAD's rewound state covers (`git_head.rewound`).
 _UNDER_WAY = {"--continue", "--abort", "--skip", "--quit", "--edit-todo", "--show-current-patch"}
+
+
+def git_options(rest: list[str], with_value: set[str]) -> tuple[list[str], dict[str, str], set[str]]:
+    """`shell_targets._options` for a git subcommand's arguments. git takes any unique prefix of a long option
+    (`--har` is `--hard`, `--output-d=DIR` is `--output-directory=DIR`): a prefix of exactly one option of
+    `with_value` is that option, its value read as such; a prefix of options that make the reading stricter
+    (`_STRICT`) counts as each (one git finds ambiguous it refuses: reading it stricter refuses nothing git runs)."""
+    from brain_tui.core.sessions.shell_targets import _options
+
+    args: list[str] = []
+    for index, arg in enumerate(rest):
+        if arg == "--":
+            args += rest[index:]
+            break
+        name, eq, value = arg.partition("=")
+        longer = [option for option in with_value if option.startswith(name)] if len(name) > 2 and \
+            name.startswith("--") and name not in with_value else []
+        args.append(longer[0] + eq + value if len(longer) == 1 else arg)
+    operands, values, flags = _options(args, with_value)
+    flags |= {option for flag in flags if len(flag) > 2 and flag.startswith("--") for option in _STRICT
+              if option.startswith(flag)}
+    return operands, values, flags
 
 
 def git_output(folder: str | None, *args: str) -> bytes | None:
@@ -147,15 +177,15 @@ def _a_path(here: str, operand: str) -> bool:
 def read_move(sub: str, rest: list[str], here: str | None, top: str | None, reading: ShellReading) -> None:
     """Read `git SUB REST` (a subcommand of `MOVERS`) run in the work tree `top`: what it changes of what git
     holds, and the work-tree files it rewrites. Nothing outside a repository."""
-    from brain_tui.core.sessions.shell_targets import _options
-
-    operands, values, flags = _options(rest, MOVERS[sub])
+    operands, values, flags = git_options(rest, MOVERS[sub])
     after = rest[rest.index("--") + 1:] if "--" in rest else []
-    if here is None and not after:  # after a `cd` the line does not show: which repository it moves is not known
+    # after a `cd` the line does not show: which repository it moves is not known
+    if here is None and (not after or sub == "read-tree"):
         reading.partial = reading.partial or f"`git {sub}` in a folder the line does not show"
         return
-    if top is None or after and sub != "bisect":
-        return  # outside git; paths after `--` (`shell_git` reads them; a `--` with none after is no path)
+    if top is None or after and sub not in ("bisect", "read-tree"):
+        return  # outside git; paths after `--` (`shell_git` reads them; a `--` with none after is no path;
+        # read-tree's are trees, as before it)
     if flags & _UNDER_WAY or git_output(top, "rev-parse", "--git-dir") is None:
         return  # a move under way (HEAD is rewound); outside a repository
     move = _Move(sub, top, here, reading)
@@ -303,9 +333,7 @@ def read_push(rest: list[str], here: str | None, top: str | None, reading: Shell
     a human's pause is a commit there too, and a clone that syncs from it would hold the claim as open. Such a push
     is refused in a repository (every protocol folder named); `bsi sync` pushes the brain. A fast-forward keeps
     every commit the remote had: it goes."""
-    from brain_tui.core.sessions.shell_targets import _options
-
-    operands, values, flags = _options(rest, {"--repo", "-o", "--push-option", "--receive-pack", "--exec",
+    operands, values, flags = git_options(rest, {"--repo", "-o", "--push-option", "--receive-pack", "--exec",
                                               "--signed"})
     rewrites = bool(flags & _REWRITING_PUSH) or any(name.partition("=")[0] in _REWRITING_PUSH for name in values) \
         or any(spec.startswith(("+", ":")) for spec in operands[1:])

@@ -79,28 +79,34 @@ _HASH = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
 def _history_cut(root: str | Path, gdir: Path, named: str, timeout: float) -> Stall | None:
     """Why a commit on HEAD's branch would start a history of its own: the branch has no commit while the repository
     holds others (its ref file removed, or a folder put in its place: an agent's program can do either, and git reads
-    the branch as unborn). None when the branch has a commit, or when the repository is new (no ref, HEAD never
-    moved): the brain's first commit is a root commit."""
+    the branch as unborn). None when the branch has a commit, or when the repository is new (no commit in it: no
+    ref, HEAD never moved, no commit object): the brain's first commit is a root commit. The objects are asked last,
+    and only then: a program that also removes every reflog of a repository of one branch leaves its commits."""
     if run_git(root, "rev-parse", "--verify", "--quiet", "HEAD", check=False, timeout=timeout).returncode == 0:
         return None
     refs = run_git(root, "for-each-ref", "--count=1", "--format=%(refname)", check=False, timeout=timeout)
     if refs.returncode == 0 and not refs.stdout.strip() and not _small_text(gdir / "logs" / "HEAD").strip():
-        return None
+        objects = run_git(root, "cat-file", "--batch-all-objects", "--unordered", "--batch-check=%(objecttype)",
+                          check=False, timeout=timeout)
+        if objects.returncode == 0 and "commit" not in objects.stdout.split():
+            return None
     return Stall(f"HEAD's branch{named} has no commit while the repository holds others (its ref was removed): a "
                  "commit there would start a history cut from the brain's",
-                 "`git reflog` names its last commit; `git update-ref <branch> <commit>` puts it back",
-                 kind="unborn")
+                 "`git reflog` (or `git fsck --lost-found`) names its last commit; `git update-ref <branch> <commit>` "
+                 "puts it back", kind="unborn")
 
 
 def _small_text(path: Path) -> str:
     """A small file of git's (HEAD, `commondir`) as text when it is a regular file, else "" (git is asked then):
     opened without waiting, so a FIFO put in its place never holds the reading (`bsi env`, the cockpit's pane, a
-    write), and read only as far as a ref or a path can go."""
+    write), and read only as far as a ref or a path can go. A link is not followed: git reads one whose target
+    starts with `refs/` as a symbolic ref (a branch's file linking to `refs/tags/v1` moves the tag), whatever the
+    file it lands on holds."""
     import os
     import stat
 
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
     except OSError:
         return ""
     try:
