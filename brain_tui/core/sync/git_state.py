@@ -90,10 +90,11 @@ def _history_cut(root: str | Path, gdir: Path, named: str, timeout: float) -> St
                           check=False, timeout=timeout)
         if objects.returncode == 0 and "commit" not in objects.stdout.split():
             return None
-    return Stall(f"HEAD's branch{named} has no commit while the repository holds others (its ref was removed): a "
-                 "commit there would start a history cut from the brain's",
-                 "`git reflog` (or `git fsck --lost-found`) names its last commit; `git update-ref <branch> <commit>` "
-                 "puts it back", kind="unborn")
+    return Stall(f"HEAD's branch{named} has no commit while the repository holds others (its ref was removed, or "
+                 "the branch is new): a commit of bsi's there would start a history cut from the brain's",
+                 "a removed ref: `git reflog` (or `git fsck --lost-found`) names its last commit, `git update-ref "
+                 "<branch> <commit>` puts it back; a new branch (`git checkout --orphan`, a first fetch): check out "
+                 "the brain's branch, or make the branch's first commit with git", kind="unborn")
 
 
 def _small_text(path: Path) -> str:
