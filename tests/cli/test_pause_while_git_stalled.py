@@ -231,6 +231,9 @@ def test_a_pause_holds_while_git_cannot_commit_and_is_committed_once_it_can(tmp_
     for args in (["gate", "resume", first, "go on"], ["claim", "open", "--scope", "src/", "--slug", "other"]):
         res = bsi(a, *args)
         assert res.code == code and "Traceback" not in res.err, (args, res.err)
+    if how not in ("signing", "index"):  # a sync says what stops git as the writes do
+        res = bsi(a, "sync")
+        assert res.code == 25 and told in res.err and "Traceback" not in res.err, res.err
     assert not (a / ".brain" / "journal" / "manifest.json").exists()
     assert _claim_status((a / f"claims/{first}.yml").read_text()) == "paused"
 

@@ -371,7 +371,12 @@ class Reconciler(Protocol):
 
 
 def _ready(root: Path) -> str:
-    """Under the lock: clear what a killed bsi left, refuse during the user's git operation, the branch."""
+    """Under the lock: refuse where git takes no commit on the brain's branch (it cannot run, HEAD names no branch,
+    the branch lost its commits, a ref lock), clear what a killed bsi left, refuse during the user's git operation
+    (after the clearing: a rebase a killed sync left is aborted there), the branch."""
+    stalled = git_state.stall(root, commits=True)
+    if stalled is not None and (stalled.detached or stalled.kind):
+        raise stalled.error()
     recover(root)
     journal.recover(root)
     git_state.refuse_mid_operation(root)
