@@ -293,3 +293,13 @@ def test_a_patch_mode_with_no_path_and_git_stage_are_read_as_the_whole_work_tree
             assert done.returncode == 2, command
             assert_denied(done, "protocol file")
     assert_denied(hook(brain, "pre-tool-use", event(brain, "Edit", str(brain / "src" / "a.py"))), "paused")
+
+
+def test_an_option_named_whole_is_never_read_as_a_longer_one_that_takes_a_value(paused: tuple[Path, str, str]) -> None:
+    # git takes an option named in full as itself, before any prefix reading: `git switch --force old` switches to
+    # `old` (`--force` is `--discard-changes`). Read as the prefix of `--force-create`, it took `old` for that
+    # option's value, a switch to nowhere, and the move past a human's pause went.
+    brain, _sess, _before = paused
+    for _ in range(2):  # the core's answer, then the hook index's
+        assert_denied(hook(brain, "pre-tool-use", _bash(brain, "git switch --force old", OTHER)))
+    assert_allowed(hook(brain, "pre-tool-use", _bash(brain, "git switch --force-c spare", OTHER)))  # a new branch

@@ -64,8 +64,10 @@ _UNDER_WAY = {"--continue", "--abort", "--skip", "--quit", "--edit-todo", "--sho
 def git_options(rest: list[str], with_value: set[str]) -> tuple[list[str], dict[str, str], set[str]]:
     """`shell_targets._options` for a git subcommand's arguments. git takes any unique prefix of a long option
     (`--har` is `--hard`, `--output-d=DIR` is `--output-directory=DIR`): a prefix of exactly one option of
-    `with_value` is that option, its value read as such; a prefix of options that make the reading stricter
-    (`_STRICT`) counts as each (one git finds ambiguous it refuses: reading it stricter refuses nothing git runs)."""
+    `with_value` is that option, its value read as such, unless it names an option of `_STRICT` whole (git takes a
+    name given in full as itself: `switch --force old` is no `--force-create old`); a prefix of options that make
+    the reading stricter (`_STRICT`) counts as each (one git finds ambiguous it refuses: reading it stricter refuses
+    nothing git runs)."""
     from brain_tui.core.sessions.shell_targets import _options
 
     args: list[str] = []
@@ -75,7 +77,7 @@ def git_options(rest: list[str], with_value: set[str]) -> tuple[list[str], dict[
             break
         name, eq, value = arg.partition("=")
         longer = [option for option in with_value if option.startswith(name)] if len(name) > 2 and \
-            name.startswith("--") and name not in with_value else []
+            name.startswith("--") and name not in with_value and name not in _STRICT else []
         args.append(longer[0] + eq + value if len(longer) == 1 else arg)
     operands, values, flags = _options(args, with_value)
     flags |= {option for flag in flags if len(flag) > 2 and flag.startswith("--") for option in _STRICT
