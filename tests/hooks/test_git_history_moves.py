@@ -303,3 +303,24 @@ def test_an_option_named_whole_is_never_read_as_a_longer_one_that_takes_a_value(
     for _ in range(2):  # the core's answer, then the hook index's
         assert_denied(hook(brain, "pre-tool-use", _bash(brain, "git switch --force old", OTHER)))
     assert_allowed(hook(brain, "pre-tool-use", _bash(brain, "git switch --force-c spare", OTHER)))  # a new branch
+
+
+def test_a_double_dash_before_a_revision_still_names_the_move(paused: tuple[Path, str, str]) -> None:
+    # `--` ends git's options; only checkout, reset and stash take paths after it. Read for every subcommand as
+    # paths read elsewhere, `git switch -- old`, `git update-ref -- HEAD OLD` or `git clean -f -- docs` were read
+    # as naming nothing: the move past a human's pause, or the removal in another claim's scope, went.
+    brain, _sess, before = paused
+    branch = git(brain, "rev-parse", "--abbrev-ref", "HEAD").strip()
+    for move in ("git switch -- old", "git switch --discard-changes -- old", "git revert --no-edit -- HEAD",
+                 "git update-ref -- HEAD {before}", "git update-ref -- refs/heads/{branch} {before}",
+                 "git symbolic-ref -- HEAD refs/heads/old", "git rebase --onto {before} -- HEAD~1"):
+        command = move.format(before=before, branch=branch)
+        for _ in range(2):  # the core's answer, then the hook index's
+            done = hook(brain, "pre-tool-use", _bash(brain, command, OTHER))
+            assert done.returncode == 2, command
+            assert_denied(done)
+    (brain / "docs").mkdir(exist_ok=True)
+    (brain / "docs" / "draft.md").write_text("not committed yet\n", encoding="utf-8")  # in OTHER's scope
+    assert_denied(hook(brain, "pre-tool-use", _bash(brain, "git clean -fd -- docs", STRANGER)), "is claimed")
+    assert hook(brain, "pre-tool-use", _bash(brain, "git clean -fdn -- docs", STRANGER)).returncode == 0
+    assert git(brain, "rev-parse", "--abbrev-ref", "HEAD").strip() == branch

@@ -57,6 +57,9 @@ _STRICT = frozenset({"--hard", "--merge", "--keep", "--reset", "--force", "--dis
                      "--include", "--index-info", "--worktree", "--index", "--apply", "--mirror",
                      "--force-with-lease", "--force-if-includes", "--add", "--unset", "--unset-all", "--replace-all",
                      "--rename-section", "--remove-section", "--edit", "--patch"})
+#: The subcommands whose operands after `--` are paths `shell_git` reads (`checkout REV -- PATH`, `reset -- PATH`,
+#: `stash push -- PATH`): for the others `--` only ends the options.
+_PATHS_AFTER = frozenset({"checkout", "reset", "stash"})
 #: Subcommands that settle or end a move already under way, which HEAD's rewound state covers (`git_head.rewound`).
 _UNDER_WAY = {"--continue", "--abort", "--skip", "--quit", "--edit-todo", "--show-current-patch"}
 
@@ -180,14 +183,15 @@ def read_move(sub: str, rest: list[str], here: str | None, top: str | None, read
     """Read `git SUB REST` (a subcommand of `MOVERS`) run in the work tree `top`: what it changes of what git
     holds, and the work-tree files it rewrites. Nothing outside a repository."""
     operands, values, flags = git_options(rest, MOVERS[sub])
-    after = rest[rest.index("--") + 1:] if "--" in rest else []
+    # paths after `--` (`shell_git` reads them; a `--` with none after is no path); another subcommand's `--` only
+    # ends its options: what follows is read as before it (`switch -- BRANCH`, `read-tree -- TREE`, `clean -- PATH`)
+    paths = sub in _PATHS_AFTER and "--" in rest and rest.index("--") + 1 < len(rest)
     # after a `cd` the line does not show: which repository it moves is not known
-    if here is None and (not after or sub == "read-tree"):
+    if here is None and not paths:
         reading.partial = reading.partial or f"`git {sub}` in a folder the line does not show"
         return
-    if top is None or after and sub not in ("bisect", "read-tree"):
-        return  # outside git; paths after `--` (`shell_git` reads them; a `--` with none after is no path;
-        # read-tree's are trees, as before it)
+    if top is None or paths:
+        return  # outside git; paths after `--`
     if flags & _UNDER_WAY or git_output(top, "rev-parse", "--git-dir") is None:
         return  # a move under way (HEAD is rewound); outside a repository
     move = _Move(sub, top, here, reading)
