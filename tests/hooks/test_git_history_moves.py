@@ -324,3 +324,16 @@ def test_a_double_dash_before_a_revision_still_names_the_move(paused: tuple[Path
     assert_denied(hook(brain, "pre-tool-use", _bash(brain, "git clean -fd -- docs", STRANGER)), "is claimed")
     assert hook(brain, "pre-tool-use", _bash(brain, "git clean -fdn -- docs", STRANGER)).returncode == 0
     assert git(brain, "rev-parse", "--abbrev-ref", "HEAD").strip() == branch
+
+
+def test_git_clean_with_a_long_option_cut_short_lists_what_it_removes(paused: tuple[Path, str, str]) -> None:
+    # `--qui` is `--quiet`, `--inter` `--interactive`: passed on to `git clean --dry-run` as they were, the first
+    # listed nothing and the second its menu, so `git clean -f --qui` removed another claim's files unread.
+    brain, _sess, _before = paused
+    (brain / "docs").mkdir(exist_ok=True)
+    (brain / "docs" / "draft.md").write_text("not committed yet\n", encoding="utf-8")  # in OTHER's scope
+    for command in ("git clean -fd --qui", "git clean -f --quie docs", "echo 1 | git clean --inter docs",
+                    "git clean --forc --qu -- docs"):
+        reason = assert_denied(hook(brain, "pre-tool-use", _bash(brain, command, STRANGER)), "is claimed")
+        assert "docs/" in reason and "following" not in reason, command
+    assert (brain / "docs" / "draft.md").exists()

@@ -310,8 +310,11 @@ def _read_stash(move: _Move, operands: list[str]) -> None:
 
 
 def _read_clean(move: _Move, rest: list[str]) -> None:
-    """`clean -f …`: the untracked files it removes, as `git clean --dry-run` lists them."""
-    asked = [arg for arg in rest if arg not in ("--force", "--interactive", "--quiet")]
+    """`clean -f …`: the untracked files it removes, as `git clean --dry-run` lists them (without `--force`,
+    `--interactive` or `--quiet`, cut short or not: the last two would list nothing, or a menu)."""
+    end = rest.index("--") if "--" in rest else len(rest)
+    asked = [arg for index, arg in enumerate(rest) if index >= end or not (
+        len(arg) > 2 and any(option.startswith(arg) for option in ("--force", "--interactive", "--quiet")))]
     asked = [arg.replace("f", "").replace("i", "").replace("q", "") if arg[:1] == "-" and arg[:2] != "--" else arg
              for arg in asked]
     out = git_output(move.here or move.top, "-c", "core.quotePath=false", "clean", "--dry-run",
