@@ -252,7 +252,8 @@ def test_text_says_an_upstream_not_fetched_rather_than_none() -> None:
 @pytest.mark.parametrize(("how", "name", "end"), [("merge", "merge", "`git merge --abort`"),
                                                   ("detached", "detached", "`git checkout <branch>`"),
                                                   ("ref-lock", "ref-lock", "if no git runs, remove "),
-                                                  ("worktree", "broken", "core.worktree")])
+                                                  ("worktree", "broken", "core.worktree"),
+                                                  ("orphan", "unborn", "`git reflog`")])
 def test_git_in_the_middle_of_an_operation_is_said(tmp_path: Path, how: str, name: str, end: str) -> None:
     """A merge under way (a lone MERGE_HEAD, as an agent's program may leave it) or a detached HEAD: what bsi's writes
     meet (`git_state.stall`) is in `git.operation`, and the text says it with how to end it; idle, it is null."""
@@ -269,13 +270,17 @@ def test_git_in_the_middle_of_an_operation_is_said(tmp_path: Path, how: str, nam
     elif how == "ref-lock":  # a git that moves the branch now, or one killed: its lock file
         branch = git(root, "symbolic-ref", "--short", "HEAD", env=os.environ).strip()
         (root / ".git" / "refs" / "heads" / f"{branch}.lock").write_text("", encoding="utf-8")
+    elif how == "orphan":  # a branch with no commit while the brain's history is in the repository
+        git(root, "checkout", "-q", "--orphan", "fresh", env=os.environ)
     else:
         git(root, "checkout", "-q", "--detach", env=os.environ)
     data = env_json(root)["git"]
     assert data["operation"] == name and end in data["operation_end"]
     line = next(line for line in bsi(root, "env").out.splitlines() if line.startswith("git op"))
     said = {"merge": "a merge is in progress", "detached": "HEAD is detached",
-            "ref-lock": "a lock file holds the branch's ref or HEAD", "worktree": "git cannot run in this repository"}
+            "ref-lock": "a lock file holds the branch's ref or HEAD", "worktree": "git cannot run in this repository",
+            "orphan": "HEAD's branch has no commit while the repository holds others"}
     assert said[how] in line and " is in progress" not in line.replace("a merge is in progress", ""), line
-    assert ("bsi writes refuse until it is fixed" if how == "worktree" else "bsi writes refuse until it ends") in line
+    fixed = how in ("worktree", "orphan")
+    assert ("bsi writes refuse until it is fixed" if fixed else "bsi writes refuse until it ends") in line
     assert end in line

@@ -293,3 +293,47 @@ def test_a_patch_mode_with_no_path_and_git_stage_are_read_as_the_whole_work_tree
             assert done.returncode == 2, command
             assert_denied(done, "protocol file")
     assert_denied(hook(brain, "pre-tool-use", event(brain, "Edit", str(brain / "src" / "a.py"))), "paused")
+
+
+def test_an_option_named_whole_is_never_read_as_a_longer_one_that_takes_a_value(paused: tuple[Path, str, str]) -> None:
+    # git takes an option named in full as itself, before any prefix reading: `git switch --force old` switches to
+    # `old` (`--force` is `--discard-changes`). Read as the prefix of `--force-create`, it took `old` for that
+    # option's value, a switch to nowhere, and the move past a human's pause went.
+    brain, _sess, _before = paused
+    for _ in range(2):  # the core's answer, then the hook index's
+        assert_denied(hook(brain, "pre-tool-use", _bash(brain, "git switch --force old", OTHER)))
+    assert_allowed(hook(brain, "pre-tool-use", _bash(brain, "git switch --force-c spare", OTHER)))  # a new branch
+
+
+def test_a_double_dash_before_a_revision_still_names_the_move(paused: tuple[Path, str, str]) -> None:
+    # `--` ends git's options; only checkout, reset and stash take paths after it. Read for every subcommand as
+    # paths read elsewhere, `git switch -- old`, `git update-ref -- HEAD OLD` or `git clean -f -- docs` were read
+    # as naming nothing: the move past a human's pause, or the removal in another claim's scope, went.
+    brain, _sess, before = paused
+    branch = git(brain, "rev-parse", "--abbrev-ref", "HEAD").strip()
+    for move in ("git switch -- old", "git switch --discard-changes -- old", "git revert --no-edit -- HEAD",
+                 "git update-ref -- HEAD {before}", "git update-ref -- refs/heads/{branch} {before}",
+                 "git symbolic-ref -- HEAD refs/heads/old", "git rebase --onto {before} -- HEAD~1"):
+        command = move.format(before=before, branch=branch)
+        for _ in range(2):  # the core's answer, then the hook index's
+            done = hook(brain, "pre-tool-use", _bash(brain, command, OTHER))
+            assert done.returncode == 2, command
+            assert_denied(done)
+    (brain / "docs").mkdir(exist_ok=True)
+    (brain / "docs" / "draft.md").write_text("not committed yet\n", encoding="utf-8")  # in OTHER's scope
+    assert_denied(hook(brain, "pre-tool-use", _bash(brain, "git clean -fd -- docs", STRANGER)), "is claimed")
+    assert hook(brain, "pre-tool-use", _bash(brain, "git clean -fdn -- docs", STRANGER)).returncode == 0
+    assert git(brain, "rev-parse", "--abbrev-ref", "HEAD").strip() == branch
+
+
+def test_git_clean_with_a_long_option_cut_short_lists_what_it_removes(paused: tuple[Path, str, str]) -> None:
+    # `--qui` is `--quiet`, `--inter` `--interactive`: passed on to `git clean --dry-run` as they were, the first
+    # listed nothing and the second its menu, so `git clean -f --qui` removed another claim's files unread.
+    brain, _sess, _before = paused
+    (brain / "docs").mkdir(exist_ok=True)
+    (brain / "docs" / "draft.md").write_text("not committed yet\n", encoding="utf-8")  # in OTHER's scope
+    for command in ("git clean -fd --qui", "git clean -f --quie docs", "echo 1 | git clean --inter docs",
+                    "git clean --forc --qu -- docs"):
+        reason = assert_denied(hook(brain, "pre-tool-use", _bash(brain, command, STRANGER)), "is claimed")
+        assert "docs/" in reason and "following" not in reason, command
+    assert (brain / "docs" / "draft.md").exists()

@@ -61,7 +61,7 @@ class GitReading:
     last_sync: str | None = None
     last_sync_age_s: float | None = None
     #: The operation git is in the middle of (rebase, merge, cherry-pick, revert, detached, ref-lock; broken: git cannot
-    #: run), None when idle.
+    #: run; unborn: HEAD's branch has no commit while the repository holds others), None when idle.
     operation: str | None = None
     #: How a person ends it (`git rebase --continue` or `--abort`…).
     operation_end: str | None = None
@@ -87,9 +87,10 @@ class GitReading:
         if not self.operation:
             return None
         state = {"detached": "HEAD is detached", "ref-lock": "a lock file holds the branch's ref or HEAD",
-                 "broken": "git cannot run in this repository"}.get(self.operation,
-                                                                    f"a {self.operation} is in progress")
-        until = "it is fixed" if self.operation == "broken" else "it ends"
+                 "broken": "git cannot run in this repository",
+                 "unborn": "HEAD's branch has no commit while the repository holds others"}.get(
+                     self.operation, f"a {self.operation} is in progress")
+        until = "it is fixed" if self.operation in ("broken", "unborn") else "it ends"
         end = f" ({self.operation_end})" if self.operation_end else ""
         return f"{state}: bsi writes refuse until {until}{end}; a pause still goes on"
 

@@ -57,6 +57,9 @@ _STRICT = frozenset({"--hard", "--merge", "--keep", "--reset", "--force", "--dis
                      "--include", "--index-info", "--worktree", "--index", "--apply", "--mirror",
                      "--force-with-lease", "--force-if-includes", "--add", "--unset", "--unset-all", "--replace-all",
                      "--rename-section", "--remove-section", "--edit", "--patch"})
+#: The subcommands whose operands after `--` are paths `shell_git` reads (`checkout REV -- PATH`, `reset -- PATH`,
+#: `stash push -- PATH`): for the others `--` only ends the options.
+_PATHS_AFTER = frozenset({"checkout", "reset", "stash"})
 #: Subcommands that settle or end a move already under way, which HEAD's rewound state covers (`git_head.rewound`).
 _UNDER_WAY = {"--continue", "--abort", "--skip", "--quit", "--edit-todo", "--show-current-patch"}
 
@@ -64,8 +67,10 @@ _UNDER_WAY = {"--continue", "--abort", "--skip", "--quit", "--edit-todo", "--sho
 def git_options(rest: list[str], with_value: set[str]) -> tuple[list[str], dict[str, str], set[str]]:
     """`shell_targets._options` for a git subcommand's arguments. git takes any unique prefix of a long option
     (`--har` is `--hard`, `--output-d=DIR` is `--output-directory=DIR`): a prefix of exactly one option of
-    `with_value` is that option, its value read as such; a prefix of options that make the reading stricter
-    (`_STRICT`) counts as each (one git finds ambiguous it refuses: reading it stricter refuses nothing git runs)."""
+    `with_value` is that option, its value read as such, unless it names an option of `_STRICT` whole (git takes a
+    name given in full as itself: `switch --force old` is no `--force-create old`); a prefix of options that make
+    the reading stricter (`_STRICT`) counts as each (one git finds ambiguous it refuses: reading it stricter refuses
+    nothing git runs)."""
     from brain_tui.core.sessions.shell_targets import _options
 
     args: list[str] = []
@@ -75,7 +80,7 @@ def git_options(rest: list[str], with_value: set[str]) -> tuple[list[str], dict[
             break
         name, eq, value = arg.partition("=")
         longer = [option for option in with_value if option.startswith(name)] if len(name) > 2 and \
-            name.startswith("--") and name not in with_value else []
+            name.startswith("--") and name not in with_value and name not in _STRICT else []
         args.append(longer[0] + eq + value if len(longer) == 1 else arg)
     operands, values, flags = _options(args, with_value)
     flags |= {option for flag in flags if len(flag) > 2 and flag.startswith("--") for option in _STRICT
@@ -178,14 +183,15 @@ def read_move(sub: str, rest: list[str], here: str | None, top: str | None, read
     """Read `git SUB REST` (a subcommand of `MOVERS`) run in the work tree `top`: what it changes of what git
     holds, and the work-tree files it rewrites. Nothing outside a repository."""
     operands, values, flags = git_options(rest, MOVERS[sub])
-    after = rest[rest.index("--") + 1:] if "--" in rest else []
+    # paths after `--` (`shell_git` reads them; a `--` with none after is no path); another subcommand's `--` only
+    # ends its options: what follows is read as before it (`switch -- BRANCH`, `read-tree -- TREE`, `clean -- PATH`)
+    paths = sub in _PATHS_AFTER and "--" in rest and rest.index("--") + 1 < len(rest)
     # after a `cd` the line does not show: which repository it moves is not known
-    if here is None and (not after or sub == "read-tree"):
+    if here is None and not paths:
         reading.partial = reading.partial or f"`git {sub}` in a folder the line does not show"
         return
-    if top is None or after and sub not in ("bisect", "read-tree"):
-        return  # outside git; paths after `--` (`shell_git` reads them; a `--` with none after is no path;
-        # read-tree's are trees, as before it)
+    if top is None or paths:
+        return  # outside git; paths after `--`
     if flags & _UNDER_WAY or git_output(top, "rev-parse", "--git-dir") is None:
         return  # a move under way (HEAD is rewound); outside a repository
     move = _Move(sub, top, here, reading)
@@ -304,8 +310,11 @@ def _read_stash(move: _Move, operands: list[str]) -> None:
 
 
 def _read_clean(move: _Move, rest: list[str]) -> None:
-    """`clean -f …`: the untracked files it removes, as `git clean --dry-run` lists them."""
-    asked = [arg for arg in rest if arg not in ("--force", "--interactive", "--quiet")]
+    """`clean -f …`: the untracked files it removes, as `git clean --dry-run` lists them (without `--force`,
+    `--interactive` or `--quiet`, cut short or not: the last two would list nothing, or a menu)."""
+    end = rest.index("--") if "--" in rest else len(rest)
+    asked = [arg for index, arg in enumerate(rest) if index >= end or not (
+        len(arg) > 2 and any(option.startswith(arg) for option in ("--force", "--interactive", "--quiet")))]
     asked = [arg.replace("f", "").replace("i", "").replace("q", "") if arg[:1] == "-" and arg[:2] != "--" else arg
              for arg in asked]
     out = git_output(move.here or move.top, "-c", "core.quotePath=false", "clean", "--dry-run",
