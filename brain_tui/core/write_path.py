@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import fcntl
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, TypeVar
@@ -82,12 +83,12 @@ def locked(brain: Brain, reentrant: bool = True) -> Iterator[None]:
     brain.require_present()  # a folder deleted under a long-lived Brain (an MCP server): not found, no crash
     state = brain.root / STATE_DIR
     state.mkdir(exist_ok=True)
-    gate, patience = _thread_lock(brain), brain.lock_patience
+    gate, patience, began = _thread_lock(brain), brain.lock_patience, time.monotonic()
     if not gate.acquire(timeout=-1 if patience is None else patience):  # another call of this process writes
         raise _held_too_long(state / LOCK_FILE, patience or 0.0)
     try:
-        with open_lock(state / LOCK_FILE) as handle:
-            _take(handle.fileno(), brain.on_lock_wait, state / LOCK_FILE, patience)
+        with open_lock(state / LOCK_FILE) as handle:  # the patience is the whole wait's: the gate's time is spent
+            _take(handle.fileno(), brain.on_lock_wait, state / LOCK_FILE, patience, began)
             brain._lock_depth = 1
             held.add(id(brain))
             try:
@@ -104,18 +105,18 @@ def locked(brain: Brain, reentrant: bool = True) -> Iterator[None]:
 _LOCK_PATIENCE_S = 1.0
 
 
-def _take(fd: int, tell: Callable[[str], None] | None, lock: Path, patience: float | None = None) -> None:
+def _take(fd: int, tell: Callable[[str], None] | None, lock: Path, patience: float | None = None,
+          began: float | None = None) -> None:
     """Take the writer lock, waiting as long as it takes (the kernel frees it when its holder dies); with `tell`,
     a wait past `_LOCK_PATIENCE_S` is told once, naming who holds it (any process may hold it: an agent's program
     too, keeping a human's pause waiting until a person ends it). With `patience` (seconds), a wait that long
     refuses instead (`Contended`, 75: retryable), nothing written: an MCP server has no one to tell while it waits.
+    The wait is counted from `began` (`time.monotonic()`; default now): the time spent at the thread gate is spent.
     """
-    import time
-
     if tell is None and patience is None:
         fcntl.flock(fd, fcntl.LOCK_EX)
         return
-    start = time.monotonic()
+    start = time.monotonic() if began is None else began
     told = tell is None
     while not _took(fd):
         waited = time.monotonic() - start

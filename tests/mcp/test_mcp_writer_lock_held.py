@@ -39,3 +39,20 @@ def test_an_mcp_write_waiting_on_a_held_writer_lock_is_refused_retryable_then_go
     result, is_error = tools.call(lambda: tools.claim_open(s, ["wiki/"], slug="waits"), s)
     assert not is_error, result
     assert list((brain / "claims").glob("*waits*"))
+
+
+def test_an_mcp_write_waiting_behind_another_call_of_its_server_is_refused_retryable_too(
+        brain: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Calls of one server wait for each other at a thread gate before the file lock: that wait has the same end."""
+    from brain_tui.core import write_path
+
+    monkeypatch.setattr(tools, "LOCK_PATIENCE_S", 0.3)
+    s = Session(brain, now=NOW, environ=clean_env(), client="")
+    gate = write_path._thread_lock(s.brain)
+    with gate:  # as another call of this server would hold it, writing
+        result, is_error = tools.call(lambda: tools.claim_open(s, ["wiki/"], slug="waits"), s)
+    assert is_error and (result["exit"], result["kind"], result["retryable"]) == (75, "contended", True), result
+    assert "nothing was written" in result["error"], result
+    assert not list((brain / "claims").glob("*waits*"))
+    result, is_error = tools.call(lambda: tools.claim_open(s, ["wiki/"], slug="waits"), s)
+    assert not is_error, result
