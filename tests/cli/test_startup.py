@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.bsi import NOW, clean_env
+from tests.bsi import NOW, clean_env, ok, run_bsi
 from tests.hooks.test_hook_index import settle
 
 cli_main = importlib.import_module("brain_tui.cli.main")
@@ -160,14 +160,12 @@ READS = [
 
 def _read_loads(brain: Any, args: tuple[str, ...], watched: tuple[str, ...]) -> list[str]:
     """Run the read `bsi ARGS` on `brain` in a fresh interpreter: which of the `watched` modules it loaded."""
-    listed = subprocess.run([sys.executable, "-m", "brain_tui.cli.main", "--brain", str(brain), "--now", NOW,
-                             "--json", "claim", "list"], capture_output=True, text=True, env=clean_env(),
-                            check=True, timeout=120)
-    sess = json.loads(listed.stdout)["claims"][0]["sess_id"]
+    # The reads before the probed one run in this process (tests/bsi.py): only the probe's imports are watched,
+    # and the caches they leave in `.brain/` are the same files a process leaves.
+    sess = json.loads(ok(run_bsi("--json", "claim", "list", brain=brain)))["claims"][0]["sess_id"]
     # A whole read too: `claim list` reads only the live claims (the closed set), so the finished ones
     # would be parsed for the first time by a read that wants them (`signal list`, `gate status`).
-    subprocess.run([sys.executable, "-m", "brain_tui.cli.main", "--brain", str(brain), "--now", NOW, "--json",
-                    "claim", "list", "--all"], capture_output=True, env=clean_env(), check=True, timeout=120)
+    ok(run_bsi("--json", "claim", "list", "--all", brain=brain))
     argv = ["--brain", str(brain), "--now", NOW, *(a.replace("{sess}", sess) for a in args)]
     done = subprocess.run([sys.executable, "-c", READ_PROBE, ",".join(watched), *argv], capture_output=True,
                           text=True, env=clean_env(), check=False, timeout=120)
@@ -267,10 +265,8 @@ HOOK_SPARES = ("brain_tui.hooks.context", "brain_tui.core.sessions.agents", "bra
 
 
 def test_a_refused_hook_write_loads_no_agent_records_shell_parser_write_path_or_checks(demo_brain: Any) -> None:
-    listed = subprocess.run([sys.executable, "-m", "brain_tui.cli.main", "--brain", str(demo_brain), "--now", NOW,
-                             "--json", "claim", "list"], capture_output=True, text=True, env=clean_env(),
-                            check=True, timeout=120)
-    claim = next(c for c in json.loads(listed.stdout)["claims"] if c["status"] == "open")
+    claim = next(c for c in json.loads(ok(run_bsi("--json", "claim", "list", brain=demo_brain)))["claims"]
+                 if c["status"] == "open")
     scope = claim["scope"] if isinstance(claim["scope"], str) else claim["scope"][0]
     target = demo_brain / (scope + "x.py" if scope.endswith("/") else scope)
     event = json.dumps({"session_id": "probe-unbound", "transcript_path": "/tmp/probe.jsonl", "cwd": str(demo_brain),

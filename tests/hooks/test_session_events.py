@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from brain_tui.core.sessions import agents
-from tests.bsi import NOW, bsi_command, clean_env, ok, run_bsi
+from tests.bsi import NOW, bsi_command, clean_env, git, ok, run_bsi
 from tests.clock import live_now
 from tests.conftest import copy_brain, template_from
 from tests.hooks.fake_agent import FakeAgent
@@ -23,6 +23,17 @@ from tests.hooks.test_pre_tool_use import AGENT, assert_allowed, assert_denied, 
 def base(brain: Path, name: str, session: str = AGENT, **extra: Any) -> dict[str, Any]:
     return {"session_id": session, "transcript_path": f"/tmp/{session}.jsonl", "cwd": str(brain),
             "hook_event_name": name, **extra}
+
+
+def send_notes(brain: Path, sess: str, notes: list[str]) -> None:
+    """`bsi signal send` each INFO note to `sess` from sess-p, a minute apart from 10:00, then one commit of them
+    all (a commit each was a git run per note, all setup)."""
+    for n, note in enumerate(notes):
+        ok(run_bsi("--no-commit", "signal", "send", "--to", sess, "--type", "INFO", "--from", "sess-p", note,
+                   brain=brain, now=f"2026-11-29T10:{n:02d}:00Z"))
+    git(brain, "add", "-A")
+    git(brain, "commit", "--quiet", "-m", f"{len(notes)} signals to {sess}")
+    assert git(brain, "status", "--porcelain") == ""
 
 
 @pytest.fixture(scope="session")
@@ -290,9 +301,7 @@ def test_a_signal_the_first_context_cut_off_is_brought_in_at_the_first_prompt(
     from brain_tui.hooks import context
 
     brain, sess = bound
-    for n in range(6):
-        ok(run_bsi("signal", "send", "--to", sess, "--type", "INFO", "--from", "sess-p", f"note {n} " + "x" * 150,
-                   brain=brain, now=f"2026-11-29T10:0{n}:00Z"))
+    send_notes(brain, sess, [f"note {n} " + "x" * 150 for n in range(6)])
     monkeypatch.setattr(context, "CONTEXT_LIMIT", 1200)
     started = context_of(hook(brain, "session-start", base(brain, "SessionStart", source="startup")), "SessionStart")
     shown = {n for n in range(6) if f"note {n} " in started}
@@ -313,9 +322,7 @@ def test_a_signal_a_prompt_context_cut_off_is_brought_in_at_the_next_prompt(
     brain, sess = bound
     prompt = base(brain, "UserPromptSubmit", prompt="go")
     assert hook(brain, "user-prompt-submit", prompt).stdout == ""
-    for n in range(6):
-        ok(run_bsi("signal", "send", "--to", sess, "--type", "INFO", "--from", "sess-p", f"note {n} " + "x" * 150,
-                   brain=brain, now=f"2026-11-29T10:0{n}:00Z"))
+    send_notes(brain, sess, [f"note {n} " + "x" * 150 for n in range(6)])
     monkeypatch.setattr(context, "CONTEXT_LIMIT", 1000)
     brought: set[int] = set()
     for _ in range(6):
@@ -332,9 +339,7 @@ def test_session_start_says_how_many_pending_signals_it_left_for_the_first_promp
     # SPEC 20.2: session-start gives the signals pending for the claim. Past the ones it lists, it says how many
     # more there are (they come at the first prompt), never leaving them unmentioned.
     brain, sess = bound
-    for n in range(23):
-        ok(run_bsi("signal", "send", "--to", sess, "--type", "INFO", "--from", "sess-p", f"note {n}",
-                   brain=brain, now=f"2026-11-29T10:{n:02d}:00Z"))
+    send_notes(brain, sess, [f"note {n}" for n in range(23)])
     started = context_of(hook(brain, "session-start", base(brain, "SessionStart", source="startup")), "SessionStart")
     listed = started.count("- signal ")
     assert listed < 23 and f"{23 - listed} more" in started, started

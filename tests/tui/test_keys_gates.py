@@ -193,11 +193,16 @@ async def test_a_pause_waiting_for_git_is_not_announced_as_expiring(  # noqa: AN
 
 
 async def test_a_pause_kept_waiting_on_the_writer_lock_says_who_holds_it(  # noqa: ANN201
-        make_app, demo_root: Path, tmp_path: Path) -> None:  # noqa: ANN001
+        make_app, demo_root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
     """Any process may hold `.brain/lock` (an agent's program too): the pause waits, a toast names the holder, and
     the pause lands once it is gone (`records.lock_holders`)."""
     import subprocess
     import sys
+
+    from brain_tui.core import write_path
+
+    # the wait is told after 1 s; a tenth of it here (the lock is held until the test kills its holder)
+    monkeypatch.setattr(write_path, "_LOCK_PATIENCE_S", 0.1)
 
     script = tmp_path / "hold.py"
     script.write_text("import fcntl, sys, time\nhandle = open(sys.argv[1], 'rb')\n"

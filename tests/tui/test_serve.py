@@ -173,18 +173,27 @@ def test_port_and_host_without_serve_are_a_usage_error() -> None:
 
 
 # -- an agent's own server: what it serves stays the agent's (SPEC 21.1, 21.2) ------------------------------
-async def press(base: str, url: str, keys: list[str]) -> str:
-    """Sign in with `url`, open a cockpit at 120x40, press `keys`: the screen's text (escape sequences removed)."""
+def plain(screen: bytes | bytearray) -> str:
+    """The cockpit's output as text, escape sequences removed."""
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", bytes(screen).decode("utf-8", "replace"))
+
+
+async def press(base: str, url: str, ready: str, steps: list[tuple[str, str]]) -> str:
+    """Sign in with `url`, open a cockpit at 120x40, wait until it shows `ready`, then press each step's key and
+    wait until what the cockpit sends after it shows the step's text: the screen's text (escape sequences removed).
+
+    A wait ends at the text, or after 60 s without it (what the test then reads is the screen as it was).
+    """
     async with aiohttp.ClientSession() as session:
         async with session.get(url, allow_redirects=False) as response:
             at = response.headers["Location"]
         ws = await session.ws_connect(f"{base}{at}ws?width=120&height=40", headers={"Origin": base})
         screen = bytearray()
 
-        async def drain(seconds: float) -> None:
+        async def drain_until(text: str, since: int) -> None:
             loop = asyncio.get_running_loop()
-            end = loop.time() + seconds
-            while (left := end - loop.time()) > 0:
+            end = loop.time() + 60
+            while text not in plain(screen[since:]) and (left := end - loop.time()) > 0:
                 try:
                     message = await asyncio.wait_for(ws.receive(), left)
                 except TimeoutError:
@@ -195,11 +204,12 @@ async def press(base: str, url: str, keys: list[str]) -> str:
                     return
 
         async with ws:
-            await drain(8)
-            for key in keys:
+            await drain_until(ready, 0)
+            for key, shown in steps:
+                since = len(screen)
                 await ws.send_json(["stdin", key])
-                await drain(3)
-    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", screen.decode("utf-8", "replace"))
+                await drain_until(shown, since)
+    return plain(screen)
 
 
 @pytest.mark.skipif(bool(agent_ancestors()), reason="the suite runs under an agent process: nothing is a human's")
@@ -222,7 +232,9 @@ def test_a_server_an_agent_started_serves_an_agents_cockpit_after_the_agent_exit
     try:
         url = re.search(r"http://127\.0\.0\.1:(\d+)/\?token=\S+", out.read_text()).group(0)  # type: ignore[union-attr]
         base = url.split("/?", 1)[0]
-        screen = run(press(base, url, ["a", "\r"]))
+        # the gate's row selected (its keys in the footer), the approve dialog, then what its enter gave
+        screen = run(press(base, url, "a approve · x reject",
+                           [("a", "Approve gate"), ("\r", "an agent cannot approve")]))
         assert "a human's decision" in screen and "an agent cannot approve" in screen, screen[-3000:]
         assert load_claim(demo_brain, gate)["status"] == "waiting_human"
     finally:
