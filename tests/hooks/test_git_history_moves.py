@@ -244,17 +244,30 @@ def test_a_commit_of_an_index_already_holding_a_protocol_change_is_refused(pause
             assert_denied(hook(brain, "pre-tool-use", _bash(brain, command, STRANGER)), "protocol")
 
 
+def _pause_not_committed(brain: Path) -> None:
+    """AGENT's claim on src/ paused by a human with `--no-commit` (as one held back while git is busy); OTHER
+    holds docs/."""
+    sess = ok(run_bsi("claim", "open", "--scope", "src/", "--agent-session", AGENT, brain=brain))
+    ok(run_bsi("claim", "open", "--scope", "docs/", "--agent-session", OTHER, brain=brain))
+    ok(run_bsi("--no-commit", "gate", "pause", sess, "stop writing", brain=brain))
+
+
+def _refused_to_other(brain: Path, command: str) -> None:
+    """OTHER's shell line refused as writing a protocol file: the core's answer, then the hook index's."""
+    for _ in range(2):
+        done = hook(brain, "pre-tool-use", _bash(brain, command, OTHER))
+        assert done.returncode == 2, command
+        assert_denied(done, "protocol file")
+
+
 def test_a_read_tree_that_throws_the_work_tree_away_is_refused_while_it_holds_a_humans_pause(brain: Path) -> None:
     # Before, `git read-tree -u --reset HEAD` was read as rewriting only what differs between HEAD and HEAD (nothing),
     # so another agent's shell put a human's pause, not committed yet (`--no-commit`, or placed while git is busy),
     # back to HEAD's `open`: the paused session wrote again. `--reset` throws local changes away, as `reset --hard`.
-    sess = ok(run_bsi("claim", "open", "--scope", "src/", "--agent-session", AGENT, brain=brain))
-    ok(run_bsi("claim", "open", "--scope", "docs/", "--agent-session", OTHER, brain=brain))
-    ok(run_bsi("--no-commit", "gate", "pause", sess, "stop writing", brain=brain))
+    _pause_not_committed(brain)
     for command in ("git read-tree -u --reset HEAD", "git read-tree --reset -u HEAD", "git read-tree -mu --reset HEAD",
                     "git read-tree -u --reset -- HEAD"):  # (read-tree's operands are trees, after `--` too)
-        for _ in range(2):  # the core's answer, then the hook index's
-            assert_denied(hook(brain, "pre-tool-use", _bash(brain, command, OTHER)), "protocol file")
+        _refused_to_other(brain, command)
     assert_allowed(hook(brain, "pre-tool-use", _bash(brain, "git read-tree -m -u HEAD", OTHER)))  # keeps local changes
     assert_denied(hook(brain, "pre-tool-use", event(brain, "Edit", str(brain / "src" / "a.py"))), "paused")
 
@@ -263,17 +276,12 @@ def test_an_abbreviated_long_option_is_read_as_the_option_git_takes_it_for(brain
     # git takes any unique prefix of a long option (`--har` is `--hard`, `--res` read-tree's `--reset`): read as
     # the prefix alone, `git reset --har` was a reset keeping the work tree, and put a human's pause not committed
     # yet back to HEAD's `open`.
-    sess = ok(run_bsi("claim", "open", "--scope", "src/", "--agent-session", AGENT, brain=brain))
-    ok(run_bsi("claim", "open", "--scope", "docs/", "--agent-session", OTHER, brain=brain))
-    ok(run_bsi("--no-commit", "gate", "pause", sess, "stop writing", brain=brain))
+    _pause_not_committed(brain)
     for command in ("git reset --har", "git reset --ha HEAD", "git read-tree -u --res HEAD",
                     "git read-tree --rese -u HEAD", "git checkout --forc", "git checkout --discard",
                     "git checkout-index -f --al", "git checkout-index -f --pre=./ --al",
                     "git format-patch --output-d claims -1", "git format-patch --output-d=claims -1"):
-        for _ in range(2):  # the core's answer, then the hook index's
-            done = hook(brain, "pre-tool-use", _bash(brain, command, OTHER))
-            assert done.returncode == 2, command
-            assert_denied(done, "protocol file")
+        _refused_to_other(brain, command)
     assert_allowed(hook(brain, "pre-tool-use", _bash(brain, "git reset --qu", OTHER)))  # `--quiet`: keeps them
     assert_denied(hook(brain, "pre-tool-use", event(brain, "Edit", str(brain / "src" / "a.py"))), "paused")
 
@@ -282,16 +290,11 @@ def test_a_patch_mode_with_no_path_and_git_stage_are_read_as_the_whole_work_tree
     # `git checkout -p`, `git restore -p`, `git stash -p` fed "y" by `yes |` throw away every change of the work tree
     # (a human's pause not committed yet); `git add -p` stages them; `git stage` is `git add` (`stage -A`, then
     # `read-tree -m -u HEAD`, put the pause back to HEAD's `open`). Read before as naming no path, they went.
-    sess = ok(run_bsi("claim", "open", "--scope", "src/", "--agent-session", AGENT, brain=brain))
-    ok(run_bsi("claim", "open", "--scope", "docs/", "--agent-session", OTHER, brain=brain))
-    ok(run_bsi("--no-commit", "gate", "pause", sess, "stop writing", brain=brain))
+    _pause_not_committed(brain)
     for command in ("yes | git checkout -p", "yes | git checkout --patch", "yes | git restore -p",
                     "yes | git stash -p", "yes | git stash push --patch", "yes | git add -p", "git stage -A",
                     "git stage .", "git stage -u"):
-        for _ in range(2):  # the core's answer, then the hook index's
-            done = hook(brain, "pre-tool-use", _bash(brain, command, OTHER))
-            assert done.returncode == 2, command
-            assert_denied(done, "protocol file")
+        _refused_to_other(brain, command)
     assert_denied(hook(brain, "pre-tool-use", event(brain, "Edit", str(brain / "src" / "a.py"))), "paused")
 
 
