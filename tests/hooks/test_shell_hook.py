@@ -212,3 +212,28 @@ def test_xargs_writing_arguments_from_a_file_is_refused(notes_holder: Path, refu
                                      "awk -f notes/prog.awk data > notes/sub/out"])
 def test_xargs_and_awk_reading_stay_allowed(notes_holder: Path, command: str) -> None:
     assert_allowed(hook(notes_holder, "pre-tool-use", bash(notes_holder, command)))
+
+
+@pytest.mark.parametrize("command", [
+    "cp --target-dir=claims brain-engine/api/x", "cp --target claims brain-engine/api/x",
+    "mv --targ=claims brain-engine/api/x", "install --t claims brain-engine/api/x",
+    "ln -s --target claims brain-engine/api/x", "cp --li claims/a.yml brain-engine/api/h",
+    "sed --in-pl s/a/b/ claims/x.yml", "sed -i --expr=s/a/b/ claims/x.yml",
+    "tar --extr -f a.tar -C claims", "tar --cr -f claims/a.tar brain-engine/api",
+    "sort --out=claims/x.yml brain-engine/api/a", "cp --target-dir=brain-engine brain-engine/api/x",
+])
+def test_a_long_option_cut_short_is_refused_as_the_whole_one(satellite: tuple[Path, str, str], command: str) -> None:
+    """GNU programs take a unique prefix of a long option as the option: its write is read as such."""
+    brain, _pilot, _sat = satellite
+    assert hook(brain, "pre-tool-use", bash(brain, command)).returncode == 2, command
+
+
+@pytest.mark.parametrize("command", [
+    "cp a.txt brain-engine/api/", "sed -n 1p brain-engine/api/f", "mkdir -p brain-engine/api/x",
+    "rm -rf brain-engine/api/build", "mkdir --mo 755 brain-engine/api/x",
+    "touch --refer claims/x.yml brain-engine/api/a", "truncate --si 0 brain-engine/api/a",
+    "tar --to-std -xf a.tar",
+])
+def test_everyday_lines_and_cut_short_options_pass_in_scope(satellite: tuple[Path, str, str], command: str) -> None:
+    brain, _pilot, _sat = satellite
+    assert_allowed(hook(brain, "pre-tool-use", bash(brain, command)))

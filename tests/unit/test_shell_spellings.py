@@ -162,3 +162,52 @@ def test_a_file_an_editor_script_writes_is_read(command: str, expected: str) -> 
 ])
 def test_editor_scripts_that_write_no_other_file_name_none(command: str, expected: set[str]) -> None:
     assert paths(command) == expected
+
+
+@pytest.mark.parametrize(("command", "expected"), [
+    # GNU programs take any unique prefix of a long option, its value after `=` or as the next word
+    ("cp --target-dir=claims notes/x", "/w/claims/x"),
+    ("cp --target-d claims notes/x", "/w/claims/x"),
+    ("cp --target claims notes/x", "/w/claims/x"),
+    ("cp --li claims/a.yml notes/h", "/w/claims/a.yml"),  # a hard link: the source is written through it
+    ("mv --targ=claims notes/x", "/w/claims/x"),
+    ("install --target=claims notes/x", "/w/claims/x"),
+    ("install --t claims notes/x", "/w/claims/x"),
+    ("ln -s --target claims notes/x", "/w/claims/x"),
+    ("sed --in-pl s/a/b/ claims/a.yml", "/w/claims/a.yml"),
+    ("sed --in-pl=.bak s/a/b/ claims/a.yml", "/w/claims/a.yml"),
+    ("sed --i s/a/b/ claims/a.yml", "/w/claims/a.yml"),
+    ("sed -i --expr=s/a/b/ claims/a.yml", "/w/claims/a.yml"),
+    ("sed -i --fi=s.sed claims/a.yml", "/w/claims/a.yml"),
+    ("sed --expr='w claims/a.yml' notes/a.md", "/w/claims/a.yml"),
+    ("tar --extr --file=a.tar --dir=claims", "/w/claims"),
+    ("tar --extr -f a.tar -C claims", "/w/claims"),
+    ("tar --ext -f a.tar -C claims", "/w/claims"),
+    ("tar --cr -f claims/a.tar notes", "/w/claims/a.tar"),
+    ("tar --app -f claims/a.tar notes", "/w/claims/a.tar"),
+    ("tar --upd -f claims/a.tar notes", "/w/claims/a.tar"),
+    ("sort --out=claims/a.yml notes/a", "/w/claims/a.yml"),
+    ("sort --out claims/a.yml notes/a", "/w/claims/a.yml"),
+])
+def test_a_long_option_cut_short_is_read_as_the_whole_option(command: str, expected: str) -> None:
+    assert expected in paths(command)
+
+
+@pytest.mark.parametrize(("command", "expected"), [
+    ("cp a.txt src/", {"/w/src/a.txt"}),
+    ("cp --target-dir=src a.txt", {"/w/src/a.txt"}),
+    ("sed -n 1p f", set()),
+    ("sed --qui 1p f", set()),
+    ("mkdir -p src/x", {"/w/src/x"}),
+    ("mkdir --mo 755 src/x", {"/w/src/x"}),
+    ("rm -rf src/build", {"/w/src/build"}),
+    ("touch --refer claims/a.yml src/a", {"/w/src/a"}),
+    ("truncate --si 0 src/a", {"/w/src/a"}),
+    ("truncate --refer claims/a.yml src/a", {"/w/src/a"}),
+    ("tar --to-std -xf a.tar", set()),
+    ("gzip --std src/a", set()),
+    ("sed -i --ver", set()),  # no operand, nothing written
+    ("cp -- --target=claims src/", {"/w/src/--target=claims"}),  # after `--`, an operand
+])
+def test_a_value_of_a_long_option_cut_short_is_no_target(command: str, expected: set[str]) -> None:
+    assert paths(command) == expected

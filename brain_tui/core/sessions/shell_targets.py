@@ -32,6 +32,8 @@ from brain_tui.core.sessions.shell_comments import without_comments
 from brain_tui.core.sessions.shell_handover import handed_over
 from brain_tui.core.sessions.shell_heredocs import split_here_documents
 from brain_tui.core.sessions.shell_line_state import LineState, makes_links, placed
+from brain_tui.core.sessions.shell_options import options as _options
+from brain_tui.core.sessions.shell_options import spelled_out
 from brain_tui.core.sessions.shell_patches import PATCH_PROGRAMS, names_patch_program, read_leftover_patches, read_patch
 from brain_tui.core.sessions.shell_stdin import feed
 from brain_tui.core.sessions.shell_substitutions import piped_text, reads_script_from_stdin, substitutions
@@ -281,45 +283,6 @@ def _read_tokens(tokens: list[str], cwd: str | None, reading: ShellReading, home
                 cwd = stack.pop()
 
 
-def _options(args: list[str], with_value: set[str]) -> tuple[list[str], dict[str, str], set[str]]:
-    """Operands, option values and flags of a command's arguments (after `--`, everything is an operand)."""
-    operands: list[str] = []
-    values: dict[str, str] = {}
-    flags: set[str] = set()
-    index = 0
-    while index < len(args):
-        arg = args[index]
-        index += 1
-        if arg == "--":
-            operands.extend(args[index:])
-            break
-        if arg.startswith("--"):
-            name, eq, value = arg.partition("=")
-            if eq:
-                values[name] = value
-            elif name in with_value and index < len(args):
-                values[name] = args[index]
-                index += 1
-            else:
-                flags.add(name)
-            continue
-        if arg.startswith("-") and len(arg) > 1:
-            for pos, ch in enumerate(arg[1:], start=1):
-                option = f"-{ch}"
-                if option in with_value:
-                    rest = arg[pos + 1:]
-                    if rest:
-                        values[option] = rest
-                    elif index < len(args):
-                        values[option] = args[index]
-                        index += 1
-                    break
-                flags.add(option)
-            continue
-        operands.append(arg)
-    return operands, values, flags
-
-
 def _is_dir(cwd: str | None, path: str) -> bool:
     full = join_path(cwd, path)
     return path.endswith("/") or (full is not None and os.path.isdir(full))
@@ -376,7 +339,7 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
         return reading.line.alias(words, cwd, lambda inner: _read_words(inner, cwd, reading, home, depth + 1),
                                   lambda text: _read_text(text, cwd, reading, home, depth + 1))
     name = os.path.basename(words[0])
-    args = words[1:]
+    args = spelled_out(name, words[1:])  # `--target=DIR` is `--target-directory=DIR` (a GNU program's prefixes)
     reading.elsewhere = reading.elsewhere or handed_over(name, args)
     if name in ("cd", "pushd"):
         operands = [a for a in args if not a.startswith("-") or a == "-"]

@@ -1,0 +1,135 @@
+"""A command's options as its program reads them, for the shell's reader (`shell_targets`): SPEC 21.3.
+
+`options` splits a command's arguments into operands, option values and flags, getopt's way (a cluster ``-rt DIR``,
+``-iSUFFIX``, ``--name=VALUE`` or ``--name VALUE``, everything after ``--`` an operand). The GNU programs (getopt_long,
+argp) take any unique prefix of a long option as that option: ``cp --target=claims x`` is ``cp --target-directory
+claims x``, ``sed --in-pl`` is ``sed --in-place``. `spelled_out` writes such a prefix out in full for the programs of
+`LONG_OPTIONS` (each one's whole list: a prefix of one option there is that option; one of several, the program
+refuses), so every rule after it reads one spelling of each option.
+
+Standard library only: the hook's fast path imports this module.
+"""
+
+from __future__ import annotations
+
+__all__ = ["LONG_OPTIONS", "options", "spelled_out"]
+
+
+def _table(text: str) -> frozenset[str]:
+    return frozenset(f"--{name}" for name in text.split())
+
+
+_TAR = _table(
+    "absolute-names acls add-file after-date anchored append atime-preserve auto-compress backup block-number "
+    "blocking-factor bzip2 catenate check-device check-links checkpoint checkpoint-action clamp-mtime compare "
+    "compress concatenate confirmation create delay-directory-restore delete dereference diff directory exclude "
+    "exclude-backups exclude-caches exclude-caches-all exclude-caches-under exclude-from exclude-ignore "
+    "exclude-ignore-recursive exclude-tag exclude-tag-all exclude-tag-under exclude-vcs exclude-vcs-ignores extract "
+    "file files-from force-local format full-time get group group-map gunzip gzip hard-dereference help "
+    "hole-detection ignore-case ignore-command-error ignore-failed-read ignore-zeros incremental index-file "
+    "info-script interactive keep-directory-symlink keep-newer-files keep-old-files label level list "
+    "listed-incremental lzip lzma lzop mode mtime multi-volume new-volume-script newer newer-mtime no-acls "
+    "no-anchored no-auto-compress no-check-device no-delay-directory-restore no-ignore-case no-ignore-command-error "
+    "no-null no-overwrite-dir no-quote-chars no-recursion no-same-owner no-same-permissions no-seek no-selinux "
+    "no-unquote no-verbatim-files-from no-wildcards no-wildcards-match-slash no-xattrs null numeric-owner occurrence "
+    "old-archive one-file-system one-top-level overwrite overwrite-dir owner owner-map pax-option portability posix "
+    "preserve-order preserve-permissions quote-chars quoting-style read-full-records record-size recursion "
+    "recursive-unlink remove-files restrict rmt-command rsh-command same-order same-owner same-permissions seek "
+    "selinux show-defaults show-omitted-dirs show-snapshot-field-ranges show-stored-names show-transformed-names "
+    "skip-old-files sort sparse sparse-version starting-file strip-components suffix tape-length test-label "
+    "to-command to-stdout totals touch transform uncompress ungzip unlink-first unquote update usage "
+    "use-compress-program utc verbatim-files-from verbose verify version volno-file warning wildcards "
+    "wildcards-match-slash xattrs xattrs-exclude xattrs-include xform xz zstd")
+_OWNERS = "changes dereference help no-dereference no-preserve-root preserve-root quiet recursive reference silent " \
+          "verbose version"
+#: The GNU programs the reader reads whose long options it writes out in full, each with its whole list (as its
+#: `--help` gives it): a list missing an option could take that option's own name for a prefix of another.
+LONG_OPTIONS: dict[str, frozenset[str]] = {
+    "cp": _table("archive attributes-only backup context copy-contents debug dereference force help interactive link "
+                 "no-clobber no-dereference no-preserve no-target-directory one-file-system parents preserve "
+                 "recursive reflink remove-destination sparse strip-trailing-slashes suffix symbolic-link "
+                 "target-directory update verbose version keep-directory-symlink"),
+    "mv": _table("backup context debug exchange force help interactive no-clobber no-copy no-target-directory "
+                 "strip-trailing-slashes suffix target-directory update verbose version"),
+    "install": _table("backup compare context debug directory group help mode no-target-directory owner "
+                      "preserve-context preserve-timestamps strip strip-program suffix target-directory verbose "
+                      "version"),
+    "ln": _table("backup directory force help interactive logical no-dereference no-target-directory physical "
+                 "relative suffix symbolic target-directory verbose version"),
+    "rm": _table("dir force help interactive no-preserve-root one-file-system preserve-root recursive verbose version"),
+    "unlink": _table("help version"),
+    "shred": _table("exact force help iterations random-source remove size verbose version zero"),
+    "touch": _table("date help no-create no-dereference reference time version"),
+    "mkdir": _table("context help mode parents verbose version"),
+    "rmdir": _table("help ignore-fail-on-non-empty parents verbose version"),
+    "truncate": _table("help io-blocks no-create reference size version"),
+    "tee": _table("append help ignore-interrupts output-error version"),
+    "sed": _table("debug expression file follow-symlinks help in-place line-length null-data posix quiet "
+                  "regexp-extended sandbox separate silent unbuffered version zero-terminated binary"),
+    "tar": _TAR, "gtar": _TAR,
+    "chmod": _table("changes help no-preserve-root preserve-root quiet recursive reference silent verbose version"),
+    "chown": _table(_OWNERS + " from"), "chgrp": _table(_OWNERS),
+    "sort": _table("batch-size buffer-size check compress-program debug dictionary-order field-separator files0-from "
+                   "general-numeric-sort help human-numeric-sort ignore-case ignore-leading-blanks ignore-nonprinting "
+                   "key merge month-sort numeric-sort output parallel random-sort random-source reverse sort stable "
+                   "temporary-directory unique version version-sort zero-terminated"),
+    "gzip": _table("best decompress fast force help keep license list name no-name quiet recursive rsyncable stdout "
+                   "suffix synchronous test to-stdout uncompress verbose version"),
+}
+
+
+def spelled_out(program: str, args: list[str]) -> list[str]:
+    """`args` of `program` with each long option given by a unique prefix written in full (``--target=claims`` is
+    ``--target-directory=claims``), up to ``--``; unchanged for a program not in `LONG_OPTIONS`, an option given in
+    full, a prefix of several options (the program refuses it) or of none."""
+    known = LONG_OPTIONS.get(program)
+    if known is None:
+        return args
+    out: list[str] = []
+    for index, arg in enumerate(args):
+        if arg == "--":
+            return out + args[index:]
+        name, eq, value = arg.partition("=")
+        longer = [option for option in known if option.startswith(name)] \
+            if name.startswith("--") and len(name) > 2 and name not in known else []
+        out.append(longer[0] + eq + value if len(longer) == 1 else arg)
+    return out
+
+
+def options(args: list[str], with_value: set[str]) -> tuple[list[str], dict[str, str], set[str]]:
+    """Operands, option values and flags of a command's arguments (after `--`, everything is an operand)."""
+    operands: list[str] = []
+    values: dict[str, str] = {}
+    flags: set[str] = set()
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        index += 1
+        if arg == "--":
+            operands.extend(args[index:])
+            break
+        if arg.startswith("--"):
+            name, eq, value = arg.partition("=")
+            if eq:
+                values[name] = value
+            elif name in with_value and index < len(args):
+                values[name] = args[index]
+                index += 1
+            else:
+                flags.add(name)
+            continue
+        if arg.startswith("-") and len(arg) > 1:
+            for pos, ch in enumerate(arg[1:], start=1):
+                option = f"-{ch}"
+                if option in with_value:
+                    rest = arg[pos + 1:]
+                    if rest:
+                        values[option] = rest
+                    elif index < len(args):
+                        values[option] = args[index]
+                        index += 1
+                    break
+                flags.add(option)
+            continue
+        operands.append(arg)
+    return operands, values, flags
