@@ -211,3 +211,12 @@ def test_a_long_option_cut_short_is_read_as_the_whole_option(command: str, expec
 ])
 def test_a_value_of_a_long_option_cut_short_is_no_target(command: str, expected: set[str]) -> None:
     assert paths(command) == expected
+
+
+@pytest.mark.parametrize(("command", "expected"), [
+    ("install --directory claims/d", {"/w/claims/d"}),
+    ("install --dir claims/d notes/e", {"/w/claims/d", "/w/notes/e"}),
+    ("install -m 755 -d claims/d", {"/w/claims/d"}),
+])
+def test_each_folder_install_makes_is_a_target(command: str, expected: set[str]) -> None:
+    assert paths(command) == expected

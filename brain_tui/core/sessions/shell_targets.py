@@ -386,7 +386,7 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
         value_opts = {"-t", "--target-directory", "-S", "--suffix", "-m", "--mode", "-o", "--owner", "-g",
                       "--group"}
         operands, values, flags = _options(args, value_opts)
-        if name == "install" and "-d" in flags:
+        if name == "install" and flags & {"-d", "--directory"}:  # each operand a folder it makes
             for operand in operands:
                 reading.add(operand, cwd, name)
             return cwd
