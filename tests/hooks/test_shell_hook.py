@@ -238,3 +238,12 @@ def test_a_long_option_cut_short_is_refused_as_the_whole_one(satellite: tuple[Pa
 def test_everyday_lines_and_cut_short_options_pass_in_scope(satellite: tuple[Path, str, str], command: str) -> None:
     brain, _pilot, _sat = satellite
     assert_allowed(hook(brain, "pre-tool-use", bash(brain, command)))
+
+
+@pytest.mark.parametrize("command", ["chmod --reference=brain-engine/api/a claims/x.yml",
+                                     "chmod --refer brain-engine/api/a claims/x.yml", "chmod -w claims/x.yml",
+                                     "chmod -Rw claims", "chattr -i claims/x.yml", "setfacl -b claims/x.yml"])
+def test_a_mode_or_attribute_written_to_a_protocol_file_is_refused(satellite: tuple[Path, str, str],
+                                                                   command: str) -> None:
+    brain, _pilot, _sat = satellite
+    assert_denied(hook(brain, "pre-tool-use", bash(brain, command)), "protocol file")

@@ -220,3 +220,24 @@ def test_a_value_of_a_long_option_cut_short_is_no_target(command: str, expected:
 ])
 def test_each_folder_install_makes_is_a_target(command: str, expected: set[str]) -> None:
     assert paths(command) == expected
+
+
+@pytest.mark.parametrize(("command", "expected"), [
+    ("chmod --reference=notes/a claims/a.yml", {"/w/claims/a.yml"}),
+    ("chmod --reference notes/a claims/a.yml", {"/w/claims/a.yml"}),
+    ("chmod --refer notes/a claims/a.yml", {"/w/claims/a.yml"}),
+    ("chown --reference notes/a claims/a.yml", {"/w/claims/a.yml"}),
+    ("chmod -w claims/a.yml", {"/w/claims/a.yml"}),  # a mode that looks like an option is a mode
+    ("chmod -Rw claims", {"/w/claims"}),
+    ("chmod -R -w,+x claims notes/b", {"/w/claims", "/w/notes/b"}),
+    ("chmod a-w claims/a.yml", {"/w/claims/a.yml"}),
+    ("chmod -R 000 claims", {"/w/claims"}),
+    ("chown --from=a b claims/a.yml", {"/w/claims/a.yml"}),
+    ("chattr -i claims/a.yml", {"/w/claims/a.yml"}),
+    ("chattr -R +i claims", {"/w/claims"}),
+    ("setfacl -b claims/a.yml", {"/w/claims/a.yml"}),
+    ("setfacl --modify=u:x:r claims/a.yml", {"/w/claims/a.yml"}),
+    ("setfacl -m u:x:r claims/a.yml notes/b", {"/w/claims/a.yml", "/w/notes/b"}),
+])
+def test_each_file_whose_mode_owner_or_attributes_change_is_a_target(command: str, expected: set[str]) -> None:
+    assert paths(command) == expected

@@ -319,8 +319,13 @@ def _copy_like(name: str, operands: list[str], values: dict[str, str], flags: se
             reading.add(source, cwd, name, tree=_is_dir(cwd, source))
 
 
-#: Commands that write a file's mode, owner or attributes: `chmod MODE FILE…` (the first operand is not a file).
-_METADATA = frozenset({"chmod", "chown", "chgrp", "chattr", "setfacl"})
+#: Commands that write a file's mode, owner or attributes, with their options that take a value: `chmod MODE FILE…`
+#: (the first operand is no file, unless `--reference` or a mode given as an option says it: `chmod -w FILE`).
+_METADATA = {"chmod": {"--reference"}, "chown": {"--reference", "--from"}, "chgrp": {"--reference"},
+             "chattr": {"-v", "-p"}, "setfacl": {"-m", "-M", "-x", "-X", "--set", "--set-file", "--modify",
+                                                 "--modify-file", "--remove", "--remove-file", "--restore"}}
+#: Their own short options: any other letter after `-` is a mode (`chmod -w F`, `chattr -i F`).
+_METADATA_OWN = {"chmod": "Rcfv", "chattr": "RVfvp"}
 
 
 def _read_words(words: list[str], cwd: str | None, reading: ShellReading, home: str | None,
@@ -418,8 +423,10 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
             reading.add(operand, cwd, name)
         return cwd
     if name in _METADATA:  # a mode, an owner or an attribute is written too (a protocol folder made unwritable)
-        operands, _values, flags = _options(args, {"--reference", "--from"})
-        first = 0 if any(f.startswith("--reference") for f in flags) else 1
+        operands, values, flags = _options(args, _METADATA[name])
+        own = _METADATA_OWN.get(name)
+        moded = own is not None and any(len(flag) == 2 and flag[1] not in own for flag in flags)
+        first = 0 if name == "setfacl" or "--reference" in values or moded else 1
         for operand in operands[first:]:
             reading.add(operand, cwd, name, tree=bool(flags & {"-R", "--recursive"}))
         return cwd
