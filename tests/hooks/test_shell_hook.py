@@ -221,7 +221,8 @@ def test_xargs_and_awk_reading_stay_allowed(notes_holder: Path, command: str) ->
     "sed --in-pl s/a/b/ claims/x.yml", "sed -i --expr=s/a/b/ claims/x.yml",
     "tar --extr -f a.tar -C claims", "tar --cr -f claims/a.tar brain-engine/api",
     "sort --out=claims/x.yml brain-engine/api/a", "cp --target-dir=brain-engine brain-engine/api/x",
-    "install --directory claims/d", "install --dir claims/d",
+    "install --directory claims/d", "install --dir claims/d", "mktemp --tmp=claims",
+    "iconv -f utf-8 --out=claims/x.yml brain-engine/api/a", "wget --output-doc=claims/x.yml https://e.org",
 ])
 def test_a_long_option_cut_short_is_refused_as_the_whole_one(satellite: tuple[Path, str, str], command: str) -> None:
     """GNU programs take a unique prefix of a long option as the option: its write is read as such."""

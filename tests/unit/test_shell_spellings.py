@@ -241,3 +241,27 @@ def test_each_folder_install_makes_is_a_target(command: str, expected: set[str])
 ])
 def test_each_file_whose_mode_owner_or_attributes_change_is_a_target(command: str, expected: set[str]) -> None:
     assert paths(command) == expected
+
+
+@pytest.mark.parametrize(("command", "expected"), [
+    ("mktemp --tmp=claims", "/w/claims/tmp.XXXXXXXXXX"),
+    ("csplit --pre=claims/x notes/a 1", "/w/claims/x"),
+    ("uniq --skip-f 1 notes/a claims/x", "/w/claims/x"),
+    ("split --lin 1 notes/a claims/x", "/w/claims/x"),
+    ("wget --output-doc=claims/x https://e.org", "/w/claims/x"),
+    ("iconv -f utf-8 --out=claims/x notes/a", "/w/claims/x"),
+    ("gpg --out claims/x -d notes/a.gpg", "/w/claims/x"),
+    ("curl --output-d claims -o a https://e.org", "/w/claims"),
+    ("curl --cookie-j claims/x https://e.org", "/w/claims/x"),
+])
+def test_a_long_option_cut_short_names_the_output_it_writes(command: str, expected: str) -> None:
+    assert expected in paths(command)
+
+
+@pytest.mark.parametrize(("command", "expected"), [
+    ("mkfifo --mo 600 notes/p", {"/w/notes/p"}),
+    ("curl --head https://e.org", set()),  # an option of its own, no prefix of --header
+    ("curl --hea x https://e.org", set()),  # ambiguous: curl refuses it
+])
+def test_a_value_of_an_output_option_cut_short_is_no_target(command: str, expected: set[str]) -> None:
+    assert paths(command) == expected

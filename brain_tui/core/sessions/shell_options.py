@@ -40,10 +40,14 @@ _TAR = _table(
     "to-command to-stdout totals touch transform uncompress ungzip unlink-first unquote update usage "
     "use-compress-program utc verbatim-files-from verbose verify version volno-file warning wildcards "
     "wildcards-match-slash xattrs xattrs-exclude xattrs-include xform xz zstd")
+_GZIP = _table("best decompress fast force help keep license list name no-name quiet recursive rsyncable stdout suffix "
+               "synchronous test to-stdout uncompress verbose version")
 _OWNERS = "changes dereference help no-dereference no-preserve-root preserve-root quiet recursive reference silent " \
           "verbose version"
-#: The GNU programs the reader reads whose long options it writes out in full, each with its whole list (as its
-#: `--help` gives it): a list missing an option could take that option's own name for a prefix of another.
+#: The programs the reader reads whose long options it writes out in full, each with its whole list (as its `--help`
+#: gives it), or a part holding every option whose name begins one in the part: a list missing such an option would
+#: take that option's own name for a prefix of the longer one. (A prefix of one listed option and of one left out
+#: is ambiguous: the program refuses it, whatever it is read as.)
 LONG_OPTIONS: dict[str, frozenset[str]] = {
     "cp": _table("archive attributes-only backup context copy-contents debug dereference force help interactive link "
                  "no-clobber no-dereference no-preserve no-target-directory one-file-system parents preserve "
@@ -73,8 +77,24 @@ LONG_OPTIONS: dict[str, frozenset[str]] = {
                    "general-numeric-sort help human-numeric-sort ignore-case ignore-leading-blanks ignore-nonprinting "
                    "key merge month-sort numeric-sort output parallel random-sort random-source reverse sort stable "
                    "temporary-directory unique version version-sort zero-terminated"),
-    "gzip": _table("best decompress fast force help keep license list name no-name quiet recursive rsyncable stdout "
-                   "suffix synchronous test to-stdout uncompress verbose version"),
+    "gzip": _GZIP, "gunzip": _GZIP,
+    "mktemp": _table("directory dry-run help quiet suffix tmpdir version"),
+    "csplit": _table("digits elide-empty-files help keep-files prefix quiet silent suffix-format suppress-matched "
+                     "version"),
+    "split": _table("additional-suffix bytes elide-empty-files filter help hex-suffixes line-bytes lines number "
+                    "numeric-suffixes separator suffix-length unbuffered verbose version"),
+    "uniq": _table("all-repeated check-chars count group help ignore-case repeated skip-chars skip-fields unique "
+                   "version zero-terminated"),
+    "mkfifo": _table("context help mode version"), "mknod": _table("context help mode version"),
+    "iconv": _table("from-code help list output silent to-code usage verbose version"),
+    # a part of a long list, safe as such: the options `shell_outputs` reads, and each option whose name begins one
+    "curl": _table("alt-svc cacert cert config connect-timeout cookie cookie-jar data data-binary data-raw "
+                   "data-urlencode dump-header etag-save form head header hsts key libcurl max-time output output-dir "
+                   "proxy range referer remote-header-name remote-name remote-name-all request resolve retry stderr "
+                   "time-cond trace trace-ascii upload-file user user-agent write-out"),
+    "wget": _table("accept append-output directory-prefix execute header input-file level output-document "
+                   "output-file password reject timeout tries user user-agent wait"),
+    "gpg": _table("default-key homedir local-user output recipient"),
 }
 
 
