@@ -223,6 +223,8 @@ def test_xargs_and_awk_reading_stay_allowed(notes_holder: Path, command: str) ->
     "sort --out=claims/x.yml brain-engine/api/a", "cp --target-dir=brain-engine brain-engine/api/x",
     "install --directory claims/d", "install --dir claims/d", "mktemp --tmp=claims",
     "iconv -f utf-8 --out=claims/x.yml brain-engine/api/a", "wget --output-doc=claims/x.yml https://e.org",
+    "nice --adj 5 rm -rf claims", "nice --adjustment 5 rm -rf claims", "timeout --sig KILL 5 rm -rf claims",
+    "env --ch claims touch a.yml", "sudo --us root rm -rf claims", "xargs --arg=list rm -rf",
 ])
 def test_a_long_option_cut_short_is_refused_as_the_whole_one(satellite: tuple[Path, str, str], command: str) -> None:
     """GNU programs take a unique prefix of a long option as the option: its write is read as such."""

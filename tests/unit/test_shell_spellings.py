@@ -265,3 +265,29 @@ def test_a_long_option_cut_short_names_the_output_it_writes(command: str, expect
 ])
 def test_a_value_of_an_output_option_cut_short_is_no_target(command: str, expected: set[str]) -> None:
     assert paths(command) == expected
+
+
+@pytest.mark.parametrize("command", [
+    # a wrapper's long option, whole or cut short, with its value as the next word: the command after it runs
+    "nice --adjustment 5 rm -rf claims", "nice --adj 5 rm -rf claims", "nice --adj=5 rm -rf claims",
+    "ionice --class 2 rm -rf claims", "ionice --classd 4 rm -rf claims", "ionice --classdata 4 rm -rf claims",
+    "timeout --sig KILL 5 rm -rf claims", "timeout --kill 1 5 rm -rf claims",
+    "env --uns X rm -rf claims", "env --split='rm -rf claims'", "env --sp 'rm -rf claims'",
+    "env --ch=claims touch a.yml", "env --ch claims touch a.yml",
+    "sudo --us root rm -rf claims", "sudo --user root rm -rf claims", "sudo --chd=claims touch a.yml",
+    "stdbuf --output L rm -rf claims", "stdbuf --out L rm -rf claims", "stdbuf --err=0 rm -rf claims",
+    "flock --time 1 f rm -rf claims", "su --session-command 'rm -rf claims'", "su --sess='rm -rf claims'",
+    "runuser --us me -- rm -rf claims", "su --comm 'rm -rf claims'",
+    "chrt --sched-runtime 5 --deadline 0 rm -rf claims", "strace --user me rm -rf claims",
+    "strace --string-limit 80 rm -rf claims", "time --out claims/a.yml ls", "strace --string-lim 80 rm -rf claims",
+])
+def test_a_wrapper_option_cut_short_or_whole_is_passed_over(command: str) -> None:
+    """(`ionice --cl`, `sudo --ch`, `strace --out` are ambiguous: the program refuses them.)"""
+    found = paths(command)
+    assert "/w/claims" in found or "/w/claims/a.yml" in found, found
+
+
+@pytest.mark.parametrize("command", ["xargs --arg=list rm -rf", "xargs --arg list rm -rf",
+                                     "xargs --null --arg-f=list rm -rf"])
+def test_xargs_arguments_from_a_file_cut_short_are_unreadable(command: str) -> None:
+    assert read_command(command, W).partial

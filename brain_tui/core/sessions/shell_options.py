@@ -12,7 +12,7 @@ Standard library only: the hook's fast path imports this module.
 
 from __future__ import annotations
 
-__all__ = ["LONG_OPTIONS", "options", "spelled_out"]
+__all__ = ["LONG_OPTIONS", "long_name", "options", "spelled_out"]
 
 
 def _table(text: str) -> frozenset[str]:
@@ -95,24 +95,66 @@ LONG_OPTIONS: dict[str, frozenset[str]] = {
     "wget": _table("accept append-output directory-prefix execute header input-file level output-document "
                    "output-file password reject timeout tries user user-agent wait"),
     "gpg": _table("default-key homedir local-user output recipient"),
+    # the programs that run a command: their options end at their first operand, each read by `long_name`
+    "env": _table("block-signal chdir debug default-signal help ignore-environment ignore-signal "
+                  "list-signal-handling null split-string unset version"),
+    "nice": _table("adjustment help version"),
+    "timeout": _table("foreground help kill-after preserve-status signal verbose version"),
+    "stdbuf": _table("error help input output version"),
+    "ionice": _table("class classdata help ignore pgid pid uid version"),
+    "flock": _table("close command conflict-exit-code exclusive help no-fork nonblock shared timeout unlock verbose "
+                    "version wait"),
+    "su": _table("command fast group help login preserve-environment pty session-command shell supp-group version "
+                 "whitelist-environment"),
+    "runuser": _table("command fast group help login preserve-environment pty session-command shell supp-group user "
+                      "version whitelist-environment"),
+    "setsid": _table("ctty fork help version wait"), "taskset": _table("all-tasks cpu-list help pid version"),
+    "chrt": _table("all-tasks batch deadline fifo help idle max other pid reset-on-fork rr sched-deadline "
+                   "sched-period sched-runtime verbose version"),
+    "time": _table("append format help output portability quiet verbose version"),
+    "sudo": _table("askpass background bell chdir chroot close-from command-timeout edit group help host list login "
+                   "login-class non-interactive other-user preserve-env preserve-groups prompt remove-timeout "
+                   "reset-timestamp role set-home shell stdin type user validate version"),
+    "strace": _table(
+        "abbrev absolute-timestamps attach columns const-print-style daemonize debug decode-fds decode-pids detach-on "
+        "env failed-only fault follow-forks help inject instruction-pointer interruptible kvm no-abbrev output "
+        "output-append-mode output-separately quiet raw read relative-timestamps seccomp-bpf signal stack-traces "
+        "status string-limit strings-in-hex successful-only summary summary-columns summary-only summary-sort-by "
+        "summary-syscall-overhead summary-wall-clock syscall-number syscall-times tips trace trace-path user verbose "
+        "version write"),
+    "fakeroot": _table("faked fd-base help lib unknown-is-real version"),
+    "xargs": _table("arg-file delimiter eof exit help interactive max-args max-chars max-lines max-procs "
+                    "no-run-if-empty null open-tty process-slot-var replace show-limits verbose version"),
 }
+#: Programs of `LONG_OPTIONS` that run a command after their own options (`env`, `nice`, `xargs`…): its words are
+#: not theirs, so `spelled_out` leaves them be; the reader that knows where their options end reads each with
+#: `long_name`.
+_RUNNERS = frozenset({"env", "nice", "timeout", "stdbuf", "ionice", "flock", "su", "runuser", "setsid", "taskset",
+                      "chrt", "time", "sudo", "strace", "fakeroot", "xargs"})
+
+
+def long_name(program: str, word: str) -> str:
+    """`word`, an argument of `program`, with a long option given by a unique prefix of one of `LONG_OPTIONS`
+    written in full (``--target=claims`` is ``--target-directory=claims``); unchanged when it is no such prefix (an
+    option given in full, a prefix of several options, which the program refuses, or of none)."""
+    known = LONG_OPTIONS.get(program)
+    name, eq, value = word.partition("=")
+    if known is None or not name.startswith("--") or len(name) <= 2 or name in known:
+        return word
+    longer = [option for option in known if option.startswith(name)]
+    return longer[0] + eq + value if len(longer) == 1 else word
 
 
 def spelled_out(program: str, args: list[str]) -> list[str]:
-    """`args` of `program` with each long option given by a unique prefix written in full (``--target=claims`` is
-    ``--target-directory=claims``), up to ``--``; unchanged for a program not in `LONG_OPTIONS`, an option given in
-    full, a prefix of several options (the program refuses it) or of none."""
-    known = LONG_OPTIONS.get(program)
-    if known is None:
+    """`args` of `program` with each long option cut short written in full (`long_name`), up to ``--``; unchanged
+    for a program that runs a command after its options (its reader reads them one by one)."""
+    if program in _RUNNERS or program not in LONG_OPTIONS:
         return args
     out: list[str] = []
     for index, arg in enumerate(args):
         if arg == "--":
             return out + args[index:]
-        name, eq, value = arg.partition("=")
-        longer = [option for option in known if option.startswith(name)] \
-            if name.startswith("--") and len(name) > 2 and name not in known else []
-        out.append(longer[0] + eq + value if len(longer) == 1 else arg)
+        out.append(long_name(program, arg))
     return out
 
 
