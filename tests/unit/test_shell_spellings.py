@@ -253,6 +253,9 @@ def test_each_file_whose_mode_owner_or_attributes_change_is_a_target(command: st
     ("gpg --out claims/x -d notes/a.gpg", "/w/claims/x"),
     ("curl --output-d claims -o a https://e.org", "/w/claims"),
     ("curl --cookie-j claims/x https://e.org", "/w/claims/x"),
+    ("cpio --extr --dir=claims < a.cpio", "/w/claims"),
+    ("cpio -i --direc claims < a.cpio", "/w/claims"),
+    ("cpio --cr --fil=claims/a.cpio < list", "/w/claims/a.cpio"),
 ])
 def test_a_long_option_cut_short_names_the_output_it_writes(command: str, expected: str) -> None:
     assert expected in paths(command)

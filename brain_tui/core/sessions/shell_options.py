@@ -78,6 +78,12 @@ LONG_OPTIONS: dict[str, frozenset[str]] = {
                    "key merge month-sort numeric-sort output parallel random-sort random-source reverse sort stable "
                    "temporary-directory unique version version-sort zero-terminated"),
     "gzip": _GZIP, "gunzip": _GZIP,
+    "cpio": _table("absolute-filenames append block-size create dereference device-independent directory dot extract "
+                   "file force-local format help ignore-devno io-size link list make-directories message "
+                   "no-absolute-filenames no-preserve-owner nonmatching null numeric-uid-gid only-verify-crc owner "
+                   "pass-through pattern-file preserve-modification-time quiet rename rename-batch-file "
+                   "renumber-inodes reproducible reset-access-time rsh-command sparse swap swap-bytes swap-halfwords "
+                   "to-stdout unconditional usage verbose version warning"),
     "mktemp": _table("directory dry-run help quiet suffix tmpdir version"),
     "csplit": _table("digits elide-empty-files help keep-files prefix quiet silent suffix-format suppress-matched "
                      "version"),
