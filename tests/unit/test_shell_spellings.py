@@ -256,6 +256,9 @@ def test_each_file_whose_mode_owner_or_attributes_change_is_a_target(command: st
     ("cpio --extr --dir=claims < a.cpio", "/w/claims"),
     ("cpio -i --direc claims < a.cpio", "/w/claims"),
     ("cpio --cr --fil=claims/a.cpio < list", "/w/claims/a.cpio"),
+    ("gawk --sou='BEGIN { print 1 > \"claims/a.yml\" }'", "/w/claims/a.yml"),
+    ("gawk --incl=inplace '{ print }' claims/a.yml", "/w/claims/a.yml"),
+    ("awk --incl inplace '{ print }' claims/a.yml", "/w/claims/a.yml"),
 ])
 def test_a_long_option_cut_short_names_the_output_it_writes(command: str, expected: str) -> None:
     assert expected in paths(command)
@@ -294,3 +297,9 @@ def test_a_wrapper_option_cut_short_or_whole_is_passed_over(command: str) -> Non
                                      "xargs --null --arg-f=list rm -rf"])
 def test_xargs_arguments_from_a_file_cut_short_are_unreadable(command: str) -> None:
     assert read_command(command, W).partial
+
+
+@pytest.mark.parametrize("command", ["gawk --exec prog.awk notes/a", "gawk -E prog.awk notes/a",
+                                     "gawk --ex=prog.awk notes/a", "gawk --fil prog.awk notes/a"])
+def test_an_awk_program_file_is_unread(command: str) -> None:
+    assert "gawk: a program file" in read_command(command, W).unread

@@ -42,6 +42,9 @@ _TAR = _table(
     "wildcards-match-slash xattrs xattrs-exclude xattrs-include xform xz zstd")
 _GZIP = _table("best decompress fast force help keep license list name no-name quiet recursive rsyncable stdout suffix "
                "synchronous test to-stdout uncompress verbose version")
+_GAWK = _table("assign bignum characters-as-bytes copyright csv debug dump-variables exec field-separator file gen-pot "
+               "help include lint lint-old load no-optimize non-decimal-data optimize persist posix pretty-print "
+               "profile re-interval sandbox source trace traditional use-lc-numeric version")
 _OWNERS = "changes dereference help no-dereference no-preserve-root preserve-root quiet recursive reference silent " \
           "verbose version"
 #: The programs the reader reads whose long options it writes out in full, each with its whole list (as its `--help`
@@ -78,6 +81,7 @@ LONG_OPTIONS: dict[str, frozenset[str]] = {
                    "key merge month-sort numeric-sort output parallel random-sort random-source reverse sort stable "
                    "temporary-directory unique version version-sort zero-terminated"),
     "gzip": _GZIP, "gunzip": _GZIP,
+    "gawk": _GAWK, "awk": _GAWK,  # (an awk without long options refuses them: read as gawk's, nothing is missed)
     "cpio": _table("absolute-filenames append block-size create dereference device-independent directory dot extract "
                    "file force-local format help ignore-devno io-size link list make-directories message "
                    "no-absolute-filenames no-preserve-owner nonmatching null numeric-uid-gid only-verify-crc owner "
