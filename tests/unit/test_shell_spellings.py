@@ -303,3 +303,9 @@ def test_xargs_arguments_from_a_file_cut_short_are_unreadable(command: str) -> N
                                      "gawk --ex=prog.awk notes/a", "gawk --fil prog.awk notes/a"])
 def test_an_awk_program_file_is_unread(command: str) -> None:
     assert "gawk: a program file" in read_command(command, W).unread
+
+
+@pytest.mark.parametrize("command", ["rm --recur notes", "rm --recursive notes", "cp --recur src/ notes/x",
+                                     "chmod --recur 000 notes", "gzip --recur notes"])
+def test_a_recursive_option_cut_short_writes_the_whole_tree(command: str) -> None:
+    assert any(t.tree and t.path.startswith("/w/notes") for t in read_command(command, W).targets)
