@@ -10,7 +10,8 @@ from it what can be read: the redirections (``>`` ``>>`` ``>|`` ``&>`` ``N>``,
 reads the patch file's paths), following ``cd`` / ``pushd`` and subshells, through
 ``sudo``, ``env``, ``command``, ``nice``, ``nohup``, ``time``, ``timeout``,
 ``exec`` and ``sh|bash -c 'TEXT'``, and into what the line hands a shell to run (``$(…)``, backticks, ``eval``,
-``bash <<< TEXT``, ``echo TEXT | sh``: `shell_substitutions`).
+``bash <<< TEXT``, ``echo TEXT | sh``: `shell_substitutions`). A long option cut short is read as the whole one,
+as the GNU programs take it (``cp --target=DIR``, ``sed --in-pl``, ``nice --adj 5``: `shell_options`).
 
 What a command line cannot show is listed in `ShellReading.unread` and left to
 the OS sandbox: a path made by ``$(...)``, backticks or a variable, what
