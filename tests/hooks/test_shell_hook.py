@@ -212,3 +212,41 @@ def test_xargs_writing_arguments_from_a_file_is_refused(notes_holder: Path, refu
                                      "awk -f notes/prog.awk data > notes/sub/out"])
 def test_xargs_and_awk_reading_stay_allowed(notes_holder: Path, command: str) -> None:
     assert_allowed(hook(notes_holder, "pre-tool-use", bash(notes_holder, command)))
+
+
+@pytest.mark.parametrize("command", [
+    "cp --target-dir=claims brain-engine/api/x", "cp --target claims brain-engine/api/x",
+    "mv --targ=claims brain-engine/api/x", "install --t claims brain-engine/api/x",
+    "ln -s --target claims brain-engine/api/x", "cp --li claims/a.yml brain-engine/api/h",
+    "sed --in-pl s/a/b/ claims/x.yml", "sed -i --expr=s/a/b/ claims/x.yml",
+    "tar --extr -f a.tar -C claims", "tar --cr -f claims/a.tar brain-engine/api",
+    "sort --out=claims/x.yml brain-engine/api/a", "cp --target-dir=brain-engine brain-engine/api/x",
+    "install --directory claims/d", "install --dir claims/d", "mktemp --tmp=claims",
+    "iconv -f utf-8 --out=claims/x.yml brain-engine/api/a", "wget --output-doc=claims/x.yml https://e.org",
+    "nice --adj 5 rm -rf claims", "nice --adjustment 5 rm -rf claims", "timeout --sig KILL 5 rm -rf claims",
+    "env --ch claims touch a.yml", "sudo --us root rm -rf claims", "xargs --arg=list rm -rf",
+])
+def test_a_long_option_cut_short_is_refused_as_the_whole_one(satellite: tuple[Path, str, str], command: str) -> None:
+    """GNU programs take a unique prefix of a long option as the option: its write is read as such."""
+    brain, _pilot, _sat = satellite
+    assert hook(brain, "pre-tool-use", bash(brain, command)).returncode == 2, command
+
+
+@pytest.mark.parametrize("command", [
+    "cp a.txt brain-engine/api/", "sed -n 1p brain-engine/api/f", "mkdir -p brain-engine/api/x",
+    "rm -rf brain-engine/api/build", "mkdir --mo 755 brain-engine/api/x",
+    "touch --refer claims/x.yml brain-engine/api/a", "truncate --si 0 brain-engine/api/a",
+    "tar --to-std -xf a.tar",
+])
+def test_everyday_lines_and_cut_short_options_pass_in_scope(satellite: tuple[Path, str, str], command: str) -> None:
+    brain, _pilot, _sat = satellite
+    assert_allowed(hook(brain, "pre-tool-use", bash(brain, command)))
+
+
+@pytest.mark.parametrize("command", ["chmod --reference=brain-engine/api/a claims/x.yml",
+                                     "chmod --refer brain-engine/api/a claims/x.yml", "chmod -w claims/x.yml",
+                                     "chmod -Rw claims", "chattr -i claims/x.yml", "setfacl -b claims/x.yml"])
+def test_a_mode_or_attribute_written_to_a_protocol_file_is_refused(satellite: tuple[Path, str, str],
+                                                                   command: str) -> None:
+    brain, _pilot, _sat = satellite
+    assert_denied(hook(brain, "pre-tool-use", bash(brain, command)), "protocol file")

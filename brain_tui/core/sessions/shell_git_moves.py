@@ -65,13 +65,13 @@ _UNDER_WAY = {"--continue", "--abort", "--skip", "--quit", "--edit-todo", "--sho
 
 
 def git_options(rest: list[str], with_value: set[str]) -> tuple[list[str], dict[str, str], set[str]]:
-    """`shell_targets._options` for a git subcommand's arguments. git takes any unique prefix of a long option
+    """`shell_options.options` for a git subcommand's arguments. git takes any unique prefix of a long option
     (`--har` is `--hard`, `--output-d=DIR` is `--output-directory=DIR`): a prefix of exactly one option of
     `with_value` is that option, its value read as such, unless it names an option of `_STRICT` whole (git takes a
     name given in full as itself: `switch --force old` is no `--force-create old`); a prefix of options that make
     the reading stricter (`_STRICT`) counts as each (one git finds ambiguous it refuses: reading it stricter refuses
     nothing git runs)."""
-    from brain_tui.core.sessions.shell_targets import _options
+    from brain_tui.core.sessions.shell_options import options as _options
 
     args: list[str] = []
     for index, arg in enumerate(rest):

@@ -58,7 +58,7 @@ def python_module(args: list[str]) -> tuple[str, list[str]] | None:
 
 def read_module(module: str, args: list[str], cwd: str | None, reading: ShellReading) -> None:
     """Add what `python -m MODULE ARGS…` writes where its command line names it."""
-    from brain_tui.core.sessions.shell_targets import _options
+    from brain_tui.core.sessions.shell_options import options as _options
 
     command = f"python -m {module}"
     if module == "json.tool":
@@ -93,7 +93,7 @@ def read_module(module: str, args: list[str], cwd: str | None, reading: ShellRea
 
 def read_pip(args: list[str], cwd: str | None, reading: ShellReading) -> None:
     """Add the folders and files `pip ARGS…` writes where its command line names them."""
-    from brain_tui.core.sessions.shell_targets import _options
+    from brain_tui.core.sessions.shell_options import options as _options
 
     _operands, values, _flags = _options(args, set(_PIP_FILES | _PIP_FOLDERS | _PIP_OTHERS))
     for option, value in values.items():

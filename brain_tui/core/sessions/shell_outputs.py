@@ -15,7 +15,8 @@ from __future__ import annotations
 import os
 import re
 
-from brain_tui.core.sessions.shell_targets import ShellReading, _options
+from brain_tui.core.sessions.shell_options import options as _options
+from brain_tui.core.sessions.shell_targets import ShellReading
 
 __all__ = ["read_outputs", "sed_outputs"]
 

@@ -19,7 +19,8 @@ from __future__ import annotations
 import os
 import re
 
-from brain_tui.core.sessions.shell_targets import ShellReading, _options
+from brain_tui.core.sessions.shell_options import options as _options
+from brain_tui.core.sessions.shell_targets import ShellReading
 
 __all__ = ["read_program"]
 
@@ -160,13 +161,14 @@ def _cpio(args: list[str], cwd: str | None, reading: ShellReading) -> None:
 def _awk(name: str, args: list[str], cwd: str | None, reading: ShellReading, home: str | None, depth: int) -> None:
     from brain_tui.core.sessions.shell_targets import _read_text
 
-    operands, values, _flags = _options(args, {"-F", "-v", "-f", "--file", "-e", "--source", "-i", "--include",
-                                               "-l", "--load", "-W"})
-    if "-f" in values or "--file" in values:  # its program is a file: what that writes is unknown, as a script's
+    operands, values, _flags = _options(args, {"-F", "-v", "-f", "--file", "-E", "--exec", "-e", "--source", "-i",
+                                               "--include", "-l", "--load", "-W"})
+    program_file = bool(values.keys() & {"-f", "--file", "-E", "--exec"})
+    if program_file:  # its program is a file: what that writes is unknown, as a script's
         reading.unread.append(f"{name}: a program file")
     programs = [v for k, v in zip(args, args[1:], strict=False) if k in ("-e", "--source")]
     programs += [a.split("=", 1)[1] for a in args if a.startswith("--source=")]
-    if not programs and "-f" not in values and "--file" not in values and operands:
+    if not programs and not program_file and operands:
         programs, operands = operands[:1], operands[1:]
     for program in programs:
         for kind, target in _awk_outputs(program):

@@ -14,6 +14,8 @@ from __future__ import annotations
 import os
 import re
 
+from brain_tui.core.sessions.shell_options import long_name
+
 TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
 if TYPE_CHECKING:
     from brain_tui.core.sessions.shell_targets import ShellReading
@@ -69,7 +71,7 @@ def _xargs_options(args: list[str]) -> tuple[dict[str, str], list[str], str | No
     """xargs's options (each with its value, "" for a flag), the command it runs, and its replace string."""
     index, values = 0, {}
     while index < len(args) and args[index].startswith("-") and args[index] != "--":
-        arg = args[index]
+        arg = long_name("xargs", args[index])  # `--arg=FILE` is `--arg-file=FILE`
         index += 1
         option, eq, value = arg.partition("=")
         if option in _XARGS_VALUES and not eq:

@@ -78,7 +78,7 @@ def reads_script_from_stdin(words: list[str]) -> bool:
     input: no ``-c``, and no script file (or ``-s``: the operands are then its arguments)."""
     if not words or os.path.basename(words[0]) not in _SHELLS:
         return False
-    from brain_tui.core.sessions.shell_targets import _options
+    from brain_tui.core.sessions.shell_options import options as _options
 
     operands, values, flags = _options(words[1:], {"-c", "-o", "-O"})
     return "-c" not in values and (not operands or "-s" in flags)

@@ -10,7 +10,8 @@ from it what can be read: the redirections (``>`` ``>>`` ``>|`` ``&>`` ``N>``,
 reads the patch file's paths), following ``cd`` / ``pushd`` and subshells, through
 ``sudo``, ``env``, ``command``, ``nice``, ``nohup``, ``time``, ``timeout``,
 ``exec`` and ``sh|bash -c 'TEXT'``, and into what the line hands a shell to run (``$(…)``, backticks, ``eval``,
-``bash <<< TEXT``, ``echo TEXT | sh``: `shell_substitutions`).
+``bash <<< TEXT``, ``echo TEXT | sh``: `shell_substitutions`). A long option cut short is read as the whole one,
+as the GNU programs take it (``cp --target=DIR``, ``sed --in-pl``, ``nice --adj 5``: `shell_options`).
 
 What a command line cannot show is listed in `ShellReading.unread` and left to
 the OS sandbox: a path made by ``$(...)``, backticks or a variable, what
@@ -32,6 +33,8 @@ from brain_tui.core.sessions.shell_comments import without_comments
 from brain_tui.core.sessions.shell_handover import handed_over
 from brain_tui.core.sessions.shell_heredocs import split_here_documents
 from brain_tui.core.sessions.shell_line_state import LineState, makes_links, placed
+from brain_tui.core.sessions.shell_options import options as _options
+from brain_tui.core.sessions.shell_options import spelled_out
 from brain_tui.core.sessions.shell_patches import PATCH_PROGRAMS, names_patch_program, read_leftover_patches, read_patch
 from brain_tui.core.sessions.shell_stdin import feed
 from brain_tui.core.sessions.shell_substitutions import piped_text, reads_script_from_stdin, substitutions
@@ -281,45 +284,6 @@ def _read_tokens(tokens: list[str], cwd: str | None, reading: ShellReading, home
                 cwd = stack.pop()
 
 
-def _options(args: list[str], with_value: set[str]) -> tuple[list[str], dict[str, str], set[str]]:
-    """Operands, option values and flags of a command's arguments (after `--`, everything is an operand)."""
-    operands: list[str] = []
-    values: dict[str, str] = {}
-    flags: set[str] = set()
-    index = 0
-    while index < len(args):
-        arg = args[index]
-        index += 1
-        if arg == "--":
-            operands.extend(args[index:])
-            break
-        if arg.startswith("--"):
-            name, eq, value = arg.partition("=")
-            if eq:
-                values[name] = value
-            elif name in with_value and index < len(args):
-                values[name] = args[index]
-                index += 1
-            else:
-                flags.add(name)
-            continue
-        if arg.startswith("-") and len(arg) > 1:
-            for pos, ch in enumerate(arg[1:], start=1):
-                option = f"-{ch}"
-                if option in with_value:
-                    rest = arg[pos + 1:]
-                    if rest:
-                        values[option] = rest
-                    elif index < len(args):
-                        values[option] = args[index]
-                        index += 1
-                    break
-                flags.add(option)
-            continue
-        operands.append(arg)
-    return operands, values, flags
-
-
 def _is_dir(cwd: str | None, path: str) -> bool:
     full = join_path(cwd, path)
     return path.endswith("/") or (full is not None and os.path.isdir(full))
@@ -356,8 +320,13 @@ def _copy_like(name: str, operands: list[str], values: dict[str, str], flags: se
             reading.add(source, cwd, name, tree=_is_dir(cwd, source))
 
 
-#: Commands that write a file's mode, owner or attributes: `chmod MODE FILE…` (the first operand is not a file).
-_METADATA = frozenset({"chmod", "chown", "chgrp", "chattr", "setfacl"})
+#: Commands that write a file's mode, owner or attributes, with their options that take a value: `chmod MODE FILE…`
+#: (the first operand is no file, unless `--reference` or a mode given as an option says it: `chmod -w FILE`).
+_METADATA = {"chmod": {"--reference"}, "chown": {"--reference", "--from"}, "chgrp": {"--reference"},
+             "chattr": {"-v", "-p"}, "setfacl": {"-m", "-M", "-x", "-X", "--set", "--set-file", "--modify",
+                                                 "--modify-file", "--remove", "--remove-file", "--restore"}}
+#: Their own short options: any other letter after `-` is a mode (`chmod -w F`, `chattr -i F`).
+_METADATA_OWN = {"chmod": "Rcfv", "chattr": "RVfvp"}
 
 
 def _read_words(words: list[str], cwd: str | None, reading: ShellReading, home: str | None,
@@ -376,7 +345,7 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
         return reading.line.alias(words, cwd, lambda inner: _read_words(inner, cwd, reading, home, depth + 1),
                                   lambda text: _read_text(text, cwd, reading, home, depth + 1))
     name = os.path.basename(words[0])
-    args = words[1:]
+    args = spelled_out(name, words[1:])  # `--target=DIR` is `--target-directory=DIR` (a GNU program's prefixes)
     reading.elsewhere = reading.elsewhere or handed_over(name, args)
     if name in ("cd", "pushd"):
         operands = [a for a in args if not a.startswith("-") or a == "-"]
@@ -423,7 +392,7 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
         value_opts = {"-t", "--target-directory", "-S", "--suffix", "-m", "--mode", "-o", "--owner", "-g",
                       "--group"}
         operands, values, flags = _options(args, value_opts)
-        if name == "install" and "-d" in flags:
+        if name == "install" and flags & {"-d", "--directory"}:  # each operand a folder it makes
             for operand in operands:
                 reading.add(operand, cwd, name)
             return cwd
@@ -455,8 +424,10 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
             reading.add(operand, cwd, name)
         return cwd
     if name in _METADATA:  # a mode, an owner or an attribute is written too (a protocol folder made unwritable)
-        operands, _values, flags = _options(args, {"--reference", "--from"})
-        first = 0 if any(f.startswith("--reference") for f in flags) else 1
+        operands, values, flags = _options(args, _METADATA[name])
+        own = _METADATA_OWN.get(name)
+        moded = own is not None and any(len(flag) == 2 and flag[1] not in own for flag in flags)
+        first = 0 if name == "setfacl" or "--reference" in values or moded else 1
         for operand in operands[first:]:
             reading.add(operand, cwd, name, tree=bool(flags & {"-R", "--recursive"}))
         return cwd

@@ -13,6 +13,8 @@ from __future__ import annotations
 import os
 import re
 
+from brain_tui.core.sessions.shell_options import long_name
+
 TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
 if TYPE_CHECKING:
     from brain_tui.core.sessions.shell_targets import ShellReading
@@ -28,20 +30,30 @@ _WRAPPERS = {"sudo", "env", "command", "builtin", "nice", "nohup", "time", "exec
 #: Wrappers whose first operand is theirs, not the command's (`timeout 5 CMD`, `taskset MASK CMD`, `chrt PRIO CMD`).
 _OWN_OPERAND = {"timeout", "taskset", "chrt"}
 #: Wrappers whose option names a command line for a shell (`su -c 'CMD'`, `env -S 'CMD ARGS'`).
-_COMMAND_OPTIONS = {"su": ("-c", "--command"), "runuser": ("-c", "--command"), "env": ("-S", "--split-string")}
+_COMMAND_OPTIONS = {"su": ("-c", "--command", "--session-command"), "runuser": ("-c", "--command", "--session-command"),
+                    "env": ("-S", "--split-string")}
 #: Wrapper options that take a value as the next word.
-_WRAPPER_VALUES = {"sudo": {"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "--chdir", "--user", "--group"},
+_WRAPPER_VALUES = {"sudo": {"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T", "-R", "--chdir", "--user",
+                            "--group", "--close-from", "--host", "--prompt", "--role", "--type", "--other-user",
+                            "--command-timeout", "--chroot"},
                    "env": {"-u", "-C", "-S", "--chdir", "--unset", "--split-string"},
-                   "nice": {"-n"}, "timeout": {"-s", "-k", "--signal", "--kill-after"},
-                   "ionice": {"-c", "-n", "-p"}, "stdbuf": {"-i", "-o", "-e"}, "doas": {"-u", "-C"},
+                   "nice": {"-n", "--adjustment"}, "timeout": {"-s", "-k", "--signal", "--kill-after"},
+                   "ionice": {"-c", "-n", "-p", "-P", "-u", "--class", "--classdata", "--pid", "--pgid", "--uid"},
+                   "stdbuf": {"-i", "-o", "-e", "--input", "--output", "--error"}, "doas": {"-u", "-C"},
+                   "chrt": {"-T", "-P", "-D", "--sched-runtime", "--sched-period", "--sched-deadline"},
                    "time": {"-o", "-f", "--output", "--format"}, "flock": {"-w", "--timeout", "-E",
                                                                          "--conflict-exit-code"},
-                   "strace": {"-o", "-e", "-p", "-s", "-u", "-E", "-P", "-I", "-b", "-a", "-X", "--output"},
+                   "strace": {"-o", "-e", "-p", "-s", "-u", "-E", "-P", "-I", "-b", "-a", "-X", "-O", "-S", "-U",
+                              "--output", "--attach", "--columns", "--const-print-style", "--env", "--interruptible",
+                              "--string-limit", "--summary-columns", "--summary-sort-by", "--summary-syscall-overhead",
+                              "--trace", "--trace-path", "--user", "--abbrev", "--verbose", "--raw", "--read",
+                              "--write", "--signal", "--status", "--fault", "--inject", "--kvm", "--detach-on"},
                    "ltrace": {"-o", "-e", "-p", "-s", "-u", "-n", "-a", "--output"}, "exec": {"-a"},
-                   "fakeroot": {"-l", "--lib", "--faked", "-s", "-i"}, "unbuffer": {"-p"},
+                   "fakeroot": {"-l", "--lib", "--faked", "-s", "-i", "-b", "--fd-base"}, "unbuffer": {"-p"},
                    "runuser": {"-u", "-g", "-G", "-s", "-w", "--user", "--group", "--supp-group", "--shell",
-                               "-c", "--command"},
-                   "su": {"-g", "-G", "-s", "-w", "--group", "--supp-group", "--shell", "-c", "--command"}}
+                               "-c", "--command", "--session-command", "--whitelist-environment"},
+                   "su": {"-g", "-G", "-s", "-w", "--group", "--supp-group", "--shell", "-c", "--command",
+                          "--session-command", "--whitelist-environment"}}
 
 
 #: Wrapper options naming the folder the command runs in (`env -C DIR`, `sudo -D DIR`) or a file the wrapper itself
@@ -69,7 +81,7 @@ def split_wrappers(words: list[str], cwd: str | None = None,
         index += 1
         values = _WRAPPER_VALUES.get(name, set())
         while index < len(words) and (words[index].startswith("-") or "=" in words[index] and name == "env"):
-            option, eq, value = words[index].partition("=")
+            option, eq, value = long_name(name, words[index]).partition("=")  # `--adj 5` is `--adjustment 5`
             has_value = option in values and not eq
             if not eq and option not in values and option[:2] in values and not option.startswith("--"):
                 option, value = option[:2], option[2:]  # `-Cdir`, `-ofile`
