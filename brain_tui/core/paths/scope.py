@@ -377,8 +377,10 @@ def scopes_overlap(a: Sequence[ScopeEntry], b: Sequence[ScopeEntry]) -> str | No
     return None
 
 
-def covers_file(entries: Sequence[ScopeEntry], file_path: str, root: str | os.PathLike[str] | None = None) -> bool:
-    """True when the file lies inside the claim's scope (preflight, SPEC 10).
+def covers_file(entries: Sequence[ScopeEntry], file_path: str, root: str | os.PathLike[str] | None = None,
+                tree: bool = False) -> bool:
+    """True when the file lies inside the claim's scope (preflight, SPEC 10); with `tree`, when the folder
+    `file_path` and everything below it does (`rm -r`, an extraction into it): a dir entry covers its own folder too.
 
     Global covers every file; a dir covers files below it; a file covers itself; a section covers its whole file. Paths
     compare by key: a claim on ``src/`` covers ``SRC/a.py``, which macOS writes into the same folder. ``file_path`` is
@@ -396,7 +398,7 @@ def covers_file(entries: Sequence[ScopeEntry], file_path: str, root: str | os.Pa
         if entry.kind == GLOBAL:
             return True
         if entry.kind == DIR:
-            if is_below(entry.key, key):
+            if is_below(entry.key, key) or (tree and entry.key == key):
                 return True
         elif entry.key == key:
             return True

@@ -59,6 +59,13 @@ def in_zone(file: str, zone: Sequence[str], root: str | os.PathLike[str] | None 
     key = path_key(file)
     return any(not entry or key == entry or key.startswith(entry + "/") for entry in zone_keys(zone, root))
 
+
+def zone_below(folder: str, zone: Sequence[str], root: str | os.PathLike[str] | None = None) -> bool:
+    """True when a zone entry lies below `folder` (a write of the folder whole writes it: `rm -r`, an extraction)."""
+    key = path_key(folder).rstrip("/")
+    return any(entry.startswith(key + "/") for entry in zone_keys(zone, root) if entry) if key else bool(
+        zone_keys(zone, root))
+
 _UNBLOCK = {
     "waiting_human": "a human approves the pending gate: `bsi gate approve {id}` (or rejects it)",
     "paused": "a human resumes it: `bsi gate resume {by}`",
@@ -231,11 +238,13 @@ def check(
     sess_id: str,
     file: str,
     current_branch: str | Callable[[], str] | None = None,
+    tree: bool = False,
 ) -> int:
     """Run the preflight checks of SPEC 10 for one write of `file` (brain-relative) by `sess_id`; 0 (go).
 
     `current_branch`: the checked-out branch, or a callable giving it (called only for a claim with a
-    `theme_branch`); None counts as no branch.
+    `theme_branch`); None counts as no branch. `tree`: `file` is a folder written whole (`rm -r`, an extraction
+    into it): a claim's own folder is in its scope, and a kernel-zone entry below it is in the zone.
 
     Raises:
         InvalidData: the session ID is malformed or its claim file is corrupt (65).
@@ -248,7 +257,7 @@ def check(
     except InvalidData as exc:
         raise _refuse(SCOPE_VIOLATION, f"scope violation: {exc.message} — never outside the claim's scope",
                       sess_id, file) from None
-    if not covers_file(claim.scope, norm, snapshot.root):
+    if not covers_file(claim.scope, norm, snapshot.root, tree=tree):
         scope = claim.scope_text or "(no readable scope)"
         raise _refuse(
             SCOPE_VIOLATION,
@@ -266,10 +275,13 @@ def check(
     satellite = claim.type == "satellite" or claim.parent is not None
     real = resolve_in_brain(snapshot.root, norm) or norm  # a link into the zone writes the zone's file
     zone, root = config.kernel_zone, snapshot.root
-    if satellite and not config.kerneluser and (in_zone(norm, zone, root) or in_zone(real, zone, root)):
+    inside = in_zone(norm, zone, root) or in_zone(real, zone, root)
+    if satellite and not config.kerneluser and (inside or (
+            tree and (zone_below(norm, zone, root) or zone_below(real, zone, root)))):
+        what = "is in the kernel zone" if inside else "holds files of the kernel zone"
         raise _refuse(
             ZONE_VIOLATION,
-            f"zone violation: {norm} is in the kernel zone and {sess_id} is a satellite: "
+            f"zone violation: {norm} {what} and {sess_id} is a satellite: "
             f"a human writes it (human gate: `bsi gate request {sess_id} …`), or set `kerneluser: true`",
             sess_id, norm,
         )

@@ -335,7 +335,7 @@ class _Decider:
         refusals: list[tuple[str, BsiError]] = []
         for sess_id in bound:
             try:
-                rules.check(snapshot, config, sess_id, rel, self._branch)
+                rules.check(snapshot, config, sess_id, rel, self._branch, tree=tree)
                 if tree:
                     self._tree_free(snapshot, sess_id, rel)
             except BsiError as exc:
