@@ -309,3 +309,13 @@ def test_an_awk_program_file_is_unread(command: str) -> None:
                                      "chmod --recur 000 notes", "gzip --recur notes"])
 def test_a_recursive_option_cut_short_writes_the_whole_tree(command: str) -> None:
     assert any(t.tree and t.path.startswith("/w/notes") for t in read_command(command, W).targets)
+
+
+@pytest.mark.parametrize(("command", "expected"), [
+    ("cp --suffix -- --target=claims notes/x", "/w/claims/x"),  # `--` is the suffix: options go on after it
+    ("cp -S -- --targ claims notes/x", "/w/claims/x"),
+    ("tar -f -- --extr --dir=claims", "/w/claims"),
+    ("sed -e -- --in-pl claims/a.yml", "/w/claims/a.yml"),
+])
+def test_a_double_dash_an_option_takes_as_its_value_ends_no_options(command: str, expected: str) -> None:
+    assert expected in paths(command)

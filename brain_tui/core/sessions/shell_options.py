@@ -157,12 +157,17 @@ def long_name(program: str, word: str) -> str:
 
 def spelled_out(program: str, args: list[str]) -> list[str]:
     """`args` of `program` with each long option cut short written in full (`long_name`), up to ``--``; unchanged
-    for a program that runs a command after its options (its reader reads them one by one)."""
+    for a program that runs a command after its options (its reader reads them one by one).
+
+    A ``--`` right after an option may be that option's value (``cp --suffix -- --target=DIR``, ``cp -S --``): the
+    words after it are written out too (an operand named like an option cut short, if it was one, keeps its folder).
+    """
     if program in _RUNNERS or program not in LONG_OPTIONS:
         return args
     out: list[str] = []
     for index, arg in enumerate(args):
-        if arg == "--":
+        before = args[index - 1] if index else ""
+        if arg == "--" and not (before.startswith("-") and before not in ("-", "--") and "=" not in before):
             return out + args[index:]
         out.append(long_name(program, arg))
     return out
