@@ -298,7 +298,6 @@ class Brain:
         """
         from brain_tui.core import facade_open
         from brain_tui.core.rules import authority as who_acts
-        from brain_tui.core.rules import claims
         from brain_tui.core.rules.own_writes import writing_as
 
         acting = who_acts.acting_in(self.root, actor)
@@ -311,7 +310,7 @@ class Brain:
         with writing_as(acting):  # the last door judges the open for the same actor
             if req.agent_session or mcp_client:
                 return facade_open.open_bound(self, req, acting, mcp_client or "")
-            return self.mutate(lambda cs: claims.open_claim(cs, req, actor=acting))
+            return facade_open.open_plain(self, req, acting)
 
     def close_claim(self, sess_id: str, req: CloseRequest, *, actor: Actor | None = None) -> CloseOutcome:
         """Close a claim under its tier's rules, then run its exit trigger.
