@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from brain_tui.core.errors import RemoteUnreachable
+from brain_tui.core.paths.layout import CLAIMS_DIR
 
 if TYPE_CHECKING:
     from brain_tui.core.brain import Brain
@@ -75,7 +76,7 @@ def name_kept(brain: Brain, exc: RemoteUnreachable, decided: list[str]) -> None:
     The payload gets ``sess_id`` and ``kept: true``, the message what to do; a refusal that kept nothing is left as
     it is.
     """
-    if not (exc.kept and decided and (brain.root / "claims" / f"{decided[-1]}.yml").is_file()):
+    if not (exc.kept and decided and (brain.root / CLAIMS_DIR / f"{decided[-1]}.yml").is_file()):
         return
     sess_id = decided[-1]
     exc.payload = {**exc.payload, "sess_id": sess_id, "kept": True}
