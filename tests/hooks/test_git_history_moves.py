@@ -73,13 +73,15 @@ MOVES = ["git reset --hard {before}", "git reset --soft {before}", "git reset {b
          "cd $(echo .) && git reset --soft {before}",
          "printf 'reset refs/heads/{branch}\\nfrom {before}\\n\\n' | git fast-import --force --quiet",
          "git receive-pack .", "git subtree merge --prefix=claims {before}",
-         "/usr/lib/git-core/git-reset --soft {before}", "git-update-ref HEAD {before}", "git-receive-pack ."]
+         "/usr/lib/git-core/git-reset --soft {before}", "git-update-ref HEAD {before}", "git-receive-pack .",
+         "git revert --no-edit -S HEAD", "git push --signed . +{before}:{branch}"]
 KEEPS = ["git status", "git log --oneline -3", "git checkout -b feature", "git switch -c feature2", "git reset",
          "git diff {before}", "git stash list", "git branch -f spare {before}",
          "git update-ref refs/heads/spare {before}", "git merge old", "git reset --soft HEAD~1",
          "git -c alias.st=status st", "git fetch . old:spare2", "git clean -n -d", "git clean -d",
          "git add ':/notes'", "git add ':!claims'", "git add -- '*.md'", "git reset -q 'notes/*'",
-         "git bisect log", "git push --dry-run . old:spare3", "git push -u origin feature"]
+         "git bisect log", "git push --dry-run . old:spare3", "git push -u origin feature",
+         "git restore --staged .", "git commit -m --pathspec"]
 
 
 @pytest.mark.parametrize("session", [STRANGER, OTHER, AGENT])

@@ -2,8 +2,11 @@
 ``checkout``, ``restore``, ``rm``, ``mv`` and ``apply`` (its patch's files), and the repository's config file for a
 ``config`` that sets something (it may name a program git runs: SPEC 21). The paths of ``add``, ``rm --cached``,
 ``restore --staged``, ``commit PATHS``, ``reset PATHS``, ``stash push PATHS`` and ``update-index`` are named, not
-written: git's record of them changes (SPEC 22), so a protocol file among them is refused. Paths read from a file
-(``--pathspec-from-file``) are not shown by the line: it cannot be read whole."""
+written: git's record of them changes (SPEC 22), so a protocol file among them is refused (``restore --staged`` from
+HEAD unstages as ``reset PATHS`` does: a folder it names is that folder, not every file below it). Paths read from a
+file (``--pathspec-from-file``) are not shown by the line: it cannot be read whole. Each subcommand's options are read
+as git reads them (`git_options`): a value given to an option is a value, and ``-S``, ``--gpg-sign``, ``--signed``,
+``-u`` take theirs only attached."""
 
 from __future__ import annotations
 
@@ -28,12 +31,19 @@ _CONFIG_WRITES = frozenset({"--add", "--unset", "--unset-all", "--replace-all", 
                             "--remove-section", "-e", "--edit"})
 
 
-#: Subcommands that change the index or a commit for the paths they name, with their options that take a value.
+#: Subcommands that write the paths they name (or take git's record of them out), with their options that take a
+#: value.
+_PATH_WRITERS: dict[str, set[str]] = {
+    "checkout": MOVERS["checkout"], "restore": {"-s", "--source", "--conflict", "--pathspec-from-file"},
+    "rm": {"--pathspec-from-file"}, "mv": {"--pathspec-from-file"},
+}
+#: Subcommands that change the index or a commit for the paths they name, with their options that take a value
+#: (`?`: only attached, `shell_options.OPTIONAL`).
 _INDEX_WRITERS: dict[str, set[str]] = {
     "add": {"--chmod", "--pathspec-from-file"},
     "commit": {"-m", "--message", "-F", "--file", "-C", "--reuse-message", "-c", "--reedit-message", "--author",
-               "--date", "--fixup", "--squash", "-t", "--template", "--cleanup", "-S", "--gpg-sign", "--trailer",
-               "--pathspec-from-file"},
+               "--date", "--fixup", "--squash", "-t", "--template", "--cleanup", "-S?", "--gpg-sign?", "--trailer",
+               "--pathspec-from-file", "-u?", "--untracked-files?"},
     "reset": {"--pathspec-from-file"},
     "stash": {"-m", "--message", "--pathspec-from-file"},
     "update-index": {"--cacheinfo", "--chmod", "--index-info"},
@@ -83,12 +93,14 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading, depth: int
         elif alias is not None:
             reading.partial = reading.partial or f"`git {sub}`: aliases nested too deep"
     options = rest[:rest.index("--")] if "--" in rest else rest
-    # paths the line does not show (`--pathspec-from` too: git takes a long option's unique prefix)
-    if any(len(name := arg.partition("=")[0]) > 2 and "--pathspec-from-file".startswith(name) for arg in options):
+    # paths the line does not show (`--pathspec-from` too: git takes a long option's unique prefix); a word given as
+    # another option's value is that value (`commit -m --pathspec`)
+    _operands, valued, bare = git_options(rest, _PATH_WRITERS.get(sub) or _INDEX_WRITERS.get(sub) or
+                                          MOVERS.get(sub) or set())
+    if any(len(name) > 2 and "--pathspec-from-file".startswith(name) for name in (*valued, *bare)):
         reading.partial = reading.partial or f"`git {sub} --pathspec-from-file`: paths from a file the line hides"
     if sub in ("checkout", "restore"):
-        operands, _values, flags = git_options(rest, {"-b", "-B", "--orphan", "-s", "--source", "--conflict",
-                                                   "--pathspec-from-file"})
+        operands, values, flags = git_options(rest, _PATH_WRITERS[sub])
         if "--" in rest:
             paths = rest[rest.index("--") + 1:]
         elif sub == "restore":
@@ -97,15 +109,18 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading, depth: int
             # no commit of that name (git takes a branch first)
             paths = operands[1:] + [p for p in operands[:1] if (full := join_path(here, p)) is not None and
                                     (os.path.lexists(full) or held_by_git(here, p)) and not names_commit(here, p)]
-        staged_only = sub == "restore" and "--staged" in flags and "--worktree" not in flags and "-W" not in flags
-        if not paths and flags & {"-p", "--patch"}:  # each change of the work tree offered (`yes |` takes them all)
-            paths = [_git_top(here) or "."]
+        staged_only = sub == "restore" and bool(flags & {"-S", "--staged"}) and not flags & {"-W", "--worktree"}
+        # `restore --staged` from HEAD unstages as `git reset [-p] PATHS` does: git's record of the paths goes back to
+        # HEAD's, the work tree stays as it is (a folder named is no protocol file; one named inside is)
+        unstages = staged_only and not values.keys() & {"-s", "--source"}
+        if not paths and flags & {"-p", "--patch"} and not unstages:  # each change of the work tree offered (`yes |`
+            paths = [_git_top(here) or "."]  # takes them all)
         for path in pathspecs(paths, here):
-            reading.add(path, here, f"git {sub}", tree=_is_dir(here, path), named=staged_only)
+            reading.add(path, here, f"git {sub}", tree=not unstages and _is_dir(here, path), named=staged_only)
         if sub == "checkout":  # to another commit: what is in force moves (`shell_git_moves`)
             read_move(sub, rest, here, _git_top(here), reading)
     elif sub in ("rm", "mv"):
-        operands, values, flags = git_options(rest, {"--pathspec-from-file"})
+        operands, values, flags = git_options(rest, _PATH_WRITERS[sub])
         if sub == "rm":
             for operand in pathspecs(operands, here):  # --cached: the file stays, git stops holding it
                 reading.add(operand, here, "git rm", tree="-r" in flags, named="--cached" in flags)
@@ -148,7 +163,8 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading, depth: int
     elif sub in MOVERS:
         read_move(sub, rest, here, _git_top(here), reading)
     elif sub in ("apply", "am"):
-        operands, _values, flags = git_options(rest, {"-p", "--directory", "--exclude", "--include", "-C"})
+        operands, _values, flags = git_options(rest, {"-p", "--directory", "--exclude", "--include", "-C", "-S?",
+                                                      "--gpg-sign?"})
         if flags & {"--check", "--stat", "--numstat", "--summary", "--continue", "--abort", "--skip", "--quit",
                     "--show-current-patch"} and not flags & {"--apply", "--index", "--cached"}:
             return cwd
@@ -232,7 +248,10 @@ def _cacheinfo_values(args: list[str]) -> list[str]:
     return found
 
 
-#: Options of `git clone|worktree add|submodule add|init` that take a value (not the folder they write).
+#: Options of `git clone|worktree add|submodule add|init` (`_FOLDER_SUBS`) that take a value (not the folder they
+#: write). Theirs only: in the other subcommands `_read_outputs` reads (`diff`, `log`, `format-patch`…) `-u`, `-c`,
+#: `-b` are flags and `-B[<n>]` takes only a value attached, never the next word (`diff -u --output=FILE`).
+_FOLDER_SUBS = frozenset({"clone", "init", "worktree", "submodule"})
 _FOLDER_VALUES = {"-b", "--branch", "-o", "--origin", "--depth", "--reference", "--template", "--separate-git-dir",
                   "-c", "--config", "-u", "--upload-pack", "--filter", "-B", "--reason", "--name", "--shallow-since",
                   "--shallow-exclude", "--jobs", "-j", "--object-format", "--ref-format", "--initial-branch"}
@@ -242,7 +261,8 @@ def _read_outputs(sub: str, rest: list[str], here: str | None, reading: ShellRea
     """The files and folders other subcommands write where they are named: `--output=FILE` (diff, log, show…),
     `archive -o`, `format-patch -o DIR`, `bundle create FILE`, and the new work trees of `clone`, `init`,
     `worktree add` and `submodule add`."""
-    operands, values, _flags = git_options(rest, {"--output", "-o", "--output-directory", *_FOLDER_VALUES})
+    operands, values, _flags = git_options(rest, {"--output", "-o", "--output-directory",
+                                                  *(_FOLDER_VALUES if sub in _FOLDER_SUBS else ())})
     if sub == "format-patch":
         folder = values.get("-o") or values.get("--output-directory")
         if folder:

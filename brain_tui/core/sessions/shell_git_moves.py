@@ -24,19 +24,19 @@ if TYPE_CHECKING:
 
 __all__ = ["MOVERS", "git_options", "git_output", "names_commit", "read_move", "read_push", "staged_protocol"]
 
-#: The subcommands read here, with their options that take a value.
+#: The subcommands read here, with their options that take a value (`?`: only attached, `shell_options.OPTIONAL`).
 MOVERS: dict[str, set[str]] = {
     "reset": {"--pathspec-from-file"},
-    "checkout": {"-b", "-B", "--orphan", "-s", "--source", "--conflict", "--pathspec-from-file"},
-    "switch": {"-c", "-C", "--create", "--force-create", "--orphan", "--conflict"},
+    "checkout": {"-b", "-B", "--orphan", "-s", "--source", "--conflict", "--pathspec-from-file", "-t?", "--track?"},
+    "switch": {"-c", "-C", "--create", "--force-create", "--orphan", "--conflict", "-t?", "--track?"},
     "update-ref": {"-m"},
     "symbolic-ref": {"-m"},
-    "merge": {"-m", "-F", "--file", "-s", "--strategy", "-X", "--strategy-option", "--into-name", "-S",
-              "--gpg-sign", "--cleanup"},
+    "merge": {"-m", "-F", "--file", "-s", "--strategy", "-X", "--strategy-option", "--into-name", "-S?",
+              "--gpg-sign?", "--cleanup"},
     "rebase": {"--onto", "-s", "--strategy", "-X", "--strategy-option", "-x", "--exec", "-C", "--whitespace",
-               "-S", "--gpg-sign", "--empty"},
-    "revert": {"-m", "--mainline", "-s", "--strategy", "-X", "--strategy-option", "-S", "--gpg-sign", "--cleanup"},
-    "cherry-pick": {"-m", "--mainline", "-s", "--strategy", "-X", "--strategy-option", "-S", "--gpg-sign",
+               "-S?", "--gpg-sign?", "--empty", "-r?", "--rebase-merges?"},
+    "revert": {"-m", "--mainline", "-s", "--strategy", "-X", "--strategy-option", "-S?", "--gpg-sign?", "--cleanup"},
+    "cherry-pick": {"-m", "--mainline", "-s", "--strategy", "-X", "--strategy-option", "-S?", "--gpg-sign?",
                     "--cleanup"},
     "stash": {"-m", "--message", "--pathspec-from-file"},
     "clean": {"-e", "--exclude"},
@@ -65,22 +65,25 @@ _UNDER_WAY = {"--continue", "--abort", "--skip", "--quit", "--edit-todo", "--sho
 
 
 def git_options(rest: list[str], with_value: set[str]) -> tuple[list[str], dict[str, str], set[str]]:
-    """`shell_options.options` for a git subcommand's arguments. git takes any unique prefix of a long option
-    (`--har` is `--hard`, `--output-d=DIR` is `--output-directory=DIR`): a prefix of exactly one option of
-    `with_value` is that option, its value read as such, unless it names an option of `_STRICT` whole (git takes a
-    name given in full as itself: `switch --force old` is no `--force-create old`); a prefix of options that make
-    the reading stricter (`_STRICT`) counts as each (one git finds ambiguous it refuses: reading it stricter refuses
-    nothing git runs)."""
+    """`shell_options.options` for a git subcommand's arguments (`with_value`: its options that take a value, those
+    whose value is optional marked `shell_options.OPTIONAL`: `-S?`, git's `-S[<keyid>]`). git takes any unique prefix
+    of a long option (`--har` is `--hard`, `--output-d=DIR` is `--output-directory=DIR`): a prefix of exactly one
+    option of `with_value` is that option, its value read as such, unless it names an option of `_STRICT` whole (git
+    takes a name given in full as itself: `switch --force old` is no `--force-create old`); a prefix of options that
+    make the reading stricter (`_STRICT`) counts as each (one git finds ambiguous it refuses: reading it stricter
+    refuses nothing git runs)."""
+    from brain_tui.core.sessions.shell_options import OPTIONAL
     from brain_tui.core.sessions.shell_options import options as _options
 
+    names = {option.removesuffix(OPTIONAL) for option in with_value}
     args: list[str] = []
     for index, arg in enumerate(rest):
         if arg == "--":
             args += rest[index:]
             break
         name, eq, value = arg.partition("=")
-        longer = [option for option in with_value if option.startswith(name)] if len(name) > 2 and \
-            name.startswith("--") and name not in with_value and name not in _STRICT else []
+        longer = [option for option in names if option.startswith(name)] if len(name) > 2 and \
+            name.startswith("--") and name not in names and name not in _STRICT else []
         args.append(longer[0] + eq + value if len(longer) == 1 else arg)
     operands, values, flags = _options(args, with_value)
     flags |= {option for flag in flags if len(flag) > 2 and flag.startswith("--") for option in _STRICT
@@ -343,7 +346,7 @@ def read_push(rest: list[str], here: str | None, top: str | None, reading: Shell
     is refused in a repository (every protocol folder named); `bsi sync` pushes the brain. A fast-forward keeps
     every commit the remote had: it goes."""
     operands, values, flags = git_options(rest, {"--repo", "-o", "--push-option", "--receive-pack", "--exec",
-                                              "--signed"})
+                                              "--signed?"})
     rewrites = bool(flags & _REWRITING_PUSH) or any(name.partition("=")[0] in _REWRITING_PUSH for name in values) \
         or any(spec.startswith(("+", ":")) for spec in operands[1:])
     if top is not None and rewrites and git_output(top, "rev-parse", "--git-dir") is not None:

@@ -12,7 +12,12 @@ Standard library only: the hook's fast path imports this module.
 
 from __future__ import annotations
 
-__all__ = ["LONG_OPTIONS", "long_name", "options", "spelled_out"]
+__all__ = ["LONG_OPTIONS", "OPTIONAL", "long_name", "options", "spelled_out"]
+
+#: Written after an option of `options`' `with_value` (``"-S?"``, ``"--gpg-sign?"``): the option takes a value only
+#: attached to it (``-SKEY``, ``--gpg-sign=KEY``: git's ``-S[<keyid>]``, ``--gpg-sign[=<keyid>]``); given alone it is
+#: a flag, and the next word is not its value.
+OPTIONAL = "?"
 
 
 def _table(text: str) -> frozenset[str]:
@@ -174,7 +179,9 @@ def spelled_out(program: str, args: list[str]) -> list[str]:
 
 
 def options(args: list[str], with_value: set[str]) -> tuple[list[str], dict[str, str], set[str]]:
-    """Operands, option values and flags of a command's arguments (after `--`, everything is an operand)."""
+    """Operands, option values and flags of a command's arguments (after `--`, everything is an operand). An option
+    of `with_value` takes the rest of its cluster or the next word (``-mMSG``, ``-m MSG``, ``--message MSG``); one
+    marked `OPTIONAL` takes only a value attached (``-SKEY``, ``--gpg-sign=KEY``)."""
     operands: list[str] = []
     values: dict[str, str] = {}
     flags: set[str] = set()
@@ -198,10 +205,12 @@ def options(args: list[str], with_value: set[str]) -> tuple[list[str], dict[str,
         if arg.startswith("-") and len(arg) > 1:
             for pos, ch in enumerate(arg[1:], start=1):
                 option = f"-{ch}"
-                if option in with_value:
+                if option in with_value or option + OPTIONAL in with_value:
                     rest = arg[pos + 1:]
                     if rest:
                         values[option] = rest
+                    elif option not in with_value:  # (its value is optional: none given)
+                        flags.add(option)
                     elif index < len(args):
                         values[option] = args[index]
                         index += 1
