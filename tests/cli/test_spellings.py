@@ -33,18 +33,18 @@ def test_lookalikes_every_file_system_keeps_apart_are_two_scopes(brain: Path, he
 
 
 def test_a_section_whose_file_is_a_folder_here_still_holds_it(brain: Path) -> None:
-    """`notes#Intro` opened where `notes` was a file (or nothing yet); here `notes/` is a folder: the claim
-    still loads and still holds that path, so no second session gets `notes/` or what is below it."""
-    holder = ok(run_bsi("claim", "open", "--scope", "notes#Intro", "--slug", "first", brain=brain))
-    (brain / "notes").mkdir()
+    """`notes.md#Intro` opened where `notes.md` was a file (or nothing yet); here `notes.md/` is a folder: the claim
+    still loads and still holds that path, so no second session gets `notes.md/` or what is below it."""
+    holder = ok(run_bsi("claim", "open", "--scope", "notes.md#Intro", "--slug", "first", brain=brain))
+    (brain / "notes.md").mkdir()
     listed = run_bsi("--json", "claim", "list", brain=brain)
     assert [row["sess_id"] for row in listed.json()["claims"]] == [holder], listed.err
-    for asked in ("notes/", "notes", "NOTES/x.md", "notes/deep/y.md"):
+    for asked in ("notes.md/", "notes.md", "NOTES.md/x.md", "notes.md/deep/y.md"):
         run = run_bsi("--json", "claim", "open", "--scope", asked, "--slug", "second", brain=brain)
         assert run.code == 10, (asked, run.out, run.err)
         assert [c["sess_id"] for c in run.json()["conflicts"]] == [holder]
-    assert run_bsi("claim", "open", "--scope", "notes#Other", "--slug", "typed", brain=brain).code == 65
-    assert_denied(hook(brain, "pre-tool-use", event(brain, "Write", str(brain / "notes" / "a.md"), session="x")),
+    assert run_bsi("claim", "open", "--scope", "notes.md#Other", "--slug", "typed", brain=brain).code == 65
+    assert_denied(hook(brain, "pre-tool-use", event(brain, "Write", str(brain / "notes.md" / "a.md"), session="x")),
                   holder)
 
 

@@ -171,6 +171,9 @@ def test_existing_folder_without_slash_is_dir(tmp_path: Path) -> None:
         "../todo.md#Sprint",
         "todo/brain.md#Sprint\x003",
         "todo/brain.md#Sprint\n3",
+        "src/a.py#Intro",
+        "Makefile ## Build",
+        "notes/plan.txt § Intro",
     ],
 )
 def test_parse_entry_rejects(text: str) -> None:
@@ -191,6 +194,20 @@ def test_section_of_existing_folder_rejected(tmp_path: Path) -> None:
     (tmp_path / "agents").mkdir()
     with pytest.raises(InvalidData, match="folder"):
         parse_entry("agents#Intro", tmp_path)
+
+
+def test_trailing_slash_on_an_existing_file_rejected(tmp_path: Path) -> None:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "a.py").write_text("x = 1\n")
+    with pytest.raises(InvalidData, match="not a folder"):
+        parse_entry("./src/a.py/", tmp_path)
+    assert parse_entry("src/b.py/", tmp_path) == D("src/b.py")  # nothing there yet: the slash makes a folder
+    assert parse_entry("src/a.py/", tmp_path, typed=False) == D("src/a.py")  # a claim file still loads
+
+
+def test_a_read_back_section_of_a_file_that_is_not_markdown_still_loads() -> None:
+    assert parse_entry("src/a.py#Intro", typed=False) == S("src/a.py", "Intro")
+    assert parse_entry("docs/Guide.MARKDOWN#Setup") == S("docs/Guide.MARKDOWN", "Setup")
 
 
 def test_parse_entry_rejects_non_string() -> None:
@@ -510,7 +527,7 @@ def test_different_sections_never_intersect(path: str, t1: str, t2: str) -> None
 def test_str_parses_back(entry: ScopeEntry) -> None:
     if entry.kind == "section":
         entry = S(entry.path, entry.section.lstrip("# "))
-    assert parse_entry(str(entry)) == entry
+    assert parse_entry(str(entry), typed=False) == entry  # as a claim file's scope is read back
 
 
 @FAST

@@ -54,6 +54,8 @@ __all__ = [
     "overlap",
     "scopes_overlap",
     "covers_file",
+    "is_markdown",
+    "MARKDOWN_SUFFIXES",
 ]
 
 GLOBAL = "global"
@@ -73,6 +75,8 @@ _SPLIT_RE = LazyPattern(r"[\s,]+")
 #: ``agents/*`` and ``agents/**``: what a user means is the folder.
 _FOLDER_GLOB_RE = LazyPattern(r"/\*{1,2}$")
 _SECTION_MARKERS = ("#", "\u00a7")  # '#' (also '##') and '§'
+#: The suffixes of a markdown file's name (compared lower-cased): a section belongs to such a file only.
+MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdown", ".mkd", ".mkdn", ".mdx")
 
 
 @record(order=True)
@@ -147,6 +151,23 @@ def _is_folder(root: str | os.PathLike[str] | None, path: str) -> bool:
         return False
 
 
+def _is_file(root: str | os.PathLike[str] | None, path: str) -> bool:
+    """True when the normalised ``path`` names an existing file (not a folder; links followed, so a dangling link is
+    none) under ``root`` (False when root is None or on OS errors)."""
+    if root is None:
+        return False
+    try:
+        return os.path.exists(os.path.join(root, path)) and not os.path.isdir(os.path.join(root, path))
+    except OSError:
+        return False
+
+
+def is_markdown(path: str) -> bool:
+    """True when ``path`` names a markdown file by its suffix (``.md``, ``.markdown``…, any case): the only files
+    whose ``##`` sections a scope may name (SPEC 5.1)."""
+    return path.rsplit("/", 1)[-1].lower().endswith(MARKDOWN_SUFFIXES)
+
+
 def _linked(root: str | os.PathLike[str] | None, kind: str, path: str, section: str = "") -> ScopeEntry:
     """Build an entry keyed by the brain path its symlinks lead to (`path_keys.resolve_in_brain`), with ``target`` set
     when a link moves it; links are not followed when ``root`` is None. A dir or file that is a link to the brain
@@ -165,12 +186,15 @@ def parse_entry(text: str, root: str | os.PathLike[str] | None = None, *, typed:
 
     ``root`` tells folders from files and whether ``brain/`` is the legacy global spelling; when it is None only a
     trailing slash makes a dir and ``brain/`` is global. ``typed`` is True for a scope being given now (command line,
-    form, MCP): a section of a path that is a folder here is refused. It is False for a scope read back from a claim
-    file: the file may have been a file on the machine that wrote it and a folder here, and the claim still holds it
-    (a section keyed by a folder meets everything below).
+    form, MCP): a section of a path that is a folder here, a section of a file that is not markdown (SPEC 5.1: one
+    ``##`` section of a markdown file; two "sections" of ``a.py`` would each hold the whole file) and a trailing slash
+    on a path that is a file here (a folder that cannot exist, which its own holder could not write) are refused. It
+    is False for a scope read back from a claim file, or for a path being written (the write decision): the file may
+    have been a file on the machine that wrote it and a folder here, and the claim still holds it (a section keyed by
+    a folder meets everything below).
 
     Raises InvalidData with a one-line message saying what and why (bad path, empty section title, section of a
-    folder, not a string...).
+    folder or of a file that is not markdown, a file given as a folder, not a string...).
     """
     if not isinstance(text, str):
         raise InvalidData(f"invalid scope {text!r}: expected a string, got {type(text).__name__}")
@@ -202,6 +226,8 @@ def parse_entry(text: str, root: str | os.PathLike[str] | None = None, *, typed:
             raise bad(str(exc)) from None
         if path.endswith("/") or (typed and _is_folder(root, path)):
             raise bad("a section must belong to a file, not a folder")
+        if typed and not is_markdown(path):
+            raise bad("a section (#, ##, §) names a ## heading of a markdown file (.md); claim the whole file instead")
         return _linked(root, SECTION, path, title)
 
     if _FOLDER_GLOB_RE.search(stripped) and stripped.rstrip("*") != "/":
@@ -211,6 +237,8 @@ def parse_entry(text: str, root: str | os.PathLike[str] | None = None, *, typed:
     except BadPath as exc:
         raise bad(str(exc)) from None
     if path.endswith("/"):
+        if typed and _is_file(root, path.rstrip("/")):
+            raise bad(f"{quote(path.rstrip('/'))} is a file of the brain, not a folder: drop the trailing '/'")
         return _linked(root, DIR, path.rstrip("/"))
     if _is_folder(root, path):
         return _linked(root, DIR, path)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from brain_tui.core.errors import InvalidData
 from brain_tui.core.paths.layout import DATA_DIRS, INDEX_FILE, STATE_DIR
-from brain_tui.core.paths.scope import ScopeEntry, format_scope, parse_scope
+from brain_tui.core.paths.scope import ScopeEntry, format_scope, is_markdown, parse_scope
 from brain_tui.core.records.model import BrainSnapshot
 from brain_tui.core.records.yamlio import read_capped
 from brain_tui.core.rules.conflicts import find_conflicts
@@ -66,7 +66,7 @@ def _candidates(root: Path, entry: ScopeEntry) -> list[str]:
         return _folder_entries(root, entry.path)
     if entry.kind == "global":
         return _folder_entries(root, "")
-    if entry.path.lower().endswith(".md"):
+    if is_markdown(entry.path):
         wanted = entry.section.strip().lower() if entry.kind == "section" else None
         return [f"{entry.path}#{title}" for title in _sections(root / entry.path)
                 if title.strip().lower() != wanted]

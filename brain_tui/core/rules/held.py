@@ -41,7 +41,7 @@ def holding(snapshot: BrainSnapshot, held: list[Refusal], file: str, root: str) 
     if not held:
         return None
     try:
-        entries = parse_scope([file], root)
+        entries = parse_scope([file], root, typed=False)  # a path written, not a scope typed
     except InvalidData:
         return None
     holders = {c.sess_id for c in find_conflicts(snapshot, entries)}

@@ -372,7 +372,7 @@ class _Decider:
     def _holders(self, snapshot: BrainSnapshot, sess_id: str, file: str, tree: bool = False) -> list[Any]:
         """The other blocking claims holding `file` (not the session's own chain or its descendants)."""
         try:
-            entries = parse_scope([file.rstrip("/") + "/" if tree else file], self.brain.root)
+            entries = parse_scope([file.rstrip("/") + "/" if tree else file], self.brain.root, typed=False)
         except InvalidData:
             return []
         claim = snapshot.claim(sess_id)
@@ -403,7 +403,7 @@ class _Decider:
         config = self.brain.config
         written = rel.rstrip("/") + "/" if tree else rel
         try:
-            entries = parse_scope([written], self.brain.root)
+            entries = parse_scope([written], self.brain.root, typed=False)  # a path written, not a scope typed
         except InvalidData as exc:
             return WriteDecision(False, f"{_short(rel, 200)} cannot be checked: {_short(exc.message, 200)}",
                                  code=InvalidData.exit_code, check="invalid", file=rel)
