@@ -36,3 +36,16 @@ def test_a_file_outside_the_scope_is_a_scope_violation(satellite: tuple[Path, st
 def test_the_same_satellite_may_write_inside_its_scope(satellite: tuple[Path, str]) -> None:
     root, sat = satellite
     assert at(root, "2026-11-29T10:10:00Z").preflight(sat, "./brain-engine//server.py").file == "brain-engine/server.py"
+
+
+def test_a_folder_asked_with_its_slash_is_that_folder_written_whole(satellite: tuple[Path, str]) -> None:
+    """`bsi preflight check ID brain-engine/` asks for the folder written whole, as the shell's `rm -r` is judged:
+    the holder of `brain-engine/` may (it was read as a file named `brain-engine`, outside its own scope); a folder
+    it does not hold, or one that holds it only in part, is still a scope violation."""
+    root, sat = satellite
+    brain = at(root, "2026-11-29T10:10:00Z")
+    assert brain.preflight(sat, "brain-engine/").file == "brain-engine"
+    assert brain.preflight(sat, "./brain-engine/new/").file == "brain-engine/new"
+    for path in ("docs/", "./", "brain-engine-old/"):
+        error = refused(lambda path=path: brain.preflight(sat, path), 1)  # type: ignore[misc]
+        assert "scope violation" in str(error), str(error)

@@ -79,11 +79,18 @@ def is_legacy(lock: Lock) -> bool:
     """True for a lock file in the original scripts' `.lock` format."""
     return lock.path.endswith(".lock")
 
-def locks_for(snapshot: BrainSnapshot, file: str) -> list[Lock]:
-    """Every lock file of one normalised path in any spelling (same `path_key`): `.yml` ones and legacy `.lock` ones."""
+def locks_for(snapshot: BrainSnapshot, file: str, tree: bool = False) -> list[Lock]:
+    """Every lock file of one normalised path in any spelling (same `path_key`): `.yml` ones and legacy `.lock` ones.
+    `tree`: `file` is a folder written whole (`rm -r`): the locks of every file below it too."""
     canonical = lock_rel_path(file)
     key = _file_key(snapshot, file)
-    return [lock for lock in snapshot.locks if lock.path == canonical or _file_key(snapshot, _lock_key(lock)) == key]
+    return [lock for lock in snapshot.locks
+            if lock.path == canonical or _at_or_below(_file_key(snapshot, _lock_key(lock)), key, tree)]
+
+
+def _at_or_below(named: str, key: str, tree: bool) -> bool:
+    """True when a lock's path key `named` is `key`, or (`tree`) a path below that folder."""
+    return named == key or tree and (not key or named.startswith(key + "/"))
 
 
 def _file_key(snapshot: BrainSnapshot, file: str) -> str:
@@ -113,11 +120,11 @@ def live_lock(snapshot: BrainSnapshot, file: str) -> Lock | None:
     live.sort(key=lambda lock: (lock.generation, lock.path.endswith(".yml")), reverse=True)
     return live[0] if live else None
 
-def live_lock_of_other(snapshot: BrainSnapshot, file: str, sess_id: str) -> Lock | None:
+def live_lock_of_other(snapshot: BrainSnapshot, file: str, sess_id: str, tree: bool = False) -> Lock | None:
     """A lock that holds a normalised path (`holds`) for another session than `sess_id` (highest generation
     first), or None: when two copies of a lock file are in force (HEAD's and the work tree's), either one holding
-    it for another session locks the file."""
-    live = [lock for lock in locks_for(snapshot, file) if lock.holder != sess_id and holds(snapshot, lock)]
+    it for another session locks the file. `tree`: any file below the folder `file` too (`locks_for`)."""
+    live = [lock for lock in locks_for(snapshot, file, tree) if lock.holder != sess_id and holds(snapshot, lock)]
     return max(live, key=lambda lock: lock.generation) if live else None
 
 @record
@@ -266,8 +273,9 @@ def parse_ttl_min(value: Any) -> int:
         raise InvalidData(f"invalid lock TTL {text!r}: a whole number of minutes from 1 to {MAX_LOCK_TTL_MIN}")
     return int(text)
 
-def corrupt_lock_of(snapshot: BrainSnapshot, file: str) -> CorruptFile | None:
-    """A lock file of `file` (normalised), in any spelling, that does not load, or None.
+def corrupt_lock_of(snapshot: BrainSnapshot, file: str, tree: bool = False) -> CorruptFile | None:
+    """A lock file of `file` (normalised), in any spelling, that does not load, or None (`tree`: of any file below
+    the folder `file` too).
 
     Such a file may hold the lock (SPEC 22: what does not parse fails closed), so no reader calls the file free.
     """
@@ -277,7 +285,8 @@ def corrupt_lock_of(snapshot: BrainSnapshot, file: str) -> CorruptFile | None:
         if not bad.path.startswith(prefix) or not bad.path.endswith(".yml"):
             continue
         named = unquote(bad.path[len(prefix):-len(".yml")])
-        if bad.path == lock_rel_path(file) or path_key(named) == path_key(file) or _file_key(snapshot, named) == key:
+        if bad.path == lock_rel_path(file) or path_key(named) == path_key(file) or \
+                _at_or_below(_file_key(snapshot, named), key, tree):
             return bad
     return None
 

@@ -285,15 +285,16 @@ def check(
             f"a human writes it (human gate: `bsi gate request {sess_id} …`), or set `kerneluser: true`",
             sess_id, norm,
         )
-    held = live_lock_of_other(snapshot, norm, sess_id)
+    held = live_lock_of_other(snapshot, norm, sess_id, tree)  # (a folder written whole: the files below it too)
     if held is not None:
         until = format_timestamp(held.expires_at, snapshot.tz) if held.expires_at else "unknown"
+        what = norm if not tree else f"{norm}/ holds {held.file}, which"
         raise _refuse(
             FILE_LOCKED,
-            f"{norm} is locked by {held.holder} until {until}: wait for `bsi lock release` or expiry, then retry",
+            f"{what} is locked by {held.holder} until {until}: wait for `bsi lock release` or expiry, then retry",
             sess_id, norm, holder=held.holder, expires_at=until,
         )
-    bad = corrupt_lock_of(snapshot, norm) if live_lock(snapshot, norm) is None else None
+    bad = corrupt_lock_of(snapshot, norm, tree) if tree or live_lock(snapshot, norm) is None else None
     if bad is not None:  # it may hold the lock (SPEC 22): locked until repaired
         raise _refuse(
             FILE_LOCKED,
