@@ -72,6 +72,10 @@ SECTION_OVERLAP = "section"
 _GLOBAL_SPELLINGS = frozenset({"*", "/", "global"})
 _LEGACY_BRAIN = "brain/"
 _SPLIT_RE = LazyPattern(r"[\s,]+")
+#: A control character that is not one of the ASCII spaces (tab, new line, vertical tab, form feed, carriage
+#: return) the legacy rule separates entries on. Python's ``\s`` and ``str.strip`` also take U+001C–U+001F and NEL
+#: (U+0085) for spaces: without this check they would separate entries or fall off an entry's ends unseen.
+_CONTROL_NOT_SPACE_RE = LazyPattern("[\x00-\x08\x0e-\x1f\x7f-\x9f]")
 #: ``agents/*`` and ``agents/**``: what a user means is the folder.
 _FOLDER_GLOB_RE = LazyPattern(r"/\*{1,2}$")
 _SECTION_MARKERS = ("#", "\u00a7")  # '#' (also '##') and '§'
@@ -258,6 +262,13 @@ def _unique(entries: Iterable[ScopeEntry]) -> tuple[ScopeEntry, ...]:
     return tuple(kept)
 
 
+def _refuse_controls(text: str) -> None:
+    """Raise InvalidData when a scope text holds a control character other than an ASCII space (SPEC 5.1: NUL and
+    control characters are refused, exit 65), before any splitting or trimming could drop it."""
+    if _CONTROL_NOT_SPACE_RE.search(text):
+        raise InvalidData(f"invalid scope {quote(text)}: NUL and control characters are not allowed")
+
+
 def parse_scope(
     value: object, root: str | os.PathLike[str] | None = None, *, typed: bool = True
 ) -> tuple[ScopeEntry, ...]:
@@ -272,6 +283,7 @@ def parse_scope(
     any bad entry.
     """
     if isinstance(value, str):
+        _refuse_controls(value)
         stripped = value.strip()
         if not stripped:
             raise InvalidData("invalid scope '': the scope is empty")
@@ -288,6 +300,7 @@ def parse_scope(
         for number, item in enumerate(value, start=1):
             if not isinstance(item, str):
                 raise InvalidData(f"invalid scope: item {number} is {type(item).__name__}, expected a string")
+            _refuse_controls(item)
             items.append(item)
     elif value is None:
         raise InvalidData("invalid scope: the scope is missing")
@@ -312,6 +325,7 @@ def parse_scope_args(values: Sequence[str], root: str | os.PathLike[str] | None 
     for value in values:
         if not isinstance(value, str):
             raise InvalidData(f"invalid scope {value!r}: expected a string")
+        _refuse_controls(value)
         entries.extend(parse_scope([value.strip()] if names_a_path(value, root) else value, root))
     return _unique(entries)
 
