@@ -40,3 +40,18 @@ def test_ordinary_whitespace_still_separates_entries(brain: Path, bsi: Bsi) -> N
     for scope in ("a.md b.md", "a.md\tb.md", "a.md\nb.md", "a.md, b.md"):
         run = bsi("--json", "check-scope", scope, brain=brain)
         assert run.code == 0, (scope, run.err)
+
+
+@pytest.mark.parametrize("control", CONTROLS, ids=lambda c: f"U+{ord(c):04X}")
+def test_a_control_character_at_a_files_end_is_refused_not_trimmed(brain: Path, bsi: Bsi, control: str) -> None:
+    """A lock's or a preflight's file (SPEC 9, 10) is normalised as a scope's path is: `a.md` plus U+001F is another
+    name than `a.md`, refused (65 for a lock, 1 "never outside the scope" for a preflight), never trimmed to it."""
+    sess = bsi("claim", "open", "--scope", "w/", brain=brain).out.strip()
+    before, files = head(brain), tree_bytes(brain)
+    for file in (f"w/a.md{control}", f"{control}w/a.md"):
+        run = bsi("lock", "acquire", file, sess, brain=brain)
+        assert run.code == 65 and "control characters" in run.err, (file, run)
+        run = bsi("preflight", "check", sess, file, brain=brain)
+        assert run.code == 1 and "control characters" in run.err, (file, run)
+    assert head(brain) == before and tree_bytes(brain) == files
+    assert bsi("lock", "acquire", " w/a.md\n", sess, brain=brain).code == 0  # the ASCII spaces are still trimmed

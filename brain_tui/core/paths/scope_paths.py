@@ -68,10 +68,14 @@ def section_key(text: str) -> str:
     return _SPACES_RE.sub(" ", key).strip()
 
 
+#: What `normalize` trims off a path's ends: the ASCII spaces, never a control character (SPEC 5.1: refused, 65).
+_ASCII_SPACES = " \t\n\r\x0b\x0c"
+
+
 def normalize(text: str) -> str:
     """Normalise a path, keeping a trailing ``/`` when one was given; raises :class:`BadPath` with the reason when
     the path is empty, absolute, has ``..``, a backslash, glob characters or control characters."""
-    text = nfc(text.strip())
+    text = nfc(text.strip(_ASCII_SPACES))  # (str.strip also takes the controls Python calls spaces: \x1c-\x1f)
     if CONTROL_RE.search(text):
         raise BadPath("NUL and control characters are not allowed")
     if not text:
