@@ -249,11 +249,10 @@ def unreadable_request(line: str) -> dict[str, Any] | None:
     return _invalid(ident)
 
 
-def _invalid(ident: Any) -> dict[str, Any]:
+def _invalid(ident: Any, why: str = "not a well-formed MCP message (an object with a method, params an object, and "
+                                    "every text valid Unicode: no lone surrogate)") -> dict[str, Any]:
     """JSON-RPC's -32600 answer to a request that cannot be served, with `ident` as its id."""
-    return {"jsonrpc": "2.0", "id": ident, "error": {
-        "code": -32600, "message": "invalid request: not a well-formed MCP message (an object with a method, "
-                                   "params an object, and every text valid Unicode: no lone surrogate)"}}
+    return {"jsonrpc": "2.0", "id": ident, "error": {"code": -32600, "message": f"invalid request: {why}"}}
 
 
 def batch_entries(line: str) -> list[str] | None:
@@ -316,13 +315,21 @@ class _Checked:
                     continue
             answer = unreadable_request(line) if line.strip() else None
             if answer is None:
-                self._note(line, read=True)
-                return line
-            self.write(json.dumps(answer, separators=(",", ":")) + "\n")  # ASCII: the id may hold a surrogate
+                reused = self._note(line, read=True)
+                if reused is None:
+                    return line
+                answer = _invalid(reused, f"request id {str(reused)[:80]!r} is already in use by a request in "
+                                          "flight: an id is never reused while its request runs (this one was not run)")
+            # ASCII: the id may hold a surrogate; a reused id's answer leaves its request in flight counted
+            self._send(json.dumps(answer, separators=(",", ":")) + "\n")
             self.flush()
 
-    def _note(self, text: str, read: bool) -> None:
-        """Count a request read (an id and a method) in, an answer written (an id, no method) or a cancel out."""
+    def _note(self, text: str, read: bool) -> str | int | None:
+        """Count a request read (an id and a method) in, an answer written (an id, no method) or a cancel out.
+
+        Returns the id of a request read whose id a request in flight holds (not counted: it is not to run), else
+        None. The SDK would run both and answer twice with one id (a resent `claim_open` opening its claim, then
+        refused as a conflict with it)."""
         import json
 
         for line in text.splitlines():
@@ -339,11 +346,17 @@ class _Checked:
                 continue
             if isinstance(ident, str | int) and not isinstance(ident, bool):
                 with self._answered:
+                    if read and method is not None and ident in self._pending:
+                        return ident
                     (self._pending.add if read else self._pending.discard)(ident)
                     self._answered.notify_all()
+        return None
 
     def write(self, text: str) -> int:
         self._note(text, read=False)
+        return self._send(text)
+
+    def _send(self, text: str) -> int:
         with self._lock:
             if not self._gone:
                 try:

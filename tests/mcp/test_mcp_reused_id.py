@@ -1,0 +1,58 @@
+"""A request whose id is already in use by a request in flight (MCP: an id is never reused in a session) is
+answered -32600 and not run: the SDK ran both, so a resent `claim_open` opened its claim and then answered the
+resend "conflict" with that very claim (two answers of one id, the second naming the caller's own claim)."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+from brain_tui.mcp.server import build_server, run_streams
+from brain_tui.mcp.tools import Session
+from tests.bsi import NOW
+
+
+def _lines(*messages: dict[str, Any]) -> str:
+    return "".join(json.dumps(m) + "\n" for m in messages)
+
+
+def test_a_reused_id_in_flight_is_refused_and_runs_nothing(brain: Path) -> None:
+    init = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}}
+
+    def open_(scope: str) -> dict[str, Any]:
+        return {"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+                "params": {"name": "claim_open", "arguments": {"scope": [scope], "story": scope}}}
+
+    stdin = io.StringIO(_lines(init, {"jsonrpc": "2.0", "method": "notifications/initialized"},
+                               open_("wiki/"), open_("notes/")))
+    stdout = io.StringIO()
+    run_streams(build_server(Session(brain, now=NOW, client="")), stdin, stdout)
+    answers = [json.loads(line) for line in stdout.getvalue().splitlines()]
+    fives = [a for a in answers if a.get("id") == 5]
+    assert len(fives) == 2, answers
+    refused = [a for a in fives if "error" in a]
+    assert len(refused) == 1 and refused[0]["error"]["code"] == -32600, fives
+    assert "in use" in refused[0]["error"]["message"], refused
+    opened = [a for a in fives if "result" in a]
+    assert len(opened) == 1 and not opened[0]["result"].get("isError"), opened
+    claims = sorted((brain / "claims").glob("sess-*.yml"))
+    assert len(claims) == 1 and "wiki/" in claims[0].read_text(encoding="utf-8"), claims  # the first ran, once
+
+
+def test_an_id_answered_may_be_used_again(brain: Path) -> None:
+    """Only an id still in flight is refused: once answered, a client reusing it (many do, counting from 1 per
+    connection) is served."""
+    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}}
+    stdin = io.StringIO(_lines(init, {"jsonrpc": "2.0", "method": "notifications/initialized"}))
+    stdout = io.StringIO()
+    run_streams(build_server(Session(brain, now=NOW, client="")), stdin, stdout)
+    again = io.StringIO(_lines(init, {"jsonrpc": "2.0", "method": "notifications/initialized"},
+                               {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}))
+    out = io.StringIO()
+    run_streams(build_server(Session(brain, now=NOW, client="")), again, out)
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [a.get("id") for a in answers] == [1, 1] and all("result" in a for a in answers), answers
