@@ -205,6 +205,21 @@ def test_trailing_slash_on_an_existing_file_rejected(tmp_path: Path) -> None:
     assert parse_entry("src/a.py/", tmp_path, typed=False) == D("src/a.py")  # a claim file still loads
 
 
+def test_a_section_through_a_link_to_a_file_that_is_not_markdown_rejected(tmp_path: Path) -> None:
+    """A link named like a markdown file leads to `src/a.py`: its "sections" would each hold the whole python file
+    (two claims `alias.md#A` and `alias.md#B` met nowhere, and both holders wrote `src/a.py`)."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "a.py").write_text("x = 1\n")
+    (tmp_path / "src" / "plan.md").write_text("## A\n")
+    (tmp_path / "src" / "alias.md").symlink_to("a.py")
+    (tmp_path / "src" / "plan-link.md").symlink_to("plan.md")
+    for text in ("src/alias.md#A", "src/alias.md ## B"):
+        with pytest.raises(InvalidData, match="markdown"):
+            parse_entry(text, tmp_path)
+    assert parse_entry("src/plan-link.md#A", tmp_path).key == "src/plan.md"  # a link to a markdown file: taken
+    assert parse_entry("src/alias.md#A", tmp_path, typed=False).key == "src/a.py"  # a claim file still loads
+
+
 def test_a_read_back_section_of_a_file_that_is_not_markdown_still_loads() -> None:
     assert parse_entry("src/a.py#Intro", typed=False) == S("src/a.py", "Intro")
     assert parse_entry("docs/Guide.MARKDOWN#Setup") == S("docs/Guide.MARKDOWN", "Setup")

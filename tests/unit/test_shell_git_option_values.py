@@ -78,6 +78,30 @@ def test_an_option_with_an_optional_value_takes_no_next_word(brain: Brain, comma
         assert (decision.allowed, decision.check) == (False, "protocol"), (command, decision)
 
 
+@pytest.mark.parametrize("command", [
+    "git revert -s HEAD", "git revert --no-edit -s HEAD", "git revert -se HEAD", "git cherry-pick -s side",
+    "git cherry-pick -x -s side", "git cherry-pick -sn side",
+])
+def test_the_signoff_of_revert_and_cherry_pick_takes_no_next_word(brain: Brain, command: str) -> None:
+    """`-s` of `git revert` and `git cherry-pick` is `--signoff` (their strategy is `--strategy` only): read as
+    taking the next word, the commit they take back or bring went unseen, a human's pause taken back."""
+    assert {Path(t.path).relative_to(brain.root).as_posix()
+            for t in read_command(command, str(brain.root)).named} == {"claims/x.yml"}, command
+    for session in _sessions(brain):
+        decision = brain.decide_write(ShellCommand(command), session)
+        assert (decision.allowed, decision.check) == (False, "protocol"), (command, decision)
+
+
+@pytest.mark.parametrize("option", ["--server-option", "--bundle-uri", "--reference-if-able", "--revision"])
+def test_a_clone_option_value_is_no_folder(brain: Brain, option: str) -> None:
+    """clone's `--server-option X`, `--bundle-uri X`, `--reference-if-able X`, `--revision X` take the next word:
+    read as flags, the repository was taken for the folder and the folder written (`claims/new`) went unseen."""
+    command = f"git clone {option} x /elsewhere/repo.git claims/new"
+    assert [t.path for t in read_command(command, str(brain.root)).targets] == [str(brain.root / "claims" / "new")]
+    for session in _sessions(brain):
+        assert not brain.decide_write(ShellCommand(command), session).allowed, command
+
+
 @pytest.mark.parametrize(("command", "named"), [
     ("git commit -S claims/x.yml", {"claims/x.yml"}), ("git commit -SKEY -m m src/a.py", {"src/a.py"}),
     ("git commit --gpg-sign=KEY src/a.py", {"src/a.py"}), ("git commit -Sm src/a.py", {"src/a.py"}),

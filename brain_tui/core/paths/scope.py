@@ -190,8 +190,9 @@ def parse_entry(text: str, root: str | os.PathLike[str] | None = None, *, typed:
 
     ``root`` tells folders from files and whether ``brain/`` is the legacy global spelling; when it is None only a
     trailing slash makes a dir and ``brain/`` is global. ``typed`` is True for a scope being given now (command line,
-    form, MCP): a section of a path that is a folder here, a section of a file that is not markdown (SPEC 5.1: one
-    ``##`` section of a markdown file; two "sections" of ``a.py`` would each hold the whole file) and a trailing slash
+    form, MCP): a section of a path that is a folder here, a section of a file that is not markdown, by its name or
+    where its links lead (SPEC 5.1: one ``##`` section of a markdown file; two "sections" of ``a.py``, or of an
+    ``alias.md`` linked to it, would each hold the whole file) and a trailing slash
     on a path that is a file here (a folder that cannot exist, which its own holder could not write) are refused. It
     is False for a scope read back from a claim file, or for a path being written (the write decision): the file may
     have been a file on the machine that wrote it and a folder here, and the claim still holds it (a section keyed by
@@ -230,9 +231,12 @@ def parse_entry(text: str, root: str | os.PathLike[str] | None = None, *, typed:
             raise bad(str(exc)) from None
         if path.endswith("/") or (typed and _is_folder(root, path)):
             raise bad("a section must belong to a file, not a folder")
-        if typed and not is_markdown(path):
-            raise bad("a section (#, ##, §) names a ## heading of a markdown file (.md); claim the whole file instead")
-        return _linked(root, SECTION, path, title)
+        entry = _linked(root, SECTION, path, title)
+        if typed and not (is_markdown(path) and is_markdown(entry.target or entry.path)):  # (a link: where it leads)
+            led = f" ({quote(path)} leads to {quote(entry.target or entry.path)})" if is_markdown(path) else ""
+            raise bad(f"a section (#, ##, §) names a ## heading of a markdown file (.md){led}; claim the whole file "
+                      "instead")
+        return entry
 
     if _FOLDER_GLOB_RE.search(stripped) and stripped.rstrip("*") != "/":
         stripped = stripped.rstrip("*")  # agents/* and agents/** mean the folder agents/

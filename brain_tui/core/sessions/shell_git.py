@@ -254,7 +254,8 @@ def _cacheinfo_values(args: list[str]) -> list[str]:
 _FOLDER_SUBS = frozenset({"clone", "init", "worktree", "submodule"})
 _FOLDER_VALUES = {"-b", "--branch", "-o", "--origin", "--depth", "--reference", "--template", "--separate-git-dir",
                   "-c", "--config", "-u", "--upload-pack", "--filter", "-B", "--reason", "--name", "--shallow-since",
-                  "--shallow-exclude", "--jobs", "-j", "--object-format", "--ref-format", "--initial-branch"}
+                  "--shallow-exclude", "--jobs", "-j", "--object-format", "--ref-format", "--initial-branch",
+                  "--server-option", "--bundle-uri", "--reference-if-able", "--revision"}
 
 
 def _read_outputs(sub: str, rest: list[str], here: str | None, reading: ShellReading) -> None:

@@ -35,9 +35,9 @@ MOVERS: dict[str, set[str]] = {
               "--gpg-sign?", "--cleanup"},
     "rebase": {"--onto", "-s", "--strategy", "-X", "--strategy-option", "-x", "--exec", "-C", "--whitespace",
                "-S?", "--gpg-sign?", "--empty", "-r?", "--rebase-merges?"},
-    "revert": {"-m", "--mainline", "-s", "--strategy", "-X", "--strategy-option", "-S?", "--gpg-sign?", "--cleanup"},
-    "cherry-pick": {"-m", "--mainline", "-s", "--strategy", "-X", "--strategy-option", "-S?", "--gpg-sign?",
-                    "--cleanup"},
+    # (their `-s` is `--signoff`, a flag: the strategy is `--strategy` only)
+    "revert": {"-m", "--mainline", "--strategy", "-X", "--strategy-option", "-S?", "--gpg-sign?", "--cleanup"},
+    "cherry-pick": {"-m", "--mainline", "--strategy", "-X", "--strategy-option", "-S?", "--gpg-sign?", "--cleanup"},
     "stash": {"-m", "--message", "--pathspec-from-file"},
     "clean": {"-e", "--exclude"},
     "read-tree": {"--prefix", "--index-output"},
