@@ -11,6 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
+from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Static
 
 from brain_tui.core.records.model import BrainSnapshot, Claim
@@ -130,11 +131,14 @@ class GateDecisionDialog(CoreDialog):
         if self.decision == "reject":
             self.query_one("#submit", Button).disabled = not (self.preview.allowed and event.value.strip())
 
+    def enter_moves_to(self, field: Input) -> Widget | None:
+        """Enter in an approval's message goes to the Approve button (a reason's Enter rejects)."""
+        submit = self.query_one("#submit", Button)
+        return submit if self.decision == "approve" and not submit.disabled else None
+
     @on(Input.Submitted, "#message")
     def _message_submitted(self) -> None:
-        if self.decision == "approve":
-            self.query_one("#submit", Button).focus()
-        elif not self.query_one("#submit", Button).disabled:
+        if self.decision == "reject" and not self.query_one("#submit", Button).disabled:
             self.decide()
 
     @on(Button.Pressed, "#submit")
@@ -196,9 +200,10 @@ class CascadeDialog(CoreDialog):
         target = "#submit" if self.preview.allowed else "#cancel"
         self.query_one(target, Button).focus()
 
-    @on(Input.Submitted, "#message")
-    def _message_submitted(self) -> None:
-        self.query_one("#submit", Button).focus()
+    def enter_moves_to(self, field: Input) -> Widget | None:
+        """Enter in the message goes to the action's button (when the core allows the action)."""
+        submit = self.query_one("#submit", Button)
+        return None if submit.disabled else submit
 
     @on(Button.Pressed, "#submit")
     def _pressed_submit(self) -> None:
@@ -256,11 +261,13 @@ class SlugConfirmDialog(CoreDialog):
     def _changed(self) -> None:
         self.query_one("#submit", Button).disabled = not self.confirmed
 
-    @on(Input.Submitted)
-    def _submitted(self, event: Input.Submitted) -> None:
-        if event.input.id == "reason":
-            self.query_one("#slug", Input).focus()
-        elif self.confirmed:
+    def enter_moves_to(self, field: Input) -> Widget | None:
+        """Enter in the reason goes to the slug (Enter in the slug confirms)."""
+        return self.query_one("#slug", Input) if field.id == "reason" else None
+
+    @on(Input.Submitted, "#slug")
+    def _submitted(self) -> None:
+        if self.confirmed:
             self.confirm()
         else:
             self.show_error(f"type the slug {self.claim.slug} exactly, and give a reason")

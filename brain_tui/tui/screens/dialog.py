@@ -13,6 +13,7 @@ from textual.containers import Horizontal, ScrollableContainer
 from textual.content import Content
 from textual.events import Resize
 from textual.screen import ModalScreen
+from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Select, Static
 
 from brain_tui.core.brain import Brain
@@ -37,11 +38,13 @@ class CoreDialog(ModalScreen[str | None]):
     success message; a refusal stays in the dialog, in the core's words.
     """
 
-    #: Keys typed in one burst (over SSH, or by a fast typist) keep their order: Tab moves focus as soon as it is
-    #: read (a priority binding), so the keys after it land in the next field; editing keys: `editing`.
+    #: Keys typed in one burst (over SSH, or by a fast typist) keep their order: Tab, and Enter in a field where
+    #: it moves on (`enter_moves_to`), move focus as soon as they are read (priority bindings), so the keys after
+    #: them land in the next field; editing keys: `editing`.
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", id="dialog-cancel"),
         Binding("tab", "next_field", "Next field", show=False, priority=True, id="form-next"),
+        Binding("enter", "enter_moves_on", "Next field", show=False, priority=True, id="form-enter-next"),
         Binding("shift+tab", "app.focus_previous", "Previous field", show=False, priority=True, id="form-previous"),
         # The details above the fields (gate message, result, cascade) scroll from the keyboard, the focus staying
         # on the button or field: on a small terminal what a decision does can sit below their fold.
@@ -145,11 +148,35 @@ class CoreDialog(ModalScreen[str | None]):
                 return
         self.focus_next()
 
+    def enter_moves_to(self, field: Input) -> Widget | None:
+        """Where Enter in the input field `field` sends the focus; None when Enter is the field's own (it submits).
+
+        Args:
+            field: the focused input field.
+
+        Returns:
+            The widget to focus, or None.
+        """
+        return None
+
+    def _enter_target(self) -> Widget | None:
+        focused = self.focused
+        return self.enter_moves_to(focused) if isinstance(focused, Input) else None
+
+    def action_enter_moves_on(self) -> None:
+        """Enter in a field where it moves on: focus the next one now, before the keys typed behind it are read."""
+        target = self._enter_target()
+        if target is not None:
+            self.set_focus(target)
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """An editing key is the focused input field's (elsewhere it goes on to the focused widget); the details
-        scroll only in a dialog that has them."""
+        """An editing key is the focused input field's (elsewhere it goes on to the focused widget); Enter moves on
+        only from a field where it does (elsewhere it is the field's or the button's); the details scroll only in a
+        dialog that has them."""
         if action == "edit":
             return edits_focused(self.focused)
+        if action == "enter_moves_on":
+            return self._enter_target() is not None
         if action in ("scroll_details", "page_details"):
             return bool(self.query("#details"))
         return super().check_action(action, parameters)
@@ -216,12 +243,17 @@ class FormDialog(CoreDialog):
         if not self.busy:
             self.query_one("#error", Static).display = False
 
+    def enter_moves_to(self, field: Input) -> Widget | None:
+        """Enter in any field but the last moves to the next one."""
+        if field.id == self.last_field:
+            return None
+        chain = self.focus_chain
+        return chain[(chain.index(field) + 1) % len(chain)] if field in chain else None
+
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:
         if event.input.id == self.last_field:
             self.action_submit()
-        else:
-            self.focus_next()
 
     @on(Button.Pressed, "#submit")
     def _pressed_submit(self) -> None:
