@@ -163,3 +163,37 @@ def test_a_restore_of_protocol_files_stays_refused(brain: Brain, command: str) -
     for session in _sessions(brain):
         decision = brain.decide_write(ShellCommand(command), session)
         assert not decision.allowed, (command, decision)
+
+
+@pytest.mark.parametrize("command", [
+    "git update-index --index-info claims/x.yml < /tmp/entries", "git update-index --index-info -- src/a.py",
+    "git update-index -q --index-info src/a.py",
+])
+def test_update_index_info_takes_no_next_word(brain: Brain, command: str) -> None:
+    """`git update-index --index-info` is a flag (its entries come on stdin): read as taking the next word, a path
+    after it hid the flag, and the index entries it sets, of protocol files too, went unread."""
+    assert "--index-info" in read_command(command, str(brain.root)).partial, command
+    for session in _sessions(brain):
+        assert not brain.decide_write(ShellCommand(command), session).allowed, command
+
+
+@pytest.mark.parametrize("command", ["git merge --message hi old", "git merge --no-ff --message=hi old",
+                                     "git read-tree --exclude-per-directory .gitignore -m HEAD"])
+def test_a_long_options_value_is_no_revision(brain: Brain, command: str) -> None:
+    """`merge --message TEXT` (like `-m TEXT`) and `read-tree --exclude-per-directory NAME` take the next word: read
+    as a revision, an unknown one, the move was refused though it changes no protocol file."""
+    assert not read_command(command, str(brain.root)).named, command
+
+
+@pytest.mark.parametrize("command", [
+    "git apply --build-fake-ancestor claims/evil p.diff", "git apply --build-fake-ancestor=claims/evil p.diff",
+    "git apply --build-fake claims/evil --check p.diff", "git apply --whitespace fix --build-fake-ancestor=claims/e",
+])
+def test_a_fake_ancestor_index_is_a_file_written(brain: Brain, command: str) -> None:
+    """`git apply --build-fake-ancestor FILE` writes an index file at FILE (and applies nothing): read as a patch
+    to read, or as an option with no value, the file it writes (a protocol file here) went unseen."""
+    written = {Path(t.path).relative_to(brain.root).as_posix() for t in read_command(command, str(brain.root)).targets}
+    assert written & {"claims/evil", "claims/e"}, (command, written)
+    for session in _sessions(brain):
+        decision = brain.decide_write(ShellCommand(command), session)
+        assert (decision.allowed, decision.check) == (False, "protocol"), (command, decision)

@@ -20,7 +20,7 @@ from brain_tui.core.sessions.shell_git_moves import MOVERS, git_options, git_out
 from brain_tui.core.sessions.shell_targets import ShellReading, _copy_like, _is_dir
 from brain_tui.core.sessions.shell_wrappers import join_path
 
-__all__ = ["read_git"]
+__all__ = ["VALUED", "read_git"]
 
 #: At most this much of a patch file given to `git apply` is read.
 MAX_PATCH = 1024 * 1024
@@ -31,6 +31,15 @@ _CONFIG_WRITES = frozenset({"--add", "--unset", "--unset-all", "--replace-all", 
                             "--remove-section", "-e", "--edit"})
 
 
+#: The options that take a value (`?`: only attached) of the other subcommands read here but the moves
+#: (`shell_git_moves.MOVERS`), the index and path writers below and the folder makers (`_FOLDER_VALUES`).
+_PATCH_VALUES = {"-p", "--directory", "--exclude", "--include", "-C", "--whitespace", "--build-fake-ancestor"}
+VALUED: dict[str, set[str]] = {
+    "apply": _PATCH_VALUES, "am": {*_PATCH_VALUES, "-S?", "--gpg-sign?", "--patch-format", "--resolvemsg",
+                                   "--quoted-cr"},
+    "config": {"-f", "--file", "--blob", "-t", "--type", "--default", "--comment"},
+    "merge-file": {"-L", "--marker-size"}, "checkout-index": {"--prefix", "--stage"},
+}
 #: Subcommands that write the paths they name (or take git's record of them out), with their options that take a
 #: value.
 _PATH_WRITERS: dict[str, set[str]] = {
@@ -46,7 +55,7 @@ _INDEX_WRITERS: dict[str, set[str]] = {
                "--pathspec-from-file", "-u?", "--untracked-files?"},
     "reset": {"--pathspec-from-file"},
     "stash": {"-m", "--message", "--pathspec-from-file"},
-    "update-index": {"--cacheinfo", "--chmod", "--index-info"},
+    "update-index": {"--cacheinfo", "--chmod", "--index-version"},  # (`--index-info` is a flag: entries on stdin)
 }
 
 
@@ -144,7 +153,7 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading, depth: int
         if sub in MOVERS:  # `reset REV`, `stash [pop]`: HEAD or the work tree moves (`shell_git_moves`)
             read_move(sub, rest, here, _git_top(here), reading)
     elif sub == "config":  # a setting is a write of the config file (it may name a program git runs)
-        operands, values, flags = git_options(rest, {"-f", "--file", "--blob", "--type", "--default", "--comment"})
+        operands, values, flags = git_options(rest, VALUED["config"])
         writes = bool(flags & _CONFIG_WRITES) or (len(operands) >= 2 and not flags & _CONFIG_READS)
         if not writes or "--system" in flags or "--blob" in values:
             return cwd
@@ -163,8 +172,9 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading, depth: int
     elif sub in MOVERS:
         read_move(sub, rest, here, _git_top(here), reading)
     elif sub in ("apply", "am"):
-        operands, _values, flags = git_options(rest, {"-p", "--directory", "--exclude", "--include", "-C", "-S?",
-                                                      "--gpg-sign?"})
+        operands, values, flags = git_options(rest, VALUED[sub])
+        if values.get("--build-fake-ancestor"):  # an index file of the blobs the patch names, written there
+            reading.add(values["--build-fake-ancestor"], here, f"git {sub} --build-fake-ancestor")
         if flags & {"--check", "--stat", "--numstat", "--summary", "--continue", "--abort", "--skip", "--quit",
                     "--show-current-patch"} and not flags & {"--apply", "--index", "--cached"}:
             return cwd
@@ -293,11 +303,11 @@ def _read_index_outputs(sub: str, rest: list[str], here: str | None, reading: Sh
     """`merge-file CURRENT BASE OTHER` writes CURRENT (not with `-p`); `checkout-index` writes the files it names
     from the index (`-a`: every file, at the work tree's top or below `--prefix`)."""
     if sub == "merge-file":
-        operands, _values, flags = git_options(rest, {"-L", "--marker-size"})
+        operands, _values, flags = git_options(rest, VALUED["merge-file"])
         if operands and not flags & {"-p", "--stdout"}:
             reading.add(operands[0], here, "git merge-file")
         return
-    operands, values, flags = git_options(rest, {"--prefix", "--stage"})
+    operands, values, flags = git_options(rest, VALUED["checkout-index"])
     if "--stdin" in flags:
         reading.unread.append("git checkout-index --stdin: the paths it writes")
     for operand in operands:

@@ -22,7 +22,8 @@ TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
 if TYPE_CHECKING:
     from brain_tui.core.sessions.shell_targets import ShellReading
 
-__all__ = ["MOVERS", "git_options", "git_output", "names_commit", "read_move", "read_push", "staged_protocol"]
+__all__ = ["MOVERS", "PUSH_VALUES", "git_options", "git_output", "names_commit", "read_move", "read_push",
+           "staged_protocol"]
 
 #: The subcommands read here, with their options that take a value (`?`: only attached, `shell_options.OPTIONAL`).
 MOVERS: dict[str, set[str]] = {
@@ -31,7 +32,7 @@ MOVERS: dict[str, set[str]] = {
     "switch": {"-c", "-C", "--create", "--force-create", "--orphan", "--conflict", "-t?", "--track?"},
     "update-ref": {"-m"},
     "symbolic-ref": {"-m"},
-    "merge": {"-m", "-F", "--file", "-s", "--strategy", "-X", "--strategy-option", "--into-name", "-S?",
+    "merge": {"-m", "--message", "-F", "--file", "-s", "--strategy", "-X", "--strategy-option", "--into-name", "-S?",
               "--gpg-sign?", "--cleanup"},
     "rebase": {"--onto", "-s", "--strategy", "-X", "--strategy-option", "-x", "--exec", "-C", "--whitespace",
                "-S?", "--gpg-sign?", "--empty", "-r?", "--rebase-merges?"},
@@ -40,13 +41,15 @@ MOVERS: dict[str, set[str]] = {
     "cherry-pick": {"-m", "--mainline", "--strategy", "-X", "--strategy-option", "-S?", "--gpg-sign?", "--cleanup"},
     "stash": {"-m", "--message", "--pathspec-from-file"},
     "clean": {"-e", "--exclude"},
-    "read-tree": {"--prefix", "--index-output"},
+    "read-tree": {"--prefix", "--index-output", "--exclude-per-directory"},
     "bisect": {"--term-old", "--term-new", "--term-good", "--term-bad"},
     "pull": set(), "replace": set(), "filter-branch": set(), "filter-repo": set(), "fast-import": set(),
     "receive-pack": set(), "subtree": {"-P", "--prefix", "-m", "--message", "-b", "--branch", "--onto", "--annotate"},
     "fetch": {"--depth", "--deepen", "--shallow-since", "--shallow-exclude", "-j", "--jobs", "-o",
               "--server-option", "--upload-pack", "--negotiation-tip", "--refmap", "--filter"},
 }
+#: `git push`'s options that take a value (`read_push`).
+PUSH_VALUES = {"--repo", "-o", "--push-option", "--receive-pack", "--exec", "--signed?", "--recurse-submodules"}
 #: Asking git: a few seconds at most (the hook's deadline refuses past it).
 _TIMEOUT = 5
 #: The long options of git whose presence makes a command read stricter (a move, a write of the work tree, of the
@@ -345,8 +348,7 @@ def read_push(rest: list[str], here: str | None, top: str | None, reading: Shell
     a human's pause is a commit there too, and a clone that syncs from it would hold the claim as open. Such a push
     is refused in a repository (every protocol folder named); `bsi sync` pushes the brain. A fast-forward keeps
     every commit the remote had: it goes."""
-    operands, values, flags = git_options(rest, {"--repo", "-o", "--push-option", "--receive-pack", "--exec",
-                                              "--signed?"})
+    operands, values, flags = git_options(rest, PUSH_VALUES)
     rewrites = bool(flags & _REWRITING_PUSH) or any(name.partition("=")[0] in _REWRITING_PUSH for name in values) \
         or any(spec.startswith(("+", ":")) for spec in operands[1:])
     if top is not None and rewrites and git_output(top, "rev-parse", "--git-dir") is not None:
