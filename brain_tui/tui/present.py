@@ -14,6 +14,7 @@ from typing import Any
 from textual.content import Content
 
 from brain_tui.core.clock import humanize_countdown, humanize_delta, try_parse_timestamp
+from brain_tui.core.ids import party_text
 from brain_tui.core.records.model import BrainSnapshot, Claim, Signal
 
 from .safe import styled
@@ -68,7 +69,9 @@ def short_instance(instance: str, brain_name: str) -> str:
 
 
 def short_party(value: str, snapshot: BrainSnapshot, brain_name: str, *, slug_only: bool = False) -> str:
-    """A signal's from/to shortened: session IDs by `short_id` (or to their slug), instances by `short_instance`."""
+    """A signal's from/to shortened: session IDs by `short_id` (or to their slug), instances by `short_instance`;
+    a party the record leaves empty as the core shows it (`party_text`)."""
+    value = party_text(value)
     if value.startswith("sess-"):
         base, _, machine = value.partition("@")
         parts = base.split("-", 3)
