@@ -107,13 +107,14 @@ def ttl_left(claim: Claim, now: datetime, *, column: bool = False) -> Content:
 
 
 def age(moment: datetime | None, now: datetime, *, column: bool = False) -> str:
-    """How long ago: ``<1m``, ``35m``, ``2h05m``, ``1d03h``; ``—`` when unknown. `column`: for a table's narrow
+    """How long ago: ``<1m``, ``35m``, ``2h05m``, ``1d03h``; ``—`` when unknown; a moment a clock ahead wrote as
+    ``in 15m`` (`countdown`, so it agrees with the time left said elsewhere). `column`: for a table's narrow
     column (`in_column`)."""
     if moment is None:
         return "—"
     delta = now - moment
-    if _ahead(moment, now):
-        text = "in " + humanize_delta(-delta)
+    if _ahead(moment, now):  # counted as a TTL counts down (`countdown`): "in 15m" beside "15m left"
+        text = countdown(moment, now)
     else:  # under a minute (or seconds ahead: a write since the last tick) is no whole minute: never "0m"
         text = humanize_delta(delta) if delta >= timedelta(minutes=1) else JUST_NOW_AGE
     return in_column(text) if column else text
