@@ -52,6 +52,7 @@ def cmd_send(ctx: Context) -> int:
 
 def cmd_list(ctx: Context) -> int:
     """`bsi signal list`."""
+    from brain_tui.core.ids import party_text
     from brain_tui.core.records.views import signal_json
     from brain_tui.core.rules.signals import listed_signals
 
@@ -63,7 +64,8 @@ def cmd_list(ctx: Context) -> int:
             doc["corrupt"] = [c.as_dict() for c in corrupt]
         ctx.emit(doc)
         return 0
-    rows = [[s.sig_id, s.state, one_line(s.type, 24), one_line(s.sender, 30), one_line(s.to, 30),
+    rows = [[s.sig_id, s.state, one_line(s.type, 24), one_line(party_text(s.sender), 30),
+             one_line(party_text(s.to), 30),
              one_line(s.payload, 50)] for s in sigs]
     rows += [[one_line(c.path, 40), "corrupt", "—", "—", "—", one_line(f"line {c.line}: {c.reason}", 50)]
              for c in corrupt]

@@ -104,6 +104,16 @@ def party_session(party: str) -> str | None:
     return party.partition("@")[0] if party.startswith("sess-") else None
 
 
+#: A signal party the record leaves empty, as it is shown (a legacy index row's `—` destination is read as none).
+NO_PARTY = "—"
+
+
+def party_text(party: str) -> str:
+    """A signal's sender or destination as every front-end shows it: the party, or `NO_PARTY` when the record
+    names none (a blank cell would read as a row cut short)."""
+    return party if party.strip() else NO_PARTY
+
+
 def id_pattern(sess_id: str) -> re.Pattern[str]:
     """`sess_id` as a whole ID in text: never a prefix of a longer ID (`…-pilote` in `…-pilote-be5`)."""
     return re.compile(rf"(?<![{_ID_CHARS}]){re.escape(sess_id)}(?![A-Za-z0-9_-]|\.[A-Za-z0-9_-])")

@@ -204,11 +204,12 @@ def signal_details(sig: Signal, snapshot: BrainSnapshot, brain_name: str, *, key
         out += safe_text(sig.scope, 160)
     out += "\npayload "
     out += safe_text(sig.payload or "—", 600)
-    # The sender is the session that waits (BLOCKED_ON, HUMAN_GATE): the one the keys act on.
-    blocked = claim_of(snapshot, sig.sender)
-    if blocked is not None:
-        out = _heading(out, "Waiting session" if sig.type != "BLOCKED_ON" else "Blocked session") + "\n"
-        out += claim_summary(blocked, snapshot)
+    # The sender's claim: the one the keys act on. Named for what it is, whatever the type (a CHECKPOINT's sender
+    # has often ended; the summary says its status).
+    sender = claim_of(snapshot, sig.sender)
+    if sender is not None:
+        out = _heading(out, "Sender's claim") + "\n"
+        out += claim_summary(sender, snapshot)
     if not key_hint:
         return out
     out += "\n\n"

@@ -14,6 +14,7 @@ from typing import Any
 from textual.content import Content
 
 from brain_tui.core.clock import humanize_countdown, humanize_delta, try_parse_timestamp
+from brain_tui.core.ids import party_text
 from brain_tui.core.records.model import BrainSnapshot, Claim, Signal
 
 from .safe import styled
@@ -68,7 +69,9 @@ def short_instance(instance: str, brain_name: str) -> str:
 
 
 def short_party(value: str, snapshot: BrainSnapshot, brain_name: str, *, slug_only: bool = False) -> str:
-    """A signal's from/to shortened: session IDs by `short_id` (or to their slug), instances by `short_instance`."""
+    """A signal's from/to shortened: session IDs by `short_id` (or to their slug), instances by `short_instance`;
+    a party the record leaves empty as the core shows it (`party_text`)."""
+    value = party_text(value)
     if value.startswith("sess-"):
         base, _, machine = value.partition("@")
         parts = base.split("-", 3)
@@ -104,13 +107,14 @@ def ttl_left(claim: Claim, now: datetime, *, column: bool = False) -> Content:
 
 
 def age(moment: datetime | None, now: datetime, *, column: bool = False) -> str:
-    """How long ago: ``<1m``, ``35m``, ``2h05m``, ``1d03h``; ``—`` when unknown. `column`: for a table's narrow
+    """How long ago: ``<1m``, ``35m``, ``2h05m``, ``1d03h``; ``—`` when unknown; a moment a clock ahead wrote as
+    ``in 15m`` (`countdown`, so it agrees with the time left said elsewhere). `column`: for a table's narrow
     column (`in_column`)."""
     if moment is None:
         return "—"
     delta = now - moment
-    if _ahead(moment, now):
-        text = "in " + humanize_delta(-delta)
+    if _ahead(moment, now):  # counted as a TTL counts down (`countdown`): "in 15m" beside "15m left"
+        text = countdown(moment, now)
     else:  # under a minute (or seconds ahead: a write since the last tick) is no whole minute: never "0m"
         text = humanize_delta(delta) if delta >= timedelta(minutes=1) else JUST_NOW_AGE
     return in_column(text) if column else text

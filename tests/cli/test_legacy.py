@@ -172,6 +172,16 @@ def test_legacy_signal_rows_are_seen_before_any_write(legacy_git_brain: Path, bs
     assert tree_bytes(legacy_git_brain) == before
 
 
+def test_a_legacy_signal_without_a_destination_lists_it_as_a_dash(legacy_git_brain: Path, bsi: Bsi) -> None:
+    # The index's `—` destination is imported as none: the TO column was left blank, as if the row were cut.
+    run = bsi("signal", "list", brain=legacy_git_brain, now=LNOW)
+    assert run.code == 0, run.err
+    row = next(line for line in run.out.splitlines() if line.startswith("sig-20261129-155845-paused"))
+    assert row.split()[4] == "—", row
+    listed = bsi("--json", "signal", "list", brain=legacy_git_brain, now=LNOW).json()["signals"]
+    assert next(s for s in listed if s["sig_id"] == "sig-20261129-155845-paused")["to"] == ""  # the record's own
+
+
 def test_a_legacy_signal_row_is_acknowledged_and_the_others_imported(legacy_git_brain: Path, bsi: Bsi) -> None:
     ack = bsi("signal", "ack", "sig-20260316-002", brain=legacy_git_brain, now=LNOW)
     assert ack.code == 0, ack.err

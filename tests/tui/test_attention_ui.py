@@ -137,7 +137,7 @@ async def test_a_blocked_on_names_and_acts_on_the_blocked_sender(make_app) -> No
         await pilot.press("enter")
         await settle(pilot)
         text = screen_text(app)
-        assert "Blocked session" in text and SEARCH in text  # the sender is the one that waits
+        assert "Sender's claim" in text and SEARCH in text  # the sender is the one that waits
         assert app.screen.target_claim("pause").sess_id == SEARCH  # and the keys act on it
 
 

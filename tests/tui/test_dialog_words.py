@@ -93,6 +93,21 @@ async def test_the_ack_dialog_says_its_keys_once(make_app) -> None:  # noqa: ANN
         assert screen_text(app).count("acknowledges") == 1
 
 
+
+async def test_the_ack_dialog_names_the_senders_claim_as_such_whatever_the_type(make_app) -> None:  # noqa: ANN001
+    # A CHECKPOINT from a closed claim (engine-docs, done) read "Waiting session" above that claim.
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("2", "K")
+        await settle(pilot)
+        assert isinstance(app.screen, AckDialog)
+        assert app.screen.sig.type == "CHECKPOINT"
+        sender = app.snapshot.claim(app.screen.sig.sender)
+        assert sender is not None and sender.status == "closed"
+        details = app.screen.query_one("#details").render().plain  # type: ignore[union-attr]
+        assert "Waiting session" not in details and "Blocked session" not in details
+        assert "Sender's claim" in details, details
+
 async def test_the_pause_dialog_wraps_a_descendant_long_story(make_app, demo_root: Path) -> None:  # noqa: ANN001
     story = "Rewrite the search ranking " + " ".join(f"step{i}" for i in range(30)) + " THE-END"
     brain = fresh(demo_root)

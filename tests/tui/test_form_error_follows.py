@@ -9,10 +9,11 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Input, Static
 
+from brain_tui.tui.screens.agent_pane import AnswerDialog
 from brain_tui.tui.screens.claim_form import OpenClaimScreen
 from brain_tui.tui.screens.close_form import CloseClaimScreen
 
-from .conftest import SEARCH, select, settle
+from .conftest import DEPLOY, SEARCH, select, settle
 
 pytestmark = pytest.mark.anyio
 
@@ -43,4 +44,23 @@ async def test_editing_the_test_counts_clears_the_old_refusal(make_app) -> None:
         assert error.display and "tests red" in str(error.render())
         form.query_one("#tests-failed", Input).focus()
         await pilot.press("backspace", "0")
+        assert not error.display
+
+
+async def test_typing_a_reply_clears_the_empty_reply_refusal(make_app) -> None:  # noqa: ANN001
+    # The write-to-agent dialog kept "the reply is empty" under the reply being typed.
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        claim = app.snapshot.claim(DEPLOY)
+        assert claim is not None
+        app.push_screen(AnswerDialog(claim))
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, AnswerDialog)
+        error = dialog.query_one("#error", Static)
+        assert error.display and "the reply is empty" in str(error.render())
+        await pilot.press("o", "k")
+        assert dialog.query_one("#reply", Input).value == "ok"
         assert not error.display

@@ -16,7 +16,7 @@ from brain_tui.core.brain import Brain
 from brain_tui.tui.widgets.claims_table import StaleClaimsTable
 from brain_tui.tui.widgets.history import LocksTable, lock_line
 
-from .conftest import INSTANCE, NOW, SEARCH, settle
+from .conftest import INSTANCE, NOW, SEARCH, screen_text, select, settle
 
 pytestmark = pytest.mark.anyio
 
@@ -36,6 +36,21 @@ async def test_a_claim_marked_stale_ahead_of_time_reads_in_not_ago(make_app, dem
         cell = stale.get_cell(SEARCH, "expired").plain
         assert cell == "in 20m", cell
 
+
+
+async def test_the_stale_row_and_the_selection_line_round_a_moment_ahead_alike(make_app, demo_root: Path,  # noqa: ANN001
+                                                                                clock) -> None:  # noqa: ANN001
+    # 14 min 30 s before the expiry a clock ahead wrote: the row read "in 14m" (rounded down), the selection line
+    # "15m left" (a countdown, rounded up).
+    Brain(demo_root, clock=lambda: NOW + timedelta(minutes=40), instance=INSTANCE).watchdog()
+    clock.advance(minutes=5, seconds=30)  # api-search expires at 10:20
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await select(pilot, "#stale", SEARCH)
+        cell = app.screen.query_one("#stale", StaleClaimsTable).get_cell(SEARCH, "expired").plain
+        line = screen_text(app).splitlines()[-2]
+        assert "15m left" in line, line
+        assert cell == "in 15m", cell
 
 def _lock_for_a_minute(root: Path, at: float) -> None:
     brain = Brain(root, clock=lambda: NOW + timedelta(seconds=at), instance=INSTANCE)

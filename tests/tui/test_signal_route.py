@@ -6,15 +6,18 @@ every width: a PAUSED signal read ``human:Demo Pilot <pil…`` and whom it was f
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
+from brain_tui.core.brain import Brain
 from brain_tui.core.records.statuses import SignalState
+from brain_tui.tui.app import BrainApp
 from brain_tui.tui.present import short_party
 from brain_tui.tui.widgets.signals_table import route_text
 
-from .conftest import PILOT, fresh, screen_text, settle
+from .conftest import FAKE_ENV, INSTANCE, PILOT, fresh, screen_text, settle
 
 pytestmark = pytest.mark.anyio
 
@@ -65,3 +68,26 @@ async def test_a_wide_route_column_cuts_only_at_its_own_width(make_app, demo_roo
         assert dict(app.screen.query_one("#signals")._shown)["route"] == 34
         row = next(line for line in screen_text(app).splitlines() if "PAUSED" in line)
         assert route_text(sender, recipient, 34).plain in row, row
+
+
+#: A row of the legacy index whose destination (`Pour`) is `—`: imported with none.
+NOWHERE = "sig-20261129-155845-paused"
+
+
+async def test_a_signal_without_a_destination_says_so(legacy_git_brain: Path) -> None:
+    # The legacy index's `—` destination read `superoauth-domain→`, nothing after the arrow, in the pane
+    # and in the signal's detail.
+    brain = Brain(legacy_git_brain, clock=lambda: datetime(2026, 11, 29, 16, 0, tzinfo=UTC), instance=INSTANCE)
+    assert next(s for s in brain.snapshot().signals if s.sig_id == NOWHERE).to == ""
+    app = BrainApp(brain, live=False, theme="brain-dark", remember_theme=False,
+                   env_provider=lambda _brain: (FAKE_ENV, ""))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("2")
+        await settle(pilot)
+        row = next(line for line in screen_text(app).splitlines() if "PAUSED" in line)
+        assert "superoauth-domain→—" in row, row
+        table = app.screen.query_one("#signals")
+        assert table.select_key(NOWHERE)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "from 0316-2100-superoauth-domain → —" in screen_text(app)

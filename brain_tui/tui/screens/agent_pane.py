@@ -16,7 +16,7 @@ from textual.widgets import Button, Input, Static
 from brain_tui.core.records.model import Claim
 
 from ..safe import safe_text
-from .dialog import CoreDialog
+from .dialog import CoreDialog, FormDialog
 
 #: action → (title, what it does, button label, button variant).
 CONFIRMS: dict[str, tuple[str, str, str, str]] = {
@@ -34,8 +34,11 @@ def _subject(claim: Claim) -> Content:
     return out
 
 
-class AnswerDialog(CoreDialog):
-    """Type one line into the agent's pane, then Enter."""
+class AnswerDialog(FormDialog):
+    """Type one line into the agent's pane, then Enter: a form of one field (its refusal goes once the reply is
+    edited, as every form's does)."""
+
+    last_field = "reply"
 
     def __init__(self, claim: Claim) -> None:
         super().__init__()
@@ -53,9 +56,8 @@ class AnswerDialog(CoreDialog):
         super().on_mount()
         self.query_one("#reply", Input).focus()
 
-    @on(Input.Submitted, "#reply")
-    @on(Button.Pressed, "#submit")
-    def _send(self) -> None:
+    def action_submit(self) -> None:
+        """Send the reply through the core (Enter in the reply, or Send)."""
         text = self.query_one("#reply", Input).value
         sess_id = self.claim.sess_id
         self.submit_core("answer", lambda brain: brain.launches.answer(sess_id, text),
