@@ -103,6 +103,8 @@ def decide(event: dict[str, Any], flags: dict[str, str], environ: dict[str, str]
             if path_keys.brain_holding(path_keys.absolute(path, cwd)) is not None:
                 return None  # a file in another brain (or another checkout): the core checks it there
             continue
+        if path_keys.names_folder(path_keys.absolute(path, cwd)):
+            return None  # a folder written whole: the index keys locks by file, the core looks below it
         if not rel or path_keys.is_protocol_path(rel) or path_keys.hard_linked(root, rel) is not None:
             return None
         holding = path_keys.brain_holding(path_keys.absolute(path, cwd))

@@ -9,6 +9,7 @@ import pytest
 from textual import events
 from textual.widgets import Button, Input
 
+from brain_tui.core.errors import BsiError
 from brain_tui.tui.screens.claim_form import OpenClaimScreen
 from brain_tui.tui.screens.close_form import CloseClaimScreen
 
@@ -129,6 +130,24 @@ async def test_open_form_takes_a_name_holding_a_space_whole(make_app, demo_root:
         await settle(pilot)
     opened = [c for c in app.snapshot.claims if c.sess_id.endswith("-meeting")]
     assert len(opened) == 1 and [str(e) for e in opened[0].scope] == ["wiki/Meeting notes.md"]
+
+
+@pytest.mark.parametrize("control", ["\x1c", "\x1f", "\x85"], ids=lambda c: f"U+{ord(c):04X}")
+async def test_open_form_refuses_a_control_character_python_calls_a_space(make_app, control: str) -> None:  # noqa: ANN001
+    """`bsi claim open --scope 'wiki/<US>'` is refused (SPEC 5.1: control characters, 65); the form trimmed the scope
+    with str.strip, which takes U+001C-U+001F and NEL for spaces, and opened a claim on `wiki/`. The ASCII spaces
+    around a scope are still trimmed."""
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("o")
+        screen = app.screen
+        assert isinstance(screen, OpenClaimScreen)
+        for text in (f"wiki/{control}", f"{control}wiki/"):
+            screen.query_one("#scope", Input).value = text
+            with pytest.raises(BsiError, match="control characters"):
+                screen.build_request()
+        screen.query_one("#scope", Input).value = " wiki/\t"
+        assert [str(e) for e in screen.build_request().scope] == ["wiki/"]
 
 
 async def test_open_refused_by_a_pilot_offers_it_as_the_parent(make_app, demo_root: Path) -> None:  # noqa: ANN001

@@ -172,3 +172,22 @@ def test_a_command_line_not_read_to_its_end_says_so() -> None:
     body = "x = 1\n" * 20_000  # a long file written through a here-document is read whole
     reading = read_command(f"cat > src/big.py <<'EOF'\n{body}EOF\n", W)
     assert not reading.partial and [t.path for t in reading.targets] == ["/w/src/big.py"]
+
+
+@pytest.mark.parametrize(("command", "expected"), [
+    ("cp -rT src eng/sub", [("/w/eng/sub", True)]),
+    ("cp -a --no-target-directory src eng/sub", [("/w/eng/sub", True)]),
+    ("cp -T a.md eng/b.md", [("/w/eng/b.md", False)]),
+    ("mv -T src eng/sub", [("/w/eng/sub", True), ("/w/src", True)]),
+    ("ln -sfT ../lib eng/sub", [("/w/eng/sub", False)]),
+    ("mv src eng/", [("/w/eng/src", True), ("/w/src", True)]),  # a folder moved is moved whole, no -r needed
+])
+def test_no_target_directory_writes_the_destination_itself(tmp_path: Path, command: str,
+                                                           expected: list[tuple[str, bool]]) -> None:
+    """`-T` (`--no-target-directory`): the last operand is what is written, even an existing folder (`cp -rT src
+    eng/sub` copies src's files into eng/sub, overwriting a file of it a lock holds), never `eng/sub/src`; and a
+    folder moved writes its whole new place (a lock may hold a file there not yet made)."""
+    for folder in ("src", "eng/sub"):
+        (tmp_path / folder).mkdir(parents=True)
+    found = [(path.replace(str(tmp_path), "/w"), tree) for path, tree in targets(command, str(tmp_path))]
+    assert found == expected

@@ -39,6 +39,7 @@ __all__ = [
     "hard_linked",
     "is_below",
     "is_protocol_path",
+    "names_folder",
     "path_key",
     "resolve_in_brain",
 ]
@@ -236,6 +237,13 @@ def _below_same_folder(base: str, real: str) -> str | None:
 def absolute(path: str, base: str) -> str:
     """`path` made absolute against the folder `base` (the process's own when blank); an absolute path as given."""
     return path if os.path.isabs(path) else os.path.join(base or os.getcwd(), path)
+
+
+def names_folder(absolute: str) -> bool:
+    """True when a tool's absolute path names a folder: written as one (a trailing ``/``, a last ``.``) or an existing
+    folder (SPEC 5.1: a path naming an existing folder is a dir even without the slash). A write of it (another MCP
+    server's `move_file` or `delete`, `bsi preflight check ID eng`) writes every file below it."""
+    return absolute.endswith(("/", os.sep)) or os.path.basename(absolute) == "." or os.path.isdir(absolute)
 
 
 def below_folder(folder: str | os.PathLike[str], absolute: str) -> str | None:

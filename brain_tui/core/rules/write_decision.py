@@ -152,10 +152,12 @@ class _Decider:
 
     # -- deciding ---------------------------------------------------------------------------------
     def paths(self, paths: list[str]) -> WriteDecision:
-        """Every path must pass; the first refusal wins, else the first note rides along. A path written with a
-        trailing slash (`bsi preflight check ID eng/`, a file server's `create_directory`) names a folder: it is
-        judged as that folder written whole, as the shell's `rm -r` is (its own holder's folder, no other's below)."""
-        return self._all([(path, path.endswith(("/", os.sep))) for path in paths])
+        """Every path must pass; the first refusal wins, else the first note rides along. A path naming a folder
+        (`path_keys.names_folder`: `bsi preflight check ID eng/`, a file server's `create_directory`, or its
+        `move_file` of an existing `eng`) is judged as that folder written whole, as the shell's `rm -r` is (its own
+        holder's folder, no other's below, no file below another session locked)."""
+        base = self.session.cwd or str(self.brain.root)
+        return self._all([(path, path_keys.names_folder(path_keys.absolute(path, base))) for path in paths])
 
     def shell(self, shell: ShellCommand) -> WriteDecision:
         """A shell command: the session's claim must be able to act at all, then each target as a Write."""

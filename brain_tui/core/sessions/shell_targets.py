@@ -291,9 +291,11 @@ def _is_dir(cwd: str | None, path: str) -> bool:
 
 def _copy_like(name: str, operands: list[str], values: dict[str, str], flags: set[str], cwd: str | None,
                reading: ShellReading, moves: bool) -> None:
-    """cp / mv / install / ln: the destination (inside a folder: one file per source); with `moves` (mv, a hard
-    link) also its sources."""
-    recursive = bool(flags & {"-r", "-R", "-a", "--recursive", "--archive"})
+    """cp / mv / install / ln: the destination (inside a folder: one file per source; with `-T` the last operand
+    itself, even a folder); with `moves` (mv, a hard link) also its sources. A folder copied with `-r`, or moved,
+    writes its destination whole."""
+    recursive = name == "mv" or bool(flags & {"-r", "-R", "-a", "--recursive", "--archive"})
+    itself = bool(flags & {"-T", "--no-target-directory"})  # `cp -rT src eng/sub`: src's files into eng/sub
     folder = values.get("-t") or values.get("--target-directory")
     if folder is None and not operands:
         return
@@ -304,7 +306,7 @@ def _copy_like(name: str, operands: list[str], values: dict[str, str], flags: se
             return
         else:
             *sources, dest = operands
-            if len(sources) == 1 and not _is_dir(cwd, dest):
+            if len(sources) == 1 and (itself or not _is_dir(cwd, dest)):
                 reading.add(dest, cwd, name, tree=recursive and _is_dir(cwd, sources[0]))
                 folder = None
             else:

@@ -141,8 +141,9 @@ class OpenClaimScreen(FormDialog):
             from brain_tui.core.errors import InvalidData
 
             raise InvalidData("a claim needs a scope")
+        # the text as typed: the core refuses a control character str.strip would have trimmed (U+001F, NEL)
         return claims.OpenRequest(
-            scope=parse_scope_args([scope_text], app.brain.root),
+            scope=parse_scope_args([self.query_one("#scope", Input).value], app.brain.root),
             ttl=parse_duration(self._value("ttl") or "2h"),
             instance=app.brain.instance,
             type=self._value("type") or None,
