@@ -35,7 +35,7 @@ from brain_tui.core.paths.scope_paths import (
     section_key,
     section_title,
 )
-from brain_tui.core.paths.text_safety import CONTROL_RE
+from brain_tui.core.paths.text_safety import CONTROL_BUT_SPACES_RE, CONTROL_RE
 from brain_tui.core.record import field, record
 
 __all__ = [
@@ -72,10 +72,6 @@ SECTION_OVERLAP = "section"
 _GLOBAL_SPELLINGS = frozenset({"*", "/", "global"})
 _LEGACY_BRAIN = "brain/"
 _SPLIT_RE = LazyPattern(r"[\s,]+")
-#: A control character that is not one of the ASCII spaces (tab, new line, vertical tab, form feed, carriage
-#: return) the legacy rule separates entries on. Python's ``\s`` and ``str.strip`` also take U+001C–U+001F and NEL
-#: (U+0085) for spaces: without this check they would separate entries or fall off an entry's ends unseen.
-_CONTROL_NOT_SPACE_RE = LazyPattern("[\x00-\x08\x0e-\x1f\x7f-\x9f]")
 #: ``agents/*`` and ``agents/**``: what a user means is the folder.
 _FOLDER_GLOB_RE = LazyPattern(r"/\*{1,2}$")
 _SECTION_MARKERS = ("#", "\u00a7")  # '#' (also '##') and '§'
@@ -269,7 +265,7 @@ def _unique(entries: Iterable[ScopeEntry]) -> tuple[ScopeEntry, ...]:
 def _refuse_controls(text: str) -> None:
     """Raise InvalidData when a scope text holds a control character other than an ASCII space (SPEC 5.1: NUL and
     control characters are refused, exit 65), before any splitting or trimming could drop it."""
-    if _CONTROL_NOT_SPACE_RE.search(text):
+    if CONTROL_BUT_SPACES_RE.search(text):  # (checked before `\s` splits or `strip` trims)
         raise InvalidData(f"invalid scope {quote(text)}: NUL and control characters are not allowed")
 
 

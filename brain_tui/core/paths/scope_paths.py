@@ -13,7 +13,7 @@ import unicodedata
 from brain_tui.core.errors import InvalidData
 from brain_tui.core.lazy_re import LazyPattern
 from brain_tui.core.paths.path_keys import path_key, resolve_in_brain
-from brain_tui.core.paths.text_safety import CONTROL_RE
+from brain_tui.core.paths.text_safety import ASCII_SPACES, CONTROL_RE
 
 __all__ = ["BadPath", "file_key", "nfc", "normalize", "normalize_path", "quote", "section_key", "section_title",
            "zone_entries", "zone_keys"]
@@ -68,14 +68,10 @@ def section_key(text: str) -> str:
     return _SPACES_RE.sub(" ", key).strip()
 
 
-#: What `normalize` trims off a path's ends: the ASCII spaces, never a control character (SPEC 5.1: refused, 65).
-_ASCII_SPACES = " \t\n\r\x0b\x0c"
-
-
 def normalize(text: str) -> str:
     """Normalise a path, keeping a trailing ``/`` when one was given; raises :class:`BadPath` with the reason when
     the path is empty, absolute, has ``..``, a backslash, glob characters or control characters."""
-    text = nfc(text.strip(_ASCII_SPACES))  # (str.strip also takes the controls Python calls spaces: \x1c-\x1f)
+    text = nfc(text.strip(ASCII_SPACES))  # not str.strip(): it takes controls too (SPEC 5.1 refuses them)
     if CONTROL_RE.search(text):
         raise BadPath("NUL and control characters are not allowed")
     if not text:

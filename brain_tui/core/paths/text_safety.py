@@ -26,6 +26,12 @@ from brain_tui.core.lazy_re import LazyPattern
 #: A control character: C0 (NUL to US), DEL or C1 (U+0080 to U+009F). One definition for every rule that refuses
 #: them (paths, scopes, agent names) or drops them (the index table, a terminal notice).
 CONTROL_RE = LazyPattern("[\x00-\x1f\x7f-\x9f]")
+#: The ASCII spaces (space, tab, new line, vertical tab, form feed, carriage return): what separates a legacy scope's
+#: entries and is trimmed off a path's ends. Python's ``\s`` and ``str.strip`` also take U+001C–U+001F and NEL
+#: (U+0085), which are controls: a rule that splits or trims must not drop them unseen.
+ASCII_SPACES = " \t\n\x0b\x0c\r"
+#: A control character that is not one of the ASCII spaces (`CONTROL_RE` minus `ASCII_SPACES`).
+CONTROL_BUT_SPACES_RE = LazyPattern("[\x00-\x08\x0e-\x1f\x7f-\x9f]")
 
 #: The names of the C0 controls, by code.
 C0_NAMES = (
