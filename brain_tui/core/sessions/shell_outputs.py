@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import re
 
+from brain_tui.core.sessions.shell_options import OPTIONAL
 from brain_tui.core.sessions.shell_options import options as _options
 from brain_tui.core.sessions.shell_targets import ShellReading
 
@@ -76,10 +77,11 @@ _COMPILERS = frozenset({"cc", "gcc", "g++", "c++", "clang", "clang++"})
 #: Programs that create or replace each file they are given (the first operand only for `mknod`, the last for
 #: `fallocate`, the second for `uniq`, all but the first for `rename`, `link`'s second).
 _OPERANDS: dict[str, frozenset[str]] = {
-    "mkfifo": frozenset({"-m", "--mode", "-Z", "--context"}), "mknod": frozenset({"-m", "--mode"}),
+    "mkfifo": frozenset({"-m", "--mode", "--context" + OPTIONAL}),
+    "mknod": frozenset({"-m", "--mode"}),
     "fallocate": frozenset({"-l", "--length", "-o", "--offset"}), "sponge": frozenset(),
-    "mktemp": frozenset({"-p", "--tmpdir", "--suffix"}), "uniq": frozenset({"-f", "-s", "-w", "--skip-fields",
-                                                                          "--skip-chars", "--check-chars"}),
+    "mktemp": frozenset({"-p", "--tmpdir" + OPTIONAL, "--suffix"}),
+    "uniq": frozenset({"-f", "-s", "-w", "--skip-fields", "--skip-chars", "--check-chars"}),
     "split": frozenset({"-a", "-b", "-C", "-l", "-n", "-t", "--additional-suffix", "--suffix-length", "--bytes",
                         "--line-bytes", "--lines", "--number", "--separator", "--filter"}),
     "rename": frozenset(), "prename": frozenset(), "file-rename": frozenset(), "perl-rename": frozenset(),
@@ -93,6 +95,12 @@ _OPERANDS: dict[str, frozenset[str]] = {
 _COMPRESSORS = {"gzip": ".gz", "pigz": ".gz", "bzip2": ".bz2", "xz": ".xz", "lzma": ".lzma", "zstd": ".zst",
                 "lz4": ".lz4", "compress": ".Z", "gunzip": "", "bunzip2": "", "unxz": "", "unlzma": "",
                 "unzstd": "", "uncompress": "", "zstdmt": ".zst"}
+#: The compressors' options that take a value (`shell_options.options`): zstd's `-S` is a flag (a benchmark's result
+#: per file), as gzip's and bzip2's `-L` (`--license`).
+_COMPRESSOR_VALUES: dict[str, frozenset[str]] = {
+    name: frozenset({"-b", "-p", "-T", "--threads"} | ({"--suffix"} if name.endswith("zstd") or name == "zstdmt"
+                                                       else {"-S", "--suffix"}))
+    for name in _COMPRESSORS}
 _TO_STDOUT = frozenset({"-c", "--stdout", "--to-stdout", "-l", "--list", "-t", "--test"})
 
 
@@ -119,7 +127,7 @@ def read_outputs(name: str, args: list[str], cwd: str | None, reading: ShellRead
             reading.unread.append("curl: a file named after the URL")
         return cwd
     if name in _COMPRESSORS:
-        operands, _values, flags = _options(args, {"-S", "--suffix", "-b", "-p", "-T", "--threads", "-L"})
+        operands, _values, flags = _options(args, set(_COMPRESSOR_VALUES[name]))
         if flags & _TO_STDOUT:
             return cwd
         suffix = _COMPRESSORS[name]
@@ -142,7 +150,7 @@ def read_outputs(name: str, args: list[str], cwd: str | None, reading: ShellRead
         operands[1:2] if name in ("uniq", "link") else operands[1:] if name.endswith("rename") else \
         operands[-1:] if name == "split" and len(operands) >= 2 else [] if name == "split" else operands
     if name == "mktemp":
-        folder = values.get("-p") or values.get("--tmpdir")
+        folder = values.get("-p") or values.get("--tmpdir") or ("$TMPDIR" if "--tmpdir" in flags else None)
         chosen = [os.path.join(folder, template) if folder else template
                   for template in operands or (["tmp.XXXXXXXXXX"] if folder else []) if folder or "/" in template]
     for operand in chosen:

@@ -34,6 +34,18 @@ _INLINE = {"python": ("-c",), "python2": ("-c",), "python3": ("-c",), "pypy": ("
            "perl": ("-e", "-E"), "ruby": ("-e",), "node": ("-e", "--eval", "-p", "--print"),
            "nodejs": ("-e", "--eval", "-p", "--print"), "bun": ("-e", "--eval", "-p", "--print"), "php": ("-r",)}
 
+#: The options that take a value (`shell_options.options`) of the archivers and of awk.
+_ZIP_VALUES = frozenset({"-b", "-n", "-t", "-tt", "-O", "--out", "-P", "--password", "-Z", "-s", "-x", "-i"})
+_UNZIP_VALUES = frozenset({"-d", "-x", "-P"})
+_TAR_VALUES = frozenset({"-f", "--file", "-C", "--directory", "-b", "--blocking-factor", "-T", "--files-from", "-X",
+                         "--exclude-from", "-K", "-N", "-g", "--listed-incremental", "-L", "-V", "--label", "-H",
+                         "--format", "-I", "--use-compress-program", "--exclude", "--transform", "--owner", "--group",
+                         "--mode", "--mtime"})
+_CPIO_VALUES = frozenset({"-D", "--directory", "-F", "--file", "-O", "-I", "-E", "--pattern-file", "-H", "--format",
+                          "-R", "--owner", "-C", "--io-size", "-M", "--message", "--rsh-command"})
+_AWK_VALUES = frozenset({"-F", "-v", "-f", "--file", "-E", "--exec", "-e", "--source", "-i", "--include", "-l",
+                         "--load", "-W"})
+
 _STRING = re.compile(r"""(['"])((?:\\.|(?!\1)[^\\\n])*)\1""")
 _PROTOCOL = re.compile(r"(?:^|/)(?:claims|signals|locks|breath|\.brain)(?:/|$)|(?:^|/)BRAIN-INDEX\.md$")
 #: What writes in inline code: an `open` for writing, or a call that writes, removes, moves or runs something.
@@ -89,8 +101,7 @@ def _find(args: list[str], cwd: str | None, reading: ShellReading) -> None:
 
 def _archive(name: str, args: list[str], cwd: str | None, reading: ShellReading) -> None:
     if name == "zip":
-        operands, values, flags = _options(args, {"-b", "-n", "-t", "-tt", "-O", "--out", "-P", "--password",
-                                                  "-Z", "-s", "-x", "-i"})
+        operands, values, flags = _options(args, set(_ZIP_VALUES))
         output = values.get("-O") or values.get("--out")
         if flags & {"-sf", "--show-files"} or "-s" in values and values["-s"] == "f":
             return
@@ -98,7 +109,7 @@ def _archive(name: str, args: list[str], cwd: str | None, reading: ShellReading)
         if archive and archive != "-":
             reading.add(archive if os.path.splitext(archive)[1] else archive + ".zip", cwd, name)
     elif name == "unzip":
-        operands, values, flags = _options(args, {"-d", "-x", "-P"})
+        operands, values, flags = _options(args, set(_UNZIP_VALUES))
         if not flags & {"-l", "-t", "-p", "-v", "-Z", "-z"}:  # no `-d`: into the folder it runs in
             reading.add(values.get("-d", "."), cwd, name, tree=True)
     elif name.startswith("7z"):
@@ -125,11 +136,7 @@ def _tar(name: str, args: list[str], cwd: str | None, reading: ShellReading) -> 
             if letter[1] in "fCbTKNgLV" and rest:
                 args.insert(args.index(letter, at) + 1, rest.pop(0))
         args += rest
-    with_value = {"-f", "--file", "-C", "--directory", "-b", "--blocking-factor", "-T", "--files-from", "-X",
-                  "--exclude-from", "-K", "-N", "-g", "--listed-incremental", "-L", "-V", "--label",
-                  "-H", "--format", "-I", "--use-compress-program", "--exclude", "--transform", "--owner",
-                  "--group", "--mode", "--mtime"}
-    _operands, values, flags = _options(args, with_value)
+    _operands, values, flags = _options(args, set(_TAR_VALUES))
     archive = values.get("-f") or values.get("--file")
     if flags & {"-c", "--create", "-r", "--append", "-u", "--update", "-A", "--catenate", "--concatenate",
                 "--delete"} and archive and archive != "-":
@@ -142,9 +149,7 @@ def _tar(name: str, args: list[str], cwd: str | None, reading: ShellReading) -> 
 def _cpio(args: list[str], cwd: str | None, reading: ShellReading) -> None:
     """`cpio -i` writes below `-D DIR` (else the folder it runs in), `cpio -p DIR` below DIR, `cpio -o` its
     `-F`/`-O` archive; `cpio -t` only lists."""
-    operands, values, flags = _options(args, {"-D", "--directory", "-F", "--file", "-O", "-I", "-E", "--pattern-file",
-                                              "-H", "--format", "-R", "--owner", "-C", "--io-size", "-M",
-                                              "--message", "--rsh-command"})
+    operands, values, flags = _options(args, set(_CPIO_VALUES))
     if flags & {"-t", "--list"}:
         return
     if flags & {"-i", "--extract"}:
@@ -161,8 +166,7 @@ def _cpio(args: list[str], cwd: str | None, reading: ShellReading) -> None:
 def _awk(name: str, args: list[str], cwd: str | None, reading: ShellReading, home: str | None, depth: int) -> None:
     from brain_tui.core.sessions.shell_targets import _read_text
 
-    operands, values, _flags = _options(args, {"-F", "-v", "-f", "--file", "-E", "--exec", "-e", "--source", "-i",
-                                               "--include", "-l", "--load", "-W"})
+    operands, values, _flags = _options(args, set(_AWK_VALUES))
     program_file = bool(values.keys() & {"-f", "--file", "-E", "--exec"})
     if program_file:  # its program is a file: what that writes is unknown, as a script's
         reading.unread.append(f"{name}: a program file")

@@ -322,6 +322,21 @@ def _copy_like(name: str, operands: list[str], values: dict[str, str], flags: se
             reading.add(source, cwd, name, tree=_is_dir(cwd, source))
 
 
+#: The options that take a value (`shell_options.options`) of the programs read here: cp, mv, install and ln (one
+#: table: an option one of them lacks, it refuses), rsync, rm and its kin, the programs making what they name, sed
+#: and perl (`-i` aside: sed's and perl's in-place edit is read apart).
+_COPY_VALUES = frozenset({"-t", "--target-directory", "-S", "--suffix", "-m", "--mode", "-o", "--owner", "-g",
+                          "--group", "--sparse", "--no-preserve", "--strip-program"})
+_RSYNC_VALUES = frozenset({"-e", "--rsh", "-f", "--filter", "--exclude", "--include", "--exclude-from",
+                           "--include-from", "--files-from", "-T", "--temp-dir", "--backup-dir", "--partial-dir"})
+_REMOVE_VALUES: dict[str, frozenset[str]] = {"rm": frozenset(), "unlink": frozenset(),
+                                             "shred": frozenset({"-n", "--iterations", "-s", "--size"})}
+_MAKE_VALUES: dict[str, frozenset[str]] = {
+    "touch": frozenset({"-d", "-t", "-r", "--date", "--reference"}), "mkdir": frozenset({"-m", "--mode"}),
+    "truncate": frozenset({"-s", "-r", "--size", "--reference"}), "tee": frozenset(), "rmdir": frozenset()}
+_SED_VALUES = frozenset({"-e", "--expression", "-f", "--file", "-l", "--line-length"})
+_PERL_VALUES = frozenset({"-e", "-E", "-I", "-M", "-m"})
+
 #: Commands that write a file's mode, owner or attributes, with their options that take a value: `chmod MODE FILE…`
 #: (the first operand is no file, unless `--reference` or a mode given as an option says it: `chmod -w FILE`).
 _METADATA = {"chmod": {"--reference"}, "chown": {"--reference", "--from"}, "chgrp": {"--reference"},
@@ -391,9 +406,7 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
         if name == "git" or name[4:] in KNOWN:  # (git's own program for a subcommand, `…/git-core/git-reset`)
             return read_git(args if name == "git" else [name[4:], *args], cwd, reading)
     if name in ("cp", "mv", "install", "ln"):
-        value_opts = {"-t", "--target-directory", "-S", "--suffix", "-m", "--mode", "-o", "--owner", "-g",
-                      "--group"}
-        operands, values, flags = _options(args, value_opts)
+        operands, values, flags = _options(args, set(_COPY_VALUES))
         if name == "install" and flags & {"-d", "--directory"}:  # each operand a folder it makes
             for operand in operands:
                 reading.add(operand, cwd, name)
@@ -406,22 +419,18 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
             reading.line.made_links([t.path for t in reading.targets[before:]], len(reading.unread) > unread)
         return cwd
     if name == "rsync":
-        operands, _values, _flags = _options(args, {"-e", "--rsh", "-f", "--filter", "--exclude", "--include",
-                                                    "--exclude-from", "--include-from", "--files-from", "-T",
-                                                    "--temp-dir", "--backup-dir", "--partial-dir"})
+        operands, _values, _flags = _options(args, set(_RSYNC_VALUES))
         if len(operands) >= 2 and not re.match(r"^[^/]*:", operands[-1]):
             reading.add(operands[-1], cwd, name, tree=True)
         return cwd
     if name in ("rm", "unlink", "shred"):
-        operands, _values, flags = _options(args, {"-n", "--iterations", "-s", "--size"})
+        operands, _values, flags = _options(args, set(_REMOVE_VALUES[name]))
         recursive = bool(flags & {"-r", "-R", "--recursive"})
         for operand in operands:
             reading.add(operand, cwd, name, tree=recursive)
         return cwd
     if name in ("touch", "mkdir", "rmdir", "truncate", "tee"):
-        value_opts = {"touch": {"-d", "-t", "-r", "--date", "--reference"}, "mkdir": {"-m", "--mode"},
-                      "truncate": {"-s", "-r", "--size", "--reference"}, "tee": set(), "rmdir": set()}[name]
-        operands, _values, _flags = _options(args, value_opts)
+        operands, _values, _flags = _options(args, set(_MAKE_VALUES[name]))
         for operand in operands:
             reading.add(operand, cwd, name)
         return cwd
@@ -439,7 +448,7 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
                 reading.add(arg[3:], cwd, name)
         return cwd
     if name == "sed":
-        operands, values, flags = _options(args, {"-e", "--expression", "-f", "--file", "-l", "--line-length"})
+        operands, values, flags = _options(args, set(_SED_VALUES))
         in_place = any(f.startswith("--in-place") for f in flags) or "-i" in flags or "-i" in values \
             or any(k.startswith("--in-place") for k in values)
         scripted = "-e" in values or "-f" in values or "--expression" in values or "--file" in values
@@ -458,7 +467,7 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
             reading.add(operand, cwd, "sed -i")
         return cwd
     if name == "perl":
-        operands, values, flags = _options(args, {"-e", "-E", "-I", "-M", "-m"})
+        operands, values, flags = _options(args, set(_PERL_VALUES))
         if "-i" not in flags and "-i" not in values:
             from brain_tui.core.sessions.shell_programs import read_program
 
