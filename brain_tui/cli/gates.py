@@ -15,13 +15,23 @@ if TYPE_CHECKING:
 #: The verbs of `bsi gate`, one method of the core's `Gates` each (`_call`).
 GATE_ACTIONS = ("request", "approve", "reject", "pause", "resume", "abort")
 
+#: What each verb does, as `bsi gate --help` lists it.
+GATE_HELP = {
+    "request": "raise a human gate on a claim (it waits in waiting_human)",
+    "approve": "approve a claim's gate",
+    "reject": "reject a claim's gate (a reason is required)",
+    "pause": "pause a claim and its live descendants (a human's brake)",
+    "resume": "resume a claim and the descendants its pause held",
+    "abort": "abort a claim and its whole tree (a reason is required)",
+}
+
 
 def register(sub: Any, parent: argparse.ArgumentParser) -> None:
     """Add the gate commands."""
     gate = sub.add_parser("gate", help="human gates, pause/resume, abort", parents=[parent])
     gsub = gate.add_subparsers(dest="gate_command", metavar="ACTION")
     for action in GATE_ACTIONS:
-        p = add_command(gsub, parent, action, f"{action} a claim's gate", cmd_gate, "sess_id", gate_action=action)
+        p = add_command(gsub, parent, action, GATE_HELP[action], cmd_gate, "sess_id", gate_action=action)
         p.add_argument("message", nargs="?", default="", help="gate message or reason")
         p.add_argument("--by", help="who acts (default: git user, else $USER@host)")
         if action == "approve":

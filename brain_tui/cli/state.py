@@ -105,6 +105,8 @@ def format_env(env: dict[str, Any]) -> str:
         said = GitReading.of(git).operation_said
         if said:
             out.append(f"git op    {one_line(said, 200)}")
+    if env.get("sync"):
+        out.append(_sync_row(env["sync"]))
     pm2 = env["pm2"]
     if not pm2.get("available"):
         out.append(f"pm2       {one_line(pm2.get('error') or 'pm2 not found', 80)}")
@@ -149,9 +151,30 @@ def format_env(env: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
+def _sync_row(sync: dict[str, Any]) -> str:
+    """The `sync` line of `bsi env`: the mode `sync:` sets, the remote, the local changes not pushed yet."""
+    if sync.get("error"):
+        return f"sync      error: {one_line(str(sync['error']), 100)}"
+    mode = one_line(str(sync.get("mode") or "manual"), 20)
+    if mode == "auto":
+        mode += f" (fetch every {sync.get('fetch_interval_s') or 30}s)"
+    parts = [mode]
+    if not sync.get("has_remote"):
+        parts.append("no remote")
+    ahead = sync.get("ahead") or 0
+    if sync.get("pending_since") or ahead:
+        since = f" since {one_line(sync['pending_since'], 40)}" if sync.get("pending_since") else ""
+        parts.append(f"{ahead} pending{since}")
+    return "sync      " + "  ".join(parts)
+
+
 def cmd_env(ctx: Context) -> int:
     """`bsi env [--json]`: always exits 0; a failing source shows its error."""
     env = ctx.brain.env(ctx.args.timeout).as_dict()
+    try:
+        env["sync"] = ctx.brain.remote.status().as_dict()
+    except Exception as exc:  # noqa: BLE001 - a source that fails shows as such, the others still fill in
+        env["sync"] = {"error": f"{type(exc).__name__}: {exc}"}
     ctx.emit(env, format_env(env))
     return 0
 

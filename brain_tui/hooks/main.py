@@ -45,10 +45,12 @@ DEADLINE_S = 8.0
 
 TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Collection, Sequence
     from typing import Any, BinaryIO, TextIO
 
 USAGE = "usage: bsi hook EVENT [--agent claude|codex|gemini]  (EVENT: {events})"
+HELP = ("Run one agent hook: read the client's event (one JSON object) on stdin and answer it; exit 0 (go on) or 2\n"
+        "(denied). The clients run it as `bsi hooks install` wrote it into their settings.")
 _VALUE_FLAGS = ("--brain", "--now", "--agent")
 _BARE_FLAGS = ("--json", "--no-commit", "--sync", "--offline")
 
@@ -245,6 +247,8 @@ def _run(argv: Sequence[str], stream: BinaryIO | None, env: dict[str, str],
     from brain_tui.hooks import wire
 
     events = ", ".join(wire.EVENT_NAMES)
+    if _asks_help(argv, wire.EVENT_NAMES):
+        return 0, f"{USAGE.format(events=events)}\n\n{HELP}\n", ""
     try:
         flags, rest = split_flags(argv, _VALUE_FLAGS, _BARE_FLAGS)
     except ValueError as exc:
@@ -286,6 +290,15 @@ def _run(argv: Sequence[str], stream: BinaryIO | None, env: dict[str, str],
         if quick is not None:
             return quick
     return _decide(event_name, event, agent, flags, env, bad, seen)
+
+
+def _asks_help(argv: Sequence[str], event_names: Collection[str]) -> bool:
+    """True for `bsi hook --help` (or `-h`) naming no event: a person asking, never a hook line of a client.
+
+    A line that names an event keeps its meaning whatever else it carries: `pre-tool-use --help` cannot be read
+    and denies, as any unknown flag there does.
+    """
+    return any(arg in ("-h", "--help") for arg in argv) and not any(arg in event_names for arg in argv)
 
 
 def _unreadable(argv: Sequence[str], line: str) -> tuple[int, str, str]:

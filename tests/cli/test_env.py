@@ -129,7 +129,7 @@ def test_listening_socket_appears_with_this_process(brain: Path, listener: socke
 
 def test_json_has_the_spec_keys_and_live_git(brain: Path) -> None:
     data = env_json(brain)
-    assert set(data) == {"hostname", "instance", "git", "pm2", "ports", "system"}
+    assert set(data) == {"hostname", "instance", "git", "pm2", "ports", "system", "sync"}
     assert data["hostname"] == socket.gethostname()
     assert data["instance"] == f"testbrain@{socket.gethostname()}"
     head = git(brain, "log", "-1", "--oneline", env=os.environ).strip()
