@@ -38,7 +38,7 @@ def targets(command: str | list[str], cwd: str = W) -> list[tuple[str, bool]]:
                                                                   ("/w/d", False), ("/w/e", False)]),
     ("ln -s target link", [("/w/link", False)]),
     ("sed -i 's/a/b/' f1 f2", [("/w/f1", False), ("/w/f2", False)]),
-    ("sed -i.bak -e 's/a/b/' f1", [("/w/f1", False)]),
+    ("sed -i.bak -e 's/a/b/' f1", [("/w/f1", False), ("/w/f1.bak", False)]),  # (its backup too)
     ("sed 's/a/b/' f1", []),
     ("perl -pi -e 's/a/b/' f.pl", [("/w/f.pl", False)]),
     ("git -C repo checkout -- a.py", [("/w/repo/a.py", False)]),

@@ -108,8 +108,10 @@ LONG_OPTIONS: dict[str, frozenset[str]] = {
                    "proxy range referer remote-header-name remote-name remote-name-all request resolve retry stderr "
                    "time-cond trace trace-ascii upload-file user user-agent write-out"),
     "wget": _table("accept append-output directory-prefix execute header input-file level output-document "
-                   "output-file password reject timeout tries user user-agent wait"),
-    "gpg": _table("default-key homedir local-user output recipient"),
+                   "output-file password reject rejected-log save-cookies timeout tries user user-agent wait "
+                   "warc-cdx warc-file"),
+    "gpg": _table("attribute-file default-key default-keyserver-url homedir keyring local-user log-file logger-file "
+                  "output primary-keyring recipient recipient-file status-file trustdb-name"),
     # the programs that run a command: their options end at their first operand, each read by `long_name`
     "env": _table("block-signal chdir debug default-signal help ignore-environment ignore-signal "
                   "list-signal-handling null split-string unset version"),

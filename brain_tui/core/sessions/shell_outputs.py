@@ -1,10 +1,14 @@
 """The files other programs write where their command line names them, for the shell's reader (`shell_targets`).
 
-``sort -o FILE``, ``curl -o FILE``, ``wget -O FILE`` / ``-P DIR``, ``iconv -o``, ``gpg -o``, ``cc -o``;
-``uniq IN OUT``, ``split IN PREFIX``, ``csplit -f PREFIX``; ``mkfifo``, ``mknod``, ``fallocate``, ``mktemp``,
-``sponge``, ``link``; the compressors (``gzip FILE`` replaces FILE by FILE.gz); ``rename``; and the line
-editors (``ed``, ``ex``, ``vim -c …``: the files they open, and those a ``-c``/``+`` command writes, ``:w FILE``);
-and the files a ``sed`` script writes (``w FILE``, ``s/…/…/w FILE``). Anything such a program writes that its
+``sort -o FILE``, ``curl -o FILE``, ``wget -O FILE`` / ``-P DIR`` (``--save-cookies``, ``--rejected-log``,
+``--warc-file PREFIX``), ``iconv -o``, ``gpg -o`` (``--log-file``, ``--status-file``, ``--keyring``…, ``--homedir
+DIR``), ``cc -o`` (``-MF``, ``-aux-info``, ``-Wl,-Map=FILE``); ``uniq IN OUT``, ``split IN PREFIX``, ``csplit -f
+PREFIX``; ``mkfifo``, ``mknod``, ``fallocate``, ``mktemp``, ``sponge``, ``link``; the compressors (``gzip FILE``
+replaces FILE by FILE.gz; ``zstd -o FILE``, ``--trace FILE``, ``--output-dir-flat DIR``); ``rename``; and the line
+editors (``ed``, ``ex``, ``vim -c …``: the files they open, and those a ``-c``/``+`` command writes, ``:w FILE``;
+vim's ``-w``/``-W``, ``-i``, ``-V[N]FILE``, ``--log``, ``--startuptime`` files); the files a ``sed`` script writes
+(``w FILE``, ``s/…/…/w FILE``), and the backups ``sed -iSUFFIX`` and ``perl -iSUFFIX`` make (``-i'bak/*'``: in
+``bak/``). Anything such a program writes that its
 command line does not show (``curl -O``: a name from the URL) is unread: the OS sandbox's job.
 
 Standard library only: the hook's fast path reads shell commands with it.
@@ -19,7 +23,7 @@ from brain_tui.core.sessions.shell_options import OPTIONAL
 from brain_tui.core.sessions.shell_options import options as _options
 from brain_tui.core.sessions.shell_targets import ShellReading
 
-__all__ = ["read_outputs", "sed_outputs"]
+__all__ = ["backups", "read_outputs", "sed_outputs"]
 
 _SED_ADDRESS = r"(?:\d+|\$|/(?:\\.|[^/\\\n])*/)"
 #: A sed `w`/`W` command (after an optional address or range) and an `s` command's `w` flag: FILE to the line's end.
@@ -40,12 +44,55 @@ def sed_outputs(scripts: list[str]) -> list[str]:
     return [path for path in found if path and path not in _STREAMS]
 
 
+def backups(name: str, args: list[str], files: list[str]) -> list[str]:
+    """The backups `sed -iSUFFIX` (`--in-place=SUFFIX`) and `perl -iSUFFIX` make of the files they edit: FILE
+    followed by SUFFIX, or, a SUFFIX holding `*`, SUFFIX with each `*` the file's name as given (`-i'bak/*'`
+    writes `bak/FILE`, wherever `bak/` is)."""
+    suffix = ""
+    for arg in args:
+        if arg == "--":
+            break
+        if arg.startswith("--in-place=") and name == "sed":
+            suffix = arg.partition("=")[2]
+        elif arg.startswith("-") and not arg.startswith("--"):
+            pos = 1
+            while pos < len(arg):
+                ch, pos = arg[pos], pos + 1
+                if ch == "i":
+                    suffix = arg[pos:]
+                    break
+                if ch in ("efl" if name == "sed" else "eEIMmxdDFC"):
+                    break  # the rest of the word is that option's value
+                if name == "perl" and ch in "l0":  # perl's `-l[OCTAL]`, `-0[OCTAL]`, `-0xHEX`: its switches go on
+                    digits = re.match(r"x[0-9a-fA-F]*|[0-7]*" if ch == "0" else r"[0-7]*", arg[pos:])
+                    pos += digits.end() if digits else 0
+    if not suffix:
+        return []
+    return [suffix.replace("*", file) if "*" in suffix else file + suffix for file in files]
+
+
 def _ex_outputs(args: list[str]) -> list[str]:
     """The files an editor's commands on its command line (``-c CMD``, ``--cmd CMD``, ``+CMD``) write."""
     commands = [args[i + 1] for i, arg in enumerate(args[:-1]) if arg in ("-c", "--cmd")]
     commands += [arg[1:] for arg in args if arg.startswith("+")]
     return [match.group(1) for command in commands for part in command.split("|")
             if (match := _EX_WRITE.match(part)) is not None]
+
+def _compiler_outputs(args: list[str]) -> list[str]:
+    """The files a compiler's command line names for it to write: `-o`, `-MF`, `-aux-info`, `-Wl,-Map=FILE`."""
+    found: list[str] = []
+    for index, arg in enumerate(args):
+        following = args[index + 1] if index + 1 < len(args) else ""
+        if arg in ("-o", "-MF", "-aux-info"):
+            found.append(following)
+        elif arg.startswith(("-o", "-MF")):
+            found.append(arg[2 if arg.startswith("-o") else 3:])
+        elif arg.startswith("-Wl,"):  # the linker's options, split at commas: `-Map=FILE`, or `-Map` then FILE
+            parts = arg[4:].split(",")
+            found += [part.partition("=")[2] for part in parts if part.startswith(("-Map=", "--Map="))]
+            found += [after for part, after in zip(parts, parts[1:], strict=False) if part in ("-Map", "--Map")]
+    return [path for path in found if path and path not in ("-", *_STREAMS)]
+
 
 #: program -> (options naming a file written, options naming a folder written below, other options with a value)
 _OUTPUT_OPTIONS: dict[str, tuple[frozenset[str], frozenset[str], frozenset[str]]] = {
@@ -61,19 +108,26 @@ _OUTPUT_OPTIONS: dict[str, tuple[frozenset[str], frozenset[str], frozenset[str]]
                         "-F", "--form", "-m", "--max-time", "--connect-timeout", "-x", "--proxy", "-w",
                         "--write-out", "-T", "--upload-file", "-K", "--config", "-r", "--range", "-E", "--cert",
                         "--cacert", "--key", "--retry", "-z", "--time-cond", "--resolve", "-Y", "-y"})),
-    "wget": (frozenset({"-O", "--output-document", "-o", "--output-file", "-a", "--append-output"}),
+    "wget": (frozenset({"-O", "--output-document", "-o", "--output-file", "-a", "--append-output", "--save-cookies",
+                        "--rejected-log"}),
              frozenset({"-P", "--directory-prefix"}),
-             frozenset({"-t", "--tries", "-T", "--timeout", "-U", "--user-agent", "-e", "--execute", "-i",
-                        "--input-file", "-w", "--wait", "-l", "--level", "-A", "--accept", "-R", "--reject",
+             frozenset({"--warc-file", "-t", "--tries", "-T", "--timeout", "-U", "--user-agent", "-e", "--execute",
+                        "-i", "--input-file", "-w", "--wait", "-l", "--level", "-A", "--accept", "-R", "--reject",
                         "--header", "--user", "--password"})),
     "iconv": (frozenset({"-o", "--output"}), frozenset(), frozenset({"-f", "--from-code", "-t", "--to-code"})),
-    "gpg": (frozenset({"-o", "--output"}), frozenset(),
-            frozenset({"-r", "--recipient", "-u", "--local-user", "--homedir", "--default-key"})),
+    "gpg": (frozenset({"-o", "--output", "--log-file", "--logger-file", "--status-file", "--attribute-file",
+                       "--keyring", "--primary-keyring", "--trustdb-name"}), frozenset({"--homedir"}),
+            frozenset({"-r", "--recipient", "-u", "--local-user", "--default-key"})),
     "csplit": (frozenset({"-f", "--prefix"}), frozenset(), frozenset({"-b", "--suffix-format", "-n", "--digits"})),
 }
-#: Compilers: `-o FILE` or `-oFILE` only (their options are not getopt's: `-Wno-x` holds no `-o`).
+#: Compilers: `-o FILE` or `-oFILE`, the dependency file `-MF FILE` (or `-MFFILE`), `-aux-info FILE` and the
+#: linker's map `-Wl,-Map=FILE` (`-Wl,-Map,FILE`) only (their options are not getopt's: `-Wno-x` holds no `-o`).
 _COMPILERS = frozenset({"cc", "gcc", "g++", "c++", "clang", "clang++"})
 
+#: vim's options naming a file it writes (`-w`/`-W` the keys typed, `-i` its viminfo, its logs), and its others
+#: taking a value; `-V[N]FILE` (attached only) logs to FILE too.
+_VIM_FILES = frozenset({"-w", "-W", "-i", "--startuptime", "--log"})
+_VIM_OTHERS = frozenset({"-c", "--cmd", "-S", "-u", "-T"})
 #: Programs that create or replace each file they are given (the first operand only for `mknod`, the last for
 #: `fallocate`, the second for `uniq`, all but the first for `rename`, `link`'s second).
 _OPERANDS: dict[str, frozenset[str]] = {
@@ -86,19 +140,22 @@ _OPERANDS: dict[str, frozenset[str]] = {
                         "--line-bytes", "--lines", "--number", "--separator", "--filter"}),
     "rename": frozenset(), "prename": frozenset(), "file-rename": frozenset(), "perl-rename": frozenset(),
     "link": frozenset(),
-    "ed": frozenset({"-p", "--prompt"}), "ex": frozenset({"-c", "--cmd", "-S", "-u", "-i", "-T", "-w", "-W"}),
-    "vi": frozenset({"-c", "--cmd", "-S", "-u", "-i", "-T", "-w", "-W"}),
-    "vim": frozenset({"-c", "--cmd", "-S", "-u", "-i", "-T", "-w", "-W"}),
+    "ed": frozenset({"-p", "--prompt"}), "ex": _VIM_FILES | _VIM_OTHERS, "vi": _VIM_FILES | _VIM_OTHERS,
+    "vim": _VIM_FILES | _VIM_OTHERS,
     "nvim": frozenset({"-c", "--cmd", "-S", "-u", "-i", "-w", "-W", "--listen"}),
 }
 #: Compressors and what they name the file they write in place of the one given ("" for a decompressor).
 _COMPRESSORS = {"gzip": ".gz", "pigz": ".gz", "bzip2": ".bz2", "xz": ".xz", "lzma": ".lzma", "zstd": ".zst",
                 "lz4": ".lz4", "compress": ".Z", "gunzip": "", "bunzip2": "", "unxz": "", "unlzma": "",
                 "unzstd": "", "uncompress": "", "zstdmt": ".zst"}
+_ZSTDS = frozenset({"zstd", "unzstd", "zstdmt"})
+#: zstd's options naming a file it writes (`-o` its output, `--trace` its log) and a folder it writes below.
+_ZSTD_FILES = frozenset({"-o", "--trace"})
+_ZSTD_FOLDERS = frozenset({"--output-dir-flat", "--output-dir-mirror"})
 #: The compressors' options that take a value (`shell_options.options`): zstd's `-S` is a flag (a benchmark's result
 #: per file), as gzip's and bzip2's `-L` (`--license`).
 _COMPRESSOR_VALUES: dict[str, frozenset[str]] = {
-    name: frozenset({"-b", "-p", "-T", "--threads"} | ({"--suffix"} if name.endswith("zstd") or name == "zstdmt"
+    name: frozenset({"-b", "-p", "-T", "--threads"} | ({"--suffix"} | _ZSTD_FILES | _ZSTD_FOLDERS if name in _ZSTDS
                                                        else {"-S", "--suffix"}))
     for name in _COMPRESSORS}
 _TO_STDOUT = frozenset({"-c", "--stdout", "--to-stdout", "-l", "--list", "-t", "--test"})
@@ -107,15 +164,12 @@ _TO_STDOUT = frozenset({"-c", "--stdout", "--to-stdout", "-l", "--list", "-t", "
 def read_outputs(name: str, args: list[str], cwd: str | None, reading: ShellReading) -> str | None:
     """Add the files `name ARGS…` writes where its command line names them; return the working folder after it."""
     if name in _COMPILERS:
-        for index, arg in enumerate(args):
-            if arg == "-o" and index + 1 < len(args):
-                reading.add(args[index + 1], cwd, name)
-            elif arg.startswith("-o") and len(arg) > 2:
-                reading.add(arg[2:], cwd, name)
+        for output in _compiler_outputs(args):
+            reading.add(output, cwd, name)
         return cwd
     if name in _OUTPUT_OPTIONS:
         files, folders, others = _OUTPUT_OPTIONS[name]
-        _operands, values, _flags = _options(args, set(files | folders | others))
+        _operands, values, flags = _options(args, set(files | folders | others))
         for option, value in values.items():
             if option in files and value not in ("-", "/dev/null", "/dev/stdout", "/dev/stderr"):
                 reading.add(value, cwd, name)
@@ -125,9 +179,19 @@ def read_outputs(name: str, args: list[str], cwd: str | None, reading: ShellRead
             reading.add("xx00", cwd, name)  # its default prefix, in the working folder
         if name == "curl" and ({"-O", "--remote-name", "-J", "--remote-name-all"} & set(args)):
             reading.unread.append("curl: a file named after the URL")
+        if name == "wget" and "--warc-file" in values:  # PREFIX.warc.gz (.warc uncompressed), PREFIX.cdx
+            prefix = values["--warc-file"]
+            reading.add(prefix + (".warc" if "--no-warc-compression" in flags else ".warc.gz"), cwd, name)
+            if "--warc-cdx" in flags:
+                reading.add(prefix + ".cdx", cwd, name)
+            if any(arg.startswith("--warc-max-size") for arg in args):
+                reading.unread.append("wget: WARC files numbered after the prefix")
         return cwd
     if name in _COMPRESSORS:
-        operands, _values, flags = _options(args, set(_COMPRESSOR_VALUES[name]))
+        operands, values, flags = _options(args, set(_COMPRESSOR_VALUES[name]))
+        for option, value in values.items():
+            if option in _ZSTD_FILES | _ZSTD_FOLDERS and name in _ZSTDS and value not in ("-", *_STREAMS):
+                reading.add(value, cwd, name, tree=option in _ZSTD_FOLDERS)
         if flags & _TO_STDOUT:
             return cwd
         suffix = _COMPRESSORS[name]
@@ -144,6 +208,11 @@ def read_outputs(name: str, args: list[str], cwd: str | None, reading: ShellRead
     if name in ("vi", "vim", "nvim", "ex"):
         for output in _ex_outputs(args):
             reading.add(output, cwd, name)
+    if name in ("vi", "vim", "ex"):
+        logs = [log for arg in args if arg.startswith("-V") and (log := arg[2:].lstrip("0123456789"))]
+        for output in [value for option, value in values.items() if option in _VIM_FILES] + logs:
+            if output != "NONE":  # (`-i NONE`: no viminfo)
+                reading.add(output, cwd, name)
     if name in ("vi", "vim", "nvim", "ex") and flags & {"-R", "-h", "--help", "--version"}:
         return cwd
     chosen = operands[:1] if name == "mknod" else operands[-1:] if name == "fallocate" else \

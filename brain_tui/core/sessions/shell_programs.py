@@ -2,7 +2,9 @@
 
 ``find`` (``-fprint FILE``; ``-delete`` or an ``-exec`` of anything but a reader: everything below its starting
 points); the archivers: the archive ``zip``, ``7z a|u|d``, ``tar -c|-r|-u`` (``-f``, ``--file``, old-style ``tar
-cf OUT``, ``cpio -o -F OUT``) write, and the folder ``tar -x -C DIR``, ``unzip -d DIR``, ``7z x -oDIR``,
+cf OUT``, ``cpio -o -F OUT``) write, the other files tar and zip name (``tar -g FILE``, ``--index-file``,
+``--volno-file``; ``zip -lf FILE``), what ``tar --remove-files`` and ``zip -m`` delete once archived, and the
+folder ``tar -x -C DIR``, ``unzip -d DIR``, ``7z x -oDIR``,
 ``cpio -i -D DIR`` extract into (without one: the folder the command runs in, all of it); ``awk`` (and
 ``gawk``, ``mawk``, ``nawk``): the files its ``print > "FILE"`` / ``>> "FILE"`` name, the commands its ``print |
 "CMD"``, ``system("CMD")`` and ``"CMD" | getline`` run, and ``gawk -i inplace``'s files; and an interpreter's inline
@@ -21,6 +23,7 @@ import re
 
 from brain_tui.core.sessions.shell_options import options as _options
 from brain_tui.core.sessions.shell_targets import ShellReading
+from brain_tui.core.sessions.shell_wrappers import join_path
 
 __all__ = ["read_program"]
 
@@ -37,10 +40,13 @@ _INLINE = {"python": ("-c",), "python2": ("-c",), "python3": ("-c",), "pypy": ("
 #: The options that take a value (`shell_options.options`) of the archivers and of awk.
 _ZIP_VALUES = frozenset({"-b", "-n", "-t", "-tt", "-O", "--out", "-P", "--password", "-Z", "-s", "-x", "-i"})
 _UNZIP_VALUES = frozenset({"-d", "-x", "-P"})
-_TAR_VALUES = frozenset({"-f", "--file", "-C", "--directory", "-b", "--blocking-factor", "-T", "--files-from", "-X",
-                         "--exclude-from", "-K", "-N", "-g", "--listed-incremental", "-L", "-V", "--label", "-H",
-                         "--format", "-I", "--use-compress-program", "--exclude", "--transform", "--owner", "--group",
-                         "--mode", "--mtime"})
+#: tar's options naming a file it writes besides its archive: its incremental snapshot, its verbose listing, its
+#: volume number.
+_TAR_FILES = frozenset({"-g", "--listed-incremental", "--index-file", "--volno-file"})
+_TAR_VALUES = _TAR_FILES | frozenset({"-f", "--file", "-C", "--directory", "-b", "--blocking-factor", "-T",
+                                      "--files-from", "-X", "--exclude-from", "-K", "-N", "-L", "-V", "--label", "-H",
+                                      "--format", "-I", "--use-compress-program", "--exclude", "--transform",
+                                      "--owner", "--group", "--mode", "--mtime"})
 _CPIO_VALUES = frozenset({"-D", "--directory", "-F", "--file", "-O", "-I", "-E", "--pattern-file", "-H", "--format",
                           "-R", "--owner", "-C", "--io-size", "-M", "--message", "--rsh-command"})
 _AWK_VALUES = frozenset({"-F", "-v", "-f", "--file", "-E", "--exec", "-e", "--source", "-i", "--include", "-l",
@@ -101,6 +107,7 @@ def _find(args: list[str], cwd: str | None, reading: ShellReading) -> None:
 
 def _archive(name: str, args: list[str], cwd: str | None, reading: ShellReading) -> None:
     if name == "zip":
+        args, logs = _zip_logs(args)
         operands, values, flags = _options(args, set(_ZIP_VALUES))
         output = values.get("-O") or values.get("--out")
         if flags & {"-sf", "--show-files"} or "-s" in values and values["-s"] == "f":
@@ -108,6 +115,10 @@ def _archive(name: str, args: list[str], cwd: str | None, reading: ShellReading)
         archive = output or (operands[0] if operands else "")
         if archive and archive != "-":
             reading.add(archive if os.path.splitext(archive)[1] else archive + ".zip", cwd, name)
+        for log in logs:  # (named as the archive is: `.log` added to a name without an extension)
+            reading.add(log if os.path.splitext(log)[1] else log + ".log", cwd, name)
+        if flags & {"-m", "--move"}:  # the files archived are deleted
+            _removed(operands[1:], cwd, reading, name)
     elif name == "unzip":
         operands, values, flags = _options(args, set(_UNZIP_VALUES))
         if not flags & {"-l", "-t", "-p", "-v", "-Z", "-z"}:  # no `-d`: into the folder it runs in
@@ -136,7 +147,17 @@ def _tar(name: str, args: list[str], cwd: str | None, reading: ShellReading) -> 
             if letter[1] in "fCbTKNgLV" and rest:
                 args.insert(args.index(letter, at) + 1, rest.pop(0))
         args += rest
-    _operands, values, flags = _options(args, set(_TAR_VALUES))
+    operands, values, flags = _options(args, set(_TAR_VALUES))
+    for option, value in values.items():
+        if option in _TAR_FILES and value not in ("-", "/dev/null", "/dev/stdout", "/dev/stderr"):
+            reading.add(value, cwd, name)
+    if flags & {"-c", "--create", "-r", "--append", "-u", "--update"} and "--remove-files" in flags:
+        # the files archived are deleted: found from the folder it runs in, or the one a `-C DIR` before them names
+        folders = [args[at + 1] for at, arg in enumerate(args[:-1]) if arg in ("-C", "--directory")]
+        folders += [arg.split("=", 1)[1] for arg in args if arg.startswith("--directory=")]
+        folders += [arg[2:] for arg in args if arg.startswith("-C") and len(arg) > 2]
+        for base in [".", *folders]:
+            _removed(operands, join_path(cwd, base), reading, name)
     archive = values.get("-f") or values.get("--file")
     if flags & {"-c", "--create", "-r", "--append", "-u", "--update", "-A", "--catenate", "--concatenate",
                 "--delete"} and archive and archive != "-":
@@ -144,6 +165,36 @@ def _tar(name: str, args: list[str], cwd: str | None, reading: ShellReading) -> 
     folder = values.get("-C") or values.get("--directory")
     if flags & {"-x", "--extract", "--get"} and not flags & {"-O", "--to-stdout"}:  # no `-C`: where it runs
         reading.add(folder or ".", cwd, name, tree=True)
+
+
+def _zip_logs(args: list[str]) -> tuple[list[str], list[str]]:
+    """zip's arguments without its log file options (`-lf FILE`, `-lfFILE`, `--logfile-path[=]FILE`: zip's own
+    parser, `-lf` is no cluster of `-l` and `-f`), and the log files they name."""
+    rest: list[str] = []
+    logs: list[str] = []
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        index += 1
+        if arg == "--":
+            return rest + args[index - 1:], logs
+        if arg in ("-lf", "--logfile-path"):
+            logs += args[index:index + 1]
+            index += 1
+        elif arg.startswith(("-lf", "--logfile-path=")):
+            logs.append(arg.partition("=")[2] if arg.startswith("--") else arg[3:])
+        else:
+            rest.append(arg)
+    return rest, logs
+
+
+def _removed(paths: list[str], cwd: str | None, reading: ShellReading, name: str) -> None:
+    """Add files an archiver deletes once archived (`tar --remove-files`, `zip -m`): a folder, all below it."""
+    from brain_tui.core.sessions.shell_targets import _is_dir
+
+    for path in paths:
+        if path != "-":
+            reading.add(path, cwd, name, tree=_is_dir(cwd, path))
 
 
 def _cpio(args: list[str], cwd: str | None, reading: ShellReading) -> None:

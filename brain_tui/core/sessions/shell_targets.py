@@ -452,7 +452,7 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
         in_place = any(f.startswith("--in-place") for f in flags) or "-i" in flags or "-i" in values \
             or any(k.startswith("--in-place") for k in values)
         scripted = "-e" in values or "-f" in values or "--expression" in values or "--file" in values
-        from brain_tui.core.sessions.shell_outputs import sed_outputs  # `w FILE` (it reads with these helpers)
+        from brain_tui.core.sessions.shell_outputs import backups, sed_outputs  # (it reads with these helpers)
 
         scripts = [v for k, v in zip(args, args[1:], strict=False) if k in ("-e", "--expression")]
         scripts += [a.split("=", 1)[1] for a in args if a.startswith("--expression=")]
@@ -463,7 +463,7 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
         if not in_place:
             return cwd
         files = operands if scripted else operands[1:]
-        for operand in files:
+        for operand in files + backups(name, args, files):
             reading.add(operand, cwd, "sed -i")
         return cwd
     if name == "perl":
@@ -473,7 +473,9 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
 
             return read_program(name, args, cwd, reading, home, depth)
         files = operands if ("-e" in values or "-E" in values) else operands[1:]
-        for operand in files:
+        from brain_tui.core.sessions.shell_outputs import backups
+
+        for operand in files + backups(name, args, files):
             reading.add(operand, cwd, "perl -i")
         return cwd
     from brain_tui.core.sessions.shell_outputs import read_outputs  # `sort -o`, `curl -o`, `gzip`… (it reads

@@ -57,9 +57,11 @@ _WRAPPER_VALUES = {"sudo": {"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U"
 
 
 #: Wrapper options naming the folder the command runs in (`env -C DIR`, `sudo -D DIR`) or a file the wrapper itself
-#: writes (`time -o FILE`, `strace -o FILE`); `flock FILE …` writes its lock file.
+#: writes (`time -o FILE`, `strace -o FILE`, `fakeroot -s FILE` its saved state); `flock FILE …` writes its lock
+#: file.
 _WRAPPER_CHDIR = {"env": ("-C", "--chdir"), "sudo": ("-D", "--chdir")}
-_WRAPPER_OUTPUT = {"time": ("-o", "--output"), "strace": ("-o", "--output"), "ltrace": ("-o", "--output")}
+_WRAPPER_OUTPUT = {"time": ("-o", "--output"), "strace": ("-o", "--output"), "ltrace": ("-o", "--output"),
+                   "fakeroot": ("-s",)}
 
 
 def split_wrappers(words: list[str], cwd: str | None = None,

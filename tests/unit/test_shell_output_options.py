@@ -1,0 +1,113 @@
+"""The files a program writes through one of its options, for the shell's reader (SPEC 21.3).
+
+Each case was checked with the real program in a scratch folder: it writes (creates, or appends to) the file or
+the folder the option names. Read as an option taking no file, or not read at all, each wrote a protocol file
+unseen: `gpg --log-file claims/x`, `zstd --trace=claims/x`, `tar -g claims/x`, `wget --save-cookies claims/x`,
+`vim -w claims/x`, `fakeroot -s claims/x`, `cc -MF claims/x`, `zip -lf claims/x`; `tar --remove-files` and `zip -m`
+delete what they archive; `sed -i'claims/*'` and `perl -i'claims/*'` put their backup where the suffix says.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from brain_tui.core.brain import Brain, OpenRequest
+from brain_tui.core.paths.scope import parse_scope
+from brain_tui.core.rules.write_request import ShellCommand, WriteSession
+from brain_tui.core.sessions.shell_targets import read_command
+
+T0 = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
+URL = "http://127.0.0.1:9/x"
+
+
+@pytest.fixture
+def brain(tmp_path: Path) -> Brain:
+    """A brain with `claims/x.yml` and `src/`."""
+    for folder in ("claims", "signals", "locks", "breath", "src"):
+        (tmp_path / folder).mkdir()
+    (tmp_path / "claims" / "x.yml").write_text("status: open\n")
+    return Brain(tmp_path, clock=lambda: T0, commit=False, instance="t@test")
+
+
+def _sessions(brain: Brain) -> tuple[WriteSession, WriteSession]:
+    mine = brain.open_claim(OpenRequest(scope=parse_scope("src/"), ttl=timedelta(hours=2), instance="t@test"))
+    return WriteSession(claims=(mine,), cwd=str(brain.root)), WriteSession(cwd=str(brain.root))
+
+
+def _refused(brain: Brain, command: str, written: str, tree: bool = False) -> None:
+    reading = read_command(command, str(brain.root))
+    found = [(target.path, target.tree) for target in reading.targets]
+    assert (str(brain.root / written), tree) in found, (command, found)
+    for session in _sessions(brain):
+        decision = brain.decide_write(ShellCommand(command), session)
+        assert (decision.allowed, decision.check) == (False, "protocol"), (command, decision)
+
+
+@pytest.mark.parametrize(("command", "written"), [
+    ("gpg --log-file claims/g.log --list-keys", "claims/g.log"),
+    ("gpg --log-file=claims/g.log --list-keys", "claims/g.log"),
+    ("gpg --logger-file claims/g.log --list-keys", "claims/g.log"),
+    ("gpg --status-file claims/s --list-keys", "claims/s"),
+    ("gpg --status-fi claims/s --list-keys", "claims/s"),  # (gpg takes a unique prefix)
+    ("gpg --attribute-file claims/a --list-keys", "claims/a"),
+    ("gpg --no-default-keyring --keyring claims/k.kbx --import src/k.asc", "claims/k.kbx"),
+    ("gpg --primary-keyring claims/k.kbx --import src/k.asc", "claims/k.kbx"),
+    ("gpg --trustdb-name claims/t.gpg --import src/k.asc", "claims/t.gpg"),
+    ("zstd --trace claims/t src/a", "claims/t"), ("zstd --trace=claims/t src/a", "claims/t"),
+    ("zstd -q src/a -o claims/a.zst", "claims/a.zst"), ("unzstd src/a.zst -o claims/a", "claims/a"),
+    ("tar -cf src/a.tar -g claims/snap src/d", "claims/snap"),
+    ("tar -cf src/a.tar --listed-incremental=claims/snap src/d", "claims/snap"),
+    ("tar cgf claims/snap src/a.tar src/d", "claims/snap"),
+    ("tar -cvf src/a.tar --index-file=claims/i src/d", "claims/i"),
+    ("tar -cf src/a.tar --volno-file claims/v src/d", "claims/v"),
+    ("tar -cf src/a.tar --remove-files claims/x.yml", "claims/x.yml"),
+    ("tar -C claims -cf ../src/a.tar --remove-files x.yml", "claims/x.yml"),
+    ("wget --save-cookies claims/c -O src/o " + URL, "claims/c"),
+    ("wget --save-cookies=claims/c -O src/o " + URL, "claims/c"),
+    ("wget -r --rejected-log claims/r -P src " + URL, "claims/r"),
+    ("wget --warc-file claims/w -O src/o " + URL, "claims/w.warc.gz"),
+    ("wget --warc-file=claims/w --warc-cdx -O src/o " + URL, "claims/w.cdx"),
+    ("vim -w claims/w src/f", "claims/w"), ("vim -W claims/w src/f", "claims/w"),
+    ("vi -i claims/viminfo src/f", "claims/viminfo"), ("vim -V1claims/v.log src/f", "claims/v.log"),
+    ("ex -Vclaims/v.log src/f", "claims/v.log"), ("vim --startuptime claims/s src/f", "claims/s"),
+    ("vim --log claims/l src/f", "claims/l"),
+    ("sed -i'claims/*' s/a/b/ src/a", "claims/src/a"), ("sed --in-place='claims/*.b' s/a/b/ src/a", "claims/src/a.b"),
+    ("perl -pi'claims/*' -e 's/a/b/' src/a", "claims/src/a"), ("perl -i'claims/*' -pe 's/a/b/' src/a", "claims/src/a"),
+    ("fakeroot -s claims/env -- true", "claims/env"), ("fakeroot -sclaims/env true", "claims/env"),
+    ("cc -MMD -MF claims/d -c src/m.c -o src/m.o", "claims/d"), ("gcc -MFclaims/d -c src/m.c -o src/m.o", "claims/d"),
+    ("cc -aux-info claims/a -c src/m.c -o src/m.o", "claims/a"),
+    ("cc -Wl,-Map=claims/m src/m.c -o src/m", "claims/m"), ("cc -Wl,-Map,claims/m src/m.c -o src/m", "claims/m"),
+    ("zip -lf claims/l.txt src/z.zip src/a", "claims/l.txt"), ("zip -lfclaims/l src/z.zip src/a", "claims/l.log"),
+    ("zip --logfile-path claims/l src/z.zip src/a", "claims/l.log"),
+    ("zip --logfile-path=claims/l.txt src/z.zip src/a", "claims/l.txt"),
+    ("zip -m src/z.zip claims/x.yml", "claims/x.yml"),
+])
+def test_a_file_an_option_names_is_written(brain: Brain, command: str, written: str) -> None:
+    """The file the option names (or, `sed`/`perl -i`, the backup its suffix names) is a target."""
+    _refused(brain, command, written)
+
+
+@pytest.mark.parametrize("command", [
+    "gpg --homedir claims --import src/k.asc", "gpg --homedir=claims --import src/k.asc",
+    "zstd --output-dir-flat claims src/a", "zstd --output-dir-flat=claims src/a",
+    "zstd --output-dir-mirror=claims src/a", "tar -cf src/a.tar --remove-files claims",
+    "zip -r -m src/z.zip claims",
+])
+def test_a_folder_an_option_names_is_written_below(brain: Brain, command: str) -> None:
+    """gpg's home folder (its keyrings, trust database), zstd's output folders, and what `tar --remove-files` and
+    `zip -m` archive (then delete): everything below."""
+    _refused(brain, command, "claims", tree=True)
+
+
+@pytest.mark.parametrize("command", ["gpg --homedir src/g --import src/k.asc",
+                                     "zstd --trace src/t --output-dir-flat src/o src/a",
+                                     "tar -cf src/a.tar -g src/snap --remove-files src/d", "vim -w src/w src/f",
+                                     "sed -i'src/*.b' s/a/b/ src/a", "fakeroot -s src/env -- true"])
+def test_within_the_claim_it_is_allowed(brain: Brain, command: str) -> None:
+    """Those files within the session's claim are written as any other."""
+    mine, _none = _sessions(brain)
+    decision = brain.decide_write(ShellCommand(command), mine)
+    assert decision.allowed, (command, decision)
