@@ -111,3 +111,24 @@ def test_within_the_claim_it_is_allowed(brain: Brain, command: str) -> None:
     mine, _none = _sessions(brain)
     decision = brain.decide_write(ShellCommand(command), mine)
     assert decision.allowed, (command, decision)
+
+
+@pytest.mark.parametrize(("command", "written"), [
+    ("gpg -c claims/x.yml", "claims/x.yml.gpg"), ("gpg --batch -ca claims/x.yml", "claims/x.yml.asc"),
+    ("gpg --symmetric --armor claims/x.yml", "claims/x.yml.asc"), ("gpg -e -r me claims/x.yml", "claims/x.yml.gpg"),
+    ("gpg -b claims/x.yml", "claims/x.yml.sig"), ("gpg --clear-sign claims/x.yml", "claims/x.yml.asc"),
+    ("gpg --sym claims/x.yml", "claims/x.yml.gpg"), ("gpg claims/x.yml.gpg", "claims/x.yml"),
+    ("gpg --decrypt-files claims/x.yml.asc", "claims/x.yml"),
+])
+def test_gpg_writes_beside_the_file_it_is_given(tmp_path: Path, command: str, written: str) -> None:
+    """With no `--output`, gpg writes beside each file: `-c F` F.gpg (checked: `gpg -c f.txt` wrote f.txt.gpg,
+    `-c -a` f.txt.asc, `gpg f.txt.gpg` f.txt)."""
+    found = {Path(t.path).relative_to(tmp_path).as_posix() for t in read_command(command, str(tmp_path)).targets}
+    assert written in found, (command, found)
+
+
+@pytest.mark.parametrize("command", ["gpg -d claims/x.yml.gpg", "gpg --verify claims/x.yml.asc",
+                                     "gpg -c -o /tmp/out.gpg claims/x.yml", "gpg --import claims/keys.asc"])
+def test_gpg_printing_or_reading_writes_nothing_beside(tmp_path: Path, command: str) -> None:
+    found = [t.path for t in read_command(command, str(tmp_path)).targets]
+    assert not [path for path in found if "claims" in path], (command, found)

@@ -110,8 +110,10 @@ LONG_OPTIONS: dict[str, frozenset[str]] = {
     "wget": _table("accept append-output directory-prefix execute header input-file level output-document "
                    "output-file password reject rejected-log save-cookies timeout tries user user-agent wait "
                    "warc-cdx warc-file"),
-    "gpg": _table("attribute-file default-key default-keyserver-url homedir keyring local-user log-file logger-file "
-                  "output primary-keyring recipient recipient-file status-file trustdb-name"),
+    "gpg": _table("armor attribute-file clear-sign clearsign decrypt decrypt-files default-key default-keyserver-url "
+                  "detach-sign encrypt encrypt-files homedir keyring local-user log-file logger-file output "
+                  "passphrase passphrase-file pinentry-mode primary-keyring recipient recipient-file sign "
+                  "status-file symmetric trustdb-name"),
     # the programs that run a command: their options end at their first operand, each read by `long_name`
     "env": _table("block-signal chdir debug default-signal help ignore-environment ignore-signal "
                   "list-signal-handling null split-string unset version"),

@@ -117,9 +117,36 @@ _OUTPUT_OPTIONS: dict[str, tuple[frozenset[str], frozenset[str], frozenset[str]]
     "iconv": (frozenset({"-o", "--output"}), frozenset(), frozenset({"-f", "--from-code", "-t", "--to-code"})),
     "gpg": (frozenset({"-o", "--output", "--log-file", "--logger-file", "--status-file", "--attribute-file",
                        "--keyring", "--primary-keyring", "--trustdb-name"}), frozenset({"--homedir"}),
-            frozenset({"-r", "--recipient", "-u", "--local-user", "--default-key"})),
+            frozenset({"-r", "--recipient", "-u", "--local-user", "--default-key", "--passphrase", "--passphrase-file",
+                       "--pinentry-mode", "--recipient-file"})),
     "csplit": (frozenset({"-f", "--prefix"}), frozenset(), frozenset({"-b", "--suffix-format", "-n", "--digits"})),
 }
+#: gpg's commands that write beside each file they are given when no `--output` names one, and the suffix: `.sig`
+#: for a detached signature, `.asc` armored (`-a`) or clear-signed, else `.gpg`.
+_GPG_MAKES = frozenset({"-c", "--symmetric", "-e", "--encrypt", "-s", "--sign", "-b", "--detach-sign",
+                        "--clear-sign", "--clearsign", "--encrypt-files"})
+_GPG_SEALED = (".gpg", ".pgp", ".asc")
+
+
+def _gpg_beside(operands: list[str], flags: set[str]) -> list[str]:
+    """The files gpg writes beside the ones given (no `--output`): `gpg -c F` writes `F.gpg` (`F.asc` with `-a`),
+    `-b F` `F.sig`, `--clear-sign F` `F.asc`; `gpg F.gpg` with no command (or `--decrypt-files`) decrypts to `F`
+    (but `-d F.gpg`, which prints it, and the commands that only read or list)."""
+    if flags & _GPG_MAKES:
+        armored = bool(flags & {"-a", "--armor", "--clear-sign", "--clearsign"})
+        suffix = ".asc" if armored else ".sig" if flags & {"-b", "--detach-sign"} else ".gpg"
+        return [operand + suffix for operand in operands if operand != "-"]
+    if flags & _GPG_READS:
+        return []
+    return [operand[:-4] for operand in operands if operand.endswith(_GPG_SEALED) and len(operand) > 4]
+
+
+#: gpg's commands that write nothing beside the files they are given (to standard output, or only reading).
+_GPG_READS = frozenset({"-d", "--decrypt", "--verify", "--import", "--list-packets", "--show-keys", "--list-keys",
+                        "-k", "--fingerprint", "--export", "--list-secret-keys", "-K", "--print-md", "--dearmor",
+                        "--enarmor"})
+
+
 #: Compilers: `-o FILE` or `-oFILE`, the dependency file `-MF FILE` (or `-MFFILE`), `-aux-info FILE` and the
 #: linker's map `-Wl,-Map=FILE` (`-Wl,-Map,FILE`) only (their options are not getopt's: `-Wno-x` holds no `-o`).
 _COMPILERS = frozenset({"cc", "gcc", "g++", "c++", "clang", "clang++"})
@@ -179,6 +206,9 @@ def read_outputs(name: str, args: list[str], cwd: str | None, reading: ShellRead
             reading.add("xx00", cwd, name)  # its default prefix, in the working folder
         if name == "curl" and ({"-O", "--remote-name", "-J", "--remote-name-all"} & set(args)):
             reading.unread.append("curl: a file named after the URL")
+        if name == "gpg" and not values.keys() & {"-o", "--output"}:
+            for output in _gpg_beside(_operands, flags):
+                reading.add(output, cwd, name)
         if name == "wget" and "--warc-file" in values:  # PREFIX.warc.gz (.warc uncompressed), PREFIX.cdx
             prefix = values["--warc-file"]
             reading.add(prefix + (".warc" if "--no-warc-compression" in flags else ".warc.gz"), cwd, name)
