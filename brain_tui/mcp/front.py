@@ -200,7 +200,8 @@ def serve(root: str, now: str | None = None) -> int:
             return 0
         from brain_tui.mcp.server import run_streams
 
-        run_streams(loaded["server"], _Lines(first, protocol_in), _Out(protocol_out, sent))
+        run_streams(loaded["server"], _Lines(first, protocol_in), _Out(protocol_out, sent),
+                    answered=sent["id"] if sent is not None else None)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

@@ -286,10 +286,12 @@ class _Checked:
     reaches the SDK's task group (a traceback on stderr), and the server ends with stdin.
     """
 
-    def __init__(self, stdin: Any, stdout: Any) -> None:
+    def __init__(self, stdin: Any, stdout: Any, answered: Any = None) -> None:
         import threading
 
         self._in, self._out, self._lock = stdin, stdout, threading.Lock()
+        #: the id of the first request, answered already (the front's `initialize`): its client may use it again
+        self._answered_first = answered
         #: the entries of a batch read, not yet handed to the SDK (`batch_entries`)
         self._batch: list[str] = []
         self._answered = threading.Condition()
@@ -348,6 +350,9 @@ class _Checked:
                 with self._answered:
                     if read and method is not None and ident in self._pending:
                         return ident
+                    if read and ident == self._answered_first:
+                        self._answered_first = None  # (its SDK answer is dropped: never counted in flight)
+                        continue
                     (self._pending.add if read else self._pending.discard)(ident)
                     self._answered.notify_all()
         return None
@@ -374,12 +379,13 @@ class _Checked:
                     self._gone = True
 
 
-def run_streams(server: MCPServer[Any], stdin: Any, stdout: Any) -> None:
-    """Serve `server` over two line streams (objects with `readline`, and `write`/`flush`) until stdin ends."""
+def run_streams(server: MCPServer[Any], stdin: Any, stdout: Any, answered: Any = None) -> None:
+    """Serve `server` over two line streams (objects with `readline`, and `write`/`flush`) until stdin ends.
+    `answered`: the id of the first request, which the front answered already (its `initialize`)."""
     import anyio
     from mcp.server.stdio import stdio_server
 
-    checked: Any = _Checked(stdin, stdout)  # a line stream, like the two it wraps
+    checked: Any = _Checked(stdin, stdout, answered)  # a line stream, like the two it wraps
 
     async def main() -> None:
         async with stdio_server(stdin=anyio.wrap_file(checked), stdout=anyio.wrap_file(checked)) as (read, write):

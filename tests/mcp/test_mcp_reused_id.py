@@ -42,17 +42,23 @@ def test_a_reused_id_in_flight_is_refused_and_runs_nothing(brain: Path) -> None:
     assert len(claims) == 1 and "wiki/" in claims[0].read_text(encoding="utf-8"), claims  # the first ran, once
 
 
-def test_an_id_answered_may_be_used_again(brain: Path) -> None:
-    """Only an id still in flight is refused: once answered, a client reusing it (many do, counting from 1 per
-    connection) is served."""
-    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}}
-    stdin = io.StringIO(_lines(init, {"jsonrpc": "2.0", "method": "notifications/initialized"}))
-    stdout = io.StringIO()
-    run_streams(build_server(Session(brain, now=NOW, client="")), stdin, stdout)
-    again = io.StringIO(_lines(init, {"jsonrpc": "2.0", "method": "notifications/initialized"},
-                               {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}))
+def test_an_id_answered_may_be_used_again() -> None:
+    """Only an id still in flight is refused: once answered (and the front's `initialize`, answered before the SDK
+    runs it), a client may use it again, as many do, counting from 1 per connection."""
+    from brain_tui.mcp.server import _Checked
+
+    def request(ident: int) -> str:
+        return json.dumps({"jsonrpc": "2.0", "id": ident, "method": "tools/list"}) + "\n"
+
+    lines = [request(1), request(3), request(3), request(3), request(1)]
+    stdin = type("Lines", (), {"readline": lambda self: lines.pop(0) if lines else ""})()
     out = io.StringIO()
-    run_streams(build_server(Session(brain, now=NOW, client="")), again, out)
-    answers = [json.loads(line) for line in out.getvalue().splitlines()]
-    assert [a.get("id") for a in answers] == [1, 1] and all("result" in a for a in answers), answers
+    checked = _Checked(stdin, out, answered=1)
+    assert checked.readline() == request(1)  # the front's initialize: answered already
+    assert checked.readline() == request(3)
+    assert checked.readline() == request(1)  # the next two 3s were refused (in flight), the 1 is free again
+    refused = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [(r["id"], r["error"]["code"]) for r in refused] == [(3, -32600), (3, -32600)], refused
+    checked.write(json.dumps({"jsonrpc": "2.0", "id": 3, "result": {}}) + "\n")  # 3 answered: free again
+    lines.append(request(3))
+    assert checked.readline() == request(3)
