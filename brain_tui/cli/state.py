@@ -152,12 +152,13 @@ def format_env(env: dict[str, Any]) -> str:
 
 
 def _sync_row(sync: dict[str, Any]) -> str:
-    """The `sync` line of `bsi env`: the mode `sync:` sets, the remote, the local changes not pushed yet."""
+    """The `sync` line of `bsi env`: the mode `sync:` sets, the remote, the local changes not pushed yet (`sync`:
+    the core's `SyncStatus.as_dict`, its mode and fetch interval as the configuration settles them)."""
     if sync.get("error"):
         return f"sync      error: {one_line(str(sync['error']), 100)}"
-    mode = one_line(str(sync.get("mode") or "manual"), 20)
+    mode = one_line(str(sync["mode"]), 20)
     if mode == "auto":
-        mode += f" (fetch every {sync.get('fetch_interval_s') or 30}s)"
+        mode += f" (fetch every {sync['fetch_interval_s']}s)"
     parts = [mode]
     if not sync.get("has_remote"):
         parts.append("no remote")

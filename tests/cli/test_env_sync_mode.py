@@ -23,3 +23,12 @@ def test_env_names_the_sync_mode(brain: Path, mode: str) -> None:
     doc = json.loads(run_bsi("--json", "env", "--timeout", "5", brain=brain).out)
     assert doc["sync"]["mode"] == mode and doc["sync"]["has_remote"] is False
     assert "pending_since" in doc["sync"] and "last_sync" in doc["sync"]
+
+
+def test_env_says_the_fetch_interval_the_configuration_sets(brain: Path) -> None:
+    (brain / "brain-compose.yml").write_text("brain_name: b\nsync: auto\nfetch_interval: 45\n", encoding="utf-8")
+    git(brain, "add", "brain-compose.yml")
+    git(brain, "commit", "-qm", "compose")
+    run = run_bsi("env", "--timeout", "5", brain=brain)
+    [line] = [row for row in run.out.splitlines() if row.startswith("sync ")]
+    assert "(fetch every 45s)" in line, line

@@ -128,3 +128,14 @@ def test_zero_width_marks_that_carry_no_glyph_are_shown_too() -> None:
     assert "\U000e0100" not in fact(smuggled, 500) and fact(smuggled, 500).startswith("ok⟨U+E01")
     assert all(ord(ch) < 0xE0000 for ch in inert(smuggled))
     assert placeholder("\u0301") is None  # a combining accent draws: text
+
+
+def test_the_controls_but_spaces_are_the_controls_less_the_ascii_spaces() -> None:
+    """`CONTROL_BUT_SPACES_RE` is spelled as a range of its own: it must stay `CONTROL_RE` minus `ASCII_SPACES`."""
+    from brain_tui.core.paths.text_safety import ASCII_SPACES, CONTROL_BUT_SPACES_RE, CONTROL_RE
+
+    for code in range(0x110):
+        ch = chr(code)
+        expected = bool(CONTROL_RE.search(ch)) and ch not in ASCII_SPACES
+        assert bool(CONTROL_BUT_SPACES_RE.search(ch)) is expected, hex(code)
+    assert {ch for ch in ASCII_SPACES if ch != " "} <= {chr(code) for code in range(0x20)}

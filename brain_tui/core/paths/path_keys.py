@@ -239,11 +239,11 @@ def absolute(path: str, base: str) -> str:
     return path if os.path.isabs(path) else os.path.join(base or os.getcwd(), path)
 
 
-def names_folder(absolute: str) -> bool:
-    """True when a tool's absolute path names a folder: written as one (a trailing ``/``, a last ``.``) or an existing
-    folder (SPEC 5.1: a path naming an existing folder is a dir even without the slash). A write of it (another MCP
-    server's `move_file` or `delete`, `bsi preflight check ID eng`) writes every file below it."""
-    return absolute.endswith(("/", os.sep)) or os.path.basename(absolute) == "." or os.path.isdir(absolute)
+def names_folder(path: str) -> bool:
+    """True when a tool's absolute `path` names a folder: written as one (a trailing ``/``, a last ``.``) or an
+    existing folder (SPEC 5.1: a path naming an existing folder is a dir even without the slash). A write of it
+    (another MCP server's `move_file` or `delete`, `bsi preflight check ID eng`) writes every file below it."""
+    return path.endswith(("/", os.sep)) or os.path.basename(path) == "." or os.path.isdir(path)
 
 
 def below_folder(folder: str | os.PathLike[str], absolute: str) -> str | None:

@@ -11,6 +11,8 @@ Standard library only: the hook's fast path reads shell commands with it.
 
 from __future__ import annotations
 
+from brain_tui.core.sessions.shell_options import STREAMS
+
 TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
 if TYPE_CHECKING:
     from brain_tui.core.sessions.shell_targets import ShellReading
@@ -28,7 +30,6 @@ _PIP_OTHERS = frozenset({"-r", "--requirement", "-c", "--constraint", "-e", "--e
                          "--trusted-host", "--cert", "--client-cert", "--exists-action", "--upgrade-strategy",
                          "--progress-bar", "--root-user-action", "--config-settings", "-C", "--global-option",
                          "--python", "--no-binary", "--only-binary", "--log-file", "--keyring-provider"})
-_STREAMS = frozenset({"-", "/dev/stdout", "/dev/stderr", "/dev/null"})
 
 
 def python_module(args: list[str]) -> tuple[str, list[str]] | None:
@@ -65,7 +66,7 @@ def read_module(module: str, args: list[str], cwd: str | None, reading: ShellRea
         operands, values, _flags = _options(args, {"--indent", "--outfile"})
         outputs = [values["--outfile"]] if "--outfile" in values else operands[1:2]
         for output in outputs:
-            if output not in _STREAMS:
+            if output not in STREAMS:
                 reading.add(output, cwd, command)
     elif module in ("zipfile", "tarfile"):
         operands, values, flags = _options(args, {"--filter"})
@@ -76,7 +77,7 @@ def read_module(module: str, args: list[str], cwd: str | None, reading: ShellRea
     elif module == "gzip":
         operands, _values, flags = _options(args, set())
         for operand in operands:
-            if operand in _STREAMS:
+            if operand in STREAMS:
                 continue
             if flags & {"-d", "--decompress"}:
                 if operand.endswith(".gz"):
@@ -97,7 +98,7 @@ def read_pip(args: list[str], cwd: str | None, reading: ShellReading) -> None:
 
     _operands, values, _flags = _options(args, set(_PIP_FILES | _PIP_FOLDERS | _PIP_OTHERS))
     for option, value in values.items():
-        if option in _PIP_FILES and value not in _STREAMS:
+        if option in _PIP_FILES and value not in STREAMS:
             reading.add(value, cwd, "pip")
         elif option in _PIP_FOLDERS:
             reading.add(value, cwd, "pip", tree=True)

@@ -12,12 +12,15 @@ Standard library only: the hook's fast path imports this module.
 
 from __future__ import annotations
 
-__all__ = ["LONG_OPTIONS", "OPTIONAL", "long_name", "options", "spelled_out"]
+__all__ = ["LONG_OPTIONS", "OPTIONAL", "STREAMS", "long_name", "options", "spelled_out"]
 
 #: Written after an option of `options`' `with_value` (``"-S?"``, ``"--gpg-sign?"``): the option takes a value only
 #: attached to it (``-SKEY``, ``--gpg-sign=KEY``: git's ``-S[<keyid>]``, ``--gpg-sign[=<keyid>]``); given alone it is
 #: a flag, and the next word is not its value.
 OPTIONAL = "?"
+#: The values of an option naming a file written that name none: a standard stream or the null device (every
+#: program's `-o -`, `--log-file /dev/stderr`; a sed script's `w FILE` knows only the two `/dev/std*`).
+STREAMS = frozenset({"-", "/dev/stdout", "/dev/stderr", "/dev/null"})
 
 
 def _table(text: str) -> frozenset[str]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 import re
 
-from brain_tui.core.sessions.shell_options import OPTIONAL
+from brain_tui.core.sessions.shell_options import OPTIONAL, STREAMS
 from brain_tui.core.sessions.shell_options import options as _options
 from brain_tui.core.sessions.shell_targets import ShellReading
 
@@ -34,14 +34,15 @@ _SED_WRITES = (re.compile(rf"(?:^|[;{{}}\n])\s*+"
 #: An ex command writing a file: `:w FILE`, `:w >> FILE`, `:saveas FILE`, `:wq FILE`, `:x FILE`, `:update FILE`.
 _EX_WRITE = re.compile(r"^[\s:]*+[%.$\d,'<>]*+\s*+(?:w(?:rite)?|sav(?:eas)?|wq|x(?:it)?|up(?:date)?)!?"
                        r"(?:\s*+>>)?\s++(\S+)")
-_STREAMS = frozenset({"/dev/stdout", "/dev/stderr"})
+#: The file names a sed `w` writes to a stream (sed's own two: `w -` is a file named `-`).
+_SED_STREAMS = frozenset({"/dev/stdout", "/dev/stderr"})
 
 
 def sed_outputs(scripts: list[str]) -> list[str]:
     """The files sed scripts write (``w FILE``, ``1W FILE``, ``s/a/b/w FILE``), but the standard streams."""
     found = [match.group(match.lastindex or 0).strip() for script in scripts for pattern in _SED_WRITES
              for match in pattern.finditer(script)]
-    return [path for path in found if path and path not in _STREAMS]
+    return [path for path in found if path and path not in _SED_STREAMS]
 
 
 def backups(name: str, args: list[str], files: list[str]) -> list[str]:
@@ -91,7 +92,7 @@ def _compiler_outputs(args: list[str]) -> list[str]:
             parts = arg[4:].split(",")
             found += [part.partition("=")[2] for part in parts if part.startswith(("-Map=", "--Map="))]
             found += [after for part, after in zip(parts, parts[1:], strict=False) if part in ("-Map", "--Map")]
-    return [path for path in found if path and path not in ("-", *_STREAMS)]
+    return [path for path in found if path and path not in STREAMS]
 
 
 #: program -> (options naming a file written, options naming a folder written below, other options with a value)
@@ -198,7 +199,7 @@ def read_outputs(name: str, args: list[str], cwd: str | None, reading: ShellRead
         files, folders, others = _OUTPUT_OPTIONS[name]
         _operands, values, flags = _options(args, set(files | folders | others))
         for option, value in values.items():
-            if option in files and value not in ("-", "/dev/null", "/dev/stdout", "/dev/stderr"):
+            if option in files and value not in STREAMS:
                 reading.add(value, cwd, name)
             elif option in folders:
                 reading.add(value, cwd, name, tree=True)
@@ -220,7 +221,7 @@ def read_outputs(name: str, args: list[str], cwd: str | None, reading: ShellRead
     if name in _COMPRESSORS:
         operands, values, flags = _options(args, set(_COMPRESSOR_VALUES[name]))
         for option, value in values.items():
-            if option in _ZSTD_FILES | _ZSTD_FOLDERS and name in _ZSTDS and value not in ("-", *_STREAMS):
+            if option in _ZSTD_FILES | _ZSTD_FOLDERS and name in _ZSTDS and value not in STREAMS:
                 reading.add(value, cwd, name, tree=option in _ZSTD_FOLDERS)
         if flags & _TO_STDOUT:
             return cwd

@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 import re
 
+from brain_tui.core.sessions.shell_options import STREAMS
 from brain_tui.core.sessions.shell_options import options as _options
 from brain_tui.core.sessions.shell_targets import ShellReading
 from brain_tui.core.sessions.shell_wrappers import join_path
@@ -149,7 +150,7 @@ def _tar(name: str, args: list[str], cwd: str | None, reading: ShellReading) -> 
         args += rest
     operands, values, flags = _options(args, set(_TAR_VALUES))
     for option, value in values.items():
-        if option in _TAR_FILES and value not in ("-", "/dev/null", "/dev/stdout", "/dev/stderr"):
+        if option in _TAR_FILES and value not in STREAMS:
             reading.add(value, cwd, name)
     if flags & {"-c", "--create", "-r", "--append", "-u", "--update"} and "--remove-files" in flags:
         # the files archived are deleted: found from the folder it runs in, or the one a `-C DIR` before them names

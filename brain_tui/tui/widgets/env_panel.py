@@ -88,9 +88,8 @@ def sync_line(sync: SyncStatus | None, error: str, now: datetime | None, tz: tzi
     pending = try_parse_timestamp(sync.pending_since, zone)
     if not sync.has_remote and pending is None and not error:
         return None
-    mode = sync.mode or "manual"
-    parts: list[Content] = [safe_text(f"auto · fetch every {sync.fetch_interval_s or 30}s"
-                                   if mode == "auto" else mode, 40, style=STRONG)]
+    parts: list[Content] = [safe_text(f"auto · fetch every {sync.fetch_interval_s}s"
+                                   if sync.mode == "auto" else sync.mode, 40, style=STRONG)]
     if not sync.has_remote:
         parts.append(styled("no remote", ERROR))
     elif last is None:
