@@ -234,3 +234,15 @@ def test_a_blank_path_is_65_never_a_lint_of_the_whole_brain(tmp_path: Path, blan
     p = bsi(root, "lint", blank)
     assert p.code == 65, (p.out, p.err)
     assert "empty path" in p.err and "bad.md" not in p.out
+
+
+def test_every_markdown_suffix_a_section_may_name_is_linted_as_markdown(tmp_path: Path) -> None:
+    """The files whose `##` sections a scope may name (`paths.scope.MARKDOWN_SUFFIXES`) are markdown to lint too:
+    one table, so `notes.mdown` is not markdown to one rule and something else to another."""
+    root = tmp_path / "b"
+    root.mkdir()
+    for suffix in (".md", ".markdown", ".mdown", ".mkd", ".MDX"):
+        (root / f"good{suffix}").write_text(GOOD_MD, encoding="utf-8")
+        (root / f"bare{suffix}").write_text("# no header\n", encoding="utf-8")
+    found = by_file(lint(root))
+    assert sorted(found) == sorted(f"bare{s}" for s in (".md", ".markdown", ".mdown", ".mkd", ".MDX")), found

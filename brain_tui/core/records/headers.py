@@ -29,6 +29,7 @@ import yaml
 
 from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.layout import DATA_DIRS, INDEX_FILE
+from brain_tui.core.paths.scope import MARKDOWN_SUFFIXES  # (the files whose `##` sections a scope names too)
 from brain_tui.core.record import record
 from brain_tui.core.records.yamlio import CorruptYaml, safe_load_text
 
@@ -48,7 +49,6 @@ CLOSED_FIELDS: dict[str, tuple[str, ...]] = {
     "read": READS,
 }
 
-MARKDOWN_SUFFIXES = frozenset({".md", ".markdown"})
 CODE_SUFFIXES = frozenset({
     ".py", ".sh", ".bash", ".zsh", ".js", ".mjs", ".cjs", ".ts", ".tsx", ".jsx", ".go", ".rs", ".java",
     ".kt", ".c", ".h", ".cc", ".cpp", ".hpp", ".cs", ".rb", ".php", ".swift", ".scala", ".yml", ".yaml",
