@@ -292,6 +292,9 @@ class _Checked:
         self._in, self._out, self._lock = stdin, stdout, threading.Lock()
         #: the id of the first request, answered already (the front's `initialize`): its client may use it again
         self._answered_first = answered
+        #: that request's id once read, until the SDK's own answer to it (dropped by the front) goes by: that
+        #: answer frees nothing, as the id may be a new request's already
+        self._owed: Any = None
         #: the entries of a batch read, not yet handed to the SDK (`batch_entries`)
         self._batch: list[str] = []
         self._answered = threading.Condition()
@@ -351,7 +354,10 @@ class _Checked:
                     if read and method is not None and ident in self._pending:
                         return ident
                     if read and ident == self._answered_first:
-                        self._answered_first = None  # (its SDK answer is dropped: never counted in flight)
+                        self._answered_first, self._owed = None, ident  # (never counted in flight)
+                        continue
+                    if not read and method is None and ident == self._owed:
+                        self._owed = None  # the SDK's answer to the front's request: not the new request's
                         continue
                     (self._pending.add if read else self._pending.discard)(ident)
                     self._answered.notify_all()

@@ -62,3 +62,30 @@ def test_an_id_answered_may_be_used_again() -> None:
     checked.write(json.dumps({"jsonrpc": "2.0", "id": 3, "result": {}}) + "\n")  # 3 answered: free again
     lines.append(request(3))
     assert checked.readline() == request(3)
+
+
+def test_the_sdks_answer_to_the_fronts_initialize_frees_no_new_request() -> None:
+    """The client reused the id of the front's `initialize` while the SDK still ran its replay: the SDK's answer to
+    that replay (dropped by the front) does not free the id of the new request still in flight."""
+    from brain_tui.mcp.server import _Checked
+
+    def request(ident: int) -> str:
+        return json.dumps({"jsonrpc": "2.0", "id": ident, "method": "ping"}) + "\n"
+
+    def answer(ident: int) -> str:
+        return json.dumps({"jsonrpc": "2.0", "id": ident, "result": {}}) + "\n"
+
+    lines = [request(1), request(1)]
+    stdin = type("Lines", (), {"readline": lambda self: lines.pop(0) if lines else ""})()
+    out = io.StringIO()
+    checked = _Checked(stdin, out, answered=1)
+    assert checked.readline() == request(1)  # the replayed initialize
+    assert checked.readline() == request(1)  # the client's ping, reusing the id it got its answer for
+    checked.write(answer(1))  # the SDK's answer to the replayed initialize
+    lines.append(request(1))  # a third request of id 1, the ping still in flight
+    lines.append(request(2))
+    assert checked.readline() == request(2)
+    assert [json.loads(line)["id"] for line in out.getvalue().splitlines()][-1] == 1  # refused, with its id
+    checked.write(answer(1))  # the ping answered: 1 is free
+    lines.append(request(1))
+    assert checked.readline() == request(1)
