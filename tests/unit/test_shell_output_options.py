@@ -119,10 +119,16 @@ def test_within_the_claim_it_is_allowed(brain: Brain, command: str) -> None:
     ("gpg -b claims/x.yml", "claims/x.yml.sig"), ("gpg --clear-sign claims/x.yml", "claims/x.yml.asc"),
     ("gpg --sym claims/x.yml", "claims/x.yml.gpg"), ("gpg claims/x.yml.gpg", "claims/x.yml"),
     ("gpg --decrypt-files claims/x.yml.asc", "claims/x.yml"),
+    ("gpg --clear claims/x.yml", "claims/x.yml.asc"),  # (a prefix of two names of one option: gpg takes it)
+    ("gpg --clear-s claims/x.yml", "claims/x.yml.asc"), ("gpg --armour -b claims/x.yml", "claims/x.yml.asc"),
+    ("gpg --store claims/x.yml", "claims/x.yml.gpg"), ("gpg --sto -a claims/x.yml", "claims/x.yml.asc"),
+    ("gpg --enarmor claims/x.yml", "claims/x.yml.asc"), ("gpg --enarm claims/x.yml", "claims/x.yml.asc"),
+    ("gpg --dearmor claims/x.asc", "claims/x.asc.gpg"), ("gpg --dearmour claims/x.asc", "claims/x.asc.gpg"),
 ])
 def test_gpg_writes_beside_the_file_it_is_given(tmp_path: Path, command: str, written: str) -> None:
     """With no `--output`, gpg writes beside each file: `-c F` F.gpg (checked: `gpg -c f.txt` wrote f.txt.gpg,
-    `-c -a` f.txt.asc, `gpg f.txt.gpg` f.txt)."""
+    `-c -a` f.txt.asc, `gpg f.txt.gpg` f.txt; `--store f` f.gpg, `--enarmor f` f.asc, `--dearmor f.asc`
+    f.asc.gpg; `--clear f` is `--clear-sign f`, `--armour` is `--armor`)."""
     found = {Path(t.path).relative_to(tmp_path).as_posix() for t in read_command(command, str(tmp_path)).targets}
     assert written in found, (command, found)
 

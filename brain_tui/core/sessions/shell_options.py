@@ -110,10 +110,10 @@ LONG_OPTIONS: dict[str, frozenset[str]] = {
     "wget": _table("accept append-output directory-prefix execute header input-file level output-document "
                    "output-file password reject rejected-log save-cookies timeout tries user user-agent wait "
                    "warc-cdx warc-file"),
-    "gpg": _table("armor attribute-file clear-sign clearsign decrypt decrypt-files default-key default-keyserver-url "
-                  "detach-sign encrypt encrypt-files homedir keyring local-user log-file logger-file output "
-                  "passphrase passphrase-file pinentry-mode primary-keyring recipient recipient-file sign "
-                  "status-file symmetric trustdb-name"),
+    "gpg": _table("armor armour attribute-file clear-sign clearsign dearmor dearmour decrypt decrypt-files "
+                  "default-key default-keyserver-url detach-sign encrypt encrypt-files enarmor enarmour homedir "
+                  "keyring local-user log-file logger-file output passphrase passphrase-file pinentry-mode "
+                  "primary-keyring recipient recipient-file sign status-file store symmetric trustdb-name"),
     # the programs that run a command: their options end at their first operand, each read by `long_name`
     "env": _table("block-signal chdir debug default-signal help ignore-environment ignore-signal "
                   "list-signal-handling null split-string unset version"),
@@ -145,6 +145,13 @@ LONG_OPTIONS: dict[str, frozenset[str]] = {
     "xargs": _table("arg-file delimiter eof exit help interactive max-args max-chars max-lines max-procs "
                     "no-run-if-empty null open-tty process-slot-var replace show-limits verbose version"),
 }
+#: Options of `LONG_OPTIONS` that are other names of one option, and that option's name: a prefix of several names
+#: of one option is no ambiguity (getopt_long's rule, gpg's: ``gpg --clear`` is ``--clear-sign``), and each is read
+#: under that one name.
+_SAME: dict[str, dict[str, str]] = {
+    "gpg": {"--clearsign": "--clear-sign", "--armour": "--armor", "--enarmour": "--enarmor",
+            "--dearmour": "--dearmor"},
+}
 #: Programs of `LONG_OPTIONS` that run a command after their own options (`env`, `nice`, `xargs`…): its words are
 #: not theirs, so `spelled_out` leaves them be; the reader that knows where their options end reads each with
 #: `long_name`.
@@ -154,14 +161,17 @@ _RUNNERS = frozenset({"env", "nice", "timeout", "stdbuf", "ionice", "flock", "su
 
 def long_name(program: str, word: str) -> str:
     """`word`, an argument of `program`, with a long option given by a unique prefix of one of `LONG_OPTIONS`
-    written in full (``--target=claims`` is ``--target-directory=claims``); unchanged when it is no such prefix (an
-    option given in full, a prefix of several options, which the program refuses, or of none)."""
+    written in full (``--target=claims`` is ``--target-directory=claims``), and another name of an option written
+    as that option (`_SAME`: ``gpg --clear`` and ``--clearsign`` are ``--clear-sign``); unchanged when it is no
+    such prefix (an option given in full, a prefix of several options, which the program refuses, or of none)."""
     known = LONG_OPTIONS.get(program)
     name, eq, value = word.partition("=")
-    if known is None or not name.startswith("--") or len(name) <= 2 or name in known:
+    if known is None or not name.startswith("--") or len(name) <= 2:
         return word
-    longer = [option for option in known if option.startswith(name)]
-    return longer[0] + eq + value if len(longer) == 1 else word
+    same = _SAME.get(program, {})
+    longer = {same.get(option, option) for option in ([name] if name in known else known)
+              if option.startswith(name)}
+    return longer.pop() + eq + value if len(longer) == 1 else word
 
 
 def spelled_out(program: str, args: list[str]) -> list[str]:
