@@ -93,6 +93,16 @@ LONG_OPTIONS: dict[str, frozenset[str]] = {
                    "pass-through pattern-file preserve-modification-time quiet rename rename-batch-file "
                    "renumber-inodes reproducible reset-access-time rsh-command sparse swap swap-bytes swap-halfwords "
                    "to-stdout unconditional usage verbose version warning"),
+    "zip": _table("DOS-names adjust-sfx archive-comment before-date compress-1 compress-2 compress-3 compress-4 "
+                  "compress-5 compress-6 compress-7 compress-8 compress-9 compression-method copy-entries delete "
+                  "difference-archive display-bytes display-counts display-dots display-globaldots display-usize "
+                  "display-volume dot-size encrypt entry-comments exclude fifo filesync fix fixfix force-descriptors "
+                  "force-zip64 freshen from-crlf from-date grow help include junk-paths junk-sfx latest-time license "
+                  "log-append log-info logfile-path more-help move must-match names-stdin no-dir-entries no-wild "
+                  "output-file password paths quiet recurse-paths recurse-patterns regex show-command show-debug "
+                  "show-files show-just-unicode show-options show-unicode split-bell split-pause split-size "
+                  "split-verbose store strip-extra suffixes symlinks temp-path test to-crlf unicode unzip-command "
+                  "update verbose version wild-stop-dirs"),
     "mktemp": _table("directory dry-run help quiet suffix tmpdir version"),
     "csplit": _table("digits elide-empty-files help keep-files prefix quiet silent suffix-format suppress-matched "
                      "version"),
