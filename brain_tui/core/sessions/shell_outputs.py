@@ -79,14 +79,16 @@ def _ex_outputs(args: list[str]) -> list[str]:
             if (match := _EX_WRITE.match(part)) is not None]
 
 def _compiler_outputs(args: list[str]) -> list[str]:
-    """The files a compiler's command line names for it to write: `-o`, `-MF`, `-aux-info`, `-Wl,-Map=FILE`."""
+    """The files a compiler's command line names for it to write: `-o` (`--output`), `-MF`, `-aux-info`, the
+    linker's `-Map=FILE` (`-Wl,-Map=FILE`, `-Xlinker -Map=FILE`, `-Xlinker -Map -Xlinker FILE`)."""
     found: list[str] = []
-    for index, arg in enumerate(args):
+    linker = [after for before, after in zip(args, args[1:], strict=False) if before == "-Xlinker"]
+    for index, arg in enumerate([*args, "-Wl," + ",".join(linker)] if linker else args):
         following = args[index + 1] if index + 1 < len(args) else ""
-        if arg in ("-o", "-MF", "-aux-info"):
+        if arg in ("-o", "--output", "-MF", "-aux-info"):
             found.append(following)
-        elif arg.startswith(("-o", "-MF")):
-            found.append(arg[2 if arg.startswith("-o") else 3:])
+        elif arg.startswith(("-o", "-MF", "--output=")):
+            found.append(arg.partition("=")[2] if arg.startswith("--") else arg[2 if arg.startswith("-o") else 3:])
         elif arg.startswith("-Wl,"):  # the linker's options, split at commas: `-Map=FILE`, or `-Map` then FILE
             parts = arg[4:].split(",")
             found += [part.partition("=")[2] for part in parts if part.startswith(("-Map=", "--Map="))]
