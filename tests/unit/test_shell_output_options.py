@@ -80,10 +80,15 @@ def _refused(brain: Brain, command: str, written: str, tree: bool = False) -> No
     ("cc -MMD -MF claims/d -c src/m.c -o src/m.o", "claims/d"), ("gcc -MFclaims/d -c src/m.c -o src/m.o", "claims/d"),
     ("cc -aux-info claims/a -c src/m.c -o src/m.o", "claims/a"),
     ("cc -Wl,-Map=claims/m src/m.c -o src/m", "claims/m"), ("cc -Wl,-Map,claims/m src/m.c -o src/m", "claims/m"),
+    ("cc --output claims/m src/m.c", "claims/m"), ("gcc --output=claims/m src/m.c", "claims/m"),
+    ("cc -Xlinker -Map=claims/m src/m.c -o src/m", "claims/m"),
+    ("cc -Xlinker -Map -Xlinker claims/m src/m.c -o src/m", "claims/m"),
     ("zip -lf claims/l.txt src/z.zip src/a", "claims/l.txt"), ("zip -lfclaims/l src/z.zip src/a", "claims/l.log"),
     ("zip --logfile-path claims/l src/z.zip src/a", "claims/l.log"),
     ("zip --logfile-path=claims/l.txt src/z.zip src/a", "claims/l.txt"),
     ("zip -m src/z.zip claims/x.yml", "claims/x.yml"),
+    ("zip --logfile-p=claims/l src/z.zip src/a", "claims/l.log"),  # (zip takes a unique prefix)
+    ("zip src/z.zip src/a --output-file=claims/o.zip", "claims/o.zip"), ("zip --out claims/o src/z", "claims/o.zip"),
 ])
 def test_a_file_an_option_names_is_written(brain: Brain, command: str, written: str) -> None:
     """The file the option names (or, `sed`/`perl -i`, the backup its suffix names) is a target."""
@@ -94,11 +99,11 @@ def test_a_file_an_option_names_is_written(brain: Brain, command: str, written: 
     "gpg --homedir claims --import src/k.asc", "gpg --homedir=claims --import src/k.asc",
     "zstd --output-dir-flat claims src/a", "zstd --output-dir-flat=claims src/a",
     "zstd --output-dir-mirror=claims src/a", "tar -cf src/a.tar --remove-files claims",
-    "zip -r -m src/z.zip claims",
+    "zip -r -m src/z.zip claims", "zip -b claims src/z.zip src/a", "zip --temp-p=claims src/z.zip src/a",
 ])
 def test_a_folder_an_option_names_is_written_below(brain: Brain, command: str) -> None:
     """gpg's home folder (its keyrings, trust database), zstd's output folders, and what `tar --remove-files` and
-    `zip -m` archive (then delete): everything below."""
+    `zip -m` archive (then delete), and the folder zip writes its archive in first (`-b`): everything below."""
     _refused(brain, command, "claims", tree=True)
 
 
@@ -119,10 +124,16 @@ def test_within_the_claim_it_is_allowed(brain: Brain, command: str) -> None:
     ("gpg -b claims/x.yml", "claims/x.yml.sig"), ("gpg --clear-sign claims/x.yml", "claims/x.yml.asc"),
     ("gpg --sym claims/x.yml", "claims/x.yml.gpg"), ("gpg claims/x.yml.gpg", "claims/x.yml"),
     ("gpg --decrypt-files claims/x.yml.asc", "claims/x.yml"),
+    ("gpg --clear claims/x.yml", "claims/x.yml.asc"),  # (a prefix of two names of one option: gpg takes it)
+    ("gpg --clear-s claims/x.yml", "claims/x.yml.asc"), ("gpg --armour -b claims/x.yml", "claims/x.yml.asc"),
+    ("gpg --store claims/x.yml", "claims/x.yml.gpg"), ("gpg --sto -a claims/x.yml", "claims/x.yml.asc"),
+    ("gpg --enarmor claims/x.yml", "claims/x.yml.asc"), ("gpg --enarm claims/x.yml", "claims/x.yml.asc"),
+    ("gpg --dearmor claims/x.asc", "claims/x.asc.gpg"), ("gpg --dearmour claims/x.asc", "claims/x.asc.gpg"),
 ])
 def test_gpg_writes_beside_the_file_it_is_given(tmp_path: Path, command: str, written: str) -> None:
     """With no `--output`, gpg writes beside each file: `-c F` F.gpg (checked: `gpg -c f.txt` wrote f.txt.gpg,
-    `-c -a` f.txt.asc, `gpg f.txt.gpg` f.txt)."""
+    `-c -a` f.txt.asc, `gpg f.txt.gpg` f.txt; `--store f` f.gpg, `--enarmor f` f.asc, `--dearmor f.asc`
+    f.asc.gpg; `--clear f` is `--clear-sign f`, `--armour` is `--armor`)."""
     found = {Path(t.path).relative_to(tmp_path).as_posix() for t in read_command(command, str(tmp_path)).targets}
     assert written in found, (command, found)
 
@@ -132,3 +143,19 @@ def test_gpg_writes_beside_the_file_it_is_given(tmp_path: Path, command: str, wr
 def test_gpg_printing_or_reading_writes_nothing_beside(tmp_path: Path, command: str) -> None:
     found = [t.path for t in read_command(command, str(tmp_path)).targets]
     assert not [path for path in found if "claims" in path], (command, found)
+
+
+@pytest.mark.parametrize("command", [
+    "tar -cf src/a.tar -I 'rm claims/x.yml; cat' src/d",
+    "tar -cf src/a.tar --use-compress-program='rm claims/x.yml' src/d",
+    "tar --use-comp 'rm claims/x.yml' -cf src/a.tar src/d", "tar cIf 'rm claims/x.yml' src/a.tar src/d",
+    "tar -xf src/a.tar -C src/d --to-command='rm claims/x.yml'",
+    "tar -cf src/a.tar --checkpoint=1 --checkpoint-action=exec='rm claims/x.yml' src/d",
+    "tar -cf src/a.tar --checkpoint-action=dot --checkpoint-action exec='rm claims/x.yml' src/d",
+    "tar -cf src/a.tar -M -F 'rm claims/x.yml' src/d", "tar -cf src/a.tar --info-script='rm claims/x.yml' src/d",
+    "zip -T -TT 'rm claims/x.yml; true' src/z.zip src/a", "zip -T --unzip-command='rm claims/x.yml' src/z.zip src/a",
+])
+def test_a_command_an_option_runs_is_read(brain: Brain, command: str) -> None:
+    """tar runs its `-I`, `--to-command`, `--checkpoint-action=exec=`, `-F` and zip its `-TT` command line with the
+    shell, in the folder it runs in (checked: each removed `claims/x`, `-C` notwithstanding): read as one."""
+    _refused(brain, command, "claims/x.yml")

@@ -17,7 +17,7 @@ def targets(command: str) -> set[tuple[str, bool]]:
 @pytest.mark.parametrize(("command", "expected"), [
     ("zip -r claims/a.zip notes", {("/w/claims/a.zip", False)}),
     ("zip -q -9 claims/a notes/x", {("/w/claims/a.zip", False)}),
-    ("zip -r -b /tmp claims/a.zip notes -x '*.pyc'", {("/w/claims/a.zip", False)}),
+    ("zip -r -b /tmp claims/a.zip notes -x '*.pyc'", {("/w/claims/a.zip", False), ("/tmp", True)}),
     ("7z a claims/a.7z notes", {("/w/claims/a.7z", False)}),
     ("7za a -tzip claims/a.zip notes", {("/w/claims/a.zip", False)}),
     ("7z x a.7z -oclaims", {("/w/claims", True)}),

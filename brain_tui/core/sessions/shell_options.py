@@ -96,6 +96,16 @@ LONG_OPTIONS: dict[str, frozenset[str]] = {
                    "pass-through pattern-file preserve-modification-time quiet rename rename-batch-file "
                    "renumber-inodes reproducible reset-access-time rsh-command sparse swap swap-bytes swap-halfwords "
                    "to-stdout unconditional usage verbose version warning"),
+    "zip": _table("DOS-names adjust-sfx archive-comment before-date compress-1 compress-2 compress-3 compress-4 "
+                  "compress-5 compress-6 compress-7 compress-8 compress-9 compression-method copy-entries delete "
+                  "difference-archive display-bytes display-counts display-dots display-globaldots display-usize "
+                  "display-volume dot-size encrypt entry-comments exclude fifo filesync fix fixfix force-descriptors "
+                  "force-zip64 freshen from-crlf from-date grow help include junk-paths junk-sfx latest-time license "
+                  "log-append log-info logfile-path more-help move must-match names-stdin no-dir-entries no-wild "
+                  "output-file password paths quiet recurse-paths recurse-patterns regex show-command show-debug "
+                  "show-files show-just-unicode show-options show-unicode split-bell split-pause split-size "
+                  "split-verbose store strip-extra suffixes symlinks temp-path test to-crlf unicode unzip-command "
+                  "update verbose version wild-stop-dirs"),
     "mktemp": _table("directory dry-run help quiet suffix tmpdir version"),
     "csplit": _table("digits elide-empty-files help keep-files prefix quiet silent suffix-format suppress-matched "
                      "version"),
@@ -113,10 +123,10 @@ LONG_OPTIONS: dict[str, frozenset[str]] = {
     "wget": _table("accept append-output directory-prefix execute header input-file level output-document "
                    "output-file password reject rejected-log save-cookies timeout tries user user-agent wait "
                    "warc-cdx warc-file"),
-    "gpg": _table("armor attribute-file clear-sign clearsign decrypt decrypt-files default-key default-keyserver-url "
-                  "detach-sign encrypt encrypt-files homedir keyring local-user log-file logger-file output "
-                  "passphrase passphrase-file pinentry-mode primary-keyring recipient recipient-file sign "
-                  "status-file symmetric trustdb-name"),
+    "gpg": _table("armor armour attribute-file clear-sign clearsign dearmor dearmour decrypt decrypt-files "
+                  "default-key default-keyserver-url detach-sign encrypt encrypt-files enarmor enarmour homedir "
+                  "keyring local-user log-file logger-file output passphrase passphrase-file pinentry-mode "
+                  "primary-keyring recipient recipient-file sign status-file store symmetric trustdb-name"),
     # the programs that run a command: their options end at their first operand, each read by `long_name`
     "env": _table("block-signal chdir debug default-signal help ignore-environment ignore-signal "
                   "list-signal-handling null split-string unset version"),
@@ -148,6 +158,13 @@ LONG_OPTIONS: dict[str, frozenset[str]] = {
     "xargs": _table("arg-file delimiter eof exit help interactive max-args max-chars max-lines max-procs "
                     "no-run-if-empty null open-tty process-slot-var replace show-limits verbose version"),
 }
+#: Options of `LONG_OPTIONS` that are other names of one option, and that option's name: a prefix of several names
+#: of one option is no ambiguity (getopt_long's rule, gpg's: ``gpg --clear`` is ``--clear-sign``), and each is read
+#: under that one name.
+_SAME: dict[str, dict[str, str]] = {
+    "gpg": {"--clearsign": "--clear-sign", "--armour": "--armor", "--enarmour": "--enarmor",
+            "--dearmour": "--dearmor"},
+}
 #: Programs of `LONG_OPTIONS` that run a command after their own options (`env`, `nice`, `xargs`…): its words are
 #: not theirs, so `spelled_out` leaves them be; the reader that knows where their options end reads each with
 #: `long_name`.
@@ -157,14 +174,17 @@ _RUNNERS = frozenset({"env", "nice", "timeout", "stdbuf", "ionice", "flock", "su
 
 def long_name(program: str, word: str) -> str:
     """`word`, an argument of `program`, with a long option given by a unique prefix of one of `LONG_OPTIONS`
-    written in full (``--target=claims`` is ``--target-directory=claims``); unchanged when it is no such prefix (an
-    option given in full, a prefix of several options, which the program refuses, or of none)."""
+    written in full (``--target=claims`` is ``--target-directory=claims``), and another name of an option written
+    as that option (`_SAME`: ``gpg --clear`` and ``--clearsign`` are ``--clear-sign``); unchanged when it is no
+    such prefix (an option given in full, a prefix of several options, which the program refuses, or of none)."""
     known = LONG_OPTIONS.get(program)
     name, eq, value = word.partition("=")
-    if known is None or not name.startswith("--") or len(name) <= 2 or name in known:
+    if known is None or not name.startswith("--") or len(name) <= 2:
         return word
-    longer = [option for option in known if option.startswith(name)]
-    return longer[0] + eq + value if len(longer) == 1 else word
+    same = _SAME.get(program, {})
+    longer = {same.get(option, option) for option in ([name] if name in known else known)
+              if option.startswith(name)}
+    return longer.pop() + eq + value if len(longer) == 1 else word
 
 
 def spelled_out(program: str, args: list[str]) -> list[str]:

@@ -80,14 +80,16 @@ def _ex_outputs(args: list[str]) -> list[str]:
             if (match := _EX_WRITE.match(part)) is not None]
 
 def _compiler_outputs(args: list[str]) -> list[str]:
-    """The files a compiler's command line names for it to write: `-o`, `-MF`, `-aux-info`, `-Wl,-Map=FILE`."""
+    """The files a compiler's command line names for it to write: `-o` (`--output`), `-MF`, `-aux-info`, the
+    linker's `-Map=FILE` (`-Wl,-Map=FILE`, `-Xlinker -Map=FILE`, `-Xlinker -Map -Xlinker FILE`)."""
     found: list[str] = []
-    for index, arg in enumerate(args):
+    linker = [after for before, after in zip(args, args[1:], strict=False) if before == "-Xlinker"]
+    for index, arg in enumerate([*args, "-Wl," + ",".join(linker)] if linker else args):
         following = args[index + 1] if index + 1 < len(args) else ""
-        if arg in ("-o", "-MF", "-aux-info"):
+        if arg in ("-o", "--output", "-MF", "-aux-info"):
             found.append(following)
-        elif arg.startswith(("-o", "-MF")):
-            found.append(arg[2 if arg.startswith("-o") else 3:])
+        elif arg.startswith(("-o", "-MF", "--output=")):
+            found.append(arg.partition("=")[2] if arg.startswith("--") else arg[2 if arg.startswith("-o") else 3:])
         elif arg.startswith("-Wl,"):  # the linker's options, split at commas: `-Map=FILE`, or `-Map` then FILE
             parts = arg[4:].split(",")
             found += [part.partition("=")[2] for part in parts if part.startswith(("-Map=", "--Map="))]
@@ -123,9 +125,10 @@ _OUTPUT_OPTIONS: dict[str, tuple[frozenset[str], frozenset[str], frozenset[str]]
     "csplit": (frozenset({"-f", "--prefix"}), frozenset(), frozenset({"-b", "--suffix-format", "-n", "--digits"})),
 }
 #: gpg's commands that write beside each file they are given when no `--output` names one, and the suffix: `.sig`
-#: for a detached signature, `.asc` armored (`-a`) or clear-signed, else `.gpg`.
+#: for a detached signature, `.asc` armored (`-a`), clear-signed or `--enarmor`ed, else `.gpg` (`--store F`,
+#: `--dearmor F.asc`: F.asc.gpg).
 _GPG_MAKES = frozenset({"-c", "--symmetric", "-e", "--encrypt", "-s", "--sign", "-b", "--detach-sign",
-                        "--clear-sign", "--clearsign", "--encrypt-files"})
+                        "--clear-sign", "--clearsign", "--encrypt-files", "--store", "--enarmor", "--dearmor"})
 _GPG_SEALED = (".gpg", ".pgp", ".asc")
 
 
@@ -134,8 +137,9 @@ def _gpg_beside(operands: list[str], flags: set[str]) -> list[str]:
     `-b F` `F.sig`, `--clear-sign F` `F.asc`; `gpg F.gpg` with no command (or `--decrypt-files`) decrypts to `F`
     (but `-d F.gpg`, which prints it, and the commands that only read or list)."""
     if flags & _GPG_MAKES:
-        armored = bool(flags & {"-a", "--armor", "--clear-sign", "--clearsign"})
-        suffix = ".asc" if armored else ".sig" if flags & {"-b", "--detach-sign"} else ".gpg"
+        armored = bool(flags & {"-a", "--armor", "--clear-sign", "--clearsign", "--enarmor"})
+        suffix = ".gpg" if "--dearmor" in flags else ".asc" if armored else \
+            ".sig" if flags & {"-b", "--detach-sign"} else ".gpg"
         return [operand + suffix for operand in operands if operand != "-"]
     if flags & _GPG_READS:
         return []
@@ -144,8 +148,7 @@ def _gpg_beside(operands: list[str], flags: set[str]) -> list[str]:
 
 #: gpg's commands that write nothing beside the files they are given (to standard output, or only reading).
 _GPG_READS = frozenset({"-d", "--decrypt", "--verify", "--import", "--list-packets", "--show-keys", "--list-keys",
-                        "-k", "--fingerprint", "--export", "--list-secret-keys", "-K", "--print-md", "--dearmor",
-                        "--enarmor"})
+                        "-k", "--fingerprint", "--export", "--list-secret-keys", "-K", "--print-md"})
 
 
 #: Compilers: `-o FILE` or `-oFILE`, the dependency file `-MF FILE` (or `-MFFILE`), `-aux-info FILE` and the

@@ -3,7 +3,9 @@
 ``find`` (``-fprint FILE``; ``-delete`` or an ``-exec`` of anything but a reader: everything below its starting
 points); the archivers: the archive ``zip``, ``7z a|u|d``, ``tar -c|-r|-u`` (``-f``, ``--file``, old-style ``tar
 cf OUT``, ``cpio -o -F OUT``) write, the other files tar and zip name (``tar -g FILE``, ``--index-file``,
-``--volno-file``; ``zip -lf FILE``), what ``tar --remove-files`` and ``zip -m`` delete once archived, and the
+``--volno-file``; ``zip -lf FILE``, ``-b DIR``), the command lines they run (``tar -I CMD``, ``--to-command``,
+``--checkpoint-action=exec=CMD``, ``-F``; ``zip -TT CMD``), what ``tar --remove-files`` and ``zip -m`` delete once
+archived, and the
 folder ``tar -x -C DIR``, ``unzip -d DIR``, ``7z x -oDIR``,
 ``cpio -i -D DIR`` extract into (without one: the folder the command runs in, all of it); ``awk`` (and
 ``gawk``, ``mawk``, ``nawk``): the files its ``print > "FILE"`` / ``>> "FILE"`` name, the commands its ``print |
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 
 from brain_tui.core.sessions.shell_options import STREAMS
 from brain_tui.core.sessions.shell_options import options as _options
@@ -39,15 +42,20 @@ _INLINE = {"python": ("-c",), "python2": ("-c",), "python3": ("-c",), "pypy": ("
            "nodejs": ("-e", "--eval", "-p", "--print"), "bun": ("-e", "--eval", "-p", "--print"), "php": ("-r",)}
 
 #: The options that take a value (`shell_options.options`) of the archivers and of awk.
-_ZIP_VALUES = frozenset({"-b", "-n", "-t", "-tt", "-O", "--out", "-P", "--password", "-Z", "-s", "-x", "-i"})
+_ZIP_VALUES = frozenset({"-b", "--temp-path", "-n", "-t", "-tt", "-O", "--output-file", "-P", "--password", "-Z", "-s",
+                         "-x", "-i"})
 _UNZIP_VALUES = frozenset({"-d", "-x", "-P"})
 #: tar's options naming a file it writes besides its archive: its incremental snapshot, its verbose listing, its
 #: volume number.
 _TAR_FILES = frozenset({"-g", "--listed-incremental", "--index-file", "--volno-file"})
-_TAR_VALUES = _TAR_FILES | frozenset({"-f", "--file", "-C", "--directory", "-b", "--blocking-factor", "-T",
-                                      "--files-from", "-X", "--exclude-from", "-K", "-N", "-L", "-V", "--label", "-H",
-                                      "--format", "-I", "--use-compress-program", "--exclude", "--transform",
-                                      "--owner", "--group", "--mode", "--mtime"})
+#: tar's options whose value is a command line it runs with the shell, in the folder it runs in (`-C`
+#: notwithstanding): its compressor, the command fed each file extracted, the script run at a volume's end; and
+#: `--checkpoint-action=exec=CMD`.
+_TAR_RUNS = frozenset({"-I", "--use-compress-program", "--to-command", "-F", "--info-script", "--new-volume-script"})
+_TAR_VALUES = _TAR_FILES | _TAR_RUNS | frozenset({
+    "--checkpoint-action", "-f", "--file", "-C", "--directory", "-b", "--blocking-factor", "-T", "--files-from", "-X",
+    "--exclude-from", "-K", "-N", "-L", "-V", "--label", "-H", "--format", "--exclude", "--transform", "--owner",
+    "--group", "--mode", "--mtime"})
 _CPIO_VALUES = frozenset({"-D", "--directory", "-F", "--file", "-O", "-I", "-E", "--pattern-file", "-H", "--format",
                           "-R", "--owner", "-C", "--io-size", "-M", "--message", "--rsh-command"})
 _AWK_VALUES = frozenset({"-F", "-v", "-f", "--file", "-E", "--exec", "-e", "--source", "-i", "--include", "-l",
@@ -86,7 +94,9 @@ def read_program(name: str, args: list[str], cwd: str | None, reading: ShellRead
 
         read_pip(args, cwd, reading)
     else:
-        _archive(name, args, cwd, reading)
+        from brain_tui.core.sessions.shell_targets import _read_text
+
+        _archive(name, args, cwd, reading, lambda text: _read_text(text, cwd, reading, home, depth + 1))
     reading.unread.append(f"{name}: what it writes")
     return cwd
 
@@ -106,11 +116,15 @@ def _find(args: list[str], cwd: str | None, reading: ShellReading) -> None:
             reading.add(path, cwd, "find", tree=True)
 
 
-def _archive(name: str, args: list[str], cwd: str | None, reading: ShellReading) -> None:
+def _archive(name: str, args: list[str], cwd: str | None, reading: ShellReading,
+             run: Callable[[str], None]) -> None:
+    """Add what an archiver writes; `run` reads a command line one of its options runs."""
     if name == "zip":
-        args, logs = _zip_logs(args)
+        args, logs, commands = _zip_own(args)
+        for command in commands:
+            run(command)
         operands, values, flags = _options(args, set(_ZIP_VALUES))
-        output = values.get("-O") or values.get("--out")
+        output = values.get("-O") or values.get("--output-file")
         if flags & {"-sf", "--show-files"} or "-s" in values and values["-s"] == "f":
             return
         archive = output or (operands[0] if operands else "")
@@ -118,6 +132,9 @@ def _archive(name: str, args: list[str], cwd: str | None, reading: ShellReading)
             reading.add(archive if os.path.splitext(archive)[1] else archive + ".zip", cwd, name)
         for log in logs:  # (named as the archive is: `.log` added to a name without an extension)
             reading.add(log if os.path.splitext(log)[1] else log + ".log", cwd, name)
+        temp = values.get("-b") or values.get("--temp-path")
+        if temp:  # the archive is written there first, then moved
+            reading.add(temp, cwd, name, tree=True)
         if flags & {"-m", "--move"}:  # the files archived are deleted
             _removed(operands[1:], cwd, reading, name)
     elif name == "unzip":
@@ -136,19 +153,25 @@ def _archive(name: str, args: list[str], cwd: str | None, reading: ShellReading)
     elif name == "cpio":
         _cpio(args, cwd, reading)
     else:
-        _tar(name, args, cwd, reading)
+        _tar(name, args, cwd, reading, run)
 
 
-def _tar(name: str, args: list[str], cwd: str | None, reading: ShellReading) -> None:
-    """`tar -c|-r|-u -f OUT` writes OUT; `tar -x -C DIR` writes below DIR (old-style `tar cf OUT …` too)."""
+def _tar(name: str, args: list[str], cwd: str | None, reading: ShellReading, run: Callable[[str], None]) -> None:
+    """`tar -c|-r|-u -f OUT` writes OUT; `tar -x -C DIR` writes below DIR (old-style `tar cf OUT …` too); the
+    command lines its options run (`_TAR_RUNS`, `--checkpoint-action=exec=CMD`) are read with `run`."""
     if args and not args[0].startswith("-"):  # `tar czf OUT DIR`: the letters' values follow in order
         letters, rest = args[0], args[1:]
         args = [f"-{letter}" for letter in letters]
         for at, letter in enumerate(list(args)):
-            if letter[1] in "fCbTKNgLV" and rest:
+            if letter[1] in "fCbTKNgLVIFHX" and rest:
                 args.insert(args.index(letter, at) + 1, rest.pop(0))
         args += rest
     operands, values, flags = _options(args, set(_TAR_VALUES))
+    actions = [after for before, after in zip(args, args[1:], strict=False) if before == "--checkpoint-action"]
+    actions += [arg.partition("=")[2] for arg in args if arg.startswith("--checkpoint-action=")]
+    for command in [value for option, value in values.items() if option in _TAR_RUNS] + \
+            [action[5:] for action in actions if action.startswith("exec=")]:
+        run(command)
     for option, value in values.items():
         if option in _TAR_FILES and value not in STREAMS:
             reading.add(value, cwd, name)
@@ -168,25 +191,32 @@ def _tar(name: str, args: list[str], cwd: str | None, reading: ShellReading) -> 
         reading.add(folder or ".", cwd, name, tree=True)
 
 
-def _zip_logs(args: list[str]) -> tuple[list[str], list[str]]:
-    """zip's arguments without its log file options (`-lf FILE`, `-lfFILE`, `--logfile-path[=]FILE`: zip's own
-    parser, `-lf` is no cluster of `-l` and `-f`), and the log files they name."""
+#: zip's own two-letter options taking a value (`-lf` is no cluster of `-l` and `-f`) read apart: its log file, and
+#: the command its `-T` test runs (with the shell, the archive's name added).
+_ZIP_OWN = {"-lf": "--logfile-path", "-TT": "--unzip-command"}
+
+
+def _zip_own(args: list[str]) -> tuple[list[str], list[str], list[str]]:
+    """zip's arguments without its `_ZIP_OWN` options (`-lf FILE`, `-lfFILE`, `--logfile-path[=]FILE`, `-TT CMD`,
+    `--unzip-command[=]CMD`), the log files they name and the commands."""
     rest: list[str] = []
-    logs: list[str] = []
+    found: dict[str, list[str]] = {"-lf": [], "-TT": []}
     index = 0
     while index < len(args):
         arg = args[index]
         index += 1
         if arg == "--":
-            return rest + args[index - 1:], logs
-        if arg in ("-lf", "--logfile-path"):
-            logs += args[index:index + 1]
-            index += 1
-        elif arg.startswith(("-lf", "--logfile-path=")):
-            logs.append(arg.partition("=")[2] if arg.startswith("--") else arg[3:])
-        else:
+            return rest + args[index - 1:], found["-lf"], found["-TT"]
+        short = next((key for key, long in _ZIP_OWN.items() if arg in (key, long) or arg.startswith((key, long + "="))),
+                     None)
+        if short is None:
             rest.append(arg)
-    return rest, logs
+        elif arg in (short, _ZIP_OWN[short]):
+            found[short] += args[index:index + 1]
+            index += 1
+        else:
+            found[short].append(arg.partition("=")[2] if arg.startswith("--") else arg[3:])
+    return rest, found["-lf"], found["-TT"]
 
 
 def _removed(paths: list[str], cwd: str | None, reading: ShellReading, name: str) -> None:
