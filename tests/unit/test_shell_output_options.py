@@ -159,3 +159,14 @@ def test_a_command_an_option_runs_is_read(brain: Brain, command: str) -> None:
     """tar runs its `-I`, `--to-command`, `--checkpoint-action=exec=`, `-F` and zip its `-TT` command line with the
     shell, in the folder it runs in (checked: each removed `claims/x`, `-C` notwithstanding): read as one."""
     _refused(brain, command, "claims/x.yml")
+
+
+@pytest.mark.parametrize("command", [
+    "gpg --passphrase-fd 0 -c src/a.py", "gpg -z 0 -c src/a.py", "gpg --cipher-algo AES256 -c src/a.py",
+    "gpg --comment hi --armor -c src/a.py", "gpg --batch --pinentry-mode loopback --passphrase x -c src/a.py",
+])
+def test_gpgs_option_values_are_no_files(tmp_path: Path, command: str) -> None:
+    """`--passphrase-fd 0`, `-z 0`, `--cipher-algo X`, `--comment TEXT` take a value: read as files, gpg's value
+    (`0`) was a file it would encrypt beside itself (`0.gpg`), refused outside the claim."""
+    found = {Path(t.path).relative_to(tmp_path).as_posix() for t in read_command(command, str(tmp_path)).targets}
+    assert found <= {"src/a.py.gpg", "src/a.py.asc"} and found, (command, found)

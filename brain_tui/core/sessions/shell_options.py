@@ -126,7 +126,9 @@ LONG_OPTIONS: dict[str, frozenset[str]] = {
     "gpg": _table("armor armour attribute-file clear-sign clearsign dearmor dearmour decrypt decrypt-files "
                   "default-key default-keyserver-url detach-sign encrypt encrypt-files enarmor enarmour homedir "
                   "keyring local-user log-file logger-file output passphrase passphrase-file pinentry-mode "
-                  "primary-keyring recipient recipient-file sign status-file store symmetric trustdb-name"),
+                  "primary-keyring recipient recipient-file sign status-file store symmetric trustdb-name "
+                  "passphrase-fd compress-level cipher-algo digest-algo compress-algo s2k-cipher-algo s2k-digest-algo "
+                  "comment trust-model keyserver command-fd status-fd logger-fd"),
     # the programs that run a command: their options end at their first operand, each read by `long_name`
     "env": _table("block-signal chdir debug default-signal help ignore-environment ignore-signal "
                   "list-signal-handling null split-string unset version"),

@@ -121,7 +121,9 @@ _OUTPUT_OPTIONS: dict[str, tuple[frozenset[str], frozenset[str], frozenset[str]]
     "gpg": (frozenset({"-o", "--output", "--log-file", "--logger-file", "--status-file", "--attribute-file",
                        "--keyring", "--primary-keyring", "--trustdb-name"}), frozenset({"--homedir"}),
             frozenset({"-r", "--recipient", "-u", "--local-user", "--default-key", "--passphrase", "--passphrase-file",
-                       "--pinentry-mode", "--recipient-file"})),
+                       "--passphrase-fd", "--pinentry-mode", "--recipient-file", "-z", "--compress-level",
+                       "--cipher-algo", "--digest-algo", "--compress-algo", "--s2k-cipher-algo", "--s2k-digest-algo",
+                       "--comment", "--trust-model", "--keyserver", "--command-fd", "--status-fd", "--logger-fd"})),
     "csplit": (frozenset({"-f", "--prefix"}), frozenset(), frozenset({"-b", "--suffix-format", "-n", "--digits"})),
 }
 #: gpg's commands that write beside each file they are given when no `--output` names one, and the suffix: `.sig`
