@@ -9,32 +9,24 @@ delete what they archive; `sed -i'claims/*'` and `perl -i'claims/*'` put their b
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
-from brain_tui.core.brain import Brain, OpenRequest
-from brain_tui.core.paths.scope import parse_scope
-from brain_tui.core.rules.write_request import ShellCommand, WriteSession
+from brain_tui.core.brain import Brain
+from brain_tui.core.rules.write_request import ShellCommand
 from brain_tui.core.sessions.shell_targets import read_command
-
-T0 = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
-URL = "http://127.0.0.1:9/x"
+from tests.unit import shell_brain
+from tests.unit.shell_brain import sessions as _sessions
 
 
 @pytest.fixture
 def brain(tmp_path: Path) -> Brain:
-    """A brain with `claims/x.yml` and `src/`."""
-    for folder in ("claims", "signals", "locks", "breath", "src"):
-        (tmp_path / folder).mkdir()
-    (tmp_path / "claims" / "x.yml").write_text("status: open\n")
-    return Brain(tmp_path, clock=lambda: T0, commit=False, instance="t@test")
+    """`shell_brain.make`: `claims/x.yml` and `src/`."""
+    return shell_brain.make(tmp_path)
 
 
-def _sessions(brain: Brain) -> tuple[WriteSession, WriteSession]:
-    mine = brain.open_claim(OpenRequest(scope=parse_scope("src/"), ttl=timedelta(hours=2), instance="t@test"))
-    return WriteSession(claims=(mine,), cwd=str(brain.root)), WriteSession(cwd=str(brain.root))
+URL = "http://127.0.0.1:9/x"
 
 
 def _refused(brain: Brain, command: str, written: str, tree: bool = False) -> None:

@@ -7,31 +7,23 @@ mkfifo's `-Z` and zstd's `-S` are flags, mktemp's `--tmpdir` and mkfifo's `--con
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
-from brain_tui.core.brain import Brain, OpenRequest
-from brain_tui.core.paths.scope import parse_scope
-from brain_tui.core.rules.write_request import ShellCommand, WriteSession
+from brain_tui.core.brain import Brain
+from brain_tui.core.rules.write_request import ShellCommand
 from brain_tui.core.sessions.shell_targets import read_command
-
-T0 = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
+from tests.unit import shell_brain
+from tests.unit.shell_brain import sessions as _sessions
 
 
 @pytest.fixture
 def brain(tmp_path: Path) -> Brain:
-    """A brain with `claims/x.yml` and `src/`."""
-    for folder in ("claims", "signals", "locks", "breath", "src"):
-        (tmp_path / folder).mkdir()
-    (tmp_path / "claims" / "x.yml").write_text("status: open\n")
-    return Brain(tmp_path, clock=lambda: T0, commit=False, instance="t@test")
+    """`shell_brain.make`: `claims/x.yml` and `src/`."""
+    return shell_brain.make(tmp_path)
 
 
-def _sessions(brain: Brain) -> tuple[WriteSession, WriteSession]:
-    mine = brain.open_claim(OpenRequest(scope=parse_scope("src/"), ttl=timedelta(hours=2), instance="t@test"))
-    return WriteSession(claims=(mine,), cwd=str(brain.root)), WriteSession(cwd=str(brain.root))
 
 
 @pytest.mark.parametrize(("command", "written"), [

@@ -1,0 +1,27 @@
+"""The brain the shell reader's option tests decide on: `claims/x.yml` and `src/`, no git; `sessions` gives a
+session bound to a claim on `src/` and an unbound one (the two whose writes every refusal must meet)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from brain_tui.core.brain import Brain, OpenRequest
+from brain_tui.core.paths.scope import parse_scope
+from brain_tui.core.rules.write_request import WriteSession
+
+T0 = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
+
+
+def make(tmp_path: Path) -> Brain:
+    """A brain in `tmp_path` with `claims/x.yml` and `src/`."""
+    for folder in ("claims", "signals", "locks", "breath", "src"):
+        (tmp_path / folder).mkdir()
+    (tmp_path / "claims" / "x.yml").write_text("status: open\n")
+    return Brain(tmp_path, clock=lambda: T0, commit=False, instance="t@test")
+
+
+def sessions(brain: Brain) -> tuple[WriteSession, WriteSession]:
+    """A session bound to a new claim on `src/`, and one bound to none."""
+    mine = brain.open_claim(OpenRequest(scope=parse_scope("src/"), ttl=timedelta(hours=2), instance="t@test"))
+    return WriteSession(claims=(mine,), cwd=str(brain.root)), WriteSession(cwd=str(brain.root))
