@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
@@ -121,6 +122,7 @@ class ChangeSet:
         self.signals: list[str] = []
         self._docs: dict[str, CommentedMap] = {}
         self._originals: dict[str, str] = {}
+        self._styles: dict[str, _TextStyle] = {}  # a hand-written file's BOM and CRLF, written back as found
         self._writes: dict[str, str | None] = {}
         self._new_signal_keys: set[tuple[str, str, str, str]] = set()
         #: Claims whose status a derived rule moved (a skewed stale mark revived, a claim lost at sync): not a
@@ -218,7 +220,9 @@ class ChangeSet:
             try:
                 safe_load_text(text)
                 self._docs[rel_path] = load_round_trip(text)
-                self._originals[rel_path] = text
+                self._originals[rel_path] = text.removeprefix(BOM)
+                crlf = raw.count(b"\r\n") * 2 > raw.count(b"\n")  # most lines end so: the file's own way
+                self._styles[rel_path] = _TextStyle(bom=text.startswith(BOM), crlf=crlf)
             except CorruptYaml as exc:
                 raise InvalidData(f"{rel_path} line {exc.line}: {exc.reason}") from None
         return self._docs[rel_path]
@@ -266,9 +270,27 @@ class ChangeSet:
             except CorruptYaml as exc:
                 raise InvalidData(f"{path} cannot be written as valid YAML: {exc.reason}") from None
             original = self._originals.get(path)
-            out[path] = keep_unchanged_lines(original, text) if original is not None else text
+            text = keep_unchanged_lines(original, text) if original is not None else text
+            out[path] = self._styles[path].apply(text) if path in self._styles else text
         out.update(self._writes)
         return out
+
+
+BOM = "\ufeff"
+
+
+@dataclass(frozen=True)
+class _TextStyle:
+    """How a hand-written file was saved (a byte-order mark, CRLF line endings), so an edit keeps it (SPEC 6.1:
+    changing one field changes only that field's lines, not every line's ending)."""
+
+    bom: bool
+    crlf: bool
+
+    def apply(self, text: str) -> str:
+        """`text` (LF, no BOM) as the original file was saved."""
+        text = text.replace("\n", "\r\n") if self.crlf else text
+        return BOM + text if self.bom else text
 
 
 def _not_regular(rel_path: str, kind: str = SPECIAL) -> str:
