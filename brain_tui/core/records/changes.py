@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
 from brain_tui.core.clock import format_timestamp
 from brain_tui.core.errors import InvalidData
 from brain_tui.core.ids import new_signal_id
+from brain_tui.core.record import record
 from brain_tui.core.records.in_force import IN_HEAD, STATUS_IN_HEAD
 from brain_tui.core.records.index_signals import index_only
 from brain_tui.core.records.model import BrainSnapshot
@@ -279,7 +279,7 @@ class ChangeSet:
 BOM = "\ufeff"
 
 
-@dataclass(frozen=True)
+@record
 class _TextStyle:
     """How a hand-written file was saved (a byte-order mark, CRLF line endings), so an edit keeps it (SPEC 6.1:
     changing one field changes only that field's lines, not every line's ending)."""
