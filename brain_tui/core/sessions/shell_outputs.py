@@ -4,9 +4,8 @@
 ``--warc-file PREFIX``), ``iconv -o``, ``gpg -o`` (``--log-file``, ``--status-file``, ``--keyring``…, ``--homedir
 DIR``), ``cc -o`` (``-MF``, ``-aux-info``, ``-Wl,-Map=FILE``); ``uniq IN OUT``, ``split IN PREFIX``, ``csplit -f
 PREFIX``; ``mkfifo``, ``mknod``, ``fallocate``, ``mktemp``, ``sponge``, ``link``; the compressors (``gzip FILE``
-replaces FILE by FILE.gz; ``zstd -o FILE``, ``--trace FILE``, ``--output-dir-flat DIR``); ``rename``; and the line
-editors (``ed``, ``ex``, ``vim -c …``: the files they open, and those a ``-c``/``+`` command writes, ``:w FILE``;
-vim's ``-w``/``-W``, ``-i``, ``-V[N]FILE``, ``--log``, ``--startuptime`` files); the files a ``sed`` script writes
+replaces FILE by FILE.gz; ``zstd -o FILE``, ``--trace FILE``, ``--output-dir-flat DIR``); ``rename``; ``ed``
+(the files it opens; vim by any name is `shell_vim`'s); the files a ``sed`` script writes
 (``w FILE``, ``s/…/…/w FILE``), and the backups ``sed -iSUFFIX`` and ``perl -iSUFFIX`` make (``-i'bak/*'``: in
 ``bak/``). Anything such a program writes that its
 command line does not show (``curl -O``: a name from the URL) is unread: the OS sandbox's job.
@@ -31,9 +30,6 @@ _SED_ADDRESS = r"(?:\d+|\$|/(?:\\.|[^/\\\n])*/)"
 _SED_WRITES = (re.compile(rf"(?:^|[;{{}}\n])\s*+"
                           rf"(?:{_SED_ADDRESS}(?:\s*+,\s*+{_SED_ADDRESS})?\s*+!?\s*+)?[wW][ \t]*([^\n]+)"),
                re.compile(r"s(.)(?:\\.|(?!\1)[^\\\n])*+\1(?:\\.|(?!\1)[^\\\n])*+\1[gpiImMe0-9]*w[ \t]*([^\n]+)"))
-#: An ex command writing a file: `:w FILE`, `:w >> FILE`, `:saveas FILE`, `:wq FILE`, `:x FILE`, `:update FILE`.
-_EX_WRITE = re.compile(r"^[\s:]*+[%.$\d,'<>]*+\s*+(?:w(?:rite)?|sav(?:eas)?|wq|x(?:it)?|up(?:date)?)!?"
-                       r"(?:\s*+>>)?\s++(\S+)")
 #: The file names a sed `w` writes to a stream (sed's own two: `w -` is a file named `-`).
 _SED_STREAMS = frozenset({"/dev/stdout", "/dev/stderr"})
 
@@ -71,13 +67,6 @@ def backups(name: str, args: list[str], files: list[str]) -> list[str]:
         return []
     return [suffix.replace("*", file) if "*" in suffix else file + suffix for file in files]
 
-
-def _ex_outputs(args: list[str]) -> list[str]:
-    """The files an editor's commands on its command line (``-c CMD``, ``--cmd CMD``, ``+CMD``) write."""
-    commands = [args[i + 1] for i, arg in enumerate(args[:-1]) if arg in ("-c", "--cmd")]
-    commands += [arg[1:] for arg in args if arg.startswith("+")]
-    return [match.group(1) for command in commands for part in command.split("|")
-            if (match := _EX_WRITE.match(part)) is not None]
 
 def _compiler_outputs(args: list[str]) -> list[str]:
     """The files a compiler's command line names for it to write: `-o` (`--output`), `-MF`, `-aux-info`, the
@@ -157,10 +146,6 @@ _GPG_READS = frozenset({"-d", "--decrypt", "--verify", "--import", "--list-packe
 #: linker's map `-Wl,-Map=FILE` (`-Wl,-Map,FILE`) only (their options are not getopt's: `-Wno-x` holds no `-o`).
 _COMPILERS = frozenset({"cc", "gcc", "g++", "c++", "clang", "clang++"})
 
-#: vim's options naming a file it writes (`-w`/`-W` the keys typed, `-i` its viminfo, its logs), and its others
-#: taking a value; `-V[N]FILE` (attached only) logs to FILE too.
-_VIM_FILES = frozenset({"-w", "-W", "-i", "--startuptime", "--log"})
-_VIM_OTHERS = frozenset({"-c", "--cmd", "-S", "-u", "-T"})
 #: Programs that create or replace each file they are given (the first operand only for `mknod`, the last for
 #: `fallocate`, the second for `uniq`, all but the first for `rename`, `link`'s second).
 _OPERANDS: dict[str, frozenset[str]] = {
@@ -173,9 +158,7 @@ _OPERANDS: dict[str, frozenset[str]] = {
                         "--line-bytes", "--lines", "--number", "--separator", "--filter"}),
     "rename": frozenset(), "prename": frozenset(), "file-rename": frozenset(), "perl-rename": frozenset(),
     "link": frozenset(),
-    "ed": frozenset({"-p", "--prompt"}), "ex": _VIM_FILES | _VIM_OTHERS, "vi": _VIM_FILES | _VIM_OTHERS,
-    "vim": _VIM_FILES | _VIM_OTHERS,
-    "nvim": frozenset({"-c", "--cmd", "-S", "-u", "-i", "-w", "-W", "--listen"}),
+    "ed": frozenset({"-p", "--prompt"}),
 }
 #: Compressors and what they name the file they write in place of the one given ("" for a decompressor).
 _COMPRESSORS = {"gzip": ".gz", "pigz": ".gz", "bzip2": ".bz2", "xz": ".xz", "lzma": ".lzma", "zstd": ".zst",
@@ -241,16 +224,6 @@ def read_outputs(name: str, args: list[str], cwd: str | None, reading: ShellRead
     if name not in _OPERANDS:
         return cwd
     operands, values, flags = _options(args, set(_OPERANDS[name]))
-    if name in ("vi", "vim", "nvim", "ex"):
-        for output in _ex_outputs(args):
-            reading.add(output, cwd, name)
-    if name in ("vi", "vim", "ex"):
-        logs = [log for arg in args if arg.startswith("-V") and (log := arg[2:].lstrip("0123456789"))]
-        for output in [value for option, value in values.items() if option in _VIM_FILES] + logs:
-            if output != "NONE":  # (`-i NONE`: no viminfo)
-                reading.add(output, cwd, name)
-    if name in ("vi", "vim", "nvim", "ex") and flags & {"-R", "-h", "--help", "--version"}:
-        return cwd
     chosen = operands[:1] if name == "mknod" else operands[-1:] if name == "fallocate" else \
         operands[1:2] if name in ("uniq", "link") else operands[1:] if name.endswith("rename") else \
         operands[-1:] if name == "split" and len(operands) >= 2 else [] if name == "split" else operands

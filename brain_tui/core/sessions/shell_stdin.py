@@ -15,6 +15,7 @@ import os
 import re
 
 from brain_tui.core.sessions.shell_options import long_name
+from brain_tui.core.sessions.shell_vim import EX_NAMES, VIMS
 
 TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
 if TYPE_CHECKING:
@@ -22,8 +23,8 @@ if TYPE_CHECKING:
 
 __all__ = ["feed", "read_xargs_file"]
 
-_EDS = frozenset({"ed", "red", "ex"})
-_VIMS = frozenset({"vi", "vim", "nvim"})
+_EDS = frozenset({"ed", "red"}) | EX_NAMES
+_VIMS = VIMS - EX_NAMES  # (by any of its names: `view -es`, `vim.basic -e`)
 #: An ed address (or range), a `g/RE/` prefix (its command runs on each match), then the command and its argument.
 #: Possessive (`*+`): an address read one way is never read again another way (a crafted one would take hours).
 _ADDRESS = r"(?:\d|[.$%,;+^-]|'[a-z]|/(?:\\.|[^/\\])*+/?|\?(?:\\.|[^?\\])*+\??|\s)*+"

@@ -478,6 +478,10 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
         for operand in files + backups(name, args, files):
             reading.add(operand, cwd, "perl -i")
         return cwd
+    from brain_tui.core.sessions.shell_vim import VIMS, read_vim  # (they read with this module's helpers)
+
+    if name in VIMS:
+        return read_vim(name, args, cwd, reading, home, depth)
     from brain_tui.core.sessions.shell_outputs import read_outputs  # `sort -o`, `curl -o`, `gzip`… (it reads
 
     return read_outputs(name, args, cwd, reading)  # with this module's helpers)
