@@ -36,6 +36,7 @@ from brain_tui.core.sessions.shell_line_state import LineState, makes_links, pla
 from brain_tui.core.sessions.shell_options import options as _options
 from brain_tui.core.sessions.shell_options import spelled_out
 from brain_tui.core.sessions.shell_patches import PATCH_PROGRAMS, names_patch_program, read_leftover_patches, read_patch
+from brain_tui.core.sessions.shell_quotes import OPERATOR_CHARS, QuotedWord, shield, words
 from brain_tui.core.sessions.shell_stdin import feed
 from brain_tui.core.sessions.shell_substitutions import piped_text, reads_script_from_stdin, substitutions
 from brain_tui.core.sessions.shell_wrappers import join_path, split_wrappers
@@ -188,12 +189,16 @@ def _read_lines(text: str, cwd: str | None, reading: ShellReading, home: str | N
         return
     text = _FD_REDIRECT.sub(r"\1", text)
     reading.partial = reading.partial or reading.line.unplaced(text)
-    lexer = shlex.shlex(text, posix=True, punctuation_chars="();<>|&\n")
+    shielded = shield(text)  # a quoted `|` is a word, never a pipe (`shell_quotes`)
+    if shielded is None:
+        reading.partial = reading.partial or "a character the reader stands in for quoted operators"
+        return
+    lexer = shlex.shlex(shielded, posix=True, punctuation_chars=OPERATOR_CHARS)
     lexer.whitespace = " \t\r"
     lexer.commenters = ""
     lexer.whitespace_split = True
     try:
-        tokens = list(lexer)
+        tokens = words(list(lexer))
     except ValueError:  # an unclosed quote: the shell would refuse it too; read what came before
         reading.unread.append("an unclosed quote")
         return
@@ -223,7 +228,7 @@ def _drop_heredoc_bodies(text: str, cwd: str | None, reading: ShellReading, home
 
 
 def _is_punct(token: str) -> bool:
-    return bool(token) and all(ch in "();<>|&\n" for ch in token)
+    return bool(token) and not isinstance(token, QuotedWord) and all(ch in OPERATOR_CHARS for ch in token)
 
 
 def _read_tokens(tokens: list[str], cwd: str | None, reading: ShellReading, home: str | None, depth: int) -> None:

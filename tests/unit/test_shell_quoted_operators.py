@@ -1,0 +1,52 @@
+"""A quoted or escaped operator character is a word of its command, never an operator (SPEC 21.3).
+
+`shlex` gives `'|'` back as the bare `|` it gives for a pipe: `touch '|' claims/x.yml` read as `touch` piped into a
+command named `claims/x.yml`, and the protocol file the shell touches went unseen (so did `rm ';' F`, `cp A '&'
+DIR/`, and `vim -c '|' F`). `shell_quotes.shield` stands in for such characters before the line is split.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from brain_tui.core.brain import Brain
+from brain_tui.core.rules.write_request import ShellCommand
+from brain_tui.core.sessions.shell_quotes import shield
+from brain_tui.core.sessions.shell_targets import read_command
+from tests.unit import shell_brain
+from tests.unit.shell_brain import sessions
+
+
+@pytest.fixture
+def brain(tmp_path: Path) -> Brain:
+    """`shell_brain.make`: `claims/x.yml` and `src/`."""
+    return shell_brain.make(tmp_path)
+
+
+@pytest.mark.parametrize("command", [
+    "touch '|' claims/x.yml", "touch '||' claims/x.yml", 'touch "|" claims/x.yml', "touch \\| claims/x.yml",
+    "rm ';' claims/x.yml", "rm '&&' claims/x.yml", "rm -f '(' claims/x.yml", "touch '>' claims/x.yml",
+    "cp src/a '&' claims/", "vim -c '|' claims/x.yml", "touch $'|' claims/x.yml",
+])
+def test_a_quoted_operator_is_a_word(brain: Brain, command: str) -> None:
+    written = {Path(t.path).relative_to(brain.root).as_posix() for t in read_command(command, str(brain.root)).targets}
+    assert written & {"claims/x.yml", "claims/&", "claims/a"}, (command, written)
+    for session in sessions(brain):
+        decision = brain.decide_write(ShellCommand(command), session)
+        assert (decision.allowed, decision.check) == (False, "protocol"), (command, decision)
+
+
+@pytest.mark.parametrize(("command", "written"), [
+    ("echo 'a|b' | tee src/z", {"src/z"}), ("ls | grep x > src/out", {"src/out"}),
+    ("echo \"it's\" > src/q; touch src/r", {"src/q", "src/r"}), ("echo '(' && touch src/a", {"src/a"}),
+])
+def test_real_operators_still_separate_commands(brain: Brain, command: str, written: set[str]) -> None:
+    found = {Path(t.path).relative_to(brain.root).as_posix() for t in read_command(command, str(brain.root)).targets}
+    assert found == written, (command, found)
+
+
+def test_a_line_holding_a_stand_in_cannot_be_read() -> None:
+    assert shield("touch \uf8f5 claims/x.yml") is None
+    assert "stands in" in read_command("touch \uf8f5 claims/x.yml", "/").partial
