@@ -50,3 +50,24 @@ def test_real_operators_still_separate_commands(brain: Brain, command: str, writ
 def test_a_line_holding_a_stand_in_cannot_be_read() -> None:
     assert shield("touch \uf8f5 claims/x.yml") is None
     assert "stands in" in read_command("touch \uf8f5 claims/x.yml", "/").partial
+
+
+@pytest.mark.parametrize("command", [
+    "echo \"$(echo '\"')\" | tee claims/x.yml #'", "echo \"`echo '\"'`\" | tee claims/x.yml #'",
+    "echo \"${x:-\"'\"}\" | tee claims/x.yml #'", "echo \"${x:-\" #\"}\"; touch claims/x.yml",
+    "echo \"${x:-\"'\"}\" ; echo $(touch claims/x.yml) '\"'", "echo \"$(dirname \"$0\")\" > claims/x.yml",
+])
+def test_quotes_inside_a_double_quoted_substitution_nest(brain: Brain, command: str) -> None:
+    """Inside `"$(…)"`, `"`…`"` and `"${…}"` quotes start anew (bash): `"$(echo '"')"` is one word, and the pipe,
+    `;` or `#` after it is the shell's, not text inside a quote opened by the `'` the flat reading saw."""
+    written = {Path(t.path).relative_to(brain.root).as_posix() for t in read_command(command, str(brain.root)).targets}
+    assert "claims/x.yml" in written, (command, written)
+    for session in sessions(brain):
+        decision = brain.decide_write(ShellCommand(command), session)
+        assert (decision.allowed, decision.check) == (False, "protocol"), (command, decision)
+
+
+def test_a_nested_quote_inside_a_double_quoted_word_stays_in_its_word(brain: Brain) -> None:
+    command = "echo \"${x:-\"a;touch src/q\"}\" \"$(echo ')|')\" > src/out"
+    found = {Path(t.path).relative_to(brain.root).as_posix() for t in read_command(command, str(brain.root)).targets}
+    assert found == {"src/out"}, found

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from brain_tui.core.sessions.shell_quotes import nested_end
+
 __all__ = ["without_comments"]
 
 _SIMPLE = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v",
@@ -22,6 +24,11 @@ def without_comments(text: str) -> str:
     index = 0
     while index < len(text):
         ch = text[index]
+        if quote == '"' and (ch == "`" or text.startswith(("$(", "${"), index)):  # its quotes start anew
+            end = nested_end(text, index)
+            out.append(text[index:end])
+            index = end
+            continue
         if quote:
             if ch == "\\" and quote == '"' and index + 1 < len(text):
                 if text[index + 1] != "\n":

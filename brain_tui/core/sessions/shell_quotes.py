@@ -6,17 +6,24 @@ shell would touch went unseen. Before the line is split, `shield` puts a private
 operator character (``( ) ; < > | &`` and a new line) that quotes or a backslash make plain text; `words` gives the
 tokens back with their characters, a token that held a stand-in being a `QuotedWord` (never an operator).
 
+Inside double quotes, ``$(…)``, backquotes and ``${…}`` start their quotes anew (bash): ``"$(echo '"')"`` is one
+word, and a flat reading that closed the word at the inner ``"`` would take the ``'`` after it for a quote holding
+the line's next pipe or ``;``. `nested_end` finds where such a part ends; `shield` stands in for every operator and
+quote character inside it (`shell_comments` and `shell_substitutions` skip it the same way).
+
 Standard library only: the hook's fast path reads shell commands with it.
 """
 
 from __future__ import annotations
 
-__all__ = ["OPERATOR_CHARS", "QuotedWord", "shield", "words"]
+__all__ = ["OPERATOR_CHARS", "QuotedWord", "nested_end", "shield", "words"]
 
 #: The characters `shlex` splits off as operators (`punctuation_chars`), a new line among them.
 OPERATOR_CHARS = "();<>|&\n"
-_STAND_IN = {ch: chr(0xF8F0 + index) for index, ch in enumerate(OPERATOR_CHARS)}
-_BACK = {ord(stand_in): ch for ch, stand_in in _STAND_IN.items()}
+#: Stand-ins for the operator characters, then (inside a nested part of a double-quoted word only) the quotes.
+_NESTED_STAND_IN = {ch: chr(0xF8F0 + index) for index, ch in enumerate(OPERATOR_CHARS + "'\"")}
+_STAND_IN = {ch: _NESTED_STAND_IN[ch] for ch in OPERATOR_CHARS}
+_BACK = {ord(stand_in): ch for ch, stand_in in _NESTED_STAND_IN.items()}
 
 
 class QuotedWord(str):
@@ -33,7 +40,15 @@ def shield(text: str) -> str | None:
     out: list[str] = []
     quote = ""
     escaped = False
-    for ch in text:
+    index = 0
+    while index < len(text):
+        ch = text[index]
+        index += 1
+        if quote == '"' and not escaped and (ch == "`" or text.startswith(("$(", "${"), index - 1)):
+            end = nested_end(text, index - 1)
+            out.extend(_NESTED_STAND_IN.get(part, part) for part in text[index - 1:end])
+            index = end
+            continue
         if escaped:
             out.append(_STAND_IN.get(ch, ch) if ch != "\n" else ch)  # (a line join was undone before)
             escaped = False
@@ -49,6 +64,58 @@ def shield(text: str) -> str | None:
             continue
         out.append(ch)
     return "".join(out)
+
+
+def nested_end(text: str, index: int) -> int:
+    """The index just past the ``$(…)``, ``${…}`` or backquoted part that starts at `index` (its quotes, escapes
+    and nested parts skipped, as bash reads them); the end of `text` when it is unclosed."""
+    if text[index] == "`":
+        end = index + 1
+        while end < len(text) and text[end] != "`":
+            end += 2 if text[end] == "\\" else 1
+        return min(end + 1, len(text))
+    closer = ")" if text[index + 1] == "(" else "}"
+    opener = "(" if closer == ")" else "{"
+    depth = 0
+    index += 2
+    while index < len(text):
+        ch = text[index]
+        if ch == "\\":
+            index += 2
+            continue
+        if ch == "'":
+            close = text.find("'", index + 1)
+            index = len(text) if close < 0 else close + 1
+            continue
+        if ch == '"':
+            index = _double_end(text, index + 1)
+            continue
+        if ch == "`" or text.startswith(("$(", "${"), index):
+            index = nested_end(text, index)
+            continue
+        if ch == opener:
+            depth += 1
+        elif ch == closer:
+            if depth == 0:
+                return index + 1
+            depth -= 1
+        index += 1
+    return len(text)
+
+
+def _double_end(text: str, index: int) -> int:
+    """The index just past the `"` that closes a double-quoted part whose text starts at `index`."""
+    while index < len(text):
+        ch = text[index]
+        if ch == "\\":
+            index += 2
+        elif ch == '"':
+            return index + 1
+        elif ch == "`" or text.startswith(("$(", "${"), index):
+            index = nested_end(text, index)
+        else:
+            index += 1
+    return len(text)
 
 
 def words(tokens: list[str]) -> list[str]:

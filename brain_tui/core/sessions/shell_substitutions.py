@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 
+from brain_tui.core.sessions.shell_quotes import nested_end
+
 __all__ = ["piped_text", "reads_script_from_stdin", "substitutions"]
 
 _SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "ash", "mksh"})
@@ -32,6 +34,11 @@ def substitutions(text: str) -> list[str]:
             continue
         if ch == "'" and not quote:
             quote = "'"
+        elif quote and text.startswith("${", index):  # `"${x:-"…"}"`: its quotes start anew, its `$(…)` are read
+            end = nested_end(text, index)
+            found.extend(substitutions(text[index + 2:end - 1]))
+            index = end
+            continue
         elif ch == '"':
             quote = "" if quote == '"' else '"'
         elif ch == "`":
@@ -51,26 +58,10 @@ def substitutions(text: str) -> list[str]:
 
 
 def _closing(text: str, index: int) -> int:
-    """The index of the `)` that closes the substitution whose body starts at `index` (quotes skipped)."""
-    depth = 0
-    quote = ""
-    while index < len(text):
-        ch = text[index]
-        if ch == "\\":
-            index += 2
-            continue
-        if quote:
-            quote = "" if ch == quote else quote
-        elif ch in "'\"":
-            quote = ch
-        elif ch == "(":
-            depth += 1
-        elif ch == ")":
-            if depth == 0:
-                return index
-            depth -= 1
-        index += 1
-    return len(text)
+    """The index of the `)` that closes the substitution whose body starts at `index` (`nested_end`: quotes and
+    nested parts skipped as bash skips them); the end of `text` when it is unclosed."""
+    end = nested_end(text, index - 2)
+    return end - 1 if text[end - 1:end] == ")" and end > index else len(text)
 
 
 def reads_script_from_stdin(words: list[str]) -> bool:
