@@ -71,3 +71,12 @@ def test_a_nested_quote_inside_a_double_quoted_word_stays_in_its_word(brain: Bra
     command = "echo \"${x:-\"a;touch src/q\"}\" \"$(echo ')|')\" > src/out"
     found = {Path(t.path).relative_to(brain.root).as_posix() for t in read_command(command, str(brain.root)).targets}
     assert found == {"src/out"}, found
+
+
+@pytest.mark.parametrize("command", ["touch claims/x.yml\necho \"a", "touch src/a; echo 'b", "echo 'abc"])
+def test_a_line_with_an_unclosed_quote_cannot_be_read(brain: Brain, command: str) -> None:
+    """bash runs the lines before an unclosed quote, then fails (`bash -c $'touch F\\necho "a'` made F): the
+    line was read as nothing at all, its writes unseen. It cannot be read whole: refused."""
+    assert "unclosed quote" in read_command(command, str(brain.root)).partial, command
+    for session in sessions(brain):
+        assert not brain.decide_write(ShellCommand(command), session).allowed, command

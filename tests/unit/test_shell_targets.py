@@ -83,7 +83,7 @@ def test_an_argv_list_is_one_command() -> None:
 
 @pytest.mark.parametrize("command", ["echo $(date) > /dev/null", "ls | xargs rm", "cd $DIR && rm f", "rm $X",
                                      "python -c 'open(\"f\",\"w\")'", "echo `x`",
-                                     "eval \"$CMD\"", "echo 'unclosed"])
+                                     "eval \"$CMD\""])
 def test_what_cannot_be_read_is_named(command: str) -> None:
     reading = read_command(command, W)
     assert reading.unread and not reading.targets, (command, reading.targets)

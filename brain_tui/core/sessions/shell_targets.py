@@ -199,8 +199,8 @@ def _read_lines(text: str, cwd: str | None, reading: ShellReading, home: str | N
     lexer.whitespace_split = True
     try:
         tokens = words(list(lexer))
-    except ValueError:  # an unclosed quote: the shell would refuse it too; read what came before
-        reading.unread.append("an unclosed quote")
+    except ValueError:  # an unclosed quote: bash runs the lines before it all the same (`touch F` NEWLINE `echo "a`)
+        reading.partial = reading.partial or "an unclosed quote"
         return
     _read_tokens(tokens, cwd, reading, home, depth)
 
