@@ -58,3 +58,27 @@ def test_a_subshell_closing_with_a_substitution_keeps_its_folder(brain: Brain, c
 ])
 def test_a_carriage_return_is_no_blank(brain: Brain, command: str) -> None:
     _refused(brain, command)
+
+
+@pytest.mark.parametrize("command", [
+    "cat <<E\n$(touch claims/x.yml)\nE", "cat <<E\n`touch claims/x.yml`\nE", "cat <<E\n${x:-$(touch claims/x.yml)}\nE",
+    "cat <<E\n'$(touch claims/x.yml)'\nE", "cat <<E\n\"x\" '$(touch claims/x.yml)'\nE",
+    "cat <<-E >/dev/null\n\ta $(rm claims/x.yml)\n\tE",
+])
+def test_an_unquoted_here_document_runs_its_substitutions(brain: Brain, command: str) -> None:
+    """bash expands ``$(…)`` and backquotes in the body of a here-document whose delimiter is unquoted (its quotes
+    are plain text there): they run as commands."""
+    _refused(brain, command)
+
+
+def test_a_quoted_here_document_is_data(brain: Brain) -> None:
+    for command in ("cat <<'E'\n$(touch claims/x.yml)\nE", "cat <<\\E\n`touch claims/x.yml`\nE"):
+        assert read_command(command, str(brain.root)).targets == [], command
+
+
+@pytest.mark.parametrize("command", [
+    "echo '\"claims/x.yml\" '\"'\"'c' | xargs touch", "printf '%s\\n' '\"claims/x.yml\"' \"'c\" | xargs rm",
+])
+def test_xargs_takes_the_items_before_an_unclosed_quote_unquoted(brain: Brain, command: str) -> None:
+    """GNU xargs runs its command on the items read before an unclosed quote, their quotes removed."""
+    _refused(brain, command)

@@ -17,12 +17,13 @@ __all__ = ["past_closer", "piped_text", "reads_script_from_stdin", "substitution
 _SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "ash", "mksh"})
 
 
-def substitutions(text: str) -> list[str]:
+def substitutions(text: str, here_document: bool = False) -> list[str]:
     """The bodies of the outermost command and process substitutions of `text` (outside single quotes), in
-    order; an unclosed one runs to the end (the reader then reads what there is)."""
+    order; an unclosed one runs to the end (the reader then reads what there is). `here_document`: `text` is the
+    body of an unquoted here-document, read as inside double quotes whose quote characters are plain text."""
     found: list[str] = []
     index = 0
-    quote = ""
+    quote = '"' if here_document else ""
     while index < len(text):
         ch = text[index]
         if ch == "\\":
@@ -39,7 +40,7 @@ def substitutions(text: str) -> list[str]:
             found.extend(substitutions(text[index + 2:end - 1]))
             index = end
             continue
-        elif ch == '"':
+        elif ch == '"' and not here_document:
             quote = "" if quote == '"' else '"'
         elif ch == "`":
             end = index + 1

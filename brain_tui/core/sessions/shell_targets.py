@@ -215,6 +215,9 @@ def _drop_heredoc_bodies(text: str, cwd: str | None, reading: ShellReading, home
     kept, documents = split_here_documents(text)
     body_cwd = None if _CD_WORD.search(text) else cwd
     for document in documents:
+        for body in [] if document.quoted else substitutions(document.body, here_document=True):
+            reading.unread.append("a command substitution in a here-document")  # its `$(…)` run (`<<EOF`)
+            _read_text(body, body_cwd, reading, home, depth + 1)
         words = re.split(r"[\s;&|()]+", document.before)
         pipeline = re.split(r";|&|\|\|", document.after)[0].split("|")[1:]  # `cat <<EOF | bash`
         if any(os.path.basename(word) in _SHELLS for word in words) or \
@@ -243,8 +246,7 @@ def _read_tokens(tokens: list[str], cwd: str | None, reading: ShellReading, home
     while index <= len(tokens):
         token = tokens[index] if index < len(tokens) else "\n"
         index += 1
-        # a substitution's text is skipped (its commands are read apart); what follows its closing `)` in the same
-        # token (`);`: the line's `;`) is read next
+        # a substitution is skipped (read apart); what follows its `)` in the same token (`);`) is read next
         if substitution:
             substitution, rest = past_closer(token, substitution) if _is_punct(token) else (substitution, "")
         elif token == "$" and index < len(tokens) and _is_punct(tokens[index]) and tokens[index].startswith("("):
