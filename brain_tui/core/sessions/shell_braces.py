@@ -13,7 +13,7 @@ __all__ = ["MAX_WORDS", "expand_braces"]
 
 #: At most this many words come out of one command line's brace expansions (more: the reading is partial).
 MAX_WORDS = 4096
-_META = " \t\r\n;&|<>()"
+_META = " \t\n;&|<>()"  # (a carriage return is no blank to bash)
 _SEQUENCE = re.compile(r"^(-?\d+|[A-Za-z])\.\.(-?\d+|[A-Za-z])(?:\.\.(-?\d+))?$")
 
 

@@ -50,7 +50,7 @@ def without_comments(text: str) -> str:
             continue
         elif ch in "'\"":
             quote = ch
-        elif ch == "#" and (index == 0 or text[index - 1] in " \t\r\n;&|()<>"):
+        elif ch == "#" and (index == 0 or text[index - 1] in " \t\n;&|()<>"):  # (`a\r#` is one word)
             end = text.find("\n", index)
             index = len(text) if end < 0 else end
             continue

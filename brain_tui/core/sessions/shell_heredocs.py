@@ -22,14 +22,16 @@ _META = " \t\n;&|<>()"
 
 class HereDocument:
     """One here-document: `before`, its line up to the ``<<``; `after`, the rest of that line; `body`, its lines
-    (without the end line)."""
+    (without the end line); `quoted`: its delimiter was quoted, so its body is data as written (unquoted, the shell
+    expands the body's ``$(…)`` and backquotes: they run)."""
 
-    __slots__ = ("before", "after", "body")
+    __slots__ = ("before", "after", "body", "quoted")
 
-    def __init__(self, before: str, body: str, after: str = "") -> None:
+    def __init__(self, before: str, body: str, after: str = "", quoted: bool = False) -> None:
         self.before = before
         self.after = after
         self.body = body
+        self.quoted = quoted
 
 
 class _Unsure(Exception):
@@ -58,7 +60,7 @@ class _Scanner:
         self.text = text
         self.kept: list[str] = []
         self.docs: list[HereDocument] = []
-        self.pending: list[tuple[bool, str, str]] = []  # (strip tabs, delimiter, text before the operator)
+        self.pending: list[tuple[bool, str, str, bool]] = []  # (strip tabs, delimiter, text before it, quoted)
         self.start = 0  # where the text not yet copied to `kept` starts
 
     def run(self) -> tuple[str, list[HereDocument]]:
@@ -218,7 +220,7 @@ class _Scanner:
                 i += 1
         if i == begin:
             raise _Unsure  # no word: the shell refuses the line
-        self.pending.append((tabs, "".join(word), before))
+        self.pending.append((tabs, "".join(word), before, any(ch in "\\'\"" for ch in text[begin:i])))
         return i
 
     def _bodies(self, i: int) -> int:
@@ -226,7 +228,7 @@ class _Scanner:
         text = self.text
         self.kept.append(text[self.start:i])
         operator_line = text[text.rfind("\n", 0, i - 1) + 1:i - 1]
-        for tabs, delimiter, before in self.pending:
+        for tabs, delimiter, before, quoted in self.pending:
             lines: list[str] = []
             while True:
                 if i >= len(text):
@@ -238,7 +240,7 @@ class _Scanner:
                 if (line.lstrip("\t") if tabs else line) == delimiter:
                     break
                 lines.append(line)
-            self.docs.append(HereDocument(before, "\n".join(lines), operator_line[len(before):]))
+            self.docs.append(HereDocument(before, "\n".join(lines), operator_line[len(before):], quoted))
         self.pending = []
         i = min(i, len(text))
         self.start = i

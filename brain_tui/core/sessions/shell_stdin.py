@@ -132,12 +132,15 @@ def _read_xargs(args: list[str], text: str, cwd: str | None, reading: ShellReadi
     if replace is not None or delimiter is not None:
         items = [item for item in text.split("\n" if delimiter in (None, "\\n") else delimiter) if item.strip()]
     else:
+        import contextlib
         import shlex
 
-        try:
-            items = shlex.split(text)
-        except ValueError:  # an unclosed quote: xargs stops there
-            items = text.split()
+        lexer = shlex.shlex(text, posix=True)
+        lexer.whitespace_split = True
+        lexer.commenters = ""
+        items = []
+        with contextlib.suppress(ValueError):  # an unclosed quote: xargs runs on the items before it (unquoted)
+            items.extend(lexer)
     if replace is None:
         _read_words([*command, *items], cwd, reading, home, depth + 1)
         return

@@ -12,17 +12,18 @@ import os
 
 from brain_tui.core.sessions.shell_quotes import nested_end
 
-__all__ = ["piped_text", "reads_script_from_stdin", "substitutions"]
+__all__ = ["past_closer", "piped_text", "reads_script_from_stdin", "substitutions"]
 
 _SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "ash", "mksh"})
 
 
-def substitutions(text: str) -> list[str]:
+def substitutions(text: str, here_document: bool = False) -> list[str]:
     """The bodies of the outermost command and process substitutions of `text` (outside single quotes), in
-    order; an unclosed one runs to the end (the reader then reads what there is)."""
+    order; an unclosed one runs to the end (the reader then reads what there is). `here_document`: `text` is the
+    body of an unquoted here-document, read as inside double quotes whose quote characters are plain text."""
     found: list[str] = []
     index = 0
-    quote = ""
+    quote = '"' if here_document else ""
     while index < len(text):
         ch = text[index]
         if ch == "\\":
@@ -39,7 +40,7 @@ def substitutions(text: str) -> list[str]:
             found.extend(substitutions(text[index + 2:end - 1]))
             index = end
             continue
-        elif ch == '"':
+        elif ch == '"' and not here_document:
             quote = "" if quote == '"' else '"'
         elif ch == "`":
             end = index + 1
@@ -62,6 +63,17 @@ def _closing(text: str, index: int) -> int:
     nested parts skipped as bash skips them); the end of `text` when it is unclosed."""
     end = nested_end(text, index - 2)
     return end - 1 if text[end - 1:end] == ")" and end > index else len(text)
+
+
+def past_closer(token: str, depth: int) -> tuple[int, str]:
+    """The nesting left after the operator `token` (a token of the split line) read inside a substitution `depth`
+    parentheses deep, and what follows the `)` closing it in the same token: ``);`` closes ``$(ls`` and leaves the
+    line's ``;`` (the split line gives a closing parenthesis and the operator after it as one token)."""
+    for position, ch in enumerate(token):
+        depth += 1 if ch == "(" else -1 if ch == ")" else 0
+        if depth == 0 and ch == ")":
+            return 0, token[position + 1:]
+    return depth, ""
 
 
 def reads_script_from_stdin(words: list[str]) -> bool:

@@ -38,7 +38,7 @@ from brain_tui.core.sessions.shell_options import spelled_out
 from brain_tui.core.sessions.shell_patches import PATCH_PROGRAMS, names_patch_program, read_leftover_patches, read_patch
 from brain_tui.core.sessions.shell_quotes import OPERATOR_CHARS, QuotedWord, shield, words
 from brain_tui.core.sessions.shell_stdin import feed
-from brain_tui.core.sessions.shell_substitutions import piped_text, reads_script_from_stdin, substitutions
+from brain_tui.core.sessions.shell_substitutions import past_closer, piped_text, reads_script_from_stdin, substitutions
 from brain_tui.core.sessions.shell_wrappers import join_path, split_wrappers
 
 TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
@@ -194,7 +194,7 @@ def _read_lines(text: str, cwd: str | None, reading: ShellReading, home: str | N
         reading.partial = reading.partial or "a character the reader stands in for quoted operators"
         return
     lexer = shlex.shlex(shielded, posix=True, punctuation_chars=OPERATOR_CHARS)
-    lexer.whitespace = " \t\r"
+    lexer.whitespace = " \t"  # (a carriage return is no blank to bash: `cd\r..` is no `cd`)
     lexer.commenters = ""
     lexer.whitespace_split = True
     try:
@@ -215,6 +215,9 @@ def _drop_heredoc_bodies(text: str, cwd: str | None, reading: ShellReading, home
     kept, documents = split_here_documents(text)
     body_cwd = None if _CD_WORD.search(text) else cwd
     for document in documents:
+        for body in [] if document.quoted else substitutions(document.body, here_document=True):
+            reading.unread.append("a command substitution in a here-document")  # its `$(…)` run (`<<EOF`)
+            _read_text(body, body_cwd, reading, home, depth + 1)
         words = re.split(r"[\s;&|()]+", document.before)
         pipeline = re.split(r";|&|\|\|", document.after)[0].split("|")[1:]  # `cat <<EOF | bash`
         if any(os.path.basename(word) in _SHELLS for word in words) or \
@@ -235,6 +238,7 @@ def _read_tokens(tokens: list[str], cwd: str | None, reading: ShellReading, home
     """Walk the tokens: segments between separators, subshells keep their own `cd`, redirections anywhere."""
     stack: list[str | None] = []
     words: list[str] = []
+    tokens = list(tokens)
     index = 0
     substitution = 0
     stdin: str | None = None  # what the command being read gets on its standard input, when the line shows it
@@ -242,16 +246,19 @@ def _read_tokens(tokens: list[str], cwd: str | None, reading: ShellReading, home
     while index <= len(tokens):
         token = tokens[index] if index < len(tokens) else "\n"
         index += 1
-        if substitution:  # inside $( … ): nothing here is read (counted as unread already)
-            substitution += token.count("(") - token.count(")") if _is_punct(token) else 0
-            continue
-        if token == "$" and index < len(tokens) and tokens[index].startswith("("):
-            substitution = tokens[index].count("(") - tokens[index].count(")")
+        # a substitution is skipped (read apart); what follows its `)` in the same token (`);`) is read next
+        if substitution:
+            substitution, rest = past_closer(token, substitution) if _is_punct(token) else (substitution, "")
+        elif token == "$" and index < len(tokens) and _is_punct(tokens[index]) and tokens[index].startswith("("):
+            words.append("$(…)")  # a word of the command, made when the line runs
+            substitution, rest = past_closer(tokens[index], 0)
             index += 1
-            words.append("$(…)")  # a word of the command, made when the line runs (its commands are read apart)
-            continue
-        if _is_punct(token) and token[0] in "<>" and "(" in token:  # `<(…)`, `>(…)`: a process substitution
-            substitution = token.count("(") - token.count(")")
+        elif _is_punct(token) and token[0] in "<>" and "(" in token:  # `<(…)`, `>(…)`: a process substitution
+            substitution, rest = past_closer(token[token.index("("):], 0)
+        else:
+            rest = None
+        if rest is not None:
+            tokens[index:index] = [rest] if rest else []
             continue
         if not _is_punct(token):
             words.append(token)
