@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import tomlkit
 
 from tests.bsi import BRAIN_AND_GIT, clean_env, ok, run_bsi
 from tests.clock import live_now
@@ -79,6 +80,12 @@ def codex_brain(brain: Path, tmp_path: Path) -> tuple[Path, Path, str]:
     ok(run_bsi("gate", "pause", paused.out.strip(), "hold on", brain=brain, now=live_now(), env=env(home)))
     ok(run_bsi("hooks", "install", "--agent", "codex", brain=brain, env=env(home), process=True))
     ok(run_bsi("mcp", "install", "--agent", "codex", brain=brain, env=env(home), process=True))
+    # Codex gives a server 10 s for initialize and tools/list; on a loaded 2-core CI machine bsi's first tools/list
+    # (the SDK loading) once took longer, and the tools were missing: the user's own key, kept by `mcp install`
+    config = home / ".codex" / "config.toml"
+    settings = tomlkit.parse(config.read_text(encoding="utf-8"))
+    settings["mcp_servers"]["bsi"]["startup_timeout_sec"] = 60
+    config.write_text(tomlkit.dumps(settings), encoding="utf-8")
     return brain, home, paused.out.strip()
 
 
