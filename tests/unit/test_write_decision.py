@@ -172,6 +172,7 @@ def test_a_claim_a_human_holds_keeps_its_files_from_its_session_s_other_claims(b
 def test_shell_targets_are_checked_as_writes(brain: Brain) -> None:
     mine = open_claim(brain, "src/")
     other = open_claim(brain, "docs/")
+    (brain.root / "docs").mkdir(exist_ok=True)  # (a `cd docs` that cannot fail: what follows runs there only)
     bound = WriteSession(claims=(mine,), cwd=str(brain.root))
     unbound = WriteSession(cwd=str(brain.root))
     allowed = ["echo x > src/a.py", "cd src && touch b.py", "sed -i s/a/b/ src/a.py", "ls -la docs",

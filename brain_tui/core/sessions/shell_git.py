@@ -16,8 +16,9 @@ import shlex
 from pathlib import Path
 
 from brain_tui.core.records.git_head import git_dirs
+from brain_tui.core.sessions.shell_copies import copy_like, is_dir
 from brain_tui.core.sessions.shell_git_moves import MOVERS, git_options, git_output, names_commit, read_move, read_push
-from brain_tui.core.sessions.shell_targets import ShellReading, _copy_like, _is_dir
+from brain_tui.core.sessions.shell_targets import ShellReading
 from brain_tui.core.sessions.shell_wrappers import join_path
 
 __all__ = ["VALUED", "read_git"]
@@ -125,7 +126,7 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading, depth: int
         if not paths and flags & {"-p", "--patch"} and not unstages:  # each change of the work tree offered (`yes |`
             paths = [_git_top(here) or "."]  # takes them all)
         for path in pathspecs(paths, here):
-            reading.add(path, here, f"git {sub}", tree=not unstages and _is_dir(here, path), named=staged_only)
+            reading.add(path, here, f"git {sub}", tree=not unstages and is_dir(here, path), named=staged_only)
         if sub == "checkout":  # to another commit: what is in force moves (`shell_git_moves`)
             read_move(sub, rest, here, _git_top(here), reading)
     elif sub in ("rm", "mv"):
@@ -134,7 +135,7 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading, depth: int
             for operand in pathspecs(operands, here):  # --cached: the file stays, git stops holding it
                 reading.add(operand, here, "git rm", tree="-r" in flags, named="--cached" in flags)
         else:
-            _copy_like("git mv", operands, values, flags, here, reading, moves=True)
+            copy_like("git mv", operands, values, flags, here, reading, moves=True)
     elif sub in _INDEX_WRITERS:  # what git holds for these paths changes, the files do not (SPEC 22)
         operands, _values, _flags = git_options(rest, _INDEX_WRITERS[sub])
         if "--" in rest:
@@ -327,7 +328,7 @@ def _sweep(sub: str, operands: list[str], flags: set[str], here: str | None, rea
         staged_protocol(top, here, reading)
     everything = not operands and (bool(flags & {"-A", "--all", "-u", "--update", "-p", "--patch"}) if sub == "add" else
                                    bool(flags & {"-a", "--all"}) if sub == "commit" else False)
-    folders = [full for operand in operands if sub == "add" and _is_dir(here, operand)
+    folders = [full for operand in operands if sub == "add" and is_dir(here, operand)
                and (full := join_path(here, operand)) is not None]
     top = _git_top(here) if everything or folders else None
     if top is None:

@@ -42,10 +42,14 @@ _HOME_WORD = re.compile(r"""(?:^|[\s=:;&|(<>{'"])(?<!HOME=)(?<!HOME=["'])\$(?:HO
 _CHANGES_FOLDER = re.compile(r"(?:^|[\s;&|(])(?:cd|pushd|popd)(?:[\s;&|)]|$)")
 
 
+#: How many `cd`s that may fail the line may hold before it cannot be read whole (`LineState.take_unmoved`).
+_MAX_FORKS = 8
+
+
 class LineState:
     """What the whole line sets that changes how its paths are placed (read once from its text)."""
 
-    __slots__ = ("home_set", "cdpath_set", "git_set", "links", "aliases")
+    __slots__ = ("home_set", "cdpath_set", "git_set", "links", "aliases", "unmoved", "forks")
 
     def __init__(self, text: str) -> None:
         self.home_set = bool(_SETS_HOME.search(text))
@@ -53,6 +57,8 @@ class LineState:
         self.git_set = bool(_SETS_GIT.search(text))
         self.links: list[str | None] = []  # the links the line has made so far (None: one made where it cannot show)
         self.aliases: dict[str, str] = {}  # the aliases the line has defined so far
+        self.unmoved: str | None = None  # where the line was before a `cd` that may fail (`cd_to`)
+        self.forks = 0  # how many times the rest of the line was read from there too (`take_unmoved`)
 
     def alias(self, words: list[str], cwd: str | None, read_words: Callable[[list[str]], str | None],
               read_text: Callable[[str], None]) -> str | None:
@@ -107,8 +113,26 @@ class LineState:
             return word
         return None if self.home_set else os.path.expanduser("~") + slash + tail
 
+    def cd_to(self, before: str | None, after: str) -> None:
+        """Note a `cd` from `before` to `after`: to a folder that does not exist (yet) it may fail, and the commands
+        a `;`, `||`, `&` or new line puts after it then run in `before` (`take_unmoved`)."""
+        if before is not None and not os.path.isdir(after):
+            self.unmoved = before
+
+    def take_unmoved(self, separator: str) -> str | None:
+        """The folder the commands after `separator` may run in besides the `cd`'s (once; None when none): a `cd`
+        that may have failed came before, and they run whatever it did (`cd nope; touch F` touches `F` here)."""
+        kept = separator.strip("()")
+        if self.unmoved is None or not (";" in kept or "\n" in kept or kept in ("||", "&")):
+            return None
+        before, self.unmoved = self.unmoved, None
+        self.forks += 1
+        return before
+
     def cd_unplaced(self, operands: list[str]) -> str:
         """Why a `cd` with these operands goes nowhere the line shows ("" when it does)."""
+        if self.forks >= _MAX_FORKS:  # each `cd` that may fail reads the rest of the line twice
+            return f"more than {_MAX_FORKS} `cd`s to folders that do not exist, each followed by `;`"
         if not operands and self.home_set:
             return "a bare `cd` on a line that sets HOME"
         if operands and self.cdpath_set and not operands[0].startswith(("/", ".", "~")):

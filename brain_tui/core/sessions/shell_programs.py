@@ -221,11 +221,11 @@ def _zip_own(args: list[str]) -> tuple[list[str], list[str], list[str]]:
 
 def _removed(paths: list[str], cwd: str | None, reading: ShellReading, name: str) -> None:
     """Add files an archiver deletes once archived (`tar --remove-files`, `zip -m`): a folder, all below it."""
-    from brain_tui.core.sessions.shell_targets import _is_dir
+    from brain_tui.core.sessions.shell_copies import is_dir
 
     for path in paths:
         if path != "-":
-            reading.add(path, cwd, name, tree=_is_dir(cwd, path))
+            reading.add(path, cwd, name, tree=is_dir(cwd, path))
 
 
 def _cpio(args: list[str], cwd: str | None, reading: ShellReading) -> None:

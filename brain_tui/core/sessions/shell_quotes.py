@@ -16,7 +16,7 @@ Standard library only: the hook's fast path reads shell commands with it.
 
 from __future__ import annotations
 
-__all__ = ["OPERATOR_CHARS", "QuotedWord", "nested_end", "shield", "words"]
+__all__ = ["is_operator", "OPERATOR_CHARS", "QuotedWord", "nested_end", "shield", "words"]
 
 #: The characters `shlex` splits off as operators (`punctuation_chars`), a new line among them.
 OPERATOR_CHARS = "();<>|&\n"
@@ -24,6 +24,11 @@ OPERATOR_CHARS = "();<>|&\n"
 _NESTED_STAND_IN = {ch: chr(0xF8F0 + index) for index, ch in enumerate(OPERATOR_CHARS + "'\"")}
 _STAND_IN = {ch: _NESTED_STAND_IN[ch] for ch in OPERATOR_CHARS}
 _BACK = {ord(stand_in): ch for ch, stand_in in _NESTED_STAND_IN.items()}
+
+
+def is_operator(token: str) -> bool:
+    """True when a token of the line is an operator (`;`, `|`, `&&`, `>`, `(`…), never a `QuotedWord`."""
+    return bool(token) and not isinstance(token, QuotedWord) and all(ch in OPERATOR_CHARS for ch in token)
 
 
 class QuotedWord(str):

@@ -30,13 +30,14 @@ import shlex
 
 from brain_tui.core.sessions.shell_braces import MAX_WORDS, expand_braces
 from brain_tui.core.sessions.shell_comments import without_comments
+from brain_tui.core.sessions.shell_copies import copy_like
 from brain_tui.core.sessions.shell_handover import handed_over
 from brain_tui.core.sessions.shell_heredocs import split_here_documents
 from brain_tui.core.sessions.shell_line_state import LineState, makes_links, placed
 from brain_tui.core.sessions.shell_options import options as _options
 from brain_tui.core.sessions.shell_options import spelled_out
 from brain_tui.core.sessions.shell_patches import PATCH_PROGRAMS, names_patch_program, read_leftover_patches, read_patch
-from brain_tui.core.sessions.shell_quotes import OPERATOR_CHARS, QuotedWord, shield, words
+from brain_tui.core.sessions.shell_quotes import OPERATOR_CHARS, is_operator, shield, words
 from brain_tui.core.sessions.shell_stdin import feed
 from brain_tui.core.sessions.shell_substitutions import past_closer, piped_text, reads_script_from_stdin, substitutions
 from brain_tui.core.sessions.shell_wrappers import join_path, split_wrappers
@@ -230,10 +231,6 @@ def _drop_heredoc_bodies(text: str, cwd: str | None, reading: ShellReading, home
     return kept
 
 
-def _is_punct(token: str) -> bool:
-    return bool(token) and not isinstance(token, QuotedWord) and all(ch in OPERATOR_CHARS for ch in token)
-
-
 def _read_tokens(tokens: list[str], cwd: str | None, reading: ShellReading, home: str | None, depth: int) -> None:
     """Walk the tokens: segments between separators, subshells keep their own `cd`, redirections anywhere."""
     stack: list[str | None] = []
@@ -243,29 +240,30 @@ def _read_tokens(tokens: list[str], cwd: str | None, reading: ShellReading, home
     substitution = 0
     stdin: str | None = None  # what the command being read gets on its standard input, when the line shows it
     fed = False  # the command being read gets its standard input from the line (a pipe, `<`, `<<`, `<<<`)
+    piped = False  # it is a pipeline's second command or later (it runs in a subshell)
     while index <= len(tokens):
         token = tokens[index] if index < len(tokens) else "\n"
         index += 1
         # a substitution is skipped (read apart); what follows its `)` in the same token (`);`) is read next
         if substitution:
-            substitution, rest = past_closer(token, substitution) if _is_punct(token) else (substitution, "")
-        elif token == "$" and index < len(tokens) and _is_punct(tokens[index]) and tokens[index].startswith("("):
+            substitution, rest = past_closer(token, substitution) if is_operator(token) else (substitution, "")
+        elif token == "$" and index < len(tokens) and is_operator(tokens[index]) and tokens[index].startswith("("):
             words.append("$(…)")  # a word of the command, made when the line runs
             substitution, rest = past_closer(tokens[index], 0)
             index += 1
-        elif _is_punct(token) and token[0] in "<>" and "(" in token:  # `<(…)`, `>(…)`: a process substitution
+        elif is_operator(token) and token[0] in "<>" and "(" in token:  # `<(…)`, `>(…)`: a process substitution
             substitution, rest = past_closer(token[token.index("("):], 0)
         else:
             rest = None
         if rest is not None:
             tokens[index:index] = [rest] if rest else []
             continue
-        if not _is_punct(token):
+        if not is_operator(token):
             words.append(token)
             continue
         if ">" in token or (token.startswith("<") and token != "<" and "<<" not in token):
             # a redirection: `>`, `>>`, `>|`, `&>`, `&>>`, `<>`, `>&` (FILE, or a descriptor)
-            target = tokens[index] if index < len(tokens) and not _is_punct(tokens[index]) else ""
+            target = tokens[index] if index < len(tokens) and not is_operator(tokens[index]) else ""
             index += 1 if target else 0
             if token.endswith(">&") and (target.isdigit() or target == "-"):
                 continue
@@ -274,7 +272,7 @@ def _read_tokens(tokens: list[str], cwd: str | None, reading: ShellReading, home
             continue
         if token.startswith("<"):  # input: `<` FILE, `<<` / `<<<` WORD (no write)
             fed = True
-            if index < len(tokens) and not _is_punct(tokens[index]):
+            if index < len(tokens) and not is_operator(tokens[index]):
                 stdin = tokens[index] if token == "<<<" else stdin
                 index += 1
             continue
@@ -287,51 +285,18 @@ def _read_tokens(tokens: list[str], cwd: str | None, reading: ShellReading, home
             reading.terminal = os.path.basename(command[0])  # `bash`: its commands come from the terminal
         stdin = piped_text(command) if token == "|" else None
         fed = token in ("|", "|&")
-        cwd = _read_words(words, cwd, reading, home, depth)
-        words = []
+        after = _read_words(words, cwd, reading, home, depth)
+        # a pipeline's commands and a job sent to the background run in subshells: their `cd` moves no later one
+        cwd = cwd if piped or token.strip("()") in ("|", "|&", "&") else after
+        piped, words = fed, []
+        before = reading.line.take_unmoved(token) if index < len(tokens) else None
+        if before is not None:  # after a `cd` that may fail, what follows runs where the line was too
+            _read_tokens(tokens[index:], before, reading, home, depth)
         for ch in token:
             if ch == "(":
                 stack.append(cwd)
             elif ch == ")" and stack:
                 cwd = stack.pop()
-
-
-def _is_dir(cwd: str | None, path: str) -> bool:
-    full = join_path(cwd, path)
-    return path.endswith("/") or (full is not None and os.path.isdir(full))
-
-
-def _copy_like(name: str, operands: list[str], values: dict[str, str], flags: set[str], cwd: str | None,
-               reading: ShellReading, moves: bool) -> None:
-    """cp / mv / install / ln: the destination (inside a folder: one file per source; with `-T` the last operand
-    itself, even a folder); with `moves` (mv, a hard link) also its sources. A folder copied with `-r`, or moved,
-    writes its destination whole."""
-    recursive = name == "mv" or bool(flags & {"-r", "-R", "-a", "--recursive", "--archive"})
-    itself = bool(flags & {"-T", "--no-target-directory"})  # `cp -rT src eng/sub`: src's files into eng/sub
-    folder = values.get("-t") or values.get("--target-directory")
-    if folder is None and not operands:
-        return
-    if folder is None:
-        if len(operands) == 1 and name == "ln":
-            folder, sources = ".", operands
-        elif len(operands) == 1:
-            return
-        else:
-            *sources, dest = operands
-            if len(sources) == 1 and (itself or not _is_dir(cwd, dest)):
-                reading.add(dest, cwd, name, tree=recursive and _is_dir(cwd, sources[0]))
-                folder = None
-            else:
-                folder = dest
-    else:
-        sources = operands
-    if folder is not None:
-        for source in sources:
-            base = os.path.basename(source.rstrip("/")) or source
-            reading.add(os.path.join(folder, base), cwd, name, tree=recursive and _is_dir(cwd, source))
-    if moves:
-        for source in sources:
-            reading.add(source, cwd, name, tree=_is_dir(cwd, source))
 
 
 #: The options that take a value (`shell_options.options`) of the programs read here: cp, mv, install and ln (one
@@ -385,6 +350,8 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
             return None
         joined = join_path(cwd, target)
         reading.partial = reading.partial or (reading.line.through_link(placed(joined)) if joined else "")
+        if joined is not None:
+            reading.line.cd_to(cwd, placed(joined))
         return placed(joined) if joined is not None else None
     if name == "popd":
         return None
@@ -426,7 +393,7 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
         # a hard link (`ln` without -s, `cp -l`) shares the source's content: a write through it writes the source
         links = (name == "ln" and not flags & {"-s", "--symbolic"}) or (name == "cp" and bool(flags & {"-l", "--link"}))
         before, unread = len(reading.targets), len(reading.unread)
-        _copy_like(name, operands, values, flags, cwd, reading, moves=name == "mv" or links)
+        copy_like(name, operands, values, flags, cwd, reading, moves=name == "mv" or links)
         if makes_links(name, operands, flags, cwd):  # a later write through it lands where it leads
             reading.line.made_links([t.path for t in reading.targets[before:]], len(reading.unread) > unread)
         return cwd
