@@ -49,3 +49,10 @@ def test_the_commands_after_a_cd_that_may_not_move_run_where_the_line_started(br
 ])
 def test_a_cd_that_moves_still_places_what_follows(brain: Brain, command: str, written: set[str]) -> None:
     assert _written(brain, command) == written, (command, _written(brain, command))
+
+
+def test_a_line_of_many_cds_that_may_fail_cannot_be_read(brain: Brain) -> None:
+    """Each `cd` that may fail reads the rest of the line once more: past 8, the line cannot be read whole."""
+    assert not read_command("cd a; " * 3 + "touch src/x", str(brain.root)).partial
+    for many in (10, 40):
+        assert "do not exist" in read_command("cd a; " * many + "touch src/x", str(brain.root)).partial

@@ -123,7 +123,7 @@ class LineState:
         """The folder the commands after `separator` may run in besides the `cd`'s (once; None when none): a `cd`
         that may have failed came before, and they run whatever it did (`cd nope; touch F` touches `F` here)."""
         kept = separator.strip("()")
-        if self.unmoved is None or not (";" in kept or "\n" in kept or kept in ("||", "&")):
+        if self.unmoved is None or self.forks >= _MAX_FORKS or not (";" in kept or "\n" in kept or kept in ("||", "&")):
             return None
         before, self.unmoved = self.unmoved, None
         self.forks += 1
