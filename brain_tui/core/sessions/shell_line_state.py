@@ -42,6 +42,17 @@ _HOME_WORD = re.compile(r"""(?:^|[\s=:;&|(<>{'"])(?<!HOME=)(?<!HOME=["'])\$(?:HO
 _CHANGES_FOLDER = re.compile(r"(?:^|[\s;&|(])(?:cd|pushd|popd)(?:[\s;&|)]|$)")
 
 
+#: The words before a command that leave it run by this shell itself (a `cd` among them moves it): the shell's own
+#: words and the builtins that run a builtin. Any other (`env`, `sudo`, `nohup`, `timeout`…) runs a program, and a
+#: `cd` run as one moves nothing (`coproc` runs it in a subshell).
+_IN_THIS_SHELL = frozenset({"!", "time", "builtin", "command", "{", "then", "do", "else", "elif", "if", "while",
+                            "until", "function"})
+#: The words opening a compound command whose body may not run (or a loop's, any number of times), and closing it.
+_OPENS = frozenset({"if", "while", "until", "for", "case", "select"})
+_CLOSES = frozenset({"fi", "done", "esac"})
+#: The options `cd` takes (`-P`, `-eL`…); any other, or a second operand, makes it fail where it stands.
+_CD_OPTIONS = re.compile(r"-[LPe@]+")
+
 #: How many `cd`s that may fail the line may hold before it cannot be read whole (`LineState.take_unmoved`).
 _MAX_FORKS = 8
 
@@ -49,16 +60,20 @@ _MAX_FORKS = 8
 class LineState:
     """What the whole line sets that changes how its paths are placed (read once from its text)."""
 
-    __slots__ = ("home_set", "cdpath_set", "git_set", "links", "aliases", "unmoved", "forks")
+    __slots__ = ("home_set", "cdpath_set", "git_set", "lastpipe", "links", "aliases", "unmoved", "forks", "nests",
+                 "sure")
 
     def __init__(self, text: str) -> None:
         self.home_set = bool(_SETS_HOME.search(text))
         self.cdpath_set = bool(_SETS_CDPATH.search(text))
         self.git_set = bool(_SETS_GIT.search(text))
+        self.lastpipe = "lastpipe" in text  # a pipeline's last command may run in this shell (`shopt -s lastpipe`)
         self.links: list[str | None] = []  # the links the line has made so far (None: one made where it cannot show)
         self.aliases: dict[str, str] = {}  # the aliases the line has defined so far
         self.unmoved: str | None = None  # where the line was before a `cd` that may fail (`cd_to`)
         self.forks = 0  # how many times the rest of the line was read from there too (`take_unmoved`)
+        self.nests: tuple[bool, ...] = ()  # the compound commands open (True: a body that may not run)
+        self.sure = True  # the command being read runs, and in this shell (`command`)
 
     def alias(self, words: list[str], cwd: str | None, read_words: Callable[[list[str]], str | None],
               read_text: Callable[[str], None]) -> str | None:
@@ -113,10 +128,30 @@ class LineState:
             return word
         return None if self.home_set else os.path.expanduser("~") + slash + tail
 
-    def cd_to(self, before: str | None, after: str) -> None:
-        """Note a `cd` from `before` to `after`: to a folder that does not exist (yet) it may fail, and the commands
-        a `;`, `||`, `&` or new line puts after it then run in `before` (`take_unmoved`)."""
-        if before is not None and not os.path.isdir(after):
+    def command(self, words: list[str], separator: str) -> None:
+        """Note the command `words` the line runs after the operator `separator` ("" at its start): the compound
+        commands it opens or closes, and whether it surely runs in this shell (`sure`): not after `&&` or `||`, not
+        in the body of an `if`, a loop, a `case` or a function (defined, not run), not through a program (`env cd`)."""
+        nests = list(self.nests)
+        sure = separator.strip("()") not in ("&&", "||")
+        for index, word in enumerate(words):
+            if word in _OPENS:
+                nests.append(True)
+            elif word in _CLOSES or word == "}":
+                nests = nests[:-1]
+            elif word == "{":  # a function's body (`f() {`, `function f {`), else a group that runs
+                nests.append(separator.endswith(")") or "function" in words[:index])
+            elif word not in _IN_THIS_SHELL and not re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", word):
+                sure = sure and word in ("cd", "pushd", "popd") and not (index and words[index - 1] == "function")
+                break
+        self.nests = tuple(nests)
+        self.sure = sure and not any(nests)
+
+    def cd_to(self, before: str | None, after: str, name: str, args: list[str]) -> None:
+        """Note a `cd` (or `pushd`) `args` from `before` to `after`: one that may not run (`command`), to a folder
+        that does not exist (yet), or that fails where it stands (`cd A B`, `cd -x A`), may leave the line in
+        `before`, and the commands a `;`, `||`, `&` or new line puts after it then run there (`take_unmoved`)."""
+        if before is not None and (not self.sure or _cd_fails(name, args) or not os.path.isdir(after)):
             self.unmoved = before
 
     def take_unmoved(self, separator: str) -> str | None:
@@ -133,11 +168,26 @@ class LineState:
         """Why a `cd` with these operands goes nowhere the line shows ("" when it does)."""
         if self.forks >= _MAX_FORKS:  # each `cd` that may fail reads the rest of the line twice
             return f"more than {_MAX_FORKS} `cd`s to folders that do not exist, each followed by `;`"
+        if self.lastpipe:
+            return "a `cd` on a line that sets lastpipe (a pipeline's last command runs in this shell)"
         if not operands and self.home_set:
             return "a bare `cd` on a line that sets HOME"
         if operands and self.cdpath_set and not operands[0].startswith(("/", ".", "~")):
             return "a `cd` on a line that sets CDPATH"
         return ""
+
+
+def _cd_fails(name: str, args: list[str]) -> bool:
+    """True when `cd` with these words fails wherever it goes: an option it lacks, or a second operand (bash
+    reads its options up to the first operand or `--`)."""
+    if name != "cd":
+        return False
+    for index, arg in enumerate(args):
+        if arg == "--" or arg == "-" or not arg.startswith("-"):
+            return len(args) - index - (arg == "--") > 1
+        if not _CD_OPTIONS.fullmatch(arg):
+            return True
+    return False
 
 
 def placed(path: str) -> str:

@@ -241,6 +241,7 @@ def _read_tokens(tokens: list[str], cwd: str | None, reading: ShellReading, home
     stdin: str | None = None  # what the command being read gets on its standard input, when the line shows it
     fed = False  # the command being read gets its standard input from the line (a pipe, `<`, `<<`, `<<<`)
     piped = False  # it is a pipeline's second command or later (it runs in a subshell)
+    joined = ""  # the operator before the command being read ("" at the start)
     while index <= len(tokens):
         token = tokens[index] if index < len(tokens) else "\n"
         index += 1
@@ -285,13 +286,16 @@ def _read_tokens(tokens: list[str], cwd: str | None, reading: ShellReading, home
             reading.terminal = os.path.basename(command[0])  # `bash`: its commands come from the terminal
         stdin = piped_text(command) if token == "|" else None
         fed = token in ("|", "|&")
+        reading.line.command(words, joined)  # whether it surely runs, in this shell (a `cd` in it moves it)
         after = _read_words(words, cwd, reading, home, depth)
         # a pipeline's commands and a job sent to the background run in subshells: their `cd` moves no later one
         cwd = cwd if piped or token.strip("()") in ("|", "|&", "&") else after
-        piped, words = fed, []
+        piped, words, joined = fed, [], token
         before = reading.line.take_unmoved(token) if index < len(tokens) else None
         if before is not None:  # after a `cd` that may fail, what follows runs where the line was too
+            nests = reading.line.nests
             _read_tokens(tokens[index:], before, reading, home, depth)
+            reading.line.nests = nests
         for ch in token:
             if ch == "(":
                 stack.append(cwd)
@@ -341,6 +345,8 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
     name = os.path.basename(words[0])
     args = spelled_out(name, words[1:])  # `--target=DIR` is `--target-directory=DIR` (a GNU program's prefixes)
     reading.elsewhere = reading.elsewhere or handed_over(name, args)
+    if name == "pushd" and ("-n" in args or not [a for a in args if a[:1] not in "-+"]):
+        return cwd if "-n" in args else None  # `-n`: the stack only; none, `+N`, `-N`: a folder from the stack
     if name in ("cd", "pushd"):
         operands = [a for a in args if not a.startswith("-") or a == "-"]
         reading.partial = reading.partial or reading.line.cd_unplaced(operands)
@@ -351,7 +357,7 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
         joined = join_path(cwd, target)
         reading.partial = reading.partial or (reading.line.through_link(placed(joined)) if joined else "")
         if joined is not None:
-            reading.line.cd_to(cwd, placed(joined))
+            reading.line.cd_to(cwd, placed(joined), name, args)
         return placed(joined) if joined is not None else None
     if name == "popd":
         return None
