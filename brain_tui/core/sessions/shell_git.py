@@ -18,6 +18,7 @@ from pathlib import Path
 from brain_tui.core.records.git_head import git_dirs
 from brain_tui.core.sessions.shell_copies import copy_like, is_dir
 from brain_tui.core.sessions.shell_git_moves import MOVERS, git_options, git_output, names_commit, read_move, read_push
+from brain_tui.core.sessions.shell_runs import git_setting_command
 from brain_tui.core.sessions.shell_targets import ShellReading
 from brain_tui.core.sessions.shell_wrappers import join_path
 
@@ -82,6 +83,11 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading, depth: int
             index += 2
             continue
         index += 1
+    for setting in settings:  # `-c core.sshCommand=CMD`: a command line git runs, read as one
+        if (line := git_setting_command(setting)) is not None:
+            from brain_tui.core.sessions.shell_targets import _read_text
+
+            _read_text(line, here, reading, None, depth + 1)
     if index >= len(args):
         return cwd
     sub, rest = args[index], args[index + 1:]

@@ -67,6 +67,9 @@ _PROTOCOL = re.compile(r"(?:^|/)(?:claims|signals|locks|breath|\.brain)(?:/|$)|(
 _CODE_WRITES = re.compile(r"""open\s*\([^)]*?,\s*['"][^'"]*[wax+]|\b(?:write\w*|remove|unlink\w*|rmtree|rename\w*|
     truncate|mkdirs?|makedirs|rmdir|rmSync|rm|symlink\w*|link|chmod|chown|copy\w*|move|touch|system|popen|run|call|
     check_call|check_output|spawn\w*|exec\w*|appendFile\w*)\b""", re.VERBOSE)
+#: A call handing a shell the string that follows (`os.system("CMD")`, Perl's `system "CMD"`, `execSync('CMD')`).
+_SHELL_CALL = re.compile(r"""\b(?:system|popen|Popen|check_output|check_call|call|run|getoutput|getstatusoutput|
+    exec|execSync|spawnSync|shell_exec|passthru)\s*\(?\s*(?=['"])""", re.VERBOSE)
 #: A mode before a path in a string (Perl's `open(F, ">claims/x")`): writing when it holds `>`.
 _MODE = re.compile(r"^(?:\+?[<>]{1,2}|\|)\s*")
 
@@ -79,7 +82,9 @@ def read_program(name: str, args: list[str], cwd: str | None, reading: ShellRead
     elif name in _AWKS:
         _awk(name, args, cwd, reading, home, depth)
     elif name in _INLINE:
-        _inline(name, args, cwd, reading)
+        from brain_tui.core.sessions.shell_targets import _read_text
+
+        _inline(name, args, cwd, reading, lambda text: _read_text(text, cwd, reading, home, depth + 1))
         from brain_tui.core.sessions.shell_modules import python_module, read_module
 
         module = python_module(args) if name.startswith(("python", "pypy")) else None
@@ -303,13 +308,18 @@ def _awk_outputs(program: str) -> list[tuple[str, str | None]]:
     return [(kind, target) for kind, target in found if kind == ">" or target is not None]
 
 
-def _inline(name: str, args: list[str], cwd: str | None, reading: ShellReading) -> None:
+def _inline(name: str, args: list[str], cwd: str | None, reading: ShellReading, run: Callable[[str], None]) -> None:
     """Inline code that writes and names a protocol file in a string: that file is a target (the decision refuses
-    it); code that only reads, or names no protocol file, names none."""
+    it); code that only reads, or names no protocol file, names none. A string a call hands a shell
+    (`os.system("CMD")`, `system "CMD"`) is read with `run` as the command line it is."""
     options = _INLINE[name]
     codes = [v for k, v in zip(args, args[1:], strict=False) if k in options]
     codes += [a[2:] for a in args if a[:2] in options and len(a) > 2 and not a.startswith("--")]
     for code in codes:
+        for call in _SHELL_CALL.finditer(code):
+            string = _STRING.match(code, call.end())
+            if string:
+                run(_unquote(string.group(2)) if string.group(1) == '"' else string.group(2))
         writes = bool(_CODE_WRITES.search(code))
         for string in _STRING.finditer(code):
             mode = _MODE.match(string.group(2))

@@ -38,6 +38,7 @@ from brain_tui.core.sessions.shell_options import options as _options
 from brain_tui.core.sessions.shell_options import spelled_out
 from brain_tui.core.sessions.shell_patches import PATCH_PROGRAMS, names_patch_program, read_leftover_patches, read_patch
 from brain_tui.core.sessions.shell_quotes import OPERATOR_CHARS, is_operator, shield, words
+from brain_tui.core.sessions.shell_runs import option_commands
 from brain_tui.core.sessions.shell_stdin import feed
 from brain_tui.core.sessions.shell_substitutions import past_closer, piped_text, reads_script_from_stdin, substitutions
 from brain_tui.core.sessions.shell_wrappers import join_path, split_wrappers
@@ -330,7 +331,7 @@ _METADATA_OWN = {"chmod": "Rcfv", "chattr": "RVfvp"}
 def _read_words(words: list[str], cwd: str | None, reading: ShellReading, home: str | None,
                 depth: int) -> str | None:
     """Read one simple command; return the working folder after it (a `cd` changes it, `env -C DIR` does not)."""
-    words, here = split_wrappers(words, cwd, reading)
+    words, here = split_wrappers(words, cwd, reading, lambda line: _read_text(line, cwd, reading, home, depth + 1))
     after = _read_command(words, here, reading, home, depth)
     return after if here == cwd else cwd
 
@@ -345,6 +346,8 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
     name = os.path.basename(words[0])
     args = spelled_out(name, words[1:])  # `--target=DIR` is `--target-directory=DIR` (a GNU program's prefixes)
     reading.elsewhere = reading.elsewhere or handed_over(name, args)
+    for line in option_commands(name, args):  # `split --filter=CMD`, `ssh -o ProxyCommand=CMD`: read as commands
+        _read_text(line, cwd, reading, home, depth + 1)
     if name == "pushd" and ("-n" in args or not [a for a in args if a[:1] not in "-+"]):
         return cwd if "-n" in args else None  # `-n`: the stack only; none, `+N`, `-N`: a folder from the stack
     if name in ("cd", "pushd"):

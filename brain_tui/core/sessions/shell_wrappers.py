@@ -17,6 +17,8 @@ from brain_tui.core.sessions.shell_options import long_name
 
 TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from brain_tui.core.sessions.shell_targets import ShellReading
 
 __all__ = ["split_wrappers"]
@@ -24,11 +26,12 @@ __all__ = ["split_wrappers"]
 #: Commands that run the rest of their words as a command.
 _WRAPPERS = {"sudo", "env", "command", "builtin", "nice", "nohup", "time", "exec", "timeout", "stdbuf", "!",
              "doas", "ionice", "chronic", "flock", "strace", "ltrace", "setsid", "busybox", "toybox", "fakeroot",
-             "unbuffer", "taskset", "chrt", "runuser", "su",
+             "unbuffer", "taskset", "chrt", "runuser", "su", "watch", "setpriv", "prlimit", "unshare", "nsenter",
+             "chroot",
              # the shell's words before a command of a compound one (`coproc NAME` is only before `{`)
              "{", "if", "then", "do", "else", "elif", "while", "until", "coproc"}
 #: Wrappers whose first operand is theirs, not the command's (`timeout 5 CMD`, `taskset MASK CMD`, `chrt PRIO CMD`).
-_OWN_OPERAND = {"timeout", "taskset", "chrt"}
+_OWN_OPERAND = {"timeout", "taskset", "chrt", "chroot"}
 #: Wrappers whose option names a command line for a shell (`su -c 'CMD'`, `env -S 'CMD ARGS'`).
 _COMMAND_OPTIONS = {"su": ("-c", "--command", "--session-command"), "runuser": ("-c", "--command", "--session-command"),
                     "env": ("-S", "--split-string")}
@@ -53,21 +56,36 @@ _WRAPPER_VALUES = {"sudo": {"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U"
                    "runuser": {"-u", "-g", "-G", "-s", "-w", "--user", "--group", "--supp-group", "--shell",
                                "-c", "--command", "--session-command", "--whitelist-environment"},
                    "su": {"-g", "-G", "-s", "-w", "--group", "--supp-group", "--shell", "-c", "--command",
-                          "--session-command", "--whitelist-environment"}}
+                          "--session-command", "--whitelist-environment"},
+                   "watch": {"-n", "--interval", "-q", "--equexit"},
+                   "setpriv": {"--ambient-caps", "--inh-caps", "--bounding-set", "--ruid", "--euid", "--rgid",
+                               "--egid", "--reuid", "--regid", "--groups", "--securebits", "--pdeathsig",
+                               "--selinux-label", "--apparmor-profile"},
+                   "prlimit": {"-p", "--pid", "-o", "--output"},
+                   "unshare": {"--propagation", "--setgroups", "-R", "--root", "-w", "--wd", "-S", "--setuid", "-G",
+                               "--setgid", "--monotonic", "--boottime"},
+                   "nsenter": {"-t", "--target", "-S", "--setuid", "-G", "--setgid", "-W", "--wdns"},
+                   "chroot": {"--userspec", "--groups"}}
 
 
 #: Wrapper options naming the folder the command runs in (`env -C DIR`, `sudo -D DIR`) or a file the wrapper itself
 #: writes (`time -o FILE`, `strace -o FILE`, `fakeroot -s FILE` its saved state); `flock FILE …` writes its lock
 #: file.
-_WRAPPER_CHDIR = {"env": ("-C", "--chdir"), "sudo": ("-D", "--chdir")}
+_WRAPPER_CHDIR = {"env": ("-C", "--chdir"), "sudo": ("-D", "--chdir"), "unshare": ("-w", "--wd")}
+#: Wrapper options that run the command in another root, or in a folder the line does not show (nsenter's `-w`
+#: alone: the target process's): what its paths name cannot be placed.
+_WRAPPER_ELSEWHERE = {"unshare": ("-R", "--root"), "nsenter": ("-r", "--root", "-w", "--wd", "-W", "--wdns")}
 _WRAPPER_OUTPUT = {"time": ("-o", "--output"), "strace": ("-o", "--output"), "ltrace": ("-o", "--output"),
                    "fakeroot": ("-s",)}
 
 
-def split_wrappers(words: list[str], cwd: str | None = None,
-                    reading: ShellReading | None = None) -> tuple[list[str], str | None]:
+def split_wrappers(words: list[str], cwd: str | None = None, reading: ShellReading | None = None,
+                   run: Callable[[str], None] | None = None) -> tuple[list[str], str | None]:
     """The words of the command itself, past assignments (`X=1`) and wrappers (`sudo`, `env`, `timeout 5`, …), and
-    the folder it runs in (`env -C DIR`); the files a wrapper writes itself are added to `reading`."""
+    the folder it runs in (`env -C DIR`); the files a wrapper writes itself are added to `reading`, the command lines
+    its options run (`strace -o '|CMD'`) read with `run`."""
+    from brain_tui.core.sessions.shell_runs import pipe_command
+
     index = 0
     while index < len(words):
         word = words[index]
@@ -92,13 +110,25 @@ def split_wrappers(words: list[str], cwd: str | None = None,
             if option in _WRAPPER_CHDIR.get(name, ()):
                 joined = join_path(cwd, value) if value and "$" not in value and "`" not in value else None
                 cwd = os.path.normpath(joined) if joined is not None else None
+            elif option in _WRAPPER_ELSEWHERE.get(name, ()) and reading is not None:
+                reading.partial = reading.partial or f"`{name} {option}`: a command run in a root or folder unseen"
             elif option in _WRAPPER_OUTPUT.get(name, ()) and reading is not None:
-                reading.add(value, cwd, name)
+                piped = pipe_command(name, value)
+                if piped is None:
+                    reading.add(value, cwd, name)
+                elif run is not None:
+                    run(piped)
             elif option in _COMMAND_OPTIONS.get(name, ()):
                 return _command_option(name, value, words[index + (2 if has_value else 1):]), cwd
             index += 2 if has_value else 1
+        if name == "chroot" and index < len(words):  # its command runs in `/` of the new root
+            if os.path.normpath(words[index]) != "/" and reading is not None:
+                reading.partial = reading.partial or "`chroot`: a command run in another root"
+            cwd = cwd if "--skip-chdir" in words[:index] else "/"
         if name in _OWN_OPERAND and index < len(words):
-            index += 1  # the duration, the CPU mask, the priority
+            index += 1  # the duration, the CPU mask, the priority, the new root
+        if name == "watch" and index < len(words) and not {"-x", "--exec"} & set(words[:index]):
+            return ["sh", "-c", " ".join(words[index:])], cwd  # its words joined, run with `sh -c`
         if name == "su" and index < len(words) and "-c" in words[index + 1:]:  # `su USER -c CMD`
             at = words.index("-c", index + 1)
             return _command_option(name, words[at + 1] if at + 1 < len(words) else "", []), cwd

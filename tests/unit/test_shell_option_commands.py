@@ -1,0 +1,97 @@
+"""The command lines a program's options run, read as commands (SPEC 21.3): `split --filter=CMD`, `rsync -e CMD`,
+`strace -o '|CMD'`, `ssh -o ProxyCommand=CMD`, `git -c core.sshCommand=CMD`, `script -c CMD`, gpg's
+`--photo-viewer`, `man -P`; the wrappers `watch`, `setpriv`, `prlimit`, `unshare`, `nsenter`, `chroot`; and the
+command line inline code hands a shell (`perl -e 'system "CMD"'`, `python3 -c 'os.system("CMD")'`). Each was
+checked with the real program (the command ran); read as nothing, a protocol write through it passed the hook.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from brain_tui.core.brain import Brain
+from brain_tui.core.rules.write_request import ShellCommand
+from brain_tui.core.sessions.shell_targets import read_command
+from tests.unit import shell_brain
+from tests.unit.shell_brain import sessions as _sessions
+
+
+@pytest.fixture
+def brain(tmp_path: Path) -> Brain:
+    """`shell_brain.make`: `claims/x.yml` and `src/`."""
+    return shell_brain.make(tmp_path)
+
+
+def _refused(brain: Brain, command: str) -> None:
+    for session in _sessions(brain):
+        decision = brain.decide_write(ShellCommand(command), session)
+        assert not decision.allowed, (command, decision)
+
+
+@pytest.mark.parametrize("command", [
+    "split --filter='rm claims/x.yml' src/a", "split --filter 'rm claims/x.yml' src/a",
+    "split --filt='rm claims/x.yml' src/a", "split -l 1 --filter='rm claims/x.yml' src/a src/b",
+    "rsync -e 'rm claims/x.yml' src/a host:b", "rsync --rsh='rm claims/x.yml' src/a host:b",
+    "rsync -av -e 'rm claims/x.yml' src/a host:b",
+    "strace -o '|rm claims/x.yml' true", "strace -o'|rm claims/x.yml' true",
+    "strace --output='|rm claims/x.yml' true", "strace -o '!rm claims/x.yml' true",
+    "ssh -o ProxyCommand='rm claims/x.yml' host", "ssh -oProxyCommand='rm claims/x.yml' host",
+    "ssh -o 'ProxyCommand rm claims/x.yml' host", "ssh -o proxycommand='rm claims/x.yml' host",
+    "ssh -o 'LocalCommand=rm claims/x.yml' -o PermitLocalCommand=yes host",
+    "ssh -v -o KnownHostsCommand='rm claims/x.yml' host", "scp -o ProxyCommand='rm claims/x.yml' src/a host:b",
+    "sftp -o ProxyCommand='rm claims/x.yml' host",
+    "git -c core.sshCommand='rm claims/x.yml' fetch", "git -c core.sshcommand='rm claims/x.yml' push",
+    "git -c core.pager='rm claims/x.yml' log", "git -c diff.external='rm claims/x.yml' diff",
+    "git -c credential.helper='!rm claims/x.yml' fetch",
+    "script -c 'rm claims/x.yml' /dev/null", "script -q --command='rm claims/x.yml' /dev/null",
+    "gpg --photo-viewer 'rm claims/x.yml' --list-keys", "man -P 'rm claims/x.yml' ls",
+    "man --pager='rm claims/x.yml' ls",
+    "watch 'rm claims/x.yml'", "watch -n1 rm claims/x.yml", "watch -n 1 -t 'rm claims/x.yml'",
+    "watch -x rm claims/x.yml",
+    "setpriv rm claims/x.yml", "setpriv --reuid 0 rm claims/x.yml", "setpriv --nnp rm claims/x.yml",
+    "prlimit --nofile=100 rm claims/x.yml", "prlimit --nofile=100 -- rm claims/x.yml",
+    "prlimit -n100 rm claims/x.yml", "unshare -r rm claims/x.yml", "unshare --map-user=0 -f rm claims/x.yml",
+    "nsenter -t 1 -U rm claims/x.yml",
+    "perl -e 'system \"rm claims/x.yml\"'", "perl -e 'system(\"rm claims/x.yml\")'",
+    "python3 -c 'import os; os.system(\"rm claims/x.yml\")'",
+    "python3 -c 'import subprocess; subprocess.run(\"rm claims/x.yml\", shell=True)'",
+    "python3 -c 'import os; os.popen(\"rm claims/x.yml\")'",
+])
+def test_a_command_an_option_runs_is_read_as_a_command(brain: Brain, command: str) -> None:
+    """The protocol file the command an option runs removes is a target; the hook refuses it."""
+    reading = read_command(command, str(brain.root))
+    assert str(brain.root / "claims" / "x.yml") in [t.path for t in reading.targets], (command, reading.targets)
+    _refused(brain, command)
+
+
+@pytest.mark.parametrize("command", [
+    "split --filter='rm \"claims/x.yml' src/a", "ssh -o ProxyCommand='rm \"claims' host",
+    "chroot jail rm claims/x.yml", "unshare -R jail rm claims/x.yml", "nsenter -t 1 -w rm claims/x.yml",
+    "nsenter -t 1 --wdns=/x rm claims/x.yml",
+])
+def test_a_command_that_cannot_be_read_is_refused(brain: Brain, command: str) -> None:
+    """An option's command line that cannot be read (an unclosed quote), or a command run in a root or folder the
+    line does not show, is refused: never read as nothing."""
+    reading = read_command(command, str(brain.root))
+    assert reading.partial, (command, reading.targets, reading.unread)
+    _refused(brain, command)
+
+
+def test_strace_output_file_is_still_a_file(brain: Brain) -> None:
+    """`strace -o FILE` writes FILE; only a value starting with `|` or `!` is a command."""
+    reading = read_command("strace -o claims/x.yml true", str(brain.root))
+    assert [t.path for t in reading.targets] == [str(brain.root / "claims" / "x.yml")]
+
+
+@pytest.mark.parametrize("command", [
+    "split --filter='gzip > $FILE.gz' -l 10 src/a src/part", "rsync -e 'ssh -p 2222' src/a host:b",
+    "ssh -o ProxyCommand='ssh -W %h:%p jump' host", "watch -n 5 ls src", "setpriv --reuid 1000 ls",
+    "git -c core.sshCommand='ssh -i key' fetch", "chroot / ls", "strace -o src/trace.txt ls",
+])
+def test_a_command_that_writes_nothing_protected_passes(brain: Brain, command: str) -> None:
+    """What these commands run writes no protocol file: the session bound to `src/` may run them."""
+    mine, _unbound = _sessions(brain)
+    decision = brain.decide_write(ShellCommand(command), mine)
+    assert decision.allowed, (command, decision)
