@@ -117,7 +117,7 @@ def _find(args: list[str], cwd: str | None, reading: ShellReading) -> None:
 
 
 def _archive(name: str, args: list[str], cwd: str | None, reading: ShellReading,
-             run: Callable[[str], None]) -> None:
+             run: Callable[[str], object]) -> None:
     """Add what an archiver writes; `run` reads a command line one of its options runs."""
     if name == "zip":
         args, logs, commands = _zip_own(args)
@@ -156,7 +156,7 @@ def _archive(name: str, args: list[str], cwd: str | None, reading: ShellReading,
         _tar(name, args, cwd, reading, run)
 
 
-def _tar(name: str, args: list[str], cwd: str | None, reading: ShellReading, run: Callable[[str], None]) -> None:
+def _tar(name: str, args: list[str], cwd: str | None, reading: ShellReading, run: Callable[[str], object]) -> None:
     """`tar -c|-r|-u -f OUT` writes OUT; `tar -x -C DIR` writes below DIR (old-style `tar cf OUT …` too); the
     command lines its options run (`_TAR_RUNS`, `--checkpoint-action=exec=CMD`) are read with `run`."""
     if args and not args[0].startswith("-"):  # `tar czf OUT DIR`: the letters' values follow in order
