@@ -28,6 +28,7 @@ __all__ = ["LineState", "makes_links", "placed"]
 #: not where it only expands it (`$HOME`, `${HOME}`).
 _SETS_HOME = re.compile(r"(?<![\w$/.{-])HOME(?![\w.])|\$\{HOME:?=")
 _SETS_CDPATH = re.compile(r"(?<![\w$/.{-])CDPATH(?![\w.])|\$\{CDPATH:?=")
+_SETS_OLDPWD = re.compile(r"(?<![\w$/.{-])OLDPWD(?![\w.])|\$\{OLDPWD:?=")
 #: A word naming one of git's own variables where the shell may set it (`GIT_DIR=…`, `export GIT_WORK_TREE`,
 #: `GIT_CONFIG_KEY_0=alias.x`, `${GIT_DIR:=…}`): the repository git acts on, or its settings, are named apart.
 #: Not those naming only who and when (author, committer, their dates), or that git asks no question: they change
@@ -39,7 +40,6 @@ _TILDE = re.compile(r"(?:^|[\s=:;&|(<>{])~")
 #: A word starting with the home folder's variable, which `home_word` places as `~` is.
 #: Not the value of HOME's own assignment (`env -i HOME="$HOME" …` keeps it as it is).
 _HOME_WORD = re.compile(r"""(?:^|[\s=:;&|(<>{'"])(?<!HOME=)(?<!HOME=["'])\$(?:HOME|\{HOME\})(?:/|[\s;&|)'"]|$)""")
-_CHANGES_FOLDER = re.compile(r"(?:^|[\s;&|(])(?:cd|pushd|popd)(?:[\s;&|)]|$)")
 
 
 #: The words before a command that leave it run by this shell itself (a `cd` among them moves it): the shell's own
@@ -60,23 +60,25 @@ _MAX_FORKS = 8
 class LineState:
     """What the whole line sets that changes how its paths are placed (read once from its text)."""
 
-    __slots__ = ("home_set", "cdpath_set", "git_set", "lastpipe", "links", "aliases", "unmoved", "forks", "nests",
-                 "sure")
+    __slots__ = ("home_set", "cdpath_set", "oldpwd_set", "git_set", "lastpipe", "links", "aliases", "functions",
+                 "unmoved", "forks", "nests", "sure")
 
     def __init__(self, text: str) -> None:
         self.home_set = bool(_SETS_HOME.search(text))
         self.cdpath_set = bool(_SETS_CDPATH.search(text))
+        self.oldpwd_set = bool(_SETS_OLDPWD.search(text))  # `cd -` goes where it says (`shell_folders`)
         self.git_set = bool(_SETS_GIT.search(text))
         self.lastpipe = "lastpipe" in text  # a pipeline's last command may run in this shell (`shopt -s lastpipe`)
         self.links: list[str | None] = []  # the links the line has made so far (None: one made where it cannot show)
         self.aliases: dict[str, str] = {}  # the aliases the line has defined so far
+        self.functions: dict[str, str | None] = {}  # the functions it has defined so far, with the folder there
         self.unmoved: str | None = None  # where the line was before a `cd` that may fail (`cd_to`)
         self.forks = 0  # how many times the rest of the line was read from there too (`take_unmoved`)
         self.nests: tuple[bool, ...] = ()  # the compound commands open (True: a body that may not run)
         self.sure = True  # the command being read runs, and in this shell (`command`)
 
     def alias(self, words: list[str], cwd: str | None, read_words: Callable[[list[str]], str | None],
-              read_text: Callable[[str], None]) -> str | None:
+              read_text: Callable[[str], str | None]) -> str | None:
         """`alias NAME=VALUE…` defines; `NAME ARGS…` (a name defined) reads ``VALUE ARGS…`` as the command it is
         (words: `read_words`; a command line: `read_text`), the alias not expanded again inside. Returns the
         working folder after it."""
@@ -92,10 +94,24 @@ class LineState:
         try:
             if not re.search(r"[;&|<>()$`\n\\'\"]", value):
                 return read_words(value.split() + words[1:])
-            read_text(value + " " + shlex.join(words[1:]))
-            return None if _CHANGES_FOLDER.search(value) else cwd
+            return read_text(value + " " + shlex.join(words[1:]))
         finally:
             self.aliases[words[0]] = value
+
+    def define(self, words: list[str], operator: str, cwd: str | None) -> None:
+        """Note a function the command `words` before `operator` defines (``f()``, ``function f``) in `cwd`: its
+        body was read there."""
+        if words[:1] == ["function"] and len(words) > 1:
+            self.functions[words[1]] = cwd
+        elif len(words) == 1 and operator.startswith("()"):
+            self.functions[words[0]] = cwd
+
+    def call(self, name: str, cwd: str | None) -> str:
+        """Why the command `name` run in `cwd` cannot be read ("" when it can): a function the line defined in
+        another folder (its body, read where it was defined, runs where it is called)."""
+        if name in self.functions and self.functions[name] != cwd:
+            return "a function called in another folder than the one the line defines it in"
+        return ""
 
     def made_links(self, paths: list[str], unplaced: bool) -> None:
         """Links made at `paths` (absolute); `unplaced`: one more made where the line does not show."""

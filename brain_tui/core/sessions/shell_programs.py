@@ -122,7 +122,7 @@ def _find(args: list[str], cwd: str | None, reading: ShellReading) -> None:
 
 
 def _archive(name: str, args: list[str], cwd: str | None, reading: ShellReading,
-             run: Callable[[str], None]) -> None:
+             run: Callable[[str], object]) -> None:
     """Add what an archiver writes; `run` reads a command line one of its options runs."""
     if name == "zip":
         args, logs, commands = _zip_own(args)
@@ -161,7 +161,7 @@ def _archive(name: str, args: list[str], cwd: str | None, reading: ShellReading,
         _tar(name, args, cwd, reading, run)
 
 
-def _tar(name: str, args: list[str], cwd: str | None, reading: ShellReading, run: Callable[[str], None]) -> None:
+def _tar(name: str, args: list[str], cwd: str | None, reading: ShellReading, run: Callable[[str], object]) -> None:
     """`tar -c|-r|-u -f OUT` writes OUT; `tar -x -C DIR` writes below DIR (old-style `tar cf OUT …` too); the
     command lines its options run (`_TAR_RUNS`, `--checkpoint-action=exec=CMD`) are read with `run`."""
     if args and not args[0].startswith("-"):  # `tar czf OUT DIR`: the letters' values follow in order
@@ -308,7 +308,7 @@ def _awk_outputs(program: str) -> list[tuple[str, str | None]]:
     return [(kind, target) for kind, target in found if kind == ">" or target is not None]
 
 
-def _inline(name: str, args: list[str], cwd: str | None, reading: ShellReading, run: Callable[[str], None]) -> None:
+def _inline(name: str, args: list[str], cwd: str | None, reading: ShellReading, run: Callable[[str], object]) -> None:
     """Inline code that writes and names a protocol file in a string: that file is a target (the decision refuses
     it); code that only reads, or names no protocol file, names none. A string a call hands a shell
     (`os.system("CMD")`, `system "CMD"`) is read with `run` as the command line it is."""

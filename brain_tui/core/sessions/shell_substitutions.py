@@ -12,7 +12,7 @@ import os
 
 from brain_tui.core.sessions.shell_quotes import nested_end
 
-__all__ = ["past_closer", "piped_text", "reads_script_from_stdin", "substitutions"]
+__all__ = ["outside_substitutions", "past_closer", "piped_text", "reads_script_from_stdin", "substitutions"]
 
 _SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "ash", "mksh"})
 
@@ -21,7 +21,23 @@ def substitutions(text: str, here_document: bool = False) -> list[str]:
     """The bodies of the outermost command and process substitutions of `text` (outside single quotes), in
     order; an unclosed one runs to the end (the reader then reads what there is). `here_document`: `text` is the
     body of an unquoted here-document, read as inside double quotes whose quote characters are plain text."""
-    found: list[str] = []
+    return [text[start:end].replace("\\`", "`").replace("\\\\", "\\") if text[start - 1] == "`" else text[start:end]
+            for start, end in _spans(text, here_document)]
+
+
+def outside_substitutions(text: str) -> str:
+    """`text` without the bodies of its outermost substitutions (``echo $(cd src)`` is ``echo $()``): what the
+    shell reading it runs itself."""
+    kept, last = [], 0
+    for start, end in _spans(text):
+        kept.append(text[last:start])
+        last = end
+    return "".join(kept) + text[last:]
+
+
+def _spans(text: str, here_document: bool = False) -> list[tuple[int, int]]:
+    """Where the bodies `substitutions` gives stand in `text` (start, end)."""
+    found: list[tuple[int, int]] = []
     index = 0
     quote = '"' if here_document else ""
     while index < len(text):
@@ -37,7 +53,7 @@ def substitutions(text: str, here_document: bool = False) -> list[str]:
             quote = "'"
         elif quote and text.startswith("${", index):  # `"${x:-"…"}"`: its quotes start anew, its `$(…)` are read
             end = nested_end(text, index)
-            found.extend(substitutions(text[index + 2:end - 1]))
+            found.extend((index + 2 + start, index + 2 + stop) for start, stop in _spans(text[index + 2:end - 1]))
             index = end
             continue
         elif ch == '"' and not here_document:
@@ -46,12 +62,12 @@ def substitutions(text: str, here_document: bool = False) -> list[str]:
             end = index + 1
             while end < len(text) and text[end] != "`":
                 end += 2 if text[end] == "\\" else 1
-            found.append(text[index + 1:end].replace("\\`", "`").replace("\\\\", "\\"))
+            found.append((index + 1, end))
             index = end + 1
             continue
         elif text.startswith(("$(", "<(", ">("), index) and not text.startswith("$((", index):
             end = _closing(text, index + 2)
-            found.append(text[index + 2:end])
+            found.append((index + 2, end))
             index = end + 1
             continue
         index += 1

@@ -31,6 +31,7 @@ import shlex
 from brain_tui.core.sessions.shell_braces import MAX_WORDS, expand_braces
 from brain_tui.core.sessions.shell_comments import without_comments
 from brain_tui.core.sessions.shell_copies import copy_like
+from brain_tui.core.sessions.shell_folders import change_folder, in_new_shell
 from brain_tui.core.sessions.shell_handover import handed_over
 from brain_tui.core.sessions.shell_heredocs import split_here_documents
 from brain_tui.core.sessions.shell_line_state import LineState, makes_links, placed
@@ -40,8 +41,14 @@ from brain_tui.core.sessions.shell_patches import PATCH_PROGRAMS, names_patch_pr
 from brain_tui.core.sessions.shell_quotes import OPERATOR_CHARS, is_operator, shield, words
 from brain_tui.core.sessions.shell_runs import option_commands
 from brain_tui.core.sessions.shell_stdin import feed
-from brain_tui.core.sessions.shell_substitutions import past_closer, piped_text, reads_script_from_stdin, substitutions
-from brain_tui.core.sessions.shell_wrappers import join_path, split_wrappers
+from brain_tui.core.sessions.shell_substitutions import (
+    outside_substitutions,
+    past_closer,
+    piped_text,
+    reads_script_from_stdin,
+    substitutions,
+)
+from brain_tui.core.sessions.shell_wrappers import split_wrappers
 
 TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
 if TYPE_CHECKING:
@@ -159,42 +166,48 @@ def read_command(command: str | Sequence[str], cwd: str, home: str | None = None
     return reading
 
 
-def _read_text(text: str, cwd: str | None, reading: ShellReading, home: str | None, depth: int) -> None:
+def _read_text(text: str, cwd: str | None, reading: ShellReading, home: str | None, depth: int,
+               same_shell: bool = False) -> str | None:
+    """Read the command line `text` run in `cwd` by a shell the line starts (`same_shell`: by the line's own shell,
+    or a subshell of it: `eval`, an alias, a substitution); return the working folder after it."""
     if depth > 4:
         reading.unread.append("a shell nested more than 4 deep")
         reading.partial = reading.partial or "a shell nested more than 4 deep"
-        return
+        return None
+    cwd = cwd if same_shell else in_new_shell(cwd)
     whole = text
     text = _drop_heredoc_bodies(text, cwd, reading, home, depth)
     try:
-        _read_lines(text, cwd, reading, home, depth)
+        return _read_lines(text, cwd, reading, home, depth)
     finally:
         read_leftover_patches(whole, cwd, reading, depth, moved=bool(_CD_WORD.search(whole)))
 
 
-def _read_lines(text: str, cwd: str | None, reading: ShellReading, home: str | None, depth: int) -> None:
+def _read_lines(text: str, cwd: str | None, reading: ShellReading, home: str | None, depth: int) -> str | None:
     if len(text) > MAX_COMMAND:
         reading.unread.append("the command line beyond its first 64 KiB")
         reading.partial = reading.partial or "over 64 KiB of commands, here-documents aside"
         text = text[:MAX_COMMAND]
     if "$(" in text or "`" in text or "<(" in text or ">(" in text:
         reading.unread.append("a command substitution ($(...), backticks or <(...))")  # what it expands to
-        # its commands are read as commands (in the folder the line starts in, unless the line changes it)
-        inner_cwd = None if _CD_WORD.search(text) else cwd
-        for body in substitutions(text):
-            _read_text(body, inner_cwd, reading, home, depth + 1)
+        # its commands are read as commands (in the folder the line starts in, unless the line changes it: a `cd`
+        # inside one moves only its own commands, read with it)
+        bodies = substitutions(text)
+        inner_cwd = None if _CD_WORD.search(outside_substitutions(text)) else cwd
+        for body in bodies:
+            _read_text(body, inner_cwd, reading, home, depth + 1, same_shell=True)
     # comments out, line joins done, `$'…'` made plain, braces expanded; then `2>x` is a redirection, not `2` `>x`
     text, whole = expand_braces(without_comments(text))
     if not whole:
         reading.unread.append("a brace expansion into too many words")
         reading.partial = reading.partial or f"a brace expansion into more than {MAX_WORDS} words"
-        return
+        return None
     text = _FD_REDIRECT.sub(r"\1", text)
     reading.partial = reading.partial or reading.line.unplaced(text)
     shielded = shield(text)  # a quoted `|` is a word, never a pipe (`shell_quotes`)
     if shielded is None:
         reading.partial = reading.partial or "a character the reader stands in for quoted operators"
-        return
+        return None
     lexer = shlex.shlex(shielded, posix=True, punctuation_chars=OPERATOR_CHARS)
     lexer.whitespace = " \t"  # (a carriage return is no blank to bash: `cd\r..` is no `cd`)
     lexer.commenters = ""
@@ -203,8 +216,8 @@ def _read_lines(text: str, cwd: str | None, reading: ShellReading, home: str | N
         tokens = words(list(lexer))
     except ValueError:  # an unclosed quote: bash runs the lines before it all the same (`touch F` NEWLINE `echo "a`)
         reading.partial = reading.partial or "an unclosed quote"
-        return
-    _read_tokens(tokens, cwd, reading, home, depth)
+        return None
+    return _read_tokens(tokens, cwd, reading, home, depth)
 
 
 def _drop_heredoc_bodies(text: str, cwd: str | None, reading: ShellReading, home: str | None, depth: int) -> str:
@@ -232,8 +245,10 @@ def _drop_heredoc_bodies(text: str, cwd: str | None, reading: ShellReading, home
     return kept
 
 
-def _read_tokens(tokens: list[str], cwd: str | None, reading: ShellReading, home: str | None, depth: int) -> None:
-    """Walk the tokens: segments between separators, subshells keep their own `cd`, redirections anywhere."""
+def _read_tokens(tokens: list[str], cwd: str | None, reading: ShellReading, home: str | None,
+                 depth: int) -> str | None:
+    """Walk the tokens: segments between separators, subshells keep their own `cd`, redirections anywhere. Return
+    the working folder at their end (None: unknown, or a `cd` that may have failed left two)."""
     stack: list[str | None] = []
     words: list[str] = []
     tokens = list(tokens)
@@ -243,6 +258,7 @@ def _read_tokens(tokens: list[str], cwd: str | None, reading: ShellReading, home
     fed = False  # the command being read gets its standard input from the line (a pipe, `<`, `<<`, `<<<`)
     piped = False  # it is a pipeline's second command or later (it runs in a subshell)
     joined = ""  # the operator before the command being read ("" at the start)
+    ends: set[str | None] = set()  # where the rest of the line read again from where a `cd` that may fail stood ends
     while index <= len(tokens):
         token = tokens[index] if index < len(tokens) else "\n"
         index += 1
@@ -288,6 +304,7 @@ def _read_tokens(tokens: list[str], cwd: str | None, reading: ShellReading, home
         stdin = piped_text(command) if token == "|" else None
         fed = token in ("|", "|&")
         reading.line.command(words, joined)  # whether it surely runs, in this shell (a `cd` in it moves it)
+        reading.line.define(words, token, cwd)  # `f() {…}`: its body is read here (`_read_command`: a call elsewhere)
         after = _read_words(words, cwd, reading, home, depth)
         # a pipeline's commands and a job sent to the background run in subshells: their `cd` moves no later one
         cwd = cwd if piped or token.strip("()") in ("|", "|&", "&") else after
@@ -295,13 +312,14 @@ def _read_tokens(tokens: list[str], cwd: str | None, reading: ShellReading, home
         before = reading.line.take_unmoved(token) if index < len(tokens) else None
         if before is not None:  # after a `cd` that may fail, what follows runs where the line was too
             nests = reading.line.nests
-            _read_tokens(tokens[index:], before, reading, home, depth)
+            ends.add(_read_tokens(tokens[index:], before, reading, home, depth))
             reading.line.nests = nests
         for ch in token:
             if ch == "(":
                 stack.append(cwd)
             elif ch == ")" and stack:
                 cwd = stack.pop()
+    return cwd if ends <= {cwd} else None
 
 
 #: The options that take a value (`shell_options.options`) of the programs read here: cp, mv, install and ln (one
@@ -342,28 +360,15 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
         return cwd
     if words[0] == "alias" or words[0] in reading.line.aliases:  # `alias r='rm -rf'`: `r claims` runs rm -rf claims
         return reading.line.alias(words, cwd, lambda inner: _read_words(inner, cwd, reading, home, depth + 1),
-                                  lambda text: _read_text(text, cwd, reading, home, depth + 1))
+                                  lambda text: _read_text(text, cwd, reading, home, depth + 1, same_shell=True))
+    reading.partial = reading.partial or reading.line.call(words[0], cwd)
     name = os.path.basename(words[0])
     args = spelled_out(name, words[1:])  # `--target=DIR` is `--target-directory=DIR` (a GNU program's prefixes)
     reading.elsewhere = reading.elsewhere or handed_over(name, args)
     for line in option_commands(name, args):  # `split --filter=CMD`, `ssh -o ProxyCommand=CMD`: read as commands
         _read_text(line, cwd, reading, home, depth + 1)
-    if name == "pushd" and ("-n" in args or not [a for a in args if a[:1] not in "-+"]):
-        return cwd if "-n" in args else None  # `-n`: the stack only; none, `+N`, `-N`: a folder from the stack
-    if name in ("cd", "pushd"):
-        operands = [a for a in args if not a.startswith("-") or a == "-"]
-        reading.partial = reading.partial or reading.line.cd_unplaced(operands)
-        target = operands[0] if operands else (home if home is not None else os.environ.get("HOME", ""))
-        target = reading.line.home_word(target) or ""
-        if not target or target == "-" or "$" in target or "`" in target:
-            return None
-        joined = join_path(cwd, target)
-        reading.partial = reading.partial or (reading.line.through_link(placed(joined)) if joined else "")
-        if joined is not None:
-            reading.line.cd_to(cwd, placed(joined), name, args)
-        return placed(joined) if joined is not None else None
-    if name == "popd":
-        return None
+    if name in ("cd", "pushd", "popd"):
+        return change_folder(name, args, cwd, reading, home)
     if name in PATCH_PROGRAMS:  # Codex's patch: in its argv, or the here-document fed to it
         pending = reading.patches.get(depth, [])
         read_patch([*args, *pending[:1]], cwd, reading, name)
@@ -372,8 +377,7 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
     if name == "eval":  # its words joined are a command line (what an expansion in them makes is not read)
         if any("$" in arg or "`" in arg for arg in args):
             reading.unread.append("eval: a command made by expansion")
-        _read_text(" ".join(args), cwd, reading, home, depth + 1)
-        return None if _CD_WORD.search(" ".join(args)) else cwd
+        return _read_text(" ".join(args), cwd, reading, home, depth + 1, same_shell=True)
     if name in _SHELLS:
         operands, values, _flags = _options(args, {"-c", "-o", "-O"})
         if "-c" in values:

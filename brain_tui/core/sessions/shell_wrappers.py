@@ -80,7 +80,7 @@ _WRAPPER_OUTPUT = {"time": ("-o", "--output"), "strace": ("-o", "--output"), "lt
 
 
 def split_wrappers(words: list[str], cwd: str | None = None, reading: ShellReading | None = None,
-                   run: Callable[[str], None] | None = None) -> tuple[list[str], str | None]:
+                   run: Callable[[str], object] | None = None) -> tuple[list[str], str | None]:
     """The words of the command itself, past assignments (`X=1`) and wrappers (`sudo`, `env`, `timeout 5`, …), and
     the folder it runs in (`env -C DIR`); the files a wrapper writes itself are added to `reading`, the command lines
     its options run (`strace -o '|CMD'`) read with `run`."""
