@@ -58,6 +58,25 @@ def _refused(brain: Brain, command: str) -> None:
     "python3 -c 'import os; os.system(\"rm claims/x.yml\")'",
     "python3 -c 'import subprocess; subprocess.run(\"rm claims/x.yml\", shell=True)'",
     "python3 -c 'import os; os.popen(\"rm claims/x.yml\")'",
+    # a short option among others before it (getopt's and popt's bundles), with its value attached or apart
+    "rsync -ave 'rm claims/x.yml' src/a host:b", "rsync -avze'rm claims/x.yml' src/a host:b",
+    "ssh -4o ProxyCommand='rm claims/x.yml' host", "ssh -vo'ProxyCommand rm claims/x.yml' host",
+    "scp -qo ProxyCommand='rm claims/x.yml' src/a host:b", "script -qc 'rm claims/x.yml' /dev/null",
+    # the other keys naming a command git runs
+    "git -c mergetool.x.cmd='rm claims/x.yml' mergetool -t x", "git -c difftool.x.cmd='rm claims/x.yml' difftool",
+    "git -c gpg.ssh.defaultKeyCommand='rm claims/x.yml' commit -S", "git -c core.gitProxy='rm claims/x.yml' fetch",
+    "git -c browser.x.cmd='rm claims/x.yml' help -w", "git -c interactive.diffFilter='rm claims/x.yml' add -p",
+    "git -c sendemail.sendmailcmd='rm claims/x.yml' send-email", "git -c remote.o.uploadpack='rm claims/x.yml' fetch",
+    "git -c uploadpack.packObjectsHook='rm claims/x.yml' fetch ../other",
+    "git -c sendemail.toCmd='rm claims/x.yml' send-email", "git -c core.alternateRefsCommand='rm claims/x.yml' fetch",
+    # a string inline code hands a shell, whatever its prefix or quotes; the commands a backquote runs
+    "python3 -c 'import os; os.system(f\"rm claims/x.yml\")'",
+    "python3 -c 'import os; os.system(rb\"rm claims/x.yml\")'",
+    "python3 -c \"import os; os.system('''rm claims/x.yml''')\"",
+    "python3 -c 'import os; os.system(\"\"\"rm claims/x.yml\"\"\")'",
+    "perl -e '`rm claims/x.yml`'", "perl -e 'qx{rm claims/x.yml}'", "perl -e 'system q{rm claims/x.yml}'",
+    "perl -e 'open(F, \"|rm claims/x.yml\")'", "ruby -e '`rm claims/x.yml`'", "ruby -e '%x(rm claims/x.yml)'",
+    "node -e 'require(\"child_process\").execSync(`rm claims/x.yml`)'", "php -r 'echo `rm claims/x.yml`;'",
 ])
 def test_a_command_an_option_runs_is_read_as_a_command(brain: Brain, command: str) -> None:
     """The protocol file the command an option runs removes is a target; the hook refuses it."""
@@ -70,6 +89,9 @@ def test_a_command_an_option_runs_is_read_as_a_command(brain: Brain, command: st
     "split --filter='rm \"claims/x.yml' src/a", "ssh -o ProxyCommand='rm \"claims' host",
     "chroot jail rm claims/x.yml", "unshare -R jail rm claims/x.yml", "nsenter -t 1 -w rm claims/x.yml",
     "nsenter -t 1 --wdns=/x rm claims/x.yml",
+    # a config file git reads, which may name any command it runs; a folder of hooks git runs
+    "git -c include.path=notes/cfg ls-remote origin", "git -c includeIf.onbranch:main.path=cfg log",
+    "git -c INCLUDE.PATH=cfg status", "git -c core.hooksPath=src/hooks commit -m x",
 ])
 def test_a_command_that_cannot_be_read_is_refused(brain: Brain, command: str) -> None:
     """An option's command line that cannot be read (an unclosed quote), or a command run in a root or folder the
@@ -95,3 +117,22 @@ def test_a_command_that_writes_nothing_protected_passes(brain: Brain, command: s
     mine, _unbound = _sessions(brain)
     decision = brain.decide_write(ShellCommand(command), mine)
     assert decision.allowed, (command, decision)
+
+
+@pytest.mark.parametrize(("command", "files"), [
+    ("script -c ls claims/x.yml", ["claims/x.yml"]), ("script claims/x.yml", ["claims/x.yml"]),
+    ("script -O claims/x.yml", ["claims/x.yml"]), ("script --log-out=claims/x.yml", ["claims/x.yml"]),
+    ("script -B claims/x.yml -c true", ["claims/x.yml"]), ("script -q --log-io claims/x.yml", ["claims/x.yml"]),
+    ("script -I claims/x.yml -c true", ["claims/x.yml"]), ("script -T claims/x.yml -c true",
+                                                            ["typescript", "claims/x.yml"]),
+    ("script --log-timing claims/x.yml -c true", ["typescript", "claims/x.yml"]),
+    ("script -tclaims/x.yml -c true", ["typescript", "claims/x.yml"]),
+    ("script --timing=claims/x.yml -c true", ["typescript", "claims/x.yml"]),
+    ("script -qaO claims/x.yml", ["claims/x.yml"]), ("script -c true", ["typescript"]),
+    ("cd claims && script -qc true", ["claims/typescript"]),
+])
+def test_the_files_script_writes_are_targets(brain: Brain, command: str, files: list[str]) -> None:
+    """script writes its typescript (its operand, `-O`, `-B`; `typescript` when none of those, nor `-I`, names one)
+    and its logs (`-I`, `-T`, `-t[FILE]`), as the real one does."""
+    reading = read_command(command, str(brain.root))
+    assert [t.path for t in reading.targets] == [str(brain.root / f) for f in files], (command, reading.targets)

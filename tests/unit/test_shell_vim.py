@@ -163,3 +163,10 @@ def test_within_the_claim_it_is_allowed(brain: Brain, command: str) -> None:
 def test_vims_other_names_read_their_standard_input(brain: Brain, command: str) -> None:
     """`-e`/`-es` by any of vim's names reads ex commands on its standard input, as `vim -es` does."""
     _refused(brain, command, "claims/y")
+
+
+@pytest.mark.parametrize("command", ["vim", "vi --", "EDITOR=vim git status"])
+def test_vim_without_arguments_writes_nothing_named(tmp_path: Path, command: str) -> None:
+    """vim with no argument before `--` (bare, or as an editor a variable names) opens no file: nothing is a
+    target, and the reader does not fail on it."""
+    assert read_command(command, str(tmp_path)).targets == []

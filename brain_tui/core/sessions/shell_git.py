@@ -18,7 +18,7 @@ from pathlib import Path
 from brain_tui.core.records.git_head import git_dirs
 from brain_tui.core.sessions.shell_copies import copy_like, is_dir
 from brain_tui.core.sessions.shell_git_moves import MOVERS, git_options, git_output, names_commit, read_move, read_push
-from brain_tui.core.sessions.shell_runs import git_setting_command
+from brain_tui.core.sessions.shell_runs import git_setting_command, git_setting_unreadable
 from brain_tui.core.sessions.shell_targets import ShellReading
 from brain_tui.core.sessions.shell_wrappers import join_path
 
@@ -83,7 +83,10 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading, depth: int
             index += 2
             continue
         index += 1
+    if reading.line.git_settings:  # `GIT_CONFIG_KEY_0=core.sshCommand …`: any command git runs, even to read
+        reading.partial = reading.partial or "git's settings given by variables on the line"
     for setting in settings:  # `-c core.sshCommand=CMD`: a command line git runs, read as one
+        reading.partial = reading.partial or git_setting_unreadable(setting)
         if (line := git_setting_command(setting)) is not None:
             from brain_tui.core.sessions.shell_targets import _read_text
 

@@ -35,6 +35,10 @@ _SETS_OLDPWD = re.compile(r"(?<![\w$/.{-])OLDPWD(?![\w.])|\$\{OLDPWD:?=")
 #: neither the repository nor the program git runs.
 _GIT_NAME = r"GIT_(?!(?:(?:AUTHOR|COMMITTER)_(?:NAME|EMAIL|DATE)|TERMINAL_PROMPT|MERGE_AUTOEDIT)(?![\w.]))[A-Z0-9_]+"
 _SETS_GIT = re.compile(rf"(?<![\w$/.{{-]){_GIT_NAME}(?![\w.])|\$\{{{_GIT_NAME}:?=")
+#: One of git's variables giving it settings (`GIT_CONFIG_KEY_0`, `GIT_CONFIG_PARAMETERS`, `GIT_CONFIG_GLOBAL`) or
+#: the folder of its own programs, set on the line: any git command may run a command they name, one that reads too.
+_GIT_SETTINGS = r"GIT_(?:CONFIG(?!_NOSYSTEM(?![\w.]))[A-Z0-9_]*|EXEC_PATH)"
+_SETS_GIT_SETTINGS = re.compile(rf"(?<![\w$/.{{-]){_GIT_SETTINGS}(?![\w.])|\$\{{{_GIT_SETTINGS}:?=")
 #: A `~` the shell expands: at a word's start, or after `=` or `:` in an assignment.
 _TILDE = re.compile(r"(?:^|[\s=:;&|(<>{])~")
 #: A word starting with the home folder's variable, which `home_word` places as `~` is.
@@ -60,14 +64,15 @@ _MAX_FORKS = 8
 class LineState:
     """What the whole line sets that changes how its paths are placed (read once from its text)."""
 
-    __slots__ = ("home_set", "cdpath_set", "oldpwd_set", "git_set", "lastpipe", "links", "aliases", "functions",
-                 "unmoved", "forks", "nests", "sure")
+    __slots__ = ("home_set", "cdpath_set", "oldpwd_set", "git_set", "git_settings", "lastpipe", "links", "aliases",
+                 "functions", "unmoved", "forks", "nests", "sure")
 
     def __init__(self, text: str) -> None:
         self.home_set = bool(_SETS_HOME.search(text))
         self.cdpath_set = bool(_SETS_CDPATH.search(text))
         self.oldpwd_set = bool(_SETS_OLDPWD.search(text))  # `cd -` goes where it says (`shell_folders`)
         self.git_set = bool(_SETS_GIT.search(text))
+        self.git_settings = bool(_SETS_GIT_SETTINGS.search(text))
         self.lastpipe = "lastpipe" in text  # a pipeline's last command may run in this shell (`shopt -s lastpipe`)
         self.links: list[str | None] = []  # the links the line has made so far (None: one made where it cannot show)
         self.aliases: dict[str, str] = {}  # the aliases the line has defined so far

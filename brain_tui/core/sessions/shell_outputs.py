@@ -177,8 +177,32 @@ _COMPRESSOR_VALUES: dict[str, frozenset[str]] = {
 _TO_STDOUT = frozenset({"-c", "--stdout", "--to-stdout", "-l", "--list", "-t", "--test"})
 
 
+#: script's options naming a file it writes (its typescript, its input and timing logs; `-t[FILE]` an old name of
+#: `-T`), and its other options taking a value.
+_SCRIPT_FILES = frozenset({"-O", "--log-out", "-B", "--log-io", "-I", "--log-in", "-T", "--log-timing"})
+_SCRIPT_VALUES = _SCRIPT_FILES | frozenset({"-t" + OPTIONAL, "--timing" + OPTIONAL, "-c", "--command", "-m",
+                                            "--logging-format", "-E", "--echo", "-o", "--output-limit"})
+
+
+def _script(args: list[str], cwd: str | None, reading: ShellReading) -> None:
+    """script's typescript (its operand, `-O`, `-B`; `typescript` where it runs when none of those nor `-I` names
+    one) and its logs; without `-c` it runs a shell reading the terminal."""
+    operands, values, _flags = _options(args, set(_SCRIPT_VALUES))
+    named = [value for option, value in values.items() if option in _SCRIPT_FILES or option in ("-t", "--timing")]
+    if not operands[:1] and not values.keys() & {"-O", "--log-out", "-B", "--log-io", "-I", "--log-in"}:
+        operands = ["typescript"]
+    for output in operands[:1] + named:
+        if output not in STREAMS:
+            reading.add(output, cwd, "script")
+    if not values.keys() & {"-c", "--command"}:
+        reading.terminal = reading.terminal or "script"
+
+
 def read_outputs(name: str, args: list[str], cwd: str | None, reading: ShellReading) -> str | None:
     """Add the files `name ARGS…` writes where its command line names them; return the working folder after it."""
+    if name == "script":
+        _script(args, cwd, reading)
+        return cwd
     if name in _COMPILERS:
         for output in _compiler_outputs(args):
             reading.add(output, cwd, name)

@@ -67,9 +67,20 @@ _PROTOCOL = re.compile(r"(?:^|/)(?:claims|signals|locks|breath|\.brain)(?:/|$)|(
 _CODE_WRITES = re.compile(r"""open\s*\([^)]*?,\s*['"][^'"]*[wax+]|\b(?:write\w*|remove|unlink\w*|rmtree|rename\w*|
     truncate|mkdirs?|makedirs|rmdir|rmSync|rm|symlink\w*|link|chmod|chown|copy\w*|move|touch|system|popen|run|call|
     check_call|check_output|spawn\w*|exec\w*|appendFile\w*)\b""", re.VERBOSE)
-#: A call handing a shell the string that follows (`os.system("CMD")`, Perl's `system "CMD"`, `execSync('CMD')`).
+#: A call handing a shell the string that follows (`os.system("CMD")`, Perl's `system "CMD"`, `execSync('CMD')`),
+#: whatever its prefix (`f"…"`, `rb"…"`) or quotes (`'''…'''`, Perl's `q{…}`, a template literal).
 _SHELL_CALL = re.compile(r"""\b(?:system|popen|Popen|check_output|check_call|call|run|getoutput|getstatusoutput|
-    exec|execSync|spawnSync|shell_exec|passthru)\s*\(?\s*(?=['"])""", re.VERBOSE)
+    exec|execSync|spawnSync|shell_exec|passthru)\s*\(?\s*(?:[rRbBfFuU]{1,2}(?=['"])|(?=['"`])|(?=qq?\W))""",
+                         re.VERBOSE)
+#: A string in one of the forms `_SHELL_CALL` and `_RUNS_STRING` find: triple-quoted, Perl's `q{…}`/`qx(…)`, Ruby's
+#: `%x(…)`, backquoted, or plain (group 1 its text, or group 2 a plain string's quoted text with its quote in 3).
+_CALLED = re.compile(r"""'''(.*?)'''|""\"(.*?)""\"|(?:qq?|qx|%x)\s*(?:\{(.*?)\}|\((.*?)\)|\[(.*?)\]|<(.*?)>)|
+    `((?:\\.|[^`\\])*)`""", re.VERBOSE | re.DOTALL)
+#: What runs a shell without a call: Perl's, Ruby's and PHP's backquotes, Perl's `qx{…}`, Ruby's `%x(…)`.
+_RUNS_STRING = re.compile(r"(?=`|\bqx\s*[{(\[<]|%x\s*[{(\[<])")
+#: The interpreters whose backquotes run a shell, and those whose `open("|CMD")` does.
+_BACKQUOTES = frozenset({"perl", "ruby", "php"})
+_PIPE_OPENS = frozenset({"perl", "ruby"})
 #: A mode before a path in a string (Perl's `open(F, ">claims/x")`): writing when it holds `>`.
 _MODE = re.compile(r"^(?:\+?[<>]{1,2}|\|)\s*")
 
@@ -316,10 +327,19 @@ def _inline(name: str, args: list[str], cwd: str | None, reading: ShellReading, 
     codes = [v for k, v in zip(args, args[1:], strict=False) if k in options]
     codes += [a[2:] for a in args if a[:2] in options and len(a) > 2 and not a.startswith("--")]
     for code in codes:
-        for call in _SHELL_CALL.finditer(code):
-            string = _STRING.match(code, call.end())
-            if string:
+        starts = [call.end() for call in _SHELL_CALL.finditer(code)]
+        starts += [found.end() for found in _RUNS_STRING.finditer(code)] if name in _BACKQUOTES else []
+        for start in starts:
+            called = _CALLED.match(code, start)
+            string = _STRING.match(code, start)
+            if called:
+                run(next(group for group in called.groups() if group is not None))
+            elif string:
                 run(_unquote(string.group(2)) if string.group(1) == '"' else string.group(2))
+        if name in _PIPE_OPENS and "open" in code:  # `open(F, "|CMD")`, `open(F, "CMD|")`
+            for string in _STRING.finditer(code):
+                if string.group(2).strip().startswith("|") or string.group(2).strip().endswith("|"):
+                    run(string.group(2).strip().strip("|"))
         writes = bool(_CODE_WRITES.search(code))
         for string in _STRING.finditer(code):
             mode = _MODE.match(string.group(2))

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["git_setting_command", "option_commands", "pipe_command"]
+__all__ = ["git_setting_command", "git_setting_unreadable", "option_commands", "pipe_command", "variable_command"]
 
 #: program -> its options whose value is a command line it runs (short ones also attached: `-eCMD`).
 _RUNS: dict[str, frozenset[str]] = {
@@ -29,22 +29,44 @@ _RUNS: dict[str, frozenset[str]] = {
     "gpg": frozenset({"--photo-viewer"}), "gpg2": frozenset({"--photo-viewer"}),
     "man": frozenset({"-P", "--pager"}),
 }
+#: program -> the letters of its other short options taking a value: in a bundle (`rsync -ave CMD`, `ssh -4o
+#: KEY=CMD`) the letters before one of its own are flags, and one of these ends the bundle (the rest is its value).
+_SHORT_VALUES: dict[str, str] = {"rsync": "fTBM@", "ssh": "BbcDEeFIiJLlmOpQRSWw", "scp": "cDFiJlPSX",
+                                 "sftp": "BbcDFiJlPRSX", "script": "IOBTmEo", "split": "abClnt",
+                                 "man": "CMSsmLpreERK"}
 #: The ssh programs and their settings (`-o KEY=VALUE`) whose value is a command line run on this machine.
 _SSHS = frozenset({"ssh", "scp", "sftp"})
 _SSH_COMMANDS = frozenset({"proxycommand", "localcommand", "knownhostscommand"})
 #: An ssh setting: its key, then `=` or blanks, then its value.
 _SSH_SETTING = re.compile(r"^\s*([^\s=]+)(?:\s*=\s*|\s+)(.*)$", re.DOTALL)
 #: git's settings whose value is a command line git runs (with the shell), by key (lower case).
-_GIT_COMMANDS = re.compile(r"^(?:core\.(?:sshcommand|pager|editor|askpass|fsmonitor)|sequence\.editor|diff\.external|"
-                           r"gpg\.(?:[^.]+\.)?program|pager\.[^.]+|filter\.[^.]+\.(?:clean|smudge|process)|"
-                           r"diff\.[^.]+\.(?:command|textconv)|merge\.[^.]+\.driver|credential\.(?:[^.]+\.)?helper)$")
+_GIT_COMMANDS = re.compile(r"^(?:core\.(?:sshcommand|pager|editor|askpass|fsmonitor|gitproxy|alternaterefscommand)|"
+                           r"sequence\.editor|diff\.external|gpg\.(?:[^.]+\.)?program|gpg\.ssh\.defaultkeycommand|"
+                           r"pager\.[^.]+|filter\.[^.]+\.(?:clean|smudge|process)|diff\.[^.]+\.(?:command|textconv)|"
+                           r"merge\.[^.]+\.driver|credential\.(?:[^.]+\.)?helper|(?:merge|diff)tool\.[^.]+\.cmd|"
+                           r"browser\.[^.]+\.cmd|interactive\.difffilter|"
+                           r"sendemail\.(?:[^.]+\.)?(?:sendmailcmd|tocmd|cccmd|headercmd)|"
+                           r"remote\.[^.]+\.(?:uploadpack|receivepack)|uploadpack\.packobjectshook)$")
+#: git's settings naming a file of settings git reads (which may name any command it runs) or a folder of hooks it
+#: runs: a line giving one cannot be read whole.
+_GIT_UNREADABLE = re.compile(r"^(?:include|includeif\..*)\.path$|^core\.hookspath$")
+#: Variables whose value is a command line a program runs with the shell: less's input preprocessor and its
+#: closer, the pagers and editors, git's ssh and proxy.
+_VARIABLES = frozenset({"LESSOPEN", "LESSCLOSE", "PAGER", "GIT_PAGER", "MANPAGER", "SYSTEMD_PAGER", "EDITOR",
+                        "VISUAL", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_SSH_COMMAND", "GIT_SSH",
+                        "GIT_PROXY_COMMAND", "GIT_EXTERNAL_DIFF", "BROWSER"})
+#: The builtins setting a variable from their arguments (`export LESSOPEN='|CMD %s'`).
+_SETTERS = frozenset({"export", "declare", "typeset", "local", "readonly"})
 #: Programs whose output option (`strace -o`) runs a command when its value starts with `|` or `!`.
 _PIPES = frozenset({"strace"})
 
 
 def option_commands(name: str, args: list[str]) -> list[str]:
-    """The command lines `name ARGS…` runs through its options (up to `--`), in order."""
+    """The command lines `name ARGS…` runs through its options (up to `--`), in order; for a builtin setting
+    variables (`export`, `declare`…), the command lines the variables it sets name (`variable_command`)."""
     found: list[str] = []
+    if name in _SETTERS:
+        return [line for arg in args if (line := variable_command(arg)) is not None]
     options = _RUNS.get(name, frozenset()) | ({"-o"} if name in _SSHS else set())
     if not options:
         return found
@@ -56,9 +78,15 @@ def option_commands(name: str, args: list[str]) -> list[str]:
             break
         option, eq, value = arg.partition("=") if arg.startswith("--") else (arg, "", "")
         if not eq:
-            attached = next((o for o in options if not o.startswith("--") and arg.startswith(o) and arg != o), None)
+            attached = _in_bundle(name, arg, options)
             if attached is not None:
-                option, value = attached, arg[len(attached):]
+                option, value = attached
+                if not value and option:
+                    value = args[index] if index < len(args) else ""
+                    index += 1
+                elif not option:  # another option ending the bundle: its value is the next word
+                    index += 1 if not value else 0
+                    continue
             elif arg in options:
                 value = args[index] if index < len(args) else ""
                 index += 1
@@ -75,6 +103,31 @@ def option_commands(name: str, args: list[str]) -> list[str]:
     return found
 
 
+def _in_bundle(name: str, arg: str, options: frozenset[str] | set[str]) -> tuple[str, str] | None:
+    """In a bundle of short options (`-ave`, `-vo'KEY CMD'`), one of `options` and its value ("": the next word),
+    or ("", VALUE) when another option taking a value ends it first (VALUE "" : it takes the next word); None when
+    `arg` is no bundle holding an option taking a value."""
+    if not arg.startswith("-") or arg.startswith("--") or len(arg) < 2 or arg in options:
+        return None
+    others = _SHORT_VALUES.get(name, "")
+    for at in range(1, len(arg)):
+        letter = arg[at]
+        if f"-{letter}" in options:
+            return f"-{letter}", arg[at + 1:]
+        if letter in others:
+            return "", arg[at + 1:]
+    return None
+
+
+def variable_command(word: str) -> str | None:
+    """The command line an assignment `NAME=VALUE` names for a program to run (`LESSOPEN='|CMD %s'`,
+    `GIT_SSH_COMMAND=CMD`), or None."""
+    name, eq, value = word.partition("=")
+    if not eq or name not in _VARIABLES:
+        return None
+    return re.sub(r"^\|{1,2}-?", "", value) if name == "LESSOPEN" else value
+
+
 def pipe_command(name: str, value: str) -> str | None:
     """The command line a wrapper's output option runs (`strace -o '|CMD'`), or None: the value names a file."""
     return value[1:] if name in _PIPES and value[:1] in ("|", "!") else None
@@ -89,3 +142,11 @@ def git_setting_command(setting: str) -> str | None:
     if key.casefold().startswith("credential."):
         return value[1:] if value.startswith("!") else None
     return value
+
+
+def git_setting_unreadable(setting: str) -> str:
+    """Why a git `-c KEY=VALUE` makes the line unreadable (`include.path`: a file of settings that may name any
+    command git runs; `core.hooksPath`: a folder of hooks), or ""."""
+    key = setting.partition("=")[0].casefold()
+    return f"`git -c {key}`: settings or hooks from a file the line does not show" if _GIT_UNREADABLE.match(key) \
+        else ""

@@ -58,7 +58,7 @@ if TYPE_CHECKING:
 MAX_COMMAND = 64 * 1024
 _SHELLS = {"sh", "bash", "dash", "zsh", "ksh", "ash", "mksh"}
 _UNREADABLE = {"source", ".", "make", "npm", "npx", "yarn", "pnpm", "uv", "cargo", "go", "patch",
-               "parallel", "watch", "script"}
+               "parallel", "watch"}
 #: Programs whose own command line says some of what they write (`shell_programs`).
 PROGRAMS = frozenset({"find", "awk", "gawk", "mawk", "nawk", "python", "python2", "python3", "pypy", "pypy3", "ruby",
                       "node", "nodejs", "bun", "php", "zip", "7z", "7za", "7zr", "7zz", "tar", "bsdtar", "gtar",

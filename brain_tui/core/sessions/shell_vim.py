@@ -62,7 +62,7 @@ def read_vim(name: str, args: list[str], cwd: str | None, reading: ShellReading,
     words = [arg for index, arg in enumerate(args) if not arg.startswith("-V") or index >= ended or
              (index and args[index - 1] in ("-c", "--cmd"))]  # (`-V1FILE` is no cluster of flags)
     operands, values, flags = _options(words, set(_VALUES - (_SCRIPTS - scripts)))
-    pairs = list(zip(args[:ended], [*args[1:ended], None], strict=True))
+    pairs = list(zip(args[:ended], [*args[1:ended], None][:ended], strict=True))  # (none before `--`: none)
     commands = [after or "" for before, after in pairs if before in ("-c", "--cmd")]
     commands += [arg[1:] for arg in args[:ended] if arg.startswith("+")]
     operands = [operand for operand in operands if not operand.startswith("+")]

@@ -84,12 +84,14 @@ def split_wrappers(words: list[str], cwd: str | None = None, reading: ShellReadi
     """The words of the command itself, past assignments (`X=1`) and wrappers (`sudo`, `env`, `timeout 5`, …), and
     the folder it runs in (`env -C DIR`); the files a wrapper writes itself are added to `reading`, the command lines
     its options run (`strace -o '|CMD'`) read with `run`."""
-    from brain_tui.core.sessions.shell_runs import pipe_command
+    from brain_tui.core.sessions.shell_runs import pipe_command, variable_command
 
     index = 0
     while index < len(words):
         word = words[index]
         if re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", word):
+            if run is not None and (line := variable_command(word)) is not None:  # `LESSOPEN='|CMD %s' less F`
+                run(line)
             index += 1
             continue
         name = os.path.basename(word)
@@ -101,6 +103,8 @@ def split_wrappers(words: list[str], cwd: str | None = None, reading: ShellReadi
         index += 1
         values = _WRAPPER_VALUES.get(name, set())
         while index < len(words) and (words[index].startswith("-") or "=" in words[index] and name == "env"):
+            if name == "env" and run is not None and (line := variable_command(words[index])) is not None:
+                run(line)  # `env LESSOPEN='|CMD %s' less F`
             option, eq, value = long_name(name, words[index]).partition("=")  # `--adj 5` is `--adjustment 5`
             has_value = option in values and not eq
             if not eq and option not in values and option[:2] in values and not option.startswith("--"):
