@@ -336,7 +336,7 @@ def _inline(name: str, args: list[str], cwd: str | None, reading: ShellReading, 
                 run(next(group for group in called.groups() if group is not None))
             elif string:
                 run(_unquote(string.group(2)) if string.group(1) == '"' else string.group(2))
-        if name in _PIPE_OPENS and "open" in code:  # `open(F, "|CMD")`, `open(F, "CMD|")`
+        if name in _PIPE_OPENS and re.search(r"\bopen\b", code):  # `open(F, "|CMD")`, `open(F, "CMD|")`
             for string in _STRING.finditer(code):
                 if string.group(2).strip().startswith("|") or string.group(2).strip().endswith("|"):
                     run(string.group(2).strip().strip("|"))
