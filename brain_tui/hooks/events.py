@@ -150,6 +150,8 @@ def pre_tool_use(ctx: HookContext) -> Answer:
     """
     from brain_tui.core.rules.write_request import ShellCommand, TypedText, WriteSession
 
+    if not wire.names_tool(ctx.event):  # every client names its tool: an event that does not is bad input
+        raise wire.BadInput("the event names no tool (tool_name)")
     typed = wire.typed_text(ctx.event)
     if typed is not None:
         if ctx.root is None:

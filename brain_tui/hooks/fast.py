@@ -56,6 +56,8 @@ def decide(event: dict[str, Any], flags: dict[str, str], environ: dict[str, str]
     and a bound session's claim must plainly be able to act (else the core refuses and explains).
     """
     cwd = wire.text_field(event, "cwd") or os.getcwd()
+    if not wire.names_tool(event):
+        return None  # bad input: the core says what failed (and a bound session's call is denied)
     if wire.text_field(event, "tool_name") in wire.TYPING_TOOLS:
         return None  # text typed into a running program: the core reads it
     shell = wire.shell_command(event)

@@ -169,6 +169,11 @@ def text_field(event: dict[str, Any], key: str) -> str:
     return value if isinstance(value, str) else ""
 
 
+def names_tool(event: dict[str, Any]) -> bool:
+    """True when a tool event names its tool (`tool_name`: a string that is not blank), as every client's does."""
+    return bool(text_field(event, "tool_name").strip())
+
+
 def target_files(event: dict[str, Any]) -> list[str] | None:
     """The files a write tool is about to change, as given (absolute, or relative to the event's cwd).
 
