@@ -70,9 +70,9 @@ _UNBLOCK = {
     "waiting_human": "a human approves the pending gate: `bsi gate approve {id}` (or rejects it)",
     "paused": "a human resumes it: `bsi gate resume {by}`",
     "stale": "a human releases it (`bsi claim release {id} --reason …`) and the session opens a new claim",
-    "closed": "the claim is finished: open a new one with `bsi claim open`",
-    "failed": "the claim failed: open a new one with `bsi claim open`",
-    "released": "the claim was released: open a new one with `bsi claim open`",
+    "closed": "the claim is finished: open a new one (`bsi claim open`, or `claim_open` over MCP)",
+    "failed": "the claim failed: open a new one (`bsi claim open`, or `claim_open` over MCP)",
+    "released": "the claim was released: open a new one (`bsi claim open`, or `claim_open` over MCP)",
 }
 
 def _refuse(code: int, message: str, sess_id: str, file: str, **extra: Any) -> PreflightRefused:
