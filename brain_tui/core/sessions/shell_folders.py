@@ -5,7 +5,8 @@ and the stack ``pushd`` builds (``popd`` goes to its top). A `Place` is a folder
 shows them: it flows wherever the reader's working folder flows (a subshell, a pipeline's command, a `cd` that may
 fail), as the shell's own copy does. A ``cd -`` to a folder the line does not show (``OLDPWD`` came with the shell,
 or the line sets it) and a ``popd`` of a stack the line did not build cannot be placed: the reading is partial (a
-shell kept between an agent's commands keeps both). ``cd ''`` stays where it is.
+shell kept between an agent's commands keeps both), nor a bare ``pushd``, ``pushd +N`` or ``popd -N``. ``pushd -``
+goes back as ``cd -`` does, ``popd +N`` stays, ``dirs -c`` empties the stack, ``cd ''`` stays where it is.
 
 Standard library only: the hook's fast path reads shell commands with it.
 """
@@ -57,15 +58,22 @@ def change_folder(name: str, args: list[str], cwd: str | None, reading: ShellRea
                   home: str | None) -> str | None:
     """The folder after `cd`, `pushd` or `popd` (`name`) with `args` run in `cwd` (None: one the line does not
     show); a `cd` that may fail is noted (`LineState.cd_to`), a folder the line cannot show makes it partial."""
+    if name == "dirs":  # `dirs -c` empties the stack (a `popd` after it fails); other options only print it
+        clears = any(a[:1] == "-" and "c" in a[1:] for a in args)
+        return Place.make(cwd, _oldpwd(cwd), ()) if clears and cwd is not None else cwd
     if name == "popd":
         return _popd(args, cwd, reading)
-    if name == "pushd" and not [a for a in args if a[:1] not in "-+"]:
-        return cwd if "-n" in args else None  # `-n`: the stack only; none, `+N`, `-N`: a folder from the stack
+    if name == "pushd" and not [a for a in args if a[:1] not in "-+" or a == "-"]:
+        # none, `+N`, `-N`: a folder of the stack, or the stack turned (`-n`) as the line may not show it
+        if "-n" in args:
+            return None if cwd is None else Place.make(cwd, _oldpwd(cwd), ())
+        reading.partial = reading.partial or "a `pushd` to a folder of the stack (none, `+N`, `-N`)"
+        return None
     operands = [a for a in args if not a.startswith("-") or a == "-"]
     reading.partial = reading.partial or reading.line.cd_unplaced(operands)
     target = operands[0] if operands else (home if home is not None else os.environ.get("HOME", ""))
     target = "." if operands and not target else reading.line.home_word(target) or ""  # `cd ''` stays
-    if name == "cd" and target == "-" and cwd is not None:
+    if target == "-" and cwd is not None:  # `cd -`, `pushd -`: back to OLDPWD
         target = _back(cwd, reading) or ""
     if not target or target == "-" or "$" in target or "`" in target:
         return None
@@ -92,13 +100,24 @@ def _back(cwd: str, reading: ShellReading) -> str | None:
 
 
 def _popd(args: list[str], cwd: str | None, reading: ShellReading) -> str | None:
-    """The folder after `popd ARGS` in `cwd`: the top of the stack the line built (`-n`: `cwd`, the top dropped)."""
-    if cwd is None or args not in ([], ["-n"]):
-        return None  # `+N`, `-N`: a folder deeper in the stack
+    """The folder after `popd ARGS` in `cwd`: the top of the stack the line built (`-n`: `cwd`, the top dropped;
+    `+N`, N > 0: `cwd`, the N-th folder below it dropped). One that may not run or fails is noted (`cd_to`)."""
+    if cwd is None:
+        return None
     stack = _stack(cwd)
+    dropped = [a for a in args if a != "-n"]
+    if len(dropped) == 1 and dropped[0][:1] == "+" and dropped[0][1:].isdigit() and int(dropped[0][1:]) > 0:
+        index = int(dropped[0][1:]) - 1  # no change of folder, whether the stack holds that many or not
+        return Place.make(cwd, _oldpwd(cwd), stack[:index] + stack[index + 1:])
+    if dropped not in ([], ["+0"]):  # `-N`: counted from the bottom, which the line does not show
+        reading.partial = reading.partial or "a `popd -N` (a folder counted from the bottom of the stack)"
+        return None
     if not stack:
         reading.partial = reading.partial or "a `popd` of a stack the line did not build"
         return None
-    if args:
+    if "-n" in args:
         return Place.make(cwd, _oldpwd(cwd), stack[1:])
-    return None if stack[0] is None else Place.make(stack[0], cwd, stack[1:])
+    if stack[0] is None:
+        return None
+    reading.line.cd_to(cwd, stack[0], "popd", [])  # after `&&`, in an `if`: it may not run
+    return Place.make(stack[0], cwd, stack[1:])

@@ -65,7 +65,7 @@ class LineState:
     """What the whole line sets that changes how its paths are placed (read once from its text)."""
 
     __slots__ = ("home_set", "cdpath_set", "oldpwd_set", "git_set", "git_settings", "lastpipe", "links", "aliases",
-                 "functions", "unmoved", "forks", "nests", "sure")
+                 "functions", "calls", "defining", "unmoved", "forks", "nests", "sure")
 
     def __init__(self, text: str) -> None:
         self.home_set = bool(_SETS_HOME.search(text))
@@ -77,9 +77,12 @@ class LineState:
         self.links: list[str | None] = []  # the links the line has made so far (None: one made where it cannot show)
         self.aliases: dict[str, str] = {}  # the aliases the line has defined so far
         self.functions: dict[str, str | None] = {}  # the functions it has defined so far, with the folder there
+        self.calls: dict[str, set[str]] = {}  # the commands each function's body runs (`call`)
+        self.defining = ""  # the function whose body the next command opens (`f()` read, `{` not yet)
         self.unmoved: str | None = None  # where the line was before a `cd` that may fail (`cd_to`)
         self.forks = 0  # how many times the rest of the line was read from there too (`take_unmoved`)
-        self.nests: tuple[bool, ...] = ()  # the compound commands open (True: a body that may not run)
+        self.nests: tuple[bool | str, ...] = ()  # the compound commands open (True: a body that may not run; a
+        # function's name: its body, defined, not run)
         self.sure = True  # the command being read runs, and in this shell (`command`)
 
     def alias(self, words: list[str], cwd: str | None, read_words: Callable[[list[str]], str | None],
@@ -103,20 +106,41 @@ class LineState:
         finally:
             self.aliases[words[0]] = value
 
-    def define(self, words: list[str], operator: str, cwd: str | None) -> None:
+    def define(self, words: list[str], operator: str, cwd: str | None) -> bool:
         """Note a function the command `words` before `operator` defines (``f()``, ``function f``) in `cwd`: its
-        body was read there."""
+        body was read there. True when `words` are only its name (``cd()``, ``function f`` before ``()``: no command
+        runs)."""
+        self.defining = ""
         if words[:1] == ["function"] and len(words) > 1:
             self.functions[words[1]] = cwd
+            self.defining = words[1] if operator.startswith("()") else ""
         elif len(words) == 1 and operator.startswith("()"):
             self.functions[words[0]] = cwd
+            self.defining = words[0]
+        return bool(self.defining) and len(words) <= 2
 
     def call(self, name: str, cwd: str | None) -> str:
         """Why the command `name` run in `cwd` cannot be read ("" when it can): a function the line defined in
-        another folder (its body, read where it was defined, runs where it is called)."""
+        another folder (its body, read where it was defined, runs where it is called), or one whose body changes
+        the folder (`cd`, `pushd`, `popd`, `dirs`, itself or through another function: read where it was defined,
+        its change moves the shell where it is called). Notes `name` as a command of the function bodies open."""
+        for body in self.nests:
+            if isinstance(body, str):
+                self.calls.setdefault(body, set()).add(os.path.basename(name))
         if name in self.functions and self.functions[name] != cwd:
             return "a function called in another folder than the one the line defines it in"
+        if name in self.functions and self._moves(name, set()):
+            return "a function that changes the folder, called"
         return ""
+
+    def _moves(self, name: str, seen: set[str]) -> bool:
+        """True when the body of the function `name` runs a folder change, itself or through a function."""
+        seen.add(name)
+        for called in self.calls.get(name, set()):
+            if called in ("cd", "pushd", "popd", "dirs") or (called in self.calls and called not in seen
+                                                              and self._moves(called, seen)):
+                return True
+        return False
 
     def made_links(self, paths: list[str], unplaced: bool) -> None:
         """Links made at `paths` (absolute); `unplaced`: one more made where the line does not show."""
@@ -155,16 +179,21 @@ class LineState:
         in the body of an `if`, a loop, a `case` or a function (defined, not run), not through a program (`env cd`)."""
         nests = list(self.nests)
         sure = separator.strip("()") not in ("&&", "||")
+        body = self.defining if separator.startswith("()") else ""  # `f() {`, `f() if …`: f's body
         for index, word in enumerate(words):
+            if index and words[index - 1] == "function":  # the name `function NAME {` defines
+                body = word
+                continue
             if word in _OPENS:
-                nests.append(True)
+                nests.append(body or True)
             elif word in _CLOSES or word == "}":
                 nests = nests[:-1]
             elif word == "{":  # a function's body (`f() {`, `function f {`), else a group that runs
-                nests.append(separator.endswith(")") or "function" in words[:index])
+                nests.append(body or separator.endswith(")"))
             elif word not in _IN_THIS_SHELL and not re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", word):
-                sure = sure and word in ("cd", "pushd", "popd") and not (index and words[index - 1] == "function")
+                sure = sure and word in ("cd", "pushd", "popd")
                 break
+            body = ""
         self.nests = tuple(nests)
         self.sure = sure and not any(nests)
 

@@ -16,7 +16,9 @@ Standard library only: the hook's fast path reads shell commands with it.
 
 from __future__ import annotations
 
-__all__ = ["is_operator", "OPERATOR_CHARS", "QuotedWord", "nested_end", "shield", "words"]
+import re
+
+__all__ = ["continued", "is_operator", "OPERATOR_CHARS", "QuotedWord", "nested_end", "shield", "words"]
 
 #: The characters `shlex` splits off as operators (`punctuation_chars`), a new line among them.
 OPERATOR_CHARS = "();<>|&\n"
@@ -24,6 +26,9 @@ OPERATOR_CHARS = "();<>|&\n"
 _NESTED_STAND_IN = {ch: chr(0xF8F0 + index) for index, ch in enumerate(OPERATOR_CHARS + "'\"")}
 _STAND_IN = {ch: _NESTED_STAND_IN[ch] for ch in OPERATOR_CHARS}
 _BACK = {ord(stand_in): ch for ch, stand_in in _NESTED_STAND_IN.items()}
+#: The operators after which the command list goes on past a new line (`false &&` NEWLINE `cd D`), and `&` (a job
+#: sent to the background: the new line after it ends nothing more), with the new lines that follow them.
+_GOES_ON = re.compile(r"(&&|\|\||\|&|\||&)\n+")
 
 
 def is_operator(token: str) -> bool:
@@ -127,3 +132,17 @@ def words(tokens: list[str]) -> list[str]:
     """`tokens` with the stand-ins turned back into their characters; such a token is a `QuotedWord`."""
     return [QuotedWord(token.translate(_BACK)) if any(ord(ch) in _BACK for ch in token) else token
             for token in tokens]
+
+
+def continued(tokens: list[str]) -> list[str]:
+    """`tokens` (the split line) without the new lines bash skips: after `&&`, `||`, `|` or `|&` the command list
+    goes on on the next line (``false &&`` NEWLINE ``cd D`` runs `cd` only when `false` succeeds), and after `&` a
+    new line ends nothing more. Such an operator then reads as itself (``&&``, not ``&&`` NEWLINE)."""
+    kept: list[str] = []
+    for token in tokens:
+        if is_operator(token) and not any(ch in token for ch in "<>"):
+            token = _GOES_ON.sub(r"\1", token)
+            if not token.strip("\n") and kept and is_operator(kept[-1]) and kept[-1].endswith(("&", "|")):
+                continue
+        kept.append(token)
+    return kept

@@ -38,7 +38,7 @@ from brain_tui.core.sessions.shell_line_state import LineState, makes_links, pla
 from brain_tui.core.sessions.shell_options import options as _options
 from brain_tui.core.sessions.shell_options import spelled_out
 from brain_tui.core.sessions.shell_patches import PATCH_PROGRAMS, names_patch_program, read_leftover_patches, read_patch
-from brain_tui.core.sessions.shell_quotes import OPERATOR_CHARS, is_operator, shield, words
+from brain_tui.core.sessions.shell_quotes import OPERATOR_CHARS, continued, is_operator, shield, words
 from brain_tui.core.sessions.shell_runs import option_commands
 from brain_tui.core.sessions.shell_stdin import feed
 from brain_tui.core.sessions.shell_substitutions import (
@@ -213,7 +213,7 @@ def _read_lines(text: str, cwd: str | None, reading: ShellReading, home: str | N
     lexer.commenters = ""
     lexer.whitespace_split = True
     try:
-        tokens = words(list(lexer))
+        tokens = continued(words(list(lexer)))
     except ValueError:  # an unclosed quote: bash runs the lines before it all the same (`touch F` NEWLINE `echo "a`)
         reading.partial = reading.partial or "an unclosed quote"
         return None
@@ -304,8 +304,9 @@ def _read_tokens(tokens: list[str], cwd: str | None, reading: ShellReading, home
         stdin = piped_text(command) if token == "|" else None
         fed = token in ("|", "|&")
         reading.line.command(words, joined)  # whether it surely runs, in this shell (a `cd` in it moves it)
-        reading.line.define(words, token, cwd)  # `f() {…}`: its body is read here (`_read_command`: a call elsewhere)
-        after = _read_words(words, cwd, reading, home, depth)
+        # `f() {…}`: its body is read here (`_read_command`: a call elsewhere); `cd() {…}` runs no `cd`
+        defined = reading.line.define(words, token, cwd)
+        after = cwd if defined else _read_words(words, cwd, reading, home, depth)
         # a pipeline's commands and a job sent to the background run in subshells: their `cd` moves no later one
         cwd = cwd if piped or token.strip("()") in ("|", "|&", "&") else after
         piped, words, joined = fed, [], token
@@ -367,7 +368,7 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
     reading.elsewhere = reading.elsewhere or handed_over(name, args)
     for line in option_commands(name, args):  # `split --filter=CMD`, `ssh -o ProxyCommand=CMD`: read as commands
         _read_text(line, cwd, reading, home, depth + 1)
-    if name in ("cd", "pushd", "popd"):
+    if name in ("cd", "pushd", "popd", "dirs"):
         return change_folder(name, args, cwd, reading, home)
     if name in PATCH_PROGRAMS:  # Codex's patch: in its argv, or the here-document fed to it
         pending = reading.patches.get(depth, [])
