@@ -129,7 +129,8 @@ def test_codex_mcp_server_in_config_toml_keeps_comments_and_other_servers(brain:
     doc = tomllib.loads(text)
     assert doc["model"] == "gpt-5.5" and doc["mcp_servers"]["other"] == {"command": "other-server",
                                                                          "args": ["--flag"]}
-    assert doc["mcp_servers"]["bsi"] == {"command": "bsi", "args": ["mcp"], "cwd": str(brain.resolve())}
+    assert doc["mcp_servers"]["bsi"] == {"command": "bsi", "args": ["mcp"], "cwd": str(brain.resolve()),
+                                         "startup_timeout_sec": 30}
     assert "unchanged" in ok(run_bsi("mcp", "install", "--agent", "codex", "--no-check", brain=brain, env=env))
     assert target.read_text() == text
 

@@ -60,12 +60,13 @@ def test_codex_reinstall_keeps_the_users_env_and_startup_timeout(brain: Path, en
                                                                  tmp_path: Path) -> None:
     target = tmp_path / "home" / ".codex" / "config.toml"
     install(brain, env, "codex")
-    target.write_text(target.read_text() + "startup_timeout_sec = 30\n\n[mcp_servers.bsi.env]\n"
-                                           "BRAIN_ROOT = \"/srv/brain\"\n")
+    assert tomllib.loads(target.read_text())["mcp_servers"]["bsi"]["startup_timeout_sec"] == 30  # Codex's 10 s: short
+    text = target.read_text().replace("startup_timeout_sec = 30", "startup_timeout_sec = 90")
+    target.write_text(text + "\n[mcp_servers.bsi.env]\nBRAIN_ROOT = \"/srv/brain\"\n")
     install(brain, env, "codex", "--bsi", "/usr/local/bin/bsi")
     entry = tomllib.loads(target.read_text())["mcp_servers"]["bsi"]
     assert entry == {"command": "/usr/local/bin/bsi", "args": ["mcp"], "cwd": str(brain.resolve()),
-                     "startup_timeout_sec": 30, "env": {"BRAIN_ROOT": "/srv/brain"}}
+                     "startup_timeout_sec": 90, "env": {"BRAIN_ROOT": "/srv/brain"}}
 
 
 def test_a_server_named_bsi_that_is_not_bsis_is_replaced_whole(brain: Path, env: dict[str, str]) -> None:

@@ -130,6 +130,11 @@ def _load_toml(path: Path) -> Any:
             from None
 
 
+#: The seconds Codex gives `bsi mcp` to answer `initialize` and `tools/list`, written when the entry names none (the
+#: user's own value is kept); past it Codex offers no bsi tool for the whole session.
+STARTUP_TIMEOUT_SEC = 30
+
+
 def mcp_install(root: str | os.PathLike[str], program: str = "bsi") -> Report:
     """`[mcp_servers.bsi]` in Codex's `config.toml` (`command`, `args`, `cwd` = the brain); the rest kept.
     InvalidData (exit 65) when the file is not valid TOML, or `mcp_servers` / `mcp_servers.bsi` is not a table."""
@@ -153,6 +158,8 @@ def mcp_install(root: str | os.PathLike[str], program: str = "bsi") -> Report:
     if not isinstance(ours, dict):
         raise refuse(path, f"mcp_servers.{MCP_SERVER_NAME} is not a table")
     merge_owned(ours, wanted)  # the keys the user added (`env`, `startup_timeout_sec`, …) are kept
+    if "startup_timeout_sec" not in ours:  # Codex's own 10 s is short for a Python server on a loaded machine
+        ours["startup_timeout_sec"] = STARTUP_TIMEOUT_SEC
     report = Report(str(path), "unchanged", command=f"{program} mcp", resolves=resolves(program))
     after = doc.as_string()
     if after == before and path.exists():
