@@ -75,6 +75,8 @@ def test_an_awk_program_that_writes_no_named_file_names_none(command: str) -> No
     "ruby -e 'File.write(\"claims/a.yml\", \"x\")'",
     "python -c \"import pathlib; pathlib.Path('BRAIN-INDEX.md').write_text('')\"",
     "python -c \"open('.brain/x','a')\"",
+    "ruby -e 'File.delete(\"claims/a.yml\")'", "ruby -e 'require \"fileutils\"; FileUtils.rm_rf(\"claims\")'",
+    "ruby -e 'File.open \"claims/a.yml\", \"w\"'",
 ])
 def test_inline_code_writing_a_protocol_file_it_names_is_refused(command: str) -> None:
     reading = read_command(command, W)
@@ -88,6 +90,7 @@ def test_inline_code_writing_a_protocol_file_it_names_is_refused(command: str) -
     "perl -ne 'print if /status/' claims/x.yml",
     "node -e \"console.log(require('fs').readFileSync('claims/x.yml', 'utf8'))\"",
     "python -c \"open('notes/a.md','w').write('x')\"",
+    "ruby -e 'puts File.read(\"claims/x.yml\")'", "ruby -e 'File.open \"claims/x.yml\" do |f| puts f.read end'",
 ])
 def test_inline_code_that_only_reads_protocol_files_names_no_target(command: str) -> None:
     assert targets(command) == set()

@@ -10,10 +10,8 @@ folder ``tar -x -C DIR``, ``unzip -d DIR``, ``7z x -oDIR``,
 ``cpio -i -D DIR`` extract into (without one: the folder the command runs in, all of it); ``awk`` (and
 ``gawk``, ``mawk``, ``nawk``): the files its ``print > "FILE"`` / ``>> "FILE"`` name, the commands its ``print |
 "CMD"``, ``system("CMD")`` and ``"CMD" | getline`` run, and ``gawk -i inplace``'s files; and an interpreter's inline
-code (``python -c``, ``perl -e``, ``node -e``, ``ruby -e``, ``php -r``) that writes (an ``open`` for writing, a
-``remove``, ``rmtree``, ``writeFileSync``…) and names a protocol file in a string: that file is a target. Code that
-only reads names none (``cat claims/x.yml`` is a read too). What else such a program writes is unread: the OS
-sandbox's job.
+code (``python -c``, ``perl -e``, ``node -e``, ``ruby -e``, ``php -r``: `shell_code`). What else such a program
+writes is unread: the OS sandbox's job.
 
 Standard library only: the hook's fast path reads shell commands with it.
 """
@@ -24,6 +22,7 @@ import os
 import re
 from collections.abc import Callable
 
+from brain_tui.core.sessions.shell_code import INLINE, STRING, read_inline, unquote
 from brain_tui.core.sessions.shell_options import STREAMS
 from brain_tui.core.sessions.shell_options import options as _options
 from brain_tui.core.sessions.shell_targets import ShellReading
@@ -36,10 +35,6 @@ _FIND_READERS = frozenset({"grep", "egrep", "fgrep", "rg", "cat", "head", "tail"
                            "echo", "printf", "md5sum", "sha1sum", "sha256sum", "test", "[", "basename", "dirname",
                            "readlink", "realpath", "du", "diff", "cmp", "true", "false"})
 _AWKS = frozenset({"awk", "gawk", "mawk", "nawk", "busybox-awk"})
-#: Interpreters and their options holding inline code.
-_INLINE = {"python": ("-c",), "python2": ("-c",), "python3": ("-c",), "pypy": ("-c",), "pypy3": ("-c",),
-           "perl": ("-e", "-E"), "ruby": ("-e",), "node": ("-e", "--eval", "-p", "--print"),
-           "nodejs": ("-e", "--eval", "-p", "--print"), "bun": ("-e", "--eval", "-p", "--print"), "php": ("-r",)}
 
 #: The options that take a value (`shell_options.options`) of the archivers and of awk.
 _ZIP_VALUES = frozenset({"-b", "--temp-path", "-n", "-t", "-tt", "-O", "--output-file", "-P", "--password", "-Z", "-s",
@@ -61,29 +56,6 @@ _CPIO_VALUES = frozenset({"-D", "--directory", "-F", "--file", "-O", "-I", "-E",
 _AWK_VALUES = frozenset({"-F", "-v", "-f", "--file", "-E", "--exec", "-e", "--source", "-i", "--include", "-l",
                          "--load", "-W"})
 
-_STRING = re.compile(r"""(['"])((?:\\.|(?!\1)[^\\\n])*)\1""")
-_PROTOCOL = re.compile(r"(?:^|/)(?:claims|signals|locks|breath|\.brain)(?:/|$)|(?:^|/)BRAIN-INDEX\.md$")
-#: What writes in inline code: an `open` for writing, or a call that writes, removes, moves or runs something.
-_CODE_WRITES = re.compile(r"""open\s*\([^)]*?,\s*['"][^'"]*[wax+]|\b(?:write\w*|remove|unlink\w*|rmtree|rename\w*|
-    truncate|mkdirs?|makedirs|rmdir|rmSync|rm|symlink\w*|link|chmod|chown|copy\w*|move|touch|system|popen|run|call|
-    check_call|check_output|spawn\w*|exec\w*|appendFile\w*)\b""", re.VERBOSE)
-#: A call handing a shell the string that follows (`os.system("CMD")`, Perl's `system "CMD"`, `execSync('CMD')`),
-#: whatever its prefix (`f"…"`, `rb"…"`) or quotes (`'''…'''`, Perl's `q{…}`, a template literal).
-_SHELL_CALL = re.compile(r"""\b(?:system|popen|Popen|check_output|check_call|call|run|getoutput|getstatusoutput|
-    exec|execSync|spawnSync|shell_exec|passthru)\s*\(?\s*(?:[rRbBfFuU]{1,2}(?=['"])|(?=['"`])|(?=qq?\W))""",
-                         re.VERBOSE)
-#: A string in one of the forms `_SHELL_CALL` and `_RUNS_STRING` find: triple-quoted, Perl's `q{…}`/`qx(…)`, Ruby's
-#: `%x(…)`, backquoted, or plain (group 1 its text, or group 2 a plain string's quoted text with its quote in 3).
-_CALLED = re.compile(r"""'''(.*?)'''|""\"(.*?)""\"|(?:qq?|qx|%x)\s*(?:\{(.*?)\}|\((.*?)\)|\[(.*?)\]|<(.*?)>)|
-    `((?:\\.|[^`\\])*)`""", re.VERBOSE | re.DOTALL)
-#: What runs a shell without a call: Perl's, Ruby's and PHP's backquotes, Perl's `qx{…}`, Ruby's `%x(…)`.
-_RUNS_STRING = re.compile(r"(?=`|\bqx\s*[{(\[<]|%x\s*[{(\[<])")
-#: The interpreters whose backquotes run a shell, and those whose `open("|CMD")` does.
-_BACKQUOTES = frozenset({"perl", "ruby", "php"})
-_PIPE_OPENS = frozenset({"perl", "ruby"})
-#: A mode before a path in a string (Perl's `open(F, ">claims/x")`): writing when it holds `>`.
-_MODE = re.compile(r"^(?:\+?[<>]{1,2}|\|)\s*")
-
 
 def read_program(name: str, args: list[str], cwd: str | None, reading: ShellReading, home: str | None,
                  depth: int) -> str | None:
@@ -92,10 +64,10 @@ def read_program(name: str, args: list[str], cwd: str | None, reading: ShellRead
         _find(args, cwd, reading)
     elif name in _AWKS:
         _awk(name, args, cwd, reading, home, depth)
-    elif name in _INLINE:
+    elif name in INLINE:
         from brain_tui.core.sessions.shell_targets import _read_text
 
-        _inline(name, args, cwd, reading, lambda text: _read_text(text, cwd, reading, home, depth + 1))
+        read_inline(name, args, cwd, reading, lambda text: _read_text(text, cwd, reading, home, depth + 1))
         from brain_tui.core.sessions.shell_modules import python_module, read_module
 
         module = python_module(args) if name.startswith(("python", "pypy")) else None
@@ -289,10 +261,6 @@ def _awk(name: str, args: list[str], cwd: str | None, reading: ShellReading, hom
                 reading.add(operand, cwd, f"{name} -i inplace")
 
 
-def _unquote(text: str) -> str:
-    return re.sub(r"\\(.)", r"\1", text)
-
-
 def _awk_outputs(program: str) -> list[tuple[str, str | None]]:
     """The outputs of an awk program: (">", FILE) for `print > "FILE"` (FILE None: made by an expression), and
     ("|", CMD) for a command it runs (`print | "CMD"`, `system("CMD")`, `"CMD" | getline`)."""
@@ -302,47 +270,18 @@ def _awk_outputs(program: str) -> list[tuple[str, str | None]]:
         while index < len(program) and (depth or program[index] not in ";}{\n"):
             ch = program[index]
             if ch == '"':
-                string = _STRING.match(program, index)
+                string = STRING.match(program, index)
                 index = string.end() if string else len(program)
                 continue
             depth += (ch in "([") - (ch in ")]")
             if depth == 0 and ch in ">|":
                 kind = ">" if ch == ">" else "|"
                 index += 2 if program.startswith(">>", index) else 1
-                string = _STRING.match(program, len(program[:index]) + len(program[index:]) -
+                string = STRING.match(program, len(program[:index]) + len(program[index:]) -
                                        len(program[index:].lstrip()))
-                found.append((kind, _unquote(string.group(2)) if string and string.group(1) == '"' else None))
+                found.append((kind, unquote(string.group(2)) if string and string.group(1) == '"' else None))
                 break
             index += 1
     for pattern in (r'\bsystem\s*\(\s*"((?:\\.|[^"\\])*)"', r'"((?:\\.|[^"\\])*)"\s*\|\s*getline'):
-        found += [("|", _unquote(m.group(1))) for m in re.finditer(pattern, program)]
+        found += [("|", unquote(m.group(1))) for m in re.finditer(pattern, program)]
     return [(kind, target) for kind, target in found if kind == ">" or target is not None]
-
-
-def _inline(name: str, args: list[str], cwd: str | None, reading: ShellReading, run: Callable[[str], object]) -> None:
-    """Inline code that writes and names a protocol file in a string: that file is a target (the decision refuses
-    it); code that only reads, or names no protocol file, names none. A string a call hands a shell
-    (`os.system("CMD")`, `system "CMD"`) is read with `run` as the command line it is."""
-    options = _INLINE[name]
-    codes = [v for k, v in zip(args, args[1:], strict=False) if k in options]
-    codes += [a[2:] for a in args if a[:2] in options and len(a) > 2 and not a.startswith("--")]
-    for code in codes:
-        starts = [call.end() for call in _SHELL_CALL.finditer(code)]
-        starts += [found.end() for found in _RUNS_STRING.finditer(code)] if name in _BACKQUOTES else []
-        for start in starts:
-            called = _CALLED.match(code, start)
-            string = _STRING.match(code, start)
-            if called:
-                run(next(group for group in called.groups() if group is not None))
-            elif string:
-                run(_unquote(string.group(2)) if string.group(1) == '"' else string.group(2))
-        if name in _PIPE_OPENS and re.search(r"\bopen\b", code):  # `open(F, "|CMD")`, `open(F, "CMD|")`
-            for string in _STRING.finditer(code):
-                if string.group(2).strip().startswith("|") or string.group(2).strip().endswith("|"):
-                    run(string.group(2).strip().strip("|"))
-        writes = bool(_CODE_WRITES.search(code))
-        for string in _STRING.finditer(code):
-            mode = _MODE.match(string.group(2))
-            text = string.group(2)[mode.end():] if mode else string.group(2)
-            if (writes or mode and ">" in mode.group()) and _PROTOCOL.search(text) and "\n" not in text:
-                reading.add(text, cwd, name, tree=not os.path.splitext(text)[1])

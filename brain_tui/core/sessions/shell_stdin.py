@@ -3,7 +3,8 @@
 commands (``ed``, ``red``, ``ex``, ``vim -e``/``-es``: the files ``w FILE``, ``wq FILE``, ``f FILE`` … ``w``,
 ``:saveas FILE`` write, and the shell commands ``!CMD``, ``w !CMD``, ``r !CMD`` run) and the arguments ``xargs``
 adds to its command (``echo claims | xargs rm -rf`` runs ``rm -rf claims``; ``xargs -a FILE rm`` takes them from a
-file the line does not show: `read_xargs_file`). A shell reading its script there is
+file the line does not show: `read_xargs_file`), and the code an interpreter reads there (``python3 <<< CODE``,
+``echo CODE | tclsh``: `shell_code`, as its code given by option is read). A shell reading its script there is
 `shell_substitutions`' (``bash <<< CMD``).
 
 Standard library only: the hook's fast path reads shell commands with it.
@@ -14,6 +15,7 @@ from __future__ import annotations
 import os
 import re
 
+from brain_tui.core.sessions.shell_code import read_stdin_code
 from brain_tui.core.sessions.shell_options import long_name
 from brain_tui.core.sessions.shell_vim import EX_NAMES, VIMS
 
@@ -45,6 +47,8 @@ def feed(words: list[str], text: str, cwd: str | None, reading: ShellReading, ho
         _read_editor_script(text, cwd, reading, home, depth, name)
     elif name == "xargs":
         _read_xargs(words[1:], text, cwd, reading, home, depth)
+    else:  # an interpreter reading its code there (`python3 - <<'EOF'`); a script file's input is data
+        read_stdin_code(name, words[1:], text, cwd, reading, home, depth)
 
 
 def _read_editor_script(text: str, cwd: str | None, reading: ShellReading, home: str | None, depth: int,

@@ -1,0 +1,184 @@
+"""Inline code an interpreter runs, for the shell's reader (`shell_programs`, `shell_stdin`): given by option
+(``python -c``, ``perl -e``, ``node -e``, ``ruby -e``, ``php -r``: `read_inline`) or fed on standard input when the
+line shows it (``python3 <<< CODE``, ``echo CODE | perl``, ``python3 - <<'EOF'``, ``cat <<EOF | node``, ``ruby``,
+``php``, ``tclsh``: `read_stdin_code`), both read by one rule, `read_code`: code that writes (an ``open`` for
+writing, a ``remove``, ``rmtree``, ``writeFileSync``, Tcl's ``file delete``…) and names a protocol file in a string
+(in Tcl, in any word) makes that file a target; code that only reads names none; a string a call hands a shell
+(``os.system("CMD")``, Perl's ``system "CMD"``, backquotes, Tcl's ``exec CMD``) is read as the command line it is.
+What else such code writes is unread: the OS sandbox's job. An interpreter given a script file (``python3 x.py``)
+reads its standard input as data: not read here.
+
+Standard library only: the hook's fast path reads shell commands with it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+
+TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
+if TYPE_CHECKING:
+    from brain_tui.core.sessions.shell_targets import ShellReading
+
+__all__ = ["INLINE", "STRING", "read_code", "read_inline", "read_stdin_code", "reads_code_from_stdin", "unquote"]
+
+#: Interpreters and their options holding inline code.
+INLINE = {"python": ("-c",), "python2": ("-c",), "python3": ("-c",), "pypy": ("-c",), "pypy3": ("-c",),
+          "perl": ("-e", "-E"), "ruby": ("-e",), "node": ("-e", "--eval", "-p", "--print"),
+          "nodejs": ("-e", "--eval", "-p", "--print"), "bun": ("-e", "--eval", "-p", "--print"), "php": ("-r",)}
+#: The interpreters that read their code from standard input when no option gives it and no script file is named
+#: (or the script is `-`), each with the options of its own that give code or a module (standard input is then
+#: data), those taking the next word as their value when given alone (`-W ignore`, `-I lib`), and those whose value
+#: is the rest of their word only (`-Mstrict`, `-i.bak`).
+_STDIN_OPTIONS: dict[str, tuple[frozenset[str], frozenset[str], frozenset[str]]] = {
+    "python": (frozenset({"-c", "-m"}), frozenset({"-W", "-X", "-Q", "--check-hash-based-pycs"}), frozenset()),
+    "perl": (frozenset({"-e", "-E"}), frozenset({"-I"}), frozenset({"-0", "-C", "-d", "-D", "-i", "-l", "-m", "-M",
+                                                                   "-x"})),
+    "ruby": (frozenset({"-e"}), frozenset({"-I", "-C", "-E", "-r", "--encoding", "--external-encoding",
+                                           "--internal-encoding", "--enable", "--disable"}),
+             frozenset({"-0", "-F", "-i", "-K", "-T", "-W", "-x"})),
+    "node": (frozenset({"-e", "--eval", "-p", "--print", "-c", "--check"}),
+             frozenset({"-r", "--require", "--import", "--loader", "--experimental-loader", "--input-type", "-C",
+                        "--conditions", "--env-file", "--title", "--inspect-port", "--redirect-warnings"}),
+             frozenset()),
+    "php": (frozenset({"-r", "--run", "-f", "--file", "-B", "--process-begin", "-R", "--process-code", "-F",
+                       "--process-file", "-E", "--process-end"}),
+            frozenset({"-c", "--php-ini", "-d", "--define", "-z", "--zend-extension", "-t"}), frozenset()),
+}
+_STDIN_KIND = {"python": "python", "python2": "python", "python3": "python", "pypy": "python", "pypy3": "python",
+               "perl": "perl", "ruby": "ruby", "node": "node", "nodejs": "node", "php": "php", "tclsh": "tcl",
+               "tclsh8.6": "tcl"}
+
+STRING = re.compile(r"""(['"])((?:\\.|(?!\1)[^\\\n])*)\1""")
+_PROTOCOL = re.compile(r"(?:^|/)(?:claims|signals|locks|breath|\.brain)(?:/|$)|(?:^|/)BRAIN-INDEX\.md$")
+#: What writes in inline code: an `open` for writing (`open("F", "w")`; Ruby's and Tcl's `open F w`), or a call
+#: that writes, removes, moves or runs something (Ruby's `File.delete`, `FileUtils.rm_rf`; Tcl's `file delete`).
+_CODE_WRITES = re.compile(r"""open\s*\([^)]*?,\s*['"][^'"]*[wax+]|\bopen\s+\S+\s+["{]?(?:(?:[wa]|r\+)(?!\w)|[A-Z_|\s{]*
+    (?:WRONLY|RDWR))|\b(?:write\w*|remove|unlink\w*|rmtree|rename\w*|truncate|mkdirs?|makedirs|rmdir|rmSync|rm|rm_\w+|
+    delete|symlink\w*|link|chmod|chown|copy\w*|move|touch|system|popen|run|call|check_call|check_output|spawn\w*|
+    exec\w*|appendFile\w*)\b""", re.VERBOSE)
+#: A call handing a shell the string that follows (`os.system("CMD")`, Perl's `system "CMD"`, `execSync('CMD')`),
+#: whatever its prefix (`f"…"`, `rb"…"`) or quotes (`'''…'''`, Perl's `q{…}`, a template literal).
+_SHELL_CALL = re.compile(r"""\b(?:system|popen|Popen|check_output|check_call|call|run|getoutput|getstatusoutput|
+    exec|execSync|spawnSync|shell_exec|passthru)\s*\(?\s*(?:[rRbBfFuU]{1,2}(?=['"])|(?=['"`])|(?=qq?\W))""",
+                         re.VERBOSE)
+#: A string in one of the forms `_SHELL_CALL` and `_RUNS_STRING` find: triple-quoted, Perl's `q{…}`/`qx(…)`, Ruby's
+#: `%x(…)`, backquoted, or plain (group 1 its text, or group 2 a plain string's quoted text with its quote in 3).
+_CALLED = re.compile(r"""'''(.*?)'''|""\"(.*?)""\"|(?:qq?|qx|%x)\s*(?:\{(.*?)\}|\((.*?)\)|\[(.*?)\]|<(.*?)>)|
+    `((?:\\.|[^`\\])*)`""", re.VERBOSE | re.DOTALL)
+#: What runs a shell without a call: Perl's, Ruby's and PHP's backquotes, Perl's `qx{…}`, Ruby's `%x(…)`.
+_RUNS_STRING = re.compile(r"(?=`|\bqx\s*[{(\[<]|%x\s*[{(\[<])")
+#: The interpreters whose backquotes run a shell, and those whose `open("|CMD")` does.
+_BACKQUOTES = frozenset({"perl", "ruby", "php"})
+_PIPE_OPENS = frozenset({"perl", "ruby"})
+#: A mode before a path in a string (Perl's `open(F, ">claims/x")`): writing when it holds `>`.
+_MODE = re.compile(r"^(?:\+?[<>]{1,2}|\|)\s*")
+#: Tcl: the command line an `exec` runs (its own options passed over), to the end of its command; and a word, braced,
+#: quoted or bare (Tcl writes a path as any of them: `file delete claims/x`, `open {claims/x} w`).
+_TCL_EXEC = re.compile(r"\bexec\s+(?:-(?:ignorestderr|keepnewline)\s+)*(?:--\s+)?([^\]\n;}]*)")
+_TCL_WORD = re.compile(r"""\{([^{}\s]*)\}|"((?:\\.|[^"\\\s])*)"|([^\s\[\]{};"$\\]+)""")
+
+
+def unquote(text: str) -> str:
+    """`text` with each backslash escape made the character it escapes."""
+    return re.sub(r"\\(.)", r"\1", text)
+
+
+def read_inline(name: str, args: list[str], cwd: str | None, reading: ShellReading,
+                run: Callable[[str], object]) -> None:
+    """Read the inline code `name ARGS…` is given by option (`INLINE`) with `read_code`."""
+    options = INLINE[name]
+    codes = [v for k, v in zip(args, args[1:], strict=False) if k in options]
+    codes += [a[2:] for a in args if a[:2] in options and len(a) > 2 and not a.startswith("--")]
+    for code in codes:
+        read_code(name, code, cwd, reading, run)
+
+
+def reads_code_from_stdin(name: str, args: list[str]) -> bool:
+    """True when the interpreter `name ARGS…` reads the code it runs from its standard input: no option gives it
+    code or a module, and it names no script file (or names `-`; php takes the words after `--` as the arguments of
+    the code it reads there; tclsh takes a first word starting with `-` as one)."""
+    kind = _STDIN_KIND.get(name)
+    if kind == "tcl":
+        rest = args[2:] if args[:1] == ["-encoding"] else args
+        return not rest or rest[0].startswith("-")
+    if kind is None:
+        return False
+    codes, nexts, attached = _STDIN_OPTIONS[kind]
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        index += 1
+        if arg == "--":
+            return kind == "php" or index == len(args) or args[index] == "-"
+        if arg == "-" or not arg.startswith("-"):
+            return arg == "-"
+        if arg.startswith("--"):
+            option = arg.partition("=")[0]
+            if option in codes:
+                return False
+            index += option in nexts and "=" not in arg
+            continue
+        for pos, ch in enumerate(arg[1:], start=1):
+            if f"-{ch}" in codes:
+                return False
+            if f"-{ch}" in nexts or f"-{ch}" in attached:
+                index += f"-{ch}" in nexts and pos == len(arg) - 1
+                break
+    return True
+
+
+def read_stdin_code(name: str, args: list[str], text: str, cwd: str | None, reading: ShellReading,
+                    home: str | None, depth: int) -> None:
+    """Read `text`, fed to `name ARGS…` on its standard input, with `read_code` when the interpreter runs it as its
+    code (`reads_code_from_stdin`); a command line it hands a shell is read from `cwd`."""
+    if not reads_code_from_stdin(name, args):
+        return
+    from brain_tui.core.sessions.shell_targets import _read_text
+
+    read_code(name, text, cwd, reading, lambda line: _read_text(line, cwd, reading, home, depth + 1))
+
+
+def read_code(name: str, code: str, cwd: str | None, reading: ShellReading, run: Callable[[str], object]) -> None:
+    """Code that writes and names a protocol file in a string: that file is a target (the decision refuses it);
+    code that only reads, or names no protocol file, names none. A string a call hands a shell (`os.system("CMD")`,
+    `system "CMD"`, Tcl's `exec CMD`) is read with `run` as the command line it is."""
+    if _STDIN_KIND.get(name) == "tcl":
+        _read_tcl(name, code, cwd, reading, run)
+        return
+    starts = [call.end() for call in _SHELL_CALL.finditer(code)]
+    starts += [found.end() for found in _RUNS_STRING.finditer(code)] if name in _BACKQUOTES else []
+    for start in starts:
+        called = _CALLED.match(code, start)
+        string = STRING.match(code, start)
+        if called:
+            run(next(group for group in called.groups() if group is not None))
+        elif string:
+            run(unquote(string.group(2)) if string.group(1) == '"' else string.group(2))
+    if name in _PIPE_OPENS and re.search(r"\bopen\b", code):  # `open(F, "|CMD")`, `open(F, "CMD|")`
+        for string in STRING.finditer(code):
+            if string.group(2).strip().startswith("|") or string.group(2).strip().endswith("|"):
+                run(string.group(2).strip().strip("|"))
+    writes = bool(_CODE_WRITES.search(code))
+    for string in STRING.finditer(code):
+        mode = _MODE.match(string.group(2))
+        text = string.group(2)[mode.end():] if mode else string.group(2)
+        if (writes or mode and ">" in mode.group()) and "\n" not in text:
+            _protocol_target(name, text, cwd, reading)
+
+
+def _read_tcl(name: str, code: str, cwd: str | None, reading: ShellReading, run: Callable[[str], object]) -> None:
+    """Tcl: each `exec` runs its words as a command line (read with `run`: Tcl's `exec` takes a shell's
+    redirections and pipes); the rest of the code writes a protocol path it names in any word when it writes."""
+    for found in _TCL_EXEC.finditer(code):
+        run(found.group(1))
+    rest = _TCL_EXEC.sub(" ", code)
+    if _CODE_WRITES.search(rest):
+        for word in _TCL_WORD.finditer(rest):
+            _protocol_target(name, next(group for group in word.groups() if group is not None), cwd, reading)
+
+
+def _protocol_target(name: str, text: str, cwd: str | None, reading: ShellReading) -> None:
+    if _PROTOCOL.search(text) and "\n" not in text:
+        reading.add(text, cwd, name, tree=not os.path.splitext(text)[1])
