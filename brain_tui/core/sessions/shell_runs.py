@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import re
 
+from brain_tui.core.sessions.shell_quotes import ASSIGNMENT
+
 __all__ = ["git_setting_command", "git_setting_unreadable", "option_commands", "pipe_command", "variable_command"]
 
 #: program -> its options whose value is a command line it runs (short ones also attached: `-eCMD`).
@@ -121,11 +123,13 @@ def _in_bundle(name: str, arg: str, options: frozenset[str] | set[str]) -> tuple
 
 def variable_command(word: str) -> str | None:
     """The command line an assignment `NAME=VALUE` names for a program to run (`LESSOPEN='|CMD %s'`,
-    `GIT_SSH_COMMAND=CMD`), or None."""
-    name, eq, value = word.partition("=")
-    if not eq or name not in _VARIABLES:
+    `GIT_SSH_COMMAND=CMD`), or None; `NAME+=VALUE` appends VALUE to a value the line does not show: VALUE is read
+    as a command line (`PAGER+=';CMD'`)."""
+    assignment = ASSIGNMENT.match(word)
+    if assignment is None or assignment.group(1) not in _VARIABLES:
         return None
-    return re.sub(r"^\|{1,2}-?", "", value) if name == "LESSOPEN" else value
+    value = word[assignment.end():]
+    return re.sub(r"^\|{1,2}-?", "", value) if assignment.group(1) == "LESSOPEN" else value
 
 
 def pipe_command(name: str, value: str) -> str | None:
