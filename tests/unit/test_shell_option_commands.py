@@ -136,3 +136,33 @@ def test_the_files_script_writes_are_targets(brain: Brain, command: str, files: 
     and its logs (`-I`, `-T`, `-t[FILE]`), as the real one does."""
     reading = read_command(command, str(brain.root))
     assert [t.path for t in reading.targets] == [str(brain.root / f) for f in files], (command, reading.targets)
+
+
+@pytest.mark.parametrize("command", [
+    "perl -le 'system \"rm claims/x.yml\"'", "perl -ne 'system \"rm claims/x.yml\"' src/a",
+    "perl -lne 'unlink \"claims/x.yml\"' src/a", "perl -wE 'system \"rm claims/x.yml\"'",
+    "perl -l0e 'system \"rm claims/x.yml\"'", "ruby -we 'system \"rm claims/x.yml\"'",
+    "python3 -Ic 'import os; os.system(\"rm claims/x.yml\")'", "python3 -ISc 'import os; os.remove(\"claims/x.yml\")'",
+    "node -pe \"require('child_process').execSync('rm claims/x.yml')+''\"",
+    "node --eval=\"require('child_process').execSync('rm claims/x.yml')\"",
+    "node --print=\"require('fs').unlinkSync('claims/x.yml')\"",
+])
+def test_inline_code_in_an_option_bundle_is_read(brain: Brain, command: str) -> None:
+    """The code option after flags in one word (`perl -le CODE`, `python3 -Ic CODE`, `node -pe CODE`) or a long
+    one with `=` (`node --eval=CODE`) holds the code the interpreter runs, as `-e CODE` does."""
+    reading = read_command(command, str(brain.root))
+    assert str(brain.root / "claims" / "x.yml") in [t.path for t in reading.targets], (command, reading.targets)
+    _refused(brain, command)
+
+
+@pytest.mark.parametrize(("command", "code"), [
+    ("perl -ie 's/a/b/' src/a", False), ("perl -Ie -e 'print 1'", True), ("perl -Mstrict -le 'print 1'", True),
+    ("python3 -Wignore -c 'print(1)'", True), ("ruby -Ie -e 'p 1'", True),
+])
+def test_an_option_taking_the_rest_of_its_word_ends_the_bundle(brain: Brain, command: str, code: bool) -> None:
+    """`perl -ie` is `-i` with the backup extension `e` (no code option: perl reads the next word as its script);
+    `-Ie` a folder named `e`: the letters after such an option are its value, not options."""
+    from brain_tui.core.sessions.shell_programs import inline_codes
+
+    words = command.split()
+    assert bool(inline_codes(words[0], words[1:])) is code, command

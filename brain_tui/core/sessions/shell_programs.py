@@ -41,6 +41,12 @@ _INLINE = {"python": ("-c",), "python2": ("-c",), "python3": ("-c",), "pypy": ("
            "perl": ("-e", "-E"), "ruby": ("-e",), "node": ("-e", "--eval", "-p", "--print"),
            "nodejs": ("-e", "--eval", "-p", "--print"), "bun": ("-e", "--eval", "-p", "--print"), "php": ("-r",)}
 
+#: The letters of an interpreter's short options taking the rest of their word as their value (`perl -Ilib`,
+#: `-i.bak`, `python3 -Werror`): in a bundle, the letters after one are that value. The others are flags (digits:
+#: perl's `-l0`, `-0777`).
+_INLINE_ATTACHED = {"python": "WXmQ", "pypy": "WXmQ", "perl": "IMmxidDCV", "ruby": "IrCFxiEKTW", "node": "r",
+                    "nodejs": "r", "bun": "r", "php": "dcfzt"}
+
 #: The options that take a value (`shell_options.options`) of the archivers and of awk.
 _ZIP_VALUES = frozenset({"-b", "--temp-path", "-n", "-t", "-tt", "-O", "--output-file", "-P", "--password", "-Z", "-s",
                          "-x", "-i"})
@@ -319,14 +325,36 @@ def _awk_outputs(program: str) -> list[tuple[str, str | None]]:
     return [(kind, target) for kind, target in found if kind == ">" or target is not None]
 
 
+def inline_codes(name: str, args: list[str]) -> list[str]:
+    """The inline code `name ARGS…` runs: its code option's value, given apart (`-e CODE`), attached (`-eCODE`),
+    after flags in one word (`perl -le CODE`, `python3 -Ic CODE`) or after `=` (`node --eval=CODE`). A letter whose
+    option takes the rest of its word (`perl -ie`: the backup extension `e`) ends the bundle."""
+    options = _INLINE[name]
+    attached = _INLINE_ATTACHED.get(name.rstrip("0123456789"), "")
+    codes: list[str] = []
+    for index, arg in enumerate(args):
+        following = args[index + 1:index + 2]
+        if arg in options:
+            codes += following
+        elif arg.startswith("--"):
+            option, eq, value = arg.partition("=")
+            codes += [value] if eq and option in options else []
+        elif arg.startswith("-") and len(arg) > 2:
+            for at in range(1, len(arg)):
+                if f"-{arg[at]}" in options:  # (`node -pe CODE`: `-p` and `-e` both, the code the next word)
+                    rest = arg[at + 1:]
+                    codes += following if all(f"-{letter}" in options for letter in rest) else [rest]
+                    break
+                if arg[at] in attached:
+                    break
+    return codes
+
+
 def _inline(name: str, args: list[str], cwd: str | None, reading: ShellReading, run: Callable[[str], object]) -> None:
     """Inline code that writes and names a protocol file in a string: that file is a target (the decision refuses
     it); code that only reads, or names no protocol file, names none. A string a call hands a shell
     (`os.system("CMD")`, `system "CMD"`) is read with `run` as the command line it is."""
-    options = _INLINE[name]
-    codes = [v for k, v in zip(args, args[1:], strict=False) if k in options]
-    codes += [a[2:] for a in args if a[:2] in options and len(a) > 2 and not a.startswith("--")]
-    for code in codes:
+    for code in inline_codes(name, args):
         starts = [call.end() for call in _SHELL_CALL.finditer(code)]
         starts += [found.end() for found in _RUNS_STRING.finditer(code)] if name in _BACKQUOTES else []
         for start in starts:
