@@ -68,3 +68,19 @@ def test_a_variable_naming_a_harmless_command_passes(brain: Brain, command: str)
     mine, _unbound = _sessions(brain)
     decision = brain.decide_write(ShellCommand(command), mine)
     assert decision.allowed, (command, decision)
+
+
+@pytest.mark.parametrize("command", [
+    "A+=1 rm claims/x.yml", "A[0]=1 rm claims/x.yml", "A[1]+=x rm claims/x.yml", "B=1 A+=1 rm claims/x.yml",
+    "A+=1 cd claims; rm x.yml", "A[k]=1 sudo rm claims/x.yml",
+    "PAGER+='rm claims/x.yml' git log", "export PAGER+='rm claims/x.yml'; git log",
+    "GIT_SSH_COMMAND+='rm claims/x.yml' git ls-remote h:x", "LESSOPEN+='|rm claims/x.yml %s' less src/a",
+    "declare -x GIT_SSH_COMMAND+=';rm claims/x.yml' ; git ls-remote h:x",
+])
+def test_an_assignment_appending_or_to_an_element_is_an_assignment(brain: Brain, command: str) -> None:
+    """`NAME+=VALUE` and `NAME[SUB]=VALUE` before a command are assignments to bash (it runs the command after
+    them): the command is read, and a variable naming a command appended to is read as one (its value before the
+    line, unknown, comes first: what the line appends is read)."""
+    reading = read_command(command, str(brain.root))
+    assert str(brain.root / "claims" / "x.yml") in [t.path for t in reading.targets], (command, reading.targets)
+    _refused(brain, command)

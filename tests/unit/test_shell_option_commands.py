@@ -136,3 +136,71 @@ def test_the_files_script_writes_are_targets(brain: Brain, command: str, files: 
     and its logs (`-I`, `-T`, `-t[FILE]`), as the real one does."""
     reading = read_command(command, str(brain.root))
     assert [t.path for t in reading.targets] == [str(brain.root / f) for f in files], (command, reading.targets)
+
+
+@pytest.mark.parametrize("command", [
+    "perl -le 'system \"rm claims/x.yml\"'", "perl -ne 'system \"rm claims/x.yml\"' src/a",
+    "perl -lne 'unlink \"claims/x.yml\"' src/a", "perl -wE 'system \"rm claims/x.yml\"'",
+    "perl -l0e 'system \"rm claims/x.yml\"'", "ruby -we 'system \"rm claims/x.yml\"'",
+    "python3 -Ic 'import os; os.system(\"rm claims/x.yml\")'", "python3 -ISc 'import os; os.remove(\"claims/x.yml\")'",
+    "node -pe \"require('child_process').execSync('rm claims/x.yml')+''\"",
+    "node --eval=\"require('child_process').execSync('rm claims/x.yml')\"",
+    "node --print=\"require('fs').unlinkSync('claims/x.yml')\"",
+])
+def test_inline_code_in_an_option_bundle_is_read(brain: Brain, command: str) -> None:
+    """The code option after flags in one word (`perl -le CODE`, `python3 -Ic CODE`, `node -pe CODE`) or a long
+    one with `=` (`node --eval=CODE`) holds the code the interpreter runs, as `-e CODE` does."""
+    reading = read_command(command, str(brain.root))
+    assert str(brain.root / "claims" / "x.yml") in [t.path for t in reading.targets], (command, reading.targets)
+    _refused(brain, command)
+
+
+@pytest.mark.parametrize(("command", "code"), [
+    ("perl -ie 's/a/b/' src/a", False), ("perl -Ie -e 'print 1'", True), ("perl -Mstrict -le 'print 1'", True),
+    ("python3 -Wignore -c 'print(1)'", True), ("ruby -Ie -e 'p 1'", True),
+])
+def test_an_option_taking_the_rest_of_its_word_ends_the_bundle(brain: Brain, command: str, code: bool) -> None:
+    """`perl -ie` is `-i` with the backup extension `e` (no code option: perl reads the next word as its script);
+    `-Ie` a folder named `e`: the letters after such an option are its value, not options."""
+    from brain_tui.core.sessions.shell_code import inline_codes
+
+    words = command.split()
+    assert bool(inline_codes(words[0], words[1:])) is code, command
+
+
+@pytest.mark.parametrize("command", [
+    "git rebase -x 'rm claims/x.yml' HEAD~1", "git rebase --exec='rm claims/x.yml' HEAD~1",
+    "git rebase --exec 'rm claims/x.yml' HEAD~1", "git rebase -x'rm claims/x.yml' HEAD~1",
+    "git difftool -x 'rm claims/x.yml'", "git difftool --extcmd='rm claims/x.yml'",
+    "git grep -O'rm claims/x.yml' x", "git grep --open-files-in-pager='rm claims/x.yml' x",
+    "git send-email --sendmail-cmd='rm claims/x.yml' x", "git send-email --to-cmd 'rm claims/x.yml' x",
+    "git ls-remote --upload-pack='rm claims/x.yml;' .", "git fetch --upload-pack 'rm claims/x.yml;' .",
+    "git pull --upload-pack='rm claims/x.yml;' .", "git clone -u 'rm claims/x.yml;' . src/c",
+    "git clone --upload-pack='rm claims/x.yml;' . src/c", "git archive --remote=. --exec='rm claims/x.yml;' HEAD",
+    "git clone -c core.sshCommand='rm claims/x.yml' h:x src/c",
+    "git clone --config=core.sshCommand='rm claims/x.yml' h:x src/c",
+    # a key whose subsection holds dots (a URL, a driver or remote named with dots) names a command all the same
+    "git -c diff.a.b.command='rm claims/x.yml' diff", "git -c filter.a.b.clean='rm claims/x.yml' add src",
+    "git -c 'credential.https://h.example.com.helper=!rm claims/x.yml' ls-remote https://h.example.com/x",
+    "git -c remote.o.x.uploadpack='rm claims/x.yml' fetch o.x",
+])
+def test_a_command_a_git_subcommand_option_runs_is_read(brain: Brain, command: str) -> None:
+    """The command lines git's subcommands run through their options (`rebase -x`, `difftool -x`, `grep -O`,
+    `send-email --sendmail-cmd`, an `--upload-pack` or `--exec` git runs here for a local remote, `clone -c KEY=CMD`
+    used by its own fetch) are read as commands; each ran with git 2.39."""
+    reading = read_command(command, str(brain.root))
+    assert str(brain.root / "claims" / "x.yml") in [t.path for t in reading.targets], (command, reading.targets)
+    _refused(brain, command)
+
+
+@pytest.mark.parametrize("command", [
+    "X='rm claims/x.yml' git --config-env=core.sshCommand=X ls-remote h:x",
+    "X='rm claims/x.yml' git --config-env core.pager=X log", "git submodule foreach 'rm claims/x.yml'",
+    "git clone -c include.path=src/cfg h:x src/c",
+])
+def test_a_command_git_runs_that_the_line_does_not_show_is_refused(brain: Brain, command: str) -> None:
+    """`--config-env KEY=VAR` for a key naming a command (its value is a variable's), `submodule foreach CMD` (run in
+    each submodule's folder), a clone's `include.path`: not read whole, refused."""
+    reading = read_command(command, str(brain.root))
+    assert reading.partial, (command, reading.targets, reading.unread)
+    _refused(brain, command)

@@ -21,7 +21,8 @@ TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
 if TYPE_CHECKING:
     from brain_tui.core.sessions.shell_targets import ShellReading
 
-__all__ = ["INLINE", "STRING", "read_code", "read_inline", "read_stdin_code", "reads_code_from_stdin", "unquote"]
+__all__ = ["INLINE", "STRING", "inline_codes", "read_code", "read_inline", "read_stdin_code", "reads_code_from_stdin",
+           "unquote"]
 
 #: Interpreters and their options holding inline code.
 INLINE = {"python": ("-c",), "python2": ("-c",), "python3": ("-c",), "pypy": ("-c",), "pypy3": ("-c",),
@@ -46,6 +47,11 @@ _STDIN_OPTIONS: dict[str, tuple[frozenset[str], frozenset[str], frozenset[str]]]
                        "--process-file", "-E", "--process-end"}),
             frozenset({"-c", "--php-ini", "-d", "--define", "-z", "--zend-extension", "-t"}), frozenset()),
 }
+#: The letters of an interpreter's short options taking the rest of their word as their value (`perl -Ilib`,
+#: `-i.bak`, `python3 -Werror`): in a bundle, the letters after one are that value. The others are flags (digits:
+#: perl's `-l0`, `-0777`).
+_INLINE_ATTACHED = {"python": "WXmQ", "pypy": "WXmQ", "perl": "IMmxidDCV", "ruby": "IrCFxiEKTW", "node": "r",
+                    "nodejs": "r", "bun": "r", "php": "dcfzt"}
 _STDIN_KIND = {"python": "python", "python2": "python", "python3": "python", "pypy": "python", "pypy3": "python",
                "perl": "perl", "ruby": "ruby", "node": "node", "nodejs": "node", "php": "php", "tclsh": "tcl",
                "tclsh8.6": "tcl"}
@@ -88,11 +94,33 @@ def unquote(text: str) -> str:
 def read_inline(name: str, args: list[str], cwd: str | None, reading: ShellReading,
                 run: Callable[[str], object]) -> None:
     """Read the inline code `name ARGS…` is given by option (`INLINE`) with `read_code`."""
-    options = INLINE[name]
-    codes = [v for k, v in zip(args, args[1:], strict=False) if k in options]
-    codes += [a[2:] for a in args if a[:2] in options and len(a) > 2 and not a.startswith("--")]
-    for code in codes:
+    for code in inline_codes(name, args):
         read_code(name, code, cwd, reading, run)
+
+
+def inline_codes(name: str, args: list[str]) -> list[str]:
+    """The inline code `name ARGS…` runs: its code option's value, given apart (`-e CODE`), attached (`-eCODE`),
+    after flags in one word (`perl -le CODE`, `python3 -Ic CODE`) or after `=` (`node --eval=CODE`). A letter whose
+    option takes the rest of its word (`perl -ie`: the backup extension `e`) ends the bundle."""
+    options = INLINE[name]
+    attached = _INLINE_ATTACHED.get(name.rstrip("0123456789"), "")
+    codes: list[str] = []
+    for index, arg in enumerate(args):
+        following = args[index + 1:index + 2]
+        if arg in options:
+            codes += following
+        elif arg.startswith("--"):
+            option, eq, value = arg.partition("=")
+            codes += [value] if eq and option in options else []
+        elif arg.startswith("-") and len(arg) > 2:
+            for at in range(1, len(arg)):
+                if f"-{arg[at]}" in options:  # (`node -pe CODE`: `-p` and `-e` both, the code the next word)
+                    rest = arg[at + 1:]
+                    codes += following if all(f"-{letter}" in options for letter in rest) else [rest]
+                    break
+                if arg[at] in attached:
+                    break
+    return codes
 
 
 def reads_code_from_stdin(name: str, args: list[str]) -> bool:

@@ -18,7 +18,7 @@ from pathlib import Path
 from brain_tui.core.records.git_head import git_dirs
 from brain_tui.core.sessions.shell_copies import copy_like, is_dir
 from brain_tui.core.sessions.shell_git_moves import MOVERS, git_options, git_output, names_commit, read_move, read_push
-from brain_tui.core.sessions.shell_runs import git_setting_command, git_setting_unreadable
+from brain_tui.core.sessions.shell_runs import git_setting_command, git_setting_unreadable, git_subcommand_runs
 from brain_tui.core.sessions.shell_targets import ShellReading
 from brain_tui.core.sessions.shell_wrappers import join_path
 
@@ -68,6 +68,7 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading, depth: int
     here = cwd
     index = 0
     settings: list[str] = []
+    configured: list[str] = []
     apart = "git's own variables set on the line" if reading.line.git_set else ""
     while index < len(args) and args[index].startswith("-"):
         option = args[index]
@@ -80,9 +81,15 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading, depth: int
                 here = os.path.normpath(joined) if joined is not None else None
             elif option == "-c":
                 settings.append(args[index + 1])
+            elif option == "--config-env":
+                configured.append(args[index + 1])
             index += 2
             continue
+        configured += [option.partition("=")[2]] if option.startswith("--config-env=") else []
         index += 1
+    for setting in configured:  # `--config-env KEY=VAR`: the value is a variable's, a command git runs unseen
+        if git_setting_command(setting) is not None or git_setting_unreadable(setting):
+            reading.partial = reading.partial or f"`git --config-env {setting}`: a command the line does not show"
     if reading.line.git_settings:  # `GIT_CONFIG_KEY_0=core.sshCommand …`: any command git runs, even to read
         reading.partial = reading.partial or "git's settings given by variables on the line"
     for setting in settings:  # `-c core.sshCommand=CMD`: a command line git runs, read as one
@@ -95,6 +102,12 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading, depth: int
         return cwd
     sub, rest = args[index], args[index + 1:]
     sub = "add" if sub == "stage" else sub  # git's own synonym
+    lines, why = git_subcommand_runs(sub, rest)  # `rebase -x CMD`, `fetch --upload-pack CMD`: read as commands
+    reading.partial = reading.partial or why
+    for line in lines:
+        from brain_tui.core.sessions.shell_targets import _read_text
+
+        _read_text(line, here, reading, None, depth + 1)
     if apart and sub not in READS:  # what it changes there is not what its folder shows
         reading.partial = reading.partial or f"`git {sub}` acts on a repository named apart from its folder ({apart})"
         return cwd

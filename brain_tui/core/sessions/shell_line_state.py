@@ -18,6 +18,8 @@ from __future__ import annotations
 import os
 import re
 
+from brain_tui.core.sessions.shell_quotes import ASSIGNMENT
+
 TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -190,7 +192,7 @@ class LineState:
                 nests = nests[:-1]
             elif word == "{":  # a function's body (`f() {`, `function f {`), else a group that runs
                 nests.append(body or separator.endswith(")"))
-            elif word not in _IN_THIS_SHELL and not re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", word):
+            elif word not in _IN_THIS_SHELL and not ASSIGNMENT.match(word):
                 sure = sure and word in ("cd", "pushd", "popd")
                 break
             body = ""

@@ -19,7 +19,10 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["git_setting_command", "git_setting_unreadable", "option_commands", "pipe_command", "variable_command"]
+from brain_tui.core.sessions.shell_quotes import ASSIGNMENT
+
+__all__ = ["git_setting_command", "git_setting_unreadable", "git_subcommand_runs", "option_commands", "pipe_command",
+           "variable_command"]
 
 #: program -> its options whose value is a command line it runs (short ones also attached: `-eCMD`).
 _RUNS: dict[str, frozenset[str]] = {
@@ -42,11 +45,20 @@ _SSH_SETTING = re.compile(r"^\s*([^\s=]+)(?:\s*=\s*|\s+)(.*)$", re.DOTALL)
 #: git's settings whose value is a command line git runs (with the shell), by key (lower case).
 _GIT_COMMANDS = re.compile(r"^(?:core\.(?:sshcommand|pager|editor|askpass|fsmonitor|gitproxy|alternaterefscommand)|"
                            r"sequence\.editor|diff\.external|gpg\.(?:[^.]+\.)?program|gpg\.ssh\.defaultkeycommand|"
-                           r"pager\.[^.]+|filter\.[^.]+\.(?:clean|smudge|process)|diff\.[^.]+\.(?:command|textconv)|"
-                           r"merge\.[^.]+\.driver|credential\.(?:[^.]+\.)?helper|(?:merge|diff)tool\.[^.]+\.cmd|"
-                           r"browser\.[^.]+\.cmd|interactive\.difffilter|"
-                           r"sendemail\.(?:[^.]+\.)?(?:sendmailcmd|tocmd|cccmd|headercmd)|"
-                           r"remote\.[^.]+\.(?:uploadpack|receivepack)|uploadpack\.packobjectshook)$")
+                           r"pager\.[^.]+|filter\..+\.(?:clean|smudge|process)|diff\..+\.(?:command|textconv)|"
+                           r"merge\..+\.driver|credential\.(?:.+\.)?helper|(?:merge|diff)tool\..+\.cmd|"
+                           r"browser\..+\.cmd|interactive\.difffilter|"
+                           r"sendemail\.(?:.+\.)?(?:sendmailcmd|tocmd|cccmd|headercmd)|"
+                           r"remote\..+\.(?:uploadpack|receivepack)|uploadpack\.packobjectshook)$", re.DOTALL)
+#: git's subcommands and their options whose value is a command line git runs here with the shell: an exec line
+#: after each commit, a diff tool, a pager for the files found (its value attached only: `-O[CMD]`), mail
+#: commands, and the program serving a remote's side (run here for a local remote: `fetch --upload-pack CMD .`);
+#: `clone -c KEY=VALUE` is a setting its own fetch uses (read as `git -c`, `git_setting_command`).
+_GIT_SUB_RUNS: dict[str, tuple[str, ...]] = {
+    "rebase": ("-x", "--exec"), "difftool": ("-x", "--extcmd"), "grep": ("-O?", "--open-files-in-pager?"),
+    "send-email": ("--sendmail-cmd", "--to-cmd", "--cc-cmd", "--header-cmd"), "fetch": ("--upload-pack",),
+    "pull": ("--upload-pack",), "ls-remote": ("--upload-pack",), "archive": ("--exec",),
+    "clone": ("-u", "--upload-pack", "-c", "--config")}
 #: git's settings naming a file of settings git reads (which may name any command it runs) or a folder of hooks it
 #: runs: a line giving one cannot be read whole.
 _GIT_UNREADABLE = re.compile(r"^(?:include|includeif\..*)\.path$|^core\.hookspath$")
@@ -121,11 +133,13 @@ def _in_bundle(name: str, arg: str, options: frozenset[str] | set[str]) -> tuple
 
 def variable_command(word: str) -> str | None:
     """The command line an assignment `NAME=VALUE` names for a program to run (`LESSOPEN='|CMD %s'`,
-    `GIT_SSH_COMMAND=CMD`), or None."""
-    name, eq, value = word.partition("=")
-    if not eq or name not in _VARIABLES:
+    `GIT_SSH_COMMAND=CMD`), or None; `NAME+=VALUE` appends VALUE to a value the line does not show: VALUE is read
+    as a command line (`PAGER+=';CMD'`)."""
+    assignment = ASSIGNMENT.match(word)
+    if assignment is None or assignment.group(1) not in _VARIABLES:
         return None
-    return re.sub(r"^\|{1,2}-?", "", value) if name == "LESSOPEN" else value
+    value = word[assignment.end():]
+    return re.sub(r"^\|{1,2}-?", "", value) if assignment.group(1) == "LESSOPEN" else value
 
 
 def pipe_command(name: str, value: str) -> str | None:
@@ -150,3 +164,39 @@ def git_setting_unreadable(setting: str) -> str:
     key = setting.partition("=")[0].casefold()
     return f"`git -c {key}`: settings or hooks from a file the line does not show" if _GIT_UNREADABLE.match(key) \
         else ""
+
+
+def git_subcommand_runs(sub: str, args: list[str]) -> tuple[list[str], str]:
+    """The command lines `git SUB ARGS…` runs through its options (`rebase -x CMD`, `fetch --upload-pack=CMD`, a
+    long option cut short as git takes it), and why the line cannot be read whole ("" when it can:
+    `submodule foreach CMD` runs CMD in each submodule's folder; a `clone -c` naming a file of settings)."""
+    if sub == "submodule" and "foreach" in args:
+        return [], "`git submodule foreach`: a command run in each submodule's folder"
+    options = _GIT_SUB_RUNS.get(sub, ())
+    found: list[tuple[str, str]] = []
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        index += 1
+        if arg == "--":
+            break
+        name, eq, value = arg.partition("=") if arg.startswith("--") else (arg[:2], "", arg[2:])
+        if arg.startswith("--") and len(name) > 2:  # a unique prefix is the option (`--upload-p`)
+            longer = [option for option in options if option.rstrip("?").startswith(name)]
+            name = longer[0].rstrip("?") if len(longer) == 1 else name
+        if name in options and not eq and not value:  # its value the next word
+            value = args[index] if index < len(args) else ""
+            index += 1
+        elif name not in options and f"{name}?" not in options or f"{name}?" in options and not (eq or value):
+            continue
+        found.append((name, value))
+    lines: list[str] = []
+    why = ""
+    for name, value in found:
+        if name in ("-c", "--config"):
+            why = why or git_setting_unreadable(value)
+            line = git_setting_command(value)
+            lines += [line] if line is not None else []
+        else:
+            lines.append(value)
+    return lines, why

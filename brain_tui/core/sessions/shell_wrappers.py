@@ -11,9 +11,9 @@ Standard library only: the hook's fast path reads shell commands with it.
 from __future__ import annotations
 
 import os
-import re
 
 from brain_tui.core.sessions.shell_options import long_name
+from brain_tui.core.sessions.shell_quotes import ASSIGNMENT
 
 TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
 if TYPE_CHECKING:
@@ -89,7 +89,7 @@ def split_wrappers(words: list[str], cwd: str | None = None, reading: ShellReadi
     index = 0
     while index < len(words):
         word = words[index]
-        if re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", word):
+        if ASSIGNMENT.match(word):  # `X=1`, `X+=1`, `A[0]=1`
             if run is not None and (line := variable_command(word)) is not None:  # `LESSOPEN='|CMD %s' less F`
                 run(line)
             index += 1
