@@ -103,3 +103,21 @@ def test_a_pause_never_pushed_is_not_pushed_away_by_a_commit_in_git_alone(tmp_pa
     assert _bsi(mine, "sync").code == 0
     assert _bsi(theirs, "sync").code == 0
     assert "status: paused" in (theirs / rel).read_text(encoding="utf-8")
+
+
+def test_a_push_never_widens_a_claim_into_another_claims_scope(tmp_path: Path) -> None:
+    """A commit made in git alone that adds a scope entry to a live claim: no verb ever widens a claim, so no
+    conflict check judged the new entry. Pushed, the remote held two open claims on one file (`wiki/x.md` by the
+    other clone's claim and by the widened one), each then refused by preflight (4) on the other's account."""
+    _, (mine, theirs) = make_remote(tmp_path, 2)
+    sess = _bsi(mine, "--sync", "claim", "open", "--scope", "proj/", "--slug", "w").out.strip()
+    other = _bsi(theirs, "--sync", "claim", "open", "--scope", "wiki/x.md", "--slug", "o")
+    assert other.code == 0, other.err
+    rel = f"claims/{sess}.yml"
+    text = (mine / rel).read_text(encoding="utf-8")
+    assert "scope: proj/\n" in text
+    _commit_in_git_alone(mine, rel, text.replace("scope: proj/\n", "scope:\n- proj/\n- wiki/\n"))
+    synced = _bsi(mine, "sync")  # the human's sync
+    assert synced.code == 65 and rel in synced.err, (synced.code, synced.out, synced.err)
+    assert _bsi(theirs, "sync").code == 0
+    assert (theirs / rel).read_text(encoding="utf-8") == text

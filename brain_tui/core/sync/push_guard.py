@@ -9,7 +9,8 @@ compared with the work tree's copy: a file whose HEAD copy holds less than both 
 (the work tree's alone when the remote has no copy: a claim opened and paused here, never pushed) (a
 claim ended, removed, or in a live status nearer ``open``: `in_force.hold_rank`; a lock removed), or a live claim
 that lets go of what both still hold (a scope entry, the circuit breaker's trip or count, an earlier expiry: the
-scope was free on the other clones), or a lock both hold rewritten (another file, an earlier expiry), stops the push
+scope was free on the other clones) or takes a scope entry neither holds (no verb widens a claim:
+the entry met no conflict check), or a lock both hold rewritten (another file, an earlier expiry), stops the push
 (exit 65), naming the file. A human then commits the work tree's copy, or decides in the cockpit. A commit made from
 the work tree (a hand close committed, bsi's own writes) carries what the work tree holds and goes through.
 """
@@ -111,7 +112,11 @@ def _live(data: bytes | None, rel: str, root: Path) -> Claim | None:
 
 def _drops(head: Claim | None, work: Claim | None, tip: Claim | None) -> str | None:
     """What HEAD's live claim lets go of that the work tree's copy and the remote's both hold, None when nothing:
-    a scope entry, the circuit breaker's count or trip, an earlier expiry or opening time (a renew)."""
+    a scope entry, the circuit breaker's count or trip, an earlier expiry or opening time (a renew); or a scope
+    entry HEAD's copy adds that neither holds (what other claims hold, taken with no conflict check)."""
+    if head is not None and work is not None and any(
+            entry not in work.scope and (tip is None or entry not in tip.scope) for entry in head.scope):
+        return "widens the scope of"  # no verb widens a claim: the new entry met no conflict check
     if head is None or work is None or tip is None:
         return None
     if any(entry in tip.scope and entry not in head.scope for entry in work.scope):
