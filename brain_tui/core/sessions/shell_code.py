@@ -4,7 +4,9 @@ line shows it (``python3 <<< CODE``, ``echo CODE | perl``, ``python3 - <<'EOF'``
 ``php``, ``tclsh``: `read_stdin_code`), both read by one rule, `read_code`: code that writes (an ``open`` for
 writing, a ``remove``, ``rmtree``, ``writeFileSync``, Tcl's ``file delete``…) and names a protocol file in a string
 (in Tcl, in any word) makes that file a target; code that only reads names none; a string a call hands a shell
-(``os.system("CMD")``, Perl's ``system "CMD"``, backquotes, Tcl's ``exec CMD``) is read as the command line it is.
+(``os.system("CMD")``, Perl's ``system "CMD"``, backquotes, Tcl's ``exec CMD``, Ruby's ``Open3.capture2("CMD")``,
+PHP's ``proc_open("CMD", …)``; the string after ``"-c"`` in an argument list naming a shell: ``["sh", "-c", "CMD"]``,
+``os.execl("/bin/sh", "sh", "-c", "CMD")``; Perl's ``open(F, "-|", CMD)``) is read as the command line it is.
 What else such code writes is unread: the OS sandbox's job. An interpreter given a script file (``python3 x.py``)
 reads its standard input as data: not read here.
 
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 from collections.abc import Callable
 
 TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
@@ -58,17 +61,24 @@ _STDIN_KIND = {"python": "python", "python2": "python", "python3": "python", "py
 
 STRING = re.compile(r"""(['"])((?:\\.|(?!\1)[^\\\n])*)\1""")
 _PROTOCOL = re.compile(r"(?:^|/)(?:claims|signals|locks|breath|\.brain)(?:/|$)|(?:^|/)BRAIN-INDEX\.md$")
-#: What writes in inline code: an `open` for writing (`open("F", "w")`; Ruby's and Tcl's `open F w`), or a call
-#: that writes, removes, moves or runs something (Ruby's `File.delete`, `FileUtils.rm_rf`; Tcl's `file delete`).
-_CODE_WRITES = re.compile(r"""open\s*\([^)]*?,\s*['"][^'"]*[wax+]|\bopen\s+\S+\s+["{]?(?:(?:[wa]|r\+)(?!\w)|[A-Z_|\s{]*
-    (?:WRONLY|RDWR))|\b(?:write\w*|remove|unlink\w*|rmtree|rename\w*|truncate|mkdirs?|makedirs|rmdir|rmSync|rm|rm_\w+|
-    delete|symlink\w*|link|chmod|chown|copy\w*|move|touch|system|popen|run|call|check_call|check_output|spawn\w*|
-    exec\w*|appendFile\w*)\b""", re.VERBOSE)
-#: A call handing a shell the string that follows (`os.system("CMD")`, Perl's `system "CMD"`, `execSync('CMD')`),
-#: whatever its prefix (`f"…"`, `rb"…"`) or quotes (`'''…'''`, Perl's `q{…}`, a template literal).
+#: What writes in inline code: an `open` for writing (`open("F", "w")`, `open(F, mode="w")`, `Path(F).open("w")`,
+#: node's `openSync(F, "w")`; Ruby's and Tcl's `open F w`; an `O_WRONLY` flag), or a call that writes, removes,
+#: moves, links or runs something (`os.replace`, `utime`, node's `createWriteStream`, `rmdirSync`, Ruby's
+#: `File.delete`, `FileUtils.rm_rf`; Tcl's `file delete`).
+_CODE_WRITES = re.compile(r"""open(?:Sync)?\s*\((?:[^)]*?,)?\s*(?:mode\s*=\s*)?
+    ['"][rbtUs]*[wax+][rbtUwaxs+]*(?::[\w-]+)?['"]|
+    \bopen\s+\S+\s+["{]?(?:(?:[wa]|r\+)(?!\w)|[A-Z_|\s{]*(?:WRONLY|RDWR))|\bO_(?:WRONLY|RDWR|CREAT|TRUNC|APPEND)\b|
+    \bos\.replace\b|\bPath\([^)]*\)\.replace\b|\bcreateWriteStream\b|
+    \b(?:write\w*|remove\w*|unlink\w*|rmtree|rename\w*|truncate\w*|mkdir\w*|makedirs|rmdir\w*|rm(?:Sync)?|rm_\w+|delete|
+    (?:hard|sym)?link\w*|chmod\w*|chown\w*|copy\w*|cp(?:Sync)?|move|touch|utime\w*|mkfifo|mknod|system|popen\w*|run|call|
+    check_call|check_output|spawn\w*|exec\w*|appendFile\w*|capture\w+|pipeline\w*|proc_open|readpipe)\b""", re.VERBOSE)
+#: A call handing a shell the string that follows (`os.system("CMD")`, Perl's `system "CMD"`, `execSync('CMD')`,
+#: Ruby's `spawn("CMD")`, `Open3.capture2("CMD")`, PHP's `proc_open("CMD", …)`, Perl's `readpipe("CMD")`,
+#: `subprocess.run(["CMD"], shell=True)`), whatever its prefix (`f"…"`, `rb"…"`) or quotes (`'''…'''`, Perl's
+#: `q{…}`, a template literal).
 _SHELL_CALL = re.compile(r"""\b(?:system|popen|Popen|check_output|check_call|call|run|getoutput|getstatusoutput|
-    exec|execSync|spawnSync|shell_exec|passthru)\s*\(?\s*(?:[rRbBfFuU]{1,2}(?=['"])|(?=['"`])|(?=qq?\W))""",
-                         re.VERBOSE)
+    exec|execSync|spawnSync|shell_exec|passthru|spawn|capture2e?|capture3|popen[23]e?|pipeline\w*|proc_open|readpipe|
+    create_subprocess_shell)\s*\(?\s*\[?\s*(?:[rRbBfFuU]{1,2}(?=['"])|(?=['"`])|(?=qq?\W))""", re.VERBOSE)
 #: A string in one of the forms `_SHELL_CALL` and `_RUNS_STRING` find: triple-quoted, Perl's `q{…}`/`qx(…)`, Ruby's
 #: `%x(…)`, backquoted, or plain (group 1 its text, or group 2 a plain string's quoted text with its quote in 3).
 _CALLED = re.compile(r"""'''(.*?)'''|""\"(.*?)""\"|(?:qq?|qx|%x)\s*(?:\{(.*?)\}|\((.*?)\)|\[(.*?)\]|<(.*?)>)|
@@ -78,8 +88,19 @@ _RUNS_STRING = re.compile(r"(?=`|\bqx\s*[{(\[<]|%x\s*[{(\[<])")
 #: The interpreters whose backquotes run a shell, and those whose `open("|CMD")` does.
 _BACKQUOTES = frozenset({"perl", "ruby", "php"})
 _PIPE_OPENS = frozenset({"perl", "ruby"})
-#: A mode before a path in a string (Perl's `open(F, ">claims/x")`): writing when it holds `>`.
+#: A mode before a path in a string (Perl's `open(F, ">claims/x")`): writing when it holds `>` or `+`.
 _MODE = re.compile(r"^(?:\+?[<>]{1,2}|\|)\s*")
+#: Any string of code, in order (group `w`: Perl's `qw(…)`, a list of words): triple-quoted, Perl's `q{…}`,
+#: `qq{…}`, `qx{…}`, Ruby's `%x(…)`, backquoted, or quoted (its quote in `quote`).
+_TOKEN = re.compile("|".join((
+    "'''(?P<t1>.*?)'''", '"""(?P<t2>.*?)"""',
+    r"\bqw\s*(?:\{(?P<w1>.*?)\}|\((?P<w2>.*?)\)|\[(?P<w3>.*?)\]|<(?P<w4>.*?)>)",
+    r"(?:\b(?:qq?|qx)|%x)\s*(?:\{(?P<q1>.*?)\}|\((?P<q2>.*?)\)|\[(?P<q3>.*?)\]|<(?P<q4>.*?)>)",
+    r"`(?P<b>(?:\\.|[^`\\])*)`", r"""(?P<quote>['"])(?P<s>(?:\\.|(?!(?P=quote))[^\\\n])*)(?P=quote)""")), re.DOTALL)
+#: The shells a string may name (`"sh"`, `"/bin/bash"`), and the option giving one its command line (`-c`, `-lc`,
+#: `-ec`): in an argument list (`["sh", "-c", CMD]`, `"sh", "-c", CMD`), the string after it is that command line.
+_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh", "busybox"})
+_SHELL_C = re.compile(r"-[a-zA-Z]*c[a-zA-Z]*")
 #: Tcl: the command line an `exec` runs (its own options passed over), to the end of its command; and a word, braced,
 #: quoted or bare (Tcl writes a path as any of them: `file delete claims/x`, `open {claims/x} w`).
 _TCL_EXEC = re.compile(r"\bexec\s+(?:-(?:ignorestderr|keepnewline)\s+)*(?:--\s+)?([^\]\n;}]*)")
@@ -175,25 +196,84 @@ def read_code(name: str, code: str, cwd: str | None, reading: ShellReading, run:
     if _STDIN_KIND.get(name) == "tcl":
         _read_tcl(name, code, cwd, reading, run)
         return
+    strings = _strings(code)
     starts = [call.end() for call in _SHELL_CALL.finditer(code)]
     starts += [found.end() for found in _RUNS_STRING.finditer(code)] if name in _BACKQUOTES else []
     for start in starts:
         called = _CALLED.match(code, start)
         string = STRING.match(code, start)
-        if called:
-            run(next(group for group in called.groups() if group is not None))
-        elif string:
-            run(unquote(string.group(2)) if string.group(1) == '"' else string.group(2))
-    if name in _PIPE_OPENS and re.search(r"\bopen\b", code):  # `open(F, "|CMD")`, `open(F, "CMD|")`
-        for string in STRING.finditer(code):
-            if string.group(2).strip().startswith("|") or string.group(2).strip().endswith("|"):
-                run(string.group(2).strip().strip("|"))
+        text = (next(group for group in called.groups() if group is not None) if called
+                else (unquote(string.group(2)) if string.group(1) == '"' else string.group(2)) if string else None)
+        end = called.end() if called else string.end() if string else start
+        if text is not None and not (_is_shell(text) and re.match(r"\s*,", code[end:])):  # (`spawn("sh", [...])`)
+            run(text)
+    for index, (_start, _end, text) in enumerate(strings):  # `["sh", "-c", CMD]`, `"bash", "-lc", CMD`
+        if _SHELL_C.fullmatch(text) and index + 1 < len(strings) and _after_shell(strings, index):
+            run(strings[index + 1][2])
+    if name in _PIPE_OPENS and re.search(r"\bopen\b", code):
+        _read_pipe_opens(strings, code, run)
+    _code_targets(name, code, strings, cwd, reading)
+
+
+def _strings(code: str) -> list[tuple[int, int, str]]:
+    """The strings of `code` in order, each with where it starts and ends (each word of a `qw(…)` a string)."""
+    found: list[tuple[int, int, str]] = []
+    for token in _TOKEN.finditer(code):
+        words = next((token.group(f"w{n}") for n in range(1, 5) if token.group(f"w{n}") is not None), None)
+        if words is not None:
+            found += [(token.start(), token.end(), word) for word in words.split()]
+            continue
+        if token.group("quote"):
+            text = unquote(token.group("s")) if token.group("quote") == '"' else token.group("s")
+        else:
+            text = next(group for group in token.groups() if group is not None)
+        found.append((token.start(), token.end(), text))
+    return found
+
+
+def _is_shell(text: str) -> bool:
+    return os.path.basename(text.strip()) in _SHELLS
+
+
+def _after_shell(strings: list[tuple[int, int, str]], index: int) -> bool:
+    """True when the string before the one at `index` (its options passed over: `"bash", "--norc", "-c"`) names
+    a shell."""
+    before = index - 1
+    while before >= 0 and strings[before][2].startswith("-"):
+        before -= 1
+    return before >= 0 and _is_shell(strings[before][2])
+
+
+def _read_pipe_opens(strings: list[tuple[int, int, str]], code: str, run: Callable[[str], object]) -> None:
+    """Perl's and Ruby's pipe opens: `open(F, "|CMD")`, `open(F, "CMD|")`, and Perl's three-argument
+    `open(F, "-|", CMD)` (`"|-"`; the command one string a shell reads, or a list of words run as they are)."""
+    for index, (_start, end, text) in enumerate(strings):
+        mode = text.strip()
+        if mode in ("|-", "-|"):
+            words: list[str] = []
+            for start, after, word in strings[index + 1:]:
+                if start != end and not re.fullmatch(r"[\s,]*", code[end:start]):
+                    break
+                words.append(word)
+                end = after
+            if words:
+                run(words[0] if len(words) == 1 else " ".join(shlex.quote(word) for word in words))
+        elif mode.startswith("|") or mode.endswith("|"):
+            run(mode.strip("|"))
+
+
+def _code_targets(name: str, code: str, strings: list[tuple[int, int, str]], cwd: str | None,
+                  reading: ShellReading) -> None:
+    """The protocol files code that writes names in its strings, and in the code a string of it holds
+    (`exec('os.remove("claims/x")')`); a path after a writing mode (Perl's `">claims/x"`) whatever the code."""
     writes = bool(_CODE_WRITES.search(code))
-    for string in STRING.finditer(code):
-        mode = _MODE.match(string.group(2))
-        text = string.group(2)[mode.end():] if mode else string.group(2)
-        if (writes or mode and ">" in mode.group()) and "\n" not in text:
+    for _start, _end, string in strings:
+        mode = _MODE.match(string)
+        text = string[mode.end():] if mode else string
+        if (writes or mode and any(ch in mode.group() for ch in ">+")) and "\n" not in text:
             _protocol_target(name, text, cwd, reading)
+        if writes and re.search(r"""['"`]""", string):
+            _code_targets(name, string, _strings(string), cwd, reading)
 
 
 def _read_tcl(name: str, code: str, cwd: str | None, reading: ShellReading, run: Callable[[str], object]) -> None:
