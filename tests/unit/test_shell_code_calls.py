@@ -72,6 +72,7 @@ _WRITES = [
     "node -e 'require(\"fs\").rmSync(`claims/x.yml`)'", "node -e 'require(\"fs\").cpSync(\"src/a\",\"claims/x.yml\")'",
     "node -e 'require(\"fs\").utimesSync(\"claims/x.yml\",1,1)'",
     "python3 -c \"exec('import os; os.remove(\\\"claims/x.yml\\\")')\"",
+    "python3.12 -c 'import os; os.remove(\"claims/x.yml\")'", "perl5.36 -e 'unlink \"claims/x.yml\"'",
 ]
 
 

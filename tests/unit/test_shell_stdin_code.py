@@ -52,6 +52,12 @@ def brain(tmp_path: Path) -> Brain:
     "echo 'file delete claims/x.yml' | tclsh",
     "tclsh <<< 'set f [open claims/x.yml w]; close $f'",
     "tclsh <<'EOF'\nfile delete -force {claims/x.yml}\nEOF",
+    "python3 /dev/stdin <<< 'import os; os.remove(\"claims/x.yml\")'",
+    "python3 /dev/fd/0 <<< 'import os; os.remove(\"claims/x.yml\")'",
+    "python3 /proc/self/fd/0 <<< 'import os; os.remove(\"claims/x.yml\")'",
+    "perl /dev/stdin <<< 'unlink \"claims/x.yml\"'",
+    "node /dev/stdin <<< 'require(\"fs\").unlinkSync(\"claims/x.yml\")'",
+    "python3.12 <<< 'import os; os.remove(\"claims/x.yml\")'", "perl5.36 <<< 'unlink \"claims/x.yml\"'",
 ])
 def test_code_fed_to_an_interpreter_on_standard_input_is_read(brain: Brain, command: str) -> None:
     """The protocol file the code writes is a target; the hook refuses it, for any session."""

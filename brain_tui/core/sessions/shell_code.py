@@ -24,8 +24,8 @@ TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
 if TYPE_CHECKING:
     from brain_tui.core.sessions.shell_targets import ShellReading
 
-__all__ = ["INLINE", "STRING", "inline_codes", "read_code", "read_inline", "read_stdin_code", "reads_code_from_stdin",
-           "unquote"]
+__all__ = ["INLINE", "STRING", "inline_codes", "interpreter", "read_code", "read_inline", "read_stdin_code",
+           "reads_code_from_stdin", "unquote"]
 
 #: Interpreters and their options holding inline code.
 INLINE = {"python": ("-c",), "python2": ("-c",), "python3": ("-c",), "pypy": ("-c",), "pypy3": ("-c",),
@@ -59,6 +59,10 @@ _STDIN_KIND = {"python": "python", "python2": "python", "python3": "python", "py
                "perl": "perl", "ruby": "ruby", "node": "node", "nodejs": "node", "php": "php", "tclsh": "tcl",
                "tclsh8.6": "tcl"}
 
+#: An interpreter by a versioned name (`python3.12`, `perl5.36`, `ruby3.1`, `php8.2`): the name it has here.
+_VERSIONED = re.compile(r"(python[23]?|pypy3?|perl|ruby|php|node)[\d.]+")
+#: The script paths that are the interpreter's own standard input.
+_STDIN_PATHS = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 STRING = re.compile(r"""(['"])((?:\\.|(?!\1)[^\\\n])*)\1""")
 _PROTOCOL = re.compile(r"(?:^|/)(?:claims|signals|locks|breath|\.brain)(?:/|$)|(?:^|/)BRAIN-INDEX\.md$")
 #: What writes in inline code: an `open` for writing (`open("F", "w")`, `open(F, mode="w")`, `Path(F).open("w")`,
@@ -112,6 +116,12 @@ def unquote(text: str) -> str:
     return re.sub(r"\\(.)", r"\1", text)
 
 
+def interpreter(name: str) -> str:
+    """`name` without the version an interpreter's name may carry (`python3.12` is `python3`)."""
+    versioned = _VERSIONED.fullmatch(name)
+    return versioned.group(1) if versioned else name
+
+
 def read_inline(name: str, args: list[str], cwd: str | None, reading: ShellReading,
                 run: Callable[[str], object]) -> None:
     """Read the inline code `name ARGS…` is given by option (`INLINE`) with `read_code`."""
@@ -123,6 +133,7 @@ def inline_codes(name: str, args: list[str]) -> list[str]:
     """The inline code `name ARGS…` runs: its code option's value, given apart (`-e CODE`), attached (`-eCODE`),
     after flags in one word (`perl -le CODE`, `python3 -Ic CODE`) or after `=` (`node --eval=CODE`). A letter whose
     option takes the rest of its word (`perl -ie`: the backup extension `e`) ends the bundle."""
+    name = interpreter(name)
     options = INLINE[name]
     attached = _INLINE_ATTACHED.get(name.rstrip("0123456789"), "")
     codes: list[str] = []
@@ -148,7 +159,7 @@ def reads_code_from_stdin(name: str, args: list[str]) -> bool:
     """True when the interpreter `name ARGS…` reads the code it runs from its standard input: no option gives it
     code or a module, and it names no script file (or names `-`; php takes the words after `--` as the arguments of
     the code it reads there; tclsh takes a first word starting with `-` as one)."""
-    kind = _STDIN_KIND.get(name)
+    kind = _STDIN_KIND.get(interpreter(name))
     if kind == "tcl":
         rest = args[2:] if args[:1] == ["-encoding"] else args
         return not rest or rest[0].startswith("-")
@@ -160,9 +171,9 @@ def reads_code_from_stdin(name: str, args: list[str]) -> bool:
         arg = args[index]
         index += 1
         if arg == "--":
-            return kind == "php" or index == len(args) or args[index] == "-"
+            return kind == "php" or index == len(args) or args[index] in _STDIN_PATHS
         if arg == "-" or not arg.startswith("-"):
-            return arg == "-"
+            return arg in _STDIN_PATHS
         if arg.startswith("--"):
             option = arg.partition("=")[0]
             if option in codes:
@@ -193,6 +204,7 @@ def read_code(name: str, code: str, cwd: str | None, reading: ShellReading, run:
     """Code that writes and names a protocol file in a string: that file is a target (the decision refuses it);
     code that only reads, or names no protocol file, names none. A string a call hands a shell (`os.system("CMD")`,
     `system "CMD"`, Tcl's `exec CMD`) is read with `run` as the command line it is."""
+    name = interpreter(name)
     if _STDIN_KIND.get(name) == "tcl":
         _read_tcl(name, code, cwd, reading, run)
         return

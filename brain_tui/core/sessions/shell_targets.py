@@ -29,6 +29,7 @@ import re
 import shlex
 
 from brain_tui.core.sessions.shell_braces import MAX_WORDS, expand_braces
+from brain_tui.core.sessions.shell_code import interpreter
 from brain_tui.core.sessions.shell_comments import without_comments
 from brain_tui.core.sessions.shell_copies import copy_like
 from brain_tui.core.sessions.shell_folders import change_folder, in_new_shell
@@ -363,7 +364,7 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
         return reading.line.alias(words, cwd, lambda inner: _read_words(inner, cwd, reading, home, depth + 1),
                                   lambda text: _read_text(text, cwd, reading, home, depth + 1, same_shell=True))
     reading.partial = reading.partial or reading.line.call(words[0], cwd)
-    name = os.path.basename(words[0])
+    name = interpreter(os.path.basename(words[0]))  # (`python3.12` is `python3`)
     args = spelled_out(name, words[1:])  # `--target=DIR` is `--target-directory=DIR` (a GNU program's prefixes)
     reading.elsewhere = reading.elsewhere or handed_over(name, args)
     for line in option_commands(name, args):  # `split --filter=CMD`, `ssh -o ProxyCommand=CMD`: read as commands
