@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from brain_tui.core.errors import BsiError
+from brain_tui.core.errors import BsiError, TransitionRefused
 from brain_tui.core.records.model import BrainSnapshot
+from brain_tui.core.rules.authority import Actor
 from brain_tui.core.rules.conflicts import find_conflicts
 from brain_tui.core.rules.effective import is_held
 
@@ -46,3 +47,25 @@ def holding(snapshot: BrainSnapshot, held: list[Refusal], file: str, root: str) 
         return None
     holders = {c.sess_id for c in find_conflicts(snapshot, entries)}
     return next((item for item in held if item[0] in holders), None)
+
+
+def require_none_held(snapshot: BrainSnapshot, actor: Actor, agent_session: str | None = None) -> None:
+    """An agent whose session a human holds opens no claim (SPEC 6.3, 21.2): the human stopped that session, and a
+    claim opened after the brake would be work the human never saw, its edit tools writing there.
+
+    The session's claims are those `actor` speaks for (`$BSI_SESSION`, opened through its MCP server, bound on this
+    machine) and those whose `agent_session:` is one of its sessions (or `agent_session`, the one the open binds).
+
+    Raises:
+        TransitionRefused: one of them is held (paused, at a gate, stale while so, under a paused or failed
+            ancestor): 12, naming it and who unblocks it.
+    """
+    sessions = actor.agent_sessions | ({agent_session} if agent_session else set())
+    mine = [c.sess_id for c in snapshot.claims
+            if c.sess_id in actor.claims or (c.agent_session is not None and c.agent_session in sessions)]
+    held = refusals(snapshot, mine)[0]
+    if held:
+        sess_id, error = held[0]
+        raise TransitionRefused(
+            f"cannot open a claim: {error.message}. While a human holds a claim of this session, it opens no other",
+            {"sess_id": sess_id, "held": [item[0] for item in held]})
