@@ -21,11 +21,18 @@ from tests.mcp.test_mcp_own_session import A, serve
 
 
 def _held(brain: Path, how: str, now: str) -> str:
-    """A claim on src/ bound to A that a human holds (`how`: paused, or at a gate A requested)."""
-    sess = ok(run_bsi("claim", "open", "--scope", "src/", "--story", "a's work", "--agent-session", A, brain=brain,
-                      now=now))
+    """A claim on src/ bound to A that a human holds (`how`: paused, under a paused parent, at a gate A asked for)."""
+    parent = None
+    if how == "parent paused":
+        parent = ok(run_bsi("claim", "open", "--scope", "src/", "--story", "pilot", "--type", "pilote", brain=brain,
+                            now=now))
+    under = ("--parent", parent) if parent else ()
+    sess = ok(run_bsi("claim", "open", "--scope", "src/", "--story", "a's work", "--agent-session", A, *under,
+                      brain=brain, now=now))
     if how == "paused":
         ok(run_bsi("gate", "pause", sess, "hold: review", brain=brain, now=now))
+    elif parent:
+        ok(run_bsi("gate", "pause", parent, "hold the tree", brain=brain, now=now))
     else:
         ok(run_bsi("gate", "request", sess, "deploy ok?", brain=brain, now=now))
     return sess
@@ -38,15 +45,16 @@ def _open_through_mcp(brain: Path, now: str, scope: str) -> Any:
     return serve(brain, body, now=now, CLAUDE_CODE_SESSION_ID=A)
 
 
-@pytest.mark.parametrize("how", ["paused", "gated"])
-def test_a_held_session_opens_no_new_claim_through_mcp(brain: Path, how: str) -> None:
+@pytest.mark.parametrize("how", ["paused", "parent paused"])
+def test_a_paused_session_opens_no_new_claim_through_mcp(brain: Path, how: str) -> None:
     now = live_now()
     held = _held(brain, how, now)
+    before = sorted(p.name for p in (brain / "claims").glob("*.yml"))
     result = _open_through_mcp(brain, now, "docs/")
     assert result.is_error, result.structured_content
     doc = result.structured_content
-    assert doc["exit"] == 12 and held in doc["error"], doc
-    assert sorted(p.name for p in (brain / "claims").glob("*.yml")) == [f"{held}.yml"]
+    assert doc["exit"] == 12 and held in doc["error"] and doc["sess_id"] == held, doc
+    assert sorted(p.name for p in (brain / "claims").glob("*.yml")) == before
     # so its edit tools find no claim of it to write docs/ through
     assert_denied(hook(brain, "pre-tool-use", event(brain, "Write", str(brain / "docs" / "x.md"), session=A)), held)
 
@@ -60,7 +68,16 @@ def test_the_session_opens_again_once_the_human_resumes(brain: Path) -> None:
     assert_allowed(hook(brain, "pre-tool-use", event(brain, "Write", str(brain / "docs" / "x.md"), session=A)))
 
 
-def test_a_held_session_opens_no_new_claim_from_its_shell(brain: Path) -> None:
+def test_a_session_waiting_at_its_own_gate_still_opens_elsewhere(brain: Path) -> None:
+    now = live_now()
+    gated = _held(brain, "gated", now)
+    result = _open_through_mcp(brain, now, "docs/")
+    assert not result.is_error, result.structured_content
+    # the gated claim's own scope stays refused to it, through the new claim too
+    assert_denied(hook(brain, "pre-tool-use", event(brain, "Write", str(brain / "src" / "a.py"), session=A)), gated)
+
+
+def test_a_paused_session_opens_no_new_claim_from_its_shell(brain: Path) -> None:
     now = live_now()
     held = _held(brain, "paused", now)
     agent = clean_env(CLAUDECODE="1", CLAUDE_CODE_SESSION_ID=A)

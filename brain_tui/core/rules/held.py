@@ -50,22 +50,29 @@ def holding(snapshot: BrainSnapshot, held: list[Refusal], file: str, root: str) 
 
 
 def require_none_held(snapshot: BrainSnapshot, actor: Actor, agent_session: str | None = None) -> None:
-    """An agent whose session a human holds opens no claim (SPEC 6.3, 21.2): the human stopped that session, and a
-    claim opened after the brake would be work the human never saw, its edit tools writing there.
+    """An agent whose session a human braked opens no claim (SPEC 6.3, 21.2): the pause stopped that session, and a
+    claim opened after it would be work the human never saw, its edit tools writing there.
 
     The session's claims are those `actor` speaks for (`$BSI_SESSION`, opened through its MCP server, bound on this
     machine) and those whose `agent_session:` is one of its sessions (or `agent_session`, the one the open binds).
+    A brake is a claim paused (also stale while so) or one under a paused, failed or unreadable ancestor. A claim
+    waiting at a gate holds its own scope only: the session asked a question about that work, and may open other.
 
     Raises:
-        TransitionRefused: one of them is held (paused, at a gate, stale while so, under a paused or failed
-            ancestor): 12, naming it and who unblocks it.
+        TransitionRefused: one of them is braked: 12, naming it and who unblocks it.
     """
+    from brain_tui.core.rules.effective import is_held_pause
+
     sessions = actor.agent_sessions | ({agent_session} if agent_session else set())
     mine = [c.sess_id for c in snapshot.claims
             if c.sess_id in actor.claims or (c.agent_session is not None and c.agent_session in sessions)]
-    held = refusals(snapshot, mine)[0]
-    if held:
-        sess_id, error = held[0]
+    braked = []
+    for sess_id, error in refusals(snapshot, mine)[0]:
+        claim = snapshot.claim(sess_id)
+        if error.payload.get("blocked_by") or (claim is not None and is_held_pause(claim, snapshot.now)):
+            braked.append((sess_id, error))
+    if braked:
+        sess_id, error = braked[0]
         raise TransitionRefused(
-            f"cannot open a claim: {error.message}. While a human holds a claim of this session, it opens no other",
-            {"sess_id": sess_id, "held": [item[0] for item in held]})
+            f"cannot open a claim: {error.message}. While a human holds a claim of this session paused, it opens "
+            "no other", {"sess_id": sess_id, "held": [item[0] for item in braked]})
