@@ -24,7 +24,7 @@ from brain_tui.core.records.statuses import RENEWABLE, GateOrigin, SignalState, 
 from brain_tui.core.records.statuses import RESULT_STATUSES as _RESULT_STATUSES
 from brain_tui.core.records.unreadable import repair_command, shown_path
 from brain_tui.core.records.yamlio import dump_round_trip
-from brain_tui.core.rules import skew
+from brain_tui.core.rules import held, skew
 from brain_tui.core.rules.authority import Actor, require_delegation
 from brain_tui.core.rules.conflicts import Conflict, find_conflicts, format_scope_text
 from brain_tui.core.rules.effective import (
@@ -179,6 +179,7 @@ def open_claim(cs: ChangeSet, req: OpenRequest, actor: Actor | None = None) -> s
     req = replace(req, scope=keyed_on(snapshot, req.scope))
     if actor is not None and actor.is_agent:
         _check_agent_triggers(req)
+        held.require_none_held(snapshot, actor, req.agent_session)
     if actor is not None and req.parent is not None:
         parent = snapshot.claim(req.parent)
         if parent is not None:

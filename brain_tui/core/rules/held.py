@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from brain_tui.core.errors import BsiError
+from brain_tui.core.errors import BsiError, TransitionRefused
 from brain_tui.core.records.model import BrainSnapshot
+from brain_tui.core.rules.authority import Actor
 from brain_tui.core.rules.conflicts import find_conflicts
 from brain_tui.core.rules.effective import is_held
 
@@ -46,3 +47,32 @@ def holding(snapshot: BrainSnapshot, held: list[Refusal], file: str, root: str) 
         return None
     holders = {c.sess_id for c in find_conflicts(snapshot, entries)}
     return next((item for item in held if item[0] in holders), None)
+
+
+def require_none_held(snapshot: BrainSnapshot, actor: Actor, agent_session: str | None = None) -> None:
+    """An agent whose session a human braked opens no claim (SPEC 6.3, 21.2): the pause stopped that session, and a
+    claim opened after it would be work the human never saw, its edit tools writing there.
+
+    The session's claims are those `actor` speaks for (`$BSI_SESSION`, opened through its MCP server, bound on this
+    machine) and those whose `agent_session:` is one of its sessions (or `agent_session`, the one the open binds).
+    A brake is a claim paused (also stale while so) or one under a paused, failed or unreadable ancestor. A claim
+    waiting at a gate holds its own scope only: the session asked a question about that work, and may open other.
+
+    Raises:
+        TransitionRefused: one of them is braked: 12, naming it and who unblocks it.
+    """
+    from brain_tui.core.rules.effective import is_held_pause
+
+    sessions = actor.agent_sessions | ({agent_session} if agent_session else set())
+    mine = [c.sess_id for c in snapshot.claims
+            if c.sess_id in actor.claims or (c.agent_session is not None and c.agent_session in sessions)]
+    braked = []
+    for sess_id, error in refusals(snapshot, mine)[0]:
+        claim = snapshot.claim(sess_id)
+        if error.payload.get("blocked_by") or (claim is not None and is_held_pause(claim, snapshot.now)):
+            braked.append((sess_id, error))
+    if braked:
+        sess_id, error = braked[0]
+        raise TransitionRefused(
+            f"cannot open a claim: {error.message}. While a human holds a claim of this session paused, it opens "
+            "no other", {"sess_id": sess_id, "held": [item[0] for item in braked]})

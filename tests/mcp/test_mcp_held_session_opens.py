@@ -1,0 +1,87 @@
+"""A session a human holds (a claim of it paused, or waiting at a gate) opens no other claim (SPEC 6.3, 21.2-21.4).
+
+The pause stops the session: its shell is refused and so are its writes into the held scope. A claim it opened
+after the pause would be work the human never saw when braking, and its edit tools would write there: so the open
+itself is refused, through `bsi mcp` (the hook lets MCP tools through) and from the agent's shell alike, until the
+human resumes or approves.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp.client.client import Client
+
+from tests.bsi import clean_env, ok, run_bsi
+from tests.clock import live_now
+from tests.hooks.test_pre_tool_use import assert_allowed, assert_denied, event, hook
+from tests.mcp.test_mcp_own_session import A, serve
+
+
+def _held(brain: Path, how: str, now: str) -> str:
+    """A claim on src/ bound to A that a human holds (`how`: paused, under a paused parent, at a gate A asked for)."""
+    parent = None
+    if how == "parent paused":
+        parent = ok(run_bsi("claim", "open", "--scope", "src/", "--story", "pilot", "--type", "pilote", brain=brain,
+                            now=now))
+    under = ("--parent", parent) if parent else ()
+    sess = ok(run_bsi("claim", "open", "--scope", "src/", "--story", "a's work", "--agent-session", A, *under,
+                      brain=brain, now=now))
+    if how == "paused":
+        ok(run_bsi("gate", "pause", sess, "hold: review", brain=brain, now=now))
+    elif parent:
+        ok(run_bsi("gate", "pause", parent, "hold the tree", brain=brain, now=now))
+    else:
+        ok(run_bsi("gate", "request", sess, "deploy ok?", brain=brain, now=now))
+    return sess
+
+
+def _open_through_mcp(brain: Path, now: str, scope: str) -> Any:
+    async def body(mcp: Client) -> Any:
+        return await mcp.call_tool("claim_open", {"scope": [scope], "story": "elsewhere meanwhile"})
+
+    return serve(brain, body, now=now, CLAUDE_CODE_SESSION_ID=A)
+
+
+@pytest.mark.parametrize("how", ["paused", "parent paused"])
+def test_a_paused_session_opens_no_new_claim_through_mcp(brain: Path, how: str) -> None:
+    now = live_now()
+    held = _held(brain, how, now)
+    before = sorted(p.name for p in (brain / "claims").glob("*.yml"))
+    result = _open_through_mcp(brain, now, "docs/")
+    assert result.is_error, result.structured_content
+    doc = result.structured_content
+    assert doc["exit"] == 12 and held in doc["error"] and doc["sess_id"] == held, doc
+    assert sorted(p.name for p in (brain / "claims").glob("*.yml")) == before
+    # so its edit tools find no claim of it to write docs/ through
+    assert_denied(hook(brain, "pre-tool-use", event(brain, "Write", str(brain / "docs" / "x.md"), session=A)), held)
+
+
+def test_the_session_opens_again_once_the_human_resumes(brain: Path) -> None:
+    now = live_now()
+    held = _held(brain, "paused", now)
+    ok(run_bsi("gate", "resume", held, brain=brain, now=now))
+    result = _open_through_mcp(brain, now, "docs/")
+    assert not result.is_error, result.structured_content
+    assert_allowed(hook(brain, "pre-tool-use", event(brain, "Write", str(brain / "docs" / "x.md"), session=A)))
+
+
+def test_a_session_waiting_at_its_own_gate_still_opens_elsewhere(brain: Path) -> None:
+    now = live_now()
+    gated = _held(brain, "gated", now)
+    result = _open_through_mcp(brain, now, "docs/")
+    assert not result.is_error, result.structured_content
+    # the gated claim's own scope stays refused to it, through the new claim too
+    assert_denied(hook(brain, "pre-tool-use", event(brain, "Write", str(brain / "src" / "a.py"), session=A)), gated)
+
+
+def test_a_paused_session_opens_no_new_claim_from_its_shell(brain: Path) -> None:
+    now = live_now()
+    held = _held(brain, "paused", now)
+    agent = clean_env(CLAUDECODE="1", CLAUDE_CODE_SESSION_ID=A)
+    run = run_bsi("claim", "open", "--scope", "docs/", "--story", "elsewhere", brain=brain, now=now, env=agent)
+    assert run.code == 12 and held in run.err, run
+    # a human still opens what they like
+    ok(run_bsi("claim", "open", "--scope", "docs/", "--story", "the human's", brain=brain, now=now))
