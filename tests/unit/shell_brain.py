@@ -25,3 +25,19 @@ def sessions(brain: Brain) -> tuple[WriteSession, WriteSession]:
     """A session bound to a new claim on `src/`, and one bound to none."""
     mine = brain.open_claim(OpenRequest(scope=parse_scope("src/"), ttl=timedelta(hours=2), instance="t@test"))
     return WriteSession(claims=(mine,), cwd=str(brain.root)), WriteSession(cwd=str(brain.root))
+
+
+def written_paths(brain: Brain, command: str) -> set[str]:
+    """The files the shell reader places `command` writing, relative to the brain's root."""
+    from brain_tui.core.sessions.shell_targets import read_command
+
+    return {Path(t.path).relative_to(brain.root).as_posix() for t in read_command(command, str(brain.root)).targets}
+
+
+def refused_to_both(brain: Brain, command: str) -> None:
+    """Assert that the write decision refuses the shell line `command` to both sessions of `sessions`."""
+    from brain_tui.core.rules.write_request import ShellCommand
+
+    for session in sessions(brain):
+        decision = brain.decide_write(ShellCommand(command), session)
+        assert not decision.allowed, (command, decision)

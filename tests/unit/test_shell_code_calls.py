@@ -16,6 +16,7 @@ from brain_tui.core.brain import Brain
 from brain_tui.core.rules.write_request import ShellCommand
 from brain_tui.core.sessions.shell_targets import read_command
 from tests.unit import shell_brain
+from tests.unit.shell_brain import refused_to_both
 from tests.unit.shell_brain import sessions as _sessions
 
 
@@ -84,9 +85,7 @@ def test_code_writing_a_protocol_file_is_refused(brain: Brain, command: str) -> 
     written = [t.path for t in reading.targets]
     assert any(path in written for path in (str(brain.root / "claims" / "x.yml"), str(brain.root / "claims"))), \
         (command, reading.targets)
-    for session in _sessions(brain):
-        decision = brain.decide_write(ShellCommand(command), session)
-        assert not decision.allowed, (command, decision)
+    refused_to_both(brain, command)
 
 
 @pytest.mark.parametrize("command", [

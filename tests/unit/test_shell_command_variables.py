@@ -15,6 +15,7 @@ from brain_tui.core.brain import Brain
 from brain_tui.core.rules.write_request import ShellCommand
 from brain_tui.core.sessions.shell_targets import read_command
 from tests.unit import shell_brain
+from tests.unit.shell_brain import refused_to_both
 from tests.unit.shell_brain import sessions as _sessions
 
 
@@ -22,12 +23,6 @@ from tests.unit.shell_brain import sessions as _sessions
 def brain(tmp_path: Path) -> Brain:
     """`shell_brain.make`: `claims/x.yml` and `src/`."""
     return shell_brain.make(tmp_path)
-
-
-def _refused(brain: Brain, command: str) -> None:
-    for session in _sessions(brain):
-        decision = brain.decide_write(ShellCommand(command), session)
-        assert not decision.allowed, (command, decision)
 
 
 @pytest.mark.parametrize("command", [
@@ -43,7 +38,7 @@ def test_a_command_a_variable_names_is_read_as_a_command(brain: Brain, command: 
     """The protocol file the command a variable names removes is a target; the hook refuses it."""
     reading = read_command(command, str(brain.root))
     assert str(brain.root / "claims" / "x.yml") in [t.path for t in reading.targets], (command, reading.targets)
-    _refused(brain, command)
+    refused_to_both(brain, command)
 
 
 @pytest.mark.parametrize("command", [
@@ -56,7 +51,7 @@ def test_git_settings_on_the_line_are_refused(brain: Brain, command: str) -> Non
     refused, one that only reads too."""
     reading = read_command(command, str(brain.root))
     assert reading.partial, (command, reading.targets, reading.unread)
-    _refused(brain, command)
+    refused_to_both(brain, command)
 
 
 @pytest.mark.parametrize("command", [
@@ -83,4 +78,4 @@ def test_an_assignment_appending_or_to_an_element_is_an_assignment(brain: Brain,
     line, unknown, comes first: what the line appends is read)."""
     reading = read_command(command, str(brain.root))
     assert str(brain.root / "claims" / "x.yml") in [t.path for t in reading.targets], (command, reading.targets)
-    _refused(brain, command)
+    refused_to_both(brain, command)

@@ -15,6 +15,7 @@ from brain_tui.core.brain import Brain
 from brain_tui.core.rules.write_request import ShellCommand
 from brain_tui.core.sessions.shell_targets import read_command
 from tests.unit import shell_brain
+from tests.unit.shell_brain import refused_to_both
 from tests.unit.shell_brain import sessions as _sessions
 
 
@@ -22,12 +23,6 @@ from tests.unit.shell_brain import sessions as _sessions
 def brain(tmp_path: Path) -> Brain:
     """`shell_brain.make`: `claims/x.yml` and `src/`."""
     return shell_brain.make(tmp_path)
-
-
-def _refused(brain: Brain, command: str) -> None:
-    for session in _sessions(brain):
-        decision = brain.decide_write(ShellCommand(command), session)
-        assert not decision.allowed, (command, decision)
 
 
 @pytest.mark.parametrize("command", [
@@ -82,7 +77,7 @@ def test_a_command_an_option_runs_is_read_as_a_command(brain: Brain, command: st
     """The protocol file the command an option runs removes is a target; the hook refuses it."""
     reading = read_command(command, str(brain.root))
     assert str(brain.root / "claims" / "x.yml") in [t.path for t in reading.targets], (command, reading.targets)
-    _refused(brain, command)
+    refused_to_both(brain, command)
 
 
 @pytest.mark.parametrize("command", [
@@ -98,7 +93,7 @@ def test_a_command_that_cannot_be_read_is_refused(brain: Brain, command: str) ->
     line does not show, is refused: never read as nothing."""
     reading = read_command(command, str(brain.root))
     assert reading.partial, (command, reading.targets, reading.unread)
-    _refused(brain, command)
+    refused_to_both(brain, command)
 
 
 def test_strace_output_file_is_still_a_file(brain: Brain) -> None:
@@ -152,7 +147,7 @@ def test_inline_code_in_an_option_bundle_is_read(brain: Brain, command: str) -> 
     one with `=` (`node --eval=CODE`) holds the code the interpreter runs, as `-e CODE` does."""
     reading = read_command(command, str(brain.root))
     assert str(brain.root / "claims" / "x.yml") in [t.path for t in reading.targets], (command, reading.targets)
-    _refused(brain, command)
+    refused_to_both(brain, command)
 
 
 @pytest.mark.parametrize(("command", "code"), [
@@ -190,7 +185,7 @@ def test_a_command_a_git_subcommand_option_runs_is_read(brain: Brain, command: s
     used by its own fetch) are read as commands; each ran with git 2.39."""
     reading = read_command(command, str(brain.root))
     assert str(brain.root / "claims" / "x.yml") in [t.path for t in reading.targets], (command, reading.targets)
-    _refused(brain, command)
+    refused_to_both(brain, command)
 
 
 @pytest.mark.parametrize("command", [
@@ -203,4 +198,4 @@ def test_a_command_git_runs_that_the_line_does_not_show_is_refused(brain: Brain,
     each submodule's folder), a clone's `include.path`: not read whole, refused."""
     reading = read_command(command, str(brain.root))
     assert reading.partial, (command, reading.targets, reading.unread)
-    _refused(brain, command)
+    refused_to_both(brain, command)

@@ -16,6 +16,7 @@ from brain_tui.core.brain import Brain
 from brain_tui.core.rules.write_request import ShellCommand
 from brain_tui.core.sessions.shell_targets import read_command
 from tests.unit import shell_brain
+from tests.unit.shell_brain import refused_to_both
 from tests.unit.shell_brain import sessions as _sessions
 
 
@@ -65,9 +66,7 @@ def test_code_fed_to_an_interpreter_on_standard_input_is_read(brain: Brain, comm
     written = [t.path for t in reading.targets]
     assert any(path in written for path in (str(brain.root / "claims" / "x.yml"), str(brain.root / "claims"))), \
         (command, reading.targets)
-    for session in _sessions(brain):
-        decision = brain.decide_write(ShellCommand(command), session)
-        assert not decision.allowed, (command, decision)
+    refused_to_both(brain, command)
 
 
 @pytest.mark.parametrize("command", [

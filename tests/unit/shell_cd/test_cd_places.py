@@ -8,25 +8,12 @@ placed them below the `cd`'s folder: a protocol file written unseen (checked in 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from brain_tui.core.brain import Brain
 from brain_tui.core.rules.write_request import ShellCommand
 from brain_tui.core.sessions.shell_targets import read_command
-from tests.unit import shell_brain
-from tests.unit.shell_brain import sessions
-
-
-@pytest.fixture
-def brain(tmp_path: Path) -> Brain:
-    """`shell_brain.make`: `claims/x.yml` and `src/`."""
-    return shell_brain.make(tmp_path)
-
-
-def _written(brain: Brain, command: str) -> set[str]:
-    return {Path(t.path).relative_to(brain.root).as_posix() for t in read_command(command, str(brain.root)).targets}
+from tests.unit.shell_brain import sessions, written_paths
 
 
 @pytest.mark.parametrize("command", [
@@ -36,7 +23,7 @@ def _written(brain: Brain, command: str) -> set[str]:
     "true | cd src; touch claims/x.yml",
 ])
 def test_the_commands_after_a_cd_that_may_not_move_run_where_the_line_started(brain: Brain, command: str) -> None:
-    assert "claims/x.yml" in _written(brain, command), (command, _written(brain, command))
+    assert "claims/x.yml" in written_paths(brain, command), (command, written_paths(brain, command))
     for session in sessions(brain):
         decision = brain.decide_write(ShellCommand(command), session)
         assert (decision.allowed, decision.check) == (False, "protocol"), (command, decision)
@@ -48,7 +35,7 @@ def test_the_commands_after_a_cd_that_may_not_move_run_where_the_line_started(br
     ("cd nope; touch src/a", {"nope/src/a", "src/a"}), ("(cd src && touch a); touch b", {"src/a", "b"}),
 ])
 def test_a_cd_that_moves_still_places_what_follows(brain: Brain, command: str, written: set[str]) -> None:
-    assert _written(brain, command) == written, (command, _written(brain, command))
+    assert written_paths(brain, command) == written, (command, written_paths(brain, command))
 
 
 def test_a_line_of_many_cds_that_may_fail_cannot_be_read(brain: Brain) -> None:

@@ -11,25 +11,12 @@ setting `lastpipe` runs a pipeline's last `cd` in the shell itself.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from brain_tui.core.brain import Brain
 from brain_tui.core.rules.write_request import ShellCommand
 from brain_tui.core.sessions.shell_targets import read_command
-from tests.unit import shell_brain
-from tests.unit.shell_brain import sessions
-
-
-@pytest.fixture
-def brain(tmp_path: Path) -> Brain:
-    """`shell_brain.make`: `claims/x.yml` and `src/`."""
-    return shell_brain.make(tmp_path)
-
-
-def _written(brain: Brain, command: str) -> set[str]:
-    return {Path(t.path).relative_to(brain.root).as_posix() for t in read_command(command, str(brain.root)).targets}
+from tests.unit.shell_brain import sessions, written_paths
 
 
 @pytest.mark.parametrize("command", [
@@ -46,7 +33,7 @@ def _written(brain: Brain, command: str) -> set[str]:
 ])
 def test_the_commands_after_a_cd_that_may_not_move_run_where_the_line_was(brain: Brain, command: str) -> None:
     target = "claims/x.yml" if "rm " in command else "claims/n.yml"
-    assert target in _written(brain, command), (command, _written(brain, command))
+    assert target in written_paths(brain, command), (command, written_paths(brain, command))
     for session in sessions(brain):
         decision = brain.decide_write(ShellCommand(command), session)
         assert (decision.allowed, decision.check) == (False, "protocol"), (command, decision)
@@ -76,4 +63,4 @@ def test_a_line_setting_lastpipe_cannot_place_a_cd(brain: Brain) -> None:
     ("false && cd src && touch a", {"src/a"}), ("false && cd src; touch a", {"src/a", "a"}),
 ])
 def test_a_cd_that_surely_moves_still_places_what_follows(brain: Brain, command: str, written: set[str]) -> None:
-    assert _written(brain, command) == written, (command, _written(brain, command))
+    assert written_paths(brain, command) == written, (command, written_paths(brain, command))

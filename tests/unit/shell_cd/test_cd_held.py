@@ -13,25 +13,11 @@ file written unseen where no OS sandbox stands (checked in bash: each line wrote
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from brain_tui.core.brain import Brain
-from brain_tui.core.rules.write_request import ShellCommand
 from brain_tui.core.sessions.shell_targets import read_command
-from tests.unit import shell_brain
-from tests.unit.shell_brain import sessions
-
-
-@pytest.fixture
-def brain(tmp_path: Path) -> Brain:
-    """`shell_brain.make`: `claims/x.yml` and `src/`."""
-    return shell_brain.make(tmp_path)
-
-
-def _written(brain: Brain, command: str) -> set[str]:
-    return {Path(t.path).relative_to(brain.root).as_posix() for t in read_command(command, str(brain.root)).targets}
+from tests.unit.shell_brain import refused_to_both, written_paths
 
 
 @pytest.mark.parametrize("command", [
@@ -57,9 +43,9 @@ def _written(brain: Brain, command: str) -> set[str]:
 ])
 def test_a_write_after_a_folder_change_bash_may_not_make_is_refused(brain: Brain, command: str) -> None:
     reading = read_command(command, str(brain.root))
-    assert "claims/a.yml" in _written(brain, command) or reading.partial, (command, reading.targets, reading.unread)
-    for session in sessions(brain):
-        assert not brain.decide_write(ShellCommand(command), session).allowed, command
+    assert "claims/a.yml" in written_paths(brain, command) or reading.partial, \
+        (command, reading.targets, reading.unread)
+    refused_to_both(brain, command)
 
 
 @pytest.mark.parametrize(("command", "written"), [
@@ -69,4 +55,4 @@ def test_a_write_after_a_folder_change_bash_may_not_make_is_refused(brain: Brain
 ])
 def test_a_folder_change_bash_makes_is_still_placed(brain: Brain, command: str, written: set[str]) -> None:
     reading = read_command(command, str(brain.root))
-    assert _written(brain, command) == written and not reading.partial, (command, reading.targets, reading.partial)
+    assert written_paths(brain, command) == written and not reading.partial, (command, reading.targets, reading.partial)
