@@ -3,7 +3,8 @@
 line shows it (``python3 <<< CODE``, ``echo CODE | perl``, ``python3 - <<'EOF'``, ``cat <<EOF | node``, ``ruby``,
 ``php``, ``tclsh``: `read_stdin_code`), both read by one rule, `read_code`: code that writes (an ``open`` for
 writing, a ``remove``, ``rmtree``, ``writeFileSync``, Tcl's ``file delete``…) and names a protocol file in a string
-(in Tcl, in any word) makes that file a target; code that only reads names none; a string a call hands a shell
+(in Tcl, in any word; its escapes decoded as the language decodes them: `"claims\\x2fx"`) makes that file a
+target; code that only reads names none; a string a call hands a shell
 (``os.system("CMD")``, Perl's ``system "CMD"``, backquotes, Tcl's ``exec CMD``, Ruby's ``Open3.capture2("CMD")``,
 PHP's ``proc_open("CMD", …)``; the string after ``"-c"`` in an argument list naming a shell: ``["sh", "-c", "CMD"]``,
 ``os.execl("/bin/sh", "sh", "-c", "CMD")``; Perl's ``open(F, "-|", CMD)``) is read as the command line it is.
@@ -66,11 +67,16 @@ _STDIN_PATHS = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 STRING = re.compile(r"""(['"])((?:\\.|(?!\1)[^\\\n])*)\1""")
 _PROTOCOL = re.compile(r"(?:^|/)(?:claims|signals|locks|breath|\.brain)(?:/|$)|(?:^|/)BRAIN-INDEX\.md$")
 #: What writes in inline code: an `open` for writing (`open("F", "w")`, `open(F, mode="w")`, `Path(F).open("w")`,
-#: node's `openSync(F, "w")`; Ruby's and Tcl's `open F w`; an `O_WRONLY` flag), or a call that writes, removes,
-#: moves, links or runs something (`os.replace`, `utime`, node's `createWriteStream`, `rmdirSync`, Ruby's
-#: `File.delete`, `FileUtils.rm_rf`; Tcl's `file delete`).
-_CODE_WRITES = re.compile(r"""open(?:Sync)?\s*\((?:[^)]*?,)?\s*(?:mode\s*=\s*)?
+#: `open(Path(F), "w")`, node's `openSync(F, "w")`, `ZipFile(F, "w")`; Perl's `open(F, ">", P)`; Ruby's and Tcl's
+#: `open F w`; an `O_WRONLY` flag, or numeric flags other than 0: `sysopen(F, P, 65)`), a library call that writes
+#: (`extractall`, `urlretrieve`, a logging `FileHandler`, `mkstemp`, `fileinput`'s `inplace`), or a call that
+#: writes, removes, moves, links or runs something (`os.replace`, `utime`, node's `createWriteStream`, `rmdirSync`,
+#: Ruby's `File.delete`, `FileUtils.rm_rf`; Tcl's `file delete`).
+_CODE_WRITES = re.compile(r"""(?:open(?:Sync)?|ZipFile)\s*\((?:(?:[^()]|\([^()]*\))*?,)?\s*(?:mode\s*=\s*)?
     ['"][rbtUs]*[wax+][rbtUwaxs+]*(?::[\w-]+)?['"]|
+    \bopen\b[^;]*?,\s*['"](?:\+?>{1,2}|\+<)(?::[\w()-]+)*\s*['"]|
+    \b(?:os\.open|openSync|sysopen)\s*\((?:(?:[^()]|\([^()]*\))*?,){1,2}\s*(?:0[xXoO]?)?[1-9]\w*\s*[,)]|
+    \b(?:extract\w*|urlretrieve|\w*FileHandler|basicConfig|mk[sd]temp|shelve\.open|inplace)\b|
     \bopen\s+\S+\s+["{]?(?:(?:[wa]|r\+)(?!\w)|[A-Z_|\s{]*(?:WRONLY|RDWR))|\bO_(?:WRONLY|RDWR|CREAT|TRUNC|APPEND)\b|
     \bos\.replace\b|\bPath\([^)]*\)\.replace\b|\bcreateWriteStream\b|
     \b(?:write\w*|remove\w*|unlink\w*|rmtree|rename\w*|truncate\w*|mkdir\w*|makedirs|rmdir\w*|rm(?:Sync)?|rm_\w+|delete|
@@ -92,6 +98,8 @@ _RUNS_STRING = re.compile(r"(?=`|\bqx\s*[{(\[<]|%x\s*[{(\[<])")
 #: The interpreters whose backquotes run a shell, and those whose `open("|CMD")` does.
 _BACKQUOTES = frozenset({"perl", "ruby", "php"})
 _PIPE_OPENS = frozenset({"perl", "ruby"})
+#: The interpreters decoding escapes in single quotes too (Python, JavaScript); the others take them as written.
+_DECODES_SINGLE = frozenset({"python", "python2", "python3", "pypy", "pypy3", "node", "nodejs", "bun"})
 #: A mode before a path in a string (Perl's `open(F, ">claims/x")`): writing when it holds `>` or `+`.
 _MODE = re.compile(r"^(?:\+?[<>]{1,2}|\|)\s*")
 #: Any string of code, in order (group `w`: Perl's `qw(…)`, a list of words): triple-quoted, Perl's `q{…}`,
@@ -109,11 +117,38 @@ _SHELL_C = re.compile(r"-[a-zA-Z]*c[a-zA-Z]*")
 #: quoted or bare (Tcl writes a path as any of them: `file delete claims/x`, `open {claims/x} w`).
 _TCL_EXEC = re.compile(r"\bexec\s+(?:-(?:ignorestderr|keepnewline)\s+)*(?:--\s+)?([^\]\n;}]*)")
 _TCL_WORD = re.compile(r"""\{([^{}\s]*)\}|"((?:\\.|[^"\\\s])*)"|([^\s\[\]{};"$\\]+)""")
+#: Tcl's redirections to a channel (`>@ stdout`, `2>@1`, `<@ $f`): no file, taken out of an `exec` command line.
+_TCL_CHANNEL = re.compile(r"(?:\d?>>?&?|<)@\s*\S+")
+#: A backslash escape in a string (see `unquote`): the number in group 1 to 5 (hex) or 6 (octal), a name in 7, or the
+#: character escaped in 8.
+_ESCAPE = re.compile(r"""\\(?:x\{([0-9a-fA-F]+)\}|x([0-9a-fA-F]{1,2})|u\{([0-9a-fA-F]+)\}|u([0-9a-fA-F]{4})|
+    (?:U|N\{U\+)([0-9a-fA-F]{1,8})\}?|([0-7]{1,3})|N\{([^}]*)\}|(.))""", re.VERBOSE | re.DOTALL)
+_CONTROLS = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v", "e": "\x1b"}
+#: Perl's `<claims/*>`: a glob, its pattern holding a `/` or a wildcard (a read of a handle, `<F>`, `<$f>`, is none).
+_PERL_GLOB = re.compile(r"""<([^<>\s$'"`]*[/*?][^<>\s$'"`]*)>""")
 
 
 def unquote(text: str) -> str:
-    """`text` with each backslash escape made the character it escapes."""
-    return re.sub(r"\\(.)", r"\1", text)
+    """`text` with each backslash escape made the character it stands for, as the languages here decode it: a
+    control character (`\\n`, `\\t`), a code by number (`\\x2f`, Perl's `\\x{2f}`, `\\u002f`, `\\u{2f}`,
+    `\\U0000002f`, octal `\\057`) or name (`\\N{SOLIDUS}`, Perl's `\\N{U+2F}`), any other character itself."""
+    return _ESCAPE.sub(_unescape, text)
+
+
+def _unescape(found: re.Match[str]) -> str:
+    number = next((found.group(n) for n in range(1, 6) if found.group(n)), None)
+    try:
+        if number is not None:
+            return chr(int(number, 16))
+        if found.group(6):
+            return chr(int(found.group(6), 8))
+        if found.group(7) is not None:
+            import unicodedata
+
+            return unicodedata.lookup(found.group(7))
+    except (ValueError, KeyError, OverflowError):
+        return found.group()
+    return _CONTROLS.get(found.group(8), found.group(8))
 
 
 def interpreter(name: str) -> str:
@@ -208,14 +243,14 @@ def read_code(name: str, code: str, cwd: str | None, reading: ShellReading, run:
     if _STDIN_KIND.get(name) == "tcl":
         _read_tcl(name, code, cwd, reading, run)
         return
-    strings = _strings(code)
+    strings = _strings(name, code)
     starts = [call.end() for call in _SHELL_CALL.finditer(code)]
     starts += [found.end() for found in _RUNS_STRING.finditer(code)] if name in _BACKQUOTES else []
     for start in starts:
         called = _CALLED.match(code, start)
         string = STRING.match(code, start)
-        text = (next(group for group in called.groups() if group is not None) if called
-                else (unquote(string.group(2)) if string.group(1) == '"' else string.group(2)) if string else None)
+        text = (_raw_or_decoded(name, code, called.start(), next(g for g in called.groups() if g is not None))
+                if called else _raw_or_decoded(name, code, string.start(), string.group(2)) if string else None)
         end = called.end() if called else string.end() if string else start
         if text is not None and not (_is_shell(text) and re.match(r"\s*,", code[end:])):  # (`spawn("sh", [...])`)
             run(text)
@@ -227,19 +262,29 @@ def read_code(name: str, code: str, cwd: str | None, reading: ShellReading, run:
     _code_targets(name, code, strings, cwd, reading)
 
 
-def _strings(code: str) -> list[tuple[int, int, str]]:
-    """The strings of `code` in order, each with where it starts and ends (each word of a `qw(…)` a string)."""
+def _raw_or_decoded(name: str, code: str, start: int, text: str) -> str:
+    """The text of the string of `code` at `start`, its escapes decoded (`unquote`) unless the language takes it as
+    written: single quotes, and Perl's `q{…}`, in Perl, Ruby, PHP and Tcl (Python and JavaScript decode both
+    quotes)."""
+    if name in _DECODES_SINGLE or code.startswith(('"', '`', 'qq', 'qx', '%x'), start):
+        return unquote(text)
+    return text
+
+
+def _strings(name: str, code: str) -> list[tuple[int, int, str]]:
+    """The strings of `code` (in the language of `name`) in order, each with where it starts and ends, escapes
+    decoded as the language decodes them (`_raw_or_decoded`); each word of a `qw(…)` a string, and each pattern of
+    a Perl glob, `<claims/*>`."""
     found: list[tuple[int, int, str]] = []
     for token in _TOKEN.finditer(code):
         words = next((token.group(f"w{n}") for n in range(1, 5) if token.group(f"w{n}") is not None), None)
         if words is not None:
             found += [(token.start(), token.end(), word) for word in words.split()]
             continue
-        if token.group("quote"):
-            text = unquote(token.group("s")) if token.group("quote") == '"' else token.group("s")
-        else:
-            text = next(group for group in token.groups() if group is not None)
-        found.append((token.start(), token.end(), text))
+        text = token.group("s") if token.group("quote") else next(g for g in token.groups() if g is not None)
+        found.append((token.start(), token.end(), _raw_or_decoded(name, code, token.start(), text)))
+    if name == "perl":
+        found += sorted((glob.start(), glob.end(), glob.group(1)) for glob in _PERL_GLOB.finditer(code))
     return found
 
 
@@ -285,18 +330,20 @@ def _code_targets(name: str, code: str, strings: list[tuple[int, int, str]], cwd
         if (writes or mode and any(ch in mode.group() for ch in ">+")) and "\n" not in text:
             _protocol_target(name, text, cwd, reading)
         if writes and re.search(r"""['"`]""", string):
-            _code_targets(name, string, _strings(string), cwd, reading)
+            _code_targets(name, string, _strings(name, string), cwd, reading)
 
 
 def _read_tcl(name: str, code: str, cwd: str | None, reading: ShellReading, run: Callable[[str], object]) -> None:
     """Tcl: each `exec` runs its words as a command line (read with `run`: Tcl's `exec` takes a shell's
     redirections and pipes); the rest of the code writes a protocol path it names in any word when it writes."""
     for found in _TCL_EXEC.finditer(code):
-        run(found.group(1))
+        run(_TCL_CHANNEL.sub(" ", found.group(1)))
     rest = _TCL_EXEC.sub(" ", code)
     if _CODE_WRITES.search(rest):
         for word in _TCL_WORD.finditer(rest):
-            _protocol_target(name, next(group for group in word.groups() if group is not None), cwd, reading)
+            braced, quoted, bare = word.groups()
+            text = unquote(quoted) if quoted is not None else braced if braced is not None else bare
+            _protocol_target(name, text, cwd, reading)
 
 
 def _protocol_target(name: str, text: str, cwd: str | None, reading: ShellReading) -> None:
