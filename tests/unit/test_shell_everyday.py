@@ -126,3 +126,15 @@ def test_a_git_variable_the_line_does_not_show_as_a_command_is_still_refused(pla
     `${…:=…}`, an expansion), and git's variables naming a repository or an index still refuse a git command that
     changes history."""
     assert place.refused(line), line
+
+
+@pytest.mark.parametrize("line", ["find . -name '*.orig' -delete", "rm -r ../proj/..",
+                                  "find . -name '*.log' -exec rm {} +"])
+def test_a_write_anywhere_below_the_brain_root_says_so(tmp_path: Path, line: str) -> None:
+    """Run from the brain's root, a command that may write anywhere below it is refused (protocol files are there),
+    with a reason naming that root folder and the way out, not "`.` is a protocol file"."""
+    place = Place(tmp_path, "*")
+    decision = place.brain.decide_write(ShellCommand(line), WriteSession(claims=place.session.claims,
+                                                                         cwd=str(tmp_path)))
+    assert not decision.allowed, line
+    assert "the brain's root folder" in decision.reason and "claims/" in decision.reason, decision.reason
