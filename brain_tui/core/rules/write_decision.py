@@ -290,10 +290,14 @@ class _Decider:
                 return None  # the preflight refuses it as a scope violation
         if shown and not path_keys.is_protocol_path(shown):
             return None
+        reason = (f"{_short(shown, 200)} is a protocol file{where}: change it through `bsi` (claim, signal, lock, "
+                  "gate commands), never with an editor tool or the shell") if shown else (
+            f"the brain's root folder{where} holds its protocol files (claims/, signals/, locks/, breath/, .brain/, "
+            "BRAIN-INDEX.md), and a write of it whole (`rm -r .`, `find . -delete`) reaches them: name the folders "
+            "of your claim instead (`find src …`); protocol files change through `bsi` only")
         shown = shown or "."
         return WriteDecision(
-            False, f"{_short(shown, 200)} is a protocol file{where}: change it through `bsi` (claim, signal, lock, "
-                   "gate commands), never with an editor tool or the shell",
+            False, reason,
             code=SCOPE_VIOLATION, check=PROTOCOL, sess_id=self._bound[0] if self._bound else None,
             file=shown)
 

@@ -19,6 +19,7 @@ import os
 import re
 
 from brain_tui.core.sessions.shell_quotes import ASSIGNMENT
+from brain_tui.core.sessions.shell_runs import COMMAND_VARIABLES
 
 TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
 if TYPE_CHECKING:
@@ -36,7 +37,14 @@ _SETS_OLDPWD = re.compile(r"(?<![\w$/.{-])OLDPWD(?![\w.])|\$\{OLDPWD:?=")
 #: Not those naming only who and when (author, committer, their dates), or that git asks no question: they change
 #: neither the repository nor the program git runs.
 _GIT_NAME = r"GIT_(?!(?:(?:AUTHOR|COMMITTER)_(?:NAME|EMAIL|DATE)|TERMINAL_PROMPT|MERGE_AUTOEDIT)(?![\w.]))[A-Z0-9_]+"
-_SETS_GIT = re.compile(rf"(?<![\w$/.{{-]){_GIT_NAME}(?![\w.])|\$\{{{_GIT_NAME}:?=")
+#: Nor one naming a command git runs (`GIT_EDITOR`, `GIT_PAGER`…) where the line assigns it a value with no expansion,
+#: which the reader reads as that command (`shell_runs.variable_command`): `GIT_EDITOR=true git rebase --continue`.
+#: Named bare (`read GIT_EDITOR`, `export GIT_EDITOR`), given by `${…:=…}` or a value made by expansion, the command
+#: is not shown: still one of git's own.
+_GIT_COMMANDS = "|".join(sorted((name for name in COMMAND_VARIABLES if name.startswith("GIT_")), key=len, reverse=True))
+_SHOWN_VALUE = r"""(?:[^\s$`'"\\;&|()<>]|'[^']*'|"[^"$`\\]*")*(?=[\s;&|)]|$)"""
+_SETS_GIT = re.compile(rf"(?<![\w$/.{{-])(?!(?:{_GIT_COMMANDS})\+?={_SHOWN_VALUE}){_GIT_NAME}(?![\w.])"
+                       rf"|\$\{{{_GIT_NAME}:?=")
 #: One of git's variables giving it settings (`GIT_CONFIG_KEY_0`, `GIT_CONFIG_PARAMETERS`, `GIT_CONFIG_GLOBAL`) or
 #: the folder of its own programs, set on the line: any git command may run a command they name, one that reads too.
 _GIT_SETTINGS = r"GIT_(?:CONFIG(?!_NOSYSTEM(?![\w.]))[A-Z0-9_]*|EXEC_PATH)"

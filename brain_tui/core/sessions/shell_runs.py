@@ -21,8 +21,8 @@ import re
 
 from brain_tui.core.sessions.shell_quotes import ASSIGNMENT
 
-__all__ = ["git_setting_command", "git_setting_unreadable", "git_subcommand_runs", "option_commands", "pipe_command",
-           "variable_command"]
+__all__ = ["COMMAND_VARIABLES", "git_setting_command", "git_setting_unreadable", "git_subcommand_runs",
+           "option_commands", "pipe_command", "variable_command"]
 
 #: program -> its options whose value is a command line it runs (short ones also attached: `-eCMD`).
 _RUNS: dict[str, frozenset[str]] = {
@@ -64,7 +64,7 @@ _GIT_SUB_RUNS: dict[str, tuple[str, ...]] = {
 _GIT_UNREADABLE = re.compile(r"^(?:include|includeif\..*)\.path$|^core\.hookspath$")
 #: Variables whose value is a command line a program runs with the shell: less's input preprocessor and its
 #: closer, the pagers and editors, git's ssh and proxy.
-_VARIABLES = frozenset({"LESSOPEN", "LESSCLOSE", "PAGER", "GIT_PAGER", "MANPAGER", "SYSTEMD_PAGER", "EDITOR",
+COMMAND_VARIABLES = frozenset({"LESSOPEN", "LESSCLOSE", "PAGER", "GIT_PAGER", "MANPAGER", "SYSTEMD_PAGER", "EDITOR",
                         "VISUAL", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_SSH_COMMAND", "GIT_SSH",
                         "GIT_PROXY_COMMAND", "GIT_EXTERNAL_DIFF", "BROWSER"})
 #: The builtins setting a variable from their arguments (`export LESSOPEN='|CMD %s'`).
@@ -136,7 +136,7 @@ def variable_command(word: str) -> str | None:
     `GIT_SSH_COMMAND=CMD`), or None; `NAME+=VALUE` appends VALUE to a value the line does not show: VALUE is read
     as a command line (`PAGER+=';CMD'`)."""
     assignment = ASSIGNMENT.match(word)
-    if assignment is None or assignment.group(1) not in _VARIABLES:
+    if assignment is None or assignment.group(1) not in COMMAND_VARIABLES:
         return None
     value = word[assignment.end():]
     return re.sub(r"^\|{1,2}-?", "", value) if assignment.group(1) == "LESSOPEN" else value
