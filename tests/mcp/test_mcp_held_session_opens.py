@@ -85,3 +85,41 @@ def test_a_paused_session_opens_no_new_claim_from_its_shell(brain: Path) -> None
     assert run.code == 12 and held in run.err, run
     # a human still opens what they like
     ok(run_bsi("claim", "open", "--scope", "docs/", "--story", "the human's", brain=brain, now=now))
+
+
+@pytest.mark.parametrize("variable", ["CLAUDE_CODE_SESSION_ID", "CODEX_THREAD_ID", "GEMINI_SESSION_ID"])
+def test_a_paused_agent_naming_a_fresh_session_id_opens_nothing(brain: Path, variable: str) -> None:
+    """The pause stops the agent process, whatever session ID its shell names for one command: a fresh ID, one no
+    process is recorded for, is that same agent's (its recorded session is the paused one)."""
+    from brain_tui.core.sessions import handover
+    from brain_tui.core.sessions.agent_process import agent_process
+
+    now = live_now()
+    held = _held(brain, "paused", now)
+    assert handover.vouch(brain, A, agent_process())  # A's session-start, under this agent process
+    before = sorted(p.name for p in (brain / "claims").glob("*.yml"))
+    agent = clean_env(CLAUDECODE="1", **{variable: "ffffffff-3333-4000-8000-00000000000f"})
+    run = run_bsi("claim", "open", "--scope", "docs/", "--story", "elsewhere", brain=brain, now=now, env=agent)
+    assert run.code == 12 and held in run.err, run
+    assert sorted(p.name for p in (brain / "claims").glob("*.yml")) == before
+
+
+def test_a_paused_claim_bound_through_mcp_stops_a_fresh_session_id(brain: Path) -> None:
+    """A claim Gemini CLI's MCP server opened (bound to its session by the next hook, not in the claim file): once
+    paused, the same agent's shell naming a fresh session ID opens nothing either."""
+    from brain_tui.core.brain import Brain
+    from brain_tui.core.sessions import handover
+    from brain_tui.core.sessions.agent_process import agent_process
+
+    now = live_now()
+    client = agent_process()
+
+    async def body(mcp: Client) -> Any:
+        return await mcp.call_tool("claim_open", {"scope": ["src/"], "story": "g's work"})
+
+    held = serve(brain, body, client=client, now=now).structured_content["sess_id"]
+    assert handover.adopt_pending(brain, "gem-1", client, Brain(brain, now=now).now()) == [held]
+    ok(run_bsi("gate", "pause", held, "hold: review", brain=brain, now=now))
+    agent = clean_env(GEMINI_CLI="1", GEMINI_SESSION_ID="ffffffff-3333-4000-8000-00000000000f")
+    run = run_bsi("claim", "open", "--scope", "docs/", "--story", "elsewhere", brain=brain, now=now, env=agent)
+    assert run.code == 12 and held in run.err, run

@@ -85,12 +85,17 @@ class Actor:
         agent_sessions: the agent session IDs it speaks for (`CLAUDE_CODE_SESSION_ID`, `GEMINI_SESSION_ID`, …).
         claims: the claim IDs it speaks for directly (`$BSI_SESSION` as its agent process was launched with,
             `agent_tree.launcher_claim`; an MCP server adds the claims opened through it).
+        process_sessions: the agent sessions recorded for its agent process, whatever session ID it names now
+            (`acting_in`): the same agent, so a human's pause of their claims stops it too (`held.require_none_held`).
+        process_claims: the claims bound on this machine to those sessions (`acting_in`), for the same rule.
     """
 
     kind: Literal["human", "agent"]
     evidence: tuple[str, ...] = ()
     agent_sessions: frozenset[str] = frozenset()
     claims: frozenset[str] = frozenset()
+    process_sessions: frozenset[str] = frozenset()
+    process_claims: frozenset[str] = frozenset()
 
     @property
     def is_agent(self) -> bool:
@@ -171,15 +176,17 @@ def acting_in(root: str | os.PathLike[str], actor: Actor | None = None) -> Actor
         return acting
     if actor is None or not actor.is_agent:
         # the process's own environment names its agent sessions: each counts only from its own agent process
+        from brain_tui.core.sessions.agent_files import sessions_of_process
         from brain_tui.core.sessions.agent_process import agent_process
 
         process = agent_process()
+        recorded = frozenset(sessions_of_process(root, process))
+        acting = replace(acting, process_sessions=recorded, process_claims=frozenset(
+            sess_id for session in recorded for sess_id in bound_claims(root, session)))
         if acting.agent_sessions:
             acting = replace(acting, agent_sessions=genuine_sessions(root, acting.agent_sessions, process))
         else:  # a shell given no session ID (Gemini CLI's): the sessions its agent process is recorded for
-            from brain_tui.core.sessions.agent_files import sessions_of_process
-
-            acting = replace(acting, agent_sessions=frozenset(sessions_of_process(root, process)))
+            acting = replace(acting, agent_sessions=recorded)
     if actor is None and acting.claims and not launched_for(root):  # launched for another brain: not this one's
         acting = replace(acting, claims=frozenset())
     if acting.claims:  # a launcher's `$BSI_SESSION` naming a claim sync renamed names its new ID

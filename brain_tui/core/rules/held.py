@@ -54,7 +54,8 @@ def require_none_held(snapshot: BrainSnapshot, actor: Actor, agent_session: str 
     claim opened after it would be work the human never saw, its edit tools writing there.
 
     The session's claims are those `actor` speaks for (`$BSI_SESSION`, opened through its MCP server, bound on this
-    machine) and those whose `agent_session:` is one of its sessions (or `agent_session`, the one the open binds).
+    machine) and those whose `agent_session:` is one of its sessions (or `agent_session`, the one the open binds),
+    or one recorded for its agent process (a shell naming a fresh session ID for one command is the same agent).
     A brake is a claim paused (also stale while so) or one under a paused, failed or unreadable ancestor. A claim
     waiting at a gate holds its own scope only: the session asked a question about that work, and may open other.
 
@@ -63,9 +64,10 @@ def require_none_held(snapshot: BrainSnapshot, actor: Actor, agent_session: str 
     """
     from brain_tui.core.rules.effective import is_held_pause
 
-    sessions = actor.agent_sessions | ({agent_session} if agent_session else set())
+    sessions = actor.agent_sessions | actor.process_sessions | ({agent_session} if agent_session else set())
+    claims = actor.claims | actor.process_claims
     mine = [c.sess_id for c in snapshot.claims
-            if c.sess_id in actor.claims or (c.agent_session is not None and c.agent_session in sessions)]
+            if c.sess_id in claims or (c.agent_session is not None and c.agent_session in sessions)]
     braked = []
     for sess_id, error in refusals(snapshot, mine)[0]:
         claim = snapshot.claim(sess_id)
