@@ -7,17 +7,19 @@ from it what can be read: the redirections (``>`` ``>>`` ``>|`` ``&>`` ``N>``,
 ``rsync`` / ``ln`` (destinations; ``mv`` and ``git mv`` also their sources),
 ``rm``, ``rmdir``, ``touch``, ``mkdir``, ``truncate``, ``dd of=``, ``sed -i``,
 ``perl -i``, ``git checkout|restore|rm|mv|apply`` (``git -C DIR``; ``apply``
-reads the patch file's paths), following ``cd`` / ``pushd`` and subshells, through
+reads the patch file's paths), following ``cd`` / ``pushd`` / ``popd`` and subshells (`shell_folders`), through
 ``sudo``, ``env``, ``command``, ``nice``, ``nohup``, ``time``, ``timeout``,
 ``exec`` and ``sh|bash -c 'TEXT'``, and into what the line hands a shell to run (``$(…)``, backticks, ``eval``,
-``bash <<< TEXT``, ``echo TEXT | sh``: `shell_substitutions`). A long option cut short is read as the whole one,
-as the GNU programs take it (``cp --target=DIR``, ``sed --in-pl``, ``nice --adj 5``: `shell_options`).
+``bash <<< TEXT``, ``echo TEXT | sh``: `shell_substitutions`), the command lines options and variables name
+(``split --filter``, ``LESSOPEN``: `shell_runs`) and an interpreter's inline code or code on its standard input
+(`shell_code`). A long option cut short is read as the whole one, as the GNU programs take it (``cp --target=DIR``,
+``sed --in-pl``, ``nice --adj 5``: `shell_options`).
 
 What a command line cannot show is listed in `ShellReading.unread` and left to
 the OS sandbox: a path made by ``$(...)``, backticks or a variable, what
-``xargs``, ``find -exec``, ``eval "$CMD"``, an interpreter (``python -c``) or a script
-writes, a glob that matches nothing. A ``cd`` into such a path makes every later
-relative target unknown too.
+``xargs``, ``find -exec``, ``eval "$CMD"``, a script, or an interpreter's code beyond a protocol file it names in a
+string writes, a glob that matches nothing. A ``cd`` into such a path makes every later relative target unknown
+too.
 
 Standard library only (shlex, glob): the hook's fast path imports this module.
 """
