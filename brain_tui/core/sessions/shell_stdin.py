@@ -4,8 +4,9 @@ commands (``ed``, ``red``, ``ex``, ``vim -e``/``-es``: the files ``w FILE``, ``w
 ``:saveas FILE`` write, and the shell commands ``!CMD``, ``w !CMD``, ``r !CMD`` run) and the arguments ``xargs``
 adds to its command (``echo claims | xargs rm -rf`` runs ``rm -rf claims``; ``xargs -a FILE rm`` takes them from a
 file the line does not show: `read_xargs_file`), and the code an interpreter reads there (``python3 <<< CODE``,
-``echo CODE | tclsh``: `shell_code`, as its code given by option is read). A shell reading its script there is
-`shell_substitutions`' (``bash <<< CMD``).
+``echo CODE | tclsh``: `shell_code`, as its code given by option is read), and a shell's script (``bash <<< CMD``,
+read as the command line it is). The text may come through other commands (``echo CMD | cat | sh``: `shell_pipes`);
+text a filter changed on its way (``echo CMD | sed … | sh``) cannot be read when the command runs it.
 
 Standard library only: the hook's fast path reads shell commands with it.
 """
@@ -15,8 +16,9 @@ from __future__ import annotations
 import os
 import re
 
-from brain_tui.core.sessions.shell_code import read_stdin_code
+from brain_tui.core.sessions.shell_code import read_stdin_code, reads_code_from_stdin
 from brain_tui.core.sessions.shell_options import long_name
+from brain_tui.core.sessions.shell_substitutions import reads_script_from_stdin
 from brain_tui.core.sessions.shell_vim import EX_NAMES, VIMS
 
 TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
@@ -38,12 +40,24 @@ _XARGS_VALUES = frozenset({"-a", "--arg-file", "-d", "--delimiter", "-E", "-I", 
                            "--max-procs", "-s", "--max-chars", "--process-slot-var"})
 
 
-def feed(words: list[str], text: str, cwd: str | None, reading: ShellReading, home: str | None, depth: int) -> None:
-    """Read what the command `words` (wrappers passed over) does with `text` on its standard input."""
-    if not words:
+def feed(words: list[str], text: str | None, cwd: str | None, reading: ShellReading, home: str | None, depth: int,
+         changed: str = "") -> None:
+    """Read what the command `words` (wrappers passed over) does with `text` on its standard input (None: text the
+    line does not show). `changed`: the command that changed text the line showed on its way (`shell_pipes`): a
+    command running what it reads there (a shell, an interpreter, `xargs`, an editor) cannot be read."""
+    if not words or text is None and not changed:
         return
     name = os.path.basename(words[0])
-    if name in _EDS or (name in _VIMS and any(re.fullmatch(r"-[A-Za-z]*[eE][A-Za-z]*", w) for w in words[1:])):
+    editor = name in _EDS or (name in _VIMS and any(re.fullmatch(r"-[A-Za-z]*[eE][A-Za-z]*", w) for w in words[1:]))
+    xargs = name == "xargs" and not {"-a", "--arg-file"} & set(_xargs_options(words[1:])[0])
+    if text is None:  # (`changed`)
+        if editor or xargs or reads_script_from_stdin(words) or reads_code_from_stdin(name, words[1:]):
+            reading.partial = reading.partial or f"`{name}` runs what it reads, text `{changed}` changed on its way"
+    elif reads_script_from_stdin(words):  # `bash <<< CMD`, `echo CMD | sh`
+        from brain_tui.core.sessions.shell_targets import _read_text
+
+        _read_text(text, cwd, reading, home, depth + 1)
+    elif editor:
         _read_editor_script(text, cwd, reading, home, depth, name)
     elif name == "xargs":
         _read_xargs(words[1:], text, cwd, reading, home, depth)

@@ -9,6 +9,7 @@ Standard library only: the hook's fast path reads shell commands with it.
 from __future__ import annotations
 
 import os
+import re
 
 from brain_tui.core.sessions.shell_quotes import nested_end
 
@@ -105,9 +106,42 @@ def reads_script_from_stdin(words: list[str]) -> bool:
 
 def piped_text(words: list[str]) -> str | None:
     """What `echo ARGS` or `printf FORMAT ARGS` (its wrappers passed over) writes to the next command of a
-    pipeline, near enough to read as a script (`printf`'s ``\\n`` as a line end), or None for another command."""
+    pipeline, or None for another command: printf's format filled in (`_printf`), echo's words (`-e`: a ``\\n`` a
+    line end)."""
     if not words or os.path.basename(words[0]) not in ("echo", "printf"):
         return None
-    args = [arg for arg in words[1:] if not (words[0].endswith("echo") and arg in ("-n", "-e", "-E"))]
+    if words[0].endswith("printf"):
+        args = words[2:] if words[1:2] == ["--"] else words[1:]
+        return _printf(args[0], args[1:]) if args else ""
+    args = [arg for arg in words[1:] if arg not in ("-n", "-e", "-E")]
     text = " ".join(args)
-    return text.replace("\\n", "\n") if words[0].endswith("printf") or "-e" in words else text
+    return text.replace("\\n", "\n") if "-e" in words else text
+
+
+#: A conversion of printf's format: `%%`, or flags, width and precision (`%-5.2s`) and its letter.
+_CONVERSION = re.compile(r"%(?:%|[-+ #0']*(?:\d+|\*)?(?:\.(?:\d+|\*)?)?([a-zA-Z]))")
+
+
+def _printf(form: str, args: list[str]) -> str:
+    """What `printf FORM ARGS…` writes, near enough to read as a script: the format's escapes decoded, each
+    conversion its argument (`%b`'s escapes decoded; widths left out), the format used again while arguments are
+    left, as printf does."""
+    from brain_tui.core.sessions.shell_code import unquote
+
+    out: list[str] = []
+    left = list(args)
+    while True:
+        used = False
+        last = 0
+        for found in _CONVERSION.finditer(form):
+            out.append(unquote(form[last:found.start()]))
+            last = found.end()
+            if found.group(1) is None:
+                out.append("%")
+                continue
+            used = True
+            value = left.pop(0) if left else ""
+            out.append(unquote(value) if found.group(1) == "b" else value)
+        out.append(unquote(form[last:]))
+        if not left or not used:
+            return "".join(out)

@@ -41,13 +41,13 @@ from brain_tui.core.sessions.shell_line_state import LineState, makes_links, pla
 from brain_tui.core.sessions.shell_options import options as _options
 from brain_tui.core.sessions.shell_options import spelled_out
 from brain_tui.core.sessions.shell_patches import PATCH_PROGRAMS, names_patch_program, read_leftover_patches, read_patch
+from brain_tui.core.sessions.shell_pipes import PipeFlow, passed_on
 from brain_tui.core.sessions.shell_quotes import OPERATOR_CHARS, continued, is_operator, shield, words
 from brain_tui.core.sessions.shell_runs import option_commands
 from brain_tui.core.sessions.shell_stdin import feed
 from brain_tui.core.sessions.shell_substitutions import (
     outside_substitutions,
     past_closer,
-    piped_text,
     reads_script_from_stdin,
     substitutions,
 )
@@ -237,12 +237,17 @@ def _drop_heredoc_bodies(text: str, cwd: str | None, reading: ShellReading, home
             reading.unread.append("a command substitution in a here-document")  # its `$(…)` run (`<<EOF`)
             _read_text(body, body_cwd, reading, home, depth + 1)
         words = re.split(r"[\s;&|()]+", document.before)
-        pipeline = re.split(r";|&|\|\|", document.after)[0].split("|")[1:]  # `cat <<EOF | bash`
-        if any(os.path.basename(word) in _SHELLS for word in words) or \
-                any(reads_script_from_stdin(split_wrappers(part.split())[0]) for part in pipeline):
+        pipeline = re.split(r";|&|\|\|", document.after)[0].split("|")[1:]  # `cat <<EOF | cat | bash`
+        shell = any(os.path.basename(word) in _SHELLS for word in words)  # (`bash -s <<EOF`)
+        if shell:
             _read_text(document.body, body_cwd, reading, home, depth + 1)
-        for part in [re.split(r"[;&|()]", document.before)[-1], *pipeline]:  # `ed F <<EOF`, `cat <<EOF | xargs rm`
-            feed(split_wrappers(part.split())[0], document.body, body_cwd, reading, home, depth)
+        passed: str | None = document.body
+        changed = ""
+        for index, part in enumerate([re.split(r"[;&|()]", document.before)[-1], *pipeline]):  # `ed F <<EOF`
+            command = split_wrappers(part.split())[0]
+            if not (index == 0 and shell and reads_script_from_stdin(command)):  # (read above)
+                feed(command, passed, body_cwd, reading, home, depth, changed)
+            passed, changed = passed_on(command, passed, changed)
         if names_patch_program(document.before):
             reading.patches.setdefault(depth, []).append(document.body)
     return kept
@@ -257,7 +262,7 @@ def _read_tokens(tokens: list[str], cwd: str | None, reading: ShellReading, home
     tokens = list(tokens)
     index = 0
     substitution = 0
-    stdin: str | None = None  # what the command being read gets on its standard input, when the line shows it
+    stdin = PipeFlow()  # what the command being read gets on its standard input, when the line shows it
     fed = False  # the command being read gets its standard input from the line (a pipe, `<`, `<<`, `<<<`)
     piped = False  # it is a pipeline's second command or later (it runs in a subshell)
     joined = ""  # the operator before the command being read ("" at the start)
@@ -294,18 +299,17 @@ def _read_tokens(tokens: list[str], cwd: str | None, reading: ShellReading, home
         if token.startswith("<"):  # input: `<` FILE, `<<` / `<<<` WORD (no write)
             fed = True
             if index < len(tokens) and not is_operator(tokens[index]):
-                stdin = tokens[index] if token == "<<<" else stdin
+                if token == "<<<":
+                    stdin.text, stdin.changed = tokens[index], ""
                 index += 1
             continue
         command, _here = split_wrappers(words)
-        if stdin is not None and reads_script_from_stdin(command):  # `bash <<< CMD`, `echo CMD | sh`
-            _read_text(stdin, cwd, reading, home, depth + 1)
-        elif stdin is not None:  # `ed F <<< 'w G'`, `echo F | xargs rm`
-            feed(command, stdin, cwd, reading, home, depth)
-        elif not fed and not reading.terminal and reads_script_from_stdin(command):
+        # `bash <<< CMD`, `echo CMD | cat | sh`, `ed F <<< 'w G'`, `echo F | xargs rm`
+        feed(command, stdin.text, cwd, reading, home, depth, stdin.changed)
+        if not fed and not reading.terminal and reads_script_from_stdin(command):
             reading.terminal = os.path.basename(command[0])  # `bash`: its commands come from the terminal
-        stdin = piped_text(command) if token == "|" else None
-        fed = token in ("|", "|&")
+        stdin.after(words, command, token)
+        fed = "|" in token.replace("||", "") or fed and not words and token.strip("(") == ""  # (`echo A | (sh)`)
         reading.line.command(words, joined)  # whether it surely runs, in this shell (a `cd` in it moves it)
         # `f() {…}`: its body is read here (`_read_command`: a call elsewhere); `cd() {…}` runs no `cd`
         defined = reading.line.define(words, token, cwd)
