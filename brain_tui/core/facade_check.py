@@ -31,14 +31,32 @@ def check_scope(brain: Brain, entries: Sequence[ScopeEntry], parent: str | None,
     Reads only the claims that can block (closed history is skipped through the parse cache), from
     `brain.blocking` when `memo` (a long-lived process: `bsi mcp`), unless the parent's chain passes through
     a claim that cannot block: then the whole brain, so the delegation exemption is exact.
+
+    Raises:
+        TransitionRefused: the acting agent's session a human holds paused, where its open is refused (12,
+            `held.require_none_held`): a free scope would be no answer.
     """
     snapshot, index = brain.blocking.current() if memo else (brain.snapshot(only_statuses=BLOCKING_STATUSES), None)
+    _require_open_allowed(brain, snapshot)
     if parent is not None and not conflicts.chain_complete(snapshot, parent):
         snapshot, index = brain.store.with_chains(snapshot, (parent,)) or brain.snapshot(), None
     if parent is not None or satellite_type is not None:  # the claim rules load only to check an option
         from brain_tui.core.rules.claims import validate_check
         validate_check(snapshot, parent, satellite_type)
     return would_meet(snapshot, entries, parent, satellite_type, ttl or brain.config.ttl_default, index)
+
+
+def _require_open_allowed(brain: Brain, snapshot: BrainSnapshot) -> None:
+    """Refuse as the open would for the acting agent (the one the verb runs as: `own_writes.writer`) whose session
+    a human holds (`held.require_none_held` over `snapshot`, the claims that can block, as an open decides on);
+    a human, nothing."""
+    from brain_tui.core.rules.own_writes import writer
+
+    acting = writer(brain.root)
+    if acting.is_agent:
+        from brain_tui.core.rules import held
+
+        held.require_none_held(snapshot, acting)
 
 
 def preview_open(brain: Brain, req: OpenRequest, snapshot: BrainSnapshot | None) -> list[Conflict]:

@@ -123,3 +123,24 @@ def test_a_paused_claim_bound_through_mcp_stops_a_fresh_session_id(brain: Path) 
     agent = clean_env(GEMINI_CLI="1", GEMINI_SESSION_ID="ffffffff-3333-4000-8000-00000000000f")
     run = run_bsi("claim", "open", "--scope", "docs/", "--story", "elsewhere", brain=brain, now=now, env=agent)
     assert run.code == 12 and held in run.err, run
+
+
+def test_check_scope_tells_a_paused_session_it_opens_nothing(brain: Path) -> None:
+    """`check_scope` judges as `claim_open` does: a free scope is no answer to a session a human paused, whose open
+    there is refused (12); it gets that refusal, over MCP and from its shell alike, and a human still gets "free"."""
+    now = live_now()
+    held = _held(brain, "paused", now)
+
+    async def body(mcp: Client) -> Any:
+        return await mcp.call_tool("check_scope", {"scopes": ["docs/"]})
+
+    result = serve(brain, body, now=now, CLAUDE_CODE_SESSION_ID=A)
+    assert result.is_error, result.structured_content
+    assert result.structured_content["exit"] == 12 and result.structured_content["sess_id"] == held
+    agent = clean_env(CLAUDECODE="1", CLAUDE_CODE_SESSION_ID=A)
+    run = run_bsi("check-scope", "docs/", brain=brain, now=now, env=agent)
+    assert run.code == 12 and held in run.err, run
+    assert run_bsi("check-scope", "docs/", brain=brain, now=now).code == 0
+    ok(run_bsi("gate", "resume", held, brain=brain, now=now))
+    assert not serve(brain, body, now=now, CLAUDE_CODE_SESSION_ID=A).is_error
+    assert run_bsi("check-scope", "docs/", brain=brain, now=now, env=agent).code == 0

@@ -8,7 +8,9 @@ tip, two things can be true that only the protocol can settle:
   takes a fresh slug (`fresh_id`; `ids.rename_text` in its texts) before its commits are rebased;
 - a claim opened while offline whose scope another machine claimed and pushed
   first: the remote's claim holds the scope, the local one lost (`lost_claims`)
-  and is marked `failed` with the reason (`mark_lost`) — never two holders.
+  and is marked `failed` with the reason (`mark_lost`) — never two holders;
+- a claim opened while a human's pause of a claim of its session had not reached this clone: the pause came
+  first, and a paused session opens no claim (`held.braked_before`): it is lost the same way.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from brain_tui.core.ids import random_slug
 from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.record import record
 from brain_tui.core.records.model import BrainSnapshot
-from brain_tui.core.rules import conflicts
+from brain_tui.core.rules import conflicts, held
 
 if TYPE_CHECKING:
     from brain_tui.core.records.changes import ChangeSet
@@ -38,6 +40,8 @@ class LostClaim(JsonShaped):
     sess_id: str
     scope: str
     winners: tuple[conflicts.Conflict, ...]
+    #: its session's claim a human paused before it was opened (the one winner), unseen by its clone then
+    paused_first: bool = False
 
 
 @record
@@ -109,6 +113,10 @@ def lost_claims(snapshot: BrainSnapshot, local_ids: Collection[str]) -> list[Los
                    if c.sess_id not in local_ids and c.sess_id not in tree and c.status != conflicts.CORRUPT]
         if winners:
             lost.append(LostClaim(sess_id=sess_id, scope=claim.scope_text, winners=tuple(winners)))
+        elif (braked := held.braked_before(snapshot, claim, local_ids)) is not None:
+            winner = conflicts.Conflict(sess_id=braked.sess_id, instance=braked.instance, scope=braked.scope_text,
+                                        status=str(braked.status), overlap="session paused")
+            lost.append(LostClaim(sess_id=sess_id, scope=claim.scope_text, winners=(winner,), paused_first=True))
     return lost
 
 
@@ -120,6 +128,9 @@ def mark_lost(cs: ChangeSet, lost: Sequence[LostClaim]) -> None:
     for item in lost:
         names = ", ".join(w.sess_id for w in item.winners)
         reason = f"lost while offline: {names} claimed the scope first"
+        if item.paused_first:
+            reason = (f"lost while offline: a human paused {names}, a claim of its session, before it was opened "
+                      "(a paused session opens no claim)")
         claim = cs.snapshot.claim(item.sess_id)
         if claim is not None and str(claim.status) in _HELD:
             reason += f" (it was {claim.status}: the hold ends with the claim, nothing resumed)"
