@@ -21,6 +21,8 @@ import re
 import shlex
 from collections.abc import Callable
 
+from brain_tui.core.sessions.shell_substitutions import SHELLS, shell_command
+
 TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
 if TYPE_CHECKING:
     from brain_tui.core.sessions.shell_targets import ShellReading
@@ -109,10 +111,9 @@ _TOKEN = re.compile("|".join((
     r"\bqw\s*(?:\{(?P<w1>.*?)\}|\((?P<w2>.*?)\)|\[(?P<w3>.*?)\]|<(?P<w4>.*?)>)",
     r"(?:\b(?:qq?|qx)|%x)\s*(?:\{(?P<q1>.*?)\}|\((?P<q2>.*?)\)|\[(?P<q3>.*?)\]|<(?P<q4>.*?)>)",
     r"`(?P<b>(?:\\.|[^`\\])*)`", r"""(?P<quote>['"])(?P<s>(?:\\.|(?!(?P=quote))[^\\\n])*)(?P=quote)""")), re.DOTALL)
-#: The shells a string may name (`"sh"`, `"/bin/bash"`), and the option giving one its command line (`-c`, `-lc`,
-#: `-ec`): in an argument list (`["sh", "-c", CMD]`, `"sh", "-c", CMD`), the string after it is that command line.
-_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh", "busybox"})
-_SHELL_C = re.compile(r"-[a-zA-Z]*c[a-zA-Z]*")
+#: The shells a string may name (`"sh"`, `"/bin/bash"`; busybox runs one by its name): in an argument list
+#: (`["sh", "-c", CMD]`, `"sh", "-lc", CMD`), the strings after one are its arguments (`shell_command`).
+_SHELLS = SHELLS | {"busybox"}
 #: Tcl: the command line an `exec` runs (its own options passed over), to the end of its command; and a word, braced,
 #: quoted or bare (Tcl writes a path as any of them: `file delete claims/x`, `open {claims/x} w`).
 _TCL_EXEC = re.compile(r"\bexec\s+(?:-(?:ignorestderr|keepnewline)\s+)*(?:--\s+)?([^\]\n;}]*)")
@@ -254,9 +255,9 @@ def read_code(name: str, code: str, cwd: str | None, reading: ShellReading, run:
         end = called.end() if called else string.end() if string else start
         if text is not None and not (_is_shell(text) and re.match(r"\s*,", code[end:])):  # (`spawn("sh", [...])`)
             run(text)
-    for index, (_start, _end, text) in enumerate(strings):  # `["sh", "-c", CMD]`, `"bash", "-lc", CMD`
-        if _SHELL_C.fullmatch(text) and index + 1 < len(strings) and _after_shell(strings, index):
-            run(strings[index + 1][2])
+    for index, (_start, _end, text) in enumerate(strings):  # `["sh", "-c", CMD]`, `"bash", "--norc", "-lc", CMD`
+        if _is_shell(text) and (line := shell_command(["sh", *(word for _s, _e, word in strings[index + 1:])])):
+            run(line)
     if name in _PIPE_OPENS and re.search(r"\bopen\b", code):
         _read_pipe_opens(strings, code, run)
     _code_targets(name, code, strings, cwd, reading)
@@ -290,15 +291,6 @@ def _strings(name: str, code: str) -> list[tuple[int, int, str]]:
 
 def _is_shell(text: str) -> bool:
     return os.path.basename(text.strip()) in _SHELLS
-
-
-def _after_shell(strings: list[tuple[int, int, str]], index: int) -> bool:
-    """True when the string before the one at `index` (its options passed over: `"bash", "--norc", "-c"`) names
-    a shell."""
-    before = index - 1
-    while before >= 0 and strings[before][2].startswith("-"):
-        before -= 1
-    return before >= 0 and _is_shell(strings[before][2])
 
 
 def _read_pipe_opens(strings: list[tuple[int, int, str]], code: str, run: Callable[[str], object]) -> None:

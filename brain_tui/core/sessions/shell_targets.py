@@ -46,9 +46,12 @@ from brain_tui.core.sessions.shell_quotes import OPERATOR_CHARS, continued, is_o
 from brain_tui.core.sessions.shell_runs import option_commands
 from brain_tui.core.sessions.shell_stdin import feed
 from brain_tui.core.sessions.shell_substitutions import (
+    SHELLS,
     outside_substitutions,
     past_closer,
     reads_script_from_stdin,
+    shell_command,
+    shell_options,
     substitutions,
 )
 from brain_tui.core.sessions.shell_wrappers import split_wrappers
@@ -59,7 +62,6 @@ if TYPE_CHECKING:
 
 #: At most this many characters of a command line are read (longer: the rest is unread).
 MAX_COMMAND = 64 * 1024
-_SHELLS = {"sh", "bash", "dash", "zsh", "ksh", "ash", "mksh"}
 _UNREADABLE = {"source", ".", "make", "npm", "npx", "yarn", "pnpm", "uv", "cargo", "go", "patch",
                "parallel", "watch"}
 #: Programs whose own command line says some of what they write (`shell_programs`).
@@ -238,7 +240,7 @@ def _drop_heredoc_bodies(text: str, cwd: str | None, reading: ShellReading, home
             _read_text(body, body_cwd, reading, home, depth + 1)
         words = re.split(r"[\s;&|()]+", document.before)
         pipeline = re.split(r";|&|\|\|", document.after)[0].split("|")[1:]  # `cat <<EOF | cat | bash`
-        shell = any(os.path.basename(word) in _SHELLS for word in words)  # (`bash -s <<EOF`)
+        shell = any(os.path.basename(word) in SHELLS for word in words)  # (`bash -s <<EOF`)
         if shell:
             _read_text(document.body, body_cwd, reading, home, depth + 1)
         passed: str | None = document.body
@@ -386,11 +388,11 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
         if any("$" in arg or "`" in arg for arg in args):
             reading.unread.append("eval: a command made by expansion")
         return _read_text(" ".join(args), cwd, reading, home, depth + 1, same_shell=True)
-    if name in _SHELLS:
-        operands, values, _flags = _options(args, {"-c", "-o", "-O"})
-        if "-c" in values:
-            _read_text(values["-c"], cwd, reading, home, depth + 1)
-        elif operands:
+    if name in SHELLS:
+        given = shell_command([name, *args])  # `bash -c CMD`, `bash -xc CMD`, `sh -c -- CMD`
+        if given is not None:
+            _read_text(given, cwd, reading, home, depth + 1)
+        elif shell_options(args)[1]:
             reading.unread.append(f"{name}: a script file")
         return cwd
     if name in PROGRAMS:  # find, the archivers, awk, an interpreter's inline code
