@@ -231,9 +231,9 @@ def read_stdin_code(name: str, args: list[str], text: str, cwd: str | None, read
     code (`reads_code_from_stdin`); a command line it hands a shell is read from `cwd`."""
     if not reads_code_from_stdin(name, args):
         return
-    from brain_tui.core.sessions.shell_targets import _read_text
+    from brain_tui.core.sessions.shell_targets import read_text
 
-    read_code(name, text, cwd, reading, lambda line: _read_text(line, cwd, reading, home, depth + 1))
+    read_code(name, text, cwd, reading, lambda line: read_text(line, cwd, reading, home, depth + 1))
 
 
 def read_code(name: str, code: str, cwd: str | None, reading: ShellReading, run: Callable[[str], object]) -> None:

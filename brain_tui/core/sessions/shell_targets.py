@@ -162,17 +162,17 @@ def read_command(command: str | Sequence[str], cwd: str, home: str | None = None
     reading = ShellReading()
     reading.line = LineState(command if isinstance(command, str) else " ".join(map(str, command)))
     if isinstance(command, str):
-        _read_text(command, cwd, reading, home, depth=0)
+        read_text(command, cwd, reading, home, depth=0)
     else:
         words = [str(word) for word in command]
         if reads_script_from_stdin(split_wrappers(words)[0]):
             reading.terminal = os.path.basename(split_wrappers(words)[0][0])
-        _read_words(words, cwd, reading, home, depth=0)
+        read_words(words, cwd, reading, home, depth=0)
     return reading
 
 
-def _read_text(text: str, cwd: str | None, reading: ShellReading, home: str | None, depth: int,
-               same_shell: bool = False) -> str | None:
+def read_text(text: str, cwd: str | None, reading: ShellReading, home: str | None, depth: int,
+              same_shell: bool = False) -> str | None:
     """Read the command line `text` run in `cwd` by a shell the line starts (`same_shell`: by the line's own shell,
     or a subshell of it: `eval`, an alias, a substitution); return the working folder after it."""
     if depth > 4:
@@ -200,7 +200,7 @@ def _read_lines(text: str, cwd: str | None, reading: ShellReading, home: str | N
         bodies = substitutions(text)
         inner_cwd = None if _CD_WORD.search(outside_substitutions(text)) else cwd
         for body in bodies:
-            _read_text(body, inner_cwd, reading, home, depth + 1, same_shell=True)
+            read_text(body, inner_cwd, reading, home, depth + 1, same_shell=True)
     # comments out, line joins done, `$'…'` made plain, braces expanded; then `2>x` is a redirection, not `2` `>x`
     text, whole = expand_braces(without_comments(text))
     if not whole:
@@ -237,12 +237,12 @@ def _drop_heredoc_bodies(text: str, cwd: str | None, reading: ShellReading, home
     for document in documents:
         for body in [] if document.quoted else substitutions(document.body, here_document=True):
             reading.unread.append("a command substitution in a here-document")  # its `$(…)` run (`<<EOF`)
-            _read_text(body, body_cwd, reading, home, depth + 1)
+            read_text(body, body_cwd, reading, home, depth + 1)
         words = re.split(r"[\s;&|()]+", document.before)
         pipeline = re.split(r";|&|\|\|", document.after)[0].split("|")[1:]  # `cat <<EOF | cat | bash`
         shell = any(os.path.basename(word) in SHELLS for word in words)  # (`bash -s <<EOF`)
         if shell:
-            _read_text(document.body, body_cwd, reading, home, depth + 1)
+            read_text(document.body, body_cwd, reading, home, depth + 1)
         passed: str | None = document.body
         changed = ""
         for index, part in enumerate([re.split(r"[;&|()]", document.before)[-1], *pipeline]):  # `ed F <<EOF`
@@ -315,7 +315,7 @@ def _read_tokens(tokens: list[str], cwd: str | None, reading: ShellReading, home
         reading.line.command(words, joined)  # whether it surely runs, in this shell (a `cd` in it moves it)
         # `f() {…}`: its body is read here (`_read_command`: a call elsewhere); `cd() {…}` runs no `cd`
         defined = reading.line.define(words, token, cwd)
-        after = cwd if defined else _read_words(words, cwd, reading, home, depth)
+        after = cwd if defined else read_words(words, cwd, reading, home, depth)
         # a pipeline's commands and a job sent to the background run in subshells: their `cd` moves no later one
         cwd = cwd if piped or token.strip("()") in ("|", "|&", "&") else after
         piped, words, joined = fed, [], token
@@ -356,10 +356,10 @@ _METADATA = {"chmod": {"--reference"}, "chown": {"--reference", "--from"}, "chgr
 _METADATA_OWN = {"chmod": "Rcfv", "chattr": "RVfvp"}
 
 
-def _read_words(words: list[str], cwd: str | None, reading: ShellReading, home: str | None,
-                depth: int) -> str | None:
+def read_words(words: list[str], cwd: str | None, reading: ShellReading, home: str | None,
+               depth: int) -> str | None:
     """Read one simple command; return the working folder after it (a `cd` changes it, `env -C DIR` does not)."""
-    words, here = split_wrappers(words, cwd, reading, lambda line: _read_text(line, cwd, reading, home, depth + 1))
+    words, here = split_wrappers(words, cwd, reading, lambda line: read_text(line, cwd, reading, home, depth + 1))
     after = _read_command(words, here, reading, home, depth)
     return after if here == cwd else cwd
 
@@ -369,14 +369,14 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
     if not words:
         return cwd
     if words[0] == "alias" or words[0] in reading.line.aliases:  # `alias r='rm -rf'`: `r claims` runs rm -rf claims
-        return reading.line.alias(words, cwd, lambda inner: _read_words(inner, cwd, reading, home, depth + 1),
-                                  lambda text: _read_text(text, cwd, reading, home, depth + 1, same_shell=True))
+        return reading.line.alias(words, cwd, lambda inner: read_words(inner, cwd, reading, home, depth + 1),
+                                  lambda text: read_text(text, cwd, reading, home, depth + 1, same_shell=True))
     reading.partial = reading.partial or reading.line.call(words[0], cwd)
     name = interpreter(os.path.basename(words[0]))  # (`python3.12` is `python3`)
     args = spelled_out(name, words[1:])  # `--target=DIR` is `--target-directory=DIR` (a GNU program's prefixes)
     reading.elsewhere = reading.elsewhere or handed_over(name, args)
     for line in option_commands(name, args):  # `split --filter=CMD`, `ssh -o ProxyCommand=CMD`: read as commands
-        _read_text(line, cwd, reading, home, depth + 1)
+        read_text(line, cwd, reading, home, depth + 1)
     if name in ("cd", "pushd", "popd", "dirs"):
         return change_folder(name, args, cwd, reading, home)
     if name in PATCH_PROGRAMS:  # Codex's patch: in its argv, or the here-document fed to it
@@ -387,11 +387,11 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
     if name == "eval":  # its words joined are a command line (what an expansion in them makes is not read)
         if any("$" in arg or "`" in arg for arg in args):
             reading.unread.append("eval: a command made by expansion")
-        return _read_text(" ".join(args), cwd, reading, home, depth + 1, same_shell=True)
+        return read_text(" ".join(args), cwd, reading, home, depth + 1, same_shell=True)
     if name in SHELLS:
         given = shell_command([name, *args])  # `bash -c CMD`, `bash -xc CMD`, `sh -c -- CMD`
         if given is not None:
-            _read_text(given, cwd, reading, home, depth + 1)
+            read_text(given, cwd, reading, home, depth + 1)
         elif shell_options(args)[1]:
             reading.unread.append(f"{name}: a script file")
         return cwd
