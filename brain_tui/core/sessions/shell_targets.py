@@ -34,7 +34,7 @@ from brain_tui.core.sessions.shell_braces import MAX_WORDS, expand_braces
 from brain_tui.core.sessions.shell_code import interpreter
 from brain_tui.core.sessions.shell_comments import without_comments
 from brain_tui.core.sessions.shell_copies import copy_like
-from brain_tui.core.sessions.shell_folders import change_folder, in_new_shell
+from brain_tui.core.sessions.shell_folders import change_folder, in_new_shell, one_place
 from brain_tui.core.sessions.shell_handover import handed_over
 from brain_tui.core.sessions.shell_heredocs import split_here_documents
 from brain_tui.core.sessions.shell_line_state import LineState, makes_links, placed
@@ -268,7 +268,7 @@ def _read_tokens(tokens: list[str], cwd: str | None, reading: ShellReading, home
     fed = False  # the command being read gets its standard input from the line (a pipe, `<`, `<<`, `<<<`)
     piped = False  # it is a pipeline's second command or later (it runs in a subshell)
     joined = ""  # the operator before the command being read ("" at the start)
-    ends: set[str | None] = set()  # where the rest of the line read again from where a `cd` that may fail stood ends
+    ends: list[str | None] = []  # where the rest of the line read again from where a `cd` that may fail stood ends
     while index <= len(tokens):
         token = tokens[index] if index < len(tokens) else "\n"
         index += 1
@@ -322,14 +322,14 @@ def _read_tokens(tokens: list[str], cwd: str | None, reading: ShellReading, home
         before = reading.line.take_unmoved(token) if index < len(tokens) else None
         if before is not None:  # after a `cd` that may fail, what follows runs where the line was too
             nests = reading.line.nests
-            ends.add(_read_tokens(tokens[index:], before, reading, home, depth))
+            ends.append(_read_tokens(tokens[index:], before, reading, home, depth))
             reading.line.nests = nests
         for ch in token:
             if ch == "(":
                 stack.append(cwd)
             elif ch == ")" and stack:
                 cwd = stack.pop()
-    return cwd if ends <= {cwd} else None
+    return one_place(cwd, ends)
 
 
 #: The options that take a value (`shell_options.options`) of the programs read here: cp, mv, install and ln (one
