@@ -21,6 +21,7 @@ import re
 import shlex
 from collections.abc import Callable
 
+from brain_tui.core.sessions.shell_options import in_bundle
 from brain_tui.core.sessions.shell_substitutions import SHELLS, shell_command
 
 TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
@@ -180,14 +181,9 @@ def inline_codes(name: str, args: list[str]) -> list[str]:
         elif arg.startswith("--"):
             option, eq, value = arg.partition("=")
             codes += [value] if eq and option in options else []
-        elif arg.startswith("-") and len(arg) > 2:
-            for at in range(1, len(arg)):
-                if f"-{arg[at]}" in options:  # (`node -pe CODE`: `-p` and `-e` both, the code the next word)
-                    rest = arg[at + 1:]
-                    codes += following if all(f"-{letter}" in options for letter in rest) else [rest]
-                    break
-                if arg[at] in attached:
-                    break
+        elif (found := in_bundle(arg, options, attached)) is not None and found[0]:
+            rest = found[1]  # (`node -pe CODE`: `-p` and `-e` both, the code the next word)
+            codes += following if all(f"-{letter}" in options for letter in rest) else [rest]
     return codes
 
 
