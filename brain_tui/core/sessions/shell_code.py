@@ -1,8 +1,9 @@
 """Inline code an interpreter runs, for the shell's reader (`shell_programs`, `shell_stdin`): given by option
 (``python -c``, ``perl -e``, ``node -e``, ``ruby -e``, ``php -r``: `read_inline`) or fed on standard input when the
 line shows it (``python3 <<< CODE``, ``echo CODE | perl``, ``python3 - <<'EOF'``, ``cat <<EOF | node``, ``ruby``,
-``php``, ``tclsh``: `read_stdin_code`), both read by one rule, `read_code`: code that writes (an ``open`` for
-writing, a ``remove``, ``rmtree``, ``writeFileSync``, Tcl's ``file delete``…) and names a protocol file in a string
+``php``, ``tclsh``; ``python3 /dev/stdin``: `read_stdin_code`; a versioned name, ``python3.12``, is the interpreter
+it names), both read by one rule, `read_code`: code that writes (an ``open`` for writing, a ``remove``, ``rmtree``,
+``writeFileSync``, Tcl's ``file delete``…) and names a protocol file in a string
 (in Tcl, in any word; its escapes decoded as the language decodes them: `"claims\\x2fx"`) makes that file a
 target; code that only reads names none; a string a call hands a shell
 (``os.system("CMD")``, Perl's ``system "CMD"``, backquotes, Tcl's ``exec CMD``, Ruby's ``Open3.capture2("CMD")``,
@@ -189,8 +190,8 @@ def inline_codes(name: str, args: list[str]) -> list[str]:
 
 def reads_code_from_stdin(name: str, args: list[str]) -> bool:
     """True when the interpreter `name ARGS…` reads the code it runs from its standard input: no option gives it
-    code or a module, and it names no script file (or names `-`; php takes the words after `--` as the arguments of
-    the code it reads there; tclsh takes a first word starting with `-` as one)."""
+    code or a module, and it names no script file (or names `-`, `/dev/stdin`, `/dev/fd/0`; php takes the words
+    after `--` as the arguments of the code it reads there; tclsh takes a first word starting with `-` as one)."""
     kind = _STDIN_KIND.get(interpreter(name))
     if kind == "tcl":
         rest = args[2:] if args[:1] == ["-encoding"] else args

@@ -6,8 +6,9 @@ are, as tar's ``--to-command`` is (`shell_programs`).
 CMD; another value is a file), ssh's, scp's and sftp's ``-o ProxyCommand=CMD``, ``LocalCommand``,
 ``KnownHostsCommand`` (any case, ``=`` or a blank between key and value: run here with the user's shell), and git's
 ``-c KEY=CMD`` for the keys naming a command git runs (``core.sshCommand``, ``core.pager``, ``diff.external``, a
-``credential.helper`` starting with ``!``…). A command line that cannot be read (an unclosed quote) makes the line
-unreadable (`ShellReading.partial`): never read as nothing.
+``credential.helper`` starting with ``!``…); and the command lines variables name for a program to run
+(`COMMAND_VARIABLES`: ``LESSOPEN='|CMD %s'``, ``GIT_SSH_COMMAND=CMD``, ``export PAGER=CMD``). A command line that
+cannot be read (an unclosed quote) makes the line unreadable (`ShellReading.partial`): never read as nothing.
 
 Programs an option names without arguments of the line's (``sort --compress-program=PROG``, ``scp -S PROG``) run
 what that program's file holds: as ``./script`` on its own, left to the sandbox.

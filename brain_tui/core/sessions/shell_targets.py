@@ -9,17 +9,17 @@ from it what can be read: the redirections (``>`` ``>>`` ``>|`` ``&>`` ``N>``,
 ``perl -i``, ``git checkout|restore|rm|mv|apply`` (``git -C DIR``; ``apply``
 reads the patch file's paths), following ``cd`` / ``pushd`` / ``popd`` and subshells (`shell_folders`), through
 ``sudo``, ``env``, ``command``, ``nice``, ``nohup``, ``time``, ``timeout``,
-``exec`` and ``sh|bash -c 'TEXT'``, and into what the line hands a shell to run (``$(…)``, backticks, ``eval``,
-``bash <<< TEXT``, ``echo TEXT | sh``: `shell_substitutions`), the command lines options and variables name
-(``split --filter``, ``LESSOPEN``: `shell_runs`) and an interpreter's inline code or code on its standard input
+``exec`` and ``sh|bash -c 'TEXT'`` (read as the shells read ``-c``: `shell_substitutions`), and into what the line
+hands a shell to run (``$(…)``, backticks, ``eval``: `shell_substitutions`; ``bash <<< TEXT``, ``echo TEXT | cat |
+sh``: `shell_stdin`, the text followed down the pipeline by `shell_pipes`), the command lines options and variables
+name (``split --filter``, ``LESSOPEN``: `shell_runs`) and an interpreter's inline code or code on its standard input
 (`shell_code`). A long option cut short is read as the whole one, as the GNU programs take it (``cp --target=DIR``,
 ``sed --in-pl``, ``nice --adj 5``: `shell_options`).
 
-What a command line cannot show is listed in `ShellReading.unread` and left to
-the OS sandbox: a path made by ``$(...)``, backticks or a variable, what
-``xargs``, ``find -exec``, ``eval "$CMD"``, a script, or an interpreter's code beyond a protocol file it names in a
-string writes, a glob that matches nothing. A ``cd`` into such a path makes every later relative target unknown
-too.
+What a command line cannot show is listed in `ShellReading.unread` and left to the OS sandbox: a path made by
+``$(...)``, backticks or a variable, what ``xargs`` fed text the line does not show, ``find -exec``, ``eval "$CMD"``, a
+script, or an interpreter's code beyond a protocol file it names in a string writes, a glob that matches nothing. A
+``cd`` into such a path makes every later relative target unknown too.
 
 Standard library only (shlex, glob): the hook's fast path imports this module.
 """
