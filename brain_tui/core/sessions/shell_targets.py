@@ -6,7 +6,7 @@ from it what can be read: the redirections (``>`` ``>>`` ``>|`` ``&>`` ``N>``,
 ``>&FILE``), and the targets of ``tee``, ``cp`` / ``mv`` / ``install`` /
 ``rsync`` / ``ln`` (destinations; ``mv`` and ``git mv`` also their sources),
 ``rm``, ``rmdir``, ``touch``, ``mkdir``, ``truncate``, ``dd of=``, ``sed -i``,
-``perl -i``, ``git checkout|restore|rm|mv|apply`` (``git -C DIR``; ``apply``
+``perl -i`` (`shell_writers`), ``git checkout|restore|rm|mv|apply`` (``git -C DIR``; ``apply``
 reads the patch file's paths), following ``cd`` / ``pushd`` / ``popd`` and subshells (`shell_folders`), through
 ``sudo``, ``env``, ``command``, ``nice``, ``nohup``, ``time``, ``timeout``,
 ``exec`` and ``sh|bash -c 'TEXT'`` (read as the shells read ``-c``: `shell_substitutions`), and into what the line
@@ -33,12 +33,10 @@ import shlex
 from brain_tui.core.sessions.shell_braces import MAX_WORDS, expand_braces
 from brain_tui.core.sessions.shell_code import interpreter
 from brain_tui.core.sessions.shell_comments import without_comments
-from brain_tui.core.sessions.shell_copies import copy_like
 from brain_tui.core.sessions.shell_folders import change_folder, in_new_shell, one_place
 from brain_tui.core.sessions.shell_handover import handed_over
 from brain_tui.core.sessions.shell_heredocs import split_here_documents
-from brain_tui.core.sessions.shell_line_state import LineState, makes_links, placed
-from brain_tui.core.sessions.shell_options import options as _options
+from brain_tui.core.sessions.shell_line_state import LineState, placed
 from brain_tui.core.sessions.shell_options import spelled_out
 from brain_tui.core.sessions.shell_patches import PATCH_PROGRAMS, names_patch_program, read_leftover_patches, read_patch
 from brain_tui.core.sessions.shell_pipes import PipeFlow, passed_on
@@ -55,6 +53,7 @@ from brain_tui.core.sessions.shell_substitutions import (
     substitutions,
 )
 from brain_tui.core.sessions.shell_wrappers import split_wrappers
+from brain_tui.core.sessions.shell_writers import WRITERS, read_writer
 
 TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
 if TYPE_CHECKING:
@@ -332,30 +331,6 @@ def _read_tokens(tokens: list[str], cwd: str | None, reading: ShellReading, home
     return one_place(cwd, ends)
 
 
-#: The options that take a value (`shell_options.options`) of the programs read here: cp, mv, install and ln (one
-#: table: an option one of them lacks, it refuses), rsync, rm and its kin, the programs making what they name, sed
-#: and perl (`-i` aside: sed's and perl's in-place edit is read apart).
-_COPY_VALUES = frozenset({"-t", "--target-directory", "-S", "--suffix", "-m", "--mode", "-o", "--owner", "-g",
-                          "--group", "--sparse", "--no-preserve", "--strip-program"})
-_RSYNC_VALUES = frozenset({"-e", "--rsh", "-f", "--filter", "--exclude", "--include", "--exclude-from",
-                           "--include-from", "--files-from", "-T", "--temp-dir", "--backup-dir", "--partial-dir"})
-_REMOVE_VALUES: dict[str, frozenset[str]] = {"rm": frozenset(), "unlink": frozenset(),
-                                             "shred": frozenset({"-n", "--iterations", "-s", "--size"})}
-_MAKE_VALUES: dict[str, frozenset[str]] = {
-    "touch": frozenset({"-d", "-t", "-r", "--date", "--reference"}), "mkdir": frozenset({"-m", "--mode"}),
-    "truncate": frozenset({"-s", "-r", "--size", "--reference"}), "tee": frozenset(), "rmdir": frozenset()}
-_SED_VALUES = frozenset({"-e", "--expression", "-f", "--file", "-l", "--line-length"})
-_PERL_VALUES = frozenset({"-e", "-E", "-I", "-M", "-m"})
-
-#: Commands that write a file's mode, owner or attributes, with their options that take a value: `chmod MODE FILE…`
-#: (the first operand is no file, unless `--reference` or a mode given as an option says it: `chmod -w FILE`).
-_METADATA = {"chmod": {"--reference"}, "chown": {"--reference", "--from"}, "chgrp": {"--reference"},
-             "chattr": {"-v", "-p"}, "setfacl": {"-m", "-M", "-x", "-X", "--set", "--set-file", "--modify",
-                                                 "--modify-file", "--remove", "--remove-file", "--restore"}}
-#: Their own short options: any other letter after `-` is a mode (`chmod -w F`, `chattr -i F`).
-_METADATA_OWN = {"chmod": "Rcfv", "chattr": "RVfvp"}
-
-
 def read_words(words: list[str], cwd: str | None, reading: ShellReading, home: str | None,
                depth: int) -> str | None:
     """Read one simple command; return the working folder after it (a `cd` changes it, `env -C DIR` does not)."""
@@ -407,79 +382,8 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
 
         if name == "git" or name[4:] in KNOWN:  # (git's own program for a subcommand, `…/git-core/git-reset`)
             return read_git(args if name == "git" else [name[4:], *args], cwd, reading)
-    if name in ("cp", "mv", "install", "ln"):
-        operands, values, flags = _options(args, set(_COPY_VALUES))
-        if name == "install" and flags & {"-d", "--directory"}:  # each operand a folder it makes
-            for operand in operands:
-                reading.add(operand, cwd, name)
-            return cwd
-        # a hard link (`ln` without -s, `cp -l`) shares the source's content: a write through it writes the source
-        links = (name == "ln" and not flags & {"-s", "--symbolic"}) or (name == "cp" and bool(flags & {"-l", "--link"}))
-        before, unread = len(reading.targets), len(reading.unread)
-        copy_like(name, operands, values, flags, cwd, reading, moves=name == "mv" or links)
-        if makes_links(name, operands, flags, cwd):  # a later write through it lands where it leads
-            reading.line.made_links([t.path for t in reading.targets[before:]], len(reading.unread) > unread)
-        return cwd
-    if name == "rsync":
-        operands, _values, _flags = _options(args, set(_RSYNC_VALUES))
-        if len(operands) >= 2 and not re.match(r"^[^/]*:", operands[-1]):
-            reading.add(operands[-1], cwd, name, tree=True)
-        return cwd
-    if name in ("rm", "unlink", "shred"):
-        operands, _values, flags = _options(args, set(_REMOVE_VALUES[name]))
-        recursive = bool(flags & {"-r", "-R", "--recursive"})
-        for operand in operands:
-            reading.add(operand, cwd, name, tree=recursive)
-        return cwd
-    if name in ("touch", "mkdir", "rmdir", "truncate", "tee"):
-        operands, _values, _flags = _options(args, set(_MAKE_VALUES[name]))
-        for operand in operands:
-            reading.add(operand, cwd, name)
-        return cwd
-    if name in _METADATA:  # a mode, an owner or an attribute is written too (a protocol folder made unwritable)
-        operands, values, flags = _options(args, _METADATA[name])
-        own = _METADATA_OWN.get(name)
-        moded = own is not None and any(len(flag) == 2 and flag[1] not in own for flag in flags)
-        first = 0 if name == "setfacl" or "--reference" in values or moded else 1
-        for operand in operands[first:]:
-            reading.add(operand, cwd, name, tree=bool(flags & {"-R", "--recursive"}))
-        return cwd
-    if name == "dd":
-        for arg in args:
-            if arg.startswith("of="):
-                reading.add(arg[3:], cwd, name)
-        return cwd
-    if name == "sed":
-        operands, values, flags = _options(args, set(_SED_VALUES))
-        in_place = any(f.startswith("--in-place") for f in flags) or "-i" in flags or "-i" in values \
-            or any(k.startswith("--in-place") for k in values)
-        scripted = "-e" in values or "-f" in values or "--expression" in values or "--file" in values
-        from brain_tui.core.sessions.shell_outputs import backups, sed_outputs  # (it reads with these helpers)
-
-        scripts = [v for k, v in zip(args, args[1:], strict=False) if k in ("-e", "--expression")]
-        scripts += [a.split("=", 1)[1] for a in args if a.startswith("--expression=")]
-        scripts += [a[2:] for a in args if a.startswith("-e") and len(a) > 2 and not a.startswith("--")]
-        scripts += [values[k] for k in ("-e", "--expression") if k in values]  # `-ne SCRIPT`
-        for output in sed_outputs(scripts if scripted else operands[:1]):
-            reading.add(output, cwd, "sed")
-        if not in_place:
-            return cwd
-        files = operands if scripted else operands[1:]
-        for operand in files + backups(name, args, files):
-            reading.add(operand, cwd, "sed -i")
-        return cwd
-    if name == "perl":
-        operands, values, flags = _options(args, set(_PERL_VALUES))
-        if "-i" not in flags and "-i" not in values:
-            from brain_tui.core.sessions.shell_programs import read_program
-
-            return read_program(name, args, cwd, reading, home, depth)
-        files = operands if ("-e" in values or "-E" in values) else operands[1:]
-        from brain_tui.core.sessions.shell_outputs import backups
-
-        for operand in files + backups(name, args, files):
-            reading.add(operand, cwd, "perl -i")
-        return cwd
+    if name in WRITERS:  # cp, rm, touch, chmod, sed -i…
+        return read_writer(name, args, cwd, reading, home, depth)
     from brain_tui.core.sessions.shell_vim import VIMS, read_vim  # (they read with this module's helpers)
 
     if name in VIMS:
