@@ -142,16 +142,25 @@ def reads_script_from_stdin(words: list[str]) -> bool:
 
 def piped_text(words: list[str]) -> str | None:
     """What `echo ARGS` or `printf FORMAT ARGS` (its wrappers passed over) writes to the next command of a
-    pipeline, or None for another command: printf's format filled in (`_printf`), echo's words (`-e`: a ``\\n`` a
-    line end)."""
+    pipeline, or None for another command: printf's format filled in (`_printf`), echo's words after its options
+    (each leading word of the letters `n`, `e` and `E`: ``-ne``; after ``-e``, the last of ``-e`` and ``-E``, its
+    escapes decoded: ``\\t``, ``\\x2f``, as printf's ``%b`` decodes them)."""
     if not words or os.path.basename(words[0]) not in ("echo", "printf"):
         return None
     if words[0].endswith("printf"):
         args = words[2:] if words[1:2] == ["--"] else words[1:]
         return _printf(args[0], args[1:]) if args else ""
-    args = [arg for arg in words[1:] if arg not in ("-n", "-e", "-E")]
+    args = words[1:]
+    escapes = False
+    while args and re.fullmatch(r"-[neE]+", args[0]):
+        escapes = next((letter == "e" for letter in reversed(args[0]) if letter in "eE"), escapes)
+        args = args[1:]
     text = " ".join(args)
-    return text.replace("\\n", "\n") if "-e" in words else text
+    if not escapes:
+        return text
+    from brain_tui.core.sessions.shell_code import unquote
+
+    return unquote(text)
 
 
 #: A conversion of printf's format: `%%`, or flags, width and precision (`%-5.2s`) and its letter.
