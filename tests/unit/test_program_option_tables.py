@@ -16,7 +16,7 @@ import subprocess
 
 import pytest
 
-from brain_tui.core.sessions import shell_outputs, shell_programs, shell_stdin, shell_targets, shell_wrappers
+from brain_tui.core.sessions import shell_outputs, shell_programs, shell_stdin, shell_wrappers, shell_writers
 from brain_tui.core.sessions.shell_options import OPTIONAL
 
 #: An option line of a help text: a short indent, then the option column (`-S, --suffix=SUFFIX`, `-o FILE`,
@@ -122,11 +122,11 @@ _HELP_ARGS = {"curl": ["--help", "all"], "perl": ["-h"]}
 def _tables() -> list[tuple[str, frozenset[str]]]:
     """Each program the reader reads options of, with the options it gives a value."""
     pairs: list[tuple[str, frozenset[str]]] = []
-    pairs += [(name, shell_targets._COPY_VALUES) for name in ("cp", "mv", "install", "ln")]
-    pairs += [("rsync", shell_targets._RSYNC_VALUES), ("sed", shell_targets._SED_VALUES),
-              ("perl", shell_targets._PERL_VALUES)]
-    pairs += list(shell_targets._REMOVE_VALUES.items()) + list(shell_targets._MAKE_VALUES.items())
-    pairs += [(name, frozenset(values)) for name, values in shell_targets._METADATA.items()]
+    pairs += [(name, shell_writers._COPY_VALUES) for name in ("cp", "mv", "install", "ln")]
+    pairs += [("rsync", shell_writers._RSYNC_VALUES), ("sed", shell_writers._SED_VALUES),
+              ("perl", shell_writers._PERL_VALUES)]
+    pairs += list(shell_writers._REMOVE_VALUES.items()) + list(shell_writers._MAKE_VALUES.items())
+    pairs += [(name, frozenset(values)) for name, values in shell_writers._METADATA.items()]
     pairs += [(name, files | folders | others) for name, (files, folders, others)
               in shell_outputs._OUTPUT_OPTIONS.items()]
     pairs += list(shell_outputs._OPERANDS.items())

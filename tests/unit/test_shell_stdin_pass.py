@@ -7,6 +7,7 @@ nothing, the write passed the hook of an agent without an OS sandbox.
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import pytest
@@ -84,3 +85,23 @@ def test_everyday_pipelines_pass(brain: Brain, command: str) -> None:
     assert not reading.partial and not reading.terminal, (command, reading.partial, reading.terminal)
     mine, _unbound = _sessions(brain)
     assert brain.decide_write(ShellCommand(command), mine).allowed, command
+
+
+@pytest.mark.parametrize("command", [
+    "echo -ne 'rm claims/x.yml' | sh", "echo -en 'true\\nrm claims/x.yml' | sh", "echo -n -e 'rm\\tclaims/x.yml' | sh",
+    "echo -e 'rm\\tclaims/x.yml' | sh", "echo -e 'rm claims\\x2fx.yml' | sh", "echo -e 'rm\\x20claims/x.yml' | bash",
+])
+def test_echo_reads_its_options_and_escapes_as_bash_does(brain: Brain, command: str) -> None:
+    """bash's echo takes each leading word of `n`, `e` and `E` letters as options (`-ne`), and with `-e` decodes
+    `\\t` and `\\xHH` too (checked in bash: claims/x.yml went)."""
+    refused_to_both(brain, command)
+
+
+@pytest.mark.parametrize(("command", "text"), [
+    ("echo -ne 'a'", "a"), ("echo -e -E 'a\\tb'", "a\\tb"), ("echo -- a", "-- a"), ("echo a -n", "a -n"),
+    ("echo -e 'a\\tb'", "a\tb"), ("echo -x a", "-x a"),
+])
+def test_what_echo_writes(command: str, text: str) -> None:
+    from brain_tui.core.sessions.shell_substitutions import piped_text
+
+    assert piped_text(shlex.split(command)) == text

@@ -1,8 +1,9 @@
 """Inline code an interpreter runs, for the shell's reader (`shell_programs`, `shell_stdin`): given by option
 (``python -c``, ``perl -e``, ``node -e``, ``ruby -e``, ``php -r``: `read_inline`) or fed on standard input when the
 line shows it (``python3 <<< CODE``, ``echo CODE | perl``, ``python3 - <<'EOF'``, ``cat <<EOF | node``, ``ruby``,
-``php``, ``tclsh``: `read_stdin_code`), both read by one rule, `read_code`: code that writes (an ``open`` for
-writing, a ``remove``, ``rmtree``, ``writeFileSync``, Tcl's ``file delete``…) and names a protocol file in a string
+``php``, ``tclsh``; ``python3 /dev/stdin``: `read_stdin_code`; a versioned name, ``python3.12``, is the interpreter
+it names), both read by one rule, `read_code`: code that writes (an ``open`` for writing, a ``remove``, ``rmtree``,
+``writeFileSync``, Tcl's ``file delete``…) and names a protocol file in a string
 (in Tcl, in any word; its escapes decoded as the language decodes them: `"claims\\x2fx"`) makes that file a
 target; code that only reads names none; a string a call hands a shell
 (``os.system("CMD")``, Perl's ``system "CMD"``, backquotes, Tcl's ``exec CMD``, Ruby's ``Open3.capture2("CMD")``,
@@ -20,6 +21,9 @@ import os
 import re
 import shlex
 from collections.abc import Callable
+
+from brain_tui.core.sessions.shell_options import in_bundle
+from brain_tui.core.sessions.shell_substitutions import SHELLS, shell_command
 
 TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
 if TYPE_CHECKING:
@@ -109,10 +113,9 @@ _TOKEN = re.compile("|".join((
     r"\bqw\s*(?:\{(?P<w1>.*?)\}|\((?P<w2>.*?)\)|\[(?P<w3>.*?)\]|<(?P<w4>.*?)>)",
     r"(?:\b(?:qq?|qx)|%x)\s*(?:\{(?P<q1>.*?)\}|\((?P<q2>.*?)\)|\[(?P<q3>.*?)\]|<(?P<q4>.*?)>)",
     r"`(?P<b>(?:\\.|[^`\\])*)`", r"""(?P<quote>['"])(?P<s>(?:\\.|(?!(?P=quote))[^\\\n])*)(?P=quote)""")), re.DOTALL)
-#: The shells a string may name (`"sh"`, `"/bin/bash"`), and the option giving one its command line (`-c`, `-lc`,
-#: `-ec`): in an argument list (`["sh", "-c", CMD]`, `"sh", "-c", CMD`), the string after it is that command line.
-_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh", "busybox"})
-_SHELL_C = re.compile(r"-[a-zA-Z]*c[a-zA-Z]*")
+#: The shells a string may name (`"sh"`, `"/bin/bash"`; busybox runs one by its name): in an argument list
+#: (`["sh", "-c", CMD]`, `"sh", "-lc", CMD`), the strings after one are its arguments (`shell_command`).
+_SHELLS = SHELLS | {"busybox"}
 #: Tcl: the command line an `exec` runs (its own options passed over), to the end of its command; and a word, braced,
 #: quoted or bare (Tcl writes a path as any of them: `file delete claims/x`, `open {claims/x} w`).
 _TCL_EXEC = re.compile(r"\bexec\s+(?:-(?:ignorestderr|keepnewline)\s+)*(?:--\s+)?([^\]\n;}]*)")
@@ -179,21 +182,16 @@ def inline_codes(name: str, args: list[str]) -> list[str]:
         elif arg.startswith("--"):
             option, eq, value = arg.partition("=")
             codes += [value] if eq and option in options else []
-        elif arg.startswith("-") and len(arg) > 2:
-            for at in range(1, len(arg)):
-                if f"-{arg[at]}" in options:  # (`node -pe CODE`: `-p` and `-e` both, the code the next word)
-                    rest = arg[at + 1:]
-                    codes += following if all(f"-{letter}" in options for letter in rest) else [rest]
-                    break
-                if arg[at] in attached:
-                    break
+        elif (found := in_bundle(arg, options, attached)) is not None and found[0]:
+            rest = found[1]  # (`node -pe CODE`: `-p` and `-e` both, the code the next word)
+            codes += following if all(f"-{letter}" in options for letter in rest) else [rest]
     return codes
 
 
 def reads_code_from_stdin(name: str, args: list[str]) -> bool:
     """True when the interpreter `name ARGS…` reads the code it runs from its standard input: no option gives it
-    code or a module, and it names no script file (or names `-`; php takes the words after `--` as the arguments of
-    the code it reads there; tclsh takes a first word starting with `-` as one)."""
+    code or a module, and it names no script file (or names `-`, `/dev/stdin`, `/dev/fd/0`; php takes the words
+    after `--` as the arguments of the code it reads there; tclsh takes a first word starting with `-` as one)."""
     kind = _STDIN_KIND.get(interpreter(name))
     if kind == "tcl":
         rest = args[2:] if args[:1] == ["-encoding"] else args
@@ -230,9 +228,9 @@ def read_stdin_code(name: str, args: list[str], text: str, cwd: str | None, read
     code (`reads_code_from_stdin`); a command line it hands a shell is read from `cwd`."""
     if not reads_code_from_stdin(name, args):
         return
-    from brain_tui.core.sessions.shell_targets import _read_text
+    from brain_tui.core.sessions.shell_targets import read_text
 
-    read_code(name, text, cwd, reading, lambda line: _read_text(line, cwd, reading, home, depth + 1))
+    read_code(name, text, cwd, reading, lambda line: read_text(line, cwd, reading, home, depth + 1))
 
 
 def read_code(name: str, code: str, cwd: str | None, reading: ShellReading, run: Callable[[str], object]) -> None:
@@ -254,9 +252,9 @@ def read_code(name: str, code: str, cwd: str | None, reading: ShellReading, run:
         end = called.end() if called else string.end() if string else start
         if text is not None and not (_is_shell(text) and re.match(r"\s*,", code[end:])):  # (`spawn("sh", [...])`)
             run(text)
-    for index, (_start, _end, text) in enumerate(strings):  # `["sh", "-c", CMD]`, `"bash", "-lc", CMD`
-        if _SHELL_C.fullmatch(text) and index + 1 < len(strings) and _after_shell(strings, index):
-            run(strings[index + 1][2])
+    for index, (_start, _end, text) in enumerate(strings):  # `["sh", "-c", CMD]`, `"bash", "--norc", "-lc", CMD`
+        if _is_shell(text) and (line := shell_command(["sh", *(word for _s, _e, word in strings[index + 1:])])):
+            run(line)
     if name in _PIPE_OPENS and re.search(r"\bopen\b", code):
         _read_pipe_opens(strings, code, run)
     _code_targets(name, code, strings, cwd, reading)
@@ -290,15 +288,6 @@ def _strings(name: str, code: str) -> list[tuple[int, int, str]]:
 
 def _is_shell(text: str) -> bool:
     return os.path.basename(text.strip()) in _SHELLS
-
-
-def _after_shell(strings: list[tuple[int, int, str]], index: int) -> bool:
-    """True when the string before the one at `index` (its options passed over: `"bash", "--norc", "-c"`) names
-    a shell."""
-    before = index - 1
-    while before >= 0 and strings[before][2].startswith("-"):
-        before -= 1
-    return before >= 0 and _is_shell(strings[before][2])
 
 
 def _read_pipe_opens(strings: list[tuple[int, int, str]], code: str, run: Callable[[str], object]) -> None:

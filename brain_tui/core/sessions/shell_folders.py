@@ -22,7 +22,7 @@ TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
 if TYPE_CHECKING:
     from brain_tui.core.sessions.shell_targets import ShellReading
 
-__all__ = ["Place", "change_folder", "in_new_shell"]
+__all__ = ["Place", "change_folder", "in_new_shell", "one_place"]
 
 
 class Place(str):
@@ -44,6 +44,18 @@ class Place(str):
 def in_new_shell(cwd: str | None) -> str | None:
     """`cwd` as a shell the line starts (``bash -c``) finds it: the folder alone (its OLDPWD and stack unknown)."""
     return None if cwd is None else str(cwd)
+
+
+def one_place(cwd: str | None, ends: list[str | None]) -> str | None:
+    """Where the line is after a `cd` that may have failed, read on both ways: `cwd` when every one of `ends` (where
+    the rest of the line read from before that `cd` ends) is `cwd` with its `oldpwd` and `stack`; the folder alone
+    (both unknown: a later `cd -` or `popd` cannot be placed) when they end in that folder with another `oldpwd` or
+    `stack`; None when they end in different folders. (A `Place` equals its path as a string: compared here with
+    what it carries.)"""
+    if cwd is None or any(end is None or str(end) != str(cwd) for end in ends):
+        return None if ends else cwd
+    mine = (_oldpwd(cwd), _stack(cwd))
+    return cwd if all((_oldpwd(end), _stack(end)) == mine for end in ends if end is not None) else str(cwd)
 
 
 def _oldpwd(cwd: str) -> str | None:

@@ -95,9 +95,9 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading, depth: int
     for setting in settings:  # `-c core.sshCommand=CMD`: a command line git runs, read as one
         reading.partial = reading.partial or git_setting_unreadable(setting)
         if (line := git_setting_command(setting)) is not None:
-            from brain_tui.core.sessions.shell_targets import _read_text
+            from brain_tui.core.sessions.shell_targets import read_text
 
-            _read_text(line, here, reading, None, depth + 1)
+            read_text(line, here, reading, None, depth + 1)
     if index >= len(args):
         return cwd
     sub, rest = args[index], args[index + 1:]
@@ -105,9 +105,9 @@ def read_git(args: list[str], cwd: str | None, reading: ShellReading, depth: int
     lines, why = git_subcommand_runs(sub, rest)  # `rebase -x CMD`, `fetch --upload-pack CMD`: read as commands
     reading.partial = reading.partial or why
     for line in lines:
-        from brain_tui.core.sessions.shell_targets import _read_text
+        from brain_tui.core.sessions.shell_targets import read_text
 
-        _read_text(line, here, reading, None, depth + 1)
+        read_text(line, here, reading, None, depth + 1)
     if apart and sub not in READS:  # what it changes there is not what its folder shows
         reading.partial = reading.partial or f"`git {sub}` acts on a repository named apart from its folder ({apart})"
         return cwd

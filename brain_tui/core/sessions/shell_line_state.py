@@ -5,10 +5,11 @@ or copied into place) sends a later write at or below the link (``notes/c/a.yml`
 an alias it defines (``alias r='rm -rf'``) runs its commands where its name is the command word (``r claims``);
 ``HOME=/elsewhere`` (or ``export``, ``declare``, ``read HOME``…) sends
 ``~`` and a bare ``cd`` elsewhere than the hook's own ``HOME`` says, ``CDPATH=…`` sends ``cd NAME`` into another
-folder, and ``GIT_DIR=…`` (any of git's ``GIT_*`` variables) sends a git command to another repository, or gives it
-settings (an alias) the hook's own git does not see. Such a line is not read as if they were unchanged: the reading
-is partial (the write decision refuses it; for git, a command that does more than read), as a target it names may be
-placed wrong.
+folder, and ``GIT_DIR=…`` (git's ``GIT_*`` variables, but those naming only who and when, and one naming a command git
+runs assigned a value the line shows: ``GIT_EDITOR=true``, read as that command by `shell_runs`) sends a git command to
+another repository, or gives it settings (an alias) the hook's own git does not see. Such a line is not read as if they
+were unchanged: the reading is partial (the write decision refuses it; for git, a command that does more than read), as
+a target it names may be placed wrong.
 
 Standard library only: the hook's fast path reads shell commands with it.
 """

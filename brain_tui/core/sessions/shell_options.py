@@ -12,7 +12,11 @@ Standard library only: the hook's fast path imports this module.
 
 from __future__ import annotations
 
-__all__ = ["LONG_OPTIONS", "OPTIONAL", "STREAMS", "long_name", "options", "spelled_out"]
+__all__ = ["LONG_OPTIONS", "OPTIONAL", "STREAMS", "in_bundle", "long_name", "options", "spelled_out"]
+
+TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
+if TYPE_CHECKING:
+    from collections.abc import Container
 
 #: Written after an option of `options`' `with_value` (``"-S?"``, ``"--gpg-sign?"``): the option takes a value only
 #: attached to it (``-SKEY``, ``--gpg-sign=KEY``: git's ``-S[<keyid>]``, ``--gpg-sign[=<keyid>]``); given alone it is
@@ -248,3 +252,18 @@ def options(args: list[str], with_value: set[str]) -> tuple[list[str], dict[str,
             continue
         operands.append(arg)
     return operands, values, flags
+
+
+def in_bundle(arg: str, wanted: Container[str], valued: str) -> tuple[str, str] | None:
+    """In a bundle of short options (`-ave`, `-vo'KEY CMD'`, `perl -le`), the first of `wanted` and the rest of its
+    word, its value ("": the next word is); or ("", REST) when a letter of `valued` (another option taking the rest
+    of its word, or the next word when REST is "") ends the bundle first; None when `arg` is no bundle, or one
+    holding neither."""
+    if not arg.startswith("-") or arg.startswith("--") or len(arg) < 2 or arg in wanted:
+        return None
+    for at in range(1, len(arg)):
+        if f"-{arg[at]}" in wanted:
+            return f"-{arg[at]}", arg[at + 1:]
+        if arg[at] in valued:
+            return "", arg[at + 1:]
+    return None

@@ -65,9 +65,9 @@ def read_program(name: str, args: list[str], cwd: str | None, reading: ShellRead
     elif name in _AWKS:
         _awk(name, args, cwd, reading, home, depth)
     elif name in INLINE:
-        from brain_tui.core.sessions.shell_targets import _read_text
+        from brain_tui.core.sessions.shell_targets import read_text
 
-        read_inline(name, args, cwd, reading, lambda text: _read_text(text, cwd, reading, home, depth + 1))
+        read_inline(name, args, cwd, reading, lambda text: read_text(text, cwd, reading, home, depth + 1))
         from brain_tui.core.sessions.shell_modules import python_module, read_module
 
         module = python_module(args) if name.startswith(("python", "pypy")) else None
@@ -82,9 +82,9 @@ def read_program(name: str, args: list[str], cwd: str | None, reading: ShellRead
 
         read_pip(args, cwd, reading)
     else:
-        from brain_tui.core.sessions.shell_targets import _read_text
+        from brain_tui.core.sessions.shell_targets import read_text
 
-        _archive(name, args, cwd, reading, lambda text: _read_text(text, cwd, reading, home, depth + 1))
+        _archive(name, args, cwd, reading, lambda text: read_text(text, cwd, reading, home, depth + 1))
     reading.unread.append(f"{name}: what it writes")
     return cwd
 
@@ -234,7 +234,7 @@ def _cpio(args: list[str], cwd: str | None, reading: ShellReading) -> None:
 
 
 def _awk(name: str, args: list[str], cwd: str | None, reading: ShellReading, home: str | None, depth: int) -> None:
-    from brain_tui.core.sessions.shell_targets import _read_text
+    from brain_tui.core.sessions.shell_targets import read_text
 
     operands, values, _flags = _options(args, set(_AWK_VALUES))
     program_file = bool(values.keys() & {"-f", "--file", "-E", "--exec"})
@@ -247,7 +247,7 @@ def _awk(name: str, args: list[str], cwd: str | None, reading: ShellReading, hom
     for program in programs:
         for kind, target in _awk_outputs(program):
             if kind == "|" and target is not None:
-                _read_text(target, cwd, reading, home, depth + 1)
+                read_text(target, cwd, reading, home, depth + 1)
             elif target is None:
                 reading.unread.append(f"{name}: a file named by an expression")
             else:

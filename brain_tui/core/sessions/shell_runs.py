@@ -6,8 +6,9 @@ are, as tar's ``--to-command`` is (`shell_programs`).
 CMD; another value is a file), ssh's, scp's and sftp's ``-o ProxyCommand=CMD``, ``LocalCommand``,
 ``KnownHostsCommand`` (any case, ``=`` or a blank between key and value: run here with the user's shell), and git's
 ``-c KEY=CMD`` for the keys naming a command git runs (``core.sshCommand``, ``core.pager``, ``diff.external``, a
-``credential.helper`` starting with ``!``…). A command line that cannot be read (an unclosed quote) makes the line
-unreadable (`ShellReading.partial`): never read as nothing.
+``credential.helper`` starting with ``!``…); and the command lines variables name for a program to run
+(`COMMAND_VARIABLES`: ``LESSOPEN='|CMD %s'``, ``GIT_SSH_COMMAND=CMD``, ``export PAGER=CMD``). A command line that
+cannot be read (an unclosed quote) makes the line unreadable (`ShellReading.partial`): never read as nothing.
 
 Programs an option names without arguments of the line's (``sort --compress-program=PROG``, ``scp -S PROG``) run
 what that program's file holds: as ``./script`` on its own, left to the sandbox.
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import re
 
+from brain_tui.core.sessions.shell_options import in_bundle
 from brain_tui.core.sessions.shell_quotes import ASSIGNMENT
 
 __all__ = ["COMMAND_VARIABLES", "git_setting_command", "git_setting_unreadable", "git_subcommand_runs",
@@ -90,7 +92,7 @@ def option_commands(name: str, args: list[str]) -> list[str]:
             break
         option, eq, value = arg.partition("=") if arg.startswith("--") else (arg, "", "")
         if not eq:
-            attached = _in_bundle(name, arg, options)
+            attached = in_bundle(arg, options, _SHORT_VALUES.get(name, ""))
             if attached is not None:
                 option, value = attached
                 if not value and option:
@@ -113,22 +115,6 @@ def option_commands(name: str, args: list[str]) -> list[str]:
         else:
             found.append(value)
     return found
-
-
-def _in_bundle(name: str, arg: str, options: frozenset[str] | set[str]) -> tuple[str, str] | None:
-    """In a bundle of short options (`-ave`, `-vo'KEY CMD'`), one of `options` and its value ("": the next word),
-    or ("", VALUE) when another option taking a value ends it first (VALUE "" : it takes the next word); None when
-    `arg` is no bundle holding an option taking a value."""
-    if not arg.startswith("-") or arg.startswith("--") or len(arg) < 2 or arg in options:
-        return None
-    others = _SHORT_VALUES.get(name, "")
-    for at in range(1, len(arg)):
-        letter = arg[at]
-        if f"-{letter}" in options:
-            return f"-{letter}", arg[at + 1:]
-        if letter in others:
-            return "", arg[at + 1:]
-    return None
 
 
 def variable_command(word: str) -> str | None:

@@ -54,9 +54,9 @@ def feed(words: list[str], text: str | None, cwd: str | None, reading: ShellRead
         if editor or xargs or reads_script_from_stdin(words) or reads_code_from_stdin(name, words[1:]):
             reading.partial = reading.partial or f"`{name}` runs what it reads, text `{changed}` changed on its way"
     elif reads_script_from_stdin(words):  # `bash <<< CMD`, `echo CMD | sh`
-        from brain_tui.core.sessions.shell_targets import _read_text
+        from brain_tui.core.sessions.shell_targets import read_text
 
-        _read_text(text, cwd, reading, home, depth + 1)
+        read_text(text, cwd, reading, home, depth + 1)
     elif editor:
         _read_editor_script(text, cwd, reading, home, depth, name)
     elif name == "xargs":
@@ -67,7 +67,7 @@ def feed(words: list[str], text: str | None, cwd: str | None, reading: ShellRead
 
 def _read_editor_script(text: str, cwd: str | None, reading: ShellReading, home: str | None, depth: int,
                         name: str) -> None:
-    from brain_tui.core.sessions.shell_targets import _read_text
+    from brain_tui.core.sessions.shell_targets import read_text
 
     appending = False
     for line in text.split("\n"):
@@ -81,7 +81,7 @@ def _read_editor_script(text: str, cwd: str | None, reading: ShellReading, home:
         match = _ED_COMMAND.fullmatch(rest)
         command, arg = (match.group(1), match.group(2).strip()) if match else ("", rest.strip())
         if arg.startswith("!") and (match or rest.startswith("!")):  # a shell command the editor runs
-            _read_text(arg[1:], cwd, reading, home, depth + 1)
+            read_text(arg[1:], cwd, reading, home, depth + 1)
         elif match and arg and command != "r":  # a file written now, or named to be written by a later `w`
             reading.add(arg, cwd, name)
 
@@ -113,7 +113,7 @@ def read_xargs_file(args: list[str], cwd: str | None, reading: ShellReading, hom
     """`xargs -a FILE CMD` (`--arg-file`): its arguments come from a file the line does not show. A command that
     writes them (`rm`, `mv`, `tee`…) makes the line unreadable (`ShellReading.partial`); a copy into a folder the
     line names (`cp -t DIR`) writes below DIR; a command writing none of them is read as it is."""
-    from brain_tui.core.sessions.shell_targets import ShellReading, _read_words
+    from brain_tui.core.sessions.shell_targets import ShellReading, read_words
 
     values, command, replace = _xargs_options(args)
     if "-a" not in values and "--arg-file" not in values:
@@ -121,7 +121,7 @@ def read_xargs_file(args: list[str], cwd: str | None, reading: ShellReading, hom
     trial = ShellReading()
     trial.line = reading.line
     words = [word.replace(replace, _UNSHOWN) for word in command] if replace else [*command, _UNSHOWN]
-    _read_words(words, cwd, trial, home, depth + 1)
+    read_words(words, cwd, trial, home, depth + 1)
     reading.unread += trial.unread
     reading.partial = reading.partial or trial.partial
     for target in trial.targets:
@@ -139,7 +139,7 @@ def read_xargs_file(args: list[str], cwd: str | None, reading: ShellReading, hom
 
 def _read_xargs(args: list[str], text: str, cwd: str | None, reading: ShellReading, home: str | None,
                 depth: int) -> None:
-    from brain_tui.core.sessions.shell_targets import _read_words
+    from brain_tui.core.sessions.shell_targets import read_words
 
     values, command, replace = _xargs_options(args)
     if "-a" in values or "--arg-file" in values:
@@ -160,7 +160,7 @@ def _read_xargs(args: list[str], text: str, cwd: str | None, reading: ShellReadi
         with contextlib.suppress(ValueError):  # an unclosed quote: xargs runs on the items before it (unquoted)
             items.extend(lexer)
     if replace is None:
-        _read_words([*command, *items], cwd, reading, home, depth + 1)
+        read_words([*command, *items], cwd, reading, home, depth + 1)
         return
     for item in items:
-        _read_words([word.replace(replace, item.strip()) for word in command], cwd, reading, home, depth + 1)
+        read_words([word.replace(replace, item.strip()) for word in command], cwd, reading, home, depth + 1)

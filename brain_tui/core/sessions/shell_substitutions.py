@@ -1,7 +1,9 @@
 """Commands a shell command line hands to a shell inside itself, for the shell's reader (`shell_targets`): the
 bodies of command substitutions (``$(…)``, backquotes, also inside double quotes) and process substitutions
 (``<(…)``, ``>(…)``), and the text a shell reads as its script from standard input when the line itself shows it
-(``bash <<< 'CMD'``, ``echo 'CMD' | sh``). They run as commands, so they are read as commands.
+(``bash <<< 'CMD'``, ``echo 'CMD' | sh``), and the command line a shell is given by ``-c`` as the shells read their
+arguments (`SHELLS`, `shell_options`: ``bash -xc CMD``, ``sh -c -- CMD``). They run as commands, so they are read as
+commands.
 
 Standard library only: the hook's fast path reads shell commands with it.
 """
@@ -13,9 +15,13 @@ import re
 
 from brain_tui.core.sessions.shell_quotes import nested_end
 
-__all__ = ["outside_substitutions", "past_closer", "piped_text", "reads_script_from_stdin", "substitutions"]
+__all__ = ["SHELLS", "outside_substitutions", "past_closer", "piped_text", "reads_script_from_stdin", "shell_command",
+           "shell_options", "substitutions"]
 
-_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "ash", "mksh"})
+#: The shells the reader reads: the command line `-c` gives them, or the script they read on standard input.
+SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh"})
+#: bash's long options taking the next word as their value (the others are flags: `--norc`, `--login`).
+_SHELL_LONG_VALUES = frozenset({"--rcfile", "--init-file"})
 
 
 def substitutions(text: str, here_document: bool = False) -> list[str]:
@@ -93,29 +99,68 @@ def past_closer(token: str, depth: int) -> tuple[int, str]:
     return depth, ""
 
 
+def shell_options(args: list[str]) -> tuple[str, list[str]]:
+    """A shell's arguments `args` as the shells read them: the letters of the options it is given (``-xc`` gives
+    ``x`` and ``c``; ``+x`` unsets and gives none; ``-o NAME`` and ``-O NAME`` take the next word, wherever the
+    letter stands in its word: ``-co NAME``) and its operands, the words from the first that is no option (or
+    after ``--`` or a lone ``-``). With ``c`` the first operand is the command line it runs, the rest its ``$0``
+    and arguments: ``-c`` is a flag (``bash -c -x CMD``, ``sh -c -- CMD``)."""
+    letters = ""
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        index += 1
+        if arg in ("--", "-"):
+            return letters, args[index:]
+        if arg.startswith("--"):
+            index += arg in _SHELL_LONG_VALUES
+            continue
+        if len(arg) < 2 or arg[0] not in "-+":
+            return letters, args[index - 1:]
+        letters += arg[1:] if arg[0] == "-" else ""
+        index += sum(letter in "oO" for letter in arg[1:])
+    return letters, []
+
+
+def shell_command(words: list[str]) -> str | None:
+    """The command line the shell `words` (its wrappers passed over) is given by ``-c``, or None: no shell of
+    `SHELLS`, or no ``-c`` (a script file, or its standard input)."""
+    if not words or os.path.basename(words[0]) not in SHELLS:
+        return None
+    letters, operands = shell_options(words[1:])
+    return operands[0] if "c" in letters and operands else None
+
+
 def reads_script_from_stdin(words: list[str]) -> bool:
     """True when the command `words` (its wrappers passed over) is a shell reading its commands from standard
     input: no ``-c``, and no script file (or ``-s``: the operands are then its arguments)."""
-    if not words or os.path.basename(words[0]) not in _SHELLS:
+    if not words or os.path.basename(words[0]) not in SHELLS:
         return False
-    from brain_tui.core.sessions.shell_options import options as _options
-
-    operands, values, flags = _options(words[1:], {"-c", "-o", "-O"})
-    return "-c" not in values and (not operands or "-s" in flags)
+    letters, operands = shell_options(words[1:])
+    return "c" not in letters and (not operands or "s" in letters)
 
 
 def piped_text(words: list[str]) -> str | None:
     """What `echo ARGS` or `printf FORMAT ARGS` (its wrappers passed over) writes to the next command of a
-    pipeline, or None for another command: printf's format filled in (`_printf`), echo's words (`-e`: a ``\\n`` a
-    line end)."""
+    pipeline, or None for another command: printf's format filled in (`_printf`), echo's words after its options
+    (each leading word of the letters `n`, `e` and `E`: ``-ne``; after ``-e``, the last of ``-e`` and ``-E``, its
+    escapes decoded: ``\\t``, ``\\x2f``, as printf's ``%b`` decodes them)."""
     if not words or os.path.basename(words[0]) not in ("echo", "printf"):
         return None
     if words[0].endswith("printf"):
         args = words[2:] if words[1:2] == ["--"] else words[1:]
         return _printf(args[0], args[1:]) if args else ""
-    args = [arg for arg in words[1:] if arg not in ("-n", "-e", "-E")]
+    args = words[1:]
+    escapes = False
+    while args and re.fullmatch(r"-[neE]+", args[0]):
+        escapes = next((letter == "e" for letter in reversed(args[0]) if letter in "eE"), escapes)
+        args = args[1:]
     text = " ".join(args)
-    return text.replace("\\n", "\n") if "-e" in words else text
+    if not escapes:
+        return text
+    from brain_tui.core.sessions.shell_code import unquote
+
+    return unquote(text)
 
 
 #: A conversion of printf's format: `%%`, or flags, width and precision (`%-5.2s`) and its letter.

@@ -6,20 +6,20 @@ from it what can be read: the redirections (``>`` ``>>`` ``>|`` ``&>`` ``N>``,
 ``>&FILE``), and the targets of ``tee``, ``cp`` / ``mv`` / ``install`` /
 ``rsync`` / ``ln`` (destinations; ``mv`` and ``git mv`` also their sources),
 ``rm``, ``rmdir``, ``touch``, ``mkdir``, ``truncate``, ``dd of=``, ``sed -i``,
-``perl -i``, ``git checkout|restore|rm|mv|apply`` (``git -C DIR``; ``apply``
+``perl -i`` (`shell_writers`), ``git checkout|restore|rm|mv|apply`` (``git -C DIR``; ``apply``
 reads the patch file's paths), following ``cd`` / ``pushd`` / ``popd`` and subshells (`shell_folders`), through
 ``sudo``, ``env``, ``command``, ``nice``, ``nohup``, ``time``, ``timeout``,
-``exec`` and ``sh|bash -c 'TEXT'``, and into what the line hands a shell to run (``$(…)``, backticks, ``eval``,
-``bash <<< TEXT``, ``echo TEXT | sh``: `shell_substitutions`), the command lines options and variables name
-(``split --filter``, ``LESSOPEN``: `shell_runs`) and an interpreter's inline code or code on its standard input
+``exec`` and ``sh|bash -c 'TEXT'`` (read as the shells read ``-c``: `shell_substitutions`), and into what the line
+hands a shell to run (``$(…)``, backticks, ``eval``: `shell_substitutions`; ``bash <<< TEXT``, ``echo TEXT | cat |
+sh``: `shell_stdin`, the text followed down the pipeline by `shell_pipes`), the command lines options and variables
+name (``split --filter``, ``LESSOPEN``: `shell_runs`) and an interpreter's inline code or code on its standard input
 (`shell_code`). A long option cut short is read as the whole one, as the GNU programs take it (``cp --target=DIR``,
 ``sed --in-pl``, ``nice --adj 5``: `shell_options`).
 
-What a command line cannot show is listed in `ShellReading.unread` and left to
-the OS sandbox: a path made by ``$(...)``, backticks or a variable, what
-``xargs``, ``find -exec``, ``eval "$CMD"``, a script, or an interpreter's code beyond a protocol file it names in a
-string writes, a glob that matches nothing. A ``cd`` into such a path makes every later relative target unknown
-too.
+What a command line cannot show is listed in `ShellReading.unread` and left to the OS sandbox: a path made by
+``$(...)``, backticks or a variable, what ``xargs`` fed text the line does not show, ``find -exec``, ``eval "$CMD"``, a
+script, or an interpreter's code beyond a protocol file it names in a string writes, a glob that matches nothing. A
+``cd`` into such a path makes every later relative target unknown too.
 
 Standard library only (shlex, glob): the hook's fast path imports this module.
 """
@@ -33,12 +33,10 @@ import shlex
 from brain_tui.core.sessions.shell_braces import MAX_WORDS, expand_braces
 from brain_tui.core.sessions.shell_code import interpreter
 from brain_tui.core.sessions.shell_comments import without_comments
-from brain_tui.core.sessions.shell_copies import copy_like
-from brain_tui.core.sessions.shell_folders import change_folder, in_new_shell
+from brain_tui.core.sessions.shell_folders import change_folder, in_new_shell, one_place
 from brain_tui.core.sessions.shell_handover import handed_over
 from brain_tui.core.sessions.shell_heredocs import split_here_documents
-from brain_tui.core.sessions.shell_line_state import LineState, makes_links, placed
-from brain_tui.core.sessions.shell_options import options as _options
+from brain_tui.core.sessions.shell_line_state import LineState, placed
 from brain_tui.core.sessions.shell_options import spelled_out
 from brain_tui.core.sessions.shell_patches import PATCH_PROGRAMS, names_patch_program, read_leftover_patches, read_patch
 from brain_tui.core.sessions.shell_pipes import PipeFlow, passed_on
@@ -46,12 +44,16 @@ from brain_tui.core.sessions.shell_quotes import OPERATOR_CHARS, continued, is_o
 from brain_tui.core.sessions.shell_runs import option_commands
 from brain_tui.core.sessions.shell_stdin import feed
 from brain_tui.core.sessions.shell_substitutions import (
+    SHELLS,
     outside_substitutions,
     past_closer,
     reads_script_from_stdin,
+    shell_command,
+    shell_options,
     substitutions,
 )
 from brain_tui.core.sessions.shell_wrappers import split_wrappers
+from brain_tui.core.sessions.shell_writers import WRITERS, read_writer
 
 TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
 if TYPE_CHECKING:
@@ -59,7 +61,6 @@ if TYPE_CHECKING:
 
 #: At most this many characters of a command line are read (longer: the rest is unread).
 MAX_COMMAND = 64 * 1024
-_SHELLS = {"sh", "bash", "dash", "zsh", "ksh", "ash", "mksh"}
 _UNREADABLE = {"source", ".", "make", "npm", "npx", "yarn", "pnpm", "uv", "cargo", "go", "patch",
                "parallel", "watch"}
 #: Programs whose own command line says some of what they write (`shell_programs`).
@@ -160,17 +161,17 @@ def read_command(command: str | Sequence[str], cwd: str, home: str | None = None
     reading = ShellReading()
     reading.line = LineState(command if isinstance(command, str) else " ".join(map(str, command)))
     if isinstance(command, str):
-        _read_text(command, cwd, reading, home, depth=0)
+        read_text(command, cwd, reading, home, depth=0)
     else:
         words = [str(word) for word in command]
         if reads_script_from_stdin(split_wrappers(words)[0]):
             reading.terminal = os.path.basename(split_wrappers(words)[0][0])
-        _read_words(words, cwd, reading, home, depth=0)
+        read_words(words, cwd, reading, home, depth=0)
     return reading
 
 
-def _read_text(text: str, cwd: str | None, reading: ShellReading, home: str | None, depth: int,
-               same_shell: bool = False) -> str | None:
+def read_text(text: str, cwd: str | None, reading: ShellReading, home: str | None, depth: int,
+              same_shell: bool = False) -> str | None:
     """Read the command line `text` run in `cwd` by a shell the line starts (`same_shell`: by the line's own shell,
     or a subshell of it: `eval`, an alias, a substitution); return the working folder after it."""
     if depth > 4:
@@ -198,7 +199,7 @@ def _read_lines(text: str, cwd: str | None, reading: ShellReading, home: str | N
         bodies = substitutions(text)
         inner_cwd = None if _CD_WORD.search(outside_substitutions(text)) else cwd
         for body in bodies:
-            _read_text(body, inner_cwd, reading, home, depth + 1, same_shell=True)
+            read_text(body, inner_cwd, reading, home, depth + 1, same_shell=True)
     # comments out, line joins done, `$'…'` made plain, braces expanded; then `2>x` is a redirection, not `2` `>x`
     text, whole = expand_braces(without_comments(text))
     if not whole:
@@ -235,12 +236,12 @@ def _drop_heredoc_bodies(text: str, cwd: str | None, reading: ShellReading, home
     for document in documents:
         for body in [] if document.quoted else substitutions(document.body, here_document=True):
             reading.unread.append("a command substitution in a here-document")  # its `$(…)` run (`<<EOF`)
-            _read_text(body, body_cwd, reading, home, depth + 1)
+            read_text(body, body_cwd, reading, home, depth + 1)
         words = re.split(r"[\s;&|()]+", document.before)
         pipeline = re.split(r";|&|\|\|", document.after)[0].split("|")[1:]  # `cat <<EOF | cat | bash`
-        shell = any(os.path.basename(word) in _SHELLS for word in words)  # (`bash -s <<EOF`)
+        shell = any(os.path.basename(word) in SHELLS for word in words)  # (`bash -s <<EOF`)
         if shell:
-            _read_text(document.body, body_cwd, reading, home, depth + 1)
+            read_text(document.body, body_cwd, reading, home, depth + 1)
         passed: str | None = document.body
         changed = ""
         for index, part in enumerate([re.split(r"[;&|()]", document.before)[-1], *pipeline]):  # `ed F <<EOF`
@@ -266,7 +267,7 @@ def _read_tokens(tokens: list[str], cwd: str | None, reading: ShellReading, home
     fed = False  # the command being read gets its standard input from the line (a pipe, `<`, `<<`, `<<<`)
     piped = False  # it is a pipeline's second command or later (it runs in a subshell)
     joined = ""  # the operator before the command being read ("" at the start)
-    ends: set[str | None] = set()  # where the rest of the line read again from where a `cd` that may fail stood ends
+    ends: list[str | None] = []  # where the rest of the line read again from where a `cd` that may fail stood ends
     while index <= len(tokens):
         token = tokens[index] if index < len(tokens) else "\n"
         index += 1
@@ -313,51 +314,27 @@ def _read_tokens(tokens: list[str], cwd: str | None, reading: ShellReading, home
         reading.line.command(words, joined)  # whether it surely runs, in this shell (a `cd` in it moves it)
         # `f() {…}`: its body is read here (`_read_command`: a call elsewhere); `cd() {…}` runs no `cd`
         defined = reading.line.define(words, token, cwd)
-        after = cwd if defined else _read_words(words, cwd, reading, home, depth)
+        after = cwd if defined else read_words(words, cwd, reading, home, depth)
         # a pipeline's commands and a job sent to the background run in subshells: their `cd` moves no later one
         cwd = cwd if piped or token.strip("()") in ("|", "|&", "&") else after
         piped, words, joined = fed, [], token
         before = reading.line.take_unmoved(token) if index < len(tokens) else None
         if before is not None:  # after a `cd` that may fail, what follows runs where the line was too
             nests = reading.line.nests
-            ends.add(_read_tokens(tokens[index:], before, reading, home, depth))
+            ends.append(_read_tokens(tokens[index:], before, reading, home, depth))
             reading.line.nests = nests
         for ch in token:
             if ch == "(":
                 stack.append(cwd)
             elif ch == ")" and stack:
                 cwd = stack.pop()
-    return cwd if ends <= {cwd} else None
+    return one_place(cwd, ends)
 
 
-#: The options that take a value (`shell_options.options`) of the programs read here: cp, mv, install and ln (one
-#: table: an option one of them lacks, it refuses), rsync, rm and its kin, the programs making what they name, sed
-#: and perl (`-i` aside: sed's and perl's in-place edit is read apart).
-_COPY_VALUES = frozenset({"-t", "--target-directory", "-S", "--suffix", "-m", "--mode", "-o", "--owner", "-g",
-                          "--group", "--sparse", "--no-preserve", "--strip-program"})
-_RSYNC_VALUES = frozenset({"-e", "--rsh", "-f", "--filter", "--exclude", "--include", "--exclude-from",
-                           "--include-from", "--files-from", "-T", "--temp-dir", "--backup-dir", "--partial-dir"})
-_REMOVE_VALUES: dict[str, frozenset[str]] = {"rm": frozenset(), "unlink": frozenset(),
-                                             "shred": frozenset({"-n", "--iterations", "-s", "--size"})}
-_MAKE_VALUES: dict[str, frozenset[str]] = {
-    "touch": frozenset({"-d", "-t", "-r", "--date", "--reference"}), "mkdir": frozenset({"-m", "--mode"}),
-    "truncate": frozenset({"-s", "-r", "--size", "--reference"}), "tee": frozenset(), "rmdir": frozenset()}
-_SED_VALUES = frozenset({"-e", "--expression", "-f", "--file", "-l", "--line-length"})
-_PERL_VALUES = frozenset({"-e", "-E", "-I", "-M", "-m"})
-
-#: Commands that write a file's mode, owner or attributes, with their options that take a value: `chmod MODE FILE…`
-#: (the first operand is no file, unless `--reference` or a mode given as an option says it: `chmod -w FILE`).
-_METADATA = {"chmod": {"--reference"}, "chown": {"--reference", "--from"}, "chgrp": {"--reference"},
-             "chattr": {"-v", "-p"}, "setfacl": {"-m", "-M", "-x", "-X", "--set", "--set-file", "--modify",
-                                                 "--modify-file", "--remove", "--remove-file", "--restore"}}
-#: Their own short options: any other letter after `-` is a mode (`chmod -w F`, `chattr -i F`).
-_METADATA_OWN = {"chmod": "Rcfv", "chattr": "RVfvp"}
-
-
-def _read_words(words: list[str], cwd: str | None, reading: ShellReading, home: str | None,
-                depth: int) -> str | None:
+def read_words(words: list[str], cwd: str | None, reading: ShellReading, home: str | None,
+               depth: int) -> str | None:
     """Read one simple command; return the working folder after it (a `cd` changes it, `env -C DIR` does not)."""
-    words, here = split_wrappers(words, cwd, reading, lambda line: _read_text(line, cwd, reading, home, depth + 1))
+    words, here = split_wrappers(words, cwd, reading, lambda line: read_text(line, cwd, reading, home, depth + 1))
     after = _read_command(words, here, reading, home, depth)
     return after if here == cwd else cwd
 
@@ -367,14 +344,14 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
     if not words:
         return cwd
     if words[0] == "alias" or words[0] in reading.line.aliases:  # `alias r='rm -rf'`: `r claims` runs rm -rf claims
-        return reading.line.alias(words, cwd, lambda inner: _read_words(inner, cwd, reading, home, depth + 1),
-                                  lambda text: _read_text(text, cwd, reading, home, depth + 1, same_shell=True))
+        return reading.line.alias(words, cwd, lambda inner: read_words(inner, cwd, reading, home, depth + 1),
+                                  lambda text: read_text(text, cwd, reading, home, depth + 1, same_shell=True))
     reading.partial = reading.partial or reading.line.call(words[0], cwd)
     name = interpreter(os.path.basename(words[0]))  # (`python3.12` is `python3`)
     args = spelled_out(name, words[1:])  # `--target=DIR` is `--target-directory=DIR` (a GNU program's prefixes)
     reading.elsewhere = reading.elsewhere or handed_over(name, args)
     for line in option_commands(name, args):  # `split --filter=CMD`, `ssh -o ProxyCommand=CMD`: read as commands
-        _read_text(line, cwd, reading, home, depth + 1)
+        read_text(line, cwd, reading, home, depth + 1)
     if name in ("cd", "pushd", "popd", "dirs"):
         return change_folder(name, args, cwd, reading, home)
     if name in PATCH_PROGRAMS:  # Codex's patch: in its argv, or the here-document fed to it
@@ -385,12 +362,12 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
     if name == "eval":  # its words joined are a command line (what an expansion in them makes is not read)
         if any("$" in arg or "`" in arg for arg in args):
             reading.unread.append("eval: a command made by expansion")
-        return _read_text(" ".join(args), cwd, reading, home, depth + 1, same_shell=True)
-    if name in _SHELLS:
-        operands, values, _flags = _options(args, {"-c", "-o", "-O"})
-        if "-c" in values:
-            _read_text(values["-c"], cwd, reading, home, depth + 1)
-        elif operands:
+        return read_text(" ".join(args), cwd, reading, home, depth + 1, same_shell=True)
+    if name in SHELLS:
+        given = shell_command([name, *args])  # `bash -c CMD`, `bash -xc CMD`, `sh -c -- CMD`
+        if given is not None:
+            read_text(given, cwd, reading, home, depth + 1)
+        elif shell_options(args)[1]:
             reading.unread.append(f"{name}: a script file")
         return cwd
     if name in PROGRAMS:  # find, the archivers, awk, an interpreter's inline code
@@ -405,79 +382,8 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
 
         if name == "git" or name[4:] in KNOWN:  # (git's own program for a subcommand, `…/git-core/git-reset`)
             return read_git(args if name == "git" else [name[4:], *args], cwd, reading)
-    if name in ("cp", "mv", "install", "ln"):
-        operands, values, flags = _options(args, set(_COPY_VALUES))
-        if name == "install" and flags & {"-d", "--directory"}:  # each operand a folder it makes
-            for operand in operands:
-                reading.add(operand, cwd, name)
-            return cwd
-        # a hard link (`ln` without -s, `cp -l`) shares the source's content: a write through it writes the source
-        links = (name == "ln" and not flags & {"-s", "--symbolic"}) or (name == "cp" and bool(flags & {"-l", "--link"}))
-        before, unread = len(reading.targets), len(reading.unread)
-        copy_like(name, operands, values, flags, cwd, reading, moves=name == "mv" or links)
-        if makes_links(name, operands, flags, cwd):  # a later write through it lands where it leads
-            reading.line.made_links([t.path for t in reading.targets[before:]], len(reading.unread) > unread)
-        return cwd
-    if name == "rsync":
-        operands, _values, _flags = _options(args, set(_RSYNC_VALUES))
-        if len(operands) >= 2 and not re.match(r"^[^/]*:", operands[-1]):
-            reading.add(operands[-1], cwd, name, tree=True)
-        return cwd
-    if name in ("rm", "unlink", "shred"):
-        operands, _values, flags = _options(args, set(_REMOVE_VALUES[name]))
-        recursive = bool(flags & {"-r", "-R", "--recursive"})
-        for operand in operands:
-            reading.add(operand, cwd, name, tree=recursive)
-        return cwd
-    if name in ("touch", "mkdir", "rmdir", "truncate", "tee"):
-        operands, _values, _flags = _options(args, set(_MAKE_VALUES[name]))
-        for operand in operands:
-            reading.add(operand, cwd, name)
-        return cwd
-    if name in _METADATA:  # a mode, an owner or an attribute is written too (a protocol folder made unwritable)
-        operands, values, flags = _options(args, _METADATA[name])
-        own = _METADATA_OWN.get(name)
-        moded = own is not None and any(len(flag) == 2 and flag[1] not in own for flag in flags)
-        first = 0 if name == "setfacl" or "--reference" in values or moded else 1
-        for operand in operands[first:]:
-            reading.add(operand, cwd, name, tree=bool(flags & {"-R", "--recursive"}))
-        return cwd
-    if name == "dd":
-        for arg in args:
-            if arg.startswith("of="):
-                reading.add(arg[3:], cwd, name)
-        return cwd
-    if name == "sed":
-        operands, values, flags = _options(args, set(_SED_VALUES))
-        in_place = any(f.startswith("--in-place") for f in flags) or "-i" in flags or "-i" in values \
-            or any(k.startswith("--in-place") for k in values)
-        scripted = "-e" in values or "-f" in values or "--expression" in values or "--file" in values
-        from brain_tui.core.sessions.shell_outputs import backups, sed_outputs  # (it reads with these helpers)
-
-        scripts = [v for k, v in zip(args, args[1:], strict=False) if k in ("-e", "--expression")]
-        scripts += [a.split("=", 1)[1] for a in args if a.startswith("--expression=")]
-        scripts += [a[2:] for a in args if a.startswith("-e") and len(a) > 2 and not a.startswith("--")]
-        scripts += [values[k] for k in ("-e", "--expression") if k in values]  # `-ne SCRIPT`
-        for output in sed_outputs(scripts if scripted else operands[:1]):
-            reading.add(output, cwd, "sed")
-        if not in_place:
-            return cwd
-        files = operands if scripted else operands[1:]
-        for operand in files + backups(name, args, files):
-            reading.add(operand, cwd, "sed -i")
-        return cwd
-    if name == "perl":
-        operands, values, flags = _options(args, set(_PERL_VALUES))
-        if "-i" not in flags and "-i" not in values:
-            from brain_tui.core.sessions.shell_programs import read_program
-
-            return read_program(name, args, cwd, reading, home, depth)
-        files = operands if ("-e" in values or "-E" in values) else operands[1:]
-        from brain_tui.core.sessions.shell_outputs import backups
-
-        for operand in files + backups(name, args, files):
-            reading.add(operand, cwd, "perl -i")
-        return cwd
+    if name in WRITERS:  # cp, rm, touch, chmod, sed -i…
+        return read_writer(name, args, cwd, reading, home, depth)
     from brain_tui.core.sessions.shell_vim import VIMS, read_vim  # (they read with this module's helpers)
 
     if name in VIMS:

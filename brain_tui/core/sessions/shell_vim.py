@@ -55,7 +55,7 @@ def _scriptin(name: str, args: list[str]) -> bool:
 def read_vim(name: str, args: list[str], cwd: str | None, reading: ShellReading, home: str | None,
              depth: int) -> str | None:
     """Add the files `name ARGS…` writes; read the shell commands its commands run. Return the working folder."""
-    from brain_tui.core.sessions.shell_targets import _read_text  # (it reads with this module)
+    from brain_tui.core.sessions.shell_targets import read_text  # (it reads with this module)
 
     scripts = _SCRIPTS if _scriptin(name, args) else _SCRIPTS - {"-s"}
     ended = args.index("--") if "--" in args else len(args)
@@ -76,7 +76,7 @@ def read_vim(name: str, args: list[str], cwd: str | None, reading: ShellReading,
         reading.partial = reading.partial or \
             f"`{name}`: the commands it runs come from a file the line does not show ({sourced[0]})"
     for shell in ex.shells:
-        _read_text(shell, cwd, reading, home, depth + 1)
+        read_text(shell, cwd, reading, home, depth + 1)
     logs = [log for arg in args if arg.startswith("-V") and (log := arg[2:].lstrip("0123456789"))]
     for output in [value for option, value in values.items() if option in _FILES] + logs + ex.writes:
         if output != "NONE":  # (`-i NONE`: no viminfo)

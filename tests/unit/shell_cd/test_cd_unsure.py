@@ -64,3 +64,19 @@ def test_a_line_setting_lastpipe_cannot_place_a_cd(brain: Brain) -> None:
 ])
 def test_a_cd_that_surely_moves_still_places_what_follows(brain: Brain, command: str, written: set[str]) -> None:
     assert written_paths(brain, command) == written, (command, written_paths(brain, command))
+
+
+@pytest.mark.parametrize("command", [
+    "eval 'pushd /nonexistent; cd {root}/claims'; popd; rm x.yml",
+    "eval 'cd /nonexistent; cd {root}/src'; cd -; rm claims/x.yml",
+])
+def test_a_folder_reached_two_ways_keeps_what_each_way_left_behind(brain: Brain, command: str) -> None:
+    """Both ways of the `cd` that may fail end in one folder with a different stack or OLDPWD: what follows goes
+    back as each leaves it (checked in bash: `popd` of the empty stack fails, `cd -` goes where the line was, and
+    `rm` removes claims/x.yml)."""
+    line = command.format(root=brain.root)
+    reading = read_command(line, str(brain.root))
+    written = [target.path for target in reading.targets]
+    assert str(brain.root / "claims" / "x.yml") in written or reading.partial, (line, written)
+    for session in sessions(brain):
+        assert not brain.decide_write(ShellCommand(line), session).allowed, line
