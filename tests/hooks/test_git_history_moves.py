@@ -165,7 +165,7 @@ def test_a_commit_under_another_name_or_date_still_goes(paused: tuple[Path, str,
         assert_allowed(hook(brain, "pre-tool-use", _bash(brain, command, STRANGER)))
     for command in (f"GIT_AUTHOR_NAME=Bot git reset --hard {before}",
                     f"GIT_AUTHOR_NAME=Bot GIT_DIR={brain}/.git git update-ref HEAD {before}",
-                    "GIT_EDITOR=vi git commit -q", "GIT_AUTHOR_NAMES=x git commit -qm x"):
+                    "GIT_EDITOR=$E git commit -q", "GIT_AUTHOR_NAMES=x git commit -qm x"):
         assert_denied(hook(brain, "pre-tool-use", _bash(brain, command, STRANGER)))
 
 

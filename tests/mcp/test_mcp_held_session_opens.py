@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 from mcp.client.client import Client
 
-from tests.bsi import clean_env, ok, run_bsi
+from tests.bsi import bsi_command, clean_env, ok, run_bsi
 from tests.clock import live_now
+from tests.hooks.fake_agent import FakeAgent
 from tests.hooks.test_pre_tool_use import assert_allowed, assert_denied, event, hook
 from tests.mcp.test_mcp_own_session import A, serve
 
@@ -88,41 +89,50 @@ def test_a_paused_session_opens_no_new_claim_from_its_shell(brain: Path) -> None
 
 
 @pytest.mark.parametrize("variable", ["CLAUDE_CODE_SESSION_ID", "CODEX_THREAD_ID", "GEMINI_SESSION_ID"])
-def test_a_paused_agent_naming_a_fresh_session_id_opens_nothing(brain: Path, variable: str) -> None:
+def test_a_paused_agent_naming_a_fresh_session_id_opens_nothing(brain: Path, variable: str, tmp_path: Path) -> None:
     """The pause stops the agent process, whatever session ID its shell names for one command: a fresh ID, one no
-    process is recorded for, is that same agent's (its recorded session is the paused one)."""
+    process is recorded for, is that same agent's (its recorded session is the paused one). The agent is a process
+    of its own (`FakeAgent`), whatever runs the suite (an orphaned run has no agent above it)."""
     from brain_tui.core.sessions import handover
-    from brain_tui.core.sessions.agent_process import agent_process
 
     now = live_now()
     held = _held(brain, "paused", now)
-    assert handover.vouch(brain, A, agent_process())  # A's session-start, under this agent process
-    before = sorted(p.name for p in (brain / "claims").glob("*.yml"))
-    agent = clean_env(CLAUDECODE="1", **{variable: "ffffffff-3333-4000-8000-00000000000f"})
-    run = run_bsi("claim", "open", "--scope", "docs/", "--story", "elsewhere", brain=brain, now=now, env=agent)
-    assert run.code == 12 and held in run.err, run
+    agent = FakeAgent(tmp_path / "agent")
+    try:
+        assert handover.vouch(brain, A, agent.process)  # A's session-start, under this agent process
+        before = sorted(p.name for p in (brain / "claims").glob("*.yml"))
+        env = clean_env(CLAUDECODE="1", **{variable: "ffffffff-3333-4000-8000-00000000000f"})
+        run = agent.run(bsi_command("claim", "open", "--scope", "docs/", "--story", "elsewhere", brain=brain, now=now),
+                        env=env, cwd=brain)
+    finally:
+        agent.close()
+    assert run.returncode == 12 and held in run.stderr, run
     assert sorted(p.name for p in (brain / "claims").glob("*.yml")) == before
 
 
-def test_a_paused_claim_bound_through_mcp_stops_a_fresh_session_id(brain: Path) -> None:
+def test_a_paused_claim_bound_through_mcp_stops_a_fresh_session_id(brain: Path, tmp_path: Path) -> None:
     """A claim Gemini CLI's MCP server opened (bound to its session by the next hook, not in the claim file): once
     paused, the same agent's shell naming a fresh session ID opens nothing either."""
     from brain_tui.core.brain import Brain
     from brain_tui.core.sessions import handover
-    from brain_tui.core.sessions.agent_process import agent_process
 
     now = live_now()
-    client = agent_process()
+    agent = FakeAgent(tmp_path / "agent", name="gemini")
+    try:
+        client = agent.process
 
-    async def body(mcp: Client) -> Any:
-        return await mcp.call_tool("claim_open", {"scope": ["src/"], "story": "g's work"})
+        async def body(mcp: Client) -> Any:
+            return await mcp.call_tool("claim_open", {"scope": ["src/"], "story": "g's work"})
 
-    held = serve(brain, body, client=client, now=now).structured_content["sess_id"]
-    assert handover.adopt_pending(brain, "gem-1", client, Brain(brain, now=now).now()) == [held]
-    ok(run_bsi("gate", "pause", held, "hold: review", brain=brain, now=now))
-    agent = clean_env(GEMINI_CLI="1", GEMINI_SESSION_ID="ffffffff-3333-4000-8000-00000000000f")
-    run = run_bsi("claim", "open", "--scope", "docs/", "--story", "elsewhere", brain=brain, now=now, env=agent)
-    assert run.code == 12 and held in run.err, run
+        held = serve(brain, body, client=client, now=now).structured_content["sess_id"]
+        assert handover.adopt_pending(brain, "gem-1", client, Brain(brain, now=now).now()) == [held]
+        ok(run_bsi("gate", "pause", held, "hold: review", brain=brain, now=now))
+        env = clean_env(GEMINI_CLI="1", GEMINI_SESSION_ID="ffffffff-3333-4000-8000-00000000000f")
+        run = agent.run(bsi_command("claim", "open", "--scope", "docs/", "--story", "elsewhere", brain=brain, now=now),
+                        env=env, cwd=brain)
+    finally:
+        agent.close()
+    assert run.returncode == 12 and held in run.stderr, run
 
 
 def test_check_scope_tells_a_paused_session_it_opens_nothing(brain: Path) -> None:
