@@ -23,7 +23,7 @@ import shlex
 from collections.abc import Callable
 
 from brain_tui.core.sessions.shell_options import in_bundle
-from brain_tui.core.sessions.shell_substitutions import SHELLS, shell_command
+from brain_tui.core.sessions.shell_substitutions import SHELLS, STDIN_PATHS, shell_command
 
 TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
 if TYPE_CHECKING:
@@ -66,8 +66,6 @@ _STDIN_KIND = {"python": "python", "python2": "python", "python3": "python", "py
 
 #: An interpreter by a versioned name (`python3.12`, `perl5.36`, `ruby3.1`, `php8.2`): the name it has here.
 _VERSIONED = re.compile(r"(python[23]?|pypy3?|perl|ruby|php|node)[\d.]+")
-#: The script paths that are the interpreter's own standard input.
-_STDIN_PATHS = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 STRING = re.compile(r"""(['"])((?:\\.|(?!\1)[^\\\n])*)\1""")
 _PROTOCOL = re.compile(r"(?:^|/)(?:claims|signals|locks|breath|\.brain)(?:/|$)|(?:^|/)BRAIN-INDEX\.md$")
 #: What writes in inline code: an `open` for writing (`open("F", "w")`, `open(F, mode="w")`, `Path(F).open("w")`,
@@ -204,9 +202,9 @@ def reads_code_from_stdin(name: str, args: list[str]) -> bool:
         arg = args[index]
         index += 1
         if arg == "--":
-            return kind == "php" or index == len(args) or args[index] in _STDIN_PATHS
+            return kind == "php" or index == len(args) or args[index] in STDIN_PATHS
         if arg == "-" or not arg.startswith("-"):
-            return arg in _STDIN_PATHS
+            return arg in STDIN_PATHS
         if arg.startswith("--"):
             option = arg.partition("=")[0]
             if option in codes:

@@ -4,7 +4,10 @@ command hands the next one on its standard input, so that a shell or an interpre
 
 ``echo``/``printf`` write their words (`piped_text`); ``cat`` (no file, or ``-``), ``tee FILE…`` (it writes FILE
 too), ``dd`` copying whole and ``head``/``tail`` keeping every line pass the text they get on unchanged; a group or
-subshell (``{ echo A; echo B; }``, ``(echo A)``, a loop's body) writes what its commands write, joined. Any other
+subshell (``{ echo A; echo B; }``, ``(echo A)``, a loop's body) writes what its commands write, joined, and the text
+fed to it reaches each of its commands (``echo CMD | { echo A; cat; }``); a group given text after its closer
+(``{ …; } <<< TEXT``) writes what the line does not say. An echo whose escapes another echo decodes (dash's, zsh's,
+bash's with ``xpg_echo``) writes both texts. Any other
 command fed shown text changes it as the line does not say (``tr``, ``sed``, ``head -1`` of longer text): the text
 after it is unknown, and a command running what it reads (`shell_stdin.feed`) cannot be read. A command fed no
 shown text (``ls``, ``cat FILE``) writes text the line does not show: as a script file's, left to the OS sandbox.
@@ -17,7 +20,7 @@ from __future__ import annotations
 import os
 import re
 
-from brain_tui.core.sessions.shell_substitutions import piped_text
+from brain_tui.core.sessions.shell_substitutions import echo_decoded, piped_text
 
 __all__ = ["PipeFlow", "passed_on"]
 
@@ -41,8 +44,9 @@ def passed_on(command: list[str], text: str | None, changed: str) -> tuple[str |
     if not command:
         return None, ""
     own = piped_text(command)
-    if own is not None:
-        return own, ""
+    if own is not None:  # `echo 'a\\0057b'`: dash's, zsh's, an xpg_echo bash's echo write a/b: both are read
+        decoded = echo_decoded(command)
+        return (own if decoded is None else f"{own}\n{decoded}"), ""
     if text is None and not changed:
         return None, ""
     name = os.path.basename(command[0])
@@ -76,27 +80,36 @@ def _unchanged(name: str, args: list[str], text: str) -> bool:
 class PipeFlow:
     """The text reaching the command being read on its standard input, as the reader walks a line's commands."""
 
-    __slots__ = ("text", "changed", "_groups", "_closed")
+    __slots__ = ("text", "changed", "_groups", "_closed", "_given")
 
     def __init__(self) -> None:
         self.text: str | None = None  # the text the line shows reaching it (`<<< TEXT`, `echo TEXT |`)
         self.changed = ""  # the command that changed text the line showed on its way (the text is then unknown)
-        self._groups: list[tuple[str, list[str], str]] = []  # each open group: its opener, output, changer
+        # each open group: its opener, output, changer, and its input (which each of its commands may read)
+        self._groups: list[tuple[str, list[str], str, tuple[str | None, str]]] = []
         self._closed: tuple[str | None, str] | None = None  # the output of a subshell closed by a lone `)`
+        self._given = False  # the command being read was given its text by `<<< TEXT`
+
+    def given(self, text: str) -> None:
+        """The command being read gets `text` by ``<<< TEXT`` (a group closed there, ``{ …; } <<< TEXT``, hands it
+        to whichever of its commands reads it: what the group writes is then unknown)."""
+        self.text, self.changed, self._given = text, "", True
 
     def after(self, words: list[str], command: list[str], operator: str) -> None:
         """Follow the command `words` (`command`: its wrappers passed over) ending at `operator`: what it writes
         goes to the next command (`|`), or to the output of the group it stands in, which a group closed here
         (`}`, `)`, `done`) hands on in its turn."""
         if words and words[0] in _OPENS:
-            self._groups.append((words[0], [], ""))
+            self._groups.append((words[0], [], "", (self.text, self.changed)))
         if words and words[0] in _CLOSES and len(command) == 1:
             text, changed = self._close(None, "")
+            text, changed = (None, words[0]) if self._given else (text, changed)  # `{ echo a; cat; } <<< CMD`
         elif not words:  # `(echo A) | sh`: the `)` and the `|` two operators; `echo A | (sh)`: `|` then `(`
             text, changed = self._closed or (self.text, self.changed)
+            text, changed = (None, ")") if self._given and self._closed else (text, changed)  # `(cat) <<< CMD`
         else:
             text, changed = passed_on(command, self.text, self.changed)
-        self._closed = None
+        self._closed, self._given = None, False
         rest = operator.replace("()", "")  # (`f()`: a function's name, no subshell)
         closed = False
         while rest.startswith(")"):  # `)`, `)|`, `);`: a subshell closed (not a `case` pattern's)
@@ -109,19 +122,19 @@ class PipeFlow:
             return
         if not (rest.startswith("|") and not rest.startswith("||")) and (words or rest.strip("(")):
             self._add(text, changed)
-            text, changed = None, ""
-        self._groups += [("(", [], "")] * rest.count("(")
+            text, changed = self._groups[-1][3] if self._groups else (None, "")  # the group's input, for its next
+        self._groups += [("(", [], "", (text, changed))] * rest.count("(")
         self.text, self.changed = text, changed
 
     def _add(self, text: str | None, changed: str) -> None:
         if self._groups:
-            opener, output, was = self._groups[-1]
-            self._groups[-1] = (opener, [*output, *([text] if text is not None else [])], was or changed)
+            opener, output, was, given = self._groups[-1]
+            self._groups[-1] = (opener, [*output, *([text] if text is not None else [])], was or changed, given)
 
     def _close(self, text: str | None, changed: str) -> tuple[str | None, str]:
         """Close the innermost group, `text` (changed by `changed`) the output of its last command: its output."""
         self._add(text, changed)
         if not self._groups:
             return None, ""
-        _opener, output, was = self._groups.pop()
+        _opener, output, was, _given = self._groups.pop()
         return ("\n".join(output) if output else None), was

@@ -1,7 +1,8 @@
 """Commands a shell command line hands to a shell inside itself, for the shell's reader (`shell_targets`): the
 bodies of command substitutions (``$(…)``, backquotes, also inside double quotes) and process substitutions
 (``<(…)``, ``>(…)``), and the text a shell reads as its script from standard input when the line itself shows it
-(``bash <<< 'CMD'``, ``echo 'CMD' | sh``), and the command line a shell is given by ``-c`` as the shells read their
+(``bash <<< 'CMD'``, ``echo 'CMD' | sh``, ``bash /dev/stdin``, ``source /dev/stdin``; what ``echo`` and ``printf`` write
+there: `piped_text`), and the command line a shell is given by ``-c`` as the shells read their
 arguments (`SHELLS`, `shell_options`: ``bash -xc CMD``, ``sh -c -- CMD``). They run as commands, so they are read as
 commands.
 
@@ -15,11 +16,13 @@ import re
 
 from brain_tui.core.sessions.shell_quotes import nested_end
 
-__all__ = ["SHELLS", "outside_substitutions", "past_closer", "piped_text", "reads_script_from_stdin", "shell_command",
-           "shell_options", "substitutions"]
+__all__ = ["SHELLS", "STDIN_PATHS", "echo_decoded", "echo_escapes", "outside_substitutions", "past_closer",
+           "piped_text", "reads_script_from_stdin", "shell_command", "shell_options", "substitutions"]
 
 #: The shells the reader reads: the command line `-c` gives them, or the script they read on standard input.
 SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh"})
+#: The paths naming a command's own standard input.
+STDIN_PATHS = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 #: bash's long options taking the next word as their value (the others are flags: `--norc`, `--login`).
 _SHELL_LONG_VALUES = frozenset({"--rcfile", "--init-file"})
 
@@ -133,60 +136,118 @@ def shell_command(words: list[str]) -> str | None:
 
 def reads_script_from_stdin(words: list[str]) -> bool:
     """True when the command `words` (its wrappers passed over) is a shell reading its commands from standard
-    input: no ``-c``, and no script file (or ``-s``: the operands are then its arguments)."""
-    if not words or os.path.basename(words[0]) not in SHELLS:
+    input: no ``-c``, and no script file (or ``-s``: the operands are then its arguments; or the script file is
+    standard input itself, ``bash /dev/stdin``), or ``source``/``.`` of standard input."""
+    if not words:
+        return False
+    name = os.path.basename(words[0])
+    if name in ("source", "."):
+        return words[1:2] != [] and words[1] in STDIN_PATHS - {"-"}  # (`. -` reads a file named -)
+    if name not in SHELLS:
         return False
     letters, operands = shell_options(words[1:])
-    return "c" not in letters and (not operands or "s" in letters)
+    return "c" not in letters and (not operands or "s" in letters or operands[0] in STDIN_PATHS)
 
 
 def piped_text(words: list[str]) -> str | None:
     """What `echo ARGS` or `printf FORMAT ARGS` (its wrappers passed over) writes to the next command of a
     pipeline, or None for another command: printf's format filled in (`_printf`), echo's words after its options
     (each leading word of the letters `n`, `e` and `E`: ``-ne``; after ``-e``, the last of ``-e`` and ``-E``, its
-    escapes decoded: ``\\t``, ``\\x2f``, as printf's ``%b`` decodes them)."""
+    escapes decoded as `echo_escapes` reads them: ``\\t``, ``\\x2f``, ``\\0NNN``, ``\\c`` ending it)."""
     if not words or os.path.basename(words[0]) not in ("echo", "printf"):
         return None
     if words[0].endswith("printf"):
         args = words[2:] if words[1:2] == ["--"] else words[1:]
         return _printf(args[0], args[1:]) if args else ""
-    args = words[1:]
+    escapes, text = _echo(words[1:])
+    return echo_escapes(text, "echo")[0] if escapes else text
+
+
+def echo_decoded(words: list[str]) -> str | None:
+    """What `echo ARGS` (its wrappers passed over) writes where its escapes are decoded without ``-e`` (bash with
+    ``shopt -s xpg_echo``, dash's and zsh's echo: ``echo 'a\\0057b'`` writes ``a/b``), when that differs from what
+    bash's echo writes; else None."""
+    if not words or os.path.basename(words[0]) != "echo":
+        return None
+    escapes, text = _echo(words[1:])
+    decoded = echo_escapes(text, "echo")[0]
+    return None if escapes or decoded == text else decoded
+
+
+def _echo(args: list[str]) -> tuple[bool, str]:
+    """Whether bash's echo decodes the escapes of its arguments `args` (``-e``), and the text it writes."""
     escapes = False
     while args and re.fullmatch(r"-[neE]+", args[0]):
         escapes = next((letter == "e" for letter in reversed(args[0]) if letter in "eE"), escapes)
         args = args[1:]
-    text = " ".join(args)
-    if not escapes:
-        return text
-    from brain_tui.core.sessions.shell_code import unquote
-
-    return unquote(text)
+    return escapes, " ".join(args)
 
 
-#: A conversion of printf's format: `%%`, or flags, width and precision (`%-5.2s`) and its letter.
-_CONVERSION = re.compile(r"%(?:%|[-+ #0']*(?:\d+|\*)?(?:\.(?:\d+|\*)?)?([a-zA-Z]))")
+#: An escape of printf's format, of echo -e and of `%b` (bash 5.2): a number (hexadecimal, Unicode, octal) or a
+#: letter. The octal ones differ: the format's `\NNN`, echo's `\0NNN` (zero to three digits after the 0), `%b`'s both.
+_SHELL_ESCAPE = re.compile(r"\\(?:x([0-9a-fA-F]{1,2})|u([0-9a-fA-F]{1,4})|U([0-9a-fA-F]{1,8})|0([0-7]{0,3})"
+                           r"|([1-7][0-7]{0,2})|(.))", re.DOTALL)
+_SHELL_CONTROLS = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t",
+                   "v": "\v", "\\": "\\"}
+
+
+def echo_escapes(text: str, dialect: str) -> tuple[str, bool]:
+    """`text` with the escapes bash decodes in `dialect` (``format``: printf's format; ``echo``: echo -e; ``b``:
+    printf's ``%b``) made their characters, and whether a ``\\c`` there ended all output (echo and ``%b``)."""
+    out: list[str] = []
+    last = 0
+    for found in _SHELL_ESCAPE.finditer(text):
+        out.append(text[last:found.start()])
+        last = found.end()
+        hexa, zero, octal, letter = found.group(1) or found.group(2) or found.group(3), found.group(4), \
+            found.group(5), found.group(6)
+        if hexa:
+            try:
+                out.append(chr(int(hexa, 16)))
+            except (ValueError, OverflowError):
+                out.append(found.group())
+        elif zero is not None and dialect != "format":
+            out.append(chr(int(zero or "0", 8)))
+        elif zero is not None or octal and dialect != "echo":  # the format's `\0NN`: three digits with its 0
+            digits = ("0" + zero)[:3] if zero is not None else octal
+            out.append(chr(int(digits, 8)) + (("0" + zero)[3:] if zero is not None else ""))
+        elif letter == "c" and dialect != "format":
+            return "".join(out), True
+        else:
+            out.append(_SHELL_CONTROLS.get(letter or "", found.group()) if letter else found.group())
+    out.append(text[last:])
+    return "".join(out), False
+
+
+#: A conversion of printf's format: `%%`, or flags, width and precision (`%-5.2s`, `%*.*s`) and its letter.
+_CONVERSION = re.compile(r"%(?:%|[-+ #0']*(\d+|\*)?(?:\.(\d+|\*)?)?([a-zA-Z]))")
 
 
 def _printf(form: str, args: list[str]) -> str:
     """What `printf FORM ARGS…` writes, near enough to read as a script: the format's escapes decoded, each
-    conversion its argument (`%b`'s escapes decoded; widths left out), the format used again while arguments are
-    left, as printf does."""
-    from brain_tui.core.sessions.shell_code import unquote
-
+    conversion its argument (`%b`'s escapes decoded, a `\\c` there ending the output; widths left out, a `*` width
+    or precision taking its argument), the format used again while arguments are left, as printf does."""
     out: list[str] = []
     left = list(args)
     while True:
         used = False
         last = 0
         for found in _CONVERSION.finditer(form):
-            out.append(unquote(form[last:found.start()]))
+            out.append(echo_escapes(form[last:found.start()], "format")[0])
             last = found.end()
-            if found.group(1) is None:
+            if found.group(3) is None:
                 out.append("%")
                 continue
             used = True
+            del left[:[found.group(1), found.group(2)].count("*")]
             value = left.pop(0) if left else ""
-            out.append(unquote(value) if found.group(1) == "b" else value)
-        out.append(unquote(form[last:]))
+            if found.group(3) != "b":
+                out.append(value)
+                continue
+            decoded, stopped = echo_escapes(value, "b")
+            out.append(decoded)
+            if stopped:
+                return "".join(out)
+        out.append(echo_escapes(form[last:], "format")[0])
         if not left or not used:
             return "".join(out)

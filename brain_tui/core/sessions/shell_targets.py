@@ -301,7 +301,7 @@ def _read_tokens(tokens: list[str], cwd: str | None, reading: ShellReading, home
             fed = True
             if index < len(tokens) and not is_operator(tokens[index]):
                 if token == "<<<":
-                    stdin.text, stdin.changed = tokens[index], ""
+                    stdin.given(tokens[index])
                 index += 1
             continue
         command, _here = split_wrappers(words)
