@@ -3,9 +3,12 @@ the `c` stands in them (`bash -cx CMD`, `bash -c -x CMD`, `sh -c -- CMD`)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from brain_tui.core.sessions.shell_targets import read_command
+from tests.unit import shell_brain
 
 W = "/w"
 
@@ -58,3 +61,17 @@ def test_every_shell_the_reader_knows_is_read(command: str) -> None:
 ])
 def test_inline_code_hands_a_shell_its_command_line_as_the_shell_reads_it(code: str) -> None:
     assert written(f"python3 -c '{code}'") == ["/w/claims/x"], code
+
+
+@pytest.mark.parametrize("command", [
+    "fish -c 'rm claims/x.yml'", "csh -c 'rm claims/x.yml'", "tcsh -c 'rm claims/x.yml'",
+    "echo 'rm claims/x.yml' | fish", "tcsh <<< 'rm claims/x.yml'", "pwsh -Command 'Remove-Item claims/x.yml'",
+    "powershell -c 'Remove-Item claims/x.yml'", "nu -c 'rm claims/x.yml'", "xonsh -c 'rm claims/x.yml'",
+    "env fish -c 'rm claims/x.yml'",
+])
+def test_a_shell_the_reader_does_not_read_cannot_run_a_line(tmp_path: Path, command: str) -> None:
+    """fish, csh, tcsh, PowerShell, nushell, xonsh, elvish speak no POSIX shell: what they run cannot be read, so the
+    line is refused (it was read as nothing: a protocol write passed where no OS sandbox stands)."""
+    brain = shell_brain.make(tmp_path)
+    assert read_command(command, str(brain.root)).partial, command
+    shell_brain.refused_to_both(brain, command)

@@ -16,11 +16,14 @@ import re
 
 from brain_tui.core.sessions.shell_quotes import nested_end
 
-__all__ = ["SHELLS", "STDIN_PATHS", "echo_decoded", "echo_escapes", "outside_substitutions", "past_closer",
-           "piped_text", "reads_script_from_stdin", "shell_command", "shell_options", "substitutions"]
+__all__ = ["OTHER_SHELLS", "SHELLS", "STDIN_PATHS", "echo_decoded", "echo_escapes", "outside_substitutions",
+           "past_closer", "piped_text", "reads_script_from_stdin", "shell_command", "shell_options", "substitutions"]
 
 #: The shells the reader reads: the command line `-c` gives them, or the script they read on standard input.
 SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh"})
+#: Shells that speak no POSIX shell (fish, csh, PowerShell, nushell…): what they run cannot be read, and whatever
+#: they are given (`-c`, `-Command`, a script on standard input) makes the line unreadable.
+OTHER_SHELLS = frozenset({"fish", "csh", "tcsh", "pwsh", "powershell", "nu", "xonsh", "elvish", "rc", "es", "ion"})
 #: The paths naming a command's own standard input.
 STDIN_PATHS = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 #: bash's long options taking the next word as their value (the others are flags: `--norc`, `--login`).

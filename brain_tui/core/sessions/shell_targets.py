@@ -44,6 +44,7 @@ from brain_tui.core.sessions.shell_quotes import OPERATOR_CHARS, continued, is_o
 from brain_tui.core.sessions.shell_runs import option_commands
 from brain_tui.core.sessions.shell_stdin import feed
 from brain_tui.core.sessions.shell_substitutions import (
+    OTHER_SHELLS,
     SHELLS,
     outside_substitutions,
     past_closer,
@@ -369,6 +370,9 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
             read_text(given, cwd, reading, home, depth + 1)
         elif shell_options(args)[1]:
             reading.unread.append(f"{name}: a script file")
+        return cwd
+    if name in OTHER_SHELLS:  # fish, csh, PowerShell…: not read, so nothing they run can be let through
+        reading.partial = reading.partial or f"`{name}` runs commands in a language the reader does not read"
         return cwd
     if name in PROGRAMS:  # find, the archivers, awk, an interpreter's inline code
         from brain_tui.core.sessions.shell_programs import read_program  # (it reads with this module's helpers)
