@@ -20,9 +20,15 @@ from __future__ import annotations
 import os
 import re
 
-from brain_tui.core.sessions.shell_substitutions import echo_decoded, piped_text
+from brain_tui.core.sessions.shell_quotes import OPERATOR_CHARS, continued, is_operator, shield, words
+from brain_tui.core.sessions.shell_substitutions import echo_decoded, filled, piped_text
+from brain_tui.core.sessions.shell_wrappers import split_wrappers
 
-__all__ = ["PipeFlow", "passed_on"]
+__all__ = ["PipeFlow", "passed_on", "printed", "printed_tokens", "shown_word"]
+
+#: The operators a substitution's body may join its commands with for its output to be known: a pipe hands the
+#: text on (`passed_on`), the others run the next command after it, its output following.
+_JOINS = frozenset({"|", ";", "&&", "||", "\n"})
 
 #: The options of `cat` and `tee` that leave the text as it is (`cat -u` is ignored; tee's only choose how it writes
 #: its files).
@@ -77,6 +83,52 @@ def _unchanged(name: str, args: list[str], text: str) -> bool:
     return False
 
 
+def printed(body: str) -> str | None:
+    """The text the substitution whose body is `body` prints (`printed_tokens`), or None."""
+    import shlex
+
+    shielded = shield(body)
+    if shielded is None:
+        return None
+    lexer = shlex.shlex(shielded, posix=True, punctuation_chars=OPERATOR_CHARS)
+    lexer.whitespace, lexer.commenters, lexer.whitespace_split = " \t", "", True
+    try:
+        return printed_tokens(continued(words(list(lexer))))
+    except ValueError:  # an unclosed quote
+        return None
+
+
+def printed_tokens(tokens: list[str]) -> str | None:
+    """What the commands `tokens` (a substitution's body, split as the reader splits a line) print, when the line
+    shows it: only echo/printf of words with no expansion, and commands passing that text on unchanged
+    (`passed_on`), joined by pipes, `;`, `&&`, `||` or new lines; None for any other (its text is not shown)."""
+    outputs: list[str] = []
+    text: str | None = None
+    command: list[str] = []
+    for token in [*tokens, ";"]:
+        if not is_operator(token):
+            if "$" in token or "`" in token:
+                return None
+            command.append(token)
+            continue
+        if token not in _JOINS or not command:
+            return None
+        text, changed = passed_on(split_wrappers(command)[0], text, "")
+        if text is None or changed:
+            return None
+        command = []
+        if token != "|":
+            outputs.append(text)
+            text = None
+    return "\n".join(outputs)
+
+
+def shown_word(word: str) -> str | None:
+    """The word `word` with its substitutions made the text they print (`printed`), or None: one prints text the
+    line does not show."""
+    return filled(word, printed) if "$(" in word or "`" in word else word
+
+
 class PipeFlow:
     """The text reaching the command being read on its standard input, as the reader walks a line's commands."""
 
@@ -90,10 +142,12 @@ class PipeFlow:
         self._closed: tuple[str | None, str] | None = None  # the output of a subshell closed by a lone `)`
         self._given = False  # the command being read was given its text by `<<< TEXT`
 
-    def given(self, text: str) -> None:
-        """The command being read gets `text` by ``<<< TEXT`` (a group closed there, ``{ …; } <<< TEXT``, hands it
-        to whichever of its commands reads it: what the group writes is then unknown)."""
-        self.text, self.changed, self._given = text, "", True
+    def given(self, text: str | None, unknown: str = "") -> None:
+        """The command being read gets `text` by ``<<< TEXT`` or ``< <(…)``; `unknown`: a substitution there prints
+        text the line does not show (`text` then None, or the word as written), and a command running it cannot be
+        read. A group closed there (``{ …; } <<< TEXT``) hands it to whichever of its commands reads it: what the
+        group writes is then unknown."""
+        self.text, self.changed, self._given = text, unknown, True
 
     def after(self, words: list[str], command: list[str], operator: str) -> None:
         """Follow the command `words` (`command`: its wrappers passed over) ending at `operator`: what it writes

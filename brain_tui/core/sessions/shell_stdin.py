@@ -25,7 +25,7 @@ TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
 if TYPE_CHECKING:
     from brain_tui.core.sessions.shell_targets import ShellReading
 
-__all__ = ["feed", "read_xargs_file"]
+__all__ = ["feed", "read_fed_files", "read_xargs_file"]
 
 _EDS = frozenset({"ed", "red"}) | EX_NAMES
 _VIMS = VIMS - EX_NAMES  # (by any of its names: `view -es`, `vim.basic -e`)
@@ -50,10 +50,11 @@ def feed(words: list[str], text: str | None, cwd: str | None, reading: ShellRead
     name = os.path.basename(words[0])
     editor = name in _EDS or (name in _VIMS and any(re.fullmatch(r"-[A-Za-z]*[eE][A-Za-z]*", w) for w in words[1:]))
     xargs = name == "xargs" and not {"-a", "--arg-file"} & set(_xargs_options(words[1:])[0])
-    if text is None:  # (`changed`)
-        if editor or xargs or reads_script_from_stdin(words) or reads_code_from_stdin(name, words[1:]):
-            reading.partial = reading.partial or f"`{name}` runs what it reads, text `{changed}` changed on its way"
-    elif reads_script_from_stdin(words):  # `bash <<< CMD`, `echo CMD | sh`
+    if changed and (editor or xargs or reads_script_from_stdin(words) or reads_code_from_stdin(name, words[1:])):
+        reading.partial = reading.partial or f"`{name}` runs what it reads, text `{changed}` changed on its way"
+    if text is None:
+        return
+    if reads_script_from_stdin(words):  # `bash <<< CMD`, `echo CMD | sh`
         from brain_tui.core.sessions.shell_targets import read_text
 
         read_text(text, cwd, reading, home, depth + 1)
@@ -164,3 +165,31 @@ def _read_xargs(args: list[str], text: str, cwd: str | None, reading: ShellReadi
         return
     for item in items:
         read_words([word.replace(replace, item.strip()) for word in command], cwd, reading, home, depth + 1)
+
+
+def read_fed_files(words: list[str], cwd: str | None, reading: ShellReading, home: str | None, depth: int) -> None:
+    """Read the text a process substitution among `words` prints (``<(…)``: `ShellReading.fed_files`) where the
+    command runs it: ``source``/``.`` and a shell as their script (``bash <(…)``, ``bash --rcfile <(…)``; not the
+    arguments of ``-c``, ``-s`` or of a script file), an interpreter as its code (``python3 <(…)``). Text the line does
+    not show run there makes the line unreadable."""
+    from brain_tui.core.sessions.shell_substitutions import SHELLS, shell_options
+
+    name = os.path.basename(words[0]) if words else ""
+    for index, word in enumerate(words[1:], start=1):
+        if word not in reading.fed_files:
+            continue
+        letters, operands = shell_options(words[1:])
+        code = reads_code_from_stdin(name, [*words[1:index], "/dev/stdin", *words[index + 1:]])
+        script = index == 1 if name in ("source", ".") else name in SHELLS and "c" not in letters and (
+            word not in operands or operands[0] == word and "s" not in letters)
+        if not script and not code:
+            continue
+        text = reading.fed_files[word]
+        if text is None:
+            reading.partial = reading.partial or f"`{name}` runs what a substitution prints, not shown on the line"
+        elif script:
+            from brain_tui.core.sessions.shell_targets import read_text
+
+            read_text(text, cwd, reading, home, depth + 1, same_shell=name in ("source", "."))
+        else:
+            read_stdin_code(name, [*words[1:index], "/dev/stdin", *words[index + 1:]], text, cwd, reading, home, depth)

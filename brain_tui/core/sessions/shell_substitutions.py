@@ -13,11 +13,17 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 
 from brain_tui.core.sessions.shell_quotes import nested_end
 
-__all__ = ["OTHER_SHELLS", "SHELLS", "STDIN_PATHS", "echo_decoded", "echo_escapes", "outside_substitutions",
-           "past_closer", "piped_text", "reads_script_from_stdin", "shell_command", "shell_options", "substitutions"]
+TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+__all__ = ["OTHER_SHELLS", "SHELLS", "STDIN_PATHS", "echo_decoded", "echo_escapes", "filled", "outside_substitutions",
+           "past_closer", "piped_text", "positional", "reads_script_from_stdin", "shell_command", "shell_options",
+           "substitutions"]
 
 #: The shells the reader reads: the command line `-c` gives them, or the script they read on standard input.
 SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh"})
@@ -45,6 +51,20 @@ def outside_substitutions(text: str) -> str:
     for start, end in _spans(text):
         kept.append(text[last:start])
         last = end
+    return "".join(kept) + text[last:]
+
+
+def filled(text: str, output: Callable[[str], str | None]) -> str | None:
+    """`text` with each of its outermost substitutions made the text `output` gives for its body, its trailing
+    new lines cut as the shell cuts them; None when `output` knows one's text not (None)."""
+    kept, last = [], 0
+    for start, end in _spans(text):
+        body = text[start:end]
+        printed = output(body.replace("\\`", "`").replace("\\\\", "\\") if text[start - 1] == "`" else body)
+        if printed is None:
+            return None
+        kept += [text[last:start - (1 if text[start - 1] == "`" else 2)], printed.rstrip("\n")]
+        last = end + 1
     return "".join(kept) + text[last:]
 
 
@@ -134,7 +154,50 @@ def shell_command(words: list[str]) -> str | None:
     if not words or os.path.basename(words[0]) not in SHELLS:
         return None
     letters, operands = shell_options(words[1:])
-    return operands[0] if "c" in letters and operands else None
+    if "c" not in letters or not operands:
+        return None
+    return positional(operands[0], operands[1:]) if operands[1:] else operands[0]
+
+
+#: A positional parameter: `$0`…`$9` (`$10` is `$1` then 0), `${N}`, `$@`, `$*`, `${@}`, `${*}`.
+_POSITIONAL = re.compile(r"\$(?:([0-9@*])|\{([0-9]+|[@*])\})")
+
+
+def positional(line: str, args: list[str]) -> str:
+    """The command line `line` a shell runs by ``-c`` with its operands `args` after it (the first is ``$0``, the
+    rest ``$1``…) filled in where they stand outside single quotes, as values the reader reads as words: quoted
+    outside double quotes (``rm $1``), escaped inside (``rm "$1"``); ``"$@"`` is each argument a word, ``"$*"``
+    all of them one word; a parameter past the last argument is empty."""
+    out: list[str] = []
+    quote = ""
+    index = 0
+    while index < len(line):
+        ch = line[index]
+        found = _POSITIONAL.match(line, index) if ch == "$" and quote != "'" else None
+        if ch == "\\" and quote != "'":
+            out.append(line[index:index + 2])
+            index += 2
+            continue
+        if found is None:
+            if ch in "'\"" and quote in ("", ch):  # (a quote character inside the other quotes is plain)
+                quote = "" if quote else ch
+            out.append(ch)
+            index += 1
+            continue
+        index = found.end()
+        name = found.group(1) or found.group(2)
+        if name in "@*":
+            values = args[1:]
+        else:
+            number = int(name)
+            values = args[number:number + 1]
+        if quote and name == "@":  # `"$@"`: the quote closed, each argument a word, the quote opened again
+            out.append('"' + " ".join(shlex.quote(value) for value in values) + '"')
+        elif quote:
+            out.append(re.sub(r'([\\"$`])', r"\\\1", " ".join(values)))
+        else:
+            out.append(" ".join(shlex.quote(value) for value in values))
+    return "".join(out)
 
 
 def reads_script_from_stdin(words: list[str]) -> bool:

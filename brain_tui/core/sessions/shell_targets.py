@@ -39,10 +39,10 @@ from brain_tui.core.sessions.shell_heredocs import split_here_documents
 from brain_tui.core.sessions.shell_line_state import LineState, placed
 from brain_tui.core.sessions.shell_options import spelled_out
 from brain_tui.core.sessions.shell_patches import PATCH_PROGRAMS, names_patch_program, read_leftover_patches, read_patch
-from brain_tui.core.sessions.shell_pipes import PipeFlow, passed_on
+from brain_tui.core.sessions.shell_pipes import PipeFlow, passed_on, printed_tokens, shown_word
 from brain_tui.core.sessions.shell_quotes import OPERATOR_CHARS, continued, is_operator, shield, words
 from brain_tui.core.sessions.shell_runs import option_commands
-from brain_tui.core.sessions.shell_stdin import feed
+from brain_tui.core.sessions.shell_stdin import feed, read_fed_files
 from brain_tui.core.sessions.shell_substitutions import (
     OTHER_SHELLS,
     SHELLS,
@@ -102,7 +102,7 @@ class ShellReading:
     process outside the agent's own (`shell_handover`: ``tmux send-keys``, ``at``), "" when none."""
 
     __slots__ = ("targets", "named", "unread", "partial", "patches", "patched", "patch_dirs", "line", "terminal",
-                 "elsewhere")
+                 "elsewhere", "fed_files")
 
     def __init__(self) -> None:
         self.targets: list[ShellTarget] = []
@@ -115,6 +115,8 @@ class ShellReading:
         self.line = LineState("")  # what the line sets for its later commands (HOME, CDPATH…)
         self.terminal = ""
         self.elsewhere = ""
+        self.fed_files: dict[str, str | None] = {}  # the word standing for each `<(…)`: the text it prints (None:
+        # text the line does not show), read where a shell, `source` or an interpreter runs it (`read_fed_files`)
 
     def add(self, path: str, cwd: str | None, command: str, tree: bool = False, *, named: bool = False) -> None:
         """Record a target written as `path` from `cwd` (None: unknown, so a relative path cannot be placed);
@@ -264,6 +266,8 @@ def _read_tokens(tokens: list[str], cwd: str | None, reading: ShellReading, home
     tokens = list(tokens)
     index = 0
     substitution = 0
+    body: list[str] = []  # the tokens of the substitution being skipped
+    kind = ""  # where its output goes: `<<<` or `<` (standard input), `<(` (a file named by a word), else nowhere
     stdin = PipeFlow()  # what the command being read gets on its standard input, when the line shows it
     fed = False  # the command being read gets its standard input from the line (a pipe, `<`, `<<`, `<<<`)
     piped = False  # it is a pipeline's second command or later (it runs in a subshell)
@@ -275,17 +279,26 @@ def _read_tokens(tokens: list[str], cwd: str | None, reading: ShellReading, home
         # a substitution is skipped (read apart); what follows its `)` in the same token (`);`) is read next
         if substitution:
             substitution, rest = past_closer(token, substitution) if is_operator(token) else (substitution, "")
+            body.append(token if substitution else token[:len(token) - len(rest) - 1])
+            if not substitution:
+                _substituted(kind, [part for part in body if part], stdin, words, reading)
+                body = []
         elif token == "$" and index < len(tokens) and is_operator(tokens[index]) and tokens[index].startswith("("):
-            words.append("$(…)")  # a word of the command, made when the line runs
+            if kind != "<<<":
+                words.append("$(…)")  # a word of the command, made when the line runs
+            kind = "<<<" if kind == "<<<" else "$("
             substitution, rest = past_closer(tokens[index], 0)
             index += 1
         elif is_operator(token) and token[0] in "<>" and "(" in token:  # `<(…)`, `>(…)`: a process substitution
             substitution, rest = past_closer(token[token.index("("):], 0)
+            kind = "<" if kind == "<" else token[:2]
         else:
             rest = None
         if rest is not None:
+            kind = kind if substitution else ""
             tokens[index:index] = [rest] if rest else []
             continue
+        kind = ""
         if not is_operator(token):
             words.append(token)
             continue
@@ -301,9 +314,16 @@ def _read_tokens(tokens: list[str], cwd: str | None, reading: ShellReading, home
         if token.startswith("<"):  # input: `<` FILE, `<<` / `<<<` WORD (no write)
             fed = True
             if index < len(tokens) and not is_operator(tokens[index]):
-                if token == "<<<":
-                    stdin.given(tokens[index])
+                if token == "<<<" and tokens[index] == "$":  # `<<< $(…)`: its text is what the body prints
+                    kind = "<<<"
+                    continue
+                if token == "<<<":  # its substitutions' text read as well as the word as written (`'$(…)'`)
+                    value = shown_word(tokens[index])
+                    stdin.given(tokens[index] if value in (None, tokens[index]) else f"{tokens[index]}\n{value}",
+                                "<<< $(…)" if value is None else "")
                 index += 1
+            elif token == "<":
+                kind = "<"  # `< <(…)`: what the body prints is the command's standard input
             continue
         command, _here = split_wrappers(words)
         # `bash <<< CMD`, `echo CMD | cat | sh`, `ed F <<< 'w G'`, `echo F | xargs rm`
@@ -332,6 +352,19 @@ def _read_tokens(tokens: list[str], cwd: str | None, reading: ShellReading, home
     return one_place(cwd, ends)
 
 
+def _substituted(kind: str, body: list[str], stdin: PipeFlow, words: list[str], reading: ShellReading) -> None:
+    """A substitution whose body is the tokens `body` closed: what it prints (`printed_tokens`) is the standard input
+    of the command being read (`kind` ``<<<``, ``<``), or the file its word names (``<(``: a word standing for it,
+    read where a shell, `source` or an interpreter runs it)."""
+    if kind in ("<<<", "<"):
+        text = printed_tokens(body)
+        stdin.given(text, "" if text is not None else f"{kind} $(…)")
+    elif kind == "<(":
+        marker = f"/dev/fd/\u2063{len(reading.fed_files)}"
+        reading.fed_files[marker] = printed_tokens(body)
+        words.append(marker)
+
+
 def read_words(words: list[str], cwd: str | None, reading: ShellReading, home: str | None,
                depth: int) -> str | None:
     """Read one simple command; return the working folder after it (a `cd` changes it, `env -C DIR` does not)."""
@@ -353,6 +386,7 @@ def _read_command(words: list[str], cwd: str | None, reading: ShellReading, home
     reading.elsewhere = reading.elsewhere or handed_over(name, args)
     for line in option_commands(name, args):  # `split --filter=CMD`, `ssh -o ProxyCommand=CMD`: read as commands
         read_text(line, cwd, reading, home, depth + 1)
+    read_fed_files([name, *args], cwd, reading, home, depth)  # `. <(echo CMD)`, `bash <(…)`, `python3 <(…)`
     if name in ("cd", "pushd", "popd", "dirs"):
         return change_folder(name, args, cwd, reading, home)
     if name in PATCH_PROGRAMS:  # Codex's patch: in its argv, or the here-document fed to it
