@@ -41,3 +41,15 @@ def refused_to_both(brain: Brain, command: str) -> None:
     for session in sessions(brain):
         decision = brain.decide_write(ShellCommand(command), session)
         assert not decision.allowed, (command, decision)
+
+
+def refused_as_protocol_write(brain: Brain, command: str) -> None:
+    """Assert that the shell reader finds `command` writing `claims/x.yml` (or `claims/` whole) and that the write
+    decision refuses it to both sessions."""
+    from brain_tui.core.sessions.shell_targets import read_command
+
+    reading = read_command(command, str(brain.root))
+    written = [t.path for t in reading.targets]
+    assert any(path in written for path in (str(brain.root / "claims" / "x.yml"), str(brain.root / "claims"))), \
+        (command, reading.targets)
+    refused_to_both(brain, command)

@@ -16,7 +16,7 @@ from brain_tui.core.brain import Brain
 from brain_tui.core.rules.write_request import ShellCommand
 from brain_tui.core.sessions.shell_targets import read_command
 from tests.unit import shell_brain
-from tests.unit.shell_brain import refused_to_both
+from tests.unit.shell_brain import refused_as_protocol_write
 from tests.unit.shell_brain import sessions as _sessions
 
 
@@ -81,11 +81,7 @@ _WRITES = [
 def test_code_writing_a_protocol_file_is_refused(brain: Brain, command: str) -> None:
     """The protocol file the code (or the command line it hands a shell) writes is a target: refused for any
     session."""
-    reading = read_command(command, str(brain.root))
-    written = [t.path for t in reading.targets]
-    assert any(path in written for path in (str(brain.root / "claims" / "x.yml"), str(brain.root / "claims"))), \
-        (command, reading.targets)
-    refused_to_both(brain, command)
+    refused_as_protocol_write(brain, command)
 
 
 @pytest.mark.parametrize("command", [
