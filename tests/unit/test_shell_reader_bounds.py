@@ -35,6 +35,20 @@ def test_a_line_nested_thousands_deep_is_read_partly_without_exhausting_the_stac
     assert time.monotonic() - started < BOUND_S
 
 
+@pytest.mark.parametrize("line", [
+    "rm {" + "a,{" * 15000 + "}" * 15000,
+    "rm {" + "a,{" * 15000 + "}" * 14999,
+    "rm " + "x" * 60000 + "{1..4000}",
+    "rm x{1..99999}{1..99999}",
+    "rm x{" + "0" * 5000 + "1..4000}",
+], ids=["nested", "unclosed", "long", "ranges", "padded"])
+def test_a_brace_expansion_into_megabytes_of_words_is_not_read_whole(line: str, tmp_path: Path) -> None:
+    started = time.monotonic()
+    reading = read_command(line, str(tmp_path), str(tmp_path))
+    assert time.monotonic() - started < BOUND_S
+    assert reading.partial.startswith("a brace expansion into more than") and reading.targets == []
+
+
 #: The pieces the reader reacts to: its operators, quotes, nestings, escapes, and the commands it reads within.
 _TOKENS = st.sampled_from([
     "$(", "(", ")", "{", "}", "${", "`", "'", "\"", "\\", "|", "||", "&&", ";", "&", "\n", "<<", "<<<", "<<-",
