@@ -90,3 +90,13 @@ def test_no_event_of_any_shape_reaches_an_internal_error(bound: tuple[Path, str]
     brain, sess = bound
     env = clean_env(BSI_SESSION=sess) if is_bound else clean_env()
     assert_clean(hook(brain, name, {"cwd": str(brain), **event}, env=env))
+
+
+@pytest.mark.parametrize("command", ["$(" * 5000, "\"$(echo \"" * 5000, "echo \"${x:-\"" * 5000],
+                         ids=["substitutions", "quoted", "defaults"])
+def test_a_command_nested_thousands_deep_is_refused_as_not_read_whole(bound: tuple[Path, str], command: str) -> None:
+    brain, sess = bound
+    done = hook(brain, "pre-tool-use", base(brain, hook_event_name="PreToolUse", tool_name="Bash",
+                                            tool_input={"command": command}), env=clean_env(BSI_SESSION=sess))
+    assert_clean(done)
+    assert done.returncode == 2 and "cannot be read whole" in done.stderr, done

@@ -96,6 +96,14 @@ def test_line_joins_and_ansi_c_quotes_change_nothing_else(command: str, expected
     ("touch notes/{a}", {"/w/notes/{a}"}),
     ("echo ${HOME} | tee notes/{a,b}", {"/w/notes/a", "/w/notes/b"}),
     ("touch notes/{01..3}", {"/w/notes/01", "/w/notes/02", "/w/notes/03"}),
+    # bash reads a number outside its 64-bit integers as no sequence: the word stays as written
+    ("touch notes/{9223372036854775806..9223372036854775807}",
+     {"/w/notes/9223372036854775806", "/w/notes/9223372036854775807"}),
+    ("touch notes/{1..99999999999999999999999}", {"/w/notes/{1..99999999999999999999999}"}),
+    ("touch notes/{1..3..9223372036854775808}", {"/w/notes/{1..3..9223372036854775808}"}),
+    ("touch notes/{1.." + "9" * 5000 + "}", {"/w/notes/{1.." + "9" * 5000 + "}"}),
+    ("touch notes/{" + "-9" + "9" * 5000 + "..1}", {"/w/notes/{-9" + "9" * 5000 + "..1}"}),
+    ("touch notes/{1..2.." + "9" * 5000 + "}", {"/w/notes/{1..2.." + "9" * 5000 + "}"}),
 ])
 def test_brace_expansion_is_read(command: str, expected: set[str]) -> None:
     assert paths(command) == expected

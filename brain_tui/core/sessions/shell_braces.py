@@ -9,21 +9,26 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["MAX_WORDS", "expand_braces"]
+__all__ = ["MAX_TEXT", "MAX_WORDS", "expand_braces"]
 
 #: At most this many words come out of one command line's brace expansions (more: the reading is partial).
 MAX_WORDS = 4096
+#: At most this many characters of words, whole or still to expand, are built while expanding one command line's
+#: braces (more: the reading is partial); it bounds the reader's time and memory (``{a,{a,{a,…}}}`` 20000 deep, or
+#: a 60 KiB word with ``{1..4000}``, stay under `MAX_WORDS` long after they fill the memory).
+MAX_TEXT = 1 << 20
 _META = " \t\n;&|<>()"  # (a carriage return is no blank to bash)
 _SEQUENCE = re.compile(r"^(-?\d+|[A-Za-z])\.\.(-?\d+|[A-Za-z])(?:\.\.(-?\d+))?$")
 
 
 def expand_braces(text: str) -> tuple[str, bool]:
     """`text` with its brace expansions done (each word's expansions joined by spaces), and False when there were
-    more than `MAX_WORDS` of them (the text is then the one given)."""
+    more than `MAX_WORDS` of them, or more than `MAX_TEXT` characters to build (the text is then the one given)."""
     if "{" not in text:
         return text, True
     out: list[str] = []
     count = 0
+    budget = [MAX_TEXT]
     index = 0
     while index < len(text):
         if text[index] in _META:
@@ -36,7 +41,7 @@ def expand_braces(text: str) -> tuple[str, bool]:
         if "{" not in word:
             out.append(word)
             continue
-        words = _expand(word, quoted)
+        words = _expand(word, quoted, budget)
         count += len(words)
         if count > MAX_WORDS:
             return text, False
@@ -79,54 +84,68 @@ def _word(text: str, index: int) -> tuple[int, list[bool]]:
     return index, quoted
 
 
-def _expand(word: str, quoted: list[bool]) -> list[str]:
-    """The words one word expands into (at most `MAX_WORDS` + 1 of them: the caller counts)."""
+def _expand(word: str, quoted: list[bool], budget: list[int]) -> list[str]:
+    """The words one word expands into (at most `MAX_WORDS` + 1 of them: the caller counts); `budget` holds the
+    characters the line's expansions may still build, and more than `MAX_WORDS` words come back when it runs out."""
     done: list[str] = []
     pending = [(word, quoted)]
-    while pending and len(done) <= MAX_WORDS:
+    while pending and len(done) + len(pending) <= MAX_WORDS:  # (each pending word gives one word or more)
         text, mask = pending.pop(0)
+        budget[0] -= len(text)
+        if budget[0] < 0:
+            return [""] * (MAX_WORDS + 1)
         found = _first_brace(text, mask)
         if found is None:
             done.append(text)
             continue
         start, end, alternatives = found
         for begin, stop, literal in alternatives:
+            budget[0] -= start + (stop - begin if literal is None else len(literal)) + len(text) - end - 1
+            if budget[0] < 0:
+                return [""] * (MAX_WORDS + 1)
             if literal is not None:
                 pending.append((text[:start] + literal + text[end + 1:],
                                 mask[:start] + [True] * len(literal) + mask[end + 1:]))
             else:
                 pending.append((text[:start] + text[begin:stop] + text[end + 1:],
                                 mask[:start] + mask[begin:stop] + mask[end + 1:]))
-            if len(pending) > MAX_WORDS:
+            if len(done) + len(pending) > MAX_WORDS:
                 break
     return done + [text for text, _mask in pending]
 
 
 def _first_brace(text: str, mask: list[bool]) -> tuple[int, int, list[tuple[int, int, str | None]]] | None:
     """The first brace expression of the word: its `{` and `}` indexes, and its alternatives (a slice of the word,
-    or the literal text of a sequence's member); None when it holds none."""
-    for start, ch in enumerate(text):
-        if ch != "{" or mask[start]:
-            continue
-        depth = 0
-        commas: list[int] = []
-        for end in range(start + 1, len(text)):
-            if mask[end]:
-                continue
-            if text[end] == "{":
-                depth += 1
-            elif text[end] == "}" and depth:
-                depth -= 1
-            elif text[end] == "}":
-                if commas:
-                    bounds = [start, *commas, end]
-                    return start, end, [(a + 1, b, None) for a, b in zip(bounds, bounds[1:], strict=False)]
-                members = _sequence(text[start + 1:end]) if not any(mask[start:end]) else None
-                if members is not None:
-                    return start, end, [(0, 0, member) for member in members]
-                break
-            elif text[end] == "," and depth == 0:
-                commas.append(end)
+    or the literal text of a sequence's member); None when it holds none.
+
+    One pass pairs each unquoted `{` with the `}` closing it (a `{` left open is plain text, as is a pair with
+    neither a comma at its own level nor a sequence inside), so a word of thousands of braces is read in time
+    linear in its length."""
+    # the open braces: (index of `{`, its commas, [whether it holds a brace or a quoted character])
+    stack: list[tuple[int, list[int], list[bool]]] = []
+    pairs: list[tuple[int, int, list[int], bool]] = []
+    for index, ch in enumerate(text):
+        if mask[index]:
+            if stack:
+                stack[-1][2][0] = True
+        elif ch == "{":
+            if stack:
+                stack[-1][2][0] = True
+            stack.append((index, [], [False]))
+        elif ch == "," and stack:
+            stack[-1][1].append(index)
+        elif ch == "}" and stack:
+            start, commas, holds = stack.pop()
+            if stack and holds[0]:
+                stack[-1][2][0] = True
+            pairs.append((start, index, commas, holds[0]))
+    for start, end, commas, nested in sorted(pairs):
+        if commas:
+            bounds = [start, *commas, end]
+            return start, end, [(a + 1, b, None) for a, b in zip(bounds, bounds[1:], strict=False)]
+        members = None if nested else _sequence(text[start + 1:end])
+        if members is not None:
+            return start, end, [(0, 0, member) for member in members]
     return None
 
 
@@ -136,9 +155,11 @@ def _sequence(inner: str) -> list[str] | None:
     if match is None:
         return None
     first, last, step_text = match.groups()
-    step = abs(int(step_text)) if step_text and int(step_text) else 1
+    if not all(_in_bash_integers(number) for number in (first, last, step_text or "1") if number[-1].isdigit()):
+        return None  # bash reads it as no sequence
+    step = abs(_integer(step_text)) if step_text and _integer(step_text) else 1
     if first.lstrip("-").isdigit() and last.lstrip("-").isdigit():
-        low, high = int(first), int(last)
+        low, high = _integer(first), _integer(last)
         width = max(len(first), len(last)) if first.lstrip("-").startswith("0") or \
             last.lstrip("-").startswith("0") else 0
         numbers = range(low, high + 1, step) if low <= high else range(low, high - 1, -step)
@@ -148,3 +169,15 @@ def _sequence(inner: str) -> list[str] | None:
         codes = range(low, high + 1, step) if low <= high else range(low, high - 1, -step)
         return [chr(code) for code in codes]
     return None
+
+
+def _in_bash_integers(number: str) -> bool:
+    """Whether the decimal `number` (its digits, after an optional `-`) is one of bash's 64-bit integers."""
+    digits = number.lstrip("-").lstrip("0")
+    return len(digits) < 19 or (len(digits) == 19 and -(1 << 63) <= _integer(number) < 1 << 63)
+
+
+def _integer(number: str) -> int:
+    """The decimal `number` (an optional `-`, digits, leading zeros as many as given) as an integer."""
+    digits = number.lstrip("-").lstrip("0") or "0"
+    return -int(digits) if number.startswith("-") else int(digits)

@@ -81,54 +81,70 @@ def shield(text: str) -> str | None:
 
 def nested_end(text: str, index: int) -> int:
     """The index just past the ``$(…)``, ``${…}`` or backquoted part that starts at `index` (its quotes, escapes
-    and nested parts skipped, as bash reads them); the end of `text` when it is unclosed."""
+    and nested parts skipped, as bash reads them); the end of `text` when it is unclosed.
+
+    The parts nested in it are followed on a stack of their own, not by recursion: a line thousands of parts deep
+    is read to its end, never past Python's recursion limit."""
     if text[index] == "`":
-        end = index + 1
-        while end < len(text) and text[end] != "`":
-            end += 2 if text[end] == "\\" else 1
-        return min(end + 1, len(text))
-    closer = ")" if text[index + 1] == "(" else "}"
-    opener = "(" if closer == ")" else "{"
-    depth = 0
-    index += 2
+        return _backquote_end(text, index)
+    # each open part: [opener, closer, parentheses or braces open inside it], or None for a double-quoted part
+    stack: list[list[str | int] | None] = []
+    while True:
+        if text[index] == "`":
+            index = _backquote_end(text, index)
+        elif text[index] == '"':
+            stack.append(None)
+            index += 1
+        else:  # `$(` or `${`
+            stack.append(["(", ")", 0] if text[index + 1] == "(" else ["{", "}", 0])
+            index += 2
+        index = _inner_end(text, index, stack)
+        if index >= len(text):
+            return len(text)
+        if not stack:
+            return index
+
+
+def _inner_end(text: str, index: int, stack: list[list[str | int] | None]) -> int:
+    """Read `text` from `index` inside the parts open on `stack`, closing them as they end; return where the
+    outermost closes (`stack` then empty), or where the next nested part starts (to be opened), or the end of
+    `text`."""
     while index < len(text):
+        frame = stack[-1]
         ch = text[index]
         if ch == "\\":
             index += 2
-            continue
-        if ch == "'":
+        elif ch == "`" or text.startswith(("$(", "${"), index):
+            return index
+        elif frame is None:  # in double quotes
+            index += 1
+            if ch == '"':
+                stack.pop()
+        elif ch == "'":
             close = text.find("'", index + 1)
             index = len(text) if close < 0 else close + 1
-            continue
-        if ch == '"':
-            index = _double_end(text, index + 1)
-            continue
-        if ch == "`" or text.startswith(("$(", "${"), index):
-            index = nested_end(text, index)
-            continue
-        if ch == opener:
-            depth += 1
-        elif ch == closer:
-            if depth == 0:
-                return index + 1
-            depth -= 1
-        index += 1
-    return len(text)
-
-
-def _double_end(text: str, index: int) -> int:
-    """The index just past the `"` that closes a double-quoted part whose text starts at `index`."""
-    while index < len(text):
-        ch = text[index]
-        if ch == "\\":
-            index += 2
         elif ch == '"':
-            return index + 1
-        elif ch == "`" or text.startswith(("$(", "${"), index):
-            index = nested_end(text, index)
+            return index
         else:
             index += 1
+            if ch == frame[0]:
+                frame[2] = int(frame[2]) + 1
+            elif ch == frame[1]:
+                if frame[2] == 0:
+                    stack.pop()
+                    if not stack:
+                        return index
+                else:
+                    frame[2] = int(frame[2]) - 1
     return len(text)
+
+
+def _backquote_end(text: str, index: int) -> int:
+    """The index just past the backquote closing the backquoted part that starts at `index`."""
+    end = index + 1
+    while end < len(text) and text[end] != "`":
+        end += 2 if text[end] == "\\" else 1
+    return min(end + 1, len(text))
 
 
 def words(tokens: list[str]) -> list[str]:
