@@ -13,10 +13,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from brain_tui.core.sessions.shell_targets import ShellReading, read_command
+from brain_tui.hooks.main import DEADLINE_S
 
 DEEP = 5000
-#: A line's time to read, generous for a shared machine: a hook has 10 s in all.
-BOUND_S = 2.0
+#: A line must be read within the hook's own deadline (past it the hook answers "brain busy": no reading at all).
+#: This is the hook's contract, not a speed goal (the benchmarks measure speed).
+BOUND_S = DEADLINE_S
 
 
 @pytest.mark.parametrize("line", [

@@ -30,7 +30,7 @@ import os
 import re
 import shlex
 
-from brain_tui.core.sessions.shell_braces import MAX_WORDS, expand_braces
+from brain_tui.core.sessions.shell_braces import MAX_TEXT, MAX_WORDS, expand_braces
 from brain_tui.core.sessions.shell_code import interpreter
 from brain_tui.core.sessions.shell_comments import without_comments
 from brain_tui.core.sessions.shell_folders import change_folder, in_new_shell, one_place
@@ -207,7 +207,8 @@ def _read_lines(text: str, cwd: str | None, reading: ShellReading, home: str | N
     text, whole = expand_braces(without_comments(text))
     if not whole:
         reading.unread.append("a brace expansion into too many words")
-        reading.partial = reading.partial or f"a brace expansion into more than {MAX_WORDS} words"
+        reading.partial = reading.partial or \
+            f"a brace expansion into more than {MAX_WORDS} words or {MAX_TEXT:,} characters"
         return None
     text = _FD_REDIRECT.sub(r"\1", text)
     reading.partial = reading.partial or reading.line.unplaced(text)
