@@ -3,7 +3,7 @@
 An agent on clone B whose session a human paused on clone A opens a claim there before B syncs: B's tree did not hold
 the pause, so the open passed. Its sync brings the pause in: the human's decision came first, so that open is lost
 (marked failed, as a claim another machine's claim beat), and its edit tools write nothing through it. A claim the
-session opened before the pause is work the human's pause already found: it stays.
+session opened and pushed before the pause is work the human's pause already found: it stays.
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ def test_an_open_made_on_a_clone_that_had_not_seen_the_pause_is_lost_at_its_sync
     held = ok(run_bsi("--sync", "claim", "open", "--scope", "src/", "--agent-session", A, "--story", "a",
                       brain=a, now=_at(live, 30), env=human))
     ok(run_bsi("sync", brain=b, now=_at(live, 30), env=human))
-    before = ok(run_bsi("claim", "open", "--scope", "docs/", "--story", "before", brain=b, now=_at(live, 25),
-                        env=agent))
+    before = ok(run_bsi("--sync", "claim", "open", "--scope", "docs/", "--story", "before", brain=b,
+                        now=_at(live, 25), env=agent))  # pushed before the pause: the human's pause found it
     ok(run_bsi("--sync", "gate", "pause", held, "hold", brain=a, now=_at(live, 20), env=human))
     after = ok(run_bsi("claim", "open", "--scope", "wiki/", "--story", "after", brain=b, now=_at(live, 10),
                        env=agent))
@@ -47,3 +47,24 @@ def test_an_open_made_on_a_clone_that_had_not_seen_the_pause_is_lost_at_its_sync
     assert f"bsi: sync lost {after}" in git(remote, "log", "--format=%s", "main")
     assert_denied(hook(b, "pre-tool-use", event(b, "Write", str(b / "wiki" / "x.md"), session=A)))
     assert_allowed(hook(b, "pre-tool-use", event(b, "Write", str(b / "docs" / "x.md"), session=A)))
+
+
+def test_an_open_dated_before_the_pause_by_the_agent_is_lost_too(tmp_path: Path) -> None:
+    """An agent's `--now` may run behind the machine's clock: dated before the pause, an open made after it (and
+    pushed after it) would pass as one the pause found. No time an agent gives can tell it: an open the pause's clone
+    could not see, not pushed when the pause landed, is lost at its sync, whatever time it bears."""
+    live = datetime.fromisoformat(live_now())
+    _remote, (a, b) = make_remote(tmp_path, 2)
+    human = racer_env("tester")
+    agent = {**racer_env("agent"), "CLAUDECODE": "1", "CLAUDE_CODE_SESSION_ID": A}
+    held = ok(run_bsi("--sync", "claim", "open", "--scope", "src/", "--agent-session", A, "--story", "a",
+                      brain=a, now=_at(live, 30), env=human))
+    ok(run_bsi("sync", brain=b, now=_at(live, 30), env=human))
+    ok(run_bsi("--sync", "gate", "pause", held, "hold", brain=a, now=_at(live, 10), env=human))
+    backdated = ok(run_bsi("claim", "open", "--scope", "wiki/", "--story", "after", brain=b, now=_at(live, 25),
+                           env=agent))
+    run = run_bsi("sync", brain=b, now=_at(live, 5), env=agent)
+    assert run.code == 10 and backdated in run.out + run.err, run
+    shown = run_bsi("--json", "claim", "show", backdated, brain=b, now=_at(live, 4), env=human).json()
+    assert shown["status"] == "failed" and shown["lost_to"] == held, shown
+    assert_denied(hook(b, "pre-tool-use", event(b, "Write", str(b / "wiki" / "x.md"), session=A)))

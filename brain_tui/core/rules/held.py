@@ -5,14 +5,13 @@ scope through any other claim the session holds (a domain above a paused leaf): 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from datetime import datetime
 
 from brain_tui.core.errors import BsiError, TransitionRefused
 from brain_tui.core.records.model import BrainSnapshot, Claim
 from brain_tui.core.records.statuses import Status
 from brain_tui.core.rules.authority import Actor
 from brain_tui.core.rules.conflicts import find_conflicts
-from brain_tui.core.rules.effective import is_held
+from brain_tui.core.rules.effective import is_held, is_held_pause
 
 Refusal = tuple[str, BsiError]
 
@@ -77,8 +76,6 @@ def braking(snapshot: BrainSnapshot, sessions: Collection[str], claims: Collecti
     """The braked claims of a session (those in `claims`, or whose `agent_session:` is one of `sessions`), each with
     the claim check's refusal of it: paused (also stale while so), or under a paused, failed or unreadable
     ancestor (`blocked_by`). A claim waiting at a gate brakes nothing but its own scope."""
-    from brain_tui.core.rules.effective import is_held_pause
-
     mine = [c.sess_id for c in snapshot.claims
             if c.sess_id in claims or (c.agent_session is not None and c.agent_session in sessions)]
     braked = []
@@ -89,13 +86,14 @@ def braking(snapshot: BrainSnapshot, sessions: Collection[str], claims: Collecti
     return braked
 
 
-def braked_before(snapshot: BrainSnapshot, claim: Claim, exclude: Collection[str]) -> Claim | None:
-    """The claim of `claim`'s session (its `agent_session:`) a human paused before `claim` was opened, else None:
-    an open another clone made before its sync brought that pause in, which the pause refuses (SPEC 6.3, 22).
-    `exclude`: claims not to count (those the same clone made, which it saw). A pause is dated by the newest
-    PAUSED or PAUSED_CASCADE event of the braked claim, or of the ancestor it is blocked by; `claim`'s own tree is
-    held by the chain rule, not here."""
-    if claim.agent_session is None or claim.opened_at is None or claim.status != Status.OPEN:
+def paused_elsewhere(snapshot: BrainSnapshot, claim: Claim, exclude: Collection[str]) -> Claim | None:
+    """The claim of `claim`'s session (its `agent_session:`) a human holds paused, on another tree, else None: asked of
+    an open this clone made that the remote did not hold when the pause landed there (an open made before its sync
+    brought that pause in), which the pause refuses (SPEC 6.3, 22). No time tells the two apart: an agent's `--now`
+    may run behind the machine's clock and date an open made after the pause before it, so such an open is lost
+    whatever time it bears (one pushed before the pause is on the remote, and stays). `exclude`: claims not to count
+    (those the same clone made, which it saw); `claim`'s own tree is held by the chain rule, not here."""
+    if claim.agent_session is None or claim.status != Status.OPEN:
         return None  # a claim a human holds is theirs to end; one ended is past losing
     tree = {claim.sess_id} | {a.sess_id for a in snapshot.ancestors(claim.sess_id)}
     for sess_id, error in braking(snapshot, {claim.agent_session}, ()):
@@ -104,17 +102,6 @@ def braked_before(snapshot: BrainSnapshot, claim: Claim, exclude: Collection[str
                 claim.sess_id in {a.sess_id for a in snapshot.ancestors(sess_id)}:
             continue  # its own tree: held by the chain rule (its pause cascaded down from above, or to below)
         source = snapshot.claim(str(error.payload.get("blocked_by") or sess_id)) or braked
-        at = _paused_at(source, snapshot)
-        if at is not None and at < claim.opened_at:
+        if is_held_pause(source, snapshot.now):  # a pause (of it, or of the ancestor it is blocked by)
             return braked
     return None
-
-
-def _paused_at(claim: Claim, snapshot: BrainSnapshot) -> datetime | None:
-    """When `claim` was last paused (its newest PAUSED or PAUSED_CASCADE event), else None."""
-    from brain_tui.core.clock import try_parse_timestamp
-
-    times = [try_parse_timestamp(e.ts, snapshot.tz) for e in claim.gate_history
-             if e.event in ("PAUSED", "PAUSED_CASCADE")]
-    known = [t for t in times if t is not None]
-    return max(known) if known else None

@@ -109,7 +109,7 @@ def derived_move(snapshot: BrainSnapshot, claim: Claim, new: str | None, at: dat
     gate is lifted. Its winner is never its own ancestor (as `reconcile.lost_claims` counts them): a paused, gated or
     stale ancestor meets it by the chain rule alone, which would let an agent end any held child as "lost"; nor is
     a claim whose chain does not read to its root lost (an ancestor past a corrupt or missing link meets it so).
-    A claim opened after a human paused another claim of its session (`held.braked_before`) is lost too."""
+    An open claim of a session a human holds paused on another tree (`held.paused_elsewhere`) is lost too."""
     from brain_tui.core.rules.conflicts import CORRUPT, chain_complete, find_conflicts
     from brain_tui.core.rules.effective import stale_origin
     from brain_tui.core.rules.skew import revivable
@@ -124,9 +124,9 @@ def derived_move(snapshot: BrainSnapshot, claim: Claim, new: str | None, at: dat
                              exclude=claim.sess_id)
     if any(w.status != CORRUPT and w.sess_id not in tree for w in winners):
         return True
-    from brain_tui.core.rules.held import braked_before
+    from brain_tui.core.rules.held import paused_elsewhere
 
-    return braked_before(snapshot, claim, ()) is not None  # opened after a human paused its session (`mark_lost`)
+    return paused_elsewhere(snapshot, claim, ()) is not None  # opened after a human paused its session (`mark_lost`)
 
 
 def _hold_lifted(data: Mapping[str, Any] | None, old: str | None, text: str, new: str) -> str:

@@ -9,8 +9,9 @@ tip, two things can be true that only the protocol can settle:
 - a claim opened while offline whose scope another machine claimed and pushed
   first: the remote's claim holds the scope, the local one lost (`lost_claims`)
   and is marked `failed` with the reason (`mark_lost`) — never two holders;
-- a claim opened while a human's pause of a claim of its session had not reached this clone: the pause came
-  first, and a paused session opens no claim (`held.braked_before`): it is lost the same way.
+- a claim of a session a human paused elsewhere, opened here and not yet pushed when the pause landed: a paused
+  session opens no claim, and no time an agent gives tells an open made after the pause from one before it
+  (`held.paused_elsewhere`): it is lost the same way.
 """
 
 from __future__ import annotations
@@ -113,7 +114,7 @@ def lost_claims(snapshot: BrainSnapshot, local_ids: Collection[str]) -> list[Los
                    if c.sess_id not in local_ids and c.sess_id not in tree and c.status != conflicts.CORRUPT]
         if winners:
             lost.append(LostClaim(sess_id=sess_id, scope=claim.scope_text, winners=tuple(winners)))
-        elif (braked := held.braked_before(snapshot, claim, local_ids)) is not None:
+        elif (braked := held.paused_elsewhere(snapshot, claim, local_ids)) is not None:
             winner = conflicts.Conflict(sess_id=braked.sess_id, instance=braked.instance, scope=braked.scope_text,
                                         status=str(braked.status), overlap="session paused")
             lost.append(LostClaim(sess_id=sess_id, scope=claim.scope_text, winners=(winner,), paused_first=True))
