@@ -8,6 +8,7 @@ written by hand cannot drift from the program it describes.
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 
@@ -26,7 +27,9 @@ _SPLIT = re.compile(r",\s+(?=-)")
 def _help(sub: str) -> dict[str, str]:
     """Each option of `git SUB -h`: "flag", "required" (a value, attached or the next word) or "optional" (a value
     only attached)."""
-    done = subprocess.run(["git", sub, "-h"], capture_output=True, text=True, check=False)
+    # filter-branch waits 10 s after its warning unless told it was read
+    done = subprocess.run(["git", sub, "-h"], capture_output=True, text=True, check=False,
+                          env={**os.environ, "FILTER_BRANCH_SQUELCH_WARNING": "1"})
     kinds: dict[str, str] = {}
     for line in (done.stdout + done.stderr).splitlines():
         match = _LINE.match(line)
