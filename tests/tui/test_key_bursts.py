@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
+from textual import events
 
 from brain_tui.tui.screens.confirm import SlugConfirmDialog
+from brain_tui.tui.screens.detail import DetailScreen
 
-from .conftest import SEARCH, STALE, select, settle
+from .conftest import DOMAIN, GATED, PILOT, SEARCH, STALE, select, settle
 from .test_forms import burst
 
 pytestmark = pytest.mark.anyio
@@ -49,3 +53,41 @@ async def test_r_right_after_n_onto_a_stale_claim_targets_that_claim(make_app, s
         await settle(pilot)
         assert app.screen.focused is app.screen.query_one("#stale")
         assert app.screen.selected_claim_id() == STALE
+
+
+async def keys_at_once(pilot: Any, *keys: str) -> None:
+    """Send named keys (`down`, `enter`) all at once, as an SSH connection delivers a fast typist's."""
+    for key in keys:
+        event = events.Key(key, None)
+        event.set_sender(pilot.app)
+        pilot.app._driver.send_message(event)
+    await settle(pilot)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize(("downs", "expected"), [(1, DOMAIN), (2, SEARCH), (3, GATED)])
+async def test_enter_right_after_moves_opens_the_row_the_cursor_reached(make_app, size: tuple[int, int],  # noqa: ANN001
+                                                                        downs: int, expected: str) -> None:
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await select(pilot, "#active", PILOT)
+        await keys_at_once(pilot, *["down"] * downs, "enter")
+        assert isinstance(app.screen, DetailScreen)
+        assert app.screen.claim is not None and app.screen.claim.sess_id == expected
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_enter_right_after_moves_in_the_tree_opens_the_node_the_cursor_reached(make_app,  # noqa: ANN001
+                                                                                   size: tuple[int, int]) -> None:
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("3")
+        await settle(pilot)
+        tree = app.screen.query_one("#tree")
+        start = tree.selected_id
+        await keys_at_once(pilot, "j", "enter")
+        assert isinstance(app.screen, DetailScreen)
+        shown = app.screen.claim.sess_id if app.screen.claim is not None else None
+        await pilot.press("escape")
+        await settle(pilot)
+        assert shown is not None and shown != start and shown == tree.selected_id

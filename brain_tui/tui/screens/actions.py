@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from textual import on
+from textual.message import Message
 from textual.screen import Screen
 
 from brain_tui.core.ids import party_session
@@ -19,6 +21,15 @@ from ..safe import safe_str
 
 if TYPE_CHECKING:
     from ..app import BrainApp
+
+
+class KeysRead(Message):
+    """Posted to the focused widget: it goes round the widgets behind the keys they hold (`action_detail`)."""
+
+    def __init__(self, then: Callable[[], None]) -> None:
+        super().__init__()
+        self.then = then
+
 
 class ClaimActions(Screen[None]):
     """A screen whose keys act on a selected claim or signal through dialogs and the core."""
@@ -324,9 +335,27 @@ class ClaimActions(Screen[None]):
             self._push(PaneConfirmDialog(claim, action))
 
     def action_detail(self) -> None:
-        """The detail view of the selected claim or signal."""
+        """The detail view of the selected claim or signal, once the keys typed before enter have moved the cursor.
+
+        Enter is a priority key: the app runs it as it arrives, while a table's moves typed just before it (`down
+        down enter` in one burst) are bindings the app runs only once their keys have gone round the widgets. The
+        view opens behind them (`KeysRead`), on the row the cursor reached."""
+        focused = self.focused
+        if focused is None or not focused.post_message(KeysRead(self._open_detail)):
+            self._open_detail()
+
+    @on(KeysRead)
+    def _keys_read(self, message: KeysRead) -> None:
+        """The keys the focused widget held have gone on to the app: run `then` from the app's queue, behind them."""
+        message.stop()
+        if not self.app.call_later(message.then):
+            message.then()
+
+    def _open_detail(self) -> None:
         from .detail import DetailScreen
 
+        if not self.is_current:
+            return  # another screen came first (a key typed before enter opened it)
         app = self.brain_app
         claim = app.claim(self.selected_claim_id())
         sig = self.selected_signal() if claim is None else None
