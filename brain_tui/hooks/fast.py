@@ -1,7 +1,8 @@
 """The shortcut of `pre-tool-use`: a write that nothing can refuse is let through from the hook index alone.
 
 Imports only the standard library, `hooks.wire`, `core.agent_files`,
-`core.layout`, `core.path_keys`, `core.agent_programs`, `core.hook_index` and (for a shell tool) `core.shell_targets`.
+`core.layout`, `core.path_keys`, `core.program_files` (the core's own rule for files no agent writes),
+`core.hook_index` and (for a shell tool) `core.shell_targets`.
 It never refuses anything: whenever the index is missing,
 stale or racy, the file is a protocol file, or any check might refuse, it
 answers None and the hook asks the core (`Brain.decide_write`), which decides,
@@ -14,8 +15,9 @@ import os
 import time
 from pathlib import Path
 
-from brain_tui.core.paths import agent_programs, layout, path_keys
+from brain_tui.core.paths import layout, path_keys
 from brain_tui.core.records import git_head
+from brain_tui.core.rules.program_files import program_file_reason
 from brain_tui.core.sessions import agent_files, hook_index
 from brain_tui.hooks import wire
 
@@ -67,8 +69,8 @@ def decide(event: dict[str, Any], flags: dict[str, str], environ: dict[str, str]
         from brain_tui.core.sessions import shell_targets
 
         reading = shell_targets.read_command(shell, wire.shell_cwd(event, cwd))
-        if reading.partial or reading.named or reading.terminal or any(target.tree for target in reading.targets):
-            return None  # a whole folder, or git's record of a path: the core checks it
+        if reading.refused_whole or reading.named or any(target.tree for target in reading.targets):
+            return None  # a line refused whatever it writes, a whole folder, or git's record of a path: the core
         paths: list[str] | None = [target.path for target in reading.targets]
     else:
         paths = wire.target_files(event)
@@ -92,14 +94,11 @@ def decide(event: dict[str, Any], flags: dict[str, str], environ: dict[str, str]
         if bound and not hook_index.session_acts(index, bound, now):
             return None
     notes: list[str] = []
-    git_dirs = git_head.git_dirs(Path(root))
     for path in paths:
         if "\x00" in path:
             return None
-        if any(path_keys.below_folder(gitdir, path_keys.absolute(path, cwd)) is not None for gitdir in git_dirs):
-            return None  # git's own folder (its config and hooks name programs): the core decides
-        if agent_programs.agent_program_file(root, path_keys.absolute(path, cwd), environ=environ) is not None:
-            return None  # a client's hooks or MCP servers, bsi's commands: the core refuses it
+        if program_file_reason(Path(root), path_keys.absolute(path, cwd), False, path, environ) is not None:
+            return None  # git's folder, a `.git` in the brain, a client's hooks or MCP servers: the core refuses it
         rel = path_keys.brain_target(root, path_keys.absolute(path, cwd))
         if rel is None:
             if path_keys.brain_holding(path_keys.absolute(path, cwd)) is not None:

@@ -16,8 +16,13 @@ from pathlib import Path
 from brain_tui.core.paths import path_keys
 
 
-def program_file_reason(root: Path, full: str, tree: bool, shown: str) -> str | None:
-    """Why the file (or folder, `tree`) at the absolute path `full` is not an agent's to write, or None."""
+def program_file_reason(root: Path, full: str, tree: bool, shown: str,
+                        environ: dict[str, str] | None = None) -> str | None:
+    """Why the file (or folder, `tree`) at the absolute path `full` is not an agent's to write, or None.
+
+    `environ`: where `HOME` and the clients' folders are read (default: this process's environment). The hook's
+    shortcut (`hooks.fast`) asks this too, so it never lets through a file refused here.
+    """
     from brain_tui.core.paths.agent_programs import agent_program_file
     from brain_tui.core.records.git_head import git_dirs
 
@@ -40,7 +45,7 @@ def program_file_reason(root: Path, full: str, tree: bool, shown: str) -> str | 
         # naming the brain's own, `git rm -r --cached . && git commit` there takes every claim out of HEAD
         return (f"{shown} is a `.git` inside the brain: it names the repository git acts on from that folder (the "
                 "brain's own, with another work tree): a human makes one (`git init`, `git clone`), never an agent")
-    setting = agent_program_file(root, full, tree)
+    setting = agent_program_file(root, full, tree, environ=environ)
     if setting is None:
         return None
     return (f"{shown} changes {setting}, which names the hooks, MCP servers, commands or environment run outside "

@@ -118,6 +118,12 @@ class ShellReading:
         self.fed_files: dict[str, str | None] = {}  # the word standing for each `<(…)`: the text it prints (None:
         # text the line does not show), read where a shell, `source` or an interpreter runs it (`read_fed_files`)
 
+    @property
+    def refused_whole(self) -> bool:
+        """True when the write decision refuses the line whatever it writes (`partial`, `terminal`, `elsewhere`):
+        its targets do not say all it does."""
+        return bool(self.partial or self.terminal or self.elsewhere)
+
     def add(self, path: str, cwd: str | None, command: str, tree: bool = False, *, named: bool = False) -> None:
         """Record a target written as `path` from `cwd` (None: unknown, so a relative path cannot be placed);
         `named`: a path whose record in git the command changes (its index entry, a commit of it)."""
