@@ -61,8 +61,7 @@ Landed = Callable[[str, str], None]
 def commit_paths(root: str | Path, paths: Sequence[str], message: str, when: datetime | None = None,
                  landed: Landed | None = None) -> str | None:
     """Commit exactly `paths` (added, changed or deleted, relative to `root`) with `message`; the new commit's
-    short hash, or None when nothing changed. The message is made inert first (`inert_block`): a character
-    `git log` would send to the terminal unseen (an escape, a bidi override) is written as its placeholder.
+    short hash, or None when nothing changed.
 
     Never stages or commits anything else, whatever is in the index, and never runs a status of the
     whole work tree. `when` (the brain's clock) dates the commit, so `--now` runs are reproducible.
@@ -73,9 +72,6 @@ def commit_paths(root: str | Path, paths: Sequence[str], message: str, when: dat
         InvalidData: git cannot date a commit at `when` (`clock.require_commit_date`, exit 65); nothing staged.
         CommitFailed: the commit could not be made (exit 23); HEAD did not move.
         GitError: git failed otherwise (exit 25); DiskFull/CannotWrite for a full or read-only disk."""
-    from brain_tui.core.paths.text_safety import inert_block
-
-    message = inert_block(message)  # brain text (a locked file's name) shown by `git log` as it is (SPEC 15)
     unique = sorted(set(paths))
     if not unique:
         return None
