@@ -355,13 +355,16 @@ def apply(brain: Brain, cs: ChangeSet, stalled: Stall | None = None) -> Applied:
 
     `stalled`: git cannot commit now (`mutate_local`'s brake): the files are written and recorded to be committed
     once git is idle (`records.held_back`), and the result says so in its warnings."""
+    from brain_tui.core.paths.text_safety import inert_block
     from brain_tui.core.records.journal import writing
     from brain_tui.core.rules.last_door import refuse_at_the_door
     from brain_tui.core.sync import gitops
 
     applied, rendered = Applied(), cs.render()
     refuse_at_the_door(brain.root, cs.snapshot, rendered, cs.derived)
-    cs.message = cs.message or "bsi: update"
+    # brain text (a locked file's name) reaches `git log` as it is: the message is made inert before the journal,
+    # a held-back record or the commit carry it, so all three hold the same text (SPEC 15)
+    cs.message = inert_block(cs.message or "bsi: update")
     git = brain.commit_enabled and brain.is_git() and stalled is None
     landed: list[tuple[str, str]] = []
     # a write held back records itself inside its journal entry: a kill before it finishes rolls the record back too

@@ -141,3 +141,36 @@ def safe_str(value: object, max_len: int | None = DEFAULT_MAX_LEN, *, multiline:
 def styled(text: str, style: str | None = None) -> Content:
     """A Content of one literal string (cockpit code, never brain data) in `style` (style text, never markup)."""
     return Content.styled(text, style or "")
+
+
+def field_value(value: object) -> str:
+    """Brain text as the starting value of an editable field (an `Input`): the text itself when it shows as it is,
+    else "".
+
+    An input shows its value as it is and submits what it shows, so neither the raw text (an escape sequence would
+    reach the terminal) nor `safe_str`'s placeholders (a different scope would be submitted) may fill it: a value
+    holding a character `safe_text` would hide, or a line break, is left out, for the form to name it inert.
+
+    Args:
+        value: a value from a claim or signal (a parent, a HANDOFF's scope…).
+
+    Returns:
+        The value, or "" when it cannot be shown as it is.
+    """
+    text = _as_str(value)
+    return text if safe_str(text, None) == text else ""
+
+
+def withheld(label: str, value: object) -> Content:
+    """A field's label, naming (inert) the brain text `field_value` did not fill the field in with.
+
+    Args:
+        label: the field's own label (plain text).
+        value: the brain text offered for the field.
+
+    Returns:
+        The label, followed on a line of its own by the inert value when it was left out.
+    """
+    if not _as_str(value) or field_value(value):
+        return Content(label)
+    return Content(label) + Content("\nnot filled in (hidden characters): ") + safe_text(value, 120)

@@ -19,7 +19,7 @@ from brain_tui.core.rules import claims
 from brain_tui.core.rules.conflicts import Conflict
 
 from ..present import short_id
-from ..safe import safe_text, styled
+from ..safe import field_value, safe_text, styled, withheld
 from ..styles import ERROR, MUTED, OK, WARN
 from .dialog import FormDialog
 
@@ -84,9 +84,9 @@ class OpenClaimScreen(FormDialog):
         with Vertical(id="dialog-box", classes="form"):
             yield self.title_line("Open a claim")
             with VerticalScroll(id="form-fields"):
-                yield Label(Content("Scope (dir/, file, file.md#Section; several separated by spaces)"),
+                yield Label(withheld("Scope (dir/, file, file.md#Section; several separated by spaces)", d.scope),
                             markup=False)
-                yield Input(compact=True, value=d.scope, placeholder="e.g. brain-engine/api/", id="scope")
+                yield Input(compact=True, value=field_value(d.scope), placeholder="e.g. brain-engine/api/", id="scope")
                 with Horizontal(classes="row"):
                     with Vertical():
                         yield Label(Content("TTL"), markup=False)
@@ -105,7 +105,8 @@ class OpenClaimScreen(FormDialog):
                         yield Select([("auto", AUTO), ("leaf", "leaf"), ("domain", "domain")], value=AUTO,
                                      allow_blank=False, id="level")
                 yield Label(self._parent_help(), markup=False, id="parent-help")
-                yield Input(compact=True, value=d.parent, placeholder="none: a standalone claim", id="parent")
+                yield Input(compact=True, value=field_value(d.parent), placeholder="none: a standalone claim",
+                            id="parent")
                 yield Label(Content("Slug (the end of the ID; empty: 4 random characters)"), markup=False)
                 yield Input(compact=True, placeholder="e.g. api-search", id="slug")
                 yield Label(Content("Story (what this session is doing)"), markup=False)
@@ -118,7 +119,7 @@ class OpenClaimScreen(FormDialog):
         parent_help = "Parent (a session ID; empty: a standalone claim)"
         if offered := self.offered_parent or self.defaults.suggested_parent:
             parent_help += f" · ctrl+r: under {offered.split('-', 3)[-1]}"
-        return safe_text(parent_help, 200)
+        return withheld(safe_text(parent_help, 200).plain, self.defaults.parent)
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -210,7 +211,7 @@ class OpenClaimScreen(FormDialog):
         """ctrl+r: the conflicting holder offered (`offered_parent`), else the pilot/domain selected when the form
         was opened, as the parent."""
         if parent := self.offered_parent or self.defaults.suggested_parent:
-            self.query_one("#parent", Input).value = parent
+            self.query_one("#parent", Input).value = field_value(parent)
 
     # -- submit -------------------------------------------------------------------------------
     def action_submit(self) -> None:

@@ -15,7 +15,7 @@ from brain_tui.core.records.model import SIGNAL_TYPES, BrainSnapshot, Claim, Sig
 from brain_tui.core.rules.attention import describe_time_left, time_left
 
 from ..describe import signal_details
-from ..safe import safe_text
+from ..safe import field_value, safe_text, withheld
 from .dialog import CoreDialog, FormDialog
 
 RENEW_CHOICES = ("1h", "2h", "4h", "8h")
@@ -107,9 +107,9 @@ class SendSignalDialog(FormDialog):
         with Vertical(id="dialog-box", classes="form"):
             yield self.title_line("Send a signal")
             yield Label(Content("From"), markup=False)
-            yield Input(compact=True, value=self.sender, id="from")
-            yield Label(Content("To (a session ID, an instance, pilote or parent)"), markup=False)
-            yield Input(compact=True, value=self.to, placeholder="sess-… or prod@laptop", id="to")
+            yield Input(compact=True, value=field_value(self.sender), id="from")
+            yield Label(withheld("To (a session ID, an instance, pilote or parent)", self.to), markup=False)
+            yield Input(compact=True, value=field_value(self.to), placeholder="sess-… or prod@laptop", id="to")
             yield Label(Content("Type"), markup=False)
             yield Select([(t, t) for t in SIGNAL_TYPES], value="INFO", allow_blank=False, id="type")
             yield Label(Content("Payload"), markup=False)
@@ -118,7 +118,7 @@ class SendSignalDialog(FormDialog):
 
     def on_mount(self) -> None:
         super().on_mount()
-        self.query_one("#to" if not self.to else "#payload", Input).focus()
+        self.query_one("#to" if not field_value(self.to) else "#payload", Input).focus()
 
     def action_submit(self) -> None:
         """Ask the core to write the signal."""
