@@ -58,7 +58,7 @@ async def test_r_right_after_n_onto_a_stale_claim_targets_that_claim(make_app, s
 async def keys_at_once(pilot: Any, *keys: str) -> None:
     """Send named keys (`down`, `enter`) all at once, as an SSH connection delivers a fast typist's."""
     for key in keys:
-        event = events.Key(key, None)
+        event = events.Key(key, key if len(key) == 1 else {"colon": ":", "slash": "/"}.get(key))
         event.set_sender(pilot.app)
         pilot.app._driver.send_message(event)
     await settle(pilot)
@@ -91,3 +91,36 @@ async def test_enter_right_after_moves_in_the_tree_opens_the_node_the_cursor_rea
         await pilot.press("escape")
         await settle(pilot)
         assert shown is not None and shown != start and shown == tree.selected_id
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("opener", ["colon", "ctrl+p"])
+async def test_keys_typed_right_behind_the_palette_key_are_its_search(make_app, size: tuple[int, int],  # noqa: ANN001
+                                                                      opener: str) -> None:
+    from textual.command import CommandInput
+
+    from brain_tui.tui.palette import BrainPalette
+
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await select(pilot, "#active", PILOT)
+        typed = "api-tests"
+        await keys_at_once(pilot, opener, *typed)
+        assert isinstance(app.screen, BrainPalette)
+        assert app.screen.query_one(CommandInput).value == typed
+        assert app.screen.focused is app.screen.query_one(CommandInput)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen.selected_claim_id() == PILOT  # none of the letters acted on the cockpit
+
+
+async def test_a_colon_typed_in_the_filter_box_is_its_text(make_app) -> None:  # noqa: ANN001
+    from textual.widgets import Input
+
+    from brain_tui.tui.screens.cockpit import CockpitScreen
+
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await keys_at_once(pilot, "slash", "a", "colon", "b")
+        assert isinstance(app.screen, CockpitScreen)
+        assert app.screen.query_one("#filter", Input).value == "a:b"

@@ -488,9 +488,9 @@ class CockpitScreen(ClaimActions):
             self.action_pane(str(self.current_pane))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Enter and `/` belong to the filter box while it has focus; esc only matters with a filter."""
-        if action in ("detail", "filter") and isinstance(self.focused, Input):
-            return False  # enter and `/` are the box's own text there
+        """Enter, `/` and `:` belong to the filter box while it has focus; esc only matters with a filter."""
+        if action in ("detail", "filter", "jump") and isinstance(self.focused, Input):
+            return False  # enter, `/` and `:` are the box's own text there
         if action == "clear_filter":
             box = self.query_one("#filter", Input)
             return box.display or bool(self.needle)
