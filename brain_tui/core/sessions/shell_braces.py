@@ -7,7 +7,7 @@ Standard library only: the hook's fast path reads shell commands with it.
 
 from __future__ import annotations
 
-import re
+from brain_tui.core.lazy_re import LazyPattern
 
 __all__ = ["MAX_TEXT", "MAX_WORDS", "expand_braces"]
 
@@ -18,7 +18,7 @@ MAX_WORDS = 4096
 #: a 60 KiB word with ``{1..4000}``, stay under `MAX_WORDS` long after they fill the memory).
 MAX_TEXT = 1 << 20
 _META = " \t\n;&|<>()"  # (a carriage return is no blank to bash)
-_SEQUENCE = re.compile(r"^(-?\d+|[A-Za-z])\.\.(-?\d+|[A-Za-z])(?:\.\.(-?\d+))?$")
+_SEQUENCE = LazyPattern(r"^(-?\d+|[A-Za-z])\.\.(-?\d+|[A-Za-z])(?:\.\.(-?\d+))?$")
 
 
 def expand_braces(text: str) -> tuple[str, bool]:

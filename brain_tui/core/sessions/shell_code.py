@@ -22,6 +22,7 @@ import re
 import shlex
 from collections.abc import Callable
 
+from brain_tui.core.lazy_re import LazyPattern
 from brain_tui.core.sessions.shell_options import in_bundle
 from brain_tui.core.sessions.shell_substitutions import SHELLS, STDIN_PATHS, shell_command
 
@@ -65,16 +66,16 @@ _STDIN_KIND = {"python": "python", "python2": "python", "python3": "python", "py
                "tclsh8.6": "tcl"}
 
 #: An interpreter by a versioned name (`python3.12`, `perl5.36`, `ruby3.1`, `php8.2`): the name it has here.
-_VERSIONED = re.compile(r"(python[23]?|pypy3?|perl|ruby|php|node)[\d.]+")
-STRING = re.compile(r"""(['"])((?:\\.|(?!\1)[^\\\n])*)\1""")
-_PROTOCOL = re.compile(r"(?:^|/)(?:claims|signals|locks|breath|\.brain)(?:/|$)|(?:^|/)BRAIN-INDEX\.md$")
+_VERSIONED = LazyPattern(r"(python[23]?|pypy3?|perl|ruby|php|node)[\d.]+")
+STRING = LazyPattern(r"""(['"])((?:\\.|(?!\1)[^\\\n])*)\1""")
+_PROTOCOL = LazyPattern(r"(?:^|/)(?:claims|signals|locks|breath|\.brain)(?:/|$)|(?:^|/)BRAIN-INDEX\.md$")
 #: What writes in inline code: an `open` for writing (`open("F", "w")`, `open(F, mode="w")`, `Path(F).open("w")`,
 #: `open(Path(F), "w")`, node's `openSync(F, "w")`, `ZipFile(F, "w")`; Perl's `open(F, ">", P)`; Ruby's and Tcl's
 #: `open F w`; an `O_WRONLY` flag, or numeric flags other than 0: `sysopen(F, P, 65)`), a library call that writes
 #: (`extractall`, `urlretrieve`, a logging `FileHandler`, `mkstemp`, `fileinput`'s `inplace`), or a call that
 #: writes, removes, moves, links or runs something (`os.replace`, `utime`, node's `createWriteStream`, `rmdirSync`,
 #: Ruby's `File.delete`, `FileUtils.rm_rf`; Tcl's `file delete`).
-_CODE_WRITES = re.compile(r"""(?:open(?:Sync)?|ZipFile)\s*\((?:(?:[^()]|\([^()]*\))*?,)?\s*(?:mode\s*=\s*)?
+_CODE_WRITES = LazyPattern(r"""(?:open(?:Sync)?|ZipFile)\s*\((?:(?:[^()]|\([^()]*\))*?,)?\s*(?:mode\s*=\s*)?
     ['"][rbtUs]*[wax+][rbtUwaxs+]*(?::[\w-]+)?['"]|
     \bopen\b[^;]*?,\s*['"](?:\+?>{1,2}|\+<)(?::[\w()-]+)*\s*['"]|
     \b(?:os\.open|openSync|sysopen)\s*\((?:(?:[^()]|\([^()]*\))*?,){1,2}\s*(?:0[xXoO]?)?[1-9]\w*\s*[,)]|
@@ -88,25 +89,25 @@ _CODE_WRITES = re.compile(r"""(?:open(?:Sync)?|ZipFile)\s*\((?:(?:[^()]|\([^()]*
 #: Ruby's `spawn("CMD")`, `Open3.capture2("CMD")`, PHP's `proc_open("CMD", …)`, Perl's `readpipe("CMD")`,
 #: `subprocess.run(["CMD"], shell=True)`), whatever its prefix (`f"…"`, `rb"…"`) or quotes (`'''…'''`, Perl's
 #: `q{…}`, a template literal).
-_SHELL_CALL = re.compile(r"""\b(?:system|popen|Popen|check_output|check_call|call|run|getoutput|getstatusoutput|
+_SHELL_CALL = LazyPattern(r"""\b(?:system|popen|Popen|check_output|check_call|call|run|getoutput|getstatusoutput|
     exec|execSync|spawnSync|shell_exec|passthru|spawn|capture2e?|capture3|popen[23]e?|pipeline\w*|proc_open|readpipe|
     create_subprocess_shell)\s*\(?\s*\[?\s*(?:[rRbBfFuU]{1,2}(?=['"])|(?=['"`])|(?=qq?\W))""", re.VERBOSE)
 #: A string in one of the forms `_SHELL_CALL` and `_RUNS_STRING` find: triple-quoted, Perl's `q{…}`/`qx(…)`, Ruby's
 #: `%x(…)`, backquoted, or plain (group 1 its text, or group 2 a plain string's quoted text with its quote in 3).
-_CALLED = re.compile(r"""'''(.*?)'''|""\"(.*?)""\"|(?:qq?|qx|%x)\s*(?:\{(.*?)\}|\((.*?)\)|\[(.*?)\]|<(.*?)>)|
+_CALLED = LazyPattern(r"""'''(.*?)'''|""\"(.*?)""\"|(?:qq?|qx|%x)\s*(?:\{(.*?)\}|\((.*?)\)|\[(.*?)\]|<(.*?)>)|
     `((?:\\.|[^`\\])*)`""", re.VERBOSE | re.DOTALL)
 #: What runs a shell without a call: Perl's, Ruby's and PHP's backquotes, Perl's `qx{…}`, Ruby's `%x(…)`.
-_RUNS_STRING = re.compile(r"(?=`|\bqx\s*[{(\[<]|%x\s*[{(\[<])")
+_RUNS_STRING = LazyPattern(r"(?=`|\bqx\s*[{(\[<]|%x\s*[{(\[<])")
 #: The interpreters whose backquotes run a shell, and those whose `open("|CMD")` does.
 _BACKQUOTES = frozenset({"perl", "ruby", "php"})
 _PIPE_OPENS = frozenset({"perl", "ruby"})
 #: The interpreters decoding escapes in single quotes too (Python, JavaScript); the others take them as written.
 _DECODES_SINGLE = frozenset({"python", "python2", "python3", "pypy", "pypy3", "node", "nodejs", "bun"})
 #: A mode before a path in a string (Perl's `open(F, ">claims/x")`): writing when it holds `>` or `+`.
-_MODE = re.compile(r"^(?:\+?[<>]{1,2}|\|)\s*")
+_MODE = LazyPattern(r"^(?:\+?[<>]{1,2}|\|)\s*")
 #: Any string of code, in order (group `w`: Perl's `qw(…)`, a list of words): triple-quoted, Perl's `q{…}`,
 #: `qq{…}`, `qx{…}`, Ruby's `%x(…)`, backquoted, or quoted (its quote in `quote`).
-_TOKEN = re.compile("|".join((
+_TOKEN = LazyPattern("|".join((
     "'''(?P<t1>.*?)'''", '"""(?P<t2>.*?)"""',
     r"\bqw\s*(?:\{(?P<w1>.*?)\}|\((?P<w2>.*?)\)|\[(?P<w3>.*?)\]|<(?P<w4>.*?)>)",
     r"(?:\b(?:qq?|qx)|%x)\s*(?:\{(?P<q1>.*?)\}|\((?P<q2>.*?)\)|\[(?P<q3>.*?)\]|<(?P<q4>.*?)>)",
@@ -116,17 +117,17 @@ _TOKEN = re.compile("|".join((
 _SHELLS = SHELLS | {"busybox"}
 #: Tcl: the command line an `exec` runs (its own options passed over), to the end of its command; and a word, braced,
 #: quoted or bare (Tcl writes a path as any of them: `file delete claims/x`, `open {claims/x} w`).
-_TCL_EXEC = re.compile(r"\bexec\s+(?:-(?:ignorestderr|keepnewline)\s+)*(?:--\s+)?([^\]\n;}]*)")
-_TCL_WORD = re.compile(r"""\{([^{}\s]*)\}|"((?:\\.|[^"\\\s])*)"|([^\s\[\]{};"$\\]+)""")
+_TCL_EXEC = LazyPattern(r"\bexec\s+(?:-(?:ignorestderr|keepnewline)\s+)*(?:--\s+)?([^\]\n;}]*)")
+_TCL_WORD = LazyPattern(r"""\{([^{}\s]*)\}|"((?:\\.|[^"\\\s])*)"|([^\s\[\]{};"$\\]+)""")
 #: Tcl's redirections to a channel (`>@ stdout`, `2>@1`, `<@ $f`): no file, taken out of an `exec` command line.
-_TCL_CHANNEL = re.compile(r"(?:\d?>>?&?|<)@\s*\S+")
+_TCL_CHANNEL = LazyPattern(r"(?:\d?>>?&?|<)@\s*\S+")
 #: A backslash escape in a string (see `unquote`): the number in group 1 to 5 (hex) or 6 (octal), a name in 7, or the
 #: character escaped in 8.
-_ESCAPE = re.compile(r"""\\(?:x\{([0-9a-fA-F]+)\}|x([0-9a-fA-F]{1,2})|u\{([0-9a-fA-F]+)\}|u([0-9a-fA-F]{4})|
+_ESCAPE = LazyPattern(r"""\\(?:x\{([0-9a-fA-F]+)\}|x([0-9a-fA-F]{1,2})|u\{([0-9a-fA-F]+)\}|u([0-9a-fA-F]{4})|
     (?:U|N\{U\+)([0-9a-fA-F]{1,8})\}?|([0-7]{1,3})|N\{([^}]*)\}|(.))""", re.VERBOSE | re.DOTALL)
 _CONTROLS = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v", "e": "\x1b"}
 #: Perl's `<claims/*>`: a glob, its pattern holding a `/` or a wildcard (a read of a handle, `<F>`, `<$f>`, is none).
-_PERL_GLOB = re.compile(r"""<([^<>\s$'"`]*[/*?][^<>\s$'"`]*)>""")
+_PERL_GLOB = LazyPattern(r"""<([^<>\s$'"`]*[/*?][^<>\s$'"`]*)>""")
 
 
 def unquote(text: str) -> str:

@@ -6,15 +6,14 @@ locale quotes (``$"…"``) turned into the plain quotes of the text they stand f
 
 from __future__ import annotations
 
-import re
-
+from brain_tui.core.lazy_re import LazyPattern
 from brain_tui.core.sessions.shell_quotes import nested_end
 
 __all__ = ["without_comments"]
 
 _SIMPLE = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v",
            "\\": "\\", "'": "'", '"': '"', "?": "?"}
-_NUMERIC = re.compile(r"[0-7]{1,3}|x[0-9A-Fa-f]{1,2}|u[0-9A-Fa-f]{1,4}|U[0-9A-Fa-f]{1,8}|c.")
+_NUMERIC = LazyPattern(r"[0-7]{1,3}|x[0-9A-Fa-f]{1,2}|u[0-9A-Fa-f]{1,4}|U[0-9A-Fa-f]{1,8}|c.")
 
 
 def without_comments(text: str) -> str:

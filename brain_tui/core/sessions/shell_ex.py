@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import re
 
+from brain_tui.core.lazy_re import LazyPattern
+
 __all__ = ["ExCommands", "read_ex"]
 
 
@@ -70,11 +72,11 @@ _HELPTAGS = _names("helpt[ags]")
 _PROFILE = _names("prof[ile]")
 _ENDING = _names("wq x[it] exi[t] wqa[ll] xa[ll]")
 _MAKE_NAMES = {full: spec for full, (spec, _default) in _MAKES.items()}
-_RANGE = re.compile(r"(?:[\s:\d.$%,;+\-]|'.|/(?:\\.|[^/\\])*+/?|\?(?:\\.|[^?\\])*+\??|\\[/?&])*+")
-_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*+|&&|[!&~<>=#@*]")
-_LITERAL = re.compile(r"\s*+(?:\"((?:\\.|[^\"\\])*+)\"|'((?:''|[^'])*+)')\s*+(?:\.\.?+)?")
+_RANGE = LazyPattern(r"(?:[\s:\d.$%,;+\-]|'.|/(?:\\.|[^/\\])*+/?|\?(?:\\.|[^?\\])*+\??|\\[/?&])*+")
+_NAME = LazyPattern(r"[A-Za-z][A-Za-z0-9]*+|&&|[!&~<>=#@*]")
+_LITERAL = LazyPattern(r"\s*+(?:\"((?:\\.|[^\"\\])*+)\"|'((?:''|[^'])*+)')\s*+(?:\.\.?+)?")
 #: A write's arguments: `[++opt]…`, `>>`, then a file (a blank escaped with `\` is in its name; `"` begins a comment).
-_WRITE_ARGS = re.compile(r"\s*+(?:\+\+\w++(?:=\S*+)?\s*+)*+(>>)?\s*+((?:\\.|[^\s\\\"])*+)")
+_WRITE_ARGS = LazyPattern(r"\s*+(?:\+\+\w++(?:=\S*+)?\s*+)*+(>>)?\s*+((?:\\.|[^\s\\\"])*+)")
 _MAX_DEPTH = 8
 
 

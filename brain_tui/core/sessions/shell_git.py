@@ -15,6 +15,7 @@ import re
 import shlex
 from pathlib import Path
 
+from brain_tui.core.lazy_re import LazyPattern
 from brain_tui.core.records.git_head import git_dirs
 from brain_tui.core.sessions.shell_copies import copy_like, is_dir
 from brain_tui.core.sessions.shell_git_moves import MOVERS, git_options, git_output, names_commit, read_move, read_push
@@ -26,7 +27,7 @@ __all__ = ["VALUED", "read_git"]
 
 #: At most this much of a patch file given to `git apply` is read.
 MAX_PATCH = 1024 * 1024
-_PATCH_PATH = re.compile(r"^(?:\+\+\+|---) (?:[ab]/)?(.+?)(?:\t.*)?$", re.MULTILINE)
+_PATCH_PATH = LazyPattern(r"^(?:\+\+\+|---) (?:[ab]/)?(.+?)(?:\t.*)?$", re.MULTILINE)
 _CONFIG_READS = frozenset({"--get", "--get-all", "--get-regexp", "--get-urlmatch", "--get-color", "--get-colorbool",
                            "-l", "--list"})
 _CONFIG_WRITES = frozenset({"--add", "--unset", "--unset-all", "--replace-all", "--rename-section",

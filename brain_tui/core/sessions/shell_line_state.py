@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import re
 
+from brain_tui.core.lazy_re import LazyPattern
 from brain_tui.core.sessions.shell_quotes import ASSIGNMENT
 from brain_tui.core.sessions.shell_runs import COMMAND_VARIABLES
 
@@ -30,9 +31,9 @@ __all__ = ["LineState", "makes_links", "placed"]
 
 #: A word naming HOME where the shell may set it (`HOME=`, `export HOME`, `read HOME`, `unset HOME`, `${HOME:=…}`),
 #: not where it only expands it (`$HOME`, `${HOME}`).
-_SETS_HOME = re.compile(r"(?<![\w$/.{-])HOME(?![\w.])|\$\{HOME:?=")
-_SETS_CDPATH = re.compile(r"(?<![\w$/.{-])CDPATH(?![\w.])|\$\{CDPATH:?=")
-_SETS_OLDPWD = re.compile(r"(?<![\w$/.{-])OLDPWD(?![\w.])|\$\{OLDPWD:?=")
+_SETS_HOME = LazyPattern(r"(?<![\w$/.{-])HOME(?![\w.])|\$\{HOME:?=")
+_SETS_CDPATH = LazyPattern(r"(?<![\w$/.{-])CDPATH(?![\w.])|\$\{CDPATH:?=")
+_SETS_OLDPWD = LazyPattern(r"(?<![\w$/.{-])OLDPWD(?![\w.])|\$\{OLDPWD:?=")
 #: A word naming one of git's own variables where the shell may set it (`GIT_DIR=…`, `export GIT_WORK_TREE`,
 #: `GIT_CONFIG_KEY_0=alias.x`, `${GIT_DIR:=…}`): the repository git acts on, or its settings, are named apart.
 #: Not those naming only who and when (author, committer, their dates), or that git asks no question: they change
@@ -44,17 +45,17 @@ _GIT_NAME = r"GIT_(?!(?:(?:AUTHOR|COMMITTER)_(?:NAME|EMAIL|DATE)|TERMINAL_PROMPT
 #: is not shown: still one of git's own.
 _GIT_COMMANDS = "|".join(sorted((name for name in COMMAND_VARIABLES if name.startswith("GIT_")), key=len, reverse=True))
 _SHOWN_VALUE = r"""(?:[^\s$`'"\\;&|()<>]|'[^']*'|"[^"$`\\]*")*(?=[\s;&|)]|$)"""
-_SETS_GIT = re.compile(rf"(?<![\w$/.{{-])(?!(?:{_GIT_COMMANDS})\+?={_SHOWN_VALUE}){_GIT_NAME}(?![\w.])"
+_SETS_GIT = LazyPattern(rf"(?<![\w$/.{{-])(?!(?:{_GIT_COMMANDS})\+?={_SHOWN_VALUE}){_GIT_NAME}(?![\w.])"
                        rf"|\$\{{{_GIT_NAME}:?=")
 #: One of git's variables giving it settings (`GIT_CONFIG_KEY_0`, `GIT_CONFIG_PARAMETERS`, `GIT_CONFIG_GLOBAL`) or
 #: the folder of its own programs, set on the line: any git command may run a command they name, one that reads too.
 _GIT_SETTINGS = r"GIT_(?:CONFIG(?!_NOSYSTEM(?![\w.]))[A-Z0-9_]*|EXEC_PATH)"
-_SETS_GIT_SETTINGS = re.compile(rf"(?<![\w$/.{{-]){_GIT_SETTINGS}(?![\w.])|\$\{{{_GIT_SETTINGS}:?=")
+_SETS_GIT_SETTINGS = LazyPattern(rf"(?<![\w$/.{{-]){_GIT_SETTINGS}(?![\w.])|\$\{{{_GIT_SETTINGS}:?=")
 #: A `~` the shell expands: at a word's start, or after `=` or `:` in an assignment.
-_TILDE = re.compile(r"(?:^|[\s=:;&|(<>{])~")
+_TILDE = LazyPattern(r"(?:^|[\s=:;&|(<>{])~")
 #: A word starting with the home folder's variable, which `home_word` places as `~` is.
 #: Not the value of HOME's own assignment (`env -i HOME="$HOME" …` keeps it as it is).
-_HOME_WORD = re.compile(r"""(?:^|[\s=:;&|(<>{'"])(?<!HOME=)(?<!HOME=["'])\$(?:HOME|\{HOME\})(?:/|[\s;&|)'"]|$)""")
+_HOME_WORD = LazyPattern(r"""(?:^|[\s=:;&|(<>{'"])(?<!HOME=)(?<!HOME=["'])\$(?:HOME|\{HOME\})(?:/|[\s;&|)'"]|$)""")
 
 
 #: The words before a command that leave it run by this shell itself (a `cd` among them moves it): the shell's own
@@ -66,7 +67,7 @@ _IN_THIS_SHELL = frozenset({"!", "time", "builtin", "command", "{", "then", "do"
 _OPENS = frozenset({"if", "while", "until", "for", "case", "select"})
 _CLOSES = frozenset({"fi", "done", "esac"})
 #: The options `cd` takes (`-P`, `-eL`…); any other, or a second operand, makes it fail where it stands.
-_CD_OPTIONS = re.compile(r"-[LPe@]+")
+_CD_OPTIONS = LazyPattern(r"-[LPe@]+")
 
 #: How many `cd`s that may fail the line may hold before it cannot be read whole (`LineState.take_unmoved`).
 _MAX_FORKS = 8

@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import re
 
+from brain_tui.core.lazy_re import LazyPattern
 from brain_tui.core.sessions.shell_options import OPTIONAL, STREAMS
 from brain_tui.core.sessions.shell_options import options as _options
 from brain_tui.core.sessions.shell_targets import ShellReading
@@ -27,9 +28,9 @@ __all__ = ["backups", "read_outputs", "sed_outputs"]
 _SED_ADDRESS = r"(?:\d+|\$|/(?:\\.|[^/\\\n])*/)"
 #: A sed `w`/`W` command (after an optional address or range) and an `s` command's `w` flag: FILE to the line's end.
 #: Possessive (`*+`) and without a character two branches both take (a backslash): no backtracking on a crafted line.
-_SED_WRITES = (re.compile(rf"(?:^|[;{{}}\n])\s*+"
+_SED_WRITES = (LazyPattern(rf"(?:^|[;{{}}\n])\s*+"
                           rf"(?:{_SED_ADDRESS}(?:\s*+,\s*+{_SED_ADDRESS})?\s*+!?\s*+)?[wW][ \t]*([^\n]+)"),
-               re.compile(r"s(.)(?:\\.|(?!\1)[^\\\n])*+\1(?:\\.|(?!\1)[^\\\n])*+\1[gpiImMe0-9]*w[ \t]*([^\n]+)"))
+               LazyPattern(r"s(.)(?:\\.|(?!\1)[^\\\n])*+\1(?:\\.|(?!\1)[^\\\n])*+\1[gpiImMe0-9]*w[ \t]*([^\n]+)"))
 #: The file names a sed `w` writes to a stream (sed's own two: `w -` is a file named `-`).
 _SED_STREAMS = frozenset({"/dev/stdout", "/dev/stderr"})
 

@@ -18,8 +18,8 @@ Standard library only: the hook's fast path reads shell commands with it.
 from __future__ import annotations
 
 import os
-import re
 
+from brain_tui.core.lazy_re import LazyPattern
 from brain_tui.core.sessions.shell_quotes import OPERATOR_CHARS, continued, is_operator, shield, words
 from brain_tui.core.sessions.shell_substitutions import echo_decoded, filled, piped_text
 from brain_tui.core.sessions.shell_wrappers import split_wrappers
@@ -35,9 +35,9 @@ _JOINS = frozenset({"|", ";", "&&", "||", "\n"})
 _SAME = {"cat": frozenset({"-u", "--"}),
          "tee": frozenset({"-a", "--append", "-i", "--ignore-interrupts", "-p", "--output-error", "--"})}
 #: dd's operands that copy its input whole to its output.
-_DD_WHOLE = re.compile(r"(?:status|bs|ibs|obs)=\S*")
+_DD_WHOLE = LazyPattern(r"(?:status|bs|ibs|obs)=\S*")
 #: `head`/`tail` options giving how many lines they keep (`-n 5`, `-n5`, `-5`, `--lines=5`).
-_LINES = re.compile(r"-n(\d+)|-(\d+)|--lines=(\d+)")
+_LINES = LazyPattern(r"-n(\d+)|-(\d+)|--lines=(\d+)")
 #: The words opening a group or compound command whose commands' output is its own, and those closing one.
 _OPENS = frozenset({"{", "if", "while", "until", "for", "case", "select"})
 _CLOSES = frozenset({"}", "fi", "done", "esac"})

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import re
 
+from brain_tui.core.lazy_re import LazyPattern
+
 __all__ = ["ASSIGNMENT", "continued", "is_operator", "OPERATOR_CHARS", "QuotedWord", "nested_end", "shield", "words"]
 
 #: The characters `shlex` splits off as operators (`punctuation_chars`), a new line among them.
@@ -28,10 +30,10 @@ _STAND_IN = {ch: _NESTED_STAND_IN[ch] for ch in OPERATOR_CHARS}
 _BACK = {ord(stand_in): ch for ch, stand_in in _NESTED_STAND_IN.items()}
 #: The operators after which the command list goes on past a new line (`false &&` NEWLINE `cd D`), and `&` (a job
 #: sent to the background: the new line after it ends nothing more), with the new lines that follow them.
-_GOES_ON = re.compile(r"(&&|\|\||\|&|\||&)\n+")
+_GOES_ON = LazyPattern(r"(&&|\|\||\|&|\||&)\n+")
 #: A word bash takes as an assignment before a command (`X=1`, `X+=1` appending, `A[K]=1` to an element): its
 #: name (group 1) and its value after `=`; the command after it runs all the same.
-ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(?:\[.*\])?(\+?)=", re.DOTALL)
+ASSIGNMENT = LazyPattern(r"^([A-Za-z_][A-Za-z0-9_]*)(?:\[.*\])?(\+?)=", re.DOTALL)
 
 
 def is_operator(token: str) -> bool:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 
+from brain_tui.core.lazy_re import LazyPattern
 from brain_tui.core.sessions.shell_options import in_bundle
 from brain_tui.core.sessions.shell_quotes import ASSIGNMENT
 
@@ -43,9 +44,9 @@ _SHORT_VALUES: dict[str, str] = {"rsync": "fTBM@", "ssh": "BbcDEeFIiJLlmOpQRSWw"
 _SSHS = frozenset({"ssh", "scp", "sftp"})
 _SSH_COMMANDS = frozenset({"proxycommand", "localcommand", "knownhostscommand"})
 #: An ssh setting: its key, then `=` or blanks, then its value.
-_SSH_SETTING = re.compile(r"^\s*([^\s=]+)(?:\s*=\s*|\s+)(.*)$", re.DOTALL)
+_SSH_SETTING = LazyPattern(r"^\s*([^\s=]+)(?:\s*=\s*|\s+)(.*)$", re.DOTALL)
 #: git's settings whose value is a command line git runs (with the shell), by key (lower case).
-_GIT_COMMANDS = re.compile(r"^(?:core\.(?:sshcommand|pager|editor|askpass|fsmonitor|gitproxy|alternaterefscommand)|"
+_GIT_COMMANDS = LazyPattern(r"^(?:core\.(?:sshcommand|pager|editor|askpass|fsmonitor|gitproxy|alternaterefscommand)|"
                            r"sequence\.editor|diff\.external|gpg\.(?:[^.]+\.)?program|gpg\.ssh\.defaultkeycommand|"
                            r"pager\.[^.]+|filter\..+\.(?:clean|smudge|process)|diff\..+\.(?:command|textconv)|"
                            r"merge\..+\.driver|credential\.(?:.+\.)?helper|(?:merge|diff)tool\..+\.cmd|"
@@ -63,7 +64,7 @@ _GIT_SUB_RUNS: dict[str, tuple[str, ...]] = {
     "clone": ("-u", "--upload-pack", "-c", "--config")}
 #: git's settings naming a file of settings git reads (which may name any command it runs) or a folder of hooks it
 #: runs: a line giving one cannot be read whole.
-_GIT_UNREADABLE = re.compile(r"^(?:include|includeif\..*)\.path$|^core\.hookspath$")
+_GIT_UNREADABLE = LazyPattern(r"^(?:include|includeif\..*)\.path$|^core\.hookspath$")
 #: Variables whose value is a command line a program runs with the shell: less's input preprocessor and its
 #: closer, the pagers and editors, git's ssh and proxy.
 COMMAND_VARIABLES = frozenset({"LESSOPEN", "LESSCLOSE", "PAGER", "GIT_PAGER", "MANPAGER", "SYSTEMD_PAGER", "EDITOR",

@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import re
 
+from brain_tui.core.lazy_re import LazyPattern
 from brain_tui.core.sessions.shell_code import read_stdin_code, reads_code_from_stdin
 from brain_tui.core.sessions.shell_options import long_name
 from brain_tui.core.sessions.shell_substitutions import reads_script_from_stdin
@@ -32,9 +33,9 @@ _VIMS = VIMS - EX_NAMES  # (by any of its names: `view -es`, `vim.basic -e`)
 #: An ed address (or range), a `g/RE/` prefix (its command runs on each match), then the command and its argument.
 #: Possessive (`*+`): an address read one way is never read again another way (a crafted one would take hours).
 _ADDRESS = r"(?:\d|[.$%,;+^-]|'[a-z]|/(?:\\.|[^/\\])*+/?|\?(?:\\.|[^?\\])*+\??|\s)*+"
-_ED_PREFIX = re.compile(rf"^[\s:]*+(?:[gGvV]/(?:\\.|[^/\\])*/)?{_ADDRESS}")
-_ED_COMMAND = re.compile(r"(wq|w|W|x(?:it)?|sav(?:eas)?|up(?:date)?|e|E|f(?:ile)?|r)!?(?:\s*>>\s*|\s+)(.*)")
-_TEXT_MODE = re.compile(rf"^\s*+{_ADDRESS}[aic]\s*$")
+_ED_PREFIX = LazyPattern(rf"^[\s:]*+(?:[gGvV]/(?:\\.|[^/\\])*/)?{_ADDRESS}")
+_ED_COMMAND = LazyPattern(r"(wq|w|W|x(?:it)?|sav(?:eas)?|up(?:date)?|e|E|f(?:ile)?|r)!?(?:\s*>>\s*|\s+)(.*)")
+_TEXT_MODE = LazyPattern(rf"^\s*+{_ADDRESS}[aic]\s*$")
 #: xargs options that take a value (the next word, or joined: `-n1`, `--max-args=1`); `-e`/`-i`/`-l` take one joined.
 _XARGS_VALUES = frozenset({"-a", "--arg-file", "-d", "--delimiter", "-E", "-I", "-L", "-n", "--max-args", "-P",
                            "--max-procs", "-s", "--max-chars", "--process-slot-var"})

@@ -15,6 +15,7 @@ import os
 import re
 import shlex
 
+from brain_tui.core.lazy_re import LazyPattern
 from brain_tui.core.sessions.shell_quotes import nested_end
 
 TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
@@ -160,7 +161,7 @@ def shell_command(words: list[str]) -> str | None:
 
 
 #: A positional parameter: `$0`…`$9` (`$10` is `$1` then 0), `${N}`, `$@`, `$*`, `${@}`, `${*}`.
-_POSITIONAL = re.compile(r"\$(?:([0-9@*])|\{([0-9]+|[@*])\})")
+_POSITIONAL = LazyPattern(r"\$(?:([0-9@*])|\{([0-9]+|[@*])\})")
 
 
 def positional(line: str, args: list[str]) -> str:
@@ -251,7 +252,7 @@ def _echo(args: list[str]) -> tuple[bool, str]:
 
 #: An escape of printf's format, of echo -e and of `%b` (bash 5.2): a number (hexadecimal, Unicode, octal) or a
 #: letter. The octal ones differ: the format's `\NNN`, echo's `\0NNN` (zero to three digits after the 0), `%b`'s both.
-_SHELL_ESCAPE = re.compile(r"\\(?:x([0-9a-fA-F]{1,2})|u([0-9a-fA-F]{1,4})|U([0-9a-fA-F]{1,8})|0([0-7]{0,3})"
+_SHELL_ESCAPE = LazyPattern(r"\\(?:x([0-9a-fA-F]{1,2})|u([0-9a-fA-F]{1,4})|U([0-9a-fA-F]{1,8})|0([0-7]{0,3})"
                            r"|([1-7][0-7]{0,2})|(.))", re.DOTALL)
 _SHELL_CONTROLS = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t",
                    "v": "\v", "\\": "\\"}
@@ -286,7 +287,7 @@ def echo_escapes(text: str, dialect: str) -> tuple[str, bool]:
 
 
 #: A conversion of printf's format: `%%`, or flags, width and precision (`%-5.2s`, `%*.*s`) and its letter.
-_CONVERSION = re.compile(r"%(?:%|[-+ #0']*(\d+|\*)?(?:\.(\d+|\*)?)?([a-zA-Z]))")
+_CONVERSION = LazyPattern(r"%(?:%|[-+ #0']*(\d+|\*)?(?:\.(\d+|\*)?)?([a-zA-Z]))")
 
 
 def _printf(form: str, args: list[str]) -> str:

@@ -30,6 +30,7 @@ import os
 import re
 import shlex
 
+from brain_tui.core.lazy_re import LazyPattern
 from brain_tui.core.sessions.shell_braces import MAX_TEXT, MAX_WORDS, expand_braces
 from brain_tui.core.sessions.shell_code import interpreter
 from brain_tui.core.sessions.shell_comments import without_comments
@@ -68,8 +69,8 @@ _UNREADABLE = {"source", ".", "make", "npm", "npx", "yarn", "pnpm", "uv", "cargo
 PROGRAMS = frozenset({"find", "awk", "gawk", "mawk", "nawk", "python", "python2", "python3", "pypy", "pypy3", "ruby",
                       "node", "nodejs", "bun", "php", "zip", "7z", "7za", "7zr", "7zz", "tar", "bsdtar", "gtar",
                       "unzip", "cpio", "pip", "pip3", "xargs"})
-_FD_REDIRECT = re.compile(r"(^|[\s;&|(])\d+(?=>|<>)")
-_CD_WORD = re.compile(r"(^|[\s;&|(])(cd|pushd|popd)([\s;&|)]|$)")
+_FD_REDIRECT = LazyPattern(r"(^|[\s;&|(])\d+(?=>|<>)")
+_CD_WORD = LazyPattern(r"(^|[\s;&|(])(cd|pushd|popd)([\s;&|)]|$)")
 
 
 class ShellTarget:

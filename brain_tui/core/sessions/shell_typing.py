@@ -12,10 +12,12 @@ from __future__ import annotations
 import re
 import shlex
 
+from brain_tui.core.lazy_re import LazyPattern
+
 #: Bash's history expansion: ``!`` not followed by a blank, ``=`` or ``(`` (outside single quotes), or a line
 #: starting with ``^`` (quick substitution).
-_HISTORY = re.compile(r"!(?![\s=(]|$)|^\s*\^", re.MULTILINE)
-_CONTROL = re.compile(r"[\x00-\x09\x0b\x0c\x0e-\x1f\x7f]")
+_HISTORY = LazyPattern(r"!(?![\s=(]|$)|^\s*\^", re.MULTILINE)
+_CONTROL = LazyPattern(r"[\x00-\x09\x0b\x0c\x0e-\x1f\x7f]")
 
 
 def typing_problem(chars: str) -> str:
