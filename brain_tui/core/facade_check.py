@@ -35,6 +35,7 @@ def check_scope(brain: Brain, entries: Sequence[ScopeEntry], parent: str | None,
     Raises:
         TransitionRefused: the acting agent's session a human holds paused, where its open is refused (12,
             `held.require_none_held`): a free scope would be no answer.
+        NotYours: the acting agent holds neither `parent` nor an ancestor of it, where its open is refused (77).
     """
     snapshot, index = brain.blocking.current() if memo else (brain.snapshot(only_statuses=BLOCKING_STATUSES), None)
     _require_open_allowed(brain, snapshot)
@@ -43,7 +44,22 @@ def check_scope(brain: Brain, entries: Sequence[ScopeEntry], parent: str | None,
     if parent is not None or satellite_type is not None:  # the claim rules load only to check an option
         from brain_tui.core.rules.claims import validate_check
         validate_check(snapshot, parent, satellite_type)
+    if parent is not None:
+        _require_delegation_allowed(brain, snapshot, parent)
     return would_meet(snapshot, entries, parent, satellite_type, ttl or brain.config.ttl_default, index)
+
+
+def _require_delegation_allowed(brain: Brain, snapshot: BrainSnapshot, parent: str) -> None:
+    """Refuse as the open would an acting agent that holds neither `parent` nor an ancestor of it
+    (`authority.require_delegation`, 77 naming the holder): a scope free under another's claim would be no answer."""
+    from brain_tui.core.rules.own_writes import writer
+
+    acting = writer(brain.root)
+    claim = snapshot.claim(parent)
+    if acting.is_agent and claim is not None:
+        from brain_tui.core.rules.authority import require_delegation
+
+        require_delegation(acting, claim, snapshot)
 
 
 def _require_open_allowed(brain: Brain, snapshot: BrainSnapshot) -> None:

@@ -195,6 +195,7 @@ def test_claims_folder_made_after_the_first_check_is_watched(brain: Path) -> Non
 def test_delegation_from_memory_exempts_the_parent_chain(session: Session, brain: Path) -> None:
     parent = "sess-20260101-0900-pare"
     write_claim(brain, parent, "pp/")
+    session.opened.append(parent)  # the server's own claim: only its holder delegates under it (SPEC 21.4)
     _settle(session)
     for _ in range(2):
         assert holders(session, "pp/x.md") == [parent]
@@ -206,6 +207,7 @@ def test_memory_follows_the_clock_a_parent_expires_without_a_file_change(session
     """The claims stay in memory, the time does not: once the parent's TTL is past, it delegates no more."""
     parent = "sess-20260101-0900-expi"
     write_claim(brain, parent, "ex/")
+    session.opened.append(parent)
     _settle(session)
     assert tools.check_scope(session, ["ex/x.md"], parent=parent)["conflicts"] == []
     later = session.brain.now() + timedelta(hours=9)
