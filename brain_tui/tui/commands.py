@@ -83,7 +83,9 @@ COMMANDS: tuple[Command, ...] = (
             footer=True, where=("app",)),
     Command("g", "gates", "Queue", "What needs you: gates, blocked, stale… most unblocking first", "gates",
             footer=True, where=("app",)),
-    Command("colon", "jump", "Jump", "Jump to a claim by its ID (or part of it)", "jump", display_key=":"),
+    # priority: as `/`, the palette is pushed before the keys typed behind `:` are handed on
+    Command("colon", "jump", "Jump", "Jump to a claim by its ID (or part of it)", "jump", display_key=":",
+            priority=True),
     Command("greater_than_sign", "sort_next", "Sort", "Sort the focused table by its next column "
             "(or click a column header)", "sort-next", display_key=">"),
     Command("less_than_sign", "sort_reverse", "Reverse", "Reverse the sort of the focused table", "sort-reverse",
