@@ -9,7 +9,7 @@ never reaches past the facade. `brain.remote` (git sync) is in core/facade_remot
 from __future__ import annotations
 
 import builtins
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import timedelta
 
 from brain_tui.core.ids import valid_session_id
@@ -165,12 +165,24 @@ class Gates:
         who = self._human("resume", sess_id, by)
         return mutate_seen(self._brain, sess_id, seen, lambda cs: gates.gate_resume(cs, sess_id, who, message))
 
-    def abort(self, sess_id: str, reason: str, by: str | None = None, seen: str | None = None) -> gates.Cascade:
-        """Abort a claim and every open/waiting/paused descendant (reason required; `seen`: as in `approve`)."""
+    def abort(self, sess_id: str, reason: str, by: str | None = None, seen: str | None = None,
+              seen_cascade: Sequence[str] | None = None) -> gates.Cascade:
+        """Abort a claim and every open/waiting/paused descendant (reason required; `seen`: as in `approve`).
+
+        `seen_cascade`: the descendants the front-end listed; one the abort would also take is refused
+        (`ChangedMeanwhile`, 12): nothing is aborted that the human was not shown.
+        """
         from brain_tui.core.rules import gates
+        from brain_tui.core.rules.seen import check_cascade
 
         who = self._human("abort", sess_id, by)
-        return mutate_seen(self._brain, sess_id, seen, lambda cs: gates.gate_abort(cs, sess_id, who, reason))
+
+        def decide(cs: ChangeSet) -> gates.Cascade:
+            cascade = gates.gate_abort(cs, sess_id, who, reason)
+            check_cascade(sess_id, cascade.touched, seen_cascade)
+            return cascade
+
+        return mutate_seen(self._brain, sess_id, seen, decide)
 
 
 class Signals:

@@ -12,17 +12,20 @@ from collections.abc import Callable, Iterable
 from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
+from textual import on
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
-from textual.command import CommandPalette, DiscoveryHit, Hit, Hits, Matcher, Provider
+from textual.command import CommandInput, CommandPalette, DiscoveryHit, Hit, Hits, Matcher, Provider
 from textual.content import Content
 from textual.screen import Screen
+from textual.worker import Worker, WorkerState
 
 from brain_tui.core.records.model import BrainSnapshot, Claim
 
 from .commands import COMMANDS, PANES
 from .present import short_id
 from .safe import safe_str, safe_text
+from .screens.actions import KeysRead
 from .themes import save_settings, settings_path
 
 if TYPE_CHECKING:
@@ -48,6 +51,10 @@ class BrainPalette(CommandPalette):
 
     def __init__(self) -> None:
         super().__init__(id="--command-palette")
+        #: The query of the newest search and its worker (`_gather_commands`).
+        self._gathering: tuple[str, Worker[None]] | None = None
+        #: Enter was pressed: choose once the hits shown are the query's (`_choose_when_found`).
+        self._enter_waits = False
 
     def compose(self) -> ComposeResult:
         """The palette, then a footer with its keys (the palette's hint left out: this is the palette)."""
@@ -63,8 +70,45 @@ class BrainPalette(CommandPalette):
         return action in ("choose", "escape")
 
     def action_choose(self) -> None:
-        """Enter: what the palette does on enter in its input (run the highlighted hit, or search)."""
-        self._select_or_command()
+        """Enter: what the palette does on enter in its input (run the highlighted hit, or search), on the hits of
+        the query typed before it.
+
+        Enter is a priority key: the app runs it as it arrives, while the letters typed just before it (`:api-tests`
+        then enter, in one burst) are still on their way to the input, and its search runs after them. The choice
+        waits for both (`KeysRead`, then the search's end): never the hits of a shorter query, never nothing."""
+        self._enter_waits = True
+        focused = self.focused
+        if focused is None or not focused.post_message(KeysRead(self._choose_when_found)):
+            self._choose_when_found()
+
+    def _gather_commands(self, search_value: str) -> Worker[None]:
+        """Textual's search for `search_value`, remembered with its worker (what an enter waits for)."""
+        worker: Worker[None] = super()._gather_commands(search_value)
+        self._gathering = (search_value, worker)
+        return worker
+
+    def _choose_when_found(self) -> None:
+        """Choose, if the hits shown are those of the query as typed; else the search's end will."""
+        if not self._enter_waits or not self.is_current:
+            return
+        gathering = self._gathering
+        query = self.query_one(CommandInput).value.strip()
+        if gathering is not None and gathering[0] == query and gathering[1].state == WorkerState.SUCCESS:
+            self._enter_waits = False
+            self._select_or_command()
+
+    @on(KeysRead)
+    def _keys_read(self, message: KeysRead) -> None:
+        """The keys typed before enter have reached the input: look at the query from the app's queue."""
+        message.stop()
+        if not self.app.call_later(message.then):
+            message.then()
+
+    @on(Worker.StateChanged)
+    def _search_ended(self, event: Worker.StateChanged) -> None:
+        """A search ended: an enter that waited for it chooses now."""
+        if event.state == WorkerState.SUCCESS and self._enter_waits:
+            self._choose_when_found()
 
 
 class JumpPalette(BrainPalette):

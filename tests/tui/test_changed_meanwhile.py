@@ -14,9 +14,12 @@ from typing import Any
 import pytest
 
 from brain_tui.core.brain import Brain
+from brain_tui.core.clock import parse_duration
+from brain_tui.core.paths.scope import parse_scope
+from brain_tui.core.rules import claims
 from brain_tui.tui.screens.confirm import CascadeDialog, GateDecisionDialog, SlugConfirmDialog
 
-from .conftest import DEPLOY, GATED, INSTANCE, NOW, SEARCH, fresh, select, settle, status
+from .conftest import DEPLOY, DOMAIN, GATED, INSTANCE, NOW, SEARCH, fresh, select, settle, status
 
 pytestmark = pytest.mark.anyio
 SIZES = [(80, 24), (120, 40)]
@@ -106,6 +109,30 @@ async def test_abort_stops_when_the_claim_changed_after_the_dialog_opened(make_a
         await settle(pilot)
         assert app.screen is dialog  # the refusal stays in the dialog
     assert status(demo_root, SEARCH) == "waiting_human"
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_abort_never_takes_a_satellite_opened_after_the_dialog_listed_the_tree(  # noqa: ANN201
+        make_app, demo_root: Path, size: tuple[int, int]):  # noqa: ANN001
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await select(pilot, "#active", DOMAIN)
+        await pilot.press("X")
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, SlugConfirmDialog)
+        listed = str(dialog.query_one("#cascade").render())
+        # Meanwhile a session opens a satellite under the domain: the dialog never listed it.
+        newcomer = other(demo_root).open_claim(claims.OpenRequest(
+            scope=parse_scope("brain-engine/api/new.py", demo_root), ttl=parse_duration("2h"), instance=INSTANCE,
+            type="satellite", parent=DOMAIN, slug="newcomer", story="just started"))
+        assert "newcomer" not in listed
+        await pilot.press(*"scrap it", "enter", *dialog.claim.slug, "enter")
+        await settle(pilot)
+        assert app.screen is dialog  # the refusal stays in the dialog, naming the claim it did not show
+        assert "newcomer" in str(dialog.query_one("#error").render())
+    assert status(demo_root, newcomer) == "open"
+    assert status(demo_root, DOMAIN) == "open"
 
 
 async def test_a_dialog_that_still_matches_the_brain_acts(make_app, demo_root: Path) -> None:  # noqa: ANN001

@@ -10,7 +10,7 @@ from textual import events
 from brain_tui.tui.screens.confirm import SlugConfirmDialog
 from brain_tui.tui.screens.detail import DetailScreen
 
-from .conftest import DOMAIN, GATED, PILOT, SEARCH, STALE, select, settle
+from .conftest import DOMAIN, GATED, PILOT, SEARCH, STALE, fresh, select, settle
 from .test_forms import burst
 
 pytestmark = pytest.mark.anyio
@@ -124,3 +124,22 @@ async def test_a_colon_typed_in_the_filter_box_is_its_text(make_app) -> None:  #
         await keys_at_once(pilot, "slash", "a", "colon", "b")
         assert isinstance(app.screen, CockpitScreen)
         assert app.screen.query_one("#filter", Input).value == "a:b"
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_enter_right_behind_ack_acknowledges_the_row_the_cursor_reached(make_app, demo_root,  # noqa: ANN001
+                                                                               size: tuple[int, int]) -> None:
+    """`j j K enter` in one burst: K asks about the third signal, and the enter behind it is the dialog's
+    (never the cockpit's detail, opened over the dialog)."""
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("2")
+        await settle(pilot)
+        table = app.screen.query_one("#signals")
+        aimed = table.row_keys[2]
+        await keys_at_once(pilot, "j", "j", "K", "enter")
+        await settle(pilot)
+        assert not isinstance(app.screen, DetailScreen), type(app.screen).__name__
+    states = {s.sig_id: s.state for s in fresh(demo_root).snapshot().signals}
+    assert states[aimed] == "delivered"
+    assert sum(1 for s in states.values() if s == "pending") == 3

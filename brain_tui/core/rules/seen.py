@@ -16,6 +16,8 @@ watchdog run, never voids a human's review of it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from brain_tui.core.errors import TransitionRefused
 from brain_tui.core.records.model import Claim
 from brain_tui.core.records.statuses import Status
@@ -58,3 +60,19 @@ def check_seen(claim: Claim, seen: str | None) -> None:
         f"{claim.sess_id} changed since it was shown: it is now {claim.status}{what}; nothing was done, "
         "look at it again before deciding"
     )
+
+
+def check_cascade(sess_id: str, touched: Iterable[str], shown: Iterable[str] | None) -> None:
+    """Refuse a cascade that would take claims the human was not shown (a satellite opened under the tree since).
+
+    `touched`: the descendants the cascade is about to change; `shown`: those the front-end listed (None: it listed
+    none, the CLI). A listed claim that ended meanwhile is no reason to refuse: the cascade only does less.
+    """
+    if shown is None:
+        return
+    added = sorted(set(touched) - set(shown))
+    if added:
+        raise ChangedMeanwhile(
+            f"{sess_id}'s tree changed since it was shown: it would now also take {', '.join(added)}; "
+            "nothing was done, look at it again before deciding"
+        )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from textual import on
+from textual import events, on
 from textual.message import Message
 from textual.screen import Screen
 
@@ -354,8 +354,12 @@ class ClaimActions(Screen[None]):
     def _open_detail(self) -> None:
         from .detail import DetailScreen
 
-        if not self.is_current:
-            return  # another screen came first (a key typed before enter opened it)
+        if self.app.screen is not self:
+            # Another screen came first: a key typed before enter opened it (`K enter`: the ack dialog). The enter
+            # is that screen's, as typed: handed on to it, never lost. (Not `is_current`, which a screen keeps
+            # under a modal dialog: it still shows there.)
+            self.app.post_message(events.Key("enter", "\r"))
+            return
         app = self.brain_app
         claim = app.claim(self.selected_claim_id())
         sig = self.selected_signal() if claim is None else None

@@ -56,9 +56,14 @@ def holder_parent(brain: Brain, req: claims.OpenRequest, conflicts: list[Conflic
 
 
 class OpenClaimScreen(FormDialog):
-    """Open a claim through `Brain.open_claim`, previewing conflicts with `Brain.check_scope` as you type."""
+    """Open a claim through `Brain.open_claim`, previewing conflicts with `Brain.check_scope` as you type.
+
+    The brain is read while it is open (`follows_brain`): a claim opened or closed elsewhere meanwhile shows in the
+    preview and in the parent ctrl+r offers.
+    """
 
     last_field = "story"
+    follows_brain = True
 
     BINDINGS = [
         *FormDialog.BINDINGS,
@@ -73,6 +78,8 @@ class OpenClaimScreen(FormDialog):
         self.opened_id: str | None = None
         #: A conflicting holder the core would open this claim under without a conflict (`update_preview`).
         self.offered_parent = ""
+        #: The brain as last read while the form is open (None: the app's snapshot, as the form was opened).
+        self.arrived: BrainSnapshot | None = None
 
     def compose(self) -> ComposeResult:
         d = self.defaults
@@ -156,6 +163,12 @@ class OpenClaimScreen(FormDialog):
         )
 
     # -- live preview -------------------------------------------------------------------------
+    def snapshot_arrived(self, snapshot: BrainSnapshot) -> None:
+        """A fresh read while the form is open: the preview speaks of the brain as it is now."""
+        self.arrived = snapshot
+        if self.is_mounted and not self.busy:
+            self.update_preview()
+
     @on(Input.Changed)
     @on(Select.Changed)
     def _changed(self) -> None:
@@ -171,7 +184,7 @@ class OpenClaimScreen(FormDialog):
             return
         try:
             req = self.build_request()
-            snapshot = app.snapshot  # in memory: no file is read per keystroke
+            snapshot = self.arrived or app.snapshot  # in memory: no file is read per keystroke
             conflicts = app.brain.preview_open(req, snapshot)
         except BsiError as exc:
             preview.update(safe_text(exc.message, 400, style=WARN, multiline=True))

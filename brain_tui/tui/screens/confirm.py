@@ -280,7 +280,8 @@ class SlugConfirmDialog(CoreDialog):
         reason = self.query_one("#reason", Input).value.strip()
         sess_id, seen = self.claim.sess_id, self.seen
         if self.action == "abort":
-            self.submit_core("abort", lambda brain: brain.gates.abort(sess_id, reason, seen=seen),
+            shown = self.preview.touched  # the descendants listed: one opened since is refused, not aborted
+            self.submit_core("abort", lambda brain: brain.gates.abort(sess_id, reason, seen=seen, seen_cascade=shown),
                              lambda cascade: f"aborted {sess_id}" + (
                                  f" and {len(cascade.touched)} descendant(s)" if cascade.touched else ""))
         else:

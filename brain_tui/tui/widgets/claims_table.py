@@ -129,13 +129,16 @@ def stale_rows(snapshot: BrainSnapshot, brain_name: str, needle: str = "",
             continue
         since = stale_since(claim, snapshot.tz)
         reason = claim.stale_reason or "expired"
+        action = safe_text(reason if readonly else f"R release · {reason}", 120, style=WARN)
+        if "clock-skew" in claim.flags:  # marked by a clock ahead, still within its deadline here: say so first
+            action = safe_text("[clock-skew] ", 20, style=WARN) + action
         rows.append((claim.sess_id, {
             "status": status_icon("stale"),
             "id": safe_text(short_id(claim.sess_id, snapshot.now, snapshot.tz), 40),
             "instance": safe_text(short_instance(claim.instance, brain_name) or "—", 40, style=MUTED),
             "scope": safe_text(claim.scope_text or "—", 120),
             "expired": timed(safe_text(ago(since, snapshot.now, column=True), 16, style=ERROR), since),
-            "action": safe_text(reason if readonly else f"R release · {reason}", 120, style=WARN),
+            "action": action,
             # Every stale row says what is known of its session, "no bound agent" included.
             "agent": stale_evidence(live.get(claim.sess_id), snapshot.now),
         }))
