@@ -23,9 +23,9 @@ from textual.worker import Worker, WorkerState
 from brain_tui.core.records.model import BrainSnapshot, Claim
 
 from .commands import COMMANDS, PANES
+from .editing import KeysRead, after_keys, relay
 from .present import short_id
 from .safe import safe_str, safe_text
-from .screens.actions import KeysRead
 from .themes import save_settings, settings_path
 
 if TYPE_CHECKING:
@@ -77,9 +77,7 @@ class BrainPalette(CommandPalette):
         then enter, in one burst) are still on their way to the input, and its search runs after them. The choice
         waits for both (`KeysRead`, then the search's end): never the hits of a shorter query, never nothing."""
         self._enter_waits = True
-        focused = self.focused
-        if focused is None or not focused.post_message(KeysRead(self._choose_when_found)):
-            self._choose_when_found()
+        after_keys(self, self._choose_when_found)
 
     def _gather_commands(self, search_value: str) -> Worker[None]:
         """Textual's search for `search_value`, remembered with its worker (what an enter waits for)."""
@@ -99,10 +97,8 @@ class BrainPalette(CommandPalette):
 
     @on(KeysRead)
     def _keys_read(self, message: KeysRead) -> None:
-        """The keys typed before enter have reached the input: look at the query from the app's queue."""
-        message.stop()
-        if not self.app.call_later(message.then):
-            message.then()
+        """The keys typed before enter have reached the input: look at the query (`editing.relay`)."""
+        relay(message, self.app)
 
     @on(Worker.StateChanged)
     def _search_ended(self, event: Worker.StateChanged) -> None:

@@ -6,7 +6,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from textual import events, on
-from textual.message import Message
 from textual.screen import Screen
 
 from brain_tui.core.ids import party_session
@@ -16,19 +15,11 @@ from brain_tui.core.rules.attention import claim_of
 from brain_tui.core.rules.triggers import handoff_task
 
 from ..commands import MUTATING_ACTIONS
-from ..editing import EDIT_BINDINGS, edits_focused, queue_edit
+from ..editing import EDIT_BINDINGS, KeysRead, after_keys, edits_focused, queue_edit, relay
 from ..safe import safe_str
 
 if TYPE_CHECKING:
     from ..app import BrainApp
-
-
-class KeysRead(Message):
-    """Posted to the focused widget: it goes round the widgets behind the keys they hold (`action_detail`)."""
-
-    def __init__(self, then: Callable[[], None]) -> None:
-        super().__init__()
-        self.then = then
 
 
 class ClaimActions(Screen[None]):
@@ -340,16 +331,12 @@ class ClaimActions(Screen[None]):
         Enter is a priority key: the app runs it as it arrives, while a table's moves typed just before it (`down
         down enter` in one burst) are bindings the app runs only once their keys have gone round the widgets. The
         view opens behind them (`KeysRead`), on the row the cursor reached."""
-        focused = self.focused
-        if focused is None or not focused.post_message(KeysRead(self._open_detail)):
-            self._open_detail()
+        after_keys(self, self._open_detail)
 
     @on(KeysRead)
     def _keys_read(self, message: KeysRead) -> None:
-        """The keys the focused widget held have gone on to the app: run `then` from the app's queue, behind them."""
-        message.stop()
-        if not self.app.call_later(message.then):
-            message.then()
+        """The keys typed before a priority key went round: its action runs (`editing.relay`)."""
+        relay(message, self.app)
 
     def _open_detail(self) -> None:
         from .detail import DetailScreen
