@@ -9,6 +9,8 @@ import subprocess
 import time
 from pathlib import Path
 
+import pytest
+
 from brain_tui.core.brain import Brain
 from brain_tui.core.errors import BsiError
 from brain_tui.core.paths.layout import HOOK_INDEX_FILE
@@ -166,3 +168,18 @@ def test_the_shortcut_says_no_to_two_claims_a_hand_merge_left_on_one_scope(brain
         else:
             raise AssertionError(f"{sess} may write src/a.py beside another holder")
         assert not hook_index.may_write(index, sess, "src/a.py", now), sess
+
+
+@pytest.mark.parametrize("status", ["[open]", "weird", "'42'", "{a: 1}"])
+def test_a_claim_whose_status_the_product_does_not_know_still_denies_an_unbound_write(brain: Path,
+                                                                                     status: str) -> None:
+    """A hand edit or a bad merge leaves a status the product does not know: the core holds it blocking (SPEC 22,
+    fail closed); the settled index left it out and let an unbound write under its scope through."""
+    sess = ok(run_bsi("claim", "open", "--scope", "src/", "--story", "s", brain=brain))
+    path = brain / "claims" / f"{sess}.yml"
+    path.write_text(path.read_text().replace("status: open", f"status: {status}"))
+    subprocess.run(["git", "-C", str(brain), "commit", "-qam", "hand edit"], check=True, env=clean_env(identity="T"))
+    assert run_bsi("check-scope", "src/a.py", brain=brain).code == 10  # the core: it blocks
+    settle(brain)
+    assert_denied(hook(brain, "pre-tool-use", event(brain, "Edit", str(brain / "src" / "a.py"), session="agent-x")),
+                  sess)

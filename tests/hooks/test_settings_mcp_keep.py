@@ -77,3 +77,17 @@ def test_a_server_named_bsi_that_is_not_bsis_is_replaced_whole(brain: Path, env:
     install(brain, env, "claude")
     assert json.loads(target.read_text())["mcpServers"]["bsi"] == {"type": "stdio", "command": "bsi",
                                                                    "args": ["mcp"]}
+
+
+@pytest.mark.parametrize("value", ['"x"', "inf", "nan", "-5", "true", "[30]"])
+def test_codex_startup_timeout_codex_cannot_read_is_refused_untouched(brain: Path, env: dict[str, str],
+                                                                     value: str) -> None:
+    """Codex refuses its whole config.toml for such a value ("invalid type: string", "cannot convert float seconds
+    to Duration"): an install that kept it and said "installed" left Codex unable to start."""
+    target = Path(env["CODEX_HOME"]) / "config.toml"
+    target.parent.mkdir()
+    text = f'model = "o3"\n\n[mcp_servers.bsi]\ncommand = "bsi"\nargs = ["mcp"]\nstartup_timeout_sec = {value}\n'
+    target.write_text(text)
+    run = run_bsi("mcp", "install", "--agent", "codex", "--no-check", brain=brain, env=env)
+    assert run.code == 65 and "startup_timeout_sec" in run.err and "nothing was changed" in run.err, run
+    assert "Traceback" not in run.err and target.read_text() == text

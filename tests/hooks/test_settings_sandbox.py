@@ -113,6 +113,15 @@ def test_uninstall_removes_exactly_the_fence(brain: Path) -> None:
     assert json.loads(target.read_text()) == {"env": {"A": "1"}}
 
 
+def test_uninstall_keeps_denywrite_entries_that_are_not_strings(brain: Path) -> None:
+    odd: list[object] = [1, None, {"a": 1}, ["./x"]]  # a hand edit Claude Code ignores: kept, never a crash
+    target = write(brain, {"sandbox": {"filesystem": {"denyWrite": list(odd)}}})
+    ok(run_bsi("hooks", "install", brain=brain))
+    run = run_bsi("hooks", "uninstall", brain=brain)
+    assert run.code == 0, run.err
+    assert json.loads(target.read_text()) == {"sandbox": {"filesystem": {"denyWrite": odd}}}
+
+
 @pytest.mark.parametrize("block", ['"on"', '{"filesystem": []}', '{"filesystem": {"denyWrite": "./claims"}}'])
 def test_a_sandbox_block_claude_code_cannot_read_is_refused_untouched(brain: Path, block: str) -> None:
     target = brain / ".claude" / "settings.json"

@@ -135,6 +135,14 @@ def _load_toml(path: Path) -> Any:
 STARTUP_TIMEOUT_SEC = 30
 
 
+def _seconds(value: object) -> bool:
+    """Whether Codex reads `value` as a timeout: a finite number, not negative (not a string, a boolean, `inf`, `nan`:
+    each makes Codex refuse to load config.toml)."""
+    import math
+
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and value >= 0
+
+
 def mcp_install(root: str | os.PathLike[str], program: str = "bsi") -> Report:
     """`[mcp_servers.bsi]` in Codex's `config.toml` (`command`, `args`, `cwd` = the brain); the rest kept.
     InvalidData (exit 65) when the file is not valid TOML, or `mcp_servers` / `mcp_servers.bsi` is not a table."""
@@ -157,6 +165,10 @@ def mcp_install(root: str | os.PathLike[str], program: str = "bsi") -> Report:
         servers[MCP_SERVER_NAME] = ours
     if not isinstance(ours, dict):
         raise refuse(path, f"mcp_servers.{MCP_SERVER_NAME} is not a table")
+    timeout = ours.get("startup_timeout_sec")
+    if timeout is not None and not _seconds(timeout):  # Codex then refuses its whole config.toml
+        raise refuse(path, f"mcp_servers.{MCP_SERVER_NAME}.startup_timeout_sec is not a number of seconds Codex "
+                           f"reads ({str(timeout)[:40]!r})")
     merge_owned(ours, wanted)  # the keys the user added (`env`, `startup_timeout_sec`, …) are kept
     if "startup_timeout_sec" not in ours:  # Codex's own 10 s is short for a Python server on a loaded machine
         ours["startup_timeout_sec"] = STARTUP_TIMEOUT_SEC

@@ -91,7 +91,8 @@ def remove_fence(data: dict[str, Any], added: Collection[str] | None = None) -> 
                                                        if item.startswith("denyWrite:")}
     fs = block.get("filesystem")
     if isinstance(fs, dict) and isinstance(fs.get("denyWrite"), list):
-        fs["denyWrite"] = [entry for entry in fs["denyWrite"] if entry not in ours_deny]
+        fs["denyWrite"] = [entry for entry in fs["denyWrite"]  # a hand-written non-string entry is the user's
+                           if not (isinstance(entry, str) and entry in ours_deny)]
         if not fs["denyWrite"]:
             del fs["denyWrite"]
         if not fs:

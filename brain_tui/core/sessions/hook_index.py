@@ -122,7 +122,7 @@ def build(root: str | os.PathLike[str], snapshot: BrainSnapshot, config: BrainCo
     """
     from brain_tui.core.paths.scope_paths import zone_entries, zone_keys
     from brain_tui.core.records.folder_variants import variants
-    from brain_tui.core.records.statuses import BLOCKING_STATUSES
+    from brain_tui.core.records.statuses import TERMINAL_STATUSES
     from brain_tui.core.rules.circuit import circuit_state
     from brain_tui.core.rules.locks import lock_file_path
     from brain_tui.core.rules.preflight import shared_scope
@@ -133,7 +133,7 @@ def build(root: str | os.PathLike[str], snapshot: BrainSnapshot, config: BrainCo
     claims: dict[str, Any] = {}
     linked: list[str] = []
     for claim in snapshot.claims:
-        if claim.status not in BLOCKING_STATUSES:
+        if claim.status in TERMINAL_STATUSES:  # a status the product does not know blocks too (`is_blocking`)
             continue
         files[claim.path] = _stat(os.path.join(base, claim.path))
         entries = [[e.kind, e.key] for e in claim.scope] if claim.scope and "scope-invalid" not in claim.flags \
