@@ -10,7 +10,7 @@ if TYPE_CHECKING:
 #: How each attention kind reads to the pilot (the queue's Kind column, `n`'s toast).
 KIND_LABELS = {"held": "not committed", "gate": "gate", "blocked": "BLOCKED_ON", "circuit": "circuit",
                "needs_input": "needs input", "paused": "paused", "stale": "stale", "context": "context",
-               "breath": "breath"}
+               "breath": "breath", "unreadable": "unreadable"}
 
 
 def describe_watchdog(report: WatchdogReport) -> str:

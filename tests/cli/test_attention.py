@@ -22,7 +22,7 @@ def test_json_lists_the_demo_queue_in_rank_order(demo_brain: Path) -> None:
     gate = items[0]
     assert gate["unblocks"] == 3 and gate["time_left_s"] == 30 * 60 and gate["warning"] is False
     assert set(gate) == {"kind", "sess_id", "sig_id", "since", "time_left_s", "unblocks", "warning", "summary",
-                         "runway"}
+                         "runway", "path"}
     assert gate["runway"] is None  # no transcript recorded for its session
 
 

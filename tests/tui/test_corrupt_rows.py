@@ -89,3 +89,29 @@ async def test_an_action_key_on_a_corrupt_row_names_the_file_and_its_repair(  # 
         told = [str(n.message) for n in app._notifications]
         assert any("does not read" in m and f"bsi claim repair {BAD}" in m for m in told), told
         assert not any("select a claim first" in m for m in told), told
+
+
+async def test_a_corrupt_claim_file_waits_in_the_queue_and_n_goes_to_its_row(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    from brain_tui.tui.screens.queue import QueueScreen
+
+    write_corrupt(demo_root)
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        items = [item for item in app.queue if item.kind == "unreadable"]
+        assert [item.path for item in items] == [f"claims/{BAD}.yml"]
+        for _ in range(len(app.queue)):  # `n` walks the queue: one stop is the file's row among the stale claims
+            await pilot.press("n")
+            await settle(pilot)
+            if app.screen.current_item_key() == items[0].key or app.screen.query_one("#stale").selected_key == (
+                    f"corrupt:claims/{BAD}.yml"):
+                break
+        assert app.screen.query_one("#stale").selected_key == f"corrupt:claims/{BAD}.yml"
+        await pilot.press("g")
+        await settle(pilot)
+        assert isinstance(app.screen, QueueScreen)
+        assert app.screen.query_one("#gate-table").select_key(items[0].key)
+        await settle(pilot)
+        text = screen_text(app)
+        assert f"bsi claim repair {BAD}" in text and "unreadable" in text
+        assert "\x1b" not in text

@@ -159,7 +159,7 @@ def test_json_shape(world: tuple[Brain, Clock]) -> None:
     (item,) = brain.attention()
     assert item.as_dict() == {"kind": "gate", "sess_id": sess, "sig_id": None, "since": T0.isoformat(),
                               "time_left_s": 7200, "unblocks": 1, "warning": False, "summary": "gate: go?",
-                              "runway": None}
+                              "runway": None, "path": None}
 
 
 def test_the_session_a_signal_party_names_has_one_reading() -> None:
@@ -203,3 +203,22 @@ def test_pausing_a_gate_does_not_announce_it_again_as_a_new_item(world: tuple[Br
     assert brain.attention() == []  # paused with hours left: nothing to decide yet (resume brings the gate back)
     brain.gates.resume(ids["domain"])
     assert [(i.kind, i.sess_id) for i in brain.attention()] == [("gate", ids["leaf0"])]
+
+
+def test_a_claim_file_that_does_not_read_waits_for_a_human(world: tuple[Brain, Clock]) -> None:
+    brain, _ = world
+    (brain.root / "claims" / "sess-20261129-0850-broken.yml").write_text("status: [open\nscope: notes/\n")
+    (item,) = brain.attention()
+    assert item.kind == "unreadable" and item.path == "claims/sess-20261129-0850-broken.yml"
+    assert item.sess_id is None and item.as_dict()["path"] == item.path
+    assert "bsi claim repair sess-20261129-0850-broken" in item.summary and "until repaired it holds" in item.summary
+
+
+def test_a_claim_whose_status_bsi_does_not_know_waits_for_a_human(world: tuple[Brain, Clock]) -> None:
+    brain, _ = world
+    sess = _open(brain, "odd", "odd/")
+    path = brain.root / "claims" / f"{sess}.yml"
+    path.write_text(path.read_text().replace("status: open", "status: weird"))
+    (item,) = brain.attention()
+    assert item.kind == "unreadable" and item.sess_id == sess and item.path is None
+    assert "'weird' is none bsi knows" in item.summary and f"bsi gate abort {sess}" in item.summary

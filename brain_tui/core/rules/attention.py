@@ -1,8 +1,9 @@
 """What needs a human, counted one way: the attention queue (issue 13).
 
 One list, ranked, built from a snapshot (a pure read): every claim waiting at a
-human gate, every stale or expired claim, every pending BLOCKED_ON of an unfinished claim, every
-tripped circuit breaker, every paused tree close to its expiry, every bound
+human gate, every stale or expired claim, every claim file that does not read or whose status the product does
+not know (each blocks what it may hold until a human mends it), every pending BLOCKED_ON of an unfinished claim,
+every tripped circuit breaker, every paused tree close to its expiry, every bound
 agent session waiting for input (with the client's kind and message), every open
 claim whose agent session has under 10 % of its context window left (`context`,
 from `core.transcript`), and the breath alerts of the newest sprint
@@ -12,7 +13,7 @@ its bell and `bsi attention` all read this list, so they always agree.
 Ranking: what deciding an item unblocks comes first — the number of unfinished
 claims that wait on it (the claim itself, its unfinished ancestors, which cannot
 close before it, and its unfinished descendants, which live under it). Ties go
-to an item close to expiry, then to the more urgent kind (gate, blocked, circuit,
+to an item close to expiry, then to the more urgent kind (held, unreadable, gate, blocked, circuit,
 needs input, paused, stale, context), then to the oldest.
 """
 
@@ -66,7 +67,7 @@ WARN_BEFORE = timedelta(minutes=15)
 #: At most this many pauses held back from git are listed one by one (`_held_items`).
 _HELD_SHOWN = 10
 #: Kinds of items, most urgent first (the tie-break after what an item unblocks).
-KINDS = ("held", "gate", "blocked", "circuit", "needs_input", "paused", "stale", "context", "breath")
+KINDS = ("held", "unreadable", "gate", "blocked", "circuit", "needs_input", "paused", "stale", "context", "breath")
 _KIND_ORDER = {kind: index for index, kind in enumerate(KINDS)}
 _EPOCH_KEY = ""
 
@@ -85,7 +86,7 @@ class AttentionItem:
     """One thing waiting for a human.
 
     Attributes:
-        kind: gate, blocked, circuit, needs_input, paused or stale (see `KINDS`).
+        kind: held, unreadable, gate, blocked, circuit, needs_input, paused, stale, context or breath (`KINDS`).
         key: a stable identity (a new key is a new item: the cockpit's bell).
         sess_id: the claim the decision is about (for a BLOCKED_ON: the blocked sender), or None.
         sig_id: the signal behind the item (BLOCKED_ON, HUMAN_GATE, CIRCUIT_BREAK), or None.
@@ -97,6 +98,7 @@ class AttentionItem:
         summary: one line in plain words (hostile text: render it through the cockpit's safe_text).
         warning: True for a gate or paused tree with less than `WARN_BEFORE` left (or already expired).
         runway: the context runway of the claim's agent session (`core.transcript.Runway`), or None.
+        path: the claim file that does not read (an `unreadable` item without a claim), or None.
     """
 
     kind: str
@@ -109,6 +111,7 @@ class AttentionItem:
     summary: str
     warning: bool = False
     runway: HasRunway | None = None
+    path: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """JSON shape of `bsi attention --json` (one element of `items`)."""
@@ -122,6 +125,7 @@ class AttentionItem:
             "warning": self.warning,
             "summary": self.summary,
             "runway": self.runway.as_dict() if self.runway is not None else None,
+            "path": self.path,
         }
 
 
@@ -296,6 +300,9 @@ def attention(snapshot: BrainSnapshot, liveness: Mapping[str, HasState] | None =
     listed: set[str] = set()
     for claim in snapshot.claims:
         if claim.status not in BLOCKING_STATUSES:
+            if claim.is_blocking:  # a status the product does not know: it holds its scope as an open claim
+                items.append(_unknown_status_item(snapshot, claim))
+                listed.add(claim.sess_id)
             continue
         item = _claim_item(snapshot, claim, agents, runways or {})
         if item is not None and item.runway is None and runways and claim.sess_id in runways:
@@ -307,6 +314,7 @@ def attention(snapshot: BrainSnapshot, liveness: Mapping[str, HasState] | None =
         item = _signal_item(snapshot, sig, listed)
         if item is not None:
             items.append(item)
+    items.extend(_unreadable_items(snapshot))
     items.extend(_breath_items(snapshot))
     items.sort(key=rank_key)
     return items
@@ -331,6 +339,27 @@ def complete_for(snapshot: BrainSnapshot) -> bool:
             if party and party.startswith("sess-") and party.partition("@")[0] not in by_id:
                 return False
     return True
+
+
+def _unreadable_items(snapshot: BrainSnapshot) -> list[AttentionItem]:
+    """One item per claim file that does not read and so blocks what it may hold (SPEC 22; the whole brain when
+    nothing of it reads), until a human mends it: `bsi claim repair`, or the file by hand."""
+    from brain_tui.core.records.unreadable import repair_command
+
+    return [AttentionItem("unreadable", f"unreadable:{bad.path}", None, None, None, None, 1,
+                          f"{bad.path} does not read (line {bad.line}: {bad.reason}); until repaired it holds "
+                          f"{' '.join(str(entry) for entry in bad.holds)}: {repair_command(bad.path)}", path=bad.path)
+            for bad in snapshot.unreadable_claims]
+
+
+def _unknown_status_item(snapshot: BrainSnapshot, claim: Claim) -> AttentionItem:
+    """A claim whose status the product does not know: it holds its scope as an open claim would, and no verb but a
+    human's abort (or a hand edit of its status) ends it."""
+    holds = " ".join(str(entry) for entry in claim.scope)
+    return AttentionItem("unreadable", f"unreadable:{claim.sess_id}", claim.sess_id, None, None,
+                         time_left(claim, snapshot.now), unblocks(snapshot, claim.sess_id),
+                         f"status {claim.status!r} is none bsi knows: it holds {holds} as an open claim would; set "
+                         f"its status by hand or abort it (`bsi gate abort {claim.sess_id} REASON`)")
 
 
 def _breath_items(snapshot: BrainSnapshot) -> list[AttentionItem]:

@@ -21,9 +21,9 @@ from brain_tui.core.records.statuses import SignalState
 from brain_tui.core.rules import attention
 from brain_tui.core.rules.attention import AttentionItem
 
+from .. import corrupt
 from ..bands import BORDER, HISTORY, BandNeeds, band_heights, corner_after, pane_shown, tree_pane_width
 from ..commands import PANES, bindings_for
-from ..corrupt import corrupt_line
 from ..describe import claim_line, signal_line
 from ..grouping import is_grouped, is_heading, toggle
 from ..present import short_id
@@ -361,7 +361,7 @@ class CockpitScreen(ClaimActions):
             out = claim_line(claim, app.snapshot.now, app.live_sessions.get(claim.sess_id), wide=self.wide)
         elif sig is not None:
             out = signal_line(sig)
-        elif (bad := corrupt_line(app.snapshot, self.selected_claim_id())) is not None:
+        elif (bad := corrupt.corrupt_line(app.snapshot, self.selected_claim_id())) is not None:
             out = bad
         elif (lock := lock_line(app.snapshot, self.focused)) is not None:
             out = lock
@@ -390,18 +390,20 @@ class CockpitScreen(ClaimActions):
     def go_to_item(self, item: AttentionItem, rank: int, total: int) -> None:
         """`n`: put the cursor on the item's row (its signal, else its claim)."""
         snapshot = self.brain_app.snapshot
-        found = self._select_signal(item.sig_id) if item.sig_id else False
+        found = self._select_row("#signals", "2", item.sig_id) if item.sig_id else False
         if not found and item.sess_id:
             found = self.jump_to(item.sess_id)
-        who = short_id(item.sess_id, snapshot.now, snapshot.tz) if item.sess_id else item.sig_id or "?"
+        if not found and item.path:  # a claim file that does not read: its row among the stale claims
+            found = self._select_row("#stale", "1", corrupt.PREFIX + item.path)
+        who = short_id(item.sess_id, snapshot.now, snapshot.tz) if item.sess_id else item.sig_id or item.path or "?"
         self.notify(f"{rank}/{total} · {KIND_LABELS.get(item.kind, item.kind)} · {who}", timeout=3, markup=False)
 
-    def _select_signal(self, sig_id: str) -> bool:
-        table = self.query_one("#signals", SignalsTable)
-        if sig_id not in table.row_keys:
+    def _select_row(self, table_id: str, pane: str, key: str) -> bool:
+        table = self.query_one(table_id, KeyedTable)
+        if key not in table.row_keys:
             return False
-        self.action_pane("2")
-        return table.select_key(sig_id)
+        self.action_pane(pane)
+        return table.select_key(key)
 
     def jump_to(self, sess_id: str) -> bool:
         """Show and select the claim `sess_id` in the table that lists it (clearing a filter that hides it)."""

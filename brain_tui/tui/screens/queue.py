@@ -36,7 +36,7 @@ from ..words import KIND_LABELS
 from .actions import ClaimActions
 
 #: The kinds shown as errors (the others as warnings): attention kinds (`attention.KINDS`), not claim statuses.
-ERROR_KINDS = frozenset({"held", "blocked", "circuit", "stale"})
+ERROR_KINDS = frozenset({"held", "unreadable", "blocked", "circuit", "stale"})
 
 
 class QueueTable(KeyedTable):
@@ -60,7 +60,7 @@ def queue_rows(snapshot: BrainSnapshot, queue: list[AttentionItem]) -> list[Row]
     for rank, item in enumerate(queue, 1):
         claim = snapshot.claim(item.sess_id) if item.sess_id else None
         icon = status_icon(claim.status) if claim is not None else styled("●", WARN)
-        who = short_id(item.sess_id, snapshot.now, snapshot.tz) if item.sess_id else (item.sig_id or "—")
+        who = short_id(item.sess_id, snapshot.now, snapshot.tz) if item.sess_id else (item.sig_id or item.path or "—")
         kind_style = ERROR if item.kind in ERROR_KINDS else WARN
         left = "—" if item.time_left is None else humanize_countdown(item.time_left)
         rows.append((item.key, {
@@ -192,6 +192,8 @@ class QueueScreen(ClaimActions):
         elif claim is not None:
             out = safe_text(item.summary, 300, style=WARN) + "\n\n" + claim_summary(claim, snapshot)
             info.update(out)
+        else:  # no claim behind it (a claim file that does not read, a breath alert): what it says is all there is
+            info.update(safe_text(item.summary, 600, style=WARN))
 
     def action_gate_diff(self) -> None:
         """`d`: the diff of what the selected gate asks to approve."""
@@ -220,5 +222,8 @@ def hint_for(item: AttentionItem, readonly: bool, claim: Claim | None = None, no
         "needs_input": "enter detail",
         "paused": "u resume · r renew · enter detail",
         "stale": "R release · enter detail",
+        "unreadable": "X abort · enter detail",
     }
+    if item.kind == "unreadable" and item.sess_id is None:
+        return "repair it from a shell: see What"
     return keys.get(item.kind, "enter detail")
