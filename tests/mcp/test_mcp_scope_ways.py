@@ -123,3 +123,26 @@ def test_a_corrupt_claims_hold_moves_with_a_retargeted_link_under_a_running_serv
     with pytest.raises(ConflictError):
         tools.claim_open(s, ["real2/b.md"])
     s.brain.blocking.close()
+
+
+def test_a_claim_whose_status_bsi_does_not_know_moves_with_a_retargeted_link_under_a_running_server(
+        linked: Path, watch: bool) -> None:
+    """A status the product does not know blocks as an open claim does (`Claim.is_blocking`): its scope is read
+    against the brain's links as any blocking claim's is."""
+    name = "sess-20261129-0900-odd1"
+    (linked / "claims" / f"{name}.yml").write_text(
+        f"sess_id: {name}\ntype: solo\ninstance: brain@test\nscope: alias/\nstatus: weird\n"
+        "opened_at: '2026-11-29T09:00:00+00:00'\nttl: 8h\n", encoding="utf-8")
+    git(linked, "add", "-A")
+    git(linked, "commit", "-qm", "a claim a newer tool wrote")
+    s = _session(linked, watch)
+    assert holders(s, "real1/a.md") == [name]
+    assert holders(s, "real2/b.md") == []
+    assert holders(s, "real2/b.md") == []  # a warm answer from memory
+    os.unlink(linked / "alias")
+    os.symlink("real2", linked / "alias")
+    assert run_bsi("--json", "check-scope", "real2/b.md", brain=linked).code == 10
+    assert holders(s, "real2/b.md") == [name]
+    with pytest.raises(ConflictError):
+        tools.claim_open(s, ["real2/b.md"])
+    s.brain.blocking.close()

@@ -38,7 +38,6 @@ from brain_tui.core.records.formats import (
 from brain_tui.core.records.index_signals import Rows, index_signals, legacy_rows
 from brain_tui.core.records.locks_in_head import held_in_head as locks_held_in_head
 from brain_tui.core.records.model import (
-    BLOCKING_STATUSES,
     BrainSnapshot,
     BreathRecord,
     Claim,
@@ -204,7 +203,7 @@ class BrainStore:
         else:
             result = lock_from_mapping(parsed.data, rel, self.tz)
         self._cache[rel] = (parsed, result)
-        held = result.scope if isinstance(result, Claim) and result.status in BLOCKING_STATUSES else \
+        held = result.scope if isinstance(result, Claim) and result.is_blocking else \
             result.holds if isinstance(result, CorruptFile) else ()
         if held:  # what it holds was read against the links and folders on its way
             self._ways[rel] = scope_ways.vouching_keys(os.fspath(self.root), held)
