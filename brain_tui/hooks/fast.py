@@ -1,8 +1,8 @@
 """The shortcut of `pre-tool-use`: a write that nothing can refuse is let through from the hook index alone.
 
 Imports only the standard library, `hooks.wire`, `core.agent_files`,
-`core.layout`, `core.path_keys`, `core.program_files` (the core's own rule for files no agent writes),
-`core.hook_index` and (for a shell tool) `core.shell_targets`.
+`core.layout`, `core.path_keys`, `core.git_head`, `core.program_files` (the core's own rule for files no agent
+writes), `core.hook_index` and (for a shell tool) `core.shell_targets`.
 It never refuses anything: whenever the index is missing,
 stale or racy, the file is a protocol file, or any check might refuse, it
 answers None and the hook asks the core (`Brain.decide_write`), which decides,

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from textual import events, on
+from textual.command import CommandPalette
 from textual.screen import Screen
 
 from brain_tui.core.ids import party_session
@@ -344,8 +345,11 @@ class ClaimActions(Screen[None]):
         if self.app.screen is not self:
             # Another screen came first: a key typed before enter opened it (`K enter`: the ack dialog). The enter
             # is that screen's, as typed: handed on to it, never lost. (Not `is_current`, which a screen keeps
-            # under a modal dialog: it still shows there.)
-            self.app.post_message(events.Key("enter", "\r"))
+            # under a modal dialog: it still shows there.) Not a palette: it opens on a priority key, so one typed
+            # before enter would have taken the enter itself; this one came after (`enter : api`), and an enter
+            # handed on would choose a hit the pilot never confirmed.
+            if not isinstance(self.app.screen, CommandPalette):
+                self.app.post_message(events.Key("enter", "\r"))
             return
         app = self.brain_app
         claim = app.claim(self.selected_claim_id())
