@@ -14,7 +14,7 @@ Ranking: what deciding an item unblocks comes first — the number of unfinished
 claims that wait on it (the claim itself, its unfinished ancestors, which cannot
 close before it, and its unfinished descendants, which live under it). Ties go
 to an item close to expiry, then to the more urgent kind (held, unreadable, gate, blocked, circuit,
-needs input, paused, stale, context), then to the oldest.
+needs input, paused, stale, context, breath), then to the oldest.
 """
 
 from __future__ import annotations
