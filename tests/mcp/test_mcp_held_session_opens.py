@@ -154,3 +154,26 @@ def test_check_scope_tells_a_paused_session_it_opens_nothing(brain: Path) -> Non
     ok(run_bsi("gate", "resume", held, brain=brain, now=now))
     assert not serve(brain, body, now=now, CLAUDE_CODE_SESSION_ID=A).is_error
     assert run_bsi("check-scope", "docs/", brain=brain, now=now, env=agent).code == 0
+
+
+@pytest.mark.parametrize("word", ["weird", "'[open]'"])
+@pytest.mark.parametrize("committed", [True, False])
+def test_a_paused_claim_edited_to_an_unknown_status_still_brakes(brain: Path, word: str, committed: bool) -> None:
+    """The status line of a paused claim edited by hand to a word bsi does not know (its pause still marked:
+    ``paused_by``, a PAUSED event no resume followed) lifts nothing: the session still opens no other claim, from
+    its shell and over MCP, and the human's resume still lifts the pause."""
+    from tests.bsi import git
+
+    now = live_now()
+    held = _held(brain, "paused", now)
+    path = brain / "claims" / f"{held}.yml"
+    path.write_text(path.read_text(encoding="utf-8").replace("\nstatus: paused\n", f"\nstatus: {word}\n"),
+                    encoding="utf-8")
+    if committed:
+        git(brain, "commit", "-qam", "status edited by hand")
+    agent = clean_env(CLAUDECODE="1", CLAUDE_CODE_SESSION_ID=A)
+    run = run_bsi("claim", "open", "--scope", "docs/", "--story", "elsewhere", brain=brain, now=now, env=agent)
+    assert run.code == 12 and held in run.err, run
+    assert _open_through_mcp(brain, now, "docs/").is_error
+    ok(run_bsi("gate", "resume", held, brain=brain, now=now))
+    ok(run_bsi("claim", "open", "--scope", "docs/", "--story", "elsewhere", brain=brain, now=now, env=agent))

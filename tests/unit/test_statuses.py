@@ -158,3 +158,16 @@ def test_no_status_is_compared_as_a_string_literal() -> None:
         if (hits := literal_status_comparisons(path.read_text(encoding="utf-8")))
     }
     assert found == {}
+
+
+def test_a_status_line_bsi_does_not_know_lifts_no_hold_still_marked() -> None:
+    """A paused or gated claim whose status line was edited to an unknown word reads as that hold (the human's verb
+    then lifts it); with no hold marked the unknown word is kept as written (it blocks, flagged status-unknown)."""
+    own = "sess-20261129-1000-sat"
+    for word in ("weird", "[open]"):
+        assert held_status({"sess_id": own, "paused_by": own}, word) == Status.PAUSED
+        assert held_status({"sess_id": own, "gate_history": [_event("PAUSED", "bob")]}, word) == Status.PAUSED
+        assert held_status({"sess_id": own, "gate_origin": "request"}, word) == Status.WAITING_HUMAN
+        assert held_status({"sess_id": own, "gate_history": [_event("PAUSED", "bob"), _event("RESUMED", "bob")]},
+                           word) == word
+        assert held_status({"sess_id": own}, word) == word

@@ -125,9 +125,10 @@ def held_status(data: Mapping[str, Any], status: Status | str) -> Status | str:
     (``gate_origin``, or the claim's own HUMAN_GATE no decision followed; the old scripts wrote it with no ``by``,
     and a cascade pause and resume then set the status back to ``open``: SPEC 14.2's bypass) was never approved.
     An edit of the status line (by hand, in git alone, on another machine) lifts nothing: the claim holds as
-    ``paused`` or ``waiting_human``, and a human's verb acts on it as on any such claim.
+    ``paused`` or ``waiting_human``, and a human's verb acts on it as on any such claim. So does an edit to a word
+    bsi does not know (``weird``, ``[open]``): with a hold still marked it reads as that hold, else as written.
     """
-    if status not in (Status.OPEN, Status.WAITING_HUMAN):
+    if status not in (Status.OPEN, Status.WAITING_HUMAN) and status in KNOWN_STATUSES:
         return status
     paused = gated = False
     history = data.get("gate_history")
@@ -144,7 +145,7 @@ def held_status(data: Mapping[str, Any], status: Status | str) -> Status | str:
     gated = gated or bool(_text(data.get("gate_origin")).strip())
     if paused:
         return Status.PAUSED
-    if status == Status.OPEN and gated:
+    if status != Status.WAITING_HUMAN and gated:
         return Status.WAITING_HUMAN
     return status
 
