@@ -51,12 +51,18 @@ class FittingFooter(Footer):
         yield from out
 
     _shown: tuple[object, ...] | None = None
+    _asked: tuple[object, ...] | None = None
 
     async def recompose(self) -> None:
         """Mount the keys again only when what they show changed: Textual asks after every focus move and binding
-        check (dozens of times a second while keys arrive), and mounting them anew restyles the whole bar."""
+        check (dozens of times a second while keys arrive), and mounting them anew restyles the whole bar. What
+        they would show is first told by what `compose` reads (`_inputs`), without building a key."""
         if not self.is_attached or self._pruning:
             return
+        asked = self._inputs()
+        if asked == self._asked and self.children:
+            return
+        self._asked = asked
         nodes = compose(self)
         shown = (self.compact, tuple(_face(node) for node in nodes))
         if shown == self._shown and self.children:
@@ -66,6 +72,20 @@ class FittingFooter(Footer):
             await self.query_children("*").exclude(".-textual-system").remove()
             if self.is_attached:
                 await self.mount_all(nodes)
+
+    def _inputs(self) -> tuple[object, ...]:
+        """Everything `compose` reads: the width, the bar's flags, the screen, and each binding it shows (and the
+        palette's) with its state, tooltip, key display and whether the screen offers it."""
+        if not self._bindings_ready:
+            return ()
+        screen = self.screen
+        offers = getattr(screen, "footer_offers", None)
+        bindings = tuple(
+            (key, binding.action, binding.description, str(binding.group), enabled, str(tooltip),
+             self.app.get_key_display(binding), offers(binding.action) if offers is not None else None)
+            for key, (_node, binding, enabled, tooltip) in screen.active_bindings.items()
+            if binding.show or key == self.app.COMMAND_PALETTE_BINDING)
+        return (self.app.size.width, self.compact, self.show_command_palette, id(screen), bindings)
 
     def on_resize(self, event: Resize) -> None:
         """Lay the keys out again for the new width."""
