@@ -24,7 +24,7 @@ def cmd_attention(ctx: Context) -> int:
     if ctx.json:
         ctx.emit({"items": [item.as_dict() for item in items]})
         return 0
-    rows = [[str(rank), item.kind, item.sess_id or item.sig_id or "—", str(item.unblocks),
+    rows = [[str(rank), item.kind, item.sess_id or item.sig_id or item.path or "—", str(item.unblocks),
              describe_time_left(item.time_left) + (" !" if item.warning else ""), one_line(item.summary, 60)]
             for rank, item in enumerate(items, 1)]
     ctx.emit(None, table(rows, ["#", "KIND", "ID", "UNBLOCKS", "TIME LEFT", "WHAT"]) or "nothing waits for a human")

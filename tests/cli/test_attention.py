@@ -36,3 +36,10 @@ def test_an_empty_queue_says_so(brain: Path) -> None:
     run = run_bsi("attention", brain=brain)
     assert (run.code, run.out.strip()) == (0, "nothing waits for a human")
     assert run_bsi("--json", "attention", brain=brain).json() == {"items": []}
+
+
+def test_a_claim_file_that_does_not_read_is_named_with_its_repair(brain: Path) -> None:
+    (brain / "claims" / "sess-20261129-0850-broken.yml").write_text("status: [open\nscope: notes/\n")
+    lines = ok(run_bsi("attention", brain=brain)).splitlines()
+    assert len(lines) == 2 and lines[1].split()[1:3] == ["unreadable", "claims/sess-20261129-0850-broken.yml"]
+    assert "does not read: bsi claim repair sess-20261129-0850-broken" in lines[1]

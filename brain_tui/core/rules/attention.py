@@ -347,8 +347,8 @@ def _unreadable_items(snapshot: BrainSnapshot) -> list[AttentionItem]:
     from brain_tui.core.records.unreadable import repair_command
 
     return [AttentionItem("unreadable", f"unreadable:{bad.path}", None, None, None, None, 1,
-                          f"{bad.path} does not read (line {bad.line}: {bad.reason}); until repaired it holds "
-                          f"{' '.join(str(entry) for entry in bad.holds)}: {repair_command(bad.path)}", path=bad.path)
+                          f"does not read: {repair_command(bad.path)} (line {bad.line}: {bad.reason}); until "
+                          f"repaired it holds {' '.join(str(entry) for entry in bad.holds)}", path=bad.path)
             for bad in snapshot.unreadable_claims]
 
 
