@@ -252,8 +252,10 @@ def gate_resume(cs: ChangeSet, sess_id: str, by: str, message: str = "") -> Casc
         raise refuse_transition(claim, "resume", [Status.PAUSED, "stale (from paused)"], effective_status(claim, now))
     held = paused_ancestor(cs.snapshot, claim)
     # An ancestor held by this claim's own pause is its cascade come round a parent cycle (edited by hand):
-    # not a hold above it, or no resume could ever lift that pause.
-    if held is not None and str(held.data.get("paused_by") or "") != sess_id:
+    # not a hold above it, or no resume could ever lift that pause. Only a cycle makes it so: an ancestor that is
+    # no descendant of this claim and names it in `paused_by` (edited by hand) still holds it from above.
+    if held is not None and not (str(held.data.get("paused_by") or "") == sess_id and
+                                 held.sess_id in {c.sess_id for c in cs.snapshot.descendants(sess_id)}):
         raise TransitionRefused(
             f"cannot resume {sess_id}: its ancestor {held.sess_id} is still paused; "
             f"resume it instead (`bsi gate resume {held.sess_id}`)"
