@@ -102,7 +102,7 @@ class Session:
         self._brain: Brain | None = None
         self._opening = threading.Lock()  # the first tool calls arrive side by side: one Brain for them all
         self.environ = dict(os.environ if environ is None else environ)
-        #: claims opened through this server, newest last (an agent without an ID still finds its own).
+        #: claims opened through this server (an agent without an ID still finds its own).
         self.opened: list[str] = []
         #: the agent process of the client that started this server (``PID:START``, "" when unknown).
         self.client = agent_process() if client is None else client
@@ -132,14 +132,17 @@ class Session:
         Its sessions: the one the client gave the server, and every agent session whose
         recorded agent process is the server's client (a Gemini session bound through
         this server, the successor of a `/clear`). Its claims: `$BSI_SESSION`, the
-        claims opened through this server, and the claims bound to those sessions.
+        claims opened through this server or through another server of the same client
+        process that no hook bound yet (`pending/`), and the claims bound to those sessions.
         """
         from brain_tui.core.rules.authority import Actor, genuine_sessions
+        from brain_tui.core.sessions import agent_files
 
         sessions = set(agents.sessions_of_process(self.brain.root, self.client))
         if self.agent_session:  # the client's word, when its binding is this client's (or not recorded yet)
             sessions.update(genuine_sessions(self.brain.root, [self.agent_session], self.client))
-        claims = {s for s in (self.launched, *self.opened) if s}
+        claims = {s for s in (self.launched, *self.opened, *agent_files.pending_claims(self.brain.root, self.client))
+                  if s}
         for session in sessions:
             claims.update(agents.bound_claims(self.brain.root, session))
         evidence = ("bsi mcp", f"client process {self.client or 'unknown'}")
@@ -164,7 +167,7 @@ class Session:
 
     def own(self, sess_id: str | None, verb: str = "act for") -> str:
         """The claim meant: `sess_id` when it is this session's, else `$BSI_SESSION`, else the newest live claim of
-        the session's (SPEC 20.1).
+        the session's (SPEC 20.1, `rules.own_claim`: the same whichever server of the agent is asked).
 
         Raises:
             InvalidData: `sess_id` is not a session ID (65): a tool acts for a claim, never as a
@@ -186,12 +189,11 @@ class Session:
             return sess_id
         if self.launched:
             return self.launched
-        actor = self.actor
-        candidates = [*sorted(actor.claims - set(self.opened)), *self.opened]
-        if candidates:
-            snapshot = self.brain.snapshot()
-            live = [s for s in candidates if (c := snapshot.claim(s)) is not None and not c.is_terminal]
-            return (live or candidates)[-1]
+        from brain_tui.core.rules.own_claim import own_claim
+
+        own = own_claim(self.brain.snapshot(), self.actor.claims)
+        if own is not None:
+            return own
         raise NotFound("this session holds no claim: give sess_id, or open one with claim_open")
 
 

@@ -150,3 +150,13 @@ def renamed_to(root: str | os.PathLike[str], sess_id: str) -> str:
         seen.add(new)
         sess_id = new
     return sess_id
+
+
+def pending_claims(root: str | os.PathLike[str], process: str) -> list[str]:
+    """The claims `process` (an MCP server's agent process) opened through `bsi mcp` that no hook bound yet
+    (`pending/`): its own, for every server it runs, before its next hook event binds them to its session."""
+    if not process:
+        return []
+    return [renamed_to(root, sess_id) for name, _path, record in json_records(agents_dir(root, "pending"))
+            if (record or {}).get("client") == process and isinstance(sess_id := (record or {}).get("sess_id"), str)
+            and f"{sess_id}.json" == name and SESS_RE.match(sess_id)]
