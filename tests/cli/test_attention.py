@@ -43,3 +43,13 @@ def test_a_claim_file_that_does_not_read_is_named_with_its_repair(brain: Path) -
     lines = ok(run_bsi("attention", brain=brain)).splitlines()
     assert len(lines) == 2 and lines[1].split()[1:3] == ["unreadable", "claims/sess-20261129-0850-broken.yml"]
     assert "does not read: bsi claim repair sess-20261129-0850-broken" in lines[1]
+
+
+def test_a_claim_whose_status_bsi_does_not_know_carries_its_file_path(brain: Path) -> None:
+    """Every `unreadable` item names its claim file in `--json`, the one whose status does not read too."""
+    (brain / "claims" / "sess-20261129-0930-odd.yml").write_text(
+        "sess_id: sess-20261129-0930-odd\nscope: wiki/\nopened_at: '2026-11-29T09:30:00Z'\nstatus: frozen\n")
+    items = run_bsi("--json", "attention", brain=brain, now="2026-11-29T10:00:00Z").json()["items"]
+    assert [(i["kind"], i["sess_id"], i["path"]) for i in items] == [
+        ("unreadable", "sess-20261129-0930-odd", "claims/sess-20261129-0930-odd.yml")]
+    assert "bsi gate abort sess-20261129-0930-odd" in items[0]["summary"]

@@ -220,5 +220,5 @@ def test_a_claim_whose_status_bsi_does_not_know_waits_for_a_human(world: tuple[B
     path = brain.root / "claims" / f"{sess}.yml"
     path.write_text(path.read_text().replace("status: open", "status: weird"))
     (item,) = brain.attention()
-    assert item.kind == "unreadable" and item.sess_id == sess and item.path is None
+    assert item.kind == "unreadable" and item.sess_id == sess and item.path == f"claims/{sess}.yml"
     assert "'weird' is none bsi knows" in item.summary and f"bsi gate abort {sess}" in item.summary

@@ -98,7 +98,8 @@ class AttentionItem:
         summary: one line in plain words (hostile text: render it through the cockpit's safe_text).
         warning: True for a gate or paused tree with less than `WARN_BEFORE` left (or already expired).
         runway: the context runway of the claim's agent session (`core.transcript.Runway`), or None.
-        path: the claim file that does not read (an `unreadable` item without a claim), or None.
+        path: the claim file of an `unreadable` item (one that does not read, or whose status bsi does not
+            know), or None.
     """
 
     kind: str
@@ -359,7 +360,7 @@ def _unknown_status_item(snapshot: BrainSnapshot, claim: Claim) -> AttentionItem
     return AttentionItem("unreadable", f"unreadable:{claim.sess_id}", claim.sess_id, None, None,
                          time_left(claim, snapshot.now), unblocks(snapshot, claim.sess_id),
                          f"status {claim.status!r} is none bsi knows: it holds {holds} as an open claim would; set "
-                         f"its status by hand or abort it (`bsi gate abort {claim.sess_id} REASON`)")
+                         f"its status by hand or abort it (`bsi gate abort {claim.sess_id} REASON`)", path=claim.path)
 
 
 def _breath_items(snapshot: BrainSnapshot) -> list[AttentionItem]:
