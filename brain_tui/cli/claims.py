@@ -37,7 +37,8 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
     p.add_argument("--blocked-on", action="store_true",
                    help="when refused, send BLOCKED_ON to each holder in the same step (seed 002)")
     p.add_argument("--agent-session", metavar="ID",
-                   help="bind this agent session to the claim (default: $CLAUDE_CODE_SESSION_ID)")
+                   help="bind this agent session to the claim (default: $CLAUDE_CODE_SESSION_ID, else "
+                        "$GEMINI_SESSION_ID, $CODEX_THREAD_ID or $CODEX_SESSION_ID; '' binds none)")
 
     p = add_command(csub, parent, "close", "close a claim (tier rules apply)", cmd_close, "sess_id")
     p.add_argument("--status", choices=None, help="ok | partial | failed")
