@@ -189,6 +189,13 @@ def chain_complete(snapshot: BrainSnapshot, sess_id: str) -> bool:
     return False
 
 
+def chain_hidden(snapshot: BrainSnapshot, sess_id: str) -> bool:
+    """True when what lies above `sess_id` is unknown: its parent chain stops at an ID the brain has no claim for
+    while a claim file does not read (it may be that ancestor, SPEC 22: fails closed). A chain that stops at an ID
+    no file can be (none fails to read) hides nothing: no claim lies past that link."""
+    return not chain_complete(snapshot, sess_id) and bool(snapshot.unreadable_claims)
+
+
 def ask_holder(holder: str, status: str, sender: str | None = None) -> str:
     """What frees a file or scope `holder` holds, in a refusal's words: a stale claim's session no longer works, so
     only a human's release frees it; any other holder is asked with BLOCKED_ON (`sender`: the asking claim)."""

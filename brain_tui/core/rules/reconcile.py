@@ -97,7 +97,8 @@ def lost_claims(snapshot: BrainSnapshot, local_ids: Collection[str]) -> list[Los
     remote claim file that does not read is no winner (it still blocks new claims).
     Nor is the claim's own ancestor: one paused, gated or stale meets its child's scope by the chain rule alone
     (no delegation through it), which is a hold of the tree, not another machine's claim on the scope. A claim
-    whose chain does not read to its root is never lost: an ancestor past the link may be the one it meets.
+    whose chain does not read to its root is never lost: an ancestor past the link may be the one it meets
+    (`conflicts.chain_hidden`); a parent the brain has no claim for, and no unreadable file may be, hides none.
     """
     if not local_ids:
         return []
@@ -105,7 +106,7 @@ def lost_claims(snapshot: BrainSnapshot, local_ids: Collection[str]) -> list[Los
     lost: list[LostClaim] = []
     for sess_id in sorted(local_ids):
         claim = snapshot.claim(sess_id)
-        if claim is None or not claim.is_blocking or not conflicts.chain_complete(snapshot, sess_id):
+        if claim is None or not claim.is_blocking or conflicts.chain_hidden(snapshot, sess_id):
             continue  # past a link that does not read, any winner may be its ancestor (SPEC 22: fails closed)
         tree = {a.sess_id for a in snapshot.ancestors(sess_id)}
         winners = [c for c in conflicts.find_conflicts(snapshot, claim.scope, parent=claim.parent,
