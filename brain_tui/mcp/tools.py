@@ -133,7 +133,8 @@ class Session:
         recorded agent process is the server's client (a Gemini session bound through
         this server, the successor of a `/clear`). Its claims: `$BSI_SESSION`, the
         claims opened through this server or through another server of the same client
-        process that no hook bound yet (`pending/`), and the claims bound to those sessions.
+        process that no hook bound yet and none would drop as too old (`pending/`), and the
+        claims bound to those sessions.
         """
         from brain_tui.core.rules.authority import Actor, genuine_sessions
         from brain_tui.core.sessions import agent_files
@@ -141,8 +142,8 @@ class Session:
         sessions = set(agents.sessions_of_process(self.brain.root, self.client))
         if self.agent_session:  # the client's word, when its binding is this client's (or not recorded yet)
             sessions.update(genuine_sessions(self.brain.root, [self.agent_session], self.client))
-        claims = {s for s in (self.launched, *self.opened, *agent_files.pending_claims(self.brain.root, self.client))
-                  if s}
+        pending = agent_files.pending_claims(self.brain.root, self.client, self.brain.now())
+        claims = {s for s in (self.launched, *self.opened, *pending) if s}
         for session in sessions:
             claims.update(agents.bound_claims(self.brain.root, session))
         evidence = ("bsi mcp", f"client process {self.client or 'unknown'}")

@@ -73,3 +73,25 @@ def test_a_gemini_servers_sibling_sees_the_claim_it_opened_before_any_hook(brain
     assert reopened.is_error and reopened.structured_content["exit"] == 12, reopened.structured_content
     assert reopened.structured_content["sess_id"] == opened
     assert load_claim(brain, opened)["status"] == "paused"
+
+
+def test_a_pending_record_the_hooks_would_drop_as_too_old_is_no_claim_of_the_process(brain: Path) -> None:
+    """A pending record older than a hand-over may wait (`handover.HANDOVER_MAX_AGE`) is one the client's next hook
+    drops unbound (`adopt_pending`); a process whose ``PID:START`` matches it then (an ID reused after a reboot) did
+    not open that claim. Counted on its word, it could renew, close or pause-check a claim it never opened."""
+    from datetime import datetime, timedelta
+
+    from brain_tui.core.sessions import handover
+
+    now = live_now()
+    claim = ok(run_bsi("claim", "open", "--scope", "src/", "--story", "human's", brain=brain, now=now))
+    handover.leave_pending(brain, claim, "gemini-1", datetime.fromisoformat(now) - timedelta(hours=9))
+    server = _session(brain, now, "gemini-1")
+
+    async def main() -> Any:
+        async with Client(build_server(server)) as mcp:
+            return await mcp.call_tool("claim_renew", {"sess_id": claim})
+
+    renewed = asyncio.run(main())
+    assert renewed.is_error and renewed.structured_content["kind"] == "not_yours", renewed.structured_content
+    assert claim not in server.actor.claims

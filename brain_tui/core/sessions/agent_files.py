@@ -14,6 +14,7 @@ from brain_tui.core.paths.layout import AGENTS_DIR, RENAMED_FILE
 TYPE_CHECKING = False  # not `typing`: the hook path imports only what it needs
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
+    from datetime import datetime
     from typing import Any
 
 #: The environment variable Claude Code sets for Bash, hooks and stdio MCP servers.
@@ -152,11 +153,18 @@ def renamed_to(root: str | os.PathLike[str], sess_id: str) -> str:
     return sess_id
 
 
-def pending_claims(root: str | os.PathLike[str], process: str) -> list[str]:
+def pending_claims(root: str | os.PathLike[str], process: str, now: datetime) -> list[str]:
     """The claims `process` (an MCP server's agent process) opened through `bsi mcp` that no hook bound yet
-    (`pending/`): its own, for every server it runs, before its next hook event binds them to its session."""
+    (`pending/`): its own, for every server it runs, before its next hook event binds them to its session.
+
+    A record its next hook would drop unbound (too old, or written ahead of `now`: `handover.adopt_pending`) counts
+    for no one: a process whose ``PID:START`` matches it then (an ID reused after a reboot) never opened that claim.
+    """
     if not process:
         return []
+    from brain_tui.core.sessions.handover import _fresh
+
     return [renamed_to(root, sess_id) for name, _path, record in json_records(agents_dir(root, "pending"))
-            if (record or {}).get("client") == process and isinstance(sess_id := (record or {}).get("sess_id"), str)
-            and f"{sess_id}.json" == name and SESS_RE.match(sess_id)]
+            if record is not None and record.get("client") == process and _fresh(record, "at", now)
+            and isinstance(sess_id := record.get("sess_id"), str) and f"{sess_id}.json" == name
+            and SESS_RE.match(sess_id)]
