@@ -108,17 +108,18 @@ def derived_move(snapshot: BrainSnapshot, claim: Claim, new: str | None, at: dat
     in git (SPEC 11, 22: the remote's claim was there first), and failing it makes nothing live again, so no pause or
     gate is lifted. Its winner is never its own ancestor (as `reconcile.lost_claims` counts them): a paused, gated or
     stale ancestor meets it by the chain rule alone, which would let an agent end any held child as "lost"; nor is
-    a claim whose chain does not read to its root lost (an ancestor past a link that does not read may meet it so:
-    `conflicts.chain_hidden`).
+    a claim whose chain does not read to its root lost: an ancestor past a link that does not read may meet it so,
+    and past a parent no claim has (edited in by hand) the claim's real pilot meets it as "another" claim, which would
+    let an agent end its own held claim as lost (the human's sync, `reconcile.lost_claims`, judges such a claim).
     An open claim of a session a human holds paused on another tree (`held.paused_elsewhere`) is lost too."""
-    from brain_tui.core.rules.conflicts import CORRUPT, chain_hidden, find_conflicts
+    from brain_tui.core.rules.conflicts import CORRUPT, chain_complete, find_conflicts
     from brain_tui.core.rules.effective import stale_origin
     from brain_tui.core.rules.skew import revivable
 
     old = str(claim.status)
     if old == Status.STALE.value and revivable(claim, at) and new == str(stale_origin(claim, at)):
         return True
-    if new != Status.FAILED.value or old in _TERMINAL or chain_hidden(snapshot, claim.sess_id):
+    if new != Status.FAILED.value or old in _TERMINAL or not chain_complete(snapshot, claim.sess_id):
         return False  # a chain that does not read hides ancestors: any winner may be one (SPEC 22, fails closed)
     tree = {a.sess_id for a in snapshot.ancestors(claim.sess_id)}
     winners = find_conflicts(snapshot, claim.scope, parent=claim.parent, satellite_type=claim.satellite_type,
