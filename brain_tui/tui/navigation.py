@@ -4,9 +4,30 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .corrupt import PREFIX
+
 if TYPE_CHECKING:
+    from brain_tui.core.rules.attention import AttentionItem
+
     from .app import BrainApp
     from .screens.cockpit import CockpitScreen
+
+
+def item_key_at(queue: list[AttentionItem], sig_id: str | None, row_key: str | None) -> str | None:
+    """The key of the queue item a cockpit row stands for (for `n`, the item after it): the selected signal's; else
+    the selected claim's own (not a signal's); else, on the row of a file that does not read (``corrupt:<path>``),
+    that file's; else None."""
+    path = row_key.removeprefix(PREFIX) if row_key and row_key.startswith(PREFIX) else None
+    for item in queue:
+        if sig_id:
+            found = item.sig_id == sig_id
+        elif path:
+            found = item.sess_id is None and item.path == path
+        else:
+            found = bool(row_key) and item.sess_id == row_key and item.sig_id is None
+        if found:
+            return item.key
+    return None
 
 
 class Navigator:

@@ -82,11 +82,16 @@ class ClaimActions(Screen[None]):
             self._nothing_selected(what, "select a claim first")
         return claim
 
+    def selected_row_key(self) -> str | None:
+        """The key of the row under the cursor as the stale pane keys it (a file that does not read:
+        ``corrupt:<path>``, `corrupt.PREFIX`), else the selected claim's ID."""
+        return self.selected_claim_id()
+
     def _nothing_selected(self, what: str, said: str) -> None:
         """Tell the pilot that `what` has nothing to act on: the row of a file that does not read, else `said`."""
         from ..corrupt import corrupt_line
 
-        bad = corrupt_line(self.brain_app.snapshot, self.selected_claim_id())
+        bad = corrupt_line(self.brain_app.snapshot, self.selected_row_key())
         said = f"a file that does not read: {bad.plain}" if bad is not None else said
         self.notify(f"{what}: {said}", severity="warning", markup=False)
 

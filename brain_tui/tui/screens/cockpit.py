@@ -26,6 +26,7 @@ from ..bands import BORDER, HISTORY, BandNeeds, band_heights, corner_after, pane
 from ..commands import PANES, bindings_for
 from ..describe import claim_line, signal_line
 from ..grouping import is_grouped, is_heading, toggle
+from ..navigation import item_key_at
 from ..present import short_id
 from ..safe import safe_text
 from ..selection import CursorsBeforeFilter, cursor_widgets, keys_target
@@ -379,13 +380,7 @@ class CockpitScreen(ClaimActions):
     # -- going to things -----------------------------------------------------------------------
     def current_item_key(self) -> str | None:
         """For `n`: the queue item under the cursor (a claim's or a signal's), if any."""
-        app = self.brain_app
-        sig_id, sess_id = self.selected_signal_id(), self.selected_claim_id()
-        for item in app.queue:
-            if (sig_id and item.sig_id == sig_id) or (not sig_id and sess_id and item.sess_id == sess_id
-                                                       and item.sig_id is None):
-                return item.key
-        return None
+        return item_key_at(self.brain_app.queue, self.selected_signal_id(), self.selected_claim_id())
 
     def go_to_item(self, item: AttentionItem, rank: int, total: int) -> None:
         """`n`: put the cursor on the item's row (its signal, else its claim)."""
@@ -403,6 +398,7 @@ class CockpitScreen(ClaimActions):
         if key not in table.row_keys:
             return False
         self.action_pane(pane)
+        self.focus_now(table)  # the keys (and the next `n`) go to the row landed on, not to the pane's first table
         return table.select_key(key)
 
     def jump_to(self, sess_id: str) -> bool:

@@ -21,10 +21,12 @@ from textual.widgets import DataTable, Static
 from brain_tui.core.clock import format_timestamp, humanize_countdown
 from brain_tui.core.records.model import BrainSnapshot, Claim
 from brain_tui.core.records.statuses import Status
+from brain_tui.core.records.unreadable import holder_id
 from brain_tui.core.rules.attention import AttentionItem
 from brain_tui.core.rules.effective import renew_can_extend
 
 from ..commands import bindings_for
+from ..corrupt import PREFIX
 from ..describe import claim_summary, gate_details, signal_details
 from ..present import age, short_id, status_icon
 from ..safe import safe_text, styled
@@ -60,7 +62,9 @@ def queue_rows(snapshot: BrainSnapshot, queue: list[AttentionItem]) -> list[Row]
     for rank, item in enumerate(queue, 1):
         claim = snapshot.claim(item.sess_id) if item.sess_id else None
         icon = status_icon(claim.status) if claim is not None else styled("●", WARN)
-        who = short_id(item.sess_id, snapshot.now, snapshot.tz) if item.sess_id else (item.sig_id or item.path or "—")
+        # a file that does not read: the claim it names, as the stale pane shows it (its path is in What)
+        named = item.sess_id or (holder_id(item.path) if item.path else None)
+        who = short_id(named, snapshot.now, snapshot.tz) if named else (item.sig_id or "—")
         kind_style = ERROR if item.kind in ERROR_KINDS else WARN
         left = "—" if item.time_left is None else humanize_countdown(item.time_left)
         rows.append((item.key, {
@@ -145,13 +149,22 @@ class QueueScreen(ClaimActions):
         item = self.selected_item()
         return item.sig_id if item is not None else None
 
+    def selected_row_key(self) -> str | None:
+        """A file that does not read: ``corrupt:<path>``, as the stale pane keys its row (its keys name the file and
+        its repair); else the selected claim's ID."""
+        item = self.selected_item()
+        if item is not None and item.sess_id is None and item.path:
+            return PREFIX + item.path
+        return self.selected_claim_id()
+
     def footer_offers(self, action: str) -> bool:
         """As on any screen (`ClaimActions.footer_offers`); here a/x also on a claim's own item only when the core's
-        dry run lets it be decided: a stale claim is released (`R`, as its title says), never approved."""
+        dry run lets it be decided: a stale claim is released (`R`, as its title says), never approved; and never on
+        an item with neither claim nor signal (a file that does not read, a breath alert)."""
         sess_id = self.selected_claim_id()
-        if action in ("approve", "reject") and self.selected_signal() is None and sess_id is not None:
+        if action in ("approve", "reject") and self.selected_signal() is None:
             app = self.brain_app
-            return app.brain.preview(action, sess_id, app.snapshot).allowed
+            return sess_id is not None and app.brain.preview(action, sess_id, app.snapshot).allowed
         return super().footer_offers(action)
 
     def current_item_key(self) -> str | None:

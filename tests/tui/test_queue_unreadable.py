@@ -1,0 +1,96 @@
+"""Claim files that do not read, as items of the attention queue (`g`) and of `n`.
+
+Each is its own row of the queue, told apart by its claim's name as the stale pane shows it; the keys on it name
+the file and its repair (the row is selected: "select a claim first" contradicted the screen); the footer offers
+no approve / reject where no claim stands; `n` walks past each such file to the next item, with the keys on its row.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.widgets._footer import FooterKey
+
+from brain_tui.tui.screens.queue import QueueScreen
+
+from .conftest import screen_text, settle
+
+pytestmark = pytest.mark.anyio
+
+LONG = "sess-20261129-0900-an-extremely-long-slug-for-a-broken-claim-file-written-by-hand"
+EVIL = "sess-20261129-0901-evil"
+
+
+def write_corrupt(root: Path) -> None:
+    """Two claim files with a duplicate key: one with a long name, one whose key is hostile text."""
+    (root / "claims" / f"{LONG}.yml").write_text(f"sess_id: {LONG}\nscope: [docs/]\n'k': 1\n'k': 2\n",
+                                                 encoding="utf-8")
+    (root / "claims" / f"{EVIL}.yml").write_text(
+        f"sess_id: {EVIL}\n'[@click=app.quit]k[/]': 1\n'[@click=app.quit]k[/]': 2\n", encoding="utf-8")
+
+
+async def open_queue_on(pilot: Any, path: str) -> QueueScreen:
+    """`g`, and the cursor on the item of the file `path`."""
+    await pilot.press("g")
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, QueueScreen)
+    table = screen.query_one("#gate-table")
+    assert table.select_key(f"unreadable:{path}")
+    await settle(pilot)
+    return screen
+
+
+async def test_each_unreadable_file_is_told_apart_in_the_queue(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    write_corrupt(demo_root)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("g")
+        await settle(pilot)
+        text = screen_text(app)
+        assert "0901-evil" in text and "0900-an-extreme" in text, text  # not "claims/sess-20261…" twice
+
+
+@pytest.mark.parametrize("key", ["enter", "X", "R", "a", "x"])
+async def test_a_key_on_an_unreadable_item_names_the_file_and_its_repair(  # noqa: ANN001
+        make_app, demo_root: Path, key: str) -> None:
+    write_corrupt(demo_root)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = await open_queue_on(pilot, f"claims/{EVIL}.yml")
+        await pilot.press(key)
+        await settle(pilot)
+        assert app.screen is screen  # no dialog, no detail of another claim
+        told = [str(n.message) for n in app._notifications]
+        assert any("does not read" in m and f"bsi claim repair {EVIL}" in m for m in told), told
+        assert not any("select a claim first" in m or "nothing selected" in m for m in told), told
+
+
+async def test_the_footer_offers_no_decision_on_an_unreadable_item(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    write_corrupt(demo_root)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await open_queue_on(pilot, f"claims/{EVIL}.yml")
+        shown = {key.action for key in app.screen.query(FooterKey)}
+        assert not shown & {"approve", "reject"}, shown
+
+
+async def test_n_walks_past_each_unreadable_file(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    write_corrupt(demo_root)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        total = len(app.queue)
+        seen = []
+        for _ in range(total):
+            await pilot.press("n")
+            await settle(pilot)
+            seen.append(app.screen.current_item_key())
+        assert seen == [item.key for item in app.queue], seen  # each once, in order: never stuck on one
+        corrupt = [key for key in seen if key.startswith("unreadable:claims/")]
+        assert len(corrupt) == 2, seen
