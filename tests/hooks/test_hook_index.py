@@ -183,3 +183,20 @@ def test_a_claim_whose_status_the_product_does_not_know_still_denies_an_unbound_
     settle(brain)
     assert_denied(hook(brain, "pre-tool-use", event(brain, "Edit", str(brain / "src" / "a.py"), session="agent-x")),
                   sess)
+
+
+@pytest.mark.parametrize("dropped", [("sess_id", "scope"), ("sess_id", "scope", "type", "instance")])
+def test_a_claim_edited_to_name_no_id_and_no_scope_still_denies_an_unbound_write(brain: Path,
+                                                                                 dropped: tuple[str, ...]) -> None:
+    """A hand edit that removes a live claim's ID and scope leaves a claim that does not read (SPEC 22: it holds the
+    whole brain until repaired); it was read as a file that is not a claim, and its scope went free."""
+    sess = ok(run_bsi("claim", "open", "--scope", "src/", "--story", "s", brain=brain))
+    path = brain / "claims" / f"{sess}.yml"
+    kept = [line for line in path.read_text().splitlines(keepends=True) if line.split(":", 1)[0] not in dropped]
+    path.write_text("".join(kept))
+    subprocess.run(["git", "-C", str(brain), "commit", "-qam", "hand edit"], check=True, env=clean_env(identity="T"))
+    assert run_bsi("check-scope", "src/a.py", brain=brain).code == 10
+    assert run_bsi("claim", "open", "--scope", "docs/", "--story", "t", brain=brain).code == 10
+    settle(brain)
+    assert_denied(hook(brain, "pre-tool-use", event(brain, "Edit", str(brain / "src" / "a.py"), session="agent-x")),
+                  sess)

@@ -17,7 +17,7 @@ def make(tmp_path: Path) -> Brain:
     """A brain in `tmp_path` with `claims/x.yml` and `src/`."""
     for folder in ("claims", "signals", "locks", "breath", "src"):
         (tmp_path / folder).mkdir()
-    (tmp_path / "claims" / "x.yml").write_text("status: open\n")
+    (tmp_path / "claims" / "x.yml").write_text("note: a protocol file, not a claim\n")
     return Brain(tmp_path, clock=lambda: T0, commit=False, instance="t@test")
 
 

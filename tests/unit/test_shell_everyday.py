@@ -51,7 +51,7 @@ class Place:
         self.root = root
         for folder in ("claims", "signals", "locks", "breath"):
             (root / folder).mkdir()
-        (root / "claims" / "x.yml").write_text("status: open\n")
+        (root / "claims" / "x.yml").write_text("note: a protocol file, not a claim\n")
         (root / ".gitignore").write_text(".brain/\n")  # as `bsi init` writes it
         for name in _FILES:
             (root / "proj" / name).parent.mkdir(parents=True, exist_ok=True)

@@ -38,7 +38,7 @@ def brain(tmp_path: Path) -> Brain:
     `claims/x.yml` and `src/a.py` changed in the work tree and not staged."""
     for folder in ("claims", "signals", "locks", "breath", "src"):
         (tmp_path / folder).mkdir()
-    (tmp_path / "claims" / "x.yml").write_text("status: open\n")
+    (tmp_path / "claims" / "x.yml").write_text("note: a protocol file, not a claim\n")
     (tmp_path / "src" / "a.py").write_text("a = 1\n")
     _git(tmp_path, "init", "-q", "-b", "main")
     _git(tmp_path, "add", "-A")
@@ -52,7 +52,7 @@ def brain(tmp_path: Path) -> Brain:
     _git(tmp_path, "commit", "-qam", "pause")
     _git(tmp_path, "config", "branch.main.remote", ".")  # main's upstream is `old`: merging it changes nothing
     _git(tmp_path, "config", "branch.main.merge", "refs/heads/old")
-    (tmp_path / "claims" / "x.yml").write_text("status: open\n")
+    (tmp_path / "claims" / "x.yml").write_text("note: a protocol file, not a claim\n")
     (tmp_path / "src" / "a.py").write_text("a = 2\n")
     return Brain(tmp_path, clock=lambda: T0, commit=False, instance="t@test")
 

@@ -88,6 +88,27 @@ def test_what_plainly_holds_nothing_blocks_nothing() -> None:
     assert held("sess_id: bad id\nscope: a/\nstatus: open\n") == ["a/"]
 
 
+@pytest.mark.parametrize("text", [
+    "status: open\nopened_at: 2026-11-29T09:00:00+00:00\n",   # ID and scope edited away
+    "type: solo\nstatus: paused\npaused_by: sess-20261129-0800-pilot\n",
+    "expires_at: 2026-11-29T11:00:00+00:00\n",
+    "gate_history: []\n",
+])
+def test_a_claim_that_lost_its_id_and_scope_holds_the_whole_brain(brain: Brain, text: str) -> None:
+    (brain.root / "claims" / "sess-20261129-0900-gone.yml").write_text(text)
+    assert held(text) == ["*"]
+    assert conflicts_of(brain, "other/x.md") == [("sess-20261129-0900-gone", "corrupt")]
+    with pytest.raises(ConflictError):
+        brain.open_claim(request("other/"))
+
+
+def test_a_finished_claim_that_lost_its_id_and_scope_holds_nothing(brain: Brain) -> None:
+    text = "status: closed\nclosed_at: 2026-11-29T09:30:00+00:00\n"
+    (brain.root / "claims" / "sess-20261129-0900-done.yml").write_text(text)
+    assert held(text) == []
+    assert conflicts_of(brain, "*") == []
+
+
 def test_a_hand_merged_claim_blocks_claims_on_what_it_may_hold(brain: Brain) -> None:
     (brain.root / "claims" / "sess-20261129-0900-aaaa.yml").write_text(HAND_MERGE)
     for scope in ("docs/x.md", "src/app.py", "*"):

@@ -92,12 +92,24 @@ def normalize_status(raw: str) -> Status | str:
     return Status.of(lowered) or raw.strip()
 
 
+#: Keys only a claim carries (SPEC 6): a mapping holding none of them is not a claim (SPEC 2: ignored); one holding
+#: any of them is a claim, read or failing closed (SPEC 22), even with its ID and scope edited away.
+CLAIM_KEYS = frozenset({"sess_id", "name", "scope", "status", "opened_at", "opened", "expires_at", "ttl",
+                        "parent_satellite", "satellite_type", "gate_history", "gate_origin", "paused_by",
+                        "stale_since", "closed_at", "closed"})
+
+
+def is_claim_mapping(data: Mapping[str, Any]) -> bool:
+    """True when a file's top-level mapping is a claim's: it holds any of `CLAIM_KEYS`."""
+    return any(key in data for key in CLAIM_KEYS)
+
+
 def claim_identity(data: Any, rel_path: str, tz: tzinfo) -> tuple[str, Status | str] | CorruptFile | None:
     """``(sess_id, status)`` of a claim, without building it (enough for a snapshot filtered by status); else the
     CorruptFile or None that `claim_from_mapping` returns for this data."""
     if not isinstance(data, Mapping):
         return CorruptFile(rel_path, 1, "top level is not a mapping")
-    if not any(key in data for key in ("sess_id", "name", "scope")):
+    if not is_claim_mapping(data):
         return None
     raw_id = data.get("sess_id") if data.get("sess_id") is not None else data.get("name")
     sess_id = _text(raw_id).strip() if raw_id is not None else Path(rel_path).stem

@@ -24,7 +24,7 @@ from brain_tui.core.ids import valid_session_id
 from brain_tui.core.lazy_re import LazyPattern
 from brain_tui.core.paths.layout import INDEX_FILE
 from brain_tui.core.paths.scope import GLOBAL, ScopeEntry, parse_scope
-from brain_tui.core.records.formats import claim_identity, parse_claim_bytes
+from brain_tui.core.records.formats import claim_identity, is_claim_mapping, parse_claim_bytes
 from brain_tui.core.records.statuses import TERMINAL_STATUSES
 from brain_tui.core.records.yamlio import MAX_FILE_BYTES, CorruptYaml, read_capped, safe_load_text
 
@@ -140,7 +140,7 @@ def held_by_data(data: Any, rel_path: str, root: str | os.PathLike[str], tz: tzi
     if _not_a_claim_name(rel_path):
         return ()
     if isinstance(data, Mapping):
-        if not any(key in data for key in ("sess_id", "name", "scope")):
+        if not is_claim_mapping(data):
             return ()
         identity = claim_identity(data, "claims/x.yml", tz)
         status = identity[1] if isinstance(identity, tuple) else str(data.get("status") or "").strip().lower()
