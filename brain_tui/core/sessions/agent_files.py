@@ -47,12 +47,32 @@ def agents_dir(root: str | os.PathLike[str], *parts: str) -> str:
     return os.path.join(os.fspath(root), AGENTS_DIR, *parts)
 
 
+#: The fields of a record that hold an agent process ID (`core.agent_process`).
+PROCESS_FIELDS = ("process", "client")
+
+
 def read_record(path: str) -> dict[str, Any] | None:
-    """A record as a dict, or None (missing, too big, no regular file, not JSON, too deep, not an object)."""
+    """A record as a dict, or None (missing, too big, no regular file, not JSON, too deep, not an object).
+
+    Its agent process IDs read as this boot reads them (`agent_process.current_form`): one written before the boot
+    was named, in an earlier boot, names no live process (a new one can have its PID and start ticks).
+    """
     from brain_tui.core.records.state_json import read_state_json
 
     data = read_state_json(path, MAX_RECORD_BYTES)
-    return data if isinstance(data, dict) else None
+    if not isinstance(data, dict):
+        return None
+    for key in PROCESS_FIELDS:
+        value = data.get(key)
+        if isinstance(value, str) and value.count(":") == 1 and value.replace(":", "").isdigit():  # no boot in it
+            from brain_tui.core.sessions.agent_process import current_form
+
+            try:
+                written_at: float | None = os.stat(path).st_mtime
+            except OSError:
+                written_at = None
+            data[key] = current_form(value, written_at)
+    return data
 
 
 def session_path(root: str | os.PathLike[str], agent_session: str, kind: str = "sessions") -> str:
