@@ -8,11 +8,16 @@ cockpit), as a sync records its time at T.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
+from brain_tui.core.brain import Brain
+from brain_tui.core.errors import RemoteUnreachable
+from brain_tui.core.sync import remote
 from tests.bsi import NOW, clean_env, git, ok, run_bsi
+from tests.reliability.harness import make_remote
 
 AT = "2026-11-29T10:00:00+00:00"  # NOW, as git prints it
 
@@ -31,3 +36,19 @@ def test_init_refuses_a_now_that_does_not_parse(tmp_path: Path) -> None:
     proc = run_bsi("init", str(root), now="garbage", env=clean_env(identity="Test"))
     assert proc.code == 65 and "--now" in proc.err, proc
     assert not (root / ".git").exists() and not (root / "claims").exists()
+
+
+def _unanswered(root: Path, branch: str) -> None:
+    raise remote.PushUnanswered("git push: no answer within 30 s")
+
+
+def test_an_unanswered_push_is_pending_since_the_brains_clock(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    _, (clone,) = make_remote(tmp_path, 1)
+    sess = ok(run_bsi("--sync", "claim", "open", "--scope", "wiki/", "--story", "x", brain=clone, now=NOW))
+    monkeypatch.setattr(remote, "push", _unanswered)
+    monkeypatch.setattr(remote, "landed", lambda root, branch: None)
+    with pytest.raises(RemoteUnreachable):
+        Brain(clone, now=NOW, sync="sync").signals.send("human:me", sess, "INFO", "hello")
+    state = json.loads((clone / ".brain" / "sync.json").read_text())
+    assert state.get("pending_since") == AT, state
