@@ -25,7 +25,7 @@ def cmd_init(ctx: Context) -> int:
 
     brain = getattr(ctx.args, "brain", None)
     path = brain if ctx.args.path == "." and brain is not None else ctx.args.path
-    root = init_brain(path, commit=not getattr(ctx.args, "no_commit", False))
+    root = init_brain(path, commit=not getattr(ctx.args, "no_commit", False), now=getattr(ctx.args, "now", None))
     ctx.emit({"brain": str(root)}, str(root))
     return 0
 

@@ -27,8 +27,11 @@ def make_folder(root: Path) -> None:
         raise InvalidData(f"cannot make a brain at {root}: {exc.strerror or exc}") from None
 
 
-def init_brain(path: str | os.PathLike[str], commit: bool = True) -> Path:
-    """`bsi init`: create the layout, `git init` when needed, ignore `.brain/`, commit it; gives the brain's path."""
+def init_brain(path: str | os.PathLike[str], commit: bool = True, now: str | None = None) -> Path:
+    """`bsi init`: create the layout, `git init` when needed, ignore `.brain/`, commit it; gives the brain's path.
+
+    `now`: the command's `--now` (None: `$BRAIN_NOW`, else the system clock), the first commit's date.
+    """
     if not os.fspath(path).strip():  # an unset variable in a script: never the current folder by accident
         raise InvalidData("bsi init: the folder named is blank; give a path (or none for the current folder)")
     root = Path(path).expanduser().resolve()
@@ -44,22 +47,23 @@ def init_brain(path: str | os.PathLike[str], commit: bool = True) -> Path:
     made = [root / name for name in ((".git",) if git_init else ()) + (*DATA_DIRS, STATE_DIR)
             if not (root / name).exists()]
     try:
-        _init_in(root, commit, git_init)
+        _init_in(root, commit, git_init, now)
     except BaseException:
         _take_away(made)
         raise
     return root
 
 
-def _init_in(root: Path, commit: bool, git_init: bool) -> None:
-    """The layout, the index and the first commit in the folder `root` (`git init` first when `git_init`)."""
+def _init_in(root: Path, commit: bool, git_init: bool, now: str | None) -> None:
+    """The layout, the index and the first commit in the folder `root` (`git init` first when `git_init`), at the
+    clock `now` names (`Brain`'s `now`)."""
     if git_init:
         gitops.run_git(root, "init", "--quiet")
     from brain_tui.core.brain import Brain  # the index is written the way every write writes it
     from brain_tui.core.records.journal import recover_writes, writing
     from brain_tui.core.write_path import refresh_index
 
-    brain = Brain(root, commit=False)
+    brain = Brain(root, now=now, commit=False)
     planned = [f"{folder}/.gitkeep" for folder in DATA_DIRS] + [".gitignore", INDEX_FILE]
     with brain.locked():
         recover_writes(root)

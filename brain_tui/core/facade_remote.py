@@ -102,7 +102,7 @@ class BrainRemote:
             return remote.Staged(tuple(applied.paths) if applied else (), bool(applied and applied.commit))
 
         try:
-            remote.write_through(b.root, b.locked, run, attempt)
+            remote.write_through(b.root, b.locked, run, attempt, lambda: b.now().isoformat())
         except RemoteUnreachable as exc:
             if not (brake and exc.kept and results and b.last_applied is not None and b.last_applied.commit):
                 raise

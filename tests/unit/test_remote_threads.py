@@ -26,7 +26,8 @@ def test_a_write_begun_meanwhile_leaves_the_first_its_warnings(brain: Path, monk
     b = Brain(brain, now=NOW, sync="sync")
     first_integrated, second_began = threading.Event(), threading.Event()
 
-    def write_through(root: Path, lock: Any, reconciler: Any, attempt: Callable[[], Any]) -> None:
+    def write_through(root: Path, lock: Any, reconciler: Any, attempt: Callable[[], Any],
+                      now: Callable[[], str]) -> None:
         if threading.current_thread().name == "second":
             second_began.set()
         with lock():

@@ -26,7 +26,6 @@ import re
 import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol, TypeVar
 
@@ -390,11 +389,13 @@ def _integrate(root: Path, branch: str, reconciler: Reconciler) -> bool:
     return done.rebased
 
 
-def write_through(root: Path, lock: Lock, reconciler: Reconciler, attempt: Callable[[], Staged]) -> None:
+def write_through(root: Path, lock: Lock, reconciler: Reconciler, attempt: Callable[[], Staged],
+                  now: Callable[[], str]) -> None:
     """One synced write: fetch → integrate (with `reconciler`) → `attempt()` → push, retried.
 
     `attempt` decides on the integrated tree and writes (and commits) locally; it raises to refuse (nothing is pushed
-    then). A rejected push takes the local commit back and repeats the whole cycle.
+    then). A rejected push takes the local commit back and repeats the whole cycle. A push that went unanswered
+    leaves the change pending since `now()` (the brain's clock, ISO), as `sync` records its time.
 
     Raises:
         Contended: the push was rejected `MAX_TRIES` times (exit 75).
@@ -423,7 +424,7 @@ def write_through(root: Path, lock: Lock, reconciler: Reconciler, attempt: Calla
                 if answer is False:
                     _take_back(root, head_before, staged)
                     raise
-                remote_state.record(root, datetime.now(UTC).isoformat(), pending=True)
+                remote_state.record(root, now(), pending=True)
                 raise RemoteUnreachable(f"{exc.message}; whether it landed is not known yet, so the change is "
                                         "kept as a pending local commit and settled at the next `bsi sync`",
                                         kept=True) from None
