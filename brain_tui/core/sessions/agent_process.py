@@ -39,7 +39,7 @@ _INTERPRETER = re.compile(r"^(?:python|pypy)[0-9.]*(?:-dbg)?$")
 #: How far up the tree the walk goes before it gives up.
 MAX_DEPTH = 16
 #: The kernel's random ID of this boot (Linux).
-BOOT_ID_FILE = "/proc/sys/kernel/random/boot_id"
+BOOT_ID_PATH = "/proc/sys/kernel/random/boot_id"
 _BOOT_ID = re.compile(r"^[0-9A-Fa-f-]{8,64}$")
 #: An ID as Linux gave it before the boot was named: ``PID:START`` in clock ticks.
 _TICKS_ONLY = re.compile(r"^[0-9]+:[0-9]+$")
@@ -54,7 +54,7 @@ def boot_id() -> str:
     """This boot's ID (Linux), "" when it does not read; read once per process."""
     if not _boot:
         try:
-            with open(BOOT_ID_FILE, encoding="ascii", errors="replace") as handle:
+            with open(BOOT_ID_PATH, encoding="ascii", errors="replace") as handle:
                 value = handle.read(128).strip()
         except OSError:
             value = ""
