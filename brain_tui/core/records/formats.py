@@ -32,6 +32,13 @@ if TYPE_CHECKING:
 YAML_SUFFIXES = (".yml", ".yaml")
 
 
+#: A lock's default TTL and the longest one (minutes, SPEC 9): `bsi lock acquire` refuses more, and a lock file
+#: written with more reads as this cap.
+DEFAULT_LOCK_TTL_MIN = 60
+
+MAX_LOCK_TTL_MIN = 8 * 60
+
+
 def encode_lock_name(file: str) -> str:
     """Reversible, collision-free lock file name for a normalised path (SPEC 9)."""
     return quote(file, safe="") + ".yml"
@@ -269,20 +276,36 @@ def signal_from_mapping(data: Any, rel_path: str, tz: tzinfo) -> Signal | Corrup
 
 
 def lock_from_mapping(data: Any, rel_path: str, tz: tzinfo) -> Lock | CorruptFile:
-    """Read one lock file, current (`.yml`) or legacy (`.lock`) format."""
+    """Read one lock file, current (`.yml`) or legacy (`.lock`) format.
+
+    A lock whose holder or expiry does not read is a `CorruptFile` (SPEC 22: it holds its file until repaired),
+    never a lock already expired: no holder, an expiry that does not parse, or no time to compute one from. A
+    `ttl_min` above `MAX_LOCK_TTL_MIN` reads as that cap (an expiry computed from it stays a date).
+    """
     if not isinstance(data, Mapping) or not data.get("file"):
         return CorruptFile(rel_path, 1, "not a lock (no file:)")
-    claimed = try_parse_timestamp(data.get("claimed_at"), tz)
-    expires = try_parse_timestamp(data.get("expires_at"), tz)
+    holder = data.get("holder")
+    if not isinstance(holder, str) or not holder.strip():
+        return CorruptFile(rel_path, 1, f"no holder (holder: {str(holder)[:60]!r})")
+    raw_claimed, raw_expires = data.get("claimed_at"), data.get("expires_at")
+    claimed = try_parse_timestamp(raw_claimed, tz)
+    expires = try_parse_timestamp(raw_expires, tz)
+    if expires is None and raw_expires not in (None, ""):
+        return CorruptFile(rel_path, 1, f"unreadable expiry {str(raw_expires)[:60]!r}")
     ttl = data.get("ttl_min")
-    ttl_min = ttl if isinstance(ttl, int) and not isinstance(ttl, bool) else 60
-    if expires is None and claimed is not None:
+    ttl_min = min(ttl, MAX_LOCK_TTL_MIN) if isinstance(ttl, int) and not isinstance(ttl, bool) and ttl > 0 \
+        else DEFAULT_LOCK_TTL_MIN
+    if expires is None:
+        if claimed is None:
+            shown = f"unreadable claimed_at {str(raw_claimed)[:60]!r}" if raw_claimed not in (None, "") else \
+                "no claimed_at"
+            return CorruptFile(rel_path, 1, f"no expiry: no expires_at and {shown}")
         expires = claimed + timedelta(minutes=ttl_min)
     generation = data.get("generation")
     return Lock(
         file=_text(data.get("file")),
         path=rel_path,
-        holder=_text(data.get("holder")),
+        holder=holder,
         generation=generation if isinstance(generation, int) and not isinstance(generation, bool) else 1,
         claimed_at=claimed,
         expires_at=expires,

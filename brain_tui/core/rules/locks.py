@@ -18,7 +18,6 @@ already there.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from urllib.parse import unquote
 
 from brain_tui.core.clock import format_timestamp
 from brain_tui.core.errors import InvalidData, PreflightRefused
@@ -26,12 +25,14 @@ from brain_tui.core.ids import valid_session_id
 from brain_tui.core.json_shape import JsonShaped
 from brain_tui.core.paths.layout import LOCKS_DIR
 from brain_tui.core.paths.path_keys import path_key, resolve_in_brain
-from brain_tui.core.paths.scope_paths import normalize_path
 from brain_tui.core.record import record
+from brain_tui.core.records import formats
 from brain_tui.core.records.formats import encode_lock_name
 from brain_tui.core.records.model import BrainSnapshot, Claim, CorruptFile, Lock
 from brain_tui.core.rules.conflicts import unreadable_holders
 from brain_tui.core.rules.effective import require_claim, require_may_work
+from brain_tui.core.rules.lock_names import lock_file_path, lock_paths, lock_rel_path, name_path
+from brain_tui.core.rules.lock_names import lock_key as _lock_key
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up (issue 18)
 if TYPE_CHECKING:  # the write path: `preflight check` and `lock check` load no change set
@@ -39,9 +40,9 @@ if TYPE_CHECKING:  # the write path: `preflight check` and `lock check` load no 
 
     from brain_tui.core.records.changes import ChangeSet
 
-DEFAULT_LOCK_TTL_MIN = 60
+DEFAULT_LOCK_TTL_MIN = formats.DEFAULT_LOCK_TTL_MIN
 
-MAX_LOCK_TTL_MIN = 8 * 60
+MAX_LOCK_TTL_MIN = formats.MAX_LOCK_TTL_MIN
 
 #: Lock exit codes (SPEC 9): acquire refused while another session holds it, release by a non-holder.
 LOCK_HELD = 1
@@ -52,27 +53,9 @@ NOT_HOLDER = 2
 #: `.bsi-tmp-` before it and `.<pid>.<8 hex>` after it (`records.yamlio.atomic_write_text`).
 MAX_LOCK_NAME_BYTES = 255 - len(".bsi-tmp-") - len(".4194304.") - 8
 
-def lock_file_path(file: str) -> str:
-    """Normalise a file path for locking: SPEC 5.1, no trailing slash (`./agents//foo.md` → `agents/foo.md`).
-
-    Raises:
-        InvalidData: empty, absolute, `..`, backslash or control characters (exit 65).
-    """
-    return normalize_path(file).rstrip("/")
-
-def lock_rel_path(file: str) -> str:
-    """Where the lock of a normalised file lives: `locks/<percent-encoded path>.yml` (collision-free)."""
-    return f"{LOCKS_DIR}/{encode_lock_name(file)}"
-
-def _lock_key(lock: Lock) -> str:
-    """The normalised path a lock file names (its raw `file:` text when that does not normalise)."""
-    try:
-        return lock_file_path(lock.file)
-    except InvalidData:
-        return lock.file
-
 def is_expired(lock: Lock, now: datetime) -> bool:
-    """True when the lock's expiry has passed (a lock with no readable time is treated as expired)."""
+    """True when the lock's expiry has passed (a lock file without a readable expiry is a corrupt row, not a
+    `Lock`: `formats.lock_from_mapping`; None here is still read as expired)."""
     return lock.expires_at is None or now >= lock.expires_at
 
 def is_legacy(lock: Lock) -> bool:
@@ -85,7 +68,8 @@ def locks_for(snapshot: BrainSnapshot, file: str, tree: bool = False) -> list[Lo
     canonical = lock_rel_path(file)
     key = _file_key(snapshot, file)
     return [lock for lock in snapshot.locks
-            if lock.path == canonical or _at_or_below(_file_key(snapshot, _lock_key(lock)), key, tree)]
+            if lock.path == canonical or any(_at_or_below(_file_key(snapshot, held), key, tree)
+                                             for held in lock_paths(lock))]
 
 
 def _at_or_below(named: str, key: str, tree: bool) -> bool:
@@ -284,9 +268,9 @@ def corrupt_lock_of(snapshot: BrainSnapshot, file: str, tree: bool = False) -> C
     for bad in snapshot.corrupt:
         if not bad.path.startswith(prefix) or not bad.path.endswith(".yml"):
             continue
-        named = unquote(bad.path[len(prefix):-len(".yml")])
-        if bad.path == lock_rel_path(file) or path_key(named) == path_key(file) or \
-                _at_or_below(_file_key(snapshot, named), key, tree):
+        named = name_path(bad.path)
+        if bad.path == lock_rel_path(file) or named is not None and (
+                path_key(named) == path_key(file) or _at_or_below(_file_key(snapshot, named), key, tree)):
             return bad
     return None
 

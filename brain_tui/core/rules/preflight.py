@@ -30,7 +30,8 @@ from brain_tui.core.rules.effective import (
     require_claim,
     unreadable_ancestor,
 )
-from brain_tui.core.rules.locks import corrupt_lock_of, live_lock, live_lock_of_other, lock_file_path
+from brain_tui.core.rules.lock_names import lock_file_path
+from brain_tui.core.rules.locks import corrupt_lock_of, live_lock, live_lock_of_other
 
 # The preflight's exit codes (SPEC 10) and the name of the check behind each, kept in `preflight_codes` (the
 # write decision names them without loading the checks); re-exported here.

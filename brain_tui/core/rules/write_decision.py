@@ -282,7 +282,7 @@ class _Decider:
             return None
         shown = rel
         if self.session.cwd is None:
-            from brain_tui.core.rules.locks import lock_file_path
+            from brain_tui.core.rules.lock_names import lock_file_path
 
             try:
                 shown = lock_file_path(rel)
@@ -330,7 +330,7 @@ class _Decider:
     def _bound_write(self, bound: list[str], rel: str, tree: bool) -> WriteDecision:
         from brain_tui.core.rules import held as holds
         from brain_tui.core.rules import preflight as rules  # the checks: a bound session's decision only
-        from brain_tui.core.rules.locks import lock_file_path
+        from brain_tui.core.rules.lock_names import lock_file_path
 
         snapshot = self.snapshot()
         held = holds.holding(snapshot, holds.refusals(snapshot, bound)[0], rel.rstrip("/") + "/" if tree else rel,

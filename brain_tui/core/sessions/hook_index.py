@@ -65,7 +65,7 @@ if TYPE_CHECKING:
 #: The note of a write no claim holds under ``unclaimed_writes: warn``: the core and this shortcut say the same.
 UNCLAIMED_NOTE = ("{file} written without a claim (no claim holds it; "
                   "`bsi claim open --scope …` makes the work visible to other sessions)")
-VERSION = 17  # 2: paths stored as their path_key; 3: the folders on the way to them; 4: HFS+ ignorables dropped;
+VERSION = 18  # 2: paths stored as their path_key; 3: the folders on the way to them; 4: HFS+ ignorables dropped;
 # 5: the expiry is the effective one (8 h cap, no opening time); 6: the files that decide HEAD's commit;
 # 7: a claim that shares its scope with another (`preflight.shared_scope`); 8: `unclaimed` is deny for a value
 # naming no mode (an index written before read it as warn); 9: the machine's UTC offset its times were read in;
@@ -73,7 +73,8 @@ VERSION = 17  # 2: paths stored as their path_key; 3: the folders on the way to 
 # `by` (the old scripts') holds its claim at the gate; 12: paths keyed decomposed before the case fold; 13: a kernel
 # zone entry naming the whole brain (`*`) is kept (""); 14: and `**`, `/`-led and folder-glob entries; 15: and the
 # paths zone entries lead to through links (`scope_paths.zone_keys`); 16: a run of folder globs (`agents/**/*`);
-# 17: whether brain-compose.yml read (`unreadable_config`): no bound write is vouched for while it does not
+# 17: whether brain-compose.yml read (`unreadable_config`): no bound write is vouched for while it does not;
+# 18: a lock file holds the path its name decodes to as well as its `file:` (`locks.lock_paths`)
 RACY_NS = 2_000_000_000
 _KINDS = ("global", "dir", "file", "section")
 
@@ -124,7 +125,7 @@ def build(root: str | os.PathLike[str], snapshot: BrainSnapshot, config: BrainCo
     from brain_tui.core.records.folder_variants import variants
     from brain_tui.core.records.statuses import TERMINAL_STATUSES
     from brain_tui.core.rules.circuit import circuit_state
-    from brain_tui.core.rules.locks import lock_file_path
+    from brain_tui.core.rules.lock_names import lock_file_path, lock_paths
     from brain_tui.core.rules.preflight import shared_scope
 
     base = os.fspath(root)
@@ -151,13 +152,14 @@ def build(root: str | os.PathLike[str], snapshot: BrainSnapshot, config: BrainCo
     locks = []
     for lock in snapshot.locks:
         files[lock.path] = _stat(os.path.join(base, lock.path))
-        try:
-            locked = lock_file_path(lock.file)
-            linked.append(locked)
-            name = path_key(resolve_in_brain(base, locked) or "*")
-        except Exception:  # noqa: BLE001 - a lock naming no usable path: the index cannot vouch for anything
-            name = "*"
-        locks.append([name, lock.holder, lock.expires_at.timestamp() if lock.expires_at else None])
+        for held in lock_paths(lock):  # its `file:` and the path its name decodes to (`locks.lock_paths`)
+            try:
+                locked = lock_file_path(held)
+                linked.append(locked)
+                name = path_key(resolve_in_brain(base, locked) or "*")
+            except Exception:  # noqa: BLE001 - a lock naming no usable path: the index cannot vouch for anything
+                name = "*"
+            locks.append([name, lock.holder, lock.expires_at.timestamp() if lock.expires_at else None])
     # the core's own reading of the entries ("": the whole brain), through the links on their way: a link made or
     # changed there changes a folder's key below, and the index is built again
     zone = zone_keys(config.kernel_zone, base)
