@@ -346,7 +346,7 @@ def preflight(s: Session, file: str, sess_id: str | None = None) -> dict[str, An
     from brain_tui.core.rules.own_writes import writing_as
 
     with writing_as(s.actor):
-        return s.brain.preflight(s.own(sess_id, "preflight"), file).as_dict()
+        return s.brain.preflight(s.own(sess_id, "preflight"), file, actor=s.actor).as_dict()
 
 
 def signal_send(s: Session, to: str, type: str, payload: str, scope: str = "",
