@@ -8,7 +8,7 @@ no claim key acts on it), with the repair command the core names.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.content import Content
 
@@ -19,8 +19,16 @@ from .present import short_id
 from .safe import safe_text, styled
 from .styles import ERROR, MUTED, STRONG, WARN
 
+if TYPE_CHECKING:
+    from brain_tui.core.rules.attention import AttentionItem
+
 #: The row key prefix of a file that does not read.
 PREFIX = "corrupt:"
+
+
+def corrupt_icon() -> Content:
+    """The mark of a file that does not read, wherever its row is (the stale pane, the queue)."""
+    return styled("✗", ERROR)
 
 
 def corrupt_key(bad: CorruptFile) -> str:
@@ -37,6 +45,29 @@ def _fix(bad: CorruptFile) -> str:
     return repair_command(bad.path) if bad.path.startswith("claims/") else f"mend {bad.path}"
 
 
+def _why(bad: CorruptFile) -> str:
+    """Why it does not read, then its repair: a cut at the end gives up the reason's tail first."""
+    return f"line {bad.line}: {bad.reason} · {_fix(bad)}"
+
+
+def item_name(item: AttentionItem, snapshot: BrainSnapshot) -> str:
+    """How a row or a toast names a queue item: its claim (short, as the tables show it); for a file that does not
+    read, the claim it names, as its stale row does (never its whole path, which wraps at 80 columns); else its
+    signal."""
+    named = item.sess_id or (holder_id(item.path) if item.path else None)
+    return short_id(named, snapshot.now, snapshot.tz) if named else (item.sig_id or "—")
+
+
+def corrupt_what(snapshot: BrainSnapshot, path: str | None) -> Content | None:
+    """What the queue says of the file `path` that does not read, in a column that may be narrow: that it does not
+    read, then why and its repair (its row names the file; the panel below has the whole text). None when `path`
+    is no such file."""
+    bad = next((b for b in snapshot.corrupt if b.path == path), None) if path else None
+    if bad is None:
+        return None
+    return styled("does not read · ", ERROR) + safe_text(_why(bad), 300, style=WARN)
+
+
 def corrupt_rows(snapshot: BrainSnapshot, needle: str = "") -> list[tuple[str, dict[str, Any]]]:
     """One stale-pane row per file that does not read (path, line, reason, what it holds, the repair); `needle`
     filters on the path, the reason and what it holds."""
@@ -45,12 +76,12 @@ def corrupt_rows(snapshot: BrainSnapshot, needle: str = "") -> list[tuple[str, d
         if needle and needle.lower() not in f"{bad.path} {bad.reason} {_held(bad)}".lower():
             continue
         rows.append((corrupt_key(bad), {
-            "status": styled("✗", ERROR),
+            "status": corrupt_icon(),
             "id": safe_text(short_id(holder_id(bad.path), snapshot.now, snapshot.tz), 40),
             "instance": styled("—", MUTED),
             "scope": safe_text(_held(bad) or "—", 120),
             "expired": styled("corrupt", ERROR),
-            "action": safe_text(f"line {bad.line}: {bad.reason} · {_fix(bad)}", 200, style=WARN),
+            "action": safe_text(_why(bad), 200, style=WARN),
             "agent": styled("file does not read", MUTED),
         }))
     return rows

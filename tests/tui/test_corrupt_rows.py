@@ -115,3 +115,43 @@ async def test_a_corrupt_claim_file_waits_in_the_queue_and_n_goes_to_its_row(mak
         text = screen_text(app)
         assert f"bsi claim repair {BAD}" in text and "unreadable" in text
         assert "\x1b" not in text
+
+
+def _footer_actions(app) -> set[str]:  # noqa: ANN001
+    from textual.widgets._footer import FooterKey
+
+    return {key.action for key in app.screen.query(FooterKey) if not key.has_class("-command-palette")}
+
+
+async def test_the_footer_offers_no_claim_key_on_a_corrupt_row(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    # On the row of a file that does not read, c/a/x only say the file and its repair: the footer offered them as
+    # if they closed, approved or rejected something. It offers what the keys do there, by the check they use.
+    write_corrupt(demo_root)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        table = app.screen.query_one("#stale")
+        table.focus()
+        assert table.select_key(f"corrupt:claims/{BAD}.yml")
+        await settle(pilot)
+        shown = _footer_actions(app)
+        assert not shown & {"close_claim", "approve", "reject", "ack"}, shown
+        assert {"open_claim", "next_item", "gates", "help"} <= shown, shown
+        assert table.select_key("sess-20261129-0500-notes-wrap")  # a stale claim: its keys come back
+        await settle(pilot)
+        assert {"close_claim", "approve", "reject"} <= _footer_actions(app)
+
+
+async def test_n_names_a_corrupt_file_as_its_row_does_not_by_its_whole_path(  # noqa: ANN001
+        make_app, demo_root: Path) -> None:
+    # The toast of `n` showed "claims/sess-20261129-0901-broken.yml", which wraps at 80 columns.
+    write_corrupt(demo_root)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        for _ in range(len(app.queue)):
+            await pilot.press("n")
+            await settle(pilot)
+        told = [str(n.message) for n in app._notifications]
+        mine = [m for m in told if "unreadable" in m]
+        assert mine and all(m.endswith("· 0901-broken") and "claims/" not in m for m in mine), told

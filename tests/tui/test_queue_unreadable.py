@@ -94,3 +94,35 @@ async def test_n_walks_past_each_unreadable_file(make_app, demo_root: Path) -> N
         assert seen == [item.key for item in app.queue], seen  # each once, in order: never stuck on one
         corrupt = [key for key in seen if key.startswith("unreadable:claims/")]
         assert len(corrupt) == 2, seen
+
+
+async def test_the_queue_gives_a_corrupt_file_the_stale_panes_icon(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    # One icon for one meaning: the stale pane marks a file that does not read ✗; the queue marked it ● (a warning).
+    from brain_tui.tui.corrupt import corrupt_rows
+    from brain_tui.tui.screens.queue import queue_rows
+
+    write_corrupt(demo_root)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        stale = dict(corrupt_rows(app.snapshot))[f"corrupt:claims/{EVIL}.yml"]["status"]
+        queued = dict(queue_rows(app.snapshot, app.queue))[f"unreadable:claims/{EVIL}.yml"]["icon"]
+        assert (queued.plain, queued.spans) == (stale.plain, stale.spans)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_queue_row_of_a_corrupt_file_says_it_does_not_read_and_why(  # noqa: ANN001
+        make_app, demo_root: Path, size: tuple[int, int]) -> None:
+    # What cut the summary after "does not read: bs…": the repair command's first letters, not the file nor why.
+    # The row names the file (Who), What says it does not read and the reason's head; the panel has the whole text.
+    write_corrupt(demo_root)
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await open_queue_on(pilot, f"claims/{LONG}.yml")
+        row = next(line for line in screen_text(app).splitlines() if "0900-an-extreme" in line)
+        assert "does not read · l" in row and "bs…" not in row, row
+        text = screen_text(app)
+        assert "see What" not in text and "does not read: bsi claim repair" in text  # the panel says it all
+        if size[0] >= 120:
+            assert "does not read · line 4: duplicate k" in row, row  # the reason's tail gives way

@@ -23,6 +23,11 @@ if TYPE_CHECKING:
     from ..app import BrainApp
 
 
+#: The actions that act on one claim (`ClaimActions.target_claim`): with none in reach they only say why.
+CLAIM_KEYS = frozenset({"close_claim", "approve", "reject", "renew", "pause", "resume", "abort", "release",
+                        "attach", "answer_agent", "interrupt_agent", "stop_agent", "gate_diff"})
+
+
 class ClaimActions(Screen[None]):
     """A screen whose keys act on a selected claim or signal through dialogs and the core."""
 
@@ -68,16 +73,23 @@ class ClaimActions(Screen[None]):
                     markup=False)
         return True
 
-    def target_claim(self, what: str) -> Claim | None:
-        """The selected claim — or, for a selected signal, the claim that sent it; a message when none."""
+    def claim_in_reach(self) -> Claim | None:
+        """The claim a claim key acts on: the selected claim — or, for a selected signal, the claim that sent it;
+        None on anything else (the row of a file that does not read, a lock, nothing). The one check of both the
+        keys (`target_claim`) and the footer (`footer_offers`)."""
         app = self.brain_app
-        if self.selection_slid(what):
-            return None
         claim = app.claim(self.selected_claim_id())
         if claim is None:
             sig = self.selected_signal()
             if sig is not None:
                 claim = claim_of(app.snapshot, sig.sender)
+        return claim
+
+    def target_claim(self, what: str) -> Claim | None:
+        """The claim `what` acts on (`claim_in_reach`); a message when none."""
+        if self.selection_slid(what):
+            return None
+        claim = self.claim_in_reach()
         if claim is None:
             self._nothing_selected(what, "select a claim first")
         return claim
@@ -105,12 +117,15 @@ class ClaimActions(Screen[None]):
         return not (self.brain_app.readonly and action in MUTATING_ACTIONS)
 
     def footer_offers(self, action: str) -> bool:
-        """Whether the footer offers `action` for what is selected: `K` on a pending signal; on a signal, close
-        never and approve / reject only when the core's dry run allows them on the claim behind it (the keys still
-        work: help and the palette list them all)."""
+        """Whether the footer offers `action` for what is selected: `K` on a pending signal; a claim key only where
+        it has a claim to act on (`claim_in_reach`: elsewhere the key only says why it does nothing); on a signal,
+        close never and approve / reject only when the core's dry run allows them on the claim behind it (the keys
+        still work: help and the palette list them all)."""
         sig = self.selected_signal()
         if action == "ack":
             return sig is not None and sig.state == SignalState.PENDING
+        if action in CLAIM_KEYS and self.claim_in_reach() is None:
+            return False
         if sig is None or action not in ("close_claim", "approve", "reject"):
             return True
         if action == "close_claim":

@@ -27,7 +27,6 @@ from ..commands import PANES, bindings_for
 from ..describe import claim_line, signal_line
 from ..grouping import is_grouped, is_heading, toggle
 from ..navigation import item_key_at
-from ..present import short_id
 from ..safe import safe_text
 from ..selection import CursorsBeforeFilter, cursor_widgets, keys_target
 from ..styles import MUTED
@@ -390,7 +389,7 @@ class CockpitScreen(ClaimActions):
             found = self.jump_to(item.sess_id)
         if not found and item.path:  # a claim file that does not read: its row among the stale claims
             found = self._select_row("#stale", "1", corrupt.PREFIX + item.path)
-        who = short_id(item.sess_id, snapshot.now, snapshot.tz) if item.sess_id else item.sig_id or item.path or "?"
+        who = corrupt.item_name(item, snapshot)
         self.notify(f"{rank}/{total} · {KIND_LABELS.get(item.kind, item.kind)} · {who}", timeout=3, markup=False)
 
     def _select_row(self, table_id: str, pane: str, key: str) -> bool:

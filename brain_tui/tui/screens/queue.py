@@ -21,14 +21,13 @@ from textual.widgets import DataTable, Static
 from brain_tui.core.clock import format_timestamp, humanize_countdown
 from brain_tui.core.records.model import BrainSnapshot, Claim
 from brain_tui.core.records.statuses import Status
-from brain_tui.core.records.unreadable import holder_id
 from brain_tui.core.rules.attention import AttentionItem
 from brain_tui.core.rules.effective import renew_can_extend
 
 from ..commands import bindings_for
-from ..corrupt import PREFIX
+from ..corrupt import PREFIX, corrupt_icon, corrupt_what, item_name
 from ..describe import claim_summary, gate_details, signal_details
-from ..present import age, short_id, status_icon
+from ..present import age, status_icon
 from ..safe import safe_text, styled
 from ..styles import ERROR, MUTED, OK, STRONG, WARN
 from ..widgets.footer import FittingFooter
@@ -61,22 +60,21 @@ def queue_rows(snapshot: BrainSnapshot, queue: list[AttentionItem]) -> list[Row]
     rows: list[Row] = []
     for rank, item in enumerate(queue, 1):
         claim = snapshot.claim(item.sess_id) if item.sess_id else None
-        icon = status_icon(claim.status) if claim is not None else styled("●", WARN)
-        # a file that does not read: the claim it names, as the stale pane shows it (its path is in What)
-        named = item.sess_id or (holder_id(item.path) if item.path else None)
-        who = short_id(named, snapshot.now, snapshot.tz) if named else (item.sig_id or "—")
+        # a file that does not read: as its stale row shows it (its mark, the claim it names, why and its repair)
+        bad = corrupt_what(snapshot, item.path) if claim is None else None
+        icon = status_icon(claim.status) if claim is not None else corrupt_icon() if bad else styled("●", WARN)
         kind_style = ERROR if item.kind in ERROR_KINDS else WARN
         left = "—" if item.time_left is None else humanize_countdown(item.time_left)
         rows.append((item.key, {
             "icon": icon,
             "rank": safe_text(str(rank), 4, style=MUTED),
             "kind": safe_text(KIND_LABELS.get(item.kind, item.kind), 16, style=kind_style),
-            "who": safe_text(who, 60, style=STRONG),
+            "who": safe_text(item_name(item, snapshot), 60, style=STRONG),
             "holds": safe_text(str(item.unblocks), 6),
             "left": timed(safe_text(left, 24, style=ERROR if item.warning else MUTED),
                           None if item.time_left is None else snapshot.now + item.time_left),
             "age": timed(safe_text(age(item.since, snapshot.now, column=True), 10, style=MUTED), item.since),
-            "what": safe_text(item.summary or "—", 300),
+            "what": bad or safe_text(item.summary or "—", 300),
         }))
     return rows
 
@@ -238,5 +236,5 @@ def hint_for(item: AttentionItem, readonly: bool, claim: Claim | None = None, no
         "unreadable": "X abort · enter detail",
     }
     if item.kind == "unreadable" and item.sess_id is None:
-        return "repair it from a shell: see What"
+        return "repair it from a shell: see below"
     return keys.get(item.kind, "enter detail")
