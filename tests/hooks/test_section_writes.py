@@ -104,6 +104,7 @@ def test_the_shell_cannot_show_what_it_changes_in_a_section(brain: Path, command
     ("\ufeff## Alpha\na\n\n## Beta ##\nb\n", "\nb\n"),  # a BOM, a closing sequence
     ("## Alpha\na\n\n## **Beta**   \nb\n", "\nb\n"),  # emphasis, trailing spaces
     ("## Alpha\na\n\n## Alpha\nb\n", "a\n"),  # two Alphas: which one is held is unknown
+    ("## Alpha\n```\na\n\n## Beta\nb\n", "\nb\n"),  # a fence never closed: Beta is still Beta
 ])
 def test_headings_read_every_way_keep_beta_out_of_alpha(brain: Path, text: str, old: str) -> None:
     two_sections(brain, text)

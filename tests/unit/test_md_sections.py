@@ -17,7 +17,8 @@ from brain_tui.core.paths.md_sections import parts
     ("## A\n\n---\nx\n", [None, "a"]),  # a thematic break
     ("## A\n##B\nx\n", [None, "a", None]),  # no space: a heading to some readers, held by none
     ("## A\n```md\n## B\n```\n~~~\n## C\n~~~~\n## D\n", [None, "a", "d"]),  # fenced headings are text
-    ("## A\n```\n## B\n", [None, "a"]),  # an unclosed fence runs to the end
+    ("## A\n```\n## B\n", [None, "a", "b"]),  # a fence never closed: the headings below it still cut
+    ("## A\n```\n```\n```\n## B\n", [None, "a", "b"]),
     ("## A\n    ## B\n", [None, "a"]),  # indented code
 ])
 def test_parts_cut_at_headings_and_give_the_text_back(text: str, keys: list[str | None]) -> None:

@@ -6,8 +6,10 @@ case and spaces folded by `scope_paths.section_key`) opens a part a section scop
 may take for such a heading also cuts, and opens a part no scope holds: an h1 (``# Title``), a setext heading (a line
 underlined with ``===`` or ``---``), ``##Title`` without the space. So text some reader puts under another heading is
 never read as the held section's. A heading inside a fenced code block (```` ``` ```` or ``~~~``, closed by a fence of
-the same mark at least as long; an unclosed one runs to the end) is text of its part. Lines end in ``\\n`` or
-``\\r\\n``; a byte order mark before the first line is ignored. The parts joined give the text back unchanged.
+the same mark at least as long) is text of its part. A fence never closed is read both ways: CommonMark runs it to the
+end, a reader of the raw text sees the headings below it, so they cut (`unclosed_fence` tells it). Lines end in
+``\\n`` or ``\\r\\n``; a byte order mark before the first line is ignored. The parts joined give the text back
+unchanged.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from brain_tui.core.lazy_re import LazyPattern
 from brain_tui.core.paths.scope_paths import section_key
 from brain_tui.core.record import record
 
-__all__ = ["HELD_LEVEL", "Part", "parts"]
+__all__ = ["HELD_LEVEL", "Part", "parts", "unclosed_fence"]
 
 #: The heading level a section scope names (``##``).
 HELD_LEVEL = 2
@@ -52,16 +54,18 @@ def _fence_closes(line: str, mark: str) -> bool:
         and not found.group("info").strip()
 
 
-def parts(text: str) -> list[Part]:
-    """The parts of `text`, in order; the first is the text before the first heading (maybe "")."""
+def _lines(text: str) -> tuple[list[str], str]:
     lines = text.splitlines(keepends=True)
     if lines and lines[0].startswith("\ufeff"):
         lines[0] = lines[0][1:]
-        bom = "\ufeff"
-    else:
-        bom = ""
+        return lines, "\ufeff"
+    return lines, ""
+
+
+def _starts(lines: list[str], ignored: set[int]) -> tuple[list[tuple[int, str | None]], int | None]:
+    """Where the parts start (line, key), and the line of a fence left open (None: every fence closes)."""
     starts: list[tuple[int, str | None]] = [(0, None)]
-    fence = ""
+    fence, opened_at = "", None
     for number, line in enumerate(lines):
         bare = _bare(line)
         if fence:
@@ -69,8 +73,9 @@ def parts(text: str) -> list[Part]:
                 fence = ""
             continue
         opened = _FENCE_RE.fullmatch(bare)
-        if opened is not None and not (opened.group("mark")[0] == "`" and "`" in opened.group("info")):
-            fence = opened.group("mark")
+        if opened is not None and number not in ignored and \
+                not (opened.group("mark")[0] == "`" and "`" in opened.group("info")):
+            fence, opened_at = opened.group("mark"), number
             continue
         held = _ATX2_RE.fullmatch(bare)
         if held is not None:
@@ -80,6 +85,23 @@ def parts(text: str) -> list[Part]:
         elif number and _SETEXT_RE.fullmatch(bare) and _bare(lines[number - 1]).strip() \
                 and starts[-1][0] != number - 1:
             starts.append((number - 1, None))  # the underlined line is the heading's
+    return starts, (opened_at if fence else None)
+
+
+def unclosed_fence(text: str) -> bool:
+    """True when a code fence of `text` is never closed."""
+    return _starts(_lines(text)[0], set())[1] is not None
+
+
+def parts(text: str) -> list[Part]:
+    """The parts of `text`, in order; the first is the text before the first heading (maybe "")."""
+    lines, bom = _lines(text)
+    ignored: set[int] = set()
+    while True:  # a fence never closed is no fence: the headings below it cut
+        starts, left_open = _starts(lines, ignored)
+        if left_open is None:
+            break
+        ignored.add(left_open)
     found: list[Part] = []
     for index, (begin, key) in enumerate(starts):
         end = starts[index + 1][0] if index + 1 < len(starts) else len(lines)

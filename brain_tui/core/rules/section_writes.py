@@ -5,7 +5,8 @@ The write decision asks this rule once the preflight let a bound session's write
 claim covers that file by section entries only. The file as the tool would leave it is computed from the tool's
 input (`text_after`: Write, Edit, MultiEdit and their Gemini spellings); cut into parts by `md_sections`, the text
 outside the held sections (the text before the first heading, every other section, every heading no scope names)
-must stay exactly as it is, in the same order, and each held section must appear at most once, before and after.
+must stay exactly as it is, in the same order, and each held section must appear at most once, before and after;
+a code fence it leaves open (one that would hide the headings below it) is refused.
 So neither another session's section, nor its heading (renaming it would leave that claim naming no section), nor
 the text nobody holds changes; a new heading (a section nobody holds, or a second of a held one) is refused too.
 A write whose result cannot be known (a shell command, a notebook tool, a patch, another server's tool, an edit
@@ -20,7 +21,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from brain_tui.core.errors import PreflightRefused
-from brain_tui.core.paths.md_sections import parts
+from brain_tui.core.paths.md_sections import parts, unclosed_fence
 from brain_tui.core.paths.scope import SECTION, ScopeEntry, covers_file
 from brain_tui.core.rules.preflight_codes import SCOPE_VIOLATION
 from brain_tui.core.rules.write_request import ToolWrite
@@ -116,6 +117,9 @@ def section_refusal(root: str | os.PathLike[str], sess_id: str, scope: tuple[Sco
         return refuse("what this write leaves in the file cannot be known (a shell command, a notebook tool, a "
                       "patch, an edit that does not apply as given): change the section with the Edit or Write "
                       "tool, or work under a claim on the whole file")
+    if unclosed_fence(after) and not unclosed_fence(before):
+        return refuse("this write leaves a code fence open, which hides every heading below it from a markdown "
+                      "reader: close the fence")
     cut = {"before": parts(before), "after": parts(after)}
     for when, found in cut.items():
         twice = sorted(key for key, n in Counter(p.key for p in found if p.key in held).items() if n > 1)
