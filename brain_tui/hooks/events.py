@@ -148,7 +148,7 @@ def pre_tool_use(ctx: HookContext) -> Answer:
 
     Exit 2 with the deny shape, else exit 0 (with a note, or nothing).
     """
-    from brain_tui.core.rules.write_request import ShellCommand, TypedText, WriteSession
+    from brain_tui.core.rules.write_request import ShellCommand, ToolWrite, TypedText, WriteSession
 
     if not wire.names_tool(ctx.event):  # every client names its tool: an event that does not is bad input
         raise wire.BadInput("the event names no tool (tool_name)")
@@ -180,8 +180,9 @@ def pre_tool_use(ctx: HookContext) -> Answer:
     # another MCP server runs a command in its own folder (unknown), unless the call names one: from every folder above
     elsewhere = wire.server_folders(session.cwd or ctx.cwd) \
         if shell is not None and wire.mcp_command_tool(tool) and session.cwd == ctx.cwd else ()
-    target = ShellCommand(shell, also_from=elsewhere) if shell is not None else paths
-    assert target is not None
+    tool_input = ctx.event.get("tool_input")
+    target = ShellCommand(shell, also_from=elsewhere) if shell is not None else \
+        ToolWrite(tuple(paths or ()), tool, tool_input if isinstance(tool_input, dict) else {})
     return _decided(ctx, target, session)
 
 

@@ -44,6 +44,7 @@ from brain_tui.core.rules.write_request import (
     PROTOCOL,
     UNCLAIMED,
     ShellCommand,
+    ToolWrite,
     TypedText,
     WriteDecision,
     WriteSession,
@@ -61,12 +62,18 @@ if TYPE_CHECKING:
 _GO = WriteDecision(True)
 
 
-def decide_write(brain: Brain, target: str | Sequence[str] | ShellCommand | TypedText,
+def decide_write(brain: Brain, target: str | Sequence[str] | ShellCommand | TypedText | ToolWrite,
                  session: WriteSession) -> WriteDecision:
-    """May `session` write `target` now: a path, the paths one tool call writes (all must pass), a
-    `ShellCommand`'s targets, or `TypedText`; the first refusal, else an allowed decision (with the first note).
+    """May `session` write `target` now: a path, the paths one tool call writes (all must pass), a `ToolWrite`
+    (those paths with the tool's input), a `ShellCommand`'s targets, or `TypedText`; the first refusal, else an
+    allowed decision (with the first note). An agent's write (the three last) of a file its claim holds by `##`
+    sections only must leave the text outside them as it is (`section_writes`); a bare path (`bsi preflight check`)
+    is judged by the file.
     """
     decider = _Decider(brain, session)
+    decider.request = target if isinstance(target, (ShellCommand, TypedText, ToolWrite)) else None
+    if isinstance(target, ToolWrite):
+        return decider.paths(list(target.paths))
     if isinstance(target, TypedText):
         return decider.typed(target.chars)
     if isinstance(target, ShellCommand):
@@ -98,6 +105,7 @@ class _Decider:
         self.shadow = shadow
         self._snapshot: BrainSnapshot | None = None
         self._bound: list[str] = list(session.claims)
+        self.request: ShellCommand | TypedText | ToolWrite | None = None  # an agent's write, not a bare path
 
     # -- reading ----------------------------------------------------------------------------------
     def snapshot(self) -> BrainSnapshot:
@@ -331,6 +339,7 @@ class _Decider:
         from brain_tui.core.rules import held as holds
         from brain_tui.core.rules import preflight as rules  # the checks: a bound session's decision only
         from brain_tui.core.rules.lock_names import lock_file_path
+        from brain_tui.core.rules.section_writes import section_refusal
 
         snapshot = self.snapshot()
         held = holds.holding(snapshot, holds.refusals(snapshot, bound)[0], rel.rstrip("/") + "/" if tree else rel,
@@ -346,6 +355,10 @@ class _Decider:
                 rules.check(snapshot, config, sess_id, rel, self._branch, tree=tree)
                 if tree:
                     self._tree_free(snapshot, sess_id, rel)
+                elif self.request is not None and (claim := snapshot.claim(sess_id)) is not None:
+                    edit = self.request if isinstance(self.request, ToolWrite) else None
+                    if (refused := section_refusal(self.brain.root, sess_id, claim.scope, rel, edit)) is not None:
+                        raise refused
             except BsiError as exc:
                 refusals.append((sess_id, exc))
                 continue

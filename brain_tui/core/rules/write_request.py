@@ -12,7 +12,8 @@ TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["CLAIMED", "PROTOCOL", "UNCLAIMED", "ShellCommand", "TypedText", "WriteDecision", "WriteSession"]
+__all__ = ["CLAIMED", "PROTOCOL", "UNCLAIMED", "ShellCommand", "ToolWrite", "TypedText", "WriteDecision",
+           "WriteSession"]
 
 #: `check` of a refusal that is not one of SPEC 10's (those keep `preflight.CHECK_NAMES`).
 PROTOCOL = "protocol"
@@ -48,6 +49,16 @@ class ShellCommand:
 
     command: str | tuple[str, ...]
     also_from: tuple[str, ...] = ()
+
+
+@record
+class ToolWrite:
+    """An agent tool's write of `paths` (the readings of the file it names), with the tool's name and input: the
+    decision computes what the tool leaves in a file the session holds by `##` sections only (`section_writes`)."""
+
+    paths: tuple[str, ...]
+    tool: str
+    tool_input: Mapping[str, Any] = field(default_factory=dict)
 
 
 @record

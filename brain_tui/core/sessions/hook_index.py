@@ -271,12 +271,13 @@ def load(root: str | os.PathLike[str]) -> dict[str, Any] | None:
 
 
 def _covers(entries: Iterable[Any], rel: str) -> bool | None:
-    """Whether scope entries cover a file keyed `rel` (as `scope.covers_file`); None when an entry is not understood."""
+    """Whether scope entries cover a file keyed `rel` (as `scope.covers_file`, but a section: which lines an edit
+    changes is the core's to read, `section_writes`); None when an entry is not understood."""
     for entry in entries:
         if not isinstance(entry, list) or len(entry) != 2 or entry[0] not in _KINDS:
             return None
         kind, path = entry
-        if kind == "global" or (kind == "dir" and rel.startswith(path + "/")) or (kind != "dir" and rel == path):
+        if kind == "global" or (kind == "dir" and rel.startswith(path + "/")) or (kind == "file" and rel == path):
             return True
     return False
 

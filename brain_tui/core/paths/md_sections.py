@@ -1,0 +1,111 @@
+"""The `##` sections of a markdown text, as a section scope names them (SPEC 5.1): the reader of the write decision.
+
+A text is cut into parts at each heading of level 1 or 2; a part runs from its heading line to the next one. Only an
+ATX ``## Title`` heading (up to 3 spaces before it, a space or tab after the marks; a closing ``##``, emphasis marks,
+case and spaces folded by `scope_paths.section_key`) opens a part a section scope can hold. Every other line a reader
+may take for such a heading also cuts, and opens a part no scope holds: an h1 (``# Title``), a setext heading (a line
+underlined with ``===`` or ``---``), ``##Title`` without the space. So text some reader puts under another heading is
+never read as the held section's. A heading inside a fenced code block (```` ``` ```` or ``~~~``, closed by a fence of
+the same mark at least as long) is text of its part. A fence never closed is read both ways: CommonMark runs it to the
+end, a reader of the raw text sees the headings below it, so they cut (`unclosed_fence` tells it). Lines end in
+``\\n`` or ``\\r\\n``; a byte order mark before the first line is ignored. The parts joined give the text back
+unchanged.
+"""
+
+from __future__ import annotations
+
+from brain_tui.core.lazy_re import LazyPattern
+from brain_tui.core.paths.scope_paths import section_key
+from brain_tui.core.record import record
+
+__all__ = ["HELD_LEVEL", "Part", "parts", "unclosed_fence"]
+
+#: The heading level a section scope names (``##``).
+HELD_LEVEL = 2
+
+_ATX2_RE = LazyPattern(r" {0,3}##(?:[ \t]+(?P<title>.*?))?[ \t]*")
+_ATX1_RE = LazyPattern(r" {0,3}#(?:[ \t].*)?")
+_NO_SPACE_RE = LazyPattern(r" {0,3}##[^#\s].*")
+_SETEXT_RE = LazyPattern(r" {0,3}(?:=+|-+)[ \t]*")
+_FENCE_RE = LazyPattern(r" {0,3}(?P<mark>`{3,}|~{3,})(?P<info>.*)")
+
+
+@record
+class Part:
+    """One part of a markdown text.
+
+    Attributes:
+        key: the `section_key` of its ``##`` heading; None for the text before the first heading and for a part
+            whose heading no section scope names (an h1, a setext heading, ``##Title``).
+        text: the part's text, its heading line first (and the line above a setext underline).
+    """
+
+    key: str | None
+    text: str
+
+
+def _bare(line: str) -> str:
+    return line.rstrip("\n").rstrip("\r")
+
+
+def _fence_closes(line: str, mark: str) -> bool:
+    found = _FENCE_RE.fullmatch(_bare(line))
+    return found is not None and found.group("mark")[0] == mark[0] and len(found.group("mark")) >= len(mark) \
+        and not found.group("info").strip()
+
+
+def _lines(text: str) -> tuple[list[str], str]:
+    lines = text.splitlines(keepends=True)
+    if lines and lines[0].startswith("\ufeff"):
+        lines[0] = lines[0][1:]
+        return lines, "\ufeff"
+    return lines, ""
+
+
+def _starts(lines: list[str], ignored: set[int]) -> tuple[list[tuple[int, str | None]], int | None]:
+    """Where the parts start (line, key), and the line of a fence left open (None: every fence closes)."""
+    starts: list[tuple[int, str | None]] = [(0, None)]
+    fence, opened_at = "", None
+    for number, line in enumerate(lines):
+        bare = _bare(line)
+        if fence:
+            if _fence_closes(line, fence):
+                fence = ""
+            continue
+        opened = _FENCE_RE.fullmatch(bare)
+        if opened is not None and number not in ignored and \
+                not (opened.group("mark")[0] == "`" and "`" in opened.group("info")):
+            fence, opened_at = opened.group("mark"), number
+            continue
+        held = _ATX2_RE.fullmatch(bare)
+        if held is not None:
+            starts.append((number, section_key(held.group("title") or "")))
+        elif _ATX1_RE.fullmatch(bare) or _NO_SPACE_RE.fullmatch(bare):
+            starts.append((number, None))
+        elif number and _SETEXT_RE.fullmatch(bare) and _bare(lines[number - 1]).strip() \
+                and starts[-1][0] != number - 1:
+            starts.append((number - 1, None))  # the underlined line is the heading's
+    return starts, (opened_at if fence else None)
+
+
+def unclosed_fence(text: str) -> bool:
+    """True when a code fence of `text` is never closed."""
+    return _starts(_lines(text)[0], set())[1] is not None
+
+
+def parts(text: str) -> list[Part]:
+    """The parts of `text`, in order; the first is the text before the first heading (maybe "")."""
+    lines, bom = _lines(text)
+    ignored: set[int] = set()
+    while True:  # a fence never closed is no fence: the headings below it cut
+        starts, left_open = _starts(lines, ignored)
+        if left_open is None:
+            break
+        ignored.add(left_open)
+    found: list[Part] = []
+    for index, (begin, key) in enumerate(starts):
+        end = starts[index + 1][0] if index + 1 < len(starts) else len(lines)
+        found.append(Part(key, "".join(lines[begin:end])))
+    if bom:
+        found[0] = Part(found[0].key, bom + found[0].text)
+    return found

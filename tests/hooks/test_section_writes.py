@@ -1,0 +1,134 @@
+"""Two sessions holding two `##` sections of one markdown file: each writes its own section only (SPEC 5.2, 10,
+20.2). `bsi hook pre-tool-use` computes the file an edit tool leaves and refuses a change of any text outside the
+session's held sections (another section, a heading, the text before the first heading); a write whose result it
+cannot know (the shell, a notebook tool) is refused for a file the session holds by sections only."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from brain_tui.core.brain import Brain
+from brain_tui.core.records.model import BLOCKING_STATUSES
+from brain_tui.core.sessions import hook_index
+from tests.bsi import NOW, ok, run_bsi
+from tests.hooks.test_pre_tool_use import AGENT, assert_allowed, assert_denied, hook
+
+OTHER = "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+PLAN = "# Plan\n\nintro\n\n## Alpha\nalpha text\n\n## Beta\nbeta text\n"
+
+
+def call(brain: Path, tool: str, tool_input: dict[str, Any], session: str = AGENT) -> dict[str, Any]:
+    """A PreToolUse event of `tool` with its whole input."""
+    return {"session_id": session, "transcript_path": f"/home/u/.claude/projects/x/{session}.jsonl",
+            "cwd": str(brain), "permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": tool,
+            "tool_input": tool_input, "tool_use_id": "toolu_01ABC"}
+
+
+def edit(brain: Path, old: str, new: str, session: str = AGENT, **extra: Any) -> Any:
+    return hook(brain, "pre-tool-use", call(brain, "Edit", {"file_path": str(brain / "plan.md"),
+                                                            "old_string": old, "new_string": new, **extra}, session))
+
+
+def write(brain: Path, content: str, session: str = AGENT) -> Any:
+    return hook(brain, "pre-tool-use", call(brain, "Write", {"file_path": str(brain / "plan.md"),
+                                                             "content": content}, session))
+
+
+def two_sections(brain: Path, text: str | None = PLAN) -> None:
+    """plan.md (`text`; None: no file yet); AGENT holds `plan.md#Alpha`, OTHER `plan.md#Beta`."""
+    if text is not None:
+        (brain / "plan.md").write_bytes(text.encode())
+    ok(run_bsi("claim", "open", "--scope", "plan.md#Alpha", "--agent-session", AGENT, "--slug", "a", brain=brain))
+    ok(run_bsi("claim", "open", "--scope", "plan.md#Beta", "--agent-session", OTHER, "--slug", "b", brain=brain))
+
+
+def test_an_edit_inside_the_own_section_goes(brain: Path) -> None:
+    two_sections(brain)
+    assert_allowed(edit(brain, "alpha text", "alpha text, more"))
+    assert_allowed(edit(brain, "beta text", "beta, more", session=OTHER))
+    assert_allowed(write(brain, PLAN.replace("alpha text", "new alpha")))
+    assert_allowed(hook(brain, "pre-tool-use", call(brain, "MultiEdit", {
+        "file_path": str(brain / "plan.md"), "edits": [{"old_string": "alpha", "new_string": "first"},
+                                                       {"old_string": "first text", "new_string": "second"}]})))
+
+
+@pytest.mark.parametrize(("old", "new", "extra"), [
+    ("beta text", "HACKED", {}),  # inside Beta
+    ("alpha text\n\n## Beta\nbeta", "x", {}),  # across Alpha and Beta
+    ("## Beta", "## Gamma", {}),  # renaming Beta: B's claim names no section any more
+    ("## Alpha", "## Alpha2", {}),  # renaming its own: the text becomes a section nobody holds
+    ("intro", "INTRO", {}),  # the text before the first heading
+    ("text", "TEXT", {"replace_all": True}),  # both sections at once
+    ("alpha text", "alpha\n## Gamma\nsplit", {}),  # a new heading: a section nobody holds
+    ("alpha text", "alpha\n## Beta\nsecond", {}),  # a second Beta
+    ("alpha text", "alpha\n```", {}),  # an unclosed fence swallows Beta's heading
+    ("alpha text", "alpha\n# Top", {}),  # an h1: what follows is no longer Alpha
+])
+def test_an_edit_reaching_outside_the_own_section_is_denied(brain: Path, old: str, new: str,
+                                                            extra: dict[str, Any]) -> None:
+    two_sections(brain)
+    assert_denied(edit(brain, old, new, **extra), "plan.md")
+    assert (brain / "plan.md").read_text() == PLAN
+
+
+def test_multi_edit_write_and_notebook_outside_the_section_are_denied(brain: Path) -> None:
+    two_sections(brain)
+    path = str(brain / "plan.md")
+    assert_denied(hook(brain, "pre-tool-use", call(brain, "MultiEdit", {"file_path": path, "edits": [
+        {"old_string": "alpha text", "new_string": "a"}, {"old_string": "beta text", "new_string": "b"}]})))
+    assert_denied(write(brain, PLAN.replace("beta text", "gone")))
+    assert_denied(write(brain, "## Alpha\nonly mine\n"))
+    assert_denied(hook(brain, "pre-tool-use", call(brain, "NotebookEdit", {"notebook_path": path,
+                                                                           "new_source": "x"})))
+
+
+@pytest.mark.parametrize("command", [
+    "sed -i 's/beta/HACKED/' plan.md",
+    "perl -pi -e 's/beta/HACKED/' plan.md",
+    "echo more >> plan.md",
+    "cp other.md plan.md",
+    "truncate -s 0 plan.md",
+])
+def test_the_shell_cannot_show_what_it_changes_in_a_section(brain: Path, command: str) -> None:
+    two_sections(brain)
+    assert_denied(hook(brain, "pre-tool-use", call(brain, "Bash", {"command": command})), "section")
+
+
+@pytest.mark.parametrize(("text", "old"), [
+    ("## Alpha\na\n\nBeta\n----\nb\n", "\nb\n"),  # a setext heading: not Alpha's
+    ("## Alpha\na\n\n##Beta\nb\n", "\nb\n"),  # no space: a heading to some readers
+    ("## Alpha\r\na\r\n\r\n## Beta\r\nb\r\n", "b\r\n"),  # CRLF
+    ("\ufeff## Alpha\na\n\n## Beta ##\nb\n", "\nb\n"),  # a BOM, a closing sequence
+    ("## Alpha\na\n\n## **Beta**   \nb\n", "\nb\n"),  # emphasis, trailing spaces
+    ("## Alpha\na\n\n## Alpha\nb\n", "a\n"),  # two Alphas: which one is held is unknown
+    ("## Alpha\n```\na\n\n## Beta\nb\n", "\nb\n"),  # a fence never closed: Beta is still Beta
+])
+def test_headings_read_every_way_keep_beta_out_of_alpha(brain: Path, text: str, old: str) -> None:
+    two_sections(brain, text)
+    assert_denied(edit(brain, old, old.replace("b", "HACKED").replace("a", "HACKED")))
+
+
+def test_a_heading_in_a_fence_is_text_of_its_section(brain: Path) -> None:
+    two_sections(brain, "## Alpha\na\n```\n## Beta\n```\nafter\n~~~\n## Beta\n~~~\n\n## Beta\nb\n")
+    assert_allowed(edit(brain, "after", "AFTER"))
+    assert_denied(edit(brain, "after", "AFTER", session=OTHER))
+    assert_denied(edit(brain, "\nb\n", "\nB\n"))
+
+
+def test_a_section_of_a_file_not_there_yet(brain: Path) -> None:
+    two_sections(brain, None)
+    assert_allowed(write(brain, "## Alpha\nnew\n"))
+    assert_denied(write(brain, "## Alpha\nnew\n\n## Beta\nmine too\n"))
+    assert_denied(write(brain, "intro\n\n## Alpha\nnew\n"))
+
+
+
+def test_the_index_shortcut_leaves_a_section_holders_write_to_the_core(brain: Path) -> None:
+    two_sections(brain)
+    b = Brain(brain, now=NOW, commit=False)
+    index = hook_index.build(brain, b.snapshot(only_statuses=BLOCKING_STATUSES), b.config)
+    for claim in b.snapshot().claims:
+        assert not hook_index.may_write(index, claim.sess_id, "plan.md", b.now().timestamp())
