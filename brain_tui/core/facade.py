@@ -214,8 +214,8 @@ class Signals:
         """pending → delivered; False when it was no longer pending.
 
         An agent acknowledges only signals addressed to its own claims (`NotYours`, 77): another's
-        BLOCKED_ON would otherwise leave the cockpit's attention queue unseen. Without `by`, an agent signs with
-        that claim's ID and a human with their identity.
+        BLOCKED_ON would otherwise leave the cockpit's attention queue unseen. An agent signs with that claim's ID
+        (a `by` naming anyone else: `NotYours`, 77); a human with `by`, else their identity.
         """
         from brain_tui.core.rules import authority
         from brain_tui.core.rules import signals as signal_rules
@@ -224,9 +224,8 @@ class Signals:
 
         def decide(cs: ChangeSet) -> bool:
             who = by
-            if acting.is_agent:  # signed by its own claim unless told otherwise (the MCP tool names it)
-                own = signal_rules.check_agent_ack(cs.snapshot, acting, sig_id)
-                who = who or own
+            if acting.is_agent:  # signed by the claim it acknowledges for, never in another's name
+                who = signal_rules.check_agent_ack(cs.snapshot, acting, sig_id, by)
             return signal_rules.ack_signal(cs, sig_id, who or self._brain.human())
 
         return self._brain.mutate(decide)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from brain_tui.core.paths.text_safety import inert_line as fact
+from brain_tui.core.paths.text_safety import inert_quoted as quoted
 from brain_tui.core.records.statuses import SignalState, Status
 from brain_tui.core.records.views import stale_notice
 from brain_tui.core.rules.authority import judged
@@ -151,11 +152,11 @@ def claim_facts(claim: Claim, snapshot: BrainSnapshot) -> list[str]:
     ]
     if claim.parent:
         lines.append(f"Parent claim: {fact(claim.parent, 80)}.")
-    triggers = [f"{key}: \"{fact(value, 120)}\"" for key, value in claim.exit_triggers.items()]
+    triggers = [f"{key}: {quoted(value, 120)}" for key, value in claim.exit_triggers.items()]
     if triggers:
         lines.append("Exit triggers: " + "; ".join(triggers) + ".")
     if claim.story:
-        lines.append(f"Story (as written by its author): \"{fact(claim.story, 200)}\".")
+        lines.append(f"Story (as written by its author): {quoted(claim.story, 200)}.")
     return lines
 
 
@@ -167,7 +168,7 @@ def pending_signals(snapshot: BrainSnapshot, sess_id: str) -> list[Any]:
 def signal_item(sig: Signal) -> tuple[str, str]:
     """A pending signal as (key, line): how both hooks show it, and what marks it brought in."""
     return (f"sig:{sig.sig_id}",
-            f"- signal {sig.sig_id} {fact(sig.type, 24)} from {fact(sig.sender, 60)}: \"{fact(sig.payload, 200)}\"")
+            f"- signal {sig.sig_id} {fact(sig.type, 24)} from {fact(sig.sender, 60)}: {quoted(sig.payload, 200)}")
 
 
 def gate_items(claim: Claim) -> list[tuple[str, str]]:
@@ -176,7 +177,7 @@ def gate_items(claim: Claim) -> list[tuple[str, str]]:
     for number, entry in enumerate(claim.gate_history):
         if entry.event.upper() not in ("HUMAN_GATE", "REQUEST"):
             line = (f"- gate {fact(entry.event, 20)} by {fact(entry.by, 60)} at "
-                    f"{fact(entry.ts, 30)}: \"{fact(entry.message, 200)}\"")
+                    f"{fact(entry.ts, 30)}: {quoted(entry.message, 200)}")
             items.append((f"gate:{number}", line))
     return items
 

@@ -373,13 +373,9 @@ def signal_list(s: Session, pending: bool = False, to: str | None = None) -> dic
 
 
 def signal_ack(s: Session, sig_id: str) -> dict[str, Any]:
-    """`bsi signal ack --json`, acknowledged by the session's claim: only a signal to one of its own claims (the
-    core refuses another's, `NotYours`); another session's signals stay pending for it."""
-    try:
-        by = s.own(None)
-    except NotFound:
-        by = s.brain.instance
-    changed = s.brain.signals.ack(sig_id, by=by, actor=s.actor)
+    """`bsi signal ack --json`, signed by the claim it is addressed to: only a signal to one of the session's own
+    claims (the core refuses another's, `NotYours`); another session's signals stay pending for it."""
+    changed = s.brain.signals.ack(sig_id, actor=s.actor)
     return {"sig_id": sig_id, "state": SignalState.DELIVERED.value if changed else "unchanged"}
 
 

@@ -108,6 +108,14 @@ def inert_line(value: object, limit: int = 120) -> str:
     return joined
 
 
+def inert_quoted(value: object, limit: int = 120) -> str:
+    """`inert_line(value, limit)` between double quotes, as a JSON string: a `"` or `\\` inside is escaped, so
+    the text cannot close the quote it is shown in and write on after it as if the product said it (SPEC 15)."""
+    import json
+
+    return json.dumps(inert_line(value, limit), ensure_ascii=False)
+
+
 def quoted_exact(value: str) -> str:
     """`value` as a JSON string that shows it exactly and inertly: every hidden character is a ``\\uXXXX`` escape.
 

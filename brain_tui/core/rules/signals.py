@@ -116,6 +116,7 @@ def send_signal(cs: ChangeSet, sender: str, to: str, sig_type: str, payload: str
         raise InvalidData(f"invalid destination {dest[:80]!r}: a session ID, sess-id@machine, brain@machine, "
                           "human:NAME, pilote or parent (one word: no spaces or control characters)")
     check_sender(sender)
+    sender = sender.strip()  # the claim or party it names (an agent's send is checked on that name)
     if scope.strip():
         try:
             parse_scope(scope, cs.root)
@@ -133,19 +134,25 @@ def send_signal(cs: ChangeSet, sender: str, to: str, sig_type: str, payload: str
     return sig_id
 
 
-def check_agent_ack(snapshot: BrainSnapshot, actor: Actor, sig_id: str) -> str:
+def check_agent_ack(snapshot: BrainSnapshot, actor: Actor, sig_id: str, by: str | None = None) -> str:
     """An agent acknowledges only a signal addressed to one of its own claims (SPEC 21.4); that claim's ID, which
-    signs the acknowledgement (a session's `by` is its ID, SPEC 6.3).
+    signs the acknowledgement (a session's `by` is its ID, SPEC 6.3). `by`, when given, must be that ID: an
+    agent never records an acknowledgement in another's name (a human's, another claim's, an instance's).
 
     Raises:
         InvalidData / NotFound: a malformed or unknown signal ID (65 / 66).
-        NotYours: addressed to another session's claim, a human or a broadcast (77), naming who it is for.
+        NotYours: addressed to another session's claim, a human or a broadcast, or `by` naming anyone but the
+            claim it is addressed to (77), naming who it is for.
     """
     from brain_tui.core.rules.authority import claims_list, holder_text, owns
 
     sig = require_signal(snapshot, sig_id)
     dest = snapshot.claim(sig.to.split("@", 1)[0])
     if dest is not None and owns(actor, dest, snapshot):
+        if by is not None and by.strip() != dest.sess_id:
+            raise NotYours(f"cannot acknowledge {sig_id} as {by.strip()[:80]!r}: an agent's acknowledgement is signed "
+                           f"by the claim it acknowledges for ({dest.sess_id}); leave --by out",
+                           {"sig_id": sig_id, "by": by.strip()[:200], "holder": dest.sess_id})
         return dest.sess_id
     held = f", held by {holder_text(dest)}" if dest is not None else ""
     raise NotYours(f"cannot acknowledge {sig_id}: it is addressed to {sig.to}{held}; this agent acknowledges only "
