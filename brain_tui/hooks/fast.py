@@ -93,6 +93,8 @@ def decide(event: dict[str, Any], flags: dict[str, str], environ: dict[str, str]
         bound = _bound(index, root, event, environ)
         if bound and not hook_index.session_acts(index, bound, now):
             return None
+        if bound and reading.in_code and hook_index.holds_sections(index, bound):
+            return None  # a file held by sections that code writing names: the core reads which (`section_writes`)
     notes: list[str] = []
     for path in paths:
         if "\x00" in path:

@@ -97,6 +97,62 @@ def test_the_shell_cannot_show_what_it_changes_in_a_section(brain: Path, command
     assert_denied(hook(brain, "pre-tool-use", call(brain, "Bash", {"command": command})), "section")
 
 
+@pytest.mark.parametrize("command", [
+    "python3 -c \"open('plan.md','a').write('x')\"",
+    "python3 - <<'EOF'\nwith open('plan.md', 'w') as f:\n    f.write('x')\nEOF",
+    "node -e \"require('fs').writeFileSync('plan.md', 'x')\"",
+    "perl -e 'open(my $f, \">>\", \"plan.md\"); print $f \"x\"'",
+    "ruby -e 'File.write(\"./plan.md\", \"x\")'",
+    "cd /tmp && python3 -c \"import os; os.remove('{brain}/plan.md')\"",
+    "echo \"open('plan.md','a').write('x')\" | python3",
+])
+def test_inline_code_writing_a_file_held_by_sections_is_denied(brain: Path, command: str) -> None:
+    """The OS sandbox opens the whole file to the shell for a section scope: the hook is the only guard."""
+    two_sections(brain)
+    line = command.replace("{brain}", str(brain))
+    assert_denied(hook(brain, "pre-tool-use", call(brain, "Bash", {"command": line})), "plan.md", "section")
+    assert_denied(hook(brain, "pre-tool-use", call(brain, "Bash", {"command": line}, session=OTHER)), "plan.md")
+
+
+def test_the_index_shortcut_leaves_inline_code_of_a_section_holder_to_the_core(brain: Path) -> None:
+    """With a settled index the shortcut answers a shell line writing nothing it reads as a target: inline code
+    naming a file the session holds by sections goes to the core, which refuses it."""
+    from brain_tui.hooks import fast
+    from tests.hooks.test_hook_index import settle
+
+    two_sections(brain)
+    settle(brain)
+    line = "python3 -c \"open('plan.md','a').write('x')\""
+    event = call(brain, "Bash", {"command": line})
+    assert fast.decide(event, {"brain": str(brain), "now": NOW}, {}) is None
+    assert_denied(hook(brain, "pre-tool-use", event), "plan.md")
+    plain = call(brain, "Bash", {"command": "python3 -c \"print(open('plan.md').read())\""})
+    assert fast.decide(plain, {"brain": str(brain), "now": NOW}, {}) == (0, "", "")
+
+
+@pytest.mark.parametrize("command", [
+    "python3 -c \"print(open('plan.md').read())\"",
+    "node -e \"console.log(require('fs').readFileSync('plan.md', 'utf8'))\"",
+    "grep Beta plan.md",
+    "cat plan.md",
+    "python3 -c \"open('out.txt','w').write('x')\"",  # writing code naming no section-held file
+])
+def test_reading_a_file_held_by_sections_stays_allowed(brain: Path, command: str) -> None:
+    two_sections(brain)
+    assert_allowed(hook(brain, "pre-tool-use", call(brain, "Bash", {"command": command})))
+
+
+def test_inline_code_naming_another_sessions_whole_file_is_left_to_the_sandbox(brain: Path) -> None:
+    """A file another session holds whole is fenced by the OS sandbox exactly (reads go, writes fail); the hook's
+    reading of inline code is a guess by words (`copy`, `run`), so it does not refuse that code on its own."""
+    two_sections(brain)
+    (brain / "other.md").write_text("other\n")
+    ok(run_bsi("claim", "open", "--scope", "other.md", "--agent-session", "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+               "--slug", "o", brain=brain))
+    assert_allowed(hook(brain, "pre-tool-use", call(brain, "Bash", {
+        "command": "python3 -c \"import shutil; shutil.copy('other.md', '/tmp/other-copy.md')\""})))
+
+
 @pytest.mark.parametrize(("text", "old"), [
     ("## Alpha\na\n\nBeta\n----\nb\n", "\nb\n"),  # a setext heading: not Alpha's
     ("## Alpha\na\n\n##Beta\nb\n", "\nb\n"),  # no space: a heading to some readers

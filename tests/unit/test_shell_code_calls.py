@@ -113,3 +113,15 @@ def test_harmless_code_passes(brain: Brain, command: str) -> None:
     mine, _unbound = _sessions(brain)
     decision = brain.decide_write(ShellCommand(command), mine)
     assert decision.allowed, (command, decision)
+
+
+def test_other_paths_writing_code_names_are_kept_apart_from_its_targets(brain: Brain) -> None:
+    """Code that writes: a protocol path it names is a target; another path it names is kept in `in_code` (what
+    it writes there is unknown: the decision judges it as written only for a file held by `##` sections); code
+    that only reads keeps none."""
+    root = str(brain.root)
+    writing = read_command("python3 -c \"open('plan.md','a').write(open('claims/x.yml').read())\"", root)
+    assert [t.path for t in writing.targets] == [f"{root}/claims/x.yml"]
+    assert f"{root}/plan.md" in [t.path for t in writing.in_code]
+    reading = read_command("python3 -c \"print(open('plan.md').read())\"", root)
+    assert not reading.in_code and not reading.targets

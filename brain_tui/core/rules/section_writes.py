@@ -10,7 +10,9 @@ a code fence it leaves open (one that would hide the headings below it) is refus
 So neither another session's section, nor its heading (renaming it would leave that claim naming no section), nor
 the text nobody holds changes; a new heading (a section nobody holds, or a second of a held one) is refused too.
 A write whose result cannot be known (a shell command, a notebook tool, a patch, another server's tool, an edit
-that does not apply) is refused for such a file: claim the whole file to write it that way.
+that does not apply) is refused for such a file: claim the whole file to write it that way. So is an interpreter's
+code on a shell line that writes and names the file in a string (`held_by_sections`; `python3 -c "open('plan.md',
+'a')…"`, `node -e`, code on standard input): the OS sandbox opens a section's file whole to the shell.
 """
 
 from __future__ import annotations
@@ -30,7 +32,9 @@ TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["held_sections", "section_refusal", "text_after"]
+    from brain_tui.core.records.model import BrainSnapshot
+
+__all__ = ["held_by_sections", "held_sections", "section_refusal", "text_after"]
 
 _WRITES = ("Write", "write_file")
 _EDITS = ("Edit", "replace")
@@ -44,6 +48,14 @@ def held_sections(scope: tuple[ScopeEntry, ...] | list[ScopeEntry], rel: str, ro
         return None
     held = {e.section_key for e in scope if e.kind == SECTION and covers_file([e], rel, root)}
     return held or None
+
+
+def held_by_sections(snapshot: BrainSnapshot, bound: list[str], rel: str, root: str | os.PathLike[str]) -> bool:
+    """True when one of the `bound` claims holds `rel` by sections only (`held_sections`): a path an interpreter's
+    code that writes names (`ShellReading.in_code`) is then judged as a write of it, which this rule refuses (its
+    result unknown), since the OS sandbox opens such a file whole to the shell."""
+    claims = (snapshot.claim(sess_id) for sess_id in bound)
+    return any(held_sections(claim.scope, rel, root) is not None for claim in claims if claim is not None)
 
 
 def _apply(text: str, old: object, new: object, every: bool) -> str | None:

@@ -177,6 +177,7 @@ class _Decider:
         for other in readings[1:]:  # what it writes run from any of its folders
             reading.targets += [t for t in other.targets if t not in reading.targets]
             reading.named += [t for t in other.named if t not in reading.named]
+            reading.in_code += [t for t in other.in_code if t not in reading.in_code]
         unsure = ""
         if reading.partial:  # a target past what was read may be a protocol file or another claim's
             unsure = (f"this command line cannot be read whole ({reading.partial}), so what it writes is unknown: "
@@ -209,7 +210,20 @@ class _Decider:
             refused = self._claim_cannot_act(bound)
             if refused is not None:
                 return refused
+            targets += self._held_by_sections(bound, reading.in_code)
         return self._all(targets)
+
+    def _held_by_sections(self, bound: list[str], named: list[Any]) -> list[tuple[str, bool]]:
+        """The paths an interpreter's code that writes names (`ShellReading.in_code`) that a claim of the session
+        holds by `##` sections only: judged as written (`section_writes` refuses them)."""
+        from brain_tui.core.rules.section_writes import held_by_sections
+
+        found = []
+        for target in named:
+            rel = self.place(target.path).rel
+            if rel and held_by_sections(self.snapshot(), bound, rel, self.brain.root):
+                found.append((target.path, False))
+        return found
 
     def typed(self, chars: str) -> WriteDecision:
         """Text typed into a running program: nothing for a claim that cannot act, and only whole shell lines

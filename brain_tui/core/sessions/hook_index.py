@@ -327,6 +327,17 @@ def session_acts(index: dict[str, Any], bound: list[str], now: float) -> bool:
         all(claim_can_act(index, sess_id, now) for sess_id in indexed)
 
 
+def holds_sections(index: dict[str, Any], bound: list[str]) -> bool:
+    """True when a `bound` claim may hold a `##` section (its entries not in the index, or not understood: maybe)."""
+    for sess_id in bound:
+        claim = index["claims"].get(sess_id)
+        entries = claim.get("scope") if isinstance(claim, dict) else None
+        if not isinstance(entries, list) or any(not isinstance(e, list) or not e or e[0] == "section"
+                                                for e in entries):
+            return True
+    return False
+
+
 def may_write(index: dict[str, Any], sess_id: str, rel: str, now: float) -> bool:
     """True only when no check of SPEC 10 (nor the effective status) can refuse `sess_id` writing `rel`."""
     claim = index["claims"].get(sess_id)

@@ -5,7 +5,8 @@ line shows it (``python3 <<< CODE``, ``echo CODE | perl``, ``python3 - <<'EOF'``
 it names), both read by one rule, `read_code`: code that writes (an ``open`` for writing, a ``remove``, ``rmtree``,
 ``writeFileSync``, Tcl's ``file delete``…) and names a protocol file in a string
 (in Tcl, in any word; its escapes decoded as the language decodes them: `"claims\\x2fx"`) makes that file a
-target; code that only reads names none; a string a call hands a shell
+target, and every other path it names is kept as named by such code (`ShellReading.in_code`: the decision refuses
+one the session holds by `##` sections only); code that only reads names none; a string a call hands a shell
 (``os.system("CMD")``, Perl's ``system "CMD"``, backquotes, Tcl's ``exec CMD``, Ruby's ``Open3.capture2("CMD")``,
 PHP's ``proc_open("CMD", …)``; the string after ``"-c"`` in an argument list naming a shell: ``["sh", "-c", "CMD"]``,
 ``os.execl("/bin/sh", "sh", "-c", "CMD")``; Perl's ``open(F, "-|", CMD)``) is read as the command line it is.
@@ -126,6 +127,8 @@ _TCL_CHANNEL = LazyPattern(r"(?:\d?>>?&?|<)@\s*\S+")
 _ESCAPE = LazyPattern(r"""\\(?:x\{([0-9a-fA-F]+)\}|x([0-9a-fA-F]{1,2})|u\{([0-9a-fA-F]+)\}|u([0-9a-fA-F]{4})|
     (?:U|N\{U\+)([0-9a-fA-F]{1,8})\}?|([0-7]{1,3})|N\{([^}]*)\}|(.))""", re.VERBOSE | re.DOTALL)
 _CONTROLS = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v", "e": "\x1b"}
+#: A string longer than this is no path (`in_code`).
+_MAX_NAMED = 4096
 #: Perl's `<claims/*>`: a glob, its pattern holding a `/` or a wildcard (a read of a handle, `<F>`, `<$f>`, is none).
 _PERL_GLOB = LazyPattern(r"""<([^<>\s$'"`]*[/*?][^<>\s$'"`]*)>""")
 
@@ -234,8 +237,8 @@ def read_stdin_code(name: str, args: list[str], text: str, cwd: str | None, read
 
 def read_code(name: str, code: str, cwd: str | None, reading: ShellReading, run: Callable[[str], object]) -> None:
     """Code that writes and names a protocol file in a string: that file is a target (the decision refuses it);
-    code that only reads, or names no protocol file, names none. A string a call hands a shell (`os.system("CMD")`,
-    `system "CMD"`, Tcl's `exec CMD`) is read with `run` as the command line it is."""
+    another path it names is kept in `reading.in_code`; code that only reads names none. A string a call hands a
+    shell (`os.system("CMD")`, `system "CMD"`, Tcl's `exec CMD`) is read with `run` as the command line it is."""
     name = interpreter(name)
     if _STDIN_KIND.get(name) == "tcl":
         _read_tcl(name, code, cwd, reading, run)
@@ -335,5 +338,11 @@ def _read_tcl(name: str, code: str, cwd: str | None, reading: ShellReading, run:
 
 
 def _protocol_target(name: str, text: str, cwd: str | None, reading: ShellReading) -> None:
-    if _PROTOCOL.search(text) and "\n" not in text:
+    """A path code that writes names: a protocol file is a target; any other one is kept as named in such code
+    (`ShellReading.in_code`), for the decision to refuse if the session holds it by `##` sections only."""
+    if "\n" in text or not text.strip() or len(text) > _MAX_NAMED:
+        return
+    if _PROTOCOL.search(text):
         reading.add(text, cwd, name, tree=not os.path.splitext(text)[1])
+    else:
+        reading.add(text, cwd, name, in_code=True)

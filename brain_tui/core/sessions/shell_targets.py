@@ -100,14 +100,17 @@ class ShellReading:
     to its end ("" when it was), so a target it names may be missing (the write decision refuses such a command);
     `terminal`: a shell the line starts to read its commands from the terminal (``bash``, ``sh -s``), where text
     typed later runs unread (Codex's `write_stdin` runs no hook), "" when none; `elsewhere`: a command it hands to a
-    process outside the agent's own (`shell_handover`: ``tmux send-keys``, ``at``), "" when none."""
+    process outside the agent's own (`shell_handover`: ``tmux send-keys``, ``at``), "" when none; `in_code`: the
+    other paths an interpreter's code that writes names in its strings (`shell_code`: which of them it writes is
+    unknown; the decision refuses one the session holds by `##` sections only, which the OS sandbox opens whole)."""
 
-    __slots__ = ("targets", "named", "unread", "partial", "patches", "patched", "patch_dirs", "line", "terminal",
-                 "elsewhere", "fed_files")
+    __slots__ = ("targets", "named", "in_code", "unread", "partial", "patches", "patched", "patch_dirs", "line",
+                 "terminal", "elsewhere", "fed_files")
 
     def __init__(self) -> None:
         self.targets: list[ShellTarget] = []
         self.named: list[ShellTarget] = []
+        self.in_code: list[ShellTarget] = []
         self.unread: list[str] = []
         self.partial = ""
         self.patches: dict[int, list[str]] = {}  # here-documents fed to a patch program, by shell depth
@@ -125,20 +128,22 @@ class ShellReading:
         its targets do not say all it does."""
         return bool(self.partial or self.terminal or self.elsewhere)
 
-    def add(self, path: str, cwd: str | None, command: str, tree: bool = False, *, named: bool = False) -> None:
+    def add(self, path: str, cwd: str | None, command: str, tree: bool = False, *, named: bool = False,
+            in_code: bool = False) -> None:
         """Record a target written as `path` from `cwd` (None: unknown, so a relative path cannot be placed);
-        `named`: a path whose record in git the command changes (its index entry, a commit of it)."""
+        `named`: a path whose record in git the command changes (its index entry, a commit of it); `in_code`: a
+        path code that writes names, maybe not written (`in_code`; what cannot be placed is then not noted)."""
         if not (spelled := self.line.home_word(path)):  # `$HOME/x` is `~/x` (None: a line setting HOME, `unplaced`)
             return
         path = spelled
         if "$" in path or "`" in path:
-            self.unread.append(f"{command}: a path made by expansion")
+            self.unread += [] if in_code else [f"{command}: a path made by expansion"]
             return
         if path.startswith("~"):
             path = os.path.expanduser(path)
         if not os.path.isabs(path):
             if cwd is None:
-                self.unread.append(f"{command}: a relative path after a `cd` that cannot be read")
+                self.unread += [] if in_code else [f"{command}: a relative path after a `cd` that cannot be read"]
                 return
             path = os.path.join(cwd, path)
         linked = self.line.through_link(placed(path))
@@ -150,15 +155,15 @@ class ShellReading:
 
             matches = sorted(glob.glob(path))
             if not matches:
-                self.unread.append(f"{command}: a glob that matches nothing yet")
+                self.unread += [] if in_code else [f"{command}: a glob that matches nothing yet"]
                 return
             for match in matches:
-                self._append(ShellTarget(placed(match), tree or os.path.isdir(match), command), named)
+                self._append(ShellTarget(placed(match), tree or os.path.isdir(match), command), named, in_code)
             return
-        self._append(ShellTarget(placed(path), tree, command), named)
+        self._append(ShellTarget(placed(path), tree, command), named, in_code)
 
-    def _append(self, target: ShellTarget, named: bool = False) -> None:
-        into = self.named if named else self.targets
+    def _append(self, target: ShellTarget, named: bool = False, in_code: bool = False) -> None:
+        into = self.in_code if in_code else self.named if named else self.targets
         if target not in into:
             into.append(target)
 
