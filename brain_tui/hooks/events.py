@@ -117,7 +117,7 @@ def bound_claims(ctx: HookContext, snapshot: BrainSnapshot | None = None) -> lis
 
 
 def agent_process() -> str:
-    """``PID:START`` of the agent process running this hook (`core.agent_process`), or ""."""
+    """The ID of the agent process running this hook (`core.agent_process`), or ""."""
     from brain_tui.core.sessions.agent_process import agent_process as resolve
 
     return resolve()

@@ -87,7 +87,7 @@ class Session:
         root: the brain.
         now: `--now` (tests, demos), else the brain's clock.
         environ: the server's environment (`BSI_SESSION`, `CLAUDE_CODE_SESSION_ID`).
-        client: the agent process of the client that started the server (``PID:START``); None: found
+        client: the agent process of the client that started the server (`core.agent_process`); None: found
             from this process's ancestors (`core.agent_process`). Never read from the environment.
     """
 
@@ -104,7 +104,7 @@ class Session:
         self.environ = dict(os.environ if environ is None else environ)
         #: claims opened through this server (an agent without an ID still finds its own).
         self.opened: list[str] = []
-        #: the agent process of the client that started this server (``PID:START``, "" when unknown).
+        #: the agent process of the client that started this server (`core.agent_process`, "" when unknown).
         self.client = agent_process() if client is None else client
 
     @property

@@ -226,7 +226,7 @@ def require_own_session(root: str | os.PathLike[str], actor: Actor, agent_sessio
 
 
 def genuine_sessions(root: str | os.PathLike[str], sessions: Iterable[str], process: str) -> frozenset[str]:
-    """The agent sessions among `sessions` that `process` (``PID:START``) may speak for (SPEC 20.1, 21.4).
+    """The agent sessions among `sessions` that `process` (`core.agent_process`) may speak for (SPEC 20.1, 21.4).
 
     A session whose binding recorded another agent process is that agent's: a shell that sets
     `CLAUDE_CODE_SESSION_ID=<its ID>` for one command (or starts `bsi mcp` so) names it without

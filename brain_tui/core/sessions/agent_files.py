@@ -99,7 +99,7 @@ def bound_claims(root: str | os.PathLike[str], agent_session: str) -> list[str]:
 
 
 def recorded_process(root: str | os.PathLike[str], agent_session: str) -> str:
-    """The agent process recorded when this agent session was first bound (``PID:START``), "" when none."""
+    """The agent process recorded when this agent session was first bound (`core.agent_process`), "" when none."""
     if not valid_agent_session(agent_session):
         return ""
     value = (read_record(session_path(root, agent_session)) or {}).get("process")
@@ -178,7 +178,7 @@ def pending_claims(root: str | os.PathLike[str], process: str, now: datetime) ->
     (`pending/`): its own, for every server it runs, before its next hook event binds them to its session.
 
     A record its next hook would drop unbound (too old, or written ahead of `now`: `handover.adopt_pending`) counts
-    for no one: a process whose ``PID:START`` matches it then (an ID reused after a reboot) never opened that claim.
+    for no one: a process whose ID matches it then (a PID and start reused) never opened that claim.
     """
     if not process:
         return []

@@ -1,7 +1,7 @@
 """Bindings that move or wait: the `/clear` hand-over, and claims opened through `bsi mcp` (SPEC 20.1, 21.4).
 
 One rule holds them together: a binding moves only on the word of the agent
-process it belongs to (``PID:START``, `core.agent_process`), never on the word
+process it belongs to (its ID, `core.agent_process`), never on the word
 of an event alone. An event's `session_id` is what an agent's shell can forge
 (`bsi hook session-end` run by hand); the process a hook runs under is not.
 
