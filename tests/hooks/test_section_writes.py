@@ -66,6 +66,8 @@ def test_an_edit_inside_the_own_section_goes(brain: Path) -> None:
     ("alpha text", "alpha\n## Beta\nsecond", {}),  # a second Beta
     ("alpha text", "alpha\n```", {}),  # an unclosed fence swallows Beta's heading
     ("alpha text", "alpha\n# Top", {}),  # an h1: what follows is no longer Alpha
+    ("alpha text\n\n", "alpha text\x0c", {}),  # Beta's heading joins Alpha's last line: no heading any more
+    ("alpha text\n\n", "alpha text\u2028", {}),  # a line separator ends no markdown line either
 ])
 def test_an_edit_reaching_outside_the_own_section_is_denied(brain: Path, old: str, new: str,
                                                             extra: dict[str, Any]) -> None:

@@ -8,7 +8,8 @@ underlined with ``===`` or ``---``), ``##Title`` without the space. So text some
 never read as the held section's. A heading inside a fenced code block (```` ``` ```` or ``~~~``, closed by a fence of
 the same mark at least as long) is text of its part. A fence never closed is read both ways: CommonMark runs it to the
 end, a reader of the raw text sees the headings below it, so they cut (`unclosed_fence` tells it). Lines end in
-``\\n`` or ``\\r\\n``; a byte order mark before the first line is ignored. The parts joined give the text back
+``\\n``, ``\\r\\n`` or a lone ``\\r`` (CommonMark's; a form feed, NEL or U+2028 ends none: a heading after one
+is text of that line); a byte order mark before the first line is ignored. The parts joined give the text back
 unchanged.
 """
 
@@ -28,6 +29,9 @@ _ATX1_RE = LazyPattern(r" {0,3}#(?:[ \t].*)?")
 _NO_SPACE_RE = LazyPattern(r" {0,3}##[^#\s].*")
 _SETEXT_RE = LazyPattern(r" {0,3}(?:=+|-+)[ \t]*")
 _FENCE_RE = LazyPattern(r" {0,3}(?P<mark>`{3,}|~{3,})(?P<info>.*)")
+#: A line as CommonMark ends it (LF, CRLF, a lone CR), never `str.splitlines`' other breaks (a form feed, NEL,
+#: U+2028): a heading after one of those is text of the line a reader sees.
+_LINE_RE = LazyPattern(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
 
 
 @record
@@ -55,17 +59,37 @@ def _fence_closes(line: str, mark: str) -> bool:
 
 
 def _lines(text: str) -> tuple[list[str], str]:
-    lines = text.splitlines(keepends=True)
+    lines = _LINE_RE.findall(text)
     if lines and lines[0].startswith("\ufeff"):
         lines[0] = lines[0][1:]
         return lines, "\ufeff"
     return lines, ""
 
 
-def _starts(lines: list[str], ignored: set[int]) -> tuple[list[tuple[int, str | None]], int | None]:
-    """Where the parts start (line, key), and the line of a fence left open (None: every fence closes)."""
+def _closers(lines: list[str]) -> list[dict[str, int]]:
+    """For each line, the longest closing fence of each mark below it (0: none): a fence opened there closes only
+    when one at least as long follows."""
+    longest = {"`": 0, "~": 0}
+    below: list[dict[str, int]] = [longest] * len(lines)
+    for number in range(len(lines) - 1, -1, -1):
+        below[number] = longest
+        found = _FENCE_RE.fullmatch(_bare(lines[number]))
+        if found is not None and not found.group("info").strip():
+            mark = found.group("mark")
+            if len(mark) > longest[mark[0]]:
+                longest = {**longest, mark[0]: len(mark)}
+    return below
+
+
+def _starts(lines: list[str]) -> tuple[list[tuple[int, str | None]], bool]:
+    """Where the parts start (line, key), and whether a fence is left open.
+
+    A fence that never closes is no fence (the headings below it cut): known from the closing fences below it
+    (`_closers`), so each line is read once however many fences are left open.
+    """
     starts: list[tuple[int, str | None]] = [(0, None)]
-    fence, opened_at = "", None
+    below = _closers(lines)
+    fence, left_open = "", False
     for number, line in enumerate(lines):
         bare = _bare(line)
         if fence:
@@ -73,10 +97,12 @@ def _starts(lines: list[str], ignored: set[int]) -> tuple[list[tuple[int, str | 
                 fence = ""
             continue
         opened = _FENCE_RE.fullmatch(bare)
-        if opened is not None and number not in ignored and \
-                not (opened.group("mark")[0] == "`" and "`" in opened.group("info")):
-            fence, opened_at = opened.group("mark"), number
-            continue
+        if opened is not None and not (opened.group("mark")[0] == "`" and "`" in opened.group("info")):
+            mark = opened.group("mark")
+            if below[number][mark[0]] >= len(mark):
+                fence = mark
+                continue
+            left_open = True
         held = _ATX2_RE.fullmatch(bare)
         if held is not None:
             starts.append((number, section_key(held.group("title") or "")))
@@ -85,23 +111,18 @@ def _starts(lines: list[str], ignored: set[int]) -> tuple[list[tuple[int, str | 
         elif number and _SETEXT_RE.fullmatch(bare) and _bare(lines[number - 1]).strip() \
                 and starts[-1][0] != number - 1:
             starts.append((number - 1, None))  # the underlined line is the heading's
-    return starts, (opened_at if fence else None)
+    return starts, left_open
 
 
 def unclosed_fence(text: str) -> bool:
     """True when a code fence of `text` is never closed."""
-    return _starts(_lines(text)[0], set())[1] is not None
+    return _starts(_lines(text)[0])[1]
 
 
 def parts(text: str) -> list[Part]:
     """The parts of `text`, in order; the first is the text before the first heading (maybe "")."""
     lines, bom = _lines(text)
-    ignored: set[int] = set()
-    while True:  # a fence never closed is no fence: the headings below it cut
-        starts, left_open = _starts(lines, ignored)
-        if left_open is None:
-            break
-        ignored.add(left_open)
+    starts = _starts(lines)[0]
     found: list[Part] = []
     for index, (begin, key) in enumerate(starts):
         end = starts[index + 1][0] if index + 1 < len(starts) else len(lines)
