@@ -68,6 +68,9 @@ def test_an_edit_inside_the_own_section_goes(brain: Path) -> None:
     ("alpha text", "alpha\n# Top", {}),  # an h1: what follows is no longer Alpha
     ("alpha text\n\n", "alpha text\x0c", {}),  # Beta's heading joins Alpha's last line: no heading any more
     ("alpha text\n\n", "alpha text\u2028", {}),  # a line separator ends no markdown line either
+    ("alpha text", "alpha\n<!--", {}),  # a comment never closed: Beta's heading and text vanish from the page
+    ("alpha text\n\n", "alpha\n<div>\n", {}),  # an HTML block runs to a blank line: Beta's heading is in it
+    ("alpha text", "alpha\n<pre>", {}),  # runs to its closing tag, over blank lines
 ])
 def test_an_edit_reaching_outside_the_own_section_is_denied(brain: Path, old: str, new: str,
                                                             extra: dict[str, Any]) -> None:
@@ -118,6 +121,12 @@ def test_a_heading_in_a_fence_is_text_of_its_section(brain: Path) -> None:
     assert_allowed(edit(brain, "after", "AFTER"))
     assert_denied(edit(brain, "after", "AFTER", session=OTHER))
     assert_denied(edit(brain, "\nb\n", "\nB\n"))
+
+
+def test_html_closed_inside_the_own_section_goes(brain: Path) -> None:
+    two_sections(brain)
+    assert_allowed(edit(brain, "alpha text", "alpha\n<!-- a note -->\n<div>\nx\n</div>"))
+    assert_allowed(edit(brain, "alpha text", "alpha\n<pre>\n\ncode\n</pre>"))
 
 
 def test_a_section_of_a_file_not_there_yet(brain: Path) -> None:

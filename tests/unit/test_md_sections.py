@@ -30,6 +30,20 @@ def test_parts_cut_at_headings_and_give_the_text_back(text: str, keys: list[str 
     assert "".join(p.text for p in found) == text
 
 
+@pytest.mark.parametrize(("text", "hidden"), [
+    ("## A\n<!--\n## B\nb\n", [False, False, True]),  # a comment never closed
+    ("## A\n<!-- x -->\n## B\n", [False, False, False]),
+    ("## A\n<div>\n## B\n\n## C\n", [False, False, True, False]),  # to the blank line
+    ("## A\n<pre>\n\n## B\n</pre>\n## C\n", [False, False, True, False]),  # to the closing tag
+    ("## A\n<https://x.org>\n## B\n", [False, False, False]),  # an autolink opens no block
+    ("## A\n```\n<!--\n```\n## B\n", [False, False, False]),  # fenced: no HTML
+])
+def test_a_heading_inside_an_html_block_is_hidden(text: str, hidden: list[bool]) -> None:
+    """A heading a markdown reader takes for raw HTML (a comment, a block run to a blank line or its closing tag)
+    still cuts, as the raw text shows it, and is marked hidden."""
+    assert [p.hidden for p in parts(text)] == hidden
+
+
 def test_fences_never_closed_are_read_in_one_pass(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each fence line that never closes is seen once, not once per fence left open above it: a text of 2000
     ``` ```a ``` lines (none closes another: a closing fence has no info) costs a few reads a line, not millions

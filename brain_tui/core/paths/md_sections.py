@@ -31,6 +31,17 @@ _SETEXT_RE = LazyPattern(r" {0,3}(?:=+|-+)[ \t]*")
 _FENCE_RE = LazyPattern(r" {0,3}(?P<mark>`{3,}|~{3,})(?P<info>.*)")
 #: A line as CommonMark ends it (LF, CRLF, a lone CR), never `str.splitlines`' other breaks (a form feed, NEL,
 #: U+2028): a heading after one of those is text of the line a reader sees.
+#: CommonMark's HTML block starts (kinds 1-5, each with what ends it on a line: that line is the block's last) and,
+#: wider than kinds 6 and 7, any line starting with a tag (the block then ends before a blank line).
+_HTML_ENDS = (
+    (LazyPattern(r"(?i) {0,3}<(?:script|pre|style|textarea)(?:[\s>].*)?"),
+     LazyPattern(r"(?i).*</(?:script|pre|style|textarea)>")),
+    (LazyPattern(r" {0,3}<!--.*"), LazyPattern(r".*-->")),
+    (LazyPattern(r" {0,3}<\?.*"), LazyPattern(r".*\?>")),
+    (LazyPattern(r" {0,3}<!\[CDATA\[.*"), LazyPattern(r".*\]\]>")),
+    (LazyPattern(r" {0,3}<![A-Za-z].*"), LazyPattern(r".*>")),
+)
+_HTML_TAG_RE = LazyPattern(r" {0,3}</?[A-Za-z][A-Za-z0-9-]*(?:[\s/>].*)?")
 _LINE_RE = LazyPattern(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
 
 
@@ -42,10 +53,13 @@ class Part:
         key: the `section_key` of its ``##`` heading; None for the text before the first heading and for a part
             whose heading no section scope names (an h1, a setext heading, ``##Title``).
         text: the part's text, its heading line first (and the line above a setext underline).
+        hidden: its heading lies inside an HTML block, which a markdown reader shows as raw HTML (or not at all:
+            a comment), so to that reader it is no heading.
     """
 
     key: str | None
     text: str
+    hidden: bool = False
 
 
 def _bare(line: str) -> str:
@@ -81,20 +95,43 @@ def _closers(lines: list[str]) -> list[dict[str, int]]:
     return below
 
 
-def _starts(lines: list[str]) -> tuple[list[tuple[int, str | None]], bool]:
-    """Where the parts start (line, key), and whether a fence is left open.
+def _html_end(bare: str) -> LazyPattern | None | bool:
+    """What ends an HTML block starting at this line: the pattern of its last line, None (a blank line), False
+    when no block starts here."""
+    for start, end in _HTML_ENDS:
+        if start.fullmatch(bare):
+            return end
+    return None if _HTML_TAG_RE.fullmatch(bare) else False
+
+
+def _starts(lines: list[str]) -> tuple[list[tuple[int, str | None]], bool, set[int]]:
+    """Where the parts start (line, key), whether a fence is left open, and the starts inside an HTML block.
 
     A fence that never closes is no fence (the headings below it cut): known from the closing fences below it
-    (`_closers`), so each line is read once however many fences are left open.
+    (`_closers`), so each line is read once however many fences are left open. Inside an HTML block a heading
+    still cuts (the raw text shows it) but is hidden; no fence opens there.
     """
     starts: list[tuple[int, str | None]] = [(0, None)]
+    hidden: set[int] = set()
     below = _closers(lines)
     fence, left_open = "", False
+    html: LazyPattern | None | bool = False
     for number, line in enumerate(lines):
         bare = _bare(line)
         if fence:
             if _fence_closes(line, fence):
                 fence = ""
+            continue
+        if html is False:
+            html = _html_end(bare)
+        elif html is None and not bare.strip():
+            html = False
+        if html is not False:
+            cut = len(starts)
+            _cut(starts, lines, number, bare)
+            hidden.update(begin for begin, _key in starts[cut:])
+            if isinstance(html, LazyPattern) and html.fullmatch(bare):
+                html = False
             continue
         opened = _FENCE_RE.fullmatch(bare)
         if opened is not None and not (opened.group("mark")[0] == "`" and "`" in opened.group("info")):
@@ -103,15 +140,20 @@ def _starts(lines: list[str]) -> tuple[list[tuple[int, str | None]], bool]:
                 fence = mark
                 continue
             left_open = True
-        held = _ATX2_RE.fullmatch(bare)
-        if held is not None:
-            starts.append((number, section_key(held.group("title") or "")))
-        elif _ATX1_RE.fullmatch(bare) or _NO_SPACE_RE.fullmatch(bare):
-            starts.append((number, None))
-        elif number and _SETEXT_RE.fullmatch(bare) and _bare(lines[number - 1]).strip() \
-                and starts[-1][0] != number - 1:
-            starts.append((number - 1, None))  # the underlined line is the heading's
-    return starts, left_open
+        _cut(starts, lines, number, bare)
+    return starts, left_open, hidden
+
+
+def _cut(starts: list[tuple[int, str | None]], lines: list[str], number: int, bare: str) -> None:
+    """Add the part line `number` starts, if it is a heading's (a setext underline: the line above it)."""
+    held = _ATX2_RE.fullmatch(bare)
+    if held is not None:
+        starts.append((number, section_key(held.group("title") or "")))
+    elif _ATX1_RE.fullmatch(bare) or _NO_SPACE_RE.fullmatch(bare):
+        starts.append((number, None))
+    elif number and _SETEXT_RE.fullmatch(bare) and _bare(lines[number - 1]).strip() \
+            and starts[-1][0] != number - 1:
+        starts.append((number - 1, None))  # the underlined line is the heading's
 
 
 def unclosed_fence(text: str) -> bool:
@@ -122,11 +164,11 @@ def unclosed_fence(text: str) -> bool:
 def parts(text: str) -> list[Part]:
     """The parts of `text`, in order; the first is the text before the first heading (maybe "")."""
     lines, bom = _lines(text)
-    starts = _starts(lines)[0]
+    starts, _open, hidden = _starts(lines)
     found: list[Part] = []
     for index, (begin, key) in enumerate(starts):
         end = starts[index + 1][0] if index + 1 < len(starts) else len(lines)
-        found.append(Part(key, "".join(lines[begin:end])))
+        found.append(Part(key, "".join(lines[begin:end]), begin in hidden and index > 0))
     if bom:
-        found[0] = Part(found[0].key, bom + found[0].text)
+        found[0] = Part(found[0].key, bom + found[0].text, found[0].hidden)
     return found

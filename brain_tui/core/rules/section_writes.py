@@ -6,7 +6,8 @@ claim covers that file by section entries only. The file as the tool would leave
 input (`text_after`: Write, Edit, MultiEdit and their Gemini spellings); cut into parts by `md_sections`, the text
 outside the held sections (the text before the first heading, every other section, every heading no scope names)
 must stay exactly as it is, in the same order, and each held section must appear at most once, before and after;
-a code fence it leaves open (one that would hide the headings below it) is refused.
+a code fence it leaves open (one that would hide the headings below it) is refused, and so is an HTML block it
+leaves open over another part's heading (`Part.hidden`: a comment never closed, a tag line with no blank line after).
 So neither another session's section, nor its heading (renaming it would leave that claim naming no section), nor
 the text nobody holds changes; a new heading (a section nobody holds, or a second of a held one) is refused too.
 A write whose result cannot be known (a shell command, a notebook tool, a patch, another server's tool, an edit
@@ -129,4 +130,8 @@ def section_refusal(root: str | os.PathLike[str], sess_id: str, scope: tuple[Sco
     if [p.text for p in cut["before"] if p.key not in held] != [p.text for p in cut["after"] if p.key not in held]:
         return refuse("this write changes text outside it (another section, a heading, the text before the first "
                       "heading, or a new heading): change only the lines under its own `##` heading")
+    if [p.hidden for p in cut["before"] if p.key not in held] != [p.hidden for p in cut["after"] if p.key not in held]:
+        return refuse("this write leaves an HTML block open (a comment, a tag) over a heading below it, which a "
+                      "markdown reader then shows as raw HTML or not at all: close it inside the section (`-->`, "
+                      "its closing tag, a blank line)")
     return None
