@@ -143,3 +143,36 @@ def test_the_index_shortcut_leaves_a_section_holders_write_to_the_core(brain: Pa
     index = hook_index.build(brain, b.snapshot(only_statuses=BLOCKING_STATUSES), b.config)
     for claim in b.snapshot().claims:
         assert not hook_index.may_write(index, claim.sess_id, "plan.md", b.now().timestamp())
+
+
+def patch(brain: Path, body: str, session: str = AGENT) -> Any:
+    """Codex's `apply_patch` with `body` between the patch's first and last line."""
+    return hook(brain, "pre-tool-use", call(brain, "apply_patch", {
+        "command": f"*** Begin Patch\n{body}*** End Patch\n"}, session))
+
+
+@pytest.mark.parametrize("body", [
+    "*** Update File: plan.md\n@@\n ## Alpha\n-alpha text\n+alpha text, more\n",
+    "*** Update File: plan.md\n@@ ## Alpha\n-alpha text\n+one\n+two\n",
+    "*** Update File: plan.md\n ## Alpha\n-alpha text\n+new\n \n",  # the first chunk may omit `@@`
+])
+def test_a_codex_patch_inside_the_own_section_goes(brain: Path, body: str) -> None:
+    two_sections(brain)
+    assert_allowed(patch(brain, body))
+
+
+@pytest.mark.parametrize("body", [
+    "*** Update File: plan.md\n@@\n ## Beta\n-beta text\n+HACKED\n",  # B's text
+    "*** Update File: plan.md\n@@\n-## Beta\n+## Gamma\n",  # B's heading
+    "*** Update File: plan.md\n@@\n-alpha text\n+alpha\n+## Gamma\n",  # a new heading
+    "*** Update File: plan.md\n@@\n ## Alpha\n-alpha texts\n+x\n",  # a line that is not there: fuzzy at best
+    "*** Update File: plan.md\n@@\n-alpha text \n+x\n",  # Codex would match it ignoring the space: refused
+    "*** Update File: plan.md\n*** Move to: gone.md\n@@\n-alpha text\n+x\n",  # a rename takes Beta along
+    "*** Add File: plan.md\n+## Alpha\n+mine\n",  # over the file
+    "*** Delete File: plan.md\n",
+    "*** Update File: plan.md\n@@\n-alpha text\n+x\n*** Update File: plan.md\n@@\n-beta text\n+y\n",
+    "*** Update File: plan.md\n@@\n-alpha text\n+x\n  *** Update File: plan.md\n@@\n-beta text\n+y\n",
+])
+def test_a_codex_patch_reaching_outside_the_own_section_is_denied(brain: Path, body: str) -> None:
+    two_sections(brain)
+    assert_denied(patch(brain, body), "plan.md")

@@ -3,15 +3,17 @@ are two scopes; SPEC 10, 20.2: each session writes its own).
 
 The write decision asks this rule once the preflight let a bound session's write of a file go, when the session's
 claim covers that file by section entries only. The file as the tool would leave it is computed from the tool's
-input (`text_after`: Write, Edit, MultiEdit and their Gemini spellings); cut into parts by `md_sections`, the text
+input (`text_after`: Write, Edit, MultiEdit and their Gemini spellings, a Codex patch updating that one file whose
+lines match it exactly: `patch_result`); cut into parts by `md_sections`, the text
 outside the held sections (the text before the first heading, every other section, every heading no scope names)
 must stay exactly as it is, in the same order, and each held section must appear at most once, before and after;
 a code fence it leaves open (one that would hide the headings below it) is refused, and so is an HTML block it
 leaves open over another part's heading (`Part.hidden`: a comment never closed, a tag line with no blank line after).
 So neither another session's section, nor its heading (renaming it would leave that claim naming no section), nor
 the text nobody holds changes; a new heading (a section nobody holds, or a second of a held one) is refused too.
-A write whose result cannot be known (a shell command, a notebook tool, a patch, another server's tool, an edit
-that does not apply) is refused for such a file: claim the whole file to write it that way.
+A write whose result cannot be known (a shell command, a notebook tool, another server's tool, a patch that moves,
+adds, deletes or matches loosely, an edit that does not apply) is refused for such a file: claim the whole file to
+write it that way.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ __all__ = ["held_sections", "section_refusal", "text_after"]
 
 _WRITES = ("Write", "write_file")
 _EDITS = ("Edit", "replace")
+_PATCHES = ("apply_patch", "ApplyPatch")
 
 
 def held_sections(scope: tuple[ScopeEntry, ...] | list[ScopeEntry], rel: str, root: str | os.PathLike[str]) \
@@ -73,6 +76,13 @@ def text_after(tool: str, tool_input: Mapping[str, Any], before: str) -> str | N
         count = tool_input.get("expected_replacements")
         every = tool_input.get("replace_all") is True or (isinstance(count, int) and count > 1)
         return _apply(before, tool_input.get("old_string"), tool_input.get("new_string"), every)
+    if tool in _PATCHES:
+        given = [tool_input.get(key) for key in ("patch", "input", "command") if key in tool_input]
+        if len(given) != 1 or not isinstance(given[0], str):
+            return None  # two texts: which one Codex applies is unknown
+        from brain_tui.core.rules.patch_result import patched_text
+
+        return patched_text(given[0], before)
     if tool == "MultiEdit":
         edits = tool_input.get("edits")
         if not isinstance(edits, list) or not edits:
@@ -116,8 +126,9 @@ def section_refusal(root: str | os.PathLike[str], sess_id: str, scope: tuple[Sco
     after = text_after(edit.tool, edit.tool_input, before) if edit is not None else None
     if after is None:
         return refuse("what this write leaves in the file cannot be known (a shell command, a notebook tool, a "
-                      "patch, an edit that does not apply as given): change the section with the Edit or Write "
-                      "tool, or work under a claim on the whole file")
+                      "patch that moves, adds or deletes the file or whose lines do not match it exactly, an edit "
+                      "that does not apply as given): change the section with the Edit or Write tool or a patch "
+                      "of it alone, or work under a claim on the whole file")
     if unclosed_fence(after) and not unclosed_fence(before):
         return refuse("this write leaves a code fence open, which hides every heading below it from a markdown "
                       "reader: close the fence")
