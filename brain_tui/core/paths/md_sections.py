@@ -19,7 +19,7 @@ from brain_tui.core.lazy_re import LazyPattern
 from brain_tui.core.paths.scope_paths import section_key
 from brain_tui.core.record import record
 
-__all__ = ["HELD_LEVEL", "Part", "parts", "unclosed_fence"]
+__all__ = ["HELD_LEVEL", "Part", "parts", "read", "unclosed_fence"]
 
 #: The heading level a section scope names (``##``).
 HELD_LEVEL = 2
@@ -42,6 +42,10 @@ _HTML_ENDS = (
     (LazyPattern(r" {0,3}<![A-Za-z].*"), LazyPattern(r".*>")),
 )
 _HTML_TAG_RE = LazyPattern(r" {0,3}</?[A-Za-z][A-Za-z0-9-]*(?:[\s/>].*)?")
+#: The first characters (after up to 3 spaces) of a line that may open a fence, or be or underline a heading:
+#: any other line is read by no pattern (a 5 MB file is read in well under a second).
+_FENCE_LEADS = ("`", "~")
+_HEADING_LEADS = ("#", "=", "-")
 _LINE_RE = LazyPattern(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
 
 
@@ -87,7 +91,7 @@ def _closers(lines: list[str]) -> list[dict[str, int]]:
     below: list[dict[str, int]] = [longest] * len(lines)
     for number in range(len(lines) - 1, -1, -1):
         below[number] = longest
-        found = _FENCE_RE.fullmatch(_bare(lines[number]))
+        found = _FENCE_RE.fullmatch(_bare(lines[number])) if lines[number].lstrip(" ")[:1] in _FENCE_LEADS else None
         if found is not None and not found.group("info").strip():
             mark = found.group("mark")
             if len(mark) > longest[mark[0]]:
@@ -119,19 +123,25 @@ def _starts(lines: list[str]) -> tuple[list[tuple[int, str | None]], bool, set[i
     for number, line in enumerate(lines):
         bare = _bare(line)
         if fence:
-            if _fence_closes(line, fence):
+            if line.lstrip(" ")[:1] == fence[0] and _fence_closes(line, fence):
                 fence = ""
             continue
+        lead = bare.lstrip(" ")[:1]
         if html is False:
-            html = _html_end(bare)
+            html = _html_end(bare) if lead == "<" else False
         elif html is None and not bare.strip():
             html = False
         if html is not False:
-            cut = len(starts)
-            _cut(starts, lines, number, bare)
-            hidden.update(begin for begin, _key in starts[cut:])
+            if lead in _HEADING_LEADS:
+                cut = len(starts)
+                _cut(starts, lines, number, bare)
+                hidden.update(begin for begin, _key in starts[cut:])
             if isinstance(html, LazyPattern) and html.fullmatch(bare):
                 html = False
+            continue
+        if lead not in _FENCE_LEADS:
+            if lead in _HEADING_LEADS:
+                _cut(starts, lines, number, bare)
             continue
         opened = _FENCE_RE.fullmatch(bare)
         if opened is not None and not (opened.group("mark")[0] == "`" and "`" in opened.group("info")):
@@ -163,12 +173,18 @@ def unclosed_fence(text: str) -> bool:
 
 def parts(text: str) -> list[Part]:
     """The parts of `text`, in order; the first is the text before the first heading (maybe "")."""
+    return read(text)[0]
+
+
+def read(text: str) -> tuple[list[Part], bool]:
+    """The parts of `text` (as `parts`) and whether a code fence of it is never closed (as `unclosed_fence`), read
+    once."""
     lines, bom = _lines(text)
-    starts, _open, hidden = _starts(lines)
+    starts, left_open, hidden = _starts(lines)
     found: list[Part] = []
     for index, (begin, key) in enumerate(starts):
         end = starts[index + 1][0] if index + 1 < len(starts) else len(lines)
         found.append(Part(key, "".join(lines[begin:end]), begin in hidden and index > 0))
     if bom:
         found[0] = Part(found[0].key, bom + found[0].text, found[0].hidden)
-    return found
+    return found, left_open

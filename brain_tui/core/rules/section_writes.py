@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from brain_tui.core.errors import PreflightRefused
-from brain_tui.core.paths.md_sections import parts, unclosed_fence
+from brain_tui.core.paths.md_sections import read
 from brain_tui.core.paths.scope import SECTION, ScopeEntry, covers_file
 from brain_tui.core.rules.preflight_codes import SCOPE_VIOLATION
 from brain_tui.core.rules.write_request import ToolWrite
@@ -129,10 +129,11 @@ def section_refusal(root: str | os.PathLike[str], sess_id: str, scope: tuple[Sco
                       "patch that moves, adds or deletes the file or whose lines do not match it exactly, an edit "
                       "that does not apply as given): change the section with the Edit or Write tool or a patch "
                       "of it alone, or work under a claim on the whole file")
-    if unclosed_fence(after) and not unclosed_fence(before):
+    (after_parts, after_open), (before_parts, before_open) = read(after), read(before)
+    if after_open and not before_open:
         return refuse("this write leaves a code fence open, which hides every heading below it from a markdown "
                       "reader: close the fence")
-    cut = {"before": parts(before), "after": parts(after)}
+    cut = {"before": before_parts, "after": after_parts}
     for when, found in cut.items():
         twice = sorted(key for key, n in Counter(p.key for p in found if p.key in held).items() if n > 1)
         if twice:
