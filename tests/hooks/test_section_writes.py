@@ -129,6 +129,15 @@ def test_html_closed_inside_the_own_section_goes(brain: Path) -> None:
     assert_allowed(edit(brain, "alpha text", "alpha\n<pre>\n\ncode\n</pre>"))
 
 
+def test_another_spelling_of_the_file_is_not_a_new_file(brain: Path) -> None:
+    """On Linux `PLAN.md` is a new file; the brain reads it as plan.md (one scope on a case-insensitive disk, where
+    a checkout of both keeps one): writing it whole would replace Beta there, so it is refused."""
+    two_sections(brain)
+    assert_denied(hook(brain, "pre-tool-use", call(brain, "Write", {"file_path": str(brain / "PLAN.md"),
+                                                                    "content": "## Alpha\nmine\n"})), "plan.md")
+    assert not (brain / "PLAN.md").exists()
+
+
 def test_a_section_of_a_file_not_there_yet(brain: Path) -> None:
     two_sections(brain, None)
     assert_allowed(write(brain, "## Alpha\nnew\n"))

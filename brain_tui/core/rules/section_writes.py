@@ -105,6 +105,29 @@ def _read(path: Path) -> str | None:
         return None
 
 
+def _other_spelling(root: Path, rel: str) -> str | None:
+    """The brain-relative spelling of the file `rel` names on a case-insensitive disk, when `rel` is not there as
+    written but another spelling is (`path_key`): on Linux a write of it would make a second file, which a checkout
+    on such a disk reads as the first."""
+    from brain_tui.core.paths.path_keys import path_key
+
+    if (root / rel).exists() or (root / rel).is_symlink():
+        return None
+    found = root
+    for name in rel.split("/"):
+        if (found / name).exists():
+            found = found / name
+            continue
+        try:
+            same = [entry for entry in os.listdir(found) if path_key(entry) == path_key(name)]
+        except OSError:
+            return None
+        if not same:
+            return None
+        found = found / same[0]
+    return found.relative_to(root).as_posix()
+
+
 def section_refusal(root: str | os.PathLike[str], sess_id: str, scope: tuple[ScopeEntry, ...] | list[ScopeEntry],
                     rel: str, edit: ToolWrite | None) -> PreflightRefused | None:
     """Why `sess_id` (its claim's `scope`) may not make this write of `rel` (brain-relative), or None.
@@ -120,6 +143,10 @@ def section_refusal(root: str | os.PathLike[str], sess_id: str, scope: tuple[Sco
         return PreflightRefused(SCOPE_VIOLATION, f"scope violation: {rel}: {sess_id} holds the section {names} "
                                 f"only, and {why}", {"sess_id": sess_id, "file": rel, "check": "section"})
 
+    spelled = _other_spelling(Path(root), rel)
+    if spelled is not None:
+        return refuse(f"it is {spelled} spelled another way: on a case-insensitive disk they are one file, so write "
+                      f"{spelled}")
     before = _read(Path(root) / rel)
     if before is None:
         return refuse("the file does not read as UTF-8 text, so its sections cannot be told apart")
