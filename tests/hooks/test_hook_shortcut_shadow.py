@@ -79,7 +79,7 @@ LINES = ["echo x > {p}", "echo x >> {p}", "printf x 2>{p}", "cat {q} > {p}", "cp
 SESSIONS = ["bound", "launched", "unbound"]
 CWDS = ["", "a", "out"]
 #: An edit tool's call: tool, brain-relative paths, given absolute, the event's cwd, the session.
-EDIT_TOOLS = ["Write", "Edit", "MultiEdit", "NotebookEdit", "write_file", "replace"]
+EDIT_TOOLS = ["Write", "Edit", "MultiEdit", "NotebookEdit", "write_file", "replace", "apply_patch"]
 SHELL_TOOLS = ["Bash", "run_shell_command", "exec_command"]
 JOINS = ["; ", " && ", " | ", "\n"]
 EDITS = st.tuples(st.sampled_from(EDIT_TOOLS),
@@ -135,6 +135,8 @@ class ShortcutShadowMachine(ClaimMachine):
         if git:
             subprocess.run(["git", "init", "-q", "-b", "main", str(self.root)], check=True, capture_output=True)
         (self.root / "a" / "sub").mkdir(parents=True, exist_ok=True)
+        # sections S1 and S2 (claims of the tree may hold `a/x.md#S1`): the core lets an edit of `a` in S1 go
+        (self.root / "a" / "x.md").write_text("## S1\na\n\n## S2\nc\n")
         (self.root / "la").symlink_to(self.root / "a")
         (self.root / "lclaims").symlink_to(self.root / "claims")
         (self.root / "lout").symlink_to(self.outside)
@@ -152,6 +154,17 @@ class ShortcutShadowMachine(ClaimMachine):
         self.step = ("bind", sess)
         agents.record_binding(self.root, sess, AGENT, self.now, process="")
         self.bound_to.append(sess)
+
+    @rule()
+    def bind_a_section_holder(self) -> None:
+        """The agent session holds the tree's claim on a section of a/x.md (leaf1: `a/x.md#S1`), when one is still
+        there: its writes of a/x.md are then the core's to read (`section_writes`), never the shortcut's alone."""
+        holders = [c.sess_id for c in self.brain.snapshot().claims
+                   if not c.is_terminal and any(e.kind == "section" for e in c.scope)]
+        if holders:
+            self.step = ("bind", holders[0])
+            agents.record_binding(self.root, holders[0], AGENT, self.now, process="")
+            self.bound_to.append(holders[0])
 
     @rule(mode=st.sampled_from(["allow", "warn", "deny", "bogus", "[unread"]))
     def unclaimed_writes(self, mode: str) -> None:
@@ -190,6 +203,10 @@ class ShortcutShadowMachine(ClaimMachine):
         for _ in range(PER_STEP):
             self.call(CORPUS[self.asked % len(CORPUS)])
             self.asked += 1
+        if any(e.kind == "section" for sess in self.bound_to if (c := self.brain.snapshot().claim(sess)) is not None
+               for e in c.scope):
+            for tool in ("Write", "Edit", "apply_patch"):  # a session holding a section of a/x.md writes it
+                self.edit(tool, ["a/x.md"], tool != "apply_patch", "", "bound")
 
     def call(self, call: tuple[Any, ...]) -> None:
         if call[0] in SHELL_TOOLS:
@@ -208,6 +225,7 @@ class ShortcutShadowMachine(ClaimMachine):
             "NotebookEdit": {"notebook_path": paths[0], "new_source": "x"},
             "write_file": {"file_path": paths[0], "content": "x"},
             "replace": {"file_path": paths[0], "old_string": "a", "new_string": "b"},
+            "apply_patch": {"command": f"*** Begin Patch\n*** Update File: {paths[0]}\n@@\n-a\n+b\n*** End Patch\n"},
         }
         tool_input = inputs[tool]
         if tool == "Write" and len(paths) > 1:

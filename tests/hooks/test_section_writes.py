@@ -66,6 +66,11 @@ def test_an_edit_inside_the_own_section_goes(brain: Path) -> None:
     ("alpha text", "alpha\n## Beta\nsecond", {}),  # a second Beta
     ("alpha text", "alpha\n```", {}),  # an unclosed fence swallows Beta's heading
     ("alpha text", "alpha\n# Top", {}),  # an h1: what follows is no longer Alpha
+    ("alpha text\n\n", "alpha text\x0c", {}),  # Beta's heading joins Alpha's last line: no heading any more
+    ("alpha text\n\n", "alpha text\u2028", {}),  # a line separator ends no markdown line either
+    ("alpha text", "alpha\n<!--", {}),  # a comment never closed: Beta's heading and text vanish from the page
+    ("alpha text\n\n", "alpha\n<div>\n", {}),  # an HTML block runs to a blank line: Beta's heading is in it
+    ("alpha text", "alpha\n<pre>", {}),  # runs to its closing tag, over blank lines
 ])
 def test_an_edit_reaching_outside_the_own_section_is_denied(brain: Path, old: str, new: str,
                                                             extra: dict[str, Any]) -> None:
@@ -174,6 +179,21 @@ def test_a_heading_in_a_fence_is_text_of_its_section(brain: Path) -> None:
     assert_denied(edit(brain, "\nb\n", "\nB\n"))
 
 
+def test_html_closed_inside_the_own_section_goes(brain: Path) -> None:
+    two_sections(brain)
+    assert_allowed(edit(brain, "alpha text", "alpha\n<!-- a note -->\n<div>\nx\n</div>"))
+    assert_allowed(edit(brain, "alpha text", "alpha\n<pre>\n\ncode\n</pre>"))
+
+
+def test_another_spelling_of_the_file_is_not_a_new_file(brain: Path) -> None:
+    """On Linux `PLAN.md` is a new file; the brain reads it as plan.md (one scope on a case-insensitive disk, where
+    a checkout of both keeps one): writing it whole would replace Beta there, so it is refused."""
+    two_sections(brain)
+    assert_denied(hook(brain, "pre-tool-use", call(brain, "Write", {"file_path": str(brain / "PLAN.md"),
+                                                                    "content": "## Alpha\nmine\n"})), "plan.md")
+    assert not (brain / "PLAN.md").exists()
+
+
 def test_a_section_of_a_file_not_there_yet(brain: Path) -> None:
     two_sections(brain, None)
     assert_allowed(write(brain, "## Alpha\nnew\n"))
@@ -188,3 +208,36 @@ def test_the_index_shortcut_leaves_a_section_holders_write_to_the_core(brain: Pa
     index = hook_index.build(brain, b.snapshot(only_statuses=BLOCKING_STATUSES), b.config)
     for claim in b.snapshot().claims:
         assert not hook_index.may_write(index, claim.sess_id, "plan.md", b.now().timestamp())
+
+
+def patch(brain: Path, body: str, session: str = AGENT) -> Any:
+    """Codex's `apply_patch` with `body` between the patch's first and last line."""
+    return hook(brain, "pre-tool-use", call(brain, "apply_patch", {
+        "command": f"*** Begin Patch\n{body}*** End Patch\n"}, session))
+
+
+@pytest.mark.parametrize("body", [
+    "*** Update File: plan.md\n@@\n ## Alpha\n-alpha text\n+alpha text, more\n",
+    "*** Update File: plan.md\n@@ ## Alpha\n-alpha text\n+one\n+two\n",
+    "*** Update File: plan.md\n ## Alpha\n-alpha text\n+new\n \n",  # the first chunk may omit `@@`
+])
+def test_a_codex_patch_inside_the_own_section_goes(brain: Path, body: str) -> None:
+    two_sections(brain)
+    assert_allowed(patch(brain, body))
+
+
+@pytest.mark.parametrize("body", [
+    "*** Update File: plan.md\n@@\n ## Beta\n-beta text\n+HACKED\n",  # B's text
+    "*** Update File: plan.md\n@@\n-## Beta\n+## Gamma\n",  # B's heading
+    "*** Update File: plan.md\n@@\n-alpha text\n+alpha\n+## Gamma\n",  # a new heading
+    "*** Update File: plan.md\n@@\n ## Alpha\n-alpha texts\n+x\n",  # a line that is not there: fuzzy at best
+    "*** Update File: plan.md\n@@\n-alpha text \n+x\n",  # Codex would match it ignoring the space: refused
+    "*** Update File: plan.md\n*** Move to: gone.md\n@@\n-alpha text\n+x\n",  # a rename takes Beta along
+    "*** Add File: plan.md\n+## Alpha\n+mine\n",  # over the file
+    "*** Delete File: plan.md\n",
+    "*** Update File: plan.md\n@@\n-alpha text\n+x\n*** Update File: plan.md\n@@\n-beta text\n+y\n",
+    "*** Update File: plan.md\n@@\n-alpha text\n+x\n  *** Update File: plan.md\n@@\n-beta text\n+y\n",
+])
+def test_a_codex_patch_reaching_outside_the_own_section_is_denied(brain: Path, body: str) -> None:
+    two_sections(brain)
+    assert_denied(patch(brain, body), "plan.md")
