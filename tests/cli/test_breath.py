@@ -262,10 +262,9 @@ def test_corrupt_record_is_a_row_not_a_crash(brain: Path) -> None:
     (brain / "breath" / "sprint-broken.yml").unlink()
 
 
-def test_demo_brain_has_breath_alerts(tmp_path: Path) -> None:
-    root = tmp_path / "demo"
-    p = run_bsi("demo", str(root), now=NOW, env=INHERITED_ENV, timeout=120)
-    assert p.code == 0, p.err
+def test_demo_brain_has_breath_alerts(demo_brain: Path) -> None:
+    """The demo brain (`bsi demo` at NOW, built once a session: tests/conftest.py) shows every breath alert."""
+    root = demo_brain
     rows = json.loads(bsi(root, "breath", "show", "--json").out)["sprints"]
     assert len(rows) == 5
     alerts = {a["metric"] for r in rows for a in r["alerts"]}

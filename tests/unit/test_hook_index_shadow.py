@@ -43,19 +43,22 @@ class ShadowMachine(ClaimMachine):
         index = hook_index.build(self.root, snapshot, self.brain.config)
         full = self.brain.snapshot()
         now = self.now.timestamp()
+        # The files the index lets through are decided by the core in one call a session: a list of paths is
+        # allowed only when every one of them is (`write_decision._all`, each judged alone, the first refusal
+        # named), so the core says go to all of them exactly when it says go to each, on one reading of the brain.
         for claim in full.claims:
             if hook_index.claim_can_act(index, claim.sess_id, now):
                 rules.check_claim(full, claim.sess_id)  # raises if the core refuses
-            for rel in FILES:
-                if hook_index.may_write(index, claim.sess_id, rel, now):
-                    decision = self.brain.decide_write(rel, WriteSession(claims=(claim.sess_id,)))
-                    assert decision.allowed, (claim.sess_id, rel, decision.reason)
-                    event("index: go for a bound write")
-        for rel in FILES:
-            if hook_index.unclaimed_free(index, rel):
-                decision = self.brain.decide_write(rel, WriteSession())
-                assert decision.allowed, (rel, decision.reason)
-                event("index: go for an unbound write")
+            bound = [rel for rel in FILES if hook_index.may_write(index, claim.sess_id, rel, now)]
+            if bound:
+                decision = self.brain.decide_write(bound, WriteSession(claims=(claim.sess_id,)))
+                assert decision.allowed, (claim.sess_id, bound, decision.file, decision.reason)
+                event("index: go for a bound write")
+        unbound = [rel for rel in FILES if hook_index.unclaimed_free(index, rel)]
+        if unbound:
+            decision = self.brain.decide_write(unbound, WriteSession())
+            assert decision.allowed, (unbound, decision.file, decision.reason)
+            event("index: go for an unbound write")
 
 
 ShadowMachine.TestCase.settings = settings(

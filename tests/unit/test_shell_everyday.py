@@ -51,6 +51,7 @@ class Place:
         self.root = root
         for folder in ("claims", "signals", "locks", "breath"):
             (root / folder).mkdir()
+            (root / folder / ".gitkeep").touch()  # as `bsi init` commits them: HEAD holds every protocol folder
         (root / "claims" / "x.yml").write_text("note: a protocol file, not a claim\n")
         (root / ".gitignore").write_text(".brain/\n")  # as `bsi init` writes it
         for name in _FILES:

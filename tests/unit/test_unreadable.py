@@ -14,6 +14,7 @@ from brain_tui.core.paths.scope import parse_scope
 from brain_tui.core.records.unreadable import held_by_bytes
 from brain_tui.core.rules import preflight
 from brain_tui.core.rules.conflicts import find_conflicts
+from tests.bsi import NOW
 from tests.paths import LEGACY
 
 T0 = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
@@ -162,11 +163,11 @@ def test_the_legacy_brain_loads_and_its_corrupt_claim_holds_only_its_scope(tmp_p
     assert not find_conflicts(snapshot, parse_scope("profil/"))
 
 
-def test_the_demo_brain_has_no_corrupt_row(tmp_path: Path) -> None:
-    from brain_tui.demo import build_demo
-
-    root = build_demo(tmp_path / "demo", T0)
-    assert Brain(root, clock=lambda: T0, commit=False).snapshot().corrupt == ()
+def test_the_demo_brain_has_no_corrupt_row(demo_brain: Path) -> None:
+    """The demo brain (`bsi demo` at tests/bsi.py's NOW, built once a session: tests/conftest.py) reads, at the
+    time it was built, without one corrupt file."""
+    built_at = datetime.fromisoformat(NOW)
+    assert Brain(demo_brain, clock=lambda: built_at, commit=False).snapshot().corrupt == ()
 
 
 def test_a_hostile_file_name_is_shown_inert(brain: Brain) -> None:
