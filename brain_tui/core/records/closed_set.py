@@ -20,7 +20,7 @@ change nothing); same tree and same folder key: trusted as is. Folder key moved:
 live). Tree moved: ``git diff-tree`` of the two trees, and only the changed blobs are read (``git cat-file
 --batch``); any git error: rebuilt from ``git ls-tree`` (blobs already known are not read again). Not a git
 repository, or no ``claims`` in HEAD: no closed set (the caller reads every file); a commit found to hold no
-``claims`` is named in ``.brain/`` (`_absent_file`), so the next reads of that commit ask git nothing.
+``claims`` is named in ``.brain/`` (`NOT_IN_HEAD_FILE`), so the next reads of that commit ask git nothing.
 
 A write that made HEAD's move itself moves the set on with it (`closed_advance.advance`): the next
 read finds the set of HEAD's commit and runs no git at all (the folder is still listed).
@@ -41,7 +41,14 @@ from collections.abc import Set as AbstractSet
 from datetime import tzinfo
 from pathlib import Path
 
-from brain_tui.core.paths.layout import CLAIMS_DIR, CLOSED_ROWS_FILE, CLOSED_SET_FILE, SIGNALS_DIR, STATE_DIR
+from brain_tui.core.paths.layout import (
+    CLAIMS_DIR,
+    CLOSED_ROWS_FILE,
+    CLOSED_SET_FILE,
+    NOT_IN_HEAD_FILE,
+    SIGNALS_DIR,
+    STATE_DIR,
+)
 from brain_tui.core.record import field, record
 from brain_tui.core.records import formats, status_scan
 from brain_tui.core.records.closed_rows import (
@@ -273,11 +280,6 @@ def _folder_tree(root: Path, kind: Folder) -> str | None:
     return parts[2].decode("ascii", "replace") if parts[2].isalnum() else None
 
 
-def _absent_file(kind: Folder) -> str:
-    """The ``.brain/`` file naming the commit known to hold no `kind` folder (`state_json.write_for_commit`)."""
-    return f"{kind.name}-not-in-head.json"
-
-
 def _listed(name: str) -> bool:
     """Names the store reads in ``claims/`` (the set never holds a name a row cannot carry)."""
     return name.endswith(YAML_SUFFIXES) and not name.startswith(TEMP_MARK) and "\t" not in name \
@@ -459,14 +461,15 @@ def closed_set(root: str | Path, tz: tzinfo, *, persist: bool = True,
             return stored  # the same commit holds the same tree: no git process
         tree = stored.tree  # the folder moved (its new names are listed below): still no git process
     else:
-        if commit and persist and read_for_commit(base / STATE_DIR / _absent_file(kind), commit) is not None:
+        absent = NOT_IN_HEAD_FILE.format(kind.name)  # names the commit known to hold no such folder
+        if commit and persist and read_for_commit(base / STATE_DIR / absent, commit) is not None:
             return None  # HEAD's commit holds no such folder, learnt once: no git process
         found_tree = _folder_tree(base, kind)
         if commit and head_commit(base) != commit:
             commit = ""  # HEAD moved while the tree was read: not paired with a commit
         if not found_tree:
             if found_tree == "" and commit and persist:
-                write_for_commit(base, _absent_file(kind), commit)
+                write_for_commit(base, absent, commit)
             return None
         tree = found_tree
     if stored is not None and stored.tree == tree and stored.dir_key == key:
