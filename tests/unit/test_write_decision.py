@@ -53,6 +53,7 @@ def test_a_bound_refusal_names_the_claim_holding_the_file(brain: Brain) -> None:
     decision = brain.decide_write("docs/a.md", WriteSession(claims=(mine,)))
     assert not decision.allowed and decision.code == 1 and decision.check == "scope"
     assert decision.holders == (other,) and other in decision.reason and "BLOCKED_ON" in decision.reason
+    assert f"docs/a.md is held: {other} (" in decision.reason and "is held by" not in decision.reason  # one verb
     with pytest.raises(PreflightRefused) as refused:  # `bsi preflight check` is this same decision
         brain.preflight(mine, "docs/a.md")
     assert refused.value.exit_code == 1 and other in refused.value.message

@@ -177,7 +177,7 @@ def _check_search_write(snapshot: BrainSnapshot, claim: Claim, file: str) -> Non
         names = "; ".join(c.describe() for c in holders)
         raise _refuse(
             SCOPE_VIOLATION,
-            f"scope violation: {claim.sess_id} is a search claim and {file} is held by {names}: "
+            f"scope violation: {claim.sess_id} is a search claim and {file} is held: {names}: "
             f"a search claim writes only files no other claim holds (signal the holder, or open a claim)",
             claim.sess_id, file, holders=[c.sess_id for c in holders],
         )

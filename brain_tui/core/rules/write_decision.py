@@ -391,7 +391,7 @@ class _Decider:
             if found:
                 holders = tuple(c.sess_id for c in found)
                 names = "; ".join(_short(c.describe(), 200) for c in found[:3])
-                reason += f". {file} is held by {names}: {ask_holder(found[0].sess_id, found[0].status, sess_id)}"
+                reason += f". {file} is held: {names}: {ask_holder(found[0].sess_id, found[0].status, sess_id)}"
         return WriteDecision(False, reason, code=error.exit_code, check=str(error.payload.get("check", "invalid")),
                              sess_id=sess_id, file=file, holders=holders, payload=payload)
 
