@@ -17,8 +17,12 @@ acquire it now (an unexpired lock exists), else 0. Bad paths, IDs and TTLs exit 
   `check` is `claim|scope|zone|lock|circuit|branch`, or `protocol` (exit 1: a
   protocol file is changed through `bsi` only) (plus `status`, `blocked_by`,
   `holder`, `holders` (the other claims holding the file), `expires_at`,
-  `fails`, `max`, `branch`, `theme_branch` where relevant). It is the very
-  decision `bsi hook pre-tool-use` makes (`Brain.decide_write`).
+  `fails`, `max`, `branch`, `theme_branch` where relevant, and `sections`: the
+  sections a claim holding the file by `##` sections only may write). It is the
+  decision `bsi hook pre-tool-use` makes for a path (`Brain.decide_write`); FILE
+  may name a `##` section (`plan.md#Alpha`, SPEC 5.1), and a whole file held by
+  sections only is outside the scope (1): the check names no text
+  (`core/rules/preflight_answer.py`).
 * `preflight fail|reset|status` → `{"sess_id", "fails", "max", "tripped",
   "last_fail_at", "signal"}` (`signal`: the CIRCUIT_BREAK ID written by this
   `fail`, else null)
@@ -58,7 +62,8 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
     """Add the `preflight` and `lock` commands."""
     pre = sub.add_parser("preflight", help="checks before a write; the circuit breaker", parents=[parent])
     psub = pre.add_subparsers(dest="preflight_command", metavar="ACTION")
-    add_command(psub, parent, "check", "may this session write FILE now? (exit 0 or 1-6)", cmd_check, "sess_id", "file")
+    add_command(psub, parent, "check", "may this session write FILE (or FILE#Section) now? (exit 0 or 1-6)", cmd_check,
+                "sess_id", "file")
     add_command(psub, parent, "fail", "record one failure (circuit breaker)", cmd_fail, "sess_id")
     add_command(psub, parent, "reset", "clear the circuit breaker", cmd_reset, "sess_id")
     add_command(psub, parent, "status", "the circuit breaker of a session", cmd_status, "sess_id")

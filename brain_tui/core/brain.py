@@ -426,24 +426,17 @@ class Brain:
 
     # -- preflight, environment, lint ---------------------------------------------------------
     def preflight(self, sess_id: str, file: str, *, actor: Actor | None = None) -> preflight_rules.PreflightResult:
-        """May `sess_id` write `file` now? (SPEC 10; read-only): `decide_write`, the hook's own decision. Raises
+        """May `sess_id` write `file` (a path, or a `##` section: `plan.md#Alpha`) now? (SPEC 10; read-only):
+        `decide_write`, the hook's own decision, with SPEC 5's sections (`rules.preflight_answer`). Raises
         PreflightRefused with code 4, 1, 5, 2, 3 or 6 (the first failing check), with what unblocks it; first,
         NotYours (77) when an agent (`authority.acting_in`) asks for another session's claim (SPEC 21.4)."""
-        from brain_tui.core.rules import preflight as preflight_rules
         from brain_tui.core.rules.authority import acting_in, check_owner, require_true_clock
-        from brain_tui.core.rules.write_request import PROTOCOL, WriteSession
+        from brain_tui.core.rules.preflight_answer import preflight
 
         require_true_clock(self.now())  # an agent's clock ahead is refused first, as every door refuses it
         if (acting := acting_in(self.root, actor)).is_agent:
             check_owner(self.snapshot(), acting, sess_id, "preflight")
-
-        decision = self.decide_write(file, WriteSession(claims=(sess_id,)))
-        if not decision.allowed:
-            refusal = decision.refusal()
-            if decision.check == PROTOCOL:  # a file no agent writes: SPEC 10's checks 4, 1 and 5 come first
-                refusal = preflight_rules.refused_before(self.snapshot(), self.config, sess_id, file) or refusal
-            raise refusal
-        return preflight_rules.PreflightResult(sess_id, decision.file)
+        return preflight(self, sess_id, file)
 
     def decide_write(self, path: str | Sequence[str] | ShellCommand | TypedText,
                      session: WriteSession) -> WriteDecision:

@@ -162,9 +162,9 @@ def build_server(session: Session) -> MCPServer[Any]:
                     ttl: str | None = None) -> CallToolResult:
         return _result(lambda: tools.check_scope(s, scopes, parent, satellite_type, ttl))
 
-    @server.tool(description="May the session's claim write this brain-relative file now? go, or a refusal "
-                             "with the preflight code (exit 1 scope, 2 locked, 3 breaker, 4 claim not open, "
-                             "5 kernel zone, 6 branch) and what unblocks it.")
+    @server.tool(description="May the session's claim write this brain-relative file (or ## section of a markdown "
+                             "file: plan.md#Alpha) now? go, or a refusal with the preflight code (exit 1 scope, "
+                             "2 locked, 3 breaker, 4 claim not open, 5 kernel zone, 6 branch) and what unblocks it.")
     def preflight(file: str, sess_id: str | None = None) -> CallToolResult:
         return _result(lambda: tools.preflight(s, file, sess_id))
 

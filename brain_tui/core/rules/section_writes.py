@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
     from brain_tui.core.records.model import BrainSnapshot
 
-__all__ = ["held_by_sections", "held_sections", "section_refusal", "text_after"]
+__all__ = ["held_by_sections", "held_sections", "other_spelling", "section_refusal", "text_after"]
 
 _WRITES = ("Write", "write_file")
 _EDITS = ("Edit", "replace")
@@ -117,7 +117,7 @@ def _read(path: Path) -> str | None:
         return None
 
 
-def _other_spelling(root: Path, rel: str) -> str | None:
+def other_spelling(root: Path, rel: str) -> str | None:
     """The brain-relative spelling of the file `rel` names on a case-insensitive disk, when `rel` is not there as
     written but another spelling is (`path_key`): on Linux a write of it would make a second file, which a checkout
     on such a disk reads as the first."""
@@ -155,7 +155,7 @@ def section_refusal(root: str | os.PathLike[str], sess_id: str, scope: tuple[Sco
         return PreflightRefused(SCOPE_VIOLATION, f"scope violation: {rel}: {sess_id} holds the section {names} "
                                 f"only, and {why}", {"sess_id": sess_id, "file": rel, "check": "section"})
 
-    spelled = _other_spelling(Path(root), rel)
+    spelled = other_spelling(Path(root), rel)
     if spelled is not None:
         return refuse(f"it is {spelled} spelled another way: on a case-insensitive disk they are one file, so write "
                       f"{spelled}")

@@ -86,6 +86,26 @@ def _short(text: object, limit: int) -> str:
     return value if len(value) <= limit else value[: limit - 1] + "…"
 
 
+def holders_of(root: str | os.PathLike[str], snapshot: BrainSnapshot, sess_id: str, file: str,
+               tree: bool = False) -> list[Any]:
+    """The other blocking claims holding `file` (a path, or a section `plan.md#Beta`; with `tree` the folder and
+    all below it): not `sess_id`'s own, nor the chain delegating to it, nor its descendants."""
+    try:
+        entries = parse_scope([file.rstrip("/") + "/" if tree else file], root, typed=False)
+    except InvalidData:
+        return []
+    claim = snapshot.claim(sess_id)
+    exempt = {sess_id, *(delegating_chain(snapshot, claim.parent) if claim else [])}
+    exempt.update(c.sess_id for c in snapshot.descendants(sess_id))
+    return [c for c in find_conflicts(snapshot, entries) if c.sess_id not in exempt]
+
+
+def held_by(file: str, found: Sequence[Any], sess_id: str) -> str:
+    """A refusal's words naming the claims `found` holding `file` (`holders_of`) and how `sess_id` asks the first."""
+    names = "; ".join(_short(c.describe(), 200) for c in found[:3])
+    return f"{file} is held: {names}: {ask_holder(found[0].sess_id, found[0].status, sess_id)}"
+
+
 @record(frozen=False)
 class _Place:
     """Where a path lands: `rel` in this brain, `other` brain, or neither (outside every brain)."""
@@ -387,11 +407,10 @@ class _Decider:
         reason = error.message
         holders = tuple(payload.pop("holders", ()))
         if error.exit_code in (SCOPE_VIOLATION, ZONE_VIOLATION) and not holders:
-            found = self._holders(snapshot, sess_id, file)
+            found = holders_of(self.brain.root, snapshot, sess_id, file)
             if found:
                 holders = tuple(c.sess_id for c in found)
-                names = "; ".join(_short(c.describe(), 200) for c in found[:3])
-                reason += f". {file} is held: {names}: {ask_holder(found[0].sess_id, found[0].status, sess_id)}"
+                reason += f". {held_by(file, found, sess_id)}"
         return WriteDecision(False, reason, code=error.exit_code, check=str(error.payload.get("check", "invalid")),
                              sess_id=sess_id, file=file, holders=holders, payload=payload)
 
@@ -404,24 +423,13 @@ class _Decider:
                    "cannot be checked)",
             code=InvalidData.exit_code, check="invalid", sess_id=sess_id, file=rel)
 
-    def _holders(self, snapshot: BrainSnapshot, sess_id: str, file: str, tree: bool = False) -> list[Any]:
-        """The other blocking claims holding `file` (not the session's own chain or its descendants)."""
-        try:
-            entries = parse_scope([file.rstrip("/") + "/" if tree else file], self.brain.root, typed=False)
-        except InvalidData:
-            return []
-        claim = snapshot.claim(sess_id)
-        exempt = {sess_id, *(delegating_chain(snapshot, claim.parent) if claim else [])}
-        exempt.update(c.sess_id for c in snapshot.descendants(sess_id))
-        return [c for c in find_conflicts(snapshot, entries) if c.sess_id not in exempt]
-
     def _tree_free(self, snapshot: BrainSnapshot, sess_id: str, rel: str) -> None:
         """A write of a whole folder (`rm -r`, a copy into it) meets no other claim below it.
 
         Raises:
             PreflightRefused: code 1, naming the holders.
         """
-        found = self._holders(snapshot, sess_id, rel, tree=True)
+        found = holders_of(self.brain.root, snapshot, sess_id, rel, tree=True)
         if found:
             names = "; ".join(_short(c.describe(), 200) for c in found[:3])
             raise PreflightRefused(SCOPE_VIOLATION,
