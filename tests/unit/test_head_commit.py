@@ -55,16 +55,35 @@ def test_loose_packed_and_detached_heads_read_as_git_reads_them(repo: Path) -> N
     assert head_commit(brain) == git(repo, "rev-parse", "HEAD")
 
 
-def test_what_it_cannot_vouch_for_is_none(repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_what_the_files_cannot_vouch_for_is_asked_of_git(repo: Path, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A layout the files do not decide is git's to answer (SPEC 22: a "don't know" read as "HEAD holds nothing"
+    let a lock HEAD holds go in a linked worktree); None is left for no commit, no repository, no answer."""
     assert head_commit(tmp_path / "nowhere") is None  # no repository above
     git(repo, "checkout", "-q", "-b", "empty-branch-to-be")
     git(repo, "checkout", "-q", "--orphan", "unborn")
     assert head_commit(repo) is None  # a branch with no commit yet
     git(repo, "checkout", "-q", "main")
     git(repo, "worktree", "add", "-q", str(tmp_path / "wt"), "empty-branch-to-be")
-    assert head_commit(tmp_path / "wt") is None  # a linked worktree: git is asked
+    assert git_head.head_in_files(tmp_path / "wt") is None  # a linked worktree: the files do not say
+    assert head_commit(tmp_path / "wt") == git(tmp_path / "wt", "rev-parse", "HEAD")  # git does
     monkeypatch.setenv("GIT_DIR", str(repo / ".git"))
+    assert git_head.head_in_files(repo) is None
+    assert head_commit(repo) == git(repo, "rev-parse", "HEAD")
+
+
+def test_a_branch_with_no_commit_yet_is_read_without_git(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    git(repo, "checkout", "-q", "--orphan", "unborn")
+    monkeypatch.setattr(git_head, "git_output", lambda *args, **kwargs: pytest.fail("git was asked"))
     assert head_commit(repo) is None
+    git(repo, "pack-refs", "--all")  # packed-refs there, without the branch
+    assert head_commit(repo) is None
+
+
+def test_no_answer_from_git_is_none(repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    git(repo, "worktree", "add", "-q", "-b", "side", str(tmp_path / "wt"))
+    monkeypatch.setattr(git_head, "git_output", lambda *args, **kwargs: None)
+    assert head_commit(tmp_path / "wt") is None
 
 
 def test_head_files_name_what_decides_head(repo: Path, tmp_path: Path) -> None:

@@ -1,4 +1,5 @@
-"""HEAD's commit ID read from the repository's files, without a git process (the closed sets' warm check), the
+"""HEAD's commit ID (read from the repository's files, without a git process, where the layout allows: the closed
+sets' warm check; else asked of git), the
 files that decide it (`head_files`: what a reader kept in memory watches), the ID git gives a blob (`blob_id`),
 and the one git call the closed sets make for the rest (`git_output`)."""
 
@@ -13,7 +14,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-__all__ = ["blob_id", "foreign_common_dir", "git_dirs", "git_output", "head_commit", "head_files", "outside_git"]
+__all__ = ["blob_id", "foreign_common_dir", "git_dirs", "git_output", "head_commit", "head_files", "head_in_files",
+           "outside_git"]
 
 _GIT_TIMEOUT_S = 20.0
 
@@ -65,38 +67,70 @@ def foreign_common_dir(root: str | os.PathLike[str]) -> Path | None:
 
 
 def head_commit(root: Path) -> str | None:
-    """HEAD's commit ID read from the repository's files (no git process), or None when unsure.
+    """HEAD's commit ID, or None when HEAD holds no commit (before the first one), outside git, or when git does not
+    answer.
+
+    Read from the repository's files where the layout is plain (`head_in_files`: no git process, the warm check of
+    every read); in any other layout git supports (a linked worktree, ``$GIT_DIR`` set, the reftable format, a
+    symbolic ref that is not a branch) git is asked (``rev-parse``): a lock or claim HEAD holds is in force there too
+    (SPEC 22), which a "don't know" read as "HEAD holds nothing" would let go.
+    """
+    known, commit = _from_files(root)
+    if known or outside_git(root):
+        return commit
+    out = git_output(root, "rev-parse", "--verify", "-q", "HEAD^{commit}")
+    return _hex_oid(out.decode("ascii", "replace")) if out is not None else None
+
+
+def head_in_files(root: Path) -> str | None:
+    """HEAD's commit ID read from the repository's files (no git process), or None when unsure or when HEAD holds no
+    commit yet.
 
     Only the plain layout is read: a ``.git`` folder (or a ``gitdir:`` file) above `root`, HEAD naming a branch held
     as a loose ref or in ``packed-refs``, or a detached HEAD. Anything else (``$GIT_DIR``, linked worktrees, the
-    reftable format, a symbolic ref that is not a branch) answers None and the caller asks git.
+    reftable format, a symbolic ref that is not a branch) answers None (`head_commit` asks git).
     """
+    return _from_files(root)[1]
+
+
+def _from_files(root: Path) -> tuple[bool, str | None]:
+    """``(True, ID)`` read from the files of a plain layout, ``(True, None)`` for a branch with no commit yet (no
+    loose ref, none packed), ``(False, None)`` when unsure (`head_in_files`)."""
     if any(name in os.environ for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR")):
-        return None
+        return False, None
     found = _git_dir(root)
     if found is None or not found[1].is_dir():
-        return None
+        return False, None
     gitdir = found[1]
     try:
         if (gitdir / "commondir").exists() or (gitdir / "reftable").exists():
-            return None
+            return False, None
         head = (gitdir / "HEAD").read_text(encoding="utf-8")
         if not head.startswith("ref: "):
-            return _hex_oid(head)
+            oid = _hex_oid(head)
+            return oid is not None, oid
         ref = head[len("ref: "):].strip()
         if not ref.startswith("refs/heads/") or ".." in ref:
-            return None
+            return False, None
         loose = gitdir / ref
         if loose.is_file():
-            return _hex_oid(loose.read_text(encoding="utf-8"))
-        with open(gitdir / "packed-refs", encoding="utf-8") as packed:
+            oid = _hex_oid(loose.read_text(encoding="utf-8"))
+            return oid is not None, oid
+        if loose.exists() or os.path.lexists(loose):
+            return False, None
+        try:
+            packed = open(gitdir / "packed-refs", encoding="utf-8")  # noqa: SIM115 - closed below
+        except FileNotFoundError:
+            return True, None  # no commit on this branch yet
+        with packed:
             for line in packed:
                 oid, _, name = line.rstrip("\n").partition(" ")
                 if name == ref:
-                    return _hex_oid(oid)
+                    found_oid = _hex_oid(oid)
+                    return found_oid is not None, found_oid
+        return True, None
     except (OSError, ValueError):
-        return None
-    return None
+        return False, None
 
 
 def rewound(root: Path) -> str | None:
