@@ -146,9 +146,13 @@ async def pause(pilot: Any, app: Any, sess: str) -> None:
     await pilot.press("enter")
 
 
-async def test_a_pause_while_git_is_mid_merge_is_placed_and_says_it_waits_for_git(  # noqa: ANN201
+async def test_a_pause_while_git_is_mid_merge_is_placed_waits_for_git_and_is_not_announced_as_expiring(  # noqa: ANN201
         make_app, demo_root: Path) -> None:  # noqa: ANN001
-    """The brake works whatever git's state (`records.held_back`): the toast says the commit waits for git."""
+    """The brake works whatever git's state (`records.held_back`): the toast says the commit waits for git.
+
+    The queue's `not committed` item waits on git, not on a clock: it is counted as needing the human, never
+    as expiring (no `⏳`, no "expiring" toast offering a renewal that would change nothing). The keys after the
+    pause only read (`g`, `escape`, `n`): the pause is still the one thing on disk, uncommitted, at the end."""
     import subprocess
 
     head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=demo_root, capture_output=True, text=True).stdout
@@ -158,25 +162,8 @@ async def test_a_pause_while_git_is_mid_merge_is_placed_and_says_it_waits_for_gi
     async with app.run_test(size=SMALL) as pilot:
         await pause(pilot, app, SEARCH)
         await settle(pilot)
-        told = " ".join(n.message for n in app._notifications)
-        assert "not committed yet" in told and "a merge is in progress" in told, told
-    assert status(demo_root, SEARCH) == "paused"
-    assert last_commit(demo_root) == before
-
-
-async def test_a_pause_waiting_for_git_is_not_announced_as_expiring(  # noqa: ANN201
-        make_app, demo_root: Path) -> None:  # noqa: ANN001
-    """The queue's `not committed` item waits on git, not on a clock: it is counted as needing the human, never
-    as expiring (no `⏳`, no "expiring" toast offering a renewal that would change nothing)."""
-    import subprocess
-
-    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=demo_root, capture_output=True, text=True).stdout
-    (demo_root / ".git" / "MERGE_HEAD").write_text(head)
-    app = make_app()
-    async with app.run_test(size=SMALL) as pilot:
-        await select(pilot, "#active", SEARCH)
-        await pilot.press("p", "enter")
-        await settle(pilot)
+        told_now = " ".join(n.message for n in app._notifications)
+        assert "not committed yet" in told_now and "a merge is in progress" in told_now, told_now
         assert "held" in [item.kind for item in app.queue if item.sess_id == SEARCH]
         shown = str(app.screen.query_one("#header").render())
         assert "⏳" not in shown and "⚑" in shown, shown
@@ -190,6 +177,8 @@ async def test_a_pause_waiting_for_git_is_not_announced_as_expiring(  # noqa: AN
         told = [n.message for n in app._notifications]
         assert any("· not committed ·" in message for message in told), told  # the queue's word, not "held"
         assert not any("· held ·" in message for message in told), told
+    assert status(demo_root, SEARCH) == "paused"
+    assert last_commit(demo_root) == before
 
 
 async def test_a_pause_kept_waiting_on_the_writer_lock_says_who_holds_it(  # noqa: ANN201

@@ -54,20 +54,29 @@ async def test_each_unreadable_file_is_told_apart_in_the_queue(make_app, demo_ro
         assert "0901-evil" in text and "0900-an-extreme" in text, text  # not "claims/sess-20261…" twice
 
 
-@pytest.mark.parametrize("key", ["enter", "X", "R", "a", "x"])
+#: The keys that act on a claim: on the row of a file that does not read, each names the file and its repair.
+ACTION_KEYS = ("enter", "X", "R", "a", "x")
+
+
 async def test_a_key_on_an_unreadable_item_names_the_file_and_its_repair(  # noqa: ANN001
-        make_app, demo_root: Path, key: str) -> None:
+        make_app, demo_root: Path) -> None:
+    """One cockpit serves every key: each key is pressed on the row with the toasts cleared, and must leave the
+    queue in front (no dialog, no detail) and say the repair itself — a toast of an earlier key cannot answer."""
     write_corrupt(demo_root)
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = await open_queue_on(pilot, f"claims/{EVIL}.yml")
-        await pilot.press(key)
-        await settle(pilot)
-        assert app.screen is screen  # no dialog, no detail of another claim
-        told = [str(n.message) for n in app._notifications]
-        assert any("does not read" in m and f"bsi claim repair {EVIL}" in m for m in told), told
-        assert not any("select a claim first" in m or "nothing selected" in m for m in told), told
+        for key in ACTION_KEYS:
+            app.clear_notifications()
+            assert screen.query_one("#gate-table").select_key(f"unreadable:claims/{EVIL}.yml")
+            await settle(pilot)
+            await pilot.press(key)
+            await settle(pilot)
+            assert app.screen is screen, key  # no dialog, no detail of another claim
+            told = [str(n.message) for n in app._notifications]
+            assert any("does not read" in m and f"bsi claim repair {EVIL}" in m for m in told), (key, told)
+            assert not any("select a claim first" in m or "nothing selected" in m for m in told), (key, told)
 
 
 async def test_the_footer_offers_no_decision_on_an_unreadable_item(make_app, demo_root: Path) -> None:  # noqa: ANN001
