@@ -29,8 +29,6 @@ from .styles import PLACEHOLDER, with_style
 #: Default limit for one field (characters of display width).
 DEFAULT_MAX_LEN = 240
 ELLIPSIS = "…"
-#: The style of a placeholder: reversed, so it can never pass for real text.
-PLACEHOLDER_STYLE = PLACEHOLDER
 
 def _pieces(value: str, multiline: bool) -> Iterator[tuple[str, bool]]:
     """Split `value` into (text, is_placeholder) runs."""

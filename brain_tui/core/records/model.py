@@ -210,11 +210,6 @@ class Claim:
         return self.status not in TERMINAL_STATUSES and self.satellite_type != "search"
 
     @property
-    def known_status(self) -> Status | None:
-        """The status as a `Status` member; None for a legacy status the product does not know."""
-        return self.status if isinstance(self.status, Status) else Status.of(self.status)
-
-    @property
     def is_terminal(self) -> bool:
         """True for closed, failed and released claims."""
         return self.status in TERMINAL_STATUSES
