@@ -115,13 +115,13 @@ def _list_field(doc: CommentedMap, key: str) -> CommentedSeq:
     return seq
 
 
-def _map_field(doc: CommentedMap, key: str, flow: bool = True) -> CommentedMap:
+def _map_field(doc: CommentedMap, key: str) -> CommentedMap:
     from ruamel.yaml.comments import CommentedMap
 
     value = doc.get(key)
     if isinstance(value, CommentedMap):
         return value
-    mapping = flow_map(value) if flow and isinstance(value, Mapping) else flow_map({})
+    mapping = flow_map(value) if isinstance(value, Mapping) else flow_map({})
     doc[key] = mapping
     return mapping
 
