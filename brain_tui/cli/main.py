@@ -70,20 +70,13 @@ def is_read(args: argparse.Namespace) -> bool:
 _VALUE_FLAGS = ("--brain", "--now")
 
 
-def command_of(args_list: Sequence[str]) -> str:
-    """The command word of a `bsi` command line ("" when there is none): the first word that is no flag.
-
-    Only this command's parsers are built in full (`build_parser(only=…)`); a wrong guess (`--br PATH`, an
-    abbreviation of `--brain`) only costs time: reaching a command not built parses the line again with the
-    whole tree (`RebuildParser`).
-    """
-    return words_of(args_list)[0]
-
-
 def words_of(args_list: Sequence[str]) -> tuple[str, str]:
     """The command word and the word after it (its action: `list` of `bsi claim list`), "" when missing.
 
-    The same guess as `command_of`, one word further: only that action of the command is built in full.
+    The command word is the first word that is no flag. Only this command's parsers are built in full
+    (`build_parser(only=…)`), and of its actions only the one named; a wrong guess (`--br PATH`, an
+    abbreviation of `--brain`) only costs time: reaching a command not built parses the line again with the
+    whole tree (`RebuildParser`).
     """
     skip = positional = False
     words: list[str] = []
@@ -113,7 +106,7 @@ class _Unbuilt:
 
 
 class RebuildParser(Exception):
-    """The command line reached a command that was not built (`command_of` guessed wrong): build them all."""
+    """The command line reached a command that was not built (`words_of` guessed wrong): build them all."""
 
 
 def _unbuilt_parser_class() -> type[Parser]:

@@ -82,11 +82,6 @@ class LocalZone(tzinfo):
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
-def local_zone() -> tzinfo:
-    """Return the machine's local timezone as a tzinfo (daylight saving included: `LocalZone`)."""
-    return LocalZone()
-
-
 def usable_zone_name(value: object) -> str | None:
     """The IANA zone a brain-compose `timezone:` value names, or None when it names none (not a string, blank,
     unknown, a path). Stray spaces are trimmed and ``utc`` in any case is ``UTC`` (SPEC 12: a tolerant loader)."""
@@ -115,7 +110,7 @@ def zone_from_name(name: str | None) -> tzinfo:
             return ZoneInfo(str(name))
         except (ZoneInfoNotFoundError, ValueError):
             pass
-    return local_zone()
+    return LocalZone()  # the machine's, daylight saving included
 
 
 def system_clock() -> datetime:

@@ -76,7 +76,7 @@ class Breath:
             return found
 
         alerts = self._brain.mutate(decide)
-        return Inhaled(sprint, agent.strip(), tuple(breath_rules.inhaled_files(files)), tuple(alerts))
+        return Inhaled(sprint, agent.strip(), tuple(breath_rules.breath_files(files)), tuple(alerts))
 
     def reference(self, sprint: str, files: Sequence[str]) -> Referenced:
         """Record files the sprint actually used."""

@@ -22,13 +22,11 @@ def network_timeout(environ: Mapping[str, str] | None = None) -> float:
     return DEFAULT_NETWORK_TIMEOUT if value is None else value
 
 
-def network_timeout_problem(environ: Mapping[str, str] | None = None) -> str | None:
-    """Why `$BSI_NETWORK_TIMEOUT` (in `environ`, default os.environ) is set but not used, as one line for the
-    front-ends to warn of; None when it is unset, empty or used. Never a refusal: a bad variable must not stand
-    between a human and a pause."""
-    env = os.environ if environ is None else environ
-    text = env.get(VARIABLE, "")
-    if not text or _setting(env) is not None:
+def network_timeout_problem() -> str | None:
+    """Why `$BSI_NETWORK_TIMEOUT` is set but not used, as one line for the front-ends to warn of; None when it is
+    unset, empty or used. Never a refusal: a bad variable must not stand between a human and a pause."""
+    text = os.environ.get(VARIABLE, "")
+    if not text or _setting(os.environ) is not None:
         return None
     shown = repr(text[:40]) + ("…" if len(text) > 40 else "")
     return (f"{VARIABLE}={shown} is not a positive number of seconds: ignored, "

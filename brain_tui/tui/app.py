@@ -227,13 +227,13 @@ class BrainApp(App[int]):
         """True while a dialog (or the palette) covers the screen: refresh waits."""
         return bool(self.screen_stack) and isinstance(self.screen, ModalScreen)
 
-    def refresh_snapshot(self, *, force: bool = False) -> None:
+    def refresh_snapshot(self) -> None:
         """Ask for a fresh read of the brain (in a worker thread; only changed files are parsed), deferred while
-        a modal is open until it closes (unless `force`); none once the screens are gone (the watcher, a timer
-        or a worker can still answer while the cockpit quits)."""
+        a modal is open until it closes; none once the screens are gone (the watcher, a timer or a worker can
+        still answer while the cockpit quits)."""
         if not self.screen_stack:
             return
-        if self.modal_open() and not force and not getattr(self.screen, "follows_brain", False):
+        if self.modal_open() and not getattr(self.screen, "follows_brain", False):
             self._refresh_pending = True
             return
         self._refresh_pending = False

@@ -55,8 +55,8 @@ def group_of(state: str | None) -> str:
     return "no-agent"
 
 
-def grouped_rows(rows: Sequence[Row], live: LiveMap, heading_column: str = "id") -> list[Row]:
-    """`rows` (keyed by claim ID) in their groups, each non-empty group under a heading row in `heading_column`."""
+def grouped_rows(rows: Sequence[Row], live: LiveMap) -> list[Row]:
+    """`rows` (keyed by claim ID) in their groups, each non-empty group under a heading row in the `id` column."""
     buckets: dict[str, list[Row]] = {name: [] for name, _label, _states in GROUPS}
     for row in rows:
         session = live.get(row[0])
@@ -68,7 +68,7 @@ def grouped_rows(rows: Sequence[Row], live: LiveMap, heading_column: str = "id")
             continue
         style = WARN if name == "needs-you" else OK if name == "working" else MUTED
         heading = Content.styled(f"{label} · {len(members)}", f"{style} bold" if style != MUTED else STRONG)
-        out.append((f"{HEADING_PREFIX}{name}", {heading_column: heading}))
+        out.append((f"{HEADING_PREFIX}{name}", {"id": heading}))
         out.extend(members)
     return out
 

@@ -22,15 +22,12 @@ from collections.abc import Iterator
 from rich.cells import cell_len
 from textual.content import Content
 
-from brain_tui.core.paths.text_safety import placeholder
+from brain_tui.core.paths.text_safety import ELLIPSIS, placeholder
 
 from .styles import PLACEHOLDER, with_style
 
 #: Default limit for one field (characters of display width).
 DEFAULT_MAX_LEN = 240
-ELLIPSIS = "…"
-#: The style of a placeholder: reversed, so it can never pass for real text.
-PLACEHOLDER_STYLE = PLACEHOLDER
 
 def _pieces(value: str, multiline: bool) -> Iterator[tuple[str, bool]]:
     """Split `value` into (text, is_placeholder) runs."""

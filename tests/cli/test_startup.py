@@ -109,13 +109,13 @@ def test_the_top_level_help_is_the_same_with_or_without_the_tree() -> None:
     (["--", "--brain"], "--brain"),
 ])
 def test_the_command_word_is_found_past_the_global_flags(argv: list[str], command: str) -> None:
-    assert cli_main.command_of(argv) == command
+    assert cli_main.words_of(argv)[0] == command
 
 
 def test_a_command_the_guess_missed_is_parsed_by_the_whole_tree(capsys: pytest.CaptureFixture[str]) -> None:
     # `--br` is argparse's abbreviation of `--brain`: the guess takes the path for the command, so `claim` was
     # not built; the whole tree parses the line, and the brain is looked for (66), no usage error (64).
-    assert cli_main.command_of(["--br", "/no/such/brain", "claim", "list"]) == "/no/such/brain"
+    assert cli_main.words_of(["--br", "/no/such/brain", "claim", "list"])[0] == "/no/such/brain"
     assert cli_main.main(["--br", "/no/such/brain", "claim", "list"]) == 66
     assert "usage" not in capsys.readouterr().err
 

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from brain_tui.tui.screens.help import KEY_WIDTH, HelpScreen
+from brain_tui.tui.screens.help import HelpScreen
 
 from .conftest import screen_text, settle
 
 pytestmark = pytest.mark.anyio
 
 GROUP = "Group the active claims by their agent's state"
+#: The key column's width (cockpit.tcss: `.help-table` grid-columns).
+KEY_WIDTH = 12
 
 
 @pytest.mark.parametrize("width", [80, 120])

@@ -5,7 +5,8 @@ from __future__ import annotations
 from rich.console import Console
 from textual.content import Content
 
-from brain_tui.tui.safe import PLACEHOLDER_STYLE, safe_str, safe_text
+from brain_tui.tui.safe import safe_str, safe_text
+from brain_tui.tui.styles import PLACEHOLDER
 
 HOSTILE = "a\x1b[31mred\x1b]0;pwned\x07 [b]bold[/b] [ @click=app.quit] \u202eevil\u200bzw \x9b1m\x7f"
 
@@ -47,7 +48,7 @@ def test_no_escape_from_data_reaches_the_terminal() -> None:
 def test_placeholders_are_styled_apart_and_newlines_follow_the_mode() -> None:
     one_line = safe_text("a\nb\tc", None)
     assert one_line.plain == "a↵b c"
-    assert one_line.spans[0].style == PLACEHOLDER_STYLE
+    assert one_line.spans[0].style == PLACEHOLDER
     assert safe_text("a\nb\tc", None, multiline=True).plain == "a\nb\tc"
 
 

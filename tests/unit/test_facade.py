@@ -97,7 +97,7 @@ def test_watchdog_report_and_typed_stale_fields(brain: Brain, tmp_path: Path) ->
     assert report.summary() == "0 claims actifs, 1 stale détectés"
     claim = later.snapshot().claim(sess)
     assert claim is not None
-    assert (claim.stale_reason, claim.stale_from) == ("TTL expired without close", "open")
+    assert (claim.stale_reason, claim.data["stale_from"]) == ("TTL expired without close", "open")
     assert [(e.event, e.by) for e in claim.gate_history] == [("STALE", "watchdog")]
 
 

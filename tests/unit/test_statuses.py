@@ -19,7 +19,6 @@ from brain_tui.core.records.statuses import (
     PAUSABLE,
     RENEWABLE,
     RESULT_STATUSES,
-    SIGNAL_STATES,
     TERMINAL_STATUSES,
     GateOrigin,
     ResultStatus,
@@ -38,7 +37,7 @@ def test_the_sets_of_statuses_are_derived_from_the_enum() -> None:
     assert BLOCKING_STATUSES == KNOWN_STATUSES - TERMINAL_STATUSES == {"open", "waiting_human", "paused", "stale"}
     assert LIVE_STATUSES == ("open", "waiting_human", "paused")
     assert {"open", "waiting_human"} == PAUSABLE and set(LIVE_STATUSES) | {"stale"} == ABORTABLE
-    assert SIGNAL_STATES == ("pending", "delivered", "archived")
+    assert tuple(SignalState) == ("pending", "delivered", "archived")
     assert {o.value for o in GateOrigin} == {"request", "close"}
 
 
@@ -75,10 +74,10 @@ def test_the_legacy_fixture_loads_with_typed_statuses_and_an_unknown_one_still_l
     snapshot = Brain(root, clock=lambda: LNOW, commit=False).snapshot()
     by_id = {c.sess_id: c for c in snapshot.claims}
     odd = by_id["sess-20260315-0200-quick-wins"]
-    assert odd.status == "on_hold" and not isinstance(odd.status, Status) and odd.known_status is None
+    assert odd.status == "on_hold" and not isinstance(odd.status, Status)
     assert "status-unknown" in odd.flags and odd.is_blocking and not odd.is_terminal
     others = [c for c in snapshot.claims if c is not odd]
-    assert others and all(isinstance(c.status, Status) and c.known_status is c.status for c in others)
+    assert others and all(isinstance(c.status, Status) for c in others)
     assert {c.status for c in others} <= KNOWN_STATUSES
     assert all(isinstance(s.state, SignalState) for s in snapshot.signals)
 

@@ -13,7 +13,7 @@ import contextlib
 from pathlib import Path
 from typing import Any
 
-from brain_tui.core.agent_settings.files import save
+from brain_tui.core.agent_settings.files import record_key, save
 from brain_tui.core.paths.layout import CREATED_SETTINGS_RECORD
 from brain_tui.core.records.state_json import read_state_json
 
@@ -24,13 +24,6 @@ DELETED = "deleted: bsi hooks install created it and nothing else is in it"
 
 #: The mark's words: the file was created; its folder was too.
 FILE, FOLDER = "file", "folder"
-
-
-def _key(root: Path, settings: Path) -> str:
-    try:
-        return settings.relative_to(root).as_posix()
-    except ValueError:  # a file outside the brain (Codex's, in $CODEX_HOME): its absolute path
-        return str(settings)
 
 
 def _read(root: Path) -> dict[str, Any]:
@@ -44,7 +37,7 @@ def note_creation(root: Path | None, settings: Path) -> None:
     if root is None or settings.exists():
         return
     data = _read(root)
-    data[_key(root, settings)] = [FILE] if settings.parent.is_dir() else [FILE, FOLDER]
+    data[record_key(root, settings)] = [FILE] if settings.parent.is_dir() else [FILE, FOLDER]
     save(root / CREATED_SETTINGS_RECORD, data)
 
 
@@ -55,7 +48,7 @@ def settle(root: Path | None, settings: Path, after: dict[str, Any]) -> bool:
     if root is None:
         return False
     data = _read(root)
-    mark = data.pop(_key(root, settings), None)
+    mark = data.pop(record_key(root, settings), None)
     if mark is None:
         return False
     gone = after == {} and isinstance(mark, list) and FILE in mark and settings.is_file()

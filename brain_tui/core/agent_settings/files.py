@@ -144,6 +144,15 @@ def save_text(path: Path, text: str) -> None:
     atomic_write_text(path, text)
 
 
+def record_key(root: Path, settings: Path) -> str:
+    """How a record of this clone (`.brain/`) names a settings file: relative to the brain, else (a file outside
+    it, Codex's in $CODEX_HOME) its absolute path."""
+    try:
+        return settings.relative_to(root).as_posix()
+    except ValueError:
+        return str(settings)
+
+
 def save(path: Path, data: dict[str, Any]) -> None:
     """Write a JSON settings object atomically."""
     save_text(path, render(data))

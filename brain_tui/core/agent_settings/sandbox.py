@@ -21,7 +21,7 @@ from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
-from brain_tui.core.agent_settings.files import Report, refuse, save
+from brain_tui.core.agent_settings.files import Report, record_key, refuse, save
 from brain_tui.core.paths.layout import SANDBOX_RECORD
 from brain_tui.core.records.state_json import read_state_json
 from brain_tui.core.sessions.fence import FENCE_KEYS, PROTOCOL_DENY_WRITE
@@ -109,17 +109,10 @@ def remove_fence(data: dict[str, Any], added: Collection[str] | None = None) -> 
 RECORD = SANDBOX_RECORD
 
 
-def _record_key(root: Path, settings: Path) -> str:
-    try:
-        return settings.relative_to(root).as_posix()
-    except ValueError:
-        return str(settings)
-
-
 def recorded(root: Path, settings: Path) -> list[str] | None:
     """What install added to `settings` on this clone (None when it is not known here)."""
     data = read_state_json(root / RECORD)  # None: unreadable, no regular file (a FIFO: never waited on), not JSON
-    items = data.get(_record_key(root, settings)) if isinstance(data, dict) else None
+    items = data.get(record_key(root, settings)) if isinstance(data, dict) else None
     return [str(item) for item in items] if isinstance(items, list) else None
 
 
@@ -129,7 +122,7 @@ def remember(root: Path, settings: Path, added: list[str] | None) -> None:
     data = read_state_json(path)
     if not isinstance(data, dict):
         data = {}
-    key = _record_key(root, settings)
+    key = record_key(root, settings)
     if added is None:
         if key not in data:
             return

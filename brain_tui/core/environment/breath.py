@@ -36,7 +36,9 @@ if TYPE_CHECKING:  # ruamel is the write path's: the alerts a read shows never l
 _STAGED: weakref.WeakKeyDictionary[ChangeSet, dict[str, CommentedMap]] = weakref.WeakKeyDictionary()
 
 
-def _files(files: Iterable[str]) -> list[str]:
+def breath_files(files: Iterable[str]) -> list[str]:
+    """The files an inhale, reference or expire records: normalised brain paths, each once, in the order given.
+    Raises InvalidData for a bad path or none."""
     out: list[str] = []
     for raw in files:
         path = normalize_path(str(raw))
@@ -47,16 +49,10 @@ def _files(files: Iterable[str]) -> list[str]:
     return out
 
 
-def inhaled_files(files: Iterable[str]) -> list[str]:
-    """The files an inhale records: normalised brain paths, each once, in the order given. Raises InvalidData for a
-    bad path or none."""
-    return _files(files)
-
-
 def release_map(files: Sequence[str], kept: Mapping[str, str] | None = None) -> tuple[list[str], dict[str, str]]:
     """What an expire records: (released files, kept file → reason), paths normalised and distinct, reasons on one
     line. Raises InvalidData for a bad path, an empty reason, a file both released and kept, or nothing at all."""
-    released = _files(files) if files else []
+    released = breath_files(files) if files else []
     keep: dict[str, str] = {}
     for raw, reason in (kept or {}).items():
         text = " ".join(str(reason or "").split())
@@ -119,13 +115,13 @@ def _list_field(doc: CommentedMap, key: str) -> CommentedSeq:
     return seq
 
 
-def _map_field(doc: CommentedMap, key: str, flow: bool = True) -> CommentedMap:
+def _map_field(doc: CommentedMap, key: str) -> CommentedMap:
     from ruamel.yaml.comments import CommentedMap
 
     value = doc.get(key)
     if isinstance(value, CommentedMap):
         return value
-    mapping = flow_map(value) if flow and isinstance(value, Mapping) else flow_map({})
+    mapping = flow_map(value) if isinstance(value, Mapping) else flow_map({})
     doc[key] = mapping
     return mapping
 
@@ -165,7 +161,7 @@ def inhale(cs: ChangeSet, sprint: str, agent: str, files: Sequence[str], session
     agent = agent.strip()
     if session is not None and not valid_session_id(session):
         raise InvalidData(f"invalid session ID {session[:80]!r}: expected sess-…")
-    paths = _files(files)
+    paths = breath_files(files)
     doc = _record_doc(cs, sprint, create=True)
     assert doc is not None
     if session and not doc.get("session"):
@@ -190,7 +186,7 @@ def reference(cs: ChangeSet, sprint: str, files: Sequence[str]) -> list[str]:
     """Stage files the sprint actually referenced; gives the files newly added. Raises InvalidData for a bad sprint ID
     or path, NotFound when the sprint has no record."""
     validate_sprint_id(sprint)
-    paths = _files(files)
+    paths = breath_files(files)
     doc = _require(cs, sprint)
     seq = _list_field(doc, "referenced")
     added = [p for p in paths if p not in seq]

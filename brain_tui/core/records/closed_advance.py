@@ -25,10 +25,10 @@ from pathlib import Path
 
 from brain_tui.core.records import closed_set
 from brain_tui.core.records.closed_set import (
-    _FILE_MODES,
     ARCHIVED_SIGNALS,
     CLOSED_CLAIMS,
     COUNTERS,
+    FILE_MODES,
     ClosedSet,
     Folder,
     _dir_key,
@@ -73,7 +73,7 @@ def changed_entry(name: str, fields: list[str], changed: set[str], wanted: dict[
     """Note one changed entry of the folder's tree: it leaves the set, and its new blob is to be decided
     when it is a file the set can hold (not deleted, not a link or a folder, a name the store reads)."""
     changed.add(name)
-    if fields[4] != "D" and fields[1] in _FILE_MODES and _listed(name):
+    if fields[4] != "D" and fields[1] in FILE_MODES and _listed(name):
         wanted[name] = fields[3]
 
 

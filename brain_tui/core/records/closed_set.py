@@ -87,8 +87,8 @@ CLOSED_CLAIMS = Folder(CLAIMS_DIR, CLOSED_SET_FILE, CLOSED_ROWS_FILE, terminal_o
 #: ``signals/``: archived (SPEC 7: nothing leaves it), rows ``created_us, archived, sig_id, blob, ""``.
 ARCHIVED_SIGNALS = Folder(SIGNALS_DIR, "archived-signals.json", "archived-signals-{}.txt", archived_of)
 
-#: git's mode of a regular file blob (a link, 120000, or a submodule is never terminal here).
-_FILE_MODES = ("100644", "100755")
+#: git's modes of a regular file blob (a link, 120000, or a submodule is never a terminal claim nor a lock file).
+FILE_MODES = ("100644", "100755")
 #: Counts of the work this process did, for tests and benchmarks (``advances``: sets a write's commit moved on).
 COUNTERS = {"rebuilds": 0, "diffs": 0, "blobs_read": 0, "listdirs": 0, "writes": 0, "advances": 0}
 #: The other code that writes sets (a change of it rebuilds them too).
@@ -342,7 +342,7 @@ def _rebuild(root: Path, kind: Folder, tz: tzinfo, tree: str, old: ClosedSet | N
         meta, _tab, raw_name = item.partition(b"\t")
         mode, object_type, oid = meta.decode("ascii", "replace").split(" ")
         name = raw_name.decode("utf-8", "surrogateescape")
-        if object_type != "blob" or mode not in _FILE_MODES or not _listed(name):
+        if object_type != "blob" or mode not in FILE_MODES or not _listed(name):
             continue
         if (name, oid) in known:
             rows[name] = known[name, oid]

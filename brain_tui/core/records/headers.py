@@ -210,12 +210,11 @@ def _code_header(rel: str, data: bytes, whole: bool) -> tuple[Header | None, lis
     return Header(doc["brain"], brain_line, field_lines), []
 
 
-def read_header(path: str | os.PathLike[str], rel: str | None = None,
-                markdown: bool | None = None) -> tuple[Header | None, list[Finding]]:
-    """``(header or None, findings)`` of one file's brain-language header (front matter when `markdown`, else a
-    comment block; default from the suffix), reading at most HEADER_READ_LIMIT bytes; `rel` names it in findings."""
+def read_header(path: str | os.PathLike[str], rel: str | None = None) -> tuple[Header | None, list[Finding]]:
+    """``(header or None, findings)`` of one file's brain-language header (front matter for a markdown suffix, else
+    a comment block), reading at most HEADER_READ_LIMIT bytes; `rel` names it in findings."""
     name = rel or str(path)
-    is_md = Path(path).suffix.lower() in MARKDOWN_SUFFIXES if markdown is None else markdown
+    is_md = Path(path).suffix.lower() in MARKDOWN_SUFFIXES
     try:
         mode = os.stat(path).st_mode
         if not stat.S_ISREG(mode):

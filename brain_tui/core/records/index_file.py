@@ -19,6 +19,7 @@ from brain_tui.core.ids import SIGNAL_ID_RE, valid_session_id
 from brain_tui.core.paths.layout import CLAIMS_DIR, INDEX_FILE, SIGNALS_DIR
 from brain_tui.core.records import index, index_legacy, index_signals
 from brain_tui.core.records.changes import yaml_safe
+from brain_tui.core.records.formats import YAML_SUFFIXES
 from brain_tui.core.records.model import BrainSnapshot
 from brain_tui.core.records.yamlio import atomic_write_text, dump_round_trip
 from brain_tui.core.sync import gitops
@@ -59,9 +60,6 @@ def refresh(root: Path, take_snapshot: Callable[[], BrainSnapshot], display_tz: 
     return imported, written
 
 
-_SUFFIXES = (".yml", ".yaml")
-
-
 def _archived_file(root: Path, sig_id: str, corrupt: set[str]) -> bool:
     """True when a file of `sig_id` exists that read (a live read leaves archived signals out of the snapshot)."""
     return any((root / rel).exists() and rel not in corrupt
@@ -70,7 +68,7 @@ def _archived_file(root: Path, sig_id: str, corrupt: set[str]) -> bool:
 
 def _ever_held(history: set[str] | None, folder: str, record_id: str) -> bool:
     """True when HEAD's history added a file of this record (imported or written before, deleted since)."""
-    return history is not None and any(f"{folder}/{record_id}{suffix}" in history for suffix in _SUFFIXES)
+    return history is not None and any(f"{folder}/{record_id}{suffix}" in history for suffix in YAML_SUFFIXES)
 
 
 def _write_imported(root: Path, rel: str, fields: dict[str, str], written: list[str], cover: Cover) -> None:
@@ -131,7 +129,7 @@ def _import_claims(root: Path, existing: str, written: list[str], cover: Cover) 
     done: list[str] = []
     for row in rows:
         sess_id = row["sess_id"]
-        if any((root / CLAIMS_DIR / f"{sess_id}{suffix}").exists() for suffix in _SUFFIXES) or \
+        if any((root / CLAIMS_DIR / f"{sess_id}{suffix}").exists() for suffix in YAML_SUFFIXES) or \
                 _ever_held(history, CLAIMS_DIR, sess_id):
             continue
         (root / CLAIMS_DIR).mkdir(exist_ok=True)

@@ -11,11 +11,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from brain_tui.core.ids import SESSION_ID_RE, SIGNAL_ID_RE
 from brain_tui.core.lazy_re import LazyPattern
 from brain_tui.core.paths.layout import INDEX_FILE
 from brain_tui.core.records.index import END, START
 
-_SIG_ID_RE = LazyPattern(r"^sig-[A-Za-z0-9._-]+\Z")
 _EMPTY_CELLS = frozenset({"", "—", "-"})
 _STATE_ALIASES = {
     "pending": "pending",
@@ -131,9 +131,6 @@ def parse_block_signal_rows(text: str) -> list[dict[str, str]]:
     return _signal_rows_of(_section_lines(text, _SIGNALS_HEADING_RE, generated=True))
 
 
-_SESS_ID_RE = LazyPattern(r"^sess-[A-Za-z0-9._-]+\Z")
-
-
 def parse_legacy_claim_rows(text: str) -> list[dict[str, str]]:
     """The claim rows of a hand-written (v1) BRAIN-INDEX.md, outside the generated block.
 
@@ -150,7 +147,7 @@ def parse_legacy_claim_rows(text: str) -> list[dict[str, str]]:
     for heading, stale in ((_ACTIVE_HEADING_RE, False), (_STALE_HEADING_RE, True)):
         for line in _section_lines(text, heading):
             cells = _split_row(line)
-            if not cells or not _SESS_ID_RE.match(cells[0].strip("`")):
+            if not cells or not SESSION_ID_RE.match(cells[0].strip("`")):
                 continue
             sess_id = cells[0].strip("`")
             if not stale and len(cells) == 7:
@@ -172,7 +169,7 @@ def _signal_rows_of(lines: Iterable[str]) -> list[dict[str, str]]:
     signals: list[dict[str, str]] = []
     for line in lines:
         cells = _split_row(line)
-        if not cells or not _SIG_ID_RE.match(cells[0]):
+        if not cells or not SIGNAL_ID_RE.match(cells[0]):
             continue
         if len(cells) == 7:
             sig_id, sender, to, kind, scope, payload, state = cells

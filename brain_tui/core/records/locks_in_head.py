@@ -15,7 +15,7 @@ from datetime import tzinfo
 from pathlib import Path
 
 from brain_tui.core.paths.layout import LOCKS_DIR, STATE_DIR
-from brain_tui.core.records.closed_set import read_blobs
+from brain_tui.core.records.closed_set import FILE_MODES, read_blobs
 from brain_tui.core.records.formats import YAML_SUFFIXES, lock_from_mapping
 from brain_tui.core.records.git_head import blob_id, git_output, head_commit, outside_git
 from brain_tui.core.records.model import CorruptFile, Lock
@@ -25,9 +25,6 @@ __all__ = ["HEAD_LISTING", "held_in_head"]
 
 #: The listing of HEAD's lock files, in ``.brain/``: ``{"commit": ID, "files": {name: blob ID}}``.
 HEAD_LISTING = "locks-head.json"
-
-#: The git modes of the files a lock listing keeps (regular files; a link in HEAD is no lock file).
-_FILE_MODES = ("100644", "100755")
 
 
 def _listed(name: str) -> bool:
@@ -66,7 +63,7 @@ def _listing(root: Path, commit: str, persist: bool) -> dict[str, str]:
         parts = meta.split(b" ")
         path = raw_path.decode("utf-8", "surrogateescape")
         name = path[len(prefix):]
-        if len(parts) == 3 and parts[0].decode() in _FILE_MODES and parts[1] == b"blob" and path.startswith(prefix) \
+        if len(parts) == 3 and parts[0].decode() in FILE_MODES and parts[1] == b"blob" and path.startswith(prefix) \
                 and _listed(name):
             files[name] = parts[2].decode("ascii", "replace")
     if persist:

@@ -151,11 +151,6 @@ class Claim:
         return self._text_field("stale_reason")
 
     @property
-    def stale_from(self) -> str | None:
-        """The status the claim had when the watchdog marked it stale, or None."""
-        return self._text_field("stale_from") or None
-
-    @property
     def stale_since(self) -> str | None:
         """When the watchdog marked the claim stale, as written, or None."""
         return self._text_field("stale_since") or None
@@ -164,11 +159,6 @@ class Claim:
     def paused_by(self) -> str | None:
         """The claim whose pause cascaded here (itself when paused directly), or None."""
         return self._text_field("paused_by") or None
-
-    @property
-    def paused_from(self) -> str | None:
-        """The status a resume restores, as written, or None."""
-        return self._text_field("paused_from") or None
 
     @property
     def agent_session(self) -> str | None:
@@ -208,11 +198,6 @@ class Claim:
         know blocks too (conservative, flagged ``status-unknown``). Search claims never block.
         """
         return self.status not in TERMINAL_STATUSES and self.satellite_type != "search"
-
-    @property
-    def known_status(self) -> Status | None:
-        """The status as a `Status` member; None for a legacy status the product does not know."""
-        return self.status if isinstance(self.status, Status) else Status.of(self.status)
 
     @property
     def is_terminal(self) -> bool:

@@ -74,7 +74,5 @@ RENEWABLE: tuple[Status, ...] = LIVE_STATUSES
 PAUSABLE: frozenset[Status] = frozenset({Status.OPEN, Status.WAITING_HUMAN})
 #: The known statuses an abort leaves from (SPEC 6.3: any non-terminal, stale included).
 ABORTABLE: frozenset[Status] = BLOCKING_STATUSES
-#: Signal states in their order (the state machine's).
-SIGNAL_STATES: tuple[SignalState, ...] = tuple(SignalState)
 #: The result statuses a close accepts, in the order the CLI and the cockpit offer them.
 RESULT_STATUSES: tuple[ResultStatus, ...] = tuple(ResultStatus)

@@ -141,11 +141,10 @@ def heir_marks(environ: Mapping[str, str] | None = None) -> dict[str, str]:
     return {HEIR_MARKER: "1"} if current_actor(environ).is_agent else {}
 
 
-def own_agent_session(environ: Mapping[str, str] | None = None) -> str | None:
+def own_agent_session() -> str | None:
     """The agent session this process speaks for, first of `AGENT_SESSION_MARKERS` that is set; None if none."""
-    env = os.environ if environ is None else environ
     for name in AGENT_SESSION_MARKERS:
-        value = env.get(name, "").strip()
+        value = os.environ.get(name, "").strip()
         if _valid_session(value):
             return value
     return None

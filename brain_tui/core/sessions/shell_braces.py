@@ -17,7 +17,8 @@ MAX_WORDS = 4096
 #: braces (more: the reading is partial); it bounds the reader's time and memory (``{a,{a,{a,…}}}`` 20000 deep, or
 #: a 60 KiB word with ``{1..4000}``, stay under `MAX_WORDS` long after they fill the memory).
 MAX_TEXT = 1 << 20
-_META = " \t\n;&|<>()"  # (a carriage return is no blank to bash)
+#: Characters that end an unquoted shell word (a carriage return is no blank to bash).
+META = " \t\n;&|<>()"
 _SEQUENCE = LazyPattern(r"^(-?\d+|[A-Za-z])\.\.(-?\d+|[A-Za-z])(?:\.\.(-?\d+))?$")
 
 
@@ -31,7 +32,7 @@ def expand_braces(text: str) -> tuple[str, bool]:
     budget = [MAX_TEXT]
     index = 0
     while index < len(text):
-        if text[index] in _META:
+        if text[index] in META:
             out.append(text[index])
             index += 1
             continue
@@ -76,7 +77,7 @@ def _word(text: str, index: int) -> tuple[int, list[bool]]:
             end = len(text) if end < 0 else end + 1
             quoted += [True] * (end - index)
             index = end
-        elif ch in _META:
+        elif ch in META:
             break
         else:
             quoted.append(False)

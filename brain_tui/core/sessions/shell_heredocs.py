@@ -14,10 +14,9 @@ Standard library only: the hook's fast path imports this module.
 
 from __future__ import annotations
 
-__all__ = ["HereDocument", "split_here_documents"]
+from brain_tui.core.sessions.shell_braces import META as _META
 
-#: Characters that end an unquoted shell word.
-_META = " \t\n;&|<>()"
+__all__ = ["HereDocument", "split_here_documents"]
 
 
 class HereDocument:

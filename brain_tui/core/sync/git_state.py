@@ -261,8 +261,8 @@ def _common_dir(gdir: Path) -> Path:
     return Path(os.path.normpath(os.path.join(gdir, pointer))) if pointer else gdir
 
 
-def refuse_mid_operation(root: str | Path, *, commits: bool = False) -> None:
-    """Raise what `stall` finds (GitBusy, or GitError for a detached HEAD with `commits`)."""
-    found = stall(root, commits=commits)
+def refuse_mid_operation(root: str | Path) -> None:
+    """Raise what `stall` finds (without `commits`: an operation in progress, or no readable work tree)."""
+    found = stall(root)
     if found is not None:
         raise found.error()

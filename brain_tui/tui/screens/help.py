@@ -16,9 +16,6 @@ from ..commands import COMMANDS, PANES
 if TYPE_CHECKING:
     from ..app import BrainApp
 
-#: The key column's width (cockpit.tcss: `.help-table` grid-columns).
-KEY_WIDTH = 12
-
 
 #: One table of the help: its heading, then (key, what it means) rows.
 Section = tuple[Content, list[tuple[str, Content | str]]]
