@@ -37,7 +37,7 @@ from brain_tui.core.errors import ConflictError, InvalidData, TierRefused, Trans
 from brain_tui.core.paths.scope import parse_scope, scopes_overlap
 from brain_tui.core.records.formats import held_status, normalize_status
 from brain_tui.core.records.model import BrainSnapshot, Claim, tier_of
-from brain_tui.core.records.statuses import BLOCKING_STATUSES
+from brain_tui.core.records.statuses import KNOWN_STATUSES, TERMINAL_STATUSES
 from brain_tui.core.records.yamlio import safe_load_file
 from brain_tui.core.rules.claims import CloseRequest, OpenRequest
 from brain_tui.core.rules.effective import effective_status, stale_origin
@@ -118,7 +118,8 @@ def _paused_above(snapshot: BrainSnapshot, claim: Claim) -> bool:
 
 
 def _blocking(claim: Claim) -> bool:
-    return claim.status in BLOCKING_STATUSES and claim.satellite_type != "search"
+    """Blocks overlapping claims (SPEC 5.3): every status but a terminal one, one the product does not know too."""
+    return claim.status not in TERMINAL_STATUSES and claim.satellite_type != "search"
 
 
 def pairwise_conflicts(snapshot: BrainSnapshot, entries: Any, parent: str | None, sat: str | None) -> list[str]:
@@ -231,7 +232,10 @@ class ClaimMachine(RuleBasedStateMachine):
         claim = before_snap.claim(sess)
         assert claim is not None
         state = state_of(claim, self.now)
-        allowed = state in ALLOWED[action] and not (action == "resume" and _paused_above(before_snap, claim))
+        # An abort ends any claim not terminal, one whose status the product does not know too (a human's decision).
+        unknown = isinstance(state, str) and state not in KNOWN_STATUSES
+        allowed = (state in ALLOWED[action] or (action == "abort" and unknown)) and \
+            not (action == "resume" and _paused_above(before_snap, claim))
         try:
             out = getattr(self.brain.gates, action)(sess, HOSTILE, by="human:sm")
         except TransitionRefused:
