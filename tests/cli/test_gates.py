@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import yaml
 
-from tests.bsi import NOW, Run, commits_since, head, last_commit, ok, run_bsi
+from tests.bsi import NOW, Run, commits_since, git, head, last_commit, ok, run_bsi
 from tests.conftest import claim_file, load_claim, signal_docs, tree_bytes
 
 Bsi = Callable[..., Run]
@@ -156,6 +156,25 @@ def test_watchdog_marks_open_paused_and_waiting_claims_stale(brain: Path, bsi: B
         doc = load_claim(brain, ids[name])
         assert (doc["status"], doc["stale_from"]) == ("stale", previous)
         assert doc["gate_history"][-1]["event"] == "STALE"
+
+
+@pytest.mark.parametrize("word", ["weird", "'[open]'", "Opened"])
+def test_watchdog_marks_a_tree_stale_past_a_status_a_hand_edit_left_unknown(brain: Path, bsi: Bsi, word: str) -> None:
+    """A hand edit leaves a domain's status a word bsi does not know (it blocks as written: SPEC 22). The watchdog's
+    last door read that claim as newly holding once marked stale, refused the whole write (exit 10) against its own
+    pilot, and no claim of the tree was ever marked."""
+    pilot = opened(brain, "--scope", "a/", "--type", "pilote", "--ttl", "1h", "--slug", "p")
+    domain = opened(brain, "--scope", "a/sub/", "--parent", pilot, "--ttl", "1h", "--slug", "d")
+    leaf = opened(brain, "--scope", "a/sub/f.md", "--parent", domain, "--ttl", "1h", "--slug", "l")
+    path = claim_file(brain, domain)
+    path.write_text(path.read_text().replace("status: open", f"status: {word}"))
+    git(brain, "commit", "-qam", "hand edit")
+    run = bsi("--json", "watchdog", brain=brain, now="2026-11-29T11:05:00Z")
+    assert run.code == 0, run.err
+    assert sorted(run.json()["marked"]) == sorted([pilot, domain, leaf])
+    assert [status(brain, sess) for sess in (pilot, domain, leaf)] == ["stale"] * 3
+    assert run_bsi("claim", "open", "--scope", "a/sub/g.md", "--slug", "x", brain=brain,
+                   now="2026-11-29T11:06:00Z").code == 10  # stale keeps blocking
 
 
 # -- refused transitions: exit 12, nothing changed -----------------------------------------------------------

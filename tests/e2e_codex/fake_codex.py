@@ -7,12 +7,17 @@ script's tool gets the script's step for the number of tool outputs already in i
 (``exec_command``, the MCP tools) or a ``custom_tool_call`` (``apply_patch``, a freeform tool), as the request's
 `tools` type it); the client runs the tool and sends its output in the next request. A request past the script gets
 a text, which ends the turn. Every request is recorded.
+
+Codex does not wait for its MCP servers before the turn: a call made before a server listed its tools comes back as
+``unsupported call: <namespace><tool>``. The fake agent then does what a model does, and calls again, after a pause
+(`MCP_RETRY_PAUSE`), at most `MCP_RETRIES` times; `tool_outputs` leaves those early answers out.
 """
 
 from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -23,29 +28,59 @@ from typing import Any
 Step = dict[str, Any]
 
 OUTPUT_TYPES = ("function_call_output", "custom_tool_call_output", "tool_search_output")
+#: How Codex answers a call to a tool no server has listed (yet): the namespace and the tool's name follow.
+UNSUPPORTED = "unsupported call: "
+MCP_RETRIES = 120
+MCP_RETRY_PAUSE = 0.5
+
+
+def outputs_of(body: dict[str, Any]) -> list[dict[str, Any]]:
+    """The tool outputs the request's `input` carries, in order."""
+    return [item for item in body.get("input") or [] if isinstance(item, dict) and item.get("type") in OUTPUT_TYPES]
+
+
+def is_early(output: Any, retries: int) -> bool:
+    """Whether `output` answers an MCP call made before Codex knew the server's tools, and calls again."""
+    return isinstance(output, str) and output.startswith(UNSUPPORTED + "mcp__") and retries < MCP_RETRIES
+
+
+def script_outputs(outputs: Sequence[Any]) -> list[Any]:
+    """The outputs that answer a step of the script: each early answer to an MCP call is left out."""
+    kept: list[Any] = []
+    retries = 0
+    for output in outputs:
+        if is_early(output, retries):
+            retries += 1
+            continue
+        kept.append(output)
+        retries = 0
+    return kept
 
 
 def steps_done(body: dict[str, Any]) -> int:
-    """How many tool outputs the request's `input` carries: the script's step to answer."""
-    return sum(1 for item in body.get("input") or [] if isinstance(item, dict) and item.get("type") in OUTPUT_TYPES)
+    """How many steps of the script the request's outputs answer: the script's step to answer."""
+    return len(script_outputs([item.get("output") for item in outputs_of(body)]))
 
 
 def item_for(body: dict[str, Any], script: Sequence[Step]) -> dict[str, Any]:
     """The output item to answer `body` with."""
     step = steps_done(body)
+    outputs = outputs_of(body)
+    if outputs and is_early(outputs[-1].get("output"), 0):
+        time.sleep(MCP_RETRY_PAUSE)
     if step >= len(script) or "text" in script[step]:
         text = "Done." if step >= len(script) else script[step]["text"]
         return {"type": "message", "id": f"msg_{step}", "role": "assistant", "status": "completed",
                 "content": [{"type": "output_text", "text": text, "annotations": []}]}
     want = script[step]
-    call_id = f"call_{step}"
+    call_id = f"call_{len(outputs)}"
     if "search" in want:
-        return {"type": "tool_search_call", "id": f"ts_{step}", "status": "completed", "call_id": call_id,
+        return {"type": "tool_search_call", "id": f"ts_{len(outputs)}", "status": "completed", "call_id": call_id,
                 "execution": "client", "arguments": {"query": want["search"]}}
     if "input" in want:
-        return {"type": "custom_tool_call", "id": f"ctc_{step}", "status": "completed", "call_id": call_id,
+        return {"type": "custom_tool_call", "id": f"ctc_{len(outputs)}", "status": "completed", "call_id": call_id,
                 "name": want["call"], "input": want["input"]}
-    item = {"type": "function_call", "id": f"fc_{step}", "status": "completed", "call_id": call_id,
+    item = {"type": "function_call", "id": f"fc_{len(outputs)}", "status": "completed", "call_id": call_id,
             "name": want["call"], "arguments": json.dumps(want.get("args") or {})}
     if "namespace" in want:
         item["namespace"] = want["namespace"]
@@ -125,10 +160,10 @@ class FakeResponsesAPI:
         self.server.server_close()
 
     def tool_outputs(self) -> list[Any]:
-        """Each tool call's output the client sent back, in the order of the calls (by `call_id`)."""
+        """Each step's tool output the client sent back, in the order of the calls (by `call_id`); an early answer
+        to an MCP call, called again, is left out."""
         found: dict[str, Any] = {}
         for body in self.requests:
-            for item in body.get("input") or []:
-                if isinstance(item, dict) and item.get("type") in OUTPUT_TYPES:
-                    found.setdefault(item.get("call_id", ""), item.get("output"))
-        return [found[key] for key in sorted(found, key=lambda key: int(key.rpartition("_")[2]))]
+            for item in outputs_of(body):
+                found.setdefault(item.get("call_id", ""), item.get("output"))
+        return script_outputs([found[key] for key in sorted(found, key=lambda key: int(key.rpartition("_")[2]))])

@@ -84,7 +84,7 @@ def _zero() -> None:
 
 
 def _count_tree_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The folders whose HEAD tree a read asks git for (``git rev-parse HEAD:./<folder>``)."""
+    """The folders whose HEAD tree a read asks git for (``git ls-tree HEAD -- <folder>``)."""
     asked: list[str] = []
     real = closed_set._folder_tree
 

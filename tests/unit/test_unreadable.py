@@ -94,6 +94,8 @@ def test_what_plainly_holds_nothing_blocks_nothing() -> None:
     "type: solo\nstatus: paused\npaused_by: sess-20261129-0800-pilot\n",
     "expires_at: 2026-11-29T11:00:00+00:00\n",
     "gate_history: []\n",
+    "Sess_id: sess-20261129-0900-gone\nScope: src/\nStatus: open\nExpires_at: 2026-11-29T11:00:00+00:00\n",
+    "SCOPE: src/\n' status': open\n",
 ])
 def test_a_claim_that_lost_its_id_and_scope_holds_the_whole_brain(brain: Brain, text: str) -> None:
     (brain.root / "claims" / "sess-20261129-0900-gone.yml").write_text(text)

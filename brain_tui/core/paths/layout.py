@@ -44,6 +44,8 @@ CACHE_FILE = "parse-cache.sqlite3"
 CLOSED_SET_FILE = "closed-set.json"
 #: Its rows for one `claims` tree of HEAD: ``closed-set-<tree>.txt`` (the tree ID fills the braces).
 CLOSED_ROWS_FILE = "closed-set-{}.txt"
+#: The commit known to hold no such folder: ``<folder>-not-in-head.json`` (the folder's name fills the braces).
+NOT_IN_HEAD_FILE = "{}-not-in-head.json"
 #: Last sync time and pending local commits.
 SYNC_STATE_FILE = "sync.json"
 #: The keys the cockpit's notices already told, under STATE_DIR (core/sessions/notify.py; never committed).

@@ -15,11 +15,12 @@ file, ``closed_us<TAB>status<TAB>sess_id<TAB>blob<TAB>parent<TAB>name`` (``paren
 header counts the rows: a file that does not decode, or whose count is off, is rebuilt, never trusted. Written
 atomically.
 
-Validity, per read: one ``git rev-parse HEAD:./claims`` (the tree ID: commits that touch nothing in ``claims/``
+Validity, per read: one ``git ls-tree HEAD -- claims`` (the tree ID: commits that touch nothing in ``claims/``
 change nothing); same tree and same folder key: trusted as is. Folder key moved: one ``listdir`` (new names are
 live). Tree moved: ``git diff-tree`` of the two trees, and only the changed blobs are read (``git cat-file
 --batch``); any git error: rebuilt from ``git ls-tree`` (blobs already known are not read again). Not a git
-repository, or no ``claims`` in HEAD: no closed set (the caller reads every file).
+repository, or no ``claims`` in HEAD: no closed set (the caller reads every file); a commit found to hold no
+``claims`` is named in ``.brain/`` (`NOT_IN_HEAD_FILE`), so the next reads of that commit ask git nothing.
 
 A write that made HEAD's move itself moves the set on with it (`closed_advance.advance`): the next
 read finds the set of HEAD's commit and runs no git at all (the folder is still listed).
@@ -40,7 +41,14 @@ from collections.abc import Set as AbstractSet
 from datetime import tzinfo
 from pathlib import Path
 
-from brain_tui.core.paths.layout import CLAIMS_DIR, CLOSED_ROWS_FILE, CLOSED_SET_FILE, SIGNALS_DIR, STATE_DIR
+from brain_tui.core.paths.layout import (
+    CLAIMS_DIR,
+    CLOSED_ROWS_FILE,
+    CLOSED_SET_FILE,
+    NOT_IN_HEAD_FILE,
+    SIGNALS_DIR,
+    STATE_DIR,
+)
 from brain_tui.core.record import field, record
 from brain_tui.core.records import formats, status_scan
 from brain_tui.core.records.closed_rows import (
@@ -54,6 +62,7 @@ from brain_tui.core.records.closed_rows import (
 )
 from brain_tui.core.records.formats import YAML_SUFFIXES
 from brain_tui.core.records.git_head import blob_id, git_output, head_commit, outside_git
+from brain_tui.core.records.state_json import read_for_commit, write_for_commit
 from brain_tui.core.records.status_scan import Terminal, archived_of, micros, terminal_of
 from brain_tui.core.records.work_tree_copy import live_in_work_tree
 from brain_tui.core.records.yamlio import TEMP_MARK, make_state_dir
@@ -257,10 +266,18 @@ def _dir_key(root: Path, kind: Folder) -> tuple[int, int, int] | None:
 
 
 def _folder_tree(root: Path, kind: Folder) -> str | None:
+    """The ID of the tree HEAD holds at `kind`'s folder; ``""`` when HEAD holds no folder there (git answered:
+    nothing, or no tree, by that name); None when git did not answer (or no repository can hold `root`)."""
     if outside_git(root):  # no git process (and no `subprocess`) to learn there is no repository
         return None
-    out = git_output(root, "rev-parse", "-q", "--verify", f"HEAD:./{kind.name}")
-    return out.decode("ascii", "replace").strip() or None if out else None
+    out = git_output(root, "ls-tree", "-z", "HEAD", "--", kind.name)  # the path is relative to the brain's folder
+    if out is None:
+        return None
+    meta, _tab, name = out.partition(b"\0")[0].partition(b"\t")
+    parts = meta.split(b" ")
+    if len(parts) != 3 or parts[1] != b"tree" or name != kind.name.encode():
+        return ""
+    return parts[2].decode("ascii", "replace") if parts[2].isalnum() else None
 
 
 def _listed(name: str) -> bool:
@@ -444,12 +461,17 @@ def closed_set(root: str | Path, tz: tzinfo, *, persist: bool = True,
             return stored  # the same commit holds the same tree: no git process
         tree = stored.tree  # the folder moved (its new names are listed below): still no git process
     else:
+        absent = NOT_IN_HEAD_FILE.format(kind.name)  # names the commit known to hold no such folder
+        if commit and persist and read_for_commit(base / STATE_DIR / absent, commit) is not None:
+            return None  # HEAD's commit holds no such folder, learnt once: no git process
         found_tree = _folder_tree(base, kind)
-        if found_tree is None:
-            return None
-        tree = found_tree
         if commit and head_commit(base) != commit:
             commit = ""  # HEAD moved while the tree was read: not paired with a commit
+        if not found_tree:
+            if found_tree == "" and commit and persist:
+                write_for_commit(base, absent, commit)
+            return None
+        tree = found_tree
     if stored is not None and stored.tree == tree and stored.dir_key == key:
         if commit and stored.commit != commit and persist:
             stored.commit = commit

@@ -107,8 +107,9 @@ CLAIM_KEYS = frozenset({"sess_id", "name", "scope", "status", "opened_at", "open
 
 
 def is_claim_mapping(data: Mapping[str, Any]) -> bool:
-    """True when a file's top-level mapping is a claim's: it holds any of `CLAIM_KEYS`."""
-    return any(key in data for key in CLAIM_KEYS)
+    """True when a file's top-level mapping is a claim's: it holds any of `CLAIM_KEYS`, in any case or with spaces
+    around it (`Status:`, `SCOPE:` left by a hand edit read as a claim that does not read, never as no claim)."""
+    return any(str(key).strip().lower() in CLAIM_KEYS for key in data)
 
 
 def claim_identity(data: Any, rel_path: str, tz: tzinfo) -> tuple[str, Status | str] | CorruptFile | None:

@@ -4,25 +4,22 @@ A lock file HEAD holds that the work tree deleted, or rewrote (another holder, a
 commit has freed nothing: a live read holds HEAD's copy beside the work tree's, so the file is locked while
 either copy locks it. The other way is already fail closed: an uncommitted new lock file locks from the work tree.
 
-HEAD's lock files are listed once per commit (one ``git ls-tree``), the listing kept in ``.brain/``; a read
-hashes the work tree's lock files as git hashes a blob (no git process) and reads HEAD's copy (one
-``git cat-file``) only of the files that differ from it.
+HEAD's lock files are listed once per commit (one ``git ls-tree``; a commit with no ``locks/`` lists empty), the
+listing kept in ``.brain/``; a read hashes the work tree's lock files as git hashes a blob (no git process) and
+reads HEAD's copy (one ``git cat-file``) only of the files that differ from it.
 """
 
 from __future__ import annotations
 
-import contextlib
-import json
 from datetime import tzinfo
 from pathlib import Path
 
 from brain_tui.core.paths.layout import LOCKS_DIR, STATE_DIR
-from brain_tui.core.records.closed_rows import write_atomically
 from brain_tui.core.records.closed_set import read_blobs
 from brain_tui.core.records.formats import YAML_SUFFIXES, lock_from_mapping
 from brain_tui.core.records.git_head import blob_id, git_output, head_commit, outside_git
 from brain_tui.core.records.model import CorruptFile, Lock
-from brain_tui.core.records.yamlio import MAX_FILE_BYTES, CorruptYaml, make_state_dir, read_capped, safe_load_bytes
+from brain_tui.core.records.yamlio import MAX_FILE_BYTES, CorruptYaml, read_capped, safe_load_bytes
 
 __all__ = ["HEAD_LISTING", "held_in_head"]
 
@@ -38,35 +35,42 @@ def _listed(name: str) -> bool:
 
 
 def _stored(root: Path, commit: str) -> dict[str, str] | None:
-    from brain_tui.core.records.state_json import read_state_json
+    from brain_tui.core.records.state_json import read_for_commit
 
-    data = read_state_json(root / STATE_DIR / HEAD_LISTING)
-    files = data.get("files") if isinstance(data, dict) and data.get("commit") == commit else None
+    data = read_for_commit(root / STATE_DIR / HEAD_LISTING, commit)
+    files = data.get("files") if data is not None else None
     if not isinstance(files, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in files.items()):
         return None
     return files
 
 
 def _listing(root: Path, commit: str, persist: bool) -> dict[str, str]:
-    """``{name: blob ID}`` of the lock files HEAD holds (``{}`` when it holds no ``locks/`` or git failed)."""
+    """``{name: blob ID}`` of the lock files HEAD holds (``{}`` when it holds no ``locks/`` or git failed).
+
+    A commit that holds no ``locks/`` (a hand-made brain, a lock folder never committed) lists as empty and is kept
+    like any other listing: git answers "nothing there" (``ls-tree`` of the folder as a path) where it used to fail.
+    A failure is not kept: it is asked again next time.
+    """
+    from brain_tui.core.records.state_json import write_for_commit
+
     stored = _stored(root, commit) if persist else None
     if stored is not None:
         return stored
-    out = git_output(root, "ls-tree", "-z", f"{commit}:./{LOCKS_DIR}")
-    if out is None:  # no `locks/` in HEAD, or git failed: nothing kept, so a failure is asked again next time
+    prefix = f"{LOCKS_DIR}/"
+    out = git_output(root, "ls-tree", "-z", commit, "--", prefix)  # its paths are relative to the brain's folder
+    if out is None:  # git failed: nothing kept
         return {}
     files: dict[str, str] = {}
     for entry in out.split(b"\0"):
-        meta, _, raw_name = entry.partition(b"\t")
+        meta, _, raw_path = entry.partition(b"\t")
         parts = meta.split(b" ")
-        name = raw_name.decode("utf-8", "surrogateescape")
-        if len(parts) == 3 and parts[0].decode() in _FILE_MODES and parts[1] == b"blob" and _listed(name):
+        path = raw_path.decode("utf-8", "surrogateescape")
+        name = path[len(prefix):]
+        if len(parts) == 3 and parts[0].decode() in _FILE_MODES and parts[1] == b"blob" and path.startswith(prefix) \
+                and _listed(name):
             files[name] = parts[2].decode("ascii", "replace")
     if persist:
-        with contextlib.suppress(OSError):
-            state = root / STATE_DIR
-            make_state_dir(state)
-            write_atomically(state / HEAD_LISTING, json.dumps({"commit": commit, "files": files}))
+        write_for_commit(root, HEAD_LISTING, commit, files=files)
     return files
 
 

@@ -36,6 +36,31 @@ def read_state_json(path: str | os.PathLike[str], limit: int = MAX_STATE_BYTES) 
         return None
 
 
+def read_for_commit(path: str | os.PathLike[str], commit: str) -> dict[str, Any] | None:
+    """The state file at `path` when it was written for HEAD's commit `commit` (`write_for_commit`), else None.
+
+    What git answers about a commit never changes: a file keyed by the commit's ID is valid while HEAD stays there
+    and never after (another commit is another key), so it needs no other check."""
+    data = read_state_json(path)
+    return data if commit and isinstance(data, dict) and data.get("commit") == commit else None
+
+
+def write_for_commit(root: str | os.PathLike[str], name: str, commit: str, **fields: Any) -> None:
+    """Keep `fields` in ``.brain/<name>`` for HEAD's commit `commit` (best effort: a cache, never needed)."""
+    import contextlib
+    import json
+    from pathlib import Path
+
+    from brain_tui.core.paths.layout import STATE_DIR
+    from brain_tui.core.records.closed_rows import write_atomically
+    from brain_tui.core.records.yamlio import make_state_dir
+
+    with contextlib.suppress(OSError):
+        state = Path(root) / STATE_DIR
+        make_state_dir(state)
+        write_atomically(state / name, json.dumps({"commit": commit, **fields}))
+
+
 def open_lock(path: str | os.PathLike[str]) -> BinaryIO:
     """The lock file at `path` open to `flock` (made when missing; never waited on).
 

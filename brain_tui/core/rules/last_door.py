@@ -165,7 +165,7 @@ def _checked_as(snapshot: BrainSnapshot, claim: Claim) -> tuple[str | None, froz
     gains an ancestor) and is not refused for what it met before the write; one whose parent changes (no verb does
     that) is checked as a root, its old ancestors held against it: cut loose, it would hold their scope as
     another tree does (and a sync's "lost" could then end a held ancestor)."""
-    from brain_tui.core.records.model import BLOCKING_STATUSES
+    from brain_tui.core.records.statuses import TERMINAL_STATUSES
     from brain_tui.core.rules.conflicts import find_conflicts
 
     old = snapshot.claim(claim.sess_id)
@@ -175,10 +175,11 @@ def _checked_as(snapshot: BrainSnapshot, claim: Claim) -> tuple[str | None, froz
     def holding(c: Claim) -> tuple[object, ...]:
         return (frozenset((e.kind, e.key, e.section_key) for e in c.scope), c.parent, c.satellite_type)
 
-    if old.status in BLOCKING_STATUSES and holding(old) == holding(claim):
+    held = old.status not in TERMINAL_STATUSES  # blocking already: a status bsi does not know holds too (SPEC 22)
+    if held and holding(old) == holding(claim):
         return None
     met = find_conflicts(snapshot, old.scope, parent=old.parent, satellite_type=old.satellite_type,
-                         exclude=old.sess_id) if old.status in BLOCKING_STATUSES else []
+                         exclude=old.sess_id) if held else []
     if claim.parent != old.parent:  # cut loose or moved: the tree it leaves holds against it as any other claim
         tree = {a.sess_id for a in snapshot.ancestors(old.sess_id)}
         return None, frozenset(c.sess_id for c in met if c.sess_id not in tree)
