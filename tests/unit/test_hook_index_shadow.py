@@ -53,9 +53,9 @@ class ShadowRules(ClaimMachine):
 
     @rule(index=st.integers(0, 1000), status=st.sampled_from(ODD_STATUSES), fresh=st.booleans())
     def edit_a_status_to_an_unknown_one(self, index: int, status: str, fresh: bool) -> None:
-        """An open leaf's status line edited by hand to a status the product does not know: it still blocks. `fresh`:
-        a root claim opened on d/ first (no other claim holds its files: only its own entry in the index keeps an
-        unbound write of d/e.md from going through)."""
+        """An open leaf's status line edited by hand to a status the product does not know: it still blocks (a
+        search claim does not block, whatever its status). `fresh`: a root claim opened on d/ first (no other claim
+        holds its files: only its own entry in the index keeps an unbound write of d/e.md from going through)."""
         if fresh:
             try:
                 self.ids.append(self.brain.open_claim(OpenRequest(
@@ -75,7 +75,9 @@ class ShadowRules(ClaimMachine):
                                flags=re.MULTILINE), encoding="utf-8")
         self.edited.add(sess)
         edited = self.brain.snapshot().claim(sess)
-        assert edited is not None and edited.is_blocking and "status-unknown" in edited.flags, edited
+        # it blocks as written (a search claim never blocks: SPEC 5.3)
+        assert edited is not None and "status-unknown" in edited.flags, edited
+        assert edited.is_blocking == (edited.satellite_type != "search"), edited
         event(f"status edited to {status}")
 
     @rule(index=st.integers(0, 1000), file=st.sampled_from(FILES[:9]), minutes=st.sampled_from([1, 30, 120]))

@@ -85,6 +85,11 @@ def state_of(claim: Claim, now: datetime) -> Any:
     return status
 
 
+def unknown_status(state: Any) -> bool:
+    """A status the product does not know (a hand edit's, `state_of` keeps it as written): it blocks (SPEC 22)."""
+    return isinstance(state, str) and state not in KNOWN_STATUSES
+
+
 def held(state: Any) -> bool:
     """A gate or a pause is pending (possibly expired)."""
     return state in ("waiting_human", "paused") or state in (("stale", "waiting_human"), ("stale", "paused"))
@@ -233,8 +238,7 @@ class ClaimMachine(RuleBasedStateMachine):
         assert claim is not None
         state = state_of(claim, self.now)
         # An abort ends any claim not terminal, one whose status the product does not know too (a human's decision).
-        unknown = isinstance(state, str) and state not in KNOWN_STATUSES
-        allowed = (state in ALLOWED[action] or (action == "abort" and unknown)) and \
+        allowed = (state in ALLOWED[action] or (action == "abort" and unknown_status(state))) and \
             not (action == "resume" and _paused_above(before_snap, claim))
         try:
             out = getattr(self.brain.gates, action)(sess, HOSTILE, by="human:sm")
@@ -294,8 +298,12 @@ class ClaimMachine(RuleBasedStateMachine):
             for d in descendants:
                 now_d = after.claim(d.sess_id)
                 assert now_d is not None
-                live = state_of(d, self.now) in ("open", "waiting_human", "paused")
-                assert now_d.status == ("failed" if live else d.status)
+                # The cascade ends every live descendant, one whose status the product does not know too while
+                # its TTL runs (past it, it is stale for every decision: it waits for a human's look at it by name).
+                state_d = state_of(d, self.now)
+                live = state_d in ("open", "waiting_human", "paused") or \
+                    (unknown_status(state_d) and not expired(d, self.now))
+                assert now_d.status == ("failed" if live else d.status), (d.sess_id, state_d)
 
     @rule(index=st.integers(0, 1000), result=st.sampled_from(["ok", "partial", "failed"]), valid=st.booleans())
     def close(self, index: int, result: str, valid: bool) -> None:
@@ -370,11 +378,13 @@ class ClaimMachine(RuleBasedStateMachine):
         if report.marked:
             event("watchdog marked")
         for sess in report.marked:
-            assert before.claim(sess).status in ("open", "paused", "waiting_human")  # type: ignore[union-attr]
+            # Any claim past its TTL that is neither terminal nor marked already, one whose status a hand edit left
+            # unknown too (it blocks as written, SPEC 22: the last door holds it as held before, `_checked_as`).
+            assert before.claim(sess).status not in (*TERMINAL_STATUSES, "stale")  # type: ignore[union-attr]
             assert after.claim(sess).status == "stale"  # type: ignore[union-attr]
             assert after.claim(sess).data["stale_from"] == before.claim(sess).status  # type: ignore[union-attr]
         for claim in after.claims:
-            if claim.status in ("open", "paused", "waiting_human"):
+            if claim.status not in (*TERMINAL_STATUSES, "stale"):
                 assert claim.opened_at is not None and claim.expires_at is not None
                 # The watchdog marks whatever expired (SPEC 6.3); every decision already treats a claim past its
                 # expiry as stale (effective status).
