@@ -75,7 +75,8 @@ def expired(claim: Claim, now: datetime) -> bool:
 def state_of(claim: Claim, now: datetime) -> Any:
     """The effective state: a live status, ("stale", origin) or a terminal status (a hold a hand edit hid, too)."""
     status = str(held_status(claim.data, normalize_status(str(claim.data.get("status")))))
-    if status in ("open", "waiting_human", "paused") and expired(claim, now):
+    # a status a hand edit left unknown goes stale past its TTL too, stale from itself (`effective.stale_origin`)
+    if (status in ("open", "waiting_human", "paused") or unknown_status(status)) and expired(claim, now):
         return ("stale", status)
     if status == "stale":
         origin = ("paused" if claim.data.get("paused_by") else
@@ -86,8 +87,10 @@ def state_of(claim: Claim, now: datetime) -> Any:
 
 
 def unknown_status(state: Any) -> bool:
-    """A status the product does not know (a hand edit's, `state_of` keeps it as written): it blocks (SPEC 22)."""
-    return isinstance(state, str) and state not in KNOWN_STATUSES
+    """A status the product does not know (a hand edit's, `state_of` keeps it as written), or stale from one past its
+    TTL: it blocks (SPEC 22)."""
+    origin = state[1] if isinstance(state, tuple) else state
+    return isinstance(origin, str) and origin not in KNOWN_STATUSES
 
 
 def held(state: Any) -> bool:
@@ -302,7 +305,7 @@ class ClaimMachine(RuleBasedStateMachine):
                 # its TTL runs (past it, it is stale for every decision: it waits for a human's look at it by name).
                 state_d = state_of(d, self.now)
                 live = state_d in ("open", "waiting_human", "paused") or \
-                    (unknown_status(state_d) and not expired(d, self.now))
+                    (isinstance(state_d, str) and unknown_status(state_d))
                 assert now_d.status == ("failed" if live else d.status), (d.sess_id, state_d)
 
     @rule(index=st.integers(0, 1000), result=st.sampled_from(["ok", "partial", "failed"]), valid=st.booleans())
@@ -341,13 +344,15 @@ class ClaimMachine(RuleBasedStateMachine):
         claim, before = self.snap().claim(sess), self.files()
         assert claim is not None
         state = state_of(claim, self.now)
+        # stale from a status a hand edit left unknown is stale too (`effective_status`): a human may release it
+        releasable = state in stale_states or (isinstance(state, tuple) and unknown_status(state))
         try:
             self.brain.release_claim(sess, "crashed", by="human:sm")
         except TransitionRefused:
-            assert state not in stale_states and self.files() == before
+            assert not releasable and self.files() == before
             return
         event("release ok")
-        assert state in stale_states and self.snap().claim(sess).status == "released"  # type: ignore[union-attr]
+        assert releasable and self.snap().claim(sess).status == "released"  # type: ignore[union-attr]
 
     @rule(index=st.integers(0, 1000), ttl=st.sampled_from(["1h", "4h", "8h"]))
     def renew(self, index: int, ttl: str) -> None:
