@@ -37,7 +37,7 @@ from brain_tui.core.errors import ConflictError, InvalidData, TierRefused, Trans
 from brain_tui.core.paths.scope import parse_scope, scopes_overlap
 from brain_tui.core.records.formats import held_status, normalize_status
 from brain_tui.core.records.model import BrainSnapshot, Claim, tier_of
-from brain_tui.core.records.statuses import BLOCKING_STATUSES
+from brain_tui.core.records.statuses import KNOWN_STATUSES, TERMINAL_STATUSES
 from brain_tui.core.records.yamlio import safe_load_file
 from brain_tui.core.rules.claims import CloseRequest, OpenRequest
 from brain_tui.core.rules.effective import effective_status, stale_origin
@@ -75,7 +75,8 @@ def expired(claim: Claim, now: datetime) -> bool:
 def state_of(claim: Claim, now: datetime) -> Any:
     """The effective state: a live status, ("stale", origin) or a terminal status (a hold a hand edit hid, too)."""
     status = str(held_status(claim.data, normalize_status(str(claim.data.get("status")))))
-    if status in ("open", "waiting_human", "paused") and expired(claim, now):
+    # a status a hand edit left unknown goes stale past its TTL too, stale from itself (`effective.stale_origin`)
+    if (status in ("open", "waiting_human", "paused") or unknown_status(status)) and expired(claim, now):
         return ("stale", status)
     if status == "stale":
         origin = ("paused" if claim.data.get("paused_by") else
@@ -83,6 +84,13 @@ def state_of(claim: Claim, now: datetime) -> Any:
                   str(held_status(claim.data, normalize_status(str(claim.data.get("stale_from"))))))
         return ("stale", origin)
     return status
+
+
+def unknown_status(state: Any) -> bool:
+    """A status the product does not know (a hand edit's, `state_of` keeps it as written), or stale from one past its
+    TTL: it blocks (SPEC 22)."""
+    origin = state[1] if isinstance(state, tuple) else state
+    return isinstance(origin, str) and origin not in KNOWN_STATUSES
 
 
 def held(state: Any) -> bool:
@@ -118,7 +126,8 @@ def _paused_above(snapshot: BrainSnapshot, claim: Claim) -> bool:
 
 
 def _blocking(claim: Claim) -> bool:
-    return claim.status in BLOCKING_STATUSES and claim.satellite_type != "search"
+    """Blocks overlapping claims (SPEC 5.3): every status but a terminal one, one the product does not know too."""
+    return claim.status not in TERMINAL_STATUSES and claim.satellite_type != "search"
 
 
 def pairwise_conflicts(snapshot: BrainSnapshot, entries: Any, parent: str | None, sat: str | None) -> list[str]:
@@ -231,7 +240,9 @@ class ClaimMachine(RuleBasedStateMachine):
         claim = before_snap.claim(sess)
         assert claim is not None
         state = state_of(claim, self.now)
-        allowed = state in ALLOWED[action] and not (action == "resume" and _paused_above(before_snap, claim))
+        # An abort ends any claim not terminal, one whose status the product does not know too (a human's decision).
+        allowed = (state in ALLOWED[action] or (action == "abort" and unknown_status(state))) and \
+            not (action == "resume" and _paused_above(before_snap, claim))
         try:
             out = getattr(self.brain.gates, action)(sess, HOSTILE, by="human:sm")
         except TransitionRefused:
@@ -290,8 +301,12 @@ class ClaimMachine(RuleBasedStateMachine):
             for d in descendants:
                 now_d = after.claim(d.sess_id)
                 assert now_d is not None
-                live = state_of(d, self.now) in ("open", "waiting_human", "paused")
-                assert now_d.status == ("failed" if live else d.status)
+                # The cascade ends every live descendant, one whose status the product does not know too while
+                # its TTL runs (past it, it is stale for every decision: it waits for a human's look at it by name).
+                state_d = state_of(d, self.now)
+                live = state_d in ("open", "waiting_human", "paused") or \
+                    (isinstance(state_d, str) and unknown_status(state_d))
+                assert now_d.status == ("failed" if live else d.status), (d.sess_id, state_d)
 
     @rule(index=st.integers(0, 1000), result=st.sampled_from(["ok", "partial", "failed"]), valid=st.booleans())
     def close(self, index: int, result: str, valid: bool) -> None:
@@ -329,13 +344,15 @@ class ClaimMachine(RuleBasedStateMachine):
         claim, before = self.snap().claim(sess), self.files()
         assert claim is not None
         state = state_of(claim, self.now)
+        # stale from a status a hand edit left unknown is stale too (`effective_status`): a human may release it
+        releasable = state in stale_states or (isinstance(state, tuple) and unknown_status(state))
         try:
             self.brain.release_claim(sess, "crashed", by="human:sm")
         except TransitionRefused:
-            assert state not in stale_states and self.files() == before
+            assert not releasable and self.files() == before
             return
         event("release ok")
-        assert state in stale_states and self.snap().claim(sess).status == "released"  # type: ignore[union-attr]
+        assert releasable and self.snap().claim(sess).status == "released"  # type: ignore[union-attr]
 
     @rule(index=st.integers(0, 1000), ttl=st.sampled_from(["1h", "4h", "8h"]))
     def renew(self, index: int, ttl: str) -> None:
@@ -366,11 +383,13 @@ class ClaimMachine(RuleBasedStateMachine):
         if report.marked:
             event("watchdog marked")
         for sess in report.marked:
-            assert before.claim(sess).status in ("open", "paused", "waiting_human")  # type: ignore[union-attr]
+            # Any claim past its TTL that is neither terminal nor marked already, one whose status a hand edit left
+            # unknown too (it blocks as written, SPEC 22: the last door holds it as held before, `_checked_as`).
+            assert before.claim(sess).status not in (*TERMINAL_STATUSES, "stale")  # type: ignore[union-attr]
             assert after.claim(sess).status == "stale"  # type: ignore[union-attr]
             assert after.claim(sess).data["stale_from"] == before.claim(sess).status  # type: ignore[union-attr]
         for claim in after.claims:
-            if claim.status in ("open", "paused", "waiting_human"):
+            if claim.status not in (*TERMINAL_STATUSES, "stale"):
                 assert claim.opened_at is not None and claim.expires_at is not None
                 # The watchdog marks whatever expired (SPEC 6.3); every decision already treats a claim past its
                 # expiry as stale (effective status).
