@@ -4,7 +4,9 @@ A text is cut into parts at each heading of level 1 or 2; a part runs from its h
 ATX ``## Title`` heading (up to 3 spaces before it, a space or tab after the marks; a closing ``##``, emphasis marks,
 case and spaces folded by `scope_paths.section_key`) opens a part a section scope can hold. Every other line a reader
 may take for such a heading also cuts, and opens a part no scope holds: an h1 (``# Title``), a setext heading (a line
-underlined with ``===`` or ``---``), ``##Title`` without the space. So text some reader puts under another heading is
+underlined with ``===`` or ``---``), ``##Title`` without a space or tab (``##\u00a0Title`` too: Python-Markdown's
+heading), an h1 or h2 inside a block quote or a list item (``> ## Title``, ``- ## Title``, ``> Title`` over
+``> ---``), an HTML ``<h1>`` or ``<h2>`` opening a line. So text some reader puts under another heading is
 never read as the held section's. A heading inside a fenced code block (```` ``` ```` or ``~~~``, closed by a fence of
 the same mark at least as long) is text of its part. A fence never closed is read both ways: CommonMark runs it to the
 end, a reader of the raw text sees the headings below it, so they cut (`unclosed_fence` tells it). Lines end in
@@ -26,8 +28,14 @@ HELD_LEVEL = 2
 
 _ATX2_RE = LazyPattern(r" {0,3}##(?:[ \t]+(?P<title>.*?))?[ \t]*")
 _ATX1_RE = LazyPattern(r" {0,3}#(?:[ \t].*)?")
-_NO_SPACE_RE = LazyPattern(r" {0,3}##[^#\s].*")
+#: ``##`` followed by anything but a space or a tab (``##Title``, ``##\u00a0Title``): Python-Markdown's heading.
+_NO_SPACE_RE = LazyPattern(r" {0,3}##[^# \t].*")
 _SETEXT_RE = LazyPattern(r" {0,3}(?:=+|-+)[ \t]*")
+#: The block quote and list item marks before a line's content (``> ``, ``- ``, ``1. ``, nested): a heading after
+#: them is one too, inside the quote or the item.
+_CONTAINER_RE = LazyPattern(r" {0,3}(?:(?:>|(?:[-+*]|[0-9]{1,9}[.)])(?=[ \t]))[ \t]*)+")
+#: An HTML h1 or h2 opening a line, which a reader renders as that heading.
+_HTML_HEADING_RE = LazyPattern(r"(?i) {0,3}<h[12](?:[\s/>].*)?")
 _FENCE_RE = LazyPattern(r" {0,3}(?P<mark>`{3,}|~{3,})(?P<info>.*)")
 #: A line as CommonMark ends it (LF, CRLF, a lone CR), never `str.splitlines`' other breaks (a form feed, NEL,
 #: U+2028): a heading after one of those is text of the line a reader sees.
@@ -45,7 +53,7 @@ _HTML_TAG_RE = LazyPattern(r" {0,3}</?[A-Za-z][A-Za-z0-9-]*(?:[\s/>].*)?")
 #: The first characters (after up to 3 spaces) of a line that may open a fence, or be or underline a heading:
 #: any other line is read by no pattern (a 5 MB file is read in well under a second).
 _FENCE_LEADS = ("`", "~")
-_HEADING_LEADS = ("#", "=", "-")
+_HEADING_LEADS = ("#", "=", "-", ">", "*", "+", "<", *"0123456789")
 _LINE_RE = LazyPattern(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
 
 
@@ -154,16 +162,41 @@ def _starts(lines: list[str]) -> tuple[list[tuple[int, str | None]], bool, set[i
     return starts, left_open, hidden
 
 
+def _inner(bare: str) -> str | None:
+    """The content of a line inside its block quote and list item marks; None when it has none."""
+    found = _CONTAINER_RE.match(bare)
+    return bare[found.end():] if found is not None else None
+
+
 def _cut(starts: list[tuple[int, str | None]], lines: list[str], number: int, bare: str) -> None:
-    """Add the part line `number` starts, if it is a heading's (a setext underline: the line above it)."""
+    """Add the part line `number` starts, if it is a heading's (a setext underline: the line above it).
+
+    A heading inside a block quote or a list item (``> ## Title``, ``- ## Title``), and an HTML ``<h1>`` or
+    ``<h2>``, open a part no section scope holds."""
     held = _ATX2_RE.fullmatch(bare)
+    inner = _inner(bare)
     if held is not None:
         starts.append((number, section_key(held.group("title") or "")))
-    elif _ATX1_RE.fullmatch(bare) or _NO_SPACE_RE.fullmatch(bare):
+    elif _heading(bare) or (inner is not None and _heading(inner.lstrip(" \t"))):
         starts.append((number, None))
-    elif number and _SETEXT_RE.fullmatch(bare) and _bare(lines[number - 1]).strip() \
-            and starts[-1][0] != number - 1:
+    elif number and starts[-1][0] != number - 1 and _underlines(bare, _bare(lines[number - 1])):
         starts.append((number - 1, None))  # the underlined line is the heading's
+
+
+def _heading(content: str) -> bool:
+    """True when a line's content inside its container marks is an h1 or h2 a reader sees (ATX or HTML)."""
+    return bool(_ATX2_RE.fullmatch(content) or _ATX1_RE.fullmatch(content) or _NO_SPACE_RE.fullmatch(content)
+                or _HTML_HEADING_RE.fullmatch(content))
+
+
+def _underlines(bare: str, above: str) -> bool:
+    """True when `bare` is a setext underline of the line `above`, both at the top level or both inside container
+    marks (``> Title`` over ``> ---``)."""
+    if _SETEXT_RE.fullmatch(bare):
+        return bool(above.strip())
+    inner, inner_above = _inner(bare), _inner(above)
+    return inner is not None and inner_above is not None and bool(_SETEXT_RE.fullmatch(inner.lstrip(" \t"))) \
+        and bool(inner_above.strip())
 
 
 def unclosed_fence(text: str) -> bool:

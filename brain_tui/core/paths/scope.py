@@ -219,6 +219,8 @@ def parse_entry(text: str, root: str | os.PathLike[str] | None = None, *, typed:
         title = section_title(raw_title)
         if not title:
             raise bad("the section title is empty")
+        if typed and not section_key(title):
+            raise bad("the section title reads as nothing (only emphasis marks or characters drawn as nothing)")
         if not raw_path.strip():
             raise bad("a section needs a file path before the marker")
         try:

@@ -13,7 +13,7 @@ import unicodedata
 from brain_tui.core.errors import InvalidData
 from brain_tui.core.lazy_re import LazyPattern
 from brain_tui.core.paths.path_keys import path_key, resolve_in_brain
-from brain_tui.core.paths.text_safety import ASCII_SPACES, CONTROL_RE
+from brain_tui.core.paths.text_safety import ASCII_SPACES, CONTROL_RE, EXTRA_INVISIBLE
 
 __all__ = ["BadPath", "file_key", "nfc", "normalize", "normalize_path", "quote", "section_key", "section_title",
            "zone_entries", "zone_keys"]
@@ -24,6 +24,8 @@ _TITLE_CLOSING_RE = LazyPattern(r"\s+#+\s*$")
 _SPACES_RE = LazyPattern(r"\s+")
 #: Markdown's inline emphasis, code and strike marks: ``## **Sprint 3**`` reads "Sprint 3".
 _EMPHASIS_RE = LazyPattern(r"[*_`~]+")
+#: A markdown backslash escape: ``\#`` reads ``#`` (CommonMark: any ASCII punctuation).
+_ESCAPE_RE = LazyPattern(r"\\([!-/:-@\[-`{-~])")
 #: Glob characters: a scope names folders, files and sections, never patterns.
 _GLOB_CHARS = ("*", "?")
 _MAX_QUOTED = 80
@@ -56,15 +58,38 @@ def section_title(text: str) -> str:
     return _SPACES_RE.sub(" ", title).strip()
 
 
+def _drawn_as_nothing(char: str) -> bool:
+    """True for a character a reader draws as nothing: a format character (a soft hyphen, a word joiner, a tag
+    character...) or one of `text_safety.EXTRA_INVISIBLE` (a variation selector, the combining grapheme joiner)."""
+    return ord(char) in EXTRA_INVISIBLE or unicodedata.category(char) == "Cf"
+
+
+def _as_rendered(title: str) -> str:
+    """A cleaned title as a markdown reader renders it: entities (``&#66;``, ``&nbsp;``) and backslash escapes
+    (``\\-``) read as their characters, the characters drawn as nothing dropped, cleaned again (a decoded ``#`` may
+    close the title, a decoded space may lead it)."""
+    if "&" in title:
+        import html  # only for a title with an entity: its table costs the hook's start-up otherwise
+
+        title = html.unescape(title)
+    if "\\" in title:
+        title = _ESCAPE_RE.sub(r"\1", title)
+    if not title.isascii():
+        title = "".join(char for char in title if not _drawn_as_nothing(char))
+    return section_title(title)
+
+
 def section_key(text: str) -> str:
-    """The key a section title compares by, never shown nor written: cleaned (:func:`section_title`), markdown's
+    """The key a section title compares by, never shown nor written: cleaned (:func:`section_title`), read as a
+    markdown reader renders it (`_as_rendered`: entities, backslash escapes, characters drawn as nothing), markdown's
     emphasis marks dropped, then keyed as a path is (`path_keys.path_key`: case-folded, HFS+'s ignored code points
     dropped).
 
-    ``**Sprint 3**``, ``_Sprint 3_`` and ``SPRINT 3`` are the heading a reader calls "Sprint 3". SPEC 5.1 names case
-    and spaces only; dropping more only adds refusals between sections whose titles differ by these marks.
+    ``**Sprint 3**``, ``_Sprint 3_``, ``SPRINT 3``, ``Sprint&#32;3`` and ``Sprint 3`` with a soft hyphen inside
+    are the heading a reader calls "Sprint 3". SPEC 5.1 names case and spaces only; dropping more only adds
+    refusals between sections whose titles differ by these marks.
     """
-    key = path_key(_EMPHASIS_RE.sub("", section_title(text)))
+    key = path_key(_EMPHASIS_RE.sub("", _as_rendered(section_title(text))))
     return _SPACES_RE.sub(" ", key).strip()
 
 
