@@ -93,6 +93,8 @@ class CockpitScreen(ClaimActions):
         self.needle = ""
         self._last_claim: str | None = None
         self._before_filter = CursorsBeforeFilter()
+        #: What the last full layout was made for (`_layout_inputs`): a resize to the same is no change.
+        self._laid_out: tuple[object, ...] | None = None
 
     def compose(self) -> ComposeResult:
         yield BrainHeader(id="header")
@@ -126,16 +128,31 @@ class CockpitScreen(ClaimActions):
         filter_input.display = False
         if not self.brain_app.live:
             filter_input.cursor_blink = False
-        self._apply_layout(self.app.size.width)
-        self.show_snapshot(self.brain_app.snapshot)
+        self._show_panes(self.app.size.width)  # which panes show (the history pane reads only when shown)
+        self.show_snapshot(self.brain_app.snapshot)  # fills them, then lays them out
         self.query_one("#active", ActiveClaimsTable).focus()
 
     # -- layout --------------------------------------------------------------------------------
     def on_resize(self, event: Resize) -> None:
-        """Switch between the wide and the one-pane layout."""
-        self._apply_layout(event.size.width)
+        """Switch between the wide and the one-pane layout (Textual's resizes at mount change nothing: skipped)."""
+        if self._layout_inputs(event.size.width) != self._laid_out:
+            self._apply_layout(event.size.width)
+
+    def _layout_inputs(self, width: int) -> tuple[object, ...]:
+        """What a layout depends on that a resize could change, and what the pilot changes between layouts."""
+        return (width, self.app.size.height, self.current_pane, self.corner, self.needle,
+                self.query_one("#filter", Input).display, id(self.brain_app.snapshot))
 
     def _apply_layout(self, width: int) -> None:
+        with self.app.batch_update():
+            self._show_panes(width)
+            self._fit_bands(width)
+            self._update_panebar()
+            self._keep_focus_shown()
+        self._laid_out = self._layout_inputs(width)
+
+    def _show_panes(self, width: int) -> None:
+        """Which panes and bands show at `width` (wide: all but the other corners; narrow: the current one)."""
         self.wide = width >= WIDE_WIDTH
         self.set_class(not self.wide, "narrow")
         current = self.current_pane
@@ -147,9 +164,6 @@ class CockpitScreen(ClaimActions):
             self.query_one(band).display = self.wide or BANDS[current] == band
         self.query_one("#panebar").display = not self.wide
         self.query_one(FittingFooter).show_command_palette = width >= FOOTER_PALETTE_WIDTH
-        self._fit_bands(width)
-        self._update_panebar()
-        self._keep_focus_shown()
 
     def _keep_focus_shown(self) -> None:
         """A pane hidden with the keys in it (the stale pane, emptied) hands them to the pane on screen."""
