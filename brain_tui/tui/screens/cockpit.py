@@ -95,6 +95,7 @@ class CockpitScreen(ClaimActions):
         self._before_filter = CursorsBeforeFilter()
         #: What the last full layout was made for (`_layout_inputs`): a resize to the same is no change.
         self._laid_out: tuple[object, ...] | None = None
+        self._resumed = False
 
     def compose(self) -> ComposeResult:
         yield BrainHeader(id="header")
@@ -386,7 +387,14 @@ class CockpitScreen(ClaimActions):
         self.refresh_bindings()  # the footer offers what the selection can do (`footer_offers`)
 
     def on_screen_resume(self, event: ScreenResume) -> None:
-        """Back from a dialog: run the refresh that waited."""
+        """Back from a dialog: run the refresh that waited.
+
+        The first resume is the push at start: each widget was styled as it mounted, and every class or focus
+        change since restyled what it touched, so Textual's restyle of the whole screen there is skipped (it runs
+        after this handler). Back from a dialog it runs as before."""
+        if not self._resumed:
+            self._resumed = True
+            event.refresh_styles = False
         self.brain_app.catch_up()
         self._keep_focus_shown()
 
