@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from brain_tui.tui.screens.cockpit import CockpitScreen
+from brain_tui.tui.widgets.footer import FittingFooter
 
 from .conftest import settle
 
@@ -65,3 +66,23 @@ async def test_a_full_restyle_after_start_changes_nothing(make_app, size: tuple[
         app.screen.update_node_styles(animate=False)
         await settle(pilot)
         assert _styles(app) == before
+
+
+async def test_a_resize_to_the_size_laid_out_does_not_lay_out_again(make_app,  # noqa: ANN001
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    resized: list[object] = []
+    handle = CockpitScreen._screen_resized
+
+    def counted(self: CockpitScreen, size) -> None:  # noqa: ANN001
+        resized.append(size)
+        handle(self, size)
+
+    monkeypatch.setattr(CockpitScreen, "_screen_resized", counted)
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert resized == []  # laid out once at 120x40 as it showed: the resizes to 120x40 after are no change
+        await pilot.resize_terminal(100, 30)
+        await settle(pilot)
+        assert resized and app.screen.size == (100, 30)
+        assert app.screen.query_one(FittingFooter).region.bottom == 30
