@@ -12,9 +12,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.events import Resize, ScreenResume
-from textual.widget import Widget
-from textual.widgets import DataTable, Input, Static, Tab, Tabs, Tree
+from textual.events import ScreenResume
+from textual.widgets import DataTable, Input, Tab, Tabs, Tree
 
 from brain_tui.core.records.model import BrainSnapshot
 from brain_tui.core.records.statuses import SignalState
@@ -22,12 +21,11 @@ from brain_tui.core.rules import attention
 from brain_tui.core.rules.attention import AttentionItem
 
 from .. import corrupt
-from ..bands import BORDER, HISTORY, BandNeeds, band_heights, corner_after, pane_shown, tree_pane_width
+from ..bands import corner_after
 from ..commands import PANES, bindings_for
 from ..describe import claim_line, signal_line
 from ..grouping import is_grouped, is_heading, toggle
 from ..navigation import item_key_at
-from ..safe import safe_text
 from ..selection import CursorsBeforeFilter, cursor_widgets, keys_target
 from ..styles import MUTED
 from ..widgets.breath_panel import BreathPanel, alert_count
@@ -40,42 +38,10 @@ from ..widgets.satellite_tree import SatelliteTree
 from ..widgets.signals_table import SignalsTable, signal_rows
 from ..widgets.table import KeyedTable
 from ..words import KIND_LABELS
-from .actions import ClaimActions
-
-#: From this width on, every pane is shown at once.
-WIDE_WIDTH = 120
-#: Below this width the footer leaves out the palette hint (it would be cut mid-word).
-FOOTER_PALETTE_WIDTH = 70
-
-FOCUS_TARGETS = {1: "#active", 2: "#signals", 3: "#tree", 4: "#env-scroll", 5: "#breath-scroll", 6: "#locks",
-                 7: "#history"}
-#: Short tab names (the seven tabs fit in 80 columns).
-TAB_NAMES = {"3": "Tree", "4": "Env"}
-#: Which band holds each pane.
-BANDS = {1: "#row-top", 2: "#row-mid", 3: "#row-mid", 4: "#row-bottom", 5: "#row-bottom", 6: "#row-bottom",
-         7: "#row-bottom"}
+from .cockpit_layout import FOCUS_TARGETS, TAB_NAMES, CockpitLayout, Pane
 
 
-class Pane(Vertical):
-    """A bordered pane with a title; `group` is its number for `1`–`7`."""
-
-    can_focus = False
-
-    def __init__(self, *children: Widget, group: int, title: str, id: str) -> None:  # noqa: A002
-        super().__init__(*children, id=id, classes="pane")
-        self.group = group
-        self.base_title = title
-
-    def set_title(self, extra: str = "") -> None:
-        """`N Title · extra` as the border title (Content, never markup)."""
-        title = Content(f" {self.group} {self.base_title}" if self.group else f" {self.base_title}")
-        if extra:
-            title += safe_text(f" · {extra}", 60)
-        title += " "
-        self.border_title = title
-
-
-class CockpitScreen(ClaimActions):
+class CockpitScreen(CockpitLayout):
     """The screen a pilot keeps open all day."""
 
     BINDINGS = [
@@ -93,6 +59,8 @@ class CockpitScreen(ClaimActions):
         self.needle = ""
         self._last_claim: str | None = None
         self._before_filter = CursorsBeforeFilter()
+        self._laid_out = None
+        self._resumed = False
 
     def compose(self) -> ComposeResult:
         yield BrainHeader(id="header")
@@ -126,68 +94,9 @@ class CockpitScreen(ClaimActions):
         filter_input.display = False
         if not self.brain_app.live:
             filter_input.cursor_blink = False
-        self._apply_layout(self.app.size.width)
-        self.show_snapshot(self.brain_app.snapshot)
+        self._show_panes(self.app.size.width)  # which panes show (the history pane reads only when shown)
+        self.show_snapshot(self.brain_app.snapshot)  # fills them, then lays them out
         self.query_one("#active", ActiveClaimsTable).focus()
-
-    # -- layout --------------------------------------------------------------------------------
-    def on_resize(self, event: Resize) -> None:
-        """Switch between the wide and the one-pane layout."""
-        self._apply_layout(event.size.width)
-
-    def _apply_layout(self, width: int) -> None:
-        self.wide = width >= WIDE_WIDTH
-        self.set_class(not self.wide, "narrow")
-        current = self.current_pane
-        for pane in self.query(Pane):
-            pane.display = pane_shown(pane.group or 1, wide=self.wide, current=current, corner=self.corner)
-        stale = self.query_one("#pane-stale", Pane)
-        stale.display = stale.display and bool(self.query_one("#stale", StaleClaimsTable).row_count)
-        for band in ("#row-top", "#row-mid", "#row-bottom"):
-            self.query_one(band).display = self.wide or BANDS[current] == band
-        self.query_one("#panebar").display = not self.wide
-        self.query_one(FittingFooter).show_command_palette = width >= FOOTER_PALETTE_WIDTH
-        self._fit_bands(width)
-        self._update_panebar()
-        self._keep_focus_shown()
-
-    def _keep_focus_shown(self) -> None:
-        """A pane hidden with the keys in it (the stale pane, emptied) hands them to the pane on screen."""
-        focused = self.focused
-        if self.is_current and (focused is None or not all(n.display for n in focused.ancestors_with_self)):
-            self.focus_now(self.query_one(FOCUS_TARGETS[self.current_pane]))
-
-    def _fit_bands(self, width: int) -> None:
-        """Wide: the middle and bottom bands take the rows their panes hold, the claims the rest (tree: its width)."""
-        top, mid, bottom, pane = (self.query_one(i) for i in ("#row-top", "#row-mid", "#row-bottom", "#pane-tree"))
-        if not self.wide:
-            pane.styles.width = None
-            for band in (top, mid, bottom):
-                band.styles.height = None  # the stylesheet's: one band at a time, the whole body
-            return
-        body = self.app.size.height - 3 - (3 if self.query_one("#filter", Input).display else 0)
-        rows, bottom.styles.height = band_heights(body, self._band_needs(width))
-        mid.styles.height, top.styles.height, tree = rows, "1fr", self.query_one("#tree", SatelliteTree)
-        scrolls = tree.last_line + 1 > rows - BORDER  # more lines than rows: a scrollbar shows
-        pane.styles.width = tree_pane_width(width, tree.widest, scrollbar=scrolls)
-
-    def _band_needs(self, width: int) -> BandNeeds:
-        """What each band would need to show everything it holds (a table: its rows and header)."""
-        def table(widget_id: str) -> int:
-            return self.query_one(widget_id, KeyedTable).row_count + 1
-
-        def text(widget_id: str, share: float) -> int:
-            widget = self.query_one(widget_id, Static)
-            # the pane's share of the width, less its border, padding and scrollbar
-            return widget.visual.get_height(widget.styles, max(10, int(width * share) - 5))  # type: ignore[arg-type]
-
-        stale = min(8, table("#stale") + BORDER) if self.query_one("#pane-stale", Pane).display else 0
-        tree = self.query_one("#tree", SatelliteTree).last_line + 2  # its lines, and its horizontal scrollbar
-        corner = {5: lambda: text("#breath", 2 / 5), 6: lambda: table("#locks"),
-                  7: lambda: table("#history")}[self.corner]()
-        env = text("#env", 3 / 5) if self.corner != HISTORY else 0
-        return BandNeeds(top=table("#active") + BORDER + stale, mid=max(table("#signals"), tree) + BORDER,
-                         bottom=max(env, corner) + BORDER)
 
     def action_pane(self, number: str) -> None:
         """Show (narrow) and focus pane `number`."""
@@ -201,13 +110,6 @@ class CockpitScreen(ClaimActions):
         if target.can_focus:
             self.focus_now(target)
 
-    def focus_now(self, widget: Widget) -> None:
-        """Focus `widget` before the next key is read (`Widget.focus` waits a turn of the loop: a key typed
-        in the same burst would act on the table focused before)."""
-        self.set_focus(widget)
-        if self.focused is not widget:
-            widget.focus()
-
     @on(Tabs.TabActivated, "#panebar")
     def _tab_clicked(self, event: Tabs.TabActivated) -> None:
         if event.tabs.active != event.tab.id:
@@ -215,23 +117,6 @@ class CockpitScreen(ClaimActions):
         number = (event.tab.id or "tab-1").removeprefix("tab-")
         if number != str(self.current_pane):
             self.action_pane(number)
-
-    def _update_panebar(self) -> None:
-        snapshot = self.brain_app.snapshot
-        counts = {
-            1: sum(1 for c in snapshot.claims if not c.is_terminal),  # unknown statuses too: they block
-            2: sum(1 for s in snapshot.signals if s.state == SignalState.PENDING),
-            6: len(snapshot.locks),
-        }
-        tabs = self.query_one("#panebar", Tabs)
-        for key, name in PANES:
-            number = int(key)
-            tab = tabs.query_one(f"#tab-{key}", Tab)
-            label = f"{key} {TAB_NAMES.get(key, name)}" + (f" {counts[number]}" if number in counts else "")
-            if str(tab.label) != label:
-                tab.label = label
-        if tabs.active != f"tab-{self.current_pane}":
-            tabs.active = f"tab-{self.current_pane}"
 
     # -- data ----------------------------------------------------------------------------------
     def show_snapshot(self, snapshot: BrainSnapshot) -> None:
@@ -372,7 +257,14 @@ class CockpitScreen(ClaimActions):
         self.refresh_bindings()  # the footer offers what the selection can do (`footer_offers`)
 
     def on_screen_resume(self, event: ScreenResume) -> None:
-        """Back from a dialog: run the refresh that waited."""
+        """Back from a dialog: run the refresh that waited.
+
+        The first resume is the push at start: each widget was styled as it mounted, and every class or focus
+        change since restyled what it touched, so Textual's restyle of the whole screen there is skipped (it runs
+        after this handler). Back from a dialog it runs as before."""
+        if not self._resumed:
+            self._resumed = True
+            event.refresh_styles = False
         self.brain_app.catch_up()
         self._keep_focus_shown()
 
