@@ -53,3 +53,29 @@ def test_a_claim_whose_status_bsi_does_not_know_carries_its_file_path(brain: Pat
     assert [(i["kind"], i["sess_id"], i["path"]) for i in items] == [
         ("unreadable", "sess-20261129-0930-odd", "claims/sess-20261129-0930-odd.yml")]
     assert "bsi gate abort sess-20261129-0930-odd" in items[0]["summary"]
+
+
+def test_the_text_row_of_a_file_that_does_not_read_holds_its_reason_and_its_repair_whole(brain: Path) -> None:
+    """The WHAT column was cut at 60 characters for every item: the reason, what the file holds and the repair
+    command of a file named by its path were lost. Its text row now holds the whole summary `--json` gives."""
+    name = "claims/a-claim-file-named-by-hand-after-a-merge.yml"
+    (brain / "claims" / "a-claim-file-named-by-hand-after-a-merge.yml").write_text("status: [open\nscope: notes/\n")
+    items = run_bsi("--json", "attention", brain=brain).json()["items"]
+    assert [i["path"] for i in items] == [name]
+    summary = items[0]["summary"]
+    assert f"bsi claim repair {name}" in summary and "until repaired it holds notes/" in summary
+    lines = ok(run_bsi("attention", brain=brain)).splitlines()
+    assert len(lines) == 2 and lines[1].rstrip().endswith(summary), lines
+
+
+def test_a_claim_whose_status_bsi_does_not_know_shows_its_abort_command_whole(brain: Path) -> None:
+    (brain / "claims" / "sess-20261129-0930-odd.yml").write_text(
+        "sess_id: sess-20261129-0930-odd\nscope: wiki/\nopened_at: '2026-11-29T09:30:00Z'\nstatus: frozen\n")
+    out = ok(run_bsi("attention", brain=brain, now="2026-11-29T10:00:00Z"))
+    assert "(`bsi gate abort sess-20261129-0930-odd REASON`)" in out, out
+
+
+def test_an_ordinary_row_is_no_wider_than_before(demo_brain: Path) -> None:
+    lines = ok(run_bsi("attention", brain=demo_brain)).splitlines()
+    start = lines[0].index("WHAT")
+    assert len(lines) > 2 and all(len(line[start:]) <= 60 for line in lines[1:]), lines

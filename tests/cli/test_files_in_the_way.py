@@ -93,6 +93,6 @@ def test_a_folder_where_a_lock_file_goes_is_named_as_the_lock_file_not_its_temp_
     (brain / "locks" / "src%2Fa.py.yml").mkdir()
     done = run_bsi("lock", "acquire", "src/a.py", sess, brain=brain)
     assert done.code == 65, done
-    assert done.err.startswith(f"bsi: cannot write {brain / 'locks' / 'src%2Fa.py.yml'}: it is a folder"), done.err
+    assert "locks/src%2Fa.py.yml" in done.err and "a folder" in done.err, done.err  # a corrupt row: refused
     assert ".bsi-tmp-" not in done.err and done.err.count("\n") == 1
     ok(run_bsi("signal", "send", "--to", sess, "--type", "INFO", "next write", brain=brain))

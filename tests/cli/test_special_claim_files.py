@@ -158,7 +158,8 @@ def test_the_hook_and_its_index_shortcut_never_let_a_write_past_a_fifo_claim(bra
 
 def test_a_folder_named_like_a_claim_file_is_still_no_claim(brain: Path) -> None:
     (brain / "claims" / "sess-20261129-0900-dir.yml").mkdir()
-    assert _listed(brain)["corrupt"] == []
+    assert _listed(brain)["corrupt"] == [{"path": "claims/sess-20261129-0900-dir.yml", "line": 0,
+                                          "reason": "a folder, not a file: move it away"}]  # shown, holds nothing
     assert _bsi(brain, "check-scope", "src/y.py").returncode == 0
 
 
@@ -186,14 +187,15 @@ def test_a_write_to_a_committed_claim_whose_file_became_a_link_is_refused(
 
 
 def test_a_folder_in_the_way_of_a_new_claim_file_is_refused_once_and_left_in_place(brain: Path) -> None:
-    """`claim open --slug S` where a folder already holds that claim file's name: 65 naming it, nothing written,
-    and the refusal is settled at once: the folder stays (it is not the write's to remove) and the next write
-    is not refused in its name (its roll-back unlinked the folder, failed, and left its journal behind)."""
+    """`claim open --slug S` where a folder already holds that claim file's name: the folder is a corrupt row, so
+    its name is taken, as a corrupt claim file's is (the claim opens under another ID), nothing is written into
+    it, and the folder stays (it is not the write's to remove); the next write is not refused in its name (a
+    roll-back once unlinked the folder, failed, and left its journal behind)."""
     folder = brain / "claims" / "sess-20261129-1000-foo.yml"
     folder.mkdir()
-    refused = run_bsi("claim", "open", "--scope", "src/", "--slug", "foo", brain=brain)
-    assert refused.code == 65 and refused.err.count("\n") == 1 and "it is a folder" in refused.err, refused
-    assert folder.is_dir() and not (brain / ".brain" / "journal").exists()
+    opened = run_bsi("claim", "open", "--scope", "src/", "--slug", "foo", brain=brain)
+    assert opened.code == 0 and opened.out.strip() != "sess-20261129-1000-foo", opened
+    assert folder.is_dir() and not any(folder.iterdir()) and not (brain / ".brain" / "journal").exists()
     ok(run_bsi("claim", "open", "--scope", "docs/", "--slug", "bar", brain=brain))
     assert subprocess.run(["git", "status", "--porcelain"], cwd=brain, capture_output=True, text=True,
                           check=True).stdout == ""

@@ -107,7 +107,7 @@ class BrainStore:
         #: the folders on the way of each kept claim that can block (or unreadable claim file that holds), and
         #: their keys when it was built (None: too fresh to vouch for it): its scope was read against them
         self._ways: dict[str, scope_ways.WayKeys | None] = {}
-        #: the links, FIFOs, devices and sockets the scans met since the last snapshot began (corrupt rows).
+        #: the links, FIFOs, devices, sockets and folders the scans met since the last snapshot began (corrupt rows).
         self._links: list[CorruptFile] = []
         #: the claim rows of a legacy BRAIN-INDEX.md, for the index's (mtime_ns, size, inode, ctime_ns).
         self._index_rows: tuple[tuple[int, int, int, int], Rows, Rows] | None = None
@@ -123,8 +123,9 @@ class BrainStore:
         self.owners_last: dict[str, str] = {}
 
     def _entry(self, folder: str, name: str, st: os.stat_result, found: Scanned) -> None:
-        """Keep one directory entry of `folder` by its ``lstat``: a regular file is read; a link, a FIFO, a device or
-        a socket is a corrupt row, never opened (`odd_entries`: one in claims/ holds the whole brain)."""
+        """Keep one directory entry of `folder` by its ``lstat``: a regular file is read; a link, a FIFO, a device,
+        a socket or a folder is a corrupt row, never opened (`odd_entries`: one in claims/ but a folder holds the
+        whole brain)."""
         rel = f"{folder}/{name}"
         if stat.S_ISREG(st.st_mode):
             found.append((rel, st))
