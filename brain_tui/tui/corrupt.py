@@ -1,9 +1,10 @@
 """Files that do not read, as rows of the stale pane ("human control required") and as a selection line.
 
 A claim file that does not read fails closed in the core: it blocks what it may hold (the whole brain
-when nothing can be read from it). SPEC 13 wants it shown as one row with its path, line and reason; the
-cockpit lists each such file among the stale claims, keyed ``corrupt:<path>`` (never a claim's ID, so
-no claim key acts on it), with the repair command the core names.
+when nothing can be read from it); a lock file that does not read keeps its file locked; a signal file that does not
+read may hide a message. SPEC 13 wants each shown as one row with its path, line and reason; the cockpit lists each
+such file among the stale claims, keyed ``corrupt:<path>`` (never a claim's ID, so no claim key acts on it), with
+the repair the core names (`records.unreadable.repair_of`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 from textual.content import Content
 
 from brain_tui.core.records.model import BrainSnapshot, CorruptFile
-from brain_tui.core.records.unreadable import holder_id, repair_command
+from brain_tui.core.records.unreadable import repair_of
+from brain_tui.core.rules.unreadable_items import file_name
 
 from .present import short_id
 from .safe import safe_text, styled
@@ -41,8 +43,9 @@ def _held(bad: CorruptFile) -> str:
 
 
 def _fix(bad: CorruptFile) -> str:
-    """What to do: the repair command for a claim file, else the file to mend."""
-    return repair_command(bad.path) if bad.path.startswith("claims/") else f"mend {bad.path}"
+    """What to do (the core's `repair_of`): the repair command for a claim file; a lock or signal file is fixed or
+    removed by hand."""
+    return repair_of(bad.path)
 
 
 def _why(bad: CorruptFile) -> str:
@@ -54,7 +57,7 @@ def item_name(item: AttentionItem, snapshot: BrainSnapshot) -> str:
     """How a row or a toast names a queue item: its claim (short, as the tables show it); for a file that does not
     read, the claim it names, as its stale row does (never its whole path, which wraps at 80 columns); else its
     signal."""
-    named = item.sess_id or (holder_id(item.path) if item.path else None)
+    named = item.sess_id or (file_name(item.path) if item.path else None)
     return short_id(named, snapshot.now, snapshot.tz) if named else (item.sig_id or "—")
 
 
@@ -77,7 +80,7 @@ def corrupt_rows(snapshot: BrainSnapshot, needle: str = "") -> list[tuple[str, d
             continue
         rows.append((corrupt_key(bad), {
             "status": corrupt_icon(),
-            "id": safe_text(short_id(holder_id(bad.path), snapshot.now, snapshot.tz), 40),
+            "id": safe_text(short_id(file_name(bad.path), snapshot.now, snapshot.tz), 40),
             "instance": styled("—", MUTED),
             "scope": safe_text(_held(bad) or "—", 120),
             "expired": styled("corrupt", ERROR),
@@ -94,7 +97,7 @@ def corrupt_line(snapshot: BrainSnapshot, key: str | None) -> Content | None:
     bad = next((b for b in snapshot.corrupt if corrupt_key(b) == key), None)
     if bad is None:
         return None
-    out = styled("✗ ", ERROR) + safe_text(short_id(holder_id(bad.path), snapshot.now, snapshot.tz), 40, style=STRONG)
+    out = styled("✗ ", ERROR) + safe_text(short_id(file_name(bad.path), snapshot.now, snapshot.tz), 40, style=STRONG)
     out += safe_text(f" · line {bad.line}: {bad.reason} · ", 300, style=MUTED) + safe_text(_fix(bad), 200)
     if bad.holds:
         out += safe_text(f" · until repaired it holds {_held(bad)}", 200, style=WARN)

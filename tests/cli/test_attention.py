@@ -79,3 +79,57 @@ def test_an_ordinary_row_is_no_wider_than_before(demo_brain: Path) -> None:
     lines = ok(run_bsi("attention", brain=demo_brain)).splitlines()
     start = lines[0].index("WHAT")
     assert len(lines) > 2 and all(len(line[start:]) <= 60 for line in lines[1:]), lines
+
+
+LOCK = "locks/notes%2Fa.md.yml"
+SIGNAL = "signals/sig-20261129-101502-k3f9.yml"
+
+
+def _unreadable(brain: Path) -> list[dict[str, object]]:
+    items = run_bsi("--json", "attention", brain=brain).json()["items"]
+    return [i for i in items if i["kind"] == "unreadable"]
+
+
+def test_a_lock_file_that_does_not_read_waits_for_a_human_with_its_own_repair(brain: Path) -> None:
+    """It keeps its file locked (`bsi lock acquire` refuses) until a human fixes or removes it: not a claim's
+    repair, and nothing `bsi lock` offers mends it."""
+    (brain / LOCK).write_text("file: [notes/a.md\n", encoding="utf-8")
+    items = _unreadable(brain)
+    assert [(i["sess_id"], i["sig_id"], i["path"], i["unblocks"]) for i in items] == [(None, None, LOCK, 1)]
+    summary = str(items[0]["summary"])
+    assert summary.startswith("lock file does not read: fix or remove it by hand (line 2: "), summary
+    assert summary.endswith("until then it keeps notes/a.md locked"), summary
+    assert "bsi claim repair" not in summary
+    lines = ok(run_bsi("attention", brain=brain)).splitlines()
+    assert len(lines) == 2 and lines[1].split()[1:3] == ["unreadable", LOCK], lines
+    assert lines[1].rstrip().endswith(summary), lines
+
+
+def test_a_folder_named_like_a_lock_file_waits_for_a_human(brain: Path) -> None:
+    (brain / "locks" / "docs%2Fb.md.yml").mkdir()
+    items = _unreadable(brain)
+    assert [i["path"] for i in items] == ["locks/docs%2Fb.md.yml"]
+    summary = str(items[0]["summary"])
+    assert "a folder, not a file: move it away" in summary and "keeps docs/b.md locked" in summary, summary
+    assert "bsi claim repair" not in summary
+
+
+def test_a_legacy_lock_file_that_does_not_read_says_its_name_tells_no_file(brain: Path) -> None:
+    (brain / "locks" / "old.lock").write_text("x: [\n", encoding="utf-8")
+    items = _unreadable(brain)
+    assert [i["path"] for i in items] == ["locks/old.lock"]
+    assert "fix or remove it by hand" in str(items[0]["summary"]), items
+    assert "its name does not tell which file it may lock" in str(items[0]["summary"]), items
+
+
+def test_a_signal_file_that_does_not_read_waits_for_a_human(brain: Path) -> None:
+    """It blocks nothing, but the message it holds (a gate request, a BLOCKED_ON) is seen by no one."""
+    (brain / SIGNAL).write_text("sig_id: [x\n", encoding="utf-8")
+    items = _unreadable(brain)
+    assert [(i["sess_id"], i["sig_id"], i["path"]) for i in items] == [(None, None, SIGNAL)]
+    summary = str(items[0]["summary"])
+    assert summary.startswith("signal file does not read: fix or remove it by hand (line 2: "), summary
+    assert "blocks nothing, but a message may be lost" in summary, summary
+    assert "bsi claim repair" not in summary
+    out = ok(run_bsi("attention", brain=brain))
+    assert SIGNAL in out and "nothing waits for a human" not in out, out

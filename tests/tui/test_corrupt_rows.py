@@ -155,3 +155,18 @@ async def test_n_names_a_corrupt_file_as_its_row_does_not_by_its_whole_path(  # 
         told = [str(n.message) for n in app._notifications]
         mine = [m for m in told if "unreadable" in m]
         assert mine and all(m.endswith("· 0901-broken") and "claims/" not in m for m in mine), told
+
+
+async def test_a_lock_file_that_does_not_read_is_named_by_the_file_it_may_lock(  # noqa: ANN001
+        make_app, demo_root: Path) -> None:
+    # Its name is that path percent-encoded: shown as a claim file's name is, it read "locks/notes%252Fa.md.yml",
+    # a file that does not exist. The row names what it locks; the selection line ends with the real path.
+    (demo_root / "locks" / "notes%2Fa.md.yml").write_text("file: [notes/a.md\n", encoding="utf-8")
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        line = corrupt_line(app.snapshot, "corrupt:locks/notes%2Fa.md.yml")
+        assert line is not None
+        assert line.plain.startswith("✗ lock notes/a.md · line 2: ") and "%25" not in line.plain, line.plain
+        assert line.plain.endswith("fix or remove it by hand · locks/notes%2Fa.md.yml"), line.plain
+        assert "lock notes/a.md" in screen_text(app)

@@ -135,3 +135,41 @@ async def test_the_queue_row_of_a_corrupt_file_says_it_does_not_read_and_why(  #
         assert "see What" not in text and "does not read: bsi claim repair" in text  # the panel says it all
         if size[0] >= 120:
             assert "does not read · line 4: duplicate k" in row, row  # the reason's tail gives way
+
+
+LOCK = "locks/notes%2Fa.md.yml"
+LOCK_DIR = "locks/docs%2Fb.md.yml"
+SIGNAL = "signals/sig-20261129-101502-k3f9.yml"
+
+
+def write_corrupt_lock_and_signal(root: Path) -> None:
+    """A lock file that does not parse, a folder named like a lock file and a signal file that does not parse."""
+    (root / LOCK).write_text("file: [notes/a.md\n", encoding="utf-8")
+    (root / LOCK_DIR).mkdir()
+    (root / SIGNAL).write_text("sig_id: [x\n", encoding="utf-8")
+
+
+@pytest.mark.parametrize("path", [LOCK, LOCK_DIR, SIGNAL])
+async def test_a_key_on_a_lock_or_signal_file_that_does_not_read_names_its_own_repair(  # noqa: ANN001
+        make_app, demo_root: Path, path: str) -> None:
+    """Its row is in the queue; a claim key on it acts on no claim and says the file's repair: fixed or removed by
+    hand (no `bsi claim repair`, which mends claim files only)."""
+    write_corrupt_lock_and_signal(demo_root)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = await open_queue_on(pilot, path)
+        assert not {key.action for key in app.screen.query(FooterKey)} & {"approve", "reject", "ack"}
+        assert "fix or remove it by hand" in screen_text(app)
+        for key in (*ACTION_KEYS, "K"):
+            app.clear_notifications()
+            assert screen.query_one("#gate-table").select_key(f"unreadable:{path}")
+            await settle(pilot)
+            await pilot.press(key)
+            await settle(pilot)
+            assert app.screen is screen, key
+            told = [str(n.message) for n in app._notifications]
+            assert any("does not read" in m and "fix or remove it by hand" in m and path in m for m in told), (
+                key, told)
+            assert not any("bsi claim repair" in m or "select a claim first" in m for m in told), (key, told)
+        assert app.is_running

@@ -222,3 +222,19 @@ def test_a_claim_whose_status_bsi_does_not_know_waits_for_a_human(world: tuple[B
     (item,) = brain.attention()
     assert item.kind == "unreadable" and item.sess_id == sess and item.path == f"claims/{sess}.yml"
     assert "'weird' is none bsi knows" in item.summary and f"bsi gate abort {sess}" in item.summary
+
+
+def test_a_lock_file_whose_two_copies_do_not_read_is_one_item(world: tuple[Brain, Clock]) -> None:
+    """The work tree's copy and HEAD's copy of one lock file may both be corrupt rows: one queue item (its key is
+    its path, as the cockpit keys its row: two would be one row key twice)."""
+    from brain_tui.core.record import replace
+    from brain_tui.core.records.model import CorruptFile
+
+    brain, _clock = world
+    rel = "locks/notes%2Fa.md.yml"
+    twins = (CorruptFile(rel, 2, "bad"), CorruptFile(rel, 3, "bad (the copy git holds)"))
+    snap = replace(brain.snapshot(), corrupt=twins)
+    items = [i for i in attention.attention(snap) if i.kind == "unreadable"]
+    assert [(i.key, i.path, i.unblocks) for i in items] == [(f"unreadable:{rel}", rel, 1)]
+    assert items[0].summary == ("lock file does not read: fix or remove it by hand (line 2: bad); until then it keeps "
+                                "notes/a.md locked")

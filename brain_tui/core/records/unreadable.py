@@ -22,7 +22,7 @@ from urllib.parse import quote
 from brain_tui.core.errors import InvalidData
 from brain_tui.core.ids import valid_session_id
 from brain_tui.core.lazy_re import LazyPattern
-from brain_tui.core.paths.layout import INDEX_FILE
+from brain_tui.core.paths.layout import CLAIMS_DIR, INDEX_FILE
 from brain_tui.core.paths.scope import GLOBAL, ScopeEntry, parse_scope
 from brain_tui.core.records.formats import claim_identity, is_claim_mapping, parse_claim_bytes
 from brain_tui.core.records.statuses import TERMINAL_STATUSES
@@ -32,8 +32,8 @@ TYPE_CHECKING = False  # `typing` is not imported at run time: a read's start-up
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["NOT_A_CLAIM_PREFIXES", "held_by_bytes", "held_by_data", "held_by_file", "holder_id", "repair_command",
-           "shown_path", "whole_brain"]
+__all__ = ["BY_HAND", "NOT_A_CLAIM_PREFIXES", "held_by_bytes", "held_by_data", "held_by_file", "holder_id",
+           "repair_command", "repair_of", "shown_path", "whole_brain"]
 
 #: Files in ``claims/`` that older tools wrote and that are not claims (SPEC 2): never held, even when unreadable.
 NOT_A_CLAIM_PREFIXES = ("gate-ack-",)
@@ -76,6 +76,18 @@ def repair_command(rel_path: str) -> str:
     stem = PurePosixPath(rel_path).stem
     named = stem if valid_session_id(stem) and rel_path.endswith(".yml") else shown_path(rel_path)
     return f"bsi claim repair {named}"
+
+
+#: The repair of a lock or signal file that does not read: no `bsi lock` or `bsi signal` verb mends one.
+BY_HAND = "fix or remove it by hand"
+
+
+def repair_of(rel_path: str) -> str:
+    """How a human mends the brain file `rel_path` that does not read: a claim file (or the legacy BRAIN-INDEX.md)
+    by `repair_command`; a lock or signal file, a folder or a link named like one, by hand (`BY_HAND`)."""
+    if rel_path == INDEX_FILE or rel_path.startswith(f"{CLAIMS_DIR}/"):
+        return repair_command(rel_path)
+    return BY_HAND
 
 
 def _not_a_claim_name(rel_path: str) -> bool:

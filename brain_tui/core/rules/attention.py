@@ -2,8 +2,9 @@
 
 One list, ranked, built from a snapshot (a pure read): every claim waiting at a
 human gate, every stale or expired claim, every claim file that does not read or whose status the product does
-not know (each blocks what it may hold until a human mends it), every pending BLOCKED_ON of an unfinished claim,
-every tripped circuit breaker, every paused tree close to its expiry, every bound
+not know (each blocks what it may hold until a human mends it), every lock or signal file that does not read (one
+keeps its file locked, the other may hide a message: `unreadable_items`), every pending BLOCKED_ON of an unfinished
+claim, every tripped circuit breaker, every paused tree close to its expiry, every bound
 agent session waiting for input (with the client's kind and message), every open
 claim whose agent session has under 10 % of its context window left (`context`,
 from `core.transcript`), and the breath alerts of the newest sprint
@@ -343,14 +344,11 @@ def complete_for(snapshot: BrainSnapshot) -> bool:
 
 
 def _unreadable_items(snapshot: BrainSnapshot) -> list[AttentionItem]:
-    """One item per claim file that does not read and so blocks what it may hold (SPEC 22; the whole brain when
-    nothing of it reads), until a human mends it: `bsi claim repair`, or the file by hand."""
-    from brain_tui.core.records.unreadable import repair_command
+    """One item per brain file that does not read and waits on a human (`unreadable_items`): a claim file that
+    blocks what it may hold (SPEC 22), a lock file that keeps its file locked, a signal file whose message is lost."""
+    from brain_tui.core.rules.unreadable_items import file_items
 
-    return [AttentionItem("unreadable", f"unreadable:{bad.path}", None, None, None, None, 1,
-                          f"does not read: {repair_command(bad.path)} (line {bad.line}: {bad.reason}); until "
-                          f"repaired it holds {' '.join(str(entry) for entry in bad.holds)}", path=bad.path)
-            for bad in snapshot.unreadable_claims]
+    return file_items(snapshot)
 
 
 def _unknown_status_item(snapshot: BrainSnapshot, claim: Claim) -> AttentionItem:

@@ -29,6 +29,7 @@ from brain_tui.core.record import record
 from brain_tui.core.records import formats
 from brain_tui.core.records.formats import encode_lock_name
 from brain_tui.core.records.model import BrainSnapshot, Claim, CorruptFile, Lock
+from brain_tui.core.records.unreadable import BY_HAND
 from brain_tui.core.rules.conflicts import unreadable_holders
 from brain_tui.core.rules.effective import require_claim, require_may_work
 from brain_tui.core.rules.lock_names import lock_file_path, lock_paths, lock_rel_path, name_path
@@ -279,8 +280,7 @@ def _refuse_corrupt(snapshot: BrainSnapshot, file: str) -> None:
     """Refuse to lock a file while a lock file of it, in any spelling, does not load (it may hold the lock)."""
     bad = corrupt_lock_of(snapshot, file)
     if bad is not None:
-        raise InvalidData(f"lock file {bad.path} is corrupt (line {bad.line}: {bad.reason}): "
-                          "fix or remove it by hand")
+        raise InvalidData(f"lock file {bad.path} is corrupt (line {bad.line}: {bad.reason}): {BY_HAND}")
 
 @record
 class LockOutcome(JsonShaped):

@@ -261,7 +261,8 @@ class ClaimActions(Screen[None]):
             return
         sig = self.selected_signal()
         if sig is None:
-            self.notify("acknowledge: select a signal first (pane 2)", severity="warning", markup=False)
+            # on the row of a file that does not read (a signal file among them): the file and its repair
+            self._nothing_selected("acknowledge", "select a signal first (pane 2)")
             return
         if sig.state != SignalState.PENDING:
             self.notify(f"{sig.sig_id} is already {sig.state}", severity="warning", markup=False)
