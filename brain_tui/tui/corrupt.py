@@ -73,11 +73,14 @@ def corrupt_what(snapshot: BrainSnapshot, path: str | None) -> Content | None:
 
 def corrupt_rows(snapshot: BrainSnapshot, needle: str = "") -> list[tuple[str, dict[str, Any]]]:
     """One stale-pane row per file that does not read (path, line, reason, what it holds, the repair); `needle`
-    filters on the path, the reason and what it holds."""
+    filters on the path, the reason and what it holds. A file whose work-tree copy and HEAD's copy both do not read
+    is one row, its first entry's (as `corrupt_line` reads it): a row key may be given once."""
     rows: list[tuple[str, dict[str, Any]]] = []
+    seen: set[str] = set()
     for bad in snapshot.corrupt:
-        if needle and needle.lower() not in f"{bad.path} {bad.reason} {_held(bad)}".lower():
+        if corrupt_key(bad) in seen or needle and needle.lower() not in f"{bad.path} {bad.reason} {_held(bad)}".lower():
             continue
+        seen.add(corrupt_key(bad))
         rows.append((corrupt_key(bad), {
             "status": corrupt_icon(),
             "id": safe_text(short_id(file_name(bad.path), snapshot.now, snapshot.tz), 40),
