@@ -252,8 +252,9 @@ class KeyedTable(DataTable[ThemedCell]):
         return True
 
     def update_rows(self, rows: list[Row]) -> None:
-        """Show `rows`, changing only what changed; the cursor stays on its row key."""
-        rows = self._sorted(rows)
+        """Show `rows`, changing only what changed; the cursor stays on its row key. A key given twice (two files of
+        a hand-edited brain carrying one ID) shows its first row only: a table refuses a row key twice."""
+        rows = self._sorted(_first_of_each_key(rows))
         old_keys = [key for key, _ in self._keyed_rows]
         new_keys = [key for key, _ in rows]
         previous = dict(self._keyed_rows)
@@ -334,3 +335,14 @@ def _minutes(text: str) -> float | None:
     sign, days, hours, mins, secs = match.groups()
     value = int(days or 0) * 1440 + int(hours or 0) * 60 + int(mins or 0) + int(secs or 0) / 60
     return -value if sign else value
+
+
+def _first_of_each_key(rows: list[Row]) -> list[Row]:
+    """`rows` in order, each key's first row only."""
+    seen: set[str] = set()
+    kept: list[Row] = []
+    for key, cells in rows:
+        if key not in seen:
+            seen.add(key)
+            kept.append((key, cells))
+    return kept
