@@ -10,6 +10,7 @@ The plain repository is the control.
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -75,9 +76,44 @@ def _make(kind: str, tmp: Path) -> Layout:
     return layout
 
 
+#: The files of a layout that name a folder of it by its absolute path (the copy's are rewritten).
+POINTERS = {"worktree": ("brain/.git", "main/.git/worktrees/brain/gitdir"), "separate-git-dir": ("brain/.git",)}
+
+
+@pytest.fixture(scope="session")
+def _layout_templates(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Each layout's folder, built once (`_make`) and copied per test (`layout`); filled as layouts are asked."""
+    return {}
+
+
+def _copy(kind: str, templates: dict[str, Path], factory: pytest.TempPathFactory, tmp: Path) -> Layout:
+    """A copy of layout `kind` in `tmp/layout`, its git pointers and `$GIT_DIR` naming the copy.
+
+    The brain records no absolute path of its own; git's index and the `.brain/` caches are keyed on the files'
+    identities and checked again against the copy (tests/conftest.py `template_from`)."""
+    if kind not in templates:
+        templates[kind] = factory.mktemp(f"layout-{kind}")
+        _make(kind, templates[kind])
+    source, target = templates[kind], tmp / "layout"
+    shutil.copytree(source, target, symlinks=True)
+    for rel in POINTERS.get(kind, ()):
+        pointer = target / rel
+        text = pointer.read_text(encoding="utf-8")
+        assert str(source) in text, text
+        pointer.write_text(text.replace(str(source), str(target)), encoding="utf-8")
+    root = target / "brain"
+    env = dict(INHERITED_ENV)
+    if kind == "git-dir-env":
+        env.update(GIT_DIR=str(root / ".git"), GIT_WORK_TREE=str(root))
+    copied = Layout(root, env, kind == "detached")
+    assert git(root, "status", "--porcelain", env=env).strip() == ""  # the copy is the commit, as built
+    return copied
+
+
 @pytest.fixture(params=LAYOUTS)
-def layout(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Layout]:
-    built = _make(str(request.param), tmp_path)
+def layout(request: pytest.FixtureRequest, _layout_templates: dict[str, Path], tmp_path: Path,
+           tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[Layout]:
+    built = _copy(str(request.param), _layout_templates, tmp_path_factory, tmp_path)
     for name in ("GIT_DIR", "GIT_WORK_TREE"):  # the in-process decision sees what the commands saw
         if name in built.env:
             monkeypatch.setenv(name, built.env[name])

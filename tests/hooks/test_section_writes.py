@@ -14,6 +14,7 @@ from brain_tui.core.brain import Brain
 from brain_tui.core.records.model import BLOCKING_STATUSES
 from brain_tui.core.sessions import hook_index
 from tests.bsi import NOW, ok, run_bsi
+from tests.conftest import copy_brain, template_from
 from tests.hooks.test_pre_tool_use import AGENT, assert_allowed, assert_denied, hook
 
 OTHER = "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
@@ -45,8 +46,21 @@ def two_sections(brain: Path, text: str | None = PLAN) -> None:
     ok(run_bsi("claim", "open", "--scope", "plan.md#Beta", "--agent-session", OTHER, "--slug", "b", brain=brain))
 
 
+@pytest.fixture(scope="session")
+def _two_sections_template(_brain_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = template_from(_brain_template, tmp_path_factory, "two-sections")
+    two_sections(root)
+    return root
+
+
+@pytest.fixture
+def sections(brain: Path, _two_sections_template: Path) -> Path:
+    """`brain` after `two_sections(brain)` (PLAN, AGENT on Alpha, OTHER on Beta): built once, copied per test."""
+    return copy_brain(_two_sections_template, brain)
+
+
+@pytest.mark.usefixtures("sections")
 def test_an_edit_inside_the_own_section_goes(brain: Path) -> None:
-    two_sections(brain)
     assert_allowed(edit(brain, "alpha text", "alpha text, more"))
     assert_allowed(edit(brain, "beta text", "beta, more", session=OTHER))
     assert_allowed(write(brain, PLAN.replace("alpha text", "new alpha")))
@@ -55,6 +69,7 @@ def test_an_edit_inside_the_own_section_goes(brain: Path) -> None:
                                                        {"old_string": "first text", "new_string": "second"}]})))
 
 
+@pytest.mark.usefixtures("sections")
 @pytest.mark.parametrize(("old", "new", "extra"), [
     ("beta text", "HACKED", {}),  # inside Beta
     ("alpha text\n\n## Beta\nbeta", "x", {}),  # across Alpha and Beta
@@ -74,13 +89,12 @@ def test_an_edit_inside_the_own_section_goes(brain: Path) -> None:
 ])
 def test_an_edit_reaching_outside_the_own_section_is_denied(brain: Path, old: str, new: str,
                                                             extra: dict[str, Any]) -> None:
-    two_sections(brain)
     assert_denied(edit(brain, old, new, **extra), "plan.md")
     assert (brain / "plan.md").read_text() == PLAN
 
 
+@pytest.mark.usefixtures("sections")
 def test_multi_edit_write_and_notebook_outside_the_section_are_denied(brain: Path) -> None:
-    two_sections(brain)
     path = str(brain / "plan.md")
     assert_denied(hook(brain, "pre-tool-use", call(brain, "MultiEdit", {"file_path": path, "edits": [
         {"old_string": "alpha text", "new_string": "a"}, {"old_string": "beta text", "new_string": "b"}]})))
@@ -90,6 +104,7 @@ def test_multi_edit_write_and_notebook_outside_the_section_are_denied(brain: Pat
                                                                            "new_source": "x"})))
 
 
+@pytest.mark.usefixtures("sections")
 @pytest.mark.parametrize("command", [
     "sed -i 's/beta/HACKED/' plan.md",
     "perl -pi -e 's/beta/HACKED/' plan.md",
@@ -98,10 +113,10 @@ def test_multi_edit_write_and_notebook_outside_the_section_are_denied(brain: Pat
     "truncate -s 0 plan.md",
 ])
 def test_the_shell_cannot_show_what_it_changes_in_a_section(brain: Path, command: str) -> None:
-    two_sections(brain)
     assert_denied(hook(brain, "pre-tool-use", call(brain, "Bash", {"command": command})), "section")
 
 
+@pytest.mark.usefixtures("sections")
 @pytest.mark.parametrize("command", [
     "python3 -c \"open('plan.md','a').write('x')\"",
     "python3 - <<'EOF'\nwith open('plan.md', 'w') as f:\n    f.write('x')\nEOF",
@@ -113,19 +128,18 @@ def test_the_shell_cannot_show_what_it_changes_in_a_section(brain: Path, command
 ])
 def test_inline_code_writing_a_file_held_by_sections_is_denied(brain: Path, command: str) -> None:
     """The OS sandbox opens the whole file to the shell for a section scope: the hook is the only guard."""
-    two_sections(brain)
     line = command.replace("{brain}", str(brain))
     assert_denied(hook(brain, "pre-tool-use", call(brain, "Bash", {"command": line})), "plan.md", "section")
     assert_denied(hook(brain, "pre-tool-use", call(brain, "Bash", {"command": line}, session=OTHER)), "plan.md")
 
 
+@pytest.mark.usefixtures("sections")
 def test_the_index_shortcut_leaves_inline_code_of_a_section_holder_to_the_core(brain: Path) -> None:
     """With a settled index the shortcut answers a shell line writing nothing it reads as a target: inline code
     naming a file the session holds by sections goes to the core, which refuses it."""
     from brain_tui.hooks import fast
     from tests.hooks.test_hook_index import settle
 
-    two_sections(brain)
     settle(brain)
     line = "python3 -c \"open('plan.md','a').write('x')\""
     event = call(brain, "Bash", {"command": line})
@@ -135,6 +149,7 @@ def test_the_index_shortcut_leaves_inline_code_of_a_section_holder_to_the_core(b
     assert fast.decide(plain, {"brain": str(brain), "now": NOW}, {}) == (0, "", "")
 
 
+@pytest.mark.usefixtures("sections")
 @pytest.mark.parametrize("command", [
     "python3 -c \"print(open('plan.md').read())\"",
     "node -e \"console.log(require('fs').readFileSync('plan.md', 'utf8'))\"",
@@ -143,14 +158,13 @@ def test_the_index_shortcut_leaves_inline_code_of_a_section_holder_to_the_core(b
     "python3 -c \"open('out.txt','w').write('x')\"",  # writing code naming no section-held file
 ])
 def test_reading_a_file_held_by_sections_stays_allowed(brain: Path, command: str) -> None:
-    two_sections(brain)
     assert_allowed(hook(brain, "pre-tool-use", call(brain, "Bash", {"command": command})))
 
 
+@pytest.mark.usefixtures("sections")
 def test_inline_code_naming_another_sessions_whole_file_is_left_to_the_sandbox(brain: Path) -> None:
     """A file another session holds whole is fenced by the OS sandbox exactly (reads go, writes fail); the hook's
     reading of inline code is a guess by words (`copy`, `run`), so it does not refuse that code on its own."""
-    two_sections(brain)
     (brain / "other.md").write_text("other\n")
     ok(run_bsi("claim", "open", "--scope", "other.md", "--agent-session", "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
                "--slug", "o", brain=brain))
@@ -179,16 +193,16 @@ def test_a_heading_in_a_fence_is_text_of_its_section(brain: Path) -> None:
     assert_denied(edit(brain, "\nb\n", "\nB\n"))
 
 
+@pytest.mark.usefixtures("sections")
 def test_html_closed_inside_the_own_section_goes(brain: Path) -> None:
-    two_sections(brain)
     assert_allowed(edit(brain, "alpha text", "alpha\n<!-- a note -->\n<div>\nx\n</div>"))
     assert_allowed(edit(brain, "alpha text", "alpha\n<pre>\n\ncode\n</pre>"))
 
 
+@pytest.mark.usefixtures("sections")
 def test_another_spelling_of_the_file_is_not_a_new_file(brain: Path) -> None:
     """On Linux `PLAN.md` is a new file; the brain reads it as plan.md (one scope on a case-insensitive disk, where
     a checkout of both keeps one): writing it whole would replace Beta there, so it is refused."""
-    two_sections(brain)
     assert_denied(hook(brain, "pre-tool-use", call(brain, "Write", {"file_path": str(brain / "PLAN.md"),
                                                                     "content": "## Alpha\nmine\n"})), "plan.md")
     assert not (brain / "PLAN.md").exists()
@@ -202,8 +216,8 @@ def test_a_section_of_a_file_not_there_yet(brain: Path) -> None:
 
 
 
+@pytest.mark.usefixtures("sections")
 def test_the_index_shortcut_leaves_a_section_holders_write_to_the_core(brain: Path) -> None:
-    two_sections(brain)
     b = Brain(brain, now=NOW, commit=False)
     index = hook_index.build(brain, b.snapshot(only_statuses=BLOCKING_STATUSES), b.config)
     for claim in b.snapshot().claims:
@@ -216,16 +230,17 @@ def patch(brain: Path, body: str, session: str = AGENT) -> Any:
         "command": f"*** Begin Patch\n{body}*** End Patch\n"}, session))
 
 
+@pytest.mark.usefixtures("sections")
 @pytest.mark.parametrize("body", [
     "*** Update File: plan.md\n@@\n ## Alpha\n-alpha text\n+alpha text, more\n",
     "*** Update File: plan.md\n@@ ## Alpha\n-alpha text\n+one\n+two\n",
     "*** Update File: plan.md\n ## Alpha\n-alpha text\n+new\n \n",  # the first chunk may omit `@@`
 ])
 def test_a_codex_patch_inside_the_own_section_goes(brain: Path, body: str) -> None:
-    two_sections(brain)
     assert_allowed(patch(brain, body))
 
 
+@pytest.mark.usefixtures("sections")
 @pytest.mark.parametrize("body", [
     "*** Update File: plan.md\n@@\n ## Beta\n-beta text\n+HACKED\n",  # B's text
     "*** Update File: plan.md\n@@\n-## Beta\n+## Gamma\n",  # B's heading
@@ -239,5 +254,4 @@ def test_a_codex_patch_inside_the_own_section_goes(brain: Path, body: str) -> No
     "*** Update File: plan.md\n@@\n-alpha text\n+x\n  *** Update File: plan.md\n@@\n-beta text\n+y\n",
 ])
 def test_a_codex_patch_reaching_outside_the_own_section_is_denied(brain: Path, body: str) -> None:
-    two_sections(brain)
     assert_denied(patch(brain, body), "plan.md")
