@@ -55,3 +55,17 @@ def test_a_blank_destination_is_refused_like_the_cli(brain: Path, signals: str) 
 
     result = in_process(brain, body)
     assert result.is_error and result.structured_content["exit"] == 65, result.structured_content
+
+
+def test_a_copied_signal_file_is_listed_once_and_its_copy_as_a_corrupt_row(brain: Path) -> None:
+    """A copy of `signals/<ID>.yml` under another name is one corrupt row, not a second signal of the ID."""
+    sig = ok(run_bsi("signal", "send", "--to", "pilote", "--type", "INFO", "once", brain=brain))
+    (brain / "signals" / f"copy-{sig}.yml").write_bytes((brain / "signals" / f"{sig}.yml").read_bytes())
+
+    async def body(client: Client) -> Any:
+        return await client.call_tool("signal_list", {"pending": True})
+
+    result = in_process(brain, body)
+    assert not result.is_error, result.structured_content
+    assert [s["sig_id"] for s in result.structured_content["signals"]] == [sig]
+    assert [c["path"] for c in result.structured_content["corrupt"]] == [f"signals/copy-{sig}.yml"]

@@ -27,3 +27,19 @@ async def test_a_copied_file_is_one_row_and_no_crash(make_app, demo_root: Path, 
         table = app.screen.query_one("#signals" if folder == "signals" else "#active")
         keys = list(table.row_keys)
         assert len(keys) == len(set(keys)) and keys, keys
+
+
+async def test_a_copied_signal_file_is_an_unreadable_item_not_a_second_signal(make_app, demo_root: Path) -> None:  # noqa: ANN001
+    """The copy of `signals/<ID>.yml` is one corrupt row naming that file (`bsi attention` as the queue): the
+    signals pane and the queue show the signal once, the copy as a file to remove."""
+    blocked = next(p for p in sorted((demo_root / "signals").glob("*.yml")) if "BLOCKED_ON" in p.read_text())
+    copy = blocked.with_name(f"copy-{blocked.name}")
+    shutil.copy(blocked, copy)
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert f"signals/{copy.name}" not in [s.path for s in app.snapshot.signals]
+        assert [c.path for c in app.snapshot.corrupt] == [f"signals/{copy.name}"]
+        keys = [item.key for item in app.queue]
+        assert f"unreadable:signals/{copy.name}" in keys, keys
+        assert keys.count(f"signal:{blocked.stem}") == 1, keys

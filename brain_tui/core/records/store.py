@@ -46,6 +46,7 @@ from brain_tui.core.records.model import (
     Signal,
 )
 from brain_tui.core.records.odd_entries import odd_row
+from brain_tui.core.records.signal_twins import owned_signals
 from brain_tui.core.records.state_json import MAX_STATE_BYTES
 from brain_tui.core.records.statuses import TERMINAL_STATUSES
 from brain_tui.core.records.unreadable import held_by_data, held_by_file
@@ -454,7 +455,8 @@ class BrainStore:
         for held in self._index_claims(owner, corrupt, closed):
             if only_statuses is None or held.status not in KNOWN_STATUSES or held.status in only_statuses:
                 claims.append(held)
-        signals: list[Signal] = self._read_files(signal_files, "signal", Signal, corrupt)
+        signals: list[Signal] = owned_signals(  # a copy of `signals/<ID>.yml` is a corrupt row
+            self.root, self._read_files(signal_files, "signal", Signal, corrupt), corrupt)
         signals += index_signals(self.root, self._index_rows[2] if self._index_rows else [],
                                  {s.sig_id for s in signals}, self.tz, live=archived is not None)
         locks: list[Lock] = self._read_files(lock_files, "lock", Lock, corrupt)
