@@ -53,6 +53,8 @@ def test_attention_lists_the_copy_as_an_unreadable_file_not_a_signal(brain: Path
     assert [(i["kind"], i["sig_id"], i["path"]) for i in items] == [
         ("unreadable", None, f"signals/copy-{sig}.yml")], items
     assert f"duplicate of signals/{sig}.yml" in items[0]["summary"]
+    assert "the signal is in the other file" in items[0]["summary"]  # nothing is lost: not "a message may be lost"
+    assert "may be lost" not in items[0]["summary"]
 
 
 def test_a_copy_of_an_archived_signal_is_a_corrupt_row(brain: Path) -> None:

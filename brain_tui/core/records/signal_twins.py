@@ -19,7 +19,10 @@ from brain_tui.core.paths.layout import SIGNALS_DIR
 from brain_tui.core.records.formats import YAML_SUFFIXES
 from brain_tui.core.records.model import CorruptFile, Signal
 
-__all__ = ["owned_signals", "signal_owner"]
+__all__ = ["COPY_OF", "owned_signals", "signal_owner"]
+
+#: How a copy's corrupt row begins (its reason): the file that holds its ID follows.
+COPY_OF = "duplicate of "
 
 
 def signal_owner(root: Path, sig: Signal) -> str | None:
@@ -55,5 +58,5 @@ def owned_signals(root: Path, signals: list[Signal], corrupt: list[CorruptFile])
         if owner is None:
             kept.append(sig)
             continue
-        corrupt.append(CorruptFile(sig.path, 1, f"duplicate of {owner} (signal ID {sig.sig_id}): remove this copy"))
+        corrupt.append(CorruptFile(sig.path, 1, f"{COPY_OF}{owner} (signal ID {sig.sig_id}): remove this copy"))
     return kept

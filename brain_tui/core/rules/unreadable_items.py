@@ -9,7 +9,8 @@ repair (`records.unreadable.repair_of`):
   lock of the file its name decodes to: no session acquires that file until a human fixes or removes it
   (`locks.corrupt_lock_of`); no `bsi lock` verb mends it;
 - a signal file that does not read blocks nothing, but the message it holds (a gate request, a BLOCKED_ON) reaches
-  no one; no `bsi signal` verb mends it either.
+  no one; no `bsi signal` verb mends it either; a copy of a signal under another name (`signal_twins`) loses
+  nothing: the signal is read from the file of its own name.
 
 One item per file: a lock file whose work-tree copy and HEAD's copy both fail to read is one row (its key is its
 path, as the cockpit's rows are keyed). A lock or signal file counts as holding one claim up (`unblocks` 1): whoever
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 from brain_tui.core.paths.layout import LOCKS_DIR, SIGNALS_DIR
 from brain_tui.core.records.model import BrainSnapshot, CorruptFile
+from brain_tui.core.records.signal_twins import COPY_OF
 from brain_tui.core.records.unreadable import BY_HAND, holder_id, repair_command, shown_path
 from brain_tui.core.rules.attention import AttentionItem
 from brain_tui.core.rules.lock_names import name_path
@@ -65,6 +67,9 @@ def file_items(snapshot: BrainSnapshot) -> list[AttentionItem]:
                        f"{' '.join(str(entry) for entry in bad.holds)}")
         elif bad.path.startswith(f"{LOCKS_DIR}/"):
             summary = f"lock file does not read: {BY_HAND} {_why(bad)}; {lock_blocks(bad.path)}"
+        elif bad.path.startswith(f"{SIGNALS_DIR}/") and bad.reason.startswith(COPY_OF):
+            summary = (f"signal file is a copy: {BY_HAND} {_why(bad)}; it blocks nothing, the signal is in the "
+                       "other file")
         elif bad.path.startswith(f"{SIGNALS_DIR}/"):
             summary = (f"signal file does not read: {BY_HAND} {_why(bad)}; it blocks nothing, but a message may be "
                        "lost (a gate request, a BLOCKED_ON)")
