@@ -59,6 +59,31 @@ def _with_live_work_below(snapshot: BrainSnapshot) -> set[str]:
     return marked
 
 
+#: The deepest a claim is drawn below its root: a deeper one (a hand-edited chain of parents) is drawn at this depth,
+#: below the last ancestor drawn (Textual's tree builds its lines recursively; 40 levels already fill 120 columns).
+MAX_DRAWN_DEPTH = 40
+
+
+def _preorder(snapshot: BrainSnapshot, root: Claim) -> list[tuple[Claim, str | None]]:
+    """`root` and every claim below it, each with the ID of the node it is drawn under, depth first in the
+    children's order.
+
+    A loop (not recursion), and claims deeper than `MAX_DRAWN_DEPTH` are drawn at that depth: a hand-edited chain
+    of parents thousands deep is a list of rows, not a RecursionError. A cycle of parents is walked once.
+    """
+    order: list[tuple[Claim, str | None]] = []
+    seen = {root.sess_id}
+    stack: list[tuple[Claim, str | None, int]] = [(root, None, 0)]
+    while stack:
+        claim, drawn_under, depth = stack.pop()
+        order.append((claim, drawn_under))
+        children = [c for c in snapshot.children(claim.sess_id) if c.sess_id not in seen]
+        seen.update(c.sess_id for c in children)
+        below = (claim.sess_id, depth + 1) if depth < MAX_DRAWN_DEPTH else (drawn_under, depth)
+        stack.extend((child, *below) for child in reversed(children))
+    return order
+
+
 def node_label(claim: Claim, snapshot: BrainSnapshot, inside: int = 0,
                live: LiveMap | None = None) -> Content:
     """One node: icon, short ID, level, gate marker, TTL left, children counts, and what waits below it."""
@@ -182,15 +207,8 @@ class SatelliteTree(Tree[str]):
         counts = waiting or {}
         order: list[tuple[Claim, str | None]] = []
 
-        def walk(claim: Claim, parent: str | None, seen: set[str]) -> None:
-            order.append((claim, parent))
-            for child in snapshot.children(claim.sess_id):
-                if child.sess_id not in seen:
-                    seen.add(child.sess_id)
-                    walk(child, claim.sess_id, seen)
-
         for root in tree_roots(snapshot):
-            walk(root, None, {root.sess_id})
+            order.extend(_preorder(snapshot, root))
         if needle:
             keep = _matching_branches(order, lambda c: claim_matches(c, needle))
             order = [(c, p) for c, p in order if c.sess_id in keep]
